@@ -1,0 +1,1068 @@
+//! rocklake_kv — the C ABI over SlateDB declared in src/kv.h.
+//!
+//! Owns: store URL resolution (file / memory / s3), the process-wide tokio
+//! runtime, the opaque handles (kv_db, kv_snapshot, kv_iter, kv_batch), the
+//! mapping of SlateDB errors onto kv_error_kind, and the process-wide counters.
+//! It knows nothing about DuckLake: keys and values are opaque bytes.
+//!
+//! Every exported function runs its body under `catch_unwind`, so a Rust panic
+//! becomes KV_ERR_INTERNAL instead of unwinding into C.
+
+use std::collections::HashMap;
+use std::ffi::{c_char, c_int, CStr};
+use std::ops::Bound;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use bytes::Bytes;
+use object_store::aws::AmazonS3Builder;
+use object_store::local::LocalFileSystem;
+use object_store::memory::InMemory;
+use object_store::path::Path;
+use object_store::ObjectStore;
+use slatedb::admin::AdminBuilder;
+use slatedb::config::{
+    CheckpointOptions, CheckpointScope, DbReaderOptions, ReadOptions, ScanOptions, Settings,
+    WriteOptions,
+};
+use slatedb::db_cache::moka::{MokaCache, MokaCacheOptions};
+use slatedb::db_cache::{DbCache, SplitCache};
+use slatedb::{CloseReason, Db, DbIterator, DbReader, DbSnapshot, ErrorKind, WriteBatch};
+use tokio::runtime::Runtime;
+
+// ---------------------------------------------------------------------------
+// C-visible types (layouts must match src/kv.h)
+// ---------------------------------------------------------------------------
+
+const KV_OK: c_int = 0;
+const KV_ERR_FENCED: c_int = 1;
+const KV_ERR_CONFLICT: c_int = 2;
+const KV_ERR_IO: c_int = 3;
+const KV_ERR_CORRUPT: c_int = 4;
+const KV_ERR_INVALID: c_int = 5;
+const KV_ERR_CLOSED: c_int = 6;
+const KV_ERR_INTERNAL: c_int = 7;
+
+const MSG_LEN: usize = 512;
+
+#[repr(C)]
+pub struct KvError {
+    kind: c_int,
+    message: [c_char; MSG_LEN],
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct KvOptions {
+    flush_interval_ms: u64,
+    block_cache_bytes: u64,
+    reader_poll_interval_ms: u64,
+    scan_read_ahead_bytes: u64,
+    scan_fetch_tasks: u32,
+}
+
+#[repr(C)]
+pub struct KvCheckpoint {
+    id: [c_char; 40],
+    manifest_id: u64,
+    create_time_ms: i64,
+    expire_time_ms: i64,
+}
+
+#[repr(C)]
+pub struct KvCounters {
+    gets: u64,
+    scans: u64,
+    keys_read: u64,
+    batches_written: u64,
+    bytes_written: u64,
+}
+
+// ---------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------
+
+/// An error on its way to C: a kv_error_kind plus a human message.
+struct Fail {
+    kind: c_int,
+    msg: String,
+}
+
+impl Fail {
+    fn new(kind: c_int, msg: impl Into<String>) -> Self {
+        Fail { kind, msg: msg.into() }
+    }
+    fn invalid(msg: impl Into<String>) -> Self {
+        Fail::new(KV_ERR_INVALID, msg)
+    }
+}
+
+/// SlateDB reports fencing as Closed(Fenced); a clean close means the handle
+/// can no longer be used, which is what KV_ERR_CLOSED says.
+impl From<slatedb::Error> for Fail {
+    fn from(e: slatedb::Error) -> Self {
+        let kind = match e.kind() {
+            ErrorKind::Closed(CloseReason::Fenced) => KV_ERR_FENCED,
+            ErrorKind::Closed(CloseReason::Clean) => KV_ERR_CLOSED,
+            ErrorKind::Transaction => KV_ERR_CONFLICT,
+            ErrorKind::Unavailable => KV_ERR_IO,
+            ErrorKind::Data => KV_ERR_CORRUPT,
+            ErrorKind::Invalid => KV_ERR_INVALID,
+            _ => KV_ERR_INTERNAL,
+        };
+        Fail::new(kind, e.to_string())
+    }
+}
+
+impl From<object_store::Error> for Fail {
+    fn from(e: object_store::Error) -> Self {
+        Fail::new(KV_ERR_IO, format!("object store: {e}"))
+    }
+}
+
+type KvResult<T> = Result<T, Fail>;
+
+fn write_err(err: *mut KvError, kind: c_int, msg: &str) {
+    if err.is_null() {
+        return;
+    }
+    // SAFETY: the caller passes either NULL or a valid kv_error.
+    let e = unsafe { &mut *err };
+    e.kind = kind;
+    let bytes = msg.as_bytes();
+    let n = bytes.len().min(MSG_LEN - 1);
+    for (dst, src) in e.message.iter_mut().zip(&bytes[..n]) {
+        *dst = *src as c_char;
+    }
+    e.message[n] = 0;
+}
+
+fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        format!("panic in rocklake_kv: {s}")
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        format!("panic in rocklake_kv: {s}")
+    } else {
+        "panic in rocklake_kv".to_string()
+    }
+}
+
+/// Run `f` for an exported function: reset *err, catch panics, and turn a
+/// failure into *err plus the documented failure value.
+fn guard<T>(err: *mut KvError, failure: T, f: impl FnOnce() -> KvResult<T>) -> T {
+    write_err(err, KV_OK, "");
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(v)) => v,
+        Ok(Err(e)) => {
+            write_err(err, e.kind, &e.msg);
+            failure
+        }
+        Err(p) => {
+            write_err(err, KV_ERR_INTERNAL, &panic_message(p.as_ref()));
+            failure
+        }
+    }
+}
+
+/// For functions with no error channel (frees, batch building): a panic is
+/// swallowed rather than unwinding into C.
+fn guard_void(f: impl FnOnce()) {
+    let _ = catch_unwind(AssertUnwindSafe(f));
+}
+
+// ---------------------------------------------------------------------------
+// Runtime, counters, small helpers
+// ---------------------------------------------------------------------------
+
+/// One runtime for the process. C threads call `block_on` on it; SlateDB's
+/// background tasks (WAL flush, compaction, GC, reader polling) run on its
+/// two workers.
+fn runtime() -> &'static Runtime {
+    static RT: OnceLock<Runtime> = OnceLock::new();
+    RT.get_or_init(|| {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("rocklake-kv")
+            .enable_all()
+            .build()
+            .expect("cannot start tokio runtime")
+    })
+}
+
+/// Blocks the calling (C) thread on a future. Calling this from inside a
+/// runtime thread would panic; catch_unwind turns that into INTERNAL.
+fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    runtime().block_on(f)
+}
+
+static GETS: AtomicU64 = AtomicU64::new(0);
+static SCANS: AtomicU64 = AtomicU64::new(0);
+static KEYS_READ: AtomicU64 = AtomicU64::new(0);
+static BATCHES_WRITTEN: AtomicU64 = AtomicU64::new(0);
+static BYTES_WRITTEN: AtomicU64 = AtomicU64::new(0);
+
+fn bump(c: &AtomicU64, n: u64) {
+    c.fetch_add(n, Ordering::Relaxed);
+}
+
+/// Borrow a C buffer; NULL with length 0 is the empty slice.
+fn slice<'a>(p: *const u8, len: usize) -> KvResult<&'a [u8]> {
+    if len == 0 {
+        return Ok(&[]);
+    }
+    if p.is_null() {
+        return Err(Fail::invalid("NULL buffer with non-zero length"));
+    }
+    // SAFETY: C guarantees `p` points at `len` readable bytes for this call.
+    Ok(unsafe { std::slice::from_raw_parts(p, len) })
+}
+
+fn c_str<'a>(p: *const c_char, what: &str) -> KvResult<&'a str> {
+    if p.is_null() {
+        return Err(Fail::invalid(format!("{what} is NULL")));
+    }
+    // SAFETY: C passes a NUL-terminated string.
+    unsafe { CStr::from_ptr(p) }
+        .to_str()
+        .map_err(|_| Fail::invalid(format!("{what} is not valid UTF-8")))
+}
+
+/// Copy bytes into a malloc'd buffer C can free(). Never returns NULL on
+/// success: a zero-length value still gets a 1-byte allocation.
+fn malloc_copy(data: &[u8]) -> KvResult<*mut u8> {
+    // SAFETY: plain malloc; we check for NULL.
+    let p = unsafe { libc::malloc(data.len().max(1)) } as *mut u8;
+    if p.is_null() {
+        return Err(Fail::new(KV_ERR_INTERNAL, "out of memory"));
+    }
+    // SAFETY: p has room for data.len() bytes and does not overlap data.
+    unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), p, data.len()) };
+    Ok(p)
+}
+
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+// ---------------------------------------------------------------------------
+// Options
+// ---------------------------------------------------------------------------
+
+/// kv_options with zeros replaced by RockLake's defaults.
+#[derive(Clone, Copy)]
+struct Opts {
+    flush_interval: Duration,
+    block_cache_bytes: u64,
+    reader_poll_interval: Duration,
+    scan_read_ahead_bytes: usize,
+    scan_fetch_tasks: usize,
+}
+
+fn or_default(v: u64, d: u64) -> u64 {
+    if v == 0 {
+        d
+    } else {
+        v
+    }
+}
+
+fn resolve_opts(p: *const KvOptions) -> Opts {
+    // SAFETY: NULL or a valid kv_options.
+    let o = if p.is_null() { KvOptions::default() } else { unsafe { *p } };
+    Opts {
+        flush_interval: Duration::from_millis(or_default(o.flush_interval_ms, 10)),
+        block_cache_bytes: or_default(o.block_cache_bytes, 64 << 20),
+        reader_poll_interval: Duration::from_millis(or_default(o.reader_poll_interval_ms, 100)),
+        scan_read_ahead_bytes: or_default(o.scan_read_ahead_bytes, 1 << 20) as usize,
+        scan_fetch_tasks: or_default(o.scan_fetch_tasks as u64, 8) as usize,
+    }
+}
+
+/// Bounded retries so an unreachable object store surfaces as KV_ERR_IO
+/// instead of blocking a caller forever (SlateDB's default is unbounded).
+const OBJECT_STORE_MAX_RETRIES: u32 = 4;
+
+/// Block cache sized from the options, plus a smaller cache for SST indexes
+/// and filters. Owned by the handle (SlateDB does not close a caller's cache).
+fn make_cache(opts: &Opts) -> Arc<dyn DbCache> {
+    let moka = |bytes: u64| -> Option<Arc<dyn DbCache>> {
+        Some(Arc::new(MokaCache::new_with_opts(MokaCacheOptions {
+            max_capacity: bytes,
+            time_to_live: None,
+            time_to_idle: None,
+        })))
+    };
+    let meta_bytes = (opts.block_cache_bytes / 4).max(16 << 20);
+    Arc::new(
+        SplitCache::new()
+            .with_block_cache(moka(opts.block_cache_bytes))
+            .with_meta_cache(moka(meta_bytes))
+            .build(),
+    )
+}
+
+fn scan_options(opts: &Opts) -> ScanOptions {
+    ScanOptions::default()
+        .with_read_ahead_bytes(opts.scan_read_ahead_bytes)
+        .with_max_fetch_tasks(opts.scan_fetch_tasks)
+        .with_cache_blocks(true)
+}
+
+// ---------------------------------------------------------------------------
+// Store URLs
+// ---------------------------------------------------------------------------
+
+/// Stores opened as memory://NAME, shared by every handle in this process.
+fn memory_registry() -> &'static Mutex<HashMap<String, Arc<InMemory>>> {
+    static REG: OnceLock<Mutex<HashMap<String, Arc<InMemory>>>> = OnceLock::new();
+    REG.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+fn memory_store(name: &str) -> KvResult<(Arc<dyn ObjectStore>, Path)> {
+    if name.is_empty() {
+        return Err(Fail::invalid("memory:// URL needs a name, e.g. memory://cat"));
+    }
+    let mut reg = memory_registry()
+        .lock()
+        .map_err(|_| Fail::new(KV_ERR_INTERNAL, "memory store registry poisoned"))?;
+    let store = reg
+        .entry(name.to_string())
+        .or_insert_with(|| Arc::new(InMemory::new()))
+        .clone();
+    Ok((store, Path::from("")))
+}
+
+/// A local directory as an object store rooted at that directory, so the
+/// SlateDB files (manifest/, wal/, compacted/) sit directly inside it.
+fn local_store(dir: &std::path::Path) -> KvResult<(Arc<dyn ObjectStore>, Path)> {
+    let abs = if dir.is_absolute() {
+        dir.to_path_buf()
+    } else {
+        std::env::current_dir()
+            .map_err(|e| Fail::new(KV_ERR_IO, format!("current dir: {e}")))?
+            .join(dir)
+    };
+    std::fs::create_dir_all(&abs)
+        .map_err(|e| Fail::new(KV_ERR_IO, format!("cannot create {}: {e}", abs.display())))?;
+    let fs = LocalFileSystem::new_with_prefix(&abs)?;
+    Ok((Arc::new(fs), Path::from("")))
+}
+
+/// s3://bucket/prefix; everything else (credentials, region, endpoint,
+/// AWS_ALLOW_HTTP) comes from the AWS_* environment. Path-style requests are
+/// object_store's default, which is what S3-compatible servers need.
+fn s3_store(url: &url::Url) -> KvResult<(Arc<dyn ObjectStore>, Path)> {
+    let bucket = url
+        .host_str()
+        .filter(|b| !b.is_empty())
+        .ok_or_else(|| Fail::invalid("s3:// URL needs a bucket: s3://bucket/prefix"))?;
+    let s3 = AmazonS3Builder::from_env().with_bucket_name(bucket).build()?;
+    let prefix = url.path().trim_matches('/');
+    Ok((Arc::new(s3), Path::from(prefix)))
+}
+
+fn resolve_url(raw: &str) -> KvResult<(Arc<dyn ObjectStore>, Path)> {
+    if raw.is_empty() {
+        return Err(Fail::invalid("empty store URL"));
+    }
+    let Some((scheme, rest)) = raw.split_once("://") else {
+        return local_store(std::path::Path::new(raw));
+    };
+    match scheme {
+        "memory" => memory_store(rest),
+        "file" => {
+            let u = url::Url::parse(raw).map_err(|e| Fail::invalid(format!("bad URL {raw}: {e}")))?;
+            let p = u
+                .to_file_path()
+                .map_err(|_| Fail::invalid(format!("file URL must be file:///absolute/path: {raw}")))?;
+            local_store(&p)
+        }
+        "s3" => {
+            let u = url::Url::parse(raw).map_err(|e| Fail::invalid(format!("bad URL {raw}: {e}")))?;
+            s3_store(&u)
+        }
+        other => Err(Fail::invalid(format!(
+            "unsupported store URL scheme '{other}://' (accepted: file:///abs/path, a plain path, \
+             memory://NAME, s3://bucket/prefix)"
+        ))),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// kv_db
+// ---------------------------------------------------------------------------
+
+enum Engine {
+    Writer(Db),
+    Reader(DbReader),
+}
+
+pub struct KvDb {
+    engine: Engine,
+    opts: Opts,
+    cache: Arc<dyn DbCache>,
+    store: Arc<dyn ObjectStore>,
+    path: Path,
+}
+
+impl KvDb {
+    fn writer(&self) -> KvResult<&Db> {
+        match &self.engine {
+            Engine::Writer(db) => Ok(db),
+            Engine::Reader(_) => Err(Fail::invalid("this handle is a read-only reader")),
+        }
+    }
+}
+
+fn db_ref<'a>(db: *const KvDb) -> KvResult<&'a KvDb> {
+    if db.is_null() {
+        return Err(Fail::invalid("kv_db handle is NULL"));
+    }
+    // SAFETY: a non-NULL handle came from kv_open_*.
+    Ok(unsafe { &*db })
+}
+
+fn open_writer(url: &str, opts: Opts) -> KvResult<KvDb> {
+    let (store, path) = resolve_url(url)?;
+    let cache = make_cache(&opts);
+    let settings = Settings {
+        flush_interval: Some(opts.flush_interval),
+        object_store_max_retries: Some(OBJECT_STORE_MAX_RETRIES),
+        ..Settings::default()
+    };
+    let db = block_on(
+        Db::builder(path.clone(), store.clone())
+            .with_settings(settings)
+            .with_db_cache(cache.clone(), 0)
+            .build(),
+    )?;
+    Ok(KvDb { engine: Engine::Writer(db), opts, cache, store, path })
+}
+
+/// SlateDB reports "no manifest" as a data error, which would read as
+/// KV_ERR_CORRUPT; a reader pointed at a store nobody created is a bad
+/// argument instead, so look for a manifest first.
+async fn require_existing_store(store: &Arc<dyn ObjectStore>, path: &Path, url: &str) -> KvResult<()> {
+    let manifests = path.clone().join("manifest");
+    let empty = match store.list_with_delimiter(Some(&manifests)).await {
+        Ok(list) => list.objects.is_empty(),
+        Err(object_store::Error::NotFound { .. }) => true,
+        Err(e) => return Err(e.into()),
+    };
+    if empty {
+        return Err(Fail::invalid(format!("no store at {url} (a writer must create it first)")));
+    }
+    Ok(())
+}
+
+fn open_reader(url: &str, opts: Opts) -> KvResult<KvDb> {
+    let (store, path) = resolve_url(url)?;
+    block_on(require_existing_store(&store, &path, url))?;
+    let cache = make_cache(&opts);
+    let reader_opts = DbReaderOptions {
+        manifest_poll_interval: opts.reader_poll_interval,
+        object_store_max_retries: Some(OBJECT_STORE_MAX_RETRIES),
+        ..DbReaderOptions::default()
+    };
+    // Default mode (managed checkpoint): follows the latest state and keeps
+    // a checkpoint alive so GC cannot delete files under the reader.
+    let reader = block_on(
+        DbReader::builder(path.clone(), store.clone())
+            .with_options(reader_opts)
+            .with_db_cache(cache.clone(), 0)
+            .build(),
+    )?;
+    Ok(KvDb { engine: Engine::Reader(reader), opts, cache, store, path })
+}
+
+fn into_handle(db: KvDb) -> *mut KvDb {
+    Box::into_raw(Box::new(db))
+}
+
+#[no_mangle]
+pub extern "C" fn kv_error_kind_name(kind: c_int) -> *const c_char {
+    let s: &'static [u8] = match kind {
+        KV_OK => b"ok\0",
+        KV_ERR_FENCED => b"fenced\0",
+        KV_ERR_CONFLICT => b"conflict\0",
+        KV_ERR_IO => b"io\0",
+        KV_ERR_CORRUPT => b"corrupt\0",
+        KV_ERR_INVALID => b"invalid\0",
+        KV_ERR_CLOSED => b"closed\0",
+        KV_ERR_INTERNAL => b"internal\0",
+        _ => b"unknown\0",
+    };
+    s.as_ptr() as *const c_char
+}
+
+#[no_mangle]
+pub extern "C" fn kv_open_writer(
+    url: *const c_char,
+    opts: *const KvOptions,
+    err: *mut KvError,
+) -> *mut KvDb {
+    guard(err, std::ptr::null_mut(), || {
+        let url = c_str(url, "url")?;
+        open_writer(url, resolve_opts(opts)).map(into_handle)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn kv_open_reader(
+    url: *const c_char,
+    opts: *const KvOptions,
+    err: *mut KvError,
+) -> *mut KvDb {
+    guard(err, std::ptr::null_mut(), || {
+        let url = c_str(url, "url")?;
+        open_reader(url, resolve_opts(opts)).map(into_handle)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn kv_is_reader(db: *const KvDb) -> c_int {
+    guard(std::ptr::null_mut(), 0, || {
+        Ok(matches!(db_ref(db)?.engine, Engine::Reader(_)) as c_int)
+    })
+}
+
+async fn close_engine(db: &KvDb) -> KvResult<()> {
+    let res = match &db.engine {
+        Engine::Writer(w) => w.close().await,
+        Engine::Reader(r) => r.close().await,
+    };
+    // The cache is ours (passed via with_db_cache), so SlateDB leaves it open.
+    let _ = db.cache.close().await;
+    res.map_err(Fail::from)
+}
+
+#[no_mangle]
+pub extern "C" fn kv_close(db: *mut KvDb, err: *mut KvError) -> c_int {
+    guard(err, -1, || {
+        if db.is_null() {
+            return Ok(0);
+        }
+        // SAFETY: handle from kv_open_*; ownership returns to Rust here, so it
+        // is freed however close() turns out.
+        let db = unsafe { Box::from_raw(db) };
+        block_on(close_engine(&db))?;
+        Ok(0)
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Snapshots and point reads
+// ---------------------------------------------------------------------------
+
+pub struct KvSnapshot {
+    snap: Arc<DbSnapshot>,
+}
+
+#[no_mangle]
+pub extern "C" fn kv_snapshot_new(db: *mut KvDb, err: *mut KvError) -> *mut KvSnapshot {
+    guard(err, std::ptr::null_mut(), || {
+        let w = db_ref(db)?
+            .writer()
+            .map_err(|_| Fail::invalid("snapshots are only available on a writer handle"))?;
+        let snap = w.snapshot()?;
+        Ok(Box::into_raw(Box::new(KvSnapshot { snap })))
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn kv_snapshot_free(snap: *mut KvSnapshot) {
+    guard_void(|| {
+        if !snap.is_null() {
+            // SAFETY: handle from kv_snapshot_new, freed once.
+            drop(unsafe { Box::from_raw(snap) });
+        }
+    })
+}
+
+fn snap_ref<'a>(snap: *mut KvSnapshot) -> Option<&'a KvSnapshot> {
+    // SAFETY: NULL or a live handle from kv_snapshot_new.
+    unsafe { snap.as_ref() }
+}
+
+async fn get_value(db: &KvDb, snap: Option<&KvSnapshot>, key: &[u8]) -> KvResult<Option<Bytes>> {
+    let ro = ReadOptions::default();
+    let v = match (snap, &db.engine) {
+        (Some(s), _) => s.snap.get_with_options(key, &ro).await?,
+        (None, Engine::Writer(w)) => w.get_with_options(key, &ro).await?,
+        (None, Engine::Reader(r)) => r.get_with_options(key, &ro).await?,
+    };
+    Ok(v)
+}
+
+#[no_mangle]
+pub extern "C" fn kv_get(
+    db: *mut KvDb,
+    snap: *mut KvSnapshot,
+    key: *const u8,
+    klen: usize,
+    val: *mut *mut u8,
+    vlen: *mut usize,
+    err: *mut KvError,
+) -> c_int {
+    guard(err, -1, || {
+        let db = db_ref(db)?;
+        let key = slice(key, klen)?;
+        if key.is_empty() {
+            return Err(Fail::invalid("empty key"));
+        }
+        bump(&GETS, 1);
+        let Some(v) = block_on(get_value(db, snap_ref(snap), key))? else {
+            return Ok(0);
+        };
+        bump(&KEYS_READ, 1);
+        if !val.is_null() {
+            let p = malloc_copy(&v)?;
+            // SAFETY: out-parameters supplied by C.
+            unsafe { *val = p };
+        }
+        if !vlen.is_null() {
+            unsafe { *vlen = v.len() };
+        }
+        Ok(1)
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Iterators
+// ---------------------------------------------------------------------------
+
+pub struct KvIter {
+    /// None when the range is empty (end <= start) or a seek went past it.
+    iter: Option<DbIterator>,
+    start: Bytes,
+    end: Option<Bytes>,
+    /// The last pair returned; kv_iter_next hands out pointers into these.
+    last_key: Option<Bytes>,
+    last_val: Bytes,
+}
+
+async fn open_iter(
+    db: &KvDb,
+    snap: Option<&KvSnapshot>,
+    range: (Bound<Bytes>, Bound<Bytes>),
+) -> KvResult<DbIterator> {
+    let so = scan_options(&db.opts);
+    let it = match (snap, &db.engine) {
+        (Some(s), _) => s.snap.scan_with_options(range, &so).await?,
+        (None, Engine::Writer(w)) => w.scan_with_options(range, &so).await?,
+        (None, Engine::Reader(r)) => r.scan_with_options(range, &so).await?,
+    };
+    Ok(it)
+}
+
+/// Shared by kv_scan and kv_scan_prefix: [start, end), end None = unbounded.
+fn scan_range(
+    db: *mut KvDb,
+    snap: *mut KvSnapshot,
+    start: &[u8],
+    end: Option<&[u8]>,
+) -> KvResult<*mut KvIter> {
+    let db = db_ref(db)?;
+    let start = Bytes::copy_from_slice(start);
+    let end = end.map(Bytes::copy_from_slice);
+    // SlateDB panics on an empty range; an empty range simply yields nothing.
+    let empty = matches!(&end, Some(e) if *e <= start);
+    let iter = if empty {
+        None
+    } else {
+        let hi = end.clone().map_or(Bound::Unbounded, Bound::Excluded);
+        Some(block_on(open_iter(db, snap_ref(snap), (Bound::Included(start.clone()), hi)))?)
+    };
+    bump(&SCANS, 1);
+    let it = KvIter { iter, start, end, last_key: None, last_val: Bytes::new() };
+    Ok(Box::into_raw(Box::new(it)))
+}
+
+#[no_mangle]
+pub extern "C" fn kv_scan(
+    db: *mut KvDb,
+    snap: *mut KvSnapshot,
+    start: *const u8,
+    slen: usize,
+    end: *const u8,
+    elen: usize,
+    err: *mut KvError,
+) -> *mut KvIter {
+    guard(err, std::ptr::null_mut(), || {
+        let start = slice(start, slen)?;
+        let end = if end.is_null() { None } else { Some(slice(end, elen)?) };
+        scan_range(db, snap, start, end)
+    })
+}
+
+/// Smallest key greater than every key starting with `prefix`: drop trailing
+/// 0xFF bytes, then increment the last byte. None when the prefix is all
+/// 0xFF (every such key runs to the end of the keyspace).
+fn prefix_upper_bound(prefix: &[u8]) -> Option<Vec<u8>> {
+    let mut end = prefix.to_vec();
+    while let Some(&last) = end.last() {
+        if last == 0xFF {
+            end.pop();
+        } else {
+            *end.last_mut().unwrap() = last + 1;
+            return Some(end);
+        }
+    }
+    None
+}
+
+#[no_mangle]
+pub extern "C" fn kv_scan_prefix(
+    db: *mut KvDb,
+    snap: *mut KvSnapshot,
+    prefix: *const u8,
+    plen: usize,
+    err: *mut KvError,
+) -> *mut KvIter {
+    guard(err, std::ptr::null_mut(), || {
+        let prefix = slice(prefix, plen)?;
+        if prefix.is_empty() {
+            return Err(Fail::invalid("kv_scan_prefix needs a non-empty prefix"));
+        }
+        let end = prefix_upper_bound(prefix);
+        scan_range(db, snap, prefix, end.as_deref())
+    })
+}
+
+fn iter_mut<'a>(it: *mut KvIter) -> KvResult<&'a mut KvIter> {
+    // SAFETY: NULL or a live handle from kv_scan*.
+    unsafe { it.as_mut() }.ok_or_else(|| Fail::invalid("kv_iter handle is NULL"))
+}
+
+#[no_mangle]
+pub extern "C" fn kv_iter_next(
+    it: *mut KvIter,
+    key: *mut *const u8,
+    klen: *mut usize,
+    val: *mut *const u8,
+    vlen: *mut usize,
+    err: *mut KvError,
+) -> c_int {
+    guard(err, -1, || {
+        let it = iter_mut(it)?;
+        let Some(inner) = it.iter.as_mut() else { return Ok(0) };
+        let Some(kv) = block_on(inner.next())? else {
+            it.iter = None; // exhausted: release SlateDB resources early
+            return Ok(0);
+        };
+        bump(&KEYS_READ, 1);
+        // Keep the Bytes alive in the iterator so the pointers stay valid
+        // until the next call.
+        let k = it.last_key.insert(kv.key);
+        it.last_val = kv.value;
+        // SAFETY: out-parameters supplied by C (each may be NULL).
+        unsafe {
+            if !key.is_null() {
+                *key = k.as_ptr();
+            }
+            if !klen.is_null() {
+                *klen = k.len();
+            }
+            if !val.is_null() {
+                *val = it.last_val.as_ptr();
+            }
+            if !vlen.is_null() {
+                *vlen = it.last_val.len();
+            }
+        }
+        Ok(1)
+    })
+}
+
+/// Seek semantics: the next kv_iter_next returns the first not-yet-returned
+/// key >= `target` inside the scan range. Seeking below the last returned key
+/// is an error; seeking to it, or below the range start, changes nothing;
+/// seeking at or past the range end exhausts the iterator.
+#[no_mangle]
+pub extern "C" fn kv_iter_seek(
+    it: *mut KvIter,
+    key: *const u8,
+    klen: usize,
+    err: *mut KvError,
+) -> c_int {
+    guard(err, -1, || {
+        let it = iter_mut(it)?;
+        let target = slice(key, klen)?;
+        if let Some(last) = &it.last_key {
+            if target < last.as_ref() {
+                return Err(Fail::invalid("kv_iter_seek: cannot seek backwards"));
+            }
+            if target == last.as_ref() {
+                return Ok(0);
+            }
+        }
+        if target <= it.start.as_ref() && it.last_key.is_none() {
+            return Ok(0);
+        }
+        if matches!(&it.end, Some(e) if target >= e.as_ref()) {
+            it.iter = None;
+            return Ok(0);
+        }
+        if let Some(inner) = it.iter.as_mut() {
+            block_on(inner.seek(target))?;
+        }
+        Ok(0)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn kv_iter_free(it: *mut KvIter) {
+    guard_void(|| {
+        if !it.is_null() {
+            // SAFETY: handle from kv_scan*, freed once.
+            drop(unsafe { Box::from_raw(it) });
+        }
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Batches and writes
+// ---------------------------------------------------------------------------
+
+enum Op {
+    Put(Bytes, Bytes),
+    Delete(Bytes),
+}
+
+/// Ops are kept in our own list (not a WriteBatch) because kv_write must not
+/// consume the batch and SlateDB's write() takes the WriteBatch by value.
+#[derive(Default)]
+pub struct KvBatch {
+    ops: Vec<Op>,
+}
+
+fn batch_mut<'a>(b: *mut KvBatch) -> Option<&'a mut KvBatch> {
+    // SAFETY: NULL or a live handle from kv_batch_new.
+    unsafe { b.as_mut() }
+}
+
+#[no_mangle]
+pub extern "C" fn kv_batch_new() -> *mut KvBatch {
+    Box::into_raw(Box::default())
+}
+
+#[no_mangle]
+pub extern "C" fn kv_batch_put(
+    b: *mut KvBatch,
+    key: *const u8,
+    klen: usize,
+    val: *const u8,
+    vlen: usize,
+) {
+    guard_void(|| {
+        let (Some(b), Ok(k), Ok(v)) = (batch_mut(b), slice(key, klen), slice(val, vlen)) else {
+            return;
+        };
+        b.ops.push(Op::Put(Bytes::copy_from_slice(k), Bytes::copy_from_slice(v)));
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn kv_batch_delete(b: *mut KvBatch, key: *const u8, klen: usize) {
+    guard_void(|| {
+        let (Some(b), Ok(k)) = (batch_mut(b), slice(key, klen)) else { return };
+        b.ops.push(Op::Delete(Bytes::copy_from_slice(k)));
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn kv_batch_count(b: *const KvBatch) -> usize {
+    // SAFETY: NULL or a live handle.
+    unsafe { b.as_ref() }.map_or(0, |b| b.ops.len())
+}
+
+#[no_mangle]
+pub extern "C" fn kv_batch_free(b: *mut KvBatch) {
+    guard_void(|| {
+        if !b.is_null() {
+            // SAFETY: handle from kv_batch_new, freed once.
+            drop(unsafe { Box::from_raw(b) });
+        }
+    })
+}
+
+/// SlateDB panics on empty keys and keys/values over u32::MAX bytes; reject
+/// them here as KV_ERR_INVALID. Returns the WriteBatch and its byte size.
+fn build_batch(b: &KvBatch) -> KvResult<(WriteBatch, u64)> {
+    let mut wb = WriteBatch::new();
+    let mut bytes = 0u64;
+    for op in &b.ops {
+        let (k, v) = match op {
+            Op::Put(k, v) => (k, Some(v)),
+            Op::Delete(k) => (k, None),
+        };
+        if k.is_empty() {
+            return Err(Fail::invalid("empty key in batch"));
+        }
+        if k.len() > u16::MAX as usize {
+            return Err(Fail::invalid(format!("key of {} bytes exceeds 65535", k.len())));
+        }
+        match v {
+            Some(v) if v.len() > u32::MAX as usize => {
+                return Err(Fail::invalid(format!("value of {} bytes is too large", v.len())));
+            }
+            Some(v) => {
+                bytes += (k.len() + v.len()) as u64;
+                wb.put_bytes(k.clone(), v.clone());
+            }
+            None => {
+                bytes += k.len() as u64;
+                wb.delete(k);
+            }
+        }
+    }
+    Ok((wb, bytes))
+}
+
+#[no_mangle]
+pub extern "C" fn kv_write(db: *mut KvDb, b: *const KvBatch, err: *mut KvError) -> c_int {
+    guard(err, -1, || {
+        let w = db_ref(db)?.writer()?;
+        // SAFETY: NULL or a live handle.
+        let b = unsafe { b.as_ref() }.ok_or_else(|| Fail::invalid("kv_batch is NULL"))?;
+        if b.ops.is_empty() {
+            return Ok(0); // nothing to apply; SlateDB would reject it
+        }
+        let (wb, bytes) = build_batch(b)?;
+        block_on(async {
+            let handle = w.write_with_options(wb, &WriteOptions::default()).await?;
+            // kv.h promises durability on return, not just a memtable insert.
+            handle.await_durable().await
+        })?;
+        bump(&BATCHES_WRITTEN, 1);
+        bump(&BYTES_WRITTEN, bytes);
+        Ok(0)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn kv_flush(db: *mut KvDb, err: *mut KvError) -> c_int {
+    guard(err, -1, || {
+        match &db_ref(db)?.engine {
+            Engine::Writer(w) => block_on(w.flush())?,
+            Engine::Reader(_) => {} // a reader has nothing of its own to flush
+        }
+        Ok(0)
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Checkpoints
+// ---------------------------------------------------------------------------
+
+fn fill_checkpoint_raw(out: &mut KvCheckpoint, id: &str, manifest_id: u64, create_ms: i64, expire_ms: i64) {
+    out.id = [0; 40];
+    for (dst, src) in out.id.iter_mut().zip(id.as_bytes().iter().take(39)) {
+        *dst = *src as c_char;
+    }
+    out.manifest_id = manifest_id;
+    out.create_time_ms = create_ms;
+    out.expire_time_ms = expire_ms;
+}
+
+fn fill_checkpoint(out: &mut KvCheckpoint, cp: &slatedb::Checkpoint) {
+    let expire = cp.expire_time.map_or(0, |t| t.timestamp_millis());
+    fill_checkpoint_raw(out, &cp.id.to_string(), cp.manifest_id, cp.create_time.timestamp_millis(), expire);
+}
+
+async fn list_checkpoints(store: Arc<dyn ObjectStore>, path: Path) -> KvResult<Vec<slatedb::Checkpoint>> {
+    let admin = AdminBuilder::new(path, store).build();
+    Ok(admin.list_checkpoints(None).await?)
+}
+
+#[no_mangle]
+pub extern "C" fn kv_checkpoint_create(
+    db: *mut KvDb,
+    lifetime_ms: u64,
+    out: *mut KvCheckpoint,
+    err: *mut KvError,
+) -> c_int {
+    guard(err, -1, || {
+        let db = db_ref(db)?;
+        let w = db.writer()?;
+        // SAFETY: NULL or a valid out-struct.
+        let out = unsafe { out.as_mut() }.ok_or_else(|| Fail::invalid("out is NULL"))?;
+        let opts = CheckpointOptions {
+            lifetime: (lifetime_ms > 0).then(|| Duration::from_millis(lifetime_ms)),
+            ..CheckpointOptions::default()
+        };
+        let created_at = now_ms();
+        let res = block_on(w.create_checkpoint(CheckpointScope::All, &opts))?;
+        // The create result carries only id + manifest; read the stored
+        // times back from the manifest, falling back to our own clock.
+        let listed = block_on(list_checkpoints(db.store.clone(), db.path.clone()))?;
+        match listed.iter().find(|c| c.id == res.id) {
+            Some(cp) => fill_checkpoint(out, cp),
+            None => {
+                let expire = if lifetime_ms > 0 { created_at + lifetime_ms as i64 } else { 0 };
+                fill_checkpoint_raw(out, &res.id.to_string(), res.manifest_id, created_at, expire);
+            }
+        }
+        Ok(0)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn kv_checkpoint_list(
+    url: *const c_char,
+    out: *mut *mut KvCheckpoint,
+    n: *mut usize,
+    err: *mut KvError,
+) -> c_int {
+    guard(err, -1, || {
+        let url = c_str(url, "url")?;
+        if out.is_null() || n.is_null() {
+            return Err(Fail::invalid("out and n must not be NULL"));
+        }
+        let (store, path) = resolve_url(url)?;
+        let cps = block_on(list_checkpoints(store, path))?;
+        let size = std::mem::size_of::<KvCheckpoint>() * cps.len().max(1);
+        // SAFETY: malloc'd so C can free() it; checked for NULL.
+        let arr = unsafe { libc::malloc(size) } as *mut KvCheckpoint;
+        if arr.is_null() {
+            return Err(Fail::new(KV_ERR_INTERNAL, "out of memory"));
+        }
+        for (i, cp) in cps.iter().enumerate() {
+            // SAFETY: i < cps.len(), inside the allocation; write() avoids
+            // reading the uninitialised slot.
+            unsafe {
+                arr.add(i).write(KvCheckpoint { id: [0; 40], manifest_id: 0, create_time_ms: 0, expire_time_ms: 0 });
+                fill_checkpoint(&mut *arr.add(i), cp);
+            }
+        }
+        // SAFETY: out-parameters checked non-NULL above.
+        unsafe {
+            *out = arr;
+            *n = cps.len();
+        }
+        Ok(0)
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Counters
+// ---------------------------------------------------------------------------
+
+#[no_mangle]
+pub extern "C" fn kv_counters_get(out: *mut KvCounters) {
+    guard_void(|| {
+        // SAFETY: NULL or a valid out-struct.
+        if let Some(out) = unsafe { out.as_mut() } {
+            out.gets = GETS.load(Ordering::Relaxed);
+            out.scans = SCANS.load(Ordering::Relaxed);
+            out.keys_read = KEYS_READ.load(Ordering::Relaxed);
+            out.batches_written = BATCHES_WRITTEN.load(Ordering::Relaxed);
+            out.bytes_written = BYTES_WRITTEN.load(Ordering::Relaxed);
+        }
+    })
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs what RockLake needs to build and test on a fresh Debian 12 machine:
+# a C toolchain, clang (libFuzzer), valgrind, Python + moto (a local
+# S3-compatible server for the S3 tests), and checks that cargo is recent
+# enough for the slatedb crate. Safe to run again: it only installs what is
+# missing. Run as root (or with sudo available).
+set -euo pipefail
+
+need_apt=()
+have() { command -v "$1" >/dev/null 2>&1; }
+have cc || need_apt+=(build-essential)
+have make || need_apt+=(make)
+have pkg-config || need_apt+=(pkg-config)
+have clang || need_apt+=(clang)
+have valgrind || need_apt+=(valgrind)
+have python3 || need_apt+=(python3)
+python3 -m pip --version >/dev/null 2>&1 || need_apt+=(python3-pip)
+have curl || need_apt+=(curl)
+# libFuzzer runtime ships with clang on Debian 12 (libclang-rt-14-dev)
+dpkg -s libclang-rt-14-dev >/dev/null 2>&1 || need_apt+=(libclang-rt-14-dev)
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+if [ ${#need_apt[@]} -gt 0 ]; then
+    echo "install-deps: apt-get install ${need_apt[*]}"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+if ! have cargo; then
+    echo "install-deps: cargo not found. RockLake's SlateDB binding needs Rust >= 1.85" >&2
+    echo "  install it with rustup (https://rustup.rs) or your distribution, then re-run" >&2
+    exit 1
+fi
+
+if ! python3 -c 'import moto.server' >/dev/null 2>&1; then
+    echo "install-deps: pip install moto[server] (local S3-compatible server for tests)"
+    python3 -m pip install -q 'moto[server]' 2>/dev/null ||
+        python3 -m pip install -q --break-system-packages 'moto[server]'
+fi
+echo "install-deps: ok"

@@ -1,0 +1,78 @@
+/*
+ * buf.h — growable byte buffer with a sticky failure flag.
+ *
+ * Owns: building byte strings (keys, values, protocol messages) without a
+ * check after every append. Like pgbouncer's pktbuf, any failed append (out of
+ * memory, or growth past `limit`) sets `failed`; later appends do nothing, so a
+ * chain of writes needs one check at the end.
+ *
+ * Ownership: the buffer owns `data` (malloc'd). rl_buf_free() releases it;
+ * rl_buf_steal() hands it to the caller (who then frees it with free()).
+ */
+#ifndef ROCKLAKE_BUF_H
+#define ROCKLAKE_BUF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct rl_buf {
+    uint8_t *data;
+    size_t len;
+    size_t cap;
+    size_t limit;  /* 0 = no limit beyond SIZE_MAX/2 */
+    bool failed;
+} rl_buf;
+
+void rl_buf_init(rl_buf *b, size_t limit);
+void rl_buf_free(rl_buf *b);
+void rl_buf_reset(rl_buf *b);              /* len = 0, failed = false; keeps memory */
+bool rl_buf_reserve(rl_buf *b, size_t extra);
+void rl_buf_put(rl_buf *b, const void *p, size_t n);
+void rl_buf_put_u8(rl_buf *b, uint8_t v);
+void rl_buf_put_be16(rl_buf *b, uint16_t v);
+void rl_buf_put_be32(rl_buf *b, uint32_t v);
+void rl_buf_put_be64(rl_buf *b, uint64_t v);
+void rl_buf_put_uvarint(rl_buf *b, uint64_t v);   /* LEB128 */
+void rl_buf_put_svarint(rl_buf *b, int64_t v);    /* zigzag + LEB128 */
+void rl_buf_put_str(rl_buf *b, const char *s);    /* bytes of s, no NUL */
+void rl_buf_printf(rl_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+uint8_t *rl_buf_steal(rl_buf *b, size_t *len);    /* NULL if failed */
+
+/* Big-endian readers over raw memory (caller guarantees the bytes exist). */
+static inline uint64_t rl_load_be64(const uint8_t *p)
+{
+    return ((uint64_t)p[0] << 56) | ((uint64_t)p[1] << 48) | ((uint64_t)p[2] << 40) |
+           ((uint64_t)p[3] << 32) | ((uint64_t)p[4] << 24) | ((uint64_t)p[5] << 16) |
+           ((uint64_t)p[6] << 8) | (uint64_t)p[7];
+}
+static inline uint32_t rl_load_be32(const uint8_t *p)
+{
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+}
+static inline void rl_store_be64(uint8_t *p, uint64_t v)
+{
+    for (int i = 7; i >= 0; i--) { p[i] = (uint8_t)v; v >>= 8; }
+}
+
+/* Bounds-checked reader: every get fails (returns false, sets `failed`)
+ * instead of reading past `end`. */
+typedef struct rl_reader {
+    const uint8_t *p;
+    const uint8_t *end;
+    bool failed;
+} rl_reader;
+
+static inline void rl_reader_init(rl_reader *r, const uint8_t *p, size_t n)
+{
+    r->p = p; r->end = p + n; r->failed = false;
+}
+static inline size_t rl_reader_left(const rl_reader *r) { return (size_t)(r->end - r->p); }
+bool rl_reader_u8(rl_reader *r, uint8_t *out);
+bool rl_reader_be32(rl_reader *r, uint32_t *out);
+bool rl_reader_be64(rl_reader *r, uint64_t *out);
+bool rl_reader_bytes(rl_reader *r, size_t n, const uint8_t **out);
+bool rl_reader_uvarint(rl_reader *r, uint64_t *out);
+bool rl_reader_svarint(rl_reader *r, int64_t *out);
+
+#endif

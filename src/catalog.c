@@ -1,0 +1,1770 @@
+/*
+ * catalog.c — catalog open/create, transactions, rows, counters, audit (see
+ * catalog.h for the contract).
+ *
+ * How a transaction works: reads go to a kv snapshot taken at begin, overlaid
+ * with the transaction's own buffered writes (a sorted array of key -> value
+ * or tombstone). Every write also records an "expectation" about the latest
+ * committed state (this key is still absent / still has the value I read).
+ * Commit takes the catalog lock, checks every expectation against the latest
+ * state, then turns the overlay plus counters plus one audit row into a
+ * single kv_write. The lock makes check-then-write atomic with respect to
+ * other commits of this process; kv fencing covers other processes.
+ *
+ * Counters live in memory once loaded (one writer per store, so memory is the
+ * truth); a commit writes the counters it touched, in the same batch as the
+ * rows they number.
+ */
+#include "catalog.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "buf.h"
+#include "keys.h"
+#include "tags.h"
+
+/* ---------------------------------------------------------------- catalog */
+
+typedef struct counter {
+    char name[64];
+    uint64_t value;
+} counter;
+
+typedef struct dyn_entry {
+    rl_table_desc *desc;
+    char schema[128];
+} dyn_entry;
+
+struct rl_catalog {
+    kv_db *kv;
+    bool read_only;
+    rl_format fmt;
+    uint64_t epoch;
+    pthread_mutex_t lock; /* counters, dynamic cache, commit serialization */
+    counter *counters;
+    size_t ncounters, capcounters;
+    dyn_entry *dyns;
+    size_t ndyns, capdyns;
+};
+
+static int kv_fail(rl_error *err, const kv_error *ke, const char *what)
+{
+    if (ke->kind == KV_ERR_FENCED)
+        return rl_error_set(err, RL_SQLSTATE_READ_ONLY_TRANSACTION,
+                            "this RockLake writer was fenced by a newer writer of the same "
+                            "store (%s); nothing was written — reconnect to the current writer",
+                            ke->message);
+    const char *state = ke->kind == KV_ERR_CORRUPT ? RL_SQLSTATE_DATA_CORRUPTED
+                        : ke->kind == KV_ERR_IO    ? RL_SQLSTATE_IO
+                                                   : RL_SQLSTATE_INTERNAL;
+    return rl_error_set(err, state, "%s: %s (%s)", what, ke->message,
+                        kv_error_kind_name(ke->kind));
+}
+
+static int get_system_u64(kv_db *kv, const char *name, uint64_t *out, bool *found, rl_error *err)
+{
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_system(&k, name);
+    uint8_t *v = NULL;
+    size_t vlen = 0;
+    kv_error ke;
+    int rc = kv_get(kv, NULL, k.data, k.len, &v, &vlen, &ke);
+    rl_buf_free(&k);
+    if (rc < 0)
+        return kv_fail(err, &ke, "reading system key");
+    *found = rc == 1;
+    if (rc == 1) {
+        if (vlen != 8) {
+            free(v);
+            return rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED,
+                                "system key \"%s\" has a %zu-byte value, expected 8", name, vlen);
+        }
+        *out = rl_load_be64(v);
+    }
+    free(v);
+    return 0;
+}
+
+static void batch_put_system_u64(kv_batch *b, const char *name, uint64_t v)
+{
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_system(&k, name);
+    uint8_t val[8];
+    rl_store_be64(val, v);
+    kv_batch_put(b, k.data, k.len, val, 8);
+    rl_buf_free(&k);
+}
+
+static int64_t now_pg_micros(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    /* PostgreSQL's epoch is 2000-01-01, 946684800 s after the Unix epoch. */
+    return ((int64_t)ts.tv_sec - 946684800LL) * 1000000LL + ts.tv_nsec / 1000;
+}
+
+static int create_catalog(rl_catalog *cat, rl_format fmt, rl_error *err)
+{
+    kv_batch *b = kv_batch_new();
+    batch_put_system_u64(b, RL_SYS_FORMAT_VERSION, RL_STORAGE_FORMAT_VERSION);
+    batch_put_system_u64(b, RL_SYS_RETAIN_FROM, 0);
+    batch_put_system_u64(b, RL_SYS_CREATED_AT, (uint64_t)now_pg_micros());
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_system(&k, RL_SYS_DUCKLAKE_FORMAT);
+    const char *f = rl_format_name(fmt);
+    kv_batch_put(b, k.data, k.len, (const uint8_t *)f, strlen(f));
+    rl_buf_free(&k);
+    kv_error ke;
+    int rc = kv_write(cat->kv, b, &ke);
+    kv_batch_free(b);
+    if (rc < 0)
+        return kv_fail(err, &ke, "creating catalog");
+    return 0;
+}
+
+static int read_format(rl_catalog *cat, rl_error *err)
+{
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_system(&k, RL_SYS_DUCKLAKE_FORMAT);
+    uint8_t *v = NULL;
+    size_t vlen = 0;
+    kv_error ke;
+    int rc = kv_get(cat->kv, NULL, k.data, k.len, &v, &vlen, &ke);
+    rl_buf_free(&k);
+    if (rc < 0)
+        return kv_fail(err, &ke, "reading ducklake-format");
+    char name[16] = "1.0";
+    if (rc == 1)
+        snprintf(name, sizeof name, "%.*s", (int)(vlen < 15 ? vlen : 15), (const char *)v);
+    free(v);
+    cat->fmt = rl_format_parse(name);
+    if (!cat->fmt)
+        return rl_error_set(err, RL_SQLSTATE_OBJECT_STATE,
+                            "catalog uses DuckLake format \"%s\", which this RockLake does not know",
+                            name);
+    return 0;
+}
+
+/* Check the layout version, creating the catalog if allowed. */
+static int check_or_create(rl_catalog *cat, const rl_catalog_options *o, const char *url,
+                           rl_error *err)
+{
+    uint64_t ver = 0;
+    bool found = false;
+    if (get_system_u64(cat->kv, RL_SYS_FORMAT_VERSION, &ver, &found, err) < 0)
+        return -1;
+    if (!found) {
+        if (!o->create_if_missing || o->read_only) {
+            rl_error_set(err, RL_SQLSTATE_OBJECT_STATE, "no RockLake catalog in store \"%s\"", url);
+            rl_error_hint(err, "create one with `rocklake create %s` or open it as a writer "
+                               "with creation enabled", url);
+            return -1;
+        }
+        rl_format fmt = o->format ? o->format : RL_FMT_1_0;
+        if (create_catalog(cat, fmt, err) < 0)
+            return -1;
+        cat->fmt = fmt;
+        return 0;
+    }
+    if (ver > RL_STORAGE_FORMAT_VERSION) {
+        rl_error_set(err, RL_SQLSTATE_OBJECT_STATE,
+                     "catalog in \"%s\" has catalog-format-version %" PRIu64
+                     ", newer than this RockLake supports (%d)",
+                     url, ver, RL_STORAGE_FORMAT_VERSION);
+        rl_error_hint(err, "upgrade RockLake to a release that reads format %" PRIu64, ver);
+        return -1;
+    }
+    return read_format(cat, err);
+}
+
+static int bump_writer_epoch(rl_catalog *cat, rl_error *err)
+{
+    uint64_t epoch = 0;
+    bool found = false;
+    if (get_system_u64(cat->kv, RL_SYS_WRITER_EPOCH, &epoch, &found, err) < 0)
+        return -1;
+    cat->epoch = epoch + 1;
+    kv_batch *b = kv_batch_new();
+    batch_put_system_u64(b, RL_SYS_WRITER_EPOCH, cat->epoch);
+    kv_error ke;
+    int rc = kv_write(cat->kv, b, &ke);
+    kv_batch_free(b);
+    return rc < 0 ? kv_fail(err, &ke, "recording writer epoch") : 0;
+}
+
+rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_error *err)
+{
+    rl_catalog_options defaults = {0};
+    const rl_catalog_options *o = opts ? opts : &defaults;
+    rl_catalog *cat = calloc(1, sizeof *cat);
+    if (!cat) {
+        rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
+        return NULL;
+    }
+    pthread_mutex_init(&cat->lock, NULL);
+    cat->read_only = o->read_only;
+    kv_error ke;
+    cat->kv = o->read_only ? kv_open_reader(url, &o->kv, &ke) : kv_open_writer(url, &o->kv, &ke);
+    if (!cat->kv) {
+        kv_fail(err, &ke, "opening store");
+        rl_error_hint(err, "check the store URL (file:///path, a plain path, memory://name or "
+                           "s3://bucket/prefix) and, for S3, the AWS_* environment variables");
+        goto fail;
+    }
+    if (check_or_create(cat, o, url, err) < 0)
+        goto fail;
+    if (!cat->read_only && bump_writer_epoch(cat, err) < 0)
+        goto fail;
+    if (cat->read_only) {
+        uint64_t e = 0;
+        bool found;
+        if (get_system_u64(cat->kv, RL_SYS_WRITER_EPOCH, &e, &found, err) < 0)
+            goto fail;
+        cat->epoch = e;
+    }
+    return cat;
+fail:
+    rl_catalog_close(cat, NULL);
+    return NULL;
+}
+
+int rl_catalog_close(rl_catalog *cat, rl_error *err)
+{
+    if (!cat)
+        return 0;
+    int rc = 0;
+    if (cat->kv) {
+        kv_error ke;
+        if (kv_close(cat->kv, &ke) < 0)
+            rc = kv_fail(err, &ke, "closing store");
+    }
+    for (size_t i = 0; i < cat->ndyns; i++)
+        rl_dynamic_desc_free(cat->dyns[i].desc);
+    free(cat->dyns);
+    free(cat->counters);
+    pthread_mutex_destroy(&cat->lock);
+    free(cat);
+    return rc;
+}
+
+rl_format rl_catalog_format(const rl_catalog *cat) { return cat->fmt; }
+uint64_t rl_catalog_writer_epoch(const rl_catalog *cat) { return cat->epoch; }
+bool rl_catalog_read_only(const rl_catalog *cat) { return cat->read_only; }
+kv_db *rl_catalog_kv(rl_catalog *cat) { return cat->kv; }
+
+/* Find or load a counter; caller holds cat->lock. NULL on store error. */
+static counter *counter_locked(rl_catalog *cat, const char *name, rl_error *err)
+{
+    for (size_t i = 0; i < cat->ncounters; i++)
+        if (strcmp(cat->counters[i].name, name) == 0)
+            return &cat->counters[i];
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_counter(&k, name);
+    uint8_t *v = NULL;
+    size_t vlen = 0;
+    kv_error ke;
+    int rc = kv_get(cat->kv, NULL, k.data, k.len, &v, &vlen, &ke);
+    rl_buf_free(&k);
+    if (rc < 0) {
+        kv_fail(err, &ke, "reading counter");
+        return NULL;
+    }
+    uint64_t value = rc == 1 && vlen == 8 ? rl_load_be64(v) : 0;
+    free(v);
+    if (cat->ncounters == cat->capcounters) {
+        size_t cap = cat->capcounters ? cat->capcounters * 2 : 16;
+        counter *c = realloc(cat->counters, cap * sizeof *c);
+        if (!c) {
+            rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
+            return NULL;
+        }
+        cat->counters = c;
+        cat->capcounters = cap;
+    }
+    counter *c = &cat->counters[cat->ncounters++];
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->value = value;
+    return c;
+}
+
+uint64_t rl_catalog_counter(rl_catalog *cat, const char *name)
+{
+    pthread_mutex_lock(&cat->lock);
+    counter *c = counter_locked(cat, name, NULL);
+    uint64_t v = c ? c->value : 0;
+    pthread_mutex_unlock(&cat->lock);
+    return v;
+}
+
+/* Take the next row sequence number from counter `name`. */
+static int alloc_seq(rl_catalog *cat, const char *name, uint64_t *out, rl_error *err)
+{
+    pthread_mutex_lock(&cat->lock);
+    counter *c = counter_locked(cat, name, err);
+    if (c)
+        *out = c->value++;
+    pthread_mutex_unlock(&cat->lock);
+    return c ? 0 : -1;
+}
+
+/* ---------------------------------------------------------------- overlay */
+
+typedef struct pending {
+    uint8_t *key;
+    size_t klen;
+    uint8_t *val; /* NULL = tombstone */
+    size_t vlen;
+} pending;
+
+typedef enum expect_kind {
+    EXPECT_KEY_ABSENT,    /* nobody committed this key since our snapshot */
+    EXPECT_PREFIX_ABSENT, /* nobody committed any key with this prefix */
+    EXPECT_VALUE          /* the key still holds what we read (or is still absent) */
+} expect_kind;
+
+typedef struct expectation {
+    expect_kind kind;
+    uint8_t *key;
+    size_t klen;
+    uint8_t *val; /* EXPECT_VALUE: what we read; NULL = absent */
+    size_t vlen;
+    char constraint[128]; /* for 23505 text */
+    char detail[256];
+} expectation;
+
+typedef struct touched_counter {
+    char name[64];
+    uint64_t at_least; /* the counter must be >= this after commit */
+} touched_counter;
+
+struct rl_txn {
+    rl_catalog *cat;
+    kv_snapshot *snap;
+    pending *ov;
+    size_t nov, capov;
+    expectation *ex;
+    size_t nex, capex;
+    touched_counter *tc;
+    size_t ntc, captc;
+    char user[64], app[64], client[64];
+    uint64_t statements;
+    uint64_t max_snapshot_inserted;
+    bool inserted_snapshot;
+    bool done;
+    /* storage for rl_txn_get results */
+    rl_row get_row;
+    uint8_t *get_val;
+    rl_buf get_key, get_arena;
+};
+
+static int oom(rl_error *err) { return rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory"); }
+
+static int key_cmp(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
+{
+    size_t n = al < bl ? al : bl;
+    int c = n ? memcmp(a, b, n) : 0;
+    if (c)
+        return c;
+    return al < bl ? -1 : al > bl ? 1 : 0;
+}
+
+/* Index of the first overlay entry with key >= k. */
+static size_t ov_lower_bound(const rl_txn *t, const uint8_t *k, size_t kl)
+{
+    size_t lo = 0, hi = t->nov;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (key_cmp(t->ov[mid].key, t->ov[mid].klen, k, kl) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static pending *ov_find(rl_txn *t, const uint8_t *k, size_t kl)
+{
+    size_t i = ov_lower_bound(t, k, kl);
+    if (i < t->nov && key_cmp(t->ov[i].key, t->ov[i].klen, k, kl) == 0)
+        return &t->ov[i];
+    return NULL;
+}
+
+static uint8_t *dup_bytes(const uint8_t *p, size_t n)
+{
+    uint8_t *d = malloc(n ? n : 1);
+    if (d && n)
+        memcpy(d, p, n);
+    return d;
+}
+
+/* Put (val != NULL) or tombstone (val == NULL) in the overlay. */
+static int ov_set(rl_txn *t, const uint8_t *k, size_t kl, const uint8_t *val, size_t vlen,
+                  rl_error *err)
+{
+    uint8_t *v = NULL;
+    if (val && !(v = dup_bytes(val, vlen)))
+        return oom(err);
+    size_t i = ov_lower_bound(t, k, kl);
+    if (i < t->nov && key_cmp(t->ov[i].key, t->ov[i].klen, k, kl) == 0) {
+        free(t->ov[i].val);
+        t->ov[i].val = v;
+        t->ov[i].vlen = vlen;
+        return 0;
+    }
+    if (t->nov == t->capov) {
+        size_t cap = t->capov ? t->capov * 2 : 64;
+        pending *p = realloc(t->ov, cap * sizeof *p);
+        if (!p) {
+            free(v);
+            return oom(err);
+        }
+        t->ov = p;
+        t->capov = cap;
+    }
+    uint8_t *kd = dup_bytes(k, kl);
+    if (!kd) {
+        free(v);
+        return oom(err);
+    }
+    memmove(&t->ov[i + 1], &t->ov[i], (t->nov - i) * sizeof *t->ov);
+    t->ov[i] = (pending){kd, kl, v, vlen};
+    t->nov++;
+    return 0;
+}
+
+static int add_expectation(rl_txn *t, expect_kind kind, const uint8_t *k, size_t kl,
+                           const uint8_t *val, size_t vlen, const char *constraint,
+                           const char *detail, rl_error *err)
+{
+    if (t->nex == t->capex) {
+        size_t cap = t->capex ? t->capex * 2 : 32;
+        expectation *e = realloc(t->ex, cap * sizeof *e);
+        if (!e)
+            return oom(err);
+        t->ex = e;
+        t->capex = cap;
+    }
+    expectation *e = &t->ex[t->nex];
+    memset(e, 0, sizeof *e);
+    e->kind = kind;
+    e->key = dup_bytes(k, kl);
+    e->klen = kl;
+    if (val)
+        e->val = dup_bytes(val, vlen);
+    e->vlen = vlen;
+    if (!e->key || (val && !e->val)) {
+        free(e->key);
+        free(e->val);
+        return oom(err);
+    }
+    snprintf(e->constraint, sizeof e->constraint, "%s", constraint ? constraint : "");
+    snprintf(e->detail, sizeof e->detail, "%s", detail ? detail : "");
+    t->nex++;
+    return 0;
+}
+
+static int touch_counter(rl_txn *t, const char *name, uint64_t at_least, rl_error *err)
+{
+    for (size_t i = 0; i < t->ntc; i++) {
+        if (strcmp(t->tc[i].name, name) == 0) {
+            if (at_least > t->tc[i].at_least)
+                t->tc[i].at_least = at_least;
+            return 0;
+        }
+    }
+    if (t->ntc == t->captc) {
+        size_t cap = t->captc ? t->captc * 2 : 8;
+        touched_counter *c = realloc(t->tc, cap * sizeof *c);
+        if (!c)
+            return oom(err);
+        t->tc = c;
+        t->captc = cap;
+    }
+    snprintf(t->tc[t->ntc].name, sizeof t->tc[t->ntc].name, "%s", name);
+    t->tc[t->ntc].at_least = at_least;
+    t->ntc++;
+    return 0;
+}
+
+/* -------------------------------------------------------- transaction core */
+
+rl_txn *rl_txn_begin(rl_catalog *cat, rl_error *err)
+{
+    rl_txn *t = calloc(1, sizeof *t);
+    if (!t) {
+        oom(err);
+        return NULL;
+    }
+    t->cat = cat;
+    rl_buf_init(&t->get_key, 0);
+    rl_buf_init(&t->get_arena, 0);
+    if (!cat->read_only) {
+        kv_error ke;
+        t->snap = kv_snapshot_new(cat->kv, &ke);
+        if (!t->snap) {
+            kv_fail(err, &ke, "taking a read snapshot");
+            free(t);
+            return NULL;
+        }
+    }
+    return t;
+}
+
+void rl_txn_free(rl_txn *t)
+{
+    if (!t)
+        return;
+    for (size_t i = 0; i < t->nov; i++) {
+        free(t->ov[i].key);
+        free(t->ov[i].val);
+    }
+    for (size_t i = 0; i < t->nex; i++) {
+        free(t->ex[i].key);
+        free(t->ex[i].val);
+    }
+    free(t->ov);
+    free(t->ex);
+    free(t->tc);
+    free(t->get_val);
+    rl_buf_free(&t->get_key);
+    rl_buf_free(&t->get_arena);
+    kv_snapshot_free(t->snap);
+    free(t);
+}
+
+void rl_txn_set_audit(rl_txn *t, const char *user, const char *application,
+                      const char *client_addr)
+{
+    snprintf(t->user, sizeof t->user, "%s", user ? user : "");
+    snprintf(t->app, sizeof t->app, "%s", application ? application : "");
+    snprintf(t->client, sizeof t->client, "%s", client_addr ? client_addr : "");
+}
+
+void rl_txn_count_statement(rl_txn *t) { t->statements++; }
+size_t rl_txn_pending(const rl_txn *t) { return t->nov; }
+
+/* Read a key in the transaction's view. 1 found (value malloc'd into *val
+ * when val != NULL), 0 absent, -1 error. */
+static int view_get(rl_txn *t, const uint8_t *k, size_t kl, uint8_t **val, size_t *vlen,
+                    rl_error *err)
+{
+    pending *p = ov_find(t, k, kl);
+    if (p) {
+        if (!p->val)
+            return 0;
+        if (val) {
+            if (!(*val = dup_bytes(p->val, p->vlen)))
+                return oom(err);
+            *vlen = p->vlen;
+        }
+        return 1;
+    }
+    kv_error ke;
+    int rc = kv_get(t->cat->kv, t->snap, k, kl, val, vlen, &ke);
+    return rc < 0 ? kv_fail(err, &ke, "reading") : rc;
+}
+
+/* Does the key exist for a uniqueness check: our overlay decides if it has
+ * the key; otherwise the snapshot or anything committed since counts. */
+static int unique_key_taken(rl_txn *t, const uint8_t *k, size_t kl, rl_error *err)
+{
+    pending *p = ov_find(t, k, kl);
+    if (p)
+        return p->val != NULL;
+    kv_error ke;
+    int rc = kv_get(t->cat->kv, t->snap, k, kl, NULL, NULL, &ke);
+    if (rc == 0 && t->snap)
+        rc = kv_get(t->cat->kv, NULL, k, kl, NULL, NULL, &ke);
+    return rc < 0 ? kv_fail(err, &ke, "checking uniqueness") : rc;
+}
+
+/* Same for "any key under this prefix", against overlay + latest state. */
+static int unique_prefix_taken(rl_txn *t, const uint8_t *prefix, size_t plen, rl_error *err)
+{
+    for (size_t i = ov_lower_bound(t, prefix, plen); i < t->nov; i++) {
+        if (t->ov[i].klen < plen || memcmp(t->ov[i].key, prefix, plen) != 0)
+            break;
+        if (t->ov[i].val)
+            return 1;
+    }
+    kv_error ke;
+    kv_iter *it = kv_scan_prefix(t->cat->kv, NULL, prefix, plen, &ke);
+    if (!it)
+        return kv_fail(err, &ke, "checking uniqueness");
+    int found = 0;
+    const uint8_t *k, *v;
+    size_t kl, vl;
+    int rc;
+    while ((rc = kv_iter_next(it, &k, &kl, &v, &vl, &ke)) == 1) {
+        pending *p = ov_find(t, k, kl);
+        if (!p || p->val) {
+            found = 1;
+            break;
+        }
+    }
+    kv_iter_free(it);
+    if (rc < 0)
+        return kv_fail(err, &ke, "checking uniqueness");
+    return found;
+}
+
+static bool is_write_allowed(rl_txn *t, rl_error *err)
+{
+    if (t->cat->read_only) {
+        rl_error_set(err, RL_SQLSTATE_READ_ONLY_TRANSACTION,
+                     "cannot write through a read-only RockLake follower");
+        rl_error_hint(err, "send writes to the writer server of this store");
+        return false;
+    }
+    if (t->done) {
+        rl_error_set(err, RL_SQLSTATE_INTERNAL, "transaction already finished");
+        return false;
+    }
+    return true;
+}
+
+/* "(snapshot_id)=(5)" text of the PK or key columns, as PostgreSQL's detail. */
+static void key_detail(const rl_table_desc *d, const rl_datum *row, char *out, size_t n)
+{
+    rl_buf names, vals;
+    rl_buf_init(&names, 0);
+    rl_buf_init(&vals, 0);
+    bool first = true;
+    for (int i = 0; i < d->nkey; i++) {
+        int col = d->key[i];
+        if (d->pk_col >= 0)
+            col = i == 0 ? d->pk_col : -2;
+        if (col < 0)
+            continue;
+        rl_buf_printf(&names, "%s%s", first ? "" : ", ", d->cols[col].name);
+        if (!first)
+            rl_buf_put_str(&vals, ", ");
+        rl_datum_to_text(&vals, d->cols[col].type, &row[col]);
+        first = false;
+    }
+    snprintf(out, n, "Key (%.*s)=(%.*s) already exists.", (int)names.len,
+             names.data ? (const char *)names.data : "", (int)vals.len,
+             vals.data ? (const char *)vals.data : "");
+    rl_buf_free(&names);
+    rl_buf_free(&vals);
+}
+
+static int duplicate_error(const rl_table_desc *d, const rl_datum *row, rl_error *err)
+{
+    char cname[160], detail[256];
+    rl_desc_constraint_name(d, cname, sizeof cname);
+    key_detail(d, row, detail, sizeof detail);
+    rl_error_set(err, RL_SQLSTATE_UNIQUE_VIOLATION,
+                 "duplicate key value violates unique constraint \"%s\"", cname);
+    rl_error_detail(err, "%s", detail);
+    return -1;
+}
+
+static int key_error(const rl_table_desc *d, rl_key_status st, int col, rl_error *err)
+{
+    const char *cname = col >= 0 ? d->cols[col].name : "?";
+    if (st == RL_KEY_ERR_NULL)
+        return rl_error_set(err, RL_SQLSTATE_NOT_NULL_VIOLATION,
+                            "null value in column \"%s\" of relation \"%s\" violates not-null "
+                            "constraint",
+                            cname, d->name);
+    if (st == RL_KEY_ERR_NEGATIVE)
+        return rl_error_set(err, RL_SQLSTATE_NUMERIC_OUT_OF_RANGE,
+                            "value of column \"%s\" of relation \"%s\" is negative; RockLake "
+                            "stores it in the key and requires ids >= 0",
+                            cname, d->name);
+    return rl_error_set(err, RL_SQLSTATE_INTERNAL, "cannot encode key of relation \"%s\"",
+                        d->name);
+}
+
+static int check_not_null(const rl_table_desc *d, size_t ncols, const rl_datum *row,
+                          rl_error *err)
+{
+    for (size_t i = 0; i < ncols; i++)
+        if (d->cols[i].not_null && row[i].isnull)
+            return key_error(d, RL_KEY_ERR_NULL, (int)i, err);
+    return 0;
+}
+
+static size_t txn_ncols(const rl_txn *t, const rl_table_desc *d)
+{
+    return d->tag == RL_TAG_DYNAMIC_ROW ? d->ncols_max : rl_desc_ncols(d, t->cat->fmt);
+}
+
+/* Encode the non-key columns of `row` as d's value. */
+static int encode_value(rl_txn *t, const rl_table_desc *d, const rl_datum *row, rl_buf *out,
+                        rl_error *err)
+{
+    rl_type types[RL_MAX_COLUMNS];
+    int cols[RL_MAX_COLUMNS];
+    rl_datum vals[RL_MAX_COLUMNS];
+    size_t n;
+    if (d->tag == RL_TAG_DYNAMIC_ROW) {
+        n = d->ncols_max;
+        for (size_t i = 0; i < n; i++) {
+            types[i] = d->cols[i].type;
+            vals[i] = row[i];
+        }
+    } else {
+        n = rl_desc_value_columns(d, t->cat->fmt, types, cols);
+        for (size_t i = 0; i < n; i++)
+            vals[i] = row[cols[i]];
+    }
+    rl_codec_status st = rl_row_encode(out, d->tag, n, types, vals);
+    if (st == RL_CODEC_ERR_TOO_LARGE)
+        return rl_error_set(err, "54000", "row of relation \"%s\" is too large", d->name);
+    if (st != RL_CODEC_OK || out->failed)
+        return rl_error_set(err, RL_SQLSTATE_INTERNAL, "cannot encode row of relation \"%s\"",
+                            d->name);
+    return 0;
+}
+
+static void rowseq_counter_name(const rl_table_desc *d, char *out, size_t n)
+{
+    if (d->tag == RL_TAG_DYNAMIC_ROW)
+        snprintf(out, n, "%sfd:%" PRIu64, RL_COUNTER_ROWSEQ_PREFIX, d->dyn_id);
+    else
+        snprintf(out, n, "%s%02x", RL_COUNTER_ROWSEQ_PREFIX, d->tag);
+}
+
+/* Index entries that follow a row: live index, pk index. */
+static int put_row_indexes(rl_txn *t, const rl_table_desc *d, const rl_datum *row,
+                           const uint8_t *key, size_t klen, rl_error *err)
+{
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    int rc = 0;
+    if (d->live_index) {
+        rl_key_live_index(&k, d->tag, key, klen);
+        bool live = row[d->end_col].isnull;
+        rc = ov_set(t, k.data, k.len, live ? (const uint8_t *)"" : NULL, 0, err);
+    }
+    if (rc == 0 && d->pk_check == RL_PK_INDEX) {
+        rl_buf_reset(&k);
+        rl_key_pk_index(&k, d->tag, (uint64_t)row[d->pk_col].v.i);
+        rc = ov_set(t, k.data, k.len, key, klen, err);
+    }
+    rl_buf_free(&k);
+    return rc;
+}
+
+static int delete_row_indexes(rl_txn *t, const rl_table_desc *d, const rl_datum *row,
+                              const uint8_t *key, size_t klen, rl_error *err)
+{
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    int rc = 0;
+    if (d->live_index) {
+        rl_key_live_index(&k, d->tag, key, klen);
+        rc = ov_set(t, k.data, k.len, NULL, 0, err);
+    }
+    if (rc == 0 && d->pk_check == RL_PK_INDEX && !row[d->pk_col].isnull) {
+        rl_buf_reset(&k);
+        rl_key_pk_index(&k, d->tag, (uint64_t)row[d->pk_col].v.i);
+        rc = ov_set(t, k.data, k.len, NULL, 0, err);
+    }
+    rl_buf_free(&k);
+    return rc;
+}
+
+static int expect_unique(rl_txn *t, const uint8_t *k, size_t kl, const char *constraint,
+                         const char *detail, rl_error *err);
+
+/* PRIMARY KEY checks beyond the storage key itself. */
+static int check_primary_key(rl_txn *t, const rl_table_desc *d, const rl_datum *row,
+                             const uint8_t *key, size_t klen, rl_error *err)
+{
+    if (d->pk_check == RL_PK_NONE || (d->pk_check == RL_PK_KEY && d->nkey == 1))
+        return 0; /* the storage key check covers it */
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    int taken;
+    expect_kind kind;
+    if (d->pk_check == RL_PK_KEY) {
+        rl_key_encode_prefix(&k, d, &row[d->key[0]], 1);
+        kind = EXPECT_PREFIX_ABSENT;
+        taken = unique_prefix_taken(t, k.data, k.len, err);
+    } else {
+        rl_key_pk_index(&k, d->tag, (uint64_t)row[d->pk_col].v.i);
+        kind = EXPECT_KEY_ABSENT;
+        taken = unique_key_taken(t, k.data, k.len, err);
+    }
+    (void)key;
+    (void)klen;
+    int rc = taken;
+    if (taken == 1) {
+        rc = duplicate_error(d, row, err);
+    } else if (taken == 0) {
+        char cname[160], detail[256];
+        rl_desc_constraint_name(d, cname, sizeof cname);
+        key_detail(d, row, detail, sizeof detail);
+        rc = kind == EXPECT_KEY_ABSENT
+                 ? expect_unique(t, k.data, k.len, cname, detail, err)
+                 : add_expectation(t, kind, k.data, k.len, NULL, 0, cname, detail, err);
+    }
+    rl_buf_free(&k);
+    return rc;
+}
+
+/* Record that `key` must still be free at commit. If this transaction
+ * deleted a row that the snapshot had at this key (delete, then insert the
+ * same key), the requirement is instead that the deleted row is still the one
+ * we saw: another commit changing it is a conflict, its presence is not. */
+static int expect_unique(rl_txn *t, const uint8_t *k, size_t kl, const char *constraint,
+                         const char *detail, rl_error *err)
+{
+    if (ov_find(t, k, kl)) {
+        uint8_t *v = NULL;
+        size_t vl = 0;
+        kv_error ke;
+        int rc = kv_get(t->cat->kv, t->snap, k, kl, &v, &vl, &ke);
+        if (rc < 0)
+            return kv_fail(err, &ke, "checking uniqueness");
+        if (rc == 1) {
+            rc = add_expectation(t, EXPECT_VALUE, k, kl, v, vl, NULL, NULL, err);
+            free(v);
+            return rc;
+        }
+    }
+    return add_expectation(t, EXPECT_KEY_ABSENT, k, kl, NULL, 0, constraint, detail, err);
+}
+
+/* Write a row at a key known to be free (after the checks). */
+static int add_row(rl_txn *t, const rl_table_desc *d, const rl_datum *row, uint64_t seq,
+                   rl_error *err)
+{
+    size_t ncols = txn_ncols(t, d);
+    if (check_not_null(d, ncols, row, err) < 0)
+        return -1;
+    rl_buf key, val;
+    rl_buf_init(&key, 0);
+    rl_buf_init(&val, RL_MAX_VALUE_BYTES);
+    int bad = -1, rc = -1;
+    rl_key_status ks = rl_key_encode_row(&key, d, row, seq, &bad);
+    if (ks != RL_KEY_OK) {
+        key_error(d, ks, bad, err);
+        goto out;
+    }
+    int taken = unique_key_taken(t, key.data, key.len, err);
+    if (taken < 0)
+        goto out;
+    if (taken) {
+        duplicate_error(d, row, err);
+        goto out;
+    }
+    if (check_primary_key(t, d, row, key.data, key.len, err) < 0)
+        goto out;
+    if (encode_value(t, d, row, &val, err) < 0)
+        goto out;
+    char cname[160], detail[256];
+    rl_desc_constraint_name(d, cname, sizeof cname);
+    key_detail(d, row, detail, sizeof detail);
+    if (expect_unique(t, key.data, key.len, cname, detail, err) < 0)
+        goto out;
+    if (ov_set(t, key.data, key.len, val.data ? val.data : (const uint8_t *)"", val.len, err) < 0)
+        goto out;
+    if (put_row_indexes(t, d, row, key.data, key.len, err) < 0)
+        goto out;
+    if (d->counter && d->counter_col >= 0 && !row[d->counter_col].isnull &&
+        touch_counter(t, d->counter, (uint64_t)row[d->counter_col].v.i + 1, err) < 0)
+        goto out;
+    if (d->tag == RL_TAG_SNAPSHOT) {
+        uint64_t id = (uint64_t)row[0].v.i;
+        if (!t->inserted_snapshot || id > t->max_snapshot_inserted)
+            t->max_snapshot_inserted = id;
+        t->inserted_snapshot = true;
+    }
+    rc = 0;
+out:
+    rl_buf_free(&key);
+    rl_buf_free(&val);
+    return rc;
+}
+
+int rl_txn_insert(rl_txn *t, const rl_table_desc *d, const rl_datum *row, rl_error *err)
+{
+    if (!is_write_allowed(t, err))
+        return -1;
+    uint64_t seq = 0;
+    /* validate before taking a sequence number, so failures leave no gaps */
+    if (check_not_null(d, txn_ncols(t, d), row, err) < 0)
+        return -1;
+    if (rl_desc_has_seq(d)) {
+        char name[64];
+        rowseq_counter_name(d, name, sizeof name);
+        if (alloc_seq(t->cat, name, &seq, err) < 0 || touch_counter(t, name, seq + 1, err) < 0)
+            return -1;
+    }
+    return add_row(t, d, row, seq, err);
+}
+
+/* Decode key + value into *row (strings borrow from key arena and `val`). */
+static int decode_row(rl_txn *t, const rl_table_desc *d, const uint8_t *key, size_t klen,
+                      const uint8_t *val, size_t vlen, rl_row *row, rl_buf *arena, rl_error *err)
+{
+    row->d = d;
+    row->ncols = txn_ncols(t, d);
+    row->key = key;
+    row->klen = klen;
+    row->seq = 0;
+    for (size_t i = 0; i < row->ncols; i++)
+        row->vals[i].isnull = true;
+    rl_buf_reset(arena);
+    if (rl_key_decode_row(key, klen, d, row->vals, &row->seq, arena) != RL_KEY_OK)
+        return rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED, "malformed key in relation \"%s\"",
+                            d->name);
+    rl_type types[RL_MAX_COLUMNS];
+    int cols[RL_MAX_COLUMNS];
+    rl_datum vals[RL_MAX_COLUMNS];
+    size_t n;
+    if (d->tag == RL_TAG_DYNAMIC_ROW) {
+        n = d->ncols_max;
+        for (size_t i = 0; i < n; i++) {
+            types[i] = d->cols[i].type;
+            cols[i] = (int)i;
+        }
+    } else {
+        n = rl_desc_value_columns(d, t->cat->fmt, types, cols);
+    }
+    char msg[200];
+    rl_codec_status st = rl_row_decode(val, vlen, d->tag, n, types, NULL, vals, msg, sizeof msg);
+    if (st != RL_CODEC_OK)
+        return rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED,
+                            "cannot decode a row of relation \"%s\": %s", d->name, msg);
+    for (size_t i = 0; i < n; i++)
+        row->vals[cols[i]] = vals[i];
+    return 0;
+}
+
+/* Old row for update/delete: read, decode, remember what we saw. */
+static int load_for_change(rl_txn *t, const rl_table_desc *d, const uint8_t *key, size_t klen,
+                           uint8_t **val, size_t *vlen, rl_row *row, rl_buf *arena, rl_error *err)
+{
+    pending *p = ov_find(t, key, klen);
+    int rc = view_get(t, key, klen, val, vlen, err);
+    if (rc < 0)
+        return -1;
+    if (rc == 0)
+        return rl_error_set(err, RL_SQLSTATE_SERIALIZATION_FAILURE,
+                            "could not serialize access: the row to change in \"%s\" no longer "
+                            "exists",
+                            d->name);
+    if (decode_row(t, d, key, klen, *val, *vlen, row, arena, err) < 0)
+        return -1;
+    /* A row we wrote ourselves needs no check; one from the snapshot must be
+     * unchanged by others when we commit. */
+    if (!p && add_expectation(t, EXPECT_VALUE, key, klen, *val, *vlen, NULL, NULL, err) < 0)
+        return -1;
+    return 0;
+}
+
+int rl_txn_delete(rl_txn *t, const rl_table_desc *d, const uint8_t *key, size_t klen,
+                  rl_error *err)
+{
+    if (!is_write_allowed(t, err))
+        return -1;
+    uint8_t *val = NULL;
+    size_t vlen = 0;
+    rl_buf arena;
+    rl_buf_init(&arena, 0);
+    rl_row *row = malloc(sizeof *row);
+    uint8_t *kcopy = dup_bytes(key, klen); /* key may point into the overlay */
+    int rc = -1;
+    if (!row || !kcopy) {
+        oom(err);
+        goto out;
+    }
+    if (load_for_change(t, d, kcopy, klen, &val, &vlen, row, &arena, err) < 0)
+        goto out;
+    if (delete_row_indexes(t, d, row->vals, kcopy, klen, err) < 0)
+        goto out;
+    rc = ov_set(t, kcopy, klen, NULL, 0, err);
+out:
+    free(val);
+    free(row);
+    free(kcopy);
+    rl_buf_free(&arena);
+    return rc;
+}
+
+int rl_txn_update(rl_txn *t, const rl_table_desc *d, const uint8_t *oldkey, size_t oldklen,
+                  const rl_datum *newrow, rl_error *err)
+{
+    if (!is_write_allowed(t, err))
+        return -1;
+    uint8_t *val = NULL;
+    size_t vlen = 0;
+    rl_buf arena, nkey, nval;
+    rl_buf_init(&arena, 0);
+    rl_buf_init(&nkey, 0);
+    rl_buf_init(&nval, RL_MAX_VALUE_BYTES);
+    rl_row *old = malloc(sizeof *old);
+    uint8_t *kcopy = dup_bytes(oldkey, oldklen);
+    int rc = -1, bad = -1;
+    if (!old || !kcopy) {
+        oom(err);
+        goto out;
+    }
+    if (load_for_change(t, d, kcopy, oldklen, &val, &vlen, old, &arena, err) < 0)
+        goto out;
+    size_t ncols = txn_ncols(t, d);
+    if (check_not_null(d, ncols, newrow, err) < 0)
+        goto out;
+    rl_key_status ks = rl_key_encode_row(&nkey, d, newrow, old->seq, &bad);
+    if (ks != RL_KEY_OK) {
+        key_error(d, ks, bad, err);
+        goto out;
+    }
+    bool same_key = key_cmp(nkey.data, nkey.len, kcopy, oldklen) == 0;
+    bool same_pk = d->pk_col < 0 || old->vals[d->pk_col].isnull == newrow[d->pk_col].isnull;
+    if (same_pk && d->pk_col >= 0 && !newrow[d->pk_col].isnull)
+        same_pk = old->vals[d->pk_col].v.i == newrow[d->pk_col].v.i;
+    if (same_key && same_pk) {
+        /* The common case (e.g. closing a version): rewrite the value in place. */
+        if (encode_value(t, d, newrow, &nval, err) < 0 ||
+            ov_set(t, kcopy, oldklen, nval.data ? nval.data : (const uint8_t *)"", nval.len,
+                   err) < 0 ||
+            put_row_indexes(t, d, newrow, kcopy, oldklen, err) < 0)
+            goto out;
+        rc = 0;
+        goto out;
+    }
+    /* Key or PK changed: remove the old row, then add the new one with all
+     * uniqueness checks. */
+    if (delete_row_indexes(t, d, old->vals, kcopy, oldklen, err) < 0 ||
+        ov_set(t, kcopy, oldklen, NULL, 0, err) < 0)
+        goto out;
+    rc = add_row(t, d, newrow, old->seq, err);
+out:
+    free(val);
+    free(old);
+    free(kcopy);
+    rl_buf_free(&arena);
+    rl_buf_free(&nkey);
+    rl_buf_free(&nval);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ scans */
+
+struct rl_scan {
+    rl_txn *txn;
+    const rl_table_desc *d;
+    bool live;             /* iterate the live index, then fetch rows */
+    kv_iter *it;
+    bool it_done, it_have;
+    const uint8_t *ik, *iv; /* current store pair (borrowed from it) */
+    size_t ikl, ivl;
+    size_t ovi;            /* next overlay index */
+    uint8_t *prefix;
+    size_t plen;
+    uint64_t keys_read;
+    rl_row row;
+    rl_buf arena;
+    rl_buf fetched_key;    /* live scans: the primary key being read */
+    uint8_t *fetched_val;
+};
+
+static int scan_advance_store(rl_scan *s, rl_error *err)
+{
+    if (s->it_done)
+        return 0;
+    kv_error ke;
+    int rc = kv_iter_next(s->it, &s->ik, &s->ikl, &s->iv, &s->ivl, &ke);
+    if (rc < 0)
+        return kv_fail(err, &ke, "scanning");
+    if (rc == 0) {
+        s->it_done = true;
+        s->it_have = false;
+        return 0;
+    }
+    s->keys_read++;
+    s->it_have = true;
+    return 0;
+}
+
+static bool ov_in_prefix(const rl_scan *s, size_t i)
+{
+    const pending *p = &s->txn->ov[i];
+    return i < s->txn->nov && p->klen >= s->plen && memcmp(p->key, s->prefix, s->plen) == 0;
+}
+
+/* Next merged (overlay over store) pair under the prefix; tombstones are
+ * skipped. 1 = pair, 0 = end, -1 = error. */
+static int scan_merged_next(rl_scan *s, const uint8_t **k, size_t *kl, const uint8_t **v,
+                            size_t *vl, rl_error *err)
+{
+    for (;;) {
+        bool have_ov = s->ovi < s->txn->nov && ov_in_prefix(s, s->ovi);
+        if (!s->it_have && !s->it_done && scan_advance_store(s, err) < 0)
+            return -1;
+        if (!have_ov && !s->it_have)
+            return 0;
+        int c = !have_ov ? -1
+                : !s->it_have
+                    ? 1
+                    : key_cmp(s->ik, s->ikl, s->txn->ov[s->ovi].key, s->txn->ov[s->ovi].klen);
+        if (c < 0) { /* store only */
+            *k = s->ik, *kl = s->ikl, *v = s->iv, *vl = s->ivl;
+            s->it_have = false;
+            return 1;
+        }
+        const pending *p = &s->txn->ov[s->ovi++];
+        if (c == 0)
+            s->it_have = false; /* the overlay shadows the store */
+        if (!p->val)
+            continue;
+        *k = p->key, *kl = p->klen, *v = p->val, *vl = p->vlen;
+        return 1;
+    }
+}
+
+static rl_scan *scan_open(rl_txn *t, const rl_table_desc *d, const rl_datum *fields,
+                          size_t nfields, bool live, rl_error *err)
+{
+    if (live && !d->live_index) {
+        rl_error_set(err, RL_SQLSTATE_INTERNAL, "relation \"%s\" has no live-row index", d->name);
+        return NULL;
+    }
+    rl_scan *s = calloc(1, sizeof *s);
+    if (!s) {
+        oom(err);
+        return NULL;
+    }
+    s->txn = t;
+    s->d = d;
+    s->live = live;
+    rl_buf_init(&s->arena, 0);
+    rl_buf_init(&s->fetched_key, 0);
+    rl_buf pk, p;
+    rl_buf_init(&pk, 0);
+    rl_buf_init(&p, 0);
+    rl_key_status ks = rl_key_encode_prefix(&pk, d, fields, nfields);
+    if (ks != RL_KEY_OK) {
+        rl_buf_free(&pk);
+        rl_scan_free(s);
+        /* a NULL or negative id can match no stored key: an empty scan */
+        s = calloc(1, sizeof *s);
+        if (!s) {
+            oom(err);
+            return NULL;
+        }
+        s->txn = t;
+        s->d = d;
+        s->it_done = true;
+        s->ovi = t->nov;
+        rl_buf_init(&s->arena, 0);
+        rl_buf_init(&s->fetched_key, 0);
+        return s;
+    }
+    if (live)
+        rl_key_live_index(&p, d->tag, pk.data, pk.len);
+    else
+        rl_buf_put(&p, pk.data, pk.len);
+    rl_buf_free(&pk);
+    s->prefix = rl_buf_steal(&p, &s->plen);
+    kv_error ke;
+    s->it = s->prefix ? kv_scan_prefix(t->cat->kv, t->snap, s->prefix, s->plen, &ke) : NULL;
+    if (!s->it) {
+        if (s->prefix)
+            kv_fail(err, &ke, "starting a scan");
+        else
+            oom(err);
+        rl_scan_free(s);
+        return NULL;
+    }
+    s->ovi = ov_lower_bound(t, s->prefix, s->plen);
+    return s;
+}
+
+rl_scan *rl_txn_scan(rl_txn *t, const rl_table_desc *d, const rl_datum *fields, size_t nfields,
+                     rl_error *err)
+{
+    return scan_open(t, d, fields, nfields, false, err);
+}
+
+rl_scan *rl_txn_scan_live(rl_txn *t, const rl_table_desc *d, const rl_datum *fields,
+                          size_t nfields, rl_error *err)
+{
+    return scan_open(t, d, fields, nfields, true, err);
+}
+
+int rl_scan_next(rl_scan *s, const rl_row **out, rl_error *err)
+{
+    for (;;) {
+        const uint8_t *k, *v;
+        size_t kl, vl;
+        int rc = scan_merged_next(s, &k, &kl, &v, &vl, err);
+        if (rc <= 0)
+            return rc;
+        if (s->live) {
+            /* index key 80 01 tag <rest> -> primary key tag <rest> */
+            rl_buf_reset(&s->fetched_key);
+            rl_buf_put(&s->fetched_key, k + 2, kl - 2);
+            free(s->fetched_val);
+            s->fetched_val = NULL;
+            size_t fvl = 0;
+            int g = view_get(s->txn, s->fetched_key.data, s->fetched_key.len, &s->fetched_val,
+                             &fvl, err);
+            if (g < 0)
+                return -1;
+            s->keys_read++;
+            if (g == 0)
+                continue; /* index entry without row: check reports it */
+            k = s->fetched_key.data, kl = s->fetched_key.len, v = s->fetched_val, vl = fvl;
+        }
+        if (decode_row(s->txn, s->d, k, kl, v, vl, &s->row, &s->arena, err) < 0)
+            return -1;
+        *out = &s->row;
+        return 1;
+    }
+}
+
+uint64_t rl_scan_keys_read(const rl_scan *s) { return s->keys_read; }
+
+void rl_scan_free(rl_scan *s)
+{
+    if (!s)
+        return;
+    kv_iter_free(s->it);
+    free(s->prefix);
+    free(s->fetched_val);
+    rl_buf_free(&s->arena);
+    rl_buf_free(&s->fetched_key);
+    free(s);
+}
+
+int rl_txn_get(rl_txn *t, const rl_table_desc *d, const rl_datum *fields, const rl_row **out,
+               rl_error *err)
+{
+    rl_buf_reset(&t->get_key);
+    if (rl_key_encode_prefix(&t->get_key, d, fields, d->nkey) != RL_KEY_OK)
+        return 0;
+    free(t->get_val);
+    t->get_val = NULL;
+    size_t vlen = 0;
+    int rc = view_get(t, t->get_key.data, t->get_key.len, &t->get_val, &vlen, err);
+    if (rc <= 0)
+        return rc;
+    if (decode_row(t, d, t->get_key.data, t->get_key.len, t->get_val, vlen, &t->get_row,
+                   &t->get_arena, err) < 0)
+        return -1;
+    *out = &t->get_row;
+    return 1;
+}
+
+bool rl_row_visible_at(const rl_row *row, uint64_t snapshot)
+{
+    const rl_table_desc *d = row->d;
+    if (d->begin_col < 0)
+        return true;
+    const rl_datum *b = &row->vals[d->begin_col], *e = &row->vals[d->end_col];
+    if (b->isnull || (uint64_t)b->v.i > snapshot)
+        return false;
+    return e->isnull || (uint64_t)e->v.i > snapshot;
+}
+
+/* ----------------------------------------------------------------- commit */
+
+static int check_expectations(rl_txn *t, rl_error *err)
+{
+    kv_db *kv = t->cat->kv;
+    kv_error ke;
+    for (size_t i = 0; i < t->nex; i++) {
+        expectation *e = &t->ex[i];
+        int taken;
+        if (e->kind == EXPECT_PREFIX_ABSENT) {
+            kv_iter *it = kv_scan_prefix(kv, NULL, e->key, e->klen, &ke);
+            if (!it)
+                return kv_fail(err, &ke, "validating commit");
+            const uint8_t *k, *v;
+            size_t kl, vl;
+            taken = kv_iter_next(it, &k, &kl, &v, &vl, &ke);
+            kv_iter_free(it);
+        } else {
+            uint8_t *v = NULL;
+            size_t vl = 0;
+            taken = kv_get(kv, NULL, e->key, e->klen, e->kind == EXPECT_VALUE ? &v : NULL, &vl,
+                           &ke);
+            if (taken >= 0 && e->kind == EXPECT_VALUE) {
+                bool same = (taken == 1) == (e->val != NULL) &&
+                            (!e->val || key_cmp(v, vl, e->val, e->vlen) == 0);
+                free(v);
+                if (!same) {
+                    rl_error_set(err, RL_SQLSTATE_SERIALIZATION_FAILURE,
+                                 "could not serialize access due to concurrent update");
+                    rl_error_hint(err, "another transaction changed this row after this "
+                                       "transaction's snapshot; retry the transaction");
+                    return -1;
+                }
+                continue;
+            }
+        }
+        if (taken < 0)
+            return kv_fail(err, &ke, "validating commit");
+        if (taken) {
+            rl_error_set(err, RL_SQLSTATE_UNIQUE_VIOLATION,
+                         "duplicate key value violates unique constraint \"%s\"", e->constraint);
+            rl_error_detail(err, "%s", e->detail);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Counters go into the batch at the larger of memory and what the txn needs. */
+static int add_counters_locked(rl_txn *t, kv_batch *b, uint64_t *values, rl_error *err)
+{
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    for (size_t i = 0; i < t->ntc; i++) {
+        counter *c = counter_locked(t->cat, t->tc[i].name, err);
+        if (!c) {
+            rl_buf_free(&k);
+            return -1;
+        }
+        values[i] = c->value > t->tc[i].at_least ? c->value : t->tc[i].at_least;
+        rl_buf_reset(&k);
+        rl_key_counter(&k, t->tc[i].name);
+        uint8_t v[8];
+        rl_store_be64(v, values[i]);
+        kv_batch_put(b, k.data, k.len, v, 8);
+    }
+    rl_buf_free(&k);
+    return 0;
+}
+
+static int add_audit_locked(rl_txn *t, kv_batch *b, rl_error *err)
+{
+    counter *seqc = counter_locked(t->cat, RL_COUNTER_NEXT_COMMIT_SEQ, err);
+    counter *snapc = counter_locked(t->cat, RL_COUNTER_NEXT_SNAPSHOT_ID, err);
+    if (!seqc || !snapc)
+        return -1;
+    uint64_t snap = t->inserted_snapshot ? t->max_snapshot_inserted
+                    : snapc->value ? snapc->value - 1
+                                   : 0;
+    rl_datum row[RL_AUDIT_NCOLS];
+    memset(row, 0, sizeof row);
+    row[RL_AUDIT_SNAPSHOT_ID].v.i = (int64_t)snap;
+    row[RL_AUDIT_SEQ].v.i = (int64_t)seqc->value;
+    row[RL_AUDIT_TIME].v.i = now_pg_micros();
+    const char *texts[3] = {t->user, t->app, t->client};
+    for (int i = 0; i < 3; i++) {
+        row[RL_AUDIT_USER + i].v.s.p = (const uint8_t *)texts[i];
+        row[RL_AUDIT_USER + i].v.s.len = strlen(texts[i]);
+    }
+    row[RL_AUDIT_STATEMENTS].v.i = (int64_t)t->statements;
+    rl_buf k, v;
+    rl_buf_init(&k, 0);
+    rl_buf_init(&v, 0);
+    rl_key_encode_row(&k, &rl_desc_audit, row, 0, NULL);
+    rl_type types[RL_MAX_COLUMNS];
+    int cols[RL_MAX_COLUMNS];
+    rl_datum vals[RL_MAX_COLUMNS];
+    size_t n = rl_desc_value_columns(&rl_desc_audit, RL_FMT_LATEST, types, cols);
+    for (size_t i = 0; i < n; i++)
+        vals[i] = row[cols[i]];
+    rl_row_encode(&v, RL_TAG_AUDIT, n, types, vals);
+    int rc = 0;
+    if (k.failed || v.failed)
+        rc = oom(err);
+    else
+        kv_batch_put(b, k.data, k.len, v.data, v.len);
+    rl_buf_reset(&k);
+    rl_key_counter(&k, RL_COUNTER_NEXT_COMMIT_SEQ);
+    uint8_t next[8];
+    rl_store_be64(next, seqc->value + 1);
+    kv_batch_put(b, k.data, k.len, next, 8);
+    rl_buf_free(&k);
+    rl_buf_free(&v);
+    return rc;
+}
+
+int rl_txn_commit(rl_txn *t, rl_error *err)
+{
+    if (t->done)
+        return rl_error_set(err, RL_SQLSTATE_INTERNAL, "transaction already finished");
+    t->done = true;
+    if (t->nov == 0)
+        return 0;
+    if (t->cat->read_only)
+        return rl_error_set(err, RL_SQLSTATE_READ_ONLY_TRANSACTION,
+                            "cannot commit writes on a read-only RockLake follower");
+    rl_catalog *cat = t->cat;
+    kv_batch *b = kv_batch_new();
+    uint64_t *values = calloc(t->ntc + 1, sizeof *values);
+    int rc = -1;
+    pthread_mutex_lock(&cat->lock);
+    if (!b || !values) {
+        oom(err);
+        goto out;
+    }
+    if (check_expectations(t, err) < 0)
+        goto out;
+    for (size_t i = 0; i < t->nov; i++) {
+        if (t->ov[i].val)
+            kv_batch_put(b, t->ov[i].key, t->ov[i].klen, t->ov[i].val, t->ov[i].vlen);
+        else
+            kv_batch_delete(b, t->ov[i].key, t->ov[i].klen);
+    }
+    if (add_counters_locked(t, b, values, err) < 0 || add_audit_locked(t, b, err) < 0)
+        goto out;
+    kv_error ke;
+    if (kv_write(cat->kv, b, &ke) < 0) {
+        kv_fail(err, &ke, "committing");
+        goto out;
+    }
+    /* Durable: now memory may move forward. */
+    for (size_t i = 0; i < t->ntc; i++) {
+        counter *c = counter_locked(cat, t->tc[i].name, NULL);
+        if (c && values[i] > c->value)
+            c->value = values[i];
+    }
+    counter *seqc = counter_locked(cat, RL_COUNTER_NEXT_COMMIT_SEQ, NULL);
+    if (seqc)
+        seqc->value++;
+    rc = 0;
+out:
+    pthread_mutex_unlock(&cat->lock);
+    kv_batch_free(b);
+    free(values);
+    return rc;
+}
+
+/* --------------------------------------------------------- dynamic tables */
+
+/* Column list of a dynamic table as stored in its definition row:
+ * uvarint n, then per column uvarint name length, name, u8 type, u8 not_null. */
+static void encode_dyn_columns(rl_buf *b, size_t ncols, const rl_column_desc *cols)
+{
+    rl_buf_put_uvarint(b, ncols);
+    for (size_t i = 0; i < ncols; i++) {
+        rl_buf_put_uvarint(b, strlen(cols[i].name));
+        rl_buf_put_str(b, cols[i].name);
+        rl_buf_put_u8(b, (uint8_t)cols[i].type);
+        rl_buf_put_u8(b, cols[i].not_null ? 1 : 0);
+    }
+}
+
+void rl_dynamic_desc_free(rl_table_desc *d)
+{
+    if (!d)
+        return;
+    for (size_t i = 0; i < d->ncols_max; i++)
+        free((char *)d->cols[i].name);
+    free((rl_column_desc *)d->cols);
+    free((char *)d->name);
+    free(d);
+}
+
+static rl_table_desc *dyn_desc_new(uint64_t id, const char *name, size_t ncols)
+{
+    if (ncols > RL_MAX_COLUMNS)
+        return NULL;
+    rl_table_desc *d = calloc(1, sizeof *d);
+    rl_column_desc *cols = calloc(ncols ? ncols : 1, sizeof *cols);
+    char *nm = strdup(name);
+    if (!d || !cols || !nm) {
+        free(d);
+        free(cols);
+        free(nm);
+        return NULL;
+    }
+    d->tag = RL_TAG_DYNAMIC_ROW;
+    d->name = nm;
+    d->since = RL_FMT_1_0;
+    d->ncols_max = (uint8_t)ncols;
+    d->cols = cols;
+    d->nkey = 1;
+    d->key[0] = RL_KEY_SEQ;
+    d->begin_col = d->end_col = d->pk_col = -1;
+    d->counter_col = -1;
+    d->dyn_id = id;
+    return d;
+}
+
+rl_table_desc *rl_dynamic_desc_decode(uint64_t dyn_id, const uint8_t *val, size_t vlen,
+                                      char *schema_out, size_t schema_n)
+{
+    rl_type types[RL_MAX_COLUMNS];
+    rl_datum vals[RL_MAX_COLUMNS];
+    size_t n = rl_desc_value_columns(&rl_desc_dynamic_table, RL_FMT_LATEST, types, NULL);
+    if (rl_row_decode(val, vlen, RL_TAG_DYNAMIC_TABLE, n, types, NULL, vals, NULL, 0) !=
+        RL_CODEC_OK)
+        return NULL;
+    /* value columns: schema_name, table_name, columns */
+    if (vals[0].isnull || vals[1].isnull || vals[2].isnull)
+        return NULL;
+    if (schema_out)
+        snprintf(schema_out, schema_n, "%.*s", (int)vals[0].v.s.len, (const char *)vals[0].v.s.p);
+    char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)vals[1].v.s.len, (const char *)vals[1].v.s.p);
+    rl_reader r;
+    rl_reader_init(&r, vals[2].v.s.p, vals[2].v.s.len);
+    uint64_t ncols;
+    if (!rl_reader_uvarint(&r, &ncols) || ncols > RL_MAX_COLUMNS)
+        return NULL;
+    rl_table_desc *d = dyn_desc_new(dyn_id, name, (size_t)ncols);
+    if (!d)
+        return NULL;
+    rl_column_desc *cols = (rl_column_desc *)d->cols;
+    for (size_t i = 0; i < ncols; i++) {
+        uint64_t len;
+        const uint8_t *p;
+        uint8_t type, nn;
+        if (!rl_reader_uvarint(&r, &len) || len > 1024 || !rl_reader_bytes(&r, len, &p) ||
+            !rl_reader_u8(&r, &type) || !rl_reader_u8(&r, &nn) || type == 0 ||
+            type >= RL_T_MAX_ || !(cols[i].name = strndup((const char *)p, len))) {
+            d->ncols_max = (uint8_t)i; /* free only what was filled */
+            rl_dynamic_desc_free(d);
+            return NULL;
+        }
+        cols[i].type = (rl_type)type;
+        cols[i].not_null = nn != 0;
+        cols[i].since = RL_FMT_1_0;
+    }
+    return d;
+}
+
+/* Cache a descriptor in the catalog (which owns it from then on). */
+static const rl_table_desc *dyn_cache_put(rl_catalog *cat, rl_table_desc *d, const char *schema)
+{
+    pthread_mutex_lock(&cat->lock);
+    for (size_t i = 0; i < cat->ndyns; i++) {
+        if (cat->dyns[i].desc->dyn_id == d->dyn_id) {
+            const rl_table_desc *have = cat->dyns[i].desc;
+            pthread_mutex_unlock(&cat->lock);
+            rl_dynamic_desc_free(d);
+            return have;
+        }
+    }
+    if (cat->ndyns == cat->capdyns) {
+        size_t cap = cat->capdyns ? cat->capdyns * 2 : 16;
+        dyn_entry *e = realloc(cat->dyns, cap * sizeof *e);
+        if (!e) {
+            pthread_mutex_unlock(&cat->lock);
+            rl_dynamic_desc_free(d);
+            return NULL;
+        }
+        cat->dyns = e;
+        cat->capdyns = cap;
+    }
+    cat->dyns[cat->ndyns].desc = d;
+    snprintf(cat->dyns[cat->ndyns].schema, sizeof cat->dyns[0].schema, "%s", schema);
+    cat->ndyns++;
+    pthread_mutex_unlock(&cat->lock);
+    return d;
+}
+
+static const rl_table_desc *dyn_load(rl_txn *t, uint64_t id, rl_error *err)
+{
+    pthread_mutex_lock(&t->cat->lock);
+    for (size_t i = 0; i < t->cat->ndyns; i++) {
+        if (t->cat->dyns[i].desc->dyn_id == id) {
+            const rl_table_desc *d = t->cat->dyns[i].desc;
+            pthread_mutex_unlock(&t->cat->lock);
+            return d;
+        }
+    }
+    pthread_mutex_unlock(&t->cat->lock);
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_buf_put_u8(&k, RL_TAG_DYNAMIC_TABLE);
+    rl_key_put_u64(&k, id);
+    uint8_t *v = NULL;
+    size_t vlen = 0;
+    int rc = view_get(t, k.data, k.len, &v, &vlen, err);
+    rl_buf_free(&k);
+    if (rc <= 0) {
+        if (rc == 0)
+            rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED,
+                         "dynamic table %" PRIu64 " is indexed but has no definition", id);
+        return NULL;
+    }
+    char schema[128];
+    rl_table_desc *d = rl_dynamic_desc_decode(id, v, vlen, schema, sizeof schema);
+    free(v);
+    if (!d) {
+        rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED,
+                     "definition of dynamic table %" PRIu64 " does not decode", id);
+        return NULL;
+    }
+    return dyn_cache_put(t->cat, d, schema);
+}
+
+const rl_table_desc *rl_txn_find_dynamic(rl_txn *t, const char *schema, const char *name,
+                                         rl_error *err)
+{
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_dynamic_name(&k, schema, name);
+    uint8_t *v = NULL;
+    size_t vlen = 0;
+    int rc = view_get(t, k.data, k.len, &v, &vlen, err);
+    rl_buf_free(&k);
+    if (rc < 0)
+        return NULL;
+    if (rc == 0 || vlen != 8) {
+        free(v);
+        rl_error_set(err, RL_SQLSTATE_UNDEFINED_TABLE, "relation \"%s.%s\" does not exist", schema,
+                     name);
+        return NULL;
+    }
+    uint64_t id = rl_load_be64(v);
+    free(v);
+    return dyn_load(t, id, err);
+}
+
+const rl_table_desc *rl_txn_create_dynamic(rl_txn *t, const char *schema, const char *name,
+                                           size_t ncols, const rl_column_desc *cols,
+                                           bool if_not_exists, rl_error *err)
+{
+    if (!is_write_allowed(t, err))
+        return NULL;
+    if (ncols > RL_MAX_COLUMNS) {
+        rl_error_set(err, "54011", "tables can have at most %d columns in RockLake",
+                     RL_MAX_COLUMNS);
+        return NULL;
+    }
+    rl_error probe;
+    const rl_table_desc *have = rl_txn_find_dynamic(t, schema, name, &probe);
+    if (have) {
+        if (if_not_exists)
+            return have;
+        rl_error_set(err, RL_SQLSTATE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
+        return NULL;
+    }
+    if (strcmp(probe.sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) != 0) {
+        if (err)
+            *err = probe;
+        return NULL;
+    }
+    uint64_t id;
+    if (alloc_seq(t->cat, RL_COUNTER_NEXT_DYNAMIC_ID, &id, err) < 0 ||
+        touch_counter(t, RL_COUNTER_NEXT_DYNAMIC_ID, id + 1, err) < 0)
+        return NULL;
+    rl_table_desc *d = dyn_desc_new(id, name, ncols);
+    if (!d) {
+        oom(err);
+        return NULL;
+    }
+    rl_column_desc *dc = (rl_column_desc *)d->cols;
+    for (size_t i = 0; i < ncols; i++) {
+        dc[i] = cols[i];
+        dc[i].since = RL_FMT_1_0;
+        if (!(dc[i].name = strdup(cols[i].name))) {
+            d->ncols_max = (uint8_t)i;
+            rl_dynamic_desc_free(d);
+            oom(err);
+            return NULL;
+        }
+    }
+    rl_buf colbytes, k;
+    rl_buf_init(&colbytes, 0);
+    rl_buf_init(&k, 0);
+    encode_dyn_columns(&colbytes, ncols, cols);
+    rl_datum row[RL_DYN_NCOLS];
+    memset(row, 0, sizeof row);
+    row[RL_DYN_ID].v.i = (int64_t)id;
+    row[RL_DYN_SCHEMA].v.s.p = (const uint8_t *)schema;
+    row[RL_DYN_SCHEMA].v.s.len = strlen(schema);
+    row[RL_DYN_NAME].v.s.p = (const uint8_t *)name;
+    row[RL_DYN_NAME].v.s.len = strlen(name);
+    row[RL_DYN_COLUMNS].v.s.p = colbytes.data;
+    row[RL_DYN_COLUMNS].v.s.len = colbytes.len;
+    rl_key_dynamic_name(&k, schema, name);
+    uint8_t idbytes[8];
+    rl_store_be64(idbytes, id);
+    int rc = colbytes.failed ? oom(err) : add_row(t, &rl_desc_dynamic_table, row, 0, err);
+    if (rc == 0)
+        rc = ov_set(t, k.data, k.len, idbytes, 8, err);
+    if (rc == 0)
+        rc = add_expectation(t, EXPECT_KEY_ABSENT, k.data, k.len, NULL, 0, name, "", err);
+    rl_buf_free(&colbytes);
+    rl_buf_free(&k);
+    if (rc < 0) {
+        rl_dynamic_desc_free(d);
+        return NULL;
+    }
+    return dyn_cache_put(t->cat, d, schema);
+}
+
+int rl_txn_drop_dynamic(rl_txn *t, const rl_table_desc *d, rl_error *err)
+{
+    if (!is_write_allowed(t, err))
+        return -1;
+    /* rows first: collect their keys, since deleting while scanning would
+     * change the overlay under the scan */
+    rl_scan *s = rl_txn_scan(t, d, NULL, 0, err);
+    if (!s)
+        return -1;
+    uint8_t **keys = NULL;
+    size_t *lens = NULL, n = 0, cap = 0;
+    const rl_row *row;
+    int rc;
+    while ((rc = rl_scan_next(s, &row, err)) == 1) {
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            uint8_t **nk = realloc(keys, cap * sizeof *nk);
+            size_t *nl = nk ? realloc(lens, cap * sizeof *nl) : NULL;
+            if (nk)
+                keys = nk;
+            if (!nk || !nl) {
+                rc = oom(err);
+                break;
+            }
+            lens = nl;
+        }
+        if (!(keys[n] = dup_bytes(row->key, row->klen))) {
+            rc = oom(err);
+            break;
+        }
+        lens[n++] = row->klen;
+    }
+    rl_scan_free(s);
+    for (size_t i = 0; i < n; i++) {
+        if (rc == 0)
+            rc = ov_set(t, keys[i], lens[i], NULL, 0, err);
+        free(keys[i]);
+    }
+    free(keys);
+    free(lens);
+    if (rc < 0)
+        return -1;
+    /* then the definition and its name index */
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_buf_put_u8(&k, RL_TAG_DYNAMIC_TABLE);
+    rl_key_put_u64(&k, d->dyn_id);
+    uint8_t *v = NULL;
+    size_t vlen = 0;
+    char schema[128] = "";
+    rc = view_get(t, k.data, k.len, &v, &vlen, err);
+    if (rc == 1) {
+        rl_table_desc *tmp = rl_dynamic_desc_decode(d->dyn_id, v, vlen, schema, sizeof schema);
+        rl_dynamic_desc_free(tmp);
+        rc = ov_set(t, k.data, k.len, NULL, 0, err);
+        if (rc == 0) {
+            rl_buf_reset(&k);
+            rl_key_dynamic_name(&k, schema, d->name);
+            rc = ov_set(t, k.data, k.len, NULL, 0, err);
+        }
+    } else if (rc == 0) {
+        rc = rl_error_set(err, RL_SQLSTATE_UNDEFINED_TABLE, "relation \"%s\" does not exist",
+                          d->name);
+    }
+    free(v);
+    rl_buf_free(&k);
+    return rc < 0 ? -1 : 0;
+}

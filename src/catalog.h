@@ -1,0 +1,157 @@
+/*
+ * catalog.h — DuckLake catalog rows over the key-value store.
+ *
+ * Owns: opening/creating a catalog (system keys, format checks, writer
+ * epoch), transactions (a consistent read view + buffered writes that become
+ * ONE atomic kv_write at commit, with counters and an audit entry), row
+ * insert/update/delete with PostgreSQL's constraint errors, prefix scans and
+ * MVCC visibility, the live-row index, and dynamic-table definitions.
+ *
+ * Layering: this is the transaction layer between the store (kv.h, which
+ * knows nothing of DuckLake) and SQL (which never touches kv directly). Keys
+ * come from keys.h, values from codec.h, shapes from desc.h.
+ *
+ * Concurrency: one rl_catalog per process and store; transactions may run on
+ * several threads at once (each rl_txn on one thread). Commits are
+ * serialized by the catalog and validated first-committer-wins:
+ *  - an INSERT whose key (or PRIMARY KEY) another commit created since this
+ *    transaction's snapshot fails with 23505 (PostgreSQL's exact text);
+ *  - an UPDATE/DELETE of a row another commit changed since the snapshot
+ *    fails with 40001.
+ * A failed commit writes nothing. A writer superseded by a newer writer
+ * (kv fencing) fails every later commit with 25006 and writes nothing.
+ *
+ * Ownership: rl_catalog_open returns a handle freed by rl_catalog_close.
+ * rl_txn_begin returns a handle freed by rl_txn_free (which rolls back if not
+ * committed). Rows returned by scans/gets are borrowed until the next call on
+ * that scan/txn-get or its free.
+ */
+#ifndef ROCKLAKE_CATALOG_H
+#define ROCKLAKE_CATALOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "codec.h"
+#include "desc.h"
+#include "error.h"
+#include "kv.h"
+
+typedef struct rl_catalog rl_catalog;
+typedef struct rl_txn rl_txn;
+typedef struct rl_scan rl_scan;
+
+typedef struct rl_catalog_options {
+    bool create_if_missing; /* write the system keys of a new catalog */
+    bool read_only;         /* open as a follower (kv reader) */
+    rl_format format;       /* DuckLake format for a new catalog; 0 = 1.0 */
+    kv_options kv;
+} rl_catalog_options;
+
+/* Open (and maybe create) the catalog in the store at `url`. A store with a
+ * newer catalog-format-version is refused (SQLSTATE 55000) with a message
+ * that says which version it has and which this build supports. */
+rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_error *err);
+int rl_catalog_close(rl_catalog *cat, rl_error *err);
+
+rl_format rl_catalog_format(const rl_catalog *cat);
+uint64_t rl_catalog_writer_epoch(const rl_catalog *cat);
+bool rl_catalog_read_only(const rl_catalog *cat);
+/* The store underneath, for tools that read raw keys (inspect, stats, check). */
+kv_db *rl_catalog_kv(rl_catalog *cat);
+
+/* Current value of a counter (0 if never set). */
+uint64_t rl_catalog_counter(rl_catalog *cat, const char *name);
+
+/* A row as seen by scans and gets. vals has d's columns (in the catalog's
+ * format); strings borrow from the scan. */
+typedef struct rl_row {
+    const rl_table_desc *d;
+    size_t ncols;
+    rl_datum vals[RL_MAX_COLUMNS];
+    uint64_t seq;        /* row sequence, for tables keyed by one */
+    const uint8_t *key;  /* primary key bytes */
+    size_t klen;
+} rl_row;
+
+/* Begin a transaction: its reads see one consistent snapshot of the store
+ * taken now (plus its own writes). */
+rl_txn *rl_txn_begin(rl_catalog *cat, rl_error *err);
+void rl_txn_free(rl_txn *txn);
+
+/* Who and what, recorded in the audit entry (0x81) at commit. Strings are
+ * copied. Any may be NULL. */
+void rl_txn_set_audit(rl_txn *txn, const char *user, const char *application,
+                      const char *client_addr);
+/* Counted into the audit entry's "statements". */
+void rl_txn_count_statement(rl_txn *txn);
+
+/* Number of buffered writes (puts + deletes) so far. */
+size_t rl_txn_pending(const rl_txn *txn);
+
+/* Insert one row (row[i] is column i of d in the catalog's format).
+ * Errors: 23502 NULL key column, 22003 negative id in a key column, 23505
+ * duplicate key (PostgreSQL text, constraint "<table>_pkey" or, for tables
+ * without a PK, "<table>_rocklake_key"), 25006 read-only. */
+int rl_txn_insert(rl_txn *txn, const rl_table_desc *d, const rl_datum *row, rl_error *err);
+
+/* Replace the row whose primary key is `oldkey` with `row` (which may move
+ * it to another key when key columns change). The old row must exist in this
+ * transaction's view. */
+int rl_txn_update(rl_txn *txn, const rl_table_desc *d, const uint8_t *oldkey, size_t oldklen,
+                  const rl_datum *row, rl_error *err);
+
+/* Delete the row with primary key `key`. */
+int rl_txn_delete(rl_txn *txn, const rl_table_desc *d, const uint8_t *key, size_t klen,
+                  rl_error *err);
+
+/* Scan rows of d whose first `nfields` key fields equal fields[0..nfields)
+ * (fields[i] is key field i), in key order, every version. */
+rl_scan *rl_txn_scan(rl_txn *txn, const rl_table_desc *d, const rl_datum *fields,
+                     size_t nfields, rl_error *err);
+/* Same, but only rows whose end_snapshot is NULL, found through the live-row
+ * index: cost follows live rows, not history. d->live_index must be set. */
+rl_scan *rl_txn_scan_live(rl_txn *txn, const rl_table_desc *d, const rl_datum *fields,
+                          size_t nfields, rl_error *err);
+/* 1 and *out borrowed until the next call, 0 at the end, -1 on error. */
+int rl_scan_next(rl_scan *s, const rl_row **out, rl_error *err);
+/* Keys read from the store by this scan so far (for tests and EXPLAIN ANALYZE). */
+uint64_t rl_scan_keys_read(const rl_scan *s);
+void rl_scan_free(rl_scan *s);
+
+/* Point read by the full key (all key fields; tables keyed by a row sequence
+ * take it as the last field, as an int8 datum). 1 found, 0 absent, -1 error. */
+int rl_txn_get(rl_txn *txn, const rl_table_desc *d, const rl_datum *fields,
+               const rl_row **out, rl_error *err);
+
+/* MVCC: begin_snapshot <= s and (end_snapshot NULL or end_snapshot > s).
+ * Tables without MVCC columns are always visible. */
+bool rl_row_visible_at(const rl_row *row, uint64_t snapshot);
+
+/* Commit: validate, then write every buffered row, counter bump and the
+ * audit entry as one atomic, durable batch. On error nothing is written and
+ * the transaction is finished either way (free it). A transaction with no
+ * writes commits without touching the store. */
+int rl_txn_commit(rl_txn *txn, rl_error *err);
+
+/* Dynamic tables (ducklake_inlined_data_*, ducklake_inlined_delete_*): their
+ * definitions live under 0x82 and a name index under 0x80 03; rows under
+ * 0xFD | dyn id | seq. The returned descriptor is owned by the catalog and
+ * valid until the catalog is closed. */
+const rl_table_desc *rl_txn_create_dynamic(rl_txn *txn, const char *schema, const char *name,
+                                           size_t ncols, const rl_column_desc *cols,
+                                           bool if_not_exists, rl_error *err);
+/* NULL with err->sqlstate 42P01 if absent. */
+const rl_table_desc *rl_txn_find_dynamic(rl_txn *txn, const char *schema, const char *name,
+                                         rl_error *err);
+/* Drop a dynamic table and all its rows. */
+int rl_txn_drop_dynamic(rl_txn *txn, const rl_table_desc *d, rl_error *err);
+
+/* Decode a dynamic table definition value (0x82) into a descriptor owned by
+ * the caller (free with rl_dynamic_desc_free). For tools. */
+rl_table_desc *rl_dynamic_desc_decode(uint64_t dyn_id, const uint8_t *val, size_t vlen,
+                                      char *schema_out, size_t schema_n);
+void rl_dynamic_desc_free(rl_table_desc *d);
+
+#endif

@@ -1,0 +1,142 @@
+/*
+ * codec.h — RockLake's value codec: one catalog row's non-key columns as bytes.
+ *
+ * Owns: the SQL value model (rl_type, rl_datum), the framed row encoding that
+ * is stored as a SlateDB value, and text <-> datum conversion in PostgreSQL's
+ * output formats (used by inspect and, later, the SQL layer). Knows nothing of
+ * DuckLake tables: callers pass column types (from desc.h).
+ *
+ * Encoding of a row value (docs/key-layout.md, "Values"):
+ *   byte 0      magic 0xD1
+ *   byte 1      codec format version (RL_CODEC_VERSION)
+ *   byte 2      tag of the table the row belongs to (a wrong tag is an error)
+ *   uvarint     n = number of encoded columns
+ *   ceil(n/8)   NULL bitmap, bit i (LSB first) set = column i is NULL
+ *   then each non-NULL column in order, by type:
+ *     int2/int4/int8, date, time, timestamp, timestamptz: zigzag varint
+ *     float4: 4 bytes big-endian IEEE;  float8: 8 bytes big-endian IEEE
+ *     bool: 1 byte (0/1);  uuid: 16 bytes
+ *     timetz: zigzag varint micros, zigzag varint zone (seconds west of UTC)
+ *     interval: zigzag varint months, days, micros
+ *     varchar/text/bytea/numeric: uvarint length + bytes (numeric as its
+ *       canonical PostgreSQL text, e.g. "-12.340")
+ * Values written with fewer columns than the reader's shape (a column was
+ * added later) decode with the caller-supplied defaults for the missing
+ * trailing columns. More columns than the shape is an error (a newer writer).
+ *
+ * Invariants: decoders never read outside the given buffer; every malformed
+ * input yields RL_CODEC_ERR_* and a message, never a crash. Every field is at
+ * most RL_MAX_FIELD_BYTES and every value at most RL_MAX_VALUE_BYTES.
+ */
+#ifndef ROCKLAKE_CODEC_H
+#define ROCKLAKE_CODEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+
+#define RL_CODEC_MAGIC 0xD1
+#define RL_CODEC_VERSION 1
+#define RL_MAX_FIELD_BYTES (16u * 1024 * 1024)
+#define RL_MAX_VALUE_BYTES (64u * 1024 * 1024)
+
+/* Stable numbers: they are stored in dynamic-table definitions. */
+typedef enum rl_type {
+    RL_T_INVALID = 0,
+    RL_T_INT8 = 1,
+    RL_T_INT4 = 2,
+    RL_T_INT2 = 3,
+    RL_T_FLOAT4 = 4,
+    RL_T_FLOAT8 = 5,
+    RL_T_NUMERIC = 6,
+    RL_T_VARCHAR = 7,
+    RL_T_TEXT = 8,
+    RL_T_BYTEA = 9,
+    RL_T_BOOL = 10,
+    RL_T_UUID = 11,
+    RL_T_DATE = 12,
+    RL_T_TIME = 13,
+    RL_T_TIMETZ = 14,
+    RL_T_TIMESTAMP = 15,
+    RL_T_TIMESTAMPTZ = 16,
+    RL_T_INTERVAL = 17,
+    RL_T_MAX_ = 18
+} rl_type;
+
+/* One SQL value. Integer-like types live in v.i:
+ *   int2/int4/int8  the number (range-checked against the type when parsed)
+ *   date            days since 2000-01-01 (PostgreSQL's epoch); INT32_MAX /
+ *                   INT32_MIN are 'infinity' / '-infinity'
+ *   time            microseconds since midnight
+ *   timestamp[tz]   microseconds since 2000-01-01 00:00:00 (UTC for tz);
+ *                   INT64_MAX / INT64_MIN are 'infinity' / '-infinity'
+ * String-like types (varchar, text, bytea, numeric) point at bytes in v.s; a
+ * decoded datum BORROWS them from the buffer it was decoded from. */
+typedef struct rl_datum {
+    bool isnull;
+    union {
+        int64_t i;
+        double f;
+        bool b;
+        uint8_t uuid[16];
+        struct { int64_t us; int32_t zone; } timetz; /* zone: seconds west of UTC (PG) */
+        struct { int32_t months; int32_t days; int64_t us; } interval;
+        struct { const uint8_t *p; size_t len; } s;
+    } v;
+} rl_datum;
+
+typedef enum rl_codec_status {
+    RL_CODEC_OK = 0,
+    RL_CODEC_ERR_CORRUPT = 1,   /* truncated, bad magic, bad varint, trailing bytes */
+    RL_CODEC_ERR_WRONG_TAG = 2, /* value belongs to another table */
+    RL_CODEC_ERR_VERSION = 3,   /* written by a newer codec / has more columns */
+    RL_CODEC_ERR_TOO_LARGE = 4, /* a field or the whole value exceeds the limits */
+    RL_CODEC_ERR_INVALID = 5    /* bad argument (unknown type, bad datum) */
+} rl_codec_status;
+
+const char *rl_type_name(rl_type t);          /* PostgreSQL type name: "int8", "timestamptz", ... */
+rl_type rl_type_from_name(const char *name);  /* accepts PG names and SQL spellings
+                                                 ("bigint", "double precision",
+                                                 "timestamp with time zone", "numeric(18,3)"...);
+                                                 RL_T_INVALID if unknown */
+
+/* Encode `n` columns (types[i], vals[i]) as a framed value into `out`
+ * (appended; check out->failed). Returns RL_CODEC_OK or an error. */
+rl_codec_status rl_row_encode(rl_buf *out, uint8_t tag, size_t n,
+                              const rl_type *types, const rl_datum *vals);
+
+/* Decode a framed value written for `tag` into vals[0..n). Columns the value
+ * does not have are copied from defaults[i] (NULL `defaults` = SQL NULL).
+ * String datums borrow from `value`. `err` (may be NULL) gets a message. */
+rl_codec_status rl_row_decode(const uint8_t *value, size_t vlen, uint8_t tag,
+                              size_t n, const rl_type *types,
+                              const rl_datum *defaults, rl_datum *vals,
+                              char *err, size_t errlen);
+
+/* Read just the header: tag and encoded column count. */
+rl_codec_status rl_row_peek(const uint8_t *value, size_t vlen, uint8_t *tag,
+                            size_t *ncols);
+
+/* Text in PostgreSQL's output format (what psql prints): appends to `out`.
+ * NULL appends nothing (callers decide how to show NULL). bytea as \x<hex>,
+ * timestamps ISO ("2024-01-02 03:04:05.123456+00" for tz, UTC), bool t/f,
+ * interval in PG "postgres" style ("1 year 2 mons 3 days 04:05:06"). */
+void rl_datum_to_text(rl_buf *out, rl_type t, const rl_datum *d);
+
+/* Parse PostgreSQL input text for type `t` into *d. String-like results are
+ * copied into `arena` (appended; the datum points into arena->data, so the
+ * caller must not grow `arena` again before using the datum — pass a fresh
+ * buffer per datum, or copy). Returns RL_CODEC_OK or RL_CODEC_ERR_INVALID
+ * with a PostgreSQL-style message in err ("invalid input syntax for type
+ * bigint: \"abc\""). */
+rl_codec_status rl_datum_from_text(rl_type t, const char *text, size_t len,
+                                   rl_datum *d, rl_buf *arena, char *err,
+                                   size_t errlen);
+
+/* Equality and ordering of two non-NULL datums of the same type, as
+ * PostgreSQL orders them (strings bytewise = COLLATE "C"). */
+int rl_datum_compare(rl_type t, const rl_datum *a, const rl_datum *b);
+
+#endif

@@ -1,0 +1,118 @@
+/*
+ * desc.h — the one table of table descriptors.
+ *
+ * Owns: for every stored table (the 28 DuckLake 1.0 tables, the 1.1 additions,
+ * and RockLake's internal tables) its tag, name, columns in DuckLake's exact
+ * order and types, key fields, MVCC columns, primary key and indexes. Key
+ * encoding (keys.c), the value codec (codec.c via rl_desc_value_types), the
+ * catalog layer, inspect/check and (later) SQL and pg_catalog are all driven
+ * by these rows — no per-table code anywhere.
+ *
+ * Format versions: a column or table carries `since`, the first DuckLake
+ * catalog format that has it. A catalog's format (system key
+ * "ducklake-format") selects its shape: rl_desc_ncols(d, fmt) columns, and
+ * tables with since <= fmt. New columns are only ever appended, so a row
+ * written under 1.0 decodes under 1.1 with the column's default.
+ *
+ * Invariants (checked by tests/test_keys.c): key columns are int8 or
+ * varchar; a key column is never stored in the value; every tag appears once.
+ */
+#ifndef ROCKLAKE_DESC_H
+#define ROCKLAKE_DESC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "codec.h"
+
+typedef enum rl_format {
+    RL_FMT_1_0 = 10, /* DuckLake 1.0 (DuckDB 1.5) */
+    RL_FMT_1_1 = 11, /* DuckLake 1.1 (DuckDB 2.0) */
+    RL_FMT_LATEST = RL_FMT_1_1
+} rl_format;
+
+/* "1.0" -> RL_FMT_1_0 ...; 0 if unknown. */
+rl_format rl_format_parse(const char *s);
+const char *rl_format_name(rl_format f);
+
+typedef struct rl_column_desc {
+    const char *name;
+    rl_type type;
+    bool not_null;
+    rl_format since;
+} rl_column_desc;
+
+/* A key field: a column index, or RL_KEY_SEQ for a RockLake row sequence. */
+#define RL_KEY_SEQ (-1)
+#define RL_MAX_KEY_FIELDS 5
+#define RL_MAX_COLUMNS 64
+
+typedef enum rl_pk_check {
+    RL_PK_NONE = 0,     /* PostgreSQL has no primary key here */
+    RL_PK_KEY = 1,      /* the PK is the first key field (exists = prefix non-empty) */
+    RL_PK_INDEX = 2     /* the PK column is not first in the key: 0x80 02 index */
+} rl_pk_check;
+
+typedef struct rl_table_desc {
+    uint8_t tag;
+    const char *name;            /* "ducklake_snapshot" */
+    rl_format since;
+    uint8_t ncols_max;           /* columns in the latest format */
+    const rl_column_desc *cols;
+    uint8_t nkey;
+    int8_t key[RL_MAX_KEY_FIELDS]; /* column index per key field, or RL_KEY_SEQ */
+    int8_t begin_col;            /* MVCC begin_snapshot column, -1 if none */
+    int8_t end_col;              /* MVCC end_snapshot column, -1 if none */
+    int8_t pk_col;               /* PostgreSQL PRIMARY KEY column, -1 if none */
+    rl_pk_check pk_check;
+    bool live_index;             /* maintain 0x80 01 entries for rows with end NULL */
+    bool internal;               /* RockLake's own (not visible to SQL) */
+    const char *counter;         /* counter raised to id+1 when a row is written, or NULL */
+    int8_t counter_col;          /* the column that feeds `counter` */
+    uint64_t dyn_id;             /* dynamic tables only (tag 0xFD): id after the tag */
+} rl_table_desc;
+
+/* All descriptors, in tag order. */
+extern const rl_table_desc rl_tables[];
+extern const size_t rl_ntables;
+
+const rl_table_desc *rl_desc_by_tag(uint8_t tag);
+const rl_table_desc *rl_desc_by_name(const char *name, rl_format fmt);
+
+/* Columns of `d` in format `fmt`; 0 if the table does not exist in fmt. */
+size_t rl_desc_ncols(const rl_table_desc *d, rl_format fmt);
+bool rl_desc_in_format(const rl_table_desc *d, rl_format fmt);
+int rl_desc_column_index(const rl_table_desc *d, const char *name, rl_format fmt);
+
+/* Is column `col` a key field (so it is not stored in the value)? */
+bool rl_desc_col_in_key(const rl_table_desc *d, int col);
+/* Does the key end with a row sequence? */
+bool rl_desc_has_seq(const rl_table_desc *d);
+
+/* The value layout: types of the non-key columns in order. Writes up to
+ * RL_MAX_COLUMNS types into `types` and their column indexes into `cols`,
+ * returns how many. */
+size_t rl_desc_value_columns(const rl_table_desc *d, rl_format fmt,
+                             rl_type *types, int *cols);
+
+/* PostgreSQL constraint name of the PK ("ducklake_snapshot_pkey") or of
+ * RockLake's storage key for tables without one ("ducklake_table_rocklake_key"),
+ * written to buf. */
+const char *rl_desc_constraint_name(const rl_table_desc *d, char *buf, size_t n);
+
+/* Internal descriptors for the audit log and dynamic table definitions. */
+extern const rl_table_desc rl_desc_audit;
+extern const rl_table_desc rl_desc_dynamic_table;
+
+/* Audit columns, in order. */
+enum {
+    RL_AUDIT_SNAPSHOT_ID, RL_AUDIT_SEQ, RL_AUDIT_TIME, RL_AUDIT_USER,
+    RL_AUDIT_APPLICATION, RL_AUDIT_CLIENT, RL_AUDIT_STATEMENTS, RL_AUDIT_NCOLS
+};
+/* Dynamic table definition columns, in order. */
+enum {
+    RL_DYN_ID, RL_DYN_SCHEMA, RL_DYN_NAME, RL_DYN_COLUMNS, RL_DYN_NCOLS
+};
+
+#endif

@@ -1,0 +1,44 @@
+/*
+ * error.h — PostgreSQL-style errors shared by every layer above kv.
+ *
+ * Owns: the error record (SQLSTATE + message + optional detail/hint) and the
+ * SQLSTATE codes RockLake uses. Fixed-size and caller-owned, so reporting an
+ * error never allocates.
+ */
+#ifndef ROCKLAKE_ERROR_H
+#define ROCKLAKE_ERROR_H
+
+#include <stdarg.h>
+
+typedef struct rl_error {
+    char sqlstate[6];
+    char message[512];
+    char detail[512];
+    char hint[256];
+} rl_error;
+
+#define RL_SQLSTATE_UNIQUE_VIOLATION "23505"
+#define RL_SQLSTATE_NOT_NULL_VIOLATION "23502"
+#define RL_SQLSTATE_NUMERIC_OUT_OF_RANGE "22003"
+#define RL_SQLSTATE_INVALID_TEXT "22P02"
+#define RL_SQLSTATE_SERIALIZATION_FAILURE "40001"
+#define RL_SQLSTATE_READ_ONLY_TRANSACTION "25006"
+#define RL_SQLSTATE_DUPLICATE_TABLE "42P07"
+#define RL_SQLSTATE_UNDEFINED_TABLE "42P01"
+#define RL_SQLSTATE_DATA_CORRUPTED "XX001"
+#define RL_SQLSTATE_INTERNAL "XX000"
+#define RL_SQLSTATE_IO "58030"
+#define RL_SQLSTATE_FEATURE_NOT_SUPPORTED "0A000"
+#define RL_SQLSTATE_INVALID_PARAMETER "22023"
+#define RL_SQLSTATE_ADMIN_SHUTDOWN "57P01"
+#define RL_SQLSTATE_OBJECT_STATE "55000"
+
+/* Fill *e (may be NULL) and return -1, so callers can `return rl_error_set(...)`. */
+int rl_error_set(rl_error *e, const char *sqlstate, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Set the detail of an already-set error. */
+void rl_error_detail(rl_error *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void rl_error_hint(rl_error *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void rl_error_clear(rl_error *e);
+
+#endif

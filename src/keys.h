@@ -1,0 +1,82 @@
+/*
+ * keys.h — encoding and decoding of RockLake keys (tag-first, big-endian,
+ * fixed-width ids, parent before child, begin_snapshot last).
+ *
+ * Owns: the byte layout of every key (see tags.h and docs/key-layout.md).
+ * Knows descriptors (desc.h) but no SQL and no store.
+ *
+ * Invariants (property-tested in tests/test_keys.c):
+ *  - decode(encode(x)) == x for every tag;
+ *  - bytewise order of keys == order of their fields (u64 numeric order,
+ *    strings bytewise with a shorter prefix first);
+ *  - every key of a parent starts with the parent's prefix, so one prefix
+ *    scan returns exactly a parent's children.
+ * Key fields must be non-NULL; integer key fields must be >= 0.
+ */
+#ifndef ROCKLAKE_KEYS_H
+#define ROCKLAKE_KEYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "codec.h"
+#include "desc.h"
+
+/* Field primitives. */
+void rl_key_put_u64(rl_buf *b, uint64_t v);
+/* Order-preserving string: 0x00 -> 00 FF, then terminator 00 01. */
+void rl_key_put_str(rl_buf *b, const uint8_t *s, size_t len);
+bool rl_key_get_u64(rl_reader *r, uint64_t *v);
+/* Decodes an escaped string into `out` (appended, unescaped). */
+bool rl_key_get_str(rl_reader *r, rl_buf *out);
+
+typedef enum rl_key_status {
+    RL_KEY_OK = 0,
+    RL_KEY_ERR_NULL = 1,      /* a key column is NULL */
+    RL_KEY_ERR_NEGATIVE = 2,  /* an integer key column is < 0 */
+    RL_KEY_ERR_TYPE = 3,      /* descriptor key column of unsupported type */
+    RL_KEY_ERR_CORRUPT = 4    /* decode: wrong tag, truncated, trailing bytes */
+} rl_key_status;
+
+/* Primary key of a row (row has the descriptor's columns in order). For
+ * tables whose key ends in a row sequence, `seq` supplies it. The returned
+ * column index of a failing field goes to *bad_col (may be NULL). */
+rl_key_status rl_key_encode_row(rl_buf *b, const rl_table_desc *d, const rl_datum *row,
+                                uint64_t seq, int *bad_col);
+
+/* Prefix made of the tag and the first `nfields` key fields taken from
+ * `fields` (fields[i] is the value of key field i, not of column i). */
+rl_key_status rl_key_encode_prefix(rl_buf *b, const rl_table_desc *d,
+                                   const rl_datum *fields, size_t nfields);
+
+/* Decode a primary key: fills row[col] for the key columns (strings are
+ * copied into `arena`, which must not be reallocated while row is used:
+ * call rl_key_decode_row with an arena of enough capacity, or use
+ * rl_key_decode_fields). *seq gets the row sequence if the key has one. */
+rl_key_status rl_key_decode_row(const uint8_t *key, size_t klen, const rl_table_desc *d,
+                                rl_datum *row, uint64_t *seq, rl_buf *arena);
+
+/* Counter (0xFE) and system (0xFF) keys: tag + ASCII name. */
+void rl_key_counter(rl_buf *b, const char *name);
+void rl_key_system(rl_buf *b, const char *name);
+
+/* Index keys (0x80). */
+void rl_key_live_index(rl_buf *b, uint8_t tag, const uint8_t *pkey, size_t pklen);
+void rl_key_pk_index(rl_buf *b, uint8_t tag, uint64_t id);
+void rl_key_dynamic_name(rl_buf *b, const char *schema, const char *name);
+
+/* Smallest key greater than every key starting with prefix: false if none
+ * (prefix all 0xFF). Writes into out (prefix length bytes at most). */
+bool rl_key_prefix_end(const uint8_t *prefix, size_t plen, uint8_t *out, size_t *outlen);
+
+/* Append "05 00 00 00 00 00 00 00 2a ..." (spaced lowercase hex). */
+void rl_key_hex(rl_buf *b, const uint8_t *key, size_t klen);
+
+/* Human description of any key: "ducklake_table table_id=42 begin_snapshot=200",
+ * "counter next-snapshot-id", "index live ducklake_table table_id=5 ...".
+ * Unknown or malformed keys are described as such, never a crash. */
+void rl_key_describe(rl_buf *b, const uint8_t *key, size_t klen);
+
+#endif

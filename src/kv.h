@@ -1,0 +1,173 @@
+/*
+ * kv.h — RockLake's whole interface to SlateDB.
+ *
+ * Owns: the C view of the key-value store. The implementation is the Rust
+ * staticlib in rust/src/lib.rs (crate `rocklake_kv`), a thin wrapper over the
+ * `slatedb` crate. Nothing above this header knows SlateDB exists, and nothing
+ * below it knows about DuckLake: keys and values are opaque byte strings.
+ *
+ * Invariants:
+ *  - Every function catches Rust panics; a panic becomes KV_ERR_INTERNAL with a
+ *    message, never an abort across the boundary.
+ *  - Handles are opaque. A handle is used from one thread at a time unless a
+ *    function says otherwise; kv_db itself is thread-safe (SlateDB is), iterators
+ *    and batches are not.
+ *  - Byte buffers passed in are borrowed for the duration of the call only.
+ *  - Buffers returned through `uint8_t **` / `char **` out-parameters are
+ *    allocated with malloc() and owned by the caller, who releases them with
+ *    free(). Pointers returned by kv_iter_next() are borrowed from the iterator
+ *    and stay valid until the next call on that iterator or kv_iter_free().
+ *  - `kv_error *err` may be NULL. When a call fails it fills *err (kind +
+ *    NUL-terminated message) and returns the documented failure value.
+ *
+ * Store URLs:
+ *  - `file:///abs/path` or a plain path (relative paths are made absolute);
+ *    the directory is created if missing.
+ *  - `memory://NAME`: a process-wide in-memory object store registered under
+ *    NAME, so two handles in one process can open the same store (used by the
+ *    tests for reader/writer and fencing checks). Gone when the process exits.
+ *  - `s3://bucket/prefix`: credentials, region and endpoint come from the usual
+ *    AWS environment variables (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
+ *    AWS_REGION / AWS_DEFAULT_REGION, AWS_ENDPOINT_URL / AWS_ENDPOINT,
+ *    AWS_ALLOW_HTTP=true for a plain-http S3-compatible server).
+ */
+#ifndef ROCKLAKE_KV_H
+#define ROCKLAKE_KV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum kv_error_kind {
+    KV_OK = 0,
+    KV_ERR_FENCED = 1,   /* a newer writer opened the store; this handle may not write */
+    KV_ERR_CONFLICT = 2, /* optimistic conflict reported by the store */
+    KV_ERR_IO = 3,       /* object store unreachable / I/O failure */
+    KV_ERR_CORRUPT = 4,  /* the store's data or manifest is unreadable */
+    KV_ERR_INVALID = 5,  /* bad argument: bad URL, empty key, oversized value, ... */
+    KV_ERR_CLOSED = 6,   /* handle already closed */
+    KV_ERR_INTERNAL = 7  /* a caught panic or an unexpected state */
+} kv_error_kind;
+
+typedef struct kv_error {
+    kv_error_kind kind;
+    char message[512];
+} kv_error;
+
+/* Human name of an error kind ("fenced", "conflict", "io", ...). Static string. */
+const char *kv_error_kind_name(kv_error_kind kind);
+
+/* Options for kv_open_writer / kv_open_reader. Zero means "RockLake default". */
+typedef struct kv_options {
+    uint64_t flush_interval_ms;      /* WAL flush interval; default 10 */
+    uint64_t block_cache_bytes;      /* in-memory block cache; default 64 MiB */
+    uint64_t reader_poll_interval_ms;/* reader: how often to look for new commits; default 100 */
+    uint64_t scan_read_ahead_bytes;  /* scans: bytes fetched ahead per SST; default 1 MiB */
+    uint32_t scan_fetch_tasks;       /* scans: parallel block fetches; default 8 */
+} kv_options;
+
+typedef struct kv_db kv_db;
+typedef struct kv_snapshot kv_snapshot;
+typedef struct kv_iter kv_iter;
+typedef struct kv_batch kv_batch;
+
+/* Open the store at `url` as its writer. Opening fences any earlier writer of
+ * the same store: that writer's next write fails with KV_ERR_FENCED.
+ * Returns NULL on failure. Release with kv_close(). */
+kv_db *kv_open_writer(const char *url, const kv_options *opts, kv_error *err);
+
+/* Open a read-only follower (SlateDB DbReader) of the store at `url`. It sees
+ * what the writer made durable, refreshed every reader_poll_interval_ms.
+ * Writes on it fail with KV_ERR_INVALID. Returns NULL on failure. */
+kv_db *kv_open_reader(const char *url, const kv_options *opts, kv_error *err);
+
+/* 1 if this handle is a read-only reader. */
+int kv_is_reader(const kv_db *db);
+
+/* Flush outstanding writes, close the store and free the handle (always, even
+ * when it returns an error). Returns 0 or -1. `db` may be NULL. */
+int kv_close(kv_db *db, kv_error *err);
+
+/* A consistent read view of a writer at this instant (SlateDB snapshot). On a
+ * reader it returns NULL with KV_ERR_INVALID. Free with kv_snapshot_free(). */
+kv_snapshot *kv_snapshot_new(kv_db *db, kv_error *err);
+void kv_snapshot_free(kv_snapshot *snap);
+
+/* Point read. `snap` may be NULL (latest committed state).
+ * Returns 1 and sets *val and *vlen (malloc'd, caller frees) when found, 0 when
+ * absent, -1 on error. `val` may be NULL to only test existence. */
+int kv_get(kv_db *db, kv_snapshot *snap, const uint8_t *key, size_t klen,
+           uint8_t **val, size_t *vlen, kv_error *err);
+
+/* Range scan over [start, end). `end` NULL means "to the end of the keyspace".
+ * `snap` may be NULL. Read-ahead and fetch parallelism come from the open
+ * options, so a full scan does not pay one round trip per block.
+ * Returns NULL on error. Free with kv_iter_free(). */
+kv_iter *kv_scan(kv_db *db, kv_snapshot *snap, const uint8_t *start, size_t slen,
+                 const uint8_t *end, size_t elen, kv_error *err);
+
+/* Every key that starts with `prefix` (plen >= 1), in key order. */
+kv_iter *kv_scan_prefix(kv_db *db, kv_snapshot *snap, const uint8_t *prefix,
+                        size_t plen, kv_error *err);
+
+/* Next pair: returns 1 and borrowed pointers, 0 at the end, -1 on error. */
+int kv_iter_next(kv_iter *it, const uint8_t **key, size_t *klen,
+                 const uint8_t **val, size_t *vlen, kv_error *err);
+
+/* Move forward to the first key >= `key` within the scan's range. Seeking
+ * backwards is an error. Returns 0 or -1. */
+int kv_iter_seek(kv_iter *it, const uint8_t *key, size_t klen, kv_error *err);
+void kv_iter_free(kv_iter *it);
+
+/* Write batches: puts and deletes applied atomically by kv_write(). */
+kv_batch *kv_batch_new(void);
+void kv_batch_put(kv_batch *b, const uint8_t *key, size_t klen,
+                  const uint8_t *val, size_t vlen);
+void kv_batch_delete(kv_batch *b, const uint8_t *key, size_t klen);
+size_t kv_batch_count(const kv_batch *b);
+void kv_batch_free(kv_batch *b);
+
+/* Apply `b` as one atomic write and return only once it is durable in the
+ * object store (all of it or none of it). `b` is not consumed: free it after.
+ * Returns 0 or -1 (KV_ERR_FENCED when a newer writer exists). */
+int kv_write(kv_db *db, const kv_batch *b, kv_error *err);
+
+/* Make everything written so far durable (WAL flush). Returns 0 or -1. */
+int kv_flush(kv_db *db, kv_error *err);
+
+/* Checkpoints: a named, durable point-in-time view of the store. */
+typedef struct kv_checkpoint {
+    char id[40];               /* UUID text */
+    uint64_t manifest_id;
+    int64_t create_time_ms;    /* unix ms */
+    int64_t expire_time_ms;    /* unix ms, 0 = never */
+} kv_checkpoint;
+
+/* Create a checkpoint of the writer's current state. lifetime_ms 0 = no
+ * expiry. Fills *out. Returns 0 or -1. */
+int kv_checkpoint_create(kv_db *db, uint64_t lifetime_ms, kv_checkpoint *out,
+                         kv_error *err);
+
+/* List the checkpoints of the store at `url` (no open handle needed).
+ * *out is malloc'd (caller frees), *n its length. Returns 0 or -1. */
+int kv_checkpoint_list(const char *url, kv_checkpoint **out, size_t *n,
+                       kv_error *err);
+
+/* Process-wide counters since start, for metrics and for tests that assert
+ * "only this table's keys were read". */
+typedef struct kv_counters {
+    uint64_t gets;
+    uint64_t scans;
+    uint64_t keys_read;        /* pairs returned by kv_iter_next + found gets */
+    uint64_t batches_written;
+    uint64_t bytes_written;    /* key + value bytes of written batches */
+} kv_counters;
+void kv_counters_get(kv_counters *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ROCKLAKE_KV_H */

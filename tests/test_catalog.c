@@ -1,0 +1,715 @@
+/*
+ * test_catalog.c — the catalog layer against real SlateDB (memory:// and
+ * file://, or only s3:// when ROCKLAKE_S3_URL is set): create/reopen, format
+ * checks, writer epochs and fencing, PostgreSQL constraint errors, the
+ * snapshot-id race, serialization failures, MVCC visibility, the live-row
+ * index, counters, audit entries and dynamic tables.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "catalog.h"
+#include "keys.h"
+#include "tags.h"
+#include "testutil.h"
+
+static char base_url[512];
+static int store_counter;
+
+static void next_url(char *out, size_t n)
+{
+    snprintf(out, n, "%s/cat-%d-%d", base_url, (int)getpid(), store_counter++);
+}
+
+static rl_datum I8(int64_t v)
+{
+    rl_datum d;
+    memset(&d, 0, sizeof d);
+    d.v.i = v;
+    return d;
+}
+
+static rl_datum STR(const char *s)
+{
+    rl_datum d;
+    memset(&d, 0, sizeof d);
+    d.v.s.p = (const uint8_t *)s;
+    d.v.s.len = strlen(s);
+    return d;
+}
+
+static rl_datum NUL(void)
+{
+    rl_datum d;
+    memset(&d, 0, sizeof d);
+    d.isnull = true;
+    return d;
+}
+
+static rl_datum BOOLV(bool b)
+{
+    rl_datum d;
+    memset(&d, 0, sizeof d);
+    d.v.b = b;
+    return d;
+}
+
+static rl_catalog *open_cat(const char *url, bool create)
+{
+    rl_catalog_options o = {.create_if_missing = create};
+    rl_error e;
+    rl_catalog *c = rl_catalog_open(url, &o, &e);
+    if (!c)
+        fprintf(stderr, "  open %s: %s %s\n", url, e.sqlstate, e.message);
+    return c;
+}
+
+static int insert_snapshot(rl_txn *t, int64_t id, rl_error *e)
+{
+    rl_datum row[5] = {I8(id), I8(1000 * id), I8(id), I8(id + 1), I8(0)};
+    return rl_txn_insert(t, rl_desc_by_tag(RL_TAG_SNAPSHOT), row, e);
+}
+
+static int insert_table_version(rl_txn *t, int64_t table_id, int64_t begin, const char *name,
+                                rl_error *e)
+{
+    rl_datum row[8];
+    row[0] = I8(table_id);
+    row[1] = NUL();
+    memset(row[1].v.uuid, 0x11, 16);
+    row[1].isnull = false;
+    row[2] = I8(begin);
+    row[3] = NUL();
+    row[4] = I8(0);
+    row[5] = STR(name);
+    row[6] = STR("t/");
+    row[7] = BOOLV(true);
+    return rl_txn_insert(t, rl_desc_by_tag(RL_TAG_TABLE), row, e);
+}
+
+/* Count rows of d under key-field prefix (nfields of fields). */
+static int count_rows(rl_catalog *c, const rl_table_desc *d, const rl_datum *fields,
+                      size_t nfields, bool live)
+{
+    rl_error e;
+    rl_txn *t = rl_txn_begin(c, &e);
+    if (!t)
+        return -1;
+    rl_scan *s = live ? rl_txn_scan_live(t, d, fields, nfields, &e)
+                      : rl_txn_scan(t, d, fields, nfields, &e);
+    int n = 0;
+    const rl_row *r;
+    while (s && rl_scan_next(s, &r, &e) == 1)
+        n++;
+    rl_scan_free(s);
+    rl_txn_free(t);
+    return n;
+}
+
+static void test_create_reopen_and_format(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_error e;
+    rl_catalog_options no_create = {0};
+    CHECK(rl_catalog_open(url, &no_create, &e) == NULL);
+    CHECK_EQ_STR(e.sqlstate, "55000");
+    CHECK(strstr(e.hint, "rocklake create") != NULL);
+
+    rl_catalog *c = open_cat(url, true);
+    CHECK(c != NULL);
+    if (!c)
+        return;
+    CHECK_EQ_INT(rl_catalog_format(c), RL_FMT_1_0);
+    CHECK_EQ_INT(rl_catalog_writer_epoch(c), 1);
+    rl_txn *t = rl_txn_begin(c, &e);
+    CHECK(insert_snapshot(t, 0, &e) == 0);
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    CHECK(rl_catalog_close(c, &e) == 0);
+
+    c = open_cat(url, false);
+    CHECK(c != NULL);
+    if (!c)
+        return;
+    CHECK_EQ_INT(rl_catalog_writer_epoch(c), 2); /* bumped per writer open */
+    CHECK_EQ_INT(count_rows(c, rl_desc_by_tag(RL_TAG_SNAPSHOT), NULL, 0, false), 1);
+    CHECK_EQ_INT(rl_catalog_counter(c, RL_COUNTER_NEXT_SNAPSHOT_ID), 1);
+
+    /* a newer layout version is refused with a clear message */
+    kv_batch *b = kv_batch_new();
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_system(&k, RL_SYS_FORMAT_VERSION);
+    uint8_t v[8];
+    rl_store_be64(v, RL_STORAGE_FORMAT_VERSION + 1);
+    kv_batch_put(b, k.data, k.len, v, 8);
+    CHECK(kv_write(rl_catalog_kv(c), b, NULL) == 0);
+    kv_batch_free(b);
+    rl_buf_free(&k);
+    rl_catalog_close(c, NULL);
+    CHECK(rl_catalog_open(url, &no_create, &e) == NULL);
+    CHECK_EQ_STR(e.sqlstate, "55000");
+    CHECK(strstr(e.message, "newer than this RockLake supports") != NULL);
+}
+
+static void test_format_1_1_shape(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog_options o = {.create_if_missing = true, .format = RL_FMT_1_1};
+    rl_error e;
+    rl_catalog *c = rl_catalog_open(url, &o, &e);
+    CHECK(c != NULL);
+    if (!c)
+        return;
+    CHECK_EQ_INT(rl_catalog_format(c), RL_FMT_1_1);
+    const rl_table_desc *df = rl_desc_by_tag(RL_TAG_DATA_FILE);
+    CHECK_EQ_INT(rl_desc_ncols(df, RL_FMT_1_1), 17);
+    CHECK_EQ_INT(rl_desc_ncols(df, RL_FMT_1_0), 16);
+    rl_catalog_close(c, NULL);
+    c = open_cat(url, false);
+    CHECK(c && rl_catalog_format(c) == RL_FMT_1_1);
+    rl_catalog_close(c, NULL);
+}
+
+static void test_duplicate_snapshot_is_23505_with_pg_text(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *c = open_cat(url, true);
+    if (!c)
+        return;
+    rl_error e;
+    rl_txn *t = rl_txn_begin(c, &e);
+    CHECK(insert_snapshot(t, 5, &e) == 0);
+    CHECK(insert_snapshot(t, 5, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "23505");
+    CHECK_EQ_STR(e.message,
+                 "duplicate key value violates unique constraint \"ducklake_snapshot_pkey\"");
+    CHECK_EQ_STR(e.detail, "Key (snapshot_id)=(5) already exists.");
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+
+    /* committed: a later transaction sees the duplicate at insert time */
+    t = rl_txn_begin(c, &e);
+    CHECK(insert_snapshot(t, 5, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "23505");
+    rl_txn_free(t);
+    rl_catalog_close(c, NULL);
+}
+
+static void test_snapshot_race_later_committer_loses(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *c = open_cat(url, true);
+    if (!c)
+        return;
+    rl_error e;
+    rl_txn *a = rl_txn_begin(c, &e);
+    rl_txn *b = rl_txn_begin(c, &e);
+    CHECK(insert_snapshot(a, 7, &e) == 0);
+    CHECK(insert_snapshot(b, 7, &e) == 0); /* neither sees the other yet */
+    rl_datum tbl_changes[5] = {I8(7), STR("created_table:\"main\".\"b\""), NUL(), NUL(), NUL()};
+    CHECK(rl_txn_insert(b, rl_desc_by_tag(RL_TAG_SNAPSHOT_CHANGES), tbl_changes, &e) == 0);
+    CHECK(rl_txn_commit(a, &e) == 0);
+    CHECK(rl_txn_commit(b, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "23505");
+    CHECK_EQ_STR(e.message,
+                 "duplicate key value violates unique constraint \"ducklake_snapshot_pkey\"");
+    rl_txn_free(a);
+    rl_txn_free(b);
+    /* nothing of b landed: its snapshot_changes row is absent */
+    CHECK_EQ_INT(count_rows(c, rl_desc_by_tag(RL_TAG_SNAPSHOT_CHANGES), NULL, 0, false), 0);
+    CHECK_EQ_INT(count_rows(c, rl_desc_by_tag(RL_TAG_SNAPSHOT), NULL, 0, false), 1);
+    rl_catalog_close(c, NULL);
+}
+
+static void test_concurrent_update_is_40001(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *c = open_cat(url, true);
+    if (!c)
+        return;
+    rl_error e;
+    const rl_table_desc *ts = rl_desc_by_tag(RL_TAG_TABLE_STATS);
+    rl_txn *t = rl_txn_begin(c, &e);
+    rl_datum row[4] = {I8(3), I8(10), I8(10), I8(100)};
+    CHECK(rl_txn_insert(t, ts, row, &e) == 0);
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+
+    rl_txn *a = rl_txn_begin(c, &e);
+    rl_txn *b = rl_txn_begin(c, &e);
+    rl_datum key[1] = {I8(3)};
+    const rl_row *r;
+    CHECK(rl_txn_get(a, ts, key, &r, &e) == 1);
+    uint8_t ka[64];
+    size_t kal = r->klen;
+    memcpy(ka, r->key, kal);
+    rl_datum upd_a[4] = {I8(3), I8(20), I8(20), I8(200)};
+    rl_datum upd_b[4] = {I8(3), I8(30), I8(30), I8(300)};
+    CHECK(rl_txn_update(a, ts, ka, kal, upd_a, &e) == 0);
+    CHECK(rl_txn_update(b, ts, ka, kal, upd_b, &e) == 0);
+    CHECK(rl_txn_commit(b, &e) == 0);
+    CHECK(rl_txn_commit(a, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "40001");
+    rl_txn_free(a);
+    rl_txn_free(b);
+    t = rl_txn_begin(c, &e);
+    CHECK(rl_txn_get(t, ts, key, &r, &e) == 1 && r->vals[1].v.i == 30);
+    rl_txn_free(t);
+    rl_catalog_close(c, NULL);
+}
+
+static void test_snapshot_isolation_and_rollback(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *c = open_cat(url, true);
+    if (!c)
+        return;
+    rl_error e;
+    const rl_table_desc *snap = rl_desc_by_tag(RL_TAG_SNAPSHOT);
+    rl_txn *reader = rl_txn_begin(c, &e);
+    rl_txn *w = rl_txn_begin(c, &e);
+    CHECK(insert_snapshot(w, 1, &e) == 0);
+    /* read-your-writes inside the writer, not visible to the reader */
+    rl_scan *s = rl_txn_scan(w, snap, NULL, 0, &e);
+    const rl_row *r;
+    CHECK(rl_scan_next(s, &r, &e) == 1 && r->vals[0].v.i == 1);
+    rl_scan_free(s);
+    CHECK(rl_txn_commit(w, &e) == 0);
+    rl_txn_free(w);
+    s = rl_txn_scan(reader, snap, NULL, 0, &e);
+    CHECK(rl_scan_next(s, &r, &e) == 0); /* reader's snapshot predates the commit */
+    rl_scan_free(s);
+    rl_txn_free(reader);
+    CHECK_EQ_INT(count_rows(c, snap, NULL, 0, false), 1);
+
+    /* a rolled-back transaction leaves nothing, dynamic tables included */
+    rl_txn *rb = rl_txn_begin(c, &e);
+    CHECK(insert_snapshot(rb, 2, &e) == 0);
+    rl_column_desc cols[2] = {{"row_id", RL_T_INT8, false, RL_FMT_1_0},
+                              {"a", RL_T_INT4, false, RL_FMT_1_0}};
+    CHECK(rl_txn_create_dynamic(rb, "public", "ducklake_inlined_data_1_1", 2, cols, false, &e));
+    rl_txn_free(rb);
+    CHECK_EQ_INT(count_rows(c, snap, NULL, 0, false), 1);
+    rl_txn *t = rl_txn_begin(c, &e);
+    CHECK(rl_txn_find_dynamic(t, "public", "ducklake_inlined_data_1_1", &e) == NULL);
+    CHECK_EQ_STR(e.sqlstate, "42P01");
+    rl_txn_free(t);
+    rl_catalog_close(c, NULL);
+}
+
+static void test_mvcc_versions_and_live_index(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *c = open_cat(url, true);
+    if (!c)
+        return;
+    rl_error e;
+    const rl_table_desc *tbl = rl_desc_by_tag(RL_TAG_TABLE);
+    /* table 42: created at 1, renamed at 10 and 20 (the seed's example) */
+    rl_txn *t = rl_txn_begin(c, &e);
+    CHECK(insert_table_version(t, 42, 1, "orders", &e) == 0);
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    const char *names[] = {"transactions", "payments"};
+    int64_t at[] = {10, 20};
+    for (int i = 0; i < 2; i++) {
+        t = rl_txn_begin(c, &e);
+        rl_datum f[1] = {I8(42)};
+        rl_scan *s = rl_txn_scan_live(t, tbl, f, 1, &e);
+        const rl_row *r;
+        CHECK(rl_scan_next(s, &r, &e) == 1);
+        rl_datum upd[8];
+        memcpy(upd, r->vals, sizeof upd);
+        upd[3] = I8(at[i]);
+        uint8_t key[64];
+        size_t kl = r->klen;
+        memcpy(key, r->key, kl);
+        /* the borrowed strings of r stay valid until the next call on s */
+        CHECK(rl_txn_update(t, tbl, key, kl, upd, &e) == 0);
+        rl_scan_free(s);
+        CHECK(insert_table_version(t, 42, at[i], names[i], &e) == 0);
+        CHECK(rl_txn_commit(t, &e) == 0);
+        rl_txn_free(t);
+    }
+    /* a second table that stays live */
+    t = rl_txn_begin(c, &e);
+    CHECK(insert_table_version(t, 43, 5, "other", &e) == 0);
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+
+    rl_datum f42[1] = {I8(42)};
+    CHECK_EQ_INT(count_rows(c, tbl, f42, 1, false), 3); /* every version */
+    CHECK_EQ_INT(count_rows(c, tbl, f42, 1, true), 1);  /* only the open one */
+    CHECK_EQ_INT(count_rows(c, tbl, NULL, 0, true), 2);
+
+    /* the seed's question: what was table 42 called at snapshot 15? */
+    t = rl_txn_begin(c, &e);
+    rl_scan *s = rl_txn_scan(t, tbl, f42, 1, &e);
+    const rl_row *r;
+    int visible = 0;
+    char name[64] = "";
+    while (rl_scan_next(s, &r, &e) == 1) {
+        if (rl_row_visible_at(r, 15)) {
+            visible++;
+            snprintf(name, sizeof name, "%.*s", (int)r->vals[5].v.s.len,
+                     (const char *)r->vals[5].v.s.p);
+        }
+    }
+    rl_scan_free(s);
+    CHECK_EQ_INT(visible, 1);
+    CHECK_EQ_STR(name, "transactions");
+
+    /* the live scan reads only live entries, not history */
+    s = rl_txn_scan_live(t, tbl, NULL, 0, &e);
+    int n = 0;
+    while (rl_scan_next(s, &r, &e) == 1) {
+        CHECK(r->vals[3].isnull);
+        n++;
+    }
+    CHECK_EQ_INT(n, 2);
+    CHECK_EQ_INT(rl_scan_keys_read(s), 4); /* 2 index entries + 2 rows */
+    rl_scan_free(s);
+    rl_txn_free(t);
+    rl_catalog_close(c, NULL);
+}
+
+static void test_live_load_cost_follows_live_rows(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *c = open_cat(url, true);
+    if (!c)
+        return;
+    rl_error e;
+    const rl_table_desc *col = rl_desc_by_tag(RL_TAG_COLUMN);
+    /* 20 columns of table 1, each with 10 closed versions and one open */
+    rl_txn *t = rl_txn_begin(c, &e);
+    for (int cid = 0; cid < 20; cid++) {
+        for (int v = 0; v <= 10; v++) {
+            rl_datum row[13] = {I8(cid),  I8(v),         v < 10 ? I8(v + 1) : NUL(),
+                                I8(1),    I8(cid),       STR("c"),
+                                STR("int64"), NUL(),     STR("NULL"),
+                                BOOLV(true), NUL(),      STR("literal"),
+                                STR("duckdb")};
+            CHECK(rl_txn_insert(t, col, row, &e) == 0);
+        }
+    }
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    t = rl_txn_begin(c, &e);
+    rl_datum f[1] = {I8(1)};
+    rl_scan *all = rl_txn_scan(t, col, f, 1, &e);
+    rl_scan *live = rl_txn_scan_live(t, col, f, 1, &e);
+    const rl_row *r;
+    int nall = 0, nlive = 0;
+    while (rl_scan_next(all, &r, &e) == 1)
+        nall++;
+    while (rl_scan_next(live, &r, &e) == 1)
+        nlive++;
+    CHECK_EQ_INT(nall, 220);
+    CHECK_EQ_INT(nlive, 20);
+    CHECK_EQ_INT(rl_scan_keys_read(all), 220);
+    CHECK_EQ_INT(rl_scan_keys_read(live), 40);
+    rl_scan_free(all);
+    rl_scan_free(live);
+    rl_txn_free(t);
+    rl_catalog_close(c, NULL);
+}
+
+static void test_data_file_pk_via_index_and_delete(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *c = open_cat(url, true);
+    if (!c)
+        return;
+    rl_error e;
+    const rl_table_desc *df = rl_desc_by_tag(RL_TAG_DATA_FILE);
+    rl_datum row[16];
+    for (int i = 0; i < 16; i++)
+        row[i] = NUL();
+    row[0] = I8(100); /* data_file_id */
+    row[1] = I8(5);   /* table_id */
+    row[2] = I8(3);
+    row[5] = STR("a.parquet");
+    rl_txn *t = rl_txn_begin(c, &e);
+    CHECK(rl_txn_insert(t, df, row, &e) == 0);
+    row[1] = I8(6); /* same data_file_id in another table: still a PK violation */
+    CHECK(rl_txn_insert(t, df, row, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "23505");
+    CHECK_EQ_STR(e.message,
+                 "duplicate key value violates unique constraint \"ducklake_data_file_pkey\"");
+    CHECK_EQ_STR(e.detail, "Key (data_file_id)=(100) already exists.");
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    CHECK_EQ_INT(rl_catalog_counter(c, RL_COUNTER_NEXT_FILE_ID), 101);
+
+    /* delete it: the id becomes free again, the live index entry goes too */
+    t = rl_txn_begin(c, &e);
+    rl_datum f[2] = {I8(5), I8(100)};
+    const rl_row *r;
+    CHECK(rl_txn_get(t, df, f, &r, &e) == 1);
+    uint8_t key[64];
+    size_t kl = r->klen;
+    memcpy(key, r->key, kl);
+    CHECK(rl_txn_delete(t, df, key, kl, &e) == 0);
+    CHECK(rl_txn_insert(t, df, row, &e) == 0); /* table 6 now */
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    rl_datum t5[1] = {I8(5)}, t6[1] = {I8(6)};
+    CHECK_EQ_INT(count_rows(c, df, t5, 1, true), 0);
+    CHECK_EQ_INT(count_rows(c, df, t6, 1, true), 1);
+    rl_catalog_close(c, NULL);
+}
+
+static void test_key_column_rules(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *c = open_cat(url, true);
+    if (!c)
+        return;
+    rl_error e;
+    rl_txn *t = rl_txn_begin(c, &e);
+    rl_datum bad[5] = {NUL(), NUL(), NUL(), NUL(), NUL()};
+    CHECK(rl_txn_insert(t, rl_desc_by_tag(RL_TAG_SNAPSHOT), bad, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "23502");
+    CHECK(strstr(e.message, "\"snapshot_id\"") != NULL);
+    bad[0] = I8(-1);
+    CHECK(rl_txn_insert(t, rl_desc_by_tag(RL_TAG_SNAPSHOT), bad, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "22003");
+    /* ducklake_metadata: NOT NULL key/value, rows keyed by sequence: duplicates allowed */
+    const rl_table_desc *md = rl_desc_by_tag(RL_TAG_METADATA);
+    rl_datum m[4] = {STR("version"), NUL(), NUL(), NUL()};
+    CHECK(rl_txn_insert(t, md, m, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "23502");
+    CHECK(strstr(e.message, "\"value\"") != NULL);
+    m[1] = STR("1.0");
+    CHECK(rl_txn_insert(t, md, m, &e) == 0);
+    CHECK(rl_txn_insert(t, md, m, &e) == 0);
+    /* tables without a PK reject a duplicate storage key, naming it */
+    const rl_table_desc *ts = rl_desc_by_tag(RL_TAG_TABLE_STATS);
+    rl_datum s[4] = {I8(1), I8(0), I8(0), I8(0)};
+    CHECK(rl_txn_insert(t, ts, s, &e) == 0);
+    CHECK(rl_txn_insert(t, ts, s, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "23505");
+    CHECK(strstr(e.message, "ducklake_table_stats_rocklake_key") != NULL);
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    CHECK_EQ_INT(count_rows(c, md, NULL, 0, false), 2);
+    CHECK_EQ_INT(rl_catalog_counter(c, "next-row-seq:01"), 2);
+    rl_catalog_close(c, NULL);
+}
+
+static void test_audit_entry_per_commit(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *c = open_cat(url, true);
+    if (!c)
+        return;
+    rl_error e;
+    for (int i = 0; i < 3; i++) {
+        rl_txn *t = rl_txn_begin(c, &e);
+        rl_txn_set_audit(t, "alice", "duckdb", "127.0.0.1:5000");
+        rl_txn_count_statement(t);
+        rl_txn_count_statement(t);
+        CHECK(insert_snapshot(t, 10 + i, &e) == 0);
+        CHECK(rl_txn_commit(t, &e) == 0);
+        rl_txn_free(t);
+    }
+    rl_txn *t = rl_txn_begin(c, &e);
+    rl_scan *s = rl_txn_scan(t, &rl_desc_audit, NULL, 0, &e);
+    const rl_row *r;
+    int n = 0;
+    while (rl_scan_next(s, &r, &e) == 1) {
+        CHECK_EQ_INT(r->vals[RL_AUDIT_SNAPSHOT_ID].v.i, 10 + n);
+        CHECK_EQ_INT(r->vals[RL_AUDIT_SEQ].v.i, n);
+        CHECK_EQ_INT(r->vals[RL_AUDIT_STATEMENTS].v.i, 2);
+        CHECK(r->vals[RL_AUDIT_USER].v.s.len == 5 &&
+              memcmp(r->vals[RL_AUDIT_USER].v.s.p, "alice", 5) == 0);
+        CHECK(r->vals[RL_AUDIT_CLIENT].v.s.len == 14);
+        n++;
+    }
+    CHECK_EQ_INT(n, 3);
+    rl_scan_free(s);
+    rl_txn_free(t);
+    rl_catalog_close(c, NULL);
+}
+
+static void test_two_writers_older_is_fenced(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *a = open_cat(url, true);
+    if (!a)
+        return;
+    rl_error e;
+    rl_txn *t = rl_txn_begin(a, &e);
+    CHECK(insert_snapshot(t, 1, &e) == 0);
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    rl_catalog *b = open_cat(url, false);
+    CHECK(b != NULL);
+    if (!b) {
+        rl_catalog_close(a, NULL);
+        return;
+    }
+    CHECK(rl_catalog_writer_epoch(b) > rl_catalog_writer_epoch(a));
+    t = rl_txn_begin(a, &e);
+    if (t) {
+        CHECK(insert_snapshot(t, 2, &e) == 0);
+        CHECK(rl_txn_commit(t, &e) < 0);
+        CHECK_EQ_STR(e.sqlstate, "25006");
+        CHECK(strstr(e.message, "fenced") != NULL);
+        rl_txn_free(t);
+    }
+    /* the newer writer works and sees nothing of the fenced commit */
+    t = rl_txn_begin(b, &e);
+    rl_datum k2[1] = {I8(2)};
+    const rl_row *r;
+    CHECK(rl_txn_get(t, rl_desc_by_tag(RL_TAG_SNAPSHOT), k2, &r, &e) == 0);
+    CHECK(insert_snapshot(t, 2, &e) == 0);
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    rl_catalog_close(a, NULL);
+    rl_catalog_close(b, NULL);
+}
+
+static void test_dynamic_tables(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *c = open_cat(url, true);
+    if (!c)
+        return;
+    rl_error e;
+    rl_column_desc cols[4] = {{"row_id", RL_T_INT8, false, RL_FMT_1_0},
+                              {"begin_snapshot", RL_T_INT8, false, RL_FMT_1_0},
+                              {"end_snapshot", RL_T_INT8, false, RL_FMT_1_0},
+                              {"payload", RL_T_BYTEA, false, RL_FMT_1_0}};
+    rl_txn *t = rl_txn_begin(c, &e);
+    const rl_table_desc *d =
+        rl_txn_create_dynamic(t, "public", "ducklake_inlined_data_5_3", 4, cols, false, &e);
+    CHECK(d != NULL);
+    if (!d) {
+        rl_txn_free(t);
+        rl_catalog_close(c, NULL);
+        return;
+    }
+    CHECK(rl_txn_create_dynamic(t, "public", "ducklake_inlined_data_5_3", 4, cols, true, &e) == d);
+    CHECK(rl_txn_create_dynamic(t, "public", "ducklake_inlined_data_5_3", 4, cols, false, &e) ==
+          NULL);
+    CHECK_EQ_STR(e.sqlstate, "42P07");
+    for (int i = 0; i < 3; i++) {
+        rl_datum row[4] = {I8(i), I8(7), NUL(), STR("hi")};
+        CHECK(rl_txn_insert(t, d, row, &e) == 0);
+    }
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    rl_catalog_close(c, NULL);
+
+    /* after reopen the definition comes back from the store */
+    c = open_cat(url, false);
+    if (!c)
+        return;
+    t = rl_txn_begin(c, &e);
+    d = rl_txn_find_dynamic(t, "public", "ducklake_inlined_data_5_3", &e);
+    CHECK(d != NULL);
+    if (d) {
+        CHECK_EQ_INT(d->ncols_max, 4);
+        CHECK_EQ_STR(d->cols[3].name, "payload");
+        CHECK_EQ_INT(d->cols[3].type, RL_T_BYTEA);
+        rl_scan *s = rl_txn_scan(t, d, NULL, 0, &e);
+        const rl_row *r;
+        int n = 0;
+        while (rl_scan_next(s, &r, &e) == 1) {
+            CHECK_EQ_INT(r->vals[0].v.i, n);
+            CHECK(r->vals[2].isnull);
+            CHECK(r->vals[3].v.s.len == 2);
+            n++;
+        }
+        CHECK_EQ_INT(n, 3);
+        rl_scan_free(s);
+        CHECK(rl_txn_drop_dynamic(t, d, &e) == 0);
+        CHECK(rl_txn_commit(t, &e) == 0);
+    }
+    rl_txn_free(t);
+    t = rl_txn_begin(c, &e);
+    CHECK(rl_txn_find_dynamic(t, "public", "ducklake_inlined_data_5_3", &e) == NULL);
+    rl_txn_free(t);
+    rl_catalog_close(c, NULL);
+}
+
+static void test_read_only_follower(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *w = open_cat(url, true);
+    if (!w)
+        return;
+    rl_error e;
+    rl_txn *t = rl_txn_begin(w, &e);
+    CHECK(insert_snapshot(t, 1, &e) == 0);
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    rl_catalog_options ro = {.read_only = true};
+    rl_catalog *r = rl_catalog_open(url, &ro, &e);
+    CHECK(r != NULL);
+    if (r) {
+        CHECK_EQ_INT(count_rows(r, rl_desc_by_tag(RL_TAG_SNAPSHOT), NULL, 0, false), 1);
+        t = rl_txn_begin(r, &e);
+        CHECK(insert_snapshot(t, 2, &e) < 0);
+        CHECK_EQ_STR(e.sqlstate, "25006");
+        rl_txn_free(t);
+        rl_catalog_close(r, NULL);
+    }
+    rl_catalog_close(w, NULL);
+}
+
+static void run_suite(void)
+{
+    RUN(test_create_reopen_and_format);
+    RUN(test_format_1_1_shape);
+    RUN(test_duplicate_snapshot_is_23505_with_pg_text);
+    RUN(test_snapshot_race_later_committer_loses);
+    RUN(test_concurrent_update_is_40001);
+    RUN(test_snapshot_isolation_and_rollback);
+    RUN(test_mvcc_versions_and_live_index);
+    RUN(test_live_load_cost_follows_live_rows);
+    RUN(test_data_file_pk_via_index_and_delete);
+    RUN(test_key_column_rules);
+    RUN(test_audit_entry_per_commit);
+    RUN(test_two_writers_older_is_fenced);
+    RUN(test_dynamic_tables);
+    RUN(test_read_only_follower);
+}
+
+int main(void)
+{
+    const char *s3 = getenv("ROCKLAKE_S3_URL");
+    if (s3 && *s3) {
+        snprintf(base_url, sizeof base_url, "%s/catalog", s3);
+        fprintf(stderr, "# store: %s\n", base_url);
+        run_suite();
+        return tu_finish();
+    }
+    snprintf(base_url, sizeof base_url, "memory://catalog");
+    fprintf(stderr, "# store: memory://\n");
+    run_suite();
+    const char *tmp = getenv("ROCKLAKE_TEST_TMP");
+    snprintf(base_url, sizeof base_url, "%s/catalog-stores", tmp && *tmp ? tmp : "/tmp");
+    fprintf(stderr, "# store: %s\n", base_url);
+    run_suite();
+    return tu_finish();
+}

@@ -33,9 +33,11 @@ if ! have cargo; then
     exit 1
 fi
 
-if ! python3 -c 'import moto.server' >/dev/null 2>&1; then
+if ! command -v moto_server >/dev/null 2>&1 || ! python3 -c 'import moto.server' >/dev/null 2>&1; then
     echo "install-deps: pip install moto[server] (local S3-compatible server for tests)"
     python3 -m pip install -q 'moto[server]' 2>/dev/null ||
         python3 -m pip install -q --break-system-packages 'moto[server]'
+    # pyenv only exposes new console scripts after a rehash
+    if command -v pyenv >/dev/null 2>&1; then pyenv rehash; fi
 fi
 echo "install-deps: ok"

@@ -793,6 +793,8 @@ static void shortest_digits(double v, bool single, char *digits, int *ndigits, i
 
 static void put_float(rl_buf *out, double v, bool single)
 {
+    if (single)
+        v = (float)v; /* a float4 datum means what it stores as (see put_field) */
     if (isnan(v)) {
         rl_buf_put_str(out, "NaN");
         return;
@@ -1246,8 +1248,8 @@ static rl_codec_status parse_numeric(const text_in *in, rl_datum *d, rl_buf *are
     /* Integer digits start at the first nonzero one; none if it lies
      * after the point (then the integer part prints as "0"). */
     long first = numeric_first_nonzero(&lit);
-    if (first > point)
-        first = point;
+    if (first > point || first == (long)(lit.int_len + lit.frac_len))
+        first = point; /* no nonzero digit before the point */
     if (scanned == NUM_OVERFLOW || point - first > NUMERIC_MAX_INT_DIGITS ||
         dscale > NUMERIC_MAX_DSCALE) {
         set_err(in->err, in->errlen, "value overflows numeric format");
@@ -1456,32 +1458,40 @@ static void scan_fraction(const char **pp, int64_t *usec)
     *pp = p;
 }
 
+/* "Y-M-D"; with a one- or two-digit first field PostgreSQL (DateStyle ISO,
+ * MDY) reads "M-D-Y" instead, so "1-2-24" is 2024-01-02. */
 static bool scan_date(const char **pp, dt_fields *f)
 {
-    int64_t mon, mday;
-    if (!scan_digits(pp, 9, &f->year, &f->year_digits) || **pp != '-')
+    int64_t parts[3];
+    int first_digits, last_digits;
+    if (!scan_digits(pp, 9, &parts[0], &first_digits) || **pp != '-')
         return false;
     (*pp)++;
-    if (!scan_digits(pp, 2, &mon, NULL) || **pp != '-')
+    if (!scan_digits(pp, 2, &parts[1], NULL) || **pp != '-')
         return false;
     (*pp)++;
-    if (!scan_digits(pp, 2, &mday, NULL))
+    if (!scan_digits(pp, first_digits <= 2 ? 9 : 2, &parts[2], &last_digits))
         return false;
-    f->mon = (int)mon;
-    f->mday = (int)mday;
+    bool mdy = first_digits <= 2;
+    f->year = mdy ? parts[2] : parts[0];
+    f->year_digits = mdy ? last_digits : first_digits;
+    f->mon = (int)(mdy ? parts[0] : parts[1]);
+    f->mday = (int)(mdy ? parts[1] : parts[2]);
     f->has_date = true;
     return true;
 }
 
-/* "H:M[:S[.frac]]" */
-static bool scan_time(const char **pp, dt_fields *f)
+/* "H:M[:S[.frac]]". Minutes and seconds are range-checked here, as
+ * PostgreSQL's DecodeTime does before it looks at later fields; hour 24 is
+ * checked in resolve_time. */
+static dt_result scan_time(const char **pp, dt_fields *f)
 {
     int64_t h, m, s = 0;
     if (!scan_digits(pp, 2, &h, NULL) || **pp != ':')
-        return false;
+        return DT_SYNTAX;
     (*pp)++;
     if (!scan_digits(pp, 2, &m, NULL))
-        return false;
+        return DT_SYNTAX;
     if (**pp == '.') { /* "MM:SS.frac": PostgreSQL reads minutes:seconds */
         (*pp)++;
         scan_fraction(pp, &f->usec);
@@ -1491,7 +1501,7 @@ static bool scan_time(const char **pp, dt_fields *f)
     } else if (**pp == ':') {
         (*pp)++;
         if (!scan_digits(pp, 2, &s, NULL))
-            return false;
+            return DT_SYNTAX;
         if (**pp == '.') {
             (*pp)++;
             scan_fraction(pp, &f->usec);
@@ -1501,7 +1511,7 @@ static bool scan_time(const char **pp, dt_fields *f)
     f->min = (int)m;
     f->sec = (int)s;
     f->has_time = true;
-    return true;
+    return (h > 24 || m > 59 || s > 60) ? DT_FIELD_RANGE : DT_OK;
 }
 
 /* "+HH", "+HHMM", "+HHMMSS", "+HH:MM", "+HH:MM:SS" (or "-"). */
@@ -1590,8 +1600,7 @@ static dt_result parse_datetime_fields(const char *s, dt_fields *f)
             break;
         dt_result r = DT_OK;
         if (is_digit(*p) && !f->has_time) {
-            if (!scan_time(&p, f))
-                return DT_SYNTAX;
+            r = scan_time(&p, f);
         } else if ((*p == '+' || *p == '-') && !f->has_zone &&
                    (f->has_time || (f->has_date && (*p == '+' || is_space(p[-1]))))) {
             /* a zone; right after a date only with "+" or after a space,
@@ -1643,6 +1652,7 @@ static dt_result resolve_time(const dt_fields *f, int64_t *us)
 
 static rl_codec_status datetime_error(const text_in *in, dt_result r)
 {
+
     if (r == DT_FIELD_RANGE)
         return field_range_error(in);
     if (r == DT_TZ_RANGE) {
@@ -1655,7 +1665,7 @@ static rl_codec_status datetime_error(const text_in *in, dt_result r)
 /* "infinity", "-infinity", "epoch": 1 / -1 / 2, or 0 for none. */
 static int datetime_special(const char *s)
 {
-    if (trimmed_equals(s, "infinity") || trimmed_equals(s, "+infinity"))
+    if (trimmed_equals(s, "infinity"))
         return 1;
     if (trimmed_equals(s, "-infinity"))
         return -1;
@@ -1800,11 +1810,24 @@ static const struct { const char *name; interval_unit unit; } interval_unit_name
     {"mil", IU_MILLENNIUM},          {"mils", IU_MILLENNIUM},
 };
 
-/* Running totals; wide so that overflow is detected once at the end. */
+/* Running totals; wide so that overflow is detected once at the end.
+ * PostgreSQL 15 decodes interval fields right to left and an "HH:MM:SS"
+ * field *sets* the microseconds, so sub-day amounts written to the right of
+ * it are lost ('01:00 1.5 days' is '1 day 01:00:00'); `us_lost` collects
+ * those so that we give the same answer. */
 typedef struct interval_acc {
-    __int128 months, days, us;
+    __int128 months, days, us, us_lost;
+    bool after_time;
     unsigned seen; /* bit per interval_unit */
 } interval_acc;
+
+static void add_interval_us(interval_acc *acc, __int128 us)
+{
+    if (acc->after_time)
+        acc->us_lost += us;
+    else
+        acc->us += us;
+}
 
 typedef enum { IV_OK, IV_SYNTAX, IV_RANGE } iv_result;
 
@@ -1837,11 +1860,12 @@ static void add_interval_amount(interval_acc *acc, interval_unit unit, int64_t i
     case IU_SECOND:
     case IU_MINUTE:
     case IU_HOUR:
-        acc->us += (__int128)ival * us_per[unit] + (int64_t)rint(frac * (double)us_per[unit]);
+        add_interval_us(acc, (__int128)ival * us_per[unit] +
+                                 (int64_t)rint(frac * (double)us_per[unit]));
         break;
     case IU_DAY:
         acc->days += ival;
-        acc->us += (int64_t)rint(frac * (double)USECS_PER_DAY);
+        add_interval_us(acc, (int64_t)rint(frac * (double)USECS_PER_DAY));
         break;
     case IU_WEEK:
     case IU_MONTH: {
@@ -1853,7 +1877,7 @@ static void add_interval_amount(interval_acc *acc, interval_unit unit, int64_t i
         double extra_days = frac * days_per;
         int64_t whole = (int64_t)extra_days; /* truncates toward zero */
         acc->days += whole;
-        acc->us += (int64_t)rint((extra_days - (double)whole) * (double)USECS_PER_DAY);
+        add_interval_us(acc, (int64_t)rint((extra_days - (double)whole) * (double)USECS_PER_DAY));
         break;
     }
     case IU_YEAR:
@@ -1897,10 +1921,13 @@ static iv_result scan_interval_time(const char **pp, interval_acc *acc)
             return IV_RANGE;
         total = (((__int128)first * 60 + second) * 60 + third) * USECS_PER_SEC + usec;
     }
-    if (acc->seen & ((1u << IU_HOUR) | (1u << IU_MINUTE) | (1u << IU_SECOND)))
+    const unsigned time_mask = (1u << IU_HOUR) | (1u << IU_MINUTE) | (1u << IU_SECOND) |
+                               (1u << IU_MILLISECOND) | (1u << IU_MICROSECOND);
+    if (acc->seen & time_mask)
         return IV_SYNTAX;
-    acc->seen |= (1u << IU_HOUR) | (1u << IU_MINUTE) | (1u << IU_SECOND);
+    acc->seen |= time_mask;
     acc->us += negative ? -total : total;
+    acc->after_time = true;
     *pp = p;
     return IV_OK;
 }
@@ -1915,8 +1942,10 @@ static iv_result scan_interval_quantity(const char **pp, interval_acc *acc)
     int64_t ival = 0;
     double frac = 0;
     bool have_digits = is_digit(*p);
-    if (have_digits && !scan_digits(&p, 18, &ival, NULL))
-        return IV_RANGE; /* more than 18 digits cannot fit the fields */
+    /* PostgreSQL reads the integer part as an int32 */
+    if (have_digits && (!scan_digits(&p, 18, &ival, NULL) ||
+                        ival > (negative ? INT64_C(2147483648) : INT32_MAX)))
+        return IV_RANGE;
     if (*p == '.') {
         const char *fstart = p;
         p++;
@@ -1934,9 +1963,13 @@ static iv_result scan_interval_quantity(const char **pp, interval_acc *acc)
     interval_unit unit = IU_SECOND;
     if (p > word && !lookup_interval_unit(word, (size_t)(p - word), &unit))
         return IV_SYNTAX;
-    if (acc->seen & (1u << unit))
+    /* Fractional seconds also claim the millisecond and microsecond fields. */
+    unsigned mask = 1u << unit;
+    if (unit == IU_SECOND && frac != 0)
+        mask |= (1u << IU_MILLISECOND) | (1u << IU_MICROSECOND);
+    if (acc->seen & mask)
         return IV_SYNTAX;
-    acc->seen |= 1u << unit;
+    acc->seen |= mask;
     add_interval_amount(acc, unit, negative ? -ival : ival, negative ? -frac : frac);
     *pp = p;
     return IV_OK;
@@ -1955,7 +1988,7 @@ static bool starts_interval_time(const char *p)
 
 static rl_codec_status parse_interval(const text_in *in, rl_datum *d)
 {
-    interval_acc acc = {0, 0, 0, 0};
+    interval_acc acc = {0, 0, 0, 0, false, 0};
     const char *p = skip_spaces(in->text);
     if (*p == '@')
         p++;
@@ -1989,9 +2022,13 @@ static rl_codec_status parse_interval(const text_in *in, rl_datum *d)
         acc.days = -acc.days;
         acc.us = -acc.us;
     }
-    if (acc.months < INT32_MIN || acc.months > INT32_MAX || acc.days < INT32_MIN ||
-        acc.days > INT32_MAX || acc.us < INT64_MIN || acc.us > INT64_MAX) {
+    if (acc.days < INT32_MIN || acc.days > INT32_MAX || acc.us < INT64_MIN ||
+        acc.us > INT64_MAX) {
         set_err(in->err, in->errlen, "interval field value out of range: \"%s\"", in->text);
+        return RL_CODEC_ERR_INVALID;
+    }
+    if (acc.months < INT32_MIN || acc.months > INT32_MAX) {
+        set_err(in->err, in->errlen, "interval out of range");
         return RL_CODEC_ERR_INVALID;
     }
     d->v.interval.months = (int32_t)acc.months;

@@ -130,7 +130,8 @@ void rl_datum_to_text(rl_buf *out, rl_type t, const rl_datum *d);
  * caller must not grow `arena` again before using the datum — pass a fresh
  * buffer per datum, or copy). Returns RL_CODEC_OK or RL_CODEC_ERR_INVALID
  * with a PostgreSQL-style message in err ("invalid input syntax for type
- * bigint: \"abc\""). */
+ * bigint: \"abc\""), or RL_CODEC_ERR_TOO_LARGE when a string-like result
+ * would exceed RL_MAX_FIELD_BYTES (or memory runs out). */
 rl_codec_status rl_datum_from_text(rl_type t, const char *text, size_t len,
                                    rl_datum *d, rl_buf *arena, char *err,
                                    size_t errlen);

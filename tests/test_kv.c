@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <libgen.h>
 #include <limits.h>
 #include <poll.h>
@@ -924,6 +925,12 @@ static void test_crash_atomicity(void)
 
 /* ---- main ----------------------------------------------------------------- */
 
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st; (void)flag; (void)ftw;
+    return remove(path);
+}
+
 static void run_suite(const char *name)
 {
     fprintf(stderr, "# backend %s\n", name);
@@ -961,12 +968,16 @@ int main(void)
     g_backend = BK_MEMORY;
     run_suite("memory");
 
+    /* File stores live in one per-run directory, removed afterwards. */
     const char *tmp = getenv("ROCKLAKE_TEST_TMP");
     if (!tmp || !*tmp) tmp = "/tmp";
     mkdir(tmp, 0755);
     char abs[PATH_MAX];
-    snprintf(g_base, sizeof g_base, "%.900s", realpath(tmp, abs) ? abs : tmp);
+    snprintf(g_base, sizeof g_base, "%.800s/test_kv-%d", realpath(tmp, abs) ? abs : tmp,
+             (int)getpid());
+    mkdir(g_base, 0755);
     g_backend = BK_FILE;
     run_suite("file");
+    nftw(g_base, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
     return tu_finish();
 }

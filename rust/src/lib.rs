@@ -6,7 +6,12 @@
 //! It knows nothing about DuckLake: keys and values are opaque bytes.
 //!
 //! Every exported function runs its body under `catch_unwind`, so a Rust panic
-//! becomes KV_ERR_INTERNAL instead of unwinding into C.
+//! becomes KV_ERR_INTERNAL instead of unwinding into C. Exported functions
+//! that take pointers are `unsafe extern "C"`: their safety contract is the
+//! one kv.h states (valid handles, buffers of the given length).
+
+// The `# Safety` section of every exported function is src/kv.h.
+#![allow(clippy::missing_safety_doc)]
 
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, CStr};
@@ -92,7 +97,10 @@ struct Fail {
 
 impl Fail {
     fn new(kind: c_int, msg: impl Into<String>) -> Self {
-        Fail { kind, msg: msg.into() }
+        Fail {
+            kind,
+            msg: msg.into(),
+        }
     }
     fn invalid(msg: impl Into<String>) -> Self {
         Fail::new(KV_ERR_INVALID, msg)
@@ -273,7 +281,11 @@ fn or_default(v: u64, d: u64) -> u64 {
 
 fn resolve_opts(p: *const KvOptions) -> Opts {
     // SAFETY: NULL or a valid kv_options.
-    let o = if p.is_null() { KvOptions::default() } else { unsafe { *p } };
+    let o = if p.is_null() {
+        KvOptions::default()
+    } else {
+        unsafe { *p }
+    };
     Opts {
         flush_interval: Duration::from_millis(or_default(o.flush_interval_ms, 10)),
         block_cache_bytes: or_default(o.block_cache_bytes, 64 << 20),
@@ -325,7 +337,9 @@ fn memory_registry() -> &'static Mutex<HashMap<String, Arc<InMemory>>> {
 
 fn memory_store(name: &str) -> KvResult<(Arc<dyn ObjectStore>, Path)> {
     if name.is_empty() {
-        return Err(Fail::invalid("memory:// URL needs a name, e.g. memory://cat"));
+        return Err(Fail::invalid(
+            "memory:// URL needs a name, e.g. memory://cat",
+        ));
     }
     let mut reg = memory_registry()
         .lock()
@@ -361,7 +375,9 @@ fn s3_store(url: &url::Url) -> KvResult<(Arc<dyn ObjectStore>, Path)> {
         .host_str()
         .filter(|b| !b.is_empty())
         .ok_or_else(|| Fail::invalid("s3:// URL needs a bucket: s3://bucket/prefix"))?;
-    let s3 = AmazonS3Builder::from_env().with_bucket_name(bucket).build()?;
+    let s3 = AmazonS3Builder::from_env()
+        .with_bucket_name(bucket)
+        .build()?;
     let prefix = url.path().trim_matches('/');
     Ok((Arc::new(s3), Path::from(prefix)))
 }
@@ -376,14 +392,16 @@ fn resolve_url(raw: &str) -> KvResult<(Arc<dyn ObjectStore>, Path)> {
     match scheme {
         "memory" => memory_store(rest),
         "file" => {
-            let u = url::Url::parse(raw).map_err(|e| Fail::invalid(format!("bad URL {raw}: {e}")))?;
-            let p = u
-                .to_file_path()
-                .map_err(|_| Fail::invalid(format!("file URL must be file:///absolute/path: {raw}")))?;
+            let u =
+                url::Url::parse(raw).map_err(|e| Fail::invalid(format!("bad URL {raw}: {e}")))?;
+            let p = u.to_file_path().map_err(|_| {
+                Fail::invalid(format!("file URL must be file:///absolute/path: {raw}"))
+            })?;
             local_store(&p)
         }
         "s3" => {
-            let u = url::Url::parse(raw).map_err(|e| Fail::invalid(format!("bad URL {raw}: {e}")))?;
+            let u =
+                url::Url::parse(raw).map_err(|e| Fail::invalid(format!("bad URL {raw}: {e}")))?;
             s3_store(&u)
         }
         other => Err(Fail::invalid(format!(
@@ -397,6 +415,8 @@ fn resolve_url(raw: &str) -> KvResult<(Arc<dyn ObjectStore>, Path)> {
 // kv_db
 // ---------------------------------------------------------------------------
 
+// One per open handle, so the size difference between variants is irrelevant.
+#[allow(clippy::large_enum_variant)]
 enum Engine {
     Writer(Db),
     Reader(DbReader),
@@ -409,6 +429,12 @@ pub struct KvDb {
     store: Arc<dyn ObjectStore>,
     path: Path,
 }
+
+// kv.h promises kv_db is usable from several threads at once.
+const _: () = {
+    const fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<KvDb>();
+};
 
 impl KvDb {
     fn writer(&self) -> KvResult<&Db> {
@@ -441,13 +467,23 @@ fn open_writer(url: &str, opts: Opts) -> KvResult<KvDb> {
             .with_db_cache(cache.clone(), 0)
             .build(),
     )?;
-    Ok(KvDb { engine: Engine::Writer(db), opts, cache, store, path })
+    Ok(KvDb {
+        engine: Engine::Writer(db),
+        opts,
+        cache,
+        store,
+        path,
+    })
 }
 
 /// SlateDB reports "no manifest" as a data error, which would read as
 /// KV_ERR_CORRUPT; a reader pointed at a store nobody created is a bad
 /// argument instead, so look for a manifest first.
-async fn require_existing_store(store: &Arc<dyn ObjectStore>, path: &Path, url: &str) -> KvResult<()> {
+async fn require_existing_store(
+    store: &Arc<dyn ObjectStore>,
+    path: &Path,
+    url: &str,
+) -> KvResult<()> {
     let manifests = path.clone().join("manifest");
     let empty = match store.list_with_delimiter(Some(&manifests)).await {
         Ok(list) => list.objects.is_empty(),
@@ -455,7 +491,9 @@ async fn require_existing_store(store: &Arc<dyn ObjectStore>, path: &Path, url: 
         Err(e) => return Err(e.into()),
     };
     if empty {
-        return Err(Fail::invalid(format!("no store at {url} (a writer must create it first)")));
+        return Err(Fail::invalid(format!(
+            "no store at {url} (a writer must create it first)"
+        )));
     }
     Ok(())
 }
@@ -477,7 +515,13 @@ fn open_reader(url: &str, opts: Opts) -> KvResult<KvDb> {
             .with_db_cache(cache.clone(), 0)
             .build(),
     )?;
-    Ok(KvDb { engine: Engine::Reader(reader), opts, cache, store, path })
+    Ok(KvDb {
+        engine: Engine::Reader(reader),
+        opts,
+        cache,
+        store,
+        path,
+    })
 }
 
 fn into_handle(db: KvDb) -> *mut KvDb {
@@ -501,7 +545,7 @@ pub extern "C" fn kv_error_kind_name(kind: c_int) -> *const c_char {
 }
 
 #[no_mangle]
-pub extern "C" fn kv_open_writer(
+pub unsafe extern "C" fn kv_open_writer(
     url: *const c_char,
     opts: *const KvOptions,
     err: *mut KvError,
@@ -513,7 +557,7 @@ pub extern "C" fn kv_open_writer(
 }
 
 #[no_mangle]
-pub extern "C" fn kv_open_reader(
+pub unsafe extern "C" fn kv_open_reader(
     url: *const c_char,
     opts: *const KvOptions,
     err: *mut KvError,
@@ -525,7 +569,7 @@ pub extern "C" fn kv_open_reader(
 }
 
 #[no_mangle]
-pub extern "C" fn kv_is_reader(db: *const KvDb) -> c_int {
+pub unsafe extern "C" fn kv_is_reader(db: *const KvDb) -> c_int {
     guard(std::ptr::null_mut(), 0, || {
         Ok(matches!(db_ref(db)?.engine, Engine::Reader(_)) as c_int)
     })
@@ -542,7 +586,7 @@ async fn close_engine(db: &KvDb) -> KvResult<()> {
 }
 
 #[no_mangle]
-pub extern "C" fn kv_close(db: *mut KvDb, err: *mut KvError) -> c_int {
+pub unsafe extern "C" fn kv_close(db: *mut KvDb, err: *mut KvError) -> c_int {
     guard(err, -1, || {
         if db.is_null() {
             return Ok(0);
@@ -564,7 +608,7 @@ pub struct KvSnapshot {
 }
 
 #[no_mangle]
-pub extern "C" fn kv_snapshot_new(db: *mut KvDb, err: *mut KvError) -> *mut KvSnapshot {
+pub unsafe extern "C" fn kv_snapshot_new(db: *mut KvDb, err: *mut KvError) -> *mut KvSnapshot {
     guard(err, std::ptr::null_mut(), || {
         let w = db_ref(db)?
             .writer()
@@ -575,7 +619,7 @@ pub extern "C" fn kv_snapshot_new(db: *mut KvDb, err: *mut KvError) -> *mut KvSn
 }
 
 #[no_mangle]
-pub extern "C" fn kv_snapshot_free(snap: *mut KvSnapshot) {
+pub unsafe extern "C" fn kv_snapshot_free(snap: *mut KvSnapshot) {
     guard_void(|| {
         if !snap.is_null() {
             // SAFETY: handle from kv_snapshot_new, freed once.
@@ -600,7 +644,7 @@ async fn get_value(db: &KvDb, snap: Option<&KvSnapshot>, key: &[u8]) -> KvResult
 }
 
 #[no_mangle]
-pub extern "C" fn kv_get(
+pub unsafe extern "C" fn kv_get(
     db: *mut KvDb,
     snap: *mut KvSnapshot,
     key: *const u8,
@@ -676,15 +720,25 @@ fn scan_range(
         None
     } else {
         let hi = end.clone().map_or(Bound::Unbounded, Bound::Excluded);
-        Some(block_on(open_iter(db, snap_ref(snap), (Bound::Included(start.clone()), hi)))?)
+        Some(block_on(open_iter(
+            db,
+            snap_ref(snap),
+            (Bound::Included(start.clone()), hi),
+        ))?)
     };
     bump(&SCANS, 1);
-    let it = KvIter { iter, start, end, last_key: None, last_val: Bytes::new() };
+    let it = KvIter {
+        iter,
+        start,
+        end,
+        last_key: None,
+        last_val: Bytes::new(),
+    };
     Ok(Box::into_raw(Box::new(it)))
 }
 
 #[no_mangle]
-pub extern "C" fn kv_scan(
+pub unsafe extern "C" fn kv_scan(
     db: *mut KvDb,
     snap: *mut KvSnapshot,
     start: *const u8,
@@ -695,7 +749,11 @@ pub extern "C" fn kv_scan(
 ) -> *mut KvIter {
     guard(err, std::ptr::null_mut(), || {
         let start = slice(start, slen)?;
-        let end = if end.is_null() { None } else { Some(slice(end, elen)?) };
+        let end = if end.is_null() {
+            None
+        } else {
+            Some(slice(end, elen)?)
+        };
         scan_range(db, snap, start, end)
     })
 }
@@ -717,7 +775,7 @@ fn prefix_upper_bound(prefix: &[u8]) -> Option<Vec<u8>> {
 }
 
 #[no_mangle]
-pub extern "C" fn kv_scan_prefix(
+pub unsafe extern "C" fn kv_scan_prefix(
     db: *mut KvDb,
     snap: *mut KvSnapshot,
     prefix: *const u8,
@@ -740,7 +798,7 @@ fn iter_mut<'a>(it: *mut KvIter) -> KvResult<&'a mut KvIter> {
 }
 
 #[no_mangle]
-pub extern "C" fn kv_iter_next(
+pub unsafe extern "C" fn kv_iter_next(
     it: *mut KvIter,
     key: *mut *const u8,
     klen: *mut usize,
@@ -750,7 +808,9 @@ pub extern "C" fn kv_iter_next(
 ) -> c_int {
     guard(err, -1, || {
         let it = iter_mut(it)?;
-        let Some(inner) = it.iter.as_mut() else { return Ok(0) };
+        let Some(inner) = it.iter.as_mut() else {
+            return Ok(0);
+        };
         let Some(kv) = block_on(inner.next())? else {
             it.iter = None; // exhausted: release SlateDB resources early
             return Ok(0);
@@ -784,7 +844,7 @@ pub extern "C" fn kv_iter_next(
 /// is an error; seeking to it, or below the range start, changes nothing;
 /// seeking at or past the range end exhausts the iterator.
 #[no_mangle]
-pub extern "C" fn kv_iter_seek(
+pub unsafe extern "C" fn kv_iter_seek(
     it: *mut KvIter,
     key: *const u8,
     klen: usize,
@@ -816,7 +876,7 @@ pub extern "C" fn kv_iter_seek(
 }
 
 #[no_mangle]
-pub extern "C" fn kv_iter_free(it: *mut KvIter) {
+pub unsafe extern "C" fn kv_iter_free(it: *mut KvIter) {
     guard_void(|| {
         if !it.is_null() {
             // SAFETY: handle from kv_scan*, freed once.
@@ -852,7 +912,7 @@ pub extern "C" fn kv_batch_new() -> *mut KvBatch {
 }
 
 #[no_mangle]
-pub extern "C" fn kv_batch_put(
+pub unsafe extern "C" fn kv_batch_put(
     b: *mut KvBatch,
     key: *const u8,
     klen: usize,
@@ -863,26 +923,31 @@ pub extern "C" fn kv_batch_put(
         let (Some(b), Ok(k), Ok(v)) = (batch_mut(b), slice(key, klen), slice(val, vlen)) else {
             return;
         };
-        b.ops.push(Op::Put(Bytes::copy_from_slice(k), Bytes::copy_from_slice(v)));
+        b.ops.push(Op::Put(
+            Bytes::copy_from_slice(k),
+            Bytes::copy_from_slice(v),
+        ));
     })
 }
 
 #[no_mangle]
-pub extern "C" fn kv_batch_delete(b: *mut KvBatch, key: *const u8, klen: usize) {
+pub unsafe extern "C" fn kv_batch_delete(b: *mut KvBatch, key: *const u8, klen: usize) {
     guard_void(|| {
-        let (Some(b), Ok(k)) = (batch_mut(b), slice(key, klen)) else { return };
+        let (Some(b), Ok(k)) = (batch_mut(b), slice(key, klen)) else {
+            return;
+        };
         b.ops.push(Op::Delete(Bytes::copy_from_slice(k)));
     })
 }
 
 #[no_mangle]
-pub extern "C" fn kv_batch_count(b: *const KvBatch) -> usize {
+pub unsafe extern "C" fn kv_batch_count(b: *const KvBatch) -> usize {
     // SAFETY: NULL or a live handle.
     unsafe { b.as_ref() }.map_or(0, |b| b.ops.len())
 }
 
 #[no_mangle]
-pub extern "C" fn kv_batch_free(b: *mut KvBatch) {
+pub unsafe extern "C" fn kv_batch_free(b: *mut KvBatch) {
     guard_void(|| {
         if !b.is_null() {
             // SAFETY: handle from kv_batch_new, freed once.
@@ -905,11 +970,17 @@ fn build_batch(b: &KvBatch) -> KvResult<(WriteBatch, u64)> {
             return Err(Fail::invalid("empty key in batch"));
         }
         if k.len() > u16::MAX as usize {
-            return Err(Fail::invalid(format!("key of {} bytes exceeds 65535", k.len())));
+            return Err(Fail::invalid(format!(
+                "key of {} bytes exceeds 65535",
+                k.len()
+            )));
         }
         match v {
             Some(v) if v.len() > u32::MAX as usize => {
-                return Err(Fail::invalid(format!("value of {} bytes is too large", v.len())));
+                return Err(Fail::invalid(format!(
+                    "value of {} bytes is too large",
+                    v.len()
+                )));
             }
             Some(v) => {
                 bytes += (k.len() + v.len()) as u64;
@@ -925,7 +996,7 @@ fn build_batch(b: &KvBatch) -> KvResult<(WriteBatch, u64)> {
 }
 
 #[no_mangle]
-pub extern "C" fn kv_write(db: *mut KvDb, b: *const KvBatch, err: *mut KvError) -> c_int {
+pub unsafe extern "C" fn kv_write(db: *mut KvDb, b: *const KvBatch, err: *mut KvError) -> c_int {
     guard(err, -1, || {
         let w = db_ref(db)?.writer()?;
         // SAFETY: NULL or a live handle.
@@ -946,7 +1017,7 @@ pub extern "C" fn kv_write(db: *mut KvDb, b: *const KvBatch, err: *mut KvError) 
 }
 
 #[no_mangle]
-pub extern "C" fn kv_flush(db: *mut KvDb, err: *mut KvError) -> c_int {
+pub unsafe extern "C" fn kv_flush(db: *mut KvDb, err: *mut KvError) -> c_int {
     guard(err, -1, || {
         match &db_ref(db)?.engine {
             Engine::Writer(w) => block_on(w.flush())?,
@@ -960,7 +1031,13 @@ pub extern "C" fn kv_flush(db: *mut KvDb, err: *mut KvError) -> c_int {
 // Checkpoints
 // ---------------------------------------------------------------------------
 
-fn fill_checkpoint_raw(out: &mut KvCheckpoint, id: &str, manifest_id: u64, create_ms: i64, expire_ms: i64) {
+fn fill_checkpoint_raw(
+    out: &mut KvCheckpoint,
+    id: &str,
+    manifest_id: u64,
+    create_ms: i64,
+    expire_ms: i64,
+) {
     out.id = [0; 40];
     for (dst, src) in out.id.iter_mut().zip(id.as_bytes().iter().take(39)) {
         *dst = *src as c_char;
@@ -972,16 +1049,25 @@ fn fill_checkpoint_raw(out: &mut KvCheckpoint, id: &str, manifest_id: u64, creat
 
 fn fill_checkpoint(out: &mut KvCheckpoint, cp: &slatedb::Checkpoint) {
     let expire = cp.expire_time.map_or(0, |t| t.timestamp_millis());
-    fill_checkpoint_raw(out, &cp.id.to_string(), cp.manifest_id, cp.create_time.timestamp_millis(), expire);
+    fill_checkpoint_raw(
+        out,
+        &cp.id.to_string(),
+        cp.manifest_id,
+        cp.create_time.timestamp_millis(),
+        expire,
+    );
 }
 
-async fn list_checkpoints(store: Arc<dyn ObjectStore>, path: Path) -> KvResult<Vec<slatedb::Checkpoint>> {
+async fn list_checkpoints(
+    store: Arc<dyn ObjectStore>,
+    path: Path,
+) -> KvResult<Vec<slatedb::Checkpoint>> {
     let admin = AdminBuilder::new(path, store).build();
     Ok(admin.list_checkpoints(None).await?)
 }
 
 #[no_mangle]
-pub extern "C" fn kv_checkpoint_create(
+pub unsafe extern "C" fn kv_checkpoint_create(
     db: *mut KvDb,
     lifetime_ms: u64,
     out: *mut KvCheckpoint,
@@ -1004,8 +1090,18 @@ pub extern "C" fn kv_checkpoint_create(
         match listed.iter().find(|c| c.id == res.id) {
             Some(cp) => fill_checkpoint(out, cp),
             None => {
-                let expire = if lifetime_ms > 0 { created_at + lifetime_ms as i64 } else { 0 };
-                fill_checkpoint_raw(out, &res.id.to_string(), res.manifest_id, created_at, expire);
+                let expire = if lifetime_ms > 0 {
+                    created_at + lifetime_ms as i64
+                } else {
+                    0
+                };
+                fill_checkpoint_raw(
+                    out,
+                    &res.id.to_string(),
+                    res.manifest_id,
+                    created_at,
+                    expire,
+                );
             }
         }
         Ok(0)
@@ -1013,7 +1109,7 @@ pub extern "C" fn kv_checkpoint_create(
 }
 
 #[no_mangle]
-pub extern "C" fn kv_checkpoint_list(
+pub unsafe extern "C" fn kv_checkpoint_list(
     url: *const c_char,
     out: *mut *mut KvCheckpoint,
     n: *mut usize,
@@ -1036,7 +1132,12 @@ pub extern "C" fn kv_checkpoint_list(
             // SAFETY: i < cps.len(), inside the allocation; write() avoids
             // reading the uninitialised slot.
             unsafe {
-                arr.add(i).write(KvCheckpoint { id: [0; 40], manifest_id: 0, create_time_ms: 0, expire_time_ms: 0 });
+                arr.add(i).write(KvCheckpoint {
+                    id: [0; 40],
+                    manifest_id: 0,
+                    create_time_ms: 0,
+                    expire_time_ms: 0,
+                });
                 fill_checkpoint(&mut *arr.add(i), cp);
             }
         }
@@ -1054,7 +1155,7 @@ pub extern "C" fn kv_checkpoint_list(
 // ---------------------------------------------------------------------------
 
 #[no_mangle]
-pub extern "C" fn kv_counters_get(out: *mut KvCounters) {
+pub unsafe extern "C" fn kv_counters_get(out: *mut KvCounters) {
     guard_void(|| {
         // SAFETY: NULL or a valid out-struct.
         if let Some(out) = unsafe { out.as_mut() } {

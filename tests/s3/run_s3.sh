@@ -3,7 +3,7 @@
 #
 # Owns: starting moto's S3 server on 127.0.0.1 (free port), creating a bucket,
 # exporting the AWS_* variables plus ROCKLAKE_S3_URL, running
-# $BUILD/tests/test_kv (and $BUILD/tests/test_catalog when it exists), and
+# $BUILD/tests/test_kv (and test_catalog, test_crash when they exist), and
 # printing one combined closing line "N passed, N failed". The server is always
 # killed on exit. Needs `moto_server` (pip install 'moto[server]') and curl.
 set -u
@@ -68,7 +68,7 @@ run_one() {  # binary
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then total_fail=$((total_fail + 1)); fi
 }
 
-for t in test_kv test_catalog; do
+for t in test_kv test_catalog test_crash; do
     if [ -x "$BUILD/tests/$t" ]; then
         run_one "$BUILD/tests/$t"
     elif [ "$t" = test_kv ]; then

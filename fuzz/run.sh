@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Builds every fuzz/fuzz_*.c as a libFuzzer binary and runs each for
+# FUZZ_SECONDS. Each target names the library sources it needs on a header
+# line "// fuzz-sources: src/a.c src/b.c", so targets build without the
+# whole library (and without the Rust staticlib).
+# Prints "N passed, N failed" (one per target); exits non-zero on any crash
+# or build failure. Crash inputs land in $BUILD/<target>/.
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build-fuzz}
+FUZZ_SECONDS=${FUZZ_SECONDS:-30}
+CLANG=${CLANG:-clang}
+CFLAGS="-std=c17 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Isrc"
+if ! command -v "$CLANG" >/dev/null; then
+    echo "clang not found (apt-get install -y clang)" >&2
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+mkdir -p "$BUILD/bin"
+passed=0; failed=0
+for src in fuzz/fuzz_*.c; do
+    [ -e "$src" ] || continue
+    name=$(basename "$src" .c)
+    deps=$(sed -n 's#^// fuzz-sources:##p' "$src" | head -1)
+    echo "== $name (sources: $deps)"
+    # shellcheck disable=SC2086 # $deps is a list of paths
+    if ! "$CLANG" $CFLAGS "$src" $deps -lm -o "$BUILD/bin/$name"; then
+        echo "   build failed"; failed=$((failed + 1)); continue
+    fi
+    workdir="$BUILD/$name"          # crash artifacts
+    corpus="$BUILD/corpus/$name"    # grows across runs
+    mkdir -p "$workdir" "$corpus"
+    if "$BUILD/bin/$name" -max_total_time="$FUZZ_SECONDS" -print_final_stats=1 \
+        -artifact_prefix="$workdir/" "$corpus" >"$workdir/log" 2>&1; then
+        echo "   ok: $(grep -E 'stat::number_of_executed_units' "$workdir/log" | awk '{print $2}') runs"
+        passed=$((passed + 1))
+    else
+        echo "   CRASH — see $workdir/log and $workdir/crash-*"
+        tail -30 "$workdir/log" | sed 's/^/   /'
+        failed=$((failed + 1))
+    fi
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,752 @@
+/*
+ * check.c — storage invariant checker (see check.h for the list).
+ *
+ * Owns: one pass over the keyspace in key order plus a few end-of-pass
+ * checks. The pass relies on the tag order fixed in tags.h: parents
+ * (schema 0x04 < table 0x05 < column 0x06 < data file 0x07 < delete file
+ * 0x08 < file column stats 0x09) come before their children, every catalog
+ * row (0x01-0x1F) comes before the index entries (0x80) that point at it,
+ * definitions (0x82) before dynamic rows (0xFD), and counters (0xFE) after
+ * every id they must exceed. So each reference is checked when it is met,
+ * against sets built from keys already seen.
+ *
+ * Invariant: a problem is reported and the pass continues; only a store
+ * read error stops it.
+ */
+#include "check.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inspect.h"
+#include "keys.h"
+#include "tags.h"
+
+/* ------------------------------------------------------------ hash sets */
+
+/* Set of u64 ids (open addressing; slot value id+1, 0 = empty). */
+typedef struct idset {
+    uint64_t *slots;
+    size_t cap, n;
+} idset;
+
+static uint64_t mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static bool idset_grow(idset *s)
+{
+    size_t ncap = s->cap ? s->cap * 2 : 1024;
+    uint64_t *ns = calloc(ncap, sizeof *ns);
+    if (!ns)
+        return false;
+    for (size_t i = 0; i < s->cap; i++) {
+        if (!s->slots[i])
+            continue;
+        size_t j = mix64(s->slots[i]) & (ncap - 1);
+        while (ns[j])
+            j = (j + 1) & (ncap - 1);
+        ns[j] = s->slots[i];
+    }
+    free(s->slots);
+    s->slots = ns;
+    s->cap = ncap;
+    return true;
+}
+
+static bool idset_add(idset *s, uint64_t id)
+{
+    if ((s->n + 1) * 2 > s->cap && !idset_grow(s))
+        return false;
+    size_t j = mix64(id + 1) & (s->cap - 1);
+    while (s->slots[j] && s->slots[j] != id + 1)
+        j = (j + 1) & (s->cap - 1);
+    if (!s->slots[j]) {
+        s->slots[j] = id + 1;
+        s->n++;
+    }
+    return true;
+}
+
+static bool idset_has(const idset *s, uint64_t id)
+{
+    if (!s->cap)
+        return false;
+    size_t j = mix64(id + 1) & (s->cap - 1);
+    while (s->slots[j]) {
+        if (s->slots[j] == id + 1)
+            return true;
+        j = (j + 1) & (s->cap - 1);
+    }
+    return false;
+}
+
+/* Map of row keys (of tables with a live or pk index) to what was seen. */
+enum { ROW_OPEN = 1, ROW_LIVE_SEEN = 2, ROW_PK_SEEN = 4 };
+
+typedef struct keyslot {
+    uint8_t *key; /* NULL = empty */
+    uint32_t klen;
+    uint8_t flags;
+} keyslot;
+
+typedef struct keymap {
+    keyslot *slots;
+    size_t cap, n;
+} keymap;
+
+static uint64_t hash_bytes(const uint8_t *p, size_t n)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 1099511628211ULL;
+    return mix64(h);
+}
+
+static keyslot *keymap_slot(keyslot *slots, size_t cap, const uint8_t *k, size_t kl)
+{
+    size_t j = hash_bytes(k, kl) & (cap - 1);
+    while (slots[j].key && !(slots[j].klen == kl && memcmp(slots[j].key, k, kl) == 0))
+        j = (j + 1) & (cap - 1);
+    return &slots[j];
+}
+
+static bool keymap_grow(keymap *m)
+{
+    size_t ncap = m->cap ? m->cap * 2 : 1024;
+    keyslot *ns = calloc(ncap, sizeof *ns);
+    if (!ns)
+        return false;
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->slots[i].key)
+            *keymap_slot(ns, ncap, m->slots[i].key, m->slots[i].klen) = m->slots[i];
+    free(m->slots);
+    m->slots = ns;
+    m->cap = ncap;
+    return true;
+}
+
+static bool keymap_add(keymap *m, const uint8_t *k, size_t kl, uint8_t flags)
+{
+    if ((m->n + 1) * 2 > m->cap && !keymap_grow(m))
+        return false;
+    keyslot *s = keymap_slot(m->slots, m->cap, k, kl);
+    if (!s->key) {
+        if (!(s->key = malloc(kl ? kl : 1)))
+            return false;
+        memcpy(s->key, k, kl);
+        s->klen = (uint32_t)kl;
+        m->n++;
+    }
+    s->flags |= flags;
+    return true;
+}
+
+static keyslot *keymap_find(keymap *m, const uint8_t *k, size_t kl)
+{
+    if (!m->cap)
+        return NULL;
+    keyslot *s = keymap_slot(m->slots, m->cap, k, kl);
+    return s->key ? s : NULL;
+}
+
+static void keymap_free(keymap *m)
+{
+    for (size_t i = 0; i < m->cap; i++)
+        free(m->slots[i].key);
+    free(m->slots);
+}
+
+/* ---------------------------------------------------------- checker state */
+
+/* Highest id seen that a counter must exceed. */
+typedef struct need {
+    char counter[64];
+    uint64_t max;   /* highest id / seq in use */
+    char what[96];  /* "snapshot_id", "data_file_id" ... for the message */
+} need;
+
+typedef struct counter_seen {
+    char name[64];
+    uint64_t value;
+} counter_seen;
+
+typedef struct name_entry {
+    char schema[128], name[256];
+    uint64_t id;
+    uint8_t *key;
+    size_t klen;
+} name_entry;
+
+typedef struct checker {
+    FILE *out;
+    rl_format fmt;
+    rl_dyn_defs defs;
+    uint64_t keys;
+    long problems;
+    bool oom;
+    rl_buf line;
+    rl_decoded_row row;
+    idset schemas, tables, data_files;
+    keymap rows;
+    /* the versioned entity being grouped: key without begin_snapshot */
+    rl_buf ent_prefix;
+    rl_buf ent_last_key;
+    int ent_open;
+    need *needs;
+    size_t nneeds, capneeds;
+    counter_seen *counters;
+    size_t ncounters, capcounters;
+    name_entry *names;
+    size_t nnames, capnames;
+    bool have_format_version, have_ducklake_format, have_epoch;
+} checker;
+
+static void problem(checker *c, const uint8_t *k, size_t kl, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void problem(checker *c, const uint8_t *k, size_t kl, const char *fmt, ...)
+{
+    c->problems++;
+    if (c->problems > RL_CHECK_MAX_REPORTED)
+        return;
+    rl_buf_reset(&c->line);
+    if (kl)
+        rl_buf_printf(&c->line, "problem: [0x%02x %s] key ", k[0], rl_tag_label(k[0]));
+    else
+        rl_buf_put_str(&c->line, "problem: ");
+    rl_key_hex(&c->line, k, kl);
+    rl_buf_put_str(&c->line, kl ? ": " : "(store): ");
+    va_list ap;
+    va_start(ap, fmt);
+    char msg[600];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    rl_buf_put_str(&c->line, msg);
+    rl_buf_put_u8(&c->line, '\n');
+    if (!c->line.failed)
+        fwrite(c->line.data, 1, c->line.len, c->out);
+}
+
+/* Record that `counter` must exceed `id`. */
+static void need_above(checker *c, const char *counter, uint64_t id, const char *what)
+{
+    for (size_t i = 0; i < c->nneeds; i++) {
+        if (strcmp(c->needs[i].counter, counter) == 0) {
+            if (id > c->needs[i].max) {
+                c->needs[i].max = id;
+                snprintf(c->needs[i].what, sizeof c->needs[i].what, "%s", what);
+            }
+            return;
+        }
+    }
+    if (c->nneeds == c->capneeds) {
+        size_t cap = c->capneeds ? c->capneeds * 2 : 16;
+        need *n = realloc(c->needs, cap * sizeof *n);
+        if (!n) {
+            c->oom = true;
+            return;
+        }
+        c->needs = n;
+        c->capneeds = cap;
+    }
+    need *n = &c->needs[c->nneeds++];
+    snprintf(n->counter, sizeof n->counter, "%s", counter);
+    snprintf(n->what, sizeof n->what, "%s", what);
+    n->max = id;
+}
+
+static int64_t col_i(const checker *c, const char *name)
+{
+    int i = rl_desc_column_index(c->row.d, name, c->fmt);
+    return i >= 0 && !c->row.vals[i].isnull ? c->row.vals[i].v.i : -1;
+}
+
+/* ------------------------------------------------------- row-level checks */
+
+static void check_not_null(checker *c, const uint8_t *k, size_t kl)
+{
+    for (size_t i = 0; i < c->row.ncols; i++)
+        if (c->row.d->cols[i].not_null && c->row.vals[i].isnull)
+            problem(c, k, kl, "column %s is NULL but declared NOT NULL", c->row.d->cols[i].name);
+}
+
+static void finish_entity(checker *c)
+{
+    if (c->ent_open > 1)
+        problem(c, c->ent_last_key.data, c->ent_last_key.len,
+                "%d open versions (end_snapshot NULL) of one entity; at most one may be open",
+                c->ent_open);
+    rl_buf_reset(&c->ent_prefix);
+    c->ent_open = 0;
+}
+
+/* Versions of one entity share the key up to begin_snapshot (the last key
+ * field), so they are adjacent in key order. */
+static void check_versions(checker *c, const uint8_t *k, size_t kl, bool open)
+{
+    const rl_table_desc *d = c->row.d;
+    if (d->begin_col < 0 || d->key[d->nkey - 1] != d->begin_col || kl < 9)
+        return;
+    size_t plen = kl - 8;
+    if (c->ent_prefix.len != plen || memcmp(c->ent_prefix.data, k, plen) != 0) {
+        finish_entity(c);
+        rl_buf_put(&c->ent_prefix, k, plen);
+    }
+    if (open) {
+        c->ent_open++;
+        rl_buf_reset(&c->ent_last_key);
+        rl_buf_put(&c->ent_last_key, k, kl);
+    }
+}
+
+static void require(checker *c, const uint8_t *k, size_t kl, const idset *set, const char *col,
+                    const char *parent)
+{
+    int64_t id = col_i(c, col);
+    if (id >= 0 && !idset_has(set, (uint64_t)id))
+        problem(c, k, kl, "%s=%" PRId64 " has no %s row", col, id, parent);
+}
+
+static void remember(checker *c, idset *set, const char *col)
+{
+    int64_t id = col_i(c, col);
+    if (id >= 0 && !idset_add(set, (uint64_t)id))
+        c->oom = true;
+}
+
+/* Parent links named in check.h, and the id sets children are checked with. */
+static void check_parents(checker *c, const uint8_t *k, size_t kl)
+{
+    switch (c->row.d->tag) {
+    case RL_TAG_SCHEMA:
+        remember(c, &c->schemas, "schema_id");
+        break;
+    case RL_TAG_TABLE:
+        remember(c, &c->tables, "table_id");
+        require(c, k, kl, &c->schemas, "schema_id", "ducklake_schema");
+        break;
+    case RL_TAG_COLUMN:
+        require(c, k, kl, &c->tables, "table_id", "ducklake_table");
+        break;
+    case RL_TAG_DATA_FILE:
+        remember(c, &c->data_files, "data_file_id");
+        require(c, k, kl, &c->tables, "table_id", "ducklake_table");
+        break;
+    case RL_TAG_DELETE_FILE:
+        require(c, k, kl, &c->tables, "table_id", "ducklake_table");
+        require(c, k, kl, &c->data_files, "data_file_id", "ducklake_data_file");
+        break;
+    case RL_TAG_FILE_COLUMN_STATS:
+        require(c, k, kl, &c->data_files, "data_file_id", "ducklake_data_file");
+        break;
+    default:
+        break;
+    }
+}
+
+static void check_counters_needed(checker *c)
+{
+    const rl_table_desc *d = c->row.d;
+    if (d->counter && d->counter_col >= 0 && !c->row.vals[d->counter_col].isnull) {
+        char what[96];
+        snprintf(what, sizeof what, "%s.%s", d->name, d->cols[d->counter_col].name);
+        need_above(c, d->counter, (uint64_t)c->row.vals[d->counter_col].v.i, what);
+    }
+    if (rl_desc_has_seq(d)) {
+        char name[64], what[96];
+        if (d->tag == RL_TAG_DYNAMIC_ROW)
+            snprintf(name, sizeof name, "%sfd:%" PRIu64, RL_COUNTER_ROWSEQ_PREFIX, d->dyn_id);
+        else
+            snprintf(name, sizeof name, "%s%02x", RL_COUNTER_ROWSEQ_PREFIX, d->tag);
+        snprintf(what, sizeof what, "row sequence of %s", d->name);
+        need_above(c, name, c->row.seq, what);
+    }
+    if (d->tag == RL_TAG_AUDIT)
+        need_above(c, RL_COUNTER_NEXT_COMMIT_SEQ, (uint64_t)c->row.vals[RL_AUDIT_SEQ].v.i,
+                   "audit commit_seq");
+}
+
+/* A catalog row (or audit / dynamic row) that decoded. */
+static void check_row(checker *c, const uint8_t *k, size_t kl)
+{
+    const rl_table_desc *d = c->row.d;
+    check_not_null(c, k, kl);
+    bool open = d->end_col >= 0 && c->row.vals[d->end_col].isnull;
+    check_versions(c, k, kl, open);
+    if ((d->live_index || d->pk_check == RL_PK_INDEX) &&
+        !keymap_add(&c->rows, k, kl, open ? ROW_OPEN : 0))
+        c->oom = true;
+    check_parents(c, k, kl);
+    check_counters_needed(c);
+}
+
+static void check_table_key(checker *c, const rl_table_desc *d, const uint8_t *k, size_t kl,
+                            const uint8_t *v, size_t vl)
+{
+    char why[300];
+    if (rl_decode_stored_row(&c->row, d, c->fmt, k, kl, v, vl, why, sizeof why) < 0) {
+        problem(c, k, kl, "%s", why);
+        return;
+    }
+    check_row(c, k, kl);
+}
+
+/* ------------------------------------------------------------ index keys */
+
+static void check_live_entry(checker *c, const uint8_t *k, size_t kl, size_t vl)
+{
+    const rl_table_desc *d = kl >= 3 ? rl_desc_by_tag(k[2]) : NULL;
+    if (!d || !d->live_index) {
+        problem(c, k, kl, "live index entry for a table without a live index");
+        return;
+    }
+    if (vl != 0)
+        problem(c, k, kl, "live index entry has a %zu-byte value, expected none", vl);
+    const uint8_t *pk = k + 2;
+    size_t pkl = kl - 2;
+    keyslot *s = keymap_find(&c->rows, pk, pkl);
+    if (!s) {
+        problem(c, k, kl, "live index entry points to a %s row that does not exist", d->name);
+        return;
+    }
+    if (!(s->flags & ROW_OPEN))
+        problem(c, k, kl, "live index entry points to a %s row whose end_snapshot is set",
+                d->name);
+    s->flags |= ROW_LIVE_SEEN;
+}
+
+static void check_pk_entry(checker *c, const uint8_t *k, size_t kl, const uint8_t *v, size_t vl)
+{
+    const rl_table_desc *d = kl == 11 ? rl_desc_by_tag(k[2]) : NULL;
+    if (!d || d->pk_check != RL_PK_INDEX) {
+        problem(c, k, kl, "malformed pk index key or table without a pk index");
+        return;
+    }
+    uint64_t id = rl_load_be64(k + 3);
+    keyslot *s = vl ? keymap_find(&c->rows, v, vl) : NULL;
+    if (!s) {
+        problem(c, k, kl, "pk index entry %s=%" PRIu64 " points to a row that does not exist",
+                d->cols[d->pk_col].name, id);
+        return;
+    }
+    rl_datum row[RL_MAX_COLUMNS];
+    rl_buf arena;
+    rl_buf_init(&arena, 0);
+    memset(row, 0, sizeof row);
+    if (rl_key_decode_row(v, vl, d, row, NULL, &arena) != RL_KEY_OK ||
+        (uint64_t)row[d->pk_col].v.i != id)
+        problem(c, k, kl, "pk index entry %s=%" PRIu64 " points to a row with another id",
+                d->cols[d->pk_col].name, id);
+    rl_buf_free(&arena);
+    s->flags |= ROW_PK_SEEN;
+}
+
+static void check_name_entry(checker *c, const uint8_t *k, size_t kl, const uint8_t *v,
+                             size_t vl)
+{
+    rl_reader r;
+    rl_reader_init(&r, k + 2, kl - 2);
+    rl_buf schema, name;
+    rl_buf_init(&schema, 0);
+    rl_buf_init(&name, 0);
+    bool ok = rl_key_get_str(&r, &schema) && rl_key_get_str(&r, &name) && !rl_reader_left(&r);
+    if (!ok || vl != 8) {
+        problem(c, k, kl, "malformed dynamic-table name index entry");
+    } else if (c->nnames == c->capnames &&
+               !(c->names = realloc(c->names, (c->capnames = c->capnames ? c->capnames * 2 : 16) *
+                                                  sizeof *c->names))) {
+        c->oom = true;
+    } else {
+        name_entry *e = &c->names[c->nnames++];
+        snprintf(e->schema, sizeof e->schema, "%.*s", (int)schema.len, (const char *)schema.data);
+        snprintf(e->name, sizeof e->name, "%.*s", (int)name.len, (const char *)name.data);
+        e->id = rl_load_be64(v);
+        e->key = malloc(kl);
+        e->klen = e->key ? kl : 0;
+        if (e->key)
+            memcpy(e->key, k, kl);
+    }
+    rl_buf_free(&schema);
+    rl_buf_free(&name);
+}
+
+static void check_index_key(checker *c, const uint8_t *k, size_t kl, const uint8_t *v,
+                            size_t vl)
+{
+    uint8_t kind = kl >= 2 ? k[1] : 0;
+    if (kind == RL_INDEX_LIVE && kl >= 3)
+        check_live_entry(c, k, kl, vl);
+    else if (kind == RL_INDEX_PK)
+        check_pk_entry(c, k, kl, v, vl);
+    else if (kind == RL_INDEX_DYNAMIC_NAME)
+        check_name_entry(c, k, kl, v, vl);
+    else
+        problem(c, k, kl, "unknown index kind 0x%02x", kind);
+}
+
+/* ------------------------------------------------- other key families */
+
+static void check_definition(checker *c, const uint8_t *k, size_t kl, const uint8_t *v,
+                             size_t vl)
+{
+    if (kl != 9) {
+        problem(c, k, kl, "dynamic table definition key is %zu bytes, expected 9", kl);
+        return;
+    }
+    uint64_t id = rl_load_be64(k + 1);
+    if (!rl_dyn_defs_find(&c->defs, id)) {
+        problem(c, k, kl, "dynamic table definition %" PRIu64 " does not decode", id);
+        return;
+    }
+    need_above(c, RL_COUNTER_NEXT_DYNAMIC_ID, id, "dynamic table id");
+    check_table_key(c, &rl_desc_dynamic_table, k, kl, v, vl);
+}
+
+static void check_dynamic_row(checker *c, const uint8_t *k, size_t kl, const uint8_t *v,
+                              size_t vl)
+{
+    if (kl != 17) {
+        problem(c, k, kl, "dynamic row key is %zu bytes, expected 17", kl);
+        return;
+    }
+    const rl_dyn_def *def = rl_dyn_defs_find(&c->defs, rl_load_be64(k + 1));
+    if (!def) {
+        problem(c, k, kl, "row of dynamic table %" PRIu64 ", which has no definition",
+                rl_load_be64(k + 1));
+        return;
+    }
+    check_table_key(c, def->desc, k, kl, v, vl);
+}
+
+static void check_counter(checker *c, const uint8_t *k, size_t kl, size_t vl, const uint8_t *v)
+{
+    if (vl != 8) {
+        problem(c, k, kl, "counter value is %zu bytes, expected 8", vl);
+        return;
+    }
+    if (c->ncounters == c->capcounters) {
+        size_t cap = c->capcounters ? c->capcounters * 2 : 32;
+        counter_seen *n = realloc(c->counters, cap * sizeof *n);
+        if (!n) {
+            c->oom = true;
+            return;
+        }
+        c->counters = n;
+        c->capcounters = cap;
+    }
+    counter_seen *e = &c->counters[c->ncounters++];
+    snprintf(e->name, sizeof e->name, "%.*s", (int)(kl - 1), (const char *)k + 1);
+    e->value = rl_load_be64(v);
+}
+
+static bool name_is(const uint8_t *k, size_t kl, const char *name)
+{
+    return kl - 1 == strlen(name) && memcmp(k + 1, name, kl - 1) == 0;
+}
+
+static void check_system(checker *c, const uint8_t *k, size_t kl, const uint8_t *v, size_t vl)
+{
+    bool u64 = name_is(k, kl, RL_SYS_FORMAT_VERSION) || name_is(k, kl, RL_SYS_WRITER_EPOCH) ||
+               name_is(k, kl, RL_SYS_RETAIN_FROM) || name_is(k, kl, RL_SYS_CREATED_AT);
+    if (u64 && vl != 8) {
+        problem(c, k, kl, "system key value is %zu bytes, expected 8", vl);
+        return;
+    }
+    if (name_is(k, kl, RL_SYS_FORMAT_VERSION)) {
+        c->have_format_version = true;
+        if (rl_load_be64(v) != RL_STORAGE_FORMAT_VERSION)
+            problem(c, k, kl, "catalog-format-version is %" PRIu64 ", this RockLake knows %d",
+                    rl_load_be64(v), RL_STORAGE_FORMAT_VERSION);
+    } else if (name_is(k, kl, RL_SYS_DUCKLAKE_FORMAT)) {
+        char f[32];
+        snprintf(f, sizeof f, "%.*s", (int)(vl < 31 ? vl : 31), (const char *)v);
+        c->have_ducklake_format = true;
+        if (!rl_format_parse(f))
+            problem(c, k, kl, "unknown ducklake-format \"%s\"", f);
+    } else if (name_is(k, kl, RL_SYS_WRITER_EPOCH)) {
+        c->have_epoch = true;
+    }
+}
+
+static void check_key(checker *c, const uint8_t *k, size_t kl, const uint8_t *v, size_t vl)
+{
+    if (kl == 0) {
+        problem(c, k, kl, "empty key");
+        return;
+    }
+    switch (k[0]) {
+    case RL_TAG_INDEX: check_index_key(c, k, kl, v, vl); return;
+    case RL_TAG_DYNAMIC_TABLE: check_definition(c, k, kl, v, vl); return;
+    case RL_TAG_DYNAMIC_ROW: check_dynamic_row(c, k, kl, v, vl); return;
+    case RL_TAG_COUNTER: check_counter(c, k, kl, vl, v); return;
+    case RL_TAG_SYSTEM: check_system(c, k, kl, v, vl); return;
+    default: break;
+    }
+    const rl_table_desc *d = rl_desc_by_tag(k[0]);
+    if (!d) {
+        problem(c, k, kl, "unknown tag 0x%02x", k[0]);
+        return;
+    }
+    check_table_key(c, d, k, kl, v, vl);
+}
+
+/* ------------------------------------------------------- end-of-pass checks */
+
+static void check_rows_indexed(checker *c)
+{
+    for (size_t i = 0; i < c->rows.cap; i++) {
+        keyslot *s = &c->rows.slots[i];
+        if (!s->key)
+            continue;
+        const rl_table_desc *d = rl_desc_by_tag(s->key[0]);
+        if (d->live_index && (s->flags & ROW_OPEN) && !(s->flags & ROW_LIVE_SEEN))
+            problem(c, s->key, s->klen, "row has end_snapshot NULL but no live index entry");
+        if (d->pk_check == RL_PK_INDEX && !(s->flags & ROW_PK_SEEN))
+            problem(c, s->key, s->klen, "row has no pk index entry");
+    }
+}
+
+static void check_counter_values(checker *c)
+{
+    for (size_t i = 0; i < c->nneeds; i++) {
+        const need *n = &c->needs[i];
+        uint64_t value = 0;
+        bool found = false;
+        for (size_t j = 0; j < c->ncounters; j++)
+            if (strcmp(c->counters[j].name, n->counter) == 0) {
+                value = c->counters[j].value;
+                found = true;
+            }
+        rl_buf k;
+        rl_buf_init(&k, 0);
+        rl_key_counter(&k, n->counter);
+        if (value <= n->max)
+            problem(c, k.data, k.len,
+                    "counter %s is %" PRIu64 "%s but %s %" PRIu64 " is in use; it must be above "
+                    "every id",
+                    n->counter, value, found ? "" : " (missing)", n->what, n->max);
+        rl_buf_free(&k);
+    }
+}
+
+static void check_system_present(checker *c)
+{
+    static const uint8_t none[1] = {RL_TAG_SYSTEM};
+    if (!c->have_format_version)
+        problem(c, none, 0, "system key catalog-format-version is missing");
+    if (!c->have_ducklake_format)
+        problem(c, none, 0, "system key ducklake-format is missing");
+    if (!c->have_epoch)
+        problem(c, none, 0, "system key writer-epoch is missing");
+}
+
+/* Definitions and name index entries must agree both ways. */
+static void check_dynamic_names(checker *c)
+{
+    for (size_t i = 0; i < c->nnames; i++) {
+        const name_entry *e = &c->names[i];
+        const rl_dyn_def *def = rl_dyn_defs_find(&c->defs, e->id);
+        if (!def)
+            problem(c, e->key, e->klen, "name index %s.%s points to dynamic table %" PRIu64
+                    ", which has no definition", e->schema, e->name, e->id);
+        else if (strcmp(def->schema, e->schema) != 0 || strcmp(def->desc->name, e->name) != 0)
+            problem(c, e->key, e->klen, "name index %s.%s points to dynamic table %" PRIu64
+                    " defined as %s.%s", e->schema, e->name, e->id, def->schema, def->desc->name);
+    }
+    for (size_t i = 0; i < c->defs.n; i++) {
+        const rl_dyn_def *def = &c->defs.defs[i];
+        bool found = false;
+        for (size_t j = 0; j < c->nnames && !found; j++)
+            found = c->names[j].id == def->id;
+        if (!found) {
+            uint8_t k[9] = {RL_TAG_DYNAMIC_TABLE};
+            rl_store_be64(k + 1, def->id);
+            problem(c, k, sizeof k, "dynamic table %s.%s has no name index entry", def->schema,
+                    def->desc->name);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ run */
+
+static void checker_free(checker *c)
+{
+    rl_dyn_defs_free(&c->defs);
+    rl_buf_free(&c->line);
+    rl_buf_free(&c->ent_prefix);
+    rl_buf_free(&c->ent_last_key);
+    rl_decoded_row_free(&c->row);
+    free(c->schemas.slots);
+    free(c->tables.slots);
+    free(c->data_files.slots);
+    keymap_free(&c->rows);
+    free(c->needs);
+    free(c->counters);
+    for (size_t i = 0; i < c->nnames; i++)
+        free(c->names[i].key);
+    free(c->names);
+}
+
+static int scan(checker *c, kv_db *kv, rl_error *err)
+{
+    kv_error ke;
+    kv_iter *it = rl_scan_all(kv, NULL, 0, &ke);
+    int rc = -1;
+    if (it) {
+        const uint8_t *k, *v;
+        size_t kl, vl;
+        while ((rc = kv_iter_next(it, &k, &kl, &v, &vl, &ke)) == 1 && !c->oom) {
+            c->keys++;
+            check_key(c, k, kl, v, vl);
+        }
+        kv_iter_free(it);
+    }
+    if (rc < 0)
+        return rl_error_set(err, RL_SQLSTATE_IO, "scanning the store: %s (%s)", ke.message,
+                            kv_error_kind_name(ke.kind));
+    if (c->oom)
+        return rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory while checking");
+    return 0;
+}
+
+long rl_check(rl_catalog *cat, FILE *out, uint64_t *keys_out, rl_error *err)
+{
+    checker c;
+    memset(&c, 0, sizeof c);
+    c.out = out;
+    c.fmt = rl_catalog_format(cat);
+    rl_buf_init(&c.line, 0);
+    rl_buf_init(&c.ent_prefix, 0);
+    rl_buf_init(&c.ent_last_key, 0);
+    rl_decoded_row_init(&c.row);
+    long result = -1;
+    if (rl_dyn_defs_load(rl_catalog_kv(cat), &c.defs, err) < 0 ||
+        scan(&c, rl_catalog_kv(cat), err) < 0)
+        goto out;
+    finish_entity(&c);
+    check_rows_indexed(&c);
+    check_counter_values(&c);
+    check_system_present(&c);
+    check_dynamic_names(&c);
+    if (c.problems == 0)
+        fprintf(out, "ok: %" PRIu64 " keys checked\n", c.keys);
+    else {
+        if (c.problems > RL_CHECK_MAX_REPORTED)
+            fprintf(out, "... and %ld more problems not shown\n",
+                    c.problems - RL_CHECK_MAX_REPORTED);
+        fprintf(out, "check failed: %ld problem%s in %" PRIu64 " keys\n", c.problems,
+                c.problems == 1 ? "" : "s", c.keys);
+    }
+    result = c.problems;
+out:
+    if (keys_out)
+        *keys_out = c.keys;
+    checker_free(&c);
+    return result;
+}

@@ -1,0 +1,654 @@
+/*
+ * main.c — the `rocklake` command-line tool: storage-level commands.
+ *
+ * Owns: argument parsing, --help texts, exit codes and how each command
+ * opens the store. The work itself lives in the library (demo.c,
+ * inspect.c, check.c, catalog.c), so bench/ and tests reuse it.
+ *
+ * Invariants:
+ *  - exit 0 = success, 1 = the command failed (or `check` found problems),
+ *    2 = usage error (unknown command/option, bad or missing argument);
+ *  - reading commands (inspect, stats, check, checkpoint list) open the
+ *    store read-only: a kv reader never fences a running RockLake server;
+ *  - every error says what to do next (a hint or the --help to read).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "catalog.h"
+#include "check.h"
+#include "demo.h"
+#include "inspect.h"
+#include "kv.h"
+#include "tags.h"
+
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+/* ----------------------------------------------------------------- help */
+
+static const char *const help_main =
+    "usage: rocklake [--help] COMMAND [ARGS]\n"
+    "\n"
+    "Storage-level tool for a RockLake store: a DuckLake catalog kept as key-value\n"
+    "pairs in SlateDB.\n"
+    "\n"
+    "Commands:\n"
+    "  create STORE      create an empty catalog (idempotent)\n"
+    "  demo STORE        build a small realistic DuckLake catalog\n"
+    "  inspect STORE     print every key and value, decoded\n"
+    "  stats STORE       keys and bytes per tag\n"
+    "  check STORE       verify the storage invariants\n"
+    "  checkpoint create|list STORE\n"
+    "                    make or list SlateDB checkpoints\n"
+    "\n"
+    "STORE is a URL: a plain path, file:///abs/path, memory://name (in-process only,\n"
+    "so useless across commands), or s3://bucket/prefix (credentials, region and\n"
+    "endpoint from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION,\n"
+    "AWS_ENDPOINT_URL, AWS_ALLOW_HTTP=true).\n"
+    "\n"
+    "Exit codes: 0 success; 1 failure (or check found problems); 2 usage error.\n"
+    "Run `rocklake COMMAND --help` for a command's options and output.\n"
+    "\n"
+    "Example:\n"
+    "  rocklake demo ./lake && rocklake stats ./lake && rocklake check ./lake\n";
+
+static const char *const help_create =
+    "usage: rocklake create STORE [--format 1.0|1.1]\n"
+    "\n"
+    "Create an empty RockLake catalog in STORE: the system keys (catalog-format-version,\n"
+    "ducklake-format, created-at, retain-from) and a writer epoch. Idempotent: on a store\n"
+    "that already has a catalog nothing is written.\n"
+    "\n"
+    "Options:\n"
+    "  --format F   DuckLake catalog format of a new catalog: 1.0 (default) or 1.1\n"
+    "  --help       show this help\n"
+    "\n"
+    "Prints \"created\" or \"catalog exists\" with the catalog's DuckLake format.\n"
+    "Opens the store as its writer, which fences a running RockLake server of it.\n"
+    "\n"
+    "Exit codes: 0 created or already there; 1 error (including an existing catalog\n"
+    "of another --format, or one written by a newer RockLake); 2 usage error.\n"
+    "\n"
+    "Example:\n"
+    "  rocklake create file:///var/lib/rocklake/lake --format 1.1\n";
+
+static const char *const help_demo =
+    "usage: rocklake demo STORE [--tables N] [--columns-per-table C] [--files N]\n"
+    "                           [--history V] [--files-per-commit K] [--format 1.0|1.1]\n"
+    "                           [--no-stats] [--no-extras]\n"
+    "\n"
+    "Build a small but realistic DuckLake catalog the way DuckLake writes one, one\n"
+    "transaction per snapshot: snapshot 0 with ducklake_metadata and schema 'main';\n"
+    "one commit per CREATE TABLE (table, columns, schema version, stats); commits of\n"
+    "data files with per-column statistics, spread round-robin over the tables; V\n"
+    "renames per table (each closes a version and opens the next); then one commit\n"
+    "with a tag, a column tag, a view, a macro, partitioning, sorting, an inlined\n"
+    "data table and an inlined delete table with rows, a delete file, variant stats,\n"
+    "a compaction that schedules a file for deletion, and a column/name mapping. The\n"
+    "result has keys under every tag 0x01-0x1C (0x1D in a 1.1 catalog), 0x80, 0x81,\n"
+    "0x82, 0xFD, 0xFE and 0xFF. The store is created if needed and must not already\n"
+    "have snapshots.\n"
+    "\n"
+    "Options:\n"
+    "  --tables N             user tables (default 5)\n"
+    "  --columns-per-table C  columns per table, 1-60 (default 4)\n"
+    "  --files N              data files in all (default 20)\n"
+    "  --history V            renames per table (default 2)\n"
+    "  --files-per-commit K   data files per transaction (default 1)\n"
+    "  --format F             DuckLake format when creating the catalog: 1.0 or 1.1\n"
+    "  --no-stats             skip file and table column statistics\n"
+    "  --no-extras            skip the extras commit\n"
+    "  --help                 show this help\n"
+    "\n"
+    "Prints a summary line (snapshots, tables, files); progress goes to stderr every\n"
+    "1000 data files (\"demo: 3000/10000 data files\").\n"
+    "\n"
+    "Exit codes: 0 built; 1 error; 2 usage error.\n"
+    "\n"
+    "Example:\n"
+    "  rocklake demo ./lake --tables 50 --columns-per-table 10 --files 10000 \\\n"
+    "      --files-per-commit 100\n";
+
+static const char *const help_inspect =
+    "usage: rocklake inspect STORE [--tag T] [--prefix HEX] [--limit N] [--raw]\n"
+    "\n"
+    "Print every key in key order as three lines: the key in spaced hex, the decoded\n"
+    "key fields, and the decoded value:\n"
+    "\n"
+    "  05 00 00 00 00 00 00 00 2a 00 00 00 00 00 00 00 c8\n"
+    "    key   ducklake_table table_id=42 begin_snapshot=200\n"
+    "    value table_uuid=... end_snapshot=NULL schema_id=0 table_name='orders' ...\n"
+    "\n"
+    "Catalog rows show their non-key columns as column=value (strings and times\n"
+    "quoted, NULL as NULL) in the catalog's DuckLake format; counters and system\n"
+    "keys show a number or text; live index entries \"(live)\"; pk index entries\n"
+    "\"-> \" and the key they point to; dynamic table definitions schema.name and\n"
+    "their columns; dynamic rows their table and columns; audit entries their\n"
+    "fields. A value that does not decode prints \"(undecodable: reason)\" and the\n"
+    "listing goes on. The store is opened read-only.\n"
+    "\n"
+    "Options:\n"
+    "  --tag T        only keys of tag T: hex (0x05, 05, fe) or a name\n"
+    "                 (ducklake_table, rocklake_index, rocklake_counter, ...)\n"
+    "  --prefix HEX   only keys starting with these bytes (\"05 00 00\"; spaces allowed)\n"
+    "  --limit N      stop after N keys (default: no limit)\n"
+    "  --raw          also print the value bytes in hex (\"raw\" line)\n"
+    "  --help         show this help\n"
+    "\n"
+    "Exit codes: 0 listed (even with undecodable values); 1 store error; 2 usage.\n"
+    "\n"
+    "Example:\n"
+    "  rocklake inspect ./lake --tag ducklake_column --limit 20\n";
+
+static const char *const help_stats =
+    "usage: rocklake stats STORE [--json]\n"
+    "\n"
+    "Count keys per tag and print an aligned table: tag, table, keys, key bytes,\n"
+    "value bytes, total bytes and share of the total, then a total line. Only tags\n"
+    "with keys are listed. The store is opened read-only.\n"
+    "\n"
+    "Options:\n"
+    "  --json   one JSON object instead: {\"store\", \"tags\": [{\"tag\", \"name\", \"keys\",\n"
+    "           \"key_bytes\", \"value_bytes\", \"total_bytes\"}...], \"total\": {...}}\n"
+    "  --help   show this help\n"
+    "\n"
+    "Exit codes: 0 printed; 1 store error; 2 usage error.\n"
+    "\n"
+    "Example:\n"
+    "  rocklake stats s3://bucket/lake --json\n";
+
+static const char *const help_check =
+    "usage: rocklake check STORE\n"
+    "\n"
+    "Verify the storage invariants in one pass (the store is opened read-only):\n"
+    "  - every key has a known tag and decodes; every value decodes for its table in\n"
+    "    the catalog's DuckLake format; NOT NULL columns are set\n"
+    "  - at most one open version (end_snapshot NULL) per versioned entity\n"
+    "  - live index entries point at open rows and every open row has one; pk index\n"
+    "    entries point at rows with that id and every such row has one\n"
+    "  - parents exist: ducklake_table.schema_id, table_id of ducklake_column /\n"
+    "    data_file / delete_file, data_file_id of delete_file / file_column_stats\n"
+    "  - counters are above every id in use (next-snapshot-id, next-catalog-id,\n"
+    "    next-file-id, next-row-seq:*, next-commit-seq, next-dynamic-table-id)\n"
+    "  - system keys: catalog-format-version known, ducklake-format known,\n"
+    "    writer-epoch present\n"
+    "  - dynamic rows belong to a defined dynamic table; definitions and their\n"
+    "    name index entries agree\n"
+    "\n"
+    "Prints \"ok: N keys checked\", or one line per problem\n"
+    "  problem: [0x07 ducklake_data_file] key 07 00 ...: table_id=9 has no ducklake_table row\n"
+    "(at most 100, then a count) and a summary line.\n"
+    "\n"
+    "Options:\n"
+    "  --help   show this help\n"
+    "\n"
+    "Exit codes: 0 no problems; 1 problems found or store error; 2 usage error.\n"
+    "\n"
+    "Example:\n"
+    "  rocklake check ./lake\n";
+
+static const char *const help_checkpoint =
+    "usage: rocklake checkpoint create STORE [--lifetime SECONDS]\n"
+    "       rocklake checkpoint list STORE\n"
+    "\n"
+    "create: make a durable SlateDB checkpoint of the store's current state and print\n"
+    "        its id, manifest id, creation and expiry time. Opens the store as its\n"
+    "        writer, which fences a running RockLake server of it.\n"
+    "list:   print the store's checkpoints, one per line: id, manifest id, created,\n"
+    "        expires (\"never\" without a lifetime). Reads without opening a writer.\n"
+    "\n"
+    "Options:\n"
+    "  --lifetime SECONDS   create: the checkpoint expires after this long\n"
+    "                       (default: never)\n"
+    "  --help               show this help\n"
+    "\n"
+    "Exit codes: 0 done; 1 error; 2 usage error.\n"
+    "\n"
+    "Example:\n"
+    "  rocklake checkpoint create ./lake --lifetime 3600 && rocklake checkpoint list ./lake\n";
+
+/* ------------------------------------------------------------- arguments */
+
+typedef struct optspec {
+    const char *name; /* "--tables" */
+    bool has_arg;
+} optspec;
+
+#define MAX_OPTS 16
+
+/* Parsed command line of one command: the store and option values by spec
+ * index (NULL = not given; "" for a flag that was given). */
+typedef struct parsed {
+    const char *store;
+    const char *val[MAX_OPTS];
+} parsed;
+
+static int usage_error(const char *cmd, const char *fmt, const char *arg)
+{
+    fprintf(stderr, "rocklake %s: ", cmd);
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nRun `rocklake %s --help` for usage.\n", cmd);
+    return EXIT_USAGE;
+}
+
+/* Returns -1 when parsed, else an exit code (0 after --help). Accepts
+ * "--opt value" and "--opt=value"; options and STORE in any order. */
+static int parse_args(const char *cmd, const char *help, int argc, char **argv,
+                      const optspec *specs, size_t nspecs, parsed *p)
+{
+    memset(p, 0, sizeof *p);
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(help, stdout);
+            return EXIT_OK;
+        }
+        if (a[0] != '-' || a[1] == '\0') {
+            if (p->store)
+                return usage_error(cmd, "unexpected argument '%s' (only one STORE)", a);
+            p->store = a;
+            continue;
+        }
+        const char *eq = strchr(a, '=');
+        size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
+        size_t s = 0;
+        while (s < nspecs && !(strlen(specs[s].name) == nlen && strncmp(specs[s].name, a, nlen) == 0))
+            s++;
+        if (s == nspecs)
+            return usage_error(cmd, "unknown option '%s'", a);
+        if (!specs[s].has_arg) {
+            if (eq)
+                return usage_error(cmd, "option '%s' takes no value", a);
+            p->val[s] = "";
+        } else if (eq) {
+            p->val[s] = eq + 1;
+        } else if (i + 1 < argc) {
+            p->val[s] = argv[++i];
+        } else {
+            return usage_error(cmd, "option '%s' needs a value", a);
+        }
+    }
+    if (!p->store)
+        return usage_error(cmd, "missing STORE argument%s", "");
+    return -1;
+}
+
+/* Non-negative integer option; returns false (after the usage message) if bad. */
+static bool parse_count(const char *cmd, const char *opt, const char *s, long long max,
+                        long long *out)
+{
+    if (!s)
+        return true;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end || v < 0 || v > max) {
+        fprintf(stderr, "rocklake %s: %s needs a whole number between 0 and %lld, not '%s'\n"
+                        "Run `rocklake %s --help` for usage.\n",
+                cmd, opt, max, s, cmd);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+static bool parse_format(const char *cmd, const char *s, rl_format *out)
+{
+    *out = 0;
+    if (!s)
+        return true;
+    *out = rl_format_parse(s);
+    if (*out)
+        return true;
+    fprintf(stderr, "rocklake %s: --format must be 1.0 or 1.1, not '%s'\n", cmd, s);
+    return false;
+}
+
+/* --------------------------------------------------------------- helpers */
+
+static void print_error(const char *cmd, const char *what, const rl_error *e)
+{
+    fprintf(stderr, "rocklake %s: %s: %s\n", cmd, what, e->message);
+    if (e->detail[0])
+        fprintf(stderr, "  detail: %s\n", e->detail);
+    if (e->hint[0])
+        fprintf(stderr, "  hint: %s\n", e->hint);
+}
+
+typedef enum open_mode { OPEN_READ, OPEN_WRITE, OPEN_CREATE } open_mode;
+
+static rl_catalog *open_catalog(const char *cmd, const char *url, open_mode mode, rl_format fmt)
+{
+    rl_catalog_options o = {0};
+    o.read_only = mode == OPEN_READ;
+    o.create_if_missing = mode == OPEN_CREATE;
+    o.format = fmt;
+    rl_error e;
+    rl_error_clear(&e);
+    rl_catalog *cat = rl_catalog_open(url, &o, &e);
+    if (!cat) {
+        char what[600];
+        snprintf(what, sizeof what, "cannot open the catalog in \"%s\"%s", url,
+                 mode == OPEN_READ ? " (read-only)" : "");
+        print_error(cmd, what, &e);
+        if (mode == OPEN_READ && !strstr(e.hint, "rocklake create"))
+            fprintf(stderr, "  hint: a read-only open needs an existing catalog; create one "
+                            "with `rocklake create %s`\n", url);
+    }
+    return cat;
+}
+
+static int close_catalog(const char *cmd, rl_catalog *cat, int rc)
+{
+    rl_error e;
+    rl_error_clear(&e);
+    if (rl_catalog_close(cat, &e) < 0) {
+        print_error(cmd, "closing the store", &e);
+        return rc == EXIT_OK ? EXIT_FAIL : rc;
+    }
+    return rc;
+}
+
+/* Does the store already hold a catalog? Peeks at catalog-format-version
+ * with a short-lived writer handle (a reader cannot open an empty store). */
+static int catalog_exists(const char *cmd, const char *url)
+{
+    kv_error ke;
+    kv_db *kv = kv_open_writer(url, NULL, &ke);
+    if (!kv) {
+        fprintf(stderr, "rocklake %s: cannot open store \"%s\": %s (%s)\n", cmd, url, ke.message,
+                kv_error_kind_name(ke.kind));
+        return -1;
+    }
+    uint8_t key[64];
+    key[0] = RL_TAG_SYSTEM;
+    memcpy(key + 1, RL_SYS_FORMAT_VERSION, strlen(RL_SYS_FORMAT_VERSION));
+    int rc = kv_get(kv, NULL, key, 1 + strlen(RL_SYS_FORMAT_VERSION), NULL, NULL, &ke);
+    if (rc < 0)
+        fprintf(stderr, "rocklake %s: reading store \"%s\": %s\n", cmd, url, ke.message);
+    kv_close(kv, NULL);
+    return rc;
+}
+
+/* -------------------------------------------------------------- commands */
+
+static int cmd_create(int argc, char **argv)
+{
+    static const optspec specs[] = {{"--format", true}};
+    parsed p;
+    int rc = parse_args("create", help_create, argc, argv, specs, 1, &p);
+    if (rc >= 0)
+        return rc;
+    rl_format fmt;
+    if (!parse_format("create", p.val[0], &fmt))
+        return EXIT_USAGE;
+    int exists = catalog_exists("create", p.store);
+    if (exists < 0)
+        return EXIT_FAIL;
+    rl_catalog *cat = open_catalog("create", p.store, OPEN_CREATE, fmt);
+    if (!cat)
+        return EXIT_FAIL;
+    rl_format have = rl_catalog_format(cat);
+    rc = EXIT_OK;
+    if (exists && fmt && fmt != have) {
+        fprintf(stderr, "rocklake create: a catalog with DuckLake format %s already exists in "
+                        "\"%s\"; it was not changed to %s\n",
+                rl_format_name(have), p.store, rl_format_name(fmt));
+        rc = EXIT_FAIL;
+    } else {
+        printf("%s: DuckLake format %s in %s\n", exists ? "catalog exists" : "created",
+               rl_format_name(have), p.store);
+    }
+    return close_catalog("create", cat, rc);
+}
+
+static int cmd_demo(int argc, char **argv)
+{
+    static const optspec specs[] = {{"--tables", true},  {"--columns-per-table", true},
+                                    {"--files", true},   {"--history", true},
+                                    {"--files-per-commit", true}, {"--format", true},
+                                    {"--no-stats", false}, {"--no-extras", false}};
+    parsed p;
+    int rc = parse_args("demo", help_demo, argc, argv, specs, 8, &p);
+    if (rc >= 0)
+        return rc;
+    rl_demo_params dp;
+    rl_demo_defaults(&dp);
+    long long v[5] = {dp.tables, dp.columns_per_table, dp.files, dp.history, dp.files_per_commit};
+    static const long long max[5] = {100000, 60, 100000000, 1000, 1000000};
+    for (int i = 0; i < 5; i++)
+        if (!parse_count("demo", specs[i].name, p.val[i], max[i], &v[i]))
+            return EXIT_USAGE;
+    dp.tables = (int)v[0];
+    dp.columns_per_table = (int)v[1];
+    dp.files = (int)v[2];
+    dp.history = (int)v[3];
+    dp.files_per_commit = (int)v[4];
+    dp.column_stats = !p.val[6];
+    dp.extras = !p.val[7];
+    rl_format fmt;
+    if (!parse_format("demo", p.val[5], &fmt))
+        return EXIT_USAGE;
+    rl_catalog *cat = open_catalog("demo", p.store, OPEN_CREATE, fmt);
+    if (!cat)
+        return EXIT_FAIL;
+    rl_error e;
+    rl_error_clear(&e);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    rc = EXIT_OK;
+    if (rl_demo_build(cat, &dp, stderr, &e) < 0) {
+        print_error("demo", "building the demo catalog", &e);
+        rc = EXIT_FAIL;
+    } else {
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+        printf("demo catalog built in %s: %" PRIu64 " snapshots, %d tables x %d columns, %d data "
+               "files, history %d (%.1f s)\n",
+               p.store, rl_catalog_counter(cat, RL_COUNTER_NEXT_SNAPSHOT_ID), dp.tables,
+               dp.columns_per_table, dp.files, dp.history, secs);
+    }
+    return close_catalog("demo", cat, rc);
+}
+
+static int cmd_inspect(int argc, char **argv)
+{
+    static const optspec specs[] = {
+        {"--tag", true}, {"--prefix", true}, {"--limit", true}, {"--raw", false}};
+    parsed p;
+    int rc = parse_args("inspect", help_inspect, argc, argv, specs, 4, &p);
+    if (rc >= 0)
+        return rc;
+    rl_inspect_opts o = {.tag = -1, .raw = p.val[3] != NULL};
+    if (p.val[0] && (o.tag = rl_tag_parse(p.val[0])) < 0)
+        return usage_error("inspect", "--tag '%s' is neither a hex tag (0x05) nor a table name",
+                           p.val[0]);
+    if (p.val[1]) {
+        int n = rl_hex_parse(p.val[1], o.prefix, sizeof o.prefix);
+        if (n < 0)
+            return usage_error("inspect", "--prefix '%s' is not hex bytes like \"05 00 2a\"",
+                               p.val[1]);
+        o.plen = (size_t)n;
+    }
+    long long limit = 0;
+    if (!parse_count("inspect", "--limit", p.val[2], INT64_MAX, &limit))
+        return EXIT_USAGE;
+    o.limit = (uint64_t)limit;
+    rl_catalog *cat = open_catalog("inspect", p.store, OPEN_READ, 0);
+    if (!cat)
+        return EXIT_FAIL;
+    rl_error e;
+    rl_error_clear(&e);
+    rc = EXIT_OK;
+    if (rl_inspect(cat, &o, stdout, &e) < 0) {
+        print_error("inspect", "reading the store", &e);
+        rc = EXIT_FAIL;
+    }
+    return close_catalog("inspect", cat, rc);
+}
+
+static int cmd_stats(int argc, char **argv)
+{
+    static const optspec specs[] = {{"--json", false}};
+    parsed p;
+    int rc = parse_args("stats", help_stats, argc, argv, specs, 1, &p);
+    if (rc >= 0)
+        return rc;
+    rl_catalog *cat = open_catalog("stats", p.store, OPEN_READ, 0);
+    if (!cat)
+        return EXIT_FAIL;
+    rl_error e;
+    rl_error_clear(&e);
+    rc = EXIT_OK;
+    if (rl_stats(cat, p.store, p.val[0] != NULL, stdout, &e) < 0) {
+        print_error("stats", "reading the store", &e);
+        rc = EXIT_FAIL;
+    }
+    return close_catalog("stats", cat, rc);
+}
+
+static int cmd_check(int argc, char **argv)
+{
+    parsed p;
+    int rc = parse_args("check", help_check, argc, argv, NULL, 0, &p);
+    if (rc >= 0)
+        return rc;
+    rl_catalog *cat = open_catalog("check", p.store, OPEN_READ, 0);
+    if (!cat)
+        return EXIT_FAIL;
+    rl_error e;
+    rl_error_clear(&e);
+    long problems = rl_check(cat, stdout, NULL, &e);
+    if (problems < 0)
+        print_error("check", "reading the store", &e);
+    return close_catalog("check", cat, problems == 0 ? EXIT_OK : EXIT_FAIL);
+}
+
+static void print_checkpoint(const kv_checkpoint *c)
+{
+    char created[32] = "?", expires[32] = "never";
+    time_t s = (time_t)(c->create_time_ms / 1000);
+    struct tm tm;
+    if (gmtime_r(&s, &tm))
+        strftime(created, sizeof created, "%Y-%m-%d %H:%M:%SZ", &tm);
+    s = (time_t)(c->expire_time_ms / 1000);
+    if (c->expire_time_ms && gmtime_r(&s, &tm))
+        strftime(expires, sizeof expires, "%Y-%m-%d %H:%M:%SZ", &tm);
+    printf("%s  manifest %" PRIu64 "  created %s  expires %s\n", c->id, c->manifest_id, created,
+           expires);
+}
+
+static int checkpoint_create(parsed *p)
+{
+    long long lifetime = 0;
+    if (!parse_count("checkpoint", "--lifetime", p->val[0], INT64_MAX / 1000, &lifetime))
+        return EXIT_USAGE;
+    rl_catalog *cat = open_catalog("checkpoint", p->store, OPEN_WRITE, 0);
+    if (!cat)
+        return EXIT_FAIL;
+    kv_checkpoint c;
+    kv_error ke;
+    int rc = EXIT_OK;
+    if (kv_checkpoint_create(rl_catalog_kv(cat), (uint64_t)lifetime * 1000, &c, &ke) < 0) {
+        fprintf(stderr, "rocklake checkpoint: creating a checkpoint of \"%s\": %s (%s)\n",
+                p->store, ke.message, kv_error_kind_name(ke.kind));
+        rc = EXIT_FAIL;
+    } else {
+        printf("created checkpoint ");
+        print_checkpoint(&c);
+    }
+    return close_catalog("checkpoint", cat, rc);
+}
+
+static int checkpoint_list(parsed *p)
+{
+    if (p->val[0])
+        return usage_error("checkpoint", "--lifetime applies to `checkpoint create`, not list%s",
+                           "");
+    /* open read-only first so a store from a newer RockLake is refused here too */
+    rl_catalog *cat = open_catalog("checkpoint", p->store, OPEN_READ, 0);
+    if (!cat)
+        return EXIT_FAIL;
+    int rc = close_catalog("checkpoint", cat, EXIT_OK);
+    if (rc != EXIT_OK)
+        return rc;
+    kv_checkpoint *list = NULL;
+    size_t n = 0;
+    kv_error ke;
+    if (kv_checkpoint_list(p->store, &list, &n, &ke) < 0) {
+        fprintf(stderr, "rocklake checkpoint: listing checkpoints of \"%s\": %s (%s)\n",
+                p->store, ke.message, kv_error_kind_name(ke.kind));
+        return EXIT_FAIL;
+    }
+    for (size_t i = 0; i < n; i++)
+        print_checkpoint(&list[i]);
+    printf("%zu checkpoint%s\n", n, n == 1 ? "" : "s");
+    free(list);
+    return EXIT_OK;
+}
+
+static int cmd_checkpoint(int argc, char **argv)
+{
+    if (argc < 1 || strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0) {
+        if (argc >= 1) {
+            fputs(help_checkpoint, stdout);
+            return EXIT_OK;
+        }
+        return usage_error("checkpoint", "missing subcommand: create or list%s", "");
+    }
+    bool create = strcmp(argv[0], "create") == 0;
+    if (!create && strcmp(argv[0], "list") != 0)
+        return usage_error("checkpoint", "unknown subcommand '%s' (use create or list)", argv[0]);
+    static const optspec specs[] = {{"--lifetime", true}};
+    parsed p;
+    int rc = parse_args("checkpoint", help_checkpoint, argc - 1, argv + 1, specs, 1, &p);
+    if (rc >= 0)
+        return rc;
+    return create ? checkpoint_create(&p) : checkpoint_list(&p);
+}
+
+/* ------------------------------------------------------------------ main */
+
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} command;
+
+static const command commands[] = {
+    {"create", cmd_create}, {"demo", cmd_demo},   {"inspect", cmd_inspect},
+    {"stats", cmd_stats},   {"check", cmd_check}, {"checkpoint", cmd_checkpoint},
+};
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(help_main, stderr);
+        return EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
+        if (argc >= 3 && strcmp(name, "help") == 0) {
+            /* `rocklake help inspect` = `rocklake inspect --help` */
+            char *args[] = {(char *)"--help"};
+            for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+                if (strcmp(commands[i].name, argv[2]) == 0)
+                    return commands[i].run(1, args);
+        }
+        fputs(help_main, stdout);
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return commands[i].run(argc - 2, argv + 2);
+    fprintf(stderr,
+            "rocklake: unknown %s '%s'\n"
+            "Commands: create, demo, inspect, stats, check, checkpoint. "
+            "Run `rocklake --help` for usage.\n",
+            name[0] == '-' ? "option" : "command", name);
+    return EXIT_USAGE;
+}

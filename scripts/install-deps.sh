@@ -16,6 +16,12 @@ have valgrind || need_apt+=(valgrind)
 have python3 || need_apt+=(python3)
 python3 -m pip --version >/dev/null 2>&1 || need_apt+=(python3-pip)
 have curl || need_apt+=(curl)
+# libpg_query (PostgreSQL's parser) + protobuf-c for its parse trees; libpq
+# and a PostgreSQL 15 server as the differential-test oracle
+dpkg -s libpg-query-dev >/dev/null 2>&1 || need_apt+=(libpg-query-dev)
+dpkg -s libprotobuf-c-dev >/dev/null 2>&1 || need_apt+=(libprotobuf-c-dev)
+dpkg -s libpq-dev >/dev/null 2>&1 || need_apt+=(libpq-dev)
+[ -x /usr/lib/postgresql/15/bin/postgres ] || need_apt+=(postgresql-15)
 # libFuzzer runtime ships with clang on Debian 12 (libclang-rt-14-dev)
 dpkg -s libclang-rt-14-dev >/dev/null 2>&1 || need_apt+=(libclang-rt-14-dev)
 

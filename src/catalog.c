@@ -1629,8 +1629,9 @@ static const rl_table_desc *dyn_load(rl_txn *t, uint64_t id, rl_error *err)
     return dyn_cache_put(t->cat, d, schema);
 }
 
-const rl_table_desc *rl_txn_find_dynamic(rl_txn *t, const char *schema, const char *name,
-                                         rl_error *err)
+/* Name index lookup: 1 with *fixed_tag or *dyn_id set, 0 absent, -1 error. */
+static int name_lookup(rl_txn *t, const char *schema, const char *name, uint8_t *fixed_tag,
+                       uint64_t *dyn_id, rl_error *err)
 {
     rl_buf k;
     rl_buf_init(&k, 0);
@@ -1639,17 +1640,54 @@ const rl_table_desc *rl_txn_find_dynamic(rl_txn *t, const char *schema, const ch
     size_t vlen = 0;
     int rc = view_get(t, k.data, k.len, &v, &vlen, err);
     rl_buf_free(&k);
+    if (rc == 1) {
+        *fixed_tag = 0;
+        *dyn_id = 0;
+        if (vlen == 1)
+            *fixed_tag = v[0];
+        else if (vlen == 8)
+            *dyn_id = rl_load_be64(v);
+        else
+            rc = rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED,
+                              "name index entry of \"%s.%s\" is malformed", schema, name);
+    }
+    free(v);
+    return rc;
+}
+
+const rl_table_desc *rl_txn_find_table(rl_txn *t, const char *schema, const char *name,
+                                       rl_error *err)
+{
+    uint8_t tag;
+    uint64_t id;
+    int rc = name_lookup(t, schema, name, &tag, &id, err);
     if (rc < 0)
         return NULL;
-    if (rc == 0 || vlen != 8) {
-        free(v);
+    if (rc == 0) {
         rl_error_set(err, RL_SQLSTATE_UNDEFINED_TABLE, "relation \"%s.%s\" does not exist", schema,
                      name);
         return NULL;
     }
-    uint64_t id = rl_load_be64(v);
-    free(v);
+    if (tag) {
+        const rl_table_desc *d = rl_desc_by_tag(tag);
+        if (!d || !rl_desc_in_format(d, t->cat->fmt))
+            rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED,
+                         "\"%s.%s\" is registered as unknown table tag 0x%02x", schema, name, tag);
+        return d;
+    }
     return dyn_load(t, id, err);
+}
+
+const rl_table_desc *rl_txn_find_dynamic(rl_txn *t, const char *schema, const char *name,
+                                         rl_error *err)
+{
+    const rl_table_desc *d = rl_txn_find_table(t, schema, name, err);
+    if (d && d->tag != RL_TAG_DYNAMIC_ROW) {
+        rl_error_set(err, RL_SQLSTATE_UNDEFINED_TABLE, "\"%s.%s\" is not a dynamic table",
+                     schema, name);
+        return NULL;
+    }
+    return d;
 }
 
 const rl_table_desc *rl_txn_create_dynamic(rl_txn *t, const char *schema, const char *name,
@@ -1664,9 +1702,9 @@ const rl_table_desc *rl_txn_create_dynamic(rl_txn *t, const char *schema, const 
         return NULL;
     }
     rl_error probe;
-    const rl_table_desc *have = rl_txn_find_dynamic(t, schema, name, &probe);
+    const rl_table_desc *have = rl_txn_find_table(t, schema, name, &probe);
     if (have) {
-        if (if_not_exists)
+        if (if_not_exists && have->tag == RL_TAG_DYNAMIC_ROW)
             return have;
         rl_error_set(err, RL_SQLSTATE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
         return NULL;
@@ -1726,48 +1764,15 @@ const rl_table_desc *rl_txn_create_dynamic(rl_txn *t, const char *schema, const 
     return dyn_cache_put(t->cat, d, schema);
 }
 
+static int delete_rows_of(rl_txn *t, const rl_table_desc *d, rl_error *err);
+
 int rl_txn_drop_dynamic(rl_txn *t, const rl_table_desc *d, rl_error *err)
 {
     if (!is_write_allowed(t, err))
         return -1;
-    /* rows first: collect their keys, since deleting while scanning would
-     * change the overlay under the scan */
-    rl_scan *s = rl_txn_scan(t, d, NULL, 0, err);
-    if (!s)
+    if (delete_rows_of(t, d, err) < 0)
         return -1;
-    uint8_t **keys = NULL;
-    size_t *lens = NULL, n = 0, cap = 0;
-    const rl_row *row;
     int rc;
-    while ((rc = rl_scan_next(s, &row, err)) == 1) {
-        if (n == cap) {
-            cap = cap ? cap * 2 : 64;
-            uint8_t **nk = realloc(keys, cap * sizeof *nk);
-            size_t *nl = nk ? realloc(lens, cap * sizeof *nl) : NULL;
-            if (nk)
-                keys = nk;
-            if (!nk || !nl) {
-                rc = oom(err);
-                break;
-            }
-            lens = nl;
-        }
-        if (!(keys[n] = dup_bytes(row->key, row->klen))) {
-            rc = oom(err);
-            break;
-        }
-        lens[n++] = row->klen;
-    }
-    rl_scan_free(s);
-    for (size_t i = 0; i < n; i++) {
-        if (rc == 0)
-            rc = ov_set(t, keys[i], lens[i], NULL, 0, err);
-        free(keys[i]);
-    }
-    free(keys);
-    free(lens);
-    if (rc < 0)
-        return -1;
     /* then the definition and its name index */
     rl_buf k;
     rl_buf_init(&k, 0);
@@ -1793,4 +1798,270 @@ int rl_txn_drop_dynamic(rl_txn *t, const rl_table_desc *d, rl_error *err)
     free(v);
     rl_buf_free(&k);
     return rc < 0 ? -1 : 0;
+}
+
+/* ------------------------------------------------- names, schemas, drops */
+
+/* The schema that already holds DuckLake's fixed tables, if any. */
+static int fixed_schema_in_use(rl_txn *t, char *out, size_t n, rl_error *err);
+
+int rl_txn_register_fixed(rl_txn *t, const char *schema, const rl_table_desc *d,
+                          bool if_not_exists, rl_error *err)
+{
+    if (!is_write_allowed(t, err))
+        return -1;
+    uint8_t tag;
+    uint64_t id;
+    int rc = name_lookup(t, schema, d->name, &tag, &id, err);
+    if (rc < 0)
+        return -1;
+    if (rc == 1) {
+        if (if_not_exists)
+            return 0;
+        return rl_error_set(err, RL_SQLSTATE_DUPLICATE_TABLE, "relation \"%s\" already exists",
+                            d->name);
+    }
+    char other[128] = "";
+    if (fixed_schema_in_use(t, other, sizeof other, err) < 0)
+        return -1;
+    if (other[0] && strcmp(other, schema) != 0) {
+        rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
+                     "RockLake keeps one DuckLake metadata schema per database, and this database "
+                     "already has it in schema \"%s\"",
+                     other);
+        rl_error_hint(err, "attach another database (lake) for a second DuckLake catalog, or use "
+                           "METADATA_SCHEMA '%s'", other);
+        return -1;
+    }
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_dynamic_name(&k, schema, d->name);
+    rc = ov_set(t, k.data, k.len, &d->tag, 1, err);
+    if (rc == 0)
+        rc = add_expectation(t, EXPECT_KEY_ABSENT, k.data, k.len, NULL, 0, d->name, "", err);
+    rl_buf_free(&k);
+    return rc;
+}
+
+/* Visit name index entries under an optional schema, decoding each. */
+static int visit_names(rl_txn *t, rl_table_visitor visit, void *ctx, bool resolve, rl_error *err)
+{
+    uint8_t prefix[2] = {RL_TAG_INDEX, RL_INDEX_DYNAMIC_NAME};
+    rl_scan s;
+    memset(&s, 0, sizeof s);
+    s.txn = t;
+    s.prefix = prefix;
+    s.plen = 2;
+    kv_error ke;
+    s.it = kv_scan_prefix(t->cat->kv, t->snap, prefix, 2, &ke);
+    if (!s.it)
+        return kv_fail(err, &ke, "listing tables");
+    s.ovi = ov_lower_bound(t, prefix, 2);
+    const uint8_t *k, *v;
+    size_t kl, vl;
+    rl_buf schema, name;
+    rl_buf_init(&schema, 0);
+    rl_buf_init(&name, 0);
+    int rc;
+    while ((rc = scan_merged_next(&s, &k, &kl, &v, &vl, err)) == 1) {
+        rl_reader r;
+        rl_reader_init(&r, k + 2, kl - 2);
+        rl_buf_reset(&schema);
+        rl_buf_reset(&name);
+        if (!rl_key_get_str(&r, &schema) || !rl_key_get_str(&r, &name)) {
+            rc = rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED, "malformed table name index key");
+            break;
+        }
+        rl_buf_put_u8(&schema, 0);
+        rl_buf_put_u8(&name, 0);
+        const rl_table_desc *d = NULL;
+        if (resolve) {
+            if (vl == 1)
+                d = rl_desc_by_tag(v[0]);
+            else if (vl == 8)
+                d = dyn_load(t, rl_load_be64(v), err);
+            if (!d) {
+                rc = -1;
+                if (!err || !err->sqlstate[0])
+                    rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED, "table \"%s\" does not resolve",
+                                 (const char *)name.data);
+                break;
+            }
+        } else if (vl != 1) {
+            continue; /* only fixed tables asked for */
+        } else {
+            d = rl_desc_by_tag(v[0]);
+            if (!d)
+                continue;
+        }
+        rc = visit(ctx, (const char *)schema.data, (const char *)name.data, d);
+        if (rc != 0)
+            break;
+    }
+    kv_iter_free(s.it);
+    rl_buf_free(&schema);
+    rl_buf_free(&name);
+    return rc;
+}
+
+int rl_txn_list_tables(rl_txn *t, rl_table_visitor visit, void *ctx, rl_error *err)
+{
+    return visit_names(t, visit, ctx, true, err);
+}
+
+typedef struct first_fixed {
+    char *out;
+    size_t n;
+} first_fixed;
+
+static int note_fixed_schema(void *ctx, const char *schema, const char *name,
+                             const rl_table_desc *d)
+{
+    first_fixed *f = ctx;
+    (void)name;
+    (void)d;
+    snprintf(f->out, f->n, "%s", schema);
+    return 1; /* one is enough */
+}
+
+static int fixed_schema_in_use(rl_txn *t, char *out, size_t n, rl_error *err)
+{
+    first_fixed f = {out, n};
+    out[0] = 0;
+    int rc = visit_names(t, note_fixed_schema, &f, false, err);
+    return rc < 0 ? -1 : 0;
+}
+
+/* Delete every row under `prefix` (collect keys first: deleting changes the
+ * overlay the scan walks). Index entries of the rows go too. */
+static int delete_rows_of(rl_txn *t, const rl_table_desc *d, rl_error *err)
+{
+    rl_scan *s = rl_txn_scan(t, d, NULL, 0, err);
+    if (!s)
+        return -1;
+    uint8_t **keys = NULL;
+    size_t *lens = NULL, n = 0, cap = 0;
+    const rl_row *row;
+    int rc;
+    while ((rc = rl_scan_next(s, &row, err)) == 1) {
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            uint8_t **nk = realloc(keys, cap * sizeof *nk);
+            if (nk)
+                keys = nk;
+            size_t *nl = nk ? realloc(lens, cap * sizeof *nl) : NULL;
+            if (!nk || !nl) {
+                rc = oom(err);
+                break;
+            }
+            lens = nl;
+        }
+        if (!(keys[n] = dup_bytes(row->key, row->klen))) {
+            rc = oom(err);
+            break;
+        }
+        lens[n++] = row->klen;
+    }
+    rl_scan_free(s);
+    for (size_t i = 0; i < n; i++) {
+        if (rc == 0)
+            rc = d->tag == RL_TAG_DYNAMIC_ROW ? ov_set(t, keys[i], lens[i], NULL, 0, err)
+                                              : rl_txn_delete(t, d, keys[i], lens[i], err);
+        free(keys[i]);
+    }
+    free(keys);
+    free(lens);
+    return rc < 0 ? -1 : 0;
+}
+
+int rl_txn_drop_table(rl_txn *t, const char *schema, const char *name, rl_error *err)
+{
+    if (!is_write_allowed(t, err))
+        return -1;
+    const rl_table_desc *d = rl_txn_find_table(t, schema, name, err);
+    if (!d)
+        return -1;
+    if (d->tag == RL_TAG_DYNAMIC_ROW)
+        return rl_txn_drop_dynamic(t, d, err);
+    if (delete_rows_of(t, d, err) < 0)
+        return -1;
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_dynamic_name(&k, schema, name);
+    int rc = ov_set(t, k.data, k.len, NULL, 0, err);
+    rl_buf_free(&k);
+    return rc;
+}
+
+static void schema_key(rl_buf *k, const char *schema)
+{
+    rl_buf_put_u8(k, RL_TAG_INDEX);
+    rl_buf_put_u8(k, RL_INDEX_SCHEMA);
+    rl_key_put_str(k, (const uint8_t *)schema, strlen(schema));
+}
+
+bool rl_txn_schema_exists(rl_txn *t, const char *schema)
+{
+    if (strcmp(schema, "public") == 0)
+        return true;
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    schema_key(&k, schema);
+    int rc = view_get(t, k.data, k.len, NULL, NULL, NULL);
+    rl_buf_free(&k);
+    return rc == 1;
+}
+
+int rl_txn_create_schema(rl_txn *t, const char *schema, bool if_not_exists, rl_error *err)
+{
+    if (!is_write_allowed(t, err))
+        return -1;
+    if (rl_txn_schema_exists(t, schema)) {
+        if (if_not_exists)
+            return 0;
+        return rl_error_set(err, "42P06", "schema \"%s\" already exists", schema);
+    }
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    schema_key(&k, schema);
+    int rc = ov_set(t, k.data, k.len, (const uint8_t *)"", 0, err);
+    if (rc == 0)
+        rc = add_expectation(t, EXPECT_KEY_ABSENT, k.data, k.len, NULL, 0, schema, "", err);
+    rl_buf_free(&k);
+    return rc;
+}
+
+int rl_txn_list_schemas(rl_txn *t, rl_schema_visitor visit, void *ctx, rl_error *err)
+{
+    uint8_t prefix[2] = {RL_TAG_INDEX, RL_INDEX_SCHEMA};
+    rl_scan s;
+    memset(&s, 0, sizeof s);
+    s.txn = t;
+    s.prefix = prefix;
+    s.plen = 2;
+    kv_error ke;
+    s.it = kv_scan_prefix(t->cat->kv, t->snap, prefix, 2, &ke);
+    if (!s.it)
+        return kv_fail(err, &ke, "listing schemas");
+    s.ovi = ov_lower_bound(t, prefix, 2);
+    const uint8_t *k, *v;
+    size_t kl, vl;
+    rl_buf name;
+    rl_buf_init(&name, 0);
+    int rc;
+    while ((rc = scan_merged_next(&s, &k, &kl, &v, &vl, err)) == 1) {
+        rl_reader r;
+        rl_reader_init(&r, k + 2, kl - 2);
+        rl_buf_reset(&name);
+        if (!rl_key_get_str(&r, &name)) {
+            rc = rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED, "malformed schema index key");
+            break;
+        }
+        rl_buf_put_u8(&name, 0);
+        if ((rc = visit(ctx, (const char *)name.data)) != 0)
+            break;
+    }
+    kv_iter_free(s.it);
+    rl_buf_free(&name);
+    return rc;
 }

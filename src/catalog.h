@@ -148,6 +148,34 @@ const rl_table_desc *rl_txn_find_dynamic(rl_txn *txn, const char *schema, const 
 /* Drop a dynamic table and all its rows. */
 int rl_txn_drop_dynamic(rl_txn *txn, const rl_table_desc *d, rl_error *err);
 
+/* SQL-visible names. CREATE TABLE of a DuckLake table registers its fixed
+ * descriptor under a schema; dynamic tables register themselves. The name
+ * index (0x80 03 schema name) maps a name to a fixed tag (1-byte value) or a
+ * dynamic id (8-byte value), so one lookup serves both. A catalog holds one
+ * DuckLake metadata schema: registering a fixed table in a second schema is
+ * refused with 0A000. */
+int rl_txn_register_fixed(rl_txn *txn, const char *schema, const rl_table_desc *d,
+                          bool if_not_exists, rl_error *err);
+/* Fixed or dynamic descriptor of schema.name; NULL + 42P01 if absent. */
+const rl_table_desc *rl_txn_find_table(rl_txn *txn, const char *schema, const char *name,
+                                       rl_error *err);
+/* Drop schema.name: a dynamic table with its rows, or a fixed table's
+ * registration and every row of its tag. 42P01 if absent. */
+int rl_txn_drop_table(rl_txn *txn, const char *schema, const char *name, rl_error *err);
+
+/* Visit every registered table in (schema, name) order. The visitor returns
+ * 0 to go on, anything else to stop (that value is returned). */
+typedef int (*rl_table_visitor)(void *ctx, const char *schema, const char *name,
+                                const rl_table_desc *d);
+int rl_txn_list_tables(rl_txn *txn, rl_table_visitor visit, void *ctx, rl_error *err);
+
+/* Schemas created with CREATE SCHEMA (0x80 04 index). "public" always
+ * exists, as in a new PostgreSQL database. 42P06 if it exists already. */
+int rl_txn_create_schema(rl_txn *txn, const char *schema, bool if_not_exists, rl_error *err);
+bool rl_txn_schema_exists(rl_txn *txn, const char *schema);
+typedef int (*rl_schema_visitor)(void *ctx, const char *schema);
+int rl_txn_list_schemas(rl_txn *txn, rl_schema_visitor visit, void *ctx, rl_error *err);
+
 /* Decode a dynamic table definition value (0x82) into a descriptor owned by
  * the caller (free with rl_dynamic_desc_free). For tools. */
 rl_table_desc *rl_dynamic_desc_decode(uint64_t dyn_id, const uint8_t *val, size_t vlen,

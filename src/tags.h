@@ -50,7 +50,9 @@
  *   0x80 secondary indexes              0x80 | index kind | ...
  *        kind 0x01 live rows            0x80 01 | tag | primary key without tag   -> empty
  *        kind 0x02 primary-key id       0x80 02 | tag | id                       -> primary key
- *        kind 0x03 dynamic table name   0x80 03 | schema(str) | name(str)        -> dyn id
+ *        kind 0x03 table name           0x80 03 | schema(str) | name(str)        -> dyn id (8 bytes)
+ *                                                                                 or fixed tag (1 byte)
+ *        kind 0x04 schema               0x80 04 | schema(str)                    -> empty
  *   0x81 audit log                      snapshot_id | commit seq
  *   0x82 dynamic table definitions      dyn id
  *   0xFD dynamic table rows             dyn id | seq
@@ -102,7 +104,8 @@ enum rl_tag {
 enum rl_index_kind {
     RL_INDEX_LIVE = 0x01,
     RL_INDEX_PK = 0x02,
-    RL_INDEX_DYNAMIC_NAME = 0x03
+    RL_INDEX_DYNAMIC_NAME = 0x03, /* every SQL-visible table name: fixed tag or dynamic id */
+    RL_INDEX_SCHEMA = 0x04        /* schemas created by CREATE SCHEMA */
 };
 
 /* Counter names (tag 0xFE). Values: big-endian u64 "next free". */

@@ -1,0 +1,285 @@
+/*
+ * sql_int.h — what the SQL engine's files share with each other (not with
+ * the wire layer, which sees only sql.h).
+ *
+ * Owns: the engine/session structs, materialized row sets, relations (stored
+ * DuckLake tables, dynamic tables, session temp tables, pg_catalog views),
+ * the statement execution context, and the contracts between:
+ *   sql.c          sessions, parse, dispatch, transactions, SET/SHOW, extended protocol
+ *   sql_expr.c     expressions: evaluation, literal coercion, casts, functions, compare
+ *   sql_select.c   SELECT: FROM/JOIN, WHERE, aggregates, ORDER BY, LIMIT, UNION ALL, subqueries
+ *   sql_scan.c     relation resolution, scans with key-prefix pushdown, EXPLAIN, ctids
+ *   sql_pgcatalog.c pg_catalog / information_schema rows generated from descriptors
+ *   sql_dml.c      INSERT, UPDATE (incl. FROM / WITH VALUES), DELETE (incl. ctid lists)
+ *   sql_ddl.c      CREATE/DROP/ALTER TABLE, CREATE SCHEMA, temporary tables
+ *   sql_copy.c     COPY TO STDOUT (binary/text), COPY FROM STDIN (binary/text)
+ *   sql_value.c    rl_value text/binary output, OIDs, rowsets
+ *
+ * Invariants: the SQL layer never touches kv.h; it reaches the store only
+ * through catalog.h. Parse trees are libpg_query's protobuf-c structs and are
+ * never modified. Every error is a PostgreSQL-style rl_error with the right
+ * SQLSTATE; nothing aborts the process.
+ */
+#ifndef ROCKLAKE_SQL_INT_H
+#define ROCKLAKE_SQL_INT_H
+
+#include <pg_query.h>
+#include <pg_query/pg_query.pb-c.h>
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "arena.h"
+#include "sql.h"
+
+/* ------------------------------------------------------------- row sets */
+
+typedef struct rl_colmeta {
+    char name[64];      /* result column name */
+    char rel[64];       /* alias of the relation it came from, "" if computed */
+    uint32_t oid;
+    int32_t typmod;
+    uint32_t table_oid; /* for RowDescription; 0 if computed */
+    int16_t attnum;
+} rl_colmeta;
+
+/* Rows of a stored relation remember where they came from, for ctid and DML. */
+typedef struct rl_rowsrc {
+    const uint8_t *key; /* primary key bytes (arena), NULL for computed rows */
+    size_t klen;
+    uint64_t ctid;      /* block << 16 | offset */
+} rl_rowsrc;
+
+/* A materialized relation: row-major values; strings live in `arena`. */
+typedef struct rl_rowset {
+    size_t ncols;
+    rl_colmeta *cols;
+    size_t nrows, caprows;
+    rl_value *vals;     /* nrows * ncols */
+    rl_rowsrc *src;     /* nrows entries, or NULL when no row has a source */
+    rl_arena arena;
+} rl_rowset;
+
+rl_rowset *rl_rowset_new(size_t ncols);
+void rl_rowset_free(rl_rowset *rs);
+/* Append a row (values copied, strings into the arena). src may be NULL. */
+int rl_rowset_add(rl_rowset *rs, const rl_value *vals, const rl_rowsrc *src, rl_error *err);
+static inline rl_value *rl_rowset_row(rl_rowset *rs, size_t i) { return &rs->vals[i * rs->ncols]; }
+/* Copy a value's string bytes into arena (no-op for fixed-size values). */
+int rl_value_own(rl_arena *a, rl_value *v);
+
+/* ------------------------------------------------------------ relations */
+
+typedef enum rl_rel_kind {
+    RL_REL_STORED = 1,   /* a DuckLake table or dynamic table in the catalog */
+    RL_REL_TEMP = 2,     /* session temporary table */
+    RL_REL_VIRTUAL = 3   /* pg_catalog / information_schema view */
+} rl_rel_kind;
+
+typedef struct rl_temp_table {
+    char name[64];
+    rl_rowset *rows;      /* columns = the table's columns */
+    bool on_commit_drop;
+    struct rl_temp_table *next;
+} rl_temp_table;
+
+typedef struct rl_relation {
+    rl_rel_kind kind;
+    char schema[64];
+    char name[64];
+    uint32_t oid;                /* stable pseudo-oid (pg_class.oid) */
+    const rl_table_desc *desc;   /* STORED */
+    rl_temp_table *temp;         /* TEMP */
+    int virtual_id;              /* VIRTUAL: rl_pgcatalog_* id */
+} rl_relation;
+
+/* ------------------------------------------------------ engine, session */
+
+struct rl_engine {
+    rl_catalog *cat;
+    char database[64];
+    char version[256];
+};
+
+typedef struct rl_setting {
+    char name[64];
+    char value[256];
+    struct rl_setting *next;
+} rl_setting;
+
+typedef struct rl_prepared rl_prepared; /* sql.c */
+typedef struct rl_portal rl_portal;     /* sql.c */
+typedef struct rl_copy_in rl_copy_in;   /* sql_copy.c */
+typedef struct rl_ctid_map rl_ctid_map; /* sql_scan.c */
+
+struct rl_session {
+    rl_engine *eng;
+    char user[64], application[64], client[64];
+    rl_txn *txn;           /* open catalog transaction, or NULL */
+    bool in_block;         /* BEGIN was issued */
+    bool failed;           /* error inside a block: 25P02 until ROLLBACK */
+    bool read_only_txn;    /* BEGIN ... READ ONLY */
+    rl_temp_table *temps;
+    rl_setting *settings;
+    rl_ctid_map *ctids;    /* per transaction */
+    rl_prepared *prepared;
+    rl_portal *portals;
+    rl_copy_in *copy_in;   /* COPY FROM STDIN in progress */
+    char *pending_sql;     /* rest of a simple query after COPY FROM STDIN */
+    PgQueryProtobufParseResult pending_parse;
+    size_t pending_next;
+    atomic_bool cancel;
+};
+
+/* --------------------------------------------------- execution context */
+
+typedef struct rl_exec {
+    rl_session *s;
+    const rl_sink *sink;
+    rl_error *err;
+    const char *sql;          /* whole query text, for error positions */
+    const rl_value *params;   /* $1.. of the extended protocol */
+    size_t nparams;
+    bool explain_analyze;
+    uint64_t keys_read;       /* store keys read by this statement */
+} rl_exec;
+
+/* The transaction of the current statement (begun on first use). */
+rl_txn *rl_exec_txn(rl_exec *x);
+/* 57014 if the session was cancelled; call in long loops. */
+int rl_exec_check_cancel(rl_exec *x);
+
+/* Error helpers: set x->err; position is the 1-based character offset of
+ * `location` (libpg_query's 0-based byte location, -1 = none). */
+int rl_exec_error(rl_exec *x, const char *sqlstate, int location, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* ------------------------------------------------------------ sql_expr.c */
+
+/* Column bindings visible to an expression: a stack of row sets with the
+ * current row of each (outer queries below inner ones). */
+typedef struct rl_binding {
+    rl_rowset *rs;
+    size_t row;
+    const struct rl_binding *outer;
+} rl_binding;
+
+/* Aggregate state for MAX/MIN/COUNT/SUM over a group (NULL when evaluating
+ * a non-aggregate context). sql_select.c fills it. */
+typedef struct rl_agg_ctx rl_agg_ctx;
+
+typedef struct rl_expr_ctx {
+    rl_exec *x;
+    const rl_binding *b;
+    rl_agg_ctx *agg;
+    rl_arena *arena;          /* strings produced by evaluation */
+} rl_expr_ctx;
+
+/* Evaluate `node` to *out. Unknown-typed literals stay RL_OID_UNKNOWN (text)
+ * until coerced, as in PostgreSQL. */
+int rl_expr_eval(rl_expr_ctx *c, const PgQuery__Node *node, rl_value *out);
+/* Evaluate a predicate: 1 true, 0 false or NULL, -1 error. */
+int rl_expr_truth(rl_expr_ctx *c, const PgQuery__Node *node);
+/* Coerce to a type as an assignment would (INSERT/UPDATE/COPY) or as an
+ * explicit cast (explicit = true). 22P02 / 22003 / 42804 on failure. */
+int rl_value_coerce(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_t typmod,
+                    bool explicit_cast, rl_value *out, int location);
+/* PostgreSQL comparison of two non-NULL values (after resolving unknown
+ * literals against the other side): <0, 0, >0; -1 + err on incomparable
+ * types (42883). */
+int rl_value_cmp(rl_expr_ctx *c, const rl_value *a, const rl_value *b, int *result,
+                 int location);
+/* Type name as SQL spells it ("bigint", "character varying") -> OID/typmod. */
+int rl_type_from_typename(rl_exec *x, const PgQuery__TypeName *tn, uint32_t *oid,
+                          int32_t *typmod);
+/* Output column name PostgreSQL gives an expression without alias
+ * ("?column?", function name, column name, "max", "version", ...). */
+void rl_expr_default_name(const PgQuery__Node *node, char *out, size_t n);
+
+/* ---------------------------------------------------------- sql_select.c */
+
+/* Run a SELECT into a row set (with column names/types). `outer` gives
+ * correlated subqueries access to enclosing rows (may be NULL). */
+rl_rowset *rl_select_run(rl_exec *x, const PgQuery__SelectStmt *st, const rl_binding *outer);
+/* Run a SELECT and send RowDescription, DataRows, CommandComplete. */
+int rl_select_send(rl_exec *x, const PgQuery__SelectStmt *st);
+/* Row description of a SELECT without running it (extended-protocol
+ * Describe). */
+rl_rowset *rl_select_describe(rl_exec *x, const PgQuery__SelectStmt *st);
+
+/* ------------------------------------------------------------ sql_scan.c */
+
+/* Resolve a table name as PostgreSQL's search path would (pg_temp, then the
+ * named schema or public, then pg_catalog). 42P01 if absent. */
+int rl_relation_resolve(rl_exec *x, const PgQuery__RangeVar *rv, rl_relation *out);
+int rl_relation_lookup(rl_exec *x, const char *schema, const char *name, rl_relation *out);
+/* Column layout of a relation (names, types, table oid, attnums). */
+rl_rowset *rl_relation_shape(rl_exec *x, const rl_relation *rel, const char *alias);
+
+/* Scan a relation into a row set whose columns are all the relation's
+ * columns, aliased `alias`. `where` (may be NULL) is only used to choose a
+ * key prefix (equality / IN on leading key fields) — the caller still
+ * applies it. Stored rows carry their primary key and a ctid. */
+rl_rowset *rl_relation_scan(rl_exec *x, const rl_relation *rel, const char *alias,
+                            const PgQuery__Node *where);
+/* Describe the scan rl_relation_scan would choose (EXPLAIN). */
+void rl_relation_explain(rl_exec *x, const rl_relation *rel, const PgQuery__Node *where,
+                         rl_buf *out);
+
+/* ctids: stable for the life of the transaction that read the row. */
+uint64_t rl_ctid_for_key(rl_session *s, const rl_table_desc *d, const uint8_t *key,
+                         size_t klen);
+/* 1 and the row's table + key, or 0 if the ctid was never handed out. */
+int rl_ctid_lookup(rl_session *s, uint64_t ctid, const rl_table_desc **d,
+                   const uint8_t **key, size_t *klen);
+void rl_ctid_reset(rl_session *s); /* at transaction end */
+/* "(p,o)" / "'(p,o)'" -> ctid; false if malformed. */
+bool rl_tid_parse(const char *text, size_t len, uint64_t *ctid);
+
+/* -------------------------------------------------------- sql_pgcatalog.c */
+
+/* Virtual relation id for pg_catalog.<name> / information_schema.<name>,
+ * or -1. */
+int rl_pgcatalog_find(const char *schema, const char *name);
+const char *rl_pgcatalog_schema(int id);
+/* Generate all rows of a virtual relation (reflecting the catalog as this
+ * transaction sees it, so a table created a moment ago is listed). */
+rl_rowset *rl_pgcatalog_rows(rl_exec *x, int id);
+/* The stable pseudo-oid of a relation / namespace, used consistently by
+ * pg_class, pg_attribute, RowDescription and to_regclass. */
+uint32_t rl_pgcatalog_rel_oid(const char *schema, const char *name);
+uint32_t rl_pgcatalog_namespace_oid(const char *schema);
+
+/* ----------------------------------------------------- sql_dml/ddl/copy.c */
+
+int rl_dml_insert(rl_exec *x, const PgQuery__InsertStmt *st);
+int rl_dml_update(rl_exec *x, const PgQuery__UpdateStmt *st);
+int rl_dml_delete(rl_exec *x, const PgQuery__DeleteStmt *st);
+/* Insert one row of already-coerced values into a relation (used by INSERT
+ * and COPY FROM). */
+int rl_dml_insert_row(rl_exec *x, const rl_relation *rel, const rl_value *row);
+
+int rl_ddl_create_table(rl_exec *x, const PgQuery__CreateStmt *st);
+int rl_ddl_create_schema(rl_exec *x, const PgQuery__CreateSchemaStmt *st);
+int rl_ddl_drop(rl_exec *x, const PgQuery__DropStmt *st);
+int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st);
+int rl_ddl_rename(rl_exec *x, const PgQuery__RenameStmt *st);
+/* Drop ON COMMIT DROP temp tables (commit) / all of this txn's (rollback). */
+void rl_ddl_end_transaction(rl_session *s, bool committed);
+void rl_ddl_free_temps(rl_session *s);
+
+/* COPY: TO STDOUT runs to completion; FROM STDIN returns RL_EXEC_COPY_IN
+ * after copy_in_begin and is finished by the rl_copy_in_* calls. */
+rl_exec_status rl_copy_start(rl_exec *x, const PgQuery__CopyStmt *st);
+int rl_copy_in_data(rl_exec *x, const uint8_t *data, size_t len);
+int rl_copy_in_done(rl_exec *x); /* sends CommandComplete "COPY n" */
+void rl_copy_in_abort(rl_session *s);
+
+/* Binary COPY / binary result encoding of one value (PostgreSQL send
+ * format), shared with rl_value_to_binary. Decoding for COPY FROM. */
+int rl_value_from_binary(rl_exec *x, uint32_t oid, int32_t typmod, const uint8_t *p,
+                         size_t len, rl_arena *arena, rl_value *out);
+
+/* Command tag helpers. */
+int rl_send_complete(rl_exec *x, const char *tag);
+
+#endif

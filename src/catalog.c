@@ -1430,14 +1430,20 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
     rl_catalog *cat = t->cat;
     kv_batch *b = kv_batch_new();
     uint64_t *values = calloc(t->ntc + 1, sizeof *values);
+    kv_pending *in_flight = NULL;
+    kv_error ke;
     int rc = -1;
+    /* Validation and the memtable write happen under the lock, so commits
+     * are ordered and each one validates against every earlier one. The
+     * wait for durability happens outside it: commits that arrive while a
+     * WAL flush is in flight share the next one (group commit). */
     pthread_mutex_lock(&cat->lock);
     if (!b || !values) {
         oom(err);
-        goto out;
+        goto unlock;
     }
     if (check_expectations(t, err) < 0)
-        goto out;
+        goto unlock;
     for (size_t i = 0; i < t->nov; i++) {
         if (t->ov[i].val)
             kv_batch_put(b, t->ov[i].key, t->ov[i].klen, t->ov[i].val, t->ov[i].vlen);
@@ -1445,13 +1451,13 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
             kv_batch_delete(b, t->ov[i].key, t->ov[i].klen);
     }
     if (add_counters_locked(t, b, values, err) < 0 || add_audit_locked(t, b, err) < 0)
-        goto out;
-    kv_error ke;
-    if (kv_write(cat->kv, b, &ke) < 0) {
+        goto unlock;
+    if (kv_write_begin(cat->kv, b, &in_flight, &ke) < 0) {
         kv_fail(err, &ke, "committing");
-        goto out;
+        goto unlock;
     }
-    /* Durable: now memory may move forward. */
+    /* Later commits must number from here even before this one is durable;
+     * if it then fails, the ids are merely skipped. */
     for (size_t i = 0; i < t->ntc; i++) {
         counter *c = counter_locked(cat, t->tc[i].name, NULL);
         if (c && values[i] > c->value)
@@ -1461,10 +1467,12 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
     if (seqc)
         seqc->value++;
     rc = 0;
-out:
+unlock:
     pthread_mutex_unlock(&cat->lock);
     kv_batch_free(b);
     free(values);
+    if (rc == 0 && kv_write_wait(in_flight, &ke) < 0)
+        rc = kv_fail(err, &ke, "committing");
     return rc;
 }
 

@@ -15,6 +15,7 @@ typedef struct rl_error {
     char message[512];
     char detail[512];
     char hint[256];
+    int position; /* 1-based character position in the query, 0 = none */
 } rl_error;
 
 #define RL_SQLSTATE_UNIQUE_VIOLATION "23505"

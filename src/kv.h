@@ -135,6 +135,18 @@ void kv_batch_free(kv_batch *b);
  * Returns 0 or -1 (KV_ERR_FENCED when a newer writer exists). */
 int kv_write(kv_db *db, const kv_batch *b, kv_error *err);
 
+/* The same write in two steps, so a caller can order writes under its own
+ * lock and wait for durability outside it (group commit: concurrent waiters
+ * share one WAL flush). kv_write_begin applies `b` atomically to the writer's
+ * memtable — later reads and writes of this process see it — and returns a
+ * pending handle in *out (NULL for an empty batch). kv_write_wait returns
+ * once that write is durable (or failed, e.g. KV_ERR_FENCED) and frees the
+ * handle; it must be called exactly once per non-NULL handle. Until it
+ * returns 0 the write must not be acknowledged to anyone. */
+typedef struct kv_pending kv_pending;
+int kv_write_begin(kv_db *db, const kv_batch *b, kv_pending **out, kv_error *err);
+int kv_write_wait(kv_pending *p, kv_error *err);
+
 /* Make everything written so far durable (WAL flush). Returns 0 or -1. */
 int kv_flush(kv_db *db, kv_error *err);
 

@@ -40,6 +40,8 @@ typedef struct rl_colmeta {
     int32_t typmod;
     uint32_t table_oid; /* for RowDescription; 0 if computed */
     int16_t attnum;
+    bool using_dup;     /* right-hand copy of a JOIN ... USING column: reachable
+                           only qualified, skipped by `*` (sql_select.c) */
 } rl_colmeta;
 
 /* Rows of a stored relation remember where they came from, for ctid and DML. */
@@ -124,9 +126,11 @@ struct rl_session {
     rl_prepared *prepared;
     rl_portal *portals;
     rl_copy_in *copy_in;   /* COPY FROM STDIN in progress */
-    char *pending_sql;     /* rest of a simple query after COPY FROM STDIN */
-    PgQueryProtobufParseResult pending_parse;
-    size_t pending_next;
+    char *pending_sql;     /* a simple query paused by COPY FROM STDIN ... */
+    PgQuery__ParseResult *pending_tree; /* ... its statements ... */
+    size_t pending_next;   /* ... and the next one to run */
+    bool implicit;         /* the open txn is implicit (ends with the query / Sync) */
+    int64_t txn_start_us;  /* now() of the current transaction */
     atomic_bool cancel;
 };
 
@@ -158,20 +162,30 @@ int rl_exec_error(rl_exec *x, const char *sqlstate, int location, const char *fm
 /* Column bindings visible to an expression: a stack of row sets with the
  * current row of each (outer queries below inner ones). */
 typedef struct rl_binding {
-    rl_rowset *rs;
+    rl_rowset *rs;            /* NULL = a subquery boundary (see correlated) */
     size_t row;
     const struct rl_binding *outer;
+    bool *correlated;         /* boundary only: set when a column lookup
+                                 crosses it (the subquery is correlated) */
 } rl_binding;
 
 /* Aggregate state for MAX/MIN/COUNT/SUM over a group (NULL when evaluating
- * a non-aggregate context). sql_select.c fills it. */
-typedef struct rl_agg_ctx rl_agg_ctx;
+ * a non-aggregate context). sql_select.c fills it: an aggregate's argument
+ * is evaluated once per row rs[rows[i]], seen through `outer`. */
+typedef struct rl_agg_ctx {
+    rl_rowset *rs;
+    const size_t *rows;
+    size_t nrows;
+    const rl_binding *outer;
+} rl_agg_ctx;
 
 typedef struct rl_expr_ctx {
     rl_exec *x;
     const rl_binding *b;
     rl_agg_ctx *agg;
     rl_arena *arena;          /* strings produced by evaluation */
+    bool typing;              /* evaluating on an all-NULL row only for the
+                                 result type: CASE evaluates every branch */
 } rl_expr_ctx;
 
 /* Evaluate `node` to *out. Unknown-typed literals stay RL_OID_UNKNOWN (text)
@@ -194,6 +208,11 @@ int rl_type_from_typename(rl_exec *x, const PgQuery__TypeName *tn, uint32_t *oid
 /* Output column name PostgreSQL gives an expression without alias
  * ("?column?", function name, column name, "max", "version", ...). */
 void rl_expr_default_name(const PgQuery__Node *node, char *out, size_t n);
+/* The input column a bare ColumnRef names in b's innermost row set (for
+ * RowDescription's table oid / attnum), or NULL. */
+const rl_colmeta *rl_expr_column(const rl_binding *b, const PgQuery__Node *node);
+/* PostgreSQL's name of a type in messages ("bigint", "character varying"). */
+const char *rl_oid_type_name(uint32_t oid);
 
 /* ---------------------------------------------------------- sql_select.c */
 
@@ -205,6 +224,12 @@ int rl_select_send(rl_exec *x, const PgQuery__SelectStmt *st);
 /* Row description of a SELECT without running it (extended-protocol
  * Describe). */
 rl_rowset *rl_select_describe(rl_exec *x, const PgQuery__SelectStmt *st);
+/* Evaluate a VALUES list (values_stmt->values_lists) into a row set whose
+ * columns are named colnames[i] (or column1, column2, ...) with relation
+ * alias `alias`; column types are resolved as PostgreSQL resolves VALUES
+ * (common type; all-unknown -> text). */
+rl_rowset *rl_values_run(rl_exec *x, const PgQuery__SelectStmt *values_stmt, const char *alias,
+                         char **colnames, size_t ncolnames);
 
 /* ------------------------------------------------------------ sql_scan.c */
 
@@ -234,6 +259,14 @@ int rl_ctid_lookup(rl_session *s, uint64_t ctid, const rl_table_desc **d,
 void rl_ctid_reset(rl_session *s); /* at transaction end */
 /* "(p,o)" / "'(p,o)'" -> ctid; false if malformed. */
 bool rl_tid_parse(const char *text, size_t len, uint64_t *ctid);
+/* MAX of the first key column of a stored table whose first key column
+ * feeds a counter (ducklake_snapshot.snapshot_id, ...), read in O(1) keys
+ * through the counter. 1 = answered (*out may be a NULL value for an empty
+ * table), 0 = no fast path for this relation, -1 = error. */
+int rl_relation_max_key(rl_exec *x, const rl_relation *rel, rl_value *out);
+/* Every relation has a trailing hidden column "ctid" (RL_OID_TID) with
+ * attnum -1, PostgreSQL's attnum for ctid: `*` expansion skips attnum < 0. */
+#define RL_CTID_ATTNUM (-1)
 
 /* -------------------------------------------------------- sql_pgcatalog.c */
 
@@ -248,6 +281,8 @@ rl_rowset *rl_pgcatalog_rows(rl_exec *x, int id);
  * pg_class, pg_attribute, RowDescription and to_regclass. */
 uint32_t rl_pgcatalog_rel_oid(const char *schema, const char *name);
 uint32_t rl_pgcatalog_namespace_oid(const char *schema);
+/* Columns of a virtual relation without generating its rows (no rows). */
+rl_rowset *rl_pgcatalog_columns(int id);
 
 /* ----------------------------------------------------- sql_dml/ddl/copy.c */
 
@@ -278,6 +313,10 @@ void rl_copy_in_abort(rl_session *s);
  * format), shared with rl_value_to_binary. Decoding for COPY FROM. */
 int rl_value_from_binary(rl_exec *x, uint32_t oid, int32_t typmod, const uint8_t *p,
                          size_t len, rl_arena *arena, rl_value *out);
+
+/* PostgreSQL binary send format of one non-NULL value (COPY binary and
+ * binary result columns). false if the type has no binary form here. */
+bool rl_copy_encode_binary(rl_buf *out, const rl_value *v);
 
 /* Command tag helpers. */
 int rl_send_complete(rl_exec *x, const char *tag);

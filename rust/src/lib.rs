@@ -1016,6 +1016,52 @@ pub unsafe extern "C" fn kv_write(db: *mut KvDb, b: *const KvBatch, err: *mut Kv
     })
 }
 
+/// A write applied to the memtable whose durability has not been awaited yet
+/// (see kv_write_begin / kv_write_wait in kv.h).
+pub struct KvPending {
+    handle: slatedb::WriteHandle,
+    bytes: u64,
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn kv_write_begin(
+    db: *mut KvDb,
+    b: *const KvBatch,
+    out: *mut *mut KvPending,
+    err: *mut KvError,
+) -> c_int {
+    guard(err, -1, || {
+        // SAFETY: out is a valid pointer supplied by C (checked for NULL).
+        let out = unsafe { out.as_mut() }.ok_or_else(|| Fail::invalid("out is NULL"))?;
+        *out = std::ptr::null_mut();
+        let w = db_ref(db)?.writer()?;
+        // SAFETY: NULL or a live handle.
+        let b = unsafe { b.as_ref() }.ok_or_else(|| Fail::invalid("kv_batch is NULL"))?;
+        if b.ops.is_empty() {
+            return Ok(0); // nothing to apply; *out stays NULL
+        }
+        let (wb, bytes) = build_batch(b)?;
+        let handle = block_on(w.write_with_options(wb, &WriteOptions::default()))?;
+        *out = Box::into_raw(Box::new(KvPending { handle, bytes }));
+        Ok(0)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn kv_write_wait(p: *mut KvPending, err: *mut KvError) -> c_int {
+    guard(err, -1, || {
+        if p.is_null() {
+            return Ok(0);
+        }
+        // SAFETY: p came from kv_write_begin and is consumed here exactly once.
+        let pending = unsafe { Box::from_raw(p) };
+        block_on(pending.handle.await_durable())?;
+        bump(&BATCHES_WRITTEN, 1);
+        bump(&BYTES_WRITTEN, pending.bytes);
+        Ok(0)
+    })
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn kv_flush(db: *mut KvDb, err: *mut KvError) -> c_int {
     guard(err, -1, || {

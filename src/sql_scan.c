@@ -1,0 +1,914 @@
+/*
+ * sql_scan.c — relations as the SQL engine sees them: name resolution, the
+ * column layout of a relation, scans with key-prefix pushdown, EXPLAIN text,
+ * the O(1) "latest key" read, and ctids.
+ *
+ * Owns:
+ *  - resolution in PostgreSQL's search order: session temp tables (pg_temp),
+ *    pg_catalog views, then the named schema (default "public") through the
+ *    catalog's name index; anything else is 42P01 with the name's position;
+ *  - scans: a stored table is read with one rl_txn_scan per key prefix chosen
+ *    from the WHERE clause's top-level AND-ed `col = const` / `col IN (...)`
+ *    conjuncts on the descriptor's leading key fields. The choice only ever
+ *    narrows to a superset of the matching rows: the caller applies the whole
+ *    WHERE afterwards, so an unsupported shape just means a wider scan;
+ *  - ctids: a per-session map (desc, primary key) <-> ctid, handed out in
+ *    first-seen order and stable until the transaction ends (rl_ctid_reset).
+ *
+ * Invariants: every relation's row set ends with a hidden column "ctid"
+ * (RL_OID_TID, attnum RL_CTID_ATTNUM = -1, as PostgreSQL numbers it), which
+ * `*` expansion skips. Stored rows carry their primary key (copied into the
+ * row set's arena) and ctid in rs->src. Scans count the store keys they read
+ * into x->keys_read (EXPLAIN ANALYZE and tests rely on it).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keys.h"
+#include "sql_int.h"
+
+/* ctids: PostgreSQL heap tids are (block, offset) with offsets from 1. We
+ * pack RL_CTIDS_PER_BLOCK rows per block, like a heap page would. */
+#define RL_CTIDS_PER_BLOCK 1000
+/* Upper bound on the key prefixes one scan may expand to (IN lists on
+ * several key fields multiply); beyond it the scan uses fewer fields. */
+#define RL_MAX_PREFIXES 4096
+#define RL_MAX_CONJUNCTS 64
+/* Counter probes before rl_relation_max_key falls back to a full scan. */
+#define RL_MAX_KEY_PROBES 64
+
+static rl_format cur_format(const rl_exec *x) { return rl_catalog_format(x->s->eng->cat); }
+
+static void set_name(char *dst, size_t n, const char *src)
+{
+    snprintf(dst, n, "%s", src ? src : "");
+}
+
+/* ============================================================ resolution */
+
+static rl_temp_table *find_temp(rl_session *s, const char *name)
+{
+    for (rl_temp_table *t = s->temps; t; t = t->next)
+        if (strcmp(t->name, name) == 0)
+            return t;
+    return NULL;
+}
+
+static int not_found(rl_exec *x, const char *schema, const char *name, int location)
+{
+    if (schema && *schema)
+        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_TABLE, location,
+                             "relation \"%s.%s\" does not exist", schema, name);
+    return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_TABLE, location,
+                         "relation \"%s\" does not exist", name);
+}
+
+static bool is_virtual_schema(const char *schema)
+{
+    return strcmp(schema, "pg_catalog") == 0 || strcmp(schema, "information_schema") == 0;
+}
+
+/* 1 found, 0 absent, -1 error (x->err set). */
+static int find_stored(rl_exec *x, const char *schema, const char *name, rl_relation *out)
+{
+    rl_txn *t = rl_exec_txn(x);
+    if (!t)
+        return -1;
+    rl_error e;
+    memset(&e, 0, sizeof e);
+    const rl_table_desc *d = rl_txn_find_table(t, schema, name, &e);
+    if (!d) {
+        if (strcmp(e.sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) == 0)
+            return 0;
+        if (x->err)
+            *x->err = e;
+        return -1;
+    }
+    out->kind = RL_REL_STORED;
+    out->desc = d;
+    set_name(out->schema, sizeof out->schema, schema);
+    set_name(out->name, sizeof out->name, name);
+    out->oid = rl_pgcatalog_rel_oid(schema, name);
+    return 1;
+}
+
+static int lookup_at(rl_exec *x, const char *schema, const char *name, int location,
+                     rl_relation *out)
+{
+    memset(out, 0, sizeof *out);
+    bool qualified = schema && *schema;
+    if (!qualified || strcmp(schema, "pg_temp") == 0) {
+        rl_temp_table *tt = find_temp(x->s, name);
+        if (tt) {
+            out->kind = RL_REL_TEMP;
+            out->temp = tt;
+            set_name(out->schema, sizeof out->schema, "pg_temp");
+            set_name(out->name, sizeof out->name, name);
+            out->oid = rl_pgcatalog_rel_oid("pg_temp", name);
+            return 0;
+        }
+        if (qualified)
+            return not_found(x, schema, name, location);
+    }
+    /* PostgreSQL searches pg_catalog before the search path when it is not
+     * listed explicitly, so an unqualified pg_class is always the catalog's. */
+    if (!qualified || is_virtual_schema(schema)) {
+        int id = rl_pgcatalog_find(qualified ? schema : "pg_catalog", name);
+        if (id >= 0) {
+            out->kind = RL_REL_VIRTUAL;
+            out->virtual_id = id;
+            set_name(out->schema, sizeof out->schema, rl_pgcatalog_schema(id));
+            set_name(out->name, sizeof out->name, name);
+            out->oid = rl_pgcatalog_rel_oid(out->schema, name);
+            return 0;
+        }
+        if (qualified)
+            return not_found(x, schema, name, location);
+    }
+    int rc = find_stored(x, qualified ? schema : "public", name, out);
+    if (rc < 0)
+        return -1;
+    if (rc == 0)
+        return not_found(x, schema, name, location);
+    return 0;
+}
+
+int rl_relation_lookup(rl_exec *x, const char *schema, const char *name, rl_relation *out)
+{
+    return lookup_at(x, schema, name, -1, out);
+}
+
+int rl_relation_resolve(rl_exec *x, const PgQuery__RangeVar *rv, rl_relation *out)
+{
+    if (rv->catalogname && *rv->catalogname &&
+        strcmp(rv->catalogname, x->s->eng->database) != 0)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, rv->location,
+                             "cross-database references are not implemented: \"%s.%s.%s\"",
+                             rv->catalogname, rv->schemaname, rv->relname);
+    return lookup_at(x, rv->schemaname, rv->relname, rv->location, out);
+}
+
+/* ================================================================ shapes */
+
+static void set_col(rl_colmeta *c, const char *name, const char *rel, uint32_t oid,
+                    int32_t typmod, uint32_t table_oid, int16_t attnum)
+{
+    set_name(c->name, sizeof c->name, name);
+    set_name(c->rel, sizeof c->rel, rel);
+    c->oid = oid;
+    c->typmod = typmod;
+    c->table_oid = table_oid;
+    c->attnum = attnum;
+}
+
+static size_t stored_ncols(const rl_exec *x, const rl_table_desc *d)
+{
+    return rl_desc_ncols(d, d->tag == 0xFD ? RL_FMT_LATEST : cur_format(x));
+}
+
+rl_rowset *rl_relation_shape(rl_exec *x, const rl_relation *rel, const char *alias)
+{
+    const char *a = alias && *alias ? alias : rel->name;
+    rl_rowset *base = NULL, *rs = NULL;
+    size_t n = 0;
+    switch (rel->kind) {
+    case RL_REL_STORED:
+        n = stored_ncols(x, rel->desc);
+        break;
+    case RL_REL_TEMP:
+        n = rel->temp->rows->ncols;
+        break;
+    case RL_REL_VIRTUAL:
+        base = rl_pgcatalog_columns(rel->virtual_id);
+        if (!base)
+            break;
+        n = base->ncols;
+        break;
+    }
+    if ((rel->kind == RL_REL_VIRTUAL && !base) || !(rs = rl_rowset_new(n + 1))) {
+        rl_rowset_free(base);
+        rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const rl_colmeta *src = rel->kind == RL_REL_TEMP ? &rel->temp->rows->cols[i]
+                                : base                   ? &base->cols[i]
+                                                         : NULL;
+        if (src)
+            set_col(&rs->cols[i], src->name, a, src->oid, src->typmod, rel->oid,
+                    (int16_t)(i + 1));
+        else
+            set_col(&rs->cols[i], rel->desc->cols[i].name, a,
+                    rl_type_oid(rel->desc->cols[i].type), -1, rel->oid, (int16_t)(i + 1));
+    }
+    set_col(&rs->cols[n], "ctid", a, RL_OID_TID, -1, rel->oid, RL_CTID_ATTNUM);
+    rl_rowset_free(base);
+    return rs;
+}
+
+/* ======================================================= prefix choice */
+
+/* The key prefixes a scan reads: nprefix rows of nfields key-field values,
+ * in key order without duplicates. nfields == 0 is a full scan. */
+typedef struct key_choice {
+    size_t nfields;
+    size_t nprefix;
+    rl_datum *fields; /* nprefix * nfields */
+    rl_arena arena;   /* string values */
+} key_choice;
+
+static void key_choice_free(key_choice *kc)
+{
+    free(kc->fields);
+    rl_arena_free(&kc->arena);
+    memset(kc, 0, sizeof *kc);
+}
+
+static void collect_conjuncts(const PgQuery__Node *n, const PgQuery__Node **out, size_t *cnt)
+{
+    if (!n)
+        return;
+    if (n->node_case == PG_QUERY__NODE__NODE_BOOL_EXPR &&
+        n->bool_expr->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR) {
+        for (size_t i = 0; i < n->bool_expr->n_args; i++)
+            collect_conjuncts(n->bool_expr->args[i], out, cnt);
+        return;
+    }
+    if (*cnt < RL_MAX_CONJUNCTS)
+        out[(*cnt)++] = n;
+}
+
+static const char *string_of(const PgQuery__Node *n)
+{
+    return n && n->node_case == PG_QUERY__NODE__NODE_STRING ? n->string->sval : NULL;
+}
+
+/* Does `n` name column `col` of this relation? Unqualified names are taken
+ * to be ours when we have such a column (PostgreSQL would otherwise have
+ * reported them ambiguous or bound them to us as the innermost scope). */
+static bool is_column(const PgQuery__Node *n, const char *col, const char *alias,
+                      const char *relname)
+{
+    if (!n || n->node_case != PG_QUERY__NODE__NODE_COLUMN_REF)
+        return false;
+    const PgQuery__ColumnRef *cr = n->column_ref;
+    if (cr->n_fields < 1 || cr->n_fields > 3)
+        return false;
+    const char *last = string_of(cr->fields[cr->n_fields - 1]);
+    if (!last || strcmp(last, col) != 0)
+        return false;
+    if (cr->n_fields == 1)
+        return true;
+    const char *qual = string_of(cr->fields[cr->n_fields - 2]);
+    return qual && (strcmp(qual, alias) == 0 || strcmp(qual, relname) == 0);
+}
+
+static bool is_constant(const PgQuery__Node *n)
+{
+    if (!n)
+        return false;
+    switch (n->node_case) {
+    case PG_QUERY__NODE__NODE_A_CONST:
+    case PG_QUERY__NODE__NODE_PARAM_REF:
+        return true;
+    case PG_QUERY__NODE__NODE_TYPE_CAST:
+        return is_constant(n->type_cast->arg);
+    default:
+        return false;
+    }
+}
+
+/* Would comparing a value of type `oid` with a key column of type `t`
+ * compare as the key does? Only then may the value pick a prefix: e.g.
+ * int8_col = 5.5 compares numerically and matches nothing, but coercing 5.5
+ * to int8 would round it to 6. */
+static bool key_compatible(uint32_t oid, rl_type t)
+{
+    if (oid == RL_OID_UNKNOWN)
+        return true;
+    if (t == RL_T_INT8)
+        return oid == RL_OID_INT8 || oid == RL_OID_INT4 || oid == RL_OID_INT2;
+    return oid == RL_OID_VARCHAR || oid == RL_OID_TEXT;
+}
+
+/* Evaluate a constant and coerce it to the key column's type. 1 = usable
+ * (out->isnull when it is NULL, which matches nothing), 0 = not usable. Any
+ * evaluation error is swallowed: the caller's WHERE reports it properly. */
+static int key_value(rl_exec *x, rl_arena *arena, const PgQuery__Node *n, rl_type t,
+                     rl_datum *out)
+{
+    rl_error saved = x->err ? *x->err : (rl_error){0};
+    rl_expr_ctx c = {.x = x, .b = NULL, .agg = NULL, .arena = arena};
+    rl_value v, o;
+    int ok = 0;
+    if (rl_expr_eval(&c, n, &v) == 0) {
+        if (v.d.isnull) {
+            out->isnull = true;
+            ok = 1;
+        } else if (key_compatible(v.oid, t) &&
+                   rl_value_coerce(&c, &v, rl_type_oid(t), -1, false, &o, -1) == 0 &&
+                   rl_value_own(arena, &o) == 0) {
+            *out = o.d;
+            ok = 1;
+        }
+    }
+    if (x->err)
+        *x->err = saved;
+    return ok;
+}
+
+typedef struct field_vals {
+    size_t n;
+    rl_datum *v;
+} field_vals;
+
+static rl_type g_sort_type; /* qsort has no context argument in C17 */
+
+static int datum_qsort_cmp(const void *a, const void *b)
+{
+    return rl_datum_compare(g_sort_type, a, b);
+}
+
+/* Sort, drop NULLs (they match nothing) and duplicates. */
+static void normalize_vals(field_vals *fv, rl_type t)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < fv->n; i++)
+        if (!fv->v[i].isnull)
+            fv->v[k++] = fv->v[i];
+    fv->n = k;
+    g_sort_type = t;
+    qsort(fv->v, fv->n, sizeof *fv->v, datum_qsort_cmp);
+    k = 0;
+    for (size_t i = 0; i < fv->n; i++)
+        if (k == 0 || rl_datum_compare(t, &fv->v[k - 1], &fv->v[i]) != 0)
+            fv->v[k++] = fv->v[i];
+    fv->n = k;
+}
+
+/* Values for column `col` from one conjunct: 1 with *fv filled, 0 if the
+ * conjunct does not constrain it usably, -1 out of memory. */
+static int conjunct_values(rl_exec *x, rl_arena *arena, const PgQuery__Node *n,
+                           const char *col, rl_type t, const char *alias, const char *relname,
+                           field_vals *fv)
+{
+    if (n->node_case != PG_QUERY__NODE__NODE_A_EXPR)
+        return 0;
+    const PgQuery__AExpr *e = n->a_expr;
+    if (e->n_name != 1 || !string_of(e->name[0]) || strcmp(string_of(e->name[0]), "=") != 0)
+        return 0;
+    if (e->kind == PG_QUERY__A__EXPR__KIND__AEXPR_OP) {
+        const PgQuery__Node *c = NULL;
+        if (is_column(e->lexpr, col, alias, relname) && is_constant(e->rexpr))
+            c = e->rexpr;
+        else if (is_column(e->rexpr, col, alias, relname) && is_constant(e->lexpr))
+            c = e->lexpr;
+        if (!c)
+            return 0;
+        if (!(fv->v = calloc(1, sizeof *fv->v)))
+            return -1;
+        fv->n = 1;
+        return key_value(x, arena, c, t, &fv->v[0]) ? 1 : (free(fv->v), fv->v = NULL, 0);
+    }
+    if (e->kind != PG_QUERY__A__EXPR__KIND__AEXPR_IN || !is_column(e->lexpr, col, alias, relname) ||
+        !e->rexpr || e->rexpr->node_case != PG_QUERY__NODE__NODE_LIST)
+        return 0;
+    const PgQuery__List *l = e->rexpr->list;
+    if (l->n_items == 0 || l->n_items > RL_MAX_PREFIXES)
+        return 0;
+    for (size_t i = 0; i < l->n_items; i++)
+        if (!is_constant(l->items[i]))
+            return 0;
+    if (!(fv->v = calloc(l->n_items, sizeof *fv->v)))
+        return -1;
+    fv->n = l->n_items;
+    for (size_t i = 0; i < l->n_items; i++)
+        if (!key_value(x, arena, l->items[i], t, &fv->v[i])) {
+            free(fv->v);
+            fv->v = NULL;
+            fv->n = 0;
+            return 0;
+        }
+    return 1;
+}
+
+/* Fill kc->fields with the cartesian product of per-field values, in key
+ * order (each field's values are sorted, so lexicographic = key order). */
+static int expand_prefixes(key_choice *kc, const field_vals *fv, size_t nfields)
+{
+    size_t total = 1;
+    for (size_t i = 0; i < nfields; i++)
+        total *= fv[i].n;
+    kc->nfields = nfields;
+    kc->nprefix = total;
+    if (total == 0 || nfields == 0)
+        return 0;
+    if (!(kc->fields = calloc(total * nfields, sizeof *kc->fields)))
+        return -1;
+    for (size_t p = 0; p < total; p++) {
+        size_t rest = p;
+        for (size_t i = nfields; i-- > 0;) {
+            kc->fields[p * nfields + i] = fv[i].v[rest % fv[i].n];
+            rest /= fv[i].n;
+        }
+    }
+    return 0;
+}
+
+/* Choose the key prefixes for a stored relation. -1 only on out of memory. */
+static int choose_prefixes(rl_exec *x, const rl_relation *rel, const char *alias,
+                           const PgQuery__Node *where, key_choice *kc)
+{
+    memset(kc, 0, sizeof *kc);
+    const rl_table_desc *d = rel->desc;
+    const PgQuery__Node *conj[RL_MAX_CONJUNCTS];
+    size_t nconj = 0;
+    collect_conjuncts(where, conj, &nconj);
+    field_vals fv[RL_MAX_KEY_FIELDS];
+    memset(fv, 0, sizeof fv);
+    size_t nfields = 0, product = 1;
+    int rc = 0;
+    for (size_t k = 0; k < d->nkey && nconj > 0; k++) {
+        if (d->key[k] == RL_KEY_SEQ)
+            break;
+        const rl_column_desc *col = &d->cols[d->key[k]];
+        int got = 0;
+        for (size_t i = 0; i < nconj && got == 0; i++)
+            got = conjunct_values(x, &kc->arena, conj[i], col->name, col->type, alias,
+                                  rel->name, &fv[k]);
+        if (got < 0) {
+            rc = -1;
+            break;
+        }
+        if (got == 0)
+            break;
+        normalize_vals(&fv[k], col->type);
+        if (fv[k].n && product * fv[k].n > RL_MAX_PREFIXES) {
+            free(fv[k].v);
+            fv[k].v = NULL;
+            break;
+        }
+        product *= fv[k].n ? fv[k].n : 1;
+        nfields++;
+        if (fv[k].n == 0)
+            break; /* only NULLs: nothing can match, no need to look further */
+    }
+    if (rc == 0)
+        rc = expand_prefixes(kc, fv, nfields);
+    for (size_t k = 0; k < RL_MAX_KEY_FIELDS; k++)
+        free(fv[k].v);
+    if (rc < 0) {
+        key_choice_free(kc);
+        rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+    }
+    return rc;
+}
+
+/* ================================================================= scans */
+
+static rl_value tid_value(uint64_t ctid)
+{
+    rl_value v;
+    memset(&v, 0, sizeof v);
+    v.oid = RL_OID_TID;
+    v.typmod = -1;
+    v.d.v.i = (int64_t)ctid;
+    return v;
+}
+
+static int add_stored_row(rl_exec *x, rl_rowset *rs, const rl_table_desc *d, size_t ncols,
+                          const rl_row *row)
+{
+    rl_value vals[RL_MAX_COLUMNS + 1];
+    for (size_t i = 0; i < ncols; i++) {
+        vals[i].oid = rl_type_oid(d->cols[i].type);
+        vals[i].typmod = -1;
+        vals[i].d = row->vals[i];
+    }
+    uint64_t ctid = rl_ctid_for_key(x->s, d, row->key, row->klen);
+    if (ctid == 0)
+        return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+    vals[ncols] = tid_value(ctid);
+    rl_rowsrc src = {.key = row->key, .klen = row->klen, .ctid = ctid};
+    return rl_rowset_add(rs, vals, &src, x->err);
+}
+
+static int scan_prefix(rl_exec *x, rl_txn *t, rl_rowset *rs, const rl_table_desc *d,
+                       size_t ncols, const rl_datum *fields, size_t nfields)
+{
+    rl_scan *sc = rl_txn_scan(t, d, fields, nfields, x->err);
+    if (!sc)
+        return -1;
+    const rl_row *row;
+    int rc;
+    uint64_t n = 0;
+    while ((rc = rl_scan_next(sc, &row, x->err)) == 1) {
+        if ((++n & 1023) == 0 && rl_exec_check_cancel(x) < 0) {
+            rc = -1;
+            break;
+        }
+        if (add_stored_row(x, rs, d, ncols, row) < 0) {
+            rc = -1;
+            break;
+        }
+    }
+    x->keys_read += rl_scan_keys_read(sc);
+    rl_scan_free(sc);
+    return rc;
+}
+
+static int scan_stored(rl_exec *x, const rl_relation *rel, const char *alias,
+                       const PgQuery__Node *where, rl_rowset *rs)
+{
+    rl_txn *t = rl_exec_txn(x);
+    if (!t)
+        return -1;
+    key_choice kc;
+    if (choose_prefixes(x, rel, alias, where, &kc) < 0)
+        return -1;
+    size_t ncols = stored_ncols(x, rel->desc);
+    int rc = 0;
+    if (kc.nfields == 0)
+        rc = scan_prefix(x, t, rs, rel->desc, ncols, NULL, 0);
+    for (size_t p = 0; p < kc.nprefix && rc == 0; p++)
+        rc = scan_prefix(x, t, rs, rel->desc, ncols, &kc.fields[p * kc.nfields], kc.nfields);
+    key_choice_free(&kc);
+    return rc;
+}
+
+static uint64_t index_ctid(size_t i)
+{
+    return ((uint64_t)(i / RL_CTIDS_PER_BLOCK) << 16) | (i % RL_CTIDS_PER_BLOCK + 1);
+}
+
+/* Copy rows of `from` (without a ctid column) into rs, adding a ctid from
+ * the row index (temp tables and catalog views have no stored key). */
+static int copy_rows(rl_exec *x, rl_rowset *from, rl_rowset *rs)
+{
+    size_t n = from->ncols;
+    rl_value *vals = calloc(n + 1, sizeof *vals);
+    if (!vals)
+        return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+    int rc = 0;
+    for (size_t r = 0; r < from->nrows && rc == 0; r++) {
+        memcpy(vals, rl_rowset_row(from, r), n * sizeof *vals);
+        vals[n] = tid_value(index_ctid(r));
+        rl_rowsrc src = {.key = NULL, .klen = 0, .ctid = index_ctid(r)};
+        rc = rl_rowset_add(rs, vals, &src, x->err);
+    }
+    free(vals);
+    return rc;
+}
+
+rl_rowset *rl_relation_scan(rl_exec *x, const rl_relation *rel, const char *alias,
+                            const PgQuery__Node *where)
+{
+    const char *a = alias && *alias ? alias : rel->name;
+    rl_rowset *rs = rl_relation_shape(x, rel, a);
+    if (!rs)
+        return NULL;
+    int rc;
+    if (rel->kind == RL_REL_STORED) {
+        rc = scan_stored(x, rel, a, where, rs);
+    } else if (rel->kind == RL_REL_TEMP) {
+        rc = copy_rows(x, rel->temp->rows, rs);
+    } else {
+        rl_rowset *v = rl_pgcatalog_rows(x, rel->virtual_id);
+        rc = v ? copy_rows(x, v, rs) : -1;
+        rl_rowset_free(v);
+    }
+    if (rc < 0) {
+        rl_rowset_free(rs);
+        return NULL;
+    }
+    return rs;
+}
+
+/* ============================================================== max key */
+
+/* Does a row with first key field `id` exist in this transaction's view?
+ * 1 yes (and *found = id), 0 no, -1 error. Counts keys read. */
+static int probe_first_field(rl_exec *x, rl_txn *t, const rl_table_desc *d, int64_t id)
+{
+    rl_datum f;
+    memset(&f, 0, sizeof f);
+    f.v.i = id;
+    if (d->nkey == 1) {
+        const rl_row *row;
+        x->keys_read++;
+        return rl_txn_get(t, d, &f, &row, x->err);
+    }
+    rl_scan *sc = rl_txn_scan(t, d, &f, 1, x->err);
+    if (!sc)
+        return -1;
+    const rl_row *row;
+    int rc = rl_scan_next(sc, &row, x->err);
+    x->keys_read += rl_scan_keys_read(sc);
+    rl_scan_free(sc);
+    return rc;
+}
+
+/* The last row of a full scan has the largest first key field. */
+static int max_by_scan(rl_exec *x, rl_txn *t, const rl_table_desc *d, bool *found, int64_t *max)
+{
+    rl_scan *sc = rl_txn_scan(t, d, NULL, 0, x->err);
+    if (!sc)
+        return -1;
+    const rl_row *row;
+    int rc;
+    *found = false;
+    while ((rc = rl_scan_next(sc, &row, x->err)) == 1) {
+        *found = true;
+        *max = row->vals[d->key[0]].v.i;
+    }
+    x->keys_read += rl_scan_keys_read(sc);
+    rl_scan_free(sc);
+    return rc;
+}
+
+/* The counter is the latest committed id + 1 (raised in the same batch as
+ * the row), and this transaction's snapshot is no newer than that, so the
+ * visible maximum is at or just below counter - 1. Walking down a few ids
+ * covers commits that happened after our snapshot; a transaction with its
+ * own buffered writes may hold ids above the counter, so it scans. */
+int rl_relation_max_key(rl_exec *x, const rl_relation *rel, rl_value *out)
+{
+    const rl_table_desc *d = rel->desc;
+    if (rel->kind != RL_REL_STORED || !d || !d->counter || d->nkey < 1 ||
+        d->counter_col != d->key[0] || d->cols[d->key[0]].type != RL_T_INT8)
+        return 0;
+    rl_txn *t = rl_exec_txn(x);
+    if (!t)
+        return -1;
+    memset(out, 0, sizeof *out);
+    out->oid = RL_OID_INT8;
+    out->typmod = -1;
+    out->d.isnull = true;
+    bool found = false;
+    int64_t max = 0;
+    if (rl_txn_pending(t) == 0) {
+        uint64_t counter = rl_catalog_counter(x->s->eng->cat, d->counter);
+        uint64_t lowest = counter > RL_MAX_KEY_PROBES ? counter - RL_MAX_KEY_PROBES : 0;
+        for (uint64_t id = counter; id > lowest && !found; id--) {
+            int rc = probe_first_field(x, t, d, (int64_t)(id - 1));
+            if (rc < 0)
+                return -1;
+            if (rc == 1) {
+                found = true;
+                max = (int64_t)(id - 1);
+            }
+        }
+        if (!found && lowest == 0) /* every id the counter ever handed out was probed */
+            return 1;
+    }
+    if (!found && max_by_scan(x, t, d, &found, &max) < 0)
+        return -1;
+    if (found) {
+        out->d.isnull = false;
+        out->d.v.i = max;
+    }
+    return 1;
+}
+
+/* =============================================================== explain */
+
+static void explain_keys(rl_buf *out, const rl_table_desc *d, const key_choice *kc,
+                         const char *what)
+{
+    rl_buf_printf(out, " (tag 0x%02x, ", d->tag);
+    if (kc->nprefix != 1)
+        rl_buf_printf(out, "%zu %ss: ", kc->nprefix, what);
+    else
+        rl_buf_printf(out, "%s ", what);
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    for (size_t p = 0; p < kc->nprefix && p < 8; p++) {
+        rl_buf_reset(&k);
+        rl_key_encode_prefix(&k, d, &kc->fields[p * kc->nfields], kc->nfields);
+        if (p)
+            rl_buf_put_str(out, ", ");
+        if (!k.failed)
+            rl_key_hex(out, k.data, k.len);
+    }
+    if (kc->nprefix > 8)
+        rl_buf_put_str(out, ", ...");
+    rl_buf_free(&k);
+    rl_buf_put_str(out, ")");
+}
+
+static void explain_stored(rl_exec *x, const rl_relation *rel, const PgQuery__Node *where,
+                           rl_buf *out)
+{
+    const rl_table_desc *d = rel->desc;
+    key_choice kc;
+    if (choose_prefixes(x, rel, rel->name, where, &kc) < 0) {
+        rl_buf_printf(out, "Full Scan on %s", rel->name);
+        return;
+    }
+    if (kc.nfields == 0) {
+        rl_buf_printf(out, "Full Scan on %s", rel->name);
+        if (d->dyn_id)
+            rl_buf_printf(out, " (dynamic table %llu)", (unsigned long long)d->dyn_id);
+        else
+            rl_buf_printf(out, " (tag 0x%02x)", d->tag);
+    } else if (kc.nfields == d->nkey) {
+        rl_buf_printf(out, "Point Read on %s", rel->name);
+        explain_keys(out, d, &kc, "key");
+    } else {
+        rl_buf_printf(out, "Prefix Scan on %s", rel->name);
+        explain_keys(out, d, &kc, "prefix");
+    }
+    key_choice_free(&kc);
+}
+
+void rl_relation_explain(rl_exec *x, const rl_relation *rel, const PgQuery__Node *where,
+                         rl_buf *out)
+{
+    switch (rel->kind) {
+    case RL_REL_STORED:
+        explain_stored(x, rel, where, out);
+        break;
+    case RL_REL_TEMP:
+        rl_buf_printf(out, "Seq Scan on %s (temporary table)", rel->name);
+        break;
+    case RL_REL_VIRTUAL:
+        rl_buf_printf(out, "Catalog View %s.%s", rel->schema, rel->name);
+        break;
+    }
+    if (x->explain_analyze)
+        rl_buf_printf(out, " (actual keys read=%llu)", (unsigned long long)x->keys_read);
+}
+
+/* ================================================================= ctids */
+
+typedef struct ctid_entry {
+    const rl_table_desc *d;
+    uint8_t *key;
+    size_t klen;
+    uint64_t hash;
+} ctid_entry;
+
+/* Entries in first-seen order (index i <-> ctid index_ctid(i)), plus an
+ * open-addressing hash (slot = entry index + 1, 0 = empty) for key lookup. */
+struct rl_ctid_map {
+    ctid_entry *e;
+    size_t n, cap;
+    uint32_t *slots;
+    size_t nslots; /* power of two, at most half full */
+};
+
+static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+/* A descriptor is identified by tag + dynamic id (dynamic descriptors are
+ * cached by the catalog, but identity by value does not depend on that). */
+static uint64_t entry_hash(const rl_table_desc *d, const uint8_t *key, size_t klen)
+{
+    uint64_t h = fnv1a(14695981039346656037ull, &d->tag, 1);
+    h = fnv1a(h, &d->dyn_id, sizeof d->dyn_id);
+    return fnv1a(h, key, klen);
+}
+
+static bool same_desc(const rl_table_desc *a, const rl_table_desc *b)
+{
+    return a == b || (a->tag == b->tag && a->dyn_id == b->dyn_id);
+}
+
+static int ctid_rehash(rl_ctid_map *m)
+{
+    size_t ns = m->nslots ? m->nslots * 2 : 1024;
+    uint32_t *slots = calloc(ns, sizeof *slots);
+    if (!slots)
+        return -1;
+    for (size_t i = 0; i < m->n; i++) {
+        size_t s = m->e[i].hash & (ns - 1);
+        while (slots[s])
+            s = (s + 1) & (ns - 1);
+        slots[s] = (uint32_t)(i + 1);
+    }
+    free(m->slots);
+    m->slots = slots;
+    m->nslots = ns;
+    return 0;
+}
+
+uint64_t rl_ctid_for_key(rl_session *s, const rl_table_desc *d, const uint8_t *key,
+                         size_t klen)
+{
+    rl_ctid_map *m = s->ctids;
+    if (!m && !(m = s->ctids = calloc(1, sizeof *m)))
+        return 0;
+    uint64_t h = entry_hash(d, key, klen);
+    if (m->nslots) {
+        for (size_t sl = h & (m->nslots - 1); m->slots[sl]; sl = (sl + 1) & (m->nslots - 1)) {
+            const ctid_entry *e = &m->e[m->slots[sl] - 1];
+            if (e->hash == h && e->klen == klen && same_desc(e->d, d) &&
+                memcmp(e->key, key, klen) == 0)
+                return index_ctid(m->slots[sl] - 1);
+        }
+    }
+    if (m->n >= UINT32_MAX - 1)
+        return 0;
+    if ((m->n + 1) * 2 > m->nslots && ctid_rehash(m) < 0)
+        return 0;
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 256;
+        ctid_entry *e = realloc(m->e, cap * sizeof *e);
+        if (!e)
+            return 0;
+        m->e = e;
+        m->cap = cap;
+    }
+    uint8_t *k = malloc(klen ? klen : 1);
+    if (!k)
+        return 0;
+    memcpy(k, key, klen);
+    size_t i = m->n++;
+    m->e[i] = (ctid_entry){.d = d, .key = k, .klen = klen, .hash = h};
+    size_t sl = h & (m->nslots - 1);
+    while (m->slots[sl])
+        sl = (sl + 1) & (m->nslots - 1);
+    m->slots[sl] = (uint32_t)(i + 1);
+    return index_ctid(i);
+}
+
+int rl_ctid_lookup(rl_session *s, uint64_t ctid, const rl_table_desc **d, const uint8_t **key,
+                   size_t *klen)
+{
+    const rl_ctid_map *m = s->ctids;
+    uint64_t off = ctid & 0xFFFF, block = ctid >> 16;
+    if (!m || off < 1 || off > RL_CTIDS_PER_BLOCK)
+        return 0;
+    uint64_t i = block * RL_CTIDS_PER_BLOCK + (off - 1);
+    if (i >= m->n)
+        return 0;
+    *d = m->e[i].d;
+    *key = m->e[i].key;
+    *klen = m->e[i].klen;
+    return 1;
+}
+
+void rl_ctid_reset(rl_session *s)
+{
+    rl_ctid_map *m = s->ctids;
+    if (!m)
+        return;
+    for (size_t i = 0; i < m->n; i++)
+        free(m->e[i].key);
+    free(m->e);
+    free(m->slots);
+    free(m);
+    s->ctids = NULL;
+}
+
+/* Like PostgreSQL's tidin: "(block,offset)", where block is an unsigned
+ * 32-bit and offset an unsigned 16-bit number. DuckDB writes tids as
+ * '(p,o)' including the quotes, which tidin tolerates, so surrounding
+ * spaces and one pair of single quotes are accepted; anything else fails. */
+static bool parse_uint(const char **p, const char *end, uint64_t max, uint64_t *out)
+{
+    while (*p < end && **p == ' ')
+        (*p)++;
+    const char *start = *p;
+    uint64_t v = 0;
+    while (*p < end && **p >= '0' && **p <= '9') {
+        v = v * 10 + (uint64_t)(**p - '0');
+        if (v > max)
+            return false;
+        (*p)++;
+    }
+    while (*p < end && **p == ' ')
+        (*p)++;
+    *out = v;
+    return *p > start;
+}
+
+bool rl_tid_parse(const char *text, size_t len, uint64_t *ctid)
+{
+    const char *p = text, *end = text + len;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+        end--;
+    if (end - p >= 2 && *p == '\'' && end[-1] == '\'') {
+        p++;
+        end--;
+    }
+    uint64_t block, off;
+    if (p >= end || *p++ != '(')
+        return false;
+    if (!parse_uint(&p, end, UINT32_MAX, &block) || p >= end || *p++ != ',')
+        return false;
+    if (!parse_uint(&p, end, UINT16_MAX, &off) || p >= end || *p++ != ')' || p != end)
+        return false;
+    *ctid = block << 16 | off;
+    return true;
+}

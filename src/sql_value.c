@@ -1,0 +1,277 @@
+/*
+ * sql_value.c — SQL values and row sets: OIDs, PostgreSQL text/binary
+ * output, materialized rows, and the small helpers every statement uses
+ * (errors with positions, the statement's transaction, command tags).
+ *
+ * Invariant: a row set owns every string its values point to (copied into
+ * its arena by rl_rowset_add), so a row set outlives the scan it came from.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sql_int.h"
+
+/* ------------------------------------------------------------------ OIDs */
+
+static const struct {
+    rl_type type;
+    uint32_t oid;
+} type_oids[] = {
+    {RL_T_INT8, RL_OID_INT8},         {RL_T_INT4, RL_OID_INT4},
+    {RL_T_INT2, RL_OID_INT2},         {RL_T_FLOAT4, RL_OID_FLOAT4},
+    {RL_T_FLOAT8, RL_OID_FLOAT8},     {RL_T_NUMERIC, RL_OID_NUMERIC},
+    {RL_T_VARCHAR, RL_OID_VARCHAR},   {RL_T_TEXT, RL_OID_TEXT},
+    {RL_T_BYTEA, RL_OID_BYTEA},       {RL_T_BOOL, RL_OID_BOOL},
+    {RL_T_UUID, RL_OID_UUID},         {RL_T_DATE, RL_OID_DATE},
+    {RL_T_TIME, RL_OID_TIME},         {RL_T_TIMETZ, RL_OID_TIMETZ},
+    {RL_T_TIMESTAMP, RL_OID_TIMESTAMP}, {RL_T_TIMESTAMPTZ, RL_OID_TIMESTAMPTZ},
+    {RL_T_INTERVAL, RL_OID_INTERVAL},
+};
+
+uint32_t rl_type_oid(rl_type t)
+{
+    for (size_t i = 0; i < sizeof type_oids / sizeof type_oids[0]; i++)
+        if (type_oids[i].type == t)
+            return type_oids[i].oid;
+    return 0;
+}
+
+rl_type rl_oid_type(uint32_t oid)
+{
+    for (size_t i = 0; i < sizeof type_oids / sizeof type_oids[0]; i++)
+        if (type_oids[i].oid == oid)
+            return type_oids[i].type;
+    return RL_T_INVALID;
+}
+
+int16_t rl_oid_typlen(uint32_t oid)
+{
+    switch (oid) {
+    case RL_OID_BOOL:
+    case RL_OID_CHAR:
+        return 1;
+    case RL_OID_INT2:
+        return 2;
+    case RL_OID_INT4:
+    case RL_OID_OID:
+    case RL_OID_REGCLASS:
+    case RL_OID_REGPROC:
+    case RL_OID_FLOAT4:
+    case RL_OID_DATE:
+        return 4;
+    case RL_OID_TID:
+        return 6;
+    case RL_OID_INT8:
+    case RL_OID_FLOAT8:
+    case RL_OID_TIME:
+    case RL_OID_TIMESTAMP:
+    case RL_OID_TIMESTAMPTZ:
+        return 8;
+    case RL_OID_TIMETZ:
+        return 12;
+    case RL_OID_INTERVAL:
+    case RL_OID_UUID:
+        return 16;
+    case RL_OID_NAME:
+        return 64;
+    case RL_OID_UNKNOWN:
+        return -2;
+    default:
+        return -1;
+    }
+}
+
+/* ---------------------------------------------------------- text output */
+
+void rl_value_to_text(rl_buf *out, const rl_value *v)
+{
+    if (v->d.isnull)
+        return;
+    rl_type t = rl_oid_type(v->oid);
+    if (t != RL_T_INVALID) {
+        rl_datum_to_text(out, t, &v->d);
+        return;
+    }
+    switch (v->oid) {
+    case RL_OID_OID:
+    case RL_OID_REGCLASS:
+    case RL_OID_REGPROC:
+        rl_buf_printf(out, "%lld", (long long)v->d.v.i);
+        return;
+    case RL_OID_TID:
+        rl_buf_printf(out, "(%llu,%llu)", (unsigned long long)(v->d.v.i >> 16),
+                      (unsigned long long)(v->d.v.i & 0xffff));
+        return;
+    default:
+        /* name, "char", unknown literals, arrays and int2vector keep their
+         * PostgreSQL text form in v.s */
+        rl_buf_put(out, v->d.v.s.p, v->d.v.s.len);
+        return;
+    }
+}
+
+bool rl_value_to_binary(rl_buf *out, const rl_value *v)
+{
+    if (v->d.isnull)
+        return true;
+    return rl_copy_encode_binary(out, v);
+}
+
+/* -------------------------------------------------------------- rowsets */
+
+rl_rowset *rl_rowset_new(size_t ncols)
+{
+    rl_rowset *rs = calloc(1, sizeof *rs);
+    if (!rs)
+        return NULL;
+    rs->ncols = ncols;
+    rs->cols = calloc(ncols ? ncols : 1, sizeof *rs->cols);
+    if (!rs->cols) {
+        free(rs);
+        return NULL;
+    }
+    return rs;
+}
+
+void rl_rowset_free(rl_rowset *rs)
+{
+    if (!rs)
+        return;
+    free(rs->cols);
+    free(rs->vals);
+    free(rs->src);
+    rl_arena_free(&rs->arena);
+    free(rs);
+}
+
+static bool value_has_bytes(const rl_value *v)
+{
+    if (v->d.isnull)
+        return false;
+    switch (v->oid) {
+    case RL_OID_INT8:
+    case RL_OID_INT4:
+    case RL_OID_INT2:
+    case RL_OID_FLOAT4:
+    case RL_OID_FLOAT8:
+    case RL_OID_BOOL:
+    case RL_OID_UUID:
+    case RL_OID_DATE:
+    case RL_OID_TIME:
+    case RL_OID_TIMETZ:
+    case RL_OID_TIMESTAMP:
+    case RL_OID_TIMESTAMPTZ:
+    case RL_OID_INTERVAL:
+    case RL_OID_OID:
+    case RL_OID_REGCLASS:
+    case RL_OID_REGPROC:
+    case RL_OID_TID:
+        return false;
+    default:
+        return true;
+    }
+}
+
+int rl_value_own(rl_arena *a, rl_value *v)
+{
+    if (!value_has_bytes(v))
+        return 0;
+    const uint8_t *p = rl_arena_dup(a, v->d.v.s.p, v->d.v.s.len);
+    if (!p)
+        return -1;
+    v->d.v.s.p = p;
+    return 0;
+}
+
+static int rowset_grow(rl_rowset *rs, bool with_src)
+{
+    if (rs->nrows < rs->caprows && (!with_src || rs->src))
+        return 0;
+    size_t cap = rs->caprows;
+    if (rs->nrows == cap)
+        cap = cap ? cap * 2 : 16;
+    rl_value *v = realloc(rs->vals, cap * (rs->ncols ? rs->ncols : 1) * sizeof *v);
+    if (!v)
+        return -1;
+    rs->vals = v;
+    if (with_src || rs->src) {
+        rl_rowsrc *s = realloc(rs->src, cap * sizeof *s);
+        if (!s)
+            return -1;
+        if (!rs->src) /* rows added before had no source */
+            memset(s, 0, rs->nrows * sizeof *s);
+        rs->src = s;
+    }
+    rs->caprows = cap;
+    return 0;
+}
+
+int rl_rowset_add(rl_rowset *rs, const rl_value *vals, const rl_rowsrc *src, rl_error *err)
+{
+    if (rowset_grow(rs, src != NULL) < 0)
+        return rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
+    rl_value *row = &rs->vals[rs->nrows * rs->ncols];
+    for (size_t i = 0; i < rs->ncols; i++) {
+        row[i] = vals[i];
+        if (rl_value_own(&rs->arena, &row[i]) < 0)
+            return rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
+    }
+    if (rs->src) {
+        rl_rowsrc *s = &rs->src[rs->nrows];
+        memset(s, 0, sizeof *s);
+        if (src) {
+            *s = *src;
+            if (src->key && !(s->key = rl_arena_dup(&rs->arena, src->key, src->klen)))
+                return rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
+        }
+    }
+    rs->nrows++;
+    return 0;
+}
+
+/* ------------------------------------------------------ statement helpers */
+
+/* 1-based character position of a 0-based byte offset in UTF-8 text. */
+static int char_position(const char *sql, int location)
+{
+    if (!sql || location < 0)
+        return 0;
+    int pos = 0;
+    for (int i = 0; i < location && sql[i]; i++)
+        if (((unsigned char)sql[i] & 0xC0) != 0x80)
+            pos++;
+    return pos + 1;
+}
+
+int rl_exec_error(rl_exec *x, const char *sqlstate, int location, const char *fmt, ...)
+{
+    rl_error *e = x->err;
+    if (!e)
+        return -1;
+    memset(e, 0, sizeof *e);
+    snprintf(e->sqlstate, sizeof e->sqlstate, "%s", sqlstate);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->message, sizeof e->message, fmt, ap);
+    va_end(ap);
+    e->position = char_position(x->sql, location);
+    return -1;
+}
+
+int rl_exec_check_cancel(rl_exec *x)
+{
+    if (atomic_load(&x->s->cancel)) {
+        atomic_store(&x->s->cancel, false);
+        return rl_exec_error(x, "57014", -1, "canceling statement due to user request");
+    }
+    return 0;
+}
+
+int rl_send_complete(rl_exec *x, const char *tag)
+{
+    if (x->sink && x->sink->command_complete && x->sink->command_complete(x->sink->ctx, tag) < 0)
+        return rl_exec_error(x, "08006", -1, "the client connection was lost");
+    return 0;
+}

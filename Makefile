@@ -47,7 +47,7 @@ $(BUILD)/rocklake: src/main.c $(BUILD)/librocklake.a $(RUST_LIB)
 
 $(BUILD)/tests/%: tests/%.c $(BUILD)/librocklake.a $(RUST_LIB) $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Itests -I/usr/include/postgresql $< $(BUILD)/librocklake.a $(LIBS) -lpq -o $@
+	$(CC) $(CFLAGS_ALL) -Itests -I/usr/include/postgresql $< $(BUILD)/librocklake.a $(LIBS) -lpq -lz -o $@
 
 check:
 	$(MAKE) test

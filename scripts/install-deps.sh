@@ -22,6 +22,8 @@ dpkg -s libpg-query-dev >/dev/null 2>&1 || need_apt+=(libpg-query-dev)
 dpkg -s libprotobuf-c-dev >/dev/null 2>&1 || need_apt+=(libprotobuf-c-dev)
 dpkg -s libpq-dev >/dev/null 2>&1 || need_apt+=(libpq-dev)
 [ -x /usr/lib/postgresql/15/bin/postgres ] || need_apt+=(postgresql-15)
+# zlib: the SQL corpus test reads its compressed test data (tests/data/)
+dpkg -s zlib1g-dev >/dev/null 2>&1 || need_apt+=(zlib1g-dev)
 # libFuzzer runtime ships with clang on Debian 12 (libclang-rt-14-dev)
 dpkg -s libclang-rt-14-dev >/dev/null 2>&1 || need_apt+=(libclang-rt-14-dev)
 

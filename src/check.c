@@ -456,8 +456,14 @@ static void check_name_entry(checker *c, const uint8_t *k, size_t kl, const uint
     rl_buf_init(&schema, 0);
     rl_buf_init(&name, 0);
     bool ok = rl_key_get_str(&r, &schema) && rl_key_get_str(&r, &name) && !rl_reader_left(&r);
-    if (!ok || vl != 8) {
-        problem(c, k, kl, "malformed dynamic-table name index entry");
+    if (ok && vl == 1) {
+        /* a DuckLake table registered by CREATE TABLE: must name a known
+         * protocol table; its rows need no definition */
+        const rl_table_desc *d = rl_desc_by_tag(v[0]);
+        if (!d || d->internal)
+            problem(c, k, kl, "table name index entry points to unknown table tag 0x%02x", v[0]);
+    } else if (!ok || vl != 8) {
+        problem(c, k, kl, "malformed table name index entry");
     } else if (c->nnames == c->capnames &&
                !(c->names = realloc(c->names, (c->capnames = c->capnames ? c->capnames * 2 : 16) *
                                                   sizeof *c->names))) {
@@ -476,6 +482,17 @@ static void check_name_entry(checker *c, const uint8_t *k, size_t kl, const uint
     rl_buf_free(&name);
 }
 
+static void check_schema_entry(checker *c, const uint8_t *k, size_t kl, size_t vl)
+{
+    rl_reader r;
+    rl_reader_init(&r, k + 2, kl - 2);
+    rl_buf schema;
+    rl_buf_init(&schema, 0);
+    if (!rl_key_get_str(&r, &schema) || rl_reader_left(&r) || vl != 0)
+        problem(c, k, kl, "malformed schema index entry");
+    rl_buf_free(&schema);
+}
+
 static void check_index_key(checker *c, const uint8_t *k, size_t kl, const uint8_t *v,
                             size_t vl)
 {
@@ -486,6 +503,8 @@ static void check_index_key(checker *c, const uint8_t *k, size_t kl, const uint8
         check_pk_entry(c, k, kl, v, vl);
     else if (kind == RL_INDEX_DYNAMIC_NAME)
         check_name_entry(c, k, kl, v, vl);
+    else if (kind == RL_INDEX_SCHEMA)
+        check_schema_entry(c, k, kl, vl);
     else
         problem(c, k, kl, "unknown index kind 0x%02x", kind);
 }

@@ -331,9 +331,20 @@ static int describe_index_value(rl_buf *out, const uint8_t *key, size_t klen,
         rl_key_describe(out, val, vlen);
         return 0;
     }
+    if (kind == RL_INDEX_DYNAMIC_NAME && vlen == 1) {
+        const rl_table_desc *d = rl_desc_by_tag(val[0]);
+        rl_buf_printf(out, "fixed table %s (tag 0x%02x)", d ? d->name : "?", val[0]);
+        return 0;
+    }
+    if (kind == RL_INDEX_SCHEMA) {
+        if (vlen != 0)
+            return fail(why, whylen, "schema index entry has a %zu-byte value, expected none", vlen);
+        rl_buf_put_str(out, "(schema)");
+        return 0;
+    }
     if (kind == RL_INDEX_DYNAMIC_NAME) {
         if (vlen != 8)
-            return fail(why, whylen, "dynamic-name index value is %zu bytes, expected 8", vlen);
+            return fail(why, whylen, "table name index value is %zu bytes, expected 1 or 8", vlen);
         uint64_t id = rl_load_be64(val);
         rl_buf_printf(out, "dyn_id=%" PRIu64, id);
         if (!rl_dyn_defs_find(defs, id))

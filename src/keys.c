@@ -269,6 +269,21 @@ static void describe_index(rl_buf *b, const uint8_t *key, size_t klen)
         return;
     }
     uint8_t kind = key[1];
+    if (kind == RL_INDEX_SCHEMA) {
+        rl_reader r;
+        rl_reader_init(&r, key + 2, klen - 2);
+        rl_buf schema;
+        rl_buf_init(&schema, 0);
+        if (rl_key_get_str(&r, &schema) && !rl_reader_left(&r)) {
+            rl_buf_put_str(b, "index schema '");
+            put_printable(b, schema.data, schema.len);
+            rl_buf_put_u8(b, '\'');
+        } else {
+            rl_buf_put_str(b, "index schema (malformed)");
+        }
+        rl_buf_free(&schema);
+        return;
+    }
     if (kind == RL_INDEX_DYNAMIC_NAME) {
         rl_reader r;
         rl_reader_init(&r, key + 2, klen - 2);
@@ -276,13 +291,13 @@ static void describe_index(rl_buf *b, const uint8_t *key, size_t klen)
         rl_buf_init(&schema, 0);
         rl_buf_init(&name, 0);
         if (rl_key_get_str(&r, &schema) && rl_key_get_str(&r, &name) && !rl_reader_left(&r)) {
-            rl_buf_put_str(b, "index dynamic-table-name schema='");
+            rl_buf_put_str(b, "index table-name schema='");
             put_printable(b, schema.data, schema.len);
             rl_buf_put_str(b, "' name='");
             put_printable(b, name.data, name.len);
             rl_buf_put_u8(b, '\'');
         } else {
-            rl_buf_put_str(b, "index dynamic-table-name (malformed)");
+            rl_buf_put_str(b, "index table-name (malformed)");
         }
         rl_buf_free(&schema);
         rl_buf_free(&name);

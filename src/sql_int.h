@@ -81,6 +81,7 @@ typedef struct rl_temp_table {
     char name[64];
     rl_rowset *rows;      /* columns = the table's columns */
     bool on_commit_drop;
+    bool created_in_txn;  /* sql_ddl.c: dropped if the creating txn rolls back */
     struct rl_temp_table *next;
 } rl_temp_table;
 

@@ -164,7 +164,7 @@ static void set_col(rl_colmeta *c, const char *name, const char *rel, uint32_t o
 
 static size_t stored_ncols(const rl_exec *x, const rl_table_desc *d)
 {
-    return rl_desc_ncols(d, d->tag == 0xFD ? RL_FMT_LATEST : cur_format(x));
+    return rl_desc_ncols(d, cur_format(x));
 }
 
 rl_rowset *rl_relation_shape(rl_exec *x, const rl_relation *rel, const char *alias)
@@ -366,10 +366,15 @@ static int conjunct_values(rl_exec *x, rl_arena *arena, const PgQuery__Node *n,
             c = e->lexpr;
         if (!c)
             return 0;
-        if (!(fv->v = calloc(1, sizeof *fv->v)))
+        rl_datum v;
+        memset(&v, 0, sizeof v);
+        if (!key_value(x, arena, c, t, &v))
+            return 0;
+        if (!(fv->v = malloc(sizeof *fv->v)))
             return -1;
+        fv->v[0] = v;
         fv->n = 1;
-        return key_value(x, arena, c, t, &fv->v[0]) ? 1 : (free(fv->v), fv->v = NULL, 0);
+        return 1;
     }
     if (e->kind != PG_QUERY__A__EXPR__KIND__AEXPR_IN || !is_column(e->lexpr, col, alias, relname) ||
         !e->rexpr || e->rexpr->node_case != PG_QUERY__NODE__NODE_LIST)
@@ -674,11 +679,11 @@ int rl_relation_max_key(rl_exec *x, const rl_relation *rel, rl_value *out)
 /* =============================================================== explain */
 
 static void explain_keys(rl_buf *out, const rl_table_desc *d, const key_choice *kc,
-                         const char *what)
+                         const char *what, const char *whats)
 {
     rl_buf_printf(out, " (tag 0x%02x, ", d->tag);
     if (kc->nprefix != 1)
-        rl_buf_printf(out, "%zu %ss: ", kc->nprefix, what);
+        rl_buf_printf(out, "%zu %s: ", kc->nprefix, whats);
     else
         rl_buf_printf(out, "%s ", what);
     rl_buf k;
@@ -714,10 +719,10 @@ static void explain_stored(rl_exec *x, const rl_relation *rel, const PgQuery__No
             rl_buf_printf(out, " (tag 0x%02x)", d->tag);
     } else if (kc.nfields == d->nkey) {
         rl_buf_printf(out, "Point Read on %s", rel->name);
-        explain_keys(out, d, &kc, "key");
+        explain_keys(out, d, &kc, "key", "keys");
     } else {
         rl_buf_printf(out, "Prefix Scan on %s", rel->name);
-        explain_keys(out, d, &kc, "prefix");
+        explain_keys(out, d, &kc, "prefix", "prefixes");
     }
     key_choice_free(&kc);
 }
@@ -877,18 +882,17 @@ static bool parse_uint(const char **p, const char *end, uint64_t max, uint64_t *
 {
     while (*p < end && **p == ' ')
         (*p)++;
-    const char *start = *p;
     uint64_t v = 0;
-    while (*p < end && **p >= '0' && **p <= '9') {
+    size_t digits = 0;
+    for (; *p < end && **p >= '0' && **p <= '9'; (*p)++, digits++) {
         v = v * 10 + (uint64_t)(**p - '0');
         if (v > max)
             return false;
-        (*p)++;
     }
     while (*p < end && **p == ' ')
         (*p)++;
     *out = v;
-    return *p > start;
+    return digits > 0;
 }
 
 bool rl_tid_parse(const char *text, size_t len, uint64_t *ctid)

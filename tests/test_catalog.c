@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "catalog.h"
+#include "check.h"
 #include "keys.h"
 #include "tags.h"
 #include "testutil.h"
@@ -756,6 +757,89 @@ static void test_concurrent_commits_race_like_ducklake(void)
     rl_catalog_close(c, NULL);
 }
 
+
+typedef struct name_list {
+    char names[8][80];
+    int n;
+} name_list;
+
+static int collect_table(void *ctx, const char *schema, const char *name, const rl_table_desc *d)
+{
+    name_list *l = ctx;
+    (void)d;
+    if (l->n < 8)
+        snprintf(l->names[l->n++], sizeof l->names[0], "%s.%s", schema, name);
+    return 0;
+}
+
+static int collect_schema(void *ctx, const char *schema)
+{
+    name_list *l = ctx;
+    if (l->n < 8)
+        snprintf(l->names[l->n++], sizeof l->names[0], "%s", schema);
+    return 0;
+}
+
+static void test_table_and_schema_registry(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *c = open_cat(url, true);
+    if (!c)
+        return;
+    rl_error e;
+    const rl_table_desc *snap = rl_desc_by_tag(RL_TAG_SNAPSHOT);
+    rl_txn *t = rl_txn_begin(c, &e);
+    CHECK(rl_txn_find_table(t, "public", "ducklake_snapshot", &e) == NULL);
+    CHECK_EQ_STR(e.sqlstate, "42P01");
+    CHECK(rl_txn_register_fixed(t, "public", snap, false, &e) == 0);
+    CHECK(rl_txn_find_table(t, "public", "ducklake_snapshot", &e) == snap); /* own write */
+    CHECK(rl_txn_register_fixed(t, "public", snap, false, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "42P07");
+    CHECK(rl_txn_register_fixed(t, "public", snap, true, &e) == 0);
+    /* one DuckLake metadata schema per catalog */
+    CHECK(rl_txn_register_fixed(t, "other", rl_desc_by_tag(RL_TAG_SCHEMA), false, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "0A000");
+    CHECK(rl_txn_create_schema(t, "s1", false, &e) == 0);
+    CHECK(rl_txn_create_schema(t, "s1", false, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "42P06");
+    CHECK(rl_txn_schema_exists(t, "public"));
+    CHECK(insert_snapshot(t, 0, &e) == 0);
+    rl_column_desc cols[1] = {{"a", RL_T_INT4, false, RL_FMT_1_0}};
+    CHECK(rl_txn_create_dynamic(t, "public", "ducklake_inlined_delete_1", 1, cols, false, &e));
+    /* a dynamic table may not take a fixed table's name */
+    CHECK(rl_txn_create_dynamic(t, "public", "ducklake_snapshot", 1, cols, true, &e) == NULL);
+    CHECK_EQ_STR(e.sqlstate, "42P07");
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+
+    t = rl_txn_begin(c, &e);
+    name_list tables = {0}, schemas = {0};
+    CHECK(rl_txn_list_tables(t, collect_table, &tables, &e) == 0);
+    CHECK_EQ_INT(tables.n, 2);
+    CHECK_EQ_STR(tables.names[0], "public.ducklake_inlined_delete_1");
+    CHECK_EQ_STR(tables.names[1], "public.ducklake_snapshot");
+    CHECK(rl_txn_list_schemas(t, collect_schema, &schemas, &e) == 0);
+    CHECK_EQ_INT(schemas.n, 1);
+    CHECK_EQ_STR(schemas.names[0], "s1");
+    rl_txn_free(t);
+
+    /* rocklake check accepts fixed registrations and schema entries */
+    uint64_t keys = 0;
+    CHECK_EQ_INT(rl_check(c, stderr, &keys, &e), 0);
+
+    /* dropping a fixed table removes its rows and its name */
+    t = rl_txn_begin(c, &e);
+    CHECK(rl_txn_drop_table(t, "public", "ducklake_snapshot", &e) == 0);
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    CHECK_EQ_INT(count_rows(c, snap, NULL, 0, false), 0);
+    t = rl_txn_begin(c, &e);
+    CHECK(rl_txn_find_table(t, "public", "ducklake_snapshot", &e) == NULL);
+    rl_txn_free(t);
+    rl_catalog_close(c, NULL);
+}
+
 static void run_suite(void)
 {
     RUN(test_create_reopen_and_format);
@@ -773,6 +857,7 @@ static void run_suite(void)
     RUN(test_dynamic_tables);
     RUN(test_read_only_follower);
     RUN(test_concurrent_commits_race_like_ducklake);
+    RUN(test_table_and_schema_registry);
 }
 
 int main(void)

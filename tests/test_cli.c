@@ -271,7 +271,7 @@ static void test_inspect_all(void)
         CHECK(count_lines(out, want) > 0);
     }
     static const char *const others[] = {"  key   index live ", "  key   index pk ",
-                                         "  key   index dynamic-table-name ",
+                                         "  key   index table-name ",
                                          "  key   rocklake_audit ", "  key   rocklake_dynamic_table ",
                                          "  key   dynamic row ", "  key   counter next-snapshot-id",
                                          "  key   system writer-epoch"};

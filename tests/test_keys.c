@@ -477,7 +477,7 @@ static void test_golden_internal_keys(void)
                  "80 03 6D61696E 0001 "
                  "6475636B6C616B655F696E6C696E65645F646174615F355F33 0001"));
     CHECK(describe_is(b.data, b.len,
-                      "index dynamic-table-name schema='main' name='ducklake_inlined_data_5_3'"));
+                      "index table-name schema='main' name='ducklake_inlined_data_5_3'"));
     rl_buf_reset(&b);
 
     /* Dynamic row: FD | dyn id | seq. */
@@ -995,7 +995,7 @@ static void test_describe(void)
     n = parse_hex("80 01 1E 000000000000002A", k, sizeof k);
     CHECK(describe_is(k, n, "index kind 0x01 (unknown or malformed)"));
     n = parse_hex("80 03 6D61696E 0001", k, sizeof k);
-    CHECK(describe_is(k, n, "index dynamic-table-name (malformed)"));
+    CHECK(describe_is(k, n, "index table-name (malformed)"));
     n = parse_hex("80 09", k, sizeof k);
     CHECK(describe_is(k, n, "index kind 0x09 (unknown or malformed)"));
     n = parse_hex("FD 0000000000000007", k, sizeof k);

@@ -19,7 +19,7 @@ SANFLAGS ?=
 CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(SANFLAGS) -Isrc $(EXTRA_CFLAGS)
 
 RUST_LIB := rust/target/release/librocklake_kv.a
-LIBS     := $(RUST_LIB) -lpg_query -lprotobuf-c -lpthread -ldl -lm
+LIBS     := $(RUST_LIB) -lpg_query -lprotobuf-c -lssl -lcrypto -lpthread -ldl -lm
 
 # Library sources: everything in src/ except the CLI entry point.
 LIB_SRC  := $(filter-out src/main.c,$(wildcard src/*.c))
@@ -45,7 +45,7 @@ $(BUILD)/librocklake.a: $(LIB_OBJ)
 $(BUILD)/rocklake: src/main.c $(BUILD)/librocklake.a $(RUST_LIB)
 	$(CC) $(CFLAGS_ALL) $< $(BUILD)/librocklake.a $(LIBS) -o $@
 
-$(BUILD)/tests/%: tests/%.c $(BUILD)/librocklake.a $(RUST_LIB) $(HDRS)
+$(BUILD)/tests/%: tests/%.c $(BUILD)/librocklake.a $(RUST_LIB) $(HDRS) $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itests -I/usr/include/postgresql $< $(BUILD)/librocklake.a $(LIBS) -lpq -lz -o $@
 
@@ -62,7 +62,7 @@ asan-test:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
 	  SANFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined" test
 
-fuzz:
+fuzz: $(RUST_LIB)
 	BUILD=build-fuzz fuzz/run.sh
 
 bench: $(BUILD)/bench_storage

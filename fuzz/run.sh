@@ -22,16 +22,23 @@ for src in fuzz/fuzz_*.c; do
     [ -e "$src" ] || continue
     name=$(basename "$src" .c)
     deps=$(sed -n 's#^// fuzz-sources:##p' "$src" | head -1)
+    # "LIB" = the whole library (every src/*.c but the CLI entry point)
+    if [ "$(echo $deps)" = LIB ]; then deps=$(ls src/*.c | grep -v '^src/main.c$' | tr '\n' ' '); fi
+    link=$(sed -n 's#^// fuzz-link:##p' "$src" | head -1)
     echo "== $name (sources: $deps)"
     # shellcheck disable=SC2086 # $deps is a list of paths
-    if ! "$CLANG" $CFLAGS "$src" $deps -lm -o "$BUILD/bin/$name"; then
+    # shellcheck disable=SC2086 # $link is a list of flags
+    if ! "$CLANG" $CFLAGS "$src" $deps $link -lm -o "$BUILD/bin/$name"; then
         echo "   build failed"; failed=$((failed + 1)); continue
     fi
     workdir="$BUILD/$name"          # crash artifacts
     corpus="$BUILD/corpus/$name"    # grows across runs
     mkdir -p "$workdir" "$corpus"
+    seeds=""
+    [ -d "fuzz/seeds/$name" ] && seeds="fuzz/seeds/$name"
+    # shellcheck disable=SC2086 # $seeds is empty or one directory
     if "$BUILD/bin/$name" -max_total_time="$FUZZ_SECONDS" -print_final_stats=1 \
-        -artifact_prefix="$workdir/" "$corpus" >"$workdir/log" 2>&1; then
+        -artifact_prefix="$workdir/" "$corpus" $seeds >"$workdir/log" 2>&1; then
         echo "   ok: $(grep -E 'stat::number_of_executed_units' "$workdir/log" | awk '{print $2}') runs"
         passed=$((passed + 1))
     else

@@ -1,9 +1,11 @@
 /*
- * main.c — the `rocklake` command-line tool: storage-level commands.
+ * main.c — the `rocklake` command-line tool: storage-level commands, the
+ * `serve` command (the PostgreSQL wire server) and `db` (databases = lakes
+ * under a store root).
  *
  * Owns: argument parsing, --help texts, exit codes and how each command
  * opens the store. The work itself lives in the library (demo.c,
- * inspect.c, check.c, catalog.c), so bench/ and tests reuse it.
+ * inspect.c, check.c, catalog.c, server.c), so bench/ and tests reuse it.
  *
  * Invariants:
  *  - exit 0 = success, 1 = the command failed (or `check` found problems),
@@ -14,6 +16,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +28,7 @@
 #include "demo.h"
 #include "inspect.h"
 #include "kv.h"
+#include "server.h"
 #include "tags.h"
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
@@ -45,6 +49,9 @@ static const char *const help_main =
     "  check STORE       verify the storage invariants\n"
     "  checkpoint create|list STORE\n"
     "                    make or list SlateDB checkpoints\n"
+    "  serve [OPTIONS]   serve the catalogs over the PostgreSQL wire protocol\n"
+    "  db list|create|drop ROOT [NAME]\n"
+    "                    manage the databases (one catalog each) under a store root\n"
     "\n"
     "STORE is a URL: a plain path, file:///abs/path, memory://name (in-process only,\n"
     "so useless across commands), or s3://bucket/prefix (credentials, region and\n"
@@ -612,6 +619,407 @@ static int cmd_checkpoint(int argc, char **argv)
     return create ? checkpoint_create(&p) : checkpoint_list(&p);
 }
 
+/* ----------------------------------------------------------------- serve */
+
+static const char *const help_serve =
+    "usage: rocklake serve [--store URL] [--listen ADDR:PORT] [--config FILE] [--read-only]\n"
+    "                      [--takeover] [--tls-cert FILE --tls-key FILE] [--users FILE]\n"
+    "                      [--hba FILE] [--max-message-bytes N] [--statement-timeout MS]\n"
+    "                      [--idle-in-transaction-timeout MS] [--metrics ADDR:PORT]\n"
+    "                      [--log-format text|json] [--auto-create on|off]\n"
+    "                      [--max-connections N] [--port-file FILE]\n"
+    "\n"
+    "Serve RockLake catalogs over the PostgreSQL wire protocol (3.0), so DuckDB attaches\n"
+    "with ATTACH 'ducklake:postgres:host=127.0.0.1 port=5433 dbname=lake user=me'.\n"
+    "Each database is a lake: the StartupMessage's database NAME selects the catalog in\n"
+    "STORE/NAME, opened on first use and shared by all sessions.\n"
+    "\n"
+    "Options (each also from the environment variable shown, or a --config line\n"
+    "\"name = value\" using the option name without dashes; the command line wins over\n"
+    "the environment, which wins over the config file):\n"
+    "  --store URL            store root (ROCKLAKE_STORE; default ./rocklake-data): a path,\n"
+    "                         file:///abs/path or s3://bucket/prefix\n"
+    "  --listen ADDR:PORT     where to listen (ROCKLAKE_LISTEN; default 127.0.0.1:5433;\n"
+    "                         port 0 picks a free port; [::1]:5433 for IPv6)\n"
+    "  --config FILE          read options from FILE (ROCKLAKE_CONFIG)\n"
+    "  --read-only            open catalogs as read-only followers; writes fail with 25006\n"
+    "                         (ROCKLAKE_READ_ONLY=1)\n"
+    "  --takeover             become the writer even if another server is (it is fenced:\n"
+    "                         its commits then fail with 25006) (ROCKLAKE_TAKEOVER=1)\n"
+    "  --tls-cert FILE        PEM certificate chain; with --tls-key enables TLS for clients\n"
+    "  --tls-key FILE         that send SSLRequest (ROCKLAKE_TLS_CERT, ROCKLAKE_TLS_KEY)\n"
+    "  --users FILE           users and secrets (ROCKLAKE_USERS), one per line:\n"
+    "                           NAME:SCRAM-SHA-256$<iter>:<salt>$<StoredKey>:<ServerKey>\n"
+    "                           NAME:plain:PASSWORD\n"
+    "  --hba FILE             client rules (ROCKLAKE_HBA), first match wins:\n"
+    "                           host|hostssl|hostnossl DATABASE USER ADDRESS METHOD\n"
+    "                         DATABASE/USER: all or a,b; ADDRESS: all, IP or IP/BITS;\n"
+    "                         METHOD: trust, scram-sha-256, md5, password, reject.\n"
+    "                         Default: trust for loopback clients without --users;\n"
+    "                         scram-sha-256 for everyone with --users.\n"
+    "  --max-message-bytes N  largest frontend message accepted (ROCKLAKE_MAX_MESSAGE_BYTES;\n"
+    "                         default 67108864); larger ones end the connection (08P01)\n"
+    "  --statement-timeout MS cancel statements running longer (57014)\n"
+    "                         (ROCKLAKE_STATEMENT_TIMEOUT; default 0 = none)\n"
+    "  --idle-in-transaction-timeout MS\n"
+    "                         end sessions idle inside a transaction (25P03)\n"
+    "                         (ROCKLAKE_IDLE_IN_TRANSACTION_TIMEOUT; default 0 = none)\n"
+    "  --metrics ADDR:PORT    Prometheus endpoint, plain HTTP GET /metrics (ROCKLAKE_METRICS)\n"
+    "  --log-format F         text (default) or json, to stderr (ROCKLAKE_LOG_FORMAT)\n"
+    "  --auto-create on|off   create a database's catalog on first connect\n"
+    "                         (ROCKLAKE_AUTO_CREATE; default on without --store, else off;\n"
+    "                         off: unknown databases get 3D000)\n"
+    "  --max-connections N    sessions at once (ROCKLAKE_MAX_CONNECTIONS; default 500)\n"
+    "  --port-file FILE       write the listening port to FILE once listening\n"
+    "                         (ROCKLAKE_PORT_FILE)\n"
+    "  --help                 show this help\n"
+    "\n"
+    "A local store root allows one writer server: a second one refuses to start unless\n"
+    "--takeover or --read-only is given. SIGTERM or SIGINT drains: stop accepting, end\n"
+    "each session at its next message (open transactions roll back), flush and close the\n"
+    "stores, exit 0. Logs are one line per event (connections, authentication, statement\n"
+    "errors, commits with snapshot id, statement count and latency).\n"
+    "\n"
+    "Exit codes: 0 after a drain; 1 could not start (bad file, port in use, store\n"
+    "locked) or a store failed to close; 2 usage error.\n"
+    "\n"
+    "Example:\n"
+    "  rocklake serve --store file:///var/lib/rocklake --listen 0.0.0.0:5433 \\\n"
+    "      --users users.txt --tls-cert server.crt --tls-key server.key\n";
+
+enum {
+    SO_STORE, SO_LISTEN, SO_CONFIG, SO_READ_ONLY, SO_TAKEOVER, SO_TLS_CERT, SO_TLS_KEY,
+    SO_USERS, SO_HBA, SO_MAX_MESSAGE, SO_STMT_TIMEOUT, SO_IDLE_TIMEOUT, SO_METRICS,
+    SO_LOG_FORMAT, SO_AUTO_CREATE, SO_MAX_CONN, SO_PORT_FILE, SO__COUNT
+};
+
+typedef struct serve_opt {
+    const char *name; /* without dashes; also the config-file key */
+    bool has_arg;
+    const char *env;
+} serve_opt;
+
+static const serve_opt serve_opts[SO__COUNT] = {
+    {"store", true, "ROCKLAKE_STORE"},
+    {"listen", true, "ROCKLAKE_LISTEN"},
+    {"config", true, "ROCKLAKE_CONFIG"},
+    {"read-only", false, "ROCKLAKE_READ_ONLY"},
+    {"takeover", false, "ROCKLAKE_TAKEOVER"},
+    {"tls-cert", true, "ROCKLAKE_TLS_CERT"},
+    {"tls-key", true, "ROCKLAKE_TLS_KEY"},
+    {"users", true, "ROCKLAKE_USERS"},
+    {"hba", true, "ROCKLAKE_HBA"},
+    {"max-message-bytes", true, "ROCKLAKE_MAX_MESSAGE_BYTES"},
+    {"statement-timeout", true, "ROCKLAKE_STATEMENT_TIMEOUT"},
+    {"idle-in-transaction-timeout", true, "ROCKLAKE_IDLE_IN_TRANSACTION_TIMEOUT"},
+    {"metrics", true, "ROCKLAKE_METRICS"},
+    {"log-format", true, "ROCKLAKE_LOG_FORMAT"},
+    {"auto-create", true, "ROCKLAKE_AUTO_CREATE"},
+    {"max-connections", true, "ROCKLAKE_MAX_CONNECTIONS"},
+    {"port-file", true, "ROCKLAKE_PORT_FILE"},
+};
+
+/* Option values by source; later sources win. Strings point into argv, the
+ * environment or `file_text` (kept for the life of the command). */
+typedef struct serve_args {
+    const char *val[SO__COUNT];
+    char *file_text;
+} serve_args;
+
+static int serve_opt_index(const char *name, size_t len)
+{
+    for (int i = 0; i < SO__COUNT; i++)
+        if (strlen(serve_opts[i].name) == len && strncmp(serve_opts[i].name, name, len) == 0)
+            return i;
+    return -1;
+}
+
+/* A flag's value from env/config: 1/true/on/yes count as set. */
+static bool truthy(const char *v)
+{
+    return v && (strcmp(v, "") == 0 || strcmp(v, "1") == 0 || strcmp(v, "true") == 0 ||
+                 strcmp(v, "on") == 0 || strcmp(v, "yes") == 0);
+}
+
+static int serve_parse_cli(int argc, char **argv, const char *cli[SO__COUNT])
+{
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(help_serve, stdout);
+            return EXIT_OK;
+        }
+        if (strncmp(a, "--", 2) != 0)
+            return usage_error("serve", "unexpected argument '%s' (serve takes only options)", a);
+        const char *eq = strchr(a, '=');
+        size_t nlen = (eq ? (size_t)(eq - a) : strlen(a)) - 2;
+        int s = serve_opt_index(a + 2, nlen);
+        if (s < 0)
+            return usage_error("serve", "unknown option '%s'", a);
+        if (!serve_opts[s].has_arg) {
+            if (eq)
+                return usage_error("serve", "option '%s' takes no value", a);
+            cli[s] = "";
+        } else if (eq) {
+            cli[s] = eq + 1;
+        } else if (i + 1 < argc) {
+            cli[s] = argv[++i];
+        } else {
+            return usage_error("serve", "option '%s' needs a value", a);
+        }
+    }
+    return -1;
+}
+
+/* "name = value" lines ('#' comments) into a->val. */
+static int serve_read_config(const char *path, serve_args *a)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "rocklake serve: cannot read config file \"%s\": %s\n", path,
+                strerror(errno));
+        return EXIT_FAIL;
+    }
+    size_t cap = 0;
+    ssize_t n = getdelim(&a->file_text, &cap, '\0', f);
+    fclose(f);
+    if (n < 0)
+        return EXIT_OK;
+    int lineno = 0;
+    for (char *save = NULL, *line = strtok_r(a->file_text, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save)) {
+        lineno++;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        char *eq = strchr(line, '=');
+        char *k = line;
+        while (*k == ' ' || *k == '\t')
+            k++;
+        if (!*k)
+            continue;
+        size_t klen = strcspn(k, " \t=");
+        int s = eq ? serve_opt_index(k, klen) : -1;
+        if (s < 0 || s == SO_CONFIG) {
+            fprintf(stderr, "rocklake serve: %s:%d: expected \"option = value\" with an option "
+                            "of `rocklake serve --help` (without dashes)\n", path, lineno);
+            return EXIT_USAGE;
+        }
+        char *v = eq + 1;
+        while (*v == ' ' || *v == '\t')
+            v++;
+        size_t vl = strlen(v);
+        while (vl && (v[vl - 1] == ' ' || v[vl - 1] == '\t' || v[vl - 1] == '\r'))
+            v[--vl] = '\0';
+        a->val[s] = v;
+    }
+    return EXIT_OK;
+}
+
+static bool serve_number(const char *opt, const char *s, long long max, uint64_t *out)
+{
+    long long v = 0;
+    if (!parse_count("serve", opt, s, max, &v))
+        return false;
+    if (s)
+        *out = (uint64_t)v;
+    return true;
+}
+
+/* Fill the server config from the collected values. */
+static int serve_config(const serve_args *a, rl_server_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->store = a->val[SO_STORE];
+    c->listen = a->val[SO_LISTEN];
+    c->read_only = truthy(a->val[SO_READ_ONLY]);
+    c->takeover = truthy(a->val[SO_TAKEOVER]);
+    c->tls_cert = a->val[SO_TLS_CERT];
+    c->tls_key = a->val[SO_TLS_KEY];
+    c->users_file = a->val[SO_USERS];
+    c->hba_file = a->val[SO_HBA];
+    c->metrics_listen = a->val[SO_METRICS];
+    c->port_file = a->val[SO_PORT_FILE];
+    uint64_t maxmsg = 0, maxconn = 0;
+    if (!serve_number("--max-message-bytes", a->val[SO_MAX_MESSAGE], 1LL << 30, &maxmsg) ||
+        !serve_number("--statement-timeout", a->val[SO_STMT_TIMEOUT], INT32_MAX,
+                      &c->statement_timeout_ms) ||
+        !serve_number("--idle-in-transaction-timeout", a->val[SO_IDLE_TIMEOUT], INT32_MAX,
+                      &c->idle_in_transaction_timeout_ms) ||
+        !serve_number("--max-connections", a->val[SO_MAX_CONN], 100000, &maxconn))
+        return EXIT_USAGE;
+    if (a->val[SO_MAX_MESSAGE] && maxmsg < 1024)
+        return usage_error("serve", "--max-message-bytes must be at least 1024, not '%s'",
+                           a->val[SO_MAX_MESSAGE]);
+    c->max_message_bytes = (size_t)maxmsg;
+    c->max_connections = (int)maxconn;
+    const char *lf = a->val[SO_LOG_FORMAT];
+    if (lf && strcmp(lf, "text") != 0 && strcmp(lf, "json") != 0)
+        return usage_error("serve", "--log-format must be text or json, not '%s'", lf);
+    c->log_json = lf && strcmp(lf, "json") == 0;
+    const char *ac = a->val[SO_AUTO_CREATE];
+    c->auto_create = -1;
+    if (ac) {
+        if (strcmp(ac, "on") != 0 && strcmp(ac, "off") != 0)
+            return usage_error("serve", "--auto-create must be on or off, not '%s'", ac);
+        c->auto_create = strcmp(ac, "on") == 0;
+    }
+    if (c->read_only && c->takeover)
+        return usage_error("serve", "--read-only and --takeover exclude each other%s", "");
+    return -1;
+}
+
+static rl_server *volatile serving;
+
+static void on_stop_signal(int sig)
+{
+    (void)sig;
+    if (serving)
+        rl_server_stop(serving);
+}
+
+static int cmd_serve(int argc, char **argv)
+{
+    const char *cli[SO__COUNT] = {0};
+    int rc = serve_parse_cli(argc, argv, cli);
+    if (rc >= 0)
+        return rc;
+    serve_args a = {{0}, NULL};
+    const char *config = cli[SO_CONFIG] ? cli[SO_CONFIG] : getenv("ROCKLAKE_CONFIG");
+    if (config && (rc = serve_read_config(config, &a)) != EXIT_OK) {
+        free(a.file_text);
+        return rc;
+    }
+    for (int i = 0; i < SO__COUNT; i++) {
+        const char *env = getenv(serve_opts[i].env);
+        if (env && *env)
+            a.val[i] = env;
+        if (cli[i])
+            a.val[i] = cli[i];
+    }
+    rl_server_config cfg;
+    rc = serve_config(&a, &cfg);
+    if (rc >= 0) {
+        free(a.file_text);
+        return rc;
+    }
+    rl_error e;
+    rl_error_clear(&e);
+    rl_server *srv = rl_server_new(&cfg, &e);
+    free(a.file_text); /* the server copied what it keeps */
+    if (!srv) {
+        print_error("serve", "cannot start", &e);
+        return EXIT_FAIL;
+    }
+    serving = srv;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    rl_server_run(srv);
+    serving = NULL;
+    rc = rl_server_free(srv) == 0 ? EXIT_OK : EXIT_FAIL;
+    fprintf(stderr, "rocklake serve: stopped\n");
+    return rc;
+}
+
+/* -------------------------------------------------------------------- db */
+
+static const char *const help_db =
+    "usage: rocklake db list ROOT\n"
+    "       rocklake db create ROOT NAME [--format 1.0|1.1]\n"
+    "       rocklake db drop ROOT NAME\n"
+    "\n"
+    "A RockLake server serves every database under a store root: database NAME is the\n"
+    "catalog in ROOT/NAME (clients pick it with dbname=NAME).\n"
+    "\n"
+    "list:   print the database names under a local ROOT (a path or file://), one per line\n"
+    "create: create an empty catalog for NAME (idempotent); opens it as its writer, which\n"
+    "        fences a running server's handle of that database\n"
+    "drop:   delete NAME and everything in it (local ROOT only; stop the server first)\n"
+    "\n"
+    "NAME: letters, digits, '_', '-' and '.', at most 63 characters, not starting with\n"
+    "'.' or '-'.\n"
+    "\n"
+    "Exit codes: 0 done; 1 error (including an unknown database for drop); 2 usage error.\n"
+    "\n"
+    "Example:\n"
+    "  rocklake db create ./rocklake-data lakecat && rocklake db list ./rocklake-data\n";
+
+static void print_db_name(const char *name, void *ctx)
+{
+    (void)ctx;
+    printf("%s\n", name);
+}
+
+static int cmd_db(int argc, char **argv)
+{
+    if (argc < 1 || strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0) {
+        if (argc >= 1) {
+            fputs(help_db, stdout);
+            return EXIT_OK;
+        }
+        return usage_error("db", "missing subcommand: list, create or drop%s", "");
+    }
+    const char *sub = argv[0];
+    bool list = strcmp(sub, "list") == 0, create = strcmp(sub, "create") == 0;
+    if (!list && !create && strcmp(sub, "drop") != 0)
+        return usage_error("db", "unknown subcommand '%s' (use list, create or drop)", sub);
+    const char *pos[2] = {NULL, NULL};
+    const char *format = NULL;
+    int npos = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(help_db, stdout);
+            return EXIT_OK;
+        }
+        if (create && strcmp(argv[i], "--format") == 0 && i + 1 < argc) {
+            format = argv[++i];
+        } else if (strncmp(argv[i], "--format=", 9) == 0 && create) {
+            format = argv[i] + 9;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return usage_error("db", "unknown option '%s'", argv[i]);
+        } else if (npos < 2) {
+            pos[npos++] = argv[i];
+        } else {
+            return usage_error("db", "unexpected argument '%s'", argv[i]);
+        }
+    }
+    if (npos != (list ? 1 : 2))
+        return usage_error("db", list ? "usage: rocklake db list ROOT%s"
+                                      : "usage: rocklake db create|drop ROOT NAME%s", "");
+    rl_error e;
+    rl_error_clear(&e);
+    if (list) {
+        if (rl_db_list(pos[0], print_db_name, NULL, &e) < 0) {
+            print_error("db", "listing databases", &e);
+            return EXIT_FAIL;
+        }
+        return EXIT_OK;
+    }
+    char url[4096];
+    if (!rl_db_url(pos[0], pos[1], url, sizeof url))
+        return usage_error("db", "invalid database name '%s' (letters, digits, _ - .)", pos[1]);
+    if (!create) {
+        if (rl_db_drop(pos[0], pos[1], &e) < 0) {
+            print_error("db", "dropping the database", &e);
+            return EXIT_FAIL;
+        }
+        printf("dropped database %s\n", pos[1]);
+        return EXIT_OK;
+    }
+    rl_format fmt;
+    if (!parse_format("db", format, &fmt))
+        return EXIT_USAGE;
+    rl_catalog *cat = open_catalog("db", url, OPEN_CREATE, fmt);
+    if (!cat)
+        return EXIT_FAIL;
+    printf("database %s: DuckLake format %s in %s\n", pos[1], rl_format_name(rl_catalog_format(cat)),
+           url);
+    return close_catalog("db", cat, EXIT_OK);
+}
+
 /* ------------------------------------------------------------------ main */
 
 typedef struct command {
@@ -622,6 +1030,7 @@ typedef struct command {
 static const command commands[] = {
     {"create", cmd_create}, {"demo", cmd_demo},   {"inspect", cmd_inspect},
     {"stats", cmd_stats},   {"check", cmd_check}, {"checkpoint", cmd_checkpoint},
+    {"serve", cmd_serve},   {"db", cmd_db},
 };
 
 int main(int argc, char **argv)
@@ -647,7 +1056,7 @@ int main(int argc, char **argv)
             return commands[i].run(argc - 2, argv + 2);
     fprintf(stderr,
             "rocklake: unknown %s '%s'\n"
-            "Commands: create, demo, inspect, stats, check, checkpoint. "
+            "Commands: create, demo, inspect, stats, check, checkpoint, serve, db. "
             "Run `rocklake --help` for usage.\n",
             name[0] == '-' ? "option" : "command", name);
     return EXIT_USAGE;

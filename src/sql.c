@@ -99,6 +99,32 @@ static rl_setting *setting_find(rl_session *s, const char *canonical)
     return NULL;
 }
 
+/* PostgreSQL shows time settings (stored in ms) in the largest exact unit:
+ * 5000 -> "5s", 120000 -> "2min", 250 -> "250ms". */
+static bool setting_is_ms(const char *name)
+{
+    return strcmp(name, "statement_timeout") == 0 || strcmp(name, "lock_timeout") == 0 ||
+           strcmp(name, "idle_in_transaction_session_timeout") == 0;
+}
+
+static void format_ms(const char *raw, char *out, size_t n)
+{
+    char *end;
+    long long ms = strtoll(raw, &end, 10);
+    if (*end || ms == 0) {
+        snprintf(out, n, "%s", raw);
+        return;
+    }
+    if (ms % 3600000 == 0)
+        snprintf(out, n, "%lldh", ms / 3600000);
+    else if (ms % 60000 == 0)
+        snprintf(out, n, "%lldmin", ms / 60000);
+    else if (ms % 1000 == 0)
+        snprintf(out, n, "%llds", ms / 1000);
+    else
+        snprintf(out, n, "%lldms", ms);
+}
+
 static const char *setting_value(rl_session *s, int idx)
 {
     const char *name = setting_defaults[idx].name;
@@ -110,6 +136,16 @@ static const char *setting_value(rl_session *s, int idx)
         return s->application;
     rl_setting *st = setting_find(s, name);
     return st ? st->value : setting_defaults[idx].value;
+}
+
+/* SHOW's rendering of a setting (units for time settings). */
+static const char *setting_shown(rl_session *s, int idx, char *buf, size_t n)
+{
+    const char *v = setting_value(s, idx);
+    if (!setting_is_ms(setting_defaults[idx].name))
+        return v;
+    format_ms(v, buf, n);
+    return buf;
 }
 
 static int setting_set(rl_session *s, int idx, const char *value)
@@ -462,6 +498,32 @@ static int const_text(const PgQuery__Node *n, char *out, size_t len)
     }
 }
 
+/* "5s", "2min", "250ms", "1h", "5000" -> milliseconds as text. */
+static int parse_ms(const char *in, char *out, size_t n)
+{
+    char *end;
+    double v = strtod(in, &end);
+    while (*end == ' ')
+        end++;
+    double mult = 1;
+    if (!*end || strcmp(end, "ms") == 0)
+        mult = 1;
+    else if (strcmp(end, "s") == 0)
+        mult = 1000;
+    else if (strcmp(end, "min") == 0)
+        mult = 60000;
+    else if (strcmp(end, "h") == 0)
+        mult = 3600000;
+    else if (strcmp(end, "d") == 0)
+        mult = 86400000;
+    else
+        return -1;
+    if (end == in || v < 0)
+        return -1;
+    snprintf(out, n, "%lld", (long long)(v * mult + 0.5));
+    return 0;
+}
+
 static int exec_set(rl_exec *x, const PgQuery__VariableSetStmt *st)
 {
     rl_session *s = x->s;
@@ -494,6 +556,9 @@ static int exec_set(rl_exec *x, const PgQuery__VariableSetStmt *st)
         size_t used = strlen(value);
         snprintf(value + used, sizeof value - used, "%s%s", i ? ", " : "", part);
     }
+    if (setting_is_ms(setting_defaults[idx].name) && parse_ms(value, value, sizeof value) < 0)
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER, -1,
+                             "invalid value for parameter \"%s\": \"%s\"", st->name, value);
     if (setting_set(s, idx, value) < 0)
         return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
     return rl_send_complete(x, "SET");
@@ -533,9 +598,10 @@ static int exec_show(rl_exec *x, const PgQuery__VariableShowStmt *st)
     if (strcasecmp(st->name, "all") == 0) {
         const char *names[3] = {"name", "setting", "description"};
         const char *vals[N_SETTINGS * 3];
+        char shown[N_SETTINGS][64];
         for (size_t i = 0; i < N_SETTINGS; i++) {
             vals[i * 3] = setting_defaults[i].name;
-            vals[i * 3 + 1] = setting_value(x->s, (int)i);
+            vals[i * 3 + 1] = setting_shown(x->s, (int)i, shown[i], sizeof shown[i]);
             vals[i * 3 + 2] = "";
         }
         return send_text_rows(x, names, 3, vals, N_SETTINGS, "SHOW");
@@ -545,14 +611,16 @@ static int exec_show(rl_exec *x, const PgQuery__VariableShowStmt *st)
         return rl_exec_error(x, "42704", -1, "unrecognized configuration parameter \"%s\"",
                              st->name);
     const char *name = setting_defaults[idx].name;
-    const char *val = setting_value(x->s, idx);
+    char shown[64];
+    const char *val = setting_shown(x->s, idx, shown, sizeof shown);
     return send_text_rows(x, &name, 1, &val, 1, "SHOW");
 }
 
 static int exec_discard(rl_exec *x, const PgQuery__DiscardStmt *st)
 {
     rl_session *s = x->s;
-    if (s->in_block)
+    /* a multi-statement query string is an implicit transaction block */
+    if (s->in_block || (s->pending_tree && s->pending_tree->n_stmts > 1))
         return rl_exec_error(x, "25001", -1, "DISCARD ALL cannot run inside a transaction block");
     if (st->target != PG_QUERY__DISCARD_MODE__DISCARD_ALL)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,

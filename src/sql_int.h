@@ -214,6 +214,11 @@ void rl_expr_default_name(const PgQuery__Node *node, char *out, size_t n);
 const rl_colmeta *rl_expr_column(const rl_binding *b, const PgQuery__Node *node);
 /* PostgreSQL's name of a type in messages ("bigint", "character varying"). */
 const char *rl_oid_type_name(uint32_t oid);
+/* Common type of two (CASE/COALESCE/VALUES/UNION): unknown yields to the
+ * other, numbers widen, text-likes become text, else the first. */
+uint32_t rl_common_type(uint32_t a, uint32_t b);
+/* Is the node a call of an aggregate we implement (count/max/min/sum/...)? */
+bool rl_expr_is_aggregate(const PgQuery__Node *node);
 
 /* ---------------------------------------------------------- sql_select.c */
 
@@ -318,6 +323,11 @@ int rl_value_from_binary(rl_exec *x, uint32_t oid, int32_t typmod, const uint8_t
 /* PostgreSQL binary send format of one non-NULL value (COPY binary and
  * binary result columns). false if the type has no binary form here. */
 bool rl_copy_encode_binary(rl_buf *out, const rl_value *v);
+
+/* regclass values print as the relation's name: register it when making
+ * one (sql_value.c; thread-safe). `display_name` is what PostgreSQL prints:
+ * the bare name for relations on the search path, else schema.name. */
+void rl_regclass_register(uint32_t oid, const char *display_name);
 
 /* Command tag helpers. */
 int rl_send_complete(rl_exec *x, const char *tag);

@@ -1,7 +1,8 @@
 /*
  * sql_scan.c — relations as the SQL engine sees them: name resolution, the
  * column layout of a relation, scans with key-prefix pushdown, EXPLAIN text,
- * the O(1) "latest key" read, and ctids.
+ * the O(1) "latest key" read, and ctids. (EXPLAIN ANALYZE's "Keys read"
+ * line is added by sql.c from x->keys_read.)
  *
  * Owns:
  *  - resolution in PostgreSQL's search order: session temp tables (pg_temp),
@@ -246,7 +247,8 @@ static const char *string_of(const PgQuery__Node *n)
 
 /* Does `n` name column `col` of this relation? Unqualified names are taken
  * to be ours when we have such a column (PostgreSQL would otherwise have
- * reported them ambiguous or bound them to us as the innermost scope). */
+ * reported them ambiguous or bound them to us as the innermost scope).
+ * alias NULL (EXPLAIN of a single-relation FROM) accepts any qualifier. */
 static bool is_column(const PgQuery__Node *n, const char *col, const char *alias,
                       const char *relname)
 {
@@ -261,7 +263,7 @@ static bool is_column(const PgQuery__Node *n, const char *col, const char *alias
     if (cr->n_fields == 1)
         return true;
     const char *qual = string_of(cr->fields[cr->n_fields - 2]);
-    return qual && (strcmp(qual, alias) == 0 || strcmp(qual, relname) == 0);
+    return qual && (!alias || strcmp(qual, alias) == 0 || strcmp(qual, relname) == 0);
 }
 
 static bool is_constant(const PgQuery__Node *n)
@@ -406,7 +408,7 @@ static int expand_prefixes(key_choice *kc, const field_vals *fv, size_t nfields)
     for (size_t i = 0; i < nfields; i++)
         total *= fv[i].n;
     kc->nfields = nfields;
-    kc->nprefix = total;
+    kc->nprefix = total; /* no fields: one empty prefix, the full scan */
     if (total == 0 || nfields == 0)
         return 0;
     if (!(kc->fields = calloc(total * nfields, sizeof *kc->fields)))
@@ -534,10 +536,9 @@ static int scan_stored(rl_exec *x, const rl_relation *rel, const char *alias,
         return -1;
     size_t ncols = stored_ncols(x, rel->desc);
     int rc = 0;
-    if (kc.nfields == 0)
-        rc = scan_prefix(x, t, rs, rel->desc, ncols, NULL, 0);
     for (size_t p = 0; p < kc.nprefix && rc == 0; p++)
-        rc = scan_prefix(x, t, rs, rel->desc, ncols, &kc.fields[p * kc.nfields], kc.nfields);
+        rc = scan_prefix(x, t, rs, rel->desc, ncols,
+                         kc.fields ? &kc.fields[p * kc.nfields] : NULL, kc.nfields);
     key_choice_free(&kc);
     return rc;
 }
@@ -707,7 +708,7 @@ static void explain_stored(rl_exec *x, const rl_relation *rel, const PgQuery__No
 {
     const rl_table_desc *d = rel->desc;
     key_choice kc;
-    if (choose_prefixes(x, rel, rel->name, where, &kc) < 0) {
+    if (choose_prefixes(x, rel, NULL, where, &kc) < 0) {
         rl_buf_printf(out, "Full Scan on %s", rel->name);
         return;
     }
@@ -741,8 +742,6 @@ void rl_relation_explain(rl_exec *x, const rl_relation *rel, const PgQuery__Node
         rl_buf_printf(out, "Catalog View %s.%s", rel->schema, rel->name);
         break;
     }
-    if (x->explain_analyze)
-        rl_buf_printf(out, " (actual keys read=%llu)", (unsigned long long)x->keys_read);
 }
 
 /* ================================================================= ctids */

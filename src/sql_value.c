@@ -6,6 +6,7 @@
  * Invariant: a row set owns every string its values point to (copied into
  * its arena by rl_rowset_add), so a row set outlives the scan it came from.
  */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +84,60 @@ int16_t rl_oid_typlen(uint32_t oid)
     }
 }
 
+/* -------------------------------------------------------- regclass names */
+
+/* A regclass value is an oid that PostgreSQL prints as the relation's name.
+ * Relation oids are stable hashes of schema.name, so the name cannot be
+ * computed back; whoever makes a regclass value registers the name here.
+ * Process-wide and append-only (bounded by the number of relations). */
+typedef struct regclass_name {
+    uint32_t oid;
+    char name[130];
+} regclass_name;
+
+static pthread_mutex_t regclass_lock = PTHREAD_MUTEX_INITIALIZER;
+static regclass_name *regclass_names;
+static size_t n_regclass, cap_regclass;
+
+void rl_regclass_register(uint32_t oid, const char *display_name)
+{
+    pthread_mutex_lock(&regclass_lock);
+    for (size_t i = 0; i < n_regclass; i++) {
+        if (regclass_names[i].oid == oid) {
+            pthread_mutex_unlock(&regclass_lock);
+            return;
+        }
+    }
+    if (n_regclass == cap_regclass) {
+        size_t cap = cap_regclass ? cap_regclass * 2 : 64;
+        regclass_name *p = realloc(regclass_names, cap * sizeof *p);
+        if (!p) {
+            pthread_mutex_unlock(&regclass_lock);
+            return; /* the oid prints as a number instead */
+        }
+        regclass_names = p;
+        cap_regclass = cap;
+    }
+    regclass_names[n_regclass].oid = oid;
+    snprintf(regclass_names[n_regclass].name, sizeof regclass_names[0].name, "%s", display_name);
+    n_regclass++;
+    pthread_mutex_unlock(&regclass_lock);
+}
+
+static bool regclass_lookup(uint32_t oid, char *out, size_t n)
+{
+    bool found = false;
+    pthread_mutex_lock(&regclass_lock);
+    for (size_t i = 0; i < n_regclass && !found; i++) {
+        if (regclass_names[i].oid == oid) {
+            snprintf(out, n, "%s", regclass_names[i].name);
+            found = true;
+        }
+    }
+    pthread_mutex_unlock(&regclass_lock);
+    return found;
+}
+
 /* ---------------------------------------------------------- text output */
 
 void rl_value_to_text(rl_buf *out, const rl_value *v)
@@ -95,8 +150,15 @@ void rl_value_to_text(rl_buf *out, const rl_value *v)
         return;
     }
     switch (v->oid) {
+    case RL_OID_REGCLASS: {
+        char name[130];
+        if (regclass_lookup((uint32_t)v->d.v.i, name, sizeof name))
+            rl_buf_put_str(out, name);
+        else
+            rl_buf_printf(out, "%lld", (long long)v->d.v.i);
+        return;
+    }
     case RL_OID_OID:
-    case RL_OID_REGCLASS:
     case RL_OID_REGPROC:
         rl_buf_printf(out, "%lld", (long long)v->d.v.i);
         return;

@@ -1,0 +1,1 @@
+    pg_type.typname type_name, atttypmod type_modifier, pg_attribute.attndims ndim,

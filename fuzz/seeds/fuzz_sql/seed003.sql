@@ -1,0 +1,1 @@
+    attnum, pg_attribute.attnotnull AS notnull, NULL constraint_id,

@@ -1,0 +1,1 @@
+    NULL constraint_type, NULL constraint_key, type_ns.nspname AS type_schema,

@@ -1,0 +1,1 @@
+    col_desc.description AS column_comment,

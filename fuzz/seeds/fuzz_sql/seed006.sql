@@ -1,0 +1,1 @@
+    tbl_desc.description AS table_comment

@@ -1,0 +1,1 @@
+JOIN pg_namespace ON relnamespace = pg_namespace.oid

@@ -1,0 +1,1 @@
+JOIN pg_attribute ON pg_class.oid=pg_attribute.attrelid

@@ -1,0 +1,1 @@
+JOIN pg_type ON atttypid=pg_type.oid

@@ -1,0 +1,1 @@
+JOIN pg_namespace type_ns ON pg_type.typnamespace = type_ns.oid

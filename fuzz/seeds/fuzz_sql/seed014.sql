@@ -1,0 +1,1 @@
+WHERE attnum > 0 AND relkind IN ('r', 'v', 'm', 'f', 'p') AND pg_namespace.nspname IN ('public')AND relname='ducklake_metadata'

@@ -1,0 +1,1 @@
+    NULL type_modifier, NULL ndim, NULL attnum, NULL AS notnull,

@@ -1,0 +1,1 @@
+    pg_constraint.oid AS constraint_id, contype AS constraint_type,

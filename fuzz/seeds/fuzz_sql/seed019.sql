@@ -1,0 +1,1 @@
+    conkey AS constraint_key, NULL AS type_schema,

@@ -1,0 +1,1 @@
+    NULL AS column_comment, NULL AS table_comment

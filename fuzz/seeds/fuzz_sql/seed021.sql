@@ -1,0 +1,1 @@
+JOIN pg_constraint ON (pg_class.oid=pg_constraint.conrelid)

@@ -1,0 +1,1 @@
+WHERE relkind IN ('r', 'v', 'm', 'f', 'p') AND contype IN ('p', 'u') AND pg_namespace.nspname IN ('public')AND relname='ducklake_metadata'

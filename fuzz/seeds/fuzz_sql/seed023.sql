@@ -1,0 +1,1 @@
+ORDER BY namespace_id, relname, attnum, constraint_id;

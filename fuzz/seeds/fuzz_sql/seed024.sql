@@ -1,0 +1,1 @@
+-- group=catalog_discovery count=4

@@ -1,0 +1,1 @@
+SELECT n.oid, enumtypid, typname, enumlabel

@@ -1,0 +1,1 @@
+FROM pg_enum e

@@ -1,0 +1,1 @@
+JOIN pg_type t ON e.enumtypid = t.oid

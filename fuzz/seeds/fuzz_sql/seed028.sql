@@ -1,0 +1,1 @@
+JOIN pg_namespace AS n ON (typnamespace=n.oid)

@@ -1,0 +1,1 @@
+ORDER BY n.oid, enumtypid, enumsortorder;

@@ -1,0 +1,1 @@
+       sub_type_ns.nspname AS sub_type_schema

@@ -1,0 +1,1 @@
+JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace

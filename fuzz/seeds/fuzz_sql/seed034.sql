@@ -1,0 +1,1 @@
+JOIN pg_class ON pg_class.oid = t.typrelid

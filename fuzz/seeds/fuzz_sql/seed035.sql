@@ -1,0 +1,1 @@
+JOIN pg_attribute ON attrelid=t.typrelid

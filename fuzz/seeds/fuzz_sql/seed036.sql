@@ -1,0 +1,1 @@
+JOIN pg_type sub_type ON (pg_attribute.atttypid=sub_type.oid)

@@ -1,0 +1,1 @@
+WHERE pg_class.relkind IN ('c', 'r', 'v', 'm', 'f', 'p')

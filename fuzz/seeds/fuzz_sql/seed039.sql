@@ -1,0 +1,1 @@
+AND t.typtype='c'

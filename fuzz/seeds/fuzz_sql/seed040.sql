@@ -1,0 +1,1 @@
+AND pg_attribute.attnum > 0

@@ -1,0 +1,1 @@
+AND NOT pg_attribute.attisdropped

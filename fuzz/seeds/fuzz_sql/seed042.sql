@@ -1,0 +1,1 @@
+ORDER BY n.oid, t.oid, attrelid, attnum;

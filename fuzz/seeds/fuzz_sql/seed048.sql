@@ -1,0 +1,1 @@
+SELECT pg_namespace.oid, tablename, indexname

@@ -1,0 +1,1 @@
+JOIN pg_namespace ON (schemaname=nspname)

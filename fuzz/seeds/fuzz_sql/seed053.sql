@@ -1,0 +1,1 @@
+SELECT version(), (SELECT COUNT(*) FROM pg_settings WHERE name LIKE 'rds%');

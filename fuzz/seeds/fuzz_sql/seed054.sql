@@ -1,0 +1,1 @@
+-- group=connection_pool_housekeeping count=287

@@ -1,0 +1,1 @@
+-- group=transaction_control count=138

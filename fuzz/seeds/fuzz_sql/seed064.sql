@@ -1,0 +1,1 @@
+-- group=copy_scan count=98

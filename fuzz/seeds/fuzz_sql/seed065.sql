@@ -1,0 +1,1 @@
+COPY (SELECT "object_id", "begin_snapshot", "end_snapshot", "key", "value" FROM "public"."ducklake_tag" WHERE "begin_snapshot" <= '0') TO STDOUT (FORMAT "binary");

@@ -1,0 +1,1 @@
+COPY (SELECT "table_id", "schema_version", "begin_snapshot" FROM "public"."ducklake_schema_versions" WHERE "table_id" = '2' AND "schema_version" = '2') TO STDOUT (FORMAT "binary");

@@ -1,0 +1,1 @@
+COPY (SELECT "begin_snapshot", "end_snapshot", "schema_id", "macro_id", "macro_name" FROM "public"."ducklake_macro" WHERE "begin_snapshot" <= '0') TO STDOUT (FORMAT "binary");

@@ -1,0 +1,1 @@
+COPY (SELECT "begin_snapshot", "end_snapshot", "schema_id", "schema_uuid", "schema_name", "path", "path_is_relative" FROM "public"."ducklake_schema" WHERE "begin_snapshot" <= '0') TO STDOUT (FORMAT "binary");

@@ -1,0 +1,1 @@
+COPY (SELECT "begin_snapshot", "end_snapshot", "view_id", "view_uuid", "schema_id", "view_name", "dialect", "sql", "column_aliases" FROM "public"."ducklake_view" WHERE "begin_snapshot" <= '0') TO STDOUT (FORMAT "binary");

@@ -1,0 +1,1 @@
+COPY (SELECT "macro_id", "dialect", "sql", "type", "impl_id" FROM "public"."ducklake_macro_impl" ) TO STDOUT (FORMAT "binary");

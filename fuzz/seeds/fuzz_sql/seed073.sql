@@ -1,0 +1,1 @@
+COPY (SELECT "macro_id", "impl_id", "parameter_name", "parameter_type", "default_value", "default_value_type" FROM "public"."ducklake_macro_parameters" ) TO STDOUT (FORMAT "binary");

@@ -1,0 +1,1 @@
+COPY (SELECT "partition_id", "begin_snapshot", "end_snapshot", "table_id" FROM "public"."ducklake_partition_info" WHERE "begin_snapshot" <= '0') TO STDOUT (FORMAT "binary");

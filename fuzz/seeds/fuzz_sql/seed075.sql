@@ -1,0 +1,1 @@
+COPY (SELECT "partition_id", "partition_key_index", "column_id", "transform" FROM "public"."ducklake_partition_column" ) TO STDOUT (FORMAT "binary");

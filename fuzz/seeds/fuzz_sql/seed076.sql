@@ -1,0 +1,1 @@
+COPY (SELECT "sort_id", "begin_snapshot", "end_snapshot", "table_id" FROM "public"."ducklake_sort_info" WHERE "begin_snapshot" <= '0') TO STDOUT (FORMAT "binary");

@@ -1,0 +1,1 @@
+COPY (SELECT "sort_id", "sort_key_index", "expression", "dialect", "sort_direction", "null_order" FROM "public"."ducklake_sort_expression" ) TO STDOUT (FORMAT "binary");

@@ -1,0 +1,1 @@
+COPY (SELECT "table_id", "begin_snapshot", "end_snapshot", "column_id", "column_name", "column_type", "initial_default", "default_value", "nulls_allowed", "parent_column", "default_value_type", "column_order" FROM "public"."ducklake_column" ) TO STDOUT (FORMAT "binary");

@@ -1,0 +1,1 @@
+COPY (SELECT "table_id", "begin_snapshot", "end_snapshot", "schema_id", "table_uuid", "table_name", "path", "path_is_relative" FROM "public"."ducklake_table" WHERE "begin_snapshot" <= '0') TO STDOUT (FORMAT "binary");

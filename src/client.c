@@ -1,0 +1,1228 @@
+/*
+ * client.c — one connection's protocol state machine (see client.h).
+ *
+ * The connection runs on its own thread with blocking I/O. Waiting for
+ * input polls in short slices so the thread notices the SIGTERM drain and
+ * the idle-in-transaction timeout without signals.
+ *
+ * Output is batched in one pktbuf and written when the engine hands
+ * control back (ReadyForQuery, CopyInResponse, Flush) or when it grows past
+ * FLUSH_BYTES, so a large result streams instead of piling up in memory.
+ */
+#include "client.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <openssl/err.h>
+#include <openssl/rand.h>
+#include <openssl/ssl.h>
+
+#include "pktbuf.h"
+#include "proto.h"
+#include "scram.h"
+#include "tags.h"
+
+enum {
+    FLUSH_BYTES = 64 * 1024,
+    POLL_SLICE_MS = 200,
+    STARTUP_TIMEOUT_MS = 60 * 1000, /* PostgreSQL's authentication_timeout */
+    AUTH_FAIL_DELAY_MS = 500,
+    NAME_MAX_LEN = 64
+};
+
+struct client {
+    rl_server *srv;
+    int fd;
+    SSL *ssl;
+    struct sockaddr_storage sa;
+    char addr[64];
+    uint8_t *in;
+    size_t in_off, in_len, in_cap, max_msg;
+    pktbuf out;
+    bool broken;                 /* a write failed: stop talking */
+    char user[NAME_MAX_LEN], database[NAME_MAX_LEN], appname[NAME_MAX_LEN];
+    char options[1024];          /* startup `options`, applied after authentication */
+    srv_lake *lake;
+    rl_engine *eng;
+    rl_session *sess;
+    client_reg reg;
+    bool registered;
+    /* query state */
+    bool skip_till_sync;         /* extended protocol: an error skips to Sync */
+    bool executing;              /* in Execute: no RowDescription, portal formats */
+    const char *portal;
+    bool sink_failed;            /* the sink raised its own error */
+    rl_error sink_err;
+    /* per Query message, for the commit log and metrics */
+    char status_before;
+    bool saw_write, saw_begin, saw_commit;
+    bool tx_wrote;               /* the open transaction block has written */
+    size_t ncomplete;
+};
+
+client_reg *client_registry_entry(client *c) { return &c->reg; }
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ------------------------------------------------------------------ I/O */
+
+static bool io_write_all(client *c, const uint8_t *p, size_t n)
+{
+    while (n > 0 && !c->broken) {
+        ssize_t w;
+        if (c->ssl) {
+            int r = SSL_write(c->ssl, p, (int)(n > INT32_MAX ? INT32_MAX : n));
+            w = r > 0 ? r : -1;
+        } else {
+            w = send(c->fd, p, n, MSG_NOSIGNAL);
+            if (w < 0 && errno == EINTR)
+                continue;
+        }
+        if (w <= 0) {
+            c->broken = true;
+            break;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return !c->broken;
+}
+
+/* Send everything buffered. False if the connection is gone. */
+static bool flush_out(client *c)
+{
+    if (pktbuf_failed(&c->out)) {
+        c->broken = true; /* out of memory building a reply: nothing sane to send */
+        pktbuf_reset(&c->out);
+        return false;
+    }
+    bool ok = io_write_all(c, pktbuf_data(&c->out), pktbuf_len(&c->out));
+    pktbuf_reset(&c->out);
+    return ok;
+}
+
+static int maybe_flush(client *c)
+{
+    if (pktbuf_len(&c->out) < FLUSH_BYTES)
+        return 0;
+    return flush_out(c) ? 0 : -1;
+}
+
+static ssize_t io_read(client *c, uint8_t *p, size_t n)
+{
+    if (c->ssl) {
+        int r = SSL_read(c->ssl, p, (int)(n > INT32_MAX ? INT32_MAX : n));
+        return r > 0 ? r : -1;
+    }
+    for (;;) {
+        ssize_t r = recv(c->fd, p, n, 0);
+        if (r < 0 && errno == EINTR)
+            continue;
+        return r;
+    }
+}
+
+/* ------------------------------------------------------------ messages */
+
+static const char *severity_of(const char *sqlstate, const char *dflt)
+{
+    if (strncmp(sqlstate, "00", 2) == 0)
+        return "NOTICE";
+    if (strncmp(sqlstate, "01", 2) == 0)
+        return "WARNING";
+    return dflt;
+}
+
+/* ErrorResponse ('E') or NoticeResponse ('N') with fields S V C M D H. */
+static void put_error(client *c, char type, const char *severity, const rl_error *e)
+{
+    pktbuf *b = &c->out;
+    pktbuf_begin(b, type);
+    pktbuf_put_u8(b, 'S');
+    pktbuf_put_string(b, severity);
+    pktbuf_put_u8(b, 'V');
+    pktbuf_put_string(b, severity);
+    pktbuf_put_u8(b, 'C');
+    pktbuf_put_string(b, e->sqlstate[0] ? e->sqlstate : "XX000");
+    pktbuf_put_u8(b, 'M');
+    pktbuf_put_string(b, e->message);
+    if (e->detail[0]) {
+        pktbuf_put_u8(b, 'D');
+        pktbuf_put_string(b, e->detail);
+    }
+    if (e->hint[0]) {
+        pktbuf_put_u8(b, 'H');
+        pktbuf_put_string(b, e->hint);
+    }
+    pktbuf_put_u8(b, 0);
+    pktbuf_end(b);
+}
+
+/* FATAL error, flushed: the caller then closes the connection. */
+static void send_fatal(client *c, const char *sqlstate, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void send_fatal(client *c, const char *sqlstate, const char *fmt, ...)
+{
+    rl_error e;
+    rl_error_clear(&e);
+    snprintf(e.sqlstate, sizeof e.sqlstate, "%s", sqlstate);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e.message, sizeof e.message, fmt, ap);
+    va_end(ap);
+    put_error(c, 'E', "FATAL", &e);
+    flush_out(c);
+}
+
+static void send_fatal_err(client *c, const rl_error *e)
+{
+    put_error(c, 'E', "FATAL", e);
+    flush_out(c);
+}
+
+static void send_ready(client *c)
+{
+    char st = c->sess ? rl_session_status(c->sess) : 'I';
+    pktbuf_write(&c->out, 'Z', "c", st);
+    flush_out(c);
+}
+
+/* ------------------------------------------------------------- reading */
+
+typedef enum wait_kind {
+    WAIT_STARTUP,   /* before the session exists: bounded by STARTUP_TIMEOUT_MS */
+    WAIT_IDLE,      /* between messages: drain + idle-in-transaction timeout apply */
+    WAIT_COPY       /* inside a COPY FROM STDIN */
+} wait_kind;
+
+/* Wait until the socket is readable. 1 readable, 0 give up (drain, timeout
+ * or startup deadline; a FATAL has been sent where PostgreSQL sends one). */
+static int wait_readable(client *c, wait_kind kind, bool at_boundary)
+{
+    if (c->ssl && SSL_pending(c->ssl) > 0)
+        return 1;
+    const rl_server_config *cfg = srv_config(c->srv);
+    uint64_t start = now_ns();
+    for (;;) {
+        struct pollfd pfd = {.fd = c->fd, .events = POLLIN};
+        int r = poll(&pfd, 1, POLL_SLICE_MS);
+        if (r > 0)
+            return 1;
+        if (r < 0 && errno != EINTR)
+            return 0;
+        uint64_t waited_ms = (now_ns() - start) / 1000000u;
+        if (srv_stopping(c->srv)) {
+            if (kind != WAIT_STARTUP)
+                send_fatal(c, RL_SQLSTATE_ADMIN_SHUTDOWN,
+                           "terminating connection due to administrator command");
+            return 0;
+        }
+        if (kind == WAIT_STARTUP && waited_ms > STARTUP_TIMEOUT_MS)
+            return 0;
+        char st = c->sess ? rl_session_status(c->sess) : 'I';
+        if (kind != WAIT_STARTUP && at_boundary && st != 'I' &&
+            cfg->idle_in_transaction_timeout_ms &&
+            waited_ms > cfg->idle_in_transaction_timeout_ms) {
+            send_fatal(c, "25P03", "terminating connection due to idle-in-transaction timeout");
+            srv_log(c->srv, "info", "idle_in_transaction_timeout", "client", c->addr, "user",
+                    c->user, NULL);
+            return 0;
+        }
+    }
+}
+
+/* Make room for at least `need` more unread bytes (bounded by the maximum
+ * message size, which proto_frame enforces before we get here). */
+static bool make_room(client *c, size_t need)
+{
+    if (c->in_off > 0) {
+        memmove(c->in, c->in + c->in_off, c->in_len - c->in_off);
+        c->in_len -= c->in_off;
+        c->in_off = 0;
+    }
+    if (c->in_cap - c->in_len >= need)
+        return true;
+    size_t cap = c->in_cap ? c->in_cap : 8192;
+    while (cap - c->in_len < need)
+        cap *= 2;
+    uint8_t *p = realloc(c->in, cap);
+    if (!p)
+        return false;
+    c->in = p;
+    c->in_cap = cap;
+    return true;
+}
+
+/* Bytes still missing for the message at the head of the buffer. */
+static size_t missing_bytes(const client *c, bool startup)
+{
+    size_t have = c->in_len - c->in_off, hdr = startup ? 4 : 5;
+    if (have < hdr)
+        return hdr - have;
+    size_t total = hdr + rl_load_be32(c->in + c->in_off + hdr - 4) - 4;
+    return total > have ? total - have : 1;
+}
+
+/* Next message. 1 = *m (valid until the next call), 0 = connection over
+ * (EOF, drain, timeout; nothing more to send), -1 = protocol violation
+ * (a FATAL 08P01 has been sent). */
+static int read_message(client *c, bool startup, wait_kind kind, proto_msg *m)
+{
+    for (;;) {
+        rl_error err;
+        size_t used = 0;
+        int rc = proto_frame(c->in + c->in_off, c->in_len - c->in_off, startup, c->max_msg, m,
+                             &used, &err);
+        if (rc == 1) {
+            c->in_off += used;
+            return 1;
+        }
+        if (rc < 0) {
+            srv_count(c->srv, M_PROTOCOL_ERRORS, 1);
+            srv_log(c->srv, "warning", "protocol_violation", "client", c->addr, "message",
+                    err.message, NULL);
+            if (!startup || strcmp(err.sqlstate, "08P01") != 0 || c->ssl)
+                send_fatal_err(c, &err);
+            return -1;
+        }
+        size_t need = missing_bytes(c, startup);
+        if (need < 4096)
+            need = 4096;
+        if (!make_room(c, need)) {
+            send_fatal(c, "53200", "out of memory");
+            return -1;
+        }
+        bool boundary = c->in_len == c->in_off;
+        if (!wait_readable(c, kind, boundary))
+            return 0;
+        ssize_t n = io_read(c, c->in + c->in_len, c->in_cap - c->in_len);
+        if (n <= 0)
+            return 0;
+        c->in_len += (size_t)n;
+    }
+}
+
+/* ---------------------------------------------------------------- sink */
+
+static int sink_row_description(void *ctx, size_t ncols, const rl_col_info *cols)
+{
+    client *c = ctx;
+    if (c->executing) /* Execute never sends RowDescription; Describe does */
+        return 0;
+    pktbuf *b = &c->out;
+    pktbuf_begin(b, 'T');
+    pktbuf_put_int16(b, (int16_t)ncols);
+    for (size_t i = 0; i < ncols; i++) {
+        pktbuf_put_string(b, cols[i].name);
+        pktbuf_put_int32(b, (int32_t)cols[i].table_oid);
+        pktbuf_put_int16(b, cols[i].attnum);
+        pktbuf_put_int32(b, (int32_t)cols[i].type_oid);
+        pktbuf_put_int16(b, cols[i].typlen);
+        pktbuf_put_int32(b, cols[i].typmod);
+        pktbuf_put_int16(b, 0);
+    }
+    pktbuf_end(b);
+    return maybe_flush(c);
+}
+
+static int sink_data_row(void *ctx, size_t ncols, const rl_value *vals)
+{
+    client *c = ctx;
+    pktbuf *b = &c->out;
+    pktbuf_begin(b, 'D');
+    pktbuf_put_int16(b, (int16_t)ncols);
+    for (size_t i = 0; i < ncols; i++) {
+        if (vals[i].d.isnull) {
+            pktbuf_put_int32(b, -1);
+            continue;
+        }
+        size_t at = pktbuf_len_placeholder(b);
+        int16_t fmt = c->executing ? rl_session_portal_format(c->sess, c->portal, i) : 0;
+        if (fmt == 1) {
+            if (!rl_value_to_binary(&b->buf, &vals[i])) {
+                pktbuf_end(b);
+                pktbuf_reset(b);
+                c->sink_failed = true;
+                rl_error_set(&c->sink_err, "42883",
+                             "no binary output function available for type with OID %u",
+                             vals[i].oid);
+                return -1;
+            }
+        } else {
+            rl_value_to_text(&b->buf, &vals[i]);
+        }
+        pktbuf_patch_len(b, at);
+    }
+    pktbuf_end(b);
+    return maybe_flush(c);
+}
+
+static bool tag_is_write(const char *tag)
+{
+    static const char *const w[] = {"INSERT", "UPDATE", "DELETE", "CREATE", "DROP", "ALTER",
+                                    "COMMENT", "TRUNCATE", "MERGE"};
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+        if (strncmp(tag, w[i], strlen(w[i])) == 0)
+            return true;
+    return false;
+}
+
+static int sink_command_complete(void *ctx, const char *tag)
+{
+    client *c = ctx;
+    c->ncomplete++;
+    srv_count(c->srv, M_STATEMENTS, 1);
+    if (strcmp(tag, "BEGIN") == 0)
+        c->saw_begin = true;
+    else if (strcmp(tag, "COMMIT") == 0)
+        c->saw_commit = true;
+    else if (tag_is_write(tag))
+        c->saw_write = true;
+    pktbuf_write(&c->out, 'C', "s", tag);
+    return maybe_flush(c);
+}
+
+static int sink_empty_query(void *ctx)
+{
+    client *c = ctx;
+    pktbuf_write(&c->out, 'I', "");
+    return 0;
+}
+
+static int sink_notice(void *ctx, const rl_error *notice)
+{
+    client *c = ctx;
+    put_error(c, 'N', severity_of(notice->sqlstate, "NOTICE"), notice);
+    return maybe_flush(c);
+}
+
+/* CopyOutResponse / CopyInResponse: overall format + per-column formats. */
+static void put_copy_response(client *c, char type, int format, size_t ncols)
+{
+    pktbuf *b = &c->out;
+    pktbuf_begin(b, type);
+    pktbuf_put_u8(b, (uint8_t)format);
+    pktbuf_put_int16(b, (int16_t)ncols);
+    for (size_t i = 0; i < ncols; i++)
+        pktbuf_put_int16(b, (int16_t)format);
+    pktbuf_end(b);
+}
+
+static int sink_copy_out_begin(void *ctx, int format, size_t ncols)
+{
+    client *c = ctx;
+    put_copy_response(c, 'H', format, ncols);
+    return maybe_flush(c);
+}
+
+static int sink_copy_out_data(void *ctx, const uint8_t *data, size_t len)
+{
+    client *c = ctx;
+    pktbuf_write(&c->out, 'd', "b", data, len);
+    return maybe_flush(c);
+}
+
+static int sink_copy_out_end(void *ctx)
+{
+    client *c = ctx;
+    pktbuf_write(&c->out, 'c', "");
+    return maybe_flush(c);
+}
+
+static int sink_copy_in_begin(void *ctx, int format, size_t ncols)
+{
+    client *c = ctx;
+    c->saw_write = true;
+    put_copy_response(c, 'G', format, ncols);
+    return flush_out(c) ? 0 : -1; /* the client waits for it before sending data */
+}
+
+static void sink_init(client *c, rl_sink *s)
+{
+    memset(s, 0, sizeof *s);
+    s->ctx = c;
+    s->row_description = sink_row_description;
+    s->data_row = sink_data_row;
+    s->command_complete = sink_command_complete;
+    s->empty_query = sink_empty_query;
+    s->notice = sink_notice;
+    s->copy_out_begin = sink_copy_out_begin;
+    s->copy_out_data = sink_copy_out_data;
+    s->copy_out_end = sink_copy_out_end;
+    s->copy_in_begin = sink_copy_in_begin;
+}
+
+/* -------------------------------------------------------- statement errors */
+
+/* Report a failed statement: the sink's own error wins (it caused the
+ * abort), a fired statement timeout renames 57014, a fencing is logged. */
+static void report_error(client *c, rl_error *err)
+{
+    if (c->sink_failed) {
+        *err = c->sink_err;
+        c->sink_failed = false;
+    }
+    if (srv_stmt_disarm(c->srv, c) && strcmp(err->sqlstate, "57014") == 0)
+        snprintf(err->message, sizeof err->message, "canceling statement due to statement timeout");
+    srv_count(c->srv, M_ERRORS, 1);
+    c->saw_write = c->tx_wrote = false; /* whatever was written is rolled back */
+    if (strcmp(err->sqlstate, RL_SQLSTATE_UNIQUE_VIOLATION) == 0 ||
+        strcmp(err->sqlstate, RL_SQLSTATE_SERIALIZATION_FAILURE) == 0)
+        srv_count(c->srv, M_CONFLICTS, 1);
+    if (strcmp(err->sqlstate, RL_SQLSTATE_READ_ONLY_TRANSACTION) == 0 &&
+        strstr(err->message, "fenced"))
+        srv_lake_fenced(c->srv, c->lake);
+    char pid[16];
+    snprintf(pid, sizeof pid, "%d", c->reg.pid);
+    srv_log(c->srv, "info", "statement_error", "pid", pid, "user", c->user, "database",
+            c->database, "sqlstate", err->sqlstate, "message", err->message, NULL);
+    if (!c->broken)
+        put_error(c, 'E', "ERROR", err);
+}
+
+/* After a Query message or Sync: log and count a commit if one happened. */
+static void note_commit(client *c, uint64_t t0)
+{
+    char after = rl_session_status(c->sess);
+    c->tx_wrote = c->tx_wrote || c->saw_write;
+    bool explicit_commit = c->saw_commit && c->tx_wrote;
+    if (after == 'I')
+        c->tx_wrote = false;
+    bool implicit = c->saw_write && !c->saw_begin && c->status_before == 'I' && after == 'I';
+    if (!explicit_commit && !implicit)
+        return;
+    double secs = (double)(now_ns() - t0) / 1e9;
+    srv_count(c->srv, M_COMMITS, 1);
+    srv_observe_commit(c->srv, secs);
+    rl_catalog *cat = rl_engine_catalog(c->eng);
+    uint64_t next = cat ? rl_catalog_counter(cat, RL_COUNTER_NEXT_SNAPSHOT_ID) : 0;
+    char snap[24], stmts[24], ms[32], pid[16];
+    snprintf(snap, sizeof snap, "%llu", (unsigned long long)(next ? next - 1 : 0));
+    snprintf(stmts, sizeof stmts, "%zu", c->ncomplete);
+    snprintf(ms, sizeof ms, "%.3f", secs * 1000);
+    snprintf(pid, sizeof pid, "%d", c->reg.pid);
+    srv_log(c->srv, "info", "commit", "pid", pid, "database", c->database, "snapshot_id", snap,
+            "statements", stmts, "latency_ms", ms, NULL);
+}
+
+static void begin_message(client *c)
+{
+    c->status_before = rl_session_status(c->sess);
+    c->saw_write = c->saw_begin = c->saw_commit = false;
+    c->ncomplete = 0;
+    c->sink_failed = false;
+}
+
+/* ------------------------------------------------------------- COPY IN */
+
+/* Feed CopyData until CopyDone / CopyFail. Returns the final exec status
+ * (another COPY_IN when the rest of the query holds one), or -2 when the
+ * connection is gone. After a data error the rest of the stream is read
+ * and dropped, then the error is reported, as PostgreSQL does. */
+static int copy_in(client *c, const rl_sink *sink, rl_error *err)
+{
+    bool failed = false;
+    for (;;) {
+        proto_msg m;
+        int rc = read_message(c, false, WAIT_COPY, &m);
+        if (rc <= 0)
+            return -2;
+        switch (m.type) {
+        case 'd':
+            if (!failed && rl_session_copy_data(c->sess, m.data, m.len, err) < 0)
+                failed = true;
+            break;
+        case 'c':
+            if (failed) {
+                rl_error ignore;
+                rl_session_copy_fail(c->sess, err->message, NULL, &ignore);
+                return RL_EXEC_ERROR;
+            }
+            return rl_session_copy_done(c->sess, sink, err);
+        case 'f': {
+            const char *msg = "";
+            rl_error perr;
+            if (proto_parse_string_msg(&m, &msg, &perr) < 0)
+                msg = "";
+            if (failed) {
+                rl_error ignore;
+                rl_session_copy_fail(c->sess, msg, NULL, &ignore);
+                return RL_EXEC_ERROR;
+            }
+            return rl_session_copy_fail(c->sess, msg, sink, err);
+        }
+        case 'H':
+        case 'S':
+            break; /* PostgreSQL ignores Flush and Sync during COPY IN */
+        default: {
+            char what[96];
+            snprintf(what, sizeof what, "unexpected message type 0x%02X during COPY from stdin",
+                     (unsigned char)m.type);
+            rl_error ignore;
+            rl_session_copy_fail(c->sess, what, NULL, &ignore);
+            rl_error_set(err, "08P01", "%s", what);
+            return RL_EXEC_ERROR;
+        }
+        }
+    }
+}
+
+/* ------------------------------------------------------------ messages */
+
+static void handle_query(client *c, const proto_msg *m)
+{
+    rl_error err;
+    rl_error_clear(&err);
+    const char *sql0;
+    if (proto_parse_string_msg(m, &sql0, &err) < 0) {
+        send_fatal_err(c, &err);
+        c->broken = true;
+        return;
+    }
+    /* the engine may keep reading the query after a COPY FROM STDIN, while
+     * the input buffer moves: give it a stable copy */
+    char *sql = strdup(sql0);
+    if (!sql) {
+        send_fatal(c, "53200", "out of memory");
+        c->broken = true;
+        return;
+    }
+    rl_sink sink;
+    sink_init(c, &sink);
+    begin_message(c);
+    uint64_t t0 = now_ns();
+    c->executing = false;
+    srv_stmt_arm(c->srv, c);
+    int rc = rl_session_simple_query(c->sess, sql, &sink, &err);
+    while (rc == RL_EXEC_COPY_IN)
+        rc = copy_in(c, &sink, &err);
+    free(sql);
+    if (rc == -2) {
+        srv_stmt_disarm(c->srv, c);
+        c->broken = true;
+        return;
+    }
+    if (rc == RL_EXEC_ERROR)
+        report_error(c, &err);
+    else
+        srv_stmt_disarm(c->srv, c);
+    note_commit(c, t0);
+    send_ready(c);
+}
+
+static void ext_error(client *c, rl_error *err)
+{
+    report_error(c, err);
+    c->skip_till_sync = true;
+}
+
+static void handle_parse(client *c, const proto_msg *m)
+{
+    rl_error err;
+    rl_error_clear(&err);
+    proto_parse p;
+    if (proto_parse_parse(m, &p, &err) < 0) {
+        send_fatal_err(c, &err);
+        c->broken = true;
+        return;
+    }
+    uint32_t *oids = calloc(p.nparams + 1, sizeof *oids);
+    if (!oids) {
+        rl_error_set(&err, "53200", "out of memory");
+        ext_error(c, &err);
+        return;
+    }
+    for (size_t i = 0; i < p.nparams; i++)
+        oids[i] = proto_parse_param_oid(&p, i);
+    if (rl_session_parse(c->sess, p.stmt, p.sql, p.nparams, oids, &err) < 0)
+        ext_error(c, &err);
+    else
+        pktbuf_write(&c->out, '1', "");
+    free(oids);
+}
+
+static void handle_bind(client *c, const proto_msg *m)
+{
+    rl_error err;
+    rl_error_clear(&err);
+    proto_bind b;
+    if (proto_parse_bind(m, &b, &err) < 0) {
+        send_fatal_err(c, &err);
+        c->broken = true;
+        return;
+    }
+    if (rl_session_bind(c->sess, b.portal, b.stmt, b.nparams, b.formats, b.nformats,
+                        b.values, b.lengths, b.nresult_formats, b.result_formats, &err) < 0)
+        ext_error(c, &err);
+    else
+        pktbuf_write(&c->out, '2', "");
+    proto_bind_free(&b);
+}
+
+static void put_param_description(client *c, const rl_describe *d)
+{
+    pktbuf_begin(&c->out, 't');
+    pktbuf_put_int16(&c->out, (int16_t)d->nparams);
+    for (size_t i = 0; i < d->nparams && i < 64; i++)
+        pktbuf_put_int32(&c->out, (int32_t)d->param_oids[i]);
+    pktbuf_end(&c->out);
+}
+
+/* RowDescription of a Describe, or NoData. Portal columns carry the
+ * formats chosen at Bind. */
+static void put_row_description(client *c, const rl_describe *d, const char *portal)
+{
+    if (!d->has_rows) {
+        pktbuf_write(&c->out, 'n', "");
+        return;
+    }
+    pktbuf *b = &c->out;
+    pktbuf_begin(b, 'T');
+    pktbuf_put_int16(b, (int16_t)d->ncols);
+    for (size_t i = 0; i < d->ncols; i++) {
+        const rl_col_info *col = &d->cols[i];
+        pktbuf_put_string(b, col->name);
+        pktbuf_put_int32(b, (int32_t)col->table_oid);
+        pktbuf_put_int16(b, col->attnum);
+        pktbuf_put_int32(b, (int32_t)col->type_oid);
+        pktbuf_put_int16(b, col->typlen);
+        pktbuf_put_int32(b, col->typmod);
+        pktbuf_put_int16(b, portal ? rl_session_portal_format(c->sess, portal, i) : 0);
+    }
+    pktbuf_end(b);
+}
+
+static void handle_describe(client *c, const proto_msg *m)
+{
+    rl_error err;
+    rl_error_clear(&err);
+    proto_target t;
+    if (proto_parse_target(m, &t, &err) < 0) {
+        send_fatal_err(c, &err);
+        c->broken = true;
+        return;
+    }
+    rl_describe d;
+    memset(&d, 0, sizeof d);
+    if (t.kind == 'S') {
+        if (rl_session_describe_statement(c->sess, t.name, &d, &err) < 0) {
+            ext_error(c, &err);
+            return;
+        }
+        put_param_description(c, &d);
+        put_row_description(c, &d, NULL);
+    } else {
+        if (rl_session_describe_portal(c->sess, t.name, &d, &err) < 0) {
+            ext_error(c, &err);
+            return;
+        }
+        put_row_description(c, &d, t.name);
+    }
+}
+
+static void handle_execute(client *c, const proto_msg *m)
+{
+    rl_error err;
+    rl_error_clear(&err);
+    proto_execute e;
+    if (proto_parse_execute(m, &e, &err) < 0) {
+        send_fatal_err(c, &err);
+        c->broken = true;
+        return;
+    }
+    /* the portal name lives in the input buffer, which a COPY IN refills */
+    char portal[NAME_MAX_LEN * 4];
+    snprintf(portal, sizeof portal, "%s", e.portal);
+    rl_sink sink;
+    sink_init(c, &sink);
+    c->executing = true;
+    c->portal = portal;
+    c->sink_failed = false;
+    srv_stmt_arm(c->srv, c);
+    int rc = rl_session_execute(c->sess, portal, (uint64_t)e.max_rows, &sink, &err);
+    while (rc == RL_EXEC_COPY_IN)
+        rc = copy_in(c, &sink, &err);
+    c->executing = false;
+    c->portal = NULL;
+    if (rc == -2) {
+        srv_stmt_disarm(c->srv, c);
+        c->broken = true;
+        return;
+    }
+    if (rc == RL_EXEC_ERROR) {
+        ext_error(c, &err);
+        return;
+    }
+    srv_stmt_disarm(c->srv, c);
+    if (rc == RL_EXEC_SUSPENDED)
+        pktbuf_write(&c->out, 's', "");
+}
+
+static void handle_close(client *c, const proto_msg *m)
+{
+    rl_error err;
+    proto_target t;
+    if (proto_parse_target(m, &t, &err) < 0) {
+        send_fatal_err(c, &err);
+        c->broken = true;
+        return;
+    }
+    rl_session_close(c->sess, t.kind, t.name); /* closing a missing name is not an error */
+    pktbuf_write(&c->out, '3', "");
+}
+
+static void handle_sync(client *c, uint64_t t0)
+{
+    rl_error err;
+    rl_error_clear(&err);
+    c->skip_till_sync = false;
+    if (rl_session_sync(c->sess, &err) < 0)
+        report_error(c, &err);
+    note_commit(c, t0);
+    send_ready(c);
+}
+
+/* The READY loop. Returns when the connection should close. */
+static void serve_queries(client *c)
+{
+    uint64_t ext_t0 = 0;
+    bool ext_started = false;
+    while (!c->broken) {
+        proto_msg m;
+        if (read_message(c, false, WAIT_IDLE, &m) <= 0)
+            return;
+        if (m.type == 'X')
+            return;
+        if (c->skip_till_sync && m.type != 'S')
+            continue;
+        bool ext = strchr("PBDECH", m.type) != NULL;
+        if (ext && !ext_started) {
+            begin_message(c);
+            ext_t0 = now_ns();
+            ext_started = true;
+        }
+        switch (m.type) {
+        case 'Q': handle_query(c, &m); break;
+        case 'P': handle_parse(c, &m); break;
+        case 'B': handle_bind(c, &m); break;
+        case 'D': handle_describe(c, &m); break;
+        case 'E': handle_execute(c, &m); break;
+        case 'C': handle_close(c, &m); break;
+        case 'H': flush_out(c); break;
+        case 'S':
+            if (!ext_started) {
+                begin_message(c);
+                ext_t0 = now_ns();
+            }
+            handle_sync(c, ext_t0);
+            ext_started = false;
+            break;
+        case 'd':
+        case 'c':
+        case 'f':
+            break; /* stray COPY messages after an aborted COPY: ignored, as in PostgreSQL */
+        case 'F': {
+            rl_error err;
+            rl_error_set(&err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
+                         "the fastpath function call protocol is not supported");
+            report_error(c, &err);
+            send_ready(c);
+            break;
+        }
+        default:
+            send_fatal(c, "08P01", "unexpected message type \"%c\"", m.type);
+            return;
+        }
+        if (pktbuf_len(&c->out) >= FLUSH_BYTES)
+            flush_out(c);
+    }
+}
+
+/* ------------------------------------------------------- startup + auth */
+
+static bool start_tls(client *c)
+{
+    SSL_CTX *ctx = srv_ssl_ctx(c->srv);
+    c->ssl = SSL_new(ctx);
+    if (!c->ssl || SSL_set_fd(c->ssl, c->fd) != 1)
+        return false;
+    /* bounded handshake: a silent client must not pin the thread */
+    struct timeval tv = {.tv_sec = 10};
+    setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    int r = SSL_accept(c->ssl);
+    struct timeval zero = {0};
+    setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &zero, sizeof zero);
+    if (r != 1) {
+        srv_log(c->srv, "warning", "tls_handshake_failed", "client", c->addr, NULL);
+        ERR_clear_error();
+        SSL_free(c->ssl);
+        c->ssl = NULL;
+        return false;
+    }
+    return true;
+}
+
+static void copy_name(char *dst, const char *src)
+{
+    snprintf(dst, NAME_MAX_LEN, "%s", src ? src : "");
+}
+
+/* Read the startup packet(s). Returns 1 with user/database set, 0 to close. */
+static int read_startup(client *c, proto_startup *st)
+{
+    bool ssl_done = false, gss_done = false;
+    for (;;) {
+        proto_msg m;
+        rl_error err;
+        if (read_message(c, true, WAIT_STARTUP, &m) <= 0)
+            return 0;
+        if (proto_parse_startup(&m, st, &err) < 0) {
+            srv_count(c->srv, M_PROTOCOL_ERRORS, 1);
+            send_fatal_err(c, &err);
+            return 0;
+        }
+        switch (st->kind) {
+        case PROTO_CANCEL_REQUEST:
+            srv_cancel(c->srv, st->cancel_pid, st->cancel_secret);
+            return 0;
+        case PROTO_SSL_REQUEST: {
+            bool tls = srv_ssl_ctx(c->srv) && !ssl_done && !c->ssl;
+            ssl_done = true;
+            pktbuf_put_raw_byte(&c->out, tls ? 'S' : 'N');
+            if (!flush_out(c))
+                return 0;
+            /* bytes sent before the handshake would be a plaintext injection */
+            if (tls && (c->in_len != c->in_off || !start_tls(c)))
+                return 0;
+            continue;
+        }
+        case PROTO_GSSENC_REQUEST:
+            if (gss_done)
+                return 0;
+            gss_done = true;
+            pktbuf_put_raw_byte(&c->out, 'N');
+            if (!flush_out(c))
+                return 0;
+            continue;
+        case PROTO_STARTUP:
+            break;
+        }
+        const char *user = proto_startup_param(st, "user");
+        if (!user || !user[0]) {
+            send_fatal(c, "28000", "no PostgreSQL user name specified in startup packet");
+            return 0;
+        }
+        const char *db = proto_startup_param(st, "database");
+        copy_name(c->user, user);
+        copy_name(c->database, db && db[0] ? db : user);
+        copy_name(c->appname, proto_startup_param(st, "application_name"));
+        /* later reads move the input buffer that `st` points into */
+        const char *options = proto_startup_param(st, "options");
+        snprintf(c->options, sizeof c->options, "%s", options ? options : "");
+        return 1;
+    }
+}
+
+static void auth_failed(client *c)
+{
+    srv_count(c->srv, M_AUTH_FAILURES, 1);
+    srv_log(c->srv, "warning", "auth_failed", "client", c->addr, "user", c->user, "database",
+            c->database, NULL);
+    /* a fixed delay slows password guessing; same for unknown users */
+    struct timespec d = {.tv_sec = 0, .tv_nsec = AUTH_FAIL_DELAY_MS * 1000000L};
+    nanosleep(&d, NULL);
+    send_fatal(c, "28P01", "password authentication failed for user \"%s\"", c->user);
+}
+
+/* Read the next authentication message ('p'); false if the client left. */
+static bool read_auth_msg(client *c, proto_msg *m)
+{
+    int rc = read_message(c, false, WAIT_STARTUP, m);
+    if (rc <= 0)
+        return false;
+    if (m->type != 'p') {
+        if (m->type != 'X')
+            send_fatal(c, "08P01", "expected SASL response, got message type %d", m->type);
+        return false;
+    }
+    return true;
+}
+
+static void put_auth(client *c, int32_t code, const void *data, size_t len)
+{
+    pktbuf_write(&c->out, 'R', "ib", code, data, len);
+}
+
+static bool auth_scram(client *c, const hba_user *u)
+{
+    scram_secret secret;
+    if (u) {
+        secret = u->secret;
+    } else {
+        size_t klen;
+        const uint8_t *key = srv_mock_key(c->srv, &klen);
+        scram_mock_secret(c->user, key, klen, &secret);
+    }
+    put_auth(c, 10, "SCRAM-SHA-256\0", 15);
+    if (!flush_out(c))
+        return false;
+    proto_msg m;
+    rl_error err;
+    proto_sasl_initial si;
+    if (!read_auth_msg(c, &m))
+        return false;
+    if (proto_parse_sasl_initial(&m, &si, &err) < 0) {
+        send_fatal_err(c, &err);
+        return false;
+    }
+    if (strcmp(si.mechanism, "SCRAM-SHA-256") != 0) {
+        send_fatal(c, "08P01", "client selected an invalid SASL authentication mechanism");
+        return false;
+    }
+    scram_state st;
+    char out[600];
+    scram_init(&st, &secret);
+    if (scram_server_first(&st, si.data ? si.data : (const uint8_t *)"", si.len, out, sizeof out,
+                           &err) < 0) {
+        send_fatal_err(c, &err);
+        return false;
+    }
+    put_auth(c, 11, out, strlen(out));
+    if (!flush_out(c) || !read_auth_msg(c, &m))
+        return false;
+    int ok = scram_server_final(&st, m.data, m.len, out, sizeof out, &err);
+    if (ok < 0) {
+        send_fatal_err(c, &err);
+        return false;
+    }
+    if (ok == 0 || !u) {
+        auth_failed(c);
+        return false;
+    }
+    put_auth(c, 12, out, strlen(out));
+    return true;
+}
+
+static bool auth_password(client *c, const hba_user *u)
+{
+    put_auth(c, 3, NULL, 0);
+    if (!flush_out(c))
+        return false;
+    proto_msg m;
+    rl_error err;
+    const char *pw;
+    if (!read_auth_msg(c, &m))
+        return false;
+    if (proto_parse_string_msg(&m, &pw, &err) < 0) {
+        send_fatal_err(c, &err);
+        return false;
+    }
+    if (!u || !scram_password_matches(&u->secret, pw)) {
+        auth_failed(c);
+        return false;
+    }
+    return true;
+}
+
+static bool authenticate(client *c)
+{
+    bool matched;
+    hba_method method = hba_match(srv_hba(c->srv), (const struct sockaddr *)&c->sa, c->database,
+                                  c->user, c->ssl != NULL, &matched);
+    const char *enc = c->ssl ? "SSL encryption" : "no encryption";
+    if (!matched || method == HBA_REJECT) {
+        srv_count(c->srv, M_AUTH_FAILURES, 1);
+        srv_log(c->srv, "warning", "auth_rejected", "client", c->addr, "user", c->user,
+                "database", c->database, NULL);
+        if (!matched)
+            send_fatal(c, "28000",
+                       "no pg_hba.conf entry for host \"%s\", user \"%s\", database \"%s\", %s",
+                       c->addr, c->user, c->database, enc);
+        else
+            send_fatal(c, "28000",
+                       "pg_hba.conf rejects connection for host \"%s\", user \"%s\", database "
+                       "\"%s\", %s",
+                       c->addr, c->user, c->database, enc);
+        return false;
+    }
+    const hba_user *u = hba_users_find(srv_users(c->srv), c->user);
+    bool ok = method == HBA_TRUST    ? true
+              : method == HBA_SCRAM ? auth_scram(c, u)
+                                     : auth_password(c, u);
+    if (ok)
+        put_auth(c, 0, NULL, 0);
+    return ok;
+}
+
+/* "-c name=value" / "--name=value" pairs of the startup `options`, applied
+ * as SET. Returns false after a FATAL. */
+static bool apply_options(client *c, const char *options)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", options);
+    char *save = NULL;
+    for (char *t = strtok_r(buf, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+        if (strcmp(t, "-c") == 0) {
+            t = strtok_r(NULL, " \t", &save);
+            if (!t)
+                break;
+        } else if (strncmp(t, "--", 2) == 0) {
+            t += 2;
+        } else if (strncmp(t, "-c", 2) == 0) {
+            t += 2;
+        } else {
+            send_fatal(c, "42601", "invalid command-line argument for server process: %s", t);
+            return false;
+        }
+        char *eq = strchr(t, '=');
+        if (!eq) {
+            send_fatal(c, "42601", "-c %s requires a value", t);
+            return false;
+        }
+        *eq = '\0';
+        char sql[1200];
+        rl_buf q;
+        rl_buf_init(&q, 0);
+        for (const char *v = eq + 1; *v; v++) { /* quote the value */
+            if (*v == '\'')
+                rl_buf_put_u8(&q, '\'');
+            rl_buf_put_u8(&q, (uint8_t)*v);
+        }
+        snprintf(sql, sizeof sql, "SET \"%s\" TO '%.*s'", t, (int)q.len, (const char *)q.data);
+        rl_buf_free(&q);
+        rl_error err;
+        rl_error_clear(&err);
+        rl_sink none = {0};
+        if (rl_session_simple_query(c->sess, sql, &none, &err) == RL_EXEC_ERROR) {
+            send_fatal_err(c, &err);
+            return false;
+        }
+    }
+    return true;
+}
+
+static void send_parameter_status(client *c)
+{
+    const rl_server_config *cfg = srv_config(c->srv);
+    const char *const params[][2] = {
+        {"application_name", c->appname},
+        {"client_encoding", "UTF8"},
+        {"DateStyle", "ISO, MDY"},
+        {"default_transaction_read_only", "off"},
+        /* a follower is the closest thing to a hot standby */
+        {"in_hot_standby", cfg->read_only ? "on" : "off"},
+        {"integer_datetimes", "on"},
+        {"IntervalStyle", "postgres"},
+        {"is_superuser", "off"},
+        {"server_encoding", "UTF8"},
+        {"server_version", cfg->server_version ? cfg->server_version : RL_SERVER_VERSION},
+        {"session_authorization", c->user},
+        {"standard_conforming_strings", "on"},
+        {"TimeZone", "Etc/UTC"},
+    };
+    for (size_t i = 0; i < sizeof params / sizeof params[0]; i++)
+        pktbuf_write(&c->out, 'S', "ss", params[i][0], params[i][1]);
+}
+
+/* Open the session and say hello. False after a FATAL. */
+static bool open_session(client *c)
+{
+    rl_error err;
+    rl_error_clear(&err);
+    rl_engine *eng = srv_lake_engine(c->srv, c->database, &c->lake, &err);
+    if (!eng) {
+        send_fatal_err(c, &err);
+        return false;
+    }
+    rl_session_info info = {.user = c->user, .application_name = c->appname,
+                            .client_addr = c->addr};
+    c->sess = rl_session_new(eng, &info);
+    if (!c->sess) {
+        send_fatal(c, "53200", "out of memory");
+        return false;
+    }
+    c->eng = eng;
+    c->reg.sess = c->sess;
+    if (srv_register(c->srv, c, &c->reg.pid, &c->reg.secret) < 0) {
+        send_fatal(c, "53300", "sorry, too many clients already");
+        return false;
+    }
+    c->registered = true;
+    if (c->options[0] && !apply_options(c, c->options))
+        return false;
+    send_parameter_status(c);
+    pktbuf_write(&c->out, 'K', "ii", c->reg.pid, c->reg.secret);
+    return true;
+}
+
+static void format_addr(client *c)
+{
+    char host[INET6_ADDRSTRLEN] = "?";
+    if (c->sa.ss_family == AF_INET)
+        inet_ntop(AF_INET, &((struct sockaddr_in *)&c->sa)->sin_addr, host, sizeof host);
+    else if (c->sa.ss_family == AF_INET6)
+        inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&c->sa)->sin6_addr, host, sizeof host);
+    snprintf(c->addr, sizeof c->addr, "%s", host);
+}
+
+static void client_free(client *c)
+{
+    if (c->registered)
+        srv_unregister(c->srv, c);
+    if (c->sess)
+        rl_session_free(c->sess); /* rolls back an open transaction */
+    if (c->ssl) {
+        if (!c->broken)
+            SSL_shutdown(c->ssl);
+        SSL_free(c->ssl);
+    }
+    close(c->fd);
+    pktbuf_free(&c->out);
+    free(c->in);
+    free(c);
+}
+
+void client_serve(rl_server *srv, int fd, const struct sockaddr_storage *sa, socklen_t salen)
+{
+    client *c = calloc(1, sizeof *c);
+    if (!c) {
+        close(fd);
+        return;
+    }
+    c->srv = srv;
+    c->fd = fd;
+    memcpy(&c->sa, sa, salen < sizeof c->sa ? salen : sizeof c->sa);
+    const rl_server_config *cfg = srv_config(srv);
+    c->max_msg = cfg->max_message_bytes ? cfg->max_message_bytes : PROTO_DEFAULT_MAX_MESSAGE;
+    pktbuf_init(&c->out, 0);
+    format_addr(c);
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    proto_startup st;
+    if (read_startup(c, &st) && authenticate(c)) {
+        if (open_session(c)) {
+            srv_log(srv, "info", "connection_authorized", "client", c->addr, "user", c->user,
+                    "database", c->database, "application_name", c->appname, "tls",
+                    c->ssl ? "on" : "off", NULL);
+            send_ready(c);
+            serve_queries(c);
+            srv_log(srv, "info", "disconnection", "client", c->addr, "user", c->user, NULL);
+        }
+    }
+    flush_out(c);
+    client_free(c);
+}

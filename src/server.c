@@ -1,0 +1,899 @@
+/*
+ * server.c — listener, accept loop, lakes, backends, metrics, logs and the
+ * drain of `rocklake serve` (see server.h).
+ *
+ * Threads: the thread calling rl_server_run accepts (poll over the
+ * listener, the metrics listener and a stop pipe); each connection and each
+ * metrics request gets a detached thread; one watchdog thread enforces
+ * statement timeouts. Shared state is guarded by three mutexes (lakes,
+ * registry, threads) that are never held together, except the registry lock
+ * around rl_session_cancel, which the engine allows from any thread.
+ */
+#include "server.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <netdb.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <netinet/in.h>
+#include <openssl/err.h>
+#include <openssl/rand.h>
+#include <openssl/ssl.h>
+
+#include "client.h"
+#include "kv.h"
+
+struct srv_lake {
+    char name[64];
+    rl_catalog *cat;
+    rl_engine *eng;
+    bool fenced_logged;
+    srv_lake *next;
+};
+
+/* Commit latency histogram bounds (seconds). */
+static const double commit_buckets[] = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
+                                        0.1,   0.25,   0.5,   1,    2.5,   10};
+#define NBUCKETS (sizeof commit_buckets / sizeof commit_buckets[0])
+
+struct rl_server {
+    rl_server_config cfg;
+    bool auto_create;
+    hba *rules;
+    hba_users *users;
+    SSL_CTX *ssl_ctx;
+    int listen_fd, metrics_fd, port, lock_fd;
+    int stop_pipe[2];
+    atomic_bool stopping;
+    uint8_t mock_key[32];
+    pthread_mutex_t lakes_mu;
+    srv_lake *lakes;
+    pthread_mutex_t reg_mu;
+    client *clients;
+    int nclients;
+    int32_t next_pid;
+    pthread_mutex_t threads_mu;
+    pthread_cond_t threads_cv;
+    int threads;
+    pthread_t watchdog;
+    bool watchdog_running;
+    atomic_bool watchdog_quit;
+    atomic_llong counters[M__COUNT];
+    atomic_llong commit_hist[NBUCKETS + 1];
+    atomic_llong commit_sum_us;
+    pthread_mutex_t log_mu;
+};
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ------------------------------------------------------------- accessors */
+
+const rl_server_config *srv_config(const rl_server *srv) { return &srv->cfg; }
+const hba *srv_hba(const rl_server *srv) { return srv->rules; }
+const hba_users *srv_users(const rl_server *srv) { return srv->users; }
+void *srv_ssl_ctx(rl_server *srv) { return srv->ssl_ctx; }
+bool srv_stopping(const rl_server *srv) { return atomic_load(&srv->stopping); }
+int rl_server_port(const rl_server *srv) { return srv->port; }
+
+const uint8_t *srv_mock_key(const rl_server *srv, size_t *len)
+{
+    *len = sizeof srv->mock_key;
+    return srv->mock_key;
+}
+
+void srv_count(rl_server *srv, srv_counter which, int64_t delta)
+{
+    atomic_fetch_add(&srv->counters[which], delta);
+}
+
+void srv_observe_commit(rl_server *srv, double seconds)
+{
+    size_t i = 0;
+    while (i < NBUCKETS && seconds > commit_buckets[i])
+        i++;
+    atomic_fetch_add(&srv->commit_hist[i], 1);
+    atomic_fetch_add(&srv->commit_sum_us, (long long)(seconds * 1e6));
+}
+
+/* ----------------------------------------------------------------- logs */
+
+static void json_escape(rl_buf *b, const char *s)
+{
+    rl_buf_put_u8(b, '"');
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\') {
+            rl_buf_put_u8(b, '\\');
+            rl_buf_put_u8(b, ch);
+        } else if (ch < 0x20) {
+            rl_buf_printf(b, "\\u%04x", ch);
+        } else {
+            rl_buf_put_u8(b, ch);
+        }
+    }
+    rl_buf_put_u8(b, '"');
+}
+
+/* Text values are quoted when they would not read back as one token. */
+static void text_value(rl_buf *b, const char *s)
+{
+    if (*s && !strpbrk(s, " \t\n\"=")) {
+        rl_buf_put_str(b, s);
+        return;
+    }
+    json_escape(b, s);
+}
+
+void srv_log(rl_server *srv, const char *level, const char *event, ...)
+{
+    char ts[40];
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    struct tm tm;
+    gmtime_r(&now.tv_sec, &tm);
+    size_t n = strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(ts + n, sizeof ts - n, ".%03ldZ", now.tv_nsec / 1000000);
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    bool json = srv && srv->cfg.log_json;
+    if (json)
+        rl_buf_printf(&b, "{\"ts\":\"%s\",\"level\":\"%s\",\"event\":\"%s\"", ts, level, event);
+    else
+        rl_buf_printf(&b, "%s %s %s", ts, level, event);
+    va_list ap;
+    va_start(ap, event);
+    for (;;) {
+        const char *k = va_arg(ap, const char *);
+        if (!k)
+            break;
+        const char *v = va_arg(ap, const char *);
+        if (!v)
+            break;
+        if (json) {
+            rl_buf_put_u8(&b, ',');
+            json_escape(&b, k);
+            rl_buf_put_u8(&b, ':');
+            json_escape(&b, v);
+        } else {
+            rl_buf_printf(&b, " %s=", k);
+            text_value(&b, v);
+        }
+    }
+    va_end(ap);
+    rl_buf_put_str(&b, json ? "}\n" : "\n");
+    if (!b.failed) {
+        if (srv)
+            pthread_mutex_lock(&srv->log_mu);
+        fwrite(b.data, 1, b.len, stderr);
+        fflush(stderr);
+        if (srv)
+            pthread_mutex_unlock(&srv->log_mu);
+    }
+    rl_buf_free(&b);
+}
+
+/* ------------------------------------------------------------ databases */
+
+/* A local root's directory ("./x", "/x" or "file:///x"); NULL for others. */
+static const char *local_root(const char *root)
+{
+    if (strncmp(root, "file://", 7) == 0)
+        return root + 7;
+    return strstr(root, "://") ? NULL : root;
+}
+
+static bool valid_db_name(const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n > 63 || name[0] == '.' || name[0] == '-')
+        return false;
+    for (const char *p = name; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '_' || *p == '-' || *p == '.'))
+            return false;
+    return true;
+}
+
+bool rl_db_url(const char *root, const char *name, char *out, size_t n)
+{
+    if (!valid_db_name(name))
+        return false;
+    size_t rl = strlen(root);
+    while (rl > 1 && root[rl - 1] == '/')
+        rl--;
+    int w = snprintf(out, n, "%.*s/%s", (int)rl, root, name);
+    return w > 0 && (size_t)w < n;
+}
+
+static bool dir_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int rl_db_list(const char *root, void (*cb)(const char *name, void *ctx), void *ctx,
+               rl_error *err)
+{
+    const char *dir = local_root(root);
+    if (!dir)
+        return rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
+                            "listing databases needs a local store root (a path or file://), "
+                            "not \"%s\"", root);
+    DIR *d = opendir(dir);
+    if (!d) {
+        if (errno == ENOENT)
+            return 0;
+        return rl_error_set(err, RL_SQLSTATE_IO, "cannot read directory \"%s\": %s", dir,
+                            strerror(errno));
+    }
+    int count = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (valid_db_name(e->d_name) && dir_exists(path)) {
+            cb(e->d_name, ctx);
+            count++;
+        }
+    }
+    closedir(d);
+    return count;
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    return remove(path);
+}
+
+int rl_db_drop(const char *root, const char *name, rl_error *err)
+{
+    const char *dir = local_root(root);
+    if (!dir)
+        return rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
+                            "dropping a database needs a local store root; delete the prefix "
+                            "\"%s/%s\" with your object store's tools", root, name);
+    char path[4096];
+    if (!valid_db_name(name) || !rl_db_url(dir, name, path, sizeof path) || !dir_exists(path))
+        return rl_error_set(err, "3D000", "database \"%s\" does not exist", name);
+    if (nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS) < 0)
+        return rl_error_set(err, RL_SQLSTATE_IO, "cannot remove \"%s\": %s", path,
+                            strerror(errno));
+    return 0;
+}
+
+static int no_database(rl_error *err, const char *name)
+{
+    return rl_error_set(err, "3D000", "database \"%s\" does not exist", name);
+}
+
+static srv_lake *open_lake(rl_server *srv, const char *name, rl_error *err)
+{
+    char url[4096];
+    const char *root = srv->cfg.store;
+    if (!rl_db_url(root, name, url, sizeof url)) {
+        no_database(err, name);
+        return NULL;
+    }
+    bool create = srv->auto_create && !srv->cfg.read_only;
+    const char *dir = local_root(root);
+    if (dir) {
+        char path[4096];
+        rl_db_url(dir, name, path, sizeof path);
+        /* a writer open would create an empty store: check first */
+        if (!create && !dir_exists(path)) {
+            no_database(err, name);
+            return NULL;
+        }
+    }
+    rl_catalog_options o = {.create_if_missing = create, .read_only = srv->cfg.read_only};
+    rl_error e;
+    rl_error_clear(&e);
+    rl_catalog *cat = rl_catalog_open(url, &o, &e);
+    if (!cat) {
+        if (strstr(e.message, "no RockLake catalog"))
+            no_database(err, name);
+        else
+            *err = e;
+        return NULL;
+    }
+    rl_engine_options eo = {.database = name};
+    rl_engine *eng = rl_engine_new(cat, &eo, err);
+    srv_lake *l = eng ? calloc(1, sizeof *l) : NULL;
+    if (!l) {
+        if (eng)
+            rl_engine_free(eng);
+        rl_catalog_close(cat, NULL);
+        if (eng)
+            rl_error_set(err, "53200", "out of memory");
+        return NULL;
+    }
+    snprintf(l->name, sizeof l->name, "%s", name);
+    l->cat = cat;
+    l->eng = eng;
+    srv_log(srv, "info", "database_opened", "database", name, "url", url, "mode",
+            srv->cfg.read_only ? "read-only" : "writer", NULL);
+    return l;
+}
+
+rl_engine *srv_lake_engine(rl_server *srv, const char *name, srv_lake **lake, rl_error *err)
+{
+    pthread_mutex_lock(&srv->lakes_mu);
+    srv_lake *l = srv->lakes;
+    while (l && strcmp(l->name, name) != 0)
+        l = l->next;
+    if (!l && (l = open_lake(srv, name, err))) {
+        l->next = srv->lakes;
+        srv->lakes = l;
+    }
+    pthread_mutex_unlock(&srv->lakes_mu);
+    if (lake)
+        *lake = l;
+    return l ? l->eng : NULL;
+}
+
+void srv_lake_fenced(rl_server *srv, srv_lake *lake)
+{
+    if (!lake)
+        return;
+    pthread_mutex_lock(&srv->lakes_mu);
+    bool first = !lake->fenced_logged;
+    lake->fenced_logged = true;
+    pthread_mutex_unlock(&srv->lakes_mu);
+    if (first)
+        srv_log(srv, "error", "writer_fenced", "database", lake->name, "message",
+                "a newer writer opened this database (rocklake serve --takeover?); its commits "
+                "now fail with 25006 and clients are told to reconnect to the new writer",
+                NULL);
+}
+
+/* ------------------------------------------------------------- backends */
+
+int srv_register(rl_server *srv, client *c, int32_t *pid, int32_t *secret)
+{
+    int max = srv->cfg.max_connections > 0 ? srv->cfg.max_connections : 500;
+    int32_t s = 0;
+    RAND_bytes((unsigned char *)&s, sizeof s);
+    pthread_mutex_lock(&srv->reg_mu);
+    if (srv->nclients >= max) {
+        pthread_mutex_unlock(&srv->reg_mu);
+        return -1;
+    }
+    if (srv->next_pid <= 0 || srv->next_pid > 4000000)
+        srv->next_pid = 1000;
+    client_reg *r = client_registry_entry(c);
+    *pid = srv->next_pid++;
+    *secret = s;
+    r->next = srv->clients;
+    srv->clients = c;
+    srv->nclients++;
+    pthread_mutex_unlock(&srv->reg_mu);
+    srv_count(srv, M_CONNECTIONS_ACTIVE, 1);
+    return 0;
+}
+
+void srv_unregister(rl_server *srv, client *c)
+{
+    pthread_mutex_lock(&srv->reg_mu);
+    for (client **pp = &srv->clients; *pp; pp = &client_registry_entry(*pp)->next)
+        if (*pp == c) {
+            *pp = client_registry_entry(c)->next;
+            srv->nclients--;
+            break;
+        }
+    pthread_mutex_unlock(&srv->reg_mu);
+    srv_count(srv, M_CONNECTIONS_ACTIVE, -1);
+}
+
+void srv_cancel(rl_server *srv, int32_t pid, int32_t secret)
+{
+    bool found = false;
+    pthread_mutex_lock(&srv->reg_mu);
+    for (client *c = srv->clients; c; c = client_registry_entry(c)->next) {
+        client_reg *r = client_registry_entry(c);
+        if (r->pid == pid && r->secret == secret) {
+            rl_session_cancel(r->sess);
+            found = true;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&srv->reg_mu);
+    char p[16];
+    snprintf(p, sizeof p, "%d", pid);
+    if (found)
+        srv_count(srv, M_CANCELS, 1);
+    srv_log(srv, "info", found ? "cancel_request" : "cancel_request_unknown", "pid", p, NULL);
+}
+
+void srv_stmt_arm(rl_server *srv, client *c)
+{
+    if (!srv->cfg.statement_timeout_ms)
+        return;
+    pthread_mutex_lock(&srv->reg_mu);
+    client_reg *r = client_registry_entry(c);
+    r->deadline_ns = mono_ns() + srv->cfg.statement_timeout_ms * 1000000u;
+    r->timed_out = false;
+    pthread_mutex_unlock(&srv->reg_mu);
+}
+
+bool srv_stmt_disarm(rl_server *srv, client *c)
+{
+    if (!srv->cfg.statement_timeout_ms)
+        return false;
+    pthread_mutex_lock(&srv->reg_mu);
+    client_reg *r = client_registry_entry(c);
+    bool fired = r->timed_out;
+    r->deadline_ns = 0;
+    r->timed_out = false;
+    pthread_mutex_unlock(&srv->reg_mu);
+    return fired;
+}
+
+static void *watchdog_main(void *arg)
+{
+    rl_server *srv = arg;
+    while (!atomic_load(&srv->watchdog_quit)) {
+        struct timespec d = {.tv_nsec = 20 * 1000000L};
+        nanosleep(&d, NULL);
+        uint64_t now = mono_ns();
+        pthread_mutex_lock(&srv->reg_mu);
+        for (client *c = srv->clients; c; c = client_registry_entry(c)->next) {
+            client_reg *r = client_registry_entry(c);
+            if (r->deadline_ns && now > r->deadline_ns && !r->timed_out) {
+                r->timed_out = true;
+                rl_session_cancel(r->sess);
+            }
+        }
+        pthread_mutex_unlock(&srv->reg_mu);
+    }
+    return NULL;
+}
+
+/* -------------------------------------------------------------- metrics */
+
+static void metric(rl_buf *b, const char *name, const char *type, const char *help,
+                   long long v)
+{
+    rl_buf_printf(b, "# HELP %s %s\n# TYPE %s %s\n%s %lld\n", name, help, name, type, name, v);
+}
+
+static void render_metrics(rl_server *srv, rl_buf *b)
+{
+    static const struct { srv_counter c; const char *name, *type, *help; } m[] = {
+        {M_CONNECTIONS_TOTAL, "rocklake_connections_total", "counter", "Accepted connections."},
+        {M_CONNECTIONS_ACTIVE, "rocklake_connections_active", "gauge", "Open sessions."},
+        {M_AUTH_FAILURES, "rocklake_auth_failures_total", "counter", "Failed authentications."},
+        {M_STATEMENTS, "rocklake_statements_total", "counter", "Statements completed."},
+        {M_ERRORS, "rocklake_statement_errors_total", "counter", "Statements that failed."},
+        {M_COMMITS, "rocklake_commits_total", "counter", "Committed write transactions."},
+        {M_CONFLICTS, "rocklake_conflicts_total", "counter",
+         "Statements failed with 23505 or 40001 (commit races)."},
+        {M_CANCELS, "rocklake_cancel_requests_total", "counter", "Cancel requests honoured."},
+        {M_PROTOCOL_ERRORS, "rocklake_protocol_errors_total", "counter",
+         "Connections ended for protocol violations."},
+    };
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+        metric(b, m[i].name, m[i].type, m[i].help, atomic_load(&srv->counters[m[i].c]));
+    rl_buf_printf(b, "# HELP rocklake_commit_seconds Commit latency (the client's COMMIT or "
+                     "implicit transaction).\n# TYPE rocklake_commit_seconds histogram\n");
+    long long cum = 0;
+    for (size_t i = 0; i <= NBUCKETS; i++) {
+        cum += atomic_load(&srv->commit_hist[i]);
+        if (i < NBUCKETS)
+            rl_buf_printf(b, "rocklake_commit_seconds_bucket{le=\"%g\"} %lld\n",
+                          commit_buckets[i], cum);
+        else
+            rl_buf_printf(b, "rocklake_commit_seconds_bucket{le=\"+Inf\"} %lld\n", cum);
+    }
+    rl_buf_printf(b, "rocklake_commit_seconds_sum %.6f\nrocklake_commit_seconds_count %lld\n",
+                  (double)atomic_load(&srv->commit_sum_us) / 1e6, cum);
+    kv_counters kc;
+    kv_counters_get(&kc);
+    metric(b, "rocklake_store_bytes_written_total", "counter",
+           "Key and value bytes written to the stores.", (long long)kc.bytes_written);
+    metric(b, "rocklake_store_batches_written_total", "counter", "Write batches.",
+           (long long)kc.batches_written);
+    metric(b, "rocklake_store_scans_total", "counter", "Range scans.", (long long)kc.scans);
+    metric(b, "rocklake_store_gets_total", "counter", "Point reads.", (long long)kc.gets);
+    metric(b, "rocklake_store_keys_read_total", "counter", "Keys read by scans and gets.",
+           (long long)kc.keys_read);
+}
+
+static void *metrics_conn_main(void *arg)
+{
+    int fd = (int)(intptr_t)((void **)arg)[0];
+    rl_server *srv = ((void **)arg)[1];
+    free(arg);
+    struct timeval tv = {.tv_sec = 2};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    char req[2048];
+    ssize_t n = recv(fd, req, sizeof req - 1, 0);
+    req[n > 0 ? n : 0] = '\0';
+    rl_buf body, resp;
+    rl_buf_init(&body, 0);
+    rl_buf_init(&resp, 0);
+    bool ok = strncmp(req, "GET /metrics", 12) == 0 && (req[12] == ' ' || req[12] == '?');
+    if (ok)
+        render_metrics(srv, &body);
+    else
+        rl_buf_put_str(&body, "not found: try GET /metrics\n");
+    rl_buf_printf(&resp,
+                  "HTTP/1.1 %s\r\nContent-Type: text/plain; version=0.0.4\r\n"
+                  "Content-Length: %zu\r\nConnection: close\r\n\r\n",
+                  ok ? "200 OK" : "404 Not Found", body.len);
+    rl_buf_put(&resp, body.data, body.len);
+    if (!resp.failed)
+        (void)!send(fd, resp.data, resp.len, MSG_NOSIGNAL);
+    rl_buf_free(&body);
+    rl_buf_free(&resp);
+    close(fd);
+    return NULL;
+}
+
+/* ------------------------------------------------------------- listening */
+
+/* "host:port", "[v6]:port", "*:port" or ":port". */
+static int listen_on(const char *spec, int *port_out, rl_error *err)
+{
+    char host[256] = "";
+    const char *colon = strrchr(spec, ':');
+    if (!colon)
+        return rl_error_set(err, RL_SQLSTATE_INVALID_PARAMETER,
+                            "listen address \"%s\" needs ADDR:PORT", spec);
+    size_t hl = (size_t)(colon - spec);
+    if (hl >= sizeof host)
+        hl = sizeof host - 1;
+    memcpy(host, spec, hl);
+    host[hl] = '\0';
+    if (host[0] == '[' && hl >= 2 && host[hl - 1] == ']') {
+        memmove(host, host + 1, hl - 2);
+        host[hl - 2] = '\0';
+    }
+    const char *h = host[0] && strcmp(host, "*") != 0 ? host : NULL;
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+                             .ai_flags = AI_PASSIVE}, *ai;
+    int gr = getaddrinfo(h, colon + 1, &hints, &ai);
+    if (gr != 0)
+        return rl_error_set(err, RL_SQLSTATE_INVALID_PARAMETER, "listen address \"%s\": %s",
+                            spec, gai_strerror(gr));
+    int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, 0), one = 1;
+    if (fd >= 0)
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (fd < 0 || bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen(fd, 512) < 0) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        freeaddrinfo(ai);
+        return rl_error_set(err, RL_SQLSTATE_IO, "cannot listen on %s: %s", spec, strerror(e));
+    }
+    freeaddrinfo(ai);
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof ss;
+    getsockname(fd, (struct sockaddr *)&ss, &sl);
+    if (port_out)
+        *port_out = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+                                                   : ((struct sockaddr_in *)&ss)->sin_port);
+    return fd;
+}
+
+static int setup_tls(rl_server *srv, rl_error *err)
+{
+    const rl_server_config *c = &srv->cfg;
+    if (!c->tls_cert && !c->tls_key)
+        return 0;
+    if (!c->tls_cert || !c->tls_key)
+        return rl_error_set(err, RL_SQLSTATE_INVALID_PARAMETER,
+                            "TLS needs both --tls-cert and --tls-key");
+    srv->ssl_ctx = SSL_CTX_new(TLS_server_method());
+    if (!srv->ssl_ctx)
+        return rl_error_set(err, RL_SQLSTATE_INTERNAL, "cannot create a TLS context");
+    SSL_CTX_set_min_proto_version(srv->ssl_ctx, TLS1_2_VERSION);
+    if (SSL_CTX_use_certificate_chain_file(srv->ssl_ctx, c->tls_cert) != 1 ||
+        SSL_CTX_use_PrivateKey_file(srv->ssl_ctx, c->tls_key, SSL_FILETYPE_PEM) != 1 ||
+        SSL_CTX_check_private_key(srv->ssl_ctx) != 1) {
+        char why[256];
+        ERR_error_string_n(ERR_get_error(), why, sizeof why);
+        return rl_error_set(err, RL_SQLSTATE_INVALID_PARAMETER,
+                            "cannot load TLS certificate \"%s\" / key \"%s\": %s", c->tls_cert,
+                            c->tls_key, why);
+    }
+    return 0;
+}
+
+/* One writer per local store root: an flock'd file. --takeover starts
+ * anyway (and fences the old writer's lakes as it opens them). */
+static int lock_store(rl_server *srv, rl_error *err)
+{
+    srv->lock_fd = -1;
+    const char *dir = local_root(srv->cfg.store);
+    if (!dir || srv->cfg.read_only)
+        return 0;
+    mkdir(dir, 0755);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/.rocklake-serve.lock", dir);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return rl_error_set(err, RL_SQLSTATE_IO, "cannot open \"%s\": %s", path,
+                            strerror(errno));
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+        srv->lock_fd = fd;
+        return 0;
+    }
+    close(fd);
+    if (srv->cfg.takeover) {
+        srv_log(srv, "warning", "takeover", "store", srv->cfg.store, "message",
+                "another server is the writer of this store; fencing it", NULL);
+        return 0;
+    }
+    rl_error_set(err, RL_SQLSTATE_OBJECT_STATE,
+                 "another rocklake server is the writer of store \"%s\"", srv->cfg.store);
+    rl_error_hint(err, "start with --takeover to fence it and become the writer, or with "
+                       "--read-only to serve as a follower");
+    return -1;
+}
+
+static void open_one(const char *name, void *ctx)
+{
+    rl_error e;
+    rl_error_clear(&e);
+    if (!srv_lake_engine(ctx, name, NULL, &e))
+        srv_log(ctx, "warning", "database_open_failed", "database", name, "message", e.message,
+                NULL);
+}
+
+static char *dup_opt(const char *s) { return s ? strdup(s) : NULL; }
+
+static void free_config(rl_server_config *c)
+{
+    free((char *)c->store);
+    free((char *)c->listen);
+    free((char *)c->metrics_listen);
+    free((char *)c->tls_cert);
+    free((char *)c->tls_key);
+    free((char *)c->users_file);
+    free((char *)c->hba_file);
+    free((char *)c->server_version);
+    free((char *)c->port_file);
+}
+
+static int load_auth(rl_server *srv, rl_error *err)
+{
+    if (srv->cfg.users_file && !(srv->users = hba_users_load(srv->cfg.users_file, err)))
+        return -1;
+    srv->rules = srv->cfg.hba_file ? hba_load(srv->cfg.hba_file, err)
+                                   : hba_default(srv->users != NULL);
+    return srv->rules ? 0 : -1;
+}
+
+static void write_port_file(rl_server *srv)
+{
+    if (!srv->cfg.port_file)
+        return;
+    FILE *f = fopen(srv->cfg.port_file, "w");
+    if (f) {
+        fprintf(f, "%d\n", srv->port);
+        fclose(f);
+    }
+}
+
+rl_server *rl_server_new(const rl_server_config *cfg, rl_error *err)
+{
+    rl_server *srv = calloc(1, sizeof *srv);
+    if (!srv) {
+        rl_error_set(err, "53200", "out of memory");
+        return NULL;
+    }
+    signal(SIGPIPE, SIG_IGN); /* TLS writes go through write(2) */
+    srv->cfg = *cfg;
+    srv->cfg.store = strdup(cfg->store ? cfg->store : RL_DEFAULT_STORE);
+    srv->cfg.listen = strdup(cfg->listen ? cfg->listen : RL_DEFAULT_LISTEN);
+    srv->cfg.metrics_listen = dup_opt(cfg->metrics_listen);
+    srv->cfg.tls_cert = dup_opt(cfg->tls_cert);
+    srv->cfg.tls_key = dup_opt(cfg->tls_key);
+    srv->cfg.users_file = dup_opt(cfg->users_file);
+    srv->cfg.hba_file = dup_opt(cfg->hba_file);
+    srv->cfg.server_version = dup_opt(cfg->server_version);
+    srv->cfg.port_file = dup_opt(cfg->port_file);
+    srv->auto_create = cfg->auto_create < 0 ? cfg->store == NULL : cfg->auto_create != 0;
+    srv->listen_fd = srv->metrics_fd = srv->lock_fd = srv->stop_pipe[0] = srv->stop_pipe[1] = -1;
+    pthread_mutex_init(&srv->lakes_mu, NULL);
+    pthread_mutex_init(&srv->reg_mu, NULL);
+    pthread_mutex_init(&srv->threads_mu, NULL);
+    pthread_mutex_init(&srv->log_mu, NULL);
+    pthread_cond_init(&srv->threads_cv, NULL);
+    RAND_bytes(srv->mock_key, sizeof srv->mock_key);
+    RAND_bytes((unsigned char *)&srv->next_pid, sizeof srv->next_pid);
+    srv->next_pid = 1000 + (int32_t)((uint32_t)srv->next_pid % 100000);
+    if (load_auth(srv, err) < 0 || setup_tls(srv, err) < 0 || lock_store(srv, err) < 0 ||
+        pipe2(srv->stop_pipe, O_CLOEXEC | O_NONBLOCK) < 0 ||
+        (srv->listen_fd = listen_on(srv->cfg.listen, &srv->port, err)) < 0 ||
+        (srv->cfg.metrics_listen &&
+         (srv->metrics_fd = listen_on(srv->cfg.metrics_listen, NULL, err)) < 0)) {
+        rl_server_free(srv);
+        return NULL;
+    }
+    if (srv->cfg.takeover && local_root(srv->cfg.store)) /* fence the old writer right away */
+        rl_db_list(srv->cfg.store, open_one, srv, NULL);
+    write_port_file(srv);
+    return srv;
+}
+
+void rl_server_stop(rl_server *srv)
+{
+    atomic_store(&srv->stopping, true);
+    if (srv->stop_pipe[1] >= 0)
+        (void)!write(srv->stop_pipe[1], "x", 1);
+}
+
+/* --------------------------------------------------------------- threads */
+
+typedef struct conn_arg {
+    rl_server *srv;
+    int fd;
+    struct sockaddr_storage sa;
+    socklen_t salen;
+} conn_arg;
+
+static void thread_done(rl_server *srv)
+{
+    pthread_mutex_lock(&srv->threads_mu);
+    srv->threads--;
+    pthread_cond_broadcast(&srv->threads_cv);
+    pthread_mutex_unlock(&srv->threads_mu);
+}
+
+static void *conn_main(void *arg)
+{
+    conn_arg *a = arg;
+    rl_server *srv = a->srv;
+    client_serve(srv, a->fd, &a->sa, a->salen);
+    free(a);
+    thread_done(srv);
+    return NULL;
+}
+
+static bool spawn(rl_server *srv, void *(*fn)(void *), void *arg)
+{
+    pthread_attr_t at;
+    pthread_attr_init(&at);
+    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&at, 1u << 20);
+    pthread_mutex_lock(&srv->threads_mu);
+    srv->threads++;
+    pthread_mutex_unlock(&srv->threads_mu);
+    pthread_t t;
+    bool ok = pthread_create(&t, &at, fn, arg) == 0;
+    pthread_attr_destroy(&at);
+    if (!ok)
+        thread_done(srv);
+    return ok;
+}
+
+static void accept_client(rl_server *srv)
+{
+    conn_arg *a = calloc(1, sizeof *a);
+    if (!a)
+        return;
+    a->salen = sizeof a->sa;
+    a->fd = accept4(srv->listen_fd, (struct sockaddr *)&a->sa, &a->salen, SOCK_CLOEXEC);
+    if (a->fd < 0) {
+        free(a);
+        return;
+    }
+    a->srv = srv;
+    srv_count(srv, M_CONNECTIONS_TOTAL, 1);
+    if (!spawn(srv, conn_main, a)) {
+        close(a->fd);
+        free(a);
+    }
+}
+
+static void accept_metrics(rl_server *srv)
+{
+    int fd = accept4(srv->metrics_fd, NULL, NULL, SOCK_CLOEXEC);
+    if (fd < 0)
+        return;
+    void **arg = malloc(2 * sizeof *arg);
+    if (!arg) {
+        close(fd);
+        return;
+    }
+    arg[0] = (void *)(intptr_t)fd;
+    arg[1] = srv;
+    if (!spawn(srv, metrics_conn_main, arg)) {
+        close(fd);
+        free(arg);
+    }
+}
+
+int rl_server_run(rl_server *srv)
+{
+    char port[16];
+    snprintf(port, sizeof port, "%d", srv->port);
+    srv_log(srv, "info", "listening", "listen", srv->cfg.listen, "port", port, "store",
+            srv->cfg.store, "tls", srv->ssl_ctx ? "on" : "off", "mode",
+            srv->cfg.read_only ? "read-only" : "writer", NULL);
+    srv->watchdog_running = pthread_create(&srv->watchdog, NULL, watchdog_main, srv) == 0;
+    while (!atomic_load(&srv->stopping)) {
+        struct pollfd p[3] = {{.fd = srv->listen_fd, .events = POLLIN},
+                              {.fd = srv->stop_pipe[0], .events = POLLIN},
+                              {.fd = srv->metrics_fd, .events = POLLIN}};
+        int r = poll(p, srv->metrics_fd >= 0 ? 3 : 2, 1000);
+        if (r < 0 && errno != EINTR)
+            break;
+        if (r > 0 && (p[0].revents & POLLIN))
+            accept_client(srv);
+        if (r > 0 && srv->metrics_fd >= 0 && (p[2].revents & POLLIN))
+            accept_metrics(srv);
+    }
+    /* drain: no new connections; each session ends at its next message */
+    atomic_store(&srv->stopping, true);
+    close(srv->listen_fd);
+    srv->listen_fd = -1;
+    srv_log(srv, "info", "shutdown", "message", "draining connections", NULL);
+    pthread_mutex_lock(&srv->threads_mu);
+    while (srv->threads > 0)
+        pthread_cond_wait(&srv->threads_cv, &srv->threads_mu);
+    pthread_mutex_unlock(&srv->threads_mu);
+    if (srv->watchdog_running) {
+        atomic_store(&srv->watchdog_quit, true);
+        pthread_join(srv->watchdog, NULL);
+        srv->watchdog_running = false;
+    }
+    return 0;
+}
+
+int rl_server_free(rl_server *srv)
+{
+    if (!srv)
+        return 0;
+    int rc = 0;
+    for (srv_lake *l = srv->lakes, *next; l; l = next) {
+        next = l->next;
+        rl_engine_free(l->eng);
+        rl_error e;
+        rl_error_clear(&e);
+        if (rl_catalog_close(l->cat, &e) < 0) {
+            srv_log(srv, "error", "database_close_failed", "database", l->name, "message",
+                    e.message, NULL);
+            rc = -1;
+        }
+        free(l);
+    }
+    if (srv->listen_fd >= 0)
+        close(srv->listen_fd);
+    if (srv->metrics_fd >= 0)
+        close(srv->metrics_fd);
+    for (int i = 0; i < 2; i++)
+        if (srv->stop_pipe[i] >= 0)
+            close(srv->stop_pipe[i]);
+    if (srv->lock_fd >= 0)
+        close(srv->lock_fd);
+    SSL_CTX_free(srv->ssl_ctx);
+    hba_free(srv->rules);
+    hba_users_free(srv->users);
+    free_config(&srv->cfg);
+    pthread_mutex_destroy(&srv->lakes_mu);
+    pthread_mutex_destroy(&srv->reg_mu);
+    pthread_mutex_destroy(&srv->threads_mu);
+    pthread_mutex_destroy(&srv->log_mu);
+    pthread_cond_destroy(&srv->threads_cv);
+    free(srv);
+    return rc;
+}

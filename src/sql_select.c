@@ -1,0 +1,1491 @@
+/*
+ * sql_select.c — SELECT: FROM (tables, derived tables, CTEs, VALUES, inner /
+ * left joins), WHERE, GROUP BY and aggregates, HAVING, the target list,
+ * ORDER BY, LIMIT/OFFSET and UNION ALL, all over materialized row sets.
+ *
+ * Invariants:
+ *  - Row sets are materialized: every stage reads the previous stage's row
+ *    set and writes a new one, so values (and the strings they borrow) stay
+ *    valid while a stage runs; each stage frees what it no longer needs.
+ *  - Output column types are found by evaluating every target once on an
+ *    all-NULL "typing" row (see sql_expr.c), so an empty result still has
+ *    PostgreSQL's RowDescription; row values are converted to those types.
+ *  - Unknown-typed output columns (a bare 'abc' or NULL) stay unknown inside
+ *    a UNION (so the other branch decides) and become text at the end of
+ *    rl_select_run, as in PostgreSQL 15.
+ *  - Pushdown: a single-table query hands its WHERE to rl_relation_scan for
+ *    key-prefix selection; uncorrelated scalar subqueries in that WHERE are
+ *    computed first and replaced by a literal (so `snapshot_id = (SELECT
+ *    MAX(snapshot_id) ...)` is a point read, and the subquery runs once).
+ *    `SELECT MAX(first key column) FROM t` asks rl_relation_max_key.
+ * The parse tree is never modified: rewritten nodes are fresh copies.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sql_int.h"
+
+typedef struct cte_env {
+    const char *name;
+    rl_rowset *rs;
+    const struct cte_env *next;
+} cte_env;
+
+/* What one SELECT execution shares across its stages. */
+typedef struct sel {
+    rl_exec *x;
+    const rl_binding *outer;
+    const cte_env *ctes;
+    rl_arena arena; /* evaluation strings and rewritten nodes */
+} sel;
+
+static rl_rowset *run_raw(rl_exec *x, const PgQuery__SelectStmt *st, const rl_binding *outer,
+                          const cte_env *ctes);
+
+static const char *node_str(const PgQuery__Node *n)
+{
+    return n && n->node_case == PG_QUERY__NODE__NODE_STRING ? n->string->sval : NULL;
+}
+
+static rl_rowset *fail_oom(rl_exec *x)
+{
+    rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+    return NULL;
+}
+
+static rl_expr_ctx make_ctx(sel *S, const rl_binding *b, rl_agg_ctx *agg)
+{
+    rl_expr_ctx c = {.x = S->x, .b = b, .agg = agg, .arena = &S->arena};
+    return c;
+}
+
+static void null_value(rl_value *v, uint32_t oid)
+{
+    memset(v, 0, sizeof *v);
+    v->oid = oid;
+    v->typmod = -1;
+    v->d.isnull = true;
+}
+
+/* A row set with the same columns (relation alias replaced if given). */
+static rl_rowset *rowset_like(const rl_rowset *rs, const char *alias)
+{
+    rl_rowset *out = rl_rowset_new(rs->ncols);
+    if (!out)
+        return NULL;
+    memcpy(out->cols, rs->cols, rs->ncols * sizeof *rs->cols);
+    if (alias)
+        for (size_t i = 0; i < out->ncols; i++)
+            snprintf(out->cols[i].rel, sizeof out->cols[i].rel, "%s", alias);
+    return out;
+}
+
+static rl_rowset *rowset_clone(rl_exec *x, rl_rowset *rs, const char *alias)
+{
+    rl_rowset *out = rowset_like(rs, alias);
+    if (!out)
+        return fail_oom(x);
+    for (size_t i = 0; i < rs->nrows; i++)
+        if (rl_rowset_add(out, rl_rowset_row(rs, i), rs->src ? &rs->src[i] : NULL, x->err) < 0) {
+            rl_rowset_free(out);
+            return NULL;
+        }
+    return out;
+}
+
+/* The typing row: one row of NULLs with the columns' types. */
+static rl_rowset *typing_rowset(rl_exec *x, const rl_rowset *in)
+{
+    rl_rowset *t = rowset_like(in, NULL);
+    rl_value *row = calloc(in->ncols ? in->ncols : 1, sizeof *row);
+    if (!t || !row) {
+        free(row);
+        rl_rowset_free(t);
+        return fail_oom(x);
+    }
+    for (size_t i = 0; i < in->ncols; i++)
+        null_value(&row[i], in->cols[i].oid);
+    int rc = rl_rowset_add(t, row, NULL, x->err);
+    free(row);
+    if (rc < 0) {
+        rl_rowset_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+/* Unknown output columns become text (PostgreSQL 10+). */
+static void resolve_unknown(rl_rowset *rs)
+{
+    for (size_t j = 0; j < rs->ncols; j++) {
+        if (rs->cols[j].oid != RL_OID_UNKNOWN)
+            continue;
+        rs->cols[j].oid = RL_OID_TEXT;
+        for (size_t i = 0; i < rs->nrows; i++)
+            rl_rowset_row(rs, i)[j].oid = RL_OID_TEXT;
+    }
+}
+
+/* ------------------------------------------------------------ VALUES */
+
+rl_rowset *rl_values_run(rl_exec *x, const PgQuery__SelectStmt *st, const char *alias,
+                         char **colnames, size_t ncolnames)
+{
+    size_t nrows = st->n_values_lists, ncols = 0;
+    for (size_t i = 0; i < nrows; i++) {
+        const PgQuery__Node *l = st->values_lists[i];
+        if (l->node_case != PG_QUERY__NODE__NODE_LIST)
+            return rl_exec_error(x, "42601", -1, "malformed VALUES list"), NULL;
+        if (i == 0)
+            ncols = l->list->n_items;
+        else if (l->list->n_items != ncols)
+            return rl_exec_error(x, "42601", -1, "VALUES lists must all be the same length"), NULL;
+    }
+    if (ncolnames > ncols)
+        return rl_exec_error(x, "42P10", -1,
+                             "VALUES list has %zu columns available but %zu columns specified",
+                             ncols, ncolnames),
+               NULL;
+    sel S = {.x = x};
+    rl_rowset *out = rl_rowset_new(ncols);
+    rl_value *vals = calloc(nrows * ncols + 1, sizeof *vals);
+    if (!out || !vals)
+        goto oom;
+    rl_expr_ctx c = make_ctx(&S, NULL, NULL);
+    for (size_t i = 0; i < nrows; i++)
+        for (size_t j = 0; j < ncols; j++)
+            if (rl_expr_eval(&c, st->values_lists[i]->list->items[j], &vals[i * ncols + j]) < 0)
+                goto fail;
+    for (size_t j = 0; j < ncols; j++) {
+        rl_colmeta *m = &out->cols[j];
+        if (j < ncolnames && colnames[j])
+            snprintf(m->name, sizeof m->name, "%s", colnames[j]);
+        else
+            snprintf(m->name, sizeof m->name, "column%zu", j + 1);
+        snprintf(m->rel, sizeof m->rel, "%s", alias ? alias : "*VALUES*");
+        uint32_t t = RL_OID_UNKNOWN;
+        for (size_t i = 0; i < nrows; i++)
+            t = rl_common_type(t, vals[i * ncols + j].oid);
+        m->oid = t == RL_OID_UNKNOWN ? RL_OID_TEXT : t;
+        m->typmod = -1;
+        for (size_t i = 0; i < nrows; i++) {
+            rl_value *v = &vals[i * ncols + j];
+            if (rl_value_coerce(&c, v, m->oid, -1, false, v, -1) < 0)
+                goto fail;
+        }
+    }
+    for (size_t i = 0; i < nrows; i++)
+        if (rl_rowset_add(out, &vals[i * ncols], NULL, x->err) < 0)
+            goto fail;
+    free(vals);
+    rl_arena_free(&S.arena);
+    return out;
+oom:
+    fail_oom(x);
+fail:
+    free(vals);
+    rl_rowset_free(out);
+    rl_arena_free(&S.arena);
+    return NULL;
+}
+
+/* ------------------------------------------------------------ FROM */
+
+static rl_rowset *from_item(sel *S, const PgQuery__Node *item, const PgQuery__Node *where);
+
+static const cte_env *find_cte(const cte_env *e, const char *name)
+{
+    for (; e; e = e->next)
+        if (strcmp(e->name, name) == 0)
+            return e;
+    return NULL;
+}
+
+static rl_rowset *from_rangevar(sel *S, const PgQuery__RangeVar *rv, const PgQuery__Node *where)
+{
+    const char *alias = rv->alias && rv->alias->aliasname ? rv->alias->aliasname : rv->relname;
+    const cte_env *cte = (!rv->schemaname || !rv->schemaname[0]) ? find_cte(S->ctes, rv->relname)
+                                                                  : NULL;
+    rl_rowset *rs;
+    if (cte) {
+        rs = rowset_clone(S->x, cte->rs, alias);
+    } else {
+        rl_relation rel;
+        if (rl_relation_resolve(S->x, rv, &rel) < 0)
+            return NULL;
+        rs = rl_relation_scan(S->x, &rel, alias, where);
+    }
+    if (rs && rv->alias && rv->alias->n_colnames) {
+        for (size_t i = 0; i < rv->alias->n_colnames && i < rs->ncols; i++) {
+            const char *n = node_str(rv->alias->colnames[i]);
+            if (n)
+                snprintf(rs->cols[i].name, sizeof rs->cols[i].name, "%s", n);
+        }
+    }
+    return rs;
+}
+
+static rl_rowset *from_subselect(sel *S, const PgQuery__RangeSubselect *rs_node)
+{
+    if (rs_node->lateral)
+        return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "LATERAL subqueries are not supported"),
+               NULL;
+    if (!rs_node->subquery || rs_node->subquery->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+        return rl_exec_error(S->x, "42601", -1, "malformed subquery in FROM"), NULL;
+    if (!rs_node->alias || !rs_node->alias->aliasname)
+        return rl_exec_error(S->x, "42601", -1, "subquery in FROM must have an alias"), NULL;
+    rl_rowset *rs = run_raw(S->x, rs_node->subquery->select_stmt, S->outer, S->ctes);
+    if (!rs)
+        return NULL;
+    resolve_unknown(rs);
+    const PgQuery__Alias *a = rs_node->alias;
+    for (size_t i = 0; i < rs->ncols; i++) {
+        snprintf(rs->cols[i].rel, sizeof rs->cols[i].rel, "%s", a->aliasname);
+        rs->cols[i].using_dup = false;
+        const char *n = i < a->n_colnames ? node_str(a->colnames[i]) : NULL;
+        if (n)
+            snprintf(rs->cols[i].name, sizeof rs->cols[i].name, "%s", n);
+    }
+    return rs;
+}
+
+/* Output column i of a join: side 0 = left, 1 = right, and its index. */
+typedef struct join_map {
+    int side;
+    size_t col;
+} join_map;
+
+static long find_unqualified(const rl_rowset *rs, const char *name)
+{
+    long found = -1;
+    for (size_t i = 0; i < rs->ncols; i++)
+        if (!rs->cols[i].using_dup && strcmp(rs->cols[i].name, name) == 0) {
+            if (found >= 0)
+                return -2;
+            found = (long)i;
+        }
+    return found;
+}
+
+/* USING: left's columns first, then the rest of left, the rest of right,
+ * then right's USING copies (only reachable qualified). */
+static int join_layout(sel *S, const PgQuery__JoinExpr *j, const rl_rowset *l,
+                       const rl_rowset *r, join_map *map, long *lu, long *ru, size_t nu)
+{
+    for (size_t k = 0; k < nu; k++) {
+        const char *name = node_str(j->using_clause[k]);
+        lu[k] = name ? find_unqualified(l, name) : -1;
+        ru[k] = name ? find_unqualified(r, name) : -1;
+        const char *side = lu[k] < 0 ? "left" : "right";
+        long bad = lu[k] < 0 ? lu[k] : ru[k];
+        if (bad == -2)
+            return rl_exec_error(S->x, "42702", -1,
+                                 "common column name \"%s\" appears more than once in %s table",
+                                 name, side);
+        if (bad < 0)
+            return rl_exec_error(S->x, "42703", -1,
+                                 "column \"%s\" specified in USING clause does not exist in %s "
+                                 "table",
+                                 name ? name : "", side);
+    }
+    size_t o = 0;
+    for (size_t k = 0; k < nu; k++)
+        map[o++] = (join_map){0, (size_t)lu[k]};
+    for (size_t i = 0; i < l->ncols; i++) {
+        bool used = false;
+        for (size_t k = 0; k < nu; k++)
+            used |= (long)i == lu[k];
+        if (!used)
+            map[o++] = (join_map){0, i};
+    }
+    for (size_t i = 0; i < r->ncols; i++) {
+        bool used = false;
+        for (size_t k = 0; k < nu; k++)
+            used |= (long)i == ru[k];
+        if (!used)
+            map[o++] = (join_map){1, i};
+    }
+    for (size_t k = 0; k < nu; k++)
+        map[o++] = (join_map){1, (size_t)ru[k]};
+    return 0;
+}
+
+static void fill_join_row(rl_value *row, const join_map *map, size_t n, rl_rowset *l, size_t li,
+                          rl_rowset *r, size_t ri)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (map[i].side == 0)
+            row[i] = rl_rowset_row(l, li)[map[i].col];
+        else if (ri == SIZE_MAX)
+            null_value(&row[i], r->cols[map[i].col].oid);
+        else
+            row[i] = rl_rowset_row(r, ri)[map[i].col];
+    }
+}
+
+/* Does the candidate row satisfy USING equalities and ON? 1/0/-1. */
+static int join_match(sel *S, const PgQuery__JoinExpr *j, rl_rowset *scratch, size_t nu)
+{
+    rl_binding b = {scratch, 0, S->outer, NULL};
+    rl_expr_ctx c = make_ctx(S, &b, NULL);
+    rl_value *row = rl_rowset_row(scratch, 0);
+    size_t n = scratch->ncols;
+    for (size_t k = 0; k < nu; k++) {
+        /* left USING col k sits at k, its right copy at n - nu + k */
+        const rl_value *a = &row[k], *bb = &row[n - nu + k];
+        if (a->d.isnull || bb->d.isnull)
+            return 0;
+        int r;
+        if (rl_value_cmp(&c, a, bb, &r, -1) < 0)
+            return -1;
+        if (r != 0)
+            return 0;
+    }
+    if (!j->quals)
+        return 1;
+    int t = rl_expr_truth(&c, j->quals);
+    return t;
+}
+
+static rl_rowset *join_rowsets(sel *S, const PgQuery__JoinExpr *j, rl_rowset *l, rl_rowset *r)
+{
+    bool left = j->jointype == PG_QUERY__JOIN_TYPE__JOIN_LEFT;
+    size_t nu = j->n_using_clause, n = l->ncols + r->ncols;
+    join_map *map = calloc(n + 1, sizeof *map);
+    long *lu = calloc(nu + 1, sizeof *lu), *ru = calloc(nu + 1, sizeof *ru);
+    rl_value *row = calloc(n + 1, sizeof *row);
+    rl_rowset *out = rl_rowset_new(n);
+    if (!map || !lu || !ru || !row || !out) {
+        fail_oom(S->x);
+        goto fail;
+    }
+    if (join_layout(S, j, l, r, map, lu, ru, nu) < 0)
+        goto fail;
+    for (size_t i = 0; i < n; i++) {
+        out->cols[i] = (map[i].side ? r : l)->cols[map[i].col];
+        out->cols[i].using_dup = map[i].side == 1 && i >= n - nu;
+    }
+    rl_rowset scratch = {.ncols = n, .cols = out->cols, .nrows = 1, .caprows = 1, .vals = row};
+    for (size_t li = 0; li < l->nrows; li++) {
+        bool matched = false;
+        if (rl_exec_check_cancel(S->x) < 0)
+            goto fail;
+        for (size_t ri = 0; ri < r->nrows; ri++) {
+            fill_join_row(row, map, n, l, li, r, ri);
+            int m = join_match(S, j, &scratch, nu);
+            if (m < 0)
+                goto fail;
+            if (m && rl_rowset_add(out, row, NULL, S->x->err) < 0)
+                goto fail;
+            matched |= m;
+        }
+        if (left && !matched) {
+            fill_join_row(row, map, n, l, li, r, SIZE_MAX);
+            if (rl_rowset_add(out, row, NULL, S->x->err) < 0)
+                goto fail;
+        }
+    }
+    free(map);
+    free(lu);
+    free(ru);
+    free(row);
+    return out;
+fail:
+    free(map);
+    free(lu);
+    free(ru);
+    free(row);
+    rl_rowset_free(out);
+    return NULL;
+}
+
+static rl_rowset *from_join(sel *S, const PgQuery__JoinExpr *j)
+{
+    if (j->jointype != PG_QUERY__JOIN_TYPE__JOIN_INNER &&
+        j->jointype != PG_QUERY__JOIN_TYPE__JOIN_LEFT)
+        return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "RIGHT and FULL joins are not supported"),
+               NULL;
+    if (j->is_natural || j->alias || j->join_using_alias)
+        return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "NATURAL joins and join aliases are not supported"),
+               NULL;
+    rl_rowset *l = from_item(S, j->larg, NULL);
+    if (!l)
+        return NULL;
+    rl_rowset *r = from_item(S, j->rarg, NULL);
+    if (!r) {
+        rl_rowset_free(l);
+        return NULL;
+    }
+    rl_rowset *out = join_rowsets(S, j, l, r);
+    rl_rowset_free(l);
+    rl_rowset_free(r);
+    return out;
+}
+
+static rl_rowset *from_item(sel *S, const PgQuery__Node *item, const PgQuery__Node *where)
+{
+    switch (item->node_case) {
+    case PG_QUERY__NODE__NODE_RANGE_VAR: return from_rangevar(S, item->range_var, where);
+    case PG_QUERY__NODE__NODE_RANGE_SUBSELECT: return from_subselect(S, item->range_subselect);
+    case PG_QUERY__NODE__NODE_JOIN_EXPR: return from_join(S, item->join_expr);
+    default:
+        return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "this kind of FROM item (functions, ...) is not supported"),
+               NULL;
+    }
+}
+
+/* FROM a, b, c: a cross join, folded left to right. */
+static rl_rowset *from_clause(sel *S, const PgQuery__SelectStmt *st, const PgQuery__Node *where)
+{
+    if (st->n_from_clause == 0) { /* SELECT without FROM: one empty row */
+        rl_rowset *rs = rl_rowset_new(0);
+        if (!rs || rl_rowset_add(rs, NULL, NULL, S->x->err) < 0) {
+            rl_rowset_free(rs);
+            return rs ? NULL : fail_oom(S->x);
+        }
+        return rs;
+    }
+    bool single = st->n_from_clause == 1;
+    rl_rowset *acc = from_item(S, st->from_clause[0], single ? where : NULL);
+    for (size_t i = 1; acc && i < st->n_from_clause; i++) {
+        rl_rowset *r = from_item(S, st->from_clause[i], NULL);
+        if (!r) {
+            rl_rowset_free(acc);
+            return NULL;
+        }
+        PgQuery__JoinExpr cross = PG_QUERY__JOIN_EXPR__INIT;
+        cross.jointype = PG_QUERY__JOIN_TYPE__JOIN_INNER;
+        rl_rowset *j = join_rowsets(S, &cross, acc, r);
+        rl_rowset_free(acc);
+        rl_rowset_free(r);
+        acc = j;
+    }
+    return acc;
+}
+
+/* ------------------------------------------------- subquery pre-evaluation */
+
+/* Run an uncorrelated scalar subquery now; returns 1 and a literal node
+ * standing for its value, 0 if correlated (leave it), -1 on error. */
+static int presolve_sublink(sel *S, const PgQuery__SubLink *sl, PgQuery__Node **lit)
+{
+    if (sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK || !sl->subselect ||
+        sl->subselect->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+        return 0;
+    bool correlated = false;
+    rl_binding boundary = {NULL, 0, S->outer, &correlated};
+    rl_rowset *rs = rl_select_run(S->x, sl->subselect->select_stmt, &boundary);
+    if (!rs) {
+        /* e.g. it names columns of this query's own FROM (not bound yet):
+         * leave it to the per-row evaluation, which reports real errors */
+        rl_error_clear(S->x->err);
+        return 0;
+    }
+    int rc = 0;
+    if (correlated || rs->ncols != 1 || rs->nrows > 1) {
+        rc = 0; /* evaluated per row (which also raises 21000) */
+    } else if (rs->cols[0].oid == RL_OID_INT8 || rs->cols[0].oid == RL_OID_INT4 ||
+               rs->cols[0].oid == RL_OID_INT2) {
+        /* an int result as an unknown literal: coerced back to the compared
+         * column's type exactly (the pushdown understands quoted literals) */
+        PgQuery__Node *n = rl_arena_alloc(&S->arena, sizeof *n);
+        PgQuery__AConst *k = rl_arena_alloc(&S->arena, sizeof *k);
+        PgQuery__String *str = rl_arena_alloc(&S->arena, sizeof *str);
+        char *text = rl_arena_alloc(&S->arena, 24);
+        if (!n || !k || !str || !text) {
+            rl_rowset_free(rs);
+            fail_oom(S->x);
+            return -1;
+        }
+        *n = (PgQuery__Node)PG_QUERY__NODE__INIT;
+        *k = (PgQuery__AConst)PG_QUERY__A__CONST__INIT;
+        *str = (PgQuery__String)PG_QUERY__STRING__INIT;
+        k->location = sl->location;
+        if (rs->nrows == 0 || rs->vals[0].d.isnull) {
+            k->isnull = true;
+        } else {
+            snprintf(text, 24, "%lld", (long long)rs->vals[0].d.v.i);
+            str->sval = text;
+            k->val_case = PG_QUERY__A__CONST__VAL_SVAL;
+            k->sval = str;
+        }
+        n->node_case = PG_QUERY__NODE__NODE_A_CONST;
+        n->a_const = k;
+        *lit = n;
+        rc = 1;
+    }
+    rl_rowset_free(rs);
+    return rc;
+}
+
+/* A copy of `where` with uncorrelated scalar subqueries compared to a
+ * column (at the top level or inside a top-level AND) replaced by literals. */
+static int presolve_where(sel *S, const PgQuery__Node *where, const PgQuery__Node **out)
+{
+    *out = where;
+    if (!where)
+        return 0;
+    if (where->node_case == PG_QUERY__NODE__NODE_BOOL_EXPR &&
+        where->bool_expr->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR) {
+        const PgQuery__BoolExpr *be = where->bool_expr;
+        PgQuery__Node **args = rl_arena_alloc(&S->arena, (be->n_args + 1) * sizeof *args);
+        PgQuery__BoolExpr *nb = rl_arena_alloc(&S->arena, sizeof *nb);
+        PgQuery__Node *nn = rl_arena_alloc(&S->arena, sizeof *nn);
+        if (!args || !nb || !nn)
+            return fail_oom(S->x), -1;
+        bool changed = false;
+        for (size_t i = 0; i < be->n_args; i++) {
+            const PgQuery__Node *a;
+            if (presolve_where(S, be->args[i], &a) < 0)
+                return -1;
+            changed |= a != be->args[i];
+            args[i] = (PgQuery__Node *)a;
+        }
+        if (!changed)
+            return 0;
+        *nb = *be;
+        nb->args = args;
+        *nn = *where;
+        nn->bool_expr = nb;
+        *out = nn;
+        return 0;
+    }
+    if (where->node_case != PG_QUERY__NODE__NODE_A_EXPR ||
+        where->a_expr->kind != PG_QUERY__A__EXPR__KIND__AEXPR_OP)
+        return 0;
+    const PgQuery__AExpr *e = where->a_expr;
+    bool l_sub = e->lexpr && e->lexpr->node_case == PG_QUERY__NODE__NODE_SUB_LINK;
+    bool r_sub = e->rexpr && e->rexpr->node_case == PG_QUERY__NODE__NODE_SUB_LINK;
+    const PgQuery__Node *other = l_sub ? e->rexpr : e->lexpr;
+    if (l_sub == r_sub || !other || other->node_case != PG_QUERY__NODE__NODE_COLUMN_REF)
+        return 0;
+    PgQuery__Node *lit = NULL;
+    int rc = presolve_sublink(S, (l_sub ? e->lexpr : e->rexpr)->sub_link, &lit);
+    if (rc <= 0)
+        return rc;
+    PgQuery__AExpr *ne = rl_arena_alloc(&S->arena, sizeof *ne);
+    PgQuery__Node *nn = rl_arena_alloc(&S->arena, sizeof *nn);
+    if (!ne || !nn)
+        return fail_oom(S->x), -1;
+    *ne = *e;
+    if (l_sub)
+        ne->lexpr = lit;
+    else
+        ne->rexpr = lit;
+    *nn = *where;
+    nn->a_expr = ne;
+    *out = nn;
+    return 0;
+}
+
+/* ------------------------------------------------------------ targets */
+
+typedef struct tcol {
+    const PgQuery__Node *expr; /* NULL: input column `src` (from `*`) */
+    size_t src;
+    int location;
+} tcol;
+
+static bool visible_in_star(const rl_colmeta *m)
+{
+    return m->attnum >= 0 && !m->using_dup;
+}
+
+/* Expand the target list (`*`, `t.*`) into output columns with names. */
+static int plan_targets(sel *S, const PgQuery__SelectStmt *st, const rl_rowset *in, tcol **out,
+                        rl_colmeta **meta, size_t *n)
+{
+    size_t cap = st->n_target_list + in->ncols + 1, k = 0;
+    tcol *t = calloc(cap, sizeof *t);
+    rl_colmeta *m = calloc(cap, sizeof *m);
+    if (!t || !m) {
+        free(t);
+        free(m);
+        return fail_oom(S->x), -1;
+    }
+    for (size_t i = 0; i < st->n_target_list; i++) {
+        const PgQuery__Node *tn = st->target_list[i];
+        if (tn->node_case != PG_QUERY__NODE__NODE_RES_TARGET)
+            continue;
+        const PgQuery__ResTarget *rt = tn->res_target;
+        const PgQuery__Node *v = rt->val;
+        const PgQuery__ColumnRef *cr =
+            v && v->node_case == PG_QUERY__NODE__NODE_COLUMN_REF ? v->column_ref : NULL;
+        if (cr && cr->n_fields &&
+            cr->fields[cr->n_fields - 1]->node_case == PG_QUERY__NODE__NODE_A_STAR) {
+            const char *rel = cr->n_fields >= 2 ? node_str(cr->fields[cr->n_fields - 2]) : NULL;
+            size_t before = k;
+            for (size_t c = 0; c < in->ncols; c++) {
+                const rl_colmeta *im = &in->cols[c];
+                if (rel ? (strcmp(im->rel, rel) != 0 || im->attnum < 0) : !visible_in_star(im))
+                    continue;
+                if (k == cap)
+                    break;
+                t[k] = (tcol){NULL, c, rt->location};
+                m[k] = *im;
+                m[k].using_dup = false;
+                k++;
+            }
+            if (rel && k == before && !in->ncols) {
+                free(t);
+                free(m);
+                return rl_exec_error(S->x, RL_SQLSTATE_UNDEFINED_TABLE, cr->location,
+                                     "missing FROM-clause entry for table \"%s\"", rel);
+            }
+            if (!rel && st->n_from_clause == 0) {
+                free(t);
+                free(m);
+                return rl_exec_error(S->x, "42601", cr->location,
+                                     "SELECT * with no tables specified is not valid");
+            }
+            continue;
+        }
+        if (k == cap)
+            break;
+        t[k] = (tcol){v, 0, rt->location};
+        memset(&m[k], 0, sizeof m[k]);
+        if (rt->name && rt->name[0])
+            snprintf(m[k].name, sizeof m[k].name, "%s", rt->name);
+        else
+            rl_expr_default_name(v, m[k].name, sizeof m[k].name);
+        k++;
+    }
+    *out = t;
+    *meta = m;
+    *n = k;
+    return 0;
+}
+
+/* ------------------------------------------------------------ ORDER BY */
+
+typedef struct skey {
+    long outcol;                /* >= 0: sort by this output column */
+    const PgQuery__Node *expr;  /* else: evaluate on the input row */
+    bool desc, nulls_first;
+} skey;
+
+static int plan_sort(sel *S, const PgQuery__SelectStmt *st, const rl_colmeta *meta, size_t nout,
+                     bool setop, skey **out)
+{
+    size_t n = st->n_sort_clause;
+    skey *k = calloc(n + 1, sizeof *k);
+    if (!k)
+        return fail_oom(S->x), -1;
+    for (size_t i = 0; i < n; i++) {
+        const PgQuery__Node *sn = st->sort_clause[i];
+        if (sn->node_case != PG_QUERY__NODE__NODE_SORT_BY) {
+            free(k);
+            return rl_exec_error(S->x, "42601", -1, "malformed ORDER BY");
+        }
+        const PgQuery__SortBy *sb = sn->sort_by;
+        if (sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_USING) {
+            free(k);
+            return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, sb->location,
+                                 "ORDER BY ... USING is not supported");
+        }
+        k[i].desc = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
+        k[i].nulls_first = sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST ||
+                           (sb->sortby_nulls != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_LAST &&
+                            k[i].desc);
+        k[i].outcol = -1;
+        const PgQuery__Node *e = sb->node;
+        if (e->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+            e->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
+            int pos = e->a_const->ival->ival;
+            if (pos < 1 || (size_t)pos > nout) {
+                free(k);
+                return rl_exec_error(S->x, "42P10", e->a_const->location,
+                                     "ORDER BY position %d is not in select list", pos);
+            }
+            k[i].outcol = pos - 1;
+            continue;
+        }
+        if (e->node_case == PG_QUERY__NODE__NODE_COLUMN_REF && e->column_ref->n_fields == 1) {
+            const char *name = node_str(e->column_ref->fields[0]);
+            for (size_t c = 0; name && c < nout; c++)
+                if (strcmp(meta[c].name, name) == 0) {
+                    k[i].outcol = (long)c;
+                    break;
+                }
+        }
+        if (k[i].outcol < 0 && setop) {
+            /* a set operation's ORDER BY sees only its output columns */
+            free(k);
+            if (e->node_case == PG_QUERY__NODE__NODE_COLUMN_REF)
+                return rl_exec_error(S->x, "42703", e->column_ref->location,
+                                     "column \"%s\" does not exist",
+                                     node_str(e->column_ref->fields[e->column_ref->n_fields - 1])
+                                         ? node_str(e->column_ref
+                                                        ->fields[e->column_ref->n_fields - 1])
+                                         : "?");
+            return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, sb->location,
+                                 "invalid UNION/INTERSECT/EXCEPT ORDER BY clause");
+        }
+        if (k[i].outcol < 0)
+            k[i].expr = e;
+    }
+    *out = k;
+    return 0;
+}
+
+typedef struct sort_ctx {
+    sel *S;
+    rl_rowset *rows;      /* output rows */
+    rl_rowset *keys;      /* evaluated expression keys, parallel to rows */
+    const skey *k;
+    size_t nk;
+    bool failed;
+} sort_ctx;
+
+static const rl_value *key_value(const sort_ctx *sc, size_t row, size_t i)
+{
+    if (sc->k[i].outcol >= 0)
+        return &rl_rowset_row(sc->rows, row)[sc->k[i].outcol];
+    return &rl_rowset_row(sc->keys, row)[i];
+}
+
+static int compare_rows(const void *pa, const void *pb, void *arg)
+{
+    sort_ctx *sc = arg;
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    rl_expr_ctx c = make_ctx(sc->S, NULL, NULL);
+    for (size_t i = 0; i < sc->nk; i++) {
+        const rl_value *va = key_value(sc, a, i), *vb = key_value(sc, b, i);
+        int r;
+        if (va->d.isnull || vb->d.isnull) {
+            if (va->d.isnull && vb->d.isnull)
+                continue;
+            r = va->d.isnull ? 1 : -1; /* NULL sorts as larger ... */
+            if (sc->k[i].nulls_first != sc->k[i].desc)
+                r = -r; /* ... unless placed first (for ASC) / last (for DESC) */
+            if (sc->k[i].desc)
+                r = -r;
+            return r;
+        }
+        if (sc->failed || rl_value_cmp(&c, va, vb, &r, -1) < 0) {
+            sc->failed = true;
+            return 0;
+        }
+        if (r)
+            return sc->k[i].desc ? -r : r;
+    }
+    return a < b ? -1 : a > b; /* stable */
+}
+
+/* ------------------------------------------------------------ projection */
+
+typedef struct proj {
+    sel *S;
+    const PgQuery__SelectStmt *st;
+    rl_rowset *in;
+    tcol *t;
+    size_t nt;
+    skey *k;
+    size_t nk;
+    rl_rowset *out;   /* output columns */
+    rl_rowset *keys;  /* ORDER BY expression values */
+    rl_value *row, *krow;
+} proj;
+
+/* Evaluate targets and sort keys for one input row (or group). */
+static int project_one(proj *p, const rl_binding *b, rl_agg_ctx *agg, const rl_rowsrc *src)
+{
+    rl_expr_ctx c = make_ctx(p->S, b, agg);
+    for (size_t i = 0; i < p->nt; i++) {
+        rl_value v;
+        if (!p->t[i].expr)
+            v = rl_rowset_row(b->rs, b->row)[p->t[i].src];
+        else if (rl_expr_eval(&c, p->t[i].expr, &v) < 0)
+            return -1;
+        uint32_t want = p->out->cols[i].oid;
+        if (!v.d.isnull && v.oid != want && want != RL_OID_UNKNOWN &&
+            rl_value_coerce(&c, &v, want, -1, false, &v, p->t[i].location) < 0)
+            return -1;
+        if (v.d.isnull)
+            v.oid = want;
+        p->row[i] = v;
+    }
+    for (size_t i = 0; i < p->nk; i++) {
+        null_value(&p->krow[i], RL_OID_UNKNOWN);
+        if (p->k[i].expr && rl_expr_eval(&c, p->k[i].expr, &p->krow[i]) < 0)
+            return -1;
+    }
+    if (rl_rowset_add(p->out, p->row, src, p->S->x->err) < 0 ||
+        (p->nk && rl_rowset_add(p->keys, p->krow, NULL, p->S->x->err) < 0))
+        return -1;
+    return 0;
+}
+
+static bool contains_aggregate(const PgQuery__Node *n);
+
+static bool any_aggregate(PgQuery__Node *const *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (contains_aggregate(v[i]))
+            return true;
+    return false;
+}
+
+/* Aggregate calls at this query level (not inside subqueries). */
+static bool contains_aggregate(const PgQuery__Node *n)
+{
+    if (!n)
+        return false;
+    if (rl_expr_is_aggregate(n))
+        return true;
+    switch (n->node_case) {
+    case PG_QUERY__NODE__NODE_RES_TARGET: return contains_aggregate(n->res_target->val);
+    case PG_QUERY__NODE__NODE_SORT_BY: return contains_aggregate(n->sort_by->node);
+    case PG_QUERY__NODE__NODE_A_EXPR:
+        return contains_aggregate(n->a_expr->lexpr) || contains_aggregate(n->a_expr->rexpr);
+    case PG_QUERY__NODE__NODE_BOOL_EXPR:
+        return any_aggregate(n->bool_expr->args, n->bool_expr->n_args);
+    case PG_QUERY__NODE__NODE_FUNC_CALL:
+        return any_aggregate(n->func_call->args, n->func_call->n_args);
+    case PG_QUERY__NODE__NODE_TYPE_CAST: return contains_aggregate(n->type_cast->arg);
+    case PG_QUERY__NODE__NODE_COLLATE_CLAUSE: return contains_aggregate(n->collate_clause->arg);
+    case PG_QUERY__NODE__NODE_NULL_TEST: return contains_aggregate(n->null_test->arg);
+    case PG_QUERY__NODE__NODE_COALESCE_EXPR:
+        return any_aggregate(n->coalesce_expr->args, n->coalesce_expr->n_args);
+    case PG_QUERY__NODE__NODE_CASE_EXPR:
+        return contains_aggregate(n->case_expr->arg) ||
+               any_aggregate(n->case_expr->args, n->case_expr->n_args) ||
+               contains_aggregate(n->case_expr->defresult);
+    case PG_QUERY__NODE__NODE_CASE_WHEN:
+        return contains_aggregate(n->case_when->expr) || contains_aggregate(n->case_when->result);
+    case PG_QUERY__NODE__NODE_LIST: return any_aggregate(n->list->items, n->list->n_items);
+    default: return false;
+    }
+}
+
+/* Output types: every target evaluated on the typing row. */
+static int type_targets(proj *p, rl_rowset *typ, bool aggregated)
+{
+    rl_binding b = {typ, 0, p->S->outer, NULL};
+    rl_agg_ctx none = {p->in, NULL, 0, p->S->outer};
+    rl_expr_ctx c = make_ctx(p->S, &b, aggregated ? &none : NULL);
+    c.typing = true;
+    for (size_t i = 0; i < p->nt; i++) {
+        rl_colmeta *m = &p->out->cols[i];
+        if (!p->t[i].expr)
+            continue; /* `*` columns keep their input meta */
+        rl_value v;
+        if (rl_expr_eval(&c, p->t[i].expr, &v) < 0)
+            return -1;
+        m->oid = v.oid;
+        m->typmod = v.oid == RL_OID_VARCHAR || v.oid == RL_OID_NUMERIC ? v.typmod : -1;
+        const rl_colmeta *src = aggregated ? NULL : rl_expr_column(&b, p->t[i].expr);
+        if (!src && aggregated && p->t[i].expr->node_case == PG_QUERY__NODE__NODE_COLUMN_REF)
+            src = rl_expr_column(&b, p->t[i].expr);
+        if (src) {
+            m->table_oid = src->table_oid;
+            m->attnum = src->attnum;
+            m->typmod = src->typmod;
+        }
+    }
+    return 0;
+}
+
+/* GROUP BY key expressions: positions and output names mean targets. */
+static const PgQuery__Node *group_expr(proj *p, const PgQuery__Node *g)
+{
+    if (g->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+        g->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
+        int pos = g->a_const->ival->ival;
+        if (pos >= 1 && (size_t)pos <= p->nt && p->t[pos - 1].expr)
+            return p->t[pos - 1].expr;
+    }
+    if (g->node_case == PG_QUERY__NODE__NODE_COLUMN_REF && g->column_ref->n_fields == 1) {
+        const char *name = node_str(g->column_ref->fields[0]);
+        bool is_input = false;
+        for (size_t c = 0; name && c < p->in->ncols; c++)
+            is_input |= strcmp(p->in->cols[c].name, name) == 0;
+        for (size_t i = 0; name && !is_input && i < p->nt; i++)
+            if (p->t[i].expr && strcmp(p->out->cols[i].name, name) == 0)
+                return p->t[i].expr;
+    }
+    return g;
+}
+
+typedef struct group_sort {
+    sel *S;
+    const rl_value *keys; /* nrows * ng */
+    size_t ng;
+    bool failed;
+} group_sort;
+
+static int compare_group_rows(const void *pa, const void *pb, void *arg)
+{
+    group_sort *g = arg;
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    rl_expr_ctx c = make_ctx(g->S, NULL, NULL);
+    for (size_t i = 0; i < g->ng; i++) {
+        const rl_value *va = &g->keys[a * g->ng + i], *vb = &g->keys[b * g->ng + i];
+        if (va->d.isnull || vb->d.isnull) {
+            if (va->d.isnull != vb->d.isnull)
+                return va->d.isnull ? 1 : -1;
+            continue;
+        }
+        int r;
+        if (g->failed || rl_value_cmp(&c, va, vb, &r, -1) < 0) {
+            g->failed = true;
+            return 0;
+        }
+        if (r)
+            return r;
+    }
+    return a < b ? -1 : a > b;
+}
+
+static int run_group(proj *p, rl_rowset *typ, const size_t *rows, size_t n)
+{
+    rl_agg_ctx agg = {p->in, rows, n, p->S->outer};
+    rl_binding b = {n ? p->in : typ, n ? rows[0] : 0, p->S->outer, NULL};
+    if (p->st->having_clause) {
+        rl_expr_ctx c = make_ctx(p->S, &b, &agg);
+        int t = rl_expr_truth(&c, p->st->having_clause);
+        if (t <= 0)
+            return t;
+    }
+    return project_one(p, &b, &agg, NULL);
+}
+
+static int project_grouped(proj *p, rl_rowset *typ, const size_t *keep, size_t nkeep)
+{
+    const PgQuery__SelectStmt *st = p->st;
+    if (st->n_group_clause == 0)
+        return run_group(p, typ, keep, nkeep); /* one group, even when empty */
+    size_t ng = st->n_group_clause;
+    rl_value *keys = calloc(p->in->nrows * ng + 1, sizeof *keys);
+    size_t *order = calloc(nkeep + 1, sizeof *order);
+    int rc = -1;
+    if (!keys || !order) {
+        fail_oom(p->S->x);
+        goto done;
+    }
+    for (size_t i = 0; i < nkeep; i++) {
+        rl_binding b = {p->in, keep[i], p->S->outer, NULL};
+        rl_expr_ctx c = make_ctx(p->S, &b, NULL);
+        order[i] = keep[i];
+        for (size_t g = 0; g < ng; g++)
+            if (rl_expr_eval(&c, group_expr(p, st->group_clause[g]), &keys[keep[i] * ng + g]) < 0)
+                goto done;
+    }
+    group_sort gs = {p->S, keys, ng, false};
+    qsort_r(order, nkeep, sizeof *order, compare_group_rows, &gs);
+    if (gs.failed)
+        goto done;
+    for (size_t i = 0; i < nkeep;) {
+        size_t j = i + 1;
+        while (j < nkeep) {
+            size_t a = order[i], b = order[j];
+            order[i] = a; /* compare with the tie-break off: equal keys */
+            bool same = true;
+            for (size_t g = 0; g < ng && same; g++) {
+                const rl_value *va = &keys[a * ng + g], *vb = &keys[b * ng + g];
+                if (va->d.isnull || vb->d.isnull) {
+                    same = va->d.isnull && vb->d.isnull;
+                    continue;
+                }
+                int r;
+                rl_expr_ctx c = make_ctx(p->S, NULL, NULL);
+                if (rl_value_cmp(&c, va, vb, &r, -1) < 0)
+                    goto done;
+                same = r == 0;
+            }
+            if (!same)
+                break;
+            j++;
+        }
+        if (run_group(p, typ, &order[i], j - i) < 0)
+            goto done;
+        i = j;
+    }
+    rc = 0;
+done:
+    free(keys);
+    free(order);
+    return rc;
+}
+
+/* ------------------------------------------------------ LIMIT / OFFSET */
+
+static int eval_count(sel *S, const PgQuery__Node *n, const char *what, const char *state,
+                      int64_t *out)
+{
+    *out = -1; /* none */
+    if (!n)
+        return 0;
+    rl_expr_ctx c = make_ctx(S, S->outer, NULL);
+    rl_value v;
+    if (rl_expr_eval(&c, n, &v) < 0 || rl_value_coerce(&c, &v, RL_OID_INT8, -1, false, &v, -1) < 0)
+        return -1;
+    if (v.d.isnull)
+        return 0;
+    if (v.d.v.i < 0)
+        return rl_exec_error(S->x, state, -1, "%s must not be negative", what);
+    *out = v.d.v.i;
+    return 0;
+}
+
+/* Sort (if asked), then OFFSET/LIMIT, into a fresh row set. */
+static rl_rowset *finish_rows(sel *S, const PgQuery__SelectStmt *st, rl_rowset *rows,
+                              rl_rowset *keys, const skey *k, size_t nk)
+{
+    int64_t limit, offset;
+    if (eval_count(S, st->limit_count, "LIMIT", "2201W", &limit) < 0 ||
+        eval_count(S, st->limit_offset, "OFFSET", "2201X", &offset) < 0)
+        return NULL;
+    if (nk == 0 && limit < 0 && offset <= 0)
+        return rows; /* nothing to do: hand the same row set back */
+    size_t n = rows->nrows;
+    size_t *perm = calloc(n + 1, sizeof *perm);
+    if (!perm)
+        return fail_oom(S->x);
+    for (size_t i = 0; i < n; i++)
+        perm[i] = i;
+    if (nk) {
+        sort_ctx sc = {S, rows, keys, k, nk, false};
+        qsort_r(perm, n, sizeof *perm, compare_rows, &sc);
+        if (sc.failed) {
+            free(perm);
+            return NULL;
+        }
+    }
+    size_t from = offset > 0 ? (size_t)offset : 0;
+    size_t to = limit >= 0 && from + (size_t)limit < n ? from + (size_t)limit : n;
+    rl_rowset *out = rowset_like(rows, NULL);
+    if (!out) {
+        free(perm);
+        return fail_oom(S->x);
+    }
+    for (size_t i = from; i < to; i++)
+        if (rl_rowset_add(out, rl_rowset_row(rows, perm[i]), rows->src ? &rows->src[perm[i]] : NULL,
+                          S->x->err) < 0) {
+            free(perm);
+            rl_rowset_free(out);
+            return NULL;
+        }
+    free(perm);
+    rl_rowset_free(rows);
+    return out;
+}
+
+/* ------------------------------------------------------ MAX fast path */
+
+/* SELECT MAX(k) FROM t, k the first key column of stored table t:
+ * 1 answered (*out), 0 not applicable, -1 error. */
+static int try_max_fast(sel *S, const PgQuery__SelectStmt *st, rl_rowset **out)
+{
+    if (st->n_from_clause != 1 || st->where_clause || st->n_group_clause || st->having_clause ||
+        st->n_sort_clause || st->limit_count || st->limit_offset || st->n_distinct_clause ||
+        st->with_clause || st->n_target_list != 1 ||
+        st->from_clause[0]->node_case != PG_QUERY__NODE__NODE_RANGE_VAR ||
+        st->target_list[0]->node_case != PG_QUERY__NODE__NODE_RES_TARGET)
+        return 0;
+    const PgQuery__ResTarget *rt = st->target_list[0]->res_target;
+    const PgQuery__Node *v = rt->val;
+    if (!v || v->node_case != PG_QUERY__NODE__NODE_FUNC_CALL)
+        return 0;
+    const PgQuery__FuncCall *f = v->func_call;
+    const char *fname = f->n_funcname ? node_str(f->funcname[f->n_funcname - 1]) : NULL;
+    if (!fname || strcmp(fname, "max") != 0 || f->n_args != 1 || f->agg_star ||
+        f->agg_distinct || f->agg_filter || f->over || f->n_agg_order ||
+        (f->n_funcname == 2 && strcmp(node_str(f->funcname[0]) ? node_str(f->funcname[0]) : "",
+                                      "pg_catalog") != 0) ||
+        f->args[0]->node_case != PG_QUERY__NODE__NODE_COLUMN_REF)
+        return 0;
+    const PgQuery__ColumnRef *cr = f->args[0]->column_ref;
+    const PgQuery__RangeVar *rv = st->from_clause[0]->range_var;
+    const char *alias = rv->alias && rv->alias->aliasname ? rv->alias->aliasname : rv->relname;
+    if (cr->n_fields < 1 || cr->n_fields > 2 || (rv->alias && rv->alias->n_colnames))
+        return 0;
+    const char *col = node_str(cr->fields[cr->n_fields - 1]);
+    const char *rel = cr->n_fields == 2 ? node_str(cr->fields[0]) : alias;
+    if (!col || !rel || strcmp(rel, alias) != 0)
+        return 0;
+    if ((!rv->schemaname || !rv->schemaname[0]) && find_cte(S->ctes, rv->relname))
+        return 0;
+    rl_relation relation;
+    if (rl_relation_resolve(S->x, rv, &relation) < 0)
+        return -1;
+    const rl_table_desc *d = relation.desc;
+    if (relation.kind != RL_REL_STORED || !d || d->nkey == 0 || d->key[0] < 0)
+        return 0;
+    rl_format fmt = rl_catalog_format(S->x->s->eng->cat);
+    int ci = rl_desc_column_index(d, col, fmt);
+    if (ci < 0 || ci != d->key[0])
+        return 0;
+    rl_value mx;
+    int rc = rl_relation_max_key(S->x, &relation, &mx);
+    if (rc <= 0)
+        return rc;
+    rl_rowset *rs = rl_rowset_new(1);
+    if (!rs)
+        return fail_oom(S->x), -1;
+    rl_colmeta *m = &rs->cols[0];
+    snprintf(m->name, sizeof m->name, "%s", rt->name && rt->name[0] ? rt->name : "max");
+    m->oid = rl_type_oid(d->cols[ci].type);
+    m->typmod = -1;
+    if (mx.d.isnull)
+        mx.oid = m->oid;
+    if (rl_rowset_add(rs, &mx, NULL, S->x->err) < 0) {
+        rl_rowset_free(rs);
+        return -1;
+    }
+    *out = rs;
+    return 1;
+}
+
+/* ------------------------------------------------------ simple SELECT */
+
+static int filter_rows(sel *S, rl_rowset *in, const PgQuery__Node *where, size_t **keep,
+                       size_t *nkeep)
+{
+    size_t *k = calloc(in->nrows + 1, sizeof *k), n = 0;
+    if (!k)
+        return fail_oom(S->x), -1;
+    for (size_t i = 0; i < in->nrows; i++) {
+        if (!where) {
+            k[n++] = i;
+            continue;
+        }
+        if ((i & 255) == 0 && rl_exec_check_cancel(S->x) < 0) {
+            free(k);
+            return -1;
+        }
+        rl_binding b = {in, i, S->outer, NULL};
+        rl_expr_ctx c = make_ctx(S, &b, NULL);
+        int t = rl_expr_truth(&c, where);
+        if (t < 0) {
+            free(k);
+            return -1;
+        }
+        if (t)
+            k[n++] = i;
+    }
+    *keep = k;
+    *nkeep = n;
+    return 0;
+}
+
+static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
+{
+    rl_rowset *fast = NULL;
+    int fr = try_max_fast(S, st, &fast);
+    if (fr != 0)
+        return fr > 0 ? fast : NULL;
+    if (st->n_distinct_clause)
+        return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "SELECT DISTINCT is not supported"),
+               NULL;
+    if (st->into_clause || st->n_window_clause)
+        return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "SELECT INTO and WINDOW are not supported"),
+               NULL;
+    const PgQuery__Node *where = st->where_clause;
+    if (st->n_from_clause == 1 && st->from_clause[0]->node_case == PG_QUERY__NODE__NODE_RANGE_VAR &&
+        presolve_where(S, st->where_clause, &where) < 0)
+        return NULL;
+    proj p = {.S = S, .st = st};
+    rl_rowset *typ = NULL, *result = NULL;
+    size_t *keep = NULL, nkeep = 0;
+    rl_colmeta *meta = NULL;
+    p.in = from_clause(S, st, where);
+    if (!p.in)
+        return NULL;
+    if (filter_rows(S, p.in, where, &keep, &nkeep) < 0)
+        goto done;
+    if (plan_targets(S, st, p.in, &p.t, &meta, &p.nt) < 0)
+        goto done;
+    p.out = rl_rowset_new(p.nt);
+    p.row = calloc(p.nt + 1, sizeof *p.row);
+    if (!p.out || !p.row || !(typ = typing_rowset(S->x, p.in))) {
+        if (!p.out || !p.row)
+            fail_oom(S->x);
+        goto done;
+    }
+    memcpy(p.out->cols, meta, p.nt * sizeof *meta);
+    bool aggregated = st->n_group_clause || st->having_clause ||
+                      any_aggregate(st->target_list, st->n_target_list) ||
+                      any_aggregate(st->sort_clause, st->n_sort_clause);
+    if (type_targets(&p, typ, aggregated) < 0)
+        goto done;
+    if (plan_sort(S, st, p.out->cols, p.nt, false, &p.k) < 0)
+        goto done;
+    p.nk = st->n_sort_clause;
+    p.keys = rl_rowset_new(p.nk);
+    p.krow = calloc(p.nk + 1, sizeof *p.krow);
+    if (!p.keys || !p.krow) {
+        fail_oom(S->x);
+        goto done;
+    }
+    if (aggregated) {
+        if (project_grouped(&p, typ, keep, nkeep) < 0)
+            goto done;
+    } else {
+        for (size_t i = 0; i < nkeep; i++) {
+            rl_binding b = {p.in, keep[i], S->outer, NULL};
+            if (project_one(&p, &b, NULL, p.in->src ? &p.in->src[keep[i]] : NULL) < 0)
+                goto done;
+        }
+    }
+    result = finish_rows(S, st, p.out, p.keys, p.k, p.nk);
+    if (result)
+        p.out = NULL; /* consumed (or returned as is) */
+done:
+    if (p.out != result)
+        rl_rowset_free(p.out);
+    rl_rowset_free(p.keys);
+    rl_rowset_free(p.in);
+    rl_rowset_free(typ);
+    free(p.t);
+    free(p.k);
+    free(p.row);
+    free(p.krow);
+    free(meta);
+    free(keep);
+    return result;
+}
+
+/* ------------------------------------------------------ UNION ALL */
+
+static int union_location(const PgQuery__SelectStmt *st)
+{
+    if (st->n_target_list && st->target_list[0]->node_case == PG_QUERY__NODE__NODE_RES_TARGET)
+        return st->target_list[0]->res_target->location;
+    return -1;
+}
+
+static rl_rowset *run_union(sel *S, const PgQuery__SelectStmt *st)
+{
+    if (st->op != PG_QUERY__SET_OPERATION__SETOP_UNION || !st->all)
+        return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "only UNION ALL is supported among set operations"),
+               NULL;
+    rl_rowset *l = run_raw(S->x, st->larg, S->outer, S->ctes);
+    if (!l)
+        return NULL;
+    rl_rowset *r = run_raw(S->x, st->rarg, S->outer, S->ctes);
+    if (!r) {
+        rl_rowset_free(l);
+        return NULL;
+    }
+    rl_rowset *out = NULL;
+    skey *k = NULL;
+    if (l->ncols != r->ncols) {
+        const PgQuery__SelectStmt *rs = st->rarg;
+        while (rs->larg)
+            rs = rs->larg;
+        rl_exec_error(S->x, "42601", union_location(rs),
+                      "each UNION query must have the same number of columns");
+        goto done;
+    }
+    out = rowset_like(l, "");
+    if (!out) {
+        fail_oom(S->x);
+        goto done;
+    }
+    for (size_t j = 0; j < out->ncols; j++) {
+        out->cols[j].oid = rl_common_type(l->cols[j].oid, r->cols[j].oid);
+        if (l->cols[j].oid != r->cols[j].oid) { /* a computed column now */
+            out->cols[j].table_oid = 0;
+            out->cols[j].attnum = 0;
+            out->cols[j].typmod = -1;
+        }
+    }
+    rl_expr_ctx c = make_ctx(S, NULL, NULL);
+    rl_rowset *parts[2] = {l, r};
+    rl_value *row = calloc(out->ncols + 1, sizeof *row);
+    if (!row) {
+        fail_oom(S->x);
+        goto fail;
+    }
+    for (int p = 0; p < 2; p++)
+        for (size_t i = 0; i < parts[p]->nrows; i++) {
+            for (size_t j = 0; j < out->ncols; j++) {
+                const rl_value *v = &rl_rowset_row(parts[p], i)[j];
+                if (rl_value_coerce(&c, v, out->cols[j].oid, -1, false, &row[j], -1) < 0) {
+                    free(row);
+                    goto fail;
+                }
+            }
+            if (rl_rowset_add(out, row, NULL, S->x->err) < 0) {
+                free(row);
+                goto fail;
+            }
+        }
+    free(row);
+    if (plan_sort(S, st, out->cols, out->ncols, true, &k) < 0)
+        goto fail;
+    rl_rowset *fin = finish_rows(S, st, out, NULL, k, st->n_sort_clause);
+    if (!fin)
+        goto fail;
+    out = fin;
+    goto done;
+fail:
+    rl_rowset_free(out);
+    out = NULL;
+done:
+    free(k);
+    rl_rowset_free(l);
+    rl_rowset_free(r);
+    return out;
+}
+
+/* ------------------------------------------------------ entry points */
+
+static int bind_ctes(rl_exec *x, const PgQuery__WithClause *w, const rl_binding *outer,
+                     cte_env *envs, const cte_env *base, const cte_env **top)
+{
+    const cte_env *env = base;
+    if (w->recursive)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, w->location,
+                             "WITH RECURSIVE is not supported");
+    for (size_t i = 0; i < w->n_ctes; i++) {
+        const PgQuery__Node *n = w->ctes[i];
+        if (n->node_case != PG_QUERY__NODE__NODE_COMMON_TABLE_EXPR)
+            return rl_exec_error(x, "42601", -1, "malformed WITH");
+        const PgQuery__CommonTableExpr *cte = n->common_table_expr;
+        if (!cte->ctequery || cte->ctequery->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cte->location,
+                                 "WITH with data-modifying statements is not supported");
+        rl_rowset *rs = run_raw(x, cte->ctequery->select_stmt, outer, env);
+        if (!rs)
+            return -1;
+        resolve_unknown(rs);
+        if (cte->n_aliascolnames > rs->ncols) {
+            rl_rowset_free(rs);
+            return rl_exec_error(x, "42P10", cte->location,
+                                 "WITH query \"%s\" has %zu columns available but %zu columns "
+                                 "specified",
+                                 cte->ctename, rs->ncols, cte->n_aliascolnames);
+        }
+        for (size_t j = 0; j < rs->ncols; j++) {
+            snprintf(rs->cols[j].rel, sizeof rs->cols[j].rel, "%s", cte->ctename);
+            const char *cn = j < cte->n_aliascolnames ? node_str(cte->aliascolnames[j]) : NULL;
+            if (cn)
+                snprintf(rs->cols[j].name, sizeof rs->cols[j].name, "%s", cn);
+        }
+        envs[i] = (cte_env){cte->ctename, rs, env};
+        env = &envs[i];
+    }
+    *top = env;
+    return 0;
+}
+
+static rl_rowset *run_raw(rl_exec *x, const PgQuery__SelectStmt *st, const rl_binding *outer,
+                          const cte_env *ctes)
+{
+    if (!st)
+        return rl_exec_error(x, "42601", -1, "missing query"), NULL;
+    sel S = {.x = x, .outer = outer, .ctes = ctes};
+    cte_env *envs = NULL;
+    size_t nenv = 0;
+    if (st->with_clause) {
+        nenv = st->with_clause->n_ctes;
+        envs = calloc(nenv + 1, sizeof *envs);
+        if (!envs)
+            return fail_oom(x);
+        if (bind_ctes(x, st->with_clause, outer, envs, ctes, &S.ctes) < 0) {
+            for (size_t i = 0; i < nenv; i++)
+                rl_rowset_free(envs[i].rs);
+            free(envs);
+            return NULL;
+        }
+    }
+    rl_rowset *rs;
+    if (st->op == PG_QUERY__SET_OPERATION__SETOP_UNION ||
+        st->op == PG_QUERY__SET_OPERATION__SETOP_INTERSECT ||
+        st->op == PG_QUERY__SET_OPERATION__SETOP_EXCEPT)
+        rs = run_union(&S, st);
+    else if (st->n_values_lists) {
+        rs = rl_values_run(x, st, NULL, NULL, 0);
+        if (rs && (st->n_sort_clause || st->limit_count || st->limit_offset)) {
+            skey *k = NULL;
+            if (plan_sort(&S, st, rs->cols, rs->ncols, true, &k) < 0) {
+                rl_rowset_free(rs);
+                rs = NULL;
+            } else {
+                rl_rowset *fin = finish_rows(&S, st, rs, NULL, k, st->n_sort_clause);
+                if (!fin)
+                    rl_rowset_free(rs);
+                rs = fin;
+            }
+            free(k);
+        }
+    } else
+        rs = run_simple(&S, st);
+    for (size_t i = 0; i < nenv; i++)
+        rl_rowset_free(envs[i].rs);
+    free(envs);
+    rl_arena_free(&S.arena);
+    return rs;
+}
+
+rl_rowset *rl_select_run(rl_exec *x, const PgQuery__SelectStmt *st, const rl_binding *outer)
+{
+    rl_rowset *rs = run_raw(x, st, outer, NULL);
+    if (rs)
+        resolve_unknown(rs);
+    return rs;
+}
+
+rl_rowset *rl_select_describe(rl_exec *x, const PgQuery__SelectStmt *st)
+{
+    rl_rowset *rs = rl_select_run(x, st, NULL);
+    if (rs)
+        rs->nrows = 0; /* only the shape is wanted */
+    return rs;
+}
+
+static int sink_lost(rl_exec *x)
+{
+    return rl_exec_error(x, "08006", -1, "the client connection was lost");
+}
+
+int rl_select_send(rl_exec *x, const PgQuery__SelectStmt *st)
+{
+    rl_rowset *rs = rl_select_run(x, st, NULL);
+    if (!rs)
+        return -1;
+    const rl_sink *sink = x->sink;
+    rl_col_info *cols = calloc(rs->ncols + 1, sizeof *cols);
+    int rc = 0;
+    if (!cols) {
+        rl_rowset_free(rs);
+        return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+    }
+    for (size_t i = 0; i < rs->ncols; i++) {
+        const rl_colmeta *m = &rs->cols[i];
+        snprintf(cols[i].name, sizeof cols[i].name, "%s", m->name);
+        cols[i].table_oid = m->table_oid;
+        cols[i].attnum = m->table_oid ? m->attnum : 0;
+        cols[i].type_oid = m->oid;
+        cols[i].typlen = rl_oid_typlen(m->oid);
+        cols[i].typmod = m->typmod;
+    }
+    if (sink && sink->row_description &&
+        sink->row_description(sink->ctx, rs->ncols, cols) < 0)
+        rc = sink_lost(x);
+    for (size_t i = 0; rc == 0 && i < rs->nrows; i++) {
+        if ((i & 255) == 255 && rl_exec_check_cancel(x) < 0)
+            rc = -1;
+        else if (sink && sink->data_row &&
+                 sink->data_row(sink->ctx, rs->ncols, rl_rowset_row(rs, i)) < 0)
+            rc = sink_lost(x);
+    }
+    if (rc == 0) {
+        char tag[64];
+        snprintf(tag, sizeof tag, "SELECT %zu", rs->nrows);
+        rc = rl_send_complete(x, tag);
+    }
+    free(cols);
+    rl_rowset_free(rs);
+    return rc;
+}

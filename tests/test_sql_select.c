@@ -1,0 +1,405 @@
+/*
+ * test_sql_select.c — expressions and SELECT end to end through
+ * rl_session_simple_query.
+ *
+ * Covers: the latest-snapshot query (scalar MAX subquery, answered by key
+ * prefix + max-key fast path), pushed-down filters with quoted literals and
+ * COLLATE "C", IN lists, IS NULL inside OR, nested AND/OR/NOT, the derived
+ * table wrapper DuckDB's postgres_query uses, scalar/EXISTS/IN subqueries,
+ * UNION ALL with ORDER BY, inner/LEFT joins (ON and USING) with NULLs, ORDER
+ * BY NULLS FIRST/LAST, LIMIT/OFFSET, GROUP BY and empty aggregates, CTEs over
+ * VALUES, casts, LIKE/BETWEEN/COALESCE/CASE, RowDescription types, and the
+ * PostgreSQL errors 42P01/42703/42702/22P02/21000/42601/42804/22003/42883.
+ * Every expected answer below was produced by PostgreSQL 15 on the same
+ * tables and rows (psql -A, NULL shown as NULL, errors as "E state: text").
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sql_int.h"
+#include "testutil.h"
+
+/* ------------------------------------------------------------ recorder */
+
+/* psql -A style: "c1|c2\nv1|v2..." for the last result; types in `types`. */
+typedef struct recorder {
+    rl_buf out;
+    char types[512];
+    char tables[512];
+    char tag[64];
+} recorder;
+
+static int on_rowdesc(void *ctx, size_t ncols, const rl_col_info *cols)
+{
+    recorder *r = ctx;
+    rl_buf_reset(&r->out);
+    size_t to = 0, tt = 0;
+    r->types[0] = r->tables[0] = 0;
+    for (size_t i = 0; i < ncols; i++) {
+        rl_buf_printf(&r->out, "%s%s", i ? "|" : "", cols[i].name);
+        to += (size_t)snprintf(r->types + to, sizeof r->types - (to < sizeof r->types ? to : 0),
+                               "%s%u", i ? " " : "", cols[i].type_oid);
+        tt += (size_t)snprintf(r->tables + tt, sizeof r->tables - (tt < sizeof r->tables ? tt : 0),
+                               "%s%d", i ? " " : "", cols[i].table_oid ? cols[i].attnum : 0);
+    }
+    return 0;
+}
+
+static int on_row(void *ctx, size_t ncols, const rl_value *vals)
+{
+    recorder *r = ctx;
+    rl_buf_put_u8(&r->out, '\n');
+    for (size_t i = 0; i < ncols; i++) {
+        if (i)
+            rl_buf_put_u8(&r->out, '|');
+        if (vals[i].d.isnull)
+            rl_buf_put_str(&r->out, "NULL");
+        else
+            rl_value_to_text(&r->out, &vals[i]);
+    }
+    return 0;
+}
+
+static int on_complete(void *ctx, const char *tag)
+{
+    recorder *r = ctx;
+    snprintf(r->tag, sizeof r->tag, "%s", tag);
+    return 0;
+}
+
+static rl_catalog *cat;
+static rl_engine *eng;
+static rl_session *sess;
+static recorder rec;
+static char result[8192];
+static rl_error last_err;
+
+/* Run one statement; result holds the psql-style answer or "E state: msg". */
+static const char *q(const char *sql)
+{
+    rl_sink sink = {.ctx = &rec, .row_description = on_rowdesc, .data_row = on_row,
+                    .command_complete = on_complete};
+    rl_buf_reset(&rec.out);
+    rec.tag[0] = 0;
+    memset(&last_err, 0, sizeof last_err);
+    if (rl_session_simple_query(sess, sql, &sink, &last_err) == RL_EXEC_ERROR) {
+        snprintf(result, sizeof result, "E %s: %s", last_err.sqlstate, last_err.message);
+        return result;
+    }
+    snprintf(result, sizeof result, "%.*s", (int)rec.out.len, (const char *)rec.out.data);
+    return result;
+}
+
+static const char *setup_sql[] = {
+    "CREATE TABLE \"public\".\"ducklake_snapshot\"(\"snapshot_id\" BIGINT PRIMARY KEY, \"snapshot_time\" TIMESTAMP WITH TIME ZONE, \"schema_version\" BIGINT, \"next_catalog_id\" BIGINT, \"next_file_id\" BIGINT);",
+    "CREATE TABLE \"public\".\"ducklake_metadata\"(\"key\" VARCHAR NOT NULL, \"value\" VARCHAR NOT NULL, \"scope\" VARCHAR, \"scope_id\" BIGINT);",
+    "CREATE TABLE \"public\".\"ducklake_schema\"(\"schema_id\" BIGINT PRIMARY KEY, \"schema_uuid\" UUID, \"begin_snapshot\" BIGINT, \"end_snapshot\" BIGINT, \"schema_name\" VARCHAR, \"path\" VARCHAR, \"path_is_relative\" BOOLEAN);",
+    "CREATE TABLE \"public\".\"ducklake_table\"(\"table_id\" BIGINT, \"table_uuid\" UUID, \"begin_snapshot\" BIGINT, \"end_snapshot\" BIGINT, \"schema_id\" BIGINT, \"table_name\" VARCHAR, \"path\" VARCHAR, \"path_is_relative\" BOOLEAN);",
+    "INSERT INTO \"public\".ducklake_snapshot VALUES (0, '2024-01-01 00:00:00+00', 0, 1, 0), (1, '2024-01-02 00:00:00+00', 1, 2, 0), (2, '2024-01-03 00:00:00+00', 1, 3, 5);",
+    "INSERT INTO \"public\".ducklake_metadata VALUES ('version','0.3',NULL,NULL), ('data_path','lake_data/',NULL,NULL), ('parquet_compression','zstd','table',3), ('data_inlining_row_limit','10','table',3);",
+    "INSERT INTO \"public\".ducklake_schema VALUES (0,'f2c0a3a0-0000-0000-0000-000000000001',0,NULL,'main','main/',true), (1,'f2c0a3a0-0000-0000-0000-000000000002',1,2,'s1','s1/',true);",
+    "INSERT INTO \"public\".ducklake_table VALUES (1,'a0000000-0000-0000-0000-000000000001',1,NULL,0,'t1','t1/',true), (2,'a0000000-0000-0000-0000-000000000002',2,NULL,0,'t2','t2/',true), (3,'a0000000-0000-0000-0000-000000000003',1,2,1,'old','old/',false);"
+};
+
+static void setup(void)
+{
+    rl_error err;
+    rl_catalog_options o = {.create_if_missing = true};
+    cat = rl_catalog_open("memory://test_sql_select", &o, &err);
+    CHECK(cat != NULL);
+    rl_engine_options eo = {.database = "lakecat"};
+    eng = rl_engine_new(cat, &eo, &err);
+    CHECK(eng != NULL);
+    rl_session_info info = {.user = "lake", .application_name = "test"};
+    sess = rl_session_new(eng, &info);
+    CHECK(sess != NULL);
+    rl_buf_init(&rec.out, 0);
+    for (size_t i = 0; i < sizeof setup_sql / sizeof setup_sql[0]; i++) {
+        const char *r = q(setup_sql[i]);
+        if (r[0] == 'E')
+            fprintf(stderr, "  setup failed: %s -> %s\n", setup_sql[i], r);
+        CHECK(r[0] != 'E');
+    }
+}
+
+static void teardown(void)
+{
+    rl_session_free(sess);
+    rl_engine_free(eng);
+    rl_error err;
+    rl_catalog_close(cat, &err);
+    rl_buf_free(&rec.out);
+}
+
+/* ------------------------------------------------------------ cases */
+
+static const struct {
+    const char *sql;
+    const char *expect;
+} cases[] = {
+    {"SELECT snapshot_id, schema_version, next_catalog_id, next_file_id FROM \"public\".ducklake_snapshot WHERE snapshot_id = ( SELECT MAX(snapshot_id) FROM \"public\".ducklake_snapshot );",
+     "snapshot_id|schema_version|next_catalog_id|next_file_id\n"
+     "2|1|3|5"},
+    {"SELECT \"key\", \"scope\", \"scope_id\" FROM \"public\".\"ducklake_metadata\" WHERE \"key\" = 'data_inlining_row_limit' COLLATE \"C\" AND \"scope\" = 'table' COLLATE \"C\" AND \"scope_id\" = '3';",
+     "key|scope|scope_id\n"
+     "data_inlining_row_limit|table|3"},
+    {"SELECT \"table_id\", \"table_name\" FROM \"public\".\"ducklake_table\" WHERE \"table_id\" IN ('1', '3') ORDER BY table_id;",
+     "table_id|table_name\n"
+     "1|t1\n"
+     "3|old"},
+    {"SELECT schema_id, schema_name FROM ducklake_schema WHERE 1 >= begin_snapshot AND (1 < end_snapshot OR end_snapshot IS NULL) ORDER BY schema_id;",
+     "schema_id|schema_name\n"
+     "0|main\n"
+     "1|s1"},
+    {"SELECT table_id FROM ducklake_table WHERE NOT (path_is_relative AND table_id > 1) OR (end_snapshot IS NOT NULL AND NOT path_is_relative) ORDER BY 1;",
+     "table_id\n"
+     "1\n"
+     "3"},
+    {"SELECT \"snapshot_id\", \"schema_version\" FROM (SELECT snapshot_id, schema_version, next_catalog_id, next_file_id FROM \"public\".ducklake_snapshot WHERE snapshot_id = (SELECT MAX(snapshot_id) FROM \"public\".ducklake_snapshot)) AS __unnamed_subquery;",
+     "snapshot_id|schema_version\n"
+     "2|1"},
+    {"SELECT (SELECT MAX(snapshot_id) FROM ducklake_snapshot), (SELECT MIN(table_id) FROM ducklake_table), (SELECT COUNT(*) FROM ducklake_metadata) AS n;",
+     "max|min|n\n"
+     "2|1|4"},
+    {"SELECT table_id AS id, table_name AS name FROM ducklake_table UNION ALL SELECT schema_id, schema_name FROM ducklake_schema ORDER BY name DESC;",
+     "id|name\n"
+     "2|t2\n"
+     "1|t1\n"
+     "1|s1\n"
+     "3|old\n"
+     "0|main"},
+    {"SELECT t.table_name, s.schema_name FROM ducklake_table t LEFT JOIN ducklake_schema s ON s.schema_id = t.schema_id AND s.end_snapshot IS NULL ORDER BY t.table_id;",
+     "table_name|schema_name\n"
+     "t1|main\n"
+     "t2|main\n"
+     "old|NULL"},
+    {"SELECT table_id, schema_name FROM ducklake_table JOIN ducklake_schema USING (schema_id) ORDER BY table_id;",
+     "table_id|schema_name\n"
+     "1|main\n"
+     "2|main\n"
+     "3|s1"},
+    {"SELECT * FROM ducklake_table t LEFT JOIN ducklake_snapshot s ON s.snapshot_id = t.end_snapshot WHERE t.table_id < 3 ORDER BY t.table_id;",
+     "table_id|table_uuid|begin_snapshot|end_snapshot|schema_id|table_name|path|path_is_relative|snapshot_id|snapshot_time|schema_version|next_catalog_id|next_file_id\n"
+     "1|a0000000-0000-0000-0000-000000000001|1|NULL|0|t1|t1/|t|NULL|NULL|NULL|NULL|NULL\n"
+     "2|a0000000-0000-0000-0000-000000000002|2|NULL|0|t2|t2/|t|NULL|NULL|NULL|NULL|NULL"},
+    {"SELECT table_id, end_snapshot FROM ducklake_table ORDER BY end_snapshot NULLS FIRST, table_id;",
+     "table_id|end_snapshot\n"
+     "1|NULL\n"
+     "2|NULL\n"
+     "3|2"},
+    {"SELECT table_id, end_snapshot FROM ducklake_table ORDER BY end_snapshot DESC, table_id;",
+     "table_id|end_snapshot\n"
+     "1|NULL\n"
+     "2|NULL\n"
+     "3|2"},
+    {"SELECT table_id, end_snapshot FROM ducklake_table ORDER BY end_snapshot DESC NULLS LAST, table_id DESC;",
+     "table_id|end_snapshot\n"
+     "3|2\n"
+     "2|NULL\n"
+     "1|NULL"},
+    {"SELECT snapshot_id FROM ducklake_snapshot ORDER BY snapshot_id DESC LIMIT 1 OFFSET 1;",
+     "snapshot_id\n"
+     "1"},
+    {"SELECT NULL FROM \"public\".\"ducklake_metadata\" LIMIT 1;",
+     "?column?\n"
+     "NULL"},
+    {"SELECT 1;",
+     "?column?\n"
+     "1"},
+    {"SELECT to_regclass('duckdb_secrets');",
+     "to_regclass\n"
+     "NULL"},
+    {"SELECT schema_id, COUNT(*), MAX(table_name) FROM ducklake_table GROUP BY schema_id ORDER BY schema_id;",
+     "schema_id|count|max\n"
+     "0|2|t2\n"
+     "1|1|old"},
+    {"SELECT COUNT(*), MAX(snapshot_id), SUM(schema_version) FROM ducklake_snapshot WHERE snapshot_id > 100;",
+     "count|max|sum\n"
+     "0|NULL|NULL"},
+    {"WITH v(a, b) AS (VALUES (1, 'x'), (2, NULL)) SELECT a, b FROM v ORDER BY a DESC;",
+     "a|b\n"
+     "2|NULL\n"
+     "1|x"},
+    {"SELECT schema_uuid::VARCHAR, CAST(path_is_relative AS VARCHAR), '2024-01-01 00:00:00+00'::TIMESTAMPTZ, CAST('5' AS BIGINT) + 1 FROM ducklake_schema WHERE schema_id = 0;",
+     "schema_uuid|path_is_relative|timestamptz|?column?\n"
+     "f2c0a3a0-0000-0000-0000-000000000001|true|2024-01-01 00:00:00+00|6"},
+    {"SELECT * FROM ducklake_snapshot WHERE snapshot_time < '2024-01-02 12:00:00+00' ORDER BY 1;",
+     "snapshot_id|snapshot_time|schema_version|next_catalog_id|next_file_id\n"
+     "0|2024-01-01 00:00:00+00|0|1|0\n"
+     "1|2024-01-02 00:00:00+00|1|2|0"},
+    {"SELECT key, value FROM ducklake_metadata WHERE key LIKE 'data%' AND scope IS NULL;",
+     "key|value\n"
+     "data_path|lake_data/"},
+    {"SELECT table_name FROM ducklake_table WHERE table_id BETWEEN 2 AND 3 AND table_name NOT LIKE '_l%';",
+     "table_name\n"
+     "t2"},
+    {"SELECT COALESCE(end_snapshot, -1) AS e, CASE WHEN path_is_relative THEN 'rel' ELSE 'abs' END FROM ducklake_table ORDER BY table_id;",
+     "e|case\n"
+     "-1|rel\n"
+     "-1|rel\n"
+     "2|abs"},
+    {"SELECT split_part('a/b/c', '/', 2), current_schema();",
+     "split_part|current_schema\n"
+     "b|public"},
+    {"SELECT table_id FROM ducklake_table t WHERE EXISTS (SELECT 1 FROM ducklake_schema s WHERE s.schema_id = t.schema_id AND s.end_snapshot IS NULL) ORDER BY 1;",
+     "table_id\n"
+     "1\n"
+     "2"},
+    {"SELECT table_id FROM ducklake_table WHERE schema_id IN (SELECT schema_id FROM ducklake_schema WHERE schema_name = 's1');",
+     "table_id\n"
+     "3"},
+    {"SELECT * FROM nosuch;",
+     "E 42P01: relation \"nosuch\" does not exist"},
+    {"SELECT zz FROM ducklake_snapshot;",
+     "E 42703: column \"zz\" does not exist"},
+    {"SELECT snapshot_id FROM ducklake_snapshot WHERE snapshot_id = 'abc';",
+     "E 22P02: invalid input syntax for type bigint: \"abc\""},
+    {"SELECT (SELECT snapshot_id FROM ducklake_snapshot);",
+     "E 21000: more than one row returned by a subquery used as an expression"},
+    {"SELECT 1 UNION ALL SELECT 1, 2;",
+     "E 42601: each UNION query must have the same number of columns"},
+    {"SELECT begin_snapshot FROM ducklake_table, ducklake_schema;",
+     "E 42702: column reference \"begin_snapshot\" is ambiguous"},
+    {"SELECT q.a FROM ducklake_table;",
+     "E 42P01: missing FROM-clause entry for table \"q\""},
+    {"SELECT t.zz FROM ducklake_table t;",
+     "E 42703: column t.zz does not exist"},
+    {"SELECT snapshot_id FROM ducklake_snapshot WHERE schema_version;",
+     "E 42804: argument of WHERE must be type boolean, not type bigint"},
+    {"SELECT 'x'::uuid;",
+     "E 22P02: invalid input syntax for type uuid: \"x\""},
+    {"SELECT 2147483647 + 1;",
+     "E 22003: integer out of range"},
+    {"SELECT nofunc(1);",
+     "E 42883: function nofunc(integer) does not exist"},
+};
+
+static void test_against_postgres(void)
+{
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *got = q(cases[i].sql);
+        if (strcmp(got, cases[i].expect) != 0)
+            fprintf(stderr, "  query: %s\n", cases[i].sql);
+        CHECK_EQ_STR(got, cases[i].expect);
+    }
+}
+
+/* RowDescription types as PostgreSQL 15 reports them. */
+static void test_row_description(void)
+{
+    q("SELECT snapshot_id, schema_version, next_catalog_id, next_file_id FROM \"public\"."
+      "ducklake_snapshot WHERE snapshot_id = (SELECT MAX(snapshot_id) FROM "
+      "\"public\".ducklake_snapshot)");
+    CHECK_EQ_STR(rec.types, "20 20 20 20");
+    CHECK_EQ_STR(rec.tables, "1 3 4 5"); /* attnums of a table's columns */
+    CHECK_EQ_STR(rec.tag, "SELECT 1");
+    q("SELECT 1, NULL, 'abc', true, count(*), version(), now(), to_regclass('x'), "
+      "current_schema(), pg_my_temp_schema(), 1.5, 2147483648, NULL::int4 FROM "
+      "ducklake_metadata");
+    CHECK_EQ_STR(rec.types, "23 25 25 16 20 25 1184 2205 19 26 1700 20 23");
+    CHECK_EQ_STR(rec.tables, "0 0 0 0 0 0 0 0 0 0 0 0 0");
+    q("SELECT sum(schema_version), max(snapshot_time), min(snapshot_id) FROM ducklake_snapshot");
+    CHECK_EQ_STR(rec.types, "1700 1184 20");
+    q("SELECT NULL AS x UNION ALL SELECT 1");
+    CHECK_EQ_STR(rec.types, "23");
+    q("SELECT 1 UNION ALL SELECT 2::int8");
+    CHECK_EQ_STR(rec.types, "20");
+    q("SELECT coalesce(NULL, 2), coalesce(NULL, 'a'), CASE WHEN true THEN 1 END");
+    CHECK_EQ_STR(result, "coalesce|coalesce|case\n2|a|1");
+    CHECK_EQ_STR(rec.types, "23 25 23");
+    q("SELECT * FROM ducklake_snapshot WHERE false");
+    CHECK_EQ_STR(rec.types, "20 1184 20 20 20");
+    CHECK_EQ_STR(rec.tag, "SELECT 0");
+    q("SELECT snapshot_id, ctid FROM ducklake_snapshot WHERE snapshot_id = 1");
+    CHECK_EQ_STR(rec.types, "20 27");
+    CHECK(strncmp(result, "snapshot_id|ctid\n1|(", 20) == 0);
+}
+
+/* Error positions (1-based characters) as PostgreSQL reports them. */
+static void test_error_positions(void)
+{
+    q("SELECT zz FROM ducklake_snapshot");
+    CHECK_EQ_INT(last_err.position, 8);
+    q("SELECT snapshot_id FROM ducklake_snapshot WHERE snapshot_id = 'abc'");
+    CHECK_EQ_INT(last_err.position, 63);
+    q("SELECT 1 UNION ALL SELECT 1, 2");
+    CHECK_EQ_INT(last_err.position, 27);
+    q("SELECT * FROM nosuch");
+    CHECK_EQ_INT(last_err.position, 15);
+    q("SELECT (SELECT snapshot_id FROM ducklake_snapshot)");
+    CHECK_EQ_INT(last_err.position, 0);
+}
+
+/* Literal coercion and casts. */
+static void test_casts(void)
+{
+    CHECK_EQ_STR(q("SELECT '5'::bigint + 1, CAST('t' AS BOOLEAN), CAST(1.5 AS INTEGER), "
+                   "'12:30:00'::TIME, CAST('1 day' AS INTERVAL), 2.5::DOUBLE PRECISION, "
+                   "CAST(NULL AS VARCHAR) IS NULL"),
+                 "?column?|bool|int4|time|interval|float8|?column?\n"
+                 "6|t|2|12:30:00|1 day|2.5|t");
+    CHECK_EQ_STR(q("SELECT '99999999999'::int4"),
+                 "E 22003: value \"99999999999\" is out of range for type integer");
+    CHECK_EQ_STR(q("SELECT 3000000000::int4"), "E 22003: integer out of range");
+    CHECK_EQ_STR(q("SELECT 100000::int2"), "E 22003: smallint out of range");
+    CHECK_EQ_STR(q("SELECT 'zz'::tid"), "E 22P02: invalid input syntax for type tid: \"zz\"");
+    CHECK_EQ_STR(q("SELECT 'x'::bool"), "E 22P02: invalid input syntax for type boolean: \"x\"");
+    CHECK_EQ_STR(q("SELECT 1/0"), "E 22012: division by zero");
+    CHECK_EQ_STR(q("SELECT 7/2, -7/2, 7 % 3"), "?column?|?column?|?column?\n3|-3|1");
+    CHECK_EQ_STR(q("SELECT schema_uuid = 1 FROM ducklake_schema"),
+                 "E 42883: operator does not exist: uuid = integer");
+    CHECK_EQ_STR(q("SELECT schema_id FROM ducklake_schema WHERE schema_uuid = "
+                   "'f2c0a3a0-0000-0000-0000-000000000002'"),
+                 "schema_id\n1");
+}
+
+/* A big table: the latest-snapshot query must not read every snapshot. */
+static void test_latest_snapshot_is_cheap(void)
+{
+    rl_buf sql;
+    rl_buf_init(&sql, 0);
+    rl_buf_put_str(&sql, "INSERT INTO ducklake_snapshot VALUES ");
+    for (int i = 3; i < 2000; i++)
+        rl_buf_printf(&sql, "%s(%d, '2024-02-01 00:00:00+00', %d, %d, 0)", i > 3 ? "," : "", i,
+                      i, i + 1);
+    rl_buf_put_u8(&sql, 0);
+    CHECK(q((const char *)sql.data)[0] != 'E');
+    rl_buf_free(&sql);
+    CHECK_EQ_STR(q("SELECT snapshot_id, schema_version, next_catalog_id, next_file_id FROM "
+                   "\"public\".ducklake_snapshot WHERE snapshot_id = ( SELECT MAX(snapshot_id) "
+                   "FROM \"public\".ducklake_snapshot )"),
+                 "snapshot_id|schema_version|next_catalog_id|next_file_id\n1999|1999|2000|0");
+    /* keys read: the MAX via the counter fast path + one point read */
+    const char *plan = q("EXPLAIN ANALYZE SELECT snapshot_id, schema_version, next_catalog_id, "
+                         "next_file_id FROM \"public\".ducklake_snapshot WHERE snapshot_id = "
+                         "(SELECT MAX(snapshot_id) FROM \"public\".ducklake_snapshot)");
+    const char *k = strstr(plan, "Keys read: ");
+    CHECK(k != NULL);
+    if (k) {
+        unsigned long keys = strtoul(k + 11, NULL, 10);
+        if (keys > 4)
+            fprintf(stderr, "  plan: %s\n", plan);
+        CHECK(keys <= 4);
+    }
+    CHECK_EQ_STR(q("SELECT COUNT(*), MAX(snapshot_id), MIN(snapshot_id) FROM ducklake_snapshot"),
+                 "count|max|min\n2000|1999|0");
+    CHECK_EQ_STR(q("SELECT \"snapshot_id\" FROM (SELECT snapshot_id FROM ducklake_snapshot "
+                   "WHERE snapshot_id = (SELECT MAX(snapshot_id) FROM ducklake_snapshot)) AS "
+                   "__unnamed_subquery"),
+                 "snapshot_id\n1999");
+}
+
+int main(void)
+{
+    setup();
+    RUN(test_against_postgres);
+    RUN(test_row_description);
+    RUN(test_error_positions);
+    RUN(test_casts);
+    RUN(test_latest_snapshot_is_cheap);
+    teardown();
+    return tu_finish();
+}

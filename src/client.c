@@ -61,6 +61,8 @@ struct client {
     bool executing;              /* in Execute: no RowDescription, portal formats */
     const char *portal;
     bool sink_failed;            /* the sink raised its own error */
+    int copy_format;             /* COPY TO STDOUT in progress: 0 text, 1 binary */
+    bool copy_header_pending;    /* binary: the header still rides with the next row */
     rl_error sink_err;
     /* per Query message, for the commit log and metrics */
     char status_before;
@@ -425,15 +427,75 @@ static void put_copy_response(client *c, char type, int format, size_t ncols)
 static int sink_copy_out_begin(void *ctx, int format, size_t ncols)
 {
     client *c = ctx;
+    c->copy_format = format;
+    c->copy_header_pending = format == 1;
     put_copy_response(c, 'H', format, ncols);
     return maybe_flush(c);
 }
 
+/* Length of the binary COPY tuple (or trailer) at p, 0 if incomplete. */
+static size_t binary_tuple_len(const uint8_t *p, size_t n)
+{
+    if (n < 2)
+        return 0;
+    int16_t nf = (int16_t)(uint16_t)(p[0] << 8 | p[1]);
+    size_t at = 2;
+    for (int16_t i = 0; i < nf; i++) {
+        if (n - at < 4)
+            return 0;
+        int32_t fl = (int32_t)rl_load_be32(p + at);
+        at += 4;
+        if (fl > 0) {
+            if (n - at < (size_t)fl)
+                return 0;
+            at += (size_t)fl;
+        }
+    }
+    return at;
+}
+
+/* Length of the binary COPY header at p (signature, flags, extension). */
+static size_t binary_header_len(const uint8_t *p, size_t n)
+{
+    if (n < 19)
+        return 0;
+    size_t ext = rl_load_be32(p + 15);
+    return n - 19 >= ext ? 19 + ext : 0;
+}
+
+/* Length of the next row-sized piece: one text line, or one binary tuple
+ * (the first with the header in front, as PostgreSQL sends it). */
+static size_t copy_piece_len(client *c, const uint8_t *p, size_t n)
+{
+    if (c->copy_format != 1) {
+        const uint8_t *nl = memchr(p, '\n', n);
+        return nl ? (size_t)(nl - p) + 1 : n;
+    }
+    size_t hdr = 0;
+    if (c->copy_header_pending) {
+        hdr = binary_header_len(p, n);
+        if (!hdr)
+            return n;
+        c->copy_header_pending = false;
+    }
+    size_t t = binary_tuple_len(p + hdr, n - hdr);
+    return t ? hdr + t : n;
+}
+
+/* One CopyData per row, as PostgreSQL sends them: some clients (psycopg)
+ * parse each CopyData message as exactly one row. */
 static int sink_copy_out_data(void *ctx, const uint8_t *data, size_t len)
 {
     client *c = ctx;
-    pktbuf_write(&c->out, 'd', "b", data, len);
-    return maybe_flush(c);
+    while (len > 0) {
+        size_t piece = copy_piece_len(c, data, len);
+        pktbuf_write(&c->out, 'd', "b", data, piece);
+        if (maybe_flush(c) < 0)
+            return -1;
+        data += piece;
+        len -= piece;
+    }
+    return 0;
 }
 
 static int sink_copy_out_end(void *ctx)

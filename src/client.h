@@ -35,6 +35,7 @@ void client_serve(rl_server *srv, int fd, const struct sockaddr_storage *sa, soc
 typedef struct client_reg {
     rl_session *sess;
     int32_t pid, secret;
+    bool running;           /* a statement is executing: cancels apply */
     uint64_t deadline_ns;   /* statement timeout deadline (0 = none armed) */
     bool timed_out;
     client *next;

@@ -408,7 +408,10 @@ void srv_cancel(rl_server *srv, int32_t pid, int32_t secret)
     for (client *c = srv->clients; c; c = client_registry_entry(c)->next) {
         client_reg *r = client_registry_entry(c);
         if (r->pid == pid && r->secret == secret) {
-            rl_session_cancel(r->sess);
+            /* like PostgreSQL, a cancel only hits a running statement; a
+             * cancel flag left on an idle session would kill the next one */
+            if (r->running)
+                rl_session_cancel(r->sess);
             found = true;
             break;
         }
@@ -423,22 +426,21 @@ void srv_cancel(rl_server *srv, int32_t pid, int32_t secret)
 
 void srv_stmt_arm(rl_server *srv, client *c)
 {
-    if (!srv->cfg.statement_timeout_ms)
-        return;
     pthread_mutex_lock(&srv->reg_mu);
     client_reg *r = client_registry_entry(c);
-    r->deadline_ns = mono_ns() + srv->cfg.statement_timeout_ms * 1000000u;
+    r->running = true;
+    r->deadline_ns =
+        srv->cfg.statement_timeout_ms ? mono_ns() + srv->cfg.statement_timeout_ms * 1000000u : 0;
     r->timed_out = false;
     pthread_mutex_unlock(&srv->reg_mu);
 }
 
 bool srv_stmt_disarm(rl_server *srv, client *c)
 {
-    if (!srv->cfg.statement_timeout_ms)
-        return false;
     pthread_mutex_lock(&srv->reg_mu);
     client_reg *r = client_registry_entry(c);
     bool fired = r->timed_out;
+    r->running = false;
     r->deadline_ns = 0;
     r->timed_out = false;
     pthread_mutex_unlock(&srv->reg_mu);
@@ -515,6 +517,8 @@ static void render_metrics(rl_server *srv, rl_buf *b)
            (long long)kc.keys_read);
 }
 
+static void thread_done(rl_server *srv);
+
 static void *metrics_conn_main(void *arg)
 {
     int fd = (int)(intptr_t)((void **)arg)[0];
@@ -543,6 +547,7 @@ static void *metrics_conn_main(void *arg)
     rl_buf_free(&body);
     rl_buf_free(&resp);
     close(fd);
+    thread_done(srv);
     return NULL;
 }
 

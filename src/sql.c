@@ -366,8 +366,10 @@ rl_txn *rl_exec_txn(rl_exec *x)
 static int finish_txn(rl_session *s, bool commit, rl_error *err)
 {
     int rc = 0;
-    bool committed = false;
-    if (s->txn && commit && !s->failed) {
+    /* a transaction that never touched the catalog commits trivially (its
+     * temp tables still follow COMMIT semantics) */
+    bool committed = commit && !s->failed;
+    if (s->txn && committed) {
         rc = rl_txn_commit(s->txn, err);
         committed = rc == 0;
     }

@@ -444,8 +444,8 @@ absent:
     return rl_exec_error(x, "42P01", -1, "table \"%s\" does not exist", name);
 }
 
-/* The catalog has no way to remove a schema's registration, so DROP SCHEMA
- * only succeeds when there is nothing to drop (IF EXISTS on a missing one). */
+/* DROP SCHEMA of an empty schema; a schema that still holds tables gives
+ * 2BP01 (RockLake has no CASCADE). */
 static int drop_schema(rl_exec *x, const PgQuery__Node *obj, bool missing_ok)
 {
     const char *name = obj->node_case == PG_QUERY__NODE__NODE_STRING ? obj->string->sval : NULL;
@@ -459,8 +459,9 @@ static int drop_schema(rl_exec *x, const PgQuery__Node *obj, bool missing_ok)
             return notice(x, "00000", "schema \"%s\" does not exist, skipping%s", name, "");
         return rl_exec_error(x, "3F000", -1, "schema \"%s\" does not exist", name);
     }
-    return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                         "DROP SCHEMA of an existing schema is not supported by RockLake");
+    if (rl_txn_drop_schema(txn, name, x->err) < 0)
+        return -1; /* 2BP01 while tables remain: RockLake has no CASCADE */
+    return 0;
 }
 
 int rl_ddl_drop(rl_exec *x, const PgQuery__DropStmt *st)

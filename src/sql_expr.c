@@ -352,6 +352,13 @@ static int regclass_from_text(rl_expr_ctx *c, const char *p, size_t len, bool mi
     rl_relation rel;
     rl_error saved = *c->x->err;
     if (rl_relation_lookup(c->x, schema, name, &rel) >= 0 && rel.oid != 0) {
+        /* PostgreSQL prints a regclass as the name (qualified off the search path) */
+        char display[130];
+        bool on_path = strcmp(rel.schema, "public") == 0 || strcmp(rel.schema, "pg_catalog") == 0 ||
+                       rel.kind == RL_REL_TEMP;
+        snprintf(display, sizeof display, "%s%s%s", on_path ? "" : rel.schema, on_path ? "" : ".",
+                 rel.name);
+        rl_regclass_register(rel.oid, display);
         set_int(out, RL_OID_REGCLASS, rel.oid);
         return 0;
     }

@@ -983,8 +983,7 @@ static int project_grouped(proj *p, rl_rowset *typ, const size_t *keep, size_t n
     for (size_t i = 0; i < nkeep;) {
         size_t j = i + 1;
         while (j < nkeep) {
-            size_t a = order[i], b = order[j];
-            order[i] = a; /* compare with the tie-break off: equal keys */
+            size_t a = order[i], b = order[j]; /* same group: equal keys, NULLs equal */
             bool same = true;
             for (size_t g = 0; g < ng && same; g++) {
                 const rl_value *va = &keys[a * ng + g], *vb = &keys[b * ng + g];

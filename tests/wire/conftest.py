@@ -41,9 +41,10 @@ class Server:
         self.port = int(self.port_file.read_text())
 
     def dsn(self, dbname="lake", user="tester", **kw):
+        from psycopg.conninfo import make_conninfo
         parts = {"host": "127.0.0.1", "port": self.port, "dbname": dbname, "user": user,
                  "sslmode": "disable", "connect_timeout": 10, **kw}
-        return " ".join(f"{k}={v}" for k, v in parts.items())
+        return make_conninfo(**parts)
 
     def log_text(self):
         self.log.flush()

@@ -184,8 +184,11 @@ def test_extended_error_skips_until_sync(server):
     r.send(msg(b"P", b"\0SELECT * FROM missing_table\0\0\0") + msg(b"B", b"\0\0" + b"\0" * 6) +
            msg(b"E", b"\0\0\0\0\0") + msg(b"S"))
     out = r.until()
-    assert [t for t, _ in out] == ["E", "Z"]
-    assert error_fields(out[0][1])["C"] == "42P01"
+    types = [t for t, _ in out]
+    # PostgreSQL fails at Parse; an engine may fail at Execute: either way
+    # nothing after the error but ReadyForQuery
+    assert "E" in types and types[types.index("E"):] == ["E", "Z"] and "C" not in types
+    assert error_fields(out[types.index("E")][1])["C"] == "42P01"
     r.send(msg(b"Q", b"SELECT 1\0"))
     assert [t for t, _ in r.until()] == ["T", "D", "C", "Z"]
     r.close()
@@ -330,7 +333,7 @@ def test_read_only_follower(start_server, store):
         conn.execute("INSERT INTO ro_t VALUES (42)")
     f = start_server("--read-only")
     with psycopg.connect(f.dsn(), autocommit=True) as conn:
-        assert conn.execute("SHOW in_hot_standby").fetchone() == ("on",) or True
+        assert conn.info.parameter_status("in_hot_standby") == "on"
         deadline = time.monotonic() + 10
         while True:  # the follower polls the store for new commits
             try:
@@ -415,7 +418,7 @@ def test_psql_and_pgbench(server, tmp_path):
                          capture_output=True, text=True, timeout=30)
     assert out.returncode == 0 and out.stdout.strip() == "42", out.stderr
     subprocess.run(["psql", "-X", "-q", "-c",
-                    "CREATE TABLE bench_snapshot (snapshot_id bigint PRIMARY KEY, "
+                    "CREATE TABLE bench_snapshot (snapshot_id bigint, "
                     "snapshot_time timestamptz, schema_version bigint)"],
                    env=env, check=True, capture_output=True, timeout=30)
     script = tmp_path / "ducklake.sql"
@@ -519,5 +522,6 @@ def test_statement_timeout_option_accepted(start_server):
     with psycopg.connect(s.dsn()) as conn:
         conn.execute("SELECT 1")
         time.sleep(1.0)  # idle in transaction past 300 ms
-        with pytest.raises(psycopg.OperationalError):
+        with pytest.raises(psycopg.Error) as e:
             conn.execute("SELECT 1")
+        assert e.value.sqlstate in ("25P03", None)  # None: libpq saw the socket close first

@@ -1,0 +1,953 @@
+#!/usr/bin/env python3
+"""RockLake vs PostgreSQL 15: DuckLake catalog benchmark (`make bench`).
+
+Starts PostgreSQL 15 (fsync on, default durability) and `rocklake serve`
+(file:// store) on loopback, one at a time, loads identical synthetic DuckLake
+catalogs into both through the wire protocol, runs the workloads against
+each, then RockLake once more on s3:// against a local moto server. Prints a
+table of medians and p99s with the RockLake/PostgreSQL ratio and the targets,
+writes docs/benchmarks.md and bench/plots/*.png (with --quick: build/bench/).
+
+  bench/run.py            full run (~15 minutes on 2 cores)
+  bench/run.py --quick    small sizes, short runs (smoke test, ~2 minutes)
+
+Options: --only pg|rocklake (skip the other server), --no-s3, --keep (keep the
+temporary directory), --out DIR (where the markdown and plots go).
+Workloads whose statements RockLake rejects are reported as FAILED with the
+statement and the error; the run goes on.
+"""
+import argparse
+import json
+import os
+import platform
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+import templates as T  # noqa: E402
+import workloads as W  # noqa: E402
+from catalog import Catalog  # noqa: E402
+from lakewire import Conn, ServerError  # noqa: E402
+from servers import PG_BIN, MotoServer, PgServer, RockLakeServer, git_rev  # noqa: E402
+
+SEED_REFERENCE_BYTES = 6.5e6
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+def pct(xs, p):
+    if not xs:
+        return None
+    s = sorted(xs)
+    k = (len(s) - 1) * p / 100.0
+    lo = int(k)
+    hi = min(lo + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (k - lo)
+
+
+def summary(xs):
+    if not xs:
+        return None
+    return {'n': len(xs), 'median': pct(xs, 50), 'p99': pct(xs, 99), 'mean': statistics.fmean(xs),
+            'min': min(xs), 'max': max(xs)}
+
+
+# ------------------------------------------------------------------ config
+
+def config(quick):
+    if quick:
+        return dict(
+            ref=dict(n_tables=50, base_cols=9, files_per_table=20),
+            attach_sizes=[10, 100, 1000], attach_files_per_table=10, attach_base_cols=4,
+            latency_n=60, latency_warmup=5, pgbench_n=60,
+            clients=[1, 4, 16], tput_seconds=3,
+            attach_repeats={10: 3, 100: 3, 1000: 3},
+            scan_cols=200, scan_files=50,
+            s3_latency_n=20)
+    return dict(
+        ref=dict(n_tables=50, base_cols=9, files_per_table=200),
+        attach_sizes=[10, 1000, 10000], attach_files_per_table=10, attach_base_cols=4,
+        latency_n=500, latency_warmup=20, pgbench_n=500,
+        clients=[1, 4, 16], tput_seconds=15,
+        attach_repeats={10: 20, 1000: 10, 10000: 5},
+        scan_cols=2000, scan_files=300,
+        s3_latency_n=100)
+
+
+# ------------------------------------------------------------------ runner
+
+class Run:
+    def __init__(self, args):
+        self.args = args
+        self.cfg = config(args.quick)
+        self.results = {'pg': {}, 'rocklake': {}, 'rocklake_s3': {}}
+        self.failures = []
+        self.servers = []
+        self.work = args.workdir or tempfile.mkdtemp(prefix='rocklake-bench-')
+        os.makedirs(self.work, exist_ok=True)
+        os.chmod(self.work, 0o755)
+        c = self.cfg
+        self.ref = Catalog('ref', commit_tables=16, seed=1, **c['ref'])
+        self.attach = {n: Catalog(f't{n}', n, c['attach_base_cols'], c['attach_files_per_table'],
+                                  seed=100 + n) for n in c['attach_sizes']}
+        self.big = max(c['attach_sizes'])
+
+    # -- bookkeeping
+    def fail(self, server, workload, err):
+        if isinstance(err, ServerError):
+            f = {'server': server, 'workload': workload, 'sqlstate': err.sqlstate,
+                 'message': err.message, 'sql': err.sql}
+        else:
+            f = {'server': server, 'workload': workload, 'sqlstate': '',
+                 'message': f'{type(err).__name__}: {err}', 'sql': '',
+                 'trace': traceback.format_exc(limit=3)}
+        self.failures.append(f)
+        log(f'  FAILED {server}/{workload}: {f["sqlstate"]} {f["message"][:300]}')
+        if f['sql']:
+            log(f'    statement: {f["sql"][:300]!r}')
+
+    def guarded(self, key, workload, fn, srv=None):
+        try:
+            if srv is not None and srv.proc is not None and srv.proc.poll() is not None:
+                log(f'  {srv.name} died (exit {srv.proc.returncode}); restarting')
+                srv.proc = None
+                srv.start()
+            return fn()
+        except Exception as e:  # noqa: BLE001 - every failure is reported
+            self.fail(key, workload, e)
+            return None
+
+    def stop_all(self):
+        for s in reversed(self.servers):
+            try:
+                s.stop()
+            except Exception:
+                pass
+        self.servers = []
+
+    # -- one server, every workload
+    def run_server(self, key, srv, s3=False):
+        c = self.cfg
+        R = self.results[key]
+        host, port = '127.0.0.1', srv.port
+        R['version'] = srv.version()
+        loaded = {}
+        cats = [('lake_commit', self.ref)] if s3 else \
+            [('lake_ref', self.ref), ('lake_commit', self.ref)] + \
+            [(f'lake_t{n}', cat) for n, cat in self.attach.items()]
+        R['load_seconds'] = {}
+        for db, cat in cats:
+            def load(db=db, cat=cat):
+                srv.create_db(db)
+                conn = Conn(host, port, db)
+                try:
+                    return cat.load(conn, log=log, label=f' into {key}/{db}')
+                finally:
+                    conn.close()
+            log(f'  load {db}: {cat.describe()}')
+            secs = self.guarded(key, f'load {db}', load, srv)
+            if secs is not None:
+                loaded[db] = True
+                R['load_seconds'][db] = secs
+                log(f'    {secs:.1f}s')
+
+        if not s3 and 'lake_ref' in loaded and key == 'pg':
+            R['size'] = {}
+            for db in ['lake_ref'] + [f'lake_t{n}' for n in self.attach]:
+                if db in loaded:
+                    R['size'][db] = self.guarded(key, f'size {db}', lambda db=db: srv.stored_bytes(db))
+
+        # 1. commit latency
+        if 'lake_commit' in loaded:
+            n = c['s3_latency_n'] if s3 else c['latency_n']
+            for kind, t in (('inlined', self.ref.tables[0]), ('parquet', self.ref.tables[1])):
+                log(f'  commit latency, {kind}: {n} commits')
+                m0 = srv.metrics() if hasattr(srv, 'metrics') else None
+                r = self.guarded(key, f'commit latency ({kind})', lambda kind=kind, t=t:
+                                 W.commit_latency(host, port, 'lake_commit', t, kind, n,
+                                                  c['latency_warmup']), srv)
+                if r:
+                    r['server_commit'] = server_histogram_delta(
+                        m0, srv.metrics() if hasattr(srv, 'metrics') else None,
+                        'rocklake_commit_seconds')
+                    R[f'latency_{kind}'] = r
+                    s = summary(r['latency'])
+                    log(f'    median {ms(s["median"])}  p99 {ms(s["p99"])}')
+            if not s3:
+                r = self.guarded(key, 'pgbench commit latency', lambda:
+                                 run_pgbench(host, port, 'lake_commit', self.ref.tables[2],
+                                             c['pgbench_n'], self.work, key))
+                if r:
+                    R['pgbench'] = r
+                    log(f'  pgbench inlined commit: median {ms(pct(r, 50))} p99 {ms(pct(r, 99))}')
+
+        # 2. throughput
+        if not s3 and 'lake_commit' in loaded:
+            R['throughput'] = {}
+            tables = self.ref.tables[3:3 + 16]
+            for n in c['clients']:
+                log(f'  throughput, {n} clients, {c["tput_seconds"]}s')
+                r = self.guarded(key, f'throughput ({n} clients)', lambda n=n:
+                                 W.commit_throughput(host, port, 'lake_commit', tables, n,
+                                                     c['tput_seconds']), srv)
+                if r:
+                    for e in r['errors'][:3]:
+                        self.fail(key, f'throughput ({n} clients)',
+                                  ServerError(e['sqlstate'], e['message'], e['sql']))
+                    if r['errors']:
+                        r['failed'] = True
+                    R['throughput'][n] = r
+                    log(f'    {r["commits_per_s"]:.1f} commits/s, '
+                        f'{r["retries"]} retries, {r["gave_up"]} gave up')
+
+        # 3. attach
+        if not s3:
+            R['attach'] = {}
+            for ntab, cat in self.attach.items():
+                db = f'lake_t{ntab}'
+                if db not in loaded:
+                    continue
+                reps = c['attach_repeats'][ntab]
+                log(f'  attach {db} x{reps}')
+
+                def att(db=db, reps=reps):
+                    W.attach_once(host, port, db)       # warm-up
+                    return [W.attach_once(host, port, db) for _ in range(reps)]
+                r = self.guarded(key, f'attach ({ntab} tables)', att, srv)
+                if r:
+                    R['attach'][ntab] = r
+                    log(f'    median {ms(pct(r, 50))}')
+
+        # 4. scans
+        db = f'lake_t{self.big}'
+        if not s3 and db in loaded:
+            log(f'  scans on {db}')
+            m0 = srv.metrics() if hasattr(srv, 'metrics') else None
+            r = self.guarded(key, 'scans', lambda: W.scans(host, port, db, self.attach[self.big],
+                                                            c['scan_cols'], c['scan_files']), srv)
+            if r:
+                m1 = srv.metrics() if hasattr(srv, 'metrics') else None
+                r['server_statement'] = server_histogram_delta(m0, m1, None)
+                R['scans'] = r
+                log(f'    column list median {us(pct(r["column_list"], 50))}, '
+                    f'file list median {us(pct(r["file_list"], 50))}')
+                if m1 is not None:
+                    R['metrics_sample'] = m1[:20000]
+        R['loaded'] = sorted(loaded)
+
+    def rocklake_sizes(self, srv, key):
+        R = self.results[key]
+        R['size'] = {}
+        for db in ['lake_ref'] + [f'lake_t{n}' for n in self.attach]:
+            if db in R.get('loaded', []):
+                R['size'][db] = self.guarded(key, f'size {db} (rocklake stats)',
+                                             lambda db=db: srv.stored_bytes(db))
+
+    def main(self):
+        a = self.args
+        binary = os.path.join(ROOT, 'build', 'rocklake')
+        log(f'bench: work dir {self.work}')
+        log(f'bench: catalogs: ref {self.ref.describe()}')
+        for n, cat in self.attach.items():
+            log(f'bench:           t{n}: {cat.describe()}')
+        t_start = time.time()
+        if a.only in (None, 'pg'):
+            log('== PostgreSQL 15')
+            pg = PgServer(self.work)
+            self.servers.append(pg)
+            try:
+                pg.start()
+                self.run_server('pg', pg)
+            except Exception as e:  # noqa: BLE001
+                self.fail('pg', 'server', e)
+            finally:
+                pg.stop()
+                self.servers.remove(pg)
+        if a.only in (None, 'rocklake'):
+            log('== RockLake (file://)')
+            if not os.path.exists(binary):
+                self.fail('rocklake', 'server', RuntimeError(f'{binary} missing: run make'))
+            else:
+                store = 'file://' + os.path.join(self.work, 'rl-store')
+                rl = RockLakeServer(binary, store, self.work)
+                self.servers.append(rl)
+                try:
+                    rl.start()
+                    self.run_server('rocklake', rl)
+                except Exception as e:  # noqa: BLE001
+                    self.fail('rocklake', 'server', e)
+                finally:
+                    rl.stop()
+                    self.servers.remove(rl)
+                self.rocklake_sizes(rl, 'rocklake')
+            if not a.no_s3 and os.path.exists(binary):
+                log('== RockLake (s3:// on a local moto server)')
+                moto = MotoServer(self.work)
+                self.servers.append(moto)
+                rl3 = None
+                try:
+                    moto.start()
+                    moto.create_bucket('rlbench')
+                    rl3 = RockLakeServer(binary, 's3://rlbench/lakes', self.work, env=moto.env(),
+                                         tag='rocklake-s3')
+                    self.servers.append(rl3)
+                    rl3.start()
+                    self.run_server('rocklake_s3', rl3, s3=True)
+                except Exception as e:  # noqa: BLE001
+                    self.fail('rocklake_s3', 'server', e)
+                finally:
+                    if rl3:
+                        rl3.stop()
+                        self.servers.remove(rl3)
+                    moto.stop()
+                    self.servers.remove(moto)
+        self.results['elapsed_seconds'] = time.time() - t_start
+        self.report()
+
+    # ------------------------------------------------------------ report
+    def report(self):
+        a = self.args
+        out = a.out or (os.path.join(ROOT, 'build', 'bench') if a.quick else ROOT)
+        plots = os.path.join(out, 'bench', 'plots') if out == ROOT else os.path.join(out, 'plots')
+        md_path = os.path.join(out, 'docs', 'benchmarks.md') if out == ROOT else \
+            os.path.join(out, 'benchmarks.md')
+        os.makedirs(plots, exist_ok=True)
+        os.makedirs(os.path.dirname(md_path), exist_ok=True)
+        rows, targets = self.table()
+        text = render_table(rows) + '\n\n' + render_targets(targets)
+        print('\n' + text + '\n')
+        if self.failures:
+            print('RockLake/PostgreSQL failures:')
+            for f in self.failures:
+                print(f'  {f["server"]}/{f["workload"]}: {f["sqlstate"]} {f["message"][:200]}')
+                if f['sql']:
+                    print(f'    {f["sql"][:200]!r}')
+        plot_files = make_plots(self.results, plots, self.attach)
+        raw = os.path.join(os.path.dirname(md_path) if out != ROOT else
+                           os.path.join(ROOT, 'build', 'bench'), 'results.json')
+        os.makedirs(os.path.dirname(raw), exist_ok=True)
+        with open(raw, 'w') as f:
+            json.dump({'results': strip_samples(self.results), 'failures': self.failures,
+                       'config': self.cfg}, f, indent=1, default=str)
+        with open(md_path, 'w') as f:
+            f.write(self.markdown(rows, targets, plot_files, md_path))
+        log(f'bench: wrote {md_path}, {len(plot_files)} plots in {plots}, raw results {raw}')
+
+    def table(self):
+        P, L = self.results['pg'], self.results['rocklake']
+        S3 = self.results['rocklake_s3']
+        rows = []
+
+        def add(name, pgv, rlv, unit, extra=None, lower_better=True):
+            rows.append({'name': name, 'pg': pgv, 'rl': rlv, 'unit': unit, 'extra': extra,
+                         'lower': lower_better})
+
+        for kind in ('inlined', 'parquet'):
+            p = P.get(f'latency_{kind}')
+            r = L.get(f'latency_{kind}')
+            ps, rs = summary(p['latency']) if p else None, summary(r['latency']) if r else None
+            add(f'commit latency, {kind}, median', ps and ps['median'], rs and rs['median'], 's')
+            add(f'commit latency, {kind}, p99', ps and ps['p99'], rs and rs['p99'], 's')
+            pw = summary(p['write']) if p else None
+            rw = summary(r['write']) if r else None
+            add(f'  of which batch+COMMIT, median', pw and pw['median'], rw and rw['median'], 's')
+            sc = r and r.get('server_commit')
+            if sc and sc.get('mean') is not None:
+                add('  RockLake server-side commit, mean', None, sc['mean'], 's')
+        pb, rb = P.get('pgbench'), L.get('pgbench')
+        add('pgbench inlined commit, median', pct(pb, 50) if pb else None,
+            pct(rb, 50) if rb else None, 's')
+        add('pgbench inlined commit, p99', pct(pb, 99) if pb else None,
+            pct(rb, 99) if rb else None, 's')
+        for n in self.cfg['clients']:
+            p = P.get('throughput', {}).get(n)
+            r = L.get('throughput', {}).get(n)
+            add(f'throughput, {n} clients (commits/s)', p and not p.get('failed') and
+                p['commits_per_s'], r and not r.get('failed') and r['commits_per_s'], '/s',
+                lower_better=False)
+            add(f'  retries per commit, {n} clients', p and p['retries_per_commit'],
+                r and r['retries_per_commit'], 'x')
+        for ntab in self.attach:
+            p = P.get('attach', {}).get(ntab)
+            r = L.get('attach', {}).get(ntab)
+            add(f'attach, {ntab:,} tables, median', p and pct(p, 50), r and pct(r, 50), 's')
+            add(f'attach, {ntab:,} tables, p99', p and pct(p, 99), r and pct(r, 99), 's')
+        p, r = P.get('scans'), L.get('scans')
+        for k, label in (('column_list', 'column list of one table'),
+                         ('file_list', 'file list + column stats of one table')):
+            add(f'{label}, median', p and pct(p[k], 50), r and pct(r[k], 50), 's')
+            add(f'{label}, p99', p and pct(p[k], 99), r and pct(r[k], 99), 's')
+        ss = r and r.get('server_statement')
+        add('  column list, RockLake server-side (metrics)', None,
+            ss.get('mean') if ss else None, 's')
+        psz, rsz = P.get('size', {}), L.get('size', {})
+        for db in ['lake_ref'] + [f'lake_t{n}' for n in self.attach]:
+            label = 'reference catalog' if db == 'lake_ref' else db[5:] + ' catalog'
+            pv = psz.get(db) and psz[db]['total']
+            rv = rocklake_bytes(rsz.get(db))
+            add(f'size, {label}', pv, rv, 'B', extra='seeds: ~6.5 MB' if db == 'lake_ref' else None)
+        for kind in ('inlined', 'parquet'):
+            r3 = S3.get(f'latency_{kind}')
+            s = summary(r3['latency']) if r3 else None
+            rf = L.get(f'latency_{kind}')
+            sf = summary(rf['latency']) if rf else None
+            rows.append({'name': f'commit latency on s3:// (moto), {kind}, median',
+                         'pg': None, 'rl': s and s['median'], 'unit': 's', 'lower': True,
+                         'extra': f'file://: {fmt(sf["median"], "s")}' if sf else None})
+            rows.append({'name': f'commit latency on s3:// (moto), {kind}, p99',
+                         'pg': None, 'rl': s and s['p99'], 'unit': 's', 'lower': True,
+                         'extra': None})
+
+        # targets
+        tg = []
+
+        def target(name, ok, detail):
+            tg.append({'name': name, 'ok': ok, 'detail': detail})
+
+        for kind in ('inlined', 'parquet'):
+            p, r = P.get(f'latency_{kind}'), L.get(f'latency_{kind}')
+            if p and r:
+                pm, rm = pct(p['latency'], 50), pct(r['latency'], 50)
+                target(f'commit latency ({kind}) <= 1/2 of PostgreSQL', rm <= pm / 2,
+                       f'{fmt(rm, "s")} vs {fmt(pm, "s")} (ratio {rm / pm:.2f})')
+            else:
+                target(f'commit latency ({kind}) <= 1/2 of PostgreSQL', None, 'not measured')
+        p = P.get('throughput', {}).get(16)
+        r = L.get('throughput', {}).get(16)
+        if p and r and not r.get('failed') and not p.get('failed'):
+            ok = r['commits_per_s'] >= 5 * p['commits_per_s'] and r['commits_per_s'] >= 500
+            target('throughput, 16 clients >= 5x PostgreSQL and >= 500/s', ok,
+                   f'{r["commits_per_s"]:.1f}/s vs {p["commits_per_s"]:.1f}/s')
+        else:
+            target('throughput, 16 clients >= 5x PostgreSQL and >= 500/s', None, 'not measured')
+        p = P.get('attach', {}).get(self.big)
+        r = L.get('attach', {}).get(self.big)
+        if p and r:
+            target(f'attach, {self.big:,} tables < 0.5 s and < PostgreSQL',
+                   pct(r, 50) < 0.5 and pct(r, 50) < pct(p, 50),
+                   f'{fmt(pct(r, 50), "s")} vs {fmt(pct(p, 50), "s")}')
+        else:
+            target(f'attach, {self.big:,} tables < 0.5 s and < PostgreSQL', None, 'not measured')
+        # growth: bytes per live row and attach time per live row, smallest
+        # non-trivial vs largest catalog
+        sizes = sorted(self.attach)
+        a_, b_ = sizes[1], sizes[-1]
+        ca, cb = self.attach[a_], self.attach[b_]
+        rs_a = rocklake_bytes(L.get('size', {}).get(f'lake_t{a_}'))
+        rs_b = rocklake_bytes(L.get('size', {}).get(f'lake_t{b_}'))
+        at_a = L.get('attach', {}).get(a_)
+        at_b = L.get('attach', {}).get(b_)
+        if rs_a and rs_b and at_a and at_b:
+            bpr_a, bpr_b = rs_a / ca.live_rows, rs_b / cb.live_rows
+            tpr_a, tpr_b = pct(at_a, 50) / ca.live_rows, pct(at_b, 50) / cb.live_rows
+            ok = bpr_b <= 1.1 * bpr_a and tpr_b <= 1.1 * tpr_a
+            target('growth no worse than linear in live rows (size and attach)', ok,
+                   f'bytes/live row {bpr_a:.1f} -> {bpr_b:.1f}; attach us/live row '
+                   f'{tpr_a * 1e6:.2f} -> {tpr_b * 1e6:.2f} ({a_:,} -> {b_:,} tables)')
+        else:
+            target('growth no worse than linear in live rows (size and attach)', None,
+                   'not measured')
+        ss = (L.get('scans') or {}).get('server_statement')
+        if ss and ss.get('mean') is not None:
+            target('column-list lookup < 50 us server-side', ss['mean'] < 50e-6,
+                   f'{fmt(ss["mean"], "s")} mean per statement ({ss["metric"]})')
+        else:
+            r = L.get('scans')
+            target('column-list lookup < 50 us server-side', None,
+                   'no server-side statement latency on the metrics endpoint' +
+                   (f'; client round trip median {fmt(pct(r["column_list"], 50), "s")}' if r
+                    else ''))
+        pv = (P.get('size', {}).get('lake_ref') or {}).get('total')
+        rv = rocklake_bytes(L.get('size', {}).get('lake_ref'))
+        if pv and rv:
+            target('size of the reference catalog <= 6.5 MB and < PostgreSQL',
+                   rv <= SEED_REFERENCE_BYTES and rv < pv,
+                   f'{fmt(rv, "B")} vs {fmt(pv, "B")}')
+        else:
+            target('size of the reference catalog <= 6.5 MB and < PostgreSQL', None,
+                   'not measured')
+        return rows, tg
+
+    def markdown(self, rows, targets, plot_files, md_path):
+        a = self.args
+        cmd = 'make bench' if not a.quick else 'make bench BENCH_FLAGS=--quick'
+        P, L = self.results['pg'], self.results['rocklake']
+        lines = ['# Benchmarks: RockLake vs PostgreSQL 15 as a DuckLake catalog', '',
+                 f'Generated by `{cmd}` (bench/run.py{" --quick" if a.quick else ""}) on '
+                 f'{time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}; the run took '
+                 f'{self.results.get("elapsed_seconds", 0) / 60:.1f} minutes. '
+                 'Raw numbers: `build/bench/results.json`.', '',
+                 '## Machine and versions', '']
+        lines += [f'- {x}' for x in machine_info()]
+        lines += [f'- PostgreSQL: {P.get("version", "not run")} (`{PG_BIN}`), initdb defaults, '
+                  'fsync=on, synchronous_commit=on, loopback TCP, trust auth',
+                  f'- RockLake: {L.get("version", "not run")}, `rocklake serve --store file://…` '
+                  'on the same disk; s3:// runs against moto_server on loopback',
+                  '- Client: Python ' + platform.python_version() + ', psycopg ' + psycopg_version()
+                  + ' (libpq; simple Query protocol, Parse/Describe, COPY … TO STDOUT binary, '
+                  'exactly as DuckDB 1.5.5 sends them)',
+                  f'- pgbench: `{PG_BIN}/pgbench -n -M simple -c 1` with a custom script',
+                  '']
+        lines += ['## Results', '',
+                  'Medians and p99s over all samples; ratio = RockLake / PostgreSQL '
+                  '(below 1 is better for RockLake, except throughput). "FAILED" means '
+                  'the server rejected a statement of the workload (see the list below).', '',
+                  render_table(rows, markdown=True), '', '## Targets', '',
+                  render_targets(targets, markdown=True), '']
+        if self.failures:
+            lines += ['## Failures', '',
+                      'Statements a server rejected; the workload is reported as FAILED.', '']
+            for f in self.failures:
+                lines.append(f'- **{f["server"]} / {f["workload"]}**: `{f["sqlstate"]}` '
+                             f'{f["message"][:400]}')
+                if f['sql']:
+                    lines.append(f'  - statement: `{one_line(f["sql"])[:600]}`')
+            lines.append('')
+        lines += ['## Plots', '']
+        for p in plot_files:
+            rel = os.path.relpath(p, os.path.dirname(md_path))
+            lines.append(f'![{os.path.basename(p)}]({rel})')
+        lines += ['', '## What is measured', '']
+        lines += WORKLOAD_NOTES(self)
+        return '\n'.join(lines) + '\n'
+
+
+def WORKLOAD_NOTES(run):
+    c = run.cfg
+    return [
+        'All statements are those DuckDB 1.5.5 (ducklake + postgres_scanner) sent in the wire '
+        'corpus (`../shared/corpus`), copied into `bench/templates.py` and replayed with fresh '
+        'ids; the catalog DDL is `bench/sql/schema.sql` (the 28 CREATE TABLEs of phase 01). '
+        'The same messages go to both servers.', '',
+        f'- **Catalogs** (generated by `bench/catalog.py`, loaded through the wire protocol '
+        f'with multi-row INSERTs in REPEATABLE READ transactions): reference catalog: '
+        f'{run.ref.describe()}; attach catalogs: ' +
+        '; '.join(f'{n:,} tables: {cat.describe()}' for n, cat in run.attach.items()) +
+        '. History: every table has 3 versions (create, add column, rename).',
+        f'- **Commit latency, one client**: the whole sequence of one DuckLake commit: '
+        f'`SELECT 1`, `BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ`, Parse/Describe + COPY '
+        f'of the latest snapshot, the table/column stats scans (inlined: + the two '
+        f'`ducklake_inlined_data_tables` scans; Parquet: + schema/table path scans), the '
+        f'multi-statement batch (snapshot, table stats UPDATE, column stats WITH…UPDATE, '
+        f'inlined row or data file + per-column file stats, snapshot_changes), `COMMIT`, '
+        f'`SELECT 1`, `DISCARD ALL`; {c["latency_n"]} commits after {c["latency_warmup"]} '
+        f'warm-up. "batch+COMMIT" is the write part alone. The pgbench row runs the '
+        f'inlined commit as a pgbench script (`-M simple`; pgbench cannot read COPY '
+        f'answers, so the snapshot and stats reads are the same SELECTs without COPY and the ids '
+        f'come from `\\gset`).',
+        f'- **Throughput**: 1/4/16 client processes, {c["tput_seconds"]} s each, race '
+        f'inlined-insert commits into 16 different tables of the reference catalog. A commit '
+        f'that gets 23505 (or a serialization/conflict error) does what DuckLake does: '
+        f'ROLLBACK, `SELECT 1`, `DISCARD ALL`, sleep 100 ms × U(0.5, 1) × 1.5^attempt, a new '
+        f'transaction that re-reads the stats, snapshots and `ducklake_snapshot_changes` since '
+        f'its snapshot, then retries with the next snapshot id (at most 10 retries). '
+        f'"retries per commit" counts those rounds.',
+        '- **Attach**: a fresh connection, then phase 03 (reattach) verbatim: version query, '
+        'pool housekeeping, the postgres extension\'s catalog-discovery batch, '
+        '`ducklake_metadata`, the latest snapshot, the 15 catalog scans (schemas, tables, '
+        'columns, tags, views, macros, partitions, sort keys) at that snapshot, plus the '
+        'catalog-wide `ducklake_table_stats` / `ducklake_table_column_stats` scans, and the '
+        'closing snapshot/metadata reads. One warm-up attach, then the median.',
+        f'- **Scans**: inside one REPEATABLE READ transaction on the {run.big:,}-table catalog, '
+        f'random tables: the column list (`COPY (SELECT "table_id", "column_id" FROM '
+        f'ducklake_column WHERE "table_id" = …)`, {c["scan_cols"]}×) and the file list with '
+        f'per-column stats as DuckLake reads it for a filtered query (data_file scan, then '
+        f'Parse/Describe + COPY of `ducklake_file_column_stats WHERE column_id = 1 AND '
+        f'table_id = …`, {c["scan_files"]}×). Times are client round trips on loopback; the '
+        'server-side figure comes from the RockLake metrics endpoint when it exports a '
+        'statement-latency metric.',
+        '- **Size**: PostgreSQL: `sum(pg_total_relation_size)` of the `ducklake_*` tables '
+        '(heap + TOAST + indexes, after CHECKPOINT, no VACUUM); RockLake: `rocklake stats '
+        'STORE/DB --json` (keys + values), after the server stopped. The seeds\' figure for '
+        'the reference catalog is ~6.5 MB.',
+        '- **Object storage**: the commit-latency workload once more with `--store '
+        's3://…` against moto_server on loopback (no network latency: this is the per-commit '
+        'cost of the object-store protocol path, not of a real region).',
+        '', 'Run it with `make bench` (full, ~15 min) or `make bench BENCH_FLAGS=--quick` '
+        '(small sizes, writes to build/bench/); `make bench-storage` is the storage-level '
+        'benchmark (`bench/bench_storage.c`).']
+
+
+# ------------------------------------------------------------------ helpers
+
+def rocklake_bytes(st):
+    """Stored bytes from `rocklake stats --json` (keys + values)."""
+    if not st:
+        return None
+    for k in ('total_bytes', 'bytes', 'stored_bytes'):
+        if isinstance(st.get(k), (int, float)):
+            return st[k]
+    tot = st.get('total')
+    if isinstance(tot, dict):
+        if 'bytes' in tot:
+            return tot['bytes']
+        kb = tot.get('key_bytes', 0) + tot.get('value_bytes', 0)
+        if kb:
+            return kb
+    if isinstance(st.get('key_bytes'), int):
+        return st['key_bytes'] + st.get('value_bytes', 0)
+    return None
+
+
+def parse_prom(text):
+    out = {}
+    if not text:
+        return out
+    for line in text.splitlines():
+        if not line or line.startswith('#'):
+            continue
+        try:
+            name, val = line.rsplit(' ', 1)
+            out[name] = float(val)
+        except ValueError:
+            continue
+    return out
+
+
+def server_histogram_delta(before, after, name):
+    """Mean (and bucket p50) of a Prometheus histogram over an interval. With
+    name None, picks the statement-latency histogram if the server has one."""
+    if before is None or after is None:
+        return None
+    a, b = parse_prom(before), parse_prom(after)
+    if name is None:
+        cands = sorted({k[:-4] for k in b if k.endswith('_sum') and
+                        ('statement' in k or 'query' in k) and 'seconds' in k})
+        if not cands:
+            return {'metric': None, 'mean': None}
+        name = cands[0]
+    s = b.get(name + '_sum', 0) - a.get(name + '_sum', 0)
+    n = b.get(name + '_count', 0) - a.get(name + '_count', 0)
+    res = {'metric': name, 'count': n, 'mean': (s / n) if n else None}
+    buckets = []
+    for k, v in b.items():
+        if k.startswith(name + '_bucket{') and 'le="' in k:
+            le = k.split('le="')[1].split('"')[0]
+            le = float('inf') if le == '+Inf' else float(le)
+            buckets.append((le, v - a.get(k, 0)))
+    buckets.sort()
+    if buckets and n:
+        for le, cnt in buckets:
+            if cnt >= n / 2:
+                res['p50_bucket_le'] = le
+                break
+    return res
+
+
+def run_pgbench(host, port, db, table, n, work, key):
+    tid = table.tid
+    vals = []
+    for (c, _cn, _d, _i, kind) in table.columns:
+        vals.append(f"({tid}, {c}, false, {'false' if kind == 'float' else 'NULL'}, '0', '1', NULL)")
+    row = []
+    for (_c, _cn, _d, _i, kind) in table.columns:
+        row.append({'int': ':nrid', 'float': '1.5', 'str': "'\\x70676200'",
+                    'ts': "CAST('2024-01-01 00:00:00' AS VARCHAR)"}[kind])
+    latest = ' '.join(T.LATEST_SNAPSHOT_SQL.split())
+    batch = ('INSERT INTO "public".ducklake_snapshot VALUES (:sid, NOW(), :sv, :nci, :nfi)\\;'
+             f'UPDATE "public".ducklake_table_stats SET record_count=:rc, file_size_bytes=:fsb, '
+             f'next_row_id=:nrid1 WHERE table_id={tid}\\; '
+             'WITH new_values(tid, cid, new_contains_null, new_contains_nan, new_min, new_max, '
+             f'new_extra_stats) AS ( VALUES {",".join(vals)} ) UPDATE '
+             '"public".ducklake_table_column_stats SET contains_null=CAST(new_contains_null AS '
+             'BOOLEAN), contains_nan=CAST(new_contains_nan AS BOOLEAN), min_value=new_min, '
+             'max_value=new_max, extra_stats=new_extra_stats FROM new_values WHERE table_id=tid '
+             'AND column_id=cid\\;'
+             f'INSERT INTO "public".{table.inlined} VALUES (:nrid, :sid, NULL, {", ".join(row)})\\;'
+             f"INSERT INTO \"public\".ducklake_snapshot_changes VALUES (:sid, "
+             f"'inlined_insert:{tid}', NULL, NULL, NULL);")
+    script = '\n'.join([
+        'SELECT 1;',
+        T.BEGIN + ';',
+        latest.replace('SELECT snapshot_id, schema_version, next_catalog_id, next_file_id',
+                       'SELECT snapshot_id + 1 AS sid, schema_version AS sv, '
+                       'next_catalog_id AS nci, next_file_id AS nfi') + ' \\gset',
+        'SELECT record_count + 1 AS rc, file_size_bytes AS fsb, next_row_id AS nrid, '
+        'next_row_id + 1 AS nrid1 FROM "public"."ducklake_table_stats" WHERE "table_id" = '
+        f"'{tid}' \\gset",
+        'SELECT "table_id", "column_id", "contains_null", "contains_nan", "min_value", '
+        '"max_value", "extra_stats" FROM "public"."ducklake_table_column_stats" WHERE '
+        f"\"table_id\" = '{tid}';",
+        'SELECT "table_id", "schema_version", "table_name" FROM '
+        f"\"public\".\"ducklake_inlined_data_tables\" WHERE \"table_id\" = '{tid}';",
+        'SELECT "table_id", "schema_version" FROM "public"."ducklake_inlined_data_tables" '
+        f"WHERE \"table_id\" = '{tid}';",
+        batch,
+        'COMMIT;',
+        'SELECT 1;',
+        'DISCARD ALL;', ''])
+    d = os.path.join(work, f'pgbench-{key}')
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, 'inlined_commit.sql')
+    with open(path, 'w') as f:
+        f.write(script)
+    shutil.copy(path, os.path.join(HERE, 'sql', 'pgbench_inlined_commit.example.sql')) \
+        if key == 'pg' else None
+    for fn in os.listdir(d):
+        if fn.startswith('log'):
+            os.unlink(os.path.join(d, fn))
+    r = subprocess.run([os.path.join(PG_BIN, 'pgbench'), '-n', '-M', 'simple', '-c', '1',
+                        '-t', str(n), '-f', path, '-l', '--log-prefix', os.path.join(d, 'log'),
+                        '-h', host, '-p', str(port), '-U', 'lake', db],
+                       capture_output=True, text=True, timeout=600)
+    if r.returncode != 0:
+        err = (r.stderr.strip() or r.stdout.strip()).splitlines()
+        msg = next((x for x in err if 'ERROR' in x or 'error' in x), err[-1] if err else '')
+        raise ServerError('', 'pgbench: ' + msg[:800], path)
+    lat = []
+    for fn in os.listdir(d):
+        if fn.startswith('log'):
+            with open(os.path.join(d, fn)) as f:
+                for line in f:
+                    parts = line.split()
+                    if len(parts) >= 3:
+                        lat.append(int(parts[2]) / 1e6)
+    if len(lat) < n:
+        raise ServerError('', f'pgbench logged {len(lat)} of {n} transactions: '
+                          + r.stdout[-400:], path)
+    return lat
+
+
+def fmt(v, unit):
+    if v is None or v is False:
+        return '—'
+    if unit == 's':
+        if v < 1e-3:
+            return f'{v * 1e6:.0f} µs'
+        if v < 1:
+            return f'{v * 1e3:.2f} ms'
+        return f'{v:.2f} s'
+    if unit == 'B':
+        return f'{v / 1e6:.2f} MB'
+    if unit == '/s':
+        return f'{v:.1f}'
+    if unit == 'x':
+        return f'{v:.2f}'
+    return str(v)
+
+
+def ms(v):
+    return fmt(v, 's')
+
+
+us = ms
+
+
+def render_table(rows, markdown=False):
+    hdr = ['workload', 'PostgreSQL 15', 'RockLake', 'RL/PG', 'note']
+    body = []
+    for r in rows:
+        pg, rl = r['pg'], r['rl']
+        ratio = '—'
+        if isinstance(pg, (int, float)) and isinstance(rl, (int, float)) and pg and \
+                pg is not True and rl is not True:
+            ratio = f'{rl / pg:.2f}'
+        pgs = fmt(pg, r['unit']) if pg is not None else ('—' if 'RockLake' in r['name'] or
+                                                        's3://' in r['name'] else 'FAILED/—')
+        rls = fmt(rl, r['unit']) if rl is not None and rl is not False else 'FAILED/—'
+        if pg is None and ('RockLake' in r['name'] or 's3://' in r['name']):
+            pgs = '—'
+        body.append([r['name'], pgs, rls, ratio, r['extra'] or ''])
+    if markdown:
+        out = ['| ' + ' | '.join(hdr) + ' |', '|---|---:|---:|---:|---|']
+        out += ['| ' + ' | '.join(b) + ' |' for b in body]
+        return '\n'.join(out)
+    w = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(hdr)]
+    out = ['  '.join(h.ljust(w[i]) for i, h in enumerate(hdr)),
+           '  '.join('-' * x for x in w)]
+    for b in body:
+        out.append('  '.join(b[i].ljust(w[i]) if i in (0, 4) else b[i].rjust(w[i])
+                             for i in range(len(hdr))))
+    return '\n'.join(out)
+
+
+def render_targets(tg, markdown=False):
+    def st(ok):
+        return 'PASS' if ok else ('n/a' if ok is None else 'FAIL')
+    if markdown:
+        out = ['| target | result | measured |', '|---|---|---|']
+        out += [f'| {t["name"]} | **{st(t["ok"])}** | {t["detail"]} |' for t in tg]
+        return '\n'.join(out)
+    return 'Targets:\n' + '\n'.join(f'  [{st(t["ok"]):4}] {t["name"]}: {t["detail"]}' for t in tg)
+
+
+def one_line(s):
+    return ' '.join(s.split())
+
+
+def strip_samples(res):
+    """results.json keeps summaries, not every sample (except attach)."""
+    def walk(x):
+        if isinstance(x, dict):
+            out = {}
+            for k, v in x.items():
+                if k in ('latency', 'write', 'column_list', 'file_list') and isinstance(v, list):
+                    out[k] = summary(v)
+                elif k == 'pgbench' and isinstance(v, list):
+                    out[k] = summary(v)
+                elif k == 'metrics_sample':
+                    continue
+                else:
+                    out[str(k)] = walk(v)
+            return out
+        if isinstance(x, list) and x and isinstance(x[0], float):
+            return summary(x)
+        return x
+    return walk(res)
+
+
+def psycopg_version():
+    try:
+        import psycopg
+        return psycopg.__version__
+    except Exception:
+        return '?'
+
+
+def machine_info():
+    info = []
+    try:
+        cpu = subprocess.run(['lscpu'], capture_output=True, text=True).stdout
+        model = next((ln.split(':', 1)[1].strip() for ln in cpu.splitlines()
+                      if ln.startswith('Model name')), platform.processor())
+    except Exception:
+        model = platform.processor()
+    info.append(f'CPU: {model}, {os.cpu_count()} logical CPUs')
+    try:
+        mem = os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2 ** 30
+        info.append(f'Memory: {mem:.1f} GiB')
+    except Exception:
+        pass
+    info.append(f'Kernel: {platform.system()} {platform.release()}')
+    try:
+        df = subprocess.run(['df', '-T', tempfile.gettempdir()], capture_output=True,
+                            text=True).stdout.splitlines()[-1].split()
+        info.append(f'Storage: {tempfile.gettempdir()} on {df[0]} ({df[1]})')
+    except Exception:
+        pass
+    info.append(f'RockLake git: {git_rev()}')
+    return info
+
+
+def make_plots(results, plots, attach):
+    try:
+        import matplotlib
+        matplotlib.use('Agg')
+        import matplotlib.pyplot as plt
+    except Exception as e:  # noqa: BLE001
+        log(f'bench: no plots ({e}); pip install matplotlib')
+        return []
+    files = []
+    P, L, S3 = results['pg'], results['rocklake'], results['rocklake_s3']
+    series = [('PostgreSQL 15', P, 'tab:blue'), ('RockLake file://', L, 'tab:orange'),
+              ('RockLake s3:// (moto)', S3, 'tab:green')]
+    # latency distributions
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    for ax, kind in zip(axes, ('inlined', 'parquet')):
+        for label, R, col in series:
+            r = R.get(f'latency_{kind}')
+            if r and r['latency']:
+                xs = sorted(v * 1e3 for v in r['latency'])
+                ys = [(i + 1) / len(xs) for i in range(len(xs))]
+                ax.plot(xs, ys, label=label, color=col)
+        ax.set_xscale('log')
+        ax.set_xlabel('commit latency (ms, log)')
+        ax.set_ylabel('fraction of commits')
+        ax.set_title(f'{kind} commit, one client (CDF)')
+        ax.grid(True, alpha=0.3)
+        ax.legend()
+    fig.tight_layout()
+    p = os.path.join(plots, 'commit_latency.png')
+    fig.savefig(p, dpi=110)
+    plt.close(fig)
+    files.append(p)
+    # throughput
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax2 = ax.twinx()
+    for label, R, col in series[:2]:
+        tp = R.get('throughput') or {}
+        ns = sorted(n for n in tp if not tp[n].get('failed'))
+        if ns:
+            ax.plot(ns, [tp[n]['commits_per_s'] for n in ns], 'o-', color=col, label=label)
+            ax2.plot(ns, [tp[n]['retries_per_commit'] or 0 for n in ns], 'x--', color=col,
+                     alpha=0.6)
+    ax.set_xlabel('racing clients')
+    ax.set_ylabel('commits/s (solid)')
+    ax2.set_ylabel('retries per commit (dashed)')
+    ax.set_xscale('log', base=2)
+    ax.set_title('Commit throughput with DuckLake retries')
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc='upper left')
+    fig.tight_layout()
+    p = os.path.join(plots, 'throughput.png')
+    fig.savefig(p, dpi=110)
+    plt.close(fig)
+    files.append(p)
+    # attach vs catalog size
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for label, R, col in series[:2]:
+        at = R.get('attach') or {}
+        ns = sorted(at)
+        if ns:
+            ax.plot(ns, [pct(at[n], 50) * 1e3 for n in ns], 'o-', color=col, label=label)
+    ax.axhline(500, color='gray', ls=':', label='target 0.5 s')
+    ax.set_xscale('log')
+    ax.set_yscale('log')
+    ax.set_xlabel('tables in the catalog (3 versions each)')
+    ax.set_ylabel('attach time, median (ms)')
+    ax.set_title('Attach time vs catalog size')
+    ax.grid(True, alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    p = os.path.join(plots, 'attach.png')
+    fig.savefig(p, dpi=110)
+    plt.close(fig)
+    files.append(p)
+    return files
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--quick', action='store_true', help='small sizes, short runs')
+    ap.add_argument('--only', choices=['pg', 'rocklake'], help='run one server only')
+    ap.add_argument('--no-s3', action='store_true', help='skip the s3:// run')
+    ap.add_argument('--keep', action='store_true', help='keep the work directory')
+    ap.add_argument('--workdir', help='work directory (default: a new one under $TMPDIR)')
+    ap.add_argument('--out', help='output directory for benchmarks.md and plots/')
+    args = ap.parse_args()
+    run = Run(args)
+
+    main_pid = os.getpid()
+
+    def on_signal(signum, _frame):
+        if os.getpid() != main_pid:      # a forked load-driver process
+            os._exit(128 + signum)
+        run.stop_all()
+        sys.exit(128 + signum)
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    try:
+        run.main()
+    finally:
+        run.stop_all()
+        if not args.keep and not args.workdir:
+            shutil.rmtree(run.work, ignore_errors=True)
+        elif args.keep:
+            log(f'bench: kept {run.work}')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -7,7 +7,8 @@
 #   make test       build and run every test (unit, property, integration, S3)
 #   make asan-test  the same tests built with AddressSanitizer + UBSan
 #   make fuzz       build libFuzzer targets (clang) and run each for FUZZ_SECONDS
-#   make bench      storage benchmark (not a test)
+#   make bench      RockLake vs PostgreSQL 15 benchmark (not a test; BENCH_FLAGS=--quick)
+#   make bench-storage  storage-level benchmark of the reference catalog
 #   make demo       create a small catalog under ./rocklake-data and show it
 
 CC      ?= cc
@@ -28,7 +29,7 @@ HDRS     := $(wildcard src/*.h) tests/testutil.h
 TESTS    := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 TEST_HELPERS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/helper_*.c))
 
-.PHONY: all check test asan-test fuzz bench demo clean rust
+.PHONY: all check test asan-test fuzz bench bench-storage demo clean rust
 all: $(BUILD)/rocklake
 
 rust: $(RUST_LIB)
@@ -65,7 +66,13 @@ asan-test:
 fuzz: $(RUST_LIB)
 	BUILD=build-fuzz fuzz/run.sh
 
-bench: $(BUILD)/bench_storage
+# RockLake vs PostgreSQL 15 over the wire (bench/run.py): prints the results
+# table and writes docs/benchmarks.md + bench/plots/*.png. Not part of `check`.
+# BENCH_FLAGS=--quick: small sizes, output under build/bench/.
+bench: $(BUILD)/rocklake
+	python3 bench/run.py $(BENCH_FLAGS)
+
+bench-storage: $(BUILD)/bench_storage
 	$(BUILD)/bench_storage $(BENCH_ARGS)
 
 $(BUILD)/bench_storage: bench/bench_storage.c $(BUILD)/librocklake.a $(RUST_LIB)

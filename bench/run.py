@@ -98,7 +98,7 @@ class Run:
         os.makedirs(self.work, exist_ok=True)
         os.chmod(self.work, 0o755)
         c = self.cfg
-        self.ref = Catalog('ref', commit_tables=16, seed=1, **c['ref'])
+        self.ref = Catalog('ref', commit_tables=19, seed=1, **c['ref'])
         self.attach = {n: Catalog(f't{n}', n, c['attach_base_cols'], c['attach_files_per_table'],
                                   seed=100 + n) for n in c['attach_sizes']}
         self.big = max(c['attach_sizes'])
@@ -396,7 +396,11 @@ class Run:
             label = 'reference catalog' if db == 'lake_ref' else db[5:] + ' catalog'
             pv = psz.get(db) and psz[db]['total']
             rv = rocklake_bytes(rsz.get(db))
-            add(f'size, {label}', pv, rv, 'B', extra='seeds: ~6.5 MB' if db == 'lake_ref' else None)
+            disk = (rsz.get(db) or {}).get('on_disk_bytes')
+            note = 'seeds: ~6.5 MB; ' if db == 'lake_ref' else ''
+            if disk:
+                note += f'RockLake files on disk {fmt(disk, "B")}'
+            add(f'size, {label}', pv, rv, 'B', extra=note or None)
         for kind in ('inlined', 'parquet'):
             r3 = S3.get(f'latency_{kind}')
             s = summary(r3['latency']) if r3 else None

@@ -219,7 +219,17 @@ class RockLakeServer(_Proc):
                              text=True, timeout=300, env=self.env)
         if out.returncode != 0:
             raise RuntimeError(f'rocklake stats {url}: {out.stderr.strip()[:500]}')
-        return json.loads(out.stdout)
+        st = json.loads(out.stdout)
+        if url.startswith('file://'):
+            disk = 0
+            for d, _sub, files in os.walk(url[len('file://'):]):
+                for f in files:
+                    try:
+                        disk += os.path.getsize(os.path.join(d, f))
+                    except OSError:
+                        pass
+            st['on_disk_bytes'] = disk
+        return st
 
 
 class MotoServer(_Proc):

@@ -109,7 +109,9 @@ def _parquet_batch(table, snap, stats, colstats_rows, rng):
         nan = 'false' if kind == 'float' else 'NULL'
         fcs.append(f"({fid}, {tid}, {c}, {size // len(table.columns)}, {records}, 0, "
                    f"'{mn}', '{mx}', {nan}, NULL)")
-    path = f'ducklake-{uuid.UUID(int=rng.getrandbits(128), version=7)}.parquet'
+    h = '%032x' % rng.getrandbits(128)
+    h = h[:12] + '7' + h[13:16] + '%x' % (8 | (int(h[16], 16) & 3)) + h[17:]   # uuidv7 layout
+    path = f'ducklake-{uuid.UUID(hex=h)}.parquet'
     return (T.INSERT_SNAPSHOT.format(sid=sid, sv=sv, nci=nci, nfi=nfi + 1) +
             T.UPDATE_TABLE_STATS.format(rc=rc + records, fsb=fsb + size, nrid=nrid + records,
                                         tid=tid) +

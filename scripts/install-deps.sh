@@ -21,6 +21,9 @@ have curl || need_apt+=(curl)
 dpkg -s libpg-query-dev >/dev/null 2>&1 || need_apt+=(libpg-query-dev)
 dpkg -s libprotobuf-c-dev >/dev/null 2>&1 || need_apt+=(libprotobuf-c-dev)
 dpkg -s libpq-dev >/dev/null 2>&1 || need_apt+=(libpq-dev)
+# OpenSSL: TLS and SCRAM-SHA-256 of `rocklake serve`; openssl CLI for test certs
+dpkg -s libssl-dev >/dev/null 2>&1 || need_apt+=(libssl-dev)
+have openssl || need_apt+=(openssl)
 [ -x /usr/lib/postgresql/15/bin/postgres ] || need_apt+=(postgresql-15)
 # zlib: the SQL corpus test reads its compressed test data (tests/data/)
 dpkg -s zlib1g-dev >/dev/null 2>&1 || need_apt+=(zlib1g-dev)
@@ -47,5 +50,17 @@ if ! command -v moto_server >/dev/null 2>&1 || ! python3 -c 'import moto.server'
         python3 -m pip install -q --break-system-packages 'moto[server]'
     # pyenv only exposes new console scripts after a rehash
     if command -v pyenv >/dev/null 2>&1; then pyenv rehash; fi
+fi
+# the wire-protocol suite (tests/wire): pytest + psycopg (libpq bundled)
+if ! python3 -c 'import pytest, psycopg' >/dev/null 2>&1; then
+    echo "install-deps: pip install pytest psycopg[binary] (wire-protocol tests)"
+    python3 -m pip install -q pytest 'psycopg[binary]' 2>/dev/null ||
+        python3 -m pip install -q --break-system-packages pytest 'psycopg[binary]'
+fi
+# psycopg 3 + matplotlib: the wire benchmark's driver and plots (make bench)
+if ! python3 -c 'import psycopg, matplotlib' >/dev/null 2>&1; then
+    echo "install-deps: pip install psycopg[binary] matplotlib (benchmark driver and plots)"
+    python3 -m pip install -q 'psycopg[binary]' matplotlib 2>/dev/null ||
+        python3 -m pip install -q --break-system-packages 'psycopg[binary]' matplotlib
 fi
 echo "install-deps: ok"

@@ -1479,7 +1479,11 @@ unlock:
 /* --------------------------------------------------------- dynamic tables */
 
 /* Column list of a dynamic table as stored in its definition row:
- * uvarint n, then per column uvarint name length, name, u8 type, u8 not_null. */
+ * uvarint n, then per column uvarint name length, name, u8 type, u8 flags
+ * (bit 0 NOT NULL, bit 1 a zigzag-varint typmod follows). */
+#define DYN_COL_NOT_NULL 0x01
+#define DYN_COL_TYPMOD 0x02
+
 static void encode_dyn_columns(rl_buf *b, size_t ncols, const rl_column_desc *cols)
 {
     rl_buf_put_uvarint(b, ncols);
@@ -1487,7 +1491,11 @@ static void encode_dyn_columns(rl_buf *b, size_t ncols, const rl_column_desc *co
         rl_buf_put_uvarint(b, strlen(cols[i].name));
         rl_buf_put_str(b, cols[i].name);
         rl_buf_put_u8(b, (uint8_t)cols[i].type);
-        rl_buf_put_u8(b, cols[i].not_null ? 1 : 0);
+        uint8_t flags = (cols[i].not_null ? DYN_COL_NOT_NULL : 0) |
+                        (cols[i].typmod > 0 ? DYN_COL_TYPMOD : 0);
+        rl_buf_put_u8(b, flags);
+        if (flags & DYN_COL_TYPMOD)
+            rl_buf_put_svarint(b, cols[i].typmod);
     }
 }
 
@@ -1564,9 +1572,18 @@ rl_table_desc *rl_dynamic_desc_decode(uint64_t dyn_id, const uint8_t *val, size_
             rl_dynamic_desc_free(d);
             return NULL;
         }
+        int64_t typmod = 0;
+        if (nn & ~(DYN_COL_NOT_NULL | DYN_COL_TYPMOD) ||
+            ((nn & DYN_COL_TYPMOD) &&
+             (!rl_reader_svarint(&r, &typmod) || typmod <= 0 || typmod > INT32_MAX))) {
+            d->ncols_max = (uint8_t)(i + 1);
+            rl_dynamic_desc_free(d);
+            return NULL;
+        }
         cols[i].type = (rl_type)type;
-        cols[i].not_null = nn != 0;
+        cols[i].not_null = (nn & DYN_COL_NOT_NULL) != 0;
         cols[i].since = RL_FMT_1_0;
+        cols[i].typmod = (int32_t)typmod;
     }
     return d;
 }

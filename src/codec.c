@@ -1942,9 +1942,10 @@ static iv_result scan_interval_quantity(const char **pp, interval_acc *acc)
     int64_t ival = 0;
     double frac = 0;
     bool have_digits = is_digit(*p);
-    /* PostgreSQL reads the integer part as an int32 */
-    if (have_digits && (!scan_digits(&p, 18, &ival, NULL) ||
-                        ival > (negative ? INT64_C(2147483648) : INT32_MAX)))
+    /* PostgreSQL 15 reads the integer part as an int64: "7200000000
+     * microseconds" is valid (DuckLake sends such literals); days, months
+     * and years are range-checked on the total below. */
+    if (have_digits && !scan_digits(&p, 18, &ival, NULL))
         return IV_RANGE;
     if (*p == '.') {
         const char *fstart = p;

@@ -703,11 +703,11 @@ static int extras_inlined_data(demo *st, demo_table *t)
     if (rc == 0)
         rc = put_schema_version(st, t->id);
     static const rl_column_desc cols[] = {
-        {"row_id", RL_T_INT8, false, RL_FMT_1_0},
-        {"begin_snapshot", RL_T_INT8, false, RL_FMT_1_0},
-        {"end_snapshot", RL_T_INT8, false, RL_FMT_1_0},
-        {"c_1", RL_T_INT4, false, RL_FMT_1_0},
-        {"c_2", RL_T_BYTEA, false, RL_FMT_1_0},
+        {"row_id", RL_T_INT8, false, RL_FMT_1_0, 0},
+        {"begin_snapshot", RL_T_INT8, false, RL_FMT_1_0, 0},
+        {"end_snapshot", RL_T_INT8, false, RL_FMT_1_0, 0},
+        {"c_1", RL_T_INT4, false, RL_FMT_1_0, 0},
+        {"c_2", RL_T_BYTEA, false, RL_FMT_1_0, 0},
     };
     const rl_table_desc *dyn =
         rc == 0 ? rl_txn_create_dynamic(st->txn, "public", name, 5, cols, false, st->err) : NULL;
@@ -738,9 +738,9 @@ static int extras_deletes(demo *st, const demo_table *t)
     char name[96];
     snprintf(name, sizeof name, "ducklake_inlined_delete_%" PRId64, t->id);
     static const rl_column_desc cols[] = {
-        {"file_id", RL_T_INT8, false, RL_FMT_1_0},
-        {"row_id", RL_T_INT8, false, RL_FMT_1_0},
-        {"begin_snapshot", RL_T_INT8, false, RL_FMT_1_0},
+        {"file_id", RL_T_INT8, false, RL_FMT_1_0, 0},
+        {"row_id", RL_T_INT8, false, RL_FMT_1_0, 0},
+        {"begin_snapshot", RL_T_INT8, false, RL_FMT_1_0, 0},
     };
     const rl_table_desc *dyn =
         rl_txn_create_dynamic(st->txn, "public", name, 3, cols, false, st->err);

@@ -15,13 +15,13 @@
 
 #include "tags.h"
 
-#define I8(n) {n, RL_T_INT8, false, RL_FMT_1_0}
-#define VC(n) {n, RL_T_VARCHAR, false, RL_FMT_1_0}
-#define VCNN(n) {n, RL_T_VARCHAR, true, RL_FMT_1_0}
-#define BO(n) {n, RL_T_BOOL, false, RL_FMT_1_0}
-#define UU(n) {n, RL_T_UUID, false, RL_FMT_1_0}
-#define TZ(n) {n, RL_T_TIMESTAMPTZ, false, RL_FMT_1_0}
-#define I8_11(n) {n, RL_T_INT8, false, RL_FMT_1_1}
+#define I8(n) {n, RL_T_INT8, false, RL_FMT_1_0, 0}
+#define VC(n) {n, RL_T_VARCHAR, false, RL_FMT_1_0, 0}
+#define VCNN(n) {n, RL_T_VARCHAR, true, RL_FMT_1_0, 0}
+#define BO(n) {n, RL_T_BOOL, false, RL_FMT_1_0, 0}
+#define UU(n) {n, RL_T_UUID, false, RL_FMT_1_0, 0}
+#define TZ(n) {n, RL_T_TIMESTAMPTZ, false, RL_FMT_1_0, 0}
+#define I8_11(n) {n, RL_T_INT8, false, RL_FMT_1_1, 0}
 #define COLS(...) ((const rl_column_desc[]){__VA_ARGS__})
 #define NCOLS(...) (uint8_t)(sizeof((const rl_column_desc[]){__VA_ARGS__}) / sizeof(rl_column_desc))
 #define TABLE_COLS(...) .ncols_max = NCOLS(__VA_ARGS__), .cols = COLS(__VA_ARGS__)
@@ -169,16 +169,16 @@ const size_t rl_ntables = sizeof rl_tables / sizeof rl_tables[0];
 const rl_table_desc rl_desc_audit = {
     .tag = RL_TAG_AUDIT, .name = "rocklake_audit", .since = RL_FMT_1_0, .internal = true,
     TABLE_COLS(I8("snapshot_id"), I8("commit_seq"), TZ("commit_time"),
-               {"user_name", RL_T_TEXT, false, RL_FMT_1_0},
-               {"application_name", RL_T_TEXT, false, RL_FMT_1_0},
-               {"client_addr", RL_T_TEXT, false, RL_FMT_1_0}, I8("statements")),
+               {"user_name", RL_T_TEXT, false, RL_FMT_1_0, 0},
+               {"application_name", RL_T_TEXT, false, RL_FMT_1_0, 0},
+               {"client_addr", RL_T_TEXT, false, RL_FMT_1_0, 0}, I8("statements")),
     .nkey = 2, .key = {0, 1}, NO_MVCC, NO_PK, NO_COUNTER};
 
 const rl_table_desc rl_desc_dynamic_table = {
     .tag = RL_TAG_DYNAMIC_TABLE, .name = "rocklake_dynamic_table", .since = RL_FMT_1_0,
     .internal = true,
     TABLE_COLS(I8("dyn_id"), VC("schema_name"), VC("table_name"),
-               {"columns", RL_T_BYTEA, false, RL_FMT_1_0}),
+               {"columns", RL_T_BYTEA, false, RL_FMT_1_0, 0}),
     .nkey = 1, .key = {0}, NO_MVCC, NO_PK, NO_COUNTER};
 
 rl_format rl_format_parse(const char *s)

@@ -41,6 +41,7 @@ typedef struct rl_column_desc {
     rl_type type;
     bool not_null;
     rl_format since;
+    int32_t typmod; /* PostgreSQL atttypmod (e.g. numeric(18,3) = 1179655); 0 = none */
 } rl_column_desc;
 
 /* A key field: a column index, or RL_KEY_SEQ for a RockLake row sequence. */

@@ -306,7 +306,8 @@ static int create_dynamic(rl_exec *x, rl_txn *txn, const char *schema, const cha
                                  "PRIMARY KEY / UNIQUE are only supported on DuckLake's own "
                                  "tables in RockLake");
         dc[i] = (rl_column_desc){.name = cols[i].name, .type = t, .not_null = cols[i].not_null,
-                                 .since = RL_FMT_1_0};
+                                 .since = RL_FMT_1_0,
+                                 .typmod = cols[i].typmod > 0 ? cols[i].typmod : 0};
     }
     return rl_txn_create_dynamic(txn, schema, name, n, dc, false, x->err) ? 0 : -1;
 }

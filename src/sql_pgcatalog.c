@@ -547,7 +547,7 @@ static int gen_attribute(gen_ctx *g)
             put_int(g, 5, (int64_t)(c + 1));
             put_int(g, 6, 0);
             put_int(g, 7, -1);
-            put_int(g, 8, -1);
+            put_int(g, 8, col->typmod > 0 ? col->typmod : -1);
             put_bool(g, 9, bt && bt->byval);
             put_char(g, 10, bt ? bt->align : 'i');
             put_char(g, 11, bt ? bt->storage : 'x');

@@ -201,7 +201,9 @@ rl_rowset *rl_relation_shape(rl_exec *x, const rl_relation *rel, const char *ali
                     (int16_t)(i + 1));
         else
             set_col(&rs->cols[i], rel->desc->cols[i].name, a,
-                    rl_type_oid(rel->desc->cols[i].type), -1, rel->oid, (int16_t)(i + 1));
+                    rl_type_oid(rel->desc->cols[i].type),
+                    rel->desc->cols[i].typmod > 0 ? rel->desc->cols[i].typmod : -1, rel->oid,
+                    (int16_t)(i + 1));
     }
     set_col(&rs->cols[n], "ctid", a, RL_OID_TID, -1, rel->oid, RL_CTID_ATTNUM);
     rl_rowset_free(base);

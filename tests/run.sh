@@ -34,6 +34,9 @@ done
 if [ -x tests/s3/run_s3.sh ] && [ "${ROCKLAKE_SKIP_S3:-0}" != 1 ]; then
     run_one "s3 suite" tests/s3/run_s3.sh "$BUILD"
 fi
+if [ -x tests/wire/run_wire.sh ] && [ "${ROCKLAKE_SKIP_WIRE:-0}" != 1 ]; then
+    run_one "wire suite" tests/wire/run_wire.sh "$BUILD"
+fi
 echo
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

@@ -296,8 +296,8 @@ static void test_snapshot_isolation_and_rollback(void)
     /* a rolled-back transaction leaves nothing, dynamic tables included */
     rl_txn *rb = rl_txn_begin(c, &e);
     CHECK(insert_snapshot(rb, 2, &e) == 0);
-    rl_column_desc cols[2] = {{"row_id", RL_T_INT8, false, RL_FMT_1_0},
-                              {"a", RL_T_INT4, false, RL_FMT_1_0}};
+    rl_column_desc cols[2] = {{"row_id", RL_T_INT8, false, RL_FMT_1_0, 0},
+                              {"a", RL_T_INT4, false, RL_FMT_1_0, 0}};
     CHECK(rl_txn_create_dynamic(rb, "public", "ducklake_inlined_data_1_1", 2, cols, false, &e));
     rl_txn_free(rb);
     CHECK_EQ_INT(count_rows(c, snap, NULL, 0, false), 1);
@@ -596,10 +596,10 @@ static void test_dynamic_tables(void)
     if (!c)
         return;
     rl_error e;
-    rl_column_desc cols[4] = {{"row_id", RL_T_INT8, false, RL_FMT_1_0},
-                              {"begin_snapshot", RL_T_INT8, false, RL_FMT_1_0},
-                              {"end_snapshot", RL_T_INT8, false, RL_FMT_1_0},
-                              {"payload", RL_T_BYTEA, false, RL_FMT_1_0}};
+    rl_column_desc cols[4] = {{"row_id", RL_T_INT8, false, RL_FMT_1_0, 0},
+                              {"begin_snapshot", RL_T_INT8, false, RL_FMT_1_0, 0},
+                              {"end_snapshot", RL_T_INT8, false, RL_FMT_1_0, 0},
+                              {"payload", RL_T_BYTEA, false, RL_FMT_1_0, 0}};
     rl_txn *t = rl_txn_begin(c, &e);
     const rl_table_desc *d =
         rl_txn_create_dynamic(t, "public", "ducklake_inlined_data_5_3", 4, cols, false, &e);
@@ -805,7 +805,7 @@ static void test_table_and_schema_registry(void)
     CHECK_EQ_STR(e.sqlstate, "42P06");
     CHECK(rl_txn_schema_exists(t, "public"));
     CHECK(insert_snapshot(t, 0, &e) == 0);
-    rl_column_desc cols[1] = {{"a", RL_T_INT4, false, RL_FMT_1_0}};
+    rl_column_desc cols[1] = {{"a", RL_T_INT4, false, RL_FMT_1_0, 0}};
     CHECK(rl_txn_create_dynamic(t, "public", "ducklake_inlined_delete_1", 1, cols, false, &e));
     /* a dynamic table may not take a fixed table's name */
     CHECK(rl_txn_create_dynamic(t, "public", "ducklake_snapshot", 1, cols, true, &e) == NULL);

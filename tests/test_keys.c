@@ -255,8 +255,8 @@ static bool encode(rl_buf *b, const rl_table_desc *d, const krow *r)
 
 /* A dynamic table (0xFD): rows keyed dyn id | seq. Real ones are built at
  * runtime from 0x82 definitions; this one stands in for them. */
-static const rl_column_desc dyn_cols[] = {{"a", RL_T_INT8, false, RL_FMT_1_0},
-                                          {"b", RL_T_VARCHAR, false, RL_FMT_1_0}};
+static const rl_column_desc dyn_cols[] = {{"a", RL_T_INT8, false, RL_FMT_1_0, 0},
+                                          {"b", RL_T_VARCHAR, false, RL_FMT_1_0, 0}};
 static const rl_table_desc dyn_desc = {
     .tag = RL_TAG_DYNAMIC_ROW, .name = "ducklake_inlined_data_5_3", .since = RL_FMT_1_0,
     .ncols_max = 2, .cols = dyn_cols, .nkey = 1, .key = {RL_KEY_SEQ}, .begin_col = -1,
@@ -1294,7 +1294,7 @@ static void test_desc_value_columns(void)
 {
     const rl_table_desc *ds[64];
     size_t nd = all_descs(ds);
-    static const rl_format fmts[] = {RL_FMT_1_0, RL_FMT_1_1};
+    static const rl_format fmts[] = {RL_FMT_1_0, RL_FMT_1_1, 0};
     for (size_t t = 0; t < nd; t++) {
         const rl_table_desc *d = ds[t];
         for (size_t f = 0; f < 2; f++) {

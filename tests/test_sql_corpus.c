@@ -400,6 +400,7 @@ typedef struct replay {
     rl_sink sink;
     int max_phase;
     size_t detail_limit;
+    bool *consumed;     /* frontend records already replayed as part of a Sync group */
 } replay;
 
 static const char *volatile g_current_sql; /* for the crash handler */
@@ -703,8 +704,37 @@ static bool is_exchange_start(const rec *m)
            strcmp(m->type, "SSLRequest") != 0;
 }
 
-/* Replay one exchange: the frontend message at index i, then the same
- * connection's backend messages up to its next frontend message. */
+/* Extended-protocol messages: PostgreSQL buffers their answers until Sync
+ * (or Flush), so on the wire the answers of Parse/Bind/Describe/Execute/Close
+ * all arrive after the Sync. They are replayed and compared as one group. */
+static bool is_extended(const rec *m)
+{
+    return m->dir == 'F' && m->type[1] == 0 && strchr("PBDECH", m->type[0]) != NULL;
+}
+
+/* Index of the last frontend record of the exchange that starts at i: the
+ * record itself, or for an extended message the connection's next Sync. */
+static size_t exchange_end(replay *rp, size_t i)
+{
+    const rec *m = &rp->c.r[i];
+    if (!is_extended(m))
+        return i;
+    for (size_t j = i + 1; j < rp->c.n; j++) {
+        const rec *f = &rp->c.r[j];
+        if (f->conn != m->conn || f->dir != 'F')
+            continue;
+        if (strcmp(f->type, "S") == 0)
+            return j;
+        if (!is_extended(f))
+            return i; /* no Sync before another kind of message: judge it alone */
+    }
+    return i;
+}
+
+/* Replay one exchange: the frontend message at index i (and, for an
+ * extended-protocol group, the connection's frontend messages up to its
+ * Sync), then the same connection's backend messages up to its next
+ * frontend message after that. */
 static void replay_exchange(replay *rp, size_t i)
 {
     const rec *m = &rp->c.r[i];
@@ -712,6 +742,7 @@ static void replay_exchange(replay *rp, size_t i)
     if (!c)
         return;
     rp->ph[m->phase].seen = true;
+    size_t last = exchange_end(rp, i);
     stmtinfo si;
     if (strcmp(m->type, "Q") == 0)
         analyze_sql((const char *)m->p, &si);
@@ -723,12 +754,22 @@ static void replay_exchange(replay *rp, size_t i)
         const rec *b = &rp->c.r[j];
         if (b->conn != m->conn)
             continue;
-        if (b->dir == 'F')
+        if (b->dir == 'F') {
+            if (j <= last)
+                continue; /* part of this group */
             break;
+        }
         expect_msg(&rp->exp, b);
     }
     flush_rows(&rp->exp);
-    run_frontend(rp, c, m);
+    for (size_t j = i; j <= last; j++) {
+        const rec *f = &rp->c.r[j];
+        if (f->conn != m->conn || f->dir != 'F')
+            continue;
+        if (j > i)
+            rp->consumed[j] = true;
+        run_frontend(rp, c, f);
+    }
     flush_rows(&rp->act);
     if (strcmp(m->type, "startup") == 0)
         return; /* its answer (ParameterStatus, BackendKeyData, Z) is the wire layer's */
@@ -805,13 +846,15 @@ int main(void)
         printf("0 passed, 1 failed\n");
         return 1;
     }
-    for (size_t i = 0; i < g_rp.c.n; i++) {
+    g_rp.consumed = calloc(g_rp.c.n ? g_rp.c.n : 1, sizeof *g_rp.consumed);
+    for (size_t i = 0; g_rp.consumed && i < g_rp.c.n; i++) {
         const rec *m = &g_rp.c.r[i];
         if (m->phase > g_rp.max_phase)
             break;
-        if (is_exchange_start(m))
+        if (is_exchange_start(m) && !g_rp.consumed[i])
             replay_exchange(&g_rp, i);
     }
+    free(g_rp.consumed);
     size_t total_msgs = 0, total_diffs = 0, total_def = 0;
     for (g_phase = 0; g_phase < MAX_PHASE; g_phase++) {
         if (!g_rp.ph[g_phase].seen)

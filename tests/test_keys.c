@@ -1294,7 +1294,7 @@ static void test_desc_value_columns(void)
 {
     const rl_table_desc *ds[64];
     size_t nd = all_descs(ds);
-    static const rl_format fmts[] = {RL_FMT_1_0, RL_FMT_1_1, 0};
+    static const rl_format fmts[] = {RL_FMT_1_0, RL_FMT_1_1};
     for (size_t t = 0; t < nd; t++) {
         const rl_table_desc *d = ds[t];
         for (size_t f = 0; f < 2; f++) {

@@ -149,7 +149,7 @@ static const char *severity_of(const char *sqlstate, const char *dflt)
     return dflt;
 }
 
-/* ErrorResponse ('E') or NoticeResponse ('N') with fields S V C M D H. */
+/* ErrorResponse ('E') or NoticeResponse ('N') with fields S V C M D H P. */
 static void put_error(client *c, char type, const char *severity, const rl_error *e)
 {
     pktbuf *b = &c->out;
@@ -169,6 +169,12 @@ static void put_error(client *c, char type, const char *severity, const rl_error
     if (e->hint[0]) {
         pktbuf_put_u8(b, 'H');
         pktbuf_put_string(b, e->hint);
+    }
+    if (e->position > 0) {
+        char pos[16];
+        snprintf(pos, sizeof pos, "%d", e->position);
+        pktbuf_put_u8(b, 'P');
+        pktbuf_put_string(b, pos);
     }
     pktbuf_put_u8(b, 0);
     pktbuf_end(b);

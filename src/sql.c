@@ -62,6 +62,7 @@ static const struct {
     {"default_transaction_read_only", "off"},
     {"extra_float_digits", "1"},
     {"idle_in_transaction_session_timeout", "0"},
+    {"in_hot_standby", "off"},
     {"integer_datetimes", "on"},
     {"IntervalStyle", "postgres"},
     {"is_superuser", "off"},
@@ -131,7 +132,9 @@ static const char *setting_value(rl_session *s, int idx)
     if (strcmp(name, "transaction_isolation") == 0 && s->in_block)
         return "repeatable read";
     if (strcmp(name, "transaction_read_only") == 0)
-        return s->read_only_txn ? "on" : "off";
+        return s->read_only_txn || rl_catalog_read_only(s->eng->cat) ? "on" : "off";
+    if (strcmp(name, "in_hot_standby") == 0)
+        return rl_catalog_read_only(s->eng->cat) ? "on" : "off";
     if (strcmp(name, "application_name") == 0 && !setting_find(s, name))
         return s->application;
     rl_setting *st = setting_find(s, name);
@@ -224,6 +227,7 @@ rl_session *rl_session_new(rl_engine *eng, const rl_session_info *info)
     snprintf(s->client, sizeof s->client, "%s",
              info && info->client_addr ? info->client_addr : "");
     atomic_init(&s->cancel, false);
+    atomic_init(&s->running, false);
     return s;
 }
 
@@ -334,7 +338,26 @@ char rl_session_status(const rl_session *s)
     return s->in_block ? 'T' : 'I';
 }
 
-void rl_session_cancel(rl_session *s) { atomic_store(&s->cancel, true); }
+/* As in PostgreSQL, a cancel request only affects a statement that is
+ * running; one that arrives while the session is idle is dropped. */
+void rl_session_cancel(rl_session *s)
+{
+    if (atomic_load(&s->running))
+        atomic_store(&s->cancel, true);
+}
+
+/* Mark a statement run, so cancels in between statements are dropped. */
+static void run_begin(rl_session *s)
+{
+    atomic_store(&s->cancel, false);
+    atomic_store(&s->running, true);
+}
+
+static void run_end(rl_session *s)
+{
+    atomic_store(&s->running, false);
+    atomic_store(&s->cancel, false);
+}
 
 /* ----------------------------------------------------------- transactions */
 
@@ -860,8 +883,20 @@ static rl_exec_status run_pending(rl_session *s, const rl_sink *sink, rl_error *
     return RL_EXEC_DONE;
 }
 
+static rl_exec_status simple_query(rl_session *s, const char *sql, const rl_sink *sink,
+                                   rl_error *err);
+
 rl_exec_status rl_session_simple_query(rl_session *s, const char *sql, const rl_sink *sink,
                                        rl_error *err)
+{
+    run_begin(s);
+    rl_exec_status st = simple_query(s, sql, sink, err);
+    run_end(s);
+    return st;
+}
+
+static rl_exec_status simple_query(rl_session *s, const char *sql, const rl_sink *sink,
+                                   rl_error *err)
 {
     rl_error_clear(err);
     pending_clear(s);
@@ -1146,8 +1181,20 @@ static rl_exec_status portal_send_rows(rl_exec *x, rl_portal *pt, uint64_t max_r
     return rl_send_complete(x, tag) < 0 ? RL_EXEC_ERROR : RL_EXEC_DONE;
 }
 
+static rl_exec_status execute_portal(rl_session *s, const char *portal, uint64_t max_rows,
+                                     const rl_sink *sink, rl_error *err);
+
 rl_exec_status rl_session_execute(rl_session *s, const char *portal, uint64_t max_rows,
                                   const rl_sink *sink, rl_error *err)
+{
+    run_begin(s);
+    rl_exec_status st = execute_portal(s, portal, max_rows, sink, err);
+    run_end(s);
+    return st;
+}
+
+static rl_exec_status execute_portal(rl_session *s, const char *portal, uint64_t max_rows,
+                                     const rl_sink *sink, rl_error *err)
 {
     rl_error_clear(err);
     rl_portal *pt = portal_find(s, portal);

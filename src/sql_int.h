@@ -133,6 +133,7 @@ struct rl_session {
     bool implicit;         /* the open txn is implicit (ends with the query / Sync) */
     int64_t txn_start_us;  /* now() of the current transaction */
     atomic_bool cancel;
+    atomic_bool running;   /* a statement is executing: only then does a cancel count */
 };
 
 /* --------------------------------------------------- execution context */

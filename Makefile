@@ -9,7 +9,8 @@
 #   make fuzz       build libFuzzer targets (clang) and run each for FUZZ_SECONDS
 #   make bench      RockLake vs PostgreSQL 15 benchmark (not a test; BENCH_FLAGS=--quick)
 #   make bench-storage  storage-level benchmark of the reference catalog
-#   make demo       create a small catalog under ./rocklake-data and show it
+#   make serve      run `rocklake serve` on ./rocklake-data, 127.0.0.1:5433
+#   make demo       create a small catalog in ./rocklake-data/demo and show it
 
 CC      ?= cc
 CSTD    := -std=c17 -D_GNU_SOURCE
@@ -78,10 +79,13 @@ bench-storage: $(BUILD)/bench_storage
 $(BUILD)/bench_storage: bench/bench_storage.c $(BUILD)/librocklake.a $(RUST_LIB)
 	$(CC) $(CFLAGS_ALL) $< $(BUILD)/librocklake.a $(LIBS) -o $@
 
+serve: $(BUILD)/rocklake
+	$(BUILD)/rocklake serve
+
 demo: $(BUILD)/rocklake
-	$(BUILD)/rocklake demo ./rocklake-data
-	$(BUILD)/rocklake stats ./rocklake-data
-	$(BUILD)/rocklake inspect ./rocklake-data --limit 40
+	$(BUILD)/rocklake demo ./rocklake-data/demo
+	$(BUILD)/rocklake stats ./rocklake-data/demo
+	$(BUILD)/rocklake inspect ./rocklake-data/demo --limit 40
 
 clean:
 	rm -rf build build-asan build-fuzz

@@ -935,9 +935,28 @@ static int build(demo *st, FILE *progress)
     return 0;
 }
 
+/* Register DuckLake's tables under "public", as DuckDB's CREATE TABLEs do
+ * for a new lake, so the demo catalog is also a working SQL catalog when
+ * `rocklake serve` opens it. */
+static int register_tables(rl_catalog *cat, rl_error *err)
+{
+    rl_txn *t = rl_txn_begin(cat, err);
+    if (!t)
+        return -1;
+    int rc = 0;
+    rl_format fmt = rl_catalog_format(cat);
+    for (size_t i = 0; i < rl_ntables && rc == 0; i++)
+        if (rl_desc_in_format(&rl_tables[i], fmt))
+            rc = rl_txn_register_fixed(t, "public", &rl_tables[i], true, err);
+    if (rc == 0)
+        rc = rl_txn_commit(t, err);
+    rl_txn_free(t);
+    return rc;
+}
+
 int rl_demo_build(rl_catalog *cat, const rl_demo_params *p, FILE *progress, rl_error *err)
 {
-    if (check_params(p, err) < 0 || check_empty(cat, err) < 0)
+    if (check_params(p, err) < 0 || check_empty(cat, err) < 0 || register_tables(cat, err) < 0)
         return -1;
     demo st = {.cat = cat, .p = p, .fmt = rl_catalog_format(cat), .err = err,
                .last_file_id = -1, .last_file_table = -1, .uuid_seq = 1};

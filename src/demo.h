@@ -44,7 +44,8 @@ void rl_demo_defaults(rl_demo_params *p);
  * commit. */
 void rl_demo_reference(rl_demo_params *p);
 
-/* Build the demo catalog into `cat`, which must be an open writer on a
+/* Build the demo catalog into `cat` (registering DuckLake's tables under
+ * schema "public" first, so SQL clients see them), which must be an open writer on a
  * catalog without snapshots (an existing ducklake_snapshot is an error, so a
  * second run never mixes two demos). Progress lines go to `progress` (may be
  * NULL) about every 1000 data files. Returns 0 or -1 with *err filled.

@@ -827,6 +827,27 @@ static void accept_metrics(rl_server *srv)
     }
 }
 
+/* What a user needs next, on stdout (logs go to stderr): the line to paste
+ * into DuckDB. The host is the listen address, or 127.0.0.1 for a wildcard. */
+static void print_attach_hint(const rl_server *srv)
+{
+    char host[256];
+    snprintf(host, sizeof host, "%s", srv->cfg.listen);
+    char *colon = strrchr(host, ':');
+    if (colon)
+        *colon = 0;
+    if (!host[0] || strcmp(host, "0.0.0.0") == 0 || strcmp(host, "*") == 0)
+        snprintf(host, sizeof host, "127.0.0.1");
+    printf("RockLake is serving the lakes under %s on %s:%d%s.\n"
+           "In DuckDB (with the ducklake and postgres extensions):\n"
+           "  ATTACH 'ducklake:postgres:host=%s port=%d dbname=lake' AS lake "
+           "(DATA_PATH 'lake_data/');\n"
+           "Each database name is its own lake. Stop with Ctrl-C (SIGINT/SIGTERM drain).\n",
+           srv->cfg.store, host, srv->port, srv->cfg.read_only ? " (read-only follower)" : "",
+           host, srv->port);
+    fflush(stdout);
+}
+
 int rl_server_run(rl_server *srv)
 {
     char port[16];
@@ -834,6 +855,7 @@ int rl_server_run(rl_server *srv)
     srv_log(srv, "info", "listening", "listen", srv->cfg.listen, "port", port, "store",
             srv->cfg.store, "tls", srv->ssl_ctx ? "on" : "off", "mode",
             srv->cfg.read_only ? "read-only" : "writer", NULL);
+    print_attach_hint(srv);
     srv->watchdog_running = pthread_create(&srv->watchdog, NULL, watchdog_main, srv) == 0;
     while (!atomic_load(&srv->stopping)) {
         struct pollfd p[3] = {{.fd = srv->listen_fd, .events = POLLIN},

@@ -78,11 +78,6 @@ static int reject_unsupported(rl_exec *x, size_t nreturning, const char *what)
 
 /* ---------------------------------------------------------- insert row */
 
-static bool same_desc(const rl_table_desc *a, const rl_table_desc *b)
-{
-    return a == b || (a && b && a->tag == b->tag && a->dyn_id == b->dyn_id);
-}
-
 int rl_dml_insert_row(rl_exec *x, const rl_relation *rel, const rl_value *row)
 {
     if (rel->kind == RL_REL_TEMP)
@@ -555,7 +550,13 @@ static int job_open(dml_job *j, rl_exec *x, const PgQuery__RangeVar *rv,
         j->target_is_view = true;
         j->target = temp_view(j);
     } else {
-        j->target = rl_relation_scan(x, &j->rel, j->alias, where);
+        /* With a ctid condition the whole table is read, so rows not
+         * numbered yet get their ctids in key order (see ctid_key), not in
+         * the order a key-prefix scan would meet them. */
+        bool by_ctid = false;
+        for (size_t i = 0; i < j->nconj; i++)
+            by_ctid |= j->conj_ctid[i];
+        j->target = rl_relation_scan(x, &j->rel, j->alias, by_ctid ? NULL : where);
     }
     if (!j->target)
         return -1;
@@ -784,9 +785,37 @@ static int key_exists(rl_txn *txn, const rl_table_desc *d, const uint8_t *key, s
     return rc;
 }
 
+/* Number every row of the target that has no ctid yet: one full scan in
+ * key order (rl_relation_scan hands out the ctids; the rows are dropped). */
+static int number_target(dml_job *j)
+{
+    rl_rowset *rs = rl_relation_scan(j->x, &j->rel, j->alias, NULL);
+    if (!rs)
+        return -1;
+    rl_rowset_free(rs);
+    return 0;
+}
+
+/* The key of the target row with ctid `tid`: 1 found, 0 none, -1 error.
+ * A ctid this transaction never handed out (DuckDB may DELETE by ctids it
+ * read in an earlier transaction, or compute them) is resolved by numbering
+ * the table once — which gives a table not read before PostgreSQL's tids
+ * of freshly inserted rows, (0,1), (0,2), ... in key order — and looking
+ * again. ctids already handed out keep their rows. */
+static int ctid_key(dml_job *j, uint64_t tid, bool *numbered, const uint8_t **key, size_t *klen)
+{
+    int found = rl_ctid_lookup(j->x->s, j->rel.desc, tid, key, klen);
+    if (found || *numbered)
+        return found;
+    *numbered = true;
+    if (number_target(j) < 0)
+        return -1;
+    return rl_ctid_lookup(j->x->s, j->rel.desc, tid, key, klen);
+}
+
 /* DELETE FROM t WHERE ctid IN (...) / ctid = '...' on a stored table: the
- * ctids were handed out by an earlier scan of this transaction, so they map
- * straight to keys — no scan of the table. */
+ * ctids were usually handed out by an earlier scan of this transaction, so
+ * they map straight to keys — no scan of the table (see ctid_key). */
 static int delete_by_ctids(rl_exec *x, const PgQuery__DeleteStmt *st, dml_job *j,
                            uint64_t *count)
 {
@@ -809,6 +838,7 @@ static int delete_by_ctids(rl_exec *x, const PgQuery__DeleteStmt *st, dml_job *j
     if (!done)
         return oom(x);
     size_t ndone = 0;
+    bool numbered = false;
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < nitems; i++) {
         rl_arena_free(&j->arena);
@@ -819,10 +849,12 @@ static int delete_by_ctids(rl_exec *x, const PgQuery__DeleteStmt *st, dml_job *j
             continue;
         for (size_t k = 0; k < ndone && !seen; k++)
             seen = done[k] == tid;
-        const rl_table_desc *d;
         const uint8_t *key;
         size_t klen;
-        if (seen || rl_ctid_lookup(x->s, tid, &d, &key, &klen) != 1 || !same_desc(d, j->rel.desc))
+        int found = seen ? 0 : ctid_key(j, tid, &numbered, &key, &klen);
+        if (found < 0)
+            rc = -1;
+        if (found <= 0)
             continue;
         done[ndone++] = tid;
         int ex = key_exists(txn, j->rel.desc, key, klen, x->err);

@@ -257,12 +257,14 @@ rl_rowset *rl_relation_scan(rl_exec *x, const rl_relation *rel, const char *alia
 void rl_relation_explain(rl_exec *x, const rl_relation *rel, const PgQuery__Node *where,
                          rl_buf *out);
 
-/* ctids: stable for the life of the transaction that read the row. */
+/* ctids: numbered per table ((0,1), (0,2), ... in first-seen order) and
+ * stable for the life of the transaction that read the row. */
 uint64_t rl_ctid_for_key(rl_session *s, const rl_table_desc *d, const uint8_t *key,
                          size_t klen);
-/* 1 and the row's table + key, or 0 if the ctid was never handed out. */
-int rl_ctid_lookup(rl_session *s, uint64_t ctid, const rl_table_desc **d,
-                   const uint8_t **key, size_t *klen);
+/* 1 and the key of table d's row with this ctid, or 0 if this transaction
+ * never handed it out (sql_dml.c then numbers the table by scanning it). */
+int rl_ctid_lookup(rl_session *s, const rl_table_desc *d, uint64_t ctid, const uint8_t **key,
+                   size_t *klen);
 void rl_ctid_reset(rl_session *s); /* at transaction end */
 /* "(p,o)" / "'(p,o)'" -> ctid; false if malformed. */
 bool rl_tid_parse(const char *text, size_t len, uint64_t *ctid);

@@ -13,8 +13,11 @@
  *    conjuncts on the descriptor's leading key fields. The choice only ever
  *    narrows to a superset of the matching rows: the caller applies the whole
  *    WHERE afterwards, so an unsupported shape just means a wider scan;
- *  - ctids: a per-session map (desc, primary key) <-> ctid, handed out in
- *    first-seen order and stable until the transaction ends (rl_ctid_reset).
+ *  - ctids: a per-session map (desc, primary key) <-> ctid, numbered per
+ *    table in first-seen order ((0,1), (0,2), ...) and stable until the
+ *    transaction ends (rl_ctid_reset). A full scan of a table not read yet
+ *    numbers its rows in key order, which for a dynamic table is insertion
+ *    order: the tids PostgreSQL gives freshly inserted rows.
  *
  * Invariants: every relation's row set ends with a hidden column "ctid"
  * (RL_OID_TID, attnum RL_CTID_ATTNUM = -1, as PostgreSQL numbers it), which
@@ -748,20 +751,32 @@ void rl_relation_explain(rl_exec *x, const rl_relation *rel, const PgQuery__Node
 
 /* ================================================================= ctids */
 
+/* ctids are numbered per table, like heap tids: the first row of a table
+ * this transaction sees gets (0,1), the next (0,2), ... A row keeps its
+ * ctid until the transaction ends, however often it is read again. */
 typedef struct ctid_entry {
-    const rl_table_desc *d;
     uint8_t *key;
     size_t klen;
     uint64_t hash;
+    uint32_t table; /* index into rl_ctid_map.t */
+    uint32_t index; /* position within its table: ctid index_ctid(index) */
 } ctid_entry;
 
-/* Entries in first-seen order (index i <-> ctid index_ctid(i)), plus an
- * open-addressing hash (slot = entry index + 1, 0 = empty) for key lookup. */
+typedef struct ctid_table {
+    const rl_table_desc *d;
+    uint32_t *entries; /* entry numbers in first-seen order */
+    size_t n, cap;
+} ctid_table;
+
+/* All entries plus an open-addressing hash on (table, key) (slot = entry
+ * number + 1, 0 = empty) and, per table, the entries by position. */
 struct rl_ctid_map {
     ctid_entry *e;
     size_t n, cap;
     uint32_t *slots;
     size_t nslots; /* power of two, at most half full */
+    ctid_table *t;
+    size_t nt, capt;
 };
 
 static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
@@ -806,6 +821,70 @@ static int ctid_rehash(rl_ctid_map *m)
     return 0;
 }
 
+/* The table's slot in the map; -1 if absent (and not created). */
+static long ctid_table_find(const rl_ctid_map *m, const rl_table_desc *d)
+{
+    /* a transaction touches few tables: a linear search is enough */
+    for (size_t i = 0; i < m->nt; i++)
+        if (same_desc(m->t[i].d, d))
+            return (long)i;
+    return -1;
+}
+
+static long ctid_table_add(rl_ctid_map *m, const rl_table_desc *d)
+{
+    if (m->nt == m->capt) {
+        size_t cap = m->capt ? m->capt * 2 : 8;
+        ctid_table *t = realloc(m->t, cap * sizeof *t);
+        if (!t)
+            return -1;
+        m->t = t;
+        m->capt = cap;
+    }
+    m->t[m->nt] = (ctid_table){.d = d};
+    return (long)m->nt++;
+}
+
+/* Append a new entry for (table ti, key); its number, or -1. */
+static long ctid_entry_add(rl_ctid_map *m, size_t ti, const uint8_t *key, size_t klen,
+                           uint64_t h)
+{
+    ctid_table *t = &m->t[ti];
+    if (m->n >= UINT32_MAX - 1 || t->n >= (size_t)UINT16_MAX * RL_CTIDS_PER_BLOCK)
+        return -1;
+    if ((m->n + 1) * 2 > m->nslots && ctid_rehash(m) < 0)
+        return -1;
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 256;
+        ctid_entry *e = realloc(m->e, cap * sizeof *e);
+        if (!e)
+            return -1;
+        m->e = e;
+        m->cap = cap;
+    }
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 64;
+        uint32_t *ids = realloc(t->entries, cap * sizeof *ids);
+        if (!ids)
+            return -1;
+        t->entries = ids;
+        t->cap = cap;
+    }
+    uint8_t *k = malloc(klen ? klen : 1);
+    if (!k)
+        return -1;
+    memcpy(k, key, klen);
+    size_t i = m->n++;
+    m->e[i] = (ctid_entry){.key = k, .klen = klen, .hash = h, .table = (uint32_t)ti,
+                           .index = (uint32_t)t->n};
+    t->entries[t->n++] = (uint32_t)i;
+    size_t sl = h & (m->nslots - 1);
+    while (m->slots[sl])
+        sl = (sl + 1) & (m->nslots - 1);
+    m->slots[sl] = (uint32_t)(i + 1);
+    return (long)i;
+}
+
 uint64_t rl_ctid_for_key(rl_session *s, const rl_table_desc *d, const uint8_t *key,
                          size_t klen)
 {
@@ -813,52 +892,35 @@ uint64_t rl_ctid_for_key(rl_session *s, const rl_table_desc *d, const uint8_t *k
     if (!m && !(m = s->ctids = calloc(1, sizeof *m)))
         return 0;
     uint64_t h = entry_hash(d, key, klen);
-    if (m->nslots) {
+    long ti = ctid_table_find(m, d);
+    if (ti >= 0 && m->nslots) {
         for (size_t sl = h & (m->nslots - 1); m->slots[sl]; sl = (sl + 1) & (m->nslots - 1)) {
             const ctid_entry *e = &m->e[m->slots[sl] - 1];
-            if (e->hash == h && e->klen == klen && same_desc(e->d, d) &&
+            if (e->hash == h && e->table == (uint32_t)ti && e->klen == klen &&
                 memcmp(e->key, key, klen) == 0)
-                return index_ctid(m->slots[sl] - 1);
+                return index_ctid(e->index);
         }
     }
-    if (m->n >= UINT32_MAX - 1)
+    if (ti < 0 && (ti = ctid_table_add(m, d)) < 0)
         return 0;
-    if ((m->n + 1) * 2 > m->nslots && ctid_rehash(m) < 0)
-        return 0;
-    if (m->n == m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 256;
-        ctid_entry *e = realloc(m->e, cap * sizeof *e);
-        if (!e)
-            return 0;
-        m->e = e;
-        m->cap = cap;
-    }
-    uint8_t *k = malloc(klen ? klen : 1);
-    if (!k)
-        return 0;
-    memcpy(k, key, klen);
-    size_t i = m->n++;
-    m->e[i] = (ctid_entry){.d = d, .key = k, .klen = klen, .hash = h};
-    size_t sl = h & (m->nslots - 1);
-    while (m->slots[sl])
-        sl = (sl + 1) & (m->nslots - 1);
-    m->slots[sl] = (uint32_t)(i + 1);
-    return index_ctid(i);
+    long i = ctid_entry_add(m, (size_t)ti, key, klen, h);
+    return i < 0 ? 0 : index_ctid(m->e[i].index);
 }
 
-int rl_ctid_lookup(rl_session *s, uint64_t ctid, const rl_table_desc **d, const uint8_t **key,
+int rl_ctid_lookup(rl_session *s, const rl_table_desc *d, uint64_t ctid, const uint8_t **key,
                    size_t *klen)
 {
     const rl_ctid_map *m = s->ctids;
     uint64_t off = ctid & 0xFFFF, block = ctid >> 16;
     if (!m || off < 1 || off > RL_CTIDS_PER_BLOCK)
         return 0;
+    long ti = ctid_table_find(m, d);
     uint64_t i = block * RL_CTIDS_PER_BLOCK + (off - 1);
-    if (i >= m->n)
+    if (ti < 0 || i >= m->t[ti].n)
         return 0;
-    *d = m->e[i].d;
-    *key = m->e[i].key;
-    *klen = m->e[i].klen;
+    const ctid_entry *e = &m->e[m->t[ti].entries[i]];
+    *key = e->key;
+    *klen = e->klen;
     return 1;
 }
 
@@ -869,6 +931,9 @@ void rl_ctid_reset(rl_session *s)
         return;
     for (size_t i = 0; i < m->n; i++)
         free(m->e[i].key);
+    for (size_t i = 0; i < m->nt; i++)
+        free(m->t[i].entries);
+    free(m->t);
     free(m->e);
     free(m->slots);
     free(m);

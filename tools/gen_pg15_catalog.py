@@ -1,0 +1,299 @@
+#!/usr/bin/env python3
+"""gen_pg15_catalog.py — dump PostgreSQL 15's system relations into a C include.
+
+RockLake's pg_catalog views (src/sql_pgcatalog.c) must answer DuckDB's
+catalog-discovery queries exactly as PostgreSQL 15 does, and PostgreSQL lists
+every relation of pg_catalog and information_schema there (their columns,
+their row types, the types those columns use, their primary keys / unique
+constraints and indexes). This script starts a throw-away PostgreSQL 15 with
+tests/pg/pg_env.sh (database `lakecat` owned by role `lake`, like the corpus),
+reads exactly those rows as role `lake`, stops the server and writes
+src/pg15_catalog.inc: one string table plus static arrays of the structs
+declared in src/sql_pgcatalog.c (field order must match them).
+
+    python3 tools/gen_pg15_catalog.py [--port 55511] [--out src/pg15_catalog.inc]
+
+Deterministic: every query has an ORDER BY, strings are numbered in first-use
+order, and nothing time- or install-dependent (relpages, reltuples,
+relfrozenxid, ...) is read. Uses psycopg 3 when installed, else `psql -At`.
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PG_ENV = os.path.join(ROOT, "tests", "pg", "pg_env.sh")
+NSPS = "(11, 13207)"  # pg_catalog, information_schema
+RELKINDS = "('r', 'v', 'm', 'f', 'p', 'c')"
+
+# Types the engine gives the lake's columns and query results: they must be
+# in pg_type even if no system column uses them (sql_pgcatalog.c's one list
+# of built-in types).
+ENGINE_TYPES = [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 114, 199, 700, 701, 705,
+                1000, 1001, 1005, 1007, 1009, 1014, 1015, 1016, 1021, 1022, 1028, 1042,
+                1043, 1082, 1083, 1114, 1115, 1182, 1183, 1184, 1185, 1186, 1187, 1231,
+                1266, 1270, 1700, 2205, 2210, 2278, 2950, 2951, 3802, 3807]
+
+NULL = None
+
+
+class Db:
+    """Text-format rows (str or None) from psycopg 3 or psql."""
+
+    def __init__(self, host, port):
+        self.host, self.port = host, port
+        try:
+            import psycopg  # noqa: F401
+            self.conn = psycopg.connect(host=host, port=port, user="lake", dbname="lakecat",
+                                        autocommit=True)
+        except ImportError:
+            self.conn = None
+
+    def rows(self, sql):
+        # every column is cast to text in SQL, so both paths agree
+        if self.conn is not None:
+            with self.conn.cursor() as cur:
+                cur.execute(sql)
+                return [tuple(v for v in r) for r in cur.fetchall()]
+        out = subprocess.run(
+            ["psql", "-X", "-q", "-At", "-h", self.host, "-p", str(self.port), "-U", "lake",
+             "-d", "lakecat", "-v", "ON_ERROR_STOP=1", "-F", "\x1f", "-R", "\x1e",
+             "-P", "null=\x1d", "-c", sql],
+            check=True, capture_output=True, text=True).stdout
+        recs = [r for r in out.rstrip("\n").split("\x1e") if r != ""]
+        return [tuple(None if f == "\x1d" else f for f in r.split("\x1f")) for r in recs]
+
+    def close(self):
+        if self.conn is not None:
+            self.conn.close()
+
+
+def t(cols):
+    """SELECT list casting every column to text."""
+    return ", ".join("(%s)::text" % c for c in cols)
+
+
+def dump(db):
+    d = {}
+    d["version"] = db.rows("SELECT current_setting('server_version')")[0][0]
+    d["namespaces"] = db.rows(
+        "SELECT %s FROM pg_namespace n ORDER BY n.oid" % t(["oid", "nspname", "nspowner"]))
+    rel_filter = "relnamespace IN %s AND relkind IN %s" % (NSPS, RELKINDS)
+    d["classes"] = db.rows(
+        "SELECT %s FROM pg_class c WHERE %s ORDER BY c.oid" % (t([
+            "oid", "relname", "relnamespace", "reltype", "reloftype", "relowner", "relam",
+            "relfilenode", "reltablespace", "reltoastrelid", "relhasindex", "relisshared",
+            "relpersistence", "relkind", "relnatts", "relchecks", "relhasrules",
+            "relhastriggers", "relhassubclass", "relrowsecurity", "relforcerowsecurity",
+            "relispopulated", "relreplident", "relispartition"]), rel_filter))
+    rels = "(SELECT oid FROM pg_class WHERE %s)" % rel_filter
+    d["attributes"] = db.rows(
+        "SELECT %s FROM pg_attribute a WHERE attrelid IN %s AND attnum > 0 AND NOT attisdropped "
+        "ORDER BY a.attrelid, a.attnum" % (t([
+            "attrelid", "attname", "atttypid", "atttypmod", "attlen", "attnum", "attndims",
+            "attbyval", "attalign", "attstorage", "attcompression", "attnotnull", "atthasdef",
+            "atthasmissing", "attidentity", "attgenerated", "attislocal", "attinhcount",
+            "attcollation"]), rels))
+    # types: the engine's, those the columns use, the relations' row types,
+    # closed over element and base types so every join finds its row
+    want = set(ENGINE_TYPES) | {int(a[2]) for a in d["attributes"]}
+    want |= {int(c[3]) for c in d["classes"]}
+    while True:
+        more = db.rows("SELECT typelem::text, typbasetype::text FROM pg_type WHERE oid IN (%s)"
+                       % ",".join(map(str, sorted(want))))
+        new = {int(v) for r in more for v in r if v != "0"} - want
+        if not new:
+            break
+        want |= new
+    d["types"] = db.rows(
+        "SELECT %s FROM pg_type y WHERE oid IN (%s) ORDER BY y.oid" % (t([
+            "oid", "typname", "typnamespace", "typowner", "typlen", "typbyval", "typtype",
+            "typcategory", "typispreferred", "typisdefined", "typdelim", "typrelid", "typelem",
+            "typarray", "typalign", "typstorage", "typnotnull", "typbasetype", "typtypmod",
+            "typndims", "typcollation"]), ",".join(map(str, sorted(want)))))
+    d["constraints"] = db.rows(
+        "SELECT %s FROM pg_constraint k WHERE conrelid IN %s ORDER BY k.oid" % (t([
+            "oid", "conname", "connamespace", "contype", "condeferrable", "condeferred",
+            "convalidated", "conrelid", "contypid", "conindid", "conparentid", "confrelid",
+            "conislocal", "coninhcount", "connoinherit", "conkey"]), rels))
+    d["indexes"] = db.rows(
+        "SELECT %s FROM pg_indexes i WHERE schemaname IN ('pg_catalog', 'information_schema') "
+        "ORDER BY i.schemaname, i.tablename, i.indexname" % t(
+            ["schemaname", "tablename", "indexname", "tablespace", "indexdef"]))
+    # comments on the relations or their columns (the discovery query's
+    # col_desc / tbl_desc); PostgreSQL 15 has none, but stay faithful
+    d["descriptions"] = db.rows(
+        "SELECT %s FROM pg_description x WHERE classoid = 'pg_class'::regclass AND objoid IN %s "
+        "ORDER BY x.objoid, x.objsubid" % (t(["objoid", "classoid", "objsubid", "description"]),
+                                       rels))
+    d["pg_tables"] = db.rows(
+        "SELECT %s FROM pg_tables p WHERE schemaname IN ('pg_catalog', 'information_schema') "
+        "ORDER BY p.schemaname, p.tablename" % t([
+            "schemaname", "tablename", "tableowner", "tablespace", "hasindexes", "hasrules",
+            "hastriggers", "rowsecurity"]))
+    # as role lake: information_schema.tables lists only what it may use
+    d["is_tables"] = db.rows(
+        "SELECT %s FROM information_schema.tables x WHERE table_schema IN "
+        "('pg_catalog', 'information_schema') ORDER BY x.table_schema, x.table_name" % t([
+            "table_schema", "table_name", "table_type", "is_insertable_into", "is_typed"]))
+    return d
+
+
+# ------------------------------------------------------------------ C output
+
+class Strings:
+    """One NUL-separated string table; an index is a byte offset."""
+
+    def __init__(self):
+        self.off, self.items, self.size = {}, [], 0
+
+    def __call__(self, s):
+        if s is None:
+            return "PG15_NONE"
+        if s not in self.off:
+            self.off[s] = self.size
+            self.items.append(s)
+            self.size += len(s.encode()) + 1
+        return str(self.off[s])
+
+    def c_literal(self):
+        lines, cur = [], ""
+        for s in self.items:
+            lit = '"%s\\0"' % "".join(
+                c if 32 <= ord(c) < 127 and c not in '"\\?' else "\\%03o" % b
+                for c in s for b in c.encode())
+            if len(cur) + len(lit) + 1 > 96:
+                lines.append(cur)
+                cur = ""
+            cur += (" " if cur else "") + lit
+        if cur:
+            lines.append(cur)
+        return "\n    ".join(lines)
+
+
+def b(v):
+    return {"true": "1", "false": "0"}[v]
+
+
+def ch(v):
+    """A "char" column: C char literal, 0 for the empty value."""
+    if not v:
+        return "0"
+    return "'\\''" if v == "'" else "'%s'" % v.replace("\\", "\\\\")
+
+
+def emit(d, cmd):
+    S = Strings()
+    out = []
+
+    def array(ctype, name, rows):
+        out.append("static const %s %s[] = {" % (ctype, name))
+        for r in rows:
+            out.append("    {%s}," % ", ".join(r))
+        if not rows:  # C has no empty arrays; the count says 0
+            out.append("    {0},")
+        out.append("};")
+        out.append("#define %s_COUNT %d" % (name.upper(), len(rows)))
+        out.append("")
+
+    array("pg15_namespace", "pg15_namespaces",
+          [[n[0], S(n[1]), n[2]] for n in d["namespaces"]])
+
+    atts_by_rel = {}
+    for a in d["attributes"]:
+        atts_by_rel.setdefault(a[0], []).append(a)
+    classes, first = [], 0
+    for c in d["classes"]:
+        natt = len(atts_by_rel.get(c[0], []))
+        classes.append([c[0], S(c[1])] + list(c[2:10]) + [b(c[10]), b(c[11]), ch(c[12]), ch(c[13]),
+                       c[14], c[15]] + [b(v) for v in c[16:22]] + [ch(c[22]), b(c[23]),
+                       str(first), str(natt)])
+        first += natt
+    array("pg15_class", "pg15_classes", classes)
+
+    atts = []
+    for c in d["classes"]:
+        for a in atts_by_rel.get(c[0], []):
+            atts.append([S(a[1]), a[2], a[3], a[4], a[5], a[6], b(a[7]), ch(a[8]), ch(a[9]),
+                         ch(a[10]), b(a[11]), b(a[12]), b(a[13]), ch(a[14]), ch(a[15]),
+                         b(a[16]), a[17], a[18]])
+    array("pg15_attribute", "pg15_attributes", atts)
+
+    array("pg15_type", "pg15_types", [
+        [y[0], S(y[1]), y[2], y[3], y[4], b(y[5]), ch(y[6]), ch(y[7]), b(y[8]), b(y[9]),
+         ch(y[10]), y[11], y[12], y[13], ch(y[14]), ch(y[15]), b(y[16]), y[17], y[18], y[19],
+         y[20]] for y in d["types"]])
+
+    array("pg15_constraint", "pg15_constraints", [
+        [k[0], S(k[1]), k[2], ch(k[3]), b(k[4]), b(k[5]), b(k[6]), k[7], k[8], k[9], k[10],
+         k[11], b(k[12]), k[13], b(k[14]), S(k[15])] for k in d["constraints"]])
+
+    array("pg15_index", "pg15_indexes",
+          [[S(i[0]), S(i[1]), S(i[2]), S(i[3]), S(i[4])] for i in d["indexes"]])
+
+    array("pg15_description", "pg15_descriptions",
+          [[x[0], x[1], x[2], S(x[3])] for x in d["descriptions"]])
+
+    array("pg15_table", "pg15_tables",
+          [[S(x[0]), S(x[1]), S(x[2]), S(x[3]), b(x[4]), b(x[5]), b(x[6]), b(x[7])]
+           for x in d["pg_tables"]])
+
+    array("pg15_is_table", "pg15_is_tables",
+          [[S(x[0]), S(x[1]), S(x[2]), S(x[3]), S(x[4])] for x in d["is_tables"]])
+
+    head = [
+        "/*",
+        " * pg15_catalog.inc — GENERATED, do not edit. PostgreSQL %s's system" % d["version"],
+        " * relations (pg_catalog and information_schema), as a fresh database",
+        " * `lakecat` owned by role `lake` shows them to role `lake`: namespaces,",
+        " * relations, their columns, row types and column types, constraints,",
+        " * indexes, comments, pg_tables and information_schema.tables rows.",
+        " *",
+        " * Regenerate with:  %s" % cmd,
+        " *",
+        " * Strings are byte offsets into pg15_str (PG15_NONE = NULL); the row",
+        " * structs are declared in sql_pgcatalog.c, whose field order this file",
+        " * follows. Attributes are grouped by relation in pg15_classes' order",
+        " * (att_first, att_count).",
+        " */",
+        "",
+        "#define PG15_VERSION \"%s\"" % d["version"],
+        "",
+        "static const char pg15_str[] =",
+        "    " + S.c_literal() + ";",
+        "",
+    ]
+    return "\n".join(head + out)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--port", type=int, default=55511)
+    ap.add_argument("--out", default=os.path.join(ROOT, "src", "pg15_catalog.inc"))
+    args = ap.parse_args()
+    tmp = tempfile.mkdtemp(prefix="rl_pg15_catalog_")
+    os.chmod(tmp, 0o755)
+    try:
+        subprocess.run([PG_ENV, "start", str(args.port), tmp], check=True)
+        db = Db(tmp, args.port)
+        try:
+            data = dump(db)
+        finally:
+            db.close()
+    finally:
+        subprocess.run([PG_ENV, "stop", tmp], check=False)
+        shutil.rmtree(tmp, ignore_errors=True)
+    text = emit(data, "python3 tools/gen_pg15_catalog.py --out src/pg15_catalog.inc")
+    with open(args.out, "w") as f:
+        f.write(text + "\n")
+    print("wrote %s (%d bytes): %d relations, %d attributes, %d types, %d constraints, "
+          "%d indexes" % (args.out, len(text) + 1, len(data["classes"]),
+                          len(data["attributes"]), len(data["types"]),
+                          len(data["constraints"]), len(data["indexes"])), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

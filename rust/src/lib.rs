@@ -29,8 +29,8 @@ use object_store::path::Path;
 use object_store::ObjectStore;
 use slatedb::admin::AdminBuilder;
 use slatedb::config::{
-    CheckpointOptions, CheckpointScope, DbReaderOptions, ReadOptions, ScanOptions, Settings,
-    WriteOptions,
+    CheckpointOptions, CheckpointScope, DbReaderOptions, FlushOptions, FlushType, ReadOptions,
+    ScanOptions, Settings, WriteOptions,
 };
 use slatedb::db_cache::moka::{MokaCache, MokaCacheOptions};
 use slatedb::db_cache::{DbCache, SplitCache};
@@ -1019,6 +1019,7 @@ pub unsafe extern "C" fn kv_write(db: *mut KvDb, b: *const KvBatch, err: *mut Kv
 /// A write applied to the memtable whose durability has not been awaited yet
 /// (see kv_write_begin / kv_write_wait in kv.h).
 pub struct KvPending {
+    db: Db,
     handle: slatedb::WriteHandle,
     bytes: u64,
 }
@@ -1042,7 +1043,11 @@ pub unsafe extern "C" fn kv_write_begin(
         }
         let (wb, bytes) = build_batch(b)?;
         let handle = block_on(w.write_with_options(wb, &WriteOptions::default()))?;
-        *out = Box::into_raw(Box::new(KvPending { handle, bytes }));
+        *out = Box::into_raw(Box::new(KvPending {
+            db: w.clone(),
+            handle,
+            bytes,
+        }));
         Ok(0)
     })
 }
@@ -1055,7 +1060,19 @@ pub unsafe extern "C" fn kv_write_wait(p: *mut KvPending, err: *mut KvError) -> 
         }
         // SAFETY: p came from kv_write_begin and is consumed here exactly once.
         let pending = unsafe { Box::from_raw(p) };
-        block_on(pending.handle.await_durable())?;
+        // Flush the WAL now instead of waiting for the next flush tick: a
+        // committer should not sit out the interval. Writers that arrive
+        // while this flush runs land in the next WAL and share its flush,
+        // so concurrent commits still group.
+        block_on(async {
+            pending
+                .db
+                .flush_with_options(FlushOptions {
+                    flush_type: FlushType::Wal,
+                })
+                .await?;
+            pending.handle.await_durable().await
+        })?;
         bump(&BATCHES_WRITTEN, 1);
         bump(&BYTES_WRITTEN, pending.bytes);
         Ok(0)

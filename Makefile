@@ -26,7 +26,7 @@ LIBS     := $(RUST_LIB) -lpg_query -lprotobuf-c -lssl -lcrypto -lpthread -ldl -l
 # Library sources: everything in src/ except the CLI entry point.
 LIB_SRC  := $(filter-out src/main.c,$(wildcard src/*.c))
 LIB_OBJ  := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRC))
-HDRS     := $(wildcard src/*.h) tests/testutil.h
+HDRS     := $(wildcard src/*.h) $(wildcard src/*.inc) tests/testutil.h
 TESTS    := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 TEST_HELPERS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/helper_*.c))
 

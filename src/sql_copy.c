@@ -919,8 +919,14 @@ static int binary_tuple(rl_exec *x, rl_copy_in *ci, const uint8_t *p)
         if (len == -1)
             continue;
         const rl_colmeta *cm = &ci->shape->cols[ci->map[f]];
-        rc = rl_value_from_binary(x, cm->oid, cm->typmod, p + off, (size_t)len, &arena,
-                                  &row[ci->map[f]]);
+        rl_value *v = &row[ci->map[f]];
+        rc = rl_value_from_binary(x, cm->oid, cm->typmod, p + off, (size_t)len, &arena, v);
+        /* numeric_recv / varchar_recv apply the column's typmod too */
+        if (rc == 0 && cm->typmod >= 4 &&
+            (cm->oid == RL_OID_NUMERIC || cm->oid == RL_OID_VARCHAR)) {
+            rl_expr_ctx c = {.x = x, .arena = &arena};
+            rc = rl_value_coerce(&c, v, cm->oid, cm->typmod, false, v, -1);
+        }
         off += (size_t)len;
     }
     if (rc == 0)

@@ -80,6 +80,7 @@ typedef struct col_spec {
     int32_t typmod;
     bool not_null, pk, unique;
     int location;
+    const PgQuery__Node *def; /* DEFAULT expression (ADD COLUMN only), or NULL */
 } col_spec;
 
 static int constraint_apply(rl_exec *x, const PgQuery__Constraint *c, col_spec *cs)
@@ -90,12 +91,13 @@ static int constraint_apply(rl_exec *x, const PgQuery__Constraint *c, col_spec *
     case PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY: cs->pk = true; return 0;
     case PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE: cs->unique = true; return 0;
     case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT:
-        /* rows never get defaults here: only DEFAULT NULL means the same */
+        /* only DEFAULT NULL means the same as no default; ADD COLUMN
+         * (alter_cmd) takes any other default for the existing rows */
         if (c->raw_expr && c->raw_expr->node_case == PG_QUERY__NODE__NODE_A_CONST &&
             c->raw_expr->a_const->isnull)
             return 0;
-        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, c->location,
-                             "column defaults are not supported by RockLake");
+        cs->def = c->raw_expr;
+        return 0;
     default:
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, c->location,
                              "this column constraint is not supported by RockLake");
@@ -113,14 +115,23 @@ static int column_def(rl_exec *x, const PgQuery__ColumnDef *cd, col_spec *cs)
                              cd->colname);
     if (!cd->type_name || rl_type_from_typename(x, cd->type_name, &cs->oid, &cs->typmod) < 0)
         return -1;
-    if (cd->raw_default)
-        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cd->location,
-                             "column defaults are not supported by RockLake");
+    cs->def = cd->raw_default;
     for (size_t i = 0; i < cd->n_constraints; i++)
         if (cd->constraints[i]->node_case == PG_QUERY__NODE__NODE_CONSTRAINT &&
             constraint_apply(x, cd->constraints[i]->constraint, cs) < 0)
             return -1;
     return 0;
+}
+
+/* CREATE TABLE: a column default would have to apply to later INSERTs,
+ * which needs the default stored in the table definition — the catalog
+ * has no place for it. */
+static int no_default(rl_exec *x, const col_spec *cs)
+{
+    if (!cs->def)
+        return 0;
+    return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cs->location,
+                         "column defaults are not supported by RockLake");
 }
 
 /* Table-level PRIMARY KEY / UNIQUE (col, ...): mark the columns. */
@@ -159,7 +170,7 @@ static int column_list(rl_exec *x, const PgQuery__CreateStmt *st, col_spec *cols
         if (*n == RL_MAX_COLUMNS)
             return rl_exec_error(x, "54011", -1, "tables can have at most %d columns in RockLake",
                                  RL_MAX_COLUMNS);
-        if (column_def(x, e->column_def, &cols[*n]) < 0)
+        if (column_def(x, e->column_def, &cols[*n]) < 0 || no_default(x, &cols[*n]) < 0)
             return -1;
         for (size_t k = 0; k < *n; k++)
             if (strcmp(cols[k].name, cols[*n].name) == 0)
@@ -483,15 +494,44 @@ int rl_ddl_drop(rl_exec *x, const PgQuery__DropStmt *st)
 /* ----------------------------------------------------------------- ALTER */
 
 /* A table's new shape: for each new column, the old column it comes from
- * (-1 = new, all NULL). */
+ * (-1 = new: every existing row gets fill[i], the ADD COLUMN default or
+ * NULL). fill strings live in `arena`. */
 typedef struct new_shape {
     size_t n;
     col_spec cols[RL_MAX_COLUMNS];
     int from[RL_MAX_COLUMNS];
+    rl_value fill[RL_MAX_COLUMNS];
+    rl_arena arena;
 } new_shape;
+
+/* The value existing rows get in an added column: its DEFAULT, evaluated
+ * once (a constant expression: column references are 0A000 as in
+ * PostgreSQL's "cannot use column reference in DEFAULT expression") and
+ * coerced like an assignment, or NULL. */
+static int add_column_fill(rl_exec *x, const col_spec *cs, rl_arena *arena, rl_value *out)
+{
+    memset(out, 0, sizeof *out);
+    out->oid = cs->oid;
+    out->typmod = cs->typmod;
+    out->d.isnull = true;
+    if (!cs->def)
+        return 0;
+    rl_expr_ctx c = {.x = x, .arena = arena};
+    rl_value v;
+    if (rl_expr_eval(&c, cs->def, &v) < 0) {
+        if (strcmp(x->err->sqlstate, "42703") == 0 || strcmp(x->err->sqlstate, "42P01") == 0)
+            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                                 "cannot use column reference in DEFAULT expression");
+        return -1;
+    }
+    if (v.d.isnull)
+        return 0;
+    return rl_value_coerce(&c, &v, cs->oid, cs->typmod, false, out, -1);
+}
 
 static void shape_from_rowset(const rl_rowset *rs, size_t ntab, new_shape *ns)
 {
+    memset(&ns->arena, 0, sizeof ns->arena);
     ns->n = ntab;
     for (size_t i = 0; i < ntab; i++) {
         memset(&ns->cols[i], 0, sizeof ns->cols[i]);
@@ -539,6 +579,8 @@ static int alter_cmd(rl_exec *x, const char *table, const PgQuery__AlterTableCmd
         if (ns->n == RL_MAX_COLUMNS)
             return rl_exec_error(x, "54011", -1, "tables can have at most %d columns in RockLake",
                                  RL_MAX_COLUMNS);
+        if (add_column_fill(x, &cs, &ns->arena, &ns->fill[ns->n]) < 0)
+            return -1;
         ns->cols[ns->n] = cs;
         ns->from[ns->n++] = -1;
         return 1;
@@ -555,6 +597,7 @@ static int alter_cmd(rl_exec *x, const char *table, const PgQuery__AlterTableCmd
         }
         memmove(&ns->cols[c], &ns->cols[c + 1], (ns->n - (size_t)c - 1) * sizeof ns->cols[0]);
         memmove(&ns->from[c], &ns->from[c + 1], (ns->n - (size_t)c - 1) * sizeof ns->from[0]);
+        memmove(&ns->fill[c], &ns->fill[c + 1], (ns->n - (size_t)c - 1) * sizeof ns->fill[0]);
         ns->n--;
         return 1;
     }
@@ -579,14 +622,7 @@ static int rebuild_temp(rl_exec *x, rl_temp_table *t, const char *newname, const
     for (size_t r = 0; r < old->nrows; r++) {
         rl_value row[RL_MAX_COLUMNS];
         for (size_t i = 0; i < ns->n; i++) {
-            if (ns->from[i] >= 0) {
-                row[i] = rl_rowset_row(old, r)[ns->from[i]];
-            } else {
-                memset(&row[i], 0, sizeof row[i]);
-                row[i].oid = ns->cols[i].oid;
-                row[i].typmod = ns->cols[i].typmod;
-                row[i].d.isnull = true;
-            }
+            row[i] = ns->from[i] >= 0 ? rl_rowset_row(old, r)[ns->from[i]] : ns->fill[i];
         }
         if (rl_rowset_add(nw, row, NULL, x->err) < 0) {
             rl_rowset_free(nw);
@@ -612,7 +648,7 @@ static int rebuild_dynamic(rl_exec *x, const rl_relation *rel, const char *newna
         return -1;
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < ns->n; i++)
-        if (ns->from[i] < 0 && ns->cols[i].not_null && rows->nrows)
+        if (ns->from[i] < 0 && ns->cols[i].not_null && ns->fill[i].d.isnull && rows->nrows)
             rc = rl_exec_error(x, "23502", -1, "column \"%s\" of relation \"%s\" contains null values",
                                ns->cols[i].name, rel->name);
     if (rc == 0)
@@ -626,11 +662,7 @@ static int rebuild_dynamic(rl_exec *x, const rl_relation *rel, const char *newna
         rl_datum row[RL_MAX_COLUMNS];
         const rl_value *src = rl_rowset_row(rows, r);
         for (size_t i = 0; i < ns->n; i++) {
-            memset(&row[i], 0, sizeof row[i]);
-            if (ns->from[i] >= 0)
-                row[i] = src[ns->from[i]].d;
-            else
-                row[i].isnull = true;
+            row[i] = ns->from[i] >= 0 ? src[ns->from[i]].d : ns->fill[i].d;
         }
         rc = rl_txn_insert(txn, d, row, x->err);
     }
@@ -696,6 +728,7 @@ int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
     if (rc >= 0 && changed)
         rc = apply_shape(x, &rel, rel.name, &ns);
     rl_rowset_free(shape); /* after apply: ns borrows its column names */
+    rl_arena_free(&ns.arena);
     return rc < 0 ? -1 : rl_send_complete(x, "ALTER TABLE");
 }
 
@@ -742,5 +775,6 @@ int rl_ddl_rename(rl_exec *x, const PgQuery__RenameStmt *st)
     if (rc == 0)
         rc = apply_shape(x, &rel, newname, &ns);
     rl_rowset_free(shape);
+    rl_arena_free(&ns.arena);
     return rc < 0 ? -1 : rl_send_complete(x, "ALTER TABLE");
 }

@@ -566,11 +566,29 @@ static int job_open(dml_job *j, rl_exec *x, const PgQuery__RangeVar *rv,
 
 typedef int (*row_action)(dml_job *j, rl_expr_ctx *ec, size_t row, void *ctx);
 
+/* PostgreSQL rejects a WHERE literal that is no valid input for the column
+ * it is compared with while planning, so even with no rows (ctid
+ * conjuncts are checked by eval_tid as they are decided). */
+static int job_check_literals(dml_job *j)
+{
+    rl_binding b[17];
+    b[0] = (rl_binding){.rs = j->target, .row = 0, .outer = NULL};
+    for (size_t k = 0; k < j->nfrom; k++)
+        b[k + 1] = (rl_binding){.rs = j->from[k], .row = 0, .outer = &b[k]};
+    rl_expr_ctx ec = {.x = j->x, .b = &b[j->nfrom], .arena = &j->arena};
+    for (size_t i = 0; i < j->nconj; i++)
+        if (!j->conj_ctid[i] && rl_expr_check_literals(&ec, j->conj[i]) < 0)
+            return -1;
+    return 0;
+}
+
 /* For every target row, find the first FROM combination (cartesian, in
  * order) satisfying WHERE and apply `act` once. */
 static int job_run(dml_job *j, row_action act, void *ctx)
 {
     size_t nrows = j->target->nrows;
+    if (job_check_literals(j) < 0)
+        return -1;
     for (size_t r = 0; r < nrows; r++) {
         if ((r & 1023) == 0 && rl_exec_check_cancel(j->x) < 0)
             return -1;

@@ -15,6 +15,7 @@
  *    PostgreSQL 15 reports them) through rl_exec_error; never an abort.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -284,8 +285,13 @@ static int number_convert(rl_expr_ctx *c, const rl_value *in, uint32_t oid, rl_v
 }
 
 /* The SQLSTATE of a codec parse message. */
-static const char *codec_sqlstate(const char *msg)
+static const char *codec_sqlstate(const char *msg, rl_type t)
 {
+    /* date/time input functions report bad syntax as 22007 (DTERR_BAD_FORMAT) */
+    if ((t == RL_T_DATE || t == RL_T_TIME || t == RL_T_TIMETZ || t == RL_T_TIMESTAMP ||
+         t == RL_T_TIMESTAMPTZ || t == RL_T_INTERVAL) &&
+        strncmp(msg, "invalid input syntax", 20) == 0)
+        return "22007";
     if (strstr(msg, "out of range"))
         return strncmp(msg, "date/time", 9) == 0 ? "22008" : RL_SQLSTATE_NUMERIC_OUT_OF_RANGE;
     if (strstr(msg, "too long"))
@@ -314,6 +320,117 @@ static int apply_varchar_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod, boo
         return rl_exec_error(c->x, "22001", loc, "value too long for type character varying(%d)",
                              (int)max);
     v->d.v.s.len = i;
+    return 0;
+}
+
+/* numeric(p,s): PostgreSQL's typmod is ((p << 16) | (s & 0x7ff)) + 4, the
+ * scale an 11-bit signed number (PG 15 allows s < 0 and s > p). */
+static void numeric_typmod_parts(int32_t typmod, int *precision, int *scale)
+{
+    int32_t t = typmod - 4;
+    *precision = (t >> 16) & 0xffff;
+    *scale = ((t & 0x7ff) ^ 1024) - 1024;
+}
+
+/* Round canonical numeric text to `scale` fraction digits, half away from
+ * zero, into out (room for len + scale + 3 bytes). Returns the length and
+ * sets *lead to the power of ten of the first nonzero digit + 1 (PG's
+ * "ddigits"; INT_MIN for zero). */
+static size_t numeric_round_text(const char *p, size_t len, int scale, char *out, int *lead)
+{
+    bool neg = len && p[0] == '-';
+    size_t i = neg, dot = i;
+    while (dot < len && p[dot] != '.')
+        dot++;
+    /* digits of the value, most significant first: integer then fraction;
+     * keep = how many of them survive the rounding */
+    size_t nint = dot - i, nfrac = dot < len ? len - dot - 1 : 0;
+    const char *ip = p + i, *fp = dot < len ? p + dot + 1 : "";
+    long keep = (long)nint + scale; /* digits kept (may be <= 0 or > total) */
+    char dig[nint + nfrac + (scale > 0 ? (size_t)scale : 0) + 2];
+    size_t nd = 0;
+    dig[nd++] = '0'; /* room for a carry */
+    for (size_t k = 0; k < nint; k++)
+        dig[nd++] = ip[k];
+    for (size_t k = 0; k < nfrac; k++)
+        dig[nd++] = fp[k];
+    long total = (long)nd - 1;
+    bool up = keep >= 0 && keep < total && dig[keep + 1] >= '5';
+    if (keep < 0)
+        keep = 0;
+    if (keep > total)
+        for (; total < keep; total++)
+            dig[nd++] = '0';
+    nd = (size_t)keep + 1; /* the carry digit + kept digits */
+    for (long k = (long)nd - 1; up && k >= 0; k--) {
+        if (dig[k] == '9') {
+            dig[k] = '0';
+        } else {
+            dig[k]++;
+            up = false;
+        }
+    }
+    /* the kept digits stand for integer digits 0..nint (with carry) then
+     * fraction digits; a negative scale zero-fills the integer tail */
+    long int_digits = (long)nint + 1; /* with the carry digit */
+    size_t o = 0;
+    long first = -1;
+    for (long k = 0; k < (long)nd; k++)
+        if (dig[k] != '0') {
+            first = k;
+            break;
+        }
+    *lead = first < 0 ? INT_MIN : (int)(int_digits - first);
+    if (neg && first >= 0)
+        out[o++] = '-';
+    long start = first >= 0 && first < int_digits ? first : int_digits;
+    if (start >= int_digits)
+        out[o++] = '0';
+    for (long k = start; k < int_digits; k++)
+        out[o++] = k < (long)nd ? dig[k] : '0';
+    if (scale > 0) {
+        out[o++] = '.';
+        for (long k = int_digits; k < int_digits + scale; k++)
+            out[o++] = dig[k];
+    }
+    return o;
+}
+
+/* numeric(p,s) on assignment or cast: round to s digits, then at most
+ * p - s digits may remain before the point (22003 with PG's detail). NaN
+ * passes; infinities do not fit a constrained numeric. */
+static int apply_numeric_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod, int loc)
+{
+    v->typmod = typmod;
+    if (v->d.isnull || typmod < 4)
+        return 0;
+    int precision, scale;
+    numeric_typmod_parts(typmod, &precision, &scale);
+    const char *p = (const char *)v->d.v.s.p;
+    size_t len = v->d.v.s.len;
+    if (len == 3 && memcmp(p, "NaN", 3) == 0)
+        return 0;
+    if ((len == 8 && memcmp(p, "Infinity", 8) == 0) || (len == 9 && memcmp(p, "-Infinity", 9) == 0)) {
+        rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_OUT_OF_RANGE, loc, "numeric field overflow");
+        rl_error_detail(c->x->err, "A field with precision %d, scale %d cannot hold an "
+                        "infinite value.", precision, scale);
+        return -1;
+    }
+    char *out = rl_arena_alloc(c->arena, len + (scale > 0 ? (size_t)scale : 0) + 4);
+    if (!out)
+        return oom(c);
+    int lead;
+    size_t n = numeric_round_text(p, len, scale, out, &lead);
+    int maxdigits = precision - scale;
+    if (lead != INT_MIN && lead > maxdigits) {
+        rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_OUT_OF_RANGE, loc, "numeric field overflow");
+        rl_error_detail(c->x->err, "A field with precision %d, scale %d must round to an "
+                        "absolute value less than %s%d.", precision, scale,
+                        maxdigits ? "10^" : "", maxdigits ? maxdigits : 1);
+        return -1;
+    }
+    v->d.v.s.p = (const uint8_t *)out;
+    v->d.v.s.len = n;
     return 0;
 }
 
@@ -451,7 +568,7 @@ static int text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid
         if (!msg[0])
             snprintf(msg, sizeof msg, "invalid input syntax for type %s: \"%.*s\"",
                      rl_oid_type_name(oid), (int)len, p);
-        return rl_exec_error(c->x, codec_sqlstate(msg), loc, "%s", msg);
+        return rl_exec_error(c->x, codec_sqlstate(msg, t), loc, "%s", msg);
     }
     memset(out, 0, sizeof *out);
     out->oid = oid;
@@ -482,8 +599,21 @@ static int value_to_textval(rl_expr_ctx *c, const rl_value *in, uint32_t oid, rl
     return set_buf_copy(c, out, oid, &b);
 }
 
+static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_t typmod,
+                        bool explicit_cast, rl_value *out, int location);
+
 int rl_value_coerce(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_t typmod,
                     bool explicit_cast, rl_value *out, int location)
+{
+    if (coerce_value(c, in, oid, typmod, explicit_cast, out, location) < 0)
+        return -1;
+    /* a numeric's typmod applies whatever the source type (assignment and
+     * cast alike, as numeric()/numeric_in do) */
+    return oid == RL_OID_NUMERIC ? apply_numeric_typmod(c, out, typmod, location) : 0;
+}
+
+static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_t typmod,
+                        bool explicit_cast, rl_value *out, int location)
 {
     if (in->d.isnull) {
         set_null(out, oid);
@@ -690,13 +820,25 @@ int rl_type_from_typename(rl_exec *x, const PgQuery__TypeName *tn, uint32_t *oid
         return rl_exec_error(x, "42704", tn->location, "type \"%s\" does not exist", name);
     *typmod = -1;
     long m1, m2;
-    if (o == RL_OID_VARCHAR && tn->n_typmods == 1 && typmod_value(tn->typmods[0], &m1) == 0)
+    if (o == RL_OID_VARCHAR && tn->n_typmods == 1 && typmod_value(tn->typmods[0], &m1) == 0) {
+        if (m1 < 1 || m1 > 10485760)
+            return rl_exec_error(x, "22023", tn->location,
+                                 m1 < 1 ? "length for type varchar must be at least 1"
+                                        : "length for type varchar cannot exceed 10485760");
         *typmod = (int32_t)(m1 + 4);
+    }
     if (o == RL_OID_NUMERIC && tn->n_typmods >= 1 && typmod_value(tn->typmods[0], &m1) == 0) {
         m2 = 0;
         if (tn->n_typmods == 2)
             typmod_value(tn->typmods[1], &m2);
-        *typmod = (int32_t)(((m1 << 16) | (m2 & 0xffff)) + 4);
+        if (m1 < 1 || m1 > 1000)
+            return rl_exec_error(x, "22023", tn->location,
+                                 "NUMERIC precision %ld must be between 1 and 1000", m1);
+        if (m2 < -1000 || m2 > 1000)
+            return rl_exec_error(x, "22023", tn->location,
+                                 "NUMERIC scale %ld must be between -1000 and 1000", m2);
+        /* PostgreSQL 15: the scale is stored as an 11-bit signed field */
+        *typmod = (int32_t)(((m1 << 16) | (m2 & 0x7ff)) + 4);
     }
     if (tn->n_array_bounds > 0) {
         if (o == RL_OID_TEXT || o == RL_OID_VARCHAR)
@@ -1983,6 +2125,91 @@ static int eval_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *ou
 }
 
 /* ------------------------------------------------------------ dispatch */
+
+/* ------------------------------------------------- plan-time literal check */
+
+/* The column a ColumnRef names at this query level (not beyond a subquery
+ * boundary), or NULL. */
+static const rl_colmeta *level_column(const rl_binding *b, const PgQuery__Node *n)
+{
+    if (!n || n->node_case != PG_QUERY__NODE__NODE_COLUMN_REF)
+        return NULL;
+    const PgQuery__ColumnRef *cr = n->column_ref;
+    size_t nf = cr->n_fields;
+    if (nf == 0 || nf > 2 || cr->fields[nf - 1]->node_case == PG_QUERY__NODE__NODE_A_STAR)
+        return NULL;
+    colref r = {nf == 2 ? node_str(cr->fields[0]) : NULL, node_str(cr->fields[nf - 1])};
+    if (!r.name)
+        return NULL;
+    for (; b && b->rs; b = b->outer) {
+        long i = find_col(b->rs, &r);
+        if (i >= 0)
+            return &b->rs->cols[i];
+        if (i == -2)
+            return NULL;
+    }
+    return NULL;
+}
+
+/* An unknown-typed literal ('...') compared with column m must be valid
+ * input for m's type: PostgreSQL converts it while planning. */
+static int check_literal(rl_expr_ctx *c, const rl_colmeta *m, const PgQuery__Node *n)
+{
+    if (!m || is_textual(m->oid) || !n || n->node_case != PG_QUERY__NODE__NODE_A_CONST ||
+        n->a_const->isnull || n->a_const->val_case != PG_QUERY__A__CONST__VAL_SVAL)
+        return 0;
+    const char *s = n->a_const->sval->sval;
+    rl_value in, out;
+    set_str(&in, RL_OID_UNKNOWN, s, strlen(s));
+    return rl_value_coerce(c, &in, m->oid, -1, false, &out, n->a_const->location);
+}
+
+static bool is_compare_op(const PgQuery__AExpr *e)
+{
+    const char *op = op_name(e);
+    return op && (strcmp(op, "=") == 0 || strcmp(op, "<>") == 0 || strcmp(op, "!=") == 0 ||
+                  strcmp(op, "<") == 0 || strcmp(op, ">") == 0 || strcmp(op, "<=") == 0 ||
+                  strcmp(op, ">=") == 0);
+}
+
+static int check_aexpr(rl_expr_ctx *c, const PgQuery__AExpr *e)
+{
+    const rl_colmeta *lm = level_column(c->b, e->lexpr);
+    switch (e->kind) {
+    case PG_QUERY__A__EXPR__KIND__AEXPR_OP:
+        if (!is_compare_op(e))
+            return 0;
+        if (check_literal(c, lm, e->rexpr) < 0)
+            return -1;
+        return check_literal(c, level_column(c->b, e->rexpr), e->lexpr);
+    case PG_QUERY__A__EXPR__KIND__AEXPR_IN:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_BETWEEN:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN:
+        if (!lm || !e->rexpr || e->rexpr->node_case != PG_QUERY__NODE__NODE_LIST)
+            return 0;
+        for (size_t i = 0; i < e->rexpr->list->n_items; i++)
+            if (check_literal(c, lm, e->rexpr->list->items[i]) < 0)
+                return -1;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+int rl_expr_check_literals(rl_expr_ctx *c, const PgQuery__Node *node)
+{
+    if (!node)
+        return 0;
+    if (node->node_case == PG_QUERY__NODE__NODE_BOOL_EXPR) {
+        for (size_t i = 0; i < node->bool_expr->n_args; i++)
+            if (rl_expr_check_literals(c, node->bool_expr->args[i]) < 0)
+                return -1;
+        return 0;
+    }
+    if (node->node_case == PG_QUERY__NODE__NODE_A_EXPR)
+        return check_aexpr(c, node->a_expr);
+    return 0;
+}
 
 static int node_location(const PgQuery__Node *n)
 {

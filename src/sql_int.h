@@ -218,6 +218,12 @@ const char *rl_oid_type_name(uint32_t oid);
 /* Common type of two (CASE/COALESCE/VALUES/UNION): unknown yields to the
  * other, numbers widen, text-likes become text, else the first. */
 uint32_t rl_common_type(uint32_t a, uint32_t b);
+/* What PostgreSQL checks while planning: every unknown-typed literal that
+ * a comparison (=, <>, <, >, <=, >=, IN list, BETWEEN) in the AND/OR/NOT
+ * tree `node` sets against a non-text column of c->b's query level must be
+ * valid input for that column's type (22P02 ... even if no row is ever
+ * evaluated). 0 ok, -1 error. */
+int rl_expr_check_literals(rl_expr_ctx *c, const PgQuery__Node *node);
 /* Is the node a call of an aggregate we implement (count/max/min/sum/...)? */
 bool rl_expr_is_aggregate(const PgQuery__Node *node);
 
@@ -286,8 +292,9 @@ const char *rl_pgcatalog_schema(int id);
 /* Generate all rows of a virtual relation (reflecting the catalog as this
  * transaction sees it, so a table created a moment ago is listed). */
 rl_rowset *rl_pgcatalog_rows(rl_exec *x, int id);
-/* The stable pseudo-oid of a relation / namespace, used consistently by
- * pg_class, pg_attribute, RowDescription and to_regclass. */
+/* The oid of a relation / namespace, used consistently by pg_class,
+ * pg_attribute, RowDescription and to_regclass: PostgreSQL 15's real oid for
+ * its own (pg_catalog / information_schema), else a stable pseudo-oid. */
 uint32_t rl_pgcatalog_rel_oid(const char *schema, const char *name);
 uint32_t rl_pgcatalog_namespace_oid(const char *schema);
 /* Columns of a virtual relation without generating its rows (no rows). */

@@ -1,6 +1,7 @@
 /*
- * sql_pgcatalog.c — pg_catalog and information_schema relations, generated
- * from the table descriptors and the catalog's name registry.
+ * sql_pgcatalog.c — pg_catalog and information_schema relations: PostgreSQL
+ * 15's own system rows (generated, src/pg15_catalog.inc) followed by rows
+ * generated from the table descriptors and the catalog's name registry.
  *
  * Owns: the virtual relations DuckDB's postgres extension reads during
  * catalog discovery (pg_namespace, pg_class, pg_attribute, pg_type,
@@ -9,33 +10,36 @@
  * and the pseudo-oids that tie them together.
  *
  * Invariants:
- *  - rows reflect the catalog as the current transaction sees it (a table
- *    created a moment ago in the same transaction is listed);
- *  - oids are pure functions of names, so they agree between pg_class,
- *    pg_attribute, pg_constraint, pg_type, RowDescription and to_regclass,
- *    and across restarts. Ranges never overlap: namespaces < 2,000,000 <=
- *    relations < 1,002,000,000 <= row types < 2,002,000,000 <= constraints;
- *  - relpages is always 0, so clients never plan parallel ctid-range scans;
- *  - namespaces are those of a fresh PostgreSQL 15 database (pg_catalog 11,
- *    pg_toast 99, public 2200, information_schema 13207) plus created ones.
- * Only stored (non-temporary) tables are listed; the catalog views do not
- * list themselves.
+ *  - a discovery query without a schema filter sees what PostgreSQL 15 shows
+ *    for a fresh database: every relation of pg_catalog and
+ *    information_schema with its columns, row type, column types,
+ *    constraints and indexes, with PostgreSQL's real oids. Those rows come
+ *    from pg15_catalog.inc (tools/gen_pg15_catalog.py), the ONE source of
+ *    system data here, built type list included; they are turned into
+ *    values once per process (pthread_once) and copied into each answer;
+ *  - the lake's rows follow, reflecting the catalog as the current
+ *    transaction sees it (a table created a moment ago in the same
+ *    transaction is listed);
+ *  - oids of the lake's objects are pure functions of names, so they agree
+ *    between pg_class, pg_attribute, pg_constraint, pg_type, RowDescription
+ *    and to_regclass, and across restarts. Ranges never overlap each other
+ *    or PostgreSQL's system oids (< 16384): namespaces in [16384, 1016384),
+ *    relations in [2,000,000, 1,002,000,000) <= row types < 2,002,000,000 <=
+ *    constraints;
+ *  - relpages is always 0 (system relations included), so clients never
+ *    plan parallel ctid-range scans.
+ * Only stored (non-temporary) tables are listed.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <pthread.h>
 
 #include "sql_int.h"
 
-#define NS_PG_CATALOG 11u
-#define NS_PG_TOAST 99u
-#define NS_PUBLIC 2200u
-#define NS_INFORMATION_SCHEMA 13207u
 #define OWNER_OID 10u         /* the bootstrap superuser, as in a fresh database */
-#define BTREE_AM_OID 403u
 #define HEAP_AM_OID 2u
-#define DEFAULT_COLLATION 100u
 #define REL_OID_BASE 2000000u
 #define REL_OID_SPAN 1000000000u
 #define ROWTYPE_OID_OFFSET 1000000000u
@@ -50,13 +54,15 @@ typedef struct vcol {
 
 typedef struct gen_ctx gen_ctx;
 
+/* A relation's rows are fixed ones (PostgreSQL's system objects: built once
+ * per process) followed by the ones gen makes per query. */
 typedef struct vrel {
     const char *schema;
     const char *name;
-    uint32_t oid; /* PostgreSQL 15's oid of the catalog relation or view */
     const vcol *cols;
     size_t ncols;
-    int (*gen)(gen_ctx *g);
+    int (*fixed)(gen_ctx *g); /* NULL: none */
+    int (*gen)(gen_ctx *g);   /* NULL: none */
 } vrel;
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -152,102 +158,157 @@ static const vcol is_tables_cols[] = {
     {"is_insertable_into", RL_OID_VARCHAR}, {"is_typed", RL_OID_VARCHAR}};
 
 static int gen_namespace(gen_ctx *g);
+static int fixed_class(gen_ctx *g);
 static int gen_class(gen_ctx *g);
+static int fixed_attribute(gen_ctx *g);
 static int gen_attribute(gen_ctx *g);
+static int fixed_type(gen_ctx *g);
 static int gen_type(gen_ctx *g);
+static int fixed_constraint(gen_ctx *g);
 static int gen_constraint(gen_ctx *g);
-static int gen_empty(gen_ctx *g);
+static int fixed_description(gen_ctx *g);
+static int fixed_indexes(gen_ctx *g);
 static int gen_indexes(gen_ctx *g);
 static int gen_settings(gen_ctx *g);
+static int fixed_tables_view(gen_ctx *g);
 static int gen_tables_view(gen_ctx *g);
 static int gen_is_tables(gen_ctx *g);
 
 static const vrel vrels[] = {
-    {"pg_catalog", "pg_namespace", 2615, namespace_cols, N(namespace_cols), gen_namespace},
-    {"pg_catalog", "pg_class", 1259, class_cols, N(class_cols), gen_class},
-    {"pg_catalog", "pg_attribute", 1249, attribute_cols, N(attribute_cols), gen_attribute},
-    {"pg_catalog", "pg_type", 1247, type_cols, N(type_cols), gen_type},
-    {"pg_catalog", "pg_constraint", 2606, constraint_cols, N(constraint_cols), gen_constraint},
-    {"pg_catalog", "pg_description", 2609, description_cols, N(description_cols), gen_empty},
-    {"pg_catalog", "pg_enum", 3501, enum_cols, N(enum_cols), gen_empty},
-    {"pg_catalog", "pg_indexes", 12043, indexes_cols, N(indexes_cols), gen_indexes},
-    {"pg_catalog", "pg_settings", 12104, settings_cols, N(settings_cols), gen_settings},
-    {"pg_catalog", "pg_tables", 12033, tables_view_cols, N(tables_view_cols), gen_tables_view},
-    {"information_schema", "tables", 13425, is_tables_cols, N(is_tables_cols), gen_is_tables},
+    {"pg_catalog", "pg_namespace", namespace_cols, N(namespace_cols), NULL, gen_namespace},
+    {"pg_catalog", "pg_class", class_cols, N(class_cols), fixed_class, gen_class},
+    {"pg_catalog", "pg_attribute", attribute_cols, N(attribute_cols), fixed_attribute, gen_attribute},
+    {"pg_catalog", "pg_type", type_cols, N(type_cols), fixed_type, gen_type},
+    {"pg_catalog", "pg_constraint", constraint_cols, N(constraint_cols), fixed_constraint, gen_constraint},
+    {"pg_catalog", "pg_description", description_cols, N(description_cols), fixed_description, NULL},
+    /* a fresh PostgreSQL 15 database has no enum types */
+    {"pg_catalog", "pg_enum", enum_cols, N(enum_cols), NULL, NULL},
+    {"pg_catalog", "pg_indexes", indexes_cols, N(indexes_cols), fixed_indexes, gen_indexes},
+    {"pg_catalog", "pg_settings", settings_cols, N(settings_cols), NULL, gen_settings},
+    {"pg_catalog", "pg_tables", tables_view_cols, N(tables_view_cols), fixed_tables_view, gen_tables_view},
+    /* per query only: table_catalog is the engine's database name */
+    {"information_schema", "tables", is_tables_cols, N(is_tables_cols), NULL, gen_is_tables},
 };
 
-/* Built-in types, with PostgreSQL 15's real oids and attributes. */
-typedef struct builtin_type {
-    uint32_t oid;
-    const char *name;
-    int16_t len;
-    bool byval;
-    char type, category;
-    bool preferred;
-    uint32_t elem, array;
-    char align, storage;
-    uint32_t collation;
-} builtin_type;
+/* ====================================================== PostgreSQL's rows */
 
-static const builtin_type builtin_types[] = {
-    {16, "bool", 1, true, 'b', 'B', true, 0, 1000, 'c', 'p', 0},
-    {17, "bytea", -1, false, 'b', 'U', false, 0, 1001, 'i', 'x', 0},
-    {18, "char", 1, true, 'b', 'Z', false, 0, 1002, 'c', 'p', 0},
-    {19, "name", 64, false, 'b', 'S', false, 18, 1003, 'c', 'p', 950},
-    {20, "int8", 8, true, 'b', 'N', false, 0, 1016, 'd', 'p', 0},
-    {21, "int2", 2, true, 'b', 'N', false, 0, 1005, 's', 'p', 0},
-    {22, "int2vector", -1, false, 'b', 'A', false, 21, 1006, 'i', 'p', 0},
-    {23, "int4", 4, true, 'b', 'N', false, 0, 1007, 'i', 'p', 0},
-    {24, "regproc", 4, true, 'b', 'N', false, 0, 1008, 'i', 'p', 0},
-    {25, "text", -1, false, 'b', 'S', true, 0, 1009, 'i', 'x', 100},
-    {26, "oid", 4, true, 'b', 'N', true, 0, 1028, 'i', 'p', 0},
-    {27, "tid", 6, false, 'b', 'U', false, 0, 1010, 's', 'p', 0},
-    {114, "json", -1, false, 'b', 'U', false, 0, 199, 'i', 'x', 0},
-    {199, "_json", -1, false, 'b', 'A', false, 114, 0, 'i', 'x', 0},
-    {700, "float4", 4, true, 'b', 'N', false, 0, 1021, 'i', 'p', 0},
-    {701, "float8", 8, true, 'b', 'N', true, 0, 1022, 'd', 'p', 0},
-    {705, "unknown", -2, false, 'p', 'X', false, 0, 0, 'c', 'p', 0},
-    {1000, "_bool", -1, false, 'b', 'A', false, 16, 0, 'i', 'x', 0},
-    {1001, "_bytea", -1, false, 'b', 'A', false, 17, 0, 'i', 'x', 0},
-    {1005, "_int2", -1, false, 'b', 'A', false, 21, 0, 'i', 'x', 0},
-    {1007, "_int4", -1, false, 'b', 'A', false, 23, 0, 'i', 'x', 0},
-    {1009, "_text", -1, false, 'b', 'A', false, 25, 0, 'i', 'x', 100},
-    {1014, "_bpchar", -1, false, 'b', 'A', false, 1042, 0, 'i', 'x', 100},
-    {1015, "_varchar", -1, false, 'b', 'A', false, 1043, 0, 'i', 'x', 100},
-    {1016, "_int8", -1, false, 'b', 'A', false, 20, 0, 'd', 'x', 0},
-    {1021, "_float4", -1, false, 'b', 'A', false, 700, 0, 'i', 'x', 0},
-    {1022, "_float8", -1, false, 'b', 'A', false, 701, 0, 'd', 'x', 0},
-    {1028, "_oid", -1, false, 'b', 'A', false, 26, 0, 'i', 'x', 0},
-    {1042, "bpchar", -1, false, 'b', 'S', false, 0, 1014, 'i', 'x', 100},
-    {1043, "varchar", -1, false, 'b', 'S', false, 0, 1015, 'i', 'x', 100},
-    {1082, "date", 4, true, 'b', 'D', false, 0, 1182, 'i', 'p', 0},
-    {1083, "time", 8, true, 'b', 'D', false, 0, 1183, 'd', 'p', 0},
-    {1114, "timestamp", 8, true, 'b', 'D', false, 0, 1115, 'd', 'p', 0},
-    {1115, "_timestamp", -1, false, 'b', 'A', false, 1114, 0, 'd', 'x', 0},
-    {1182, "_date", -1, false, 'b', 'A', false, 1082, 0, 'i', 'x', 0},
-    {1183, "_time", -1, false, 'b', 'A', false, 1083, 0, 'd', 'x', 0},
-    {1184, "timestamptz", 8, true, 'b', 'D', true, 0, 1185, 'd', 'p', 0},
-    {1185, "_timestamptz", -1, false, 'b', 'A', false, 1184, 0, 'd', 'x', 0},
-    {1186, "interval", 16, false, 'b', 'T', true, 0, 1187, 'd', 'p', 0},
-    {1187, "_interval", -1, false, 'b', 'A', false, 1186, 0, 'd', 'x', 0},
-    {1231, "_numeric", -1, false, 'b', 'A', false, 1700, 0, 'i', 'x', 0},
-    {1266, "timetz", 12, false, 'b', 'D', false, 0, 1270, 'd', 'p', 0},
-    {1270, "_timetz", -1, false, 'b', 'A', false, 1266, 0, 'd', 'x', 0},
-    {1700, "numeric", -1, false, 'b', 'N', false, 0, 1231, 'i', 'm', 0},
-    {2205, "regclass", 4, true, 'b', 'N', false, 0, 2210, 'i', 'p', 0},
-    {2210, "_regclass", -1, false, 'b', 'A', false, 2205, 0, 'i', 'x', 0},
-    {2278, "void", 4, true, 'p', 'P', false, 0, 0, 'i', 'p', 0},
-    {2950, "uuid", 16, false, 'b', 'U', false, 0, 2951, 'c', 'p', 0},
-    {2951, "_uuid", -1, false, 'b', 'A', false, 2950, 0, 'i', 'x', 0},
-    {3802, "jsonb", -1, false, 'b', 'U', false, 0, 3807, 'i', 'x', 0},
-    {3807, "_jsonb", -1, false, 'b', 'A', false, 3802, 0, 'i', 'x', 0},
-};
+/* Row structs of pg15_catalog.inc, field for field in the generator's order
+ * (tools/gen_pg15_catalog.py). Strings are offsets into pg15_str. */
+#define PG15_NONE UINT32_MAX
 
-static const builtin_type *find_builtin(uint32_t oid)
+typedef struct pg15_namespace {
+    uint32_t oid, name, owner;
+} pg15_namespace;
+
+typedef struct pg15_class {
+    uint32_t oid, name, nsoid, reltype, reloftype, relowner, relam, relfilenode,
+        reltablespace, reltoastrelid;
+    bool relhasindex, relisshared;
+    char relpersistence, relkind;
+    int16_t relnatts, relchecks;
+    bool relhasrules, relhastriggers, relhassubclass, relrowsecurity, relforcerowsecurity,
+        relispopulated;
+    char relreplident;
+    bool relispartition;
+    uint16_t att_first, att_count; /* its columns in pg15_attributes */
+} pg15_class;
+
+typedef struct pg15_attribute {
+    uint32_t name, atttypid;
+    int32_t atttypmod;
+    int16_t attlen, attnum;
+    int32_t attndims;
+    bool attbyval;
+    char attalign, attstorage, attcompression;
+    bool attnotnull, atthasdef, atthasmissing;
+    char attidentity, attgenerated;
+    bool attislocal;
+    int32_t attinhcount;
+    uint32_t attcollation;
+} pg15_attribute;
+
+typedef struct pg15_type {
+    uint32_t oid, name, nsoid, owner;
+    int16_t typlen;
+    bool typbyval;
+    char typtype, typcategory;
+    bool typispreferred, typisdefined;
+    char typdelim;
+    uint32_t typrelid, typelem, typarray;
+    char typalign, typstorage;
+    bool typnotnull;
+    uint32_t typbasetype;
+    int32_t typtypmod, typndims;
+    uint32_t typcollation;
+} pg15_type;
+
+typedef struct pg15_constraint {
+    uint32_t oid, name, nsoid;
+    char contype;
+    bool condeferrable, condeferred, convalidated;
+    uint32_t conrelid, contypid, conindid, conparentid, confrelid;
+    bool conislocal;
+    int32_t coninhcount;
+    bool connoinherit;
+    uint32_t conkey;
+} pg15_constraint;
+
+typedef struct pg15_index {
+    uint32_t schema, table, name, tablespace, indexdef;
+} pg15_index;
+
+typedef struct pg15_description {
+    uint32_t objoid, classoid;
+    int32_t objsubid;
+    uint32_t description;
+} pg15_description;
+
+typedef struct pg15_table {
+    uint32_t schema, name, owner, tablespace;
+    bool hasindexes, hasrules, hastriggers, rowsecurity;
+} pg15_table;
+
+typedef struct pg15_is_table {
+    uint32_t schema, name, type, insertable, typed;
+} pg15_is_table;
+
+#include "pg15_catalog.inc"
+
+static const char *pg15_s(uint32_t off) { return off == PG15_NONE ? NULL : pg15_str + off; }
+
+/* pg15_types is sorted by oid (the generator's ORDER BY). */
+static const pg15_type *pg15_type_by_oid(uint32_t oid)
 {
-    for (size_t i = 0; i < N(builtin_types); i++)
-        if (builtin_types[i].oid == oid)
-            return &builtin_types[i];
+    size_t lo = 0, hi = PG15_TYPES_COUNT;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (pg15_types[mid].oid == oid)
+            return &pg15_types[mid];
+        if (pg15_types[mid].oid < oid)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+static const pg15_namespace *pg15_namespace_by_name(const char *schema)
+{
+    for (size_t i = 0; i < PG15_NAMESPACES_COUNT; i++)
+        if (strcmp(pg15_s(pg15_namespaces[i].name), schema) == 0)
+            return &pg15_namespaces[i];
+    return NULL;
+}
+
+/* A relation of pg_catalog / information_schema, or NULL. */
+static const pg15_class *pg15_class_by_name(const char *schema, const char *name)
+{
+    const pg15_namespace *ns = pg15_namespace_by_name(schema);
+    if (!ns)
+        return NULL;
+    for (size_t i = 0; i < PG15_CLASSES_COUNT; i++)
+        if (pg15_classes[i].nsoid == ns->oid && strcmp(pg15_s(pg15_classes[i].name), name) == 0)
+            return &pg15_classes[i];
     return NULL;
 }
 
@@ -266,22 +327,18 @@ static uint32_t fnv1a32(const char *a, const char *sep, const char *b)
 
 uint32_t rl_pgcatalog_namespace_oid(const char *schema)
 {
-    if (strcmp(schema, "pg_catalog") == 0)
-        return NS_PG_CATALOG;
-    if (strcmp(schema, "pg_toast") == 0)
-        return NS_PG_TOAST;
-    if (strcmp(schema, "public") == 0)
-        return NS_PUBLIC;
-    if (strcmp(schema, "information_schema") == 0)
-        return NS_INFORMATION_SCHEMA;
+    const pg15_namespace *ns = pg15_namespace_by_name(schema);
+    if (ns)
+        return ns->oid;
     return 16384u + fnv1a32(schema, "", "") % 1000000u;
 }
 
+/* PostgreSQL's oid for its own relations (the virtual ones included). */
 uint32_t rl_pgcatalog_rel_oid(const char *schema, const char *name)
 {
-    int id = rl_pgcatalog_find(schema, name);
-    if (id >= 0)
-        return vrels[id].oid;
+    const pg15_class *c = pg15_class_by_name(schema, name);
+    if (c)
+        return c->oid;
     return REL_OID_BASE + fnv1a32(schema, ".", name) % REL_OID_SPAN;
 }
 
@@ -313,13 +370,14 @@ rl_rowset *rl_pgcatalog_columns(int id)
     rl_rowset *rs = rl_rowset_new(v->ncols);
     if (!rs)
         return NULL;
+    uint32_t table_oid = rl_pgcatalog_rel_oid(v->schema, v->name);
     for (size_t i = 0; i < v->ncols; i++) {
         rl_colmeta *c = &rs->cols[i];
         snprintf(c->name, sizeof c->name, "%s", v->cols[i].name);
         snprintf(c->rel, sizeof c->rel, "%s", v->name);
         c->oid = v->cols[i].oid;
         c->typmod = -1;
-        c->table_oid = v->oid;
+        c->table_oid = table_oid;
         c->attnum = (int16_t)(i + 1);
     }
     return rs;
@@ -336,7 +394,8 @@ typedef struct table_ent {
 } table_ent;
 
 struct gen_ctx {
-    rl_exec *x;
+    rl_exec *x;      /* NULL while building the fixed rows */
+    rl_error *err;
     rl_rowset *rs;
     table_ent *tables;
     size_t ntables, cap;
@@ -373,8 +432,8 @@ static int load_tables(gen_ctx *g)
     rl_txn *t = rl_exec_txn(g->x);
     if (!t)
         return -1;
-    int rc = rl_txn_list_tables(t, collect_table, g, g->x->err);
-    if (rc != 0 && g->x->err && !g->x->err->sqlstate[0])
+    int rc = rl_txn_list_tables(t, collect_table, g, g->err);
+    if (rc != 0 && g->err && !g->err->sqlstate[0])
         rl_exec_error(g->x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
     return rc == 0 ? 0 : -1;
 }
@@ -428,7 +487,7 @@ static void put_char(gen_ctx *g, size_t i, char c)
     g->row[i].d.v.s.len = c ? 1 : 0;
 }
 
-static int emit(gen_ctx *g) { return rl_rowset_add(g->rs, g->row, NULL, g->x->err); }
+static int emit(gen_ctx *g) { return rl_rowset_add(g->rs, g->row, NULL, g->err); }
 
 /* ------------------------------------------------------------ namespaces */
 
@@ -440,6 +499,8 @@ typedef struct ns_list {
 static int ns_add(void *ctx, const char *schema)
 {
     ns_list *l = ctx;
+    if (pg15_namespace_by_name(schema))
+        return 0; /* listed from PostgreSQL's rows */
     for (size_t i = 0; i < l->n; i++)
         if (strcmp(l->names[i], schema) == 0)
             return 0;
@@ -461,28 +522,34 @@ static int cmp_ns(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+static int emit_namespace(gen_ctx *g, uint32_t oid, const char *name, uint32_t owner)
+{
+    put_int(g, 0, oid);
+    put_str(g, 1, name);
+    put_int(g, 2, owner);
+    return emit(g);
+}
+
+/* In oid order, as PostgreSQL's heap has them: the fresh database's
+ * namespaces (oids < 16384), then created ones (pseudo-oids >= 16384). */
 static int gen_namespace(gen_ctx *g)
 {
+    for (size_t i = 0; i < PG15_NAMESPACES_COUNT; i++) {
+        const pg15_namespace *n = &pg15_namespaces[i];
+        if (emit_namespace(g, n->oid, pg15_s(n->name), n->owner) < 0)
+            return -1;
+    }
     ns_list l = {0};
     int rc = 0;
-    static const char *const fixed[] = {"pg_catalog", "pg_toast", "public", "information_schema"};
-    for (size_t i = 0; i < N(fixed) && rc == 0; i++)
-        rc = ns_add(&l, fixed[i]);
-    rl_txn *t = rc == 0 ? rl_exec_txn(g->x) : NULL;
-    if (rc == 0 && !t)
+    rl_txn *t = rl_exec_txn(g->x);
+    if (!t || rl_txn_list_schemas(t, ns_add, &l, g->err) != 0)
         rc = -2;
-    if (rc == 0 && rl_txn_list_schemas(t, ns_add, &l, g->x->err) != 0)
-        rc = -2;
-    if (rc == 0)
+    if (rc == 0 && l.n > 1) /* qsort(NULL, 0) is undefined */
         qsort(l.names, l.n, sizeof *l.names, cmp_ns);
-    for (size_t i = 0; i < l.n && rc == 0; i++) {
-        put_int(g, 0, rl_pgcatalog_namespace_oid(l.names[i]));
-        put_str(g, 1, l.names[i]);
-        put_int(g, 2, OWNER_OID);
-        rc = emit(g);
-    }
+    for (size_t i = 0; i < l.n && rc == 0; i++)
+        rc = emit_namespace(g, rl_pgcatalog_namespace_oid(l.names[i]), l.names[i], OWNER_OID);
     free(l.names);
-    if (rc == -2 && g->x->err && !g->x->err->sqlstate[0])
+    if (rc == -2 && g->err && !g->err->sqlstate[0])
         rl_exec_error(g->x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
     return rc < 0 ? -1 : 0;
 }
@@ -490,6 +557,45 @@ static int gen_namespace(gen_ctx *g)
 /* ------------------------------------------------------------- pg_class */
 
 static bool has_pk(const table_ent *t) { return t->d->pk_check != RL_PK_NONE && t->d->pk_col >= 0; }
+
+/* relpages 0 and reltuples -1 ("never analyzed") for every relation, so
+ * clients never plan ctid-range scans. */
+static int fixed_class(gen_ctx *g)
+{
+    for (size_t i = 0; i < PG15_CLASSES_COUNT; i++) {
+        const pg15_class *c = &pg15_classes[i];
+        put_int(g, 0, c->oid);
+        put_str(g, 1, pg15_s(c->name));
+        put_int(g, 2, c->nsoid);
+        put_int(g, 3, c->reltype);
+        put_int(g, 4, c->reloftype);
+        put_int(g, 5, c->relowner);
+        put_int(g, 6, c->relam);
+        put_int(g, 7, c->relfilenode);
+        put_int(g, 8, c->reltablespace);
+        put_int(g, 9, 0);
+        put_float(g, 10, -1);
+        put_int(g, 11, 0);
+        put_int(g, 12, c->reltoastrelid);
+        put_bool(g, 13, c->relhasindex);
+        put_bool(g, 14, c->relisshared);
+        put_char(g, 15, c->relpersistence);
+        put_char(g, 16, c->relkind);
+        put_int(g, 17, c->relnatts);
+        put_int(g, 18, c->relchecks);
+        put_bool(g, 19, c->relhasrules);
+        put_bool(g, 20, c->relhastriggers);
+        put_bool(g, 21, c->relhassubclass);
+        put_bool(g, 22, c->relrowsecurity);
+        put_bool(g, 23, c->relforcerowsecurity);
+        put_bool(g, 24, c->relispopulated);
+        put_char(g, 25, c->relreplident);
+        put_bool(g, 26, c->relispartition);
+        if (emit(g) < 0)
+            return -1;
+    }
+    return 0;
+}
 
 static int gen_class(gen_ctx *g)
 {
@@ -506,8 +612,8 @@ static int gen_class(gen_ctx *g)
         put_int(g, 6, HEAP_AM_OID);
         put_int(g, 7, t->oid);
         put_int(g, 8, 0);
-        put_int(g, 9, 0);   /* relpages: never plan ctid-range scans */
-        put_float(g, 10, -1); /* reltuples: PostgreSQL 15's "never analyzed" */
+        put_int(g, 9, 0);
+        put_float(g, 10, -1);
         put_int(g, 11, 0);
         put_int(g, 12, 0);
         put_bool(g, 13, has_pk(t));
@@ -529,6 +635,41 @@ static int gen_class(gen_ctx *g)
 
 /* --------------------------------------------------------- pg_attribute */
 
+static int fixed_attribute(gen_ctx *g)
+{
+    for (size_t i = 0; i < PG15_CLASSES_COUNT; i++) {
+        const pg15_class *c = &pg15_classes[i];
+        for (size_t k = c->att_first; k < (size_t)c->att_first + c->att_count; k++) {
+            const pg15_attribute *a = &pg15_attributes[k];
+            put_int(g, 0, c->oid);
+            put_str(g, 1, pg15_s(a->name));
+            put_int(g, 2, a->atttypid);
+            put_int(g, 3, -1);
+            put_int(g, 4, a->attlen);
+            put_int(g, 5, a->attnum);
+            put_int(g, 6, a->attndims);
+            put_int(g, 7, -1);
+            put_int(g, 8, a->atttypmod);
+            put_bool(g, 9, a->attbyval);
+            put_char(g, 10, a->attalign);
+            put_char(g, 11, a->attstorage);
+            put_char(g, 12, a->attcompression);
+            put_bool(g, 13, a->attnotnull);
+            put_bool(g, 14, a->atthasdef);
+            put_bool(g, 15, a->atthasmissing);
+            put_char(g, 16, a->attidentity);
+            put_char(g, 17, a->attgenerated);
+            put_bool(g, 18, false);
+            put_bool(g, 19, a->attislocal);
+            put_int(g, 20, a->attinhcount);
+            put_int(g, 21, a->attcollation);
+            if (emit(g) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
 static int gen_attribute(gen_ctx *g)
 {
     if (load_tables(g) < 0)
@@ -538,19 +679,19 @@ static int gen_attribute(gen_ctx *g)
         for (size_t c = 0; c < t->ncols; c++) {
             const rl_column_desc *col = &t->d->cols[c];
             uint32_t toid = rl_type_oid(col->type);
-            const builtin_type *bt = find_builtin(toid);
+            const pg15_type *ty = pg15_type_by_oid(toid);
             put_int(g, 0, t->oid);
             put_str(g, 1, col->name);
             put_int(g, 2, toid);
             put_int(g, 3, -1);
-            put_int(g, 4, bt ? bt->len : -1);
+            put_int(g, 4, ty ? ty->typlen : -1);
             put_int(g, 5, (int64_t)(c + 1));
             put_int(g, 6, 0);
             put_int(g, 7, -1);
             put_int(g, 8, col->typmod > 0 ? col->typmod : -1);
-            put_bool(g, 9, bt && bt->byval);
-            put_char(g, 10, bt ? bt->align : 'i');
-            put_char(g, 11, bt ? bt->storage : 'x');
+            put_bool(g, 9, ty && ty->typbyval);
+            put_char(g, 10, ty ? ty->typalign : 'i');
+            put_char(g, 11, ty ? ty->typstorage : 'x');
             put_char(g, 12, '\0');
             /* a PRIMARY KEY column is NOT NULL in PostgreSQL */
             put_bool(g, 13, col->not_null || (has_pk(t) && (size_t)t->d->pk_col == c));
@@ -561,7 +702,7 @@ static int gen_attribute(gen_ctx *g)
             put_bool(g, 18, false);
             put_bool(g, 19, true);
             put_int(g, 20, 0);
-            put_int(g, 21, bt ? bt->collation : 0);
+            put_int(g, 21, ty ? ty->typcollation : 0);
             if (emit(g) < 0)
                 return -1;
         }
@@ -571,63 +712,97 @@ static int gen_attribute(gen_ctx *g)
 
 /* -------------------------------------------------------------- pg_type */
 
-static void put_type_common(gen_ctx *g, uint32_t oid, const char *name, uint32_t nsoid)
+/* Columns 0-20 of pg_type, in type_cols' order. */
+static int emit_type(gen_ctx *g, const pg15_type *y, const char *name)
 {
-    put_int(g, 0, oid);
+    put_int(g, 0, y->oid);
     put_str(g, 1, name);
-    put_int(g, 2, nsoid);
-    put_int(g, 3, OWNER_OID);
-    put_bool(g, 9, true);
-    put_char(g, 10, ',');
-    put_bool(g, 16, false);
-    put_int(g, 17, 0);
-    put_int(g, 18, -1);
-    put_int(g, 19, 0);
+    put_int(g, 2, y->nsoid);
+    put_int(g, 3, y->owner);
+    put_int(g, 4, y->typlen);
+    put_bool(g, 5, y->typbyval);
+    put_char(g, 6, y->typtype);
+    put_char(g, 7, y->typcategory);
+    put_bool(g, 8, y->typispreferred);
+    put_bool(g, 9, y->typisdefined);
+    put_char(g, 10, y->typdelim);
+    put_int(g, 11, y->typrelid);
+    put_int(g, 12, y->typelem);
+    put_int(g, 13, y->typarray);
+    put_char(g, 14, y->typalign);
+    put_char(g, 15, y->typstorage);
+    put_bool(g, 16, y->typnotnull);
+    put_int(g, 17, y->typbasetype);
+    put_int(g, 18, y->typtypmod);
+    put_int(g, 19, y->typndims);
+    put_int(g, 20, y->typcollation);
+    return emit(g);
 }
 
+static int fixed_type(gen_ctx *g)
+{
+    for (size_t i = 0; i < PG15_TYPES_COUNT; i++)
+        if (emit_type(g, &pg15_types[i], pg15_s(pg15_types[i].name)) < 0)
+            return -1;
+    return 0;
+}
+
+/* Every table has a composite row type, as in PostgreSQL (no array type:
+ * RockLake does not create one). */
 static int gen_type(gen_ctx *g)
 {
-    for (size_t i = 0; i < N(builtin_types); i++) {
-        const builtin_type *b = &builtin_types[i];
-        put_type_common(g, b->oid, b->name, NS_PG_CATALOG);
-        put_int(g, 4, b->len);
-        put_bool(g, 5, b->byval);
-        put_char(g, 6, b->type);
-        put_char(g, 7, b->category);
-        put_bool(g, 8, b->preferred);
-        put_int(g, 11, 0);
-        put_int(g, 12, b->elem);
-        put_int(g, 13, b->array);
-        put_char(g, 14, b->align);
-        put_char(g, 15, b->storage);
-        put_int(g, 20, b->collation);
-        if (emit(g) < 0)
-            return -1;
-    }
     if (load_tables(g) < 0)
         return -1;
-    /* every table has a composite row type, as in PostgreSQL */
     for (size_t i = 0; i < g->ntables; i++) {
         const table_ent *t = &g->tables[i];
-        put_type_common(g, rowtype_oid(t->oid), t->name, t->nsoid);
-        put_int(g, 4, -1);
-        put_bool(g, 5, false);
-        put_char(g, 6, 'c');
-        put_char(g, 7, 'C');
-        put_bool(g, 8, false);
-        put_int(g, 11, t->oid);
-        put_int(g, 12, 0);
-        put_int(g, 13, 0);
-        put_char(g, 14, 'd');
-        put_char(g, 15, 'x');
-        put_int(g, 20, 0);
-        if (emit(g) < 0)
+        const pg15_type row = {
+            .oid = rowtype_oid(t->oid), .nsoid = t->nsoid, .owner = OWNER_OID, .typlen = -1,
+            .typtype = 'c', .typcategory = 'C', .typisdefined = true, .typdelim = ',',
+            .typrelid = t->oid, .typalign = 'd', .typstorage = 'x', .typtypmod = -1};
+        if (emit_type(g, &row, t->name) < 0)
             return -1;
     }
     return 0;
 }
 
 /* -------------------------------------------------------- pg_constraint */
+
+static int emit_constraint(gen_ctx *g, const pg15_constraint *k, const char *name,
+                           const char *conkey)
+{
+    put_int(g, 0, k->oid);
+    put_str(g, 1, name);
+    put_int(g, 2, k->nsoid);
+    put_char(g, 3, k->contype);
+    put_bool(g, 4, k->condeferrable);
+    put_bool(g, 5, k->condeferred);
+    put_bool(g, 6, k->convalidated);
+    put_int(g, 7, k->conrelid);
+    put_int(g, 8, k->contypid);
+    put_int(g, 9, k->conindid);
+    put_int(g, 10, k->conparentid);
+    put_int(g, 11, k->confrelid);
+    put_bool(g, 12, k->conislocal);
+    put_int(g, 13, k->coninhcount);
+    put_bool(g, 14, k->connoinherit);
+    if (conkey)
+        put_str(g, 15, conkey);
+    else
+        put_null(g, 15);
+    return emit(g);
+}
+
+/* PostgreSQL 14+ declares the system catalogs' primary keys and unique
+ * constraints. */
+static int fixed_constraint(gen_ctx *g)
+{
+    for (size_t i = 0; i < PG15_CONSTRAINTS_COUNT; i++) {
+        const pg15_constraint *k = &pg15_constraints[i];
+        if (emit_constraint(g, k, pg15_s(k->name), pg15_s(k->conkey)) < 0)
+            return -1;
+    }
+    return 0;
+}
 
 static int gen_constraint(gen_ctx *g)
 {
@@ -640,32 +815,57 @@ static int gen_constraint(gen_ctx *g)
         char conname[160], conkey[16];
         snprintf(conname, sizeof conname, "%s_pkey", t->name);
         snprintf(conkey, sizeof conkey, "{%d}", t->d->pk_col + 1);
-        put_int(g, 0, constraint_oid(t->oid));
-        put_str(g, 1, conname);
-        put_int(g, 2, t->nsoid);
-        put_char(g, 3, 'p');
-        put_bool(g, 4, false);
-        put_bool(g, 5, false);
-        put_bool(g, 6, true);
-        put_int(g, 7, t->oid);
-        put_int(g, 8, 0);
-        put_int(g, 9, 0);
-        put_int(g, 10, 0);
-        put_int(g, 11, 0);
-        put_bool(g, 12, true);
-        put_int(g, 13, 0);
-        put_bool(g, 14, true);
-        put_str(g, 15, conkey);
+        const pg15_constraint k = {.oid = constraint_oid(t->oid), .nsoid = t->nsoid,
+                                   .contype = 'p', .convalidated = true, .conrelid = t->oid,
+                                   .conislocal = true, .connoinherit = true};
+        if (emit_constraint(g, &k, conname, conkey) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------- pg_description */
+
+/* Comments on PostgreSQL's relations (none in 15), never on the lake's. */
+static int fixed_description(gen_ctx *g)
+{
+    const size_t n = PG15_DESCRIPTIONS_COUNT; /* may be 0: no -Wtype-limits */
+    for (size_t i = 0; i < n; i++) {
+        const pg15_description *d = &pg15_descriptions[i];
+        put_int(g, 0, d->objoid);
+        put_int(g, 1, d->classoid);
+        put_int(g, 2, d->objsubid);
+        put_str(g, 3, pg15_s(d->description));
         if (emit(g) < 0)
             return -1;
     }
     return 0;
 }
 
-/* No comments, enums: DuckDB reads these and expects no rows. */
-static int gen_empty(gen_ctx *g) { return 0; }
-
 /* ----------------------------------------------------------- pg_indexes */
+
+static void put_str_or_null(gen_ctx *g, size_t i, const char *s)
+{
+    if (s)
+        put_str(g, i, s);
+    else
+        put_null(g, i);
+}
+
+static int fixed_indexes(gen_ctx *g)
+{
+    for (size_t i = 0; i < PG15_INDEXES_COUNT; i++) {
+        const pg15_index *x = &pg15_indexes[i];
+        put_str(g, 0, pg15_s(x->schema));
+        put_str(g, 1, pg15_s(x->table));
+        put_str(g, 2, pg15_s(x->name));
+        put_str_or_null(g, 3, pg15_s(x->tablespace));
+        put_str(g, 4, pg15_s(x->indexdef));
+        if (emit(g) < 0)
+            return -1;
+    }
+    return 0;
+}
 
 static int gen_indexes(gen_ctx *g)
 {
@@ -744,6 +944,24 @@ static int gen_settings(gen_ctx *g)
 
 /* ------------------------------------------------------------ pg_tables */
 
+static int fixed_tables_view(gen_ctx *g)
+{
+    for (size_t i = 0; i < PG15_TABLES_COUNT; i++) {
+        const pg15_table *t = &pg15_tables[i];
+        put_str(g, 0, pg15_s(t->schema));
+        put_str(g, 1, pg15_s(t->name));
+        put_str(g, 2, pg15_s(t->owner));
+        put_str_or_null(g, 3, pg15_s(t->tablespace));
+        put_bool(g, 4, t->hasindexes);
+        put_bool(g, 5, t->hasrules);
+        put_bool(g, 6, t->hastriggers);
+        put_bool(g, 7, t->rowsecurity);
+        if (emit(g) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int gen_tables_view(gen_ctx *g)
 {
     if (load_tables(g) < 0)
@@ -766,13 +984,27 @@ static int gen_tables_view(gen_ctx *g)
 
 /* ----------------------------------------------- information_schema.tables */
 
+/* PostgreSQL's relations as role `lake` sees them (the view lists only
+ * relations the role may use), then the lake's tables. */
 static int gen_is_tables(gen_ctx *g)
 {
+    const char *db = g->x->s->eng->database;
+    for (size_t i = 0; i < PG15_IS_TABLES_COUNT; i++) {
+        const pg15_is_table *t = &pg15_is_tables[i];
+        put_str(g, 0, db);
+        put_str(g, 1, pg15_s(t->schema));
+        put_str(g, 2, pg15_s(t->name));
+        put_str(g, 3, pg15_s(t->type));
+        put_str(g, 4, pg15_s(t->insertable));
+        put_str(g, 5, pg15_s(t->typed));
+        if (emit(g) < 0)
+            return -1;
+    }
     if (load_tables(g) < 0)
         return -1;
     for (size_t i = 0; i < g->ntables; i++) {
         const table_ent *t = &g->tables[i];
-        put_str(g, 0, g->x->s->eng->database);
+        put_str(g, 0, db);
         put_str(g, 1, t->schema);
         put_str(g, 2, t->name);
         put_str(g, 3, "BASE TABLE");
@@ -786,6 +1018,49 @@ static int gen_is_tables(gen_ctx *g)
 
 /* ================================================================ rows */
 
+/* The fixed rows of every relation, built once per process. Their strings
+ * live in these row sets' arenas, which live as long as the process, so an
+ * answer's values may point into them. */
+static rl_rowset *fixed_rows[N(vrels)];
+static bool fixed_failed;
+static pthread_once_t fixed_once = PTHREAD_ONCE_INIT;
+
+static void build_fixed_rows(void)
+{
+    for (size_t id = 0; id < N(vrels) && !fixed_failed; id++) {
+        if (!vrels[id].fixed)
+            continue;
+        rl_error err;
+        memset(&err, 0, sizeof err);
+        gen_ctx g;
+        memset(&g, 0, sizeof g);
+        g.err = &err;
+        g.rs = fixed_rows[id] = rl_pgcatalog_columns((int)id);
+        if (!g.rs || vrels[id].fixed(&g) < 0)
+            fixed_failed = true;
+    }
+}
+
+/* Start `rs` with a copy of relation id's fixed rows (values only: their
+ * strings stay in the shared arenas). */
+static int copy_fixed_rows(rl_exec *x, int id, rl_rowset *rs)
+{
+    if (!vrels[id].fixed)
+        return 0;
+    pthread_once(&fixed_once, build_fixed_rows);
+    const rl_rowset *f = fixed_rows[id];
+    if (fixed_failed || !f)
+        return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+    if (f->nrows == 0)
+        return 0;
+    size_t n = f->nrows * f->ncols;
+    if (!(rs->vals = malloc(n * sizeof *rs->vals)))
+        return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+    memcpy(rs->vals, f->vals, n * sizeof *rs->vals);
+    rs->nrows = rs->caprows = f->nrows;
+    return 0;
+}
+
 rl_rowset *rl_pgcatalog_rows(rl_exec *x, int id)
 {
     rl_rowset *rs = rl_pgcatalog_columns(id);
@@ -796,8 +1071,11 @@ rl_rowset *rl_pgcatalog_rows(rl_exec *x, int id)
     gen_ctx g;
     memset(&g, 0, sizeof g);
     g.x = x;
+    g.err = x->err;
     g.rs = rs;
-    int rc = vrels[id].gen(&g);
+    int rc = copy_fixed_rows(x, id, rs);
+    if (rc == 0 && vrels[id].gen)
+        rc = vrels[id].gen(&g);
     free(g.tables);
     if (rc < 0) {
         rl_rowset_free(rs);

@@ -349,6 +349,159 @@ static int join_match(sel *S, const PgQuery__JoinExpr *j, rl_rowset *scratch, si
     return t;
 }
 
+/* ------------------------------------------------------------ hash join
+ *
+ * Catalog-discovery queries join pg_class, pg_attribute and pg_type over
+ * thousands of rows; a nested loop evaluates ON for every pair. When ON has
+ * a top-level conjunct `a = b` with a a column of one side and b of the
+ * other, the right side is bucketed by b's value and each left row only
+ * visits its bucket. The full ON (and USING) is still evaluated for every
+ * candidate, and buckets keep the right side's order, so the result is the
+ * same rows in the same order as the nested loop. */
+
+typedef struct hash_key {
+    bool ok;            /* the value can be hashed (int-like or string-like) */
+    uint64_t h;
+} hash_key;
+
+static bool oid_is_intlike(uint32_t oid)
+{
+    return oid == RL_OID_INT2 || oid == RL_OID_INT4 || oid == RL_OID_INT8 ||
+           oid == RL_OID_OID || oid == RL_OID_REGCLASS || oid == RL_OID_REGPROC;
+}
+
+static bool oid_is_stringlike(uint32_t oid)
+{
+    return oid == RL_OID_TEXT || oid == RL_OID_VARCHAR || oid == RL_OID_NAME ||
+           oid == RL_OID_CHAR;
+}
+
+static uint64_t fnv1a(const uint8_t *p, size_t n, uint64_t h)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 1099511628211ULL;
+    return h;
+}
+
+static hash_key value_hash(const rl_value *v)
+{
+    hash_key k = {false, 0};
+    if (v->d.isnull)
+        return k;
+    if (oid_is_intlike(v->oid)) {
+        uint64_t x = (uint64_t)v->d.v.i;
+        k.h = fnv1a((const uint8_t *)&x, sizeof x, 14695981039346656037ULL);
+        k.ok = true;
+    } else if (oid_is_stringlike(v->oid)) {
+        k.h = fnv1a(v->d.v.s.p, v->d.v.s.len, 1469598103934665603ULL);
+        k.ok = true;
+    }
+    return k;
+}
+
+/* Column index of a ColumnRef in `rs`, or -1 (absent or ambiguous). */
+static long colref_in(const PgQuery__Node *n, const rl_rowset *rs)
+{
+    if (!n || n->node_case != PG_QUERY__NODE__NODE_COLUMN_REF)
+        return -1;
+    const PgQuery__ColumnRef *c = n->column_ref;
+    const char *rel = c->n_fields == 2 ? node_str(c->fields[0]) : NULL;
+    const char *name = node_str(c->fields[c->n_fields - 1]);
+    if (!name || c->n_fields > 2 || (c->n_fields == 2 && !rel))
+        return -1;
+    long found = -1;
+    for (size_t i = 0; i < rs->ncols; i++) {
+        if (rs->cols[i].using_dup || strcmp(rs->cols[i].name, name) != 0)
+            continue;
+        if (rel && strcmp(rs->cols[i].rel, rel) != 0)
+            continue;
+        if (found >= 0)
+            return -1;
+        found = (long)i;
+    }
+    return found;
+}
+
+/* Find a conjunct `lcol = rcol` of ON; the two column indexes, or false. */
+static bool equi_pair(const PgQuery__Node *q, const rl_rowset *l, const rl_rowset *r, long *lc,
+                      long *rc)
+{
+    if (!q)
+        return false;
+    if (q->node_case == PG_QUERY__NODE__NODE_BOOL_EXPR &&
+        q->bool_expr->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR) {
+        for (size_t i = 0; i < q->bool_expr->n_args; i++)
+            if (equi_pair(q->bool_expr->args[i], l, r, lc, rc))
+                return true;
+        return false;
+    }
+    if (q->node_case != PG_QUERY__NODE__NODE_A_EXPR)
+        return false;
+    const PgQuery__AExpr *e = q->a_expr;
+    const char *op = e->n_name == 1 ? node_str(e->name[0]) : NULL;
+    if (e->kind != PG_QUERY__A__EXPR__KIND__AEXPR_OP || !op || strcmp(op, "=") != 0)
+        return false;
+    long a_l = colref_in(e->lexpr, l), a_r = colref_in(e->lexpr, r);
+    long b_l = colref_in(e->rexpr, l), b_r = colref_in(e->rexpr, r);
+    /* each side must name exactly one column of exactly one input */
+    if (a_l >= 0 && a_r < 0 && b_r >= 0 && b_l < 0) {
+        *lc = a_l, *rc = b_r;
+    } else if (a_r >= 0 && a_l < 0 && b_l >= 0 && b_r < 0) {
+        *lc = b_l, *rc = a_r;
+    } else {
+        return false;
+    }
+    /* hash equality must imply SQL equality: same family of types */
+    uint32_t lo = l->cols[*lc].oid, ro = r->cols[*rc].oid;
+    return (oid_is_intlike(lo) && oid_is_intlike(ro)) ||
+           (oid_is_stringlike(lo) && oid_is_stringlike(ro));
+}
+
+typedef struct bucket_index {
+    size_t nbuckets;
+    size_t *head;   /* per bucket: first right row + 1, 0 = empty */
+    size_t *next;   /* per right row: next row in its bucket + 1 */
+    uint64_t *hash; /* per right row */
+} bucket_index;
+
+static void bucket_free(bucket_index *b)
+{
+    free(b->head);
+    free(b->next);
+    free(b->hash);
+}
+
+/* Bucket the right rows by column rc, keeping each bucket in row order. */
+static bool bucket_build(bucket_index *b, rl_rowset *r, long rc)
+{
+    b->nbuckets = 1;
+    while (b->nbuckets < r->nrows * 2)
+        b->nbuckets <<= 1;
+    b->head = calloc(b->nbuckets, sizeof *b->head);
+    b->next = calloc(r->nrows + 1, sizeof *b->next);
+    b->hash = calloc(r->nrows + 1, sizeof *b->hash);
+    size_t *tail = calloc(b->nbuckets, sizeof *tail);
+    if (!b->head || !b->next || !b->hash || !tail) {
+        free(tail);
+        bucket_free(b);
+        return false;
+    }
+    for (size_t ri = 0; ri < r->nrows; ri++) {
+        hash_key k = value_hash(&rl_rowset_row(r, ri)[rc]);
+        if (!k.ok)
+            continue; /* NULL never equals anything */
+        b->hash[ri] = k.h;
+        size_t slot = k.h & (b->nbuckets - 1);
+        if (tail[slot])
+            b->next[tail[slot] - 1] = ri + 1;
+        else
+            b->head[slot] = ri + 1;
+        tail[slot] = ri + 1;
+    }
+    free(tail);
+    return true;
+}
+
 static rl_rowset *join_rowsets(sel *S, const PgQuery__JoinExpr *j, rl_rowset *l, rl_rowset *r)
 {
     bool left = j->jointype == PG_QUERY__JOIN_TYPE__JOIN_LEFT;
@@ -368,25 +521,41 @@ static rl_rowset *join_rowsets(sel *S, const PgQuery__JoinExpr *j, rl_rowset *l,
         out->cols[i].using_dup = map[i].side == 1 && i >= n - nu;
     }
     rl_rowset scratch = {.ncols = n, .cols = out->cols, .nrows = 1, .caprows = 1, .vals = row};
+    long lc = -1, rc = -1;
+    bucket_index bi = {0};
+    bool hashed = r->nrows > 8 && equi_pair(j->quals, l, r, &lc, &rc) && bucket_build(&bi, r, rc);
     for (size_t li = 0; li < l->nrows; li++) {
         bool matched = false;
-        if (rl_exec_check_cancel(S->x) < 0)
+        if (rl_exec_check_cancel(S->x) < 0) {
+            if (hashed)
+                bucket_free(&bi);
             goto fail;
-        for (size_t ri = 0; ri < r->nrows; ri++) {
-            fill_join_row(row, map, n, l, li, r, ri);
+        }
+        hash_key lk = hashed ? value_hash(&rl_rowset_row(l, li)[lc]) : (hash_key){false, 0};
+        size_t ri = hashed ? (lk.ok ? bi.head[lk.h & (bi.nbuckets - 1)] : 0) : 1;
+        for (; hashed ? ri != 0 : ri <= r->nrows; ri = hashed ? bi.next[ri - 1] : ri + 1) {
+            if (hashed && bi.hash[ri - 1] != lk.h)
+                continue;
+            fill_join_row(row, map, n, l, li, r, ri - 1);
             int m = join_match(S, j, &scratch, nu);
-            if (m < 0)
+            if (m < 0 || (m && rl_rowset_add(out, row, NULL, S->x->err) < 0)) {
+                if (hashed)
+                    bucket_free(&bi);
                 goto fail;
-            if (m && rl_rowset_add(out, row, NULL, S->x->err) < 0)
-                goto fail;
+            }
             matched |= m;
         }
         if (left && !matched) {
             fill_join_row(row, map, n, l, li, r, SIZE_MAX);
-            if (rl_rowset_add(out, row, NULL, S->x->err) < 0)
+            if (rl_rowset_add(out, row, NULL, S->x->err) < 0) {
+                if (hashed)
+                    bucket_free(&bi);
                 goto fail;
+            }
         }
     }
+    if (hashed)
+        bucket_free(&bi);
     free(map);
     free(lu);
     free(ru);
@@ -1083,7 +1252,7 @@ static int try_max_fast(sel *S, const PgQuery__SelectStmt *st, rl_rowset **out)
 {
     if (st->n_from_clause != 1 || st->where_clause || st->n_group_clause || st->having_clause ||
         st->n_sort_clause || st->limit_count || st->limit_offset || st->n_distinct_clause ||
-        st->with_clause || st->n_target_list != 1 ||
+        st->with_clause || st->n_target_list != 1 || st->n_locking_clause ||
         st->from_clause[0]->node_case != PG_QUERY__NODE__NODE_RANGE_VAR ||
         st->target_list[0]->node_case != PG_QUERY__NODE__NODE_RES_TARGET)
         return 0;
@@ -1141,11 +1310,99 @@ static int try_max_fast(sel *S, const PgQuery__SelectStmt *st, rl_rowset **out)
     return 1;
 }
 
+/* ------------------------------------------------------ FOR UPDATE */
+
+/* FOR UPDATE / NO KEY UPDATE / SHARE / KEY SHARE: PostgreSQL's checks
+ * (CheckSelectLocking, the OF list, read-only transactions), after which
+ * the lock itself is a no-op here: RockLake's commit-time validation
+ * (first committer wins, 40001 for the loser) covers the write conflicts
+ * DuckLake cares about, and DuckLake never sends FOR UPDATE. */
+static const char *lock_name(const PgQuery__SelectStmt *st)
+{
+    const PgQuery__Node *n = st->locking_clause[0];
+    PgQuery__LockClauseStrength s = n->node_case == PG_QUERY__NODE__NODE_LOCKING_CLAUSE
+                                        ? n->locking_clause->strength
+                                        : PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORUPDATE;
+    switch (s) {
+    case PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORKEYSHARE: return "FOR KEY SHARE";
+    case PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORSHARE: return "FOR SHARE";
+    case PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORNOKEYUPDATE: return "FOR NO KEY UPDATE";
+    default: return "FOR UPDATE";
+    }
+}
+
+/* Is `name` the alias of a FROM item (tables, subqueries, joins' sides)? */
+static bool from_has_alias(const PgQuery__Node *n, const char *name)
+{
+    if (!n)
+        return false;
+    switch (n->node_case) {
+    case PG_QUERY__NODE__NODE_RANGE_VAR: {
+        const PgQuery__RangeVar *rv = n->range_var;
+        const char *a = rv->alias && rv->alias->aliasname ? rv->alias->aliasname : rv->relname;
+        return strcmp(a, name) == 0;
+    }
+    case PG_QUERY__NODE__NODE_RANGE_SUBSELECT:
+        return n->range_subselect->alias && strcmp(n->range_subselect->alias->aliasname, name) == 0;
+    case PG_QUERY__NODE__NODE_JOIN_EXPR:
+        return from_has_alias(n->join_expr->larg, name) || from_has_alias(n->join_expr->rarg, name);
+    default:
+        return false;
+    }
+}
+
+static int check_locking(sel *S, const PgQuery__SelectStmt *st, bool aggregated)
+{
+    if (!st->n_locking_clause)
+        return 0;
+    const char *what = lock_name(st), *why = NULL;
+    if (st->n_distinct_clause)
+        why = "DISTINCT clause";
+    else if (st->n_group_clause)
+        why = "GROUP BY clause";
+    else if (st->having_clause)
+        why = "HAVING clause";
+    else if (aggregated)
+        why = "aggregate functions";
+    if (why)
+        return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1, "%s is not allowed with %s",
+                             what, why);
+    for (size_t i = 0; i < st->n_locking_clause; i++) {
+        const PgQuery__Node *n = st->locking_clause[i];
+        if (n->node_case != PG_QUERY__NODE__NODE_LOCKING_CLAUSE)
+            continue;
+        const PgQuery__LockingClause *lc = n->locking_clause;
+        for (size_t r = 0; r < lc->n_locked_rels; r++) {
+            const PgQuery__Node *rn = lc->locked_rels[r];
+            if (rn->node_case != PG_QUERY__NODE__NODE_RANGE_VAR)
+                continue;
+            bool found = false;
+            for (size_t f = 0; f < st->n_from_clause && !found; f++)
+                found = from_has_alias(st->from_clause[f], rn->range_var->relname);
+            if (!found)
+                return rl_exec_error(S->x, RL_SQLSTATE_UNDEFINED_TABLE, rn->range_var->location,
+                                     "relation \"%s\" in %s clause not found in FROM clause",
+                                     rn->range_var->relname, what);
+        }
+    }
+    if (S->x->s->read_only_txn)
+        return rl_exec_error(S->x, "25006", -1, "cannot execute SELECT %s in a read-only transaction",
+                             what);
+    return 0;
+}
+
 /* ------------------------------------------------------ simple SELECT */
 
 static int filter_rows(sel *S, rl_rowset *in, const PgQuery__Node *where, size_t **keep,
                        size_t *nkeep)
 {
+    if (where) {
+        /* literals that cannot be coerced fail even when no row is read */
+        rl_binding b0 = {in, 0, S->outer, NULL};
+        rl_expr_ctx c0 = make_ctx(S, &b0, NULL);
+        if (rl_expr_check_literals(&c0, where) < 0)
+            return -1;
+    }
     size_t *k = calloc(in->nrows + 1, sizeof *k), n = 0;
     if (!k)
         return fail_oom(S->x), -1;
@@ -1213,7 +1470,7 @@ static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
     bool aggregated = st->n_group_clause || st->having_clause ||
                       any_aggregate(st->target_list, st->n_target_list) ||
                       any_aggregate(st->sort_clause, st->n_sort_clause);
-    if (type_targets(&p, typ, aggregated) < 0)
+    if (type_targets(&p, typ, aggregated) < 0 || check_locking(S, st, aggregated) < 0)
         goto done;
     if (plan_sort(S, st, p.out->cols, p.nt, false, &p.k) < 0)
         goto done;
@@ -1399,9 +1656,16 @@ static rl_rowset *run_raw(rl_exec *x, const PgQuery__SelectStmt *st, const rl_bi
         }
     }
     rl_rowset *rs;
-    if (st->op == PG_QUERY__SET_OPERATION__SETOP_UNION ||
-        st->op == PG_QUERY__SET_OPERATION__SETOP_INTERSECT ||
-        st->op == PG_QUERY__SET_OPERATION__SETOP_EXCEPT)
+    bool setop = st->op == PG_QUERY__SET_OPERATION__SETOP_UNION ||
+                 st->op == PG_QUERY__SET_OPERATION__SETOP_INTERSECT ||
+                 st->op == PG_QUERY__SET_OPERATION__SETOP_EXCEPT;
+    if (st->n_locking_clause && (setop || st->n_values_lists)) {
+        rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                      setop ? "%s is not allowed with UNION/INTERSECT/EXCEPT"
+                            : "%s cannot be applied to VALUES",
+                      lock_name(st));
+        rs = NULL;
+    } else if (setop)
         rs = run_union(&S, st);
     else if (st->n_values_lists) {
         rs = rl_values_run(x, st, NULL, NULL, 0);

@@ -5,7 +5,9 @@
  * Covers: DuckDB's catalog-discovery statements (the 5-statement batch and
  * the per-table variant) against a catalog holding the 28 DuckLake tables,
  * compared with PostgreSQL 15's answers captured in the corpus (phase 03,
- * C6; oids masked since they are volatile); to_regclass and the
+ * C6; the lake's oids masked since they are volatile) — PostgreSQL's own
+ * relations of pg_catalog / information_schema included, with their real
+ * oids; to_regclass and the
  * version()/pg_settings probe; key-prefix pushdown reading one table's keys
  * among 10,000 tables' rows (EXPLAIN ANALYZE's "Keys read"); the O(1) latest
  * snapshot read (rl_relation_max_key, counted in x->keys_read) including its
@@ -430,6 +432,22 @@ static char *public_rows(const result_set *s)
     return (char *)rl_buf_steal(&b, NULL);
 }
 
+static bool has_row(const result_set *s, const char *row)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (strcmp(s->rows[i], row) == 0)
+            return true;
+    return false;
+}
+
+static size_t count_prefix(const result_set *s, const char *prefix)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->n; i++)
+        n += strncmp(s->rows[i], prefix, strlen(prefix)) == 0;
+    return n;
+}
+
 /* Print the first differing line of two multi-line strings. */
 static void show_diff(const char *got, const char *want)
 {
@@ -489,18 +507,39 @@ static void test_discovery_batch(void)
         if (strcmp(got, expected_public) != 0)
             show_diff(got, expected_public);
         free(got);
+        /* ... around PostgreSQL 15's own relations (namespaces 11 and
+         * 13207): all 2,005 columns of its 208 relations and the 109 primary
+         * keys / unique constraints, with real oids; relpages is 0 */
+        const result_set *t2 = &r.sets[1];
+        CHECK_EQ_INT(t2->n - count_prefix(t2, "2200|"), 2114);
+        CHECK_EQ_INT(count_prefix(t2, "11|") + count_prefix(t2, "13207|"), 2114);
+        if (t2->n > 0) {
+            CHECK_EQ_STR(t2->rows[0],
+                         "11|pg_aggregate|0|aggfnoid|regproc|-1|0|1|t|N|N|N|pg_catalog|N|N");
+            CHECK_EQ_STR(t2->rows[t2->n - 1], "13207|views|0|is_trigger_insertable_into|"
+                                              "yes_or_no|-1|0|10|f|N|N|N|information_schema|N|N");
+        }
+        CHECK(has_row(t2, "11|pg_class|N|N|N|N|N|N|N|10121|p|{1}|N|N|N"));
+        CHECK(has_row(t2, "13207|_pg_foreign_data_wrappers|0|authorization_identifier|"
+                          "sql_identifier|-1|0|6|f|N|N|N|information_schema|N|N"));
+        CHECK(has_row(t2, "13207|_pg_foreign_data_wrappers|0|fdwoptions|_text|-1|0|3|f|N|N|N|"
+                          "pg_catalog|N|N"));
         /* 3: no enums */
         CHECK_EQ_INT(r.sets[2].n, 0);
-        /* 4: every table's row type: one row per column, as PostgreSQL */
-        size_t composite = 0;
-        for (size_t i = 0; i < r.sets[3].n; i++)
-            composite += strncmp(r.sets[3].rows[i], "2200|", 5) == 0;
-        CHECK_EQ_INT(composite, 184);
-        /* 5: one index per primary key */
+        /* 4: every table's row type: one row per column, as PostgreSQL,
+         * the 2,005 columns of the system relations included */
+        CHECK_EQ_INT(count_prefix(&r.sets[3], "2200|"), 184);
+        CHECK_EQ_INT(count_prefix(&r.sets[3], "11|") + count_prefix(&r.sets[3], "13207|"), 2005);
+        CHECK(has_row(&r.sets[3], "11|1259|pg_class|relname|name|pg_catalog"));
+        /* 5: one index per primary key, after the 122 of pg_catalog */
         CHECK_EQ_STR(r.sets[4].cols, "oid:26 tablename:19 indexname:19");
-        CHECK_EQ_INT(r.sets[4].n, 5);
+        CHECK_EQ_INT(r.sets[4].n, 122 + 5);
+        CHECK_EQ_INT(count_prefix(&r.sets[4], "11|"), 122);
+        CHECK(has_row(&r.sets[4], "11|pg_class|pg_class_oid_index"));
         for (size_t i = 0; i < r.sets[4].n; i++) {
             char want[160];
+            if (strncmp(r.sets[4].rows[i], "2200|", 5) != 0)
+                continue;
             const char *t = strchr(r.sets[4].rows[i], '|');
             const char *e = t ? strchr(t + 1, '|') : NULL;
             CHECK(t && e);
@@ -588,6 +627,19 @@ static void test_attach_probes(void)
               &err) == 0);
     if (r.nsets == 1 && r.sets[0].n == 1)
         CHECK_EQ_STR(r.sets[0].rows[0], "t");
+    /* PostgreSQL's relations, as role lake sees them in a fresh database */
+    CHECK(run(s, &r,
+              "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'pg_catalog'",
+              &err) == 0);
+    if (r.nsets == 1 && r.sets[0].n == 1)
+        CHECK_EQ_STR(r.sets[0].rows[0], "126");
+    CHECK(run(s, &r, "SELECT count(*) FROM pg_tables WHERE schemaname = 'pg_catalog'", &err) == 0);
+    if (r.nsets == 1 && r.sets[0].n == 1)
+        CHECK_EQ_STR(r.sets[0].rows[0], "64");
+    CHECK(run(s, &r, "SELECT to_regclass('pg_catalog.pg_class')::oid, to_regclass('pg_indexes')::oid",
+              &err) == 0);
+    if (r.nsets == 1 && r.sets[0].n == 1)
+        CHECK_EQ_STR(r.sets[0].rows[0], "1259|12043");
     rec_clear(&r);
     rl_session_free(s);
 }

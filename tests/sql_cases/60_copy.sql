@@ -18,3 +18,29 @@ version	0.3
 data_path	lake_data/
 \.
 SELECT key, value, scope, scope_id FROM ducklake_metadata;
+-- typmods of dynamic-table columns apply on assignment: numeric(p,s) rounds
+-- half away from zero to s digits (22003 past p - s integer digits, and for
+-- infinities), varchar(n) rejects longer strings (22001); casts too.
+CREATE TABLE "public".ducklake_inlined_data_8_1(row_id BIGINT, n NUMERIC(5,2), m NUMERIC(4,-1), v VARCHAR(3));
+INSERT INTO "public".ducklake_inlined_data_8_1 VALUES (0, 1.005, 1234, 'abc'), (1, -2.5e-3, -15, 'é');
+INSERT INTO "public".ducklake_inlined_data_8_1 VALUES (2, '999.994', '99994', NULL), (3, 7, 5, 'ab ');
+INSERT INTO "public".ducklake_inlined_data_8_1 VALUES (4, 999.995, NULL, NULL);
+INSERT INTO "public".ducklake_inlined_data_8_1 VALUES (4, NULL, 99995, NULL);
+INSERT INTO "public".ducklake_inlined_data_8_1 VALUES (4, 'Infinity', NULL, NULL);
+INSERT INTO "public".ducklake_inlined_data_8_1 VALUES (4, 'NaN', NULL, 'abcd');
+INSERT INTO "public".ducklake_inlined_data_8_1 (row_id, n) SELECT 5, 12.345::float8;
+UPDATE "public".ducklake_inlined_data_8_1 SET n = 3.035 WHERE row_id = 0;
+UPDATE "public".ducklake_inlined_data_8_1 SET n = 1000 WHERE row_id = 0;
+CREATE TABLE "public".bad_typmod(n NUMERIC(0,1));
+CREATE TABLE "public".bad_typmod(n NUMERIC(5,1001));
+CREATE TABLE "public".bad_typmod(v VARCHAR(0));
+COPY "public".ducklake_inlined_data_8_1 FROM STDIN (FORMAT TEXT);
+6	-0.125	-5	xyz
+\.
+COPY "public".ducklake_inlined_data_8_1 FROM STDIN (FORMAT TEXT);
+7	1000	\N	\N
+\.
+SELECT * FROM ducklake_inlined_data_8_1 ORDER BY row_id;
+SELECT 1.2345::numeric(10,2), (-0.5)::numeric(3,0), 'abcdef'::varchar(2), 0.00001::numeric(2,5);
+SELECT 123.4::numeric(3,1);
+COPY (SELECT * FROM "public".ducklake_inlined_data_8_1 ORDER BY row_id) TO STDOUT (FORMAT "binary");

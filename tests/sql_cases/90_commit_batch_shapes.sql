@@ -1,0 +1,48 @@
+-- Commit-batch shapes of statements.md (d) not covered by 40_dml: drops
+-- (SET end_snapshot ... IS NULL AND id IN), schema/table/column/partition/
+-- view/tag/macro/name-map/sort inserts (string literals into uuid columns,
+-- lower-case `values`), WITH overwritten_tags / dropped_cols UPDATE ...
+-- FROM, inlined deletes, merge_adjacent DELETEs, rewrite_deletes UPDATEs,
+-- and the post-commit inlined-table cleanup batch.
+\i 00_schema.sql
+BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ;
+INSERT INTO "public".ducklake_snapshot VALUES (1, NOW(), 1, 9, 0);INSERT INTO "public".ducklake_schema VALUES (1, '0195e2ae-0000-7000-8000-000000000001', 1, NULL, 'main', 'main/', true);INSERT INTO "public".ducklake_table VALUES (2, '0195e2ae-0000-7000-8000-000000000002', 1, NULL, 1, 't', 't/', true), (3, '0195e2ae-0000-7000-8000-000000000003', 1, NULL, 1, 'u', 'u/', true);INSERT INTO "public".ducklake_column VALUES (4, 1, NULL, 2, 1, 'a', 'int32', NULL, 'NULL', true, NULL, 'literal', 'duckdb'), (5, 1, NULL, 2, 2, 'b', 'varchar', '''x''', '''x''', false, NULL, 'literal', 'duckdb'), (6, 1, NULL, 3, 1, 'c', 'struct', NULL, NULL, true, NULL, NULL, NULL), (7, 1, NULL, 3, 2, 'c.d', 'int64', NULL, NULL, true, 6, NULL, NULL);UPDATE "public".ducklake_partition_info SET end_snapshot = 1 WHERE table_id IN (2) AND end_snapshot IS NULL;INSERT INTO "public".ducklake_partition_info VALUES (8, 2, 1, NULL);INSERT INTO "public".ducklake_partition_column VALUES (8, 2, 0, 4, 'identity');INSERT INTO "public".ducklake_view VALUES (9, '0195e2ae-0000-7000-8000-000000000009', 1, NULL, 1, 'v', 'duckdb', 'SELECT 1', NULL);INSERT INTO "public".ducklake_tag VALUES (2, 1, NULL, 'comment', 'first');INSERT INTO "public".ducklake_column_tag VALUES (2, 4, 1, NULL, 'comment', 'col a');INSERT INTO "public".ducklake_inlined_data_tables VALUES (2, 'ducklake_inlined_data_2_1', 1);CREATE TABLE IF NOT EXISTS "public".ducklake_inlined_data_2_1(row_id BIGINT, begin_snapshot BIGINT, end_snapshot BIGINT, a INTEGER, b VARCHAR);INSERT INTO "public".ducklake_sort_info VALUES (10, 2, 1, NULL);INSERT INTO "public".ducklake_sort_expression VALUES (10, 2, 0, 'a', 'duckdb', 'ASC', 'NULLS_LAST');INSERT INTO "public".ducklake_macro values(1,11,'m',1, NULL);INSERT INTO "public".ducklake_macro_impl values(11,0,'duckdb','x + 1','scalar');INSERT INTO "public".ducklake_macro_parameters values(11,0,0,'x','unknown',NULL,'literal');INSERT INTO "public".ducklake_column_mapping VALUES (12, 3, 'map_by_name');INSERT INTO "public".ducklake_name_mapping VALUES (12, 6, 'c', 6, NULL, false), (12, 7, 'd', 7, 6, true);INSERT INTO "public".ducklake_table_stats VALUES (2, 2, 2, 0);INSERT INTO "public".ducklake_table_column_stats VALUES (2, 4, false, NULL, '1', '2', NULL), (2, 5, false, NULL, 'x', 'y', NULL);INSERT INTO "public".ducklake_inlined_data_2_1 VALUES (0, 1, NULL, 1, 'x'), (1, 1, NULL, 2, 'y');INSERT INTO "public".ducklake_schema_versions VALUES (1,1,2);INSERT INTO "public".ducklake_schema_versions VALUES (1,1,3);INSERT INTO "public".ducklake_snapshot_changes VALUES (1, 'created_schema:"main",created_table:"t",created_table:"u",inlined_insert:2', NULL, NULL, NULL);
+COMMIT;
+SELECT schema_id, schema_uuid, schema_name, path, path_is_relative FROM ducklake_schema;
+SELECT column_id, table_id, column_order, column_name, column_type, initial_default, default_value, nulls_allowed, parent_column FROM ducklake_column ORDER BY column_id;
+SELECT macro_id, impl_id, dialect, sql, type FROM ducklake_macro_impl;
+SELECT mapping_id, column_id, source_name, target_field_id, parent_column, is_partition FROM ducklake_name_mapping ORDER BY column_id;
+-- snapshot 2: tag overwrite, dropped column, new column, data file, delete
+-- of inlined rows, table drop (every `SET end_snapshot` drop shape)
+BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ;
+INSERT INTO "public".ducklake_snapshot VALUES (2, NOW(), 2, 14, 2);UPDATE "public".ducklake_table SET end_snapshot = 2 WHERE end_snapshot IS NULL AND table_id IN (3);UPDATE "public".ducklake_column SET end_snapshot = 2 WHERE end_snapshot IS NULL AND table_id IN (3);UPDATE "public".ducklake_view SET end_snapshot = 2 WHERE end_snapshot IS NULL AND view_id IN (9, 99);UPDATE "public".ducklake_macro SET end_snapshot = 2 WHERE end_snapshot IS NULL AND macro_id IN (11);UPDATE "public".ducklake_column_tag SET end_snapshot = 2 WHERE end_snapshot IS NULL AND table_id IN (2);WITH overwritten_tags(tid, key) AS (VALUES (2, 'comment')) UPDATE "public".ducklake_tag SET end_snapshot = 2 FROM overwritten_tags WHERE object_id=tid AND ducklake_tag.key=overwritten_tags.key AND end_snapshot IS NULL;INSERT INTO "public".ducklake_tag VALUES (2, 2, NULL, 'comment', 'second');WITH dropped_cols(tid, cid) AS (VALUES (2, 5)) UPDATE "public".ducklake_column SET end_snapshot = 2 FROM dropped_cols WHERE table_id=tid AND column_id=cid AND end_snapshot IS NULL;INSERT INTO "public".ducklake_column VALUES (13, 2, NULL, 2, 3, 'e', 'double', '1.5', '1.5', true, NULL, 'literal', 'duckdb');INSERT INTO "public".ducklake_data_file VALUES (0, 2, 2, NULL, NULL, 'ducklake-a.parquet', true, 'parquet', 10, 1000, 200, 2, NULL, NULL, NULL, NULL), (1, 2, 2, NULL, NULL, 'ducklake-b.parquet', true, 'parquet', 5, 500, 100, 12, NULL, 'a2V5', NULL, 16);INSERT INTO "public".ducklake_file_column_stats VALUES (0, 2, 4, 100, 10, 0, '1', '10', NULL, NULL), (1, 2, 4, 50, 5, 1, '11', '16', NULL, NULL);INSERT INTO "public".ducklake_file_partition_value VALUES (0, 2, 0, '1'), (1, 2, 0, '2');WITH deleted_row_list(deleted_row_id) AS (VALUES (1)) UPDATE "public".ducklake_inlined_data_2_1 SET end_snapshot = 2 FROM deleted_row_list WHERE row_id=deleted_row_id AND end_snapshot IS NULL AND begin_snapshot != 2;CREATE TABLE IF NOT EXISTS "public".ducklake_inlined_delete_2(file_id BIGINT, row_id BIGINT, begin_snapshot BIGINT);
+INSERT INTO "public".ducklake_inlined_delete_2 VALUES (0, 3, 2), (0, 4, 2);UPDATE "public".ducklake_table_stats SET record_count=16, file_size_bytes=1500, next_row_id=17 WHERE table_id=2;INSERT INTO "public".ducklake_schema_versions VALUES (2,2,2);INSERT INTO "public".ducklake_snapshot_changes VALUES (2, 'altered_table:2,dropped_table:3,inserted_into_table:2,deleted_from_table:2', 'me', 'msg', NULL);
+COMMIT;
+SELECT object_id, begin_snapshot, end_snapshot, key, value FROM ducklake_tag ORDER BY begin_snapshot;
+SELECT column_id, begin_snapshot, end_snapshot, column_name FROM ducklake_column ORDER BY column_id;
+SELECT table_id, end_snapshot FROM ducklake_table ORDER BY table_id;
+SELECT view_id, end_snapshot FROM ducklake_view;
+SELECT row_id, end_snapshot FROM ducklake_inlined_data_2_1 ORDER BY row_id;
+SELECT file_id, row_id, begin_snapshot FROM ducklake_inlined_delete_2 ORDER BY row_id;
+SELECT data_file_id, encryption_key, partial_max FROM ducklake_data_file ORDER BY data_file_id;
+-- snapshot 3: merge_adjacent (DELETE x5 + scheduled deletion + new file),
+-- rewrite_deletes, flushed inlined data and a delete file
+BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ;
+INSERT INTO "public".ducklake_snapshot VALUES (3, NOW(), 2, 14, 4);DELETE FROM "public".ducklake_data_file WHERE data_file_id IN (0, 1);DELETE FROM "public".ducklake_file_column_stats WHERE data_file_id IN (0, 1);DELETE FROM "public".ducklake_delete_file WHERE data_file_id IN (0, 1);DELETE FROM "public".ducklake_file_partition_value WHERE data_file_id IN (0, 1);DELETE FROM "public".ducklake_file_variant_stats WHERE data_file_id IN (0, 1);INSERT INTO "public".ducklake_files_scheduled_for_deletion VALUES (0, 'ducklake-a.parquet', true, NOW()), (1, 'ducklake-b.parquet', true, NOW());INSERT INTO "public".ducklake_data_file VALUES (2, 2, 2, NULL, NULL, 'ducklake-c.parquet', true, 'parquet', 15, 1400, 210, 2, NULL, NULL, NULL, 16);INSERT INTO "public".ducklake_delete_file VALUES (3, 2, 3, NULL,  2, 'ducklake-d.parquet', true, 'parquet', 1, 90, 40, NULL, NULL);DELETE FROM "public".ducklake_inlined_data_2_1 WHERE begin_snapshot <= 3;INSERT INTO "public".ducklake_snapshot_changes VALUES (3, 'compacted_table:2', NULL, NULL, NULL);
+COMMIT;
+BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ;
+INSERT INTO "public".ducklake_snapshot VALUES (4, NOW(), 2, 14, 5);UPDATE "public".ducklake_delete_file SET end_snapshot = 4 WHERE delete_file_id = 3;UPDATE "public".ducklake_data_file SET end_snapshot = 4 WHERE data_file_id = 2;UPDATE "public".ducklake_data_file SET begin_snapshot = 4 WHERE data_file_id = 2;INSERT INTO "public".ducklake_snapshot_changes VALUES (4, 'rewrote_deletes:2', NULL, NULL, NULL);
+COMMIT;
+SELECT data_file_id, begin_snapshot, end_snapshot, path FROM ducklake_data_file;
+SELECT delete_file_id, end_snapshot FROM ducklake_delete_file;
+SELECT data_file_id, path, path_is_relative FROM ducklake_files_scheduled_for_deletion ORDER BY data_file_id;
+SELECT COUNT(*) FROM ducklake_file_column_stats;
+SELECT COUNT(*) FROM ducklake_inlined_data_2_1;
+-- post-commit cleanup of an outdated inlined table (autocommit batch)
+DELETE FROM "public".ducklake_inlined_data_tables WHERE table_id=2 AND schema_version=1;DROP TABLE IF EXISTS "public".ducklake_inlined_data_2_1;
+SELECT COUNT(*) FROM ducklake_inlined_data_tables;
+SELECT to_regclass('ducklake_inlined_data_2_1');
+-- expire_snapshots / cleanup_old_files deletes
+DELETE FROM "public".ducklake_snapshot WHERE snapshot_id IN (1, 2);DELETE FROM "public".ducklake_snapshot_changes WHERE snapshot_id IN (1, 2);DELETE FROM "public".ducklake_files_scheduled_for_deletion WHERE data_file_id IN (0, 1);
+SELECT snapshot_id FROM ducklake_snapshot ORDER BY snapshot_id;
+SELECT snapshot_id, changes_made, author, commit_message FROM ducklake_snapshot_changes ORDER BY snapshot_id;

@@ -1,0 +1,283 @@
+/*
+ * test_sql_session.c — engine behaviour across sessions: two DuckLake
+ * committers racing for one snapshot id, snapshot isolation while another
+ * session commits, a lake attached under a metadata schema other than
+ * "public", and cancel requests.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sql.h"
+#include "testutil.h"
+
+/* A sink that keeps the last command tag and the first column of rows. */
+typedef struct recorder {
+    char tag[64];
+    char first[8][64];
+    int rows;
+} recorder;
+
+static int rec_row(void *ctx, size_t n, const rl_value *vals)
+{
+    recorder *r = ctx;
+    if (r->rows < 8 && n > 0) {
+        rl_buf b;
+        rl_buf_init(&b, 0);
+        if (vals[0].d.isnull)
+            rl_buf_put_str(&b, "NULL");
+        else
+            rl_value_to_text(&b, &vals[0]);
+        snprintf(r->first[r->rows], sizeof r->first[0], "%.*s", (int)b.len,
+                 b.data ? (const char *)b.data : "");
+        rl_buf_free(&b);
+    }
+    r->rows++;
+    return 0;
+}
+
+static int rec_tag(void *ctx, const char *tag)
+{
+    recorder *r = ctx;
+    snprintf(r->tag, sizeof r->tag, "%s", tag);
+    return 0;
+}
+
+typedef struct lake {
+    rl_catalog *cat;
+    rl_engine *eng;
+} lake;
+
+static int lake_counter;
+
+static bool lake_open(lake *l)
+{
+    char url[64];
+    snprintf(url, sizeof url, "memory://sql-session-%d-%d", (int)getpid(), lake_counter++);
+    rl_catalog_options o = {.create_if_missing = true};
+    rl_error e;
+    l->cat = rl_catalog_open(url, &o, &e);
+    l->eng = l->cat ? rl_engine_new(l->cat, NULL, &e) : NULL;
+    return l->eng != NULL;
+}
+
+static void lake_close(lake *l)
+{
+    rl_engine_free(l->eng);
+    rl_catalog_close(l->cat, NULL);
+}
+
+/* Run sql; returns the status, fills *r (rows/tag) and *e. */
+static rl_exec_status run(rl_session *s, const char *sql, recorder *r, rl_error *e)
+{
+    memset(r, 0, sizeof *r);
+    rl_sink k = {.ctx = r, .data_row = rec_row, .command_complete = rec_tag};
+    return rl_session_simple_query(s, sql, &k, e);
+}
+
+#define SNAPSHOT_DDL                                                                      \
+    "CREATE TABLE \"%s\".\"ducklake_snapshot\"(\"snapshot_id\" BIGINT PRIMARY KEY, "     \
+    "\"snapshot_time\" TIMESTAMP WITH TIME ZONE, \"schema_version\" BIGINT, "            \
+    "\"next_catalog_id\" BIGINT, \"next_file_id\" BIGINT);"
+#define CHANGES_DDL                                                                       \
+    "CREATE TABLE \"%s\".\"ducklake_snapshot_changes\"(\"snapshot_id\" BIGINT PRIMARY "  \
+    "KEY, \"changes_made\" VARCHAR, \"author\" VARCHAR, \"commit_message\" VARCHAR, "    \
+    "\"commit_extra_info\" VARCHAR);"
+
+static void create_tables(rl_session *s, const char *schema)
+{
+    char sql[1024];
+    recorder r;
+    rl_error e;
+    snprintf(sql, sizeof sql, SNAPSHOT_DDL, schema);
+    CHECK(run(s, sql, &r, &e) == RL_EXEC_DONE);
+    snprintf(sql, sizeof sql, CHANGES_DDL, schema);
+    CHECK(run(s, sql, &r, &e) == RL_EXEC_DONE);
+    snprintf(sql, sizeof sql, "INSERT INTO \"%s\".ducklake_snapshot VALUES (0, NOW(), 0, 1, 0);",
+             schema);
+    CHECK(run(s, sql, &r, &e) == RL_EXEC_DONE);
+}
+
+/* The commit batch DuckLake sends through postgres_execute for snapshot id. */
+static void batch_sql(char *out, size_t n, const char *schema, int id)
+{
+    snprintf(out, n,
+             "INSERT INTO \"%s\".ducklake_snapshot VALUES (%d, NOW(), 0, 1, 0);"
+             "INSERT INTO \"%s\".ducklake_snapshot_changes VALUES (%d, 'created_schema:\"s%d\"', "
+             "NULL, NULL, NULL);",
+             schema, id, schema, id, id);
+}
+
+static void test_two_committers_race_for_a_snapshot_id(void)
+{
+    lake l;
+    if (!lake_open(&l)) {
+        CHECK(false);
+        return;
+    }
+    rl_session *setup = rl_session_new(l.eng, NULL);
+    create_tables(setup, "public");
+    rl_session *a = rl_session_new(l.eng, NULL), *b = rl_session_new(l.eng, NULL);
+    recorder r;
+    rl_error e;
+    char sql[1024];
+    const char *latest = "SELECT snapshot_id FROM \"public\".ducklake_snapshot WHERE snapshot_id = "
+                         "(SELECT MAX(snapshot_id) FROM \"public\".ducklake_snapshot);";
+    CHECK(run(a, "BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ", &r, &e) == RL_EXEC_DONE);
+    CHECK(run(a, latest, &r, &e) == RL_EXEC_DONE && r.rows == 1);
+    CHECK_EQ_STR(r.first[0], "0");
+    CHECK(run(b, "BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ", &r, &e) == RL_EXEC_DONE);
+    CHECK(run(b, latest, &r, &e) == RL_EXEC_DONE);
+    CHECK_EQ_STR(r.first[0], "0");
+    /* both take snapshot 1 */
+    batch_sql(sql, sizeof sql, "public", 1);
+    CHECK(run(a, sql, &r, &e) == RL_EXEC_DONE);
+    CHECK(run(b, sql, &r, &e) == RL_EXEC_DONE);
+    CHECK(run(a, "COMMIT", &r, &e) == RL_EXEC_DONE);
+    CHECK_EQ_STR(r.tag, "COMMIT");
+    /* the later committer loses with PostgreSQL's exact text */
+    CHECK(run(b, "COMMIT", &r, &e) == RL_EXEC_ERROR);
+    CHECK_EQ_STR(e.sqlstate, "23505");
+    CHECK_EQ_STR(e.message,
+                 "duplicate key value violates unique constraint \"ducklake_snapshot_pkey\"");
+    CHECK_EQ_STR(e.detail, "Key (snapshot_id)=(1) already exists.");
+    CHECK(rl_session_status(b) == 'I');
+    /* DuckLake's retry: a new transaction sees snapshot 1 and takes 2 */
+    CHECK(run(b, "BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ", &r, &e) == RL_EXEC_DONE);
+    CHECK(run(b, latest, &r, &e) == RL_EXEC_DONE);
+    CHECK_EQ_STR(r.first[0], "1");
+    batch_sql(sql, sizeof sql, "public", 2);
+    CHECK(run(b, sql, &r, &e) == RL_EXEC_DONE);
+    CHECK(run(b, "COMMIT", &r, &e) == RL_EXEC_DONE);
+    /* exactly one row per snapshot id; the loser's changes row never landed */
+    CHECK(run(setup, "SELECT snapshot_id FROM ducklake_snapshot_changes ORDER BY 1", &r, &e) ==
+          RL_EXEC_DONE);
+    CHECK_EQ_INT(r.rows, 2);
+    CHECK_EQ_STR(r.first[0], "1");
+    CHECK_EQ_STR(r.first[1], "2");
+    rl_session_free(a);
+    rl_session_free(b);
+    rl_session_free(setup);
+    lake_close(&l);
+}
+
+static void test_snapshot_isolation_while_another_session_commits(void)
+{
+    lake l;
+    if (!lake_open(&l)) {
+        CHECK(false);
+        return;
+    }
+    rl_session *w = rl_session_new(l.eng, NULL), *rd = rl_session_new(l.eng, NULL);
+    create_tables(w, "public");
+    recorder r;
+    rl_error e;
+    char sql[1024];
+    CHECK(run(rd, "BEGIN", &r, &e) == RL_EXEC_DONE);
+    CHECK(run(rd, "SELECT count(*) FROM ducklake_snapshot", &r, &e) == RL_EXEC_DONE);
+    CHECK_EQ_STR(r.first[0], "1");
+    for (int id = 1; id <= 3; id++) {
+        batch_sql(sql, sizeof sql, "public", id);
+        CHECK(run(w, sql, &r, &e) == RL_EXEC_DONE); /* implicit transaction: committed */
+    }
+    /* the reader's snapshot was taken at its first statement */
+    CHECK(run(rd, "SELECT count(*) FROM ducklake_snapshot", &r, &e) == RL_EXEC_DONE);
+    CHECK_EQ_STR(r.first[0], "1");
+    CHECK(run(rd, "SELECT MAX(snapshot_id) FROM ducklake_snapshot", &r, &e) == RL_EXEC_DONE);
+    CHECK_EQ_STR(r.first[0], "0");
+    CHECK(run(rd, "COMMIT", &r, &e) == RL_EXEC_DONE);
+    CHECK(run(rd, "SELECT count(*) FROM ducklake_snapshot", &r, &e) == RL_EXEC_DONE);
+    CHECK_EQ_STR(r.first[0], "4");
+    rl_session_free(w);
+    rl_session_free(rd);
+    lake_close(&l);
+}
+
+static void test_lake_under_another_metadata_schema(void)
+{
+    lake l;
+    if (!lake_open(&l)) {
+        CHECK(false);
+        return;
+    }
+    rl_session *s = rl_session_new(l.eng, NULL);
+    recorder r;
+    rl_error e;
+    /* what postgres_scanner sends for METADATA_SCHEMA 'meta' */
+    CHECK(run(s, "CREATE SCHEMA  IF NOT EXISTS\"meta\"", &r, &e) == RL_EXEC_DONE);
+    create_tables(s, "meta");
+    CHECK(run(s, "SELECT snapshot_id FROM \"meta\".ducklake_snapshot", &r, &e) == RL_EXEC_DONE);
+    CHECK_EQ_INT(r.rows, 1);
+    /* not visible under public */
+    CHECK(run(s, "SELECT snapshot_id FROM \"public\".ducklake_snapshot", &r, &e) == RL_EXEC_ERROR);
+    CHECK_EQ_STR(e.sqlstate, "42P01");
+    /* discovery lists it under its schema */
+    CHECK(run(s,
+              "SELECT relname FROM pg_class JOIN pg_namespace ON relnamespace = pg_namespace.oid "
+              "WHERE nspname = 'meta' ORDER BY relname",
+              &r, &e) == RL_EXEC_DONE);
+    CHECK_EQ_INT(r.rows, 2);
+    CHECK_EQ_STR(r.first[0], "ducklake_snapshot");
+    /* a second DuckLake catalog in the same database is refused clearly */
+    char sql[1024];
+    snprintf(sql, sizeof sql, SNAPSHOT_DDL, "public");
+    CHECK(run(s, sql, &r, &e) == RL_EXEC_ERROR);
+    CHECK_EQ_STR(e.sqlstate, "0A000");
+    CHECK(strstr(e.message, "\"meta\"") != NULL);
+    rl_session_free(s);
+    lake_close(&l);
+}
+
+typedef struct canceller {
+    rl_session *s;
+    int delay_ms;
+} canceller;
+
+static void *cancel_later(void *arg)
+{
+    canceller *c = arg;
+    usleep((useconds_t)c->delay_ms * 1000);
+    rl_session_cancel(c->s);
+    return NULL;
+}
+
+static void test_cancel_stops_a_running_statement_only(void)
+{
+    lake l;
+    if (!lake_open(&l)) {
+        CHECK(false);
+        return;
+    }
+    rl_session *s = rl_session_new(l.eng, NULL);
+    recorder r;
+    rl_error e;
+    /* a cancel while idle is dropped, as in PostgreSQL */
+    rl_session_cancel(s);
+    CHECK(run(s, "SELECT 1", &r, &e) == RL_EXEC_DONE);
+    /* a cross join of the catalog views runs long enough to be cancelled */
+    canceller c = {s, 50};
+    pthread_t th;
+    pthread_create(&th, NULL, cancel_later, &c);
+    rl_exec_status st =
+        run(s, "SELECT count(*) FROM pg_attribute a, pg_attribute b, pg_attribute c", &r, &e);
+    pthread_join(th, NULL);
+    CHECK(st == RL_EXEC_ERROR);
+    CHECK_EQ_STR(e.sqlstate, "57014");
+    CHECK_EQ_STR(e.message, "canceling statement due to user request");
+    /* the session is usable afterwards */
+    CHECK(run(s, "SELECT 1", &r, &e) == RL_EXEC_DONE);
+    CHECK_EQ_STR(r.first[0], "1");
+    rl_session_free(s);
+    lake_close(&l);
+}
+
+int main(void)
+{
+    RUN(test_two_committers_race_for_a_snapshot_id);
+    RUN(test_snapshot_isolation_while_another_session_commits);
+    RUN(test_lake_under_another_metadata_schema);
+    RUN(test_cancel_stops_a_running_statement_only);
+    return tu_finish();
+}

@@ -1868,20 +1868,30 @@ int rl_txn_register_fixed(rl_txn *t, const char *schema, const rl_table_desc *d,
     return rc;
 }
 
-/* Visit name index entries under an optional schema, decoding each. */
+/* A merged (overlay over store) scan of raw keys under `prefix`, which the
+ * caller owns and keeps alive; read with scan_merged_next, end with
+ * kv_iter_free(s->it). */
+static int raw_scan_open(rl_txn *t, rl_scan *s, uint8_t *prefix, size_t plen, rl_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->txn = t;
+    s->prefix = prefix;
+    s->plen = plen;
+    kv_error ke;
+    s->it = kv_scan_prefix(t->cat->kv, t->snap, prefix, plen, &ke);
+    if (!s->it)
+        return kv_fail(err, &ke, "listing names");
+    s->ovi = ov_lower_bound(t, prefix, plen);
+    return 0;
+}
+
+/* Visit name index entries, decoding each. */
 static int visit_names(rl_txn *t, rl_table_visitor visit, void *ctx, bool resolve, rl_error *err)
 {
     uint8_t prefix[2] = {RL_TAG_INDEX, RL_INDEX_DYNAMIC_NAME};
     rl_scan s;
-    memset(&s, 0, sizeof s);
-    s.txn = t;
-    s.prefix = prefix;
-    s.plen = 2;
-    kv_error ke;
-    s.it = kv_scan_prefix(t->cat->kv, t->snap, prefix, 2, &ke);
-    if (!s.it)
-        return kv_fail(err, &ke, "listing tables");
-    s.ovi = ov_lower_bound(t, prefix, 2);
+    if (raw_scan_open(t, &s, prefix, sizeof prefix, err) < 0)
+        return -1;
     const uint8_t *k, *v;
     size_t kl, vl;
     rl_buf schema, name;
@@ -2060,15 +2070,8 @@ int rl_txn_list_schemas(rl_txn *t, rl_schema_visitor visit, void *ctx, rl_error 
 {
     uint8_t prefix[2] = {RL_TAG_INDEX, RL_INDEX_SCHEMA};
     rl_scan s;
-    memset(&s, 0, sizeof s);
-    s.txn = t;
-    s.prefix = prefix;
-    s.plen = 2;
-    kv_error ke;
-    s.it = kv_scan_prefix(t->cat->kv, t->snap, prefix, 2, &ke);
-    if (!s.it)
-        return kv_fail(err, &ke, "listing schemas");
-    s.ovi = ov_lower_bound(t, prefix, 2);
+    if (raw_scan_open(t, &s, prefix, sizeof prefix, err) < 0)
+        return -1;
     const uint8_t *k, *v;
     size_t kl, vl;
     rl_buf name;

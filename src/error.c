@@ -4,15 +4,21 @@
 #include <stdio.h>
 #include <string.h>
 
-int rl_error_set(rl_error *e, const char *sqlstate, const char *fmt, ...)
+int rl_error_setv(rl_error *e, const char *sqlstate, const char *fmt, va_list ap)
 {
     if (!e)
         return -1;
     memset(e, 0, sizeof *e);
     snprintf(e->sqlstate, sizeof e->sqlstate, "%s", sqlstate);
+    vsnprintf(e->message, sizeof e->message, fmt, ap);
+    return -1;
+}
+
+int rl_error_set(rl_error *e, const char *sqlstate, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(e->message, sizeof e->message, fmt, ap);
+    rl_error_setv(e, sqlstate, fmt, ap);
     va_end(ap);
     return -1;
 }

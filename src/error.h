@@ -37,6 +37,8 @@ typedef struct rl_error {
 /* Fill *e (may be NULL) and return -1, so callers can `return rl_error_set(...)`. */
 int rl_error_set(rl_error *e, const char *sqlstate, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* rl_error_set with a va_list, for other printf-like reporters. */
+int rl_error_setv(rl_error *e, const char *sqlstate, const char *fmt, va_list ap);
 /* Set the detail of an already-set error. */
 void rl_error_detail(rl_error *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void rl_error_hint(rl_error *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -308,14 +308,12 @@ static void finish_txn_quietly(rl_session *s, bool committed)
     s->implicit = false;
 }
 
-void rl_session_free(rl_session *s)
+/* What DISCARD ALL resets, and what a closing session releases: temporary
+ * tables, settings, portals and prepared statements. */
+static void discard_session_state(rl_session *s)
 {
-    if (!s)
-        return;
-    if (s->copy_in)
-        rl_copy_in_abort(s);
-    finish_txn_quietly(s, false);
-    pending_clear(s);
+    rl_ddl_free_temps(s);
+    settings_reset_all(s);
     while (s->portals) {
         rl_portal *n = s->portals->next;
         portal_free(s->portals);
@@ -326,8 +324,17 @@ void rl_session_free(rl_session *s)
         prepared_free(s->prepared);
         s->prepared = n;
     }
-    rl_ddl_free_temps(s);
-    settings_reset_all(s);
+}
+
+void rl_session_free(rl_session *s)
+{
+    if (!s)
+        return;
+    if (s->copy_in)
+        rl_copy_in_abort(s);
+    finish_txn_quietly(s, false);
+    pending_clear(s);
+    discard_session_state(s);
     free(s);
 }
 
@@ -650,18 +657,7 @@ static int exec_discard(rl_exec *x, const PgQuery__DiscardStmt *st)
     if (st->target != PG_QUERY__DISCARD_MODE__DISCARD_ALL)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                              "RockLake supports only DISCARD ALL");
-    rl_ddl_free_temps(s);
-    settings_reset_all(s);
-    while (s->portals) {
-        rl_portal *n = s->portals->next;
-        portal_free(s->portals);
-        s->portals = n;
-    }
-    while (s->prepared) {
-        rl_prepared *n = s->prepared->next;
-        prepared_free(s->prepared);
-        s->prepared = n;
-    }
+    discard_session_state(s);
     return rl_send_complete(x, "DISCARD ALL");
 }
 

@@ -312,11 +312,9 @@ int rl_exec_error(rl_exec *x, const char *sqlstate, int location, const char *fm
     rl_error *e = x->err;
     if (!e)
         return -1;
-    memset(e, 0, sizeof *e);
-    snprintf(e->sqlstate, sizeof e->sqlstate, "%s", sqlstate);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(e->message, sizeof e->message, fmt, ap);
+    rl_error_setv(e, sqlstate, fmt, ap);
     va_end(ap);
     e->position = char_position(x->sql, location);
     return -1;

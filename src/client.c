@@ -678,6 +678,7 @@ static void handle_query(client *c, const proto_msg *m)
     int rc = rl_session_simple_query(c->sess, sql, &sink, &err);
     while (rc == RL_EXEC_COPY_IN)
         rc = copy_in(c, &sink, &err);
+    srv_observe_statement(c->srv, (double)(now_ns() - t0) / 1e9);
     free(sql);
     if (rc == -2) {
         srv_stmt_disarm(c->srv, c);
@@ -821,9 +822,11 @@ static void handle_execute(client *c, const proto_msg *m)
     c->portal = portal;
     c->sink_failed = false;
     srv_stmt_arm(c->srv, c);
+    uint64_t t0 = now_ns();
     int rc = rl_session_execute(c->sess, portal, (uint64_t)e.max_rows, &sink, &err);
     while (rc == RL_EXEC_COPY_IN)
         rc = copy_in(c, &sink, &err);
+    srv_observe_statement(c->srv, (double)(now_ns() - t0) / 1e9);
     c->executing = false;
     c->portal = NULL;
     if (rc == -2) {

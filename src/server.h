@@ -124,6 +124,7 @@ typedef enum srv_counter {
 } srv_counter;
 void srv_count(rl_server *srv, srv_counter which, int64_t delta);
 void srv_observe_commit(rl_server *srv, double seconds);
+void srv_observe_statement(rl_server *srv, double seconds);
 
 /* Structured log line: text "event key=value ..." or one JSON object.
  * Pairs are (key, value) const char * pointers ending with NULL. */

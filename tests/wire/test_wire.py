@@ -515,6 +515,10 @@ def test_metrics_endpoint(start_server):
     commits = [l for l in body.splitlines() if l.startswith("rocklake_commits_total ")]
     assert int(commits[0].split()[1]) >= 1
     assert '"event":"commit"' in s.log_text()
+    # server-side statement latency: both statements above were observed
+    count = [l for l in body.splitlines() if l.startswith("rocklake_statement_seconds_count ")]
+    assert count and int(count[0].split()[1]) >= 2
+    assert 'rocklake_statement_seconds_bucket{le="1e-05"}' in body
 
 
 def test_statement_timeout_option_accepted(start_server):

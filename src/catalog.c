@@ -46,6 +46,14 @@ struct rl_catalog {
     rl_format fmt;
     uint64_t epoch;
     pthread_mutex_t lock; /* counters, dynamic cache, commit serialization */
+    /* Group commit: writes are numbered as they reach the memtable; one
+     * committer at a time flushes the WAL for everything written so far,
+     * and the others wait for a flush that covers their number. */
+    pthread_mutex_t flush_lock;
+    pthread_cond_t flush_done;
+    bool flushing;
+    uint64_t written_seq; /* last write numbered (under `lock`) */
+    uint64_t durable_seq; /* every write <= this is durable (under flush_lock) */
     counter *counters;
     size_t ncounters, capcounters;
     dyn_entry *dyns;
@@ -211,6 +219,8 @@ rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_
         return NULL;
     }
     pthread_mutex_init(&cat->lock, NULL);
+    pthread_mutex_init(&cat->flush_lock, NULL);
+    pthread_cond_init(&cat->flush_done, NULL);
     cat->read_only = o->read_only;
     kv_error ke;
     cat->kv = o->read_only ? kv_open_reader(url, &o->kv, &ke) : kv_open_writer(url, &o->kv, &ke);
@@ -252,6 +262,8 @@ int rl_catalog_close(rl_catalog *cat, rl_error *err)
     free(cat->dyns);
     free(cat->counters);
     pthread_mutex_destroy(&cat->lock);
+    pthread_mutex_destroy(&cat->flush_lock);
+    pthread_cond_destroy(&cat->flush_done);
     free(cat);
     return rc;
 }
@@ -1417,6 +1429,37 @@ static int add_audit_locked(rl_txn *t, kv_batch *b, rl_error *err)
     return rc;
 }
 
+/* Make write number `seq` durable: if a flush is running, wait for it (it
+ * may cover us); otherwise become the flusher for everything written so
+ * far. Concurrent commits thus share flushes instead of each paying one. */
+static int group_flush(rl_catalog *cat, uint64_t seq, rl_error *err)
+{
+    int rc = 0;
+    pthread_mutex_lock(&cat->flush_lock);
+    while (rc == 0 && cat->durable_seq < seq) {
+        if (cat->flushing) {
+            pthread_cond_wait(&cat->flush_done, &cat->flush_lock);
+            continue;
+        }
+        cat->flushing = true;
+        pthread_mutex_unlock(&cat->flush_lock);
+        pthread_mutex_lock(&cat->lock);
+        uint64_t target = cat->written_seq; /* all of these are in the memtable */
+        pthread_mutex_unlock(&cat->lock);
+        kv_error ke;
+        rc = kv_flush(cat->kv, &ke);
+        if (rc < 0)
+            kv_fail(err, &ke, "committing");
+        pthread_mutex_lock(&cat->flush_lock);
+        if (rc == 0 && target > cat->durable_seq)
+            cat->durable_seq = target;
+        cat->flushing = false;
+        pthread_cond_broadcast(&cat->flush_done);
+    }
+    pthread_mutex_unlock(&cat->flush_lock);
+    return rc < 0 ? -1 : 0;
+}
+
 int rl_txn_commit(rl_txn *t, rl_error *err)
 {
     if (t->done)
@@ -1466,13 +1509,18 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
     counter *seqc = counter_locked(cat, RL_COUNTER_NEXT_COMMIT_SEQ, NULL);
     if (seqc)
         seqc->value++;
+    uint64_t my_seq = ++cat->written_seq;
     rc = 0;
 unlock:
     pthread_mutex_unlock(&cat->lock);
     kv_batch_free(b);
     free(values);
-    if (rc == 0 && kv_write_wait(in_flight, &ke) < 0)
-        rc = kv_fail(err, &ke, "committing");
+    if (rc == 0 && group_flush(cat, my_seq, err) < 0)
+        rc = -1;
+    /* always consume the handle; after the flush this returns at once */
+    kv_error wait_err;
+    if (in_flight && kv_write_wait(in_flight, &wait_err) < 0 && rc == 0)
+        rc = kv_fail(err, &wait_err, "committing");
     return rc;
 }
 

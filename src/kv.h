@@ -142,7 +142,9 @@ int kv_write(kv_db *db, const kv_batch *b, kv_error *err);
  * pending handle in *out (NULL for an empty batch). kv_write_wait returns
  * once that write is durable (or failed, e.g. KV_ERR_FENCED) and frees the
  * handle; it must be called exactly once per non-NULL handle. Until it
- * returns 0 the write must not be acknowledged to anyone. */
+ * returns 0 the write must not be acknowledged to anyone. It does not force
+ * a WAL flush (the periodic flush or a kv_flush call makes the write
+ * durable), so a caller can let one kv_flush serve many pending writes. */
 typedef struct kv_pending kv_pending;
 int kv_write_begin(kv_db *db, const kv_batch *b, kv_pending **out, kv_error *err);
 int kv_write_wait(kv_pending *p, kv_error *err);

@@ -29,8 +29,8 @@ use object_store::path::Path;
 use object_store::ObjectStore;
 use slatedb::admin::AdminBuilder;
 use slatedb::config::{
-    CheckpointOptions, CheckpointScope, DbReaderOptions, FlushOptions, FlushType, ReadOptions,
-    ScanOptions, Settings, WriteOptions,
+    CheckpointOptions, CheckpointScope, DbReaderOptions, ReadOptions, ScanOptions, Settings,
+    WriteOptions,
 };
 use slatedb::db_cache::moka::{MokaCache, MokaCacheOptions};
 use slatedb::db_cache::{DbCache, SplitCache};
@@ -363,7 +363,9 @@ fn local_store(dir: &std::path::Path) -> KvResult<(Arc<dyn ObjectStore>, Path)> 
     };
     std::fs::create_dir_all(&abs)
         .map_err(|e| Fail::new(KV_ERR_IO, format!("cannot create {}: {e}", abs.display())))?;
-    let fs = LocalFileSystem::new_with_prefix(&abs)?;
+    // fsync written files and their directories: an acknowledged commit on
+    // file:// must survive a power loss, not only a process crash.
+    let fs = LocalFileSystem::new_with_prefix(&abs)?.with_fsync(true);
     Ok((Arc::new(fs), Path::from("")))
 }
 
@@ -1019,7 +1021,6 @@ pub unsafe extern "C" fn kv_write(db: *mut KvDb, b: *const KvBatch, err: *mut Kv
 /// A write applied to the memtable whose durability has not been awaited yet
 /// (see kv_write_begin / kv_write_wait in kv.h).
 pub struct KvPending {
-    db: Db,
     handle: slatedb::WriteHandle,
     bytes: u64,
 }
@@ -1043,11 +1044,7 @@ pub unsafe extern "C" fn kv_write_begin(
         }
         let (wb, bytes) = build_batch(b)?;
         let handle = block_on(w.write_with_options(wb, &WriteOptions::default()))?;
-        *out = Box::into_raw(Box::new(KvPending {
-            db: w.clone(),
-            handle,
-            bytes,
-        }));
+        *out = Box::into_raw(Box::new(KvPending { handle, bytes }));
         Ok(0)
     })
 }
@@ -1060,19 +1057,7 @@ pub unsafe extern "C" fn kv_write_wait(p: *mut KvPending, err: *mut KvError) -> 
         }
         // SAFETY: p came from kv_write_begin and is consumed here exactly once.
         let pending = unsafe { Box::from_raw(p) };
-        // Flush the WAL now instead of waiting for the next flush tick: a
-        // committer should not sit out the interval. Writers that arrive
-        // while this flush runs land in the next WAL and share its flush,
-        // so concurrent commits still group.
-        block_on(async {
-            pending
-                .db
-                .flush_with_options(FlushOptions {
-                    flush_type: FlushType::Wal,
-                })
-                .await?;
-            pending.handle.await_durable().await
-        })?;
+        block_on(pending.handle.await_durable())?;
         bump(&BATCHES_WRITTEN, 1);
         bump(&BYTES_WRITTEN, pending.bytes);
         Ok(0)

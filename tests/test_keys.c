@@ -955,6 +955,16 @@ static void test_fuzz_decode_describe(void)
 /* Regression: describing "80 02 <tag>" for a table without a primary key
  * read d->cols[-1] (pk_col is -1) — out of bounds, garbage name or crash.
  * Now only tables with a PK column are described as a PK index. */
+/* The schema index (80 04) written by CREATE SCHEMA: golden bytes and
+ * description, plus a malformed variant. */
+static void test_schema_index_key(void)
+{
+    const uint8_t meta[] = {0x80, 0x04, 'm', 'e', 't', 'a', 0x00, 0x01};
+    CHECK(describe_is(meta, sizeof meta, "index schema 'meta'"));
+    const uint8_t truncated[] = {0x80, 0x04, 'm', 'e'};
+    CHECK(describe_is(truncated, sizeof truncated, "index schema (malformed)"));
+}
+
 static void test_describe_pk_index_every_tag(void)
 {
     for (int tag = 0; tag < 256; tag++) {
@@ -1336,6 +1346,7 @@ int main(void)
     RUN(test_reject_corrupt_keys);
     RUN(test_fuzz_decode_describe);
     RUN(test_describe_pk_index_every_tag);
+    RUN(test_schema_index_key);
     RUN(test_describe);
     RUN(test_desc_tags);
     RUN(test_desc_keys);

@@ -60,3 +60,22 @@ void rl_arena_free(rl_arena *a)
     a->head = NULL;
     a->total = 0;
 }
+
+void rl_arena_adopt(rl_arena *dst, rl_arena *src)
+{
+    rl_arena_block *first = src->head;
+    if (!first)
+        return;
+    if (!dst->head) {
+        dst->head = first;
+    } else { /* keep dst's current block in front: it is the one being filled */
+        rl_arena_block *last = first;
+        while (last->next)
+            last = last->next;
+        last->next = dst->head->next;
+        dst->head->next = first;
+    }
+    dst->total += src->total;
+    src->head = NULL;
+    src->total = 0;
+}

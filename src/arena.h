@@ -23,5 +23,8 @@ void *rl_arena_alloc(rl_arena *a, size_t n);              /* 8-byte aligned; NUL
 void *rl_arena_dup(rl_arena *a, const void *p, size_t n); /* copy of p[0..n) */
 char *rl_arena_strdup(rl_arena *a, const char *s);
 void rl_arena_free(rl_arena *a);                          /* releases every block */
+/* Move every block of src into dst (src becomes empty): pointers into src
+ * stay valid for dst's lifetime. */
+void rl_arena_adopt(rl_arena *dst, rl_arena *src);
 
 #endif

@@ -454,6 +454,7 @@ static rl_rowset *cte_rows(rl_exec *x, const PgQuery__CommonTableExpr *cte, cons
             snprintf(rs->cols[i].name, sizeof rs->cols[i].name, "%s", names[i]);
         snprintf(rs->cols[i].rel, sizeof rs->cols[i].rel, "%s", alias);
     }
+    rl_rowset_cols_changed(rs);
     return rs;
 }
 
@@ -493,6 +494,8 @@ static rl_rowset *from_item(dml_job *j, const PgQuery__Node *n)
         rl_rowset *out = rl_select_run(x, rs->subquery->select_stmt, NULL);
         for (size_t i = 0; out && i < out->ncols; i++)
             snprintf(out->cols[i].rel, sizeof out->cols[i].rel, "%s", rs->alias->aliasname);
+        if (out)
+            rl_rowset_cols_changed(out);
         return out;
     }
     rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, node_location(n),

@@ -911,6 +911,39 @@ static long find_col(const rl_rowset *rs, const colref *r)
     return found;
 }
 
+/* find_col for ColumnRef `key` through rs's resolution cache; *rel_seen
+ * (if not NULL) = rel_exists(rs, r->rel). */
+static long find_col_cached(rl_rowset *rs, const void *key, const colref *r, bool *rel_seen)
+{
+    size_t h = (size_t)(((uint64_t)(uintptr_t)key * 0x9E3779B97F4A7C15ull) >> 40);
+    rl_colcache *e = NULL;
+    for (size_t k = 0; k < 4; k++) { /* 4 probes; else evict the home slot */
+        rl_colcache *t = &rs->colcache[(h + k) & (RL_COLCACHE - 1)];
+        if (t->ref == key) {
+            if (t->idx < 0 ||
+                col_matches(&rs->cols[t->idx], r->rel, r->name, r->rel != NULL)) {
+                if (rel_seen)
+                    *rel_seen = t->rel_seen;
+                return t->idx;
+            }
+            e = t;
+            break;
+        }
+        if (!t->ref && !e)
+            e = t;
+    }
+    if (!e)
+        e = &rs->colcache[h & (RL_COLCACHE - 1)];
+    long i = find_col(rs, r);
+    bool seen = r->rel && rel_exists(rs, r->rel);
+    e->ref = key;
+    e->idx = (int32_t)i;
+    e->rel_seen = seen;
+    if (rel_seen)
+        *rel_seen = seen;
+    return i;
+}
+
 const rl_colmeta *rl_expr_column(const rl_binding *b, const PgQuery__Node *node)
 {
     if (!b || !b->rs || !node || node->node_case != PG_QUERY__NODE__NODE_COLUMN_REF)
@@ -939,12 +972,12 @@ static int eval_colref(rl_expr_ctx *c, const PgQuery__ColumnRef *cr, rl_value *o
         if (!b->rs) {
             continue; /* subquery boundary: noted only if we resolve beyond it */
         }
-        long i = find_col(b->rs, &r);
+        bool seen = false;
+        long i = find_col_cached(b->rs, cr, &r, &seen);
         if (i == -2)
             return rl_exec_error(c->x, "42702", cr->location, "column reference \"%s\" is ambiguous",
                                  r.name);
-        if (r.rel && rel_exists(b->rs, r.rel))
-            rel_seen = true;
+        rel_seen |= seen;
         if (i < 0)
             continue;
         /* mark every boundary crossed on the way: those subqueries are correlated */
@@ -2142,7 +2175,7 @@ static const rl_colmeta *level_column(const rl_binding *b, const PgQuery__Node *
     if (!r.name)
         return NULL;
     for (; b && b->rs; b = b->outer) {
-        long i = find_col(b->rs, &r);
+        long i = find_col_cached(b->rs, cr, &r, NULL);
         if (i >= 0)
             return &b->rs->cols[i];
         if (i == -2)

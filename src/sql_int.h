@@ -27,6 +27,7 @@
 #include <pg_query/pg_query.pb-c.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <string.h>
 
 #include "arena.h"
 #include "sql.h"
@@ -51,6 +52,20 @@ typedef struct rl_rowsrc {
     uint64_t ctid;      /* block << 16 | offset */
 } rl_rowsrc;
 
+/* A column reference resolved against a row set's columns (sql_expr.c):
+ * an expression evaluated for every row resolves each ColumnRef by name
+ * once per row set, not once per row. Keyed by the ColumnRef node; a row
+ * set lives no longer than the parse tree of the statement that made it
+ * (session temp tables and pg_catalog's fixed rows are copied or viewed
+ * through a fresh row set per statement), and code that renames columns
+ * in place calls rl_rowset_cols_changed. */
+#define RL_COLCACHE 32 /* a power of two */
+typedef struct rl_colcache {
+    const void *ref;    /* the PgQuery__ColumnRef, NULL = empty slot */
+    int32_t idx;        /* column index, -1 none, -2 ambiguous */
+    bool rel_seen;      /* the qualifier names a relation of this row set */
+} rl_colcache;
+
 /* A materialized relation: row-major values; strings live in `arena`. */
 typedef struct rl_rowset {
     size_t ncols;
@@ -59,12 +74,22 @@ typedef struct rl_rowset {
     rl_value *vals;     /* nrows * ncols */
     rl_rowsrc *src;     /* nrows entries, or NULL when no row has a source */
     rl_arena arena;
+    rl_colcache colcache[RL_COLCACHE];
 } rl_rowset;
+
+/* Forget cached column resolutions (after renaming columns in place). */
+static inline void rl_rowset_cols_changed(rl_rowset *rs)
+{
+    memset(rs->colcache, 0, sizeof rs->colcache);
+}
 
 rl_rowset *rl_rowset_new(size_t ncols);
 void rl_rowset_free(rl_rowset *rs);
 /* Append a row (values copied, strings into the arena). src may be NULL. */
 int rl_rowset_add(rl_rowset *rs, const rl_value *vals, const rl_rowsrc *src, rl_error *err);
+/* Append a row without copying its strings: the caller guarantees they
+ * outlive rs (e.g. by rl_arena_adopt of the arenas they live in). */
+int rl_rowset_add_ref(rl_rowset *rs, const rl_value *vals, rl_error *err);
 static inline rl_value *rl_rowset_row(rl_rowset *rs, size_t i) { return &rs->vals[i * rs->ncols]; }
 /* Copy a value's string bytes into arena (no-op for fixed-size values). */
 int rl_value_own(rl_arena *a, rl_value *v);

@@ -32,12 +32,21 @@ typedef struct cte_env {
     const struct cte_env *next;
 } cte_env;
 
+/* Column names a SELECT can reference (projection pushdown, see
+ * need_collect): NULL in sel = keep every column. */
+typedef struct name_set {
+    const char **names;
+    size_t n, cap;
+    bool all;        /* `*`, or a node the walk cannot read: prune nothing */
+} name_set;
+
 /* What one SELECT execution shares across its stages. */
 typedef struct sel {
     rl_exec *x;
     const rl_binding *outer;
     const cte_env *ctes;
     rl_arena arena; /* evaluation strings and rewritten nodes */
+    const name_set *need; /* joins: columns worth carrying (NULL = all) */
 } sel;
 
 static rl_rowset *run_raw(rl_exec *x, const PgQuery__SelectStmt *st, const rl_binding *outer,
@@ -202,6 +211,139 @@ static const cte_env *find_cte(const cte_env *e, const char *name)
     return NULL;
 }
 
+/* ------------------------------------------------ projection pushdown
+ *
+ * A join materializes every column of both inputs for every matching pair;
+ * catalog-discovery queries join relations of 20-30 columns and read a
+ * handful. Before a FROM item of a join is joined, columns whose name no
+ * ColumnRef (or USING) anywhere in the SELECT's tree mentions are dropped.
+ * Names, not qualifiers, decide, so every column a reference could resolve
+ * to is kept and ambiguity errors stay exactly as they were; the first
+ * column is always kept so a qualified reference to a relation still finds
+ * the relation ("column t.x does not exist", not "missing FROM-clause
+ * entry"). Any `*` (or a node the walk cannot read) turns pruning off. */
+
+static void need_add(name_set *w, const char *name)
+{
+    if (!name) {
+        w->all = true;
+        return;
+    }
+    for (size_t i = 0; i < w->n; i++)
+        if (strcmp(w->names[i], name) == 0)
+            return;
+    if (w->n == w->cap) {
+        size_t cap = w->cap ? w->cap * 2 : 32;
+        const char **v = realloc(w->names, cap * sizeof *v);
+        if (!v) {
+            w->all = true;
+            return;
+        }
+        w->names = v;
+        w->cap = cap;
+    }
+    w->names[w->n++] = name;
+}
+
+static void need_walk(const ProtobufCMessage *m, name_set *w, int depth)
+{
+    if (!m || w->all)
+        return;
+    const ProtobufCMessageDescriptor *d = m->descriptor;
+    if (!d || depth > 200) {
+        w->all = true;
+        return;
+    }
+    if (d == &pg_query__column_ref__descriptor) {
+        const PgQuery__ColumnRef *cr = (const PgQuery__ColumnRef *)m;
+        if (cr->n_fields == 0 ||
+            cr->fields[cr->n_fields - 1]->node_case == PG_QUERY__NODE__NODE_A_STAR) {
+            w->all = true;
+            return;
+        }
+        need_add(w, node_str(cr->fields[cr->n_fields - 1]));
+        return;
+    }
+    if (d == &pg_query__join_expr__descriptor) {
+        const PgQuery__JoinExpr *j = (const PgQuery__JoinExpr *)m;
+        if (j->is_natural)
+            w->all = true;
+        for (size_t i = 0; i < j->n_using_clause; i++)
+            need_add(w, node_str(j->using_clause[i]));
+    }
+    for (unsigned f = 0; f < d->n_fields && !w->all; f++) {
+        const ProtobufCFieldDescriptor *fd = &d->fields[f];
+        if (fd->type != PROTOBUF_C_TYPE_MESSAGE)
+            continue;
+        const char *base = (const char *)m;
+        if ((fd->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
+            *(const uint32_t *)(base + fd->quantifier_offset) != fd->id)
+            continue;
+        if (fd->label == PROTOBUF_C_LABEL_REPEATED) {
+            size_t n = *(const size_t *)(base + fd->quantifier_offset);
+            const ProtobufCMessage *const *v = *(const ProtobufCMessage *const *const *)(base + fd->offset);
+            for (size_t i = 0; i < n && v; i++)
+                need_walk(v[i], w, depth + 1);
+        } else {
+            need_walk(*(const ProtobufCMessage *const *)(base + fd->offset), w, depth + 1);
+        }
+    }
+}
+
+static bool from_has_join(const PgQuery__SelectStmt *st)
+{
+    return st->n_from_clause > 1 ||
+           (st->n_from_clause == 1 &&
+            st->from_clause[0]->node_case == PG_QUERY__NODE__NODE_JOIN_EXPR);
+}
+
+/* Drop the columns of a FROM item that S->need says nothing can reference. */
+static int prune_columns(sel *S, rl_rowset *rs)
+{
+    if (!S->need || !rs || rs->ncols < 2)
+        return 0;
+    const name_set *w = S->need;
+    size_t *keep = malloc(rs->ncols * sizeof *keep), m = 0;
+    if (!keep)
+        return fail_oom(S->x), -1;
+    for (size_t i = 0; i < rs->ncols; i++) {
+        bool k = i == 0;
+        for (size_t j = 0; !k && j < w->n; j++)
+            k = strcmp(rs->cols[i].name, w->names[j]) == 0;
+        if (k)
+            keep[m++] = i;
+    }
+    if (m == rs->ncols) {
+        free(keep);
+        return 0;
+    }
+    rl_colmeta *cols = malloc(m * sizeof *cols);
+    rl_value *vals = rs->nrows ? malloc(rs->nrows * m * sizeof *vals) : NULL;
+    if (!cols || (rs->nrows && !vals)) {
+        free(keep);
+        free(cols);
+        free(vals);
+        return fail_oom(S->x), -1;
+    }
+    for (size_t c = 0; c < m; c++)
+        cols[c] = rs->cols[keep[c]];
+    for (size_t r = 0; r < rs->nrows; r++) {
+        const rl_value *src = &rs->vals[r * rs->ncols];
+        rl_value *dst = &vals[r * m];
+        for (size_t c = 0; c < m; c++)
+            dst[c] = src[keep[c]];
+    }
+    free(keep);
+    free(rs->cols);
+    free(rs->vals);
+    rs->cols = cols;
+    rs->vals = vals;
+    rs->ncols = m;
+    rs->caprows = rs->nrows;
+    rl_rowset_cols_changed(rs);
+    return 0;
+}
+
 static rl_rowset *from_rangevar(sel *S, const PgQuery__RangeVar *rv, const PgQuery__Node *where)
 {
     const char *alias = rv->alias && rv->alias->aliasname ? rv->alias->aliasname : rv->relname;
@@ -222,6 +364,11 @@ static rl_rowset *from_rangevar(sel *S, const PgQuery__RangeVar *rv, const PgQue
             if (n)
                 snprintf(rs->cols[i].name, sizeof rs->cols[i].name, "%s", n);
         }
+        rl_rowset_cols_changed(rs);
+    }
+    if (prune_columns(S, rs) < 0) {
+        rl_rowset_free(rs);
+        return NULL;
     }
     return rs;
 }
@@ -247,6 +394,11 @@ static rl_rowset *from_subselect(sel *S, const PgQuery__RangeSubselect *rs_node)
         const char *n = i < a->n_colnames ? node_str(a->colnames[i]) : NULL;
         if (n)
             snprintf(rs->cols[i].name, sizeof rs->cols[i].name, "%s", n);
+    }
+    rl_rowset_cols_changed(rs);
+    if (prune_columns(S, rs) < 0) {
+        rl_rowset_free(rs);
+        return NULL;
     }
     return rs;
 }
@@ -538,7 +690,7 @@ static rl_rowset *join_rowsets(sel *S, const PgQuery__JoinExpr *j, rl_rowset *l,
                 continue;
             fill_join_row(row, map, n, l, li, r, ri - 1);
             int m = join_match(S, j, &scratch, nu);
-            if (m < 0 || (m && rl_rowset_add(out, row, NULL, S->x->err) < 0)) {
+            if (m < 0 || (m && rl_rowset_add_ref(out, row, S->x->err) < 0)) {
                 if (hashed)
                     bucket_free(&bi);
                 goto fail;
@@ -547,7 +699,7 @@ static rl_rowset *join_rowsets(sel *S, const PgQuery__JoinExpr *j, rl_rowset *l,
         }
         if (left && !matched) {
             fill_join_row(row, map, n, l, li, r, SIZE_MAX);
-            if (rl_rowset_add(out, row, NULL, S->x->err) < 0) {
+            if (rl_rowset_add_ref(out, row, S->x->err) < 0) {
                 if (hashed)
                     bucket_free(&bi);
                 goto fail;
@@ -556,6 +708,9 @@ static rl_rowset *join_rowsets(sel *S, const PgQuery__JoinExpr *j, rl_rowset *l,
     }
     if (hashed)
         bucket_free(&bi);
+    /* the output rows borrow the inputs' strings: keep them with out */
+    rl_arena_adopt(&out->arena, &l->arena);
+    rl_arena_adopt(&out->arena, &r->arena);
     free(map);
     free(lu);
     free(ru);
@@ -1452,7 +1607,15 @@ static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
     rl_rowset *typ = NULL, *result = NULL;
     size_t *keep = NULL, nkeep = 0;
     rl_colmeta *meta = NULL;
+    name_set need = {0};
+    if (from_has_join(st)) {
+        need_walk(&st->base, &need, 0);
+        if (!need.all)
+            S->need = &need;
+    }
     p.in = from_clause(S, st, where);
+    S->need = NULL;
+    free(need.names);
     if (!p.in)
         return NULL;
     if (filter_rows(S, p.in, where, &keep, &nkeep) < 0)
@@ -1628,6 +1791,7 @@ static int bind_ctes(rl_exec *x, const PgQuery__WithClause *w, const rl_binding 
             if (cn)
                 snprintf(rs->cols[j].name, sizeof rs->cols[j].name, "%s", cn);
         }
+        rl_rowset_cols_changed(rs);
         envs[i] = (cte_env){cte->ctename, rs, env};
         env = &envs[i];
     }

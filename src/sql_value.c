@@ -270,6 +270,17 @@ static int rowset_grow(rl_rowset *rs, bool with_src)
     return 0;
 }
 
+int rl_rowset_add_ref(rl_rowset *rs, const rl_value *vals, rl_error *err)
+{
+    if (rowset_grow(rs, false) < 0)
+        return rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
+    memcpy(&rs->vals[rs->nrows * rs->ncols], vals, rs->ncols * sizeof *vals);
+    if (rs->src)
+        memset(&rs->src[rs->nrows], 0, sizeof *rs->src);
+    rs->nrows++;
+    return 0;
+}
+
 int rl_rowset_add(rl_rowset *rs, const rl_value *vals, const rl_rowsrc *src, rl_error *err)
 {
     if (rowset_grow(rs, src != NULL) < 0)

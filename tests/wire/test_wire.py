@@ -529,3 +529,32 @@ def test_statement_timeout_option_accepted(start_server):
         with pytest.raises(psycopg.Error) as e:
             conn.execute("SELECT 1")
         assert e.value.sqlstate in ("25P03", None)  # None: libpq saw the socket close first
+
+
+LONG_QUERY = "SELECT count(*) FROM pg_attribute a, pg_attribute b, pg_attribute c"
+
+
+def test_cancel_stops_a_running_statement(server):
+    """CancelRequest from another socket stops the running statement with
+    57014; the session stays usable."""
+    with psycopg.connect(server.dsn(), autocommit=True) as conn:
+        timer = threading.Timer(0.3, conn.cancel)
+        timer.start()
+        started = time.monotonic()
+        with pytest.raises(psycopg.errors.QueryCanceled) as e:
+            conn.execute(LONG_QUERY)
+        timer.join()
+        assert e.value.sqlstate == "57014"
+        assert time.monotonic() - started < 30
+        assert conn.execute("SELECT 1").fetchone() == (1,)
+
+
+def test_statement_timeout_cancels_with_57014(start_server):
+    s = start_server("--statement-timeout", "200")
+    with psycopg.connect(s.dsn(), autocommit=True) as conn:
+        started = time.monotonic()
+        with pytest.raises(psycopg.errors.QueryCanceled) as e:
+            conn.execute(LONG_QUERY)
+        assert e.value.sqlstate == "57014"
+        assert time.monotonic() - started < 30
+        assert conn.execute("SELECT 1").fetchone() == (1,)

@@ -527,6 +527,201 @@ static rl_rowset *temp_view(dml_job *j)
     return v;
 }
 
+/* ------------------------------------------ FROM values as key prefixes
+ *
+ * `UPDATE t SET ... FROM new_values WHERE table_id = tid AND column_id = cid`
+ * (DuckLake's column-stats update) names no constant for t's key columns,
+ * so the target would be read whole. The FROM rows are materialized first,
+ * though: for every top-level conjunct `target_col = from_col` with from_col
+ * an integer column of exactly one FROM item (and not a target column),
+ * `target_col IN (from_col's distinct values)` is added to the WHERE the
+ * target scan chooses key prefixes from. The scan only narrows with it
+ * (rl_relation_scan never filters); the real WHERE still decides every
+ * target row in job_run, so the rows updated are the same. */
+
+#define HINT_MAX_VALUES 4096 /* = sql_scan.c's RL_MAX_PREFIXES */
+
+static bool target_has_column(const dml_job *j, const char *name)
+{
+    const rl_table_desc *d = j->rel.desc;
+    for (size_t i = 0; i < d->ncols_max; i++)
+        if (strcmp(d->cols[i].name, name) == 0)
+            return true;
+    return strcmp(name, "ctid") == 0;
+}
+
+/* The FROM column a ColumnRef names: item index and column, or -1. */
+static int from_column(const dml_job *j, const PgQuery__Node *n, long *col)
+{
+    if (!n || n->node_case != PG_QUERY__NODE__NODE_COLUMN_REF)
+        return -1;
+    int found = -1;
+    for (size_t k = 0; k < j->nfrom; k++) {
+        rl_binding b = {.rs = j->from[k]};
+        const rl_colmeta *m = rl_expr_column(&b, n);
+        if (!m)
+            continue;
+        if (found >= 0)
+            return -1;
+        found = (int)k;
+        *col = m - j->from[k]->cols;
+    }
+    return found;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static PgQuery__Node *hint_in_list(rl_arena *a, const PgQuery__Node *target_col,
+                                   const rl_rowset *from, long col)
+{
+    uint32_t oid = from->cols[col].oid;
+    if (oid != RL_OID_INT2 && oid != RL_OID_INT4 && oid != RL_OID_INT8)
+        return NULL;
+    if (from->nrows == 0 || from->nrows > HINT_MAX_VALUES)
+        return NULL;
+    int64_t *v = rl_arena_alloc(a, from->nrows * sizeof *v);
+    if (!v)
+        return NULL;
+    size_t n = 0;
+    for (size_t r = 0; r < from->nrows; r++) {
+        const rl_value *x = &from->vals[r * from->ncols + col];
+        if (!x->d.isnull)
+            v[n++] = x->d.v.i;
+    }
+    if (n == 0)
+        return NULL;
+    qsort(v, n, sizeof *v, cmp_i64);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (m == 0 || v[m - 1] != v[i])
+            v[m++] = v[i];
+    PgQuery__Node **items = rl_arena_alloc(a, m * sizeof *items);
+    PgQuery__Node *eq = rl_arena_alloc(a, sizeof *eq), *list = rl_arena_alloc(a, sizeof *list),
+                  *in = rl_arena_alloc(a, sizeof *in);
+    PgQuery__String *eqs = rl_arena_alloc(a, sizeof *eqs);
+    PgQuery__List *l = rl_arena_alloc(a, sizeof *l);
+    PgQuery__AExpr *e = rl_arena_alloc(a, sizeof *e);
+    PgQuery__Node **names = rl_arena_alloc(a, sizeof *names);
+    if (!items || !eq || !list || !in || !eqs || !l || !e || !names)
+        return NULL;
+    for (size_t i = 0; i < m; i++) {
+        PgQuery__Node *nd = rl_arena_alloc(a, sizeof *nd);
+        PgQuery__AConst *k = rl_arena_alloc(a, sizeof *k);
+        if (!nd || !k)
+            return NULL;
+        *nd = (PgQuery__Node)PG_QUERY__NODE__INIT;
+        *k = (PgQuery__AConst)PG_QUERY__A__CONST__INIT;
+        k->location = -1;
+        if (v[i] >= INT32_MIN && v[i] <= INT32_MAX) {
+            PgQuery__Integer *iv = rl_arena_alloc(a, sizeof *iv);
+            if (!iv)
+                return NULL;
+            *iv = (PgQuery__Integer)PG_QUERY__INTEGER__INIT;
+            iv->ival = (int32_t)v[i];
+            k->val_case = PG_QUERY__A__CONST__VAL_IVAL;
+            k->ival = iv;
+        } else {
+            PgQuery__Float *fv = rl_arena_alloc(a, sizeof *fv);
+            char *txt = rl_arena_alloc(a, 24);
+            if (!fv || !txt)
+                return NULL;
+            snprintf(txt, 24, "%lld", (long long)v[i]);
+            *fv = (PgQuery__Float)PG_QUERY__FLOAT__INIT;
+            fv->fval = txt;
+            k->val_case = PG_QUERY__A__CONST__VAL_FVAL;
+            k->fval = fv;
+        }
+        nd->node_case = PG_QUERY__NODE__NODE_A_CONST;
+        nd->a_const = k;
+        items[i] = nd;
+    }
+    *l = (PgQuery__List)PG_QUERY__LIST__INIT;
+    l->n_items = m;
+    l->items = items;
+    *list = (PgQuery__Node)PG_QUERY__NODE__INIT;
+    list->node_case = PG_QUERY__NODE__NODE_LIST;
+    list->list = l;
+    *eqs = (PgQuery__String)PG_QUERY__STRING__INIT;
+    eqs->sval = (char *)"=";
+    *eq = (PgQuery__Node)PG_QUERY__NODE__INIT;
+    eq->node_case = PG_QUERY__NODE__NODE_STRING;
+    eq->string = eqs;
+    names[0] = eq;
+    *e = (PgQuery__AExpr)PG_QUERY__A__EXPR__INIT;
+    e->kind = PG_QUERY__A__EXPR__KIND__AEXPR_IN;
+    e->n_name = 1;
+    e->name = names;
+    e->lexpr = (PgQuery__Node *)target_col;
+    e->rexpr = list;
+    e->location = -1;
+    *in = (PgQuery__Node)PG_QUERY__NODE__INIT;
+    in->node_case = PG_QUERY__NODE__NODE_A_EXPR;
+    in->a_expr = e;
+    return in;
+}
+
+/* The WHERE for choosing the target's key prefixes: `where` itself, or an
+ * AND of its conjuncts and the FROM-value IN lists (memory in `a`). */
+static const PgQuery__Node *scan_where(dml_job *j, const PgQuery__Node *where, rl_arena *a)
+{
+    if (j->nfrom == 0 || j->rel.kind != RL_REL_STORED || j->nconj == 0)
+        return where;
+    PgQuery__Node **args = rl_arena_alloc(a, 2 * j->nconj * sizeof *args);
+    if (!args)
+        return where;
+    size_t n = 0, hints = 0;
+    for (size_t i = 0; i < j->nconj; i++) {
+        const PgQuery__Node *c = j->conj[i];
+        args[n++] = (PgQuery__Node *)c;
+        if (c->node_case != PG_QUERY__NODE__NODE_A_EXPR)
+            continue;
+        const PgQuery__AExpr *e = c->a_expr;
+        if (e->kind != PG_QUERY__A__EXPR__KIND__AEXPR_OP || e->n_name != 1 ||
+            e->name[0]->node_case != PG_QUERY__NODE__NODE_STRING ||
+            strcmp(e->name[0]->string->sval, "=") != 0 || !e->lexpr || !e->rexpr ||
+            e->lexpr->node_case != PG_QUERY__NODE__NODE_COLUMN_REF ||
+            e->rexpr->node_case != PG_QUERY__NODE__NODE_COLUMN_REF)
+            continue;
+        for (int side = 0; side < 2; side++) {
+            const PgQuery__Node *tc = side ? e->rexpr : e->lexpr;
+            const PgQuery__Node *fc = side ? e->lexpr : e->rexpr;
+            const PgQuery__ColumnRef *fr = fc->column_ref;
+            const PgQuery__Node *last = fr->n_fields ? fr->fields[fr->n_fields - 1] : NULL;
+            long col = -1, tcol = -1;
+            int k = from_column(j, fc, &col);
+            if (k < 0 || from_column(j, tc, &tcol) >= 0 || !last ||
+                last->node_case != PG_QUERY__NODE__NODE_STRING ||
+                (fr->n_fields == 1 && target_has_column(j, last->string->sval)))
+                continue;
+            PgQuery__Node *in = hint_in_list(a, tc, j->from[k], col);
+            if (in) {
+                args[n++] = in;
+                hints++;
+            }
+            break;
+        }
+    }
+    if (hints == 0)
+        return where;
+    PgQuery__BoolExpr *b = rl_arena_alloc(a, sizeof *b);
+    PgQuery__Node *nd = rl_arena_alloc(a, sizeof *nd);
+    if (!b || !nd)
+        return where;
+    *b = (PgQuery__BoolExpr)PG_QUERY__BOOL_EXPR__INIT;
+    b->boolop = PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR;
+    b->n_args = n;
+    b->args = args;
+    b->location = -1;
+    *nd = (PgQuery__Node)PG_QUERY__NODE__INIT;
+    nd->node_case = PG_QUERY__NODE__NODE_BOOL_EXPR;
+    nd->bool_expr = b;
+    return nd;
+}
+
 static int job_open(dml_job *j, rl_exec *x, const PgQuery__RangeVar *rv,
                     const PgQuery__WithClause *with, PgQuery__Node **from, size_t nfrom,
                     const PgQuery__Node *where)
@@ -559,7 +754,10 @@ static int job_open(dml_job *j, rl_exec *x, const PgQuery__RangeVar *rv,
         bool by_ctid = false;
         for (size_t i = 0; i < j->nconj; i++)
             by_ctid |= j->conj_ctid[i];
-        j->target = rl_relation_scan(x, &j->rel, j->alias, by_ctid ? NULL : where);
+        rl_arena hint = {0};
+        j->target = rl_relation_scan(x, &j->rel, j->alias,
+                                     by_ctid ? NULL : scan_where(j, where, &hint));
+        rl_arena_free(&hint);
     }
     if (!j->target)
         return -1;

@@ -48,21 +48,6 @@ static int col_index(const rl_rowset *rs, size_t ntab, const char *name)
     return -1;
 }
 
-/* A node's parse location, for error positions (-1 if it has none). */
-static int node_location(const PgQuery__Node *n)
-{
-    if (!n)
-        return -1;
-    switch (n->node_case) {
-    case PG_QUERY__NODE__NODE_A_CONST: return n->a_const->location;
-    case PG_QUERY__NODE__NODE_COLUMN_REF: return n->column_ref->location;
-    case PG_QUERY__NODE__NODE_TYPE_CAST: return n->type_cast->location;
-    case PG_QUERY__NODE__NODE_FUNC_CALL: return n->func_call->location;
-    case PG_QUERY__NODE__NODE_A_EXPR: return n->a_expr->location;
-    default: return -1;
-    }
-}
-
 static const char *alias_of(const PgQuery__RangeVar *rv)
 {
     return rv->alias && rv->alias->aliasname ? rv->alias->aliasname : rv->relname;
@@ -156,7 +141,7 @@ static int insert_values_row(rl_exec *x, const rl_relation *rel, const rl_rowset
                              const PgQuery__List *items)
 {
     if (items->n_items > ntarget)
-        return rl_exec_error(x, "42601", node_location(items->items[ntarget]),
+        return rl_exec_error(x, "42601", rl_node_location(items->items[ntarget]),
                              "INSERT has more expressions than target columns");
     if (listed && items->n_items < ntarget)
         return rl_exec_error(x, "42601", -1, "INSERT has more target columns than expressions");
@@ -172,7 +157,7 @@ static int insert_values_row(rl_exec *x, const rl_relation *rel, const rl_rowset
         rl_value v;
         rc = rl_expr_eval(&ec, e, &v);
         if (rc == 0)
-            rc = assign(&ec, shape, (size_t)tcols[i], &v, row, node_location(e));
+            rc = assign(&ec, shape, (size_t)tcols[i], &v, row, rl_node_location(e));
     }
     if (rc == 0)
         rc = rl_dml_insert_row(x, rel, row);
@@ -370,10 +355,10 @@ static int eval_tid(rl_expr_ctx *ec, const PgQuery__Node *n, uint64_t *tid, bool
     }
     rl_type t = rl_oid_type(v.oid);
     if (v.oid != RL_OID_UNKNOWN && t != RL_T_VARCHAR && t != RL_T_TEXT && v.oid != RL_OID_NAME)
-        return rl_exec_error(ec->x, "42883", node_location(n),
+        return rl_exec_error(ec->x, "42883", rl_node_location(n),
                              "operator does not exist: tid = %s", rl_oid_type_name(v.oid));
     if (!rl_tid_parse((const char *)v.d.v.s.p, v.d.v.s.len, tid))
-        return rl_exec_error(ec->x, "22P02", node_location(n),
+        return rl_exec_error(ec->x, "22P02", rl_node_location(n),
                              "invalid input syntax for type tid: \"%.*s\"", (int)v.d.v.s.len,
                              (const char *)v.d.v.s.p);
     return 0;
@@ -498,7 +483,7 @@ static rl_rowset *from_item(dml_job *j, const PgQuery__Node *n)
             rl_rowset_cols_changed(out);
         return out;
     }
-    rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, node_location(n),
+    rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, rl_node_location(n),
                   "this kind of FROM item is not supported in UPDATE/DELETE");
     return NULL;
 }
@@ -884,7 +869,7 @@ static int update_row(dml_job *j, rl_expr_ctx *ec, size_t r, void *ctx)
             continue;
         }
         if (rl_expr_eval(ec, rt->val, &v) < 0 ||
-            assign(ec, j->target, c, &v, nrow, node_location(rt->val)) < 0)
+            assign(ec, j->target, c, &v, nrow, rl_node_location(rt->val)) < 0)
             return -1;
     }
     if (j->rel.kind == RL_REL_TEMP) {

@@ -1059,7 +1059,6 @@ static int eval_tri(rl_expr_ctx *c, const PgQuery__Node *node, const char *what,
     return v.d.isnull ? 2 : v.d.v.b;
 }
 
-static int node_location(const PgQuery__Node *n);
 
 static int eval_boolexpr(rl_expr_ctx *c, const PgQuery__BoolExpr *be, rl_value *out)
 {
@@ -1067,7 +1066,7 @@ static int eval_boolexpr(rl_expr_ctx *c, const PgQuery__BoolExpr *be, rl_value *
                        : be->boolop == PG_QUERY__BOOL_EXPR_TYPE__OR_EXPR ? "OR"
                                                                           : "NOT";
     if (be->boolop == PG_QUERY__BOOL_EXPR_TYPE__NOT_EXPR) {
-        int t = be->n_args ? eval_tri(c, be->args[0], what, node_location(be->args[0])) : -1;
+        int t = be->n_args ? eval_tri(c, be->args[0], what, rl_node_location(be->args[0])) : -1;
         if (t < 0)
             return -1;
         if (t == 2)
@@ -1079,7 +1078,7 @@ static int eval_boolexpr(rl_expr_ctx *c, const PgQuery__BoolExpr *be, rl_value *
     bool is_and = be->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR;
     bool saw_null = false;
     for (size_t i = 0; i < be->n_args; i++) {
-        int t = eval_tri(c, be->args[i], what, node_location(be->args[i]));
+        int t = eval_tri(c, be->args[i], what, rl_node_location(be->args[i]));
         if (t < 0)
             return -1;
         if (t == 2)
@@ -1098,7 +1097,7 @@ static int eval_boolexpr(rl_expr_ctx *c, const PgQuery__BoolExpr *be, rl_value *
 
 int rl_expr_truth(rl_expr_ctx *c, const PgQuery__Node *node)
 {
-    int t = eval_tri(c, node, "WHERE", node_location(node));
+    int t = eval_tri(c, node, "WHERE", rl_node_location(node));
     return t < 0 ? -1 : t == 1;
 }
 
@@ -1304,9 +1303,9 @@ static int resolve_operands(rl_expr_ctx *c, rl_value *a, const PgQuery__Node *an
                             const PgQuery__Node *bn)
 {
     if (a->oid == RL_OID_UNKNOWN && b->oid != RL_OID_UNKNOWN)
-        return rl_value_coerce(c, a, b->oid, -1, false, a, node_location(an));
+        return rl_value_coerce(c, a, b->oid, -1, false, a, rl_node_location(an));
     if (b->oid == RL_OID_UNKNOWN && a->oid != RL_OID_UNKNOWN)
-        return rl_value_coerce(c, b, a->oid, -1, false, b, node_location(bn));
+        return rl_value_coerce(c, b, a->oid, -1, false, b, rl_node_location(bn));
     return 0;
 }
 
@@ -1511,7 +1510,7 @@ static int eval_typecast(rl_expr_ctx *c, const PgQuery__TypeCast *tc, rl_value *
         return -1;
     if (rl_expr_eval(c, tc->arg, &v) < 0)
         return -1;
-    int loc = node_location(tc->arg);
+    int loc = rl_node_location(tc->arg);
     return rl_value_coerce(c, &v, oid, typmod, true, out, loc >= 0 ? loc : tc->location);
 }
 
@@ -2244,7 +2243,7 @@ int rl_expr_check_literals(rl_expr_ctx *c, const PgQuery__Node *node)
     return 0;
 }
 
-static int node_location(const PgQuery__Node *n)
+int rl_node_location(const PgQuery__Node *n)
 {
     if (!n)
         return -1;
@@ -2258,7 +2257,7 @@ static int node_location(const PgQuery__Node *n)
     case PG_QUERY__NODE__NODE_SUB_LINK: return n->sub_link->location;
     case PG_QUERY__NODE__NODE_NULL_TEST: return n->null_test->location;
     case PG_QUERY__NODE__NODE_PARAM_REF: return n->param_ref->location;
-    case PG_QUERY__NODE__NODE_COLLATE_CLAUSE: return node_location(n->collate_clause->arg);
+    case PG_QUERY__NODE__NODE_COLLATE_CLAUSE: return rl_node_location(n->collate_clause->arg);
     default: return -1;
     }
 }

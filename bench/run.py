@@ -8,7 +8,7 @@ each, then RockLake once more on s3:// against a local moto server. Prints a
 table of medians and p99s with the RockLake/PostgreSQL ratio and the targets,
 writes docs/benchmarks.md and bench/plots/*.png (with --quick: build/bench/).
 
-  bench/run.py            full run (~15 minutes on 2 cores)
+  bench/run.py            full run (about 5 minutes on 2 cores)
   bench/run.py --quick    small sizes, short runs (smoke test, ~2 minutes)
 
 Options: --only pg|rocklake (skip the other server), --no-s3, --keep (keep the
@@ -617,7 +617,7 @@ def WORKLOAD_NOTES(run):
         '- **Object storage**: the commit-latency workload once more with `--store '
         's3://…` against moto_server on loopback (no network latency: this is the per-commit '
         'cost of the object-store protocol path, not of a real region).',
-        '', 'Run it with `make bench` (full, ~15 min) or `make bench BENCH_FLAGS=--quick` '
+        '', 'Run it with `make bench` (full, about 5 min) or `make bench BENCH_FLAGS=--quick` '
         '(small sizes, writes to build/bench/); `make bench-storage` is the storage-level '
         'benchmark (`bench/bench_storage.c`).']
 

@@ -2,7 +2,8 @@
 
 A catalog is generated once (deterministically, from a seed) as a list of
 simple-protocol Query messages and replayed through the wire protocol against
-each server: the 28 CREATE TABLEs DuckDB sends (bench/sql/schema.sql), the
+each server: the 28 CREATE TABLEs DuckDB sends (tests/sql_cases/00_schema.sql,
+shared with the SQL differential tests), the
 initial rows DuckLake writes at attach, then multi-row INSERTs of the row
 shapes DuckLake's commit batches use, many rows per statement, several
 statements per Query message, a few MB per transaction.
@@ -46,7 +47,7 @@ BYTES_PER_TRANSACTION = 4 << 20
 
 def schema_statements():
     out = []
-    with open(os.path.join(HERE, 'sql', 'schema.sql')) as f:
+    with open(os.path.join(HERE, '..', 'tests', 'sql_cases', '00_schema.sql')) as f:
         for line in f:
             line = line.strip()
             if line and not line.startswith('--'):

@@ -4,13 +4,16 @@
  * fuzz_sql.c — libFuzzer target: arbitrary SQL text into the engine.
  *
  * One engine over a memory:// catalog that already has DuckLake's 28
- * tables (created through SQL, as DuckDB does), so inputs reach real scans,
+ * tables (created through SQL, as DuckDB does, from the statements in
+ * tests/sql_cases/00_schema.sql; fuzz/run.sh runs from the repository
+ * root), so inputs reach real scans,
  * writes, catalog views and COPY paths. Each input runs as a simple query
  * in a fresh session; a COPY FROM STDIN it starts is fed the rest of the
  * input as data. Any crash, sanitizer report or leak is a bug: bad SQL must
  * only ever produce an error.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,9 +22,26 @@
 static rl_engine *engine;
 static rl_catalog *catalog;
 
-static const char *const ducklake_schema[] = {
-#include "fuzz_sql_schema.inc"
-};
+#define SCHEMA_FILE "tests/sql_cases/00_schema.sql"
+
+/* Run every non-comment line of SCHEMA_FILE as one simple query. */
+static void create_ducklake_tables(rl_session *s)
+{
+    FILE *f = fopen(SCHEMA_FILE, "r");
+    if (!f) {
+        fprintf(stderr, "fuzz_sql: cannot open %s (run from the repository root)\n",
+                SCHEMA_FILE);
+        abort();
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    rl_error e;
+    while (getline(&line, &cap, f) > 0)
+        if (line[0] && line[0] != '-' && line[0] != '\n')
+            rl_session_simple_query(s, line, NULL, &e);
+    free(line);
+    fclose(f);
+}
 
 static void setup(void)
 {
@@ -32,8 +52,7 @@ static void setup(void)
         abort();
     engine = rl_engine_new(catalog, NULL, &e);
     rl_session *s = rl_session_new(engine, NULL);
-    for (size_t i = 0; i < sizeof ducklake_schema / sizeof ducklake_schema[0]; i++)
-        rl_session_simple_query(s, ducklake_schema[i], NULL, &e);
+    create_ducklake_tables(s);
     rl_session_free(s);
 }
 

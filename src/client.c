@@ -562,6 +562,21 @@ static void report_error(client *c, rl_error *err)
         put_error(c, 'E', "ERROR", err);
 }
 
+/* Time a finished statement; log it when --log-min-duration-statement asks. */
+static void observe_statement(client *c, const char *kind, const char *sql, uint64_t t0)
+{
+    double secs = (double)(now_ns() - t0) / 1e9;
+    srv_observe_statement(c->srv, secs);
+    if (!srv_statement_is_slow(c->srv, secs))
+        return;
+    char ms[32], pid[16], text[204];
+    snprintf(ms, sizeof ms, "%.3f", secs * 1000);
+    snprintf(pid, sizeof pid, "%d", c->reg.pid);
+    snprintf(text, sizeof text, "%s", sql ? sql : "");
+    srv_log(c->srv, "info", "statement", "pid", pid, "database", c->database, "kind", kind,
+            "duration_ms", ms, "sql", text, NULL);
+}
+
 /* After a Query message or Sync: log and count a commit if one happened. */
 static void note_commit(client *c, uint64_t t0)
 {
@@ -678,7 +693,7 @@ static void handle_query(client *c, const proto_msg *m)
     int rc = rl_session_simple_query(c->sess, sql, &sink, &err);
     while (rc == RL_EXEC_COPY_IN)
         rc = copy_in(c, &sink, &err);
-    srv_observe_statement(c->srv, (double)(now_ns() - t0) / 1e9);
+    observe_statement(c, "query", sql, t0);
     free(sql);
     if (rc == -2) {
         srv_stmt_disarm(c->srv, c);
@@ -826,7 +841,7 @@ static void handle_execute(client *c, const proto_msg *m)
     int rc = rl_session_execute(c->sess, portal, (uint64_t)e.max_rows, &sink, &err);
     while (rc == RL_EXEC_COPY_IN)
         rc = copy_in(c, &sink, &err);
-    srv_observe_statement(c->srv, (double)(now_ns() - t0) / 1e9);
+    observe_statement(c, "execute", rl_session_portal_sql(c->sess, portal), t0);
     c->executing = false;
     c->portal = NULL;
     if (rc == -2) {

@@ -134,6 +134,12 @@ void srv_observe_statement(rl_server *srv, double seconds)
     hist_observe(&srv->statement_latency, seconds);
 }
 
+bool srv_statement_is_slow(rl_server *srv, double seconds)
+{
+    return srv->cfg.log_min_duration_ms >= 0 &&
+           seconds * 1000.0 >= (double)srv->cfg.log_min_duration_ms;
+}
+
 /* ----------------------------------------------------------------- logs */
 
 static void json_escape(rl_buf *b, const char *s)

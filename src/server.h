@@ -45,6 +45,7 @@ typedef struct rl_server_config {
     uint64_t statement_timeout_ms;             /* 0 = none */
     uint64_t idle_in_transaction_timeout_ms;   /* 0 = none */
     int max_connections;        /* 0 = 500 */
+    int64_t log_min_duration_ms; /* log statements at least this slow; -1 = off */
     bool log_json;
     const char *server_version; /* ParameterStatus server_version; default RL_SERVER_VERSION */
     const char *port_file;      /* write the bound port here once listening (tests) */
@@ -129,5 +130,7 @@ void srv_observe_statement(rl_server *srv, double seconds);
 /* Structured log line: text "event key=value ..." or one JSON object.
  * Pairs are (key, value) const char * pointers ending with NULL. */
 void srv_log(rl_server *srv, const char *level, const char *event, ...);
+/* --log-min-duration-statement: should a statement this long be logged? */
+bool srv_statement_is_slow(rl_server *srv, double seconds);
 
 #endif

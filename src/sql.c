@@ -194,7 +194,7 @@ static void setting_reset(rl_session *s, int idx)
 struct rl_prepared {
     char name[64];
     char *sql;
-    PgQuery__ParseResult *tree; /* NULL for an empty query */
+    rl_parsed *parsed;          /* a reference; its tree is NULL for an empty query */
     size_t nparams;
     uint32_t param_oids[64];
     rl_rowset *shape;           /* Describe result, cached */
@@ -266,8 +266,7 @@ static void portals_of_statement_close(rl_session *s, rl_prepared *st)
 
 static void prepared_free(rl_prepared *p)
 {
-    if (p->tree)
-        pg_query__parse_result__free_unpacked(p->tree, NULL);
+    rl_parsed_release(p->parsed);
     rl_rowset_free(p->shape);
     free(p->sql);
     free(p);
@@ -288,9 +287,8 @@ static void prepared_close(rl_session *s, const char *name)
 
 static void pending_clear(rl_session *s)
 {
-    if (s->pending_tree)
-        pg_query__parse_result__free_unpacked(s->pending_tree, NULL);
-    s->pending_tree = NULL;
+    rl_parsed_release(s->pending);
+    s->pending = NULL;
     free(s->pending_sql);
     s->pending_sql = NULL;
     s->pending_next = 0;
@@ -335,6 +333,7 @@ void rl_session_free(rl_session *s)
     finish_txn_quietly(s, false);
     pending_clear(s);
     discard_session_state(s);
+    rl_parse_cache_free(s->parse_cache);
     free(s);
 }
 
@@ -652,7 +651,8 @@ static int exec_discard(rl_exec *x, const PgQuery__DiscardStmt *st)
 {
     rl_session *s = x->s;
     /* a multi-statement query string is an implicit transaction block */
-    if (s->in_block || (s->pending_tree && s->pending_tree->n_stmts > 1))
+    const PgQuery__ParseResult *pending = s->pending ? rl_parsed_tree(s->pending) : NULL;
+    if (s->in_block || (pending && pending->n_stmts > 1))
         return rl_exec_error(x, "25001", -1, "DISCARD ALL cannot run inside a transaction block");
     if (st->target != PG_QUERY__DISCARD_MODE__DISCARD_ALL)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
@@ -834,31 +834,10 @@ static rl_exec_status run_statement(rl_exec *x, const PgQuery__Node *n)
     return rc < 0 ? RL_EXEC_ERROR : RL_EXEC_DONE;
 }
 
-/* Parse `sql` into *tree (NULL for an empty string). 42601 with position on
- * a syntax error. */
-static int parse_sql(rl_exec *x, const char *sql, PgQuery__ParseResult **tree)
-{
-    *tree = NULL;
-    PgQueryProtobufParseResult r = pg_query_parse_protobuf(sql);
-    if (r.error) {
-        rl_exec_error(x, "42601", -1, "%s", r.error->message);
-        if (x->err)
-            x->err->position = r.error->cursorpos;
-        pg_query_free_protobuf_parse_result(r);
-        return -1;
-    }
-    *tree = pg_query__parse_result__unpack(NULL, r.parse_tree.len,
-                                           (const uint8_t *)r.parse_tree.data);
-    pg_query_free_protobuf_parse_result(r);
-    if (!*tree)
-        return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "could not decode the parse tree");
-    return 0;
-}
-
 /* Run statements [from, n) of the session's pending query. */
 static rl_exec_status run_pending(rl_session *s, const rl_sink *sink, rl_error *err)
 {
-    PgQuery__ParseResult *tree = s->pending_tree;
+    const PgQuery__ParseResult *tree = rl_parsed_tree(s->pending);
     for (size_t i = s->pending_next; i < tree->n_stmts; i++) {
         rl_exec x = {.s = s, .sink = sink, .err = err, .sql = s->pending_sql};
         rl_exec_status st = run_statement(&x, tree->stmts[i]->stmt);
@@ -897,18 +876,18 @@ static rl_exec_status simple_query(rl_session *s, const char *sql, const rl_sink
     rl_error_clear(err);
     pending_clear(s);
     rl_exec x = {.s = s, .sink = sink, .err = err, .sql = sql};
-    PgQuery__ParseResult *tree;
-    if (parse_sql(&x, sql, &tree) < 0) {
+    rl_parsed *parsed;
+    if (rl_parse(&x, sql, &parsed) < 0) {
         statement_failed(s);
         return RL_EXEC_ERROR;
     }
-    if (tree->n_stmts == 0) {
-        pg_query__parse_result__free_unpacked(tree, NULL);
+    if (!rl_parsed_tree(parsed)) {
+        rl_parsed_release(parsed);
         if (sink && sink->empty_query)
             sink->empty_query(sink->ctx);
         return RL_EXEC_DONE;
     }
-    s->pending_tree = tree;
+    s->pending = parsed;
     s->pending_sql = strdup(sql);
     s->pending_next = 0;
     if (!s->pending_sql) {
@@ -933,7 +912,7 @@ rl_exec_status rl_session_copy_done(rl_session *s, const rl_sink *sink, rl_error
         pending_clear(s);
         return RL_EXEC_ERROR;
     }
-    if (!s->pending_tree) /* COPY IN started by the extended protocol */
+    if (!s->pending) /* COPY IN started by the extended protocol */
         return RL_EXEC_DONE;
     return run_pending(s, sink, err);
 }
@@ -981,11 +960,12 @@ int rl_session_parse(rl_session *s, const char *stmt_name, const char *sql, size
                              stmt_name);
     if (nparams > 64)
         return rl_exec_error(&x, "54000", -1, "RockLake accepts at most 64 parameters");
-    PgQuery__ParseResult *tree;
-    if (parse_sql(&x, sql, &tree) < 0)
+    rl_parsed *parsed;
+    if (rl_parse(&x, sql, &parsed) < 0)
         return -1;
-    if (tree->n_stmts > 1) {
-        pg_query__parse_result__free_unpacked(tree, NULL);
+    const PgQuery__ParseResult *tree = rl_parsed_tree(parsed);
+    if (tree && tree->n_stmts > 1) {
+        rl_parsed_release(parsed);
         return rl_exec_error(&x, "42601", -1,
                              "cannot insert multiple commands into a prepared statement");
     }
@@ -994,14 +974,11 @@ int rl_session_parse(rl_session *s, const char *stmt_name, const char *sql, size
     rl_prepared *p = calloc(1, sizeof *p);
     if (!p || !(p->sql = strdup(sql))) {
         free(p);
-        pg_query__parse_result__free_unpacked(tree, NULL);
+        rl_parsed_release(parsed);
         return rl_exec_error(&x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
     }
     snprintf(p->name, sizeof p->name, "%s", stmt_name);
-    if (tree->n_stmts == 0)
-        pg_query__parse_result__free_unpacked(tree, NULL);
-    else
-        p->tree = tree;
+    p->parsed = parsed;
     p->nparams = nparams;
     for (size_t i = 0; i < nparams; i++)
         p->param_oids[i] = param_oids ? param_oids[i] : 0;
@@ -1012,7 +989,8 @@ int rl_session_parse(rl_session *s, const char *stmt_name, const char *sql, size
 
 static const PgQuery__Node *prepared_stmt(const rl_prepared *p)
 {
-    return p->tree ? p->tree->stmts[0]->stmt : NULL;
+    const PgQuery__ParseResult *tree = p->parsed ? rl_parsed_tree(p->parsed) : NULL;
+    return tree ? tree->stmts[0]->stmt : NULL;
 }
 
 static rl_col_info *cols_of(rl_rowset *rs, size_t *n)
@@ -1153,6 +1131,12 @@ int16_t rl_session_portal_format(rl_session *s, const char *portal, size_t col)
     if (!pt || pt->nformats == 0)
         return 0;
     return pt->nformats == 1 ? pt->formats[0] : col < pt->nformats ? pt->formats[col] : 0;
+}
+
+const char *rl_session_portal_sql(rl_session *s, const char *portal)
+{
+    rl_portal *pt = portal_find(s, portal);
+    return pt && pt->stmt && pt->stmt->sql ? pt->stmt->sql : "";
 }
 
 /* Send rows [sent, sent+max) of a materialized SELECT. */

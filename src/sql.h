@@ -192,5 +192,8 @@ int rl_session_sync(rl_session *s, rl_error *err);
 
 /* Result formats of a bound portal (0 text, 1 binary) for column i. */
 int16_t rl_session_portal_format(rl_session *s, const char *portal, size_t col);
+/* Query text of a bound portal's statement ("" if unknown); owned by the
+ * session, valid until the statement is closed. */
+const char *rl_session_portal_sql(rl_session *s, const char *portal);
 
 #endif

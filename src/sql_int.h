@@ -135,6 +135,8 @@ typedef struct rl_setting {
 } rl_setting;
 
 typedef struct rl_prepared rl_prepared; /* sql.c */
+typedef struct rl_parsed rl_parsed;     /* sql_parse.c */
+typedef struct rl_parse_cache rl_parse_cache; /* sql_parse.c */
 typedef struct rl_portal rl_portal;     /* sql.c */
 typedef struct rl_copy_in rl_copy_in;   /* sql_copy.c */
 typedef struct rl_ctid_map rl_ctid_map; /* sql_scan.c */
@@ -153,12 +155,13 @@ struct rl_session {
     rl_portal *portals;
     rl_copy_in *copy_in;   /* COPY FROM STDIN in progress */
     char *pending_sql;     /* a simple query paused by COPY FROM STDIN ... */
-    PgQuery__ParseResult *pending_tree; /* ... its statements ... */
+    rl_parsed *pending;    /* ... its statements (a reference) ... */
     size_t pending_next;   /* ... and the next one to run */
     bool implicit;         /* the open txn is implicit (ends with the query / Sync) */
     int64_t txn_start_us;  /* now() of the current transaction */
     atomic_bool cancel;
     atomic_bool running;   /* a statement is executing: only then does a cancel count */
+    rl_parse_cache *parse_cache; /* trees of texts this session sent twice; lazily made */
 };
 
 /* --------------------------------------------------- execution context */
@@ -172,6 +175,7 @@ typedef struct rl_exec {
     size_t nparams;
     bool explain_analyze;
     uint64_t keys_read;       /* store keys read by this statement */
+    int8_t ctids;             /* does the text mention ctid? 0 = not looked yet, 1 yes, -1 no */
 } rl_exec;
 
 /* The transaction of the current statement (begun on first use). */
@@ -183,6 +187,20 @@ int rl_exec_check_cancel(rl_exec *x);
  * `location` (libpg_query's 0-based byte location, -1 = none). */
 int rl_exec_error(rl_exec *x, const char *sqlstate, int location, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+/* ----------------------------------------------------------- sql_parse.c */
+
+/* Parse `sql` (through the session's cache of repeated texts). On success
+ * *out is a reference the caller gives back with rl_parsed_release; its
+ * tree is shared and must not be modified. 42601 with a position on a
+ * syntax error. */
+int rl_parse(rl_exec *x, const char *sql, rl_parsed **out);
+/* The statements; NULL for an empty query. Valid while the reference is held. */
+const PgQuery__ParseResult *rl_parsed_tree(const rl_parsed *p);
+rl_parsed *rl_parsed_ref(rl_parsed *p);
+void rl_parsed_release(rl_parsed *p); /* NULL is fine */
+void rl_parse_cache_free(rl_parse_cache *c);
+void rl_parse_cache_stats(const rl_parse_cache *c, uint64_t *hits, uint64_t *misses);
 
 /* ------------------------------------------------------------ sql_expr.c */
 

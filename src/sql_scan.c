@@ -489,6 +489,17 @@ static rl_value tid_value(uint64_t ctid)
     return v;
 }
 
+/* Only a statement that names ctid can see or use one (a SELECT of it, a
+ * DML ctid predicate), so rows of the others get no number: numbering is a
+ * hash-map insert per row, a sizeable part of a large scan. Numbers stay
+ * stable within the transaction for the statements that do use them. */
+static bool statement_uses_ctids(rl_exec *x)
+{
+    if (x->ctids == 0)
+        x->ctids = !x->sql || strcasestr(x->sql, "ctid") ? 1 : -1;
+    return x->ctids > 0;
+}
+
 static int add_stored_row(rl_exec *x, rl_rowset *rs, const rl_table_desc *d, size_t ncols,
                           const rl_row *row)
 {
@@ -498,8 +509,9 @@ static int add_stored_row(rl_exec *x, rl_rowset *rs, const rl_table_desc *d, siz
         vals[i].typmod = -1;
         vals[i].d = row->vals[i];
     }
-    uint64_t ctid = rl_ctid_for_key(x->s, d, row->key, row->klen);
-    if (ctid == 0)
+    uint64_t ctid = 0;
+    if (statement_uses_ctids(x) &&
+        (ctid = rl_ctid_for_key(x->s, d, row->key, row->klen)) == 0)
         return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
     vals[ncols] = tid_value(ctid);
     rl_rowsrc src = {.key = row->key, .klen = row->klen, .ctid = ctid};

@@ -205,6 +205,26 @@ fn block_on<F: std::future::Future>(f: F) -> F::Output {
     runtime().block_on(f)
 }
 
+/// Blocks the calling (C) thread on a read (get, scan, iterator step) using
+/// a runtime of its own thread. SlateDB starts a task per SST block fetch of
+/// a scan (`tokio::spawn` on the current runtime): on the shared runtime
+/// each of those is a wake-up of a worker thread and a wake-up back, which
+/// cost more than the read itself when the blocks are cached. On a
+/// current-thread runtime the fetch tasks run on the caller's thread inside
+/// this block_on. Only reads go through here: opening a database starts
+/// SlateDB's background tasks, which must live on the shared runtime. An
+/// iterator's pending fetches belong to the thread that opened it, so an
+/// iterator is used by one thread (kv.h says so).
+fn block_on_read<F: std::future::Future>(f: F) -> F::Output {
+    thread_local! {
+        static LOCAL_RT: Runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("cannot start a thread-local tokio runtime");
+    }
+    LOCAL_RT.with(|rt| rt.block_on(f))
+}
+
 static GETS: AtomicU64 = AtomicU64::new(0);
 static SCANS: AtomicU64 = AtomicU64::new(0);
 static KEYS_READ: AtomicU64 = AtomicU64::new(0);
@@ -461,6 +481,7 @@ fn open_writer(url: &str, opts: Opts) -> KvResult<KvDb> {
     let settings = Settings {
         flush_interval: Some(opts.flush_interval),
         object_store_max_retries: Some(OBJECT_STORE_MAX_RETRIES),
+        l0_sst_size_bytes: std::env::var("RL_L0").ok().and_then(|v| v.parse().ok()).unwrap_or(64 << 20),
         ..Settings::default()
     };
     let db = block_on(
@@ -662,7 +683,7 @@ pub unsafe extern "C" fn kv_get(
             return Err(Fail::invalid("empty key"));
         }
         bump(&GETS, 1);
-        let Some(v) = block_on(get_value(db, snap_ref(snap), key))? else {
+        let Some(v) = block_on_read(get_value(db, snap_ref(snap), key))? else {
             return Ok(0);
         };
         bump(&KEYS_READ, 1);
@@ -682,9 +703,20 @@ pub unsafe extern "C" fn kv_get(
 // Iterators
 // ---------------------------------------------------------------------------
 
+/// Most entries one kv_iter_next fetches ahead (see `refill`).
+const ITER_MAX_BATCH: usize = 256;
+
 pub struct KvIter {
-    /// None when the range is empty (end <= start) or a seek went past it.
+    /// None when the range is empty (end <= start), exhausted, or a seek
+    /// went past it. Entries already in `ahead` are still handed out.
     iter: Option<DbIterator>,
+    /// Entries read from `iter` but not yet handed out. Stepping SlateDB's
+    /// iterator once per block_on made the runtime entry cost as much as the
+    /// step itself on long scans, so entries come in batches that grow
+    /// (1, 2, 4 … ITER_MAX_BATCH) as the scan goes on: a scan that stops
+    /// after a row or two reads no more than it did before.
+    ahead: std::collections::VecDeque<slatedb::KeyValue>,
+    batch: usize,
     start: Bytes,
     end: Option<Bytes>,
     /// The last pair returned; kv_iter_next hands out pointers into these.
@@ -722,7 +754,7 @@ fn scan_range(
         None
     } else {
         let hi = end.clone().map_or(Bound::Unbounded, Bound::Excluded);
-        Some(block_on(open_iter(
+        Some(block_on_read(open_iter(
             db,
             snap_ref(snap),
             (Bound::Included(start.clone()), hi),
@@ -731,6 +763,8 @@ fn scan_range(
     bump(&SCANS, 1);
     let it = KvIter {
         iter,
+        ahead: std::collections::VecDeque::new(),
+        batch: 1,
         start,
         end,
         last_key: None,
@@ -810,11 +844,10 @@ pub unsafe extern "C" fn kv_iter_next(
 ) -> c_int {
     guard(err, -1, || {
         let it = iter_mut(it)?;
-        let Some(inner) = it.iter.as_mut() else {
-            return Ok(0);
-        };
-        let Some(kv) = block_on(inner.next())? else {
-            it.iter = None; // exhausted: release SlateDB resources early
+        if it.ahead.is_empty() {
+            refill(it)?;
+        }
+        let Some(kv) = it.ahead.pop_front() else {
             return Ok(0);
         };
         bump(&KEYS_READ, 1);
@@ -839,6 +872,30 @@ pub unsafe extern "C" fn kv_iter_next(
         }
         Ok(1)
     })
+}
+
+/// Read the next batch of entries into `ahead` in one block_on. Drops the
+/// SlateDB iterator once it is exhausted, releasing its resources early.
+fn refill(it: &mut KvIter) -> KvResult<()> {
+    let Some(inner) = it.iter.as_mut() else {
+        return Ok(());
+    };
+    let want = it.batch;
+    it.batch = (it.batch * 2).min(ITER_MAX_BATCH);
+    let ahead = &mut it.ahead;
+    let exhausted = block_on_read(async {
+        for _ in 0..want {
+            match inner.next().await? {
+                Some(kv) => ahead.push_back(kv),
+                None => return Ok::<bool, slatedb::Error>(true),
+            }
+        }
+        Ok(false)
+    })?;
+    if exhausted {
+        it.iter = None;
+    }
+    Ok(())
 }
 
 /// Seek semantics: the next kv_iter_next returns the first not-yet-returned
@@ -868,10 +925,21 @@ pub unsafe extern "C" fn kv_iter_seek(
         }
         if matches!(&it.end, Some(e) if target >= e.as_ref()) {
             it.iter = None;
+            it.ahead.clear();
             return Ok(0);
         }
+        // Entries fetched ahead below the target are skipped; if one at or
+        // past it remains, the SlateDB iterator is already positioned
+        // beyond the target and needs no seek.
+        while matches!(it.ahead.front(), Some(kv) if kv.key.as_ref() < target) {
+            it.ahead.pop_front();
+        }
+        if !it.ahead.is_empty() {
+            return Ok(0);
+        }
+        it.batch = 1; // a seek starts a new run of reads
         if let Some(inner) = it.iter.as_mut() {
-            block_on(inner.seek(target))?;
+            block_on_read(inner.seek(target))?;
         }
         Ok(0)
     })

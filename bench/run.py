@@ -233,12 +233,14 @@ class Run:
         db = f'lake_t{self.big}'
         if not s3 and db in loaded:
             log(f'  scans on {db}')
-            m0 = srv.metrics() if hasattr(srv, 'metrics') else None
+            mfn = srv.metrics if hasattr(srv, 'metrics') else None
             r = self.guarded(key, 'scans', lambda: W.scans(host, port, db, self.attach[self.big],
-                                                            c['scan_cols'], c['scan_files']), srv)
+                                                            c['scan_cols'], c['scan_files'],
+                                                            metrics=mfn), srv)
             if r:
                 m1 = srv.metrics() if hasattr(srv, 'metrics') else None
-                r['server_statement'] = server_histogram_delta(m0, m1, None)
+                m_before, m_after = r.pop('column_list_metrics')
+                r['server_statement'] = server_histogram_delta(m_before, m_after, None)
                 R['scans'] = r
                 log(f'    column list median {us(pct(r["column_list"], 50))}, '
                     f'file list median {us(pct(r["file_list"], 50))}')
@@ -608,8 +610,8 @@ def WORKLOAD_NOTES(run):
         f'per-column stats as DuckLake reads it for a filtered query (data_file scan, then '
         f'Parse/Describe + COPY of `ducklake_file_column_stats WHERE column_id = 1 AND '
         f'table_id = …`, {c["scan_files"]}×). Times are client round trips on loopback; the '
-        'server-side figure comes from the RockLake metrics endpoint when it exports a '
-        'statement-latency metric.',
+        'server-side figure is the mean of RockLake\'s statement-latency histogram '
+        '(`rocklake_statement_seconds`, metrics endpoint) over the column-list loop alone.',
         '- **Size**: PostgreSQL: `sum(pg_total_relation_size)` of the `ducklake_*` tables '
         '(heap + TOAST + indexes, after CHECKPOINT, no VACUUM); RockLake: `rocklake stats '
         'STORE/DB --json` (keys + values), after the server stopped. The seeds\' figure for '

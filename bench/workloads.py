@@ -305,7 +305,11 @@ def attach_once(host, port, db):
 
 # ----------------------------------------------------------- 4. scans
 
-def scans(host, port, db, catalog, n_cols, n_files, seed=11):
+def scans(host, port, db, catalog, n_cols, n_files, seed=11, metrics=None):
+    """Column lists, then file lists with stats. `metrics` (a callable
+    returning the server's Prometheus text, or None) is sampled around the
+    column-list loop alone, so its server-side mean is not mixed with the
+    heavier file-list statements."""
     rng = random.Random(seed)
     conn = Conn(host, port, db)
     try:
@@ -314,11 +318,13 @@ def scans(host, port, db, catalog, n_cols, n_files, seed=11):
         snap = _latest(conn)[0]
         tids = [t.tid for t in catalog.tables]
         collist = []
+        m_before = metrics() if metrics else None
         for _ in range(n_cols):
             tid = rng.choice(tids)
             t0 = time.perf_counter()
             rows = conn.copy_rows(T.COLUMN_LIST.format(tid=tid))
             collist.append(time.perf_counter() - t0)
+        m_after = metrics() if metrics else None
         if not rows:
             raise ServerError('XX000', 'column list returned no rows', T.COLUMN_LIST.format(tid=tid))
         filelist = []
@@ -334,6 +340,7 @@ def scans(host, port, db, catalog, n_cols, n_files, seed=11):
             raise ServerError('XX000', f'file stats returned {len(rows)} rows, expected {t.nfiles}',
                               T.FILE_STATS_COPY.format(cid=1, tid=t.tid))
         conn.q('COMMIT')
-        return {'column_list': collist, 'file_list': filelist}
+        return {'column_list': collist, 'file_list': filelist,
+                'column_list_metrics': (m_before, m_after)}
     finally:
         conn.close()

@@ -77,8 +77,6 @@ static void fuzz_rows(uint8_t tag, bool add_header, size_t n, const rl_type *typ
     rl_buf framed;
     rl_buf_init(&framed, 0);
     if (add_header) {
-        rl_buf_put_u8(&framed, RL_CODEC_MAGIC);
-        rl_buf_put_u8(&framed, RL_CODEC_VERSION);
         rl_buf_put_u8(&framed, tag);
     }
     rl_buf_put(&framed, value, vlen);

@@ -212,6 +212,17 @@ static int check_or_create(rl_catalog *cat, const rl_catalog_options *o, const c
         rl_error_hint(err, "upgrade RockLake to a release that reads format %" PRIu64, ver);
         return -1;
     }
+    if (ver < RL_STORAGE_FORMAT_VERSION) {
+        /* format 1 (development builds before 0.1) framed every value with
+         * two more bytes; nothing reads it any more */
+        rl_error_set(err, RL_SQLSTATE_OBJECT_STATE,
+                     "catalog in \"%s\" has catalog-format-version %" PRIu64
+                     ", written by a development build; this RockLake reads format %d",
+                     url, ver, RL_STORAGE_FORMAT_VERSION);
+        rl_error_hint(err, "re-create the catalog (DuckLake's metadata can be copied over with "
+                           "COPY through the wire protocol)");
+        return -1;
+    }
     return read_format(cat, err);
 }
 
@@ -794,7 +805,14 @@ static int put_row_indexes(rl_txn *t, const rl_table_desc *d, const rl_datum *ro
     if (rc == 0 && d->pk_check == RL_PK_INDEX) {
         rl_buf_reset(&k);
         rl_key_pk_index(&k, d->tag, (uint64_t)row[d->pk_col].v.i);
-        rc = ov_set(t, k.data, k.len, key, klen, err);
+        size_t klen_index = k.len;
+        if (rl_key_pk_index_value(&k, d, row) != RL_KEY_OK)
+            rc = rl_error_set(err, RL_SQLSTATE_INTERNAL, "cannot index the key of a %s row",
+                              d->name);
+        else if (k.failed)
+            rc = oom(err);
+        else
+            rc = ov_set(t, k.data, klen_index, k.data + klen_index, k.len - klen_index, err);
     }
     rl_buf_free(&k);
     return rc;

@@ -429,8 +429,19 @@ static void check_pk_entry(checker *c, const uint8_t *k, size_t kl, const uint8_
         return;
     }
     uint64_t id = rl_load_be64(k + 3);
-    keyslot *s = vl ? keymap_find(&c->rows, v, vl) : NULL;
+    rl_buf rowkey;
+    rl_buf_init(&rowkey, 0);
+    if (rl_key_from_pk_index(&rowkey, d, id, v, vl) != RL_KEY_OK || rowkey.failed) {
+        problem(c, k, kl, "pk index entry %s=%" PRIu64 " has a malformed value",
+                d->cols[d->pk_col].name, id);
+        rl_buf_free(&rowkey);
+        return;
+    }
+    v = rowkey.data;
+    vl = rowkey.len;
+    keyslot *s = keymap_find(&c->rows, v, vl);
     if (!s) {
+        rl_buf_free(&rowkey);
         problem(c, k, kl, "pk index entry %s=%" PRIu64 " points to a row that does not exist",
                 d->cols[d->pk_col].name, id);
         return;
@@ -444,6 +455,7 @@ static void check_pk_entry(checker *c, const uint8_t *k, size_t kl, const uint8_
         problem(c, k, kl, "pk index entry %s=%" PRIu64 " points to a row with another id",
                 d->cols[d->pk_col].name, id);
     rl_buf_free(&arena);
+    rl_buf_free(&rowkey);
     s->flags |= ROW_PK_SEEN;
 }
 

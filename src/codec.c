@@ -441,8 +441,6 @@ rl_codec_status rl_row_encode(rl_buf *out, uint8_t tag, size_t n, const rl_type 
     if (st != RL_CODEC_OK)
         return st;
     rl_buf_reserve(out, total); /* a failure is sticky in out->failed */
-    rl_buf_put_u8(out, RL_CODEC_MAGIC);
-    rl_buf_put_u8(out, RL_CODEC_VERSION);
     rl_buf_put_u8(out, tag);
     rl_buf_put_uvarint(out, n);
     put_null_bitmap(out, n, vals);
@@ -459,22 +457,8 @@ rl_codec_status rl_row_encode(rl_buf *out, uint8_t tag, size_t n, const rl_type 
 static rl_codec_status read_header(rl_reader *r, uint8_t *tag, uint64_t *ncols, char *err,
                                    size_t errlen)
 {
-    uint8_t magic = 0, version = 0;
-    if (!rl_reader_u8(r, &magic) || !rl_reader_u8(r, &version) || !rl_reader_u8(r, tag)) {
+    if (!rl_reader_u8(r, tag)) {
         set_err(err, errlen, "value truncated in its header");
-        return RL_CODEC_ERR_CORRUPT;
-    }
-    if (magic != RL_CODEC_MAGIC) {
-        set_err(err, errlen, "bad magic byte 0x%02x (expected 0x%02x)", magic, RL_CODEC_MAGIC);
-        return RL_CODEC_ERR_CORRUPT;
-    }
-    if (version > RL_CODEC_VERSION) {
-        set_err(err, errlen, "value has codec version %u, newer than supported %u", version,
-                RL_CODEC_VERSION);
-        return RL_CODEC_ERR_VERSION;
-    }
-    if (version == 0) {
-        set_err(err, errlen, "value has invalid codec version 0");
         return RL_CODEC_ERR_CORRUPT;
     }
     if (!rl_reader_uvarint(r, ncols)) {

@@ -7,9 +7,7 @@
  * DuckLake tables: callers pass column types (from desc.h).
  *
  * Encoding of a row value (docs/key-layout.md, "Values"):
- *   byte 0      magic 0xD1
- *   byte 1      codec format version (RL_CODEC_VERSION)
- *   byte 2      tag of the table the row belongs to (a wrong tag is an error)
+ *   byte 0      tag of the table the row belongs to (a wrong tag is an error)
  *   uvarint     n = number of encoded columns
  *   ceil(n/8)   NULL bitmap, bit i (LSB first) set = column i is NULL
  *   then each non-NULL column in order, by type:
@@ -24,6 +22,11 @@
  * added later) decode with the caller-supplied defaults for the missing
  * trailing columns. More columns than the shape is an error (a newer writer).
  *
+ * There is no magic or version byte: the value format belongs to the store
+ * format (system key catalog-format-version, RL_STORAGE_FORMAT_VERSION),
+ * which every open checks. Two bytes on each of a catalog's ~100k rows are
+ * ~4% of its size, and the seeds' size figure is a target.
+ *
  * Invariants: decoders never read outside the given buffer; every malformed
  * input yields RL_CODEC_ERR_* and a message, never a crash. Every field is at
  * most RL_MAX_FIELD_BYTES and every value at most RL_MAX_VALUE_BYTES.
@@ -37,8 +40,6 @@
 
 #include "buf.h"
 
-#define RL_CODEC_MAGIC 0xD1
-#define RL_CODEC_VERSION 1
 #define RL_MAX_FIELD_BYTES (16u * 1024 * 1024)
 #define RL_MAX_VALUE_BYTES (64u * 1024 * 1024)
 

@@ -324,11 +324,18 @@ static int describe_index_value(rl_buf *out, const uint8_t *key, size_t klen,
         return 0;
     }
     if (kind == RL_INDEX_PK) {
-        if (vlen == 0 || klen < 3 || val[0] != key[2])
-            return fail(why, whylen, "pk index value is not a key of table 0x%02x",
+        const rl_table_desc *d = klen == 11 ? rl_desc_by_tag(key[2]) : NULL;
+        rl_buf rowkey;
+        rl_buf_init(&rowkey, 0);
+        if (!d || rl_key_from_pk_index(&rowkey, d, rl_load_be64(key + 3), val, vlen) !=
+                      RL_KEY_OK) {
+            rl_buf_free(&rowkey);
+            return fail(why, whylen, "pk index value does not name a row of table 0x%02x",
                         klen >= 3 ? key[2] : 0);
+        }
         rl_buf_put_str(out, "-> ");
-        rl_key_describe(out, val, vlen);
+        rl_key_describe(out, rowkey.data, rowkey.len);
+        rl_buf_free(&rowkey);
         return 0;
     }
     if (kind == RL_INDEX_DYNAMIC_NAME && vlen == 1) {

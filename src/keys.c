@@ -195,6 +195,42 @@ void rl_key_pk_index(rl_buf *b, uint8_t tag, uint64_t id)
     rl_key_put_u64(b, id);
 }
 
+rl_key_status rl_key_pk_index_value(rl_buf *b, const rl_table_desc *d, const rl_datum *row)
+{
+    for (int i = 0; i < d->nkey; i++) {
+        int col = d->key[i];
+        if (col == d->pk_col)
+            continue;
+        if (col == RL_KEY_SEQ || row[col].isnull)
+            return RL_KEY_ERR_TYPE;
+        rl_buf_put_svarint(b, row[col].v.i);
+    }
+    return RL_KEY_OK;
+}
+
+rl_key_status rl_key_from_pk_index(rl_buf *key, const rl_table_desc *d, uint64_t id,
+                                   const uint8_t *v, size_t vl)
+{
+    rl_datum row[RL_MAX_COLUMNS];
+    memset(row, 0, sizeof row);
+    rl_reader r;
+    rl_reader_init(&r, v, vl);
+    for (int i = 0; i < d->nkey; i++) {
+        int col = d->key[i];
+        if (col == RL_KEY_SEQ)
+            return RL_KEY_ERR_CORRUPT;
+        if (col == d->pk_col) {
+            row[col].v.i = (int64_t)id;
+            continue;
+        }
+        if (!rl_reader_svarint(&r, &row[col].v.i))
+            return RL_KEY_ERR_CORRUPT;
+    }
+    if (rl_reader_left(&r))
+        return RL_KEY_ERR_CORRUPT;
+    return rl_key_encode_row(key, d, row, 0, NULL);
+}
+
 void rl_key_dynamic_name(rl_buf *b, const char *schema, const char *name)
 {
     rl_buf_put_u8(b, RL_TAG_INDEX);

@@ -65,6 +65,15 @@ void rl_key_system(rl_buf *b, const char *name);
 /* Index keys (0x80). */
 void rl_key_live_index(rl_buf *b, uint8_t tag, const uint8_t *pkey, size_t pklen);
 void rl_key_pk_index(rl_buf *b, uint8_t tag, uint64_t id);
+/* Value of a pk index entry: the row's other key fields (all integers in
+ * the tables that have one) as zigzag varints, in key order. With the id
+ * in the index key that names the row: table_id is 1-3 bytes where the
+ * whole primary key would be 17. */
+rl_key_status rl_key_pk_index_value(rl_buf *b, const rl_table_desc *d, const rl_datum *row);
+/* The row key a pk index entry names (id from its key, `v` its value).
+ * RL_KEY_ERR_CORRUPT if the value does not hold exactly those fields. */
+rl_key_status rl_key_from_pk_index(rl_buf *key, const rl_table_desc *d, uint64_t id,
+                                   const uint8_t *v, size_t vl);
 void rl_key_dynamic_name(rl_buf *b, const char *schema, const char *name);
 
 /* Smallest key greater than every key starting with prefix: false if none

@@ -426,7 +426,7 @@ static const char *defelem_string(const PgQuery__DefElem *d)
 {
     if (!d->arg || d->arg->node_case != PG_QUERY__NODE__NODE_A_CONST)
         return NULL;
-    const PgQuery__AConst *c = d->arg->a_const;
+    const PgQuery__AConst *c = rl_const(d->arg->a_const);
     if (c->val_case == PG_QUERY__A__CONST__VAL_SVAL)
         return c->sval->sval;
     return NULL;
@@ -436,7 +436,7 @@ static bool defelem_true(const PgQuery__DefElem *d)
 {
     if (!d->arg || d->arg->node_case != PG_QUERY__NODE__NODE_A_CONST)
         return true;
-    const PgQuery__AConst *c = d->arg->a_const;
+    const PgQuery__AConst *c = rl_const(d->arg->a_const);
     if (c->val_case == PG_QUERY__A__CONST__VAL_IVAL)
         return c->ival->ival != 0;
     if (c->val_case == PG_QUERY__A__CONST__VAL_BOOLVAL)
@@ -510,7 +510,7 @@ static int const_text(const PgQuery__Node *n, char *out, size_t len)
 {
     if (n->node_case != PG_QUERY__NODE__NODE_A_CONST)
         return -1;
-    const PgQuery__AConst *c = n->a_const;
+    const PgQuery__AConst *c = rl_const(n->a_const);
     switch (c->val_case) {
     case PG_QUERY__A__CONST__VAL_SVAL:
         snprintf(out, len, "%s", c->sval->sval);
@@ -835,7 +835,22 @@ static rl_exec_status run_statement(rl_exec *x, const PgQuery__Node *n)
 }
 
 /* Run statements [from, n) of the session's pending query. */
+static rl_exec_status run_pending_statements(rl_session *s, const rl_sink *sink, rl_error *err);
+
+/* The pending statements run with their parse as the active one (its
+ * constants and error positions, see sql_parse.c). */
 static rl_exec_status run_pending(rl_session *s, const rl_sink *sink, rl_error *err)
+{
+    /* the statements end by clearing s->pending: hold it while active */
+    rl_parsed *held = s->pending ? rl_parsed_ref(s->pending) : NULL;
+    const rl_parsed *prev = rl_parsed_activate(held);
+    rl_exec_status st = run_pending_statements(s, sink, err);
+    rl_parsed_activate(prev);
+    rl_parsed_release(held);
+    return st;
+}
+
+static rl_exec_status run_pending_statements(rl_session *s, const rl_sink *sink, rl_error *err)
 {
     const PgQuery__ParseResult *tree = rl_parsed_tree(s->pending);
     for (size_t i = s->pending_next; i < tree->n_stmts; i++) {
@@ -1021,7 +1036,9 @@ static int describe_prepared(rl_exec *x, rl_prepared *p, rl_describe *out)
     if (!n || n->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
         return 0; /* NoData */
     if (!p->shape) {
+        const rl_parsed *prev = rl_parsed_activate(p->parsed);
         p->shape = rl_select_describe(x, n->select_stmt);
+        rl_parsed_activate(prev);
         if (!p->shape)
             return -1;
     }
@@ -1168,7 +1185,10 @@ rl_exec_status rl_session_execute(rl_session *s, const char *portal, uint64_t ma
                                   const rl_sink *sink, rl_error *err)
 {
     run_begin(s);
+    rl_portal *pt = portal_find(s, portal);
+    const rl_parsed *prev = rl_parsed_activate(pt && pt->stmt ? pt->stmt->parsed : NULL);
     rl_exec_status st = execute_portal(s, portal, max_rows, sink, err);
+    rl_parsed_activate(prev);
     run_end(s);
     return st;
 }

@@ -473,8 +473,8 @@ static const char *defelem_str(const PgQuery__DefElem *de)
     if (a->node_case == PG_QUERY__NODE__NODE_STRING)
         return a->string->sval;
     if (a->node_case == PG_QUERY__NODE__NODE_A_CONST &&
-        a->a_const->val_case == PG_QUERY__A__CONST__VAL_SVAL)
-        return a->a_const->sval->sval;
+        rl_const(a->a_const)->val_case == PG_QUERY__A__CONST__VAL_SVAL)
+        return rl_const(a->a_const)->sval->sval;
     return NULL;
 }
 

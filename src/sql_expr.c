@@ -791,9 +791,9 @@ static uint32_t special_type_oid(const char *name)
 
 static int typmod_value(const PgQuery__Node *n, long *out)
 {
-    if (n && n->node_case == PG_QUERY__NODE__NODE_A_CONST && n->a_const->val_case ==
-                                                         PG_QUERY__A__CONST__VAL_IVAL) {
-        *out = n->a_const->ival->ival;
+    if (n && n->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+        rl_const(n->a_const)->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
+        *out = rl_const(n->a_const)->ival->ival;
         return 0;
     }
     return -1;
@@ -2188,9 +2188,9 @@ static const rl_colmeta *level_column(const rl_binding *b, const PgQuery__Node *
 static int check_literal(rl_expr_ctx *c, const rl_colmeta *m, const PgQuery__Node *n)
 {
     if (!m || is_textual(m->oid) || !n || n->node_case != PG_QUERY__NODE__NODE_A_CONST ||
-        n->a_const->isnull || n->a_const->val_case != PG_QUERY__A__CONST__VAL_SVAL)
+        n->a_const->isnull || rl_const(n->a_const)->val_case != PG_QUERY__A__CONST__VAL_SVAL)
         return 0;
-    const char *s = n->a_const->sval->sval;
+    const char *s = rl_const(n->a_const)->sval->sval;
     rl_value in, out;
     set_str(&in, RL_OID_UNKNOWN, s, strlen(s));
     return rl_value_coerce(c, &in, m->oid, -1, false, &out, n->a_const->location);
@@ -2269,7 +2269,7 @@ int rl_expr_eval(rl_expr_ctx *c, const PgQuery__Node *node, rl_value *out)
     if (rl_exec_check_cancel(c->x) < 0)
         return -1;
     switch (node->node_case) {
-    case PG_QUERY__NODE__NODE_A_CONST: return eval_const(c, node->a_const, out);
+    case PG_QUERY__NODE__NODE_A_CONST: return eval_const(c, rl_const(node->a_const), out);
     case PG_QUERY__NODE__NODE_COLUMN_REF: return eval_colref(c, node->column_ref, out);
     case PG_QUERY__NODE__NODE_PARAM_REF: return eval_param(c, node->param_ref, out);
     case PG_QUERY__NODE__NODE_A_EXPR: return eval_aexpr(c, node->a_expr, out);

@@ -200,6 +200,16 @@ const PgQuery__ParseResult *rl_parsed_tree(const rl_parsed *p);
 rl_parsed *rl_parsed_ref(rl_parsed *p);
 void rl_parsed_release(rl_parsed *p); /* NULL is fine */
 void rl_parse_cache_free(rl_parse_cache *c);
+/* Make `p` the statement this thread is running (NULL: none); returns the
+ * previous one, to restore. While active, rl_const gives the constants of
+ * p's own text and rl_parsed_location maps tree locations into it. */
+const rl_parsed *rl_parsed_activate(const rl_parsed *p);
+/* The constant to use for an A_Const of the running statement's tree:
+ * every read of an A_Const's value goes through here (a tree shared by
+ * texts of one shape holds the first text's literals). */
+const PgQuery__AConst *rl_const(const PgQuery__AConst *k);
+/* A tree location (byte offset) as an offset into the running text. */
+int rl_parsed_location(int location);
 void rl_parse_cache_stats(const rl_parse_cache *c, uint64_t *hits, uint64_t *misses);
 
 /* ------------------------------------------------------------ sql_expr.c */

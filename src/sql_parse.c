@@ -9,6 +9,19 @@
  * connection: `SELECT 1`, BEGIN, COMMIT, the latest-snapshot query, the
  * stats scans of the table it writes to. Those are parsed once per session.
  *
+ * Most of DuckLake's texts differ from the last one only in their literals
+ * (fresh snapshot ids in every commit batch, a table id in every column
+ * list), so the cache is keyed by the text's *shape*: the text with each
+ * literal ('string', integer, decimal) replaced by a marker of its kind. A
+ * shape seen before reuses that tree; the literals that differ are supplied
+ * as replacement A_Const nodes, looked up by the executor through
+ * rl_const() while the statement runs (rl_parsed_activate), and error
+ * positions are mapped from the template text to this text. A shape is only
+ * used this way when every literal of the first text parsed to exactly one
+ * A_Const at the literal's own position with the literal's kind; anything
+ * else (negative numbers, E'' strings, a COPY file name, two adjacent string
+ * parts) falls back to caching the exact text.
+ *
  * Invariants:
  *  - A tree is immutable once parsed. Executors never write into it (they
  *    build changed copies in their arenas), so one tree can serve any
@@ -30,14 +43,42 @@
 #define PARSE_CACHE_ENTRIES 64   /* trees kept per session */
 #define PARSE_CACHE_SEEN 128     /* hashes of recent texts, for "seen twice" */
 #define PARSE_CACHE_MAX_TEXT 65536
+#define SHAPE_MAX_LITERALS 4096
+
+enum { LIT_STRING = 1, LIT_INT = 2, LIT_NUMBER = 3 };
+
+typedef struct lit_span {
+    uint32_t pos, len; /* in the text, quotes included for strings */
+    uint8_t kind;
+} lit_span;
+
+/* One replaced literal: the template's node and the one to use instead. */
+typedef struct const_override {
+    const PgQuery__AConst *orig;
+    const PgQuery__AConst *repl;
+} const_override;
 
 struct rl_parsed {
-    PgQuery__ParseResult *tree; /* NULL for an empty query */
-    char *sql;                  /* the text, for cache lookups */
-    size_t len;
+    PgQuery__ParseResult *tree; /* NULL for an empty query; owned unless `base` */
+    rl_parsed *base;            /* shape hit: the template whose tree this borrows */
+    char *key;                  /* cache key: the shape, or the exact text */
+    size_t keylen;
     uint64_t hash;
+    bool by_shape;              /* a template: literals may be replaced */
     int refs;
     uint64_t used;              /* cache clock: last use */
+    /* templates: the literals of the text they were parsed from, and the
+     * A_Const each one parsed to */
+    lit_span *lits;
+    const PgQuery__AConst **lit_nodes;
+    size_t nlits;
+    char *text;                 /* the template's own text (literal values) */
+    /* shape hits: replacements sorted by `orig`, this text's literals (for
+     * error positions), and the memory of the replacement nodes */
+    const_override *over;
+    size_t nover;
+    lit_span *text_lits;
+    rl_arena arena;
 };
 
 struct rl_parse_cache {
@@ -59,6 +100,340 @@ static uint64_t text_hash(const char *s, size_t len)
     return h;
 }
 
+/* ------------------------------------------------------------- shapes */
+
+static bool ident_char(unsigned char c)
+{
+    return c == '_' || c == '$' || c >= 0x80 || (c >= '0' && c <= '9') ||
+           (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static bool ident_start(unsigned char c)
+{
+    return c == '_' || c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* The shape of `sql` into `shape` and its literals into `lits` (caller
+ * frees). false when the text has something the shape cache does not
+ * model (dollar quotes, E''/B''/X''/U&'' strings, a 0x01 byte, too many
+ * literals, an unterminated quote): the exact text is used then. */
+static bool sql_shape(const char *sql, size_t len, rl_buf *shape, lit_span **lits_out,
+                      size_t *nlits_out)
+{
+    lit_span *lits = NULL;
+    size_t n = 0, cap = 0;
+    size_t i = 0;
+    bool ok = true;
+    while (i < len && ok) {
+        unsigned char c = (unsigned char)sql[i];
+        size_t start = i;
+        if (c == 0x01) {
+            ok = false;
+        } else if (c == '-' && i + 1 < len && sql[i + 1] == '-') {
+            while (i < len && sql[i] != '\n')
+                i++;
+            rl_buf_put(shape, sql + start, i - start);
+        } else if (c == '/' && i + 1 < len && sql[i + 1] == '*') {
+            int depth = 0; /* PostgreSQL's block comments nest */
+            while (i < len) {
+                if (sql[i] == '/' && i + 1 < len && sql[i + 1] == '*') {
+                    depth++;
+                    i += 2;
+                } else if (sql[i] == '*' && i + 1 < len && sql[i + 1] == '/') {
+                    i += 2;
+                    if (--depth == 0)
+                        break;
+                } else {
+                    i++;
+                }
+            }
+            rl_buf_put(shape, sql + start, i - start);
+        } else if (c == '"') {
+            for (i++; i < len; i++) {
+                if (sql[i] == '"') {
+                    if (i + 1 < len && sql[i + 1] == '"')
+                        i++;
+                    else
+                        break;
+                }
+            }
+            if (i >= len)
+                ok = false;
+            else
+                rl_buf_put(shape, sql + start, ++i - start);
+        } else if (c == '$') {
+            if (i + 1 < len && sql[i + 1] >= '0' && sql[i + 1] <= '9') {
+                for (i++; i < len && sql[i] >= '0' && sql[i] <= '9'; i++)
+                    ;
+                rl_buf_put(shape, sql + start, i - start);
+            } else {
+                ok = false; /* a dollar-quoted string */
+            }
+        } else if (ident_start(c)) {
+            while (i < len && ident_char((unsigned char)sql[i]))
+                i++;
+            if (i < len && (sql[i] == '\'' || (sql[i] == '&' && i + 1 < len)))
+                ok = sql[i] != '\'' && !(sql[i] == '&' && sql[i + 1] == '\'');
+            rl_buf_put(shape, sql + start, i - start);
+        } else if (c == '\'' || (c >= '0' && c <= '9') ||
+                   (c == '.' && i + 1 < len && sql[i + 1] >= '0' && sql[i + 1] <= '9')) {
+            uint8_t kind;
+            if (c == '\'') {
+                kind = LIT_STRING;
+                for (i++; i < len; i++) {
+                    if (sql[i] == '\'') {
+                        if (i + 1 < len && sql[i + 1] == '\'')
+                            i++;
+                        else
+                            break;
+                    }
+                }
+                if (i >= len) {
+                    ok = false;
+                    break;
+                }
+                i++;
+            } else {
+                bool digits_only = true;
+                while (i < len && sql[i] >= '0' && sql[i] <= '9')
+                    i++;
+                if (i < len && sql[i] == '.' && !(i + 1 < len && sql[i + 1] == '.')) {
+                    digits_only = false;
+                    for (i++; i < len && sql[i] >= '0' && sql[i] <= '9'; i++)
+                        ;
+                }
+                if (i < len && (sql[i] == 'e' || sql[i] == 'E')) {
+                    size_t j = i + 1;
+                    if (j < len && (sql[j] == '+' || sql[j] == '-'))
+                        j++;
+                    if (j < len && sql[j] >= '0' && sql[j] <= '9') {
+                        digits_only = false;
+                        for (i = j; i < len && sql[i] >= '0' && sql[i] <= '9'; i++)
+                            ;
+                    }
+                }
+                /* "1abc" is a number then an identifier to PostgreSQL 15
+                 * only sometimes; leave such texts alone */
+                if (i < len && ident_char((unsigned char)sql[i]))
+                    ok = false;
+                size_t nd = i - start;
+                kind = LIT_NUMBER;
+                if (digits_only && (nd < 10 || (nd == 10 && memcmp(sql + start, "2147483647",
+                                                                   10) <= 0)))
+                    kind = LIT_INT;
+            }
+            if (n == SHAPE_MAX_LITERALS) {
+                ok = false;
+                break;
+            }
+            if (n == cap) {
+                cap = cap ? cap * 2 : 16;
+                lit_span *nl = realloc(lits, cap * sizeof *lits);
+                if (!nl) {
+                    ok = false;
+                    break;
+                }
+                lits = nl;
+            }
+            lits[n++] = (lit_span){(uint32_t)start, (uint32_t)(i - start), kind};
+            rl_buf_put_u8(shape, 0x01);
+            rl_buf_put_u8(shape, kind);
+        } else {
+            rl_buf_put_u8(shape, c);
+            i++;
+        }
+    }
+    if (!ok || shape->failed) {
+        free(lits);
+        return false;
+    }
+    *lits_out = lits;
+    *nlits_out = n;
+    return true;
+}
+
+/* Calls `visit` for every A_Const in the tree. Walks protobuf-c's
+ * descriptors, so it covers every node type libpg_query has. */
+typedef void (*aconst_visitor)(const PgQuery__AConst *k, void *ctx);
+
+static void walk_aconsts(const ProtobufCMessage *m, aconst_visitor visit, void *ctx)
+{
+    const ProtobufCMessageDescriptor *d = m->descriptor;
+    if (d == &pg_query__a__const__descriptor) {
+        visit((const PgQuery__AConst *)m, ctx);
+        return;
+    }
+    for (unsigned i = 0; i < d->n_fields; i++) {
+        const ProtobufCFieldDescriptor *f = &d->fields[i];
+        if (f->type != PROTOBUF_C_TYPE_MESSAGE)
+            continue;
+        const char *base = (const char *)m;
+        if (f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) {
+            uint32_t which;
+            memcpy(&which, base + f->quantifier_offset, sizeof which);
+            if (which != f->id)
+                continue;
+        }
+        if (f->label == PROTOBUF_C_LABEL_REPEATED) {
+            size_t n;
+            ProtobufCMessage **arr;
+            memcpy(&n, base + f->quantifier_offset, sizeof n);
+            memcpy(&arr, base + f->offset, sizeof arr);
+            for (size_t j = 0; j < n; j++)
+                if (arr[j])
+                    walk_aconsts(arr[j], visit, ctx);
+        } else {
+            ProtobufCMessage *sub;
+            memcpy(&sub, base + f->offset, sizeof sub);
+            if (sub)
+                walk_aconsts(sub, visit, ctx);
+        }
+    }
+}
+
+typedef struct bind_ctx {
+    rl_parsed *p;
+    bool ok;
+} bind_ctx;
+
+static int span_at(const rl_parsed *p, int32_t pos)
+{
+    size_t lo = 0, hi = p->nlits;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if ((int64_t)p->lits[mid].pos < pos)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < p->nlits && (int32_t)p->lits[lo].pos == pos ? (int)lo : -1;
+}
+
+static void bind_aconst(const PgQuery__AConst *k, void *vctx)
+{
+    bind_ctx *b = vctx;
+    int i = span_at(b->p, k->location);
+    if (i < 0)
+        return; /* TRUE/FALSE/NULL, or a constant the grammar made */
+    uint8_t want = b->p->lits[i].kind;
+    bool kind_ok = !k->isnull &&
+                   ((want == LIT_STRING && k->val_case == PG_QUERY__A__CONST__VAL_SVAL) ||
+                    (want == LIT_INT && k->val_case == PG_QUERY__A__CONST__VAL_IVAL) ||
+                    (want == LIT_NUMBER && k->val_case == PG_QUERY__A__CONST__VAL_FVAL));
+    if (!kind_ok || b->p->lit_nodes[i])
+        b->ok = false;
+    else
+        b->p->lit_nodes[i] = k;
+}
+
+/* Make `p` (just parsed from a text with literals `lits`) a template: true
+ * if every literal is exactly one A_Const of its kind at its position. */
+static bool template_bind(rl_parsed *p, lit_span *lits, size_t nlits)
+{
+    p->lits = lits;
+    p->nlits = nlits;
+    if (nlits == 0)
+        return true;
+    p->lit_nodes = calloc(nlits, sizeof *p->lit_nodes);
+    if (!p->lit_nodes || !p->tree)
+        return false;
+    bind_ctx b = {.p = p, .ok = true};
+    walk_aconsts(&p->tree->base, bind_aconst, &b);
+    for (size_t i = 0; b.ok && i < nlits; i++)
+        b.ok = p->lit_nodes[i] != NULL;
+    return b.ok;
+}
+
+/* The A_Const for literal text `t` (of `kind`), in `a`. */
+static const PgQuery__AConst *make_const(rl_arena *a, const PgQuery__AConst *tmpl, uint8_t kind,
+                                         const char *t, size_t len)
+{
+    PgQuery__AConst *k = rl_arena_alloc(a, sizeof *k);
+    if (!k)
+        return NULL;
+    *k = (PgQuery__AConst)PG_QUERY__A__CONST__INIT;
+    k->location = tmpl->location;
+    k->val_case = tmpl->val_case;
+    if (kind == LIT_STRING) {
+        PgQuery__String *str = rl_arena_alloc(a, sizeof *str);
+        char *text = rl_arena_alloc(a, len);
+        if (!str || !text)
+            return NULL;
+        *str = (PgQuery__String)PG_QUERY__STRING__INIT;
+        size_t o = 0;
+        for (size_t i = 1; i + 1 < len; i++) { /* unquote, '' -> ' */
+            text[o++] = t[i];
+            if (t[i] == '\'')
+                i++;
+        }
+        text[o] = '\0';
+        str->sval = text;
+        k->sval = str;
+    } else if (kind == LIT_INT) {
+        PgQuery__Integer *iv = rl_arena_alloc(a, sizeof *iv);
+        if (!iv)
+            return NULL;
+        *iv = (PgQuery__Integer)PG_QUERY__INTEGER__INIT;
+        iv->ival = (int32_t)strtol(t, NULL, 10);
+        k->ival = iv;
+    } else {
+        PgQuery__Float *fv = rl_arena_alloc(a, sizeof *fv);
+        char *text = rl_arena_alloc(a, len + 1);
+        if (!fv || !text)
+            return NULL;
+        *fv = (PgQuery__Float)PG_QUERY__FLOAT__INIT;
+        memcpy(text, t, len);
+        text[len] = '\0';
+        fv->fval = text;
+        k->fval = fv;
+    }
+    return k;
+}
+
+static int override_cmp(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)((const const_override *)a)->orig;
+    uintptr_t y = (uintptr_t)((const const_override *)b)->orig;
+    return x < y ? -1 : x > y;
+}
+
+/* A use of template `t` for `sql`, whose literals are `lits` (taken). */
+static rl_parsed *instantiate(rl_parsed *t, const char *sql, lit_span *lits)
+{
+    rl_parsed *p = calloc(1, sizeof *p);
+    if (!p) {
+        free(lits);
+        return NULL;
+    }
+    p->refs = 1;
+    p->base = rl_parsed_ref(t);
+    p->tree = t->tree;
+    p->text_lits = lits;
+    p->nlits = t->nlits;
+    p->lits = t->lits;
+    p->over = malloc(t->nlits * sizeof *p->over);
+    if (!p->over) {
+        rl_parsed_release(p);
+        return NULL;
+    }
+    for (size_t i = 0; i < t->nlits; i++) {
+        const lit_span *a = &lits[i], *b = &t->lits[i];
+        if (a->len == b->len && memcmp(sql + a->pos, t->text + b->pos, a->len) == 0)
+            continue;
+        const PgQuery__AConst *k =
+            make_const(&p->arena, t->lit_nodes[i], a->kind, sql + a->pos, a->len);
+        if (!k) {
+            rl_parsed_release(p);
+            return NULL;
+        }
+        p->over[p->nover++] = (const_override){t->lit_nodes[i], k};
+    }
+    qsort(p->over, p->nover, sizeof *p->over, override_cmp);
+    return p;
+}
+
+/* ------------------------------------------------------ references */
+
 const PgQuery__ParseResult *rl_parsed_tree(const rl_parsed *p)
 {
     return p->tree;
@@ -74,11 +449,73 @@ void rl_parsed_release(rl_parsed *p)
 {
     if (!p || --p->refs > 0)
         return;
-    if (p->tree)
-        pg_query__parse_result__free_unpacked(p->tree, NULL);
-    free(p->sql);
+    if (p->base) {
+        rl_parsed_release(p->base);
+        free(p->over);
+        free(p->text_lits);
+        rl_arena_free(&p->arena);
+    } else {
+        if (p->tree)
+            pg_query__parse_result__free_unpacked(p->tree, NULL);
+        free(p->lits);
+        free(p->lit_nodes);
+        free(p->text);
+    }
+    free(p->key);
     free(p);
 }
+
+/* ------------------------------------------------ the running statement */
+
+static _Thread_local const rl_parsed *active;
+
+const rl_parsed *rl_parsed_activate(const rl_parsed *p)
+{
+    const rl_parsed *prev = active;
+    active = p;
+    return prev;
+}
+
+const PgQuery__AConst *rl_const(const PgQuery__AConst *k)
+{
+    const rl_parsed *p = active;
+    if (!p || p->nover == 0)
+        return k;
+    size_t lo = 0, hi = p->nover;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if ((uintptr_t)p->over[mid].orig < (uintptr_t)k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < p->nover && p->over[lo].orig == k ? p->over[lo].repl : k;
+}
+
+int rl_parsed_location(int location)
+{
+    const rl_parsed *p = active;
+    if (!p || !p->text_lits || location < 0 || p->nlits == 0)
+        return location;
+    /* the last template literal starting at or before `location` */
+    size_t lo = 0, hi = p->nlits;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if ((int64_t)p->lits[mid].pos <= location)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return location;
+    const lit_span *t = &p->lits[lo - 1], *a = &p->text_lits[lo - 1];
+    int64_t off = location - (int64_t)t->pos;
+    if (off < (int64_t)t->len)
+        return (int)(a->pos + (off < (int64_t)a->len ? off : 0));
+    return (int)((int64_t)a->pos + a->len + (off - t->len));
+}
+
+/* ------------------------------------------------------------ the cache */
 
 void rl_parse_cache_free(rl_parse_cache *c)
 {
@@ -95,11 +532,13 @@ void rl_parse_cache_stats(const rl_parse_cache *c, uint64_t *hits, uint64_t *mis
     *misses = c ? c->misses : 0;
 }
 
-static rl_parsed *cache_lookup(rl_parse_cache *c, const char *sql, size_t len, uint64_t h)
+static rl_parsed *cache_lookup(rl_parse_cache *c, bool by_shape, const char *key, size_t len,
+                               uint64_t h)
 {
     for (size_t i = 0; i < PARSE_CACHE_ENTRIES; i++) {
         rl_parsed *p = c->entries[i];
-        if (p && p->hash == h && p->len == len && memcmp(p->sql, sql, len) == 0) {
+        if (p && p->hash == h && p->by_shape == by_shape && p->keylen == len &&
+            memcmp(p->key, key, len) == 0) {
             p->used = ++c->clock;
             return p;
         }
@@ -152,7 +591,21 @@ static int parse_text(rl_exec *x, const char *sql, PgQuery__ParseResult **tree)
     pg_query_free_protobuf_parse_result(r);
     if (!*tree)
         return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "could not decode the parse tree");
+    if ((*tree)->n_stmts == 0) {
+        pg_query__parse_result__free_unpacked(*tree, NULL);
+        *tree = NULL;
+    }
     return 0;
+}
+
+static char *dup_mem(const char *s, size_t len)
+{
+    char *d = malloc(len + 1);
+    if (d) {
+        memcpy(d, s, len);
+        d[len] = '\0';
+    }
+    return d;
 }
 
 int rl_parse(rl_exec *x, const char *sql, rl_parsed **out)
@@ -160,40 +613,84 @@ int rl_parse(rl_exec *x, const char *sql, rl_parsed **out)
     *out = NULL;
     rl_session *s = x->s;
     size_t len = strlen(sql);
-    bool cacheable = s && len <= PARSE_CACHE_MAX_TEXT;
-    uint64_t h = 0;
-    if (cacheable) {
-        if (!s->parse_cache && !(s->parse_cache = calloc(1, sizeof *s->parse_cache)))
-            cacheable = false;
+    rl_parse_cache *c = NULL;
+    if (s && len <= PARSE_CACHE_MAX_TEXT) {
+        if (!s->parse_cache)
+            s->parse_cache = calloc(1, sizeof *s->parse_cache);
+        c = s->parse_cache;
     }
-    if (cacheable) {
-        h = text_hash(sql, len);
-        rl_parsed *hit = cache_lookup(s->parse_cache, sql, len, h);
+    rl_buf shape;
+    rl_buf_init(&shape, 0);
+    lit_span *lits = NULL;
+    size_t nlits = 0;
+    bool by_shape = c && sql_shape(sql, len, &shape, &lits, &nlits);
+    const char *key = by_shape ? (const char *)shape.data : sql;
+    size_t keylen = by_shape ? shape.len : len;
+    if (by_shape && !key)
+        key = "";
+    uint64_t h = c ? text_hash(key, keylen) : 0;
+    if (c) {
+        rl_parsed *hit = cache_lookup(c, by_shape, key, keylen, h);
+        /* a shape that did not make a template is cached by exact text */
+        if (!hit && by_shape)
+            hit = cache_lookup(c, false, sql, len, text_hash(sql, len));
         if (hit) {
-            s->parse_cache->hits++;
-            *out = rl_parsed_ref(hit);
+            c->hits++;
+            rl_buf_free(&shape);
+            if (!hit->by_shape || hit->nlits == 0) {
+                free(lits);
+                *out = rl_parsed_ref(hit);
+                return 0;
+            }
+            rl_parsed *use = instantiate(hit, sql, lits); /* takes lits */
+            if (!use)
+                return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+            if (use->nover == 0) { /* the very same literals */
+                rl_parsed_release(use);
+                use = rl_parsed_ref(hit);
+            }
+            *out = use;
             return 0;
         }
-        s->parse_cache->misses++;
+        c->misses++;
     }
     rl_parsed *p = calloc(1, sizeof *p);
-    if (!p)
+    if (!p) {
+        rl_buf_free(&shape);
+        free(lits);
         return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+    }
     p->refs = 1;
     if (parse_text(x, sql, &p->tree) < 0) {
+        rl_buf_free(&shape);
+        free(lits);
         free(p);
         return -1;
     }
-    if (p->tree && p->tree->n_stmts == 0) {
-        pg_query__parse_result__free_unpacked(p->tree, NULL);
-        p->tree = NULL;
+    if (by_shape) {
+        /* template_bind keeps `lits` in p either way */
+        if (!template_bind(p, lits, nlits) || !(p->text = dup_mem(sql, len))) {
+            /* not a template after all: keep it under its exact text */
+            free(p->lits);
+            free(p->lit_nodes);
+            p->lits = NULL;
+            p->lit_nodes = NULL;
+            p->nlits = 0;
+            by_shape = false;
+            key = sql;
+            keylen = len;
+            h = text_hash(sql, len);
+        }
+    } else {
+        free(lits);
     }
-    if (cacheable && seen_before(s->parse_cache, h) && (p->sql = malloc(len + 1))) {
-        memcpy(p->sql, sql, len + 1);
-        p->len = len;
+    if (c && seen_before(c, h) && (p->key = dup_mem(key, keylen))) {
+        p->keylen = keylen;
         p->hash = h;
-        cache_insert(s->parse_cache, p);
+        p->by_shape = by_shape;
+        cache_insert(c, p);
     }
+    rl_buf_free(&shape);
     *out = p;
     return 0;
 }

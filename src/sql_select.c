@@ -1019,8 +1019,8 @@ static int plan_sort(sel *S, const PgQuery__SelectStmt *st, const rl_colmeta *me
         k[i].outcol = -1;
         const PgQuery__Node *e = sb->node;
         if (e->node_case == PG_QUERY__NODE__NODE_A_CONST &&
-            e->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
-            int pos = e->a_const->ival->ival;
+            rl_const(e->a_const)->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
+            int pos = rl_const(e->a_const)->ival->ival;
             if (pos < 1 || (size_t)pos > nout) {
                 free(k);
                 return rl_exec_error(S->x, "42P10", e->a_const->location,
@@ -1219,8 +1219,8 @@ static int type_targets(proj *p, rl_rowset *typ, bool aggregated)
 static const PgQuery__Node *group_expr(proj *p, const PgQuery__Node *g)
 {
     if (g->node_case == PG_QUERY__NODE__NODE_A_CONST &&
-        g->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
-        int pos = g->a_const->ival->ival;
+        rl_const(g->a_const)->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
+        int pos = rl_const(g->a_const)->ival->ival;
         if (pos >= 1 && (size_t)pos <= p->nt && p->t[pos - 1].expr)
             return p->t[pos - 1].expr;
     }

@@ -327,7 +327,7 @@ int rl_exec_error(rl_exec *x, const char *sqlstate, int location, const char *fm
     va_start(ap, fmt);
     rl_error_setv(e, sqlstate, fmt, ap);
     va_end(ap);
-    e->position = char_position(x->sql, location);
+    e->position = char_position(x->sql, rl_parsed_location(location));
     return -1;
 }
 

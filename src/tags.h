@@ -123,6 +123,6 @@ enum rl_index_kind {
 #define RL_SYS_RETAIN_FROM "retain-from"               /* BE u64 oldest queryable snapshot */
 #define RL_SYS_CREATED_AT "created-at"                 /* BE u64 unix micros */
 
-#define RL_STORAGE_FORMAT_VERSION 1
+#define RL_STORAGE_FORMAT_VERSION 2
 
 #endif

@@ -156,6 +156,27 @@ static void test_create_reopen_and_format(void)
     CHECK(rl_catalog_open(url, &no_create, &e) == NULL);
     CHECK_EQ_STR(e.sqlstate, "55000");
     CHECK(strstr(e.message, "newer than this RockLake supports") != NULL);
+
+    /* format 1 (values framed with a magic and a version byte) is refused
+     * too, not misread: its values would not decode */
+    kv_options ko = {0};
+    kv_error ke;
+    kv_db *kv = kv_open_writer(url, &ko, &ke);
+    CHECK(kv != NULL);
+    if (!kv)
+        return;
+    b = kv_batch_new();
+    rl_buf_init(&k, 0);
+    rl_key_system(&k, RL_SYS_FORMAT_VERSION);
+    rl_store_be64(v, 1);
+    kv_batch_put(b, k.data, k.len, v, 8);
+    CHECK(kv_write(kv, b, NULL) == 0);
+    kv_batch_free(b);
+    rl_buf_free(&k);
+    CHECK(kv_close(kv, NULL) == 0);
+    CHECK(rl_catalog_open(url, &no_create, &e) == NULL);
+    CHECK_EQ_STR(e.sqlstate, "55000");
+    CHECK(strstr(e.message, "written by a development build") != NULL);
 }
 
 static void test_format_1_1_shape(void)
@@ -266,6 +287,91 @@ static void test_concurrent_update_is_40001(void)
     t = rl_txn_begin(c, &e);
     CHECK(rl_txn_get(t, ts, key, &r, &e) == 1 && r->vals[1].v.i == 30);
     rl_txn_free(t);
+    rl_catalog_close(c, NULL);
+}
+
+/* Regression (no-op UPDATEs write nothing): an UPDATE to the values a row
+ * already has adds no version to the store, yet still conflicts with a
+ * concurrent change of that row; and validation that skips store reads for
+ * keys no later commit wrote (the commit log) still sees a change made
+ * many commits after the snapshot. */
+static void test_noop_update_writes_nothing_but_still_conflicts(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *c = open_cat(url, true);
+    if (!c)
+        return;
+    rl_error e;
+    const rl_table_desc *ts = rl_desc_by_tag(RL_TAG_TABLE_STATS);
+    rl_txn *t = rl_txn_begin(c, &e);
+    rl_datum row[4] = {I8(4), I8(10), I8(10), I8(100)};
+    CHECK(rl_txn_insert(t, ts, row, &e) == 0);
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    rl_datum key[1] = {I8(4)};
+    const rl_row *r;
+    uint8_t k4[64];
+    size_t k4l;
+
+    /* the same values: nothing is written (no batch reaches the store) */
+    kv_counters before, after;
+    kv_counters_get(&before);
+    t = rl_txn_begin(c, &e);
+    CHECK(rl_txn_get(t, ts, key, &r, &e) == 1);
+    k4l = r->klen;
+    memcpy(k4, r->key, k4l);
+    CHECK(rl_txn_update(t, ts, k4, k4l, row, &e) == 0);
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    kv_counters_get(&after);
+    CHECK_EQ_INT(after.batches_written, before.batches_written);
+
+    /* a no-op update of a row another transaction changed meanwhile: 40001,
+     * with other commits in between (validated from the commit log) */
+    rl_txn *a = rl_txn_begin(c, &e);
+    CHECK(rl_txn_get(a, ts, key, &r, &e) == 1);
+    rl_txn *b = rl_txn_begin(c, &e);
+    rl_datum changed[4] = {I8(4), I8(11), I8(11), I8(101)};
+    CHECK(rl_txn_update(b, ts, k4, k4l, changed, &e) == 0);
+    CHECK(rl_txn_commit(b, &e) == 0);
+    rl_txn_free(b);
+    for (int i = 0; i < 5; i++) {
+        rl_txn *o = rl_txn_begin(c, &e);
+        rl_datum other[4] = {I8(100 + i), I8(1), I8(1), I8(1)};
+        CHECK(rl_txn_insert(o, ts, other, &e) == 0);
+        CHECK(rl_txn_commit(o, &e) == 0);
+        rl_txn_free(o);
+    }
+    CHECK(rl_txn_update(a, ts, k4, k4l, row, &e) == 0); /* what a saw: no change */
+    CHECK(rl_txn_commit(a, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "40001");
+    rl_txn_free(a);
+
+    /* and a key no later commit touched validates without a conflict */
+    a = rl_txn_begin(c, &e);
+    rl_datum fresh[4] = {I8(50), I8(1), I8(1), I8(1)};
+    CHECK(rl_txn_insert(a, ts, fresh, &e) == 0);
+    for (int i = 0; i < 3; i++) {
+        rl_txn *o = rl_txn_begin(c, &e);
+        rl_datum other[4] = {I8(200 + i), I8(1), I8(1), I8(1)};
+        CHECK(rl_txn_insert(o, ts, other, &e) == 0);
+        CHECK(rl_txn_commit(o, &e) == 0);
+        rl_txn_free(o);
+    }
+    CHECK(rl_txn_commit(a, &e) == 0);
+    rl_txn_free(a);
+    /* while the same insert racing a committed one is still 23505 */
+    a = rl_txn_begin(c, &e);
+    b = rl_txn_begin(c, &e);
+    rl_datum dup[4] = {I8(60), I8(1), I8(1), I8(1)};
+    CHECK(rl_txn_insert(a, ts, dup, &e) == 0);
+    CHECK(rl_txn_insert(b, ts, dup, &e) == 0);
+    CHECK(rl_txn_commit(b, &e) == 0);
+    CHECK(rl_txn_commit(a, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "23505");
+    rl_txn_free(a);
+    rl_txn_free(b);
     rl_catalog_close(c, NULL);
 }
 
@@ -906,6 +1012,7 @@ static void run_suite(void)
     RUN(test_duplicate_snapshot_is_23505_with_pg_text);
     RUN(test_snapshot_race_later_committer_loses);
     RUN(test_concurrent_update_is_40001);
+    RUN(test_noop_update_writes_nothing_but_still_conflicts);
     RUN(test_snapshot_isolation_and_rollback);
     RUN(test_mvcc_versions_and_live_index);
     RUN(test_live_load_cost_follows_live_rows);

@@ -369,7 +369,7 @@ static void test_corrupt_value(void)
     if (!cat)
         return;
     uint8_t key[9] = {RL_TAG_SNAPSHOT, 0, 0, 0, 0, 0, 0, 0, 1};
-    static const uint8_t bad[] = {0xD1, 0x01, 0x02, 0x09, 0xff};
+    static const uint8_t bad[] = {0x02, 0x09, 0xff};
     kv_batch *b = kv_batch_new();
     kv_batch_put(b, key, sizeof key, bad, sizeof bad);
     CHECK_EQ_INT(kv_write(rl_catalog_kv(cat), b, NULL), 0);

@@ -273,8 +273,55 @@ static void test_cancel_stops_a_running_statement_only(void)
     lake_close(&l);
 }
 
+/* Texts of one shape share a parse tree within a session (sql_parse.c):
+ * each still gets its own constants, error positions point into its own
+ * text, and a prepared statement keeps its constants after the shape's
+ * tree served other texts. */
+static void test_shared_shapes_use_their_own_literals(void)
+{
+    lake l;
+    CHECK(lake_open(&l));
+    rl_session *s = rl_session_new(l.eng, NULL);
+    recorder r;
+    rl_error e;
+    const char *texts[] = {"SELECT 'abc' || 1", "SELECT 'abc' || 1", "SELECT 'it''s' || 250",
+                           "SELECT '' || 7"};
+    const char *want[] = {"abc1", "abc1", "it's250", "7"};
+    for (int i = 0; i < 4; i++) {
+        CHECK(run(s, texts[i], &r, &e) == RL_EXEC_DONE);
+        CHECK_EQ_STR(r.first[0], want[i]);
+    }
+    /* 22P02 at the literal: position 12 for 'abc', then 15 behind a longer one */
+    CHECK(run(s, "SELECT 1, 'abc'::int", &r, &e) == RL_EXEC_ERROR);
+    CHECK(run(s, "SELECT 1, 'abc'::int", &r, &e) == RL_EXEC_ERROR);
+    CHECK_EQ_INT(e.position, 11);
+    CHECK(run(s, "SELECT 1000, 'abcd'::int", &r, &e) == RL_EXEC_ERROR);
+    CHECK_EQ_STR(e.sqlstate, "22P02");
+    CHECK(strstr(e.message, "\"abcd\"") != NULL);
+    CHECK_EQ_INT(e.position, 14);
+    CHECK(run(s, "SELECT 22, nosuchcol", &r, &e) == RL_EXEC_ERROR);
+    CHECK_EQ_INT(e.position, 12);
+    /* an extended-protocol statement parsed from a shape keeps its literals */
+    CHECK(rl_session_parse(s, "p1", "SELECT 'from p1' || 9", 0, NULL, &e) == 0);
+    CHECK(rl_session_parse(s, "p2", "SELECT 'from p2' || 99", 0, NULL, &e) == 0);
+    CHECK(rl_session_parse(s, "p3", "SELECT 'from p3' || 999", 0, NULL, &e) == 0);
+    const char *names[] = {"p3", "p1", "p2"};
+    const char *outs[] = {"from p3999", "from p19", "from p299"};
+    for (int i = 0; i < 3; i++) {
+        CHECK(rl_session_bind(s, "", names[i], 0, NULL, 0, NULL, NULL, 0, NULL, &e) == 0);
+        memset(&r, 0, sizeof r);
+        rl_sink k = {.ctx = &r, .data_row = rec_row, .command_complete = rec_tag};
+        CHECK(rl_session_execute(s, "", 0, &k, &e) == RL_EXEC_DONE);
+        CHECK_EQ_STR(r.first[0], outs[i]);
+    }
+    CHECK(rl_session_sync(s, &e) == 0);
+    rl_session_free(s);
+    lake_close(&l);
+}
+
 int main(void)
 {
+    RUN(test_shared_shapes_use_their_own_literals);
     RUN(test_two_committers_race_for_a_snapshot_id);
     RUN(test_snapshot_isolation_while_another_session_commits);
     RUN(test_lake_under_another_metadata_schema);

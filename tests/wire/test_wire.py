@@ -6,6 +6,7 @@ Every test drives a real server process (see conftest.py) with psycopg
 import base64
 import hashlib
 import hmac
+import json
 import os
 import random
 import shutil
@@ -519,6 +520,24 @@ def test_metrics_endpoint(start_server):
     count = [l for l in body.splitlines() if l.startswith("rocklake_statement_seconds_count ")]
     assert count and int(count[0].split()[1]) >= 2
     assert 'rocklake_statement_seconds_bucket{le="1e-05"}' in body
+
+
+def test_log_min_duration_statement(start_server):
+    """--log-min-duration-statement 0 logs every statement with its text and
+    duration (simple and extended protocol); a high threshold logs none."""
+    s = start_server("--log-min-duration-statement", "0", "--log-format", "json")
+    with psycopg.connect(s.dsn(), autocommit=True) as conn:
+        conn.execute("SELECT 41 + 1")
+        conn.execute("SELECT %s::int + 1", (7,), prepare=True)
+    lines = [json.loads(l) for l in s.log_text().splitlines() if '"event":"statement"' in l]
+    simple = [l for l in lines if l["sql"] == "SELECT 41 + 1"]
+    assert simple and simple[0]["kind"] == "query" and float(simple[0]["duration_ms"]) >= 0
+    assert any(l["kind"] == "execute" and l["sql"].startswith("SELECT $1::int") for l in lines)
+    quiet = start_server("--log-min-duration-statement", "600000", store_root=s.store.parent / "q")
+    with psycopg.connect(quiet.dsn(), autocommit=True) as conn:
+        conn.execute("SELECT 1")
+    assert '"event":"statement"' not in quiet.log_text()
+    assert " statement " not in quiet.log_text()
 
 
 def test_statement_timeout_option_accepted(start_server):

@@ -481,7 +481,13 @@ fn open_writer(url: &str, opts: Opts) -> KvResult<KvDb> {
     let settings = Settings {
         flush_interval: Some(opts.flush_interval),
         object_store_max_retries: Some(OBJECT_STORE_MAX_RETRIES),
-        l0_sst_size_bytes: std::env::var("RL_L0").ok().and_then(|v| v.parse().ok()).unwrap_or(64 << 20),
+        // SlateDB's default polls for compactions every 5 s; a catalog load
+        // writes L0 tables far faster than that, and every L0 table is one
+        // more source in each scan until it is compacted.
+        compactor_options: Some(slatedb::config::CompactorOptions {
+            poll_interval: Duration::from_secs(1),
+            ..Default::default()
+        }),
         ..Settings::default()
     };
     let db = block_on(

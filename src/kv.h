@@ -11,7 +11,9 @@
  *    message, never an abort across the boundary.
  *  - Handles are opaque. A handle is used from one thread at a time unless a
  *    function says otherwise; kv_db itself is thread-safe (SlateDB is), iterators
- *    and batches are not.
+ *    and batches are not. An iterator stays with the thread that opened it:
+ *    reads run on a runtime of the calling thread, which also owns the
+ *    iterator's pending block fetches.
  *  - Byte buffers passed in are borrowed for the duration of the call only.
  *  - Buffers returned through `uint8_t **` / `char **` out-parameters are
  *    allocated with malloc() and owned by the caller, who releases them with

@@ -52,6 +52,21 @@ typedef struct commit_log_entry {
 } commit_log_entry;
 
 #define COMMIT_LOG_SIZE 256
+
+/* Table-name lookups (index 80 03) cached across transactions. Every
+ * statement resolves its relation by name, and that was a store read per
+ * statement. An entry is filled from a snapshot taken at name generation G
+ * (the count of commits that changed any name) and serves exactly the
+ * transactions whose snapshots are at G: they see the same names. */
+#define NAME_CACHE_SIZE 256
+typedef struct name_cache_entry {
+    uint64_t gen;  /* 0 = empty */
+    uint64_t hash;
+    char schema[64], name[128];
+    int rc;        /* name_lookup's result: 1 found, 0 absent */
+    uint8_t tag;
+    uint64_t dyn_id;
+} name_cache_entry;
 /* Past this many commits since a snapshot the log scan stops paying off. */
 #define COMMIT_LOG_MAX_SCAN 128
 
@@ -75,6 +90,9 @@ struct rl_catalog {
     uint64_t written_seq; /* last write numbered (under `lock`) */
     uint64_t durable_seq; /* every write <= this is durable (under flush_lock) */
     commit_log_entry log[COMMIT_LOG_SIZE]; /* by seq % size (under `lock`) */
+    uint64_t name_gen;    /* 1 + commits that wrote a name index key (under `lock`) */
+    pthread_mutex_t name_lock;
+    name_cache_entry names[NAME_CACHE_SIZE]; /* under name_lock */
     counter *counters;
     size_t ncounters, capcounters;
     dyn_entry *dyns;
@@ -251,6 +269,8 @@ rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_
         return NULL;
     }
     pthread_mutex_init(&cat->lock, NULL);
+    pthread_mutex_init(&cat->name_lock, NULL);
+    cat->name_gen = 1;
     pthread_mutex_init(&cat->flush_lock, NULL);
     pthread_cond_init(&cat->flush_done, NULL);
     cat->read_only = o->read_only;
@@ -296,6 +316,7 @@ int rl_catalog_close(rl_catalog *cat, rl_error *err)
     for (size_t i = 0; i < COMMIT_LOG_SIZE; i++)
         free(cat->log[i].blob);
     pthread_mutex_destroy(&cat->lock);
+    pthread_mutex_destroy(&cat->name_lock);
     pthread_mutex_destroy(&cat->flush_lock);
     pthread_cond_destroy(&cat->flush_done);
     free(cat);
@@ -397,6 +418,8 @@ struct rl_txn {
     rl_catalog *cat;
     kv_snapshot *snap;
     uint64_t snap_seq; /* cat->written_seq just before the snapshot was taken */
+    uint64_t name_gen; /* cat->name_gen then */
+    bool wrote_names;  /* the overlay has a name index key: bypass the name cache */
     pending *ov;
     size_t nov, capov;
     expectation *ex;
@@ -462,6 +485,8 @@ static int ov_set(rl_txn *t, const uint8_t *k, size_t kl, const uint8_t *val, si
     uint8_t *v = NULL;
     if (val && !(v = dup_bytes(val, vlen)))
         return oom(err);
+    if (kl >= 2 && k[0] == RL_TAG_INDEX && k[1] == RL_INDEX_DYNAMIC_NAME)
+        t->wrote_names = true;
     size_t i = ov_lower_bound(t, k, kl);
     if (i < t->nov && key_cmp(t->ov[i].key, t->ov[i].klen, k, kl) == 0) {
         free(t->ov[i].val);
@@ -557,13 +582,15 @@ rl_txn *rl_txn_begin(rl_catalog *cat, rl_error *err)
     rl_buf_init(&t->get_key, 0);
     rl_buf_init(&t->get_arena, 0);
     if (!cat->read_only) {
-        /* read the number first: a commit that lands in between is then
-         * seen by the snapshot and still treated as later (checked) */
+        /* under the commit lock, so the snapshot holds exactly the commits
+         * numbered up to snap_seq and the names of generation name_gen
+         * (commits reach the memtable under this lock) */
+        kv_error ke;
         pthread_mutex_lock(&cat->lock);
         t->snap_seq = cat->written_seq;
-        pthread_mutex_unlock(&cat->lock);
-        kv_error ke;
+        t->name_gen = cat->name_gen;
         t->snap = kv_snapshot_new(cat->kv, &ke);
+        pthread_mutex_unlock(&cat->lock);
         if (!t->snap) {
             kv_fail(err, &ke, "taking a read snapshot");
             free(t);
@@ -1636,6 +1663,8 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
         seqc->value++;
     uint64_t my_seq = ++cat->written_seq;
     commit_log_add_locked(cat, my_seq, t);
+    if (t->wrote_names)
+        cat->name_gen++;
     rc = 0;
 unlock:
     pthread_mutex_unlock(&cat->lock);
@@ -1829,8 +1858,75 @@ static const rl_table_desc *dyn_load(rl_txn *t, uint64_t id, rl_error *err)
 }
 
 /* Name index lookup: 1 with *fixed_tag or *dyn_id set, 0 absent, -1 error. */
+static int name_lookup_store(rl_txn *t, const char *schema, const char *name,
+                             uint8_t *fixed_tag, uint64_t *dyn_id, rl_error *err);
+
+static uint64_t name_hash(const char *schema, const char *name)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (const char *p = schema; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    h = (h ^ 0xFF) * 1099511628211ULL;
+    for (const char *p = name; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    return h;
+}
+
+/* A cached answer for (schema, name) at the transaction's name generation. */
+static bool name_cache_get(rl_txn *t, uint64_t h, const char *schema, const char *name,
+                           int *rc, uint8_t *tag, uint64_t *dyn_id)
+{
+    rl_catalog *cat = t->cat;
+    if (t->wrote_names || !t->snap)
+        return false;
+    bool hit = false;
+    pthread_mutex_lock(&cat->name_lock);
+    const name_cache_entry *e = &cat->names[h % NAME_CACHE_SIZE];
+    if (e->gen == t->name_gen && e->hash == h && strcmp(e->schema, schema) == 0 &&
+        strcmp(e->name, name) == 0) {
+        *rc = e->rc;
+        *tag = e->tag;
+        *dyn_id = e->dyn_id;
+        hit = true;
+    }
+    pthread_mutex_unlock(&cat->name_lock);
+    return hit;
+}
+
+static void name_cache_put(rl_txn *t, uint64_t h, const char *schema, const char *name, int rc,
+                           uint8_t tag, uint64_t dyn_id)
+{
+    rl_catalog *cat = t->cat;
+    if (t->wrote_names || !t->snap || strlen(schema) >= sizeof cat->names[0].schema ||
+        strlen(name) >= sizeof cat->names[0].name)
+        return;
+    pthread_mutex_lock(&cat->name_lock);
+    name_cache_entry *e = &cat->names[h % NAME_CACHE_SIZE];
+    e->gen = t->name_gen;
+    e->hash = h;
+    snprintf(e->schema, sizeof e->schema, "%s", schema);
+    snprintf(e->name, sizeof e->name, "%s", name);
+    e->rc = rc;
+    e->tag = tag;
+    e->dyn_id = dyn_id;
+    pthread_mutex_unlock(&cat->name_lock);
+}
+
 static int name_lookup(rl_txn *t, const char *schema, const char *name, uint8_t *fixed_tag,
                        uint64_t *dyn_id, rl_error *err)
+{
+    uint64_t h = name_hash(schema, name);
+    int cached;
+    if (name_cache_get(t, h, schema, name, &cached, fixed_tag, dyn_id))
+        return cached;
+    int rc = name_lookup_store(t, schema, name, fixed_tag, dyn_id, err);
+    if (rc >= 0)
+        name_cache_put(t, h, schema, name, rc, rc == 1 ? *fixed_tag : 0, rc == 1 ? *dyn_id : 0);
+    return rc;
+}
+
+static int name_lookup_store(rl_txn *t, const char *schema, const char *name,
+                             uint8_t *fixed_tag, uint64_t *dyn_id, rl_error *err)
 {
     rl_buf k;
     rl_buf_init(&k, 0);

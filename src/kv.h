@@ -65,7 +65,7 @@ const char *kv_error_kind_name(kv_error_kind kind);
 /* Options for kv_open_writer / kv_open_reader. Zero means "RockLake default". */
 typedef struct kv_options {
     uint64_t flush_interval_ms;      /* WAL flush interval; default 10 */
-    uint64_t block_cache_bytes;      /* in-memory block cache; default 64 MiB */
+    uint64_t block_cache_bytes;      /* in-memory block cache; default 256 MiB */
     uint64_t reader_poll_interval_ms;/* reader: how often to look for new commits; default 100 */
     uint64_t scan_read_ahead_bytes;  /* scans: bytes fetched ahead per SST; default 1 MiB */
     uint32_t scan_fetch_tasks;       /* scans: parallel block fetches; default 8 */

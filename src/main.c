@@ -628,7 +628,7 @@ static const char *const help_serve =
     "                      [--idle-in-transaction-timeout MS] [--metrics ADDR:PORT]\n"
     "                      [--log-format text|json] [--auto-create on|off]\n"
     "                      [--max-connections N] [--port-file FILE]\n"
-    "                      [--log-min-duration-statement MS]\n"
+    "                      [--log-min-duration-statement MS] [--cache-mb N]\n"
     "\n"
     "Serve RockLake catalogs over the PostgreSQL wire protocol (3.0), so DuckDB attaches\n"
     "with ATTACH 'ducklake:postgres:host=127.0.0.1 port=5433 dbname=lake user=me'.\n"
@@ -678,6 +678,8 @@ static const char *const help_serve =
     "                         log each statement (its text, cut at 200 bytes) that ran MS\n"
     "                         milliseconds or longer; 0 logs every statement with its\n"
     "                         duration (ROCKLAKE_LOG_MIN_DURATION_STATEMENT; default off)\n"
+    "  --cache-mb N           block cache of each open lake, in MiB (ROCKLAKE_CACHE_MB;\n"
+    "                         default 256); a catalog that fits is read from memory\n"
     "  --help                 show this help\n"
     "\n"
     "A local store root allows one writer server: a second one refuses to start unless\n"
@@ -696,7 +698,7 @@ static const char *const help_serve =
 enum {
     SO_STORE, SO_LISTEN, SO_CONFIG, SO_READ_ONLY, SO_TAKEOVER, SO_TLS_CERT, SO_TLS_KEY,
     SO_USERS, SO_HBA, SO_MAX_MESSAGE, SO_STMT_TIMEOUT, SO_IDLE_TIMEOUT, SO_METRICS,
-    SO_LOG_FORMAT, SO_AUTO_CREATE, SO_MAX_CONN, SO_PORT_FILE, SO_LOG_MIN_DURATION, SO__COUNT
+    SO_LOG_FORMAT, SO_AUTO_CREATE, SO_MAX_CONN, SO_PORT_FILE, SO_LOG_MIN_DURATION, SO_CACHE_MB, SO__COUNT
 };
 
 typedef struct serve_opt {
@@ -724,6 +726,7 @@ static const serve_opt serve_opts[SO__COUNT] = {
     {"max-connections", true, "ROCKLAKE_MAX_CONNECTIONS"},
     {"port-file", true, "ROCKLAKE_PORT_FILE"},
     {"log-min-duration-statement", true, "ROCKLAKE_LOG_MIN_DURATION_STATEMENT"},
+    {"cache-mb", true, "ROCKLAKE_CACHE_MB"},
 };
 
 /* Option values by source; later sources win. Strings point into argv, the
@@ -855,6 +858,13 @@ static int serve_config(const serve_args *a, rl_server_config *c)
                       &c->idle_in_transaction_timeout_ms) ||
         !serve_number("--max-connections", a->val[SO_MAX_CONN], 100000, &maxconn))
         return EXIT_USAGE;
+    uint64_t cache_mb = 0;
+    if (!serve_number("--cache-mb", a->val[SO_CACHE_MB], 1 << 20, &cache_mb))
+        return EXIT_USAGE;
+    if (a->val[SO_CACHE_MB] && cache_mb < 1)
+        return usage_error("serve", "--cache-mb must be at least 1, not '%s'",
+                           a->val[SO_CACHE_MB]);
+    c->cache_bytes = cache_mb << 20;
     c->log_min_duration_ms = -1;
     if (a->val[SO_LOG_MIN_DURATION]) {
         uint64_t ms = 0;

@@ -330,6 +330,7 @@ static srv_lake *open_lake(rl_server *srv, const char *name, rl_error *err)
         }
     }
     rl_catalog_options o = {.create_if_missing = create, .read_only = srv->cfg.read_only};
+    o.kv.block_cache_bytes = srv->cfg.cache_bytes;
     rl_error e;
     rl_error_clear(&e);
     rl_catalog *cat = rl_catalog_open(url, &o, &e);

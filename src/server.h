@@ -46,6 +46,7 @@ typedef struct rl_server_config {
     uint64_t idle_in_transaction_timeout_ms;   /* 0 = none */
     int max_connections;        /* 0 = 500 */
     int64_t log_min_duration_ms; /* log statements at least this slow; -1 = off */
+    uint64_t cache_bytes;        /* block cache per lake; 0 = the kv default (256 MiB) */
     bool log_json;
     const char *server_version; /* ParameterStatus server_version; default RL_SERVER_VERSION */
     const char *port_file;      /* write the bound port here once listening (tests) */

@@ -887,6 +887,46 @@ static int collect_schema(void *ctx, const char *schema)
     return 0;
 }
 
+/* Names are cached across transactions by name generation: a transaction
+ * whose snapshot predates a CREATE or DROP keeps seeing the names of its
+ * snapshot, later ones see the change, and a transaction's own DDL is seen
+ * by itself. */
+static void test_name_cache_follows_snapshots(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *c = open_cat(url, true);
+    if (!c)
+        return;
+    rl_error e;
+    rl_column_desc cols[1] = {{"a", RL_T_INT4, false, RL_FMT_1_0, 0}};
+    rl_txn *old = rl_txn_begin(c, &e);
+    CHECK(rl_txn_find_table(old, "public", "t_cached", &e) == NULL); /* cached: absent */
+    rl_txn *w = rl_txn_begin(c, &e);
+    CHECK(rl_txn_create_dynamic(w, "public", "t_cached", 1, cols, false, &e) != NULL);
+    CHECK(rl_txn_find_table(w, "public", "t_cached", &e) != NULL); /* own write */
+    CHECK(rl_txn_commit(w, &e) == 0);
+    rl_txn_free(w);
+    CHECK(rl_txn_find_table(old, "public", "t_cached", &e) == NULL); /* its snapshot */
+    CHECK_EQ_STR(e.sqlstate, "42P01");
+    for (int i = 0; i < 2; i++) { /* a miss, then the cached entry */
+        rl_txn *n = rl_txn_begin(c, &e);
+        CHECK(rl_txn_find_table(n, "public", "t_cached", &e) != NULL);
+        rl_txn_free(n);
+    }
+    rl_txn *d = rl_txn_begin(c, &e);
+    CHECK(rl_txn_drop_table(d, "public", "t_cached", &e) == 0);
+    CHECK(rl_txn_find_table(d, "public", "t_cached", &e) == NULL);
+    CHECK(rl_txn_commit(d, &e) == 0);
+    rl_txn_free(d);
+    rl_txn *n = rl_txn_begin(c, &e);
+    CHECK(rl_txn_find_table(n, "public", "t_cached", &e) == NULL);
+    CHECK_EQ_STR(e.sqlstate, "42P01");
+    rl_txn_free(n);
+    rl_txn_free(old);
+    rl_catalog_close(c, NULL);
+}
+
 static void test_table_and_schema_registry(void)
 {
     char url[600];
@@ -1024,6 +1064,7 @@ static void run_suite(void)
     RUN(test_read_only_follower);
     RUN(test_concurrent_commits_race_like_ducklake);
     RUN(test_table_and_schema_registry);
+    RUN(test_name_cache_follows_snapshots);
     RUN(test_group_commit_shares_flushes);
 }
 

@@ -173,6 +173,9 @@ static void test_help(void)
         {"stats", {"--json"}},
         {"check", {"Exit codes"}},
         {"checkpoint", {"--lifetime", "create", "list"}},
+        {"serve",
+         {"--store", "--listen", "--read-only", "--metrics", "--statement-timeout",
+          "--log-min-duration-statement", "--cache-mb", "ROCKLAKE_CACHE_MB"}},
     };
     char *out;
     CHECK_EQ_INT(run(&out, "--help", (char *)NULL), 0);

@@ -308,7 +308,7 @@ fn resolve_opts(p: *const KvOptions) -> Opts {
     };
     Opts {
         flush_interval: Duration::from_millis(or_default(o.flush_interval_ms, 10)),
-        block_cache_bytes: or_default(o.block_cache_bytes, 64 << 20),
+        block_cache_bytes: or_default(o.block_cache_bytes, 256 << 20),
         reader_poll_interval: Duration::from_millis(or_default(o.reader_poll_interval_ms, 100)),
         scan_read_ahead_bytes: or_default(o.scan_read_ahead_bytes, 1 << 20) as usize,
         scan_fetch_tasks: or_default(o.scan_fetch_tasks as u64, 8) as usize,

@@ -342,8 +342,19 @@ class Run:
         with open(raw, 'w') as f:
             json.dump({'results': strip_samples(self.results), 'failures': self.failures,
                        'config': self.cfg}, f, indent=1, default=str)
+        # the hand-written section at the end (profiles, fixes, before/after)
+        # is kept: it starts at HANDWRITTEN_MARKER and runs to the end
+        kept = ''
+        try:
+            with open(md_path) as f:
+                old = f.read()
+            if HANDWRITTEN_MARKER in old:
+                kept = old[old.index(HANDWRITTEN_MARKER):]
+        except OSError:
+            pass
         with open(md_path, 'w') as f:
-            f.write(self.markdown(rows, targets, plot_files, md_path))
+            body = self.markdown(rows, targets, plot_files, md_path)
+            f.write(body if not kept else body.rstrip('\n') + '\n\n' + kept)
         log(f'bench: wrote {md_path}, {len(plot_files)} plots in {plots}, raw results {raw}')
 
     def table(self):
@@ -658,6 +669,9 @@ def parse_prom(text):
         except ValueError:
             continue
     return out
+
+
+HANDWRITTEN_MARKER = '## Profiling and fixes'
 
 
 def server_histogram_delta(before, after, name):

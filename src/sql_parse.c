@@ -43,6 +43,10 @@
 #define PARSE_CACHE_ENTRIES 64   /* trees kept per session */
 #define PARSE_CACHE_SEEN 128     /* hashes of recent texts, for "seen twice" */
 #define PARSE_CACHE_MAX_TEXT 65536
+/* Cached texts (shapes) per session, in bytes: a tree takes some 10-20x its
+ * text, so this bounds a session's cache to a few MiB even with hundreds of
+ * connections' worth of sessions. Texts over a quarter of it are not cached. */
+#define PARSE_CACHE_BUDGET (256 * 1024)
 #define SHAPE_MAX_LITERALS 4096
 
 enum { LIT_STRING = 1, LIT_INT = 2, LIT_NUMBER = 3 };
@@ -86,6 +90,7 @@ struct rl_parse_cache {
     uint64_t seen[PARSE_CACHE_SEEN];
     size_t seen_next;
     uint64_t clock;
+    size_t bytes;          /* sum of the entries' key lengths */
     uint64_t hits, misses;
 };
 
@@ -557,21 +562,41 @@ static bool seen_before(rl_parse_cache *c, uint64_t h)
     return false;
 }
 
-/* Put `p` in the slot used longest ago (the cache takes a reference). */
-static void cache_insert(rl_parse_cache *c, rl_parsed *p)
+/* Index of the free slot, else of the entry used longest ago. */
+static size_t cache_victim(const rl_parse_cache *c)
 {
     size_t victim = 0;
     for (size_t i = 0; i < PARSE_CACHE_ENTRIES; i++) {
-        if (!c->entries[i]) {
-            victim = i;
-            break;
-        }
+        if (!c->entries[i])
+            return i;
         if (c->entries[i]->used < c->entries[victim]->used)
             victim = i;
     }
-    rl_parsed_release(c->entries[victim]);
+    return victim;
+}
+
+static void cache_evict(rl_parse_cache *c, size_t i)
+{
+    if (!c->entries[i])
+        return;
+    c->bytes -= c->entries[i]->keylen;
+    rl_parsed_release(c->entries[i]);
+    c->entries[i] = NULL;
+}
+
+/* Add `p` (the cache takes a reference), evicting the least recently used
+ * entries to stay within the slot count and the byte budget. */
+static void cache_insert(rl_parse_cache *c, rl_parsed *p)
+{
+    if (p->keylen > PARSE_CACHE_BUDGET / 4)
+        return;
+    while (c->bytes + p->keylen > PARSE_CACHE_BUDGET)
+        cache_evict(c, cache_victim(c));
+    size_t slot = cache_victim(c);
+    cache_evict(c, slot);
     p->used = ++c->clock;
-    c->entries[victim] = rl_parsed_ref(p);
+    c->entries[slot] = rl_parsed_ref(p);
+    c->bytes += p->keylen;
 }
 
 /* The grammar itself: 42601 with the cursor position on a syntax error. */

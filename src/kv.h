@@ -153,6 +153,10 @@ int kv_write_wait(kv_pending *p, kv_error *err);
 
 /* Make everything written so far durable (WAL flush). Returns 0 or -1. */
 int kv_flush(kv_db *db, kv_error *err);
+/* Start flushing the memtable to an L0 table in the background (writers;
+ * a no-op for readers). Bounds how many versions of a rewritten key scans
+ * step over: the memtable keeps them all, a flush only those still needed. */
+int kv_flush_memtable_async(kv_db *db, kv_error *err);
 
 /* Checkpoints: a named, durable point-in-time view of the store. */
 typedef struct kv_checkpoint {

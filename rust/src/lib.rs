@@ -1149,6 +1149,27 @@ pub unsafe extern "C" fn kv_flush(db: *mut KvDb, err: *mut KvError) -> c_int {
     })
 }
 
+/// Start writing the memtable to an L0 table in the background; returns at
+/// once. SlateDB's memtable keeps every version of a key until it is
+/// flushed, and the flush keeps only the versions live snapshots need, so
+/// flushing bounds how many versions of a hot key a scan steps over.
+#[no_mangle]
+pub unsafe extern "C" fn kv_flush_memtable_async(db: *mut KvDb, err: *mut KvError) -> c_int {
+    guard(err, -1, || {
+        if let Engine::Writer(w) = &db_ref(db)?.engine {
+            let w = w.clone();
+            runtime().spawn(async move {
+                let opts = slatedb::config::FlushOptions {
+                    flush_type: slatedb::config::FlushType::MemTable,
+                };
+                // a failure here only leaves the versions in memory
+                let _ = w.flush_with_options(opts).await;
+            });
+        }
+        Ok(0)
+    })
+}
+
 // ---------------------------------------------------------------------------
 // Checkpoints
 // ---------------------------------------------------------------------------

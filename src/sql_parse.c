@@ -118,6 +118,22 @@ static bool ident_start(unsigned char c)
     return c == '_' || c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
+/* Index of the quote that closes the one at `open` ('...' or "...", a
+ * doubled quote inside stands for itself), or `len` if there is none. */
+static size_t closing_quote(const char *sql, size_t len, size_t open)
+{
+    char q = sql[open];
+    for (size_t i = open + 1; i < len; i++) {
+        if (sql[i] != q)
+            continue;
+        if (i + 1 < len && sql[i + 1] == q)
+            i++;
+        else
+            return i;
+    }
+    return len;
+}
+
 /* The shape of `sql` into `shape` and its literals into `lits` (caller
  * frees). false when the text has something the shape cache does not
  * model (dollar quotes, E''/B''/X''/U&'' strings, a 0x01 byte, too many
@@ -154,14 +170,7 @@ static bool sql_shape(const char *sql, size_t len, rl_buf *shape, lit_span **lit
             }
             rl_buf_put(shape, sql + start, i - start);
         } else if (c == '"') {
-            for (i++; i < len; i++) {
-                if (sql[i] == '"') {
-                    if (i + 1 < len && sql[i + 1] == '"')
-                        i++;
-                    else
-                        break;
-                }
-            }
+            i = closing_quote(sql, len, i);
             if (i >= len)
                 ok = false;
             else
@@ -185,14 +194,7 @@ static bool sql_shape(const char *sql, size_t len, rl_buf *shape, lit_span **lit
             uint8_t kind;
             if (c == '\'') {
                 kind = LIT_STRING;
-                for (i++; i < len; i++) {
-                    if (sql[i] == '\'') {
-                        if (i + 1 < len && sql[i + 1] == '\'')
-                            i++;
-                        else
-                            break;
-                    }
-                }
+                i = closing_quote(sql, len, i);
                 if (i >= len) {
                     ok = false;
                     break;

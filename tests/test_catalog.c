@@ -252,6 +252,17 @@ static void test_snapshot_race_later_committer_loses(void)
     rl_catalog_close(c, NULL);
 }
 
+/* Commit one ducklake_table_stats row (tid, n, n, 10 n) on its own. */
+static void commit_stats_row(rl_catalog *c, int64_t tid, int64_t n)
+{
+    rl_error e;
+    rl_txn *t = rl_txn_begin(c, &e);
+    rl_datum row[4] = {I8(tid), I8(n), I8(n), I8(10 * n)};
+    CHECK(rl_txn_insert(t, rl_desc_by_tag(RL_TAG_TABLE_STATS), row, &e) == 0);
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+}
+
 static void test_concurrent_update_is_40001(void)
 {
     char url[600];
@@ -261,11 +272,8 @@ static void test_concurrent_update_is_40001(void)
         return;
     rl_error e;
     const rl_table_desc *ts = rl_desc_by_tag(RL_TAG_TABLE_STATS);
-    rl_txn *t = rl_txn_begin(c, &e);
-    rl_datum row[4] = {I8(3), I8(10), I8(10), I8(100)};
-    CHECK(rl_txn_insert(t, ts, row, &e) == 0);
-    CHECK(rl_txn_commit(t, &e) == 0);
-    rl_txn_free(t);
+    commit_stats_row(c, 3, 10);
+    rl_txn *t;
 
     rl_txn *a = rl_txn_begin(c, &e);
     rl_txn *b = rl_txn_begin(c, &e);
@@ -304,11 +312,9 @@ static void test_noop_update_writes_nothing_but_still_conflicts(void)
         return;
     rl_error e;
     const rl_table_desc *ts = rl_desc_by_tag(RL_TAG_TABLE_STATS);
-    rl_txn *t = rl_txn_begin(c, &e);
+    commit_stats_row(c, 4, 10);
     rl_datum row[4] = {I8(4), I8(10), I8(10), I8(100)};
-    CHECK(rl_txn_insert(t, ts, row, &e) == 0);
-    CHECK(rl_txn_commit(t, &e) == 0);
-    rl_txn_free(t);
+    rl_txn *t;
     rl_datum key[1] = {I8(4)};
     const rl_row *r;
     uint8_t k4[64];
@@ -336,13 +342,8 @@ static void test_noop_update_writes_nothing_but_still_conflicts(void)
     CHECK(rl_txn_update(b, ts, k4, k4l, changed, &e) == 0);
     CHECK(rl_txn_commit(b, &e) == 0);
     rl_txn_free(b);
-    for (int i = 0; i < 5; i++) {
-        rl_txn *o = rl_txn_begin(c, &e);
-        rl_datum other[4] = {I8(100 + i), I8(1), I8(1), I8(1)};
-        CHECK(rl_txn_insert(o, ts, other, &e) == 0);
-        CHECK(rl_txn_commit(o, &e) == 0);
-        rl_txn_free(o);
-    }
+    for (int i = 0; i < 5; i++)
+        commit_stats_row(c, 100 + i, 1);
     CHECK(rl_txn_update(a, ts, k4, k4l, row, &e) == 0); /* what a saw: no change */
     CHECK(rl_txn_commit(a, &e) < 0);
     CHECK_EQ_STR(e.sqlstate, "40001");
@@ -352,13 +353,8 @@ static void test_noop_update_writes_nothing_but_still_conflicts(void)
     a = rl_txn_begin(c, &e);
     rl_datum fresh[4] = {I8(50), I8(1), I8(1), I8(1)};
     CHECK(rl_txn_insert(a, ts, fresh, &e) == 0);
-    for (int i = 0; i < 3; i++) {
-        rl_txn *o = rl_txn_begin(c, &e);
-        rl_datum other[4] = {I8(200 + i), I8(1), I8(1), I8(1)};
-        CHECK(rl_txn_insert(o, ts, other, &e) == 0);
-        CHECK(rl_txn_commit(o, &e) == 0);
-        rl_txn_free(o);
-    }
+    for (int i = 0; i < 3; i++)
+        commit_stats_row(c, 200 + i, 1);
     CHECK(rl_txn_commit(a, &e) == 0);
     rl_txn_free(a);
     /* while the same insert racing a committed one is still 23505 */

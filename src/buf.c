@@ -29,6 +29,19 @@ void rl_buf_reset(rl_buf *b)
     b->failed = false;
 }
 
+void *rl_array_reserve(void *p, size_t n, size_t *cap, size_t elem, size_t first)
+{
+    if (n < *cap)
+        return p;
+    size_t ncap = *cap ? *cap * 2 : first;
+    if (ncap <= n || ncap > SIZE_MAX / 2 / (elem ? elem : 1))
+        return NULL;
+    void *np = realloc(p, ncap * elem);
+    if (np)
+        *cap = ncap;
+    return np;
+}
+
 bool rl_buf_reserve(rl_buf *b, size_t extra)
 {
     if (b->failed)

@@ -39,6 +39,13 @@ void rl_buf_put_str(rl_buf *b, const char *s);    /* bytes of s, no NUL */
 void rl_buf_printf(rl_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 uint8_t *rl_buf_steal(rl_buf *b, size_t *len);    /* NULL if failed */
 
+/* Room for element `n` of a malloc'd array `p` of `elem`-byte elements that
+ * has room for *cap: when n == *cap it is reallocated to twice as many
+ * (`first` when empty). Returns the array to use from now on (p itself if
+ * there was room), or NULL when out of memory — p then stays valid and *cap
+ * unchanged. The one doubling growth of RockLake's lists. */
+void *rl_array_reserve(void *p, size_t n, size_t *cap, size_t elem, size_t first);
+
 /* Big-endian readers over raw memory (caller guarantees the bytes exist). */
 static inline uint64_t rl_load_be64(const uint8_t *p)
 {

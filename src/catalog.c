@@ -357,16 +357,13 @@ static counter *counter_locked(rl_catalog *cat, const char *name, rl_error *err)
     }
     uint64_t value = rc == 1 && vlen == 8 ? rl_load_be64(v) : 0;
     free(v);
-    if (cat->ncounters == cat->capcounters) {
-        size_t cap = cat->capcounters ? cat->capcounters * 2 : 16;
-        counter *c = realloc(cat->counters, cap * sizeof *c);
-        if (!c) {
-            rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
-            return NULL;
-        }
-        cat->counters = c;
-        cat->capcounters = cap;
+    counter *grown = rl_array_reserve(cat->counters, cat->ncounters, &cat->capcounters,
+                                      sizeof *grown, 16);
+    if (!grown) {
+        rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
+        return NULL;
     }
+    cat->counters = grown;
     counter *c = &cat->counters[cat->ncounters++];
     snprintf(c->name, sizeof c->name, "%s", name);
     c->value = value;
@@ -503,16 +500,12 @@ static int ov_set(rl_txn *t, const uint8_t *k, size_t kl, const uint8_t *val, si
         t->ov[i].vlen = vlen;
         return 0;
     }
-    if (t->nov == t->capov) {
-        size_t cap = t->capov ? t->capov * 2 : 64;
-        pending *p = realloc(t->ov, cap * sizeof *p);
-        if (!p) {
-            free(v);
-            return oom(err);
-        }
-        t->ov = p;
-        t->capov = cap;
+    pending *grown = rl_array_reserve(t->ov, t->nov, &t->capov, sizeof *grown, 64);
+    if (!grown) {
+        free(v);
+        return oom(err);
     }
+    t->ov = grown;
     uint8_t *kd = dup_bytes(k, kl);
     if (!kd) {
         free(v);
@@ -528,14 +521,10 @@ static int add_expectation(rl_txn *t, expect_kind kind, const uint8_t *k, size_t
                            const uint8_t *val, size_t vlen, const char *constraint,
                            const char *detail, rl_error *err)
 {
-    if (t->nex == t->capex) {
-        size_t cap = t->capex ? t->capex * 2 : 32;
-        expectation *e = realloc(t->ex, cap * sizeof *e);
-        if (!e)
-            return oom(err);
-        t->ex = e;
-        t->capex = cap;
-    }
+    expectation *grown = rl_array_reserve(t->ex, t->nex, &t->capex, sizeof *grown, 32);
+    if (!grown)
+        return oom(err);
+    t->ex = grown;
     expectation *e = &t->ex[t->nex];
     memset(e, 0, sizeof *e);
     e->kind = kind;
@@ -564,14 +553,10 @@ static int touch_counter(rl_txn *t, const char *name, uint64_t at_least, rl_erro
             return 0;
         }
     }
-    if (t->ntc == t->captc) {
-        size_t cap = t->captc ? t->captc * 2 : 8;
-        touched_counter *c = realloc(t->tc, cap * sizeof *c);
-        if (!c)
-            return oom(err);
-        t->tc = c;
-        t->captc = cap;
-    }
+    touched_counter *grown = rl_array_reserve(t->tc, t->ntc, &t->captc, sizeof *grown, 8);
+    if (!grown)
+        return oom(err);
+    t->tc = grown;
     snprintf(t->tc[t->ntc].name, sizeof t->tc[t->ntc].name, "%s", name);
     t->tc[t->ntc].at_least = at_least;
     t->ntc++;
@@ -1816,17 +1801,13 @@ static const rl_table_desc *dyn_cache_put(rl_catalog *cat, rl_table_desc *d, con
             return have;
         }
     }
-    if (cat->ndyns == cat->capdyns) {
-        size_t cap = cat->capdyns ? cat->capdyns * 2 : 16;
-        dyn_entry *e = realloc(cat->dyns, cap * sizeof *e);
-        if (!e) {
-            pthread_mutex_unlock(&cat->lock);
-            rl_dynamic_desc_free(d);
-            return NULL;
-        }
-        cat->dyns = e;
-        cat->capdyns = cap;
+    dyn_entry *grown = rl_array_reserve(cat->dyns, cat->ndyns, &cat->capdyns, sizeof *grown, 16);
+    if (!grown) {
+        pthread_mutex_unlock(&cat->lock);
+        rl_dynamic_desc_free(d);
+        return NULL;
     }
+    cat->dyns = grown;
     cat->dyns[cat->ndyns].desc = d;
     snprintf(cat->dyns[cat->ndyns].schema, sizeof cat->dyns[0].schema, "%s", schema);
     cat->ndyns++;

@@ -245,16 +245,12 @@ static void need_above(checker *c, const char *counter, uint64_t id, const char 
             return;
         }
     }
-    if (c->nneeds == c->capneeds) {
-        size_t cap = c->capneeds ? c->capneeds * 2 : 16;
-        need *n = realloc(c->needs, cap * sizeof *n);
-        if (!n) {
-            c->oom = true;
-            return;
-        }
-        c->needs = n;
-        c->capneeds = cap;
+    need *grown = rl_array_reserve(c->needs, c->nneeds, &c->capneeds, sizeof *grown, 16);
+    if (!grown) {
+        c->oom = true;
+        return;
     }
+    c->needs = grown;
     need *n = &c->needs[c->nneeds++];
     snprintf(n->counter, sizeof n->counter, "%s", counter);
     snprintf(n->what, sizeof n->what, "%s", what);
@@ -468,6 +464,7 @@ static void check_name_entry(checker *c, const uint8_t *k, size_t kl, const uint
     rl_buf_init(&schema, 0);
     rl_buf_init(&name, 0);
     bool ok = rl_key_get_str(&r, &schema) && rl_key_get_str(&r, &name) && !rl_reader_left(&r);
+    name_entry *grown;
     if (ok && vl == 1) {
         /* a DuckLake table registered by CREATE TABLE: must name a known
          * protocol table; its rows need no definition */
@@ -476,11 +473,11 @@ static void check_name_entry(checker *c, const uint8_t *k, size_t kl, const uint
             problem(c, k, kl, "table name index entry points to unknown table tag 0x%02x", v[0]);
     } else if (!ok || vl != 8) {
         problem(c, k, kl, "malformed table name index entry");
-    } else if (c->nnames == c->capnames &&
-               !(c->names = realloc(c->names, (c->capnames = c->capnames ? c->capnames * 2 : 16) *
-                                                  sizeof *c->names))) {
-        c->oom = true;
+    } else if (!(grown = rl_array_reserve(c->names, c->nnames, &c->capnames,
+                                            sizeof *c->names, 16))) {
+        c->oom = true; /* c->names stays valid (the old code lost it here) */
     } else {
+        c->names = grown;
         name_entry *e = &c->names[c->nnames++];
         snprintf(e->schema, sizeof e->schema, "%.*s", (int)schema.len, (const char *)schema.data);
         snprintf(e->name, sizeof e->name, "%.*s", (int)name.len, (const char *)name.data);
@@ -561,16 +558,13 @@ static void check_counter(checker *c, const uint8_t *k, size_t kl, size_t vl, co
         problem(c, k, kl, "counter value is %zu bytes, expected 8", vl);
         return;
     }
-    if (c->ncounters == c->capcounters) {
-        size_t cap = c->capcounters ? c->capcounters * 2 : 32;
-        counter_seen *n = realloc(c->counters, cap * sizeof *n);
-        if (!n) {
-            c->oom = true;
-            return;
-        }
-        c->counters = n;
-        c->capcounters = cap;
+    counter_seen *grown =
+        rl_array_reserve(c->counters, c->ncounters, &c->capcounters, sizeof *grown, 32);
+    if (!grown) {
+        c->oom = true;
+        return;
     }
+    c->counters = grown;
     counter_seen *e = &c->counters[c->ncounters++];
     snprintf(e->name, sizeof e->name, "%.*s", (int)(kl - 1), (const char *)k + 1);
     e->value = rl_load_be64(v);

@@ -51,14 +51,10 @@ static int def_cmp(const void *a, const void *b)
 static int defs_add(rl_dyn_defs *out, uint64_t id, rl_table_desc *d, const char *schema,
                     size_t *cap)
 {
-    if (out->n == *cap) {
-        size_t ncap = *cap ? *cap * 2 : 16;
-        rl_dyn_def *nd = realloc(out->defs, ncap * sizeof *nd);
-        if (!nd)
-            return -1;
-        out->defs = nd;
-        *cap = ncap;
-    }
+    rl_dyn_def *grown = rl_array_reserve(out->defs, out->n, cap, sizeof *grown, 16);
+    if (!grown)
+        return -1;
+    out->defs = grown;
     rl_dyn_def *e = &out->defs[out->n++];
     e->id = id;
     e->desc = d;

@@ -210,7 +210,6 @@ const rl_parsed *rl_parsed_activate(const rl_parsed *p);
 const PgQuery__AConst *rl_const(const PgQuery__AConst *k);
 /* A tree location (byte offset) as an offset into the running text. */
 int rl_parsed_location(int location);
-void rl_parse_cache_stats(const rl_parse_cache *c, uint64_t *hits, uint64_t *misses);
 
 /* ------------------------------------------------------------ sql_expr.c */
 

@@ -91,7 +91,6 @@ struct rl_parse_cache {
     size_t seen_next;
     uint64_t clock;
     size_t bytes;          /* sum of the entries' key lengths */
-    uint64_t hits, misses;
 };
 
 /* FNV-1a: texts are short and a miss costs a full parse anyway. */
@@ -233,15 +232,12 @@ static bool sql_shape(const char *sql, size_t len, rl_buf *shape, lit_span **lit
                 ok = false;
                 break;
             }
-            if (n == cap) {
-                cap = cap ? cap * 2 : 16;
-                lit_span *nl = realloc(lits, cap * sizeof *lits);
-                if (!nl) {
-                    ok = false;
-                    break;
-                }
-                lits = nl;
+            lit_span *grown = rl_array_reserve(lits, n, &cap, sizeof *grown, 16);
+            if (!grown) {
+                ok = false;
+                break;
             }
+            lits = grown;
             lits[n++] = (lit_span){(uint32_t)start, (uint32_t)(i - start), kind};
             rl_buf_put_u8(shape, 0x01);
             rl_buf_put_u8(shape, kind);
@@ -533,12 +529,6 @@ void rl_parse_cache_free(rl_parse_cache *c)
     free(c);
 }
 
-void rl_parse_cache_stats(const rl_parse_cache *c, uint64_t *hits, uint64_t *misses)
-{
-    *hits = c ? c->hits : 0;
-    *misses = c ? c->misses : 0;
-}
-
 static rl_parsed *cache_lookup(rl_parse_cache *c, bool by_shape, const char *key, size_t len,
                                uint64_t h)
 {
@@ -662,7 +652,6 @@ int rl_parse(rl_exec *x, const char *sql, rl_parsed **out)
         if (!hit && by_shape)
             hit = cache_lookup(c, false, sql, len, text_hash(sql, len));
         if (hit) {
-            c->hits++;
             rl_buf_free(&shape);
             if (!hit->by_shape || hit->nlits == 0) {
                 free(lits);
@@ -679,7 +668,6 @@ int rl_parse(rl_exec *x, const char *sql, rl_parsed **out)
             *out = use;
             return 0;
         }
-        c->misses++;
     }
     rl_parsed *p = calloc(1, sizeof *p);
     if (!p) {

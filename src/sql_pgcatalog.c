@@ -409,14 +409,10 @@ static int collect_table(void *ctx, const char *schema, const char *name,
     gen_ctx *g = ctx;
     if (d->internal)
         return 0;
-    if (g->ntables == g->cap) {
-        size_t cap = g->cap ? g->cap * 2 : 64;
-        table_ent *t = realloc(g->tables, cap * sizeof *t);
-        if (!t)
-            return -1;
-        g->tables = t;
-        g->cap = cap;
-    }
+    table_ent *grown = rl_array_reserve(g->tables, g->ntables, &g->cap, sizeof *grown, 64);
+    if (!grown)
+        return -1;
+    g->tables = grown;
     table_ent *t = &g->tables[g->ntables++];
     snprintf(t->schema, sizeof t->schema, "%s", schema);
     snprintf(t->name, sizeof t->name, "%s", name);
@@ -504,14 +500,10 @@ static int ns_add(void *ctx, const char *schema)
     for (size_t i = 0; i < l->n; i++)
         if (strcmp(l->names[i], schema) == 0)
             return 0;
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 16;
-        char(*p)[64] = realloc(l->names, cap * sizeof *p);
-        if (!p)
-            return -1;
-        l->names = p;
-        l->cap = cap;
-    }
+    char(*grown)[64] = rl_array_reserve(l->names, l->n, &l->cap, sizeof *grown, 16);
+    if (!grown)
+        return -1;
+    l->names = grown;
     snprintf(l->names[l->n++], 64, "%s", schema);
     return 0;
 }

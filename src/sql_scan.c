@@ -845,14 +845,10 @@ static long ctid_table_find(const rl_ctid_map *m, const rl_table_desc *d)
 
 static long ctid_table_add(rl_ctid_map *m, const rl_table_desc *d)
 {
-    if (m->nt == m->capt) {
-        size_t cap = m->capt ? m->capt * 2 : 8;
-        ctid_table *t = realloc(m->t, cap * sizeof *t);
-        if (!t)
-            return -1;
-        m->t = t;
-        m->capt = cap;
-    }
+    ctid_table *grown = rl_array_reserve(m->t, m->nt, &m->capt, sizeof *grown, 8);
+    if (!grown)
+        return -1;
+    m->t = grown;
     m->t[m->nt] = (ctid_table){.d = d};
     return (long)m->nt++;
 }
@@ -866,22 +862,14 @@ static long ctid_entry_add(rl_ctid_map *m, size_t ti, const uint8_t *key, size_t
         return -1;
     if ((m->n + 1) * 2 > m->nslots && ctid_rehash(m) < 0)
         return -1;
-    if (m->n == m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 256;
-        ctid_entry *e = realloc(m->e, cap * sizeof *e);
-        if (!e)
-            return -1;
-        m->e = e;
-        m->cap = cap;
-    }
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 64;
-        uint32_t *ids = realloc(t->entries, cap * sizeof *ids);
-        if (!ids)
-            return -1;
-        t->entries = ids;
-        t->cap = cap;
-    }
+    ctid_entry *entries = rl_array_reserve(m->e, m->n, &m->cap, sizeof *entries, 256);
+    if (!entries)
+        return -1;
+    m->e = entries;
+    uint32_t *ids = rl_array_reserve(t->entries, t->n, &t->cap, sizeof *ids, 64);
+    if (!ids)
+        return -1;
+    t->entries = ids;
     uint8_t *k = malloc(klen ? klen : 1);
     if (!k)
         return -1;

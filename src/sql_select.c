@@ -232,16 +232,12 @@ static void need_add(name_set *w, const char *name)
     for (size_t i = 0; i < w->n; i++)
         if (strcmp(w->names[i], name) == 0)
             return;
-    if (w->n == w->cap) {
-        size_t cap = w->cap ? w->cap * 2 : 32;
-        const char **v = realloc(w->names, cap * sizeof *v);
-        if (!v) {
-            w->all = true;
-            return;
-        }
-        w->names = v;
-        w->cap = cap;
+    const char **grown = rl_array_reserve(w->names, w->n, &w->cap, sizeof *grown, 32);
+    if (!grown) {
+        w->all = true;
+        return;
     }
+    w->names = grown;
     w->names[w->n++] = name;
 }
 

@@ -108,16 +108,13 @@ void rl_regclass_register(uint32_t oid, const char *display_name)
             return;
         }
     }
-    if (n_regclass == cap_regclass) {
-        size_t cap = cap_regclass ? cap_regclass * 2 : 64;
-        regclass_name *p = realloc(regclass_names, cap * sizeof *p);
-        if (!p) {
-            pthread_mutex_unlock(&regclass_lock);
-            return; /* the oid prints as a number instead */
-        }
-        regclass_names = p;
-        cap_regclass = cap;
+    regclass_name *grown =
+        rl_array_reserve(regclass_names, n_regclass, &cap_regclass, sizeof *grown, 64);
+    if (!grown) {
+        pthread_mutex_unlock(&regclass_lock);
+        return; /* the oid prints as a number instead */
     }
+    regclass_names = grown;
     regclass_names[n_regclass].oid = oid;
     snprintf(regclass_names[n_regclass].name, sizeof regclass_names[0].name, "%s", display_name);
     n_regclass++;

@@ -19,6 +19,8 @@ Sources (phase, connection, snapshot of the capture):
   - scans:                 08_select_filters (file list + column stats),
                            statement_shape_examples.txt (column list)
 """
+import os
+
 
 # The latest-snapshot query DuckLake parses/describes and then reads by COPY.
 LATEST_SNAPSHOT_SQL = ('SELECT snapshot_id, schema_version, next_catalog_id, next_file_id\n'
@@ -87,55 +89,20 @@ RETRY_REREAD = [
 # ---------------------------------------------------------------- attach
 # Phase 03_reattach_existing on C6, in order. '{snap}' is the latest snapshot
 # id (the captured value was 0).
+def _tests_data(name):
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tests', 'data',
+                           name)) as f:
+        return f.read()
+
+
+# The postgres extension's catalog-discovery batch: the table query (its two
+# '%s' take a table filter, empty when attaching) and the rest come from
+# tests/data, which tests/test_sql_pgcatalog.c checks against PostgreSQL.
 CATALOG_DISCOVERY_BATCH = (
     "BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ;\n\n"
-    "SELECT oid, nspname\nFROM pg_namespace\n\nORDER BY oid;\n\n"
-    "SELECT pg_namespace.oid AS namespace_id, relname, relpages, attname,\n"
-    "    pg_type.typname type_name, atttypmod type_modifier, pg_attribute.attndims ndim,\n"
-    "    attnum, pg_attribute.attnotnull AS notnull, NULL constraint_id,\n"
-    "    NULL constraint_type, NULL constraint_key, type_ns.nspname AS type_schema,\n"
-    "    col_desc.description AS column_comment,\n"
-    "    tbl_desc.description AS table_comment\n"
-    "FROM pg_class\n"
-    "JOIN pg_namespace ON relnamespace = pg_namespace.oid\n"
-    "JOIN pg_attribute ON pg_class.oid=pg_attribute.attrelid\n"
-    "JOIN pg_type ON atttypid=pg_type.oid\n"
-    "JOIN pg_namespace type_ns ON pg_type.typnamespace = type_ns.oid\n"
-    "LEFT JOIN pg_description col_desc ON col_desc.objoid=pg_class.oid AND col_desc.objsubid=pg_attribute.attnum\n"
-    "LEFT JOIN pg_description tbl_desc ON tbl_desc.objoid=pg_class.oid AND tbl_desc.objsubid=0\n"
-    "WHERE attnum > 0 AND relkind IN ('r', 'v', 'm', 'f', 'p') \n"
-    "UNION ALL\n"
-    "SELECT pg_namespace.oid AS namespace_id, relname, NULL relpages, NULL attname, NULL type_name,\n"
-    "    NULL type_modifier, NULL ndim, NULL attnum, NULL AS notnull,\n"
-    "    pg_constraint.oid AS constraint_id, contype AS constraint_type,\n"
-    "    conkey AS constraint_key, NULL AS type_schema,\n"
-    "    NULL AS column_comment, NULL AS table_comment\n"
-    "FROM pg_class\n"
-    "JOIN pg_namespace ON relnamespace = pg_namespace.oid\n"
-    "JOIN pg_constraint ON (pg_class.oid=pg_constraint.conrelid)\n"
-    "WHERE relkind IN ('r', 'v', 'm', 'f', 'p') AND contype IN ('p', 'u') \n"
-    "ORDER BY namespace_id, relname, attnum, constraint_id;\n\n"
-    "SELECT n.oid, enumtypid, typname, enumlabel\nFROM pg_enum e\n"
-    "JOIN pg_type t ON e.enumtypid = t.oid\n"
-    "JOIN pg_namespace AS n ON (typnamespace=n.oid)\n\n"
-    "ORDER BY n.oid, enumtypid, enumsortorder;\n\n"
-    "SELECT n.oid, t.typrelid AS id, t.typname as type, pg_attribute.attname, sub_type.typname,\n"
-    "       sub_type_ns.nspname AS sub_type_schema\n"
-    "FROM pg_type t\n"
-    "JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace\n"
-    "JOIN pg_class ON pg_class.oid = t.typrelid\n"
-    "JOIN pg_attribute ON attrelid=t.typrelid\n"
-    "JOIN pg_type sub_type ON (pg_attribute.atttypid=sub_type.oid)\n"
-    "JOIN pg_catalog.pg_namespace sub_type_ns ON sub_type_ns.oid = sub_type.typnamespace\n"
-    "WHERE pg_class.relkind IN ('c', 'r', 'v', 'm', 'f', 'p')\n"
-    "AND t.typtype='c'\n"
-    "AND pg_attribute.attnum > 0\n"
-    "AND NOT pg_attribute.attisdropped\n\n"
-    "ORDER BY n.oid, t.oid, attrelid, attnum;\n\n"
-    "SELECT pg_namespace.oid, tablename, indexname\n"
-    "FROM pg_indexes\n"
-    "JOIN pg_namespace ON (schemaname=nspname)\n\n"
-    "ORDER BY pg_namespace.oid;\n")
+    "SELECT oid, nspname\nFROM pg_namespace\n\nORDER BY oid;\n\n" +
+    _tests_data('discovery_table_query.sql') % ('', '') + "\n" +
+    _tests_data('discovery_rest.sql'))
 
 HOUSEKEEPING = [('Q', 'SELECT 1'), ('Q', 'DISCARD ALL'), ('Q', 'SELECT 1')]
 

@@ -352,61 +352,37 @@ static const char expected_public[] =
     "ducklake_view|0|column_aliases|varchar|-1|0|9|f|N|N|pg_catalog|N|N\n"
 ;
 
-static const char discovery_table_query[] =
-    "SELECT pg_namespace.oid AS namespace_id, relname, relpages, attname,\n"
-    "    pg_type.typname type_name, atttypmod type_modifier, pg_attribute.attndims ndim,\n"
-    "    attnum, pg_attribute.attnotnull AS notnull, NULL constraint_id,\n"
-    "    NULL constraint_type, NULL constraint_key, type_ns.nspname AS type_schema,\n"
-    "    col_desc.description AS column_comment,\n"
-    "    tbl_desc.description AS table_comment\n"
-    "FROM pg_class\n"
-    "JOIN pg_namespace ON relnamespace = pg_namespace.oid\n"
-    "JOIN pg_attribute ON pg_class.oid=pg_attribute.attrelid\n"
-    "JOIN pg_type ON atttypid=pg_type.oid\n"
-    "JOIN pg_namespace type_ns ON pg_type.typnamespace = type_ns.oid\n"
-    "LEFT JOIN pg_description col_desc ON col_desc.objoid=pg_class.oid AND col_desc.objsubid=pg_attribute.attnum\n"
-    "LEFT JOIN pg_description tbl_desc ON tbl_desc.objoid=pg_class.oid AND tbl_desc.objsubid=0\n"
-    "WHERE attnum > 0 AND relkind IN ('r', 'v', 'm', 'f', 'p') %s\n"
-    "UNION ALL\n"
-    "SELECT pg_namespace.oid AS namespace_id, relname, NULL relpages, NULL attname, NULL type_name,\n"
-    "    NULL type_modifier, NULL ndim, NULL attnum, NULL AS notnull,\n"
-    "    pg_constraint.oid AS constraint_id, contype AS constraint_type,\n"
-    "    conkey AS constraint_key, NULL AS type_schema,\n"
-    "    NULL AS column_comment, NULL AS table_comment\n"
-    "FROM pg_class\n"
-    "JOIN pg_namespace ON relnamespace = pg_namespace.oid\n"
-    "JOIN pg_constraint ON (pg_class.oid=pg_constraint.conrelid)\n"
-    "WHERE relkind IN ('r', 'v', 'm', 'f', 'p') AND contype IN ('p', 'u') %s\n"
-    "ORDER BY namespace_id, relname, attnum, constraint_id;\n";
+/* The postgres extension's discovery statements, as DuckDB sends them:
+ * tests/data/discovery_table_query.sql (two %s take a table filter, empty
+ * when attaching) and tests/data/discovery_rest.sql. bench/templates.py
+ * replays the same files. Tests run from the repository root. */
+static char *discovery_table_query, *discovery_rest;
 
-static const char discovery_rest[] =
-    "SELECT n.oid, enumtypid, typname, enumlabel\n"
-    "FROM pg_enum e\n"
-    "JOIN pg_type t ON e.enumtypid = t.oid\n"
-    "JOIN pg_namespace AS n ON (typnamespace=n.oid)\n"
-    "\n"
-    "ORDER BY n.oid, enumtypid, enumsortorder;\n"
-    "\n"
-    "SELECT n.oid, t.typrelid AS id, t.typname as type, pg_attribute.attname, sub_type.typname,\n"
-    "       sub_type_ns.nspname AS sub_type_schema\n"
-    "FROM pg_type t\n"
-    "JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace\n"
-    "JOIN pg_class ON pg_class.oid = t.typrelid\n"
-    "JOIN pg_attribute ON attrelid=t.typrelid\n"
-    "JOIN pg_type sub_type ON (pg_attribute.atttypid=sub_type.oid)\n"
-    "JOIN pg_catalog.pg_namespace sub_type_ns ON sub_type_ns.oid = sub_type.typnamespace\n"
-    "WHERE pg_class.relkind IN ('c', 'r', 'v', 'm', 'f', 'p')\n"
-    "AND t.typtype='c'\n"
-    "AND pg_attribute.attnum > 0\n"
-    "AND NOT pg_attribute.attisdropped\n"
-    "\n"
-    "ORDER BY n.oid, t.oid, attrelid, attnum;\n"
-    "\n"
-    "SELECT pg_namespace.oid, tablename, indexname\n"
-    "FROM pg_indexes\n"
-    "JOIN pg_namespace ON (schemaname=nspname)\n"
-    "\n"
-    "ORDER BY pg_namespace.oid;\n";
+static char *read_test_data(const char *name)
+{
+    char path[256];
+    snprintf(path, sizeof path, "tests/data/%s", name);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "cannot open %s (run from the repository root)\n", path);
+        exit(2);
+    }
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        rl_buf_put(&b, chunk, n);
+    fclose(f);
+    rl_buf_put_u8(&b, 0);
+    size_t len;
+    char *text = (char *)rl_buf_steal(&b, &len);
+    if (!text) {
+        fprintf(stderr, "out of memory reading %s\n", path);
+        exit(2);
+    }
+    return text;
+}
 
 /* Rows of a table-query result set for namespace 2200, oids dropped, as
  * one "\n"-terminated string (the shape of expected_public). */
@@ -474,7 +450,7 @@ static void test_discovery_batch(void)
     rl_session *s = new_session();
     recorder r = {0};
     rl_error err;
-    size_t n = sizeof discovery_table_query + sizeof discovery_rest + 256;
+    size_t n = strlen(discovery_table_query) + strlen(discovery_rest) + 256;
     char *sql = malloc(n);
     int off = snprintf(sql, n,
                        "BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ;\n\n"
@@ -839,6 +815,8 @@ static void test_ctids(void)
 
 int main(void)
 {
+    discovery_table_query = read_test_data("discovery_table_query.sql");
+    discovery_rest = read_test_data("discovery_rest.sql");
     open_engine("discovery");
     register_ducklake_tables();
     RUN(test_discovery_batch);
@@ -849,5 +827,7 @@ int main(void)
     RUN(test_max_key);
     RUN(test_ctids);
     close_engine();
+    free(discovery_table_query);
+    free(discovery_rest);
     return tu_finish();
 }

@@ -113,28 +113,43 @@ static bool push_rule(hba *h, const hba_rule *r)
     return true;
 }
 
-hba *hba_load(const char *path, rl_error *err)
+/* Call fn for each line of the file at `path` (the "hba" or "users" file
+ * named in errors) until fn returns < 0. 58030 if the file cannot be read. */
+static int for_each_line(const char *path, const char *what,
+                         int (*fn)(char *line, const char *path, int lineno, void *ctx,
+                                   rl_error *err),
+                         void *ctx, rl_error *err)
 {
     FILE *f = fopen(path, "r");
-    if (!f) {
-        rl_error_set(err, "58030", "cannot read the hba file \"%s\"", path);
+    if (!f)
+        return rl_error_set(err, "58030", "cannot read the %s file \"%s\"", what, path);
+    char line[1024];
+    int lineno = 0, rc = 0;
+    while (rc == 0 && fgets(line, sizeof line, f))
+        rc = fn(line, path, ++lineno, ctx, err);
+    fclose(f);
+    return rc;
+}
+
+static int add_rule_line(char *line, const char *path, int lineno, void *ctx, rl_error *err)
+{
+    trim(line);
+    if (!line[0] || strspn(line, " \t") == strlen(line))
+        return 0;
+    hba_rule r;
+    if (parse_rule(line, &r, path, lineno, err) < 0)
+        return -1;
+    return push_rule(ctx, &r) ? 0 : rl_error_set(err, "53200", "out of memory");
+}
+
+hba *hba_load(const char *path, rl_error *err)
+{
+    hba *h = calloc(1, sizeof *h);
+    if (!h) {
+        rl_error_set(err, "53200", "out of memory");
         return NULL;
     }
-    hba *h = calloc(1, sizeof *h);
-    char line[1024];
-    int lineno = 0, rc = h ? 0 : -1;
-    while (rc == 0 && fgets(line, sizeof line, f)) {
-        lineno++;
-        trim(line);
-        if (!line[0] || strspn(line, " \t") == strlen(line))
-            continue;
-        hba_rule r;
-        rc = parse_rule(line, &r, path, lineno, err);
-        if (rc == 0 && !push_rule(h, &r))
-            rc = rl_error_set(err, "53200", "out of memory");
-    }
-    fclose(f);
-    if (rc < 0) {
+    if (for_each_line(path, "hba", add_rule_line, h, err) < 0) {
         hba_free(h);
         return NULL;
     }
@@ -286,35 +301,31 @@ static int parse_user(char *line, hba_user *u, const char *path, int lineno, rl_
     return 0;
 }
 
+static int add_user_line(char *line, const char *path, int lineno, void *ctx, rl_error *err)
+{
+    hba_users *u = ctx;
+    line[strcspn(line, "\r\n")] = '\0'; /* passwords may contain '#' and spaces */
+    if (!line[0] || line[0] == '#')
+        return 0;
+    hba_user one;
+    if (parse_user(line, &one, path, lineno, err) < 0)
+        return -1;
+    hba_user *nu = realloc(u->users, (u->n + 1) * sizeof *nu);
+    if (!nu)
+        return rl_error_set(err, "53200", "out of memory");
+    u->users = nu;
+    u->users[u->n++] = one;
+    return 0;
+}
+
 hba_users *hba_users_load(const char *path, rl_error *err)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        rl_error_set(err, "58030", "cannot read the users file \"%s\"", path);
+    hba_users *u = calloc(1, sizeof *u);
+    if (!u) {
+        rl_error_set(err, "53200", "out of memory");
         return NULL;
     }
-    hba_users *u = calloc(1, sizeof *u);
-    char line[1024];
-    int lineno = 0, rc = u ? 0 : -1;
-    while (rc == 0 && fgets(line, sizeof line, f)) {
-        lineno++;
-        line[strcspn(line, "\r\n")] = '\0'; /* passwords may contain '#' and spaces */
-        if (!line[0] || line[0] == '#')
-            continue;
-        hba_user one;
-        rc = parse_user(line, &one, path, lineno, err);
-        if (rc < 0)
-            break;
-        hba_user *nu = realloc(u->users, (u->n + 1) * sizeof *nu);
-        if (!nu) {
-            rc = rl_error_set(err, "53200", "out of memory");
-            break;
-        }
-        u->users = nu;
-        u->users[u->n++] = one;
-    }
-    fclose(f);
-    if (rc < 0) {
+    if (for_each_line(path, "users", add_user_line, u, err) < 0) {
         hba_users_free(u);
         return NULL;
     }

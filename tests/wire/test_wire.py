@@ -295,6 +295,25 @@ def auth_server(start_server, tmp_path):
     return start_server("--users", str(users), "--hba", str(hba))
 
 
+def test_unreadable_or_bad_auth_files_refuse_to_start(tmp_path):
+    """A missing --hba/--users file or a bad line stops the server at start
+    with the file (and line) named, exit 1."""
+    from conftest import BIN
+    bad_hba = tmp_path / "bad_hba.conf"
+    bad_hba.write_text("# rules\nhost all all 127.0.0.1/32 trust\nhost all all nonsense\n")
+    bad_users = tmp_path / "bad_users.txt"
+    bad_users.write_text("alice:plain:pw\nbob-without-secret\n")
+    cases = [(["--hba", str(tmp_path / "nope.conf")], "cannot read the hba file"),
+             (["--users", str(tmp_path / "nope.txt")], "cannot read the users file"),
+             (["--hba", str(bad_hba)], "bad_hba.conf:3: expected"),
+             (["--users", str(bad_users)], "bad_users.txt:2: expected")]
+    for args, want in cases:
+        out = subprocess.run([BIN, "serve", "--store", str(tmp_path / "s"), "--listen",
+                              "127.0.0.1:0", *args], capture_output=True, text=True, timeout=30)
+        assert out.returncode == 1, (args, out.stderr)
+        assert want in out.stderr, (args, out.stderr)
+
+
 def test_scram_right_password(auth_server):
     for user, pw in (("alice", "alicepw"), ("bob", "bob pw#1")):
         with psycopg.connect(auth_server.dsn(user=user, password=pw)) as conn:

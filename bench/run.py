@@ -136,6 +136,18 @@ class Run:
                 pass
         self.servers = []
 
+    def serve(self, key, srv, **kw):
+        """Start `srv`, run every workload on it as `key`, always stop it."""
+        self.servers.append(srv)
+        try:
+            srv.start()
+            self.run_server(key, srv, **kw)
+        except Exception as e:  # noqa: BLE001 - every failure is reported
+            self.fail(key, 'server', e)
+        finally:
+            srv.stop()
+            self.servers.remove(srv)
+
     # -- one server, every workload
     def run_server(self, key, srv, s3=False):
         c = self.cfg
@@ -266,16 +278,7 @@ class Run:
         t_start = time.time()
         if a.only in (None, 'pg'):
             log('== PostgreSQL 15')
-            pg = PgServer(self.work)
-            self.servers.append(pg)
-            try:
-                pg.start()
-                self.run_server('pg', pg)
-            except Exception as e:  # noqa: BLE001
-                self.fail('pg', 'server', e)
-            finally:
-                pg.stop()
-                self.servers.remove(pg)
+            self.serve('pg', PgServer(self.work))
         if a.only in (None, 'rocklake'):
             log('== RockLake (file://)')
             if not os.path.exists(binary):
@@ -283,35 +286,21 @@ class Run:
             else:
                 store = 'file://' + os.path.join(self.work, 'rl-store')
                 rl = RockLakeServer(binary, store, self.work)
-                self.servers.append(rl)
-                try:
-                    rl.start()
-                    self.run_server('rocklake', rl)
-                except Exception as e:  # noqa: BLE001
-                    self.fail('rocklake', 'server', e)
-                finally:
-                    rl.stop()
-                    self.servers.remove(rl)
+                self.serve('rocklake', rl)
                 self.rocklake_sizes(rl, 'rocklake')
             if not a.no_s3 and os.path.exists(binary):
                 log('== RockLake (s3:// on a local moto server)')
                 moto = MotoServer(self.work)
                 self.servers.append(moto)
-                rl3 = None
                 try:
                     moto.start()
                     moto.create_bucket('rlbench')
-                    rl3 = RockLakeServer(binary, 's3://rlbench/lakes', self.work, env=moto.env(),
-                                         tag='rocklake-s3')
-                    self.servers.append(rl3)
-                    rl3.start()
-                    self.run_server('rocklake_s3', rl3, s3=True)
+                    self.serve('rocklake_s3',
+                               RockLakeServer(binary, 's3://rlbench/lakes', self.work,
+                                              env=moto.env(), tag='rocklake-s3'), s3=True)
                 except Exception as e:  # noqa: BLE001
                     self.fail('rocklake_s3', 'server', e)
                 finally:
-                    if rl3:
-                        rl3.stop()
-                        self.servers.remove(rl3)
                     moto.stop()
                     self.servers.remove(moto)
         self.results['elapsed_seconds'] = time.time() - t_start

@@ -29,6 +29,14 @@ void rl_buf_reset(rl_buf *b)
     b->failed = false;
 }
 
+uint64_t rl_hash_bytes(uint64_t h, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211ULL;
+    return h;
+}
+
 void *rl_array_reserve(void *p, size_t n, size_t *cap, size_t elem, size_t first)
 {
     if (n < *cap)

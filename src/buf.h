@@ -39,6 +39,11 @@ void rl_buf_put_str(rl_buf *b, const char *s);    /* bytes of s, no NUL */
 void rl_buf_printf(rl_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 uint8_t *rl_buf_steal(rl_buf *b, size_t *len);    /* NULL if failed */
 
+/* FNV-1a over n bytes, continuing from h (start with RL_HASH_SEED): the one
+ * byte hash of RockLake's in-memory hash tables and caches (never stored). */
+#define RL_HASH_SEED 14695981039346656037ULL
+uint64_t rl_hash_bytes(uint64_t h, const void *p, size_t n);
+
 /* Room for element `n` of a malloc'd array `p` of `elem`-byte elements that
  * has room for *cap: when n == *cap it is reallocated to twice as many
  * (`first` when empty). Returns the array to use from now on (p itself if

@@ -423,7 +423,7 @@ typedef struct touched_counter {
 struct rl_txn {
     rl_catalog *cat;
     kv_snapshot *snap;
-    uint64_t snap_seq; /* cat->written_seq just before the snapshot was taken */
+    uint64_t snap_seq; /* cat->written_seq when the snapshot was taken (under the lock) */
     uint64_t name_gen; /* cat->name_gen then */
     bool wrote_names;  /* the overlay has a name index key: bypass the name cache */
     pending *ov;
@@ -1627,7 +1627,6 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
     if (check_expectations(t, err) < 0)
         goto unlock;
     if (t->nov == 0) { /* only UPDATEs that changed nothing: validated, nothing to write */
-        rc = 0;
         pthread_mutex_unlock(&cat->lock);
         kv_batch_free(b);
         free(values);
@@ -1857,13 +1856,8 @@ static int name_lookup_store(rl_txn *t, const char *schema, const char *name,
 
 static uint64_t name_hash(const char *schema, const char *name)
 {
-    uint64_t h = 1469598103934665603ULL;
-    for (const char *p = schema; *p; p++)
-        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-    h = (h ^ 0xFF) * 1099511628211ULL;
-    for (const char *p = name; *p; p++)
-        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-    return h;
+    uint64_t h = rl_hash_bytes(RL_HASH_SEED, schema, strlen(schema) + 1); /* NUL separates */
+    return rl_hash_bytes(h, name, strlen(name));
 }
 
 /* A cached answer for (schema, name) at the transaction's name generation. */

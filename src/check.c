@@ -103,10 +103,7 @@ typedef struct keymap {
 
 static uint64_t hash_bytes(const uint8_t *p, size_t n)
 {
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 1099511628211ULL;
-    return mix64(h);
+    return mix64(rl_hash_bytes(RL_HASH_SEED, p, n));
 }
 
 static keyslot *keymap_slot(keyslot *slots, size_t cap, const uint8_t *k, size_t kl)

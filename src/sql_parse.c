@@ -93,15 +93,9 @@ struct rl_parse_cache {
     size_t bytes;          /* sum of the entries' key lengths */
 };
 
-/* FNV-1a: texts are short and a miss costs a full parse anyway. */
 static uint64_t text_hash(const char *s, size_t len)
 {
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
+    return rl_hash_bytes(RL_HASH_SEED, s, len);
 }
 
 /* ------------------------------------------------------------- shapes */

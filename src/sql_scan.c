@@ -791,23 +791,13 @@ struct rl_ctid_map {
     size_t nt, capt;
 };
 
-static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
-{
-    const uint8_t *b = p;
-    for (size_t i = 0; i < n; i++) {
-        h ^= b[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
 /* A descriptor is identified by tag + dynamic id (dynamic descriptors are
  * cached by the catalog, but identity by value does not depend on that). */
 static uint64_t entry_hash(const rl_table_desc *d, const uint8_t *key, size_t klen)
 {
-    uint64_t h = fnv1a(14695981039346656037ull, &d->tag, 1);
-    h = fnv1a(h, &d->dyn_id, sizeof d->dyn_id);
-    return fnv1a(h, key, klen);
+    uint64_t h = rl_hash_bytes(RL_HASH_SEED, &d->tag, 1);
+    h = rl_hash_bytes(h, &d->dyn_id, sizeof d->dyn_id);
+    return rl_hash_bytes(h, key, klen);
 }
 
 static bool same_desc(const rl_table_desc *a, const rl_table_desc *b)

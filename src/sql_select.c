@@ -524,13 +524,6 @@ static bool oid_is_stringlike(uint32_t oid)
            oid == RL_OID_CHAR;
 }
 
-static uint64_t fnv1a(const uint8_t *p, size_t n, uint64_t h)
-{
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 1099511628211ULL;
-    return h;
-}
-
 static hash_key value_hash(const rl_value *v)
 {
     hash_key k = {false, 0};
@@ -538,10 +531,10 @@ static hash_key value_hash(const rl_value *v)
         return k;
     if (oid_is_intlike(v->oid)) {
         uint64_t x = (uint64_t)v->d.v.i;
-        k.h = fnv1a((const uint8_t *)&x, sizeof x, 14695981039346656037ULL);
+        k.h = rl_hash_bytes(RL_HASH_SEED, &x, sizeof x);
         k.ok = true;
     } else if (oid_is_stringlike(v->oid)) {
-        k.h = fnv1a(v->d.v.s.p, v->d.v.s.len, 1469598103934665603ULL);
+        k.h = rl_hash_bytes(RL_HASH_SEED, v->d.v.s.p, v->d.v.s.len);
         k.ok = true;
     }
     return k;

@@ -1,10 +1,13 @@
 /*
  * kv.h — RockLake's whole interface to SlateDB.
  *
- * Owns: the C view of the key-value store. The implementation is the Rust
- * staticlib in rust/src/lib.rs (crate `rocklake_kv`), a thin wrapper over the
- * `slatedb` crate. Nothing above this header knows SlateDB exists, and nothing
- * below it knows about DuckLake: keys and values are opaque byte strings.
+ * Owns: the C view of the key-value store. The implementation is kv.c over
+ * the Rust staticlib in rust/src/lib.rs (crate `rocklake_kv`, a thin wrapper
+ * over the `slatedb` crate, declared in slate.h). A writer serves its reads
+ * from an in-memory copy of the keyspace (kv.c, kvmirror.c); SlateDB makes
+ * every write durable. Nothing above this header knows SlateDB exists, and
+ * nothing below it knows about DuckLake: keys and values are opaque byte
+ * strings.
  *
  * Invariants:
  *  - Every function catches Rust panics; a panic becomes KV_ERR_INTERNAL with a
@@ -69,6 +72,10 @@ typedef struct kv_options {
     uint64_t reader_poll_interval_ms;/* reader: how often to look for new commits; default 100 */
     uint64_t scan_read_ahead_bytes;  /* scans: bytes fetched ahead per SST; default 1 MiB */
     uint32_t scan_fetch_tasks;       /* scans: parallel block fetches; default 8 */
+    /* Writers: keep the keyspace in memory and read from there, unless the
+     * store holds more than this many bytes at open (then read SlateDB).
+     * 0 = default 4 GiB; negative = never. Readers always read SlateDB. */
+    int64_t mirror_max_bytes;
 } kv_options;
 
 typedef struct kv_db kv_db;
@@ -93,7 +100,18 @@ int kv_is_reader(const kv_db *db);
  * when it returns an error). Returns 0 or -1. `db` may be NULL. */
 int kv_close(kv_db *db, kv_error *err);
 
-/* A consistent read view of a writer at this instant (SlateDB snapshot). On a
+/* The writer's in-memory copy of the keyspace, for stats and tests. */
+typedef struct kv_mirror_info {
+    uint64_t keys;     /* keys held, including deleted ones kept until close */
+    uint64_t versions; /* values held for open snapshots and the latest state */
+    uint64_t bytes;    /* memory used by keys, values and the index */
+    int broken;        /* 1: memory ran out applying a batch; reads use SlateDB */
+} kv_mirror_info;
+/* 1 and *out filled if `db` reads from a mirror, 0 (and *out zeroed) if not. */
+int kv_mirror_stats(kv_db *db, kv_mirror_info *out);
+
+/* A consistent read view of a writer at this instant (a mirror sequence, or a
+ * SlateDB snapshot when the writer has no mirror). On a
  * reader it returns NULL with KV_ERR_INVALID. Free with kv_snapshot_free(). */
 kv_snapshot *kv_snapshot_new(kv_db *db, kv_error *err);
 void kv_snapshot_free(kv_snapshot *snap);

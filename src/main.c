@@ -628,7 +628,7 @@ static const char *const help_serve =
     "                      [--idle-in-transaction-timeout MS] [--metrics ADDR:PORT]\n"
     "                      [--log-format text|json] [--auto-create on|off]\n"
     "                      [--max-connections N] [--port-file FILE]\n"
-    "                      [--log-min-duration-statement MS] [--cache-mb N]\n"
+    "                      [--log-min-duration-statement MS] [--cache-mb N] [--mirror-mb N]\n"
     "\n"
     "Serve RockLake catalogs over the PostgreSQL wire protocol (3.0), so DuckDB attaches\n"
     "with ATTACH 'ducklake:postgres:host=127.0.0.1 port=5433 dbname=lake user=me'.\n"
@@ -680,6 +680,10 @@ static const char *const help_serve =
     "                         duration (ROCKLAKE_LOG_MIN_DURATION_STATEMENT; default off)\n"
     "  --cache-mb N           block cache of each open lake, in MiB (ROCKLAKE_CACHE_MB;\n"
     "                         default 256); a catalog that fits is read from memory\n"
+    "  --mirror-mb N          a writer keeps each lake's whole catalog in memory and reads\n"
+    "                         it from there when its store holds at most N MiB when the\n"
+    "                         lake opens (ROCKLAKE_MIRROR_MB; default 4096; 0 = never:\n"
+    "                         read through the block cache); followers never do\n"
     "  --help                 show this help\n"
     "\n"
     "A local store root allows one writer server: a second one refuses to start unless\n"
@@ -698,7 +702,8 @@ static const char *const help_serve =
 enum {
     SO_STORE, SO_LISTEN, SO_CONFIG, SO_READ_ONLY, SO_TAKEOVER, SO_TLS_CERT, SO_TLS_KEY,
     SO_USERS, SO_HBA, SO_MAX_MESSAGE, SO_STMT_TIMEOUT, SO_IDLE_TIMEOUT, SO_METRICS,
-    SO_LOG_FORMAT, SO_AUTO_CREATE, SO_MAX_CONN, SO_PORT_FILE, SO_LOG_MIN_DURATION, SO_CACHE_MB, SO__COUNT
+    SO_LOG_FORMAT, SO_AUTO_CREATE, SO_MAX_CONN, SO_PORT_FILE, SO_LOG_MIN_DURATION, SO_CACHE_MB,
+    SO_MIRROR_MB, SO__COUNT
 };
 
 typedef struct serve_opt {
@@ -727,6 +732,7 @@ static const serve_opt serve_opts[SO__COUNT] = {
     {"port-file", true, "ROCKLAKE_PORT_FILE"},
     {"log-min-duration-statement", true, "ROCKLAKE_LOG_MIN_DURATION_STATEMENT"},
     {"cache-mb", true, "ROCKLAKE_CACHE_MB"},
+    {"mirror-mb", true, "ROCKLAKE_MIRROR_MB"},
 };
 
 /* Option values by source; later sources win. Strings point into argv, the
@@ -865,6 +871,11 @@ static int serve_config(const serve_args *a, rl_server_config *c)
         return usage_error("serve", "--cache-mb must be at least 1, not '%s'",
                            a->val[SO_CACHE_MB]);
     c->cache_bytes = cache_mb << 20;
+    uint64_t mirror_mb = 0;
+    if (!serve_number("--mirror-mb", a->val[SO_MIRROR_MB], 1 << 24, &mirror_mb))
+        return EXIT_USAGE;
+    if (a->val[SO_MIRROR_MB])
+        c->mirror_bytes = mirror_mb ? (int64_t)(mirror_mb << 20) : -1;
     c->log_min_duration_ms = -1;
     if (a->val[SO_LOG_MIN_DURATION]) {
         uint64_t ms = 0;

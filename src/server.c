@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <inttypes.h>
 #include <netdb.h>
 #include <poll.h>
 #include <pthread.h>
@@ -331,6 +332,7 @@ static srv_lake *open_lake(rl_server *srv, const char *name, rl_error *err)
     }
     rl_catalog_options o = {.create_if_missing = create, .read_only = srv->cfg.read_only};
     o.kv.block_cache_bytes = srv->cfg.cache_bytes;
+    o.kv.mirror_max_bytes = srv->cfg.mirror_bytes;
     rl_error e;
     rl_error_clear(&e);
     rl_catalog *cat = rl_catalog_open(url, &o, &e);
@@ -355,8 +357,13 @@ static srv_lake *open_lake(rl_server *srv, const char *name, rl_error *err)
     snprintf(l->name, sizeof l->name, "%s", name);
     l->cat = cat;
     l->eng = eng;
+    kv_mirror_info mi;
+    char in_memory[64] = "no";
+    if (kv_mirror_stats(rl_catalog_kv(cat), &mi))
+        snprintf(in_memory, sizeof in_memory, "%" PRIu64 " keys, %.1f MiB", mi.keys,
+                 (double)mi.bytes / (1 << 20));
     srv_log(srv, "info", "database_opened", "database", name, "url", url, "mode",
-            srv->cfg.read_only ? "read-only" : "writer", NULL);
+            srv->cfg.read_only ? "read-only" : "writer", "in_memory", in_memory, NULL);
     return l;
 }
 
@@ -552,6 +559,17 @@ static void render_metrics(rl_server *srv, rl_buf *b)
     metric(b, "rocklake_store_gets_total", "counter", "Point reads.", (long long)kc.gets);
     metric(b, "rocklake_store_keys_read_total", "counter", "Keys read by scans and gets.",
            (long long)kc.keys_read);
+    uint64_t mirror_bytes = 0;
+    pthread_mutex_lock(&srv->lakes_mu);
+    for (srv_lake *l = srv->lakes; l; l = l->next) {
+        kv_mirror_info mi;
+        if (kv_mirror_stats(rl_catalog_kv(l->cat), &mi))
+            mirror_bytes += mi.bytes;
+    }
+    pthread_mutex_unlock(&srv->lakes_mu);
+    metric(b, "rocklake_memory_catalog_bytes", "gauge",
+           "Memory holding open lakes' catalogs for reads (--mirror-mb).",
+           (long long)mirror_bytes);
 }
 
 static void thread_done(rl_server *srv);

@@ -163,7 +163,7 @@ static void test_help(void)
 {
     static const struct {
         const char *cmd;
-        const char *opts[9];
+        const char *opts[10];
     } cases[] = {
         {"create", {"--format"}},
         {"demo",
@@ -175,7 +175,8 @@ static void test_help(void)
         {"checkpoint", {"--lifetime", "create", "list"}},
         {"serve",
          {"--store", "--listen", "--read-only", "--metrics", "--statement-timeout",
-          "--log-min-duration-statement", "--cache-mb", "ROCKLAKE_CACHE_MB"}},
+          "--log-min-duration-statement", "--cache-mb", "ROCKLAKE_CACHE_MB", "--mirror-mb",
+          "ROCKLAKE_MIRROR_MB"}},
     };
     char *out;
     CHECK_EQ_INT(run(&out, "--help", (char *)NULL), 0);

@@ -6,7 +6,9 @@
  * follow-up, checkpoints, error reporting, counters and crash atomicity.
  *
  * Backends: the whole suite runs once on memory://test-<pid>-N and once on a
- * file:// store under $ROCKLAKE_TEST_TMP (default /tmp). When ROCKLAKE_S3_URL
+ * file:// store under $ROCKLAKE_TEST_TMP (default /tmp); on memory it runs
+ * again with writers reading SlateDB instead of their in-memory mirror, and
+ * the mirror's own tests compare the two read paths. When ROCKLAKE_S3_URL
  * is set (tests/s3/run_s3.sh does that) it runs ONLY against sub-prefixes of
  * that URL. Crash atomicity (fork/exec + SIGKILL of helper_kv_crash) runs on
  * file and s3 only: a memory store dies with its process.
@@ -33,6 +35,7 @@
 typedef enum { BK_MEMORY, BK_FILE, BK_S3 } backend;
 static backend g_backend;
 static char g_base[1024]; /* file: tmp dir; s3: ROCKLAKE_S3_URL */
+static bool g_no_mirror;  /* writers read SlateDB instead of their mirror */
 static int g_seq;
 static uint64_t g_rng = 0x5eedULL;
 
@@ -59,7 +62,9 @@ static double now_s(void)
 static kv_db *open_writer(const char *url)
 {
     kv_error err;
-    kv_db *db = kv_open_writer(url, NULL, &err);
+    kv_options o = {0};
+    o.mirror_max_bytes = g_no_mirror ? -1 : 0;
+    kv_db *db = kv_open_writer(url, &o, &err);
     if (!db) fprintf(stderr, "  open_writer(%s): %s: %s\n", url, kv_error_kind_name(err.kind), err.message);
     CHECK(db != NULL);
     return db;
@@ -963,6 +968,266 @@ static void test_crash_atomicity(void)
     }
 }
 
+
+/* ---- the writer's in-memory mirror (kv.c, kvmirror.c) --------------------- */
+
+static kv_db *open_writer_opts(const char *url, int64_t mirror_max)
+{
+    kv_error err;
+    kv_options o = {0};
+    o.mirror_max_bytes = mirror_max;
+    kv_db *db = kv_open_writer(url, &o, &err);
+    if (!db) fprintf(stderr, "  open(%s): %s\n", url, err.message);
+    CHECK(db != NULL);
+    return db;
+}
+
+/* Every pair of [start, end) as "k=v;" text, at snapshot s (NULL latest),
+ * with a seek to `seek` (if any) after the first pair. */
+static void scan_text(kv_db *db, kv_snapshot *s, const char *start, const char *end,
+                      const char *seek, char *out, size_t n)
+{
+    out[0] = 0;
+    kv_error err;
+    kv_iter *it = kv_scan(db, s, (const uint8_t *)start, strlen(start),
+                          (const uint8_t *)end, end ? strlen(end) : 0, &err);
+    CHECK(it != NULL);
+    if (!it) return;
+    const uint8_t *k, *v;
+    size_t kl, vl, used = 0;
+    int rc, i = 0;
+    while ((rc = kv_iter_next(it, &k, &kl, &v, &vl, &err)) == 1) {
+        used += (size_t)snprintf(out + used, used < n ? n - used : 0, "%.*s=%.*s;", (int)kl,
+                                 (const char *)k, (int)vl, (const char *)v);
+        if (i++ == 0 && seek) /* may be backwards: then both paths must refuse it */
+            used += (size_t)snprintf(out + used, used < n ? n - used : 0, "seek:%d;",
+                                     kv_iter_seek(it, (const uint8_t *)seek, strlen(seek), &err));
+    }
+    CHECK_EQ_INT(rc, 0);
+    kv_iter_free(it);
+}
+
+/* Property: the same random batches (puts, deletes, rewrites, several ops on
+ * one key in a batch) give the same answers from the mirror as from
+ * SlateDB, for point reads, range scans and seeks, at the latest state and
+ * at snapshots taken along the way; and again after a reopen, which loads
+ * the mirror from SlateDB. */
+static void test_mirror_matches_slatedb(void)
+{
+    char url_m[PATH_MAX], url_s[PATH_MAX];
+    fresh_url(url_m, sizeof url_m);
+    fresh_url(url_s, sizeof url_s);
+    kv_db *dm = open_writer_opts(url_m, 0), *ds = open_writer_opts(url_s, -1);
+    if (!dm || !ds) return;
+    kv_mirror_info info;
+    CHECK_EQ_INT(kv_mirror_stats(dm, &info), 1);
+    CHECK_EQ_INT(kv_mirror_stats(ds, &info), 0);
+    enum { NSNAP = 6 };
+    kv_snapshot *sm[NSNAP] = {0}, *ss[NSNAP] = {0};
+    uint64_t rng = g_rng ^ 0x3141;
+    char k[16], v[32], k2[16], a[8192], b[8192];
+    for (int round = 0; round < 120; round++) {
+        kv_batch *bt = kv_batch_new();
+        int ops = 1 + (int)(tu_rand(&rng) % 6);
+        for (int i = 0; i < ops; i++) {
+            snprintf(k, sizeof k, "k%02d", (int)(tu_rand(&rng) % 40));
+            if (tu_rand(&rng) % 4 == 0) {
+                kv_batch_delete(bt, (const uint8_t *)k, strlen(k));
+            } else {
+                snprintf(v, sizeof v, "r%d.%d", round, i);
+                bput(bt, k, v);
+            }
+        }
+        CHECK_EQ_INT(write_batch(dm, bt), 0);
+        CHECK_EQ_INT(write_batch(ds, bt), 0);
+        kv_batch_free(bt);
+        if (round % 20 == 7) {
+            int slot = round / 20;
+            sm[slot] = kv_snapshot_new(dm, NULL);
+            ss[slot] = kv_snapshot_new(ds, NULL);
+        }
+        for (int slot = -1; slot < NSNAP; slot++) {
+            kv_snapshot *x = slot < 0 ? NULL : sm[slot], *y = slot < 0 ? NULL : ss[slot];
+            if (slot >= 0 && !x) continue;
+            snprintf(k, sizeof k, "k%02d", (int)(tu_rand(&rng) % 40));
+            snprintf(k2, sizeof k2, "k%02d", (int)(tu_rand(&rng) % 44));
+            uint8_t *va = NULL, *vb = NULL;
+            size_t la = 0, lb = 0;
+            int ra = get_raw(dm, x, k, strlen(k), &va, &la);
+            int rb = get_raw(ds, y, k, strlen(k), &vb, &lb);
+            CHECK_EQ_INT(ra, rb);
+            if (ra == 1 && rb == 1) CHECK_MEM(va, la, vb, lb);
+            free(va);
+            free(vb);
+            const char *lo = strcmp(k, k2) < 0 ? k : k2, *hi = lo == k ? k2 : k;
+            scan_text(dm, x, lo, hi, NULL, a, sizeof a);
+            scan_text(ds, y, lo, hi, NULL, b, sizeof b);
+            CHECK_EQ_STR(a, b);
+            scan_text(dm, x, "k", NULL, hi, a, sizeof a);
+            scan_text(ds, y, "k", NULL, hi, b, sizeof b);
+            CHECK_EQ_STR(a, b);
+        }
+    }
+    for (int i = 0; i < NSNAP; i++) {
+        kv_snapshot_free(sm[i]);
+        kv_snapshot_free(ss[i]);
+    }
+    scan_text(ds, NULL, "k", NULL, NULL, b, sizeof b);
+    close_db(dm);
+    close_db(ds);
+    dm = open_writer_opts(url_m, 0);
+    if (!dm) return;
+    scan_text(dm, NULL, "k", NULL, NULL, a, sizeof a);
+    CHECK_EQ_STR(a, b);
+    CHECK(strlen(a) > 0);
+    close_db(dm);
+}
+
+/* A key rewritten many times keeps only the versions an open snapshot needs:
+ * the snapshot still reads its value, and once it is gone the next write
+ * frees the rest. */
+static void test_mirror_frees_old_versions(void)
+{
+    char url[PATH_MAX];
+    fresh_url(url, sizeof url);
+    kv_db *db = open_writer_opts(url, 0);
+    if (!db) return;
+    put1(db, "hot", "v0");
+    kv_snapshot *s = kv_snapshot_new(db, NULL);
+    char v[16];
+    for (int i = 1; i <= 200; i++) {
+        snprintf(v, sizeof v, "v%d", i);
+        put1(db, "hot", v);
+    }
+    kv_mirror_info info;
+    CHECK_EQ_INT(kv_mirror_stats(db, &info), 1);
+    CHECK_EQ_INT(info.keys, 1);
+    expect(db, s, "hot", "v0");
+    expect(db, NULL, "hot", "v200");
+    kv_snapshot_free(s);
+    /* Unlinked versions are freed one batch later; a hot key then holds its
+     * newest value and the one before (for readers pinned meanwhile). */
+    put1(db, "hot", "next");
+    put1(db, "hot", "last");
+    CHECK_EQ_INT(kv_mirror_stats(db, &info), 1);
+    CHECK(info.versions <= 3);
+    expect(db, NULL, "hot", "last");
+    /* A deleted key reads as absent everywhere and keeps one tombstone. */
+    kv_batch *b = kv_batch_new();
+    kv_batch_delete(b, (const uint8_t *)"hot", 3);
+    CHECK_EQ_INT(write_batch(db, b), 0);
+    kv_batch_free(b);
+    expect(db, NULL, "hot", NULL);
+    char got[64];
+    scan_text(db, NULL, "a", NULL, NULL, got, sizeof got);
+    CHECK_EQ_STR(got, "");
+    CHECK_EQ_INT(kv_mirror_stats(db, &info), 1);
+    CHECK(info.versions <= 3);
+    close_db(db);
+}
+
+struct batch_reader {
+    kv_db *db;
+    volatile int *stop;
+    int torn, scans;
+};
+
+/* Scans all keys at one snapshot: every key must carry the same round. */
+static void *batch_reader_main(void *p)
+{
+    struct batch_reader *r = p;
+    while (!*r->stop) {
+        kv_snapshot *s = kv_snapshot_new(r->db, NULL);
+        kv_iter *it = kv_scan_prefix(r->db, s, (const uint8_t *)"w", 1, NULL);
+        const uint8_t *k, *v;
+        size_t kl, vl;
+        char first[32] = "";
+        int n = 0;
+        while (it && kv_iter_next(it, &k, &kl, &v, &vl, NULL) == 1) {
+            char cur[32];
+            snprintf(cur, sizeof cur, "%.*s", (int)vl, (const char *)v);
+            if (n++ == 0) snprintf(first, sizeof first, "%s", cur);
+            else if (strcmp(first, cur) != 0) r->torn++;
+        }
+        if (n != 0 && n != 50) r->torn++;
+        kv_iter_free(it);
+        kv_snapshot_free(s);
+        r->scans++;
+    }
+    return NULL;
+}
+
+/* Readers on other threads never see part of a batch while the writer
+ * rewrites 50 keys per batch (and old versions are freed under them). */
+static void test_mirror_readers_see_whole_batches(void)
+{
+    char url[PATH_MAX];
+    fresh_url(url, sizeof url);
+    kv_db *db = open_writer_opts(url, 0);
+    if (!db) return;
+    volatile int stop = 0;
+    struct batch_reader r[2] = {{db, &stop, 0, 0}, {db, &stop, 0, 0}};
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++) pthread_create(&th[i], NULL, batch_reader_main, &r[i]);
+    char k[16], v[16];
+    for (int round = 0; round < 150; round++) {
+        kv_batch *b = kv_batch_new();
+        for (int i = 0; i < 50; i++) {
+            snprintf(k, sizeof k, "w%03d", i);
+            snprintf(v, sizeof v, "%d", round);
+            bput(b, k, v);
+        }
+        kv_pending *p = NULL;
+        CHECK_EQ_INT(kv_write_begin(db, b, &p, NULL), 0);
+        if (round % 10 == 0) kv_flush(db, NULL);
+        CHECK_EQ_INT(kv_write_wait(p, NULL), 0);
+        kv_batch_free(b);
+    }
+    stop = 1;
+    for (int i = 0; i < 2; i++) pthread_join(th[i], NULL);
+    CHECK_EQ_INT(r[0].torn + r[1].torn, 0);
+    CHECK(r[0].scans > 0 && r[1].scans > 0);
+    close_db(db);
+}
+
+/* A store larger than mirror_max_bytes at open is read from SlateDB, with
+ * the same answers. */
+static void test_mirror_size_limit(void)
+{
+    char url[PATH_MAX];
+    fresh_url(url, sizeof url);
+    kv_db *db = open_writer_opts(url, 0);
+    if (!db) return;
+    kv_batch *b = kv_batch_new();
+    char k[16], v[128];
+    for (int i = 0; i < 200; i++) {
+        snprintf(k, sizeof k, "big%03d", i);
+        memset(v, 'a' + i % 26, sizeof v - 1);
+        v[sizeof v - 1] = 0;
+        bput(b, k, v);
+    }
+    CHECK_EQ_INT(write_batch(db, b), 0);
+    kv_batch_free(b);
+    close_db(db);
+    db = open_writer_opts(url, 4096);
+    if (!db) return;
+    kv_mirror_info info;
+    CHECK_EQ_INT(kv_mirror_stats(db, &info), 0);
+    kv_iter *it = kv_scan_prefix(db, NULL, (const uint8_t *)"big", 3, NULL);
+    CHECK_EQ_INT(drain(it), 200);
+    kv_iter_free(it);
+    put1(db, "big999", "x");
+    expect(db, NULL, "big999", "x");
+    close_db(db);
+    db = open_writer_opts(url, 1 << 20);
+    if (!db) return;
+    CHECK_EQ_INT(kv_mirror_stats(db, &info), 1);
+    CHECK_EQ_INT(info.keys, 201);
+    CHECK(info.bytes > 200 * 128);
+    expect(db, NULL, "big999", "x");
+    close_db(db);
+}
+
 /* ---- main ----------------------------------------------------------------- */
 
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -973,7 +1238,7 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
 
 static void run_suite(const char *name)
 {
-    fprintf(stderr, "# backend %s\n", name);
+    fprintf(stderr, "# backend %s%s\n", name, g_no_mirror ? " (no mirror)" : "");
     RUN(test_basic_put_get_delete);
     RUN(test_reopen);
     RUN(test_memtable_flush_keeps_what_readers_need);
@@ -986,6 +1251,11 @@ static void run_suite(const char *name)
     RUN(test_checkpoints);
     RUN(test_threads_share_db);
     RUN(test_crash_atomicity);
+    if (g_no_mirror) return;
+    RUN(test_mirror_matches_slatedb);
+    RUN(test_mirror_frees_old_versions);
+    RUN(test_mirror_readers_see_whole_batches);
+    RUN(test_mirror_size_limit);
 }
 
 int main(void)
@@ -1008,6 +1278,9 @@ int main(void)
 
     g_backend = BK_MEMORY;
     run_suite("memory");
+    g_no_mirror = true;
+    run_suite("memory");
+    g_no_mirror = false;
 
     /* File stores live in one per-run directory, removed afterwards. */
     const char *tmp = getenv("ROCKLAKE_TEST_TMP");

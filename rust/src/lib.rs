@@ -1,4 +1,10 @@
-//! rocklake_kv — the C ABI over SlateDB declared in src/kv.h.
+//! rocklake_kv — the C ABI over SlateDB that src/kv.c builds kv.h on.
+//!
+//! The entry points are `slate_*` (declared in src/slate.h) plus the batch
+//! functions and kv_error_kind_name/kv_checkpoint_list, which kv.h exports
+//! unchanged. src/kv.c wraps the rest: on a writer it serves reads from its
+//! in-memory mirror (src/kvmirror.c) and calls these only to write, to load
+//! the mirror and on readers.
 //!
 //! Owns: store URL resolution (file / memory / s3), the process-wide tokio
 //! runtime, the opaque handles (kv_db, kv_snapshot, kv_iter, kv_batch), the
@@ -574,7 +580,7 @@ pub extern "C" fn kv_error_kind_name(kind: c_int) -> *const c_char {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn kv_open_writer(
+pub unsafe extern "C" fn slate_open_writer(
     url: *const c_char,
     opts: *const KvOptions,
     err: *mut KvError,
@@ -586,7 +592,7 @@ pub unsafe extern "C" fn kv_open_writer(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn kv_open_reader(
+pub unsafe extern "C" fn slate_open_reader(
     url: *const c_char,
     opts: *const KvOptions,
     err: *mut KvError,
@@ -598,7 +604,7 @@ pub unsafe extern "C" fn kv_open_reader(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn kv_is_reader(db: *const KvDb) -> c_int {
+pub unsafe extern "C" fn slate_is_reader(db: *const KvDb) -> c_int {
     guard(std::ptr::null_mut(), 0, || {
         Ok(matches!(db_ref(db)?.engine, Engine::Reader(_)) as c_int)
     })
@@ -615,7 +621,7 @@ async fn close_engine(db: &KvDb) -> KvResult<()> {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn kv_close(db: *mut KvDb, err: *mut KvError) -> c_int {
+pub unsafe extern "C" fn slate_close(db: *mut KvDb, err: *mut KvError) -> c_int {
     guard(err, -1, || {
         if db.is_null() {
             return Ok(0);
@@ -637,7 +643,7 @@ pub struct KvSnapshot {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn kv_snapshot_new(db: *mut KvDb, err: *mut KvError) -> *mut KvSnapshot {
+pub unsafe extern "C" fn slate_snapshot_new(db: *mut KvDb, err: *mut KvError) -> *mut KvSnapshot {
     guard(err, std::ptr::null_mut(), || {
         let w = db_ref(db)?
             .writer()
@@ -648,7 +654,7 @@ pub unsafe extern "C" fn kv_snapshot_new(db: *mut KvDb, err: *mut KvError) -> *m
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn kv_snapshot_free(snap: *mut KvSnapshot) {
+pub unsafe extern "C" fn slate_snapshot_free(snap: *mut KvSnapshot) {
     guard_void(|| {
         if !snap.is_null() {
             // SAFETY: handle from kv_snapshot_new, freed once.
@@ -673,7 +679,7 @@ async fn get_value(db: &KvDb, snap: Option<&KvSnapshot>, key: &[u8]) -> KvResult
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn kv_get(
+pub unsafe extern "C" fn slate_get(
     db: *mut KvDb,
     snap: *mut KvSnapshot,
     key: *const u8,
@@ -780,7 +786,7 @@ fn scan_range(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn kv_scan(
+pub unsafe extern "C" fn slate_scan(
     db: *mut KvDb,
     snap: *mut KvSnapshot,
     start: *const u8,
@@ -817,7 +823,7 @@ fn prefix_upper_bound(prefix: &[u8]) -> Option<Vec<u8>> {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn kv_scan_prefix(
+pub unsafe extern "C" fn slate_scan_prefix(
     db: *mut KvDb,
     snap: *mut KvSnapshot,
     prefix: *const u8,
@@ -840,7 +846,7 @@ fn iter_mut<'a>(it: *mut KvIter) -> KvResult<&'a mut KvIter> {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn kv_iter_next(
+pub unsafe extern "C" fn slate_iter_next(
     it: *mut KvIter,
     key: *mut *const u8,
     klen: *mut usize,
@@ -909,7 +915,7 @@ fn refill(it: &mut KvIter) -> KvResult<()> {
 /// is an error; seeking to it, or below the range start, changes nothing;
 /// seeking at or past the range end exhausts the iterator.
 #[no_mangle]
-pub unsafe extern "C" fn kv_iter_seek(
+pub unsafe extern "C" fn slate_iter_seek(
     it: *mut KvIter,
     key: *const u8,
     klen: usize,
@@ -952,7 +958,7 @@ pub unsafe extern "C" fn kv_iter_seek(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn kv_iter_free(it: *mut KvIter) {
+pub unsafe extern "C" fn slate_iter_free(it: *mut KvIter) {
     guard_void(|| {
         if !it.is_null() {
             // SAFETY: handle from kv_scan*, freed once.
@@ -1016,6 +1022,41 @@ pub unsafe extern "C" fn kv_batch_delete(b: *mut KvBatch, key: *const u8, klen: 
     })
 }
 
+/// The i-th op of a batch, for the C mirror: 1 = put (key and value set),
+/// 0 = delete (value NULL, 0), -1 = no such op. Pointers borrow from the
+/// batch until it is changed or freed.
+#[no_mangle]
+pub unsafe extern "C" fn slate_batch_op(
+    b: *const KvBatch,
+    i: usize,
+    key: *mut *const u8,
+    klen: *mut usize,
+    val: *mut *const u8,
+    vlen: *mut usize,
+) -> c_int {
+    guard(std::ptr::null_mut(), -1, || {
+        // SAFETY: NULL or a live handle from kv_batch_new.
+        let Some(b) = (unsafe { b.as_ref() }) else {
+            return Ok(-1);
+        };
+        let Some(op) = b.ops.get(i) else {
+            return Ok(-1);
+        };
+        let (k, v, kind) = match op {
+            Op::Put(k, v) => (k, Some(v), 1),
+            Op::Delete(k) => (k, None, 0),
+        };
+        // SAFETY: out-parameters supplied by C, all non-NULL by contract.
+        unsafe {
+            *key = k.as_ptr();
+            *klen = k.len();
+            *val = v.map_or(std::ptr::null(), |v| v.as_ptr());
+            *vlen = v.map_or(0, |v| v.len());
+        }
+        Ok(kind)
+    })
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn kv_batch_count(b: *const KvBatch) -> usize {
     // SAFETY: NULL or a live handle.
@@ -1072,7 +1113,7 @@ fn build_batch(b: &KvBatch) -> KvResult<(WriteBatch, u64)> {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn kv_write(db: *mut KvDb, b: *const KvBatch, err: *mut KvError) -> c_int {
+pub unsafe extern "C" fn slate_write(db: *mut KvDb, b: *const KvBatch, err: *mut KvError) -> c_int {
     guard(err, -1, || {
         let w = db_ref(db)?.writer()?;
         // SAFETY: NULL or a live handle.
@@ -1100,7 +1141,7 @@ pub struct KvPending {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn kv_write_begin(
+pub unsafe extern "C" fn slate_write_begin(
     db: *mut KvDb,
     b: *const KvBatch,
     out: *mut *mut KvPending,
@@ -1124,7 +1165,7 @@ pub unsafe extern "C" fn kv_write_begin(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn kv_write_wait(p: *mut KvPending, err: *mut KvError) -> c_int {
+pub unsafe extern "C" fn slate_write_wait(p: *mut KvPending, err: *mut KvError) -> c_int {
     guard(err, -1, || {
         if p.is_null() {
             return Ok(0);
@@ -1139,7 +1180,7 @@ pub unsafe extern "C" fn kv_write_wait(p: *mut KvPending, err: *mut KvError) -> 
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn kv_flush(db: *mut KvDb, err: *mut KvError) -> c_int {
+pub unsafe extern "C" fn slate_flush(db: *mut KvDb, err: *mut KvError) -> c_int {
     guard(err, -1, || {
         match &db_ref(db)?.engine {
             Engine::Writer(w) => block_on(w.flush())?,
@@ -1154,7 +1195,7 @@ pub unsafe extern "C" fn kv_flush(db: *mut KvDb, err: *mut KvError) -> c_int {
 /// flushed, and the flush keeps only the versions live snapshots need, so
 /// flushing bounds how many versions of a hot key a scan steps over.
 #[no_mangle]
-pub unsafe extern "C" fn kv_flush_memtable_async(db: *mut KvDb, err: *mut KvError) -> c_int {
+pub unsafe extern "C" fn slate_flush_memtable_async(db: *mut KvDb, err: *mut KvError) -> c_int {
     guard(err, -1, || {
         if let Engine::Writer(w) = &db_ref(db)?.engine {
             let w = w.clone();
@@ -1210,7 +1251,7 @@ async fn list_checkpoints(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn kv_checkpoint_create(
+pub unsafe extern "C" fn slate_checkpoint_create(
     db: *mut KvDb,
     lifetime_ms: u64,
     out: *mut KvCheckpoint,
@@ -1298,7 +1339,7 @@ pub unsafe extern "C" fn kv_checkpoint_list(
 // ---------------------------------------------------------------------------
 
 #[no_mangle]
-pub unsafe extern "C" fn kv_counters_get(out: *mut KvCounters) {
+pub unsafe extern "C" fn slate_counters_get(out: *mut KvCounters) {
     guard_void(|| {
         // SAFETY: NULL or a valid out-struct.
         if let Some(out) = unsafe { out.as_mut() } {

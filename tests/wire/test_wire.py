@@ -541,6 +541,41 @@ def test_metrics_endpoint(start_server):
     assert 'rocklake_statement_seconds_bucket{le="1e-05"}' in body
 
 
+def test_catalog_in_memory_and_mirror_mb(start_server):
+    """A writer keeps each lake in memory for reads (logged at open, a metrics
+    gauge); --mirror-mb 0 reads the store instead. Both answer the same, and
+    what was written with the mirror is in the store after a restart."""
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    s = start_server("--metrics", f"127.0.0.1:{port}", "--log-format", "json")
+    with psycopg.connect(s.dsn(), autocommit=True) as conn:
+        conn.execute("CREATE TABLE mm (a bigint, b varchar)")
+        conn.execute("INSERT INTO mm VALUES " +
+                     ",".join(f"({i}, 'v{i}')" for i in range(1, 301)))
+        conn.execute("UPDATE mm SET b = 'w' WHERE a % 3 = 0")
+        conn.execute("DELETE FROM mm WHERE a > 250")
+        want = conn.execute("SELECT a, b FROM mm ORDER BY a").fetchall()
+    assert len(want) == 250 and want[2] == (3, "w")
+    opened = [json.loads(l) for l in s.log_text().splitlines() if '"database_opened"' in l]
+    assert opened and opened[0]["in_memory"].endswith("MiB"), opened
+    body = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read().decode()
+    gauge = [l for l in body.splitlines() if l.startswith("rocklake_memory_catalog_bytes ")]
+    assert gauge and int(gauge[0].split()[1]) > 0
+    assert s.stop() == 0
+    off = start_server("--mirror-mb", "0", "--log-format", "json", store_root=s.store)
+    with psycopg.connect(off.dsn(), autocommit=True) as conn:
+        assert conn.execute("SELECT a, b FROM mm ORDER BY a").fetchall() == want
+        conn.execute("INSERT INTO mm VALUES (999, 'off')")
+    opened = [json.loads(l) for l in off.log_text().splitlines() if '"database_opened"' in l]
+    assert opened and opened[0]["in_memory"] == "no"
+    assert off.stop() == 0
+    on = start_server(store_root=s.store)
+    with psycopg.connect(on.dsn(), autocommit=True) as conn:
+        assert conn.execute("SELECT count(*), max(a) FROM mm").fetchone() == (251, 999)
+
+
 def test_log_min_duration_statement(start_server):
     """--log-min-duration-statement 0 logs every statement with its text and
     duration (simple and extended protocol); a high threshold logs none."""

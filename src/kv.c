@@ -1,0 +1,544 @@
+/*
+ * kv.c — kv.h over SlateDB (slate.h), with the writer's reads served from
+ * memory (kvmirror.h).
+ *
+ * Owns: the kv_db / kv_snapshot / kv_iter handles, the choice between the
+ * mirror and SlateDB for each read, the order in which a writer's batches
+ * reach SlateDB's memtable and the mirror, and the read counters of
+ * mirrored reads.
+ *
+ * Why a mirror: SlateDB answers every read (even a point read) by merging
+ * iterators over its memtable, L0 tables and sorted runs, about a
+ * microsecond per entry; a DuckLake catalog is small (tens of MB for ten
+ * thousand tables) and has exactly one writer, which sees every change. So
+ * the writer loads the keyspace into a multi-version skiplist at open and
+ * applies each batch to it right after SlateDB's memtable, under one lock,
+ * so both see the same batches in the same order. Reads then never enter
+ * SlateDB; SlateDB still makes every write durable, and is what the next
+ * open (and every follower) reads.
+ *
+ * Invariants:
+ *  - A writer's snapshot is a pinned mirror sequence: it sees exactly the
+ *    batches applied before it was taken, as a SlateDB snapshot would.
+ *    Reads without a snapshot pin the latest sequence for their duration.
+ *  - A mirror that could not hold a batch (out of memory) is abandoned: new
+ *    reads go to SlateDB; reads already pinned finish on the mirror, whose
+ *    versions up to their sequence are intact.
+ *  - Readers (followers) and writers opened with mirror_max_bytes < 0, or
+ *    whose store was larger than mirror_max_bytes at open, read SlateDB.
+ */
+#include "kv.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kvmirror.h"
+#include "slate.h"
+
+#define DEFAULT_MIRROR_MAX_BYTES (4ull << 30)
+
+struct kv_db {
+    slate_db *slate;
+    kv_mirror *mirror; /* NULL: every read goes to SlateDB */
+    /* Orders SlateDB's memtable apply and the mirror apply of each batch. */
+    pthread_mutex_t write_lock;
+};
+
+struct kv_snapshot {
+    kv_db *db;
+    slate_snapshot *slate; /* NULL when the snapshot is a mirror pin */
+    uint64_t seq;
+};
+
+struct kv_iter {
+    slate_iter *slate; /* NULL when the scan reads the mirror */
+    kv_db *db;
+    uint64_t seq;
+    bool pinned;              /* this iterator holds its own pin on seq */
+    const kvm_node *pos;      /* next node to look at; NULL at the end */
+    const kvm_node *last;     /* last node returned, NULL before the first */
+    uint8_t *start, *end;     /* owned copies; end NULL = unbounded */
+    size_t slen, elen;
+};
+
+/* Reads served by mirrors, added to SlateDB's counters; the load at open is
+ * subtracted so that only the caller's reads count. */
+static _Atomic uint64_t mirror_gets, mirror_scans, mirror_keys;
+static _Atomic uint64_t load_scans, load_keys;
+
+static void set_err(kv_error *err, kv_error_kind kind, const char *msg)
+{
+    if (!err) return;
+    err->kind = kind;
+    snprintf(err->message, sizeof err->message, "%s", msg);
+}
+
+static int key_cmp(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
+{
+    size_t n = al < bl ? al : bl;
+    int c = n ? memcmp(a, b, n) : 0;
+    if (c) return c;
+    return al < bl ? -1 : al > bl;
+}
+
+static void count(_Atomic uint64_t *c, uint64_t n)
+{
+    atomic_fetch_add_explicit(c, n, memory_order_relaxed);
+}
+
+/* The mirror to read from, or NULL for SlateDB. */
+static kv_mirror *usable_mirror(const kv_db *db)
+{
+    return db->mirror && !kvm_broken(db->mirror) ? db->mirror : NULL;
+}
+
+/* ------------------------------------------------------------ open/close */
+
+static kv_db *wrap(slate_db *s)
+{
+    kv_db *db = calloc(1, sizeof *db);
+    if (!db) return NULL;
+    db->slate = s;
+    pthread_mutex_init(&db->write_lock, NULL);
+    return db;
+}
+
+/* Copy the whole keyspace into a new mirror. Returns the mirror, or NULL
+ * when the store is larger than `limit` or memory runs out (the writer then
+ * reads SlateDB), or when SlateDB fails (-1 in *failed, error in *err). */
+static kv_mirror *load_mirror(slate_db *s, uint64_t limit, int *failed, kv_error *err)
+{
+    *failed = 0;
+    kv_mirror *m = kvm_new();
+    if (!m) return NULL;
+    static const uint8_t lowest[1] = {0};
+    slate_iter *it = slate_scan(s, NULL, lowest, 0, NULL, 0, err);
+    if (!it) {
+        kvm_free(m);
+        *failed = 1;
+        return NULL;
+    }
+    count(&load_scans, 1);
+    const uint8_t *k, *v;
+    size_t kl, vl;
+    int rc;
+    kvm_stats st;
+    while ((rc = slate_iter_next(it, &k, &kl, &v, &vl, err)) == 1) {
+        count(&load_keys, 1);
+        kvm_stats_get(m, &st);
+        if (st.bytes > limit || kvm_load(m, k, kl, v, vl) < 0) {
+            /* Too big for memory: drain nothing more, read SlateDB. */
+            slate_iter_free(it);
+            kvm_free(m);
+            set_err(err, KV_OK, "");
+            return NULL;
+        }
+    }
+    slate_iter_free(it);
+    if (rc < 0) {
+        kvm_free(m);
+        *failed = 1;
+        return NULL;
+    }
+    return m;
+}
+
+kv_db *kv_open_writer(const char *url, const kv_options *opts, kv_error *err)
+{
+    slate_db *s = slate_open_writer(url, opts, err);
+    if (!s) return NULL;
+    kv_db *db = wrap(s);
+    if (!db) {
+        slate_close(s, NULL);
+        set_err(err, KV_ERR_INTERNAL, "out of memory opening the store");
+        return NULL;
+    }
+    int64_t max = opts ? opts->mirror_max_bytes : 0;
+    if (max >= 0) {
+        int failed;
+        db->mirror = load_mirror(s, max ? (uint64_t)max : DEFAULT_MIRROR_MAX_BYTES, &failed, err);
+        if (failed) {
+            kv_error ignored;
+            kv_close(db, &ignored);
+            return NULL;
+        }
+    }
+    return db;
+}
+
+kv_db *kv_open_reader(const char *url, const kv_options *opts, kv_error *err)
+{
+    slate_db *s = slate_open_reader(url, opts, err);
+    if (!s) return NULL;
+    kv_db *db = wrap(s);
+    if (!db) {
+        slate_close(s, NULL);
+        set_err(err, KV_ERR_INTERNAL, "out of memory opening the store");
+    }
+    return db;
+}
+
+int kv_is_reader(const kv_db *db)
+{
+    return db ? slate_is_reader(db->slate) : 0;
+}
+
+int kv_close(kv_db *db, kv_error *err)
+{
+    set_err(err, KV_OK, "");
+    if (!db) return 0;
+    int rc = slate_close(db->slate, err);
+    kvm_free(db->mirror);
+    pthread_mutex_destroy(&db->write_lock);
+    free(db);
+    return rc;
+}
+
+int kv_mirror_stats(kv_db *db, kv_mirror_info *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!db || !db->mirror) return 0;
+    kvm_stats st;
+    kvm_stats_get(db->mirror, &st);
+    out->keys = st.nodes;
+    out->versions = st.versions;
+    out->bytes = st.bytes;
+    out->broken = kvm_broken(db->mirror);
+    return 1;
+}
+
+/* ------------------------------------------------------------ snapshots */
+
+kv_snapshot *kv_snapshot_new(kv_db *db, kv_error *err)
+{
+    if (!db) {
+        set_err(err, KV_ERR_INVALID, "kv_db handle is NULL");
+        return NULL;
+    }
+    kv_snapshot *snap = calloc(1, sizeof *snap);
+    if (!snap) {
+        set_err(err, KV_ERR_INTERNAL, "out of memory taking a snapshot");
+        return NULL;
+    }
+    snap->db = db;
+    kv_mirror *m = usable_mirror(db);
+    if (m) {
+        if (kvm_pin(m, &snap->seq) == 0) {
+            set_err(err, KV_OK, "");
+            return snap;
+        }
+        free(snap);
+        set_err(err, KV_ERR_INTERNAL, "out of memory taking a snapshot");
+        return NULL;
+    }
+    snap->slate = slate_snapshot_new(db->slate, err);
+    if (!snap->slate) {
+        free(snap);
+        return NULL;
+    }
+    return snap;
+}
+
+void kv_snapshot_free(kv_snapshot *snap)
+{
+    if (!snap) return;
+    if (snap->slate) slate_snapshot_free(snap->slate);
+    else kvm_unpin(snap->db->mirror, snap->seq);
+    free(snap);
+}
+
+/* ------------------------------------------------------------ point reads */
+
+static int mirror_get(kv_mirror *m, uint64_t seq, const uint8_t *key, size_t klen,
+                      uint8_t **val, size_t *vlen, kv_error *err)
+{
+    const uint8_t *v;
+    size_t vl;
+    count(&mirror_gets, 1);
+    if (!kvm_get(m, seq, key, klen, &v, &vl)) return 0;
+    count(&mirror_keys, 1);
+    if (val) {
+        *val = malloc(vl ? vl : 1);
+        if (!*val) {
+            set_err(err, KV_ERR_INTERNAL, "out of memory reading a value");
+            return -1;
+        }
+        if (vl) memcpy(*val, v, vl);
+    }
+    if (vlen) *vlen = vl;
+    return 1;
+}
+
+int kv_get(kv_db *db, kv_snapshot *snap, const uint8_t *key, size_t klen, uint8_t **val,
+           size_t *vlen, kv_error *err)
+{
+    if (!db) {
+        set_err(err, KV_ERR_INVALID, "kv_db handle is NULL");
+        return -1;
+    }
+    if (snap && snap->slate) return slate_get(db->slate, snap->slate, key, klen, val, vlen, err);
+    kv_mirror *m = snap ? db->mirror : usable_mirror(db);
+    if (!m) return slate_get(db->slate, NULL, key, klen, val, vlen, err);
+    if (!key || klen == 0) {
+        set_err(err, KV_ERR_INVALID, "empty key");
+        return -1;
+    }
+    set_err(err, KV_OK, "");
+    if (snap) return mirror_get(m, snap->seq, key, klen, val, vlen, err);
+    uint64_t seq;
+    if (kvm_pin(m, &seq) < 0) {
+        set_err(err, KV_ERR_INTERNAL, "out of memory reading");
+        return -1;
+    }
+    int rc = mirror_get(m, seq, key, klen, val, vlen, err);
+    kvm_unpin(m, seq);
+    return rc;
+}
+
+/* ------------------------------------------------------------ scans */
+
+static uint8_t *copy_bytes(const uint8_t *p, size_t n)
+{
+    uint8_t *c = malloc(n ? n : 1);
+    if (c && n) memcpy(c, p, n);
+    return c;
+}
+
+/* A mirror scan of [start, end) (end NULL = unbounded) at the snapshot's
+ * sequence, or at a pin of its own. */
+static kv_iter *mirror_scan(kv_db *db, kv_mirror *m, kv_snapshot *snap, const uint8_t *start,
+                            size_t slen, const uint8_t *end, size_t elen, kv_error *err)
+{
+    kv_iter *it = calloc(1, sizeof *it);
+    if (!it) goto oom;
+    it->db = db;
+    it->start = copy_bytes(start, slen);
+    it->slen = slen;
+    if (end) {
+        it->end = copy_bytes(end, elen);
+        it->elen = elen;
+    }
+    if (!it->start || (end && !it->end)) goto oom;
+    if (snap) {
+        it->seq = snap->seq;
+    } else {
+        if (kvm_pin(m, &it->seq) < 0) goto oom;
+        it->pinned = true;
+    }
+    if (!end || key_cmp(start, slen, end, elen) < 0) it->pos = kvm_seek(m, start, slen);
+    count(&mirror_scans, 1);
+    set_err(err, KV_OK, "");
+    return it;
+oom:
+    kv_iter_free(it);
+    set_err(err, KV_ERR_INTERNAL, "out of memory starting a scan");
+    return NULL;
+}
+
+kv_iter *kv_scan(kv_db *db, kv_snapshot *snap, const uint8_t *start, size_t slen,
+                 const uint8_t *end, size_t elen, kv_error *err)
+{
+    if (!db) {
+        set_err(err, KV_ERR_INVALID, "kv_db handle is NULL");
+        return NULL;
+    }
+    kv_mirror *m = snap ? (snap->slate ? NULL : db->mirror) : usable_mirror(db);
+    if (m) return mirror_scan(db, m, snap, start, slen, end, elen, err);
+    slate_iter *s = slate_scan(db->slate, snap ? snap->slate : NULL, start, slen, end, elen, err);
+    if (!s) return NULL;
+    kv_iter *it = calloc(1, sizeof *it);
+    if (!it) {
+        slate_iter_free(s);
+        set_err(err, KV_ERR_INTERNAL, "out of memory starting a scan");
+        return NULL;
+    }
+    it->slate = s;
+    return it;
+}
+
+/* Smallest key above every key that starts with prefix: drop trailing 0xFF
+ * bytes, then add one to the last byte. 0 (no bound) for an all-0xFF prefix. */
+static size_t prefix_upper_bound(const uint8_t *prefix, size_t plen, uint8_t *out)
+{
+    while (plen && prefix[plen - 1] == 0xFF) plen--;
+    if (!plen) return 0;
+    memcpy(out, prefix, plen);
+    out[plen - 1]++;
+    return plen;
+}
+
+kv_iter *kv_scan_prefix(kv_db *db, kv_snapshot *snap, const uint8_t *prefix, size_t plen,
+                        kv_error *err)
+{
+    if (!prefix || plen == 0) {
+        set_err(err, KV_ERR_INVALID, "kv_scan_prefix needs a non-empty prefix");
+        return NULL;
+    }
+    uint8_t small[256];
+    uint8_t *end = plen <= sizeof small ? small : malloc(plen);
+    if (!end) {
+        set_err(err, KV_ERR_INTERNAL, "out of memory starting a scan");
+        return NULL;
+    }
+    size_t elen = prefix_upper_bound(prefix, plen, end);
+    kv_iter *it = kv_scan(db, snap, prefix, plen, elen ? end : NULL, elen, err);
+    if (end != small) free(end);
+    return it;
+}
+
+int kv_iter_next(kv_iter *it, const uint8_t **key, size_t *klen, const uint8_t **val,
+                 size_t *vlen, kv_error *err)
+{
+    if (!it) {
+        set_err(err, KV_ERR_INVALID, "kv_iter handle is NULL");
+        return -1;
+    }
+    if (it->slate) return slate_iter_next(it->slate, key, klen, val, vlen, err);
+    set_err(err, KV_OK, "");
+    while (it->pos) {
+        const kvm_node *n = it->pos;
+        const uint8_t *k, *v;
+        size_t kl, vl;
+        kvm_node_key(n, &k, &kl);
+        if (it->end && key_cmp(k, kl, it->end, it->elen) >= 0) {
+            it->pos = NULL;
+            break;
+        }
+        it->pos = kvm_node_next(n);
+        if (!kvm_node_value(n, it->seq, &v, &vl)) continue; /* deleted or newer */
+        it->last = n;
+        count(&mirror_keys, 1);
+        if (key) *key = k;
+        if (klen) *klen = kl;
+        if (val) *val = v;
+        if (vlen) *vlen = vl;
+        return 1;
+    }
+    return 0;
+}
+
+/* The same seek semantics as SlateDB iterators (kv.h): forward only,
+ * clamped to the scan's range. */
+int kv_iter_seek(kv_iter *it, const uint8_t *key, size_t klen, kv_error *err)
+{
+    if (!it) {
+        set_err(err, KV_ERR_INVALID, "kv_iter handle is NULL");
+        return -1;
+    }
+    if (it->slate) return slate_iter_seek(it->slate, key, klen, err);
+    set_err(err, KV_OK, "");
+    if (it->last) {
+        const uint8_t *lk;
+        size_t lkl;
+        kvm_node_key(it->last, &lk, &lkl);
+        int c = key_cmp(key, klen, lk, lkl);
+        if (c < 0) {
+            set_err(err, KV_ERR_INVALID, "kv_iter_seek: cannot seek backwards");
+            return -1;
+        }
+        if (c == 0) return 0;
+    } else if (key_cmp(key, klen, it->start, it->slen) <= 0) {
+        return 0;
+    }
+    if (!it->pos) return 0; /* exhausted: stays so */
+    if (it->end && key_cmp(key, klen, it->end, it->elen) >= 0) {
+        it->pos = NULL;
+        return 0;
+    }
+    it->pos = kvm_seek(it->db->mirror, key, klen);
+    return 0;
+}
+
+void kv_iter_free(kv_iter *it)
+{
+    if (!it) return;
+    if (it->slate) slate_iter_free(it->slate);
+    if (it->pinned) kvm_unpin(it->db->mirror, it->seq);
+    free(it->start);
+    free(it->end);
+    free(it);
+}
+
+/* ------------------------------------------------------------ writes */
+
+/* Apply the batch SlateDB just accepted to the mirror, in batch order. Out
+ * of memory abandons the mirror (see the invariants above). */
+static void mirror_apply(kv_mirror *m, const kv_batch *b)
+{
+    if (kvm_broken(m)) return;
+    kvm_apply_begin(m);
+    const uint8_t *k, *v;
+    size_t kl, vl;
+    int kind;
+    for (size_t i = 0; (kind = slate_batch_op(b, i, &k, &kl, &v, &vl)) >= 0; i++) {
+        int rc = kind ? kvm_apply_put(m, k, kl, v, vl) : kvm_apply_delete(m, k, kl);
+        if (rc < 0) return; /* broken: never published */
+    }
+    kvm_apply_end(m);
+}
+
+int kv_write_begin(kv_db *db, const kv_batch *b, kv_pending **out, kv_error *err)
+{
+    if (!db) {
+        if (out) *out = NULL;
+        set_err(err, KV_ERR_INVALID, "kv_db handle is NULL");
+        return -1;
+    }
+    pthread_mutex_lock(&db->write_lock);
+    int rc = slate_write_begin(db->slate, b, out, err);
+    if (rc == 0 && *out && db->mirror) mirror_apply(db->mirror, b);
+    pthread_mutex_unlock(&db->write_lock);
+    return rc;
+}
+
+int kv_write_wait(kv_pending *p, kv_error *err)
+{
+    return slate_write_wait(p, err);
+}
+
+int kv_write(kv_db *db, const kv_batch *b, kv_error *err)
+{
+    kv_pending *p = NULL;
+    if (kv_write_begin(db, b, &p, err) < 0) return -1;
+    return kv_write_wait(p, err);
+}
+
+int kv_flush(kv_db *db, kv_error *err)
+{
+    if (!db) {
+        set_err(err, KV_ERR_INVALID, "kv_db handle is NULL");
+        return -1;
+    }
+    return slate_flush(db->slate, err);
+}
+
+int kv_flush_memtable_async(kv_db *db, kv_error *err)
+{
+    if (!db) {
+        set_err(err, KV_ERR_INVALID, "kv_db handle is NULL");
+        return -1;
+    }
+    return slate_flush_memtable_async(db->slate, err);
+}
+
+int kv_checkpoint_create(kv_db *db, uint64_t lifetime_ms, kv_checkpoint *out, kv_error *err)
+{
+    if (!db) {
+        set_err(err, KV_ERR_INVALID, "kv_db handle is NULL");
+        return -1;
+    }
+    return slate_checkpoint_create(db->slate, lifetime_ms, out, err);
+}
+
+void kv_counters_get(kv_counters *out)
+{
+    if (!out) return;
+    slate_counters_get(out);
+    out->gets += atomic_load(&mirror_gets);
+    out->scans += atomic_load(&mirror_scans) - atomic_load(&load_scans);
+    out->keys_read += atomic_load(&mirror_keys) - atomic_load(&load_keys);
+}

@@ -380,6 +380,10 @@ class Run:
                 lower_better=False)
             add(f'  retries per commit, {n} clients', p and p['retries_per_commit'],
                 r and r['retries_per_commit'], 'x')
+            add(f'  client CPU per commit, {n} clients', p and p.get('client_cpu_per_commit'),
+                r and r.get('client_cpu_per_commit'), 's')
+            add(f'  both cores busy, {n} clients', p and p.get('machine_busy'),
+                r and r.get('machine_busy'), '%')
         for ntab in self.attach:
             p = P.get('attach', {}).get(ntab)
             r = L.get('attach', {}).get(ntab)
@@ -512,6 +516,15 @@ class Run:
                 f'per commit)' for n, v in sorted(tp.items())) +
                 '. A commit that loses the race sleeps 50-100 ms before its retry, so the '
                 'retry rate bounds throughput as much as the commit latency does.')
+            t16 = tp.get(max(tp))
+            cpu = t16.get('client_cpu_per_commit')
+            busy = t16.get('machine_busy')
+            if cpu and busy:
+                out.append(f'  - at {max(tp)} clients the machine was {busy * 100:.0f}% busy and '
+                           f'the Python load driver alone used {fmt(cpu, "s")} of CPU per '
+                           f'commit: on {os.cpu_count()} cores that caps any server at about '
+                           f'{os.cpu_count() / cpu:.0f} commits/s with this driver, before '
+                           f'the server\'s own work and the retry sleeps.')
         for kind in ('inlined', 'parquet'):
             r3, rf = S3.get(f'latency_{kind}'), L.get(f'latency_{kind}')
             if r3 and rf:
@@ -782,6 +795,8 @@ def fmt(v, unit):
         return f'{v:.1f}'
     if unit == 'x':
         return f'{v:.2f}'
+    if unit == '%':
+        return f'{v * 100:.0f}%'
     return str(v)
 
 

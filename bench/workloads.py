@@ -216,6 +216,7 @@ def _worker(args):
     try:
         conn = Conn(host, port, db)
         barrier.wait(60)
+        cpu0 = time.process_time()
         end = time.perf_counter() + seconds
         while time.perf_counter() < end:
             t0 = time.perf_counter()
@@ -226,6 +227,7 @@ def _worker(args):
                 res['latency'].append(time.perf_counter() - t0)
             else:
                 res['gave_up'] += 1
+        res['cpu'] = time.process_time() - cpu0
     except Exception as e:  # noqa: BLE001 - reported, not hidden
         if isinstance(e, ServerError):
             res['error'] = {'sqlstate': e.sqlstate, 'message': e.message, 'sql': e.sql[:2000]}
@@ -259,6 +261,7 @@ def commit_throughput(host, port, db, tables, clients, seconds):
         barrier.wait(120)
     except Exception:
         pass
+    busy0 = _cpu_busy()
     t0 = time.perf_counter()
     results = []
     deadline = time.time() + seconds + 120
@@ -268,6 +271,7 @@ def commit_throughput(host, port, db, tables, clients, seconds):
         except Exception:
             break
     elapsed = time.perf_counter() - t0
+    busy1 = _cpu_busy()
     for p in procs:
         p.join(5)
         if p.is_alive():
@@ -282,7 +286,20 @@ def commit_throughput(host, port, db, tables, clients, seconds):
             'commits': commits, 'retries': retries, 'gave_up': gave_up,
             'commits_per_s': commits / seconds, 'retries_per_commit':
             (retries / commits) if commits else None, 'latency': lat, 'errors': errors,
-            'missing_workers': clients - len(results)}
+            'missing_workers': clients - len(results),
+            'client_cpu_per_commit': (sum(r.get('cpu', 0) for _i, r in results) / commits)
+            if commits else None,
+            'machine_busy': ((busy1[0] - busy0[0]) / (busy1[1] - busy0[1]))
+            if busy1[1] > busy0[1] else None}
+
+
+def _cpu_busy():
+    """(busy, total) jiffies of all CPUs from /proc/stat: how saturated the
+    machine (clients and server together) was over a run."""
+    with open('/proc/stat') as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    idle = v[3] + (v[4] if len(v) > 4 else 0)
+    return sum(v) - idle, sum(v)
 
 
 # ----------------------------------------------------------- 3. attach

@@ -62,6 +62,13 @@ static inline uint32_t rl_load_be32(const uint8_t *p)
 {
     return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
 }
+static inline void rl_store_be32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
 static inline void rl_store_be64(uint8_t *p, uint64_t v)
 {
     for (int i = 7; i >= 0; i--) { p[i] = (uint8_t)v; v >>= 8; }

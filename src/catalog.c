@@ -442,6 +442,12 @@ struct rl_txn {
     uint64_t max_snapshot_inserted;
     bool inserted_snapshot;
     bool done;
+    /* The value columns of the descriptor decoded last: scans decode row
+     * after row of one table, and working them out walks the key fields. */
+    const rl_table_desc *vc_desc;
+    size_t vc_n;
+    rl_type vc_types[RL_MAX_COLUMNS];
+    int vc_cols[RL_MAX_COLUMNS];
     /* storage for rl_txn_get results */
     rl_row get_row;
     uint8_t *get_val;
@@ -1009,19 +1015,22 @@ static int decode_row(rl_txn *t, const rl_table_desc *d, const uint8_t *key, siz
     if (rl_key_decode_row(key, klen, d, row->vals, &row->seq, arena) != RL_KEY_OK)
         return rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED, "malformed key in relation \"%s\"",
                             d->name);
-    rl_type types[RL_MAX_COLUMNS];
-    int cols[RL_MAX_COLUMNS];
     rl_datum vals[RL_MAX_COLUMNS];
-    size_t n;
-    if (d->tag == RL_TAG_DYNAMIC_ROW) {
-        n = d->ncols_max;
-        for (size_t i = 0; i < n; i++) {
-            types[i] = d->cols[i].type;
-            cols[i] = (int)i;
+    if (t->vc_desc != d) { /* descriptors live as long as the catalog */
+        if (d->tag == RL_TAG_DYNAMIC_ROW) {
+            t->vc_n = d->ncols_max;
+            for (size_t i = 0; i < t->vc_n; i++) {
+                t->vc_types[i] = d->cols[i].type;
+                t->vc_cols[i] = (int)i;
+            }
+        } else {
+            t->vc_n = rl_desc_value_columns(d, t->cat->fmt, t->vc_types, t->vc_cols);
         }
-    } else {
-        n = rl_desc_value_columns(d, t->cat->fmt, types, cols);
+        t->vc_desc = d;
     }
+    size_t n = t->vc_n;
+    const rl_type *types = t->vc_types;
+    const int *cols = t->vc_cols;
     char msg[200];
     rl_codec_status st = rl_row_decode(val, vlen, d->tag, n, types, NULL, vals, msg, sizeof msg);
     if (st != RL_CODEC_OK)

@@ -578,7 +578,7 @@ static void text_escape(rl_buf *out, const uint8_t *p, size_t n, char delim)
     }
 }
 
-static int out_row(copy_out *o, rl_value *row, const size_t *cols, size_t n, const copy_opts *op,
+static int out_row(copy_out *o, const rl_value *row, const size_t *cols, size_t n, const copy_opts *op,
                    rl_buf *tmp)
 {
     if (o->binary)
@@ -590,13 +590,15 @@ static int out_row(copy_out *o, rl_value *row, const size_t *cols, size_t n, con
                 rl_buf_put_be32(&o->buf, 0xFFFFFFFFu);
                 continue;
             }
-            rl_buf_reset(tmp);
-            if (!rl_copy_encode_binary(tmp, v))
+            /* encoded in place; the length word is filled in after */
+            size_t at = o->buf.len;
+            rl_buf_put_be32(&o->buf, 0);
+            if (!rl_copy_encode_binary(&o->buf, v))
                 return rl_exec_error(o->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                                      "no binary output function available for type %s",
                                      rl_oid_type_name(v->oid));
-            rl_buf_put_be32(&o->buf, (uint32_t)tmp->len);
-            rl_buf_put(&o->buf, tmp->data, tmp->len);
+            if (!o->buf.failed)
+                rl_store_be32(o->buf.data + at, (uint32_t)(o->buf.len - at - 4));
         } else {
             if (c)
                 rl_buf_put_u8(&o->buf, (uint8_t)op->delim);
@@ -665,28 +667,100 @@ static rl_rowset *copy_source(rl_exec *x, const PgQuery__CopyStmt *st, size_t **
     return rs;
 }
 
+/* COPY (SELECT plain columns FROM a stored table ...) TO: rows go from the
+ * scan to the output buffer one at a time (rl_select_stream). */
+typedef struct copy_stream {
+    copy_out *o;
+    const copy_opts *op;
+    rl_buf *tmp;
+    size_t *cols; /* identity map 0..ncols-1 for out_row */
+} copy_stream;
+
+static int copy_header(copy_out *o, size_t ncols)
+{
+    const rl_sink *k = o->x->sink;
+    if (k && k->copy_out_begin && k->copy_out_begin(k->ctx, o->binary, ncols) < 0)
+        return sink_fail(o->x);
+    if (o->binary) {
+        rl_buf_put(&o->buf, copy_signature, sizeof copy_signature);
+        rl_buf_put_be32(&o->buf, 0); /* flags */
+        rl_buf_put_be32(&o->buf, 0); /* header extension length */
+    }
+    return 0;
+}
+
+/* Trailer, end of COPY and its CommandComplete. */
+static int copy_finish(copy_out *o, size_t nrows)
+{
+    if (o->binary)
+        rl_buf_put_be16(&o->buf, 0xFFFF);
+    if (out_flush(o) < 0)
+        return -1;
+    const rl_sink *k = o->x->sink;
+    if (k && k->copy_out_end && k->copy_out_end(k->ctx) < 0)
+        return sink_fail(o->x);
+    char tag[48];
+    snprintf(tag, sizeof tag, "COPY %zu", nrows);
+    return rl_send_complete(o->x, tag);
+}
+
+static int copy_stream_begin(void *ctx, size_t ncols)
+{
+    copy_stream *c = ctx;
+    c->cols = calloc(ncols + 1, sizeof *c->cols);
+    if (!c->cols)
+        return rl_exec_error(c->o->x, "53200", -1, "out of memory");
+    for (size_t i = 0; i < ncols; i++)
+        c->cols[i] = i;
+    return copy_header(c->o, ncols);
+}
+
+static int copy_stream_row(void *ctx, const rl_value *vals, size_t ncols)
+{
+    copy_stream *c = ctx;
+    if (out_row(c->o, vals, c->cols, ncols, c->op, c->tmp) < 0)
+        return -1;
+    return c->o->buf.len >= COPY_CHUNK ? out_flush(c->o) : 0;
+}
+
+/* 1 if the query was streamed (or failed: -1), 0 if it needs the general path. */
+static int copy_to_streamed(rl_exec *x, const PgQuery__CopyStmt *st, const copy_opts *op)
+{
+    if (!st->query || st->query->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+        return 0;
+    copy_out o = {.x = x, .binary = op->binary != 0};
+    rl_buf_init(&o.buf, 0);
+    rl_buf tmp;
+    rl_buf_init(&tmp, 0);
+    copy_stream c = {.o = &o, .op = op, .tmp = &tmp};
+    rl_row_stream rs = {copy_stream_begin, copy_stream_row, &c};
+    size_t nrows = 0;
+    int rc = rl_select_stream(x, st->query->select_stmt, &rs, &nrows);
+    if (rc > 0 && copy_finish(&o, nrows) < 0)
+        rc = -1;
+    rl_buf_free(&o.buf);
+    rl_buf_free(&tmp);
+    free(c.cols);
+    return rc;
+}
+
 static int copy_to(rl_exec *x, const PgQuery__CopyStmt *st, const copy_opts *op)
 {
     if ((st->filename && st->filename[0]) || st->is_program)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                              "COPY to a file or program is not supported; use COPY TO STDOUT");
+    int streamed = copy_to_streamed(x, st, op);
+    if (streamed != 0)
+        return streamed < 0 ? -1 : 0;
     size_t *cols = NULL, ncols = 0;
     rl_rowset *rs = copy_source(x, st, &cols, &ncols);
     if (!rs)
         return -1;
-    const rl_sink *k = x->sink;
     copy_out o = {.x = x, .binary = op->binary != 0};
     rl_buf_init(&o.buf, 0);
     rl_buf tmp;
     rl_buf_init(&tmp, 0);
-    int rc = 0;
-    if (k && k->copy_out_begin && k->copy_out_begin(k->ctx, op->binary, ncols) < 0)
-        rc = sink_fail(x);
-    if (rc == 0 && op->binary) {
-        rl_buf_put(&o.buf, copy_signature, sizeof copy_signature);
-        rl_buf_put_be32(&o.buf, 0); /* flags */
-        rl_buf_put_be32(&o.buf, 0); /* header extension length */
-    }
+    int rc = copy_header(&o, ncols);
     for (size_t r = 0; rc == 0 && r < rs->nrows; r++) {
         if ((r & 1023) == 0 && rl_exec_check_cancel(x) < 0)
             rc = -1;
@@ -695,18 +769,8 @@ static int copy_to(rl_exec *x, const PgQuery__CopyStmt *st, const copy_opts *op)
         if (rc == 0 && o.buf.len >= COPY_CHUNK)
             rc = out_flush(&o);
     }
-    if (rc == 0) {
-        if (op->binary)
-            rl_buf_put_be16(&o.buf, 0xFFFF);
-        rc = out_flush(&o);
-    }
-    if (rc == 0 && k && k->copy_out_end && k->copy_out_end(k->ctx) < 0)
-        rc = sink_fail(x);
-    if (rc == 0) {
-        char tag[48];
-        snprintf(tag, sizeof tag, "COPY %zu", rs->nrows);
-        rc = rl_send_complete(x, tag);
-    }
+    if (rc == 0)
+        rc = copy_finish(&o, rs->nrows);
     rl_buf_free(&o.buf);
     rl_buf_free(&tmp);
     free(cols);

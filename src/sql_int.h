@@ -291,6 +291,23 @@ int rl_select_send(rl_exec *x, const PgQuery__SelectStmt *st);
 /* Row description of a SELECT without running it (extended-protocol
  * Describe). */
 rl_rowset *rl_select_describe(rl_exec *x, const PgQuery__SelectStmt *st);
+
+/* Rows handed one at a time to a consumer (COPY): begin once with the
+ * number of columns before the first row, then row per result row; vals
+ * borrow until the call returns. Either returns 0, or -1 with x->err set. */
+typedef struct rl_row_stream {
+    int (*begin)(void *ctx, size_t ncols);
+    int (*row)(void *ctx, const rl_value *vals, size_t ncols);
+    void *ctx;
+} rl_row_stream;
+/* Run `SELECT col, ... FROM stored_table [WHERE ...]` without building row
+ * sets: each stored row is filtered and its columns handed to `out` as the
+ * scan reads it. Returns 1 when done (*nrows rows sent), -1 on error, and 0
+ * without doing anything when the query has another shape (joins, sorting,
+ * grouping, expressions, ctid, temp or catalog tables, ...): run it with
+ * rl_select_run then. Answers and errors are those of rl_select_run. */
+int rl_select_stream(rl_exec *x, const PgQuery__SelectStmt *st, const rl_row_stream *out,
+                     size_t *nrows);
 /* Evaluate a VALUES list (values_stmt->values_lists) into a row set whose
  * columns are named colnames[i] (or column1, column2, ...) with relation
  * alias `alias`; column types are resolved as PostgreSQL resolves VALUES
@@ -313,6 +330,13 @@ rl_rowset *rl_relation_shape(rl_exec *x, const rl_relation *rel, const char *ali
  * applies it. Stored rows carry their primary key and a ctid. */
 rl_rowset *rl_relation_scan(rl_exec *x, const rl_relation *rel, const char *alias,
                             const PgQuery__Node *where);
+/* The stored rows of an RL_REL_STORED relation one at a time, in the
+ * order rl_relation_scan adds them (`where` chooses key prefixes the same
+ * way). fn gets each row (borrowed until it returns) and returns 0 to go on
+ * or -1 to stop with x->err set. Checks for cancel every 1024 rows. */
+typedef int (*rl_stored_row_fn)(void *ctx, const rl_row *row);
+int rl_relation_scan_each(rl_exec *x, const rl_relation *rel, const char *alias,
+                          const PgQuery__Node *where, rl_stored_row_fn fn, void *ctx);
 /* Describe the scan rl_relation_scan would choose (EXPLAIN). */
 void rl_relation_explain(rl_exec *x, const rl_relation *rel, const PgQuery__Node *where,
                          rl_buf *out);

@@ -560,6 +560,38 @@ static int scan_stored(rl_exec *x, const rl_relation *rel, const char *alias,
     return rc;
 }
 
+int rl_relation_scan_each(rl_exec *x, const rl_relation *rel, const char *alias,
+                          const PgQuery__Node *where, rl_stored_row_fn fn, void *ctx)
+{
+    rl_txn *t = rl_exec_txn(x);
+    if (!t)
+        return -1;
+    key_choice kc;
+    if (choose_prefixes(x, rel, alias && *alias ? alias : rel->name, where, &kc) < 0)
+        return -1;
+    int rc = 0;
+    uint64_t n = 0;
+    for (size_t p = 0; p < kc.nprefix && rc == 0; p++) {
+        rl_scan *sc = rl_txn_scan(t, rel->desc, kc.fields ? &kc.fields[p * kc.nfields] : NULL,
+                                  kc.nfields, x->err);
+        if (!sc) {
+            rc = -1;
+            break;
+        }
+        const rl_row *row;
+        while (rc == 0 && (rc = rl_scan_next(sc, &row, x->err)) == 1) {
+            if ((++n & 1023) == 0 && rl_exec_check_cancel(x) < 0)
+                rc = -1;
+            else
+                rc = fn(ctx, row);
+        }
+        x->keys_read += rl_scan_keys_read(sc);
+        rl_scan_free(sc);
+    }
+    key_choice_free(&kc);
+    return rc < 0 ? -1 : 0;
+}
+
 static uint64_t index_ctid(size_t i)
 {
     return ((uint64_t)(i / RL_CTIDS_PER_BLOCK) << 16) | (i % RL_CTIDS_PER_BLOCK + 1);

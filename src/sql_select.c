@@ -1852,6 +1852,156 @@ rl_rowset *rl_select_run(rl_exec *x, const PgQuery__SelectStmt *st, const rl_bin
     return rs;
 }
 
+/* ------------------------------------------------------ streaming */
+
+/* The shape rl_select_stream serves: one stored table (no CTE of that
+ * name), every target a plain column, nothing that needs all rows first. */
+static bool streamable(const PgQuery__SelectStmt *st)
+{
+    if (st->op != PG_QUERY__SET_OPERATION__SETOP_NONE || st->larg || st->with_clause ||
+        st->n_values_lists || st->n_distinct_clause || st->into_clause || st->n_group_clause ||
+        st->having_clause || st->n_window_clause || st->n_sort_clause || st->limit_count ||
+        st->limit_offset || st->n_locking_clause || st->n_from_clause != 1 ||
+        st->n_target_list == 0 ||
+        st->from_clause[0]->node_case != PG_QUERY__NODE__NODE_RANGE_VAR)
+        return false;
+    const PgQuery__RangeVar *rv = st->from_clause[0]->range_var;
+    if (rv->alias && rv->alias->n_colnames)
+        return false;
+    for (size_t i = 0; i < st->n_target_list; i++) {
+        const PgQuery__Node *t = st->target_list[i];
+        if (t->node_case != PG_QUERY__NODE__NODE_RES_TARGET || !t->res_target->val ||
+            t->res_target->val->node_case != PG_QUERY__NODE__NODE_COLUMN_REF)
+            return false;
+        const PgQuery__ColumnRef *cr = t->res_target->val->column_ref;
+        for (size_t f = 0; f < cr->n_fields; f++)
+            if (!node_str(cr->fields[f]))
+                return false; /* `*` */
+    }
+    return true;
+}
+
+typedef struct stream_run {
+    sel *S;
+    rl_rowset *one; /* the current row, as a one-row set WHERE is evaluated on */
+    const rl_table_desc *d;
+    uint32_t oids[RL_MAX_COLUMNS];
+    size_t nstored;
+    const PgQuery__Node *where;
+    const size_t *idx; /* target i is column idx[i] of `one` */
+    rl_value *vals;
+    size_t nt;
+    const rl_row_stream *out;
+    bool begun;
+    size_t nrows;
+} stream_run;
+
+/* The consumer starts at the first row that passes (or at the end): an
+ * error in WHERE before then is reported before any output, as the row-set
+ * path (and PostgreSQL's analysis) would. */
+static int stream_begin(stream_run *r)
+{
+    if (r->begun)
+        return 0;
+    r->begun = true;
+    return r->out->begin(r->out->ctx, r->nt);
+}
+
+static int stream_row(void *ctx, const rl_row *row)
+{
+    stream_run *r = ctx;
+    rl_value *v = rl_rowset_row(r->one, 0);
+    for (size_t i = 0; i < r->nstored; i++) {
+        v[i].oid = r->oids[i];
+        v[i].typmod = -1;
+        v[i].d = row->vals[i];
+    }
+    if (r->where) {
+        rl_binding b = {r->one, 0, NULL, NULL};
+        rl_expr_ctx c = make_ctx(r->S, &b, NULL);
+        int t = rl_expr_truth(&c, r->where);
+        if (t <= 0)
+            return t;
+    }
+    for (size_t i = 0; i < r->nt; i++)
+        r->vals[i] = v[r->idx[i]];
+    r->nrows++;
+    if (stream_begin(r) < 0)
+        return -1;
+    return r->out->row(r->out->ctx, r->vals, r->nt);
+}
+
+int rl_select_stream(rl_exec *x, const PgQuery__SelectStmt *st, const rl_row_stream *out,
+                     size_t *nrows)
+{
+    *nrows = 0;
+    if (!streamable(st) || !x->sql || strcasestr(x->sql, "ctid"))
+        return 0;
+    const PgQuery__RangeVar *rv = st->from_clause[0]->range_var;
+    rl_relation rel;
+    if (rl_relation_resolve(x, rv, &rel) < 0)
+        return -1;
+    if (rel.kind != RL_REL_STORED)
+        return 0;
+    const char *alias = rv->alias && rv->alias->aliasname ? rv->alias->aliasname : rv->relname;
+    sel S = {.x = x};
+    stream_run r = {.S = &S, .d = rel.desc, .out = out, .nt = st->n_target_list};
+    size_t *idx = calloc(r.nt + 1, sizeof *idx);
+    r.vals = calloc(r.nt + 1, sizeof *r.vals);
+    r.one = rl_relation_shape(x, &rel, alias);
+    int rc = -1;
+    if (!idx || !r.vals || !r.one) {
+        if (r.one)
+            fail_oom(x);
+        goto done;
+    }
+    r.idx = idx;
+    r.nstored = r.one->ncols - 1; /* the shape ends with ctid */
+    for (size_t i = 0; i < r.nstored && i < RL_MAX_COLUMNS; i++)
+        r.oids[i] = rl_type_oid(rel.desc->cols[i].type);
+    { /* the one row's slots, overwritten by each stored row */
+        rl_value *init = calloc(r.one->ncols + 1, sizeof *init);
+        if (!init) {
+            fail_oom(x);
+            goto done;
+        }
+        for (size_t i = 0; i < r.one->ncols; i++)
+            null_value(&init[i], r.one->cols[i].oid);
+        int ar = rl_rowset_add(r.one, init, NULL, x->err);
+        free(init);
+        if (ar < 0)
+            goto done;
+    }
+    rl_binding b0 = {r.one, 0, NULL, NULL};
+    for (size_t i = 0; i < r.nt; i++) {
+        const rl_colmeta *m = rl_expr_column(&b0, st->target_list[i]->res_target->val);
+        if (!m || (size_t)(m - r.one->cols) >= r.nstored) {
+            rc = 0; /* unknown, ambiguous or ctid: let the general path say so */
+            goto done;
+        }
+        idx[i] = (size_t)(m - r.one->cols);
+    }
+    if (presolve_where(&S, st->where_clause, &r.where) < 0)
+        goto done;
+    if (r.where) {
+        /* literals that cannot be coerced fail even when no row is read */
+        rl_expr_ctx c0 = make_ctx(&S, &b0, NULL);
+        if (rl_expr_check_literals(&c0, r.where) < 0)
+            goto done;
+    }
+    if (rl_relation_scan_each(x, &rel, alias, r.where, stream_row, &r) < 0 ||
+        stream_begin(&r) < 0)
+        goto done;
+    *nrows = r.nrows;
+    rc = 1;
+done:
+    rl_rowset_free(r.one);
+    free(idx);
+    free(r.vals);
+    rl_arena_free(&S.arena);
+    return rc;
+}
+
 rl_rowset *rl_select_describe(rl_exec *x, const PgQuery__SelectStmt *st)
 {
     rl_rowset *rs = rl_select_run(x, st, NULL);

@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "kvmirror.h"
 #include "slate.h"
@@ -110,7 +111,15 @@ static kv_db *wrap(slate_db *s)
 /* Copy the whole keyspace into a new mirror. Returns the mirror, or NULL
  * when the store is larger than `limit` or memory runs out (the writer then
  * reads SlateDB), or when SlateDB fails (-1 in *failed, error in *err). */
-static kv_mirror *load_mirror(slate_db *s, uint64_t limit, int *failed, kv_error *err)
+static double monotonic_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static kv_mirror *load_mirror(slate_db *s, uint64_t limit, const kv_options *opts, int *failed,
+                              kv_error *err)
 {
     *failed = 0;
     kv_mirror *m = kvm_new();
@@ -127,9 +136,17 @@ static kv_mirror *load_mirror(slate_db *s, uint64_t limit, int *failed, kv_error
     size_t kl, vl;
     int rc;
     kvm_stats st;
+    uint64_t n = 0;
+    double last = monotonic_seconds();
+    double every = opts && opts->load_progress_ms ? opts->load_progress_ms / 1000.0 : 1.0;
     while ((rc = slate_iter_next(it, &k, &kl, &v, &vl, err)) == 1) {
         count(&load_keys, 1);
         kvm_stats_get(m, &st);
+        if ((++n & 0xFFFF) == 0 && opts && opts->load_progress &&
+            monotonic_seconds() - last >= every) {
+            opts->load_progress(opts->load_progress_ctx, n, st.bytes);
+            last = monotonic_seconds();
+        }
         if (st.bytes > limit || kvm_load(m, k, kl, v, vl) < 0) {
             /* Too big for memory: drain nothing more, read SlateDB. */
             slate_iter_free(it);
@@ -160,7 +177,8 @@ kv_db *kv_open_writer(const char *url, const kv_options *opts, kv_error *err)
     int64_t max = opts ? opts->mirror_max_bytes : 0;
     if (max >= 0) {
         int failed;
-        db->mirror = load_mirror(s, max ? (uint64_t)max : DEFAULT_MIRROR_MAX_BYTES, &failed, err);
+        db->mirror = load_mirror(s, max ? (uint64_t)max : DEFAULT_MIRROR_MAX_BYTES, opts, &failed,
+                                 err);
         if (failed) {
             kv_error ignored;
             kv_close(db, &ignored);

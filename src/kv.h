@@ -76,6 +76,12 @@ typedef struct kv_options {
      * store holds more than this many bytes at open (then read SlateDB).
      * 0 = default 4 GiB; negative = never. Readers always read SlateDB. */
     int64_t mirror_max_bytes;
+    /* Writers: called while the mirror loads at open (keys and bytes so
+     * far), from the opening thread, at most every load_progress_ms
+     * (0 = 1000) and checked every 65,536 keys. May be NULL. */
+    void (*load_progress)(void *ctx, uint64_t keys, uint64_t bytes);
+    void *load_progress_ctx;
+    uint32_t load_progress_ms;
 } kv_options;
 
 typedef struct kv_db kv_db;

@@ -311,6 +311,22 @@ static int no_database(rl_error *err, const char *name)
     return rl_error_set(err, "3D000", "database \"%s\" does not exist", name);
 }
 
+/* A large lake takes seconds to load into memory at open: say so. */
+typedef struct load_progress {
+    rl_server *srv;
+    const char *database;
+} load_progress;
+
+static void log_load_progress(void *ctx, uint64_t keys, uint64_t bytes)
+{
+    load_progress *lp = ctx;
+    char k[32], mb[32];
+    snprintf(k, sizeof k, "%" PRIu64, keys);
+    snprintf(mb, sizeof mb, "%.1f", (double)bytes / (1 << 20));
+    srv_log(lp->srv, "info", "database_loading", "database", lp->database, "keys", k,
+            "memory_mib", mb, NULL);
+}
+
 static srv_lake *open_lake(rl_server *srv, const char *name, rl_error *err)
 {
     char url[4096];
@@ -331,6 +347,9 @@ static srv_lake *open_lake(rl_server *srv, const char *name, rl_error *err)
         }
     }
     rl_catalog_options o = {.create_if_missing = create, .read_only = srv->cfg.read_only};
+    load_progress lp = {srv, name};
+    o.kv.load_progress = log_load_progress;
+    o.kv.load_progress_ctx = &lp;
     o.kv.block_cache_bytes = srv->cfg.cache_bytes;
     o.kv.mirror_max_bytes = srv->cfg.mirror_bytes;
     rl_error e;

@@ -1190,6 +1190,45 @@ static void test_mirror_readers_see_whole_batches(void)
     close_db(db);
 }
 
+static void count_progress(void *ctx, uint64_t keys, uint64_t bytes)
+{
+    uint64_t *last = ctx;
+    CHECK(keys > *last && bytes > 0);
+    *last = keys;
+}
+
+/* Loading a large store into memory reports progress to the opener. */
+static void test_mirror_load_progress(void)
+{
+    char url[PATH_MAX];
+    fresh_url(url, sizeof url);
+    kv_db *db = open_writer_opts(url, 0);
+    if (!db) return;
+    kv_batch *b = kv_batch_new();
+    char k[16];
+    for (int i = 0; i < 140000; i++) {
+        snprintf(k, sizeof k, "p%07d", i);
+        bput(b, k, "v");
+    }
+    CHECK_EQ_INT(write_batch(db, b), 0);
+    kv_batch_free(b);
+    close_db(db);
+    uint64_t last = 0;
+    kv_options o = {0};
+    o.load_progress = count_progress;
+    o.load_progress_ctx = &last;
+    o.load_progress_ms = 1;
+    db = kv_open_writer(url, &o, NULL);
+    CHECK(db != NULL);
+    CHECK(last >= 65536 && last < 140000); /* called at 65,536 and 131,072 */
+    kv_mirror_info info;
+    if (db) {
+        CHECK_EQ_INT(kv_mirror_stats(db, &info), 1);
+        CHECK_EQ_INT(info.keys, 140000);
+    }
+    close_db(db);
+}
+
 /* A store larger than mirror_max_bytes at open is read from SlateDB, with
  * the same answers. */
 static void test_mirror_size_limit(void)
@@ -1256,6 +1295,7 @@ static void run_suite(const char *name)
     RUN(test_mirror_frees_old_versions);
     RUN(test_mirror_readers_see_whole_batches);
     RUN(test_mirror_size_limit);
+    RUN(test_mirror_load_progress);
 }
 
 int main(void)

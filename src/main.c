@@ -366,7 +366,8 @@ static int close_catalog(const char *cmd, rl_catalog *cat, int rc)
 static int catalog_exists(const char *cmd, const char *url)
 {
     kv_error ke;
-    kv_db *kv = kv_open_writer(url, NULL, &ke);
+    kv_options ko = {.mirror_max_bytes = -1}; /* one read: loading the keyspace would waste it */
+    kv_db *kv = kv_open_writer(url, &ko, &ke);
     if (!kv) {
         fprintf(stderr, "rocklake %s: cannot open store \"%s\": %s (%s)\n", cmd, url, ke.message,
                 kv_error_kind_name(ke.kind));

@@ -899,6 +899,18 @@ def machine_info():
         info.append(f'Storage: {tempfile.gettempdir()} on {df[0]} ({df[1]})')
     except Exception:
         pass
+    try:
+        import fsync_floor
+        with tempfile.TemporaryDirectory(prefix='fsync-floor-') as d:
+            wal = os.path.join(d, 'wal')
+            os.mkdir(wal)
+            s, p = fsync_floor.slatedb_style(wal), fsync_floor.postgres_style(d)
+        info.append(f'Disk floor of one durable commit (`python3 bench/fsync_floor.py`): '
+                    f'{s * 1e3:.2f} ms for a new WAL object as SlateDB writes one on file:// '
+                    f'(create, write, fsync, link, directory fsync), {p * 1e3:.2f} ms for an '
+                    f'append + fdatasync as PostgreSQL does')
+    except Exception as e:  # noqa: BLE001 - the floor is context, not a result
+        info.append(f'Disk floor: not measured ({e})')
     return info
 
 

@@ -84,6 +84,22 @@ void rl_buf_put(rl_buf *b, const void *p, size_t n)
 
 void rl_buf_put_u8(rl_buf *b, uint8_t v) { rl_buf_put(b, &v, 1); }
 
+/* Integers are most of the text DataRows and COPY carry; printf's format
+ * parsing cost more than the digits. */
+void rl_buf_put_i64(rl_buf *b, int64_t v)
+{
+    char tmp[24];
+    char *p = tmp + sizeof tmp;
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *--p = '-';
+    rl_buf_put(b, p, (size_t)(tmp + sizeof tmp - p));
+}
+
 void rl_buf_put_be16(rl_buf *b, uint16_t v)
 {
     uint8_t t[2] = {(uint8_t)(v >> 8), (uint8_t)v};

@@ -36,6 +36,7 @@ void rl_buf_put_be64(rl_buf *b, uint64_t v);
 void rl_buf_put_uvarint(rl_buf *b, uint64_t v);   /* LEB128 */
 void rl_buf_put_svarint(rl_buf *b, int64_t v);    /* zigzag + LEB128 */
 void rl_buf_put_str(rl_buf *b, const char *s);    /* bytes of s, no NUL */
+void rl_buf_put_i64(rl_buf *b, int64_t v);        /* decimal text, as printf's %lld */
 void rl_buf_printf(rl_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 uint8_t *rl_buf_steal(rl_buf *b, size_t *len);    /* NULL if failed */
 

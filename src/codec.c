@@ -978,7 +978,7 @@ void rl_datum_to_text(rl_buf *out, rl_type t, const rl_datum *d)
     switch (t) {
     case RL_T_INT8:
     case RL_T_INT4:
-    case RL_T_INT2: rl_buf_printf(out, "%" PRId64, d->v.i); break;
+    case RL_T_INT2: rl_buf_put_i64(out, d->v.i); break;
     case RL_T_FLOAT4: put_float(out, d->v.f, true); break;
     case RL_T_FLOAT8: put_float(out, d->v.f, false); break;
     case RL_T_NUMERIC:

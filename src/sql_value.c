@@ -157,7 +157,7 @@ void rl_value_to_text(rl_buf *out, const rl_value *v)
     }
     case RL_OID_OID:
     case RL_OID_REGPROC:
-        rl_buf_printf(out, "%lld", (long long)v->d.v.i);
+        rl_buf_put_i64(out, v->d.v.i);
         return;
     case RL_OID_TID:
         rl_buf_printf(out, "(%llu,%llu)", (unsigned long long)(v->d.v.i >> 16),

@@ -701,6 +701,37 @@ static void test_to_text_of_stored_values(void)
     rl_buf_free(&out);
 }
 
+/* Property: integer text (rl_buf_put_i64, used for every int2/int4/int8/oid
+ * in text results) is exactly printf's %lld, for edge values, powers of ten
+ * and their neighbours, and random values of every magnitude. */
+static void test_int_text_matches_printf(void)
+{
+    int64_t edge[] = {0, 1, -1, 9, 10, -10, INT64_MAX, INT64_MIN, INT64_MIN + 1, INT32_MAX,
+                      INT32_MIN, 32767, -32768};
+    uint64_t rng = 0x1234;
+    rl_buf out;
+    rl_buf_init(&out, 0);
+    char want[32];
+    for (int i = 0; i < 20000; i++) {
+        int64_t v;
+        if (i < (int)(sizeof edge / sizeof *edge)) {
+            v = edge[i];
+        } else if (i < 200) {
+            int64_t p = 1;
+            for (int k = 0; k < (i - 20) / 9 % 18; k++) p *= 10;
+            v = (i % 3 - 1) + (i % 2 ? p : -p);
+        } else {
+            v = (int64_t)(tu_rand(&rng) >> (tu_rand(&rng) % 64));
+            if (tu_rand(&rng) & 1) v = -v;
+        }
+        rl_buf_reset(&out);
+        rl_buf_put_i64(&out, v);
+        snprintf(want, sizeof want, "%lld", (long long)v);
+        CHECK_MEM(out.data, out.len, want, strlen(want));
+    }
+    rl_buf_free(&out);
+}
+
 /* to_text(from_text(x)) read back gives the same datum, for random
  * datums of every type (so output is always valid input). */
 static void test_text_round_trip(void)
@@ -850,6 +881,7 @@ int main(void)
     RUN(test_type_names);
     RUN(test_text_golden);
     RUN(test_to_text_of_stored_values);
+    RUN(test_int_text_matches_printf);
     RUN(test_text_round_trip);
     RUN(test_string_input_keeps_bytes);
     RUN(test_compare_like_postgres);

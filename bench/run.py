@@ -180,6 +180,9 @@ class Run:
                 if db in loaded:
                     R['size'][db] = self.guarded(key, f'size {db}', lambda db=db: srv.stored_bytes(db))
 
+        R['settle_seconds'] = settle()
+        log(f'  background work after the load settled in {R["settle_seconds"]:.1f}s')
+
         # 1. commit latency
         if 'lake_commit' in loaded:
             n = c['s3_latency_n'] if s3 else c['latency_n']
@@ -592,7 +595,12 @@ def WORKLOAD_NOTES(run):
         f'with multi-row INSERTs in REPEATABLE READ transactions): reference catalog: '
         f'{run.ref.describe()}; attach catalogs: ' +
         '; '.join(f'{n:,} tables: {cat.describe()}' for n, cat in run.attach.items()) +
-        '. History: every table has 3 versions (create, add column, rename).',
+        '. History: every table has 3 versions (create, add column, rename). After '
+        'loading, each server waits until both cores are 90% idle for 2 s (at most 90 s: '
+        'PostgreSQL ' + settle_note(run.results, 'pg') + ', RockLake ' +
+        settle_note(run.results, 'rocklake') + '), so that the workloads measure the steady '
+        'state and not the background work the bulk load left (checkpoints, SlateDB '
+        'flushes and compactions).',
         f'- **Commit latency, one client**: the whole sequence of one DuckLake commit: '
         f'`SELECT 1`, `BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ`, Parse/Describe + COPY '
         f'of the latest snapshot, the table/column stats scans (inlined: + the two '
@@ -876,6 +884,29 @@ def psycopg_version():
         return psycopg.__version__
     except Exception:
         return '?'
+
+
+def settle_note(results, key):
+    v = (results.get(key) or {}).get('settle_seconds')
+    return f'{v:.0f} s' if v is not None else 'not measured'
+
+
+def settle(idle=0.9, window=1.0, limit=90.0):
+    """Wait until both cores are at least `idle` idle for two windows in a
+    row (at most `limit` seconds); returns the seconds waited. A bulk load
+    leaves background work behind in either server (PostgreSQL: checkpoint
+    and autovacuum; RockLake: SlateDB's L0 flushes and compactions of the
+    10,000-table catalog), and the workloads measure the steady state, not
+    the tail of the load. The same wait applies to both servers."""
+    t0 = time.perf_counter()
+    calm = 0
+    while time.perf_counter() - t0 < limit and calm < 2:
+        b0 = W._cpu_busy()
+        time.sleep(window)
+        b1 = W._cpu_busy()
+        busy = (b1[0] - b0[0]) / max(1, b1[1] - b0[1])
+        calm = calm + 1 if busy <= 1 - idle else 0
+    return time.perf_counter() - t0
 
 
 def machine_info():

@@ -54,14 +54,16 @@ typedef struct commit_log_entry {
 #define COMMIT_LOG_SIZE 256
 
 /* Every this many commits the memtable goes to an L0 table in the
- * background, when the writer reads SlateDB (no in-memory mirror, see
- * kv.c). DuckLake rewrites some rows on every commit (table stats,
- * changed column stats); SlateDB's memtable keeps each version until it is
- * flushed (64 MiB, tens of thousands of commits) and every scan of the
- * table steps over all of them, so without this a table's stats scan grows
- * by ~1 us per commit. The flush keeps one version per key. More often
- * made scans slower in trials (more L0 tables per scan, more compaction).
- * A mirrored writer never scans SlateDB, so it leaves flushing to SlateDB. */
+ * background. SlateDB flushes it on its own only at 64 MiB, tens of
+ * thousands of commits, and until then keeps every WAL object since the
+ * last flush: an open after a crash replays them all (one GET each on S3)
+ * and the WAL directory grows by one file per group commit. A writer that
+ * reads SlateDB (no in-memory mirror, see kv.c) gains twice: DuckLake
+ * rewrites some rows on every commit (table stats, changed column stats),
+ * the memtable keeps each version and every scan of the table steps over
+ * all of them (~1 us per commit without this); the flush keeps one version
+ * per key. More often made scans slower in trials (more L0 tables per scan,
+ * more compaction). */
 #define MEMTABLE_FLUSH_EVERY 256
 
 /* Table-name lookups (index 80 03) cached across transactions. Every
@@ -89,7 +91,6 @@ typedef struct dyn_entry {
 struct rl_catalog {
     kv_db *kv;
     bool read_only;
-    bool flush_memtable; /* see MEMTABLE_FLUSH_EVERY */
     rl_format fmt;
     uint64_t epoch;
     pthread_mutex_t lock; /* counters, dynamic cache, commit serialization */
@@ -294,8 +295,6 @@ rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_
                            "s3://bucket/prefix) and, for S3, the AWS_* environment variables");
         goto fail;
     }
-    kv_mirror_info mirror;
-    cat->flush_memtable = !cat->read_only && !kv_mirror_stats(cat->kv, &mirror);
     if (check_or_create(cat, o, url, err) < 0)
         goto fail;
     if (!cat->read_only && bump_writer_epoch(cat, err) < 0)
@@ -1670,7 +1669,7 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
         seqc->value++;
     uint64_t my_seq = ++cat->written_seq;
     commit_log_add_locked(cat, my_seq, t);
-    if (cat->flush_memtable && my_seq % MEMTABLE_FLUSH_EVERY == 0) {
+    if (my_seq % MEMTABLE_FLUSH_EVERY == 0) {
         kv_error fe;
         kv_flush_memtable_async(cat->kv, &fe); /* best effort */
     }

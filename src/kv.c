@@ -59,7 +59,7 @@ struct kv_iter {
     slate_iter *slate; /* NULL when the scan reads the mirror */
     kv_db *db;
     uint64_t seq;
-    bool pinned;              /* this iterator holds its own pin on seq */
+    bool pinned;              /* this iterator holds a pin on seq */
     const kvm_node *pos;      /* next node to look at; NULL at the end */
     const kvm_node *last;     /* last node returned, NULL before the first */
     uint8_t *start, *end;     /* owned copies; end NULL = unbounded */
@@ -341,12 +341,15 @@ static kv_iter *mirror_scan(kv_db *db, kv_mirror *m, kv_snapshot *snap, const ui
         it->elen = elen;
     }
     if (!it->start || (end && !it->end)) goto oom;
+    /* The iterator holds a pin of its own, so it may outlive its snapshot
+     * as a SlateDB iterator can. */
     if (snap) {
         it->seq = snap->seq;
-    } else {
-        if (kvm_pin(m, &it->seq) < 0) goto oom;
-        it->pinned = true;
+        if (kvm_pin_again(m, it->seq) < 0) goto oom;
+    } else if (kvm_pin(m, &it->seq) < 0) {
+        goto oom;
     }
+    it->pinned = true;
     if (!end || key_cmp(start, slen, end, elen) < 0) it->pos = kvm_seek(m, start, slen);
     count(&mirror_scans, 1);
     set_err(err, KV_OK, "");

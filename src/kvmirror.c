@@ -388,15 +388,33 @@ int kvm_pin(kv_mirror *m, uint64_t *seq)
     return rc;
 }
 
-void kvm_unpin(kv_mirror *m, uint64_t seq)
+/* Index of the first pin with seq >= `seq` (pin_lock held). */
+static size_t pin_lower_bound(const kv_mirror *m, uint64_t seq)
 {
-    pthread_mutex_lock(&m->pin_lock);
     size_t lo = 0, hi = m->npins;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (m->pins[mid].seq < seq) lo = mid + 1;
         else hi = mid;
     }
+    return lo;
+}
+
+int kvm_pin_again(kv_mirror *m, uint64_t seq)
+{
+    pthread_mutex_lock(&m->pin_lock);
+    size_t i = pin_lower_bound(m, seq);
+    bool held = i < m->npins && m->pins[i].seq == seq;
+    if (held)
+        m->pins[i].count++;
+    pthread_mutex_unlock(&m->pin_lock);
+    return held ? 0 : -1;
+}
+
+void kvm_unpin(kv_mirror *m, uint64_t seq)
+{
+    pthread_mutex_lock(&m->pin_lock);
+    size_t lo = pin_lower_bound(m, seq);
     if (lo < m->npins && m->pins[lo].seq == seq && --m->pins[lo].count == 0) {
         memmove(&m->pins[lo], &m->pins[lo + 1], (m->npins - lo - 1) * sizeof *m->pins);
         m->npins--;

@@ -66,6 +66,9 @@ bool kvm_broken(const kv_mirror *m);
  * pin is matched by one kvm_unpin of the same sequence. */
 int kvm_pin(kv_mirror *m, uint64_t *seq);
 void kvm_unpin(kv_mirror *m, uint64_t seq);
+/* One more pin on a sequence that is pinned now (an iterator of a
+ * snapshot, so it may outlive the snapshot). -1 if `seq` is not pinned. */
+int kvm_pin_again(kv_mirror *m, uint64_t seq);
 
 /* Point read at `seq`: 1 and the value (borrowed), 0 if absent. */
 int kvm_get(const kv_mirror *m, uint64_t seq, const uint8_t *key, size_t klen,

@@ -383,6 +383,8 @@ class Run:
                 lower_better=False)
             add(f'  retries per commit, {n} clients', p and p['retries_per_commit'],
                 r and r['retries_per_commit'], 'x')
+            add(f'  most retries of one commit, {n} clients', p and p.get('max_retries'),
+                r and r.get('max_retries'), 'n')
             add(f'  client CPU per commit, {n} clients', p and p.get('client_cpu_per_commit'),
                 r and r.get('client_cpu_per_commit'), 's')
             add(f'  both cores busy, {n} clients', p and p.get('machine_busy'),

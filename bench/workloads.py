@@ -211,7 +211,8 @@ def commit_latency(host, port, db, table, kind, n, warmup, seed=7):
 def _worker(args):
     host, port, db, table, seconds, idx, barrier, out = args
     rng = random.Random(1000 + idx)
-    res = {'commits': 0, 'retries': 0, 'gave_up': 0, 'latency': [], 'error': None}
+    res = {'commits': 0, 'retries': 0, 'gave_up': 0, 'latency': [], 'error': None,
+           'max_retries': 0}
     conn = None
     try:
         conn = Conn(host, port, db)
@@ -222,6 +223,7 @@ def _worker(args):
             t0 = time.perf_counter()
             ok, retries = commit(conn, table, 'inlined', rng, who=f'w{idx}')
             res['retries'] += retries
+            res['max_retries'] = max(res['max_retries'], retries)
             if ok:
                 res['commits'] += 1
                 res['latency'].append(time.perf_counter() - t0)
@@ -287,6 +289,7 @@ def commit_throughput(host, port, db, tables, clients, seconds):
             'commits_per_s': commits / seconds, 'retries_per_commit':
             (retries / commits) if commits else None, 'latency': lat, 'errors': errors,
             'missing_workers': clients - len(results),
+            'max_retries': max((r.get('max_retries', 0) for _i, r in results), default=0),
             'client_cpu_per_commit': (sum(r.get('cpu', 0) for _i, r in results) / commits)
             if commits else None,
             'machine_busy': ((busy1[0] - busy0[0]) / (busy1[1] - busy0[1]))

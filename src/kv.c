@@ -99,10 +99,15 @@ static kv_mirror *usable_mirror(const kv_db *db)
 
 /* ------------------------------------------------------------ open/close */
 
-static kv_db *wrap(slate_db *s)
+/* A handle around an open SlateDB; closes it when out of memory. */
+static kv_db *wrap(slate_db *s, kv_error *err)
 {
     kv_db *db = calloc(1, sizeof *db);
-    if (!db) return NULL;
+    if (!db) {
+        slate_close(s, NULL);
+        set_err(err, KV_ERR_INTERNAL, "out of memory opening the store");
+        return NULL;
+    }
     db->slate = s;
     pthread_mutex_init(&db->write_lock, NULL);
     return db;
@@ -167,13 +172,8 @@ static kv_mirror *load_mirror(slate_db *s, uint64_t limit, const kv_options *opt
 kv_db *kv_open_writer(const char *url, const kv_options *opts, kv_error *err)
 {
     slate_db *s = slate_open_writer(url, opts, err);
-    if (!s) return NULL;
-    kv_db *db = wrap(s);
-    if (!db) {
-        slate_close(s, NULL);
-        set_err(err, KV_ERR_INTERNAL, "out of memory opening the store");
-        return NULL;
-    }
+    kv_db *db = s ? wrap(s, err) : NULL;
+    if (!db) return NULL;
     int64_t max = opts ? opts->mirror_max_bytes : 0;
     if (max >= 0) {
         int failed;
@@ -191,13 +191,7 @@ kv_db *kv_open_writer(const char *url, const kv_options *opts, kv_error *err)
 kv_db *kv_open_reader(const char *url, const kv_options *opts, kv_error *err)
 {
     slate_db *s = slate_open_reader(url, opts, err);
-    if (!s) return NULL;
-    kv_db *db = wrap(s);
-    if (!db) {
-        slate_close(s, NULL);
-        set_err(err, KV_ERR_INTERNAL, "out of memory opening the store");
-    }
-    return db;
+    return s ? wrap(s, err) : NULL;
 }
 
 int kv_is_reader(const kv_db *db)

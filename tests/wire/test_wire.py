@@ -517,11 +517,17 @@ def test_hostile_input(server):
 
 # ----------------------------------------------------------------- metrics
 
-def test_metrics_endpoint(start_server):
+def free_port():
+    """A loopback port nobody listens on now (for --metrics)."""
     probe = socket.socket()
     probe.bind(("127.0.0.1", 0))
     port = probe.getsockname()[1]
     probe.close()
+    return port
+
+
+def test_metrics_endpoint(start_server):
+    port = free_port()
     s = start_server("--metrics", f"127.0.0.1:{port}", "--log-format", "json")
     with psycopg.connect(s.dsn(), autocommit=True) as conn:
         conn.execute("CREATE TABLE m_t (a bigint)")
@@ -545,10 +551,7 @@ def test_catalog_in_memory_and_mirror_mb(start_server):
     """A writer keeps each lake in memory for reads (logged at open, a metrics
     gauge); --mirror-mb 0 reads the store instead. Both answer the same, and
     what was written with the mirror is in the store after a restart."""
-    probe = socket.socket()
-    probe.bind(("127.0.0.1", 0))
-    port = probe.getsockname()[1]
-    probe.close()
+    port = free_port()
     s = start_server("--metrics", f"127.0.0.1:{port}", "--log-format", "json")
     with psycopg.connect(s.dsn(), autocommit=True) as conn:
         conn.execute("CREATE TABLE mm (a bigint, b varchar)")

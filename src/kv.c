@@ -25,7 +25,8 @@
  *    reads go to SlateDB; reads already pinned finish on the mirror, whose
  *    versions up to their sequence are intact.
  *  - Readers (followers) and writers opened with mirror_max_bytes < 0, or
- *    whose store was larger than mirror_max_bytes at open, read SlateDB.
+ *    whose copy would have taken more than mirror_max_bytes at open, read
+ *    SlateDB.
  */
 #include "kv.h"
 

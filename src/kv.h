@@ -72,9 +72,10 @@ typedef struct kv_options {
     uint64_t reader_poll_interval_ms;/* reader: how often to look for new commits; default 100 */
     uint64_t scan_read_ahead_bytes;  /* scans: bytes fetched ahead per SST; default 1 MiB */
     uint32_t scan_fetch_tasks;       /* scans: parallel block fetches; default 8 */
-    /* Writers: keep the keyspace in memory and read from there, unless the
-     * store holds more than this many bytes at open (then read SlateDB).
-     * 0 = default 4 GiB; negative = never. Readers always read SlateDB. */
+    /* Writers: keep the keyspace in memory and read from there, unless that
+     * copy would take more than this many bytes at open (then read
+     * SlateDB; the load stops at the limit). 0 = default 4 GiB; negative =
+     * never. Readers always read SlateDB. */
     int64_t mirror_max_bytes;
     /* Writers: called while the mirror loads at open (keys and bytes so
      * far), from the opening thread, at most every load_progress_ms

@@ -1241,8 +1241,8 @@ static void test_mirror_load_progress(void)
     close_db(db);
 }
 
-/* A store larger than mirror_max_bytes at open is read from SlateDB, with
- * the same answers. */
+/* A store whose in-memory copy would take more than mirror_max_bytes at
+ * open is read from SlateDB, with the same answers. */
 static void test_mirror_size_limit(void)
 {
     char url[PATH_MAX];

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 void rl_buf_init(rl_buf *b, size_t limit)
 {
@@ -239,4 +240,22 @@ bool rl_reader_svarint(rl_reader *r, int64_t *out)
         return false;
     *out = (int64_t)((u >> 1) ^ (~(u & 1) + 1));
     return true;
+}
+
+size_t rl_bytes_prefix_end(const uint8_t *prefix, size_t plen, uint8_t *out)
+{
+    while (plen > 0 && prefix[plen - 1] == 0xFF)
+        plen--;
+    if (plen == 0)
+        return 0;
+    memcpy(out, prefix, plen);
+    out[plen - 1]++;
+    return plen;
+}
+
+uint64_t rl_monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct rl_buf {
     uint8_t *data;
@@ -51,6 +52,26 @@ uint64_t rl_hash_bytes(uint64_t h, const void *p, size_t n);
  * there was room), or NULL when out of memory — p then stays valid and *cap
  * unchanged. The one doubling growth of RockLake's lists. */
 void *rl_array_reserve(void *p, size_t n, size_t *cap, size_t elem, size_t first);
+
+/* memcmp order of byte strings, a proper prefix first: the order of keys in
+ * the store and in every in-memory index of them. */
+static inline int rl_bytes_cmp(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
+{
+    size_t n = al < bl ? al : bl;
+    int c = n ? memcmp(a, b, n) : 0;
+    if (c)
+        return c;
+    return al < bl ? -1 : al > bl;
+}
+
+/* Smallest byte string greater than every string starting with prefix:
+ * trailing 0xFF bytes dropped, then the last byte plus one. Writes it to
+ * out (plen bytes at most) and returns its length; 0 when there is none
+ * (prefix all 0xFF: the range runs to the end of the keyspace). */
+size_t rl_bytes_prefix_end(const uint8_t *prefix, size_t plen, uint8_t *out);
+
+/* CLOCK_MONOTONIC in nanoseconds, for durations and timeouts. */
+uint64_t rl_monotonic_ns(void);
 
 /* Big-endian readers over raw memory (caller guarantees the bytes exist). */
 static inline uint64_t rl_load_be64(const uint8_t *p)

@@ -455,22 +455,13 @@ struct rl_txn {
 
 static int oom(rl_error *err) { return rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory"); }
 
-static int key_cmp(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
-{
-    size_t n = al < bl ? al : bl;
-    int c = n ? memcmp(a, b, n) : 0;
-    if (c)
-        return c;
-    return al < bl ? -1 : al > bl ? 1 : 0;
-}
-
 /* Index of the first overlay entry with key >= k. */
 static size_t ov_lower_bound(const rl_txn *t, const uint8_t *k, size_t kl)
 {
     size_t lo = 0, hi = t->nov;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (key_cmp(t->ov[mid].key, t->ov[mid].klen, k, kl) < 0)
+        if (rl_bytes_cmp(t->ov[mid].key, t->ov[mid].klen, k, kl) < 0)
             lo = mid + 1;
         else
             hi = mid;
@@ -481,7 +472,7 @@ static size_t ov_lower_bound(const rl_txn *t, const uint8_t *k, size_t kl)
 static pending *ov_find(rl_txn *t, const uint8_t *k, size_t kl)
 {
     size_t i = ov_lower_bound(t, k, kl);
-    if (i < t->nov && key_cmp(t->ov[i].key, t->ov[i].klen, k, kl) == 0)
+    if (i < t->nov && rl_bytes_cmp(t->ov[i].key, t->ov[i].klen, k, kl) == 0)
         return &t->ov[i];
     return NULL;
 }
@@ -504,7 +495,7 @@ static int ov_set(rl_txn *t, const uint8_t *k, size_t kl, const uint8_t *val, si
     if (kl >= 2 && k[0] == RL_TAG_INDEX && k[1] == RL_INDEX_DYNAMIC_NAME)
         t->wrote_names = true;
     size_t i = ov_lower_bound(t, k, kl);
-    if (i < t->nov && key_cmp(t->ov[i].key, t->ov[i].klen, k, kl) == 0) {
+    if (i < t->nov && rl_bytes_cmp(t->ov[i].key, t->ov[i].klen, k, kl) == 0) {
         free(t->ov[i].val);
         t->ov[i].val = v;
         t->ov[i].vlen = vlen;
@@ -1119,7 +1110,7 @@ int rl_txn_update(rl_txn *t, const rl_table_desc *d, const uint8_t *oldkey, size
         key_error(d, ks, bad, err);
         goto out;
     }
-    bool same_key = key_cmp(nkey.data, nkey.len, kcopy, oldklen) == 0;
+    bool same_key = rl_bytes_cmp(nkey.data, nkey.len, kcopy, oldklen) == 0;
     bool same_pk = d->pk_col < 0 || old->vals[d->pk_col].isnull == newrow[d->pk_col].isnull;
     if (same_pk && d->pk_col >= 0 && !newrow[d->pk_col].isnull)
         same_pk = old->vals[d->pk_col].v.i == newrow[d->pk_col].v.i;
@@ -1206,7 +1197,7 @@ static int live_fetch(rl_scan *s, const uint8_t *pk, size_t pkl, const uint8_t *
     int rc = kv_iter_next(s->rows, &k, &kl, v, vl, &ke);
     if (rc < 0)
         return kv_fail(err, &ke, "scanning");
-    return rc == 1 && key_cmp(k, kl, pk, pkl) == 0;
+    return rc == 1 && rl_bytes_cmp(k, kl, pk, pkl) == 0;
 }
 
 static int scan_advance_store(rl_scan *s, rl_error *err)
@@ -1247,7 +1238,7 @@ static int scan_merged_next(rl_scan *s, const uint8_t **k, size_t *kl, const uin
         int c = !have_ov ? -1
                 : !s->it_have
                     ? 1
-                    : key_cmp(s->ik, s->ikl, s->txn->ov[s->ovi].key, s->txn->ov[s->ovi].klen);
+                    : rl_bytes_cmp(s->ik, s->ikl, s->txn->ov[s->ovi].key, s->txn->ov[s->ovi].klen);
         if (c < 0) { /* store only */
             *k = s->ik, *kl = s->ikl, *v = s->iv, *vl = s->ivl;
             s->it_have = false;
@@ -1489,7 +1480,7 @@ static int check_expectations(rl_txn *t, rl_error *err)
                            &ke);
             if (taken >= 0 && e->kind == EXPECT_VALUE) {
                 bool same = (taken == 1) == (e->val != NULL) &&
-                            (!e->val || key_cmp(v, vl, e->val, e->vlen) == 0);
+                            (!e->val || rl_bytes_cmp(v, vl, e->val, e->vlen) == 0);
                 free(v);
                 if (!same) {
                     rl_error_set(err, RL_SQLSTATE_SERIALIZATION_FAILURE,

@@ -26,6 +26,7 @@
 #include <openssl/rand.h>
 #include <openssl/ssl.h>
 
+#include "buf.h"
 #include "pktbuf.h"
 #include "proto.h"
 #include "scram.h"
@@ -73,12 +74,6 @@ struct client {
 
 client_reg *client_registry_entry(client *c) { return &c->reg; }
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* ------------------------------------------------------------------ I/O */
 
@@ -224,7 +219,7 @@ static int wait_readable(client *c, wait_kind kind, bool at_boundary)
     if (c->ssl && SSL_pending(c->ssl) > 0)
         return 1;
     const rl_server_config *cfg = srv_config(c->srv);
-    uint64_t start = now_ns();
+    uint64_t start = rl_monotonic_ns();
     for (;;) {
         struct pollfd pfd = {.fd = c->fd, .events = POLLIN};
         int r = poll(&pfd, 1, POLL_SLICE_MS);
@@ -232,7 +227,7 @@ static int wait_readable(client *c, wait_kind kind, bool at_boundary)
             return 1;
         if (r < 0 && errno != EINTR)
             return 0;
-        uint64_t waited_ms = (now_ns() - start) / 1000000u;
+        uint64_t waited_ms = (rl_monotonic_ns() - start) / 1000000u;
         if (srv_stopping(c->srv)) {
             if (kind != WAIT_STARTUP)
                 send_fatal(c, RL_SQLSTATE_ADMIN_SHUTDOWN,
@@ -565,7 +560,7 @@ static void report_error(client *c, rl_error *err)
 /* Time a finished statement; log it when --log-min-duration-statement asks. */
 static void observe_statement(client *c, const char *kind, const char *sql, uint64_t t0)
 {
-    double secs = (double)(now_ns() - t0) / 1e9;
+    double secs = (double)(rl_monotonic_ns() - t0) / 1e9;
     srv_observe_statement(c->srv, secs);
     if (!srv_statement_is_slow(c->srv, secs))
         return;
@@ -588,7 +583,7 @@ static void note_commit(client *c, uint64_t t0)
     bool implicit = c->saw_write && !c->saw_begin && c->status_before == 'I' && after == 'I';
     if (!explicit_commit && !implicit)
         return;
-    double secs = (double)(now_ns() - t0) / 1e9;
+    double secs = (double)(rl_monotonic_ns() - t0) / 1e9;
     srv_count(c->srv, M_COMMITS, 1);
     srv_observe_commit(c->srv, secs);
     rl_catalog *cat = rl_engine_catalog(c->eng);
@@ -687,7 +682,7 @@ static void handle_query(client *c, const proto_msg *m)
     rl_sink sink;
     sink_init(c, &sink);
     begin_message(c);
-    uint64_t t0 = now_ns();
+    uint64_t t0 = rl_monotonic_ns();
     c->executing = false;
     srv_stmt_arm(c->srv, c);
     int rc = rl_session_simple_query(c->sess, sql, &sink, &err);
@@ -837,7 +832,7 @@ static void handle_execute(client *c, const proto_msg *m)
     c->portal = portal;
     c->sink_failed = false;
     srv_stmt_arm(c->srv, c);
-    uint64_t t0 = now_ns();
+    uint64_t t0 = rl_monotonic_ns();
     int rc = rl_session_execute(c->sess, portal, (uint64_t)e.max_rows, &sink, &err);
     while (rc == RL_EXEC_COPY_IN)
         rc = copy_in(c, &sink, &err);
@@ -898,7 +893,7 @@ static void serve_queries(client *c)
         bool ext = strchr("PBDECH", m.type) != NULL;
         if (ext && !ext_started) {
             begin_message(c);
-            ext_t0 = now_ns();
+            ext_t0 = rl_monotonic_ns();
             ext_started = true;
         }
         switch (m.type) {
@@ -912,7 +907,7 @@ static void serve_queries(client *c)
         case 'S':
             if (!ext_started) {
                 begin_message(c);
-                ext_t0 = now_ns();
+                ext_t0 = rl_monotonic_ns();
             }
             handle_sync(c, ext_t0);
             ext_started = false;

@@ -239,19 +239,6 @@ void rl_key_dynamic_name(rl_buf *b, const char *schema, const char *name)
     rl_key_put_str(b, (const uint8_t *)name, strlen(name));
 }
 
-bool rl_key_prefix_end(const uint8_t *prefix, size_t plen, uint8_t *out, size_t *outlen)
-{
-    size_t n = plen;
-    while (n > 0 && prefix[n - 1] == 0xFF)
-        n--;
-    if (n == 0)
-        return false;
-    memcpy(out, prefix, n);
-    out[n - 1]++;
-    *outlen = n;
-    return true;
-}
-
 void rl_key_hex(rl_buf *b, const uint8_t *key, size_t klen)
 {
     for (size_t i = 0; i < klen; i++)

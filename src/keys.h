@@ -76,9 +76,6 @@ rl_key_status rl_key_from_pk_index(rl_buf *key, const rl_table_desc *d, uint64_t
                                    const uint8_t *v, size_t vl);
 void rl_key_dynamic_name(rl_buf *b, const char *schema, const char *name);
 
-/* Smallest key greater than every key starting with prefix: false if none
- * (prefix all 0xFF). Writes into out (prefix length bytes at most). */
-bool rl_key_prefix_end(const uint8_t *prefix, size_t plen, uint8_t *out, size_t *outlen);
 
 /* Append "05 00 00 00 00 00 00 00 2a ..." (spaced lowercase hex). */
 void rl_key_hex(rl_buf *b, const uint8_t *key, size_t klen);

@@ -36,8 +36,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "buf.h"
 #include "kvmirror.h"
 #include "slate.h"
 
@@ -79,14 +79,6 @@ static void set_err(kv_error *err, kv_error_kind kind, const char *msg)
     snprintf(err->message, sizeof err->message, "%s", msg);
 }
 
-static int key_cmp(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
-{
-    size_t n = al < bl ? al : bl;
-    int c = n ? memcmp(a, b, n) : 0;
-    if (c) return c;
-    return al < bl ? -1 : al > bl;
-}
-
 static void count(_Atomic uint64_t *c, uint64_t n)
 {
     atomic_fetch_add_explicit(c, n, memory_order_relaxed);
@@ -115,15 +107,9 @@ static kv_db *wrap(slate_db *s, kv_error *err)
 }
 
 /* Copy the whole keyspace into a new mirror. Returns the mirror, or NULL
- * when the store is larger than `limit` or memory runs out (the writer then
- * reads SlateDB), or when SlateDB fails (-1 in *failed, error in *err). */
-static double monotonic_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
+ * when the copy would take more than `limit` bytes or memory runs out (the
+ * writer then reads SlateDB), or when SlateDB fails (1 in *failed, error in
+ * *err). */
 static kv_mirror *load_mirror(slate_db *s, uint64_t limit, const kv_options *opts, int *failed,
                               kv_error *err)
 {
@@ -143,15 +129,15 @@ static kv_mirror *load_mirror(slate_db *s, uint64_t limit, const kv_options *opt
     int rc;
     kvm_stats st;
     uint64_t n = 0;
-    double last = monotonic_seconds();
-    double every = opts && opts->load_progress_ms ? opts->load_progress_ms / 1000.0 : 1.0;
+    uint64_t last = rl_monotonic_ns();
+    uint64_t every = (opts && opts->load_progress_ms ? opts->load_progress_ms : 1000) * 1000000ull;
     while ((rc = slate_iter_next(it, &k, &kl, &v, &vl, err)) == 1) {
         count(&load_keys, 1);
         kvm_stats_get(m, &st);
         if ((++n & 0xFFFF) == 0 && opts && opts->load_progress &&
-            monotonic_seconds() - last >= every) {
+            rl_monotonic_ns() - last >= every) {
             opts->load_progress(opts->load_progress_ctx, n, st.bytes);
-            last = monotonic_seconds();
+            last = rl_monotonic_ns();
         }
         if (st.bytes > limit || kvm_load(m, k, kl, v, vl) < 0) {
             /* Too big for memory: drain nothing more, read SlateDB. */
@@ -266,6 +252,14 @@ void kv_snapshot_free(kv_snapshot *snap)
 
 /* ------------------------------------------------------------ point reads */
 
+/* A malloc'd copy (1 byte for an empty one, so NULL means out of memory). */
+static uint8_t *copy_bytes(const uint8_t *p, size_t n)
+{
+    uint8_t *c = malloc(n ? n : 1);
+    if (c && n) memcpy(c, p, n);
+    return c;
+}
+
 static int mirror_get(kv_mirror *m, uint64_t seq, const uint8_t *key, size_t klen,
                       uint8_t **val, size_t *vlen, kv_error *err)
 {
@@ -274,13 +268,9 @@ static int mirror_get(kv_mirror *m, uint64_t seq, const uint8_t *key, size_t kle
     count(&mirror_gets, 1);
     if (!kvm_get(m, seq, key, klen, &v, &vl)) return 0;
     count(&mirror_keys, 1);
-    if (val) {
-        *val = malloc(vl ? vl : 1);
-        if (!*val) {
-            set_err(err, KV_ERR_INTERNAL, "out of memory reading a value");
-            return -1;
-        }
-        if (vl) memcpy(*val, v, vl);
+    if (val && !(*val = copy_bytes(v, vl))) {
+        set_err(err, KV_ERR_INTERNAL, "out of memory reading a value");
+        return -1;
     }
     if (vlen) *vlen = vl;
     return 1;
@@ -314,13 +304,6 @@ int kv_get(kv_db *db, kv_snapshot *snap, const uint8_t *key, size_t klen, uint8_
 
 /* ------------------------------------------------------------ scans */
 
-static uint8_t *copy_bytes(const uint8_t *p, size_t n)
-{
-    uint8_t *c = malloc(n ? n : 1);
-    if (c && n) memcpy(c, p, n);
-    return c;
-}
-
 /* A mirror scan of [start, end) (end NULL = unbounded) at the snapshot's
  * sequence, or at a pin of its own. */
 static kv_iter *mirror_scan(kv_db *db, kv_mirror *m, kv_snapshot *snap, const uint8_t *start,
@@ -345,7 +328,7 @@ static kv_iter *mirror_scan(kv_db *db, kv_mirror *m, kv_snapshot *snap, const ui
         goto oom;
     }
     it->pinned = true;
-    if (!end || key_cmp(start, slen, end, elen) < 0) it->pos = kvm_seek(m, start, slen);
+    if (!end || rl_bytes_cmp(start, slen, end, elen) < 0) it->pos = kvm_seek(m, start, slen);
     count(&mirror_scans, 1);
     set_err(err, KV_OK, "");
     return it;
@@ -376,17 +359,6 @@ kv_iter *kv_scan(kv_db *db, kv_snapshot *snap, const uint8_t *start, size_t slen
     return it;
 }
 
-/* Smallest key above every key that starts with prefix: drop trailing 0xFF
- * bytes, then add one to the last byte. 0 (no bound) for an all-0xFF prefix. */
-static size_t prefix_upper_bound(const uint8_t *prefix, size_t plen, uint8_t *out)
-{
-    while (plen && prefix[plen - 1] == 0xFF) plen--;
-    if (!plen) return 0;
-    memcpy(out, prefix, plen);
-    out[plen - 1]++;
-    return plen;
-}
-
 kv_iter *kv_scan_prefix(kv_db *db, kv_snapshot *snap, const uint8_t *prefix, size_t plen,
                         kv_error *err)
 {
@@ -400,7 +372,7 @@ kv_iter *kv_scan_prefix(kv_db *db, kv_snapshot *snap, const uint8_t *prefix, siz
         set_err(err, KV_ERR_INTERNAL, "out of memory starting a scan");
         return NULL;
     }
-    size_t elen = prefix_upper_bound(prefix, plen, end);
+    size_t elen = rl_bytes_prefix_end(prefix, plen, end);
     kv_iter *it = kv_scan(db, snap, prefix, plen, elen ? end : NULL, elen, err);
     if (end != small) free(end);
     return it;
@@ -420,7 +392,7 @@ int kv_iter_next(kv_iter *it, const uint8_t **key, size_t *klen, const uint8_t *
         const uint8_t *k, *v;
         size_t kl, vl;
         kvm_node_key(n, &k, &kl);
-        if (it->end && key_cmp(k, kl, it->end, it->elen) >= 0) {
+        if (it->end && rl_bytes_cmp(k, kl, it->end, it->elen) >= 0) {
             it->pos = NULL;
             break;
         }
@@ -451,17 +423,17 @@ int kv_iter_seek(kv_iter *it, const uint8_t *key, size_t klen, kv_error *err)
         const uint8_t *lk;
         size_t lkl;
         kvm_node_key(it->last, &lk, &lkl);
-        int c = key_cmp(key, klen, lk, lkl);
+        int c = rl_bytes_cmp(key, klen, lk, lkl);
         if (c < 0) {
             set_err(err, KV_ERR_INVALID, "kv_iter_seek: cannot seek backwards");
             return -1;
         }
         if (c == 0) return 0;
-    } else if (key_cmp(key, klen, it->start, it->slen) <= 0) {
+    } else if (rl_bytes_cmp(key, klen, it->start, it->slen) <= 0) {
         return 0;
     }
     if (!it->pos) return 0; /* exhausted: stays so */
-    if (it->end && key_cmp(key, klen, it->end, it->elen) >= 0) {
+    if (it->end && rl_bytes_cmp(key, klen, it->end, it->elen) >= 0) {
         it->pos = NULL;
         return 0;
     }

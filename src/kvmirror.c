@@ -79,14 +79,6 @@ struct kv_mirror {
 
 /* ------------------------------------------------------------ helpers */
 
-static int key_cmp(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
-{
-    size_t n = al < bl ? al : bl;
-    int c = n ? memcmp(a, b, n) : 0;
-    if (c) return c;
-    return al < bl ? -1 : al > bl;
-}
-
 static kvm_node *next_at(const kvm_node *n, int level)
 {
     return atomic_load_explicit((_Atomic(kvm_node *) *)&n->next[level], memory_order_acquire);
@@ -308,13 +300,13 @@ static kvm_node *find_for_write(kv_mirror *m, const uint8_t *key, size_t klen, k
     for (int i = KVM_MAX_HEIGHT - 1; i >= 0; i--) {
         for (;;) {
             kvm_node *nx = atomic_load_explicit(&x->next[i], memory_order_relaxed);
-            if (!nx || key_cmp(nx->key, nx->klen, key, klen) >= 0) break;
+            if (!nx || rl_bytes_cmp(nx->key, nx->klen, key, klen) >= 0) break;
             x = nx;
         }
         preds[i] = x;
     }
     kvm_node *at = atomic_load_explicit(&x->next[0], memory_order_relaxed);
-    return at && key_cmp(at->key, at->klen, key, klen) == 0 ? at : NULL;
+    return at && rl_bytes_cmp(at->key, at->klen, key, klen) == 0 ? at : NULL;
 }
 
 static int apply(kv_mirror *m, const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen,
@@ -431,7 +423,7 @@ const kvm_node *kvm_seek(const kv_mirror *m, const uint8_t *key, size_t klen)
     for (int i = top - 1; i >= 0; i--) {
         for (;;) {
             kvm_node *nx = next_at(x, i);
-            if (!nx || key_cmp(nx->key, nx->klen, key, klen) >= 0) break;
+            if (!nx || rl_bytes_cmp(nx->key, nx->klen, key, klen) >= 0) break;
             x = nx;
         }
     }
@@ -465,7 +457,7 @@ int kvm_get(const kv_mirror *m, uint64_t seq, const uint8_t *key, size_t klen,
             const uint8_t **val, size_t *vlen)
 {
     const kvm_node *n = kvm_seek(m, key, klen);
-    if (!n || key_cmp(n->key, n->klen, key, klen) != 0) return 0;
+    if (!n || rl_bytes_cmp(n->key, n->klen, key, klen) != 0) return 0;
     return kvm_node_value(n, seq, val, vlen);
 }
 

@@ -34,6 +34,7 @@
 #include <openssl/rand.h>
 #include <openssl/ssl.h>
 
+#include "buf.h"
 #include "client.h"
 #include "kv.h"
 
@@ -98,12 +99,6 @@ struct rl_server {
     pthread_mutex_t log_mu;
 };
 
-static uint64_t mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* ------------------------------------------------------------- accessors */
 
@@ -484,7 +479,7 @@ void srv_stmt_arm(rl_server *srv, client *c)
     client_reg *r = client_registry_entry(c);
     r->running = true;
     r->deadline_ns =
-        srv->cfg.statement_timeout_ms ? mono_ns() + srv->cfg.statement_timeout_ms * 1000000u : 0;
+        srv->cfg.statement_timeout_ms ? rl_monotonic_ns() + srv->cfg.statement_timeout_ms * 1000000u : 0;
     r->timed_out = false;
     pthread_mutex_unlock(&srv->reg_mu);
 }
@@ -507,7 +502,7 @@ static void *watchdog_main(void *arg)
     while (!atomic_load(&srv->watchdog_quit)) {
         struct timespec d = {.tv_nsec = 20 * 1000000L};
         nanosleep(&d, NULL);
-        uint64_t now = mono_ns();
+        uint64_t now = rl_monotonic_ns();
         pthread_mutex_lock(&srv->reg_mu);
         for (client *c = srv->clients; c; c = client_registry_entry(c)->next) {
             client_reg *r = client_registry_entry(c);

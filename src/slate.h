@@ -27,8 +27,6 @@ int slate_get(slate_db *db, slate_snapshot *snap, const uint8_t *key, size_t kle
               uint8_t **val, size_t *vlen, kv_error *err);
 slate_iter *slate_scan(slate_db *db, slate_snapshot *snap, const uint8_t *start, size_t slen,
                        const uint8_t *end, size_t elen, kv_error *err);
-slate_iter *slate_scan_prefix(slate_db *db, slate_snapshot *snap, const uint8_t *prefix,
-                              size_t plen, kv_error *err);
 int slate_iter_next(slate_iter *it, const uint8_t **key, size_t *klen, const uint8_t **val,
                     size_t *vlen, kv_error *err);
 int slate_iter_seek(slate_iter *it, const uint8_t *key, size_t klen, kv_error *err);
@@ -39,7 +37,6 @@ void slate_iter_free(slate_iter *it);
 int slate_batch_op(const kv_batch *b, size_t i, const uint8_t **key, size_t *klen,
                    const uint8_t **val, size_t *vlen);
 
-int slate_write(slate_db *db, const kv_batch *b, kv_error *err);
 int slate_write_begin(slate_db *db, const kv_batch *b, kv_pending **out, kv_error *err);
 int slate_write_wait(kv_pending *p, kv_error *err);
 int slate_flush(slate_db *db, kv_error *err);

@@ -436,7 +436,7 @@ static void test_golden_seed_rename(void)
     CHECK(starts_with(v15.data, v15.len, pre.data, pre.len));
     uint8_t end[32];
     size_t endlen = 0;
-    CHECK(rl_key_prefix_end(pre.data, pre.len, end, &endlen));
+    CHECK((endlen = rl_bytes_prefix_end(pre.data, pre.len, end)) > 0);
     CHECK(key_is(end, endlen, "04 00000000 00000004"));
     rl_buf_free(&v7);
     rl_buf_free(&v15);
@@ -683,7 +683,7 @@ static void test_prop_byte_order(void)
 
 /* A parent's prefix holds exactly the keys whose first k fields are the
  * parent's: they start with it, and no other key falls in
- * [prefix, rl_key_prefix_end(prefix)). */
+ * [prefix, rl_bytes_prefix_end(prefix)). */
 static void test_prop_prefix_contiguity(void)
 {
     const rl_table_desc *ds[64];
@@ -705,7 +705,7 @@ static void test_prop_prefix_contiguity(void)
             CHECK_EQ_INT(rl_key_encode_prefix(&pre, d, fields, (size_t)nf), RL_KEY_OK);
             uint8_t end[256];
             size_t endlen = 0;
-            CHECK(rl_key_prefix_end(pre.data, pre.len, end, &endlen));
+            CHECK((endlen = rl_bytes_prefix_end(pre.data, pre.len, end)) > 0);
             for (int j = 0; j < 20; j++) {
                 rand_row(&rng, d, &child, true);
                 if (j % 2)
@@ -733,18 +733,18 @@ static void test_prop_prefix_contiguity(void)
     rl_buf_free(&k);
 }
 
-/* rl_key_prefix_end on the edges: trailing FF bytes carry, all-FF has none. */
+/* rl_bytes_prefix_end on the edges: trailing FF bytes carry, all-FF has none. */
 static void test_prefix_end_edges(void)
 {
     uint8_t out[16];
     size_t n = 0;
     static const uint8_t p1[] = {0x05, 0x00, 0xFF, 0xFF};
-    CHECK(rl_key_prefix_end(p1, sizeof p1, out, &n));
+    CHECK((n = rl_bytes_prefix_end(p1, sizeof p1, out)) > 0);
     CHECK(key_is(out, n, "05 01"));
     static const uint8_t p2[] = {0xFF, 0xFF};
-    CHECK(!rl_key_prefix_end(p2, sizeof p2, out, &n));
+    CHECK(rl_bytes_prefix_end(p2, sizeof p2, out) == 0);
     static const uint8_t p3[] = {0xFE};
-    CHECK(rl_key_prefix_end(p3, 1, out, &n));
+    CHECK((n = rl_bytes_prefix_end(p3, 1, out)) > 0);
     CHECK(key_is(out, n, "FF"));
 }
 

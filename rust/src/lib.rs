@@ -750,7 +750,7 @@ async fn open_iter(
     Ok(it)
 }
 
-/// Shared by kv_scan and kv_scan_prefix: [start, end), end None = unbounded.
+/// slate_scan: [start, end), end None = unbounded.
 fn scan_range(
     db: *mut KvDb,
     snap: *mut KvSnapshot,
@@ -803,40 +803,6 @@ pub unsafe extern "C" fn slate_scan(
             Some(slice(end, elen)?)
         };
         scan_range(db, snap, start, end)
-    })
-}
-
-/// Smallest key greater than every key starting with `prefix`: drop trailing
-/// 0xFF bytes, then increment the last byte. None when the prefix is all
-/// 0xFF (every such key runs to the end of the keyspace).
-fn prefix_upper_bound(prefix: &[u8]) -> Option<Vec<u8>> {
-    let mut end = prefix.to_vec();
-    while let Some(&last) = end.last() {
-        if last == 0xFF {
-            end.pop();
-        } else {
-            *end.last_mut().unwrap() = last + 1;
-            return Some(end);
-        }
-    }
-    None
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn slate_scan_prefix(
-    db: *mut KvDb,
-    snap: *mut KvSnapshot,
-    prefix: *const u8,
-    plen: usize,
-    err: *mut KvError,
-) -> *mut KvIter {
-    guard(err, std::ptr::null_mut(), || {
-        let prefix = slice(prefix, plen)?;
-        if prefix.is_empty() {
-            return Err(Fail::invalid("kv_scan_prefix needs a non-empty prefix"));
-        }
-        let end = prefix_upper_bound(prefix);
-        scan_range(db, snap, prefix, end.as_deref())
     })
 }
 
@@ -976,7 +942,7 @@ enum Op {
     Delete(Bytes),
 }
 
-/// Ops are kept in our own list (not a WriteBatch) because kv_write must not
+/// Ops are kept in our own list (not a WriteBatch) because a write must not
 /// consume the batch and SlateDB's write() takes the WriteBatch by value.
 #[derive(Default)]
 pub struct KvBatch {
@@ -1110,27 +1076,6 @@ fn build_batch(b: &KvBatch) -> KvResult<(WriteBatch, u64)> {
         }
     }
     Ok((wb, bytes))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn slate_write(db: *mut KvDb, b: *const KvBatch, err: *mut KvError) -> c_int {
-    guard(err, -1, || {
-        let w = db_ref(db)?.writer()?;
-        // SAFETY: NULL or a live handle.
-        let b = unsafe { b.as_ref() }.ok_or_else(|| Fail::invalid("kv_batch is NULL"))?;
-        if b.ops.is_empty() {
-            return Ok(0); // nothing to apply; SlateDB would reject it
-        }
-        let (wb, bytes) = build_batch(b)?;
-        block_on(async {
-            let handle = w.write_with_options(wb, &WriteOptions::default()).await?;
-            // kv.h promises durability on return, not just a memtable insert.
-            handle.await_durable().await
-        })?;
-        bump(&BATCHES_WRITTEN, 1);
-        bump(&BYTES_WRITTEN, bytes);
-        Ok(0)
-    })
 }
 
 /// A write applied to the memtable whose durability has not been awaited yet

@@ -330,6 +330,9 @@ rl_rowset *rl_relation_shape(rl_exec *x, const rl_relation *rel, const char *ali
  * applies it. Stored rows carry their primary key and a ctid. */
 rl_rowset *rl_relation_scan(rl_exec *x, const rl_relation *rel, const char *alias,
                             const PgQuery__Node *where);
+/* Does the statement name ctid (a SELECT of it, a DML ctid predicate)? Only
+ * then do stored rows get ctids: numbering is a hash-map insert per row. */
+bool rl_exec_uses_ctids(rl_exec *x);
 /* The stored rows of an RL_REL_STORED relation one at a time, in the
  * order rl_relation_scan adds them (`where` chooses key prefixes the same
  * way). fn gets each row (borrowed until it returns) and returns 0 to go on

@@ -493,7 +493,7 @@ static rl_value tid_value(uint64_t ctid)
  * DML ctid predicate), so rows of the others get no number: numbering is a
  * hash-map insert per row, a sizeable part of a large scan. Numbers stay
  * stable within the transaction for the statements that do use them. */
-static bool statement_uses_ctids(rl_exec *x)
+bool rl_exec_uses_ctids(rl_exec *x)
 {
     if (x->ctids == 0)
         x->ctids = !x->sql || strcasestr(x->sql, "ctid") ? 1 : -1;
@@ -510,54 +510,12 @@ static int add_stored_row(rl_exec *x, rl_rowset *rs, const rl_table_desc *d, siz
         vals[i].d = row->vals[i];
     }
     uint64_t ctid = 0;
-    if (statement_uses_ctids(x) &&
+    if (rl_exec_uses_ctids(x) &&
         (ctid = rl_ctid_for_key(x->s, d, row->key, row->klen)) == 0)
         return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
     vals[ncols] = tid_value(ctid);
     rl_rowsrc src = {.key = row->key, .klen = row->klen, .ctid = ctid};
     return rl_rowset_add(rs, vals, &src, x->err);
-}
-
-static int scan_prefix(rl_exec *x, rl_txn *t, rl_rowset *rs, const rl_table_desc *d,
-                       size_t ncols, const rl_datum *fields, size_t nfields)
-{
-    rl_scan *sc = rl_txn_scan(t, d, fields, nfields, x->err);
-    if (!sc)
-        return -1;
-    const rl_row *row;
-    int rc;
-    uint64_t n = 0;
-    while ((rc = rl_scan_next(sc, &row, x->err)) == 1) {
-        if ((++n & 1023) == 0 && rl_exec_check_cancel(x) < 0) {
-            rc = -1;
-            break;
-        }
-        if (add_stored_row(x, rs, d, ncols, row) < 0) {
-            rc = -1;
-            break;
-        }
-    }
-    x->keys_read += rl_scan_keys_read(sc);
-    rl_scan_free(sc);
-    return rc;
-}
-
-static int scan_stored(rl_exec *x, const rl_relation *rel, const char *alias,
-                       const PgQuery__Node *where, rl_rowset *rs)
-{
-    rl_txn *t = rl_exec_txn(x);
-    if (!t)
-        return -1;
-    key_choice kc;
-    if (choose_prefixes(x, rel, alias, where, &kc) < 0)
-        return -1;
-    size_t ncols = stored_ncols(x, rel->desc);
-    int rc = 0;
-    for (size_t p = 0; p < kc.nprefix && rc == 0; p++)
-        rc = scan_prefix(x, t, rs, rel->desc, ncols,
-                         kc.fields ? &kc.fields[p * kc.nfields] : NULL, kc.nfields);
-    key_choice_free(&kc);
-    return rc;
 }
 
 int rl_relation_scan_each(rl_exec *x, const rl_relation *rel, const char *alias,
@@ -590,6 +548,26 @@ int rl_relation_scan_each(rl_exec *x, const rl_relation *rel, const char *alias,
     }
     key_choice_free(&kc);
     return rc < 0 ? -1 : 0;
+}
+
+typedef struct stored_into {
+    rl_exec *x;
+    rl_rowset *rs;
+    const rl_table_desc *d;
+    size_t ncols;
+} stored_into;
+
+static int add_scanned_row(void *ctx, const rl_row *row)
+{
+    stored_into *si = ctx;
+    return add_stored_row(si->x, si->rs, si->d, si->ncols, row);
+}
+
+static int scan_stored(rl_exec *x, const rl_relation *rel, const char *alias,
+                       const PgQuery__Node *where, rl_rowset *rs)
+{
+    stored_into si = {x, rs, rel->desc, stored_ncols(x, rel->desc)};
+    return rl_relation_scan_each(x, rel, alias, where, add_scanned_row, &si);
 }
 
 static uint64_t index_ctid(size_t i)

@@ -1935,7 +1935,7 @@ int rl_select_stream(rl_exec *x, const PgQuery__SelectStmt *st, const rl_row_str
                      size_t *nrows)
 {
     *nrows = 0;
-    if (!streamable(st) || !x->sql || strcasestr(x->sql, "ctid"))
+    if (!streamable(st) || rl_exec_uses_ctids(x))
         return 0;
     const PgQuery__RangeVar *rv = st->from_clause[0]->range_var;
     rl_relation rel;

@@ -224,7 +224,14 @@ static void free_retired(kv_mirror *m, bool any_pin, uint64_t oldest_pin)
         version_free(m, m->retired[m->retired_head].v);
         m->retired_head++;
     }
-    if (m->retired_head == m->nretired) m->retired_head = m->nretired = 0;
+    /* Move the rest to the front once half the array is freed slots: with
+     * readers always pinned somewhere the array never drains, and would
+     * otherwise only grow. */
+    if (m->retired_head && m->retired_head * 2 >= m->nretired) {
+        m->nretired -= m->retired_head;
+        memmove(m->retired, m->retired + m->retired_head, m->nretired * sizeof *m->retired);
+        m->retired_head = 0;
+    }
 }
 
 void kvm_apply_begin(kv_mirror *m)
@@ -467,4 +474,5 @@ void kvm_stats_get(const kv_mirror *m, kvm_stats *out)
     out->versions = atomic_load_explicit((_Atomic uint64_t *)&m->versions, memory_order_relaxed);
     out->bytes = atomic_load_explicit((_Atomic uint64_t *)&m->bytes, memory_order_relaxed);
     out->seq = atomic_load_explicit((_Atomic uint64_t *)&m->published, memory_order_acquire);
+    out->retired_slots = m->nretired; /* exact on the writer's thread only */
 }

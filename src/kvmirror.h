@@ -90,6 +90,7 @@ typedef struct kvm_stats {
     uint64_t versions;
     uint64_t bytes;
     uint64_t seq;
+    uint64_t retired_slots; /* writer-side list of unlinked versions, freed or not */
 } kvm_stats;
 void kvm_stats_get(const kv_mirror *m, kvm_stats *out);
 

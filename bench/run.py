@@ -903,9 +903,9 @@ def settle(idle=0.9, window=1.0, limit=90.0):
     t0 = time.perf_counter()
     calm = 0
     while time.perf_counter() - t0 < limit and calm < 2:
-        b0 = W._cpu_busy()
+        b0 = W.cpu_busy()
         time.sleep(window)
-        b1 = W._cpu_busy()
+        b1 = W.cpu_busy()
         busy = (b1[0] - b0[0]) / max(1, b1[1] - b0[1])
         calm = calm + 1 if busy <= 1 - idle else 0
     return time.perf_counter() - t0

@@ -263,7 +263,7 @@ def commit_throughput(host, port, db, tables, clients, seconds):
         barrier.wait(120)
     except Exception:
         pass
-    busy0 = _cpu_busy()
+    busy0 = cpu_busy()
     t0 = time.perf_counter()
     results = []
     deadline = time.time() + seconds + 120
@@ -273,7 +273,7 @@ def commit_throughput(host, port, db, tables, clients, seconds):
         except Exception:
             break
     elapsed = time.perf_counter() - t0
-    busy1 = _cpu_busy()
+    busy1 = cpu_busy()
     for p in procs:
         p.join(5)
         if p.is_alive():
@@ -296,7 +296,7 @@ def commit_throughput(host, port, db, tables, clients, seconds):
             if busy1[1] > busy0[1] else None}
 
 
-def _cpu_busy():
+def cpu_busy():
     """(busy, total) jiffies of all CPUs from /proc/stat: how saturated the
     machine (clients and server together) was over a run."""
     with open('/proc/stat') as f:

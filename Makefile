@@ -21,7 +21,7 @@ SANFLAGS ?=
 CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(SANFLAGS) -Isrc $(EXTRA_CFLAGS)
 
 RUST_LIB := rust/target/release/librocklake_kv.a
-LIBS     := $(RUST_LIB) -lpg_query -lprotobuf-c -lssl -lcrypto -lpthread -ldl -lm
+LIBS     := $(RUST_LIB) -lpg_query -lprotobuf-c -lssl -lcrypto -lz -lpthread -ldl -lm
 
 # Library sources: everything in src/ except the CLI entry point.
 LIB_SRC  := $(filter-out src/main.c,$(wildcard src/*.c))
@@ -49,7 +49,7 @@ $(BUILD)/rocklake: src/main.c $(BUILD)/librocklake.a $(RUST_LIB)
 
 $(BUILD)/tests/%: tests/%.c $(BUILD)/librocklake.a $(RUST_LIB) $(HDRS) $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Itests -I/usr/include/postgresql $< $(BUILD)/librocklake.a $(LIBS) -lpq -lz -o $@
+	$(CC) $(CFLAGS_ALL) -Itests -I/usr/include/postgresql $< $(BUILD)/librocklake.a $(LIBS) -lpq -o $@
 
 check:
 	$(MAKE) test

@@ -83,6 +83,12 @@ typedef struct kv_options {
     void (*load_progress)(void *ctx, uint64_t keys, uint64_t bytes);
     void *load_progress_ctx;
     uint32_t load_progress_ms;
+    /* Writers of a local (file://) store: 0 = acknowledge writes from the
+     * store's journal (journal.h: one append + fdatasync per group of
+     * commits; SlateDB's WAL follows in the background); negative = wait
+     * for SlateDB's WAL. Other stores have no journal. Either way an open
+     * first replays what an earlier writer's journal holds. */
+    int journal;
 } kv_options;
 
 typedef struct kv_db kv_db;
@@ -104,7 +110,9 @@ kv_db *kv_open_reader(const char *url, const kv_options *opts, kv_error *err);
 int kv_is_reader(const kv_db *db);
 
 /* Flush outstanding writes, close the store and free the handle (always, even
- * when it returns an error). Returns 0 or -1. `db` may be NULL. */
+ * when it returns an error). Returns 0 or -1. `db` may be NULL. A writer that
+ * a newer one fenced closes with 0: what it acknowledged is safe, the rest
+ * is dropped. */
 int kv_close(kv_db *db, kv_error *err);
 
 /* The writer's in-memory copy of the keyspace, for stats and tests. */
@@ -158,7 +166,9 @@ size_t kv_batch_count(const kv_batch *b);
 void kv_batch_free(kv_batch *b);
 
 /* Apply `b` as one atomic write and return only once it is durable in the
- * object store (all of it or none of it). `b` is not consumed: free it after.
+ * object store (all of it or none of it), also on a writer with a journal:
+ * kv_write is for rare writes that followers must see at once; commits use
+ * kv_write_begin / kv_write_wait. `b` is not consumed: free it after.
  * Returns 0 or -1 (KV_ERR_FENCED when a newer writer exists). */
 int kv_write(kv_db *db, const kv_batch *b, kv_error *err);
 
@@ -169,14 +179,17 @@ int kv_write(kv_db *db, const kv_batch *b, kv_error *err);
  * pending handle in *out (NULL for an empty batch). kv_write_wait returns
  * once that write is durable (or failed, e.g. KV_ERR_FENCED) and frees the
  * handle; it must be called exactly once per non-NULL handle. Until it
- * returns 0 the write must not be acknowledged to anyone. It does not force
- * a WAL flush (the periodic flush or a kv_flush call makes the write
- * durable), so a caller can let one kv_flush serve many pending writes. */
+ * returns 0 the write must not be acknowledged to anyone. Without a journal
+ * it does not force a WAL flush (the periodic flush or a kv_flush call
+ * makes the write durable), so a caller can let one kv_flush serve many
+ * pending writes; with a journal it syncs the journal itself, and
+ * concurrent waiters share one fdatasync. */
 typedef struct kv_pending kv_pending;
 int kv_write_begin(kv_db *db, const kv_batch *b, kv_pending **out, kv_error *err);
 int kv_write_wait(kv_pending *p, kv_error *err);
 
-/* Make everything written so far durable (WAL flush). Returns 0 or -1. */
+/* Make everything written so far durable (WAL flush, or the journal's
+ * fdatasync on a writer with a journal). Returns 0 or -1. */
 int kv_flush(kv_db *db, kv_error *err);
 /* Start flushing the memtable to an L0 table in the background (writers;
  * a no-op for readers). Bounds how many versions of a rewritten key scans

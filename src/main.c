@@ -630,6 +630,7 @@ static const char *const help_serve =
     "                      [--log-format text|json] [--auto-create on|off]\n"
     "                      [--max-connections N] [--port-file FILE]\n"
     "                      [--log-min-duration-statement MS] [--cache-mb N] [--mirror-mb N]\n"
+    "                      [--journal on|off]\n"
     "\n"
     "Serve RockLake catalogs over the PostgreSQL wire protocol (3.0), so DuckDB attaches\n"
     "with ATTACH 'ducklake:postgres:host=127.0.0.1 port=5433 dbname=lake user=me'.\n"
@@ -645,7 +646,8 @@ static const char *const help_serve =
     "                         port 0 picks a free port; [::1]:5433 for IPv6)\n"
     "  --config FILE          read options from FILE (ROCKLAKE_CONFIG)\n"
     "  --read-only            open catalogs as read-only followers; writes fail with 25006;\n"
-    "                         a commit of the writer shows within about 100 ms (the\n"
+    "                         a commit of the writer shows within about 110 ms (SlateDB's\n"
+    "                         WAL follows the writer's journal within 10 ms, and the\n"
     "                         follower polls the store every 100 ms) (ROCKLAKE_READ_ONLY=1)\n"
     "  --takeover             become the writer even if another server is (it is fenced:\n"
     "                         its commits then fail with 25006) (ROCKLAKE_TAKEOVER=1)\n"
@@ -687,6 +689,13 @@ static const char *const help_serve =
     "                         lake opens (about 2.2 times its stored size; ROCKLAKE_MIRROR_MB;\n"
     "                         default 4096; 0 = never: read through the block cache);\n"
     "                         followers never do\n"
+    "  --journal on|off       on a local store, acknowledge commits once they are in the\n"
+    "                         lake's journal (STORE/NAME/journal/; one append + fdatasync\n"
+    "                         per group of commits) while SlateDB writes its WAL in the\n"
+    "                         background; off waits for SlateDB's WAL object per group\n"
+    "                         (ROCKLAKE_JOURNAL; default on; needs a local filesystem, use\n"
+    "                         off on NFS). Followers see a commit once SlateDB's WAL has it,\n"
+    "                         about 10 ms later. An open replays an earlier journal either way\n"
     "  --help                 show this help\n"
     "\n"
     "A local store root allows one writer server: a second one refuses to start unless\n"
@@ -706,7 +715,7 @@ enum {
     SO_STORE, SO_LISTEN, SO_CONFIG, SO_READ_ONLY, SO_TAKEOVER, SO_TLS_CERT, SO_TLS_KEY,
     SO_USERS, SO_HBA, SO_MAX_MESSAGE, SO_STMT_TIMEOUT, SO_IDLE_TIMEOUT, SO_METRICS,
     SO_LOG_FORMAT, SO_AUTO_CREATE, SO_MAX_CONN, SO_PORT_FILE, SO_LOG_MIN_DURATION, SO_CACHE_MB,
-    SO_MIRROR_MB, SO__COUNT
+    SO_MIRROR_MB, SO_JOURNAL, SO__COUNT
 };
 
 typedef struct serve_opt {
@@ -736,6 +745,7 @@ static const serve_opt serve_opts[SO__COUNT] = {
     {"log-min-duration-statement", true, "ROCKLAKE_LOG_MIN_DURATION_STATEMENT"},
     {"cache-mb", true, "ROCKLAKE_CACHE_MB"},
     {"mirror-mb", true, "ROCKLAKE_MIRROR_MB"},
+    {"journal", true, "ROCKLAKE_JOURNAL"},
 };
 
 /* Option values by source; later sources win. Strings point into argv, the
@@ -896,6 +906,10 @@ static int serve_config(const serve_args *a, rl_server_config *c)
     if (lf && strcmp(lf, "text") != 0 && strcmp(lf, "json") != 0)
         return usage_error("serve", "--log-format must be text or json, not '%s'", lf);
     c->log_json = lf && strcmp(lf, "json") == 0;
+    const char *jn = a->val[SO_JOURNAL];
+    if (jn && strcmp(jn, "on") != 0 && strcmp(jn, "off") != 0)
+        return usage_error("serve", "--journal must be on or off, not '%s'", jn);
+    c->journal_off = jn && strcmp(jn, "off") == 0;
     const char *ac = a->val[SO_AUTO_CREATE];
     c->auto_create = -1;
     if (ac) {

@@ -347,6 +347,7 @@ static srv_lake *open_lake(rl_server *srv, const char *name, rl_error *err)
     o.kv.load_progress_ctx = &lp;
     o.kv.block_cache_bytes = srv->cfg.cache_bytes;
     o.kv.mirror_max_bytes = srv->cfg.mirror_bytes;
+    o.kv.journal = srv->cfg.journal_off ? -1 : 0;
     rl_error e;
     rl_error_clear(&e);
     rl_catalog *cat = rl_catalog_open(url, &o, &e);

@@ -47,6 +47,7 @@ typedef struct rl_server_config {
     int max_connections;        /* 0 = 500 */
     int64_t log_min_duration_ms; /* log statements at least this slow; -1 = off */
     uint64_t cache_bytes;        /* block cache per lake; 0 = the kv default (256 MiB) */
+    bool journal_off;            /* local stores: wait for SlateDB's WAL, no journal */
     int64_t mirror_bytes;        /* memory for one lake's in-memory copy; 0 = kv default
                                     (4 GiB); -1 = never (kv_options.mirror_max_bytes) */
     bool log_json;

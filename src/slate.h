@@ -4,8 +4,9 @@
  * Owns: nothing; it declares what kv.c builds kv.h on. Only kv.c includes
  * it. Each function behaves as the kv.h function of the same suffix does on
  * a store without the in-memory mirror (panics caught, errors in *err,
- * malloc'd out-buffers owned by the caller). kv_batch, kv_pending and
- * kv_checkpoint are shared with kv.h unchanged.
+ * malloc'd out-buffers owned by the caller). kv_batch and kv_checkpoint
+ * are shared with kv.h unchanged; kv_pending is kv.c's wrapper of a
+ * slate_pending.
  */
 #ifndef ROCKLAKE_SLATE_H
 #define ROCKLAKE_SLATE_H
@@ -37,8 +38,15 @@ void slate_iter_free(slate_iter *it);
 int slate_batch_op(const kv_batch *b, size_t i, const uint8_t **key, size_t *klen,
                    const uint8_t **val, size_t *vlen);
 
-int slate_write_begin(slate_db *db, const kv_batch *b, kv_pending **out, kv_error *err);
-int slate_write_wait(kv_pending *p, kv_error *err);
+/* The slate-level pending write (kv.c wraps it in its own kv_pending). */
+typedef struct slate_pending slate_pending;
+/* Apply b, plus one extra put when extra_key is not NULL, as one batch. */
+int slate_write_begin(slate_db *db, const kv_batch *b, const uint8_t *extra_key,
+                      size_t extra_klen, const uint8_t *extra_val, size_t extra_vlen,
+                      slate_pending **out, kv_error *err);
+int slate_write_wait(slate_pending *p, kv_error *err);
+/* Consume p without waiting for SlateDB's WAL (the journal made it durable). */
+void slate_write_release(slate_pending *p);
 int slate_flush(slate_db *db, kv_error *err);
 int slate_flush_memtable_async(slate_db *db, kv_error *err);
 int slate_checkpoint_create(slate_db *db, uint64_t lifetime_ms, kv_checkpoint *out,

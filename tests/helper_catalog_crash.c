@@ -8,6 +8,8 @@
  * commit's ducklake_table version while opening a new one (an UPDATE plus an
  * INSERT). After rl_txn_commit returns (durable) it prints "ack <i>". It
  * stops by itself after COUNT commits or 60 s, so nothing hangs.
+ * ROCKLAKE_TEST_WAL_FLUSH_MS sets SlateDB's WAL flush interval: a long one
+ * leaves a local store's acknowledged commits in its journal only.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,6 +108,9 @@ int main(int argc, char **argv)
     }
     long start = atol(argv[2]), count = atol(argv[3]);
     rl_catalog_options o = {.create_if_missing = true};
+    const char *flush_ms = getenv("ROCKLAKE_TEST_WAL_FLUSH_MS");
+    if (flush_ms && *flush_ms)
+        o.kv.flush_interval_ms = strtoull(flush_ms, NULL, 10);
     rl_error e;
     rl_catalog *cat = rl_catalog_open(argv[1], &o, &e);
     if (!cat) {

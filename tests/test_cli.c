@@ -163,7 +163,7 @@ static void test_help(void)
 {
     static const struct {
         const char *cmd;
-        const char *opts[10];
+        const char *opts[16];
     } cases[] = {
         {"create", {"--format"}},
         {"demo",
@@ -176,7 +176,7 @@ static void test_help(void)
         {"serve",
          {"--store", "--listen", "--read-only", "--metrics", "--statement-timeout",
           "--log-min-duration-statement", "--cache-mb", "ROCKLAKE_CACHE_MB", "--mirror-mb",
-          "ROCKLAKE_MIRROR_MB"}},
+          "ROCKLAKE_MIRROR_MB", "--journal", "ROCKLAKE_JOURNAL"}},
     };
     char *out;
     CHECK_EQ_INT(run(&out, "--help", (char *)NULL), 0);
@@ -188,7 +188,7 @@ static void test_help(void)
         CHECK(strstr(out, "usage: rocklake") != NULL);
         CHECK(strstr(out, "Exit codes") != NULL);
         CHECK(strstr(out, "Example") != NULL);
-        for (int j = 0; j < 9 && cases[i].opts[j]; j++) {
+        for (int j = 0; j < 16 && cases[i].opts[j]; j++) {
             if (!strstr(out, cases[i].opts[j]))
                 fprintf(stderr, "  %s --help lacks %s\n", cases[i].cmd, cases[i].opts[j]);
             CHECK(strstr(out, cases[i].opts[j]) != NULL);
@@ -214,6 +214,9 @@ static void test_usage_errors(void)
     CHECK_EQ_INT(run(&out, "inspect", "x", "--tag", "no_such_table", (char *)NULL), 2);
     free(out);
     CHECK_EQ_INT(run(&out, "checkpoint", "destroy", "x", (char *)NULL), 2);
+    free(out);
+    CHECK_EQ_INT(run(&out, "serve", "--journal", "maybe", (char *)NULL), 2);
+    CHECK(strstr(out, "--journal must be on or off") != NULL);
     free(out);
     CHECK_EQ_INT(run(&out, (char *)NULL), 2);
     free(out);

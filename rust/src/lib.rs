@@ -1086,9 +1086,16 @@ pub struct KvPending {
 }
 
 #[no_mangle]
+///
+/// `extra_key`/`extra_val` (both NULL for none) is one more put applied in
+/// the same atomic batch: kv.c's journal position (see journal.h).
 pub unsafe extern "C" fn slate_write_begin(
     db: *mut KvDb,
     b: *const KvBatch,
+    extra_key: *const u8,
+    extra_klen: usize,
+    extra_val: *const u8,
+    extra_vlen: usize,
     out: *mut *mut KvPending,
     err: *mut KvError,
 ) -> c_int {
@@ -1102,7 +1109,18 @@ pub unsafe extern "C" fn slate_write_begin(
         if b.ops.is_empty() {
             return Ok(0); // nothing to apply; *out stays NULL
         }
-        let (wb, bytes) = build_batch(b)?;
+        let (mut wb, bytes) = build_batch(b)?;
+        if !extra_key.is_null() && extra_klen > 0 {
+            // SAFETY: C passes extra_klen / extra_vlen readable bytes.
+            let k = unsafe { std::slice::from_raw_parts(extra_key, extra_klen) };
+            let v: &[u8] = if extra_val.is_null() || extra_vlen == 0 {
+                &[]
+            } else {
+                // SAFETY: as above.
+                unsafe { std::slice::from_raw_parts(extra_val, extra_vlen) }
+            };
+            wb.put(k, v); // not in the counters: they count the caller's bytes
+        }
         let handle = block_on(w.write_with_options(wb, &WriteOptions::default()))?;
         *out = Box::into_raw(Box::new(KvPending { handle, bytes }));
         Ok(0)
@@ -1122,6 +1140,21 @@ pub unsafe extern "C" fn slate_write_wait(p: *mut KvPending, err: *mut KvError) 
         bump(&BYTES_WRITTEN, pending.bytes);
         Ok(0)
     })
+}
+
+/// Consume a pending write without waiting for SlateDB's durability: the
+/// caller (kv.c's journal) has made it durable another way.
+#[no_mangle]
+pub unsafe extern "C" fn slate_write_release(p: *mut KvPending) {
+    if p.is_null() {
+        return;
+    }
+    guard_void(|| {
+        // SAFETY: p came from slate_write_begin and is consumed here exactly once.
+        let pending = unsafe { Box::from_raw(p) };
+        bump(&BATCHES_WRITTEN, 1);
+        bump(&BYTES_WRITTEN, pending.bytes);
+    });
 }
 
 #[no_mangle]

@@ -47,7 +47,8 @@ class Server:
         return make_conninfo(**parts)
 
     def log_text(self):
-        self.log.flush()
+        if not self.log.closed:  # stop() closes it; the file stays readable
+            self.log.flush()
         return self.log_path.read_text()
 
     def stop(self, timeout=30):

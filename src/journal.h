@@ -1,0 +1,114 @@
+/*
+ * journal.h — the commit journal of a writer on a local (file://) store.
+ *
+ * Owns: the journal files in <store>/journal/, their record format, the
+ * fencing of an earlier writer's file, and group fdatasync. kv.c decides
+ * what goes in (encoded batches) and keeps the journal's position in the
+ * store (see "Position" below); this module knows nothing of SlateDB or
+ * DuckLake.
+ *
+ * Why: SlateDB makes a write durable by writing a new WAL object (on
+ * file://: create, write, fsync, link, fsync the directory: ~0.6 ms on a
+ * VM disk). Appending to one open file and fdatasync'ing it costs a third
+ * of that, as PostgreSQL's WAL does. So a local writer acknowledges a
+ * commit once its batch is in the journal and synced; SlateDB gets the same
+ * batch in its memtable at once and makes it durable in the background.
+ *
+ * Records, appended with O_APPEND, one write each:
+ *   "RLJ1" | u32 payload length | u8 type | u64 seq | u32 CRC-32 of the
+ *   length, type, seq and payload | payload        (integers big-endian)
+ * Types: DATA (an encoded batch), ABORT (the DATA record just before it, of
+ * the same seq, never reached the store: skip it), FENCE (a newer writer
+ * took over; nothing after it counts).
+ *
+ * Position: each batch the writer applies carries, in the same atomic
+ * write, the key kv.c owns (0xFF "kv-journal") holding {file id, seq, end
+ * offset} of its record. Whatever SlateDB has made durable therefore names
+ * exactly the records it holds; a record after that offset is replayed at
+ * the next open.
+ *
+ * Invariants:
+ *  - Each writer open creates a new file (journal-<16 hex id>.log) and makes
+ *    a position naming it durable before appending to it; the previous
+ *    writer's file is removed only after that.
+ *  - Taking over: the new writer has already fenced the old one in SlateDB;
+ *    it appends a FENCE to the old file (fdatasync'd) and replays the
+ *    records before the first FENCE. The old writer's appends land after
+ *    that FENCE, and it sees so: its write does not end where its own last
+ *    one did. Such a record is refused (KV_ERR_FENCED), never acknowledged.
+ *  - A record is acknowledged only after an fdatasync that covers it. After
+ *    a failed write or fdatasync the journal refuses everything (the page
+ *    cache can no longer be trusted); the server must be restarted.
+ *  - Records in a file have increasing seqs; recovery stops at the first
+ *    torn or corrupt record (nothing after one can have been synced).
+ *  - Needs a local filesystem with atomic O_APPEND (not NFS); kv_options
+ *    .journal < 0 turns it off.
+ */
+#ifndef ROCKLAKE_JOURNAL_H
+#define ROCKLAKE_JOURNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kv.h"
+
+typedef struct rl_journal rl_journal;
+
+/* Where the journal stands in the store: the file, the last seq the store
+ * holds, and the offset just past that seq's record. file_id 0 = none. */
+typedef struct rl_journal_pos {
+    uint64_t file_id;
+    uint64_t seq;
+    uint64_t offset;
+} rl_journal_pos;
+
+#define RL_JOURNAL_POS_LEN 24
+void rl_journal_pos_encode(const rl_journal_pos *p, uint8_t out[RL_JOURNAL_POS_LEN]);
+/* Returns 0, or -1 if `v` is not a position. */
+int rl_journal_pos_decode(const uint8_t *v, size_t n, rl_journal_pos *p);
+
+/* Called by recovery for each record to replay, in order: the payload
+ * (borrowed for the call), its seq and the offset just past it. Returns 0,
+ * or -1 with *err set to stop recovery. */
+typedef int (*rl_journal_replay_fn)(void *ctx, const uint8_t *payload, size_t len,
+                                    uint64_t seq, uint64_t end, kv_error *err);
+
+/* Fence the file `prev` names (prev->file_id != 0) in directory `dir`, then
+ * hand every record after prev->offset and before the first FENCE to `fn`.
+ * *last_seq is the last seq replayed (prev->seq if none). A missing file is
+ * KV_ERR_CORRUPT: acknowledged commits may be in it. Returns 0 or -1. */
+int rl_journal_recover(const char *dir, const rl_journal_pos *prev, rl_journal_replay_fn fn,
+                       void *ctx, uint64_t *last_seq, kv_error *err);
+
+/* Create this writer's file in `dir` (made if missing), numbering records
+ * after `last_seq`. The caller makes {rl_journal_file_id(), last_seq, 0}
+ * durable in the store before the first append. NULL on failure. Free with
+ * rl_journal_close (keeps the file) or rl_journal_discard (removes it). */
+rl_journal *rl_journal_create(const char *dir, uint64_t last_seq, kv_error *err);
+uint64_t rl_journal_file_id(const rl_journal *j);
+void rl_journal_close(rl_journal *j);
+void rl_journal_discard(rl_journal *j);
+
+/* Remove the file of an earlier writer (after this writer's position is
+ * durable). Errors are ignored: a leftover file is never read again. */
+void rl_journal_remove_file(const char *dir, uint64_t file_id);
+
+/* Append a DATA record (the caller serializes appends). Fills *seq and
+ * *end. KV_ERR_FENCED when another writer has appended to this file. */
+int rl_journal_append(rl_journal *j, const uint8_t *payload, size_t len, uint64_t *seq,
+                      uint64_t *end, kv_error *err);
+/* Cancel the DATA record `seq` just appended (it never reached the store). */
+int rl_journal_abort(rl_journal *j, uint64_t seq, kv_error *err);
+
+/* Return once every record up to `seq` is on disk. Concurrent callers share
+ * one fdatasync. Thread-safe. Returns 0 or -1. */
+int rl_journal_sync(rl_journal *j, uint64_t seq, kv_error *err);
+
+/* The last seq appended and the offset just past it. */
+void rl_journal_written(const rl_journal *j, uint64_t *seq, uint64_t *end);
+
+/* Give back the disk space of everything before `offset` (the store holds
+ * it durably). Offsets never change: the space becomes a hole. */
+void rl_journal_release(rl_journal *j, uint64_t offset);
+
+#endif /* ROCKLAKE_JOURNAL_H */

@@ -1,0 +1,618 @@
+/*
+ * test_journal.c — the commit journal of local writers (journal.h) and what
+ * kv.h promises on top of it.
+ *
+ * Owns: record round trips, recovery from a position, torn and corrupt
+ * tails, ABORT records, fencing by a newer writer, hole punching, the
+ * position codec (property test), and at the kv level: acknowledged writes
+ * that only the journal holds survive a crash (helper_journal exits
+ * without closing the store)
+ * and a takeover, a refused batch is never replayed, the position key is
+ * invisible to readers of kv.h, and a writer with the journal off still
+ * replays. Stores live under $ROCKLAKE_TEST_TMP (default /tmp).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <libgen.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "journal.h"
+#include "kv.h"
+#include "testutil.h"
+
+static char g_base[PATH_MAX];
+static int g_seq;
+
+static void fresh_dir(char *buf, size_t n)
+{
+    snprintf(buf, n, "%.3000s/j%d", g_base, ++g_seq);
+}
+
+static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *f)
+{
+    (void)st, (void)flag, (void)f;
+    return remove(p);
+}
+
+/* ---- replay collection ---------------------------------------------------- */
+
+typedef struct seen {
+    int n;
+    uint64_t seqs[64];
+    uint64_t ends[64];
+    char payloads[64][64];
+    int fail_at; /* return -1 at this record (1-based), 0 = never */
+} seen;
+
+static int collect(void *ctx, const uint8_t *p, size_t len, uint64_t seq, uint64_t end,
+                   kv_error *err)
+{
+    seen *s = ctx;
+    if (s->fail_at && s->n + 1 == s->fail_at) {
+        err->kind = KV_ERR_IO;
+        snprintf(err->message, sizeof err->message, "stop");
+        return -1;
+    }
+    if (s->n < 64) { /* beyond 64 records only count */
+        s->seqs[s->n] = seq;
+        s->ends[s->n] = end;
+        snprintf(s->payloads[s->n], sizeof s->payloads[0], "%.*s", (int)len, (const char *)p);
+    }
+    s->n++;
+    return 0;
+}
+
+static int append_str(rl_journal *j, const char *s, uint64_t *seq, uint64_t *end)
+{
+    kv_error err;
+    int rc = rl_journal_append(j, (const uint8_t *)s, strlen(s), seq, end, &err);
+    if (rc < 0) fprintf(stderr, "  append: %s\n", err.message);
+    return rc;
+}
+
+static char *journal_file(const char *dir, uint64_t id, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s/journal-%016" PRIx64 ".log", dir, id);
+    return buf;
+}
+
+/* ---- 1. the journal module ------------------------------------------------ */
+
+static void test_records_replay_in_order(void)
+{
+    char dir[PATH_MAX];
+    fresh_dir(dir, sizeof dir);
+    kv_error err;
+    rl_journal *j = rl_journal_create(dir, 41, &err);
+    CHECK(j != NULL);
+    if (!j) return;
+    uint64_t id = rl_journal_file_id(j);
+    CHECK(id != 0);
+    uint64_t seq[4], end[4];
+    const char *data[4] = {"one", "", "three", "four"};
+    for (int i = 0; i < 4; i++) CHECK_EQ_INT(append_str(j, data[i], &seq[i], &end[i]), 0);
+    CHECK_EQ_INT(seq[0], 42);
+    CHECK_EQ_INT(seq[3], 45);
+    CHECK(end[0] < end[1] && end[1] < end[2] && end[2] < end[3]);
+    CHECK_EQ_INT(rl_journal_sync(j, seq[3], &err), 0);
+    uint64_t ws, we;
+    rl_journal_written(j, &ws, &we);
+    CHECK_EQ_INT(ws, 45);
+    CHECK_EQ_INT(we, end[3]);
+    rl_journal_close(j);
+
+    /* From the file's start: all four, in order, with their ends. */
+    seen s = {0};
+    uint64_t last = 0;
+    rl_journal_pos from = {id, 41, 0};
+    CHECK_EQ_INT(rl_journal_recover(dir, &from, collect, &s, &last, &err), 0);
+    CHECK_EQ_INT(s.n, 4);
+    for (int i = 0; i < 4 && i < s.n; i++) {
+        CHECK_EQ_INT(s.seqs[i], seq[i]);
+        CHECK_EQ_INT(s.ends[i], end[i]);
+        CHECK_EQ_STR(s.payloads[i], data[i]);
+    }
+    CHECK_EQ_INT(last, 45);
+}
+
+static void test_recover_from_position(void)
+{
+    char dir[PATH_MAX];
+    fresh_dir(dir, sizeof dir);
+    kv_error err;
+    rl_journal *j = rl_journal_create(dir, 0, &err);
+    if (!j) return;
+    uint64_t id = rl_journal_file_id(j), seq, end[3];
+    append_str(j, "a", &seq, &end[0]);
+    append_str(j, "b", &seq, &end[1]);
+    append_str(j, "c", &seq, &end[2]);
+    rl_journal_close(j);
+    /* The store holds seq 2: only "c" is replayed. */
+    seen s = {0};
+    uint64_t last = 0;
+    rl_journal_pos pos = {id, 2, end[1]};
+    CHECK_EQ_INT(rl_journal_recover(dir, &pos, collect, &s, &last, &err), 0);
+    CHECK_EQ_INT(s.n, 1);
+    CHECK_EQ_STR(s.payloads[0], "c");
+    CHECK_EQ_INT(last, 3);
+    /* The store holds everything: nothing to replay, last stays. */
+    seen none = {0};
+    rl_journal_pos all = {id, 3, end[2]};
+    CHECK_EQ_INT(rl_journal_recover(dir, &all, collect, &none, &last, &err), 0);
+    CHECK_EQ_INT(none.n, 0);
+    CHECK_EQ_INT(last, 3);
+    /* No file named: nothing to do. */
+    rl_journal_pos empty = {0, 7, 0};
+    CHECK_EQ_INT(rl_journal_recover(dir, &empty, collect, &none, &last, &err), 0);
+    CHECK_EQ_INT(last, 7);
+}
+
+/* A crash can leave a torn last record or garbage; recovery keeps what
+ * precedes it and stops there. */
+static void test_torn_and_corrupt_tails(void)
+{
+    for (int mode = 0; mode < 3; mode++) {
+        char dir[PATH_MAX], path[PATH_MAX + 64];
+        fresh_dir(dir, sizeof dir);
+        kv_error err;
+        rl_journal *j = rl_journal_create(dir, 0, &err);
+        if (!j) return;
+        uint64_t id = rl_journal_file_id(j), seq, e1, e2, e3;
+        append_str(j, "first", &seq, &e1);
+        append_str(j, "second", &seq, &e2);
+        append_str(j, "third", &seq, &e3);
+        rl_journal_close(j);
+        journal_file(dir, id, path, sizeof path);
+        if (mode == 0) {
+            CHECK_EQ_INT(truncate(path, (off_t)e3 - 2), 0); /* third torn */
+        } else if (mode == 1) {
+            int fd = open(path, O_WRONLY);
+            CHECK_EQ_INT(pwrite(fd, "X", 1, (off_t)e2 - 1), 1); /* second's last byte */
+            close(fd);
+        } else {
+            int fd = open(path, O_WRONLY | O_APPEND);
+            CHECK_EQ_INT(write(fd, "RLJ1\0\0\0\x05garbage", 15), 15);
+            close(fd);
+        }
+        seen s = {0};
+        uint64_t last;
+        rl_journal_pos from = {id, 0, 0};
+        CHECK_EQ_INT(rl_journal_recover(dir, &from, collect, &s, &last, &err), 0);
+        int want = mode == 0 ? 2 : mode == 1 ? 1 : 3;
+        CHECK_EQ_INT(s.n, want);
+        CHECK_EQ_STR(s.payloads[0], "first");
+        CHECK_EQ_INT(last, (uint64_t)want);
+    }
+}
+
+static void test_abort_cancels_its_record(void)
+{
+    char dir[PATH_MAX];
+    fresh_dir(dir, sizeof dir);
+    kv_error err;
+    rl_journal *j = rl_journal_create(dir, 0, &err);
+    if (!j) return;
+    uint64_t id = rl_journal_file_id(j), s1, s2, s3, e;
+    append_str(j, "kept", &s1, &e);
+    append_str(j, "refused", &s2, &e);
+    CHECK_EQ_INT(rl_journal_abort(j, s2, &err), 0);
+    append_str(j, "kept too", &s3, &e);
+    CHECK(s3 > s2);
+    rl_journal_close(j);
+    seen s = {0};
+    uint64_t last;
+    rl_journal_pos from = {id, 0, 0};
+    CHECK_EQ_INT(rl_journal_recover(dir, &from, collect, &s, &last, &err), 0);
+    CHECK_EQ_INT(s.n, 2);
+    CHECK_EQ_STR(s.payloads[0], "kept");
+    CHECK_EQ_STR(s.payloads[1], "kept too");
+    CHECK_EQ_INT(last, s3);
+}
+
+/* A newer writer's recovery fences the old writer's file: the old writer's
+ * next append is refused, and nothing after the fence is ever replayed. */
+static void test_fence_stops_the_old_writer(void)
+{
+    char dir[PATH_MAX];
+    fresh_dir(dir, sizeof dir);
+    kv_error err;
+    rl_journal *old = rl_journal_create(dir, 0, &err);
+    if (!old) return;
+    uint64_t id = rl_journal_file_id(old), seq, end;
+    CHECK_EQ_INT(append_str(old, "before", &seq, &end), 0);
+    CHECK_EQ_INT(rl_journal_sync(old, seq, &err), 0);
+
+    seen s = {0};
+    uint64_t last;
+    rl_journal_pos from = {id, 0, 0};
+    CHECK_EQ_INT(rl_journal_recover(dir, &from, collect, &s, &last, &err), 0);
+    CHECK_EQ_INT(s.n, 1);
+
+    CHECK_EQ_INT(rl_journal_append(old, (const uint8_t *)"after", 5, &seq, &end, &err), -1);
+    CHECK_EQ_INT(err.kind, KV_ERR_FENCED);
+    CHECK(strstr(err.message, "newer writer") != NULL);
+    /* and stays refused */
+    CHECK_EQ_INT(rl_journal_append(old, (const uint8_t *)"x", 1, &seq, &end, &err), -1);
+    CHECK_EQ_INT(err.kind, KV_ERR_FENCED);
+    rl_journal_close(old);
+
+    seen again = {0};
+    CHECK_EQ_INT(rl_journal_recover(dir, &from, collect, &again, &last, &err), 0);
+    CHECK_EQ_INT(again.n, 1);
+    CHECK_EQ_STR(again.payloads[0], "before");
+}
+
+static void test_missing_file_is_an_error(void)
+{
+    char dir[PATH_MAX];
+    fresh_dir(dir, sizeof dir);
+    mkdir(dir, 0755);
+    seen s = {0};
+    uint64_t last;
+    kv_error err;
+    rl_journal_pos pos = {0x1234, 5, 100};
+    CHECK_EQ_INT(rl_journal_recover(dir, &pos, collect, &s, &last, &err), -1);
+    CHECK_EQ_INT(err.kind, KV_ERR_CORRUPT);
+    CHECK(strstr(err.message, "restore the file") != NULL);
+}
+
+static void test_replay_error_stops_recovery(void)
+{
+    char dir[PATH_MAX];
+    fresh_dir(dir, sizeof dir);
+    kv_error err;
+    rl_journal *j = rl_journal_create(dir, 0, &err);
+    if (!j) return;
+    uint64_t id = rl_journal_file_id(j), seq, end;
+    append_str(j, "a", &seq, &end);
+    append_str(j, "b", &seq, &end);
+    rl_journal_close(j);
+    seen s = {.fail_at = 2};
+    uint64_t last;
+    rl_journal_pos from = {id, 0, 0};
+    CHECK_EQ_INT(rl_journal_recover(dir, &from, collect, &s, &last, &err), -1);
+    CHECK_EQ_STR(err.message, "stop");
+    CHECK_EQ_INT(last, 1);
+}
+
+typedef struct sync_arg {
+    rl_journal *j;
+    pthread_mutex_t *mu;
+    int failures;
+} sync_arg;
+
+static void *sync_worker(void *p)
+{
+    sync_arg *a = p;
+    for (int i = 0; i < 50; i++) {
+        uint64_t seq, end;
+        kv_error err;
+        pthread_mutex_lock(a->mu); /* appends are serialized by the caller */
+        int rc = rl_journal_append(a->j, (const uint8_t *)"w", 1, &seq, &end, &err);
+        pthread_mutex_unlock(a->mu);
+        if (rc < 0 || rl_journal_sync(a->j, seq, &err) < 0) a->failures++;
+    }
+    return NULL;
+}
+
+/* Four threads append and sync; every record is replayed once, in order. */
+static void test_concurrent_sync(void)
+{
+    char dir[PATH_MAX];
+    fresh_dir(dir, sizeof dir);
+    kv_error err;
+    rl_journal *j = rl_journal_create(dir, 0, &err);
+    if (!j) return;
+    uint64_t id = rl_journal_file_id(j);
+    pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    pthread_t t[4];
+    sync_arg a[4];
+    for (int i = 0; i < 4; i++) {
+        a[i] = (sync_arg){j, &mu, 0};
+        pthread_create(&t[i], NULL, sync_worker, &a[i]);
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(t[i], NULL);
+        CHECK_EQ_INT(a[i].failures, 0);
+    }
+    rl_journal_close(j);
+    uint64_t last;
+    rl_journal_pos from = {id, 0, 0};
+    seen s = {0};
+    CHECK_EQ_INT(rl_journal_recover(dir, &from, collect, &s, &last, &err), 0);
+    CHECK_EQ_INT(s.n, 200);
+    CHECK_EQ_INT(last, 200);
+    for (int i = 0; i < 64; i++) CHECK_EQ_INT(s.seqs[i], (uint64_t)i + 1);
+}
+
+/* Released space becomes a hole; offsets and later records are unchanged. */
+static void test_release_punches_a_hole(void)
+{
+    char dir[PATH_MAX], path[PATH_MAX + 64];
+    fresh_dir(dir, sizeof dir);
+    kv_error err;
+    rl_journal *j = rl_journal_create(dir, 0, &err);
+    if (!j) return;
+    uint64_t id = rl_journal_file_id(j), seq, end = 0;
+    char big[4000];
+    memset(big, 'z', sizeof big - 1);
+    big[sizeof big - 1] = 0;
+    for (int i = 0; i < 256; i++) append_str(j, big, &seq, &end);
+    uint64_t keep_from = end;
+    append_str(j, "tail", &seq, &end);
+    CHECK_EQ_INT(rl_journal_sync(j, seq, &err), 0);
+    journal_file(dir, id, path, sizeof path);
+    struct stat before, after;
+    stat(path, &before);
+    rl_journal_release(j, keep_from);
+    stat(path, &after);
+    CHECK_EQ_INT(after.st_size, before.st_size);
+    CHECK(after.st_blocks < before.st_blocks / 2);
+    /* the journal goes on appending after a release */
+    uint64_t seq2, end2;
+    CHECK_EQ_INT(append_str(j, "more", &seq2, &end2), 0);
+    rl_journal_close(j);
+    seen s = {0};
+    uint64_t last;
+    rl_journal_pos pos = {id, seq - 1, keep_from};
+    CHECK_EQ_INT(rl_journal_recover(dir, &pos, collect, &s, &last, &err), 0);
+    CHECK_EQ_INT(s.n, 2);
+    CHECK_EQ_STR(s.payloads[0], "tail");
+    CHECK_EQ_STR(s.payloads[1], "more");
+}
+
+/* Property: encode/decode round trip; byte order = numeric order of each
+ * field (big-endian), wrong lengths refused. */
+static void test_position_codec(void)
+{
+    uint64_t rng = 0x5eed;
+    for (int i = 0; i < 2000; i++) {
+        rl_journal_pos p = {tu_rand(&rng), tu_rand(&rng) >> (tu_rand(&rng) % 64),
+                            tu_rand(&rng) >> 3};
+        uint8_t b[RL_JOURNAL_POS_LEN];
+        rl_journal_pos_encode(&p, b);
+        rl_journal_pos q;
+        CHECK_EQ_INT(rl_journal_pos_decode(b, sizeof b, &q), 0);
+        CHECK(q.file_id == p.file_id && q.seq == p.seq && q.offset == p.offset);
+        rl_journal_pos r = p;
+        r.seq = tu_rand(&rng);
+        uint8_t c[RL_JOURNAL_POS_LEN];
+        rl_journal_pos_encode(&r, c);
+        int byte_order = memcmp(b + 8, c + 8, 8);
+        CHECK((byte_order < 0) == (p.seq < r.seq));
+        CHECK_EQ_INT(rl_journal_pos_decode(b, sizeof b - 1, &q), -1);
+    }
+}
+
+/* ---- 2. kv with a journal ------------------------------------------------- */
+
+static kv_db *open_writer(const char *url, int journal, uint64_t flush_ms)
+{
+    kv_error err;
+    kv_options o = {0};
+    o.journal = journal;
+    o.flush_interval_ms = flush_ms;
+    kv_db *db = kv_open_writer(url, &o, &err);
+    if (!db) fprintf(stderr, "  open_writer(%s): %s: %s\n", url, kv_error_kind_name(err.kind),
+                     err.message);
+    return db;
+}
+
+static int put(kv_db *db, const char *k, const char *v, kv_error *err)
+{
+    kv_batch *b = kv_batch_new();
+    kv_batch_put(b, (const uint8_t *)k, strlen(k), (const uint8_t *)v, strlen(v));
+    int rc = kv_write(db, b, err);
+    kv_batch_free(b);
+    return rc;
+}
+
+static int has(kv_db *db, const char *k)
+{
+    return kv_get(db, NULL, (const uint8_t *)k, strlen(k), NULL, NULL, NULL);
+}
+
+static int count_files(const char *dir)
+{
+    char cmd[PATH_MAX + 64];
+    snprintf(cmd, sizeof cmd, "ls %s/journal 2>/dev/null | grep -c '^journal-'", dir);
+    FILE *f = popen(cmd, "r");
+    int n = -1;
+    if (f) {
+        if (fscanf(f, "%d", &n) != 1) n = -1;
+        pclose(f);
+    }
+    return n;
+}
+
+static char g_helper[PATH_MAX + 32];
+
+/* Runs helper_journal URL MODE to its end; returns its exit status (-1 if
+ * it did not exit) and the number of "ack" lines in *acks. */
+static int run_helper(const char *url, const char *mode, int *acks)
+{
+    char cmd[3 * PATH_MAX];
+    snprintf(cmd, sizeof cmd, "%s '%s' %s", g_helper, url, mode);
+    FILE *f = popen(cmd, "r");
+    if (!f) return -1;
+    char line[64];
+    int n = 0;
+    while (fgets(line, sizeof line, f))
+        if (strcmp(line, "ack\n") == 0) n++;
+    int status = pclose(f);
+    if (acks) *acks = n;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The helper writes with SlateDB's WAL flush pushed far out, reports each
+ * acknowledgement, and dies without closing: only the journal holds those
+ * writes. The next open must replay every acknowledged one. */
+static void test_crash_replays_acknowledged_writes(void)
+{
+    char dir[PATH_MAX], url[PATH_MAX + 16];
+    fresh_dir(dir, sizeof dir);
+    snprintf(url, sizeof url, "file://%s", dir);
+    int acked = 0;
+    CHECK_EQ_INT(run_helper(url, "crash", &acked), 0);
+    CHECK_EQ_INT(acked, 40);
+
+    kv_db *db = open_writer(url, 0, 0);
+    CHECK(db != NULL);
+    if (!db) return;
+    for (int i = 0; i < acked; i++) {
+        char k[32];
+        snprintf(k, sizeof k, "crash|%02d", i);
+        CHECK_EQ_INT(has(db, k), 1);
+    }
+    /* the old file is gone once the new writer's position is durable */
+    CHECK_EQ_INT(count_files(dir), 1);
+    kv_close(db, NULL);
+
+    /* A follower, which reads only SlateDB, sees the replayed writes. */
+    kv_db *r = kv_open_reader(url, NULL, NULL);
+    CHECK(r != NULL);
+    if (r) {
+        CHECK_EQ_INT(has(r, "crash|39"), 1);
+        kv_close(r, NULL);
+    }
+}
+
+/* A newer writer takes over: it replays what the old one acknowledged, and
+ * the old one's next write is refused as fenced and never shows up. */
+static void test_takeover_keeps_acknowledged_and_refuses_the_rest(void)
+{
+    char dir[PATH_MAX], url[PATH_MAX + 16];
+    fresh_dir(dir, sizeof dir);
+    snprintf(url, sizeof url, "file://%s", dir);
+    kv_db *a = open_writer(url, 0, 600000);
+    if (!a) return;
+    kv_error err;
+    CHECK_EQ_INT(put(a, "t|acked", "1", &err), 0);
+    kv_db *b = open_writer(url, 0, 0);
+    CHECK(b != NULL);
+    if (!b) {
+        kv_close(a, NULL);
+        return;
+    }
+    CHECK_EQ_INT(has(b, "t|acked"), 1);
+    CHECK_EQ_INT(put(a, "t|late", "1", &err), -1);
+    CHECK_EQ_INT(err.kind, KV_ERR_FENCED);
+    CHECK_EQ_INT(put(b, "t|new", "1", &err), 0);
+    kv_close(a, NULL);
+    kv_close(b, NULL);
+    kv_db *c = open_writer(url, 0, 0);
+    CHECK(c != NULL);
+    if (!c) return;
+    CHECK_EQ_INT(has(c, "t|acked"), 1);
+    CHECK_EQ_INT(has(c, "t|new"), 1);
+    CHECK_EQ_INT(has(c, "t|late"), 0);
+    kv_close(c, NULL);
+}
+
+/* A batch SlateDB refuses after its journal record was written (here: a key
+ * too long for SlateDB) gets an ABORT and is not replayed. */
+static void test_refused_batch_is_not_replayed(void)
+{
+    char dir[PATH_MAX], url[PATH_MAX + 16];
+    fresh_dir(dir, sizeof dir);
+    snprintf(url, sizeof url, "file://%s", dir);
+    CHECK_EQ_INT(run_helper(url, "refused", NULL), 0);
+    kv_db *db = open_writer(url, 0, 0);
+    if (!db) return;
+    CHECK_EQ_INT(has(db, "r|good"), 1);
+    CHECK_EQ_INT(has(db, "r|before-bad"), 0);
+    kv_close(db, NULL);
+}
+
+/* Turning the journal off must not lose what the last writer's journal
+ * holds; a later writer with the journal finds no file to replay. */
+static void test_journal_off_still_replays(void)
+{
+    char dir[PATH_MAX], url[PATH_MAX + 16];
+    fresh_dir(dir, sizeof dir);
+    snprintf(url, sizeof url, "file://%s", dir);
+    CHECK_EQ_INT(run_helper(url, "one", NULL), 0);
+    kv_db *db = open_writer(url, -1, 0);
+    if (!db) return;
+    CHECK_EQ_INT(has(db, "o|1"), 1);
+    CHECK_EQ_INT(count_files(dir), 0);
+    kv_error err;
+    CHECK_EQ_INT(put(db, "o|2", "v", &err), 0);
+    kv_close(db, NULL);
+    db = open_writer(url, 0, 0);
+    if (!db) return;
+    CHECK_EQ_INT(has(db, "o|1"), 1);
+    CHECK_EQ_INT(has(db, "o|2"), 1);
+    kv_close(db, NULL);
+}
+
+/* The position key is the kv layer's: gets and scans never return it. */
+static void test_position_key_is_hidden(void)
+{
+    char dir[PATH_MAX], url[PATH_MAX + 16];
+    fresh_dir(dir, sizeof dir);
+    snprintf(url, sizeof url, "file://%s", dir);
+    for (int mirror = 0; mirror < 2; mirror++) {
+        kv_options o = {0};
+        o.mirror_max_bytes = mirror ? 0 : -1;
+        kv_db *db = kv_open_writer(url, &o, NULL);
+        CHECK(db != NULL);
+        if (!db) return;
+        kv_error err;
+        CHECK_EQ_INT(put(db, "\xff" "zz", "v", &err), 0);
+        static const uint8_t pos_key[] = "\xff" "kv-journal";
+        CHECK_EQ_INT(kv_get(db, NULL, pos_key, sizeof pos_key - 1, NULL, NULL, NULL), 0);
+        static const uint8_t ff[1] = {0xff};
+        kv_iter *it = kv_scan_prefix(db, NULL, ff, 1, NULL);
+        const uint8_t *k;
+        size_t kl;
+        int n = 0;
+        while (kv_iter_next(it, &k, &kl, NULL, NULL, NULL) == 1) {
+            n++;
+            CHECK(!(kl == sizeof pos_key - 1 && memcmp(k, pos_key, kl) == 0));
+        }
+        kv_iter_free(it);
+        CHECK_EQ_INT(n, 1);
+        kv_close(db, NULL);
+    }
+}
+
+int main(void)
+{
+    const char *tmp = getenv("ROCKLAKE_TEST_TMP");
+    if (!tmp || !*tmp) tmp = "/tmp";
+    mkdir(tmp, 0755);
+    char abs[PATH_MAX];
+    snprintf(g_base, sizeof g_base, "%.800s/test_journal-%d", realpath(tmp, abs) ? abs : tmp,
+             (int)getpid());
+    mkdir(g_base, 0755);
+    char exe[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[len > 0 ? len : 0] = 0;
+    snprintf(g_helper, sizeof g_helper, "%s/helper_journal", dirname(exe));
+
+    RUN(test_records_replay_in_order);
+    RUN(test_recover_from_position);
+    RUN(test_torn_and_corrupt_tails);
+    RUN(test_abort_cancels_its_record);
+    RUN(test_fence_stops_the_old_writer);
+    RUN(test_missing_file_is_an_error);
+    RUN(test_replay_error_stops_recovery);
+    RUN(test_concurrent_sync);
+    RUN(test_release_punches_a_hole);
+    RUN(test_position_codec);
+    RUN(test_crash_replays_acknowledged_writes);
+    RUN(test_takeover_keeps_acknowledged_and_refuses_the_rest);
+    RUN(test_refused_batch_is_not_replayed);
+    RUN(test_journal_off_still_replays);
+    RUN(test_position_key_is_hidden);
+
+    nftw(g_base, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    return tu_finish();
+}

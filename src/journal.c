@@ -9,7 +9,9 @@
  *    write at the file's end, so a write that does not end at end + its
  *    length had someone else's bytes before it: a FENCE.
  *  - written_seq only grows, after the record's write() returned; durable_seq
- *    <= written_seq. `failed` is sticky.
+ *    <= written_seq. `failed` is sticky. A fenced journal still syncs and
+ *    acknowledges the records written before the FENCE: they are replayed
+ *    by the new writer, so they did commit.
  */
 #include "journal.h"
 
@@ -382,7 +384,9 @@ int rl_journal_sync(rl_journal *j, uint64_t seq, kv_error *err)
     int rc = 0;
     pthread_mutex_lock(&j->sync_mu);
     while (j->durable_seq < seq) {
-        if (atomic_load(&j->failed)) {
+        /* Fenced: records written before the FENCE are still ours to sync
+         * (the new writer replays them); only an I/O failure stops that. */
+        if (atomic_load(&j->failed) == KV_ERR_IO) {
             rc = -1;
             break;
         }

@@ -754,8 +754,22 @@ static int write_locked(kv_db *db, const kv_batch *b, const rl_buf *payload, kv_
         posp = &pos;
     }
     if (slate_apply(db, b, posp, &p->slate, err) < 0) {
-        kv_error ignored;
-        if (posp) rl_journal_abort(db->journal, pos.seq, &ignored);
+        kv_error abort_err;
+        if (posp && rl_journal_abort(db->journal, pos.seq, &abort_err) < 0) {
+            /* The record stays valid on disk (a newer writer may have
+             * fenced the journal right after it): the next writer may
+             * replay it, so this commit's outcome is not known. */
+            char why[160];
+            snprintf(why, sizeof why, "%.159s", err ? err->message : "");
+            if (err) {
+                err->kind = KV_ERR_IO;
+                snprintf(err->message, sizeof err->message,
+                         "the store refused this write (%s) after it reached the journal, "
+                         "and the journal could not record that (%.160s): the next writer may "
+                         "still apply it; check before retrying",
+                         why, abort_err.message);
+            }
+        }
         return -1;
     }
     p->journal_seq = pos.seq;

@@ -224,15 +224,17 @@ static void test_fence_stops_the_old_writer(void)
     kv_error err;
     rl_journal *old = rl_journal_create(dir, 0, &err);
     if (!old) return;
-    uint64_t id = rl_journal_file_id(old), seq, end;
+    uint64_t id = rl_journal_file_id(old), seq, end, pending_seq;
     CHECK_EQ_INT(append_str(old, "before", &seq, &end), 0);
     CHECK_EQ_INT(rl_journal_sync(old, seq, &err), 0);
+    /* written before the fence, synced only after it */
+    CHECK_EQ_INT(append_str(old, "pending", &pending_seq, &end), 0);
 
     seen s = {0};
     uint64_t last;
     rl_journal_pos from = {id, 0, 0};
     CHECK_EQ_INT(rl_journal_recover(dir, &from, collect, &s, &last, &err), 0);
-    CHECK_EQ_INT(s.n, 1);
+    CHECK_EQ_INT(s.n, 2);
 
     CHECK_EQ_INT(rl_journal_append(old, (const uint8_t *)"after", 5, &seq, &end, &err), -1);
     CHECK_EQ_INT(err.kind, KV_ERR_FENCED);
@@ -240,12 +242,16 @@ static void test_fence_stops_the_old_writer(void)
     /* and stays refused */
     CHECK_EQ_INT(rl_journal_append(old, (const uint8_t *)"x", 1, &seq, &end, &err), -1);
     CHECK_EQ_INT(err.kind, KV_ERR_FENCED);
+    /* The record before the fence did commit (the new writer replays it),
+     * so its sync still succeeds: its client is told the truth. */
+    CHECK_EQ_INT(rl_journal_sync(old, pending_seq, &err), 0);
     rl_journal_close(old);
 
     seen again = {0};
     CHECK_EQ_INT(rl_journal_recover(dir, &from, collect, &again, &last, &err), 0);
-    CHECK_EQ_INT(again.n, 1);
+    CHECK_EQ_INT(again.n, 2);
     CHECK_EQ_STR(again.payloads[0], "before");
+    CHECK_EQ_STR(again.payloads[1], "pending");
 }
 
 static void test_missing_file_is_an_error(void)

@@ -13,6 +13,9 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,11 +215,53 @@ typedef enum wait_kind {
     WAIT_COPY       /* inside a COPY FROM STDIN */
 } wait_kind;
 
+/* Sessions busy-polling right now; at most one fewer than the CPUs, so a
+ * spinner never takes the last CPU from work that is runnable. */
+static _Atomic int spinners;
+
+/* Between two messages of a session, check the socket without sleeping for
+ * up to --busy-poll-us before blocking in poll(). Why: DuckLake sends its
+ * catalog queries one round trip at a time, the next one a few tens of
+ * microseconds after each answer, and on a virtual machine waking an idle
+ * CPU costs about as much again; a session that is still on the CPU when
+ * the message arrives answers sooner (docs/benchmarks.md, round 4). The
+ * loop yields the CPU on each turn, so runnable threads go first. Returns
+ * true when input arrived. */
+static bool busy_poll_input(client *c)
+{
+    static _Atomic long cpus;
+    int64_t us = srv_config(c->srv)->busy_poll_us;
+    if (us <= 0)
+        return false;
+    long limit = atomic_load(&cpus);
+    if (limit == 0) {
+        limit = sysconf(_SC_NPROCESSORS_ONLN);
+        atomic_store(&cpus, limit);
+    }
+    if (atomic_fetch_add(&spinners, 1) >= limit - 1) {
+        atomic_fetch_sub(&spinners, 1);
+        return false;
+    }
+    uint64_t end = rl_monotonic_ns() + (uint64_t)us * 1000u;
+    bool ready = false;
+    while (!ready && rl_monotonic_ns() < end) {
+        struct pollfd pfd = {.fd = c->fd, .events = POLLIN};
+        ready = poll(&pfd, 1, 0) > 0;
+        if (!ready)
+            sched_yield();
+    }
+    atomic_fetch_sub(&spinners, 1);
+    srv_count(c->srv, ready ? M_BUSY_POLL_HITS : M_BUSY_POLL_MISSES, 1);
+    return ready;
+}
+
 /* Wait until the socket is readable. 1 readable, 0 give up (drain, timeout
  * or startup deadline; a FATAL has been sent where PostgreSQL sends one). */
 static int wait_readable(client *c, wait_kind kind, bool at_boundary)
 {
     if (c->ssl && SSL_pending(c->ssl) > 0)
+        return 1;
+    if (kind == WAIT_IDLE && busy_poll_input(c))
         return 1;
     const rl_server_config *cfg = srv_config(c->srv);
     uint64_t start = rl_monotonic_ns();

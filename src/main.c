@@ -630,7 +630,7 @@ static const char *const help_serve =
     "                      [--log-format text|json] [--auto-create on|off]\n"
     "                      [--max-connections N] [--port-file FILE]\n"
     "                      [--log-min-duration-statement MS] [--cache-mb N] [--mirror-mb N]\n"
-    "                      [--journal on|off]\n"
+    "                      [--journal on|off] [--busy-poll-us N]\n"
     "\n"
     "Serve RockLake catalogs over the PostgreSQL wire protocol (3.0), so DuckDB attaches\n"
     "with ATTACH 'ducklake:postgres:host=127.0.0.1 port=5433 dbname=lake user=me'.\n"
@@ -696,6 +696,11 @@ static const char *const help_serve =
     "                         (ROCKLAKE_JOURNAL; default on; needs a local filesystem, use\n"
     "                         off on NFS). Followers see a commit once SlateDB's WAL has it,\n"
     "                         about 10 ms later. An open replays an earlier journal either way\n"
+    "  --busy-poll-us N       after answering, a session checks for its next message without\n"
+    "                         sleeping for up to N microseconds (ROCKLAKE_BUSY_POLL_US;\n"
+    "                         default 100; 0 = never; at most one session fewer than the CPUs\n"
+    "                         spins at a time, yielding to runnable threads). Saves a CPU\n"
+    "                         wake-up per round trip of DuckLake's one-query-at-a-time traffic\n"
     "  --help                 show this help\n"
     "\n"
     "A local store root allows one writer server: a second one refuses to start unless\n"
@@ -715,7 +720,7 @@ enum {
     SO_STORE, SO_LISTEN, SO_CONFIG, SO_READ_ONLY, SO_TAKEOVER, SO_TLS_CERT, SO_TLS_KEY,
     SO_USERS, SO_HBA, SO_MAX_MESSAGE, SO_STMT_TIMEOUT, SO_IDLE_TIMEOUT, SO_METRICS,
     SO_LOG_FORMAT, SO_AUTO_CREATE, SO_MAX_CONN, SO_PORT_FILE, SO_LOG_MIN_DURATION, SO_CACHE_MB,
-    SO_MIRROR_MB, SO_JOURNAL, SO__COUNT
+    SO_MIRROR_MB, SO_JOURNAL, SO_POLL_US, SO__COUNT
 };
 
 typedef struct serve_opt {
@@ -746,6 +751,7 @@ static const serve_opt serve_opts[SO__COUNT] = {
     {"cache-mb", true, "ROCKLAKE_CACHE_MB"},
     {"mirror-mb", true, "ROCKLAKE_MIRROR_MB"},
     {"journal", true, "ROCKLAKE_JOURNAL"},
+    {"busy-poll-us", true, "ROCKLAKE_BUSY_POLL_US"},
 };
 
 /* Option values by source; later sources win. Strings point into argv, the
@@ -906,6 +912,10 @@ static int serve_config(const serve_args *a, rl_server_config *c)
     if (lf && strcmp(lf, "text") != 0 && strcmp(lf, "json") != 0)
         return usage_error("serve", "--log-format must be text or json, not '%s'", lf);
     c->log_json = lf && strcmp(lf, "json") == 0;
+    uint64_t busy_us = 0;
+    if (!serve_number("--busy-poll-us", a->val[SO_POLL_US], 10000, &busy_us))
+        return EXIT_USAGE;
+    c->busy_poll_us = a->val[SO_POLL_US] ? (int64_t)busy_us : -1;
     const char *jn = a->val[SO_JOURNAL];
     if (jn && strcmp(jn, "on") != 0 && strcmp(jn, "off") != 0)
         return usage_error("serve", "--journal must be on or off, not '%s'", jn);

@@ -554,6 +554,10 @@ static void render_metrics(rl_server *srv, rl_buf *b)
         {M_CANCELS, "rocklake_cancel_requests_total", "counter", "Cancel requests honoured."},
         {M_PROTOCOL_ERRORS, "rocklake_protocol_errors_total", "counter",
          "Connections ended for protocol violations."},
+        {M_BUSY_POLL_HITS, "rocklake_busy_poll_hits_total", "counter",
+         "Next messages that arrived while the session busy-polled (--busy-poll-us)."},
+        {M_BUSY_POLL_MISSES, "rocklake_busy_poll_misses_total", "counter",
+         "Busy-polls that ended without a message (the session then slept)."},
     };
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
         metric(b, m[i].name, m[i].type, m[i].help, atomic_load(&srv->counters[m[i].c]));
@@ -778,6 +782,8 @@ rl_server *rl_server_new(const rl_server_config *cfg, rl_error *err)
     srv->commit_latency.bounds = commit_buckets;
     srv->statement_latency.bounds = statement_buckets;
     srv->cfg = *cfg;
+    if (srv->cfg.busy_poll_us < 0)
+        srv->cfg.busy_poll_us = RL_DEFAULT_BUSY_POLL_US;
     srv->cfg.store = strdup(cfg->store ? cfg->store : RL_DEFAULT_STORE);
     srv->cfg.listen = strdup(cfg->listen ? cfg->listen : RL_DEFAULT_LISTEN);
     srv->cfg.metrics_listen = dup_opt(cfg->metrics_listen);

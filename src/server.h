@@ -48,6 +48,8 @@ typedef struct rl_server_config {
     int64_t log_min_duration_ms; /* log statements at least this slow; -1 = off */
     uint64_t cache_bytes;        /* block cache per lake; 0 = the kv default (256 MiB) */
     bool journal_off;            /* local stores: wait for SlateDB's WAL, no journal */
+    int64_t busy_poll_us;        /* spin this long for a session's next message before
+                                    sleeping; -1 = default (100), 0 = never */
     int64_t mirror_bytes;        /* memory for one lake's in-memory copy; 0 = kv default
                                     (4 GiB); -1 = never (kv_options.mirror_max_bytes) */
     bool log_json;
@@ -56,6 +58,7 @@ typedef struct rl_server_config {
 } rl_server_config;
 
 #define RL_SERVER_VERSION "15.18 (RockLake 0.1)"
+#define RL_DEFAULT_BUSY_POLL_US 100
 #define RL_DEFAULT_STORE "./rocklake-data"
 #define RL_DEFAULT_LISTEN "127.0.0.1:5433"
 
@@ -125,6 +128,8 @@ typedef enum srv_counter {
     M_CONFLICTS,
     M_CANCELS,
     M_PROTOCOL_ERRORS,
+    M_BUSY_POLL_HITS,
+    M_BUSY_POLL_MISSES,
     M__COUNT
 } srv_counter;
 void srv_count(rl_server *srv, srv_counter which, int64_t delta);

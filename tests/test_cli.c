@@ -176,7 +176,8 @@ static void test_help(void)
         {"serve",
          {"--store", "--listen", "--read-only", "--metrics", "--statement-timeout",
           "--log-min-duration-statement", "--cache-mb", "ROCKLAKE_CACHE_MB", "--mirror-mb",
-          "ROCKLAKE_MIRROR_MB", "--journal", "ROCKLAKE_JOURNAL"}},
+          "ROCKLAKE_MIRROR_MB", "--journal", "ROCKLAKE_JOURNAL", "--busy-poll-us",
+          "ROCKLAKE_BUSY_POLL_US"}},
     };
     char *out;
     CHECK_EQ_INT(run(&out, "--help", (char *)NULL), 0);
@@ -217,6 +218,9 @@ static void test_usage_errors(void)
     free(out);
     CHECK_EQ_INT(run(&out, "serve", "--journal", "maybe", (char *)NULL), 2);
     CHECK(strstr(out, "--journal must be on or off") != NULL);
+    free(out);
+    CHECK_EQ_INT(run(&out, "serve", "--busy-poll-us", "20000", (char *)NULL), 2);
+    CHECK(strstr(out, "--busy-poll-us needs a whole number between 0 and 10000") != NULL);
     free(out);
     CHECK_EQ_INT(run(&out, (char *)NULL), 2);
     free(out);

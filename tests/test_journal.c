@@ -558,6 +558,47 @@ static void test_journal_off_still_replays(void)
     kv_close(db, NULL);
 }
 
+/* Every 8 MiB of journal the writer flushes SlateDB and punches the
+ * journal's covered bytes into a hole; the data stays whole. */
+static void test_writer_releases_journal_space(void)
+{
+    char dir[PATH_MAX], url[PATH_MAX + 16];
+    fresh_dir(dir, sizeof dir);
+    snprintf(url, sizeof url, "file://%s", dir);
+    kv_db *db = open_writer(url, 0, 600000);
+    if (!db) return;
+    size_t n = 1 << 20;
+    char *big = malloc(n + 1);
+    memset(big, 'b', n);
+    big[n] = 0;
+    kv_error err;
+    for (int i = 0; i < 12; i++) {
+        char k[32];
+        snprintf(k, sizeof k, "big|%02d", i);
+        CHECK_EQ_INT(put(db, k, big, &err), 0);
+    }
+    free(big);
+    char cmd[PATH_MAX + 96], path[PATH_MAX];
+    snprintf(cmd, sizeof cmd, "ls %s/journal/journal-*.log", dir);
+    FILE *f = popen(cmd, "r");
+    CHECK(f && fgets(path, sizeof path, f));
+    if (f) pclose(f);
+    path[strcspn(path, "\n")] = 0;
+    struct stat st;
+    CHECK_EQ_INT(stat(path, &st), 0);
+    CHECK(st.st_size >= 12 << 20);
+    CHECK((uint64_t)st.st_blocks * 512 < (uint64_t)6 << 20); /* at least 8 MiB gone */
+    kv_close(db, NULL);
+    db = open_writer(url, 0, 0);
+    if (!db) return;
+    for (int i = 0; i < 12; i++) {
+        char k[32];
+        snprintf(k, sizeof k, "big|%02d", i);
+        CHECK_EQ_INT(has(db, k), 1);
+    }
+    kv_close(db, NULL);
+}
+
 /* The position key is the kv layer's: gets and scans never return it. */
 static void test_position_key_is_hidden(void)
 {
@@ -617,6 +658,7 @@ int main(void)
     RUN(test_takeover_keeps_acknowledged_and_refuses_the_rest);
     RUN(test_refused_batch_is_not_replayed);
     RUN(test_journal_off_still_replays);
+    RUN(test_writer_releases_journal_space);
     RUN(test_position_key_is_hidden);
 
     nftw(g_base, rm_entry, 16, FTW_DEPTH | FTW_PHYS);

@@ -388,6 +388,29 @@ def test_second_writer_refused_then_takeover_fences(start_server, store, tmp_pat
         assert conn.execute("SELECT a FROM tk_t").fetchall() == [(2,)]
 
 
+# -------------------------------------------------------------------- crash
+
+@pytest.mark.parametrize("journal", ["on", "off"])
+def test_sigkill_keeps_every_acknowledged_commit(start_server, store, journal):
+    """A server killed with SIGKILL right after acknowledging commits: the next
+    server has every one of them. With the journal on, SlateDB's WAL lags the
+    acknowledgements, so the restart replays the lake's journal."""
+    a = start_server("--journal", journal)
+    with psycopg.connect(a.dsn(), autocommit=True) as conn:
+        conn.execute("CREATE TABLE crash_t (a bigint)")
+        for i in range(50):
+            conn.execute("INSERT INTO crash_t VALUES (%s)", (i,))
+    journal_dir = store / "lake" / "journal"
+    if journal == "on":
+        assert [p.name for p in journal_dir.iterdir() if p.name.startswith("journal-")]
+    a.crash()
+    b = start_server("--journal", journal)
+    with psycopg.connect(b.dsn(), autocommit=True) as conn:
+        assert conn.execute("SELECT count(*), sum(a) FROM crash_t").fetchone() == (50, 1225)
+        conn.execute("INSERT INTO crash_t VALUES (50)")
+        assert conn.execute("SELECT count(*) FROM crash_t").fetchone() == (51,)
+
+
 # -------------------------------------------------------------------- drain
 
 def test_sigterm_drain_rolls_back(start_server, store):
@@ -545,6 +568,43 @@ def test_metrics_endpoint(start_server):
     count = [l for l in body.splitlines() if l.startswith("rocklake_statement_seconds_count ")]
     assert count and int(count[0].split()[1]) >= 2
     assert 'rocklake_statement_seconds_bucket{le="1e-05"}' in body
+
+
+def metric_value(port, name):
+    body = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read().decode()
+    line = [l for l in body.splitlines() if l.startswith(name + " ")]
+    assert line, f"{name} missing from /metrics"
+    return int(line[0].split()[1])
+
+
+def test_busy_poll_catches_back_to_back_queries(start_server):
+    """By default a session polls for its next message for 100 µs before
+    sleeping; a client that sends its next query right after each answer is
+    caught there (hits), one that pauses is not (misses). --busy-poll-us 0
+    never polls. Answers are the same either way."""
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("busy-poll needs a spare CPU")
+    port = free_port()
+    s = start_server("--metrics", f"127.0.0.1:{port}")
+    with psycopg.connect(s.dsn(), autocommit=True) as conn:
+        for i in range(200):
+            assert conn.execute("SELECT %s::int", (i,)).fetchone() == (i,)
+        hits = metric_value(port, "rocklake_busy_poll_hits_total")
+        assert hits > 0
+        time.sleep(0.05)
+        misses = metric_value(port, "rocklake_busy_poll_misses_total")
+        conn.execute("SELECT 1")
+        time.sleep(0.05)  # longer than the poll: the session gives up and sleeps
+        assert metric_value(port, "rocklake_busy_poll_misses_total") > misses
+    assert s.stop() == 0
+    port_off = free_port()
+    off = start_server("--metrics", f"127.0.0.1:{port_off}", "--busy-poll-us", "0",
+                       store_root=s.store)
+    with psycopg.connect(off.dsn(), autocommit=True) as conn:
+        for i in range(50):
+            assert conn.execute("SELECT %s::int", (i,)).fetchone() == (i,)
+    assert metric_value(port_off, "rocklake_busy_poll_hits_total") == 0
+    assert metric_value(port_off, "rocklake_busy_poll_misses_total") == 0
 
 
 def test_catalog_in_memory_and_mirror_mb(start_server):

@@ -1,0 +1,119 @@
+"""Focused probes behind the "Profiling and fixes" notes in docs/benchmarks.md.
+
+    python3 bench/probe.py commit   [--kind inlined|parquet] [-n 400] [--pg] [--quick]
+    python3 bench/probe.py messages [--kind inlined|parquet] [-n 400] [--pg] [--quick]
+    python3 bench/probe.py throughput [--clients 16] [--seconds 5] [--pg] [--quick]
+
+Each starts one server (RockLake on a fresh file:// store in a temporary
+directory, or PostgreSQL 15 with --pg), loads the reference catalog of
+`make bench` (50 tables, 10,000 data files; with --quick that of
+`make bench BENCH_FLAGS=--quick`, 1,000 data files) and runs one workload of
+bench/workloads.py, the same statements `make bench` sends:
+  commit      one client's whole-commit median, its batch+COMMIT part, and
+              RockLake's server-side commit histogram;
+  messages    the median of every message of the commit sequence, timed
+              on the client (which round trips cost what);
+  throughput  racing clients as in `make bench`, with retries.
+Server options come from the environment as usual, e.g.
+ROCKLAKE_JOURNAL=off or ROCKLAKE_BUSY_POLL_US=0 for an A/B run. Not part of
+`make bench`: a probe prints numbers for one question, fast.
+"""
+import argparse
+import collections
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run as R  # noqa: E402
+import workloads as W  # noqa: E402
+from catalog import Catalog  # noqa: E402
+from lakewire import Conn  # noqa: E402
+from servers import PgServer, RockLakeServer  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def start(pg, work):
+    if pg:
+        srv = PgServer(work)
+        srv.start()
+        srv.create_db('lake_commit')
+    else:
+        srv = RockLakeServer(os.path.join(ROOT, 'build', 'rocklake'),
+                             'file://' + os.path.join(work, 'store'), work)
+        srv.start()
+    return srv
+
+
+def timed_messages():
+    """Wrap Conn's message calls to collect their times by statement."""
+    times = collections.defaultdict(list)
+    for name in ('q', 'copy_out', 'parse_describe'):
+        orig = getattr(Conn, name, None)
+        if orig is None:
+            continue
+
+        def wrapped(self, sql, *a, _orig=orig, _name=name, **k):
+            t0 = time.perf_counter()
+            try:
+                return _orig(self, sql, *a, **k)
+            finally:
+                key = _name + ' ' + ' '.join(sql.split())[:60]
+                if sql.startswith('INSERT INTO "public".ducklake_snapshot VALUES'):
+                    key = _name + ' (the multi-statement write batch)'
+                times[key].append(time.perf_counter() - t0)
+        setattr(Conn, name, wrapped)
+    return times
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('what', choices=['commit', 'messages', 'throughput'])
+    ap.add_argument('--kind', choices=['inlined', 'parquet'], default='inlined')
+    ap.add_argument('-n', type=int, default=400, help='commits (commit, messages)')
+    ap.add_argument('--clients', type=int, default=16)
+    ap.add_argument('--seconds', type=float, default=5)
+    ap.add_argument('--pg', action='store_true', help='PostgreSQL 15 instead of RockLake')
+    ap.add_argument('--quick', action='store_true', help="the quick bench's smaller catalog")
+    a = ap.parse_args()
+    work = tempfile.mkdtemp(prefix='rocklake-probe-')
+    os.chmod(work, 0o755)  # PostgreSQL runs as its own user when we are root
+    ref = Catalog('ref', commit_tables=19, seed=1, **R.config(a.quick)['ref'])
+    srv = start(a.pg, work)
+    try:
+        conn = Conn('127.0.0.1', srv.port, 'lake_commit')
+        ref.load(conn)
+        conn.close()
+        table = ref.tables[0] if a.kind == 'inlined' else ref.tables[1]
+        m0 = None if a.pg else srv.metrics()
+        if a.what == 'throughput':
+            r = W.commit_throughput('127.0.0.1', srv.port, 'lake_commit', ref.tables[3:3 + 16],
+                                    a.clients, a.seconds)
+            print(f'{a.clients} clients: {r["commits_per_s"]:.0f} commits/s, '
+                  f'{r["retries_per_commit"] or 0:.3f} retries per commit, '
+                  f'both cores {100 * r["machine_busy"]:.0f}% busy, client CPU '
+                  f'{1e3 * r["client_cpu_per_commit"]:.2f} ms per commit')
+            return
+        times = timed_messages() if a.what == 'messages' else None
+        r = W.commit_latency('127.0.0.1', srv.port, 'lake_commit', table, a.kind, a.n, 5)
+        print(f'{a.kind} commit, {a.n} commits: median '
+              f'{1e3 * statistics.median(r["latency"]):.2f} ms, batch+COMMIT median '
+              f'{1e3 * statistics.median(r["write"]):.2f} ms')
+        if m0 is not None:
+            h = R.server_histogram_delta(m0, srv.metrics(), 'rocklake_commit_seconds')
+            if h.get('mean') is not None:
+                print(f'server-side commit mean {1e3 * h["mean"]:.2f} ms')
+        if times:
+            for key, v in times.items():
+                print(f'  {1e3 * statistics.median(v):7.3f} ms  x{len(v):<4d} {key}')
+    finally:
+        srv.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == '__main__':
+    main()

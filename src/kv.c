@@ -81,7 +81,7 @@ struct kv_db {
     pthread_mutex_t write_lock;
     rl_journal *journal; /* NULL: SlateDB's WAL makes writes durable */
     pthread_mutex_t release_lock; /* one journal release at a time */
-    uint64_t released;            /* journal offset given back; under release_lock */
+    _Atomic uint64_t released;    /* journal offset given back; written under release_lock */
 };
 
 struct kv_pending {
@@ -824,7 +824,7 @@ static void maybe_release_journal(kv_db *db)
 {
     uint64_t seq, end;
     rl_journal_written(db->journal, &seq, &end);
-    if (end - db->released < JOURNAL_RELEASE_BYTES) return; /* racy read: a hint only */
+    if (end - atomic_load(&db->released) < JOURNAL_RELEASE_BYTES) return; /* a hint only */
     if (pthread_mutex_trylock(&db->release_lock) != 0) return;
     /* The batch that carried `end` is in SlateDB's memtable once it is
      * the journal's written position (both happen under write_lock). */
@@ -832,9 +832,10 @@ static void maybe_release_journal(kv_db *db)
     rl_journal_written(db->journal, &seq, &end);
     pthread_mutex_unlock(&db->write_lock);
     kv_error ignored;
-    if (end - db->released >= JOURNAL_RELEASE_BYTES && slate_flush(db->slate, &ignored) == 0) {
+    if (end - atomic_load(&db->released) >= JOURNAL_RELEASE_BYTES &&
+        slate_flush(db->slate, &ignored) == 0) {
         rl_journal_release(db->journal, end);
-        db->released = end;
+        atomic_store(&db->released, end);
     }
     pthread_mutex_unlock(&db->release_lock);
 }

@@ -160,11 +160,14 @@ static void damaged_mode(uint8_t flags, const uint8_t *data, size_t size)
     unlink(path);
 }
 
+static void remove_dir(void) { rmdir(g_dir); } /* every file was unlinked after use */
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!g_dir[0]) {
         snprintf(g_dir, sizeof g_dir, "/tmp/fuzz_journal-%d", (int)getpid());
         mkdir(g_dir, 0755);
+        atexit(remove_dir);
     }
     if (size < 1) return 0;
     if (data[0] & 1) damaged_mode(data[0], data + 1, size - 1);

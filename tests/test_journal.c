@@ -521,6 +521,78 @@ static void test_takeover_keeps_acknowledged_and_refuses_the_rest(void)
     kv_close(c, NULL);
 }
 
+typedef struct racer {
+    kv_db *db;
+    int id;
+    int acked;            /* writes 0 .. acked-1 were acknowledged */
+    kv_error_kind stopped; /* why the loop ended */
+} racer;
+
+static void *race_writes(void *arg)
+{
+    racer *r = arg;
+    r->stopped = KV_OK;
+    for (int i = 0; i < 100000; i++) {
+        char k[32];
+        snprintf(k, sizeof k, "race|%d|%06d", r->id, i);
+        kv_batch *b = kv_batch_new();
+        kv_batch_put(b, (const uint8_t *)k, strlen(k), (const uint8_t *)"v", 1);
+        kv_pending *p = NULL;
+        kv_error err;
+        int rc = kv_write_begin(r->db, b, &p, &err);
+        kv_batch_free(b);
+        if (rc == 0) rc = kv_write_wait(p, &err);
+        if (rc < 0) {
+            r->stopped = err.kind;
+            return NULL;
+        }
+        r->acked = i + 1;
+    }
+    return NULL;
+}
+
+/* Four threads commit as fast as they can while a new writer takes over:
+ * every write acknowledged to them is in the new writer's store, and each
+ * thread stops with "fenced". */
+static void test_takeover_under_concurrent_commits(void)
+{
+    char dir[PATH_MAX], url[PATH_MAX + 16];
+    fresh_dir(dir, sizeof dir);
+    snprintf(url, sizeof url, "file://%s", dir);
+    kv_db *a = open_writer(url, 0, 0);
+    if (!a) return;
+    racer r[4];
+    pthread_t t[4];
+    for (int i = 0; i < 4; i++) {
+        r[i] = (racer){a, i, 0, KV_OK};
+        pthread_create(&t[i], NULL, race_writes, &r[i]);
+    }
+    usleep(100000);
+    kv_db *b = open_writer(url, 0, 0);
+    CHECK(b != NULL);
+    for (int i = 0; i < 4; i++) {
+        pthread_join(t[i], NULL);
+        CHECK_EQ_INT(r[i].stopped, KV_ERR_FENCED);
+        CHECK(r[i].acked > 0);
+    }
+    kv_close(a, NULL);
+    if (!b) return;
+    fprintf(stderr, "  acknowledged before the takeover: %d, %d, %d, %d\n", r[0].acked, r[1].acked,
+            r[2].acked, r[3].acked);
+    for (int i = 0; i < 4; i++) {
+        int missing = 0;
+        for (int n = 0; n < r[i].acked; n++) {
+            char k[32];
+            snprintf(k, sizeof k, "race|%d|%06d", i, n);
+            missing += has(b, k) != 1;
+        }
+        if (missing) fprintf(stderr, "  thread %d: %d of %d acknowledged writes missing\n", i,
+                             missing, r[i].acked);
+        CHECK_EQ_INT(missing, 0);
+    }
+    kv_close(b, NULL);
+}
+
 /* A batch SlateDB refuses after its journal record was written (here: a key
  * too long for SlateDB) gets an ABORT and is not replayed. */
 static void test_refused_batch_is_not_replayed(void)
@@ -656,6 +728,7 @@ int main(void)
     RUN(test_position_codec);
     RUN(test_crash_replays_acknowledged_writes);
     RUN(test_takeover_keeps_acknowledged_and_refuses_the_rest);
+    RUN(test_takeover_under_concurrent_commits);
     RUN(test_refused_batch_is_not_replayed);
     RUN(test_journal_off_still_replays);
     RUN(test_writer_releases_journal_space);

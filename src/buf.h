@@ -70,6 +70,15 @@ static inline int rl_bytes_cmp(const uint8_t *a, size_t al, const uint8_t *b, si
  * (prefix all 0xFF: the range runs to the end of the keyspace). */
 size_t rl_bytes_prefix_end(const uint8_t *prefix, size_t plen, uint8_t *out);
 
+/* Value of one hex digit (either case), or -1. */
+static inline int rl_hex_value(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    c |= 0x20;
+    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
 /* CLOCK_MONOTONIC in nanoseconds, for durations and timeouts. */
 uint64_t rl_monotonic_ns(void);
 

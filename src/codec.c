@@ -1282,13 +1282,6 @@ static rl_codec_status parse_bool(const text_in *in, bool *out)
     return syntax_error(in);
 }
 
-static int hex_value(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    c = to_lower(c);
-    return (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
-}
 
 /* uuid_in: optional braces, 32 hex digits, a "-" allowed after any group of
  * four digits. No surrounding whitespace. */
@@ -1299,7 +1292,7 @@ static rl_codec_status parse_uuid(const text_in *in, uint8_t *uuid)
     if (braces)
         p++;
     for (int i = 0; i < 16; i++) {
-        int hi = hex_value(p[0]), lo = hi < 0 ? -1 : hex_value(p[1]);
+        int hi = rl_hex_value(p[0]), lo = hi < 0 ? -1 : rl_hex_value(p[1]);
         if (hi < 0 || lo < 0)
             return syntax_error(in);
         uuid[i] = (uint8_t)(hi << 4 | lo);
@@ -1320,7 +1313,7 @@ static rl_codec_status parse_bytea_hex(const text_in *in, const char *p, rl_buf 
             p++;
             continue;
         }
-        int hi = hex_value(p[0]);
+        int hi = rl_hex_value(p[0]);
         if (hi < 0) {
             set_err(in->err, in->errlen, "invalid hexadecimal digit: \"%c\"", p[0]);
             return RL_CODEC_ERR_INVALID;
@@ -1329,7 +1322,7 @@ static rl_codec_status parse_bytea_hex(const text_in *in, const char *p, rl_buf 
             set_err(in->err, in->errlen, "invalid hexadecimal data: odd number of digits");
             return RL_CODEC_ERR_INVALID;
         }
-        int lo = hex_value(p[1]);
+        int lo = rl_hex_value(p[1]);
         if (lo < 0) {
             set_err(in->err, in->errlen, "invalid hexadecimal digit: \"%c\"", p[1]);
             return RL_CODEC_ERR_INVALID;

@@ -434,19 +434,12 @@ const char *rl_tag_label(uint8_t tag)
     return d ? d->name : "unknown";
 }
 
-static int hex_digit(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    c = tolower(c);
-    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
 
 int rl_tag_parse(const char *s)
 {
     const char *h = (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ? s + 2 : s;
     size_t n = strlen(h);
-    if (n >= 1 && n <= 2 && hex_digit(h[0]) >= 0 && (n == 1 || hex_digit(h[1]) >= 0))
+    if (n >= 1 && n <= 2 && rl_hex_value(h[0]) >= 0 && (n == 1 || rl_hex_value(h[1]) >= 0))
         return (int)strtol(h, NULL, 16);
     for (int t = 1; t < 256; t++)
         if (strcmp(rl_tag_label((uint8_t)t), "unknown") != 0 &&
@@ -467,8 +460,8 @@ int rl_hex_parse(const char *s, uint8_t *out, size_t cap)
             s += 2;
             continue;
         }
-        int hi = hex_digit((unsigned char)s[0]);
-        int lo = hi >= 0 ? hex_digit((unsigned char)s[1]) : -1;
+        int hi = rl_hex_value((unsigned char)s[0]);
+        int lo = hi >= 0 ? rl_hex_value((unsigned char)s[1]) : -1;
         if (lo < 0 || n >= cap)
             return -1;
         out[n++] = (uint8_t)(hi << 4 | lo);

@@ -67,18 +67,6 @@ static int fail(kv_error *err, kv_error_kind kind, const char *fmt, ...)
     return -1;
 }
 
-static uint64_t load_be64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++) v = v << 8 | p[i];
-    return v;
-}
-
-static uint32_t load_be32(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 void rl_journal_pos_encode(const rl_journal_pos *p, uint8_t out[RL_JOURNAL_POS_LEN])
 {
     rl_store_be64(out, p->file_id);
@@ -89,9 +77,9 @@ void rl_journal_pos_encode(const rl_journal_pos *p, uint8_t out[RL_JOURNAL_POS_L
 int rl_journal_pos_decode(const uint8_t *v, size_t n, rl_journal_pos *p)
 {
     if (n != RL_JOURNAL_POS_LEN) return -1;
-    p->file_id = load_be64(v);
-    p->seq = load_be64(v + 8);
-    p->offset = load_be64(v + 16);
+    p->file_id = rl_load_be64(v);
+    p->seq = rl_load_be64(v + 8);
+    p->offset = rl_load_be64(v + 16);
     return 0;
 }
 
@@ -169,14 +157,14 @@ static int read_records(int fd, uint64_t from, uint64_t prev_seq, pending_record
         uint8_t h[HEADER_LEN];
         ssize_t r = pread(fd, h, HEADER_LEN, (off_t)off);
         if (r != HEADER_LEN || memcmp(h, RECORD_MAGIC, 4) != 0) break;
-        uint32_t len = load_be32(h + 4);
-        uint64_t seq = load_be64(h + 9);
+        uint32_t len = rl_load_be32(h + 4);
+        uint64_t seq = rl_load_be64(h + 9);
         if (len > MAX_PAYLOAD) break;
         uint8_t *p = realloc(payload, len ? len : 1);
         if (!p) goto oom;
         payload = p;
         if (len && pread(fd, payload, len, (off_t)(off + HEADER_LEN)) != (ssize_t)len) break;
-        if (record_crc(h, payload, len) != load_be32(h + 17)) break;
+        if (record_crc(h, payload, len) != rl_load_be32(h + 17)) break;
         uint64_t end = off + HEADER_LEN + len;
         if (h[8] == REC_FENCE) break;
         if (h[8] == REC_ABORT) {

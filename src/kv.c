@@ -240,14 +240,6 @@ static kv_batch *decode_batch(const uint8_t *p, size_t n)
     return b;
 }
 
-static int hex_digit(char c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
 /* The path of a file:// URL after "file://" with %XX decoded, as the Rust
  * side's url::Url::to_file_path reads it (rust/src/lib.rs). */
 static char *file_url_path(const char *rest)
@@ -256,7 +248,7 @@ static char *file_url_path(const char *rest)
     if (!out) return NULL;
     for (const char *p = rest; *p; p++) {
         int hi, lo;
-        if (*p == '%' && (hi = hex_digit(p[1])) >= 0 && (lo = hex_digit(p[2])) >= 0) {
+        if (*p == '%' && (hi = rl_hex_value(p[1])) >= 0 && (lo = rl_hex_value(p[2])) >= 0) {
             *o++ = (char)(hi << 4 | lo);
             p += 2;
         } else {

@@ -1049,8 +1049,7 @@ static void text_unescape(rl_buf *out, const char *p, size_t n)
         } else if (c == 'x' && i + 1 < n && isxdigit((unsigned char)p[i + 1])) {
             int v = 0;
             for (int k = 0; k < 2 && i + 1 < n && isxdigit((unsigned char)p[i + 1]); k++) {
-                char h = p[++i];
-                v = v * 16 + (h <= '9' ? h - '0' : (h | 0x20) - 'a' + 10);
+                v = v * 16 + rl_hex_value(p[++i]);
             }
             rl_buf_put_u8(out, (uint8_t)v);
         } else {

@@ -297,7 +297,6 @@ static int slate_apply(kv_db *db, const kv_batch *b, const rl_journal_pos *pos,
 typedef struct replay_ctx {
     kv_db *db;
     uint64_t file_id;
-    uint64_t records;
 } replay_ctx;
 
 static int replay_record(void *ctx, const uint8_t *payload, size_t len, uint64_t seq,
@@ -314,12 +313,13 @@ static int replay_record(void *ctx, const uint8_t *payload, size_t len, uint64_t
     int r = slate_apply(rc->db, b, &pos, &p, err);
     kv_batch_free(b);
     if (r < 0) return -1;
-    slate_write_release(p);
-    rc->records++;
+    slate_write_release(p); /* durable with the position written after it */
     return 0;
 }
 
-/* Write the position alone and wait until SlateDB holds it durably. */
+/* Write the position alone and wait until SlateDB holds it, and every
+ * batch replayed before it, durably. Called before the journal and the
+ * mirror are attached to `db`, so kv_write goes straight to SlateDB. */
 static int put_position_durable(kv_db *db, const rl_journal_pos *pos, kv_error *err)
 {
     uint8_t pv[RL_JOURNAL_POS_LEN];
@@ -330,12 +330,8 @@ static int put_position_durable(kv_db *db, const rl_journal_pos *pos, kv_error *
         return -1;
     }
     kv_batch_put(b, JOURNAL_POS_KEY, JOURNAL_POS_KEY_LEN, pv, sizeof pv);
-    slate_pending *p = NULL;
-    int rc = slate_write_begin(db->slate, b, NULL, 0, NULL, 0, &p, err);
+    int rc = kv_write(db, b, err);
     kv_batch_free(b);
-    if (rc == 0) rc = slate_flush(db->slate, err); /* not the periodic flush: it may be far */
-    kv_error ignored;
-    if (p && slate_write_wait(p, rc == 0 ? err : &ignored) < 0) rc = -1;
     return rc;
 }
 
@@ -362,11 +358,10 @@ static int journal_open(kv_db *db, const char *store_dir, bool use_journal, kv_e
         set_err(err, KV_ERR_INTERNAL, "out of memory");
         return -1;
     }
-    replay_ctx rc = {db, prev.file_id, 0};
+    replay_ctx rc = {db, prev.file_id};
     uint64_t last = prev.seq;
     rl_journal *j = NULL;
     int r = rl_journal_recover(dir, &prev, replay_record, &rc, &last, err);
-    if (r == 0 && rc.records) r = slate_flush(db->slate, err);
     if (r == 0 && use_journal && !(j = rl_journal_create(dir, last, err))) r = -1;
     if (r == 0) {
         rl_journal_pos mine = {j ? rl_journal_file_id(j) : 0, last, 0};

@@ -122,8 +122,16 @@ static int sync_dir(const char *dir)
 /* ------------------------------------------------------------ recovery */
 
 typedef struct pending_record {
-    uint64_t offset, len, seq, end;
+    uint8_t *payload; /* malloc'd */
+    size_t len;
+    uint64_t seq, end;
 } pending_record;
+
+static void free_records(pending_record *recs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) free(recs[i].payload);
+    free(recs);
+}
 
 /* One whole write at the end of `fd`; the offset it ended at in *end. */
 static int append_record(int fd, int type, uint64_t seq, const uint8_t *payload, size_t len,
@@ -144,7 +152,9 @@ static int append_record(int fd, int type, uint64_t seq, const uint8_t *payload,
 }
 
 /* The records after `from` up to the first FENCE, torn or corrupt record,
- * with ABORTed ones dropped. *out is malloc'd. Returns 0 or -1 (errno). */
+ * with ABORTed ones dropped, each with its payload (read once, checked
+ * against its CRC). *out is malloc'd (free_records). Returns 0 or -1
+ * (errno). */
 static int read_records(int fd, uint64_t from, uint64_t prev_seq, pending_record **out,
                         size_t *n)
 {
@@ -152,7 +162,6 @@ static int read_records(int fd, uint64_t from, uint64_t prev_seq, pending_record
     *n = 0;
     size_t cap = 0;
     uint64_t off = from, last_seq = prev_seq;
-    uint8_t *payload = NULL;
     for (;;) {
         uint8_t h[HEADER_LEN];
         ssize_t r = pread(fd, h, HEADER_LEN, (off_t)off);
@@ -160,33 +169,36 @@ static int read_records(int fd, uint64_t from, uint64_t prev_seq, pending_record
         uint32_t len = rl_load_be32(h + 4);
         uint64_t seq = rl_load_be64(h + 9);
         if (len > MAX_PAYLOAD) break;
-        uint8_t *p = realloc(payload, len ? len : 1);
-        if (!p) goto oom;
-        payload = p;
-        if (len && pread(fd, payload, len, (off_t)(off + HEADER_LEN)) != (ssize_t)len) break;
-        if (record_crc(h, payload, len) != rl_load_be32(h + 17)) break;
-        uint64_t end = off + HEADER_LEN + len;
-        if (h[8] == REC_FENCE) break;
-        if (h[8] == REC_ABORT) {
-            if (*n && (*out)[*n - 1].seq == seq) (*n)--;
-        } else if (h[8] == REC_DATA) {
-            if (seq <= last_seq) break; /* out of order: not ours to trust */
-            pending_record *grown = rl_array_reserve(*out, *n, &cap, sizeof **out, 16);
-            if (!grown) goto oom;
-            *out = grown;
-            (*out)[(*n)++] = (pending_record){off + HEADER_LEN, len, seq, end};
-            last_seq = seq;
-        } else {
+        uint8_t *payload = malloc(len ? len : 1);
+        if (!payload) goto oom;
+        if ((len && pread(fd, payload, len, (off_t)(off + HEADER_LEN)) != (ssize_t)len) ||
+            record_crc(h, payload, len) != rl_load_be32(h + 17) || h[8] == REC_FENCE ||
+            (h[8] == REC_DATA && seq <= last_seq) || /* out of order: not ours to trust */
+            (h[8] != REC_DATA && h[8] != REC_ABORT)) {
+            free(payload);
             break;
+        }
+        uint64_t end = off + HEADER_LEN + len;
+        if (h[8] == REC_ABORT) {
+            free(payload);
+            if (*n && (*out)[*n - 1].seq == seq) free((*out)[--*n].payload);
+        } else {
+            pending_record *grown = rl_array_reserve(*out, *n, &cap, sizeof **out, 16);
+            if (!grown) {
+                free(payload);
+                goto oom;
+            }
+            *out = grown;
+            (*out)[(*n)++] = (pending_record){payload, len, seq, end};
+            last_seq = seq;
         }
         off = end;
     }
-    free(payload);
     return 0;
 oom:
-    free(payload);
-    free(*out);
+    free_records(*out, *n);
     *out = NULL;
+    *n = 0;
     errno = ENOMEM;
     return -1;
 }
@@ -218,24 +230,11 @@ int rl_journal_recover(const char *dir, const rl_journal_pos *prev, rl_journal_r
         rc = fail(err, errno == ENOMEM ? KV_ERR_INTERNAL : KV_ERR_IO,
                   "cannot read journal %s: %s", path, strerror(errno));
     }
-    uint8_t *payload = NULL;
     for (size_t i = 0; rc == 0 && i < n; i++) {
-        uint8_t *p = realloc(payload, recs[i].len ? recs[i].len : 1);
-        if (!p) {
-            rc = fail(err, KV_ERR_INTERNAL, "out of memory replaying the journal");
-            break;
-        }
-        payload = p;
-        if (recs[i].len &&
-            pread(fd, payload, recs[i].len, (off_t)recs[i].offset) != (ssize_t)recs[i].len) {
-            rc = fail(err, KV_ERR_IO, "cannot read journal %s: %s", path, strerror(errno));
-            break;
-        }
-        if (fn(ctx, payload, recs[i].len, recs[i].seq, recs[i].end, err) < 0) rc = -1;
+        if (fn(ctx, recs[i].payload, recs[i].len, recs[i].seq, recs[i].end, err) < 0) rc = -1;
         else *last_seq = recs[i].seq;
     }
-    free(payload);
-    free(recs);
+    free_records(recs, n);
     close(fd);
     free(path);
     return rc;

@@ -1085,10 +1085,10 @@ pub struct KvPending {
     bytes: u64,
 }
 
+/// Apply `b` to the memtable; `extra_key`/`extra_val` (extra_key NULL for
+/// none) is one more put in the same atomic batch: kv.c's journal position
+/// (see journal.h).
 #[no_mangle]
-///
-/// `extra_key`/`extra_val` (both NULL for none) is one more put applied in
-/// the same atomic batch: kv.c's journal position (see journal.h).
 pub unsafe extern "C" fn slate_write_begin(
     db: *mut KvDb,
     b: *const KvBatch,
@@ -1111,15 +1111,8 @@ pub unsafe extern "C" fn slate_write_begin(
         }
         let (mut wb, bytes) = build_batch(b)?;
         if !extra_key.is_null() && extra_klen > 0 {
-            // SAFETY: C passes extra_klen / extra_vlen readable bytes.
-            let k = unsafe { std::slice::from_raw_parts(extra_key, extra_klen) };
-            let v: &[u8] = if extra_val.is_null() || extra_vlen == 0 {
-                &[]
-            } else {
-                // SAFETY: as above.
-                unsafe { std::slice::from_raw_parts(extra_val, extra_vlen) }
-            };
-            wb.put(k, v); // not in the counters: they count the caller's bytes
+            // not in the counters: they count the caller's bytes
+            wb.put(slice(extra_key, extra_klen)?, slice(extra_val, extra_vlen)?);
         }
         let handle = block_on(w.write_with_options(wb, &WriteOptions::default()))?;
         *out = Box::into_raw(Box::new(KvPending { handle, bytes }));

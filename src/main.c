@@ -861,6 +861,22 @@ static bool serve_number(const char *opt, const char *s, long long max, uint64_t
     return true;
 }
 
+/* An on|off option: *out = 1 or 0, left alone when the option is unset.
+ * false (after a usage message) for any other value. */
+static bool serve_on_off(const char *opt, const char *s, int *out)
+{
+    if (!s)
+        return true;
+    if (strcmp(s, "on") != 0 && strcmp(s, "off") != 0) {
+        fprintf(stderr, "rocklake serve: %s must be on or off, not '%s'\n"
+                        "Run `rocklake serve --help` for usage.\n",
+                opt, s);
+        return false;
+    }
+    *out = strcmp(s, "on") == 0;
+    return true;
+}
+
 /* Fill the server config from the collected values. */
 static int serve_config(const serve_args *a, rl_server_config *c)
 {
@@ -916,17 +932,12 @@ static int serve_config(const serve_args *a, rl_server_config *c)
     if (!serve_number("--busy-poll-us", a->val[SO_POLL_US], 10000, &busy_us))
         return EXIT_USAGE;
     c->busy_poll_us = a->val[SO_POLL_US] ? (int64_t)busy_us : -1;
-    const char *jn = a->val[SO_JOURNAL];
-    if (jn && strcmp(jn, "on") != 0 && strcmp(jn, "off") != 0)
-        return usage_error("serve", "--journal must be on or off, not '%s'", jn);
-    c->journal_off = jn && strcmp(jn, "off") == 0;
-    const char *ac = a->val[SO_AUTO_CREATE];
+    int journal = -1;
     c->auto_create = -1;
-    if (ac) {
-        if (strcmp(ac, "on") != 0 && strcmp(ac, "off") != 0)
-            return usage_error("serve", "--auto-create must be on or off, not '%s'", ac);
-        c->auto_create = strcmp(ac, "on") == 0;
-    }
+    if (!serve_on_off("--journal", a->val[SO_JOURNAL], &journal) ||
+        !serve_on_off("--auto-create", a->val[SO_AUTO_CREATE], &c->auto_create))
+        return EXIT_USAGE;
+    c->journal_off = journal == 0;
     if (c->read_only && c->takeover)
         return usage_error("serve", "--read-only and --takeover exclude each other%s", "");
     return -1;

@@ -19,15 +19,7 @@
 #include <unistd.h>
 
 #include "kv.h"
-
-static int put(kv_db *db, const char *k, const char *v, kv_error *err)
-{
-    kv_batch *b = kv_batch_new();
-    kv_batch_put(b, (const uint8_t *)k, strlen(k), (const uint8_t *)v, strlen(v));
-    int rc = kv_write(db, b, err);
-    kv_batch_free(b);
-    return rc;
-}
+#include "kvtest.h"
 
 static int refused(kv_db *db)
 {
@@ -43,7 +35,7 @@ static int refused(kv_db *db)
     kv_batch_free(b);
     free(key);
     if (bad != -1 || err.kind != KV_ERR_INVALID) return 3;
-    return put(db, "r|good", "v", &err) < 0 ? 4 : 0;
+    return kvt_put(db, "r|good", "v", &err) < 0 ? 4 : 0;
 }
 
 int main(int argc, char **argv)
@@ -65,14 +57,14 @@ int main(int argc, char **argv)
         for (int i = 0; i < 40 && rc == 0; i++) {
             char k[32];
             snprintf(k, sizeof k, "crash|%02d", i);
-            if (put(db, k, "v", &err) < 0) rc = 3;
+            if (kvt_put(db, k, "v", &err) < 0) rc = 3;
             else printf("ack\n");
             fflush(stdout);
         }
     } else if (strcmp(argv[2], "refused") == 0) {
         rc = refused(db);
     } else if (strcmp(argv[2], "one") == 0) {
-        rc = put(db, "o|1", "v", &err) < 0 ? 3 : 0;
+        rc = kvt_put(db, "o|1", "v", &err) < 0 ? 3 : 0;
     } else {
         rc = 2;
     }

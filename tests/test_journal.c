@@ -24,6 +24,7 @@
 
 #include "journal.h"
 #include "kv.h"
+#include "kvtest.h"
 #include "testutil.h"
 
 static char g_base[PATH_MAX];
@@ -410,15 +411,6 @@ static kv_db *open_writer(const char *url, int journal, uint64_t flush_ms)
     return db;
 }
 
-static int put(kv_db *db, const char *k, const char *v, kv_error *err)
-{
-    kv_batch *b = kv_batch_new();
-    kv_batch_put(b, (const uint8_t *)k, strlen(k), (const uint8_t *)v, strlen(v));
-    int rc = kv_write(db, b, err);
-    kv_batch_free(b);
-    return rc;
-}
-
 static int has(kv_db *db, const char *k)
 {
     return kv_get(db, NULL, (const uint8_t *)k, strlen(k), NULL, NULL, NULL);
@@ -499,7 +491,7 @@ static void test_takeover_keeps_acknowledged_and_refuses_the_rest(void)
     kv_db *a = open_writer(url, 0, 600000);
     if (!a) return;
     kv_error err;
-    CHECK_EQ_INT(put(a, "t|acked", "1", &err), 0);
+    CHECK_EQ_INT(kvt_put(a, "t|acked", "1", &err), 0);
     kv_db *b = open_writer(url, 0, 0);
     CHECK(b != NULL);
     if (!b) {
@@ -507,9 +499,9 @@ static void test_takeover_keeps_acknowledged_and_refuses_the_rest(void)
         return;
     }
     CHECK_EQ_INT(has(b, "t|acked"), 1);
-    CHECK_EQ_INT(put(a, "t|late", "1", &err), -1);
+    CHECK_EQ_INT(kvt_put(a, "t|late", "1", &err), -1);
     CHECK_EQ_INT(err.kind, KV_ERR_FENCED);
-    CHECK_EQ_INT(put(b, "t|new", "1", &err), 0);
+    CHECK_EQ_INT(kvt_put(b, "t|new", "1", &err), 0);
     kv_close(a, NULL);
     kv_close(b, NULL);
     kv_db *c = open_writer(url, 0, 0);
@@ -621,7 +613,7 @@ static void test_journal_off_still_replays(void)
     CHECK_EQ_INT(has(db, "o|1"), 1);
     CHECK_EQ_INT(count_files(dir), 0);
     kv_error err;
-    CHECK_EQ_INT(put(db, "o|2", "v", &err), 0);
+    CHECK_EQ_INT(kvt_put(db, "o|2", "v", &err), 0);
     kv_close(db, NULL);
     db = open_writer(url, 0, 0);
     if (!db) return;
@@ -647,7 +639,7 @@ static void test_writer_releases_journal_space(void)
     for (int i = 0; i < 12; i++) {
         char k[32];
         snprintf(k, sizeof k, "big|%02d", i);
-        CHECK_EQ_INT(put(db, k, big, &err), 0);
+        CHECK_EQ_INT(kvt_put(db, k, big, &err), 0);
     }
     free(big);
     char cmd[PATH_MAX + 96], path[PATH_MAX];
@@ -684,7 +676,7 @@ static void test_position_key_is_hidden(void)
         CHECK(db != NULL);
         if (!db) return;
         kv_error err;
-        CHECK_EQ_INT(put(db, "\xff" "zz", "v", &err), 0);
+        CHECK_EQ_INT(kvt_put(db, "\xff" "zz", "v", &err), 0);
         static const uint8_t pos_key[] = "\xff" "kv-journal";
         CHECK_EQ_INT(kv_get(db, NULL, pos_key, sizeof pos_key - 1, NULL, NULL, NULL), 0);
         static const uint8_t ff[1] = {0xff};

@@ -12,6 +12,10 @@
  *    <= written_seq. `failed` is sticky. A fenced journal still syncs and
  *    acknowledges the records written before the FENCE: they are replayed
  *    by the new writer, so they did commit.
+ *  - One fdatasync runs at a time (`syncing`). The syncer thread starts one
+ *    as soon as a record is written, so the fdatasync overlaps the caller's
+ *    hand-off of the same batch to SlateDB instead of following it; a
+ *    caller of rl_journal_sync that finds none running starts one itself.
  */
 #include "journal.h"
 
@@ -47,8 +51,12 @@ struct rl_journal {
     uint64_t next_seq; /* appends: under the caller's lock */
     _Atomic uint64_t written_seq, written_end;
     pthread_mutex_t sync_mu;
-    pthread_cond_t sync_done;
-    bool syncing;
+    pthread_cond_t sync_done;   /* a sync finished */
+    pthread_cond_t sync_wanted; /* a record was written: wakes the syncer */
+    pthread_t syncer;
+    bool syncing;          /* under sync_mu: an fdatasync is running */
+    bool stopping;         /* under sync_mu: the syncer must exit */
+    int sync_errno;        /* under sync_mu: why the last fdatasync failed */
     uint64_t durable_seq;  /* under sync_mu */
     _Atomic int failed;    /* 0, or the kv_error_kind that stopped the journal */
     uint64_t released;     /* bytes before this are holes */
@@ -242,6 +250,48 @@ int rl_journal_recover(const char *dir, const rl_journal_pos *prev, rl_journal_r
 
 /* ------------------------------------------------------------ this writer */
 
+/* Under sync_mu, with no fdatasync running: one fdatasync that covers
+ * every record written so far. Drops sync_mu while it runs; wakes the
+ * waiters of rl_journal_sync when it is done. */
+static void sync_step(rl_journal *j)
+{
+    j->syncing = true;
+    pthread_mutex_unlock(&j->sync_mu);
+    uint64_t target = atomic_load(&j->written_seq);
+    int r = fdatasync(j->fd);
+    int e = errno;
+    pthread_mutex_lock(&j->sync_mu);
+    j->syncing = false;
+    if (r == 0 && target > j->durable_seq) j->durable_seq = target;
+    if (r < 0) {
+        j->sync_errno = e;
+        atomic_store(&j->failed, KV_ERR_IO);
+    }
+    pthread_cond_broadcast(&j->sync_done);
+}
+
+/* Under sync_mu: is there a written record no fdatasync covers yet, and
+ * may one run? */
+static bool sync_needed(rl_journal *j)
+{
+    return !j->syncing && j->durable_seq < atomic_load(&j->written_seq) &&
+           atomic_load(&j->failed) != KV_ERR_IO;
+}
+
+static void *syncer_main(void *arg)
+{
+    rl_journal *j = arg;
+    pthread_mutex_lock(&j->sync_mu);
+    while (!j->stopping) {
+        if (sync_needed(j))
+            sync_step(j);
+        else
+            pthread_cond_wait(&j->sync_wanted, &j->sync_mu);
+    }
+    pthread_mutex_unlock(&j->sync_mu);
+    return NULL;
+}
+
 rl_journal *rl_journal_create(const char *dir, uint64_t last_seq, kv_error *err)
 {
     if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
@@ -273,6 +323,15 @@ rl_journal *rl_journal_create(const char *dir, uint64_t last_seq, kv_error *err)
     j->written_seq = j->durable_seq = last_seq;
     pthread_mutex_init(&j->sync_mu, NULL);
     pthread_cond_init(&j->sync_done, NULL);
+    pthread_cond_init(&j->sync_wanted, NULL);
+    int e = pthread_create(&j->syncer, NULL, syncer_main, j);
+    if (e != 0) {
+        fail(err, KV_ERR_IO, "cannot start the journal's sync thread: %s", strerror(e));
+        pthread_mutex_destroy(&j->sync_mu);
+        pthread_cond_destroy(&j->sync_done);
+        pthread_cond_destroy(&j->sync_wanted);
+        goto fail;
+    }
     return j;
 fail:
     if (j->fd >= 0) {
@@ -289,9 +348,15 @@ uint64_t rl_journal_file_id(const rl_journal *j) { return j->id; }
 void rl_journal_close(rl_journal *j)
 {
     if (!j) return;
+    pthread_mutex_lock(&j->sync_mu);
+    j->stopping = true;
+    pthread_cond_signal(&j->sync_wanted);
+    pthread_mutex_unlock(&j->sync_mu);
+    pthread_join(j->syncer, NULL);
     close(j->fd);
     pthread_mutex_destroy(&j->sync_mu);
     pthread_cond_destroy(&j->sync_done);
+    pthread_cond_destroy(&j->sync_wanted);
     free(j->path);
     free(j);
 }
@@ -351,6 +416,9 @@ int rl_journal_append(rl_journal *j, const uint8_t *payload, size_t len, uint64_
     atomic_store(&j->written_seq, s);
     *seq = s;
     *end = j->end;
+    pthread_mutex_lock(&j->sync_mu);
+    if (!j->syncing) pthread_cond_signal(&j->sync_wanted);
+    pthread_mutex_unlock(&j->sync_mu);
     return 0;
 }
 
@@ -368,38 +436,31 @@ int rl_journal_abort(rl_journal *j, uint64_t seq, kv_error *err)
 
 int rl_journal_sync(rl_journal *j, uint64_t seq, kv_error *err)
 {
-    int rc = 0;
     pthread_mutex_lock(&j->sync_mu);
-    while (j->durable_seq < seq) {
+    while (j->durable_seq < seq && atomic_load(&j->failed) != KV_ERR_IO) {
         /* Fenced: records written before the FENCE are still ours to sync
          * (the new writer replays them); only an I/O failure stops that. */
-        if (atomic_load(&j->failed) == KV_ERR_IO) {
-            rc = -1;
-            break;
-        }
-        if (j->syncing) {
+        if (j->syncing)
             pthread_cond_wait(&j->sync_done, &j->sync_mu);
-            continue;
-        }
-        j->syncing = true;
-        pthread_mutex_unlock(&j->sync_mu);
-        uint64_t target = atomic_load(&j->written_seq);
-        int r = fdatasync(j->fd);
-        int e = errno;
-        pthread_mutex_lock(&j->sync_mu);
-        j->syncing = false;
-        if (r == 0 && target > j->durable_seq) j->durable_seq = target;
-        if (r < 0) {
-            atomic_store(&j->failed, KV_ERR_IO);
-            fail(err, KV_ERR_IO, "cannot sync journal %s: %s", j->path, strerror(e));
-            pthread_cond_broadcast(&j->sync_done);
-            pthread_mutex_unlock(&j->sync_mu);
-            return -1;
-        }
-        pthread_cond_broadcast(&j->sync_done);
+        else
+            sync_step(j);
     }
+    bool durable = j->durable_seq >= seq;
+    int sync_errno = j->sync_errno;
     pthread_mutex_unlock(&j->sync_mu);
-    return rc < 0 ? refuse(j, err) : 0;
+    if (durable) return 0;
+    if (sync_errno)
+        return fail(err, KV_ERR_IO, "cannot sync journal %s: %s; restart the server to recover",
+                    j->path, strerror(sync_errno));
+    return refuse(j, err);
+}
+
+uint64_t rl_journal_durable_seq(rl_journal *j)
+{
+    pthread_mutex_lock(&j->sync_mu);
+    uint64_t d = j->durable_seq;
+    pthread_mutex_unlock(&j->sync_mu);
+    return d;
 }
 
 void rl_journal_written(const rl_journal *j, uint64_t *seq, uint64_t *end)

@@ -104,6 +104,11 @@ int rl_journal_abort(rl_journal *j, uint64_t seq, kv_error *err);
  * one fdatasync. Thread-safe. Returns 0 or -1. */
 int rl_journal_sync(rl_journal *j, uint64_t seq, kv_error *err);
 
+/* The last seq an fdatasync has covered. A sync starts by itself as soon
+ * as a record is appended (a thread of the journal's own), so this
+ * reaches rl_journal_written's seq without any caller waiting. */
+uint64_t rl_journal_durable_seq(rl_journal *j);
+
 /* The last seq appended and the offset just past it. */
 void rl_journal_written(const rl_journal *j, uint64_t *seq, uint64_t *end);
 

@@ -617,8 +617,10 @@ static void observe_statement(client *c, const char *kind, const char *sql, uint
             "duration_ms", ms, "sql", text, NULL);
 }
 
-/* After a Query message or Sync: log and count a commit if one happened. */
-static void note_commit(client *c, uint64_t t0)
+/* After a Query message or Sync: count a commit if one happened, before
+ * ReadyForQuery so that metrics read after the answer include it. Returns
+ * its latency in seconds, or a negative number when nothing committed. */
+static double count_commit(client *c, uint64_t t0)
 {
     char after = rl_session_status(c->sess);
     c->tx_wrote = c->tx_wrote || c->saw_write;
@@ -627,10 +629,19 @@ static void note_commit(client *c, uint64_t t0)
         c->tx_wrote = false;
     bool implicit = c->saw_write && !c->saw_begin && c->status_before == 'I' && after == 'I';
     if (!explicit_commit && !implicit)
-        return;
+        return -1;
     double secs = (double)(rl_monotonic_ns() - t0) / 1e9;
     srv_count(c->srv, M_COMMITS, 1);
     srv_observe_commit(c->srv, secs);
+    return secs;
+}
+
+/* The commit's log line, written after ReadyForQuery is sent: a log write
+ * is a syscall the client need not wait for. */
+static void log_commit(client *c, double secs)
+{
+    if (secs < 0)
+        return;
     rl_catalog *cat = rl_engine_catalog(c->eng);
     uint64_t next = cat ? rl_catalog_counter(cat, RL_COUNTER_NEXT_SNAPSHOT_ID) : 0;
     char snap[24], stmts[24], ms[32], pid[16];
@@ -744,8 +755,9 @@ static void handle_query(client *c, const proto_msg *m)
         report_error(c, &err);
     else
         srv_stmt_disarm(c->srv, c);
-    note_commit(c, t0);
+    double commit_secs = count_commit(c, t0);
     send_ready(c);
+    log_commit(c, commit_secs);
 }
 
 static void ext_error(client *c, rl_error *err)
@@ -918,8 +930,9 @@ static void handle_sync(client *c, uint64_t t0)
     c->skip_till_sync = false;
     if (rl_session_sync(c->sess, &err) < 0)
         report_error(c, &err);
-    note_commit(c, t0);
+    double commit_secs = count_commit(c, t0);
     send_ready(c);
+    log_commit(c, commit_secs);
 }
 
 /* The READY loop. Returns when the connection should close. */

@@ -563,6 +563,10 @@ def test_metrics_endpoint(start_server):
         assert name in body
     commits = [l for l in body.splitlines() if l.startswith("rocklake_commits_total ")]
     assert int(commits[0].split()[1]) >= 1
+    # the commit's log line is written just after its answer is sent
+    deadline = time.monotonic() + 5
+    while '"event":"commit"' not in s.log_text() and time.monotonic() < deadline:
+        time.sleep(0.01)
     assert '"event":"commit"' in s.log_text()
     # server-side statement latency: both statements above were observed
     count = [l for l in body.splitlines() if l.startswith("rocklake_statement_seconds_count ")]

@@ -31,7 +31,7 @@ TESTS    := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 TEST_HELPERS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/helper_*.c))
 
 .PHONY: all check test asan-test fuzz bench bench-storage demo clean rust
-all: $(BUILD)/rocklake
+all: $(BUILD)/rocklake $(BUILD)/lakedriver
 
 rust: $(RUST_LIB)
 $(RUST_LIB): rust/Cargo.toml rust/Cargo.lock $(wildcard rust/src/*.rs)
@@ -70,8 +70,13 @@ fuzz: $(RUST_LIB)
 # RockLake vs PostgreSQL 15 over the wire (bench/run.py): prints the results
 # table and writes docs/benchmarks.md + bench/plots/*.png. Not part of `check`.
 # BENCH_FLAGS=--quick: small sizes, output under build/bench/.
-bench: $(BUILD)/rocklake
+bench: $(BUILD)/rocklake $(BUILD)/lakedriver
 	python3 bench/run.py $(BENCH_FLAGS)
+
+# The load driver of `make bench` and bench/probe.py (libpq, one thread per client).
+$(BUILD)/lakedriver: bench/lakedriver.c
+	@mkdir -p $(BUILD)
+	$(CC) $(CFLAGS_ALL) -I/usr/include/postgresql $< -lpq -lpthread -lm -o $@
 
 bench-storage: $(BUILD)/bench_storage
 	$(BUILD)/bench_storage $(BENCH_ARGS)

@@ -19,13 +19,11 @@ ROCKLAKE_JOURNAL=off or ROCKLAKE_BUSY_POLL_US=0 for an A/B run. Not part of
 `make bench`: a probe prints numbers for one question, fast.
 """
 import argparse
-import collections
 import os
 import shutil
 import statistics
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run as R  # noqa: E402
@@ -47,27 +45,6 @@ def start(pg, work):
                              'file://' + os.path.join(work, 'store'), work)
         srv.start()
     return srv
-
-
-def timed_messages():
-    """Wrap Conn's message calls to collect their times by statement."""
-    times = collections.defaultdict(list)
-    for name in ('q', 'copy_out', 'parse_describe'):
-        orig = getattr(Conn, name, None)
-        if orig is None:
-            continue
-
-        def wrapped(self, sql, *a, _orig=orig, _name=name, **k):
-            t0 = time.perf_counter()
-            try:
-                return _orig(self, sql, *a, **k)
-            finally:
-                key = _name + ' ' + ' '.join(sql.split())[:60]
-                if sql.startswith('INSERT INTO "public".ducklake_snapshot VALUES'):
-                    key = _name + ' (the multi-statement write batch)'
-                times[key].append(time.perf_counter() - t0)
-        setattr(Conn, name, wrapped)
-    return times
 
 
 def main():
@@ -98,8 +75,8 @@ def main():
                   f'both cores {100 * r["machine_busy"]:.0f}% busy, client CPU '
                   f'{1e3 * r["client_cpu_per_commit"]:.2f} ms per commit')
             return
-        times = timed_messages() if a.what == 'messages' else None
-        r = W.commit_latency('127.0.0.1', srv.port, 'lake_commit', table, a.kind, a.n, 5)
+        r = W.commit_latency('127.0.0.1', srv.port, 'lake_commit', table, a.kind, a.n, 5,
+                             trace=a.what == 'messages')
         print(f'{a.kind} commit, {a.n} commits: median '
               f'{1e3 * statistics.median(r["latency"]):.2f} ms, batch+COMMIT median '
               f'{1e3 * statistics.median(r["write"]):.2f} ms')
@@ -107,9 +84,8 @@ def main():
             h = R.server_histogram_delta(m0, srv.metrics(), 'rocklake_commit_seconds')
             if h.get('mean') is not None:
                 print(f'server-side commit mean {1e3 * h["mean"]:.2f} ms')
-        if times:
-            for key, v in times.items():
-                print(f'  {1e3 * statistics.median(v):7.3f} ms  x{len(v):<4d} {key}')
+        for m in r.get('messages', []):
+            print(f'  {1e3 * statistics.median(m["times"]):7.3f} ms  x{len(m["times"]):<4d} {m["key"]}')
     finally:
         srv.stop()
         shutil.rmtree(work, ignore_errors=True)

@@ -526,10 +526,11 @@ class Run:
             busy = t16.get('machine_busy')
             if cpu and busy:
                 out.append(f'  - at {max(tp)} clients the machine was {busy * 100:.0f}% busy and '
-                           f'the Python load driver alone used {fmt(cpu, "s")} of CPU per '
-                           f'commit: on {os.cpu_count()} cores that caps any server at about '
-                           f'{os.cpu_count() / cpu:.0f} commits/s with this driver, before '
-                           f'the server\'s own work and the retry sleeps.')
+                           f'the load driver (bench/lakedriver.c) used {fmt(cpu, "s")} of CPU '
+                           f'per commit. Every commit takes snapshot id latest + 1, so commits '
+                           f'land one after another: a commit succeeds only if no other one '
+                           f'lands between its latest-snapshot read and its COMMIT (eight '
+                           f'round trips), and the loser sleeps 50-100 ms x 1.5^attempt.')
         for kind in ('inlined', 'parquet'):
             r3, rf = S3.get(f'latency_{kind}'), L.get(f'latency_{kind}')
             if r3 and rf:
@@ -556,9 +557,12 @@ class Run:
                   'fsync=on, synchronous_commit=on, loopback TCP, trust auth',
                   f'- RockLake: {L.get("version", "not run")}, `rocklake serve --store file://…` '
                   'on the same disk; s3:// runs against moto_server on loopback',
-                  '- Client: Python ' + platform.python_version() + ', psycopg ' + psycopg_version()
-                  + ' (libpq; simple Query protocol, Parse/Describe, COPY … TO STDOUT binary, '
-                  'exactly as DuckDB 1.5.5 sends them)',
+                  '- Client: commit latency and throughput: `build/lakedriver` (bench/lakedriver.c, '
+                  'C on libpq ' + libpq_version() + ', one thread per client); attach, scans and '
+                  'loading: Python ' + platform.python_version() + ', psycopg ' +
+                  psycopg_version() + ' (libpq). Both send simple Query, Parse/Describe and '
+                  'COPY … TO STDOUT binary exactly as DuckDB 1.5.5 does (its postgres extension '
+                  'is a libpq client too)',
                   f'- pgbench: `{PG_BIN}/pgbench -n -M simple -c 1` with a custom script',
                   '']
         lines += ['## Results', '',
@@ -610,11 +614,11 @@ def WORKLOAD_NOTES(run):
         f'multi-statement batch (snapshot, table stats UPDATE, column stats WITH…UPDATE, '
         f'inlined row or data file + per-column file stats, snapshot_changes), `COMMIT`, '
         f'`SELECT 1`, `DISCARD ALL`; {c["latency_n"]} commits after {c["latency_warmup"]} '
-        f'warm-up. "batch+COMMIT" is the write part alone. The pgbench row runs the '
+        f'warm-up, by `build/lakedriver`. "batch+COMMIT" is the write part alone. The pgbench row runs the '
         f'inlined commit as a pgbench script (`-M simple`; pgbench cannot read COPY '
         f'answers, so the snapshot and stats reads are the same SELECTs without COPY and the ids '
         f'come from `\\gset`).',
-        f'- **Throughput**: 1/4/16 client processes, {c["tput_seconds"]} s each, race '
+        f'- **Throughput**: 1/4/16 client threads, {c["tput_seconds"]} s each, race '
         f'inlined-insert commits into 16 different tables of the reference catalog. A commit '
         f'that gets 23505 (or a serialization/conflict error) does what DuckLake does: '
         f'ROLLBACK, `SELECT 1`, `DISCARD ALL`, sleep 100 ms × U(0.5, 1) × 1.5^attempt, a new '
@@ -880,6 +884,15 @@ def strip_samples(res):
     return walk(res)
 
 
+def libpq_version():
+    try:
+        from psycopg import pq
+        v = pq.version()
+        return f'{v // 10000}.{v % 10000}'
+    except Exception:
+        return '?'
+
+
 def psycopg_version():
     try:
         import psycopg
@@ -1044,7 +1057,7 @@ def main():
     main_pid = os.getpid()
 
     def on_signal(signum, _frame):
-        if os.getpid() != main_pid:      # a forked load-driver process
+        if os.getpid() != main_pid:      # a forked helper process
             os._exit(128 + signum)
         run.stop_all()
         sys.exit(128 + signum)

@@ -566,6 +566,8 @@ static int touch_counter(rl_txn *t, const char *name, uint64_t at_least, rl_erro
 
 /* -------------------------------------------------------- transaction core */
 
+static int group_flush(rl_catalog *cat, uint64_t seq, const char *doing, rl_error *err);
+
 rl_txn *rl_txn_begin(rl_catalog *cat, rl_error *err)
 {
     rl_txn *t = calloc(1, sizeof *t);
@@ -591,8 +593,29 @@ rl_txn *rl_txn_begin(rl_catalog *cat, rl_error *err)
             free(t);
             return NULL;
         }
+        /* A commit is in the memtable (so in this snapshot) before it is
+         * durable. Reading it now could show a client a commit that a
+         * power loss then takes back, so wait for the flush that covers
+         * it, as PostgreSQL only shows a commit once its WAL is flushed.
+         * Nothing is waited for when no commit is in flight. */
+        if (group_flush(cat, t->snap_seq, "waiting for an earlier commit to become durable",
+                        err) < 0) {
+            kv_snapshot_free(t->snap);
+            free(t);
+            return NULL;
+        }
     }
     return t;
+}
+
+uint64_t rl_txn_snapshot_seq(const rl_txn *t) { return t->snap_seq; }
+
+uint64_t rl_catalog_durable_seq(rl_catalog *cat)
+{
+    pthread_mutex_lock(&cat->flush_lock);
+    uint64_t d = cat->durable_seq;
+    pthread_mutex_unlock(&cat->flush_lock);
+    return d;
 }
 
 void rl_txn_free(rl_txn *t)
@@ -1575,7 +1598,7 @@ static int add_audit_locked(rl_txn *t, kv_batch *b, rl_error *err)
 /* Make write number `seq` durable: if a flush is running, wait for it (it
  * may cover us); otherwise become the flusher for everything written so
  * far. Concurrent commits thus share flushes instead of each paying one. */
-static int group_flush(rl_catalog *cat, uint64_t seq, rl_error *err)
+static int group_flush(rl_catalog *cat, uint64_t seq, const char *doing, rl_error *err)
 {
     int rc = 0;
     pthread_mutex_lock(&cat->flush_lock);
@@ -1592,7 +1615,7 @@ static int group_flush(rl_catalog *cat, uint64_t seq, rl_error *err)
         kv_error ke;
         rc = kv_flush(cat->kv, &ke);
         if (rc < 0)
-            kv_fail(err, &ke, "committing");
+            kv_fail(err, &ke, doing);
         pthread_mutex_lock(&cat->flush_lock);
         if (rc == 0 && target > cat->durable_seq)
             cat->durable_seq = target;
@@ -1671,7 +1694,7 @@ unlock:
     pthread_mutex_unlock(&cat->lock);
     kv_batch_free(b);
     free(values);
-    if (rc == 0 && group_flush(cat, my_seq, err) < 0)
+    if (rc == 0 && group_flush(cat, my_seq, "committing", err) < 0)
         rc = -1;
     /* always consume the handle; after the flush this returns at once */
     kv_error wait_err;

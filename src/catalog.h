@@ -76,9 +76,16 @@ typedef struct rl_row {
 } rl_row;
 
 /* Begin a transaction: its reads see one consistent snapshot of the store
- * taken now (plus its own writes). */
+ * taken now (plus its own writes). On a writer the snapshot holds durable
+ * commits only: a commit still waiting for its flush is waited for first. */
 rl_txn *rl_txn_begin(rl_catalog *cat, rl_error *err);
 void rl_txn_free(rl_txn *txn);
+
+/* Commits are numbered as they reach the store's memtable: the last number
+ * a transaction's snapshot holds, and the last number known durable (for
+ * tests and diagnostics; 0 on a follower). */
+uint64_t rl_txn_snapshot_seq(const rl_txn *txn);
+uint64_t rl_catalog_durable_seq(rl_catalog *cat);
 
 /* Who and what, recorded in the audit entry (0x81) at commit. Strings are
  * copied. Any may be NULL. */

@@ -7,6 +7,7 @@
  */
 #include <dirent.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -825,6 +826,62 @@ static void *race_commits(void *arg)
     return NULL;
 }
 
+typedef struct durable_reader {
+    rl_catalog *cat;
+    _Atomic int *stop;
+    int begins, undurable, failures;
+} durable_reader;
+
+/* Begin transactions while others commit: each snapshot must hold durable
+ * commits only (a commit is in the memtable before its flush). */
+static void *read_while_committing(void *arg)
+{
+    durable_reader *d = arg;
+    while (!atomic_load(d->stop)) {
+        rl_error e;
+        rl_txn *t = rl_txn_begin(d->cat, &e);
+        if (!t) {
+            d->failures++;
+            return NULL;
+        }
+        if (rl_catalog_durable_seq(d->cat) < rl_txn_snapshot_seq(t))
+            d->undurable++;
+        d->begins++;
+        rl_txn_free(t);
+    }
+    return NULL;
+}
+
+static void test_reads_see_only_durable_commits(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *c = open_cat(url, true);
+    if (!c)
+        return;
+    enum { WRITERS = 3, EACH = 60 };
+    _Atomic int stop = 0;
+    racer r[WRITERS];
+    pthread_t th[WRITERS], rd;
+    durable_reader d = {.cat = c, .stop = &stop};
+    pthread_create(&rd, NULL, read_while_committing, &d);
+    for (int i = 0; i < WRITERS; i++) {
+        r[i] = (racer){.cat = c, .commits = EACH};
+        pthread_create(&th[i], NULL, race_commits, &r[i]);
+    }
+    for (int i = 0; i < WRITERS; i++) {
+        pthread_join(th[i], NULL);
+        CHECK_EQ_INT(r[i].failures, 0);
+    }
+    atomic_store(&stop, 1);
+    pthread_join(rd, NULL);
+    fprintf(stderr, "  %d snapshots taken during %d commits\n", d.begins, WRITERS * EACH);
+    CHECK_EQ_INT(d.failures, 0);
+    CHECK(d.begins > 0);
+    CHECK_EQ_INT(d.undurable, 0);
+    rl_catalog_close(c, NULL);
+}
+
 static void test_concurrent_commits_race_like_ducklake(void)
 {
     char url[600];
@@ -1068,6 +1125,7 @@ static void run_suite(void)
     RUN(test_table_and_schema_registry);
     RUN(test_name_cache_follows_snapshots);
     RUN(test_group_commit_shares_flushes);
+    RUN(test_reads_see_only_durable_commits);
 }
 
 int main(void)

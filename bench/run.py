@@ -136,21 +136,27 @@ class Run:
                 pass
         self.servers = []
 
-    def serve(self, key, srv, **kw):
-        """Start `srv`, run every workload on it as `key`, always stop it."""
+    def start_and_load(self, key, srv, s3=False):
+        """Start `srv` and load its catalogs as `key`. False (reported) when
+        the server could not start."""
         self.servers.append(srv)
         try:
             srv.start()
-            self.run_server(key, srv, **kw)
+            self.load_server(key, srv, s3)
+            return True
         except Exception as e:  # noqa: BLE001 - every failure is reported
             self.fail(key, 'server', e)
-        finally:
-            srv.stop()
-            self.servers.remove(srv)
+            self.finish(srv)
+            return False
 
-    # -- one server, every workload
-    def run_server(self, key, srv, s3=False):
-        c = self.cfg
+    def finish(self, srv):
+        try:
+            srv.stop()
+        finally:
+            if srv in self.servers:
+                self.servers.remove(srv)
+
+    def load_server(self, key, srv, s3):
         R = self.results[key]
         host, port = '127.0.0.1', srv.port
         R['version'] = srv.version()
@@ -173,6 +179,7 @@ class Run:
                 loaded[db] = True
                 R['load_seconds'][db] = secs
                 log(f'    {secs:.1f}s')
+        R['loaded'] = sorted(loaded)
 
         if not s3 and 'lake_ref' in loaded and key == 'pg':
             R['size'] = {}
@@ -180,35 +187,76 @@ class Run:
                 if db in loaded:
                     R['size'][db] = self.guarded(key, f'size {db}', lambda db=db: srv.stored_bytes(db))
 
-        R['settle_seconds'] = settle()
-        log(f'  background work after the load settled in {R["settle_seconds"]:.1f}s')
+    def settle_all(self, keys):
+        secs = settle()
+        for key in keys:
+            self.results[key]['settle_seconds'] = secs
+        log(f'  background work after the loads settled in {secs:.1f}s')
 
-        # 1. commit latency
+    # -- 1. commit latency, in alternating blocks
+    def commit_latency(self, servers, s3=False):
+        """The one-client commit workload on every server in `servers`
+        ([(key, srv)]) in alternating blocks (A B B A ...), so that each
+        server's samples come from the same stretch of this machine's time;
+        measured one server after the other, minutes apart, the same
+        server's median moved by up to 2x between runs."""
+        c = self.cfg
+        n = c['s3_latency_n'] if s3 else c['latency_n']
+        block = max(10, n // 10)
+        servers = [(k, s) for k, s in servers if 'lake_commit' in self.results[k].get('loaded', [])]
+        for kind, t in (('inlined', self.ref.tables[0]), ('parquet', self.ref.tables[1])):
+            log(f'  commit latency, {kind}: {n} commits per server, in blocks of {block}')
+            acc = {k: {'latency': [], 'write': []} for k, _s in servers}
+            m0 = {k: (s.metrics() if hasattr(s, 'metrics') else None) for k, s in servers}
+            failed = set()
+            for k, s in servers:       # warm-up
+                if self.guarded(k, f'commit latency ({kind})', lambda s=s: W.commit_latency(
+                        '127.0.0.1', s.port, 'lake_commit', t, kind, 0, c['latency_warmup']),
+                        s) is None:
+                    failed.add(k)
+            done = 0
+            while done < n:
+                m = min(block, n - done)
+                order = servers if (done // block) % 2 == 0 else list(reversed(servers))
+                for k, s in order:
+                    if k in failed:
+                        continue
+                    r = self.guarded(k, f'commit latency ({kind})', lambda s=s, m=m:
+                                     W.commit_latency('127.0.0.1', s.port, 'lake_commit', t,
+                                                      kind, m, 2), s)
+                    if r is None:
+                        failed.add(k)
+                        continue
+                    acc[k]['latency'] += r['latency']
+                    acc[k]['write'] += r['write']
+                done += m
+            for k, s in servers:
+                if k in failed:
+                    continue
+                r = acc[k]
+                r['server_commit'] = server_histogram_delta(
+                    m0[k], s.metrics() if hasattr(s, 'metrics') else None,
+                    'rocklake_commit_seconds')
+                self.results[k][f'latency_{kind}'] = r
+                sm = summary(r['latency'])
+                log(f'    {k}: median {ms(sm["median"])}  p99 {ms(sm["p99"])}')
+
+    # -- 2-4. the other workloads, one server at a time
+    def run_server(self, key, srv):
+        c = self.cfg
+        R = self.results[key]
+        host, port = '127.0.0.1', srv.port
+        loaded = R.get('loaded', [])
         if 'lake_commit' in loaded:
-            n = c['s3_latency_n'] if s3 else c['latency_n']
-            for kind, t in (('inlined', self.ref.tables[0]), ('parquet', self.ref.tables[1])):
-                log(f'  commit latency, {kind}: {n} commits')
-                m0 = srv.metrics() if hasattr(srv, 'metrics') else None
-                r = self.guarded(key, f'commit latency ({kind})', lambda kind=kind, t=t:
-                                 W.commit_latency(host, port, 'lake_commit', t, kind, n,
-                                                  c['latency_warmup']), srv)
-                if r:
-                    r['server_commit'] = server_histogram_delta(
-                        m0, srv.metrics() if hasattr(srv, 'metrics') else None,
-                        'rocklake_commit_seconds')
-                    R[f'latency_{kind}'] = r
-                    s = summary(r['latency'])
-                    log(f'    median {ms(s["median"])}  p99 {ms(s["p99"])}')
-            if not s3:
-                r = self.guarded(key, 'pgbench commit latency', lambda:
-                                 run_pgbench(host, port, 'lake_commit', self.ref.tables[2],
-                                             c['pgbench_n'], self.work, key))
-                if r:
-                    R['pgbench'] = r
-                    log(f'  pgbench inlined commit: median {ms(pct(r, 50))} p99 {ms(pct(r, 99))}')
+            r = self.guarded(key, 'pgbench commit latency', lambda:
+                             run_pgbench(host, port, 'lake_commit', self.ref.tables[2],
+                                         c['pgbench_n'], self.work, key))
+            if r:
+                R['pgbench'] = r
+                log(f'  pgbench inlined commit: median {ms(pct(r, 50))} p99 {ms(pct(r, 99))}')
 
         # 2. throughput
-        if not s3 and 'lake_commit' in loaded:
+        if 'lake_commit' in loaded:
             R['throughput'] = {}
             tables = self.ref.tables[3:3 + 16]
             for n in c['clients']:
@@ -227,26 +275,25 @@ class Run:
                         f'{r["retries"]} retries, {r["gave_up"]} gave up')
 
         # 3. attach
-        if not s3:
-            R['attach'] = {}
-            for ntab, cat in self.attach.items():
-                db = f'lake_t{ntab}'
-                if db not in loaded:
-                    continue
-                reps = c['attach_repeats'][ntab]
-                log(f'  attach {db} x{reps}')
+        R['attach'] = {}
+        for ntab, cat in self.attach.items():
+            db = f'lake_t{ntab}'
+            if db not in loaded:
+                continue
+            reps = c['attach_repeats'][ntab]
+            log(f'  attach {db} x{reps}')
 
-                def att(db=db, reps=reps):
-                    W.attach_once(host, port, db)       # warm-up
-                    return [W.attach_once(host, port, db) for _ in range(reps)]
-                r = self.guarded(key, f'attach ({ntab} tables)', att, srv)
-                if r:
-                    R['attach'][ntab] = r
-                    log(f'    median {ms(pct(r, 50))}')
+            def att(db=db, reps=reps):
+                W.attach_once(host, port, db)       # warm-up
+                return [W.attach_once(host, port, db) for _ in range(reps)]
+            r = self.guarded(key, f'attach ({ntab} tables)', att, srv)
+            if r:
+                R['attach'][ntab] = r
+                log(f'    median {ms(pct(r, 50))}')
 
         # 4. scans
         db = f'lake_t{self.big}'
-        if not s3 and db in loaded:
+        if db in loaded:
             log(f'  scans on {db}')
             mfn = srv.metrics if hasattr(srv, 'metrics') else None
             r = self.guarded(key, 'scans', lambda: W.scans(host, port, db, self.attach[self.big],
@@ -261,7 +308,6 @@ class Run:
                     f'file list median {us(pct(r["file_list"], 50))}')
                 if m1 is not None:
                     R['metrics_sample'] = m1[:20000]
-        R['loaded'] = sorted(loaded)
 
     def rocklake_sizes(self, srv, key):
         R = self.results[key]
@@ -279,33 +325,47 @@ class Run:
         for n, cat in self.attach.items():
             log(f'bench:           t{n}: {cat.describe()}')
         t_start = time.time()
+        up = []          # (key, server) started and loaded
         if a.only in (None, 'pg'):
-            log('== PostgreSQL 15')
-            self.serve('pg', PgServer(self.work))
+            log('== PostgreSQL 15: load')
+            pg = PgServer(self.work)
+            if self.start_and_load('pg', pg):
+                up.append(('pg', pg))
         if a.only in (None, 'rocklake'):
-            log('== RockLake (file://)')
+            log('== RockLake (file://): load')
             if not os.path.exists(binary):
                 self.fail('rocklake', 'server', RuntimeError(f'{binary} missing: run make'))
             else:
                 store = 'file://' + os.path.join(self.work, 'rl-store')
                 rl = RockLakeServer(binary, store, self.work)
-                self.serve('rocklake', rl)
-                self.rocklake_sizes(rl, 'rocklake')
-            if not a.no_s3 and os.path.exists(binary):
-                log('== RockLake (s3:// on a local moto server)')
-                moto = MotoServer(self.work)
-                self.servers.append(moto)
-                try:
-                    moto.start()
-                    moto.create_bucket('rlbench')
-                    self.serve('rocklake_s3',
-                               RockLakeServer(binary, 's3://rlbench/lakes', self.work,
-                                              env=moto.env(), tag='rocklake-s3'), s3=True)
-                except Exception as e:  # noqa: BLE001
-                    self.fail('rocklake_s3', 'server', e)
-                finally:
-                    moto.stop()
-                    self.servers.remove(moto)
+                if self.start_and_load('rocklake', rl):
+                    up.append(('rocklake', rl))
+        self.settle_all([k for k, _s in up])
+        log('== commit latency, ' + ' and '.join(k for k, _s in up) + ' in alternating blocks')
+        self.commit_latency(up)
+        for key, srv in up:
+            log(f'== {key}: throughput, attach, scans')
+            self.run_server(key, srv)
+            self.finish(srv)
+            if key == 'rocklake':
+                self.rocklake_sizes(srv, key)
+        if a.only in (None, 'rocklake') and not a.no_s3 and os.path.exists(binary):
+            log('== RockLake (s3:// on a local moto server)')
+            moto = MotoServer(self.work)
+            self.servers.append(moto)
+            try:
+                moto.start()
+                moto.create_bucket('rlbench')
+                rs3 = RockLakeServer(binary, 's3://rlbench/lakes', self.work, env=moto.env(),
+                                     tag='rocklake-s3')
+                if self.start_and_load('rocklake_s3', rs3, s3=True):
+                    self.settle_all(['rocklake_s3'])
+                    self.commit_latency([('rocklake_s3', rs3)], s3=True)
+                    self.finish(rs3)
+            except Exception as e:  # noqa: BLE001
+                self.fail('rocklake_s3', 'server', e)
+            finally:
+                self.finish(moto)
         self.results['elapsed_seconds'] = time.time() - t_start
         self.report()
 
@@ -602,7 +662,7 @@ def WORKLOAD_NOTES(run):
         f'{run.ref.describe()}; attach catalogs: ' +
         '; '.join(f'{n:,} tables: {cat.describe()}' for n, cat in run.attach.items()) +
         '. History: every table has 3 versions (create, add column, rename). After '
-        'loading, each server waits until both cores are 90% idle for 2 s (at most 90 s: '
+        'loading both servers, the run waits until both cores are 90% idle for 2 s (at most 90 s: '
         'PostgreSQL ' + settle_note(run.results, 'pg') + ', RockLake ' +
         settle_note(run.results, 'rocklake') + '), so that the workloads measure the steady '
         'state and not the background work the bulk load left (checkpoints, SlateDB '
@@ -613,8 +673,13 @@ def WORKLOAD_NOTES(run):
         f'`ducklake_inlined_data_tables` scans; Parquet: + schema/table path scans), the '
         f'multi-statement batch (snapshot, table stats UPDATE, column stats WITH…UPDATE, '
         f'inlined row or data file + per-column file stats, snapshot_changes), `COMMIT`, '
-        f'`SELECT 1`, `DISCARD ALL`; {c["latency_n"]} commits after {c["latency_warmup"]} '
-        f'warm-up, by `build/lakedriver`. "batch+COMMIT" is the write part alone. The pgbench row runs the '
+        f'`SELECT 1`, `DISCARD ALL`; {c["latency_n"]} commits per server after '
+        f'{c["latency_warmup"]} warm-up, by `build/lakedriver`, with both servers loaded and '
+        f'idle in between: the servers take turns in blocks of {max(10, c["latency_n"] // 10)} '
+        f'commits (A B B A …, each block on a new connection after 2 untimed commits), so '
+        f'that both are measured over the same stretch of time (one after the other, minutes '
+        f'apart, the same server\'s median moved by up to 2× on this machine). '
+        f'"batch+COMMIT" is the write part alone. The pgbench row runs the '
         f'inlined commit as a pgbench script (`-M simple`; pgbench cannot read COPY '
         f'answers, so the snapshot and stats reads are the same SELECTs without COPY and the ids '
         f'come from `\\gset`).',

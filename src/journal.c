@@ -426,8 +426,11 @@ int rl_journal_abort(rl_journal *j, uint64_t seq, kv_error *err)
 {
     if (append_checked(j, REC_ABORT, seq, NULL, 0, err) < 0) {
         /* The DATA record stays valid on disk: stop here so nothing more is
-         * acknowledged on top of a record the store never applied. */
-        atomic_store(&j->failed, KV_ERR_IO);
+         * acknowledged on top of a record the store never applied. A fence
+         * keeps its state: the records before it are replayed by the new
+         * writer, so they did commit and are still acknowledged. */
+        int none = 0;
+        atomic_compare_exchange_strong(&j->failed, &none, KV_ERR_IO);
         return -1;
     }
     atomic_store(&j->written_end, j->end);

@@ -255,6 +255,35 @@ static void test_fence_stops_the_old_writer(void)
     CHECK_EQ_STR(again.payloads[1], "pending");
 }
 
+/* Regression: an ABORT that a fence refuses must not turn the journal's
+ * state from "fenced" into "I/O failure". The records before the fence did
+ * commit (the new writer replays them), so their syncs still succeed. */
+static void test_abort_refused_by_fence_keeps_acknowledgements(void)
+{
+    char dir[PATH_MAX];
+    fresh_dir(dir, sizeof dir);
+    kv_error err;
+    rl_journal *old = rl_journal_create(dir, 0, &err);
+    if (!old) return;
+    uint64_t id = rl_journal_file_id(old), seq_a, seq_r, end;
+    CHECK_EQ_INT(append_str(old, "acknowledged", &seq_a, &end), 0);
+    CHECK_EQ_INT(append_str(old, "refused-by-store", &seq_r, &end), 0);
+
+    seen s = {0};
+    uint64_t last;
+    rl_journal_pos from = {id, 0, 0};
+    CHECK_EQ_INT(rl_journal_recover(dir, &from, collect, &s, &last, &err), 0); /* fences */
+    CHECK_EQ_INT(s.n, 2);
+
+    CHECK_EQ_INT(rl_journal_abort(old, seq_r, &err), -1);
+    CHECK_EQ_INT(err.kind, KV_ERR_FENCED);
+    CHECK_EQ_INT(rl_journal_sync(old, seq_a, &err), 0);
+    CHECK_EQ_INT(rl_journal_sync(old, seq_r, &err), 0);
+    CHECK_EQ_INT(rl_journal_append(old, (const uint8_t *)"later", 5, &seq_a, &end, &err), -1);
+    CHECK_EQ_INT(err.kind, KV_ERR_FENCED);
+    rl_journal_close(old);
+}
+
 static void test_missing_file_is_an_error(void)
 {
     char dir[PATH_MAX];
@@ -735,6 +764,7 @@ int main(void)
     RUN(test_torn_and_corrupt_tails);
     RUN(test_abort_cancels_its_record);
     RUN(test_fence_stops_the_old_writer);
+    RUN(test_abort_refused_by_fence_keeps_acknowledgements);
     RUN(test_missing_file_is_an_error);
     RUN(test_replay_error_stops_recovery);
     RUN(test_concurrent_sync);

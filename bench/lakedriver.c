@@ -1020,7 +1020,8 @@ static int run_throughput(const char *conninfo, const table *tables, int ntables
 /* ------------------------------------------------------------ main */
 
 static const char USAGE[] =
-    "usage: lakedriver commit --conninfo S --templates FILE --table SPEC\n"
+    "usage: lakedriver --version\n"
+    "       lakedriver commit --conninfo S --templates FILE --table SPEC\n"
     "                         [--kind inlined|parquet] [-n N] [--warmup N] [--seed N] [--trace]\n"
     "       lakedriver throughput --conninfo S --templates FILE --table SPEC [--table SPEC...]\n"
     "                         [--clients N] [--seconds S]\n"
@@ -1035,6 +1036,11 @@ static const char USAGE[] =
 
 int main(int argc, char **argv)
 {
+    if (argc == 2 && !strcmp(argv[1], "--version")) {
+        int v = PQlibVersion();
+        printf("lakedriver (libpq %d.%d)\n", v / 10000, v % 10000);
+        return 0;
+    }
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         fputs(USAGE, argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;

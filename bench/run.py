@@ -950,10 +950,11 @@ def strip_samples(res):
 
 
 def libpq_version():
+    """The libpq build/lakedriver is linked with ('?' when it is missing)."""
     try:
-        from psycopg import pq
-        v = pq.version()
-        return f'{v // 10000}.{v % 10000}'
+        out = subprocess.run([W.DRIVER, '--version'], capture_output=True, text=True,
+                             timeout=10).stdout
+        return out.split('libpq ')[1].rstrip(')\n')
     except Exception:
         return '?'
 

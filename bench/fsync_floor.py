@@ -1,6 +1,7 @@
 """The disk's floor under one durable commit, for docs/benchmarks.md.
 
-    python3 bench/fsync_floor.py [DIR]      (default: a temporary dir under /tmp)
+    python3 bench/fsync_floor.py [DIR]          (default: a temporary dir under /tmp)
+    python3 bench/fsync_floor.py --journal [DIR]
 
 Times, on the disk holding DIR, the two ways a commit is made durable:
   - SlateDB's WAL on file:// (object_store's LocalFileSystem with fsync, as
@@ -10,11 +11,19 @@ Times, on the disk holding DIR, the two ways a commit is made durable:
   - PostgreSQL's WAL: pwrite into a preallocated segment, then fdatasync.
 Prints the median of each over 300 rounds of a 4 KiB record. Not a
 benchmark of RockLake: it shows how much of a commit is the disk.
+
+--journal compares, for a 600-byte record (one DuckLake commit), how
+RockLake's journal makes a commit durable (an O_APPEND write + fdatasync,
+which also commits the file's new size to the file system's journal)
+against an overwrite of zero-filled space + fdatasync (PostgreSQL's WAL
+segments), each alone and beside a thread that writes SlateDB-style WAL
+objects every 10 ms, as a RockLake writer's SlateDB does.
 """
 import os
 import statistics
 import sys
 import tempfile
+import threading
 import time
 
 ROUNDS = 300
@@ -55,8 +64,71 @@ def postgres_style(d):
     return statistics.median(times)
 
 
+def journal_style(d, preallocated, n=2000, record=b'j' * 600):
+    path = os.path.join(d, 'journal-' + ('zeroed' if preallocated else 'append'))
+    if preallocated:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.write(fd, b'\0' * (n * len(record) + 8192))
+        os.fsync(fd)
+    else:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
+    times = []
+    for i in range(n):
+        t0 = time.perf_counter()
+        if preallocated:
+            os.pwrite(fd, record, i * len(record))
+        else:
+            os.write(fd, record)
+        os.fdatasync(fd)
+        times.append(time.perf_counter() - t0)
+    os.close(fd)
+    os.unlink(path)
+    return statistics.median(times), sorted(times)[int(n * 0.9)]
+
+
+def background_wal(d, stop):
+    """SlateDB's WAL on file:// while a writer commits: a new object every 10 ms."""
+    i = 0
+    while not stop.is_set():
+        final = os.path.join(d, f'{i % 100:020d}.sst')
+        fd = os.open(final, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        os.write(fd, RECORD)
+        os.fsync(fd)
+        os.close(fd)
+        dfd = os.open(d, os.O_RDONLY)
+        os.fsync(dfd)
+        os.close(dfd)
+        i += 1
+        time.sleep(0.01)
+
+
+def journal_main(base):
+    with tempfile.TemporaryDirectory(prefix='fsync-floor-', dir=base) as d:
+        wal = os.path.join(d, 'wal')
+        os.mkdir(wal)
+        for busy in (False, True):
+            stop = threading.Event()
+            t = threading.Thread(target=background_wal, args=(wal, stop)) if busy else None
+            if t:
+                t.start()
+            try:
+                for pre in (False, True):
+                    med, p90 = journal_style(d, pre)
+                    print(f'{"zero-filled, pwrite" if pre else "O_APPEND write     "} + fdatasync, '
+                          f'{"beside SlateDB-style WAL writes" if busy else "alone              "}: '
+                          f'median {med * 1e3:.3f} ms, p90 {p90 * 1e3:.3f} ms')
+            finally:
+                if t:
+                    stop.set()
+                    t.join()
+
+
 def main():
-    base = sys.argv[1] if len(sys.argv) > 1 else None
+    args = sys.argv[1:]
+    if args and args[0] == '--journal':
+        journal_main(args[1] if len(args) > 1 else None)
+        return
+    base = args[0] if args else None
     with tempfile.TemporaryDirectory(prefix='fsync-floor-', dir=base) as d:
         wal = os.path.join(d, 'wal')
         os.mkdir(wal)

@@ -731,13 +731,10 @@ static int copy_with_tid(client *c, const char *name, const table *t, sbuf *out)
     return rc;
 }
 
-/* The reads after BEGIN of a first attempt, per kind. */
-static int first_reads(client *c, state *s, const table *t, bool inlined)
+/* The last reads before the batch, by commit kind: the inlined-data tables
+ * for an inlined insert, the schema and table paths for a Parquet file. */
+static int kind_reads(client *c, const table *t, bool inlined)
 {
-    if (read_latest(c, s) < 0 || copy_with_tid(c, "TABLE_STATS_ONE", t, &s->copy) < 0 ||
-        take_table_stats(c, s, t) < 0 ||
-        copy_with_tid(c, "TABLE_COLUMN_STATS_ONE", t, &s->colstats) < 0)
-        return -1;
     if (inlined)
         return copy_with_tid(c, "INLINED_TABLES_ONE_A", t, NULL) < 0 ||
                        copy_with_tid(c, "INLINED_TABLES_ONE_B", t, NULL) < 0
@@ -747,6 +744,16 @@ static int first_reads(client *c, state *s, const table *t, bool inlined)
                    copy_with_tid(c, "TABLE_PATH_ONE", t, NULL) < 0
                ? -1
                : 0;
+}
+
+/* The reads after BEGIN of a first attempt. */
+static int first_reads(client *c, state *s, const table *t, bool inlined)
+{
+    if (read_latest(c, s) < 0 || copy_with_tid(c, "TABLE_STATS_ONE", t, &s->copy) < 0 ||
+        take_table_stats(c, s, t) < 0 ||
+        copy_with_tid(c, "TABLE_COLUMN_STATS_ONE", t, &s->colstats) < 0)
+        return -1;
+    return kind_reads(c, t, inlined);
 }
 
 /* After a lost race: what DuckLake re-reads before it retries. */
@@ -767,15 +774,7 @@ static int retry_reads(client *c, state *s, const table *t, bool inlined, long l
                  : 0;
     free(changes.s);
     if (rc < 0) return -1;
-    if (inlined)
-        return copy_with_tid(c, "INLINED_TABLES_ONE_A", t, NULL) < 0 ||
-                       copy_with_tid(c, "INLINED_TABLES_ONE_B", t, NULL) < 0
-                   ? -1
-                   : 0;
-    return copy_out(c, tpl("SCHEMA_PATHS"), NULL) < 0 ||
-                   copy_with_tid(c, "TABLE_PATH_ONE", t, NULL) < 0
-               ? -1
-               : 0;
+    return kind_reads(c, t, inlined);
 }
 
 /* One DuckLake commit with its retries. Returns 1 committed, 0 gave up

@@ -115,7 +115,8 @@ typedef struct rl_reader {
 
 static inline void rl_reader_init(rl_reader *r, const uint8_t *p, size_t n)
 {
-    r->p = p; r->end = p + n; r->failed = false;
+    /* an empty input may come as NULL (an empty rl_buf): NULL + 0 is UB */
+    r->p = p; r->end = p ? p + n : p; r->failed = false;
 }
 static inline size_t rl_reader_left(const rl_reader *r) { return (size_t)(r->end - r->p); }
 bool rl_reader_u8(rl_reader *r, uint8_t *out);

@@ -51,6 +51,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "batchcodec.h"
 #include "buf.h"
 #include "journal.h"
 #include "kvmirror.h"
@@ -200,46 +201,6 @@ static kv_mirror *load_mirror(slate_db *s, uint64_t limit, const kv_options *opt
 
 /* ------------------------------------------------------------ journal */
 
-/* Batch payload in the journal: per op u8 kind (1 put, 0 delete), uvarint
- * key length, key, and for a put uvarint value length, value. */
-static int encode_batch(const kv_batch *b, rl_buf *out)
-{
-    const uint8_t *k, *v;
-    size_t kl, vl;
-    int kind;
-    for (size_t i = 0; (kind = slate_batch_op(b, i, &k, &kl, &v, &vl)) >= 0; i++) {
-        rl_buf_put_u8(out, (uint8_t)kind);
-        rl_buf_put_uvarint(out, kl);
-        rl_buf_put(out, k, kl);
-        if (kind) {
-            rl_buf_put_uvarint(out, vl);
-            rl_buf_put(out, v, vl);
-        }
-    }
-    return out->failed ? -1 : 0;
-}
-
-static kv_batch *decode_batch(const uint8_t *p, size_t n)
-{
-    kv_batch *b = kv_batch_new();
-    rl_reader r;
-    rl_reader_init(&r, p, n);
-    while (b && rl_reader_left(&r) > 0) {
-        uint8_t kind;
-        uint64_t kl, vl = 0;
-        const uint8_t *k, *v = NULL;
-        if (!rl_reader_u8(&r, &kind) || kind > 1 || !rl_reader_uvarint(&r, &kl) ||
-            !rl_reader_bytes(&r, kl, &k) ||
-            (kind && (!rl_reader_uvarint(&r, &vl) || !rl_reader_bytes(&r, vl, &v)))) {
-            kv_batch_free(b);
-            return NULL;
-        }
-        if (kind) kv_batch_put(b, k, kl, v, vl);
-        else kv_batch_delete(b, k, kl);
-    }
-    return b;
-}
-
 /* The path of a file:// URL after "file://" with %XX decoded, as the Rust
  * side's url::Url::to_file_path reads it (rust/src/lib.rs). */
 static char *file_url_path(const char *rest)
@@ -303,7 +264,7 @@ static int replay_record(void *ctx, const uint8_t *payload, size_t len, uint64_t
                          uint64_t end, kv_error *err)
 {
     replay_ctx *rc = ctx;
-    kv_batch *b = decode_batch(payload, len);
+    kv_batch *b = rl_batch_decode(payload, len);
     if (!b) {
         set_err(err, KV_ERR_CORRUPT, "a journal record's batch is malformed");
         return -1;
@@ -785,7 +746,7 @@ int kv_write_begin(kv_db *db, const kv_batch *b, kv_pending **out, kv_error *err
     kv_pending *p = calloc(1, sizeof *p);
     rl_buf payload;
     rl_buf_init(&payload, 0);
-    if (!p || (db->journal && encode_batch(b, &payload) < 0)) {
+    if (!p || (db->journal && rl_batch_encode(b, &payload) < 0)) {
         free(p);
         rl_buf_free(&payload);
         set_err(err, KV_ERR_INTERNAL, "out of memory writing a batch");

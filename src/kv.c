@@ -220,9 +220,7 @@ static char *file_url_path(const char *rest)
     return out;
 }
 
-/* Local directory of a file:// URL or plain path, malloc'd; NULL for any
- * other store. */
-static char *local_dir(const char *url)
+char *kv_local_dir(const char *url)
 {
     if (strncmp(url, "file://", 7) == 0) return file_url_path(url + 7);
     if (strstr(url, "://")) return NULL;
@@ -343,7 +341,7 @@ kv_db *kv_open_writer(const char *url, const kv_options *opts, kv_error *err)
     slate_db *s = slate_open_writer(url, opts, err);
     kv_db *db = s ? wrap(s, err) : NULL;
     if (!db) return NULL;
-    char *store_dir = local_dir(url);
+    char *store_dir = kv_local_dir(url);
     if (store_dir) {
         bool use = !opts || opts->journal >= 0;
         int r = journal_open(db, store_dir, use, err);

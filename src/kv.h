@@ -101,6 +101,11 @@ typedef struct kv_batch kv_batch;
  * Returns NULL on failure. Release with kv_close(). */
 kv_db *kv_open_writer(const char *url, const kv_options *opts, kv_error *err);
 
+/* The local directory a store URL names: a file:// URL with %XX decoded
+ * (as the store itself reads it) or a plain path, made absolute. NULL for
+ * any other store (or out of memory). Malloc'd; the caller frees it. */
+char *kv_local_dir(const char *url);
+
 /* Open a read-only follower (SlateDB DbReader) of the store at `url`. It sees
  * what the writer made durable, refreshed every reader_poll_interval_ms.
  * Writes on it fail with KV_ERR_INVALID. Returns NULL on failure. */

@@ -215,14 +215,6 @@ void srv_log(rl_server *srv, const char *level, const char *event, ...)
 
 /* ------------------------------------------------------------ databases */
 
-/* A local root's directory ("./x", "/x" or "file:///x"); NULL for others. */
-static const char *local_root(const char *root)
-{
-    if (strncmp(root, "file://", 7) == 0)
-        return root + 7;
-    return strstr(root, "://") ? NULL : root;
-}
-
 static bool valid_db_name(const char *name)
 {
     size_t n = strlen(name);
@@ -255,17 +247,19 @@ static bool dir_exists(const char *path)
 int rl_db_list(const char *root, void (*cb)(const char *name, void *ctx), void *ctx,
                rl_error *err)
 {
-    const char *dir = local_root(root);
+    char *dir = kv_local_dir(root);
     if (!dir)
         return rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
                             "listing databases needs a local store root (a path or file://), "
                             "not \"%s\"", root);
     DIR *d = opendir(dir);
     if (!d) {
-        if (errno == ENOENT)
-            return 0;
-        return rl_error_set(err, RL_SQLSTATE_IO, "cannot read directory \"%s\": %s", dir,
-                            strerror(errno));
+        int e = errno;
+        int rc = e == ENOENT ? 0
+                             : rl_error_set(err, RL_SQLSTATE_IO,
+                                            "cannot read directory \"%s\": %s", dir, strerror(e));
+        free(dir);
+        return rc;
     }
     int count = 0;
     for (struct dirent *e; (e = readdir(d));) {
@@ -277,6 +271,7 @@ int rl_db_list(const char *root, void (*cb)(const char *name, void *ctx), void *
         }
     }
     closedir(d);
+    free(dir);
     return count;
 }
 
@@ -287,18 +282,20 @@ static int rm_entry(const char *path, const struct stat *sb, int flag, struct FT
 
 int rl_db_drop(const char *root, const char *name, rl_error *err)
 {
-    const char *dir = local_root(root);
+    char *dir = kv_local_dir(root);
     if (!dir)
         return rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
                             "dropping a database needs a local store root; delete the prefix "
                             "\"%s/%s\" with your object store's tools", root, name);
     char path[4096];
+    int rc = 0;
     if (!valid_db_name(name) || !rl_db_url(dir, name, path, sizeof path) || !dir_exists(path))
-        return rl_error_set(err, "3D000", "database \"%s\" does not exist", name);
-    if (nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS) < 0)
-        return rl_error_set(err, RL_SQLSTATE_IO, "cannot remove \"%s\": %s", path,
-                            strerror(errno));
-    return 0;
+        rc = rl_error_set(err, "3D000", "database \"%s\" does not exist", name);
+    else if (nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS) < 0)
+        rc = rl_error_set(err, RL_SQLSTATE_IO, "cannot remove \"%s\": %s", path,
+                          strerror(errno));
+    free(dir);
+    return rc;
 }
 
 static int no_database(rl_error *err, const char *name)
@@ -331,12 +328,13 @@ static srv_lake *open_lake(rl_server *srv, const char *name, rl_error *err)
         return NULL;
     }
     bool create = srv->auto_create && !srv->cfg.read_only;
-    const char *dir = local_root(root);
+    char *dir = kv_local_dir(root);
     if (dir) {
         char path[4096];
-        rl_db_url(dir, name, path, sizeof path);
         /* a writer open would create an empty store: check first */
-        if (!create && !dir_exists(path)) {
+        bool missing = !create && (!rl_db_url(dir, name, path, sizeof path) || !dir_exists(path));
+        free(dir);
+        if (missing) {
             no_database(err, name);
             return NULL;
         }
@@ -700,12 +698,15 @@ static int setup_tls(rl_server *srv, rl_error *err)
 static int lock_store(rl_server *srv, rl_error *err)
 {
     srv->lock_fd = -1;
-    const char *dir = local_root(srv->cfg.store);
-    if (!dir || srv->cfg.read_only)
+    if (srv->cfg.read_only)
+        return 0;
+    char *dir = kv_local_dir(srv->cfg.store);
+    if (!dir)
         return 0;
     mkdir(dir, 0755);
     char path[4096];
     snprintf(path, sizeof path, "%s/.rocklake-serve.lock", dir);
+    free(dir);
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0)
         return rl_error_set(err, RL_SQLSTATE_IO, "cannot open \"%s\": %s", path,
@@ -811,7 +812,7 @@ rl_server *rl_server_new(const rl_server_config *cfg, rl_error *err)
         rl_server_free(srv);
         return NULL;
     }
-    if (srv->cfg.takeover && local_root(srv->cfg.store)) /* fence the old writer right away */
+    if (srv->cfg.takeover) /* fence the old writer right away (a local root lists its lakes) */
         rl_db_list(srv->cfg.store, open_one, srv, NULL);
     write_port_file(srv);
     return srv;

@@ -362,6 +362,30 @@ static void test_create_idempotent(void)
     free(out);
 }
 
+/* Regression: `db list` and `db drop` read a file:// root with %XX escapes
+ * as the store does (they used the escaped text as a path, so a root with a
+ * space listed nothing and could not drop what `db create` made). */
+static void test_db_root_with_escapes(void)
+{
+    char dir[600], root[700];
+    snprintf(dir, sizeof dir, "%s/cli db root %d", tmpdir(), (int)getpid());
+    snprintf(root, sizeof root, "file://%s/cli%%20db%%20root%%20%d", tmpdir(), (int)getpid());
+    char *out;
+    CHECK_EQ_INT(run(&out, "db", "create", root, "lake_a", (char *)NULL), 0);
+    free(out);
+    struct stat st;
+    char made[700];
+    snprintf(made, sizeof made, "%s/lake_a", dir);
+    CHECK_EQ_INT(stat(made, &st), 0);
+    CHECK_EQ_INT(run(&out, "db", "list", root, (char *)NULL), 0);
+    CHECK(strstr(out, "lake_a") != NULL);
+    free(out);
+    CHECK_EQ_INT(run(&out, "db", "drop", root, "lake_a", (char *)NULL), 0);
+    free(out);
+    CHECK(stat(made, &st) != 0);
+    rmdir(dir);
+}
+
 static void test_missing_store(void)
 {
     char *out;
@@ -539,6 +563,7 @@ int main(void)
     RUN(test_check_ok);
     RUN(test_format_11);
     RUN(test_create_idempotent);
+    RUN(test_db_root_with_escapes);
     RUN(test_missing_store);
     RUN(test_corrupt_value);
     RUN(test_corrupt_open_versions);

@@ -57,7 +57,7 @@ check:
 	$(MAKE) fuzz
 	@echo "check: all suites passed"
 
-test: $(BUILD)/rocklake $(TESTS) $(TEST_HELPERS)
+test: $(BUILD)/rocklake $(BUILD)/lakedriver $(TESTS) $(TEST_HELPERS)
 	BUILD=$(BUILD) tests/run.sh
 
 asan-test:

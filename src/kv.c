@@ -21,9 +21,10 @@
  *  - A writer's snapshot is a pinned mirror sequence: it sees exactly the
  *    batches applied before it was taken, as a SlateDB snapshot would.
  *    Reads without a snapshot pin the latest sequence for their duration.
- *  - A mirror that could not hold a batch (out of memory) is abandoned: new
- *    reads go to SlateDB; reads already pinned finish on the mirror, whose
- *    versions up to their sequence are intact.
+ *  - A mirror that could not hold a batch (out of memory), or that grew
+ *    past mirror_max_bytes after a batch, is abandoned: new reads go to
+ *    SlateDB; reads already pinned finish on the mirror, whose versions up
+ *    to their sequence are intact.
  *  - Readers (followers) and writers opened with mirror_max_bytes < 0, or
  *    whose copy would have taken more than mirror_max_bytes at open, read
  *    SlateDB.
@@ -77,6 +78,7 @@ static bool is_journal_pos_key(const uint8_t *k, size_t kl)
 struct kv_db {
     slate_db *slate;
     kv_mirror *mirror; /* NULL: every read goes to SlateDB */
+    uint64_t mirror_limit; /* bytes past which the mirror is given up */
     /* Orders the journal append, SlateDB's memtable apply and the mirror
      * apply of each batch. */
     pthread_mutex_t write_lock;
@@ -355,8 +357,8 @@ kv_db *kv_open_writer(const char *url, const kv_options *opts, kv_error *err)
     int64_t max = opts ? opts->mirror_max_bytes : 0;
     if (max >= 0) {
         int failed;
-        db->mirror = load_mirror(s, max ? (uint64_t)max : DEFAULT_MIRROR_MAX_BYTES, opts, &failed,
-                                 err);
+        db->mirror_limit = max ? (uint64_t)max : DEFAULT_MIRROR_MAX_BYTES;
+        db->mirror = load_mirror(s, db->mirror_limit, opts, &failed, err);
         if (failed) {
             kv_error ignored;
             kv_close(db, &ignored);
@@ -719,7 +721,14 @@ static int write_locked(kv_db *db, const kv_batch *b, const rl_buf *payload, kv_
         return -1;
     }
     p->journal_seq = pos.seq;
-    if (db->mirror) mirror_apply(db->mirror, b);
+    if (db->mirror) {
+        mirror_apply(db->mirror, b);
+        kvm_stats st;
+        kvm_stats_get(db->mirror, &st);
+        /* Past its limit the copy stops growing: the limit bounds the
+         * memory an operator gave it (--mirror-mb), not only the load. */
+        if (st.bytes > db->mirror_limit) kvm_abandon(db->mirror);
+    }
     return 0;
 }
 

@@ -74,8 +74,10 @@ typedef struct kv_options {
     uint32_t scan_fetch_tasks;       /* scans: parallel block fetches; default 8 */
     /* Writers: keep the keyspace in memory and read from there, unless that
      * copy would take more than this many bytes at open (then read
-     * SlateDB; the load stops at the limit). 0 = default 4 GiB; negative =
-     * never. Readers always read SlateDB. */
+     * SlateDB; the load stops at the limit) or grows past it later (then
+     * the copy stops growing and new reads go to SlateDB until the next
+     * open). 0 = default 4 GiB; negative = never. Readers always read
+     * SlateDB. */
     int64_t mirror_max_bytes;
     /* Writers: called while the mirror loads at open (keys and bytes so
      * far), from the opening thread, at most every load_progress_ms
@@ -125,7 +127,8 @@ typedef struct kv_mirror_info {
     uint64_t keys;     /* keys held, including deleted ones kept until close */
     uint64_t versions; /* values held for open snapshots and the latest state */
     uint64_t bytes;    /* memory used by keys, values and the index */
-    int broken;        /* 1: memory ran out applying a batch; reads use SlateDB */
+    int broken;        /* 1: memory ran out applying a batch, or the copy grew past
+                        * mirror_max_bytes; reads use SlateDB */
 } kv_mirror_info;
 /* 1 and *out filled if `db` reads from a mirror, 0 (and *out zeroed) if not. */
 int kv_mirror_stats(kv_db *db, kv_mirror_info *out);

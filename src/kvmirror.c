@@ -364,6 +364,11 @@ bool kvm_broken(const kv_mirror *m)
     return atomic_load((_Atomic bool *)&m->broken);
 }
 
+void kvm_abandon(kv_mirror *m)
+{
+    atomic_store(&m->broken, true);
+}
+
 /* ------------------------------------------------------------ pins */
 
 int kvm_pin(kv_mirror *m, uint64_t *seq)

@@ -58,8 +58,13 @@ int kvm_apply_put(kv_mirror *m, const uint8_t *key, size_t klen, const uint8_t *
                   size_t vlen);
 int kvm_apply_delete(kv_mirror *m, const uint8_t *key, size_t klen);
 void kvm_apply_end(kv_mirror *m);
-/* True once an apply ran out of memory: kv.c then reads from SlateDB. */
+/* True once an apply ran out of memory or the writer gave the map up: kv.c
+ * then reads from SlateDB. */
 bool kvm_broken(const kv_mirror *m);
+/* The writer gives the map up between two batches (it grew past its
+ * limit): it is never applied to again; readers that pinned a sequence
+ * finish on it, new ones read SlateDB. */
+void kvm_abandon(kv_mirror *m);
 
 /* Register a reader at the latest published sequence, stored in *seq.
  * Returns 0, or -1 when out of memory (nothing pinned). Every successful

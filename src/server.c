@@ -576,17 +576,23 @@ static void render_metrics(rl_server *srv, rl_buf *b)
     metric(b, "rocklake_store_gets_total", "counter", "Point reads.", (long long)kc.gets);
     metric(b, "rocklake_store_keys_read_total", "counter", "Keys read by scans and gets.",
            (long long)kc.keys_read);
-    uint64_t mirror_bytes = 0;
+    uint64_t mirror_bytes = 0, abandoned = 0;
     pthread_mutex_lock(&srv->lakes_mu);
     for (srv_lake *l = srv->lakes; l; l = l->next) {
         kv_mirror_info mi;
-        if (kv_mirror_stats(rl_catalog_kv(l->cat), &mi))
+        if (kv_mirror_stats(rl_catalog_kv(l->cat), &mi)) {
             mirror_bytes += mi.bytes;
+            abandoned += mi.broken ? 1 : 0;
+        }
     }
     pthread_mutex_unlock(&srv->lakes_mu);
     metric(b, "rocklake_memory_catalog_bytes", "gauge",
            "Memory holding open lakes' catalogs for reads (--mirror-mb).",
            (long long)mirror_bytes);
+    metric(b, "rocklake_memory_catalog_abandoned", "gauge",
+           "Open lakes whose in-memory catalog outgrew --mirror-mb or ran out of memory "
+           "while open: they read SlateDB until reopened.",
+           (long long)abandoned);
 }
 
 static void thread_done(rl_server *srv);

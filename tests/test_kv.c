@@ -1317,6 +1317,34 @@ static void test_mirror_size_limit(void)
     CHECK(info.bytes > 200 * 128);
     expect(db, NULL, "big999", "x");
     close_db(db);
+
+    /* The limit holds while the writer runs, too: once writes take the copy
+     * past it, the copy stops growing and reads go to SlateDB, with every
+     * write (before and after) still visible. */
+    db = open_writer_opts(url, 64 << 10);
+    if (!db) return;
+    CHECK_EQ_INT(kv_mirror_stats(db, &info), 1);
+    CHECK_EQ_INT(info.broken, 0);
+    char big[1024];
+    memset(big, 'z', sizeof big - 1);
+    big[sizeof big - 1] = 0;
+    for (int i = 0; i < 100; i++) {
+        snprintf(k, sizeof k, "grow%03d", i);
+        put1(db, k, big);
+    }
+    CHECK_EQ_INT(kv_mirror_stats(db, &info), 1);
+    CHECK_EQ_INT(info.broken, 1);
+    CHECK(info.bytes < (64 << 10) + 4096); /* stopped at the batch that crossed it */
+    put1(db, "after", "y");
+    expect(db, NULL, "after", "y");
+    expect(db, NULL, "grow099", big);
+    it = kv_scan_prefix(db, NULL, (const uint8_t *)"big", 3, NULL);
+    CHECK_EQ_INT(drain(it), 201);
+    kv_iter_free(it);
+    it = kv_scan_prefix(db, NULL, (const uint8_t *)"grow", 4, NULL);
+    CHECK_EQ_INT(drain(it), 100);
+    kv_iter_free(it);
+    close_db(db);
 }
 
 /* ---- main ----------------------------------------------------------------- */

@@ -643,6 +643,34 @@ def test_catalog_in_memory_and_mirror_mb(start_server):
         assert conn.execute("SELECT count(*), max(a) FROM mm").fetchone() == (251, 999)
 
 
+def test_mirror_outgrown_while_open_reads_the_store(start_server):
+    """--mirror-mb bounds the in-memory copy while the lake is open too: the
+    commit that takes it past the limit makes the lake read the store (the
+    metrics gauge says so), and every row stays visible."""
+    port = free_port()
+    s = start_server("--metrics", f"127.0.0.1:{port}", "--mirror-mb", "1")
+
+    def abandoned():
+        body = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics",
+                                      timeout=5).read().decode()
+        line = [l for l in body.splitlines()
+                if l.startswith("rocklake_memory_catalog_abandoned ")]
+        return int(line[0].split()[1])
+
+    with psycopg.connect(s.dsn(), autocommit=True) as conn:
+        conn.execute("CREATE TABLE grow (a bigint, b varchar)")
+        assert abandoned() == 0
+        pad = "x" * 500
+        for batch in range(10):
+            conn.execute("INSERT INTO grow VALUES " + ",".join(
+                f"({batch * 300 + i}, '{pad}')" for i in range(300)))
+        assert abandoned() == 1
+        conn.execute("INSERT INTO grow VALUES (-1, 'after')")
+        assert conn.execute("SELECT count(*), min(a), max(a) FROM grow").fetchone() == \
+            (3001, -1, 2999)
+        assert conn.execute("SELECT b FROM grow WHERE a = -1").fetchone() == ("after",)
+
+
 def test_log_min_duration_statement(start_server):
     """--log-min-duration-statement 0 logs every statement with its text and
     duration (simple and extended protocol); a high threshold logs none."""

@@ -434,6 +434,14 @@ int rl_journal_abort(rl_journal *j, uint64_t seq, kv_error *err)
         return -1;
     }
     atomic_store(&j->written_end, j->end);
+    /* The DATA record may already be on disk (the sync thread starts at
+     * every append): the ABORT must be too before the caller reports the
+     * refusal, or a power loss now would bring the refused batch back. */
+    if (fdatasync(j->fd) < 0) {
+        int e = errno, none = 0;
+        atomic_compare_exchange_strong(&j->failed, &none, KV_ERR_IO);
+        return fail(err, KV_ERR_IO, "cannot sync journal %s: %s", j->path, strerror(e));
+    }
     return 0;
 }
 

@@ -97,7 +97,8 @@ void rl_journal_remove_file(const char *dir, uint64_t file_id);
  * *end. KV_ERR_FENCED when another writer has appended to this file. */
 int rl_journal_append(rl_journal *j, const uint8_t *payload, size_t len, uint64_t *seq,
                       uint64_t *end, kv_error *err);
-/* Cancel the DATA record `seq` just appended (it never reached the store). */
+/* Cancel the DATA record `seq` just appended (it never reached the store);
+ * returns once the ABORT is on disk. */
 int rl_journal_abort(rl_journal *j, uint64_t seq, kv_error *err);
 
 /* Return once every record up to `seq` is on disk. Concurrent callers share

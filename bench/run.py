@@ -80,7 +80,7 @@ def config(quick):
         attach_sizes=[10, 1000, 10000], attach_files_per_table=10, attach_base_cols=4,
         latency_n=500, latency_warmup=20, pgbench_n=500,
         clients=[1, 4, 16], tput_seconds=15,
-        attach_repeats={10: 20, 1000: 10, 10000: 5},
+        attach_repeats={10: 20, 1000: 15, 10000: 15},
         scan_cols=2000, scan_files=300,
         s3_latency_n=100)
 
@@ -199,17 +199,40 @@ class Run:
         ([(key, srv)]) in alternating blocks (A B B A ...), so that each
         server's samples come from the same stretch of this machine's time;
         measured one server after the other, minutes apart, the same
-        server's median moved by up to 2x between runs."""
+        server's median moved by up to 2x between runs. The servers not
+        measured are paused (SIGSTOP) meanwhile, so each runs alone, as it
+        would in production: an idle server's timers would otherwise keep
+        this VM's CPUs awake and make the measured one's round trips
+        cheaper than they are on a machine of its own."""
         c = self.cfg
         n = c['s3_latency_n'] if s3 else c['latency_n']
         block = max(10, n // 10)
         servers = [(k, s) for k, s in servers if 'lake_commit' in self.results[k].get('loaded', [])]
+        try:
+            self._commit_latency(servers, n, block)
+        finally:
+            for _k, s in servers:
+                s.resume()
+
+    def _alone(self, servers, key):
+        """Resume `key`'s server, pause the others, let it settle."""
+        for k, s in servers:
+            if k != key:
+                s.pause()
+        for k, s in servers:
+            if k == key:
+                s.resume()
+        time.sleep(0.3)
+
+    def _commit_latency(self, servers, n, block):
+        c = self.cfg
         for kind, t in (('inlined', self.ref.tables[0]), ('parquet', self.ref.tables[1])):
             log(f'  commit latency, {kind}: {n} commits per server, in blocks of {block}')
             acc = {k: {'latency': [], 'write': []} for k, _s in servers}
             m0 = {k: (s.metrics() if hasattr(s, 'metrics') else None) for k, s in servers}
             failed = set()
             for k, s in servers:       # warm-up
+                self._alone(servers, k)
                 if self.guarded(k, f'commit latency ({kind})', lambda s=s: W.commit_latency(
                         '127.0.0.1', s.port, 'lake_commit', t, kind, 0, c['latency_warmup']),
                         s) is None:
@@ -221,6 +244,7 @@ class Run:
                 for k, s in order:
                     if k in failed:
                         continue
+                    self._alone(servers, k)
                     r = self.guarded(k, f'commit latency ({kind})', lambda s=s, m=m:
                                      W.commit_latency('127.0.0.1', s.port, 'lake_commit', t,
                                                       kind, m, 2), s)
@@ -231,6 +255,8 @@ class Run:
                     acc[k]['write'] += r['write']
                 done += m
             for k, s in servers:
+                s.resume()
+            for k, s in servers:
                 if k in failed:
                     continue
                 r = acc[k]
@@ -240,6 +266,41 @@ class Run:
                 self.results[k][f'latency_{kind}'] = r
                 sm = summary(r['latency'])
                 log(f'    {k}: median {ms(sm["median"])}  p99 {ms(sm["p99"])}')
+
+    # -- 3. attach, taking turns like commit latency
+    def attach_phase(self, servers):
+        """Every attach catalog on every server in `servers`, one attach per
+        server in turn (A B B A ...), the others paused, after one warm-up
+        attach each: the same stretch of time for both, each server alone."""
+        c = self.cfg
+        for key, _s in servers:
+            self.results[key]['attach'] = {}
+        try:
+            for ntab in self.attach:
+                db = f'lake_t{ntab}'
+                up = [(k, s) for k, s in servers if db in self.results[k].get('loaded', [])]
+                reps = c['attach_repeats'][ntab]
+                log(f'  attach {db} x{reps} per server')
+                got = {k: [] for k, _s in up}
+                failed = set()
+                for rep in range(reps + 1):       # the first round is the warm-up
+                    for k, s in (up if rep % 2 == 0 else list(reversed(up))):
+                        if k in failed:
+                            continue
+                        self._alone(servers, k)
+                        t = self.guarded(k, f'attach ({ntab} tables)', lambda s=s, db=db:
+                                         W.attach_once('127.0.0.1', s.port, db), s)
+                        if t is None:
+                            failed.add(k)
+                        elif rep > 0:
+                            got[k].append(t)
+                for k, _s in up:
+                    if k not in failed and got[k]:
+                        self.results[k]['attach'][ntab] = got[k]
+                        log(f'    {k}: median {ms(pct(got[k], 50))}')
+        finally:
+            for _k, s in servers:
+                s.resume()
 
     # -- 2-4. the other workloads, one server at a time
     def run_server(self, key, srv):
@@ -273,23 +334,6 @@ class Run:
                     R['throughput'][n] = r
                     log(f'    {r["commits_per_s"]:.1f} commits/s, '
                         f'{r["retries"]} retries, {r["gave_up"]} gave up')
-
-        # 3. attach
-        R['attach'] = {}
-        for ntab, cat in self.attach.items():
-            db = f'lake_t{ntab}'
-            if db not in loaded:
-                continue
-            reps = c['attach_repeats'][ntab]
-            log(f'  attach {db} x{reps}')
-
-            def att(db=db, reps=reps):
-                W.attach_once(host, port, db)       # warm-up
-                return [W.attach_once(host, port, db) for _ in range(reps)]
-            r = self.guarded(key, f'attach ({ntab} tables)', att, srv)
-            if r:
-                R['attach'][ntab] = r
-                log(f'    median {ms(pct(r, 50))}')
 
         # 4. scans
         db = f'lake_t{self.big}'
@@ -343,8 +387,10 @@ class Run:
         self.settle_all([k for k, _s in up])
         log('== commit latency, ' + ' and '.join(k for k, _s in up) + ' in alternating blocks')
         self.commit_latency(up)
+        log('== attach, ' + ' and '.join(k for k, _s in up) + ' taking turns')
+        self.attach_phase(up)
         for key, srv in up:
-            log(f'== {key}: throughput, attach, scans')
+            log(f'== {key}: throughput, scans')
             self.run_server(key, srv)
             self.finish(srv)
             if key == 'rocklake':
@@ -676,9 +722,10 @@ def WORKLOAD_NOTES(run):
         f'`SELECT 1`, `DISCARD ALL`; {c["latency_n"]} commits per server after '
         f'{c["latency_warmup"]} warm-up, by `build/lakedriver`, with both servers loaded and '
         f'idle in between: the servers take turns in blocks of {max(10, c["latency_n"] // 10)} '
-        f'commits (A B B A …, each block on a new connection after 2 untimed commits), so '
-        f'that both are measured over the same stretch of time (one after the other, minutes '
-        f'apart, the same server\'s median moved by up to 2× on this machine). '
+        f'commits (A B B A …, each block on a new connection after 2 untimed commits) while '
+        f'the other one is paused (SIGSTOP to its processes), so that each is measured alone '
+        f'and both over the same stretch of time (one after the other, minutes apart, the '
+        f'same server\'s median moved by up to 2× on this machine). '
         f'"batch+COMMIT" is the write part alone. The pgbench row runs the '
         f'inlined commit as a pgbench script (`-M simple`; pgbench cannot read COPY '
         f'answers, so the snapshot and stats reads are the same SELECTs without COPY and the ids '
@@ -695,7 +742,8 @@ def WORKLOAD_NOTES(run):
         '`ducklake_metadata`, the latest snapshot, the 15 catalog scans (schemas, tables, '
         'columns, tags, views, macros, partitions, sort keys) at that snapshot, plus the '
         'catalog-wide `ducklake_table_stats` / `ducklake_table_column_stats` scans, and the '
-        'closing snapshot/metadata reads. One warm-up attach, then the median.',
+        'closing snapshot/metadata reads. One warm-up attach per server, then the servers take '
+        'turns (A B B A …), one attach at a time, the other one paused (SIGSTOP); the median.',
         f'- **Scans**: inside one REPEATABLE READ transaction on the {run.big:,}-table catalog, '
         f'random tables: the column list (`COPY (SELECT "table_id", "column_id" FROM '
         f'ducklake_column WHERE "table_id" = …)`, {c["scan_cols"]}×) and the file list with '

@@ -149,6 +149,17 @@ static long drain(kv_iter *it)
     return n;
 }
 
+/* Keys under `prefix` at `snap` (NULL: latest), in order (drain checks it). */
+static long count_prefix(kv_db *db, kv_snapshot *snap, const char *prefix)
+{
+    kv_iter *it = kv_scan_prefix(db, snap, (const uint8_t *)prefix, strlen(prefix), NULL);
+    CHECK(it != NULL);
+    if (!it) return -1;
+    long n = drain(it);
+    kv_iter_free(it);
+    return n;
+}
+
 /* ---- 1. basics ------------------------------------------------------------ */
 
 static void test_basic_put_get_delete(void)
@@ -431,9 +442,7 @@ static void test_scans(void)
     /* Counters move by exactly what this test reads. */
     kv_counters c0, c1;
     kv_counters_get(&c0);
-    it = kv_scan_prefix(db, NULL, (const uint8_t *)"b", 1, NULL);
-    CHECK_EQ_INT(drain(it), 4);
-    kv_iter_free(it);
+    CHECK_EQ_INT(count_prefix(db, NULL, "b"), 4);
     expect(db, NULL, "a", "a");
     expect(db, NULL, "nope", NULL);
     kv_counters_get(&c1);
@@ -573,18 +582,10 @@ static void test_atomic_batch(void)
     CHECK_EQ_INT(write_batch(db, b), 0);
     kv_batch_free(b);
 
-    kv_iter *it = kv_scan_prefix(db, NULL, (const uint8_t *)"new|", 4, NULL);
-    CHECK_EQ_INT(drain(it), 1000);
-    kv_iter_free(it);
-    it = kv_scan_prefix(db, NULL, (const uint8_t *)"old|", 4, NULL);
-    CHECK_EQ_INT(drain(it), 0);
-    kv_iter_free(it);
-    it = kv_scan_prefix(db, before, (const uint8_t *)"new|", 4, NULL);
-    CHECK_EQ_INT(drain(it), 0);
-    kv_iter_free(it);
-    it = kv_scan_prefix(db, before, (const uint8_t *)"old|", 4, NULL);
-    CHECK_EQ_INT(drain(it), 100);
-    kv_iter_free(it);
+    CHECK_EQ_INT(count_prefix(db, NULL, "new|"), 1000);
+    CHECK_EQ_INT(count_prefix(db, NULL, "old|"), 0);
+    CHECK_EQ_INT(count_prefix(db, before, "new|"), 0);
+    CHECK_EQ_INT(count_prefix(db, before, "old|"), 100);
     kv_snapshot_free(before);
     close_db(db);
 }
@@ -828,9 +829,7 @@ static void test_threads_share_db(void)
         pthread_join(th[i], NULL);
         CHECK_EQ_INT(args[i].failures, 0);
     }
-    kv_iter *it = kv_scan_prefix(db, NULL, (const uint8_t *)"th|", 3, NULL);
-    CHECK_EQ_INT(drain(it), 160);
-    kv_iter_free(it);
+    CHECK_EQ_INT(count_prefix(db, NULL, "th|"), 160);
     close_db(db);
 }
 
@@ -1304,9 +1303,7 @@ static void test_mirror_size_limit(void)
     if (!db) return;
     kv_mirror_info info;
     CHECK_EQ_INT(kv_mirror_stats(db, &info), 0);
-    kv_iter *it = kv_scan_prefix(db, NULL, (const uint8_t *)"big", 3, NULL);
-    CHECK_EQ_INT(drain(it), 200);
-    kv_iter_free(it);
+    CHECK_EQ_INT(count_prefix(db, NULL, "big"), 200);
     put1(db, "big999", "x");
     expect(db, NULL, "big999", "x");
     close_db(db);
@@ -1338,12 +1335,8 @@ static void test_mirror_size_limit(void)
     put1(db, "after", "y");
     expect(db, NULL, "after", "y");
     expect(db, NULL, "grow099", big);
-    it = kv_scan_prefix(db, NULL, (const uint8_t *)"big", 3, NULL);
-    CHECK_EQ_INT(drain(it), 201);
-    kv_iter_free(it);
-    it = kv_scan_prefix(db, NULL, (const uint8_t *)"grow", 4, NULL);
-    CHECK_EQ_INT(drain(it), 100);
-    kv_iter_free(it);
+    CHECK_EQ_INT(count_prefix(db, NULL, "big"), 201);
+    CHECK_EQ_INT(count_prefix(db, NULL, "grow"), 100);
     close_db(db);
 }
 

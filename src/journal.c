@@ -384,6 +384,16 @@ static int refuse(rl_journal *j, kv_error *err)
                 "journal %s failed earlier; restart the server to recover from it", j->path);
 }
 
+/* Why a sync could not cover a record: the fdatasync's error when one
+ * failed, else the journal's sticky state. Always -1. */
+static int sync_failure(rl_journal *j, int sync_errno, kv_error *err)
+{
+    if (sync_errno)
+        return fail(err, KV_ERR_IO, "cannot sync journal %s: %s; restart the server to recover",
+                    j->path, strerror(sync_errno));
+    return refuse(j, err);
+}
+
 /* Write one record and check that it follows our previous one directly. */
 static int append_checked(rl_journal *j, int type, uint64_t seq, const uint8_t *payload,
                           size_t len, kv_error *err)
@@ -436,13 +446,16 @@ int rl_journal_abort(rl_journal *j, uint64_t seq, kv_error *err)
     atomic_store(&j->written_end, j->end);
     /* The DATA record may already be on disk (the sync thread starts at
      * every append): the ABORT must be too before the caller reports the
-     * refusal, or a power loss now would bring the refused batch back. */
-    if (fdatasync(j->fd) < 0) {
-        int e = errno, none = 0;
-        atomic_compare_exchange_strong(&j->failed, &none, KV_ERR_IO);
-        return fail(err, KV_ERR_IO, "cannot sync journal %s: %s", j->path, strerror(e));
-    }
-    return 0;
+     * refusal, or a power loss now would bring the refused batch back. The
+     * ABORT has no seq of its own, so wait out a running sync (it may have
+     * started before the ABORT was written) and run one more. */
+    pthread_mutex_lock(&j->sync_mu);
+    while (j->syncing) pthread_cond_wait(&j->sync_done, &j->sync_mu);
+    if (atomic_load(&j->failed) != KV_ERR_IO) sync_step(j);
+    int sync_errno = j->sync_errno;
+    bool failed = atomic_load(&j->failed) == KV_ERR_IO;
+    pthread_mutex_unlock(&j->sync_mu);
+    return failed ? sync_failure(j, sync_errno, err) : 0;
 }
 
 int rl_journal_sync(rl_journal *j, uint64_t seq, kv_error *err)
@@ -460,10 +473,7 @@ int rl_journal_sync(rl_journal *j, uint64_t seq, kv_error *err)
     int sync_errno = j->sync_errno;
     pthread_mutex_unlock(&j->sync_mu);
     if (durable) return 0;
-    if (sync_errno)
-        return fail(err, KV_ERR_IO, "cannot sync journal %s: %s; restart the server to recover",
-                    j->path, strerror(sync_errno));
-    return refuse(j, err);
+    return sync_failure(j, sync_errno, err);
 }
 
 uint64_t rl_journal_durable_seq(rl_journal *j)

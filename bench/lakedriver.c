@@ -594,20 +594,45 @@ static void column_stats_values(sbuf *b, state *s, const table *t, long long new
 
 static void fmt_ll(char *buf, size_t n, long long v) { snprintf(buf, n, "%lld", v); }
 
-static void inlined_batch(sbuf *b, state *s, const table *t, const char *who)
+/* What every commit's batch starts with (into b, cleared): the new
+ * snapshot with `files` more file ids taken, the table's stats moved on by
+ * `added` rows and `bytes` bytes, and its column stats with the integer max
+ * raised to `new_max`. */
+static void batch_head(sbuf *b, state *s, const table *t, long long files, long long added,
+                       long long bytes, long long new_max)
 {
-    char sid[24], sv[24], nci[24], nfi[24], rc[24], fsb[24], nrid[24], tid[24], change[64];
+    char sid[24], sv[24], nci[24], nfi[24], rc[24], fsb[24], nrid[24], tid[24];
     fmt_ll(sid, sizeof sid, s->sid + 1);
     fmt_ll(sv, sizeof sv, s->sv);
     fmt_ll(nci, sizeof nci, s->nci);
-    fmt_ll(nfi, sizeof nfi, s->nfi);
-    fmt_ll(rc, sizeof rc, s->rc + 1);
-    fmt_ll(fsb, sizeof fsb, s->fsb);
-    fmt_ll(nrid, sizeof nrid, s->nrid + 1);
+    fmt_ll(nfi, sizeof nfi, s->nfi + files);
+    fmt_ll(rc, sizeof rc, s->rc + added);
+    fmt_ll(fsb, sizeof fsb, s->fsb + bytes);
+    fmt_ll(nrid, sizeof nrid, s->nrid + added);
     fmt_ll(tid, sizeof tid, t->tid);
-    snprintf(change, sizeof change, "inlined_insert:%lld", t->tid);
-    sbuf vals = {0}, row = {0};
-    column_stats_values(&vals, s, t, s->nrid);
+    sbuf vals = {0};
+    column_stats_values(&vals, s, t, new_max);
+    sb_clear(b);
+    fill(b, tpl("INSERT_SNAPSHOT"),
+         (field[]){{"sid", sid}, {"sv", sv}, {"nci", nci}, {"nfi", nfi}}, 4);
+    fill(b, tpl("UPDATE_TABLE_STATS"),
+         (field[]){{"rc", rc}, {"fsb", fsb}, {"nrid", nrid}, {"tid", tid}}, 4);
+    fill(b, tpl("UPDATE_COLUMN_STATS"), (field[]){{"values", vals.s ? vals.s : ""}}, 1);
+    free(vals.s);
+}
+
+/* What every commit's batch ends with: the snapshot's change record. */
+static void batch_tail(sbuf *b, const state *s, const char *kind, const table *t)
+{
+    char sid[24], change[64];
+    fmt_ll(sid, sizeof sid, s->sid + 1);
+    snprintf(change, sizeof change, "%s:%lld", kind, t->tid);
+    fill(b, tpl("INSERT_SNAPSHOT_CHANGES"), (field[]){{"sid", sid}, {"change", change}}, 2);
+}
+
+static void inlined_batch(sbuf *b, state *s, const table *t, const char *who)
+{
+    sbuf row = {0};
     sb_addf(&row, "%lld, %lld, NULL", s->nrid, s->sid + 1);
     for (int i = 0; i < t->ncols; i++) {
         switch (t->kind[i]) {
@@ -621,15 +646,9 @@ static void inlined_batch(sbuf *b, state *s, const table *t, const char *who)
         case K_TS: sb_add(&row, ", CAST('2024-01-01 00:00:00' AS VARCHAR)"); break;
         }
     }
-    sb_clear(b);
-    fill(b, tpl("INSERT_SNAPSHOT"),
-         (field[]){{"sid", sid}, {"sv", sv}, {"nci", nci}, {"nfi", nfi}}, 4);
-    fill(b, tpl("UPDATE_TABLE_STATS"),
-         (field[]){{"rc", rc}, {"fsb", fsb}, {"nrid", nrid}, {"tid", tid}}, 4);
-    fill(b, tpl("UPDATE_COLUMN_STATS"), (field[]){{"values", vals.s ? vals.s : ""}}, 1);
+    batch_head(b, s, t, 0, 1, 0, s->nrid);
     fill(b, tpl("INSERT_INLINED"), (field[]){{"inlined_table", t->inlined}, {"row", row.s}}, 2);
-    fill(b, tpl("INSERT_SNAPSHOT_CHANGES"), (field[]){{"sid", sid}, {"change", change}}, 2);
-    free(vals.s);
+    batch_tail(b, s, "inlined_insert", t);
     free(row.s);
 }
 
@@ -638,7 +657,7 @@ static void parquet_batch(sbuf *b, state *s, const table *t, uint64_t *rng)
     const long long records = 20000;
     long long size = 270000 + (long long)(rng_next(rng) % 10000);
     long long fid = s->nfi, nrid = s->nrid;
-    sbuf fcs = {0}, vals = {0};
+    sbuf fcs = {0};
     for (int i = 0; i < t->ncols; i++) {
         char mn[48], mx[48];
         switch (t->kind[i]) {
@@ -673,28 +692,14 @@ static void parquet_batch(sbuf *b, state *s, const table *t, uint64_t *rng)
     char path[96];
     snprintf(path, sizeof path, "ducklake-%.8s-%.4s-%.4s-%.4s-%.12s.parquet", h, h + 8, h + 12,
              h + 16, h + 20);
-    column_stats_values(&vals, s, t, nrid + records - 1);
-    char sid[24], sv[24], nci[24], nfi[24], rc[24], fsb[24], nr[24], tid[24], fids[24], rec[24],
-        sz[24], start[24], change[64];
+    char sid[24], tid[24], fids[24], rec[24], sz[24], start[24];
     fmt_ll(sid, sizeof sid, s->sid + 1);
-    fmt_ll(sv, sizeof sv, s->sv);
-    fmt_ll(nci, sizeof nci, s->nci);
-    fmt_ll(nfi, sizeof nfi, s->nfi + 1);
-    fmt_ll(rc, sizeof rc, s->rc + records);
-    fmt_ll(fsb, sizeof fsb, s->fsb + size);
-    fmt_ll(nr, sizeof nr, nrid + records);
     fmt_ll(tid, sizeof tid, t->tid);
     fmt_ll(fids, sizeof fids, fid);
     fmt_ll(rec, sizeof rec, records);
     fmt_ll(sz, sizeof sz, size);
     fmt_ll(start, sizeof start, nrid);
-    snprintf(change, sizeof change, "inserted_into_table:%lld", t->tid);
-    sb_clear(b);
-    fill(b, tpl("INSERT_SNAPSHOT"),
-         (field[]){{"sid", sid}, {"sv", sv}, {"nci", nci}, {"nfi", nfi}}, 4);
-    fill(b, tpl("UPDATE_TABLE_STATS"),
-         (field[]){{"rc", rc}, {"fsb", fsb}, {"nrid", nr}, {"tid", tid}}, 4);
-    fill(b, tpl("UPDATE_COLUMN_STATS"), (field[]){{"values", vals.s ? vals.s : ""}}, 1);
+    batch_head(b, s, t, 1, records, size, nrid + records - 1);
     fill(b, tpl("INSERT_DATA_FILE"),
          (field[]){{"fid", fids},
                    {"tid", tid},
@@ -705,9 +710,8 @@ static void parquet_batch(sbuf *b, state *s, const table *t, uint64_t *rng)
                    {"row_id_start", start}},
          7);
     fill(b, tpl("INSERT_FILE_COLUMN_STATS"), (field[]){{"values", fcs.s}}, 1);
-    fill(b, tpl("INSERT_SNAPSHOT_CHANGES"), (field[]){{"sid", sid}, {"change", change}}, 2);
+    batch_tail(b, s, "inserted_into_table", t);
     free(fcs.s);
-    free(vals.s);
 }
 
 /* DuckLake's RetryOnError: a key, unique, conflict or concurrency error. */

@@ -215,7 +215,10 @@ class Run:
                 s.resume()
 
     def _alone(self, servers, key):
-        """Resume `key`'s server, pause the others, let it settle."""
+        """Resume `key`'s server, pause the others, let it settle (nothing
+        to do when it is the only one)."""
+        if len(servers) < 2:
+            return
         for k, s in servers:
             if k != key:
                 s.pause()

@@ -6,6 +6,8 @@ snapshot + 1, next file id, next row id from the table's stats). The commit
 workloads run in bench/lakedriver.c (C, libpq: a client as light as DuckDB
 itself); attach and scans run here over lakewire.Conn.
 """
+import atexit
+import functools
 import json
 import os
 import random
@@ -34,15 +36,16 @@ DRIVER_TEMPLATES = {
 }
 
 
+@functools.lru_cache(maxsize=None)
 def _templates_file():
-    """The driver's templates: NUL-separated name/text pairs (written once
-    per process; templates.py stays the only copy of the statements)."""
-    path = os.path.join(tempfile.gettempdir(), f'lakedriver-templates-{os.getpid()}.bin')
-    if not os.path.exists(path):
-        with open(path + '.tmp', 'wb') as f:
-            for name, text in DRIVER_TEMPLATES.items():
-                f.write(name.encode() + b'\0' + text.encode() + b'\0')
-        os.replace(path + '.tmp', path)
+    """The driver's templates: NUL-separated name/text pairs, written once
+    per process and removed at its exit (templates.py stays the only copy
+    of the statements)."""
+    fd, path = tempfile.mkstemp(prefix='lakedriver-templates-', suffix='.bin')
+    with os.fdopen(fd, 'wb') as f:
+        for name, text in DRIVER_TEMPLATES.items():
+            f.write(name.encode() + b'\0' + text.encode() + b'\0')
+    atexit.register(os.unlink, path)
     return path
 
 

@@ -36,6 +36,13 @@ static void fresh_dir(char *buf, size_t n)
     snprintf(buf, n, "%.3000s/j%d", g_base, ++g_seq);
 }
 
+/* A fresh file:// store: its directory in dir, its URL in url. */
+static void fresh_store(char *dir, size_t dn, char *url, size_t un)
+{
+    fresh_dir(dir, dn);
+    snprintf(url, un, "file://%s", dir);
+}
+
 static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *f)
 {
     (void)st, (void)flag, (void)f;
@@ -566,8 +573,7 @@ static int run_helper(const char *url, const char *mode, int *acks)
 static void test_crash_replays_acknowledged_writes(void)
 {
     char dir[PATH_MAX], url[PATH_MAX + 16];
-    fresh_dir(dir, sizeof dir);
-    snprintf(url, sizeof url, "file://%s", dir);
+    fresh_store(dir, sizeof dir, url, sizeof url);
     int acked = 0;
     CHECK_EQ_INT(run_helper(url, "crash", &acked), 0);
     CHECK_EQ_INT(acked, 40);
@@ -598,8 +604,7 @@ static void test_crash_replays_acknowledged_writes(void)
 static void test_takeover_keeps_acknowledged_and_refuses_the_rest(void)
 {
     char dir[PATH_MAX], url[PATH_MAX + 16];
-    fresh_dir(dir, sizeof dir);
-    snprintf(url, sizeof url, "file://%s", dir);
+    fresh_store(dir, sizeof dir, url, sizeof url);
     kv_db *a = open_writer(url, 0, 600000);
     if (!a) return;
     kv_error err;
@@ -661,8 +666,7 @@ static void *race_writes(void *arg)
 static void test_takeover_under_concurrent_commits(void)
 {
     char dir[PATH_MAX], url[PATH_MAX + 16];
-    fresh_dir(dir, sizeof dir);
-    snprintf(url, sizeof url, "file://%s", dir);
+    fresh_store(dir, sizeof dir, url, sizeof url);
     kv_db *a = open_writer(url, 0, 0);
     if (!a) return;
     racer r[4];
@@ -702,8 +706,7 @@ static void test_takeover_under_concurrent_commits(void)
 static void test_refused_batch_is_not_replayed(void)
 {
     char dir[PATH_MAX], url[PATH_MAX + 16];
-    fresh_dir(dir, sizeof dir);
-    snprintf(url, sizeof url, "file://%s", dir);
+    fresh_store(dir, sizeof dir, url, sizeof url);
     CHECK_EQ_INT(run_helper(url, "refused", NULL), 0);
     kv_db *db = open_writer(url, 0, 0);
     if (!db) return;
@@ -717,8 +720,7 @@ static void test_refused_batch_is_not_replayed(void)
 static void test_journal_off_still_replays(void)
 {
     char dir[PATH_MAX], url[PATH_MAX + 16];
-    fresh_dir(dir, sizeof dir);
-    snprintf(url, sizeof url, "file://%s", dir);
+    fresh_store(dir, sizeof dir, url, sizeof url);
     CHECK_EQ_INT(run_helper(url, "one", NULL), 0);
     kv_db *db = open_writer(url, -1, 0);
     if (!db) return;
@@ -739,8 +741,7 @@ static void test_journal_off_still_replays(void)
 static void test_writer_releases_journal_space(void)
 {
     char dir[PATH_MAX], url[PATH_MAX + 16];
-    fresh_dir(dir, sizeof dir);
-    snprintf(url, sizeof url, "file://%s", dir);
+    fresh_store(dir, sizeof dir, url, sizeof url);
     kv_db *db = open_writer(url, 0, 600000);
     if (!db) return;
     size_t n = 1 << 20;
@@ -779,8 +780,7 @@ static void test_writer_releases_journal_space(void)
 static void test_position_key_is_hidden(void)
 {
     char dir[PATH_MAX], url[PATH_MAX + 16];
-    fresh_dir(dir, sizeof dir);
-    snprintf(url, sizeof url, "file://%s", dir);
+    fresh_store(dir, sizeof dir, url, sizeof url);
     for (int mirror = 0; mirror < 2; mirror++) {
         kv_options o = {0};
         o.mirror_max_bytes = mirror ? 0 : -1;
@@ -808,13 +808,7 @@ static void test_position_key_is_hidden(void)
 
 int main(void)
 {
-    const char *tmp = getenv("ROCKLAKE_TEST_TMP");
-    if (!tmp || !*tmp) tmp = "/tmp";
-    mkdir(tmp, 0755);
-    char abs[PATH_MAX];
-    snprintf(g_base, sizeof g_base, "%.800s/test_journal-%d", realpath(tmp, abs) ? abs : tmp,
-             (int)getpid());
-    mkdir(g_base, 0755);
+    kvt_run_dir(g_base, sizeof g_base, "test_journal");
     char exe[PATH_MAX];
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     exe[len > 0 ? len : 0] = 0;

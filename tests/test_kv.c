@@ -29,6 +29,7 @@
 
 #include "kv.h"
 #include "kvmirror.h"
+#include "kvtest.h"
 #include "testutil.h"
 
 /* ---- backend selection ---------------------------------------------------- */
@@ -1397,13 +1398,7 @@ int main(void)
     g_no_mirror = false;
 
     /* File stores live in one per-run directory, removed afterwards. */
-    const char *tmp = getenv("ROCKLAKE_TEST_TMP");
-    if (!tmp || !*tmp) tmp = "/tmp";
-    mkdir(tmp, 0755);
-    char abs[PATH_MAX];
-    snprintf(g_base, sizeof g_base, "%.800s/test_kv-%d", realpath(tmp, abs) ? abs : tmp,
-             (int)getpid());
-    mkdir(g_base, 0755);
+    kvt_run_dir(g_base, sizeof g_base, "test_kv");
     g_backend = BK_FILE;
     run_suite("file");
     nftw(g_base, rm_entry, 16, FTW_DEPTH | FTW_PHYS);

@@ -1282,7 +1282,6 @@ static rl_codec_status parse_bool(const text_in *in, bool *out)
     return syntax_error(in);
 }
 
-
 /* uuid_in: optional braces, 32 hex digits, a "-" allowed after any group of
  * four digits. No surrounding whitespace. */
 static rl_codec_status parse_uuid(const text_in *in, uint8_t *uuid)

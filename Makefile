@@ -74,7 +74,7 @@ bench: $(BUILD)/rocklake $(BUILD)/lakedriver
 	python3 bench/run.py $(BENCH_FLAGS)
 
 # The load driver of `make bench` and bench/probe.py (libpq, one thread per client).
-$(BUILD)/lakedriver: bench/lakedriver.c
+$(BUILD)/lakedriver: bench/lakedriver.c src/buf.h
 	@mkdir -p $(BUILD)
 	$(CC) $(CFLAGS_ALL) -I/usr/include/postgresql $< -lpq -lpthread -lm -o $@
 

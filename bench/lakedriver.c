@@ -44,6 +44,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "buf.h" /* big-endian loads and hex digits, header-only */
+
 #define MAX_RETRY_COUNT 10 /* ducklake_max_retry_count default */
 #define RETRY_WAIT_MS 100  /* ducklake_retry_wait_ms default */
 #define RETRY_BACKOFF 1.5  /* ducklake_retry_backoff default */
@@ -431,13 +433,6 @@ typedef struct rows {
     size_t cap;  /* cells allocated */
 } rows;
 
-static uint32_t be32(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static int64_t be64(const uint8_t *p) { return (int64_t)((uint64_t)be32(p) << 32 | be32(p + 4)); }
-
 /* Split a binary COPY stream into rows of `ncols` cells; cells point into
  * `buf`. -1 when it is not such a stream. */
 static int parse_copy(const sbuf *buf, size_t ncols, rows *r)
@@ -448,7 +443,7 @@ static int parse_copy(const sbuf *buf, size_t ncols, rows *r)
     if (buf->len == 0) return 0;
     if (buf->len < 19 || memcmp(p, "PGCOPY\n\377\r\n\0", 11) != 0) return -1;
     p += 15;
-    uint32_t ext = be32(p);
+    uint32_t ext = rl_load_be32(p);
     p += 4;
     if ((size_t)(end - p) < ext) return -1;
     p += ext;
@@ -465,7 +460,7 @@ static int parse_copy(const sbuf *buf, size_t ncols, rows *r)
         }
         for (size_t i = 0; i < ncols; i++) {
             if (end - p < 4) return -1;
-            int32_t len = (int32_t)be32(p);
+            int32_t len = (int32_t)rl_load_be32(p);
             p += 4;
             if (len > 0 && end - p < len) return -1;
             r->cells[r->n * ncols + i] = (cell){p, len};
@@ -484,7 +479,7 @@ static const cell *rc_at(const rows *r, size_t row, size_t col)
 static int64_t rc_i8(const rows *r, size_t row, size_t col)
 {
     const cell *x = rc_at(r, row, col);
-    return x->len == 8 ? be64(x->p) : 0;
+    return x->len == 8 ? (int64_t)rl_load_be64(x->p) : 0;
 }
 
 /* ------------------------------------------------------------ one commit */
@@ -687,8 +682,7 @@ static void parquet_batch(sbuf *b, state *s, const table *t, uint64_t *rng)
     for (int i = 0; i < 32; i++) h[i] = "0123456789abcdef"[rng_next(rng) & 15];
     h[32] = 0;
     h[12] = '7';
-    int v16 = isdigit((unsigned char)h[16]) ? h[16] - '0' : h[16] - 'a' + 10;
-    h[16] = "0123456789abcdef"[8 | (v16 & 3)];
+    h[16] = "0123456789abcdef"[8 | (rl_hex_value(h[16]) & 3)];
     char path[96];
     snprintf(path, sizeof path, "ducklake-%.8s-%.4s-%.4s-%.4s-%.12s.parquet", h, h + 8, h + 12,
              h + 16, h + 20);

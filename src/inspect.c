@@ -434,7 +434,6 @@ const char *rl_tag_label(uint8_t tag)
     return d ? d->name : "unknown";
 }
 
-
 int rl_tag_parse(const char *s)
 {
     const char *h = (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ? s + 2 : s;

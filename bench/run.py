@@ -193,6 +193,45 @@ class Run:
             self.results[key]['settle_seconds'] = secs
         log(f'  background work after the loads settled in {secs:.1f}s')
 
+    # -- taking turns
+    def _alone(self, servers, key):
+        """Resume `key`'s server, pause the others, let it settle (nothing
+        to do when it is the only one)."""
+        if len(servers) < 2:
+            return
+        for k, s in servers:
+            if k != key:
+                s.pause()
+        for k, s in servers:
+            if k == key:
+                s.resume()
+        time.sleep(0.3)
+
+    def _take_turns(self, everyone, up, what, warm, rounds):
+        """Run workloads on the servers in `up` (of `everyone`, [(key, srv)]),
+        each alone with the others paused: warm(srv) once per server, then
+        each of `rounds` (callables on a srv) on every server, taking turns
+        A B B A ... Returns {key: [result of each round]} for the servers
+        none of whose calls failed (failures are reported)."""
+        got = {k: [] for k, _s in up}
+        failed = set()
+
+        def call(k, s, fn):
+            self._alone(everyone, k)
+            r = self.guarded(k, what, lambda: fn(s), s)
+            if r is None:
+                failed.add(k)
+            return r
+        for k, s in up:
+            call(k, s, warm)
+        for i, fn in enumerate(rounds):
+            for k, s in (up if i % 2 == 0 else list(reversed(up))):
+                if k not in failed:
+                    r = call(k, s, fn)
+                    if r is not None:
+                        got[k].append(r)
+        return {k: v for k, v in got.items() if k not in failed}
+
     # -- 1. commit latency, in alternating blocks
     def commit_latency(self, servers, s3=False):
         """The one-client commit workload on every server in `servers`
@@ -207,68 +246,34 @@ class Run:
         c = self.cfg
         n = c['s3_latency_n'] if s3 else c['latency_n']
         block = max(10, n // 10)
-        servers = [(k, s) for k, s in servers if 'lake_commit' in self.results[k].get('loaded', [])]
+        up = [(k, s) for k, s in servers if 'lake_commit' in self.results[k].get('loaded', [])]
         try:
-            self._commit_latency(servers, n, block)
+            for kind, t in (('inlined', self.ref.tables[0]), ('parquet', self.ref.tables[1])):
+                log(f'  commit latency, {kind}: {n} commits per server, in blocks of {block}')
+                m0 = {k: (s.metrics() if hasattr(s, 'metrics') else None) for k, s in up}
+
+                def commits(m, warmup, t=t, kind=kind):
+                    return lambda s: W.commit_latency('127.0.0.1', s.port, 'lake_commit', t,
+                                                      kind, m, warmup)
+                got = self._take_turns(
+                    servers, up, f'commit latency ({kind})', commits(0, c['latency_warmup']),
+                    [commits(min(block, n - done), 2) for done in range(0, n, block)])
+                for _k, s in servers:
+                    s.resume()
+                for k, s in up:
+                    if k not in got:
+                        continue
+                    r = {'latency': [x for b in got[k] for x in b['latency']],
+                         'write': [x for b in got[k] for x in b['write']]}
+                    r['server_commit'] = server_histogram_delta(
+                        m0[k], s.metrics() if hasattr(s, 'metrics') else None,
+                        'rocklake_commit_seconds')
+                    self.results[k][f'latency_{kind}'] = r
+                    sm = summary(r['latency'])
+                    log(f'    {k}: median {ms(sm["median"])}  p99 {ms(sm["p99"])}')
         finally:
             for _k, s in servers:
                 s.resume()
-
-    def _alone(self, servers, key):
-        """Resume `key`'s server, pause the others, let it settle (nothing
-        to do when it is the only one)."""
-        if len(servers) < 2:
-            return
-        for k, s in servers:
-            if k != key:
-                s.pause()
-        for k, s in servers:
-            if k == key:
-                s.resume()
-        time.sleep(0.3)
-
-    def _commit_latency(self, servers, n, block):
-        c = self.cfg
-        for kind, t in (('inlined', self.ref.tables[0]), ('parquet', self.ref.tables[1])):
-            log(f'  commit latency, {kind}: {n} commits per server, in blocks of {block}')
-            acc = {k: {'latency': [], 'write': []} for k, _s in servers}
-            m0 = {k: (s.metrics() if hasattr(s, 'metrics') else None) for k, s in servers}
-            failed = set()
-            for k, s in servers:       # warm-up
-                self._alone(servers, k)
-                if self.guarded(k, f'commit latency ({kind})', lambda s=s: W.commit_latency(
-                        '127.0.0.1', s.port, 'lake_commit', t, kind, 0, c['latency_warmup']),
-                        s) is None:
-                    failed.add(k)
-            done = 0
-            while done < n:
-                m = min(block, n - done)
-                order = servers if (done // block) % 2 == 0 else list(reversed(servers))
-                for k, s in order:
-                    if k in failed:
-                        continue
-                    self._alone(servers, k)
-                    r = self.guarded(k, f'commit latency ({kind})', lambda s=s, m=m:
-                                     W.commit_latency('127.0.0.1', s.port, 'lake_commit', t,
-                                                      kind, m, 2), s)
-                    if r is None:
-                        failed.add(k)
-                        continue
-                    acc[k]['latency'] += r['latency']
-                    acc[k]['write'] += r['write']
-                done += m
-            for k, s in servers:
-                s.resume()
-            for k, s in servers:
-                if k in failed:
-                    continue
-                r = acc[k]
-                r['server_commit'] = server_histogram_delta(
-                    m0[k], s.metrics() if hasattr(s, 'metrics') else None,
-                    'rocklake_commit_seconds')
-                self.results[k][f'latency_{kind}'] = r
-                sm = summary(r['latency'])
-                log(f'    {k}: median {ms(sm["median"])}  p99 {ms(sm["p99"])}')
 
     # -- 3. attach, taking turns like commit latency
     def attach_phase(self, servers):
@@ -284,23 +289,15 @@ class Run:
                 up = [(k, s) for k, s in servers if db in self.results[k].get('loaded', [])]
                 reps = c['attach_repeats'][ntab]
                 log(f'  attach {db} x{reps} per server')
-                got = {k: [] for k, _s in up}
-                failed = set()
-                for rep in range(reps + 1):       # the first round is the warm-up
-                    for k, s in (up if rep % 2 == 0 else list(reversed(up))):
-                        if k in failed:
-                            continue
-                        self._alone(servers, k)
-                        t = self.guarded(k, f'attach ({ntab} tables)', lambda s=s, db=db:
-                                         W.attach_once('127.0.0.1', s.port, db), s)
-                        if t is None:
-                            failed.add(k)
-                        elif rep > 0:
-                            got[k].append(t)
-                for k, _s in up:
-                    if k not in failed and got[k]:
-                        self.results[k]['attach'][ntab] = got[k]
-                        log(f'    {k}: median {ms(pct(got[k], 50))}')
+
+                def attach(s, db=db):
+                    return W.attach_once('127.0.0.1', s.port, db)
+                got = self._take_turns(servers, up, f'attach ({ntab} tables)', attach,
+                                       [attach] * reps)
+                for k, times in got.items():
+                    if times:
+                        self.results[k]['attach'][ntab] = times
+                        log(f'    {k}: median {ms(pct(times, 50))}')
         finally:
             for _k, s in servers:
                 s.resume()

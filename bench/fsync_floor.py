@@ -12,12 +12,13 @@ Times, on the disk holding DIR, the two ways a commit is made durable:
 Prints the median of each over 300 rounds of a 4 KiB record. Not a
 benchmark of RockLake: it shows how much of a commit is the disk.
 
---journal compares, for a 600-byte record (one DuckLake commit), how
-RockLake's journal makes a commit durable (an O_APPEND write + fdatasync,
-which also commits the file's new size to the file system's journal)
-against an overwrite of zero-filled space + fdatasync (PostgreSQL's WAL
-segments), each alone and beside a thread that writes SlateDB-style WAL
-objects every 10 ms, as a RockLake writer's SlateDB does.
+--journal compares, for a 600-byte record (one DuckLake commit), the two
+ways a journal can make a commit durable: an O_APPEND write + fdatasync,
+which also commits the file's new size to the file system's journal
+(RockLake's journal before round 6 of docs/benchmarks.md), against an
+overwrite of zero-filled space + fdatasync (RockLake's journal since, and
+PostgreSQL's WAL segments), each alone and beside a thread that writes
+SlateDB-style WAL objects every 10 ms, as a RockLake writer's SlateDB does.
 """
 import os
 import statistics

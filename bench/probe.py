@@ -15,7 +15,9 @@ bench/workloads.py, the same statements `make bench` sends:
               on the client (which round trips cost what);
   throughput  racing clients as in `make bench`, with retries.
 Server options come from the environment as usual, e.g.
-ROCKLAKE_JOURNAL=off or ROCKLAKE_BUSY_POLL_US=0 for an A/B run. Not part of
+ROCKLAKE_JOURNAL=off or ROCKLAKE_BUSY_POLL_US=0 for an A/B run;
+ROCKLAKE_BIN picks another rocklake binary (default build/rocklake), to
+compare two builds. Not part of
 `make bench`: a probe prints numbers for one question, fast.
 """
 import argparse
@@ -41,7 +43,7 @@ def start(pg, work):
         srv.start()
         srv.create_db('lake_commit')
     else:
-        srv = RockLakeServer(os.path.join(ROOT, 'build', 'rocklake'),
+        srv = RockLakeServer(os.environ.get('ROCKLAKE_BIN') or os.path.join(ROOT, 'build', 'rocklake'),
                              'file://' + os.path.join(work, 'store'), work)
         srv.start()
     return srv

@@ -5,14 +5,19 @@
  * the decoder of what a crash leaves on disk.
  *
  * Input: byte 0 picks the mode, the rest is its data.
- *  - Mode even ("raw"): the data is the whole journal file; bytes 1–2 pick
- *    the offset recovery starts at. Recovery must not crash, every record
- *    it hands over must lie inside the file with increasing seqs, and a
- *    second recovery (after the FENCE the first one appended) must hand
- *    over exactly the same records.
+ *  - Mode even ("raw"): the data is the whole journal file (bit 1 of byte 0
+ *    clear: a v1 file, records from offset 0) or what follows a v2 file
+ *    header (bit 1 set); bytes 1–2 pick the offset recovery starts at.
+ *    Recovery must not crash, every record it hands over must lie inside
+ *    the file with increasing seqs, and a second recovery (after the fence
+ *    the first one wrote: a FENCE record, or the cut in the v2 slot) must
+ *    hand over exactly the same records.
  *  - Mode odd ("damaged"): the data is split at 0xFF bytes into payloads,
  *    appended as records by rl_journal_append; then the byte at an offset
  *    from bytes 1–2 is flipped, or the file is cut there (bit 1 of byte 0).
+ *    The offset spares the file's magic and version (a crash cannot damage
+ *    them: they are synced before any record; test_journal checks that a
+ *    damaged header is refused).
  *    Recovery must hand over a prefix of the appended payloads, in order,
  *    unchanged.
  */
@@ -20,6 +25,7 @@
 
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,7 +77,7 @@ static void file_path(uint64_t id, char *buf, size_t n)
     snprintf(buf, n, "%s/journal-%016" PRIx64 ".log", g_dir, id);
 }
 
-static void raw_mode(const uint8_t *data, size_t size)
+static void raw_mode(bool v2, const uint8_t *data, size_t size)
 {
     if (size < 2) return;
     uint64_t from = ((uint64_t)data[0] << 8 | data[1]) % 64;
@@ -81,7 +87,13 @@ static void raw_mode(const uint8_t *data, size_t size)
     file_path(1, path, sizeof path);
     FILE *f = fopen(path, "wb");
     if (!f) return;
-    fwrite(data, 1, size, f);
+    if (v2) {
+        static uint8_t header[RL_JOURNAL_DATA_START] = {'R', 'L', 'J', 'F', 0, 0, 0, 2};
+        fwrite(header, 1, sizeof header, f);
+        from += RL_JOURNAL_DATA_START;
+        size += RL_JOURNAL_DATA_START;
+    }
+    fwrite(data, 1, size - (v2 ? RL_JOURNAL_DATA_START : 0), f);
     fclose(f);
     rl_journal_pos pos = {1, 0, from};
     seen a = {0}, b = {0};
@@ -133,7 +145,7 @@ static void damaged_mode(uint8_t flags, const uint8_t *data, size_t size)
     char path[128];
     file_path(id, path, sizeof path);
     if (file_end) {
-        uint64_t at = where % file_end;
+        uint64_t at = 8 + where % (file_end - 8);
         int fd = open(path, O_RDWR);
         if (fd < 0) fail("open failed");
         if (flags & 2) {
@@ -171,6 +183,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (size < 1) return 0;
     if (data[0] & 1) damaged_mode(data[0], data + 1, size - 1);
-    else raw_mode(data + 1, size - 1);
+    else raw_mode(data[0] & 2, data + 1, size - 1);
     return 0;
 }

@@ -14,12 +14,19 @@
  * commit once its batch is in the journal and synced; SlateDB gets the same
  * batch in its memtable at once and makes it durable in the background.
  *
- * Records, appended with O_APPEND, one write each:
- *   "RLJ1" | u32 payload length | u8 type | u64 seq | u32 CRC-32 of the
- *   length, type, seq and payload | payload        (integers big-endian)
+ * File layout (v2): a 4096-byte header, then records from offset 4096.
+ *   header: "RLJF" | u32 version 2 | zeros, with the fence slot at offset 64:
+ *     "RLFN" | u8 state (1 FENCING, 2 FENCED) | u64 cut | u32 CRC-32 of the
+ *     state and cut (all 17 bytes zero: no takeover)
+ *   record: "RLJ1" | u32 payload length | u8 type | u64 seq | u32 CRC-32 of
+ *     the length, type, seq and payload | payload     (integers big-endian)
  * Types: DATA (an encoded batch), ABORT (the DATA record just before it, of
- * the same seq, never reached the store: skip it), FENCE (a newer writer
- * took over; nothing after it counts).
+ * the same seq, never reached the store: skip it), FENCE (v1 files only: a
+ * newer writer took over; nothing after it counts). The space after the
+ * records is zero-filled ahead of them, so a record is one pwrite into
+ * allocated blocks and its fdatasync commits no file-size change.
+ * v1 files (earlier RockLake versions) are records from offset 0, appended
+ * with O_APPEND; they are still recovered and fenced.
  *
  * Position: each batch the writer applies carries, in the same atomic
  * write, the key kv.c owns (0xFF "kv-journal") holding {file id, seq, end
@@ -31,18 +38,24 @@
  *  - Each writer open creates a new file (journal-<16 hex id>.log) and makes
  *    a position naming it durable before appending to it; the previous
  *    writer's file is removed only after that.
- *  - Taking over: the new writer has already fenced the old one in SlateDB;
- *    it appends a FENCE to the old file (fdatasync'd) and replays the
- *    records before the first FENCE. The old writer's appends land after
- *    that FENCE, and it sees so: its write does not end where its own last
- *    one did. Such a record is refused (KV_ERR_FENCED), never acknowledged.
+ *  - Taking over (v2): the new writer has already fenced the old one in
+ *    SlateDB. It writes FENCING into the old file's slot, scans the records
+ *    after the position, writes FENCED with the cut (where the last whole
+ *    record ends) and fdatasyncs, then replays the records before the cut.
+ *    The old writer reads the slot after each fdatasync: no fence, and the
+ *    records that sync covered were written before FENCING, so the scan
+ *    sees them whole; FENCING, and it waits for the cut (at most 30 s,
+ *    then its commits are reported as in doubt); FENCED, and it
+ *    acknowledges exactly the records ending at or before the cut (synced
+ *    once more: the new writer replays them) and refuses everything else
+ *    (KV_ERR_FENCED). A cut once named is kept by later takeovers.
  *  - A record is acknowledged only after an fdatasync that covers it. After
  *    a failed write or fdatasync the journal refuses everything (the page
  *    cache can no longer be trusted); the server must be restarted.
  *  - Records in a file have increasing seqs; recovery stops at the first
  *    torn or corrupt record (nothing after one can have been synced).
- *  - Needs a local filesystem with atomic O_APPEND (not NFS); kv_options
- *    .journal < 0 turns it off.
+ *  - Needs a local filesystem whose page cache every process shares (not
+ *    NFS); kv_options.journal < 0 turns it off.
  */
 #ifndef ROCKLAKE_JOURNAL_H
 #define ROCKLAKE_JOURNAL_H
@@ -53,6 +66,10 @@
 #include "kv.h"
 
 typedef struct rl_journal rl_journal;
+
+/* Where a v2 file's records start, and its fence slot (layout above). */
+#define RL_JOURNAL_DATA_START 4096
+#define RL_JOURNAL_SLOT_OFFSET 64
 
 /* Where the journal stands in the store: the file, the last seq the store
  * holds, and the offset just past that seq's record. file_id 0 = none. */
@@ -74,7 +91,8 @@ typedef int (*rl_journal_replay_fn)(void *ctx, const uint8_t *payload, size_t le
                                     uint64_t seq, uint64_t end, kv_error *err);
 
 /* Fence the file `prev` names (prev->file_id != 0) in directory `dir`, then
- * hand every record after prev->offset and before the first FENCE to `fn`.
+ * hand every record after prev->offset and before the cut (v1: the first
+ * FENCE) to `fn`.
  * *last_seq is the last seq replayed (prev->seq if none). A missing file is
  * KV_ERR_CORRUPT: acknowledged commits may be in it. Returns 0 or -1. */
 int rl_journal_recover(const char *dir, const rl_journal_pos *prev, rl_journal_replay_fn fn,
@@ -94,7 +112,8 @@ void rl_journal_discard(rl_journal *j);
 void rl_journal_remove_file(const char *dir, uint64_t file_id);
 
 /* Append a DATA record (the caller serializes appends). Fills *seq and
- * *end. KV_ERR_FENCED when another writer has appended to this file. */
+ * *end. KV_ERR_FENCED once a sync has found that a newer writer took over
+ * (a record appended before that is refused by its rl_journal_sync). */
 int rl_journal_append(rl_journal *j, const uint8_t *payload, size_t len, uint64_t *seq,
                       uint64_t *end, kv_error *err);
 /* Cancel the DATA record `seq` just appended (it never reached the store);

@@ -86,7 +86,7 @@ typedef struct kv_options {
     void *load_progress_ctx;
     uint32_t load_progress_ms;
     /* Writers of a local (file://) store: 0 = acknowledge writes from the
-     * store's journal (journal.h: one append + fdatasync per group of
+     * store's journal (journal.h: one write + fdatasync per group of
      * commits; SlateDB's WAL follows in the background); negative = wait
      * for SlateDB's WAL. Other stores have no journal. Either way an open
      * first replays what an earlier writer's journal holds. */

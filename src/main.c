@@ -690,7 +690,7 @@ static const char *const help_serve =
     "                         go through the block cache; ROCKLAKE_MIRROR_MB; default\n"
     "                         4096; 0 = never); followers never do\n"
     "  --journal on|off       on a local store, acknowledge commits once they are in the\n"
-    "                         lake's journal (STORE/NAME/journal/; one append + fdatasync\n"
+    "                         lake's journal (STORE/NAME/journal/; one write + fdatasync\n"
     "                         per group of commits) while SlateDB writes its WAL in the\n"
     "                         background; off waits for SlateDB's WAL object per group\n"
     "                         (ROCKLAKE_JOURNAL; default on; needs a local filesystem, use\n"

@@ -617,6 +617,7 @@ int kv_iter_next(kv_iter *it, const uint8_t **key, size_t *klen, const uint8_t *
             break;
         }
         it->pos = kvm_node_next(n);
+        kvm_prefetch_ahead(it->pos);
         if (!kvm_node_value(n, it->seq, &v, &vl)) continue; /* deleted or newer */
         it->last = n;
         count(&mirror_keys, 1);

@@ -465,6 +465,17 @@ int kvm_node_value(const kvm_node *n, uint64_t seq, const uint8_t **val, size_t 
     return 1;
 }
 
+void kvm_prefetch_ahead(const kvm_node *n)
+{
+    if (!n) return;
+    /* n itself was prefetched one row ago, so reading its links is cheap */
+    __builtin_prefetch(atomic_load_explicit((_Atomic(kvm_version *) *)&n->head,
+                                            memory_order_relaxed));
+    const kvm_node *after = atomic_load_explicit((_Atomic(kvm_node *) *)&n->next[0],
+                                                 memory_order_relaxed);
+    if (after) __builtin_prefetch(after);
+}
+
 int kvm_get(const kv_mirror *m, uint64_t seq, const uint8_t *key, size_t klen,
             const uint8_t **val, size_t *vlen)
 {

@@ -87,6 +87,11 @@ const kvm_node *kvm_node_next(const kvm_node *n);
 void kvm_node_key(const kvm_node *n, const uint8_t **key, size_t *klen);
 /* 1 and the value at `seq` (borrowed), 0 if the key has none then. */
 int kvm_node_value(const kvm_node *n, uint64_t seq, const uint8_t **val, size_t *vlen);
+/* A hint for scans, no effect on results: n is the node a scan reads next.
+ * Starts loading its newest version and the node after it into the CPU
+ * cache, so that those misses overlap the work on the current row instead
+ * of following it (a scan is otherwise one pointer chase per key). */
+void kvm_prefetch_ahead(const kvm_node *n);
 
 /* Sizes for stats and tests: live keys' nodes, versions held, and the bytes
  * of keys, values and bookkeeping. */

@@ -3,6 +3,7 @@
     python3 bench/probe.py commit   [--kind inlined|parquet] [-n 400] [--pg] [--quick]
     python3 bench/probe.py messages [--kind inlined|parquet] [-n 400] [--pg] [--quick]
     python3 bench/probe.py throughput [--clients 16] [--seconds 5] [--pg] [--quick]
+    python3 bench/probe.py attach   [-n 15] [--pg] [--quick]
 
 Each starts one server (RockLake on a fresh file:// store in a temporary
 directory, or PostgreSQL 15 with --pg), loads the reference catalog of
@@ -13,7 +14,10 @@ bench/workloads.py, the same statements `make bench` sends:
               RockLake's server-side commit histogram;
   messages    the median of every message of the commit sequence, timed
               on the client (which round trips cost what);
-  throughput  racing clients as in `make bench`, with retries.
+  throughput  racing clients as in `make bench`, with retries;
+  attach      the attach of `make bench`'s largest attach catalog (10,000
+              tables; 1,000 with --quick) instead of the reference catalog:
+              the median of each of its statements over -n attaches.
 Server options come from the environment as usual, e.g.
 ROCKLAKE_JOURNAL=off or ROCKLAKE_BUSY_POLL_US=0 for an A/B run;
 ROCKLAKE_BIN picks another rocklake binary (default build/rocklake), to
@@ -26,6 +30,7 @@ import shutil
 import statistics
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run as R  # noqa: E402
@@ -37,11 +42,11 @@ from servers import PgServer, RockLakeServer  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def start(pg, work):
+def start(pg, work, db='lake_commit'):
     if pg:
         srv = PgServer(work)
         srv.start()
-        srv.create_db('lake_commit')
+        srv.create_db(db)
     else:
         srv = RockLakeServer(os.environ.get('ROCKLAKE_BIN') or os.path.join(ROOT, 'build', 'rocklake'),
                              'file://' + os.path.join(work, 'store'), work)
@@ -49,11 +54,38 @@ def start(pg, work):
     return srv
 
 
+def probe_attach(a, work):
+    c = R.config(a.quick)
+    ntab = max(c['attach_sizes'])
+    cat = Catalog(f't{ntab}', ntab, c['attach_base_cols'], c['attach_files_per_table'],
+                  seed=100 + ntab)
+    db = f'lake_t{ntab}'
+    srv = start(a.pg, work, db)
+    try:
+        conn = Conn('127.0.0.1', srv.port, db)
+        cat.load(conn)
+        conn.close()
+        R.settle()
+        W.attach_once('127.0.0.1', srv.port, db)  # warm-up
+        times, total = {}, []
+        for _ in range(a.n or 15):
+            t0 = time.perf_counter()
+            for key, dt in W.attach_steps('127.0.0.1', srv.port, db):
+                times.setdefault(key, []).append(dt)
+            total.append(time.perf_counter() - t0)
+        print(f'attach {db}, {len(total)} attaches: median {1e3 * statistics.median(total):.2f} ms')
+        for key, t in times.items():
+            print(f'  {1e3 * statistics.median(t):7.2f} ms  {key}')
+    finally:
+        srv.stop()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
-    ap.add_argument('what', choices=['commit', 'messages', 'throughput'])
+    ap.add_argument('what', choices=['commit', 'messages', 'throughput', 'attach'])
     ap.add_argument('--kind', choices=['inlined', 'parquet'], default='inlined')
-    ap.add_argument('-n', type=int, default=400, help='commits (commit, messages)')
+    ap.add_argument('-n', type=int, default=None,
+                    help='commits (commit, messages; default 400) or attaches (attach; default 15)')
     ap.add_argument('--clients', type=int, default=16)
     ap.add_argument('--seconds', type=float, default=5)
     ap.add_argument('--pg', action='store_true', help='PostgreSQL 15 instead of RockLake')
@@ -61,6 +93,13 @@ def main():
     a = ap.parse_args()
     work = tempfile.mkdtemp(prefix='rocklake-probe-')
     os.chmod(work, 0o755)  # PostgreSQL runs as its own user when we are root
+    if a.what == 'attach':
+        try:
+            probe_attach(a, work)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        return
+    a.n = a.n or 400
     ref = Catalog('ref', commit_tables=19, seed=1, **R.config(a.quick)['ref'])
     srv = start(a.pg, work)
     try:

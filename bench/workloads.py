@@ -128,19 +128,34 @@ def cpu_busy():
 
 # ----------------------------------------------------------- 3. attach
 
-def attach_once(host, port, db):
-    t0 = time.perf_counter()
+def attach_steps(host, port, db):
+    """One attach, step by step: yields (step, seconds) for the connection,
+    the discovery batch ("pre"), each catalog scan, and the closing reads."""
+    t = time.perf_counter()
     conn = Conn(host, port, db)
     try:
+        def step(name):
+            nonlocal t
+            now = time.perf_counter()
+            dt, t = now - t, now
+            return name, dt
+        yield step('connect')
         rows = conn.run(T.ATTACH_PRE)
         snap = i8(rows[0][0])
-        for sql in T.ATTACH_LOAD:
-            conn.copy_out(sql.format(snap=snap))
-        for sql in T.ATTACH_STATS:
+        yield step('discovery batch, metadata, latest snapshot')
+        for sql in [s.format(snap=snap) for s in T.ATTACH_LOAD] + T.ATTACH_STATS:
             conn.copy_out(sql)
+            yield step(sql[:70])
         conn.run(T.ATTACH_POST)
+        yield step('closing snapshot and metadata reads')
     finally:
         conn.close()
+
+
+def attach_once(host, port, db):
+    t0 = time.perf_counter()
+    for _ in attach_steps(host, port, db):
+        pass
     return time.perf_counter() - t0
 
 

@@ -14,7 +14,7 @@ benchmark of RockLake: it shows how much of a commit is the disk.
 
 --journal compares, for a 600-byte record (one DuckLake commit), the two
 ways a journal can make a commit durable: an O_APPEND write + fdatasync,
-which also commits the file's new size to the file system's journal
+which also writes the file's new size (the inode, or the file system's journal)
 (RockLake's journal before round 6 of docs/benchmarks.md), against an
 overwrite of zero-filled space + fdatasync (RockLake's journal since, and
 PostgreSQL's WAL segments), each alone and beside a thread that writes

@@ -96,6 +96,21 @@ static char *journal_file(const char *dir, uint64_t id, char *buf, size_t n)
     return buf;
 }
 
+/* A new journal in a fresh directory (its path in dir, its file id in *id
+ * unless NULL); NULL, after a failed check, if it cannot be created. */
+static rl_journal *fresh_journal(char *dir, size_t n, uint64_t *id)
+{
+    fresh_dir(dir, n);
+    kv_error err;
+    rl_journal *j = rl_journal_create(dir, 0, &err);
+    CHECK(j != NULL);
+    if (!j)
+        fprintf(stderr, "  create: %s\n", err.message);
+    else if (id)
+        *id = rl_journal_file_id(j);
+    return j;
+}
+
 /* ---- 1. the journal module ------------------------------------------------ */
 
 static void test_records_replay_in_order(void)
@@ -138,11 +153,10 @@ static void test_records_replay_in_order(void)
 static void test_recover_from_position(void)
 {
     char dir[PATH_MAX];
-    fresh_dir(dir, sizeof dir);
     kv_error err;
-    rl_journal *j = rl_journal_create(dir, 0, &err);
+    uint64_t id, seq, end[3];
+    rl_journal *j = fresh_journal(dir, sizeof dir, &id);
     if (!j) return;
-    uint64_t id = rl_journal_file_id(j), seq, end[3];
     append_str(j, "a", &seq, &end[0]);
     append_str(j, "b", &seq, &end[1]);
     append_str(j, "c", &seq, &end[2]);
@@ -173,11 +187,10 @@ static void test_torn_and_corrupt_tails(void)
 {
     for (int mode = 0; mode < 3; mode++) {
         char dir[PATH_MAX], path[PATH_MAX + 64];
-        fresh_dir(dir, sizeof dir);
         kv_error err;
-        rl_journal *j = rl_journal_create(dir, 0, &err);
+        uint64_t id, seq, e1, e2, e3;
+        rl_journal *j = fresh_journal(dir, sizeof dir, &id);
         if (!j) return;
-        uint64_t id = rl_journal_file_id(j), seq, e1, e2, e3;
         append_str(j, "first", &seq, &e1);
         append_str(j, "second", &seq, &e2);
         append_str(j, "third", &seq, &e3);
@@ -208,11 +221,10 @@ static void test_torn_and_corrupt_tails(void)
 static void test_abort_cancels_its_record(void)
 {
     char dir[PATH_MAX];
-    fresh_dir(dir, sizeof dir);
     kv_error err;
-    rl_journal *j = rl_journal_create(dir, 0, &err);
+    uint64_t id, s1, s2, s3, e;
+    rl_journal *j = fresh_journal(dir, sizeof dir, &id);
     if (!j) return;
-    uint64_t id = rl_journal_file_id(j), s1, s2, s3, e;
     append_str(j, "kept", &s1, &e);
     append_str(j, "refused", &s2, &e);
     CHECK_EQ_INT(rl_journal_abort(j, s2, &err), 0);
@@ -235,11 +247,10 @@ static void test_abort_cancels_its_record(void)
 static void test_fence_stops_the_old_writer(void)
 {
     char dir[PATH_MAX];
-    fresh_dir(dir, sizeof dir);
     kv_error err;
-    rl_journal *old = rl_journal_create(dir, 0, &err);
+    uint64_t id, seq, end, pending_seq;
+    rl_journal *old = fresh_journal(dir, sizeof dir, &id);
     if (!old) return;
-    uint64_t id = rl_journal_file_id(old), seq, end, pending_seq;
     CHECK_EQ_INT(append_str(old, "before", &seq, &end), 0);
     CHECK_EQ_INT(rl_journal_sync(old, seq, &err), 0);
     /* written before the fence, synced only after it */
@@ -280,11 +291,10 @@ static void test_fence_stops_the_old_writer(void)
 static void test_abort_refused_by_fence_keeps_acknowledgements(void)
 {
     char dir[PATH_MAX];
-    fresh_dir(dir, sizeof dir);
     kv_error err;
-    rl_journal *old = rl_journal_create(dir, 0, &err);
+    uint64_t id, seq_a, seq_r, end;
+    rl_journal *old = fresh_journal(dir, sizeof dir, &id);
     if (!old) return;
-    uint64_t id = rl_journal_file_id(old), seq_a, seq_r, end;
     CHECK_EQ_INT(append_str(old, "acknowledged", &seq_a, &end), 0);
     CHECK_EQ_INT(append_str(old, "refused-by-store", &seq_r, &end), 0);
 
@@ -310,11 +320,10 @@ static void test_abort_refused_by_fence_keeps_acknowledgements(void)
 static void test_abort_past_the_cut_is_clean(void)
 {
     char dir[PATH_MAX];
-    fresh_dir(dir, sizeof dir);
     kv_error err;
-    rl_journal *old = rl_journal_create(dir, 0, &err);
+    uint64_t id, seq, end;
+    rl_journal *old = fresh_journal(dir, sizeof dir, &id);
     if (!old) return;
-    uint64_t id = rl_journal_file_id(old), seq, end;
     CHECK_EQ_INT(append_str(old, "acknowledged", &seq, &end), 0);
     CHECK_EQ_INT(rl_journal_sync(old, seq, &err), 0);
     seen s = {0};
@@ -362,11 +371,10 @@ static void *sync_in_thread(void *arg)
 static void test_fence_in_progress_holds_acknowledgements(void)
 {
     char dir[PATH_MAX], path[PATH_MAX + 64];
-    fresh_dir(dir, sizeof dir);
     kv_error err;
-    rl_journal *old = rl_journal_create(dir, 0, &err);
+    uint64_t id, seq, end;
+    rl_journal *old = fresh_journal(dir, sizeof dir, &id);
     if (!old) return;
-    uint64_t id = rl_journal_file_id(old), seq, end;
     CHECK_EQ_INT(append_str(old, "acked", &seq, &end), 0);
     CHECK_EQ_INT(rl_journal_sync(old, seq, &err), 0);
     journal_file(dir, id, path, sizeof path);
@@ -396,11 +404,10 @@ static void test_fence_in_progress_holds_acknowledgements(void)
 static void test_records_overwrite_zero_filled_space(void)
 {
     char dir[PATH_MAX], path[PATH_MAX + 64];
-    fresh_dir(dir, sizeof dir);
     kv_error err;
-    rl_journal *j = rl_journal_create(dir, 0, &err);
+    uint64_t id, seq, end;
+    rl_journal *j = fresh_journal(dir, sizeof dir, &id);
     if (!j) return;
-    uint64_t id = rl_journal_file_id(j), seq, end;
     journal_file(dir, id, path, sizeof path);
     struct stat before, after;
     CHECK_EQ_INT(stat(path, &before), 0);
@@ -434,11 +441,10 @@ static void test_records_overwrite_zero_filled_space(void)
 static void test_v1_file_is_recovered(void)
 {
     char dir[PATH_MAX], path[PATH_MAX + 64], v1[PATH_MAX + 64];
-    fresh_dir(dir, sizeof dir);
     kv_error err;
-    rl_journal *j = rl_journal_create(dir, 0, &err);
+    uint64_t id, seq, end;
+    rl_journal *j = fresh_journal(dir, sizeof dir, &id);
     if (!j) return;
-    uint64_t id = rl_journal_file_id(j), seq, end;
     append_str(j, "one", &seq, &end);
     append_str(j, "two", &seq, &end);
     rl_journal_close(j);
@@ -472,11 +478,10 @@ static void test_v1_file_is_recovered(void)
 static void test_damaged_header_is_refused(void)
 {
     char dir[PATH_MAX], path[PATH_MAX + 64];
-    fresh_dir(dir, sizeof dir);
     kv_error err;
-    rl_journal *j = rl_journal_create(dir, 0, &err);
+    uint64_t id, seq, end;
+    rl_journal *j = fresh_journal(dir, sizeof dir, &id);
     if (!j) return;
-    uint64_t id = rl_journal_file_id(j), seq, end;
     append_str(j, "one", &seq, &end);
     rl_journal_close(j);
     int fd = open(journal_file(dir, id, path, sizeof path), O_WRONLY);
@@ -508,11 +513,10 @@ static void test_missing_file_is_an_error(void)
 static void test_replay_error_stops_recovery(void)
 {
     char dir[PATH_MAX];
-    fresh_dir(dir, sizeof dir);
     kv_error err;
-    rl_journal *j = rl_journal_create(dir, 0, &err);
+    uint64_t id, seq, end;
+    rl_journal *j = fresh_journal(dir, sizeof dir, &id);
     if (!j) return;
-    uint64_t id = rl_journal_file_id(j), seq, end;
     append_str(j, "a", &seq, &end);
     append_str(j, "b", &seq, &end);
     rl_journal_close(j);
@@ -548,11 +552,10 @@ static void *sync_worker(void *p)
 static void test_concurrent_sync(void)
 {
     char dir[PATH_MAX];
-    fresh_dir(dir, sizeof dir);
     kv_error err;
-    rl_journal *j = rl_journal_create(dir, 0, &err);
+    uint64_t id;
+    rl_journal *j = fresh_journal(dir, sizeof dir, &id);
     if (!j) return;
-    uint64_t id = rl_journal_file_id(j);
     pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
     pthread_t t[4];
     sync_arg a[4];
@@ -580,9 +583,8 @@ static void test_concurrent_sync(void)
 static void test_sync_starts_at_append(void)
 {
     char dir[PATH_MAX];
-    fresh_dir(dir, sizeof dir);
     kv_error err;
-    rl_journal *j = rl_journal_create(dir, 0, &err);
+    rl_journal *j = fresh_journal(dir, sizeof dir, NULL);
     if (!j) return;
     for (int round = 0; round < 3; round++) {
         uint64_t seq, end;
@@ -660,11 +662,10 @@ static void test_batch_codec_round_trip(void)
 static void test_release_punches_a_hole(void)
 {
     char dir[PATH_MAX], path[PATH_MAX + 64];
-    fresh_dir(dir, sizeof dir);
     kv_error err;
-    rl_journal *j = rl_journal_create(dir, 0, &err);
+    uint64_t id, seq, end = 0;
+    rl_journal *j = fresh_journal(dir, sizeof dir, &id);
     if (!j) return;
-    uint64_t id = rl_journal_file_id(j), seq, end = 0;
     char big[4000];
     memset(big, 'z', sizeof big - 1);
     big[sizeof big - 1] = 0;

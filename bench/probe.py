@@ -10,8 +10,8 @@ directory, or PostgreSQL 15 with --pg), loads the reference catalog of
 `make bench` (50 tables, 10,000 data files; with --quick that of
 `make bench BENCH_FLAGS=--quick`, 1,000 data files) and runs one workload of
 bench/workloads.py, the same statements `make bench` sends:
-  commit      one client's whole-commit median, its batch+COMMIT part, and
-              RockLake's server-side commit histogram;
+  commit      one client's whole-commit median (and p99, p99.9, max), its
+              batch+COMMIT part, and RockLake's server-side commit histogram;
   messages    the median of every message of the commit sequence, timed
               on the client (which round trips cost what);
   throughput  racing clients as in `make bench`, with retries;
@@ -118,9 +118,12 @@ def main():
             return
         r = W.commit_latency('127.0.0.1', srv.port, 'lake_commit', table, a.kind, a.n, 5,
                              trace=a.what == 'messages')
+        t = sorted(r['latency'])
+        tail = ', '.join(f'{name} {1e3 * t[min(len(t) - 1, int(len(t) * q))]:.2f}'
+                         for name, q in (('p99', 0.99), ('p99.9', 0.999)))
         print(f'{a.kind} commit, {a.n} commits: median '
-              f'{1e3 * statistics.median(r["latency"]):.2f} ms, batch+COMMIT median '
-              f'{1e3 * statistics.median(r["write"]):.2f} ms')
+              f'{1e3 * statistics.median(r["latency"]):.2f} ms ({tail}, max {1e3 * t[-1]:.2f}), '
+              f'batch+COMMIT median {1e3 * statistics.median(r["write"]):.2f} ms')
         if m0 is not None:
             h = R.server_histogram_delta(m0, srv.metrics(), 'rocklake_commit_seconds')
             if h.get('mean') is not None:

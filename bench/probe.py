@@ -4,6 +4,7 @@
     python3 bench/probe.py messages [--kind inlined|parquet] [-n 400] [--pg] [--quick]
     python3 bench/probe.py throughput [--clients 16] [--seconds 5] [--pg] [--quick]
     python3 bench/probe.py attach   [-n 15] [--pg] [--quick]
+    python3 bench/probe.py retry    [-n 20000] [--pg] [--quick]
 
 Each starts one server (RockLake on a fresh file:// store in a temporary
 directory, or PostgreSQL 15 with --pg), loads the reference catalog of
@@ -17,7 +18,10 @@ bench/workloads.py, the same statements `make bench` sends:
   throughput  racing clients as in `make bench`, with retries;
   attach      the attach of `make bench`'s largest attach catalog (10,000
               tables; 1,000 with --quick) instead of the reference catalog:
-              the median of each of its statements over -n attaches.
+              the median of each of its statements over -n attaches;
+  retry       what a DuckLake commit that lost a race re-reads before its
+              next round (RETRY_REREAD of bench/templates.py), statement by
+              statement, after -n commits have grown the snapshot tables.
 Server options come from the environment as usual, e.g.
 ROCKLAKE_JOURNAL=off or ROCKLAKE_BUSY_POLL_US=0 for an A/B run;
 ROCKLAKE_BIN picks another rocklake binary (default build/rocklake), to
@@ -34,6 +38,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run as R  # noqa: E402
+import templates as T  # noqa: E402
 import workloads as W  # noqa: E402
 from catalog import Catalog  # noqa: E402
 from lakewire import Conn  # noqa: E402
@@ -80,12 +85,35 @@ def probe_attach(a, work):
         srv.stop()
 
 
+def probe_retry(srv, table, n):
+    """The re-reads of a lost race, on a lake that has seen n more commits;
+    the lost commit's own snapshot is 5 behind the latest."""
+    W.commit_latency('127.0.0.1', srv.port, 'lake_commit', table, 'inlined', n, 0)
+    conn = Conn('127.0.0.1', srv.port, 'lake_commit')
+    try:
+        conn.run([('Q', T.BEGIN)])
+        own = W._latest(conn)[0] - 5
+        times = {}
+        for _ in range(20):
+            for sql in T.RETRY_REREAD:
+                t0 = time.perf_counter()
+                conn.copy_out(sql.format(own_sid=own))
+                times.setdefault(sql, []).append(time.perf_counter() - t0)
+        total = sum(statistics.median(t) for t in times.values())
+        print(f'retry re-reads after {n} commits (latest snapshot {own + 5}): {1e3 * total:.2f} ms')
+        for sql, t in times.items():
+            print(f'  {1e3 * statistics.median(t):7.2f} ms  {sql[:90]}')
+    finally:
+        conn.close()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
-    ap.add_argument('what', choices=['commit', 'messages', 'throughput', 'attach'])
+    ap.add_argument('what', choices=['commit', 'messages', 'throughput', 'attach', 'retry'])
     ap.add_argument('--kind', choices=['inlined', 'parquet'], default='inlined')
     ap.add_argument('-n', type=int, default=None,
-                    help='commits (commit, messages; default 400) or attaches (attach; default 15)')
+                    help='commits (commit, messages: default 400; retry: default 20000) '
+                         'or attaches (attach: default 15)')
     ap.add_argument('--clients', type=int, default=16)
     ap.add_argument('--seconds', type=float, default=5)
     ap.add_argument('--pg', action='store_true', help='PostgreSQL 15 instead of RockLake')
@@ -99,7 +127,8 @@ def main():
         finally:
             shutil.rmtree(work, ignore_errors=True)
         return
-    a.n = a.n or 400
+    if a.what != 'retry':
+        a.n = a.n or 400
     ref = Catalog('ref', commit_tables=19, seed=1, **R.config(a.quick)['ref'])
     srv = start(a.pg, work)
     try:
@@ -108,6 +137,9 @@ def main():
         conn.close()
         table = ref.tables[0] if a.kind == 'inlined' else ref.tables[1]
         m0 = None if a.pg else srv.metrics()
+        if a.what == 'retry':
+            probe_retry(srv, table, a.n or 20000)
+            return
         if a.what == 'throughput':
             r = W.commit_throughput('127.0.0.1', srv.port, 'lake_commit', ref.tables[3:3 + 16],
                                     a.clients, a.seconds)

@@ -1347,6 +1347,36 @@ rl_scan *rl_txn_scan_live(rl_txn *t, const rl_table_desc *d, const rl_datum *fie
     return scan_open(t, d, fields, nfields, true, err);
 }
 
+int rl_scan_seek(rl_scan *s, const rl_datum *fields, size_t nfields, rl_error *err)
+{
+    if (!s->it)
+        return 0; /* an empty scan */
+    rl_buf pk, key;
+    rl_buf_init(&pk, 0);
+    rl_buf_init(&key, 0);
+    int rc = 0;
+    if (rl_key_encode_prefix(&pk, s->d, fields, nfields) == RL_KEY_OK) {
+        if (s->live)
+            rl_key_live_index(&key, s->d->tag, pk.data, pk.len);
+        else
+            rl_buf_put(&key, pk.data, pk.len);
+        kv_error ke;
+        if (key.failed)
+            rc = oom(err);
+        else if (kv_iter_seek(s->it, key.data, key.len, &ke) < 0)
+            rc = kv_fail(err, &ke, "seeking in a scan");
+        else {
+            s->it_have = false;
+            size_t ovi = ov_lower_bound(s->txn, key.data, key.len);
+            if (ovi > s->ovi)
+                s->ovi = ovi;
+        }
+    }
+    rl_buf_free(&pk);
+    rl_buf_free(&key);
+    return rc;
+}
+
 int rl_scan_next(rl_scan *s, const rl_row **out, rl_error *err)
 {
     for (;;) {

@@ -121,6 +121,11 @@ rl_scan *rl_txn_scan(rl_txn *txn, const rl_table_desc *d, const rl_datum *fields
  * index: cost follows live rows, not history. d->live_index must be set. */
 rl_scan *rl_txn_scan_live(rl_txn *txn, const rl_table_desc *d, const rl_datum *fields,
                           size_t nfields, rl_error *err);
+/* Before the first rl_scan_next: skip to the first row whose key is at or
+ * after fields[0..nfields), where fields[0..nfields-1) are the scan's own
+ * prefix fields and fields[nfields-1] a bound on the next key field. A
+ * bound no key can have (a negative id) leaves the scan where it is. */
+int rl_scan_seek(rl_scan *s, const rl_datum *fields, size_t nfields, rl_error *err);
 /* 1 and *out borrowed until the next call, 0 at the end, -1 on error. */
 int rl_scan_next(rl_scan *s, const rl_row **out, rl_error *err);
 /* Keys read from the store by this scan so far (for tests and EXPLAIN ANALYZE). */

@@ -10,9 +10,11 @@
  *    catalog's name index; anything else is 42P01 with the name's position;
  *  - scans: a stored table is read with one rl_txn_scan per key prefix chosen
  *    from the WHERE clause's top-level AND-ed `col = const` / `col IN (...)`
- *    conjuncts on the descriptor's leading key fields. The choice only ever
- *    narrows to a superset of the matching rows: the caller applies the whole
- *    WHERE afterwards, so an unsupported shape just means a wider scan;
+ *    conjuncts on the descriptor's leading key fields, each started at a
+ *    lower bound when the next key field (an integer) has `col > const` or
+ *    `col >= const` (DuckLake's "changes since snapshot S"). The choice only
+ *    ever narrows to a superset of the matching rows: the caller applies the
+ *    whole WHERE afterwards, so an unsupported shape just means a wider scan;
  *  - ctids: a per-session map (desc, primary key) <-> ctid, numbered per
  *    table in first-seen order ((0,1), (0,2), ...) and stable until the
  *    transaction ends (rl_ctid_reset). A full scan of a table not read yet
@@ -222,6 +224,8 @@ typedef struct key_choice {
     size_t nprefix;
     rl_datum *fields; /* nprefix * nfields */
     rl_arena arena;   /* string values */
+    bool has_lower;   /* key field `nfields` starts at `lower` in every prefix */
+    rl_datum lower;
 } key_choice;
 
 static void key_choice_free(key_choice *kc)
@@ -405,6 +409,58 @@ static int conjunct_values(rl_exec *x, rl_arena *arena, const PgQuery__Node *n,
     return 1;
 }
 
+/* A lower bound on integer key column `col` from one conjunct: `col > c`,
+ * `col >= c`, `c < col` or `c <= col`, as the first value the column may
+ * take. 1 with *out, 0 if the conjunct gives none. */
+static int conjunct_lower_bound(rl_exec *x, rl_arena *arena, const PgQuery__Node *n,
+                                const char *col, const char *alias, const char *relname,
+                                int64_t *out)
+{
+    if (n->node_case != PG_QUERY__NODE__NODE_A_EXPR)
+        return 0;
+    const PgQuery__AExpr *e = n->a_expr;
+    if (e->kind != PG_QUERY__A__EXPR__KIND__AEXPR_OP || e->n_name != 1 || !string_of(e->name[0]))
+        return 0;
+    const char *op = string_of(e->name[0]);
+    bool col_left = is_column(e->lexpr, col, alias, relname) && is_constant(e->rexpr);
+    bool col_right = is_column(e->rexpr, col, alias, relname) && is_constant(e->lexpr);
+    bool strict;
+    if ((col_left && strcmp(op, ">") == 0) || (col_right && strcmp(op, "<") == 0))
+        strict = true;
+    else if ((col_left && strcmp(op, ">=") == 0) || (col_right && strcmp(op, "<=") == 0))
+        strict = false;
+    else
+        return 0;
+    rl_datum v;
+    memset(&v, 0, sizeof v);
+    if (!key_value(x, arena, col_left ? e->rexpr : e->lexpr, RL_T_INT8, &v) || v.isnull)
+        return 0;
+    if (strict && v.v.i == INT64_MAX)
+        return 0; /* nothing matches; the WHERE says so */
+    *out = strict ? v.v.i + 1 : v.v.i;
+    return 1;
+}
+
+/* The highest lower bound the conjuncts put on integer key field `k`. */
+static void choose_lower_bound(rl_exec *x, const rl_relation *rel, const char *alias,
+                               const PgQuery__Node *const *conj, size_t nconj, size_t k,
+                               key_choice *kc)
+{
+    const rl_table_desc *d = rel->desc;
+    if (k >= d->nkey || d->key[k] == RL_KEY_SEQ || d->cols[d->key[k]].type != RL_T_INT8)
+        return;
+    const char *col = d->cols[d->key[k]].name;
+    for (size_t i = 0; i < nconj; i++) {
+        int64_t b;
+        if (conjunct_lower_bound(x, &kc->arena, conj[i], col, alias, rel->name, &b) &&
+            (!kc->has_lower || b > kc->lower.v.i)) {
+            kc->has_lower = true;
+            memset(&kc->lower, 0, sizeof kc->lower);
+            kc->lower.v.i = b;
+        }
+    }
+}
+
 /* Fill kc->fields with the cartesian product of per-field values, in key
  * order (each field's values are sorted, so lexicographic = key order). */
 static int expand_prefixes(key_choice *kc, const field_vals *fv, size_t nfields)
@@ -466,6 +522,12 @@ static int choose_prefixes(rl_exec *x, const rl_relation *rel, const char *alias
         if (fv[k].n == 0)
             break; /* only NULLs: nothing can match, no need to look further */
     }
+    /* A statement that names ctid numbers the rows it reads in first-seen
+     * order (rl_ctid_for_key): it reads from the prefix's start, as before
+     * ranges, so that its numbers stay those of key order. */
+    bool empty = nfields && fv[nfields - 1].n == 0;
+    if (rc == 0 && !empty && !rl_exec_uses_ctids(x))
+        choose_lower_bound(x, rel, alias, conj, nconj, nfields, kc);
     if (rc == 0)
         rc = expand_prefixes(kc, fv, nfields);
     for (size_t k = 0; k < RL_MAX_KEY_FIELDS; k++)
@@ -530,11 +592,18 @@ int rl_relation_scan_each(rl_exec *x, const rl_relation *rel, const char *alias,
     int rc = 0;
     uint64_t n = 0;
     for (size_t p = 0; p < kc.nprefix && rc == 0; p++) {
-        rl_scan *sc = rl_txn_scan(t, rel->desc, kc.fields ? &kc.fields[p * kc.nfields] : NULL,
-                                  kc.nfields, x->err);
+        const rl_datum *prefix = kc.fields ? &kc.fields[p * kc.nfields] : NULL;
+        rl_scan *sc = rl_txn_scan(t, rel->desc, prefix, kc.nfields, x->err);
         if (!sc) {
             rc = -1;
             break;
+        }
+        if (kc.has_lower) {
+            rl_datum from[RL_MAX_KEY_FIELDS + 1];
+            if (kc.nfields)
+                memcpy(from, prefix, kc.nfields * sizeof *from);
+            from[kc.nfields] = kc.lower;
+            rc = rl_scan_seek(sc, from, kc.nfields + 1, x->err);
         }
         const rl_row *row;
         while (rc == 0 && (rc = rl_scan_next(sc, &row, x->err)) == 1) {
@@ -730,6 +799,26 @@ static void explain_keys(rl_buf *out, const rl_table_desc *d, const key_choice *
     rl_buf_put_str(out, ")");
 }
 
+/* " (tag 0xNN, from <first key>)": where the first prefix's scan starts. */
+static void explain_range(rl_buf *out, const rl_table_desc *d, const key_choice *kc)
+{
+    rl_datum from[RL_MAX_KEY_FIELDS + 1];
+    if (kc->nfields)
+        memcpy(from, kc->fields, kc->nfields * sizeof *from);
+    from[kc->nfields] = kc->lower;
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_buf_printf(out, " (tag 0x%02x", d->tag);
+    if (kc->nprefix > 1)
+        rl_buf_printf(out, ", %zu prefixes", kc->nprefix);
+    if (rl_key_encode_prefix(&k, d, from, kc->nfields + 1) == RL_KEY_OK && !k.failed) {
+        rl_buf_put_str(out, ", from ");
+        rl_key_hex(out, k.data, k.len);
+    }
+    rl_buf_put_str(out, ")");
+    rl_buf_free(&k);
+}
+
 static void explain_stored(rl_exec *x, const rl_relation *rel, const PgQuery__Node *where,
                            rl_buf *out)
 {
@@ -739,7 +828,10 @@ static void explain_stored(rl_exec *x, const rl_relation *rel, const PgQuery__No
         rl_buf_printf(out, "Full Scan on %s", rel->name);
         return;
     }
-    if (kc.nfields == 0) {
+    if (kc.has_lower) {
+        rl_buf_printf(out, "Range Scan on %s", rel->name);
+        explain_range(out, d, &kc);
+    } else if (kc.nfields == 0) {
         rl_buf_printf(out, "Full Scan on %s", rel->name);
         if (d->dyn_id)
             rl_buf_printf(out, " (dynamic table %llu)", (unsigned long long)d->dyn_id);

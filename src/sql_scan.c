@@ -461,6 +461,16 @@ static void choose_lower_bound(rl_exec *x, const rl_relation *rel, const char *a
     }
 }
 
+/* The key fields a range scan starts at: one prefix's fields, then the
+ * lower bound. Fills and returns `from` (RL_MAX_KEY_FIELDS + 1 entries). */
+static const rl_datum *range_start(const key_choice *kc, const rl_datum *prefix, rl_datum *from)
+{
+    if (kc->nfields)
+        memcpy(from, prefix, kc->nfields * sizeof *from);
+    from[kc->nfields] = kc->lower;
+    return from;
+}
+
 /* Fill kc->fields with the cartesian product of per-field values, in key
  * order (each field's values are sorted, so lexicographic = key order). */
 static int expand_prefixes(key_choice *kc, const field_vals *fv, size_t nfields)
@@ -600,10 +610,7 @@ int rl_relation_scan_each(rl_exec *x, const rl_relation *rel, const char *alias,
         }
         if (kc.has_lower) {
             rl_datum from[RL_MAX_KEY_FIELDS + 1];
-            if (kc.nfields)
-                memcpy(from, prefix, kc.nfields * sizeof *from);
-            from[kc.nfields] = kc.lower;
-            rc = rl_scan_seek(sc, from, kc.nfields + 1, x->err);
+            rc = rl_scan_seek(sc, range_start(&kc, prefix, from), kc.nfields + 1, x->err);
         }
         const rl_row *row;
         while (rc == 0 && (rc = rl_scan_next(sc, &row, x->err)) == 1) {
@@ -803,15 +810,14 @@ static void explain_keys(rl_buf *out, const rl_table_desc *d, const key_choice *
 static void explain_range(rl_buf *out, const rl_table_desc *d, const key_choice *kc)
 {
     rl_datum from[RL_MAX_KEY_FIELDS + 1];
-    if (kc->nfields)
-        memcpy(from, kc->fields, kc->nfields * sizeof *from);
-    from[kc->nfields] = kc->lower;
     rl_buf k;
     rl_buf_init(&k, 0);
     rl_buf_printf(out, " (tag 0x%02x", d->tag);
     if (kc->nprefix > 1)
         rl_buf_printf(out, ", %zu prefixes", kc->nprefix);
-    if (rl_key_encode_prefix(&k, d, from, kc->nfields + 1) == RL_KEY_OK && !k.failed) {
+    if (rl_key_encode_prefix(&k, d, range_start(kc, kc->fields, from), kc->nfields + 1) ==
+            RL_KEY_OK &&
+        !k.failed) {
         rl_buf_put_str(out, ", from ");
         rl_key_hex(out, k.data, k.len);
     }

@@ -208,13 +208,17 @@ static void free_records(pending_record *recs, size_t n)
     free(recs);
 }
 
-/* v1: one whole write at the end of `fd` (opened O_APPEND). */
-static int append_record(int fd, int type, uint64_t seq, const uint8_t *payload, size_t len)
+/* One record in one write: at offset `at`, or (at < 0) where the file
+ * position is, which with O_APPEND is the end (v1 fencing). Returns 0, or
+ * -1 with errno (ENOSPC for a short write). */
+static int write_record(int fd, int64_t at, int type, uint64_t seq, const uint8_t *payload,
+                        size_t len)
 {
     uint8_t h[HEADER_LEN];
     make_header(h, type, seq, payload, len);
     struct iovec iov[2] = {{h, HEADER_LEN}, {(void *)payload, len}};
-    ssize_t w = writev(fd, iov, len ? 2 : 1);
+    int n = len ? 2 : 1;
+    ssize_t w = at < 0 ? writev(fd, iov, n) : pwritev(fd, iov, n, (off_t)at);
     if (w != (ssize_t)(HEADER_LEN + len)) {
         if (w >= 0) errno = ENOSPC;
         return -1;
@@ -284,7 +288,7 @@ static int fence_v1(const char *path, int fd, const rl_journal_pos *prev, pendin
 {
     int afd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
     int rc = 0;
-    if (afd < 0 || append_record(afd, REC_FENCE, 0, NULL, 0) < 0 || fdatasync(afd) < 0)
+    if (afd < 0 || write_record(afd, -1, REC_FENCE, 0, NULL, 0) < 0 || fdatasync(afd) < 0)
         rc = fail(err, KV_ERR_IO, "cannot fence journal %s: %s", path, strerror(errno));
     if (afd >= 0) close(afd);
     uint64_t scan_end;
@@ -638,19 +642,16 @@ static int append_checked(rl_journal *j, int type, uint64_t seq, const uint8_t *
     if (len > MAX_PAYLOAD)
         return fail(err, KV_ERR_INVALID, "a commit of %zu bytes exceeds the journal's 1 GiB limit",
                     len);
-    uint8_t h[HEADER_LEN];
-    make_header(h, type, seq, payload, len);
-    struct iovec iov[2] = {{h, HEADER_LEN}, {(void *)payload, len}};
     uint64_t end = j->end + HEADER_LEN + len;
     bool crosses = end > atomic_load(&j->alloc_end);
     if (crosses) pthread_mutex_lock(&j->extend_mu);
-    ssize_t w = pwritev(j->fd, iov, len ? 2 : 1, (off_t)j->end);
+    int rc = write_record(j->fd, (int64_t)j->end, type, seq, payload, len);
+    int e = errno;
     if (crosses) {
         if (end > atomic_load(&j->alloc_end)) atomic_store(&j->alloc_end, end);
         pthread_mutex_unlock(&j->extend_mu);
     }
-    if (w != (ssize_t)(HEADER_LEN + len)) {
-        int e = w < 0 ? errno : ENOSPC;
+    if (rc < 0) {
         atomic_store(&j->failed, KV_ERR_IO);
         return fail(err, KV_ERR_IO, "cannot write to journal %s: %s", j->path, strerror(e));
     }

@@ -72,7 +72,6 @@ struct rl_journal {
     char *path;
     uint64_t end;      /* appends: under the caller's lock */
     uint64_t next_seq; /* appends: under the caller's lock */
-    _Atomic uint64_t written_seq, written_end;
     pthread_mutex_t extend_mu;   /* zero-filling, and records crossing alloc_end */
     _Atomic uint64_t alloc_end;  /* zeros up to here (written under extend_mu) */
     pthread_mutex_t sync_mu;
@@ -549,8 +548,8 @@ rl_journal *rl_journal_create(const char *dir, uint64_t last_seq, kv_error *err)
         goto fail_mu;
     }
     j->next_seq = last_seq + 1;
-    j->written_seq = j->durable_seq = j->pending_seq = last_seq;
-    j->written_end = j->durable_end = j->pending_end = j->end;
+    j->durable_seq = j->pending_seq = last_seq;
+    j->durable_end = j->pending_end = j->end;
     pthread_mutex_init(&j->sync_mu, NULL);
     pthread_cond_init(&j->sync_done, NULL);
     pthread_cond_init(&j->sync_wanted, NULL);
@@ -665,8 +664,6 @@ int rl_journal_append(rl_journal *j, const uint8_t *payload, size_t len, uint64_
     uint64_t s = j->next_seq;
     if (append_checked(j, REC_DATA, s, payload, len, err) < 0) return -1;
     j->next_seq++;
-    atomic_store(&j->written_end, j->end);
-    atomic_store(&j->written_seq, s);
     *seq = s;
     *end = j->end;
     pthread_mutex_lock(&j->sync_mu);
@@ -689,7 +686,6 @@ int rl_journal_abort(rl_journal *j, uint64_t seq, kv_error *err)
         return -1;
     }
     uint64_t abort_end = j->end;
-    atomic_store(&j->written_end, abort_end);
     /* The DATA record may already be on disk (the sync thread starts at
      * every append): the ABORT must be too before the caller reports the
      * refusal, or a power loss now would bring the refused batch back. The
@@ -738,10 +734,12 @@ uint64_t rl_journal_durable_seq(rl_journal *j)
     return d;
 }
 
-void rl_journal_written(const rl_journal *j, uint64_t *seq, uint64_t *end)
+void rl_journal_written(rl_journal *j, uint64_t *seq, uint64_t *end)
 {
-    *seq = atomic_load(&j->written_seq);
-    *end = atomic_load(&j->written_end);
+    pthread_mutex_lock(&j->sync_mu);
+    *seq = j->pending_seq;
+    *end = j->pending_end;
+    pthread_mutex_unlock(&j->sync_mu);
 }
 
 void rl_journal_release(rl_journal *j, uint64_t offset)

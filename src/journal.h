@@ -130,7 +130,7 @@ int rl_journal_sync(rl_journal *j, uint64_t seq, kv_error *err);
 uint64_t rl_journal_durable_seq(rl_journal *j);
 
 /* The last seq appended and the offset just past it. */
-void rl_journal_written(const rl_journal *j, uint64_t *seq, uint64_t *end);
+void rl_journal_written(rl_journal *j, uint64_t *seq, uint64_t *end);
 
 /* Give back the disk space of everything before `offset` (the store holds
  * it durably). Offsets never change: the space becomes a hole. */

@@ -1277,6 +1277,23 @@ static int scan_merged_next(rl_scan *s, const uint8_t **k, size_t *kl, const uin
     }
 }
 
+/* The store key a scan of d reads from at fields[0..nfields): their
+ * primary-key prefix, or for a live scan its live-index form, in *out.
+ * Anything but RL_KEY_OK means the fields name no stored key. */
+static rl_key_status scan_key(const rl_table_desc *d, bool live, const rl_datum *fields,
+                              size_t nfields, rl_buf *out)
+{
+    if (!live)
+        return rl_key_encode_prefix(out, d, fields, nfields);
+    rl_buf pk;
+    rl_buf_init(&pk, 0);
+    rl_key_status ks = rl_key_encode_prefix(&pk, d, fields, nfields);
+    if (ks == RL_KEY_OK)
+        rl_key_live_index(out, d->tag, pk.data, pk.len);
+    rl_buf_free(&pk);
+    return ks;
+}
+
 static rl_scan *scan_open(rl_txn *t, const rl_table_desc *d, const rl_datum *fields,
                           size_t nfields, bool live, rl_error *err)
 {
@@ -1294,12 +1311,11 @@ static rl_scan *scan_open(rl_txn *t, const rl_table_desc *d, const rl_datum *fie
     s->live = live;
     rl_buf_init(&s->arena, 0);
     rl_buf_init(&s->fetched_key, 0);
-    rl_buf pk, p;
-    rl_buf_init(&pk, 0);
+    rl_buf p;
     rl_buf_init(&p, 0);
-    rl_key_status ks = rl_key_encode_prefix(&pk, d, fields, nfields);
+    rl_key_status ks = scan_key(d, live, fields, nfields, &p);
     if (ks != RL_KEY_OK) {
-        rl_buf_free(&pk);
+        rl_buf_free(&p);
         rl_scan_free(s);
         /* a NULL or negative id can match no stored key: an empty scan */
         s = calloc(1, sizeof *s);
@@ -1315,11 +1331,6 @@ static rl_scan *scan_open(rl_txn *t, const rl_table_desc *d, const rl_datum *fie
         rl_buf_init(&s->fetched_key, 0);
         return s;
     }
-    if (live)
-        rl_key_live_index(&p, d->tag, pk.data, pk.len);
-    else
-        rl_buf_put(&p, pk.data, pk.len);
-    rl_buf_free(&pk);
     s->prefix = rl_buf_steal(&p, &s->plen);
     kv_error ke;
     s->it = s->prefix ? kv_scan_prefix(t->cat->kv, t->snap, s->prefix, s->plen, &ke) : NULL;
@@ -1351,15 +1362,10 @@ int rl_scan_seek(rl_scan *s, const rl_datum *fields, size_t nfields, rl_error *e
 {
     if (!s->it)
         return 0; /* an empty scan */
-    rl_buf pk, key;
-    rl_buf_init(&pk, 0);
+    rl_buf key;
     rl_buf_init(&key, 0);
     int rc = 0;
-    if (rl_key_encode_prefix(&pk, s->d, fields, nfields) == RL_KEY_OK) {
-        if (s->live)
-            rl_key_live_index(&key, s->d->tag, pk.data, pk.len);
-        else
-            rl_buf_put(&key, pk.data, pk.len);
+    if (scan_key(s->d, s->live, fields, nfields, &key) == RL_KEY_OK) {
         kv_error ke;
         if (key.failed)
             rc = oom(err);
@@ -1372,7 +1378,6 @@ int rl_scan_seek(rl_scan *s, const rl_datum *fields, size_t nfields, rl_error *e
                 s->ovi = ovi;
         }
     }
-    rl_buf_free(&pk);
     rl_buf_free(&key);
     return rc;
 }

@@ -40,7 +40,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run as R  # noqa: E402
 import templates as T  # noqa: E402
 import workloads as W  # noqa: E402
-from catalog import Catalog  # noqa: E402
 from lakewire import Conn  # noqa: E402
 from servers import PgServer, RockLakeServer  # noqa: E402
 
@@ -62,8 +61,7 @@ def start(pg, work, db='lake_commit'):
 def probe_attach(a, work):
     c = R.config(a.quick)
     ntab = max(c['attach_sizes'])
-    cat = Catalog(f't{ntab}', ntab, c['attach_base_cols'], c['attach_files_per_table'],
-                  seed=100 + ntab)
+    cat = R.attach_catalog(c, ntab)
     db = f'lake_t{ntab}'
     srv = start(a.pg, work, db)
     try:
@@ -73,7 +71,7 @@ def probe_attach(a, work):
         R.settle()
         W.attach_once('127.0.0.1', srv.port, db)  # warm-up
         times, total = {}, []
-        for _ in range(a.n or 15):
+        for _ in range(a.n):
             t0 = time.perf_counter()
             for key, dt in W.attach_steps('127.0.0.1', srv.port, db):
                 times.setdefault(key, []).append(dt)
@@ -119,6 +117,7 @@ def main():
     ap.add_argument('--pg', action='store_true', help='PostgreSQL 15 instead of RockLake')
     ap.add_argument('--quick', action='store_true', help="the quick bench's smaller catalog")
     a = ap.parse_args()
+    a.n = a.n or {'attach': 15, 'retry': 20000}.get(a.what, 400)
     work = tempfile.mkdtemp(prefix='rocklake-probe-')
     os.chmod(work, 0o755)  # PostgreSQL runs as its own user when we are root
     if a.what == 'attach':
@@ -127,9 +126,7 @@ def main():
         finally:
             shutil.rmtree(work, ignore_errors=True)
         return
-    if a.what != 'retry':
-        a.n = a.n or 400
-    ref = Catalog('ref', commit_tables=19, seed=1, **R.config(a.quick)['ref'])
+    ref = R.reference_catalog(R.config(a.quick))
     srv = start(a.pg, work)
     try:
         conn = Conn('127.0.0.1', srv.port, 'lake_commit')
@@ -138,7 +135,7 @@ def main():
         table = ref.tables[0] if a.kind == 'inlined' else ref.tables[1]
         m0 = None if a.pg else srv.metrics()
         if a.what == 'retry':
-            probe_retry(srv, table, a.n or 20000)
+            probe_retry(srv, table, a.n)
             return
         if a.what == 'throughput':
             r = W.commit_throughput('127.0.0.1', srv.port, 'lake_commit', ref.tables[3:3 + 16],
@@ -150,11 +147,10 @@ def main():
             return
         r = W.commit_latency('127.0.0.1', srv.port, 'lake_commit', table, a.kind, a.n, 5,
                              trace=a.what == 'messages')
-        t = sorted(r['latency'])
-        tail = ', '.join(f'{name} {1e3 * t[min(len(t) - 1, int(len(t) * q))]:.2f}'
-                         for name, q in (('p99', 0.99), ('p99.9', 0.999)))
-        print(f'{a.kind} commit, {a.n} commits: median '
-              f'{1e3 * statistics.median(r["latency"]):.2f} ms ({tail}, max {1e3 * t[-1]:.2f}), '
+        t = r['latency']
+        print(f'{a.kind} commit, {a.n} commits: median {1e3 * statistics.median(t):.2f} ms '
+              f'(p99 {1e3 * R.pct(t, 99):.2f}, p99.9 {1e3 * R.pct(t, 99.9):.2f}, '
+              f'max {1e3 * max(t):.2f}), '
               f'batch+COMMIT median {1e3 * statistics.median(r["write"]):.2f} ms')
         if m0 is not None:
             h = R.server_histogram_delta(m0, srv.metrics(), 'rocklake_commit_seconds')

@@ -85,6 +85,16 @@ def config(quick):
         s3_latency_n=100)
 
 
+def reference_catalog(c):
+    """The reference catalog of config `c` (commit workloads run on it)."""
+    return Catalog('ref', commit_tables=19, seed=1, **c['ref'])
+
+
+def attach_catalog(c, n):
+    """The attach catalog of n tables of config `c`."""
+    return Catalog(f't{n}', n, c['attach_base_cols'], c['attach_files_per_table'], seed=100 + n)
+
+
 # ------------------------------------------------------------------ runner
 
 class Run:
@@ -98,9 +108,8 @@ class Run:
         os.makedirs(self.work, exist_ok=True)
         os.chmod(self.work, 0o755)
         c = self.cfg
-        self.ref = Catalog('ref', commit_tables=19, seed=1, **c['ref'])
-        self.attach = {n: Catalog(f't{n}', n, c['attach_base_cols'], c['attach_files_per_table'],
-                                  seed=100 + n) for n in c['attach_sizes']}
+        self.ref = reference_catalog(c)
+        self.attach = {n: attach_catalog(c, n) for n in c['attach_sizes']}
         self.big = max(c['attach_sizes'])
 
     # -- bookkeeping

@@ -826,6 +826,29 @@ static void *race_commits(void *arg)
     return NULL;
 }
 
+/* `threads` racers of `each` commits on c, run to the end; checks that
+ * none failed. Returns the retries of all of them. */
+static int race_to_the_end(rl_catalog *c, int threads, int each)
+{
+    enum { MAX_RACERS = 16 };
+    racer r[MAX_RACERS];
+    pthread_t th[MAX_RACERS];
+    CHECK(threads <= MAX_RACERS);
+    if (threads > MAX_RACERS)
+        threads = MAX_RACERS;
+    for (int i = 0; i < threads; i++) {
+        r[i] = (racer){.cat = c, .commits = each};
+        pthread_create(&th[i], NULL, race_commits, &r[i]);
+    }
+    int retries = 0;
+    for (int i = 0; i < threads; i++) {
+        pthread_join(th[i], NULL);
+        CHECK_EQ_INT(r[i].failures, 0);
+        retries += r[i].retries;
+    }
+    return retries;
+}
+
 typedef struct durable_reader {
     rl_catalog *cat;
     _Atomic int *stop;
@@ -861,18 +884,10 @@ static void test_reads_see_only_durable_commits(void)
         return;
     enum { WRITERS = 3, EACH = 60 };
     _Atomic int stop = 0;
-    racer r[WRITERS];
-    pthread_t th[WRITERS], rd;
+    pthread_t rd;
     durable_reader d = {.cat = c, .stop = &stop};
     pthread_create(&rd, NULL, read_while_committing, &d);
-    for (int i = 0; i < WRITERS; i++) {
-        r[i] = (racer){.cat = c, .commits = EACH};
-        pthread_create(&th[i], NULL, race_commits, &r[i]);
-    }
-    for (int i = 0; i < WRITERS; i++) {
-        pthread_join(th[i], NULL);
-        CHECK_EQ_INT(r[i].failures, 0);
-    }
+    race_to_the_end(c, WRITERS, EACH);
     atomic_store(&stop, 1);
     pthread_join(rd, NULL);
     fprintf(stderr, "  %d snapshots taken during %d commits\n", d.begins, WRITERS * EACH);
@@ -890,16 +905,7 @@ static void test_concurrent_commits_race_like_ducklake(void)
     if (!c)
         return;
     enum { THREADS = 4, EACH = 25 };
-    racer r[THREADS];
-    pthread_t th[THREADS];
-    for (int i = 0; i < THREADS; i++) {
-        r[i] = (racer){.cat = c, .commits = EACH};
-        pthread_create(&th[i], NULL, race_commits, &r[i]);
-    }
-    for (int i = 0; i < THREADS; i++) {
-        pthread_join(th[i], NULL);
-        CHECK_EQ_INT(r[i].failures, 0);
-    }
+    race_to_the_end(c, THREADS, EACH);
     /* every commit landed exactly once: ids 0..N-1, no gaps, no duplicates */
     rl_error e;
     rl_txn *t = rl_txn_begin(c, &e);
@@ -1078,18 +1084,7 @@ static void test_group_commit_shares_flushes(void)
         return;
     int before = count_wal_files(url);
     enum { THREADS = 8, EACH = 25 };
-    racer r[THREADS];
-    pthread_t th[THREADS];
-    for (int i = 0; i < THREADS; i++) {
-        r[i] = (racer){.cat = c, .commits = EACH};
-        pthread_create(&th[i], NULL, race_commits, &r[i]);
-    }
-    int retries = 0;
-    for (int i = 0; i < THREADS; i++) {
-        pthread_join(th[i], NULL);
-        CHECK_EQ_INT(r[i].failures, 0);
-        retries += r[i].retries;
-    }
+    int retries = race_to_the_end(c, THREADS, EACH);
     int flushes = count_wal_files(url) - before;
     fprintf(stderr, "  %d commits (+%d retried) in %d WAL flushes\n", THREADS * EACH, retries,
             flushes);

@@ -63,4 +63,14 @@ if ! python3 -c 'import psycopg, matplotlib' >/dev/null 2>&1; then
     python3 -m pip install -q 'psycopg[binary]' matplotlib 2>/dev/null ||
         python3 -m pip install -q --break-system-packages 'psycopg[binary]' matplotlib
 fi
+# the real-DuckDB end-to-end suite (tests/duckdb) and benchmark: DuckDB 1.5.5
+# with the signed ducklake and postgres extension binaries PyPI ships, and
+# pytz (DuckDB's Python API needs it for TIMESTAMPTZ values)
+duckdb_pkgs=(duckdb==1.5.5 duckdb-extension-ducklake==1.5.5 duckdb-extension-postgres==1.5.5 pytz)
+if ! python3 -c 'import duckdb, duckdb_extension_ducklake, duckdb_extension_postgres, pytz, sys
+sys.exit(duckdb.__version__ != "1.5.5")' >/dev/null 2>&1; then
+    echo "install-deps: pip install ${duckdb_pkgs[*]} (real-DuckDB suite)"
+    python3 -m pip install -q "${duckdb_pkgs[@]}" 2>/dev/null ||
+        python3 -m pip install -q --break-system-packages "${duckdb_pkgs[@]}"
+fi
 echo "install-deps: ok"

@@ -37,6 +37,9 @@ fi
 if [ -x tests/wire/run_wire.sh ] && [ "${ROCKLAKE_SKIP_WIRE:-0}" != 1 ]; then
     run_one "wire suite" tests/wire/run_wire.sh "$BUILD"
 fi
+if [ -x tests/duckdb/run_duckdb.sh ] && [ "${ROCKLAKE_SKIP_DUCKDB:-0}" != 1 ]; then
+    run_one "real-DuckDB suite" tests/duckdb/run_duckdb.sh "$BUILD"
+fi
 echo
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

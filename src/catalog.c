@@ -340,6 +340,7 @@ rl_format rl_catalog_format(const rl_catalog *cat) { return cat->fmt; }
 uint64_t rl_catalog_writer_epoch(const rl_catalog *cat) { return cat->epoch; }
 bool rl_catalog_read_only(const rl_catalog *cat) { return cat->read_only; }
 kv_db *rl_catalog_kv(rl_catalog *cat) { return cat->kv; }
+uint64_t rl_catalog_size_bytes(rl_catalog *cat) { return kv_size_bytes(cat->kv); }
 
 /* Find or load a counter; caller holds cat->lock. NULL on store error. */
 static counter *counter_locked(rl_catalog *cat, const char *name, rl_error *err)

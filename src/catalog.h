@@ -60,6 +60,8 @@ uint64_t rl_catalog_writer_epoch(const rl_catalog *cat);
 bool rl_catalog_read_only(const rl_catalog *cat);
 /* The store underneath, for tools that read raw keys (inspect, stats, check). */
 kv_db *rl_catalog_kv(rl_catalog *cat);
+/* What the catalog's store takes, in bytes (kv_size_bytes). */
+uint64_t rl_catalog_size_bytes(rl_catalog *cat);
 
 /* Current value of a counter (0 if never set). */
 uint64_t rl_catalog_counter(rl_catalog *cat, const char *name);

@@ -44,12 +44,14 @@
  */
 #include "kv.h"
 
+#include <dirent.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "batchcodec.h"
@@ -85,6 +87,7 @@ struct kv_db {
     rl_journal *journal; /* NULL: SlateDB's WAL makes writes durable */
     pthread_mutex_t release_lock; /* one journal release at a time */
     _Atomic uint64_t released;    /* journal offset given back; written under release_lock */
+    char *local_dir;              /* a local store's directory (malloc'd), or NULL */
 };
 
 struct kv_pending {
@@ -343,11 +346,10 @@ kv_db *kv_open_writer(const char *url, const kv_options *opts, kv_error *err)
     slate_db *s = slate_open_writer(url, opts, err);
     kv_db *db = s ? wrap(s, err) : NULL;
     if (!db) return NULL;
-    char *store_dir = kv_local_dir(url);
-    if (store_dir) {
+    db->local_dir = kv_local_dir(url);
+    if (db->local_dir) {
         bool use = !opts || opts->journal >= 0;
-        int r = journal_open(db, store_dir, use, err);
-        free(store_dir);
+        int r = journal_open(db, db->local_dir, use, err);
         if (r < 0) {
             kv_error ignored;
             kv_close(db, &ignored);
@@ -371,7 +373,9 @@ kv_db *kv_open_writer(const char *url, const kv_options *opts, kv_error *err)
 kv_db *kv_open_reader(const char *url, const kv_options *opts, kv_error *err)
 {
     slate_db *s = slate_open_reader(url, opts, err);
-    return s ? wrap(s, err) : NULL;
+    kv_db *db = s ? wrap(s, err) : NULL;
+    if (db) db->local_dir = kv_local_dir(url);
+    return db;
 }
 
 int kv_is_reader(const kv_db *db)
@@ -397,8 +401,39 @@ int kv_close(kv_db *db, kv_error *err)
     kvm_free(db->mirror);
     pthread_mutex_destroy(&db->write_lock);
     pthread_mutex_destroy(&db->release_lock);
+    free(db->local_dir);
     free(db);
     return rc;
+}
+
+/* Apparent sizes of the regular files below `dir` (symlinks not followed). */
+static uint64_t dir_bytes(const char *dir, int depth)
+{
+    DIR *d = depth < 16 ? opendir(dir) : NULL;
+    if (!d) return 0;
+    uint64_t total = 0;
+    struct dirent *e;
+    char path[4096];
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        struct stat st;
+        if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path) continue;
+        if (lstat(path, &st) != 0) continue; /* removed meanwhile (compaction) */
+        if (S_ISDIR(st.st_mode))
+            total += dir_bytes(path, depth + 1);
+        else if (S_ISREG(st.st_mode))
+            total += (uint64_t)st.st_size;
+    }
+    closedir(d);
+    return total;
+}
+
+uint64_t kv_size_bytes(kv_db *db)
+{
+    if (!db) return 0;
+    if (db->local_dir) return dir_bytes(db->local_dir, 0);
+    kv_mirror_info mi;
+    return kv_mirror_stats(db, &mi) ? mi.bytes : 0;
 }
 
 int kv_mirror_stats(kv_db *db, kv_mirror_info *out)

@@ -122,6 +122,12 @@ int kv_is_reader(const kv_db *db);
  * is dropped. */
 int kv_close(kv_db *db, kv_error *err);
 
+/* Bytes the store takes: on a local store, the files under its directory
+ * (SlateDB's objects and the journal, apparent sizes); on an object store,
+ * which is not listed, the writer's in-memory copy's bytes, or 0 without
+ * one. For pg_database_size and monitoring, not exact accounting. */
+uint64_t kv_size_bytes(kv_db *db);
+
 /* The writer's in-memory copy of the keyspace, for stats and tests. */
 typedef struct kv_mirror_info {
     uint64_t keys;     /* keys held, including deleted ones kept until close */

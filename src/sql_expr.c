@@ -2022,6 +2022,26 @@ static int fn_to_regclass(rl_expr_ctx *c, size_t n, rl_value *args, rl_value *ou
     return regclass_from_text(c, (const char *)args[0].d.v.s.p, args[0].d.v.s.len, true, out, loc);
 }
 
+/* pg_database_size(name): the store's bytes for this session's database.
+ * An engine serves one database and knows of no other, so any other name is
+ * 3D000 as for a database that does not exist. */
+static int fn_database_size(rl_expr_ctx *c, size_t n, rl_value *args, rl_value *out, int loc)
+{
+    if (expect_args(c, "pg_database_size", 1, n, args, loc) < 0 ||
+        text_arg(c, "pg_database_size", n, args, 0, loc) < 0)
+        return -1;
+    if (args[0].d.isnull || !c->x->s) {
+        set_null(out, RL_OID_INT8);
+        return 0;
+    }
+    const char *db = c->x->s->eng->database;
+    if (strlen(db) != args[0].d.v.s.len || memcmp(db, args[0].d.v.s.p, args[0].d.v.s.len) != 0)
+        return rl_exec_error(c->x, "3D000", loc, "database \"%.*s\" does not exist",
+                             (int)args[0].d.v.s.len, (const char *)args[0].d.v.s.p);
+    set_int(out, RL_OID_INT8, (int64_t)rl_catalog_size_bytes(c->x->s->eng->cat));
+    return 0;
+}
+
 static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *out)
 {
     const char *name = func_name(f);
@@ -2086,6 +2106,8 @@ static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *o
     }
     if (strcmp(name, "to_regclass") == 0)
         return fn_to_regclass(c, n, args, out, loc);
+    if (strcmp(name, "pg_database_size") == 0)
+        return fn_database_size(c, n, args, out, loc);
     if (strcmp(name, "split_part") == 0)
         return fn_split_part(c, n, args, out, loc);
     if (strcmp(name, "lower") == 0 || strcmp(name, "upper") == 0)

@@ -25,3 +25,7 @@ SHOW search_path;
 RESET ALL;
 SHOW transaction_isolation;
 SELECT 1; DISCARD ALL;
+-- PRAGMA database_size of an attached DuckLake asks for the catalog's size
+SELECT pg_database_size(current_database()) > 0;
+SELECT pg_database_size(NULL);
+SELECT pg_database_size('no_such_database');

@@ -2288,6 +2288,11 @@ static int fixed_schema_in_use(rl_txn *t, char *out, size_t n, rl_error *err)
     return rc < 0 ? -1 : 0;
 }
 
+int rl_txn_fixed_schema(rl_txn *t, char *out, size_t n, rl_error *err)
+{
+    return fixed_schema_in_use(t, out, n, err);
+}
+
 /* Delete every row under `prefix` (collect keys first: deleting changes the
  * overlay the scan walks). Index entries of the rows go too. */
 static int delete_rows_of(rl_txn *t, const rl_table_desc *d, rl_error *err)

@@ -170,6 +170,9 @@ int rl_txn_drop_dynamic(rl_txn *txn, const rl_table_desc *d, rl_error *err);
  * refused with 0A000. */
 int rl_txn_register_fixed(rl_txn *txn, const char *schema, const rl_table_desc *d,
                           bool if_not_exists, rl_error *err);
+/* The schema that holds this catalog's DuckLake fixed tables, written to
+ * out ("" if none is registered yet). 0, or -1 with err. */
+int rl_txn_fixed_schema(rl_txn *txn, char *out, size_t n, rl_error *err);
 /* Fixed or dynamic descriptor of schema.name; NULL + 42P01 if absent. */
 const rl_table_desc *rl_txn_find_table(rl_txn *txn, const char *schema, const char *name,
                                        rl_error *err);

@@ -38,12 +38,36 @@
 #include "client.h"
 #include "kv.h"
 
+/* A further DuckLake metadata schema of a database (PostgreSQL keeps any
+ * number, one per schema): a store of its own at ROOT/NAME/schemas/SCHEMA,
+ * to which sql_lakes.c routes the statements naming that schema. */
+typedef struct schema_lake {
+    char schema[64];
+    rl_catalog *cat;
+    rl_engine *eng;
+    struct schema_lake *next;
+} schema_lake;
+
+/* Schemas found to have no store of their own: a writer creates every such
+ * store itself, so its answer holds; a follower asks again after a second. */
+#define ABSENT_SCHEMAS 32
+#define FOLLOWER_ABSENT_NS 1000000000LL
+
 struct srv_lake {
     char name[64];
     rl_catalog *cat;
     rl_engine *eng;
     bool fenced_logged;
     srv_lake *next;
+    rl_server *srv;
+    rl_schema_lakes hooks;       /* handed to eng: find / each below */
+    pthread_mutex_t schemas_mu;  /* guards schemas and absent */
+    schema_lake *schemas;        /* in the order they were opened */
+    struct {
+        char schema[64];
+        int64_t at_ns;
+    } absent[ABSENT_SCHEMAS];
+    size_t nabsent;
 };
 
 /* Latency histograms (Prometheus style, seconds). Commits wait for a
@@ -319,27 +343,21 @@ static void log_load_progress(void *ctx, uint64_t keys, uint64_t bytes)
             "memory_mib", mb, NULL);
 }
 
-static srv_lake *open_lake(rl_server *srv, const char *name, rl_error *err)
+/* Open (or, with create, make) the catalog at url; NULL with err, or NULL
+ * with err clear when the store does not exist and create is off. */
+static rl_catalog *open_catalog(rl_server *srv, const char *url, const char *name, bool create,
+                                rl_format format, rl_error *err)
 {
-    char url[4096];
-    const char *root = srv->cfg.store;
-    if (!rl_db_url(root, name, url, sizeof url)) {
-        no_database(err, name);
-        return NULL;
-    }
-    bool create = srv->auto_create && !srv->cfg.read_only;
-    char *dir = kv_local_dir(root);
+    char *dir = kv_local_dir(url);
     if (dir) {
-        char path[4096];
         /* a writer open would create an empty store: check first */
-        bool missing = !create && (!rl_db_url(dir, name, path, sizeof path) || !dir_exists(path));
+        bool missing = !create && !dir_exists(dir);
         free(dir);
-        if (missing) {
-            no_database(err, name);
+        if (missing)
             return NULL;
-        }
     }
-    rl_catalog_options o = {.create_if_missing = create, .read_only = srv->cfg.read_only};
+    rl_catalog_options o = {.create_if_missing = create, .read_only = srv->cfg.read_only,
+                            .format = format};
     load_progress lp = {srv, name};
     o.kv.load_progress = log_load_progress;
     o.kv.load_progress_ctx = &lp;
@@ -349,27 +367,13 @@ static srv_lake *open_lake(rl_server *srv, const char *name, rl_error *err)
     rl_error e;
     rl_error_clear(&e);
     rl_catalog *cat = rl_catalog_open(url, &o, &e);
-    if (!cat) {
-        if (strstr(e.message, "no RockLake catalog"))
-            no_database(err, name);
-        else
-            *err = e;
-        return NULL;
-    }
-    rl_engine_options eo = {.database = name};
-    rl_engine *eng = rl_engine_new(cat, &eo, err);
-    srv_lake *l = eng ? calloc(1, sizeof *l) : NULL;
-    if (!l) {
-        if (eng)
-            rl_engine_free(eng);
-        rl_catalog_close(cat, NULL);
-        if (eng)
-            rl_error_set(err, "53200", "out of memory");
-        return NULL;
-    }
-    snprintf(l->name, sizeof l->name, "%s", name);
-    l->cat = cat;
-    l->eng = eng;
+    if (!cat && !strstr(e.message, "no RockLake catalog"))
+        *err = e;
+    return cat;
+}
+
+static void log_opened(rl_server *srv, const char *name, const char *url, rl_catalog *cat)
+{
     kv_mirror_info mi;
     char in_memory[64] = "no";
     if (kv_mirror_stats(rl_catalog_kv(cat), &mi))
@@ -377,6 +381,195 @@ static srv_lake *open_lake(rl_server *srv, const char *name, rl_error *err)
                  (double)mi.bytes / (1 << 20));
     srv_log(srv, "info", "database_opened", "database", name, "url", url, "mode",
             srv->cfg.read_only ? "read-only" : "writer", "in_memory", in_memory, NULL);
+}
+
+static int64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static bool schema_known_absent(srv_lake *l, const char *schema)
+{
+    for (size_t i = 0; i < l->nabsent; i++)
+        if (strcmp(l->absent[i].schema, schema) == 0)
+            return !l->srv->cfg.read_only ||
+                   mono_ns() - l->absent[i].at_ns < FOLLOWER_ABSENT_NS;
+    return false;
+}
+
+static void note_schema_absent(srv_lake *l, const char *schema, bool absent)
+{
+    size_t i = 0;
+    while (i < l->nabsent && strcmp(l->absent[i].schema, schema) != 0)
+        i++;
+    if (!absent) {
+        if (i < l->nabsent)
+            l->absent[i] = l->absent[--l->nabsent];
+        return;
+    }
+    if (i == l->nabsent && l->nabsent == ABSENT_SCHEMAS)
+        return; /* full: such schemas are looked up again next time */
+    if (i == l->nabsent)
+        snprintf(l->absent[l->nabsent++].schema, sizeof l->absent[0].schema, "%s", schema);
+    l->absent[i].at_ns = mono_ns();
+}
+
+/* Open or create the store of `schema`; caller holds l->schemas_mu.
+ * NULL with err clear: no such store. */
+static schema_lake *open_schema_lake(srv_lake *l, const char *schema, bool create, rl_error *err)
+{
+    char base[4096], url[4096];
+    if (!valid_db_name(schema) || strlen(schema) >= sizeof l->schemas->schema) {
+        if (create)
+            rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
+                         "RockLake keeps a further DuckLake metadata schema in a store named "
+                         "after it, and \"%s\" cannot name one",
+                         schema);
+        if (create)
+            rl_error_hint(err, "use a schema name of letters, digits, '_', '-' and '.'");
+        return NULL;
+    }
+    if (!rl_db_url(l->srv->cfg.store, l->name, base, sizeof base) ||
+        snprintf(url, sizeof url, "%s/schemas/%s", base, schema) >= (int)sizeof url) {
+        rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, "store path too long");
+        return NULL;
+    }
+    rl_catalog *cat = open_catalog(l->srv, url, l->name, create && !l->srv->cfg.read_only,
+                                   rl_catalog_format(l->cat), err);
+    if (!cat)
+        return NULL;
+    rl_engine_options eo = {.database = l->name};
+    schema_lake *sl = calloc(1, sizeof *sl);
+    rl_engine *eng = sl ? rl_engine_new(cat, &eo, err) : NULL;
+    if (!eng) {
+        free(sl);
+        rl_catalog_close(cat, NULL);
+        if (!err->sqlstate[0])
+            rl_error_set(err, "53200", "out of memory");
+        return NULL;
+    }
+    snprintf(sl->schema, sizeof sl->schema, "%s", schema);
+    sl->cat = cat;
+    sl->eng = eng;
+    schema_lake **tail = &l->schemas;
+    while (*tail)
+        tail = &(*tail)->next;
+    *tail = sl;
+    log_opened(l->srv, l->name, url, cat);
+    return sl;
+}
+
+static rl_engine *schema_lake_find(void *ctx, const char *schema, bool create, rl_error *err)
+{
+    srv_lake *l = ctx;
+    pthread_mutex_lock(&l->schemas_mu);
+    schema_lake *sl = l->schemas;
+    while (sl && strcmp(sl->schema, schema) != 0)
+        sl = sl->next;
+    if (!sl && (create || !schema_known_absent(l, schema))) {
+        sl = open_schema_lake(l, schema, create, err);
+        if (!err->sqlstate[0])
+            note_schema_absent(l, schema, !sl);
+    }
+    pthread_mutex_unlock(&l->schemas_mu);
+    return sl ? sl->eng : NULL;
+}
+
+static int schema_lake_each(void *ctx, int (*fn)(void *fctx, rl_engine *eng), void *fctx)
+{
+    srv_lake *l = ctx;
+    /* the list only grows and its nodes live as long as the lake */
+    pthread_mutex_lock(&l->schemas_mu);
+    schema_lake *first = l->schemas;
+    pthread_mutex_unlock(&l->schemas_mu);
+    int rc = 0;
+    for (schema_lake *sl = first; sl && rc == 0; sl = sl->next)
+        rc = fn(fctx, sl->eng);
+    return rc;
+}
+
+/* The stores of further DuckLake schemas are named after schemas of the
+ * database's own catalog (CREATE SCHEMA lands there): open those that exist,
+ * so that pg_catalog lists their tables from the first statement on. */
+static int note_listed_schema(void *ctx, const char *schema)
+{
+    srv_lake *l = ctx;
+    if (strcmp(schema, "public") == 0)
+        return 0;
+    rl_error e;
+    rl_error_clear(&e);
+    schema_lake_find(l, schema, false, &e);
+    if (e.sqlstate[0])
+        srv_log(l->srv, "warning", "database_open_failed", "database", l->name, "schema",
+                schema, "message", e.message, NULL);
+    return 0;
+}
+
+static void open_schema_lakes(srv_lake *l)
+{
+    rl_error e;
+    rl_error_clear(&e);
+    rl_txn *t = rl_txn_begin(l->cat, &e);
+    if (t)
+        rl_txn_list_schemas(t, note_listed_schema, l, &e);
+    rl_txn_free(t);
+}
+
+static void close_schema_lakes(srv_lake *l)
+{
+    for (schema_lake *sl = l->schemas, *next; sl; sl = next) {
+        next = sl->next;
+        rl_engine_free(sl->eng);
+        rl_error e;
+        rl_error_clear(&e);
+        if (rl_catalog_close(sl->cat, &e) < 0)
+            srv_log(l->srv, "error", "database_close_failed", "database", l->name, "schema",
+                    sl->schema, "message", e.message, NULL);
+        free(sl);
+    }
+    l->schemas = NULL;
+    pthread_mutex_destroy(&l->schemas_mu);
+}
+
+static srv_lake *open_lake(rl_server *srv, const char *name, rl_error *err)
+{
+    char url[4096];
+    if (!rl_db_url(srv->cfg.store, name, url, sizeof url)) {
+        no_database(err, name);
+        return NULL;
+    }
+    bool create = srv->auto_create && !srv->cfg.read_only;
+    rl_error_clear(err);
+    rl_catalog *cat = open_catalog(srv, url, name, create, 0, err);
+    if (!cat) {
+        if (!err->sqlstate[0])
+            no_database(err, name);
+        return NULL;
+    }
+    srv_lake *l = calloc(1, sizeof *l);
+    if (!l) {
+        rl_catalog_close(cat, NULL);
+        rl_error_set(err, "53200", "out of memory");
+        return NULL;
+    }
+    l->srv = srv;
+    l->hooks = (rl_schema_lakes){.ctx = l, .find = schema_lake_find, .each = schema_lake_each};
+    pthread_mutex_init(&l->schemas_mu, NULL);
+    rl_engine_options eo = {.database = name, .schema_lakes = &l->hooks};
+    rl_engine *eng = rl_engine_new(cat, &eo, err);
+    if (!eng) {
+        pthread_mutex_destroy(&l->schemas_mu);
+        free(l);
+        rl_catalog_close(cat, NULL);
+        return NULL;
+    }
+    snprintf(l->name, sizeof l->name, "%s", name);
+    l->cat = cat;
+    l->eng = eng;
+    log_opened(srv, name, url, cat);
+    open_schema_lakes(l);
     return l;
 }
 
@@ -978,6 +1171,7 @@ int rl_server_free(rl_server *srv)
     int rc = 0;
     for (srv_lake *l = srv->lakes, *next; l; l = next) {
         next = l->next;
+        close_schema_lakes(l);
         rl_engine_free(l->eng);
         rl_error e;
         rl_error_clear(&e);

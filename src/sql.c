@@ -39,6 +39,8 @@ rl_engine *rl_engine_new(rl_catalog *cat, const rl_engine_options *opts, rl_erro
              opts && opts->database ? opts->database : "rocklake");
     snprintf(e->version, sizeof e->version, "%s",
              opts && opts->server_version ? opts->server_version : RL_VERSION_STRING);
+    if (opts && opts->schema_lakes)
+        e->schema_lakes = *opts->schema_lakes;
     return e;
 }
 
@@ -221,6 +223,8 @@ rl_session *rl_session_new(rl_engine *eng, const rl_session_info *info)
     if (!s)
         return NULL;
     s->eng = eng;
+    s->lakes[0].eng = eng;
+    s->nlakes = 1;
     snprintf(s->user, sizeof s->user, "%s", info && info->user ? info->user : "");
     snprintf(s->application, sizeof s->application, "%s",
              info && info->application_name ? info->application_name : "");
@@ -294,10 +298,20 @@ static void pending_clear(rl_session *s)
     s->pending_next = 0;
 }
 
+/* Free the catalog transaction of every lake (nothing more is written). */
+static void free_txns(rl_session *s)
+{
+    rl_lakes_save(s);
+    for (size_t i = 0; i < s->nlakes; i++) {
+        rl_txn_free(s->lakes[i].txn);
+        s->lakes[i].txn = NULL;
+    }
+    s->txn = NULL;
+}
+
 static void finish_txn_quietly(rl_session *s, bool committed)
 {
-    rl_txn_free(s->txn);
-    s->txn = NULL;
+    free_txns(s);
     rl_ddl_end_transaction(s, committed);
     rl_ctid_reset(s);
     s->in_block = false;
@@ -398,9 +412,17 @@ static int finish_txn(rl_session *s, bool commit, rl_error *err)
     /* a transaction that never touched the catalog commits trivially (its
      * temp tables still follow COMMIT semantics) */
     bool committed = commit && !s->failed;
-    if (s->txn && committed) {
-        rc = rl_txn_commit(s->txn, err);
-        committed = rc == 0;
+    /* Lakes commit one after another, the database's own first: DuckLake
+     * writes one metadata schema per transaction, apart from the CREATE
+     * SCHEMA of a new lake's schema, which lands first (an empty schema if
+     * the new lake's commit then fails). A failed commit rolls back the
+     * lakes after it. */
+    rl_lakes_save(s);
+    for (size_t i = 0; i < s->nlakes && committed; i++) {
+        if (s->lakes[i].txn) {
+            rc = rl_txn_commit(s->lakes[i].txn, err);
+            committed = rc == 0;
+        }
     }
     finish_txn_quietly(s, committed);
     s->txn_start_us = 0;
@@ -412,8 +434,7 @@ static int finish_txn(rl_session *s, bool commit, rl_error *err)
 static void statement_failed(rl_session *s)
 {
     if (s->in_block) {
-        rl_txn_free(s->txn);
-        s->txn = NULL;
+        free_txns(s);
         rl_ddl_end_transaction(s, false);
         rl_ctid_reset(s);
         s->failed = true;
@@ -484,7 +505,7 @@ static int exec_transaction(rl_exec *x, const PgQuery__TransactionStmt *st)
         apply_transaction_options(s, st->n_options, st->options);
         return rl_send_complete(x, "BEGIN");
     case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT: {
-        if (!s->in_block && !s->txn) {
+        if (!s->in_block && !rl_lakes_any_txn(s)) {
             send_notice(x, "25P01", "there is no transaction in progress");
             return rl_send_complete(x, "COMMIT");
         }
@@ -494,7 +515,7 @@ static int exec_transaction(rl_exec *x, const PgQuery__TransactionStmt *st)
         return rl_send_complete(x, was_failed ? "ROLLBACK" : "COMMIT");
     }
     case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK:
-        if (!s->in_block && !s->txn)
+        if (!s->in_block && !rl_lakes_any_txn(s))
             send_notice(x, "25P01", "there is no transaction in progress");
         finish_txn(s, false, NULL);
         return rl_send_complete(x, "ROLLBACK");
@@ -769,6 +790,8 @@ static rl_exec_status run_statement(rl_exec *x, const PgQuery__Node *n)
     }
     if (rl_exec_check_cancel(x) < 0)
         return RL_EXEC_ERROR;
+    if (rl_lakes_route(x, n) < 0)
+        return RL_EXEC_ERROR;
     if ((s->read_only_txn || rl_catalog_read_only(s->eng->cat)) && statement_writes(n)) {
         rl_exec_error(x, RL_SQLSTATE_READ_ONLY_TRANSACTION, -1,
                       "cannot execute %s in a read-only transaction", statement_name(n));
@@ -1036,6 +1059,8 @@ static int describe_prepared(rl_exec *x, rl_prepared *p, rl_describe *out)
     if (!n || n->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
         return 0; /* NoData */
     if (!p->shape) {
+        if (rl_lakes_route(x, n) < 0)
+            return -1;
         const rl_parsed *prev = rl_parsed_activate(p->parsed);
         p->shape = rl_select_describe(x, n->select_stmt);
         rl_parsed_activate(prev);
@@ -1224,7 +1249,8 @@ static rl_exec_status execute_portal(rl_session *s, const char *portal, uint64_t
                           "transaction block");
             return RL_EXEC_ERROR;
         }
-        if (!pt->result && !(pt->result = rl_select_run(&x, n->select_stmt, NULL))) {
+        if (!pt->result && (rl_lakes_route(&x, n) < 0 ||
+                            !(pt->result = rl_select_run(&x, n->select_stmt, NULL)))) {
             statement_failed(s);
             return RL_EXEC_ERROR;
         }

@@ -116,9 +116,26 @@ typedef struct rl_sink {
 typedef struct rl_engine rl_engine;
 typedef struct rl_session rl_session;
 
+/* PostgreSQL keeps any number of DuckLake catalogs in one database, one per
+ * metadata schema (ATTACH ... (METADATA_SCHEMA 's2')). RockLake serves the
+ * database's first DuckLake schema from the database's own store and every
+ * further one from a store of its own, which the wire layer opens; the
+ * engine asks for them through this hook (sql_lakes.c routes statements). */
+typedef struct rl_schema_lakes {
+    void *ctx;
+    /* The engine serving `schema` when a store of its own holds it, else NULL
+     * with err untouched. create: make that store (the schema is getting its
+     * first DuckLake table). NULL with err set on failure. */
+    rl_engine *(*find)(void *ctx, const char *schema, bool create, rl_error *err);
+    /* Call fn for every such engine of the database, in a stable order;
+     * stops at (and returns) the first non-zero return. */
+    int (*each)(void *ctx, int (*fn)(void *fctx, rl_engine *eng), void *fctx);
+} rl_schema_lakes;
+
 typedef struct rl_engine_options {
     const char *database;        /* reported by current_database() */
     const char *server_version;  /* version() text; default a PostgreSQL 15 string naming RockLake */
+    const rl_schema_lakes *schema_lakes; /* NULL: one DuckLake schema per database */
 } rl_engine_options;
 
 rl_engine *rl_engine_new(rl_catalog *cat, const rl_engine_options *opts, rl_error *err);

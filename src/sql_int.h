@@ -126,7 +126,16 @@ struct rl_engine {
     rl_catalog *cat;
     char database[64];
     char version[256];
+    rl_schema_lakes schema_lakes; /* .find NULL: no stores for further schemas */
 };
+
+/* One lake a session's transaction touches: the database's own store
+ * (slot 0, the session's home engine) or a further DuckLake schema's. */
+#define RL_SESSION_LAKES 8
+typedef struct rl_session_lake {
+    rl_engine *eng;
+    rl_txn *txn; /* open catalog transaction on eng, or NULL */
+} rl_session_lake;
 
 typedef struct rl_setting {
     char name[64];
@@ -142,9 +151,13 @@ typedef struct rl_copy_in rl_copy_in;   /* sql_copy.c */
 typedef struct rl_ctid_map rl_ctid_map; /* sql_scan.c */
 
 struct rl_session {
-    rl_engine *eng;
+    rl_engine *eng;        /* the engine of the current statement (sql_lakes.c) */
     char user[64], application[64], client[64];
-    rl_txn *txn;           /* open catalog transaction, or NULL */
+    rl_txn *txn;           /* open catalog transaction on eng, or NULL */
+    /* Every lake of this transaction; lakes[cur] is (eng, txn) while a
+     * statement runs, its .txn field stale until rl_lakes_save. */
+    rl_session_lake lakes[RL_SESSION_LAKES];
+    size_t nlakes, cur;
     bool in_block;         /* BEGIN was issued */
     bool failed;           /* error inside a block: 25P02 until ROLLBACK */
     bool read_only_txn;    /* BEGIN ... READ ONLY */
@@ -180,6 +193,22 @@ typedef struct rl_exec {
 
 /* The transaction of the current statement (begun on first use). */
 rl_txn *rl_exec_txn(rl_exec *x);
+
+/* ----------------------------------------------------------- sql_lakes.c */
+
+/* Make the engine of the lake that holds the statement's relations the
+ * session's current one (s->eng, s->txn): the database's own, or the store
+ * of a further DuckLake metadata schema. A statement naming relations of
+ * two lakes is refused (0A000). Statements without relations run on the
+ * database's own lake. */
+int rl_lakes_route(rl_exec *x, const PgQuery__Node *stmt);
+/* Store s->txn back into its slot (before ending or walking transactions). */
+void rl_lakes_save(rl_session *s);
+/* Is a catalog transaction open on any lake? */
+bool rl_lakes_any_txn(rl_session *s);
+/* For pg_catalog: fn with the transaction (begun on first use) and format
+ * of every lake of the database except the current statement's. */
+int rl_lakes_each_other(rl_exec *x, int (*fn)(void *ctx, rl_txn *t, rl_format fmt), void *ctx);
 /* 57014 if the session was cancelled; call in long loops. */
 int rl_exec_check_cancel(rl_exec *x);
 

@@ -401,6 +401,7 @@ struct gen_ctx {
     size_t ntables, cap;
     rl_value row[32];
     char chars[32]; /* storage of "char" values of the row being built */
+    rl_format fmt;  /* format of the lake whose tables are being collected */
 };
 
 static int collect_table(void *ctx, const char *schema, const char *name,
@@ -419,16 +420,27 @@ static int collect_table(void *ctx, const char *schema, const char *name,
     t->d = d;
     t->oid = rl_pgcatalog_rel_oid(schema, name);
     t->nsoid = rl_pgcatalog_namespace_oid(schema);
-    t->ncols = rl_desc_ncols(d, rl_catalog_format(g->x->s->eng->cat));
+    t->ncols = rl_desc_ncols(d, g->fmt);
     return 0;
 }
 
+static int collect_lake_tables(void *ctx, rl_txn *t, rl_format fmt)
+{
+    gen_ctx *g = ctx;
+    g->fmt = fmt;
+    return rl_txn_list_tables(t, collect_table, g, g->err);
+}
+
+/* The tables of every lake of the database (further DuckLake metadata
+ * schemas live in stores of their own, sql_lakes.c), this statement's first. */
 static int load_tables(gen_ctx *g)
 {
     rl_txn *t = rl_exec_txn(g->x);
     if (!t)
         return -1;
-    int rc = rl_txn_list_tables(t, collect_table, g, g->err);
+    int rc = collect_lake_tables(g, t, rl_catalog_format(g->x->s->eng->cat));
+    if (rc == 0)
+        rc = rl_lakes_each_other(g->x, collect_lake_tables, g);
     if (rc != 0 && g->err && !g->err->sqlstate[0])
         rl_exec_error(g->x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
     return rc == 0 ? 0 : -1;
@@ -490,6 +502,7 @@ static int emit(gen_ctx *g) { return rl_rowset_add(g->rs, g->row, NULL, g->err);
 typedef struct ns_list {
     char (*names)[64];
     size_t n, cap;
+    rl_error *err;
 } ns_list;
 
 static int ns_add(void *ctx, const char *schema)
@@ -506,6 +519,13 @@ static int ns_add(void *ctx, const char *schema)
     l->names = grown;
     snprintf(l->names[l->n++], 64, "%s", schema);
     return 0;
+}
+
+static int lake_schemas(void *ctx, rl_txn *t, rl_format fmt)
+{
+    (void)fmt;
+    ns_list *l = ctx;
+    return rl_txn_list_schemas(t, ns_add, l, l->err);
 }
 
 static int cmp_ns(const void *a, const void *b)
@@ -531,10 +551,11 @@ static int gen_namespace(gen_ctx *g)
         if (emit_namespace(g, n->oid, pg15_s(n->name), n->owner) < 0)
             return -1;
     }
-    ns_list l = {0};
+    ns_list l = {.err = g->err};
     int rc = 0;
     rl_txn *t = rl_exec_txn(g->x);
-    if (!t || rl_txn_list_schemas(t, ns_add, &l, g->err) != 0)
+    if (!t || rl_txn_list_schemas(t, ns_add, &l, g->err) != 0 ||
+        rl_lakes_each_other(g->x, lake_schemas, &l) != 0)
         rc = -2;
     if (rc == 0 && l.n > 1) /* qsort(NULL, 0) is undefined */
         qsort(l.names, l.n, sizeof *l.names, cmp_ns);

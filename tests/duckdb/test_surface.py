@@ -250,3 +250,33 @@ def test_metadata_rows_in_insertion_order(pair):
               ordered=True)
     pair.same(f"SELECT table_id, table_name FROM {meta}.ducklake_table", ordered=True)
     pair.same(f"SELECT snapshot_id FROM {meta}.ducklake_snapshot", ordered=True)
+
+
+def test_two_metadata_schemas_survive_a_restart(make_pair, tmp_path):
+    """Each further metadata schema is a store of its own: after a restart the
+    server finds it again, and DuckDB re-attaches both lakes."""
+    from conftest import RockLakeServer, TMP
+    own = RockLakeServer(TMP)
+    try:
+        p = make_pair(rl=own)
+        p.attach("l1", "METADATA_SCHEMA 'metadata_s1'")
+        p.attach("l2", "METADATA_SCHEMA 'metadata_s2'")
+        p.ok("CREATE TABLE l1.a AS SELECT range AS x FROM range(5)")
+        p.ok("CREATE TABLE l2.b AS SELECT 'v' || range AS y FROM range(300)")
+        for lake in p.sides:
+            lake.close()
+        assert own.stop() == 0
+        again = RockLakeServer(TMP, store=own.store)
+        own = again
+        p.rl.server = again
+        p.attach("l2", "METADATA_SCHEMA 'metadata_s2'")
+        p.ok("SELECT count(*), max(y) FROM l2.b")
+        p.attach("l1", "METADATA_SCHEMA 'metadata_s1'")
+        p.ok("SELECT sum(x) FROM l1.a")
+        p.ok("INSERT INTO l2.b VALUES ('after restart')")
+        p.ok("SELECT snapshot_id, changes FROM l2.snapshots()")
+        p.ok("SHOW ALL TABLES")
+    finally:
+        for lake in p.sides:
+            lake.close()
+        assert own.stop() == 0, own.log_text()[-3000:]

@@ -726,3 +726,41 @@ def test_statement_timeout_cancels_with_57014(start_server):
         assert e.value.sqlstate == "57014"
         assert time.monotonic() - started < 30
         assert conn.execute("SELECT 1").fetchone() == (1,)
+
+
+SNAPSHOT_DDL = ('CREATE TABLE "{}"."ducklake_snapshot"("snapshot_id" BIGINT PRIMARY KEY, '
+                '"snapshot_time" TIMESTAMP WITH TIME ZONE, "schema_version" BIGINT, '
+                '"next_catalog_id" BIGINT, "next_file_id" BIGINT)')
+
+
+def test_second_ducklake_schema_is_its_own_lake(server):
+    """A database keeps any number of DuckLake metadata schemas, as
+    PostgreSQL does: the second one's tables live in a store of their own,
+    statements are routed by the schema they name, and pg_catalog lists
+    both. A single statement may not join tables of two such schemas."""
+    with psycopg.connect(server.dsn(dbname="two_lakes"), autocommit=True) as c:
+        for s in ("meta1", "meta2"):
+            c.execute(f'CREATE SCHEMA "{s}"')
+            c.execute(SNAPSHOT_DDL.format(s))
+        c.execute('INSERT INTO "meta1"."ducklake_snapshot" VALUES (0, NOW(), 0, 1, 0)')
+        c.execute('INSERT INTO "meta2"."ducklake_snapshot" VALUES (0, NOW(), 0, 1, 0), '
+                  '(1, NOW(), 1, 2, 0)')
+        # the same primary key value in both: they are separate catalogs
+        assert c.execute('SELECT count(*) FROM "meta1"."ducklake_snapshot"').fetchone() == (1,)
+        assert c.execute('SELECT count(*) FROM "meta2"."ducklake_snapshot"').fetchone() == (2,)
+        with pytest.raises(psycopg.errors.UniqueViolation):
+            c.execute('INSERT INTO "meta2"."ducklake_snapshot" VALUES (1, NOW(), 1, 2, 0)')
+        rows = c.execute("SELECT n.nspname, c.relname FROM pg_class c JOIN pg_namespace n "
+                         "ON n.oid = c.relnamespace WHERE c.relname = 'ducklake_snapshot' "
+                         "ORDER BY 1").fetchall()
+        assert rows == [("meta1", "ducklake_snapshot"), ("meta2", "ducklake_snapshot")]
+        with pytest.raises(psycopg.errors.FeatureNotSupported, match="one DuckLake metadata"):
+            c.execute('SELECT * FROM "meta1"."ducklake_snapshot" a, "meta2"."ducklake_snapshot" b')
+        # one transaction reads both; a rollback leaves both untouched
+        with c.transaction(force_rollback=True):
+            c.execute('DELETE FROM "meta1"."ducklake_snapshot"')
+            c.execute('DELETE FROM "meta2"."ducklake_snapshot"')
+            assert c.execute('SELECT count(*) FROM "meta2"."ducklake_snapshot"').fetchone() == (0,)
+        assert c.execute('SELECT count(*) FROM "meta1"."ducklake_snapshot"').fetchone() == (1,)
+        assert c.execute('SELECT count(*) FROM "meta2"."ducklake_snapshot"').fetchone() == (2,)
+    assert (server.store / "two_lakes" / "schemas" / "meta2").is_dir()

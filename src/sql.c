@@ -682,6 +682,25 @@ static int exec_discard(rl_exec *x, const PgQuery__DiscardStmt *st)
     return rl_send_complete(x, "DISCARD ALL");
 }
 
+static rl_prepared *prepared_find(rl_session *s, const char *name);
+
+/* DEALLOCATE [PREPARE] name | ALL: what drivers send to drop their named
+ * statements (psycopg does after a prepared COMMIT/ROLLBACK). */
+static int exec_deallocate(rl_exec *x, const PgQuery__DeallocateStmt *st)
+{
+    rl_session *s = x->s;
+    if (!st->name || !st->name[0]) {
+        while (s->prepared)
+            prepared_close(s, s->prepared->name);
+        return rl_send_complete(x, "DEALLOCATE ALL");
+    }
+    if (!prepared_find(s, st->name))
+        return rl_exec_error(x, "26000", -1, "prepared statement \"%s\" does not exist",
+                             st->name);
+    prepared_close(s, st->name);
+    return rl_send_complete(x, "DEALLOCATE");
+}
+
 /* --------------------------------------------------------------- EXPLAIN */
 
 static int exec_explain(rl_exec *x, const PgQuery__ExplainStmt *st)
@@ -773,16 +792,20 @@ static const char *statement_name(const PgQuery__Node *n)
     }
 }
 
+/* COMMIT or ROLLBACK: what a failed transaction block still accepts, by
+ * simple query or through Parse/Bind/Execute alike. */
+static bool is_transaction_exit(const PgQuery__Node *n)
+{
+    return n && n->node_case == PG_QUERY__NODE__NODE_TRANSACTION_STMT &&
+           (n->transaction_stmt->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT ||
+            n->transaction_stmt->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK);
+}
+
 /* Run one statement. Returns RL_EXEC_DONE, RL_EXEC_COPY_IN or RL_EXEC_ERROR. */
 static rl_exec_status run_statement(rl_exec *x, const PgQuery__Node *n)
 {
     rl_session *s = x->s;
-    bool is_txn_end = n->node_case == PG_QUERY__NODE__NODE_TRANSACTION_STMT &&
-                      (n->transaction_stmt->kind ==
-                           PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT ||
-                       n->transaction_stmt->kind ==
-                           PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK);
-    if (s->failed && !is_txn_end) {
+    if (s->failed && !is_transaction_exit(n)) {
         rl_exec_error(x, "25P02", -1,
                       "current transaction is aborted, commands ignored until end of "
                       "transaction block");
@@ -839,6 +862,9 @@ static rl_exec_status run_statement(rl_exec *x, const PgQuery__Node *n)
         break;
     case PG_QUERY__NODE__NODE_DISCARD_STMT:
         rc = exec_discard(x, n->discard_stmt);
+        break;
+    case PG_QUERY__NODE__NODE_DEALLOCATE_STMT:
+        rc = exec_deallocate(x, n->deallocate_stmt);
         break;
     case PG_QUERY__NODE__NODE_EXPLAIN_STMT:
         rc = exec_explain(x, n->explain_stmt);
@@ -989,10 +1015,6 @@ int rl_session_parse(rl_session *s, const char *stmt_name, const char *sql, size
 {
     rl_error_clear(err);
     rl_exec x = {.s = s, .err = err, .sql = sql};
-    if (s->failed)
-        return rl_exec_error(&x, "25P02", -1,
-                             "current transaction is aborted, commands ignored until end of "
-                             "transaction block");
     if (stmt_name[0] && prepared_find(s, stmt_name))
         return rl_exec_error(&x, "42P05", -1, "prepared statement \"%s\" already exists",
                              stmt_name);
@@ -1006,6 +1028,14 @@ int rl_session_parse(rl_session *s, const char *stmt_name, const char *sql, size
         rl_parsed_release(parsed);
         return rl_exec_error(&x, "42601", -1,
                              "cannot insert multiple commands into a prepared statement");
+    }
+    /* as PostgreSQL's exec_parse_message: after the raw parse, so a syntax
+     * error is still 42601 */
+    if (s->failed && !(tree && tree->n_stmts == 1 && is_transaction_exit(tree->stmts[0]->stmt))) {
+        rl_parsed_release(parsed);
+        return rl_exec_error(&x, "25P02", -1,
+                             "current transaction is aborted, commands ignored until end of "
+                             "transaction block");
     }
     if (!stmt_name[0])
         prepared_close(s, "");
@@ -1211,9 +1241,13 @@ rl_exec_status rl_session_execute(rl_session *s, const char *portal, uint64_t ma
 {
     run_begin(s);
     rl_portal *pt = portal_find(s, portal);
-    const rl_parsed *prev = rl_parsed_activate(pt && pt->stmt ? pt->stmt->parsed : NULL);
+    /* held: the statement may close its own prepared statement and portal
+     * (DEALLOCATE ALL, DISCARD ALL) while its tree is being executed */
+    rl_parsed *held = pt && pt->stmt && pt->stmt->parsed ? rl_parsed_ref(pt->stmt->parsed) : NULL;
+    const rl_parsed *prev = rl_parsed_activate(held);
     rl_exec_status st = execute_portal(s, portal, max_rows, sink, err);
     rl_parsed_activate(prev);
+    rl_parsed_release(held);
     run_end(s);
     return st;
 }
@@ -1257,7 +1291,8 @@ static rl_exec_status execute_portal(rl_session *s, const char *portal, uint64_t
         st = portal_send_rows(&x, pt, max_rows);
     } else {
         st = run_statement(&x, n);
-        pt->finished = st == RL_EXEC_DONE;
+        if ((pt = portal_find(s, portal)) != NULL) /* gone after DEALLOCATE ALL */
+            pt->finished = st == RL_EXEC_DONE;
     }
     if (st == RL_EXEC_ERROR)
         statement_failed(s);

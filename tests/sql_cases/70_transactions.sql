@@ -32,3 +32,7 @@ SELECT snapshot_id FROM ducklake_snapshot;
 BEGIN; SELECT 1; COMMIT;
 SELECT 1;
 DISCARD ALL;
+-- drivers drop their named statements
+DEALLOCATE ALL;
+DEALLOCATE no_such_statement;
+DEALLOCATE PREPARE no_such_statement;

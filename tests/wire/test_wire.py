@@ -764,3 +764,21 @@ def test_second_ducklake_schema_is_its_own_lake(server):
         assert c.execute('SELECT count(*) FROM "meta1"."ducklake_snapshot"').fetchone() == (1,)
         assert c.execute('SELECT count(*) FROM "meta2"."ducklake_snapshot"').fetchone() == (2,)
     assert (server.store / "two_lakes" / "schemas" / "meta2").is_dir()
+
+
+def test_transaction_exit_through_extended_protocol_after_error(server):
+    """A failed block accepts COMMIT/ROLLBACK sent as Parse/Bind/Execute (as
+    psycopg does once it prepares a statement), and only those: the session
+    is never stuck in 25P02."""
+    with psycopg.connect(server.dsn(), autocommit=True) as c:
+        for exit_stmt in ("ROLLBACK", "COMMIT"):
+            c.execute("BEGIN")
+            with pytest.raises(psycopg.errors.UndefinedTable):
+                c.execute("SELECT * FROM no_such_table")
+            with pytest.raises(psycopg.errors.InFailedSqlTransaction):
+                c.execute("SELECT 1", prepare=True)
+            with pytest.raises(psycopg.errors.SyntaxError):
+                c.execute("SELEC 1", prepare=True)  # the parse comes first, as in PostgreSQL
+            c.execute(exit_stmt, prepare=True)
+            assert c.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+            assert c.execute("SELECT 1", prepare=True).fetchone() == (1,)

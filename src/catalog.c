@@ -11,6 +11,12 @@
  * single kv_write. The lock makes check-then-write atomic with respect to
  * other commits of this process; kv fencing covers other processes.
  *
+ * Tables without a PostgreSQL PRIMARY KEY keep duplicate rows: an INSERT
+ * whose natural key is taken writes at key | discriminator, and one at a
+ * free natural key records EXPECT_SLOT_FREE, which at commit, if another
+ * commit took the key meanwhile, moves the row there instead of failing
+ * (keys.h, docs/key-layout.md decision (i)).
+ *
  * Validation is mostly in memory: the catalog keeps the keys written by
  * its last COMMIT_LOG_SIZE commits, each under its write number. A
  * transaction remembers the last write number before its snapshot, so an
@@ -384,15 +390,22 @@ uint64_t rl_catalog_counter(rl_catalog *cat, const char *name)
     return v;
 }
 
+/* Take the next number from counter `name`; caller holds cat->lock. */
+static int alloc_seq_locked(rl_catalog *cat, const char *name, uint64_t *out, rl_error *err)
+{
+    counter *c = counter_locked(cat, name, err);
+    if (c)
+        *out = c->value++;
+    return c ? 0 : -1;
+}
+
 /* Take the next row sequence number from counter `name`. */
 static int alloc_seq(rl_catalog *cat, const char *name, uint64_t *out, rl_error *err)
 {
     pthread_mutex_lock(&cat->lock);
-    counter *c = counter_locked(cat, name, err);
-    if (c)
-        *out = c->value++;
+    int rc = alloc_seq_locked(cat, name, out, err);
     pthread_mutex_unlock(&cat->lock);
-    return c ? 0 : -1;
+    return rc;
 }
 
 /* ---------------------------------------------------------------- overlay */
@@ -407,7 +420,10 @@ typedef struct pending {
 typedef enum expect_kind {
     EXPECT_KEY_ABSENT,    /* nobody committed this key since our snapshot */
     EXPECT_PREFIX_ABSENT, /* nobody committed any key with this prefix */
-    EXPECT_VALUE          /* the key still holds what we read (or is still absent) */
+    EXPECT_VALUE,         /* the key still holds what we read (or is still absent) */
+    EXPECT_SLOT_FREE      /* a row placed at its natural key in a table that keeps
+                           * duplicates: if a commit took the key since, the row
+                           * moves to key | dup at commit (no error) */
 } expect_kind;
 
 typedef struct expectation {
@@ -517,6 +533,15 @@ static int ov_set(rl_txn *t, const uint8_t *k, size_t kl, const uint8_t *val, si
     t->ov[i] = (pending){kd, kl, v, vlen};
     t->nov++;
     return 0;
+}
+
+/* Take entry i out of the overlay; its bytes are the caller's to free. */
+static pending ov_take(rl_txn *t, size_t i)
+{
+    pending p = t->ov[i];
+    memmove(&t->ov[i], &t->ov[i + 1], (t->nov - i - 1) * sizeof *t->ov);
+    t->nov--;
+    return p;
 }
 
 static int add_expectation(rl_txn *t, expect_kind kind, const uint8_t *k, size_t kl,
@@ -922,12 +947,14 @@ static int check_primary_key(rl_txn *t, const rl_table_desc *d, const rl_datum *
     return rc;
 }
 
-/* Record that `key` must still be free at commit. If this transaction
- * deleted a row that the snapshot had at this key (delete, then insert the
- * same key), the requirement is instead that the deleted row is still the one
- * we saw: another commit changing it is a conflict, its presence is not. */
-static int expect_unique(rl_txn *t, const uint8_t *k, size_t kl, const char *constraint,
-                         const char *detail, rl_error *err)
+/* Record that `key` must still be free at commit (`kind` EXPECT_KEY_ABSENT,
+ * or EXPECT_SLOT_FREE for a row that may move to a duplicate key instead).
+ * If this transaction deleted a row that the snapshot had at this key
+ * (delete, then insert the same key), the requirement is instead that the
+ * deleted row is still the one we saw: another commit changing it is a
+ * conflict, its presence is not. */
+static int expect_free(rl_txn *t, expect_kind kind, const uint8_t *k, size_t kl,
+                       const char *constraint, const char *detail, rl_error *err)
 {
     if (ov_find(t, k, kl)) {
         uint8_t *v = NULL;
@@ -942,10 +969,66 @@ static int expect_unique(rl_txn *t, const uint8_t *k, size_t kl, const char *con
             return rc;
         }
     }
-    return add_expectation(t, EXPECT_KEY_ABSENT, k, kl, NULL, 0, constraint, detail, err);
+    return add_expectation(t, kind, k, kl, NULL, 0, constraint, detail, err);
 }
 
-/* Write a row at a key known to be free (after the checks). */
+static int expect_unique(rl_txn *t, const uint8_t *k, size_t kl, const char *constraint,
+                         const char *detail, rl_error *err)
+{
+    return expect_free(t, EXPECT_KEY_ABSENT, k, kl, constraint, detail, err);
+}
+
+/* Key `key` of a table whose rows are unique: refuse it if taken (23505,
+ * naming the PK, or for RockLake's internal tables their storage key), and
+ * expect it, and the PK, to be free at commit. */
+static int place_unique(rl_txn *t, const rl_table_desc *d, const rl_datum *row,
+                        const rl_buf *key, rl_error *err)
+{
+    int taken = unique_key_taken(t, key->data, key->len, err);
+    if (taken < 0)
+        return -1;
+    if (taken)
+        return duplicate_error(d, row, err);
+    if (check_primary_key(t, d, row, key->data, key->len, err) < 0)
+        return -1;
+    char cname[160], detail[256];
+    rl_desc_constraint_name(d, cname, sizeof cname);
+    key_detail(d, row, detail, sizeof detail);
+    return expect_unique(t, key->data, key->len, cname, detail, err);
+}
+
+/* Give a duplicate row its own key: the natural key in `key` plus a fresh
+ * discriminator, which no other row has (the counter only grows, and is
+ * written in the batch that writes the row). */
+static int add_discriminator(rl_txn *t, rl_buf *key, rl_error *err)
+{
+    uint64_t dup;
+    if (alloc_seq(t->cat, RL_COUNTER_NEXT_DUP, &dup, err) < 0 ||
+        touch_counter(t, RL_COUNTER_NEXT_DUP, dup + 1, err) < 0)
+        return -1;
+    rl_key_put_dup(key, dup);
+    return key->failed ? oom(err) : 0;
+}
+
+/* A table without a PRIMARY KEY keeps every row, as PostgreSQL does
+ * (docs/key-layout.md decision (i)). The row goes to its natural key K when
+ * K is free in this transaction's view and in the latest commit, so a table
+ * without duplicates has the keys it always had; otherwise to K | dup.
+ * At K, a concurrent commit may still take K before ours: the expectation
+ * then moves the row to K | dup at commit (move_to_dup_locked), because
+ * PostgreSQL would commit both. */
+static int place_keeping_duplicates(rl_txn *t, rl_buf *key, rl_error *err)
+{
+    int taken = unique_key_taken(t, key->data, key->len, err);
+    if (taken < 0)
+        return -1;
+    if (taken)
+        return add_discriminator(t, key, err);
+    return expect_free(t, EXPECT_SLOT_FREE, key->data, key->len, NULL, NULL, err);
+}
+
+/* Write a row after the checks: at its key, or for a duplicate in a table
+ * that keeps them, at the key plus a discriminator. */
 static int add_row(rl_txn *t, const rl_table_desc *d, const rl_datum *row, uint64_t seq,
                    rl_error *err)
 {
@@ -961,21 +1044,10 @@ static int add_row(rl_txn *t, const rl_table_desc *d, const rl_datum *row, uint6
         key_error(d, ks, bad, err);
         goto out;
     }
-    int taken = unique_key_taken(t, key.data, key.len, err);
-    if (taken < 0)
-        goto out;
-    if (taken) {
-        duplicate_error(d, row, err);
-        goto out;
-    }
-    if (check_primary_key(t, d, row, key.data, key.len, err) < 0)
-        goto out;
     if (encode_value(t, d, row, &val, err) < 0)
         goto out;
-    char cname[160], detail[256];
-    rl_desc_constraint_name(d, cname, sizeof cname);
-    key_detail(d, row, detail, sizeof detail);
-    if (expect_unique(t, key.data, key.len, cname, detail, err) < 0)
+    if ((rl_desc_keeps_duplicates(d) ? place_keeping_duplicates(t, &key, err)
+                                     : place_unique(t, d, row, &key, err)) < 0)
         goto out;
     if (ov_set(t, key.data, key.len, val.data ? val.data : (const uint8_t *)"", val.len, err) < 0)
         goto out;
@@ -1106,6 +1178,31 @@ out:
     return rc;
 }
 
+/* A duplicate whose key fields an UPDATE leaves alone keeps its key,
+ * discriminator included: `nkey` (the new row's natural key) gets the old
+ * key's discriminator when their natural keys are equal. */
+static int keep_discriminator(const rl_table_desc *d, const uint8_t *oldkey, size_t oldklen,
+                              rl_buf *nkey)
+{
+    size_t natural_len;
+    uint64_t dup;
+    if (!rl_desc_keeps_duplicates(d) ||
+        rl_key_split_dup(oldkey, oldklen, d, &natural_len, &dup) != 1 ||
+        rl_bytes_cmp(oldkey, natural_len, nkey->data, nkey->len) != 0)
+        return 0;
+    rl_key_put_dup(nkey, dup);
+    return nkey->failed ? -1 : 0;
+}
+
+int rl_txn_row_exists(rl_txn *t, const rl_table_desc *d, const uint8_t *key, size_t klen,
+                      rl_error *err)
+{
+    size_t natural_len;
+    if (rl_key_split_dup(key, klen, d, &natural_len, NULL) < 0)
+        return 0; /* not a key of d: names no row */
+    return view_get(t, key, klen, NULL, NULL, err);
+}
+
 int rl_txn_update(rl_txn *t, const rl_table_desc *d, const uint8_t *oldkey, size_t oldklen,
                   const rl_datum *newrow, rl_error *err)
 {
@@ -1132,6 +1229,10 @@ int rl_txn_update(rl_txn *t, const rl_table_desc *d, const uint8_t *oldkey, size
     rl_key_status ks = rl_key_encode_row(&nkey, d, newrow, old->seq, &bad);
     if (ks != RL_KEY_OK) {
         key_error(d, ks, bad, err);
+        goto out;
+    }
+    if (keep_discriminator(d, kcopy, oldklen, &nkey) < 0) {
+        oom(err);
         goto out;
     }
     bool same_key = rl_bytes_cmp(nkey.data, nkey.len, kcopy, oldklen) == 0;
@@ -1513,6 +1614,51 @@ static bool commit_log_touches_locked(const rl_txn *t, const expectation *e)
     return false;
 }
 
+/* The overlay entry at `k` moves to k | dup. A row keeps its value; a
+ * tombstone (the row was deleted or rekeyed again in this transaction) is
+ * dropped: the key it would delete now holds another commit's row. No
+ * entry: an earlier expectation on the same key moved it already. */
+static int ov_move_to_dup(rl_txn *t, const uint8_t *k, size_t kl, uint64_t dup, rl_error *err)
+{
+    size_t i = ov_lower_bound(t, k, kl);
+    if (i == t->nov || rl_bytes_cmp(t->ov[i].key, t->ov[i].klen, k, kl) != 0)
+        return 0;
+    pending p = ov_take(t, i);
+    int rc = 0;
+    if (p.val) {
+        rl_buf nk;
+        rl_buf_init(&nk, 0);
+        rl_buf_put(&nk, p.key, p.klen);
+        rl_key_put_dup(&nk, dup);
+        rc = nk.failed ? oom(err) : ov_set(t, nk.data, nk.len, p.val, p.vlen, err);
+        rl_buf_free(&nk);
+    }
+    free(p.key);
+    free(p.val);
+    return rc;
+}
+
+/* A concurrent commit took the natural key K that this transaction put a
+ * row at (EXPECT_SLOT_FREE): the row and its live-index entry move to
+ * K | dup, as PostgreSQL would keep both rows. Caller holds cat->lock, so
+ * the discriminator is taken here and nothing else can take K | dup. */
+static int move_to_dup_locked(rl_txn *t, const expectation *e, rl_error *err)
+{
+    rl_buf live;
+    rl_buf_init(&live, 0);
+    rl_key_live_index(&live, e->key[0], e->key, e->klen);
+    uint64_t dup;
+    int rc = -1;
+    if (live.failed)
+        oom(err);
+    else if (alloc_seq_locked(t->cat, RL_COUNTER_NEXT_DUP, &dup, err) == 0 &&
+             touch_counter(t, RL_COUNTER_NEXT_DUP, dup + 1, err) == 0 &&
+             ov_move_to_dup(t, e->key, e->klen, dup, err) == 0)
+        rc = ov_move_to_dup(t, live.data, live.len, dup, err);
+    rl_buf_free(&live);
+    return rc;
+}
+
 static int check_expectations(rl_txn *t, rl_error *err)
 {
     kv_db *kv = t->cat->kv;
@@ -1553,6 +1699,11 @@ static int check_expectations(rl_txn *t, rl_error *err)
         }
         if (taken < 0)
             return kv_fail(err, &ke, "validating commit");
+        if (taken && e->kind == EXPECT_SLOT_FREE) {
+            if (move_to_dup_locked(t, e, err) < 0)
+                return -1;
+            continue;
+        }
         if (taken) {
             rl_error_set(err, RL_SQLSTATE_UNIQUE_VIOLATION,
                          "duplicate key value violates unique constraint \"%s\"", e->constraint);
@@ -1674,7 +1825,7 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
                             "cannot commit writes on a read-only RockLake follower");
     rl_catalog *cat = t->cat;
     kv_batch *b = kv_batch_new();
-    uint64_t *values = calloc(t->ntc + 1, sizeof *values);
+    uint64_t *values = NULL;
     kv_pending *in_flight = NULL;
     kv_error ke;
     int rc = -1;
@@ -1683,12 +1834,17 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
      * wait for durability happens outside it: commits that arrive while a
      * WAL flush is in flight share the next one (group commit). */
     pthread_mutex_lock(&cat->lock);
-    if (!b || !values) {
+    if (!b) {
         oom(err);
         goto unlock;
     }
     if (check_expectations(t, err) < 0)
         goto unlock;
+    /* after validation: moving a duplicate (move_to_dup_locked) touches a counter */
+    if (!(values = calloc(t->ntc + 1, sizeof *values))) {
+        oom(err);
+        goto unlock;
+    }
     if (t->nov == 0) { /* only UPDATEs that changed nothing: validated, nothing to write */
         pthread_mutex_unlock(&cat->lock);
         kv_batch_free(b);

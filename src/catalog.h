@@ -14,8 +14,10 @@
  * Concurrency: one rl_catalog per process and store; transactions may run on
  * several threads at once (each rl_txn on one thread). Commits are
  * serialized by the catalog and validated first-committer-wins:
- *  - an INSERT whose key (or PRIMARY KEY) another commit created since this
- *    transaction's snapshot fails with 23505 (PostgreSQL's exact text);
+ *  - an INSERT whose PRIMARY KEY another commit created since this
+ *    transaction's snapshot fails with 23505 (PostgreSQL's exact text); in a
+ *    table without one, where PostgreSQL keeps both rows, the row moves to a
+ *    duplicate key instead (see rl_txn_insert);
  *  - an UPDATE/DELETE of a row another commit changed since the snapshot
  *    fails with 40001.
  * A failed commit writes nothing. A writer superseded by a newer writer
@@ -101,8 +103,11 @@ size_t rl_txn_pending(const rl_txn *txn);
 
 /* Insert one row (row[i] is column i of d in the catalog's format).
  * Errors: 23502 NULL key column, 22003 negative id in a key column, 23505
- * duplicate key (PostgreSQL text, constraint "<table>_pkey" or, for tables
- * without a PK, "<table>_rocklake_key"), 25006 read-only. */
+ * duplicate PRIMARY KEY (PostgreSQL text, constraint "<table>_pkey"), 25006
+ * read-only. A table without a PRIMARY KEY (rl_desc_keeps_duplicates) takes
+ * any number of rows with equal key fields, as PostgreSQL does: each further
+ * one is stored at the key plus a discriminator (keys.h), also when a
+ * concurrent transaction inserts the same key fields and commits first. */
 int rl_txn_insert(rl_txn *txn, const rl_table_desc *d, const rl_datum *row, rl_error *err);
 
 /* Replace the row whose primary key is `oldkey` with `row` (which may move
@@ -111,7 +116,7 @@ int rl_txn_insert(rl_txn *txn, const rl_table_desc *d, const rl_datum *row, rl_e
 int rl_txn_update(rl_txn *txn, const rl_table_desc *d, const uint8_t *oldkey, size_t oldklen,
                   const rl_datum *row, rl_error *err);
 
-/* Delete the row with primary key `key`. */
+/* Delete the row with primary key `key` (a duplicate: only that one). */
 int rl_txn_delete(rl_txn *txn, const rl_table_desc *d, const uint8_t *key, size_t klen,
                   rl_error *err);
 
@@ -135,9 +140,17 @@ uint64_t rl_scan_keys_read(const rl_scan *s);
 void rl_scan_free(rl_scan *s);
 
 /* Point read by the full key (all key fields; tables keyed by a row sequence
- * take it as the last field, as an int8 datum). 1 found, 0 absent, -1 error. */
+ * take it as the last field, as an int8 datum). 1 found, 0 absent, -1 error.
+ * In a table that keeps duplicates this reads the row at the natural key
+ * only; a scan of all key fields returns every row that has them. */
 int rl_txn_get(rl_txn *txn, const rl_table_desc *d, const rl_datum *fields,
                const rl_row **out, rl_error *err);
+
+/* Does the row stored at `key` (rl_row.key of a row of d, duplicates
+ * included) exist in this transaction's view? 1 yes, 0 no (also for bytes
+ * that are no key of d), -1 error. */
+int rl_txn_row_exists(rl_txn *txn, const rl_table_desc *d, const uint8_t *key, size_t klen,
+                      rl_error *err);
 
 /* MVCC: begin_snapshot <= s and (end_snapshot NULL or end_snapshot > s).
  * Tables without MVCC columns are always visible. */

@@ -280,13 +280,16 @@ static void finish_entity(checker *c)
 }
 
 /* Versions of one entity share the key up to begin_snapshot (the last key
- * field), so they are adjacent in key order. */
+ * field), so they are adjacent in key order; a duplicate of a version sorts
+ * right after it (K | dup) and belongs to the same entity. */
 static void check_versions(checker *c, const uint8_t *k, size_t kl, bool open)
 {
     const rl_table_desc *d = c->row.d;
-    if (d->begin_col < 0 || d->key[d->nkey - 1] != d->begin_col || kl < 9)
+    size_t natural_len;
+    if (d->begin_col < 0 || d->key[d->nkey - 1] != d->begin_col ||
+        rl_key_split_dup(k, kl, d, &natural_len, NULL) < 0 || natural_len < 9)
         return;
-    size_t plen = kl - 8;
+    size_t plen = natural_len - 8;
     if (c->ent_prefix.len != plen || memcmp(c->ent_prefix.data, k, plen) != 0) {
         finish_entity(c);
         rl_buf_put(&c->ent_prefix, k, plen);
@@ -365,6 +368,16 @@ static void check_counters_needed(checker *c)
                    "audit commit_seq");
 }
 
+/* A duplicate's discriminator must be below the counter that hands them out,
+ * or a later duplicate of the same key fields would overwrite it. */
+static void check_discriminator(checker *c, const uint8_t *k, size_t kl)
+{
+    size_t natural_len;
+    uint64_t dup;
+    if (rl_key_split_dup(k, kl, c->row.d, &natural_len, &dup) == 1)
+        need_above(c, RL_COUNTER_NEXT_DUP, dup, "duplicate row discriminator");
+}
+
 /* A catalog row (or audit / dynamic row) that decoded. */
 static void check_row(checker *c, const uint8_t *k, size_t kl)
 {
@@ -377,6 +390,7 @@ static void check_row(checker *c, const uint8_t *k, size_t kl)
         c->oom = true;
     check_parents(c, k, kl);
     check_counters_needed(c);
+    check_discriminator(c, k, kl);
 }
 
 static void check_table_key(checker *c, const rl_table_desc *d, const uint8_t *k, size_t kl,

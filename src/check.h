@@ -8,7 +8,9 @@
  *  - every key has a known tag and decodes for its table; every value
  *    decodes for its descriptor in the catalog's DuckLake format; NOT NULL
  *    columns are not NULL;
- *  - at most one open version (end_snapshot NULL) per versioned entity;
+ *  - at most one open version (end_snapshot NULL) per versioned entity
+ *    (a DuckLake invariant PostgreSQL does not enforce: two duplicate open
+ *    rows, which a table without a PRIMARY KEY accepts, are reported);
  *  - live index (0x80 01) entries point at existing rows with end_snapshot
  *    NULL, and every such row has one; pk index (0x80 02) entries point at
  *    existing rows with that id, and every row of such a table has one;
@@ -16,7 +18,8 @@
  *    ducklake_column/data_file/delete_file.table_id,
  *    ducklake_delete_file.data_file_id, ducklake_file_column_stats.data_file_id;
  *  - counters are above every id in use (snapshot, catalog, file, row
- *    sequences, commit sequence, dynamic table ids);
+ *    sequences, commit sequence, dynamic table ids, duplicate-row
+ *    discriminators);
  *  - system keys: catalog-format-version == RL_STORAGE_FORMAT_VERSION,
  *    a known ducklake-format, a writer-epoch;
  *  - dynamic rows belong to a defined dynamic table; definitions and the

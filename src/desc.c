@@ -256,6 +256,12 @@ bool rl_desc_has_seq(const rl_table_desc *d)
     return d->nkey > 0 && d->key[d->nkey - 1] == RL_KEY_SEQ;
 }
 
+bool rl_desc_keeps_duplicates(const rl_table_desc *d)
+{
+    return d->pk_check == RL_PK_NONE && !d->internal && d->tag != RL_TAG_DYNAMIC_ROW &&
+           !rl_desc_has_seq(d);
+}
+
 size_t rl_desc_value_columns(const rl_table_desc *d, rl_format fmt, rl_type *types, int *cols)
 {
     size_t n = rl_desc_ncols(d, fmt), out = 0;

@@ -90,6 +90,13 @@ int rl_desc_column_index(const rl_table_desc *d, const char *name, rl_format fmt
 bool rl_desc_col_in_key(const rl_table_desc *d, int col);
 /* Does the key end with a row sequence? */
 bool rl_desc_has_seq(const rl_table_desc *d);
+/* Does the table keep rows whose key fields are equal, as PostgreSQL does
+ * for a table without a PRIMARY KEY? True for DuckLake's tables with
+ * pk_check RL_PK_NONE whose key is made of their own columns; a second such
+ * row is stored at the key plus a discriminator (keys.h, docs/key-layout.md
+ * decision (i)). Tables keyed by a row sequence are unique by construction,
+ * and RockLake's internal tables are keyed by ids it allocates itself. */
+bool rl_desc_keeps_duplicates(const rl_table_desc *d);
 
 /* The value layout: types of the non-key columns in order. Writes up to
  * RL_MAX_COLUMNS types into `types` and their column indexes into `cols`,
@@ -97,9 +104,11 @@ bool rl_desc_has_seq(const rl_table_desc *d);
 size_t rl_desc_value_columns(const rl_table_desc *d, rl_format fmt,
                              rl_type *types, int *cols);
 
-/* PostgreSQL constraint name of the PK ("ducklake_snapshot_pkey") or of
- * RockLake's storage key for tables without one ("ducklake_table_rocklake_key"),
- * written to buf. */
+/* PostgreSQL constraint name of the PK ("ducklake_snapshot_pkey"), written
+ * to buf. A table without one has no constraint a duplicate could violate
+ * (rl_desc_keeps_duplicates); for the internal tables keyed by ids RockLake
+ * allocates, whose keys collide only if a counter went wrong, it names the
+ * storage key ("rocklake_dynamic_table_rocklake_key"). */
 const char *rl_desc_constraint_name(const rl_table_desc *d, char *buf, size_t n);
 
 /* Internal descriptors for the audit log and dynamic table definitions. */

@@ -4,6 +4,12 @@
  * Why escaped strings and not length prefixes: a length prefix would sort
  * "b" (len 1) before "aa" (len 2), breaking byte order = field order. The
  * 00 FF / 00 01 escape keeps bytewise order and stays self-delimiting.
+ *
+ * Why a duplicate's discriminator goes after the key fields and not into a
+ * field of its own: the natural key stays the prefix of every copy, so a
+ * scan by key fields (what SQL runs for DuckLake's predicates on them)
+ * returns all of them, and rows that were never duplicated keep the bytes
+ * they had.
  */
 #include "keys.h"
 
@@ -31,28 +37,33 @@ void rl_key_put_str(rl_buf *b, const uint8_t *s, size_t len)
 
 bool rl_key_get_u64(rl_reader *r, uint64_t *v) { return rl_reader_be64(r, v); }
 
-bool rl_key_get_str(rl_reader *r, rl_buf *out)
+/* An escaped string; unescaped into `out`, or skipped when out is NULL. */
+static bool get_str(rl_reader *r, rl_buf *out)
 {
     for (;;) {
         uint8_t c;
         if (!rl_reader_u8(r, &c))
             return false;
         if (c != 0x00) {
-            rl_buf_put_u8(out, c);
+            if (out)
+                rl_buf_put_u8(out, c);
             continue;
         }
         uint8_t esc;
         if (!rl_reader_u8(r, &esc))
             return false;
         if (esc == 0x01)
-            return !out->failed;
+            return !out || !out->failed;
         if (esc != 0xFF) {
             r->failed = true;
             return false;
         }
-        rl_buf_put_u8(out, 0x00);
+        if (out)
+            rl_buf_put_u8(out, 0x00);
     }
 }
+
+bool rl_key_get_str(rl_reader *r, rl_buf *out) { return get_str(r, out); }
 
 static rl_key_status put_field(rl_buf *b, const rl_table_desc *d, int col, const rl_datum *v)
 {
@@ -122,48 +133,94 @@ rl_key_status rl_key_encode_prefix(rl_buf *b, const rl_table_desc *d, const rl_d
     return RL_KEY_OK;
 }
 
+/* The key fields after the head (tag, dyn id). Fills row[col] and *seq
+ * when row is non-NULL (strings appended to `arena`); only walks them when
+ * row is NULL. */
+static bool get_fields(rl_reader *r, const rl_table_desc *d, rl_datum *row, uint64_t *seq,
+                       rl_buf *arena)
+{
+    for (int i = 0; i < d->nkey; i++) {
+        int col = d->key[i];
+        uint64_t u;
+        if (col == RL_KEY_SEQ) {
+            if (!rl_key_get_u64(r, &u))
+                return false;
+            if (row && seq)
+                *seq = u;
+            continue;
+        }
+        if (d->cols[col].type == RL_T_VARCHAR || d->cols[col].type == RL_T_TEXT) {
+            size_t at = arena ? arena->len : 0;
+            if (!get_str(r, row ? arena : NULL))
+                return false;
+            if (row) {
+                row[col].isnull = false;
+                row[col].v.s.p = arena->data + at;
+                row[col].v.s.len = arena->len - at;
+            }
+        } else {
+            if (!rl_key_get_u64(r, &u) || u > INT64_MAX)
+                return false;
+            if (row) {
+                row[col].isnull = false;
+                row[col].v.i = (int64_t)u;
+            }
+        }
+    }
+    return true;
+}
+
+/* Reads the head of a key of d. */
+static bool get_head(rl_reader *r, const rl_table_desc *d)
+{
+    uint8_t tag;
+    if (!rl_reader_u8(r, &tag) || tag != d->tag)
+        return false;
+    uint64_t dyn;
+    return d->tag != RL_TAG_DYNAMIC_ROW || (rl_key_get_u64(r, &dyn) && dyn == d->dyn_id);
+}
+
+/* What may follow the key fields: nothing, or a discriminator where the
+ * table keeps duplicates. Anything else is not a key. */
+static bool tail_ok(const rl_table_desc *d, size_t left)
+{
+    return left == 0 || (left == RL_KEY_DUP_LEN && rl_desc_keeps_duplicates(d));
+}
+
 rl_key_status rl_key_decode_row(const uint8_t *key, size_t klen, const rl_table_desc *d,
                                 rl_datum *row, uint64_t *seq, rl_buf *arena)
 {
     rl_reader r;
     rl_reader_init(&r, key, klen);
-    uint8_t tag;
-    if (!rl_reader_u8(&r, &tag) || tag != d->tag)
+    if (!get_head(&r, d))
         return RL_KEY_ERR_CORRUPT;
-    if (d->tag == RL_TAG_DYNAMIC_ROW) {
-        uint64_t dyn;
-        if (!rl_key_get_u64(&r, &dyn) || dyn != d->dyn_id)
-            return RL_KEY_ERR_CORRUPT;
-    }
     /* Unescaped strings are never longer than the key, so reserving klen
      * up front means the arena does not move while datums point into it. */
     if (!rl_buf_reserve(arena, klen))
         return RL_KEY_ERR_CORRUPT;
-    for (int i = 0; i < d->nkey; i++) {
-        int col = d->key[i];
-        uint64_t u;
-        if (col == RL_KEY_SEQ) {
-            if (!rl_key_get_u64(&r, &u))
-                return RL_KEY_ERR_CORRUPT;
-            if (seq)
-                *seq = u;
-            continue;
-        }
-        rl_datum *out = &row[col];
-        out->isnull = false;
-        if (d->cols[col].type == RL_T_VARCHAR || d->cols[col].type == RL_T_TEXT) {
-            size_t at = arena->len;
-            if (!rl_key_get_str(&r, arena))
-                return RL_KEY_ERR_CORRUPT;
-            out->v.s.p = arena->data + at;
-            out->v.s.len = arena->len - at;
-        } else {
-            if (!rl_key_get_u64(&r, &u) || u > INT64_MAX)
-                return RL_KEY_ERR_CORRUPT;
-            out->v.i = (int64_t)u;
-        }
-    }
-    return rl_reader_left(&r) == 0 ? RL_KEY_OK : RL_KEY_ERR_CORRUPT;
+    if (!get_fields(&r, d, row, seq, arena))
+        return RL_KEY_ERR_CORRUPT;
+    return tail_ok(d, rl_reader_left(&r)) ? RL_KEY_OK : RL_KEY_ERR_CORRUPT;
+}
+
+void rl_key_put_dup(rl_buf *b, uint64_t dup) { rl_key_put_u64(b, dup); }
+
+int rl_key_split_dup(const uint8_t *key, size_t klen, const rl_table_desc *d,
+                     size_t *natural_len, uint64_t *dup)
+{
+    rl_reader r;
+    rl_reader_init(&r, key, klen);
+    if (!get_head(&r, d) || !get_fields(&r, d, NULL, NULL, NULL))
+        return -1;
+    size_t left = rl_reader_left(&r);
+    if (!tail_ok(d, left))
+        return -1;
+    *natural_len = klen - left;
+    if (left == 0)
+        return 0;
+    if (dup)
+        *dup = rl_load_be64(key + klen - left);
+    return 1;
 }
 
 void rl_key_counter(rl_buf *b, const char *name)
@@ -265,6 +322,9 @@ static bool describe_fields(rl_buf *b, const rl_table_desc *d, const uint8_t *ke
     rl_buf_init(&arena, 0);
     memset(row, 0, sizeof row);
     bool ok = rl_key_decode_row(key, klen, d, row, &seq, &arena) == RL_KEY_OK;
+    size_t natural_len;
+    uint64_t dup = 0;
+    bool has_dup = ok && rl_key_split_dup(key, klen, d, &natural_len, &dup) == 1;
     if (ok) {
         if (d->tag == RL_TAG_DYNAMIC_ROW)
             rl_buf_printf(b, " dyn_id=%" PRIu64, d->dyn_id);
@@ -280,6 +340,8 @@ static bool describe_fields(rl_buf *b, const rl_table_desc *d, const uint8_t *ke
                 rl_buf_put_u8(b, '\'');
             }
         }
+        if (has_dup)
+            rl_buf_printf(b, " dup=%" PRIu64, dup);
     }
     rl_buf_free(&arena);
     return ok;

@@ -12,6 +12,14 @@
  *  - every key of a parent starts with the parent's prefix, so one prefix
  *    scan returns exactly a parent's children.
  * Key fields must be non-NULL; integer key fields must be >= 0.
+ *
+ * Duplicates: a table without a PostgreSQL primary key keeps rows whose key
+ * fields are equal (rl_desc_keeps_duplicates). The first is stored at its
+ * natural key K (the encoded key fields), any other at K | dup, dup being an
+ * 8-byte big-endian discriminator unique in the store. K is a proper prefix
+ * of K | dup and natural keys are prefix-free, so K | dup sorts right after
+ * K and before the next natural key: the three invariants above hold with
+ * (key fields, dup) in place of the key fields, a key without dup first.
  */
 #ifndef ROCKLAKE_KEYS_H
 #define ROCKLAKE_KEYS_H
@@ -58,6 +66,17 @@ rl_key_status rl_key_encode_prefix(rl_buf *b, const rl_table_desc *d,
 rl_key_status rl_key_decode_row(const uint8_t *key, size_t klen, const rl_table_desc *d,
                                 rl_datum *row, uint64_t *seq, rl_buf *arena);
 
+/* Discriminator of a duplicate row: appended to its natural key. */
+#define RL_KEY_DUP_LEN 8
+void rl_key_put_dup(rl_buf *b, uint64_t dup);
+/* Split a key of d into natural key and discriminator: *natural_len gets the
+ * length of the natural key. 1 if the key ends in a discriminator (*dup
+ * set), 0 if not, -1 if the bytes are not a key of d. Decoding
+ * (rl_key_decode_row) accepts a discriminator only for tables that keep
+ * duplicates, and ignores it: the row's fields are the same either way. */
+int rl_key_split_dup(const uint8_t *key, size_t klen, const rl_table_desc *d,
+                     size_t *natural_len, uint64_t *dup);
+
 /* Counter (0xFE) and system (0xFF) keys: tag + ASCII name. */
 void rl_key_counter(rl_buf *b, const char *name);
 void rl_key_system(rl_buf *b, const char *name);
@@ -81,7 +100,8 @@ void rl_key_dynamic_name(rl_buf *b, const char *schema, const char *name);
 void rl_key_hex(rl_buf *b, const uint8_t *key, size_t klen);
 
 /* Human description of any key: "ducklake_table table_id=42 begin_snapshot=200",
- * "counter next-snapshot-id", "index live ducklake_table table_id=5 ...".
+ * "counter next-snapshot-id", "index live ducklake_table table_id=5 ...";
+ * a duplicate's discriminator is shown last ("... dup=7").
  * Unknown or malformed keys are described as such, never a crash. */
 void rl_key_describe(rl_buf *b, const uint8_t *key, size_t klen);
 

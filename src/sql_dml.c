@@ -24,7 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "keys.h"
 #include "sql_int.h"
 
 /* ------------------------------------------------------------- helpers */
@@ -956,39 +955,6 @@ static void temp_compact(rl_rowset *rs, const bool *gone)
     rs->nrows = w;
 }
 
-/* Does the key still name a row in this transaction's view? (A ctid may
- * point at a row this transaction already deleted: PostgreSQL counts 0.) */
-static int key_exists(rl_txn *txn, const rl_table_desc *d, const uint8_t *key, size_t klen,
-                      rl_error *err)
-{
-    rl_datum row[RL_MAX_COLUMNS], fields[RL_MAX_KEY_FIELDS];
-    memset(row, 0, sizeof row);
-    uint64_t seq = 0;
-    rl_buf arena;
-    rl_buf_init(&arena, 0);
-    /* decoded strings are never longer than the key: no reallocation */
-    if (!rl_buf_reserve(&arena, klen + 16)) {
-        rl_buf_free(&arena);
-        return rl_error_set(err, "53200", "out of memory");
-    }
-    if (rl_key_decode_row(key, klen, d, row, &seq, &arena) != RL_KEY_OK) {
-        rl_buf_free(&arena);
-        return 0;
-    }
-    for (size_t i = 0; i < d->nkey; i++) {
-        if (d->key[i] == RL_KEY_SEQ) {
-            memset(&fields[i], 0, sizeof fields[i]);
-            fields[i].v.i = (int64_t)seq;
-        } else {
-            fields[i] = row[d->key[i]];
-        }
-    }
-    const rl_row *out;
-    int rc = rl_txn_get(txn, d, fields, &out, err);
-    rl_buf_free(&arena);
-    return rc;
-}
-
 /* Number every row of the target that has no ctid yet: one full scan in
  * key order (rl_relation_scan hands out the ctids; the rows are dropped). */
 static int number_target(dml_job *j)
@@ -1061,7 +1027,9 @@ static int delete_by_ctids(rl_exec *x, const PgQuery__DeleteStmt *st, dml_job *j
         if (found <= 0)
             continue;
         done[ndone++] = tid;
-        int ex = key_exists(txn, j->rel.desc, key, klen, x->err);
+        /* a ctid may point at a row this transaction already deleted:
+         * PostgreSQL counts 0 */
+        int ex = rl_txn_row_exists(txn, j->rel.desc, key, klen, x->err);
         if (ex < 0)
             rc = -1;
         else if (ex == 1 && (rc = rl_txn_delete(txn, j->rel.desc, key, klen, x->err)) == 0)

@@ -47,6 +47,10 @@
  *   0x1C ducklake_sort_expression       table_id | sort_id | sort_key_index
  *   0x1D ducklake_view_column_tag       view_id | column_name(str) | key(str) | begin   (format 1.1)
  *
+ *   A table without a PostgreSQL primary key keeps duplicates: the second
+ *   row with the same key fields K is stored at K | dup (8 bytes, BE), dup
+ *   from the counter next-row-seq:dup (docs/key-layout.md decision (i)).
+ *
  *   0x80 secondary indexes              0x80 | index kind | ...
  *        kind 0x01 live rows            0x80 01 | tag | primary key without tag   -> empty
  *        kind 0x02 primary-key id       0x80 02 | tag | id                       -> primary key
@@ -115,6 +119,8 @@ enum rl_index_kind {
 #define RL_COUNTER_NEXT_COMMIT_SEQ "next-commit-seq"
 #define RL_COUNTER_NEXT_DYNAMIC_ID "next-dynamic-table-id"
 #define RL_COUNTER_ROWSEQ_PREFIX "next-row-seq:" /* + "xx" tag hex, or "fd:<dyn id>" */
+/* Discriminators of duplicate rows (keys.h), one sequence for all tables. */
+#define RL_COUNTER_NEXT_DUP RL_COUNTER_ROWSEQ_PREFIX "dup"
 
 /* System keys (tag 0xFF). */
 #define RL_SYS_FORMAT_VERSION "catalog-format-version" /* BE u64: RockLake key/value layout */

@@ -358,13 +358,15 @@ static void test_noop_update_writes_nothing_but_still_conflicts(void)
         commit_stats_row(c, 200 + i, 1);
     CHECK(rl_txn_commit(a, &e) == 0);
     rl_txn_free(a);
-    /* while the same insert racing a committed one is still 23505 */
+    /* while the same primary key racing a committed one is still 23505,
+     * after commits in between too */
     a = rl_txn_begin(c, &e);
     b = rl_txn_begin(c, &e);
-    rl_datum dup[4] = {I8(60), I8(1), I8(1), I8(1)};
-    CHECK(rl_txn_insert(a, ts, dup, &e) == 0);
-    CHECK(rl_txn_insert(b, ts, dup, &e) == 0);
+    CHECK(insert_snapshot(a, 60, &e) == 0);
+    CHECK(insert_snapshot(b, 60, &e) == 0);
     CHECK(rl_txn_commit(b, &e) == 0);
+    for (int i = 0; i < 3; i++)
+        commit_stats_row(c, 300 + i, 1);
     CHECK(rl_txn_commit(a, &e) < 0);
     CHECK_EQ_STR(e.sqlstate, "23505");
     rl_txn_free(a);
@@ -603,15 +605,15 @@ static void test_key_column_rules(void)
     m[1] = STR("1.0");
     CHECK(rl_txn_insert(t, md, m, &e) == 0);
     CHECK(rl_txn_insert(t, md, m, &e) == 0);
-    /* tables without a PK reject a duplicate storage key, naming it */
+    /* tables without a PK keep a row with the same key fields, as PostgreSQL
+     * does (test_no_pk_tables_keep_duplicates has the details) */
     const rl_table_desc *ts = rl_desc_by_tag(RL_TAG_TABLE_STATS);
     rl_datum s[4] = {I8(1), I8(0), I8(0), I8(0)};
     CHECK(rl_txn_insert(t, ts, s, &e) == 0);
-    CHECK(rl_txn_insert(t, ts, s, &e) < 0);
-    CHECK_EQ_STR(e.sqlstate, "23505");
-    CHECK(strstr(e.message, "ducklake_table_stats_rocklake_key") != NULL);
+    CHECK(rl_txn_insert(t, ts, s, &e) == 0);
     CHECK(rl_txn_commit(t, &e) == 0);
     rl_txn_free(t);
+    CHECK_EQ_INT(count_rows(c, ts, NULL, 0, false), 2);
     CHECK_EQ_INT(count_rows(c, md, NULL, 0, false), 2);
     CHECK_EQ_INT(rl_catalog_counter(c, "next-row-seq:01"), 2);
     rl_catalog_close(c, NULL);
@@ -1099,6 +1101,395 @@ static void test_group_commit_shares_flushes(void)
     }
 }
 
+/* ---------------------------------------------- tables without a PK */
+
+/* A ducklake_file_partition_value row of table 5, file 9: the table DuckLake
+ * itself gives duplicates (ducklake_add_data_files with hive partitioning
+ * on year/month/day writes partition_key_index 2 three times). */
+static int insert_partition_value(rl_txn *t, int64_t pki, const char *value, rl_error *e)
+{
+    rl_datum row[4] = {I8(9), I8(5), I8(pki), STR(value)};
+    return rl_txn_insert(t, rl_desc_by_tag(RL_TAG_FILE_PARTITION_VALUE), row, e);
+}
+
+/* partition_value of every row of file 9 at partition_key_index pki (all
+ * key fields given), in key order, joined by ","; or of the whole file when
+ * pki < 0. Returns the row count. */
+static int partition_values(rl_txn *t, int64_t pki, char *out, size_t n)
+{
+    rl_error e;
+    rl_datum f[3] = {I8(5), I8(9), I8(pki)};
+    rl_scan *s = rl_txn_scan(t, rl_desc_by_tag(RL_TAG_FILE_PARTITION_VALUE), f,
+                             pki < 0 ? 2 : 3, &e);
+    const rl_row *r;
+    int rows = 0;
+    size_t at = 0;
+    out[0] = '\0';
+    while (s && rl_scan_next(s, &r, &e) == 1 && at < n) {
+        at += (size_t)snprintf(out + at, n - at, "%s%.*s", rows ? "," : "",
+                               (int)r->vals[3].v.s.len, (const char *)r->vals[3].v.s.p);
+        rows++;
+    }
+    CHECK(s != NULL);
+    rl_scan_free(s);
+    return rows;
+}
+
+static int committed_partition_values(rl_catalog *c, int64_t pki, char *out, size_t n)
+{
+    rl_error e;
+    rl_txn *t = rl_txn_begin(c, &e);
+    int rows = t ? partition_values(t, pki, out, n) : -1;
+    rl_txn_free(t);
+    return rows;
+}
+
+/* Key of the row of file 9, index pki, whose partition_value is `value`. */
+static size_t partition_value_key(rl_txn *t, int64_t pki, const char *value, uint8_t *key)
+{
+    rl_error e;
+    rl_datum f[3] = {I8(5), I8(9), I8(pki)};
+    rl_scan *s = rl_txn_scan(t, rl_desc_by_tag(RL_TAG_FILE_PARTITION_VALUE), f, 3, &e);
+    const rl_row *r;
+    size_t kl = 0;
+    while (s && kl == 0 && rl_scan_next(s, &r, &e) == 1)
+        if (r->vals[3].v.s.len == strlen(value) && memcmp(r->vals[3].v.s.p, value,
+                                                          r->vals[3].v.s.len) == 0) {
+            kl = r->klen;
+            memcpy(key, r->key, kl);
+        }
+    rl_scan_free(s);
+    CHECK(kl > 0);
+    return kl;
+}
+
+/* Schema 0, the parent check wants for the ducklake_table rows these tests write. */
+static void commit_schema_0(rl_catalog *c)
+{
+    rl_error e;
+    rl_txn *t = rl_txn_begin(c, &e);
+    rl_datum row[7] = {I8(0), NUL(), I8(0), NUL(), STR("main"), STR("main/"), BOOLV(true)};
+    CHECK(rl_txn_insert(t, rl_desc_by_tag(RL_TAG_SCHEMA), row, &e) == 0);
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+}
+
+static long check_store(rl_catalog *c)
+{
+    rl_error e;
+    uint64_t keys = 0;
+    return rl_check(c, stderr, &keys, &e);
+}
+
+/* Regression (hive partitioning through ducklake_add_data_files retried
+ * until "Exceeded the maximum retry count"): a table without a PostgreSQL
+ * PRIMARY KEY took a second row with the same key fields as 23505
+ * "<table>_rocklake_key". PostgreSQL keeps both; so must RockLake, and each
+ * duplicate is a row of its own for scans, UPDATE and DELETE. */
+static void test_no_pk_tables_keep_duplicates(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *c = open_cat(url, true);
+    if (!c)
+        return;
+    commit_schema_0(c);
+    rl_error e;
+    const rl_table_desc *pv = rl_desc_by_tag(RL_TAG_FILE_PARTITION_VALUE);
+    char vals[256];
+    rl_txn *t = rl_txn_begin(c, &e);
+    CHECK(insert_partition_value(t, 2, "2024", &e) == 0);
+    CHECK(insert_partition_value(t, 2, "1", &e) == 0);
+    CHECK(insert_partition_value(t, 2, "5", &e) == 0);
+    CHECK(insert_partition_value(t, 0, "x", &e) == 0);
+    /* read-your-writes: one scan of all key fields returns the three */
+    CHECK_EQ_INT(partition_values(t, 2, vals, sizeof vals), 3);
+    CHECK_EQ_STR(vals, "2024,1,5");
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    CHECK_EQ_INT(committed_partition_values(c, 2, vals, sizeof vals), 3);
+    CHECK_EQ_STR(vals, "2024,1,5"); /* natural key first, then in discriminator order */
+    CHECK_EQ_INT(count_rows(c, pv, NULL, 0, false), 4);
+    CHECK_EQ_INT(rl_catalog_counter(c, RL_COUNTER_NEXT_DUP), 2);
+
+    /* the first keeps its natural key; the others carry a discriminator */
+    t = rl_txn_begin(c, &e);
+    uint8_t k2024[64], k1[64], k5[64];
+    size_t k2024l = partition_value_key(t, 2, "2024", k2024);
+    size_t k1l = partition_value_key(t, 2, "1", k1);
+    size_t k5l = partition_value_key(t, 2, "5", k5);
+    CHECK_EQ_INT(k2024l, 25);
+    CHECK_EQ_INT(k1l, 25 + RL_KEY_DUP_LEN);
+    CHECK_EQ_INT(k5l, 25 + RL_KEY_DUP_LEN);
+    CHECK(memcmp(k1, k2024, 25) == 0 && memcmp(k5, k2024, 25) == 0);
+    rl_buf desc;
+    rl_buf_init(&desc, 0);
+    rl_key_describe(&desc, k5, k5l);
+    rl_buf_put_u8(&desc, 0);
+    CHECK_EQ_STR((const char *)desc.data, "ducklake_file_partition_value table_id=5 "
+                                          "data_file_id=9 partition_key_index=2 dup=1");
+    rl_buf_free(&desc);
+
+    /* UPDATE of one duplicate changes that row only, and keeps its key */
+    rl_datum upd[4] = {I8(9), I8(5), I8(2), STR("01")};
+    CHECK(rl_txn_update(t, pv, k1, k1l, upd, &e) == 0);
+    CHECK_EQ_INT(partition_values(t, 2, vals, sizeof vals), 3);
+    CHECK_EQ_STR(vals, "2024,01,5");
+    /* DELETE of one duplicate deletes that row only */
+    CHECK(rl_txn_delete(t, pv, k2024, k2024l, &e) == 0);
+    CHECK_EQ_INT(rl_txn_row_exists(t, pv, k2024, k2024l, &e), 0);
+    CHECK_EQ_INT(rl_txn_row_exists(t, pv, k1, k1l, &e), 1);
+    CHECK_EQ_INT(rl_txn_row_exists(t, pv, k5, k5l, &e), 1);
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    CHECK_EQ_INT(committed_partition_values(c, 2, vals, sizeof vals), 2);
+    CHECK_EQ_STR(vals, "01,5");
+
+    /* the natural key is free again while duplicates remain: a new row takes it */
+    t = rl_txn_begin(c, &e);
+    CHECK(insert_partition_value(t, 2, "again", &e) == 0);
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    CHECK_EQ_INT(committed_partition_values(c, 2, vals, sizeof vals), 3);
+    CHECK_EQ_STR(vals, "again,01,5");
+    CHECK_EQ_INT(rl_catalog_counter(c, RL_COUNTER_NEXT_DUP), 2);
+
+    /* an UPDATE of key fields moves a duplicate to its new natural key */
+    t = rl_txn_begin(c, &e);
+    k5l = partition_value_key(t, 2, "5", k5);
+    rl_datum moved[4] = {I8(9), I8(5), I8(3), STR("5")};
+    CHECK(rl_txn_update(t, pv, k5, k5l, moved, &e) == 0);
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    CHECK_EQ_INT(committed_partition_values(c, 2, vals, sizeof vals), 2);
+    CHECK_EQ_STR(vals, "again,01");
+    CHECK_EQ_INT(committed_partition_values(c, -1, vals, sizeof vals), 4);
+    CHECK_EQ_STR(vals, "x,again,01,5");
+    t = rl_txn_begin(c, &e);
+    CHECK_EQ_INT(partition_value_key(t, 3, "5", k5), 25);
+    rl_txn_free(t);
+
+    /* a versioned table: each open duplicate has its own live-index entry */
+    const rl_table_desc *tbl = rl_desc_by_tag(RL_TAG_TABLE);
+    rl_datum f42[1] = {I8(42)};
+    t = rl_txn_begin(c, &e);
+    CHECK(insert_table_version(t, 42, 1, "a", &e) == 0);
+    CHECK(insert_table_version(t, 42, 1, "a", &e) == 0);
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    CHECK_EQ_INT(count_rows(c, tbl, f42, 1, false), 2);
+    CHECK_EQ_INT(count_rows(c, tbl, f42, 1, true), 2);
+    /* close the duplicate (the second in key order) */
+    t = rl_txn_begin(c, &e);
+    rl_scan *s = rl_txn_scan_live(t, tbl, f42, 1, &e);
+    const rl_row *r;
+    CHECK(rl_scan_next(s, &r, &e) == 1);
+    CHECK(rl_scan_next(s, &r, &e) == 1);
+    CHECK_EQ_INT(r->klen, 17 + RL_KEY_DUP_LEN);
+    rl_datum closed[8];
+    memcpy(closed, r->vals, sizeof closed);
+    closed[3] = I8(2);
+    uint8_t key[64];
+    size_t kl = r->klen;
+    memcpy(key, r->key, kl);
+    CHECK(rl_txn_update(t, tbl, key, kl, closed, &e) == 0);
+    rl_scan_free(s);
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    CHECK_EQ_INT(count_rows(c, tbl, f42, 1, false), 2);
+    CHECK_EQ_INT(count_rows(c, tbl, f42, 1, true), 1);
+
+    /* the store is consistent: keys decode, live entries match, counter above */
+    CHECK_EQ_INT(check_store(c), 0);
+    rl_catalog_close(c, NULL);
+}
+
+/* Commit `n` unrelated transactions. */
+static void commit_others(rl_catalog *c, int64_t from, int n)
+{
+    for (int i = 0; i < n; i++)
+        commit_stats_row(c, from + i, 1);
+}
+
+/* PostgreSQL commits both of two concurrent transactions that insert rows
+ * with the same key fields into a table without a PRIMARY KEY; the one that
+ * commits second had put its row at the natural key the first one took,
+ * and it moves to a discriminator at commit. Also with the validation that
+ * reads the store (more commits in between than the commit log holds), and
+ * with the row deleted or closed again before the commit, where nothing of
+ * the first transaction may be lost. */
+static void test_concurrent_duplicate_inserts_both_commit(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *c = open_cat(url, true);
+    if (!c)
+        return;
+    commit_schema_0(c);
+    rl_error e;
+    char vals[256];
+    const rl_table_desc *pv = rl_desc_by_tag(RL_TAG_FILE_PARTITION_VALUE);
+    for (int gap = 0; gap < 2; gap++) {
+        /* both insert the same natural key (a also a duplicate of its own) */
+        rl_txn *a = rl_txn_begin(c, &e);
+        rl_txn *b = rl_txn_begin(c, &e);
+        CHECK(insert_partition_value(a, 2, "a", &e) == 0);
+        CHECK(insert_partition_value(a, 2, "a2", &e) == 0);
+        CHECK(insert_partition_value(b, 2, "b", &e) == 0);
+        CHECK(rl_txn_commit(b, &e) == 0);
+        if (gap)
+            commit_others(c, 1000, 130); /* past the commit log: validated by store reads */
+        CHECK(rl_txn_commit(a, &e) == 0);
+        rl_txn_free(a);
+        rl_txn_free(b);
+        CHECK_EQ_INT(committed_partition_values(c, 2, vals, sizeof vals), 3);
+        CHECK_EQ_STR(vals, "b,a2,a"); /* b has the natural key; a2's discriminator is older */
+
+        /* a inserts, then deletes its row; b's row at the same key survives a's commit */
+        a = rl_txn_begin(c, &e);
+        b = rl_txn_begin(c, &e);
+        CHECK(insert_partition_value(a, 7, "gone", &e) == 0);
+        uint8_t key[64];
+        size_t kl = partition_value_key(a, 7, "gone", key);
+        CHECK(rl_txn_delete(a, pv, key, kl, &e) == 0);
+        CHECK(insert_partition_value(b, 7, "kept", &e) == 0);
+        CHECK(rl_txn_commit(b, &e) == 0);
+        if (gap)
+            commit_others(c, 2000, 130);
+        CHECK(rl_txn_commit(a, &e) == 0);
+        rl_txn_free(a);
+        rl_txn_free(b);
+        CHECK_EQ_INT(committed_partition_values(c, 7, vals, sizeof vals), 1);
+        CHECK_EQ_STR(vals, "kept");
+
+        /* a versioned table: a's row moves with its live-index entry, and a
+         * row a closed again does not take b's live entry with it */
+        const rl_table_desc *tbl = rl_desc_by_tag(RL_TAG_TABLE);
+        int64_t tid = 50 + gap;
+        rl_datum ft[1] = {I8(tid)};
+        a = rl_txn_begin(c, &e);
+        b = rl_txn_begin(c, &e);
+        CHECK(insert_table_version(a, tid, 1, "a", &e) == 0);
+        CHECK(insert_table_version(b, tid, 1, "b", &e) == 0);
+        CHECK(rl_txn_commit(b, &e) == 0);
+        CHECK(rl_txn_commit(a, &e) == 0);
+        rl_txn_free(a);
+        rl_txn_free(b);
+        CHECK_EQ_INT(count_rows(c, tbl, ft, 1, false), 2);
+        CHECK_EQ_INT(count_rows(c, tbl, ft, 1, true), 2);
+        rl_datum ft2[1] = {I8(tid + 10)};
+        a = rl_txn_begin(c, &e);
+        b = rl_txn_begin(c, &e);
+        CHECK(insert_table_version(a, tid + 10, 1, "closed", &e) == 0);
+        rl_scan *s = rl_txn_scan_live(a, tbl, ft2, 1, &e);
+        const rl_row *r;
+        CHECK(rl_scan_next(s, &r, &e) == 1);
+        rl_datum closed[8];
+        memcpy(closed, r->vals, sizeof closed);
+        closed[3] = I8(2);
+        kl = r->klen;
+        memcpy(key, r->key, kl);
+        CHECK(rl_txn_update(a, tbl, key, kl, closed, &e) == 0);
+        rl_scan_free(s);
+        CHECK(insert_table_version(b, tid + 10, 1, "open", &e) == 0);
+        CHECK(rl_txn_commit(b, &e) == 0);
+        if (gap)
+            commit_others(c, 3000, 130);
+        CHECK(rl_txn_commit(a, &e) == 0);
+        rl_txn_free(a);
+        rl_txn_free(b);
+        CHECK_EQ_INT(count_rows(c, tbl, ft2, 1, false), 2);
+        CHECK_EQ_INT(count_rows(c, tbl, ft2, 1, true), 1);
+        /* close one of the two open rows of tid so that check's one-open-version rule holds */
+        a = rl_txn_begin(c, &e);
+        s = rl_txn_scan_live(a, tbl, ft, 1, &e);
+        CHECK(rl_scan_next(s, &r, &e) == 1);
+        memcpy(closed, r->vals, sizeof closed);
+        closed[3] = I8(2);
+        kl = r->klen;
+        memcpy(key, r->key, kl);
+        CHECK(rl_txn_update(a, tbl, key, kl, closed, &e) == 0);
+        rl_scan_free(s);
+        CHECK(rl_txn_commit(a, &e) == 0);
+        rl_txn_free(a);
+        CHECK_EQ_INT(count_rows(c, tbl, ft, 1, true), 1);
+        /* clear file 9's rows for the next round */
+        a = rl_txn_begin(c, &e);
+        s = rl_txn_scan(a, pv, NULL, 0, &e);
+        while (s && rl_scan_next(s, &r, &e) == 1) {
+            kl = r->klen;
+            memcpy(key, r->key, kl);
+            CHECK(rl_txn_delete(a, pv, key, kl, &e) == 0);
+        }
+        rl_scan_free(s);
+        CHECK(rl_txn_commit(a, &e) == 0);
+        rl_txn_free(a);
+    }
+    CHECK_EQ_INT(check_store(c), 0);
+    rl_catalog_close(c, NULL);
+}
+
+/* A row of d with every column NULL but its key fields, ids[i] for key field i. */
+static void key_row(const rl_table_desc *d, const int64_t *ids, rl_datum *row)
+{
+    for (int i = 0; i < RL_MAX_COLUMNS; i++)
+        row[i] = NUL();
+    for (int i = 0; i < d->nkey; i++)
+        row[d->key[i]] = I8(ids[i]);
+}
+
+/* The five PRIMARY KEYs PostgreSQL declares still refuse a duplicate with
+ * 23505 "<table>_pkey", in one transaction and between two, also when only
+ * the PK column is equal (schema: another begin_snapshot; data and delete
+ * files: another table). */
+static void test_primary_keys_still_refuse_duplicates(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *c = open_cat(url, true);
+    if (!c)
+        return;
+    static const uint8_t tags[] = {RL_TAG_SNAPSHOT, RL_TAG_SNAPSHOT_CHANGES, RL_TAG_SCHEMA,
+                                   RL_TAG_DATA_FILE, RL_TAG_DELETE_FILE};
+    for (size_t i = 0; i < sizeof tags; i++) {
+        const rl_table_desc *d = rl_desc_by_tag(tags[i]);
+        CHECK(!rl_desc_keeps_duplicates(d));
+        char want[200];
+        snprintf(want, sizeof want, "duplicate key value violates unique constraint \"%s_pkey\"",
+                 d->name);
+        int64_t ids[RL_MAX_KEY_FIELDS], other[RL_MAX_KEY_FIELDS];
+        for (int k = 0; k < d->nkey; k++) {
+            ids[k] = 10 + k;
+            other[k] = d->key[k] == d->pk_col ? ids[k] : ids[k] + 1; /* same PK only */
+        }
+        rl_datum row[RL_MAX_COLUMNS], row2[RL_MAX_COLUMNS];
+        key_row(d, ids, row);
+        key_row(d, other, row2);
+        rl_error e;
+        rl_txn *t = rl_txn_begin(c, &e);
+        CHECK(rl_txn_insert(t, d, row, &e) == 0);
+        CHECK(rl_txn_insert(t, d, row, &e) < 0);
+        CHECK_EQ_STR(e.sqlstate, "23505");
+        CHECK_EQ_STR(e.message, want);
+        CHECK(rl_txn_insert(t, d, row2, &e) < 0);
+        CHECK_EQ_STR(e.message, want);
+        rl_txn_free(t);
+        /* two transactions: the second to commit loses */
+        rl_txn *a = rl_txn_begin(c, &e);
+        rl_txn *b = rl_txn_begin(c, &e);
+        CHECK(rl_txn_insert(a, d, row, &e) == 0);
+        CHECK(rl_txn_insert(b, d, row2, &e) == 0);
+        CHECK(rl_txn_commit(b, &e) == 0);
+        CHECK(rl_txn_commit(a, &e) < 0);
+        CHECK_EQ_STR(e.sqlstate, "23505");
+        CHECK_EQ_STR(e.message, want);
+        rl_txn_free(a);
+        rl_txn_free(b);
+        CHECK_EQ_INT(count_rows(c, d, NULL, 0, false), 1);
+    }
+    rl_catalog_close(c, NULL);
+}
+
 static void run_suite(void)
 {
     RUN(test_create_reopen_and_format);
@@ -1112,6 +1503,9 @@ static void run_suite(void)
     RUN(test_live_load_cost_follows_live_rows);
     RUN(test_data_file_pk_via_index_and_delete);
     RUN(test_key_column_rules);
+    RUN(test_no_pk_tables_keep_duplicates);
+    RUN(test_concurrent_duplicate_inserts_both_commit);
+    RUN(test_primary_keys_still_refuse_duplicates);
     RUN(test_audit_entry_per_commit);
     RUN(test_two_writers_older_is_fenced);
     RUN(test_dynamic_tables);

@@ -813,12 +813,20 @@ static rl_key_status try_decode(const rl_table_desc *d, const uint8_t *k, size_t
     rl_buf_init(&arena, 0);
     rl_key_status st = rl_key_decode_row(k, n, d, out, &seq, &arena);
     if (st == RL_KEY_OK) {
-        /* Canonical: re-encoding the decoded fields gives back the input,
-         * so one row never has two keys. */
+        /* Canonical: re-encoding the decoded fields (and a duplicate's
+         * discriminator) gives back the input, so one row never has two
+         * keys. */
         rl_buf again;
         rl_buf_init(&again, 0);
+        size_t natural_len = 0;
+        uint64_t dup = 0;
+        int has_dup = rl_key_split_dup(k, n, d, &natural_len, &dup);
+        CHECK(has_dup == 0 || has_dup == 1);
         bool same = rl_key_encode_row(&again, d, out, seq, NULL) == RL_KEY_OK &&
-                    again.len == n && memcmp(again.data, k, n) == 0;
+                    again.len == natural_len;
+        if (has_dup == 1)
+            rl_key_put_dup(&again, dup);
+        same = same && again.len == n && memcmp(again.data, k, n) == 0;
         if (!same) {
             fprintf(stderr, "    %s: decoded key re-encodes differently\n", d->name);
             CHECK(false);
@@ -1014,6 +1022,204 @@ static void test_describe(void)
     CHECK(describe_is(k, n, "ducklake_metadata seq=18446744073709551615"));
     n = parse_hex("0A 7FFFFFFFFFFFFFFF", k, sizeof k);
     CHECK(describe_is(k, n, "ducklake_table_stats table_id=9223372036854775807"));
+}
+
+/* ---- duplicates (decision (i)) ----------------------------------------- */
+
+/* Exactly DuckLake's tables without a PostgreSQL PRIMARY KEY keep
+ * duplicates, except ducklake_metadata, whose rows are numbered (seq), and
+ * RockLake's internal tables. */
+static void test_desc_keeps_duplicates(void)
+{
+    int n = 0;
+    for (size_t i = 0; i < rl_ntables; i++) {
+        const rl_table_desc *d = &rl_tables[i];
+        bool want = d->pk_check == RL_PK_NONE && d->tag != RL_TAG_METADATA;
+        CHECK_EQ_INT(rl_desc_keeps_duplicates(d), want);
+        n += want;
+    }
+    CHECK_EQ_INT(n, 29 - 5 - 1);
+    CHECK(!rl_desc_keeps_duplicates(&rl_desc_audit));
+    CHECK(!rl_desc_keeps_duplicates(&rl_desc_dynamic_table));
+    CHECK(!rl_desc_keeps_duplicates(&dyn_desc));
+}
+
+/* Golden bytes of duplicates: the natural key, then 8 bytes BE. */
+static void test_golden_duplicate_keys(void)
+{
+    uint8_t k[128];
+    size_t n;
+    /* the hive case: three partition values of file 9 at partition_key_index 2 */
+    n = parse_hex("13 0000000000000005 0000000000000009 0000000000000002 0000000000000001", k,
+                  sizeof k);
+    CHECK_EQ_INT(n, 33);
+    CHECK(describe_is(k, n, "ducklake_file_partition_value table_id=5 data_file_id=9 "
+                            "partition_key_index=2 dup=1"));
+    size_t natural_len = 0;
+    uint64_t dup = 0;
+    CHECK_EQ_INT(rl_key_split_dup(k, n, rl_desc_by_tag(RL_TAG_FILE_PARTITION_VALUE),
+                                  &natural_len, &dup), 1);
+    CHECK_EQ_INT(natural_len, 25);
+    CHECK(dup == 1);
+    CHECK_EQ_INT(rl_key_split_dup(k, 25, rl_desc_by_tag(RL_TAG_FILE_PARTITION_VALUE),
+                                  &natural_len, &dup), 0);
+    CHECK_EQ_INT(natural_len, 25);
+    /* a string last: the discriminator follows the terminator */
+    n = parse_hex("0F 0000000000000005 0000000000000009 0000000000000003 612E62 0001 "
+                  "00000000000000FF", k, sizeof k);
+    CHECK(describe_is(k, n, "ducklake_file_variant_stats table_id=5 data_file_id=9 column_id=3 "
+                            "variant_path='a.b' dup=255"));
+    /* the live index entry of a duplicate repeats it */
+    n = parse_hex("80 01 05 000000000000002A 00000000000000C8 0000000000000003", k, sizeof k);
+    CHECK(describe_is(k, n, "index live ducklake_table table_id=42 begin_snapshot=200 dup=3"));
+    /* tables whose rows are unique have no duplicates: 8 more bytes are not a key */
+    n = parse_hex("02 0000000000000007 0000000000000001", k, sizeof k);
+    CHECK(describe_is(k, n, "ducklake_snapshot (malformed key)"));
+    CHECK_EQ_INT(rl_key_split_dup(k, n, rl_desc_by_tag(RL_TAG_SNAPSHOT), &natural_len, &dup), -1);
+    n = parse_hex("01 0000000000000003 0000000000000001", k, sizeof k);
+    CHECK(describe_is(k, n, "ducklake_metadata (malformed key)"));
+    n = parse_hex("80 01 04 0000000000000003 0000000000000007 0000000000000001", k, sizeof k);
+    CHECK(describe_is(k, n, "index live ducklake_schema (malformed)"));
+    /* the counter */
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    rl_key_counter(&b, RL_COUNTER_NEXT_DUP);
+    CHECK(key_is(b.data, b.len, "FE 6E 65 78 74 2D 72 6F 77 2D 73 65 71 3A 64 75 70"));
+    CHECK(describe_is(b.data, b.len, "counter next-row-seq:dup"));
+    rl_buf_free(&b);
+}
+
+/* A random discriminator, edge values first. */
+static uint64_t rand_dup(uint64_t *rng)
+{
+    uint64_t r = tu_rand(rng);
+    size_t ne = sizeof edge_u64 / sizeof edge_u64[0];
+    return r % 2 ? edge_u64[(r >> 8) % ne] : (r >> 8) % 4;
+}
+
+/* A key of d for row r: natural, or with discriminator `dup` if has_dup. */
+static bool encode_dup(rl_buf *b, const rl_table_desc *d, const krow *r, bool has_dup,
+                       uint64_t dup)
+{
+    if (!encode(b, d, r))
+        return false;
+    if (has_dup)
+        rl_key_put_dup(b, dup);
+    return !b->failed;
+}
+
+/* (fields, no discriminator first, discriminator) order. */
+static int cmp_dup(const rl_table_desc *d, const krow *a, bool ah, uint64_t ad, const krow *b,
+                   bool bh, uint64_t bd)
+{
+    int c = cmp_fields(d, a, b, d->nkey);
+    if (c)
+        return c;
+    if (ah != bh)
+        return ah ? 1 : -1;
+    return ah ? cmp_u64(ad, bd) : 0;
+}
+
+/* The three invariants with (key fields, discriminator) in place of the key
+ * fields, for every table that keeps duplicates; every other table refuses
+ * a discriminator. */
+static void test_prop_duplicates(void)
+{
+    const rl_table_desc *ds[64];
+    size_t nd = all_descs(ds);
+    uint64_t rng = 0x64757073ULL;
+    rl_buf ka, kb, pre, arena;
+    rl_buf_init(&ka, 0);
+    rl_buf_init(&kb, 0);
+    rl_buf_init(&pre, 0);
+    rl_buf_init(&arena, 0);
+    static krow a, b;
+    int tables = 0;
+    for (size_t t = 0; t < nd; t++) {
+        const rl_table_desc *d = ds[t];
+        bool keeps = rl_desc_keeps_duplicates(d);
+        tables += keeps;
+        int bad = 0;
+        for (int it = 0; it < 2000; it++) {
+            rand_row(&rng, d, &a, true);
+            uint64_t da = rand_dup(&rng);
+            bool ha = it % 3 != 0;
+            if (!encode_dup(&ka, d, &a, ha, da)) {
+                CHECK(false);
+                continue;
+            }
+            /* round trip: the fields decode unchanged, split finds the discriminator */
+            rl_datum out[RL_MAX_COLUMNS];
+            memset(out, 0, sizeof out);
+            uint64_t seq = 0, got = ~da;
+            size_t natural_len = 0;
+            rl_buf_reset(&arena);
+            rl_key_status st = rl_key_decode_row(ka.data, ka.len, d, out, &seq, &arena);
+            int split = rl_key_split_dup(ka.data, ka.len, d, &natural_len, &got);
+            if (!keeps && ha) {
+                CHECK_EQ_INT(st, RL_KEY_ERR_CORRUPT);
+                CHECK_EQ_INT(split, -1);
+                continue;
+            }
+            CHECK_EQ_INT(st, RL_KEY_OK);
+            CHECK_EQ_INT(split, ha);
+            CHECK_EQ_INT(natural_len, ka.len - (ha ? RL_KEY_DUP_LEN : 0));
+            if (ha)
+                CHECK(got == da);
+            CHECK_EQ_INT(try_decode(d, ka.data, ka.len), RL_KEY_OK);
+            if (!keeps)
+                continue;
+            /* Truncated inside the discriminator, or one byte too many: not a key. */
+            if (ha) {
+                for (size_t cut = natural_len + 1; cut < ka.len; cut++)
+                    CHECK_EQ_INT(try_decode(d, ka.data, cut), RL_KEY_ERR_CORRUPT);
+                rl_buf_put_u8(&ka, 0x00);
+                CHECK_EQ_INT(try_decode(d, ka.data, ka.len), RL_KEY_ERR_CORRUPT);
+                ka.len--;
+            }
+            /* byte order = (fields, discriminator) order */
+            rand_row(&rng, d, &b, true);
+            int share = (int)(tu_rand(&rng) % (d->nkey + 2));
+            for (int i = 0; i < share && i < d->nkey; i++)
+                copy_field(d, i, &b, &a);
+            bool hb = tu_rand(&rng) % 3 != 0;
+            uint64_t db = share > d->nkey && tu_rand(&rng) % 2 ? da : rand_dup(&rng);
+            if (!encode_dup(&kb, d, &b, hb, db)) {
+                CHECK(false);
+                continue;
+            }
+            int want = cmp_dup(d, &a, ha, da, &b, hb, db);
+            int order = cmp_bytes(ka.data, ka.len, kb.data, kb.len);
+            if (want != order && bad++ < 3) {
+                fprintf(stderr, "    %s: (fields, dup) order %d, byte order %d\n", d->name,
+                        want, order);
+                CHECK(false);
+            }
+            /* prefix contiguity: a duplicate is under every prefix of its fields,
+             * the natural key itself included, and under no other */
+            int nf = (int)(tu_rand(&rng) % (d->nkey + 1));
+            rl_datum fields[RL_MAX_KEY_FIELDS];
+            prefix_fields(d, &b, nf, fields);
+            rl_buf_reset(&pre);
+            CHECK_EQ_INT(rl_key_encode_prefix(&pre, d, fields, (size_t)nf), RL_KEY_OK);
+            uint8_t end[256];
+            size_t endlen = rl_bytes_prefix_end(pre.data, pre.len, end);
+            CHECK(endlen > 0);
+            bool same = cmp_fields(d, &a, &b, nf) == 0;
+            bool in = cmp_bytes(ka.data, ka.len, pre.data, pre.len) >= 0 &&
+                      cmp_bytes(ka.data, ka.len, end, endlen) < 0;
+            if ((same != in || same != starts_with(ka.data, ka.len, pre.data, pre.len)) &&
+                bad++ < 3) {
+                fprintf(stderr, "    %s k=%d: same=%d in_range=%d\n", d->name, nf, same, in);
+                CHECK(false);
+            }
+        }
+    }
+    CHECK_EQ_INT(tables, 23);
+    rl_buf_free(&ka);
+    rl_buf_free(&kb);
+    rl_buf_free(&pre);
+    rl_buf_free(&arena);
 }
 
 /* ---- descriptor table ---------------------------------------------------- */
@@ -1406,5 +1612,8 @@ int main(void)
     RUN(test_desc_primary_keys);
     RUN(test_desc_columns_match_schema);
     RUN(test_desc_value_columns);
+    RUN(test_desc_keeps_duplicates);
+    RUN(test_golden_duplicate_keys);
+    RUN(test_prop_duplicates);
     return tu_finish();
 }

@@ -31,6 +31,7 @@
  */
 #include "catalog.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -196,7 +197,8 @@ static int create_catalog(rl_catalog *cat, rl_format fmt, rl_error *err)
     return 0;
 }
 
-static int read_format(rl_catalog *cat, rl_error *err)
+/* The ducklake-format system key as the store holds it now. */
+static int load_format(rl_catalog *cat, rl_format *out, rl_error *err)
 {
     rl_buf k;
     rl_buf_init(&k, 0);
@@ -212,13 +214,15 @@ static int read_format(rl_catalog *cat, rl_error *err)
     if (rc == 1)
         snprintf(name, sizeof name, "%.*s", (int)(vlen < 15 ? vlen : 15), (const char *)v);
     free(v);
-    cat->fmt = rl_format_parse(name);
-    if (!cat->fmt)
+    *out = rl_format_parse(name);
+    if (!*out)
         return rl_error_set(err, RL_SQLSTATE_OBJECT_STATE,
                             "catalog uses DuckLake format \"%s\", which this RockLake does not know",
                             name);
     return 0;
 }
+
+static int read_format(rl_catalog *cat, rl_error *err) { return load_format(cat, &cat->fmt, err); }
 
 /* Check the layout version, creating the catalog if allowed. */
 static int check_or_create(rl_catalog *cat, const rl_catalog_options *o, const char *url,
@@ -460,6 +464,10 @@ struct rl_txn {
     bool done;
     /* The value columns of the descriptor decoded last: scans decode row
      * after row of one table, and working them out walks the key fields. */
+    rl_format fmt;     /* table shapes this transaction sees (rl_txn_set_format) */
+    bool fmt_changed;  /* ... written by this transaction: the catalog's at commit */
+    uint64_t lagging;  /* tags (bit) still in lag_fmt's shape: a migration in progress */
+    rl_format lag_fmt;
     const rl_table_desc *vc_desc;
     size_t vc_n;
     rl_type vc_types[RL_MAX_COLUMNS];
@@ -604,6 +612,11 @@ rl_txn *rl_txn_begin(rl_catalog *cat, rl_error *err)
     t->cat = cat;
     rl_buf_init(&t->get_key, 0);
     rl_buf_init(&t->get_arena, 0);
+    /* a follower learns of the writer's format migration from the store */
+    if (cat->read_only && load_format(cat, &t->fmt, err) < 0) {
+        free(t);
+        return NULL;
+    }
     if (!cat->read_only) {
         /* under the commit lock, so the snapshot holds exactly the commits
          * numbered up to snap_seq and the names of generation name_gen
@@ -612,6 +625,7 @@ rl_txn *rl_txn_begin(rl_catalog *cat, rl_error *err)
         pthread_mutex_lock(&cat->lock);
         t->snap_seq = cat->written_seq;
         t->name_gen = cat->name_gen;
+        t->fmt = cat->fmt; /* set with the commit that wrote it, under this lock */
         t->snap = kv_snapshot_new(cat->kv, &ke);
         pthread_mutex_unlock(&cat->lock);
         if (!t->snap) {
@@ -820,9 +834,17 @@ static int check_not_null(const rl_table_desc *d, size_t ncols, const rl_datum *
     return 0;
 }
 
+static uint64_t tag_bit(uint8_t tag) { return 1ull << (tag & 63); }
+
+/* The format whose shape fixed table `d` has in this transaction. */
+static rl_format table_format(const rl_txn *t, const rl_table_desc *d)
+{
+    return (t->lagging & tag_bit(d->tag)) ? t->lag_fmt : t->fmt;
+}
+
 static size_t txn_ncols(const rl_txn *t, const rl_table_desc *d)
 {
-    return d->tag == RL_TAG_DYNAMIC_ROW ? d->ncols_max : rl_desc_ncols(d, t->cat->fmt);
+    return rl_txn_table_ncols(t, d);
 }
 
 /* Encode the non-key columns of `row` as d's value. */
@@ -840,7 +862,7 @@ static int encode_value(rl_txn *t, const rl_table_desc *d, const rl_datum *row, 
             vals[i] = row[i];
         }
     } else {
-        n = rl_desc_value_columns(d, t->cat->fmt, types, cols);
+        n = rl_desc_value_columns(d, table_format(t, d), types, cols);
         for (size_t i = 0; i < n; i++)
             vals[i] = row[cols[i]];
     }
@@ -1110,7 +1132,7 @@ static int decode_row(rl_txn *t, const rl_table_desc *d, const uint8_t *key, siz
                 t->vc_cols[i] = (int)i;
             }
         } else {
-            t->vc_n = rl_desc_value_columns(d, t->cat->fmt, t->vc_types, t->vc_cols);
+            t->vc_n = rl_desc_value_columns(d, table_format(t, d), t->vc_types, t->vc_cols);
         }
         t->vc_desc = d;
     }
@@ -1881,6 +1903,8 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
     }
     if (t->wrote_names)
         cat->name_gen++;
+    if (t->fmt_changed)
+        cat->fmt = t->fmt; /* transactions begun from now on see the new shapes */
     rc = 0;
 unlock:
     pthread_mutex_unlock(&cat->lock);
@@ -2172,7 +2196,7 @@ const rl_table_desc *rl_txn_find_table(rl_txn *t, const char *schema, const char
     }
     if (tag) {
         const rl_table_desc *d = rl_desc_by_tag(tag);
-        if (!d || !rl_desc_in_format(d, t->cat->fmt))
+        if (!d || !rl_desc_in_format(d, t->fmt))
             rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED,
                          "\"%s.%s\" is registered as unknown table tag 0x%02x", schema, name, tag);
         return d;
@@ -2442,6 +2466,72 @@ static int fixed_schema_in_use(rl_txn *t, char *out, size_t n, rl_error *err)
     out[0] = 0;
     int rc = visit_names(t, note_fixed_schema, &f, false, err);
     return rc < 0 ? -1 : 0;
+}
+
+rl_format rl_txn_format(const rl_txn *t) { return t->fmt; }
+
+size_t rl_txn_table_ncols(const rl_txn *t, const rl_table_desc *d)
+{
+    if (d->tag == RL_TAG_DYNAMIC_ROW)
+        return d->ncols_max;
+    return rl_desc_ncols(d, table_format(t, d));
+}
+
+int rl_txn_migrate_table(rl_txn *t, const rl_table_desc *d, rl_format fmt, rl_error *err)
+{
+    assert(d->tag < 64 && d->tag != RL_TAG_DYNAMIC_ROW);
+    rl_format old = t->fmt;
+    if (fmt != old) {
+        if (rl_txn_set_format(t, fmt, err) < 0)
+            return -1;
+        /* the other tables whose shape differs keep the old one until the
+         * migration reaches them, as each ALTER TABLE does in PostgreSQL */
+        t->lag_fmt = old;
+        t->lagging = 0;
+        for (size_t i = 0; i < rl_ntables; i++) {
+            const rl_table_desc *o = &rl_tables[i];
+            if (!o->internal && rl_desc_in_format(o, old) &&
+                rl_desc_ncols(o, old) != rl_desc_ncols(o, fmt))
+                t->lagging |= tag_bit(o->tag);
+        }
+    }
+    t->lagging &= ~tag_bit(d->tag);
+    t->vc_desc = NULL;
+    return 0;
+}
+
+bool rl_txn_table_lagging(const rl_txn *t, const rl_table_desc *d)
+{
+    return d->tag != RL_TAG_DYNAMIC_ROW && (t->lagging & tag_bit(d->tag));
+}
+
+int rl_txn_set_format(rl_txn *t, rl_format fmt, rl_error *err)
+{
+    if (!is_write_allowed(t, err))
+        return -1;
+    if (fmt == t->fmt)
+        return 0;
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_system(&k, RL_SYS_DUCKLAKE_FORMAT);
+    uint8_t *v = NULL;
+    size_t vlen = 0;
+    int rc = view_get(t, k.data, k.len, &v, &vlen, err);
+    /* a concurrent change of the format (another migration) is a conflict */
+    if (rc >= 0 && !ov_find(t, k.data, k.len))
+        rc = add_expectation(t, EXPECT_VALUE, k.data, k.len, rc == 1 ? v : NULL, vlen, NULL,
+                             NULL, err);
+    const char *name = rl_format_name(fmt);
+    if (rc >= 0)
+        rc = ov_set(t, k.data, k.len, (const uint8_t *)name, strlen(name), err);
+    free(v);
+    rl_buf_free(&k);
+    if (rc < 0)
+        return -1;
+    t->fmt = fmt;
+    t->fmt_changed = true;
+    t->vc_desc = NULL; /* value layouts follow the shapes */
+    return 0;
 }
 
 int rl_txn_fixed_schema(rl_txn *t, char *out, size_t n, rl_error *err)

@@ -183,6 +183,26 @@ int rl_txn_drop_dynamic(rl_txn *txn, const rl_table_desc *d, rl_error *err);
  * refused with 0A000. */
 int rl_txn_register_fixed(rl_txn *txn, const char *schema, const rl_table_desc *d,
                           bool if_not_exists, rl_error *err);
+/* The DuckLake format (table shapes) this transaction sees: the catalog's
+ * at its start, or what it set. */
+rl_format rl_txn_format(const rl_txn *txn);
+/* Switch the catalog to format `fmt` (a migration 1.0 -> 1.1 or a fresh
+ * catalog created with 1.1's tables): this transaction sees the new shapes at
+ * once, and the catalog takes them at COMMIT, in the same batch as the
+ * transaction's rows (system key ducklake-format). Rows written earlier keep
+ * their keys and values: a value with fewer columns reads NULL for the
+ * appended ones. A concurrent format change is 40001 at commit. */
+int rl_txn_set_format(rl_txn *txn, rl_format fmt, rl_error *err);
+/* Columns of `d` as this transaction sees the table (its format, or the one
+ * before a migration the transaction has not brought this table to yet). */
+size_t rl_txn_table_ncols(const rl_txn *txn, const rl_table_desc *d);
+/* A migration's ALTER TABLE of DuckLake table `d` to format `fmt` (ADD COLUMN
+ * of the column fmt appends): the first one switches the transaction to fmt
+ * (rl_txn_set_format) and leaves every other table whose shape differs in
+ * the old shape until its own ALTER; each brings its table along. */
+int rl_txn_migrate_table(rl_txn *txn, const rl_table_desc *d, rl_format fmt, rl_error *err);
+/* Is `d` still in the old shape of a migration in progress? */
+bool rl_txn_table_lagging(const rl_txn *txn, const rl_table_desc *d);
 /* The schema that holds this catalog's DuckLake fixed tables, written to
  * out ("" if none is registered yet). 0, or -1 with err. */
 int rl_txn_fixed_schema(rl_txn *txn, char *out, size_t n, rl_error *err);

@@ -405,6 +405,12 @@ rl_txn *rl_exec_txn(rl_exec *x)
     return t;
 }
 
+rl_format rl_exec_format(rl_exec *x)
+{
+    rl_txn *t = rl_exec_txn(x);
+    return t ? rl_txn_format(t) : rl_catalog_format(x->s->eng->cat);
+}
+
 /* End the current transaction. Returns -1 with err if a commit failed. */
 static int finish_txn(rl_session *s, bool commit, rl_error *err)
 {

@@ -323,6 +323,54 @@ static int create_dynamic(rl_exec *x, rl_txn *txn, const char *schema, const cha
     return rl_txn_create_dynamic(txn, schema, name, n, dc, false, x->err) ? 0 : -1;
 }
 
+/* Would every DuckLake table registered so far have the same shape in
+ * format `to` as in `from`? Then the catalog can still become `to`: DuckLake
+ * is creating it with a newer format's tables (DuckDB 2.0 makes 1.1 lakes). */
+typedef struct shapes_agree_ctx {
+    rl_format from, to;
+    bool agree;
+} shapes_agree_ctx;
+
+static int note_shape(void *ctx, const char *schema, const char *name, const rl_table_desc *d)
+{
+    shapes_agree_ctx *c = ctx;
+    (void)schema;
+    (void)name;
+    if (d->tag != RL_TAG_DYNAMIC_ROW && !d->internal &&
+        rl_desc_ncols(d, c->from) != rl_desc_ncols(d, c->to))
+        c->agree = false;
+    return c->agree ? 0 : 1;
+}
+
+/* CREATE TABLE of a DuckLake table whose columns are those of a newer format
+ * than the transaction's: switch the catalog to that format if the tables it
+ * has so far look the same in both (rl_txn_set_format; the catalog takes it
+ * at COMMIT). 0 = switched or nothing to do (fixed_matches then decides),
+ * -1 error. */
+static int newer_format_creates(rl_exec *x, rl_txn *txn, const rl_table_desc *d,
+                                const col_spec *cols, size_t n)
+{
+    rl_format cur = rl_txn_format(txn);
+    rl_error saved = *x->err;
+    bool matches_now = rl_desc_in_format(d, cur) && fixed_matches(x, d, cur, cols, n) == 0;
+    *x->err = saved; /* probes: the caller reports against the format it ends up with */
+    if (matches_now)
+        return 0;
+    for (rl_format f = cur + 1; f <= RL_FMT_LATEST; f++) {
+        if (rl_format_parse(rl_format_name(f)) != f || !rl_desc_in_format(d, f))
+            continue; /* not a format */
+        bool matches = fixed_matches(x, d, f, cols, n) == 0;
+        *x->err = saved;
+        if (!matches)
+            continue;
+        shapes_agree_ctx c = {cur, f, true};
+        if (rl_txn_list_tables(txn, note_shape, &c, x->err) < 0)
+            return -1;
+        return c.agree ? rl_txn_set_format(txn, f, x->err) : 0;
+    }
+    return 0;
+}
+
 static int create_stored(rl_exec *x, const PgQuery__CreateStmt *st, const col_spec *cols,
                          size_t n)
 {
@@ -344,20 +392,20 @@ static int create_stored(rl_exec *x, const PgQuery__CreateStmt *st, const col_sp
         *x->err = probe;
         return -1;
     }
-    rl_format fmt = rl_catalog_format(x->s->eng->cat);
-    const rl_table_desc *d = rl_desc_by_name(name, fmt);
-    if (d && !d->internal) {
-        if (fixed_matches(x, d, fmt, cols, n) < 0)
-            return -1;
-        return rl_txn_register_fixed(txn, schema, d, false, x->err);
-    }
-    const rl_table_desc *newer = rl_desc_by_name(name, RL_FMT_LATEST);
-    if (newer && !newer->internal)
+    const rl_table_desc *d = rl_desc_by_name(name, RL_FMT_LATEST);
+    if (!d || d->internal)
+        return create_dynamic(x, txn, schema, name, cols, n);
+    if (newer_format_creates(x, txn, d, cols, n) < 0)
+        return -1;
+    rl_format fmt = rl_txn_format(txn);
+    if (!rl_desc_in_format(d, fmt))
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                              "table \"%s\" belongs to a newer DuckLake format than this "
                              "catalog's (%s)",
                              name, rl_format_name(fmt));
-    return create_dynamic(x, txn, schema, name, cols, n);
+    if (fixed_matches(x, d, fmt, cols, n) < 0)
+        return -1;
+    return rl_txn_register_fixed(txn, schema, d, false, x->err);
 }
 
 int rl_ddl_create_table(rl_exec *x, const PgQuery__CreateStmt *st)
@@ -682,7 +730,7 @@ static int apply_shape(rl_exec *x, const rl_relation *rel, const char *newname,
     return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                          "ALTER TABLE of DuckLake table \"%s\" is not supported: its shape is "
                          "fixed by the catalog's DuckLake format (%s)",
-                         rel->name, rl_format_name(rl_catalog_format(x->s->eng->cat)));
+                         rel->name, rl_format_name(rl_exec_format(x)));
 }
 
 /* Resolve the ALTER target; 0 = absent with IF EXISTS (notice sent). */
@@ -704,6 +752,44 @@ static int alter_target(rl_exec *x, const PgQuery__RangeVar *rv, bool missing_ok
     return 0;
 }
 
+/* ALTER TABLE <DuckLake table> ADD COLUMN <the column a newer format
+ * appends>, as DuckLake's migration 1.0 -> 1.1 sends it: the transaction
+ * (and at COMMIT the catalog) takes the newer format; the migration's other
+ * tables keep their old shape until their own ADD COLUMN reaches them
+ * (rl_txn_migrate_table). 1 = done, 0 = not such a command (the generic
+ * path decides), -1 error. */
+static int alter_fixed_format(rl_exec *x, const rl_relation *rel, const PgQuery__AlterTableStmt *st)
+{
+    if (st->n_cmds != 1 || st->cmds[0]->node_case != PG_QUERY__NODE__NODE_ALTER_TABLE_CMD)
+        return 0;
+    const PgQuery__AlterTableCmd *cmd = st->cmds[0]->alter_table_cmd;
+    if (cmd->subtype != PG_QUERY__ALTER_TABLE_TYPE__AT_AddColumn || !cmd->def ||
+        cmd->def->node_case != PG_QUERY__NODE__NODE_COLUMN_DEF)
+        return 0;
+    col_spec cs;
+    if (column_def(x, cmd->def->column_def, &cs) < 0)
+        return -1;
+    rl_txn *txn = rl_exec_txn(x);
+    if (!txn)
+        return -1;
+    const rl_table_desc *d = rel->desc;
+    rl_format cur = rl_txn_format(txn);
+    /* the table the migration reaches next: its column is the format's own */
+    size_t n = rl_txn_table_ncols(txn, d);
+    if (rl_txn_table_lagging(txn, d))
+        return rl_desc_ncols(d, cur) == n + 1 && strcmp(d->cols[n].name, cs.name) == 0 &&
+                       cs.oid == rl_type_oid(d->cols[n].type)
+                   ? (rl_txn_migrate_table(txn, d, cur, x->err) < 0 ? -1 : 1)
+                   : 0;
+    for (rl_format f = cur + 1; f <= RL_FMT_LATEST; f++) {
+        if (rl_format_parse(rl_format_name(f)) != f || rl_desc_ncols(d, f) != n + 1 ||
+            strcmp(d->cols[n].name, cs.name) != 0 || cs.oid != rl_type_oid(d->cols[n].type))
+            continue;
+        return rl_txn_migrate_table(txn, d, f, x->err) < 0 ? -1 : 1;
+    }
+    return 0;
+}
+
 int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
 {
     if (st->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
@@ -713,6 +799,11 @@ int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
     int found = alter_target(x, st->relation, st->missing_ok, &rel);
     if (found <= 0)
         return found < 0 ? -1 : rl_send_complete(x, "ALTER TABLE");
+    if (rel.kind == RL_REL_STORED && rel.desc->tag != RL_TAG_DYNAMIC_ROW) {
+        int done = alter_fixed_format(x, &rel, st);
+        if (done != 0)
+            return done < 0 ? -1 : rl_send_complete(x, "ALTER TABLE");
+    }
     rl_rowset *shape = rl_relation_shape(x, &rel, rel.name);
     if (!shape)
         return -1;

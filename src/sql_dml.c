@@ -71,7 +71,7 @@ int rl_dml_insert_row(rl_exec *x, const rl_relation *rel, const rl_value *row)
     rl_txn *txn = rl_exec_txn(x);
     if (!txn)
         return -1;
-    size_t n = rl_desc_ncols(rel->desc, rl_catalog_format(x->s->eng->cat));
+    size_t n = rl_txn_table_ncols(txn, rel->desc);
     rl_datum d[RL_MAX_COLUMNS];
     for (size_t i = 0; i < n && i < RL_MAX_COLUMNS; i++)
         d[i] = row[i].d;

@@ -201,7 +201,7 @@ static int visit_lake(rl_exec *x, rl_engine *eng, each_other_ctx *c)
     if (use_lake(x, eng) < 0)
         return -1;
     rl_txn *t = rl_exec_txn(x);
-    int rc = t ? c->fn(c->ctx, t, rl_catalog_format(eng->cat)) : -1;
+    int rc = t ? c->fn(c->ctx, t, rl_txn_format(t)) : -1;
     if (use_lake(x, was) < 0)
         return -1;
     return rc;

@@ -401,7 +401,7 @@ struct gen_ctx {
     size_t ntables, cap;
     rl_value row[32];
     char chars[32]; /* storage of "char" values of the row being built */
-    rl_format fmt;  /* format of the lake whose tables are being collected */
+    rl_txn *txn;    /* transaction of the lake whose tables are being collected */
 };
 
 static int collect_table(void *ctx, const char *schema, const char *name,
@@ -420,14 +420,15 @@ static int collect_table(void *ctx, const char *schema, const char *name,
     t->d = d;
     t->oid = rl_pgcatalog_rel_oid(schema, name);
     t->nsoid = rl_pgcatalog_namespace_oid(schema);
-    t->ncols = rl_desc_ncols(d, g->fmt);
+    t->ncols = rl_txn_table_ncols(g->txn, d);
     return 0;
 }
 
 static int collect_lake_tables(void *ctx, rl_txn *t, rl_format fmt)
 {
     gen_ctx *g = ctx;
-    g->fmt = fmt;
+    (void)fmt;
+    g->txn = t;
     return rl_txn_list_tables(t, collect_table, g, g->err);
 }
 
@@ -438,7 +439,7 @@ static int load_tables(gen_ctx *g)
     rl_txn *t = rl_exec_txn(g->x);
     if (!t)
         return -1;
-    int rc = collect_lake_tables(g, t, rl_catalog_format(g->x->s->eng->cat));
+    int rc = collect_lake_tables(g, t, rl_txn_format(t));
     if (rc == 0)
         rc = rl_lakes_each_other(g->x, collect_lake_tables, g);
     if (rc != 0 && g->err && !g->err->sqlstate[0])

@@ -44,7 +44,7 @@
 /* Counter probes before rl_relation_max_key falls back to a full scan. */
 #define RL_MAX_KEY_PROBES 64
 
-static rl_format cur_format(const rl_exec *x) { return rl_catalog_format(x->s->eng->cat); }
+static rl_format cur_format(rl_exec *x) { return rl_exec_format(x); }
 
 static void set_name(char *dst, size_t n, const char *src)
 {
@@ -168,9 +168,10 @@ static void set_col(rl_colmeta *c, const char *name, const char *rel, uint32_t o
     c->attnum = attnum;
 }
 
-static size_t stored_ncols(const rl_exec *x, const rl_table_desc *d)
+static size_t stored_ncols(rl_exec *x, const rl_table_desc *d)
 {
-    return rl_desc_ncols(d, cur_format(x));
+    rl_txn *t = rl_exec_txn(x);
+    return t ? rl_txn_table_ncols(t, d) : rl_desc_ncols(d, cur_format(x));
 }
 
 rl_rowset *rl_relation_shape(rl_exec *x, const rl_relation *rel, const char *alias)

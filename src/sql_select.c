@@ -1429,7 +1429,7 @@ static int try_max_fast(sel *S, const PgQuery__SelectStmt *st, rl_rowset **out)
     const rl_table_desc *d = relation.desc;
     if (relation.kind != RL_REL_STORED || !d || d->nkey == 0 || d->key[0] < 0)
         return 0;
-    rl_format fmt = rl_catalog_format(S->x->s->eng->cat);
+    rl_format fmt = rl_exec_format(S->x);
     int ci = rl_desc_column_index(d, col, fmt);
     if (ci < 0 || ci != d->key[0])
         return 0;

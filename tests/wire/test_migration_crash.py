@@ -8,15 +8,16 @@ Each round copies one prepared 1.0 catalog (DuckDB 1.5.5's workload,
 server with SIGKILL, restarts it on the same store and reads the catalog's
 shape back: the version row, the columns of ducklake_data_file and
 ducklake_delete_file, ducklake_view_column_tag, the inlined tables' system
-column names, and the data-file rows.
+column names and the data-file rows; `rocklake check` must pass on it.
 """
 import shutil
+import subprocess
 
 import psycopg
 import pytest
 
 import sqlcase
-from conftest import ROOT, Server
+from conftest import BIN, Server
 
 V10 = {"version": "1.0", "data_file_cols": 16, "delete_file_cols": 13, "view_column_tag": 0,
        "inlined_row_id": "row_id"}
@@ -95,3 +96,5 @@ def test_migration_crash_at_every_statement(v10_template, tmp_path):
             assert again.stop() == 0, again.log_text()
         want = V11 if k == len(stmts) else V10
         assert (got, got_files) == (want, files), f"killed after statement {k} of {len(stmts)}"
+        chk = subprocess.run([BIN, "check", str(store / "mig")], capture_output=True, text=True)
+        assert chk.returncode == 0, f"rocklake check after statement {k}: {chk.stdout}{chk.stderr}"

@@ -17,11 +17,10 @@ passes because a side was skipped: both sides always run.
 import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
+import sys
 import tempfile
-import time
 import uuid
 from pathlib import Path
 
@@ -30,7 +29,9 @@ import pytest
 duckdb = pytest.importorskip("duckdb")  # run_duckdb.sh refuses to run without it
 
 ROOT = Path(__file__).resolve().parents[2]
-BIN = os.environ.get("ROCKLAKE_BIN", str(ROOT / "build" / "rocklake"))
+sys.path.insert(0, str(ROOT / "tests" / "wire"))
+from rlserver import Server  # noqa: E402  (the wire suite's server process)
+
 PG_ENV = ROOT / "tests" / "pg" / "pg_env.sh"
 TMP = Path(os.environ.get("ROCKLAKE_TEST_TMP", tempfile.gettempdir())) / "duckdb-e2e"
 DUCKDB_VERSION = "1.5.5"
@@ -82,56 +83,11 @@ class PgServer:
         subprocess.run([str(PG_ENV), "stop", str(self.dir)], check=False)
 
 
-class RockLakeServer:
-    """`rocklake serve` on a store root; databases are created on first
-    connect (--auto-create on) unless `extra` says otherwise."""
-
-    def __init__(self, root: Path, extra=(), store=None):
-        self.store = store or root / f"rl-{uuid.uuid4().hex[:8]}"
-        self.port_file = root / f"port-{uuid.uuid4().hex[:8]}"
-        self.log_path = root / f"rocklake-{uuid.uuid4().hex[:8]}.log"
-        self.log = open(self.log_path, "w")
-        cmd = [BIN, "serve", "--store", str(self.store), "--listen", "127.0.0.1:0",
-               "--port-file", str(self.port_file), *extra]
-        if "--auto-create" not in extra:
-            cmd += ["--auto-create", "on"]
-        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while not (self.port_file.exists() and self.port_file.read_text().strip()):
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("rocklake serve did not start: " + self.log_text())
-            time.sleep(0.02)
-        self.port = int(self.port_file.read_text())
-
-    def new_database(self, name):
-        return name  # auto-created by the first connection
-
-    def dsn(self, db):
-        return f"host=127.0.0.1 port={self.port} dbname={db} user=lake"
-
-    def log_text(self):
-        self.log.flush()
-        return self.log_path.read_text()
-
-    def alive(self):
-        return self.proc.poll() is None
-
-    def stop(self, timeout=30):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-                raise AssertionError("rocklake serve did not drain: " + self.log_text())
-        self.log.close()
-        return self.proc.returncode
-
-    def kill(self):
-        self.proc.kill()
-        self.proc.wait()
-        self.log.close()
+def rocklake_server(root: Path, extra=(), store=None):
+    """`rocklake serve` on a store root (tests/wire/rlserver.py); databases
+    are created on first connect unless `extra` says otherwise."""
+    args = list(extra) if "--auto-create" in extra else ["--auto-create", "on", *extra]
+    return Server(root, store or root / f"rl-{uuid.uuid4().hex[:8]}", args)
 
 
 def duck(ext_dir, config=None):
@@ -255,6 +211,27 @@ class Pair:
         """fn(lake) on both sides; returns (rocklake's, postgresql's)."""
         return fn(self.rl), fn(self.pg)
 
+    def reattach(self, alias="lake", options="", conns=(0,)):
+        """DETACH and ATTACH again (a new DuckDB session on the same lake) on
+        each of `conns`, then USE it."""
+        for lake in self.sides:
+            for n in conns:
+                c = lake.conn(n)
+                c.execute("USE memory")
+                c.execute(f"DETACH {alias}")
+                c.execute(lake.attach_sql(alias, options))
+                c.execute(f"USE {alias}")
+
+
+def attach_outcome(lake, alias, options=""):
+    """ATTACH on connection 0 -> ("ok", "") or (error class, message with this
+    side's connection string masked), for comparing refusals."""
+    try:
+        lake.conn().execute(lake.attach_sql(alias, options))
+        return ("ok", "")
+    except duckdb.Error as e:
+        return (type(e).__name__, str(e).replace(lake.server.dsn(lake.db), "<DSN>"))
+
 
 @pytest.fixture(scope="session")
 def ext_dir():
@@ -272,7 +249,7 @@ def pg_server():
 @pytest.fixture(scope="session")
 def rl_server():
     TMP.mkdir(parents=True, exist_ok=True)
-    s = RockLakeServer(TMP)
+    s = rocklake_server(TMP)
     yield s
     assert s.alive(), "rocklake serve died during the suite: " + s.log_text()[-4000:]
     assert s.stop() == 0, s.log_text()[-4000:]
@@ -291,7 +268,9 @@ def make_pair(request, rl_server, pg_server, ext_dir, tmp_path):
         for name, srv in (("rocklake", rl_s), ("postgresql", pg_s)):
             data = tmp_path / f"{name}{suffix}-data"
             data.mkdir(exist_ok=True)
-            lakes.append(Lake(name, srv, srv.new_database(db), str(data), ext_dir))
+            # PostgreSQL needs CREATE DATABASE; RockLake creates it on first connect
+            made_db = srv.new_database(db) if isinstance(srv, PgServer) else db
+            lakes.append(Lake(name, srv, made_db, str(data), ext_dir))
         p = Pair(*lakes)
         made.append(p)
         return p

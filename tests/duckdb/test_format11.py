@@ -12,6 +12,7 @@ import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "wire"))
 import sqlcase  # noqa: E402
+from conftest import attach_outcome  # noqa: E402
 
 
 def make_v11_catalog(lake):
@@ -19,14 +20,6 @@ def make_v11_catalog(lake):
         for sql, data in sqlcase.parse("02_v11_catalog.sql"):
             err, _ = sqlcase.run(c.pgconn, sql, data)
             assert err is None, f"{lake.name}: {sql[:200]} failed with {err}"
-
-
-def attach_outcome(lake, alias, options=""):
-    try:
-        lake.conn().execute(lake.attach_sql(alias, options))
-        return ("ok", "")
-    except Exception as e:
-        return (type(e).__name__, str(e).replace(lake.server.dsn(lake.db), "<DSN>"))
 
 
 def test_duckdb_15_refuses_a_11_catalog_like_postgresql(make_pair):

@@ -85,13 +85,7 @@ def test_script(script, make_pair):
     open_conn(0, attach)
     for i, st in enumerate(steps):
         if st.reattach:
-            for n in sorted(opened):
-                for lake in pair.sides:
-                    c = lake.conn(n)
-                    c.execute("USE memory")
-                    c.execute("DETACH lake")
-                    c.execute(lake.attach_sql("lake", attach))
-                    c.execute("USE lake")
+            pair.reattach(options=attach, conns=sorted(opened))
         if st.conn not in opened:
             open_conn(st.conn, attach)
         where = f"{script.name} statement {i + 1}"

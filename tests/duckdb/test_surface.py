@@ -7,12 +7,13 @@ Each test runs the same DuckDB SQL on a RockLake lake and on a PostgreSQL
 lake (conftest.Pair) and compares the answers.
 """
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from conftest import attach_outcome
 
 HERE = Path(__file__).parent
 
@@ -124,19 +125,10 @@ def test_two_metadata_schemas_in_one_database(make_pair):
     for lake in p.sides:
         lake.conn().execute("DETACH l2")
     # a metadata schema that does not exist, with creation disabled
-    outs = p.each(lambda lake: _attach_outcome(lake, "l3", "METADATA_SCHEMA 'nosuch', "
-                                               "CREATE_IF_NOT_EXISTS false"))
+    outs = p.each(lambda lake: attach_outcome(lake, "l3", "METADATA_SCHEMA 'nosuch', "
+                                              "CREATE_IF_NOT_EXISTS false"))
     assert outs[0] == outs[1], outs
     assert outs[1][0] == "InvalidInputException", outs
-
-
-def _attach_outcome(lake, alias, options):
-    try:
-        lake.conn().execute(lake.attach_sql(alias, options))
-        return ("ok", "")
-    except Exception as e:  # the class and the message, with this side's names masked
-        msg = str(e).replace(lake.server.dsn(lake.db), "<DSN>")
-        return (type(e).__name__, msg)
 
 
 def test_metadata_catalog_option(make_pair):
@@ -222,12 +214,7 @@ def test_show_all_tables_1000(pair):
             c.execute(f"CREATE TABLE tbl_{i:04d} (id INTEGER, v VARCHAR, d DOUBLE)")
     pair.ok("COMMIT")
     pair.ok("INSERT INTO tbl_0500 VALUES (1, 'x', 2.5)")
-    for lake in pair.sides:
-        c = lake.conn()
-        c.execute("USE memory")
-        c.execute("DETACH lake")
-        c.execute(lake.attach_sql("lake"))
-        c.execute("USE lake")
+    pair.reattach()
     rows = pair.ok("SHOW ALL TABLES")
     assert len(rows) == 1000
     pair.ok("SELECT * FROM tbl_0500")
@@ -255,8 +242,8 @@ def test_metadata_rows_in_insertion_order(pair):
 def test_two_metadata_schemas_survive_a_restart(make_pair, tmp_path):
     """Each further metadata schema is a store of its own: after a restart the
     server finds it again, and DuckDB re-attaches both lakes."""
-    from conftest import RockLakeServer, TMP
-    own = RockLakeServer(TMP)
+    from conftest import TMP, rocklake_server
+    own = rocklake_server(TMP)
     try:
         p = make_pair(rl=own)
         p.attach("l1", "METADATA_SCHEMA 'metadata_s1'")
@@ -266,7 +253,7 @@ def test_two_metadata_schemas_survive_a_restart(make_pair, tmp_path):
         for lake in p.sides:
             lake.close()
         assert own.stop() == 0
-        again = RockLakeServer(TMP, store=own.store)
+        again = rocklake_server(TMP, store=own.store)
         own = again
         p.rl.server = again
         p.attach("l2", "METADATA_SCHEMA 'metadata_s2'")

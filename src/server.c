@@ -477,6 +477,17 @@ static rl_engine *schema_lake_find(void *ctx, const char *schema, bool create, r
     return sl ? sl->eng : NULL;
 }
 
+static bool schema_lake_any(void *ctx)
+{
+    srv_lake *l = ctx;
+    if (l->srv->cfg.read_only)
+        return true; /* a follower learns of the writer's new schemas by looking */
+    pthread_mutex_lock(&l->schemas_mu);
+    bool any = l->schemas != NULL;
+    pthread_mutex_unlock(&l->schemas_mu);
+    return any;
+}
+
 static int schema_lake_each(void *ctx, int (*fn)(void *fctx, rl_engine *eng), void *fctx)
 {
     srv_lake *l = ctx;
@@ -555,7 +566,8 @@ static srv_lake *open_lake(rl_server *srv, const char *name, rl_error *err)
         return NULL;
     }
     l->srv = srv;
-    l->hooks = (rl_schema_lakes){.ctx = l, .find = schema_lake_find, .each = schema_lake_each};
+    l->hooks = (rl_schema_lakes){
+        .ctx = l, .find = schema_lake_find, .each = schema_lake_each, .any = schema_lake_any};
     pthread_mutex_init(&l->schemas_mu, NULL);
     rl_engine_options eo = {.database = name, .schema_lakes = &l->hooks};
     rl_engine *eng = rl_engine_new(cat, &eo, err);

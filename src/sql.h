@@ -130,6 +130,8 @@ typedef struct rl_schema_lakes {
     /* Call fn for every such engine of the database, in a stable order;
      * stops at (and returns) the first non-zero return. */
     int (*each)(void *ctx, int (*fn)(void *fctx, rl_engine *eng), void *fctx);
+    /* Has the database any such engine (so statements need routing)? */
+    bool (*any)(void *ctx);
 } rl_schema_lakes;
 
 typedef struct rl_engine_options {

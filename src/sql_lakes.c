@@ -21,7 +21,7 @@
  *
  * Invariants: s->lakes[0] is the session's home engine; s->eng/s->txn are
  * lakes[s->cur] except that the slot's txn is stale until rl_lakes_save;
- * a database without further schemas pays one pointer test per statement.
+ * a database without further schemas walks no statement but CREATE TABLE.
  */
 #include <stdio.h>
 #include <string.h>
@@ -158,6 +158,11 @@ int rl_lakes_route(rl_exec *x, const PgQuery__Node *stmt)
     rl_engine *home = s->lakes[0].eng;
     if (!home->schema_lakes.find)
         return 0;
+    bool creates = stmt->node_case == PG_QUERY__NODE__NODE_CREATE_STMT;
+    /* nothing to route to: skip the walk (the hot path of every DuckLake
+     * statement in a database with one metadata schema) */
+    if (!creates && home->schema_lakes.any && !home->schema_lakes.any(home->schema_lakes.ctx))
+        return use_lake(x, home);
     named_schemas ns = {0};
     walk_relations((const ProtobufCMessage *)stmt, &ns, 0);
     rl_engine *target = home;
@@ -176,8 +181,7 @@ int rl_lakes_route(rl_exec *x, const PgQuery__Node *stmt)
                                  ns.names[0], ns.names[i]);
         target = e;
     }
-    if (target == home && stmt->node_case == PG_QUERY__NODE__NODE_CREATE_STMT &&
-        stmt->create_stmt->relation) {
+    if (target == home && creates && stmt->create_stmt->relation) {
         target = lake_for_new_fixed_table(x, home, stmt->create_stmt);
         if (!target)
             return -1;

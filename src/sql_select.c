@@ -47,6 +47,8 @@ typedef struct sel {
     const cte_env *ctes;
     rl_arena arena; /* evaluation strings and rewritten nodes */
     const name_set *need; /* joins: columns worth carrying (NULL = all) */
+    const PgQuery__Node *join_where; /* joins: the WHERE, for push_filters */
+    bool nullable;   /* the relation being read is a LEFT JOIN's inner side */
 } sel;
 
 static rl_rowset *run_raw(rl_exec *x, const PgQuery__SelectStmt *st, const rl_binding *outer,
@@ -340,6 +342,96 @@ static int prune_columns(sel *S, rl_rowset *rs)
     return 0;
 }
 
+/* Can `n` be evaluated on the rows of `rs` alone? Every column it names
+ * must resolve in rs (qualified or not); no subqueries, aggregates or `*`. */
+static bool local_to(const ProtobufCMessage *m, const rl_rowset *rs, int depth)
+{
+    if (!m)
+        return true;
+    if (depth > 200 || m->descriptor == &pg_query__sub_link__descriptor ||
+        m->descriptor == &pg_query__a__star__descriptor)
+        return false;
+    if (m->descriptor == &pg_query__func_call__descriptor) {
+        const PgQuery__FuncCall *f = (const PgQuery__FuncCall *)m;
+        if (f->agg_star || f->over || f->n_agg_order || f->agg_filter)
+            return false;
+    }
+    if (m->descriptor == &pg_query__column_ref__descriptor) {
+        PgQuery__Node n = PG_QUERY__NODE__INIT;
+        n.node_case = PG_QUERY__NODE__NODE_COLUMN_REF;
+        n.column_ref = (PgQuery__ColumnRef *)m;
+        rl_binding b = {(rl_rowset *)rs, 0, NULL, NULL};
+        return rl_expr_column(&b, &n) != NULL;
+    }
+    const ProtobufCMessageDescriptor *d = m->descriptor;
+    const char *base = (const char *)m;
+    for (unsigned i = 0; i < d->n_fields; i++) {
+        const ProtobufCFieldDescriptor *f = &d->fields[i];
+        if (f->type != PROTOBUF_C_TYPE_MESSAGE)
+            continue;
+        if (f->label == PROTOBUF_C_LABEL_REPEATED) {
+            size_t n = *(const size_t *)(base + f->quantifier_offset);
+            ProtobufCMessage *const *items = *(ProtobufCMessage *const *const *)(base + f->offset);
+            for (size_t j = 0; j < n; j++)
+                if (!local_to(items[j], rs, depth + 1))
+                    return false;
+            continue;
+        }
+        if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
+            *(const uint32_t *)(base + f->quantifier_offset) != f->id)
+            continue;
+        if (!local_to(*(ProtobufCMessage *const *)(base + f->offset), rs, depth + 1))
+            return false;
+    }
+    return true;
+}
+
+/* Keep the rows of rs for which `cond` holds (0, or -1 with x->err). */
+static int keep_rows(sel *S, rl_rowset *rs, const PgQuery__Node *cond)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < rs->nrows; i++) {
+        if ((i & 255) == 0 && rl_exec_check_cancel(S->x) < 0)
+            return -1;
+        rl_binding b = {rs, i, S->outer, NULL};
+        rl_expr_ctx c = make_ctx(S, &b, NULL);
+        int t = rl_expr_truth(&c, cond);
+        if (t < 0)
+            return -1;
+        if (!t)
+            continue;
+        if (n != i) {
+            memcpy(rl_rowset_row(rs, n), rl_rowset_row(rs, i), rs->ncols * sizeof *rs->vals);
+            if (rs->src)
+                rs->src[n] = rs->src[i];
+        }
+        n++;
+    }
+    rs->nrows = n;
+    return 0;
+}
+
+/* Predicate pushdown into a join: each AND-ed conjunct of the WHERE that
+ * only reads this relation's columns filters the relation before it is
+ * joined (the WHERE still runs on the joined rows, so this only saves
+ * work). Not on a LEFT JOIN's inner side, where a filter would turn
+ * removed rows into NULL-extended ones. pg_catalog's discovery joins of
+ * pg_class, pg_attribute, pg_type ... filtered by relname shrink to a few
+ * rows before the first join this way. */
+static int push_filters(sel *S, rl_rowset *rs, const PgQuery__Node *cond)
+{
+    if (!cond || S->nullable || rs->nrows == 0)
+        return 0;
+    if (cond->node_case == PG_QUERY__NODE__NODE_BOOL_EXPR &&
+        cond->bool_expr->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR) {
+        for (size_t i = 0; i < cond->bool_expr->n_args; i++)
+            if (push_filters(S, rs, cond->bool_expr->args[i]) < 0)
+                return -1;
+        return 0;
+    }
+    return local_to((const ProtobufCMessage *)cond, rs, 0) ? keep_rows(S, rs, cond) : 0;
+}
+
 static rl_rowset *from_rangevar(sel *S, const PgQuery__RangeVar *rv, const PgQuery__Node *where)
 {
     const char *alias = rv->alias && rv->alias->aliasname ? rv->alias->aliasname : rv->relname;
@@ -353,6 +445,10 @@ static rl_rowset *from_rangevar(sel *S, const PgQuery__RangeVar *rv, const PgQue
         if (rl_relation_resolve(S->x, rv, &rel) < 0)
             return NULL;
         rs = rl_relation_scan(S->x, &rel, alias, where);
+    }
+    if (rs && S->join_where && push_filters(S, rs, S->join_where) < 0) {
+        rl_rowset_free(rs);
+        return NULL;
     }
     if (rs && rv->alias && rv->alias->n_colnames) {
         for (size_t i = 0; i < rv->alias->n_colnames && i < rs->ncols; i++) {
@@ -728,7 +824,10 @@ static rl_rowset *from_join(sel *S, const PgQuery__JoinExpr *j)
     rl_rowset *l = from_item(S, j->larg, NULL);
     if (!l)
         return NULL;
+    bool was_nullable = S->nullable;
+    S->nullable |= j->jointype == PG_QUERY__JOIN_TYPE__JOIN_LEFT;
     rl_rowset *r = from_item(S, j->rarg, NULL);
+    S->nullable = was_nullable;
     if (!r) {
         rl_rowset_free(l);
         return NULL;
@@ -1602,8 +1701,11 @@ static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
         if (!need.all)
             S->need = &need;
     }
+    if (from_has_join(st) || st->n_from_clause > 1)
+        S->join_where = where;
     p.in = from_clause(S, st, where);
     S->need = NULL;
+    S->join_where = NULL;
     free(need.names);
     if (!p.in)
         return NULL;

@@ -34,3 +34,14 @@ WITH v(t) AS (VALUES (2), (1)) UPDATE ducklake_table_column_stats s SET contains
 SELECT table_id, column_id, contains_null FROM ducklake_table_column_stats ORDER BY 1, 2;
 WITH d(a, b) AS (VALUES (1, 2), (7, 7)) DELETE FROM ducklake_table_column_stats USING d WHERE table_id = a AND column_id = b;
 SELECT table_id, column_id FROM ducklake_table_column_stats ORDER BY 1, 2;
+-- predicate pushdown into joins (sql_select.c push_filters): a WHERE conjunct
+-- that reads one relation filters it before the join, except on a LEFT
+-- JOIN's inner side (IS NULL there keeps the unmatched rows)
+INSERT INTO ducklake_table_stats VALUES (101, 10, 11, 100), (102, 20, 21, 200), (103, 30, 31, 300);
+INSERT INTO ducklake_table_column_stats VALUES (101, 1, false, false, '1', '9', NULL), (102, 2, true, false, '3', '4', NULL);
+SELECT s.table_id FROM ducklake_table_stats s LEFT JOIN ducklake_table_column_stats c ON c.table_id = s.table_id WHERE c.min_value IS NULL AND s.table_id > 100 ORDER BY 1;
+SELECT s.table_id, c.column_id FROM ducklake_table_stats s JOIN ducklake_table_column_stats c ON c.table_id = s.table_id WHERE s.record_count > 5 AND c.max_value = '9' AND s.next_row_id > c.column_id ORDER BY 1;
+SELECT s.table_id FROM ducklake_table_stats s, ducklake_table_column_stats c WHERE s.table_id = c.table_id AND record_count = 20;
+SELECT s.table_id, c.column_id FROM ducklake_table_stats s LEFT JOIN ducklake_table_column_stats c ON c.table_id = s.table_id AND c.contains_null WHERE s.file_size_bytes >= 200 ORDER BY 1;
+SELECT relname, attname FROM pg_class JOIN pg_namespace ON relnamespace = pg_namespace.oid JOIN pg_attribute ON pg_class.oid = pg_attribute.attrelid WHERE attnum > 0 AND relname = 'ducklake_table_stats' AND pg_namespace.nspname IN ('public') ORDER BY attnum;
+SELECT count(*) FROM pg_class JOIN pg_attribute ON pg_class.oid = pg_attribute.attrelid WHERE relname = 'no_such_relation';

@@ -5,7 +5,9 @@
  * ducklake_metadata_manager.cpp, summarised in docs/key-layout.md); DuckLake
  * inserts without column lists, so order is part of the contract. Key
  * choices follow the predicates DuckLake sends; the reasoning per table is in
- * docs/key-layout.md.
+ * docs/key-layout.md. Heap orders (the row order of full scans, as
+ * PostgreSQL's heap would have it) follow what DuckLake allocates in
+ * increasing order; what they cannot reproduce is in docs/sql-support.md.
  */
 #include "desc.h"
 
@@ -30,6 +32,17 @@
 #define NO_MVCC .begin_col = -1, .end_col = -1
 #define NO_PK .pk_col = -1, .pk_check = RL_PK_NONE
 #define NO_COUNTER .counter = NULL, .counter_col = -1
+/* Row order of full scans (desc.h, rl_heap_order), from what DuckLake
+ * allocates in increasing order: the snapshot of a versioned row's last
+ * write, file ids (a file's children follow it), partition and sort ids,
+ * schema versions, the time a file was scheduled for deletion. Omitted: key
+ * order, which is insertion order for tables keyed by a snapshot id, a row
+ * sequence or an id allocated increasing (mappings, macros); the two stats
+ * tables that every commit rewrites in place keep key order too (no row
+ * records when it was last rewritten). */
+#define HEAP_LAST_WRITE .heap_order = RL_HEAP_LAST_WRITE, .heap_col = -1
+#define HEAP_LAST_WRITE_THEN(c) .heap_order = RL_HEAP_LAST_WRITE, .heap_col = (c)
+#define HEAP_BY(c) .heap_order = RL_HEAP_BY_COLUMN, .heap_col = (c)
 
 const rl_table_desc rl_tables[] = {
     {.tag = RL_TAG_METADATA, .name = "ducklake_metadata", .since = RL_FMT_1_0,
@@ -48,19 +61,20 @@ const rl_table_desc rl_tables[] = {
      TABLE_COLS(I8("schema_id"), UU("schema_uuid"), I8("begin_snapshot"), I8("end_snapshot"),
                 VC("schema_name"), VC("path"), BO("path_is_relative")),
      .nkey = 2, .key = {0, 2}, .begin_col = 2, .end_col = 3, .pk_col = 0,
-     .pk_check = RL_PK_KEY, .live_index = true, .counter = "next-catalog-id", .counter_col = 0},
+     .pk_check = RL_PK_KEY, .live_index = true, .counter = "next-catalog-id", .counter_col = 0,
+     HEAP_LAST_WRITE},
     {.tag = RL_TAG_TABLE, .name = "ducklake_table", .since = RL_FMT_1_0,
      TABLE_COLS(I8("table_id"), UU("table_uuid"), I8("begin_snapshot"), I8("end_snapshot"),
                 I8("schema_id"), VC("table_name"), VC("path"), BO("path_is_relative")),
      .nkey = 2, .key = {0, 2}, .begin_col = 2, .end_col = 3, NO_PK, .live_index = true,
-     .counter = "next-catalog-id", .counter_col = 0},
+     .counter = "next-catalog-id", .counter_col = 0, HEAP_LAST_WRITE},
     {.tag = RL_TAG_COLUMN, .name = "ducklake_column", .since = RL_FMT_1_0,
      TABLE_COLS(I8("column_id"), I8("begin_snapshot"), I8("end_snapshot"), I8("table_id"),
                 I8("column_order"), VC("column_name"), VC("column_type"), VC("initial_default"),
                 VC("default_value"), BO("nulls_allowed"), I8("parent_column"),
                 VC("default_value_type"), VC("default_value_dialect")),
      .nkey = 3, .key = {3, 0, 1}, .begin_col = 1, .end_col = 2, NO_PK, .live_index = true,
-     NO_COUNTER},
+     NO_COUNTER, HEAP_LAST_WRITE},
     {.tag = RL_TAG_DATA_FILE, .name = "ducklake_data_file", .since = RL_FMT_1_0,
      TABLE_COLS(I8("data_file_id"), I8("table_id"), I8("begin_snapshot"), I8("end_snapshot"),
                 I8("file_order"), VC("path"), BO("path_is_relative"), VC("file_format"),
@@ -68,19 +82,21 @@ const rl_table_desc rl_tables[] = {
                 I8("partition_id"), VC("encryption_key"), I8("mapping_id"), I8("partial_max"),
                 I8_11("row_group_count")),
      .nkey = 2, .key = {1, 0}, .begin_col = 2, .end_col = 3, .pk_col = 0,
-     .pk_check = RL_PK_INDEX, .live_index = true, .counter = "next-file-id", .counter_col = 0},
+     .pk_check = RL_PK_INDEX, .live_index = true, .counter = "next-file-id", .counter_col = 0,
+     HEAP_LAST_WRITE_THEN(0)},
     {.tag = RL_TAG_DELETE_FILE, .name = "ducklake_delete_file", .since = RL_FMT_1_0,
      TABLE_COLS(I8("delete_file_id"), I8("table_id"), I8("begin_snapshot"), I8("end_snapshot"),
                 I8("data_file_id"), VC("path"), BO("path_is_relative"), VC("format"),
                 I8("delete_count"), I8("file_size_bytes"), I8("footer_size"),
                 VC("encryption_key"), I8("partial_max"), I8_11("row_group_count")),
      .nkey = 2, .key = {1, 0}, .begin_col = 2, .end_col = 3, .pk_col = 0,
-     .pk_check = RL_PK_INDEX, .live_index = true, .counter = "next-file-id", .counter_col = 0},
+     .pk_check = RL_PK_INDEX, .live_index = true, .counter = "next-file-id", .counter_col = 0,
+     HEAP_LAST_WRITE_THEN(0)},
     {.tag = RL_TAG_FILE_COLUMN_STATS, .name = "ducklake_file_column_stats", .since = RL_FMT_1_0,
      TABLE_COLS(I8("data_file_id"), I8("table_id"), I8("column_id"), I8("column_size_bytes"),
                 I8("value_count"), I8("null_count"), VC("min_value"), VC("max_value"),
                 BO("contains_nan"), VC("extra_stats")),
-     .nkey = 3, .key = {1, 0, 2}, NO_MVCC, NO_PK, NO_COUNTER},
+     .nkey = 3, .key = {1, 0, 2}, NO_MVCC, NO_PK, NO_COUNTER, HEAP_BY(0)},
     {.tag = RL_TAG_TABLE_STATS, .name = "ducklake_table_stats", .since = RL_FMT_1_0,
      TABLE_COLS(I8("table_id"), I8("record_count"), I8("next_row_id"), I8("file_size_bytes")),
      .nkey = 1, .key = {0}, NO_MVCC, NO_PK, NO_COUNTER},
@@ -88,28 +104,28 @@ const rl_table_desc rl_tables[] = {
      TABLE_COLS(I8("view_id"), UU("view_uuid"), I8("begin_snapshot"), I8("end_snapshot"),
                 I8("schema_id"), VC("view_name"), VC("dialect"), VC("sql"), VC("column_aliases")),
      .nkey = 2, .key = {0, 2}, .begin_col = 2, .end_col = 3, NO_PK, .live_index = true,
-     .counter = "next-catalog-id", .counter_col = 0},
+     .counter = "next-catalog-id", .counter_col = 0, HEAP_LAST_WRITE},
     {.tag = RL_TAG_MACRO, .name = "ducklake_macro", .since = RL_FMT_1_0,
      TABLE_COLS(I8("schema_id"), I8("macro_id"), VC("macro_name"), I8("begin_snapshot"),
                 I8("end_snapshot")),
      .nkey = 2, .key = {1, 3}, .begin_col = 3, .end_col = 4, NO_PK, .live_index = true,
-     .counter = "next-catalog-id", .counter_col = 1},
+     .counter = "next-catalog-id", .counter_col = 1, HEAP_LAST_WRITE},
     {.tag = RL_TAG_TAG, .name = "ducklake_tag", .since = RL_FMT_1_0,
      TABLE_COLS(I8("object_id"), I8("begin_snapshot"), I8("end_snapshot"), VC("key"),
                 VC("value")),
      .nkey = 3, .key = {0, 3, 1}, .begin_col = 1, .end_col = 2, NO_PK, .live_index = true,
-     NO_COUNTER},
+     NO_COUNTER, HEAP_LAST_WRITE},
     {.tag = RL_TAG_COLUMN_TAG, .name = "ducklake_column_tag", .since = RL_FMT_1_0,
      TABLE_COLS(I8("table_id"), I8("column_id"), I8("begin_snapshot"), I8("end_snapshot"),
                 VC("key"), VC("value")),
      .nkey = 4, .key = {0, 1, 4, 2}, .begin_col = 2, .end_col = 3, NO_PK, .live_index = true,
-     NO_COUNTER},
+     NO_COUNTER, HEAP_LAST_WRITE},
     {.tag = RL_TAG_FILE_VARIANT_STATS, .name = "ducklake_file_variant_stats", .since = RL_FMT_1_0,
      TABLE_COLS(I8("data_file_id"), I8("table_id"), I8("column_id"), VC("variant_path"),
                 VC("shredded_type"), I8("column_size_bytes"), I8("value_count"),
                 I8("null_count"), VC("min_value"), VC("max_value"), BO("contains_nan"),
                 VC("extra_stats")),
-     .nkey = 4, .key = {1, 0, 2, 3}, NO_MVCC, NO_PK, NO_COUNTER},
+     .nkey = 4, .key = {1, 0, 2, 3}, NO_MVCC, NO_PK, NO_COUNTER, HEAP_BY(0)},
     {.tag = RL_TAG_TABLE_COLUMN_STATS, .name = "ducklake_table_column_stats", .since = RL_FMT_1_0,
      TABLE_COLS(I8("table_id"), I8("column_id"), BO("contains_null"), BO("contains_nan"),
                 VC("min_value"), VC("max_value"), VC("extra_stats")),
@@ -117,22 +133,22 @@ const rl_table_desc rl_tables[] = {
     {.tag = RL_TAG_PARTITION_INFO, .name = "ducklake_partition_info", .since = RL_FMT_1_0,
      TABLE_COLS(I8("partition_id"), I8("table_id"), I8("begin_snapshot"), I8("end_snapshot")),
      .nkey = 3, .key = {1, 0, 2}, .begin_col = 2, .end_col = 3, NO_PK, .live_index = true,
-     NO_COUNTER},
+     NO_COUNTER, HEAP_LAST_WRITE},
     {.tag = RL_TAG_PARTITION_COLUMN, .name = "ducklake_partition_column", .since = RL_FMT_1_0,
      TABLE_COLS(I8("partition_id"), I8("table_id"), I8("partition_key_index"), I8("column_id"),
                 VC("transform")),
-     .nkey = 3, .key = {1, 0, 2}, NO_MVCC, NO_PK, NO_COUNTER},
+     .nkey = 3, .key = {1, 0, 2}, NO_MVCC, NO_PK, NO_COUNTER, HEAP_BY(0)},
     {.tag = RL_TAG_FILE_PARTITION_VALUE, .name = "ducklake_file_partition_value", .since = RL_FMT_1_0,
      TABLE_COLS(I8("data_file_id"), I8("table_id"), I8("partition_key_index"),
                 VC("partition_value")),
-     .nkey = 3, .key = {1, 0, 2}, NO_MVCC, NO_PK, NO_COUNTER},
+     .nkey = 3, .key = {1, 0, 2}, NO_MVCC, NO_PK, NO_COUNTER, HEAP_BY(0)},
     {.tag = RL_TAG_FILES_SCHEDULED_FOR_DELETION, .name = "ducklake_files_scheduled_for_deletion",
      .since = RL_FMT_1_0,
      TABLE_COLS(I8("data_file_id"), VC("path"), BO("path_is_relative"), TZ("schedule_start")),
-     .nkey = 1, .key = {0}, NO_MVCC, NO_PK, NO_COUNTER},
+     .nkey = 1, .key = {0}, NO_MVCC, NO_PK, NO_COUNTER, HEAP_BY(3)},
     {.tag = RL_TAG_INLINED_DATA_TABLES, .name = "ducklake_inlined_data_tables", .since = RL_FMT_1_0,
      TABLE_COLS(I8("table_id"), VC("table_name"), I8("schema_version")),
-     .nkey = 2, .key = {0, 2}, NO_MVCC, NO_PK, NO_COUNTER},
+     .nkey = 2, .key = {0, 2}, NO_MVCC, NO_PK, NO_COUNTER, HEAP_BY(2)},
     {.tag = RL_TAG_COLUMN_MAPPING, .name = "ducklake_column_mapping", .since = RL_FMT_1_0,
      TABLE_COLS(I8("mapping_id"), I8("table_id"), VC("type")),
      .nkey = 1, .key = {0}, NO_MVCC, NO_PK, NO_COUNTER},
@@ -142,7 +158,7 @@ const rl_table_desc rl_tables[] = {
      .nkey = 2, .key = {0, 1}, NO_MVCC, NO_PK, NO_COUNTER},
     {.tag = RL_TAG_SCHEMA_VERSIONS, .name = "ducklake_schema_versions", .since = RL_FMT_1_0,
      TABLE_COLS(I8("begin_snapshot"), I8("schema_version"), I8("table_id")),
-     .nkey = 2, .key = {2, 1}, NO_MVCC, NO_PK, NO_COUNTER},
+     .nkey = 2, .key = {2, 1}, NO_MVCC, NO_PK, NO_COUNTER, HEAP_BY(1)},
     {.tag = RL_TAG_MACRO_IMPL, .name = "ducklake_macro_impl", .since = RL_FMT_1_0,
      TABLE_COLS(I8("macro_id"), I8("impl_id"), VC("dialect"), VC("sql"), VC("type")),
      .nkey = 2, .key = {0, 1}, NO_MVCC, NO_PK, NO_COUNTER},
@@ -153,16 +169,16 @@ const rl_table_desc rl_tables[] = {
     {.tag = RL_TAG_SORT_INFO, .name = "ducklake_sort_info", .since = RL_FMT_1_0,
      TABLE_COLS(I8("sort_id"), I8("table_id"), I8("begin_snapshot"), I8("end_snapshot")),
      .nkey = 3, .key = {1, 0, 2}, .begin_col = 2, .end_col = 3, NO_PK, .live_index = true,
-     NO_COUNTER},
+     NO_COUNTER, HEAP_LAST_WRITE},
     {.tag = RL_TAG_SORT_EXPRESSION, .name = "ducklake_sort_expression", .since = RL_FMT_1_0,
      TABLE_COLS(I8("sort_id"), I8("table_id"), I8("sort_key_index"), VC("expression"),
                 VC("dialect"), VC("sort_direction"), VC("null_order")),
-     .nkey = 3, .key = {1, 0, 2}, NO_MVCC, NO_PK, NO_COUNTER},
+     .nkey = 3, .key = {1, 0, 2}, NO_MVCC, NO_PK, NO_COUNTER, HEAP_BY(0)},
     {.tag = RL_TAG_VIEW_COLUMN_TAG, .name = "ducklake_view_column_tag", .since = RL_FMT_1_1,
      TABLE_COLS(I8("view_id"), VC("column_name"), I8("begin_snapshot"), I8("end_snapshot"),
                 VC("key"), VC("value")),
      .nkey = 4, .key = {0, 1, 4, 2}, .begin_col = 2, .end_col = 3, NO_PK, .live_index = true,
-     NO_COUNTER},
+     NO_COUNTER, HEAP_LAST_WRITE},
 };
 const size_t rl_ntables = sizeof rl_tables / sizeof rl_tables[0];
 

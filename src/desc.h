@@ -5,8 +5,9 @@
  * and RockLake's internal tables) its tag, name, columns in DuckLake's exact
  * order and types, key fields, MVCC columns, primary key and indexes. Key
  * encoding (keys.c), the value codec (codec.c via rl_desc_value_types), the
- * catalog layer, inspect/check and (later) SQL and pg_catalog are all driven
- * by these rows — no per-table code anywhere.
+ * catalog layer, inspect/check, SQL (including the row order of full scans,
+ * rl_heap_order) and pg_catalog are all driven by these rows — no per-table
+ * code anywhere.
  *
  * Format versions: a column or table carries `since`, the first DuckLake
  * catalog format that has it. A catalog's format (system key
@@ -16,6 +17,10 @@
  *
  * Invariants (checked by tests/test_keys.c): key columns are int8 or
  * varchar; a key column is never stored in the value; every tag appears once.
+ * (checked by tests/test_sql_select.c): a heap order's column is an
+ * integer-valued column (int8 or timestamptz); RL_HEAP_LAST_WRITE only on
+ * tables with begin/end columns; a table keyed by a row sequence keeps key
+ * order.
  */
 #ifndef ROCKLAKE_DESC_H
 #define ROCKLAKE_DESC_H
@@ -55,6 +60,24 @@ typedef enum rl_pk_check {
     RL_PK_INDEX = 2     /* the PK column is not first in the key: 0x80 02 index */
 } rl_pk_check;
 
+/* The order PostgreSQL's heap holds a table's rows in, as far as the rows
+ * themselves show it: what a scan without ORDER BY returns there (DuckLake
+ * and tools reading the metadata tables directly see it). A heap is in
+ * insertion order, and an UPDATE moves the row's new version to the end.
+ * Rows with equal rank keep key order. See docs/sql-support.md for what
+ * this cannot reproduce. */
+typedef enum rl_heap_order {
+    RL_HEAP_KEY = 0,        /* key order already is insertion order (ids or
+                               row sequences allocated increasing) */
+    RL_HEAP_LAST_WRITE = 1, /* versioned rows: by the snapshot of the row's last
+                               write, COALESCE(end_snapshot, begin_snapshot);
+                               at equal snapshot rows closed then (an UPDATE)
+                               before rows written then (DuckLake's commit
+                               batch updates before it inserts); then by
+                               heap_col if set */
+    RL_HEAP_BY_COLUMN = 2   /* by heap_col, a value allocated increasing */
+} rl_heap_order;
+
 typedef struct rl_table_desc {
     uint8_t tag;
     const char *name;            /* "ducklake_snapshot" */
@@ -72,6 +95,8 @@ typedef struct rl_table_desc {
     const char *counter;         /* counter raised to id+1 when a row is written, or NULL */
     int8_t counter_col;          /* the column that feeds `counter` */
     uint64_t dyn_id;             /* dynamic tables only (tag 0xFD): id after the tag */
+    rl_heap_order heap_order;    /* row order of a full scan (zero: key order) */
+    int8_t heap_col;             /* the column heap_order sorts by, -1 none */
 } rl_table_desc;
 
 /* All descriptors, in tag order. */

@@ -632,7 +632,7 @@ static rl_rowset *copy_source(rl_exec *x, const PgQuery__CopyStmt *st, size_t **
         rl_relation rel;
         if (rl_relation_resolve(x, st->relation, &rel) < 0)
             return NULL;
-        rs = rl_relation_scan(x, &rel, st->relation->relname, NULL);
+        rs = rl_relation_scan(x, &rel, st->relation->relname, NULL, RL_SCAN_HEAP);
     }
     if (!rs)
         return NULL;
@@ -668,7 +668,9 @@ static rl_rowset *copy_source(rl_exec *x, const PgQuery__CopyStmt *st, size_t **
 }
 
 /* COPY (SELECT plain columns FROM a stored table ...) TO: rows go from the
- * scan to the output buffer one at a time (rl_select_stream). */
+ * scan to the output buffer one at a time (rl_select_stream), which sends
+ * the buffer's whole rows when it chooses (as they come, or at the end in
+ * heap order). */
 typedef struct copy_stream {
     copy_out *o;
     const copy_opts *op;
@@ -718,9 +720,19 @@ static int copy_stream_begin(void *ctx, size_t ncols)
 static int copy_stream_row(void *ctx, const rl_value *vals, size_t ncols)
 {
     copy_stream *c = ctx;
-    if (out_row(c->o, vals, c->cols, ncols, c->op, c->tmp) < 0)
-        return -1;
-    return c->o->buf.len >= COPY_CHUNK ? out_flush(c->o) : 0;
+    return out_row(c->o, vals, c->cols, ncols, c->op, c->tmp);
+}
+
+/* The stream sends whole rows of o->buf when it chooses (rl_row_stream). */
+static int copy_stream_send(void *ctx, const uint8_t *data, size_t len)
+{
+    copy_stream *c = ctx;
+    const rl_sink *k = c->o->x->sink;
+    if (c->o->buf.failed)
+        return rl_exec_error(c->o->x, "53200", -1, "out of memory");
+    if (len && k && k->copy_out_data && k->copy_out_data(k->ctx, data, len) < 0)
+        return sink_fail(c->o->x);
+    return 0;
 }
 
 /* 1 if the query was streamed (or failed: -1), 0 if it needs the general path. */
@@ -733,7 +745,8 @@ static int copy_to_streamed(rl_exec *x, const PgQuery__CopyStmt *st, const copy_
     rl_buf tmp;
     rl_buf_init(&tmp, 0);
     copy_stream c = {.o = &o, .op = op, .tmp = &tmp};
-    rl_row_stream rs = {copy_stream_begin, copy_stream_row, &c};
+    rl_row_stream rs = {.begin = copy_stream_begin, .row = copy_stream_row,
+                        .send = copy_stream_send, .out = &o.buf, .ctx = &c};
     size_t nrows = 0;
     int rc = rl_select_stream(x, st->query->select_stmt, &rs, &nrows);
     if (rc > 0 && copy_finish(&o, nrows) < 0)

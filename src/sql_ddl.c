@@ -691,7 +691,7 @@ static int rebuild_dynamic(rl_exec *x, const rl_relation *rel, const char *newna
     rl_txn *txn = rl_exec_txn(x);
     if (!txn)
         return -1;
-    rl_rowset *rows = rl_relation_scan(x, rel, rel->name, NULL);
+    rl_rowset *rows = rl_relation_scan(x, rel, rel->name, NULL, RL_SCAN_KEY);
     if (!rows)
         return -1;
     int rc = 0;

@@ -466,7 +466,7 @@ static rl_rowset *from_item(dml_job *j, const PgQuery__Node *n)
         rl_relation r;
         if (rl_relation_resolve(x, rv, &r) < 0)
             return NULL;
-        return rl_relation_scan(x, &r, alias_of(rv), NULL);
+        return rl_relation_scan(x, &r, alias_of(rv), NULL, RL_SCAN_KEY);
     }
     if (n->node_case == PG_QUERY__NODE__NODE_RANGE_SUBSELECT) {
         const PgQuery__RangeSubselect *rs = n->range_subselect;
@@ -740,7 +740,7 @@ static int job_open(dml_job *j, rl_exec *x, const PgQuery__RangeVar *rv,
             by_ctid |= j->conj_ctid[i];
         rl_arena hint = {0};
         j->target = rl_relation_scan(x, &j->rel, j->alias,
-                                     by_ctid ? NULL : scan_where(j, where, &hint));
+                                     by_ctid ? NULL : scan_where(j, where, &hint), RL_SCAN_KEY);
         rl_arena_free(&hint);
     }
     if (!j->target)
@@ -959,7 +959,7 @@ static void temp_compact(rl_rowset *rs, const bool *gone)
  * key order (rl_relation_scan hands out the ctids; the rows are dropped). */
 static int number_target(dml_job *j)
 {
-    rl_rowset *rs = rl_relation_scan(j->x, &j->rel, j->alias, NULL);
+    rl_rowset *rs = rl_relation_scan(j->x, &j->rel, j->alias, NULL, RL_SCAN_KEY);
     if (!rs)
         return -1;
     rl_rowset_free(rs);

@@ -325,13 +325,22 @@ int rl_select_send(rl_exec *x, const PgQuery__SelectStmt *st);
 rl_rowset *rl_select_describe(rl_exec *x, const PgQuery__SelectStmt *st);
 
 /* Rows handed one at a time to a consumer (COPY): begin once with the
- * number of columns before the first row, then row per result row; vals
- * borrow until the call returns. Either returns 0, or -1 with x->err set. */
+ * number of columns before the first row, then row per result row; each
+ * appends what it writes to *out (vals borrow until row returns). The
+ * stream sends out's bytes through send, whole rows at a time: as they
+ * come, or, when the scan is in heap order (rl_relation_heap_ordered), all
+ * at the end in that order. What is left in *out at the end (less than
+ * RL_STREAM_CHUNK) is the consumer's to send. Each returns 0, or -1 with
+ * x->err set. */
 typedef struct rl_row_stream {
     int (*begin)(void *ctx, size_t ncols);
     int (*row)(void *ctx, const rl_value *vals, size_t ncols);
+    int (*send)(void *ctx, const uint8_t *data, size_t len);
+    rl_buf *out;
     void *ctx;
 } rl_row_stream;
+/* Bytes of output a stream lets gather before sending them. */
+#define RL_STREAM_CHUNK (64u * 1024)
 /* Run `SELECT col, ... FROM stored_table [WHERE ...]` without building row
  * sets: each stored row is filtered and its columns handed to `out` as the
  * scan reads it. Returns 1 when done (*nrows rows sent), -1 on error, and 0
@@ -356,22 +365,50 @@ int rl_relation_lookup(rl_exec *x, const char *schema, const char *name, rl_rela
 /* Column layout of a relation (names, types, table oid, attnums). */
 rl_rowset *rl_relation_shape(rl_exec *x, const rl_relation *rel, const char *alias);
 
+/* The row order of a stored table's scan into a row set. RL_SCAN_HEAP:
+ * PostgreSQL's heap order, as far as the descriptor's rl_heap_order derives
+ * it from the rows, when the scan reads the whole table (no equality prefix
+ * on the leading key field) and the statement does not name ctid; key
+ * order otherwise. RL_SCAN_KEY: key order, for readers whose row order no
+ * one sees (DML, DDL). */
+typedef enum rl_scan_order { RL_SCAN_KEY = 0, RL_SCAN_HEAP = 1 } rl_scan_order;
+
 /* Scan a relation into a row set whose columns are all the relation's
  * columns, aliased `alias`. `where` (may be NULL) is only used to choose a
  * key prefix (equality / IN on leading key fields) — the caller still
  * applies it. Stored rows carry their primary key and a ctid. */
 rl_rowset *rl_relation_scan(rl_exec *x, const rl_relation *rel, const char *alias,
-                            const PgQuery__Node *where);
+                            const PgQuery__Node *where, rl_scan_order order);
 /* Does the statement name ctid (a SELECT of it, a DML ctid predicate)? Only
  * then do stored rows get ctids: numbering is a hash-map insert per row. */
 bool rl_exec_uses_ctids(rl_exec *x);
-/* The stored rows of an RL_REL_STORED relation one at a time, in the
- * order rl_relation_scan adds them (`where` chooses key prefixes the same
- * way). fn gets each row (borrowed until it returns) and returns 0 to go on
- * or -1 to stop with x->err set. Checks for cancel every 1024 rows. */
+/* The stored rows of an RL_REL_STORED relation one at a time, in key
+ * order (`where` chooses key prefixes as rl_relation_scan does). fn gets
+ * each row (borrowed until it returns) and returns 0 to go on or -1 to stop
+ * with x->err set. Checks for cancel every 1024 rows. */
 typedef int (*rl_stored_row_fn)(void *ctx, const rl_row *row);
 int rl_relation_scan_each(rl_exec *x, const rl_relation *rel, const char *alias,
                           const PgQuery__Node *where, rl_stored_row_fn fn, void *ctx);
+/* Would rl_relation_scan(..., RL_SCAN_HEAP) reorder this scan's rows? A
+ * streamed scan then holds its output in a spool. */
+bool rl_relation_heap_ordered(rl_exec *x, const rl_relation *rel, const char *alias,
+                              const PgQuery__Node *where);
+/* A streamed scan's output held until its last row, then sent in heap
+ * order. After each row's output went to the stream's *out (from `start`
+ * on), _add files it under the row's place in heap order (and may swap *out
+ * for a fresh buffer, keeping the full one); _send sends what is held
+ * through the stream, the rows' output in heap order (or, with as_written,
+ * in key order, as it was written), leaving the last piece in *out. _bytes:
+ * the rows' output held so far. Errors: -1 with x->err set. */
+typedef struct rl_heap_spool rl_heap_spool;
+rl_heap_spool *rl_heap_spool_new(rl_exec *x, const rl_table_desc *d);
+int rl_heap_spool_add(rl_heap_spool *sp, const rl_row *row, rl_buf *out, size_t start);
+int rl_heap_spool_send(rl_heap_spool *sp, const rl_row_stream *st, bool as_written);
+size_t rl_heap_spool_bytes(const rl_heap_spool *sp);
+void rl_heap_spool_free(rl_heap_spool *sp);
+/* Bytes of output a spool may hold (64 MiB); past it the stream sends what
+ * it holds, and the rest, in key order. Tests lower it. */
+extern size_t rl_heap_order_limit;
 /* Describe the scan rl_relation_scan would choose (EXPLAIN). */
 void rl_relation_explain(rl_exec *x, const rl_relation *rel, const PgQuery__Node *where,
                          rl_buf *out);

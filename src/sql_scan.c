@@ -15,6 +15,12 @@
  *    `col >= const` (DuckLake's "changes since snapshot S"). The choice only
  *    ever narrows to a superset of the matching rows: the caller applies the
  *    whole WHERE afterwards, so an unsupported shape just means a wider scan;
+ *  - row order: a scan of a whole stored table comes in PostgreSQL's heap
+ *    order as the descriptor derives it from the rows (desc.h, rl_heap_order):
+ *    a row set's rows are sorted once read; a streamed scan (COPY) holds its
+ *    consumer's output in a spool (rl_heap_spool) and sends it in that order.
+ *    Prefix scans, DML/DDL readers and statements naming ctid stay in key
+ *    order;
  *  - ctids: a per-session map (desc, primary key) <-> ctid, numbered per
  *    table in first-seen order ((0,1), (0,2), ...) and stable until the
  *    transaction ends (rl_ctid_reset). A full scan of a table not read yet
@@ -550,6 +556,352 @@ static int choose_prefixes(rl_exec *x, const rl_relation *rel, const char *alias
     return rc;
 }
 
+/* ============================================================ heap order */
+
+/* PostgreSQL returns the rows of a scan without ORDER BY in heap order:
+ * insertion order, with an UPDATEd row's new version at the end. DuckLake
+ * and tools reading its tables straight see that order, so a scan of the
+ * whole table (no key prefix: kc->nfields == 0) puts the rows in the order
+ * the descriptor's heap_order derives from the rows (desc.h); a prefix scan
+ * stays in key order, which within a parent mostly already is insertion
+ * order. A statement that names ctid keeps key order, the order of its ctid
+ * numbering. Every row has to be seen before the first can go out: a row
+ * set sorts the rows it holds; a streamed scan (COPY) is read in key order
+ * while its consumer's output is held in a spool, which sends it in heap
+ * order at the end (the output is a quarter of the bytes of the rows'
+ * values, and needs no second pass). Sorting merges the runs that already
+ * are in order, so a catalog whose key order is its write order, as most
+ * are, costs one pass over the ranks and nothing is moved. */
+size_t rl_heap_order_limit = (size_t)64 << 20;
+
+static bool heap_ordered(rl_exec *x, const rl_relation *rel, const key_choice *kc,
+                         rl_scan_order order)
+{
+    return order == RL_SCAN_HEAP && rel->kind == RL_REL_STORED &&
+           rel->desc->heap_order != RL_HEAP_KEY && kc->nfields == 0 && !rl_exec_uses_ctids(x);
+}
+
+bool rl_relation_heap_ordered(rl_exec *x, const rl_relation *rel, const char *alias,
+                              const PgQuery__Node *where)
+{
+    if (rel->kind != RL_REL_STORED || rel->desc->heap_order == RL_HEAP_KEY)
+        return false;
+    key_choice kc;
+    if (choose_prefixes(x, rel, alias && *alias ? alias : rel->name, where, &kc) < 0)
+        return false; /* the scan itself reports the error */
+    bool heap = heap_ordered(x, rel, &kc, RL_SCAN_HEAP);
+    key_choice_free(&kc);
+    return heap;
+}
+
+/* A row's place in heap order; idx (its place in key order) breaks ties. */
+typedef struct heap_rank {
+    int64_t first;    /* last-write snapshot, or the heap column */
+    uint32_t written; /* last write: 0 = closed at `first`, 1 = written then */
+    uint32_t idx;
+    int64_t then;     /* last write: the heap column, if any */
+} heap_rank;
+
+static int64_t int_or_min(const rl_datum *v)
+{
+    return v && !v->isnull ? v->v.i : INT64_MIN;
+}
+
+/* From the row's begin_snapshot, end_snapshot and heap column (each NULL
+ * when the descriptor has none). A row whose end_snapshot differs from its
+ * begin was UPDATEd at end_snapshot; one written with both equal (DuckLake
+ * 1.1's closed partition rows) was inserted so. */
+static heap_rank heap_rank_of(const rl_table_desc *d, const rl_datum *begin, const rl_datum *end,
+                              const rl_datum *col, uint32_t idx)
+{
+    heap_rank r = {.idx = idx};
+    if (d->heap_order == RL_HEAP_BY_COLUMN) {
+        r.first = int_or_min(col);
+        return r;
+    }
+    bool closed = end && !end->isnull && int_or_min(begin) != end->v.i;
+    r.first = closed ? end->v.i : int_or_min(begin);
+    r.written = !closed;
+    r.then = col ? int_or_min(col) : 0;
+    return r;
+}
+
+static const rl_datum *col_of(const rl_datum *vals, int col)
+{
+    return col >= 0 ? &vals[col] : NULL;
+}
+
+static const rl_datum *value_col(const rl_value *row, int col)
+{
+    return col >= 0 ? &row[col].d : NULL;
+}
+
+static bool rank_less(const heap_rank *a, const heap_rank *b)
+{
+    if (a->first != b->first)
+        return a->first < b->first;
+    if (a->written != b->written)
+        return a->written < b->written;
+    if (a->then != b->then)
+        return a->then < b->then;
+    return a->idx < b->idx;
+}
+
+/* End of the run of ranks in order that starts at i. */
+static size_t run_end(const heap_rank *r, size_t i, size_t n)
+{
+    while (++i < n && !rank_less(&r[i], &r[i - 1]))
+        ;
+    return i;
+}
+
+static void merge_runs(const heap_rank *in, size_t lo, size_t mid, size_t hi, heap_rank *out)
+{
+    size_t i = lo, j = mid, o = lo;
+    while (i < mid && j < hi)
+        out[o++] = rank_less(&in[j], &in[i]) ? in[j++] : in[i++];
+    while (i < mid)
+        out[o++] = in[i++];
+    while (j < hi)
+        out[o++] = in[j++];
+}
+
+/* Sort r[0..n) by merging neighbouring runs until one is left: O(n) when
+ * the ranks already are in order, O(n log runs) in general. Returns where
+ * the sorted ranks are (r or *scratch), NULL when out of memory. *scratch
+ * (n ranks, the caller frees it) stays NULL when the ranks already were in
+ * order: they come in key order and idx breaks ties, so then the rows stay
+ * where they are. */
+static const heap_rank *sort_ranks(heap_rank *r, size_t n, heap_rank **scratch)
+{
+    *scratch = NULL;
+    if (run_end(r, 0, n) >= n)
+        return r;
+    heap_rank *tmp = *scratch = malloc(n * sizeof *tmp);
+    if (!tmp)
+        return NULL;
+    do {
+        for (size_t lo = 0; lo < n;) {
+            size_t mid = run_end(r, lo, n), hi = mid < n ? run_end(r, mid, n) : n;
+            merge_runs(r, lo, mid, hi, tmp);
+            lo = hi;
+        }
+        heap_rank *t = r;
+        r = tmp;
+        tmp = t;
+    } while (run_end(r, 0, n) < n);
+    return r;
+}
+
+/* ------------------------------------------------- a row set's own rows */
+
+/* Put rs's rows (a whole stored table, in key order) in heap order. */
+static int rowset_heap_sort(rl_exec *x, const rl_table_desc *d, rl_rowset *rs)
+{
+    size_t n = rs->nrows, nc = rs->ncols;
+    if (n < 2 || n > UINT32_MAX)
+        return 0;
+    heap_rank *ranks = malloc(n * sizeof *ranks), *scratch = NULL;
+    if (!ranks)
+        return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        const rl_value *row = rl_rowset_row(rs, i);
+        ranks[i] = heap_rank_of(d, value_col(row, d->begin_col), value_col(row, d->end_col),
+                                value_col(row, d->heap_col), (uint32_t)i);
+    }
+    const heap_rank *r = sort_ranks(ranks, n, &scratch);
+    if (r && !scratch) { /* already in heap order */
+        free(ranks);
+        return 0;
+    }
+    rl_value *vals = r ? malloc(n * nc * sizeof *vals) : NULL;
+    rl_rowsrc *src = vals && rs->src ? malloc(n * sizeof *src) : NULL;
+    if (!vals || (rs->src && !src)) {
+        free(ranks);
+        free(scratch);
+        free(vals);
+        return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        memcpy(&vals[i * nc], rl_rowset_row(rs, r[i].idx), nc * sizeof *vals);
+        if (src)
+            src[i] = rs->src[r[i].idx];
+    }
+    free(ranks);
+    free(scratch);
+    free(rs->vals);
+    rs->vals = vals;
+    rs->caprows = n;
+    if (src) {
+        free(rs->src);
+        rs->src = src;
+    }
+    return 0;
+}
+
+/* -------------------------------------------------- a streamed scan's spool */
+
+/* Where one row's output is: [start, end) of chunk `chunk`. */
+typedef struct spool_span {
+    uint32_t chunk;
+    uint32_t start, end;
+} spool_span;
+
+/* The output is kept in the chunks the consumer filled (each about
+ * RL_STREAM_CHUNK bytes of whole rows, handed over as they fill): nothing
+ * is copied while holding, and a scan whose rows are already in heap order
+ * sends the chunks as they are. */
+struct rl_heap_spool {
+    rl_exec *x;
+    const rl_table_desc *d;
+    rl_buf *chunks;    /* full chunks; the stream's *out is the one being filled */
+    size_t nchunks, capchunks, held;
+    spool_span *spans;
+    heap_rank *ranks;
+    size_t n, cap;
+};
+
+rl_heap_spool *rl_heap_spool_new(rl_exec *x, const rl_table_desc *d)
+{
+    rl_heap_spool *sp = calloc(1, sizeof *sp);
+    if (!sp)
+        rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+    else
+        *sp = (rl_heap_spool){.x = x, .d = d};
+    return sp;
+}
+
+void rl_heap_spool_free(rl_heap_spool *sp)
+{
+    if (!sp)
+        return;
+    for (size_t i = 0; i < sp->nchunks; i++)
+        rl_buf_free(&sp->chunks[i]);
+    free(sp->chunks);
+    free(sp->spans);
+    free(sp->ranks);
+    free(sp);
+}
+
+size_t rl_heap_spool_bytes(const rl_heap_spool *sp) { return sp->held; }
+
+/* Room for one more row. */
+static int spool_reserve(rl_heap_spool *sp)
+{
+    if (sp->n < sp->cap)
+        return 0;
+    size_t cap = sp->cap ? 2 * sp->cap : 256;
+    spool_span *spans = realloc(sp->spans, cap * sizeof *spans);
+    if (spans)
+        sp->spans = spans;
+    heap_rank *ranks = spans && cap <= UINT32_MAX ? realloc(sp->ranks, cap * sizeof *ranks) : NULL;
+    if (!ranks)
+        return rl_exec_error(sp->x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+    sp->ranks = ranks;
+    sp->cap = cap;
+    return 0;
+}
+
+/* Take the filled *out as a chunk and give the consumer a fresh buffer. */
+static int spool_take_chunk(rl_heap_spool *sp, rl_buf *out)
+{
+    rl_buf *grown = rl_array_reserve(sp->chunks, sp->nchunks, &sp->capchunks, sizeof *grown, 64);
+    if (!grown || sp->nchunks >= UINT32_MAX)
+        return rl_exec_error(sp->x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+    sp->chunks = grown;
+    sp->chunks[sp->nchunks++] = *out;
+    rl_buf_init(out, out->limit);
+    rl_buf_reserve(out, RL_STREAM_CHUNK + RL_STREAM_CHUNK / 8); /* a failure is sticky */
+    return 0;
+}
+
+int rl_heap_spool_add(rl_heap_spool *sp, const rl_row *row, rl_buf *out, size_t start)
+{
+    if (out->failed)
+        return rl_exec_error(sp->x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+    if (spool_reserve(sp) < 0 || out->len > UINT32_MAX)
+        return -1;
+    const rl_datum *v = row->vals;
+    sp->ranks[sp->n] = heap_rank_of(sp->d, col_of(v, sp->d->begin_col), col_of(v, sp->d->end_col),
+                                    col_of(v, sp->d->heap_col), (uint32_t)sp->n);
+    sp->spans[sp->n++] = (spool_span){(uint32_t)sp->nchunks, (uint32_t)start, (uint32_t)out->len};
+    sp->held += out->len - start;
+    return out->len >= RL_STREAM_CHUNK ? spool_take_chunk(sp, out) : 0;
+}
+
+static const rl_buf *spool_chunk(const rl_heap_spool *sp, const rl_buf *out, size_t i)
+{
+    return i < sp->nchunks ? &sp->chunks[i] : out;
+}
+
+/* The full chunks in the order they were written (key order); the one
+ * being filled stays in *out. */
+static int spool_send_as_written(const rl_heap_spool *sp, const rl_row_stream *st)
+{
+    for (size_t i = 0; i < sp->nchunks; i++)
+        if (sp->chunks[i].len && st->send(st->ctx, sp->chunks[i].data, sp->chunks[i].len) < 0)
+            return -1;
+    return 0;
+}
+
+/* Append what the consumer wrote after the last row (nothing, so far). */
+static void spool_put_tail(const rl_heap_spool *sp, const rl_buf *out, rl_buf *piece)
+{
+    const spool_span *last = &sp->spans[sp->n - 1];
+    for (size_t i = last->chunk; i <= sp->nchunks; i++) {
+        const rl_buf *c = spool_chunk(sp, out, i);
+        size_t from = i == last->chunk ? last->end : 0;
+        rl_buf_put(piece, c->data + from, c->len - from);
+    }
+}
+
+/* The rows' output gathered in heap order into pieces of about
+ * RL_STREAM_CHUNK bytes, after what the consumer wrote before the first row
+ * (a header); the last piece, with what came after the last row, becomes
+ * *out. */
+static int spool_send_sorted(const rl_heap_spool *sp, const heap_rank *r,
+                             const rl_row_stream *st)
+{
+    const rl_buf *c0 = spool_chunk(sp, st->out, 0);
+    rl_buf piece;
+    rl_buf_init(&piece, st->out->limit);
+    rl_buf_reserve(&piece, RL_STREAM_CHUNK + RL_STREAM_CHUNK / 8);
+    rl_buf_put(&piece, c0->data, sp->spans[0].start);
+    int rc = 0;
+    for (size_t i = 0; i < sp->n && rc == 0; i++) {
+        const spool_span *s = &sp->spans[r[i].idx];
+        rl_buf_put(&piece, spool_chunk(sp, st->out, s->chunk)->data + s->start, s->end - s->start);
+        if (piece.len >= RL_STREAM_CHUNK && !piece.failed) {
+            rc = st->send(st->ctx, piece.data, piece.len);
+            rl_buf_reset(&piece);
+        }
+    }
+    spool_put_tail(sp, st->out, &piece);
+    if (rc == 0 && piece.failed)
+        rc = rl_exec_error(sp->x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+    rl_buf_free(st->out);
+    *st->out = piece;
+    return rc;
+}
+
+int rl_heap_spool_send(rl_heap_spool *sp, const rl_row_stream *st, bool as_written)
+{
+    int rc;
+    heap_rank *scratch = NULL;
+    const heap_rank *r = sp->n && !as_written ? sort_ranks(sp->ranks, sp->n, &scratch) : NULL;
+    if (sp->n && !as_written && !r)
+        rc = rl_exec_error(sp->x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+    else if (!scratch)
+        rc = spool_send_as_written(sp, st);
+    else
+        rc = spool_send_sorted(sp, r, st);
+    free(scratch);
+    for (size_t i = 0; i < sp->nchunks; i++)
+        rl_buf_free(&sp->chunks[i]);
+    sp->nchunks = sp->n = sp->held = 0;
+    return rc;
+}
+
 /* ================================================================= scans */
 
 static rl_value tid_value(uint64_t ctid)
@@ -591,27 +943,23 @@ static int add_stored_row(rl_exec *x, rl_rowset *rs, const rl_table_desc *d, siz
     return rl_rowset_add(rs, vals, &src, x->err);
 }
 
-int rl_relation_scan_each(rl_exec *x, const rl_relation *rel, const char *alias,
-                          const PgQuery__Node *where, rl_stored_row_fn fn, void *ctx)
+/* The rows of the chosen prefixes, in key order. */
+static int scan_key_order(rl_exec *x, const rl_relation *rel, const key_choice *kc,
+                          rl_stored_row_fn fn, void *ctx)
 {
     rl_txn *t = rl_exec_txn(x);
     if (!t)
         return -1;
-    key_choice kc;
-    if (choose_prefixes(x, rel, alias && *alias ? alias : rel->name, where, &kc) < 0)
-        return -1;
     int rc = 0;
     uint64_t n = 0;
-    for (size_t p = 0; p < kc.nprefix && rc == 0; p++) {
-        const rl_datum *prefix = kc.fields ? &kc.fields[p * kc.nfields] : NULL;
-        rl_scan *sc = rl_txn_scan(t, rel->desc, prefix, kc.nfields, x->err);
-        if (!sc) {
-            rc = -1;
-            break;
-        }
-        if (kc.has_lower) {
+    for (size_t p = 0; p < kc->nprefix && rc == 0; p++) {
+        const rl_datum *prefix = kc->fields ? &kc->fields[p * kc->nfields] : NULL;
+        rl_scan *sc = rl_txn_scan(t, rel->desc, prefix, kc->nfields, x->err);
+        if (!sc)
+            return -1;
+        if (kc->has_lower) {
             rl_datum from[RL_MAX_KEY_FIELDS + 1];
-            rc = rl_scan_seek(sc, range_start(&kc, prefix, from), kc.nfields + 1, x->err);
+            rc = rl_scan_seek(sc, range_start(kc, prefix, from), kc->nfields + 1, x->err);
         }
         const rl_row *row;
         while (rc == 0 && (rc = rl_scan_next(sc, &row, x->err)) == 1) {
@@ -623,8 +971,18 @@ int rl_relation_scan_each(rl_exec *x, const rl_relation *rel, const char *alias,
         x->keys_read += rl_scan_keys_read(sc);
         rl_scan_free(sc);
     }
-    key_choice_free(&kc);
     return rc < 0 ? -1 : 0;
+}
+
+int rl_relation_scan_each(rl_exec *x, const rl_relation *rel, const char *alias,
+                          const PgQuery__Node *where, rl_stored_row_fn fn, void *ctx)
+{
+    key_choice kc;
+    if (choose_prefixes(x, rel, alias && *alias ? alias : rel->name, where, &kc) < 0)
+        return -1;
+    int rc = scan_key_order(x, rel, &kc, fn, ctx);
+    key_choice_free(&kc);
+    return rc;
 }
 
 typedef struct stored_into {
@@ -640,11 +998,20 @@ static int add_scanned_row(void *ctx, const rl_row *row)
     return add_stored_row(si->x, si->rs, si->d, si->ncols, row);
 }
 
+/* Into a row set, which holds every row anyway: read in key order, then
+ * sort the rows themselves when the scan is to be in heap order. */
 static int scan_stored(rl_exec *x, const rl_relation *rel, const char *alias,
-                       const PgQuery__Node *where, rl_rowset *rs)
+                       const PgQuery__Node *where, rl_scan_order order, rl_rowset *rs)
 {
+    key_choice kc;
+    if (choose_prefixes(x, rel, alias, where, &kc) < 0)
+        return -1;
     stored_into si = {x, rs, rel->desc, stored_ncols(x, rel->desc)};
-    return rl_relation_scan_each(x, rel, alias, where, add_scanned_row, &si);
+    int rc = scan_key_order(x, rel, &kc, add_scanned_row, &si);
+    if (rc == 0 && heap_ordered(x, rel, &kc, order))
+        rc = rowset_heap_sort(x, rel->desc, rs);
+    key_choice_free(&kc);
+    return rc;
 }
 
 static uint64_t index_ctid(size_t i)
@@ -672,7 +1039,7 @@ static int copy_rows(rl_exec *x, rl_rowset *from, rl_rowset *rs)
 }
 
 rl_rowset *rl_relation_scan(rl_exec *x, const rl_relation *rel, const char *alias,
-                            const PgQuery__Node *where)
+                            const PgQuery__Node *where, rl_scan_order order)
 {
     const char *a = alias && *alias ? alias : rel->name;
     rl_rowset *rs = rl_relation_shape(x, rel, a);
@@ -680,7 +1047,7 @@ rl_rowset *rl_relation_scan(rl_exec *x, const rl_relation *rel, const char *alia
         return NULL;
     int rc;
     if (rel->kind == RL_REL_STORED) {
-        rc = scan_stored(x, rel, a, where, rs);
+        rc = scan_stored(x, rel, a, where, order, rs);
     } else if (rel->kind == RL_REL_TEMP) {
         rc = copy_rows(x, rel->temp->rows, rs);
     } else {
@@ -807,8 +1174,9 @@ static void explain_keys(rl_buf *out, const rl_table_desc *d, const key_choice *
     rl_buf_put_str(out, ")");
 }
 
-/* " (tag 0xNN, from <first key>)": where the first prefix's scan starts. */
-static void explain_range(rl_buf *out, const rl_table_desc *d, const key_choice *kc)
+/* " (tag 0xNN, from <first key>)": where the first prefix's scan starts;
+ * ", in heap order" when the rows are sorted so before they go out. */
+static void explain_range(rl_buf *out, const rl_table_desc *d, const key_choice *kc, bool heap)
 {
     rl_datum from[RL_MAX_KEY_FIELDS + 1];
     rl_buf k;
@@ -822,7 +1190,7 @@ static void explain_range(rl_buf *out, const rl_table_desc *d, const key_choice 
         rl_buf_put_str(out, ", from ");
         rl_key_hex(out, k.data, k.len);
     }
-    rl_buf_put_str(out, ")");
+    rl_buf_put_str(out, heap ? ", in heap order)" : ")");
     rl_buf_free(&k);
 }
 
@@ -835,15 +1203,16 @@ static void explain_stored(rl_exec *x, const rl_relation *rel, const PgQuery__No
         rl_buf_printf(out, "Full Scan on %s", rel->name);
         return;
     }
+    bool heap = heap_ordered(x, rel, &kc, RL_SCAN_HEAP);
     if (kc.has_lower) {
         rl_buf_printf(out, "Range Scan on %s", rel->name);
-        explain_range(out, d, &kc);
+        explain_range(out, d, &kc, heap);
     } else if (kc.nfields == 0) {
         rl_buf_printf(out, "Full Scan on %s", rel->name);
         if (d->dyn_id)
             rl_buf_printf(out, " (dynamic table %llu)", (unsigned long long)d->dyn_id);
         else
-            rl_buf_printf(out, " (tag 0x%02x)", d->tag);
+            rl_buf_printf(out, " (tag 0x%02x%s)", d->tag, heap ? ", in heap order" : "");
     } else if (kc.nfields == d->nkey) {
         rl_buf_printf(out, "Point Read on %s", rel->name);
         explain_keys(out, d, &kc, "key", "keys");

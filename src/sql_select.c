@@ -18,6 +18,10 @@
  *    computed first and replaced by a literal (so `snapshot_id = (SELECT
  *    MAX(snapshot_id) ...)` is a point read, and the subquery runs once).
  *    `SELECT MAX(first key column) FROM t` asks rl_relation_max_key.
+ *  - Base relations are scanned in PostgreSQL's heap order when they are
+ *    read whole (rl_relation_scan with RL_SCAN_HEAP); rl_select_stream then
+ *    holds the consumer's output in a spool and sends it at the end, in
+ *    that order, and otherwise sends it in pieces as rows come.
  * The parse tree is never modified: rewritten nodes are fresh copies.
  */
 #include <stdio.h>
@@ -444,7 +448,7 @@ static rl_rowset *from_rangevar(sel *S, const PgQuery__RangeVar *rv, const PgQue
         rl_relation rel;
         if (rl_relation_resolve(S->x, rv, &rel) < 0)
             return NULL;
-        rs = rl_relation_scan(S->x, &rel, alias, where);
+        rs = rl_relation_scan(S->x, &rel, alias, where, RL_SCAN_HEAP);
     }
     if (rs && S->join_where && push_filters(S, rs, S->join_where) < 0) {
         rl_rowset_free(rs);
@@ -1996,6 +2000,7 @@ typedef struct stream_run {
     const rl_row_stream *out;
     bool begun;
     size_t nrows;
+    rl_heap_spool *spool; /* the output is held and sent in heap order */
 } stream_run;
 
 /* The consumer starts at the first row that passes (or at the end): an
@@ -2007,6 +2012,27 @@ static int stream_begin(stream_run *r)
         return 0;
     r->begun = true;
     return r->out->begin(r->out->ctx, r->nt);
+}
+
+/* Send what the consumer wrote so far (not spooled). */
+static int stream_send(stream_run *r)
+{
+    rl_buf *o = r->out->out;
+    int rc = o->len ? r->out->send(r->out->ctx, o->data, o->len) : 0;
+    rl_buf_reset(o);
+    return rc;
+}
+
+/* A spool holds at most rl_heap_order_limit bytes: past it, what it holds
+ * goes out in key order, and so does the rest of the scan. */
+static int stream_spill(stream_run *r)
+{
+    if (rl_heap_spool_bytes(r->spool) <= rl_heap_order_limit)
+        return 0;
+    int rc = rl_heap_spool_send(r->spool, r->out, true);
+    rl_heap_spool_free(r->spool);
+    r->spool = NULL;
+    return rc;
 }
 
 static int stream_row(void *ctx, const rl_row *row)
@@ -2030,7 +2056,12 @@ static int stream_row(void *ctx, const rl_row *row)
     r->nrows++;
     if (stream_begin(r) < 0)
         return -1;
-    return r->out->row(r->out->ctx, r->vals, r->nt);
+    size_t start = r->out->out->len;
+    if (r->out->row(r->out->ctx, r->vals, r->nt) < 0)
+        return -1;
+    if (r->spool)
+        return rl_heap_spool_add(r->spool, row, r->out->out, start) < 0 ? -1 : stream_spill(r);
+    return r->out->out->len >= RL_STREAM_CHUNK ? stream_send(r) : 0;
 }
 
 int rl_select_stream(rl_exec *x, const PgQuery__SelectStmt *st, const rl_row_stream *out,
@@ -2091,12 +2122,16 @@ int rl_select_stream(rl_exec *x, const PgQuery__SelectStmt *st, const rl_row_str
         if (rl_expr_check_literals(&c0, r.where) < 0)
             goto done;
     }
+    if (rl_relation_heap_ordered(x, &rel, alias, r.where) &&
+        !(r.spool = rl_heap_spool_new(x, rel.desc)))
+        goto done;
     if (rl_relation_scan_each(x, &rel, alias, r.where, stream_row, &r) < 0 ||
-        stream_begin(&r) < 0)
+        stream_begin(&r) < 0 || (r.spool && rl_heap_spool_send(r.spool, out, false) < 0))
         goto done;
     *nrows = r.nrows;
     rc = 1;
 done:
+    rl_heap_spool_free(r.spool);
     rl_rowset_free(r.one);
     free(idx);
     free(r.vals);

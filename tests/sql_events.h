@@ -298,6 +298,8 @@ typedef struct side {
     uint32_t coloid[MAX_COLS];
     bool sort_rows;
     bool sort_all;           /* every result is a multiset (no ORDER BY) */
+    bool copy_in_order;      /* COPY TO rows compared in the order sent, not
+                                as a multiset (a scan's row order under test) */
     strlist rows;            /* pending rows, flushed at the end of the result */
     size_t rows_dropped;     /* rows of the current result left out (temp_namespace_row) */
     /* COPY TO STDOUT */
@@ -462,7 +464,7 @@ static inline void ev_copy_begin(side *s, char kind, int fmt, size_t ncols)
     if (kind == 'H') {
         s->in_copy = true;
         s->copy_fmt = fmt;
-        s->sort_rows = true;
+        s->sort_rows = !s->copy_in_order;
         rl_buf_reset(&s->copy);
     }
 }

@@ -21,7 +21,10 @@
  *     28 CREATE TABLEs DuckLake sends);
  *   - after a `COPY ... FROM STDIN` statement, the following lines up to `\.`
  *     are its text-format data.
- * Rows are compared as a multiset unless the statement says ORDER BY.
+ * Rows are compared as a multiset unless the statement says ORDER BY (COPY
+ * TO data: always a multiset) or carries the SQL comment HEAP_ORDER_MARK: a
+ * scan without ORDER BY whose row order, PostgreSQL's heap order, is
+ * compared too (COPY TO data included).
  * Volatile values (masked on both sides): columns of type oid / tid,
  * version(), now(), snapshot_time / schedule_start, ctid fields in COPY; error
  * texts except for 23505 (message and detail compared).
@@ -48,6 +51,7 @@
 #include "testutil.h"
 
 #define CASE_DIR "tests/sql_cases"
+#define HEAP_ORDER_MARK "/* heap order */"
 
 static char g_pgdir[256];
 static int g_port;
@@ -433,7 +437,9 @@ static void run_case(const char *file)
         si.loose = false; /* the cases use no wall-clock literals */
         side_reset(&e, &si);
         side_reset(&a, &si);
-        e.sort_all = a.sort_all = strcasestr(st->sql, "ORDER BY") == NULL;
+        bool heap_order = strstr(st->sql, HEAP_ORDER_MARK) != NULL;
+        e.sort_all = a.sort_all = strcasestr(st->sql, "ORDER BY") == NULL && !heap_order;
+        e.copy_in_order = a.copy_in_order = heap_order;
         pg_run(&e, pc, st);
         rl_run(&a, ses, st);
         if (!events_equal(&e.ev, &a.ev)) {

@@ -9,7 +9,9 @@
  * UNION ALL with ORDER BY, inner/LEFT joins (ON and USING) with NULLs, ORDER
  * BY NULLS FIRST/LAST, LIMIT/OFFSET, GROUP BY and empty aggregates, CTEs over
  * VALUES, casts, LIKE/BETWEEN/COALESCE/CASE, RowDescription types, and the
- * PostgreSQL errors 42P01/42703/42702/22P02/21000/42601/42804/22003/42883.
+ * PostgreSQL errors 42P01/42703/42702/22P02/21000/42601/42804/22003/42883,
+ * and the row order of scans without ORDER BY (PostgreSQL's heap order for
+ * whole-table reads, through both the row-set and the streamed COPY path).
  * Every expected answer below was produced by PostgreSQL 15 on the same
  * tables and rows (psql -A, NULL shown as NULL, errors as "E state: text").
  */
@@ -30,6 +32,7 @@ typedef struct recorder {
     char types[512];
     char tables[512];
     char tag[64];
+    size_t copy_chunks; /* CopyData pieces of the last COPY TO */
 } recorder;
 
 static int on_rowdesc(void *ctx, size_t ncols, const rl_col_info *cols)
@@ -63,6 +66,15 @@ static int on_row(void *ctx, size_t ncols, const rl_value *vals)
     return 0;
 }
 
+/* COPY ... TO STDOUT in text format: the data as it is sent. */
+static int on_copy_data(void *ctx, const uint8_t *data, size_t len)
+{
+    recorder *r = ctx;
+    rl_buf_put(&r->out, data, len);
+    r->copy_chunks++;
+    return 0;
+}
+
 static int on_complete(void *ctx, const char *tag)
 {
     recorder *r = ctx;
@@ -81,9 +93,10 @@ static rl_error last_err;
 static const char *q(const char *sql)
 {
     rl_sink sink = {.ctx = &rec, .row_description = on_rowdesc, .data_row = on_row,
-                    .command_complete = on_complete};
+                    .command_complete = on_complete, .copy_out_data = on_copy_data};
     rl_buf_reset(&rec.out);
     rec.tag[0] = 0;
+    rec.copy_chunks = 0;
     memset(&last_err, 0, sizeof last_err);
     if (rl_session_simple_query(sess, sql, &sink, &last_err) == RL_EXEC_ERROR) {
         snprintf(result, sizeof result, "E %s: %s", last_err.sqlstate, last_err.message);
@@ -392,6 +405,172 @@ static void test_latest_snapshot_is_cheap(void)
                  "snapshot_id\n1999");
 }
 
+/* Every heap order of the descriptor table can be followed: its column is
+ * an integer-valued one, last-write orders have MVCC columns, and tables
+ * keyed by a row sequence keep key order (a held row has no seq). */
+static void test_heap_order_descriptors(void)
+{
+    for (size_t i = 0; i < rl_ntables; i++) {
+        const rl_table_desc *d = &rl_tables[i];
+        if (d->heap_order == RL_HEAP_KEY)
+            continue;
+        CHECK(!rl_desc_has_seq(d));
+        if (d->heap_order == RL_HEAP_LAST_WRITE)
+            CHECK(d->begin_col >= 0 && d->end_col >= 0);
+        else
+            CHECK(d->heap_col >= 0);
+        if (d->heap_col >= 0) {
+            CHECK(d->heap_col < d->ncols_max);
+            rl_type t = d->cols[d->heap_col].type;
+            CHECK(t == RL_T_INT8 || t == RL_T_TIMESTAMPTZ);
+        }
+    }
+}
+
+/* DuckLake-like history: two tables' columns, a rename (the old version
+ * closed by an UPDATE, PostgreSQL moves it to the end of the heap, then the
+ * new version), an added column; and file stats of two tables written in
+ * turns. Whole-table reads come in PostgreSQL's heap order (answers from
+ * PostgreSQL 15). Two documented deviations are pinned too: a key-prefix
+ * scan and a statement naming ctid read in key order (PostgreSQL 15: "b, a,
+ * a2" for table 1, and ctids (0,2)..(0,6) in heap order). */
+static void test_full_scans_in_heap_order(void)
+{
+    static const char *sql[] = {
+        "CREATE TABLE \"public\".\"ducklake_column\"(\"column_id\" BIGINT, \"begin_snapshot\" "
+        "BIGINT, \"end_snapshot\" BIGINT, \"table_id\" BIGINT, \"column_order\" BIGINT, "
+        "\"column_name\" VARCHAR, \"column_type\" VARCHAR, \"initial_default\" VARCHAR, "
+        "\"default_value\" VARCHAR, \"nulls_allowed\" BOOLEAN, \"parent_column\" BIGINT, "
+        "\"default_value_type\" VARCHAR, \"default_value_dialect\" VARCHAR);",
+        "CREATE TABLE \"public\".\"ducklake_file_column_stats\"(\"data_file_id\" BIGINT, "
+        "\"table_id\" BIGINT, \"column_id\" BIGINT, \"column_size_bytes\" BIGINT, "
+        "\"value_count\" BIGINT, \"null_count\" BIGINT, \"min_value\" VARCHAR, \"max_value\" "
+        "VARCHAR, \"contains_nan\" BOOLEAN, \"extra_stats\" VARCHAR);",
+        "INSERT INTO ducklake_column VALUES (1, 1, NULL, 1, 1, 'a', 'int32', NULL, NULL, true, "
+        "NULL, NULL, NULL), (2, 1, NULL, 1, 2, 'b', 'int32', NULL, NULL, true, NULL, NULL, NULL);",
+        "INSERT INTO ducklake_column VALUES (1, 2, NULL, 2, 1, 'c', 'varchar', NULL, NULL, true, "
+        "NULL, NULL, NULL);",
+        "UPDATE ducklake_column SET end_snapshot = 3 WHERE table_id = 1 AND column_id = 1 AND "
+        "end_snapshot IS NULL; INSERT INTO ducklake_column VALUES (1, 3, NULL, 1, 1, 'a2', "
+        "'int32', NULL, NULL, true, NULL, NULL, NULL);",
+        "INSERT INTO ducklake_column VALUES (2, 4, NULL, 2, 2, 'd', 'int64', NULL, NULL, true, "
+        "NULL, NULL, NULL);",
+        "INSERT INTO ducklake_file_column_stats VALUES (5, 2, 1, 10, 1, 0, '1', '1', NULL, NULL);",
+        "INSERT INTO ducklake_file_column_stats VALUES (6, 1, 1, 10, 1, 0, '1', '1', NULL, NULL), "
+        "(6, 1, 2, 10, 1, 0, '2', '2', NULL, NULL);",
+        "INSERT INTO ducklake_file_column_stats VALUES (7, 2, 1, 10, 1, 0, '3', '3', NULL, NULL);",
+    };
+    for (size_t i = 0; i < sizeof sql / sizeof sql[0]; i++)
+        CHECK(q(sql[i])[0] != 'E');
+    const char *heap = "table_id|column_id|column_name|end_snapshot\n"
+                       "1|2|b|NULL\n2|1|c|NULL\n1|1|a|3\n1|1|a2|NULL\n2|2|d|NULL";
+    CHECK_EQ_STR(q("SELECT table_id, column_id, column_name, end_snapshot FROM ducklake_column"),
+                 heap);
+    /* the streamed path (COPY of plain columns), with a filter on no key prefix */
+    CHECK_EQ_STR(q("COPY (SELECT \"table_id\", \"column_id\", \"column_name\" FROM "
+                   "\"public\".\"ducklake_column\" WHERE \"begin_snapshot\" <= '4') TO STDOUT"),
+                 "1\t2\tb\n2\t1\tc\n1\t1\ta\n1\t1\ta2\n2\t2\td\n");
+    CHECK_EQ_STR(q("SELECT column_name FROM ducklake_column WHERE column_id = 1"),
+                 "column_name\nc\na\na2");
+    CHECK_EQ_STR(q("SELECT data_file_id, table_id, column_id FROM ducklake_file_column_stats"),
+                 "data_file_id|table_id|column_id\n5|2|1\n6|1|1\n6|1|2\n7|2|1");
+    CHECK_EQ_STR(q("COPY (SELECT \"data_file_id\" FROM \"public\".\"ducklake_file_column_stats\") "
+                   "TO STDOUT"),
+                 "5\n6\n6\n7\n");
+    const char *plan = q("EXPLAIN SELECT column_name FROM ducklake_column");
+    CHECK(strstr(plan, "Full Scan on ducklake_column (tag 0x06, in heap order)") != NULL);
+    /* a key prefix: key order, streamed as it is read (a deviation) */
+    CHECK_EQ_STR(q("SELECT column_name FROM ducklake_column WHERE table_id = 1"),
+                 "column_name\na\na2\nb");
+    CHECK_EQ_STR(q("COPY (SELECT \"column_name\" FROM \"public\".\"ducklake_column\" WHERE "
+                   "\"table_id\" = '1') TO STDOUT"),
+                 "a\na2\nb\n");
+    /* a statement naming ctid: key order, the order its ctids are numbered in
+     * (a deviation) */
+    CHECK_EQ_STR(q("SELECT column_name, ctid FROM ducklake_column"),
+                 "column_name|ctid\na|(0,1)\na2|(0,2)\nb|(0,3)\nc|(0,4)\nd|(0,5)");
+    /* past the limit on held rows, a streamed scan goes out in key order */
+    size_t limit = rl_heap_order_limit;
+    rl_heap_order_limit = 1;
+    CHECK_EQ_STR(q("COPY (SELECT \"column_name\" FROM \"public\".\"ducklake_column\") TO STDOUT"),
+                 "a\na2\nb\nc\nd\n");
+    rl_heap_order_limit = limit;
+    CHECK_EQ_STR(q("COPY (SELECT \"column_name\" FROM \"public\".\"ducklake_column\") TO STDOUT"),
+                 "b\nc\na\na2\nd\n");
+}
+
+/* Column name of table t's column c in test_heap_order_in_chunks: long, so
+ * that the COPY output spans several chunks. */
+static void long_name(char *out, size_t n, int t, int c)
+{
+    snprintf(out, n, "t%d_c%d_%s", t, c,
+             "padding-padding-padding-padding-padding-padding-padding-padding-padding");
+}
+
+/* "table_id\tcolumn_id\tcolumn_name\n" of tables [lo, hi] (each with
+ * columns 1..5), tables in ascending or descending order. */
+static void expect_lines(rl_buf *b, int lo, int hi, bool descending)
+{
+    rl_buf_reset(b);
+    for (int i = 0; i <= hi - lo; i++) {
+        int t = descending ? hi - i : lo + i;
+        for (int c = 1; c <= 5; c++) {
+            char name[160];
+            long_name(name, sizeof name, t, c);
+            rl_buf_printf(b, "%d\t%d\t%s\n", t, c, name);
+        }
+    }
+}
+
+/* Tables created in descending id order (each at the next snapshot): heap
+ * order is the reverse of key order, and the COPY output (about 300 KB)
+ * spans several chunks, so the spool gathers rows across chunks. A streamed
+ * scan past the spool's limit goes out in key order, in whole rows. */
+static void test_heap_order_in_chunks(void)
+{
+    const int lo = 2000, hi = 2599;
+    rl_buf sql, want;
+    rl_buf_init(&sql, 0);
+    rl_buf_init(&want, 0);
+    for (int t = hi, snap = 100; t >= lo; snap++) {
+        rl_buf_reset(&sql);
+        rl_buf_put_str(&sql, "INSERT INTO ducklake_column VALUES ");
+        for (int k = 0; k < 100 && t >= lo; k++, t--, snap++)
+            for (int c = 1; c <= 5; c++) {
+                char name[160];
+                long_name(name, sizeof name, t, c);
+                rl_buf_printf(&sql, "%s(%d, %d, NULL, %d, %d, '%s', 'int32', NULL, NULL, true, "
+                              "NULL, NULL, NULL)", k || c > 1 ? ", " : "", c, snap, t, c, name);
+            }
+        rl_buf_put_u8(&sql, 0);
+        CHECK(q((const char *)sql.data)[0] != 'E');
+    }
+    const char *copy = "COPY (SELECT \"table_id\", \"column_id\", \"column_name\" FROM "
+                       "\"public\".\"ducklake_column\" WHERE \"table_id\" >= 2000) TO STDOUT";
+    q(copy);
+    expect_lines(&want, lo, hi, true);
+    CHECK_EQ_INT(rec.out.len, want.len);
+    CHECK(rec.out.len == want.len && memcmp(rec.out.data, want.data, want.len) == 0);
+    CHECK(rec.copy_chunks > 2);
+    /* the row-set path agrees */
+    q("SELECT table_id, column_id FROM ducklake_column WHERE table_id >= 2000");
+    rl_buf_reset(&want);
+    rl_buf_put_str(&want, "table_id|column_id");
+    for (int t = hi; t >= lo; t--)
+        for (int c = 1; c <= 5; c++)
+            rl_buf_printf(&want, "\n%d|%d", t, c);
+    CHECK(rec.out.len == want.len && memcmp(rec.out.data, want.data, want.len) == 0);
+    /* past the limit: key order, still whole rows */
+    size_t limit = rl_heap_order_limit;
+    rl_heap_order_limit = 100 * 1024;
+    q(copy);
+    rl_heap_order_limit = limit;
+    expect_lines(&want, lo, hi, false);
+    CHECK(rec.out.len == want.len && memcmp(rec.out.data, want.data, want.len) == 0);
+    rl_buf_free(&sql);
+    rl_buf_free(&want);
+}
+
 int main(void)
 {
     setup();
@@ -400,6 +579,9 @@ int main(void)
     RUN(test_error_positions);
     RUN(test_casts);
     RUN(test_latest_snapshot_is_cheap);
+    RUN(test_heap_order_descriptors);
+    RUN(test_full_scans_in_heap_order);
+    RUN(test_heap_order_in_chunks);
     teardown();
     return tu_finish();
 }

@@ -267,3 +267,122 @@ def test_two_metadata_schemas_survive_a_restart(make_pair, tmp_path):
         for lake in p.sides:
             lake.close()
         assert own.stop() == 0, own.log_text()[-3000:]
+
+
+META = "__ducklake_metadata_lake.public"
+
+# The metadata tables whose rows come in insertion order, with the columns
+# compared; ducklake_table_stats and ducklake_table_column_stats are rewritten
+# in place by every commit, which PostgreSQL's heap records and no row does
+# (docs/sql-support.md, "Row order").
+ORDERED_TABLES = {
+    "ducklake_snapshot": "snapshot_id, schema_version, next_catalog_id, next_file_id",
+    "ducklake_snapshot_changes": "snapshot_id, changes_made",
+    "ducklake_schema": "schema_id, schema_name, begin_snapshot, end_snapshot",
+    "ducklake_table": "table_id, table_name, begin_snapshot, end_snapshot",
+    "ducklake_column": "table_id, column_id, column_name, begin_snapshot, end_snapshot",
+    "ducklake_schema_versions": "begin_snapshot, schema_version, table_id",
+    "ducklake_data_file": "data_file_id, table_id, begin_snapshot, end_snapshot, record_count",
+    # (which data file a delete file id goes to varies from run to run in DuckLake)
+    "ducklake_delete_file": "delete_file_id, table_id, begin_snapshot, end_snapshot",
+    "ducklake_file_column_stats": "data_file_id, table_id, column_id, value_count, min_value",
+    "ducklake_partition_info": "partition_id, table_id, begin_snapshot, end_snapshot",
+    "ducklake_partition_column": "partition_id, table_id, partition_key_index, column_id, transform",
+    "ducklake_file_partition_value": "data_file_id, table_id, partition_key_index, partition_value",
+    "ducklake_tag": "object_id, key, value, begin_snapshot, end_snapshot",
+    "ducklake_column_tag": "table_id, column_id, key, value, begin_snapshot, end_snapshot",
+    "ducklake_view": "view_id, view_name, begin_snapshot, end_snapshot",
+    "ducklake_inlined_data_tables": "table_id, table_name, schema_version",
+    "ducklake_files_scheduled_for_deletion": "data_file_id",
+}
+
+
+def same_order_everywhere(pair):
+    """Every ORDERED_TABLES table read whole (as DuckDB's postgres scanner
+    reads it: COPY of a SELECT without ORDER BY), in the same row order."""
+    for table, cols in ORDERED_TABLES.items():
+        pair.same(f"SELECT {cols} FROM {META}.{table}", ordered=True)
+
+
+def test_metadata_rows_in_insertion_order_after_renames(pair):
+    """A rename closes the old version (an UPDATE: PostgreSQL moves it to the
+    end of the heap) and inserts the new one after it."""
+    pair.ok("CREATE TABLE a (x INTEGER, y INTEGER)")
+    pair.ok("CREATE TABLE b (z INTEGER)")
+    pair.ok("ALTER TABLE a RENAME COLUMN x TO x2")
+    pair.ok("ALTER TABLE b RENAME TO b2")
+    pair.ok("CREATE TABLE c (q INTEGER, r VARCHAR)")
+    pair.ok("ALTER TABLE a RENAME TO a2")
+    pair.ok("ALTER TABLE c RENAME COLUMN r TO r2")
+    pair.ok("ALTER TABLE b2 ADD COLUMN n INTEGER")
+    pair.ok("ALTER TABLE a2 RENAME COLUMN y TO y2")
+    same_order_everywhere(pair)
+
+
+def test_metadata_rows_in_insertion_order_after_drops(pair):
+    pair.ok("CREATE TABLE d1 (a INTEGER)")
+    pair.ok("CREATE TABLE d2 (b INTEGER, c VARCHAR)")
+    pair.ok("CREATE TABLE d3 (e INTEGER, e2 INTEGER)")
+    pair.ok("INSERT INTO d1 SELECT i FROM range(100) r(i)")
+    pair.ok("INSERT INTO d3 SELECT i, i FROM range(100) r(i)")
+    pair.ok("DROP TABLE d2")
+    pair.ok("CREATE TABLE d4 (f INTEGER)")
+    pair.ok("DROP TABLE d1")
+    pair.ok("ALTER TABLE d3 DROP COLUMN e")
+    pair.ok("CREATE SCHEMA s2")
+    pair.ok("CREATE TABLE s2.t (g INTEGER)")
+    pair.ok("DROP TABLE s2.t")
+    pair.ok("DROP SCHEMA s2")
+    same_order_everywhere(pair)
+
+
+def test_metadata_rows_in_insertion_order_partitions(pair):
+    pair.ok("CREATE TABLE p1 (a INTEGER, b VARCHAR)")
+    pair.ok("CREATE TABLE p2 (c INTEGER, d INTEGER)")
+    pair.ok("ALTER TABLE p2 SET PARTITIONED BY (c)")
+    pair.ok("ALTER TABLE p1 SET PARTITIONED BY (b, a)")
+    pair.ok("INSERT INTO p1 SELECT i % 3, 'k' || (i % 2) FROM range(120) r(i)")
+    pair.ok("INSERT INTO p2 SELECT i % 2, i FROM range(120) r(i)")
+    pair.ok("ALTER TABLE p2 SET PARTITIONED BY (d)")
+    pair.ok("INSERT INTO p2 SELECT i, i % 2 FROM range(120) r(i)")
+    pair.ok("INSERT INTO p1 SELECT i % 2, 'k9' FROM range(120) r(i)")
+    same_order_everywhere(pair)
+
+
+def test_metadata_rows_in_insertion_order_files_interleaved(pair):
+    """Data files, delete files and their column stats of several tables,
+    written in turns; deletes close files (an UPDATE) or add delete files."""
+    pair.ok("CREATE TABLE f1 (a INTEGER, b VARCHAR)")
+    pair.ok("CREATE TABLE f2 (c INTEGER)")
+    pair.ok("CREATE TABLE f3 (d INTEGER, e DOUBLE, f VARCHAR)")
+    for k in range(3):
+        for t, sel in (("f2", "i"), ("f1", "i, 'v' || i"), ("f3", "i, i / 2, 'w'")):
+            pair.ok(f"INSERT INTO {t} SELECT {sel} FROM range({100 + 10 * k}) r(i)")
+    pair.ok("DELETE FROM f1 WHERE a < 10")
+    pair.ok("DELETE FROM f2 WHERE c < 105")
+    pair.ok("INSERT INTO f2 SELECT i FROM range(100) r(i)")
+    pair.ok("DELETE FROM f3 WHERE d % 7 = 0")
+    same_order_everywhere(pair)
+    pair.ok("CALL ducklake_merge_adjacent_files('lake')")
+    same_order_everywhere(pair)
+    for lake in pair.sides:  # (their answers list each side's own timestamps and paths)
+        lake.conn().execute("CALL ducklake_expire_snapshots('lake', older_than => now())")
+    same_order_everywhere(pair)
+    for lake in pair.sides:
+        lake.conn().execute("CALL ducklake_cleanup_old_files('lake', cleanup_all => true)")
+    same_order_everywhere(pair)
+
+
+def test_metadata_rows_in_insertion_order_comments_and_views(pair):
+    pair.ok("CREATE TABLE c1 (a INTEGER, b INTEGER)")
+    pair.ok("CREATE TABLE c2 (c INTEGER)")
+    pair.ok("COMMENT ON TABLE c2 IS 'two'")
+    pair.ok("COMMENT ON TABLE c1 IS 'one'")
+    pair.ok("COMMENT ON COLUMN c1.b IS 'bee'")
+    pair.ok("COMMENT ON COLUMN c2.c IS 'see'")
+    pair.ok("COMMENT ON TABLE c2 IS 'two again'")
+    pair.ok("COMMENT ON COLUMN c1.b IS 'bee again'")
+    pair.ok("CREATE VIEW v1 AS SELECT 1 AS one")
+    pair.ok("CREATE VIEW v2 AS SELECT 2 AS two")
+    pair.ok("CREATE OR REPLACE VIEW v1 AS SELECT 11 AS one")
+    same_order_everywhere(pair)

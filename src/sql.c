@@ -348,6 +348,7 @@ void rl_session_free(rl_session *s)
     pending_clear(s);
     discard_session_state(s);
     rl_parse_cache_free(s->parse_cache);
+    rl_expr_free_subtypes(s);
     free(s);
 }
 

@@ -47,10 +47,13 @@ typedef struct sel {
     const cte_env *ctes;
     rl_arena arena; /* evaluation strings and rewritten nodes */
     const name_set *need; /* joins: columns worth carrying (NULL = all) */
+    bool type_only;       /* rl_select_type: result columns only, no rows */
 } sel;
 
 static rl_rowset *run_raw(rl_exec *x, const PgQuery__SelectStmt *st, const rl_binding *outer,
                           const cte_env *ctes);
+static rl_rowset *run_raw_mode(rl_exec *x, const PgQuery__SelectStmt *st,
+                               const rl_binding *outer, const cte_env *ctes, bool type_only);
 
 static const char *node_str(const PgQuery__Node *n)
 {
@@ -1607,7 +1610,7 @@ static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
     free(need.names);
     if (!p.in)
         return NULL;
-    if (filter_rows(S, p.in, where, &keep, &nkeep) < 0)
+    if (!S->type_only && filter_rows(S, p.in, where, &keep, &nkeep) < 0)
         goto done;
     if (plan_targets(S, st, p.in, &p.t, &meta, &p.nt) < 0)
         goto done;
@@ -1624,6 +1627,11 @@ static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
                       any_aggregate(st->sort_clause, st->n_sort_clause);
     if (type_targets(&p, typ, aggregated) < 0 || check_locking(S, st, aggregated) < 0)
         goto done;
+    if (S->type_only) { /* the columns are all a typing pass needs */
+        result = p.out;
+        p.out = NULL;
+        goto done;
+    }
     if (plan_sort(S, st, p.out->cols, p.nt, false, &p.k) < 0)
         goto done;
     p.nk = st->n_sort_clause;
@@ -1791,9 +1799,17 @@ static int bind_ctes(rl_exec *x, const PgQuery__WithClause *w, const rl_binding 
 static rl_rowset *run_raw(rl_exec *x, const PgQuery__SelectStmt *st, const rl_binding *outer,
                           const cte_env *ctes)
 {
+    return run_raw_mode(x, st, outer, ctes, false);
+}
+
+static rl_rowset *run_raw_mode(rl_exec *x, const PgQuery__SelectStmt *st,
+                               const rl_binding *outer, const cte_env *ctes, bool type_only)
+{
     if (!st)
         return rl_exec_error(x, "42601", -1, "missing query"), NULL;
-    sel S = {.x = x, .outer = outer, .ctes = ctes};
+    if (rl_exec_check_stack(x) < 0)
+        return NULL;
+    sel S = {.x = x, .outer = outer, .ctes = ctes, .type_only = type_only};
     cte_env *envs = NULL;
     size_t nenv = 0;
     if (st->with_clause) {
@@ -1847,6 +1863,16 @@ static rl_rowset *run_raw(rl_exec *x, const PgQuery__SelectStmt *st, const rl_bi
 rl_rowset *rl_select_run(rl_exec *x, const PgQuery__SelectStmt *st, const rl_binding *outer)
 {
     rl_rowset *rs = run_raw(x, st, outer, NULL);
+    if (rs)
+        resolve_unknown(rs);
+    return rs;
+}
+
+/* Only plain SELECTs skip their rows; set operations and VALUES (whose
+ * types come from their rows) run as rl_select_run would. */
+rl_rowset *rl_select_type(rl_exec *x, const PgQuery__SelectStmt *st, const rl_binding *outer)
+{
+    rl_rowset *rs = run_raw_mode(x, st, outer, NULL, true);
     if (rs)
         resolve_unknown(rs);
     return rs;

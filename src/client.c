@@ -34,6 +34,7 @@
 #include "proto.h"
 #include "scram.h"
 #include "tags.h"
+#include "utf8.h"
 
 enum {
     FLUSH_BYTES = 64 * 1024,
@@ -1015,9 +1016,28 @@ static bool start_tls(client *c)
     return true;
 }
 
+/* A startup name, truncated as PostgreSQL truncates identifiers: never in
+ * the middle of a UTF-8 character. */
 static void copy_name(char *dst, const char *src)
 {
-    snprintf(dst, NAME_MAX_LEN, "%s", src ? src : "");
+    src = src ? src : "";
+    size_t n = strnlen(src, NAME_MAX_LEN);
+    if (n == NAME_MAX_LEN) {
+        n = NAME_MAX_LEN - 1;
+        while (n > 0 && ((unsigned char)src[n] & 0xC0) == 0x80)
+            n--;
+    }
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+/* PostgreSQL 15's pg_clean_ascii for application_name: it ends up in logs
+ * and the commit audit, so every byte outside printable ASCII becomes '?'. */
+static void clean_ascii(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 32 || (unsigned char)*s > 126)
+            *s = '?';
 }
 
 /* Read the startup packet(s). Returns 1 with user/database set, 0 to close. */
@@ -1066,9 +1086,15 @@ static int read_startup(client *c, proto_startup *st)
             return 0;
         }
         const char *db = proto_startup_param(st, "database");
+        if (rl_utf8_check(&err, (const uint8_t *)user, strlen(user)) < 0 ||
+            (db && rl_utf8_check(&err, (const uint8_t *)db, strlen(db)) < 0)) {
+            send_fatal_err(c, &err);
+            return 0;
+        }
         copy_name(c->user, user);
         copy_name(c->database, db && db[0] ? db : user);
         copy_name(c->appname, proto_startup_param(st, "application_name"));
+        clean_ascii(c->appname);
         /* later reads move the input buffer that `st` points into */
         const char *options = proto_startup_param(st, "options");
         snprintf(c->options, sizeof c->options, "%s", options ? options : "");

@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "sql_int.h"
+#include "utf8.h"
 
 #define RL_VERSION_STRING                                                                  \
     "PostgreSQL 15.18 (RockLake 0.1) on x86_64-pc-linux-gnu, compiled by gcc (Debian "    \
@@ -1172,7 +1173,12 @@ int rl_session_bind(rl_session *s, const char *portal, const char *stmt_name, si
             }
             continue;
         }
-        /* text parameters stay untyped text until used, like literals */
+        /* text parameters stay untyped text until used, like literals;
+         * PostgreSQL checks their encoding on receipt (22021) */
+        if (rl_utf8_check(err, values[i], (size_t)lengths[i]) < 0) {
+            portal_free(pt);
+            return -1;
+        }
         v->oid = RL_OID_UNKNOWN;
         v->typmod = -1;
         v->d.v.s.p = rl_arena_dup(&pt->arena, values[i], (size_t)lengths[i]);

@@ -41,6 +41,7 @@
 
 #include "sql_int.h"
 #include "stack.h"
+#include "utf8.h"
 
 #define PARSE_CACHE_ENTRIES 64   /* trees kept per session */
 #define PARSE_CACHE_SEEN 128     /* hashes of recent texts, for "seen twice" */
@@ -875,6 +876,9 @@ int rl_parse(rl_exec *x, const char *sql, rl_parsed **out)
     *out = NULL;
     rl_session *s = x->s;
     size_t len = strlen(sql);
+    /* the server encoding's rule, before anything keeps the text */
+    if (rl_utf8_check(x->err, (const uint8_t *)sql, len) < 0)
+        return -1;
     rl_parse_cache *c = NULL;
     if (s && len <= PARSE_CACHE_MAX_TEXT) {
         if (!s->parse_cache)

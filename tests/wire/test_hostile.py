@@ -108,3 +108,88 @@ def test_nested_subqueries_are_linear(server):
                         "ORDER BY 1").fetchall()
         assert row == [(2,), (3,)]
         assert c.execute("SELECT (SELECT 'a'::varchar(3))").description[0].type_code == 1043
+
+
+# ------------------------------------------------------ 4: text encoding
+
+def simple_query_error(port, sql: bytes):
+    r = Raw(port)
+    r.login()
+    r.send(msg(b"Q", sql + b"\0"))
+    out = r.until("Z")
+    r.close()
+    errs = [error_fields(p) for t, p in out if t == "E"]
+    return errs[0] if errs else None
+
+
+def bind_error(port, value: bytes, fmt=0, oid=25):
+    """Parse + Bind of `SELECT $1` with one parameter; the first error."""
+    r = Raw(port)
+    r.login()
+    body = b"\0\0" + struct.pack("!hh", 1, fmt) + struct.pack("!h", 1)
+    body += struct.pack("!i", len(value)) + value + b"\0\0"
+    r.send(msg(b"P", b"\0SELECT $1\0\0\x01" + struct.pack("!I", oid)) + msg(b"B", body) +
+           msg(b"E", b"\0\0\0\0\0") + msg(b"S"))
+    out = r.until("Z")
+    r.close()
+    errs = [error_fields(p) for t, p in out if t == "E"]
+    return errs[0] if errs else None
+
+
+@pytest.mark.parametrize("sql, shown", [
+    (b"SELECT '\xff'", "0xff"),
+    (b"SELECT 1 AS \"\xc3\x28\"", "0xc3 0x28"),
+    (b"SELECT 1 -- \xe2\x82", "0xe2 0x82"),          # even in a comment, as PostgreSQL
+    (b"SELECT '\xed\xa0\x80'", "0xed 0xa0 0x80"),     # a surrogate
+    (b"SELECT '\xe0\x80\x80'", "0xe0 0x80 0x80"),     # overlong
+])
+def test_invalid_utf8_query_text_is_22021(server, sql, shown):
+    e = simple_query_error(server.port, sql)
+    assert e["S"] == "ERROR" and e["C"] == "22021"
+    assert e["M"] == f'invalid byte sequence for encoding "UTF8": {shown}'
+
+
+@pytest.mark.parametrize("value, fmt, oid, shown", [
+    (b"a\0b", 0, 25, "0x00"),
+    (b"a\xffb", 0, 25, "0xff"),
+    (b"\xf5\x80", 0, 0, "0xf5 0x80"),
+    (b"a\xffb", 1, 25, "0xff"),
+    (b"a\0b", 1, 25, "0x00"),
+    (b"\xed\xa0\x80", 1, 1043, "0xed 0xa0 0x80"),
+])
+def test_invalid_utf8_bind_parameter_is_22021(server, value, fmt, oid, shown):
+    e = bind_error(server.port, value, fmt, oid)
+    assert e["C"] == "22021"
+    assert e["M"] == f'invalid byte sequence for encoding "UTF8": {shown}'
+
+
+def test_invalid_text_never_reaches_the_catalog(server):
+    with psycopg.connect(server.dsn(dbname="enc"), autocommit=True) as c:
+        c.execute("CREATE TABLE t (k bigint, v varchar)")
+    r = Raw(server.port)
+    r.login(database="enc")
+    r.send(msg(b"Q", b"INSERT INTO t VALUES (1, 'bad \xc0\xaf')\0"))
+    assert any(t == "E" for t, _ in r.until("Z"))
+    body = b"\0\0\0\x01\0\0\0\x01" + struct.pack("!i", 5) + b"n\0ul\0" + b"\0\0"
+    r.send(msg(b"P", b"\0INSERT INTO t VALUES (2, $1)\0\0\0") + msg(b"B", body) +
+           msg(b"E", b"\0\0\0\0\0") + msg(b"S"))
+    assert any(t == "E" for t, _ in r.until("Z"))
+    r.close()
+    with psycopg.connect(server.dsn(dbname="enc"), autocommit=True) as c:
+        assert c.execute("SELECT count(*) FROM t").fetchone() == (0,)
+        c.execute("INSERT INTO t VALUES (3, %s)", ("naïve ✓",))
+        assert c.execute("SELECT v FROM t").fetchone() == ("naïve ✓",)
+
+
+def test_startup_names_are_checked_and_cleaned(server):
+    r = Raw(server.port)
+    body = struct.pack("!I", 196608) + b"user\0bad\xff\0database\0lake\0\0"
+    r.send(struct.pack("!I", len(body) + 4) + body)
+    t, p = r.read_msg()
+    assert t == "E" and error_fields(p)["C"] == "22021" and error_fields(p)["S"] == "FATAL"
+    r.close()
+    # a long name is cut at a character boundary; application_name is ASCII
+    with psycopg.connect(server.dsn(user="é" * 40, application_name="app✓"),
+                         autocommit=True) as c:
+        assert c.execute("SELECT current_user").fetchone() == ("é" * 31,)
+        assert c.execute("SHOW application_name").fetchone() == ("app???",)

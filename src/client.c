@@ -372,6 +372,11 @@ static int sink_row_description(void *ctx, size_t ncols, const rl_col_info *cols
     client *c = ctx;
     if (c->executing) /* Execute never sends RowDescription; Describe does */
         return 0;
+    if (ncols > INT16_MAX) { /* the engine stops at 1664; the count is 16 bits */
+        c->sink_failed = true;
+        rl_error_set(&c->sink_err, RL_SQLSTATE_TOO_MANY_COLUMNS, "too many result columns");
+        return -1;
+    }
     pktbuf *b = &c->out;
     pktbuf_begin(b, 'T');
     pktbuf_put_int16(b, (int16_t)ncols);

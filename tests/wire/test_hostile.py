@@ -193,3 +193,31 @@ def test_startup_names_are_checked_and_cleaned(server):
                          autocommit=True) as c:
         assert c.execute("SELECT current_user").fetchone() == ("é" * 31,)
         assert c.execute("SHOW application_name").fetchone() == ("app???",)
+
+
+# ------------------------------------------------------ 5: result width
+
+@pytest.mark.parametrize("query", [
+    "SELECT " + ",".join(["1"] * 1665),
+    "SELECT " + ",".join(["1"] * 70000),     # used to wrap RowDescription's count
+    "VALUES (" + ",".join(["1"] * 1665) + ")",
+    "SELECT * FROM (VALUES (" + ",".join(["1"] * 1665) + ")) v",
+    "SELECT *, * FROM (SELECT " + ",".join(f"1 AS c{i}" for i in range(900)) + ") a",
+])
+def test_more_than_1664_result_columns_is_54011(server, query):
+    with psycopg.connect(server.dsn(), autocommit=True) as c:
+        with pytest.raises(psycopg.errors.TooManyColumns) as e:
+            c.execute(query)
+        assert e.value.sqlstate == "54011"
+        assert e.value.diag.message_primary == "target lists can have at most 1664 entries"
+        with pytest.raises(psycopg.errors.TooManyColumns):
+            c.execute(query, prepare=True)  # Describe of the extended protocol too
+        assert c.execute("SELECT 1").fetchone() == (1,)
+
+
+def test_1664_columns_and_repeated_stars(server):
+    with psycopg.connect(server.dsn(), autocommit=True) as c:
+        assert len(c.execute("SELECT " + ",".join(["1"] * 1664)).fetchone()) == 1664
+        # every `*` expands in full (the list used to be cut at a fixed size)
+        row = c.execute("SELECT *, *, * FROM (SELECT 1 AS a, 2 AS b, 3 AS c) t").fetchone()
+        assert row == (1, 2, 3) * 3

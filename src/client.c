@@ -256,6 +256,18 @@ static bool busy_poll_input(client *c)
     return ready;
 }
 
+/* A timeout in ms: the session's SET value, else the server's option. */
+static uint64_t session_timeout_ms(client *c, const char *setting, uint64_t server_default)
+{
+    int64_t ms = c->sess ? rl_session_timeout_ms(c->sess, setting) : -1;
+    return ms < 0 ? server_default : (uint64_t)ms;
+}
+
+static uint64_t statement_timeout_ms(client *c)
+{
+    return session_timeout_ms(c, "statement_timeout", srv_config(c->srv)->statement_timeout_ms);
+}
+
 /* Wait until the socket is readable. 1 readable, 0 give up (drain, timeout
  * or startup deadline; a FATAL has been sent where PostgreSQL sends one). */
 static int wait_readable(client *c, wait_kind kind, bool at_boundary)
@@ -283,10 +295,11 @@ static int wait_readable(client *c, wait_kind kind, bool at_boundary)
         if (kind == WAIT_STARTUP && waited_ms > STARTUP_TIMEOUT_MS)
             return 0;
         char st = c->sess ? rl_session_status(c->sess) : 'I';
-        if (kind != WAIT_STARTUP && at_boundary && st != 'I' &&
-            cfg->idle_in_transaction_timeout_ms &&
-            waited_ms > cfg->idle_in_transaction_timeout_ms) {
-            send_fatal(c, "25P03", "terminating connection due to idle-in-transaction timeout");
+        uint64_t idle_ms = session_timeout_ms(c, "idle_in_transaction_session_timeout",
+                                              cfg->idle_in_transaction_timeout_ms);
+        if (kind != WAIT_STARTUP && at_boundary && st != 'I' && idle_ms && waited_ms > idle_ms) {
+            send_fatal(c, RL_SQLSTATE_IDLE_IN_TXN_TIMEOUT,
+                       "terminating connection due to idle-in-transaction timeout");
             srv_log(c->srv, "info", "idle_in_transaction_timeout", "client", c->addr, "user",
                     c->user, NULL);
             return 0;
@@ -746,7 +759,7 @@ static void handle_query(client *c, const proto_msg *m)
     begin_message(c);
     uint64_t t0 = rl_monotonic_ns();
     c->executing = false;
-    srv_stmt_arm(c->srv, c);
+    srv_stmt_arm(c->srv, c, statement_timeout_ms(c));
     int rc = rl_session_simple_query(c->sess, sql, &sink, &err);
     while (rc == RL_EXEC_COPY_IN)
         rc = copy_in(c, &sink, &err);
@@ -894,7 +907,7 @@ static void handle_execute(client *c, const proto_msg *m)
     c->executing = true;
     c->portal = portal;
     c->sink_failed = false;
-    srv_stmt_arm(c->srv, c);
+    srv_stmt_arm(c->srv, c, statement_timeout_ms(c));
     uint64_t t0 = rl_monotonic_ns();
     int rc = rl_session_execute(c->sess, portal, (uint64_t)e.max_rows, &sink, &err);
     while (rc == RL_EXEC_COPY_IN)

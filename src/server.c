@@ -668,13 +668,12 @@ void srv_cancel(rl_server *srv, int32_t pid, int32_t secret)
     srv_log(srv, "info", found ? "cancel_request" : "cancel_request_unknown", "pid", p, NULL);
 }
 
-void srv_stmt_arm(rl_server *srv, client *c)
+void srv_stmt_arm(rl_server *srv, client *c, uint64_t timeout_ms)
 {
     pthread_mutex_lock(&srv->reg_mu);
     client_reg *r = client_registry_entry(c);
     r->running = true;
-    r->deadline_ns =
-        srv->cfg.statement_timeout_ms ? rl_monotonic_ns() + srv->cfg.statement_timeout_ms * 1000000u : 0;
+    r->deadline_ns = timeout_ms ? rl_monotonic_ns() + timeout_ms * 1000000u : 0;
     r->timed_out = false;
     pthread_mutex_unlock(&srv->reg_mu);
 }

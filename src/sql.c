@@ -360,6 +360,15 @@ char rl_session_status(const rl_session *s)
     return s->in_block ? 'T' : 'I';
 }
 
+int64_t rl_session_timeout_ms(rl_session *s, const char *name)
+{
+    int idx = setting_index(name);
+    if (idx < 0 || !setting_is_ms(setting_defaults[idx].name))
+        return -1;
+    const rl_setting *st = setting_find(s, setting_defaults[idx].name);
+    return st ? strtoll(st->value, NULL, 10) : -1;
+}
+
 /* As in PostgreSQL, a cancel request only affects a statement that is
  * running; one that arrives while the session is idle is dropped. */
 void rl_session_cancel(rl_session *s)

@@ -221,3 +221,62 @@ def test_1664_columns_and_repeated_stars(server):
         # every `*` expands in full (the list used to be cut at a fixed size)
         row = c.execute("SELECT *, *, * FROM (SELECT 1 AS a, 2 AS b, 3 AS c) t").fetchone()
         assert row == (1, 2, 3) * 3
+
+
+# ------------------------------------------------------ 6: session timeouts
+
+LONG_QUERY = "SELECT count(*) FROM pg_attribute a, pg_attribute b, pg_attribute c"
+
+
+def test_set_statement_timeout_is_enforced(server):
+    with psycopg.connect(server.dsn(), autocommit=True) as c:
+        c.execute("SET statement_timeout = 300")
+        assert c.execute("SHOW statement_timeout").fetchone() == ("300ms",)
+        started = time.monotonic()
+        with pytest.raises(psycopg.errors.QueryCanceled) as e:
+            c.execute(LONG_QUERY)
+        assert e.value.diag.message_primary == "canceling statement due to statement timeout"
+        assert time.monotonic() - started < 10
+        assert c.execute("SELECT 1").fetchone() == (1,)
+        c.execute("SET statement_timeout = '10s'")
+        assert c.execute("SELECT 2").fetchone() == (2,)
+
+
+def test_statement_timeout_from_startup_options(server):
+    with psycopg.connect(server.dsn(options="-c statement_timeout=300"),
+                         autocommit=True) as c:
+        with pytest.raises(psycopg.errors.QueryCanceled):
+            c.execute(LONG_QUERY)
+
+
+def test_set_zero_overrides_the_server_option(start_server):
+    s = start_server("--statement-timeout", "200")
+    with psycopg.connect(s.dsn(), autocommit=True) as c:
+        c.execute("SET statement_timeout = 0")
+        assert c.execute("SELECT 1").fetchone() == (1,)
+        c.execute("RESET statement_timeout")
+        with pytest.raises(psycopg.errors.QueryCanceled):
+            c.execute(LONG_QUERY)
+
+
+def test_set_idle_in_transaction_session_timeout_closes_the_session(server):
+    """PostgreSQL 15: FATAL 25P03, then the connection is closed."""
+    r = Raw(server.port)
+    r.login()
+    r.send(msg(b"Q", b"SET idle_in_transaction_session_timeout = 300\0"))
+    r.until("Z")
+    r.send(msg(b"Q", b"BEGIN\0"))
+    r.until("Z")
+    time.sleep(1.0)
+    t, p = r.read_msg()
+    f = error_fields(p)
+    assert t == "E" and f["S"] == "FATAL" and f["C"] == "25P03"
+    assert f["M"] == "terminating connection due to idle-in-transaction timeout"
+    with pytest.raises((EOFError, OSError)):
+        r.read_msg()
+    r.close()
+    # idle outside a transaction is fine
+    with psycopg.connect(server.dsn(), autocommit=True) as c:
+        c.execute("SET idle_in_transaction_session_timeout = 200")
+        time.sleep(0.6)
+        assert c.execute("SELECT 1").fetchone() == (1,)

@@ -34,6 +34,7 @@
 #include "proto.h"
 #include "scram.h"
 #include "tags.h"
+#include "utf8.h"
 
 enum {
     FLUSH_BYTES = 64 * 1024,
@@ -255,6 +256,18 @@ static bool busy_poll_input(client *c)
     return ready;
 }
 
+/* A timeout in ms: the session's SET value, else the server's option. */
+static uint64_t session_timeout_ms(client *c, const char *setting, uint64_t server_default)
+{
+    int64_t ms = c->sess ? rl_session_timeout_ms(c->sess, setting) : -1;
+    return ms < 0 ? server_default : (uint64_t)ms;
+}
+
+static uint64_t statement_timeout_ms(client *c)
+{
+    return session_timeout_ms(c, "statement_timeout", srv_config(c->srv)->statement_timeout_ms);
+}
+
 /* Wait until the socket is readable. 1 readable, 0 give up (drain, timeout
  * or startup deadline; a FATAL has been sent where PostgreSQL sends one). */
 static int wait_readable(client *c, wait_kind kind, bool at_boundary)
@@ -282,10 +295,11 @@ static int wait_readable(client *c, wait_kind kind, bool at_boundary)
         if (kind == WAIT_STARTUP && waited_ms > STARTUP_TIMEOUT_MS)
             return 0;
         char st = c->sess ? rl_session_status(c->sess) : 'I';
-        if (kind != WAIT_STARTUP && at_boundary && st != 'I' &&
-            cfg->idle_in_transaction_timeout_ms &&
-            waited_ms > cfg->idle_in_transaction_timeout_ms) {
-            send_fatal(c, "25P03", "terminating connection due to idle-in-transaction timeout");
+        uint64_t idle_ms = session_timeout_ms(c, "idle_in_transaction_session_timeout",
+                                              cfg->idle_in_transaction_timeout_ms);
+        if (kind != WAIT_STARTUP && at_boundary && st != 'I' && idle_ms && waited_ms > idle_ms) {
+            send_fatal(c, RL_SQLSTATE_IDLE_IN_TXN_TIMEOUT,
+                       "terminating connection due to idle-in-transaction timeout");
             srv_log(c->srv, "info", "idle_in_transaction_timeout", "client", c->addr, "user",
                     c->user, NULL);
             return 0;
@@ -371,6 +385,11 @@ static int sink_row_description(void *ctx, size_t ncols, const rl_col_info *cols
     client *c = ctx;
     if (c->executing) /* Execute never sends RowDescription; Describe does */
         return 0;
+    if (ncols > INT16_MAX) { /* the engine stops at 1664; the count is 16 bits */
+        c->sink_failed = true;
+        rl_error_set(&c->sink_err, RL_SQLSTATE_TOO_MANY_COLUMNS, "too many result columns");
+        return -1;
+    }
     pktbuf *b = &c->out;
     pktbuf_begin(b, 'T');
     pktbuf_put_int16(b, (int16_t)ncols);
@@ -740,7 +759,7 @@ static void handle_query(client *c, const proto_msg *m)
     begin_message(c);
     uint64_t t0 = rl_monotonic_ns();
     c->executing = false;
-    srv_stmt_arm(c->srv, c);
+    srv_stmt_arm(c->srv, c, statement_timeout_ms(c));
     int rc = rl_session_simple_query(c->sess, sql, &sink, &err);
     while (rc == RL_EXEC_COPY_IN)
         rc = copy_in(c, &sink, &err);
@@ -888,7 +907,7 @@ static void handle_execute(client *c, const proto_msg *m)
     c->executing = true;
     c->portal = portal;
     c->sink_failed = false;
-    srv_stmt_arm(c->srv, c);
+    srv_stmt_arm(c->srv, c, statement_timeout_ms(c));
     uint64_t t0 = rl_monotonic_ns();
     int rc = rl_session_execute(c->sess, portal, (uint64_t)e.max_rows, &sink, &err);
     while (rc == RL_EXEC_COPY_IN)
@@ -1015,9 +1034,28 @@ static bool start_tls(client *c)
     return true;
 }
 
+/* A startup name, truncated as PostgreSQL truncates identifiers: never in
+ * the middle of a UTF-8 character. */
 static void copy_name(char *dst, const char *src)
 {
-    snprintf(dst, NAME_MAX_LEN, "%s", src ? src : "");
+    src = src ? src : "";
+    size_t n = strnlen(src, NAME_MAX_LEN);
+    if (n == NAME_MAX_LEN) {
+        n = NAME_MAX_LEN - 1;
+        while (n > 0 && ((unsigned char)src[n] & 0xC0) == 0x80)
+            n--;
+    }
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+/* PostgreSQL 15's pg_clean_ascii for application_name: it ends up in logs
+ * and the commit audit, so every byte outside printable ASCII becomes '?'. */
+static void clean_ascii(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 32 || (unsigned char)*s > 126)
+            *s = '?';
 }
 
 /* Read the startup packet(s). Returns 1 with user/database set, 0 to close. */
@@ -1066,9 +1104,15 @@ static int read_startup(client *c, proto_startup *st)
             return 0;
         }
         const char *db = proto_startup_param(st, "database");
+        if (rl_utf8_check(&err, (const uint8_t *)user, strlen(user)) < 0 ||
+            (db && rl_utf8_check(&err, (const uint8_t *)db, strlen(db)) < 0)) {
+            send_fatal_err(c, &err);
+            return 0;
+        }
         copy_name(c->user, user);
         copy_name(c->database, db && db[0] ? db : user);
         copy_name(c->appname, proto_startup_param(st, "application_name"));
+        clean_ascii(c->appname);
         /* later reads move the input buffer that `st` points into */
         const char *options = proto_startup_param(st, "options");
         snprintf(c->options, sizeof c->options, "%s", options ? options : "");

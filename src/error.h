@@ -33,6 +33,13 @@ typedef struct rl_error {
 #define RL_SQLSTATE_INVALID_PARAMETER "22023"
 #define RL_SQLSTATE_ADMIN_SHUTDOWN "57P01"
 #define RL_SQLSTATE_OBJECT_STATE "55000"
+#define RL_SQLSTATE_PROGRAM_LIMIT "54000"
+#define RL_SQLSTATE_STATEMENT_TOO_COMPLEX "54001"
+#define RL_SQLSTATE_TOO_MANY_COLUMNS "54011"
+#define RL_SQLSTATE_BAD_ENCODING "22021"      /* character_not_in_repertoire */
+#define RL_SQLSTATE_QUERY_CANCELED "57014"
+#define RL_SQLSTATE_IDLE_IN_TXN_TIMEOUT "25P03"
+#define RL_SQLSTATE_TOO_MANY_CONNECTIONS "53300"
 
 /* Fill *e (may be NULL) and return -1, so callers can `return rl_error_set(...)`. */
 int rl_error_set(rl_error *e, const char *sqlstate, const char *fmt, ...)

@@ -37,6 +37,9 @@
 #include "buf.h"
 #include "client.h"
 #include "kv.h"
+#include "stack.h"
+
+enum { METRICS_STACK_BYTES = 1 << 20 }; /* a metrics request does not recurse */
 
 /* A further DuckLake metadata schema of a database (PostgreSQL keeps any
  * number, one per schema): a store of its own at ROOT/NAME/schemas/SCHEMA,
@@ -677,13 +680,12 @@ void srv_cancel(rl_server *srv, int32_t pid, int32_t secret)
     srv_log(srv, "info", found ? "cancel_request" : "cancel_request_unknown", "pid", p, NULL);
 }
 
-void srv_stmt_arm(rl_server *srv, client *c)
+void srv_stmt_arm(rl_server *srv, client *c, uint64_t timeout_ms)
 {
     pthread_mutex_lock(&srv->reg_mu);
     client_reg *r = client_registry_entry(c);
     r->running = true;
-    r->deadline_ns =
-        srv->cfg.statement_timeout_ms ? rl_monotonic_ns() + srv->cfg.statement_timeout_ms * 1000000u : 0;
+    r->deadline_ns = timeout_ms ? rl_monotonic_ns() + timeout_ms * 1000000u : 0;
     r->timed_out = false;
     pthread_mutex_unlock(&srv->reg_mu);
 }
@@ -1063,12 +1065,13 @@ static void *conn_main(void *arg)
     return NULL;
 }
 
-static bool spawn(rl_server *srv, void *(*fn)(void *), void *arg)
+/* A detached thread with `stack` bytes of stack. */
+static bool spawn(rl_server *srv, void *(*fn)(void *), void *arg, size_t stack)
 {
     pthread_attr_t at;
     pthread_attr_init(&at);
     pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-    pthread_attr_setstacksize(&at, 1u << 20);
+    pthread_attr_setstacksize(&at, stack);
     pthread_mutex_lock(&srv->threads_mu);
     srv->threads++;
     pthread_mutex_unlock(&srv->threads_mu);
@@ -1093,7 +1096,8 @@ static void accept_client(rl_server *srv)
     }
     a->srv = srv;
     srv_count(srv, M_CONNECTIONS_TOTAL, 1);
-    if (!spawn(srv, conn_main, a)) {
+    /* sessions recurse over client-sized parse trees: see stack.h */
+    if (!spawn(srv, conn_main, a, RL_SESSION_STACK_BYTES)) {
         close(a->fd);
         free(a);
     }
@@ -1111,7 +1115,7 @@ static void accept_metrics(rl_server *srv)
     }
     arg[0] = (void *)(intptr_t)fd;
     arg[1] = srv;
-    if (!spawn(srv, metrics_conn_main, arg)) {
+    if (!spawn(srv, metrics_conn_main, arg, METRICS_STACK_BYTES)) {
         close(fd);
         free(arg);
     }

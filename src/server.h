@@ -112,9 +112,10 @@ void srv_lake_fenced(rl_server *srv, srv_lake *lake);
 int srv_register(rl_server *srv, struct client *c, int32_t *pid, int32_t *secret);
 void srv_unregister(rl_server *srv, struct client *c);
 void srv_cancel(rl_server *srv, int32_t pid, int32_t secret);
-/* Statement timeout: arm before running a statement, disarm after. Returns
- * true from disarm if the timeout fired (the 57014 is then a timeout). */
-void srv_stmt_arm(rl_server *srv, struct client *c);
+/* Statement timeout: arm before running a statement (timeout_ms 0 = none),
+ * disarm after. Returns true from disarm if the timeout fired (the 57014
+ * is then a timeout). */
+void srv_stmt_arm(rl_server *srv, struct client *c, uint64_t timeout_ms);
 bool srv_stmt_disarm(rl_server *srv, struct client *c);
 
 /* Metrics. */

@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "sql_int.h"
+#include "utf8.h"
 
 #define RL_VERSION_STRING                                                                  \
     "PostgreSQL 15.18 (RockLake 0.1) on x86_64-pc-linux-gnu, compiled by gcc (Debian "    \
@@ -348,6 +349,7 @@ void rl_session_free(rl_session *s)
     pending_clear(s);
     discard_session_state(s);
     rl_parse_cache_free(s->parse_cache);
+    rl_expr_free_subtypes(s);
     free(s);
 }
 
@@ -356,6 +358,15 @@ char rl_session_status(const rl_session *s)
     if (s->failed)
         return 'E';
     return s->in_block ? 'T' : 'I';
+}
+
+int64_t rl_session_timeout_ms(rl_session *s, const char *name)
+{
+    int idx = setting_index(name);
+    if (idx < 0 || !setting_is_ms(setting_defaults[idx].name))
+        return -1;
+    const rl_setting *st = setting_find(s, setting_defaults[idx].name);
+    return st ? strtoll(st->value, NULL, 10) : -1;
 }
 
 /* As in PostgreSQL, a cancel request only affects a statement that is
@@ -1177,7 +1188,12 @@ int rl_session_bind(rl_session *s, const char *portal, const char *stmt_name, si
             }
             continue;
         }
-        /* text parameters stay untyped text until used, like literals */
+        /* text parameters stay untyped text until used, like literals;
+         * PostgreSQL checks their encoding on receipt (22021) */
+        if (rl_utf8_check(err, values[i], (size_t)lengths[i]) < 0) {
+            portal_free(pt);
+            return -1;
+        }
         v->oid = RL_OID_UNKNOWN;
         v->typmod = -1;
         v->d.v.s.p = rl_arena_dup(&pt->arena, values[i], (size_t)lengths[i]);

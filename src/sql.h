@@ -157,6 +157,10 @@ void rl_session_free(rl_session *s);
 /* Transaction status for ReadyForQuery: 'I' idle, 'T' in a transaction
  * block, 'E' in a failed transaction block. */
 char rl_session_status(const rl_session *s);
+/* A time setting of this session (statement_timeout,
+ * idle_in_transaction_session_timeout) in milliseconds as SET made it, or
+ * -1 when the session has not set it (the server's default applies). */
+int64_t rl_session_timeout_ms(rl_session *s, const char *name);
 
 /* Ask the running statement to stop with 57014 (thread-safe). */
 void rl_session_cancel(rl_session *s);

@@ -26,6 +26,7 @@
 #include <strings.h>
 
 #include "sql_int.h"
+#include "utf8.h"
 
 #define COPY_CHUNK (64u * 1024)
 #define COPY_MAX_PENDING (1024u * 1024 * 1024) /* one tuple may not exceed 1 GiB */
@@ -233,42 +234,11 @@ bool rl_copy_encode_binary(rl_buf *out, const rl_value *v)
 
 /* ================================================== binary value decoding */
 
-/* Length of a valid UTF-8 sequence at p (1..4), or 0 if invalid. */
-static size_t utf8_len(const uint8_t *p, size_t n)
-{
-    uint8_t c = p[0];
-    size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3
-               : (c & 0xF8) == 0xF0 ? 4 : 0;
-    if (c == 0 || len == 0 || len > n || (len == 2 && c < 0xC2) || (len == 4 && c > 0xF4))
-        return 0;
-    for (size_t i = 1; i < len; i++)
-        if ((p[i] & 0xC0) != 0x80)
-            return 0;
-    if (len == 3 && ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] >= 0xA0)))
-        return 0; /* overlong / surrogate */
-    if (len == 4 && ((c == 0xF0 && p[1] < 0x90) || (c == 0xF4 && p[1] >= 0x90)))
-        return 0;
-    return len;
-}
-
 /* PostgreSQL rejects text that is not valid in the server encoding (UTF8),
- * NUL included, with 22021 naming the offending bytes. */
+ * NUL included, with 22021 naming the offending bytes (utf8.h). */
 static int check_utf8(rl_exec *x, const uint8_t *p, size_t n)
 {
-    for (size_t i = 0; i < n;) {
-        size_t l = utf8_len(p + i, n - i);
-        if (l == 0) {
-            char hex[32] = "";
-            size_t m = n - i < 2 ? n - i : 2;
-            for (size_t k = 0; k < m; k++)
-                snprintf(hex + strlen(hex), sizeof hex - strlen(hex), "%s0x%02x", k ? " " : "",
-                         p[i + k]);
-            return rl_exec_error(x, "22021", -1, "invalid byte sequence for encoding \"UTF8\": %s",
-                                 hex);
-        }
-        i += l;
-    }
-    return 0;
+    return rl_utf8_check(x->err, p, n);
 }
 
 static int bad_binary(rl_exec *x) { return rl_exec_error(x, "22P03", -1, "incorrect binary data format"); }

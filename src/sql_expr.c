@@ -2119,6 +2119,99 @@ static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *o
 
 /* ------------------------------------------------------------ sublinks */
 
+/* The result type of each scalar subquery of the running statement, so
+ * that typing a target list does not run its subqueries again: typing
+ * evaluates every target once on a typing row, and without this a
+ * subquery nested n deep ran 2^n times (once to type each level, once to
+ * project it). Keyed by SubLink node and statement execution (rl_exec.id):
+ * a node's type is fixed within one execution (its columns and parameters
+ * are), not across executions of a shared tree. A slot taken by another
+ * node is overwritten; a lost entry only costs one more typing run. */
+#define SUBTYPE_SLOTS 256 /* a power of two */
+
+struct rl_subtype {
+    const void *node;
+    uint64_t exec;
+    uint32_t oid;
+    int32_t typmod;
+};
+
+void rl_expr_free_subtypes(rl_session *s)
+{
+    free(s->subtypes);
+    s->subtypes = NULL;
+}
+
+static rl_subtype *subtype_slot(rl_exec *x, const PgQuery__SubLink *sl)
+{
+    rl_session *s = x->s;
+    if (!s->subtypes && !(s->subtypes = calloc(SUBTYPE_SLOTS, sizeof *s->subtypes)))
+        return NULL;
+    if (!x->id)
+        x->id = ++s->exec_seq;
+    uintptr_t h = (uintptr_t)sl;
+    h ^= h >> 17;
+    return &s->subtypes[(h * 0x9E3779B97F4A7C15u >> 32) & (SUBTYPE_SLOTS - 1)];
+}
+
+static bool subtype_get(rl_exec *x, const PgQuery__SubLink *sl, uint32_t *oid, int32_t *typmod)
+{
+    rl_subtype *t = subtype_slot(x, sl);
+    if (!t || t->node != sl || t->exec != x->id)
+        return false;
+    *oid = t->oid;
+    *typmod = t->typmod;
+    return true;
+}
+
+static void subtype_put(rl_exec *x, const PgQuery__SubLink *sl, const rl_rowset *rs)
+{
+    rl_subtype *t = subtype_slot(x, sl);
+    if (t && rs->ncols == 1)
+        *t = (rl_subtype){sl, x->id, rs->cols[0].oid, rs->cols[0].typmod};
+}
+
+static int sublink_columns_error(rl_expr_ctx *c, const PgQuery__SubLink *sl, size_t ncols)
+{
+    return rl_exec_error(c->x, "42601", sl->location,
+                         ncols > 1 ? "subquery has too many columns"
+                                   : "subquery must return only one column");
+}
+
+/* A subquery on the typing row: its result type only. Its rows are never
+ * needed (the typing row's NULLs would only make errors PostgreSQL does
+ * not raise at planning time), so it runs through rl_select_type, once
+ * per execution. */
+static int type_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *out)
+{
+    if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK) {
+        uint32_t oid;
+        int32_t typmod;
+        if (subtype_get(c->x, sl, &oid, &typmod)) {
+            set_null(out, oid);
+            out->typmod = typmod;
+            return 0;
+        }
+    }
+    rl_rowset *rs = rl_select_type(c->x, sl->subselect->select_stmt, c->b);
+    if (!rs)
+        return -1;
+    int rc = 0;
+    if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK) {
+        set_null(out, RL_OID_BOOL);
+    } else if (rs->ncols != 1) {
+        rc = sublink_columns_error(c, sl, rs->ncols);
+    } else if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK) {
+        subtype_put(c->x, sl, rs);
+        set_null(out, rs->cols[0].oid);
+        out->typmod = rs->cols[0].typmod;
+    } else {
+        set_null(out, RL_OID_BOOL);
+    }
+    rl_rowset_free(rs);
+    return rc;
+}
+
 static int eval_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *out)
 {
     if (!sl->subselect || sl->subselect->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
@@ -2137,6 +2230,8 @@ static int eval_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *ou
         if (rl_expr_eval(c, sl->testexpr, &l) < 0)
             return -1;
     }
+    if (c->typing)
+        return type_sublink(c, sl, out);
     rl_rowset *rs = rl_select_run(c->x, sl->subselect->select_stmt, c->b);
     if (!rs)
         return -1;
@@ -2144,10 +2239,9 @@ static int eval_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *ou
     if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK) {
         set_bool(out, rs->nrows > 0);
     } else if (rs->ncols != 1) {
-        rc = rl_exec_error(c->x, "42601", sl->location,
-                           rs->ncols > 1 ? "subquery has too many columns"
-                                         : "subquery must return only one column");
+        rc = sublink_columns_error(c, sl, rs->ncols);
     } else if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK) {
+        subtype_put(c->x, sl, rs);
         if (rs->nrows > 1) {
             rc = rl_exec_error(c->x, "21000", -1,
                                "more than one row returned by a subquery used as an expression");
@@ -2288,7 +2382,7 @@ int rl_expr_eval(rl_expr_ctx *c, const PgQuery__Node *node, rl_value *out)
 {
     if (!node)
         return rl_exec_error(c->x, RL_SQLSTATE_INTERNAL, -1, "missing expression");
-    if (rl_exec_check_cancel(c->x) < 0)
+    if (rl_exec_check_cancel(c->x) < 0 || rl_exec_check_stack(c->x) < 0)
         return -1;
     switch (node->node_case) {
     case PG_QUERY__NODE__NODE_A_CONST: return eval_const(c, rl_const(node->a_const), out);

@@ -149,6 +149,7 @@ typedef struct rl_parse_cache rl_parse_cache; /* sql_parse.c */
 typedef struct rl_portal rl_portal;     /* sql.c */
 typedef struct rl_copy_in rl_copy_in;   /* sql_copy.c */
 typedef struct rl_ctid_map rl_ctid_map; /* sql_scan.c */
+typedef struct rl_subtype rl_subtype;   /* sql_expr.c */
 
 struct rl_session {
     rl_engine *eng;        /* the engine of the current statement (sql_lakes.c) */
@@ -175,6 +176,8 @@ struct rl_session {
     atomic_bool cancel;
     atomic_bool running;   /* a statement is executing: only then does a cancel count */
     rl_parse_cache *parse_cache; /* trees of texts this session sent twice; lazily made */
+    rl_subtype *subtypes;  /* result types of scalar subqueries (sql_expr.c); lazily made */
+    uint64_t exec_seq;     /* last rl_exec.id handed out */
 };
 
 /* --------------------------------------------------- execution context */
@@ -189,6 +192,7 @@ typedef struct rl_exec {
     bool explain_analyze;
     uint64_t keys_read;       /* store keys read by this statement */
     int8_t ctids;             /* does the text mention ctid? 0 = not looked yet, 1 yes, -1 no */
+    uint64_t id;              /* this execution, for per-statement caches; 0 = none yet */
 } rl_exec;
 
 /* The transaction of the current statement (begun on first use). */
@@ -214,6 +218,10 @@ bool rl_lakes_any_txn(rl_session *s);
 int rl_lakes_each_other(rl_exec *x, int (*fn)(void *ctx, rl_txn *t, rl_format fmt), void *ctx);
 /* 57014 if the session was cancelled; call in long loops. */
 int rl_exec_check_cancel(rl_exec *x);
+/* 54001 "stack depth limit exceeded" when the thread's stack is nearly
+ * used up (stack.h); call at the top of every recursion over a parse tree
+ * (expression evaluation, subqueries, tree walkers). */
+int rl_exec_check_stack(rl_exec *x);
 
 /* Error helpers: set x->err; position is the 1-based character offset of
  * `location` (libpg_query's 0-based byte location, -1 = none). */
@@ -310,6 +318,8 @@ uint32_t rl_common_type(uint32_t a, uint32_t b);
  * valid input for that column's type (22P02 ... even if no row is ever
  * evaluated). 0 ok, -1 error. */
 int rl_expr_check_literals(rl_expr_ctx *c, const PgQuery__Node *node);
+/* Free a session's cache of subquery result types (sql_expr.c). */
+void rl_expr_free_subtypes(rl_session *s);
 /* Is the node a call of an aggregate we implement (count/max/min/sum/...)? */
 bool rl_expr_is_aggregate(const PgQuery__Node *node);
 
@@ -320,6 +330,10 @@ bool rl_expr_is_aggregate(const PgQuery__Node *node);
 rl_rowset *rl_select_run(rl_exec *x, const PgQuery__SelectStmt *st, const rl_binding *outer);
 /* Run a SELECT and send RowDescription, DataRows, CommandComplete. */
 int rl_select_send(rl_exec *x, const PgQuery__SelectStmt *st);
+/* Only the result columns (names and types) of a SELECT, with no rows:
+ * FROM is read but WHERE and the projection are not evaluated. What a
+ * scalar subquery needs while its enclosing query types its targets. */
+rl_rowset *rl_select_type(rl_exec *x, const PgQuery__SelectStmt *st, const rl_binding *outer);
 /* Row description of a SELECT without running it (extended-protocol
  * Describe). */
 rl_rowset *rl_select_describe(rl_exec *x, const PgQuery__SelectStmt *st);

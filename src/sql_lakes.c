@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "sql_int.h"
+#include "stack.h"
 
 #define MAX_NAMED_SCHEMAS 8
 
@@ -57,16 +58,19 @@ static void note_schema(named_schemas *ns, const char *schema)
 }
 
 /* Every RangeVar below `m`, found through protobuf-c's reflection, so that
- * no statement kind (subqueries, CTEs, COPY, DDL) is missed. The depth bound
- * only guards the C stack; the parser has already accepted the tree. */
-static void walk_relations(const ProtobufCMessage *m, named_schemas *ns, int depth)
+ * no statement kind (subqueries, CTEs, COPY, DDL) is missed. -1 with 54001
+ * if the tree nests deeper than the stack allows: a walk cut short could
+ * miss a schema and route the statement to the wrong lake. */
+static int walk_relations(rl_exec *x, const ProtobufCMessage *m, named_schemas *ns)
 {
-    if (!m || depth > 2000)
-        return;
+    if (!m)
+        return 0;
     if (m->descriptor == &pg_query__range_var__descriptor) {
         note_schema(ns, ((const PgQuery__RangeVar *)m)->schemaname);
-        return;
+        return 0;
     }
+    if (rl_stack_exhausted())
+        return rl_stack_depth_error(x->err);
     const ProtobufCMessageDescriptor *d = m->descriptor;
     const char *base = (const char *)m;
     for (unsigned i = 0; i < d->n_fields; i++) {
@@ -77,14 +81,17 @@ static void walk_relations(const ProtobufCMessage *m, named_schemas *ns, int dep
             size_t n = *(const size_t *)(base + f->quantifier_offset);
             ProtobufCMessage *const *items = *(ProtobufCMessage *const *const *)(base + f->offset);
             for (size_t j = 0; j < n; j++)
-                walk_relations(items[j], ns, depth + 1);
+                if (walk_relations(x, items[j], ns) < 0)
+                    return -1;
             continue;
         }
         if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
             *(const uint32_t *)(base + f->quantifier_offset) != f->id)
             continue;
-        walk_relations(*(ProtobufCMessage *const *)(base + f->offset), ns, depth + 1);
+        if (walk_relations(x, *(ProtobufCMessage *const *)(base + f->offset), ns) < 0)
+            return -1;
     }
+    return 0;
 }
 
 void rl_lakes_save(rl_session *s)
@@ -164,7 +171,8 @@ int rl_lakes_route(rl_exec *x, const PgQuery__Node *stmt)
     if (!creates && home->schema_lakes.any && !home->schema_lakes.any(home->schema_lakes.ctx))
         return use_lake(x, home);
     named_schemas ns = {0};
-    walk_relations((const ProtobufCMessage *)stmt, &ns, 0);
+    if (walk_relations(x, (const ProtobufCMessage *)stmt, &ns) < 0)
+        return -1;
     rl_engine *target = home;
     for (size_t i = 0; i < ns.n; i++) {
         rl_error_clear(x->err);

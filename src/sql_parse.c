@@ -37,8 +37,11 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "sql_int.h"
+#include "stack.h"
+#include "utf8.h"
 
 #define PARSE_CACHE_ENTRIES 64   /* trees kept per session */
 #define PARSE_CACHE_SEEN 128     /* hashes of recent texts, for "seen twice" */
@@ -250,16 +253,19 @@ static bool sql_shape(const char *sql, size_t len, rl_buf *shape, lit_span **lit
 }
 
 /* Calls `visit` for every A_Const in the tree. Walks protobuf-c's
- * descriptors, so it covers every node type libpg_query has. */
+ * descriptors, so it covers every node type libpg_query has. false if the
+ * tree nests deeper than the stack allows (the walk is then incomplete). */
 typedef void (*aconst_visitor)(const PgQuery__AConst *k, void *ctx);
 
-static void walk_aconsts(const ProtobufCMessage *m, aconst_visitor visit, void *ctx)
+static bool walk_aconsts(const ProtobufCMessage *m, aconst_visitor visit, void *ctx)
 {
     const ProtobufCMessageDescriptor *d = m->descriptor;
     if (d == &pg_query__a__const__descriptor) {
         visit((const PgQuery__AConst *)m, ctx);
-        return;
+        return true;
     }
+    if (rl_stack_exhausted())
+        return false;
     for (unsigned i = 0; i < d->n_fields; i++) {
         const ProtobufCFieldDescriptor *f = &d->fields[i];
         if (f->type != PROTOBUF_C_TYPE_MESSAGE)
@@ -277,15 +283,16 @@ static void walk_aconsts(const ProtobufCMessage *m, aconst_visitor visit, void *
             memcpy(&n, base + f->quantifier_offset, sizeof n);
             memcpy(&arr, base + f->offset, sizeof arr);
             for (size_t j = 0; j < n; j++)
-                if (arr[j])
-                    walk_aconsts(arr[j], visit, ctx);
+                if (arr[j] && !walk_aconsts(arr[j], visit, ctx))
+                    return false;
         } else {
             ProtobufCMessage *sub;
             memcpy(&sub, base + f->offset, sizeof sub);
-            if (sub)
-                walk_aconsts(sub, visit, ctx);
+            if (sub && !walk_aconsts(sub, visit, ctx))
+                return false;
         }
     }
+    return true;
 }
 
 typedef struct bind_ctx {
@@ -335,7 +342,8 @@ static bool template_bind(rl_parsed *p, lit_span *lits, size_t nlits)
     if (!p->lit_nodes || !p->tree)
         return false;
     bind_ctx b = {.p = p, .ok = true};
-    walk_aconsts(&p->tree->base, bind_aconst, &b);
+    if (!walk_aconsts(&p->tree->base, bind_aconst, &b))
+        b.ok = false; /* too deep to bind: cached by exact text instead */
     for (size_t i = 0; b.ok && i < nlits; i++)
         b.ok = p->lit_nodes[i] != NULL;
     return b.ok;
@@ -585,10 +593,254 @@ static void cache_insert(rl_parse_cache *c, rl_parsed *p)
     c->bytes += p->keylen;
 }
 
+/* ------------------------------------------------------------ nesting */
+
+/* How deep a text may nest before the parser sees it. libpg_query turns
+ * the grammar's tree into protobuf and back by recursion, about 2 KB of
+ * stack per nesting level (measured: 1.9 KB per operator of `1+1+...`,
+ * 5.9 KB per `(SELECT`), and it has no working depth check of its own
+ * (stack.h), so a 1.4 KB `SELECT 1+1+...+1` would overflow a 1 MiB stack.
+ * PostgreSQL 15 itself refuses a `1+1+...` of about 4,100 terms with 54001
+ * on its default 2 MB max_stack_depth; RockLake admits the same order of
+ * depth, and less when the caller's thread has less stack (the unit cost
+ * below is the measured one with a margin). */
+#define NEST_MAX_UNITS 4000
+#define NEST_UNIT_STACK 2600          /* bytes of parser stack per unit */
+#define NEST_PARSER_BASE (1024 * 1024) /* the parser's own use, and a margin */
+
+/* One open bracket of the text: what it costs and what piled up inside. */
+typedef struct nest_level {
+    uint32_t below;  /* units of the enclosing levels */
+    uint32_t base;   /* the bracket itself: 1, a CASE 2, a subquery 3 */
+    uint32_t setops; /* UNION / JOIN chains: left-deep, never reset */
+    uint32_t chain;  /* operators since the last `,` / AND / OR / clause keyword */
+    bool is_case;
+} nest_level;
+
+static uint32_t level_units(const nest_level *l)
+{
+    return l->below + l->base + l->setops + l->chain;
+}
+
+static bool word_is(const char *w, size_t n, const char *kw)
+{
+    return strlen(kw) == n && strncasecmp(w, kw, n) == 0;
+}
+
+static bool word_in(const char *w, size_t n, const char *const *list)
+{
+    for (; *list; list++)
+        if (word_is(w, n, *list))
+            return true;
+    return false;
+}
+
+/* Keywords that build one more expression node over what precedes. */
+static const char *const nest_operator_words[] = {
+    "NOT", "IS", "LIKE", "ILIKE", "SIMILAR", "BETWEEN", "IN", "AT", "COLLATE", "OVERLAPS",
+    "ISNULL", "NOTNULL", "ANY", "ALL", "SOME", "EXISTS", "ARRAY", NULL};
+/* Keywords after which an operator chain starts afresh: AND/OR lists are
+ * flat in PostgreSQL's grammar, the others begin a new expression. */
+static const char *const nest_reset_words[] = {
+    "AND", "OR", "WHEN", "THEN", "ELSE", "FROM", "WHERE", "GROUP", "HAVING", "ORDER", "BY",
+    "LIMIT", "OFFSET", "ON", "USING", "AS", "SET", "RETURNING", "INTO", "WINDOW", NULL};
+/* Keywords that make their bracket a (sub)statement. */
+static const char *const nest_statement_words[] = {"SELECT", "WITH", "VALUES", "TABLE", NULL};
+/* Keywords that nest the statement to their left (left-deep trees). */
+static const char *const nest_setop_words[] = {"UNION", "INTERSECT", "EXCEPT", "JOIN", NULL};
+
+typedef struct nest_scan {
+    nest_level *lv;
+    size_t n, cap; /* lv[0] is the text's top level */
+    uint32_t max;
+} nest_scan;
+
+static void nest_note(nest_scan *ns)
+{
+    uint32_t u = level_units(&ns->lv[ns->n - 1]);
+    if (u > ns->max)
+        ns->max = u;
+}
+
+/* false when the text is already too deep to track further */
+static bool nest_push(nest_scan *ns, uint32_t base, bool is_case, uint32_t limit)
+{
+    if (ns->n == ns->cap) {
+        ns->max = limit + 1; /* every level costs a unit: past the limit */
+        return false;
+    }
+    uint32_t below = level_units(&ns->lv[ns->n - 1]);
+    ns->lv[ns->n++] = (nest_level){.below = below, .base = base, .is_case = is_case};
+    nest_note(ns);
+    return true;
+}
+
+static void nest_word(nest_scan *ns, const char *w, size_t n, uint32_t limit)
+{
+    nest_level *top = &ns->lv[ns->n - 1];
+    if (word_is(w, n, "CASE")) {
+        nest_push(ns, 2, true, limit);
+    } else if (word_is(w, n, "END")) {
+        if (top->is_case && ns->n > 1)
+            ns->n--;
+    } else if (word_in(w, n, nest_statement_words)) {
+        if (top->base < 3)
+            top->base = 3;
+        top->chain = 0;
+    } else if (word_in(w, n, nest_setop_words)) {
+        top->setops++;
+        top->chain = 0;
+    } else if (word_in(w, n, nest_operator_words)) {
+        top->chain++;
+    } else if (word_in(w, n, nest_reset_words)) {
+        top->chain = 0;
+    }
+    nest_note(ns);
+}
+
+/* Index just past a quoted string that starts at `i` ('...', "...", and
+ * with backslash escapes for E'...'). */
+static size_t skip_quoted(const char *sql, size_t len, size_t i, bool backslashes)
+{
+    char q = sql[i];
+    for (i++; i < len; i++) {
+        if (backslashes && sql[i] == '\\') {
+            i++;
+        } else if (sql[i] == q) {
+            if (i + 1 < len && sql[i + 1] == q)
+                i++;
+            else
+                return i + 1;
+        }
+    }
+    return len;
+}
+
+/* Index just past a comment starting at `i` (-- to the line end; block
+ * comments nest in PostgreSQL). */
+static size_t skip_comment(const char *sql, size_t len, size_t i)
+{
+    if (sql[i] == '-') {
+        while (i < len && sql[i] != '\n')
+            i++;
+        return i;
+    }
+    int depth = 0;
+    while (i < len) {
+        if (sql[i] == '/' && i + 1 < len && sql[i + 1] == '*') {
+            depth++;
+            i += 2;
+        } else if (sql[i] == '*' && i + 1 < len && sql[i + 1] == '/') {
+            i += 2;
+            if (--depth == 0)
+                return i;
+        } else {
+            i++;
+        }
+    }
+    return len;
+}
+
+/* Index just past a $tag$...$tag$ string starting at `i`, or 0 if the `$`
+ * does not open one. */
+static size_t skip_dollar_quote(const char *sql, size_t len, size_t i)
+{
+    size_t t = i + 1;
+    while (t < len && sql[t] != '$' && ident_char((unsigned char)sql[t]))
+        t++;
+    if (t >= len || sql[t] != '$')
+        return 0;
+    size_t taglen = t + 1 - i;
+    for (size_t j = t + 1; j + taglen <= len; j++)
+        if (sql[j] == '$' && memcmp(sql + j, sql + i, taglen) == 0)
+            return j + taglen;
+    return len;
+}
+
+static bool operator_char(unsigned char c)
+{
+    return c && strchr("+-*/<>=~!@#%^&|`?:", c) != NULL;
+}
+
+/* An upper bound, in units of about one parse-tree node, of how deep the
+ * tree of `sql` nests; stops counting past `limit`. Lexical, so it errs
+ * high: every operator character counts, and so does every bracket. */
+static uint32_t sql_nesting(const char *sql, size_t len, uint32_t limit)
+{
+    nest_level levels[64];
+    nest_scan ns = {.lv = levels, .n = 1, .cap = 64};
+    nest_level *heap = NULL;
+    levels[0] = (nest_level){0};
+    for (size_t i = 0; i < len && ns.max <= limit;) {
+        unsigned char c = (unsigned char)sql[i];
+        if (ns.n == ns.cap && ns.lv == levels && limit + 2 > ns.cap &&
+            (heap = malloc((limit + 2) * sizeof *heap))) {
+            memcpy(heap, levels, sizeof levels);
+            ns.lv = heap;
+            ns.cap = limit + 2;
+        }
+        nest_level *top = &ns.lv[ns.n - 1];
+        if ((c == '-' && i + 1 < len && sql[i + 1] == '-') ||
+            (c == '/' && i + 1 < len && sql[i + 1] == '*')) {
+            i = skip_comment(sql, len, i);
+        } else if (c == '\'' || c == '"') {
+            i = skip_quoted(sql, len, i, false);
+        } else if (c == '$' && (i + 1 >= len || !(sql[i + 1] >= '0' && sql[i + 1] <= '9'))) {
+            size_t end = skip_dollar_quote(sql, len, i);
+            i = end ? end : i + 1;
+        } else if (ident_start(c)) {
+            size_t s = i;
+            while (i < len && ident_char((unsigned char)sql[i]))
+                i++;
+            if (i < len && sql[i] == '\'' && i - s == 1 && (c == 'E' || c == 'e'))
+                i = skip_quoted(sql, len, i, true);
+            else
+                nest_word(&ns, sql + s, i - s, limit);
+        } else if (c == '(' || c == '[') {
+            nest_push(&ns, 1, false, limit);
+            i++;
+        } else if (c == ')' || c == ']') {
+            while (ns.n > 1 && ns.lv[ns.n - 1].is_case) /* an unclosed CASE */
+                ns.n--;
+            if (ns.n > 1)
+                ns.n--;
+            i++;
+        } else if (c == ',') {
+            top->chain = 0;
+            i++;
+        } else if (c == ';') {
+            ns.n = 1;
+            ns.lv[0] = (nest_level){0};
+            i++;
+        } else if (operator_char(c)) {
+            top->chain++;
+            nest_note(&ns);
+            i++;
+        } else {
+            i++; /* digits, dots, white space, $n */
+        }
+    }
+    free(heap);
+    return ns.max;
+}
+
+/* The deepest nesting a text may have to be parsed on this thread. */
+static uint32_t nesting_allowed(void)
+{
+    size_t room = rl_stack_remaining();
+    if (room <= NEST_PARSER_BASE)
+        return 0;
+    size_t units = (room - NEST_PARSER_BASE) / NEST_UNIT_STACK;
+    return units < NEST_MAX_UNITS ? (uint32_t)units : NEST_MAX_UNITS;
+}
+
 /* The grammar itself: 42601 with the cursor position on a syntax error. */
 static int parse_text(rl_exec *x, const char *sql, PgQuery__ParseResult **tree)
 {
     *tree = NULL;
+    uint32_t allowed = nesting_allowed();
+    if (sql_nesting(sql, strlen(sql), allowed) > allowed)
+        return rl_stack_depth_error(x->err);
     PgQueryProtobufParseResult r = pg_query_parse_protobuf(sql);
     if (r.error) {
         rl_exec_error(x, "42601", -1, "%s", r.error->message);
@@ -624,6 +876,9 @@ int rl_parse(rl_exec *x, const char *sql, rl_parsed **out)
     *out = NULL;
     rl_session *s = x->s;
     size_t len = strlen(sql);
+    /* the server encoding's rule, before anything keeps the text */
+    if (rl_utf8_check(x->err, (const uint8_t *)sql, len) < 0)
+        return -1;
     rl_parse_cache *c = NULL;
     if (s && len <= PARSE_CACHE_MAX_TEXT) {
         if (!s->parse_cache)

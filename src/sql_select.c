@@ -53,10 +53,13 @@ typedef struct sel {
     const name_set *need; /* joins: columns worth carrying (NULL = all) */
     const PgQuery__Node *join_where; /* joins: the WHERE, for push_filters */
     bool nullable;   /* the relation being read is a LEFT JOIN's inner side */
+    bool type_only;       /* rl_select_type: result columns only, no rows */
 } sel;
 
 static rl_rowset *run_raw(rl_exec *x, const PgQuery__SelectStmt *st, const rl_binding *outer,
                           const cte_env *ctes);
+static rl_rowset *run_raw_mode(rl_exec *x, const PgQuery__SelectStmt *st,
+                               const rl_binding *outer, const cte_env *ctes, bool type_only);
 
 static const char *node_str(const PgQuery__Node *n)
 {
@@ -142,6 +145,16 @@ static void resolve_unknown(rl_rowset *rs)
     }
 }
 
+/* PostgreSQL's MaxTupleAttributeNumber: a result has at most this many
+ * columns (RowDescription's count is 16 bits; PostgreSQL stops far below). */
+#define MAX_TARGET_COLUMNS 1664
+
+static int too_many_targets(rl_exec *x)
+{
+    return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1,
+                         "target lists can have at most %d entries", MAX_TARGET_COLUMNS);
+}
+
 /* ------------------------------------------------------------ VALUES */
 
 rl_rowset *rl_values_run(rl_exec *x, const PgQuery__SelectStmt *st, const char *alias,
@@ -152,6 +165,8 @@ rl_rowset *rl_values_run(rl_exec *x, const PgQuery__SelectStmt *st, const char *
         const PgQuery__Node *l = st->values_lists[i];
         if (l->node_case != PG_QUERY__NODE__NODE_LIST)
             return rl_exec_error(x, "42601", -1, "malformed VALUES list"), NULL;
+        if (i == 0 && l->list->n_items > MAX_TARGET_COLUMNS)
+            return too_many_targets(x), NULL;
         if (i == 0)
             ncols = l->list->n_items;
         else if (l->list->n_items != ncols)
@@ -1013,18 +1028,65 @@ static bool visible_in_star(const rl_colmeta *m)
 }
 
 /* Expand the target list (`*`, `t.*`) into output columns with names. */
+/* The target list being built: every `*` adds its columns. */
+typedef struct target_list {
+    tcol *t;
+    rl_colmeta *m;
+    size_t n, cap;
+} target_list;
+
+/* A free slot at the end (grown as needed), or NULL with 54011 / oom. */
+static size_t target_add(sel *S, target_list *tl)
+{
+    if (tl->n == MAX_TARGET_COLUMNS)
+        return too_many_targets(S->x), SIZE_MAX;
+    if (tl->n == tl->cap) {
+        size_t cap = tl->cap ? tl->cap * 2 : 16;
+        tcol *t = realloc(tl->t, cap * sizeof *t);
+        if (t)
+            tl->t = t;
+        rl_colmeta *m = t ? realloc(tl->m, cap * sizeof *m) : NULL;
+        if (!m)
+            return fail_oom(S->x), SIZE_MAX;
+        tl->m = m;
+        tl->cap = cap;
+    }
+    memset(&tl->m[tl->n], 0, sizeof tl->m[tl->n]);
+    return tl->n++;
+}
+
+/* `*` or `rel.*`: the input columns it stands for. */
+static int target_star(sel *S, const PgQuery__SelectStmt *st, const rl_rowset *in,
+                       const PgQuery__ColumnRef *cr, int location, target_list *tl)
+{
+    const char *rel = cr->n_fields >= 2 ? node_str(cr->fields[cr->n_fields - 2]) : NULL;
+    size_t before = tl->n;
+    for (size_t c = 0; c < in->ncols; c++) {
+        const rl_colmeta *im = &in->cols[c];
+        if (rel ? (strcmp(im->rel, rel) != 0 || im->attnum < 0) : !visible_in_star(im))
+            continue;
+        size_t k = target_add(S, tl);
+        if (k == SIZE_MAX)
+            return -1;
+        tl->t[k] = (tcol){NULL, c, location};
+        tl->m[k] = *im;
+        tl->m[k].using_dup = false;
+    }
+    if (rel && tl->n == before && !in->ncols)
+        return rl_exec_error(S->x, RL_SQLSTATE_UNDEFINED_TABLE, cr->location,
+                             "missing FROM-clause entry for table \"%s\"", rel);
+    if (!rel && st->n_from_clause == 0)
+        return rl_exec_error(S->x, "42601", cr->location,
+                             "SELECT * with no tables specified is not valid");
+    return 0;
+}
+
 static int plan_targets(sel *S, const PgQuery__SelectStmt *st, const rl_rowset *in, tcol **out,
                         rl_colmeta **meta, size_t *n)
 {
-    size_t cap = st->n_target_list + in->ncols + 1, k = 0;
-    tcol *t = calloc(cap, sizeof *t);
-    rl_colmeta *m = calloc(cap, sizeof *m);
-    if (!t || !m) {
-        free(t);
-        free(m);
-        return fail_oom(S->x), -1;
-    }
-    for (size_t i = 0; i < st->n_target_list; i++) {
+    target_list tl = {0};
+    int rc = 0;
+    for (size_t i = 0; i < st->n_target_list && rc == 0; i++) {
         const PgQuery__Node *tn = st->target_list[i];
         if (tn->node_case != PG_QUERY__NODE__NODE_RES_TARGET)
             continue;
@@ -1034,46 +1096,34 @@ static int plan_targets(sel *S, const PgQuery__SelectStmt *st, const rl_rowset *
             v && v->node_case == PG_QUERY__NODE__NODE_COLUMN_REF ? v->column_ref : NULL;
         if (cr && cr->n_fields &&
             cr->fields[cr->n_fields - 1]->node_case == PG_QUERY__NODE__NODE_A_STAR) {
-            const char *rel = cr->n_fields >= 2 ? node_str(cr->fields[cr->n_fields - 2]) : NULL;
-            size_t before = k;
-            for (size_t c = 0; c < in->ncols; c++) {
-                const rl_colmeta *im = &in->cols[c];
-                if (rel ? (strcmp(im->rel, rel) != 0 || im->attnum < 0) : !visible_in_star(im))
-                    continue;
-                if (k == cap)
-                    break;
-                t[k] = (tcol){NULL, c, rt->location};
-                m[k] = *im;
-                m[k].using_dup = false;
-                k++;
-            }
-            if (rel && k == before && !in->ncols) {
-                free(t);
-                free(m);
-                return rl_exec_error(S->x, RL_SQLSTATE_UNDEFINED_TABLE, cr->location,
-                                     "missing FROM-clause entry for table \"%s\"", rel);
-            }
-            if (!rel && st->n_from_clause == 0) {
-                free(t);
-                free(m);
-                return rl_exec_error(S->x, "42601", cr->location,
-                                     "SELECT * with no tables specified is not valid");
-            }
+            rc = target_star(S, st, in, cr, rt->location, &tl);
             continue;
         }
-        if (k == cap)
+        size_t k = target_add(S, &tl);
+        if (k == SIZE_MAX) {
+            rc = -1;
             break;
-        t[k] = (tcol){v, 0, rt->location};
-        memset(&m[k], 0, sizeof m[k]);
+        }
+        tl.t[k] = (tcol){v, 0, rt->location};
         if (rt->name && rt->name[0])
-            snprintf(m[k].name, sizeof m[k].name, "%s", rt->name);
+            snprintf(tl.m[k].name, sizeof tl.m[k].name, "%s", rt->name);
         else
-            rl_expr_default_name(v, m[k].name, sizeof m[k].name);
-        k++;
+            rl_expr_default_name(v, tl.m[k].name, sizeof tl.m[k].name);
     }
-    *out = t;
-    *meta = m;
-    *n = k;
+    if (rc == 0 && !tl.t) { /* no targets: still arrays, as callers free them */
+        tl.t = calloc(1, sizeof *tl.t);
+        tl.m = calloc(1, sizeof *tl.m);
+        if (!tl.t || !tl.m)
+            rc = (fail_oom(S->x), -1);
+    }
+    if (rc < 0) {
+        free(tl.t);
+        free(tl.m);
+        return -1;
+    }
+    *out = tl.t;
+    *meta = tl.m;
+    *n = tl.n;
     return 0;
 }
 
@@ -1713,7 +1763,7 @@ static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
     free(need.names);
     if (!p.in)
         return NULL;
-    if (filter_rows(S, p.in, where, &keep, &nkeep) < 0)
+    if (!S->type_only && filter_rows(S, p.in, where, &keep, &nkeep) < 0)
         goto done;
     if (plan_targets(S, st, p.in, &p.t, &meta, &p.nt) < 0)
         goto done;
@@ -1730,6 +1780,11 @@ static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
                       any_aggregate(st->sort_clause, st->n_sort_clause);
     if (type_targets(&p, typ, aggregated) < 0 || check_locking(S, st, aggregated) < 0)
         goto done;
+    if (S->type_only) { /* the columns are all a typing pass needs */
+        result = p.out;
+        p.out = NULL;
+        goto done;
+    }
     if (plan_sort(S, st, p.out->cols, p.nt, false, &p.k) < 0)
         goto done;
     p.nk = st->n_sort_clause;
@@ -1897,9 +1952,17 @@ static int bind_ctes(rl_exec *x, const PgQuery__WithClause *w, const rl_binding 
 static rl_rowset *run_raw(rl_exec *x, const PgQuery__SelectStmt *st, const rl_binding *outer,
                           const cte_env *ctes)
 {
+    return run_raw_mode(x, st, outer, ctes, false);
+}
+
+static rl_rowset *run_raw_mode(rl_exec *x, const PgQuery__SelectStmt *st,
+                               const rl_binding *outer, const cte_env *ctes, bool type_only)
+{
     if (!st)
         return rl_exec_error(x, "42601", -1, "missing query"), NULL;
-    sel S = {.x = x, .outer = outer, .ctes = ctes};
+    if (rl_exec_check_stack(x) < 0)
+        return NULL;
+    sel S = {.x = x, .outer = outer, .ctes = ctes, .type_only = type_only};
     cte_env *envs = NULL;
     size_t nenv = 0;
     if (st->with_clause) {
@@ -1953,6 +2016,16 @@ static rl_rowset *run_raw(rl_exec *x, const PgQuery__SelectStmt *st, const rl_bi
 rl_rowset *rl_select_run(rl_exec *x, const PgQuery__SelectStmt *st, const rl_binding *outer)
 {
     rl_rowset *rs = run_raw(x, st, outer, NULL);
+    if (rs)
+        resolve_unknown(rs);
+    return rs;
+}
+
+/* Only plain SELECTs skip their rows; set operations and VALUES (whose
+ * types come from their rows) run as rl_select_run would. */
+rl_rowset *rl_select_type(rl_exec *x, const PgQuery__SelectStmt *st, const rl_binding *outer)
+{
+    rl_rowset *rs = run_raw_mode(x, st, outer, NULL, true);
     if (rs)
         resolve_unknown(rs);
     return rs;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sql_int.h"
+#include "stack.h"
 
 /* ------------------------------------------------------------------ OIDs */
 
@@ -335,6 +336,11 @@ int rl_exec_check_cancel(rl_exec *x)
         return rl_exec_error(x, "57014", -1, "canceling statement due to user request");
     }
     return 0;
+}
+
+int rl_exec_check_stack(rl_exec *x)
+{
+    return rl_stack_exhausted() ? rl_stack_depth_error(x->err) : 0;
 }
 
 int rl_send_complete(rl_exec *x, const char *tag)

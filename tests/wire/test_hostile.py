@@ -1,0 +1,282 @@
+"""Hostile-client regressions of issue #16: inputs that used to crash the
+server, pin a core, corrupt stored text or break the protocol. Each answer
+is PostgreSQL 15's (SQLSTATE and message), checked against a real one where
+PostgreSQL has one."""
+import socket
+import struct
+import threading
+import time
+
+import psycopg
+import pytest
+
+from conftest import Raw, error_fields, msg, startup_packet
+
+STACK_HINT = ('Increase the configuration parameter "max_stack_depth" (currently 2048kB), '
+              "after ensuring the platform's stack depth limit is adequate.")
+
+
+def plus_chain(n):
+    return "SELECT " + "+".join(["1"] * n)
+
+
+def nested_subqueries(n):
+    return "SELECT " + "(SELECT " * n + "1" + ")" * n
+
+
+def nested_case(n):
+    return "SELECT " + "CASE WHEN true THEN " * n + "1" + " END" * n
+
+
+def nested_parens(n):
+    return "SELECT " + "(" * n + "1" + ")" * n
+
+
+# ------------------------------------------------------- 1: stack depth
+
+@pytest.mark.parametrize("query, answer", [
+    (plus_chain(550), 550),          # 1.4 KB: used to overflow a 1 MiB stack
+    (nested_subqueries(200), 1),
+    (nested_case(500), 1),
+    (nested_parens(1000), 1),
+    ("SELECT " + "NOT " * 1000 + "true", True),
+])
+def test_deep_queries_that_postgresql_answers(server, query, answer):
+    with psycopg.connect(server.dsn(), autocommit=True) as c:
+        assert c.execute(query).fetchone() == (answer,)
+
+
+@pytest.mark.parametrize("query", [
+    plus_chain(20000),
+    nested_subqueries(3000),
+    "SELECT " + "abs(" * 6000 + "1" + ")" * 6000,
+    "SELECT " + "1::int" + "::int" * 6000,
+])
+def test_too_deep_is_54001_and_the_server_lives(server, query):
+    """PostgreSQL 15: 54001 stack depth limit exceeded, with its HINT."""
+    with psycopg.connect(server.dsn(), autocommit=True) as c:
+        with pytest.raises(psycopg.errors.StatementTooComplex) as e:
+            c.execute(query)
+        assert e.value.sqlstate == "54001"
+        assert e.value.diag.message_primary == "stack depth limit exceeded"
+        assert e.value.diag.message_hint == STACK_HINT
+        assert c.execute("SELECT 1").fetchone() == (1,)
+    assert server.proc.poll() is None
+
+
+def test_too_deep_through_extended_protocol(server):
+    with psycopg.connect(server.dsn(), autocommit=True) as c:
+        with pytest.raises(psycopg.errors.StatementTooComplex):
+            c.execute(plus_chain(20000) + " + %s", (1,), prepare=True)
+        assert c.execute("SELECT %s::int", (7,)).fetchone() == (7,)
+
+
+def test_deep_queries_in_parallel(server):
+    """Every session thread has the stack for it, not just the first."""
+    errors = []
+
+    def run():
+        try:
+            with psycopg.connect(server.dsn(), autocommit=True) as c:
+                for _ in range(3):
+                    assert c.execute(plus_chain(2000)).fetchone() == (2000,)
+                    with pytest.raises(psycopg.errors.StatementTooComplex):
+                        c.execute(plus_chain(30000))
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=run) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert server.proc.poll() is None
+
+
+# ---------------------------------------------- 2: nested subquery time
+
+def test_nested_subqueries_are_linear(server):
+    """25 levels used to take minutes (each level ran twice: to type the
+    target list, then to project); 40 levels answer in well under a second."""
+    with psycopg.connect(server.dsn(), autocommit=True) as c:
+        started = time.monotonic()
+        assert c.execute(nested_subqueries(40)).fetchone() == (1,)
+        assert time.monotonic() - started < 0.5
+        # correlated and typed: the type found while typing is the one used
+        row = c.execute("SELECT (SELECT (SELECT x::bigint + 1)) FROM (VALUES (1), (2)) v(x) "
+                        "ORDER BY 1").fetchall()
+        assert row == [(2,), (3,)]
+        assert c.execute("SELECT (SELECT 'a'::varchar(3))").description[0].type_code == 1043
+
+
+# ------------------------------------------------------ 4: text encoding
+
+def simple_query_error(port, sql: bytes):
+    r = Raw(port)
+    r.login()
+    r.send(msg(b"Q", sql + b"\0"))
+    out = r.until("Z")
+    r.close()
+    errs = [error_fields(p) for t, p in out if t == "E"]
+    return errs[0] if errs else None
+
+
+def bind_error(port, value: bytes, fmt=0, oid=25):
+    """Parse + Bind of `SELECT $1` with one parameter; the first error."""
+    r = Raw(port)
+    r.login()
+    body = b"\0\0" + struct.pack("!hh", 1, fmt) + struct.pack("!h", 1)
+    body += struct.pack("!i", len(value)) + value + b"\0\0"
+    r.send(msg(b"P", b"\0SELECT $1\0\0\x01" + struct.pack("!I", oid)) + msg(b"B", body) +
+           msg(b"E", b"\0\0\0\0\0") + msg(b"S"))
+    out = r.until("Z")
+    r.close()
+    errs = [error_fields(p) for t, p in out if t == "E"]
+    return errs[0] if errs else None
+
+
+@pytest.mark.parametrize("sql, shown", [
+    (b"SELECT '\xff'", "0xff"),
+    (b"SELECT 1 AS \"\xc3\x28\"", "0xc3 0x28"),
+    (b"SELECT 1 -- \xe2\x82", "0xe2 0x82"),          # even in a comment, as PostgreSQL
+    (b"SELECT '\xed\xa0\x80'", "0xed 0xa0 0x80"),     # a surrogate
+    (b"SELECT '\xe0\x80\x80'", "0xe0 0x80 0x80"),     # overlong
+])
+def test_invalid_utf8_query_text_is_22021(server, sql, shown):
+    e = simple_query_error(server.port, sql)
+    assert e["S"] == "ERROR" and e["C"] == "22021"
+    assert e["M"] == f'invalid byte sequence for encoding "UTF8": {shown}'
+
+
+@pytest.mark.parametrize("value, fmt, oid, shown", [
+    (b"a\0b", 0, 25, "0x00"),
+    (b"a\xffb", 0, 25, "0xff"),
+    (b"\xf5\x80", 0, 0, "0xf5 0x80"),
+    (b"a\xffb", 1, 25, "0xff"),
+    (b"a\0b", 1, 25, "0x00"),
+    (b"\xed\xa0\x80", 1, 1043, "0xed 0xa0 0x80"),
+])
+def test_invalid_utf8_bind_parameter_is_22021(server, value, fmt, oid, shown):
+    e = bind_error(server.port, value, fmt, oid)
+    assert e["C"] == "22021"
+    assert e["M"] == f'invalid byte sequence for encoding "UTF8": {shown}'
+
+
+def test_invalid_text_never_reaches_the_catalog(server):
+    with psycopg.connect(server.dsn(dbname="enc"), autocommit=True) as c:
+        c.execute("CREATE TABLE t (k bigint, v varchar)")
+    r = Raw(server.port)
+    r.login(database="enc")
+    r.send(msg(b"Q", b"INSERT INTO t VALUES (1, 'bad \xc0\xaf')\0"))
+    assert any(t == "E" for t, _ in r.until("Z"))
+    body = b"\0\0\0\x01\0\0\0\x01" + struct.pack("!i", 5) + b"n\0ul\0" + b"\0\0"
+    r.send(msg(b"P", b"\0INSERT INTO t VALUES (2, $1)\0\0\0") + msg(b"B", body) +
+           msg(b"E", b"\0\0\0\0\0") + msg(b"S"))
+    assert any(t == "E" for t, _ in r.until("Z"))
+    r.close()
+    with psycopg.connect(server.dsn(dbname="enc"), autocommit=True) as c:
+        assert c.execute("SELECT count(*) FROM t").fetchone() == (0,)
+        c.execute("INSERT INTO t VALUES (3, %s)", ("naïve ✓",))
+        assert c.execute("SELECT v FROM t").fetchone() == ("naïve ✓",)
+
+
+def test_startup_names_are_checked_and_cleaned(server):
+    r = Raw(server.port)
+    body = struct.pack("!I", 196608) + b"user\0bad\xff\0database\0lake\0\0"
+    r.send(struct.pack("!I", len(body) + 4) + body)
+    t, p = r.read_msg()
+    assert t == "E" and error_fields(p)["C"] == "22021" and error_fields(p)["S"] == "FATAL"
+    r.close()
+    # a long name is cut at a character boundary; application_name is ASCII
+    with psycopg.connect(server.dsn(user="é" * 40, application_name="app✓"),
+                         autocommit=True) as c:
+        assert c.execute("SELECT current_user").fetchone() == ("é" * 31,)
+        assert c.execute("SHOW application_name").fetchone() == ("app???",)
+
+
+# ------------------------------------------------------ 5: result width
+
+@pytest.mark.parametrize("query", [
+    "SELECT " + ",".join(["1"] * 1665),
+    "SELECT " + ",".join(["1"] * 70000),     # used to wrap RowDescription's count
+    "VALUES (" + ",".join(["1"] * 1665) + ")",
+    "SELECT * FROM (VALUES (" + ",".join(["1"] * 1665) + ")) v",
+    "SELECT *, * FROM (SELECT " + ",".join(f"1 AS c{i}" for i in range(900)) + ") a",
+])
+def test_more_than_1664_result_columns_is_54011(server, query):
+    with psycopg.connect(server.dsn(), autocommit=True) as c:
+        with pytest.raises(psycopg.errors.TooManyColumns) as e:
+            c.execute(query)
+        assert e.value.sqlstate == "54011"
+        assert e.value.diag.message_primary == "target lists can have at most 1664 entries"
+        with pytest.raises(psycopg.errors.TooManyColumns):
+            c.execute(query, prepare=True)  # Describe of the extended protocol too
+        assert c.execute("SELECT 1").fetchone() == (1,)
+
+
+def test_1664_columns_and_repeated_stars(server):
+    with psycopg.connect(server.dsn(), autocommit=True) as c:
+        assert len(c.execute("SELECT " + ",".join(["1"] * 1664)).fetchone()) == 1664
+        # every `*` expands in full (the list used to be cut at a fixed size)
+        row = c.execute("SELECT *, *, * FROM (SELECT 1 AS a, 2 AS b, 3 AS c) t").fetchone()
+        assert row == (1, 2, 3) * 3
+
+
+# ------------------------------------------------------ 6: session timeouts
+
+LONG_QUERY = "SELECT count(*) FROM pg_attribute a, pg_attribute b, pg_attribute c"
+
+
+def test_set_statement_timeout_is_enforced(server):
+    with psycopg.connect(server.dsn(), autocommit=True) as c:
+        c.execute("SET statement_timeout = 300")
+        assert c.execute("SHOW statement_timeout").fetchone() == ("300ms",)
+        started = time.monotonic()
+        with pytest.raises(psycopg.errors.QueryCanceled) as e:
+            c.execute(LONG_QUERY)
+        assert e.value.diag.message_primary == "canceling statement due to statement timeout"
+        assert time.monotonic() - started < 10
+        assert c.execute("SELECT 1").fetchone() == (1,)
+        c.execute("SET statement_timeout = '10s'")
+        assert c.execute("SELECT 2").fetchone() == (2,)
+
+
+def test_statement_timeout_from_startup_options(server):
+    with psycopg.connect(server.dsn(options="-c statement_timeout=300"),
+                         autocommit=True) as c:
+        with pytest.raises(psycopg.errors.QueryCanceled):
+            c.execute(LONG_QUERY)
+
+
+def test_set_zero_overrides_the_server_option(start_server):
+    s = start_server("--statement-timeout", "200")
+    with psycopg.connect(s.dsn(), autocommit=True) as c:
+        c.execute("SET statement_timeout = 0")
+        assert c.execute("SELECT 1").fetchone() == (1,)
+        c.execute("RESET statement_timeout")
+        with pytest.raises(psycopg.errors.QueryCanceled):
+            c.execute(LONG_QUERY)
+
+
+def test_set_idle_in_transaction_session_timeout_closes_the_session(server):
+    """PostgreSQL 15: FATAL 25P03, then the connection is closed."""
+    r = Raw(server.port)
+    r.login()
+    r.send(msg(b"Q", b"SET idle_in_transaction_session_timeout = 300\0"))
+    r.until("Z")
+    r.send(msg(b"Q", b"BEGIN\0"))
+    r.until("Z")
+    time.sleep(1.0)
+    t, p = r.read_msg()
+    f = error_fields(p)
+    assert t == "E" and f["S"] == "FATAL" and f["C"] == "25P03"
+    assert f["M"] == "terminating connection due to idle-in-transaction timeout"
+    with pytest.raises((EOFError, OSError)):
+        r.read_msg()
+    r.close()
+    # idle outside a transaction is fine
+    with psycopg.connect(server.dsn(), autocommit=True) as c:
+        c.execute("SET idle_in_transaction_session_timeout = 200")
+        time.sleep(0.6)
+        assert c.execute("SELECT 1").fetchone() == (1,)

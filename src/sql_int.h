@@ -230,6 +230,14 @@ int rl_exec_error(rl_exec *x, const char *sqlstate, int location, const char *fm
 
 /* ----------------------------------------------------------- sql_parse.c */
 
+/* Visit `m` and every message below it, depth first, through protobuf-c's
+ * reflection (so no node kind is missed). visit returns 0 to go into the
+ * message's children, 1 to skip them, -1 to stop the walk. Returns 0, -1
+ * when visit stopped it, -2 when the tree nests deeper than the stack
+ * allows (the walk is then incomplete). */
+typedef int (*rl_tree_visit)(void *ctx, const ProtobufCMessage *m);
+int rl_tree_walk(const ProtobufCMessage *m, rl_tree_visit visit, void *ctx);
+
 /* Parse `sql` (through the session's cache of repeated texts). On success
  * *out is a reference the caller gives back with rl_parsed_release; its
  * tree is shared and must not be modified. 42601 with a position on a

@@ -57,41 +57,21 @@ static void note_schema(named_schemas *ns, const char *schema)
     ns->names[ns->n++] = schema;
 }
 
-/* Every RangeVar below `m`, found through protobuf-c's reflection, so that
- * no statement kind (subqueries, CTEs, COPY, DDL) is missed. -1 with 54001
- * if the tree nests deeper than the stack allows: a walk cut short could
- * miss a schema and route the statement to the wrong lake. */
+static int note_relation(void *ctx, const ProtobufCMessage *m)
+{
+    if (m->descriptor != &pg_query__range_var__descriptor)
+        return 0;
+    note_schema(ctx, ((const PgQuery__RangeVar *)m)->schemaname);
+    return 1;
+}
+
+/* Every RangeVar of the statement (rl_tree_walk, so that no statement kind
+ * -- subqueries, CTEs, COPY, DDL -- is missed). -1 with 54001 if the tree
+ * nests deeper than the stack allows: a walk cut short could miss a schema
+ * and route the statement to the wrong lake. */
 static int walk_relations(rl_exec *x, const ProtobufCMessage *m, named_schemas *ns)
 {
-    if (!m)
-        return 0;
-    if (m->descriptor == &pg_query__range_var__descriptor) {
-        note_schema(ns, ((const PgQuery__RangeVar *)m)->schemaname);
-        return 0;
-    }
-    if (rl_stack_exhausted())
-        return rl_stack_depth_error(x->err);
-    const ProtobufCMessageDescriptor *d = m->descriptor;
-    const char *base = (const char *)m;
-    for (unsigned i = 0; i < d->n_fields; i++) {
-        const ProtobufCFieldDescriptor *f = &d->fields[i];
-        if (f->type != PROTOBUF_C_TYPE_MESSAGE)
-            continue;
-        if (f->label == PROTOBUF_C_LABEL_REPEATED) {
-            size_t n = *(const size_t *)(base + f->quantifier_offset);
-            ProtobufCMessage *const *items = *(ProtobufCMessage *const *const *)(base + f->offset);
-            for (size_t j = 0; j < n; j++)
-                if (walk_relations(x, items[j], ns) < 0)
-                    return -1;
-            continue;
-        }
-        if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
-            *(const uint32_t *)(base + f->quantifier_offset) != f->id)
-            continue;
-        if (walk_relations(x, *(ProtobufCMessage *const *)(base + f->offset), ns) < 0)
-            return -1;
-    }
-    return 0;
+    return rl_tree_walk(m, note_relation, ns) == -2 ? rl_stack_depth_error(x->err) : 0;
 }
 
 void rl_lakes_save(rl_session *s)

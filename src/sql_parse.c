@@ -130,6 +130,8 @@ static size_t closing_quote(const char *sql, size_t len, size_t open)
     return len;
 }
 
+static size_t skip_comment(const char *sql, size_t len, size_t i);
+
 /* The shape of `sql` into `shape` and its literals into `lits` (caller
  * frees). false when the text has something the shape cache does not
  * model (dollar quotes, E''/B''/X''/U&'' strings, a 0x01 byte, too many
@@ -146,24 +148,9 @@ static bool sql_shape(const char *sql, size_t len, rl_buf *shape, lit_span **lit
         size_t start = i;
         if (c == 0x01) {
             ok = false;
-        } else if (c == '-' && i + 1 < len && sql[i + 1] == '-') {
-            while (i < len && sql[i] != '\n')
-                i++;
-            rl_buf_put(shape, sql + start, i - start);
-        } else if (c == '/' && i + 1 < len && sql[i + 1] == '*') {
-            int depth = 0; /* PostgreSQL's block comments nest */
-            while (i < len) {
-                if (sql[i] == '/' && i + 1 < len && sql[i + 1] == '*') {
-                    depth++;
-                    i += 2;
-                } else if (sql[i] == '*' && i + 1 < len && sql[i + 1] == '/') {
-                    i += 2;
-                    if (--depth == 0)
-                        break;
-                } else {
-                    i++;
-                }
-            }
+        } else if ((c == '-' && i + 1 < len && sql[i + 1] == '-') ||
+                   (c == '/' && i + 1 < len && sql[i + 1] == '*')) {
+            i = skip_comment(sql, len, i);
             rl_buf_put(shape, sql + start, i - start);
         } else if (c == '"') {
             i = closing_quote(sql, len, i);
@@ -956,5 +943,36 @@ int rl_parse(rl_exec *x, const char *sql, rl_parsed **out)
     }
     rl_buf_free(&shape);
     *out = p;
+    return 0;
+}
+
+int rl_tree_walk(const ProtobufCMessage *m, rl_tree_visit visit, void *ctx)
+{
+    if (!m)
+        return 0;
+    int v = visit(ctx, m);
+    if (v != 0)
+        return v < 0 ? -1 : 0;
+    if (rl_stack_exhausted())
+        return -2;
+    const ProtobufCMessageDescriptor *d = m->descriptor;
+    const char *base = (const char *)m;
+    for (unsigned i = 0; i < d->n_fields; i++) {
+        const ProtobufCFieldDescriptor *f = &d->fields[i];
+        if (f->type != PROTOBUF_C_TYPE_MESSAGE)
+            continue;
+        int rc = 0;
+        if (f->label == PROTOBUF_C_LABEL_REPEATED) {
+            size_t n = *(const size_t *)(base + f->quantifier_offset);
+            ProtobufCMessage *const *items = *(ProtobufCMessage *const *const *)(base + f->offset);
+            for (size_t j = 0; j < n && rc == 0; j++)
+                rc = rl_tree_walk(items[j], visit, ctx);
+        } else if (!(f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) ||
+                   *(const uint32_t *)(base + f->quantifier_offset) == f->id) {
+            rc = rl_tree_walk(*(ProtobufCMessage *const *)(base + f->offset), visit, ctx);
+        }
+        if (rc != 0)
+            return rc;
+    }
     return 0;
 }

@@ -361,48 +361,32 @@ static int prune_columns(sel *S, rl_rowset *rs)
     return 0;
 }
 
-/* Can `n` be evaluated on the rows of `rs` alone? Every column it names
- * must resolve in rs (qualified or not); no subqueries, aggregates or `*`. */
-static bool local_to(const ProtobufCMessage *m, const rl_rowset *rs, int depth)
+/* A node that keeps a condition from being evaluated on one relation's
+ * rows: a subquery, an aggregate or window call, `*`, or a column that does
+ * not resolve in that relation (rl_tree_walk visitor; ctx = the row set). */
+static int nonlocal_node(void *ctx, const ProtobufCMessage *m)
 {
-    if (!m)
-        return true;
-    if (depth > 200 || m->descriptor == &pg_query__sub_link__descriptor ||
+    if (m->descriptor == &pg_query__sub_link__descriptor ||
         m->descriptor == &pg_query__a__star__descriptor)
-        return false;
+        return -1;
     if (m->descriptor == &pg_query__func_call__descriptor) {
         const PgQuery__FuncCall *f = (const PgQuery__FuncCall *)m;
-        if (f->agg_star || f->over || f->n_agg_order || f->agg_filter)
-            return false;
+        return f->agg_star || f->over || f->n_agg_order || f->agg_filter ? -1 : 0;
     }
-    if (m->descriptor == &pg_query__column_ref__descriptor) {
-        PgQuery__Node n = PG_QUERY__NODE__INIT;
-        n.node_case = PG_QUERY__NODE__NODE_COLUMN_REF;
-        n.column_ref = (PgQuery__ColumnRef *)m;
-        rl_binding b = {(rl_rowset *)rs, 0, NULL, NULL};
-        return rl_expr_column(&b, &n) != NULL;
-    }
-    const ProtobufCMessageDescriptor *d = m->descriptor;
-    const char *base = (const char *)m;
-    for (unsigned i = 0; i < d->n_fields; i++) {
-        const ProtobufCFieldDescriptor *f = &d->fields[i];
-        if (f->type != PROTOBUF_C_TYPE_MESSAGE)
-            continue;
-        if (f->label == PROTOBUF_C_LABEL_REPEATED) {
-            size_t n = *(const size_t *)(base + f->quantifier_offset);
-            ProtobufCMessage *const *items = *(ProtobufCMessage *const *const *)(base + f->offset);
-            for (size_t j = 0; j < n; j++)
-                if (!local_to(items[j], rs, depth + 1))
-                    return false;
-            continue;
-        }
-        if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
-            *(const uint32_t *)(base + f->quantifier_offset) != f->id)
-            continue;
-        if (!local_to(*(ProtobufCMessage *const *)(base + f->offset), rs, depth + 1))
-            return false;
-    }
-    return true;
+    if (m->descriptor != &pg_query__column_ref__descriptor)
+        return 0;
+    PgQuery__Node n = PG_QUERY__NODE__INIT;
+    n.node_case = PG_QUERY__NODE__NODE_COLUMN_REF;
+    n.column_ref = (PgQuery__ColumnRef *)m;
+    rl_binding b = {ctx, 0, NULL, NULL};
+    return rl_expr_column(&b, &n) ? 1 : -1;
+}
+
+/* Can `m` be evaluated on the rows of `rs` alone? Every column it names
+ * must resolve in rs (qualified or not); no subqueries, aggregates or `*`. */
+static bool local_to(const ProtobufCMessage *m, const rl_rowset *rs)
+{
+    return rl_tree_walk(m, nonlocal_node, (void *)rs) == 0;
 }
 
 /* Keep the rows of rs for which `cond` holds (0, or -1 with x->err). */
@@ -448,7 +432,7 @@ static int push_filters(sel *S, rl_rowset *rs, const PgQuery__Node *cond)
                 return -1;
         return 0;
     }
-    return local_to((const ProtobufCMessage *)cond, rs, 0) ? keep_rows(S, rs, cond) : 0;
+    return local_to((const ProtobufCMessage *)cond, rs) ? keep_rows(S, rs, cond) : 0;
 }
 
 static rl_rowset *from_rangevar(sel *S, const PgQuery__RangeVar *rv, const PgQuery__Node *where)

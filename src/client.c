@@ -39,7 +39,7 @@
 enum {
     FLUSH_BYTES = 64 * 1024,
     POLL_SLICE_MS = 200,
-    STARTUP_TIMEOUT_MS = 60 * 1000, /* PostgreSQL's authentication_timeout */
+    DEFAULT_AUTH_TIMEOUT_MS = 60 * 1000, /* PostgreSQL's authentication_timeout */
     AUTH_FAIL_DELAY_MS = 500,
     NAME_MAX_LEN = 64
 };
@@ -54,6 +54,7 @@ struct client {
     size_t in_off, in_len, in_cap, max_msg;
     pktbuf out;
     bool broken;                 /* a write failed: stop talking */
+    uint64_t startup_deadline_ns; /* startup + authentication must end by then */
     char user[NAME_MAX_LEN], database[NAME_MAX_LEN], appname[NAME_MAX_LEN];
     char options[1024];          /* startup `options`, applied after authentication */
     srv_lake *lake;
@@ -211,7 +212,7 @@ static void send_ready(client *c)
 /* ------------------------------------------------------------- reading */
 
 typedef enum wait_kind {
-    WAIT_STARTUP,   /* before the session exists: bounded by STARTUP_TIMEOUT_MS */
+    WAIT_STARTUP,   /* before the session exists: bounded by --authentication-timeout */
     WAIT_IDLE,      /* between messages: drain + idle-in-transaction timeout apply */
     WAIT_COPY       /* inside a COPY FROM STDIN */
 } wait_kind;
@@ -279,6 +280,11 @@ static int wait_readable(client *c, wait_kind kind, bool at_boundary)
     const rl_server_config *cfg = srv_config(c->srv);
     uint64_t start = rl_monotonic_ns();
     for (;;) {
+        /* as PostgreSQL, the connection just closes: nothing is sent to a
+         * client that has not authenticated. Checked before polling too: a
+         * client trickling bytes never lets the poll time out. */
+        if (kind == WAIT_STARTUP && rl_monotonic_ns() > c->startup_deadline_ns)
+            return 0;
         struct pollfd pfd = {.fd = c->fd, .events = POLLIN};
         int r = poll(&pfd, 1, POLL_SLICE_MS);
         if (r > 0)
@@ -292,8 +298,6 @@ static int wait_readable(client *c, wait_kind kind, bool at_boundary)
                            "terminating connection due to administrator command");
             return 0;
         }
-        if (kind == WAIT_STARTUP && waited_ms > STARTUP_TIMEOUT_MS)
-            return 0;
         char st = c->sess ? rl_session_status(c->sess) : 'I';
         uint64_t idle_ms = session_timeout_ms(c, "idle_in_transaction_session_timeout",
                                               cfg->idle_in_transaction_timeout_ms);
@@ -1012,6 +1016,22 @@ static void serve_queries(client *c)
 
 /* ------------------------------------------------------- startup + auth */
 
+/* Blocking reads give up after `ms` (0: never). During startup a client
+ * trickling bytes, or a partial TLS record, must not hold the thread past
+ * the authentication deadline. */
+static void set_recv_timeout(client *c, uint64_t ms)
+{
+    struct timeval tv = {.tv_sec = (time_t)(ms / 1000), .tv_usec = (suseconds_t)(ms % 1000) * 1000};
+    setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+}
+
+/* Milliseconds left until the startup deadline (at least 1). */
+static uint64_t startup_ms_left(const client *c)
+{
+    uint64_t now = rl_monotonic_ns();
+    return now >= c->startup_deadline_ns ? 1 : (c->startup_deadline_ns - now) / 1000000u + 1;
+}
+
 static bool start_tls(client *c)
 {
     SSL_CTX *ctx = srv_ssl_ctx(c->srv);
@@ -1019,11 +1039,8 @@ static bool start_tls(client *c)
     if (!c->ssl || SSL_set_fd(c->ssl, c->fd) != 1)
         return false;
     /* bounded handshake: a silent client must not pin the thread */
-    struct timeval tv = {.tv_sec = 10};
-    setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    set_recv_timeout(c, startup_ms_left(c));
     int r = SSL_accept(c->ssl);
-    struct timeval zero = {0};
-    setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &zero, sizeof zero);
     if (r != 1) {
         srv_log(c->srv, "warning", "tls_handshake_failed", "client", c->addr, NULL);
         ERR_clear_error();
@@ -1395,8 +1412,14 @@ void client_serve(rl_server *srv, int fd, const struct sockaddr_storage *sa, soc
     format_addr(c);
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    uint64_t auth_ms = cfg->authentication_timeout_ms ? cfg->authentication_timeout_ms
+                                                      : DEFAULT_AUTH_TIMEOUT_MS;
+    c->startup_deadline_ns = rl_monotonic_ns() + auth_ms * 1000000u;
+    set_recv_timeout(c, auth_ms);
     proto_startup st;
-    if (read_startup(c, &st) && authenticate(c)) {
+    bool authed = read_startup(c, &st) && authenticate(c);
+    set_recv_timeout(c, 0); /* sessions wait in poll(), for the drain and idle timeouts */
+    if (authed) {
         if (open_session(c)) {
             srv_log(srv, "info", "connection_authorized", "client", c->addr, "user", c->user,
                     "database", c->database, "application_name", c->appname, "tls",

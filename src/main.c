@@ -628,7 +628,8 @@ static const char *const help_serve =
     "                      [--hba FILE] [--max-message-bytes N] [--statement-timeout MS]\n"
     "                      [--idle-in-transaction-timeout MS] [--metrics ADDR:PORT]\n"
     "                      [--log-format text|json] [--auto-create on|off]\n"
-    "                      [--max-connections N] [--port-file FILE]\n"
+    "                      [--max-connections N] [--authentication-timeout MS]\n"
+    "                      [--port-file FILE]\n"
     "                      [--log-min-duration-statement MS] [--cache-mb N] [--mirror-mb N]\n"
     "                      [--journal on|off] [--busy-poll-us N]\n"
     "\n"
@@ -664,17 +665,25 @@ static const char *const help_serve =
     "                         scram-sha-256 for everyone with --users.\n"
     "  --max-message-bytes N  largest frontend message accepted (ROCKLAKE_MAX_MESSAGE_BYTES;\n"
     "                         default 67108864); larger ones end the connection (08P01)\n"
-    "  --statement-timeout MS cancel statements running longer (57014)\n"
+    "  --statement-timeout MS cancel statements running longer (57014); the default of\n"
+    "                         the sessions' SET statement_timeout\n"
     "                         (ROCKLAKE_STATEMENT_TIMEOUT; default 0 = none)\n"
     "  --idle-in-transaction-timeout MS\n"
-    "                         end sessions idle inside a transaction (25P03)\n"
+    "                         end sessions idle inside a transaction (25P03); the default\n"
+    "                         of SET idle_in_transaction_session_timeout\n"
     "                         (ROCKLAKE_IDLE_IN_TRANSACTION_TIMEOUT; default 0 = none)\n"
     "  --metrics ADDR:PORT    Prometheus endpoint, plain HTTP GET /metrics (ROCKLAKE_METRICS)\n"
     "  --log-format F         text (default) or json, to stderr (ROCKLAKE_LOG_FORMAT)\n"
     "  --auto-create on|off   create a database's catalog on first connect\n"
     "                         (ROCKLAKE_AUTO_CREATE; default on without --store, else off;\n"
     "                         off: unknown databases get 3D000)\n"
-    "  --max-connections N    sessions at once (ROCKLAKE_MAX_CONNECTIONS; default 500)\n"
+    "  --max-connections N    connections at once, counting those still starting up\n"
+    "                         (ROCKLAKE_MAX_CONNECTIONS; default 500); beyond it clients\n"
+    "                         get FATAL 53300 \"sorry, too many clients already\"\n"
+    "  --authentication-timeout MS\n"
+    "                         time a client has from connecting to finishing its startup\n"
+    "                         and authentication, PostgreSQL's authentication_timeout\n"
+    "                         (ROCKLAKE_AUTHENTICATION_TIMEOUT; default 60000)\n"
     "  --port-file FILE       write the listening port to FILE once listening\n"
     "                         (ROCKLAKE_PORT_FILE)\n"
     "  --log-min-duration-statement MS\n"
@@ -720,7 +729,7 @@ enum {
     SO_STORE, SO_LISTEN, SO_CONFIG, SO_READ_ONLY, SO_TAKEOVER, SO_TLS_CERT, SO_TLS_KEY,
     SO_USERS, SO_HBA, SO_MAX_MESSAGE, SO_STMT_TIMEOUT, SO_IDLE_TIMEOUT, SO_METRICS,
     SO_LOG_FORMAT, SO_AUTO_CREATE, SO_MAX_CONN, SO_PORT_FILE, SO_LOG_MIN_DURATION, SO_CACHE_MB,
-    SO_MIRROR_MB, SO_JOURNAL, SO_POLL_US, SO__COUNT
+    SO_MIRROR_MB, SO_JOURNAL, SO_POLL_US, SO_AUTH_TIMEOUT, SO__COUNT
 };
 
 typedef struct serve_opt {
@@ -752,6 +761,7 @@ static const serve_opt serve_opts[SO__COUNT] = {
     {"mirror-mb", true, "ROCKLAKE_MIRROR_MB"},
     {"journal", true, "ROCKLAKE_JOURNAL"},
     {"busy-poll-us", true, "ROCKLAKE_BUSY_POLL_US"},
+    {"authentication-timeout", true, "ROCKLAKE_AUTHENTICATION_TIMEOUT"},
 };
 
 /* Option values by source; later sources win. Strings point into argv, the
@@ -897,8 +907,13 @@ static int serve_config(const serve_args *a, rl_server_config *c)
                       &c->statement_timeout_ms) ||
         !serve_number("--idle-in-transaction-timeout", a->val[SO_IDLE_TIMEOUT], INT32_MAX,
                       &c->idle_in_transaction_timeout_ms) ||
-        !serve_number("--max-connections", a->val[SO_MAX_CONN], 100000, &maxconn))
+        !serve_number("--max-connections", a->val[SO_MAX_CONN], 100000, &maxconn) ||
+        !serve_number("--authentication-timeout", a->val[SO_AUTH_TIMEOUT], 600000,
+                      &c->authentication_timeout_ms))
         return EXIT_USAGE;
+    if (a->val[SO_AUTH_TIMEOUT] && c->authentication_timeout_ms < 1)
+        return usage_error("serve", "--authentication-timeout must be at least 1, not '%s'",
+                           a->val[SO_AUTH_TIMEOUT]);
     uint64_t cache_mb = 0;
     if (!serve_number("--cache-mb", a->val[SO_CACHE_MB], 1 << 20, &cache_mb))
         return EXIT_USAGE;

@@ -117,6 +117,7 @@ struct rl_server {
     pthread_mutex_t threads_mu;
     pthread_cond_t threads_cv;
     int threads;
+    int conns;                   /* connection threads, before and after startup */
     pthread_t watchdog;
     bool watchdog_running;
     atomic_bool watchdog_quit;
@@ -621,9 +622,11 @@ void srv_lake_fenced(rl_server *srv, srv_lake *lake)
 
 /* ------------------------------------------------------------- backends */
 
+static int max_connections(const rl_server *srv);
+
 int srv_register(rl_server *srv, client *c, int32_t *pid, int32_t *secret)
 {
-    int max = srv->cfg.max_connections > 0 ? srv->cfg.max_connections : 500;
+    int max = max_connections(srv);
     int32_t s = 0;
     RAND_bytes((unsigned char *)&s, sizeof s);
     pthread_mutex_lock(&srv->reg_mu);
@@ -1055,12 +1058,53 @@ static void thread_done(rl_server *srv)
     pthread_mutex_unlock(&srv->threads_mu);
 }
 
+static int max_connections(const rl_server *srv)
+{
+    return srv->cfg.max_connections > 0 ? srv->cfg.max_connections : 500;
+}
+
+/* Take a connection slot; false when every one is in use. A socket that
+ * has not sent its startup packet yet holds a slot (and a thread) too, so
+ * silent sockets cannot exhaust threads while staying under the limit. */
+static bool conn_slot_take(rl_server *srv)
+{
+    pthread_mutex_lock(&srv->threads_mu);
+    bool ok = srv->conns < max_connections(srv);
+    if (ok)
+        srv->conns++;
+    pthread_mutex_unlock(&srv->threads_mu);
+    return ok;
+}
+
+static void conn_slot_give(rl_server *srv)
+{
+    pthread_mutex_lock(&srv->threads_mu);
+    srv->conns--;
+    pthread_mutex_unlock(&srv->threads_mu);
+}
+
+/* PostgreSQL's answer when no slot is free, written without waiting (the
+ * accept loop must not block on a client): FATAL 53300. */
+static void refuse_too_many(int fd)
+{
+    static const char fields[] = "SFATAL\0VFATAL\0C" RL_SQLSTATE_TOO_MANY_CONNECTIONS
+                                 "\0Msorry, too many clients already\0";
+    uint8_t m[128];
+    size_t body = sizeof fields; /* the fields + the closing NUL */
+    m[0] = 'E';
+    rl_store_be32(m + 1, (uint32_t)(body + 4));
+    memcpy(m + 5, fields, sizeof fields);
+    ssize_t w = send(fd, m, 5 + body, MSG_NOSIGNAL | MSG_DONTWAIT);
+    (void)w; /* best effort: the socket closes either way */
+}
+
 static void *conn_main(void *arg)
 {
     conn_arg *a = arg;
     rl_server *srv = a->srv;
     client_serve(srv, a->fd, &a->sa, a->salen);
     free(a);
+    conn_slot_give(srv);
     thread_done(srv);
     return NULL;
 }
@@ -1096,8 +1140,16 @@ static void accept_client(rl_server *srv)
     }
     a->srv = srv;
     srv_count(srv, M_CONNECTIONS_TOTAL, 1);
+    if (!conn_slot_take(srv)) {
+        refuse_too_many(a->fd);
+        srv_log(srv, "warning", "too_many_connections", NULL);
+        close(a->fd);
+        free(a);
+        return;
+    }
     /* sessions recurse over client-sized parse trees: see stack.h */
     if (!spawn(srv, conn_main, a, RL_SESSION_STACK_BYTES)) {
+        conn_slot_give(srv);
         close(a->fd);
         free(a);
     }

@@ -44,7 +44,8 @@ typedef struct rl_server_config {
     size_t max_message_bytes;   /* 0 = 64 MiB */
     uint64_t statement_timeout_ms;             /* 0 = none */
     uint64_t idle_in_transaction_timeout_ms;   /* 0 = none */
-    int max_connections;        /* 0 = 500 */
+    int max_connections;        /* 0 = 500; sockets still in startup count too */
+    uint64_t authentication_timeout_ms; /* startup + authentication; 0 = 60 s */
     int64_t log_min_duration_ms; /* log statements at least this slow; -1 = off */
     uint64_t cache_bytes;        /* block cache per lake; 0 = the kv default (256 MiB) */
     bool journal_off;            /* local stores: wait for SlateDB's WAL, no journal */

@@ -843,6 +843,8 @@ static rl_rowset *from_join(sel *S, const PgQuery__JoinExpr *j)
 
 static rl_rowset *from_item(sel *S, const PgQuery__Node *item, const PgQuery__Node *where)
 {
+    if (rl_exec_check_stack(S->x) < 0) /* JOIN chains nest from_join in here */
+        return NULL;
     switch (item->node_case) {
     case PG_QUERY__NODE__NODE_RANGE_VAR: return from_rangevar(S, item->range_var, where);
     case PG_QUERY__NODE__NODE_RANGE_SUBSELECT: return from_subselect(S, item->range_subselect);

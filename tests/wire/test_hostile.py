@@ -280,3 +280,80 @@ def test_set_idle_in_transaction_session_timeout_closes_the_session(server):
         c.execute("SET idle_in_transaction_session_timeout = 200")
         time.sleep(0.6)
         assert c.execute("SELECT 1").fetchone() == (1,)
+
+
+# ------------------------------------------------- 11: startup resources
+
+def closed_within(sock, seconds):
+    """True if the server closes `sock` within `seconds`."""
+    sock.settimeout(seconds)
+    try:
+        while True:
+            if not sock.recv(4096):
+                return True
+    except socket.timeout:
+        return False
+    except OSError:
+        return True
+
+
+def test_silent_socket_closed_at_authentication_timeout(start_server):
+    s = start_server(env={"ROCKLAKE_AUTHENTICATION_TIMEOUT": "500"})
+    silent = socket.create_connection(("127.0.0.1", s.port))
+    started = time.monotonic()
+    assert closed_within(silent, 5)
+    assert 0.4 < time.monotonic() - started < 3
+    silent.close()
+
+
+def test_trickling_startup_is_bounded_by_the_deadline(start_server):
+    """The timeout covers the whole startup, not each wait for a byte."""
+    s = start_server("--authentication-timeout", "800")
+    sock = socket.create_connection(("127.0.0.1", s.port))
+    started = time.monotonic()
+    closed = False
+    for b in startup_packet():
+        try:
+            sock.sendall(bytes([b]))
+        except OSError:
+            closed = True
+            break
+        if closed_within(sock, 0.15):
+            closed = True
+            break
+    assert closed and time.monotonic() - started < 4
+    sock.close()
+    with psycopg.connect(s.dsn(), autocommit=True) as c:  # a prompt client is fine
+        assert c.execute("SELECT 1").fetchone() == (1,)
+
+
+def test_sockets_in_startup_count_against_max_connections(start_server):
+    s = start_server("--max-connections", "3")
+    silent = [socket.create_connection(("127.0.0.1", s.port)) for _ in range(3)]
+    time.sleep(0.2)
+    with pytest.raises(psycopg.OperationalError) as e:
+        psycopg.connect(s.dsn())
+    assert "sorry, too many clients already" in str(e.value)
+    r = Raw(s.port)
+    t, p = r.read_msg()
+    assert t == "E" and error_fields(p)["C"] == "53300" and error_fields(p)["S"] == "FATAL"
+    r.close()
+    for sock in silent:
+        sock.close()
+    deadline = time.monotonic() + 5
+    while True:  # the slots come back as their threads see the close
+        try:
+            with psycopg.connect(s.dsn(), autocommit=True) as c:
+                assert c.execute("SELECT 1").fetchone() == (1,)
+            break
+        except psycopg.OperationalError:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+
+
+def test_help_lists_authentication_timeout():
+    import subprocess
+    from conftest import BIN
+    out = subprocess.run([BIN, "serve", "--help"], capture_output=True, text=True)
+    text = out.stdout + out.stderr
+    assert "--authentication-timeout MS" in text and "ROCKLAKE_AUTHENTICATION_TIMEOUT" in text

@@ -2164,11 +2164,15 @@ static bool subtype_get(rl_exec *x, const PgQuery__SubLink *sl, uint32_t *oid, i
     return true;
 }
 
+/* Remember a subquery that typed without error: its one column's type
+ * (EXISTS, whatever its columns: bool). */
 static void subtype_put(rl_exec *x, const PgQuery__SubLink *sl, const rl_rowset *rs)
 {
     rl_subtype *t = subtype_slot(x, sl);
     if (t && rs->ncols == 1)
         *t = (rl_subtype){sl, x->id, rs->cols[0].oid, rs->cols[0].typmod};
+    else if (t && sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK)
+        *t = (rl_subtype){sl, x->id, RL_OID_BOOL, -1};
 }
 
 static int sublink_columns_error(rl_expr_ctx *c, const PgQuery__SubLink *sl, size_t ncols)
@@ -2184,29 +2188,24 @@ static int sublink_columns_error(rl_expr_ctx *c, const PgQuery__SubLink *sl, siz
  * per execution. */
 static int type_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *out)
 {
-    if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK) {
-        uint32_t oid;
-        int32_t typmod;
-        if (subtype_get(c->x, sl, &oid, &typmod)) {
-            set_null(out, oid);
-            out->typmod = typmod;
-            return 0;
-        }
+    bool expr = sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK;
+    uint32_t oid;
+    int32_t typmod;
+    if (subtype_get(c->x, sl, &oid, &typmod)) { /* typed before: EXISTS / IN are bool */
+        set_null(out, expr ? oid : RL_OID_BOOL);
+        out->typmod = expr ? typmod : -1;
+        return 0;
     }
     rl_rowset *rs = rl_select_type(c->x, sl->subselect->select_stmt, c->b);
     if (!rs)
         return -1;
     int rc = 0;
-    if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK) {
-        set_null(out, RL_OID_BOOL);
-    } else if (rs->ncols != 1) {
+    if (rs->ncols != 1 && sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK) {
         rc = sublink_columns_error(c, sl, rs->ncols);
-    } else if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK) {
-        subtype_put(c->x, sl, rs);
-        set_null(out, rs->cols[0].oid);
-        out->typmod = rs->cols[0].typmod;
     } else {
-        set_null(out, RL_OID_BOOL);
+        subtype_put(c->x, sl, rs);
+        set_null(out, expr ? rs->cols[0].oid : RL_OID_BOOL);
+        out->typmod = expr ? rs->cols[0].typmod : -1;
     }
     rl_rowset_free(rs);
     return rc;
@@ -2236,6 +2235,8 @@ static int eval_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *ou
     if (!rs)
         return -1;
     int rc = 0;
+    if (sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK)
+        subtype_put(c->x, sl, rs); /* its typing is done too (EXPR: below, once checked) */
     if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK) {
         set_bool(out, rs->nrows > 0);
     } else if (rs->ncols != 1) {

@@ -478,7 +478,9 @@ static rl_rowset *from_subselect(sel *S, const PgQuery__RangeSubselect *rs_node)
         return rl_exec_error(S->x, "42601", -1, "malformed subquery in FROM"), NULL;
     if (!rs_node->alias || !rs_node->alias->aliasname)
         return rl_exec_error(S->x, "42601", -1, "subquery in FROM must have an alias"), NULL;
-    rl_rowset *rs = run_raw(S->x, rs_node->subquery->select_stmt, S->outer, S->ctes);
+    /* a typing run needs the subquery's columns only, so its subqueries too */
+    rl_rowset *rs =
+        run_raw_mode(S->x, rs_node->subquery->select_stmt, S->outer, S->ctes, S->type_only);
     if (!rs)
         return NULL;
     resolve_unknown(rs);
@@ -1895,8 +1897,9 @@ done:
 
 /* ------------------------------------------------------ entry points */
 
+/* type_only: a typing run, which needs the CTEs' columns, not their rows */
 static int bind_ctes(rl_exec *x, const PgQuery__WithClause *w, const rl_binding *outer,
-                     cte_env *envs, const cte_env *base, const cte_env **top)
+                     cte_env *envs, const cte_env *base, const cte_env **top, bool type_only)
 {
     const cte_env *env = base;
     if (w->recursive)
@@ -1910,7 +1913,7 @@ static int bind_ctes(rl_exec *x, const PgQuery__WithClause *w, const rl_binding 
         if (!cte->ctequery || cte->ctequery->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
             return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cte->location,
                                  "WITH with data-modifying statements is not supported");
-        rl_rowset *rs = run_raw(x, cte->ctequery->select_stmt, outer, env);
+        rl_rowset *rs = run_raw_mode(x, cte->ctequery->select_stmt, outer, env, type_only);
         if (!rs)
             return -1;
         resolve_unknown(rs);
@@ -1956,7 +1959,7 @@ static rl_rowset *run_raw_mode(rl_exec *x, const PgQuery__SelectStmt *st,
         envs = calloc(nenv + 1, sizeof *envs);
         if (!envs)
             return fail_oom(x);
-        if (bind_ctes(x, st->with_clause, outer, envs, ctes, &S.ctes) < 0) {
+        if (bind_ctes(x, st->with_clause, outer, envs, ctes, &S.ctes, type_only) < 0) {
             for (size_t i = 0; i < nenv; i++)
                 rl_rowset_free(envs[i].rs);
             free(envs);

@@ -110,6 +110,21 @@ def test_nested_subqueries_are_linear(server):
         assert c.execute("SELECT (SELECT 'a'::varchar(3))").description[0].type_code == 1043
 
 
+@pytest.mark.parametrize("opener, inner, closer, answer", [
+    ("true IN (SELECT ", "true", ")", True),
+    ("EXISTS (SELECT ", "1", ")", True),
+    ("(SELECT * FROM (SELECT ", "1", ") s)", 1),
+    ("(WITH w AS (SELECT ", "1", " AS x) SELECT x FROM w)", 1),
+])
+def test_other_nested_subqueries_are_linear(server, opener, inner, closer, answer):
+    """The same doubling through IN / EXISTS, FROM subqueries and CTEs."""
+    with psycopg.connect(server.dsn(), autocommit=True) as c:
+        started = time.monotonic()
+        row = c.execute("SELECT " + opener * 40 + inner + closer * 40).fetchone()
+        assert time.monotonic() - started < 0.5
+        assert row == (answer,)
+
+
 # ------------------------------------------------------ 4: text encoding
 
 def simple_query_error(port, sql: bytes):

@@ -392,8 +392,11 @@ int kv_close(kv_db *db, kv_error *err)
     int rc = slate_close(db->slate, e);
     /* A fenced writer's close loses nothing acknowledged: every write it
      * acknowledged is durable in SlateDB or was replayed from its journal
-     * by the writer that fenced it. Only unacknowledged writes go. */
-    if (rc < 0 && e->kind == KV_ERR_FENCED) {
+     * by the writer that fenced it. Only unacknowledged writes go. A
+     * fenced writer's background tasks may find the fence first and close
+     * the engine themselves; close then says "db is closed", which means
+     * the same thing. */
+    if (rc < 0 && (e->kind == KV_ERR_FENCED || e->kind == KV_ERR_CLOSED)) {
         set_err(e, KV_OK, "");
         rc = 0;
     }

@@ -96,12 +96,14 @@ class _Proc:
 class PgServer(_Proc):
     name = 'PostgreSQL'
 
-    def __init__(self, workdir):
+    def __init__(self, workdir, extra=(), tag='pg'):
         super().__init__()
-        self.dir = os.path.join(workdir, 'pg')
+        self.dir = os.path.join(workdir, tag)
         self.data = os.path.join(self.dir, 'data')
         self.port = free_port()
         self.user = None
+        self.extra = list(extra)   # more `-c name=value` settings
+        self.tag = tag
 
     def version(self):
         out = subprocess.run([os.path.join(PG_BIN, 'postgres'), '--version'],
@@ -123,8 +125,9 @@ class PgServer(_Proc):
                      '-p', str(self.port), '-k', self.dir,
                      '-c', 'listen_addresses=127.0.0.1',
                      '-c', 'fsync=on', '-c', 'synchronous_commit=on',
-                     '-c', 'max_connections=100', '-c', 'timezone=UTC'],
-                    os.path.join(workdir_of(self.dir), 'postgres.log'), user=self.user)
+                     '-c', 'max_connections=100', '-c', 'timezone=UTC'] +
+                    [x for kv in self.extra for x in ('-c', kv)],
+                    self.logpath(), user=self.user)
         wait_port(self.port, self.proc, 60, 'postgres')
         # accepting TCP is not yet accepting sessions: wait for pg_isready
         deadline = time.time() + 60
@@ -135,6 +138,10 @@ class PgServer(_Proc):
                 return
             time.sleep(0.1)
         raise RuntimeError('postgres not ready')
+
+    def logpath(self):
+        name = 'postgres.log' if self.tag == 'pg' else f'{self.tag}.log'
+        return os.path.join(workdir_of(self.dir), name)
 
     def create_db(self, name):
         from lakewire import Conn
@@ -168,8 +175,9 @@ def workdir_of(d):
 class RockLakeServer(_Proc):
     name = 'RockLake'
 
-    def __init__(self, binary, store, workdir, env=None, tag='rocklake'):
+    def __init__(self, binary, store, workdir, env=None, tag='rocklake', extra=()):
         super().__init__()
+        self.extra = list(extra)   # more `rocklake serve` options
         self.binary = binary
         self.store = store
         self.workdir = workdir
@@ -196,8 +204,8 @@ class RockLakeServer(_Proc):
         self._spawn([self.binary, 'serve', '--store', self.store,
                      '--listen', '127.0.0.1:0', '--port-file', portfile,
                      '--metrics', f'127.0.0.1:{self.metrics_port}',
-                     '--auto-create', 'on'],
-                    os.path.join(self.workdir, f'{self.tag}.log'), env=self.env)
+                     '--auto-create', 'on'] + self.extra,
+                    self.logpath(), env=self.env)
         deadline = time.time() + 60
         while time.time() < deadline:
             if self.proc.poll() is not None:
@@ -215,6 +223,9 @@ class RockLakeServer(_Proc):
         else:
             raise RuntimeError('rocklake serve did not write its port file')
         wait_port(self.port, self.proc, 30, 'rocklake serve')
+
+    def logpath(self):
+        return os.path.join(self.workdir, f'{self.tag}.log')
 
     def create_db(self, name):
         pass  # --auto-create on: the first connection creates the lake

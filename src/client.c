@@ -625,6 +625,11 @@ static void report_error(client *c, rl_error *err)
         put_error(c, 'E', "ERROR", err);
 }
 
+/* The longest statement text a log line carries: enough for every statement
+ * shape DuckDB sends up to its literals (a profile groups by it), short
+ * enough that a log line stays one small write. */
+#define LOGGED_STATEMENT_BYTES 4096
+
 /* Time a finished statement; log it when --log-min-duration-statement asks. */
 static void observe_statement(client *c, const char *kind, const char *sql, uint64_t t0)
 {
@@ -632,10 +637,17 @@ static void observe_statement(client *c, const char *kind, const char *sql, uint
     srv_observe_statement(c->srv, secs);
     if (!srv_statement_is_slow(c->srv, secs))
         return;
-    char ms[32], pid[16], text[204];
+    char ms[32], pid[16], text[LOGGED_STATEMENT_BYTES + 1];
     snprintf(ms, sizeof ms, "%.3f", secs * 1000);
     snprintf(pid, sizeof pid, "%d", c->reg.pid);
-    snprintf(text, sizeof text, "%s", sql ? sql : "");
+    size_t n = sql ? strlen(sql) : 0;
+    if (n > LOGGED_STATEMENT_BYTES) {
+        n = LOGGED_STATEMENT_BYTES; /* cut on a character boundary */
+        while (n > 0 && ((unsigned char)sql[n] & 0xC0) == 0x80)
+            n--;
+    }
+    memcpy(text, sql ? sql : "", n);
+    text[n] = '\0';
     srv_log(c->srv, "info", "statement", "pid", pid, "database", c->database, "kind", kind,
             "duration_ms", ms, "sql", text, NULL);
 }

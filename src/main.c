@@ -687,7 +687,7 @@ static const char *const help_serve =
     "  --port-file FILE       write the listening port to FILE once listening\n"
     "                         (ROCKLAKE_PORT_FILE)\n"
     "  --log-min-duration-statement MS\n"
-    "                         log each statement (its text, cut at 200 bytes) that ran MS\n"
+    "                         log each statement (its text, cut at 4096 bytes) that ran MS\n"
     "                         milliseconds or longer; 0 logs every statement with its\n"
     "                         duration (ROCKLAKE_LOG_MIN_DURATION_STATEMENT; default off)\n"
     "  --cache-mb N           block cache of each open lake, in MiB (ROCKLAKE_CACHE_MB;\n"

@@ -94,6 +94,59 @@ static inline rl_value *rl_rowset_row(rl_rowset *rs, size_t i) { return &rs->val
 /* Copy a value's string bytes into arena (no-op for fixed-size values). */
 int rl_value_own(rl_arena *a, rl_value *v);
 
+/* Hash equality that implies SQL equality: values of the int-like family
+ * (int2/4/8, oid, regclass, regproc) hash their integer, the string-like
+ * family (text, varchar, name, "char") their bytes; anything else, and
+ * NULL, is not hashable (ok false). Two values of one family are equal in
+ * SQL iff rl_value_key_equal says so. */
+typedef struct rl_value_key {
+    bool ok;
+    bool string;
+    uint64_t h;
+} rl_value_key;
+bool rl_oid_is_intlike(uint32_t oid);
+bool rl_oid_is_stringlike(uint32_t oid);
+rl_value_key rl_value_key_of(const rl_value *v);
+bool rl_value_key_equal(const rl_value *a, const rl_value *b);
+
+/* ------------------------------------------------------------- key sets
+ *
+ * What a scan may skip: a key set says that only rows whose column `col`
+ * equals one of `vals` can matter to the statement (the caller still applies
+ * every condition to what the scan returns, so a key set only saves work and
+ * is never needed for correctness). sql_select.c derives them from `col =
+ * constant` / `col IN (constants)` conjuncts and from the left side of an
+ * equi-join; pg_catalog's generators (sql_pgcatalog.c) drop rows outside
+ * them before building them, so a reflection query filtered by relname
+ * looks rows up instead of materializing pg_attribute. */
+typedef struct rl_keyset {
+    size_t col;         /* column index in the scanned relation */
+    bool string;        /* string-like values (else int-like) */
+    size_t n;           /* distinct values */
+    rl_value *vals;     /* n values; strings borrowed from the caller */
+    size_t nslots;      /* a power of two >= 2n: open addressing */
+    uint32_t *slots;    /* value index + 1, 0 = empty */
+    size_t cap;
+} rl_keyset;
+
+#define RL_SCAN_KEYSETS 4
+typedef struct rl_scan_keys {
+    size_t n;
+    rl_keyset sets[RL_SCAN_KEYSETS];
+} rl_scan_keys;
+
+/* Start an empty key set on column `col` of the given family (0, or -1 on
+ * out of memory); add values (NULLs and values of the other family are
+ * skipped: -1 only on out of memory); free what a key set holds. */
+int rl_keyset_init(rl_keyset *k, size_t col, bool string);
+int rl_keyset_add(rl_keyset *k, const rl_value *v);
+bool rl_keyset_has(const rl_keyset *k, const rl_value *v);
+void rl_keyset_free(rl_keyset *k);
+void rl_scan_keys_free(rl_scan_keys *keys);
+/* Could this row of the scanned relation matter (every key set admits it)?
+ * keys NULL or empty admits everything. */
+bool rl_scan_keys_admit(const rl_scan_keys *keys, const rl_value *row);
+
 /* ------------------------------------------------------------ relations */
 
 typedef enum rl_rel_kind {
@@ -401,6 +454,11 @@ typedef enum rl_scan_order { RL_SCAN_KEY = 0, RL_SCAN_HEAP = 1 } rl_scan_order;
  * applies it. Stored rows carry their primary key and a ctid. */
 rl_rowset *rl_relation_scan(rl_exec *x, const rl_relation *rel, const char *alias,
                             const PgQuery__Node *where, rl_scan_order order);
+/* rl_relation_scan that may also leave out rows outside `keys` (NULL: none;
+ * only pg_catalog relations use them today). */
+rl_rowset *rl_relation_scan_keyed(rl_exec *x, const rl_relation *rel, const char *alias,
+                                  const PgQuery__Node *where, rl_scan_order order,
+                                  const rl_scan_keys *keys);
 /* Does the statement name ctid (a SELECT of it, a DML ctid predicate)? Only
  * then do stored rows get ctids: numbering is a hash-map insert per row. */
 bool rl_exec_uses_ctids(rl_exec *x);
@@ -461,9 +519,11 @@ int rl_relation_max_key(rl_exec *x, const rl_relation *rel, rl_value *out);
  * or -1. */
 int rl_pgcatalog_find(const char *schema, const char *name);
 const char *rl_pgcatalog_schema(int id);
-/* Generate all rows of a virtual relation (reflecting the catalog as this
- * transaction sees it, so a table created a moment ago is listed). */
-rl_rowset *rl_pgcatalog_rows(rl_exec *x, int id);
+/* Generate the rows of a virtual relation (reflecting the catalog as this
+ * transaction sees it, so a table created a moment ago is listed): all of
+ * them, or (keys not NULL) at least those rl_scan_keys_admit lets through.
+ * Strings of the fixed (system) rows live as long as the process. */
+rl_rowset *rl_pgcatalog_rows(rl_exec *x, int id, const rl_scan_keys *keys);
 /* The oid of a relation / namespace, used consistently by pg_class,
  * pg_attribute, RowDescription and to_regclass: PostgreSQL 15's real oid for
  * its own (pg_catalog / information_schema), else a stable pseudo-oid. */

@@ -402,6 +402,7 @@ struct gen_ctx {
     rl_value row[32];
     char chars[32]; /* storage of "char" values of the row being built */
     rl_txn *txn;    /* transaction of the lake whose tables are being collected */
+    const rl_scan_keys *keys; /* rows outside them may be left out; NULL: none */
 };
 
 static int collect_table(void *ctx, const char *schema, const char *name,
@@ -496,7 +497,13 @@ static void put_char(gen_ctx *g, size_t i, char c)
     g->row[i].d.v.s.len = c ? 1 : 0;
 }
 
-static int emit(gen_ctx *g) { return rl_rowset_add(g->rs, g->row, NULL, g->err); }
+/* Add the row being built, unless the scan's key sets rule it out. */
+static int emit(gen_ctx *g)
+{
+    if (!rl_scan_keys_admit(g->keys, g->row))
+        return 0;
+    return rl_rowset_add(g->rs, g->row, NULL, g->err);
+}
 
 /* ------------------------------------------------------------ namespaces */
 
@@ -1055,27 +1062,36 @@ static void build_fixed_rows(void)
     }
 }
 
-/* Start `rs` with a copy of relation id's fixed rows (values only: their
- * strings stay in the shared arenas). */
-static int copy_fixed_rows(rl_exec *x, int id, rl_rowset *rs)
+/* Start `rs` with a copy of relation id's fixed rows, those the key sets
+ * admit (values only: their strings stay in the shared arenas). */
+static int copy_fixed_rows(rl_exec *x, int id, rl_rowset *rs, const rl_scan_keys *keys)
 {
     if (!vrels[id].fixed)
         return 0;
     pthread_once(&fixed_once, build_fixed_rows);
-    const rl_rowset *f = fixed_rows[id];
+    rl_rowset *f = fixed_rows[id];
     if (fixed_failed || !f)
         return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
     if (f->nrows == 0)
         return 0;
-    size_t n = f->nrows * f->ncols;
-    if (!(rs->vals = malloc(n * sizeof *rs->vals)))
+    assert(rs->ncols == f->ncols && rs->nrows == 0);
+    if (!(rs->vals = malloc(f->nrows * f->ncols * sizeof *rs->vals)))
         return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
-    memcpy(rs->vals, f->vals, n * sizeof *rs->vals);
-    rs->nrows = rs->caprows = f->nrows;
+    rs->caprows = f->nrows;
+    if (!keys || keys->n == 0) {
+        memcpy(rs->vals, f->vals, f->nrows * f->ncols * sizeof *rs->vals);
+        rs->nrows = f->nrows;
+        return 0;
+    }
+    for (size_t r = 0; r < f->nrows; r++) {
+        const rl_value *row = rl_rowset_row(f, r);
+        if (rl_scan_keys_admit(keys, row))
+            memcpy(rl_rowset_row(rs, rs->nrows++), row, f->ncols * sizeof *rs->vals);
+    }
     return 0;
 }
 
-rl_rowset *rl_pgcatalog_rows(rl_exec *x, int id)
+rl_rowset *rl_pgcatalog_rows(rl_exec *x, int id, const rl_scan_keys *keys)
 {
     rl_rowset *rs = rl_pgcatalog_columns(id);
     if (!rs) {
@@ -1087,7 +1103,8 @@ rl_rowset *rl_pgcatalog_rows(rl_exec *x, int id)
     g.x = x;
     g.err = x->err;
     g.rs = rs;
-    int rc = copy_fixed_rows(x, id, rs);
+    g.keys = keys;
+    int rc = copy_fixed_rows(x, id, rs, keys);
     if (rc == 0 && vrels[id].gen)
         rc = vrels[id].gen(&g);
     free(g.tables);

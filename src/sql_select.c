@@ -53,6 +53,10 @@ typedef struct sel {
     const name_set *need; /* joins: columns worth carrying (NULL = all) */
     const PgQuery__Node *join_where; /* joins: the WHERE, for push_filters */
     bool nullable;   /* the relation being read is a LEFT JOIN's inner side */
+    /* from_join -> from_rangevar of its right side: the ON and the joined
+     * left rows, whose equi-join values become a key set of the scan */
+    const PgQuery__Node *probe_quals;
+    rl_rowset *probe_left;
     bool type_only;       /* rl_select_type: result columns only, no rows */
 } sel;
 
@@ -435,6 +439,163 @@ static int push_filters(sel *S, rl_rowset *rs, const PgQuery__Node *cond)
     return local_to((const ProtobufCMessage *)cond, rs) ? keep_rows(S, rs, cond) : 0;
 }
 
+/* ------------------------------------------------------ scan key sets
+ *
+ * Conditions that name few values of a pg_catalog relation's column become
+ * key sets of its scan (sql_int.h), so the generator builds those rows
+ * only: `col = constant` and `col IN (constants)` conjuncts of the WHERE
+ * (with the same rule as push_filters: not on a LEFT JOIN's inner side),
+ * and for the right side of a join the values the left rows carry in an
+ * `l.col = r.col` conjunct of ON (valid for LEFT joins too: a right row
+ * whose value no left row has matches no left row). Every condition is
+ * still evaluated on what the scan returns. */
+
+static long colref_in(const PgQuery__Node *n, const rl_rowset *rs);
+static bool equi_pair(const PgQuery__Node *q, const rl_rowset *l, const rl_rowset *r, long *lc,
+                      long *rc);
+
+/* An integer or string constant as a value (strings borrowed from the
+ * parse tree, through rl_const: a cached tree's literals are this
+ * execution's); false for anything else. */
+static bool const_value(const PgQuery__Node *n, rl_value *v)
+{
+    if (!n || n->node_case != PG_QUERY__NODE__NODE_A_CONST)
+        return false;
+    const PgQuery__AConst *c = rl_const(n->a_const);
+    if (!c || c->isnull)
+        return false;
+    memset(v, 0, sizeof *v);
+    v->typmod = -1;
+    if (c->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
+        v->oid = RL_OID_INT8;
+        v->d.v.i = c->ival ? c->ival->ival : 0;
+        return true;
+    }
+    if (c->val_case == PG_QUERY__A__CONST__VAL_SVAL && c->sval && c->sval->sval) {
+        v->oid = RL_OID_TEXT;
+        v->d.v.s.p = (const uint8_t *)c->sval->sval;
+        v->d.v.s.len = strlen(c->sval->sval);
+        return true;
+    }
+    return false;
+}
+
+static bool same_family(uint32_t a, uint32_t b)
+{
+    return (rl_oid_is_intlike(a) && rl_oid_is_intlike(b)) ||
+           (rl_oid_is_stringlike(a) && rl_oid_is_stringlike(b));
+}
+
+/* A new key set on column col of shape, or NULL (no room, or out of
+ * memory: the scan then simply has one key set fewer). */
+static rl_keyset *keys_new(rl_scan_keys *keys, const rl_rowset *shape, long col)
+{
+    if (keys->n == RL_SCAN_KEYSETS)
+        return NULL;
+    rl_keyset *k = &keys->sets[keys->n];
+    if (rl_keyset_init(k, (size_t)col, rl_oid_is_stringlike(shape->cols[col].oid)) < 0)
+        return NULL;
+    keys->n++;
+    return k;
+}
+
+static void keys_drop_last(rl_scan_keys *keys)
+{
+    rl_keyset_free(&keys->sets[--keys->n]);
+}
+
+/* `col = const`, `const = col` or `col IN (consts)` on a column of shape. */
+static void keys_from_conjunct(rl_scan_keys *keys, const rl_rowset *shape, const PgQuery__Node *q)
+{
+    if (q->node_case != PG_QUERY__NODE__NODE_A_EXPR)
+        return;
+    const PgQuery__AExpr *e = q->a_expr;
+    const char *op = e->n_name == 1 ? node_str(e->name[0]) : NULL;
+    if (!op || strcmp(op, "=") != 0)
+        return;
+    rl_value v;
+    if (e->kind == PG_QUERY__A__EXPR__KIND__AEXPR_OP) {
+        long col = colref_in(e->lexpr, shape);
+        const PgQuery__Node *c = e->rexpr;
+        if (col < 0)
+            col = colref_in(e->rexpr, shape), c = e->lexpr;
+        if (col < 0 || !const_value(c, &v) || !same_family(shape->cols[col].oid, v.oid))
+            return;
+        rl_keyset *k = keys_new(keys, shape, col);
+        if (k && rl_keyset_add(k, &v) < 0)
+            keys_drop_last(keys);
+        return;
+    }
+    if (e->kind != PG_QUERY__A__EXPR__KIND__AEXPR_IN || !e->rexpr ||
+        e->rexpr->node_case != PG_QUERY__NODE__NODE_LIST)
+        return;
+    long col = colref_in(e->lexpr, shape);
+    const PgQuery__List *l = e->rexpr->list;
+    if (col < 0 || l->n_items == 0)
+        return;
+    for (size_t i = 0; i < l->n_items; i++) /* all constants of the column's family */
+        if (!const_value(l->items[i], &v) || !same_family(shape->cols[col].oid, v.oid))
+            return;
+    rl_keyset *k = keys_new(keys, shape, col);
+    for (size_t i = 0; k && i < l->n_items; i++) {
+        const_value(l->items[i], &v);
+        if (rl_keyset_add(k, &v) < 0) {
+            keys_drop_last(keys);
+            return;
+        }
+    }
+}
+
+static void keys_from_where(rl_scan_keys *keys, const rl_rowset *shape, const PgQuery__Node *q)
+{
+    if (!q)
+        return;
+    if (q->node_case == PG_QUERY__NODE__NODE_BOOL_EXPR &&
+        q->bool_expr->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR) {
+        for (size_t i = 0; i < q->bool_expr->n_args; i++)
+            keys_from_where(keys, shape, q->bool_expr->args[i]);
+        return;
+    }
+    keys_from_conjunct(keys, shape, q);
+}
+
+/* The first `l.col = r.col` conjunct of ON whose r.col is a column of shape:
+ * the left rows' values of l.col. */
+static void keys_from_join(rl_scan_keys *keys, const rl_rowset *shape, const PgQuery__Node *on,
+                           rl_rowset *left)
+{
+    long lc, rc;
+    if (!equi_pair(on, left, shape, &lc, &rc))
+        return;
+    rl_keyset *k = keys_new(keys, shape, rc);
+    for (size_t i = 0; k && i < left->nrows; i++) {
+        if (rl_keyset_add(k, &rl_rowset_row(left, i)[lc]) < 0) {
+            keys_drop_last(keys);
+            return;
+        }
+    }
+}
+
+/* Key sets for a scan of rel (only pg_catalog relations use them). */
+static int scan_keys(sel *S, const rl_relation *rel, const char *alias, rl_scan_keys *keys)
+{
+    const PgQuery__Node *on = S->probe_quals;
+    rl_rowset *left = S->probe_left;
+    S->probe_quals = NULL, S->probe_left = NULL;
+    keys->n = 0;
+    if (rel->kind != RL_REL_VIRTUAL || (!on && (!S->join_where || S->nullable)))
+        return 0;
+    rl_rowset *shape = rl_relation_shape(S->x, rel, alias);
+    if (!shape)
+        return -1;
+    if (S->join_where && !S->nullable)
+        keys_from_where(keys, shape, S->join_where);
+    if (on && left)
+        keys_from_join(keys, shape, on, left);
+    rl_rowset_free(shape);
+    return 0;
+}
+
 static rl_rowset *from_rangevar(sel *S, const PgQuery__RangeVar *rv, const PgQuery__Node *where)
 {
     const char *alias = rv->alias && rv->alias->aliasname ? rv->alias->aliasname : rv->relname;
@@ -445,9 +606,11 @@ static rl_rowset *from_rangevar(sel *S, const PgQuery__RangeVar *rv, const PgQue
         rs = rowset_clone(S->x, cte->rs, alias);
     } else {
         rl_relation rel;
-        if (rl_relation_resolve(S->x, rv, &rel) < 0)
+        rl_scan_keys keys;
+        if (rl_relation_resolve(S->x, rv, &rel) < 0 || scan_keys(S, &rel, alias, &keys) < 0)
             return NULL;
-        rs = rl_relation_scan(S->x, &rel, alias, where, RL_SCAN_HEAP);
+        rs = rl_relation_scan_keyed(S->x, &rel, alias, where, RL_SCAN_HEAP, &keys);
+        rl_scan_keys_free(&keys);
     }
     if (rs && S->join_where && push_filters(S, rs, S->join_where) < 0) {
         rl_rowset_free(rs);
@@ -608,39 +771,6 @@ static int join_match(sel *S, const PgQuery__JoinExpr *j, rl_rowset *scratch, si
  * candidate, and buckets keep the right side's order, so the result is the
  * same rows in the same order as the nested loop. */
 
-typedef struct hash_key {
-    bool ok;            /* the value can be hashed (int-like or string-like) */
-    uint64_t h;
-} hash_key;
-
-static bool oid_is_intlike(uint32_t oid)
-{
-    return oid == RL_OID_INT2 || oid == RL_OID_INT4 || oid == RL_OID_INT8 ||
-           oid == RL_OID_OID || oid == RL_OID_REGCLASS || oid == RL_OID_REGPROC;
-}
-
-static bool oid_is_stringlike(uint32_t oid)
-{
-    return oid == RL_OID_TEXT || oid == RL_OID_VARCHAR || oid == RL_OID_NAME ||
-           oid == RL_OID_CHAR;
-}
-
-static hash_key value_hash(const rl_value *v)
-{
-    hash_key k = {false, 0};
-    if (v->d.isnull)
-        return k;
-    if (oid_is_intlike(v->oid)) {
-        uint64_t x = (uint64_t)v->d.v.i;
-        k.h = rl_hash_bytes(RL_HASH_SEED, &x, sizeof x);
-        k.ok = true;
-    } else if (oid_is_stringlike(v->oid)) {
-        k.h = rl_hash_bytes(RL_HASH_SEED, v->d.v.s.p, v->d.v.s.len);
-        k.ok = true;
-    }
-    return k;
-}
-
 /* Column index of a ColumnRef in `rs`, or -1 (absent or ambiguous). */
 static long colref_in(const PgQuery__Node *n, const rl_rowset *rs)
 {
@@ -695,8 +825,8 @@ static bool equi_pair(const PgQuery__Node *q, const rl_rowset *l, const rl_rowse
     }
     /* hash equality must imply SQL equality: same family of types */
     uint32_t lo = l->cols[*lc].oid, ro = r->cols[*rc].oid;
-    return (oid_is_intlike(lo) && oid_is_intlike(ro)) ||
-           (oid_is_stringlike(lo) && oid_is_stringlike(ro));
+    return (rl_oid_is_intlike(lo) && rl_oid_is_intlike(ro)) ||
+           (rl_oid_is_stringlike(lo) && rl_oid_is_stringlike(ro));
 }
 
 typedef struct bucket_index {
@@ -729,7 +859,7 @@ static bool bucket_build(bucket_index *b, rl_rowset *r, long rc)
         return false;
     }
     for (size_t ri = 0; ri < r->nrows; ri++) {
-        hash_key k = value_hash(&rl_rowset_row(r, ri)[rc]);
+        rl_value_key k = rl_value_key_of(&rl_rowset_row(r, ri)[rc]);
         if (!k.ok)
             continue; /* NULL never equals anything */
         b->hash[ri] = k.h;
@@ -773,7 +903,7 @@ static rl_rowset *join_rowsets(sel *S, const PgQuery__JoinExpr *j, rl_rowset *l,
                 bucket_free(&bi);
             goto fail;
         }
-        hash_key lk = hashed ? value_hash(&rl_rowset_row(l, li)[lc]) : (hash_key){false, 0};
+        rl_value_key lk = hashed ? rl_value_key_of(&rl_rowset_row(l, li)[lc]) : (rl_value_key){false, false, 0};
         size_t ri = hashed ? (lk.ok ? bi.head[lk.h & (bi.nbuckets - 1)] : 0) : 1;
         for (; hashed ? ri != 0 : ri <= r->nrows; ri = hashed ? bi.next[ri - 1] : ri + 1) {
             if (hashed && bi.hash[ri - 1] != lk.h)
@@ -831,7 +961,10 @@ static rl_rowset *from_join(sel *S, const PgQuery__JoinExpr *j)
         return NULL;
     bool was_nullable = S->nullable;
     S->nullable |= j->jointype == PG_QUERY__JOIN_TYPE__JOIN_LEFT;
+    if (j->rarg->node_case == PG_QUERY__NODE__NODE_RANGE_VAR && j->quals)
+        S->probe_quals = j->quals, S->probe_left = l;
     rl_rowset *r = from_item(S, j->rarg, NULL);
+    S->probe_quals = NULL, S->probe_left = NULL;
     S->nullable = was_nullable;
     if (!r) {
         rl_rowset_free(l);

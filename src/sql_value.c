@@ -6,12 +6,14 @@
  * Invariant: a row set owns every string its values point to (copied into
  * its arena by rl_rowset_add), so a row set outlives the scan it came from.
  */
+#include <assert.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "sql_int.h"
 #include "stack.h"
 
@@ -348,4 +350,135 @@ int rl_send_complete(rl_exec *x, const char *tag)
     if (x->sink && x->sink->command_complete && x->sink->command_complete(x->sink->ctx, tag) < 0)
         return rl_exec_error(x, "08006", -1, "the client connection was lost");
     return 0;
+}
+
+/* ------------------------------------------------------- value keys */
+
+bool rl_oid_is_intlike(uint32_t oid)
+{
+    return oid == RL_OID_INT2 || oid == RL_OID_INT4 || oid == RL_OID_INT8 ||
+           oid == RL_OID_OID || oid == RL_OID_REGCLASS || oid == RL_OID_REGPROC;
+}
+
+bool rl_oid_is_stringlike(uint32_t oid)
+{
+    return oid == RL_OID_TEXT || oid == RL_OID_VARCHAR || oid == RL_OID_NAME ||
+           oid == RL_OID_CHAR;
+}
+
+rl_value_key rl_value_key_of(const rl_value *v)
+{
+    rl_value_key k = {false, false, 0};
+    if (v->d.isnull)
+        return k;
+    if (rl_oid_is_intlike(v->oid)) {
+        uint64_t x = (uint64_t)v->d.v.i;
+        k.h = rl_hash_bytes(RL_HASH_SEED, &x, sizeof x);
+        k.ok = true;
+    } else if (rl_oid_is_stringlike(v->oid)) {
+        k.h = rl_hash_bytes(RL_HASH_SEED, v->d.v.s.p, v->d.v.s.len);
+        k.ok = k.string = true;
+    }
+    return k;
+}
+
+bool rl_value_key_equal(const rl_value *a, const rl_value *b)
+{
+    if (a->d.isnull || b->d.isnull)
+        return false;
+    bool as = rl_oid_is_stringlike(a->oid), bs = rl_oid_is_stringlike(b->oid);
+    if (as != bs)
+        return false;
+    if (as)
+        return a->d.v.s.len == b->d.v.s.len &&
+               (a->d.v.s.len == 0 || memcmp(a->d.v.s.p, b->d.v.s.p, a->d.v.s.len) == 0);
+    return rl_oid_is_intlike(a->oid) && rl_oid_is_intlike(b->oid) && a->d.v.i == b->d.v.i;
+}
+
+/* ------------------------------------------------------------ key sets */
+
+int rl_keyset_init(rl_keyset *k, size_t col, bool string)
+{
+    memset(k, 0, sizeof *k);
+    k->col = col;
+    k->string = string;
+    k->nslots = 16;
+    k->slots = calloc(k->nslots, sizeof *k->slots);
+    return k->slots ? 0 : -1;
+}
+
+/* Slot of v: where it is, or the empty slot where it would go. */
+static size_t keyset_slot(const rl_keyset *k, const rl_value *v, uint64_t h)
+{
+    size_t mask = k->nslots - 1, s = (size_t)h & mask;
+    while (k->slots[s] && !rl_value_key_equal(&k->vals[k->slots[s] - 1], v))
+        s = (s + 1) & mask;
+    return s;
+}
+
+static int keyset_rehash(rl_keyset *k)
+{
+    size_t nslots = k->nslots * 2;
+    uint32_t *slots = calloc(nslots, sizeof *slots);
+    if (!slots)
+        return -1;
+    free(k->slots);
+    k->slots = slots;
+    k->nslots = nslots;
+    for (size_t i = 0; i < k->n; i++) {
+        rl_value_key key = rl_value_key_of(&k->vals[i]);
+        k->slots[keyset_slot(k, &k->vals[i], key.h)] = (uint32_t)(i + 1);
+    }
+    return 0;
+}
+
+int rl_keyset_add(rl_keyset *k, const rl_value *v)
+{
+    rl_value_key key = rl_value_key_of(v);
+    if (!key.ok || key.string != k->string)
+        return 0;
+    size_t s = keyset_slot(k, v, key.h);
+    if (k->slots[s])
+        return 0; /* already there */
+    if (k->n >= UINT32_MAX - 1)
+        return -1;
+    rl_value *grown = rl_array_reserve(k->vals, k->n, &k->cap, sizeof *grown, 16);
+    if (!grown)
+        return -1;
+    k->vals = grown;
+    k->vals[k->n++] = *v;
+    k->slots[s] = (uint32_t)k->n;
+    assert(k->n <= k->nslots);
+    return 2 * k->n > k->nslots ? keyset_rehash(k) : 0;
+}
+
+bool rl_keyset_has(const rl_keyset *k, const rl_value *v)
+{
+    rl_value_key key = rl_value_key_of(v);
+    if (!key.ok || key.string != k->string)
+        return false;
+    return k->slots[keyset_slot(k, v, key.h)] != 0;
+}
+
+void rl_keyset_free(rl_keyset *k)
+{
+    free(k->vals);
+    free(k->slots);
+    memset(k, 0, sizeof *k);
+}
+
+void rl_scan_keys_free(rl_scan_keys *keys)
+{
+    for (size_t i = 0; keys && i < keys->n; i++)
+        rl_keyset_free(&keys->sets[i]);
+    if (keys)
+        keys->n = 0;
+}
+
+bool rl_scan_keys_admit(const rl_scan_keys *keys, const rl_value *row)
+{
+    for (size_t i = 0; keys && i < keys->n; i++)
+        if (!rl_keyset_has(&keys->sets[i], &row[keys->sets[i].col]))
+            return false;
+    return true;
 }

@@ -1,0 +1,741 @@
+#!/usr/bin/env python3
+"""Real DuckDB end to end: RockLake vs PostgreSQL 15 vs DuckLake's own
+in-process DuckDB-file catalog (`make bench`, after the replay benchmark).
+
+The client is DuckDB 1.5.5 with its signed ducklake and postgres extensions
+(PyPI: duckdb, duckdb-extension-ducklake, duckdb-extension-postgres ==1.5.5),
+loaded by path. The same plain DuckDB SQL runs on three catalogs:
+
+  rocklake  `rocklake serve --store file://…` (this build), ducklake:postgres:…
+  pg        PostgreSQL 15 (fsync=on, synchronous_commit=on), ducklake:postgres:…
+  floor     ducklake:FILE.ducklake — DuckLake's in-process DuckDB-file catalog,
+            no catalog server at all: what is left there is DuckDB's own work
+
+Rounds alternate the catalogs A B C, C B A, … (each round on a fresh lake);
+while one server is measured the other is frozen (SIGSTOP). Each operation
+reports the median and p99 of its wall time in the DuckDB client and, for
+RockLake, the server-side time it spent (rocklake_statement_seconds from its
+metrics endpoint, per DuckDB statement). Then N writer processes (1, 4, 8)
+append to one table, commits/s from the first insert to the last commit
+(process start-up and ATTACH excluded). Finally a statement-level profile: one
+more pass of the workload with every statement logged by both servers
+(log_min_duration_statement = 0), grouped by statement shape (literals
+replaced), sorted by server time RockLake lost against PostgreSQL.
+
+  bench/duckdb_bench.py             full run (about 8 minutes on 2 cores)
+  bench/duckdb_bench.py --quick     small sizes (smoke test, ~2 minutes)
+
+Options: --out DIR (where benchmarks.md and plots go; default: the project's
+docs/ and bench/plots/, or build/bench/ with --quick), --keep, --workdir DIR,
+--skip writers,attach,profile (leave parts out), --rounds N.
+Operations a catalog fails are reported as FAILED with the error; the run goes on.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+from mdsection import replace_section  # noqa: E402
+from servers import PG_BIN, PgServer, RockLakeServer, git_rev  # noqa: E402
+
+DUCKDB_VERSION = '1.5.5'
+CATALOGS = ('rocklake', 'pg', 'floor')
+LABEL = {'rocklake': 'RockLake', 'pg': 'PostgreSQL 15', 'floor': 'DuckDB-file catalog'}
+INLINING = 10   # DATA_INLINING_ROW_LIMIT, the same ATTACH option on every catalog
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+def pct(xs, p):
+    if not xs:
+        return None
+    s = sorted(xs)
+    k = (len(s) - 1) * p / 100.0
+    lo = int(k)
+    hi = min(lo + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (k - lo)
+
+
+def config(quick):
+    if quick:
+        return dict(rounds=2, n_create=5, n_inlined=20, n_parquet=6, n_update=5, n_delete=5,
+                    n_reads=20, n_show=5, n_tt=5, n_snap=5, n_reattach=5,
+                    big=[10, 1000], big_repeats=3, writers=[1, 4], writer_commits=20)
+    return dict(rounds=4, n_create=10, n_inlined=50, n_parquet=20, n_update=10, n_delete=10,
+                n_reads=30, n_show=10, n_tt=10, n_snap=10, n_reattach=10,
+                big=[10, 1000, 10000], big_repeats=5, writers=[1, 4, 8], writer_commits=50)
+
+
+# ------------------------------------------------------------ DuckDB client
+
+def extension_dir(work):
+    """The two signed extension binaries in one folder, under the names DuckDB
+    derives their entry points from (postgres's is postgres_scanner)."""
+    import duckdb_extension_ducklake
+    import duckdb_extension_postgres
+    d = os.path.join(work, 'extensions')
+    os.makedirs(d, exist_ok=True)
+    for mod, src, dst in ((duckdb_extension_ducklake, 'ducklake', 'ducklake'),
+                          (duckdb_extension_postgres, 'postgres', 'postgres_scanner')):
+        p = os.path.join(os.path.dirname(mod.__file__), 'extensions', f'v{DUCKDB_VERSION}',
+                         f'{src}.duckdb_extension')
+        shutil.copyfile(p, os.path.join(d, f'{dst}.duckdb_extension'))
+    return d
+
+
+def duck(ext_dir):
+    import duckdb
+    c = duckdb.connect(config={'autoinstall_known_extensions': 'false',
+                               'autoload_known_extensions': 'false'})
+    c.execute(f"LOAD '{ext_dir}/postgres_scanner.duckdb_extension'")
+    c.execute(f"LOAD '{ext_dir}/ducklake.duckdb_extension'")
+    c.execute("SET TimeZone = 'UTC'")
+    return c
+
+
+class Catalog:
+    """One catalog kind: how to name a fresh lake and ATTACH it."""
+
+    def __init__(self, kind, work, server=None):
+        self.kind, self.work, self.server = kind, work, server
+
+    def new_lake(self, name):
+        if self.kind == 'pg':
+            self.server.create_db(name)
+        os.makedirs(os.path.join(self.work, 'data', self.kind, name), exist_ok=True)
+        return name
+
+    def attach_sql(self, lake, alias='lake'):
+        data = os.path.join(self.work, 'data', self.kind, lake)
+        if self.kind == 'floor':
+            src = f"ducklake:{os.path.join(self.work, 'data', self.kind, lake + '.ducklake')}"
+        else:
+            src = f'ducklake:postgres:host=127.0.0.1 port={self.server.port} dbname={lake} user=lake'
+        return f"ATTACH '{src}' AS {alias} (DATA_PATH '{data}/', DATA_INLINING_ROW_LIMIT {INLINING})"
+
+    def server_seconds(self):
+        """RockLake's total server-side statement time so far, else None."""
+        if self.kind != 'rocklake':
+            return None
+        text = self.server.metrics() or ''
+        m = re.search(r'^rocklake_statement_seconds_sum\s+([0-9.eE+-]+)', text, re.M)
+        return float(m.group(1)) if m else None
+
+
+# --------------------------------------------------------------- workload
+
+class Recorder:
+    def __init__(self):
+        self.samples = {}      # (catalog, op) -> [seconds]
+        self.server = {}       # (catalog, op) -> [server seconds per statement]
+        self.failures = []
+
+    def add(self, cat, op, secs):
+        self.samples.setdefault((cat, op), []).append(secs)
+
+    def fail(self, cat, op, err):
+        msg = f'{type(err).__name__}: {err}'.splitlines()[0][:300]
+        self.failures.append({'catalog': cat, 'op': op, 'error': msg})
+        log(f'  FAILED {cat}/{op}: {msg}')
+
+
+def timed(rec, cat, op, conn, sqls, statements_per_sample=1):
+    """Run each SQL (a string or a list run back to back as one sample),
+    recording wall time per sample and RockLake's server time per statement."""
+    before = cat.server_seconds()
+    n = 0
+    for sql in sqls:
+        parts = sql if isinstance(sql, list) else [sql]
+        t0 = time.perf_counter()
+        for s in parts:
+            conn.execute(s).fetchall()
+        rec.add(cat.kind, op, time.perf_counter() - t0)
+        n += 1
+    after = cat.server_seconds()
+    if before is not None and after is not None and n:
+        rec.server.setdefault((cat.kind, op), []).append((after - before) / n)
+
+
+OPS = [  # (key, label) in report order
+    ('attach_fresh', 'ATTACH a fresh lake (creates the catalog)'),
+    ('create_table', 'CREATE TABLE'),
+    ('insert_inlined', 'INSERT commit, inlined (1 row)'),
+    ('insert_parquet', 'INSERT commit, Parquet (1,000 rows)'),
+    ('update', 'UPDATE (1 inlined row)'),
+    ('delete', 'DELETE (1 Parquet row)'),
+    ('read_inlined', 'point read, inlined data'),
+    ('read_parquet', 'point read, Parquet with file pruning'),
+    ('show_all', 'SHOW ALL TABLES'),
+    ('time_travel', 'time travel read (AT VERSION)'),
+    ('snapshots', 'ducklake_snapshots()'),
+    ('reattach', 'DETACH + ATTACH + first read'),
+]
+
+
+def round_workload(rec, cat, ext_dir, lake, c):
+    """The per-round operations on a fresh lake, in a fresh DuckDB."""
+    conn = duck(ext_dir)
+    try:
+        timed(rec, cat, 'attach_fresh', conn, [cat.attach_sql(lake)])
+        timed(rec, cat, 'create_table', conn,
+              [f'CREATE TABLE lake.t{i} (id BIGINT, v VARCHAR)' for i in range(c['n_create'])])
+        conn.execute('CREATE TABLE lake.pq (id BIGINT, v VARCHAR)')
+        timed(rec, cat, 'insert_inlined', conn,
+              [f"INSERT INTO lake.t0 VALUES ({i}, 'v{i}')" for i in range(c['n_inlined'])])
+        timed(rec, cat, 'insert_parquet', conn,
+              [f"INSERT INTO lake.pq SELECT i, 'p' || i FROM range({k * 1000}, {(k + 1) * 1000}) t(i)"
+               for k in range(c['n_parquet'])])
+        timed(rec, cat, 'update', conn,
+              [f"UPDATE lake.t0 SET v = 'u{i}' WHERE id = {i}" for i in range(c['n_update'])])
+        timed(rec, cat, 'delete', conn,
+              [f'DELETE FROM lake.pq WHERE id = {k * 1000 + 7}' for k in range(c['n_delete'])])
+        n = c['n_inlined']
+        timed(rec, cat, 'read_inlined', conn,
+              [f'SELECT v FROM lake.t0 WHERE id = {(i * 7) % n}' for i in range(c['n_reads'])])
+        m = c['n_parquet'] * 1000
+        timed(rec, cat, 'read_parquet', conn,
+              [f'SELECT v FROM lake.pq WHERE id = {(i * 7919) % m}' for i in range(c['n_reads'])])
+        timed(rec, cat, 'show_all', conn, ['SHOW ALL TABLES'] * c['n_show'])
+        last = conn.execute("SELECT max(snapshot_id) FROM ducklake_snapshots('lake')").fetchone()[0]
+        timed(rec, cat, 'time_travel', conn,
+              [f'SELECT count(*) FROM lake.t0 AT (VERSION => {max(1, last - 1 - i)})'
+               for i in range(c['n_tt'])])
+        timed(rec, cat, 'snapshots', conn,
+              ["SELECT count(*) FROM ducklake_snapshots('lake')"] * c['n_snap'])
+        timed(rec, cat, 'reattach', conn,
+              [['DETACH lake', cat.attach_sql(lake), 'SELECT count(*) FROM lake.t0']
+               for _ in range(c['n_reattach'])])
+    finally:
+        conn.close()
+
+
+def build_big_lake(cat, ext_dir, lake, n_tables):
+    """A lake with n_tables tables (3 columns each) and some history: tables
+    created 500 per transaction, then 20 inlined commits and a dropped table."""
+    conn = duck(ext_dir)
+    try:
+        conn.execute(cat.attach_sql(lake))
+        for lo in range(0, n_tables, 500):
+            conn.execute('BEGIN')
+            for i in range(lo, min(n_tables, lo + 500)):
+                conn.execute(f'CREATE TABLE lake.t{i} (id BIGINT, v VARCHAR, ts TIMESTAMP)')
+            conn.execute('COMMIT')
+        for i in range(20):
+            conn.execute(f"INSERT INTO lake.t{i % n_tables} VALUES ({i}, 'h', TIMESTAMP '2026-01-01')")
+        conn.execute('CREATE TABLE lake.gone (a INT)')
+        conn.execute('DROP TABLE lake.gone')
+    finally:
+        conn.close()
+
+
+def attach_big(rec, cat, ext_dir, lake, n_tables, repeats):
+    """ATTACH of an existing lake in a fresh DuckDB, then its first read."""
+    op_a, op_r = f'attach_{n_tables}', f'attach_read_{n_tables}'
+    for _ in range(repeats):
+        conn = duck(ext_dir)
+        try:
+            timed(rec, cat, op_a, conn, [cat.attach_sql(lake)])
+            timed(rec, cat, op_r, conn, [f'SELECT count(*) FROM lake.t{n_tables - 1}'])
+        finally:
+            conn.close()
+
+
+# ---------------------------------------------------------------- writers
+
+def writer_child(args):
+    """One writer process: ATTACH, say ready, wait for go, append."""
+    cat = Catalog(args.kind, args.workdir)
+    cat.server = type('S', (), {'port': args.port})()
+    conn = duck(args.ext_dir)
+    conn.execute(cat.attach_sql(args.lake))
+    print('ready', flush=True)
+    sys.stdin.readline()
+    first = time.monotonic()
+    ok = failed = 0
+    last = first
+    for i in range(args.commits):
+        try:
+            conn.execute(f'INSERT INTO lake.w VALUES ({args.wid}, {i})')
+            ok += 1
+            last = time.monotonic()
+        except Exception:  # noqa: BLE001 - a commit that lost every retry
+            failed += 1
+    conn.close()
+    print(json.dumps({'first': first, 'last': last, 'ok': ok, 'failed': failed}), flush=True)
+    return 0
+
+
+def writers(rec, cat, ext_dir, lake, n, commits, work):
+    procs = []
+    for w in range(n):
+        p = subprocess.Popen([sys.executable, os.path.abspath(__file__), '--writer-child',
+                              '--kind', cat.kind, '--workdir', work, '--ext-dir', ext_dir,
+                              '--port', str(cat.server.port), '--lake', lake,
+                              '--wid', str(w), '--commits', str(commits)],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        procs.append(p)
+    for p in procs:
+        if p.stdout.readline().strip() != 'ready':
+            raise RuntimeError('a writer process did not attach')
+    before = cat.server_seconds()
+    for p in procs:
+        p.stdin.write('go\n')
+        p.stdin.flush()
+    res = []
+    for p in procs:
+        out, _ = p.communicate(timeout=600)
+        res.append(json.loads(out.strip().splitlines()[-1]))
+    after = cat.server_seconds()
+    ok = sum(r['ok'] for r in res)
+    span = max(r['last'] for r in res) - min(r['first'] for r in res)
+    rec.samples[(cat.kind, f'writers_{n}')] = [ok / span if span > 0 else 0.0]
+    rec.samples[(cat.kind, f'writers_{n}_failed')] = [sum(r['failed'] for r in res)]
+    if before is not None and after is not None:
+        rec.server[(cat.kind, f'writers_{n}')] = [(after - before) / max(1, ok)]
+
+
+# ---------------------------------------------------------------- profile
+
+_STR = re.compile(r"'(?:[^']|'')*'")
+_NUM = re.compile(r'(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])')
+_IDNUM = re.compile(r'(?<=[A-Za-z_])_\d+(?:_\d+)*\b')
+_LIST = re.compile(r'\?(?:\s*,\s*\?)+')
+_TUPLES = re.compile(r'\(\?\)(?:\s*,\s*\(\?\))+')
+
+
+def shape_of(sql):
+    """A statement's shape: literals and numbered names replaced, lists folded."""
+    s = _STR.sub('?', sql)
+    s = _IDNUM.sub('_N', s)
+    s = _NUM.sub('?', s)
+    s = re.sub(r'\s+', ' ', s).strip()
+    s = _LIST.sub('?', s)
+    s = _TUPLES.sub('(?)', s)
+    return s
+
+
+_PG_LINE = re.compile(r'duration: ([0-9.]+) ms\s+(?:statement|execute [^:]*): (.*)', re.S)
+
+
+def pg_statements(path):
+    """(ms, sql) from a PostgreSQL log with log_min_duration_statement = 0
+    (log_line_prefix ''), statements spanning several lines joined."""
+    out, cur = [], None
+    with open(path, errors='replace') as f:
+        for line in f:
+            m = _PG_LINE.search(line)
+            if m:
+                if cur:
+                    out.append(cur)
+                cur = [float(m.group(1)), m.group(2)]
+            elif cur and (line.startswith('\t') or not re.match(r'^\d{4}-|^[A-Z]+:', line)):
+                cur[1] += line
+            else:
+                if cur:
+                    out.append(cur)
+                cur = None
+    if cur:
+        out.append(cur)
+    return [(ms, sql.strip()) for ms, sql in out]
+
+
+def rocklake_statements(path):
+    """(ms, sql) from `rocklake serve --log-format json --log-min-duration-statement 0`."""
+    out = []
+    with open(path, errors='replace') as f:
+        for line in f:
+            if '"statement"' not in line:
+                continue
+            try:
+                d = json.loads(line)
+            except ValueError:
+                continue
+            if d.get('event') == 'statement':
+                out.append((float(d['duration_ms']), d.get('sql', '')))
+    return out
+
+
+LOGGED_BYTES = 4096  # RockLake logs a statement's first 4096 bytes; PostgreSQL all
+SHAPE_CHARS = 1000   # literals differ in length, so compare shapes, cut shorter still
+
+
+def profile_table(rl, pg):
+    """Server time per statement shape on both servers, the shape taken from
+    the same first LOGGED_BYTES of each text, sorted by time RockLake lost."""
+    agg = {}
+    for side, stmts in (('rl', rl), ('pg', pg)):
+        for ms, sql in stmts:
+            cut = sql.encode()[:LOGGED_BYTES].decode(errors='ignore')
+            a = agg.setdefault(shape_of(cut)[:SHAPE_CHARS], {'rl': [], 'pg': []})
+            a[side].append(ms)
+    rows = []
+    for shape, a in agg.items():
+        rows.append({'shape': shape, 'rl_n': len(a['rl']), 'pg_n': len(a['pg']),
+                     'rl_ms': sum(a['rl']), 'pg_ms': sum(a['pg']),
+                     'rl_mean': statistics.fmean(a['rl']) if a['rl'] else None,
+                     'pg_mean': statistics.fmean(a['pg']) if a['pg'] else None})
+    rows.sort(key=lambda r: r['rl_ms'] - r['pg_ms'], reverse=True)
+    return rows
+
+
+# ------------------------------------------------------------------- run
+
+class Bench:
+    def __init__(self, args):
+        self.args = args
+        self.c = config(args.quick)
+        if args.rounds:
+            self.c['rounds'] = args.rounds
+        self.skip = set((args.skip or '').split(',')) - {''}
+        self.work = args.workdir or tempfile.mkdtemp(prefix='rocklake-duckdb-bench-')
+        os.makedirs(self.work, exist_ok=True)
+        os.chmod(self.work, 0o755)
+        self.servers = []
+        self.rec = Recorder()
+        self.profile = []
+        self.versions = {}
+
+    def start_servers(self, logging=False, tag=''):
+        binary = os.path.join(ROOT, os.environ.get('BUILD', 'build'), 'rocklake')
+        store = 'file://' + os.path.join(self.work, f'store{tag}')
+        rl_extra = ['--log-format', 'json', '--log-min-duration-statement', '0'] if logging else []
+        rl = RockLakeServer(binary, store, self.work, tag=f'rocklake{tag}', extra=rl_extra)
+        pg_extra = ['log_min_duration_statement=0', 'log_line_prefix='] if logging else []
+        pg = PgServer(self.work, extra=pg_extra, tag=f'pg{tag}')
+        for s in (rl, pg):
+            s.start()
+            self.servers.append(s)
+        self.versions = {'rocklake': rl.version(), 'pg': pg.version()}
+        return {'rocklake': Catalog('rocklake', self.work, rl), 'pg': Catalog('pg', self.work, pg),
+                'floor': Catalog('floor', self.work)}
+
+    def stop_servers(self):
+        for s in self.servers:
+            s.stop()
+        self.servers = []
+
+    def focus(self, cats, kind):
+        """Freeze the server not being measured (the floor freezes both)."""
+        for k in ('rocklake', 'pg'):
+            srv = cats[k].server
+            srv.resume() if k == kind else srv.pause()
+
+    def guarded(self, kind, op, fn):
+        try:
+            fn()
+        except Exception as e:  # noqa: BLE001 - every failure is reported
+            self.rec.fail(kind, op, e)
+            if os.environ.get('BENCH_TRACE'):
+                traceback.print_exc()
+
+    def main(self):
+        t_start = time.time()
+        ext = extension_dir(self.work)
+        cats = self.start_servers()
+        c = self.c
+        order = list(CATALOGS)
+        for r in range(c['rounds']):
+            seq = order if r % 2 == 0 else order[::-1]
+            for kind in seq:
+                log(f'round {r + 1}/{c["rounds"]}: {kind}')
+                self.focus(cats, kind)
+                lake = cats[kind].new_lake(f'r{r}')
+                self.guarded(kind, 'round', lambda: round_workload(self.rec, cats[kind], ext, lake, c))
+        if 'attach' not in self.skip:
+            for n in c['big']:
+                for kind in order:
+                    log(f'lake of {n} tables: building on {kind}')
+                    self.focus(cats, kind)
+                    lake = cats[kind].new_lake(f'big{n}')
+                    t0 = time.perf_counter()
+                    self.guarded(kind, f'build_{n}', lambda: build_big_lake(cats[kind], ext, lake, n))
+                    self.rec.add(kind, f'build_{n}', time.perf_counter() - t0)
+                for i, kind in enumerate(order + order[::-1]):
+                    self.focus(cats, kind)
+                    reps = max(1, c['big_repeats'] // 2)
+                    self.guarded(kind, f'attach_{n}',
+                                 lambda: attach_big(self.rec, cats[kind], ext, f'big{n}', n, reps))
+        if 'writers' not in self.skip:
+            for n in c['writers']:
+                for kind in ('rocklake', 'pg'):   # one DuckDB file takes one writer process
+                    log(f'{n} writer processes on {kind}')
+                    self.focus(cats, kind)
+                    lake = cats[kind].new_lake(f'w{n}')
+                    conn = duck(ext)
+                    conn.execute(cats[kind].attach_sql(lake))
+                    conn.execute('CREATE TABLE lake.w (writer INT, i INT)')
+                    conn.close()
+                    self.guarded(kind, f'writers_{n}',
+                                 lambda: writers(self.rec, cats[kind], ext, lake, n,
+                                                 c['writer_commits'], self.work))
+        for k in ('rocklake', 'pg'):
+            cats[k].server.resume()
+        self.stop_servers()
+        if 'profile' not in self.skip:
+            log('statement-level profile: one more round with every statement logged')
+            pcats = self.start_servers(logging=True, tag='-profile')
+            prec = Recorder()
+            for kind in ('rocklake', 'pg'):
+                self.focus(pcats, kind)
+                lake = pcats[kind].new_lake('prof')
+                self.guarded(kind, 'profile',
+                             lambda: round_workload(prec, pcats[kind], ext, lake, c))
+                n = min(1000, max(c['big']))
+                lake = pcats[kind].new_lake(f'profbig{n}')
+                self.guarded(kind, 'profile', lambda: build_big_lake(pcats[kind], ext, lake, n))
+                self.guarded(kind, 'profile', lambda: attach_big(prec, pcats[kind], ext, lake, n, 1))
+            for k in ('rocklake', 'pg'):
+                pcats[k].server.resume()
+            rl_log, pg_log = pcats['rocklake'].server.logpath(), pcats['pg'].server.logpath()
+            self.stop_servers()
+            self.profile = profile_table(rocklake_statements(rl_log), pg_statements(pg_log))
+            self.rec.failures += prec.failures
+        self.elapsed = time.time() - t_start
+        self.report()
+
+    def stop_all(self):
+        self.stop_servers()
+
+    # ------------------------------------------------------------ report
+    def stat(self, kind, op):
+        xs = self.rec.samples.get((kind, op))
+        return (pct(xs, 50), pct(xs, 99)) if xs else (None, None)
+
+    def server_ms(self, op):
+        xs = self.rec.server.get(('rocklake', op))
+        return statistics.fmean(xs) * 1e3 if xs else None
+
+    def rows(self):
+        ops = list(OPS)
+        for n in self.c['big']:
+            ops.append((f'attach_{n}', f'ATTACH a lake of {n:,} tables'))
+            ops.append((f'attach_read_{n}', f'  then its first read'))
+        rows = []
+        for key, label in ops:
+            (rm, rp), (pm, pp), (fm, fp) = (self.stat(k, key) for k in CATALOGS)
+            rows.append({'op': key, 'label': label, 'rl': rm, 'rl_p99': rp, 'pg': pm, 'pg_p99': pp,
+                         'floor': fm, 'floor_p99': fp, 'rl_server': self.server_ms(key),
+                         'n': len(self.rec.samples.get(('rocklake', key), []))})
+        return rows
+
+    def writer_rows(self):
+        out = []
+        for n in self.c['writers']:
+            r = self.rec.samples.get(('rocklake', f'writers_{n}'), [None])[0]
+            p = self.rec.samples.get(('pg', f'writers_{n}'), [None])[0]
+            rf = self.rec.samples.get(('rocklake', f'writers_{n}_failed'), [0])[0]
+            pf = self.rec.samples.get(('pg', f'writers_{n}_failed'), [0])[0]
+            out.append({'n': n, 'rl': r, 'pg': p, 'rl_failed': rf, 'pg_failed': pf,
+                        'rl_server': self.server_ms(f'writers_{n}')})
+        return out
+
+    def report(self):
+        a = self.args
+        out = a.out or (os.path.join(ROOT, 'build', 'bench') if a.quick else ROOT)
+        plots = os.path.join(out, 'bench', 'plots') if out == ROOT else os.path.join(out, 'plots')
+        md = os.path.join(out, 'docs', 'benchmarks.md') if out == ROOT else \
+            os.path.join(out, 'benchmarks.md')
+        os.makedirs(plots, exist_ok=True)
+        os.makedirs(os.path.dirname(md), exist_ok=True)
+        rows, wrows = self.rows(), self.writer_rows()
+        text = render(rows, wrows, self.profile, markdown=False)
+        print('\n' + text)
+        if self.rec.failures:
+            print('failures:')
+            for f in self.rec.failures:
+                print(f"  {f['catalog']}/{f['op']}: {f['error']}")
+        plot_files = make_plots(rows, wrows, plots)
+        raw = os.path.join(ROOT, 'build', 'bench') if out == ROOT else out
+        os.makedirs(raw, exist_ok=True)
+        with open(os.path.join(raw, 'duckdb-results.json'), 'w') as f:
+            json.dump({'ops': rows, 'writers': wrows, 'profile': self.profile,
+                       'failures': self.rec.failures, 'config': self.c,
+                       'samples': {f'{k[0]}/{k[1]}': v for k, v in self.rec.samples.items()}},
+                      f, indent=1)
+        replace_section(md, 'duckdb', self.markdown(rows, wrows, plot_files, md), first=True)
+        log(f'bench: wrote {md}, {len(plot_files)} plots in {plots}, raw results '
+            f'{raw}/duckdb-results.json')
+
+    def markdown(self, rows, wrows, plot_files, md):
+        cmd = 'make bench' + (' BENCH_FLAGS=--quick' if self.args.quick else '')
+        import duckdb
+        lines = ['## Real DuckDB end to end', '',
+                 f'Generated by `{cmd}` (bench/duckdb_bench.py{" --quick" if self.args.quick else ""}) '
+                 f'on {time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}; this part took '
+                 f'{self.elapsed / 60:.1f} minutes. Raw numbers: `build/bench/duckdb-results.json`.', '',
+                 f'- Client: DuckDB {duckdb.__version__} (Python) with the signed ducklake and postgres '
+                 f'extensions {DUCKDB_VERSION} from PyPI, loaded by path; every catalog gets the same '
+                 f'plain DuckDB SQL and `DATA_INLINING_ROW_LIMIT {INLINING}`',
+                 f'- RockLake: {self.versions.get("rocklake")}, `rocklake serve --store file://…`',
+                 f'- PostgreSQL: {self.versions.get("pg")} (`{PG_BIN}`), fsync=on, synchronous_commit=on, '
+                 'loopback TCP',
+                 '- DuckDB-file catalog: `ATTACH \'ducklake:FILE.ducklake\'`, in process: the floor, '
+                 'no catalog server at all',
+                 f'- {self.c["rounds"]} rounds alternating the catalogs (A B C, C B A, …), each on a '
+                 'fresh lake; the server not measured is frozen (SIGSTOP). Times are wall time in the '
+                 'DuckDB client per statement (re-attach: DETACH + ATTACH + one read); "RL server" is '
+                 'RockLake\'s own statement time per DuckDB statement (metrics endpoint)', '',
+                 render(rows, wrows, self.profile, markdown=True), '']
+        for p in plot_files:
+            rel = os.path.relpath(p, os.path.dirname(md))
+            lines.append(f'![{os.path.basename(p)}]({rel})')
+        if self.rec.failures:
+            lines += ['', 'Failures:', '']
+            lines += [f"- {f['catalog']}/{f['op']}: `{f['error']}`" for f in self.rec.failures]
+        return '\n'.join(lines) + '\n'
+
+
+def fms(v):
+    if v is None:
+        return '—'
+    v *= 1e3
+    return f'{v:.2f} ms' if v < 100 else f'{v:.0f} ms'
+
+
+def ratio(a, b):
+    return f'{a / b:.2f}' if a is not None and b else '—'
+
+
+def render(rows, wrows, profile, markdown):
+    head = ['operation', 'RockLake', 'p99', 'PostgreSQL', 'p99', 'DuckDB file', 'RL/PG',
+            'RL/floor', 'RL server']
+    body = []
+    for r in rows:
+        body.append([r['label'], fms(r['rl']), fms(r['rl_p99']), fms(r['pg']), fms(r['pg_p99']),
+                     fms(r['floor']), ratio(r['rl'], r['pg']), ratio(r['rl'], r['floor']),
+                     f"{r['rl_server']:.2f} ms" if r['rl_server'] is not None else '—'])
+    wr = [['writer processes', 'RockLake commits/s', 'PostgreSQL commits/s', 'RL/PG',
+           'failed commits RL / PG', 'RL server per commit']]
+    for w in wrows:
+        wr.append([str(w['n']), f"{w['rl']:.0f}" if w['rl'] else '—',
+                   f"{w['pg']:.0f}" if w['pg'] else '—',
+                   f"{w['rl'] / w['pg']:.2f}" if w['rl'] and w['pg'] else '—',
+                   f"{w['rl_failed']} / {w['pg_failed']}",
+                   f"{w['rl_server']:.2f} ms" if w['rl_server'] is not None else '—'])
+    pr = [['statement shape', 'n RL/PG', 'RockLake total', 'PostgreSQL total', 'RL mean',
+           'PG mean', 'lost']]
+    for p in profile[:25]:
+        shape = p['shape'] if len(p['shape']) <= 110 else p['shape'][:107] + '...'
+        pr.append([('`' + shape.replace('|', '\\|').replace('`', "'") + '`') if markdown else shape,
+                   f"{p['rl_n']}/{p['pg_n']}", f"{p['rl_ms']:.1f} ms", f"{p['pg_ms']:.1f} ms",
+                   f"{p['rl_mean']:.3f} ms" if p['rl_mean'] is not None else '—',
+                   f"{p['pg_mean']:.3f} ms" if p['pg_mean'] is not None else '—',
+                   f"{p['rl_ms'] - p['pg_ms']:+.1f} ms"])
+    out = [table([head] + body, markdown), '', table(wr, markdown)]
+    if profile:
+        slower = sum(1 for p in profile if p['rl_n'] and p['pg_n'] and p['rl_ms'] > p['pg_ms'])
+        tot_rl = sum(p['rl_ms'] for p in profile)
+        tot_pg = sum(p['pg_ms'] for p in profile)
+        out += ['', f'Statement-level profile (one logged pass; {len(profile)} shapes, '
+                f'{slower} where RockLake spent more server time than PostgreSQL; total '
+                f'{tot_rl:.0f} ms RockLake, {tot_pg:.0f} ms PostgreSQL); worst 25 by time lost:', '',
+                table(pr, markdown)]
+    return '\n'.join(out)
+
+
+def table(rows, markdown):
+    if markdown:
+        out = ['| ' + ' | '.join(rows[0]) + ' |', '|' + '---|' * len(rows[0])]
+        out += ['| ' + ' | '.join(r) + ' |' for r in rows[1:]]
+        return '\n'.join(out)
+    w = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return '\n'.join('  '.join(c.ljust(w[i]) if i == 0 else c.rjust(w[i])
+                               for i, c in enumerate(r)) for r in rows)
+
+
+def make_plots(rows, wrows, plots):
+    try:
+        import matplotlib
+        matplotlib.use('Agg')
+        import matplotlib.pyplot as plt
+    except Exception as e:  # noqa: BLE001
+        log(f'bench: no plots ({e}); pip install matplotlib')
+        return []
+    files = []
+    ops = [r for r in rows if r['rl'] is not None]
+    fig, ax = plt.subplots(figsize=(11, 5))
+    x = range(len(ops))
+    for i, (k, lab, col) in enumerate((('rl', 'RockLake', 'tab:orange'), ('pg', 'PostgreSQL 15', 'tab:blue'),
+                                       ('floor', 'DuckDB-file catalog', 'tab:gray'))):
+        ax.bar([j + (i - 1) * 0.27 for j in x], [(r[k] or 0) * 1e3 for r in ops], 0.27,
+               label=lab, color=col)
+    ax.set_xticks(list(x))
+    ax.set_xticklabels([r['label'].strip() for r in ops], rotation=60, ha='right', fontsize=7)
+    ax.set_yscale('log')
+    ax.set_ylabel('median ms per DuckDB statement (log)')
+    ax.set_title('Real DuckDB 1.5.5: RockLake vs PostgreSQL 15 vs DuckDB-file catalog')
+    ax.legend()
+    fig.tight_layout()
+    p = os.path.join(plots, 'duckdb_operations.png')
+    fig.savefig(p, dpi=110)
+    plt.close(fig)
+    files.append(p)
+    if wrows:
+        fig, ax = plt.subplots(figsize=(6, 4))
+        ax.plot([w['n'] for w in wrows], [w['rl'] or 0 for w in wrows], 'o-', label='RockLake',
+                color='tab:orange')
+        ax.plot([w['n'] for w in wrows], [w['pg'] or 0 for w in wrows], 'o-', label='PostgreSQL 15',
+                color='tab:blue')
+        ax.set_xlabel('writer processes')
+        ax.set_ylabel('commits/s')
+        ax.set_title('DuckDB writer processes appending to one table')
+        ax.legend()
+        fig.tight_layout()
+        p = os.path.join(plots, 'duckdb_writers.png')
+        fig.savefig(p, dpi=110)
+        plt.close(fig)
+        files.append(p)
+    return files
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--quick', action='store_true', help='small sizes, short runs')
+    ap.add_argument('--rounds', type=int, help='rounds of the per-lake workload')
+    ap.add_argument('--skip', help='comma-separated parts to leave out: attach,writers,profile')
+    ap.add_argument('--keep', action='store_true', help='keep the work directory')
+    ap.add_argument('--workdir', help='work directory (default: a new one under $TMPDIR)')
+    ap.add_argument('--out', help='output directory for benchmarks.md and plots/')
+    ap.add_argument('--writer-child', action='store_true', help=argparse.SUPPRESS)
+    for a in ('--kind', '--ext-dir', '--lake'):
+        ap.add_argument(a, help=argparse.SUPPRESS)
+    for a in ('--port', '--wid', '--commits'):
+        ap.add_argument(a, type=int, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.writer_child:
+        return writer_child(args)
+    bench = Bench(args)
+
+    def on_signal(signum, _frame):
+        bench.stop_all()
+        sys.exit(128 + signum)
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    try:
+        bench.main()
+    finally:
+        bench.stop_all()
+        if not args.keep and not args.workdir:
+            shutil.rmtree(bench.work, ignore_errors=True)
+        elif args.keep:
+            log(f'bench: kept {bench.work}')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

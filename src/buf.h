@@ -41,6 +41,17 @@ void rl_buf_put_i64(rl_buf *b, int64_t v);        /* decimal text, as printf's %
 void rl_buf_printf(rl_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 uint8_t *rl_buf_steal(rl_buf *b, size_t *len);    /* NULL if failed */
 
+/* Copy NUL-terminated src into dst of size n (n > 0), cut to n - 1 bytes
+ * and always terminated: snprintf(dst, n, "%s", src) without the format
+ * machinery, for the column and relation names copied per statement. */
+static inline void rl_str_copy(char *dst, size_t n, const char *src)
+{
+    size_t len = src ? strnlen(src, n - 1) : 0;
+    if (len)
+        memcpy(dst, src, len);
+    dst[len] = '\0';
+}
+
 /* FNV-1a over n bytes, continuing from h (start with RL_HASH_SEED): the one
  * byte hash of RockLake's in-memory hash tables and caches (never stored). */
 #define RL_HASH_SEED 14695981039346656037ULL

@@ -350,6 +350,7 @@ void rl_session_free(rl_session *s)
     discard_session_state(s);
     rl_parse_cache_free(s->parse_cache);
     rl_expr_free_subtypes(s);
+    rl_pgcatalog_cache_free(s->pgc_tables);
     free(s);
 }
 

@@ -231,6 +231,7 @@ struct rl_session {
     rl_parse_cache *parse_cache; /* trees of texts this session sent twice; lazily made */
     rl_subtype *subtypes;  /* result types of scalar subqueries (sql_expr.c); lazily made */
     uint64_t exec_seq;     /* last rl_exec.id handed out */
+    struct rl_pgc_tables *pgc_tables; /* sql_pgcatalog.c: this statement's tables */
 };
 
 /* --------------------------------------------------- execution context */
@@ -515,6 +516,8 @@ int rl_relation_max_key(rl_exec *x, const rl_relation *rel, rl_value *out);
 
 /* -------------------------------------------------------- sql_pgcatalog.c */
 
+/* Free a session's pg_catalog table list (sql_pgcatalog.c). */
+void rl_pgcatalog_cache_free(struct rl_pgc_tables *c);
 /* Virtual relation id for pg_catalog.<name> / information_schema.<name>,
  * or -1. */
 int rl_pgcatalog_find(const char *schema, const char *name);

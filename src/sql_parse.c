@@ -957,6 +957,19 @@ int rl_tree_walk(const ProtobufCMessage *m, rl_tree_visit visit, void *ctx)
         return -2;
     const ProtobufCMessageDescriptor *d = m->descriptor;
     const char *base = (const char *)m;
+    if (d == &pg_query__node__descriptor) {
+        /* A Node is a oneof of some 250 message fields: go straight to the
+         * one it holds (its case is the field's number) instead of looking
+         * at every field of every Node. */
+        const PgQuery__Node *n = (const PgQuery__Node *)m;
+        const ProtobufCFieldDescriptor *f =
+            n->node_case == PG_QUERY__NODE__NODE__NOT_SET
+                ? NULL
+                : protobuf_c_message_descriptor_get_field(d, (unsigned)n->node_case);
+        if (!f || f->type != PROTOBUF_C_TYPE_MESSAGE)
+            return 0;
+        return rl_tree_walk(*(ProtobufCMessage *const *)(base + f->offset), visit, ctx);
+    }
     for (unsigned i = 0; i < d->n_fields; i++) {
         const ProtobufCFieldDescriptor *f = &d->fields[i];
         if (f->type != PROTOBUF_C_TYPE_MESSAGE)

@@ -35,6 +35,7 @@
 #include <string.h>
 #include <strings.h>
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "sql_int.h"
 
@@ -362,6 +363,22 @@ const char *rl_pgcatalog_schema(int id)
     return id >= 0 && (size_t)id < N(vrels) ? vrels[id].schema : "pg_catalog";
 }
 
+/* pg_class.oid of each virtual relation, looked up once per process. */
+static uint32_t vrel_oids[N(vrels)];
+static pthread_once_t vrel_oids_once = PTHREAD_ONCE_INIT;
+
+static void find_vrel_oids(void)
+{
+    for (size_t i = 0; i < N(vrels); i++)
+        vrel_oids[i] = rl_pgcatalog_rel_oid(vrels[i].schema, vrels[i].name);
+}
+
+static uint32_t vrel_oid(int id)
+{
+    pthread_once(&vrel_oids_once, find_vrel_oids);
+    return vrel_oids[id];
+}
+
 rl_rowset *rl_pgcatalog_columns(int id)
 {
     if (id < 0 || (size_t)id >= N(vrels))
@@ -370,11 +387,11 @@ rl_rowset *rl_pgcatalog_columns(int id)
     rl_rowset *rs = rl_rowset_new(v->ncols);
     if (!rs)
         return NULL;
-    uint32_t table_oid = rl_pgcatalog_rel_oid(v->schema, v->name);
+    uint32_t table_oid = vrel_oid(id);
     for (size_t i = 0; i < v->ncols; i++) {
         rl_colmeta *c = &rs->cols[i];
-        snprintf(c->name, sizeof c->name, "%s", v->cols[i].name);
-        snprintf(c->rel, sizeof c->rel, "%s", v->name);
+        rl_str_copy(c->name, sizeof c->name, v->cols[i].name);
+        rl_str_copy(c->rel, sizeof c->rel, v->name);
         c->oid = v->cols[i].oid;
         c->typmod = -1;
         c->table_oid = table_oid;
@@ -403,6 +420,7 @@ struct gen_ctx {
     char chars[32]; /* storage of "char" values of the row being built */
     rl_txn *txn;    /* transaction of the lake whose tables are being collected */
     const rl_scan_keys *keys; /* rows outside them may be left out; NULL: none */
+    bool borrowed;  /* tables belongs to the session's list (load_tables) */
 };
 
 static int collect_table(void *ctx, const char *schema, const char *name,
@@ -416,8 +434,8 @@ static int collect_table(void *ctx, const char *schema, const char *name,
         return -1;
     g->tables = grown;
     table_ent *t = &g->tables[g->ntables++];
-    snprintf(t->schema, sizeof t->schema, "%s", schema);
-    snprintf(t->name, sizeof t->name, "%s", name);
+    rl_str_copy(t->schema, sizeof t->schema, schema);
+    rl_str_copy(t->name, sizeof t->name, name);
     t->d = d;
     t->oid = rl_pgcatalog_rel_oid(schema, name);
     t->nsoid = rl_pgcatalog_namespace_oid(schema);
@@ -433,19 +451,57 @@ static int collect_lake_tables(void *ctx, rl_txn *t, rl_format fmt)
     return rl_txn_list_tables(t, collect_table, g, g->err);
 }
 
+/* A session's list of the tables its current statement sees: a discovery
+ * query reads pg_class, pg_attribute, pg_type and pg_constraint, and each
+ * would list the catalog's tables again. Valid for one execution (x->id):
+ * nothing changes the tables a SELECT sees while it runs. */
+struct rl_pgc_tables {
+    uint64_t exec;
+    table_ent *tables;
+    size_t n;
+};
+
+void rl_pgcatalog_cache_free(struct rl_pgc_tables *c)
+{
+    if (c)
+        free(c->tables);
+    free(c);
+}
+
 /* The tables of every lake of the database (further DuckLake metadata
- * schemas live in stores of their own, sql_lakes.c), this statement's first. */
+ * schemas live in stores of their own, sql_lakes.c), this statement's
+ * first. g->tables is then borrowed from the session's list. */
 static int load_tables(gen_ctx *g)
 {
+    rl_session *s = g->x->s;
+    if (!g->x->id)
+        g->x->id = ++s->exec_seq;
+    struct rl_pgc_tables *c = s->pgc_tables;
+    if (c && c->exec == g->x->id) {
+        g->tables = c->tables;
+        g->ntables = c->n;
+        g->borrowed = true;
+        return 0;
+    }
     rl_txn *t = rl_exec_txn(g->x);
     if (!t)
         return -1;
     int rc = collect_lake_tables(g, t, rl_txn_format(t));
     if (rc == 0)
         rc = rl_lakes_each_other(g->x, collect_lake_tables, g);
-    if (rc != 0 && g->err && !g->err->sqlstate[0])
-        rl_exec_error(g->x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
-    return rc == 0 ? 0 : -1;
+    if (rc != 0) {
+        if (g->err && !g->err->sqlstate[0])
+            rl_exec_error(g->x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+        return -1;
+    }
+    if (!c && !(c = s->pgc_tables = calloc(1, sizeof *c)))
+        return 0; /* no list kept: g->tables stays g's own */
+    free(c->tables);
+    c->exec = g->x->id;
+    c->tables = g->tables;
+    c->n = g->ntables;
+    g->borrowed = true;
+    return 0;
 }
 
 /* Value constructors for the row being built: g->row[i]. */
@@ -1062,6 +1118,111 @@ static void build_fixed_rows(void)
     }
 }
 
+/* ---------------------------------------------- fixed-row lookups
+ *
+ * A key set of a few integers (oids: attrelid, pg_type.oid, objoid ...)
+ * finds its fixed rows through a sorted index of that column, built once
+ * per process on first use, instead of testing every fixed row (2,000+ of
+ * pg_attribute). Row order is kept: the found rows are copied in row order. */
+
+typedef struct fixed_entry {
+    int64_t v;
+    uint32_t row;
+} fixed_entry;
+
+typedef struct fixed_index {
+    _Atomic(fixed_entry *) entries; /* published once built; NULL before */
+    size_t n;
+} fixed_index;
+
+#define FIXED_INDEX_COLS 8 /* key columns worth indexing are among the first */
+static fixed_index fixed_row_indexes[N(vrels)][FIXED_INDEX_COLS];
+static pthread_mutex_t fixed_index_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static int cmp_fixed_entry(const void *a, const void *b)
+{
+    const fixed_entry *x = a, *y = b;
+    if (x->v != y->v)
+        return x->v < y->v ? -1 : 1;
+    return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/* The index of column col of relation id's fixed rows, or NULL (out of
+ * memory, or a column that is not int-like). */
+static const fixed_index *fixed_index_of(int id, size_t col, const rl_rowset *f)
+{
+    if (col >= FIXED_INDEX_COLS || !rl_oid_is_intlike(f->cols[col].oid))
+        return NULL;
+    fixed_index *ix = &fixed_row_indexes[id][col];
+    if (atomic_load(&ix->entries))
+        return ix;
+    pthread_mutex_lock(&fixed_index_mu);
+    if (!atomic_load(&ix->entries)) {
+        fixed_entry *e = malloc((f->nrows + 1) * sizeof *e);
+        size_t n = 0;
+        for (size_t r = 0; e && r < f->nrows; r++) {
+            const rl_value *v = &f->vals[r * f->ncols + col];
+            if (!v->d.isnull)
+                e[n++] = (fixed_entry){v->d.v.i, (uint32_t)r};
+        }
+        if (e) {
+            qsort(e, n, sizeof *e, cmp_fixed_entry);
+            ix->n = n;
+            atomic_store(&ix->entries, e);
+        }
+    }
+    pthread_mutex_unlock(&fixed_index_mu);
+    return atomic_load(&ix->entries) ? ix : NULL;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Rows of f whose column has one of k's values, in row order, through the
+ * index; -1 when the index cannot serve (the caller tests every row). */
+static int fixed_lookup(int id, const rl_rowset *f, const rl_keyset *k, rl_rowset *rs,
+                        const rl_scan_keys *keys)
+{
+    if (k->string || k->n > 64)
+        return -1;
+    const fixed_index *ix = fixed_index_of(id, k->col, f);
+    if (!ix)
+        return -1;
+    const fixed_entry *e = atomic_load(&ix->entries);
+    uint32_t *rows = NULL;
+    size_t nrows = 0, cap = 0;
+    for (size_t i = 0; i < k->n; i++) {
+        size_t lo = 0, hi = ix->n; /* first entry >= value */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (e[mid].v < k->vals[i].d.v.i)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (; lo < ix->n && e[lo].v == k->vals[i].d.v.i; lo++) {
+            uint32_t *grown = rl_array_reserve(rows, nrows, &cap, sizeof *grown, 16);
+            if (!grown) {
+                free(rows);
+                return -1;
+            }
+            rows = grown;
+            rows[nrows++] = e[lo].row;
+        }
+    }
+    qsort(rows, nrows, sizeof *rows, cmp_u32);
+    for (size_t i = 0; i < nrows; i++) {
+        const rl_value *row = &f->vals[(size_t)rows[i] * f->ncols];
+        if (rl_scan_keys_admit(keys, row)) /* the other key sets */
+            memcpy(rl_rowset_row(rs, rs->nrows++), row, f->ncols * sizeof *rs->vals);
+    }
+    free(rows);
+    return 0;
+}
+
 /* Start `rs` with a copy of relation id's fixed rows, those the key sets
  * admit (values only: their strings stay in the shared arenas). */
 static int copy_fixed_rows(rl_exec *x, int id, rl_rowset *rs, const rl_scan_keys *keys)
@@ -1083,6 +1244,9 @@ static int copy_fixed_rows(rl_exec *x, int id, rl_rowset *rs, const rl_scan_keys
         rs->nrows = f->nrows;
         return 0;
     }
+    for (size_t i = 0; i < keys->n; i++)
+        if (fixed_lookup(id, f, &keys->sets[i], rs, keys) == 0)
+            return 0;
     for (size_t r = 0; r < f->nrows; r++) {
         const rl_value *row = rl_rowset_row(f, r);
         if (rl_scan_keys_admit(keys, row))
@@ -1107,7 +1271,8 @@ rl_rowset *rl_pgcatalog_rows(rl_exec *x, int id, const rl_scan_keys *keys)
     int rc = copy_fixed_rows(x, id, rs, keys);
     if (rc == 0 && vrels[id].gen)
         rc = vrels[id].gen(&g);
-    free(g.tables);
+    if (!g.borrowed)
+        free(g.tables);
     if (rc < 0) {
         rl_rowset_free(rs);
         return NULL;

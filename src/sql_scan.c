@@ -55,7 +55,7 @@ static rl_format cur_format(rl_exec *x) { return rl_exec_format(x); }
 
 static void set_name(char *dst, size_t n, const char *src)
 {
-    snprintf(dst, n, "%s", src ? src : "");
+    rl_str_copy(dst, n, src);
 }
 
 /* ============================================================ resolution */

@@ -266,49 +266,35 @@ static void need_add(name_set *w, const char *name)
     w->names[w->n++] = name;
 }
 
-static void need_walk(const ProtobufCMessage *m, name_set *w, int depth)
+/* rl_tree_walk visitor collecting the names of S->need: a ColumnRef's last
+ * field (its subtree holds nothing more), a JOIN's USING names; `*`, a
+ * NATURAL join or a tree too deep to walk means every column. */
+static int need_visit(void *ctx, const ProtobufCMessage *m)
 {
-    if (!m || w->all)
-        return;
-    const ProtobufCMessageDescriptor *d = m->descriptor;
-    if (!d || depth > 200) {
-        w->all = true;
-        return;
-    }
-    if (d == &pg_query__column_ref__descriptor) {
+    name_set *w = ctx;
+    if (m->descriptor == &pg_query__column_ref__descriptor) {
         const PgQuery__ColumnRef *cr = (const PgQuery__ColumnRef *)m;
         if (cr->n_fields == 0 ||
-            cr->fields[cr->n_fields - 1]->node_case == PG_QUERY__NODE__NODE_A_STAR) {
+            cr->fields[cr->n_fields - 1]->node_case == PG_QUERY__NODE__NODE_A_STAR)
             w->all = true;
-            return;
-        }
-        need_add(w, node_str(cr->fields[cr->n_fields - 1]));
-        return;
+        else
+            need_add(w, node_str(cr->fields[cr->n_fields - 1]));
+        return w->all ? -1 : 1;
     }
-    if (d == &pg_query__join_expr__descriptor) {
+    if (m->descriptor == &pg_query__join_expr__descriptor) {
         const PgQuery__JoinExpr *j = (const PgQuery__JoinExpr *)m;
         if (j->is_natural)
             w->all = true;
         for (size_t i = 0; i < j->n_using_clause; i++)
             need_add(w, node_str(j->using_clause[i]));
     }
-    for (unsigned f = 0; f < d->n_fields && !w->all; f++) {
-        const ProtobufCFieldDescriptor *fd = &d->fields[f];
-        if (fd->type != PROTOBUF_C_TYPE_MESSAGE)
-            continue;
-        const char *base = (const char *)m;
-        if ((fd->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
-            *(const uint32_t *)(base + fd->quantifier_offset) != fd->id)
-            continue;
-        if (fd->label == PROTOBUF_C_LABEL_REPEATED) {
-            size_t n = *(const size_t *)(base + fd->quantifier_offset);
-            const ProtobufCMessage *const *v = *(const ProtobufCMessage *const *const *)(base + fd->offset);
-            for (size_t i = 0; i < n && v; i++)
-                need_walk(v[i], w, depth + 1);
-        } else {
-            need_walk(*(const ProtobufCMessage *const *)(base + fd->offset), w, depth + 1);
-        }
-    }
+    return w->all ? -1 : 0;
+}
+
+static void need_walk(const ProtobufCMessage *m, name_set *w)
+{
+    if (rl_tree_walk(m, need_visit, w) == -2)
+        w->all = true;
 }
 
 static bool from_has_join(const PgQuery__SelectStmt *st)
@@ -1872,7 +1858,7 @@ static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
     rl_colmeta *meta = NULL;
     name_set need = {0};
     if (from_has_join(st)) {
-        need_walk(&st->base, &need, 0);
+        need_walk(&st->base, &need);
         if (!need.all)
             S->need = &need;
     }

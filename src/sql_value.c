@@ -454,6 +454,12 @@ int rl_keyset_add(rl_keyset *k, const rl_value *v)
 
 bool rl_keyset_has(const rl_keyset *k, const rl_value *v)
 {
+    if (k->n <= 4) { /* a few keys: compare, no hash (most scans have one) */
+        for (size_t i = 0; i < k->n; i++)
+            if (rl_value_key_equal(&k->vals[i], v))
+                return true;
+        return false;
+    }
     rl_value_key key = rl_value_key_of(v);
     if (!key.ok || key.string != k->string)
         return false;

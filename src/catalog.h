@@ -65,7 +65,8 @@ kv_db *rl_catalog_kv(rl_catalog *cat);
 /* What the catalog's store takes, in bytes (kv_size_bytes). */
 uint64_t rl_catalog_size_bytes(rl_catalog *cat);
 
-/* Current value of a counter (0 if never set). */
+/* Current value of a counter (0 if never set). A writer keeps counters in
+ * memory (it writes them); a follower's are read from the store. */
 uint64_t rl_catalog_counter(rl_catalog *cat, const char *name);
 
 /* A row as seen by scans and gets. vals has d's columns (in the catalog's

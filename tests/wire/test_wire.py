@@ -388,6 +388,49 @@ def test_second_writer_refused_then_takeover_fences(start_server, store, tmp_pat
         assert conn.execute("SELECT a FROM tk_t").fetchall() == [(2,)]
 
 
+def test_follower_repeatable_read_keeps_its_snapshot(start_server):
+    """A follower transaction reads one snapshot from its first statement to
+    COMMIT, while statements outside a transaction see the writer's new
+    commits (#16 item 7)."""
+    w = start_server()
+    with psycopg.connect(w.dsn(), autocommit=True) as conn:
+        conn.execute("CREATE TABLE rr_t (a bigint)")
+        conn.execute("INSERT INTO rr_t VALUES (1)")
+    f = start_server("--read-only")
+
+    def follower_count(conn):
+        return conn.execute("SELECT count(*) FROM rr_t").fetchone()[0]
+
+    def wait_for(conn, n):
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                if follower_count(conn) == n:
+                    return
+            except psycopg.Error:
+                pass
+            assert time.monotonic() < deadline, f"follower never saw {n} rows"
+            time.sleep(0.05)
+
+    with psycopg.connect(f.dsn(), autocommit=True) as rc, \
+            psycopg.connect(f.dsn(), autocommit=True) as rr:
+        wait_for(rc, 1)
+        rr.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+        assert follower_count(rr) == 1
+        with psycopg.connect(w.dsn(), autocommit=True) as conn:
+            for i in range(5):
+                conn.execute("INSERT INTO rr_t VALUES (%s)", (i,))
+        wait_for(rc, 6)  # outside a transaction: the new commits show
+        time.sleep(0.3)  # several follower refreshes later
+        assert follower_count(rr) == 1
+        assert rr.execute("SELECT sum(a) FROM rr_t").fetchone()[0] == 1
+        rr.execute("COMMIT")
+        assert follower_count(rr) == 6
+        rr.execute("BEGIN")  # a new transaction starts from the new state
+        assert follower_count(rr) == 6
+        rr.execute("ROLLBACK")
+
+
 # -------------------------------------------------------------------- crash
 
 @pytest.mark.parametrize("journal", ["on", "off"])

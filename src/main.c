@@ -333,6 +333,9 @@ static rl_catalog *open_catalog(const char *cmd, const char *url, open_mode mode
 {
     rl_catalog_options o = {0};
     o.read_only = mode == OPEN_READ;
+    /* inspect, stats, check and checkpoint list change nothing: not even
+     * the reader checkpoint a follower keeps in the manifest */
+    o.kv.reader_no_writes = mode == OPEN_READ;
     o.create_if_missing = mode == OPEN_CREATE;
     o.format = fmt;
     rl_error e;
@@ -366,8 +369,10 @@ static int close_catalog(const char *cmd, rl_catalog *cat, int rc)
 static int catalog_exists(const char *cmd, const char *url)
 {
     kv_error ke;
-    kv_options ko = {.mirror_max_bytes = -1}; /* one read: loading the keyspace would waste it */
-    kv_db *kv = kv_open_writer(url, &ko, &ke);
+    kv_options ko = {.reader_no_writes = 1};
+    kv_db *kv = kv_open_reader(url, &ko, &ke);
+    if (!kv && ke.kind == KV_ERR_INVALID && strstr(ke.message, "no store at"))
+        return 0;
     if (!kv) {
         fprintf(stderr, "rocklake %s: cannot open store \"%s\": %s (%s)\n", cmd, url, ke.message,
                 kv_error_kind_name(ke.kind));

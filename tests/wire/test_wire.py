@@ -21,7 +21,7 @@ import urllib.request
 import psycopg
 import pytest
 
-from conftest import Raw, Server, error_fields, msg, startup_packet
+from conftest import BIN, Raw, Server, error_fields, msg, startup_packet
 
 
 def sqlstate_of(excinfo):
@@ -429,6 +429,35 @@ def test_follower_repeatable_read_keeps_its_snapshot(start_server):
         rr.execute("BEGIN")  # a new transaction starts from the new state
         assert follower_count(rr) == 6
         rr.execute("ROLLBACK")
+
+
+def manifest_state(lake_dir):
+    m = lake_dir / "manifest"
+    return sorted((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in m.iterdir())
+
+
+def test_check_writes_nothing_and_fences_no_writer(start_server, store):
+    """`rocklake check` is read-only: it adds, removes or touches no manifest
+    of a store (it used to write two, a reader checkpoint and its removal),
+    and a writer running meanwhile keeps committing (#16 item 9)."""
+    bin_ = BIN
+    w = start_server()
+    with psycopg.connect(w.dsn(), autocommit=True) as conn:
+        conn.execute("CREATE TABLE ck_t (a bigint)")
+        conn.execute("INSERT INTO ck_t VALUES (1)")
+        out = subprocess.run([bin_, "check", str(store / "lake")], capture_output=True,
+                             text=True, timeout=60)
+        assert out.returncode == 0, out.stdout + out.stderr
+        conn.execute("INSERT INTO ck_t VALUES (2)")  # not fenced
+        assert conn.execute("SELECT count(*) FROM ck_t").fetchone() == (2,)
+    assert "writer_fenced" not in w.log_text()
+    assert w.stop() == 0
+    before = manifest_state(store / "lake")
+    for _ in range(2):  # also with no writer running
+        out = subprocess.run([bin_, "check", str(store / "lake")], capture_output=True,
+                             text=True, timeout=60)
+        assert out.returncode == 0, out.stdout + out.stderr
+    assert manifest_state(store / "lake") == before
 
 
 # -------------------------------------------------------------------- crash

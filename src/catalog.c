@@ -38,9 +38,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "keys.h"
+#include "lease.h"
 #include "tags.h"
 
 /* ---------------------------------------------------------------- catalog */
@@ -97,6 +99,7 @@ typedef struct dyn_entry {
 
 struct rl_catalog {
     kv_db *kv;
+    rl_lease *lease; /* writers: the heartbeat of the writer lease */
     bool read_only;
     rl_format fmt;
     uint64_t epoch;
@@ -299,6 +302,18 @@ rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_
     pthread_cond_init(&cat->flush_done, NULL);
     cat->read_only = o->read_only;
     kv_error ke;
+    if (!o->read_only && !o->takeover) {
+        /* before opening as writer, which would fence a running one */
+        rl_lease_owner held;
+        int rc = rl_lease_read(url, &o->kv, &held, err);
+        if (rc < 0)
+            goto fail;
+        int64_t age;
+        if (rc == 1 && rl_lease_live(&held, rl_lease_now_ms(), &age)) {
+            rl_lease_refuse(err, url, &held, age);
+            goto fail;
+        }
+    }
     cat->kv = o->read_only ? kv_open_reader(url, &o->kv, &ke) : kv_open_writer(url, &o->kv, &ke);
     if (!cat->kv) {
         kv_fail(err, &ke, "opening store");
@@ -310,6 +325,16 @@ rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_
         goto fail;
     if (!cat->read_only && bump_writer_epoch(cat, err) < 0)
         goto fail;
+    if (!cat->read_only) {
+        rl_lease_owner me = {.epoch = cat->epoch, .pid = (int64_t)getpid(),
+                             .started_ms = rl_lease_now_ms(), .lease_ms = o->lease_ms};
+        if (gethostname(me.host, sizeof me.host) != 0 || !me.host[0])
+            snprintf(me.host, sizeof me.host, "-");
+        me.host[sizeof me.host - 1] = 0;
+        snprintf(me.listen, sizeof me.listen, "%s", o->lease_listen ? o->lease_listen : "-");
+        if (!(cat->lease = rl_lease_start(cat->kv, &me, err)))
+            goto fail;
+    }
     if (cat->read_only) {
         uint64_t e = 0;
         bool found;
@@ -328,6 +353,7 @@ int rl_catalog_close(rl_catalog *cat, rl_error *err)
     if (!cat)
         return 0;
     int rc = 0;
+    rl_lease_stop(cat->lease, true);
     if (cat->kv) {
         kv_error ke;
         if (kv_close(cat->kv, &ke) < 0)

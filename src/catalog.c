@@ -38,9 +38,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "keys.h"
+#include "lease.h"
 #include "tags.h"
 
 /* ---------------------------------------------------------------- catalog */
@@ -97,6 +99,7 @@ typedef struct dyn_entry {
 
 struct rl_catalog {
     kv_db *kv;
+    rl_lease *lease; /* writers: the heartbeat of the writer lease */
     bool read_only;
     rl_format fmt;
     uint64_t epoch;
@@ -197,8 +200,9 @@ static int create_catalog(rl_catalog *cat, rl_format fmt, rl_error *err)
     return 0;
 }
 
-/* The ducklake-format system key as the store holds it now. */
-static int load_format(rl_catalog *cat, rl_format *out, rl_error *err)
+/* The ducklake-format system key as the store holds it now (snap NULL) or
+ * at snapshot `snap`. */
+static int load_format(rl_catalog *cat, kv_snapshot *snap, rl_format *out, rl_error *err)
 {
     rl_buf k;
     rl_buf_init(&k, 0);
@@ -206,7 +210,7 @@ static int load_format(rl_catalog *cat, rl_format *out, rl_error *err)
     uint8_t *v = NULL;
     size_t vlen = 0;
     kv_error ke;
-    int rc = kv_get(cat->kv, NULL, k.data, k.len, &v, &vlen, &ke);
+    int rc = kv_get(cat->kv, snap, k.data, k.len, &v, &vlen, &ke);
     rl_buf_free(&k);
     if (rc < 0)
         return kv_fail(err, &ke, "reading ducklake-format");
@@ -222,7 +226,7 @@ static int load_format(rl_catalog *cat, rl_format *out, rl_error *err)
     return 0;
 }
 
-static int read_format(rl_catalog *cat, rl_error *err) { return load_format(cat, &cat->fmt, err); }
+static int read_format(rl_catalog *cat, rl_error *err) { return load_format(cat, NULL, &cat->fmt, err); }
 
 /* Check the layout version, creating the catalog if allowed. */
 static int check_or_create(rl_catalog *cat, const rl_catalog_options *o, const char *url,
@@ -298,6 +302,18 @@ rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_
     pthread_cond_init(&cat->flush_done, NULL);
     cat->read_only = o->read_only;
     kv_error ke;
+    if (!o->read_only && !o->takeover) {
+        /* before opening as writer, which would fence a running one */
+        rl_lease_owner held;
+        int rc = rl_lease_read(url, &o->kv, &held, err);
+        if (rc < 0)
+            goto fail;
+        int64_t age;
+        if (rc == 1 && rl_lease_live(&held, rl_lease_now_ms(), &age)) {
+            rl_lease_refuse(err, url, &held, age);
+            goto fail;
+        }
+    }
     cat->kv = o->read_only ? kv_open_reader(url, &o->kv, &ke) : kv_open_writer(url, &o->kv, &ke);
     if (!cat->kv) {
         kv_fail(err, &ke, "opening store");
@@ -309,6 +325,16 @@ rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_
         goto fail;
     if (!cat->read_only && bump_writer_epoch(cat, err) < 0)
         goto fail;
+    if (!cat->read_only) {
+        rl_lease_owner me = {.epoch = cat->epoch, .pid = (int64_t)getpid(),
+                             .started_ms = rl_lease_now_ms(), .lease_ms = o->lease_ms};
+        if (gethostname(me.host, sizeof me.host) != 0 || !me.host[0])
+            snprintf(me.host, sizeof me.host, "-");
+        me.host[sizeof me.host - 1] = 0;
+        snprintf(me.listen, sizeof me.listen, "%s", o->lease_listen ? o->lease_listen : "-");
+        if (!(cat->lease = rl_lease_start(cat->kv, &me, err)))
+            goto fail;
+    }
     if (cat->read_only) {
         uint64_t e = 0;
         bool found;
@@ -327,6 +353,7 @@ int rl_catalog_close(rl_catalog *cat, rl_error *err)
     if (!cat)
         return 0;
     int rc = 0;
+    rl_lease_stop(cat->lease, true);
     if (cat->kv) {
         kv_error ke;
         if (kv_close(cat->kv, &ke) < 0)
@@ -387,6 +414,19 @@ static counter *counter_locked(rl_catalog *cat, const char *name, rl_error *err)
 
 uint64_t rl_catalog_counter(rl_catalog *cat, const char *name)
 {
+    if (cat->read_only) {
+        /* the writer moves a follower's counters: never cache them */
+        rl_buf k;
+        rl_buf_init(&k, 0);
+        rl_key_counter(&k, name);
+        uint8_t *v = NULL;
+        size_t vlen = 0;
+        int rc = kv_get(cat->kv, NULL, k.data, k.len, &v, &vlen, NULL);
+        rl_buf_free(&k);
+        uint64_t value = rc == 1 && vlen == 8 ? rl_load_be64(v) : 0;
+        free(v);
+        return value;
+    }
     pthread_mutex_lock(&cat->lock);
     counter *c = counter_locked(cat, name, NULL);
     uint64_t v = c ? c->value : 0;
@@ -612,12 +652,24 @@ rl_txn *rl_txn_begin(rl_catalog *cat, rl_error *err)
     t->cat = cat;
     rl_buf_init(&t->get_key, 0);
     rl_buf_init(&t->get_arena, 0);
-    /* a follower learns of the writer's format migration from the store */
-    if (cat->read_only && load_format(cat, &t->fmt, err) < 0) {
-        free(t);
-        return NULL;
-    }
-    if (!cat->read_only) {
+    if (cat->read_only) {
+        /* A follower's snapshot is a pinned view of the store (kv.h): the
+         * whole transaction reads the state the store had at its first
+         * statement, as on the writer, and learns of the writer's format
+         * migration from that state. */
+        kv_error ke;
+        t->snap = kv_snapshot_new(cat->kv, &ke);
+        if (!t->snap) {
+            kv_fail(err, &ke, "taking a read snapshot");
+            free(t);
+            return NULL;
+        }
+        if (load_format(cat, t->snap, &t->fmt, err) < 0) {
+            kv_snapshot_free(t->snap);
+            free(t);
+            return NULL;
+        }
+    } else {
         /* under the commit lock, so the snapshot holds exactly the commits
          * numbered up to snap_seq and the names of generation name_gen
          * (commits reach the memtable under this lock) */
@@ -2108,7 +2160,8 @@ static bool name_cache_get(rl_txn *t, uint64_t h, const char *schema, const char
                            int *rc, uint8_t *tag, uint64_t *dyn_id)
 {
     rl_catalog *cat = t->cat;
-    if (t->wrote_names || !t->snap)
+    /* a follower does not see which commits change names */
+    if (t->wrote_names || !t->snap || cat->read_only)
         return false;
     bool hit = false;
     pthread_mutex_lock(&cat->name_lock);
@@ -2128,7 +2181,8 @@ static void name_cache_put(rl_txn *t, uint64_t h, const char *schema, const char
                            uint8_t tag, uint64_t dyn_id)
 {
     rl_catalog *cat = t->cat;
-    if (t->wrote_names || !t->snap || strlen(schema) >= sizeof cat->names[0].schema ||
+    if (t->wrote_names || !t->snap || cat->read_only ||
+        strlen(schema) >= sizeof cat->names[0].schema ||
         strlen(name) >= sizeof cat->names[0].name)
         return;
     pthread_mutex_lock(&cat->name_lock);

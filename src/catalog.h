@@ -2,7 +2,7 @@
  * catalog.h — DuckLake catalog rows over the key-value store.
  *
  * Owns: opening/creating a catalog (system keys, format checks, writer
- * epoch), transactions (a consistent read view + buffered writes that become
+ * epoch, the writer lease via lease.h), transactions (a consistent read view + buffered writes that become
  * ONE atomic kv_write at commit, with counters and an audit entry), row
  * insert/update/delete with PostgreSQL's constraint errors, prefix scans and
  * MVCC visibility, the live-row index, and dynamic-table definitions.
@@ -49,11 +49,19 @@ typedef struct rl_catalog_options {
     bool read_only;         /* open as a follower (kv reader) */
     rl_format format;       /* DuckLake format for a new catalog; 0 = 1.0 */
     kv_options kv;
+    /* Writers: the writer lease (lease.h). */
+    bool takeover;          /* open even if another writer's lease is live (fencing it) */
+    uint64_t lease_ms;      /* lease period recorded and renewed; 0 = RL_LEASE_DEFAULT_MS */
+    const char *lease_listen; /* address recorded in the lease; NULL = "-" */
 } rl_catalog_options;
 
 /* Open (and maybe create) the catalog in the store at `url`. A store with a
  * newer catalog-format-version is refused (SQLSTATE 55000) with a message
- * that says which version it has and which this build supports. */
+ * that says which version it has and which this build supports. A writer
+ * first reads the store's writer lease without fencing anyone; if another
+ * writer holds it and is alive, the open is refused (55000, naming that
+ * writer) unless opts->takeover. An open writer renews its lease until
+ * rl_catalog_close, which releases it. */
 rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_error *err);
 int rl_catalog_close(rl_catalog *cat, rl_error *err);
 
@@ -65,7 +73,8 @@ kv_db *rl_catalog_kv(rl_catalog *cat);
 /* What the catalog's store takes, in bytes (kv_size_bytes). */
 uint64_t rl_catalog_size_bytes(rl_catalog *cat);
 
-/* Current value of a counter (0 if never set). */
+/* Current value of a counter (0 if never set). A writer keeps counters in
+ * memory (it writes them); a follower's are read from the store. */
 uint64_t rl_catalog_counter(rl_catalog *cat, const char *name);
 
 /* A row as seen by scans and gets. vals has d's columns (in the catalog's

@@ -23,6 +23,7 @@
 
 #include "inspect.h"
 #include "keys.h"
+#include "lease.h"
 #include "tags.h"
 
 /* ------------------------------------------------------------ hash sets */
@@ -607,6 +608,10 @@ static void check_system(checker *c, const uint8_t *k, size_t kl, const uint8_t 
             problem(c, k, kl, "unknown ducklake-format \"%s\"", f);
     } else if (name_is(k, kl, RL_SYS_WRITER_EPOCH)) {
         c->have_epoch = true;
+    } else if (name_is(k, kl, RL_SYS_WRITER_LEASE)) {
+        rl_lease_owner o;
+        if (rl_lease_decode(v, vl, &o) < 0)
+            problem(c, k, kl, "writer-lease value is not a lease (%zu bytes)", vl);
     }
 }
 

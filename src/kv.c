@@ -372,7 +372,7 @@ kv_db *kv_open_writer(const char *url, const kv_options *opts, kv_error *err)
 
 kv_db *kv_open_reader(const char *url, const kv_options *opts, kv_error *err)
 {
-    slate_db *s = slate_open_reader(url, opts, err);
+    slate_db *s = slate_open_reader(url, opts, opts ? opts->reader_no_writes : 0, err);
     kv_db *db = s ? wrap(s, err) : NULL;
     if (db) db->local_dir = kv_local_dir(url);
     return db;

@@ -91,6 +91,14 @@ typedef struct kv_options {
      * for SlateDB's WAL. Other stores have no journal. Either way an open
      * first replays what an earlier writer's journal holds. */
     int journal;
+    /* Readers: nonzero = write nothing to the store. A follower's reader
+     * keeps a SlateDB checkpoint of the state it reads, so that garbage
+     * collection leaves its files alone: that is a manifest write at open,
+     * at each refresh that changes the state and at close. A reader with
+     * this set follows the latest manifest without one (for short-lived
+     * readers: check, inspect, stats, the writer-lease probe; a file it
+     * needs can be collected after SlateDB's GC minimum age, minutes). */
+    int reader_no_writes;
 } kv_options;
 
 typedef struct kv_db kv_db;
@@ -110,7 +118,8 @@ char *kv_local_dir(const char *url);
 
 /* Open a read-only follower (SlateDB DbReader) of the store at `url`. It sees
  * what the writer made durable, refreshed every reader_poll_interval_ms.
- * Writes on it fail with KV_ERR_INVALID. Returns NULL on failure. */
+ * Writes on it fail with KV_ERR_INVALID. It never fences a writer. Returns
+ * NULL on failure (KV_ERR_INVALID if no store exists at `url`). */
 kv_db *kv_open_reader(const char *url, const kv_options *opts, kv_error *err);
 
 /* 1 if this handle is a read-only reader. */
@@ -139,9 +148,16 @@ typedef struct kv_mirror_info {
 /* 1 and *out filled if `db` reads from a mirror, 0 (and *out zeroed) if not. */
 int kv_mirror_stats(kv_db *db, kv_mirror_info *out);
 
-/* A consistent read view of a writer at this instant (a mirror sequence, or a
- * SlateDB snapshot when the writer has no mirror). On a
- * reader it returns NULL with KV_ERR_INVALID. Free with kv_snapshot_free(). */
+/* A consistent read view at this instant: on a writer a mirror sequence, or
+ * a SlateDB snapshot when the writer has no mirror; on a reader a pinned
+ * view, a second SlateDB reader that never refreshes (it holds the state
+ * the store had when it opened, and writes nothing to the store). A
+ * reader's snapshot reuses the last view it opened while the reader has
+ * seen nothing newer, or while that view is younger than
+ * reader_poll_interval_ms (no staler than the reader itself), so a new
+ * view costs a reader open (manifest + WAL read) at most once per poll
+ * interval. Free with kv_snapshot_free(); iterators opened on it keep
+ * it alive. */
 kv_snapshot *kv_snapshot_new(kv_db *db, kv_error *err);
 void kv_snapshot_free(kv_snapshot *snap);
 
@@ -227,6 +243,12 @@ int kv_checkpoint_create(kv_db *db, uint64_t lifetime_ms, kv_checkpoint *out,
  * *out is malloc'd (caller frees), *n its length. Returns 0 or -1. */
 int kv_checkpoint_list(const char *url, kv_checkpoint **out, size_t *n,
                        kv_error *err);
+
+/* The names directly below `url` that hold objects or further names, one
+ * level down (an object-store root has no directories to read): each name
+ * followed by a NUL in *out (malloc'd, *len bytes; caller frees). Returns
+ * 0 or -1. */
+int kv_list_dirs(const char *url, char **out, size_t *len, kv_error *err);
 
 /* Process-wide counters since start, for metrics and for tests that assert
  * "only this table's keys were read". */

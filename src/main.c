@@ -333,6 +333,9 @@ static rl_catalog *open_catalog(const char *cmd, const char *url, open_mode mode
 {
     rl_catalog_options o = {0};
     o.read_only = mode == OPEN_READ;
+    /* inspect, stats, check and checkpoint list change nothing: not even
+     * the reader checkpoint a follower keeps in the manifest */
+    o.kv.reader_no_writes = mode == OPEN_READ;
     o.create_if_missing = mode == OPEN_CREATE;
     o.format = fmt;
     rl_error e;
@@ -362,12 +365,15 @@ static int close_catalog(const char *cmd, rl_catalog *cat, int rc)
 }
 
 /* Does the store already hold a catalog? Peeks at catalog-format-version
- * with a short-lived writer handle (a reader cannot open an empty store). */
+ * with a reader that writes nothing (a writer handle would fence a running
+ * server); a store nobody created has no catalog. */
 static int catalog_exists(const char *cmd, const char *url)
 {
     kv_error ke;
-    kv_options ko = {.mirror_max_bytes = -1}; /* one read: loading the keyspace would waste it */
-    kv_db *kv = kv_open_writer(url, &ko, &ke);
+    kv_options ko = {.reader_no_writes = 1};
+    kv_db *kv = kv_open_reader(url, &ko, &ke);
+    if (!kv && ke.kind == KV_ERR_INVALID && strstr(ke.message, "no store at"))
+        return 0;
     if (!kv) {
         fprintf(stderr, "rocklake %s: cannot open store \"%s\": %s (%s)\n", cmd, url, ke.message,
                 kv_error_kind_name(ke.kind));
@@ -631,7 +637,7 @@ static const char *const help_serve =
     "                      [--max-connections N] [--authentication-timeout MS]\n"
     "                      [--port-file FILE]\n"
     "                      [--log-min-duration-statement MS] [--cache-mb N] [--mirror-mb N]\n"
-    "                      [--journal on|off] [--busy-poll-us N]\n"
+    "                      [--journal on|off] [--busy-poll-us N] [--writer-lease-ms MS]\n"
     "\n"
     "Serve RockLake catalogs over the PostgreSQL wire protocol (3.0), so DuckDB attaches\n"
     "with ATTACH 'ducklake:postgres:host=127.0.0.1 port=5433 dbname=lake user=me'.\n"
@@ -652,6 +658,11 @@ static const char *const help_serve =
     "                         follower polls the store every 100 ms) (ROCKLAKE_READ_ONLY=1)\n"
     "  --takeover             become the writer even if another server is (it is fenced:\n"
     "                         its commits then fail with 25006) (ROCKLAKE_TAKEOVER=1)\n"
+    "  --writer-lease-ms MS   the writer lease: a writer records itself (host, pid, listen\n"
+    "                         address, start) in each lake it opens and renews that every\n"
+    "                         MS/5; another writer that finds it renewed less than MS ago\n"
+    "                         refuses to open the lake without --takeover\n"
+    "                         (ROCKLAKE_WRITER_LEASE_MS; default 10000)\n"
     "  --tls-cert FILE        PEM certificate chain; with --tls-key enables TLS for clients\n"
     "  --tls-key FILE         that send SSLRequest (ROCKLAKE_TLS_CERT, ROCKLAKE_TLS_KEY)\n"
     "  --users FILE           users and secrets (ROCKLAKE_USERS), one per line:\n"
@@ -712,14 +723,19 @@ static const char *const help_serve =
     "                         wake-up per round trip of DuckLake's one-query-at-a-time traffic\n"
     "  --help                 show this help\n"
     "\n"
-    "A local store root allows one writer server: a second one refuses to start unless\n"
-    "--takeover or --read-only is given. SIGTERM or SIGINT drains: stop accepting, end\n"
+    "A lake has one writer. A second writer server refuses to start (exit 1, naming the\n"
+    "running one) unless --takeover or --read-only is given: on a local root because the\n"
+    "root is locked, and on any root (another path to the same lake, another host, s3://)\n"
+    "because a lake's writer lease is live; a lake first opened later is refused the same\n"
+    "way, on connect. The lease of a writer that died expires MS after its last renewal\n"
+    "(at once for a process of this host that no longer exists); a clean stop releases it.\n"
+    "SIGTERM or SIGINT drains: stop accepting, end\n"
     "each session at its next message (open transactions roll back), flush and close the\n"
     "stores, exit 0. Logs are one line per event (connections, authentication, statement\n"
     "errors, commits with snapshot id, statement count and latency).\n"
     "\n"
     "Exit codes: 0 after a drain; 1 could not start (bad file, port in use, store\n"
-    "locked) or a store failed to close; 2 usage error.\n"
+    "locked, a live writer lease) or a store failed to close; 2 usage error.\n"
     "\n"
     "Example:\n"
     "  rocklake serve --store file:///var/lib/rocklake --listen 0.0.0.0:5433 \\\n"
@@ -729,7 +745,7 @@ enum {
     SO_STORE, SO_LISTEN, SO_CONFIG, SO_READ_ONLY, SO_TAKEOVER, SO_TLS_CERT, SO_TLS_KEY,
     SO_USERS, SO_HBA, SO_MAX_MESSAGE, SO_STMT_TIMEOUT, SO_IDLE_TIMEOUT, SO_METRICS,
     SO_LOG_FORMAT, SO_AUTO_CREATE, SO_MAX_CONN, SO_PORT_FILE, SO_LOG_MIN_DURATION, SO_CACHE_MB,
-    SO_MIRROR_MB, SO_JOURNAL, SO_POLL_US, SO_AUTH_TIMEOUT, SO__COUNT
+    SO_MIRROR_MB, SO_JOURNAL, SO_POLL_US, SO_AUTH_TIMEOUT, SO_LEASE_MS, SO__COUNT
 };
 
 typedef struct serve_opt {
@@ -762,6 +778,7 @@ static const serve_opt serve_opts[SO__COUNT] = {
     {"journal", true, "ROCKLAKE_JOURNAL"},
     {"busy-poll-us", true, "ROCKLAKE_BUSY_POLL_US"},
     {"authentication-timeout", true, "ROCKLAKE_AUTHENTICATION_TIMEOUT"},
+    {"writer-lease-ms", true, "ROCKLAKE_WRITER_LEASE_MS"},
 };
 
 /* Option values by source; later sources win. Strings point into argv, the
@@ -953,6 +970,11 @@ static int serve_config(const serve_args *a, rl_server_config *c)
         !serve_on_off("--auto-create", a->val[SO_AUTO_CREATE], &c->auto_create))
         return EXIT_USAGE;
     c->journal_off = journal == 0;
+    if (!serve_number("--writer-lease-ms", a->val[SO_LEASE_MS], 3600000, &c->lease_ms))
+        return EXIT_USAGE;
+    if (a->val[SO_LEASE_MS] && c->lease_ms < 100)
+        return usage_error("serve", "--writer-lease-ms must be at least 100, not '%s'",
+                           a->val[SO_LEASE_MS]);
     if (c->read_only && c->takeover)
         return usage_error("serve", "--read-only and --takeover exclude each other%s", "");
     return -1;
@@ -1024,8 +1046,8 @@ static const char *const help_db =
     "catalog in ROOT/NAME (clients pick it with dbname=NAME).\n"
     "\n"
     "list:   print the database names under a local ROOT (a path or file://), one per line\n"
-    "create: create an empty catalog for NAME (idempotent); opens it as its writer, which\n"
-    "        fences a running server's handle of that database\n"
+    "create: create an empty catalog for NAME (idempotent); opens it as its writer, so it\n"
+    "        is refused while a running server holds that database's writer lease\n"
     "drop:   delete NAME and everything in it (local ROOT only; stop the server first)\n"
     "\n"
     "NAME: letters, digits, '_', '-' and '.', at most 63 characters, not starting with\n"

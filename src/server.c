@@ -37,6 +37,7 @@
 #include "buf.h"
 #include "client.h"
 #include "kv.h"
+#include "lease.h"
 #include "stack.h"
 
 enum { METRICS_STACK_BYTES = 1 << 20 }; /* a metrics request does not recurse */
@@ -105,6 +106,7 @@ struct rl_server {
     hba_users *users;
     SSL_CTX *ssl_ctx;
     int listen_fd, metrics_fd, port, lock_fd;
+    char lease_listen[128]; /* the listen address recorded in writer leases */
     int stop_pipe[2];
     atomic_bool stopping;
     uint8_t mock_key[32];
@@ -361,7 +363,8 @@ static rl_catalog *open_catalog(rl_server *srv, const char *url, const char *nam
             return NULL;
     }
     rl_catalog_options o = {.create_if_missing = create, .read_only = srv->cfg.read_only,
-                            .format = format};
+                            .format = format, .takeover = srv->cfg.takeover,
+                            .lease_ms = srv->cfg.lease_ms, .lease_listen = srv->lease_listen};
     load_progress lp = {srv, name};
     o.kv.load_progress = log_load_progress;
     o.kv.load_progress_ctx = &lp;
@@ -944,6 +947,77 @@ static int lock_store(rl_server *srv, rl_error *err)
     return -1;
 }
 
+/* The lakes a writer would open at once or on connect: every lease under
+ * the root is checked before any store is opened as writer, so a second
+ * writer refuses to start instead of fencing the first on a connection.
+ * A local root lists its directories (symlinks followed: another path to
+ * a lake is what the root lock misses); an object-store root its
+ * prefixes. */
+typedef struct lease_scan {
+    rl_server *srv;
+    rl_error *err;
+    int refused;
+} lease_scan;
+
+static void check_one_lease(const char *name, void *ctx)
+{
+    lease_scan *ls = ctx;
+    char url[4096];
+    if (ls->refused || !valid_db_name(name) || !rl_db_url(ls->srv->cfg.store, name, url,
+                                                           sizeof url))
+        return;
+    rl_lease_owner held;
+    rl_error e;
+    rl_error_clear(&e);
+    kv_options ko = {.block_cache_bytes = 16 << 20};
+    int rc = rl_lease_read(url, &ko, &held, &e);
+    int64_t age;
+    if (rc < 0) {
+        srv_log(ls->srv, "warning", "writer_lease_unreadable", "database", name, "message",
+                e.message, NULL);
+    } else if (rc == 1 && rl_lease_live(&held, rl_lease_now_ms(), &age)) {
+        rl_lease_refuse(ls->err, url, &held, age);
+        ls->refused = 1;
+    }
+}
+
+static int check_leases(rl_server *srv, rl_error *err)
+{
+    if (srv->cfg.read_only || srv->cfg.takeover)
+        return 0;
+    lease_scan ls = {srv, err, 0};
+    char *dir = kv_local_dir(srv->cfg.store);
+    if (dir) {
+        free(dir);
+        rl_db_list(srv->cfg.store, check_one_lease, &ls, NULL);
+        return ls.refused ? -1 : 0;
+    }
+    char *names = NULL;
+    size_t len = 0;
+    kv_error ke;
+    if (kv_list_dirs(srv->cfg.store, &names, &len, &ke) < 0) {
+        /* each lake's lease is still checked when it is opened */
+        srv_log(srv, "warning", "writer_lease_unreadable", "store", srv->cfg.store, "message",
+                ke.message, NULL);
+        return 0;
+    }
+    for (size_t i = 0; i < len; i += strlen(names + i) + 1)
+        check_one_lease(names + i, &ls);
+    free(names);
+    return ls.refused ? -1 : 0;
+}
+
+/* The address a writer lease names: the listen host with the bound port. */
+static void set_lease_listen(rl_server *srv)
+{
+    char host[96];
+    snprintf(host, sizeof host, "%s", srv->cfg.listen);
+    char *colon = strrchr(host, ':');
+    if (colon)
+        *colon = 0;
+    snprintf(srv->lease_listen, sizeof srv->lease_listen, "%s:%d", host, srv->port);
+}
+
 static void open_one(const char *name, void *ctx)
 {
     rl_error e;
@@ -1021,13 +1095,14 @@ rl_server *rl_server_new(const rl_server_config *cfg, rl_error *err)
     RAND_bytes((unsigned char *)&srv->next_pid, sizeof srv->next_pid);
     srv->next_pid = 1000 + (int32_t)((uint32_t)srv->next_pid % 100000);
     if (load_auth(srv, err) < 0 || setup_tls(srv, err) < 0 || lock_store(srv, err) < 0 ||
-        pipe2(srv->stop_pipe, O_CLOEXEC | O_NONBLOCK) < 0 ||
+        check_leases(srv, err) < 0 || pipe2(srv->stop_pipe, O_CLOEXEC | O_NONBLOCK) < 0 ||
         (srv->listen_fd = listen_on(srv->cfg.listen, &srv->port, err)) < 0 ||
         (srv->cfg.metrics_listen &&
          (srv->metrics_fd = listen_on(srv->cfg.metrics_listen, NULL, err)) < 0)) {
         rl_server_free(srv);
         return NULL;
     }
+    set_lease_listen(srv);
     if (srv->cfg.takeover) /* fence the old writer right away (a local root lists its lakes) */
         rl_db_list(srv->cfg.store, open_one, srv, NULL);
     write_port_file(srv);

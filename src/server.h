@@ -37,6 +37,7 @@ typedef struct rl_server_config {
     const char *metrics_listen; /* ADDR:PORT of the metrics endpoint; NULL = off */
     bool read_only;             /* open lakes as followers */
     bool takeover;              /* become the writer even if another server is */
+    uint64_t lease_ms;          /* writer lease period; 0 = RL_LEASE_DEFAULT_MS (lease.h) */
     int auto_create;            /* create unknown databases on first use: 1/0; -1 = default
                                    (on only when store is the embedded default) */
     const char *tls_cert, *tls_key;

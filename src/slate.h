@@ -18,7 +18,9 @@ typedef struct slate_snapshot slate_snapshot;
 typedef struct slate_iter slate_iter;
 
 slate_db *slate_open_writer(const char *url, const kv_options *opts, kv_error *err);
-slate_db *slate_open_reader(const char *url, const kv_options *opts, kv_error *err);
+/* no_writes: a reader that keeps no SlateDB checkpoint (kv_options.reader_no_writes). */
+slate_db *slate_open_reader(const char *url, const kv_options *opts, int no_writes,
+                            kv_error *err);
 int slate_is_reader(const slate_db *db);
 int slate_close(slate_db *db, kv_error *err);
 

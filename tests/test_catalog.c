@@ -6,6 +6,8 @@
  * index, counters, audit entries and dynamic tables.
  */
 #include <dirent.h>
+#include <inttypes.h>
+#include <sys/wait.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 #include "catalog.h"
 #include "check.h"
 #include "keys.h"
+#include "lease.h"
 #include "tags.h"
 #include "testutil.h"
 
@@ -667,7 +670,22 @@ static void test_two_writers_older_is_fenced(void)
     CHECK(insert_snapshot(t, 1, &e) == 0);
     CHECK(rl_txn_commit(t, &e) == 0);
     rl_txn_free(t);
-    rl_catalog *b = open_cat(url, false);
+    /* a second writer finds a's live lease and stays out, naming a; a
+     * keeps committing: reading the lease fenced nothing */
+    rl_catalog_options o = {0};
+    CHECK(rl_catalog_open(url, &o, &e) == NULL);
+    CHECK_EQ_STR(e.sqlstate, "55000");
+    char pid[32];
+    snprintf(pid, sizeof pid, "pid %d ", (int)getpid());
+    CHECK(strstr(e.message, "has a running writer") && strstr(e.message, pid));
+    CHECK(strstr(e.hint, "--takeover") != NULL);
+    t = rl_txn_begin(a, &e);
+    CHECK(t && insert_snapshot(t, 3, &e) == 0);
+    CHECK(t && rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    /* with takeover it opens and fences a */
+    o.takeover = true;
+    rl_catalog *b = rl_catalog_open(url, &o, &e);
     CHECK(b != NULL);
     if (!b) {
         rl_catalog_close(a, NULL);
@@ -692,6 +710,93 @@ static void test_two_writers_older_is_fenced(void)
     rl_txn_free(t);
     rl_catalog_close(a, NULL);
     rl_catalog_close(b, NULL);
+}
+
+/* Put a writer-lease value into the store directly, as another process's
+ * writer would have left it, then close that handle. */
+static void plant_lease(const char *url, const char *host, long pid, int64_t heartbeat_ms,
+                        int lease_ms)
+{
+    kv_db *kv = kv_open_writer(url, NULL, NULL);
+    CHECK(kv != NULL);
+    if (!kv)
+        return;
+    char v[512];
+    snprintf(v, sizeof v,
+             "epoch=99 host=%s pid=%ld listen=10.0.0.9:5433 started=%" PRId64
+             " heartbeat=%" PRId64 " lease-ms=%d",
+             host, pid, heartbeat_ms - 5000, heartbeat_ms, lease_ms);
+    uint8_t k[64];
+    k[0] = RL_TAG_SYSTEM;
+    memcpy(k + 1, RL_SYS_WRITER_LEASE, strlen(RL_SYS_WRITER_LEASE));
+    kv_batch *b = kv_batch_new();
+    kv_batch_put(b, k, 1 + strlen(RL_SYS_WRITER_LEASE), (const uint8_t *)v, strlen(v));
+    CHECK_EQ_INT(kv_write(kv, b, NULL), 0);
+    kv_batch_free(b);
+    kv_close(kv, NULL);
+}
+
+/* The writer lease: a holder's lease refuses other writers while it is
+ * renewed within its period, stops refusing once the period has passed
+ * without a renewal, or at once when the holder was a process of this host
+ * that no longer exists. A writer records itself and releases at close. */
+static void test_writer_lease(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *c = open_cat(url, true);
+    if (!c)
+        return;
+    rl_lease_owner held;
+    rl_error e;
+    CHECK_EQ_INT(rl_lease_read(url, NULL, &held, &e), 1);
+    CHECK_EQ_INT(held.pid, getpid());
+    CHECK_EQ_INT(held.lease_ms, RL_LEASE_DEFAULT_MS);
+    CHECK(held.epoch == rl_catalog_writer_epoch(c));
+    CHECK(rl_lease_live(&held, rl_lease_now_ms(), NULL));
+    rl_catalog_close(c, NULL);
+    CHECK_EQ_INT(rl_lease_read(url, NULL, &held, &e), 0); /* released */
+
+    /* another host's writer, renewed just now, 1.5 s period (room for an
+     * object store's round trips before the check) */
+    int64_t planted = rl_lease_now_ms();
+    plant_lease(url, "elsewhere.example", 4242, planted, 1500);
+    rl_catalog_options o = {0};
+    CHECK(rl_catalog_open(url, &o, &e) == NULL);
+    CHECK(strstr(e.message, "pid 4242 on host elsewhere.example, listening on 10.0.0.9:5433"));
+    CHECK(strstr(e.hint, "1500 ms") != NULL);
+    int64_t left = planted + 1600 - rl_lease_now_ms();
+    if (left > 0)
+        usleep((useconds_t)left * 1000);
+    c = rl_catalog_open(url, &o, &e); /* expired */
+    CHECK(c != NULL);
+    if (!c)
+        fprintf(stderr, "  %s\n", e.message);
+    rl_catalog_close(c, NULL);
+
+    /* this host, a pid that does not exist: dead at once */
+    char host[128] = "";
+    gethostname(host, sizeof host);
+    pid_t dead = fork();
+    if (dead == 0)
+        _exit(0);
+    waitpid(dead, NULL, 0);
+    plant_lease(url, host, (long)dead, rl_lease_now_ms(), 60000);
+    c = rl_catalog_open(url, &o, &e);
+    CHECK(c != NULL);
+    if (!c)
+        fprintf(stderr, "  %s\n", e.message);
+    rl_catalog_close(c, NULL);
+
+    /* a short period of our own is renewed in time */
+    o.lease_ms = 300;
+    c = rl_catalog_open(url, &o, &e);
+    CHECK(c != NULL);
+    usleep(700 * 1000);
+    rl_catalog_options o2 = {0};
+    CHECK(rl_catalog_open(url, &o2, &e) == NULL);
+    CHECK(strstr(e.message, "has a running writer") != NULL);
+    rl_catalog_close(c, NULL);
 }
 
 static void test_dynamic_tables(void)
@@ -1508,6 +1613,7 @@ static void run_suite(void)
     RUN(test_primary_keys_still_refuse_duplicates);
     RUN(test_audit_entry_per_commit);
     RUN(test_two_writers_older_is_fenced);
+    RUN(test_writer_lease);
     RUN(test_dynamic_tables);
     RUN(test_read_only_follower);
     RUN(test_concurrent_commits_race_like_ducklake);

@@ -25,7 +25,7 @@ use std::ops::Bound;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use bytes::Bytes;
 use object_store::aws::AmazonS3Builder;
@@ -40,7 +40,10 @@ use slatedb::config::{
 };
 use slatedb::db_cache::moka::{MokaCache, MokaCacheOptions};
 use slatedb::db_cache::{DbCache, SplitCache};
-use slatedb::{CloseReason, Db, DbIterator, DbReader, DbSnapshot, ErrorKind, WriteBatch};
+use slatedb::{
+    CloseReason, Db, DbIterator, DbReader, DbReaderMode, DbSnapshot, ErrorKind, WriteBatch,
+};
+use slatedb_common::clock::{DefaultSystemClock, SystemClock, SystemClockTicker};
 use tokio::runtime::Runtime;
 
 // ---------------------------------------------------------------------------
@@ -456,6 +459,132 @@ pub struct KvDb {
     cache: Arc<dyn DbCache>,
     store: Arc<dyn ObjectStore>,
     path: Path,
+    /// Readers: the newest pinned view handed out by slate_snapshot_new,
+    /// reused while it is still current (see `reader_view`).
+    view: Mutex<Option<Arc<View>>>,
+}
+
+// ---------------------------------------------------------------------------
+// Pinned reader views (snapshots of a follower)
+// ---------------------------------------------------------------------------
+
+/// A SlateDB reader that never refreshes: the state it loaded when it
+/// opened (latest manifest plus every WAL object then present) is what it
+/// answers until it is closed. SlateDB's DbReader has no snapshot of its
+/// own; its poller installs each new state for every later read. A
+/// follower's snapshot is therefore one of these. The reader's poller runs
+/// on the ticker of its system clock, whose first tick is immediate; the
+/// clock below hands the poller a ticker that never fires, and keeps the
+/// real clock for everything else.
+#[derive(Debug)]
+struct NeverTicks(DefaultSystemClock);
+
+impl SystemClock for NeverTicks {
+    fn now(&self) -> chrono::DateTime<chrono::Utc> {
+        self.0.now()
+    }
+    fn sleep<'a>(
+        &'a self,
+        _d: Duration,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'a>> {
+        Box::pin(std::future::pending())
+    }
+    fn ticker<'a>(&'a self, d: Duration) -> SystemClockTicker<'a> {
+        SystemClockTicker::new(self, d)
+    }
+}
+
+#[derive(Debug)]
+struct PinnedClock {
+    real: DefaultSystemClock,
+    never: NeverTicks,
+}
+
+impl SystemClock for PinnedClock {
+    fn now(&self) -> chrono::DateTime<chrono::Utc> {
+        self.real.now()
+    }
+    fn sleep<'a>(
+        &'a self,
+        d: Duration,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'a>> {
+        self.real.sleep(d)
+    }
+    fn ticker<'a>(&'a self, d: Duration) -> SystemClockTicker<'a> {
+        SystemClockTicker::new(&self.never, d)
+    }
+}
+
+/// One pinned reader. Closed (in the background) when the last snapshot
+/// and iterator holding it are gone.
+pub struct View {
+    reader: Option<DbReader>,
+    opened: Instant,
+    /// The durable sequence it holds.
+    seq: u64,
+}
+
+impl Drop for View {
+    fn drop(&mut self) {
+        if let Some(r) = self.reader.take() {
+            // may run on any thread, so close on the shared runtime
+            runtime().spawn(async move {
+                let _ = r.close().await;
+            });
+        }
+    }
+}
+
+impl View {
+    fn reader(&self) -> &DbReader {
+        self.reader.as_ref().expect("a view's reader lives until it is dropped")
+    }
+}
+
+async fn open_view(db: &KvDb) -> KvResult<View> {
+    let reader_opts = DbReaderOptions {
+        object_store_max_retries: Some(OBJECT_STORE_MAX_RETRIES),
+        ..DbReaderOptions::default()
+    };
+    let clock: Arc<dyn SystemClock> = Arc::new(PinnedClock {
+        real: DefaultSystemClock::new(),
+        never: NeverTicks(DefaultSystemClock::new()),
+    });
+    // FollowLatest writes nothing to the store (no checkpoint); the
+    // follower's own reader keeps its managed checkpoint.
+    let reader = DbReader::builder(db.path.clone(), db.store.clone())
+        .with_options(reader_opts)
+        .with_reader_mode(DbReaderMode::FollowLatest)
+        .with_system_clock(clock)
+        .with_db_cache(db.cache.clone(), 0)
+        .build()
+        .await?;
+    let seq = reader.subscribe().borrow().durable_seq;
+    Ok(View {
+        reader: Some(reader),
+        opened: Instant::now(),
+        seq,
+    })
+}
+
+/// The view a new snapshot of reader `r` pins: the last one handed out if
+/// the follower has seen nothing newer than it, or if it is younger than
+/// one poll interval (the follower itself is that stale at most, so a
+/// snapshot is no staler than a read without one); otherwise a new one.
+fn reader_view(db: &KvDb, r: &DbReader) -> KvResult<Arc<View>> {
+    let mut slot = db
+        .view
+        .lock()
+        .map_err(|_| Fail::new(KV_ERR_INTERNAL, "reader view lock poisoned"))?;
+    if let Some(v) = slot.as_ref() {
+        let live = r.subscribe().borrow().durable_seq;
+        if live <= v.seq || v.opened.elapsed() < db.opts.reader_poll_interval {
+            return Ok(v.clone());
+        }
+    }
+    let v = Arc::new(block_on(open_view(db))?);
+    *slot = Some(v.clone());
+    Ok(v)
 }
 
 // kv.h promises kv_db is usable from several threads at once.
@@ -508,6 +637,7 @@ fn open_writer(url: &str, opts: Opts) -> KvResult<KvDb> {
         cache,
         store,
         path,
+        view: Mutex::new(None),
     })
 }
 
@@ -533,7 +663,7 @@ async fn require_existing_store(
     Ok(())
 }
 
-fn open_reader(url: &str, opts: Opts) -> KvResult<KvDb> {
+fn open_reader(url: &str, opts: Opts, no_writes: bool) -> KvResult<KvDb> {
     let (store, path) = resolve_url(url)?;
     block_on(require_existing_store(&store, &path, url))?;
     let cache = make_cache(&opts);
@@ -543,10 +673,20 @@ fn open_reader(url: &str, opts: Opts) -> KvResult<KvDb> {
         ..DbReaderOptions::default()
     };
     // Default mode (managed checkpoint): follows the latest state and keeps
-    // a checkpoint alive so GC cannot delete files under the reader.
+    // a checkpoint alive so GC cannot delete files under the reader; that
+    // checkpoint is a manifest write at open, on each refresh and at close.
+    // no_writes: follow the latest manifest without a checkpoint, writing
+    // nothing to the store (short-lived readers: check, inspect, the
+    // writer-lease probe).
+    let mode = if no_writes {
+        DbReaderMode::FollowLatest
+    } else {
+        DbReaderMode::ManagedCheckpoint
+    };
     let reader = block_on(
         DbReader::builder(path.clone(), store.clone())
             .with_options(reader_opts)
+            .with_reader_mode(mode)
             .with_db_cache(cache.clone(), 0)
             .build(),
     )?;
@@ -556,6 +696,7 @@ fn open_reader(url: &str, opts: Opts) -> KvResult<KvDb> {
         cache,
         store,
         path,
+        view: Mutex::new(None),
     })
 }
 
@@ -595,11 +736,12 @@ pub unsafe extern "C" fn slate_open_writer(
 pub unsafe extern "C" fn slate_open_reader(
     url: *const c_char,
     opts: *const KvOptions,
+    no_writes: c_int,
     err: *mut KvError,
 ) -> *mut KvDb {
     guard(err, std::ptr::null_mut(), || {
         let url = c_str(url, "url")?;
-        open_reader(url, resolve_opts(opts)).map(into_handle)
+        open_reader(url, resolve_opts(opts), no_writes != 0).map(into_handle)
     })
 }
 
@@ -611,6 +753,15 @@ pub unsafe extern "C" fn slate_is_reader(db: *const KvDb) -> c_int {
 }
 
 async fn close_engine(db: &KvDb) -> KvResult<()> {
+    // the last view: closed here unless a snapshot still holds it (then
+    // when that is freed)
+    let view = db.view.lock().ok().and_then(|mut v| v.take());
+    if let Some(v) = view.and_then(|v| Arc::try_unwrap(v).ok()) {
+        let mut v = v;
+        if let Some(r) = v.reader.take() {
+            let _ = r.close().await;
+        }
+    }
     let res = match &db.engine {
         Engine::Writer(w) => w.close().await,
         Engine::Reader(r) => r.close().await,
@@ -638,18 +789,21 @@ pub unsafe extern "C" fn slate_close(db: *mut KvDb, err: *mut KvError) -> c_int 
 // Snapshots and point reads
 // ---------------------------------------------------------------------------
 
-pub struct KvSnapshot {
-    snap: Arc<DbSnapshot>,
+/// A writer's SlateDB snapshot, or a reader's pinned view.
+pub enum KvSnapshot {
+    Writer(Arc<DbSnapshot>),
+    Reader(Arc<View>),
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn slate_snapshot_new(db: *mut KvDb, err: *mut KvError) -> *mut KvSnapshot {
     guard(err, std::ptr::null_mut(), || {
-        let w = db_ref(db)?
-            .writer()
-            .map_err(|_| Fail::invalid("snapshots are only available on a writer handle"))?;
-        let snap = w.snapshot()?;
-        Ok(Box::into_raw(Box::new(KvSnapshot { snap })))
+        let db = db_ref(db)?;
+        let snap = match &db.engine {
+            Engine::Writer(w) => KvSnapshot::Writer(w.snapshot()?),
+            Engine::Reader(r) => KvSnapshot::Reader(reader_view(db, r)?),
+        };
+        Ok(Box::into_raw(Box::new(snap)))
     })
 }
 
@@ -671,7 +825,8 @@ fn snap_ref<'a>(snap: *mut KvSnapshot) -> Option<&'a KvSnapshot> {
 async fn get_value(db: &KvDb, snap: Option<&KvSnapshot>, key: &[u8]) -> KvResult<Option<Bytes>> {
     let ro = ReadOptions::default();
     let v = match (snap, &db.engine) {
-        (Some(s), _) => s.snap.get_with_options(key, &ro).await?,
+        (Some(KvSnapshot::Writer(s)), _) => s.get_with_options(key, &ro).await?,
+        (Some(KvSnapshot::Reader(v)), _) => v.reader().get_with_options(key, &ro).await?,
         (None, Engine::Writer(w)) => w.get_with_options(key, &ro).await?,
         (None, Engine::Reader(r)) => r.get_with_options(key, &ro).await?,
     };
@@ -734,6 +889,9 @@ pub struct KvIter {
     /// The last pair returned; kv_iter_next hands out pointers into these.
     last_key: Option<Bytes>,
     last_val: Bytes,
+    /// A reader's pinned view the scan reads, kept open until the iterator
+    /// is freed even if its snapshot is freed first.
+    _view: Option<Arc<View>>,
 }
 
 async fn open_iter(
@@ -743,7 +901,8 @@ async fn open_iter(
 ) -> KvResult<DbIterator> {
     let so = scan_options(&db.opts);
     let it = match (snap, &db.engine) {
-        (Some(s), _) => s.snap.scan_with_options(range, &so).await?,
+        (Some(KvSnapshot::Writer(s)), _) => s.scan_with_options(range, &so).await?,
+        (Some(KvSnapshot::Reader(v)), _) => v.reader().scan_with_options(range, &so).await?,
         (None, Engine::Writer(w)) => w.scan_with_options(range, &so).await?,
         (None, Engine::Reader(r)) => r.scan_with_options(range, &so).await?,
     };
@@ -773,6 +932,10 @@ fn scan_range(
         ))?)
     };
     bump(&SCANS, 1);
+    let view = match snap_ref(snap) {
+        Some(KvSnapshot::Reader(v)) => Some(v.clone()),
+        _ => None,
+    };
     let it = KvIter {
         iter,
         ahead: std::collections::VecDeque::new(),
@@ -781,6 +944,7 @@ fn scan_range(
         end,
         last_key: None,
         last_val: Bytes::new(),
+        _view: view,
     };
     Ok(Box::into_raw(Box::new(it)))
 }
@@ -1300,6 +1464,46 @@ pub unsafe extern "C" fn kv_checkpoint_list(
         unsafe {
             *out = arr;
             *n = cps.len();
+        }
+        Ok(0)
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Listing
+// ---------------------------------------------------------------------------
+
+/// The names directly below `url` that hold objects (one level, as a
+/// directory listing): for finding the stores under an object-store root,
+/// which has no directories to read. *out is malloc'd: each name followed
+/// by a NUL, *len bytes in all (caller frees). Returns 0 or -1.
+#[no_mangle]
+pub unsafe extern "C" fn kv_list_dirs(
+    url: *const c_char,
+    out: *mut *mut c_char,
+    len: *mut usize,
+    err: *mut KvError,
+) -> c_int {
+    guard(err, -1, || {
+        let url = c_str(url, "url")?;
+        if out.is_null() || len.is_null() {
+            return Err(Fail::invalid("out and len must not be NULL"));
+        }
+        let (store, path) = resolve_url(url)?;
+        let prefix = (!path.as_ref().is_empty()).then_some(&path);
+        let list = block_on(store.list_with_delimiter(prefix))?;
+        let mut names = Vec::new();
+        for p in &list.common_prefixes {
+            if let Some(name) = p.filename() {
+                names.extend_from_slice(name.as_bytes());
+                names.push(0);
+            }
+        }
+        let buf = malloc_copy(&names)?;
+        // SAFETY: out-parameters checked non-NULL above.
+        unsafe {
+            *out = buf as *mut c_char;
+            *len = names.len();
         }
         Ok(0)
     })

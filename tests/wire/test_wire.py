@@ -21,7 +21,7 @@ import urllib.request
 import psycopg
 import pytest
 
-from conftest import Raw, Server, error_fields, msg, startup_packet
+from conftest import BIN, Raw, Server, error_fields, msg, startup_packet
 
 
 def sqlstate_of(excinfo):
@@ -386,6 +386,220 @@ def test_second_writer_refused_then_takeover_fences(start_server, store, tmp_pat
     with psycopg.connect(b.dsn(), autocommit=True) as conn:
         conn.execute("INSERT INTO tk_t VALUES (2)")
         assert conn.execute("SELECT a FROM tk_t").fetchall() == [(2,)]
+
+
+def test_follower_repeatable_read_keeps_its_snapshot(start_server):
+    """A follower transaction reads one snapshot from its first statement to
+    COMMIT, while statements outside a transaction see the writer's new
+    commits (#16 item 7)."""
+    w = start_server()
+    with psycopg.connect(w.dsn(), autocommit=True) as conn:
+        conn.execute("CREATE TABLE rr_t (a bigint)")
+        conn.execute("INSERT INTO rr_t VALUES (1)")
+    f = start_server("--read-only")
+
+    def follower_count(conn):
+        return conn.execute("SELECT count(*) FROM rr_t").fetchone()[0]
+
+    def wait_for(conn, n):
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                if follower_count(conn) == n:
+                    return
+            except psycopg.Error:
+                pass
+            assert time.monotonic() < deadline, f"follower never saw {n} rows"
+            time.sleep(0.05)
+
+    with psycopg.connect(f.dsn(), autocommit=True) as rc, \
+            psycopg.connect(f.dsn(), autocommit=True) as rr:
+        wait_for(rc, 1)
+        rr.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+        assert follower_count(rr) == 1
+        with psycopg.connect(w.dsn(), autocommit=True) as conn:
+            for i in range(5):
+                conn.execute("INSERT INTO rr_t VALUES (%s)", (i,))
+        wait_for(rc, 6)  # outside a transaction: the new commits show
+        time.sleep(0.3)  # several follower refreshes later
+        assert follower_count(rr) == 1
+        assert rr.execute("SELECT sum(a) FROM rr_t").fetchone()[0] == 1
+        rr.execute("COMMIT")
+        assert follower_count(rr) == 6
+        rr.execute("BEGIN")  # a new transaction starts from the new state
+        assert follower_count(rr) == 6
+        rr.execute("ROLLBACK")
+
+
+def manifest_state(lake_dir):
+    m = lake_dir / "manifest"
+    return sorted((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in m.iterdir())
+
+
+def test_check_writes_nothing_and_fences_no_writer(start_server, store):
+    """`rocklake check` is read-only: it adds, removes or touches no manifest
+    of a store (it used to write two, a reader checkpoint and its removal),
+    and a writer running meanwhile keeps committing (#16 item 9)."""
+    bin_ = BIN
+    w = start_server()
+    with psycopg.connect(w.dsn(), autocommit=True) as conn:
+        conn.execute("CREATE TABLE ck_t (a bigint)")
+        conn.execute("INSERT INTO ck_t VALUES (1)")
+        out = subprocess.run([bin_, "check", str(store / "lake")], capture_output=True,
+                             text=True, timeout=60)
+        assert out.returncode == 0, out.stdout + out.stderr
+        conn.execute("INSERT INTO ck_t VALUES (2)")  # not fenced
+        assert conn.execute("SELECT count(*) FROM ck_t").fetchone() == (2,)
+    assert "writer_fenced" not in w.log_text()
+    assert w.stop() == 0
+    before = manifest_state(store / "lake")
+    for _ in range(2):  # also with no writer running
+        out = subprocess.run([bin_, "check", str(store / "lake")], capture_output=True,
+                             text=True, timeout=60)
+        assert out.returncode == 0, out.stdout + out.stderr
+    assert manifest_state(store / "lake") == before
+
+
+def start_refused(args, env=None, timeout=30):
+    """Run `rocklake serve ARGS` expecting it to refuse to start; a server
+    that starts instead is stopped and the test fails."""
+    p = subprocess.Popen([BIN, "serve", "--listen", "127.0.0.1:0",
+                          *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env={**os.environ, **(env or {})})
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+        raise AssertionError("second writer started instead of refusing: " + out + err)
+    return p.returncode, out, err
+
+
+def test_second_writer_via_symlinked_root_refused(start_server, store, tmp_path):
+    """A second server on another root that reaches the same lake (the root
+    lock does not cover it) finds the running writer's lease, refuses to
+    start and names it; the running writer was not fenced (#16 item 10)."""
+    a = start_server()
+    conn = psycopg.connect(a.dsn(), autocommit=True)
+    conn.execute("CREATE TABLE sl_t (a bigint)")
+    root2 = tmp_path / "root2"
+    root2.mkdir()
+    (root2 / "lake").symlink_to(store / "lake")
+    rc, out, err = start_refused(["--store", str(root2)])
+    assert rc == 1, err
+    assert "has a running writer" in err and f"pid {a.proc.pid} " in err, err
+    assert f"listening on 127.0.0.1:{a.port}" in err and "--takeover" in err, err
+    conn.execute("INSERT INTO sl_t VALUES (1)")  # the open connection still commits
+    conn.close()
+    with psycopg.connect(a.dsn(), autocommit=True) as c2:
+        c2.execute("INSERT INTO sl_t VALUES (2)")
+        assert c2.execute("SELECT count(*) FROM sl_t").fetchone() == (2,)
+    assert "writer_fenced" not in a.log_text()
+    # a server started before the lake existed refuses it on connect instead
+    root3 = tmp_path / "root3"
+    root3.mkdir()
+    (root3 / "lake2").symlink_to(store / "lake2", target_is_directory=True)
+    b = start_server(store_root=root3)
+    with psycopg.connect(a.dsn(dbname="lake2"), autocommit=True) as c3:
+        c3.execute("CREATE TABLE l2_t (a bigint)")
+        with pytest.raises(psycopg.OperationalError) as e:
+            psycopg.connect(b.dsn(dbname="lake2"))
+        assert "has a running writer" in str(e.value)
+        c3.execute("INSERT INTO l2_t VALUES (1)")
+    # --takeover still fences
+    c = start_server("--takeover", store_root=root2)
+    with psycopg.connect(c.dsn(), autocommit=True) as c4:
+        c4.execute("INSERT INTO sl_t VALUES (3)")
+    old = psycopg.connect(a.dsn(), autocommit=True)
+    with pytest.raises(psycopg.Error) as e:
+        old.execute("INSERT INTO sl_t VALUES (4)")
+    assert e.value.sqlstate == "25006"
+    old.close()
+
+
+def test_writer_lease_expires(start_server, store, tmp_path):
+    """A writer that stopped renewing its lease (SIGSTOP) blocks a new
+    writer until its lease period has passed; one killed with SIGKILL blocks
+    none, at once or later (its pid is gone), and a clean stop releases the
+    lease (#16 item 10)."""
+    root2 = tmp_path / "root2"
+    root2.mkdir()
+    (root2 / "lake").symlink_to(store / "lake", target_is_directory=True)
+    a = start_server("--writer-lease-ms", "2000")
+    with psycopg.connect(a.dsn(), autocommit=True) as conn:
+        conn.execute("CREATE TABLE le_t (a bigint)")
+    os.kill(a.proc.pid, signal.SIGSTOP)
+    stopped = time.monotonic()
+    try:
+        rc, _, err = start_refused(["--store", str(root2)])
+        assert rc == 1 and "has a running writer" in err, err
+        time.sleep(max(0.0, 2.2 - (time.monotonic() - stopped)))
+        b = start_server(store_root=root2)  # a's lease expired: b becomes the writer
+        with psycopg.connect(b.dsn(), autocommit=True) as conn:
+            conn.execute("INSERT INTO le_t VALUES (1)")
+    finally:
+        a.crash()  # SIGKILL ends a stopped process too
+    assert b.stop() == 0  # releases its lease
+    c = start_server("--writer-lease-ms", "1000")  # at once: b released its lease
+    with psycopg.connect(c.dsn(), autocommit=True) as conn:
+        conn.execute("INSERT INTO le_t VALUES (2)")
+    c.crash()
+    d = start_server(store_root=root2)  # at once: c's pid is gone
+    with psycopg.connect(d.dsn(), autocommit=True) as conn:
+        conn.execute("INSERT INTO le_t VALUES (3)")
+        assert conn.execute("SELECT count(*) FROM le_t").fetchone() == (3,)
+    d.crash()
+    e = start_server()
+    with psycopg.connect(e.dsn(), autocommit=True) as conn:
+        assert conn.execute("SELECT count(*) FROM le_t").fetchone() == (3,)
+
+
+@pytest.fixture
+def s3_env(tmp_path):
+    """A moto S3 server on a free port with one bucket; the AWS_* variables
+    that point `rocklake serve` at it."""
+    if not shutil.which("moto_server"):
+        pytest.skip("moto_server not installed")
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    log = open(tmp_path / "moto.log", "w")
+    moto = subprocess.Popen(["moto_server", "-H", "127.0.0.1", "-p", str(port)], stdout=log,
+                            stderr=subprocess.STDOUT)
+    endpoint = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                urllib.request.urlopen(endpoint + "/", timeout=1)
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "moto did not start"
+                time.sleep(0.1)
+        urllib.request.urlopen(urllib.request.Request(endpoint + "/lease", method="PUT"))
+        yield {"AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test",
+               "AWS_REGION": "us-east-1", "AWS_ENDPOINT_URL": endpoint,
+               "AWS_ALLOW_HTTP": "true"}
+    finally:
+        moto.kill()
+        moto.wait()
+        log.close()
+
+
+def test_second_writer_on_s3_refused(s3_env, start_server):
+    """On s3:// there is no local lock: the lease alone keeps a second
+    server from fencing the running one (#16 item 10)."""
+    root = "s3://lease/root"
+    a = start_server(store_root=root, env=s3_env)
+    with psycopg.connect(a.dsn(), autocommit=True) as conn:
+        conn.execute("CREATE TABLE s3_t (a bigint)")
+        rc, _, err = start_refused(["--store", root], env=s3_env, timeout=60)
+        assert rc == 1, err
+        assert "has a running writer" in err and f"pid {a.proc.pid} " in err, err
+        conn.execute("INSERT INTO s3_t VALUES (1)")
+        assert conn.execute("SELECT count(*) FROM s3_t").fetchone() == (1,)
+    assert "writer_fenced" not in a.log_text()
 
 
 # -------------------------------------------------------------------- crash

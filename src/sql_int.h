@@ -90,6 +90,8 @@ int rl_rowset_add(rl_rowset *rs, const rl_value *vals, const rl_rowsrc *src, rl_
 /* Append a row without copying its strings: the caller guarantees they
  * outlive rs (e.g. by rl_arena_adopt of the arenas they live in). */
 int rl_rowset_add_ref(rl_rowset *rs, const rl_value *vals, rl_error *err);
+/* Room for n more rows without growing (0, or -1 when out of memory). */
+int rl_rowset_reserve(rl_rowset *rs, size_t n);
 static inline rl_value *rl_rowset_row(rl_rowset *rs, size_t i) { return &rs->vals[i * rs->ncols]; }
 /* Copy a value's string bytes into arena (no-op for fixed-size values). */
 int rl_value_own(rl_arena *a, rl_value *v);

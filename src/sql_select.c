@@ -882,6 +882,15 @@ static rl_rowset *join_rowsets(sel *S, const PgQuery__JoinExpr *j, rl_rowset *l,
     long lc = -1, rc = -1;
     bucket_index bi = {0};
     bool hashed = r->nrows > 8 && equi_pair(j->quals, l, r, &lc, &rc) && bucket_build(&bi, r, rc);
+    /* ON is that one equality: a candidate matches iff the two values are
+     * equal, which needs no evaluation of ON (equi_pair chose columns of
+     * one type family, where rl_value_key_equal is SQL's =) */
+    bool only_equi = hashed && nu == 0 && j->quals->node_case == PG_QUERY__NODE__NODE_A_EXPR;
+    if (hashed && rl_rowset_reserve(out, l->nrows) < 0) { /* joins of catalogs are mostly 1:1 */
+        bucket_free(&bi);
+        fail_oom(S->x);
+        goto fail;
+    }
     for (size_t li = 0; li < l->nrows; li++) {
         bool matched = false;
         if (rl_exec_check_cancel(S->x) < 0) {
@@ -894,8 +903,11 @@ static rl_rowset *join_rowsets(sel *S, const PgQuery__JoinExpr *j, rl_rowset *l,
         for (; hashed ? ri != 0 : ri <= r->nrows; ri = hashed ? bi.next[ri - 1] : ri + 1) {
             if (hashed && bi.hash[ri - 1] != lk.h)
                 continue;
+            if (only_equi && !rl_value_key_equal(&rl_rowset_row(l, li)[lc],
+                                                 &rl_rowset_row(r, ri - 1)[rc]))
+                continue;
             fill_join_row(row, map, n, l, li, r, ri - 1);
-            int m = join_match(S, j, &scratch, nu);
+            int m = only_equi ? 1 : join_match(S, j, &scratch, nu);
             if (m < 0 || (m && rl_rowset_add_ref(out, row, S->x->err) < 0)) {
                 if (hashed)
                     bucket_free(&bi);

@@ -270,6 +270,25 @@ static int rowset_grow(rl_rowset *rs, bool with_src)
     return 0;
 }
 
+int rl_rowset_reserve(rl_rowset *rs, size_t n)
+{
+    if (n == 0 || rs->caprows - rs->nrows >= n)
+        return 0;
+    size_t cap = rs->nrows + n;
+    rl_value *v = realloc(rs->vals, cap * (rs->ncols ? rs->ncols : 1) * sizeof *v);
+    if (!v)
+        return -1;
+    rs->vals = v;
+    if (rs->src) {
+        rl_rowsrc *s = realloc(rs->src, cap * sizeof *s);
+        if (!s)
+            return -1;
+        rs->src = s;
+    }
+    rs->caprows = cap;
+    return 0;
+}
+
 int rl_rowset_add_ref(rl_rowset *rs, const rl_value *vals, rl_error *err)
 {
     if (rowset_grow(rs, false) < 0)

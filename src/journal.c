@@ -332,8 +332,10 @@ static int read_records(int fd, uint64_t from, uint64_t upto, uint64_t prev_seq,
         off = end;
     }
     *scan_end = off;
-    if (damage && !fenced) {
-        uint64_t next = valid_record_after(fd, off, upto, last_seq);
+    /* Beyond `upto` too: a takeover that refused this file before named
+     * the damaged record as its cut, and a later open must still see it. */
+    if (damage && !fenced && !valid_record_at(fd, off, UINT64_MAX, last_seq)) {
+        uint64_t next = valid_record_after(fd, off, UINT64_MAX, last_seq);
         if (next != UINT64_MAX) {
             damage->bad = off;
             damage->next_valid = next;

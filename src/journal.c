@@ -2,7 +2,8 @@
  * journal.c — the commit journal of a local writer (journal.h).
  *
  * Owns: journal files (the v2 layout this writer creates, and recovery of
- * v1 files an earlier version left), record framing and CRCs, fencing
+ * v1 files an earlier version left, telling a damaged record from a torn
+ * tail), record framing and CRCs, fencing
  * (the fence slot of v2, the FENCE record of v1), zero-filling ahead of
  * the records, group fdatasync, hole punching of released space.
  *

@@ -4,8 +4,10 @@
  *
  * Owns: the kv_db / kv_snapshot / kv_iter handles, the choice between the
  * mirror and SlateDB for each read, the order in which a writer's batches
- * reach SlateDB's memtable and the mirror, and the read counters of
- * mirrored reads.
+ * reach SlateDB's memtable and the mirror, the read counters of mirrored
+ * reads, and the store's integrity digest (kv.h, kv_digest): written into
+ * each batch under write_lock from the old values the mirror holds, and
+ * checked against every key at the mirror's load.
  *
  * Why a mirror: SlateDB answers every read (even a point read) by merging
  * iterators over its memtable, L0 tables and sorted runs, about a
@@ -336,10 +338,10 @@ static void digest_refusal(const kv_db *db, const kv_verify_report *r, kv_error 
     if (err) {
         err->kind = KV_ERR_CORRUPT;
         snprintf(err->message, sizeof err->message,
-                 "store \"%.120s\" does not hold what was committed: keys with first byte "
-                 "0x%02x: %s%s. Part of the store (a manifest or table file) is damaged or "
-                 "missing: restore it from a backup or checkpoint (docs/operations.md, "
-                 "integrity errors), or serve what remains with --rebuild-digest",
+                 "store \"%.100s\" does not hold what was committed: keys with first byte "
+                 "0x%02x: %.120s%.40s. Part of the store (a manifest or table file) is damaged "
+                 "or missing: restore it from a backup or checkpoint (docs/operations.md), or "
+                 "accept what remains with --rebuild-digest",
                  db->url ? db->url : "", first, what, more);
     }
 }

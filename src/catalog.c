@@ -237,7 +237,7 @@ static int check_or_create(rl_catalog *cat, const rl_catalog_options *o, const c
     if (get_system_u64(cat->kv, RL_SYS_FORMAT_VERSION, &ver, &found, err) < 0)
         return -1;
     if (!found) {
-        if (!o->create_if_missing || o->read_only) {
+        if (!o->create_if_missing || o->read_only || o->kv.journal_salvage) {
             rl_error_set(err, RL_SQLSTATE_OBJECT_STATE, "no RockLake catalog in store \"%s\"", url);
             rl_error_hint(err, "create one with `rocklake create %s` or open it as a writer "
                                "with creation enabled", url);
@@ -300,7 +300,8 @@ rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_
     cat->name_gen = 1;
     pthread_mutex_init(&cat->flush_lock, NULL);
     pthread_cond_init(&cat->flush_done, NULL);
-    cat->read_only = o->read_only;
+    /* a writer open that salvaged a journal serves what it recovered, read-only */
+    cat->read_only = o->read_only || o->kv.journal_salvage;
     kv_error ke;
     if (!o->read_only && !o->takeover) {
         /* before opening as writer, which would fence a running one */

@@ -10,6 +10,10 @@
  * every id they must exceed. So each reference is checked when it is met,
  * against sets built from keys already seen.
  *
+ * After the pass, the store's integrity digest (kv_verify: a second read
+ * of every key, straight from SlateDB) is compared per key group with the
+ * keys found.
+ *
  * Invariant: a problem is reported and the pass continues; only a store
  * read error stops it.
  */
@@ -86,6 +90,65 @@ static bool idset_has(const idset *s, uint64_t id)
         j = (j + 1) & (s->cap - 1);
     }
     return false;
+}
+
+/* Map of u64 ids to two u64s (open addressing like idset): a table's
+ * snapshot range, or a data file's table. */
+typedef struct idmap_slot {
+    uint64_t id1; /* id + 1, 0 = empty */
+    uint64_t a, b;
+    bool flag;
+} idmap_slot;
+
+typedef struct idmap {
+    idmap_slot *slots;
+    size_t cap, n;
+} idmap;
+
+static idmap_slot *idmap_find(const idmap *m, uint64_t id)
+{
+    if (!m->cap)
+        return NULL;
+    size_t j = mix64(id + 1) & (m->cap - 1);
+    while (m->slots[j].id1) {
+        if (m->slots[j].id1 == id + 1)
+            return &m->slots[j];
+        j = (j + 1) & (m->cap - 1);
+    }
+    return NULL;
+}
+
+/* The slot of `id`, added (zeroed, *added true) if new; NULL when out of memory. */
+static idmap_slot *idmap_get(idmap *m, uint64_t id, bool *added)
+{
+    *added = false;
+    idmap_slot *s = idmap_find(m, id);
+    if (s)
+        return s;
+    if ((m->n + 1) * 2 > m->cap) {
+        size_t ncap = m->cap ? m->cap * 2 : 1024;
+        idmap_slot *ns = calloc(ncap, sizeof *ns);
+        if (!ns)
+            return NULL;
+        for (size_t i = 0; i < m->cap; i++) {
+            if (!m->slots[i].id1)
+                continue;
+            size_t j = mix64(m->slots[i].id1) & (ncap - 1);
+            while (ns[j].id1)
+                j = (j + 1) & (ncap - 1);
+            ns[j] = m->slots[i];
+        }
+        free(m->slots);
+        m->slots = ns;
+        m->cap = ncap;
+    }
+    size_t j = mix64(id + 1) & (m->cap - 1);
+    while (m->slots[j].id1)
+        j = (j + 1) & (m->cap - 1);
+    m->slots[j] = (idmap_slot){.id1 = id + 1};
+    m->n++;
+    *added = true;
+    return &m->slots[j];
 }
 
 /* Map of row keys (of tables with a live or pk index) to what was seen. */
@@ -191,7 +254,13 @@ typedef struct checker {
     bool oom;
     rl_buf line;
     rl_decoded_row row;
-    idset schemas, tables, data_files;
+    idset schemas, tables, data_files, snapshots;
+    /* table_id -> a: lowest begin_snapshot of its versions, b: highest
+     * end_snapshot, flag: a version is open */
+    idmap table_range;
+    idmap file_table; /* data_file_id -> a: its table_id */
+    uint64_t max_snapshot;
+    bool have_snapshots;
     keymap rows;
     /* the versioned entity being grouped: key without begin_snapshot */
     rl_buf ent_prefix;
@@ -317,30 +386,123 @@ static void remember(checker *c, idset *set, const char *col)
         c->oom = true;
 }
 
+/* A table version: widen its table's snapshot range. */
+static void remember_table_range(checker *c)
+{
+    int64_t id = col_i(c, "table_id"), begin = col_i(c, "begin_snapshot"),
+            end = col_i(c, "end_snapshot");
+    bool added;
+    idmap_slot *s = id >= 0 ? idmap_get(&c->table_range, (uint64_t)id, &added) : NULL;
+    if (id >= 0 && !s) {
+        c->oom = true;
+        return;
+    }
+    if (!s)
+        return;
+    if (begin >= 0 && (added || (uint64_t)begin < s->a))
+        s->a = (uint64_t)begin;
+    if (end < 0)
+        s->flag = true;
+    else if ((uint64_t)end > s->b)
+        s->b = (uint64_t)end;
+}
+
+/* A row of a table's column or file (`what`): the table must have existed
+ * when the row began, and still exist while the row is open (DuckLake
+ * closes a table's columns and files in the commit that drops it). */
+static void require_table_alive(checker *c, const uint8_t *k, size_t kl, const char *what)
+{
+    int64_t id = col_i(c, "table_id"), begin = col_i(c, "begin_snapshot"),
+            end = col_i(c, "end_snapshot");
+    const idmap_slot *s = id >= 0 ? idmap_find(&c->table_range, (uint64_t)id) : NULL;
+    if (!s)
+        return; /* no table at all: reported by require() */
+    if (begin >= 0 && (uint64_t)begin < s->a)
+        problem(c, k, kl, "%s begins at snapshot %" PRId64 ", before its table table_id=%" PRId64
+                " existed (first version begins at %" PRIu64 ")", what, begin, id, s->a);
+    if (end < 0 && !s->flag)
+        problem(c, k, kl, "%s is live (end_snapshot NULL) but its table table_id=%" PRId64
+                " was dropped at snapshot %" PRIu64, what, id, s->b);
+}
+
+/* The data file a file's child names must belong to the child's table. */
+static void require_file_of_table(checker *c, const uint8_t *k, size_t kl, const char *what)
+{
+    int64_t file = col_i(c, "data_file_id"), table = col_i(c, "table_id");
+    const idmap_slot *s = file >= 0 ? idmap_find(&c->file_table, (uint64_t)file) : NULL;
+    if (s && table >= 0 && s->a != (uint64_t)table)
+        problem(c, k, kl, "%s names data_file_id=%" PRId64 " of table_id=%" PRIu64
+                ", not of its own table_id=%" PRId64, what, file, s->a, table);
+}
+
+/* No row can begin or end at a snapshot after the latest one: DuckLake
+ * writes a snapshot's rows in the same commit as the snapshot. */
+static void check_snapshot_bounds(checker *c, const uint8_t *k, size_t kl)
+{
+    const rl_table_desc *d = c->row.d;
+    if (!c->have_snapshots)
+        return;
+    int cols[2] = {d->begin_col, d->end_col};
+    for (int i = 0; i < 2; i++) {
+        if (cols[i] < 0 || c->row.vals[cols[i]].isnull)
+            continue;
+        int64_t v = c->row.vals[cols[i]].v.i;
+        if (v >= 0 && (uint64_t)v > c->max_snapshot)
+            problem(c, k, kl, "%s=%" PRId64 " is after the latest snapshot (%" PRIu64 ")",
+                    d->cols[cols[i]].name, v, c->max_snapshot);
+    }
+}
+
 /* Parent links named in check.h, and the id sets children are checked with. */
 static void check_parents(checker *c, const uint8_t *k, size_t kl)
 {
+    check_snapshot_bounds(c, k, kl);
     switch (c->row.d->tag) {
+    case RL_TAG_SNAPSHOT: {
+        int64_t id = col_i(c, "snapshot_id");
+        remember(c, &c->snapshots, "snapshot_id");
+        if (id >= 0 && (!c->have_snapshots || (uint64_t)id > c->max_snapshot))
+            c->max_snapshot = (uint64_t)id;
+        c->have_snapshots = c->have_snapshots || id >= 0;
+        break;
+    }
+    case RL_TAG_SNAPSHOT_CHANGES:
+        require(c, k, kl, &c->snapshots, "snapshot_id", "ducklake_snapshot");
+        break;
     case RL_TAG_SCHEMA:
         remember(c, &c->schemas, "schema_id");
         break;
     case RL_TAG_TABLE:
         remember(c, &c->tables, "table_id");
+        remember_table_range(c);
         require(c, k, kl, &c->schemas, "schema_id", "ducklake_schema");
         break;
     case RL_TAG_COLUMN:
         require(c, k, kl, &c->tables, "table_id", "ducklake_table");
+        require_table_alive(c, k, kl, "column");
         break;
-    case RL_TAG_DATA_FILE:
+    case RL_TAG_DATA_FILE: {
         remember(c, &c->data_files, "data_file_id");
+        int64_t file = col_i(c, "data_file_id"), table = col_i(c, "table_id");
+        bool added;
+        idmap_slot *s = file >= 0 ? idmap_get(&c->file_table, (uint64_t)file, &added) : NULL;
+        if (file >= 0 && !s)
+            c->oom = true;
+        else if (s)
+            s->a = (uint64_t)table;
         require(c, k, kl, &c->tables, "table_id", "ducklake_table");
+        require_table_alive(c, k, kl, "data file");
         break;
+    }
     case RL_TAG_DELETE_FILE:
         require(c, k, kl, &c->tables, "table_id", "ducklake_table");
         require(c, k, kl, &c->data_files, "data_file_id", "ducklake_data_file");
+        require_file_of_table(c, k, kl, "delete file");
+        require_table_alive(c, k, kl, "delete file");
         break;
     case RL_TAG_FILE_COLUMN_STATS:
         require(c, k, kl, &c->data_files, "data_file_id", "ducklake_data_file");
+        require_file_of_table(c, k, kl, "column statistics row");
         break;
     default:
         break;
@@ -714,6 +876,40 @@ static void check_dynamic_names(checker *c)
     }
 }
 
+/* The store's integrity digest (kv.h, kv_verify): each key group must add
+ * up to what the writer recorded. */
+static int check_digest(checker *c, kv_db *kv, rl_error *err)
+{
+    kv_verify_report *r = malloc(sizeof *r);
+    if (!r)
+        return rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory while checking");
+    kv_error ke;
+    if (kv_verify(kv, r, &ke) < 0) {
+        free(r);
+        return rl_error_set(err, RL_SQLSTATE_IO, "reading the store for its digest: %s (%s)",
+                            ke.message, kv_error_kind_name(ke.kind));
+    }
+    if (!r->has_digest && r->keys)
+        fprintf(c->out, "note: the store has no integrity digest yet; the next writer open "
+                        "computes it\n");
+    if (r->malformed) {
+        static const uint8_t sys[1] = {RL_TAG_SYSTEM};
+        problem(c, sys, 1, "%u integrity digest keys (kv-digest:) are malformed", r->malformed);
+    }
+    for (int t = 0; r->has_digest && t < 256; t++) {
+        const kv_digest *f = &r->found[t], *x = &r->expected[t];
+        if (f->count == x->count && f->key_sum == x->key_sum && f->pair_sum == x->pair_sum)
+            continue;
+        char what[300];
+        kv_verify_describe(r, t, what, sizeof what);
+        uint8_t tag[1] = {(uint8_t)t};
+        problem(c, tag, 1, "%s; the store is damaged or lost a file: restore it from a backup "
+                "or checkpoint (docs/operations.md)", what);
+    }
+    free(r);
+    return 0;
+}
+
 /* ------------------------------------------------------------------ run */
 
 static void checker_free(checker *c)
@@ -726,6 +922,9 @@ static void checker_free(checker *c)
     free(c->schemas.slots);
     free(c->tables.slots);
     free(c->data_files.slots);
+    free(c->snapshots.slots);
+    free(c->table_range.slots);
+    free(c->file_table.slots);
     keymap_free(&c->rows);
     free(c->needs);
     free(c->counters);
@@ -771,6 +970,8 @@ long rl_check(rl_catalog *cat, FILE *out, uint64_t *keys_out, rl_error *err)
         scan(&c, rl_catalog_kv(cat), err) < 0)
         goto out;
     finish_entity(&c);
+    if (check_digest(&c, rl_catalog_kv(cat), err) < 0)
+        goto out;
     check_rows_indexed(&c);
     check_counter_values(&c);
     check_system_present(&c);

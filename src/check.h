@@ -16,7 +16,16 @@
  *    existing rows with that id, and every row of such a table has one;
  *  - children name existing parents: ducklake_table.schema_id,
  *    ducklake_column/data_file/delete_file.table_id,
- *    ducklake_delete_file.data_file_id, ducklake_file_column_stats.data_file_id;
+ *    ducklake_delete_file.data_file_id, ducklake_file_column_stats.data_file_id,
+ *    ducklake_snapshot_changes.snapshot_id;
+ *  - cross-table rules DuckLake keeps: a column, data file or delete file
+ *    does not begin before its table's first version and is not live
+ *    after its table was dropped; a delete file and a column statistics
+ *    row name a data file of their own table; no begin_snapshot or
+ *    end_snapshot is after the latest snapshot;
+ *  - the store's integrity digest (kv.h, kv_verify): per key group, the
+ *    keys and values found add up to what the writer committed (lost or
+ *    resurrected keys are reported per tag);
  *  - counters are above every id in use (snapshot, catalog, file, row
  *    sequences, commit sequence, dynamic table ids, duplicate-row
  *    discriminators);

@@ -2,7 +2,8 @@
  * journal.c — the commit journal of a local writer (journal.h).
  *
  * Owns: journal files (the v2 layout this writer creates, and recovery of
- * v1 files an earlier version left), record framing and CRCs, fencing
+ * v1 files an earlier version left, telling a damaged record from a torn
+ * tail), record framing and CRCs, fencing
  * (the fence slot of v2, the FENCE record of v1), zero-filling ahead of
  * the records, group fdatasync, hole punching of released space.
  *
@@ -225,14 +226,75 @@ static int write_record(int fd, int64_t at, int type, uint64_t seq, const uint8_
     return 0;
 }
 
+/* Is there a whole record at `at` (ending at or before `upto`) whose CRC
+ * holds, of type DATA with a seq above `after_seq` or ABORT? */
+static bool valid_record_at(int fd, uint64_t at, uint64_t upto, uint64_t after_seq)
+{
+    uint8_t h[HEADER_LEN];
+    if (pread(fd, h, HEADER_LEN, (off_t)at) != HEADER_LEN || memcmp(h, RECORD_MAGIC, 4) != 0)
+        return false;
+    uint32_t len = rl_load_be32(h + 4);
+    uint64_t seq = rl_load_be64(h + 9);
+    if (len > MAX_PAYLOAD || at + HEADER_LEN + len > upto ||
+        !((h[8] == REC_DATA && seq > after_seq) || h[8] == REC_ABORT))
+        return false;
+    uint8_t *payload = malloc(len ? len : 1);
+    if (!payload) return false;
+    bool ok = (!len || pread(fd, payload, len, (off_t)(at + HEADER_LEN)) == (ssize_t)len) &&
+              record_crc(h, payload, len) == rl_load_be32(h + 17);
+    free(payload);
+    return ok;
+}
+
+/* The first offset after `bad` (and before `upto` and the end of the file)
+ * where a valid record starts, or UINT64_MAX. Recovery stopped at `bad`:
+ * nothing valid after it means a torn or never-written tail (the space
+ * after the records is zeros, or holes); a valid record after it means the
+ * record at `bad` was whole once and was damaged since. */
+static uint64_t valid_record_after(int fd, uint64_t bad, uint64_t upto, uint64_t after_seq)
+{
+    struct stat st;
+    if (fstat(fd, &st) < 0) return UINT64_MAX;
+    uint64_t stop = (uint64_t)st.st_size < upto ? (uint64_t)st.st_size : upto;
+    enum { CHUNK = 1 << 20 };
+    uint8_t *buf = malloc(CHUNK);
+    if (!buf) return UINT64_MAX;
+    uint64_t found = UINT64_MAX;
+    for (uint64_t at = bad + 1; at + HEADER_LEN <= stop && found == UINT64_MAX;) {
+        ssize_t r = pread(fd, buf, CHUNK, (off_t)at);
+        if (r < 4) break;
+        const uint8_t *p = buf, *end = buf + r;
+        while (p + 4 <= end && (p = memmem(p, (size_t)(end - p), RECORD_MAGIC, 4)) != NULL) {
+            uint64_t cand = at + (uint64_t)(p - buf);
+            if (valid_record_at(fd, cand, upto, after_seq)) {
+                found = cand;
+                break;
+            }
+            p++;
+        }
+        at += (uint64_t)r - 3; /* a magic split over two chunks is seen in the next */
+    }
+    free(buf);
+    return found;
+}
+
 /* The records after `from` that end at or before `upto`, up to the first
  * FENCE, torn or corrupt record, with ABORTed ones dropped, each with its
  * payload (read once, checked against its CRC). *out is malloc'd
  * (free_records); *scan_end is where the last valid record of any type
- * ended (`from` if none). Returns 0 or -1 (errno). */
+ * ended (`from` if none). With `damage` (may be NULL): when the scan
+ * stopped at a bad record that a valid record follows, damage->bad and
+ * damage->next_valid say where (else damage->bad is UINT64_MAX).
+ * Returns 0 or -1 (errno). */
 static int read_records(int fd, uint64_t from, uint64_t upto, uint64_t prev_seq,
-                        pending_record **out, size_t *n, uint64_t *scan_end)
+                        pending_record **out, size_t *n, uint64_t *scan_end,
+                        rl_journal_damage *damage)
 {
+    if (damage) {
+        damage->bad = damage->next_valid = UINT64_MAX;
+        damage->records_before = 0;
+    }
+    bool fenced = false;
     *out = NULL;
     *n = 0;
     size_t cap = 0;
@@ -250,6 +312,7 @@ static int read_records(int fd, uint64_t from, uint64_t upto, uint64_t prev_seq,
             record_crc(h, payload, len) != rl_load_be32(h + 17) || h[8] == REC_FENCE ||
             (h[8] == REC_DATA && seq <= last_seq) || /* out of order: not ours to trust */
             (h[8] != REC_DATA && h[8] != REC_ABORT)) {
+            fenced = h[8] == REC_FENCE && record_crc(h, payload, len) == rl_load_be32(h + 17);
             free(payload);
             break;
         }
@@ -270,6 +333,16 @@ static int read_records(int fd, uint64_t from, uint64_t upto, uint64_t prev_seq,
         off = end;
     }
     *scan_end = off;
+    /* Beyond `upto` too: a takeover that refused this file before named
+     * the damaged record as its cut, and a later open must still see it. */
+    if (damage && !fenced && !valid_record_at(fd, off, UINT64_MAX, last_seq)) {
+        uint64_t next = valid_record_after(fd, off, UINT64_MAX, last_seq);
+        if (next != UINT64_MAX) {
+            damage->bad = off;
+            damage->next_valid = next;
+            damage->records_before = *n;
+        }
+    }
     return 0;
 oom:
     free_records(*out, *n);
@@ -283,7 +356,7 @@ oom:
  * through O_APPEND, so that the old writer's next append lands after it,
  * and read what precedes it. */
 static int fence_v1(const char *path, int fd, const rl_journal_pos *prev, pending_record **recs,
-                    size_t *n, kv_error *err)
+                    size_t *n, rl_journal_damage *damage, kv_error *err)
 {
     int afd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
     int rc = 0;
@@ -291,7 +364,7 @@ static int fence_v1(const char *path, int fd, const rl_journal_pos *prev, pendin
         rc = fail(err, KV_ERR_IO, "cannot fence journal %s: %s", path, strerror(errno));
     if (afd >= 0) close(afd);
     uint64_t scan_end;
-    if (rc == 0 && read_records(fd, prev->offset, UINT64_MAX, prev->seq, recs, n, &scan_end) < 0)
+    if (rc == 0 && read_records(fd, prev->offset, UINT64_MAX, prev->seq, recs, n, &scan_end, damage) < 0)
         rc = fail(err, errno == ENOMEM ? KV_ERR_INTERNAL : KV_ERR_IO,
                   "cannot read journal %s: %s", path, strerror(errno));
     return rc;
@@ -304,7 +377,7 @@ static int fence_v1(const char *path, int fd, const rl_journal_pos *prev, pendin
  * it whole); then FENCED + fdatasync. A cut an earlier takeover named
  * stays: the old writer may have acted on it. */
 static int fence_v2(const char *path, int fd, const rl_journal_pos *prev, pending_record **recs,
-                    size_t *n, kv_error *err)
+                    size_t *n, rl_journal_damage *damage, kv_error *err)
 {
     uint64_t from = prev->offset > RL_JOURNAL_DATA_START ? prev->offset : RL_JOURNAL_DATA_START;
     uint64_t cut = 0, scan_end;
@@ -312,7 +385,7 @@ static int fence_v2(const char *path, int fd, const rl_journal_pos *prev, pendin
     if (s == SLOT_ERROR ||
         (s != SLOT_DONE && write_slot(fd, SLOT_FENCING, 0) < 0) ||
         read_records(fd, from, s == SLOT_DONE ? cut : UINT64_MAX, prev->seq, recs, n,
-                     &scan_end) < 0 ||
+                     &scan_end, damage) < 0 ||
         (s != SLOT_DONE && write_slot(fd, SLOT_FENCED, scan_end) < 0) || fdatasync(fd) < 0) {
         int e = errno;
         free_records(*recs, *n);
@@ -350,7 +423,17 @@ static int file_version(const char *path, int fd, kv_error *err)
 int rl_journal_recover(const char *dir, const rl_journal_pos *prev, rl_journal_replay_fn fn,
                        void *ctx, uint64_t *last_seq, kv_error *err)
 {
+    rl_journal_damage damage;
+    return rl_journal_recover_ex(dir, prev, false, fn, ctx, last_seq, &damage, err);
+}
+
+int rl_journal_recover_ex(const char *dir, const rl_journal_pos *prev, bool salvage,
+                          rl_journal_replay_fn fn, void *ctx, uint64_t *last_seq,
+                          rl_journal_damage *damage, kv_error *err)
+{
     *last_seq = prev->seq;
+    damage->bad = damage->next_valid = UINT64_MAX;
+    damage->records_before = 0;
     if (prev->file_id == 0) return 0;
     char *path = file_path(dir, prev->file_id);
     if (!path) return fail(err, KV_ERR_INTERNAL, "out of memory opening the journal");
@@ -368,15 +451,34 @@ int rl_journal_recover(const char *dir, const rl_journal_pos *prev, rl_journal_r
     size_t n = 0;
     int version = file_version(path, fd, err);
     int rc = version < 0 ? -1
-             : version == 1 ? fence_v1(path, fd, prev, &recs, &n, err)
-             : version == 2 ? fence_v2(path, fd, prev, &recs, &n, err)
+             : version == 1 ? fence_v1(path, fd, prev, &recs, &n, damage, err)
+             : version == 2 ? fence_v2(path, fd, prev, &recs, &n, damage, err)
              : 0;
+    if (rc == 0 && damage->bad != UINT64_MAX && !salvage)
+        rc = fail(err, KV_ERR_CORRUPT,
+                  "journal %s is damaged: the record at offset %" PRIu64 " fails its checksum "
+                  "but a valid record follows at offset %" PRIu64 ", so it is not a torn write; "
+                  "the commits from offset %" PRIu64 " on would be lost. Restore the file from a "
+                  "backup, or accept the loss with `rocklake serve --journal-salvage` (serves "
+                  "the commits before it, read-only; docs/operations.md)",
+                  path, damage->bad, damage->next_valid, damage->bad);
     for (size_t i = 0; rc == 0 && i < n; i++) {
         if (fn(ctx, recs[i].payload, recs[i].len, recs[i].seq, recs[i].end, err) < 0) rc = -1;
         else *last_seq = recs[i].seq;
     }
     free_records(recs, n);
     close(fd);
+    free(path);
+    return rc;
+}
+
+int rl_journal_set_aside(const char *dir, uint64_t file_id, char *newpath, size_t n)
+{
+    char *path = file_path(dir, file_id);
+    if (!path) return -1;
+    snprintf(newpath, n, "%s.damaged", path);
+    int rc = rename(path, newpath);
+    if (rc == 0) sync_dir(dir);
     free(path);
     return rc;
 }
@@ -433,7 +535,7 @@ static int last_seq_before(rl_journal *j, uint64_t from_end, uint64_t from_seq, 
     pending_record *recs;
     size_t n;
     uint64_t scan_end;
-    if (read_records(j->fd, from_end, cut, from_seq, &recs, &n, &scan_end) < 0) return -1;
+    if (read_records(j->fd, from_end, cut, from_seq, &recs, &n, &scan_end, NULL) < 0) return -1;
     *seq = n ? recs[n - 1].seq : from_seq;
     free_records(recs, n);
     return 0;

@@ -53,13 +53,17 @@
  *    a failed write or fdatasync the journal refuses everything (the page
  *    cache can no longer be trusted); the server must be restarted.
  *  - Records in a file have increasing seqs; recovery stops at the first
- *    torn or corrupt record (nothing after one can have been synced).
+ *    torn or corrupt record. One with nothing valid after it is a torn
+ *    tail (never synced: accepted). One that a valid record follows was
+ *    whole once and was damaged since: recovery refuses it
+ *    (KV_ERR_CORRUPT), unless salvaging (rl_journal_recover_ex).
  *  - Needs a local filesystem whose page cache every process shares (not
  *    NFS); kv_options.journal < 0 turns it off.
  */
 #ifndef ROCKLAKE_JOURNAL_H
 #define ROCKLAKE_JOURNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -97,6 +101,28 @@ typedef int (*rl_journal_replay_fn)(void *ctx, const uint8_t *payload, size_t le
  * KV_ERR_CORRUPT: acknowledged commits may be in it. Returns 0 or -1. */
 int rl_journal_recover(const char *dir, const rl_journal_pos *prev, rl_journal_replay_fn fn,
                        void *ctx, uint64_t *last_seq, kv_error *err);
+
+/* Where recovery found a damaged record: one that fails its checks while
+ * a valid record follows it (a torn tail has nothing valid after it).
+ * bad == UINT64_MAX: none. */
+typedef struct rl_journal_damage {
+    uint64_t bad;            /* offset of the damaged record */
+    uint64_t next_valid;     /* offset of the first valid record after it */
+    size_t records_before;   /* DATA records before it (after the position) */
+} rl_journal_damage;
+
+/* rl_journal_recover, telling damage from a torn tail. A damaged record
+ * (see rl_journal_damage) is KV_ERR_CORRUPT naming the file and offset,
+ * and nothing is replayed; with `salvage` the records before it are
+ * replayed instead and *damage says where it is. A torn or corrupt last
+ * record with nothing valid after it ends the replay as always. */
+int rl_journal_recover_ex(const char *dir, const rl_journal_pos *prev, bool salvage,
+                          rl_journal_replay_fn fn, void *ctx, uint64_t *last_seq,
+                          rl_journal_damage *damage, kv_error *err);
+
+/* Rename the file `file_id` names to <its name>.damaged (path in newpath),
+ * after a salvage: kept for inspection, never read again. 0 or -1. */
+int rl_journal_set_aside(const char *dir, uint64_t file_id, char *newpath, size_t n);
 
 /* Create this writer's file in `dir` (made if missing), numbering records
  * after `last_seq`. The caller makes {rl_journal_file_id(), last_seq, 0}

@@ -4,8 +4,10 @@
  *
  * Owns: the kv_db / kv_snapshot / kv_iter handles, the choice between the
  * mirror and SlateDB for each read, the order in which a writer's batches
- * reach SlateDB's memtable and the mirror, and the read counters of
- * mirrored reads.
+ * reach SlateDB's memtable and the mirror, the read counters of mirrored
+ * reads, and the store's integrity digest (kv.h, kv_digest): written into
+ * each batch under write_lock from the old values the mirror holds, and
+ * checked against every key at the mirror's load.
  *
  * Why a mirror: SlateDB answers every read (even a point read) by merging
  * iterators over its memtable, L0 tables and sorted runs, about a
@@ -45,6 +47,8 @@
 #include "kv.h"
 
 #include <dirent.h>
+#include <endian.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -77,6 +81,26 @@ static bool is_journal_pos_key(const uint8_t *k, size_t kl)
     return kl == JOURNAL_POS_KEY_LEN && memcmp(k, JOURNAL_POS_KEY, kl) == 0;
 }
 
+/* The integrity digest's keys (kv.h, kv_digest): 0xFF "kv-digest:" + the
+ * key group's byte as two hex digits; the value is count, key_sum and
+ * pair_sum as BE u64. Like the journal position, the kv layer's own. */
+static const uint8_t DIGEST_PREFIX[] = "\xff" "kv-digest:";
+#define DIGEST_PREFIX_LEN (sizeof DIGEST_PREFIX - 1)
+#define DIGEST_KEY_LEN (DIGEST_PREFIX_LEN + 2)
+#define DIGEST_VAL_LEN 24
+
+static bool is_digest_key(const uint8_t *k, size_t kl)
+{
+    return kl >= DIGEST_PREFIX_LEN && memcmp(k, DIGEST_PREFIX, DIGEST_PREFIX_LEN) == 0;
+}
+
+/* Keys of the kv layer itself: hidden from reads, not in the mirror, not
+ * digested. */
+static bool is_own_key(const uint8_t *k, size_t kl)
+{
+    return kl && k[0] == 0xFF && (is_journal_pos_key(k, kl) || is_digest_key(k, kl));
+}
+
 struct kv_db {
     slate_db *slate;
     kv_mirror *mirror; /* NULL: every read goes to SlateDB */
@@ -88,12 +112,19 @@ struct kv_db {
     pthread_mutex_t release_lock; /* one journal release at a time */
     _Atomic uint64_t released;    /* journal offset given back; written under release_lock */
     char *local_dir;              /* a local store's directory (malloc'd), or NULL */
+    char *url;                    /* as opened (malloc'd), for messages */
+    /* The integrity digest of every key group, as the last batch applied
+     * left it (under write_lock); maintained once digest_on. */
+    kv_digest digest[256];
+    bool digest_on;
+    bool salvaged; /* opened with journal_salvage: refuses writes */
 };
 
 struct kv_pending {
     kv_db *db;
     slate_pending *slate;
     uint64_t journal_seq; /* 0: wait for SlateDB */
+    uint64_t own_bytes;   /* digest key + value bytes this write added */
 };
 
 struct kv_snapshot {
@@ -117,6 +148,10 @@ struct kv_iter {
  * subtracted so that only the caller's reads count. */
 static _Atomic uint64_t mirror_gets, mirror_scans, mirror_keys;
 static _Atomic uint64_t load_scans, load_keys;
+/* The kv layer's own reads and writes (old values read from SlateDB for
+ * the digest when there is no mirror; digest bytes written), subtracted
+ * from SlateDB's counters the same way. */
+static _Atomic uint64_t own_gets, own_keys, own_bytes_written;
 
 static void set_err(kv_error *err, kv_error_kind kind, const char *msg)
 {
@@ -136,6 +171,271 @@ static kv_mirror *usable_mirror(const kv_db *db)
     return db->mirror && !kvm_broken(db->mirror) ? db->mirror : NULL;
 }
 
+/* ------------------------------------------------------------ integrity digest */
+
+static inline uint64_t rotl64(uint64_t x, int r) { return x << r | x >> (64 - r); }
+
+/* The digest's hash of n bytes from `seed`: 8 bytes at a time (read
+ * little-endian), each word multiplied in and rotated, the tail and the
+ * length folded in, then a final avalanche. Its sums are stored, so it
+ * must never change. */
+static uint64_t digest_hash(uint64_t seed, const uint8_t *p, size_t n)
+{
+    const uint64_t m1 = 0x87c37b91114253d5ULL, m2 = 0x4cf5ad432745937fULL;
+    uint64_t h = seed ^ ((uint64_t)n * 0x9e3779b97f4a7c15ULL);
+    for (; n >= 8; p += 8, n -= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = rotl64(h ^ (le64toh(w) * m1), 29) * m2;
+    }
+    uint64_t t = 0;
+    for (size_t i = 0; i < n; i++) t |= (uint64_t)p[i] << (8 * i);
+    h = rotl64(h ^ (t * m1), 29) * m2;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    return h ^ (h >> 33);
+}
+
+#define DIGEST_SEED 0x526f636b4c616b65ULL /* "RockLake" */
+
+/* Add (sign > 0) or take away one pair. The pair's hash is seeded with the
+ * key's, whose length is in it, so no two splits of the same bytes into
+ * key and value collide by construction. */
+static void digest_pair(kv_digest *d, const uint8_t *k, size_t kl, const uint8_t *v, size_t vl,
+                        int sign)
+{
+    uint64_t hk = digest_hash(DIGEST_SEED, k, kl);
+    uint64_t hp = digest_hash(hk, v, vl);
+    if (sign > 0) {
+        d->count++;
+        d->key_sum += hk;
+        d->pair_sum += hp;
+    } else {
+        d->count--;
+        d->key_sum -= hk;
+        d->pair_sum -= hp;
+    }
+}
+
+static bool digest_eq(const kv_digest *a, const kv_digest *b)
+{
+    return a->count == b->count && a->key_sum == b->key_sum && a->pair_sum == b->pair_sum;
+}
+
+static void digest_key(uint8_t out[DIGEST_KEY_LEN], int tag)
+{
+    static const char hex[] = "0123456789abcdef";
+    memcpy(out, DIGEST_PREFIX, DIGEST_PREFIX_LEN);
+    out[DIGEST_PREFIX_LEN] = (uint8_t)hex[tag >> 4];
+    out[DIGEST_PREFIX_LEN + 1] = (uint8_t)hex[tag & 15];
+}
+
+static void digest_value(uint8_t out[DIGEST_VAL_LEN], const kv_digest *d)
+{
+    rl_store_be64(out, d->count);
+    rl_store_be64(out + 8, d->key_sum);
+    rl_store_be64(out + 16, d->pair_sum);
+}
+
+/* One pair of a scan of the whole store into *r. */
+static void verify_pair(kv_verify_report *r, const uint8_t *k, size_t kl, const uint8_t *v,
+                        size_t vl)
+{
+    if (is_journal_pos_key(k, kl)) return;
+    if (is_digest_key(k, kl)) {
+        int hi, lo;
+        r->has_digest = 1;
+        if (kl == DIGEST_KEY_LEN && vl == DIGEST_VAL_LEN &&
+            (hi = rl_hex_value((char)k[DIGEST_PREFIX_LEN])) >= 0 &&
+            (lo = rl_hex_value((char)k[DIGEST_PREFIX_LEN + 1])) >= 0) {
+            kv_digest *e = &r->expected[hi << 4 | lo];
+            e->count = rl_load_be64(v);
+            e->key_sum = rl_load_be64(v + 8);
+            e->pair_sum = rl_load_be64(v + 16);
+        } else {
+            r->malformed++;
+        }
+        return;
+    }
+    r->keys++;
+    digest_pair(&r->found[k[0]], k, kl, v, vl, 1);
+}
+
+int kv_verify_mismatches(const kv_verify_report *r)
+{
+    if (!r->has_digest) return 0;
+    int n = 0;
+    for (int t = 0; t < 256; t++) n += !digest_eq(&r->found[t], &r->expected[t]);
+    return n;
+}
+
+void kv_verify_describe(const kv_verify_report *r, int tag, char *buf, size_t n)
+{
+    const kv_digest *f = &r->found[tag], *e = &r->expected[tag];
+    if (f->count < e->count)
+        snprintf(buf, n, "%" PRIu64 " keys found, the integrity digest expects %" PRIu64
+                 ": %" PRIu64 " keys were lost", f->count, e->count, e->count - f->count);
+    else if (f->count > e->count)
+        snprintf(buf, n, "%" PRIu64 " keys found, the integrity digest expects %" PRIu64
+                 ": keys that were deleted came back, or keys were written behind RockLake's "
+                 "back", f->count, e->count);
+    else if (f->key_sum != e->key_sum)
+        snprintf(buf, n, "%" PRIu64 " keys found as the integrity digest expects, but not the "
+                 "same keys: some were lost and others came back", f->count);
+    else
+        snprintf(buf, n, "the %" PRIu64 " keys the integrity digest expects are there, but "
+                 "some values differ from what was committed (older versions, or changed "
+                 "bytes)", f->count);
+}
+
+/* Scan SlateDB from `start` (every key, or the digest keys only) into *r;
+ * the pairs read in *pairs. 0 or -1. */
+static int verify_scan(kv_db *db, bool digest_only, kv_verify_report *r, uint64_t *pairs,
+                       kv_error *err)
+{
+    static const uint8_t lowest[1] = {0};
+    slate_iter *it = digest_only
+                         ? slate_scan(db->slate, NULL, DIGEST_PREFIX, DIGEST_PREFIX_LEN, NULL, 0, err)
+                         : slate_scan(db->slate, NULL, lowest, 0, NULL, 0, err);
+    if (!it) return -1;
+    const uint8_t *k, *v;
+    size_t kl, vl;
+    int rc;
+    *pairs = 0;
+    while ((rc = slate_iter_next(it, &k, &kl, &v, &vl, err)) == 1) {
+        ++*pairs;
+        if (digest_only && !is_digest_key(k, kl)) break;
+        verify_pair(r, k, kl, v, vl);
+    }
+    slate_iter_free(it);
+    if (rc >= 0) set_err(err, KV_OK, "");
+    return rc < 0 ? -1 : 0;
+}
+
+int kv_verify(kv_db *db, kv_verify_report *out, kv_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!db) {
+        set_err(err, KV_ERR_INVALID, "kv_db handle is NULL");
+        return -1;
+    }
+    uint64_t pairs;
+    return verify_scan(db, false, out, &pairs, err);
+}
+
+/* The message of a store whose keys do not add up to its digest. */
+static void digest_refusal(const kv_db *db, const kv_verify_report *r, kv_error *err)
+{
+    int first = -1, n = kv_verify_mismatches(r);
+    for (int t = 0; t < 256 && first < 0; t++)
+        if (!digest_eq(&r->found[t], &r->expected[t])) first = t;
+    char what[220];
+    kv_verify_describe(r, first, what, sizeof what);
+    char more[64] = "";
+    if (n > 1) snprintf(more, sizeof more, " (and %d more key groups differ)", n - 1);
+    if (err) {
+        err->kind = KV_ERR_CORRUPT;
+        snprintf(err->message, sizeof err->message,
+                 "store \"%.100s\" does not hold what was committed: keys with first byte "
+                 "0x%02x: %.120s%.40s. Part of the store (a manifest or table file) is damaged "
+                 "or missing: restore it from a backup or checkpoint (docs/operations.md), or "
+                 "accept what remains with --rebuild-digest",
+                 db->url ? db->url : "", first, what, more);
+    }
+}
+
+static void notice(const kv_options *opts, const char *msg)
+{
+    if (opts && opts->notice) opts->notice(opts->notice_ctx, msg);
+    else fprintf(stderr, "rocklake: %s\n", msg);
+}
+
+/* Write the digest of every group whose value differs from `stored`
+ * (all of them when the store holds none), through kv_write before
+ * digest_on is set (so the write itself is not digested). */
+static int digest_write_all(kv_db *db, const kv_verify_report *r, kv_error *err)
+{
+    kv_batch *b = kv_batch_new();
+    if (!b) {
+        set_err(err, KV_ERR_INTERNAL, "out of memory");
+        return -1;
+    }
+    for (int t = 0; t < 256; t++) {
+        if (r->has_digest ? digest_eq(&r->found[t], &r->expected[t]) : r->found[t].count == 0)
+            continue;
+        uint8_t k[DIGEST_KEY_LEN], v[DIGEST_VAL_LEN];
+        digest_key(k, t);
+        digest_value(v, &r->found[t]);
+        kv_batch_put(b, k, sizeof k, v, sizeof v);
+    }
+    int rc = kv_batch_count(b) ? kv_write(db, b, err) : 0;
+    kv_batch_free(b);
+    return rc;
+}
+
+/* At a writer's open: check the digest against the keys when they were
+ * all read (`r` complete), write it for the first time when the store has
+ * none, and start maintaining it. */
+static int digest_open(kv_db *db, kv_verify_report *r, bool complete, const kv_options *opts,
+                       kv_error *err)
+{
+    char msg[600];
+    if (!complete) {
+        /* The keys were not all read (no in-memory copy): take the stored
+         * digest as it is; `rocklake check` verifies it. */
+        uint64_t pairs;
+        memset(r, 0, sizeof *r);
+        if (verify_scan(db, true, r, &pairs, err) < 0) return -1;
+        count(&load_scans, 1);
+        count(&load_keys, pairs);
+        if (r->has_digest && !r->malformed) {
+            for (int t = 0; t < 256; t++) db->digest[t] = r->expected[t];
+            db->digest_on = true;
+            return 0;
+        }
+        /* none yet: read everything once to compute it */
+        memset(r, 0, sizeof *r);
+        if (verify_scan(db, false, r, &pairs, err) < 0) return -1;
+        count(&load_scans, 1);
+        count(&load_keys, pairs);
+    }
+    int bad = kv_verify_mismatches(r);
+    if (r->malformed && !(opts && opts->digest_rebuild)) {
+        set_err(err, KV_ERR_CORRUPT, "the store's integrity digest keys (0xFF kv-digest:) are "
+                                     "malformed: restore the store from a backup, or open it "
+                                     "with --rebuild-digest");
+        return -1;
+    }
+    if (bad && !(opts && opts->digest_rebuild)) {
+        digest_refusal(db, r, err);
+        return -1;
+    }
+    if (!r->has_digest || bad || r->malformed) {
+        if (digest_write_all(db, r, err) < 0) return -1;
+        if (!r->has_digest && r->keys) {
+            snprintf(msg, sizeof msg, "store \"%.300s\": computed its integrity digest for the "
+                     "first time (%" PRIu64 " keys); from now on every open checks it",
+                     db->url ? db->url : "", r->keys);
+            notice(opts, msg);
+        } else if (bad || r->malformed) {
+            int first = -1;
+            for (int t = 0; t < 256 && first < 0; t++)
+                if (!digest_eq(&r->found[t], &r->expected[t])) first = t;
+            char what[220] = "malformed digest keys";
+            if (first >= 0) kv_verify_describe(r, first, what, sizeof what);
+            snprintf(msg, sizeof msg, "store \"%.200s\": rebuilt its integrity digest from the "
+                     "%" PRIu64 " keys it holds (%d key groups differed; first byte 0x%02x: %s)",
+                     db->url ? db->url : "", r->keys, bad, first < 0 ? 0 : first, what);
+            notice(opts, msg);
+        }
+    }
+    for (int t = 0; t < 256; t++) db->digest[t] = r->found[t];
+    db->digest_on = true;
+    return 0;
+}
+
 /* ------------------------------------------------------------ open/close */
 
 /* A handle around an open SlateDB; closes it when out of memory. */
@@ -153,12 +453,12 @@ static kv_db *wrap(slate_db *s, kv_error *err)
     return db;
 }
 
-/* Copy the whole keyspace into a new mirror. Returns the mirror, or NULL
- * when the copy would take more than `limit` bytes or memory runs out (the
- * writer then reads SlateDB), or when SlateDB fails (1 in *failed, error in
- * *err). */
-static kv_mirror *load_mirror(slate_db *s, uint64_t limit, const kv_options *opts, int *failed,
-                              kv_error *err)
+/* Copy the whole keyspace into a new mirror, adding every pair to *r (the
+ * digest check). Returns the mirror, or NULL when the copy would take more
+ * than `limit` bytes or memory runs out (the writer then reads SlateDB; *r
+ * is incomplete), or when SlateDB fails (1 in *failed, error in *err). */
+static kv_mirror *load_mirror(slate_db *s, uint64_t limit, const kv_options *opts,
+                              kv_verify_report *r, int *failed, kv_error *err)
 {
     *failed = 0;
     kv_mirror *m = kvm_new();
@@ -180,7 +480,8 @@ static kv_mirror *load_mirror(slate_db *s, uint64_t limit, const kv_options *opt
     uint64_t every = (opts && opts->load_progress_ms ? opts->load_progress_ms : 1000) * 1000000ull;
     while ((rc = slate_iter_next(it, &k, &kl, &v, &vl, err)) == 1) {
         count(&load_keys, 1);
-        if (is_journal_pos_key(k, kl)) continue;
+        verify_pair(r, k, kl, v, vl); /* the digest check, on the way */
+        if (is_own_key(k, kl)) continue;
         kvm_stats_get(m, &st);
         if ((++n & 0xFFFF) == 0 && opts && opts->load_progress &&
             rl_monotonic_ns() - last >= every) {
@@ -302,8 +603,10 @@ static int put_position_durable(kv_db *db, const rl_journal_pos *pos, kv_error *
 /* Replay what the last writer's journal holds beyond SlateDB, then (with
  * `use_journal`) start this writer's own journal. Before the mirror loads,
  * so the mirror sees the replayed state. */
-static int journal_open(kv_db *db, const char *store_dir, bool use_journal, kv_error *err)
+static int journal_open(kv_db *db, const char *store_dir, bool use_journal,
+                        const kv_options *opts, kv_error *err)
 {
+    bool salvage = opts && opts->journal_salvage;
     uint8_t *v = NULL;
     size_t vl = 0;
     int found = slate_get(db->slate, NULL, JOURNAL_POS_KEY, JOURNAL_POS_KEY_LEN, &v, &vl, err);
@@ -316,6 +619,7 @@ static int journal_open(kv_db *db, const char *store_dir, bool use_journal, kv_e
         return -1;
     }
     free(v);
+    db->salvaged = salvage;
     if (!use_journal && prev.file_id == 0) return 0;
     char *dir = journal_dir(store_dir);
     if (!dir) {
@@ -325,7 +629,8 @@ static int journal_open(kv_db *db, const char *store_dir, bool use_journal, kv_e
     replay_ctx rc = {db, prev.file_id};
     uint64_t last = prev.seq;
     rl_journal *j = NULL;
-    int r = rl_journal_recover(dir, &prev, replay_record, &rc, &last, err);
+    rl_journal_damage damage;
+    int r = rl_journal_recover_ex(dir, &prev, salvage, replay_record, &rc, &last, &damage, err);
     if (r == 0 && use_journal && !(j = rl_journal_create(dir, last, err))) r = -1;
     if (r == 0) {
         rl_journal_pos mine = {j ? rl_journal_file_id(j) : 0, last, 0};
@@ -333,9 +638,24 @@ static int journal_open(kv_db *db, const char *store_dir, bool use_journal, kv_e
     }
     if (r < 0) {
         rl_journal_discard(j);
+    } else if (damage.bad != UINT64_MAX) {
+        /* salvaged: the store no longer names the file; keep it aside */
+        char aside[4200] = "", msg[600];
+        rl_journal_set_aside(dir, prev.file_id, aside, sizeof aside);
+        snprintf(msg, sizeof msg,
+                 "journal salvage: replayed the %zu commit records before the damaged record "
+                 "at offset %" PRIu64 " of journal-%016" PRIx64 ".log (the next valid record "
+                 "was at offset %" PRIu64 "); the commits from there on are given up; the file "
+                 "is kept as %.200s; serving read-only until restarted without "
+                 "--journal-salvage",
+                 damage.records_before, damage.bad, prev.file_id, damage.next_valid, aside);
+        notice(opts, msg);
     } else {
         if (prev.file_id) rl_journal_remove_file(dir, prev.file_id);
         db->journal = j;
+        if (salvage)
+            notice(opts, "journal salvage: the journal holds no damaged record; serving "
+                         "read-only until restarted without --journal-salvage");
     }
     free(dir);
     return r;
@@ -346,10 +666,12 @@ kv_db *kv_open_writer(const char *url, const kv_options *opts, kv_error *err)
     slate_db *s = slate_open_writer(url, opts, err);
     kv_db *db = s ? wrap(s, err) : NULL;
     if (!db) return NULL;
+    db->url = strdup(url);
     db->local_dir = kv_local_dir(url);
     if (db->local_dir) {
-        bool use = !opts || opts->journal >= 0;
-        int r = journal_open(db, db->local_dir, use, err);
+        bool salvage = opts && opts->journal_salvage;
+        bool use = (!opts || opts->journal >= 0) && !salvage;
+        int r = journal_open(db, db->local_dir, use, opts, err);
         if (r < 0) {
             kv_error ignored;
             kv_close(db, &ignored);
@@ -357,24 +679,40 @@ kv_db *kv_open_writer(const char *url, const kv_options *opts, kv_error *err)
         }
     }
     int64_t max = opts ? opts->mirror_max_bytes : 0;
+    kv_verify_report *r = calloc(1, sizeof *r);
+    kv_mirror *m = NULL;
+    if (!r) {
+        set_err(err, KV_ERR_INTERNAL, "out of memory opening the store");
+        goto fail;
+    }
     if (max >= 0) {
         int failed;
         db->mirror_limit = max ? (uint64_t)max : DEFAULT_MIRROR_MAX_BYTES;
-        db->mirror = load_mirror(s, db->mirror_limit, opts, &failed, err);
-        if (failed) {
-            kv_error ignored;
-            kv_close(db, &ignored);
-            return NULL;
-        }
+        m = load_mirror(s, db->mirror_limit, opts, r, &failed, err);
+        if (failed) goto fail;
     }
+    /* The digest is written (first open, rebuild) before the mirror is
+     * attached: the mirror never holds the kv layer's own keys. */
+    if (digest_open(db, r, m != NULL, opts, err) < 0) goto fail;
+    free(r);
+    db->mirror = m;
     return db;
+fail:
+    free(r);
+    kvm_free(m);
+    kv_error ignored;
+    kv_close(db, &ignored);
+    return NULL;
 }
 
 kv_db *kv_open_reader(const char *url, const kv_options *opts, kv_error *err)
 {
     slate_db *s = slate_open_reader(url, opts, opts ? opts->reader_no_writes : 0, err);
     kv_db *db = s ? wrap(s, err) : NULL;
-    if (db) db->local_dir = kv_local_dir(url);
+    if (db) {
+        db->local_dir = kv_local_dir(url);
+        db->url = strdup(url);
+    }
     return db;
 }
 
@@ -405,6 +743,7 @@ int kv_close(kv_db *db, kv_error *err)
     pthread_mutex_destroy(&db->write_lock);
     pthread_mutex_destroy(&db->release_lock);
     free(db->local_dir);
+    free(db->url);
     free(db);
     return rc;
 }
@@ -525,7 +864,7 @@ int kv_get(kv_db *db, kv_snapshot *snap, const uint8_t *key, size_t klen, uint8_
         set_err(err, KV_ERR_INVALID, "kv_db handle is NULL");
         return -1;
     }
-    if (key && is_journal_pos_key(key, klen)) {
+    if (key && is_own_key(key, klen)) {
         set_err(err, KV_OK, "");
         return 0;
     }
@@ -636,7 +975,7 @@ int kv_iter_next(kv_iter *it, const uint8_t **key, size_t *klen, const uint8_t *
         size_t kl;
         int rc;
         while ((rc = slate_iter_next(it->slate, &k, &kl, val, vlen, err)) == 1 &&
-               is_journal_pos_key(k, kl)) {
+               is_own_key(k, kl)) {
         }
         if (rc == 1) {
             if (key) *key = k;
@@ -722,15 +1061,178 @@ static void mirror_apply(kv_mirror *m, const kv_batch *b)
     size_t kl, vl;
     int kind;
     for (size_t i = 0; (kind = slate_batch_op(b, i, &k, &kl, &v, &vl)) >= 0; i++) {
+        if (is_own_key(k, kl)) continue;
         int rc = kind ? kvm_apply_put(m, k, kl, v, vl) : kvm_apply_delete(m, k, kl);
         if (rc < 0) return; /* broken: never published */
     }
     kvm_apply_end(m);
 }
 
+static int write_ordered(kv_db *db, const kv_batch *b, const rl_buf *payload, kv_pending *p,
+                         kv_error *err);
+
+/* Ops of one batch in key order (ties in batch order), to find earlier
+ * ops on the same key in a batch that is not strictly ascending. */
+typedef struct op_ref {
+    const uint8_t *k;
+    size_t kl;
+    size_t i;
+} op_ref;
+
+static int op_ref_cmp(const void *a, const void *b)
+{
+    const op_ref *x = a, *y = b;
+    int c = rl_bytes_cmp(x->k, x->kl, y->k, y->kl);
+    return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* For each op of b, the index of the previous op on the same key in b, or
+ * SIZE_MAX. NULL when out of memory. Only for batches that are not
+ * strictly ascending (a catalog commit is). */
+static size_t *earlier_ops(const kv_batch *b, size_t n)
+{
+    op_ref *refs = malloc(n * sizeof *refs);
+    size_t *prev = malloc(n * sizeof *prev);
+    if (!refs || !prev) {
+        free(refs);
+        free(prev);
+        return NULL;
+    }
+    const uint8_t *v;
+    size_t vl;
+    for (size_t i = 0; i < n; i++) {
+        slate_batch_op(b, i, &refs[i].k, &refs[i].kl, &v, &vl);
+        refs[i].i = i;
+        prev[i] = SIZE_MAX;
+    }
+    qsort(refs, n, sizeof *refs, op_ref_cmp);
+    for (size_t j = 1; j < n; j++)
+        if (rl_bytes_cmp(refs[j - 1].k, refs[j - 1].kl, refs[j].k, refs[j].kl) == 0)
+            prev[refs[j].i] = refs[j - 1].i;
+    free(refs);
+    return prev;
+}
+
+/* The digest groups batch b changes, as they are after it: work->d[t] for
+ * each t flagged in work->touched. The old value of a key comes from an
+ * earlier op of the batch, else from the mirror's latest state (nothing
+ * else writes it: write_lock is held), else, without a usable mirror, from
+ * SlateDB. 0 or -1. */
+typedef struct digest_work {
+    uint64_t touched[4];
+    kv_digest d[256];
+} digest_work;
+
+static int digest_batch(kv_db *db, const kv_batch *b, digest_work *work, kv_error *err)
+{
+    memset(work->touched, 0, sizeof work->touched);
+    size_t n = kv_batch_count(b);
+    kv_mirror *m = usable_mirror(db);
+    kvm_stats st = {0};
+    if (m) kvm_stats_get(m, &st);
+    const uint8_t *k, *v, *pk = NULL;
+    size_t kl, vl, pkl = 0;
+    size_t *prev = NULL;
+    for (size_t i = 0; i < n; i++) { /* strictly ascending? then no key repeats */
+        slate_batch_op(b, i, &k, &kl, &v, &vl);
+        if (i && rl_bytes_cmp(pk, pkl, k, kl) >= 0) {
+            if (!(prev = earlier_ops(b, n))) {
+                set_err(err, KV_ERR_INTERNAL, "out of memory writing a batch");
+                return -1;
+            }
+            break;
+        }
+        pk = k;
+        pkl = kl;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        int kind = slate_batch_op(b, i, &k, &kl, &v, &vl);
+        if (kl == 0 || is_own_key(k, kl)) continue; /* SlateDB refuses an empty key */
+        int t = k[0];
+        if (!(work->touched[t >> 6] >> (t & 63) & 1)) {
+            work->touched[t >> 6] |= 1ull << (t & 63);
+            work->d[t] = db->digest[t];
+        }
+        const uint8_t *ov = NULL, *ek;
+        size_t ovl = 0, ekl;
+        uint8_t *owned = NULL;
+        int had;
+        if (prev && prev[i] != SIZE_MAX) {
+            had = slate_batch_op(b, prev[i], &ek, &ekl, &ov, &ovl); /* 1 put, 0 delete */
+        } else if (m) {
+            had = kvm_get(m, st.seq, k, kl, &ov, &ovl);
+        } else {
+            had = slate_get(db->slate, NULL, k, kl, &owned, &ovl, err);
+            count(&own_gets, 1);
+            if (had < 0) {
+                rc = -1;
+                break;
+            }
+            if (had) count(&own_keys, 1);
+            ov = owned;
+        }
+        if (had) digest_pair(&work->d[t], k, kl, ov, ovl, -1);
+        if (kind) digest_pair(&work->d[t], k, kl, v, vl, 1);
+        free(owned);
+    }
+    free(prev);
+    return rc;
+}
+
+/* Append the digest keys of the touched groups to b (and, with a journal,
+ * to its record's payload). Returns the bytes added, or -1. */
+static int64_t digest_append(kv_batch *b, const digest_work *work, rl_buf *payload)
+{
+    kv_batch *extra = payload ? kv_batch_new() : NULL;
+    if (payload && !extra) return -1;
+    int64_t bytes = 0;
+    for (int t = 0; t < 256; t++) {
+        if (!(work->touched[t >> 6] >> (t & 63) & 1)) continue;
+        uint8_t k[DIGEST_KEY_LEN], v[DIGEST_VAL_LEN];
+        digest_key(k, t);
+        digest_value(v, &work->d[t]);
+        kv_batch_put(b, k, sizeof k, v, sizeof v);
+        if (extra) kv_batch_put(extra, k, sizeof k, v, sizeof v);
+        bytes += DIGEST_KEY_LEN + DIGEST_VAL_LEN;
+    }
+    /* the codec is one op after another: appending encodes b + extra */
+    int rc = extra ? rl_batch_encode(extra, payload) : 0;
+    kv_batch_free(extra);
+    return rc < 0 ? -1 : bytes;
+}
+
+/* Under write_lock: the digest keys into the batch, then journal record,
+ * then SlateDB, then mirror. */
+static int write_locked(kv_db *db, kv_batch *b, rl_buf *payload, kv_pending *p, kv_error *err)
+{
+    digest_work *work = NULL;
+    if (db->digest_on) {
+        /* on the heap: 6 KiB is much of a small thread stack */
+        if (!(work = malloc(sizeof *work))) {
+            set_err(err, KV_ERR_INTERNAL, "out of memory writing a batch");
+            return -1;
+        }
+        int64_t added;
+        if (digest_batch(db, b, work, err) < 0 ||
+            (added = digest_append(b, work, db->journal ? payload : NULL)) < 0) {
+            if (err && err->kind == KV_OK) set_err(err, KV_ERR_INTERNAL, "out of memory");
+            free(work);
+            return -1;
+        }
+        p->own_bytes = (uint64_t)added;
+    }
+    int rc = write_ordered(db, b, payload, p, err);
+    if (rc == 0 && work)
+        for (int t = 0; t < 256; t++)
+            if (work->touched[t >> 6] >> (t & 63) & 1) db->digest[t] = work->d[t];
+    free(work);
+    return rc;
+}
+
 /* Under write_lock: journal record, then SlateDB, then mirror. */
-static int write_locked(kv_db *db, const kv_batch *b, const rl_buf *payload, kv_pending *p,
-                        kv_error *err)
+static int write_ordered(kv_db *db, const kv_batch *b, const rl_buf *payload, kv_pending *p,
+                         kv_error *err)
 {
     rl_journal_pos pos = {0, 0, 0}, *posp = NULL;
     if (db->journal) {
@@ -782,6 +1284,12 @@ int kv_write_begin(kv_db *db, const kv_batch *b, kv_pending **out, kv_error *err
         set_err(err, KV_ERR_INVALID, "kv_batch is NULL");
         return -1;
     }
+    if (db->salvaged && kv_batch_count(b) > 0) {
+        set_err(err, KV_ERR_INVALID, "this store was opened to salvage its journal and is "
+                                     "read-only until it is opened again without "
+                                     "--journal-salvage");
+        return -1;
+    }
     if (kv_batch_count(b) == 0 || slate_is_reader(db->slate)) {
         /* nothing to write, or a reader's refusal: SlateDB says which */
         slate_pending *none = NULL;
@@ -800,7 +1308,8 @@ int kv_write_begin(kv_db *db, const kv_batch *b, kv_pending **out, kv_error *err
     }
     p->db = db;
     pthread_mutex_lock(&db->write_lock);
-    int rc = write_locked(db, b, &payload, p, err);
+    /* b gains the digest keys (kv.h); the caller only frees it after */
+    int rc = write_locked(db, (kv_batch *)b, &payload, p, err);
     pthread_mutex_unlock(&db->write_lock);
     rl_buf_free(&payload);
     if (rc < 0) {
@@ -840,10 +1349,12 @@ int kv_write_wait(kv_pending *p, kv_error *err)
     int rc;
     if (p->journal_seq) {
         rc = rl_journal_sync(p->db->journal, p->journal_seq, err);
-        slate_write_release(p->slate);
+        slate_write_release(p->slate); /* counts the bytes either way */
+        count(&own_bytes_written, p->own_bytes);
         if (rc == 0) maybe_release_journal(p->db);
     } else {
         rc = slate_write_wait(p->slate, err);
+        if (rc == 0) count(&own_bytes_written, p->own_bytes);
     }
     free(p);
     return rc;
@@ -903,6 +1414,9 @@ void kv_counters_get(kv_counters *out)
     if (!out) return;
     slate_counters_get(out);
     out->gets += atomic_load(&mirror_gets);
+    out->gets -= atomic_load(&own_gets);
     out->scans += atomic_load(&mirror_scans) - atomic_load(&load_scans);
     out->keys_read += atomic_load(&mirror_keys) - atomic_load(&load_keys);
+    out->keys_read -= atomic_load(&own_keys);
+    out->bytes_written -= atomic_load(&own_bytes_written);
 }

@@ -99,6 +99,25 @@ typedef struct kv_options {
      * readers: check, inspect, stats, the writer-lease probe; a file it
      * needs can be collected after SlateDB's GC minimum age, minutes). */
     int reader_no_writes;
+    /* Writers of a local store: when the journal holds a damaged record
+     * (one that fails its checksum while valid records follow; see
+     * journal.h), replay the records before it instead of refusing the
+     * open, set the damaged file aside (<name>.damaged) and make the store
+     * stop naming it, so the commits from that record on are given up.
+     * The handle then refuses writes (KV_ERR_INVALID) until the store is
+     * opened again without this. */
+    int journal_salvage;
+    /* Writers: when the store's keys disagree with its integrity digest
+     * (kv_verify), rewrite the digest from what the store holds instead of
+     * refusing the open, accepting that the keys found are all there is.
+     * The differences are reported through `notice`. */
+    int digest_rebuild;
+    /* Writers: one line for the operator about what the open did to the
+     * store beyond opening it (a digest computed for the first time, a
+     * digest rebuilt, a journal salvaged), from the opening thread. NULL:
+     * written to stderr. */
+    void (*notice)(void *ctx, const char *message);
+    void *notice_ctx;
 } kv_options;
 
 typedef struct kv_db kv_db;
@@ -249,6 +268,43 @@ int kv_checkpoint_list(const char *url, kv_checkpoint **out, size_t *n,
  * followed by a NUL in *out (malloc'd, *len bytes; caller frees). Returns
  * 0 or -1. */
 int kv_list_dirs(const char *url, char **out, size_t *len, kv_error *err);
+/* The store's integrity digest: for each key group (keys sharing their
+ * first byte), how many keys it holds and two sums mod 2^64 of a 64-bit
+ * hash, one over the keys and one over key + value pairs, so the order of
+ * keys does not matter and every write updates it in O(1) (a put adds, a
+ * delete subtracts, an overwrite subtracts the old pair and adds the new).
+ * A writer keeps it in system keys 0xFF "kv-digest:XX" (XX = the group's
+ * byte in hex, docs/key-layout.md) written in the same atomic batch as
+ * every write that changes the group, and checks it against the keys
+ * whenever it reads them all (the in-memory copy's load at open); a
+ * store whose keys do not add up (a manifest or table file that lost or
+ * brought back keys) is refused with KV_ERR_CORRUPT. The digest keys and
+ * "kv-journal" are the kv layer's own: they are not digested, and reads
+ * through this header never return them. */
+typedef struct kv_digest {
+    uint64_t count;    /* keys */
+    uint64_t key_sum;  /* sum of the keys' hashes */
+    uint64_t pair_sum; /* sum of the hashes of key + value */
+} kv_digest;
+
+typedef struct kv_verify_report {
+    int has_digest;         /* the store holds digest keys at all */
+    uint64_t keys;          /* keys read (kv-owned keys not counted) */
+    uint32_t malformed;     /* digest keys whose value is not 24 bytes */
+    kv_digest found[256];   /* recomputed from every key, per first byte */
+    kv_digest expected[256];/* what the digest keys say (zero where absent) */
+} kv_verify_report;
+
+/* Read every key of the store (SlateDB itself, not the in-memory copy)
+ * and fill *out. Works on readers and writers. 0, or -1 when the store
+ * cannot be read. */
+int kv_verify(kv_db *db, kv_verify_report *out, kv_error *err);
+/* How many key groups of `r` disagree with the digest (0 when the store
+ * holds no digest, or all agree). */
+int kv_verify_mismatches(const kv_verify_report *r);
+/* One sentence about group `tag` of `r` ("412 keys found, the digest
+ * expects 1280: keys were lost"), into buf. */
+void kv_verify_describe(const kv_verify_report *r, int tag, char *buf, size_t n);
 
 /* Process-wide counters since start, for metrics and for tests that assert
  * "only this table's keys were read". */

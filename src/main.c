@@ -638,6 +638,7 @@ static const char *const help_serve =
     "                      [--port-file FILE]\n"
     "                      [--log-min-duration-statement MS] [--cache-mb N] [--mirror-mb N]\n"
     "                      [--journal on|off] [--busy-poll-us N] [--writer-lease-ms MS]\n"
+    "                      [--journal-salvage] [--rebuild-digest]\n"
     "\n"
     "Serve RockLake catalogs over the PostgreSQL wire protocol (3.0), so DuckDB attaches\n"
     "with ATTACH 'ducklake:postgres:host=127.0.0.1 port=5433 dbname=lake user=me'.\n"
@@ -716,6 +717,15 @@ static const char *const help_serve =
     "                         (ROCKLAKE_JOURNAL; default on; needs a local filesystem, use\n"
     "                         off on NFS). Followers see a commit once SlateDB's WAL has it,\n"
     "                         about 10 ms later. An open replays an earlier journal either way\n"
+    "  --journal-salvage      a lake whose journal has a damaged record (it fails its\n"
+    "                         checksum but valid records follow; the open is refused\n"
+    "                         otherwise) replays the commits before it, gives up the rest\n"
+    "                         (the file is kept as journal-*.log.damaged) and is served\n"
+    "                         read-only until restarted without this (docs/operations.md)\n"
+    "  --rebuild-digest       a lake whose keys do not add up to its integrity digest (the\n"
+    "                         store lost or regained keys; refused otherwise) is served with\n"
+    "                         what it holds, the digest rewritten to match; only once a\n"
+    "                         restore from a backup is ruled out (docs/operations.md)\n"
     "  --busy-poll-us N       after answering, a session checks for its next message without\n"
     "                         sleeping for up to N microseconds (ROCKLAKE_BUSY_POLL_US;\n"
     "                         default 100; 0 = never; at most one session fewer than the CPUs\n"
@@ -745,7 +755,8 @@ enum {
     SO_STORE, SO_LISTEN, SO_CONFIG, SO_READ_ONLY, SO_TAKEOVER, SO_TLS_CERT, SO_TLS_KEY,
     SO_USERS, SO_HBA, SO_MAX_MESSAGE, SO_STMT_TIMEOUT, SO_IDLE_TIMEOUT, SO_METRICS,
     SO_LOG_FORMAT, SO_AUTO_CREATE, SO_MAX_CONN, SO_PORT_FILE, SO_LOG_MIN_DURATION, SO_CACHE_MB,
-    SO_MIRROR_MB, SO_JOURNAL, SO_POLL_US, SO_AUTH_TIMEOUT, SO_LEASE_MS, SO__COUNT
+    SO_MIRROR_MB, SO_JOURNAL, SO_POLL_US, SO_AUTH_TIMEOUT, SO_LEASE_MS, SO_JOURNAL_SALVAGE,
+    SO_REBUILD_DIGEST, SO__COUNT
 };
 
 typedef struct serve_opt {
@@ -779,6 +790,8 @@ static const serve_opt serve_opts[SO__COUNT] = {
     {"busy-poll-us", true, "ROCKLAKE_BUSY_POLL_US"},
     {"authentication-timeout", true, "ROCKLAKE_AUTHENTICATION_TIMEOUT"},
     {"writer-lease-ms", true, "ROCKLAKE_WRITER_LEASE_MS"},
+    {"journal-salvage", false, "ROCKLAKE_JOURNAL_SALVAGE"},
+    {"rebuild-digest", false, "ROCKLAKE_REBUILD_DIGEST"},
 };
 
 /* Option values by source; later sources win. Strings point into argv, the
@@ -912,6 +925,8 @@ static int serve_config(const serve_args *a, rl_server_config *c)
     c->listen = a->val[SO_LISTEN];
     c->read_only = truthy(a->val[SO_READ_ONLY]);
     c->takeover = truthy(a->val[SO_TAKEOVER]);
+    c->journal_salvage = truthy(a->val[SO_JOURNAL_SALVAGE]);
+    c->rebuild_digest = truthy(a->val[SO_REBUILD_DIGEST]);
     c->tls_cert = a->val[SO_TLS_CERT];
     c->tls_key = a->val[SO_TLS_KEY];
     c->users_file = a->val[SO_USERS];

@@ -349,6 +349,14 @@ static void log_load_progress(void *ctx, uint64_t keys, uint64_t bytes)
             "memory_mib", mb, NULL);
 }
 
+/* What an open did to the store beyond opening it (kv_options.notice). */
+static void log_store_notice(void *ctx, const char *message)
+{
+    load_progress *lp = ctx;
+    srv_log(lp->srv, "warning", "store_integrity", "database", lp->database, "message", message,
+            NULL);
+}
+
 /* Open (or, with create, make) the catalog at url; NULL with err, or NULL
  * with err clear when the store does not exist and create is off. */
 static rl_catalog *open_catalog(rl_server *srv, const char *url, const char *name, bool create,
@@ -371,6 +379,10 @@ static rl_catalog *open_catalog(rl_server *srv, const char *url, const char *nam
     o.kv.block_cache_bytes = srv->cfg.cache_bytes;
     o.kv.mirror_max_bytes = srv->cfg.mirror_bytes;
     o.kv.journal = srv->cfg.journal_off ? -1 : 0;
+    o.kv.journal_salvage = srv->cfg.journal_salvage;
+    o.kv.digest_rebuild = srv->cfg.rebuild_digest;
+    o.kv.notice = log_store_notice;
+    o.kv.notice_ctx = &lp;
     rl_error e;
     rl_error_clear(&e);
     rl_catalog *cat = rl_catalog_open(url, &o, &e);

@@ -50,6 +50,8 @@ typedef struct rl_server_config {
     int64_t log_min_duration_ms; /* log statements at least this slow; -1 = off */
     uint64_t cache_bytes;        /* block cache per lake; 0 = the kv default (256 MiB) */
     bool journal_off;            /* local stores: wait for SlateDB's WAL, no journal */
+    bool journal_salvage;        /* kv_options.journal_salvage: lakes open read-only */
+    bool rebuild_digest;         /* kv_options.digest_rebuild */
     int64_t busy_poll_us;        /* spin this long for a session's next message before
                                     sleeping; -1 = default (100), 0 = never */
     int64_t mirror_bytes;        /* memory for one lake's in-memory copy; 0 = kv default

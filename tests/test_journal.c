@@ -182,7 +182,8 @@ static void test_recover_from_position(void)
 }
 
 /* A crash can leave a torn last record or garbage; recovery keeps what
- * precedes it and stops there. */
+ * precedes it and stops there. A damaged record in the middle (mode 1) is
+ * corruption: refused, or salvaged up to it. */
 static void test_torn_and_corrupt_tails(void)
 {
     for (int mode = 0; mode < 3; mode++) {
@@ -210,7 +211,26 @@ static void test_torn_and_corrupt_tails(void)
         seen s = {0};
         uint64_t last;
         rl_journal_pos from = {id, 0, 0};
-        CHECK_EQ_INT(rl_journal_recover(dir, &from, collect, &s, &last, &err), 0);
+        if (mode == 1) {
+            /* a damaged record with a valid one after it is not a torn
+             * tail: refused, naming the file and offset; nothing replayed */
+            CHECK_EQ_INT(rl_journal_recover(dir, &from, collect, &s, &last, &err), -1);
+            CHECK_EQ_INT(err.kind, KV_ERR_CORRUPT);
+            CHECK(strstr(err.message, path) != NULL);
+            char at[64];
+            snprintf(at, sizeof at, "record at offset %" PRIu64 " ", e1);
+            CHECK(strstr(err.message, at) != NULL);
+            CHECK_EQ_INT(s.n, 0);
+            /* salvage replays what precedes it and says where it is */
+            rl_journal_damage dmg;
+            CHECK_EQ_INT(rl_journal_recover_ex(dir, &from, true, collect, &s, &last, &dmg, &err),
+                         0);
+            CHECK_EQ_INT(dmg.bad, e1);
+            CHECK_EQ_INT(dmg.next_valid, e2);
+            CHECK_EQ_INT(dmg.records_before, 1);
+        } else {
+            CHECK_EQ_INT(rl_journal_recover(dir, &from, collect, &s, &last, &err), 0);
+        }
         int want = mode == 0 ? 2 : mode == 1 ? 1 : 3;
         CHECK_EQ_INT(s.n, want);
         CHECK_EQ_STR(s.payloads[0], "first");

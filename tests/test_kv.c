@@ -13,6 +13,7 @@
  * that URL. Crash atomicity (fork/exec + SIGKILL of helper_kv_crash) runs on
  * file and s3 only: a memory store dies with its process.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -26,7 +27,11 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
+#include "batchcodec.h"
+#include "buf.h"
+#include "journal.h"
 #include "kv.h"
 #include "kvmirror.h"
 #include "kvtest.h"
@@ -1376,6 +1381,149 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
     return remove(path);
 }
 
+/* ---- the integrity digest (kv.h, kv_digest) -------------------------------- */
+
+/* Random batches of puts, overwrites and deletes over a few key groups,
+ * some repeating a key within one batch: after each, the digest the writer
+ * keeps equals one recomputed from every key; after a reopen too. */
+static void test_digest_matches_recomputed(void)
+{
+    char url[4200];
+    fresh_url(url, sizeof url);
+    kv_db *db = open_writer(url);
+    if (!db) return;
+    kv_verify_report *r = malloc(sizeof *r);
+    kv_error err;
+    int bad = 0;
+    for (int round = 0; round < 60; round++) {
+        kv_batch *b = kv_batch_new();
+        int n = 1 + (int)(tu_rand(&g_rng) % 12);
+        for (int i = 0; i < n; i++) {
+            char k[32], v[64];
+            snprintf(k, sizeof k, "%c%02d", "abc\x05"[tu_rand(&g_rng) % 4],
+                     (int)(tu_rand(&g_rng) % 20));
+            snprintf(v, sizeof v, "v%d-%d-%0*d", round, i, (int)(tu_rand(&g_rng) % 30), 7);
+            if (tu_rand(&g_rng) % 3 == 0) kv_batch_delete(b, (const uint8_t *)k, strlen(k));
+            else bput(b, k, v);
+        }
+        CHECK_EQ_INT(write_batch(db, b), 0);
+        kv_batch_free(b);
+        CHECK_EQ_INT(kv_verify(db, r, &err), 0);
+        if (kv_verify_mismatches(r) != 0 || !r->has_digest) bad++;
+    }
+    CHECK_EQ_INT(bad, 0);
+    /* the digest keys are the kv layer's own: no read returns them */
+    CHECK_EQ_INT(count_prefix(db, NULL, "\xff"), 0);
+    close_db(db);
+    db = open_writer(url); /* the open checks the digest against every key */
+    CHECK(db != NULL);
+    if (db) {
+        CHECK_EQ_INT(kv_verify(db, r, &err), 0);
+        CHECK_EQ_INT(kv_verify_mismatches(r), 0);
+        close_db(db);
+    }
+    free(r);
+}
+
+/* Append to the only journal file of store `dir` a DATA record (the next
+ * seq) holding batch b, as a writer that keeps no digest would have: the
+ * next open replays it straight into SlateDB. 0 or -1. */
+static int forge_journal_record(const char *dir, const kv_batch *b, bool damage)
+{
+    char jdir[4300], path[4600] = "";
+    snprintf(jdir, sizeof jdir, "%.4200s/journal", dir);
+    DIR *d = opendir(jdir);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL)
+        if (strncmp(e->d_name, "journal-", 8) == 0)
+            snprintf(path, sizeof path, "%.4300s/%.255s", jdir, e->d_name);
+    if (d) closedir(d);
+    int fd = path[0] ? open(path, O_RDWR) : -1;
+    if (fd < 0) return -1;
+    uint64_t off = RL_JOURNAL_DATA_START, seq = 0;
+    uint8_t h[25];
+    while (pread(fd, h, 25, (off_t)off) == 25 && memcmp(h, "RLJ1", 4) == 0) {
+        seq = rl_load_be64(h + 9);
+        off += 25 + rl_load_be32(h + 4);
+    }
+    rl_buf p;
+    rl_buf_init(&p, 0);
+    rl_batch_encode(b, &p);
+    memcpy(h, "RLJ1", 4);
+    rl_store_be32(h + 4, (uint32_t)p.len);
+    h[8] = 1; /* DATA */
+    rl_store_be64(h + 9, seq + 1);
+    uLong c = crc32(crc32(0L, Z_NULL, 0), h + 4, 13);
+    c = crc32(c, p.data, (uInt)p.len);
+    rl_store_be32(h + 17, (uint32_t)c);
+    if (damage) p.data[p.len - 1] ^= 0x10; /* one flipped bit after the CRC was taken */
+    int rc = pwrite(fd, h, 25, (off_t)off) == 25 &&
+                     pwrite(fd, p.data, p.len, (off_t)off + 25) == (ssize_t)p.len
+                 ? 0
+                 : -1;
+    rl_buf_free(&p);
+    close(fd);
+    return rc;
+}
+
+/* Keys lost behind RockLake's back (here: deletes that reached SlateDB
+ * without the digest, through a forged journal record; a damaged manifest
+ * that forgets a table file loses keys the same way) no longer add up to
+ * the digest that later batches wrote. The next writer open refuses,
+ * naming the store and the key group; digest_rebuild (--rebuild-digest)
+ * accepts what remains. */
+static void test_lost_keys_refused(void)
+{
+    if (g_backend != BK_FILE) return;
+    char url[4200];
+    fresh_url(url, sizeof url);
+    kv_db *db = open_writer(url);
+    if (!db) return;
+    kv_batch *b = kv_batch_new();
+    for (int i = 0; i < 5; i++) {
+        char k[32];
+        snprintf(k, sizeof k, "b-lost-%d", i);
+        bput(b, k, "gone");
+    }
+    bput(b, "b-kept", "stays");
+    CHECK_EQ_INT(write_batch(db, b), 0);
+    kv_batch_free(b);
+    close_db(db);
+    b = kv_batch_new();
+    for (int i = 0; i < 5; i++) {
+        char k[32];
+        snprintf(k, sizeof k, "b-lost-%d", i);
+        kv_batch_delete(b, (const uint8_t *)k, strlen(k));
+    }
+    CHECK_EQ_INT(forge_journal_record(url + strlen("file://"), b, false), 0);
+    kv_batch_free(b);
+
+    kv_error err;
+    kv_options o = {0};
+    o.mirror_max_bytes = g_no_mirror ? -1 : 0;
+    db = kv_open_writer(url, &o, &err);
+    CHECK(db == NULL);
+    CHECK_EQ_INT(err.kind, KV_ERR_CORRUPT);
+    CHECK(strstr(err.message, url) != NULL);
+    CHECK(strstr(err.message, "first byte 0x62") != NULL);
+    CHECK(strstr(err.message, "1 keys found, the integrity digest expects 6") != NULL);
+    CHECK(strstr(err.message, "backup") != NULL);
+    if (db) kv_close(db, NULL);
+
+    o.digest_rebuild = 1;
+    db = kv_open_writer(url, &o, &err);
+    CHECK(db != NULL);
+    if (db) {
+        expect(db, NULL, "b-kept", "stays");
+        expect(db, NULL, "b-lost-0", NULL);
+        close_db(db);
+    }
+    o.digest_rebuild = 0; /* rebuilt: later opens accept it */
+    db = kv_open_writer(url, &o, &err);
+    CHECK(db != NULL);
+    if (db) close_db(db);
+}
+
 static void run_suite(const char *name)
 {
     fprintf(stderr, "# backend %s%s\n", name, g_no_mirror ? " (no mirror)" : "");
@@ -1391,6 +1539,8 @@ static void run_suite(const char *name)
     RUN(test_checkpoints);
     RUN(test_threads_share_db);
     RUN(test_crash_atomicity);
+    RUN(test_digest_matches_recomputed);
+    RUN(test_lost_keys_refused);
     if (g_no_mirror) return;
     RUN(test_mirror_matches_slatedb);
     RUN(test_mirror_frees_old_versions);

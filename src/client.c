@@ -8,6 +8,18 @@
  * Output is batched in one pktbuf and written when the engine hands
  * control back (ReadyForQuery, CopyInResponse, Flush) or when it grows past
  * FLUSH_BYTES, so a large result streams instead of piling up in memory.
+ *
+ * Backpressure: a client that does not read its results stops the session
+ * thread in the write, not the buffer's growth; the wire buffer holds at
+ * most FLUSH_BYTES plus one message (and, after a cancel, an ErrorResponse
+ * and ReadyForQuery). Sockets send with SO_SNDTIMEO = POLL_SLICE_MS, so a
+ * blocked write wakes every slice: the SIGTERM drain then ends the
+ * connection (nothing more can be delivered), and inside a statement a
+ * cancel request or the statement timeout ends the statement (57014) while
+ * the bytes not yet sent stay queued in order (out_sent), so a client that
+ * reads later gets the rows, then the error, then ReadyForQuery. A client
+ * that disconnects makes the write fail: the statement fails with 08006 and
+ * client_free rolls the session's transaction back.
  */
 #include "client.h"
 
@@ -53,6 +65,7 @@ struct client {
     uint8_t *in;
     size_t in_off, in_len, in_cap, max_msg;
     pktbuf out;
+    size_t out_sent;             /* bytes at the head of `out` already written */
     bool broken;                 /* a write failed: stop talking */
     uint64_t startup_deadline_ns; /* startup + authentication must end by then */
     char user[NAME_MAX_LEN], database[NAME_MAX_LEN], appname[NAME_MAX_LEN];
@@ -82,46 +95,90 @@ client_reg *client_registry_entry(client *c) { return &c->reg; }
 
 /* ------------------------------------------------------------------ I/O */
 
-static bool io_write_all(client *c, const uint8_t *p, size_t n)
+typedef enum write_rc {
+    WRITE_DONE,     /* everything buffered is on the wire; the buffer is empty */
+    WRITE_GONE,     /* the connection is over (c->broken) */
+    WRITE_CANCELED  /* the statement was canceled while waiting; the rest is kept */
+} write_rc;
+
+/* Write what `out` holds past out_sent. A write that cannot proceed
+ * returns EAGAIN after POLL_SLICE_MS (SO_SNDTIMEO): then the drain gives up
+ * on the connection, and `in_statement`, a pending cancel or statement
+ * timeout stops the wait (the caller fails the statement). */
+static write_rc write_pending(client *c, bool in_statement)
 {
-    while (n > 0 && !c->broken) {
-        ssize_t w;
+    if (pktbuf_failed(&c->out))
+        c->broken = true; /* out of memory building a reply: nothing sane to send */
+    while (!c->broken && c->out_sent < pktbuf_len(&c->out)) {
+        const uint8_t *p = pktbuf_data(&c->out) + c->out_sent;
+        size_t n = pktbuf_len(&c->out) - c->out_sent;
+        ssize_t w = -1;
+        bool again = false;
         if (c->ssl) {
+            ERR_clear_error();
             int r = SSL_write(c->ssl, p, (int)(n > INT32_MAX ? INT32_MAX : n));
-            w = r > 0 ? r : -1;
+            if (r > 0)
+                w = r;
+            else {
+                int e = SSL_get_error(c->ssl, r);
+                again = e == SSL_ERROR_WANT_WRITE ||
+                        (e == SSL_ERROR_SYSCALL && (errno == EAGAIN || errno == EWOULDBLOCK));
+            }
         } else {
             w = send(c->fd, p, n, MSG_NOSIGNAL);
             if (w < 0 && errno == EINTR)
                 continue;
+            again = w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
         }
-        if (w <= 0) {
+        if (w > 0) {
+            c->out_sent += (size_t)w;
+            continue;
+        }
+        if (!again) {
             c->broken = true;
             break;
         }
-        p += w;
-        n -= (size_t)w;
+        if (srv_stopping(c->srv)) {
+            srv_log(c->srv, "info", "client_not_reading", "client", c->addr, "user", c->user,
+                    "message", "closing the connection for the shutdown", NULL);
+            c->broken = true;
+            break;
+        }
+        if (in_statement && c->sess && rl_session_cancel_pending(c->sess))
+            return WRITE_CANCELED;
     }
-    return !c->broken;
+    if (c->broken) {
+        pktbuf_reset(&c->out);
+        c->out_sent = 0;
+        return WRITE_GONE;
+    }
+    pktbuf_reset(&c->out);
+    c->out_sent = 0;
+    return WRITE_DONE;
 }
 
 /* Send everything buffered. False if the connection is gone. */
 static bool flush_out(client *c)
 {
-    if (pktbuf_failed(&c->out)) {
-        c->broken = true; /* out of memory building a reply: nothing sane to send */
-        pktbuf_reset(&c->out);
-        return false;
-    }
-    bool ok = io_write_all(c, pktbuf_data(&c->out), pktbuf_len(&c->out));
-    pktbuf_reset(&c->out);
-    return ok;
+    return write_pending(c, false) == WRITE_DONE;
 }
 
+/* From the sink, inside a statement: write once the buffer passes
+ * FLUSH_BYTES. -1 stops the statement: the connection is gone (the engine
+ * reports 08006), or a cancel / the statement timeout came while the client
+ * was not reading (sink_err says 57014). */
 static int maybe_flush(client *c)
 {
     if (pktbuf_len(&c->out) < FLUSH_BYTES)
         return 0;
-    return flush_out(c) ? 0 : -1;
+    switch (write_pending(c, true)) {
+    case WRITE_DONE: return 0;
+    case WRITE_CANCELED:
+        c->sink_failed = true;
+        rl_error_set(&c->sink_err, "57014", "canceling statement due to user request");
+        return -1;
+    default: return -1;
+    }
 }
 
 static ssize_t io_read(client *c, uint8_t *p, size_t n)
@@ -414,6 +471,7 @@ static int sink_data_row(void *ctx, size_t ncols, const rl_value *vals)
 {
     client *c = ctx;
     pktbuf *b = &c->out;
+    size_t row_start = pktbuf_len(b);
     pktbuf_begin(b, 'D');
     pktbuf_put_int16(b, (int16_t)ncols);
     for (size_t i = 0; i < ncols; i++) {
@@ -426,7 +484,7 @@ static int sink_data_row(void *ctx, size_t ncols, const rl_value *vals)
         if (fmt == 1) {
             if (!rl_value_to_binary(&b->buf, &vals[i])) {
                 pktbuf_end(b);
-                pktbuf_reset(b);
+                b->buf.len = row_start; /* drop this row only: earlier ones may be half sent */
                 c->sink_failed = true;
                 rl_error_set(&c->sink_err, "42883",
                              "no binary output function available for type with OID %u",
@@ -1048,6 +1106,8 @@ static bool start_tls(client *c)
 {
     SSL_CTX *ctx = srv_ssl_ctx(c->srv);
     c->ssl = SSL_new(ctx);
+    if (c->ssl) /* write_pending retries a timed-out write with a buffer that may have moved and grown */
+        SSL_set_mode(c->ssl, SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_ENABLE_PARTIAL_WRITE);
     if (!c->ssl || SSL_set_fd(c->ssl, c->fd) != 1)
         return false;
     /* bounded handshake: a silent client must not pin the thread */
@@ -1424,6 +1484,9 @@ void client_serve(rl_server *srv, int fd, const struct sockaddr_storage *sa, soc
     format_addr(c);
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    /* a write to a client that does not read wakes every slice (write_pending) */
+    struct timeval snd = {.tv_sec = 0, .tv_usec = POLL_SLICE_MS * 1000};
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &snd, sizeof snd);
     uint64_t auth_ms = cfg->authentication_timeout_ms ? cfg->authentication_timeout_ms
                                                       : DEFAULT_AUTH_TIMEOUT_MS;
     c->startup_deadline_ns = rl_monotonic_ns() + auth_ms * 1000000u;

@@ -378,6 +378,11 @@ void rl_session_cancel(rl_session *s)
         atomic_store(&s->cancel, true);
 }
 
+bool rl_session_cancel_pending(rl_session *s)
+{
+    return atomic_load(&s->running) && atomic_load(&s->cancel);
+}
+
 /* Mark a statement run, so cancels in between statements are dropped. */
 static void run_begin(rl_session *s)
 {

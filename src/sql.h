@@ -164,6 +164,10 @@ int64_t rl_session_timeout_ms(rl_session *s, const char *name);
 
 /* Ask the running statement to stop with 57014 (thread-safe). */
 void rl_session_cancel(rl_session *s);
+/* Whether a cancel (or the statement timeout) is waiting for the running
+ * statement to notice it (thread-safe; does not clear it). The wire layer
+ * asks while it waits for a client to read a result. */
+bool rl_session_cancel_pending(rl_session *s);
 
 /* Result of running SQL. */
 typedef enum rl_exec_status {

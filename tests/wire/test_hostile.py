@@ -2,6 +2,7 @@
 server, pin a core, corrupt stored text or break the protocol. Each answer
 is PostgreSQL 15's (SQLSTATE and message), checked against a real one where
 PostgreSQL has one."""
+import signal
 import socket
 import struct
 import threading
@@ -372,3 +373,169 @@ def test_help_lists_authentication_timeout():
     out = subprocess.run([BIN, "serve", "--help"], capture_output=True, text=True)
     text = out.stdout + out.stderr
     assert "--authentication-timeout MS" in text and "ROCKLAKE_AUTHENTICATION_TIMEOUT" in text
+
+
+# ------------------------------------------- 12: results a client never reads
+
+UNREAD_ROWS = 30000  # 1 KB each: 30 MB of result, far past the socket buffers
+# (query, engine_spool): a plain SELECT of a whole table is spooled by the
+# engine to be sent in heap order (up to 64 MiB, sql_select.c), which is
+# memory of the engine's, not of the wire buffer; COPY (SELECT ...) is not.
+UNREAD_QUERIES = [("COPY (SELECT a, b FROM big) TO STDOUT", False),
+                  ("COPY big TO STDOUT (FORMAT binary)", False),
+                  ("SELECT a, b FROM big", True), ("COPY big TO STDOUT", True)]
+
+
+def vm_rss_mb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
+def fill_big(s):
+    with psycopg.connect(s.dsn(), autocommit=True) as c:
+        c.execute("CREATE TABLE big (a bigint, b varchar)")
+        c.execute("CREATE TABLE marks (a bigint)")
+        with c.cursor().copy("COPY big FROM STDIN") as cp:
+            for i in range(UNREAD_ROWS):
+                cp.write_row((i, "x" * 1000))
+
+
+class Unread(Raw):
+    """A session with a tiny receive buffer that sends a query and does not
+    read; read_all() later reads what the server sent."""
+
+    def __init__(self, port, **startup):
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        self.sock.settimeout(20)
+        self.sock.connect(("127.0.0.1", port))
+        self.buf = b""
+        self.key = None
+        for t, p in self.login(**startup):
+            if t == "K":
+                self.key = struct.unpack("!ii", p)
+            assert t != "E", error_fields(p)
+
+    def query(self, sql):
+        self.send(msg(b"Q", sql.encode() + b"\0"))
+
+    def read_all(self):
+        """(row messages, the first ErrorResponse's fields or None, the tag)."""
+        rows, err, tag = 0, None, None
+        for t, p in self.until("Z"):
+            if t in "Dd":
+                rows += 1
+            elif t == "E" and err is None:
+                err = error_fields(p)
+            elif t == "C":
+                tag = p.rstrip(b"\0").decode()
+        return rows, err, tag
+
+
+def extended(sql):
+    return (msg(b"P", b"\0" + sql.encode() + b"\0" + struct.pack("!h", 0)) +
+            msg(b"B", b"\0\0" + struct.pack("!hhh", 0, 0, 0)) +
+            msg(b"E", b"\0" + struct.pack("!i", 0)) + msg(b"S"))
+
+
+@pytest.mark.parametrize("query, engine_spool", UNREAD_QUERIES)
+def test_unread_result_costs_a_bounded_buffer(start_server, query, engine_spool):
+    """The session waits for the client instead of buffering the result;
+    other sessions are answered meanwhile, and a close ends it cleanly and
+    gives the memory back."""
+    s = start_server()
+    fill_big(s)
+    before = vm_rss_mb(s.proc.pid)
+    u = Unread(s.port)
+    u.query(query)
+    time.sleep(2)
+    waiting = vm_rss_mb(s.proc.pid)
+    if not engine_spool:
+        assert waiting < before + 64
+    time.sleep(1)
+    assert vm_rss_mb(s.proc.pid) < waiting + 8  # nothing piles up while it waits
+    with psycopg.connect(s.dsn(), autocommit=True, connect_timeout=5) as c:
+        assert c.execute("SELECT count(*) FROM big").fetchone() == (UNREAD_ROWS,)
+    u.close()
+    time.sleep(0.5)
+    with psycopg.connect(s.dsn(), autocommit=True) as c:
+        assert c.execute("SELECT 1").fetchone() == (1,)
+    assert vm_rss_mb(s.proc.pid) < before + 64
+    assert s.alive()
+
+
+@pytest.mark.parametrize("simple", [True, False], ids=["simple", "extended"])
+def test_statement_timeout_fires_while_the_client_does_not_read(start_server, simple):
+    """PostgreSQL's 57014 ends the statement although its rows wait unread;
+    a client that reads later gets the rows sent so far, the error, and a
+    usable session."""
+    s = start_server()
+    fill_big(s)
+    u = Unread(s.port, options="-c statement_timeout=1000")
+    if simple:
+        u.query("SELECT a, b FROM big")
+    else:
+        u.send(extended("SELECT a, b FROM big"))
+    time.sleep(2.5)
+    rows, err, tag = u.read_all()
+    assert err is not None, f"the statement ran to the end: {rows} rows, {tag}"
+    assert err["C"] == "57014" and err["M"] == "canceling statement due to statement timeout"
+    assert 0 < rows < UNREAD_ROWS
+    u.query("SELECT 41 + 1")
+    assert [t for t, _ in u.until("Z")] == ["T", "D", "C", "Z"]
+    u.close()
+
+
+def test_cancel_request_reaches_a_session_waiting_on_its_client(start_server):
+    s = start_server()
+    fill_big(s)
+    u = Unread(s.port)
+    u.query("COPY big TO STDOUT")
+    time.sleep(1)
+    cancel = socket.create_connection(("127.0.0.1", s.port))
+    cancel.sendall(struct.pack("!iiii", 16, 80877102, *u.key))
+    cancel.close()
+    time.sleep(1)
+    rows, err, _ = u.read_all()
+    assert err is not None and err["C"] == "57014"
+    assert err["M"] == "canceling statement due to user request"
+    assert 0 < rows < UNREAD_ROWS
+    u.close()
+
+
+def test_client_gone_mid_result_rolls_back(start_server):
+    """As PostgreSQL on a lost connection: the open transaction is rolled back."""
+    s = start_server()
+    fill_big(s)
+    u = Unread(s.port)
+    u.query("BEGIN; INSERT INTO marks VALUES (1); SELECT a, b FROM big")
+    time.sleep(1)
+    u.sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    u.close()  # a reset, as from a killed client
+    deadline = time.monotonic() + 5
+    with psycopg.connect(s.dsn(), autocommit=True) as c:
+        while "statement_error" not in s.log_text():
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        assert c.execute("SELECT count(*) FROM marks").fetchone() == (0,)
+        c.execute("INSERT INTO marks VALUES (2)")  # nothing left locked or half done
+        assert c.execute("SELECT count(*) FROM marks").fetchone() == (1,)
+    assert "08006" in s.log_text()
+
+
+def test_shutdown_does_not_wait_for_a_client_that_does_not_read(start_server):
+    """SIGTERM drains: a session stuck writing to its client is closed."""
+    s = start_server()
+    fill_big(s)
+    u = Unread(s.port)
+    u.query("SELECT a, b FROM big")
+    time.sleep(1)
+    s.proc.send_signal(signal.SIGTERM)
+    try:
+        s.proc.wait(10)
+    finally:
+        u.close()
+    assert s.proc.returncode == 0

@@ -634,6 +634,7 @@ static const char *const help_serve =
     "                      [--hba FILE] [--max-message-bytes N] [--statement-timeout MS]\n"
     "                      [--idle-in-transaction-timeout MS] [--metrics ADDR:PORT]\n"
     "                      [--log-format text|json] [--auto-create on|off]\n"
+    "                      [--max-auto-create N]\n"
     "                      [--max-connections N] [--authentication-timeout MS]\n"
     "                      [--port-file FILE]\n"
     "                      [--log-min-duration-statement MS] [--cache-mb N] [--mirror-mb N]\n"
@@ -689,6 +690,9 @@ static const char *const help_serve =
     "  --auto-create on|off   create a database's catalog on first connect\n"
     "                         (ROCKLAKE_AUTO_CREATE; default on without --store, else off;\n"
     "                         off: unknown databases get 3D000)\n"
+    "  --max-auto-create N    databases --auto-create creates during one run of the server\n"
+    "                         (ROCKLAKE_MAX_AUTO_CREATE; default 64); past it a connect to\n"
+    "                         an unknown database gets FATAL 53400; existing ones still open\n"
     "  --max-connections N    connections at once, counting those still starting up\n"
     "                         (ROCKLAKE_MAX_CONNECTIONS; default 500); beyond it clients\n"
     "                         get FATAL 53300 \"sorry, too many clients already\"\n"
@@ -756,7 +760,7 @@ enum {
     SO_USERS, SO_HBA, SO_MAX_MESSAGE, SO_STMT_TIMEOUT, SO_IDLE_TIMEOUT, SO_METRICS,
     SO_LOG_FORMAT, SO_AUTO_CREATE, SO_MAX_CONN, SO_PORT_FILE, SO_LOG_MIN_DURATION, SO_CACHE_MB,
     SO_MIRROR_MB, SO_JOURNAL, SO_POLL_US, SO_AUTH_TIMEOUT, SO_LEASE_MS, SO_JOURNAL_SALVAGE,
-    SO_REBUILD_DIGEST, SO__COUNT
+    SO_REBUILD_DIGEST, SO_MAX_AUTO_CREATE, SO__COUNT
 };
 
 typedef struct serve_opt {
@@ -792,6 +796,7 @@ static const serve_opt serve_opts[SO__COUNT] = {
     {"writer-lease-ms", true, "ROCKLAKE_WRITER_LEASE_MS"},
     {"journal-salvage", false, "ROCKLAKE_JOURNAL_SALVAGE"},
     {"rebuild-digest", false, "ROCKLAKE_REBUILD_DIGEST"},
+    {"max-auto-create", true, "ROCKLAKE_MAX_AUTO_CREATE"},
 };
 
 /* Option values by source; later sources win. Strings point into argv, the
@@ -982,8 +987,13 @@ static int serve_config(const serve_args *a, rl_server_config *c)
     int journal = -1;
     c->auto_create = -1;
     if (!serve_on_off("--journal", a->val[SO_JOURNAL], &journal) ||
-        !serve_on_off("--auto-create", a->val[SO_AUTO_CREATE], &c->auto_create))
+        !serve_on_off("--auto-create", a->val[SO_AUTO_CREATE], &c->auto_create) ||
+        !serve_number("--max-auto-create", a->val[SO_MAX_AUTO_CREATE], 1000000,
+                      &c->max_auto_create))
         return EXIT_USAGE;
+    if (a->val[SO_MAX_AUTO_CREATE] && c->max_auto_create < 1)
+        return usage_error("serve", "--max-auto-create must be at least 1, not '%s'",
+                           a->val[SO_MAX_AUTO_CREATE]);
     c->journal_off = journal == 0;
     if (!serve_number("--writer-lease-ms", a->val[SO_LEASE_MS], 3600000, &c->lease_ms))
         return EXIT_USAGE;

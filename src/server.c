@@ -8,6 +8,10 @@
  * statement timeouts. Shared state is guarded by three mutexes (lakes,
  * registry, threads) that are never held together, except the registry lock
  * around rl_session_cancel, which the engine allows from any thread.
+ *
+ * Lakes open on first use and stay open for the run; with --auto-create a
+ * connect may create one, at most --max-auto-create per run (auto_created,
+ * under the lakes mutex), so unknown names cannot open stores without bound.
  */
 #include "server.h"
 
@@ -102,6 +106,7 @@ static void hist_observe(latency_hist *h, double seconds)
 struct rl_server {
     rl_server_config cfg;
     bool auto_create;
+    uint64_t auto_created;  /* databases created on first connect this run (lakes_mu) */
     hba *rules;
     hba_users *users;
     SSL_CTX *ssl_ctx;
@@ -572,7 +577,29 @@ static srv_lake *open_lake(rl_server *srv, const char *name, rl_error *err)
     }
     bool create = srv->auto_create && !srv->cfg.read_only;
     rl_error_clear(err);
-    rl_catalog *cat = open_catalog(srv, url, name, create, 0, err);
+    /* an existing database opens whatever the auto-create count; a new one
+     * only while the count is under --max-auto-create (each is a store with
+     * memory of its own, and any client can name one) */
+    rl_catalog *cat = open_catalog(srv, url, name, false, 0, err);
+    if (!cat && !err->sqlstate[0] && create) {
+        uint64_t max = srv->cfg.max_auto_create ? srv->cfg.max_auto_create
+                                                : SRV_DEFAULT_MAX_AUTO_CREATE;
+        if (srv->auto_created >= max) {
+            rl_error_set(err, "53400",
+                         "database \"%s\" does not exist, and this server has reached its "
+                         "limit of %" PRIu64 " databases created on first connect",
+                         name, max);
+            rl_error_hint(err, "Create it with \"rocklake db create ROOT %s\", or restart the server "
+                          "with a higher --max-auto-create.",
+                          name);
+            srv_log(srv, "warning", "auto_create_limit", "database", name, "message",
+                    err->message, NULL);
+            return NULL;
+        }
+        cat = open_catalog(srv, url, name, true, 0, err);
+        if (cat)
+            srv->auto_created++;
+    }
     if (!cat) {
         if (!err->sqlstate[0])
             no_database(err, name);

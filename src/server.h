@@ -40,6 +40,8 @@ typedef struct rl_server_config {
     uint64_t lease_ms;          /* writer lease period; 0 = RL_LEASE_DEFAULT_MS (lease.h) */
     int auto_create;            /* create unknown databases on first use: 1/0; -1 = default
                                    (on only when store is the embedded default) */
+    uint64_t max_auto_create;   /* databases auto-create may create during this run;
+                                   0 = 64; past it unknown databases get FATAL 53400 */
     const char *tls_cert, *tls_key;
     const char *users_file, *hba_file;
     size_t max_message_bytes;   /* 0 = 64 MiB */
@@ -63,6 +65,7 @@ typedef struct rl_server_config {
 
 #define RL_SERVER_VERSION "15.18 (RockLake 0.1)"
 #define RL_DEFAULT_BUSY_POLL_US 100
+#define SRV_DEFAULT_MAX_AUTO_CREATE 64
 #define RL_DEFAULT_STORE "./rocklake-data"
 #define RL_DEFAULT_LISTEN "127.0.0.1:5433"
 

@@ -539,3 +539,46 @@ def test_shutdown_does_not_wait_for_a_client_that_does_not_read(start_server):
     finally:
         u.close()
     assert s.proc.returncode == 0
+
+
+# ------------------------------------------- 13: databases auto-create opens
+
+def test_auto_create_stops_at_max_auto_create(start_server, store):
+    """Any client can name a new database; past --max-auto-create new ones
+    get FATAL 53400 while existing databases keep opening."""
+    import subprocess
+    from conftest import BIN
+    store.mkdir(parents=True, exist_ok=True)
+    subprocess.run([BIN, "db", "create", str(store), "made"], check=True, capture_output=True)
+    s = start_server("--max-auto-create", "2")
+    for db in ["one", "two", "made"]:  # "made" existed: it does not count
+        with psycopg.connect(s.dsn(dbname=db), autocommit=True) as c:
+            assert c.execute("SELECT 1").fetchone() == (1,)
+    r = Raw(s.port)
+    t, p = r.login(database="three")[-1]
+    f = error_fields(p)
+    assert t == "E" and f["S"] == "FATAL" and f["C"] == "53400"
+    assert f["M"] == ('database "three" does not exist, and this server has reached its '
+                      'limit of 2 databases created on first connect')
+    assert "rocklake db create" in f["H"] and "--max-auto-create" in f["H"]
+    r.close()
+    for db in ["one", "made"]:  # the created ones stay usable
+        with psycopg.connect(s.dsn(dbname=db), autocommit=True) as c:
+            assert c.execute("SELECT 1").fetchone() == (1,)
+    assert not (store / "three").exists()
+
+
+def test_max_auto_create_from_the_environment(start_server):
+    s = start_server(env={"ROCKLAKE_MAX_AUTO_CREATE": "1"})
+    psycopg.connect(s.dsn(dbname="first")).close()
+    with pytest.raises(psycopg.OperationalError) as e:
+        psycopg.connect(s.dsn(dbname="second"))
+    assert "limit of 1 databases created on first connect" in str(e.value)
+
+
+def test_help_lists_max_auto_create():
+    import subprocess
+    from conftest import BIN
+    out = subprocess.run([BIN, "serve", "--help"], capture_output=True, text=True)
+    assert "--max-auto-create N" in out.stdout + out.stderr
+    assert "ROCKLAKE_MAX_AUTO_CREATE" in out.stdout + out.stderr

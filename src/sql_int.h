@@ -304,6 +304,9 @@ const PgQuery__ParseResult *rl_parsed_tree(const rl_parsed *p);
 rl_parsed *rl_parsed_ref(rl_parsed *p);
 void rl_parsed_release(rl_parsed *p); /* NULL is fine */
 void rl_parse_cache_free(rl_parse_cache *c);
+/* Parses a session answered from the process's shared cache of trees (a
+ * text some session parsed twice before), since the process started. */
+uint64_t rl_parse_shared_hits(void);
 /* Make `p` the statement this thread is running (NULL: none); returns the
  * previous one, to restore. While active, rl_const gives the constants of
  * p's own text and rl_parsed_location maps tree locations into it. */

@@ -35,6 +35,8 @@
  *    every time, never push the repeated statements out.
  *  - Sessions are single-threaded, and so is their cache: no locks.
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -51,6 +53,8 @@
  * connections' worth of sessions. Texts over a quarter of it are not cached. */
 #define PARSE_CACHE_BUDGET (256 * 1024)
 #define SHAPE_MAX_LITERALS 4096
+#define SHARED_CACHE_ENTRIES 256          /* trees kept for all sessions */
+#define SHARED_CACHE_BUDGET (2048 * 1024) /* their key bytes: some 40 MiB of trees */
 
 enum { LIT_STRING = 1, LIT_INT = 2, LIT_NUMBER = 3 };
 
@@ -72,8 +76,7 @@ struct rl_parsed {
     size_t keylen;
     uint64_t hash;
     bool by_shape;              /* a template: literals may be replaced */
-    int refs;
-    uint64_t used;              /* cache clock: last use */
+    _Atomic int refs;           /* sessions share templates (the shared cache) */
     /* templates: the literals of the text they were parsed from, and the
      * A_Const each one parsed to */
     lit_span *lits;
@@ -89,12 +92,28 @@ struct rl_parsed {
 };
 
 struct rl_parse_cache {
-    rl_parsed *entries[PARSE_CACHE_ENTRIES];
+    rl_parsed *entries[SHARED_CACHE_ENTRIES];
+    uint64_t used[SHARED_CACHE_ENTRIES]; /* cache clock of each entry's last use */
+    size_t nslots;         /* PARSE_CACHE_ENTRIES, or SHARED_CACHE_ENTRIES */
+    size_t budget;         /* most key bytes held */
     uint64_t seen[PARSE_CACHE_SEEN];
     size_t seen_next;
     uint64_t clock;
     size_t bytes;          /* sum of the entries' key lengths */
 };
+
+/* The process's cache, behind each session's: a new connection's first
+ * statements are the texts every DuckDB connection sends (the catalog
+ * discovery batch, the reflection query, the snapshot queries), and parsing
+ * one of those costs more than running it. Sessions look here on a miss of
+ * their own cache and take a reference to what they find; trees are
+ * immutable and reference counts atomic, so a tree is shared safely. */
+static rl_parse_cache shared_cache = {.nslots = SHARED_CACHE_ENTRIES,
+                                      .budget = SHARED_CACHE_BUDGET};
+static pthread_mutex_t shared_mu = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic uint64_t shared_hits;
+
+uint64_t rl_parse_shared_hits(void) { return atomic_load(&shared_hits); }
 
 static uint64_t text_hash(const char *s, size_t len)
 {
@@ -433,13 +452,13 @@ const PgQuery__ParseResult *rl_parsed_tree(const rl_parsed *p)
 
 rl_parsed *rl_parsed_ref(rl_parsed *p)
 {
-    p->refs++;
+    atomic_fetch_add_explicit(&p->refs, 1, memory_order_relaxed);
     return p;
 }
 
 void rl_parsed_release(rl_parsed *p)
 {
-    if (!p || --p->refs > 0)
+    if (!p || atomic_fetch_sub_explicit(&p->refs, 1, memory_order_acq_rel) > 1)
         return;
     if (p->base) {
         rl_parsed_release(p->base);
@@ -513,7 +532,7 @@ void rl_parse_cache_free(rl_parse_cache *c)
 {
     if (!c)
         return;
-    for (size_t i = 0; i < PARSE_CACHE_ENTRIES; i++)
+    for (size_t i = 0; i < c->nslots; i++)
         rl_parsed_release(c->entries[i]);
     free(c);
 }
@@ -521,11 +540,11 @@ void rl_parse_cache_free(rl_parse_cache *c)
 static rl_parsed *cache_lookup(rl_parse_cache *c, bool by_shape, const char *key, size_t len,
                                uint64_t h)
 {
-    for (size_t i = 0; i < PARSE_CACHE_ENTRIES; i++) {
+    for (size_t i = 0; i < c->nslots; i++) {
         rl_parsed *p = c->entries[i];
         if (p && p->hash == h && p->by_shape == by_shape && p->keylen == len &&
             memcmp(p->key, key, len) == 0) {
-            p->used = ++c->clock;
+            c->used[i] = ++c->clock;
             return p;
         }
     }
@@ -547,10 +566,10 @@ static bool seen_before(rl_parse_cache *c, uint64_t h)
 static size_t cache_victim(const rl_parse_cache *c)
 {
     size_t victim = 0;
-    for (size_t i = 0; i < PARSE_CACHE_ENTRIES; i++) {
+    for (size_t i = 0; i < c->nslots; i++) {
         if (!c->entries[i])
             return i;
-        if (c->entries[i]->used < c->entries[victim]->used)
+        if (c->used[i] < c->used[victim])
             victim = i;
     }
     return victim;
@@ -569,13 +588,13 @@ static void cache_evict(rl_parse_cache *c, size_t i)
  * entries to stay within the slot count and the byte budget. */
 static void cache_insert(rl_parse_cache *c, rl_parsed *p)
 {
-    if (p->keylen > PARSE_CACHE_BUDGET / 4)
+    if (p->keylen > c->budget / 4)
         return;
-    while (c->bytes + p->keylen > PARSE_CACHE_BUDGET)
+    while (c->bytes + p->keylen > c->budget)
         cache_evict(c, cache_victim(c));
     size_t slot = cache_victim(c);
     cache_evict(c, slot);
-    p->used = ++c->clock;
+    c->used[slot] = ++c->clock;
     c->entries[slot] = rl_parsed_ref(p);
     c->bytes += p->keylen;
 }
@@ -858,6 +877,32 @@ static char *dup_mem(const char *s, size_t len)
     return d;
 }
 
+/* A tree of the shared cache (a reference for the caller), or NULL. */
+static rl_parsed *shared_lookup(bool by_shape, const char *key, size_t keylen, uint64_t h,
+                                const char *sql, size_t len)
+{
+    pthread_mutex_lock(&shared_mu);
+    rl_parsed *hit = cache_lookup(&shared_cache, by_shape, key, keylen, h);
+    if (!hit && by_shape)
+        hit = cache_lookup(&shared_cache, false, sql, len, text_hash(sql, len));
+    if (hit) {
+        rl_parsed_ref(hit);
+        atomic_fetch_add(&shared_hits, 1);
+    }
+    pthread_mutex_unlock(&shared_mu);
+    return hit;
+}
+
+/* A freshly parsed tree (its key set) enters the shared cache the second
+ * time any session parses its key: one-off texts stay out. */
+static void shared_offer(rl_parsed *p)
+{
+    pthread_mutex_lock(&shared_mu);
+    if (seen_before(&shared_cache, p->hash))
+        cache_insert(&shared_cache, p);
+    pthread_mutex_unlock(&shared_mu);
+}
+
 int rl_parse(rl_exec *x, const char *sql, rl_parsed **out)
 {
     *out = NULL;
@@ -868,8 +913,10 @@ int rl_parse(rl_exec *x, const char *sql, rl_parsed **out)
         return -1;
     rl_parse_cache *c = NULL;
     if (s && len <= PARSE_CACHE_MAX_TEXT) {
-        if (!s->parse_cache)
-            s->parse_cache = calloc(1, sizeof *s->parse_cache);
+        if (!s->parse_cache && (s->parse_cache = calloc(1, sizeof *s->parse_cache))) {
+            s->parse_cache->nslots = PARSE_CACHE_ENTRIES;
+            s->parse_cache->budget = PARSE_CACHE_BUDGET;
+        }
         c = s->parse_cache;
     }
     rl_buf shape;
@@ -887,6 +934,10 @@ int rl_parse(rl_exec *x, const char *sql, rl_parsed **out)
         /* a shape that did not make a template is cached by exact text */
         if (!hit && by_shape)
             hit = cache_lookup(c, false, sql, len, text_hash(sql, len));
+        if (!hit && (hit = shared_lookup(by_shape, key, keylen, h, sql, len))) {
+            cache_insert(c, hit); /* the session's own from now on */
+            rl_parsed_release(hit);
+        }
         if (hit) {
             rl_buf_free(&shape);
             if (!hit->by_shape || hit->nlits == 0) {
@@ -935,11 +986,13 @@ int rl_parse(rl_exec *x, const char *sql, rl_parsed **out)
     } else {
         free(lits);
     }
-    if (c && seen_before(c, h) && (p->key = dup_mem(key, keylen))) {
+    if (c && (p->key = dup_mem(key, keylen))) {
         p->keylen = keylen;
         p->hash = h;
         p->by_shape = by_shape;
-        cache_insert(c, p);
+        if (seen_before(c, h))
+            cache_insert(c, p);
+        shared_offer(p);
     }
     rl_buf_free(&shape);
     *out = p;

@@ -64,6 +64,12 @@ typedef struct vrel {
     size_t ncols;
     int (*fixed)(gen_ctx *g); /* NULL: none */
     int (*gen)(gen_ctx *g);   /* NULL: none */
+    /* Columns whose value names the lake table a generated row is about:
+     * oid_cols hold its oid (or row type / constraint oid), name_col its
+     * name (-1 none). A key set on one lets the rows of only those tables
+     * be generated (load_tables). */
+    int8_t oid_cols[2];
+    int8_t name_col;
 } vrel;
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -176,19 +182,26 @@ static int gen_tables_view(gen_ctx *g);
 static int gen_is_tables(gen_ctx *g);
 
 static const vrel vrels[] = {
-    {"pg_catalog", "pg_namespace", namespace_cols, N(namespace_cols), NULL, gen_namespace},
-    {"pg_catalog", "pg_class", class_cols, N(class_cols), fixed_class, gen_class},
-    {"pg_catalog", "pg_attribute", attribute_cols, N(attribute_cols), fixed_attribute, gen_attribute},
-    {"pg_catalog", "pg_type", type_cols, N(type_cols), fixed_type, gen_type},
-    {"pg_catalog", "pg_constraint", constraint_cols, N(constraint_cols), fixed_constraint, gen_constraint},
-    {"pg_catalog", "pg_description", description_cols, N(description_cols), fixed_description, NULL},
+    {"pg_catalog", "pg_namespace", namespace_cols, N(namespace_cols), NULL, gen_namespace,
+     {-1, -1}, -1},
+    {"pg_catalog", "pg_class", class_cols, N(class_cols), fixed_class, gen_class, {0, -1}, 1},
+    {"pg_catalog", "pg_attribute", attribute_cols, N(attribute_cols), fixed_attribute, gen_attribute,
+     {0, -1}, -1},
+    {"pg_catalog", "pg_type", type_cols, N(type_cols), fixed_type, gen_type, {0, 11}, -1},
+    {"pg_catalog", "pg_constraint", constraint_cols, N(constraint_cols), fixed_constraint,
+     gen_constraint, {0, 7}, -1},
+    {"pg_catalog", "pg_description", description_cols, N(description_cols), fixed_description, NULL,
+     {-1, -1}, -1},
     /* a fresh PostgreSQL 15 database has no enum types */
-    {"pg_catalog", "pg_enum", enum_cols, N(enum_cols), NULL, NULL},
-    {"pg_catalog", "pg_indexes", indexes_cols, N(indexes_cols), fixed_indexes, gen_indexes},
-    {"pg_catalog", "pg_settings", settings_cols, N(settings_cols), NULL, gen_settings},
-    {"pg_catalog", "pg_tables", tables_view_cols, N(tables_view_cols), fixed_tables_view, gen_tables_view},
+    {"pg_catalog", "pg_enum", enum_cols, N(enum_cols), NULL, NULL, {-1, -1}, -1},
+    {"pg_catalog", "pg_indexes", indexes_cols, N(indexes_cols), fixed_indexes, gen_indexes,
+     {-1, -1}, 1},
+    {"pg_catalog", "pg_settings", settings_cols, N(settings_cols), NULL, gen_settings, {-1, -1}, -1},
+    {"pg_catalog", "pg_tables", tables_view_cols, N(tables_view_cols), fixed_tables_view,
+     gen_tables_view, {-1, -1}, 1},
     /* per query only: table_catalog is the engine's database name */
-    {"information_schema", "tables", is_tables_cols, N(is_tables_cols), NULL, gen_is_tables},
+    {"information_schema", "tables", is_tables_cols, N(is_tables_cols), NULL, gen_is_tables,
+     {-1, -1}, 2},
 };
 
 /* ====================================================== PostgreSQL's rows */
@@ -421,6 +434,8 @@ struct gen_ctx {
     rl_txn *txn;    /* transaction of the lake whose tables are being collected */
     const rl_scan_keys *keys; /* rows outside them may be left out; NULL: none */
     bool borrowed;  /* tables belongs to the session's list (load_tables) */
+    int id;         /* the relation being generated */
+    const rl_keyset *names; /* collect_named: the table names looked up */
 };
 
 static int collect_table(void *ctx, const char *schema, const char *name,
@@ -459,7 +474,131 @@ struct rl_pgc_tables {
     uint64_t exec;
     table_ent *tables;
     size_t n;
+    bool complete; /* every table; else only those of some names */
 };
+
+/* A key set of the relation's table-name column with few names, or NULL. */
+static const rl_keyset *name_keys(const gen_ctx *g)
+{
+    int col = vrels[g->id].name_col;
+    for (size_t i = 0; col >= 0 && g->keys && i < g->keys->n; i++) {
+        const rl_keyset *k = &g->keys->sets[i];
+        if ((int)k->col == col && k->string && k->n <= 64)
+            return k;
+    }
+    return NULL;
+}
+
+static bool list_has_name(const struct rl_pgc_tables *c, const rl_value *v)
+{
+    for (size_t i = 0; i < c->n; i++)
+        if (strlen(c->tables[i].name) == v->d.v.s.len &&
+            memcmp(c->tables[i].name, v->d.v.s.p, v->d.v.s.len) == 0)
+            return true;
+    return false;
+}
+
+static bool list_has_oid(const struct rl_pgc_tables *c, int64_t v)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        int64_t o = c->tables[i].oid;
+        if (v == o || v == (int64_t)rowtype_oid((uint32_t)o) ||
+            v == (int64_t)constraint_oid((uint32_t)o))
+            return true;
+    }
+    return false;
+}
+
+/* Can a partial list serve this relation? Yes when one of its key sets
+ * pins rows to tables the list has: names on its name column, or oids on
+ * an oid column (oids below the lake's range are PostgreSQL's own objects,
+ * whose rows are fixed ones, never generated). */
+static bool partial_serves(const gen_ctx *g, const struct rl_pgc_tables *c)
+{
+    const vrel *v = &vrels[g->id];
+    for (size_t i = 0; g->keys && i < g->keys->n; i++) {
+        const rl_keyset *k = &g->keys->sets[i];
+        bool ok = false;
+        if (k->string && (int)k->col == v->name_col) {
+            ok = true;
+            for (size_t j = 0; ok && j < k->n; j++)
+                ok = list_has_name(c, &k->vals[j]);
+        } else if (!k->string && ((int)k->col == v->oid_cols[0] || (int)k->col == v->oid_cols[1])) {
+            ok = k->n <= 256;
+            for (size_t j = 0; ok && j < k->n; j++)
+                ok = k->vals[j].d.v.i < (int64_t)REL_OID_BASE || list_has_oid(c, k->vals[j].d.v.i);
+        }
+        if (ok)
+            return true;
+    }
+    return false;
+}
+
+typedef struct schema_list {
+    char (*names)[64];
+    size_t n, cap;
+} schema_list;
+
+static int schema_add(void *ctx, const char *schema)
+{
+    schema_list *l = ctx;
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->names[i], schema) == 0)
+            return 0;
+    char(*grown)[64] = rl_array_reserve(l->names, l->n, &l->cap, sizeof *grown, 8);
+    if (!grown)
+        return -1;
+    l->names = grown;
+    rl_str_copy(l->names[l->n++], 64, schema);
+    return 0;
+}
+
+static int cmp_table_ent(const void *a, const void *b)
+{
+    const table_ent *x = a, *y = b;
+    int c = strcmp(x->schema, y->schema);
+    return c ? c : strcmp(x->name, y->name);
+}
+
+/* One lake's tables named in g->names, in any of its schemas, in the
+ * (schema, name) order of a full listing: point lookups, not a walk of the
+ * catalog's name index (a 10,000-table lake answers a relname query as
+ * fast as a 10-table one). */
+static int collect_named(void *ctx, rl_txn *t, rl_format fmt)
+{
+    gen_ctx *g = ctx;
+    (void)fmt;
+    g->txn = t;
+    schema_list sl = {0};
+    int rc = schema_add(&sl, "public");
+    if (rc == 0)
+        rc = rl_txn_list_schemas(t, schema_add, &sl, g->err);
+    size_t first = g->ntables;
+    for (size_t i = 0; rc == 0 && i < sl.n; i++) {
+        for (size_t j = 0; rc == 0 && j < g->names->n; j++) {
+            const rl_value *v = &g->names->vals[j];
+            char name[64];
+            if (v->d.v.s.len >= sizeof name)
+                continue; /* no table has a longer name */
+            memcpy(name, v->d.v.s.p, v->d.v.s.len);
+            name[v->d.v.s.len] = '\0';
+            rl_error probe;
+            memset(&probe, 0, sizeof probe);
+            const rl_table_desc *d = rl_txn_find_table(t, sl.names[i], name, &probe);
+            if (d)
+                rc = collect_table(g, sl.names[i], name, d);
+            else if (strcmp(probe.sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) != 0) {
+                if (g->err)
+                    *g->err = probe;
+                rc = -1;
+            }
+        }
+    }
+    free(sl.names);
+    if (rc == 0 && g->ntables - first > 1)
+        qsort(g->tables + first, g->ntables - first, sizeof *g->tables, cmp_table_ent);
+    return rc;
+}
 
 void rl_pgcatalog_cache_free(struct rl_pgc_tables *c)
 {
@@ -477,7 +616,8 @@ static int load_tables(gen_ctx *g)
     if (!g->x->id)
         g->x->id = ++s->exec_seq;
     struct rl_pgc_tables *c = s->pgc_tables;
-    if (c && c->exec == g->x->id) {
+    bool current = c && c->exec == g->x->id;
+    if (current && (c->complete || partial_serves(g, c))) {
         g->tables = c->tables;
         g->ntables = c->n;
         g->borrowed = true;
@@ -486,9 +626,12 @@ static int load_tables(gen_ctx *g)
     rl_txn *t = rl_exec_txn(g->x);
     if (!t)
         return -1;
-    int rc = collect_lake_tables(g, t, rl_txn_format(t));
+    /* the statement's first look at the tables may name them */
+    g->names = current ? NULL : name_keys(g);
+    int (*collect)(void *, rl_txn *, rl_format) = g->names ? collect_named : collect_lake_tables;
+    int rc = collect(g, t, rl_txn_format(t));
     if (rc == 0)
-        rc = rl_lakes_each_other(g->x, collect_lake_tables, g);
+        rc = rl_lakes_each_other(g->x, collect, g);
     if (rc != 0) {
         if (g->err && !g->err->sqlstate[0])
             rl_exec_error(g->x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
@@ -500,6 +643,7 @@ static int load_tables(gen_ctx *g)
     c->exec = g->x->id;
     c->tables = g->tables;
     c->n = g->ntables;
+    c->complete = g->names == NULL;
     g->borrowed = true;
     return 0;
 }
@@ -1268,6 +1412,7 @@ rl_rowset *rl_pgcatalog_rows(rl_exec *x, int id, const rl_scan_keys *keys)
     g.err = x->err;
     g.rs = rs;
     g.keys = keys;
+    g.id = id;
     int rc = copy_fixed_rows(x, id, rs, keys);
     if (rc == 0 && vrels[id].gen)
         rc = vrels[id].gen(&g);

@@ -562,20 +562,23 @@ static void keys_from_join(rl_scan_keys *keys, const rl_rowset *shape, const PgQ
     }
 }
 
-/* Key sets for a scan of rel (only pg_catalog relations use them). */
-static int scan_keys(sel *S, const rl_relation *rel, const char *alias, rl_scan_keys *keys)
+/* Key sets for a scan of rel (only pg_catalog relations use them); where:
+ * the WHERE of a query whose FROM is this one relation, else NULL. */
+static int scan_keys(sel *S, const rl_relation *rel, const char *alias,
+                     const PgQuery__Node *where, rl_scan_keys *keys)
 {
     const PgQuery__Node *on = S->probe_quals;
     rl_rowset *left = S->probe_left;
     S->probe_quals = NULL, S->probe_left = NULL;
     keys->n = 0;
-    if (rel->kind != RL_REL_VIRTUAL || (!on && (!S->join_where || S->nullable)))
+    const PgQuery__Node *cond = S->nullable ? NULL : S->join_where ? S->join_where : where;
+    if (rel->kind != RL_REL_VIRTUAL || (!on && !cond))
         return 0;
     rl_rowset *shape = rl_relation_shape(S->x, rel, alias);
     if (!shape)
         return -1;
-    if (S->join_where && !S->nullable)
-        keys_from_where(keys, shape, S->join_where);
+    if (cond)
+        keys_from_where(keys, shape, cond);
     if (on && left)
         keys_from_join(keys, shape, on, left);
     rl_rowset_free(shape);
@@ -593,7 +596,7 @@ static rl_rowset *from_rangevar(sel *S, const PgQuery__RangeVar *rv, const PgQue
     } else {
         rl_relation rel;
         rl_scan_keys keys;
-        if (rl_relation_resolve(S->x, rv, &rel) < 0 || scan_keys(S, &rel, alias, &keys) < 0)
+        if (rl_relation_resolve(S->x, rv, &rel) < 0 || scan_keys(S, &rel, alias, where, &keys) < 0)
             return NULL;
         rs = rl_relation_scan_keyed(S->x, &rel, alias, where, RL_SCAN_HEAP, &keys);
         rl_scan_keys_free(&keys);

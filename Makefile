@@ -30,7 +30,7 @@ HDRS     := $(wildcard src/*.h) $(wildcard src/*.inc) tests/testutil.h
 TESTS    := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 TEST_HELPERS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/helper_*.c))
 
-.PHONY: all check test asan-test fuzz bench bench-storage demo clean rust
+.PHONY: all check test asan-test fuzz bench bench-replay bench-duckdb bench-storage demo clean rust
 all: $(BUILD)/rocklake $(BUILD)/lakedriver
 
 rust: $(RUST_LIB)
@@ -67,11 +67,22 @@ asan-test:
 fuzz: $(RUST_LIB)
 	BUILD=build-fuzz fuzz/run.sh
 
-# RockLake vs PostgreSQL 15 over the wire (bench/run.py): prints the results
-# table and writes docs/benchmarks.md + bench/plots/*.png. Not part of `check`.
-# BENCH_FLAGS=--quick: small sizes, output under build/bench/.
+# RockLake vs PostgreSQL 15: the replay over the wire (bench/run.py), then
+# real DuckDB with the DuckDB-file catalog as the floor (bench/duckdb_bench.py).
+# Each prints its tables and writes its section of docs/benchmarks.md and
+# bench/plots/*.png. Not part of `check`. BENCH_FLAGS=--quick: small sizes,
+# output under build/bench/.
 bench: $(BUILD)/rocklake $(BUILD)/lakedriver
 	python3 bench/run.py $(BENCH_FLAGS)
+	BUILD=$(BUILD) python3 bench/duckdb_bench.py $(filter --quick,$(BENCH_FLAGS))
+
+# The two halves of `make bench`: the replay (server-only view) and real
+# DuckDB 1.5.5 against RockLake, PostgreSQL 15 and the DuckDB-file catalog.
+bench-replay: $(BUILD)/rocklake $(BUILD)/lakedriver
+	python3 bench/run.py $(BENCH_FLAGS)
+
+bench-duckdb: $(BUILD)/rocklake
+	BUILD=$(BUILD) python3 bench/duckdb_bench.py $(filter --quick,$(BENCH_FLAGS))
 
 # The load driver of `make bench` and bench/probe.py (libpq, one thread per client).
 $(BUILD)/lakedriver: bench/lakedriver.c src/buf.h

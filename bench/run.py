@@ -37,6 +37,7 @@ import templates as T  # noqa: E402
 import workloads as W  # noqa: E402
 from catalog import Catalog  # noqa: E402
 from lakewire import Conn, ServerError  # noqa: E402
+from mdsection import replace_section  # noqa: E402
 from servers import PG_BIN, MotoServer, PgServer, RockLakeServer, git_rev  # noqa: E402
 
 SEED_REFERENCE_BYTES = 6.5e6
@@ -449,19 +450,17 @@ class Run:
         with open(raw, 'w') as f:
             json.dump({'results': strip_samples(self.results), 'failures': self.failures,
                        'config': self.cfg}, f, indent=1, default=str)
-        # the hand-written section at the end (profiles, fixes, before/after)
-        # is kept: it starts at HANDWRITTEN_MARKER and runs to the end
-        kept = ''
-        try:
-            with open(md_path) as f:
-                old = f.read()
-            if HANDWRITTEN_MARKER in old:
-                kept = old[old.index(HANDWRITTEN_MARKER):]
-        except OSError:
-            pass
-        with open(md_path, 'w') as f:
-            body = self.markdown(rows, targets, plot_files, md_path)
-            f.write(body if not kept else body.rstrip('\n') + '\n\n' + kept)
+        # this run owns the "replay" section of the file (bench/mdsection.py):
+        # the real-DuckDB section and the hand-written notes stay as they are
+        body = self.markdown(rows, targets, plot_files, md_path)
+        demoted = []
+        for line in body.split('\n'):
+            if line.startswith('## '):
+                line = '#' + line
+            elif line.startswith('# '):
+                line = '## Replay benchmark (server-only view): ' + line[2:].split(': ', 1)[-1]
+            demoted.append(line)
+        replace_section(md_path, 'replay', '\n'.join(demoted))
         log(f'bench: wrote {md_path}, {len(plot_files)} plots in {plots}, raw results {raw}')
 
     def table(self):
@@ -809,7 +808,6 @@ def parse_prom(text):
     return out
 
 
-HANDWRITTEN_MARKER = '## Profiling and fixes'
 
 
 def server_histogram_delta(before, after, name):

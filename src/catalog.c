@@ -120,6 +120,8 @@ struct rl_catalog {
     size_t ncounters, capcounters;
     dyn_entry *dyns;
     size_t ndyns, capdyns;
+    uint32_t *dyn_slots;  /* dyn_id -> index + 1 of dyns, open addressing */
+    size_t dyn_nslots;    /* 0, or a power of two >= 2 * ndyns */
 };
 
 static int kv_fail(rl_error *err, const kv_error *ke, const char *what)
@@ -363,6 +365,7 @@ int rl_catalog_close(rl_catalog *cat, rl_error *err)
     for (size_t i = 0; i < cat->ndyns; i++)
         rl_dynamic_desc_free(cat->dyns[i].desc);
     free(cat->dyns);
+    free(cat->dyn_slots);
     free(cat->counters);
     for (size_t i = 0; i < COMMIT_LOG_SIZE; i++)
         free(cat->log[i].blob);
@@ -2084,19 +2087,60 @@ rl_table_desc *rl_dynamic_desc_decode(uint64_t dyn_id, const uint8_t *val, size_
     return d;
 }
 
+/* The slot of dyn_id in cat's index: where it is, or the empty slot where
+ * it would go (under cat->lock; dyn_nslots > 0). Listing a 10,000-table
+ * catalog resolves every table's descriptor, so this is a hash lookup and
+ * not a walk of the cache. */
+static size_t dyn_slot(const rl_catalog *cat, uint64_t id)
+{
+    size_t mask = cat->dyn_nslots - 1;
+    size_t s = (size_t)((id * 0x9E3779B97F4A7C15ull) >> 17) & mask;
+    while (cat->dyn_slots[s] && cat->dyns[cat->dyn_slots[s] - 1].desc->dyn_id != id)
+        s = (s + 1) & mask;
+    return s;
+}
+
+static const rl_table_desc *dyn_find(const rl_catalog *cat, uint64_t id)
+{
+    if (cat->dyn_nslots == 0)
+        return NULL;
+    uint32_t at = cat->dyn_slots[dyn_slot(cat, id)];
+    return at ? cat->dyns[at - 1].desc : NULL;
+}
+
+/* Index dyns[i] (under cat->lock), growing the index to keep it half
+ * empty. false when out of memory (the entry is then unindexed: callers
+ * undo the append). */
+static bool dyn_index(rl_catalog *cat, size_t i)
+{
+    if (2 * (cat->ndyns + 1) > cat->dyn_nslots) {
+        size_t n = cat->dyn_nslots ? cat->dyn_nslots * 2 : 64;
+        uint32_t *slots = calloc(n, sizeof *slots);
+        if (!slots)
+            return false;
+        free(cat->dyn_slots);
+        cat->dyn_slots = slots;
+        cat->dyn_nslots = n;
+        for (size_t j = 0; j < i; j++)
+            cat->dyn_slots[dyn_slot(cat, cat->dyns[j].desc->dyn_id)] = (uint32_t)(j + 1);
+    }
+    cat->dyn_slots[dyn_slot(cat, cat->dyns[i].desc->dyn_id)] = (uint32_t)(i + 1);
+    return true;
+}
+
 /* Cache a descriptor in the catalog (which owns it from then on). */
 static const rl_table_desc *dyn_cache_put(rl_catalog *cat, rl_table_desc *d, const char *schema)
 {
     pthread_mutex_lock(&cat->lock);
-    for (size_t i = 0; i < cat->ndyns; i++) {
-        if (cat->dyns[i].desc->dyn_id == d->dyn_id) {
-            const rl_table_desc *have = cat->dyns[i].desc;
-            pthread_mutex_unlock(&cat->lock);
-            rl_dynamic_desc_free(d);
-            return have;
-        }
+    const rl_table_desc *have = dyn_find(cat, d->dyn_id);
+    if (have) {
+        pthread_mutex_unlock(&cat->lock);
+        rl_dynamic_desc_free(d);
+        return have;
     }
-    dyn_entry *grown = rl_array_reserve(cat->dyns, cat->ndyns, &cat->capdyns, sizeof *grown, 16);
+    dyn_entry *grown = cat->ndyns < UINT32_MAX - 1
+                           ? rl_array_reserve(cat->dyns, cat->ndyns, &cat->capdyns, sizeof *grown, 16)
+                           : NULL;
     if (!grown) {
         pthread_mutex_unlock(&cat->lock);
         rl_dynamic_desc_free(d);
@@ -2105,7 +2149,13 @@ static const rl_table_desc *dyn_cache_put(rl_catalog *cat, rl_table_desc *d, con
     cat->dyns = grown;
     cat->dyns[cat->ndyns].desc = d;
     snprintf(cat->dyns[cat->ndyns].schema, sizeof cat->dyns[0].schema, "%s", schema);
+    if (!dyn_index(cat, cat->ndyns)) {
+        pthread_mutex_unlock(&cat->lock);
+        rl_dynamic_desc_free(d);
+        return NULL;
+    }
     cat->ndyns++;
+    assert(dyn_find(cat, d->dyn_id) == d);
     pthread_mutex_unlock(&cat->lock);
     return d;
 }
@@ -2113,14 +2163,10 @@ static const rl_table_desc *dyn_cache_put(rl_catalog *cat, rl_table_desc *d, con
 static const rl_table_desc *dyn_load(rl_txn *t, uint64_t id, rl_error *err)
 {
     pthread_mutex_lock(&t->cat->lock);
-    for (size_t i = 0; i < t->cat->ndyns; i++) {
-        if (t->cat->dyns[i].desc->dyn_id == id) {
-            const rl_table_desc *d = t->cat->dyns[i].desc;
-            pthread_mutex_unlock(&t->cat->lock);
-            return d;
-        }
-    }
+    const rl_table_desc *cached = dyn_find(t->cat, id);
     pthread_mutex_unlock(&t->cat->lock);
+    if (cached)
+        return cached;
     rl_buf k;
     rl_buf_init(&k, 0);
     rl_buf_put_u8(&k, RL_TAG_DYNAMIC_TABLE);

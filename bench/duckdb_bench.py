@@ -35,7 +35,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -47,8 +46,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
+from benchutil import log, pct, run_driver  # noqa: E402
 from mdsection import replace_section  # noqa: E402
-from servers import PG_BIN, PgServer, RockLakeServer, git_rev  # noqa: E402
+from servers import PG_BIN, PgServer, RockLakeServer  # noqa: E402
 
 DUCKDB_VERSION = '1.5.5'
 CATALOGS = ('rocklake', 'pg', 'floor')
@@ -56,18 +56,6 @@ LABEL = {'rocklake': 'RockLake', 'pg': 'PostgreSQL 15', 'floor': 'DuckDB-file ca
 INLINING = 10   # DATA_INLINING_ROW_LIMIT, the same ATTACH option on every catalog
 
 
-def log(msg):
-    print(msg, flush=True)
-
-
-def pct(xs, p):
-    if not xs:
-        return None
-    s = sorted(xs)
-    k = (len(s) - 1) * p / 100.0
-    lo = int(k)
-    hi = min(lo + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (k - lo)
 
 
 def config(quick):
@@ -523,7 +511,7 @@ class Bench:
         ops = list(OPS)
         for n in self.c['big']:
             ops.append((f'attach_{n}', f'ATTACH a lake of {n:,} tables'))
-            ops.append((f'attach_read_{n}', f'  then its first read'))
+            ops.append((f'attach_read_{n}', '  then its first read'))
         rows = []
         for key, label in ops:
             (rm, rp), (pm, pp), (fm, fp) = (self.stat(k, key) for k in CATALOGS)
@@ -719,22 +707,7 @@ def main():
     args = ap.parse_args()
     if args.writer_child:
         return writer_child(args)
-    bench = Bench(args)
-
-    def on_signal(signum, _frame):
-        bench.stop_all()
-        sys.exit(128 + signum)
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-    try:
-        bench.main()
-    finally:
-        bench.stop_all()
-        if not args.keep and not args.workdir:
-            shutil.rmtree(bench.work, ignore_errors=True)
-        elif args.keep:
-            log(f'bench: kept {bench.work}')
-    return 0
+    return run_driver(Bench(args), args)
 
 
 if __name__ == '__main__':

@@ -21,7 +21,6 @@ import json
 import os
 import platform
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -35,6 +34,7 @@ sys.path.insert(0, HERE)
 
 import templates as T  # noqa: E402
 import workloads as W  # noqa: E402
+from benchutil import log, pct, run_driver  # noqa: E402
 from catalog import Catalog  # noqa: E402
 from lakewire import Conn, ServerError  # noqa: E402
 from mdsection import replace_section  # noqa: E402
@@ -43,18 +43,6 @@ from servers import PG_BIN, MotoServer, PgServer, RockLakeServer, git_rev  # noq
 SEED_REFERENCE_BYTES = 6.5e6
 
 
-def log(msg):
-    print(msg, flush=True)
-
-
-def pct(xs, p):
-    if not xs:
-        return None
-    s = sorted(xs)
-    k = (len(s) - 1) * p / 100.0
-    lo = int(k)
-    hi = min(lo + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (k - lo)
 
 
 def summary(xs):
@@ -1173,26 +1161,7 @@ def main():
     ap.add_argument('--workdir', help='work directory (default: a new one under $TMPDIR)')
     ap.add_argument('--out', help='output directory for benchmarks.md and plots/')
     args = ap.parse_args()
-    run = Run(args)
-
-    main_pid = os.getpid()
-
-    def on_signal(signum, _frame):
-        if os.getpid() != main_pid:      # a forked helper process
-            os._exit(128 + signum)
-        run.stop_all()
-        sys.exit(128 + signum)
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-    try:
-        run.main()
-    finally:
-        run.stop_all()
-        if not args.keep and not args.workdir:
-            shutil.rmtree(run.work, ignore_errors=True)
-        elif args.keep:
-            log(f'bench: kept {run.work}')
-    return 0
+    return run_driver(Run(args), args)
 
 
 if __name__ == '__main__':

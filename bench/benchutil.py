@@ -1,0 +1,46 @@
+"""What the benchmark drivers (bench/run.py, bench/duckdb_bench.py) share:
+percentiles, progress lines, and running a driver so that its servers are
+stopped and its work directory removed however the run ends."""
+import os
+import shutil
+import signal
+import sys
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+def pct(xs, p):
+    """The p-th percentile of xs (linear between neighbours), None if empty."""
+    if not xs:
+        return None
+    s = sorted(xs)
+    k = (len(s) - 1) * p / 100.0
+    lo = int(k)
+    hi = min(lo + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (k - lo)
+
+
+def run_driver(driver, args):
+    """driver.main() with driver.stop_all() on SIGTERM/SIGINT and at the end;
+    driver.work is removed unless args.keep or args.workdir. A forked helper
+    process that gets the signal just exits."""
+    main_pid = os.getpid()
+
+    def on_signal(signum, _frame):
+        if os.getpid() != main_pid:
+            os._exit(128 + signum)
+        driver.stop_all()
+        sys.exit(128 + signum)
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    try:
+        driver.main()
+    finally:
+        driver.stop_all()
+        if not args.keep and not args.workdir:
+            shutil.rmtree(driver.work, ignore_errors=True)
+        elif args.keep:
+            log(f'bench: kept {driver.work}')
+    return 0

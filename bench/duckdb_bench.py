@@ -623,7 +623,9 @@ def render(rows, wrows, profile, markdown):
                    f"{p['rl_mean']:.3f} ms" if p['rl_mean'] is not None else '—',
                    f"{p['pg_mean']:.3f} ms" if p['pg_mean'] is not None else '—',
                    f"{p['rl_ms'] - p['pg_ms']:+.1f} ms"])
-    out = [table([head] + body, markdown), '', table(wr, markdown)]
+    out = [table([head] + body, markdown), '', table(wr, markdown), '',
+           'Targets (issue #15):' if not markdown else '**Targets** (issue #15):', '']
+    out += [('- ' if markdown else '  ') + t for t in targets(rows, wrows, profile)]
     if profile:
         slower = sum(1 for p in profile if p['rl_n'] and p['pg_n'] and p['rl_ms'] > p['pg_ms'])
         tot_rl = sum(p['rl_ms'] for p in profile)
@@ -633,6 +635,45 @@ def render(rows, wrows, profile, markdown):
                 f'{tot_rl:.0f} ms RockLake, {tot_pg:.0f} ms PostgreSQL); worst 25 by time lost:', '',
                 table(pr, markdown)]
     return '\n'.join(out)
+
+
+def targets(rows, wrows, profile):
+    """The issue's targets, each PASS or FAIL on this run's numbers."""
+    by = {r['op']: r for r in rows}
+    out = []
+
+    def mark(ok, text):
+        out.append(f"[{'PASS' if ok else 'FAIL'}] {text}")
+    slow = [r for r in rows if r['rl'] and r['floor'] and r['rl'] > 1.1 * r['floor']]
+    mark(not slow, 'every operation within 10% of the DuckDB-file catalog: ' +
+         (', '.join(f"{r['label'].strip()} {r['rl'] / r['floor']:.2f}x" for r in slow) or 'all'))
+    for op in ('insert_inlined', 'insert_parquet', 'attach_fresh', 'reattach'):
+        r = by.get(op)
+        if not (r and r['rl'] and r['pg']):
+            continue
+        if r['floor'] and r['floor'] > 0.7 * r['pg']:   # "where the floor allows it"
+            out.append(f"[n/a ] {r['label']} <= 0.7x PostgreSQL: the DuckDB-file catalog itself "
+                       f"takes {r['floor'] / r['pg']:.2f}x (RockLake {r['rl'] / r['pg']:.2f}x)")
+            continue
+        mark(r['rl'] <= 0.7 * r['pg'], f"{r['label']} <= 0.7x PostgreSQL: {r['rl'] / r['pg']:.2f}")
+    big = by.get('attach_10000')
+    if big and big['rl'] and big['pg']:
+        mark(big['rl'] <= 0.5 and big['rl'] <= 0.5 * big['pg'],
+             f"ATTACH of a 10,000-table lake <= 0.5 s and <= 0.5x PostgreSQL: "
+             f"{big['rl'] * 1e3:.0f} ms, {big['rl'] / big['pg']:.2f}x")
+    w8 = next((w for w in wrows if w['n'] == 8), None)
+    if w8 and w8['rl'] and w8['pg']:
+        mark(w8['rl'] >= 1.5 * w8['pg'], f"8 writer processes >= 1.5x PostgreSQL's commits/s: "
+             f"{w8['rl'] / w8['pg']:.2f}x")
+    if profile:
+        worse = [p for p in profile if p['rl_n'] and p['pg_n'] and p['rl_ms'] > p['pg_ms']]
+        mark(not worse, 'no statement shape with more server time than PostgreSQL: ' +
+             (f'{len(worse)} shapes, worst ' + worse[0]['shape'][:60] if worse else 'none'))
+        refl = [p for p in profile if p['shape'].startswith('SELECT pg_namespace.oid AS namespace_id')]
+        if refl and refl[0]['rl_mean'] is not None:
+            mark(refl[0]['rl_mean'] <= 0.2, f"reflection query <= 0.2 ms server-side: "
+                 f"{refl[0]['rl_mean']:.3f} ms mean")
+    return out
 
 
 def table(rows, markdown):

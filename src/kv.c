@@ -619,7 +619,6 @@ static int journal_open(kv_db *db, const char *store_dir, bool use_journal,
         return -1;
     }
     free(v);
-    db->salvaged = salvage;
     if (!use_journal && prev.file_id == 0) return 0;
     char *dir = journal_dir(store_dir);
     if (!dir) {
@@ -677,6 +676,9 @@ kv_db *kv_open_writer(const char *url, const kv_options *opts, kv_error *err)
             kv_close(db, &ignored);
             return NULL;
         }
+        /* Only now: journal_open writes the position (naming no file any
+         * more) through kv_write, which a salvaged store refuses. */
+        db->salvaged = salvage;
     }
     int64_t max = opts ? opts->mirror_max_bytes : 0;
     kv_verify_report *r = calloc(1, sizeof *r);

@@ -603,6 +603,9 @@ static srv_lake *open_lake(rl_server *srv, const char *name, rl_error *err)
     if (!cat) {
         if (!err->sqlstate[0])
             no_database(err, name);
+        else /* the store refused (damaged journal, digest, lease): the operator's log says why */
+            srv_log(srv, "warning", "database_open_failed", "database", name, "message",
+                    err->message, NULL);
         return NULL;
     }
     srv_lake *l = calloc(1, sizeof *l);

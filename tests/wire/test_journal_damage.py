@@ -1,0 +1,198 @@
+"""A lake's journal damaged on disk, through the real server
+(docs/operations.md, "journal ... is damaged").
+
+A writer on a file:// store acknowledges a commit once its record is in the
+lake's journal (STORE/NAME/journal/journal-<id>.log) and synced; SlateDB makes
+it durable about 10 ms later. So after a SIGKILL right after a run of
+autocommit INSERTs the newest commits exist only in the journal. These tests
+find those records by parsing the journal's framing (src/journal.h: a
+4096-byte header "RLJF" + u32 version 2, then records "RLJ1" | u32 payload
+length | u8 type | u64 seq | u32 CRC-32 of length, type, seq and payload |
+4 more header bytes | payload, integers big-endian) and damage them:
+
+- one flipped byte in a record that valid records follow: the lake refuses
+  to open, naming the file and offset; `--journal-salvage` serves exactly the
+  commits before the damaged record, read-only, and sets the file aside as
+  *.damaged; the next normal start writes again;
+- the last record cut in the middle (a torn write): a normal start keeps
+  every commit before it.
+
+Which commits SlateDB already holds (and so are not in the journal's replay)
+is read with `rocklake inspect`, which opens the store as a reader and never
+replays the journal.
+"""
+import re
+import struct
+import subprocess
+import zlib
+
+import psycopg
+import pytest
+
+from conftest import BIN
+
+DATA_START = 4096
+HEADER_LEN = 25  # src/journal.c HEADER_LEN: the fields below, then 4 bytes no CRC covers
+REC_DATA = 1
+TAG = "jdmg-%05d"
+TAG_RE = re.compile(rb"jdmg-(\d{5})")
+
+
+def journal_records(path):
+    """Every whole record of a v2 journal, in file order, each checked against
+    its CRC: dicts with off, end, type, seq, payload_off, payload."""
+    data = path.read_bytes()
+    assert data[:4] == b"RLJF" and struct.unpack(">I", data[4:8])[0] == 2, path
+    out, off = [], DATA_START
+    while data[off:off + 4] == b"RLJ1":
+        length, typ, seq, crc = struct.unpack(">IBQI", data[off + 4:off + 21])
+        payload = data[off + HEADER_LEN:off + HEADER_LEN + length]
+        if len(payload) < length:
+            break
+        assert zlib.crc32(data[off + 4:off + 17] + payload) == crc, f"record at {off}"
+        out.append({"off": off, "end": off + HEADER_LEN + length, "type": typ, "seq": seq,
+                    "payload_off": off + HEADER_LEN, "payload": payload})
+        off += HEADER_LEN + length
+    return out
+
+
+def durable_ids(lake_dir):
+    """Ids of the rows SlateDB holds (not counting the journal)."""
+    out = subprocess.run([BIN, "inspect", str(lake_dir)], capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr
+    return {int(m) for m in re.findall(r"tag='jdmg-(\d{5})'", out.stdout)}
+
+
+def ids_of(conn):
+    rows = conn.execute("SELECT id, tag FROM jd ORDER BY id").fetchall()
+    assert all(tag == TAG % i for i, tag in rows), rows
+    return [i for i, _ in rows]
+
+
+def commit_then_kill(start_server, tmp_path, want_journal_only, n=40, attempts=8):
+    """Commit rows 0..n-1, one autocommit INSERT each, and SIGKILL the server
+    right after the last acknowledgement, until at least `want_journal_only`
+    of those commits are held only by the journal (SlateDB flushes every
+    10 ms, so a kill can land just after a flush; each try uses a new store).
+    Returns (store, journal file, all its records, the commits' records in
+    order, the index of the first commit SlateDB does not hold)."""
+    for attempt in range(attempts):
+        store = tmp_path / f"store{attempt}"
+        s = start_server(store_root=store)
+        with psycopg.connect(s.dsn(), autocommit=True) as conn:
+            conn.execute("CREATE TABLE jd (id bigint, tag text)")
+            for i in range(n):
+                conn.execute("INSERT INTO jd VALUES (%s, %s)", (i, TAG % i))
+        s.crash()
+        files = sorted((store / "lake" / "journal").glob("journal-*.log"))
+        assert len(files) == 1, files
+        # every commit is one DATA record holding its row, in commit order
+        records = journal_records(files[0])
+        commits = [r for r in records if TAG_RE.search(r["payload"])]
+        assert all(r["type"] == REC_DATA for r in commits)
+        assert [int(TAG_RE.search(r["payload"]).group(1)) for r in commits] == list(range(n))
+        assert all(a["seq"] < b["seq"] for a, b in zip(commits, commits[1:]))
+        durable = durable_ids(store / "lake")
+        first_journal_only = len(durable)
+        assert durable == set(range(first_journal_only))  # SlateDB holds a prefix
+        if n - first_journal_only >= want_journal_only:
+            return store, files[0], records, commits, first_journal_only
+    pytest.fail(f"no kill in {attempts} tries left {want_journal_only} commits only in the journal")
+
+
+def test_damaged_middle_record_refused_then_salvaged_read_only(start_server, tmp_path):
+    n = 40
+    store, jfile, records, commits, first_only = commit_then_kill(start_server, tmp_path, 3, n)
+    lake = store / "lake"
+    # damage a journal-only record with journal-only records before and after it
+    bad_id = first_only + (n - first_only) // 2
+    bad = commits[bad_id]
+    assert first_only < bad_id < n - 1
+    flip_at = bad["payload_off"] + len(bad["payload"]) // 2
+    with open(jfile, "r+b") as f:
+        f.seek(flip_at)
+        byte = f.read(1)
+        f.seek(flip_at)
+        f.write(bytes([byte[0] ^ 0xFF]))
+    records_before = jfile.read_bytes()[DATA_START:]
+
+    # (1) a normal start refuses the lake, naming the file, the offset and the way out
+    s = start_server(store_root=store)
+    for _ in range(2):  # and keeps refusing it: nothing was half-done
+        with pytest.raises(psycopg.OperationalError) as exc:
+            psycopg.connect(s.dsn(), autocommit=True)
+        msg = str(exc.value)
+        assert str(jfile) in msg and f"record at offset {bad['off']} " in msg, msg
+        assert f"valid record follows at offset {commits[bad_id + 1]['off']}" in msg, msg
+        assert "--journal-salvage" in msg, msg
+    # and the server's log says the same (docs/operations.md: database_open_failed)
+    refused = [ln for ln in s.log_text().splitlines() if "database_open_failed" in ln]
+    assert refused and str(jfile) in refused[0] and f"offset {bad['off']} " in refused[0], refused
+    assert s.stop() == 0
+    assert jfile.exists() and jfile.read_bytes()[DATA_START:] == records_before
+
+    # (2) check opens the store as a reader and does not read the journal: it
+    # finds SlateDB's part consistent and says so (it does not see the damage)
+    out = subprocess.run([BIN, "check", str(lake)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.startswith("ok: "), out.stdout + out.stderr
+    assert jfile.exists() and jfile.read_bytes()[DATA_START:] == records_before
+
+    # (3) --journal-salvage: every commit before the damaged record, none after,
+    # read-only; the file is set aside as *.damaged
+    s = start_server("--journal-salvage", store_root=store)
+    with psycopg.connect(s.dsn(), autocommit=True) as conn:
+        assert ids_of(conn) == list(range(bad_id))
+        with pytest.raises(psycopg.Error) as exc:
+            conn.execute("INSERT INTO jd VALUES (%s, %s)", (1000, TAG % 1000))
+        assert exc.value.sqlstate == "25006"
+        assert ids_of(conn) == list(range(bad_id))
+    log = s.log_text()
+    assert "store_integrity" in log and f"damaged record at offset {bad['off']}" in log, log
+    # it counts the DATA records it replayed: the journal-only commits before
+    # the damaged one, and (when SlateDB held none of the rows) maybe the
+    # records of the CREATE TABLE and the catalog's creation before them
+    replayed = int(re.search(r"replayed the (\d+) commit records", log).group(1))
+    since = commits[first_only - 1]["end"] if first_only else DATA_START
+    at_most = sum(1 for r in records
+                  if r["type"] == REC_DATA and since <= r["off"] < bad["off"])
+    assert bad_id - first_only <= replayed <= at_most, (replayed, bad_id, first_only, log)
+    assert s.stop() == 0
+    aside = jfile.with_name(jfile.name + ".damaged")
+    assert not jfile.exists() and aside.exists()
+    assert aside.read_bytes()[DATA_START:] == records_before
+
+    # (4) a normal start writes again, on top of the salvaged commits
+    s = start_server(store_root=store)
+    with psycopg.connect(s.dsn(), autocommit=True) as conn:
+        assert ids_of(conn) == list(range(bad_id))
+        conn.execute("INSERT INTO jd VALUES (%s, %s)", (1000, TAG % 1000))
+        assert ids_of(conn) == list(range(bad_id)) + [1000]
+    assert s.stop() == 0
+    assert aside.exists()
+    assert len(list((lake / "journal").glob("journal-*.log"))) == 1
+    s = start_server(store_root=store)
+    with psycopg.connect(s.dsn(), autocommit=True) as conn:
+        assert ids_of(conn) == list(range(bad_id)) + [1000]
+
+
+def test_torn_last_record_dropped_rest_replayed(start_server, tmp_path):
+    n = 40
+    store, jfile, _, commits, first_only = commit_then_kill(start_server, tmp_path, 2, n)
+    last = commits[-1]
+    # the file cut in the middle of the last record, as a write that never
+    # finished (and so was never synced or acknowledged) leaves it
+    with open(jfile, "r+b") as f:
+        f.truncate(last["payload_off"] + len(last["payload"]) // 2)
+    assert [r["off"] for r in journal_records(jfile)][-1] == commits[-2]["off"]
+
+    s = start_server(store_root=store)
+    with psycopg.connect(s.dsn(), autocommit=True) as conn:
+        # every commit before the torn one, including the journal-only ones
+        assert ids_of(conn) == list(range(n - 1))
+        conn.execute("INSERT INTO jd VALUES (%s, %s)", (1000, TAG % 1000))
+        assert ids_of(conn) == list(range(n - 1)) + [1000]
+    assert "store_integrity" not in s.log_text()
+    assert s.stop() == 0
+    assert not jfile.exists()  # replayed, so the next writer removed it
+    assert not list((store / "lake" / "journal").glob("*.damaged"))

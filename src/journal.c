@@ -51,7 +51,7 @@
 #include "buf.h"
 
 #define RECORD_MAGIC "RLJ1"
-#define HEADER_LEN 25 /* magic 4, length 4, type 1, seq 8, crc 4 */
+#define HEADER_LEN 25 /* magic 4, length 4, type 1, seq 8, crc 4, 4 reserved (zero) */
 #define MAX_PAYLOAD (1u << 30)
 
 #define FILE_MAGIC "RLJF"
@@ -140,6 +140,7 @@ static uint32_t record_crc(const uint8_t *header, const uint8_t *payload, size_t
 static void make_header(uint8_t h[HEADER_LEN], int type, uint64_t seq, const uint8_t *payload,
                         size_t len)
 {
+    memset(h, 0, HEADER_LEN); /* bytes 21-24 are reserved: zero, never stack bytes */
     memcpy(h, RECORD_MAGIC, 4);
     rl_store_be32(h + 4, (uint32_t)len);
     h[8] = (uint8_t)type;

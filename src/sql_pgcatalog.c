@@ -1357,7 +1357,8 @@ static int fixed_lookup(int id, const rl_rowset *f, const rl_keyset *k, rl_rowse
             rows[nrows++] = e[lo].row;
         }
     }
-    qsort(rows, nrows, sizeof *rows, cmp_u32);
+    if (nrows > 1)
+        qsort(rows, nrows, sizeof *rows, cmp_u32);
     for (size_t i = 0; i < nrows; i++) {
         const rl_value *row = &f->vals[(size_t)rows[i] * f->ncols];
         if (rl_scan_keys_admit(keys, row)) /* the other key sets */

@@ -460,11 +460,13 @@ typedef enum rl_scan_order { RL_SCAN_KEY = 0, RL_SCAN_HEAP = 1 } rl_scan_order;
  * applies it. Stored rows carry their primary key and a ctid. */
 rl_rowset *rl_relation_scan(rl_exec *x, const rl_relation *rel, const char *alias,
                             const PgQuery__Node *where, rl_scan_order order);
-/* rl_relation_scan that may also leave out rows outside `keys` (NULL: none;
- * only pg_catalog relations use them today). */
-rl_rowset *rl_relation_scan_keyed(rl_exec *x, const rl_relation *rel, const char *alias,
-                                  const PgQuery__Node *where, rl_scan_order order,
-                                  const rl_scan_keys *keys);
+/* rl_relation_scan in two steps, for a caller that looks at the columns
+ * first: fill `rs` (from rl_relation_shape(x, rel, alias), taken over:
+ * returned filled, or freed and NULL), leaving out rows outside `keys`
+ * where it can (NULL: none; only pg_catalog relations use them today). */
+rl_rowset *rl_relation_fill(rl_exec *x, const rl_relation *rel, const char *alias,
+                            const PgQuery__Node *where, rl_scan_order order,
+                            const rl_scan_keys *keys, rl_rowset *rs);
 /* Does the statement name ctid (a SELECT of it, a DML ctid predicate)? Only
  * then do stored rows get ctids: numbering is a hash-map insert per row. */
 bool rl_exec_uses_ctids(rl_exec *x);

@@ -534,9 +534,11 @@ static bool partial_serves(const gen_ctx *g, const struct rl_pgc_tables *c)
     return false;
 }
 
+/* A list of distinct schema names (rl_schema_visitor ctx). */
 typedef struct schema_list {
     char (*names)[64];
     size_t n, cap;
+    rl_error *err;
 } schema_list;
 
 static int schema_add(void *ctx, const char *schema)
@@ -707,32 +709,18 @@ static int emit(gen_ctx *g)
 
 /* ------------------------------------------------------------ namespaces */
 
-typedef struct ns_list {
-    char (*names)[64];
-    size_t n, cap;
-    rl_error *err;
-} ns_list;
-
+/* The lake's schemas that PostgreSQL's own rows do not list already. */
 static int ns_add(void *ctx, const char *schema)
 {
-    ns_list *l = ctx;
     if (pg15_namespace_by_name(schema))
         return 0; /* listed from PostgreSQL's rows */
-    for (size_t i = 0; i < l->n; i++)
-        if (strcmp(l->names[i], schema) == 0)
-            return 0;
-    char(*grown)[64] = rl_array_reserve(l->names, l->n, &l->cap, sizeof *grown, 16);
-    if (!grown)
-        return -1;
-    l->names = grown;
-    snprintf(l->names[l->n++], 64, "%s", schema);
-    return 0;
+    return schema_add(ctx, schema);
 }
 
 static int lake_schemas(void *ctx, rl_txn *t, rl_format fmt)
 {
     (void)fmt;
-    ns_list *l = ctx;
+    schema_list *l = ctx;
     return rl_txn_list_schemas(t, ns_add, l, l->err);
 }
 
@@ -759,7 +747,7 @@ static int gen_namespace(gen_ctx *g)
         if (emit_namespace(g, n->oid, pg15_s(n->name), n->owner) < 0)
             return -1;
     }
-    ns_list l = {.err = g->err};
+    schema_list l = {.err = g->err};
     int rc = 0;
     rl_txn *t = rl_exec_txn(g->x);
     if (!t || rl_txn_list_schemas(t, ns_add, &l, g->err) != 0 ||

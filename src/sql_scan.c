@@ -53,10 +53,6 @@
 
 static rl_format cur_format(rl_exec *x) { return rl_exec_format(x); }
 
-static void set_name(char *dst, size_t n, const char *src)
-{
-    rl_str_copy(dst, n, src);
-}
 
 /* ============================================================ resolution */
 
@@ -100,8 +96,8 @@ static int find_stored(rl_exec *x, const char *schema, const char *name, rl_rela
     }
     out->kind = RL_REL_STORED;
     out->desc = d;
-    set_name(out->schema, sizeof out->schema, schema);
-    set_name(out->name, sizeof out->name, name);
+    rl_str_copy(out->schema, sizeof out->schema, schema);
+    rl_str_copy(out->name, sizeof out->name, name);
     out->oid = rl_pgcatalog_rel_oid(schema, name);
     return 1;
 }
@@ -116,8 +112,8 @@ static int lookup_at(rl_exec *x, const char *schema, const char *name, int locat
         if (tt) {
             out->kind = RL_REL_TEMP;
             out->temp = tt;
-            set_name(out->schema, sizeof out->schema, "pg_temp");
-            set_name(out->name, sizeof out->name, name);
+            rl_str_copy(out->schema, sizeof out->schema, "pg_temp");
+            rl_str_copy(out->name, sizeof out->name, name);
             out->oid = rl_pgcatalog_rel_oid("pg_temp", name);
             return 0;
         }
@@ -131,8 +127,8 @@ static int lookup_at(rl_exec *x, const char *schema, const char *name, int locat
         if (id >= 0) {
             out->kind = RL_REL_VIRTUAL;
             out->virtual_id = id;
-            set_name(out->schema, sizeof out->schema, rl_pgcatalog_schema(id));
-            set_name(out->name, sizeof out->name, name);
+            rl_str_copy(out->schema, sizeof out->schema, rl_pgcatalog_schema(id));
+            rl_str_copy(out->name, sizeof out->name, name);
             out->oid = rl_pgcatalog_rel_oid(out->schema, name);
             return 0;
         }
@@ -167,8 +163,8 @@ int rl_relation_resolve(rl_exec *x, const PgQuery__RangeVar *rv, rl_relation *ou
 static void set_col(rl_colmeta *c, const char *name, const char *rel, uint32_t oid,
                     int32_t typmod, uint32_t table_oid, int16_t attnum)
 {
-    set_name(c->name, sizeof c->name, name);
-    set_name(c->rel, sizeof c->rel, rel);
+    rl_str_copy(c->name, sizeof c->name, name);
+    rl_str_copy(c->rel, sizeof c->rel, rel);
     c->oid = oid;
     c->typmod = typmod;
     c->table_oid = table_oid;
@@ -1072,17 +1068,15 @@ static int adopt_rows(rl_exec *x, rl_rowset *v, rl_rowset *rs)
 rl_rowset *rl_relation_scan(rl_exec *x, const rl_relation *rel, const char *alias,
                             const PgQuery__Node *where, rl_scan_order order)
 {
-    return rl_relation_scan_keyed(x, rel, alias, where, order, NULL);
+    rl_rowset *rs = rl_relation_shape(x, rel, alias);
+    return rs ? rl_relation_fill(x, rel, alias, where, order, NULL, rs) : NULL;
 }
 
-rl_rowset *rl_relation_scan_keyed(rl_exec *x, const rl_relation *rel, const char *alias,
-                                  const PgQuery__Node *where, rl_scan_order order,
-                                  const rl_scan_keys *keys)
+rl_rowset *rl_relation_fill(rl_exec *x, const rl_relation *rel, const char *alias,
+                            const PgQuery__Node *where, rl_scan_order order,
+                            const rl_scan_keys *keys, rl_rowset *rs)
 {
     const char *a = alias && *alias ? alias : rel->name;
-    rl_rowset *rs = rl_relation_shape(x, rel, a);
-    if (!rs)
-        return NULL;
     int rc;
     if (rel->kind == RL_REL_STORED) {
         rc = scan_stored(x, rel, a, where, order, rs);

@@ -562,27 +562,23 @@ static void keys_from_join(rl_scan_keys *keys, const rl_rowset *shape, const PgQ
     }
 }
 
-/* Key sets for a scan of rel (only pg_catalog relations use them); where:
- * the WHERE of a query whose FROM is this one relation, else NULL. */
-static int scan_keys(sel *S, const rl_relation *rel, const char *alias,
-                     const PgQuery__Node *where, rl_scan_keys *keys)
+/* Key sets for a scan of rel (only pg_catalog relations use them) whose
+ * columns are shape's; where: the WHERE of a query whose FROM is this one
+ * relation, else NULL. */
+static void scan_keys(sel *S, const rl_relation *rel, const rl_rowset *shape,
+                      const PgQuery__Node *where, rl_scan_keys *keys)
 {
     const PgQuery__Node *on = S->probe_quals;
     rl_rowset *left = S->probe_left;
     S->probe_quals = NULL, S->probe_left = NULL;
     keys->n = 0;
     const PgQuery__Node *cond = S->nullable ? NULL : S->join_where ? S->join_where : where;
-    if (rel->kind != RL_REL_VIRTUAL || (!on && !cond))
-        return 0;
-    rl_rowset *shape = rl_relation_shape(S->x, rel, alias);
-    if (!shape)
-        return -1;
+    if (rel->kind != RL_REL_VIRTUAL)
+        return;
     if (cond)
         keys_from_where(keys, shape, cond);
     if (on && left)
         keys_from_join(keys, shape, on, left);
-    rl_rowset_free(shape);
-    return 0;
 }
 
 static rl_rowset *from_rangevar(sel *S, const PgQuery__RangeVar *rv, const PgQuery__Node *where)
@@ -596,9 +592,10 @@ static rl_rowset *from_rangevar(sel *S, const PgQuery__RangeVar *rv, const PgQue
     } else {
         rl_relation rel;
         rl_scan_keys keys;
-        if (rl_relation_resolve(S->x, rv, &rel) < 0 || scan_keys(S, &rel, alias, where, &keys) < 0)
+        if (rl_relation_resolve(S->x, rv, &rel) < 0 || !(rs = rl_relation_shape(S->x, &rel, alias)))
             return NULL;
-        rs = rl_relation_scan_keyed(S->x, &rel, alias, where, RL_SCAN_HEAP, &keys);
+        scan_keys(S, &rel, rs, where, &keys);
+        rs = rl_relation_fill(S->x, &rel, alias, where, RL_SCAN_HEAP, &keys, rs);
         rl_scan_keys_free(&keys);
     }
     if (rs && S->join_where && push_filters(S, rs, S->join_where) < 0) {
@@ -813,9 +810,7 @@ static bool equi_pair(const PgQuery__Node *q, const rl_rowset *l, const rl_rowse
         return false;
     }
     /* hash equality must imply SQL equality: same family of types */
-    uint32_t lo = l->cols[*lc].oid, ro = r->cols[*rc].oid;
-    return (rl_oid_is_intlike(lo) && rl_oid_is_intlike(ro)) ||
-           (rl_oid_is_stringlike(lo) && rl_oid_is_stringlike(ro));
+    return same_family(l->cols[*lc].oid, r->cols[*rc].oid);
 }
 
 typedef struct bucket_index {

@@ -1,5 +1,5 @@
 """What the benchmark drivers (bench/run.py, bench/duckdb_bench.py) share:
-percentiles, progress lines, and running a driver so that its servers are
+percentiles, progress lines, Prometheus metrics text, and running a driver so that its servers are
 stopped and its work directory removed however the run ends."""
 import os
 import shutil
@@ -20,6 +20,20 @@ def pct(xs, p):
     lo = int(k)
     hi = min(lo + 1, len(s) - 1)
     return s[lo] + (s[hi] - s[lo]) * (k - lo)
+
+
+def parse_prom(text):
+    """Prometheus text exposition as {sample name with labels: value}."""
+    out = {}
+    for line in (text or '').splitlines():
+        if not line or line.startswith('#'):
+            continue
+        try:
+            name, val = line.rsplit(' ', 1)
+            out[name] = float(val)
+        except ValueError:
+            continue
+    return out
 
 
 def run_driver(driver, args):

@@ -46,7 +46,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
-from benchutil import log, pct, run_driver  # noqa: E402
+from benchutil import log, parse_prom, pct, run_driver  # noqa: E402
 from mdsection import replace_section  # noqa: E402
 from servers import PG_BIN, PgServer, RockLakeServer  # noqa: E402
 
@@ -119,9 +119,7 @@ class Catalog:
         """RockLake's total server-side statement time so far, else None."""
         if self.kind != 'rocklake':
             return None
-        text = self.server.metrics() or ''
-        m = re.search(r'^rocklake_statement_seconds_sum\s+([0-9.eE+-]+)', text, re.M)
-        return float(m.group(1)) if m else None
+        return parse_prom(self.server.metrics()).get('rocklake_statement_seconds_sum')
 
 
 # --------------------------------------------------------------- workload

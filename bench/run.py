@@ -34,7 +34,7 @@ sys.path.insert(0, HERE)
 
 import templates as T  # noqa: E402
 import workloads as W  # noqa: E402
-from benchutil import log, pct, run_driver  # noqa: E402
+from benchutil import log, parse_prom, pct, run_driver  # noqa: E402
 from catalog import Catalog  # noqa: E402
 from lakewire import Conn, ServerError  # noqa: E402
 from mdsection import replace_section  # noqa: E402
@@ -779,23 +779,6 @@ def rocklake_bytes(st):
     if isinstance(st.get('key_bytes'), int):
         return st['key_bytes'] + st.get('value_bytes', 0)
     return None
-
-
-def parse_prom(text):
-    out = {}
-    if not text:
-        return out
-    for line in text.splitlines():
-        if not line or line.startswith('#'):
-            continue
-        try:
-            name, val = line.rsplit(' ', 1)
-            out[name] = float(val)
-        except ValueError:
-            continue
-    return out
-
-
 
 
 def server_histogram_delta(before, after, name):

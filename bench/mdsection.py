@@ -32,7 +32,9 @@ def replace_section(path, name, body, first=False):
         b = text.index(end, a) + len(end)
         text = text[:a] + block.rstrip('\n') + text[b:]
     elif first:
-        nl = text.find('\n\n') + 2 if text.startswith('# ') else 0
+        blank = text.find('\n\n') if text.startswith('# ') else -1
+        # after the title's paragraph; a title line alone: after that line
+        nl = blank + 2 if blank >= 0 else (text.find('\n') + 1 if text.startswith('# ') else 0)
         text = text[:nl] + block + '\n' + text[nl:]
     elif HANDWRITTEN in text:
         i = text.index(HANDWRITTEN)

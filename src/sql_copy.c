@@ -518,13 +518,22 @@ static int sink_fail(rl_exec *x)
     return rl_exec_error(x, "08006", -1, "could not send COPY data to the client");
 }
 
-static int out_flush(copy_out *o)
+/* Send len bytes of COPY data (o->buf's, or part of them) to the client;
+ * a buffer that ran out of memory is 53200 instead. */
+static int out_send(copy_out *o, const uint8_t *data, size_t len)
 {
     const rl_sink *k = o->x->sink;
     if (o->buf.failed)
         return rl_exec_error(o->x, "53200", -1, "out of memory");
-    if (o->buf.len && k && k->copy_out_data && k->copy_out_data(k->ctx, o->buf.data, o->buf.len) < 0)
+    if (len && k && k->copy_out_data && k->copy_out_data(k->ctx, data, len) < 0)
         return sink_fail(o->x);
+    return 0;
+}
+
+static int out_flush(copy_out *o)
+{
+    if (out_send(o, o->buf.data, o->buf.len) < 0)
+        return -1;
     rl_buf_reset(&o->buf);
     return 0;
 }
@@ -697,12 +706,7 @@ static int copy_stream_row(void *ctx, const rl_value *vals, size_t ncols)
 static int copy_stream_send(void *ctx, const uint8_t *data, size_t len)
 {
     copy_stream *c = ctx;
-    const rl_sink *k = c->o->x->sink;
-    if (c->o->buf.failed)
-        return rl_exec_error(c->o->x, "53200", -1, "out of memory");
-    if (len && k && k->copy_out_data && k->copy_out_data(k->ctx, data, len) < 0)
-        return sink_fail(c->o->x);
-    return 0;
+    return out_send(c->o, data, len);
 }
 
 /* 1 if the query was streamed (or failed: -1), 0 if it needs the general path. */

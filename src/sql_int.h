@@ -460,13 +460,35 @@ typedef enum rl_scan_order { RL_SCAN_KEY = 0, RL_SCAN_HEAP = 1 } rl_scan_order;
  * applies it. Stored rows carry their primary key and a ctid. */
 rl_rowset *rl_relation_scan(rl_exec *x, const rl_relation *rel, const char *alias,
                             const PgQuery__Node *where, rl_scan_order order);
+/* A condition on single rows that a scan applies while it fills a row set:
+ * keep(ctx, rs, i) says whether row i of rs stays (1), goes (0), or fails
+ * (-1 with the error set in the scan's rl_exec). */
+typedef struct rl_row_filter {
+    int (*keep)(void *ctx, rl_rowset *rs, size_t row);
+    void *ctx;
+} rl_row_filter;
+
+/* Drop the rows of rs that filter rejects, keeping the order (0, or -1 when
+ * the filter failed). */
+int rl_rowset_filter(rl_rowset *rs, const rl_row_filter *filter);
+
 /* rl_relation_scan in two steps, for a caller that looks at the columns
  * first: fill `rs` (from rl_relation_shape(x, rel, alias), taken over:
  * returned filled, or freed and NULL), leaving out rows outside `keys`
- * where it can (NULL: none; only pg_catalog relations use them today). */
+ * where it can (NULL: none; only pg_catalog relations use them today) and
+ * every row `filter` drops (NULL: none). A pg_catalog relation's `rs` may
+ * have been narrowed after rl_relation_shape (columns dropped; each kept
+ * column's attnum says which one it is): its rows are generated straight
+ * into that layout, and filtered as they are made, so a join over
+ * pg_attribute never holds the rows or columns it does not need. Other
+ * relations' `rs` must have the shape's columns. */
 rl_rowset *rl_relation_fill(rl_exec *x, const rl_relation *rel, const char *alias,
                             const PgQuery__Node *where, rl_scan_order order,
-                            const rl_scan_keys *keys, rl_rowset *rs);
+                            const rl_scan_keys *keys, const rl_row_filter *filter,
+                            rl_rowset *rs);
+/* The ctid of the i-th row of a relation without stored keys (temp tables,
+ * pg_catalog). */
+rl_value rl_row_index_ctid(size_t i);
 /* Does the statement name ctid (a SELECT of it, a DML ctid predicate)? Only
  * then do stored rows get ctids: numbering is a hash-map insert per row. */
 bool rl_exec_uses_ctids(rl_exec *x);
@@ -529,11 +551,16 @@ void rl_pgcatalog_cache_free(struct rl_pgc_tables *c);
  * or -1. */
 int rl_pgcatalog_find(const char *schema, const char *name);
 const char *rl_pgcatalog_schema(int id);
-/* Generate the rows of a virtual relation (reflecting the catalog as this
- * transaction sees it, so a table created a moment ago is listed): all of
- * them, or (keys not NULL) at least those rl_scan_keys_admit lets through.
- * Strings of the fixed (system) rows live as long as the process. */
-rl_rowset *rl_pgcatalog_rows(rl_exec *x, int id, const rl_scan_keys *keys);
+/* Generate the rows of virtual relation id (reflecting the catalog as this
+ * transaction sees it, so a table created a moment ago is listed) into
+ * `dst` (rl_relation_shape's columns, or a
+ * subset of them in any order: dst column j is the relation's column
+ * attnum - 1, or the row's ctid for RL_CTID_ATTNUM), leaving out rows
+ * outside `keys` where it can and every row `filter` drops (both may be
+ * NULL). Strings of the fixed (system) rows live as long as the process
+ * and are not copied. 0, or -1 with x's error set. */
+int rl_pgcatalog_fill(rl_exec *x, int id, const rl_scan_keys *keys, const rl_row_filter *filter,
+                      rl_rowset *dst);
 /* The oid of a relation / namespace, used consistently by pg_class,
  * pg_attribute, RowDescription and to_regclass: PostgreSQL 15's real oid for
  * its own (pg_catalog / information_schema), else a stable pseudo-oid. */

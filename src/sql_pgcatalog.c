@@ -423,10 +423,24 @@ typedef struct table_ent {
     size_t ncols;
 } table_ent;
 
+/* Where generated rows go (rl_pgcatalog_fill): dst's column j takes the
+ * generated column map[j], or the row's ctid (MAP_CTID); rows the scan's
+ * filter drops are taken back at once. */
+#define MAP_CTID SIZE_MAX
+typedef struct pgc_sink {
+    rl_exec *x;
+    rl_rowset *dst;
+    size_t *map;      /* dst->ncols entries */
+    rl_value *out;    /* dst->ncols: the row being put */
+    const rl_row_filter *filter; /* NULL: none */
+    size_t offered;   /* rows put so far: the next one's ctid index */
+} pgc_sink;
+
 struct gen_ctx {
     rl_exec *x;      /* NULL while building the fixed rows */
     rl_error *err;
-    rl_rowset *rs;
+    rl_rowset *rs;   /* the fixed rows being built (sink NULL) */
+    pgc_sink *sink;  /* a query's rows: where emit puts them */
     table_ent *tables;
     size_t ntables, cap;
     rl_value row[32];
@@ -654,7 +668,7 @@ static int load_tables(gen_ctx *g)
 static void put_null(gen_ctx *g, size_t i)
 {
     memset(&g->row[i], 0, sizeof g->row[i]);
-    g->row[i].oid = g->rs->cols[i].oid;
+    g->row[i].oid = vrels[g->id].cols[i].oid;
     g->row[i].typmod = -1;
     g->row[i].d.isnull = true;
 }
@@ -699,11 +713,34 @@ static void put_char(gen_ctx *g, size_t i, char c)
     g->row[i].d.v.s.len = c ? 1 : 0;
 }
 
+/* Put one generated row (all the relation's columns) into the sink's row
+ * set: its columns as the map says, strings copied unless `borrowed` (the
+ * fixed rows' strings live as long as the process); then the filter. */
+static int sink_put(pgc_sink *k, const rl_value *row, bool borrowed)
+{
+    rl_rowset *dst = k->dst;
+    for (size_t j = 0; j < dst->ncols; j++)
+        k->out[j] = k->map[j] == MAP_CTID ? rl_row_index_ctid(k->offered) : row[k->map[j]];
+    k->offered++;
+    int rc = borrowed ? rl_rowset_add_ref(dst, k->out, k->x->err)
+                      : rl_rowset_add(dst, k->out, NULL, k->x->err);
+    if (rc < 0 || !k->filter)
+        return rc;
+    int keep = k->filter->keep(k->filter->ctx, dst, dst->nrows - 1);
+    if (keep < 0)
+        return -1;
+    if (keep == 0)
+        dst->nrows--; /* its copied strings stay in the arena until dst goes */
+    return 0;
+}
+
 /* Add the row being built, unless the scan's key sets rule it out. */
 static int emit(gen_ctx *g)
 {
     if (!rl_scan_keys_admit(g->keys, g->row))
         return 0;
+    if (g->sink)
+        return sink_put(g->sink, g->row, false);
     return rl_rowset_add(g->rs, g->row, NULL, g->err);
 }
 
@@ -1244,6 +1281,7 @@ static void build_fixed_rows(void)
         gen_ctx g;
         memset(&g, 0, sizeof g);
         g.err = &err;
+        g.id = (int)id;
         g.rs = fixed_rows[id] = rl_pgcatalog_columns((int)id);
         if (!g.rs || vrels[id].fixed(&g) < 0)
             fixed_failed = true;
@@ -1315,7 +1353,7 @@ static int cmp_u32(const void *a, const void *b)
 
 /* Rows of f whose column has one of k's values, in row order, through the
  * index; -1 when the index cannot serve (the caller tests every row). */
-static int fixed_lookup(int id, const rl_rowset *f, const rl_keyset *k, rl_rowset *rs,
+static int fixed_lookup(int id, const rl_rowset *f, const rl_keyset *k, pgc_sink *sink,
                         const rl_scan_keys *keys)
 {
     if (k->string || k->n > 64)
@@ -1347,69 +1385,82 @@ static int fixed_lookup(int id, const rl_rowset *f, const rl_keyset *k, rl_rowse
     }
     if (nrows > 1)
         qsort(rows, nrows, sizeof *rows, cmp_u32);
-    for (size_t i = 0; i < nrows; i++) {
+    int rc = 0;
+    for (size_t i = 0; i < nrows && rc == 0; i++) {
         const rl_value *row = &f->vals[(size_t)rows[i] * f->ncols];
         if (rl_scan_keys_admit(keys, row)) /* the other key sets */
-            memcpy(rl_rowset_row(rs, rs->nrows++), row, f->ncols * sizeof *rs->vals);
+            rc = sink_put(sink, row, true);
     }
     free(rows);
-    return 0;
+    return rc < 0 ? -2 : 0;
 }
 
-/* Start `rs` with a copy of relation id's fixed rows, those the key sets
- * admit (values only: their strings stay in the shared arenas). */
-static int copy_fixed_rows(rl_exec *x, int id, rl_rowset *rs, const rl_scan_keys *keys)
+/* Put relation id's fixed rows that the key sets admit into the sink
+ * (values only: their strings stay in the shared arenas). */
+static int put_fixed_rows(rl_exec *x, int id, pgc_sink *sink, const rl_scan_keys *keys)
 {
     if (!vrels[id].fixed)
         return 0;
     pthread_once(&fixed_once, build_fixed_rows);
-    rl_rowset *f = fixed_rows[id];
+    const rl_rowset *f = fixed_rows[id];
     if (fixed_failed || !f)
         return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
-    if (f->nrows == 0)
-        return 0;
-    assert(rs->ncols == f->ncols && rs->nrows == 0);
-    if (!(rs->vals = malloc(f->nrows * f->ncols * sizeof *rs->vals)))
-        return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
-    rs->caprows = f->nrows;
-    if (!keys || keys->n == 0) {
-        memcpy(rs->vals, f->vals, f->nrows * f->ncols * sizeof *rs->vals);
-        rs->nrows = f->nrows;
-        return 0;
+    for (size_t i = 0; keys && i < keys->n; i++) {
+        int rc = fixed_lookup(id, f, &keys->sets[i], sink, keys);
+        if (rc != -1)
+            return rc == 0 ? 0 : -1;
     }
-    for (size_t i = 0; i < keys->n; i++)
-        if (fixed_lookup(id, f, &keys->sets[i], rs, keys) == 0)
-            return 0;
+    if ((!keys || keys->n == 0) && !sink->filter &&
+        rl_rowset_reserve(sink->dst, f->nrows) < 0)
+        return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
     for (size_t r = 0; r < f->nrows; r++) {
-        const rl_value *row = rl_rowset_row(f, r);
-        if (rl_scan_keys_admit(keys, row))
-            memcpy(rl_rowset_row(rs, rs->nrows++), row, f->ncols * sizeof *rs->vals);
+        const rl_value *row = &f->vals[r * f->ncols];
+        if (rl_scan_keys_admit(keys, row) && sink_put(sink, row, true) < 0)
+            return -1;
     }
     return 0;
 }
 
-rl_rowset *rl_pgcatalog_rows(rl_exec *x, int id, const rl_scan_keys *keys)
+/* dst column j's source: the relation's column attnum - 1, or the ctid. */
+static int sink_map(rl_exec *x, int id, const rl_rowset *dst, size_t *map)
 {
-    rl_rowset *rs = rl_pgcatalog_columns(id);
-    if (!rs) {
-        rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
-        return NULL;
+    for (size_t j = 0; j < dst->ncols; j++) {
+        int16_t a = dst->cols[j].attnum;
+        if (a == RL_CTID_ATTNUM)
+            map[j] = MAP_CTID;
+        else if (a >= 1 && (size_t)a <= vrels[id].ncols)
+            map[j] = (size_t)a - 1;
+        else
+            return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1,
+                                 "column %zu of a %s scan has no source (attnum %d)", j,
+                                 vrels[id].name, a);
     }
+    return 0;
+}
+
+int rl_pgcatalog_fill(rl_exec *x, int id, const rl_scan_keys *keys, const rl_row_filter *filter,
+                      rl_rowset *dst)
+{
+    assert(id >= 0 && (size_t)id < N(vrels) && dst->nrows == 0);
+    pgc_sink sink = {.x = x, .dst = dst, .filter = filter};
+    sink.map = malloc((dst->ncols ? dst->ncols : 1) * sizeof *sink.map);
+    sink.out = malloc((dst->ncols ? dst->ncols : 1) * sizeof *sink.out);
+    int rc = sink.map && sink.out ? sink_map(x, id, dst, sink.map)
+                                  : rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
     gen_ctx g;
     memset(&g, 0, sizeof g);
     g.x = x;
     g.err = x->err;
-    g.rs = rs;
+    g.sink = &sink;
     g.keys = keys;
     g.id = id;
-    int rc = copy_fixed_rows(x, id, rs, keys);
+    if (rc == 0)
+        rc = put_fixed_rows(x, id, &sink, keys);
     if (rc == 0 && vrels[id].gen)
         rc = vrels[id].gen(&g);
     if (!g.borrowed)
         free(g.tables);
-    if (rc < 0) {
-        rl_rowset_free(rs);
-        return NULL;
-    }
-    return rs;
+    free(sink.map);
+    free(sink.out);
+    return rc < 0 ? -1 : 0;
 }

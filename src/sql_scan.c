@@ -1035,58 +1035,30 @@ static int copy_rows(rl_exec *x, rl_rowset *from, rl_rowset *rs)
     return rc;
 }
 
-/* A virtual relation's generated rows become rs's, with their ctids: values
- * are moved (not copied) and v's arena goes to rs, so the strings stay
- * valid; fixed rows point into process-lifetime arenas. */
-static int adopt_rows(rl_exec *x, rl_rowset *v, rl_rowset *rs)
-{
-    size_t n = v->ncols;
-    assert(rs->ncols == n + 1);
-    if (v->nrows) {
-        rl_value *vals = malloc(v->nrows * rs->ncols * sizeof *vals);
-        rl_rowsrc *src = calloc(v->nrows, sizeof *src);
-        if (!vals || !src) {
-            free(vals);
-            free(src);
-            return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
-        }
-        for (size_t r = 0; r < v->nrows; r++) {
-            memcpy(&vals[r * rs->ncols], rl_rowset_row(v, r), n * sizeof *vals);
-            vals[r * rs->ncols + n] = tid_value(index_ctid(r));
-            src[r].ctid = index_ctid(r);
-        }
-        free(rs->vals);
-        free(rs->src);
-        rs->vals = vals;
-        rs->src = src;
-        rs->nrows = rs->caprows = v->nrows;
-    }
-    rl_arena_adopt(&rs->arena, &v->arena);
-    return 0;
-}
-
 rl_rowset *rl_relation_scan(rl_exec *x, const rl_relation *rel, const char *alias,
                             const PgQuery__Node *where, rl_scan_order order)
 {
     rl_rowset *rs = rl_relation_shape(x, rel, alias);
-    return rs ? rl_relation_fill(x, rel, alias, where, order, NULL, rs) : NULL;
+    return rs ? rl_relation_fill(x, rel, alias, where, order, NULL, NULL, rs) : NULL;
 }
+
+rl_value rl_row_index_ctid(size_t i) { return tid_value(index_ctid(i)); }
 
 rl_rowset *rl_relation_fill(rl_exec *x, const rl_relation *rel, const char *alias,
                             const PgQuery__Node *where, rl_scan_order order,
-                            const rl_scan_keys *keys, rl_rowset *rs)
+                            const rl_scan_keys *keys, const rl_row_filter *filter,
+                            rl_rowset *rs)
 {
     const char *a = alias && *alias ? alias : rel->name;
     int rc;
-    if (rel->kind == RL_REL_STORED) {
+    if (rel->kind == RL_REL_STORED)
         rc = scan_stored(x, rel, a, where, order, rs);
-    } else if (rel->kind == RL_REL_TEMP) {
+    else if (rel->kind == RL_REL_TEMP)
         rc = copy_rows(x, rel->temp->rows, rs);
-    } else {
-        rl_rowset *v = rl_pgcatalog_rows(x, rel->virtual_id, keys);
-        rc = v ? adopt_rows(x, v, rs) : -1;
-        rl_rowset_free(v);
-    }
+    else
+        rc = rl_pgcatalog_fill(x, rel->virtual_id, keys, filter, rs);
+    if (rc == 0 && filter && rel->kind != RL_REL_VIRTUAL)
+        rc = rl_rowset_filter(rs, filter);
     if (rc < 0) {
         rl_rowset_free(rs);
         return NULL;

@@ -51,12 +51,13 @@ typedef struct sel {
     const cte_env *ctes;
     rl_arena arena; /* evaluation strings and rewritten nodes */
     const name_set *need; /* joins: columns worth carrying (NULL = all) */
-    const PgQuery__Node *join_where; /* joins: the WHERE, for push_filters */
+    const PgQuery__Node *join_where; /* joins: the WHERE, for pushed_for */
     bool nullable;   /* the relation being read is a LEFT JOIN's inner side */
-    /* from_join -> from_rangevar of its right side: the ON and the joined
-     * left rows, whose equi-join values become a key set of the scan */
-    const PgQuery__Node *probe_quals;
-    rl_rowset *probe_left;
+    const struct probe_src *probe; /* from_join -> from_rangevar of a right input */
+    /* the FROM clause's join: the columns worth keeping in its output (NULL
+     * = all), read by the root from_join only */
+    const name_set *out_need;
+    struct pushed_log *pushed; /* conjuncts of join_where applied by scans */
     bool type_only;       /* rl_select_type: result columns only, no rows */
 } sel;
 
@@ -297,6 +298,24 @@ static void need_walk(const ProtobufCMessage *m, name_set *w)
         w->all = true;
 }
 
+/* The names the statement reads from its FROM clause's rows, the join
+ * conditions aside (they are done by then): the select list, WHERE, GROUP
+ * BY, HAVING, ORDER BY. False when that is every column (`*`, ...). */
+static bool need_after_from(const PgQuery__SelectStmt *st, name_set *w)
+{
+    for (size_t i = 0; i < st->n_target_list; i++)
+        need_walk(&st->target_list[i]->base, w);
+    for (size_t i = 0; i < st->n_group_clause; i++)
+        need_walk(&st->group_clause[i]->base, w);
+    for (size_t i = 0; i < st->n_sort_clause; i++)
+        need_walk(&st->sort_clause[i]->base, w);
+    if (st->where_clause)
+        need_walk(&st->where_clause->base, w);
+    if (st->having_clause)
+        need_walk(&st->having_clause->base, w);
+    return !w->all;
+}
+
 static bool from_has_join(const PgQuery__SelectStmt *st)
 {
     return st->n_from_clause > 1 ||
@@ -379,50 +398,111 @@ static bool local_to(const ProtobufCMessage *m, const rl_rowset *rs)
     return rl_tree_walk(m, nonlocal_node, (void *)rs) == 0;
 }
 
-/* Keep the rows of rs for which `cond` holds (0, or -1 with x->err). */
-static int keep_rows(sel *S, rl_rowset *rs, const PgQuery__Node *cond)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < rs->nrows; i++) {
-        if ((i & 255) == 0 && rl_exec_check_cancel(S->x) < 0)
-            return -1;
-        rl_binding b = {rs, i, S->outer, NULL};
-        rl_expr_ctx c = make_ctx(S, &b, NULL);
-        int t = rl_expr_truth(&c, cond);
-        if (t < 0)
-            return -1;
-        if (!t)
-            continue;
-        if (n != i) {
-            memcpy(rl_rowset_row(rs, n), rl_rowset_row(rs, i), rs->ncols * sizeof *rs->vals);
-            if (rs->src)
-                rs->src[n] = rs->src[i];
-        }
-        n++;
-    }
-    rs->nrows = n;
-    return 0;
-}
-
 /* Predicate pushdown into a join: each AND-ed conjunct of the WHERE that
- * only reads this relation's columns filters the relation before it is
- * joined (the WHERE still runs on the joined rows, so this only saves
- * work). Not on a LEFT JOIN's inner side, where a filter would turn
- * removed rows into NULL-extended ones. pg_catalog's discovery joins of
- * pg_class, pg_attribute, pg_type ... filtered by relname shrink to a few
- * rows before the first join this way. */
-static int push_filters(sel *S, rl_rowset *rs, const PgQuery__Node *cond)
+ * only reads this relation's columns filters the relation as it is read,
+ * before it is joined (the WHERE still runs on the joined rows, so this only
+ * saves work, and conjuncts past MAX_PUSHED are simply not pushed). Not on a
+ * LEFT JOIN's inner side, where a filter would turn removed rows into
+ * NULL-extended ones. pg_catalog's discovery joins of pg_class,
+ * pg_attribute, pg_type ... filtered by relname shrink to a few rows before
+ * the first join this way, and `attnum > 0` keeps pg_attribute's system
+ * columns from ever being held. */
+#define MAX_PUSHED 32
+typedef struct pushed_filter {
+    sel *S;
+    const PgQuery__Node *conds[MAX_PUSHED];
+    size_t n;
+    size_t calls; /* rows tested: a cancel check every 256 */
+} pushed_filter;
+
+/* The conjuncts the FROM clause's scans applied: the WHERE need not test
+ * them again (residual_where). Past its capacity a conjunct is simply
+ * tested twice. */
+#define PUSHED_LOG 64
+typedef struct pushed_log {
+    const PgQuery__Node *conds[PUSHED_LOG];
+    size_t n;
+} pushed_log;
+
+static void collect_pushed(pushed_filter *pf, const rl_rowset *rs, const PgQuery__Node *cond)
 {
-    if (!cond || S->nullable || rs->nrows == 0)
-        return 0;
+    if (!cond)
+        return;
     if (cond->node_case == PG_QUERY__NODE__NODE_BOOL_EXPR &&
         cond->bool_expr->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR) {
         for (size_t i = 0; i < cond->bool_expr->n_args; i++)
-            if (push_filters(S, rs, cond->bool_expr->args[i]) < 0)
-                return -1;
-        return 0;
+            collect_pushed(pf, rs, cond->bool_expr->args[i]);
+        return;
     }
-    return local_to((const ProtobufCMessage *)cond, rs) ? keep_rows(S, rs, cond) : 0;
+    if (pf->n < MAX_PUSHED && local_to((const ProtobufCMessage *)cond, rs))
+        pf->conds[pf->n++] = cond;
+}
+
+/* rl_row_filter: does row i of rs pass every pushed conjunct? */
+static int keep_pushed(void *ctx, rl_rowset *rs, size_t i)
+{
+    pushed_filter *pf = ctx;
+    sel *S = pf->S;
+    if ((pf->calls++ & 255) == 0 && rl_exec_check_cancel(S->x) < 0)
+        return -1;
+    rl_binding b = {rs, i, S->outer, NULL};
+    rl_expr_ctx c = make_ctx(S, &b, NULL);
+    for (size_t k = 0; k < pf->n; k++) {
+        int t = rl_expr_truth(&c, pf->conds[k]);
+        if (t <= 0)
+            return t;
+    }
+    return 1;
+}
+
+/* The filter a scan of rs applies for the statement's WHERE (NULL: none;
+ * pf holds it). */
+static const rl_row_filter *pushed_for(sel *S, const rl_rowset *rs, pushed_filter *pf,
+                                       rl_row_filter *filter)
+{
+    memset(pf, 0, sizeof *pf);
+    pf->S = S;
+    if (S->nullable || !S->join_where)
+        return NULL;
+    collect_pushed(pf, rs, S->join_where);
+    if (pf->n == 0)
+        return NULL;
+    for (size_t i = 0; S->pushed && i < pf->n && S->pushed->n < PUSHED_LOG; i++)
+        S->pushed->conds[S->pushed->n++] = pf->conds[i];
+    *filter = (rl_row_filter){keep_pushed, pf};
+    return filter;
+}
+
+static bool was_pushed(const pushed_log *log, const PgQuery__Node *cond)
+{
+    for (size_t i = 0; log && i < log->n; i++)
+        if (log->conds[i] == cond)
+            return true;
+    return false;
+}
+
+/* The conjuncts of where that the joined rows `in` still have to pass: all
+ * but those a scan applied whose columns are, in `in`, that scan's (they
+ * resolve unambiguously: an ambiguous name must still fail here, 42702).
+ * Returns the number put in out (at most max; where itself when nothing
+ * was applied or there are too many). */
+static size_t residual_where(const pushed_log *log, const rl_rowset *in,
+                             const PgQuery__Node *where, const PgQuery__Node **out, size_t max)
+{
+    bool is_and = where->node_case == PG_QUERY__NODE__NODE_BOOL_EXPR &&
+                  where->bool_expr->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR;
+    size_t n = is_and ? where->bool_expr->n_args : 1;
+    if (!log || log->n == 0 || n > max) {
+        out[0] = where;
+        return 1;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const PgQuery__Node *c = is_and ? where->bool_expr->args[i] : where;
+        if (!(was_pushed(log, c) && local_to((const ProtobufCMessage *)c, in)))
+            out[k++] = c;
+    }
+    return k;
 }
 
 /* ------------------------------------------------------ scan key sets
@@ -430,13 +510,14 @@ static int push_filters(sel *S, rl_rowset *rs, const PgQuery__Node *cond)
  * Conditions that name few values of a pg_catalog relation's column become
  * key sets of its scan (sql_int.h), so the generator builds those rows
  * only: `col = constant` and `col IN (constants)` conjuncts of the WHERE
- * (with the same rule as push_filters: not on a LEFT JOIN's inner side),
+ * (with the same rule as pushed_for: not on a LEFT JOIN's inner side),
  * and for the right side of a join the values the left rows carry in an
  * `l.col = r.col` conjunct of ON (valid for LEFT joins too: a right row
  * whose value no left row has matches no left row). Every condition is
  * still evaluated on what the scan returns. */
 
 static long colref_in(const PgQuery__Node *n, const rl_rowset *rs);
+struct probe_src;
 static bool equi_pair(const PgQuery__Node *q, const rl_rowset *l, const rl_rowset *r, long *lc,
                       long *rc);
 
@@ -545,17 +626,34 @@ static void keys_from_where(rl_scan_keys *keys, const rl_rowset *shape, const Pg
     keys_from_conjunct(keys, shape, q);
 }
 
+/* What a join's right input may be probed with: its ON, and the inputs
+ * before it in the join pipeline, whose columns side by side are the
+ * layout of the rows it joins (from_join). */
+typedef struct probe_src {
+    const PgQuery__Node *on;
+    const rl_rowset *layout; /* columns only */
+    rl_rowset *const *inputs;
+    const size_t *at;        /* inputs[m]'s first column in layout */
+    size_t n;
+} probe_src;
+
 /* The first `l.col = r.col` conjunct of ON whose r.col is a column of shape:
- * the left rows' values of l.col. */
-static void keys_from_join(rl_scan_keys *keys, const rl_rowset *shape, const PgQuery__Node *on,
-                           rl_rowset *left)
+ * the values of l.col in the input that holds it (every joined row's value
+ * is one of them). */
+static void keys_from_join(rl_scan_keys *keys, const rl_rowset *shape, const probe_src *p)
 {
     long lc, rc;
-    if (!equi_pair(on, left, shape, &lc, &rc))
+    if (!equi_pair(p->on, p->layout, shape, &lc, &rc))
         return;
+    size_t m = p->n - 1;
+    while (m > 0 && p->at[m] > (size_t)lc)
+        m--;
+    const rl_rowset *in = p->inputs[m];
+    size_t c = (size_t)lc - p->at[m];
+    assert(c < in->ncols);
     rl_keyset *k = keys_new(keys, shape, rc);
-    for (size_t i = 0; k && i < left->nrows; i++) {
-        if (rl_keyset_add(k, &rl_rowset_row(left, i)[lc]) < 0) {
+    for (size_t i = 0; k && i < in->nrows; i++) {
+        if (rl_keyset_add(k, &in->vals[i * in->ncols + c]) < 0) {
             keys_drop_last(keys);
             return;
         }
@@ -568,17 +666,43 @@ static void keys_from_join(rl_scan_keys *keys, const rl_rowset *shape, const PgQ
 static void scan_keys(sel *S, const rl_relation *rel, const rl_rowset *shape,
                       const PgQuery__Node *where, rl_scan_keys *keys)
 {
-    const PgQuery__Node *on = S->probe_quals;
-    rl_rowset *left = S->probe_left;
-    S->probe_quals = NULL, S->probe_left = NULL;
+    const probe_src *probe = S->probe;
+    S->probe = NULL;
     keys->n = 0;
     const PgQuery__Node *cond = S->nullable ? NULL : S->join_where ? S->join_where : where;
     if (rel->kind != RL_REL_VIRTUAL)
         return;
     if (cond)
         keys_from_where(keys, shape, cond);
-    if (on && left)
-        keys_from_join(keys, shape, on, left);
+    if (probe)
+        keys_from_join(keys, shape, probe);
+}
+
+/* FROM item `t AS a(c1, c2, ...)`: the listed columns take those names. */
+static void rename_columns(const PgQuery__RangeVar *rv, rl_rowset *rs)
+{
+    if (!rv->alias || !rv->alias->n_colnames)
+        return;
+    for (size_t i = 0; i < rv->alias->n_colnames && i < rs->ncols; i++) {
+        const char *n = node_str(rv->alias->colnames[i]);
+        if (n)
+            snprintf(rs->cols[i].name, sizeof rs->cols[i].name, "%s", n);
+    }
+    rl_rowset_cols_changed(rs);
+}
+
+/* The alias's column names, then only the columns the statement can use
+ * (rs taken over: returned, or freed and NULL). */
+static rl_rowset *rename_and_prune(sel *S, const PgQuery__RangeVar *rv, rl_rowset *rs)
+{
+    if (!rs)
+        return NULL;
+    rename_columns(rv, rs);
+    if (prune_columns(S, rs) < 0) {
+        rl_rowset_free(rs);
+        return NULL;
+    }
+    return rs;
 }
 
 static rl_rowset *from_rangevar(sel *S, const PgQuery__RangeVar *rv, const PgQuery__Node *where)
@@ -586,35 +710,39 @@ static rl_rowset *from_rangevar(sel *S, const PgQuery__RangeVar *rv, const PgQue
     const char *alias = rv->alias && rv->alias->aliasname ? rv->alias->aliasname : rv->relname;
     const cte_env *cte = (!rv->schemaname || !rv->schemaname[0]) ? find_cte(S->ctes, rv->relname)
                                                                   : NULL;
-    rl_rowset *rs;
+    pushed_filter pf;
+    rl_row_filter filter;
     if (cte) {
-        rs = rowset_clone(S->x, cte->rs, alias);
-    } else {
-        rl_relation rel;
-        rl_scan_keys keys;
-        if (rl_relation_resolve(S->x, rv, &rel) < 0 || !(rs = rl_relation_shape(S->x, &rel, alias)))
+        rl_rowset *rs = rowset_clone(S->x, cte->rs, alias);
+        const rl_row_filter *f = rs ? pushed_for(S, rs, &pf, &filter) : NULL;
+        if (rs && f && rl_rowset_filter(rs, f) < 0) {
+            rl_rowset_free(rs);
             return NULL;
-        scan_keys(S, &rel, rs, where, &keys);
-        rs = rl_relation_fill(S->x, &rel, alias, where, RL_SCAN_HEAP, &keys, rs);
-        rl_scan_keys_free(&keys);
-    }
-    if (rs && S->join_where && push_filters(S, rs, S->join_where) < 0) {
-        rl_rowset_free(rs);
-        return NULL;
-    }
-    if (rs && rv->alias && rv->alias->n_colnames) {
-        for (size_t i = 0; i < rv->alias->n_colnames && i < rs->ncols; i++) {
-            const char *n = node_str(rv->alias->colnames[i]);
-            if (n)
-                snprintf(rs->cols[i].name, sizeof rs->cols[i].name, "%s", n);
         }
-        rl_rowset_cols_changed(rs);
+        return rename_and_prune(S, rv, rs);
     }
-    if (prune_columns(S, rs) < 0) {
+    rl_relation rel;
+    rl_scan_keys keys;
+    rl_rowset *rs;
+    if (rl_relation_resolve(S->x, rv, &rel) < 0 || !(rs = rl_relation_shape(S->x, &rel, alias)))
+        return NULL;
+    /* A pg_catalog relation is narrowed before it is generated: renamed
+     * first, since the key sets, the filter and the pruning go by the names
+     * the statement uses. A stored scan needs the relation's full layout. */
+    bool narrow_first = rel.kind == RL_REL_VIRTUAL;
+    if (narrow_first)
+        rename_columns(rv, rs);
+    scan_keys(S, &rel, rs, where, &keys);
+    if (narrow_first && prune_columns(S, rs) < 0) {
+        rl_scan_keys_free(&keys);
         rl_rowset_free(rs);
         return NULL;
     }
-    return rs;
+    const rl_row_filter *f = pushed_for(S, rs, &pf, &filter);
+    if (!S->type_only) /* a typing run needs the columns only */
+        rs = rl_relation_fill(S->x, &rel, alias, where, RL_SCAN_HEAP, &keys, f, rs);
+    rl_scan_keys_free(&keys);
+    return narrow_first ? rs : rename_and_prune(S, rv, rs);
 }
 
 static rl_rowset *from_subselect(sel *S, const PgQuery__RangeSubselect *rs_node)
@@ -708,43 +836,6 @@ static int join_layout(sel *S, const PgQuery__JoinExpr *j, const rl_rowset *l,
     for (size_t k = 0; k < nu; k++)
         map[o++] = (join_map){1, (size_t)ru[k]};
     return 0;
-}
-
-static void fill_join_row(rl_value *row, const join_map *map, size_t n, rl_rowset *l, size_t li,
-                          rl_rowset *r, size_t ri)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (map[i].side == 0)
-            row[i] = rl_rowset_row(l, li)[map[i].col];
-        else if (ri == SIZE_MAX)
-            null_value(&row[i], r->cols[map[i].col].oid);
-        else
-            row[i] = rl_rowset_row(r, ri)[map[i].col];
-    }
-}
-
-/* Does the candidate row satisfy USING equalities and ON? 1/0/-1. */
-static int join_match(sel *S, const PgQuery__JoinExpr *j, rl_rowset *scratch, size_t nu)
-{
-    rl_binding b = {scratch, 0, S->outer, NULL};
-    rl_expr_ctx c = make_ctx(S, &b, NULL);
-    rl_value *row = rl_rowset_row(scratch, 0);
-    size_t n = scratch->ncols;
-    for (size_t k = 0; k < nu; k++) {
-        /* left USING col k sits at k, its right copy at n - nu + k */
-        const rl_value *a = &row[k], *bb = &row[n - nu + k];
-        if (a->d.isnull || bb->d.isnull)
-            return 0;
-        int r;
-        if (rl_value_cmp(&c, a, bb, &r, -1) < 0)
-            return -1;
-        if (r != 0)
-            return 0;
-    }
-    if (!j->quals)
-        return 1;
-    int t = rl_expr_truth(&c, j->quals);
-    return t;
 }
 
 /* ------------------------------------------------------------ hash join
@@ -858,117 +949,348 @@ static bool bucket_build(bucket_index *b, rl_rowset *r, long rc)
     return true;
 }
 
-static rl_rowset *join_rowsets(sel *S, const PgQuery__JoinExpr *j, rl_rowset *l, rl_rowset *r)
+/* ------------------------------------------------------------ join pipeline
+ *
+ * A left-deep chain of joins ((L0 JOIN R1 ON ...) JOIN R2 ON ...) ... Rk
+ * runs as one pipeline: the inputs are read first (each right input with
+ * key sets from the inputs before it), then each L0 row is extended through
+ * the levels depth first, and only complete rows are kept. Those are the
+ * rows, in the order, that joining level by level gives (each level visits
+ * its candidates in the right input's order), without holding the k - 1
+ * intermediate results: DuckDB's discovery join of pg_class, pg_namespace,
+ * pg_attribute, pg_type and two pg_description made five of them, 60,000
+ * rows each, on a lake of 10,000 tables.
+ *
+ * The joined row is the inputs' columns side by side. Only the chain's top
+ * join may have USING: its output then takes join_layout's column order
+ * (lower levels' ON name columns by the side-by-side layout, which USING
+ * would change). */
+
+typedef struct join_level {
+    const PgQuery__JoinExpr *j;
+    rl_rowset *r;
+    size_t at;        /* r's first column in the joined row */
+    rl_rowset view;   /* the joined row's first at + r->ncols columns, for ON */
+    bool left;        /* LEFT JOIN: a row without a match gets NULLs for r */
+    bool hashed;      /* candidates from r's buckets on column rc */
+    bool only_equi;   /* ON is just joined[lc] = r[rc] */
+    long lc, rc;
+    bucket_index bi;
+    size_t nu;        /* USING (top level only): joined[lu[k]] = r[ru[k]] */
+    long *lu, *ru;
+} join_level;
+
+typedef struct join_pipe {
+    sel *S;
+    rl_rowset *l0;
+    join_level *lv;
+    size_t k;
+    size_t width;      /* columns of the joined row */
+    rl_colmeta *cols;  /* width */
+    rl_value *row;     /* width: the row being joined */
+    const name_set *keep; /* output columns worth keeping (NULL: all) */
+    join_map *map;     /* USING: output column -> side/column */
+    size_t *src;       /* output column -> joined row column (NULL: as joined) */
+    rl_value *outrow;  /* output width, with src */
+    rl_rowset *out;
+} join_pipe;
+
+static int pipe_emit(join_pipe *P)
 {
-    bool left = j->jointype == PG_QUERY__JOIN_TYPE__JOIN_LEFT;
-    size_t nu = j->n_using_clause, n = l->ncols + r->ncols;
-    join_map *map = calloc(n + 1, sizeof *map);
-    long *lu = calloc(nu + 1, sizeof *lu), *ru = calloc(nu + 1, sizeof *ru);
-    rl_value *row = calloc(n + 1, sizeof *row);
-    rl_rowset *out = rl_rowset_new(n);
-    if (!map || !lu || !ru || !row || !out) {
-        fail_oom(S->x);
-        goto fail;
-    }
-    if (join_layout(S, j, l, r, map, lu, ru, nu) < 0)
-        goto fail;
-    for (size_t i = 0; i < n; i++) {
-        out->cols[i] = (map[i].side ? r : l)->cols[map[i].col];
-        out->cols[i].using_dup = map[i].side == 1 && i >= n - nu;
-    }
-    rl_rowset scratch = {.ncols = n, .cols = out->cols, .nrows = 1, .caprows = 1, .vals = row};
-    long lc = -1, rc = -1;
-    bucket_index bi = {0};
-    bool hashed = r->nrows > 8 && equi_pair(j->quals, l, r, &lc, &rc) && bucket_build(&bi, r, rc);
-    /* ON is that one equality: a candidate matches iff the two values are
-     * equal, which needs no evaluation of ON (equi_pair chose columns of
-     * one type family, where rl_value_key_equal is SQL's =) */
-    bool only_equi = hashed && nu == 0 && j->quals->node_case == PG_QUERY__NODE__NODE_A_EXPR;
-    if (hashed && rl_rowset_reserve(out, l->nrows) < 0) { /* joins of catalogs are mostly 1:1 */
-        bucket_free(&bi);
-        fail_oom(S->x);
-        goto fail;
-    }
-    for (size_t li = 0; li < l->nrows; li++) {
-        bool matched = false;
-        if (rl_exec_check_cancel(S->x) < 0) {
-            if (hashed)
-                bucket_free(&bi);
-            goto fail;
-        }
-        rl_value_key lk = hashed ? rl_value_key_of(&rl_rowset_row(l, li)[lc]) : (rl_value_key){false, false, 0};
-        size_t ri = hashed ? (lk.ok ? bi.head[lk.h & (bi.nbuckets - 1)] : 0) : 1;
-        for (; hashed ? ri != 0 : ri <= r->nrows; ri = hashed ? bi.next[ri - 1] : ri + 1) {
-            if (hashed && bi.hash[ri - 1] != lk.h)
-                continue;
-            if (only_equi && !rl_value_key_equal(&rl_rowset_row(l, li)[lc],
-                                                 &rl_rowset_row(r, ri - 1)[rc]))
-                continue;
-            fill_join_row(row, map, n, l, li, r, ri - 1);
-            int m = only_equi ? 1 : join_match(S, j, &scratch, nu);
-            if (m < 0 || (m && rl_rowset_add_ref(out, row, S->x->err) < 0)) {
-                if (hashed)
-                    bucket_free(&bi);
-                goto fail;
-            }
-            matched |= m;
-        }
-        if (left && !matched) {
-            fill_join_row(row, map, n, l, li, r, SIZE_MAX);
-            if (rl_rowset_add_ref(out, row, S->x->err) < 0) {
-                if (hashed)
-                    bucket_free(&bi);
-                goto fail;
-            }
-        }
-    }
-    if (hashed)
-        bucket_free(&bi);
-    /* the output rows borrow the inputs' strings: keep them with out */
-    rl_arena_adopt(&out->arena, &l->arena);
-    rl_arena_adopt(&out->arena, &r->arena);
-    free(map);
-    free(lu);
-    free(ru);
-    free(row);
-    return out;
-fail:
-    free(map);
-    free(lu);
-    free(ru);
-    free(row);
-    rl_rowset_free(out);
-    return NULL;
+    if (!P->src)
+        return rl_rowset_add_ref(P->out, P->row, P->S->x->err);
+    for (size_t i = 0; i < P->out->ncols; i++)
+        P->outrow[i] = P->row[P->src[i]];
+    return rl_rowset_add_ref(P->out, P->outrow, P->S->x->err);
 }
 
-static rl_rowset *from_join(sel *S, const PgQuery__JoinExpr *j)
+static bool name_in(const name_set *w, const char *name)
+{
+    for (size_t i = 0; i < w->n; i++)
+        if (strcmp(w->names[i], name) == 0)
+            return true;
+    return false;
+}
+
+/* The output columns: join_layout's order for a USING top level, else as
+ * joined; only those P->keep names (and the first, as prune_columns). */
+static int pipe_output(join_pipe *P)
+{
+    join_level *top = &P->lv[P->k - 1];
+    size_t n = P->width, nu = top->nu, m = 0;
+    P->src = calloc(n + 1, sizeof *P->src);
+    P->outrow = calloc(n + 1, sizeof *P->outrow);
+    if (!P->src || !P->outrow)
+        return fail_oom(P->S->x), -1;
+    bool reordered = false;
+    for (size_t i = 0; i < n; i++) {
+        size_t c = !P->map ? i : P->map[i].side ? top->at + P->map[i].col : P->map[i].col;
+        reordered |= c != m;
+        if (i == 0 || !P->keep || name_in(P->keep, P->cols[c].name))
+            P->src[m++] = c;
+    }
+    if (!(P->out = rl_rowset_new(m)))
+        return fail_oom(P->S->x), -1;
+    for (size_t i = 0; i < m; i++)
+        P->out->cols[i] = P->cols[P->src[i]];
+    /* a USING join's right copies are reachable only qualified */
+    for (size_t i = 0, o = 0; P->map && i < n; i++) {
+        size_t c = P->map[i].side ? top->at + P->map[i].col : P->map[i].col;
+        if (o < m && P->src[o] == c)
+            P->out->cols[o++].using_dup |= P->map[i].side == 1 && i >= n - nu;
+    }
+    if (!reordered && m == n) { /* as joined: emit the row itself */
+        free(P->src);
+        P->src = NULL;
+    }
+    return 0;
+}
+
+/* Does the joined row (through level L) satisfy L's USING and ON? 1/0/-1. */
+static int level_match(join_pipe *P, join_level *L)
+{
+    rl_binding b = {&L->view, 0, P->S->outer, NULL};
+    rl_expr_ctx c = make_ctx(P->S, &b, NULL);
+    for (size_t k = 0; k < L->nu; k++) {
+        const rl_value *a = &P->row[L->lu[k]], *bb = &P->row[L->at + (size_t)L->ru[k]];
+        if (a->d.isnull || bb->d.isnull)
+            return 0;
+        int r;
+        if (rl_value_cmp(&c, a, bb, &r, -1) < 0)
+            return -1;
+        if (r != 0)
+            return 0;
+    }
+    return L->j->quals ? rl_expr_truth(&c, L->j->quals) : 1;
+}
+
+/* Extend the joined row (levels before i filled) through levels i..k-1. */
+static int pipe_level(join_pipe *P, size_t i)
+{
+    if (i == P->k)
+        return pipe_emit(P);
+    if (i % 64 == 63 && rl_exec_check_stack(P->S->x) < 0) /* a level is a frame */
+        return -1;
+    join_level *L = &P->lv[i];
+    rl_rowset *r = L->r;
+    rl_value *slot = &P->row[L->at];
+    bool matched = false;
+    rl_value_key lk = L->hashed ? rl_value_key_of(&P->row[L->lc]) : (rl_value_key){0};
+    if (L->hashed && !lk.ok)
+        goto unmatched; /* NULL equals nothing */
+    size_t ri = L->hashed ? L->bi.head[lk.h & (L->bi.nbuckets - 1)] : 1;
+    for (; L->hashed ? ri != 0 : ri <= r->nrows; ri = L->hashed ? L->bi.next[ri - 1] : ri + 1) {
+        const rl_value *cand = rl_rowset_row(r, ri - 1);
+        if (L->hashed && L->bi.hash[ri - 1] != lk.h)
+            continue;
+        if (L->only_equi && !rl_value_key_equal(&P->row[L->lc], &cand[L->rc]))
+            continue;
+        memcpy(slot, cand, r->ncols * sizeof *slot);
+        int m = L->only_equi ? 1 : level_match(P, L);
+        if (m < 0 || (m && pipe_level(P, i + 1) < 0))
+            return -1;
+        matched |= m;
+    }
+unmatched:
+    if (!L->left || matched)
+        return 0;
+    for (size_t c = 0; c < r->ncols; c++)
+        null_value(&slot[c], r->cols[c].oid);
+    return pipe_level(P, i + 1);
+}
+
+/* Column layouts, USING columns and buckets of every level. */
+static int pipe_prepare(join_pipe *P)
+{
+    sel *S = P->S;
+    size_t w = P->l0->ncols;
+    for (size_t i = 0; i < P->k; i++)
+        w += P->lv[i].r->ncols;
+    P->width = w;
+    P->cols = calloc(w + 1, sizeof *P->cols);
+    P->row = calloc(w + 1, sizeof *P->row);
+    if (!P->cols || !P->row)
+        return fail_oom(S->x), -1;
+    memcpy(P->cols, P->l0->cols, P->l0->ncols * sizeof *P->cols);
+    size_t at = P->l0->ncols;
+    bool reserve = false;
+    for (size_t i = 0; i < P->k; i++) {
+        join_level *L = &P->lv[i];
+        L->at = at;
+        L->left = L->j->jointype == PG_QUERY__JOIN_TYPE__JOIN_LEFT;
+        memcpy(&P->cols[at], L->r->cols, L->r->ncols * sizeof *P->cols);
+        rl_rowset before = {.ncols = at, .cols = P->cols};
+        L->view = (rl_rowset){.ncols = at + L->r->ncols, .cols = P->cols, .nrows = 1,
+                              .caprows = 1, .vals = P->row};
+        L->hashed = L->r->nrows > 8 && equi_pair(L->j->quals, &before, L->r, &L->lc, &L->rc) &&
+                    bucket_build(&L->bi, L->r, L->rc);
+        /* ON is that one equality: a candidate matches iff the two values
+         * are equal, which needs no evaluation of ON (equi_pair chose
+         * columns of one type family, where rl_value_key_equal is SQL's =) */
+        L->only_equi = L->hashed && L->j->n_using_clause == 0 &&
+                       L->j->quals->node_case == PG_QUERY__NODE__NODE_A_EXPR;
+        reserve |= L->hashed;
+        at += L->r->ncols;
+    }
+    join_level *top = &P->lv[P->k - 1];
+    size_t nu = top->j->n_using_clause;
+    if (nu) {
+        rl_rowset before = {.ncols = top->at, .cols = P->cols};
+        P->map = calloc(w + 1, sizeof *P->map);
+        top->lu = calloc(nu, sizeof *top->lu);
+        top->ru = calloc(nu, sizeof *top->ru);
+        if (!P->map || !top->lu || !top->ru)
+            return fail_oom(S->x), -1;
+        if (join_layout(S, top->j, &before, top->r, P->map, top->lu, top->ru, nu) < 0)
+            return -1;
+        top->nu = nu;
+    }
+    if (pipe_output(P) < 0)
+        return -1;
+    /* joins of catalogs are mostly 1:1 */
+    if (reserve && rl_rowset_reserve(P->out, P->l0->nrows) < 0)
+        return fail_oom(S->x), -1;
+    return 0;
+}
+
+static void pipe_free(join_pipe *P)
+{
+    for (size_t i = 0; i < P->k; i++) {
+        if (P->lv[i].hashed)
+            bucket_free(&P->lv[i].bi);
+        free(P->lv[i].lu);
+        free(P->lv[i].ru);
+    }
+    free(P->cols);
+    free(P->row);
+    free(P->map);
+    free(P->src);
+    free(P->outrow);
+}
+
+/* Join l0 with the k levels' right inputs (all taken over and freed),
+ * keeping the columns `keep` names (NULL: all); the joined rows, or NULL
+ * with the error set. */
+static rl_rowset *pipe_run(sel *S, rl_rowset *l0, join_level *lv, size_t k, const name_set *keep)
+{
+    join_pipe P = {.S = S, .l0 = l0, .lv = lv, .k = k, .keep = keep};
+    int rc = pipe_prepare(&P);
+    for (size_t li = 0; rc == 0 && li < l0->nrows; li++) {
+        if ((rc = rl_exec_check_cancel(S->x)) < 0)
+            break;
+        memcpy(P.row, rl_rowset_row(l0, li), l0->ncols * sizeof *P.row);
+        rc = pipe_level(&P, 0);
+    }
+    rl_rowset *out = P.out;
+    if (rc < 0 || !out) {
+        rl_rowset_free(out);
+        out = NULL;
+    } else { /* the output rows borrow the inputs' strings: keep them with out */
+        rl_arena_adopt(&out->arena, &l0->arena);
+        for (size_t i = 0; i < k; i++)
+            rl_arena_adopt(&out->arena, &lv[i].r->arena);
+    }
+    pipe_free(&P);
+    rl_rowset_free(l0);
+    for (size_t i = 0; i < k; i++)
+        rl_rowset_free(lv[i].r);
+    return out;
+}
+
+static bool join_supported(sel *S, const PgQuery__JoinExpr *j)
 {
     if (j->jointype != PG_QUERY__JOIN_TYPE__JOIN_INNER &&
         j->jointype != PG_QUERY__JOIN_TYPE__JOIN_LEFT)
         return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                              "RIGHT and FULL joins are not supported"),
-               NULL;
+               false;
     if (j->is_natural || j->alias || j->join_using_alias)
         return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                              "NATURAL joins and join aliases are not supported"),
-               NULL;
-    rl_rowset *l = from_item(S, j->larg, NULL);
-    if (!l)
-        return NULL;
-    bool was_nullable = S->nullable;
-    S->nullable |= j->jointype == PG_QUERY__JOIN_TYPE__JOIN_LEFT;
-    if (j->rarg->node_case == PG_QUERY__NODE__NODE_RANGE_VAR && j->quals)
-        S->probe_quals = j->quals, S->probe_left = l;
-    rl_rowset *r = from_item(S, j->rarg, NULL);
-    S->probe_quals = NULL, S->probe_left = NULL;
-    S->nullable = was_nullable;
-    if (!r) {
-        rl_rowset_free(l);
-        return NULL;
+               false;
+    return true;
+}
+
+/* The chain of joins under top: top itself, then down its left inputs while
+ * they are joins without USING (those keep the side-by-side layout). */
+static size_t chain_length(const PgQuery__JoinExpr *top)
+{
+    size_t k = 1;
+    for (const PgQuery__Node *n = top->larg;
+         n->node_case == PG_QUERY__NODE__NODE_JOIN_EXPR && n->join_expr->n_using_clause == 0;
+         n = n->join_expr->larg)
+        k++;
+    return k;
+}
+
+static rl_rowset *from_join(sel *S, const PgQuery__JoinExpr *top)
+{
+    const name_set *keep = S->out_need; /* for this, the root join, only */
+    S->out_need = NULL;
+    size_t k = chain_length(top);
+    join_level *lv = calloc(k, sizeof *lv);
+    rl_rowset **inputs = calloc(k + 1, sizeof *inputs);
+    size_t *at = calloc(k + 1, sizeof *at);
+    rl_colmeta *layout = NULL;
+    if (!lv || !inputs || !at) {
+        free(lv), free(inputs), free(at);
+        return fail_oom(S->x);
     }
-    rl_rowset *out = join_rowsets(S, j, l, r);
-    rl_rowset_free(l);
-    rl_rowset_free(r);
+    const PgQuery__JoinExpr *j = top;
+    for (size_t i = k; i-- > 0; j = i ? j->larg->join_expr : j)
+        lv[i].j = j;
+    rl_rowset *l0 = NULL;
+    size_t done = 0, width = 0;
+    bool ok = true;
+    for (size_t i = 0; ok && i < k; i++)
+        ok = join_supported(S, lv[i].j);
+    if (ok && (l0 = from_item(S, lv[0].j->larg, NULL))) {
+        inputs[0] = l0;
+        width = l0->ncols;
+    }
+    ok = ok && l0;
+    /* each right input in turn, probed by the inputs before it */
+    bool was_nullable = S->nullable;
+    for (; ok && done < k; done++) {
+        join_level *L = &lv[done];
+        rl_colmeta *grown = realloc(layout, (width + 1) * sizeof *layout);
+        if (!grown) {
+            fail_oom(S->x);
+            ok = false;
+            break;
+        }
+        layout = grown;
+        size_t o = 0;
+        for (size_t m = 0; m <= done; m++) {
+            at[m] = o;
+            memcpy(&layout[o], inputs[m]->cols, inputs[m]->ncols * sizeof *layout);
+            o += inputs[m]->ncols;
+        }
+        rl_rowset shape = {.ncols = width, .cols = layout};
+        probe_src probe = {L->j->quals, &shape, inputs, at, done + 1};
+        S->nullable = was_nullable || L->j->jointype == PG_QUERY__JOIN_TYPE__JOIN_LEFT;
+        if (L->j->rarg->node_case == PG_QUERY__NODE__NODE_RANGE_VAR && L->j->quals)
+            S->probe = &probe;
+        L->r = from_item(S, L->j->rarg, NULL);
+        S->probe = NULL;
+        S->nullable = was_nullable;
+        if (!(ok = L->r != NULL))
+            break;
+        inputs[done + 1] = L->r;
+        width += L->r->ncols;
+    }
+    free(layout);
+    free(inputs);
+    free(at);
+    rl_rowset *out = NULL;
+    if (ok) {
+        out = pipe_run(S, l0, lv, k, keep);
+    } else {
+        rl_rowset_free(l0);
+        for (size_t i = 0; i < done; i++)
+            rl_rowset_free(lv[i].r);
+    }
+    free(lv);
     return out;
 }
 
@@ -1008,10 +1330,8 @@ static rl_rowset *from_clause(sel *S, const PgQuery__SelectStmt *st, const PgQue
         }
         PgQuery__JoinExpr cross = PG_QUERY__JOIN_EXPR__INIT;
         cross.jointype = PG_QUERY__JOIN_TYPE__JOIN_INNER;
-        rl_rowset *j = join_rowsets(S, &cross, acc, r);
-        rl_rowset_free(acc);
-        rl_rowset_free(r);
-        acc = j;
+        join_level level = {.j = &cross, .r = r};
+        acc = pipe_run(S, acc, &level, 1, NULL);
     }
     return acc;
 }
@@ -1817,21 +2137,21 @@ static int filter_rows(sel *S, rl_rowset *in, const PgQuery__Node *where, size_t
         if (rl_expr_check_literals(&c0, where) < 0)
             return -1;
     }
+    const PgQuery__Node *conds[MAX_PUSHED];
+    size_t nconds = where ? residual_where(S->pushed, in, where, conds, MAX_PUSHED) : 0;
     size_t *k = calloc(in->nrows + 1, sizeof *k), n = 0;
     if (!k)
         return fail_oom(S->x), -1;
     for (size_t i = 0; i < in->nrows; i++) {
-        if (!where) {
-            k[n++] = i;
-            continue;
-        }
-        if ((i & 255) == 0 && rl_exec_check_cancel(S->x) < 0) {
+        if ((i & 255) == 0 && nconds && rl_exec_check_cancel(S->x) < 0) {
             free(k);
             return -1;
         }
         rl_binding b = {in, i, S->outer, NULL};
         rl_expr_ctx c = make_ctx(S, &b, NULL);
-        int t = rl_expr_truth(&c, where);
+        int t = 1;
+        for (size_t q = 0; q < nconds && t > 0; q++)
+            t = rl_expr_truth(&c, conds[q]);
         if (t < 0) {
             free(k);
             return -1;
@@ -1866,21 +2186,32 @@ static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
     rl_rowset *typ = NULL, *result = NULL;
     size_t *keep = NULL, nkeep = 0;
     rl_colmeta *meta = NULL;
-    name_set need = {0};
+    name_set need = {0}, out_need = {0};
+    pushed_log pushed = {.n = 0};
+    pushed_log *was_pushed_log = S->pushed;
     if (from_has_join(st)) {
         need_walk(&st->base, &need);
         if (!need.all)
             S->need = &need;
+        if (st->n_from_clause == 1 && need_after_from(st, &out_need))
+            S->out_need = &out_need;
     }
     if (from_has_join(st) || st->n_from_clause > 1)
         S->join_where = where;
+    S->pushed = &pushed;
     p.in = from_clause(S, st, where);
     S->need = NULL;
+    S->out_need = NULL;
     S->join_where = NULL;
     free(need.names);
-    if (!p.in)
+    free(out_need.names);
+    if (!p.in) {
+        S->pushed = was_pushed_log;
         return NULL;
-    if (!S->type_only && filter_rows(S, p.in, where, &keep, &nkeep) < 0)
+    }
+    int fr_rc = S->type_only ? 0 : filter_rows(S, p.in, where, &keep, &nkeep);
+    S->pushed = was_pushed_log;
+    if (fr_rc < 0)
         goto done;
     if (plan_targets(S, st, p.in, &p.t, &meta, &p.nt) < 0)
         goto done;

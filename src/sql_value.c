@@ -323,6 +323,27 @@ int rl_rowset_add(rl_rowset *rs, const rl_value *vals, const rl_rowsrc *src, rl_
     return 0;
 }
 
+/* Drop the rows of rs that filter rejects, keeping the order. */
+int rl_rowset_filter(rl_rowset *rs, const rl_row_filter *filter)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < rs->nrows; i++) {
+        int keep = filter->keep(filter->ctx, rs, i);
+        if (keep < 0)
+            return -1;
+        if (!keep)
+            continue;
+        if (n != i) {
+            memcpy(rl_rowset_row(rs, n), rl_rowset_row(rs, i), rs->ncols * sizeof *rs->vals);
+            if (rs->src)
+                rs->src[n] = rs->src[i];
+        }
+        n++;
+    }
+    rs->nrows = n;
+    return 0;
+}
+
 /* ------------------------------------------------------ statement helpers */
 
 /* 1-based character position of a 0-based byte offset in UTF-8 text. */

@@ -178,6 +178,46 @@ static int require_new_store(const copy_job *j)
                 kv_error_kind_name(ke.kind));
 }
 
+/* A local DEST inside a local SRC would be written into the source's
+ * directory (and copied by the next backup of it). 0, or -1 after a
+ * message. */
+static int require_outside_source(const copy_job *j)
+{
+    char *s = kv_local_dir(j->src), *d = kv_local_dir(j->dest);
+    int rc = 0;
+    if (s && d) {
+        size_t n = strlen(s);
+        if (strncmp(s, d, n) == 0 && (d[n] == '/' || d[n] == '\0'))
+            rc = fail(j, "\"%s\" is inside \"%s\": write the %s somewhere else", j->dest,
+                      j->src, j->cmd);
+    }
+    free(s);
+    free(d);
+    return rc;
+}
+
+/* A database's further DuckLake metadata schemas are stores of their own
+ * (ROOT/NAME/schemas/SCHEMA, docs/architecture.md); a copy of ROOT/NAME
+ * does not include them, so say which there are. */
+static void note_schema_stores(const copy_job *j)
+{
+    char *s = kv_local_dir(j->src);
+    if (!s) return;
+    size_t n = strlen(s) + sizeof "/schemas";
+    char *dir = malloc(n);
+    DIR *d = dir ? (snprintf(dir, n, "%s/schemas", s), opendir(dir)) : NULL;
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL)
+        if (e->d_name[0] != '.')
+            fprintf(stderr, "rocklake %s: note: metadata schema \"%s\" is a store of its own "
+                            "(%s/%s), not part of this copy: copy it with `rocklake %s %s/%s "
+                            "DEST/schemas/%s`\n", j->cmd, e->d_name, dir, e->d_name, j->cmd,
+                    dir, e->d_name, e->d_name);
+    if (d) closedir(d);
+    free(dir);
+    free(s);
+}
+
 /* Does `snap` of `src` hold system key `name`? 1, 0, or -1 after a message. */
 static int has_system_key(const copy_job *j, kv_db *src, kv_snapshot *snap, const char *name)
 {
@@ -328,7 +368,8 @@ static int check_restored(const copy_job *j)
 
 static int run_copy(copy_job *j)
 {
-    if (require_new_store(j) < 0) return EXIT_FAIL;
+    if (require_new_store(j) < 0 || require_outside_source(j) < 0) return EXIT_FAIL;
+    note_schema_stores(j);
     kv_error ke;
     kv_options so = {.reader_no_writes = 1, .reader_poll_interval_ms = 10};
     kv_db *src = kv_open_reader(j->src, &so, &ke);
@@ -341,9 +382,14 @@ static int run_copy(copy_job *j)
                                    : kv_snapshot_acknowledged(src, ACK_WAIT_MS, &ke);
     kv_verify_report *seen = calloc(1, sizeof *seen), *written = calloc(1, sizeof *written);
     kv_batch *b = NULL;
+    struct sigaction old_int, old_term;
+    bool signals = false;
     int rc = EXIT_FAIL;
     if (!snap) {
         fail(j, "cannot take a consistent view of \"%s\": %s", j->src, ke.message);
+        if (!j->restore && ke.kind == KV_ERR_IO && strstr(ke.message, "journal"))
+            fprintf(stderr, "  hint: if the lake's writer is not running (it crashed), start "
+                            "it once so that it replays its journal, then back up again\n");
         goto out;
     }
     if (!seen || !written) {
@@ -371,6 +417,14 @@ static int run_copy(copy_job *j)
         fail(j, "\"%s\" holds no RockLake catalog", j->src);
         goto out;
     }
+    /* From here on DEST gets written: Ctrl-C stops between two pairs
+     * (before, the default action ends a command that wrote nothing). */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    signals = true;
     kv_options dopt = {.journal = -1, .mirror_max_bytes = -1};
     dst = kv_open_writer(j->dest, &dopt, &ke);
     if (!dst) {
@@ -430,6 +484,10 @@ out:
     kv_close(src, NULL);
     free(seen);
     free(written);
+    if (signals) {
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
+    }
     if (rc != EXIT_OK) return rc;
     double secs = (double)(now_ms() - j->started_ms) / 1000.0;
     if (j->restore) {
@@ -487,15 +545,7 @@ static int command(const char *cmd, bool restore, const char *help, int argc, ch
     j.progress = isatty(STDERR_FILENO);
     const char *hook = getenv("ROCKLAKE_TEST_COPY_SIGNAL");
     if (hook && sscanf(hook, "%ld:%d", &j.hook_batch, &j.hook_signal) != 2) j.hook_signal = 0;
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    int rc = run_copy(&j);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    return rc;
+    return run_copy(&j);
 }
 
 int rl_backup_command(const char *help, int argc, char **argv)

@@ -422,6 +422,7 @@ static int run_copy(copy_job *j)
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_stop;
+    sa.sa_flags = SA_RESTART; /* reads and writes in flight go on; the loop looks at the flag */
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     signals = true;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what RockLake needs to build and test on a fresh Debian 12 machine:
-# a C toolchain, clang (libFuzzer), valgrind, Python + moto (a local
+# a C toolchain, clang (libFuzzer), valgrind, systemd-analyze, Python + moto (a local
 # S3-compatible server for the S3 tests), and checks that cargo is recent
 # enough for the slatedb crate. Safe to run again: it only installs what is
 # missing. Run as root (or with sudo available).
@@ -27,6 +27,9 @@ have openssl || need_apt+=(openssl)
 [ -x /usr/lib/postgresql/15/bin/postgres ] || need_apt+=(postgresql-15)
 # zlib: the SQL corpus test reads its compressed test data (tests/data/)
 dpkg -s zlib1g-dev >/dev/null 2>&1 || need_apt+=(zlib1g-dev)
+# systemd-analyze: tests/wire/test_systemd_unit.py verifies contrib/rocklake.service
+# (a fresh Debian 12 container has no systemd package)
+have systemd-analyze || need_apt+=(systemd)
 # libFuzzer runtime ships with clang on Debian 12 (libclang-rt-14-dev)
 dpkg -s libclang-rt-14-dev >/dev/null 2>&1 || need_apt+=(libclang-rt-14-dev)
 

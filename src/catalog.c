@@ -236,6 +236,25 @@ static int check_or_create(rl_catalog *cat, const rl_catalog_options *o, const c
 {
     uint64_t ver = 0;
     bool found = false;
+    if (!o->read_only) {
+        /* a backup or restore that never finished (backup.h): serving or
+         * writing it would pass off part of a lake as the whole */
+        rl_buf k;
+        rl_buf_init(&k, 0);
+        rl_key_system(&k, RL_SYS_COPY_INCOMPLETE);
+        kv_error ke;
+        int rc = kv_get(cat->kv, NULL, k.data, k.len, NULL, NULL, &ke);
+        rl_buf_free(&k);
+        if (rc < 0)
+            return kv_fail(err, &ke, "reading system key");
+        if (rc == 1) {
+            rl_error_set(err, RL_SQLSTATE_OBJECT_STATE,
+                         "store \"%s\" holds an incomplete copy: a `rocklake backup` or "
+                         "`rocklake restore` into it did not finish", url);
+            rl_error_hint(err, "delete it and run the backup or restore again");
+            return -1;
+        }
+    }
     if (get_system_u64(cat->kv, RL_SYS_FORMAT_VERSION, &ver, &found, err) < 0)
         return -1;
     if (!found) {

@@ -770,6 +770,9 @@ static void check_system(checker *c, const uint8_t *k, size_t kl, const uint8_t 
             problem(c, k, kl, "unknown ducklake-format \"%s\"", f);
     } else if (name_is(k, kl, RL_SYS_WRITER_EPOCH)) {
         c->have_epoch = true;
+    } else if (name_is(k, kl, RL_SYS_COPY_INCOMPLETE)) {
+        problem(c, k, kl, "the store is an incomplete copy (a backup or restore into it did "
+                "not finish): %.*s", (int)(vl < 200 ? vl : 200), (const char *)v);
     } else if (name_is(k, kl, RL_SYS_WRITER_LEASE)) {
         rl_lease_owner o;
         if (rl_lease_decode(v, vl, &o) < 0)

@@ -30,7 +30,8 @@
  *    sequences, commit sequence, dynamic table ids, duplicate-row
  *    discriminators);
  *  - system keys: catalog-format-version == RL_STORAGE_FORMAT_VERSION,
- *    a known ducklake-format, a writer-epoch;
+ *    a known ducklake-format, a writer-epoch, no copy-incomplete marker
+ *    (an unfinished backup or restore, backup.h);
  *  - dynamic rows belong to a defined dynamic table; definitions and the
  *    name index agree both ways.
  *

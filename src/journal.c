@@ -473,6 +473,49 @@ int rl_journal_recover_ex(const char *dir, const rl_journal_pos *prev, bool salv
     return rc;
 }
 
+int rl_journal_peek(const char *dir, const rl_journal_pos *pos, uint64_t *last_seq,
+                    kv_error *err)
+{
+    *last_seq = pos->seq;
+    if (pos->file_id == 0) return 0;
+    char *path = file_path(dir, pos->file_id);
+    if (!path) return fail(err, KV_ERR_INTERNAL, "out of memory reading the journal");
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        int rc = e == ENOENT ? 0 : fail(err, KV_ERR_IO, "cannot read journal %s: %s", path,
+                                        strerror(e));
+        free(path);
+        return rc;
+    }
+    int version = file_version(path, fd, err);
+    uint64_t off = pos->offset;
+    if (version == 2 && off < RL_JOURNAL_DATA_START) off = RL_JOURNAL_DATA_START;
+    uint64_t before = pos->seq; /* the DATA seq before the last one, for an ABORT */
+    while (version > 0) {
+        if (!valid_record_at(fd, off, UINT64_MAX, *last_seq)) {
+            /* zeros ahead of the records, a hole the writer released, or
+             * a record being written: look for a valid record after it */
+            uint64_t next = valid_record_after(fd, off, UINT64_MAX, *last_seq);
+            if (next == UINT64_MAX) break;
+            off = next;
+        }
+        uint8_t h[HEADER_LEN];
+        if (pread(fd, h, HEADER_LEN, (off_t)off) != HEADER_LEN) break;
+        uint64_t seq = rl_load_be64(h + 9);
+        if (h[8] == REC_DATA) {
+            before = *last_seq;
+            *last_seq = seq;
+        } else if (h[8] == REC_ABORT && seq == *last_seq) {
+            *last_seq = before;
+        }
+        off += HEADER_LEN + rl_load_be32(h + 4);
+    }
+    close(fd);
+    free(path);
+    return version < 0 ? -1 : 1;
+}
+
 int rl_journal_set_aside(const char *dir, uint64_t file_id, char *newpath, size_t n)
 {
     char *path = file_path(dir, file_id);

@@ -120,6 +120,16 @@ int rl_journal_recover_ex(const char *dir, const rl_journal_pos *prev, bool salv
                           rl_journal_replay_fn fn, void *ctx, uint64_t *last_seq,
                           rl_journal_damage *damage, kv_error *err);
 
+/* Without fencing it or writing anything: the seq of the last DATA record
+ * that file `pos->file_id` in `dir` holds after `pos` (pos->seq if none),
+ * synced or not, ABORTed ones excluded, with released space (holes) skipped.
+ * A record a writer acknowledged before the call is in that file whole
+ * (it was written before its fdatasync). For a consistent copy of a live
+ * store (kv_snapshot_acknowledged). Returns 1, 0 if the file no longer
+ * exists (a newer writer replayed and removed it), or -1. */
+int rl_journal_peek(const char *dir, const rl_journal_pos *pos, uint64_t *last_seq,
+                    kv_error *err);
+
 /* Rename the file `file_id` names to <its name>.damaged (path in newpath),
  * after a salvage: kept for inspection, never read again. 0 or -1. */
 int rl_journal_set_aside(const char *dir, uint64_t file_id, char *newpath, size_t n);

@@ -56,6 +56,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "batchcodec.h"
@@ -323,6 +324,36 @@ int kv_verify(kv_db *db, kv_verify_report *out, kv_error *err)
     }
     uint64_t pairs;
     return verify_scan(db, false, out, &pairs, err);
+}
+
+void kv_verify_add(kv_verify_report *r, const uint8_t *key, size_t klen, const uint8_t *val,
+                   size_t vlen)
+{
+    if (klen) verify_pair(r, key, klen, val, vlen);
+}
+
+int kv_verify_expected(kv_db *db, kv_snapshot *snap, kv_verify_report *r, kv_error *err)
+{
+    if (!db) {
+        set_err(err, KV_ERR_INVALID, "kv_db handle is NULL");
+        return -1;
+    }
+    slate_iter *it = slate_scan(db->slate, snap ? snap->slate : NULL, DIGEST_PREFIX,
+                                DIGEST_PREFIX_LEN, NULL, 0, err);
+    if (!it) return -1;
+    const uint8_t *k, *v;
+    size_t kl, vl;
+    int rc;
+    uint64_t keys = r->keys;
+    kv_digest found[256];
+    memcpy(found, r->found, sizeof found);
+    while ((rc = slate_iter_next(it, &k, &kl, &v, &vl, err)) == 1 && is_digest_key(k, kl))
+        verify_pair(r, k, kl, v, vl);
+    slate_iter_free(it);
+    r->keys = keys;
+    memcpy(r->found, found, sizeof found);
+    if (rc >= 0) set_err(err, KV_OK, "");
+    return rc < 0 ? -1 : 0;
 }
 
 /* The message of a store whose keys do not add up to its digest. */
@@ -831,6 +862,75 @@ void kv_snapshot_free(kv_snapshot *snap)
     if (snap->slate) slate_snapshot_free(snap->slate);
     else kvm_unpin(snap->db->mirror, snap->seq);
     free(snap);
+}
+
+/* The journal position `snap` holds ({0, 0, 0} when none). 0 or -1. */
+static int snapshot_journal_pos(kv_db *db, kv_snapshot *snap, rl_journal_pos *pos, kv_error *err)
+{
+    uint8_t *v = NULL;
+    size_t vl = 0;
+    memset(pos, 0, sizeof *pos);
+    int rc = slate_get(db->slate, snap->slate, JOURNAL_POS_KEY, JOURNAL_POS_KEY_LEN, &v, &vl, err);
+    if (rc < 0) return -1;
+    if (rc == 1 && rl_journal_pos_decode(v, vl, pos) < 0) {
+        free(v);
+        set_err(err, KV_ERR_CORRUPT, "the store's journal position (key 0xFF kv-journal) is "
+                                     "malformed");
+        return -1;
+    }
+    free(v);
+    return 0;
+}
+
+static uint64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+kv_snapshot *kv_snapshot_acknowledged(kv_db *db, uint32_t timeout_ms, kv_error *err)
+{
+    if (!db || !slate_is_reader(db->slate)) {
+        set_err(err, KV_ERR_INVALID, "kv_snapshot_acknowledged needs a reader");
+        return NULL;
+    }
+    kv_snapshot *snap = kv_snapshot_new(db, err);
+    rl_journal_pos first;
+    if (!snap || snapshot_journal_pos(db, snap, &first, err) < 0) goto fail;
+    if (first.file_id == 0 || !db->local_dir) return snap; /* no journal */
+    char *dir = journal_dir(db->local_dir);
+    if (!dir) {
+        set_err(err, KV_ERR_INTERNAL, "out of memory reading the journal");
+        goto fail;
+    }
+    uint64_t tip;
+    int found = rl_journal_peek(dir, &first, &tip, err);
+    free(dir);
+    if (found < 0) goto fail;
+    uint64_t deadline = now_ms() + timeout_ms;
+    for (;;) {
+        rl_journal_pos pos;
+        if (snapshot_journal_pos(db, snap, &pos, err) < 0) goto fail;
+        /* a newer writer's file: that writer replayed the older file whole
+         * before writing a position naming its own */
+        if (pos.file_id != first.file_id || pos.seq >= tip) return snap;
+        if (now_ms() >= deadline) {
+            char msg[300];
+            snprintf(msg, sizeof msg, "the writer's journal holds commits up to record %" PRIu64
+                     " that SlateDB's durable state (record %" PRIu64 ") did not reach within "
+                     "%" PRIu32 " ms", tip, pos.seq, timeout_ms);
+            set_err(err, KV_ERR_IO, msg);
+            goto fail;
+        }
+        kv_snapshot_free(snap);
+        struct timespec ts = {0, 10 * 1000000};
+        nanosleep(&ts, NULL);
+        if (!(snap = kv_snapshot_new(db, err))) goto fail;
+    }
+fail:
+    kv_snapshot_free(snap);
+    return NULL;
 }
 
 /* ------------------------------------------------------------ point reads */

@@ -306,6 +306,29 @@ int kv_verify_mismatches(const kv_verify_report *r);
  * expects 1280: keys were lost"), into buf. */
 void kv_verify_describe(const kv_verify_report *r, int tag, char *buf, size_t n);
 
+/* For copies of a store (backup.c). Add one pair read through kv.h to
+ * r->found (and r->keys), as kv_verify counts it. */
+void kv_verify_add(kv_verify_report *r, const uint8_t *key, size_t klen, const uint8_t *val,
+                   size_t vlen);
+/* Fill r->has_digest, r->malformed and r->expected from the digest keys
+ * as `snap` sees them (NULL: the latest state; a snapshot of a writer
+ * without SlateDB behind it reads the latest state too, so use this with
+ * readers' snapshots); r->found and r->keys are left alone. 0 or -1. */
+int kv_verify_expected(kv_db *db, kv_snapshot *snap, kv_verify_report *r, kv_error *err);
+
+/* A snapshot of reader `db` that holds every write its store's writer
+ * acknowledged before this call. A writer of a local store acknowledges a
+ * commit once its journal record is synced, before SlateDB's WAL (what a
+ * reader reads) has it; so on a store whose SlateDB state names a journal
+ * file, this reads the records that file holds beyond that state
+ * (rl_journal_peek: the file is only read), then takes snapshots until
+ * one holds the last of them (or names a newer writer's file, which
+ * replayed them all). Without a journal an acknowledged write is already
+ * in SlateDB's WAL and the first snapshot holds it. Set the reader's
+ * reader_poll_interval_ms low (10) so that it sees the WAL soon. Gives up
+ * after timeout_ms with KV_ERR_IO. Free with kv_snapshot_free(). */
+kv_snapshot *kv_snapshot_acknowledged(kv_db *db, uint32_t timeout_ms, kv_error *err);
+
 /* Process-wide counters since start, for metrics and for tests that assert
  * "only this table's keys were read". */
 typedef struct kv_counters {

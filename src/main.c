@@ -23,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "backup.h"
 #include "catalog.h"
 #include "check.h"
 #include "demo.h"
@@ -52,6 +53,9 @@ static const char *const help_main =
     "  serve [OPTIONS]   serve the catalogs over the PostgreSQL wire protocol\n"
     "  db list|create|drop ROOT [NAME]\n"
     "                    manage the databases (one catalog each) under a store root\n"
+    "  backup STORE DEST copy one lake consistently while its writer serves\n"
+    "  restore BACKUP STORE\n"
+    "                    make a new lake from a backup and check it\n"
     "\n"
     "STORE is a URL: a plain path, file:///abs/path, memory://name (in-process only,\n"
     "so useless across commands), or s3://bucket/prefix (credentials, region and\n"
@@ -1156,6 +1160,79 @@ static int cmd_db(int argc, char **argv)
     return close_catalog("db", cat, EXIT_OK);
 }
 
+/* ------------------------------------------------------- backup, restore */
+
+static const char *const help_backup =
+    "usage: rocklake backup STORE DEST [--batch-keys N]\n"
+    "\n"
+    "Copy the lake in STORE into a new store DEST (a path, file:// or s3://), while\n"
+    "STORE's writer keeps serving. The copy is one consistent view of STORE: it holds\n"
+    "every commit acknowledged to a client before the backup started (on a local\n"
+    "store it waits, usually milliseconds, until SlateDB holds what the writer's\n"
+    "journal acknowledged), and each commit whole or not at all. Every key and value\n"
+    "is written into DEST (not SlateDB's files), so DEST is a complete lake by itself\n"
+    "that references nothing of STORE; the source's writer lease is not copied.\n"
+    "\n"
+    "DEST must not exist (or be an empty directory). Until its last write DEST holds a\n"
+    "copy-incomplete marker: an interrupted backup (Ctrl-C, a crash, a full disk) is\n"
+    "refused by `rocklake restore`, by writers and by `rocklake check`. Before that\n"
+    "write the keys read are checked against STORE's integrity digest and DEST is\n"
+    "read back and checked against what was written. STORE is only read (no writer\n"
+    "is fenced, nothing is written to it).\n"
+    "\n"
+    "Prints one line: keys, bytes, the latest snapshot id copied and the time taken.\n"
+    "Progress (keys, MiB, keys/s) goes to stderr when it is a terminal. Ctrl-C or\n"
+    "SIGTERM stops the copy cleanly, leaving DEST marked incomplete.\n"
+    "\n"
+    "Options:\n"
+    "  --batch-keys N   keys per write to DEST (default 4096; a write also ends at\n"
+    "                   4 MiB)\n"
+    "  --help           show this help\n"
+    "\n"
+    "Exit codes: 0 backup complete; 1 error or interrupted (DEST, if written, is marked\n"
+    "incomplete: delete it); 2 usage error.\n"
+    "\n"
+    "Examples:\n"
+    "  rocklake backup /var/lib/rocklake/lake /backups/lake-2026-12-01\n"
+    "  rocklake backup ./rocklake-data/lake s3://backups/rocklake/lake-2026-12-01\n";
+
+static const char *const help_restore =
+    "usage: rocklake restore BACKUP STORE [--batch-keys N]\n"
+    "\n"
+    "Make a new lake in STORE (usually ROOT/NAME, so that `rocklake serve --store ROOT`\n"
+    "serves it as database NAME) from BACKUP, a store `rocklake backup` finished. The\n"
+    "backup's keys and values are copied (the backup itself is not changed), checked\n"
+    "against its integrity digest, read back, and then `rocklake check` runs on the\n"
+    "new lake and prints its report.\n"
+    "\n"
+    "Refused, with nothing written: a STORE that exists (a non-empty directory or an\n"
+    "existing store), a BACKUP that did not finish (it holds the copy-incomplete\n"
+    "marker) and a store that is not a backup. Until its last write STORE holds the\n"
+    "copy-incomplete marker, so an interrupted restore is never served: writers\n"
+    "refuse to open it; delete it and restore again.\n"
+    "\n"
+    "Progress (keys, MiB, keys/s) goes to stderr when it is a terminal. Ctrl-C or\n"
+    "SIGTERM stops the copy cleanly.\n"
+    "\n"
+    "Options:\n"
+    "  --batch-keys N   keys per write to STORE (default 4096; a write also ends at\n"
+    "                   4 MiB)\n"
+    "  --help           show this help\n"
+    "\n"
+    "Exit codes: 0 restored and check found no problems; 1 refused, failed,\n"
+    "interrupted or check found problems; 2 usage error.\n"
+    "\n"
+    "Example:\n"
+    "  rocklake restore /backups/lake-2026-12-01 /var/lib/rocklake/lake2 && \\\n"
+    "      rocklake db list /var/lib/rocklake\n";
+
+static int cmd_backup(int argc, char **argv) { return rl_backup_command(help_backup, argc, argv); }
+
+static int cmd_restore(int argc, char **argv)
+{
+    return rl_restore_command(help_restore, argc, argv);
+}
+
 /* ------------------------------------------------------------------ main */
 
 typedef struct command {
@@ -1167,6 +1244,7 @@ static const command commands[] = {
     {"create", cmd_create}, {"demo", cmd_demo},   {"inspect", cmd_inspect},
     {"stats", cmd_stats},   {"check", cmd_check}, {"checkpoint", cmd_checkpoint},
     {"serve", cmd_serve},   {"db", cmd_db},
+    {"backup", cmd_backup}, {"restore", cmd_restore},
 };
 
 int main(int argc, char **argv)
@@ -1192,7 +1270,8 @@ int main(int argc, char **argv)
             return commands[i].run(argc - 2, argv + 2);
     fprintf(stderr,
             "rocklake: unknown %s '%s'\n"
-            "Commands: create, demo, inspect, stats, check, checkpoint, serve, db. "
+            "Commands: create, demo, inspect, stats, check, checkpoint, serve, db, backup, "
+            "restore. "
             "Run `rocklake --help` for usage.\n",
             name[0] == '-' ? "option" : "command", name);
     return EXIT_USAGE;

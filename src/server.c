@@ -388,6 +388,11 @@ static rl_catalog *open_catalog(rl_server *srv, const char *url, const char *nam
     o.kv.digest_rebuild = srv->cfg.rebuild_digest;
     o.kv.notice = log_store_notice;
     o.kv.notice_ctx = &lp;
+    /* tests only: SlateDB's WAL lags the journal this long, so that only the
+     * journal holds the latest acknowledged commits (tests/wire/test_backup.py) */
+    const char *wal_ms = getenv("ROCKLAKE_TEST_WAL_FLUSH_MS");
+    if (wal_ms && *wal_ms)
+        o.kv.flush_interval_ms = strtoull(wal_ms, NULL, 10);
     rl_error e;
     rl_error_clear(&e);
     rl_catalog *cat = rl_catalog_open(url, &o, &e);

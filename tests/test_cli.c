@@ -178,6 +178,8 @@ static void test_help(void)
           "--log-min-duration-statement", "--cache-mb", "ROCKLAKE_CACHE_MB", "--mirror-mb",
           "ROCKLAKE_MIRROR_MB", "--journal", "ROCKLAKE_JOURNAL", "--busy-poll-us",
           "ROCKLAKE_BUSY_POLL_US"}},
+        {"backup", {"--batch-keys", "incomplete", "s3://"}},
+        {"restore", {"--batch-keys", "incomplete", "check"}},
     };
     char *out;
     CHECK_EQ_INT(run(&out, "--help", (char *)NULL), 0);
@@ -221,6 +223,17 @@ static void test_usage_errors(void)
     free(out);
     CHECK_EQ_INT(run(&out, "serve", "--busy-poll-us", "20000", (char *)NULL), 2);
     CHECK(strstr(out, "--busy-poll-us needs a whole number between 0 and 10000") != NULL);
+    free(out);
+    CHECK_EQ_INT(run(&out, "backup", "only-one", (char *)NULL), 2);
+    CHECK(strstr(out, "needs STORE and DEST") && strstr(out, "rocklake backup --help"));
+    free(out);
+    CHECK_EQ_INT(run(&out, "restore", "a", "b", "c", (char *)NULL), 2);
+    CHECK(strstr(out, "unexpected argument 'c'") != NULL);
+    free(out);
+    CHECK_EQ_INT(run(&out, "backup", "a", "b", "--batch-keys", "0", (char *)NULL), 2);
+    CHECK(strstr(out, "--batch-keys needs a whole number") != NULL);
+    free(out);
+    CHECK_EQ_INT(run(&out, "restore", "a", "b", "--bogus", (char *)NULL), 2);
     free(out);
     CHECK_EQ_INT(run(&out, (char *)NULL), 2);
     free(out);

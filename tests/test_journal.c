@@ -767,6 +767,55 @@ static void test_release_punches_a_hole(void)
     CHECK_EQ_STR(s.payloads[1], "more");
 }
 
+/* rl_journal_peek (kv_snapshot_acknowledged's view of a live writer's
+ * file): the last DATA record after a position, read while the writer
+ * keeps the file open, across released space, without an ABORTed record,
+ * and without fencing (the writer goes on acknowledging). */
+static void test_peek_finds_the_last_record(void)
+{
+    char dir[PATH_MAX];
+    kv_error err;
+    uint64_t id, seq = 0, end = 0, last = 0;
+    rl_journal *j = fresh_journal(dir, sizeof dir, &id);
+    if (!j) return;
+    rl_journal_pos start = {id, 0, 0};
+    CHECK_EQ_INT(rl_journal_peek(dir, &start, &last, &err), 1);
+    CHECK_EQ_INT(last, 0); /* nothing after the position yet */
+    char big[4000];
+    memset(big, 'p', sizeof big - 1);
+    big[sizeof big - 1] = 0;
+    for (int i = 0; i < 64; i++) append_str(j, big, &seq, &end);
+    uint64_t mid_seq = seq, mid_end = end;
+    for (int i = 0; i < 64; i++) append_str(j, big, &seq, &end);
+    CHECK_EQ_INT(rl_journal_peek(dir, &start, &last, &err), 1);
+    CHECK_EQ_INT(last, seq); /* not synced yet: still counted */
+    CHECK_EQ_INT(rl_journal_sync(j, seq, &err), 0);
+    /* the writer released the first half (SlateDB holds it); a position
+     * older than that still finds the tip beyond the hole */
+    rl_journal_release(j, mid_end);
+    CHECK_EQ_INT(rl_journal_peek(dir, &start, &last, &err), 1);
+    CHECK_EQ_INT(last, seq);
+    rl_journal_pos at_mid = {id, mid_seq, mid_end};
+    CHECK_EQ_INT(rl_journal_peek(dir, &at_mid, &last, &err), 1);
+    CHECK_EQ_INT(last, seq);
+    /* an ABORTed last record never reaches the store */
+    uint64_t kept = seq, refused;
+    append_str(j, "refused", &refused, &end);
+    CHECK_EQ_INT(rl_journal_abort(j, refused, &err), 0);
+    CHECK_EQ_INT(rl_journal_peek(dir, &start, &last, &err), 1);
+    CHECK_EQ_INT(last, kept);
+    /* peeking fenced nothing: the writer still appends and syncs */
+    CHECK_EQ_INT(append_str(j, "after", &seq, &end), 0);
+    CHECK_EQ_INT(rl_journal_sync(j, seq, &err), 0);
+    CHECK_EQ_INT(rl_journal_peek(dir, &start, &last, &err), 1);
+    CHECK_EQ_INT(last, seq);
+    rl_journal_close(j);
+    /* a file a newer writer removed */
+    rl_journal_pos gone = {id + 1, 5, 0};
+    CHECK_EQ_INT(rl_journal_peek(dir, &gone, &last, &err), 0);
+    CHECK_EQ_INT(last, 5);
+}
+
 /* Property: encode/decode round trip; byte order = numeric order of each
  * field (big-endian), wrong lengths refused. */
 static void test_position_codec(void)
@@ -1105,6 +1154,7 @@ int main(void)
     RUN(test_concurrent_sync);
     RUN(test_sync_starts_at_append);
     RUN(test_release_punches_a_hole);
+    RUN(test_peek_finds_the_last_record);
     RUN(test_position_codec);
     RUN(test_batch_codec_round_trip);
     RUN(test_crash_replays_acknowledged_writes);

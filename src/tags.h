@@ -129,6 +129,7 @@ enum rl_index_kind {
 #define RL_SYS_RETAIN_FROM "retain-from"               /* BE u64 oldest queryable snapshot */
 #define RL_SYS_CREATED_AT "created-at"                 /* BE u64 unix micros */
 #define RL_SYS_WRITER_LEASE "writer-lease"             /* text: holder + heartbeat (lease.h) */
+#define RL_SYS_IMPORT "import-in-progress"            /* text: an unfinished `rocklake import` */
 
 #define RL_STORAGE_FORMAT_VERSION 2
 

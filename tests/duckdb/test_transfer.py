@@ -1,0 +1,183 @@
+"""`rocklake import` and `rocklake export` through real DuckDB 1.5.5.
+
+A lake built by DuckDB on a PostgreSQL catalog (several snapshots, ADD
+COLUMN, inlined and Parquet data, a DELETE, a view, partitioning, a comment
+and a tag) is imported into RockLake, attached through `rocklake serve` and
+must give the same answers, time travel to every snapshot included; then it
+is exported to a fresh PostgreSQL database and must give them again. An
+import stopped part-way (Ctrl-C's path, or SIGKILL) leaves a lake that serve
+and check refuse.
+"""
+import os
+import re
+import subprocess
+import uuid
+
+import psycopg
+import pytest
+
+from conftest import TMP, duck, rocklake_server
+from rlserver import BIN
+
+BUILD_SQL = [
+    "CREATE TABLE t (id INTEGER, name VARCHAR)",
+    "INSERT INTO t VALUES (1, 'one'), (2, 'two')",                       # inlined
+    "INSERT INTO t SELECT i, 'n' || i FROM range(100, 160) r(i)",       # Parquet
+    "ALTER TABLE t ADD COLUMN score DOUBLE",
+    "INSERT INTO t VALUES (3, 'three', 1.5)",
+    "DELETE FROM t WHERE id = 2 OR id = 105",
+    "CREATE TABLE p (k INTEGER, v VARCHAR)",
+    "ALTER TABLE p SET PARTITIONED BY (k)",
+    "INSERT INTO p SELECT i % 3, 'x' || i FROM range(40) r(i)",
+    "CREATE VIEW small AS SELECT id, name FROM t WHERE id < 100",
+    "COMMENT ON TABLE t IS 'the t table'",
+    "CALL lake.set_option('parquet_compression', 'zstd')",
+    "UPDATE t SET score = 2.5 WHERE id = 1",
+]
+
+QUERIES = [
+    "SELECT * FROM t ORDER BY id",
+    "SELECT * FROM p ORDER BY k, v",
+    "SELECT * FROM small ORDER BY id",
+    "SELECT k, count(*) FROM p GROUP BY k ORDER BY k",
+    "SELECT comment FROM duckdb_tables() WHERE database_name = 'lake' AND table_name = 't'",
+    "SELECT snapshot_id, schema_version, changes FROM lake.snapshots() ORDER BY snapshot_id",
+    "SELECT table_name, file_count FROM ducklake_table_info('lake') ORDER BY table_name",
+]
+
+
+def answers(c):
+    out = {}
+    for q in QUERIES:
+        out[q] = c.execute(q).fetchall()
+    snaps = [r[0] for r in c.execute("SELECT snapshot_id FROM lake.snapshots()").fetchall()]
+    assert len(snaps) >= 10
+    for n in snaps:
+        for tbl in ("t", "p"):
+            q = f"SELECT * FROM {tbl} AT (VERSION => {n}) ORDER BY ALL"
+            try:
+                out[q] = c.execute(q).fetchall()
+            except Exception as e:  # the table did not exist yet at n
+                out[q] = ("error", type(e).__name__)
+    return out
+
+
+def attach(ext_dir, dsn, data):
+    c = duck(ext_dir)
+    c.execute(f"ATTACH 'ducklake:postgres:{dsn}' AS lake (DATA_PATH '{data}/')")
+    c.execute("USE lake")
+    return c
+
+
+def run(*args, env=None):
+    return subprocess.run([BIN, *args], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, **(env or {})})
+
+
+@pytest.fixture
+def pg_lake(pg_server, ext_dir, tmp_path):
+    """A DuckLake on a PostgreSQL catalog, built by DuckDB: (dsn, data path, answers)."""
+    db = pg_server.new_database(f"src_{uuid.uuid4().hex[:8]}")
+    data = tmp_path / "data"
+    data.mkdir()
+    c = attach(ext_dir, pg_server.dsn(db), data)
+    for sql in BUILD_SQL:
+        c.execute(sql)
+    want = answers(c)
+    c.close()
+    return pg_server.dsn(db), data, want
+
+
+def test_import_then_export_round_trip(pg_lake, pg_server, ext_dir, tmp_path):
+    dsn, data, want = pg_lake
+    root = tmp_path / "root"
+    out = run("import", dsn, str(root / "moved"))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "imported" in out.stdout and "check: ok" in out.stdout, out.stdout
+    # every per-table table DuckLake created (inlined data of t before and
+    # after ADD COLUMN, of p, inlined deletes) is a dynamic table of the lake
+    with psycopg.connect(dsn) as a:
+        dynamic = {r[0] for r in a.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename LIKE "
+            "'ducklake\\_inlined\\_%' AND tablename <> 'ducklake_inlined_data_tables'")}
+    assert len(dynamic) >= 3 and any("delete" in n for n in dynamic), dynamic
+    st = run("inspect", str(root / "moved"), "--tag", "0x82")
+    assert set(re.findall(r"public\.(ducklake_inlined_\w+) \(", st.stdout)) == dynamic, st.stdout
+    assert out.stderr == "", out.stderr  # quiet when stderr is not a terminal
+    chk = run("check", str(root / "moved"))
+    assert chk.returncode == 0, chk.stdout + chk.stderr
+    # the same lake again is refused, and nothing is changed
+    again = run("import", dsn, str(root / "moved"))
+    assert again.returncode == 2 and "already holds a catalog" in again.stderr, again.stderr
+
+    srv = rocklake_server(TMP, extra=("--auto-create", "off"), store=root)
+    try:
+        c = attach(ext_dir, srv.dsn("moved"), data)
+        got = answers(c)
+        c.close()
+    finally:
+        assert srv.stop() == 0, srv.log_text()[-3000:]
+    assert got == want
+
+    target = pg_server.new_database(f"dst_{uuid.uuid4().hex[:8]}")
+    out = run("export", str(root / "moved"), pg_server.dsn(target))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "exported" in out.stdout, out.stdout
+    # a target that already has a catalog is refused
+    again = run("export", str(root / "moved"), pg_server.dsn(target))
+    assert again.returncode == 1 and "already has a DuckLake catalog" in again.stderr, again.stderr
+    c = attach(ext_dir, pg_server.dsn(target), data)
+    assert answers(c) == want
+    # DuckDB keeps writing the exported catalog
+    c.execute("INSERT INTO t VALUES (4, 'four', 4.0)")
+    assert c.execute("SELECT count(*) FROM t WHERE id = 4").fetchone() == (1,)
+    c.close()
+    # same column types as DuckDB created on the source
+    cols = ("SELECT table_name, column_name, data_type, is_nullable FROM "
+            "information_schema.columns WHERE table_schema = 'public' ORDER BY 1, 2")
+    with psycopg.connect(dsn) as a, psycopg.connect(pg_server.dsn(target)) as b:
+        assert a.execute(cols).fetchall() == b.execute(cols).fetchall()
+        pk = ("SELECT conrelid::regclass::text, contype FROM pg_constraint c JOIN pg_namespace n "
+              "ON c.connamespace = n.oid WHERE n.nspname = 'public' ORDER BY 1")
+        assert a.execute(pk).fetchall() == b.execute(pk).fetchall()
+
+
+@pytest.mark.parametrize("how", ["interrupt", "kill"])
+def test_stopped_import_is_refused(pg_lake, tmp_path, how):
+    dsn, data, _ = pg_lake
+    root = tmp_path / "root"
+    stop = "1" if how == "interrupt" else "1:kill"
+    out = run("import", dsn, str(root / "half"), env={"ROCKLAKE_TRANSFER_STOP_AFTER_CHUNKS": stop})
+    if how == "interrupt":
+        assert out.returncode == 1, out.stdout + out.stderr
+        assert "unfinished import" in out.stderr, out.stderr
+    else:
+        assert out.returncode == -9, out.stdout + out.stderr
+    assert "imported" not in out.stdout
+    chk = run("check", str(root / "half"))
+    assert chk.returncode == 1, chk.stdout + chk.stderr
+    assert "unfinished import" in chk.stdout and "rocklake import" in chk.stdout, chk.stdout
+    srv = rocklake_server(TMP, extra=("--auto-create", "off"), store=root)
+    try:
+        with pytest.raises(psycopg.Error) as e:
+            psycopg.connect(srv.dsn("half"))
+        assert "unfinished import" in str(e.value), str(e.value)
+        assert "unfinished import" in srv.log_text()
+    finally:
+        assert srv.stop() == 0, srv.log_text()[-3000:]
+    # after deleting it, the import runs again
+    assert run("db", "drop", str(root), "half").returncode == 0
+    again = run("import", dsn, str(root / "half"))
+    assert again.returncode == 0, again.stdout + again.stderr
+
+
+def test_transfer_help_and_usage_errors():
+    for cmd in ("import", "export"):
+        h = run(cmd, "--help")
+        assert h.returncode == 0 and f"usage: rocklake {cmd}" in h.stdout
+        assert "Exit codes" in h.stdout and "Example" in h.stdout
+        assert run(cmd).returncode == 2
+        assert run(cmd, "only-one").returncode == 2
+        assert run(cmd, "a", "b", "c").returncode == 2
+        assert run(cmd, "a", "b", "--bogus").returncode == 2
+    assert run("import", "host=127.0.0.1 port=1 dbname=x", "/nonexistent/x/y").returncode == 1

@@ -1270,6 +1270,16 @@ static void transfer_signals(void)
     sigaction(SIGTERM, &sa, NULL);
 }
 
+/* "rocklake db drop ROOT NAME" for a lake URL ROOT/NAME. */
+static void drop_command(const char *url, char *out, size_t n)
+{
+    const char *slash = strrchr(url, '/');
+    if (slash && slash > url && slash[1])
+        snprintf(out, n, "rocklake db drop %.*s %s", (int)(slash - url), url, slash + 1);
+    else
+        snprintf(out, n, "rocklake db drop ROOT NAME");
+}
+
 static int cmd_import(int argc, char **argv)
 {
     const char *pos[2], *schema;
@@ -1279,11 +1289,13 @@ static int cmd_import(int argc, char **argv)
     int exists = catalog_exists("import", pos[1]);
     if (exists < 0)
         return EXIT_FAIL;
+    char drop[4200];
+    drop_command(pos[1], drop, sizeof drop);
     if (exists) {
         fprintf(stderr, "rocklake import: \"%s\" already holds a catalog; import only creates "
                         "new lakes\n"
-                        "  hint: import into a new name, or delete this one first "
-                        "(`rocklake db drop ROOT NAME`)\n", pos[1]);
+                        "  hint: import into a new name, or delete this one first (`%s`)\n",
+                pos[1], drop);
         return EXIT_USAGE;
     }
     transfer_signals();
@@ -1298,8 +1310,9 @@ static int cmd_import(int argc, char **argv)
                         "and will be refused\n", pos[1]);
     else
         print_error("import", "failed", &e);
-    fprintf(stderr, "  hint: delete \"%s\" (`rocklake db drop ROOT NAME`) and run the import "
-                    "again\n", pos[1]);
+    if (catalog_exists("import", pos[1]) == 1) /* the lake was started: it keeps the marker */
+        fprintf(stderr, "  hint: delete \"%s\" (`%s`) and run the import again\n", pos[1],
+                drop);
     return EXIT_FAIL;
 }
 

@@ -459,7 +459,7 @@ static void progress_show(progress *p, bool force)
     p->last = t;
     double el = t - p->t0, rate = el > 0 ? (double)p->rows / el : 0;
     char eta[32] = "-";
-    if (rate > 0 && p->total >= p->rows)
+    if (rate > 0 && el >= 1 && p->total >= p->rows)
         snprintf(eta, sizeof eta, "%.0f s", (double)(p->total - p->rows) / rate);
     fprintf(stderr, "\r%s: tables %zu/%zu, rows %" PRId64 "/%" PRId64 ", %.0f rows/s, ETA %s\033[K",
             p->verb, p->tables_done, p->tables, p->rows, p->total, rate, eta);
@@ -772,6 +772,7 @@ static int import_run(importer *im, const char *source, const char *lake_url, FI
         return -1;
     im->prog.tables = im->tables.n;
     im->prog.total = im->tables.total_rows;
+    im->prog.t0 = now_s(); /* the rate counts the copy only */
     for (size_t i = 0; i < im->tables.n; i++) {
         int rc = im->tables.t[i].rows ? import_table(im, &im->tables.t[i], err) : 0;
         if (rc != 0)
@@ -1013,6 +1014,7 @@ static int export_run(exporter *ex, const char *lake_url, const char *target, rl
         return -1;
     ex->prog.tables = ex->tables.n;
     ex->prog.total = ex->tables.total_rows;
+    ex->prog.t0 = now_s();
     for (size_t i = 0; i < ex->tables.n; i++) {
         int rc = ex->tables.t[i].rows ? export_table(ex, &ex->tables.t[i], err) : 0;
         if (rc != 0)

@@ -178,6 +178,8 @@ static void test_help(void)
           "--log-min-duration-statement", "--cache-mb", "ROCKLAKE_CACHE_MB", "--mirror-mb",
           "ROCKLAKE_MIRROR_MB", "--journal", "ROCKLAKE_JOURNAL", "--busy-poll-us",
           "ROCKLAKE_BUSY_POLL_US"}},
+        {"import", {"--schema", "SOURCE", "import-in-progress", "DATA_PATH"}},
+        {"export", {"--schema", "TARGET", "PRIMARY KEY"}},
     };
     char *out;
     CHECK_EQ_INT(run(&out, "--help", (char *)NULL), 0);

@@ -34,7 +34,7 @@ expect_rc 0 "check clean demo" "$BIN" check "$STORE"
 expect_grep "^ok: " "check says ok"
 expect_rc 2 "unknown command" "$BIN" frobnicate
 expect_rc 2 "unknown option" "$BIN" stats "$STORE" --bogus
-for c in create demo inspect stats check checkpoint; do
+for c in create demo inspect stats check checkpoint import export; do
     expect_rc 0 "$c --help" "$BIN" $c --help
 done
 echo "$pass passed, $fail failed"

@@ -69,6 +69,18 @@ def attach(ext_dir, dsn, data):
     return c
 
 
+def catalog_rows(dsn):
+    """Every ducklake_* table of a PostgreSQL catalog: name -> sorted rows."""
+    out = {}
+    with psycopg.connect(dsn) as c:
+        names = [r[0] for r in c.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND "
+            "tablename LIKE 'ducklake%'")]
+        for n in names:
+            out[n] = sorted(c.execute(f'SELECT * FROM "{n}"').fetchall(), key=repr)
+    return out
+
+
 def run(*args, env=None):
     return subprocess.run([BIN, *args], capture_output=True, text=True, timeout=120,
                           env={**os.environ, **(env or {})})
@@ -123,6 +135,8 @@ def test_import_then_export_round_trip(pg_lake, pg_server, ext_dir, tmp_path):
     out = run("export", str(root / "moved"), pg_server.dsn(target))
     assert out.returncode == 0, out.stdout + out.stderr
     assert "exported" in out.stdout, out.stdout
+    # row for row the catalog DuckDB wrote
+    assert catalog_rows(pg_server.dsn(target)) == catalog_rows(dsn)
     # a target that already has a catalog is refused
     again = run("export", str(root / "moved"), pg_server.dsn(target))
     assert again.returncode == 1 and "already has a DuckLake catalog" in again.stderr, again.stderr
@@ -181,3 +195,37 @@ def test_transfer_help_and_usage_errors():
         assert run(cmd, "a", "b", "c").returncode == 2
         assert run(cmd, "a", "b", "--bogus").returncode == 2
     assert run("import", "host=127.0.0.1 port=1 dbname=x", "/nonexistent/x/y").returncode == 1
+
+
+def test_format_11_catalog_round_trip(pg_lake, pg_server, tmp_path):
+    """A 1.1 catalog (DuckDB 2.0's shape: row_group_count on the file tables,
+    ducklake_view_column_tag, version '1.1') imports as a 1.1 lake and exports
+    with the same columns. DuckDB 1.5.5 cannot attach 1.1, so this compares
+    the catalogs themselves."""
+    dsn, _, _ = pg_lake
+    with psycopg.connect(dsn, autocommit=True) as a:
+        a.execute('ALTER TABLE "public"."ducklake_data_file" ADD COLUMN "row_group_count" BIGINT')
+        a.execute('ALTER TABLE "public"."ducklake_delete_file" ADD COLUMN "row_group_count" BIGINT')
+        a.execute('CREATE TABLE "public"."ducklake_view_column_tag"("view_id" BIGINT, '
+                  '"column_name" VARCHAR, "begin_snapshot" BIGINT, "end_snapshot" BIGINT, '
+                  '"key" VARCHAR, "value" VARCHAR)')
+        a.execute("INSERT INTO ducklake_view_column_tag VALUES (3, 'id', 10, NULL, 'comment', 'x')")
+        a.execute("UPDATE ducklake_data_file SET row_group_count = 1")
+        a.execute("UPDATE ducklake_metadata SET value = '1.1' WHERE key = 'version'")
+    root = tmp_path / "root"
+    out = run("import", dsn, str(root / "v11"))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "(DuckLake 1.1)" in out.stdout, out.stdout
+    assert run("check", str(root / "v11")).returncode == 0
+    target = pg_server.new_database(f"dst11_{uuid.uuid4().hex[:8]}")
+    out = run("export", str(root / "v11"), pg_server.dsn(target))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert catalog_rows(pg_server.dsn(target)) == catalog_rows(dsn)
+    cols = ("SELECT table_name, column_name, data_type, is_nullable FROM "
+            "information_schema.columns WHERE table_schema = 'public' ORDER BY 1, 2")
+    rows = ("SELECT data_file_id, path, row_group_count FROM ducklake_data_file ORDER BY 1")
+    with psycopg.connect(dsn) as a, psycopg.connect(pg_server.dsn(target)) as b:
+        assert a.execute(cols).fetchall() == b.execute(cols).fetchall()
+        assert a.execute(rows).fetchall() == b.execute(rows).fetchall()
+        tag = "SELECT * FROM ducklake_view_column_tag"
+        assert b.execute(tag).fetchall() == a.execute(tag).fetchall() != []

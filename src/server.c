@@ -1347,12 +1347,13 @@ static void banner_lake_state(const rl_server *srv, const char *name, char *out,
 #define BANNER_MAX_LAKES 20
 
 /* Each lake of the root and its format; returns the lake the ATTACH line
- * should name ("lake" when there is none; *exists says whether it does). */
-static const char *print_banner_lakes(const rl_server *srv, banner_lakes *bl, bool *exists)
+ * should name ("lake" when there is none). *exists: 1 it does, 0 it does
+ * not, -1 unknown (a root that cannot be listed, such as s3://). */
+static const char *print_banner_lakes(const rl_server *srv, banner_lakes *bl, int *exists)
 {
-    *exists = false;
+    *exists = -1;
     if (rl_db_list(srv->cfg.store, banner_collect, bl, NULL) < 0) {
-        printf("Lakes: (not listed for this store)\n");
+        printf("Lakes: not listed for this store (rocklake db list needs a local root)\n");
         return "lake";
     }
     qsort(bl->names, bl->n, sizeof *bl->names, banner_cmp);
@@ -1389,13 +1390,20 @@ static void print_attach_hint(const rl_server *srv)
     printf("RockLake is serving the lakes under %s on %s:%d%s.\n", srv->cfg.store, host,
            srv->port, srv->cfg.read_only ? " (read-only follower)" : "");
     banner_lakes bl = {0};
-    bool exists;
+    int exists;
     const char *name = print_banner_lakes(srv, &bl, &exists);
-    if (!exists && srv->auto_create && !srv->cfg.read_only)
+    if (exists != 1 && srv->auto_create && !srv->cfg.read_only)
         printf("A database name that does not exist is created on first connect.\n");
-    else if (!exists)
+    else if (exists == 0 && srv->cfg.read_only)
+        printf("Lake \"%s\" does not exist yet; a follower serves what its writer created.\n",
+               name);
+    else if (exists == 0)
         printf("Lake \"%s\" does not exist yet; create it first (this server does not create "
                "databases on first connect):\n  rocklake db create %s %s\n",
+               name, srv->cfg.store, name);
+    else if (exists < 0 && !srv->cfg.read_only)
+        printf("If lake \"%s\" does not exist yet, create it first (this server does not "
+               "create databases on first connect):\n  rocklake db create %s %s\n",
                name, srv->cfg.store, name);
     printf("In DuckDB (with the ducklake and postgres extensions):\n"
            "  ATTACH 'ducklake:postgres:host=%s port=%d dbname=%s' AS %s "

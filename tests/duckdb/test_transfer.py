@@ -229,3 +229,31 @@ def test_format_11_catalog_round_trip(pg_lake, pg_server, tmp_path):
         assert a.execute(rows).fetchall() == b.execute(rows).fetchall()
         tag = "SELECT * FROM ducklake_view_column_tag"
         assert b.execute(tag).fetchall() == a.execute(tag).fetchall() != []
+
+
+def test_other_metadata_schemas(pg_server, ext_dir, tmp_path):
+    """--schema on both sides: a catalog DuckDB keeps in METADATA_SCHEMA 'src'
+    imports (into the lake's public schema) and exports into schema 'dst',
+    which DuckDB attaches with METADATA_SCHEMA 'dst'."""
+    db = pg_server.new_database(f"sch_{uuid.uuid4().hex[:8]}")
+    data = tmp_path / "data"
+    data.mkdir()
+    c = duck(ext_dir)
+    c.execute(f"ATTACH 'ducklake:postgres:{pg_server.dsn(db)}' AS lake "
+              f"(DATA_PATH '{data}/', METADATA_SCHEMA 'src')")
+    c.execute("CREATE TABLE lake.t AS SELECT i AS a FROM range(25) r(i)")
+    c.execute("INSERT INTO lake.t VALUES (100)")
+    want = c.execute("SELECT sum(a), count(*) FROM lake.t").fetchall()
+    c.close()
+    root = tmp_path / "root"
+    assert run("import", pg_server.dsn(db), str(root / "s")).returncode == 1  # no public catalog
+    assert run("db", "drop", str(root), "s").returncode in (0, 1)
+    out = run("import", pg_server.dsn(db), str(root / "s"), "--schema", "src")
+    assert out.returncode == 0, out.stdout + out.stderr
+    out = run("export", str(root / "s"), pg_server.dsn(db), "--schema", "dst")
+    assert out.returncode == 0, out.stdout + out.stderr
+    c = duck(ext_dir)
+    c.execute(f"ATTACH 'ducklake:postgres:{pg_server.dsn(db)}' AS lake "
+              f"(DATA_PATH '{data}/', METADATA_SCHEMA 'dst')")
+    assert c.execute("SELECT sum(a), count(*) FROM lake.t").fetchall() == want
+    c.close()

@@ -182,9 +182,17 @@ static int64_t now_pg_micros(void)
     return ((int64_t)ts.tv_sec - 946684800LL) * 1000000LL + ts.tv_nsec / 1000;
 }
 
-static int create_catalog(rl_catalog *cat, rl_format fmt, rl_error *err)
+static int create_catalog(rl_catalog *cat, rl_format fmt, const char *import_marker,
+                          rl_error *err)
 {
     kv_batch *b = kv_batch_new();
+    if (import_marker) {
+        rl_buf mk;
+        rl_buf_init(&mk, 0);
+        rl_key_system(&mk, RL_SYS_IMPORT);
+        kv_batch_put(b, mk.data, mk.len, (const uint8_t *)import_marker, strlen(import_marker));
+        rl_buf_free(&mk);
+    }
     batch_put_system_u64(b, RL_SYS_FORMAT_VERSION, RL_STORAGE_FORMAT_VERSION);
     batch_put_system_u64(b, RL_SYS_RETAIN_FROM, 0);
     batch_put_system_u64(b, RL_SYS_CREATED_AT, (uint64_t)now_pg_micros());
@@ -246,7 +254,7 @@ static int check_or_create(rl_catalog *cat, const rl_catalog_options *o, const c
             return -1;
         }
         rl_format fmt = o->format ? o->format : RL_FMT_1_0;
-        if (create_catalog(cat, fmt, err) < 0)
+        if (create_catalog(cat, fmt, o->create_import_marker, err) < 0)
             return -1;
         cat->fmt = fmt;
         return 0;

@@ -56,6 +56,9 @@ typedef struct rl_catalog_options {
     /* Open a store that holds the import-in-progress marker (an unfinished
      * `rocklake import`); without it such an open fails with 55000. */
     bool allow_unfinished_import;
+    /* A catalog this open creates gets the import-in-progress marker with
+     * this text in its creating batch, so no crash leaves it without one. */
+    const char *create_import_marker;
 } rl_catalog_options;
 
 /* Open (and maybe create) the catalog in the store at `url`. A store with a

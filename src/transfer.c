@@ -520,8 +520,8 @@ static int source_discover(importer *im, rl_format *fmt, rl_error *err)
         rl_error_set(err, RL_SQLSTATE_UNDEFINED_TABLE,
                      "the source has no DuckLake catalog in schema \"%s\" (no ducklake_metadata)",
                      im->schema);
-        return rl_error_hint(err, "name the schema DuckLake's METADATA_SCHEMA used with --schema"),
-               -1;
+        rl_error_hint(err, "name the schema DuckLake's METADATA_SCHEMA used with --schema");
+        return -1;
     }
     qsort(im->tables.t, im->tables.n, sizeof *im->tables.t, table_cmp);
     rl_buf_init(&q, 0);
@@ -725,7 +725,8 @@ static int import_verify(importer *im, FILE *report, rl_error *err)
     return problems == 0 ? 0 : -1;
 }
 
-/* "postgres host=H port=P dbname=D schema=S pid=N started=T": no password. */
+/* "from postgres host=H port=P dbname=D schema=S, pid N, started T": the
+ * marker's text (never the password). */
 static void marker_text(const importer *im, char *out, size_t n)
 {
     char when[32] = "?";
@@ -740,14 +741,20 @@ static void marker_text(const importer *im, char *out, size_t n)
 
 static int import_open_lake(importer *im, const char *lake_url, rl_format fmt, rl_error *err)
 {
-    rl_catalog_options o = {.create_if_missing = true, .format = fmt,
-                            .allow_unfinished_import = true};
-    if (!(im->cat = rl_catalog_open(lake_url, &o, err)))
-        return -1;
     char text[512];
     marker_text(im, text, sizeof text);
-    if (rl_catalog_import_marker_set(im->cat, text, err) < 0)
+    /* the marker is in the batch that creates the catalog: no moment
+     * exists at which the lake is there without it */
+    rl_catalog_options o = {.create_if_missing = true, .format = fmt,
+                            .allow_unfinished_import = true, .create_import_marker = text};
+    if (!(im->cat = rl_catalog_open(lake_url, &o, err)))
         return -1;
+    char have[8];
+    int m = rl_catalog_import_marker_get(im->cat, have, sizeof have, err);
+    if (m <= 0) /* someone else created the catalog since the caller looked */
+        return m < 0 ? -1
+                     : rl_error_set(err, RL_SQLSTATE_OBJECT_STATE,
+                                    "\"%s\" got a catalog while the import started", lake_url);
     rl_engine_options eo = {.database = "import"};
     if (!(im->eng = rl_engine_new(im->cat, &eo, err)))
         return -1;
@@ -775,6 +782,8 @@ static int import_run(importer *im, const char *source, const char *lake_url, FI
     im->prog.t0 = now_s(); /* the rate counts the copy only */
     for (size_t i = 0; i < im->tables.n; i++) {
         int rc = im->tables.t[i].rows ? import_table(im, &im->tables.t[i], err) : 0;
+        if (rc < 0 && !err->detail[0])
+            rl_error_detail(err, "while copying table %s", im->tables.t[i].name);
         if (rc != 0)
             return rc;
         im->prog.tables_done++;
@@ -1017,6 +1026,8 @@ static int export_run(exporter *ex, const char *lake_url, const char *target, rl
     ex->prog.t0 = now_s();
     for (size_t i = 0; i < ex->tables.n; i++) {
         int rc = ex->tables.t[i].rows ? export_table(ex, &ex->tables.t[i], err) : 0;
+        if (rc < 0 && !err->detail[0])
+            rl_error_detail(err, "while copying table %s", ex->tables.t[i].name);
         if (rc != 0)
             return rc;
         ex->prog.tables_done++;

@@ -854,6 +854,16 @@ static void test_import_marker(void)
     c = open_cat(url, false);
     CHECK(c != NULL);
     CHECK(rl_catalog_close(c, &e) == 0);
+
+    /* created with the marker in its first batch: refused from the start */
+    next_url(url, sizeof url);
+    rl_catalog_options born = {.create_if_missing = true, .allow_unfinished_import = true,
+                               .create_import_marker = "from birth"};
+    c = rl_catalog_open(url, &born, &e);
+    CHECK(c != NULL);
+    CHECK(rl_catalog_close(c, &e) == 0);
+    CHECK(rl_catalog_open(url, &plain, &e) == NULL);
+    CHECK(strstr(e.message, "(from birth)") != NULL);
 }
 
 static void test_dynamic_tables(void)

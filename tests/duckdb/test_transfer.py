@@ -155,6 +155,22 @@ def test_import_then_export_round_trip(pg_lake, pg_server, ext_dir, tmp_path):
               "ON c.connamespace = n.oid WHERE n.nspname = 'public' ORDER BY 1")
         assert a.execute(pk).fetchall() == b.execute(pk).fetchall()
 
+    # DuckDB keeps writing the imported lake too: new snapshots, files, tables
+    srv = rocklake_server(TMP, extra=("--auto-create", "off"), store=root)
+    try:
+        c = attach(ext_dir, srv.dsn("moved"), data)
+        c.execute("INSERT INTO t SELECT i, 'w' || i, 0.5 FROM range(200, 230) r(i)")
+        c.execute("CREATE TABLE z AS SELECT 7 AS a")
+        assert c.execute("SELECT count(*) FROM t WHERE id >= 200").fetchone() == (30,)
+        assert c.execute("SELECT * FROM z").fetchall() == [(7,)]
+        n = len(want["SELECT snapshot_id, schema_version, changes FROM lake.snapshots() "
+                     "ORDER BY snapshot_id"])
+        assert c.execute("SELECT count(*) FROM lake.snapshots()").fetchone() == (n + 2,)
+        c.close()
+    finally:
+        assert srv.stop() == 0, srv.log_text()[-3000:]
+    assert run("check", str(root / "moved")).returncode == 0
+
 
 @pytest.mark.parametrize("how", ["interrupt", "kill"])
 def test_stopped_import_is_refused(pg_lake, tmp_path, how):
@@ -248,7 +264,8 @@ def test_other_metadata_schemas(pg_server, ext_dir, tmp_path):
     root = tmp_path / "root"
     assert run("import", pg_server.dsn(db), str(root / "s")).returncode == 1  # no public catalog
     assert run("db", "drop", str(root), "s").returncode in (0, 1)
-    out = run("import", pg_server.dsn(db), str(root / "s"), "--schema", "src")
+    uri = f"postgresql://lake@127.0.0.1:{pg_server.port}/{db}"
+    out = run("import", uri, str(root / "s"), "--schema", "src")
     assert out.returncode == 0, out.stdout + out.stderr
     out = run("export", str(root / "s"), pg_server.dsn(db), "--schema", "dst")
     assert out.returncode == 0, out.stdout + out.stderr

@@ -474,7 +474,8 @@ static void progress_end(progress *p)
 }
 
 /* ROCKLAKE_TRANSFER_STOP_AFTER_CHUNKS=k (tests): after the k-th commit of
- * rows, interrupt as Ctrl-C does; "k:kill" kills the process instead. */
+ * rows (import) or the k-th table (export), interrupt as Ctrl-C does;
+ * "k:kill" kills the process instead. */
 static void test_hook(int chunks)
 {
     const char *v = getenv("ROCKLAKE_TRANSFER_STOP_AFTER_CHUNKS");
@@ -848,6 +849,7 @@ typedef struct exporter {
     progress prog;
     rl_error copy_err;
     bool copy_failed;
+    int chunks; /* tables copied (the test hook's count) */
 } exporter;
 
 static int export_open_lake(exporter *ex, const char *lake_url, rl_error *err)
@@ -1030,6 +1032,7 @@ static int export_run(exporter *ex, const char *lake_url, const char *target, rl
             rl_error_detail(err, "while copying table %s", ex->tables.t[i].name);
         if (rc != 0)
             return rc;
+        test_hook(++ex->chunks);
         ex->prog.tables_done++;
         progress_show(&ex->prog, false);
     }

@@ -201,6 +201,22 @@ def test_stopped_import_is_refused(pg_lake, tmp_path, how):
     assert again.returncode == 0, again.stdout + again.stderr
 
 
+def test_stopped_export_commits_nothing(pg_lake, pg_server, tmp_path):
+    dsn, _, _ = pg_lake
+    root = tmp_path / "root"
+    assert run("import", dsn, str(root / "l")).returncode == 0
+    target = pg_server.new_database(f"stop_{uuid.uuid4().hex[:8]}")
+    out = run("export", str(root / "l"), pg_server.dsn(target),
+              env={"ROCKLAKE_TRANSFER_STOP_AFTER_CHUNKS": "3"})
+    assert out.returncode == 1 and "nothing was committed" in out.stderr, out.stderr
+    with psycopg.connect(pg_server.dsn(target)) as b:
+        assert b.execute("SELECT count(*) FROM pg_tables WHERE tablename LIKE 'ducklake%'"
+                         ).fetchone() == (0,)
+    out = run("export", str(root / "l"), pg_server.dsn(target))
+    assert out.returncode == 0, out.stderr
+    assert catalog_rows(pg_server.dsn(target)) == catalog_rows(dsn)
+
+
 def test_transfer_help_and_usage_errors():
     for cmd in ("import", "export"):
         h = run(cmd, "--help")

@@ -33,9 +33,16 @@ BUILD_SQL = [
     "COMMENT ON TABLE t IS 'the t table'",
     "CALL lake.set_option('parquet_compression', 'zstd')",
     "UPDATE t SET score = 2.5 WHERE id = 1",
+    # inlined columns of every type family DuckLake maps for PostgreSQL
+    "CREATE TABLE ty (d DECIMAL(10,2), tm TIME, iv INTERVAL, u UUID, b BOOLEAN, dt DATE, "
+    "bl BLOB, ti TINYINT, f FLOAT, ts TIMESTAMPTZ, h HUGEINT, l INTEGER[])",
+    "INSERT INTO ty VALUES (12.34, '01:02:03.5', INTERVAL 3 DAY, uuid(), true, DATE '2020-01-02', "
+    "'\\x01\\x02'::BLOB, 5, 1.25, TIMESTAMPTZ '2020-01-01 10:00:00.123456+00', 170141183460469231731687303715884105727, [1, NULL, 3]), "
+    "(NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)",
 ]
 
 QUERIES = [
+    "SELECT * FROM ty ORDER BY ALL",
     "SELECT * FROM t ORDER BY id",
     "SELECT * FROM p ORDER BY k, v",
     "SELECT * FROM small ORDER BY id",

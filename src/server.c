@@ -1356,7 +1356,8 @@ static const char *print_banner_lakes(const rl_server *srv, banner_lakes *bl, in
         printf("Lakes: not listed for this store (rocklake db list needs a local root)\n");
         return "lake";
     }
-    qsort(bl->names, bl->n, sizeof *bl->names, banner_cmp);
+    if (bl->n) /* qsort wants a non-NULL base even for no elements */
+        qsort(bl->names, bl->n, sizeof *bl->names, banner_cmp);
     printf("Lakes:%s\n", bl->n ? "" : " none yet");
     const char *pick = NULL;
     for (size_t i = 0; i < bl->n && i < BANNER_MAX_LAKES; i++) {

@@ -43,6 +43,7 @@
 #include "kv.h"
 #include "lease.h"
 #include "stack.h"
+#include "tags.h"
 
 enum { METRICS_STACK_BYTES = 1 << 20 }; /* a metrics request does not recurse */
 
@@ -1322,9 +1323,13 @@ static int banner_cmp(const void *a, const void *b)
 }
 
 /* "DuckLake 1.1", "unfinished import" or "unreadable": read without
- * writing (a reader that fences no one and leaves no checkpoint). */
-static void banner_lake_state(const rl_server *srv, const char *name, char *out, size_t n)
+ * writing (a reader that fences no one and leaves no checkpoint).
+ * *initialized: DuckLake has written its first snapshot (so the lake has a
+ * data_path of its own, which an ATTACH must not contradict). */
+static void banner_lake_state(const rl_server *srv, const char *name, char *out, size_t n,
+                              bool *initialized)
 {
+    *initialized = false;
     char url[4096];
     snprintf(out, n, "unreadable");
     if (!rl_db_url(srv->cfg.store, name, url, sizeof url))
@@ -1341,6 +1346,7 @@ static void banner_lake_state(const rl_server *srv, const char *name, char *out,
         snprintf(out, n, "unfinished import: not served");
     else
         snprintf(out, n, "DuckLake %s", rl_format_name(rl_catalog_format(cat)));
+    *initialized = rl_catalog_counter(cat, RL_COUNTER_NEXT_SNAPSHOT_ID) > 0;
     rl_catalog_close(cat, NULL);
 }
 
@@ -1348,10 +1354,13 @@ static void banner_lake_state(const rl_server *srv, const char *name, char *out,
 
 /* Each lake of the root and its format; returns the lake the ATTACH line
  * should name ("lake" when there is none). *exists: 1 it does, 0 it does
- * not, -1 unknown (a root that cannot be listed, such as s3://). */
-static const char *print_banner_lakes(const rl_server *srv, banner_lakes *bl, int *exists)
+ * not, -1 unknown (a root that cannot be listed, such as s3://);
+ * *initialized: it has DuckLake's first snapshot. */
+static const char *print_banner_lakes(const rl_server *srv, banner_lakes *bl, int *exists,
+                                      bool *initialized)
 {
     *exists = -1;
+    *initialized = false;
     if (rl_db_list(srv->cfg.store, banner_collect, bl, NULL) < 0) {
         printf("Lakes: not listed for this store (rocklake db list needs a local root)\n");
         return "lake";
@@ -1362,10 +1371,13 @@ static const char *print_banner_lakes(const rl_server *srv, banner_lakes *bl, in
     const char *pick = NULL;
     for (size_t i = 0; i < bl->n && i < BANNER_MAX_LAKES; i++) {
         char state[64];
-        banner_lake_state(srv, bl->names[i], state, sizeof state);
+        bool init;
+        banner_lake_state(srv, bl->names[i], state, sizeof state, &init);
         printf("  %s (%s)\n", bl->names[i], state);
-        if (strncmp(state, "DuckLake", 8) == 0 && (!pick || strcmp(bl->names[i], "lake") == 0))
+        if (strncmp(state, "DuckLake", 8) == 0 && (!pick || strcmp(bl->names[i], "lake") == 0)) {
             pick = bl->names[i];
+            *initialized = init;
+        }
     }
     if (bl->n > BANNER_MAX_LAKES)
         printf("  ... and %zu more (rocklake db list %s)\n", bl->n - BANNER_MAX_LAKES,
@@ -1392,7 +1404,8 @@ static void print_attach_hint(const rl_server *srv)
            srv->port, srv->cfg.read_only ? " (read-only follower)" : "");
     banner_lakes bl = {0};
     int exists;
-    const char *name = print_banner_lakes(srv, &bl, &exists);
+    bool initialized;
+    const char *name = print_banner_lakes(srv, &bl, &exists, &initialized);
     if (exists != 1 && srv->auto_create && !srv->cfg.read_only)
         printf("A database name that does not exist is created on first connect.\n");
     else if (exists == 0 && srv->cfg.read_only)
@@ -1406,11 +1419,15 @@ static void print_attach_hint(const rl_server *srv)
         printf("If lake \"%s\" does not exist yet, create it first (this server does not "
                "create databases on first connect):\n  rocklake db create %s %s\n",
                name, srv->cfg.store, name);
+    /* a lake DuckLake already wrote keeps its data_path: DuckDB refuses a
+     * DATA_PATH that differs from it */
+    char data[160] = "";
+    if (!initialized)
+        snprintf(data, sizeof data, " (DATA_PATH '%s_data/')", name);
     printf("In DuckDB (with the ducklake and postgres extensions):\n"
-           "  ATTACH 'ducklake:postgres:host=%s port=%d dbname=%s' AS %s "
-           "(DATA_PATH '%s_data/');\n"
+           "  ATTACH 'ducklake:postgres:host=%s port=%d dbname=%s' AS %s%s;\n"
            "Each database name is its own lake. Stop with Ctrl-C (SIGINT/SIGTERM drain).\n",
-           host, srv->port, name, name, name);
+           host, srv->port, name, name, data);
     fflush(stdout);
     for (size_t i = 0; i < bl.n; i++)
         free(bl.names[i]);

@@ -134,6 +134,16 @@ def test_import_then_export_round_trip(pg_lake, pg_server, ext_dir, tmp_path):
         c = attach(ext_dir, srv.dsn("moved"), data)
         got = answers(c)
         c.close()
+        # the banner's ATTACH line works as printed: the imported lake keeps
+        # its data_path, so the line names none
+        banner = srv.log_text()
+        assert "  moved (DuckLake 1.0)" in banner, banner
+        line = re.search(r"^  (ATTACH .*);$", banner, re.M).group(1)
+        assert "DATA_PATH" not in line, line
+        c = duck(ext_dir)
+        c.execute(line)
+        assert c.execute("SELECT count(*) FROM moved.t").fetchone() == (len(want[QUERIES[1]]),)
+        c.close()
     finally:
         assert srv.stop() == 0, srv.log_text()[-3000:]
     assert got == want

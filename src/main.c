@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "catalog.h"
 #include "check.h"
@@ -1311,9 +1312,16 @@ static int cmd_import(int argc, char **argv)
                         "and will be refused\n", pos[1]);
     else
         print_error("import", "failed", &e);
-    if (catalog_exists("import", pos[1]) == 1) /* the lake was started: it keeps the marker */
+    if (catalog_exists("import", pos[1]) == 1) { /* the lake was started: it keeps the marker */
         fprintf(stderr, "  hint: delete \"%s\" (`%s`) and run the import again\n", pos[1],
                 drop);
+    } else {
+        /* nothing was written: leave no empty directory that `db list` would show */
+        char *dir = kv_local_dir(pos[1]);
+        if (dir)
+            rmdir(dir);
+        free(dir);
+    }
     return EXIT_FAIL;
 }
 

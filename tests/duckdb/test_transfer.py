@@ -234,7 +234,7 @@ def test_stopped_export_commits_nothing(pg_lake, pg_server, tmp_path):
     assert catalog_rows(pg_server.dsn(target)) == catalog_rows(dsn)
 
 
-def test_transfer_help_and_usage_errors():
+def test_transfer_help_and_usage_errors(tmp_path):
     for cmd in ("import", "export"):
         h = run(cmd, "--help")
         assert h.returncode == 0 and f"usage: rocklake {cmd}" in h.stdout
@@ -243,7 +243,10 @@ def test_transfer_help_and_usage_errors():
         assert run(cmd, "only-one").returncode == 2
         assert run(cmd, "a", "b", "c").returncode == 2
         assert run(cmd, "a", "b", "--bogus").returncode == 2
-    assert run("import", "host=127.0.0.1 port=1 dbname=x", "/nonexistent/x/y").returncode == 1
+    # an unreachable source fails before anything is written: no lake is left
+    out = run("import", "host=127.0.0.1 port=1 dbname=x", str(tmp_path / "r" / "y"))
+    assert out.returncode == 1 and "cannot connect to the source" in out.stderr, out.stderr
+    assert "db drop" not in out.stderr and not (tmp_path / "r" / "y").exists()
 
 
 def test_format_11_catalog_round_trip(pg_lake, pg_server, tmp_path):

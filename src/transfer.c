@@ -984,12 +984,14 @@ static int export_table(exporter *ex, const ttable *t, rl_error *err)
     rl_exec_status st = rl_session_simple_query(ex->s, (const char *)q.data, &k, err);
     rl_buf_free(&q);
     int rc = 0;
-    if (interrupted)
+    if (interrupted) {
         rc = 1;
-    else if (ex->copy_failed)
-        rc = (*err = ex->copy_err, -1);
-    else if (st != RL_EXEC_DONE)
+    } else if (ex->copy_failed) {
+        *err = ex->copy_err;
         rc = -1;
+    } else if (st != RL_EXEC_DONE) {
+        rc = -1;
+    }
     if (PQputCopyEnd(ex->pg, rc == 0 ? NULL : "export stopped") != 1 && rc == 0)
         rc = pg_fail(err, ex->pg, NULL, "writing the target");
     while ((res = PQgetResult(ex->pg))) {

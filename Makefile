@@ -18,7 +18,7 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 OPT     ?= -O2 -g
 BUILD   ?= build
 SANFLAGS ?=
-CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(SANFLAGS) -Isrc $(EXTRA_CFLAGS)
+CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(SANFLAGS) -Isrc -I/usr/include/postgresql $(EXTRA_CFLAGS)
 
 RUST_LIB := rust/target/release/librocklake_kv.a
 LIBS     := $(RUST_LIB) -lpg_query -lprotobuf-c -lssl -lcrypto -lz -lpthread -ldl -lm
@@ -45,7 +45,7 @@ $(BUILD)/librocklake.a: $(LIB_OBJ)
 	ar rcs $@ $^
 
 $(BUILD)/rocklake: src/main.c $(BUILD)/librocklake.a $(RUST_LIB)
-	$(CC) $(CFLAGS_ALL) $< $(BUILD)/librocklake.a $(LIBS) -o $@
+	$(CC) $(CFLAGS_ALL) $< $(BUILD)/librocklake.a $(LIBS) -lpq -o $@
 
 $(BUILD)/tests/%: tests/%.c $(BUILD)/librocklake.a $(RUST_LIB) $(HDRS) $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)

@@ -273,6 +273,7 @@ typedef struct checker {
     name_entry *names;
     size_t nnames, capnames;
     bool have_format_version, have_ducklake_format, have_epoch;
+    bool allow_import_marker; /* rl_check_import: the marker is expected */
 } checker;
 
 static void problem(checker *c, const uint8_t *k, size_t kl, const char *fmt, ...)
@@ -777,6 +778,10 @@ static void check_system(checker *c, const uint8_t *k, size_t kl, const uint8_t 
         rl_lease_owner o;
         if (rl_lease_decode(v, vl, &o) < 0)
             problem(c, k, kl, "writer-lease value is not a lease (%zu bytes)", vl);
+    } else if (name_is(k, kl, RL_SYS_IMPORT) && !c->allow_import_marker) {
+        problem(c, k, kl,
+                "this lake is an unfinished import (%.*s): delete it and run `rocklake import` "
+                "again", (int)(vl < 300 ? vl : 300), (const char *)v);
     }
 }
 
@@ -958,10 +963,25 @@ static int scan(checker *c, kv_db *kv, rl_error *err)
     return 0;
 }
 
+static long check_run(rl_catalog *cat, bool allow_import_marker, FILE *out, uint64_t *keys_out,
+                      rl_error *err);
+
 long rl_check(rl_catalog *cat, FILE *out, uint64_t *keys_out, rl_error *err)
+{
+    return check_run(cat, false, out, keys_out, err);
+}
+
+long rl_check_import(rl_catalog *cat, FILE *out, uint64_t *keys_out, rl_error *err)
+{
+    return check_run(cat, true, out, keys_out, err);
+}
+
+static long check_run(rl_catalog *cat, bool allow_import_marker, FILE *out, uint64_t *keys_out,
+                      rl_error *err)
 {
     checker c;
     memset(&c, 0, sizeof c);
+    c.allow_import_marker = allow_import_marker;
     c.out = out;
     c.fmt = rl_catalog_format(cat);
     rl_buf_init(&c.line, 0);

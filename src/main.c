@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "backup.h"
 #include "catalog.h"
@@ -31,6 +32,7 @@
 #include "kv.h"
 #include "server.h"
 #include "tags.h"
+#include "transfer.h"
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
@@ -56,6 +58,10 @@ static const char *const help_main =
     "  backup STORE DEST copy one lake consistently while its writer serves\n"
     "  restore BACKUP STORE\n"
     "                    make a new lake from a backup and check it\n"
+    "  import SOURCE STORE\n"
+    "                    copy a DuckLake catalog from PostgreSQL into a new lake\n"
+    "  export STORE TARGET\n"
+    "                    copy a lake's DuckLake catalog into a PostgreSQL database\n"
     "\n"
     "STORE is a URL: a plain path, file:///abs/path, memory://name (in-process only,\n"
     "so useless across commands), or s3://bucket/prefix (credentials, region and\n"
@@ -187,7 +193,8 @@ static const char *const help_check =
     "  - counters are above every id in use (next-snapshot-id, next-catalog-id,\n"
     "    next-file-id, next-row-seq:*, next-commit-seq, next-dynamic-table-id)\n"
     "  - system keys: catalog-format-version known, ducklake-format known,\n"
-    "    writer-epoch present\n"
+    "    writer-epoch present, no import-in-progress marker (an import that did\n"
+    "    not finish: delete the lake and run `rocklake import` again)\n"
     "  - dynamic rows belong to a defined dynamic table; definitions and their\n"
     "    name index entries agree\n"
     "\n"
@@ -340,6 +347,8 @@ static rl_catalog *open_catalog(const char *cmd, const char *url, open_mode mode
     /* inspect, stats, check and checkpoint list change nothing: not even
      * the reader checkpoint a follower keeps in the manifest */
     o.kv.reader_no_writes = mode == OPEN_READ;
+    /* the reading tools show an unfinished import (check reports it) */
+    o.allow_unfinished_import = mode == OPEN_READ;
     o.create_if_missing = mode == OPEN_CREATE;
     o.format = fmt;
     rl_error e;
@@ -1233,6 +1242,186 @@ static int cmd_restore(int argc, char **argv)
     return rl_restore_command(help_restore, argc, argv);
 }
 
+/* ------------------------------------------------------- import/export */
+
+static const char *const help_import =
+    "usage: rocklake import SOURCE STORE [--schema S]\n"
+    "\n"
+    "Copy the DuckLake catalog of a PostgreSQL database into a new RockLake lake.\n"
+    "SOURCE is a libpq connection string (\"host=db1 dbname=lake user=me\") or a\n"
+    "postgres:// URI; STORE is the new lake (ROOT/NAME, served as database NAME by\n"
+    "`rocklake serve --store ROOT`) and must not hold a catalog yet.\n"
+    "\n"
+    "Every ducklake_* table of the metadata schema is copied, with the inlined-data\n"
+    "tables DuckLake created, in format 1.0 or 1.1 (ducklake_metadata 'version'),\n"
+    "read in one REPEATABLE READ READ ONLY transaction. The Parquet files are not\n"
+    "copied: the lake keeps pointing at the same DATA_PATH. The lake is written in\n"
+    "commits of at most 10000 rows behind an import-in-progress marker, which is\n"
+    "removed only after every table's row count equals the source's and\n"
+    "`rocklake check` finds nothing. An import that stops before (an error, Ctrl-C,\n"
+    "a kill) leaves the marker: serve refuses that lake and check reports it; delete\n"
+    "it and run the import again.\n"
+    "\n"
+    "Options:\n"
+    "  --schema S   the source's DuckLake metadata schema (default public; the\n"
+    "               lake's is always public)\n"
+    "  --help       show this help\n"
+    "\n"
+    "Progress (tables, rows, rate, ETA) goes to stderr when it is a terminal; the\n"
+    "summary line to stdout.\n"
+    "\n"
+    "Exit codes: 0 imported and verified; 1 error or interrupted (the lake is\n"
+    "marked unfinished); 2 usage error (including a STORE that already has a catalog).\n"
+    "\n"
+    "Example:\n"
+    "  rocklake import 'host=db1 dbname=lakecat user=me' ./rocklake-data/lake\n"
+    "  rocklake serve --store ./rocklake-data\n";
+
+static const char *const help_export =
+    "usage: rocklake export STORE TARGET [--schema S]\n"
+    "\n"
+    "Copy the DuckLake catalog of a RockLake lake into a PostgreSQL database, so\n"
+    "DuckDB attaches it with ATTACH 'ducklake:postgres:...'. TARGET is a libpq\n"
+    "connection string or a postgres:// URI of an existing database; its schema\n"
+    "must not have ducklake_* tables yet.\n"
+    "\n"
+    "The lake is read in one snapshot with a reader that fences no one (safe beside a\n"
+    "running server). The target gets the tables with the column types DuckDB's\n"
+    "ducklake extension creates on PostgreSQL (the five PRIMARY KEYs and NOT NULLs\n"
+    "included) and every row, in one PostgreSQL transaction that commits only when\n"
+    "every table's row count equals the lake's. The Parquet files are not copied.\n"
+    "\n"
+    "Options:\n"
+    "  --schema S   the target's metadata schema (default public; created if needed;\n"
+    "               attach with METADATA_SCHEMA 'S' then)\n"
+    "  --help       show this help\n"
+    "\n"
+    "Progress goes to stderr when it is a terminal; the summary line to stdout.\n"
+    "\n"
+    "Exit codes: 0 exported and verified; 1 error or interrupted (nothing was\n"
+    "committed); 2 usage error.\n"
+    "\n"
+    "Example:\n"
+    "  createdb lakecat && rocklake export ./rocklake-data/lake 'dbname=lakecat'\n";
+
+/* SOURCE TARGET [--schema S]; -1 when parsed, else an exit code. */
+static int parse_transfer(const char *cmd, const char *help, int argc, char **argv,
+                          const char *pos[2], const char **schema)
+{
+    int npos = 0;
+    *schema = NULL;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(help, stdout);
+            return EXIT_OK;
+        }
+        if (strcmp(a, "--schema") == 0 && i + 1 < argc)
+            *schema = argv[++i];
+        else if (strncmp(a, "--schema=", 9) == 0)
+            *schema = a + 9;
+        else if (a[0] == '-' && a[1])
+            return usage_error(cmd, strcmp(a, "--schema") == 0 ? "option '%s' needs a value"
+                                                               : "unknown option '%s'", a);
+        else if (npos < 2)
+            pos[npos++] = a;
+        else
+            return usage_error(cmd, "unexpected argument '%s'", a);
+    }
+    if (npos < 2)
+        return usage_error(cmd, strcmp(cmd, "import") == 0 ? "needs SOURCE and STORE%s"
+                                                           : "needs STORE and TARGET%s", "");
+    return -1;
+}
+
+static void on_transfer_signal(int sig)
+{
+    (void)sig;
+    rl_transfer_interrupt();
+}
+
+static void transfer_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_transfer_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+/* "rocklake db drop ROOT NAME" for a lake URL ROOT/NAME. */
+static void drop_command(const char *url, char *out, size_t n)
+{
+    const char *slash = strrchr(url, '/');
+    if (slash && slash > url && slash[1])
+        snprintf(out, n, "rocklake db drop %.*s %s", (int)(slash - url), url, slash + 1);
+    else
+        snprintf(out, n, "rocklake db drop ROOT NAME");
+}
+
+static int cmd_import(int argc, char **argv)
+{
+    const char *pos[2], *schema;
+    int rc = parse_transfer("import", help_import, argc, argv, pos, &schema);
+    if (rc >= 0)
+        return rc;
+    int exists = catalog_exists("import", pos[1]);
+    if (exists < 0)
+        return EXIT_FAIL;
+    char drop[4200];
+    drop_command(pos[1], drop, sizeof drop);
+    if (exists) {
+        fprintf(stderr, "rocklake import: \"%s\" already holds a catalog; import only creates "
+                        "new lakes\n"
+                        "  hint: import into a new name, or delete this one first (`%s`)\n",
+                pos[1], drop);
+        return EXIT_USAGE;
+    }
+    transfer_signals();
+    rl_transfer_opts o = {.schema = schema, .progress = isatty(STDERR_FILENO)};
+    rl_error e;
+    rl_error_clear(&e);
+    rl_transfer_result r = rl_import_postgres(pos[0], pos[1], &o, stdout, &e);
+    if (r == RL_TRANSFER_DONE)
+        return EXIT_OK;
+    if (r == RL_TRANSFER_INTERRUPTED)
+        fprintf(stderr, "rocklake import: interrupted; \"%s\" is marked as an unfinished import "
+                        "and will be refused\n", pos[1]);
+    else
+        print_error("import", "failed", &e);
+    if (catalog_exists("import", pos[1]) == 1) { /* the lake was started: it keeps the marker */
+        fprintf(stderr, "  hint: delete \"%s\" (`%s`) and run the import again\n", pos[1],
+                drop);
+    } else {
+        /* nothing was written: leave no empty directory that `db list` would show */
+        char *dir = kv_local_dir(pos[1]);
+        if (dir)
+            rmdir(dir);
+        free(dir);
+    }
+    return EXIT_FAIL;
+}
+
+static int cmd_export(int argc, char **argv)
+{
+    const char *pos[2], *schema;
+    int rc = parse_transfer("export", help_export, argc, argv, pos, &schema);
+    if (rc >= 0)
+        return rc;
+    transfer_signals();
+    rl_transfer_opts o = {.schema = schema, .progress = isatty(STDERR_FILENO)};
+    rl_error e;
+    rl_error_clear(&e);
+    rl_transfer_result r = rl_export_postgres(pos[0], pos[1], &o, stdout, &e);
+    if (r == RL_TRANSFER_DONE)
+        return EXIT_OK;
+    if (r == RL_TRANSFER_INTERRUPTED)
+        fprintf(stderr, "rocklake export: interrupted; nothing was committed to the target\n");
+    else
+        print_error("export", "failed", &e);
+    return EXIT_FAIL;
+}
+
 /* ------------------------------------------------------------------ main */
 
 typedef struct command {
@@ -1243,8 +1432,8 @@ typedef struct command {
 static const command commands[] = {
     {"create", cmd_create}, {"demo", cmd_demo},   {"inspect", cmd_inspect},
     {"stats", cmd_stats},   {"check", cmd_check}, {"checkpoint", cmd_checkpoint},
-    {"serve", cmd_serve},   {"db", cmd_db},
-    {"backup", cmd_backup}, {"restore", cmd_restore},
+    {"serve", cmd_serve},   {"db", cmd_db},   {"backup", cmd_backup},
+    {"restore", cmd_restore}, {"import", cmd_import}, {"export", cmd_export},
 };
 
 int main(int argc, char **argv)
@@ -1272,6 +1461,7 @@ int main(int argc, char **argv)
             "rocklake: unknown %s '%s'\n"
             "Commands: create, demo, inspect, stats, check, checkpoint, serve, db, backup, "
             "restore. "
+            "Commands: create, demo, inspect, stats, check, checkpoint, serve, db, import, export. "
             "Run `rocklake --help` for usage.\n",
             name[0] == '-' ? "option" : "command", name);
     return EXIT_USAGE;

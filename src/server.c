@@ -43,6 +43,7 @@
 #include "kv.h"
 #include "lease.h"
 #include "stack.h"
+#include "tags.h"
 
 enum { METRICS_STACK_BYTES = 1 << 20 }; /* a metrics request does not recurse */
 
@@ -333,9 +334,16 @@ int rl_db_drop(const char *root, const char *name, rl_error *err)
     return rc;
 }
 
-static int no_database(rl_error *err, const char *name)
+/* 3D000, with the command that creates the database when this server does
+ * not create one on first connect. */
+static int no_database(const rl_server *srv, rl_error *err, const char *name)
 {
-    return rl_error_set(err, "3D000", "database \"%s\" does not exist", name);
+    rl_error_set(err, "3D000", "database \"%s\" does not exist", name);
+    if (!srv->auto_create && !srv->cfg.read_only)
+        rl_error_hint(err, "create it with `rocklake db create %s %s` (the server opens it on the "
+                           "next connect), or start rocklake serve with --auto-create on",
+                      srv->cfg.store, name);
+    return -1;
 }
 
 /* A large lake takes seconds to load into memory at open: say so. */
@@ -577,7 +585,7 @@ static srv_lake *open_lake(rl_server *srv, const char *name, rl_error *err)
 {
     char url[4096];
     if (!rl_db_url(srv->cfg.store, name, url, sizeof url)) {
-        no_database(err, name);
+        no_database(srv, err, name);
         return NULL;
     }
     bool create = srv->auto_create && !srv->cfg.read_only;
@@ -607,7 +615,7 @@ static srv_lake *open_lake(rl_server *srv, const char *name, rl_error *err)
     }
     if (!cat) {
         if (!err->sqlstate[0])
-            no_database(err, name);
+            no_database(srv, err, name);
         else /* the store refused (damaged journal, digest, lease): the operator's log says why */
             srv_log(srv, "warning", "database_open_failed", "database", name, "message",
                     err->message, NULL);
@@ -1295,8 +1303,99 @@ static void accept_metrics(rl_server *srv)
     }
 }
 
-/* What a user needs next, on stdout (logs go to stderr): the line to paste
- * into DuckDB. The host is the listen address, or 127.0.0.1 for a wildcard. */
+/* The lakes of a local root, sorted, for the banner. */
+typedef struct banner_lakes {
+    char **names;
+    size_t n, cap;
+} banner_lakes;
+
+static void banner_collect(const char *name, void *ctx)
+{
+    banner_lakes *bl = ctx;
+    char *dup = strdup(name);
+    char **grown = dup ? rl_array_reserve(bl->names, bl->n, &bl->cap, sizeof *grown, 16) : NULL;
+    if (!grown) {
+        free(dup);
+        return;
+    }
+    bl->names = grown;
+    bl->names[bl->n++] = dup;
+}
+
+static int banner_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* "DuckLake 1.1", "unfinished import" or "unreadable": read without
+ * writing (a reader that fences no one and leaves no checkpoint).
+ * *initialized: DuckLake has written its first snapshot (so the lake has a
+ * data_path of its own, which an ATTACH must not contradict). */
+static void banner_lake_state(const rl_server *srv, const char *name, char *out, size_t n,
+                              bool *initialized)
+{
+    *initialized = false;
+    char url[4096];
+    snprintf(out, n, "unreadable");
+    if (!rl_db_url(srv->cfg.store, name, url, sizeof url))
+        return;
+    rl_catalog_options o = {.read_only = true, .allow_unfinished_import = true};
+    o.kv.reader_no_writes = 1;
+    rl_error e;
+    rl_error_clear(&e);
+    rl_catalog *cat = rl_catalog_open(url, &o, &e);
+    if (!cat)
+        return;
+    char marker[8];
+    if (rl_catalog_import_marker_get(cat, marker, sizeof marker, &e) == 1)
+        snprintf(out, n, "unfinished import: not served");
+    else
+        snprintf(out, n, "DuckLake %s", rl_format_name(rl_catalog_format(cat)));
+    *initialized = rl_catalog_counter(cat, RL_COUNTER_NEXT_SNAPSHOT_ID) > 0;
+    rl_catalog_close(cat, NULL);
+}
+
+#define BANNER_MAX_LAKES 20
+
+/* Each lake of the root and its format; returns the lake the ATTACH line
+ * should name ("lake" when there is none). *exists: 1 it does, 0 it does
+ * not, -1 unknown (a root that cannot be listed, such as s3://);
+ * *initialized: it has DuckLake's first snapshot. */
+static const char *print_banner_lakes(const rl_server *srv, banner_lakes *bl, int *exists,
+                                      bool *initialized)
+{
+    *exists = -1;
+    *initialized = false;
+    if (rl_db_list(srv->cfg.store, banner_collect, bl, NULL) < 0) {
+        printf("Lakes: not listed for this store (rocklake db list needs a local root)\n");
+        return "lake";
+    }
+    if (bl->n) /* qsort wants a non-NULL base even for no elements */
+        qsort(bl->names, bl->n, sizeof *bl->names, banner_cmp);
+    printf("Lakes:%s\n", bl->n ? "" : " none yet");
+    const char *pick = NULL;
+    for (size_t i = 0; i < bl->n && i < BANNER_MAX_LAKES; i++) {
+        char state[64];
+        bool init;
+        banner_lake_state(srv, bl->names[i], state, sizeof state, &init);
+        printf("  %s (%s)\n", bl->names[i], state);
+        if (strncmp(state, "DuckLake", 8) == 0 && (!pick || strcmp(bl->names[i], "lake") == 0)) {
+            pick = bl->names[i];
+            *initialized = init;
+        }
+    }
+    if (bl->n > BANNER_MAX_LAKES)
+        printf("  ... and %zu more (rocklake db list %s)\n", bl->n - BANNER_MAX_LAKES,
+               srv->cfg.store);
+    *exists = pick != NULL;
+    return pick ? pick : "lake";
+}
+
+/* What a user needs next, on stdout (logs go to stderr): where it listens,
+ * the lakes, and the line to paste into DuckDB, preceded by the command
+ * that creates the lake when it does not exist and the server will not
+ * create it on first connect. The host is the listen address, or 127.0.0.1
+ * for a wildcard. */
 static void print_attach_hint(const rl_server *srv)
 {
     char host[256];
@@ -1306,14 +1405,38 @@ static void print_attach_hint(const rl_server *srv)
         *colon = 0;
     if (!host[0] || strcmp(host, "0.0.0.0") == 0 || strcmp(host, "*") == 0)
         snprintf(host, sizeof host, "127.0.0.1");
-    printf("RockLake is serving the lakes under %s on %s:%d%s.\n"
-           "In DuckDB (with the ducklake and postgres extensions):\n"
-           "  ATTACH 'ducklake:postgres:host=%s port=%d dbname=lake' AS lake "
-           "(DATA_PATH 'lake_data/');\n"
+    printf("RockLake is serving the lakes under %s on %s:%d%s.\n", srv->cfg.store, host,
+           srv->port, srv->cfg.read_only ? " (read-only follower)" : "");
+    banner_lakes bl = {0};
+    int exists;
+    bool initialized;
+    const char *name = print_banner_lakes(srv, &bl, &exists, &initialized);
+    if (exists != 1 && srv->auto_create && !srv->cfg.read_only)
+        printf("A database name that does not exist is created on first connect.\n");
+    else if (exists == 0 && srv->cfg.read_only)
+        printf("Lake \"%s\" does not exist yet; a follower serves what its writer created.\n",
+               name);
+    else if (exists == 0)
+        printf("Lake \"%s\" does not exist yet; create it first (this server does not create "
+               "databases on first connect):\n  rocklake db create %s %s\n",
+               name, srv->cfg.store, name);
+    else if (exists < 0 && !srv->cfg.read_only)
+        printf("If lake \"%s\" does not exist yet, create it first (this server does not "
+               "create databases on first connect):\n  rocklake db create %s %s\n",
+               name, srv->cfg.store, name);
+    /* a lake DuckLake already wrote keeps its data_path: DuckDB refuses a
+     * DATA_PATH that differs from it */
+    char data[160] = "";
+    if (!initialized)
+        snprintf(data, sizeof data, " (DATA_PATH '%s_data/')", name);
+    printf("In DuckDB (with the ducklake and postgres extensions):\n"
+           "  ATTACH 'ducklake:postgres:host=%s port=%d dbname=%s' AS %s%s;\n"
            "Each database name is its own lake. Stop with Ctrl-C (SIGINT/SIGTERM drain).\n",
-           srv->cfg.store, host, srv->port, srv->cfg.read_only ? " (read-only follower)" : "",
-           host, srv->port);
+           host, srv->port, name, name, data);
     fflush(stdout);
+    for (size_t i = 0; i < bl.n; i++)
+        free(bl.names[i]);
+    free(bl.names);
 }
 
 int rl_server_run(rl_server *srv)

@@ -133,6 +133,7 @@ enum rl_index_kind {
  * until its last; a writer refuses to open a store that holds it. */
 #define RL_SYS_COPY_INCOMPLETE "copy-incomplete"       /* text: what was being copied */
 #define RL_SYS_BACKUP_INFO "backup-info"               /* text: a complete backup's summary */
+#define RL_SYS_IMPORT "import-in-progress"            /* text: an unfinished `rocklake import` */
 
 #define RL_STORAGE_FORMAT_VERSION 2
 

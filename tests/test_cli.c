@@ -180,6 +180,8 @@ static void test_help(void)
           "ROCKLAKE_BUSY_POLL_US"}},
         {"backup", {"--batch-keys", "incomplete", "s3://"}},
         {"restore", {"--batch-keys", "incomplete", "check"}},
+        {"import", {"--schema", "SOURCE", "import-in-progress", "DATA_PATH"}},
+        {"export", {"--schema", "TARGET", "PRIMARY KEY"}},
     };
     char *out;
     CHECK_EQ_INT(run(&out, "--help", (char *)NULL), 0);

@@ -36,7 +36,7 @@ expect_rc 2 "unknown command" "$BIN" frobnicate
 expect_rc 2 "unknown option" "$BIN" stats "$STORE" --bogus
 expect_rc 2 "backup with one argument" "$BIN" backup "$STORE"
 expect_rc 2 "restore with a bad option" "$BIN" restore "$STORE" "$TMP/r" --bogus
-for c in create demo inspect stats check checkpoint backup restore; do
+for c in create demo inspect stats check checkpoint backup restore import export; do
     expect_rc 0 "$c --help" "$BIN" $c --help
 done
 echo "$pass passed, $fail failed"

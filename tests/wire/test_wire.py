@@ -87,6 +87,49 @@ def test_unknown_database_3d000(start_server):
     assert 'database "nope" does not exist' in str(e.value)
 
 
+def test_first_run_banner_names_the_create_command(tmp_path):
+    """A new user follows the banner of `rocklake serve --store DIR` (auto-create
+    is off with --store): it lists the lakes, prints the command that creates
+    the missing lake before the ATTACH line, and the refused connect's HINT
+    names the same command; after running it the connect succeeds."""
+    root = tmp_path / "root"
+    s = Server(tmp_path, root, [])
+    try:
+        deadline = time.monotonic() + 10
+        while "ATTACH" not in s.log_text() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        banner = s.log_text()
+        assert f"serving the lakes under {root} on 127.0.0.1:{s.port}" in banner, banner
+        assert "Lakes: none yet" in banner, banner
+        create = f"rocklake db create {root} lake"
+        assert create in banner, banner
+        assert banner.index(create) < banner.index("ATTACH 'ducklake:postgres:"), banner
+        assert f"port={s.port} dbname=lake'" in banner, banner
+        with pytest.raises(psycopg.OperationalError) as e:
+            psycopg.connect(s.dsn(dbname="lake"))
+        assert 'database "lake" does not exist' in str(e.value)
+        assert "HINT" in str(e.value) and create in str(e.value), str(e.value)
+        out = subprocess.run([BIN, "db", "create", str(root), "lake"], capture_output=True,
+                             text=True)
+        assert out.returncode == 0, out.stderr
+        with psycopg.connect(s.dsn(dbname="lake")) as c:
+            assert c.execute("SELECT 1").fetchone() == (1,)
+    finally:
+        assert s.stop() == 0, s.log_text()
+    # restarted, the banner lists the lake with its format and attaches it
+    s = Server(tmp_path, root, [])
+    try:
+        deadline = time.monotonic() + 10
+        while "ATTACH" not in s.log_text() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        banner = s.log_text()
+        assert "  lake (DuckLake 1.0)" in banner, banner
+        assert "rocklake db create" not in banner, banner
+        assert "dbname=lake' AS lake" in banner, banner
+    finally:
+        assert s.stop() == 0, s.log_text()
+
+
 # ------------------------------------------------------------ simple query
 
 def test_simple_query_multi_statement(server):

@@ -1,0 +1,56 @@
+/*
+ * transfer.h — moving a DuckLake catalog between PostgreSQL and RockLake:
+ * `rocklake import` (PostgreSQL -> a new lake) and `rocklake export` (a lake
+ * -> a PostgreSQL database). Only catalog rows move; the Parquet files stay
+ * where ducklake_metadata's data_path says.
+ *
+ * Threading: one transfer at a time per process; rl_transfer_interrupt is
+ * the only function safe from a signal handler.
+ *
+ * Ownership: every argument is borrowed for the call.
+ */
+#ifndef ROCKLAKE_TRANSFER_H
+#define ROCKLAKE_TRANSFER_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "error.h"
+
+typedef struct rl_transfer_opts {
+    const char *schema; /* PostgreSQL side's DuckLake metadata schema; NULL = "public" */
+    bool progress;      /* a progress line on stderr (tables, rows, rate, ETA) */
+} rl_transfer_opts;
+
+typedef enum rl_transfer_result {
+    RL_TRANSFER_FAILED = -1,      /* *err says why */
+    RL_TRANSFER_DONE = 0,
+    RL_TRANSFER_INTERRUPTED = 1   /* rl_transfer_interrupt was called */
+} rl_transfer_result;
+
+/* Copy the DuckLake catalog in `source` (a libpq conninfo string or
+ * postgres:// URI) into a new RockLake catalog at `lake_url`, which must not
+ * hold a catalog yet (the caller checks). The source is read in one
+ * REPEATABLE READ READ ONLY transaction; the lake is written in bounded
+ * commits (a table's rows at most RL_TRANSFER_CHUNK_ROWS per commit) after
+ * a durable import-in-progress marker, which is removed only once every
+ * row count matches the source and rl_check_import found nothing. Until
+ * then (an error, an interrupt, a kill) the lake is refused by serve and
+ * reported by check. `report` gets the closing summary line. */
+rl_transfer_result rl_import_postgres(const char *source, const char *lake_url,
+                                      const rl_transfer_opts *o, FILE *report, rl_error *err);
+
+/* Copy the lake at `lake_url` (opened read-only, one snapshot) into the
+ * PostgreSQL database `target`: the same tables and column types DuckDB's
+ * ducklake extension creates there, every row, in one PostgreSQL
+ * transaction that commits only when every row count matches. Refuses a
+ * target schema that already has ducklake_* tables (42P07). */
+rl_transfer_result rl_export_postgres(const char *lake_url, const char *target,
+                                      const rl_transfer_opts *o, FILE *report, rl_error *err);
+
+/* Ask the running transfer to stop at its next row (async-signal-safe). */
+void rl_transfer_interrupt(void);
+
+#define RL_TRANSFER_CHUNK_ROWS 10000
+
+#endif

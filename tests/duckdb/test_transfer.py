@@ -1,0 +1,312 @@
+"""`rocklake import` and `rocklake export` through real DuckDB 1.5.5.
+
+A lake built by DuckDB on a PostgreSQL catalog (several snapshots, ADD
+COLUMN, inlined and Parquet data, a DELETE, a view, partitioning, a comment
+and a tag) is imported into RockLake, attached through `rocklake serve` and
+must give the same answers, time travel to every snapshot included; then it
+is exported to a fresh PostgreSQL database and must give them again. An
+import stopped part-way (Ctrl-C's path, or SIGKILL) leaves a lake that serve
+and check refuse.
+"""
+import os
+import re
+import subprocess
+import uuid
+
+import psycopg
+import pytest
+
+from conftest import TMP, duck, rocklake_server
+from rlserver import BIN
+
+BUILD_SQL = [
+    "CREATE TABLE t (id INTEGER, name VARCHAR)",
+    "INSERT INTO t VALUES (1, 'one'), (2, 'two')",                       # inlined
+    "INSERT INTO t SELECT i, 'n' || i FROM range(100, 160) r(i)",       # Parquet
+    "ALTER TABLE t ADD COLUMN score DOUBLE",
+    "INSERT INTO t VALUES (3, 'three', 1.5)",
+    "DELETE FROM t WHERE id = 2 OR id = 105",
+    "CREATE TABLE p (k INTEGER, v VARCHAR)",
+    "ALTER TABLE p SET PARTITIONED BY (k)",
+    "INSERT INTO p SELECT i % 3, 'x' || i FROM range(40) r(i)",
+    "CREATE VIEW small AS SELECT id, name FROM t WHERE id < 100",
+    "COMMENT ON TABLE t IS 'the t table'",
+    "CALL lake.set_option('parquet_compression', 'zstd')",
+    "UPDATE t SET score = 2.5 WHERE id = 1",
+    # inlined columns of every type family DuckLake maps for PostgreSQL
+    "CREATE TABLE ty (d DECIMAL(10,2), tm TIME, iv INTERVAL, u UUID, b BOOLEAN, dt DATE, "
+    "bl BLOB, ti TINYINT, f FLOAT, ts TIMESTAMPTZ, h HUGEINT, l INTEGER[])",
+    "INSERT INTO ty VALUES (12.34, '01:02:03.5', INTERVAL 3 DAY, uuid(), true, DATE '2020-01-02', "
+    "'\\x01\\x02'::BLOB, 5, 1.25, TIMESTAMPTZ '2020-01-01 10:00:00.123456+00', 170141183460469231731687303715884105727, [1, NULL, 3]), "
+    "(NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)",
+]
+
+QUERIES = [
+    "SELECT * FROM ty ORDER BY ALL",
+    "SELECT * FROM t ORDER BY id",
+    "SELECT * FROM p ORDER BY k, v",
+    "SELECT * FROM small ORDER BY id",
+    "SELECT k, count(*) FROM p GROUP BY k ORDER BY k",
+    "SELECT comment FROM duckdb_tables() WHERE database_name = 'lake' AND table_name = 't'",
+    "SELECT snapshot_id, schema_version, changes FROM lake.snapshots() ORDER BY snapshot_id",
+    "SELECT table_name, file_count FROM ducklake_table_info('lake') ORDER BY table_name",
+]
+
+
+def answers(c):
+    out = {}
+    for q in QUERIES:
+        out[q] = c.execute(q).fetchall()
+    snaps = [r[0] for r in c.execute("SELECT snapshot_id FROM lake.snapshots()").fetchall()]
+    assert len(snaps) >= 10
+    for n in snaps:
+        for tbl in ("t", "p"):
+            q = f"SELECT * FROM {tbl} AT (VERSION => {n}) ORDER BY ALL"
+            try:
+                out[q] = c.execute(q).fetchall()
+            except Exception as e:  # the table did not exist yet at n
+                out[q] = ("error", type(e).__name__)
+    return out
+
+
+def attach(ext_dir, dsn, data):
+    c = duck(ext_dir)
+    c.execute(f"ATTACH 'ducklake:postgres:{dsn}' AS lake (DATA_PATH '{data}/')")
+    c.execute("USE lake")
+    return c
+
+
+def catalog_rows(dsn):
+    """Every ducklake_* table of a PostgreSQL catalog: name -> sorted rows."""
+    out = {}
+    with psycopg.connect(dsn) as c:
+        names = [r[0] for r in c.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND "
+            "tablename LIKE 'ducklake%'")]
+        for n in names:
+            out[n] = sorted(c.execute(f'SELECT * FROM "{n}"').fetchall(), key=repr)
+    return out
+
+
+def run(*args, env=None):
+    return subprocess.run([BIN, *args], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, **(env or {})})
+
+
+@pytest.fixture
+def pg_lake(pg_server, ext_dir, tmp_path):
+    """A DuckLake on a PostgreSQL catalog, built by DuckDB: (dsn, data path, answers)."""
+    db = pg_server.new_database(f"src_{uuid.uuid4().hex[:8]}")
+    data = tmp_path / "data"
+    data.mkdir()
+    c = attach(ext_dir, pg_server.dsn(db), data)
+    for sql in BUILD_SQL:
+        c.execute(sql)
+    want = answers(c)
+    c.close()
+    return pg_server.dsn(db), data, want
+
+
+def test_import_then_export_round_trip(pg_lake, pg_server, ext_dir, tmp_path):
+    dsn, data, want = pg_lake
+    root = tmp_path / "root"
+    out = run("import", dsn, str(root / "moved"))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "imported" in out.stdout and "check: ok" in out.stdout, out.stdout
+    # every per-table table DuckLake created (inlined data of t before and
+    # after ADD COLUMN, of p, inlined deletes) is a dynamic table of the lake
+    with psycopg.connect(dsn) as a:
+        dynamic = {r[0] for r in a.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename LIKE "
+            "'ducklake\\_inlined\\_%' AND tablename <> 'ducklake_inlined_data_tables'")}
+    assert len(dynamic) >= 3 and any("delete" in n for n in dynamic), dynamic
+    st = run("inspect", str(root / "moved"), "--tag", "0x82")
+    assert set(re.findall(r"public\.(ducklake_inlined_\w+) \(", st.stdout)) == dynamic, st.stdout
+    assert out.stderr == "", out.stderr  # quiet when stderr is not a terminal
+    chk = run("check", str(root / "moved"))
+    assert chk.returncode == 0, chk.stdout + chk.stderr
+    # the same lake again is refused, and nothing is changed
+    again = run("import", dsn, str(root / "moved"))
+    assert again.returncode == 2 and "already holds a catalog" in again.stderr, again.stderr
+
+    srv = rocklake_server(TMP, extra=("--auto-create", "off"), store=root)
+    try:
+        c = attach(ext_dir, srv.dsn("moved"), data)
+        got = answers(c)
+        c.close()
+        # the banner's ATTACH line works as printed: the imported lake keeps
+        # its data_path, so the line names none
+        banner = srv.log_text()
+        assert "  moved (DuckLake 1.0)" in banner, banner
+        line = re.search(r"^  (ATTACH .*);$", banner, re.M).group(1)
+        assert "DATA_PATH" not in line, line
+        c = duck(ext_dir)
+        c.execute(line)
+        assert c.execute("SELECT count(*) FROM moved.t").fetchone() == (len(want[QUERIES[1]]),)
+        c.close()
+    finally:
+        assert srv.stop() == 0, srv.log_text()[-3000:]
+    assert got == want
+
+    target = pg_server.new_database(f"dst_{uuid.uuid4().hex[:8]}")
+    out = run("export", str(root / "moved"), pg_server.dsn(target))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "exported" in out.stdout, out.stdout
+    # row for row the catalog DuckDB wrote
+    assert catalog_rows(pg_server.dsn(target)) == catalog_rows(dsn)
+    # a target that already has a catalog is refused
+    again = run("export", str(root / "moved"), pg_server.dsn(target))
+    assert again.returncode == 1 and "already has a DuckLake catalog" in again.stderr, again.stderr
+    c = attach(ext_dir, pg_server.dsn(target), data)
+    assert answers(c) == want
+    # DuckDB keeps writing the exported catalog
+    c.execute("INSERT INTO t VALUES (4, 'four', 4.0)")
+    assert c.execute("SELECT count(*) FROM t WHERE id = 4").fetchone() == (1,)
+    c.close()
+    # same column types as DuckDB created on the source
+    cols = ("SELECT table_name, column_name, data_type, is_nullable FROM "
+            "information_schema.columns WHERE table_schema = 'public' ORDER BY 1, 2")
+    with psycopg.connect(dsn) as a, psycopg.connect(pg_server.dsn(target)) as b:
+        assert a.execute(cols).fetchall() == b.execute(cols).fetchall()
+        pk = ("SELECT conrelid::regclass::text, contype FROM pg_constraint c JOIN pg_namespace n "
+              "ON c.connamespace = n.oid WHERE n.nspname = 'public' ORDER BY 1")
+        assert a.execute(pk).fetchall() == b.execute(pk).fetchall()
+
+    # DuckDB keeps writing the imported lake too: new snapshots, files, tables
+    srv = rocklake_server(TMP, extra=("--auto-create", "off"), store=root)
+    try:
+        c = attach(ext_dir, srv.dsn("moved"), data)
+        c.execute("INSERT INTO t SELECT i, 'w' || i, 0.5 FROM range(200, 230) r(i)")
+        c.execute("CREATE TABLE z AS SELECT 7 AS a")
+        assert c.execute("SELECT count(*) FROM t WHERE id >= 200").fetchone() == (30,)
+        assert c.execute("SELECT * FROM z").fetchall() == [(7,)]
+        n = len(want["SELECT snapshot_id, schema_version, changes FROM lake.snapshots() "
+                     "ORDER BY snapshot_id"])
+        assert c.execute("SELECT count(*) FROM lake.snapshots()").fetchone() == (n + 2,)
+        c.close()
+    finally:
+        assert srv.stop() == 0, srv.log_text()[-3000:]
+    assert run("check", str(root / "moved")).returncode == 0
+
+
+@pytest.mark.parametrize("how", ["interrupt", "kill"])
+def test_stopped_import_is_refused(pg_lake, tmp_path, how):
+    dsn, data, _ = pg_lake
+    root = tmp_path / "root"
+    stop = "1" if how == "interrupt" else "1:kill"
+    out = run("import", dsn, str(root / "half"), env={"ROCKLAKE_TRANSFER_STOP_AFTER_CHUNKS": stop})
+    if how == "interrupt":
+        assert out.returncode == 1, out.stdout + out.stderr
+        assert "unfinished import" in out.stderr, out.stderr
+    else:
+        assert out.returncode == -9, out.stdout + out.stderr
+    assert "imported" not in out.stdout
+    chk = run("check", str(root / "half"))
+    assert chk.returncode == 1, chk.stdout + chk.stderr
+    assert "unfinished import" in chk.stdout and "rocklake import" in chk.stdout, chk.stdout
+    srv = rocklake_server(TMP, extra=("--auto-create", "off"), store=root)
+    try:
+        with pytest.raises(psycopg.Error) as e:
+            psycopg.connect(srv.dsn("half"))
+        assert "unfinished import" in str(e.value), str(e.value)
+        assert "unfinished import" in srv.log_text()
+    finally:
+        assert srv.stop() == 0, srv.log_text()[-3000:]
+    # after deleting it, the import runs again
+    assert run("db", "drop", str(root), "half").returncode == 0
+    again = run("import", dsn, str(root / "half"))
+    assert again.returncode == 0, again.stdout + again.stderr
+
+
+def test_stopped_export_commits_nothing(pg_lake, pg_server, tmp_path):
+    dsn, _, _ = pg_lake
+    root = tmp_path / "root"
+    assert run("import", dsn, str(root / "l")).returncode == 0
+    target = pg_server.new_database(f"stop_{uuid.uuid4().hex[:8]}")
+    out = run("export", str(root / "l"), pg_server.dsn(target),
+              env={"ROCKLAKE_TRANSFER_STOP_AFTER_CHUNKS": "3"})
+    assert out.returncode == 1 and "nothing was committed" in out.stderr, out.stderr
+    with psycopg.connect(pg_server.dsn(target)) as b:
+        assert b.execute("SELECT count(*) FROM pg_tables WHERE tablename LIKE 'ducklake%'"
+                         ).fetchone() == (0,)
+    out = run("export", str(root / "l"), pg_server.dsn(target))
+    assert out.returncode == 0, out.stderr
+    assert catalog_rows(pg_server.dsn(target)) == catalog_rows(dsn)
+
+
+def test_transfer_help_and_usage_errors(tmp_path):
+    for cmd in ("import", "export"):
+        h = run(cmd, "--help")
+        assert h.returncode == 0 and f"usage: rocklake {cmd}" in h.stdout
+        assert "Exit codes" in h.stdout and "Example" in h.stdout
+        assert run(cmd).returncode == 2
+        assert run(cmd, "only-one").returncode == 2
+        assert run(cmd, "a", "b", "c").returncode == 2
+        assert run(cmd, "a", "b", "--bogus").returncode == 2
+    # an unreachable source fails before anything is written: no lake is left
+    out = run("import", "host=127.0.0.1 port=1 dbname=x", str(tmp_path / "r" / "y"))
+    assert out.returncode == 1 and "cannot connect to the source" in out.stderr, out.stderr
+    assert "db drop" not in out.stderr and not (tmp_path / "r" / "y").exists()
+
+
+def test_format_11_catalog_round_trip(pg_lake, pg_server, tmp_path):
+    """A 1.1 catalog (DuckDB 2.0's shape: row_group_count on the file tables,
+    ducklake_view_column_tag, version '1.1') imports as a 1.1 lake and exports
+    with the same columns. DuckDB 1.5.5 cannot attach 1.1, so this compares
+    the catalogs themselves."""
+    dsn, _, _ = pg_lake
+    with psycopg.connect(dsn, autocommit=True) as a:
+        a.execute('ALTER TABLE "public"."ducklake_data_file" ADD COLUMN "row_group_count" BIGINT')
+        a.execute('ALTER TABLE "public"."ducklake_delete_file" ADD COLUMN "row_group_count" BIGINT')
+        a.execute('CREATE TABLE "public"."ducklake_view_column_tag"("view_id" BIGINT, '
+                  '"column_name" VARCHAR, "begin_snapshot" BIGINT, "end_snapshot" BIGINT, '
+                  '"key" VARCHAR, "value" VARCHAR)')
+        a.execute("INSERT INTO ducklake_view_column_tag VALUES (3, 'id', 10, NULL, 'comment', 'x')")
+        a.execute("UPDATE ducklake_data_file SET row_group_count = 1")
+        a.execute("UPDATE ducklake_metadata SET value = '1.1' WHERE key = 'version'")
+    root = tmp_path / "root"
+    out = run("import", dsn, str(root / "v11"))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "(DuckLake 1.1)" in out.stdout, out.stdout
+    assert run("check", str(root / "v11")).returncode == 0
+    target = pg_server.new_database(f"dst11_{uuid.uuid4().hex[:8]}")
+    out = run("export", str(root / "v11"), pg_server.dsn(target))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert catalog_rows(pg_server.dsn(target)) == catalog_rows(dsn)
+    cols = ("SELECT table_name, column_name, data_type, is_nullable FROM "
+            "information_schema.columns WHERE table_schema = 'public' ORDER BY 1, 2")
+    rows = ("SELECT data_file_id, path, row_group_count FROM ducklake_data_file ORDER BY 1")
+    with psycopg.connect(dsn) as a, psycopg.connect(pg_server.dsn(target)) as b:
+        assert a.execute(cols).fetchall() == b.execute(cols).fetchall()
+        assert a.execute(rows).fetchall() == b.execute(rows).fetchall()
+        tag = "SELECT * FROM ducklake_view_column_tag"
+        assert b.execute(tag).fetchall() == a.execute(tag).fetchall() != []
+
+
+def test_other_metadata_schemas(pg_server, ext_dir, tmp_path):
+    """--schema on both sides: a catalog DuckDB keeps in METADATA_SCHEMA 'src'
+    imports (into the lake's public schema) and exports into schema 'dst',
+    which DuckDB attaches with METADATA_SCHEMA 'dst'."""
+    db = pg_server.new_database(f"sch_{uuid.uuid4().hex[:8]}")
+    data = tmp_path / "data"
+    data.mkdir()
+    c = duck(ext_dir)
+    c.execute(f"ATTACH 'ducklake:postgres:{pg_server.dsn(db)}' AS lake "
+              f"(DATA_PATH '{data}/', METADATA_SCHEMA 'src')")
+    c.execute("CREATE TABLE lake.t AS SELECT i AS a FROM range(25) r(i)")
+    c.execute("INSERT INTO lake.t VALUES (100)")
+    want = c.execute("SELECT sum(a), count(*) FROM lake.t").fetchall()
+    c.close()
+    root = tmp_path / "root"
+    assert run("import", pg_server.dsn(db), str(root / "s")).returncode == 1  # no public catalog
+    assert run("db", "drop", str(root), "s").returncode in (0, 1)
+    uri = f"postgresql://lake@127.0.0.1:{pg_server.port}/{db}"
+    out = run("import", uri, str(root / "s"), "--schema", "src")
+    assert out.returncode == 0, out.stdout + out.stderr
+    out = run("export", str(root / "s"), pg_server.dsn(db), "--schema", "dst")
+    assert out.returncode == 0, out.stdout + out.stderr
+    c = duck(ext_dir)
+    c.execute(f"ATTACH 'ducklake:postgres:{pg_server.dsn(db)}' AS lake "
+              f"(DATA_PATH '{data}/', METADATA_SCHEMA 'dst')")
+    assert c.execute("SELECT sum(a), count(*) FROM lake.t").fetchall() == want
+    c.close()

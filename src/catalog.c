@@ -182,15 +182,15 @@ static int64_t now_pg_micros(void)
     return ((int64_t)ts.tv_sec - 946684800LL) * 1000000LL + ts.tv_nsec / 1000;
 }
 
-static int create_catalog(rl_catalog *cat, rl_format fmt, const char *import_marker,
+static int create_catalog(rl_catalog *cat, rl_format fmt, const char *copy_marker,
                           rl_error *err)
 {
     kv_batch *b = kv_batch_new();
-    if (import_marker) {
+    if (copy_marker) {
         rl_buf mk;
         rl_buf_init(&mk, 0);
-        rl_key_system(&mk, RL_SYS_IMPORT);
-        kv_batch_put(b, mk.data, mk.len, (const uint8_t *)import_marker, strlen(import_marker));
+        rl_key_system(&mk, RL_SYS_COPY_INCOMPLETE);
+        kv_batch_put(b, mk.data, mk.len, (const uint8_t *)copy_marker, strlen(copy_marker));
         rl_buf_free(&mk);
     }
     batch_put_system_u64(b, RL_SYS_FORMAT_VERSION, RL_STORAGE_FORMAT_VERSION);
@@ -244,25 +244,6 @@ static int check_or_create(rl_catalog *cat, const rl_catalog_options *o, const c
 {
     uint64_t ver = 0;
     bool found = false;
-    if (!o->read_only) {
-        /* a backup or restore that never finished (backup.h): serving or
-         * writing it would pass off part of a lake as the whole */
-        rl_buf k;
-        rl_buf_init(&k, 0);
-        rl_key_system(&k, RL_SYS_COPY_INCOMPLETE);
-        kv_error ke;
-        int rc = kv_get(cat->kv, NULL, k.data, k.len, NULL, NULL, &ke);
-        rl_buf_free(&k);
-        if (rc < 0)
-            return kv_fail(err, &ke, "reading system key");
-        if (rc == 1) {
-            rl_error_set(err, RL_SQLSTATE_OBJECT_STATE,
-                         "store \"%s\" holds an incomplete copy: a `rocklake backup` or "
-                         "`rocklake restore` into it did not finish", url);
-            rl_error_hint(err, "delete it and run the backup or restore again");
-            return -1;
-        }
-    }
     if (get_system_u64(cat->kv, RL_SYS_FORMAT_VERSION, &ver, &found, err) < 0)
         return -1;
     if (!found) {
@@ -273,7 +254,7 @@ static int check_or_create(rl_catalog *cat, const rl_catalog_options *o, const c
             return -1;
         }
         rl_format fmt = o->format ? o->format : RL_FMT_1_0;
-        if (create_catalog(cat, fmt, o->create_import_marker, err) < 0)
+        if (create_catalog(cat, fmt, o->create_copy_marker, err) < 0)
             return -1;
         cat->fmt = fmt;
         return 0;
@@ -300,53 +281,54 @@ static int check_or_create(rl_catalog *cat, const rl_catalog_options *o, const c
     return read_format(cat, err);
 }
 
-/* The marker's text at `kv`, as rl_catalog_import_marker_get. */
-static int import_marker_read(kv_db *kv, char *out, size_t cap, rl_error *err)
+/* The marker's text at `kv`, as rl_catalog_copy_marker_get. */
+static int copy_marker_read(kv_db *kv, char *out, size_t cap, rl_error *err)
 {
     rl_buf k;
     rl_buf_init(&k, 0);
-    rl_key_system(&k, RL_SYS_IMPORT);
+    rl_key_system(&k, RL_SYS_COPY_INCOMPLETE);
     uint8_t *v = NULL;
     size_t vlen = 0;
     kv_error ke;
     int rc = kv_get(kv, NULL, k.data, k.len, &v, &vlen, &ke);
     rl_buf_free(&k);
     if (rc < 0)
-        return kv_fail(err, &ke, "reading import-in-progress");
+        return kv_fail(err, &ke, "reading copy-incomplete");
     if (rc == 1 && cap)
         snprintf(out, cap, "%.*s", (int)(vlen < cap ? vlen : cap - 1), (const char *)v);
     free(v);
     return rc;
 }
 
-/* A store holding the marker is an import that did not finish. */
-static int refuse_unfinished_import(rl_catalog *cat, const char *url, rl_error *err)
+/* A store holding the marker is a copy that did not finish: serving or
+ * writing it would pass off part of a lake as the whole. */
+static int refuse_incomplete_copy(rl_catalog *cat, const char *url, rl_error *err)
 {
     char text[512] = "";
-    int rc = import_marker_read(cat->kv, text, sizeof text, err);
+    int rc = copy_marker_read(cat->kv, text, sizeof text, err);
     if (rc <= 0)
         return rc;
-    rl_error_set(err, RL_SQLSTATE_OBJECT_STATE,
-                 "store \"%s\" holds an unfinished import (%s)", url, text);
-    rl_error_hint(err, "the import stopped before its last commit, so this lake is incomplete: "
+    /* the text names the copy: "an unfinished import from postgres ..." */
+    rl_error_set(err, RL_SQLSTATE_OBJECT_STATE, "store \"%s\" holds an unfinished %s", url, text);
+    rl_error_hint(err, "the copy stopped before its last write, so this lake is incomplete: "
                        "delete it (`rocklake db drop ROOT NAME`, or remove the store) and run "
-                       "`rocklake import` again");
+                       "that `rocklake import`, `backup` or `restore` again");
     return -1;
 }
 
-int rl_catalog_import_marker_get(rl_catalog *cat, char *out, size_t cap, rl_error *err)
+int rl_catalog_copy_marker_get(rl_catalog *cat, char *out, size_t cap, rl_error *err)
 {
-    return import_marker_read(cat->kv, out, cap, err);
+    return copy_marker_read(cat->kv, out, cap, err);
 }
 
-static int import_marker_write(rl_catalog *cat, const char *text, rl_error *err)
+static int copy_marker_write(rl_catalog *cat, const char *text, rl_error *err)
 {
     if (cat->read_only)
-        return rl_error_set(err, RL_SQLSTATE_READ_ONLY_TRANSACTION, "the import marker needs a writer");
+        return rl_error_set(err, RL_SQLSTATE_READ_ONLY_TRANSACTION, "the copy marker needs a writer");
     kv_batch *b = kv_batch_new();
     rl_buf k;
     rl_buf_init(&k, 0);
-    rl_key_system(&k, RL_SYS_IMPORT);
+    rl_key_system(&k, RL_SYS_COPY_INCOMPLETE);
     if (text)
         kv_batch_put(b, k.data, k.len, (const uint8_t *)text, strlen(text));
     else
@@ -355,17 +337,17 @@ static int import_marker_write(rl_catalog *cat, const char *text, rl_error *err)
     kv_error ke;
     int rc = kv_write(cat->kv, b, &ke);
     kv_batch_free(b);
-    return rc < 0 ? kv_fail(err, &ke, "writing import-in-progress") : 0;
+    return rc < 0 ? kv_fail(err, &ke, "writing copy-incomplete") : 0;
 }
 
-int rl_catalog_import_marker_set(rl_catalog *cat, const char *text, rl_error *err)
+int rl_catalog_copy_marker_set(rl_catalog *cat, const char *text, rl_error *err)
 {
-    return import_marker_write(cat, text, err);
+    return copy_marker_write(cat, text, err);
 }
 
-int rl_catalog_import_marker_clear(rl_catalog *cat, rl_error *err)
+int rl_catalog_copy_marker_clear(rl_catalog *cat, rl_error *err)
 {
-    return import_marker_write(cat, NULL, err);
+    return copy_marker_write(cat, NULL, err);
 }
 
 static int bump_writer_epoch(rl_catalog *cat, rl_error *err)
@@ -421,7 +403,7 @@ rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_
     }
     if (check_or_create(cat, o, url, err) < 0)
         goto fail;
-    if (!o->allow_unfinished_import && refuse_unfinished_import(cat, url, err) < 0)
+    if (!o->allow_incomplete_copy && refuse_incomplete_copy(cat, url, err) < 0)
         goto fail;
     if (!cat->read_only && bump_writer_epoch(cat, err) < 0)
         goto fail;

@@ -53,12 +53,12 @@ typedef struct rl_catalog_options {
     bool takeover;          /* open even if another writer's lease is live (fencing it) */
     uint64_t lease_ms;      /* lease period recorded and renewed; 0 = RL_LEASE_DEFAULT_MS */
     const char *lease_listen; /* address recorded in the lease; NULL = "-" */
-    /* Open a store that holds the import-in-progress marker (an unfinished
-     * `rocklake import`); without it such an open fails with 55000. */
-    bool allow_unfinished_import;
-    /* A catalog this open creates gets the import-in-progress marker with
-     * this text in its creating batch, so no crash leaves it without one. */
-    const char *create_import_marker;
+    /* Open a store that holds the copy-incomplete marker (an unfinished
+     * import, backup or restore); without it such an open fails with 55000. */
+    bool allow_incomplete_copy;
+    /* A catalog this open creates gets the copy-incomplete marker with this
+     * text in its creating batch, so no crash leaves it without one. */
+    const char *create_copy_marker;
 } rl_catalog_options;
 
 /* Open (and maybe create) the catalog in the store at `url`. A store with a
@@ -71,15 +71,17 @@ typedef struct rl_catalog_options {
 rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_error *err);
 int rl_catalog_close(rl_catalog *cat, rl_error *err);
 
-/* The import-in-progress marker (system key RL_SYS_IMPORT): `rocklake
- * import` writes it durably before the first row and deletes it after the
- * last, so a lake whose import stopped part-way is refused by every open
- * without allow_unfinished_import. _get copies its text into out (cap
- * bytes, NUL-terminated) and returns 1 when present, 0 when absent, -1 on a
- * store error. _set/_clear write it in a batch of their own (writers). */
-int rl_catalog_import_marker_get(rl_catalog *cat, char *out, size_t cap, rl_error *err);
-int rl_catalog_import_marker_set(rl_catalog *cat, const char *text, rl_error *err);
-int rl_catalog_import_marker_clear(rl_catalog *cat, rl_error *err);
+/* The copy-incomplete marker (system key RL_SYS_COPY_INCOMPLETE): a copy
+ * into a new lake (`rocklake import`, `backup`, `restore`) writes it durably
+ * before its first row and deletes it with its last, so a lake whose copy
+ * stopped part-way is refused by every open without allow_incomplete_copy.
+ * Its text says which copy ("import from ...", "backup of ...", "restore of
+ * ..."). _get copies the text into out (cap bytes, NUL-terminated) and
+ * returns 1 when present, 0 when absent, -1 on a store error. _set/_clear
+ * write it in a batch of their own (writers). */
+int rl_catalog_copy_marker_get(rl_catalog *cat, char *out, size_t cap, rl_error *err);
+int rl_catalog_copy_marker_set(rl_catalog *cat, const char *text, rl_error *err);
+int rl_catalog_copy_marker_clear(rl_catalog *cat, rl_error *err);
 
 rl_format rl_catalog_format(const rl_catalog *cat);
 uint64_t rl_catalog_writer_epoch(const rl_catalog *cat);

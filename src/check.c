@@ -273,7 +273,7 @@ typedef struct checker {
     name_entry *names;
     size_t nnames, capnames;
     bool have_format_version, have_ducklake_format, have_epoch;
-    bool allow_import_marker; /* rl_check_import: the marker is expected */
+    bool allow_copy_marker; /* rl_check_copy: the marker is expected */
 } checker;
 
 static void problem(checker *c, const uint8_t *k, size_t kl, const char *fmt, ...)
@@ -771,17 +771,15 @@ static void check_system(checker *c, const uint8_t *k, size_t kl, const uint8_t 
             problem(c, k, kl, "unknown ducklake-format \"%s\"", f);
     } else if (name_is(k, kl, RL_SYS_WRITER_EPOCH)) {
         c->have_epoch = true;
-    } else if (name_is(k, kl, RL_SYS_COPY_INCOMPLETE)) {
-        problem(c, k, kl, "the store is an incomplete copy (a backup or restore into it did "
-                "not finish): %.*s", (int)(vl < 200 ? vl : 200), (const char *)v);
+    } else if (name_is(k, kl, RL_SYS_COPY_INCOMPLETE) && !c->allow_copy_marker) {
+        problem(c, k, kl,
+                "this lake is an unfinished %.*s: the copy did not finish; delete the lake and "
+                "run that `rocklake import`, `backup` or `restore` again",
+                (int)(vl < 300 ? vl : 300), (const char *)v);
     } else if (name_is(k, kl, RL_SYS_WRITER_LEASE)) {
         rl_lease_owner o;
         if (rl_lease_decode(v, vl, &o) < 0)
             problem(c, k, kl, "writer-lease value is not a lease (%zu bytes)", vl);
-    } else if (name_is(k, kl, RL_SYS_IMPORT) && !c->allow_import_marker) {
-        problem(c, k, kl,
-                "this lake is an unfinished import (%.*s): delete it and run `rocklake import` "
-                "again", (int)(vl < 300 ? vl : 300), (const char *)v);
     }
 }
 
@@ -963,7 +961,7 @@ static int scan(checker *c, kv_db *kv, rl_error *err)
     return 0;
 }
 
-static long check_run(rl_catalog *cat, bool allow_import_marker, FILE *out, uint64_t *keys_out,
+static long check_run(rl_catalog *cat, bool allow_copy_marker, FILE *out, uint64_t *keys_out,
                       rl_error *err);
 
 long rl_check(rl_catalog *cat, FILE *out, uint64_t *keys_out, rl_error *err)
@@ -971,17 +969,17 @@ long rl_check(rl_catalog *cat, FILE *out, uint64_t *keys_out, rl_error *err)
     return check_run(cat, false, out, keys_out, err);
 }
 
-long rl_check_import(rl_catalog *cat, FILE *out, uint64_t *keys_out, rl_error *err)
+long rl_check_copy(rl_catalog *cat, FILE *out, uint64_t *keys_out, rl_error *err)
 {
     return check_run(cat, true, out, keys_out, err);
 }
 
-static long check_run(rl_catalog *cat, bool allow_import_marker, FILE *out, uint64_t *keys_out,
+static long check_run(rl_catalog *cat, bool allow_copy_marker, FILE *out, uint64_t *keys_out,
                       rl_error *err)
 {
     checker c;
     memset(&c, 0, sizeof c);
-    c.allow_import_marker = allow_import_marker;
+    c.allow_copy_marker = allow_copy_marker;
     c.out = out;
     c.fmt = rl_catalog_format(cat);
     rl_buf_init(&c.line, 0);

@@ -31,8 +31,7 @@
  *    discriminators);
  *  - system keys: catalog-format-version == RL_STORAGE_FORMAT_VERSION,
  *    a known ducklake-format, a writer-epoch, no copy-incomplete marker
- *    (an unfinished backup or restore, backup.h) and no import-in-progress
- *    marker (an unfinished `rocklake import`);
+ *    (an unfinished import, backup or restore: catalog.h);
  *  - dynamic rows belong to a defined dynamic table; definitions and the
  *    name index agree both ways.
  *
@@ -58,8 +57,8 @@
  * the store could not be read at all. *keys_out (may be NULL) gets the
  * number of keys examined. */
 long rl_check(rl_catalog *cat, FILE *out, uint64_t *keys_out, rl_error *err);
-/* The same check by `rocklake import` before it removes its marker: the
- * import-in-progress key is not a problem here. */
-long rl_check_import(rl_catalog *cat, FILE *out, uint64_t *keys_out, rl_error *err);
+/* The same check by a copy (`rocklake import`) on its new lake before it
+ * removes its marker: the copy-incomplete key is not a problem here. */
+long rl_check_copy(rl_catalog *cat, FILE *out, uint64_t *keys_out, rl_error *err);
 
 #endif

@@ -193,8 +193,8 @@ static const char *const help_check =
     "  - counters are above every id in use (next-snapshot-id, next-catalog-id,\n"
     "    next-file-id, next-row-seq:*, next-commit-seq, next-dynamic-table-id)\n"
     "  - system keys: catalog-format-version known, ducklake-format known,\n"
-    "    writer-epoch present, no import-in-progress marker (an import that did\n"
-    "    not finish: delete the lake and run `rocklake import` again)\n"
+    "    writer-epoch present, no copy-incomplete marker (an import, backup or\n"
+    "    restore that did not finish: delete the lake and run it again)\n"
     "  - dynamic rows belong to a defined dynamic table; definitions and their\n"
     "    name index entries agree\n"
     "\n"
@@ -347,8 +347,8 @@ static rl_catalog *open_catalog(const char *cmd, const char *url, open_mode mode
     /* inspect, stats, check and checkpoint list change nothing: not even
      * the reader checkpoint a follower keeps in the manifest */
     o.kv.reader_no_writes = mode == OPEN_READ;
-    /* the reading tools show an unfinished import (check reports it) */
-    o.allow_unfinished_import = mode == OPEN_READ;
+    /* the reading tools show an unfinished copy (check reports it) */
+    o.allow_incomplete_copy = mode == OPEN_READ;
     o.create_if_missing = mode == OPEN_CREATE;
     o.format = fmt;
     rl_error e;
@@ -1256,7 +1256,7 @@ static const char *const help_import =
     "tables DuckLake created, in format 1.0 or 1.1 (ducklake_metadata 'version'),\n"
     "read in one REPEATABLE READ READ ONLY transaction. The Parquet files are not\n"
     "copied: the lake keeps pointing at the same DATA_PATH. The lake is written in\n"
-    "commits of at most 10000 rows behind an import-in-progress marker, which is\n"
+    "commits of at most 10000 rows behind a copy-incomplete marker, which is\n"
     "removed only after every table's row count equals the source's and\n"
     "`rocklake check` finds nothing. An import that stops before (an error, Ctrl-C,\n"
     "a kill) leaves the marker: serve refuses that lake and check reports it; delete\n"

@@ -1327,7 +1327,7 @@ static int banner_cmp(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* "DuckLake 1.1", "unfinished import" or "unreadable": read without
+/* "DuckLake 1.1", "unfinished import" (backup, restore) or "unreadable": read without
  * writing (a reader that fences no one and leaves no checkpoint).
  * *initialized: DuckLake has written its first snapshot (so the lake has a
  * data_path of its own, which an ATTACH must not contradict). */
@@ -1339,16 +1339,16 @@ static void banner_lake_state(const rl_server *srv, const char *name, char *out,
     snprintf(out, n, "unreadable");
     if (!rl_db_url(srv->cfg.store, name, url, sizeof url))
         return;
-    rl_catalog_options o = {.read_only = true, .allow_unfinished_import = true};
+    rl_catalog_options o = {.read_only = true, .allow_incomplete_copy = true};
     o.kv.reader_no_writes = 1;
     rl_error e;
     rl_error_clear(&e);
     rl_catalog *cat = rl_catalog_open(url, &o, &e);
     if (!cat)
         return;
-    char marker[8];
-    if (rl_catalog_import_marker_get(cat, marker, sizeof marker, &e) == 1)
-        snprintf(out, n, "unfinished import: not served");
+    char marker[16];
+    if (rl_catalog_copy_marker_get(cat, marker, sizeof marker, &e) == 1) /* "import from ..." */
+        snprintf(out, n, "unfinished %.*s: not served", (int)strcspn(marker, " "), marker);
     else
         snprintf(out, n, "DuckLake %s", rl_format_name(rl_catalog_format(cat)));
     *initialized = rl_catalog_counter(cat, RL_COUNTER_NEXT_SNAPSHOT_ID) > 0;

@@ -129,11 +129,11 @@ enum rl_index_kind {
 #define RL_SYS_RETAIN_FROM "retain-from"               /* BE u64 oldest queryable snapshot */
 #define RL_SYS_CREATED_AT "created-at"                 /* BE u64 unix micros */
 #define RL_SYS_WRITER_LEASE "writer-lease"             /* text: holder + heartbeat (lease.h) */
-/* Copies (backup.h): present from a backup's or restore's first write
- * until its last; a writer refuses to open a store that holds it. */
-#define RL_SYS_COPY_INCOMPLETE "copy-incomplete"       /* text: what was being copied */
+/* Copies (import, backup, restore): present from a copy's first durable
+ * write until its last; every open but the reading tools' refuses a store
+ * that holds it (catalog.h, rl_catalog_copy_marker_get). */
+#define RL_SYS_COPY_INCOMPLETE "copy-incomplete"       /* text: "import from ...", "backup of ..." */
 #define RL_SYS_BACKUP_INFO "backup-info"               /* text: a complete backup's summary */
-#define RL_SYS_IMPORT "import-in-progress"            /* text: an unfinished `rocklake import` */
 
 #define RL_STORAGE_FORMAT_VERSION 2
 

@@ -13,9 +13,9 @@
  *  - the PostgreSQL side of an import is read in ONE REPEATABLE READ READ
  *    ONLY transaction, and the lake side of an export in one RockLake
  *    transaction, so each copies one consistent catalog;
- *  - an import writes the import-in-progress marker durably before its
+ *  - an import writes the copy-incomplete marker durably before its
  *    first row and removes it only after every table's row count equals the
- *    source's and rl_check_import reported nothing: a lake without the
+ *    source's and rl_check_copy reported nothing: a lake without the
  *    marker is complete; an error, interrupt or kill leaves the marker;
  *  - an import commits at most RL_TRANSFER_CHUNK_ROWS rows at a time, so
  *    memory stays bounded by a chunk, not by the catalog;
@@ -714,7 +714,7 @@ static int import_verify(importer *im, FILE *report, rl_error *err)
     FILE *mem = open_memstream(&text, &len);
     if (!mem)
         return rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
-    long problems = rl_check_import(im->cat, mem, NULL, err);
+    long problems = rl_check_copy(im->cat, mem, NULL, err);
     fclose(mem);
     if (problems > 0) {
         fputs(text, report);
@@ -735,7 +735,7 @@ static void marker_text(const importer *im, char *out, size_t n)
     struct tm tm;
     if (gmtime_r(&now, &tm))
         strftime(when, sizeof when, "%Y-%m-%d %H:%M:%SZ", &tm);
-    snprintf(out, n, "from postgres host=%s port=%s dbname=%s schema=%s, pid %ld, started %s",
+    snprintf(out, n, "import from postgres host=%s port=%s dbname=%s schema=%s, pid %ld, started %s",
              PQhost(im->pg) ? PQhost(im->pg) : "?", PQport(im->pg) ? PQport(im->pg) : "?",
              PQdb(im->pg) ? PQdb(im->pg) : "?", im->schema, (long)getpid(), when);
 }
@@ -747,11 +747,11 @@ static int import_open_lake(importer *im, const char *lake_url, rl_format fmt, r
     /* the marker is in the batch that creates the catalog: no moment
      * exists at which the lake is there without it */
     rl_catalog_options o = {.create_if_missing = true, .format = fmt,
-                            .allow_unfinished_import = true, .create_import_marker = text};
+                            .allow_incomplete_copy = true, .create_copy_marker = text};
     if (!(im->cat = rl_catalog_open(lake_url, &o, err)))
         return -1;
     char have[8];
-    int m = rl_catalog_import_marker_get(im->cat, have, sizeof have, err);
+    int m = rl_catalog_copy_marker_get(im->cat, have, sizeof have, err);
     if (m <= 0) /* someone else created the catalog since the caller looked */
         return m < 0 ? -1
                      : rl_error_set(err, RL_SQLSTATE_OBJECT_STATE,
@@ -797,7 +797,7 @@ static int import_run(importer *im, const char *source, const char *lake_url, FI
     pg_exec(im->pg, "COMMIT", err);
     if (interrupted)
         return 1;
-    return rl_catalog_import_marker_clear(im->cat, err) < 0 ? -1 : 0;
+    return rl_catalog_copy_marker_clear(im->cat, err) < 0 ? -1 : 0;
 }
 
 static void importer_free(importer *im)

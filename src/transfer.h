@@ -33,8 +33,8 @@ typedef enum rl_transfer_result {
  * hold a catalog yet (the caller checks). The source is read in one
  * REPEATABLE READ READ ONLY transaction; the lake is written in bounded
  * commits (a table's rows at most RL_TRANSFER_CHUNK_ROWS per commit) after
- * a durable import-in-progress marker, which is removed only once every
- * row count matches the source and rl_check_import found nothing. Until
+ * a durable copy-incomplete marker, which is removed only once every
+ * row count matches the source and rl_check_copy found nothing. Until
  * then (an error, an interrupt, a kill) the lake is refused by serve and
  * reported by check. `report` gets the closing summary line. */
 rl_transfer_result rl_import_postgres(const char *source, const char *lake_url,

@@ -805,51 +805,51 @@ static void test_writer_lease(void)
     rl_catalog_close(c, NULL);
 }
 
-/* The import-in-progress marker: written durably, it makes every open
- * without allow_unfinished_import fail with 55000 and a hint that says to
- * delete the lake and import again, and check reports it; rl_check_import
+/* The copy-incomplete marker: written durably, it makes every open
+ * without allow_incomplete_copy fail with 55000 and a hint that says to
+ * delete the lake and import again, and check reports it; rl_check_copy
  * does not; once cleared, the lake opens as any other. */
 static void test_import_marker(void)
 {
     char url[600];
     next_url(url, sizeof url);
-    rl_catalog_options allow = {.create_if_missing = true, .allow_unfinished_import = true};
+    rl_catalog_options allow = {.create_if_missing = true, .allow_incomplete_copy = true};
     rl_error e;
     rl_catalog *c = rl_catalog_open(url, &allow, &e);
     CHECK(c != NULL);
     if (!c)
         return;
     char text[64] = "x";
-    CHECK_EQ_INT(rl_catalog_import_marker_get(c, text, sizeof text, &e), 0);
-    CHECK(rl_catalog_import_marker_set(c, "from test", &e) == 0);
-    CHECK_EQ_INT(rl_catalog_import_marker_get(c, text, sizeof text, &e), 1);
-    CHECK_EQ_STR(text, "from test");
+    CHECK_EQ_INT(rl_catalog_copy_marker_get(c, text, sizeof text, &e), 0);
+    CHECK(rl_catalog_copy_marker_set(c, "import from test", &e) == 0);
+    CHECK_EQ_INT(rl_catalog_copy_marker_get(c, text, sizeof text, &e), 1);
+    CHECK_EQ_STR(text, "import from test");
     CHECK(rl_catalog_close(c, &e) == 0);
 
     CHECK(open_cat(url, false) == NULL);
     rl_catalog_options plain = {0};
     CHECK(rl_catalog_open(url, &plain, &e) == NULL);
     CHECK_EQ_STR(e.sqlstate, "55000");
-    CHECK(strstr(e.message, "unfinished import (from test)") != NULL);
+    CHECK(strstr(e.message, "unfinished import from test") != NULL);
     CHECK(strstr(e.hint, "rocklake import") != NULL);
     rl_catalog_options reader = {.read_only = true};
     CHECK(rl_catalog_open(url, &reader, &e) == NULL);
 
-    reader.allow_unfinished_import = true;
+    reader.allow_incomplete_copy = true;
     c = rl_catalog_open(url, &reader, &e);
     CHECK(c != NULL);
     if (!c)
         return;
     FILE *devnull = fopen("/dev/null", "w");
     CHECK_EQ_INT(rl_check(c, devnull, NULL, &e), 1);
-    CHECK_EQ_INT(rl_check_import(c, devnull, NULL, &e), 0);
+    CHECK_EQ_INT(rl_check_copy(c, devnull, NULL, &e), 0);
     fclose(devnull);
-    CHECK(rl_catalog_import_marker_clear(c, &e) < 0); /* a reader writes nothing */
+    CHECK(rl_catalog_copy_marker_clear(c, &e) < 0); /* a reader writes nothing */
     CHECK(rl_catalog_close(c, &e) == 0);
 
     allow.create_if_missing = false;
     c = rl_catalog_open(url, &allow, &e);
-    CHECK(c != NULL && rl_catalog_import_marker_clear(c, &e) == 0);
+    CHECK(c != NULL && rl_catalog_copy_marker_clear(c, &e) == 0);
     CHECK(rl_catalog_close(c, &e) == 0);
     c = open_cat(url, false);
     CHECK(c != NULL);
@@ -857,13 +857,13 @@ static void test_import_marker(void)
 
     /* created with the marker in its first batch: refused from the start */
     next_url(url, sizeof url);
-    rl_catalog_options born = {.create_if_missing = true, .allow_unfinished_import = true,
-                               .create_import_marker = "from birth"};
+    rl_catalog_options born = {.create_if_missing = true, .allow_incomplete_copy = true,
+                               .create_copy_marker = "import from birth"};
     c = rl_catalog_open(url, &born, &e);
     CHECK(c != NULL);
     CHECK(rl_catalog_close(c, &e) == 0);
     CHECK(rl_catalog_open(url, &plain, &e) == NULL);
-    CHECK(strstr(e.message, "(from birth)") != NULL);
+    CHECK(strstr(e.message, "unfinished import from birth") != NULL);
 }
 
 static void test_dynamic_tables(void)

@@ -180,7 +180,7 @@ static void test_help(void)
           "ROCKLAKE_BUSY_POLL_US"}},
         {"backup", {"--batch-keys", "incomplete", "s3://"}},
         {"restore", {"--batch-keys", "incomplete", "check"}},
-        {"import", {"--schema", "SOURCE", "import-in-progress", "DATA_PATH"}},
+        {"import", {"--schema", "SOURCE", "copy-incomplete", "DATA_PATH"}},
         {"export", {"--schema", "TARGET", "PRIMARY KEY"}},
     };
     char *out;

@@ -162,7 +162,7 @@ def test_interrupted_backup_is_refused(tmp_path, sig):
     assert "incomplete backup" in r.stderr, r.stderr
     assert not (tmp_path / "new").exists()
     r = rl("create", str(bk))
-    assert r.returncode == 1 and "incomplete copy" in r.stderr, r.stderr
+    assert r.returncode == 1 and "holds an unfinished backup of" in r.stderr, r.stderr
 
 
 def test_round_trip_file_to_file(tmp_path):

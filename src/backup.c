@@ -173,7 +173,7 @@ static int require_new_store(const copy_job *j)
                        "prefix that holds nothing, or delete it first)",
                     j->dest, j->cmd);
     }
-    if (ke.kind == KV_ERR_INVALID && strstr(ke.message, "no store at")) return 0;
+    if (kv_error_is_no_store(&ke)) return 0;
     return fail(j, "cannot look at \"%s\": %s (%s)", j->dest, ke.message,
                 kv_error_kind_name(ke.kind));
 }

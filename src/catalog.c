@@ -350,6 +350,20 @@ int rl_catalog_copy_marker_clear(rl_catalog *cat, rl_error *err)
     return copy_marker_write(cat, NULL, err);
 }
 
+int rl_catalog_exists(const char *url, rl_error *err)
+{
+    kv_error ke;
+    kv_options ko = {.reader_no_writes = 1, .mirror_max_bytes = -1};
+    kv_db *kv = kv_open_reader(url, &ko, &ke);
+    if (!kv)
+        return kv_error_is_no_store(&ke) ? 0 : kv_fail(err, &ke, "looking for a catalog");
+    bool found = false;
+    uint64_t ver = 0;
+    int rc = get_system_u64(kv, RL_SYS_FORMAT_VERSION, &ver, &found, err);
+    kv_close(kv, NULL);
+    return rc < 0 ? -1 : found ? 1 : 0;
+}
+
 static int bump_writer_epoch(rl_catalog *cat, rl_error *err)
 {
     uint64_t epoch = 0;

@@ -70,6 +70,11 @@ typedef struct rl_catalog_options {
  * rl_catalog_close, which releases it. */
 rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_error *err);
 int rl_catalog_close(rl_catalog *cat, rl_error *err);
+/* Does the store at url hold a catalog? Looks with a reader that writes
+ * nothing (a writer open would fence a running server, and on an object
+ * store would create a store where there was none). 1 yes, 0 no store or
+ * no catalog in it, -1 (err set, 58030) when the store cannot be read. */
+int rl_catalog_exists(const char *url, rl_error *err);
 
 /* The copy-incomplete marker (system key RL_SYS_COPY_INCOMPLETE): a copy
  * into a new lake (`rocklake import`, `backup`, `restore`) writes it durably

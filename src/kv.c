@@ -738,6 +738,13 @@ fail:
     return NULL;
 }
 
+int kv_error_is_no_store(const kv_error *err)
+{
+    /* rust/src/lib.rs words a missing manifest so (SlateDB reports it as a
+     * data error): this is the one place that reads the wording */
+    return err && err->kind == KV_ERR_INVALID && strstr(err->message, "no store at") != NULL;
+}
+
 kv_db *kv_open_reader(const char *url, const kv_options *opts, kv_error *err)
 {
     slate_db *s = slate_open_reader(url, opts, opts ? opts->reader_no_writes : 0, err);

@@ -140,6 +140,9 @@ char *kv_local_dir(const char *url);
  * Writes on it fail with KV_ERR_INVALID. It never fences a writer. Returns
  * NULL on failure (KV_ERR_INVALID if no store exists at `url`). */
 kv_db *kv_open_reader(const char *url, const kv_options *opts, kv_error *err);
+/* Did kv_open_reader fail because no writer ever created a store at the
+ * url (rather than because the store could not be read)? */
+int kv_error_is_no_store(const kv_error *err);
 
 /* 1 if this handle is a read-only reader. */
 int kv_is_reader(const kv_db *db);

@@ -117,7 +117,7 @@ int rl_lease_read(const char *url, const kv_options *kv, rl_lease_owner *o, rl_e
     kv_error ke;
     kv_db *r = kv_open_reader(url, &ko, &ke);
     if (!r) {
-        if (ke.kind == KV_ERR_INVALID && strstr(ke.message, "no store at"))
+        if (kv_error_is_no_store(&ke))
             return 0; /* nobody created it: nobody writes it */
         return rl_error_set(err, RL_SQLSTATE_IO, "reading the writer lease of \"%s\": %s", url,
                             ke.message);

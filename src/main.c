@@ -377,28 +377,15 @@ static int close_catalog(const char *cmd, rl_catalog *cat, int rc)
     return rc;
 }
 
-/* Does the store already hold a catalog? Peeks at catalog-format-version
- * with a reader that writes nothing (a writer handle would fence a running
- * server); a store nobody created has no catalog. */
+/* Does the store already hold a catalog? (rl_catalog_exists: a reader that
+ * writes nothing, so a running server is not fenced.) */
 static int catalog_exists(const char *cmd, const char *url)
 {
-    kv_error ke;
-    kv_options ko = {.reader_no_writes = 1};
-    kv_db *kv = kv_open_reader(url, &ko, &ke);
-    if (!kv && ke.kind == KV_ERR_INVALID && strstr(ke.message, "no store at"))
-        return 0;
-    if (!kv) {
-        fprintf(stderr, "rocklake %s: cannot open store \"%s\": %s (%s)\n", cmd, url, ke.message,
-                kv_error_kind_name(ke.kind));
-        return -1;
-    }
-    uint8_t key[64];
-    key[0] = RL_TAG_SYSTEM;
-    memcpy(key + 1, RL_SYS_FORMAT_VERSION, strlen(RL_SYS_FORMAT_VERSION));
-    int rc = kv_get(kv, NULL, key, 1 + strlen(RL_SYS_FORMAT_VERSION), NULL, NULL, &ke);
+    rl_error e;
+    rl_error_clear(&e);
+    int rc = rl_catalog_exists(url, &e);
     if (rc < 0)
-        fprintf(stderr, "rocklake %s: reading store \"%s\": %s\n", cmd, url, ke.message);
-    kv_close(kv, NULL);
+        fprintf(stderr, "rocklake %s: cannot read store \"%s\": %s\n", cmd, url, e.message);
     return rc;
 }
 

@@ -375,14 +375,23 @@ static void log_store_notice(void *ctx, const char *message)
 static rl_catalog *open_catalog(rl_server *srv, const char *url, const char *name, bool create,
                                 rl_format format, rl_error *err)
 {
+    /* a writer open would create an empty store: check first (a local
+     * directory is cheap to look at; an object store needs a reader) */
     char *dir = kv_local_dir(url);
-    if (dir) {
-        /* a writer open would create an empty store: check first */
-        bool missing = !create && !dir_exists(dir);
-        free(dir);
-        if (missing)
+    bool missing = false;
+    if (!create && dir) {
+        missing = !dir_exists(dir);
+    } else if (!create) {
+        int exists = rl_catalog_exists(url, err);
+        if (exists < 0) {
+            free(dir);
             return NULL;
+        }
+        missing = exists == 0;
     }
+    free(dir);
+    if (missing)
+        return NULL;
     rl_catalog_options o = {.create_if_missing = create, .read_only = srv->cfg.read_only,
                             .format = format, .takeover = srv->cfg.takeover,
                             .lease_ms = srv->cfg.lease_ms, .lease_listen = srv->lease_listen};

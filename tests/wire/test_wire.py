@@ -9,6 +9,7 @@ import hmac
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import socket
@@ -643,6 +644,35 @@ def test_second_writer_on_s3_refused(s3_env, start_server):
         conn.execute("INSERT INTO s3_t VALUES (1)")
         assert conn.execute("SELECT count(*) FROM s3_t").fetchone() == (1,)
     assert "writer_fenced" not in a.log_text()
+
+
+def s3_keys(s3_env, bucket, prefix):
+    """The object keys moto holds under prefix."""
+    url = f"{s3_env['AWS_ENDPOINT_URL']}/{bucket}?list-type=2&prefix={prefix}"
+    body = urllib.request.urlopen(url, timeout=10).read().decode()
+    return re.findall(r"<Key>([^<]*)</Key>", body)
+
+
+def test_unknown_database_on_s3_leaves_no_store(s3_env, start_server):
+    """On s3:// a connect naming a database that does not exist must not
+    create a store for it (a writer open would write a manifest): any client
+    could otherwise fill the bucket, past --max-auto-create."""
+    root = "s3://lease/probe"
+    a = start_server("--auto-create", "off", store_root=root, env=s3_env)
+    for name in ("nope1", "nope2", "nope3"):
+        with pytest.raises(psycopg.OperationalError) as exc:
+            psycopg.connect(a.dsn(dbname=name), autocommit=True)
+        assert f'database "{name}" does not exist' in str(exc.value), exc.value
+        assert s3_keys(s3_env, "lease", f"probe/{name}") == []
+    b = start_server("--auto-create", "on", "--max-auto-create", "1", store_root=root,
+                     env=s3_env)
+    with psycopg.connect(b.dsn(dbname="made1"), autocommit=True) as conn:
+        conn.execute("CREATE TABLE made_t (a bigint)")
+    assert s3_keys(s3_env, "lease", "probe/made1/")
+    with pytest.raises(psycopg.OperationalError) as exc:
+        psycopg.connect(b.dsn(dbname="made2"), autocommit=True)
+    assert "limit of 1 databases created on first connect" in str(exc.value), exc.value
+    assert s3_keys(s3_env, "lease", "probe/made2") == []
 
 
 # -------------------------------------------------------------------- crash

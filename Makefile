@@ -4,7 +4,7 @@
 #
 #   make            build build/rocklake (release C + Rust)
 #   make check      everything CI runs: test, asan-test, fuzz (bounded)
-#   make test       build and run every test (unit, property, integration, S3)
+#   make test       build and run every test (layer map, unit, property, integration, S3)
 #   make layers     check that every src/ include follows the layer map (src/LAYERS)
 #   make asan-test  the same tests built with AddressSanitizer + UBSan
 #   make fuzz       build libFuzzer targets (clang) and run each for FUZZ_SECONDS
@@ -61,7 +61,8 @@ check:
 test: $(BUILD)/rocklake $(BUILD)/lakedriver $(TESTS) $(TEST_HELPERS)
 	BUILD=$(BUILD) tests/run.sh
 
-# The layer map of src/ (src/LAYERS, docs/architecture.md).
+# The layer map of src/ (src/LAYERS, docs/architecture.md): also the first
+# suite of `make test` (tests/test_layers.py).
 layers:
 	python3 scripts/check-layers.py
 

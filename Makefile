@@ -4,7 +4,8 @@
 #
 #   make            build build/rocklake (release C + Rust)
 #   make check      everything CI runs: test, asan-test, fuzz (bounded)
-#   make test       build and run every test (unit, property, integration, S3)
+#   make test       build and run every test (layer map, unit, property, integration, S3)
+#   make layers     check that every src/ include follows the layer map (src/LAYERS)
 #   make asan-test  the same tests built with AddressSanitizer + UBSan
 #   make fuzz       build libFuzzer targets (clang) and run each for FUZZ_SECONDS
 #   make bench      RockLake vs PostgreSQL 15 benchmark (not a test; BENCH_FLAGS=--quick)
@@ -30,7 +31,7 @@ HDRS     := $(wildcard src/*.h) $(wildcard src/*.inc) tests/testutil.h
 TESTS    := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 TEST_HELPERS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/helper_*.c))
 
-.PHONY: all check test asan-test fuzz bench bench-replay bench-duckdb bench-storage demo clean rust
+.PHONY: all check test layers asan-test fuzz bench bench-replay bench-duckdb bench-storage demo clean rust
 all: $(BUILD)/rocklake $(BUILD)/lakedriver
 
 rust: $(RUST_LIB)
@@ -59,6 +60,11 @@ check:
 
 test: $(BUILD)/rocklake $(BUILD)/lakedriver $(TESTS) $(TEST_HELPERS)
 	BUILD=$(BUILD) tests/run.sh
+
+# The layer map of src/ (src/LAYERS, docs/architecture.md): also the first
+# suite of `make test` (tests/test_layers.py).
+layers:
+	python3 scripts/check-layers.py
 
 asan-test:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \

@@ -531,6 +531,11 @@ uint64_t rl_catalog_counter(rl_catalog *cat, const char *name)
     return v;
 }
 
+uint64_t rl_catalog_next_snapshot_id(rl_catalog *cat)
+{
+    return rl_catalog_counter(cat, RL_COUNTER_NEXT_SNAPSHOT_ID);
+}
+
 /* Take the next number from counter `name`; caller holds cat->lock. */
 static int alloc_seq_locked(rl_catalog *cat, const char *name, uint64_t *out, rl_error *err)
 {

@@ -99,6 +99,10 @@ uint64_t rl_catalog_size_bytes(rl_catalog *cat);
 /* Current value of a counter (0 if never set). A writer keeps counters in
  * memory (it writes them); a follower's are read from the store. */
 uint64_t rl_catalog_counter(rl_catalog *cat, const char *name);
+/* rl_catalog_counter of next-snapshot-id: the id the next snapshot gets, 0
+ * while DuckLake has written none (for the layers above, which do not
+ * include tags.h). */
+uint64_t rl_catalog_next_snapshot_id(rl_catalog *cat);
 
 /* A row as seen by scans and gets. vals has d's columns (in the catalog's
  * format); strings borrow from the scan. */

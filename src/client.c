@@ -45,7 +45,6 @@
 #include "pktbuf.h"
 #include "proto.h"
 #include "scram.h"
-#include "tags.h"
 #include "utf8.h"
 
 enum {
@@ -736,7 +735,7 @@ static void log_commit(client *c, double secs)
     if (secs < 0)
         return;
     rl_catalog *cat = rl_engine_catalog(c->eng);
-    uint64_t next = cat ? rl_catalog_counter(cat, RL_COUNTER_NEXT_SNAPSHOT_ID) : 0;
+    uint64_t next = cat ? rl_catalog_next_snapshot_id(cat) : 0;
     char snap[24], stmts[24], ms[32], pid[16];
     snprintf(snap, sizeof snap, "%llu", (unsigned long long)(next ? next - 1 : 0));
     snprintf(stmts, sizeof stmts, "%zu", c->ncomplete);

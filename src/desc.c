@@ -278,6 +278,11 @@ bool rl_desc_keeps_duplicates(const rl_table_desc *d)
            !rl_desc_has_seq(d);
 }
 
+bool rl_desc_is_dynamic(const rl_table_desc *d)
+{
+    return d->tag == RL_TAG_DYNAMIC_ROW;
+}
+
 size_t rl_desc_value_columns(const rl_table_desc *d, rl_format fmt, rl_type *types, int *cols)
 {
     size_t n = rl_desc_ncols(d, fmt), out = 0;

@@ -122,6 +122,8 @@ bool rl_desc_has_seq(const rl_table_desc *d);
  * decision (i)). Tables keyed by a row sequence are unique by construction,
  * and RockLake's internal tables are keyed by ids it allocates itself. */
 bool rl_desc_keeps_duplicates(const rl_table_desc *d);
+/* Is `d` a dynamic table's descriptor (rows under tag 0xFD, dyn_id set)? */
+bool rl_desc_is_dynamic(const rl_table_desc *d);
 
 /* The value layout: types of the non-key columns in order. Writes up to
  * RL_MAX_COLUMNS types into `types` and their column indexes into `cols`,

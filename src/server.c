@@ -43,7 +43,6 @@
 #include "kv.h"
 #include "lease.h"
 #include "stack.h"
-#include "tags.h"
 
 enum { METRICS_STACK_BYTES = 1 << 20 }; /* a metrics request does not recurse */
 
@@ -1360,7 +1359,7 @@ static void banner_lake_state(const rl_server *srv, const char *name, char *out,
         snprintf(out, n, "unfinished %.*s: not served", (int)strcspn(marker, " "), marker);
     else
         snprintf(out, n, "DuckLake %s", rl_format_name(rl_catalog_format(cat)));
-    *initialized = rl_catalog_counter(cat, RL_COUNTER_NEXT_SNAPSHOT_ID) > 0;
+    *initialized = rl_catalog_next_snapshot_id(cat) > 0;
     rl_catalog_close(cat, NULL);
 }
 

@@ -1,10 +1,11 @@
 /*
  * slate.h — the raw entry points of the Rust staticlib (rust/src/lib.rs).
  *
- * Owns: nothing; it declares what kv.c builds kv.h on. Only kv.c includes
- * it. Each function behaves as the kv.h function of the same suffix does on
- * a store without the in-memory mirror (panics caught, errors in *err,
- * malloc'd out-buffers owned by the caller). kv_batch and kv_checkpoint
+ * Owns: nothing; it declares what kv.c builds kv.h on. Only kv.c and
+ * batchcodec.c (slate_batch_op) include it: src/LAYERS keeps it private to
+ * the kv layer. Each function behaves as the kv.h function of the same
+ * suffix does on a store without the in-memory mirror (panics caught,
+ * errors in *err, malloc'd out-buffers owned by the caller). kv_batch and kv_checkpoint
  * are shared with kv.h unchanged; kv_pending is kv.c's wrapper of a
  * slate_pending.
  */

@@ -28,7 +28,6 @@
 #include <string.h>
 
 #include "sql_int.h"
-#include "tags.h"
 
 static int oom(rl_exec *x) { return rl_exec_error(x, "53200", -1, "out of memory"); }
 
@@ -336,7 +335,7 @@ static int note_shape(void *ctx, const char *schema, const char *name, const rl_
     shapes_agree_ctx *c = ctx;
     (void)schema;
     (void)name;
-    if (d->tag != RL_TAG_DYNAMIC_ROW && !d->internal &&
+    if (!rl_desc_is_dynamic(d) && !d->internal &&
         rl_desc_ncols(d, c->from) != rl_desc_ncols(d, c->to))
         c->agree = false;
     return c->agree ? 0 : 1;
@@ -725,7 +724,7 @@ static int apply_shape(rl_exec *x, const rl_relation *rel, const char *newname,
 {
     if (rel->kind == RL_REL_TEMP)
         return rebuild_temp(x, rel->temp, newname, ns);
-    if (rel->kind == RL_REL_STORED && rel->desc->tag == RL_TAG_DYNAMIC_ROW)
+    if (rel->kind == RL_REL_STORED && rl_desc_is_dynamic(rel->desc))
         return rebuild_dynamic(x, rel, newname, ns);
     return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                          "ALTER TABLE of DuckLake table \"%s\" is not supported: its shape is "
@@ -799,7 +798,7 @@ int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
     int found = alter_target(x, st->relation, st->missing_ok, &rel);
     if (found <= 0)
         return found < 0 ? -1 : rl_send_complete(x, "ALTER TABLE");
-    if (rel.kind == RL_REL_STORED && rel.desc->tag != RL_TAG_DYNAMIC_ROW) {
+    if (rel.kind == RL_REL_STORED && !rl_desc_is_dynamic(rel.desc)) {
         int done = alter_fixed_format(x, &rel, st);
         if (done != 0)
             return done < 0 ? -1 : rl_send_complete(x, "ALTER TABLE");

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test binary in $BUILD/tests (and the S3 suite against a local
-# S3-compatible server) and prints the combined closing line
+# Runs the layer-map check (tests/test_layers.py), every test binary in
+# $BUILD/tests (and the S3 suite against a local S3-compatible server) and prints the combined closing line
 # "N passed, N failed". Exit status is non-zero if anything failed.
 set -u
 BUILD=${BUILD:-build}
@@ -27,6 +27,8 @@ run_one() {  # name, command...
     total_pass=$((total_pass + p)); total_fail=$((total_fail + f))
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then total_fail=$((total_fail + 1)); fi
 }
+# The layer map (src/LAYERS) first: a quick check of the source, no build.
+run_one "layer map" python3 tests/test_layers.py
 for t in "$BUILD"/tests/test_*; do
     [ -x "$t" ] || continue
     run_one "$(basename "$t")" "$t"

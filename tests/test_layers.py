@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""test_layers.py — the layer map (src/LAYERS) holds, and its checker
+(scripts/check-layers.py) catches each kind of break.
+
+Runs the checker on the real tree (it must pass), then on copies of src/,
+docs/architecture.md and src/LAYERS under $ROCKLAKE_TEST_TMP with one
+deliberate break each (it must fail, naming the break). Prints
+"ok - ..." / "not ok - ..." and "N passed, N failed" (tests/run.sh).
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
+CHECKER = os.path.join(ROOT, 'scripts', 'check-layers.py')
+passed = failed = 0
+
+
+def report(ok, what, out=''):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f'ok - {what}')
+    else:
+        failed += 1
+        print(f'not ok - {what}')
+        for line in out.splitlines():
+            print(f'    {line}')
+
+
+def run(root):
+    p = subprocess.run([sys.executable, CHECKER, '--root', root],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return p.returncode, p.stdout
+
+
+def copy_tree(tmp):
+    root = tempfile.mkdtemp(prefix='layers_', dir=tmp)
+    shutil.copytree(os.path.join(ROOT, 'src'), os.path.join(root, 'src'))
+    os.makedirs(os.path.join(root, 'docs'))
+    shutil.copy(os.path.join(ROOT, 'docs', 'architecture.md'), os.path.join(root, 'docs'))
+    return root
+
+
+def edit(root, rel, fn):
+    path = os.path.join(root, rel)
+    with open(path, encoding='utf-8') as f:
+        text = f.read()
+    new = fn(text)
+    assert new != text, f'edit of {rel} changed nothing'
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write(new)
+
+
+def add_include(header):
+    """An edit adding `#include "header"` before a file's first project
+    include (include_line finds its line)."""
+    def fn(text):
+        i = text.index('#include "')
+        return text[:i] + f'#include "{header}"\n' + text[i:]
+    return fn
+
+
+def include_line(root, rel, header):
+    with open(os.path.join(root, rel), encoding='utf-8') as f:
+        for n, line in enumerate(f, 1):
+            if line.strip() == f'#include "{header}"':
+                return n
+    return -1
+
+
+def expect_fail(tmp, what, breaks, want):
+    """breaks(root) damages a copy; the checker must exit 1 printing `want`
+    (a string, or a function of root giving it)."""
+    root = copy_tree(tmp)
+    breaks(root)
+    rc, out = run(root)
+    w = want(root) if callable(want) else want
+    report(rc == 1 and w in out, f'{what}: fails with "{w}"', out)
+    shutil.rmtree(root, ignore_errors=True)
+
+
+def main():
+    tmp = os.environ.get('ROCKLAKE_TEST_TMP') or tempfile.gettempdir()
+    os.makedirs(tmp, exist_ok=True)
+
+    rc, out = run(ROOT)
+    report(rc == 0, 'the real tree follows the layer map', out)
+
+    root = copy_tree(tmp)
+    rc, out = run(root)
+    report(rc == 0, 'an untouched copy of the tree passes', out)
+    shutil.rmtree(root, ignore_errors=True)
+
+    # an upward include: the kv layer reaching the SQL engine
+    expect_fail(tmp, 'kv.c including sql.h',
+                lambda r: edit(r, 'src/kv.c', add_include('sql.h')),
+                lambda r: f'src/kv.c:{include_line(r, "src/kv.c", "sql.h")}: includes sql.h '
+                          '(layer sql) from layer kv: a layer above')
+    # an upward include from a header, one layer up
+    expect_fail(tmp, 'desc.h including catalog.h',
+                lambda r: edit(r, 'src/desc.h', add_include('catalog.h')),
+                'includes catalog.h (layer catalog) from layer keys: a layer above')
+    # a lower layer the layer does not use: SQL reaching the store
+    expect_fail(tmp, 'sql_select.c including kv.h',
+                lambda r: edit(r, 'src/sql_select.c', add_include('kv.h')),
+                'includes kv.h (layer kv) from layer sql: layer sql does not use kv')
+    # a header of a used layer that the layer's uses leave out
+    expect_fail(tmp, 'sql_dml.c including tags.h',
+                lambda r: edit(r, 'src/sql_dml.c', add_include('tags.h')),
+                'includes tags.h (layer keys) from layer sql: layer sql uses only codec.h, desc.h of keys')
+    # another layer's private header
+    expect_fail(tmp, 'client.c including sql_int.h',
+                lambda r: edit(r, 'src/client.c', add_include('sql_int.h')),
+                'includes sql_int.h (layer sql) from layer pgwire: private to layer sql')
+    # a sanctioned exception covers its own file only
+    expect_fail(tmp, 'client.c including kv.h (the exception is server.c\'s)',
+                lambda r: edit(r, 'src/client.c', add_include('kv.h')),
+                'includes kv.h (layer kv) from layer pgwire: layer pgwire does not use kv')
+
+    # a new file nobody placed
+    def new_file(r):
+        with open(os.path.join(r, 'src', 'newthing.c'), 'w') as f:
+            f.write('#include "buf.h"\n')
+    expect_fail(tmp, 'a src file missing from the map', new_file,
+                'src/newthing.c: not in the layer map')
+
+    # a mapped file that is gone
+    expect_fail(tmp, 'a mapped file that does not exist',
+                lambda r: os.remove(os.path.join(r, 'src', 'hba.c')),
+                'src/LAYERS: names hba.c, which is not in src/')
+
+    # an exception whose include was removed must go too
+    def drop_scan_keys(r):
+        edit(r, 'src/sql_scan.c', lambda t: t.replace('#include "keys.h"\n', ''))
+    expect_fail(tmp, 'a stale exception', drop_scan_keys,
+                'exception sql_scan.c keys.h matches no forbidden include')
+
+    # the docs' layer map is generated from the map
+    expect_fail(tmp, 'docs out of date',
+                lambda r: edit(r, 'src/LAYERS',
+                               lambda t: t.replace('bump allocator with stable pointers',
+                                                   'bump allocator, stable pointers')),
+                'docs/architecture.md: the layer map differs from src/LAYERS')
+
+    # a file in two layers is a broken map
+    expect_fail(tmp, 'a file placed twice',
+                lambda r: edit(r, 'src/LAYERS',
+                               lambda t: t.replace('\n[exceptions]\n',
+                                                   '\nbuf.c  again\n\n[exceptions]\n')),
+                'buf.c is in layer base already')
+
+    print(f'{passed} passed, {failed} failed')
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -46,11 +46,11 @@ $(BUILD)/librocklake.a: $(LIB_OBJ)
 	ar rcs $@ $^
 
 $(BUILD)/rocklake: src/main.c $(BUILD)/librocklake.a $(RUST_LIB)
-	$(CC) $(CFLAGS_ALL) $< $(BUILD)/librocklake.a $(LIBS) -lpq -o $@
+	$(CC) $(CFLAGS_ALL) $< $(BUILD)/librocklake.a $(LIBS) -lpq -lsqlite3 -o $@
 
 $(BUILD)/tests/%: tests/%.c $(BUILD)/librocklake.a $(RUST_LIB) $(HDRS) $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Itests -I/usr/include/postgresql $< $(BUILD)/librocklake.a $(LIBS) -lpq -o $@
+	$(CC) $(CFLAGS_ALL) -Itests -I/usr/include/postgresql $< $(BUILD)/librocklake.a $(LIBS) -lpq -lsqlite3 -o $@
 
 check:
 	$(MAKE) test

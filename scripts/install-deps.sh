@@ -21,6 +21,9 @@ have curl || need_apt+=(curl)
 dpkg -s libpg-query-dev >/dev/null 2>&1 || need_apt+=(libpg-query-dev)
 dpkg -s libprotobuf-c-dev >/dev/null 2>&1 || need_apt+=(libprotobuf-c-dev)
 dpkg -s libpq-dev >/dev/null 2>&1 || need_apt+=(libpq-dev)
+# SQLite: `rocklake import sqlite:FILE` / `export ... sqlite:FILE` read and
+# write DuckLake catalogs kept in a SQLite file
+dpkg -s libsqlite3-dev >/dev/null 2>&1 || need_apt+=(libsqlite3-dev)
 # OpenSSL: TLS and SCRAM-SHA-256 of `rocklake serve`; openssl CLI for test certs
 dpkg -s libssl-dev >/dev/null 2>&1 || need_apt+=(libssl-dev)
 have openssl || need_apt+=(openssl)
@@ -67,10 +70,11 @@ if ! python3 -c 'import psycopg, matplotlib' >/dev/null 2>&1; then
         python3 -m pip install -q --break-system-packages 'psycopg[binary]' matplotlib
 fi
 # the real-DuckDB end-to-end suite (tests/duckdb) and benchmark: DuckDB 1.5.5
-# with the signed ducklake and postgres extension binaries PyPI ships, and
+# with the signed ducklake, postgres and sqlite extension binaries PyPI ships, and
 # pytz (DuckDB's Python API needs it for TIMESTAMPTZ values)
-duckdb_pkgs=(duckdb==1.5.5 duckdb-extension-ducklake==1.5.5 duckdb-extension-postgres==1.5.5 pytz)
-if ! python3 -c 'import duckdb, duckdb_extension_ducklake, duckdb_extension_postgres, pytz, sys
+duckdb_pkgs=(duckdb==1.5.5 duckdb-extension-ducklake==1.5.5 duckdb-extension-postgres==1.5.5
+            duckdb-extension-sqlite==1.5.5 pytz)
+if ! python3 -c 'import duckdb, duckdb_extension_ducklake, duckdb_extension_postgres, duckdb_extension_sqlite, pytz, sys
 sys.exit(duckdb.__version__ != "1.5.5")' >/dev/null 2>&1; then
     echo "install-deps: pip install ${duckdb_pkgs[*]} (real-DuckDB suite)"
     python3 -m pip install -q "${duckdb_pkgs[@]}" 2>/dev/null ||

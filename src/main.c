@@ -1368,7 +1368,9 @@ static int cmd_import(int argc, char **argv)
     rl_transfer_opts o = {.schema = schema, .progress = isatty(STDERR_FILENO)};
     rl_error e;
     rl_error_clear(&e);
-    rl_transfer_result r = rl_import_postgres(pos[0], pos[1], &o, stdout, &e);
+    rl_transfer_result r = rl_transfer_is_sqlite(pos[0])
+                               ? rl_import_sqlite(pos[0], pos[1], &o, stdout, &e)
+                               : rl_import_postgres(pos[0], pos[1], &o, stdout, &e);
     if (r == RL_TRANSFER_DONE)
         return EXIT_OK;
     if (r == RL_TRANSFER_INTERRUPTED)

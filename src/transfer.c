@@ -1,18 +1,23 @@
 /*
  * transfer.c — `rocklake import` and `rocklake export`: a DuckLake catalog
- * moved between a PostgreSQL database (libpq) and a RockLake lake (this
- * process's own SQL engine, sql.h, on the lake's catalog).
+ * moved between a PostgreSQL database (libpq) or a SQLite file (libsqlite3)
+ * and a RockLake lake (this process's own SQL engine, sql.h, on the lake's
+ * catalog).
  *
  * Owns: discovering the catalog's tables (every ducklake_* relation of the
- * metadata schema, the dynamic inlined-data tables included) with their
- * columns from pg_attribute, the CREATE TABLE statements DuckDB's ducklake
+ * metadata schema or file, the dynamic inlined-data tables included) with
+ * their columns (pg_attribute; SQLite's table_info mapped to DuckLake's
+ * PostgreSQL types), the CREATE TABLE statements DuckDB's ducklake
  * extension would send, streaming rows as COPY text between the two sides,
- * progress, interruption, and the verification at the end.
+ * progress, interruption, and the verification at the end. An import's
+ * source is a source_ops vtable (PostgreSQL or SQLite); the lake side is
+ * shared.
  *
  * Invariants:
- *  - the PostgreSQL side of an import is read in ONE REPEATABLE READ READ
- *    ONLY transaction, and the lake side of an export in one RockLake
- *    transaction, so each copies one consistent catalog;
+ *  - the source of an import is read in ONE transaction (PostgreSQL:
+ *    REPEATABLE READ READ ONLY; SQLite: one read transaction), and the lake
+ *    side of an export in one RockLake transaction, so each copies one
+ *    consistent catalog;
  *  - an import writes the copy-incomplete marker durably before its
  *    first row and removes it only after every table's row count equals the
  *    source's and rl_check_copy reported nothing: a lake without the
@@ -30,10 +35,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <libpq-fe.h>
+#include <sqlite3.h>
 
 #include "buf.h"
 #include "catalog.h"
@@ -486,62 +493,7 @@ static void test_hook(int chunks)
     rl_transfer_interrupt();
 }
 
-/* -------------------------------------------------------------- import */
-
-typedef struct importer {
-    PGconn *pg;
-    const char *schema;
-    rl_catalog *cat;
-    rl_engine *eng;
-    rl_session *s;
-    tlist tables;
-    progress prog;
-    int chunks;
-    bool copying; /* a COPY FROM STDIN is open on the lake's session */
-} importer;
-
-static int source_discover(importer *im, rl_format *fmt, rl_error *err)
-{
-    rl_buf q;
-    rl_buf_init(&q, 0);
-    columns_sql(&q, im->schema, true);
-    trows r;
-    int rc = pg_rows(im->pg, (const char *)q.data, &r, err);
-    rl_buf_free(&q);
-    if (rc < 0)
-        return -1;
-    rc = tlist_build(&r, &im->tables, err);
-    trows_free(&r);
-    if (rc < 0)
-        return -1;
-    bool meta = false;
-    for (size_t i = 0; i < im->tables.n; i++)
-        meta |= strcmp(im->tables.t[i].name, "ducklake_metadata") == 0;
-    if (!meta) {
-        rl_error_set(err, RL_SQLSTATE_UNDEFINED_TABLE,
-                     "the source has no DuckLake catalog in schema \"%s\" (no ducklake_metadata)",
-                     im->schema);
-        rl_error_hint(err, "name the schema DuckLake's METADATA_SCHEMA used with --schema");
-        return -1;
-    }
-    qsort(im->tables.t, im->tables.n, sizeof *im->tables.t, table_cmp);
-    rl_buf_init(&q, 0);
-    rl_buf_printf(&q, "SELECT value FROM \"%s\".ducklake_metadata WHERE key = 'version' AND scope IS NULL",
-                  im->schema);
-    rl_buf_put(&q, "", 1);
-    rc = pg_rows(im->pg, (const char *)q.data, &r, err);
-    rl_buf_free(&q);
-    if (rc < 0)
-        return -1;
-    const char *ver = r.nrows && cell(&r, 0, 0) ? cell(&r, 0, 0) : "?";
-    *fmt = rl_format_parse(ver);
-    if (!*fmt)
-        rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
-                     "the source catalog has DuckLake format \"%s\"; RockLake serves 1.0 and 1.1",
-                     ver);
-    trows_free(&r);
-    return *fmt ? 0 : -1;
-}
+/* ------------------------------------------------------------- sources */
 
 static int count_rows(PGconn *pg, rl_session *s, const char *schema, ttable *t, int64_t *out,
                       rl_error *err)
@@ -561,10 +513,446 @@ static int count_rows(PGconn *pg, rl_session *s, const char *schema, ttable *t, 
     return 0;
 }
 
+/* One row of a table as a COPY text line ('\n' included); 0 to go on, 1
+ * to stop (interrupted), -1 on an error in *err. */
+typedef int (*row_fn)(void *ctx, const char *line, size_t len, rl_error *err);
+
+/* A catalog an import reads: PostgreSQL (libpq) or a SQLite file. Every
+ * call runs inside the one read transaction `open` started. */
+typedef struct source_ops {
+    int (*open)(void *src, const char *where, rl_error *err);
+    /* the ducklake_* tables with their columns typed as on PostgreSQL */
+    int (*discover)(void *src, tlist *out, rl_error *err);
+    /* ducklake_metadata's 'version' (global scope) into out */
+    int (*version)(void *src, char *out, size_t n, rl_error *err);
+    int (*count)(void *src, ttable *t, rl_error *err);
+    int (*stream)(void *src, const ttable *t, row_fn row, void *ctx, rl_error *err);
+    int (*finish)(void *src, rl_error *err);
+    /* "postgres host=... schema=S" / "sqlite /path": the marker's words */
+    void (*describe)(void *src, char *out, size_t n);
+    void (*close)(void *src);
+} source_ops;
+
+/* ---- PostgreSQL */
+
+typedef struct pg_source {
+    PGconn *pg;
+    const char *schema;
+} pg_source;
+
+static int pgs_open(void *src, const char *where, rl_error *err)
+{
+    pg_source *p = src;
+    if (!(p->pg = pg_connect(where, "source PostgreSQL", err)) || pg_session_setup(p->pg, err) < 0)
+        return -1;
+    return pg_exec(p->pg, "BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", err);
+}
+
+static int pgs_discover(void *src, tlist *out, rl_error *err)
+{
+    pg_source *p = src;
+    rl_buf q;
+    rl_buf_init(&q, 0);
+    columns_sql(&q, p->schema, true);
+    trows r;
+    int rc = pg_rows(p->pg, (const char *)q.data, &r, err);
+    rl_buf_free(&q);
+    if (rc < 0)
+        return -1;
+    rc = tlist_build(&r, out, err);
+    trows_free(&r);
+    return rc;
+}
+
+static int pgs_version(void *src, char *out, size_t n, rl_error *err)
+{
+    pg_source *p = src;
+    rl_buf q;
+    rl_buf_init(&q, 0);
+    rl_buf_printf(&q, "SELECT value FROM \"%s\".ducklake_metadata WHERE key = 'version' AND scope IS NULL",
+                  p->schema);
+    rl_buf_put(&q, "", 1);
+    trows r;
+    int rc = pg_rows(p->pg, (const char *)q.data, &r, err);
+    rl_buf_free(&q);
+    if (rc < 0)
+        return -1;
+    snprintf(out, n, "%s", r.nrows && cell(&r, 0, 0) ? cell(&r, 0, 0) : "?");
+    trows_free(&r);
+    return 0;
+}
+
+static int pgs_count(void *src, ttable *t, rl_error *err)
+{
+    pg_source *p = src;
+    return count_rows(p->pg, NULL, p->schema, t, &t->rows, err);
+}
+
+/* The table's COPY TO STDOUT, line by line. */
+static int pgs_stream(void *src, const ttable *t, row_fn row, void *ctx, rl_error *err)
+{
+    pg_source *p = src;
+    rl_buf q;
+    rl_buf_init(&q, 0);
+    rl_buf_put_str(&q, "COPY (SELECT ");
+    column_list(&q, t);
+    rl_buf_put_str(&q, " FROM ");
+    qualified(&q, p->schema, t->name);
+    rl_buf_put_str(&q, ") TO STDOUT");
+    rl_buf_put(&q, "", 1);
+    PGresult *res = PQexec(p->pg, (const char *)q.data);
+    rl_buf_free(&q);
+    if (PQresultStatus(res) != PGRES_COPY_OUT) {
+        pg_fail(err, p->pg, res, "reading the source");
+        PQclear(res);
+        return -1;
+    }
+    PQclear(res);
+    int rc = 0;
+    for (;;) {
+        char *line = NULL;
+        int n = PQgetCopyData(p->pg, &line, 0);
+        if (n == -1)
+            break;
+        if (n < 0)
+            return pg_fail(err, p->pg, NULL, "reading the source");
+        rc = row(ctx, line, (size_t)n, err);
+        PQfreemem(line);
+        if (rc != 0)
+            return rc; /* the connection is abandoned with its COPY */
+    }
+    PGresult *done = PQgetResult(p->pg);
+    if (PQresultStatus(done) != PGRES_COMMAND_OK)
+        rc = pg_fail(err, p->pg, done, "reading the source");
+    PQclear(done);
+    while ((done = PQgetResult(p->pg)))
+        PQclear(done);
+    return rc;
+}
+
+static int pgs_finish(void *src, rl_error *err)
+{
+    pg_source *p = src;
+    return pg_exec(p->pg, "COMMIT", err);
+}
+
+static void pgs_describe(void *src, char *out, size_t n)
+{
+    pg_source *p = src;
+    snprintf(out, n, "postgres host=%s port=%s dbname=%s schema=%s",
+             PQhost(p->pg) ? PQhost(p->pg) : "?", PQport(p->pg) ? PQport(p->pg) : "?",
+             PQdb(p->pg) ? PQdb(p->pg) : "?", p->schema);
+}
+
+static void pgs_close(void *src)
+{
+    pg_source *p = src;
+    PQfinish(p->pg);
+    p->pg = NULL;
+}
+
+static const source_ops pg_source_ops = {pgs_open,  pgs_discover, pgs_version,  pgs_count,
+                                         pgs_stream, pgs_finish,  pgs_describe, pgs_close};
+
+/* ---- SQLite */
+
+typedef struct sq_source {
+    sqlite3 *db;
+    const char *path;
+    rl_buf line;
+} sq_source;
+
+static int sq_fail(rl_error *err, sqlite3 *db, const char *what)
+{
+    int code = db ? sqlite3_errcode(db) : SQLITE_NOMEM;
+    const char *state = code == SQLITE_CANTOPEN || code == SQLITE_IOERR ? RL_SQLSTATE_IO
+                        : code == SQLITE_NOTADB || code == SQLITE_CORRUPT ? RL_SQLSTATE_DATA_CORRUPTED
+                        : code == SQLITE_BUSY || code == SQLITE_LOCKED ? RL_SQLSTATE_OBJECT_STATE
+                        : RL_SQLSTATE_INTERNAL;
+    return rl_error_set(err, state, "%s: SQLite: %s", what, db ? sqlite3_errmsg(db) : "out of memory");
+}
+
+static int sq_exec(sq_source *s, const char *sql, rl_error *err)
+{
+    return sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0
+                                                                 : sq_fail(err, s->db, s->path);
+}
+
+static int sqs_open(void *src, const char *where, rl_error *err)
+{
+    sq_source *s = src;
+    s->path = where;
+    rl_buf_init(&s->line, 0);
+    if (sqlite3_open_v2(where, &s->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        sq_fail(err, s->db, where);
+        rl_error_hint(err, "give an existing SQLite file DuckLake created, as sqlite:/path/file");
+        return -1;
+    }
+    sqlite3_busy_timeout(s->db, 10000);
+    /* a deferred read transaction: its first SELECT fixes the snapshot every
+     * later one reads */
+    return sq_exec(s, "BEGIN", err);
+}
+
+/* The PostgreSQL type of a SQLite catalog column: a fixed table's from
+ * RockLake's descriptor (DuckLake's PostgreSQL types, NOT NULLs included),
+ * a per-table one's from its declared SQLite type. */
+static bool sq_col_type(const char *rel, const char *att, const char *decl, tcol *c)
+{
+    const rl_table_desc *d = rl_desc_by_name(rel, RL_FMT_LATEST);
+    int i = d ? rl_desc_column_index(d, att, RL_FMT_LATEST) : -1;
+    if (i >= 0) {
+        const rl_column_desc *cd = &d->cols[i];
+        c->notnull = cd->not_null;
+        return sql_type(rl_type_name(cd->type), cd->typmod ? cd->typmod : -1, c->type,
+                        sizeof c->type);
+    }
+    static const char *const map[][2] = {
+        {"BIGINT", "BIGINT"},   {"INTEGER", "BIGINT"}, {"VARCHAR", "VARCHAR"},
+        {"TEXT", "VARCHAR"},    {"BLOB", "BYTEA"},     {"DOUBLE", "DOUBLE PRECISION"},
+        {"REAL", "DOUBLE PRECISION"}, {"BOOLEAN", "BOOLEAN"}, {"", "VARCHAR"}};
+    for (size_t k = 0; k < sizeof map / sizeof map[0]; k++)
+        if (strcasecmp(decl, map[k][0]) == 0) {
+            snprintf(c->type, sizeof c->type, "%s", map[k][1]);
+            return true;
+        }
+    return false;
+}
+
+static int sq_add_col(tlist *l, const char *rel, const char *att, const char *decl, rl_error *err)
+{
+    if (strlen(rel) >= 64 || strlen(att) >= 64)
+        return rl_error_set(err, RL_SQLSTATE_PROGRAM_LIMIT, "name too long: %s.%s", rel, att);
+    ttable *t = tlist_table(l, rel);
+    tcol *grown = t ? rl_array_reserve(t->cols, t->ncols, &t->cap, sizeof *grown, 16) : NULL;
+    if (!grown)
+        return rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
+    t->cols = grown;
+    tcol *c = &t->cols[t->ncols++];
+    memset(c, 0, sizeof *c);
+    snprintf(c->name, sizeof c->name, "%s", att);
+    if (!sq_col_type(rel, att, decl, c))
+        return rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
+                            "column %s.%s has SQLite type %s, which a DuckLake catalog does not use",
+                            rel, att, decl);
+    return 0;
+}
+
+static int sqs_discover(void *src, tlist *out, rl_error *err)
+{
+    sq_source *s = src;
+    sqlite3_stmt *st = NULL;
+    static const char sql[] =
+        "SELECT m.name, p.name, p.type FROM sqlite_master m, pragma_table_info(m.name) p "
+        "WHERE m.type = 'table' AND m.name LIKE 'ducklake\\_%' ESCAPE '\\' ORDER BY m.name, p.cid";
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return sq_fail(err, s->db, s->path);
+    memset(out, 0, sizeof *out);
+    int rc = 0, step;
+    while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *rel = (const char *)sqlite3_column_text(st, 0);
+        const char *att = (const char *)sqlite3_column_text(st, 1);
+        const char *decl = (const char *)sqlite3_column_text(st, 2);
+        if (rel && att)
+            rc = sq_add_col(out, rel, att, decl ? decl : "", err);
+    }
+    if (rc == 0 && step != SQLITE_DONE)
+        rc = sq_fail(err, s->db, s->path);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int sqs_version(void *src, char *out, size_t n, rl_error *err)
+{
+    sq_source *s = src;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(s->db, "SELECT value FROM ducklake_metadata WHERE key = 'version' "
+                                  "AND scope IS NULL", -1, &st, NULL) != SQLITE_OK)
+        return sq_fail(err, s->db, s->path);
+    int step = sqlite3_step(st);
+    const char *v = step == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+    snprintf(out, n, "%s", v ? v : "?");
+    sqlite3_finalize(st);
+    return step == SQLITE_ROW || step == SQLITE_DONE ? 0 : sq_fail(err, s->db, s->path);
+}
+
+static int sqs_count(void *src, ttable *t, rl_error *err)
+{
+    sq_source *s = src;
+    rl_buf q;
+    rl_buf_init(&q, 0);
+    rl_buf_put_str(&q, "SELECT count(*) FROM ");
+    quote_ident(&q, t->name);
+    rl_buf_put(&q, "", 1);
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(s->db, (const char *)q.data, -1, &st, NULL) == SQLITE_OK &&
+                     sqlite3_step(st) == SQLITE_ROW
+                 ? 0
+                 : sq_fail(err, s->db, s->path);
+    if (rc == 0)
+        t->rows = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    rl_buf_free(&q);
+    return rc;
+}
+
+/* A text value as COPY text: backslash, tab, newline and CR escaped. */
+static void copy_text(rl_buf *b, const unsigned char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *esc = s[i] == '\\' ? "\\\\" : s[i] == '\t' ? "\\t" : s[i] == '\n' ? "\\n"
+                          : s[i] == '\r' ? "\\r" : NULL;
+        if (esc)
+            rl_buf_put(b, esc, 2);
+        else
+            rl_buf_put(b, &s[i], 1);
+    }
+}
+
+/* One SQLite value as the COPY text of a column of PostgreSQL type `type`:
+ * BIGINT 0/1 of a BOOLEAN becomes f/t, a BLOB bytea's \x hex. */
+static void sq_cell(rl_buf *b, sqlite3_stmt *st, int col, const char *type)
+{
+    char num[64];
+    switch (sqlite3_column_type(st, col)) {
+    case SQLITE_NULL:
+        rl_buf_put(b, "\\N", 2);
+        return;
+    case SQLITE_INTEGER: {
+        long long v = sqlite3_column_int64(st, col);
+        if (strcmp(type, "BOOLEAN") == 0)
+            snprintf(num, sizeof num, "%s", v ? "t" : "f");
+        else
+            snprintf(num, sizeof num, "%lld", v);
+        rl_buf_put_str(b, num);
+        return;
+    }
+    case SQLITE_FLOAT:
+        snprintf(num, sizeof num, "%.17g", sqlite3_column_double(st, col));
+        rl_buf_put_str(b, num);
+        return;
+    case SQLITE_BLOB: {
+        const unsigned char *p = sqlite3_column_blob(st, col);
+        int n = sqlite3_column_bytes(st, col);
+        rl_buf_put(b, "\\\\x", 3);
+        for (int i = 0; i < n; i++) {
+            snprintf(num, sizeof num, "%02x", p[i]);
+            rl_buf_put(b, num, 2);
+        }
+        return;
+    }
+    default:
+        copy_text(b, sqlite3_column_text(st, col), (size_t)sqlite3_column_bytes(st, col));
+    }
+}
+
+static int sqs_stream(void *src, const ttable *t, row_fn row, void *ctx, rl_error *err)
+{
+    sq_source *s = src;
+    rl_buf q;
+    rl_buf_init(&q, 0);
+    rl_buf_put_str(&q, "SELECT ");
+    column_list(&q, t);
+    rl_buf_put_str(&q, " FROM ");
+    quote_ident(&q, t->name);
+    rl_buf_put(&q, "", 1);
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(s->db, (const char *)q.data, -1, &st, NULL) == SQLITE_OK
+                 ? 0
+                 : sq_fail(err, s->db, s->path);
+    rl_buf_free(&q);
+    int step = SQLITE_DONE;
+    while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        rl_buf_reset(&s->line);
+        for (size_t c = 0; c < t->ncols; c++) {
+            if (c)
+                rl_buf_put(&s->line, "\t", 1);
+            sq_cell(&s->line, st, (int)c, t->cols[c].type);
+        }
+        rl_buf_put(&s->line, "\n", 1);
+        rc = s->line.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
+                            : row(ctx, (const char *)s->line.data, s->line.len, err);
+    }
+    if (rc == 0 && step != SQLITE_DONE)
+        rc = sq_fail(err, s->db, s->path);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int sqs_finish(void *src, rl_error *err)
+{
+    return sq_exec(src, "COMMIT", err);
+}
+
+static void sqs_describe(void *src, char *out, size_t n)
+{
+    sq_source *s = src;
+    snprintf(out, n, "sqlite %s", s->path);
+}
+
+static void sqs_close(void *src)
+{
+    sq_source *s = src;
+    sqlite3_close(s->db);
+    s->db = NULL;
+    rl_buf_free(&s->line);
+}
+
+static const source_ops sq_source_ops = {sqs_open,  sqs_discover, sqs_version,  sqs_count,
+                                         sqs_stream, sqs_finish,  sqs_describe, sqs_close};
+
+bool rl_transfer_is_sqlite(const char *where)
+{
+    return strncmp(where, "sqlite:", 7) == 0;
+}
+
+/* -------------------------------------------------------------- import */
+
+typedef struct importer {
+    const source_ops *ops;
+    void *src;
+    const char *what; /* "schema \"public\"" / "file" */
+    rl_catalog *cat;
+    rl_engine *eng;
+    rl_session *s;
+    tlist tables;
+    progress prog;
+    const ttable *cur; /* the table being copied */
+    int64_t in_chunk;  /* its rows in the open COPY */
+    int chunks;
+    bool copying; /* a COPY FROM STDIN is open on the lake's session */
+} importer;
+
+static int source_discover(importer *im, rl_format *fmt, rl_error *err)
+{
+    if (im->ops->discover(im->src, &im->tables, err) < 0)
+        return -1;
+    bool meta = false;
+    for (size_t i = 0; i < im->tables.n; i++)
+        meta |= strcmp(im->tables.t[i].name, "ducklake_metadata") == 0;
+    if (!meta) {
+        rl_error_set(err, RL_SQLSTATE_UNDEFINED_TABLE,
+                     "the source has no DuckLake catalog in %s (no ducklake_metadata)", im->what);
+        if (im->ops == &pg_source_ops)
+            rl_error_hint(err, "name the schema DuckLake's METADATA_SCHEMA used with --schema");
+        return -1;
+    }
+    qsort(im->tables.t, im->tables.n, sizeof *im->tables.t, table_cmp);
+    char ver[64];
+    if (im->ops->version(im->src, ver, sizeof ver, err) < 0)
+        return -1;
+    *fmt = rl_format_parse(ver);
+    if (!*fmt)
+        return rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
+                            "the source catalog has DuckLake format \"%s\"; RockLake serves 1.0 "
+                            "and 1.1", ver);
+    return 0;
+}
+
 static int source_count(importer *im, rl_error *err)
 {
     for (size_t i = 0; i < im->tables.n; i++) {
-        if (count_rows(im->pg, NULL, im->schema, &im->tables.t[i], &im->tables.t[i].rows, err) < 0)
+        if (im->ops->count(im->src, &im->tables.t[i], err) < 0)
             return -1;
         im->tables.total_rows += im->tables.t[i].rows;
     }
@@ -625,75 +1013,38 @@ static void lake_copy_abort(importer *im)
     rl_session_copy_fail(im->s, "import stopped", &k, &e);
 }
 
-/* Stream one table: the source's COPY TO STDOUT into COPYs of at most
- * RL_TRANSFER_CHUNK_ROWS rows each. 1 when interrupted. */
+/* A source row into the open COPY; a COPY commits every
+ * RL_TRANSFER_CHUNK_ROWS rows. */
+static int import_row(void *ctx, const char *line, size_t len, rl_error *err)
+{
+    importer *im = ctx;
+    if (interrupted)
+        return 1;
+    if (!im->copying && lake_copy_begin(im, im->cur, err) < 0)
+        return -1;
+    if (rl_session_copy_data(im->s, (const uint8_t *)line, len, err) < 0)
+        return -1;
+    im->prog.rows++;
+    if (++im->in_chunk == RL_TRANSFER_CHUNK_ROWS) {
+        im->in_chunk = 0;
+        if (lake_copy_end(im, err) < 0)
+            return -1;
+    }
+    progress_show(&im->prog, false);
+    return 0;
+}
+
+/* Stream one table into COPYs of at most RL_TRANSFER_CHUNK_ROWS rows
+ * each. 1 when interrupted. */
 static int import_table(importer *im, const ttable *t, rl_error *err)
 {
-    rl_buf q;
-    rl_buf_init(&q, 0);
-    rl_buf_put_str(&q, "COPY (SELECT ");
-    column_list(&q, t);
-    rl_buf_put_str(&q, " FROM ");
-    qualified(&q, im->schema, t->name);
-    rl_buf_put_str(&q, ") TO STDOUT");
-    rl_buf_put(&q, "", 1);
-    PGresult *res = PQexec(im->pg, (const char *)q.data);
-    rl_buf_free(&q);
-    if (PQresultStatus(res) != PGRES_COPY_OUT) {
-        pg_fail(err, im->pg, res, "reading the source");
-        PQclear(res);
-        return -1;
-    }
-    PQclear(res);
-    int64_t in_chunk = 0;
-    int rc = 0;
-    for (;;) {
-        char *row = NULL;
-        int n = PQgetCopyData(im->pg, &row, 0);
-        if (n == -1)
-            break;
-        if (n < 0) {
-            rc = pg_fail(err, im->pg, NULL, "reading the source");
-            break;
-        }
-        if (interrupted) {
-            PQfreemem(row);
-            rc = 1;
-            break;
-        }
-        if (!im->copying && lake_copy_begin(im, t, err) < 0) {
-            PQfreemem(row);
-            rc = -1;
-            break;
-        }
-        int w = rl_session_copy_data(im->s, (const uint8_t *)row, (size_t)n, err);
-        PQfreemem(row);
-        if (w < 0) {
-            rc = -1;
-            break;
-        }
-        im->prog.rows++;
-        if (++in_chunk == RL_TRANSFER_CHUNK_ROWS) {
-            in_chunk = 0;
-            if (lake_copy_end(im, err) < 0) {
-                rc = -1;
-                break;
-            }
-        }
-        progress_show(&im->prog, false);
-    }
+    im->cur = t;
+    im->in_chunk = 0;
+    int rc = im->ops->stream(im->src, t, import_row, im, err);
     if (rc == 0 && im->copying && lake_copy_end(im, err) < 0)
         rc = -1;
     if (rc == 0 && interrupted)
         rc = 1;
-    if (rc != 0)
-        return rc; /* the connection is abandoned with its COPY */
-    PGresult *done = PQgetResult(im->pg);
-    if (PQresultStatus(done) != PGRES_COMMAND_OK)
-        rc = pg_fail(err, im->pg, done, "reading the source");
-    PQclear(done);
-    while ((done = PQgetResult(im->pg)))
-        PQclear(done);
     return rc;
 }
 
@@ -726,18 +1077,17 @@ static int import_verify(importer *im, FILE *report, rl_error *err)
     return problems == 0 ? 0 : -1;
 }
 
-/* "from postgres host=H port=P dbname=D schema=S, pid N, started T": the
- * marker's text (never the password). */
+/* "import from postgres host=H port=P dbname=D schema=S, pid N, started T"
+ * (or "from sqlite /path"): the marker's text (never the password). */
 static void marker_text(const importer *im, char *out, size_t n)
 {
-    char when[32] = "?";
+    char when[32] = "?", from[400];
     time_t now = time(NULL);
     struct tm tm;
     if (gmtime_r(&now, &tm))
         strftime(when, sizeof when, "%Y-%m-%d %H:%M:%SZ", &tm);
-    snprintf(out, n, "import from postgres host=%s port=%s dbname=%s schema=%s, pid %ld, started %s",
-             PQhost(im->pg) ? PQhost(im->pg) : "?", PQport(im->pg) ? PQport(im->pg) : "?",
-             PQdb(im->pg) ? PQdb(im->pg) : "?", im->schema, (long)getpid(), when);
+    im->ops->describe(im->src, from, sizeof from);
+    snprintf(out, n, "import from %s, pid %ld, started %s", from, (long)getpid(), when);
 }
 
 static int import_open_lake(importer *im, const char *lake_url, rl_format fmt, rl_error *err)
@@ -768,8 +1118,7 @@ static int import_open_lake(importer *im, const char *lake_url, rl_format fmt, r
 static int import_run(importer *im, const char *source, const char *lake_url, FILE *report,
                       rl_error *err)
 {
-    if (!(im->pg = pg_connect(source, "source PostgreSQL", err)) || pg_session_setup(im->pg, err) < 0 ||
-        pg_exec(im->pg, "BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", err) < 0)
+    if (im->ops->open(im->src, source, err) < 0)
         return -1;
     rl_format fmt;
     if (source_discover(im, &fmt, err) < 0 || source_count(im, err) < 0)
@@ -794,7 +1143,7 @@ static int import_run(importer *im, const char *source, const char *lake_url, FI
     im->prog.on = false;
     if (import_verify(im, report, err) < 0)
         return -1;
-    pg_exec(im->pg, "COMMIT", err);
+    im->ops->finish(im->src, err);
     if (interrupted)
         return 1;
     return rl_catalog_copy_marker_clear(im->cat, err) < 0 ? -1 : 0;
@@ -809,32 +1158,51 @@ static void importer_free(importer *im)
         rl_error e;
         rl_catalog_close(im->cat, &e);
     }
-    PQfinish(im->pg);
+    im->ops->close(im->src);
     tlist_free(&im->tables);
+}
+
+static rl_transfer_result import_from(importer *im, const char *source, const char *lake_url,
+                                      const rl_transfer_opts *o, FILE *report, rl_error *err)
+{
+    im->prog = (progress){.on = o && o->progress, .verb = "import", .t0 = now_s()};
+    interrupted = 0;
+    double t0 = now_s();
+    int rc = import_run(im, source, lake_url, report, err);
+    if (im->prog.on && rc != 0)
+        fputc('\n', stderr);
+    if (rc == 0)
+        fprintf(report, "imported %zu tables, %" PRId64 " rows into %s (DuckLake %s) in %.1f s; "
+                        "check: ok\n",
+                im->tables.n, im->tables.total_rows, lake_url,
+                rl_format_name(rl_catalog_format(im->cat)), now_s() - t0);
+    importer_free(im);
+    return rc == 0 ? RL_TRANSFER_DONE : rc > 0 ? RL_TRANSFER_INTERRUPTED : RL_TRANSFER_FAILED;
 }
 
 rl_transfer_result rl_import_postgres(const char *source, const char *lake_url,
                                       const rl_transfer_opts *o, FILE *report, rl_error *err)
 {
-    importer im = {.schema = o && o->schema ? o->schema : "public"};
-    im.prog = (progress){.on = o && o->progress, .verb = "import", .t0 = now_s()};
-    interrupted = 0;
-    if (!ident_ok(im.schema)) {
+    pg_source src = {.schema = o && o->schema ? o->schema : "public"};
+    if (!ident_ok(src.schema)) {
         rl_error_set(err, RL_SQLSTATE_INVALID_PARAMETER, "--schema \"%s\" is not a plain name",
-                     im.schema);
+                     src.schema);
         return RL_TRANSFER_FAILED;
     }
-    double t0 = now_s();
-    int rc = import_run(&im, source, lake_url, report, err);
-    if (im.prog.on && rc != 0)
-        fputc('\n', stderr);
-    if (rc == 0)
-        fprintf(report, "imported %zu tables, %" PRId64 " rows into %s (DuckLake %s) in %.1f s; "
-                        "check: ok\n",
-                im.tables.n, im.tables.total_rows, lake_url,
-                rl_format_name(rl_catalog_format(im.cat)), now_s() - t0);
-    importer_free(&im);
-    return rc == 0 ? RL_TRANSFER_DONE : rc > 0 ? RL_TRANSFER_INTERRUPTED : RL_TRANSFER_FAILED;
+    char what[96];
+    snprintf(what, sizeof what, "schema \"%s\"", src.schema);
+    importer im = {.ops = &pg_source_ops, .src = &src, .what = what};
+    return import_from(&im, source, lake_url, o, report, err);
+}
+
+rl_transfer_result rl_import_sqlite(const char *source, const char *lake_url,
+                                    const rl_transfer_opts *o, FILE *report, rl_error *err)
+{
+    if (rl_transfer_is_sqlite(source))
+        source += 7;
+    sq_source src = {0};
+    importer im = {.ops = &sq_source_ops, .src = &src, .what = "the SQLite file"};
+    return import_from(&im, source, lake_url, o, report, err);
 }
 
 /* -------------------------------------------------------------- export */

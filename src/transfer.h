@@ -40,6 +40,17 @@ typedef enum rl_transfer_result {
 rl_transfer_result rl_import_postgres(const char *source, const char *lake_url,
                                       const rl_transfer_opts *o, FILE *report, rl_error *err);
 
+/* The same from a SQLite file DuckLake keeps its catalog in (`source` is
+ * "sqlite:/path/file"; the prefix may be left off), read in one SQLite
+ * read transaction. Fixed tables get DuckLake's PostgreSQL column types (as
+ * a PostgreSQL-born lake has), per-table inlined tables the types their
+ * SQLite declarations name (BIGINT, VARCHAR, BYTEA, DOUBLE PRECISION). */
+rl_transfer_result rl_import_sqlite(const char *source, const char *lake_url,
+                                    const rl_transfer_opts *o, FILE *report, rl_error *err);
+
+/* Is `where` a SQLite catalog ("sqlite:/path/file")? */
+bool rl_transfer_is_sqlite(const char *where);
+
 /* Copy the lake at `lake_url` (opened read-only, one snapshot) into the
  * PostgreSQL database `target`: the same tables and column types DuckDB's
  * ducklake extension creates there, every row, in one PostgreSQL

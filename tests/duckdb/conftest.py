@@ -1,7 +1,8 @@
 """Real-DuckDB end-to-end suite: the same DuckDB SQL against a RockLake lake
 and against a PostgreSQL 15 catalog, through DuckDB 1.5.5 with its signed
-ducklake and postgres extensions (PyPI: duckdb, duckdb-extension-ducklake,
-duckdb-extension-postgres, all ==1.5.5).
+ducklake, postgres and sqlite extensions (PyPI: duckdb,
+duckdb-extension-ducklake, duckdb-extension-postgres, duckdb-extension-sqlite,
+all ==1.5.5).
 
 What it owns: starting the two catalog servers (one PostgreSQL 15 and one
 `rocklake serve --auto-create on` per pytest session), a fresh catalog
@@ -44,14 +45,17 @@ def free_port():
 
 
 def extension_dir():
-    """The two signed extension binaries in one folder, under the names DuckDB
-    derives their entry points from (postgres's is postgres_scanner)."""
+    """The three signed extension binaries in one folder, under the names DuckDB
+    derives their entry points from (postgres's is postgres_scanner, sqlite's
+    sqlite_scanner)."""
     import duckdb_extension_ducklake
     import duckdb_extension_postgres
+    import duckdb_extension_sqlite
     d = TMP / "extensions"
     d.mkdir(parents=True, exist_ok=True)
     for mod, src, dst in ((duckdb_extension_ducklake, "ducklake", "ducklake"),
-                          (duckdb_extension_postgres, "postgres", "postgres_scanner")):
+                          (duckdb_extension_postgres, "postgres", "postgres_scanner"),
+                          (duckdb_extension_sqlite, "sqlite", "sqlite_scanner")):
         p = Path(mod.__file__).parent / "extensions" / f"v{DUCKDB_VERSION}" / f"{src}.duckdb_extension"
         shutil.copyfile(p, d / f"{dst}.duckdb_extension")
     return d
@@ -91,12 +95,13 @@ def rocklake_server(root: Path, extra=(), store=None):
 
 
 def duck(ext_dir, config=None):
-    """A DuckDB connection with ducklake and postgres loaded from ext_dir (no
+    """A DuckDB connection with ducklake, postgres and sqlite loaded from ext_dir (no
     downloads: autoinstall/autoload are off)."""
     cfg = {"autoinstall_known_extensions": "false", "autoload_known_extensions": "false"}
     cfg.update(config or {})
     c = duckdb.connect(config=cfg)
     c.execute(f"LOAD '{ext_dir}/postgres_scanner.duckdb_extension'")
+    c.execute(f"LOAD '{ext_dir}/sqlite_scanner.duckdb_extension'")
     c.execute(f"LOAD '{ext_dir}/ducklake.duckdb_extension'")
     c.execute("SET TimeZone = 'UTC'")
     return c

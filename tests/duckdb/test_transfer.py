@@ -310,3 +310,59 @@ def test_other_metadata_schemas(pg_server, ext_dir, tmp_path):
               f"(DATA_PATH '{data}/', METADATA_SCHEMA 'dst')")
     assert c.execute("SELECT sum(a), count(*) FROM lake.t").fetchall() == want
     c.close()
+
+
+def attach_sqlite(ext_dir, path, data):
+    c = duck(ext_dir)
+    c.execute(f"ATTACH 'ducklake:sqlite:{path}' AS lake (DATA_PATH '{data}/')")
+    c.execute("USE lake")
+    return c
+
+
+@pytest.fixture
+def sqlite_lake(ext_dir, tmp_path):
+    """A DuckLake on a SQLite catalog, built by DuckDB: (file, data path, answers)."""
+    path = tmp_path / "cat.sqlite"
+    data = tmp_path / "sqdata"
+    data.mkdir()
+    c = attach_sqlite(ext_dir, path, data)
+    for sql in BUILD_SQL:
+        c.execute(sql)
+    want = answers(c)
+    c.close()
+    return path, data, want
+
+
+def test_sqlite_import(sqlite_lake, ext_dir, tmp_path):
+    path, data, want = sqlite_lake
+    root = tmp_path / "root"
+    out = run("import", f"sqlite:{path}", str(root / "sq"))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "imported" in out.stdout and "check: ok" in out.stdout, out.stdout
+    assert run("check", str(root / "sq")).returncode == 0
+    srv = rocklake_server(TMP, extra=("--auto-create", "off"), store=root)
+    try:
+        with psycopg.connect(srv.dsn("sq")) as a:  # fixed tables typed as on PostgreSQL
+            types = dict(a.execute(
+                "SELECT c.relname || '.' || a.attname, t.typname FROM pg_class c JOIN "
+                "pg_namespace n ON c.relnamespace = n.oid JOIN pg_attribute a ON c.oid = "
+                "a.attrelid JOIN pg_type t ON a.atttypid = t.oid WHERE a.attnum > 0 AND "
+                "c.relkind = 'r' AND n.nspname = 'public'").fetchall())
+        assert types["ducklake_snapshot.snapshot_time"] == "timestamptz", types
+        assert types["ducklake_schema.path_is_relative"] == "bool", types
+        assert types["ducklake_schema.schema_uuid"] == "uuid", types
+        c = attach(ext_dir, srv.dsn("sq"), data)
+        got = answers(c)
+        c.execute("INSERT INTO t VALUES (4, 'four', 4.0)")  # DuckDB keeps writing it
+        assert c.execute("SELECT count(*) FROM t WHERE id = 4").fetchone() == (1,)
+        c.close()
+    finally:
+        assert srv.stop() == 0, srv.log_text()[-3000:]
+    assert got == want
+    # not a DuckLake file, and a missing one: refused, no lake left behind
+    (tmp_path / "empty.sqlite").write_bytes(b"")
+    out = run("import", f"sqlite:{tmp_path / 'empty.sqlite'}", str(root / "e"))
+    assert out.returncode == 1 and "no DuckLake catalog" in out.stderr, out.stderr
+    out = run("import", f"sqlite:{tmp_path / 'missing.sqlite'}", str(root / "m"))
+    assert out.returncode == 1 and "unable to open" in out.stderr, out.stderr
+    assert not (root / "m").exists()

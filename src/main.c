@@ -1401,7 +1401,9 @@ static int cmd_export(int argc, char **argv)
     rl_transfer_opts o = {.schema = schema, .progress = isatty(STDERR_FILENO)};
     rl_error e;
     rl_error_clear(&e);
-    rl_transfer_result r = rl_export_postgres(pos[0], pos[1], &o, stdout, &e);
+    rl_transfer_result r = rl_transfer_is_sqlite(pos[1])
+                               ? rl_export_sqlite(pos[0], pos[1], &o, stdout, &e)
+                               : rl_export_postgres(pos[0], pos[1], &o, stdout, &e);
     if (r == RL_TRANSFER_DONE)
         return EXIT_OK;
     if (r == RL_TRANSFER_INTERRUPTED)

@@ -906,6 +906,15 @@ bool rl_transfer_is_sqlite(const char *where)
     return strncmp(where, "sqlite:", 7) == 0;
 }
 
+/* A SQLite file has no schemas: --schema is refused, not ignored. */
+static bool sq_no_schema(const rl_transfer_opts *o, rl_error *err)
+{
+    if (!o || !o->schema)
+        return true;
+    rl_error_set(err, RL_SQLSTATE_INVALID_PARAMETER, "--schema does not apply to a SQLite file");
+    return false;
+}
+
 /* -------------------------------------------------------------- import */
 
 typedef struct importer {
@@ -1198,6 +1207,8 @@ rl_transfer_result rl_import_postgres(const char *source, const char *lake_url,
 rl_transfer_result rl_import_sqlite(const char *source, const char *lake_url,
                                     const rl_transfer_opts *o, FILE *report, rl_error *err)
 {
+    if (!sq_no_schema(o, err))
+        return RL_TRANSFER_FAILED;
     if (rl_transfer_is_sqlite(source))
         source += 7;
     sq_source src = {0};
@@ -1218,6 +1229,12 @@ typedef struct exporter {
     rl_error copy_err;
     bool copy_failed;
     int chunks; /* tables copied (the test hook's count) */
+    /* a SQLite target: */
+    sqlite3 *sq;
+    const char *sq_path;
+    bool sq_created; /* the file did not exist before */
+    sqlite3_stmt *ins; /* the open table's INSERT */
+    rl_buf text;       /* a value's text */
 } exporter;
 
 static int export_open_lake(exporter *ex, const char *lake_url, rl_error *err)
@@ -1451,6 +1468,239 @@ rl_transfer_result rl_export_postgres(const char *lake_url, const char *target,
                         "(schema %s) in %.1f s\n",
                 ex.tables.n, ex.tables.total_rows, lake_url, PQdb(ex.pg), ex.schema,
                 now_s() - t0);
+    exporter_free(&ex);
+    return rc == 0 ? RL_TRANSFER_DONE : rc > 0 ? RL_TRANSFER_INTERRUPTED : RL_TRANSFER_FAILED;
+}
+
+/* ------------------------------------------------------- export to SQLite */
+
+/* The SQLite type DuckLake declares for a column of PostgreSQL type `pg`:
+ * integers and booleans BIGINT, bytea BLOB, everything else VARCHAR. */
+static const char *sq_decl_type(const char *pg)
+{
+    static const char *const ints[] = {"BIGINT", "INTEGER", "SMALLINT", "BOOLEAN"};
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+        if (strcmp(pg, ints[i]) == 0)
+            return "BIGINT";
+    return strcmp(pg, "BYTEA") == 0 ? "BLOB" : "VARCHAR";
+}
+
+/* CREATE TABLE "t"("c" TYPE [PRIMARY KEY] [NOT NULL], ...); as DuckLake's
+ * SQLite catalog has it. */
+static void sq_create_sql(rl_buf *q, const ttable *t)
+{
+    const rl_table_desc *d = rl_desc_by_name(t->name, RL_FMT_LATEST);
+    const char *pk = d && d->pk_col >= 0 ? d->cols[d->pk_col].name : NULL;
+    rl_buf_put_str(q, "CREATE TABLE ");
+    quote_ident(q, t->name);
+    rl_buf_put(q, "(", 1);
+    for (size_t i = 0; i < t->ncols; i++) {
+        if (i)
+            rl_buf_put(q, ", ", 2);
+        quote_ident(q, t->cols[i].name);
+        rl_buf_printf(q, " %s", sq_decl_type(t->cols[i].type));
+        if (pk && strcmp(pk, t->cols[i].name) == 0)
+            rl_buf_put_str(q, " PRIMARY KEY");
+        else if (t->cols[i].notnull)
+            rl_buf_put_str(q, " NOT NULL");
+    }
+    rl_buf_put_str(q, ");\n");
+}
+
+static int sq_target_open(exporter *ex, const char *path, rl_error *err)
+{
+    ex->sq_created = access(path, F_OK) != 0;
+    if (sqlite3_open_v2(path, &ex->sq, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+        SQLITE_OK)
+        return sq_fail(err, ex->sq, path);
+    sqlite3_busy_timeout(ex->sq, 10000);
+    if (sqlite3_exec(ex->sq, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+        return sq_fail(err, ex->sq, path);
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(ex->sq, "SELECT name FROM sqlite_master WHERE type = 'table' AND "
+                                   "name LIKE 'ducklake\\_%' ESCAPE '\\' LIMIT 1",
+                           -1, &st, NULL) != SQLITE_OK)
+        return sq_fail(err, ex->sq, path);
+    int step = sqlite3_step(st), rc = 0;
+    if (step == SQLITE_ROW) {
+        rl_error_set(err, RL_SQLSTATE_DUPLICATE_TABLE,
+                     "the target SQLite file \"%s\" already has a DuckLake catalog (table %s)",
+                     path, (const char *)sqlite3_column_text(st, 0));
+        rl_error_hint(err, "export into a new file; nothing was written");
+        rc = -1;
+    } else if (step != SQLITE_DONE) {
+        rc = sq_fail(err, ex->sq, path);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int sq_target_create(exporter *ex, rl_error *err)
+{
+    rl_buf q;
+    rl_buf_init(&q, 0);
+    for (size_t i = 0; i < ex->tables.n; i++)
+        sq_create_sql(&q, &ex->tables.t[i]);
+    rl_buf_put(&q, "", 1);
+    int rc = q.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
+             : sqlite3_exec(ex->sq, (const char *)q.data, NULL, NULL, NULL) != SQLITE_OK
+                 ? sq_fail(err, ex->sq, ex->sq_path)
+                 : 0;
+    rl_buf_free(&q);
+    return rc;
+}
+
+/* Bind one lake value to parameter `i` of the INSERT. */
+static int sq_bind(exporter *ex, int i, const rl_value *v)
+{
+    if (v->d.isnull)
+        return sqlite3_bind_null(ex->ins, i);
+    switch (rl_oid_type(v->oid)) {
+    case RL_T_BOOL:
+        return sqlite3_bind_int64(ex->ins, i, v->d.v.b ? 1 : 0);
+    case RL_T_BYTEA:
+        return sqlite3_bind_blob64(ex->ins, i, v->d.v.s.len ? v->d.v.s.p : (const uint8_t *)"",
+                                   v->d.v.s.len, SQLITE_TRANSIENT);
+    default:
+        break;
+    }
+    rl_buf_reset(&ex->text);
+    rl_value_to_text(&ex->text, v);
+    if (ex->text.failed)
+        return SQLITE_NOMEM;
+    rl_type t = rl_oid_type(v->oid);
+    if (t == RL_T_INT8 || t == RL_T_INT4 || t == RL_T_INT2) {
+        rl_buf_put(&ex->text, "", 1);
+        return sqlite3_bind_int64(ex->ins, i, strtoll((const char *)ex->text.data, NULL, 10));
+    }
+    return sqlite3_bind_text64(ex->ins, i, ex->text.len ? (const char *)ex->text.data : "",
+                               ex->text.len, SQLITE_TRANSIENT, SQLITE_UTF8);
+}
+
+/* One lake row -> one INSERT on the target. */
+static int sq_export_row(void *ctx, size_t ncols, const rl_value *vals)
+{
+    exporter *ex = ctx;
+    if (interrupted)
+        return -1;
+    int rc = SQLITE_OK;
+    for (size_t c = 0; c < ncols && rc == SQLITE_OK; c++)
+        rc = sq_bind(ex, (int)c + 1, &vals[c]);
+    if (rc == SQLITE_OK && sqlite3_step(ex->ins) != SQLITE_DONE)
+        rc = SQLITE_ERROR;
+    sqlite3_reset(ex->ins);
+    if (rc != SQLITE_OK) {
+        ex->copy_failed = true;
+        sq_fail(&ex->copy_err, ex->sq, "writing the target");
+        return -1;
+    }
+    ex->prog.rows++;
+    progress_show(&ex->prog, false);
+    return 0;
+}
+
+static int sq_export_table(exporter *ex, const ttable *t, rl_error *err)
+{
+    rl_buf q;
+    rl_buf_init(&q, 0);
+    rl_buf_put_str(&q, "INSERT INTO ");
+    quote_ident(&q, t->name);
+    rl_buf_put_str(&q, " VALUES (");
+    for (size_t i = 0; i < t->ncols; i++)
+        rl_buf_put_str(&q, i ? ", ?" : "?");
+    rl_buf_put(&q, ")", 2);
+    int rc = sqlite3_prepare_v2(ex->sq, (const char *)q.data, -1, &ex->ins, NULL) == SQLITE_OK
+                 ? 0
+                 : sq_fail(err, ex->sq, ex->sq_path);
+    rl_buf_reset(&q);
+    if (rc == 0) {
+        rl_buf_put_str(&q, "SELECT ");
+        column_list(&q, t);
+        rl_buf_put_str(&q, " FROM ");
+        qualified(&q, "public", t->name);
+        rl_buf_put(&q, "", 1);
+        rl_sink k = {.ctx = ex, .data_row = sq_export_row};
+        rl_exec_status st = rl_session_simple_query(ex->s, (const char *)q.data, &k, err);
+        if (interrupted)
+            rc = 1;
+        else if (ex->copy_failed)
+            rc = (*err = ex->copy_err, -1);
+        else if (st != RL_EXEC_DONE)
+            rc = -1;
+    }
+    sqlite3_finalize(ex->ins);
+    ex->ins = NULL;
+    rl_buf_free(&q);
+    return rc;
+}
+
+static int sq_export_verify(exporter *ex, rl_error *err)
+{
+    sq_source src = {.db = ex->sq, .path = ex->sq_path};
+    for (size_t i = 0; i < ex->tables.n; i++) {
+        ttable t = ex->tables.t[i];
+        if (sqs_count(&src, &t, err) < 0)
+            return -1;
+        if (t.rows != ex->tables.t[i].rows)
+            return rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED,
+                                "table %s has %" PRId64 " rows in the target, the lake %" PRId64,
+                                t.name, t.rows, ex->tables.t[i].rows);
+    }
+    return 0;
+}
+
+static int sq_export_run(exporter *ex, const char *lake_url, rl_error *err)
+{
+    if (export_open_lake(ex, lake_url, err) < 0 || export_discover(ex, err) < 0 ||
+        sq_target_open(ex, ex->sq_path, err) < 0 || sq_target_create(ex, err) < 0)
+        return -1;
+    ex->prog.tables = ex->tables.n;
+    ex->prog.total = ex->tables.total_rows;
+    ex->prog.t0 = now_s();
+    for (size_t i = 0; i < ex->tables.n; i++) {
+        int rc = ex->tables.t[i].rows ? sq_export_table(ex, &ex->tables.t[i], err) : 0;
+        if (rc < 0 && !err->detail[0])
+            rl_error_detail(err, "while copying table %s", ex->tables.t[i].name);
+        if (rc != 0)
+            return rc;
+        test_hook(++ex->chunks);
+        ex->prog.tables_done++;
+        progress_show(&ex->prog, false);
+    }
+    progress_end(&ex->prog);
+    ex->prog.on = false;
+    if (sq_export_verify(ex, err) < 0)
+        return -1;
+    if (interrupted)
+        return 1;
+    return sqlite3_exec(ex->sq, "COMMIT", NULL, NULL, NULL) == SQLITE_OK
+               ? 0
+               : sq_fail(err, ex->sq, ex->sq_path);
+}
+
+rl_transfer_result rl_export_sqlite(const char *lake_url, const char *target,
+                                    const rl_transfer_opts *o, FILE *report, rl_error *err)
+{
+    if (!sq_no_schema(o, err))
+        return RL_TRANSFER_FAILED;
+    exporter ex = {.schema = "public", .sq_path = target + (rl_transfer_is_sqlite(target) ? 7 : 0)};
+    ex.prog = (progress){.on = o && o->progress, .verb = "export", .t0 = now_s()};
+    rl_buf_init(&ex.text, 0);
+    interrupted = 0;
+    double t0 = now_s();
+    int rc = sq_export_run(&ex, lake_url, err);
+    if (ex.prog.on && rc != 0)
+        fputc('\n', stderr);
+    if (rc == 0)
+        fprintf(report, "exported %zu tables, %" PRId64 " rows from %s to SQLite file %s in %.1f s\n",
+                ex.tables.n, ex.tables.total_rows, lake_url, ex.sq_path, now_s() - t0);
+    if (rc != 0 && ex.sq)
+        sqlite3_exec(ex.sq, "ROLLBACK", NULL, NULL, NULL);
+    sqlite3_close(ex.sq);
+    ex.sq = NULL;
+    if (rc != 0 && ex.sq_created) /* a file this export made holds nothing: remove it */
+        unlink(ex.sq_path);
+    rl_buf_free(&ex.text);
     exporter_free(&ex);
     return rc == 0 ? RL_TRANSFER_DONE : rc > 0 ? RL_TRANSFER_INTERRUPTED : RL_TRANSFER_FAILED;
 }

@@ -59,6 +59,14 @@ bool rl_transfer_is_sqlite(const char *where);
 rl_transfer_result rl_export_postgres(const char *lake_url, const char *target,
                                       const rl_transfer_opts *o, FILE *report, rl_error *err);
 
+/* The same into a new SQLite file (`target` "sqlite:/path/file"; the
+ * prefix may be left off), with the tables and column types DuckLake
+ * creates on SQLite, in one SQLite transaction that commits only when every
+ * row count matches. Refuses a file that already has ducklake_* tables
+ * (42P07); a file this export created is removed when it fails. */
+rl_transfer_result rl_export_sqlite(const char *lake_url, const char *target,
+                                    const rl_transfer_opts *o, FILE *report, rl_error *err);
+
 /* Ask the running transfer to stop at its next row (async-signal-safe). */
 void rl_transfer_interrupt(void);
 

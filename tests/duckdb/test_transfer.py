@@ -239,6 +239,7 @@ def test_transfer_help_and_usage_errors(tmp_path):
         h = run(cmd, "--help")
         assert h.returncode == 0 and f"usage: rocklake {cmd}" in h.stdout
         assert "Exit codes" in h.stdout and "Example" in h.stdout
+        assert f"rocklake {cmd} " in h.stdout and "sqlite:/" in h.stdout, h.stdout
         assert run(cmd).returncode == 2
         assert run(cmd, "only-one").returncode == 2
         assert run(cmd, "a", "b", "c").returncode == 2

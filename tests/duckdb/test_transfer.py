@@ -367,6 +367,12 @@ def test_sqlite_import(sqlite_lake, ext_dir, tmp_path):
     out = run("import", f"sqlite:{tmp_path / 'missing.sqlite'}", str(root / "m"))
     assert out.returncode == 1 and "unable to open" in out.stderr, out.stderr
     assert not (root / "m").exists()
+    # a stopped SQLite import is marked like a PostgreSQL one
+    out = run("import", f"sqlite:{path}", str(root / "half"),
+              env={"ROCKLAKE_TRANSFER_STOP_AFTER_CHUNKS": "1"})
+    assert out.returncode == 1 and "unfinished import" in out.stderr, out.stderr
+    chk = run("check", str(root / "half"))
+    assert chk.returncode == 1 and f"import from sqlite {path}" in chk.stdout, chk.stdout
 
 
 def sqlite_rows(path):

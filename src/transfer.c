@@ -1621,12 +1621,14 @@ static int sq_export_table(exporter *ex, const ttable *t, rl_error *err)
         rl_buf_put(&q, "", 1);
         rl_sink k = {.ctx = ex, .data_row = sq_export_row};
         rl_exec_status st = rl_session_simple_query(ex->s, (const char *)q.data, &k, err);
-        if (interrupted)
+        if (interrupted) {
             rc = 1;
-        else if (ex->copy_failed)
-            rc = (*err = ex->copy_err, -1);
-        else if (st != RL_EXEC_DONE)
+        } else if (ex->copy_failed) {
+            *err = ex->copy_err;
             rc = -1;
+        } else if (st != RL_EXEC_DONE) {
+            rc = -1;
+        }
     }
     sqlite3_finalize(ex->ins);
     ex->ins = NULL;

@@ -4,8 +4,13 @@ Each server gets a temporary store root, a free loopback port (the server
 binds port 0 and writes the port it got to --port-file) and a log file. The
 fixture stops it with SIGTERM and checks that it drained and exited 0.
 """
+import re
+import shutil
 import socket
 import struct
+import subprocess
+import time
+import urllib.request
 
 import pytest
 
@@ -36,6 +41,61 @@ def start_server(tmp_path, store):
 @pytest.fixture
 def server(start_server):
     return start_server()
+
+
+class Moto:
+    """A moto S3 server on a free loopback port (moto_fixture): env holds the
+    AWS_* variables that point `rocklake serve` and the CLI at it."""
+
+    def __init__(self, tmp_path):
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        self.port = sock.getsockname()[1]
+        sock.close()
+        self.endpoint = f"http://127.0.0.1:{self.port}"
+        self.log = open(tmp_path / "moto.log", "w")
+        self.proc = subprocess.Popen(["moto_server", "-H", "127.0.0.1", "-p", str(self.port)],
+                                     stdout=self.log, stderr=subprocess.STDOUT)
+        self.env = {"AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test",
+                    "AWS_REGION": "us-east-1", "AWS_ENDPOINT_URL": self.endpoint,
+                    "AWS_ALLOW_HTTP": "true"}
+
+    def wait_ready(self, timeout=20):
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                urllib.request.urlopen(self.endpoint + "/", timeout=1)
+                return
+            except OSError:
+                assert time.monotonic() < deadline, "moto did not start"
+                time.sleep(0.1)
+
+    def make_bucket(self, name):
+        urllib.request.urlopen(urllib.request.Request(f"{self.endpoint}/{name}", method="PUT"))
+
+    def keys(self, bucket, prefix):
+        """The object keys held under prefix."""
+        url = f"{self.endpoint}/{bucket}?list-type=2&prefix={prefix}"
+        body = urllib.request.urlopen(url, timeout=10).read().decode()
+        return re.findall(r"<Key>([^<]*)</Key>", body)
+
+    def stop(self):
+        self.proc.kill()
+        self.proc.wait()
+        self.log.close()
+
+
+@pytest.fixture
+def moto(tmp_path):
+    """A running moto S3 server (skips the test when moto_server is absent)."""
+    if not shutil.which("moto_server"):
+        pytest.skip("moto_server not installed")
+    m = Moto(tmp_path)
+    try:
+        m.wait_ready()
+        yield m
+    finally:
+        m.stop()
 
 
 # ------------------------------------------------------------ raw protocol

@@ -6,11 +6,9 @@ round trips file:// -> file:// and file:// -> s3:// -> file://."""
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import threading
 import time
-import urllib.request
 
 import psycopg
 import pytest
@@ -189,35 +187,10 @@ def test_round_trip_file_to_file(tmp_path):
 
 
 @pytest.fixture
-def s3_env(tmp_path):
-    """A moto S3 server on a free port with bucket "rlbackups" (as tests/wire/test_wire.py)."""
-    if not shutil.which("moto_server"):
-        pytest.skip("moto_server not installed")
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    sock.close()
-    log = open(tmp_path / "moto.log", "w")
-    moto = subprocess.Popen(["moto_server", "-H", "127.0.0.1", "-p", str(port)], stdout=log,
-                            stderr=subprocess.STDOUT)
-    endpoint = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                urllib.request.urlopen(endpoint + "/", timeout=1)
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "moto did not start"
-                time.sleep(0.1)
-        urllib.request.urlopen(urllib.request.Request(endpoint + "/rlbackups", method="PUT"))
-        yield {"AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test",
-               "AWS_REGION": "us-east-1", "AWS_ENDPOINT_URL": endpoint,
-               "AWS_ALLOW_HTTP": "true"}
-    finally:
-        moto.kill()
-        moto.wait()
-        log.close()
+def s3_env(moto):
+    """A moto S3 server with bucket "rlbackups": the AWS_* variables for the CLI."""
+    moto.make_bucket("rlbackups")
+    return moto.env
 
 
 def test_round_trip_file_to_s3(tmp_path, s3_env):

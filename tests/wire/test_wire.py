@@ -9,8 +9,6 @@ import hmac
 import json
 import os
 import random
-import re
-import shutil
 import signal
 import socket
 import struct
@@ -599,36 +597,10 @@ def test_writer_lease_expires(start_server, store, tmp_path):
 
 
 @pytest.fixture
-def s3_env(tmp_path):
-    """A moto S3 server on a free port with one bucket; the AWS_* variables
-    that point `rocklake serve` at it."""
-    if not shutil.which("moto_server"):
-        pytest.skip("moto_server not installed")
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    sock.close()
-    log = open(tmp_path / "moto.log", "w")
-    moto = subprocess.Popen(["moto_server", "-H", "127.0.0.1", "-p", str(port)], stdout=log,
-                            stderr=subprocess.STDOUT)
-    endpoint = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                urllib.request.urlopen(endpoint + "/", timeout=1)
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "moto did not start"
-                time.sleep(0.1)
-        urllib.request.urlopen(urllib.request.Request(endpoint + "/lease", method="PUT"))
-        yield {"AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test",
-               "AWS_REGION": "us-east-1", "AWS_ENDPOINT_URL": endpoint,
-               "AWS_ALLOW_HTTP": "true"}
-    finally:
-        moto.kill()
-        moto.wait()
-        log.close()
+def s3_env(moto):
+    """A moto S3 server with bucket "lease": the AWS_* variables for `rocklake serve`."""
+    moto.make_bucket("lease")
+    return moto.env
 
 
 def test_second_writer_on_s3_refused(s3_env, start_server):
@@ -646,14 +618,7 @@ def test_second_writer_on_s3_refused(s3_env, start_server):
     assert "writer_fenced" not in a.log_text()
 
 
-def s3_keys(s3_env, bucket, prefix):
-    """The object keys moto holds under prefix."""
-    url = f"{s3_env['AWS_ENDPOINT_URL']}/{bucket}?list-type=2&prefix={prefix}"
-    body = urllib.request.urlopen(url, timeout=10).read().decode()
-    return re.findall(r"<Key>([^<]*)</Key>", body)
-
-
-def test_unknown_database_on_s3_leaves_no_store(s3_env, start_server):
+def test_unknown_database_on_s3_leaves_no_store(s3_env, moto, start_server):
     """On s3:// a connect naming a database that does not exist must not
     create a store for it (a writer open would write a manifest): any client
     could otherwise fill the bucket, past --max-auto-create."""
@@ -663,16 +628,16 @@ def test_unknown_database_on_s3_leaves_no_store(s3_env, start_server):
         with pytest.raises(psycopg.OperationalError) as exc:
             psycopg.connect(a.dsn(dbname=name), autocommit=True)
         assert f'database "{name}" does not exist' in str(exc.value), exc.value
-        assert s3_keys(s3_env, "lease", f"probe/{name}") == []
+        assert moto.keys("lease", f"probe/{name}") == []
     b = start_server("--auto-create", "on", "--max-auto-create", "1", store_root=root,
                      env=s3_env)
     with psycopg.connect(b.dsn(dbname="made1"), autocommit=True) as conn:
         conn.execute("CREATE TABLE made_t (a bigint)")
-    assert s3_keys(s3_env, "lease", "probe/made1/")
+    assert moto.keys("lease", "probe/made1/")
     with pytest.raises(psycopg.OperationalError) as exc:
         psycopg.connect(b.dsn(dbname="made2"), autocommit=True)
     assert "limit of 1 databases created on first connect" in str(exc.value), exc.value
-    assert s3_keys(s3_env, "lease", "probe/made2") == []
+    assert moto.keys("lease", "probe/made2") == []
 
 
 # -------------------------------------------------------------------- crash

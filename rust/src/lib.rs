@@ -509,6 +509,13 @@ pub struct KvDb {
     /// Readers: the newest pinned view handed out by slate_snapshot_new,
     /// reused while it is still current (see `reader_view`).
     view: Mutex<Option<Arc<View>>>,
+    /// Writers: the close slate_shutdown started, if any.
+    closing: Mutex<Option<Closing>>,
+}
+
+enum Closing {
+    Running(tokio::task::JoinHandle<Result<(), slatedb::Error>>),
+    Done,
 }
 
 // ---------------------------------------------------------------------------
@@ -685,6 +692,7 @@ fn open_writer(url: &str, opts: Opts) -> KvResult<KvDb> {
         store,
         path,
         view: Mutex::new(None),
+        closing: Mutex::new(None),
     })
 }
 
@@ -744,6 +752,7 @@ fn open_reader(url: &str, opts: Opts, no_writes: bool) -> KvResult<KvDb> {
         store,
         path,
         view: Mutex::new(None),
+        closing: Mutex::new(None),
     })
 }
 
@@ -826,15 +835,46 @@ async fn close_engine(db: &KvDb) -> KvResult<()> {
 pub unsafe extern "C" fn slate_shutdown(db: *mut KvDb, err: *mut KvError) -> c_int {
     guard(err, -1, || {
         let db = db_ref(db)?;
-        if let Engine::Writer(w) = &db.engine {
-            let r = block_on(bounded(db.opts.store_timeout, "closing the store", w.close()));
-            match r {
-                Err(e) if e.kind != KV_ERR_CLOSED && e.kind != KV_ERR_FENCED
-                    && e.msg.contains("store timeout") => return Err(e),
-                _ => {} // closed, or closed with the error that broke it
+        let Engine::Writer(w) = &db.engine else {
+            return Ok(0);
+        };
+        let mut slot = db
+            .closing
+            .lock()
+            .map_err(|_| Fail::new(KV_ERR_INTERNAL, "shutdown lock poisoned"))?;
+        let done = match slot.as_mut() {
+            Some(Closing::Done) => return Ok(0),
+            Some(Closing::Running(h)) => {
+                block_on(async { tokio::time::timeout(db.opts.store_timeout, h).await })
+            }
+            None => {
+                // The close runs as a task of its own, never cancelled: a
+                // close cut short leaves SlateDB's background tasks
+                // running, and a second writer of the store opened in this
+                // process while they did lost acknowledged commits in
+                // testing. A call that times out leaves it running; the
+                // next call waits for it again.
+                let w = w.clone();
+                let mut h = runtime().spawn(async move { w.close().await });
+                let r = block_on(async { tokio::time::timeout(db.opts.store_timeout, &mut h).await });
+                *slot = Some(Closing::Running(h));
+                r
+            }
+        };
+        match done {
+            Err(_) => Err(Fail::new(
+                KV_ERR_IO,
+                format!(
+                    "the failed writer did not finish closing within the store timeout of {} ms",
+                    db.opts.store_timeout.as_millis()
+                ),
+            )),
+            // closed, or closed with the error that broke it
+            Ok(_) => {
+                *slot = Some(Closing::Done);
+                Ok(0)
             }
         }
-        Ok(0)
     })
 }
 

@@ -1388,7 +1388,13 @@ pub unsafe extern "C" fn slate_write_begin(
             // not in the counters: they count the caller's bytes
             wb.put(slice(extra_key, extra_klen)?, slice(extra_val, extra_vlen)?);
         }
-        let handle = block_on(w.write_with_options(wb, &WriteOptions::default()))?;
+        // SlateDB holds a write back while too much is waiting for the WAL
+        // (a store that stopped answering): bounded like the waits
+        let handle = block_on(bounded(
+            kdb.opts.store_timeout,
+            "room for a write",
+            w.write_with_options(wb, &WriteOptions::default()),
+        ))?;
         *out = Box::into_raw(Box::new(KvPending {
             handle,
             bytes,

@@ -56,6 +56,8 @@ class FaultProxy:
                 super().handle_one_request()
 
             def _relay(self):
+                if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
+                    raise NotImplementedError("faultproxy: chunked request bodies")
                 n = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(n) if n else b""
                 fault = proxy.decide(self.command)
@@ -91,7 +93,9 @@ class FaultProxy:
                         if k.lower() not in ("connection", "keep-alive", "transfer-encoding",
                                              "content-length", "date", "server"):
                             self.send_header(k, v)
-                    self.send_header("Content-Length", str(len(data)))
+                    # a HEAD's length is the object's, not of the (empty) body
+                    length = r.getheader("Content-Length") if self.command == "HEAD" else None
+                    self.send_header("Content-Length", length or str(len(data)))
                     self.end_headers()
                     if self.command != "HEAD":
                         self.wfile.write(data)

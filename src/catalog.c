@@ -34,6 +34,7 @@
 #include <assert.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +123,18 @@ struct rl_catalog {
     size_t ndyns, capdyns;
     uint32_t *dyn_slots;  /* dyn_id -> index + 1 of dyns, open addressing */
     size_t dyn_nslots;    /* 0, or a power of two >= 2 * ndyns */
+    /* Writers of an object store: a write or a wait for durability failed
+     * with an I/O error (the store failing, refusing or too slow, see
+     * kv_options.store_timeout_ms). SlateDB's writer is unusable after a
+     * failed WAL write, and the memtable (and in-memory copy) hold a
+     * commit that was reported as failed, so nothing is served from this
+     * handle any more: every transaction fails with 58030 until the owner
+     * reopens the store (rl_catalog_failed). `failed_why` is written once,
+     * by whoever wins `failed_claim`, before `failed` is set. */
+    bool object_store;
+    atomic_flag failed_claim;
+    atomic_bool failed;
+    char failed_why[sizeof(((kv_error *)0)->message)];
 };
 
 static int kv_fail(rl_error *err, const kv_error *ke, const char *what)
@@ -136,6 +149,48 @@ static int kv_fail(rl_error *err, const kv_error *ke, const char *what)
                                                    : RL_SQLSTATE_INTERNAL;
     return rl_error_set(err, state, "%s: %s (%s)", what, ke->message,
                         kv_error_kind_name(ke->kind));
+}
+
+/* A writer's write path saw `ke`: on an object store an I/O error leaves
+ * the handle unusable (see rl_catalog.failed). */
+static void note_store_failure(rl_catalog *cat, const kv_error *ke)
+{
+    if (cat->read_only || !cat->object_store || ke->kind != KV_ERR_IO)
+        return;
+    if (atomic_flag_test_and_set(&cat->failed_claim))
+        return;
+    memcpy(cat->failed_why, ke->message, sizeof cat->failed_why);
+    cat->failed_why[sizeof cat->failed_why - 1] = 0;
+    atomic_store(&cat->failed, true);
+}
+
+static int store_failed_error(rl_catalog *cat, rl_error *err)
+{
+    rl_error_set(err, RL_SQLSTATE_IO,
+                 "this lake is unavailable: a write to its object store failed (%s); the "
+                 "commits that were not acknowledged may or may not be in the store",
+                 cat->failed_why);
+    rl_error_hint(err, "Reconnect once the object store is reachable again: the server reopens "
+                       "the lake from the store on the next connection.");
+    return -1;
+}
+
+bool rl_catalog_failed(rl_catalog *cat) { return cat && atomic_load(&cat->failed); }
+
+int rl_catalog_shutdown(rl_catalog *cat, rl_error *err)
+{
+    /* the heartbeat writes through kv: stop it first (nothing deleted:
+     * the writer that reopens the store takes the lease over) */
+    pthread_mutex_lock(&cat->lock);
+    rl_lease *l = cat->lease;
+    cat->lease = NULL;
+    pthread_mutex_unlock(&cat->lock);
+    rl_lease_stop(l, false);
+    kv_error ke;
+    if (kv_shutdown(cat->kv, &ke) < 0)
+        return rl_error_set(err, RL_SQLSTATE_IO, "the object store is still unavailable (%s)",
+                            ke.message);
+    return 0;
 }
 
 static int get_system_u64(kv_db *kv, const char *name, uint64_t *out, bool *found, rl_error *err)
@@ -393,6 +448,11 @@ rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_
     cat->name_gen = 1;
     pthread_mutex_init(&cat->flush_lock, NULL);
     pthread_cond_init(&cat->flush_done, NULL);
+    atomic_flag_clear(&cat->failed_claim);
+    atomic_init(&cat->failed, false);
+    char *local = kv_local_dir(url);
+    cat->object_store = !local;
+    free(local);
     /* a writer open that salvaged a journal serves what it recovered, read-only */
     cat->read_only = o->read_only || o->kv.journal_salvage;
     kv_error ke;
@@ -746,6 +806,10 @@ static int group_flush(rl_catalog *cat, uint64_t seq, const char *doing, rl_erro
 
 rl_txn *rl_txn_begin(rl_catalog *cat, rl_error *err)
 {
+    if (atomic_load(&cat->failed)) {
+        store_failed_error(cat, err);
+        return NULL;
+    }
     rl_txn *t = calloc(1, sizeof *t);
     if (!t) {
         oom(err);
@@ -1977,8 +2041,15 @@ static int group_flush(rl_catalog *cat, uint64_t seq, const char *doing, rl_erro
         pthread_mutex_unlock(&cat->lock);
         kv_error ke;
         rc = kv_flush(cat->kv, &ke);
-        if (rc < 0)
+        if (rc < 0) {
+            note_store_failure(cat, &ke);
             kv_fail(err, &ke, doing);
+            if (cat->object_store && ke.kind == KV_ERR_IO)
+                rl_error_hint(err, "The object store did not take the write: this commit was "
+                                   "not acknowledged, and may or may not be in the store. "
+                                   "Reconnect once the store is reachable again (the server "
+                                   "reopens the lake on the next connection).");
+        }
         pthread_mutex_lock(&cat->flush_lock);
         if (rc == 0 && target > cat->durable_seq)
             cat->durable_seq = target;
@@ -2000,6 +2071,8 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
         return rl_error_set(err, RL_SQLSTATE_READ_ONLY_TRANSACTION,
                             "cannot commit writes on a read-only RockLake follower");
     rl_catalog *cat = t->cat;
+    if (atomic_load(&cat->failed))
+        return store_failed_error(cat, err);
     kv_batch *b = kv_batch_new();
     uint64_t *values = NULL;
     kv_pending *in_flight = NULL;
@@ -2036,6 +2109,7 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
     if (add_counters_locked(t, b, values, err) < 0 || add_audit_locked(t, b, err) < 0)
         goto unlock;
     if (kv_write_begin(cat->kv, b, &in_flight, &ke) < 0) {
+        note_store_failure(cat, &ke);
         kv_fail(err, &ke, "committing");
         goto unlock;
     }
@@ -2068,8 +2142,12 @@ unlock:
         rc = -1;
     /* always consume the handle; after the flush this returns at once */
     kv_error wait_err;
-    if (in_flight && kv_write_wait(in_flight, &wait_err) < 0 && rc == 0)
+    if (atomic_load(&cat->failed)) /* the flush failed: waiting again would double the wait */
+        kv_write_abandon(in_flight);
+    else if (in_flight && kv_write_wait(in_flight, &wait_err) < 0 && rc == 0) {
+        note_store_failure(cat, &wait_err);
         rc = kv_fail(err, &wait_err, "committing");
+    }
     return rc;
 }
 

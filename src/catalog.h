@@ -90,6 +90,16 @@ int rl_catalog_copy_marker_clear(rl_catalog *cat, rl_error *err);
 
 rl_format rl_catalog_format(const rl_catalog *cat);
 uint64_t rl_catalog_writer_epoch(const rl_catalog *cat);
+/* A writer of an object store whose write to the store failed (an I/O
+ * error or the store timeout): every transaction on it now fails with
+ * 58030, and its owner should close it and open the store again (the
+ * server does so on the next connection). */
+bool rl_catalog_failed(rl_catalog *cat);
+/* Stop a failed catalog's writer (its lease heartbeat and SlateDB's writer)
+ * so the store can be opened again in this process; the catalog is still
+ * freed with rl_catalog_close. -1 (58030) when the store did not answer
+ * within the store timeout. */
+int rl_catalog_shutdown(rl_catalog *cat, rl_error *err);
 bool rl_catalog_read_only(const rl_catalog *cat);
 /* The store underneath, for tools that read raw keys (inspect, stats, check). */
 kv_db *rl_catalog_kv(rl_catalog *cat);

@@ -788,6 +788,13 @@ int kv_close(kv_db *db, kv_error *err)
     return rc;
 }
 
+int kv_shutdown(kv_db *db, kv_error *err)
+{
+    set_err(err, KV_OK, "");
+    if (!db) return 0;
+    return slate_shutdown(db->slate, err);
+}
+
 /* Apparent sizes of the regular files below `dir` (symlinks not followed). */
 static uint64_t dir_bytes(const char *dir, int depth)
 {
@@ -1467,6 +1474,13 @@ int kv_write_wait(kv_pending *p, kv_error *err)
     }
     free(p);
     return rc;
+}
+
+void kv_write_abandon(kv_pending *p)
+{
+    if (!p) return;
+    slate_write_release(p->slate);
+    free(p);
 }
 
 int kv_write(kv_db *db, const kv_batch *b, kv_error *err)

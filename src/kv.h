@@ -72,6 +72,12 @@ typedef struct kv_options {
     uint64_t reader_poll_interval_ms;/* reader: how often to look for new commits; default 100 */
     uint64_t scan_read_ahead_bytes;  /* scans: bytes fetched ahead per SST; default 1 MiB */
     uint32_t scan_fetch_tasks;       /* scans: parallel block fetches; default 8 */
+    /* Object stores (s3://): the most one request to the store, the time
+     * spent retrying it, and a wait for a write or flush to become durable
+     * may take; past it the call fails with KV_ERR_IO. 0 = 30000. (Must
+     * stay right after scan_fetch_tasks: rust/src/lib.rs reads the fields
+     * up to here.) */
+    uint32_t store_timeout_ms;
     /* Writers: keep the keyspace in memory and read from there, unless that
      * copy would take more than this many bytes at open (then read
      * SlateDB; the load stops at the limit) or grows past it later (then
@@ -152,6 +158,12 @@ int kv_is_reader(const kv_db *db);
  * a newer one fenced closes with 0: what it acknowledged is safe, the rest
  * is dropped. */
 int kv_close(kv_db *db, kv_error *err);
+/* Writers of an object store that failed: stop SlateDB's writer (waiting
+ * at most kv_options.store_timeout_ms for what it is still writing) but
+ * keep the handle, whose writes then fail; kv_close still frees it. 0 once
+ * stopped (however its last writes ended), -1 when the store did not
+ * answer in time. */
+int kv_shutdown(kv_db *db, kv_error *err);
 
 /* Bytes the store takes: on a local store, the files under its directory
  * (SlateDB's objects and the journal, apparent sizes); on an object store,
@@ -239,6 +251,9 @@ int kv_write(kv_db *db, const kv_batch *b, kv_error *err);
 typedef struct kv_pending kv_pending;
 int kv_write_begin(kv_db *db, const kv_batch *b, kv_pending **out, kv_error *err);
 int kv_write_wait(kv_pending *p, kv_error *err);
+/* Consume p without waiting: its store failed (kv_shutdown), so whether the
+ * write became durable is unknown. Counted as written in kv_counters. */
+void kv_write_abandon(kv_pending *p);
 
 /* Make everything written so far durable (WAL flush, or the journal's
  * fdatasync on a writer with a journal). Returns 0 or -1. */

@@ -639,7 +639,7 @@ static const char *const help_serve =
     "                      [--port-file FILE]\n"
     "                      [--log-min-duration-statement MS] [--cache-mb N] [--mirror-mb N]\n"
     "                      [--journal on|off] [--busy-poll-us N] [--writer-lease-ms MS]\n"
-    "                      [--journal-salvage] [--rebuild-digest]\n"
+    "                      [--journal-salvage] [--rebuild-digest] [--store-timeout-ms MS]\n"
     "\n"
     "Serve RockLake catalogs over the PostgreSQL wire protocol (3.0), so DuckDB attaches\n"
     "with ATTACH 'ducklake:postgres:host=127.0.0.1 port=5433 dbname=lake user=me'.\n"
@@ -665,6 +665,11 @@ static const char *const help_serve =
     "                         MS/5; another writer that finds it renewed less than MS ago\n"
     "                         refuses to open the lake without --takeover\n"
     "                         (ROCKLAKE_WRITER_LEASE_MS; default 10000)\n"
+    "  --store-timeout-ms MS  object stores (s3://): the longest a commit waits for the\n"
+    "                         store to take its write, and the longest one request to the\n"
+    "                         store and its retries may take; past it the commit fails\n"
+    "                         with 58030 and the lake is reopened by the next connection\n"
+    "                         (ROCKLAKE_STORE_TIMEOUT_MS; default 30000, at least 100)\n"
     "  --tls-cert FILE        PEM certificate chain; with --tls-key enables TLS for clients\n"
     "  --tls-key FILE         that send SSLRequest (ROCKLAKE_TLS_CERT, ROCKLAKE_TLS_KEY)\n"
     "  --users FILE           users and secrets (ROCKLAKE_USERS), one per line:\n"
@@ -760,7 +765,7 @@ enum {
     SO_USERS, SO_HBA, SO_MAX_MESSAGE, SO_STMT_TIMEOUT, SO_IDLE_TIMEOUT, SO_METRICS,
     SO_LOG_FORMAT, SO_AUTO_CREATE, SO_MAX_CONN, SO_PORT_FILE, SO_LOG_MIN_DURATION, SO_CACHE_MB,
     SO_MIRROR_MB, SO_JOURNAL, SO_POLL_US, SO_AUTH_TIMEOUT, SO_LEASE_MS, SO_JOURNAL_SALVAGE,
-    SO_REBUILD_DIGEST, SO_MAX_AUTO_CREATE, SO__COUNT
+    SO_REBUILD_DIGEST, SO_MAX_AUTO_CREATE, SO_STORE_TIMEOUT, SO__COUNT
 };
 
 typedef struct serve_opt {
@@ -797,6 +802,7 @@ static const serve_opt serve_opts[SO__COUNT] = {
     {"journal-salvage", false, "ROCKLAKE_JOURNAL_SALVAGE"},
     {"rebuild-digest", false, "ROCKLAKE_REBUILD_DIGEST"},
     {"max-auto-create", true, "ROCKLAKE_MAX_AUTO_CREATE"},
+    {"store-timeout-ms", true, "ROCKLAKE_STORE_TIMEOUT_MS"},
 };
 
 /* Option values by source; later sources win. Strings point into argv, the
@@ -1000,6 +1006,13 @@ static int serve_config(const serve_args *a, rl_server_config *c)
     if (a->val[SO_LEASE_MS] && c->lease_ms < 100)
         return usage_error("serve", "--writer-lease-ms must be at least 100, not '%s'",
                            a->val[SO_LEASE_MS]);
+    uint64_t store_timeout = 0;
+    if (!serve_number("--store-timeout-ms", a->val[SO_STORE_TIMEOUT], 3600000, &store_timeout))
+        return EXIT_USAGE;
+    if (a->val[SO_STORE_TIMEOUT] && store_timeout < 100)
+        return usage_error("serve", "--store-timeout-ms must be at least 100, not '%s'",
+                           a->val[SO_STORE_TIMEOUT]);
+    c->store_timeout_ms = (uint32_t)store_timeout;
     if (c->read_only && c->takeover)
         return usage_error("serve", "--read-only and --takeover exclude each other%s", "");
     return -1;

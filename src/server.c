@@ -66,6 +66,8 @@ struct srv_lake {
     rl_catalog *cat;
     rl_engine *eng;
     bool fenced_logged;
+    bool reopened;               /* opened again after its store failed: take over our own
+                                    lease (the retired handle still holds it) */
     srv_lake *next;
     rl_server *srv;
     rl_schema_lakes hooks;       /* handed to eng: find / each below */
@@ -117,6 +119,10 @@ struct rl_server {
     uint8_t mock_key[32];
     pthread_mutex_t lakes_mu;
     srv_lake *lakes;
+    /* lakes replaced after their object store failed (rl_catalog_failed):
+     * sessions opened before may still use them, so they are closed when
+     * the server stops (lakes_mu) */
+    srv_lake *retired;
     pthread_mutex_t reg_mu;
     client *clients;
     int nclients;
@@ -372,7 +378,7 @@ static void log_store_notice(void *ctx, const char *message)
 /* Open (or, with create, make) the catalog at url; NULL with err, or NULL
  * with err clear when the store does not exist and create is off. */
 static rl_catalog *open_catalog(rl_server *srv, const char *url, const char *name, bool create,
-                                rl_format format, rl_error *err)
+                                rl_format format, bool takeover, rl_error *err)
 {
     /* a writer open would create an empty store: check first (a local
      * directory is cheap to look at; an object store needs a reader) */
@@ -392,12 +398,13 @@ static rl_catalog *open_catalog(rl_server *srv, const char *url, const char *nam
     if (missing)
         return NULL;
     rl_catalog_options o = {.create_if_missing = create, .read_only = srv->cfg.read_only,
-                            .format = format, .takeover = srv->cfg.takeover,
+                            .format = format, .takeover = srv->cfg.takeover || takeover,
                             .lease_ms = srv->cfg.lease_ms, .lease_listen = srv->lease_listen};
     load_progress lp = {srv, name};
     o.kv.load_progress = log_load_progress;
     o.kv.load_progress_ctx = &lp;
     o.kv.block_cache_bytes = srv->cfg.cache_bytes;
+    o.kv.store_timeout_ms = srv->cfg.store_timeout_ms;
     o.kv.mirror_max_bytes = srv->cfg.mirror_bytes;
     o.kv.journal = srv->cfg.journal_off ? -1 : 0;
     o.kv.journal_salvage = srv->cfg.journal_salvage;
@@ -482,7 +489,7 @@ static schema_lake *open_schema_lake(srv_lake *l, const char *schema, bool creat
         return NULL;
     }
     rl_catalog *cat = open_catalog(l->srv, url, l->name, create && !l->srv->cfg.read_only,
-                                   rl_catalog_format(l->cat), err);
+                                   rl_catalog_format(l->cat), l->reopened, err);
     if (!cat)
         return NULL;
     rl_engine_options eo = {.database = l->name};
@@ -589,7 +596,7 @@ static void close_schema_lakes(srv_lake *l)
     pthread_mutex_destroy(&l->schemas_mu);
 }
 
-static srv_lake *open_lake(rl_server *srv, const char *name, rl_error *err)
+static srv_lake *open_lake(rl_server *srv, const char *name, bool reopen, rl_error *err)
 {
     char url[4096];
     if (!rl_db_url(srv->cfg.store, name, url, sizeof url)) {
@@ -601,7 +608,7 @@ static srv_lake *open_lake(rl_server *srv, const char *name, rl_error *err)
     /* an existing database opens whatever the auto-create count; a new one
      * only while the count is under --max-auto-create (each is a store with
      * memory of its own, and any client can name one) */
-    rl_catalog *cat = open_catalog(srv, url, name, false, 0, err);
+    rl_catalog *cat = open_catalog(srv, url, name, false, 0, reopen, err);
     if (!cat && !err->sqlstate[0] && create) {
         uint64_t max = srv->cfg.max_auto_create ? srv->cfg.max_auto_create
                                                 : SRV_DEFAULT_MAX_AUTO_CREATE;
@@ -617,7 +624,7 @@ static srv_lake *open_lake(rl_server *srv, const char *name, rl_error *err)
                     err->message, NULL);
             return NULL;
         }
-        cat = open_catalog(srv, url, name, true, 0, err);
+        cat = open_catalog(srv, url, name, true, 0, reopen, err);
         if (cat)
             srv->auto_created++;
     }
@@ -636,6 +643,7 @@ static srv_lake *open_lake(rl_server *srv, const char *name, rl_error *err)
         return NULL;
     }
     l->srv = srv;
+    l->reopened = reopen;
     l->hooks = (rl_schema_lakes){
         .ctx = l, .find = schema_lake_find, .each = schema_lake_each, .any = schema_lake_any};
     pthread_mutex_init(&l->schemas_mu, NULL);
@@ -655,13 +663,62 @@ static srv_lake *open_lake(rl_server *srv, const char *name, rl_error *err)
     return l;
 }
 
+/* The lake's catalog, or one of its schemas' catalogs, lost its object
+ * store (rl_catalog_failed): nothing can be served from it any more. */
+static bool lake_failed(srv_lake *l)
+{
+    if (rl_catalog_failed(l->cat))
+        return true;
+    pthread_mutex_lock(&l->schemas_mu);
+    bool failed = false;
+    for (schema_lake *sl = l->schemas; sl && !failed; sl = sl->next)
+        failed = rl_catalog_failed(sl->cat);
+    pthread_mutex_unlock(&l->schemas_mu);
+    return failed;
+}
+
 rl_engine *srv_lake_engine(rl_server *srv, const char *name, srv_lake **lake, rl_error *err)
 {
     pthread_mutex_lock(&srv->lakes_mu);
-    srv_lake *l = srv->lakes;
-    while (l && strcmp(l->name, name) != 0)
-        l = l->next;
-    if (!l && (l = open_lake(srv, name, err))) {
+    srv_lake **pp = &srv->lakes;
+    while (*pp && strcmp((*pp)->name, name) != 0)
+        pp = &(*pp)->next;
+    srv_lake *l = *pp;
+    bool reopen = false;
+    if (l && lake_failed(l)) {
+        /* Sessions that have it keep getting 58030 from it; this one gets
+         * the lake as the store now holds it, opened anew (which fences
+         * the failed writer in the store). */
+        *pp = l->next;
+        l->next = srv->retired;
+        srv->retired = l;
+        srv_log(srv, "warning", "database_reopen", "database", name, "message",
+                "a write to the object store failed; opening the lake again from the store",
+                NULL);
+        l = NULL;
+        reopen = true;
+    }
+    /* a reopen that failed (the store still down) is tried again by the
+     * next connection, still taking over the lease the retired one holds */
+    for (srv_lake *r = srv->retired; r && !l && !reopen; r = r->next)
+        reopen = strcmp(r->name, name) == 0;
+    /* the failed writers must have stopped before a new one opens */
+    for (srv_lake *r = srv->retired; r && reopen && !l; r = r->next) {
+        if (strcmp(r->name, name) != 0)
+            continue;
+        int rc = rl_catalog_shutdown(r->cat, err);
+        pthread_mutex_lock(&r->schemas_mu);
+        for (schema_lake *sl = r->schemas; sl && rc == 0; sl = sl->next)
+            rc = rl_catalog_shutdown(sl->cat, err);
+        pthread_mutex_unlock(&r->schemas_mu);
+        if (rc < 0) {
+            rl_error_hint(err, "Connect again once the object store is reachable: the server "
+                               "then opens the lake again.");
+            pthread_mutex_unlock(&srv->lakes_mu);
+            return NULL;
+        }
+    }
+    if (!l && (l = open_lake(srv, name, reopen, err))) {
         l->next = srv->lakes;
         srv->lakes = l;
     }
@@ -1490,6 +1547,15 @@ int rl_server_free(rl_server *srv)
     if (!srv)
         return 0;
     int rc = 0;
+    for (srv_lake *l = srv->retired, *next; l; l = next) {
+        next = l->next;
+        close_schema_lakes(l);
+        rl_engine_free(l->eng);
+        /* its store failed and a newer handle fenced it: a close error says
+         * nothing the log has not said already */
+        rl_catalog_close(l->cat, NULL);
+        free(l);
+    }
     for (srv_lake *l = srv->lakes, *next; l; l = next) {
         next = l->next;
         close_schema_lakes(l);

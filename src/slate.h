@@ -24,6 +24,7 @@ slate_db *slate_open_reader(const char *url, const kv_options *opts, int no_writ
                             kv_error *err);
 int slate_is_reader(const slate_db *db);
 int slate_close(slate_db *db, kv_error *err);
+int slate_shutdown(slate_db *db, kv_error *err);
 
 slate_snapshot *slate_snapshot_new(slate_db *db, kv_error *err);
 void slate_snapshot_free(slate_snapshot *snap);

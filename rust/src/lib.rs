@@ -28,11 +28,11 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use bytes::Bytes;
-use object_store::aws::AmazonS3Builder;
+use object_store::aws::{AmazonS3Builder, AmazonS3ConfigKey};
 use object_store::local::LocalFileSystem;
 use object_store::memory::InMemory;
 use object_store::path::Path;
-use object_store::ObjectStore;
+use object_store::{BackoffConfig, ClientConfigKey, ObjectStore, RetryConfig};
 use slatedb::admin::AdminBuilder;
 use slatedb::config::{
     CheckpointOptions, CheckpointScope, DbReaderOptions, ReadOptions, ScanOptions, Settings,
@@ -75,6 +75,7 @@ pub struct KvOptions {
     reader_poll_interval_ms: u64,
     scan_read_ahead_bytes: u64,
     scan_fetch_tasks: u32,
+    store_timeout_ms: u32,
 }
 
 #[repr(C)]
@@ -298,6 +299,7 @@ struct Opts {
     reader_poll_interval: Duration,
     scan_read_ahead_bytes: usize,
     scan_fetch_tasks: usize,
+    store_timeout: Duration,
 }
 
 fn or_default(v: u64, d: u64) -> u64 {
@@ -321,6 +323,33 @@ fn resolve_opts(p: *const KvOptions) -> Opts {
         reader_poll_interval: Duration::from_millis(or_default(o.reader_poll_interval_ms, 100)),
         scan_read_ahead_bytes: or_default(o.scan_read_ahead_bytes, 1 << 20) as usize,
         scan_fetch_tasks: or_default(o.scan_fetch_tasks as u64, 8) as usize,
+        store_timeout: Duration::from_millis(or_default(
+            o.store_timeout_ms as u64,
+            DEFAULT_STORE_TIMEOUT_MS,
+        )),
+    }
+}
+
+/// kv_options.store_timeout_ms when 0 (see kv.h).
+const DEFAULT_STORE_TIMEOUT_MS: u64 = 30_000;
+
+/// Waits for durability (a WAL flush, a write's await_durable) end after
+/// the store timeout whatever the object store is doing: the request
+/// timeouts and retry budget below bound each request, this bounds the wait.
+async fn bounded<T>(
+    limit: Duration,
+    what: &str,
+    f: impl std::future::Future<Output = Result<T, slatedb::Error>>,
+) -> KvResult<T> {
+    match tokio::time::timeout(limit, f).await {
+        Ok(r) => r.map_err(Fail::from),
+        Err(_) => Err(Fail::new(
+            KV_ERR_IO,
+            format!(
+                "the object store did not confirm {what} within the store timeout of {} ms",
+                limit.as_millis()
+            ),
+        )),
     }
 }
 
@@ -401,19 +430,37 @@ fn local_store(dir: &std::path::Path) -> KvResult<(Arc<dyn ObjectStore>, Path)> 
 /// s3://bucket/prefix; everything else (credentials, region, endpoint,
 /// AWS_ALLOW_HTTP) comes from the AWS_* environment. Path-style requests are
 /// object_store's default, which is what S3-compatible servers need.
-fn s3_store(url: &url::Url) -> KvResult<(Arc<dyn ObjectStore>, Path)> {
+///
+/// `timeout` bounds each request (and the connect within it) and the time
+/// object_store keeps retrying one (5xx, throttling, connection errors), so
+/// an unreachable or failing store surfaces as an error instead of a wait
+/// of minutes (object_store's defaults: 30 s per request, 10 retries within
+/// 3 minutes).
+fn s3_store(url: &url::Url, timeout: Duration) -> KvResult<(Arc<dyn ObjectStore>, Path)> {
     let bucket = url
         .host_str()
         .filter(|b| !b.is_empty())
         .ok_or_else(|| Fail::invalid("s3:// URL needs a bucket: s3://bucket/prefix"))?;
+    let ms = |d: Duration| format!("{}ms", d.as_millis().max(1));
+    let retry = RetryConfig {
+        backoff: BackoffConfig::default(),
+        max_retries: 10,
+        retry_timeout: timeout,
+    };
     let s3 = AmazonS3Builder::from_env()
         .with_bucket_name(bucket)
+        .with_config(AmazonS3ConfigKey::Client(ClientConfigKey::Timeout), ms(timeout))
+        .with_config(
+            AmazonS3ConfigKey::Client(ClientConfigKey::ConnectTimeout),
+            ms(timeout.min(Duration::from_secs(5))),
+        )
+        .with_retry(retry)
         .build()?;
     let prefix = url.path().trim_matches('/');
     Ok((Arc::new(s3), Path::from(prefix)))
 }
 
-fn resolve_url(raw: &str) -> KvResult<(Arc<dyn ObjectStore>, Path)> {
+fn resolve_url(raw: &str, opts: &Opts) -> KvResult<(Arc<dyn ObjectStore>, Path)> {
     if raw.is_empty() {
         return Err(Fail::invalid("empty store URL"));
     }
@@ -433,7 +480,7 @@ fn resolve_url(raw: &str) -> KvResult<(Arc<dyn ObjectStore>, Path)> {
         "s3" => {
             let u =
                 url::Url::parse(raw).map_err(|e| Fail::invalid(format!("bad URL {raw}: {e}")))?;
-            s3_store(&u)
+            s3_store(&u, opts.store_timeout)
         }
         other => Err(Fail::invalid(format!(
             "unsupported store URL scheme '{other}://' (accepted: file:///abs/path, a plain path, \
@@ -462,6 +509,13 @@ pub struct KvDb {
     /// Readers: the newest pinned view handed out by slate_snapshot_new,
     /// reused while it is still current (see `reader_view`).
     view: Mutex<Option<Arc<View>>>,
+    /// Writers: the close slate_shutdown started, if any.
+    closing: Mutex<Option<Closing>>,
+}
+
+enum Closing {
+    Running(tokio::task::JoinHandle<Result<(), slatedb::Error>>),
+    Done,
 }
 
 // ---------------------------------------------------------------------------
@@ -611,7 +665,7 @@ fn db_ref<'a>(db: *const KvDb) -> KvResult<&'a KvDb> {
 }
 
 fn open_writer(url: &str, opts: Opts) -> KvResult<KvDb> {
-    let (store, path) = resolve_url(url)?;
+    let (store, path) = resolve_url(url, &opts)?;
     let cache = make_cache(&opts);
     let settings = Settings {
         flush_interval: Some(opts.flush_interval),
@@ -638,6 +692,7 @@ fn open_writer(url: &str, opts: Opts) -> KvResult<KvDb> {
         store,
         path,
         view: Mutex::new(None),
+        closing: Mutex::new(None),
     })
 }
 
@@ -664,7 +719,7 @@ async fn require_existing_store(
 }
 
 fn open_reader(url: &str, opts: Opts, no_writes: bool) -> KvResult<KvDb> {
-    let (store, path) = resolve_url(url)?;
+    let (store, path) = resolve_url(url, &opts)?;
     block_on(require_existing_store(&store, &path, url))?;
     let cache = make_cache(&opts);
     let reader_opts = DbReaderOptions {
@@ -697,6 +752,7 @@ fn open_reader(url: &str, opts: Opts, no_writes: bool) -> KvResult<KvDb> {
         store,
         path,
         view: Mutex::new(None),
+        closing: Mutex::new(None),
     })
 }
 
@@ -769,6 +825,57 @@ async fn close_engine(db: &KvDb) -> KvResult<()> {
     // The cache is ours (passed via with_db_cache), so SlateDB leaves it open.
     let _ = db.cache.close().await;
     res.map_err(Fail::from)
+}
+
+/// Close a writer's SlateDB engine but keep the handle (its calls then fail
+/// as on a closed store), waiting at most the store timeout: for a writer
+/// whose store failed, so that it has stopped writing before another
+/// writer of the same store opens in this process. Readers: nothing.
+#[no_mangle]
+pub unsafe extern "C" fn slate_shutdown(db: *mut KvDb, err: *mut KvError) -> c_int {
+    guard(err, -1, || {
+        let db = db_ref(db)?;
+        let Engine::Writer(w) = &db.engine else {
+            return Ok(0);
+        };
+        let mut slot = db
+            .closing
+            .lock()
+            .map_err(|_| Fail::new(KV_ERR_INTERNAL, "shutdown lock poisoned"))?;
+        let done = match slot.as_mut() {
+            Some(Closing::Done) => return Ok(0),
+            Some(Closing::Running(h)) => {
+                block_on(async { tokio::time::timeout(db.opts.store_timeout, h).await })
+            }
+            None => {
+                // The close runs as a task of its own, never cancelled: a
+                // close cut short leaves SlateDB's background tasks
+                // running, and a second writer of the store opened in this
+                // process while they did lost acknowledged commits in
+                // testing. A call that times out leaves it running; the
+                // next call waits for it again.
+                let w = w.clone();
+                let mut h = runtime().spawn(async move { w.close().await });
+                let r = block_on(async { tokio::time::timeout(db.opts.store_timeout, &mut h).await });
+                *slot = Some(Closing::Running(h));
+                r
+            }
+        };
+        match done {
+            Err(_) => Err(Fail::new(
+                KV_ERR_IO,
+                format!(
+                    "the failed writer did not finish closing within the store timeout of {} ms",
+                    db.opts.store_timeout.as_millis()
+                ),
+            )),
+            // closed, or closed with the error that broke it
+            Ok(_) => {
+                *slot = Some(Closing::Done);
+                Ok(0)
+            }
+        }
+    })
 }
 
 #[no_mangle]
@@ -1247,6 +1354,8 @@ fn build_batch(b: &KvBatch) -> KvResult<(WriteBatch, u64)> {
 pub struct KvPending {
     handle: slatedb::WriteHandle,
     bytes: u64,
+    /// the handle's store timeout, which bounds the wait
+    timeout: Duration,
 }
 
 /// Apply `b` to the memtable; `extra_key`/`extra_val` (extra_key NULL for
@@ -1267,7 +1376,8 @@ pub unsafe extern "C" fn slate_write_begin(
         // SAFETY: out is a valid pointer supplied by C (checked for NULL).
         let out = unsafe { out.as_mut() }.ok_or_else(|| Fail::invalid("out is NULL"))?;
         *out = std::ptr::null_mut();
-        let w = db_ref(db)?.writer()?;
+        let kdb = db_ref(db)?;
+        let w = kdb.writer()?;
         // SAFETY: NULL or a live handle.
         let b = unsafe { b.as_ref() }.ok_or_else(|| Fail::invalid("kv_batch is NULL"))?;
         if b.ops.is_empty() {
@@ -1278,8 +1388,18 @@ pub unsafe extern "C" fn slate_write_begin(
             // not in the counters: they count the caller's bytes
             wb.put(slice(extra_key, extra_klen)?, slice(extra_val, extra_vlen)?);
         }
-        let handle = block_on(w.write_with_options(wb, &WriteOptions::default()))?;
-        *out = Box::into_raw(Box::new(KvPending { handle, bytes }));
+        // SlateDB holds a write back while too much is waiting for the WAL
+        // (a store that stopped answering): bounded like the waits
+        let handle = block_on(bounded(
+            kdb.opts.store_timeout,
+            "room for a write",
+            w.write_with_options(wb, &WriteOptions::default()),
+        ))?;
+        *out = Box::into_raw(Box::new(KvPending {
+            handle,
+            bytes,
+            timeout: kdb.opts.store_timeout,
+        }));
         Ok(0)
     })
 }
@@ -1292,7 +1412,8 @@ pub unsafe extern "C" fn slate_write_wait(p: *mut KvPending, err: *mut KvError) 
         }
         // SAFETY: p came from kv_write_begin and is consumed here exactly once.
         let pending = unsafe { Box::from_raw(p) };
-        block_on(pending.handle.await_durable())?;
+        let limit = pending.timeout;
+        block_on(bounded(limit, "a write", pending.handle.await_durable()))?;
         bump(&BATCHES_WRITTEN, 1);
         bump(&BYTES_WRITTEN, pending.bytes);
         Ok(0)
@@ -1317,8 +1438,9 @@ pub unsafe extern "C" fn slate_write_release(p: *mut KvPending) {
 #[no_mangle]
 pub unsafe extern "C" fn slate_flush(db: *mut KvDb, err: *mut KvError) -> c_int {
     guard(err, -1, || {
-        match &db_ref(db)?.engine {
-            Engine::Writer(w) => block_on(w.flush())?,
+        let db = db_ref(db)?;
+        match &db.engine {
+            Engine::Writer(w) => block_on(bounded(db.opts.store_timeout, "a flush", w.flush()))?,
             Engine::Reader(_) => {} // a reader has nothing of its own to flush
         }
         Ok(0)
@@ -1439,7 +1561,7 @@ pub unsafe extern "C" fn kv_checkpoint_list(
         if out.is_null() || n.is_null() {
             return Err(Fail::invalid("out and n must not be NULL"));
         }
-        let (store, path) = resolve_url(url)?;
+        let (store, path) = resolve_url(url, &resolve_opts(std::ptr::null()))?;
         let cps = block_on(list_checkpoints(store, path))?;
         let size = std::mem::size_of::<KvCheckpoint>() * cps.len().max(1);
         // SAFETY: malloc'd so C can free() it; checked for NULL.
@@ -1489,7 +1611,7 @@ pub unsafe extern "C" fn kv_list_dirs(
         if out.is_null() || len.is_null() {
             return Err(Fail::invalid("out and len must not be NULL"));
         }
-        let (store, path) = resolve_url(url)?;
+        let (store, path) = resolve_url(url, &resolve_opts(std::ptr::null()))?;
         let prefix = (!path.as_ref().is_empty()).then_some(&path);
         let list = block_on(store.list_with_delimiter(prefix))?;
         let mut names = Vec::new();

@@ -1,0 +1,151 @@
+"""A fault-injecting HTTP proxy for the object-store tests (stdlib only).
+
+FaultProxy(upstream) listens on a free loopback port and forwards every
+request to `upstream` (moto's S3 server), one upstream connection per
+request. Its `mode` switches what it does with writes (PUT and POST, the
+requests that put objects; reads and lists always pass through unless the
+mode is "refuse"):
+
+* "pass"    — forward everything;
+* "delay"   — forward, after sleeping `delay_ms` (slow PUTs);
+* "status"  — answer writes with `status` (500 or 503) and an S3-style
+              error body, without forwarding; `fail_count` > 0 limits that
+              to the next N writes, after which the mode returns to "pass"
+              (a transient fault);
+* "refuse"  — close every new connection at once without answering (the
+              store unreachable); also drops keep-alive connections.
+
+Counters: `writes` (write requests seen), `faulted` (writes answered with
+an error or dropped). Thread-safe; set the mode with set_mode().
+"""
+import http.client
+import http.server
+import socket
+import socketserver
+import threading
+import time
+
+WRITE_METHODS = ("PUT", "POST")
+
+
+class FaultProxy:
+    def __init__(self, upstream: str):
+        assert upstream.startswith("http://")
+        host, _, port = upstream[len("http://"):].rstrip("/").partition(":")
+        self.up_host, self.up_port = host, int(port or 80)
+        self.lock = threading.Lock()
+        self.mode = "pass"
+        self.delay_ms = 0
+        self.status = 503
+        self.fail_count = 0
+        self.writes = 0
+        self.faulted = 0
+        proxy = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *a):  # quiet
+                pass
+
+            def handle_one_request(self):
+                # "refuse" also cuts connections kept alive from before
+                if proxy.current()[0] == "refuse":
+                    self.close_connection = True
+                    return
+                super().handle_one_request()
+
+            def _relay(self):
+                if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
+                    raise NotImplementedError("faultproxy: chunked request bodies")
+                n = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(n) if n else b""
+                fault = proxy.decide(self.command)
+                if fault == "refuse":
+                    self.close_connection = True
+                    try:
+                        self.connection.shutdown(socket.SHUT_RDWR)
+                    except OSError:
+                        pass
+                    return
+                if isinstance(fault, int):
+                    msg = (b"<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>"
+                           + (b"SlowDown" if fault == 503 else b"InternalError")
+                           + b"</Code><Message>injected by faultproxy</Message></Error>")
+                    self.send_response(fault)
+                    self.send_header("Content-Type", "application/xml")
+                    self.send_header("Content-Length", str(len(msg)))
+                    self.end_headers()
+                    self.wfile.write(msg)
+                    return
+                if isinstance(fault, float):
+                    time.sleep(fault)
+                conn = http.client.HTTPConnection(proxy.up_host, proxy.up_port, timeout=60)
+                try:
+                    headers = {k: v for k, v in self.headers.items()
+                               if k.lower() not in ("connection", "keep-alive")}
+                    conn.request(self.command, self.path, body=body if n else None,
+                                 headers=headers)
+                    r = conn.getresponse()
+                    data = r.read()
+                    self.send_response(r.status, r.reason)
+                    for k, v in r.getheaders():
+                        if k.lower() not in ("connection", "keep-alive", "transfer-encoding",
+                                             "content-length", "date", "server"):
+                            self.send_header(k, v)
+                    # a HEAD's length is the object's, not of the (empty) body
+                    length = r.getheader("Content-Length") if self.command == "HEAD" else None
+                    self.send_header("Content-Length", length or str(len(data)))
+                    self.end_headers()
+                    if self.command != "HEAD":
+                        self.wfile.write(data)
+                finally:
+                    conn.close()
+
+            do_GET = do_PUT = do_POST = do_DELETE = do_HEAD = _relay
+
+        class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+            daemon_threads = True
+            allow_reuse_address = True
+
+        self.httpd = Server(("127.0.0.1", 0), Handler)
+        self.port = self.httpd.server_address[1]
+        self.endpoint = f"http://127.0.0.1:{self.port}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def current(self):
+        with self.lock:
+            return self.mode, self.delay_ms
+
+    def set_mode(self, mode, delay_ms=0, status=503, fail_count=0):
+        assert mode in ("pass", "delay", "status", "refuse")
+        with self.lock:
+            self.mode, self.delay_ms = mode, delay_ms
+            self.status, self.fail_count = status, fail_count
+
+    def decide(self, method):
+        """None (forward), a float (sleep, then forward), an int (answer
+        with that status) or "refuse" (drop the connection)."""
+        with self.lock:
+            if self.mode == "refuse":
+                self.faulted += method in WRITE_METHODS
+                return "refuse"
+            if method not in WRITE_METHODS:
+                return None
+            self.writes += 1
+            if self.mode == "delay":
+                return self.delay_ms / 1000.0
+            if self.mode == "status":
+                self.faulted += 1
+                st = self.status
+                if self.fail_count > 0:
+                    self.fail_count -= 1
+                    if self.fail_count == 0:
+                        self.mode = "pass"
+                return st
+            return None
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()

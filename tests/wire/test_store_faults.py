@@ -1,0 +1,193 @@
+"""Object-store faults: `rocklake serve --store s3://...` behind a
+fault-injecting proxy (tests/wire/faultproxy.py) in front of moto.
+
+Slow PUTs only slow commits down; a transient 503 is retried; PUTs that
+keep failing (500, 503) or connections the store drops make a commit fail
+with 58030 within --store-timeout-ms, and so do PUTs slower than it: a
+commit never hangs; the server stays up, and
+once the store is back the next connection gets the lake reopened from the
+store: commits succeed again and every acknowledged commit is there (also
+after a restart and by `rocklake check`). docs/operations.md, "Object
+store faults".
+"""
+import os
+import shutil
+import socket
+import subprocess
+import time
+import urllib.request
+
+import psycopg
+import pytest
+
+from conftest import BIN
+from faultproxy import FaultProxy
+
+TIMEOUT_MS = 2000
+# generous for a loaded 2-core machine, but far below what a hang would be
+BOUND_S = TIMEOUT_MS / 1000 * 3 + 4
+
+
+@pytest.fixture
+def s3(tmp_path):
+    """moto on a free port with bucket "faults", a FaultProxy in front of it,
+    and the AWS_* environment pointing at the proxy."""
+    if not shutil.which("moto_server"):
+        pytest.skip("moto_server not installed")
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    log = open(tmp_path / "moto.log", "w")
+    moto = subprocess.Popen(["moto_server", "-H", "127.0.0.1", "-p", str(port)], stdout=log,
+                            stderr=subprocess.STDOUT)
+    endpoint = f"http://127.0.0.1:{port}"
+    proxy = None
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(endpoint + "/", timeout=1)
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "moto did not start"
+                time.sleep(0.1)
+        urllib.request.urlopen(urllib.request.Request(endpoint + "/faults", method="PUT"))
+        proxy = FaultProxy(endpoint)
+        proxy.env = {"AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test",
+                     "AWS_REGION": "us-east-1", "AWS_ENDPOINT_URL": proxy.endpoint,
+                     "AWS_ALLOW_HTTP": "true"}
+        proxy.direct_env = {**proxy.env, "AWS_ENDPOINT_URL": endpoint}
+        yield proxy
+    finally:
+        if proxy:
+            proxy.set_mode("pass")  # let the servers drain
+        moto_stop = lambda: (moto.kill(), moto.wait(), log.close())  # noqa: E731
+        # the servers are stopped by start_server's teardown, which runs
+        # after this fixture's (it was requested first), so keep moto and
+        # the proxy up until then
+        _LATE.append((proxy, moto_stop))
+
+
+_LATE = []
+
+
+@pytest.fixture(autouse=True)
+def _late_cleanup():
+    yield
+    while _LATE:
+        proxy, stop = _LATE.pop()
+        if proxy:
+            proxy.close()
+        stop()
+
+
+ROOT_URL = "s3://faults/root"
+
+
+def serve(start_server, s3):
+    return start_server("--store-timeout-ms", str(TIMEOUT_MS), store_root=ROOT_URL,
+                        env=s3.env)
+
+
+def insert(conn, v):
+    conn.execute("INSERT INTO f VALUES (%s)" % v)
+
+
+def timed_failure(conn, v):
+    t0 = time.monotonic()
+    with pytest.raises(psycopg.Error) as ei:
+        insert(conn, v)
+    return time.monotonic() - t0, ei.value
+
+
+def test_slow_puts_commit_slower_within_bound(start_server, s3):
+    srv = serve(start_server, s3)
+    with psycopg.connect(srv.dsn(), autocommit=True) as conn:
+        conn.execute("CREATE TABLE f (a bigint)")
+        s3.set_mode("delay", delay_ms=500)
+        t0 = time.monotonic()
+        insert(conn, 1)
+        elapsed = time.monotonic() - t0
+        assert 0.45 <= elapsed < BOUND_S
+        s3.set_mode("pass")
+        assert conn.execute("SELECT a FROM f").fetchall() == [(1,)]
+
+
+def test_transient_503_is_retried(start_server, s3):
+    srv = serve(start_server, s3)
+    with psycopg.connect(srv.dsn(), autocommit=True) as conn:
+        conn.execute("CREATE TABLE f (a bigint)")
+        before = s3.faulted
+        s3.set_mode("status", status=503, fail_count=1)
+        insert(conn, 1)
+        assert s3.faulted == before + 1
+        assert conn.execute("SELECT a FROM f").fetchall() == [(1,)]
+
+
+def connect_when_back(srv, within=60):
+    """The first connection after the store recovered may still find the
+    failed writer finishing its close (refused, 'still unavailable'):
+    clients retry, as this does, within a bound."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            return psycopg.connect(srv.dsn(), autocommit=True)
+        except psycopg.OperationalError as e:
+            assert "still unavailable" in str(e), e
+            assert time.monotonic() < deadline, e
+            time.sleep(0.5)
+
+
+@pytest.mark.parametrize("fault", ["503", "500", "refuse", "stall"])
+def test_failing_store_fails_commit_in_bound_then_recovers(start_server, s3, fault, tmp_path):
+    srv = serve(start_server, s3)
+    conn = psycopg.connect(srv.dsn(), autocommit=True)
+    conn.execute("CREATE TABLE f (a bigint)")
+    for v in (1, 2, 3):
+        insert(conn, v)  # acknowledged
+    if fault == "refuse":
+        s3.set_mode("refuse")
+    elif fault == "stall":  # every PUT takes longer than the store timeout
+        s3.set_mode("delay", delay_ms=TIMEOUT_MS * 3)
+    else:
+        s3.set_mode("status", status=int(fault))
+    elapsed, e = timed_failure(conn, 100)
+    assert e.sqlstate == "58030", e
+    assert "store timeout" in str(e) or "object store" in str(e), e
+    assert "Reconnect" in (e.diag.message_hint or ""), e.diag.message_hint
+    assert elapsed < BOUND_S, elapsed
+    # the session is told the same at once, the server stays up
+    elapsed2, e2 = timed_failure(conn, 101)
+    assert e2.sqlstate == "58030" and elapsed2 < 1.0
+    assert "unavailable" in str(e2)
+    assert srv.alive()
+    # while the store is still down a new connection is refused, in bound too
+    t0 = time.monotonic()
+    with pytest.raises(psycopg.Error) as ei:
+        psycopg.connect(srv.dsn(connect_timeout=30), autocommit=True)
+    assert "object store" in str(ei.value) and "Connect again" in str(ei.value), ei.value
+    assert time.monotonic() - t0 < BOUND_S * 2
+    conn.close()
+    # the store recovers: the next connection reopens the lake
+    s3.set_mode("pass")
+    with connect_when_back(srv) as c2:
+        insert(c2, 4)
+        rows = {r[0] for r in c2.execute("SELECT a FROM f").fetchall()}
+        # every acknowledged commit; the failed ones (100, 101) may or may not be there
+        assert {1, 2, 3, 4} <= rows <= {1, 2, 3, 4, 100, 101}
+    assert srv.stop() == 0, srv.log_text()
+    assert "database_reopen" in srv.log_text()
+    # after a restart, and by rocklake check
+    srv2 = serve(start_server, s3)
+    with psycopg.connect(srv2.dsn(), autocommit=True) as c3:
+        rows2 = {r[0] for r in c3.execute("SELECT a FROM f").fetchall()}
+        assert rows2 == rows
+        insert(c3, 5)
+    assert srv2.stop() == 0
+    # straight to moto: what the store holds, not what the proxy passes on
+    t0 = time.monotonic()
+    r = subprocess.run([BIN, "check", ROOT_URL + "/lake"], env={**os.environ, **s3.direct_env},
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert time.monotonic() - t0 < 25, "rocklake check was slow: %s" % (r.stdout + r.stderr)

@@ -12,15 +12,13 @@ store faults".
 """
 import os
 import shutil
-import socket
 import subprocess
 import time
-import urllib.request
 
 import psycopg
 import pytest
 
-from conftest import BIN
+from conftest import BIN, Moto
 from faultproxy import FaultProxy
 
 TIMEOUT_MS = 2000
@@ -34,39 +32,22 @@ def s3(tmp_path):
     and the AWS_* environment pointing at the proxy."""
     if not shutil.which("moto_server"):
         pytest.skip("moto_server not installed")
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    sock.close()
-    log = open(tmp_path / "moto.log", "w")
-    moto = subprocess.Popen(["moto_server", "-H", "127.0.0.1", "-p", str(port)], stdout=log,
-                            stderr=subprocess.STDOUT)
-    endpoint = f"http://127.0.0.1:{port}"
+    moto = Moto(tmp_path)
     proxy = None
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(endpoint + "/", timeout=1)
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "moto did not start"
-                time.sleep(0.1)
-        urllib.request.urlopen(urllib.request.Request(endpoint + "/faults", method="PUT"))
-        proxy = FaultProxy(endpoint)
-        proxy.env = {"AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test",
-                     "AWS_REGION": "us-east-1", "AWS_ENDPOINT_URL": proxy.endpoint,
-                     "AWS_ALLOW_HTTP": "true"}
-        proxy.direct_env = {**proxy.env, "AWS_ENDPOINT_URL": endpoint}
+        moto.wait_ready(30)
+        moto.make_bucket("faults")
+        proxy = FaultProxy(moto.endpoint)
+        proxy.env = {**moto.env, "AWS_ENDPOINT_URL": proxy.endpoint}
+        proxy.direct_env = moto.env
         yield proxy
     finally:
         if proxy:
             proxy.set_mode("pass")  # let the servers drain
-        moto_stop = lambda: (moto.kill(), moto.wait(), log.close())  # noqa: E731
         # the servers are stopped by start_server's teardown, which runs
         # after this fixture's (it was requested first), so keep moto and
         # the proxy up until then
-        _LATE.append((proxy, moto_stop))
+        _LATE.append((proxy, moto.stop))
 
 
 _LATE = []

@@ -9,8 +9,10 @@ import stopped part-way (Ctrl-C's path, or SIGKILL) leaves a lake that serve
 and check refuse.
 """
 import os
+import random
 import re
 import subprocess
+import time
 import uuid
 
 import psycopg
@@ -216,6 +218,55 @@ def test_stopped_import_is_refused(pg_lake, tmp_path, how):
     assert run("db", "drop", str(root), "half").returncode == 0
     again = run("import", dsn, str(root / "half"))
     assert again.returncode == 0, again.stdout + again.stderr
+
+
+def test_import_killed_at_random_moments(pg_lake, tmp_path):
+    """SIGKILL at moments spread over an import's run: each leaves no lake,
+    or a lake every open refuses (the copy-incomplete marker), or the
+    complete lake, row for row; never one that is served half-copied. The
+    server decides which (its open replays the lake's journal, which a kill
+    may leave holding the import's last commits); check then agrees.
+    ROCKLAKE_TEST_SEED=N replays the moments."""
+    dsn, _, _ = pg_lake
+    want = catalog_rows(dsn)
+    t0 = time.monotonic()
+    assert run("import", dsn, str(tmp_path / "full")).returncode == 0
+    took = time.monotonic() - t0
+    seed = int(os.environ.get("ROCKLAKE_TEST_SEED") or random.randrange(1 << 30))
+    print(f"seed {seed} (ROCKLAKE_TEST_SEED), an import takes {took:.2f} s")
+    rnd = random.Random(seed)
+    root = tmp_path / "root"
+    names = [f"k{i}" for i in range(8)]
+    for name in names:
+        p = subprocess.Popen([BIN, "import", dsn, str(root / name)], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+        time.sleep(rnd.uniform(0, took * 1.2))
+        p.kill()
+        p.wait()
+    outcome = {}
+    srv = rocklake_server(TMP, extra=("--auto-create", "off"), store=root)
+    try:
+        for name in names:
+            try:
+                rows = catalog_rows(srv.dsn(name))
+            except psycopg.OperationalError as e:
+                text = str(e)
+                outcome[name] = "refused" if "unfinished import" in text else "nothing"
+                assert outcome[name] == "refused" or "does not exist" in text, (seed, name, text)
+                continue
+            outcome[name] = "complete"
+            assert rows == want, (seed, name)
+    finally:
+        assert srv.stop() == 0, srv.log_text()[-3000:]
+    print(outcome)
+    for name, what in outcome.items():
+        chk = run("check", str(root / name))
+        if what == "complete":
+            assert chk.returncode == 0, (seed, name, chk.stdout + chk.stderr)
+        elif what == "refused":
+            assert chk.returncode == 1 and "unfinished import" in chk.stdout, (seed, name)
+        else:
+            assert chk.returncode == 1, (seed, name, chk.stdout + chk.stderr)
 
 
 def test_stopped_export_commits_nothing(pg_lake, pg_server, tmp_path):

@@ -495,8 +495,8 @@ static void test_hook(int chunks)
 
 /* ------------------------------------------------------------- sources */
 
-static int count_rows(PGconn *pg, rl_session *s, const char *schema, ttable *t, int64_t *out,
-                      rl_error *err)
+static int count_rows(PGconn *pg, rl_session *s, const char *schema, const ttable *t,
+                      int64_t *out, rl_error *err)
 {
     rl_buf q;
     rl_buf_init(&q, 0);
@@ -1387,34 +1387,22 @@ static int export_table(exporter *ex, const ttable *t, rl_error *err)
     return rc;
 }
 
-static int export_verify(exporter *ex, rl_error *err)
-{
-    for (size_t i = 0; i < ex->tables.n; i++) {
-        ttable *t = &ex->tables.t[i];
-        int64_t have = -1;
-        if (count_rows(ex->pg, NULL, ex->schema, t, &have, err) < 0)
-            return -1;
-        if (have != t->rows)
-            return rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED,
-                                "table %s has %" PRId64 " rows in the target, the lake %" PRId64,
-                                t->name, have, t->rows);
-    }
-    return 0;
-}
+/* What an export writes into (PostgreSQL, SQLite): one table's rows, and
+ * the row count a table has there. */
+typedef struct export_target {
+    int (*copy_table)(exporter *ex, const ttable *t, rl_error *err);
+    int (*count)(exporter *ex, const ttable *t, int64_t *have, rl_error *err);
+} export_target;
 
-static int export_run(exporter *ex, const char *lake_url, const char *target, rl_error *err)
+/* Every table's rows into the target (with progress), then each table's
+ * row count there against the lake's: 0 to commit, 1 interrupted, -1. */
+static int export_tables(exporter *ex, const export_target *to, rl_error *err)
 {
-    if (export_open_lake(ex, lake_url, err) < 0 || export_discover(ex, err) < 0)
-        return -1;
-    if (!(ex->pg = pg_connect(target, "target PostgreSQL", err)) ||
-        pg_session_setup(ex->pg, err) < 0 || pg_exec(ex->pg, "BEGIN", err) < 0 ||
-        target_check_empty(ex, err) < 0 || target_create(ex, err) < 0)
-        return -1;
     ex->prog.tables = ex->tables.n;
     ex->prog.total = ex->tables.total_rows;
     ex->prog.t0 = now_s();
     for (size_t i = 0; i < ex->tables.n; i++) {
-        int rc = ex->tables.t[i].rows ? export_table(ex, &ex->tables.t[i], err) : 0;
+        int rc = ex->tables.t[i].rows ? to->copy_table(ex, &ex->tables.t[i], err) : 0;
         if (rc < 0 && !err->detail[0])
             rl_error_detail(err, "while copying table %s", ex->tables.t[i].name);
         if (rc != 0)
@@ -1425,11 +1413,36 @@ static int export_run(exporter *ex, const char *lake_url, const char *target, rl
     }
     progress_end(&ex->prog);
     ex->prog.on = false;
-    if (export_verify(ex, err) < 0)
+    for (size_t i = 0; i < ex->tables.n; i++) {
+        const ttable *t = &ex->tables.t[i];
+        int64_t have = -1;
+        if (to->count(ex, t, &have, err) < 0)
+            return -1;
+        if (have != t->rows)
+            return rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED,
+                                "table %s has %" PRId64 " rows in the target, the lake %" PRId64,
+                                t->name, have, t->rows);
+    }
+    return interrupted ? 1 : 0;
+}
+
+static int pg_target_count(exporter *ex, const ttable *t, int64_t *have, rl_error *err)
+{
+    return count_rows(ex->pg, NULL, ex->schema, t, have, err);
+}
+
+static const export_target pg_target = {export_table, pg_target_count};
+
+static int export_run(exporter *ex, const char *lake_url, const char *target, rl_error *err)
+{
+    if (export_open_lake(ex, lake_url, err) < 0 || export_discover(ex, err) < 0)
         return -1;
-    if (interrupted)
-        return 1;
-    return pg_exec(ex->pg, "COMMIT", err);
+    if (!(ex->pg = pg_connect(target, "target PostgreSQL", err)) ||
+        pg_session_setup(ex->pg, err) < 0 || pg_exec(ex->pg, "BEGIN", err) < 0 ||
+        target_check_empty(ex, err) < 0 || target_create(ex, err) < 0)
+        return -1;
+    int rc = export_tables(ex, &pg_target, err);
+    return rc != 0 ? rc : pg_exec(ex->pg, "COMMIT", err);
 }
 
 static void exporter_free(exporter *ex)
@@ -1636,45 +1649,27 @@ static int sq_export_table(exporter *ex, const ttable *t, rl_error *err)
     return rc;
 }
 
-static int sq_export_verify(exporter *ex, rl_error *err)
+/* The row count a table has in the SQLite target (the source's count). */
+static int sq_target_count(exporter *ex, const ttable *t, int64_t *have, rl_error *err)
 {
     sq_source src = {.db = ex->sq, .path = ex->sq_path};
-    for (size_t i = 0; i < ex->tables.n; i++) {
-        ttable t = ex->tables.t[i];
-        if (sqs_count(&src, &t, err) < 0)
-            return -1;
-        if (t.rows != ex->tables.t[i].rows)
-            return rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED,
-                                "table %s has %" PRId64 " rows in the target, the lake %" PRId64,
-                                t.name, t.rows, ex->tables.t[i].rows);
-    }
+    ttable there = *t;
+    if (sqs_count(&src, &there, err) < 0)
+        return -1;
+    *have = there.rows;
     return 0;
 }
+
+static const export_target sq_target = {sq_export_table, sq_target_count};
 
 static int sq_export_run(exporter *ex, const char *lake_url, rl_error *err)
 {
     if (export_open_lake(ex, lake_url, err) < 0 || export_discover(ex, err) < 0 ||
         sq_target_open(ex, ex->sq_path, err) < 0 || sq_target_create(ex, err) < 0)
         return -1;
-    ex->prog.tables = ex->tables.n;
-    ex->prog.total = ex->tables.total_rows;
-    ex->prog.t0 = now_s();
-    for (size_t i = 0; i < ex->tables.n; i++) {
-        int rc = ex->tables.t[i].rows ? sq_export_table(ex, &ex->tables.t[i], err) : 0;
-        if (rc < 0 && !err->detail[0])
-            rl_error_detail(err, "while copying table %s", ex->tables.t[i].name);
-        if (rc != 0)
-            return rc;
-        test_hook(++ex->chunks);
-        ex->prog.tables_done++;
-        progress_show(&ex->prog, false);
-    }
-    progress_end(&ex->prog);
-    ex->prog.on = false;
-    if (sq_export_verify(ex, err) < 0)
-        return -1;
-    if (interrupted)
-        return 1;
+    int rc = export_tables(ex, &sq_target, err);
+    if (rc != 0)
+        return rc;
     return sqlite3_exec(ex->sq, "COMMIT", NULL, NULL, NULL) == SQLITE_OK
                ? 0
                : sq_fail(err, ex->sq, ex->sq_path);

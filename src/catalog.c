@@ -193,18 +193,30 @@ int rl_catalog_shutdown(rl_catalog *cat, rl_error *err)
     return 0;
 }
 
-static int get_system_u64(kv_db *kv, const char *name, uint64_t *out, bool *found, rl_error *err)
+/* System key `name`'s value (malloc'd into *v): 1 present, 0 absent, -1. */
+static int get_system(kv_db *kv, const char *name, uint8_t **v, size_t *vlen, rl_error *err)
 {
     rl_buf k;
     rl_buf_init(&k, 0);
     rl_key_system(&k, name);
+    kv_error ke;
+    int rc = kv_get(kv, NULL, k.data, k.len, v, vlen, &ke);
+    rl_buf_free(&k);
+    if (rc < 0) {
+        char what[96];
+        snprintf(what, sizeof what, "reading system key %s", name);
+        return kv_fail(err, &ke, what);
+    }
+    return rc;
+}
+
+static int get_system_u64(kv_db *kv, const char *name, uint64_t *out, bool *found, rl_error *err)
+{
     uint8_t *v = NULL;
     size_t vlen = 0;
-    kv_error ke;
-    int rc = kv_get(kv, NULL, k.data, k.len, &v, &vlen, &ke);
-    rl_buf_free(&k);
+    int rc = get_system(kv, name, &v, &vlen, err);
     if (rc < 0)
-        return kv_fail(err, &ke, "reading system key");
+        return -1;
     *found = rc == 1;
     if (rc == 1) {
         if (vlen != 8) {
@@ -218,15 +230,24 @@ static int get_system_u64(kv_db *kv, const char *name, uint64_t *out, bool *foun
     return 0;
 }
 
-static void batch_put_system_u64(kv_batch *b, const char *name, uint64_t v)
+/* Put (value not NULL) or delete system key `name` in b. */
+static void batch_set_system(kv_batch *b, const char *name, const void *value, size_t len)
 {
     rl_buf k;
     rl_buf_init(&k, 0);
     rl_key_system(&k, name);
+    if (value)
+        kv_batch_put(b, k.data, k.len, value, len);
+    else
+        kv_batch_delete(b, k.data, k.len);
+    rl_buf_free(&k);
+}
+
+static void batch_put_system_u64(kv_batch *b, const char *name, uint64_t v)
+{
     uint8_t val[8];
     rl_store_be64(val, v);
-    kv_batch_put(b, k.data, k.len, val, 8);
-    rl_buf_free(&k);
+    batch_set_system(b, name, val, 8);
 }
 
 static int64_t now_pg_micros(void)
@@ -241,13 +262,8 @@ static int create_catalog(rl_catalog *cat, rl_format fmt, const char *copy_marke
                           rl_error *err)
 {
     kv_batch *b = kv_batch_new();
-    if (copy_marker) {
-        rl_buf mk;
-        rl_buf_init(&mk, 0);
-        rl_key_system(&mk, RL_SYS_COPY_INCOMPLETE);
-        kv_batch_put(b, mk.data, mk.len, (const uint8_t *)copy_marker, strlen(copy_marker));
-        rl_buf_free(&mk);
-    }
+    if (copy_marker)
+        batch_set_system(b, RL_SYS_COPY_INCOMPLETE, copy_marker, strlen(copy_marker));
     batch_put_system_u64(b, RL_SYS_FORMAT_VERSION, RL_STORAGE_FORMAT_VERSION);
     batch_put_system_u64(b, RL_SYS_RETAIN_FROM, 0);
     batch_put_system_u64(b, RL_SYS_CREATED_AT, (uint64_t)now_pg_micros());
@@ -339,16 +355,9 @@ static int check_or_create(rl_catalog *cat, const rl_catalog_options *o, const c
 /* The marker's text at `kv`, as rl_catalog_copy_marker_get. */
 static int copy_marker_read(kv_db *kv, char *out, size_t cap, rl_error *err)
 {
-    rl_buf k;
-    rl_buf_init(&k, 0);
-    rl_key_system(&k, RL_SYS_COPY_INCOMPLETE);
     uint8_t *v = NULL;
     size_t vlen = 0;
-    kv_error ke;
-    int rc = kv_get(kv, NULL, k.data, k.len, &v, &vlen, &ke);
-    rl_buf_free(&k);
-    if (rc < 0)
-        return kv_fail(err, &ke, "reading copy-incomplete");
+    int rc = get_system(kv, RL_SYS_COPY_INCOMPLETE, &v, &vlen, err);
     if (rc == 1 && cap)
         snprintf(out, cap, "%.*s", (int)(vlen < cap ? vlen : cap - 1), (const char *)v);
     free(v);
@@ -381,14 +390,7 @@ static int copy_marker_write(rl_catalog *cat, const char *text, rl_error *err)
     if (cat->read_only)
         return rl_error_set(err, RL_SQLSTATE_READ_ONLY_TRANSACTION, "the copy marker needs a writer");
     kv_batch *b = kv_batch_new();
-    rl_buf k;
-    rl_buf_init(&k, 0);
-    rl_key_system(&k, RL_SYS_COPY_INCOMPLETE);
-    if (text)
-        kv_batch_put(b, k.data, k.len, (const uint8_t *)text, strlen(text));
-    else
-        kv_batch_delete(b, k.data, k.len);
-    rl_buf_free(&k);
+    batch_set_system(b, RL_SYS_COPY_INCOMPLETE, text, text ? strlen(text) : 0);
     kv_error ke;
     int rc = kv_write(cat->kv, b, &ke);
     kv_batch_free(b);

@@ -1223,6 +1223,18 @@ static size_t chain_length(const PgQuery__JoinExpr *top)
     return k;
 }
 
+/* The joined rows' layout grows by rs's columns (false: out of memory). */
+static bool layout_append(sel *S, rl_colmeta **layout, size_t *width, const rl_rowset *rs)
+{
+    rl_colmeta *grown = realloc(*layout, (*width + rs->ncols + 1) * sizeof *grown);
+    if (!grown)
+        return fail_oom(S->x), false;
+    memcpy(&grown[*width], rs->cols, rs->ncols * sizeof *grown);
+    *layout = grown;
+    *width += rs->ncols;
+    return true;
+}
+
 static rl_rowset *from_join(sel *S, const PgQuery__JoinExpr *top)
 {
     const name_set *keep = S->out_need; /* for this, the root join, only */
@@ -1240,32 +1252,17 @@ static rl_rowset *from_join(sel *S, const PgQuery__JoinExpr *top)
     for (size_t i = k; i-- > 0; j = i ? j->larg->join_expr : j)
         lv[i].j = j;
     rl_rowset *l0 = NULL;
-    size_t done = 0, width = 0;
+    size_t width = 0;
     bool ok = true;
     for (size_t i = 0; ok && i < k; i++)
         ok = join_supported(S, lv[i].j);
-    if (ok && (l0 = from_item(S, lv[0].j->larg, NULL))) {
+    if (ok && (l0 = from_item(S, lv[0].j->larg, NULL)))
         inputs[0] = l0;
-        width = l0->ncols;
-    }
-    ok = ok && l0;
+    ok = ok && l0 && layout_append(S, &layout, &width, l0);
     /* each right input in turn, probed by the inputs before it */
     bool was_nullable = S->nullable;
-    for (; ok && done < k; done++) {
+    for (size_t done = 0; ok && done < k; done++) {
         join_level *L = &lv[done];
-        rl_colmeta *grown = realloc(layout, (width + 1) * sizeof *layout);
-        if (!grown) {
-            fail_oom(S->x);
-            ok = false;
-            break;
-        }
-        layout = grown;
-        size_t o = 0;
-        for (size_t m = 0; m <= done; m++) {
-            at[m] = o;
-            memcpy(&layout[o], inputs[m]->cols, inputs[m]->ncols * sizeof *layout);
-            o += inputs[m]->ncols;
-        }
         rl_rowset shape = {.ncols = width, .cols = layout};
         probe_src probe = {L->j->quals, &shape, inputs, at, done + 1};
         S->nullable = was_nullable || L->j->jointype == PG_QUERY__JOIN_TYPE__JOIN_LEFT;
@@ -1277,7 +1274,8 @@ static rl_rowset *from_join(sel *S, const PgQuery__JoinExpr *top)
         if (!(ok = L->r != NULL))
             break;
         inputs[done + 1] = L->r;
-        width += L->r->ncols;
+        at[done + 1] = width;
+        ok = layout_append(S, &layout, &width, L->r);
     }
     free(layout);
     free(inputs);
@@ -1285,9 +1283,9 @@ static rl_rowset *from_join(sel *S, const PgQuery__JoinExpr *top)
     rl_rowset *out = NULL;
     if (ok) {
         out = pipe_run(S, l0, lv, k, keep);
-    } else {
+    } else { /* the levels not reached have no input yet (NULL) */
         rl_rowset_free(l0);
-        for (size_t i = 0; i < done; i++)
+        for (size_t i = 0; i < k; i++)
             rl_rowset_free(lv[i].r);
     }
     free(lv);

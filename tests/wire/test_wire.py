@@ -86,6 +86,14 @@ def test_unknown_database_3d000(start_server):
     assert 'database "nope" does not exist' in str(e.value)
 
 
+def banner_of(s):
+    """What the server printed up to its banner's ATTACH line (within 10 s)."""
+    deadline = time.monotonic() + 10
+    while "ATTACH" not in s.log_text() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return s.log_text()
+
+
 def test_first_run_banner_names_the_create_command(tmp_path):
     """A new user follows the banner of `rocklake serve --store DIR` (auto-create
     is off with --store): it lists the lakes, prints the command that creates
@@ -94,10 +102,7 @@ def test_first_run_banner_names_the_create_command(tmp_path):
     root = tmp_path / "root"
     s = Server(tmp_path, root, [])
     try:
-        deadline = time.monotonic() + 10
-        while "ATTACH" not in s.log_text() and time.monotonic() < deadline:
-            time.sleep(0.02)
-        banner = s.log_text()
+        banner = banner_of(s)
         assert f"serving the lakes under {root} on 127.0.0.1:{s.port}" in banner, banner
         assert "Lakes: none yet" in banner, banner
         create = f"rocklake db create {root} lake"
@@ -118,10 +123,7 @@ def test_first_run_banner_names_the_create_command(tmp_path):
     # restarted, the banner lists the lake with its format and attaches it
     s = Server(tmp_path, root, [])
     try:
-        deadline = time.monotonic() + 10
-        while "ATTACH" not in s.log_text() and time.monotonic() < deadline:
-            time.sleep(0.02)
-        banner = s.log_text()
+        banner = banner_of(s)
         assert "  lake (DuckLake 1.0)" in banner, banner
         assert "rocklake db create" not in banner, banner
         assert "dbname=lake' AS lake" in banner, banner

@@ -44,6 +44,7 @@
 #include "buf.h"
 #include "keys.h"
 #include "lease.h"
+#include "sequence.h"
 #include "tags.h"
 
 /* ---------------------------------------------------------------- catalog */
@@ -135,7 +136,34 @@ struct rl_catalog {
     atomic_flag failed_claim;
     atomic_bool failed;
     char failed_why[sizeof(((kv_error *)0)->message)];
+    /* Commit sequencing (sequence.h): on for this writer, and its metrics. */
+    bool sequence_commits;
+    _Atomic uint64_t seq_rebased, seq_distance, seq_ns;
+    _Atomic uint64_t seq_fallbacks[RL_SEQ_NREASONS];
 };
+
+_Static_assert(RL_SEQ_NREASONS <= sizeof(((rl_sequence_stats *)0)->fallbacks) /
+                                       sizeof(((rl_sequence_stats *)0)->fallbacks[0]),
+               "rl_sequence_stats.fallbacks holds every fallback reason");
+
+bool rl_catalog_sequence_commits(const rl_catalog *cat) { return cat->sequence_commits; }
+
+void rl_catalog_sequence_stats(rl_catalog *cat, rl_sequence_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    out->rebased = atomic_load(&cat->seq_rebased);
+    out->distance = atomic_load(&cat->seq_distance);
+    out->rebase_ns = atomic_load(&cat->seq_ns);
+    for (size_t i = 0; i < RL_SEQ_NREASONS; i++)
+        out->fallbacks[i] = atomic_load(&cat->seq_fallbacks[i]);
+}
+
+const char *rl_sequence_reason_name(size_t i)
+{
+    return i > 0 && i < RL_SEQ_NREASONS ? rl_seq_reason_name((rl_seq_reason)i)
+           : i == 0                     ? ""
+                                        : NULL;
+}
 
 static int kv_fail(rl_error *err, const kv_error *ke, const char *what)
 {
@@ -457,6 +485,7 @@ rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_
     free(local);
     /* a writer open that salvaged a journal serves what it recovered, read-only */
     cat->read_only = o->read_only || o->kv.journal_salvage;
+    cat->sequence_commits = o->sequence_commits && !cat->read_only;
     kv_error ke;
     if (!o->read_only && !o->takeover) {
         /* before opening as writer, which would fence a running one */
@@ -616,6 +645,9 @@ static int alloc_seq(rl_catalog *cat, const char *name, uint64_t *out, rl_error 
     return rc;
 }
 
+/* forward: struct rl_txn is defined below */
+static int txn_alloc_seq(rl_txn *t, const char *name, uint64_t *out, rl_error *err);
+
 /* ---------------------------------------------------------------- overlay */
 
 typedef struct pending {
@@ -666,6 +698,23 @@ struct rl_txn {
     uint64_t max_snapshot_inserted;
     bool inserted_snapshot;
     bool done;
+    /* Commit sequencing (sequence.h). With it on, every row write is also
+     * kept as a logical write (seqw, strings in seq_arena), so that a
+     * commit that lost the race for its snapshot id can be replayed onto
+     * the latest state. A write that is none of insert/update/delete of a
+     * row (DDL, a dynamic table, a format change) makes the transaction
+     * `seq_foreign`: never rebased. */
+    bool seq;
+    int seq_depth;      /* inside rl_txn_insert/update/delete */
+    bool seq_foreign;
+    rl_seq_write *seqw;
+    size_t nseqw, capseqw;
+    rl_arena seq_arena;
+    bool locked;        /* the replay runs under cat->lock: take counters without it */
+    bool snap_borrowed; /* a reader sharing another transaction's snapshot */
+    bool rebased;       /* for the audit: what the rebase moved */
+    uint64_t claimed_sid, base_sid;
+    char id_map[512];
     /* The value columns of the descriptor decoded last: scans decode row
      * after row of one table, and working them out walks the key fields. */
     rl_format fmt;     /* table shapes this transaction sees (rl_txn_set_format) */
@@ -683,6 +732,12 @@ struct rl_txn {
 };
 
 static int oom(rl_error *err) { return rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory"); }
+
+static int txn_alloc_seq(rl_txn *t, const char *name, uint64_t *out, rl_error *err)
+{
+    return t->locked ? alloc_seq_locked(t->cat, name, out, err)
+                     : alloc_seq(t->cat, name, out, err);
+}
 
 /* Index of the first overlay entry with key >= k. */
 static size_t ov_lower_bound(const rl_txn *t, const uint8_t *k, size_t kl)
@@ -723,6 +778,8 @@ static int ov_set(rl_txn *t, const uint8_t *k, size_t kl, const uint8_t *val, si
         return oom(err);
     if (kl >= 2 && k[0] == RL_TAG_INDEX && k[1] == RL_INDEX_DYNAMIC_NAME)
         t->wrote_names = true;
+    if (t->seq && t->seq_depth == 0)
+        t->seq_foreign = true; /* not a row write sequencing can replay */
     size_t i = ov_lower_bound(t, k, kl);
     if (i < t->nov && rl_bytes_cmp(t->ov[i].key, t->ov[i].klen, k, kl) == 0) {
         free(t->ov[i].val);
@@ -853,6 +910,7 @@ rl_txn *rl_txn_begin(rl_catalog *cat, rl_error *err)
             free(t);
             return NULL;
         }
+        t->seq = cat->sequence_commits;
         /* A commit is in the memtable (so in this snapshot) before it is
          * durable. Reading it now could show a client a commit that a
          * power loss then takes back, so wait for the flush that covers
@@ -896,7 +954,10 @@ void rl_txn_free(rl_txn *t)
     free(t->get_val);
     rl_buf_free(&t->get_key);
     rl_buf_free(&t->get_arena);
-    kv_snapshot_free(t->snap);
+    if (!t->snap_borrowed)
+        kv_snapshot_free(t->snap);
+    free(t->seqw);
+    rl_arena_free(&t->seq_arena);
     free(t);
 }
 
@@ -933,7 +994,12 @@ static int view_get(rl_txn *t, const uint8_t *k, size_t kl, uint8_t **val, size_
 }
 
 /* Does the key exist for a uniqueness check: our overlay decides if it has
- * the key; otherwise the snapshot or anything committed since counts. */
+ * the key; otherwise the snapshot or anything committed since counts.
+ * With commit sequencing on, only the transaction's own view counts: a key
+ * a concurrent commit took is decided at COMMIT, where a DuckLake append
+ * that lost the race is rebased instead of failed (sequence.h; the
+ * expectation each probe is followed by still fails any other such race
+ * there with the same 23505). */
 static int unique_key_taken(rl_txn *t, const uint8_t *k, size_t kl, rl_error *err)
 {
     pending *p = ov_find(t, k, kl);
@@ -941,7 +1007,7 @@ static int unique_key_taken(rl_txn *t, const uint8_t *k, size_t kl, rl_error *er
         return p->val != NULL;
     kv_error ke;
     int rc = kv_get(t->cat->kv, t->snap, k, kl, NULL, NULL, &ke);
-    if (rc == 0 && t->snap)
+    if (rc == 0 && t->snap && !t->seq)
         rc = kv_get(t->cat->kv, NULL, k, kl, NULL, NULL, &ke);
     return rc < 0 ? kv_fail(err, &ke, "checking uniqueness") : rc;
 }
@@ -956,7 +1022,7 @@ static int unique_prefix_taken(rl_txn *t, const uint8_t *prefix, size_t plen, rl
             return 1;
     }
     kv_error ke;
-    kv_iter *it = kv_scan_prefix(t->cat->kv, NULL, prefix, plen, &ke);
+    kv_iter *it = kv_scan_prefix(t->cat->kv, t->seq ? t->snap : NULL, prefix, plen, &ke);
     if (!it)
         return kv_fail(err, &ke, "checking uniqueness");
     int found = 0;
@@ -1245,7 +1311,7 @@ static int place_unique(rl_txn *t, const rl_table_desc *d, const rl_datum *row,
 static int add_discriminator(rl_txn *t, rl_buf *key, rl_error *err)
 {
     uint64_t dup;
-    if (alloc_seq(t->cat, RL_COUNTER_NEXT_DUP, &dup, err) < 0 ||
+    if (txn_alloc_seq(t, RL_COUNTER_NEXT_DUP, &dup, err) < 0 ||
         touch_counter(t, RL_COUNTER_NEXT_DUP, dup + 1, err) < 0)
         return -1;
     rl_key_put_dup(key, dup);
@@ -1311,10 +1377,60 @@ out:
     return rc;
 }
 
-int rl_txn_insert(rl_txn *t, const rl_table_desc *d, const rl_datum *row, rl_error *err)
+/* ------------------------------------------------- logical writes (seq) */
+
+static bool string_datum_type(rl_type ty)
 {
-    if (!is_write_allowed(t, err))
+    return ty == RL_T_VARCHAR || ty == RL_T_TEXT || ty == RL_T_BYTEA || ty == RL_T_NUMERIC;
+}
+
+/* Copy `n` datums of d into `to`, their strings into the transaction's arena. */
+static int seq_copy_row(rl_txn *t, const rl_table_desc *d, size_t n, const rl_datum *from,
+                        rl_datum *to, rl_error *err)
+{
+    for (size_t c = 0; c < n; c++) {
+        to[c] = from[c];
+        if (from[c].isnull || !string_datum_type(d->cols[c].type) || !from[c].v.s.p)
+            continue;
+        uint8_t *p = rl_arena_dup(&t->seq_arena, from[c].v.s.p, from[c].v.s.len ? from[c].v.s.len : 1);
+        if (!p)
+            return oom(err);
+        to[c].v.s.p = p;
+    }
+    return 0;
+}
+
+/* Keep a row write that succeeded as a logical write (t->seq). */
+static int seq_record(rl_txn *t, rl_seq_op op, const rl_table_desc *d, const rl_datum *row,
+                      const rl_datum *old, bool old_own, const uint8_t *key, size_t klen,
+                      rl_error *err)
+{
+    assert(t->seq);
+    rl_seq_write *grown = rl_array_reserve(t->seqw, t->nseqw, &t->capseqw, sizeof *grown, 16);
+    if (!grown)
+        return oom(err);
+    t->seqw = grown;
+    rl_seq_write *w = &t->seqw[t->nseqw];
+    memset(w, 0, sizeof *w);
+    w->op = op;
+    w->d = d;
+    w->ncols = txn_ncols(t, d);
+    w->old_own = old_own;
+    if (row && seq_copy_row(t, d, w->ncols, row, w->row, err) < 0)
         return -1;
+    if (old && seq_copy_row(t, d, w->ncols, old, w->old, err) < 0)
+        return -1;
+    if (key) {
+        if (!(w->key = rl_arena_dup(&t->seq_arena, key, klen ? klen : 1)))
+            return oom(err);
+        w->klen = klen;
+    }
+    t->nseqw++;
+    return 0;
+}
+
+static int insert_row(rl_txn *t, const rl_table_desc *d, const rl_datum *row, rl_error *err)
+{
     uint64_t seq = 0;
     /* validate before taking a sequence number, so failures leave no gaps */
     if (check_not_null(d, txn_ncols(t, d), row, err) < 0)
@@ -1322,10 +1438,22 @@ int rl_txn_insert(rl_txn *t, const rl_table_desc *d, const rl_datum *row, rl_err
     if (rl_desc_has_seq(d)) {
         char name[64];
         rowseq_counter_name(d, name, sizeof name);
-        if (alloc_seq(t->cat, name, &seq, err) < 0 || touch_counter(t, name, seq + 1, err) < 0)
+        if (txn_alloc_seq(t, name, &seq, err) < 0 || touch_counter(t, name, seq + 1, err) < 0)
             return -1;
     }
     return add_row(t, d, row, seq, err);
+}
+
+int rl_txn_insert(rl_txn *t, const rl_table_desc *d, const rl_datum *row, rl_error *err)
+{
+    if (!is_write_allowed(t, err))
+        return -1;
+    t->seq_depth++;
+    int rc = insert_row(t, d, row, err);
+    t->seq_depth--;
+    if (rc == 0 && t->seq)
+        rc = seq_record(t, RL_SEQ_INSERT, d, row, NULL, false, NULL, 0, err);
+    return rc;
 }
 
 /* Decode key + value into *row (strings borrow from key arena and `val`). */
@@ -1407,11 +1535,14 @@ int rl_txn_delete(rl_txn *t, const rl_table_desc *d, const uint8_t *key, size_t 
         oom(err);
         goto out;
     }
-    if (load_for_change(t, d, kcopy, klen, &val, &vlen, row, &arena, err) < 0)
-        goto out;
-    if (delete_row_indexes(t, d, row->vals, kcopy, klen, err) < 0)
-        goto out;
-    rc = ov_set(t, kcopy, klen, NULL, 0, err);
+    bool own = ov_find(t, kcopy, klen) != NULL;
+    t->seq_depth++;
+    if (load_for_change(t, d, kcopy, klen, &val, &vlen, row, &arena, err) == 0 &&
+        delete_row_indexes(t, d, row->vals, kcopy, klen, err) == 0)
+        rc = ov_set(t, kcopy, klen, NULL, 0, err);
+    t->seq_depth--;
+    if (rc == 0 && t->seq)
+        rc = seq_record(t, RL_SEQ_DELETE, d, NULL, row->vals, own, kcopy, klen, err);
 out:
     free(val);
     free(row);
@@ -1459,12 +1590,16 @@ int rl_txn_update(rl_txn *t, const rl_table_desc *d, const uint8_t *oldkey, size
     rl_row *old = malloc(sizeof *old);
     uint8_t *kcopy = dup_bytes(oldkey, oldklen);
     int rc = -1, bad = -1;
+    bool own = false, loaded = false;
     if (!old || !kcopy) {
         oom(err);
         goto out;
     }
+    own = ov_find(t, kcopy, oldklen) != NULL;
+    t->seq_depth++;
     if (load_for_change(t, d, kcopy, oldklen, &val, &vlen, old, &arena, err) < 0)
         goto out;
+    loaded = true;
     size_t ncols = txn_ncols(t, d);
     if (check_not_null(d, ncols, newrow, err) < 0)
         goto out;
@@ -1508,6 +1643,11 @@ int rl_txn_update(rl_txn *t, const rl_table_desc *d, const uint8_t *oldkey, size
         goto out;
     rc = add_row(t, d, newrow, old->seq, err);
 out:
+    if (kcopy && old)
+        t->seq_depth--;
+    /* recorded while `old` still holds the row read (it borrows from val) */
+    if (rc == 0 && loaded && t->seq)
+        rc = seq_record(t, RL_SEQ_UPDATE, d, newrow, old->vals, own, kcopy, oldklen, err);
     free(val);
     free(old);
     free(kcopy);
@@ -1956,6 +2096,173 @@ static int check_expectations(rl_txn *t, rl_error *err)
     return 0;
 }
 
+/* ------------------------------------------------- commit sequencing */
+
+/* A reader of `snap` (NULL: the latest state), for the rebase planner. It
+ * borrows the snapshot and is freed with rl_txn_free. Caller holds cat->lock
+ * (a reader takes no lock of its own). */
+static rl_txn *reader_locked(rl_catalog *cat, kv_snapshot *snap, rl_format fmt, rl_error *err)
+{
+    rl_txn *r = calloc(1, sizeof *r);
+    if (!r) {
+        oom(err);
+        return NULL;
+    }
+    r->cat = cat;
+    r->snap = snap;
+    r->snap_borrowed = true;
+    r->fmt = fmt;
+    r->done = true; /* reads only */
+    rl_buf_init(&r->get_key, 0);
+    rl_buf_init(&r->get_arena, 0);
+    return r;
+}
+
+/* Rule R4: every commit since the transaction's snapshot was a DuckLake
+ * commit (it wrote a snapshot row) that wrote only keys an append writes.
+ * Only valid when the commit log covers them. */
+static bool history_only_appends_locked(const rl_txn *t)
+{
+    const rl_catalog *cat = t->cat;
+    for (uint64_t s = t->snap_seq + 1; s <= cat->written_seq; s++) {
+        const commit_log_entry *c = &cat->log[s % COMMIT_LOG_SIZE];
+        bool snapshot = false;
+        for (size_t off = 0; off + 4 <= c->len;) {
+            uint32_t kl;
+            memcpy(&kl, c->blob + off, 4);
+            const uint8_t *k = c->blob + off + 4;
+            off += 4 + kl;
+            if (!rl_seq_append_key(k, kl))
+                return false;
+            snapshot |= k[0] == RL_TAG_SNAPSHOT;
+        }
+        if (!snapshot)
+            return false;
+    }
+    return true;
+}
+
+static void free_buffered_writes(rl_txn *t)
+{
+    for (size_t i = 0; i < t->nov; i++) {
+        free(t->ov[i].key);
+        free(t->ov[i].val);
+    }
+    t->nov = 0;
+    for (size_t i = 0; i < t->nex; i++) {
+        free(t->ex[i].key);
+        free(t->ex[i].val);
+    }
+    t->nex = 0;
+    t->ntc = 0;
+    t->inserted_snapshot = false;
+    t->max_snapshot_inserted = 0;
+}
+
+/* Replace the transaction's buffered writes by the plan's, written against
+ * the latest state (the lock keeps it fixed), then validate them as any
+ * commit: the expectations they record hold unless the plan is wrong. */
+static int replay_locked(rl_txn *t, const rl_seq_plan *plan, rl_error *err)
+{
+    free_buffered_writes(t);
+    kv_snapshot *snap = t->snap;
+    t->snap = NULL;
+    t->seq = false;
+    t->locked = true;
+    t->done = false;
+    int rc = 0;
+    for (size_t i = 0; i < plan->n && rc == 0; i++) {
+        const rl_seq_write *w = &plan->w[i];
+        assert(w->op == RL_SEQ_INSERT || w->op == RL_SEQ_UPDATE);
+        rc = w->op == RL_SEQ_INSERT ? rl_txn_insert(t, w->d, w->row, err)
+                                    : rl_txn_update(t, w->d, w->key, w->klen, w->row, err);
+    }
+    if (rc == 0)
+        rc = check_expectations(t, err);
+    t->snap = snap;
+    t->locked = false;
+    t->done = true;
+    if (rc == 0) {
+        t->rebased = true;
+        t->claimed_sid = plan->claimed_sid;
+        t->base_sid = plan->base_sid;
+        snprintf(t->id_map, sizeof t->id_map, "%s", plan->id_map);
+    }
+    return rc;
+}
+
+static uint64_t monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Sequencing's COMMIT (docs/design/commit-sequencing.md §7.3), under
+ * cat->lock: when the transaction's snapshot id is still free, validate as
+ * always; when a concurrent commit took it, rebase the transaction onto the
+ * latest state if it is a pure append, or fail it with the same 23505 as
+ * without sequencing (counted under the reason). */
+static int sequence_locked(rl_txn *t, rl_error *err)
+{
+    rl_catalog *cat = t->cat;
+    const rl_table_desc *sd = rl_desc_by_tag(RL_TAG_SNAPSHOT);
+    rl_datum id = {.v.i = (int64_t)t->max_snapshot_inserted};
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    kv_error ke;
+    int taken = rl_key_encode_prefix(&k, sd, &id, 1) != RL_KEY_OK || k.failed
+                    ? -2
+                    : kv_get(cat->kv, NULL, k.data, k.len, NULL, NULL, &ke);
+    rl_buf_free(&k);
+    if (taken == -2)
+        return oom(err);
+    if (taken < 0)
+        return kv_fail(err, &ke, "validating commit");
+    if (taken == 0)
+        return check_expectations(t, err);
+    uint64_t t0 = monotonic_ns();
+    rl_seq_reason reason = RL_SEQ_OK;
+    if (t->seq_foreign)
+        reason = RL_SEQ_NOT_APPEND;
+    else if (!commit_log_covers_locked(t))
+        reason = RL_SEQ_LOG_WINDOW;
+    else if (!history_only_appends_locked(t))
+        reason = RL_SEQ_FOREIGN_COMMIT;
+    rl_seq_plan plan;
+    memset(&plan, 0, sizeof plan);
+    if (reason == RL_SEQ_OK) {
+        rl_txn *base = reader_locked(cat, t->snap, t->fmt, err);
+        rl_txn *latest = base ? reader_locked(cat, NULL, cat->fmt, err) : NULL;
+        int rc = latest ? rl_seq_plan_rebase(base, latest, t->seqw, t->nseqw, &plan, &reason, err)
+                        : -1;
+        rl_txn_free(base);
+        rl_txn_free(latest);
+        if (rc < 0) {
+            atomic_fetch_add(&cat->seq_fallbacks[RL_SEQ_ERROR], 1);
+            return -1;
+        }
+    }
+    if (reason != RL_SEQ_OK) {
+        atomic_fetch_add(&cat->seq_fallbacks[reason], 1);
+        if (check_expectations(t, err) == 0) /* the snapshot key's expectation fails it */
+            rl_error_set(err, RL_SQLSTATE_UNIQUE_VIOLATION,
+                         "duplicate key value violates unique constraint "
+                         "\"ducklake_snapshot_pkey\"");
+        return -1;
+    }
+    int rc = replay_locked(t, &plan, err);
+    if (rc == 0) {
+        atomic_fetch_add(&cat->seq_rebased, 1);
+        atomic_fetch_add(&cat->seq_distance, plan.assigned_sid - plan.claimed_sid);
+    } else {
+        atomic_fetch_add(&cat->seq_fallbacks[RL_SEQ_ERROR], 1);
+    }
+    rl_seq_plan_free(&plan);
+    atomic_fetch_add(&cat->seq_ns, monotonic_ns() - t0);
+    return rc;
+}
+
 /* Counters go into the batch at the larger of memory and what the txn needs. */
 static int add_counters_locked(rl_txn *t, kv_batch *b, uint64_t *values, rl_error *err)
 {
@@ -1998,6 +2305,13 @@ static int add_audit_locked(rl_txn *t, kv_batch *b, rl_error *err)
         row[RL_AUDIT_USER + i].v.s.len = strlen(texts[i]);
     }
     row[RL_AUDIT_STATEMENTS].v.i = (int64_t)t->statements;
+    row[RL_AUDIT_CLAIMED_SNAPSHOT_ID].isnull = !t->rebased;
+    row[RL_AUDIT_CLAIMED_SNAPSHOT_ID].v.i = (int64_t)t->claimed_sid;
+    row[RL_AUDIT_BASE_SNAPSHOT_ID].isnull = !t->rebased;
+    row[RL_AUDIT_BASE_SNAPSHOT_ID].v.i = (int64_t)t->base_sid;
+    row[RL_AUDIT_ID_MAP].isnull = !t->rebased;
+    row[RL_AUDIT_ID_MAP].v.s.p = (const uint8_t *)t->id_map;
+    row[RL_AUDIT_ID_MAP].v.s.len = strlen(t->id_map);
     rl_buf k, v;
     rl_buf_init(&k, 0);
     rl_buf_init(&v, 0);
@@ -2089,7 +2403,8 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
         oom(err);
         goto unlock;
     }
-    if (check_expectations(t, err) < 0)
+    if ((t->seq && t->inserted_snapshot ? sequence_locked(t, err) : check_expectations(t, err)) <
+        0)
         goto unlock;
     /* after validation: moving a duplicate (move_to_dup_locked) touches a counter */
     if (!(values = calloc(t->ntc + 1, sizeof *values))) {

@@ -59,6 +59,11 @@ typedef struct rl_catalog_options {
     /* A catalog this open creates gets the copy-incomplete marker with this
      * text in its creating batch, so no crash leaves it without one. */
     const char *create_copy_marker;
+    /* Commit sequencing (docs/design/commit-sequencing.md): a DuckLake
+     * commit that only appends and lost the race for its snapshot id is
+     * placed on top of the commits that won it, instead of failing with
+     * 23505 and making the client retry. Writers only; off by default. */
+    bool sequence_commits;
 } rl_catalog_options;
 
 /* Open (and maybe create) the catalog in the store at `url`. A store with a
@@ -87,6 +92,19 @@ int rl_catalog_exists(const char *url, rl_error *err);
 int rl_catalog_copy_marker_get(rl_catalog *cat, char *out, size_t cap, rl_error *err);
 int rl_catalog_copy_marker_set(rl_catalog *cat, const char *text, rl_error *err);
 int rl_catalog_copy_marker_clear(rl_catalog *cat, rl_error *err);
+
+/* Commit sequencing of this catalog: on (a writer opened with
+ * sequence_commits) or off, and what it did since the open. */
+bool rl_catalog_sequence_commits(const rl_catalog *cat);
+typedef struct rl_sequence_stats {
+    uint64_t rebased;        /* commits placed on top of the winners */
+    uint64_t distance;       /* sum over them of the snapshots they moved over */
+    uint64_t rebase_ns;      /* time spent rebasing, under the commit lock */
+    uint64_t fallbacks[16];  /* by reason (rl_sequence_reason_name), 23505 to the client */
+} rl_sequence_stats;
+void rl_catalog_sequence_stats(rl_catalog *cat, rl_sequence_stats *out);
+/* The metric label of fallback reason i ("not_append", ...), NULL past the last. */
+const char *rl_sequence_reason_name(size_t i);
 
 rl_format rl_catalog_format(const rl_catalog *cat);
 uint64_t rl_catalog_writer_epoch(const rl_catalog *cat);

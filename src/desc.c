@@ -187,7 +187,9 @@ const rl_table_desc rl_desc_audit = {
     TABLE_COLS(I8("snapshot_id"), I8("commit_seq"), TZ("commit_time"),
                {"user_name", RL_T_TEXT, false, RL_FMT_1_0, 0},
                {"application_name", RL_T_TEXT, false, RL_FMT_1_0, 0},
-               {"client_addr", RL_T_TEXT, false, RL_FMT_1_0, 0}, I8("statements")),
+               {"client_addr", RL_T_TEXT, false, RL_FMT_1_0, 0}, I8("statements"),
+               I8("claimed_snapshot_id"), I8("base_snapshot_id"),
+               {"id_map", RL_T_TEXT, false, RL_FMT_1_0, 0}),
     .nkey = 2, .key = {0, 1}, NO_MVCC, NO_PK, NO_COUNTER};
 
 const rl_table_desc rl_desc_dynamic_table = {

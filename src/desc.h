@@ -145,7 +145,9 @@ extern const rl_table_desc rl_desc_dynamic_table;
 /* Audit columns, in order. */
 enum {
     RL_AUDIT_SNAPSHOT_ID, RL_AUDIT_SEQ, RL_AUDIT_TIME, RL_AUDIT_USER,
-    RL_AUDIT_APPLICATION, RL_AUDIT_CLIENT, RL_AUDIT_STATEMENTS, RL_AUDIT_NCOLS
+    RL_AUDIT_APPLICATION, RL_AUDIT_CLIENT, RL_AUDIT_STATEMENTS,
+    /* a sequenced commit (docs/design/commit-sequencing.md §12); NULL otherwise */
+    RL_AUDIT_CLAIMED_SNAPSHOT_ID, RL_AUDIT_BASE_SNAPSHOT_ID, RL_AUDIT_ID_MAP, RL_AUDIT_NCOLS
 };
 /* Dynamic table definition columns, in order. */
 enum {

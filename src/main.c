@@ -640,6 +640,7 @@ static const char *const help_serve =
     "                      [--log-min-duration-statement MS] [--cache-mb N] [--mirror-mb N]\n"
     "                      [--journal on|off] [--busy-poll-us N] [--writer-lease-ms MS]\n"
     "                      [--journal-salvage] [--rebuild-digest] [--store-timeout-ms MS]\n"
+    "                      [--sequence-commits on|off]\n"
     "\n"
     "Serve RockLake catalogs over the PostgreSQL wire protocol (3.0), so DuckDB attaches\n"
     "with ATTACH 'ducklake:postgres:host=127.0.0.1 port=5433 dbname=lake user=me'.\n"
@@ -670,6 +671,13 @@ static const char *const help_serve =
     "                         store and its retries may take; past it the commit fails\n"
     "                         with 58030 and the lake is reopened by the next connection\n"
     "                         (ROCKLAKE_STORE_TIMEOUT_MS; default 30000, at least 100)\n"
+    "  --sequence-commits on|off\n"
+    "                         place a DuckLake commit that only appends and lost the race\n"
+    "                         for its snapshot id on top of the commits that won it,\n"
+    "                         instead of failing it (23505) and making the client retry;\n"
+    "                         anything else keeps failing as without it (see\n"
+    "                         docs/design/commit-sequencing.md) (ROCKLAKE_SEQUENCE_COMMITS;\n"
+    "                         default off)\n"
     "  --tls-cert FILE        PEM certificate chain; with --tls-key enables TLS for clients\n"
     "  --tls-key FILE         that send SSLRequest (ROCKLAKE_TLS_CERT, ROCKLAKE_TLS_KEY)\n"
     "  --users FILE           users and secrets (ROCKLAKE_USERS), one per line:\n"
@@ -765,7 +773,7 @@ enum {
     SO_USERS, SO_HBA, SO_MAX_MESSAGE, SO_STMT_TIMEOUT, SO_IDLE_TIMEOUT, SO_METRICS,
     SO_LOG_FORMAT, SO_AUTO_CREATE, SO_MAX_CONN, SO_PORT_FILE, SO_LOG_MIN_DURATION, SO_CACHE_MB,
     SO_MIRROR_MB, SO_JOURNAL, SO_POLL_US, SO_AUTH_TIMEOUT, SO_LEASE_MS, SO_JOURNAL_SALVAGE,
-    SO_REBUILD_DIGEST, SO_MAX_AUTO_CREATE, SO_STORE_TIMEOUT, SO__COUNT
+    SO_REBUILD_DIGEST, SO_MAX_AUTO_CREATE, SO_STORE_TIMEOUT, SO_SEQUENCE_COMMITS, SO__COUNT
 };
 
 typedef struct serve_opt {
@@ -803,6 +811,7 @@ static const serve_opt serve_opts[SO__COUNT] = {
     {"rebuild-digest", false, "ROCKLAKE_REBUILD_DIGEST"},
     {"max-auto-create", true, "ROCKLAKE_MAX_AUTO_CREATE"},
     {"store-timeout-ms", true, "ROCKLAKE_STORE_TIMEOUT_MS"},
+    {"sequence-commits", true, "ROCKLAKE_SEQUENCE_COMMITS"},
 };
 
 /* Option values by source; later sources win. Strings point into argv, the
@@ -1001,6 +1010,10 @@ static int serve_config(const serve_args *a, rl_server_config *c)
         return usage_error("serve", "--max-auto-create must be at least 1, not '%s'",
                            a->val[SO_MAX_AUTO_CREATE]);
     c->journal_off = journal == 0;
+    int sequence = -1;
+    if (!serve_on_off("--sequence-commits", a->val[SO_SEQUENCE_COMMITS], &sequence))
+        return EXIT_USAGE;
+    c->sequence_commits = sequence == 1;
     if (!serve_number("--writer-lease-ms", a->val[SO_LEASE_MS], 3600000, &c->lease_ms))
         return EXIT_USAGE;
     if (a->val[SO_LEASE_MS] && c->lease_ms < 100)

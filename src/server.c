@@ -399,7 +399,8 @@ static rl_catalog *open_catalog(rl_server *srv, const char *url, const char *nam
         return NULL;
     rl_catalog_options o = {.create_if_missing = create, .read_only = srv->cfg.read_only,
                             .format = format, .takeover = srv->cfg.takeover || takeover,
-                            .lease_ms = srv->cfg.lease_ms, .lease_listen = srv->lease_listen};
+                            .lease_ms = srv->cfg.lease_ms, .lease_listen = srv->lease_listen,
+                            .sequence_commits = srv->cfg.sequence_commits};
     load_progress lp = {srv, name};
     o.kv.load_progress = log_load_progress;
     o.kv.load_progress_ctx = &lp;
@@ -909,7 +910,8 @@ static void render_metrics(rl_server *srv, rl_buf *b)
     metric(b, "rocklake_store_gets_total", "counter", "Point reads.", (long long)kc.gets);
     metric(b, "rocklake_store_keys_read_total", "counter", "Keys read by scans and gets.",
            (long long)kc.keys_read);
-    uint64_t mirror_bytes = 0, abandoned = 0;
+    uint64_t mirror_bytes = 0, abandoned = 0, sequencing = 0;
+    rl_sequence_stats seq = {0};
     pthread_mutex_lock(&srv->lakes_mu);
     for (srv_lake *l = srv->lakes; l; l = l->next) {
         kv_mirror_info mi;
@@ -917,8 +919,37 @@ static void render_metrics(rl_server *srv, rl_buf *b)
             mirror_bytes += mi.bytes;
             abandoned += mi.broken ? 1 : 0;
         }
+        rl_sequence_stats one;
+        rl_catalog_sequence_stats(l->cat, &one);
+        sequencing += rl_catalog_sequence_commits(l->cat);
+        seq.rebased += one.rebased;
+        seq.distance += one.distance;
+        seq.rebase_ns += one.rebase_ns;
+        for (size_t i = 0; i < sizeof seq.fallbacks / sizeof seq.fallbacks[0]; i++)
+            seq.fallbacks[i] += one.fallbacks[i];
     }
     pthread_mutex_unlock(&srv->lakes_mu);
+    metric(b, "rocklake_sequence_commits_enabled", "gauge",
+           "Open lakes whose commits are sequenced (--sequence-commits on).",
+           (long long)sequencing);
+    metric(b, "rocklake_sequenced_commits_total", "counter",
+           "DuckLake appends that lost the race for their snapshot id and were placed on top "
+           "of the winners instead of failing.",
+           (long long)seq.rebased);
+    metric(b, "rocklake_sequence_rebase_distance_total", "counter",
+           "Snapshots the sequenced commits moved over (with the count: the mean distance).",
+           (long long)seq.distance);
+    rl_buf_printf(b,
+                  "# HELP rocklake_sequence_rebase_seconds_total Time spent rebasing, under the "
+                  "commit lock.\n# TYPE rocklake_sequence_rebase_seconds_total counter\n"
+                  "rocklake_sequence_rebase_seconds_total %.6f\n",
+                  (double)seq.rebase_ns / 1e9);
+    rl_buf_printf(b, "# HELP rocklake_sequence_fallbacks_total Lost races sequencing did not "
+                     "rebase, by reason: the client got 23505 and retried, as without it.\n"
+                     "# TYPE rocklake_sequence_fallbacks_total counter\n");
+    for (size_t i = 1; rl_sequence_reason_name(i); i++)
+        rl_buf_printf(b, "rocklake_sequence_fallbacks_total{reason=\"%s\"} %llu\n",
+                      rl_sequence_reason_name(i), (unsigned long long)seq.fallbacks[i]);
     metric(b, "rocklake_memory_catalog_bytes", "gauge",
            "Memory holding open lakes' catalogs for reads (--mirror-mb).",
            (long long)mirror_bytes);

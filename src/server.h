@@ -39,6 +39,7 @@ typedef struct rl_server_config {
     bool takeover;              /* become the writer even if another server is */
     uint64_t lease_ms;          /* writer lease period; 0 = RL_LEASE_DEFAULT_MS (lease.h) */
     uint32_t store_timeout_ms;  /* kv_options.store_timeout_ms; 0 = the kv default (30 s) */
+    bool sequence_commits;      /* rl_catalog_options.sequence_commits for every lake */
     int auto_create;            /* create unknown databases on first use: 1/0; -1 = default
                                    (on only when store is the embedded default) */
     uint64_t max_auto_create;   /* databases auto-create may create during this run;

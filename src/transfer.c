@@ -2147,6 +2147,9 @@ static bool has_table(const tlist *l, const char *name)
  * (row_id, snapshots) and any column not found there from its lake type. */
 static int dk_inlined_types(exporter *ex, ttable *t, rl_error *err)
 {
+    if (!has_table(&ex->tables, "ducklake_inlined_data_tables") ||
+        !has_table(&ex->tables, "ducklake_column"))
+        return 0; /* nothing says what the table holds: its lake types */
     rl_buf q;
     rl_buf_init(&q, 0);
     rl_buf_put_str(&q, "SELECT table_id, schema_version FROM public.ducklake_inlined_data_tables "

@@ -618,3 +618,30 @@ def test_duckdb_without_libduckdb(tmp_path):
     out = run("export", str(tmp_path / "r" / "x"), f"duckdb:{tmp_path / 'o.ducklake'}", env=env)
     assert out.returncode == 1 and "scripts/install-deps.sh" in out.stderr, out.stderr
     assert not (tmp_path / "o.ducklake").exists()
+
+
+def test_duckdb_format_11_round_trip(duckdb_lake, tmp_path):
+    """A 1.1 DuckDB-file catalog (DuckDB 2.0's shape, as in
+    test_format_11_catalog_round_trip) imports as a 1.1 lake and exports to
+    the same file contents; 1.5.5 cannot attach 1.1, so the files are
+    compared."""
+    import duckdb
+    path, _, _ = duckdb_lake
+    c = duckdb.connect(str(path))
+    c.execute("ALTER TABLE ducklake_data_file ADD COLUMN row_group_count BIGINT")
+    c.execute("ALTER TABLE ducklake_delete_file ADD COLUMN row_group_count BIGINT")
+    c.execute("CREATE TABLE ducklake_view_column_tag(view_id BIGINT, column_name VARCHAR, "
+              "begin_snapshot BIGINT, end_snapshot BIGINT, key VARCHAR, value VARCHAR)")
+    c.execute("INSERT INTO ducklake_view_column_tag VALUES (3, 'id', 10, NULL, 'comment', 'x')")
+    c.execute("UPDATE ducklake_data_file SET row_group_count = 1")
+    c.execute("UPDATE ducklake_metadata SET value = '1.1' WHERE key = 'version'")
+    c.close()
+    root = tmp_path / "root"
+    out = run("import", f"duckdb:{path}", str(root / "v11"))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "(DuckLake 1.1)" in out.stdout, out.stdout
+    out = run("export", str(root / "v11"), f"duckdb:{tmp_path / 'v11.ducklake'}")
+    assert out.returncode == 0, out.stdout + out.stderr
+    got, want = duckdb_rows(tmp_path / "v11.ducklake"), duckdb_rows(path)
+    assert got == want
+    assert got["ducklake_view_column_tag"][1] == [(3, "id", 10, None, "comment", "x")]

@@ -1,21 +1,23 @@
 /*
  * transfer.c — `rocklake import` and `rocklake export`: a DuckLake catalog
- * moved between a PostgreSQL database (libpq) or a SQLite file (libsqlite3)
- * and a RockLake lake (this process's own SQL engine, sql.h, on the lake's
- * catalog).
+ * moved between a PostgreSQL database (libpq), a SQLite file (libsqlite3)
+ * or a DuckDB file (libduckdb, loaded when used: duckapi.h) and a RockLake
+ * lake (this process's own SQL engine, sql.h, on the lake's catalog).
  *
  * Owns: discovering the catalog's tables (every ducklake_* relation of the
  * metadata schema or file, the dynamic inlined-data tables included) with
- * their columns (pg_attribute; SQLite's table_info mapped to DuckLake's
- * PostgreSQL types), the CREATE TABLE statements DuckDB's ducklake
- * extension would send, streaming rows as COPY text between the two sides,
- * progress, interruption, and the verification at the end. An import's
- * source is a source_ops vtable (PostgreSQL or SQLite); the lake side is
- * shared.
+ * their columns (pg_attribute; SQLite's table_info and DuckDB's
+ * duckdb_columns() mapped to DuckLake's PostgreSQL types), the CREATE TABLE
+ * statements DuckDB's ducklake extension would send (on PostgreSQL, SQLite,
+ * a DuckDB file), streaming rows between the two sides, progress,
+ * interruption, and the verification at the end. An import's source is a
+ * source_ops vtable (PostgreSQL, SQLite, DuckDB), an export's target an
+ * export_target (the same three); the lake side is shared.
  *
  * Invariants:
  *  - the source of an import is read in ONE transaction (PostgreSQL:
- *    REPEATABLE READ READ ONLY; SQLite: one read transaction), and the lake
+ *    REPEATABLE READ READ ONLY; SQLite: one read transaction; DuckDB: one
+ *    transaction on the file attached READ_ONLY), and the lake
  *    side of an export in one RockLake transaction, so each copies one
  *    consistent catalog;
  *  - an import writes the copy-incomplete marker durably before its
@@ -23,8 +25,9 @@
  *    source's and rl_check_copy reported nothing: a lake without the
  *    marker is complete; an error, interrupt or kill leaves the marker;
  *  - an import commits at most RL_TRANSFER_CHUNK_ROWS rows at a time, so
- *    memory stays bounded by a chunk, not by the catalog;
- *  - an export writes in one PostgreSQL transaction and commits only after
+ *    memory stays bounded by a chunk, not by the catalog (a DuckDB source
+ *    is read in pages of that many rows);
+ *  - an export writes in one target transaction and commits only after
  *    the counts match: a target is either untouched or complete;
  *  - Parquet files are never touched: data_path rows are copied verbatim.
  */

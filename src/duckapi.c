@@ -59,11 +59,13 @@ const rl_duckdb_api *rl_duckdb_load(rl_error *err)
         SYM(column_count, "duckdb_column_count"), SYM(row_count, "duckdb_row_count"),
         SYM(value_is_null, "duckdb_value_is_null"), SYM(value_varchar, "duckdb_value_varchar"),
         SYM(value_int64, "duckdb_value_int64"), SYM(free, "duckdb_free"),
-        SYM(prepare, "duckdb_prepare"), SYM(prepare_error, "duckdb_prepare_error"),
-        SYM(destroy_prepare, "duckdb_destroy_prepare"), SYM(bind_null, "duckdb_bind_null"),
-        SYM(bind_boolean, "duckdb_bind_boolean"), SYM(bind_int64, "duckdb_bind_int64"),
-        SYM(bind_varchar_length, "duckdb_bind_varchar_length"),
-        SYM(bind_blob, "duckdb_bind_blob"), SYM(execute_prepared, "duckdb_execute_prepared")};
+        SYM(appender_create_ext, "duckdb_appender_create_ext"),
+        SYM(appender_error, "duckdb_appender_error"), SYM(append_null, "duckdb_append_null"),
+        SYM(append_bool, "duckdb_append_bool"), SYM(append_int64, "duckdb_append_int64"),
+        SYM(append_varchar_length, "duckdb_append_varchar_length"),
+        SYM(append_blob, "duckdb_append_blob"), SYM(appender_end_row, "duckdb_appender_end_row"),
+        SYM(appender_flush, "duckdb_appender_flush"),
+        SYM(appender_destroy, "duckdb_appender_destroy")};
     for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
         *syms[i].slot = dlsym(h, syms[i].name);
         if (!*syms[i].slot) {

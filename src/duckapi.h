@@ -27,11 +27,11 @@
 typedef uint64_t duckdb_idx;
 typedef struct rl_duckdb_database_ *duckdb_database;
 typedef struct rl_duckdb_connection_ *duckdb_connection;
-typedef struct rl_duckdb_prepared_ *duckdb_prepared_statement;
+typedef struct rl_duckdb_appender_ *duckdb_appender;
 typedef enum { DUCKDB_OK = 0, DUCKDB_ERROR = 1 } duckdb_state;
 
 /* A materialized result, allocated by the caller and filled by
- * duckdb_query / duckdb_execute_prepared (six words in DuckDB's ABI; read
+ * duckdb_query (six words in DuckDB's ABI; read
  * only through the accessors). */
 typedef struct duckdb_result {
     duckdb_idx reserved_column_count, reserved_row_count, reserved_rows_changed;
@@ -55,17 +55,18 @@ typedef struct rl_duckdb_api {
     char *(*value_varchar)(duckdb_result *r, duckdb_idx col, duckdb_idx row); /* duckdb_free */
     int64_t (*value_int64)(duckdb_result *r, duckdb_idx col, duckdb_idx row);
     void (*free)(void *p);
-    duckdb_state (*prepare)(duckdb_connection con, const char *sql, duckdb_prepared_statement *out);
-    const char *(*prepare_error)(duckdb_prepared_statement ps);
-    void (*destroy_prepare)(duckdb_prepared_statement *ps);
-    duckdb_state (*bind_null)(duckdb_prepared_statement ps, duckdb_idx i);
-    duckdb_state (*bind_boolean)(duckdb_prepared_statement ps, duckdb_idx i, bool v);
-    duckdb_state (*bind_int64)(duckdb_prepared_statement ps, duckdb_idx i, int64_t v);
-    duckdb_state (*bind_varchar_length)(duckdb_prepared_statement ps, duckdb_idx i, const char *v,
-                                        duckdb_idx len);
-    duckdb_state (*bind_blob)(duckdb_prepared_statement ps, duckdb_idx i, const void *v,
-                              duckdb_idx len);
-    duckdb_state (*execute_prepared)(duckdb_prepared_statement ps, duckdb_result *out);
+    duckdb_state (*appender_create_ext)(duckdb_connection con, const char *catalog,
+                                        const char *schema, const char *table,
+                                        duckdb_appender *out);
+    const char *(*appender_error)(duckdb_appender a);
+    duckdb_state (*append_null)(duckdb_appender a);
+    duckdb_state (*append_bool)(duckdb_appender a, bool v);
+    duckdb_state (*append_int64)(duckdb_appender a, int64_t v);
+    duckdb_state (*append_varchar_length)(duckdb_appender a, const char *v, duckdb_idx len);
+    duckdb_state (*append_blob)(duckdb_appender a, const void *v, duckdb_idx len);
+    duckdb_state (*appender_end_row)(duckdb_appender a);
+    duckdb_state (*appender_flush)(duckdb_appender a);
+    duckdb_state (*appender_destroy)(duckdb_appender *a); /* flushes, closes, frees */
 } rl_duckdb_api;
 
 /* The loaded API (loaded once, kept for the process), or NULL with *err

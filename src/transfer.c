@@ -1597,8 +1597,9 @@ typedef struct exporter {
     dk_conn dk;
     const char *dk_path;
     bool dk_created;
-    duckdb_prepared_statement dk_ins; /* the open table's INSERT */
-    const ttable *dk_cur;             /* its table */
+    duckdb_appender dk_app; /* the open table's staging appender */
+    const ttable *dk_cur;   /* its table */
+    int64_t dk_in_chunk;    /* rows staged since the last INSERT */
 } exporter;
 
 static int export_open_lake(exporter *ex, const char *lake_url, rl_error *err)
@@ -2270,29 +2271,44 @@ static int dk_target_create(exporter *ex, rl_error *err)
     return rc;
 }
 
-/* Bind one lake value to parameter `i` of the INSERT, whose column has
- * DuckDB type `decl`: booleans and integers as themselves, a bytea as a
- * BLOB's bytes (or, for the VARCHAR DuckLake keeps as bytea on PostgreSQL,
- * as text), everything else as its text, which the INSERT casts. */
-static duckdb_state dk_bind(exporter *ex, duckdb_idx i, const rl_value *v, const char *decl)
+/* The type of column `col` in the staging table: the type dk_append
+ * appends its values as (the lake's integers, booleans, a bytea for a BLOB
+ * column; every other value is appended as text). */
+static const char *dk_stage_type(const ttable *t, size_t col)
+{
+    const char *lake = t->cols[col].type, *decl = dk_col_decl(t, col);
+    if (strcmp(lake, "BOOLEAN") == 0)
+        return "BOOLEAN";
+    if (strcmp(lake, "BIGINT") == 0 || strcmp(lake, "INTEGER") == 0 || strcmp(lake, "SMALLINT") == 0)
+        return "BIGINT";
+    if (strcmp(lake, "BYTEA") == 0 && (strcmp(decl, "BLOB") == 0 || strcmp(decl, "BYTEA") == 0))
+        return "BLOB";
+    return "VARCHAR";
+}
+
+/* Append one lake value to the staging row: booleans and integers as
+ * themselves, a bytea as a BLOB's bytes (or, for the VARCHAR DuckLake keeps
+ * as bytea on PostgreSQL, as text), everything else as its text, which the
+ * INSERT from the staging table casts to the column's DuckDB type. */
+static duckdb_state dk_append(exporter *ex, const rl_value *v, const char *stage)
 {
     const rl_duckdb_api *api = ex->dk.api;
     if (v->d.isnull)
-        return api->bind_null(ex->dk_ins, i);
+        return api->append_null(ex->dk_app);
     switch (rl_oid_type(v->oid)) {
     case RL_T_BOOL:
-        return api->bind_boolean(ex->dk_ins, i, v->d.v.b);
+        return api->append_bool(ex->dk_app, v->d.v.b);
     case RL_T_INT8:
     case RL_T_INT4:
     case RL_T_INT2:
-        return api->bind_int64(ex->dk_ins, i, v->d.v.i);
+        return api->append_int64(ex->dk_app, v->d.v.i);
     case RL_T_BYTEA:
-        if (strcmp(decl, "BLOB") == 0 || strcmp(decl, "BYTEA") == 0)
-            return api->bind_blob(ex->dk_ins, i, v->d.v.s.len ? v->d.v.s.p : (const uint8_t *)"",
-                                  v->d.v.s.len);
-        return api->bind_varchar_length(ex->dk_ins, i,
-                                        v->d.v.s.len ? (const char *)v->d.v.s.p : "",
-                                        v->d.v.s.len);
+        if (strcmp(stage, "BLOB") == 0)
+            return api->append_blob(ex->dk_app, v->d.v.s.len ? v->d.v.s.p : (const uint8_t *)"",
+                                    v->d.v.s.len);
+        return api->append_varchar_length(ex->dk_app,
+                                          v->d.v.s.len ? (const char *)v->d.v.s.p : "",
+                                          v->d.v.s.len);
     default:
         break;
     }
@@ -2301,58 +2317,82 @@ static duckdb_state dk_bind(exporter *ex, duckdb_idx i, const rl_value *v, const
     rl_value_to_text(text, v);
     if (text->failed)
         return DUCKDB_ERROR;
-    return api->bind_varchar_length(ex->dk_ins, i, text->len ? (const char *)text->data : "",
-                                    text->len);
+    return api->append_varchar_length(ex->dk_app, text->len ? (const char *)text->data : "",
+                                      text->len);
 }
 
+/* The staged rows into the table (each value cast to its column's DuckDB
+ * type), and the staging table emptied. */
+static int dk_flush(exporter *ex, rl_error *err)
+{
+    const ttable *t = ex->dk_cur;
+    if (ex->dk.api->appender_flush(ex->dk_app) != DUCKDB_OK)
+        return dk_fail(err, "writing the target", ex->dk.api->appender_error(ex->dk_app));
+    rl_buf q;
+    rl_buf_init(&q, 0);
+    rl_buf_put_str(&q, "INSERT INTO ");
+    quote_ident(&q, t->name);
+    rl_buf_put_str(&q, " SELECT ");
+    for (size_t i = 0; i < t->ncols; i++)
+        rl_buf_printf(&q, "%sCAST(c%zu AS %s)", i ? ", " : "", i + 1, dk_col_decl(t, i));
+    rl_buf_put_str(&q, " FROM temp.main.rl_stage;\nDELETE FROM temp.main.rl_stage");
+    rl_buf_put(&q, "", 1);
+    int rc = q.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
+                      : dk_exec(&ex->dk, (const char *)q.data, err);
+    rl_buf_free(&q);
+    ex->dk_in_chunk = 0;
+    return rc;
+}
+
+/* One lake row into the staging table; every RL_TRANSFER_CHUNK_ROWS rows
+ * go on into the target table. */
 static int dk_export_row(void *ctx, size_t ncols, const rl_value *vals)
 {
     exporter *ex = ctx;
     if (interrupted)
         return -1;
-    const rl_duckdb_api *api = ex->dk.api;
     duckdb_state st = DUCKDB_OK;
     for (size_t c = 0; c < ncols && st == DUCKDB_OK; c++)
-        st = dk_bind(ex, c + 1, &vals[c], dk_col_decl(ex->dk_cur, c));
-    duckdb_result r;
-    memset(&r, 0, sizeof r);
-    if (st == DUCKDB_OK && api->execute_prepared(ex->dk_ins, &r) != DUCKDB_OK) {
+        st = dk_append(ex, &vals[c], dk_stage_type(ex->dk_cur, c));
+    if (st == DUCKDB_OK)
+        st = ex->dk.api->appender_end_row(ex->dk_app);
+    if (st != DUCKDB_OK) {
+        dk_fail(&ex->copy_err, "writing the target", ex->dk.api->appender_error(ex->dk_app));
         ex->copy_failed = true;
-        dk_fail(&ex->copy_err, "writing the target", api->result_error(&r));
-        rl_error_detail(&ex->copy_err, "in table %s", ex->dk_cur->name);
-    } else if (st != DUCKDB_OK) {
+    } else if (++ex->dk_in_chunk == RL_TRANSFER_CHUNK_ROWS && dk_flush(ex, &ex->copy_err) < 0) {
         ex->copy_failed = true;
-        dk_fail(&ex->copy_err, "writing the target", api->prepare_error(ex->dk_ins));
-        rl_error_detail(&ex->copy_err, "binding a value of table %s", ex->dk_cur->name);
     }
-    api->destroy_result(&r);
-    if (ex->copy_failed)
+    if (ex->copy_failed) {
+        rl_error_detail(&ex->copy_err, "in table %s", ex->dk_cur->name);
         return -1;
+    }
     ex->prog.rows++;
     progress_show(&ex->prog, false);
     return 0;
 }
 
+/* A table's rows: appended (DuckDB's fast path) to a staging table of the
+ * types they are appended as, then INSERTed with a cast to the column's
+ * DuckDB type, a chunk at a time; the staging table is temporary, in the
+ * same transaction. */
 static int dk_export_table(exporter *ex, const ttable *t, rl_error *err)
 {
+    const rl_duckdb_api *api = ex->dk.api;
     rl_buf q;
     rl_buf_init(&q, 0);
-    rl_buf_put_str(&q, "INSERT INTO ");
-    quote_ident(&q, t->name);
-    rl_buf_put_str(&q, " VALUES (");
+    rl_buf_put_str(&q, "CREATE TEMP TABLE rl_stage(");
     for (size_t i = 0; i < t->ncols; i++)
-        rl_buf_printf(&q, "%sCAST(? AS %s)", i ? ", " : "", dk_col_decl(t, i));
+        rl_buf_printf(&q, "%sc%zu %s", i ? ", " : "", i + 1, dk_stage_type(t, i));
     rl_buf_put(&q, ")", 2);
-    const rl_duckdb_api *api = ex->dk.api;
-    int rc = 0;
-    if (q.failed) {
-        rc = rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
-    } else if (api->prepare(ex->dk.con, (const char *)q.data, &ex->dk_ins) != DUCKDB_OK) {
-        rc = dk_fail(err, ex->dk_path, api->prepare_error(ex->dk_ins));
-    }
+    ex->dk_cur = t;
+    ex->dk_in_chunk = 0;
+    int rc = q.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
+                      : dk_exec(&ex->dk, (const char *)q.data, err);
+    if (rc == 0 &&
+        api->appender_create_ext(ex->dk.con, "temp", "main", "rl_stage", &ex->dk_app) != DUCKDB_OK)
+        rc = dk_fail(err, ex->dk_path, ex->dk_app ? api->appender_error(ex->dk_app) : NULL);
     rl_buf_reset(&q);
     if (rc == 0) {
-        ex->dk_cur = t;
         rl_buf_put_str(&q, "SELECT ");
         column_list(&q, t);
         rl_buf_put_str(&q, " FROM ");
@@ -2367,11 +2407,18 @@ static int dk_export_table(exporter *ex, const ttable *t, rl_error *err)
             rc = -1;
         } else if (st != RL_EXEC_DONE) {
             rc = -1;
+        } else if (ex->dk_in_chunk) {
+            rc = dk_flush(ex, err);
         }
     }
-    if (ex->dk_ins)
-        api->destroy_prepare(&ex->dk_ins);
-    ex->dk_ins = NULL;
+    if (ex->dk_app)
+        api->appender_destroy(&ex->dk_app);
+    ex->dk_app = NULL;
+    rl_error ignored;
+    if (rc == 0)
+        rc = dk_exec(&ex->dk, "DROP TABLE temp.main.rl_stage", err);
+    else
+        dk_exec(&ex->dk, "DROP TABLE IF EXISTS temp.main.rl_stage", &ignored);
     rl_buf_free(&q);
     return rc;
 }

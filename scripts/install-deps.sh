@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what RockLake needs to build and test on a fresh Debian 12 machine:
 # a C toolchain, clang (libFuzzer), valgrind, systemd-analyze, Python + moto (a local
-# S3-compatible server for the S3 tests), and checks that cargo is recent
+# S3-compatible server for the S3 tests), libduckdb (DuckDB-file catalogs), and checks that cargo is recent
 # enough for the slatedb crate. Safe to run again: it only installs what is
 # missing. Run as root (or with sudo available).
 set -euo pipefail
@@ -79,5 +79,33 @@ sys.exit(duckdb.__version__ != "1.5.5")' >/dev/null 2>&1; then
     echo "install-deps: pip install ${duckdb_pkgs[*]} (real-DuckDB suite)"
     python3 -m pip install -q "${duckdb_pkgs[@]}" 2>/dev/null ||
         python3 -m pip install -q --break-system-packages "${duckdb_pkgs[@]}"
+fi
+# libduckdb (DuckDB 1.5.5's C library): `rocklake import duckdb:FILE` and
+# `export ... duckdb:FILE` dlopen it when they run (docs/operations.md says why
+# this package). npm's @duckdb/node-bindings-linux-x64 (the official DuckDB
+# Node bindings, versioned with DuckDB) is the registry package that ships
+# libduckdb.so; its tarball is checked against the sha512 the registry
+# publishes for that version (dist.integrity), pinned here.
+DUCKDB_NPM_URL=https://registry.npmjs.org/@duckdb/node-bindings-linux-x64/-/node-bindings-linux-x64-1.5.5-r.5.tgz
+DUCKDB_NPM_SHA512=kCyq6BXhn6QXfwF8yVdVKriSSHP+rfVWcJ56cG8qZzlOZpxyvT5WGm6jMshxg4ditLlOsHsIN/D47RYrcjXuHQ==
+if [ "$(id -u)" -eq 0 ] || [ -w /usr/local/lib ]; then
+    libduckdb_dir=/usr/local/lib/rocklake
+else
+    libduckdb_dir="$HOME/.local/lib/rocklake"  # the fallback rocklake also searches
+fi
+if [ ! -f "$libduckdb_dir/libduckdb.so" ] &&
+    [ ! -f /usr/local/lib/rocklake/libduckdb.so ] && [ ! -f "$HOME/.local/lib/rocklake/libduckdb.so" ]; then
+    echo "install-deps: libduckdb.so 1.5.5 from $DUCKDB_NPM_URL -> $libduckdb_dir"
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' EXIT
+    curl -fsSL --retry 3 -o "$tmp/duckdb.tgz" "$DUCKDB_NPM_URL"
+    got=$(openssl dgst -sha512 -binary "$tmp/duckdb.tgz" | base64 -w0)
+    if [ "$got" != "$DUCKDB_NPM_SHA512" ]; then
+        echo "install-deps: $DUCKDB_NPM_URL: sha512 $got, the registry publishes $DUCKDB_NPM_SHA512" >&2
+        exit 1
+    fi
+    tar -xzf "$tmp/duckdb.tgz" -C "$tmp" package/libduckdb.so
+    mkdir -p "$libduckdb_dir"
+    install -m 0644 "$tmp/package/libduckdb.so" "$libduckdb_dir/libduckdb.so"
 fi
 echo "install-deps: ok"

@@ -1260,17 +1260,19 @@ static int cmd_restore(int argc, char **argv)
 static const char *const help_import =
     "usage: rocklake import SOURCE STORE [--schema S]\n"
     "\n"
-    "Copy the DuckLake catalog of a PostgreSQL database or of a SQLite file into a\n"
-    "new RockLake lake. SOURCE is a libpq connection string (\"host=db1 dbname=lake\n"
-    "user=me\") or a postgres:// URI, or sqlite:PATH for a catalog DuckDB keeps in a\n"
-    "SQLite file (ATTACH 'ducklake:sqlite:PATH'); STORE is the new lake (ROOT/NAME,\n"
+    "Copy the DuckLake catalog of a PostgreSQL database, a SQLite file or a DuckDB\n"
+    "file into a new RockLake lake. SOURCE is a libpq connection string (\"host=db1\n"
+    "dbname=lake user=me\") or a postgres:// URI; sqlite:PATH for a catalog DuckDB\n"
+    "keeps in a SQLite file (ATTACH 'ducklake:sqlite:PATH'); or duckdb:PATH for one\n"
+    "in a DuckDB file (ATTACH 'ducklake:PATH'), read with libduckdb 1.5.5, which\n"
+    "scripts/install-deps.sh installs. STORE is the new lake (ROOT/NAME,\n"
     "served as database NAME by `rocklake serve --store ROOT`) and must not hold a\n"
     "catalog yet.\n"
     "\n"
     "Every ducklake_* table of the metadata schema (or file) is copied, with the\n"
     "inlined-data tables DuckLake created, in format 1.0 or 1.1 (ducklake_metadata\n"
     "'version'), read in one transaction (PostgreSQL: REPEATABLE READ READ ONLY;\n"
-    "SQLite: one read transaction). A SQLite catalog's columns get the types\n"
+    "SQLite, DuckDB: one read transaction). A file catalog's columns get the types\n"
     "DuckLake uses on PostgreSQL (BOOLEAN, UUID, TIMESTAMP WITH TIME ZONE, ...), so\n"
     "the lake is the one a PostgreSQL catalog would have given. The Parquet files\n"
     "are not copied: the lake keeps pointing at the same DATA_PATH. The lake is\n"
@@ -1294,25 +1296,29 @@ static const char *const help_import =
     "Examples:\n"
     "  rocklake import 'host=db1 dbname=lakecat user=me' ./rocklake-data/lake\n"
     "  rocklake import sqlite:/srv/lake/catalog.sqlite ./rocklake-data/lake2\n"
+    "  rocklake import duckdb:/srv/lake/catalog.ducklake ./rocklake-data/lake3\n"
     "  rocklake serve --store ./rocklake-data\n";
 
 static const char *const help_export =
     "usage: rocklake export STORE TARGET [--schema S]\n"
     "\n"
     "Copy the DuckLake catalog of a RockLake lake into a PostgreSQL database, so\n"
-    "DuckDB attaches it with ATTACH 'ducklake:postgres:...', or into a new SQLite\n"
-    "file, attached with ATTACH 'ducklake:sqlite:PATH'. TARGET is a libpq connection\n"
-    "string or a postgres:// URI of an existing database, whose schema must not have\n"
-    "ducklake_* tables yet; or sqlite:PATH, a file that is created (an existing\n"
-    "file must not have ducklake_* tables).\n"
+    "DuckDB attaches it with ATTACH 'ducklake:postgres:...', into a new SQLite file,\n"
+    "attached with ATTACH 'ducklake:sqlite:PATH', or into a new DuckDB file, attached\n"
+    "with ATTACH 'ducklake:PATH'. TARGET is a libpq connection string or a\n"
+    "postgres:// URI of an existing database, whose schema must not have ducklake_*\n"
+    "tables yet; or sqlite:PATH or duckdb:PATH, a file that is created (an existing\n"
+    "file must not have ducklake_* tables). duckdb: needs libduckdb 1.5.5, which\n"
+    "scripts/install-deps.sh installs.\n"
     "\n"
     "The lake is read in one snapshot with a reader that fences no one (safe beside a\n"
     "running server). The target gets the tables with the column types DuckDB's\n"
     "ducklake extension creates there (on PostgreSQL the five PRIMARY KEYs and NOT\n"
-    "NULLs included; on SQLite BIGINT, VARCHAR and BLOB columns) and every row, in\n"
+    "NULLs included; on SQLite BIGINT, VARCHAR and BLOB columns; in a DuckDB file\n"
+    "DuckDB's own types, an inlined table's from ducklake_column) and every row, in\n"
     "one transaction that commits only when every table's row count equals the\n"
-    "lake's; a SQLite file the export created is removed if it fails. The Parquet\n"
-    "files are not copied.\n"
+    "lake's; a SQLite or DuckDB file the export created is removed if it fails. The\n"
+    "Parquet files are not copied.\n"
     "\n"
     "Options:\n"
     "  --schema S   the target's metadata schema (default public; created if needed;\n"
@@ -1326,7 +1332,8 @@ static const char *const help_export =
     "\n"
     "Examples:\n"
     "  createdb lakecat && rocklake export ./rocklake-data/lake 'dbname=lakecat'\n"
-    "  rocklake export ./rocklake-data/lake sqlite:/srv/lake/catalog.sqlite\n";
+    "  rocklake export ./rocklake-data/lake sqlite:/srv/lake/catalog.sqlite\n"
+    "  rocklake export ./rocklake-data/lake duckdb:/srv/lake/catalog.ducklake\n";
 
 /* SOURCE TARGET [--schema S]; -1 when parsed, else an exit code. */
 static int parse_transfer(const char *cmd, const char *help, int argc, char **argv,
@@ -1405,9 +1412,9 @@ static int cmd_import(int argc, char **argv)
     rl_transfer_opts o = {.schema = schema, .progress = isatty(STDERR_FILENO)};
     rl_error e;
     rl_error_clear(&e);
-    rl_transfer_result r = rl_transfer_is_sqlite(pos[0])
-                               ? rl_import_sqlite(pos[0], pos[1], &o, stdout, &e)
-                               : rl_import_postgres(pos[0], pos[1], &o, stdout, &e);
+    rl_transfer_result r = rl_transfer_is_sqlite(pos[0])   ? rl_import_sqlite(pos[0], pos[1], &o, stdout, &e)
+                           : rl_transfer_is_duckdb(pos[0]) ? rl_import_duckdb(pos[0], pos[1], &o, stdout, &e)
+                                                           : rl_import_postgres(pos[0], pos[1], &o, stdout, &e);
     if (r == RL_TRANSFER_DONE)
         return EXIT_OK;
     if (r == RL_TRANSFER_INTERRUPTED)
@@ -1438,9 +1445,9 @@ static int cmd_export(int argc, char **argv)
     rl_transfer_opts o = {.schema = schema, .progress = isatty(STDERR_FILENO)};
     rl_error e;
     rl_error_clear(&e);
-    rl_transfer_result r = rl_transfer_is_sqlite(pos[1])
-                               ? rl_export_sqlite(pos[0], pos[1], &o, stdout, &e)
-                               : rl_export_postgres(pos[0], pos[1], &o, stdout, &e);
+    rl_transfer_result r = rl_transfer_is_sqlite(pos[1])   ? rl_export_sqlite(pos[0], pos[1], &o, stdout, &e)
+                           : rl_transfer_is_duckdb(pos[1]) ? rl_export_duckdb(pos[0], pos[1], &o, stdout, &e)
+                                                           : rl_export_postgres(pos[0], pos[1], &o, stdout, &e);
     if (r == RL_TRANSFER_DONE)
         return EXIT_OK;
     if (r == RL_TRANSFER_INTERRUPTED)

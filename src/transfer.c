@@ -1,21 +1,23 @@
 /*
  * transfer.c — `rocklake import` and `rocklake export`: a DuckLake catalog
- * moved between a PostgreSQL database (libpq) or a SQLite file (libsqlite3)
- * and a RockLake lake (this process's own SQL engine, sql.h, on the lake's
- * catalog).
+ * moved between a PostgreSQL database (libpq), a SQLite file (libsqlite3)
+ * or a DuckDB file (libduckdb, loaded when used: duckapi.h) and a RockLake
+ * lake (this process's own SQL engine, sql.h, on the lake's catalog).
  *
  * Owns: discovering the catalog's tables (every ducklake_* relation of the
  * metadata schema or file, the dynamic inlined-data tables included) with
- * their columns (pg_attribute; SQLite's table_info mapped to DuckLake's
- * PostgreSQL types), the CREATE TABLE statements DuckDB's ducklake
- * extension would send, streaming rows as COPY text between the two sides,
- * progress, interruption, and the verification at the end. An import's
- * source is a source_ops vtable (PostgreSQL or SQLite); the lake side is
- * shared.
+ * their columns (pg_attribute; SQLite's table_info and DuckDB's
+ * duckdb_columns() mapped to DuckLake's PostgreSQL types), the CREATE TABLE
+ * statements DuckDB's ducklake extension would send (on PostgreSQL, SQLite,
+ * a DuckDB file), streaming rows between the two sides, progress,
+ * interruption, and the verification at the end. An import's source is a
+ * source_ops vtable (PostgreSQL, SQLite, DuckDB), an export's target an
+ * export_target (the same three); the lake side is shared.
  *
  * Invariants:
  *  - the source of an import is read in ONE transaction (PostgreSQL:
- *    REPEATABLE READ READ ONLY; SQLite: one read transaction), and the lake
+ *    REPEATABLE READ READ ONLY; SQLite: one read transaction; DuckDB: one
+ *    transaction on the file attached READ_ONLY), and the lake
  *    side of an export in one RockLake transaction, so each copies one
  *    consistent catalog;
  *  - an import writes the copy-incomplete marker durably before its
@@ -23,8 +25,9 @@
  *    source's and rl_check_copy reported nothing: a lake without the
  *    marker is complete; an error, interrupt or kill leaves the marker;
  *  - an import commits at most RL_TRANSFER_CHUNK_ROWS rows at a time, so
- *    memory stays bounded by a chunk, not by the catalog;
- *  - an export writes in one PostgreSQL transaction and commits only after
+ *    memory stays bounded by a chunk, not by the catalog (a DuckDB source
+ *    is read in pages of that many rows);
+ *  - an export writes in one target transaction and commits only after
  *    the counts match: a target is either untouched or complete;
  *  - Parquet files are never touched: data_path rows are copied verbatim.
  */
@@ -46,6 +49,7 @@
 #include "catalog.h"
 #include "check.h"
 #include "desc.h"
+#include "duckapi.h"
 #include "sql.h"
 
 static volatile sig_atomic_t interrupted;
@@ -265,6 +269,7 @@ typedef struct ttable {
     tcol *cols;
     size_t ncols, cap;
     int64_t rows; /* on the side being read */
+    char **xtypes; /* a DuckDB target's types (NULL, or ncols entries; NULL: the lake's) */
 } ttable;
 
 typedef struct tlist {
@@ -275,8 +280,12 @@ typedef struct tlist {
 
 static void tlist_free(tlist *l)
 {
-    for (size_t i = 0; i < l->n; i++)
+    for (size_t i = 0; i < l->n; i++) {
+        for (size_t c = 0; l->t[i].xtypes && c < l->t[i].ncols; c++)
+            free(l->t[i].xtypes[c]);
+        free(l->t[i].xtypes);
         free(l->t[i].cols);
+    }
     free(l->t);
     memset(l, 0, sizeof *l);
 }
@@ -389,22 +398,32 @@ static void quote_ident(rl_buf *b, const char *s)
     rl_buf_put(b, "\"", 1);
 }
 
-/* CREATE TABLE "schema"."t"("c" TYPE [PRIMARY KEY] [NOT NULL], ...); as
- * DuckDB's postgres extension writes it. */
-static void create_sql(rl_buf *q, const char *schema, const ttable *t)
+/* The type a column of `t` gets in a CREATE TABLE on one side. */
+typedef const char *(*col_type_fn)(const ttable *t, size_t col);
+
+static const char *pg_col_type(const ttable *t, size_t col)
+{
+    return t->cols[col].type;
+}
+
+/* CREATE TABLE ["schema".]"t"("c" TYPE [PRIMARY KEY] [NOT NULL], ...); as
+ * DuckDB's postgres extension (or DuckLake on SQLite, DuckDB) writes it. */
+static void create_sql(rl_buf *q, const char *schema, const ttable *t, col_type_fn type_of)
 {
     const rl_table_desc *d = rl_desc_by_name(t->name, RL_FMT_LATEST);
     const char *pk = d && d->pk_col >= 0 ? d->cols[d->pk_col].name : NULL;
     rl_buf_put_str(q, "CREATE TABLE ");
-    quote_ident(q, schema);
-    rl_buf_put(q, ".", 1);
+    if (schema) {
+        quote_ident(q, schema);
+        rl_buf_put(q, ".", 1);
+    }
     quote_ident(q, t->name);
     rl_buf_put(q, "(", 1);
     for (size_t i = 0; i < t->ncols; i++) {
         if (i)
             rl_buf_put(q, ", ", 2);
         quote_ident(q, t->cols[i].name);
-        rl_buf_printf(q, " %s", t->cols[i].type);
+        rl_buf_printf(q, " %s", type_of(t, i));
         if (pk && strcmp(pk, t->cols[i].name) == 0)
             rl_buf_put_str(q, " PRIMARY KEY");
         else if (t->cols[i].notnull)
@@ -697,16 +716,27 @@ static int sqs_open(void *src, const char *where, rl_error *err)
 /* The PostgreSQL type of a SQLite catalog column: a fixed table's from
  * RockLake's descriptor (DuckLake's PostgreSQL types, NOT NULLs included),
  * a per-table one's from its declared SQLite type. */
-static bool sq_col_type(const char *rel, const char *att, const char *decl, tcol *c)
+/* A fixed table's column: its type and NOT NULL from RockLake's descriptor
+ * (DuckLake's PostgreSQL types); 0 when `rel`.`att` is not one, -1 when its
+ * type has no CREATE TABLE spelling. */
+static int desc_col_type(const char *rel, const char *att, tcol *c)
 {
     const rl_table_desc *d = rl_desc_by_name(rel, RL_FMT_LATEST);
     int i = d ? rl_desc_column_index(d, att, RL_FMT_LATEST) : -1;
-    if (i >= 0) {
-        const rl_column_desc *cd = &d->cols[i];
-        c->notnull = cd->not_null;
-        return sql_type(rl_type_name(cd->type), cd->typmod ? cd->typmod : -1, c->type,
-                        sizeof c->type);
-    }
+    if (i < 0)
+        return 0;
+    const rl_column_desc *cd = &d->cols[i];
+    c->notnull = cd->not_null;
+    return sql_type(rl_type_name(cd->type), cd->typmod ? cd->typmod : -1, c->type, sizeof c->type)
+               ? 1
+               : -1;
+}
+
+static bool sq_col_type(const char *rel, const char *att, const char *decl, tcol *c)
+{
+    int fixed = desc_col_type(rel, att, c);
+    if (fixed)
+        return fixed > 0;
     static const char *const map[][2] = {
         {"BIGINT", "BIGINT"},   {"INTEGER", "BIGINT"}, {"VARCHAR", "VARCHAR"},
         {"TEXT", "VARCHAR"},    {"BLOB", "BYTEA"},     {"DOUBLE", "DOUBLE PRECISION"},
@@ -719,7 +749,12 @@ static bool sq_col_type(const char *rel, const char *att, const char *decl, tcol
     return false;
 }
 
-static int sq_add_col(tlist *l, const char *rel, const char *att, const char *decl, rl_error *err)
+/* How a file catalog's declared column type becomes the lake's. */
+typedef bool (*decl_type_fn)(const char *rel, const char *att, const char *decl, tcol *c);
+
+/* Add column `att` (declared `decl` on `side`) of table `rel` to l. */
+static int add_col(tlist *l, const char *rel, const char *att, const char *decl,
+                   decl_type_fn type_of, const char *side, rl_error *err)
 {
     if (strlen(rel) >= 64 || strlen(att) >= 64)
         return rl_error_set(err, RL_SQLSTATE_PROGRAM_LIMIT, "name too long: %s.%s", rel, att);
@@ -731,10 +766,10 @@ static int sq_add_col(tlist *l, const char *rel, const char *att, const char *de
     tcol *c = &t->cols[t->ncols++];
     memset(c, 0, sizeof *c);
     snprintf(c->name, sizeof c->name, "%s", att);
-    if (!sq_col_type(rel, att, decl, c))
+    if (!type_of(rel, att, decl, c))
         return rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
-                            "column %s.%s has SQLite type %s, which a DuckLake catalog does not use",
-                            rel, att, decl);
+                            "column %s.%s has %s type %s, which a DuckLake catalog does not use",
+                            rel, att, side, decl);
     return 0;
 }
 
@@ -754,7 +789,7 @@ static int sqs_discover(void *src, tlist *out, rl_error *err)
         const char *att = (const char *)sqlite3_column_text(st, 1);
         const char *decl = (const char *)sqlite3_column_text(st, 2);
         if (rel && att)
-            rc = sq_add_col(out, rel, att, decl ? decl : "", err);
+            rc = add_col(out, rel, att, decl ? decl : "", sq_col_type, "SQLite", err);
     }
     if (rc == 0 && step != SQLITE_DONE)
         rc = sq_fail(err, s->db, s->path);
@@ -906,13 +941,324 @@ bool rl_transfer_is_sqlite(const char *where)
     return strncmp(where, "sqlite:", 7) == 0;
 }
 
-/* A SQLite file has no schemas: --schema is refused, not ignored. */
-static bool sq_no_schema(const rl_transfer_opts *o, rl_error *err)
+/* A file catalog is read from its main schema: --schema is refused, not
+ * ignored. */
+static bool file_no_schema(const rl_transfer_opts *o, const char *kind, rl_error *err)
 {
     if (!o || !o->schema)
         return true;
-    rl_error_set(err, RL_SQLSTATE_INVALID_PARAMETER, "--schema does not apply to a SQLite file");
+    rl_error_set(err, RL_SQLSTATE_INVALID_PARAMETER, "--schema does not apply to a %s file", kind);
     return false;
+}
+
+/* ---- DuckDB file */
+
+/* One in-memory DuckDB with the catalog file attached as `alias` (and
+ * USEd, so ducklake_* names need no prefix). */
+typedef struct dk_conn {
+    const rl_duckdb_api *api;
+    duckdb_database db;
+    duckdb_connection con;
+    const char *path;
+    rl_buf line; /* a COPY line (source) or a value's text (target) */
+} dk_conn;
+
+static int dk_fail(rl_error *err, const char *what, const char *msg)
+{
+    msg = msg && *msg ? msg : "unknown error";
+    const char *state = strstr(msg, "IO Error") ? RL_SQLSTATE_IO
+                        : strstr(msg, "lock") ? RL_SQLSTATE_OBJECT_STATE
+                                              : RL_SQLSTATE_INTERNAL;
+    return rl_error_set(err, state, "%s: DuckDB: %s", what, msg);
+}
+
+/* Run `sql`; its rows (every value as text) into *out when out is given. */
+static int dk_rows(dk_conn *d, const char *sql, trows *out, rl_error *err)
+{
+    duckdb_result r;
+    memset(&r, 0, sizeof r);
+    if (out)
+        memset(out, 0, sizeof *out);
+    if (d->api->query(d->con, sql, &r) != DUCKDB_OK) {
+        dk_fail(err, d->path, d->api->result_error(&r));
+        d->api->destroy_result(&r);
+        return -1;
+    }
+    int rc = 0;
+    if (out) {
+        out->ncols = (size_t)d->api->column_count(&r);
+        if (out->ncols > 16)
+            rc = rl_error_set(err, RL_SQLSTATE_INTERNAL, "a result with more than 16 columns");
+        duckdb_idx n = rc == 0 ? d->api->row_count(&r) : 0;
+        char *vals[16];
+        size_t lens[16];
+        for (duckdb_idx row = 0; row < n && !out->oom; row++) {
+            for (size_t c = 0; c < out->ncols; c++) {
+                vals[c] = d->api->value_is_null(&r, c, row) ? NULL : d->api->value_varchar(&r, c, row);
+                lens[c] = vals[c] ? strlen(vals[c]) : 0;
+            }
+            trows_add(out, (const char *const *)vals, lens);
+            for (size_t c = 0; c < out->ncols; c++)
+                d->api->free(vals[c]);
+        }
+        if (rc == 0 && out->oom)
+            rc = rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
+        if (rc < 0)
+            trows_free(out);
+    }
+    d->api->destroy_result(&r);
+    return rc;
+}
+
+static int dk_exec(dk_conn *d, const char *sql, rl_error *err)
+{
+    return dk_rows(d, sql, NULL, err);
+}
+
+static void quote_literal(rl_buf *b, const char *s)
+{
+    rl_buf_put(b, "'", 1);
+    for (; *s; s++) {
+        rl_buf_put(b, s, 1);
+        if (*s == '\'')
+            rl_buf_put(b, s, 1);
+    }
+    rl_buf_put(b, "'", 1);
+}
+
+/* Load libduckdb, open an in-memory DuckDB and attach the file as
+ * `alias` (READ_ONLY for a source). Nothing is downloaded: DuckDB's
+ * extension autoloading is off. */
+static int dk_open(dk_conn *d, const char *path, const char *alias, bool read_only, rl_error *err)
+{
+    d->path = path;
+    rl_buf_init(&d->line, 0);
+    if (!(d->api = rl_duckdb_load(err)))
+        return -1;
+    if (d->api->open(NULL, &d->db) != DUCKDB_OK || d->api->connect(d->db, &d->con) != DUCKDB_OK)
+        return rl_error_set(err, RL_SQLSTATE_INTERNAL, "%s: DuckDB %s did not start", path,
+                            d->api->library_version());
+    if (dk_exec(d, "SET autoinstall_known_extensions = false", err) < 0 ||
+        dk_exec(d, "SET autoload_known_extensions = false", err) < 0)
+        return -1;
+    rl_error ignored;
+    dk_exec(d, "SET TimeZone = 'UTC'", &ignored); /* only where ICU is built in */
+    rl_buf q;
+    rl_buf_init(&q, 0);
+    rl_buf_put_str(&q, "ATTACH ");
+    quote_literal(&q, path);
+    rl_buf_printf(&q, " AS %s%s", alias, read_only ? " (READ_ONLY)" : "");
+    rl_buf_put(&q, "", 1);
+    int rc = q.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
+                      : dk_exec(d, (const char *)q.data, err);
+    rl_buf_reset(&q);
+    rl_buf_printf(&q, "USE %s", alias);
+    rl_buf_put(&q, "", 1);
+    if (rc == 0)
+        rc = dk_exec(d, (const char *)q.data, err);
+    rl_buf_free(&q);
+    return rc;
+}
+
+static void dk_close(dk_conn *d)
+{
+    if (d->api) {
+        if (d->con)
+            d->api->disconnect(&d->con);
+        if (d->db)
+            d->api->close(&d->db);
+    }
+    d->con = NULL;
+    d->db = NULL;
+    rl_buf_free(&d->line);
+}
+
+/* The PostgreSQL type DuckLake gives a per-table (inlined) column of DuckDB
+ * type `decl` on PostgreSQL: the numbers, booleans, UUID, TIME, INTERVAL as
+ * themselves, BLOB and VARCHAR (JSON) BYTEA, every other type VARCHAR (its
+ * DuckDB text); a fixed table's columns come from the descriptor. */
+static bool dk_col_type(const char *rel, const char *att, const char *decl, tcol *c)
+{
+    int fixed = desc_col_type(rel, att, c);
+    if (fixed)
+        return fixed > 0;
+    static const char *const map[][2] = {
+        {"BIGINT", "BIGINT"},       {"INTEGER", "INTEGER"},
+        {"SMALLINT", "SMALLINT"},   {"TINYINT", "SMALLINT"},
+        {"UTINYINT", "INTEGER"},    {"USMALLINT", "INTEGER"},
+        {"UINTEGER", "BIGINT"},     {"BOOLEAN", "BOOLEAN"},
+        {"DOUBLE", "DOUBLE PRECISION"}, {"FLOAT", "REAL"},
+        {"TIME", "TIME"},           {"TIME WITH TIME ZONE", "TIME WITH TIME ZONE"},
+        {"INTERVAL", "INTERVAL"},   {"UUID", "UUID"},
+        {"BLOB", "BYTEA"},          {"VARCHAR", "BYTEA"},
+        {"JSON", "BYTEA"}};
+    int p, sc;
+    if (sscanf(decl, "DECIMAL(%d,%d)", &p, &sc) == 2) {
+        snprintf(c->type, sizeof c->type, "NUMERIC(%d,%d)", p, sc);
+        return true;
+    }
+    for (size_t k = 0; k < sizeof map / sizeof map[0]; k++)
+        if (strcmp(decl, map[k][0]) == 0) {
+            snprintf(c->type, sizeof c->type, "%s", map[k][1]);
+            return true;
+        }
+    snprintf(c->type, sizeof c->type, "VARCHAR");
+    return true;
+}
+
+static int dks_open(void *src, const char *where, rl_error *err)
+{
+    dk_conn *d = src;
+    if (dk_open(d, where, "rl_source", true, err) < 0) {
+        if (d->api)
+            rl_error_hint(err, "give an existing DuckDB file DuckLake created (ATTACH "
+                               "'ducklake:FILE'), as duckdb:FILE, that no DuckDB writes now");
+        return -1;
+    }
+    /* one transaction: every later read sees the same catalog */
+    return dk_exec(d, "BEGIN TRANSACTION", err);
+}
+
+static int dks_discover(void *src, tlist *out, rl_error *err)
+{
+    dk_conn *d = src;
+    trows r;
+    if (dk_rows(d, "SELECT c.table_name, c.column_name, c.data_type FROM duckdb_columns() c "
+                   "JOIN duckdb_tables() t ON c.database_name = t.database_name AND "
+                   "c.schema_name = t.schema_name AND c.table_name = t.table_name "
+                   "WHERE c.database_name = 'rl_source' AND c.schema_name = 'main' AND "
+                   "starts_with(c.table_name, 'ducklake_') ORDER BY c.table_name, c.column_index",
+                &r, err) < 0)
+        return -1;
+    memset(out, 0, sizeof *out);
+    int rc = 0;
+    for (size_t i = 0; i < r.nrows && rc == 0; i++)
+        if (cell(&r, i, 0) && cell(&r, i, 1))
+            rc = add_col(out, cell(&r, i, 0), cell(&r, i, 1), cell(&r, i, 2) ? cell(&r, i, 2) : "",
+                         dk_col_type, "DuckDB", err);
+    trows_free(&r);
+    return rc;
+}
+
+static int dks_version(void *src, char *out, size_t n, rl_error *err)
+{
+    trows r;
+    if (dk_rows(src, "SELECT value FROM ducklake_metadata WHERE key = 'version' AND scope IS NULL",
+                &r, err) < 0)
+        return -1;
+    snprintf(out, n, "%s", r.nrows && cell(&r, 0, 0) ? cell(&r, 0, 0) : "?");
+    trows_free(&r);
+    return 0;
+}
+
+static int dk_count(dk_conn *d, const ttable *t, int64_t *out, rl_error *err)
+{
+    rl_buf q;
+    rl_buf_init(&q, 0);
+    rl_buf_put_str(&q, "SELECT count(*) FROM ");
+    quote_ident(&q, t->name);
+    rl_buf_put(&q, "", 1);
+    trows r;
+    int rc = dk_rows(d, (const char *)q.data, &r, err);
+    rl_buf_free(&q);
+    if (rc < 0)
+        return -1;
+    *out = r.nrows && cell(&r, 0, 0) ? strtoll(cell(&r, 0, 0), NULL, 10) : -1;
+    trows_free(&r);
+    return 0;
+}
+
+static int dks_count(void *src, ttable *t, rl_error *err)
+{
+    return dk_count(src, t, &t->rows, err);
+}
+
+/* The table's rows as COPY text, RL_TRANSFER_CHUNK_ROWS at a time in rowid
+ * order (a page's result is all DuckDB holds in memory). Each column is
+ * read as the text its lake type parses: a BYTEA's \x hex, every other
+ * DuckDB's VARCHAR cast. */
+static int dks_stream(void *src, const ttable *t, row_fn row, void *ctx, rl_error *err)
+{
+    dk_conn *d = src;
+    rl_buf q;
+    rl_buf_init(&q, 0);
+    int64_t last = -1;
+    int rc = 0;
+    for (;;) {
+        rl_buf_reset(&q);
+        rl_buf_put_str(&q, "SELECT rowid");
+        for (size_t c = 0; c < t->ncols; c++) {
+            bool bytea = strcmp(t->cols[c].type, "BYTEA") == 0;
+            rl_buf_put_str(&q, bytea ? ", '\\x' || hex(" : ", CAST(");
+            quote_ident(&q, t->cols[c].name);
+            rl_buf_put_str(&q, bytea ? ")" : " AS VARCHAR)");
+        }
+        rl_buf_put_str(&q, " FROM ");
+        quote_ident(&q, t->name);
+        rl_buf_printf(&q, " WHERE rowid > %" PRId64 " ORDER BY rowid LIMIT %d", last,
+                      RL_TRANSFER_CHUNK_ROWS);
+        rl_buf_put(&q, "", 1);
+        if (q.failed) {
+            rc = rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
+            break;
+        }
+        duckdb_result r;
+        memset(&r, 0, sizeof r);
+        if (d->api->query(d->con, (const char *)q.data, &r) != DUCKDB_OK) {
+            rc = dk_fail(err, d->path, d->api->result_error(&r));
+            d->api->destroy_result(&r);
+            break;
+        }
+        duckdb_idx n = d->api->row_count(&r);
+        for (duckdb_idx i = 0; i < n && rc == 0; i++) {
+            last = d->api->value_int64(&r, 0, i);
+            rl_buf_reset(&d->line);
+            for (size_t c = 0; c < t->ncols; c++) {
+                if (c)
+                    rl_buf_put(&d->line, "\t", 1);
+                if (d->api->value_is_null(&r, c + 1, i)) {
+                    rl_buf_put(&d->line, "\\N", 2);
+                    continue;
+                }
+                char *v = d->api->value_varchar(&r, c + 1, i);
+                if (v)
+                    copy_text(&d->line, (const unsigned char *)v, strlen(v));
+                d->api->free(v);
+            }
+            rl_buf_put(&d->line, "\n", 1);
+            rc = d->line.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
+                                : row(ctx, (const char *)d->line.data, d->line.len, err);
+        }
+        d->api->destroy_result(&r);
+        if (rc != 0 || n < (duckdb_idx)RL_TRANSFER_CHUNK_ROWS)
+            break;
+    }
+    rl_buf_free(&q);
+    return rc;
+}
+
+static int dks_finish(void *src, rl_error *err)
+{
+    return dk_exec(src, "COMMIT", err);
+}
+
+static void dks_describe(void *src, char *out, size_t n)
+{
+    dk_conn *d = src;
+    snprintf(out, n, "duckdb %s", d->path);
+}
+
+static void dks_close(void *src)
+{
+    dk_close(src);
+}
+
+static const source_ops dk_source_ops = {dks_open,  dks_discover, dks_version,  dks_count,
+                                         dks_stream, dks_finish,  dks_describe, dks_close};
+
+bool rl_transfer_is_duckdb(const char *where)
+{
+    return strncmp(where, "duckdb:", 7) == 0;
 }
 
 /* -------------------------------------------------------------- import */
@@ -973,7 +1319,7 @@ static int lake_create_tables(importer *im, rl_error *err)
     rl_buf q;
     rl_buf_init(&q, 0);
     for (size_t i = 0; i < im->tables.n; i++)
-        create_sql(&q, "public", &im->tables.t[i]);
+        create_sql(&q, "public", &im->tables.t[i], pg_col_type);
     rl_buf_put(&q, "", 1);
     int rc = q.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
                       : lake_exec(im->s, (const char *)q.data, err);
@@ -1207,12 +1553,24 @@ rl_transfer_result rl_import_postgres(const char *source, const char *lake_url,
 rl_transfer_result rl_import_sqlite(const char *source, const char *lake_url,
                                     const rl_transfer_opts *o, FILE *report, rl_error *err)
 {
-    if (!sq_no_schema(o, err))
+    if (!file_no_schema(o, "SQLite", err))
         return RL_TRANSFER_FAILED;
     if (rl_transfer_is_sqlite(source))
         source += 7;
     sq_source src = {0};
     importer im = {.ops = &sq_source_ops, .src = &src, .what = "the SQLite file"};
+    return import_from(&im, source, lake_url, o, report, err);
+}
+
+rl_transfer_result rl_import_duckdb(const char *source, const char *lake_url,
+                                    const rl_transfer_opts *o, FILE *report, rl_error *err)
+{
+    if (!file_no_schema(o, "DuckDB", err))
+        return RL_TRANSFER_FAILED;
+    if (rl_transfer_is_duckdb(source))
+        source += 7;
+    dk_conn src = {0};
+    importer im = {.ops = &dk_source_ops, .src = &src, .what = "the DuckDB file"};
     return import_from(&im, source, lake_url, o, report, err);
 }
 
@@ -1235,6 +1593,13 @@ typedef struct exporter {
     bool sq_created; /* the file did not exist before */
     sqlite3_stmt *ins; /* the open table's INSERT */
     rl_buf text;       /* a value's text */
+    /* a DuckDB target: */
+    dk_conn dk;
+    const char *dk_path;
+    bool dk_created;
+    duckdb_appender dk_app; /* the open table's staging appender */
+    const ttable *dk_cur;   /* its table */
+    int64_t dk_in_chunk;    /* rows staged since the last INSERT */
 } exporter;
 
 static int export_open_lake(exporter *ex, const char *lake_url, rl_error *err)
@@ -1315,7 +1680,7 @@ static int target_create(exporter *ex, rl_error *err)
         rl_buf_put_str(&q, ";\n");
     }
     for (size_t i = 0; i < ex->tables.n; i++)
-        create_sql(&q, ex->schema, &ex->tables.t[i]);
+        create_sql(&q, ex->schema, &ex->tables.t[i], pg_col_type);
     rl_buf_put(&q, "", 1);
     int rc = q.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
                       : pg_exec(ex->pg, (const char *)q.data, err);
@@ -1489,35 +1854,14 @@ rl_transfer_result rl_export_postgres(const char *lake_url, const char *target,
 
 /* The SQLite type DuckLake declares for a column of PostgreSQL type `pg`:
  * integers and booleans BIGINT, bytea BLOB, everything else VARCHAR. */
-static const char *sq_decl_type(const char *pg)
+static const char *sq_col_decl(const ttable *t, size_t col)
 {
+    const char *pg = t->cols[col].type;
     static const char *const ints[] = {"BIGINT", "INTEGER", "SMALLINT", "BOOLEAN"};
     for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
         if (strcmp(pg, ints[i]) == 0)
             return "BIGINT";
     return strcmp(pg, "BYTEA") == 0 ? "BLOB" : "VARCHAR";
-}
-
-/* CREATE TABLE "t"("c" TYPE [PRIMARY KEY] [NOT NULL], ...); as DuckLake's
- * SQLite catalog has it. */
-static void sq_create_sql(rl_buf *q, const ttable *t)
-{
-    const rl_table_desc *d = rl_desc_by_name(t->name, RL_FMT_LATEST);
-    const char *pk = d && d->pk_col >= 0 ? d->cols[d->pk_col].name : NULL;
-    rl_buf_put_str(q, "CREATE TABLE ");
-    quote_ident(q, t->name);
-    rl_buf_put(q, "(", 1);
-    for (size_t i = 0; i < t->ncols; i++) {
-        if (i)
-            rl_buf_put(q, ", ", 2);
-        quote_ident(q, t->cols[i].name);
-        rl_buf_printf(q, " %s", sq_decl_type(t->cols[i].type));
-        if (pk && strcmp(pk, t->cols[i].name) == 0)
-            rl_buf_put_str(q, " PRIMARY KEY");
-        else if (t->cols[i].notnull)
-            rl_buf_put_str(q, " NOT NULL");
-    }
-    rl_buf_put_str(q, ");\n");
 }
 
 static int sq_target_open(exporter *ex, const char *path, rl_error *err)
@@ -1553,7 +1897,7 @@ static int sq_target_create(exporter *ex, rl_error *err)
     rl_buf q;
     rl_buf_init(&q, 0);
     for (size_t i = 0; i < ex->tables.n; i++)
-        sq_create_sql(&q, &ex->tables.t[i]);
+        create_sql(&q, NULL, &ex->tables.t[i], sq_col_decl);
     rl_buf_put(&q, "", 1);
     int rc = q.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
              : sqlite3_exec(ex->sq, (const char *)q.data, NULL, NULL, NULL) != SQLITE_OK
@@ -1678,7 +2022,7 @@ static int sq_export_run(exporter *ex, const char *lake_url, rl_error *err)
 rl_transfer_result rl_export_sqlite(const char *lake_url, const char *target,
                                     const rl_transfer_opts *o, FILE *report, rl_error *err)
 {
-    if (!sq_no_schema(o, err))
+    if (!file_no_schema(o, "SQLite", err))
         return RL_TRANSFER_FAILED;
     exporter ex = {.schema = "public", .sq_path = target + (rl_transfer_is_sqlite(target) ? 7 : 0)};
     ex.prog = (progress){.on = o && o->progress, .verb = "export", .t0 = now_s()};
@@ -1698,6 +2042,437 @@ rl_transfer_result rl_export_sqlite(const char *lake_url, const char *target,
     if (rc != 0 && ex.sq_created) /* a file this export made holds nothing: remove it */
         unlink(ex.sq_path);
     rl_buf_free(&ex.text);
+    exporter_free(&ex);
+    return rc == 0 ? RL_TRANSFER_DONE : rc > 0 ? RL_TRANSFER_INTERRUPTED : RL_TRANSFER_FAILED;
+}
+
+/* ------------------------------------------------------- export to DuckDB */
+
+/* DuckLake's name of a column type (ducklake_column.column_type) as the
+ * DuckDB type it creates an inlined column with; NULL for a nested type
+ * (list, struct, map: built from the children) or an unknown name. */
+static const char *dk_scalar_type(const char *lake)
+{
+    static const char *const map[][2] = {
+        {"int8", "TINYINT"},      {"int16", "SMALLINT"},     {"int32", "INTEGER"},
+        {"int64", "BIGINT"},      {"int128", "HUGEINT"},     {"uint8", "UTINYINT"},
+        {"uint16", "USMALLINT"},  {"uint32", "UINTEGER"},    {"uint64", "UBIGINT"},
+        {"uint128", "UHUGEINT"},  {"float32", "FLOAT"},      {"float64", "DOUBLE"},
+        {"boolean", "BOOLEAN"},   {"varchar", "VARCHAR"},    {"blob", "BLOB"},
+        {"json", "JSON"},         {"uuid", "UUID"},          {"date", "DATE"},
+        {"time", "TIME"},         {"timetz", "TIME WITH TIME ZONE"},
+        {"timestamp", "TIMESTAMP"}, {"timestamptz", "TIMESTAMP WITH TIME ZONE"},
+        {"timestamp_s", "TIMESTAMP_S"}, {"timestamp_ms", "TIMESTAMP_MS"},
+        {"timestamp_ns", "TIMESTAMP_NS"}, {"interval", "INTERVAL"}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strcmp(lake, map[i][0]) == 0)
+            return map[i][1];
+    return NULL;
+}
+
+/* ducklake_column rows of one table (column_id, column_name, column_type,
+ * parent_column, begin_snapshot, end_snapshot) and the snapshot its inlined
+ * table's schema version began at (-1: unknown, take the live columns). */
+typedef struct dk_cols {
+    trows r;
+    int64_t at;
+} dk_cols;
+
+static bool dk_col_live(const dk_cols *k, size_t i)
+{
+    const char *b = cell(&k->r, i, 4), *e = cell(&k->r, i, 5);
+    if (k->at < 0)
+        return !e;
+    return b && strtoll(b, NULL, 10) <= k->at && (!e || strtoll(e, NULL, 10) > k->at);
+}
+
+/* The DuckDB type of ducklake_column row i into b; false if DuckLake's type
+ * name is not known here. */
+static bool dk_type_of(const dk_cols *k, size_t i, rl_buf *b, int depth)
+{
+    const char *ty = cell(&k->r, i, 2), *id = cell(&k->r, i, 0);
+    if (!ty || !id || depth > 32)
+        return false;
+    const char *scalar = dk_scalar_type(ty);
+    if (scalar) {
+        rl_buf_put_str(b, scalar);
+        return true;
+    }
+    int p, s;
+    if (sscanf(ty, "decimal(%d,%d)", &p, &s) == 2) {
+        rl_buf_printf(b, "DECIMAL(%d,%d)", p, s);
+        return true;
+    }
+    bool list = strcmp(ty, "list") == 0, map = strcmp(ty, "map") == 0;
+    if (!list && !map && strcmp(ty, "struct") != 0)
+        return false;
+    rl_buf_put_str(b, list ? "" : map ? "MAP(" : "STRUCT(");
+    size_t kids = 0;
+    for (size_t c = 0; c < k->r.nrows; c++) {
+        const char *parent = cell(&k->r, c, 3);
+        if (!parent || strcmp(parent, id) != 0 || !dk_col_live(k, c))
+            continue;
+        if (kids++)
+            rl_buf_put_str(b, ", ");
+        if (!list && !map) {
+            quote_ident(b, cell(&k->r, c, 1) ? cell(&k->r, c, 1) : "");
+            rl_buf_put(b, " ", 1);
+        }
+        if (!dk_type_of(k, c, b, depth + 1))
+            return false;
+    }
+    rl_buf_put_str(b, list ? "[]" : ")");
+    return kids > 0 && (!list || kids == 1) && (!map || kids == 2);
+}
+
+static int64_t lake_int(rl_session *s, const char *sql, rl_error *err, int *rc)
+{
+    trows r;
+    if (lake_rows(s, sql, &r, err) < 0) {
+        *rc = -1;
+        return -1;
+    }
+    int64_t v = r.nrows && cell(&r, 0, 0) ? strtoll(cell(&r, 0, 0), NULL, 10) : -1;
+    trows_free(&r);
+    return v;
+}
+
+static bool has_table(const tlist *l, const char *name)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->t[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+/* The DuckDB types of an inlined-data table's columns, as DuckLake created
+ * them in a DuckDB file: each user column's from ducklake_column as of the
+ * schema version the table holds (ducklake_inlined_data_tables), the rest
+ * (row_id, snapshots) and any column not found there from its lake type. */
+static int dk_inlined_types(exporter *ex, ttable *t, rl_error *err)
+{
+    if (!has_table(&ex->tables, "ducklake_inlined_data_tables") ||
+        !has_table(&ex->tables, "ducklake_column"))
+        return 0; /* nothing says what the table holds: its lake types */
+    rl_buf q;
+    rl_buf_init(&q, 0);
+    rl_buf_put_str(&q, "SELECT table_id, schema_version FROM public.ducklake_inlined_data_tables "
+                       "WHERE table_name = ");
+    quote_literal(&q, t->name);
+    rl_buf_put(&q, "", 1);
+    trows which;
+    int rc = lake_rows(ex->s, (const char *)q.data, &which, err);
+    if (rc < 0 || !which.nrows || !cell(&which, 0, 0) || !cell(&which, 0, 1)) {
+        if (rc == 0)
+            trows_free(&which);
+        rl_buf_free(&q);
+        return rc;
+    }
+    long long table_id = strtoll(cell(&which, 0, 0), NULL, 10);
+    long long version = strtoll(cell(&which, 0, 1), NULL, 10);
+    trows_free(&which);
+    dk_cols k = {.at = -1};
+    if (has_table(&ex->tables, "ducklake_schema_versions")) {
+        rl_buf_reset(&q);
+        rl_buf_printf(&q, "SELECT min(begin_snapshot) FROM public.ducklake_schema_versions WHERE "
+                          "table_id = %lld AND schema_version = %lld", table_id, version);
+        rl_buf_put(&q, "", 1);
+        k.at = lake_int(ex->s, (const char *)q.data, err, &rc);
+    }
+    if (rc == 0 && k.at < 0) {
+        rl_buf_reset(&q);
+        rl_buf_printf(&q, "SELECT min(snapshot_id) FROM public.ducklake_snapshot WHERE "
+                          "schema_version = %lld", version);
+        rl_buf_put(&q, "", 1);
+        k.at = lake_int(ex->s, (const char *)q.data, err, &rc);
+    }
+    rl_buf_reset(&q);
+    rl_buf_printf(&q, "SELECT column_id, column_name, column_type, parent_column, begin_snapshot, "
+                      "end_snapshot FROM public.ducklake_column WHERE table_id = %lld "
+                      "ORDER BY column_order, column_id", table_id);
+    rl_buf_put(&q, "", 1);
+    if (rc == 0)
+        rc = lake_rows(ex->s, (const char *)q.data, &k.r, err);
+    rl_buf_free(&q);
+    if (rc < 0)
+        return -1;
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    for (size_t c = 0; c < t->ncols && rc == 0; c++) {
+        for (size_t i = 0; i < k.r.nrows; i++) {
+            const char *name = cell(&k.r, i, 1);
+            if (cell(&k.r, i, 3) || !name || strcmp(name, t->cols[c].name) != 0 ||
+                !dk_col_live(&k, i))
+                continue;
+            rl_buf_reset(&b);
+            if (dk_type_of(&k, i, &b, 0)) {
+                rl_buf_put(&b, "", 1);
+                if (b.failed || !(t->xtypes[c] = strdup((const char *)b.data)))
+                    rc = rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
+            }
+            break;
+        }
+    }
+    rl_buf_free(&b);
+    trows_free(&k.r);
+    return rc;
+}
+
+/* A column's type in the DuckDB file: an inlined column's DuckDB type, or
+ * the lake's (PostgreSQL) spelling, which DuckDB reads as the type DuckLake
+ * uses there (BIGINT, VARCHAR, BOOLEAN, UUID, TIMESTAMP WITH TIME ZONE). */
+static const char *dk_col_decl(const ttable *t, size_t col)
+{
+    return t->xtypes && t->xtypes[col] ? t->xtypes[col] : t->cols[col].type;
+}
+
+static int dk_target_open(exporter *ex, rl_error *err)
+{
+    dk_conn *d = &ex->dk;
+    ex->dk_created = access(ex->dk_path, F_OK) != 0;
+    if (dk_open(d, ex->dk_path, "rl_target", false, err) < 0)
+        return -1;
+    trows r;
+    if (dk_rows(d, "SELECT table_name FROM duckdb_tables() WHERE database_name = 'rl_target' "
+                   "AND starts_with(table_name, 'ducklake_') LIMIT 1", &r, err) < 0)
+        return -1;
+    int rc = 0;
+    if (r.nrows) {
+        rl_error_set(err, RL_SQLSTATE_DUPLICATE_TABLE,
+                     "the target DuckDB file \"%s\" already has a DuckLake catalog (table %s)",
+                     ex->dk_path, cell(&r, 0, 0));
+        rl_error_hint(err, "export into a new file; nothing was written");
+        rc = -1;
+    }
+    trows_free(&r);
+    return rc < 0 ? -1 : dk_exec(d, "BEGIN TRANSACTION", err);
+}
+
+static int dk_target_create(exporter *ex, rl_error *err)
+{
+    for (size_t i = 0; i < ex->tables.n; i++) {
+        ttable *t = &ex->tables.t[i];
+        if (strncmp(t->name, "ducklake_inlined_data_", 22) != 0 ||
+            strcmp(t->name, "ducklake_inlined_data_tables") == 0)
+            continue;
+        if (!(t->xtypes = calloc(t->ncols, sizeof *t->xtypes)))
+            return rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
+        if (dk_inlined_types(ex, t, err) < 0)
+            return -1;
+    }
+    rl_buf q;
+    rl_buf_init(&q, 0);
+    for (size_t i = 0; i < ex->tables.n; i++)
+        create_sql(&q, NULL, &ex->tables.t[i], dk_col_decl);
+    rl_buf_put(&q, "", 1);
+    int rc = q.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
+                      : dk_exec(&ex->dk, (const char *)q.data, err);
+    rl_buf_free(&q);
+    return rc;
+}
+
+/* The type of column `col` in the staging table: the type dk_append
+ * appends its values as (the lake's integers, booleans, a bytea for a BLOB
+ * column; every other value is appended as text). */
+static const char *dk_stage_type(const ttable *t, size_t col)
+{
+    const char *lake = t->cols[col].type, *decl = dk_col_decl(t, col);
+    if (strcmp(lake, "BOOLEAN") == 0)
+        return "BOOLEAN";
+    if (strcmp(lake, "BIGINT") == 0 || strcmp(lake, "INTEGER") == 0 || strcmp(lake, "SMALLINT") == 0)
+        return "BIGINT";
+    if (strcmp(lake, "BYTEA") == 0 && (strcmp(decl, "BLOB") == 0 || strcmp(decl, "BYTEA") == 0))
+        return "BLOB";
+    return "VARCHAR";
+}
+
+/* Append one lake value to the staging row: booleans and integers as
+ * themselves, a bytea as a BLOB's bytes (or, for the VARCHAR DuckLake keeps
+ * as bytea on PostgreSQL, as text), everything else as its text, which the
+ * INSERT from the staging table casts to the column's DuckDB type. */
+static duckdb_state dk_append(exporter *ex, const rl_value *v, const char *stage)
+{
+    const rl_duckdb_api *api = ex->dk.api;
+    if (v->d.isnull)
+        return api->append_null(ex->dk_app);
+    switch (rl_oid_type(v->oid)) {
+    case RL_T_BOOL:
+        return api->append_bool(ex->dk_app, v->d.v.b);
+    case RL_T_INT8:
+    case RL_T_INT4:
+    case RL_T_INT2:
+        return api->append_int64(ex->dk_app, v->d.v.i);
+    case RL_T_BYTEA:
+        if (strcmp(stage, "BLOB") == 0)
+            return api->append_blob(ex->dk_app, v->d.v.s.len ? v->d.v.s.p : (const uint8_t *)"",
+                                    v->d.v.s.len);
+        return api->append_varchar_length(ex->dk_app,
+                                          v->d.v.s.len ? (const char *)v->d.v.s.p : "",
+                                          v->d.v.s.len);
+    default:
+        break;
+    }
+    rl_buf *text = &ex->dk.line;
+    rl_buf_reset(text);
+    rl_value_to_text(text, v);
+    if (text->failed)
+        return DUCKDB_ERROR;
+    return api->append_varchar_length(ex->dk_app, text->len ? (const char *)text->data : "",
+                                      text->len);
+}
+
+/* The staged rows into the table (each value cast to its column's DuckDB
+ * type), and the staging table emptied. */
+static int dk_flush(exporter *ex, rl_error *err)
+{
+    const ttable *t = ex->dk_cur;
+    if (ex->dk.api->appender_flush(ex->dk_app) != DUCKDB_OK)
+        return dk_fail(err, "writing the target", ex->dk.api->appender_error(ex->dk_app));
+    rl_buf q;
+    rl_buf_init(&q, 0);
+    rl_buf_put_str(&q, "INSERT INTO ");
+    quote_ident(&q, t->name);
+    rl_buf_put_str(&q, " SELECT ");
+    for (size_t i = 0; i < t->ncols; i++)
+        rl_buf_printf(&q, "%sCAST(c%zu AS %s)", i ? ", " : "", i + 1, dk_col_decl(t, i));
+    rl_buf_put_str(&q, " FROM temp.main.rl_stage;\nDELETE FROM temp.main.rl_stage");
+    rl_buf_put(&q, "", 1);
+    int rc = q.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
+                      : dk_exec(&ex->dk, (const char *)q.data, err);
+    rl_buf_free(&q);
+    ex->dk_in_chunk = 0;
+    return rc;
+}
+
+/* One lake row into the staging table; every RL_TRANSFER_CHUNK_ROWS rows
+ * go on into the target table. */
+static int dk_export_row(void *ctx, size_t ncols, const rl_value *vals)
+{
+    exporter *ex = ctx;
+    if (interrupted)
+        return -1;
+    duckdb_state st = DUCKDB_OK;
+    for (size_t c = 0; c < ncols && st == DUCKDB_OK; c++)
+        st = dk_append(ex, &vals[c], dk_stage_type(ex->dk_cur, c));
+    if (st == DUCKDB_OK)
+        st = ex->dk.api->appender_end_row(ex->dk_app);
+    if (st != DUCKDB_OK) {
+        dk_fail(&ex->copy_err, "writing the target", ex->dk.api->appender_error(ex->dk_app));
+        ex->copy_failed = true;
+    } else if (++ex->dk_in_chunk == RL_TRANSFER_CHUNK_ROWS && dk_flush(ex, &ex->copy_err) < 0) {
+        ex->copy_failed = true;
+    }
+    if (ex->copy_failed) {
+        rl_error_detail(&ex->copy_err, "in table %s", ex->dk_cur->name);
+        return -1;
+    }
+    ex->prog.rows++;
+    progress_show(&ex->prog, false);
+    return 0;
+}
+
+/* A table's rows: appended (DuckDB's fast path) to a staging table of the
+ * types they are appended as, then INSERTed with a cast to the column's
+ * DuckDB type, a chunk at a time; the staging table is temporary, in the
+ * same transaction. */
+static int dk_export_table(exporter *ex, const ttable *t, rl_error *err)
+{
+    const rl_duckdb_api *api = ex->dk.api;
+    rl_buf q;
+    rl_buf_init(&q, 0);
+    rl_buf_put_str(&q, "CREATE TEMP TABLE rl_stage(");
+    for (size_t i = 0; i < t->ncols; i++)
+        rl_buf_printf(&q, "%sc%zu %s", i ? ", " : "", i + 1, dk_stage_type(t, i));
+    rl_buf_put(&q, ")", 2);
+    ex->dk_cur = t;
+    ex->dk_in_chunk = 0;
+    int rc = q.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
+                      : dk_exec(&ex->dk, (const char *)q.data, err);
+    if (rc == 0 &&
+        api->appender_create_ext(ex->dk.con, "temp", "main", "rl_stage", &ex->dk_app) != DUCKDB_OK)
+        rc = dk_fail(err, ex->dk_path, ex->dk_app ? api->appender_error(ex->dk_app) : NULL);
+    rl_buf_reset(&q);
+    if (rc == 0) {
+        rl_buf_put_str(&q, "SELECT ");
+        column_list(&q, t);
+        rl_buf_put_str(&q, " FROM ");
+        qualified(&q, "public", t->name);
+        rl_buf_put(&q, "", 1);
+        rl_sink k = {.ctx = ex, .data_row = dk_export_row};
+        rl_exec_status st = rl_session_simple_query(ex->s, (const char *)q.data, &k, err);
+        if (interrupted) {
+            rc = 1;
+        } else if (ex->copy_failed) {
+            *err = ex->copy_err;
+            rc = -1;
+        } else if (st != RL_EXEC_DONE) {
+            rc = -1;
+        } else if (ex->dk_in_chunk) {
+            rc = dk_flush(ex, err);
+        }
+    }
+    if (ex->dk_app)
+        api->appender_destroy(&ex->dk_app);
+    ex->dk_app = NULL;
+    rl_error ignored;
+    if (rc == 0)
+        rc = dk_exec(&ex->dk, "DROP TABLE temp.main.rl_stage", err);
+    else
+        dk_exec(&ex->dk, "DROP TABLE IF EXISTS temp.main.rl_stage", &ignored);
+    rl_buf_free(&q);
+    return rc;
+}
+
+static int dk_target_count(exporter *ex, const ttable *t, int64_t *have, rl_error *err)
+{
+    return dk_count(&ex->dk, t, have, err);
+}
+
+static const export_target dk_target = {dk_export_table, dk_target_count};
+
+static int dk_export_run(exporter *ex, const char *lake_url, rl_error *err)
+{
+    if (!rl_duckdb_load(err)) /* before the lake is read: no library, no work */
+        return -1;
+    if (export_open_lake(ex, lake_url, err) < 0 || export_discover(ex, err) < 0 ||
+        dk_target_open(ex, err) < 0 || dk_target_create(ex, err) < 0)
+        return -1;
+    int rc = export_tables(ex, &dk_target, err);
+    if (rc != 0)
+        return rc;
+    /* committed, then detached: the file is checkpointed, no WAL is left */
+    if (dk_exec(&ex->dk, "COMMIT", err) < 0 || dk_exec(&ex->dk, "USE memory", err) < 0 ||
+        dk_exec(&ex->dk, "DETACH rl_target", err) < 0)
+        return -1;
+    return 0;
+}
+
+rl_transfer_result rl_export_duckdb(const char *lake_url, const char *target,
+                                    const rl_transfer_opts *o, FILE *report, rl_error *err)
+{
+    if (!file_no_schema(o, "DuckDB", err))
+        return RL_TRANSFER_FAILED;
+    exporter ex = {.schema = "public", .dk_path = target + (rl_transfer_is_duckdb(target) ? 7 : 0)};
+    ex.prog = (progress){.on = o && o->progress, .verb = "export", .t0 = now_s()};
+    interrupted = 0;
+    double t0 = now_s();
+    int rc = dk_export_run(&ex, lake_url, err);
+    if (ex.prog.on && rc != 0)
+        fputc('\n', stderr);
+    if (rc == 0)
+        fprintf(report, "exported %zu tables, %" PRId64 " rows from %s to DuckDB file %s in %.1f s\n",
+                ex.tables.n, ex.tables.total_rows, lake_url, ex.dk_path, now_s() - t0);
+    if (rc != 0 && ex.dk.con) {
+        rl_error ignored;
+        dk_exec(&ex.dk, "ROLLBACK", &ignored);
+    }
+    dk_close(&ex.dk);
+    if (rc != 0 && ex.dk_created && ex.dk.api) { /* a file this export made holds nothing */
+        char wal[4096];
+        snprintf(wal, sizeof wal, "%s.wal", ex.dk_path);
+        unlink(ex.dk_path);
+        unlink(wal);
+    }
     exporter_free(&ex);
     return rc == 0 ? RL_TRANSFER_DONE : rc > 0 ? RL_TRANSFER_INTERRUPTED : RL_TRANSFER_FAILED;
 }

@@ -1,8 +1,9 @@
 /*
- * transfer.h — moving a DuckLake catalog between PostgreSQL and RockLake:
- * `rocklake import` (PostgreSQL -> a new lake) and `rocklake export` (a lake
- * -> a PostgreSQL database). Only catalog rows move; the Parquet files stay
- * where ducklake_metadata's data_path says.
+ * transfer.h — moving a DuckLake catalog between PostgreSQL, a SQLite file or
+ * a DuckDB file and RockLake: `rocklake import` (a catalog -> a new lake) and
+ * `rocklake export` (a lake -> a PostgreSQL database, SQLite or DuckDB file).
+ * Only catalog rows move; the Parquet files stay where ducklake_metadata's
+ * data_path says.
  *
  * Threading: one transfer at a time per process; rl_transfer_interrupt is
  * the only function safe from a signal handler.
@@ -51,6 +52,18 @@ rl_transfer_result rl_import_sqlite(const char *source, const char *lake_url,
 /* Is `where` a SQLite catalog ("sqlite:/path/file")? */
 bool rl_transfer_is_sqlite(const char *where);
 
+/* The same from a DuckDB database file DuckLake keeps its catalog in
+ * (`source` "duckdb:/path/file", what ATTACH 'ducklake:/path/file' makes),
+ * through libduckdb loaded at this call (duckapi.h; when missing, *err
+ * names the command that installs it), read in one DuckDB transaction.
+ * Fixed tables get DuckLake's PostgreSQL column types, per-table inlined
+ * tables the types DuckLake gives those DuckDB types on PostgreSQL. */
+rl_transfer_result rl_import_duckdb(const char *source, const char *lake_url,
+                                    const rl_transfer_opts *o, FILE *report, rl_error *err);
+
+/* Is `where` a DuckDB catalog file ("duckdb:/path/file")? */
+bool rl_transfer_is_duckdb(const char *where);
+
 /* Copy the lake at `lake_url` (opened read-only, one snapshot) into the
  * PostgreSQL database `target`: the same tables and column types DuckDB's
  * ducklake extension creates there, every row, in one PostgreSQL
@@ -65,6 +78,15 @@ rl_transfer_result rl_export_postgres(const char *lake_url, const char *target,
  * row count matches. Refuses a file that already has ducklake_* tables
  * (42P07); a file this export created is removed when it fails. */
 rl_transfer_result rl_export_sqlite(const char *lake_url, const char *target,
+                                    const rl_transfer_opts *o, FILE *report, rl_error *err);
+
+/* The same into a DuckDB database file (`target` "duckdb:/path/file"),
+ * with the tables and column types DuckLake creates in one (an inlined
+ * table's from ducklake_column), in one DuckDB transaction that commits
+ * only when every row count matches; stock DuckDB attaches it as
+ * 'ducklake:/path/file'. Refuses a file that already has ducklake_*
+ * tables (42P07); a file this export created is removed when it fails. */
+rl_transfer_result rl_export_duckdb(const char *lake_url, const char *target,
                                     const rl_transfer_opts *o, FILE *report, rl_error *err);
 
 /* Ask the running transfer to stop at its next row (async-signal-safe). */

@@ -4,7 +4,8 @@ A lake built by DuckDB on a PostgreSQL catalog (several snapshots, ADD
 COLUMN, inlined and Parquet data, a DELETE, a view, partitioning, a comment
 and a tag) is imported into RockLake, attached through `rocklake serve` and
 must give the same answers, time travel to every snapshot included; then it
-is exported to a fresh PostgreSQL database and must give them again. An
+is exported to a fresh PostgreSQL database and must give them again. The
+same for catalogs in a SQLite file and in a DuckDB file (libduckdb). An
 import stopped part-way (Ctrl-C's path, or SIGKILL) leaves a lake that serve
 and check refuse.
 """
@@ -291,6 +292,7 @@ def test_transfer_help_and_usage_errors(tmp_path):
         assert h.returncode == 0 and f"usage: rocklake {cmd}" in h.stdout
         assert "Exit codes" in h.stdout and "Example" in h.stdout
         assert f"rocklake {cmd} " in h.stdout and "sqlite:/" in h.stdout, h.stdout
+        assert "duckdb:/" in h.stdout and "install-deps.sh" in h.stdout, h.stdout
         assert run(cmd).returncode == 2
         assert run(cmd, "only-one").returncode == 2
         assert run(cmd, "a", "b", "c").returncode == 2
@@ -364,25 +366,38 @@ def test_other_metadata_schemas(pg_server, ext_dir, tmp_path):
     c.close()
 
 
-def attach_sqlite(ext_dir, path, data):
+def attach_file(ext_dir, path, data, kind="sqlite"):
+    """DuckDB on a file catalog: ducklake:sqlite:PATH, or (kind "duckdb")
+    ducklake:PATH, a DuckDB file."""
     c = duck(ext_dir)
-    c.execute(f"ATTACH 'ducklake:sqlite:{path}' AS lake (DATA_PATH '{data}/')")
+    prefix = "sqlite:" if kind == "sqlite" else ""
+    c.execute(f"ATTACH 'ducklake:{prefix}{path}' AS lake (DATA_PATH '{data}/')")
     c.execute("USE lake")
     return c
 
 
-@pytest.fixture
-def sqlite_lake(ext_dir, tmp_path):
-    """A DuckLake on a SQLite catalog, built by DuckDB: (file, data path, answers)."""
-    path = tmp_path / "cat.sqlite"
-    data = tmp_path / "sqdata"
+def file_lake(ext_dir, tmp_path, kind):
+    """A DuckLake on a file catalog (kind "sqlite" or "duckdb"), built by
+    DuckDB: (file, data path, answers)."""
+    path = tmp_path / ("cat.sqlite" if kind == "sqlite" else "cat.ducklake")
+    data = tmp_path / f"{kind}data"
     data.mkdir()
-    c = attach_sqlite(ext_dir, path, data)
+    c = attach_file(ext_dir, path, data, kind)
     for sql in BUILD_SQL:
         c.execute(sql)
     want = answers(c)
     c.close()
     return path, data, want
+
+
+@pytest.fixture
+def sqlite_lake(ext_dir, tmp_path):
+    return file_lake(ext_dir, tmp_path, "sqlite")
+
+
+@pytest.fixture
+def duckdb_lake(ext_dir, tmp_path):
+    return file_lake(ext_dir, tmp_path, "duckdb")
 
 
 def test_sqlite_import(sqlite_lake, ext_dir, tmp_path):
@@ -455,7 +470,7 @@ def test_sqlite_export_round_trip(sqlite_lake, ext_dir, tmp_path):
     assert sqlite_rows(target) == sqlite_rows(path)
     again = run("export", str(root / "sq"), f"sqlite:{target}")
     assert again.returncode == 1 and "already has a DuckLake catalog" in again.stderr, again.stderr
-    c = attach_sqlite(ext_dir, target, data)
+    c = attach_file(ext_dir, target, data)
     assert answers(c) == want
     c.execute("INSERT INTO t VALUES (4, 'four', 4.0)")
     assert c.execute("SELECT count(*) FROM t WHERE id = 4").fetchone() == (1,)
@@ -479,6 +494,154 @@ def test_postgres_lake_exports_to_sqlite(pg_lake, ext_dir, tmp_path):
     assert not target.exists()
     out = run("export", str(root / "l"), f"sqlite:{target}")
     assert out.returncode == 0, out.stdout + out.stderr
-    c = attach_sqlite(ext_dir, target, data)
+    c = attach_file(ext_dir, target, data)
     assert answers(c) == want
     c.close()
+
+
+def duckdb_rows(path):
+    """Every ducklake_* table of a DuckDB catalog file: name -> (columns with
+    their DuckDB types and nullability, sorted rows), and its constraints."""
+    import duckdb
+    c = duckdb.connect(config={"autoinstall_known_extensions": "false",
+                               "autoload_known_extensions": "false"})
+    c.execute("SET TimeZone = 'UTC'")
+    c.execute(f"ATTACH '{path}' AS f (READ_ONLY)")
+    out = {}
+    for (n,) in c.execute("SELECT table_name FROM duckdb_tables() WHERE database_name = 'f' "
+                          "AND table_name LIKE 'ducklake%'").fetchall():
+        cols = c.execute("SELECT column_name, data_type, is_nullable FROM duckdb_columns() WHERE "
+                         "database_name = 'f' AND table_name = ? ORDER BY column_index",
+                         [n]).fetchall()
+        out[n] = (cols, sorted(c.execute(f'SELECT * FROM f."{n}"').fetchall(), key=repr))
+    out["constraints"] = c.execute(
+        "SELECT table_name, constraint_type, constraint_column_names FROM duckdb_constraints() "
+        "WHERE database_name = 'f' ORDER BY ALL").fetchall()
+    c.close()
+    return out
+
+
+def test_duckdb_file_round_trip(duckdb_lake, ext_dir, tmp_path):
+    """A DuckDB-file catalog -> RockLake (same answers through serve, time
+    travel included) -> a new DuckDB file: row for row and type for type the
+    file DuckDB wrote, which DuckDB attaches, answers from and keeps writing."""
+    path, data, want = duckdb_lake
+    root = tmp_path / "root"
+    out = run("import", f"duckdb:{path}", str(root / "dk"))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "imported" in out.stdout and "check: ok" in out.stdout, out.stdout
+    assert run("check", str(root / "dk")).returncode == 0
+    srv = rocklake_server(TMP, extra=("--auto-create", "off"), store=root)
+    try:
+        with psycopg.connect(srv.dsn("dk")) as a:  # typed as a PostgreSQL catalog has it
+            types = dict(a.execute(
+                "SELECT c.relname || '.' || a.attname, t.typname FROM pg_class c JOIN "
+                "pg_namespace n ON c.relnamespace = n.oid JOIN pg_attribute a ON c.oid = "
+                "a.attrelid JOIN pg_type t ON a.atttypid = t.oid WHERE a.attnum > 0 AND "
+                "c.relkind = 'r' AND n.nspname = 'public'").fetchall())
+        assert types["ducklake_snapshot.snapshot_time"] == "timestamptz", types
+        assert types["ducklake_schema.schema_uuid"] == "uuid", types
+        inlined = {k.split(".")[1]: v for k, v in types.items()
+                   if re.match(r"ducklake_inlined_data_\d+_\d+\.", k)}
+        assert inlined["name"] == "bytea" and inlined["score"] == "float8", inlined
+        assert inlined["d"] == "numeric" and inlined["ti"] == "int2" and inlined["l"] == "varchar"
+        c = attach(ext_dir, srv.dsn("dk"), data)
+        got = answers(c)
+        c.close()
+    finally:
+        assert srv.stop() == 0, srv.log_text()[-3000:]
+    assert got == want
+
+    target = tmp_path / "out.ducklake"
+    out = run("export", str(root / "dk"), f"duckdb:{target}")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "exported" in out.stdout and "DuckDB file" in out.stdout, out.stdout
+    assert duckdb_rows(target) == duckdb_rows(path)
+    again = run("export", str(root / "dk"), f"duckdb:{target}")
+    assert again.returncode == 1 and "already has a DuckLake catalog" in again.stderr, again.stderr
+    c = attach_file(ext_dir, target, data, "duckdb")
+    assert answers(c) == want
+    c.execute("INSERT INTO t VALUES (4, 'four', 4.0)")
+    assert c.execute("SELECT count(*) FROM t WHERE id = 4").fetchone() == (1,)
+    c.close()
+
+    # refusals: --schema, a missing file (no lake left behind)
+    out = run("export", str(root / "dk"), f"duckdb:{tmp_path / 'x.ducklake'}", "--schema", "s")
+    assert out.returncode == 1 and "--schema" in out.stderr, out.stderr
+    assert not (tmp_path / "x.ducklake").exists()
+    out = run("import", f"duckdb:{tmp_path / 'missing.ducklake'}", str(root / "m"))
+    assert out.returncode == 1 and "does not exist" in out.stderr, out.stderr
+    assert not (root / "m").exists()
+    # a stopped DuckDB import is marked like the others
+    out = run("import", f"duckdb:{path}", str(root / "half"),
+              env={"ROCKLAKE_TRANSFER_STOP_AFTER_CHUNKS": "1"})
+    assert out.returncode == 1 and "unfinished import" in out.stderr, out.stderr
+    chk = run("check", str(root / "half"))
+    assert chk.returncode == 1 and f"import from duckdb {path}" in chk.stdout, chk.stdout
+
+
+def test_postgres_lake_exports_to_duckdb(pg_lake, ext_dir, tmp_path):
+    """A PostgreSQL-born lake (inlined VARCHARs kept as bytea, DATEs, lists and
+    HUGEINTs as text) moves to a DuckDB file with the column types DuckDB
+    itself gives the same workload there, and the same answers; a stopped
+    export leaves no file behind."""
+    dsn, data, want = pg_lake
+    root = tmp_path / "root"
+    assert run("import", dsn, str(root / "l")).returncode == 0
+    target = tmp_path / "pg.ducklake"
+    out = run("export", str(root / "l"), f"duckdb:{target}",
+              env={"ROCKLAKE_TRANSFER_STOP_AFTER_CHUNKS": "3"})
+    assert out.returncode == 1 and "nothing was committed" in out.stderr, out.stderr
+    assert not target.exists() and not (tmp_path / "pg.ducklake.wal").exists()
+    out = run("export", str(root / "l"), f"duckdb:{target}")
+    assert out.returncode == 0, out.stdout + out.stderr
+    (tmp_path / "born").mkdir()
+    born, _, _ = file_lake(ext_dir, tmp_path / "born", "duckdb")  # the same workload's file
+    got, ref = duckdb_rows(target), duckdb_rows(born)
+    assert {n: v[0] for n, v in got.items() if n != "constraints"} == \
+        {n: v[0] for n, v in ref.items() if n != "constraints"}
+    assert got["constraints"] == ref["constraints"]
+    c = attach_file(ext_dir, target, data, "duckdb")
+    assert answers(c) == want
+    c.close()
+
+
+def test_duckdb_without_libduckdb(tmp_path):
+    """No libduckdb: a clear error naming the command that installs it, and
+    nothing is created on either side."""
+    env = {"ROCKLAKE_LIBDUCKDB": str(tmp_path / "nowhere" / "libduckdb.so")}
+    out = run("import", f"duckdb:{tmp_path / 'cat.ducklake'}", str(tmp_path / "r" / "x"), env=env)
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert "libduckdb" in out.stderr and "scripts/install-deps.sh" in out.stderr, out.stderr
+    assert str(tmp_path / "nowhere") in out.stderr, out.stderr
+    assert not (tmp_path / "r" / "x").exists()
+    out = run("export", str(tmp_path / "r" / "x"), f"duckdb:{tmp_path / 'o.ducklake'}", env=env)
+    assert out.returncode == 1 and "scripts/install-deps.sh" in out.stderr, out.stderr
+    assert not (tmp_path / "o.ducklake").exists()
+
+
+def test_duckdb_format_11_round_trip(duckdb_lake, tmp_path):
+    """A 1.1 DuckDB-file catalog (DuckDB 2.0's shape, as in
+    test_format_11_catalog_round_trip) imports as a 1.1 lake and exports to
+    the same file contents; 1.5.5 cannot attach 1.1, so the files are
+    compared."""
+    import duckdb
+    path, _, _ = duckdb_lake
+    c = duckdb.connect(str(path))
+    c.execute("ALTER TABLE ducklake_data_file ADD COLUMN row_group_count BIGINT")
+    c.execute("ALTER TABLE ducklake_delete_file ADD COLUMN row_group_count BIGINT")
+    c.execute("CREATE TABLE ducklake_view_column_tag(view_id BIGINT, column_name VARCHAR, "
+              "begin_snapshot BIGINT, end_snapshot BIGINT, key VARCHAR, value VARCHAR)")
+    c.execute("INSERT INTO ducklake_view_column_tag VALUES (3, 'id', 10, NULL, 'comment', 'x')")
+    c.execute("UPDATE ducklake_data_file SET row_group_count = 1")
+    c.execute("UPDATE ducklake_metadata SET value = '1.1' WHERE key = 'version'")
+    c.close()
+    root = tmp_path / "root"
+    out = run("import", f"duckdb:{path}", str(root / "v11"))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "(DuckLake 1.1)" in out.stdout, out.stdout
+    out = run("export", str(root / "v11"), f"duckdb:{tmp_path / 'v11.ducklake'}")
+    assert out.returncode == 0, out.stdout + out.stderr
+    got, want = duckdb_rows(tmp_path / "v11.ducklake"), duckdb_rows(path)
+    assert got == want
+    assert got["ducklake_view_column_tag"][1] == [(3, "id", 10, None, "comment", "x")]

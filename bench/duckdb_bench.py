@@ -15,9 +15,11 @@ Rounds alternate the catalogs A B C, C B A, … (each round on a fresh lake);
 while one server is measured the other is frozen (SIGSTOP). Each operation
 reports the median and p99 of its wall time in the DuckDB client and, for
 RockLake, the server-side time it spent (rocklake_statement_seconds from its
-metrics endpoint, per DuckDB statement). Then N writer processes (1, 4, 8)
-append to one table, commits/s from the first insert to the last commit
-(process start-up and ATTACH excluded). Finally a statement-level profile: one
+metrics endpoint, per DuckDB statement). Then N writer processes (1, 2, 4, 8,
+16) append to one table, commits/s from the first insert to the last commit
+(process start-up and ATTACH excluded) and the p99 commit latency, on
+PostgreSQL and on RockLake with commit sequencing off and on
+(`--sequence-commits on`, a second RockLake server). Finally a statement-level profile: one
 more pass of the workload with every statement logged by both servers
 (log_min_duration_statement = 0), grouped by statement shape (literals
 replaced), sorted by server time RockLake lost against PostgreSQL.
@@ -65,7 +67,7 @@ def config(quick):
                     big=[10, 1000], big_repeats=3, writers=[1, 4], writer_commits=20)
     return dict(rounds=4, n_create=10, n_inlined=50, n_parquet=20, n_update=10, n_delete=10,
                 n_reads=30, n_show=10, n_tt=10, n_snap=10, n_reattach=10,
-                big=[10, 1000, 10000], big_repeats=5, writers=[1, 4, 8], writer_commits=50)
+                big=[10, 1000, 10000], big_repeats=5, writers=[1, 2, 4, 8, 16], writer_commits=50)
 
 
 # ------------------------------------------------------------ DuckDB client
@@ -253,15 +255,19 @@ def writer_child(args):
     first = time.monotonic()
     ok = failed = 0
     last = first
+    latencies = []
     for i in range(args.commits):
+        t0 = time.monotonic()
         try:
             conn.execute(f'INSERT INTO lake.w VALUES ({args.wid}, {i})')
             ok += 1
             last = time.monotonic()
+            latencies.append(last - t0)
         except Exception:  # noqa: BLE001 - a commit that lost every retry
             failed += 1
     conn.close()
-    print(json.dumps({'first': first, 'last': last, 'ok': ok, 'failed': failed}), flush=True)
+    print(json.dumps({'first': first, 'last': last, 'ok': ok, 'failed': failed,
+                      'latencies': latencies}), flush=True)
     return 0
 
 
@@ -290,6 +296,9 @@ def writers(rec, cat, ext_dir, lake, n, commits, work):
     span = max(r['last'] for r in res) - min(r['first'] for r in res)
     rec.samples[(cat.kind, f'writers_{n}')] = [ok / span if span > 0 else 0.0]
     rec.samples[(cat.kind, f'writers_{n}_failed')] = [sum(r['failed'] for r in res)]
+    lat = [x for r in res for x in r['latencies']]
+    rec.samples[(cat.kind, f'writers_{n}_p50')] = [pct(lat, 50)] if lat else [None]
+    rec.samples[(cat.kind, f'writers_{n}_p99')] = [pct(lat, 99)] if lat else [None]
     if before is not None and after is not None:
         rec.server[(cat.kind, f'writers_{n}')] = [(after - before) / max(1, ok)]
 
@@ -415,10 +424,11 @@ class Bench:
         self.servers = []
 
     def focus(self, cats, kind):
-        """Freeze the server not being measured (the floor freezes both)."""
-        for k in ('rocklake', 'pg'):
-            srv = cats[k].server
-            srv.resume() if k == kind else srv.pause()
+        """Freeze the servers not being measured (the floor freezes all)."""
+        for k in ('rocklake', 'pg', 'rl_seq'):
+            if k in cats:
+                srv = cats[k].server
+                srv.resume() if k == kind else srv.pause()
 
     def guarded(self, kind, op, fn):
         try:
@@ -456,8 +466,16 @@ class Bench:
                     self.guarded(kind, f'attach_{n}',
                                  lambda: attach_big(self.rec, cats[kind], ext, f'big{n}', n, reps))
         if 'writers' not in self.skip:
+            # commit sequencing is a server option: a second RockLake server has it on
+            binary = os.path.join(ROOT, os.environ.get('BUILD', 'build'), 'rocklake')
+            seq = RockLakeServer(binary, 'file://' + os.path.join(self.work, 'store-seq'),
+                                 self.work, tag='rocklake-seq', extra=['--sequence-commits', 'on'])
+            seq.start()
+            self.servers.append(seq)
+            cats['rl_seq'] = Catalog('rl_seq', self.work, seq)
             for n in c['writers']:
-                for kind in ('rocklake', 'pg'):   # one DuckDB file takes one writer process
+                kinds = ('rocklake', 'rl_seq', 'pg')   # one DuckDB file takes one writer process
+                for kind in kinds if n % 2 else kinds[::-1]:
                     log(f'{n} writer processes on {kind}')
                     self.focus(cats, kind)
                     lake = cats[kind].new_lake(f'w{n}')
@@ -468,8 +486,9 @@ class Bench:
                     self.guarded(kind, f'writers_{n}',
                                  lambda: writers(self.rec, cats[kind], ext, lake, n,
                                                  c['writer_commits'], self.work))
-        for k in ('rocklake', 'pg'):
-            cats[k].server.resume()
+        for k in ('rocklake', 'pg', 'rl_seq'):
+            if k in cats:
+                cats[k].server.resume()
         self.stop_servers()
         if 'profile' not in self.skip:
             log('statement-level profile: one more round with every statement logged')
@@ -521,12 +540,13 @@ class Bench:
     def writer_rows(self):
         out = []
         for n in self.c['writers']:
-            r = self.rec.samples.get(('rocklake', f'writers_{n}'), [None])[0]
-            p = self.rec.samples.get(('pg', f'writers_{n}'), [None])[0]
-            rf = self.rec.samples.get(('rocklake', f'writers_{n}_failed'), [0])[0]
-            pf = self.rec.samples.get(('pg', f'writers_{n}_failed'), [0])[0]
-            out.append({'n': n, 'rl': r, 'pg': p, 'rl_failed': rf, 'pg_failed': pf,
-                        'rl_server': self.server_ms(f'writers_{n}')})
+            row = {'n': n, 'rl_server': self.server_ms(f'writers_{n}')}
+            for kind, k in (('rocklake', 'rl'), ('rl_seq', 'seq'), ('pg', 'pg')):
+                get = lambda suffix, d=None: self.rec.samples.get((kind, f'writers_{n}{suffix}'),
+                                                                  [d])[0]
+                row[k], row[f'{k}_failed'] = get(''), get('_failed', 0)
+                row[f'{k}_p50'], row[f'{k}_p99'] = get('_p50'), get('_p99')
+            out.append(row)
         return out
 
     def report(self):
@@ -604,14 +624,16 @@ def render(rows, wrows, profile, markdown):
         body.append([r['label'], fms(r['rl']), fms(r['rl_p99']), fms(r['pg']), fms(r['pg_p99']),
                      fms(r['floor']), ratio(r['rl'], r['pg']), ratio(r['rl'], r['floor']),
                      f"{r['rl_server']:.2f} ms" if r['rl_server'] is not None else '—'])
-    wr = [['writer processes', 'RockLake commits/s', 'PostgreSQL commits/s', 'RL/PG',
-           'failed commits RL / PG', 'RL server per commit']]
+    wr = [['writer processes', 'RockLake commits/s', 'RL sequenced commits/s',
+           'PostgreSQL commits/s', 'RL/PG', 'RL seq/PG', 'p99 commit RL / RL seq / PG',
+           'failed commits RL / RL seq / PG']]
     for w in wrows:
-        wr.append([str(w['n']), f"{w['rl']:.0f}" if w['rl'] else '—',
-                   f"{w['pg']:.0f}" if w['pg'] else '—',
+        rate = lambda v: f"{v:.0f}" if v else '—'
+        wr.append([str(w['n']), rate(w['rl']), rate(w.get('seq')), rate(w['pg']),
                    f"{w['rl'] / w['pg']:.2f}" if w['rl'] and w['pg'] else '—',
-                   f"{w['rl_failed']} / {w['pg_failed']}",
-                   f"{w['rl_server']:.2f} ms" if w['rl_server'] is not None else '—'])
+                   f"{w['seq'] / w['pg']:.2f}" if w.get('seq') and w['pg'] else '—',
+                   ' / '.join(fms(w.get(f'{k}_p99')) for k in ('rl', 'seq', 'pg')),
+                   f"{w['rl_failed']} / {w.get('seq_failed', 0)} / {w['pg_failed']}"])
     pr = [['statement shape', 'n RL/PG', 'RockLake total', 'PostgreSQL total', 'RL mean',
            'PG mean', 'lost']]
     for p in profile[:25]:
@@ -660,9 +682,18 @@ def targets(rows, wrows, profile):
              f"ATTACH of a 10,000-table lake <= 0.5 s and <= 0.5x PostgreSQL: "
              f"{big['rl'] * 1e3:.0f} ms, {big['rl'] / big['pg']:.2f}x")
     w8 = next((w for w in wrows if w['n'] == 8), None)
+    w1 = next((w for w in wrows if w['n'] == 1), None)
     if w8 and w8['rl'] and w8['pg']:
         mark(w8['rl'] >= 1.5 * w8['pg'], f"8 writer processes >= 1.5x PostgreSQL's commits/s: "
              f"{w8['rl'] / w8['pg']:.2f}x")
+    if w8 and w8.get('seq') and w8['pg'] and w1 and w1.get('seq'):
+        mark(w8['seq'] >= 5 * w8['pg'], f"issue #19: 8 writers sequenced >= 5x PostgreSQL's "
+             f"commits/s: {w8['seq'] / w8['pg']:.2f}x")
+        mark(w8['seq'] >= 4 * w1['seq'], f"issue #19: 8 writers sequenced >= 4x one writer's "
+             f"rate: {w8['seq'] / w1['seq']:.2f}x")
+        if w8.get('seq_p99') and w1.get('seq_p50'):
+            mark(w8['seq_p99'] < 10 * w1['seq_p50'], f"issue #19: p99 at 8 writers sequenced "
+                 f"< 10x the single-writer median: {w8['seq_p99'] / w1['seq_p50']:.1f}x")
     if profile:
         worse = [p for p in profile if p['rl_n'] and p['pg_n'] and p['rl_ms'] > p['pg_ms']]
         mark(not worse, 'no statement shape with more server time than PostgreSQL: ' +
@@ -715,6 +746,8 @@ def make_plots(rows, wrows, plots):
         fig, ax = plt.subplots(figsize=(6, 4))
         ax.plot([w['n'] for w in wrows], [w['rl'] or 0 for w in wrows], 'o-', label='RockLake',
                 color='tab:orange')
+        ax.plot([w['n'] for w in wrows], [w.get('seq') or 0 for w in wrows], 's-',
+                label='RockLake --sequence-commits on', color='tab:red')
         ax.plot([w['n'] for w in wrows], [w['pg'] or 0 for w in wrows], 'o-', label='PostgreSQL 15',
                 color='tab:blue')
         ax.set_xlabel('writer processes')

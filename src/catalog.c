@@ -1384,6 +1384,10 @@ static bool string_datum_type(rl_type ty)
     return ty == RL_T_VARCHAR || ty == RL_T_TEXT || ty == RL_T_BYTEA || ty == RL_T_NUMERIC;
 }
 
+/* The most row writes a transaction keeps for a rebase: a DuckLake append's
+ * batch is a few rows per file and per column, plus its inlined rows. */
+#define SEQ_MAX_WRITES 65536
+
 /* Copy `n` datums of d into `to`, their strings into the transaction's arena. */
 static int seq_copy_row(rl_txn *t, const rl_table_desc *d, size_t n, const rl_datum *from,
                         rl_datum *to, rl_error *err)
@@ -1406,6 +1410,14 @@ static int seq_record(rl_txn *t, rl_seq_op op, const rl_table_desc *d, const rl_
                       rl_error *err)
 {
     assert(t->seq);
+    /* A write no append makes (a catalog row, a delete) or a transaction
+     * far larger than a commit batch can never be rebased: stop keeping
+     * its writes, so DDL-heavy transactions cost no memory here. */
+    if (t->seq_foreign || !rl_seq_append_key(&d->tag, 1) || op == RL_SEQ_DELETE ||
+        t->nseqw >= SEQ_MAX_WRITES) {
+        t->seq_foreign = true;
+        return 0;
+    }
     rl_seq_write *grown = rl_array_reserve(t->seqw, t->nseqw, &t->capseqw, sizeof *grown, 16);
     if (!grown)
         return oom(err);

@@ -359,8 +359,6 @@ static bool note_history_change(planner *p, const char *kind, size_t klen, int64
     return false;
 }
 
-static int read_error(planner *p) { return p->err->sqlstate[0] ? -1 : 0; }
-
 /* The ducklake_snapshot row `sid` in reader r: 1 found (fields filled). */
 static int get_snapshot(planner *p, rl_txn *r, int64_t sid, int64_t *V, int64_t *C, int64_t *F,
                         int64_t *time)
@@ -532,11 +530,13 @@ static int check_claim(planner *p, rl_seq_reason *reason)
     int rc = get_snapshot(p, p->base, p->b_sid, &p->b_V, &p->b_C, &p->b_F, NULL);
     if (rc < 0)
         return -1;
-    int64_t after;
-    if (rc == 0 || last_snapshot_from(p, p->base, p->c_sid, &after) < 0) {
+    if (rc == 0) {
         *reason = RL_SEQ_NOT_STANDARD_CLAIM;
-        return read_error(p);
+        return 0;
     }
+    int64_t after;
+    if (last_snapshot_from(p, p->base, p->c_sid, &after) < 0)
+        return -1;
     if (after >= 0 || p->c_V != p->b_V || p->c_C != p->b_C || p->c_F <= p->b_F)
         *reason = RL_SEQ_NOT_STANDARD_CLAIM;
     return 0;

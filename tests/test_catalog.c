@@ -1733,10 +1733,397 @@ static void test_sequence_stat_order(void)
     CHECK_EQ_INT(cmp_text("varchar", "w10", "w9"), -1);
 }
 
+/* ------------------------------------------------ commit sequencing (#19) */
+
+/* A DuckLake append batch of table 1, built as DuckDB 1.5.5 sends it (corpus
+ * phases 06, 07, 18): snapshot, table stats (INSERT when the table had none),
+ * column stats, then a Parquet file with its column stats or inlined rows,
+ * and snapshot_changes last. Values are the client's: computed from the
+ * transaction's own snapshot. */
+typedef struct append_batch {
+    int64_t sid, F;          /* the claimed snapshot id, the base's next_file_id */
+    bool inlined;            /* inlined rows instead of a Parquet file */
+    int64_t first_id, n;     /* the rows: id = first_id .. first_id+n-1 */
+    const char *min_name, *max_name;
+    const char *at_min;      /* timestamptz column stats, NULL = none */
+    const rl_table_desc *inl; /* the inlined-data table */
+} append_batch;
+
+static const rl_table_desc *seq_d(uint8_t tag) { return rl_desc_by_tag(tag); }
+
+static int stats_upsert(rl_txn *t, const rl_table_desc *d, const rl_datum *key, rl_datum *row,
+                        rl_error *e)
+{
+    const rl_row *old;
+    int rc = rl_txn_get(t, d, key, &old, e);
+    if (rc < 0)
+        return -1;
+    return rc == 0 ? rl_txn_insert(t, d, row, e)
+                   : rl_txn_update(t, d, old->key, old->klen, row, e);
+}
+
+static int append_rows(rl_txn *t, const append_batch *b, rl_error *e)
+{
+    /* what the client read: its snapshot's stats of table 1 */
+    int64_t nb = 0, count = 0, size = 0;
+    rl_datum tid = I8(1);
+    const rl_row *st;
+    int have = rl_txn_get(t, seq_d(RL_TAG_TABLE_STATS), &tid, &st, e);
+    if (have < 0)
+        return -1;
+    if (have) {
+        count = st->vals[1].v.i;
+        nb = st->vals[2].v.i;
+        size = st->vals[3].v.i;
+    }
+    int64_t fsize = b->inlined ? 0 : 100 * b->n;
+    /* schema version, catalog and file ids from the snapshot the claim
+     * follows, as DuckLake reads them (b->F when the client skips an id) */
+    int64_t V = 1, C = 2, F = b->F;
+    rl_datum prev = I8(b->sid - 1);
+    const rl_row *ps;
+    int found = rl_txn_get(t, seq_d(RL_TAG_SNAPSHOT), &prev, &ps, e);
+    if (found < 0)
+        return -1;
+    if (found) {
+        V = ps->vals[2].v.i;
+        C = ps->vals[3].v.i;
+        F = ps->vals[4].v.i;
+    }
+    rl_datum snap[5] = {I8(b->sid), I8(1000 * b->sid), I8(V), I8(C), I8(F + 1)};
+    rl_datum stats[4] = {I8(1), I8(count + b->n), I8(nb + b->n), I8(size + fsize)};
+    if (rl_txn_insert(t, seq_d(RL_TAG_SNAPSHOT), snap, e) < 0 ||
+        stats_upsert(t, seq_d(RL_TAG_TABLE_STATS), &tid, stats, e) < 0)
+        return -1;
+    char lo[32], hi[32];
+    snprintf(lo, sizeof lo, "%" PRId64, b->first_id);
+    snprintf(hi, sizeof hi, "%" PRId64, b->first_id + b->n - 1);
+    for (int64_t cid = 1; cid <= 3; cid++) {
+        /* the client's merge of its snapshot's stats with its own rows */
+        rl_datum key[2] = {I8(1), I8(cid)};
+        const rl_row *old;
+        if (rl_txn_get(t, seq_d(RL_TAG_TABLE_COLUMN_STATS), key, &old, e) < 0)
+            return -1;
+        char mn[32], mx[32];
+        const char *own_min = cid == 1 ? lo : cid == 2 ? b->min_name : b->at_min;
+        const char *own_max = cid == 1 ? hi : cid == 2 ? b->max_name : b->at_min;
+        snprintf(mn, sizeof mn, "%s", own_min ? own_min : "");
+        snprintf(mx, sizeof mx, "%s", own_max ? own_max : "");
+        if (have && !old->vals[4].isnull && own_min) {
+            char cur[32];
+            snprintf(cur, sizeof cur, "%.*s", (int)old->vals[4].v.s.len,
+                     (const char *)old->vals[4].v.s.p);
+            if (rl_seq_stat_compare(cid == 1 ? "int64" : "varchar", (const uint8_t *)cur,
+                                    strlen(cur), (const uint8_t *)mn, strlen(mn)) < 0)
+                snprintf(mn, sizeof mn, "%s", cur);
+            snprintf(cur, sizeof cur, "%.*s", (int)old->vals[5].v.s.len,
+                     (const char *)old->vals[5].v.s.p);
+            if (rl_seq_stat_compare(cid == 1 ? "int64" : "varchar", (const uint8_t *)cur,
+                                    strlen(cur), (const uint8_t *)mx, strlen(mx)) > 0)
+                snprintf(mx, sizeof mx, "%s", cur);
+        }
+        rl_datum cs[7] = {I8(1), I8(cid), BOOLV(false), NUL(), own_min ? STR(mn) : NUL(),
+                          own_max ? STR(mx) : NUL(), NUL()};
+        if (stats_upsert(t, seq_d(RL_TAG_TABLE_COLUMN_STATS), key, cs, e) < 0)
+            return -1;
+    }
+    if (b->inlined) {
+        for (int64_t k = 0; k < b->n; k++) {
+            rl_datum row[5] = {I8(nb + k), I8(b->sid), NUL(), I8(b->first_id + k),
+                               STR(k ? b->max_name : b->min_name)};
+            if (rl_txn_insert(t, b->inl, row, e) < 0)
+                return -1;
+        }
+    } else {
+        rl_datum df[16] = {I8(F), I8(1), I8(b->sid), NUL(), NUL(), STR("ducklake-x.parquet"),
+                           BOOLV(true), STR("parquet"), I8(b->n), I8(fsize), I8(10), I8(nb),
+                           NUL(), NUL(), NUL(), NUL()};
+        rl_datum fcs[10] = {I8(F), I8(1), I8(1), I8(8 * b->n), I8(b->n), I8(0), STR(lo),
+                            STR(hi), NUL(), NUL()};
+        if (rl_txn_insert(t, seq_d(RL_TAG_DATA_FILE), df, e) < 0 ||
+            rl_txn_insert(t, seq_d(RL_TAG_FILE_COLUMN_STATS), fcs, e) < 0)
+            return -1;
+    }
+    rl_datum ch[5] = {I8(b->sid), STR(b->inlined ? "inlined_insert:1" : "inserted_into_table:1"),
+                      STR("me"), NUL(), NUL()};
+    return rl_txn_insert(t, seq_d(RL_TAG_SNAPSHOT_CHANGES), ch, e);
+}
+
+/* Snapshot 1: table 1 with columns id int64, name varchar, at timestamptz,
+ * and its inlined-data table. */
+static const rl_table_desc *seq_setup(rl_catalog *c)
+{
+    rl_error e;
+    rl_txn *t = rl_txn_begin(c, &e);
+    rl_datum snap[5] = {I8(1), I8(1000), I8(1), I8(2), I8(0)};
+    CHECK(rl_txn_insert(t, seq_d(RL_TAG_SNAPSHOT), snap, &e) == 0);
+    rl_datum schema[7] = {I8(0), NUL(), I8(1), NUL(), STR("main"), STR("main/"), BOOLV(true)};
+    memset(schema[1].v.uuid, 0x22, 16);
+    schema[1].isnull = false;
+    CHECK(rl_txn_insert(t, seq_d(RL_TAG_SCHEMA), schema, &e) == 0);
+    CHECK(insert_table_version(t, 1, 1, "t", &e) == 0);
+    const char *names[3] = {"id", "name", "at"}, *types[3] = {"int64", "varchar", "timestamptz"};
+    for (int i = 0; i < 3; i++) {
+        rl_datum col[13] = {I8(i + 1), I8(1), NUL(), I8(1), I8(i), STR(names[i]), STR(types[i]),
+                            NUL(), NUL(), BOOLV(true), NUL(), NUL(), NUL()};
+        CHECK(rl_txn_insert(t, seq_d(RL_TAG_COLUMN), col, &e) == 0);
+    }
+    rl_datum it[3] = {I8(1), STR("ducklake_inlined_data_1_1"), I8(1)};
+    CHECK(rl_txn_insert(t, seq_d(RL_TAG_INLINED_DATA_TABLES), it, &e) == 0);
+    rl_column_desc cols[5] = {{"row_id", RL_T_INT8, false, RL_FMT_1_0, 0},
+                              {"begin_snapshot", RL_T_INT8, false, RL_FMT_1_0, 0},
+                              {"end_snapshot", RL_T_INT8, false, RL_FMT_1_0, 0},
+                              {"id", RL_T_INT8, false, RL_FMT_1_0, 0},
+                              {"name", RL_T_VARCHAR, false, RL_FMT_1_0, 0}};
+    const rl_table_desc *inl =
+        rl_txn_create_dynamic(t, "public", "ducklake_inlined_data_1_1", 5, cols, false, &e);
+    CHECK(inl != NULL);
+    rl_datum ch[5] = {I8(1), STR("created_table:\"main\".\"t\""), NUL(), NUL(), NUL()};
+    CHECK(rl_txn_insert(t, seq_d(RL_TAG_SNAPSHOT_CHANGES), ch, &e) == 0);
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    return inl;
+}
+
+static rl_catalog *open_sequencing(const char *url)
+{
+    rl_catalog_options o = {.create_if_missing = true, .sequence_commits = true};
+    rl_error e;
+    rl_catalog *c = rl_catalog_open(url, &o, &e);
+    if (!c)
+        fprintf(stderr, "  open %s: %s %s\n", url, e.sqlstate, e.message);
+    return c;
+}
+
+/* Race two batches on one base: the first commits, the second's COMMIT
+ * result is returned (e filled on failure). */
+static int seq_race(rl_catalog *c, const append_batch *first, const append_batch *second,
+                    rl_error *e)
+{
+    rl_txn *a = rl_txn_begin(c, e), *b = rl_txn_begin(c, e);
+    CHECK(append_rows(a, first, e) == 0);
+    CHECK(append_rows(b, second, e) == 0); /* its own view: no early 23505 */
+    CHECK(rl_txn_commit(a, e) == 0);
+    int rc = rl_txn_commit(b, e);
+    rl_txn_free(a);
+    rl_txn_free(b);
+    return rc;
+}
+
+static int64_t get_i8(rl_catalog *c, uint8_t tag, const rl_datum *key, int col, bool *found)
+{
+    rl_error e;
+    rl_txn *t = rl_txn_begin(c, &e);
+    const rl_row *r;
+    int rc = rl_txn_get(t, seq_d(tag), key, &r, &e);
+    *found = rc == 1;
+    int64_t v = rc == 1 && !r->vals[col].isnull ? r->vals[col].v.i : -1;
+    rl_txn_free(t);
+    return v;
+}
+
+static void get_text(rl_catalog *c, uint8_t tag, const rl_datum *key, int col, char *out,
+                     size_t n)
+{
+    rl_error e;
+    rl_txn *t = rl_txn_begin(c, &e);
+    const rl_row *r;
+    out[0] = '\0';
+    if (rl_txn_get(t, seq_d(tag), key, &r, &e) == 1 && !r->vals[col].isnull)
+        snprintf(out, n, "%.*s", (int)r->vals[col].v.s.len, (const char *)r->vals[col].v.s.p);
+    rl_txn_free(t);
+}
+
+static size_t reason_index(const char *name)
+{
+    for (size_t i = 1; rl_sequence_reason_name(i); i++)
+        if (strcmp(rl_sequence_reason_name(i), name) == 0)
+            return i;
+    return 0;
+}
+
+/* The loser of a race between two Parquet appends on one base is placed on
+ * the winner: snapshot, file id and row ids move up, table stats add up, the
+ * first insert's stats INSERT becomes an UPDATE of the winner's row, column
+ * stats merge by value order ('9' < '104' as numbers), the audit records
+ * the claim, and the store checks clean. */
+static void test_sequence_rebases_a_lost_parquet_append(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *c = open_sequencing(url);
+    if (!c)
+        return;
+    const rl_table_desc *inl = seq_setup(c);
+    rl_error e;
+    append_batch a = {.sid = 2, .F = 0, .first_id = 0, .n = 10, .min_name = "a", .max_name = "c"};
+    append_batch b = {.sid = 2, .F = 0, .first_id = 100, .n = 5, .min_name = "x", .max_name = "z"};
+    CHECK(seq_race(c, &a, &b, &e) == 0);
+    bool found;
+    rl_datum s3 = I8(3), f1[2] = {I8(1), I8(1)}, tid = I8(1);
+    CHECK_EQ_INT(get_i8(c, RL_TAG_SNAPSHOT, &s3, 4, &found), 2); /* next_file_id L.F + 1 */
+    CHECK(found);
+    CHECK_EQ_INT(get_i8(c, RL_TAG_DATA_FILE, f1, 2, &found), 3);  /* begin_snapshot */
+    CHECK_EQ_INT(get_i8(c, RL_TAG_DATA_FILE, f1, 11, &found), 10); /* row_id_start */
+    CHECK_EQ_INT(get_i8(c, RL_TAG_TABLE_STATS, &tid, 1, &found), 15);
+    CHECK_EQ_INT(get_i8(c, RL_TAG_TABLE_STATS, &tid, 2, &found), 15);
+    CHECK_EQ_INT(get_i8(c, RL_TAG_TABLE_STATS, &tid, 3, &found), 1500);
+    CHECK_EQ_INT(count_rows(c, seq_d(RL_TAG_TABLE_STATS), &tid, 1, false), 1); /* no dup row */
+    char v[64];
+    rl_datum id_col[2] = {I8(1), I8(1)}, name_col[2] = {I8(1), I8(2)};
+    get_text(c, RL_TAG_TABLE_COLUMN_STATS, id_col, 4, v, sizeof v);
+    CHECK_EQ_STR(v, "0");
+    get_text(c, RL_TAG_TABLE_COLUMN_STATS, id_col, 5, v, sizeof v);
+    CHECK_EQ_STR(v, "104");
+    get_text(c, RL_TAG_TABLE_COLUMN_STATS, name_col, 4, v, sizeof v);
+    CHECK_EQ_STR(v, "a");
+    get_text(c, RL_TAG_TABLE_COLUMN_STATS, name_col, 5, v, sizeof v);
+    CHECK_EQ_STR(v, "z");
+    rl_datum fcs_key[3] = {I8(1), I8(1), I8(1)};
+    get_text(c, RL_TAG_FILE_COLUMN_STATS, fcs_key, 6, v, sizeof v);
+    CHECK_EQ_STR(v, "100");
+    get_text(c, RL_TAG_SNAPSHOT_CHANGES, &s3, 1, v, sizeof v);
+    CHECK_EQ_STR(v, "inserted_into_table:1");
+    /* the loser's inlined rows next: row ids above the winner's, begin moved */
+    append_batch ia = {.sid = 4, .F = 2, .inlined = true, .first_id = 20, .n = 2,
+                       .min_name = "b", .max_name = "b", .inl = inl};
+    append_batch ib = {.sid = 4, .F = 2, .inlined = true, .first_id = 30, .n = 3,
+                       .min_name = "d", .max_name = "e", .inl = inl};
+    CHECK(seq_race(c, &ia, &ib, &e) == 0);
+    CHECK_EQ_INT(get_i8(c, RL_TAG_TABLE_STATS, &tid, 2, &found), 20);
+    rl_txn *t = rl_txn_begin(c, &e);
+    rl_scan *sc = rl_txn_scan(t, inl, NULL, 0, &e);
+    const rl_row *r;
+    int rows = 0;
+    int64_t ids_seen = 0;
+    while (sc && rl_scan_next(sc, &r, &e) == 1) {
+        int64_t want_begin = r->vals[3].v.i >= 30 ? 5 : 4;
+        CHECK_EQ_INT(r->vals[1].v.i, want_begin);
+        CHECK_EQ_INT(r->vals[0].v.i, 15 + rows); /* dense, in commit order */
+        ids_seen += r->vals[3].v.i;
+        rows++;
+    }
+    rl_scan_free(sc);
+    rl_txn_free(t);
+    CHECK_EQ_INT(rows, 5);
+    CHECK_EQ_INT(ids_seen, 20 + 21 + 30 + 31 + 32);
+    rl_sequence_stats st;
+    rl_catalog_sequence_stats(c, &st);
+    CHECK_EQ_INT((int)st.rebased, 2);
+    for (size_t i = 1; rl_sequence_reason_name(i); i++)
+        CHECK_EQ_INT((int)st.fallbacks[i], 0);
+    /* the audit of the first rebased commit names claim and base */
+    t = rl_txn_begin(c, &e);
+    rl_datum ak = I8(3);
+    sc = rl_txn_scan(t, &rl_desc_audit, &ak, 1, &e);
+    int audits = 0;
+    while (sc && rl_scan_next(sc, &r, &e) == 1) {
+        audits++;
+        CHECK_EQ_INT(r->vals[RL_AUDIT_CLAIMED_SNAPSHOT_ID].v.i, 2);
+        CHECK_EQ_INT(r->vals[RL_AUDIT_BASE_SNAPSHOT_ID].v.i, 1);
+        CHECK(!r->vals[RL_AUDIT_ID_MAP].isnull &&
+              strncmp((const char *)r->vals[RL_AUDIT_ID_MAP].v.s.p, "file_id:+1;row_id:1=+10",
+                      r->vals[RL_AUDIT_ID_MAP].v.s.len) == 0);
+    }
+    rl_scan_free(sc);
+    rl_txn_free(t);
+    CHECK_EQ_INT(audits, 1);
+    uint64_t keys;
+    CHECK_EQ_INT(rl_check(c, stderr, &keys, &e), 0);
+    rl_catalog_close(c, NULL);
+}
+
+/* Races sequencing must not place fail with the same 23505 as without it,
+ * write nothing, and are counted under their reason. */
+static void test_sequence_falls_back_by_reason(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *c = open_sequencing(url);
+    if (!c)
+        return;
+    seq_setup(c);
+    rl_error e;
+    /* stats_merge: a timestamptz bound cannot be compared exactly */
+    append_batch a = {.sid = 2, .F = 0, .first_id = 0, .n = 2, .min_name = "a", .max_name = "b",
+                      .at_min = "2024-01-01 00:00:00+00"};
+    append_batch b = a;
+    b.at_min = "2023-01-01 00:00:00+00";
+    CHECK(seq_race(c, &a, &b, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "23505");
+    CHECK_EQ_STR(e.message,
+                 "duplicate key value violates unique constraint \"ducklake_snapshot_pkey\"");
+    CHECK_EQ_STR(e.detail, "Key (snapshot_id)=(2) already exists.");
+    rl_datum tid = I8(1);
+    bool found;
+    CHECK_EQ_INT(get_i8(c, RL_TAG_TABLE_STATS, &tid, 1, &found), 2); /* only the winner's */
+    /* conflict: a commit in between deleted from the appended table */
+    rl_txn *d = rl_txn_begin(c, &e), *l = rl_txn_begin(c, &e);
+    rl_datum del_snap[5] = {I8(3), I8(3000), I8(1), I8(2), I8(1)};
+    CHECK(rl_txn_insert(d, seq_d(RL_TAG_SNAPSHOT), del_snap, &e) == 0);
+    rl_datum ch[5] = {I8(3), STR("deleted_from_table:1"), NUL(), NUL(), NUL()};
+    CHECK(rl_txn_insert(d, seq_d(RL_TAG_SNAPSHOT_CHANGES), ch, &e) == 0);
+    append_batch la = {.sid = 3, .F = 0, .first_id = 50, .n = 1, .min_name = "q",
+                       .max_name = "q"};
+    CHECK(append_rows(l, &la, &e) == 0);
+    CHECK(rl_txn_commit(d, &e) == 0);
+    CHECK(rl_txn_commit(l, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "23505");
+    rl_txn_free(d);
+    rl_txn_free(l);
+    /* foreign_commit: a commit in between wrote no snapshot (set_option) */
+    rl_txn *m = rl_txn_begin(c, &e), *w = rl_txn_begin(c, &e);
+    rl_datum meta[4] = {STR("k"), STR("v"), NUL(), NUL()};
+    CHECK(rl_txn_insert(m, seq_d(RL_TAG_METADATA), meta, &e) == 0);
+    append_batch wa = {.sid = 4, .F = 0, .first_id = 60, .n = 1, .min_name = "q",
+                       .max_name = "q"};
+    append_batch wb = wa;
+    CHECK(append_rows(w, &wa, &e) == 0);
+    CHECK(rl_txn_commit(m, &e) == 0);
+    rl_txn *w2 = rl_txn_begin(c, &e);
+    wb.first_id = 70;
+    CHECK(append_rows(w2, &wb, &e) == 0);
+    CHECK(rl_txn_commit(w2, &e) == 0);
+    CHECK(rl_txn_commit(w, &e) < 0); /* its base is before m's commit */
+    rl_txn_free(m);
+    rl_txn_free(w);
+    rl_txn_free(w2);
+    /* not_standard_claim: a claim that skips an id */
+    rl_txn *x = rl_txn_begin(c, &e), *y = rl_txn_begin(c, &e);
+    append_batch xa = {.sid = 5, .F = 0, .first_id = 80, .n = 1, .min_name = "q", .max_name = "q"};
+    append_batch xb = xa;
+    xb.sid = 6; /* its base is 4: id 6 is not base + 1 */
+    xb.F = 50;
+    CHECK(append_rows(x, &xa, &e) == 0);
+    CHECK(append_rows(y, &xb, &e) == 0);
+    CHECK(rl_txn_commit(x, &e) == 0);
+    rl_txn *z = rl_txn_begin(c, &e);
+    append_batch za = {.sid = 6, .F = 0, .first_id = 90, .n = 1, .min_name = "q", .max_name = "q"};
+    CHECK(append_rows(z, &za, &e) == 0);
+    CHECK(rl_txn_commit(z, &e) == 0);
+    CHECK(rl_txn_commit(y, &e) < 0);
+    rl_txn_free(x);
+    rl_txn_free(y);
+    rl_txn_free(z);
+    rl_sequence_stats st;
+    rl_catalog_sequence_stats(c, &st);
+    CHECK_EQ_INT((int)st.rebased, 0);
+    CHECK_EQ_INT((int)st.fallbacks[reason_index("stats_merge")], 1);
+    CHECK_EQ_INT((int)st.fallbacks[reason_index("conflict")], 1);
+    CHECK_EQ_INT((int)st.fallbacks[reason_index("foreign_commit")], 1);
+    CHECK_EQ_INT((int)st.fallbacks[reason_index("not_standard_claim")], 1);
+    CHECK_EQ_INT((int)st.fallbacks[reason_index("error")], 0);
+    uint64_t keys;
+    CHECK_EQ_INT(rl_check(c, stderr, &keys, &e), 0);
+    rl_catalog_close(c, NULL);
+}
+
 static void run_suite(void)
 {
     RUN(test_create_reopen_and_format);
     RUN(test_sequence_stat_order);
+    RUN(test_sequence_rebases_a_lost_parquet_append);
+    RUN(test_sequence_falls_back_by_reason);
     RUN(test_format_1_1_shape);
     RUN(test_duplicate_snapshot_is_23505_with_pg_text);
     RUN(test_snapshot_race_later_committer_loses);

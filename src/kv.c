@@ -61,6 +61,7 @@
 
 #include "batchcodec.h"
 #include "buf.h"
+#include "crashpoint.h"
 #include "journal.h"
 #include "kvmirror.h"
 #include "slate.h"
@@ -1358,6 +1359,7 @@ static int write_ordered(kv_db *db, const kv_batch *b, const rl_buf *payload, kv
         pos.file_id = rl_journal_file_id(db->journal);
         posp = &pos;
     }
+    rl_crash_point(RL_CRASH_KV_BEFORE_STORE_WRITE);
     if (slate_apply(db, b, posp, &p->slate, err) < 0) {
         kv_error abort_err;
         if (posp && rl_journal_abort(db->journal, pos.seq, &abort_err) < 0) {
@@ -1377,6 +1379,7 @@ static int write_ordered(kv_db *db, const kv_batch *b, const rl_buf *payload, kv
         }
         return -1;
     }
+    rl_crash_point(RL_CRASH_KV_AFTER_STORE_WRITE);
     p->journal_seq = pos.seq;
     if (db->mirror) {
         mirror_apply(db->mirror, b);
@@ -1503,12 +1506,17 @@ int kv_flush(kv_db *db, kv_error *err)
         set_err(err, KV_ERR_INVALID, "kv_db handle is NULL");
         return -1;
     }
+    rl_crash_point(RL_CRASH_KV_BEFORE_FLUSH);
+    int rc;
     if (db->journal) {
         uint64_t seq, end;
         rl_journal_written(db->journal, &seq, &end);
-        return rl_journal_sync(db->journal, seq, err);
+        rc = rl_journal_sync(db->journal, seq, err);
+    } else {
+        rc = slate_flush(db->slate, err);
     }
-    return slate_flush(db->slate, err);
+    if (rc == 0) rl_crash_point(RL_CRASH_KV_AFTER_FLUSH);
+    return rc;
 }
 
 int kv_flush_memtable_async(kv_db *db, kv_error *err)

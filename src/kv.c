@@ -948,6 +948,40 @@ fail:
     return NULL;
 }
 
+int kv_journal_unapplied(const char *url, uint64_t *records, kv_error *err)
+{
+    *records = 0;
+    char *local = kv_local_dir(url);
+    if (!local) return 0; /* a journal is local only */
+    kv_options ko = {.reader_no_writes = 1, .mirror_max_bytes = -1};
+    kv_error oe;
+    kv_db *db = kv_open_reader(url, &ko, &oe);
+    if (!db) {
+        free(local);
+        if (kv_error_is_no_store(&oe)) return 0;
+        if (err) *err = oe;
+        return -1;
+    }
+    int rc = -1;
+    rl_journal_pos pos;
+    kv_snapshot *snap = kv_snapshot_new(db, err);
+    char *dir = journal_dir(local);
+    if (!dir) {
+        set_err(err, KV_ERR_INTERNAL, "out of memory reading the journal");
+    } else if (snap && snapshot_journal_pos(db, snap, &pos, err) == 0) {
+        uint64_t tip = pos.seq;
+        if (rl_journal_peek(dir, &pos, &tip, err) >= 0) {
+            *records = tip > pos.seq ? tip - pos.seq : 0;
+            rc = 0;
+        }
+    }
+    free(dir);
+    kv_snapshot_free(snap);
+    kv_close(db, NULL);
+    free(local);
+    return rc;
+}
+
 /* ------------------------------------------------------------ point reads */
 
 /* A malloc'd copy (1 byte for an empty one, so NULL means out of memory). */

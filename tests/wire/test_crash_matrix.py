@@ -375,3 +375,19 @@ def test_check_after_kill_refuses_unapplied_journal(tmp_path):
         assert c.execute("SELECT count(*) FROM j").fetchone() == (5,)
     assert again.stop() == 0, again.log_text()
     store.check("lake")
+
+
+def test_unknown_crash_point_is_ignored_with_a_warning(tmp_path):
+    """A misspelt ROCKLAKE_TEST_CRASH_AT kills nothing and says so (a matrix
+    case naming it would then fail: its server never dies)."""
+    store = Store(FILE, tmp_path, None)
+    srv = store.serve("--auto-create", "on", crash_at="commit-writen:2")
+    with psycopg.connect(srv.dsn(), autocommit=True) as c:
+        c.execute("CREATE TABLE u (a bigint)")
+        for i in range(3):
+            c.execute("INSERT INTO u VALUES (%s)", (i,))
+        assert c.execute("SELECT count(*) FROM u").fetchone() == (3,)
+    assert srv.stop() == 0, srv.log_text()
+    log = srv.log_text()
+    assert "ROCKLAKE_TEST_CRASH_AT=commit-writen:2 names no crash point; ignored" in log, log
+    assert "crash point" not in log.replace("names no crash point", "")

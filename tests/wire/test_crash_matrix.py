@@ -387,7 +387,7 @@ WORKLOADS = {"commits": case_commits, "create": case_create, "ddl": case_ddl,
 def test_crash_at(point, workload, kind, tmp_path, request):
     t0 = time.monotonic()
     WORKLOADS[workload](Store(kind, tmp_path, request), point)
-    print(f"{point} {kind}: {time.monotonic() - t0:.2f} s")
+    print(f"{workload} {point} {kind}: {time.monotonic() - t0:.2f} s")
 
 
 def test_check_after_kill_refuses_unapplied_journal(tmp_path):

@@ -93,6 +93,7 @@ class Store:
 
     def __init__(self, kind, tmp_path, request):
         self.kind, self.tmp = kind, tmp_path
+        self.servers = []  # killed at the end if a failed case left any
         if kind == FILE:
             self.root, self.env = tmp_path / "store", {}
         else:
@@ -110,7 +111,14 @@ class Store:
             env["ROCKLAKE_TEST_CRASH_AT"] = crash_at
         if lagging and self.kind == FILE:
             env["ROCKLAKE_TEST_WAL_FLUSH_MS"] = "60000"
-        return Server(self.tmp, self.root, list(args), env)
+        srv = Server(self.tmp, self.root, list(args), env)
+        self.servers.append(srv)
+        return srv
+
+    def kill_leftovers(self):
+        for srv in self.servers:
+            if srv.alive():
+                srv.crash()
 
     def check(self, name):
         r = subprocess.run([BIN, "check", self.lake(name)], capture_output=True, text=True,
@@ -386,7 +394,11 @@ WORKLOADS = {"commits": case_commits, "create": case_create, "ddl": case_ddl,
 @pytest.mark.parametrize("point,workload,kind", PARAMS)
 def test_crash_at(point, workload, kind, tmp_path, request):
     t0 = time.monotonic()
-    WORKLOADS[workload](Store(kind, tmp_path, request), point)
+    store = Store(kind, tmp_path, request)
+    try:
+        WORKLOADS[workload](store, point)
+    finally:
+        store.kill_leftovers()
     print(f"{workload} {point} {kind}: {time.monotonic() - t0:.2f} s")
 
 

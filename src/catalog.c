@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "crashpoint.h"
 #include "keys.h"
 #include "lease.h"
 #include "sequence.h"
@@ -306,6 +307,7 @@ static int create_catalog(rl_catalog *cat, rl_format fmt, const char *copy_marke
     kv_batch_free(b);
     if (rc < 0)
         return kv_fail(err, &ke, "creating catalog");
+    rl_crash_point(RL_CRASH_CATALOG_CREATED);
     return 0;
 }
 
@@ -2462,6 +2464,8 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
         cat->name_gen++;
     if (t->fmt_changed)
         cat->fmt = t->fmt; /* transactions begun from now on see the new shapes */
+    rl_crash_point(t->fmt_changed   ? RL_CRASH_FORMAT_WRITTEN
+                   : t->wrote_names ? RL_CRASH_DDL_WRITTEN : RL_CRASH_COMMIT_WRITTEN);
     rc = 0;
 unlock:
     pthread_mutex_unlock(&cat->lock);
@@ -2477,6 +2481,8 @@ unlock:
         note_store_failure(cat, &wait_err);
         rc = kv_fail(err, &wait_err, "committing");
     }
+    if (rc == 0) rl_crash_point(t->fmt_changed   ? RL_CRASH_FORMAT_DURABLE
+                                : t->wrote_names ? RL_CRASH_DDL_DURABLE : RL_CRASH_COMMIT_DURABLE);
     return rc;
 }
 

@@ -57,6 +57,18 @@
  * the store could not be read at all. *keys_out (may be NULL) gets the
  * number of keys examined. */
 long rl_check(rl_catalog *cat, FILE *out, uint64_t *keys_out, rl_error *err);
+
+/* Before rl_check of the store at `url` (read-only: kv_journal_unapplied):
+ * does a local store's journal hold records SlateDB lacks? rl_check reads
+ * SlateDB only, so it would miss them (acknowledged commits of a writer
+ * killed before its WAL followed; the next writer open replays them).
+ * With no live writer (rl_lease_live) that is a failure of the check:
+ * returns 1 and writes to `msgs` why and what to do (open the lake once
+ * with `rocklake serve`); the caller still checks the store (its report
+ * says what SlateDB holds) and exits 1. A live writer flushes them itself: returns 0 after a
+ * note to `out` that the check does not cover them. 0 when there are none;
+ * -1 with *err set when the store cannot be read. */
+int rl_check_journal(const char *url, FILE *out, FILE *msgs, rl_error *err);
 /* The same check by a copy (`rocklake import`) on its new lake before it
  * removes its marker: the copy-incomplete key is not a problem here. */
 long rl_check_copy(rl_catalog *cat, FILE *out, uint64_t *keys_out, rl_error *err);

@@ -49,6 +49,7 @@
 #include <zlib.h>
 
 #include "buf.h"
+#include "crashpoint.h"
 
 #define RECORD_MAGIC "RLJ1"
 #define HEADER_LEN 25 /* magic 4, length 4, type 1, seq 8, crc 4, 4 reserved (zero) */
@@ -383,11 +384,13 @@ static int fence_v2(const char *path, int fd, const rl_journal_pos *prev, pendin
     uint64_t from = prev->offset > RL_JOURNAL_DATA_START ? prev->offset : RL_JOURNAL_DATA_START;
     uint64_t cut = 0, scan_end;
     slot_read s = read_slot(fd, &cut);
-    if (s == SLOT_ERROR ||
-        (s != SLOT_DONE && write_slot(fd, SLOT_FENCING, 0) < 0) ||
-        read_records(fd, from, s == SLOT_DONE ? cut : UINT64_MAX, prev->seq, recs, n,
-                     &scan_end, damage) < 0 ||
-        (s != SLOT_DONE && write_slot(fd, SLOT_FENCED, scan_end) < 0) || fdatasync(fd) < 0) {
+    bool ok = s != SLOT_ERROR && (s == SLOT_DONE || write_slot(fd, SLOT_FENCING, 0) == 0);
+    if (ok && s != SLOT_DONE) rl_crash_point(RL_CRASH_JOURNAL_FENCING);
+    ok = ok &&
+         read_records(fd, from, s == SLOT_DONE ? cut : UINT64_MAX, prev->seq, recs, n,
+                      &scan_end, damage) == 0 &&
+         (s == SLOT_DONE || write_slot(fd, SLOT_FENCED, scan_end) == 0) && fdatasync(fd) == 0;
+    if (!ok) {
         int e = errno;
         free_records(*recs, *n);
         *recs = NULL;
@@ -395,6 +398,7 @@ static int fence_v2(const char *path, int fd, const rl_journal_pos *prev, pendin
         return fail(err, e == ENOMEM ? KV_ERR_INTERNAL : KV_ERR_IO,
                     "cannot fence journal %s: %s", path, strerror(e));
     }
+    rl_crash_point(RL_CRASH_JOURNAL_FENCED);
     return 0;
 }
 
@@ -597,6 +601,7 @@ static void sync_step(rl_journal *j)
     uint64_t cut = 0, fence_seq = 0;
     int fenced = 0;
     int r = fdatasync(j->fd);
+    if (r == 0) rl_crash_point(RL_CRASH_JOURNAL_AFTER_SYNC);
     if (r == 0 && (fenced = await_fence(j, &cut)) < 0) r = -1;
     /* Fenced: the records up to the cut are ours to acknowledge, so make
      * sure they are on disk (some may have been written after `target`
@@ -808,7 +813,9 @@ int rl_journal_append(rl_journal *j, const uint8_t *payload, size_t len, uint64_
                       uint64_t *end, kv_error *err)
 {
     uint64_t s = j->next_seq;
+    rl_crash_point(RL_CRASH_JOURNAL_BEFORE_WRITE);
     if (append_checked(j, REC_DATA, s, payload, len, err) < 0) return -1;
+    rl_crash_point(RL_CRASH_JOURNAL_AFTER_WRITE);
     j->next_seq++;
     *seq = s;
     *end = j->end;

@@ -61,6 +61,7 @@
 
 #include "batchcodec.h"
 #include "buf.h"
+#include "crashpoint.h"
 #include "journal.h"
 #include "kvmirror.h"
 #include "slate.h"
@@ -947,6 +948,40 @@ fail:
     return NULL;
 }
 
+int kv_journal_unapplied(const char *url, uint64_t *records, kv_error *err)
+{
+    *records = 0;
+    char *local = kv_local_dir(url);
+    if (!local) return 0; /* a journal is local only */
+    kv_options ko = {.reader_no_writes = 1, .mirror_max_bytes = -1};
+    kv_error oe;
+    kv_db *db = kv_open_reader(url, &ko, &oe);
+    if (!db) {
+        free(local);
+        if (kv_error_is_no_store(&oe)) return 0;
+        if (err) *err = oe;
+        return -1;
+    }
+    int rc = -1;
+    rl_journal_pos pos;
+    kv_snapshot *snap = kv_snapshot_new(db, err);
+    char *dir = journal_dir(local);
+    if (!dir) {
+        set_err(err, KV_ERR_INTERNAL, "out of memory reading the journal");
+    } else if (snap && snapshot_journal_pos(db, snap, &pos, err) == 0) {
+        uint64_t tip = pos.seq;
+        if (rl_journal_peek(dir, &pos, &tip, err) >= 0) {
+            *records = tip > pos.seq ? tip - pos.seq : 0;
+            rc = 0;
+        }
+    }
+    free(dir);
+    kv_snapshot_free(snap);
+    kv_close(db, NULL);
+    free(local);
+    return rc;
+}
+
 /* ------------------------------------------------------------ point reads */
 
 /* A malloc'd copy (1 byte for an empty one, so NULL means out of memory). */
@@ -1358,6 +1393,7 @@ static int write_ordered(kv_db *db, const kv_batch *b, const rl_buf *payload, kv
         pos.file_id = rl_journal_file_id(db->journal);
         posp = &pos;
     }
+    rl_crash_point(RL_CRASH_KV_BEFORE_STORE_WRITE);
     if (slate_apply(db, b, posp, &p->slate, err) < 0) {
         kv_error abort_err;
         if (posp && rl_journal_abort(db->journal, pos.seq, &abort_err) < 0) {
@@ -1377,6 +1413,7 @@ static int write_ordered(kv_db *db, const kv_batch *b, const rl_buf *payload, kv
         }
         return -1;
     }
+    rl_crash_point(RL_CRASH_KV_AFTER_STORE_WRITE);
     p->journal_seq = pos.seq;
     if (db->mirror) {
         mirror_apply(db->mirror, b);
@@ -1503,12 +1540,17 @@ int kv_flush(kv_db *db, kv_error *err)
         set_err(err, KV_ERR_INVALID, "kv_db handle is NULL");
         return -1;
     }
+    rl_crash_point(RL_CRASH_KV_BEFORE_FLUSH);
+    int rc;
     if (db->journal) {
         uint64_t seq, end;
         rl_journal_written(db->journal, &seq, &end);
-        return rl_journal_sync(db->journal, seq, err);
+        rc = rl_journal_sync(db->journal, seq, err);
+    } else {
+        rc = slate_flush(db->slate, err);
     }
-    return slate_flush(db->slate, err);
+    if (rc == 0) rl_crash_point(RL_CRASH_KV_AFTER_FLUSH);
+    return rc;
 }
 
 int kv_flush_memtable_async(kv_db *db, kv_error *err)

@@ -347,6 +347,15 @@ int kv_verify_expected(kv_db *db, kv_snapshot *snap, kv_verify_report *r, kv_err
  * after timeout_ms with KV_ERR_IO. Free with kv_snapshot_free(). */
 kv_snapshot *kv_snapshot_acknowledged(kv_db *db, uint32_t timeout_ms, kv_error *err);
 
+/* Without writing anything (a reader that keeps no checkpoint, and
+ * rl_journal_peek): how many journal records of the local store at `url`
+ * lie beyond what SlateDB's latest state holds, in *records (0 for a store
+ * that is not local, names no journal, or does not exist). A running
+ * writer's SlateDB WAL lags its journal by design; with no writer these
+ * are records the next writer open replays (a writer killed before its
+ * WAL followed). Returns 0 or -1. */
+int kv_journal_unapplied(const char *url, uint64_t *records, kv_error *err);
+
 /* Process-wide counters since start, for metrics and for tests that assert
  * "only this table's keys were read". */
 typedef struct kv_counters {

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "crashpoint.h"
 #include "keys.h"
 #include "tags.h"
 
@@ -248,6 +249,7 @@ rl_lease *rl_lease_start(kv_db *kv, const rl_lease_owner *o, rl_error *err)
     if (!l->owner.lease_ms)
         l->owner.lease_ms = RL_LEASE_DEFAULT_MS;
     kv_error ke;
+    rl_crash_point(RL_CRASH_LEASE_START);
     if (write_lease(l, &ke) < 0) {
         rl_error_set(err, ke.kind == KV_ERR_FENCED ? RL_SQLSTATE_READ_ONLY_TRANSACTION
                                                    : RL_SQLSTATE_IO,

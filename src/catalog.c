@@ -938,18 +938,13 @@ uint64_t rl_catalog_durable_seq(rl_catalog *cat)
     return d;
 }
 
+static void free_buffered_writes(rl_txn *t);
+
 void rl_txn_free(rl_txn *t)
 {
     if (!t)
         return;
-    for (size_t i = 0; i < t->nov; i++) {
-        free(t->ov[i].key);
-        free(t->ov[i].val);
-    }
-    for (size_t i = 0; i < t->nex; i++) {
-        free(t->ex[i].key);
-        free(t->ex[i].val);
-    }
+    free_buffered_writes(t);
     free(t->ov);
     free(t->ex);
     free(t->tc);
@@ -2156,6 +2151,8 @@ static bool history_only_appends_locked(const rl_txn *t)
     return true;
 }
 
+/* Drop the overlay, the expectations and the counters touched (their
+ * arrays stay for reuse). */
 static void free_buffered_writes(rl_txn *t)
 {
     for (size_t i = 0; i < t->nov; i++) {

@@ -950,16 +950,20 @@ static int serve_read_config(const char *path, serve_args *a)
     fclose(f);
     if (n < 0)
         return EXIT_OK;
+    /* line by line, blank and comment lines counted, so an error names the
+     * line an editor shows */
     int lineno = 0;
-    for (char *save = NULL, *line = strtok_r(a->file_text, "\n", &save); line;
-         line = strtok_r(NULL, "\n", &save)) {
+    for (char *line = a->file_text, *next; line && *line; line = next) {
         lineno++;
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
         char *hash = strchr(line, '#');
         if (hash)
             *hash = '\0';
         char *eq = strchr(line, '=');
         char *k = line;
-        while (*k == ' ' || *k == '\t')
+        while (*k == ' ' || *k == '\t' || *k == '\r')
             k++;
         if (!*k)
             continue;

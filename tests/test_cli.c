@@ -406,6 +406,34 @@ static void test_db_create_format_after_names(void)
     rmdir(root);
 }
 
+/* Regression (#17): a config-file error names the line an editor shows,
+ * blank lines and comment lines counted (strtok_r skipped blank lines). */
+static void test_config_error_line(void)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/cli_config_%d.conf", tmpdir(), (int)getpid());
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    fputs("# rocklake serve\n\nlisten = 127.0.0.1:0\n\n\n   \n# comment\r\n\r\nbogus = 1\n", f);
+    fclose(f);
+    char *out, want[700];
+    CHECK_EQ_INT(run(&out, "serve", "--config", path, (char *)NULL), 2);
+    snprintf(want, sizeof want, "%s:9: expected \"option = value\"", path);
+    if (!strstr(out, want))
+        fprintf(stderr, "  wanted \"%s\" in:\n%s", want, out);
+    CHECK(strstr(out, want) != NULL);
+    free(out);
+    /* the same file through ROCKLAKE_CONFIG */
+    setenv("ROCKLAKE_CONFIG", path, 1);
+    CHECK_EQ_INT(run(&out, "serve", (char *)NULL), 2);
+    CHECK(strstr(out, want) != NULL);
+    free(out);
+    unsetenv("ROCKLAKE_CONFIG");
+    unlink(path);
+}
+
 static const uint8_t all_tags[] = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a,
                                    0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10, 0x11, 0x12, 0x13, 0x14,
                                    0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x80, 0x81,
@@ -783,6 +811,7 @@ int main(void)
     RUN(test_help_lists_every_option);
     RUN(test_unknown_option_every_command);
     RUN(test_db_create_format_after_names);
+    RUN(test_config_error_line);
     RUN(test_demo_stats);
     RUN(test_inspect_all);
     RUN(test_inspect_filters);

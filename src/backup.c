@@ -502,59 +502,14 @@ out:
     return EXIT_OK;
 }
 
-static int usage(const char *cmd, const char *fmt, const char *arg)
+int rl_copy_run(bool restore, const char *src, const char *dest, uint64_t batch_keys)
 {
-    fprintf(stderr, "rocklake %s: ", cmd);
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nRun `rocklake %s --help` for usage.\n", cmd);
-    return EXIT_USAGE;
-}
-
-static int command(const char *cmd, bool restore, const char *help, int argc, char **argv)
-{
-    copy_job j = {.cmd = cmd, .restore = restore, .batch_keys = DEFAULT_BATCH_KEYS};
-    const char *pos[2] = {NULL, NULL};
-    int npos = 0;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(help, stdout);
-            return EXIT_OK;
-        }
-        if (strcmp(a, "--batch-keys") == 0 || strncmp(a, "--batch-keys=", 13) == 0) {
-            const char *v = a[12] == '=' ? a + 13 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!v) return usage(cmd, "option '%s' needs a value", a);
-            char *end;
-            errno = 0;
-            unsigned long long n = strtoull(v, &end, 10);
-            if (errno || end == v || *end || v[0] == '-' || n < 1 || n > 1000000)
-                return usage(cmd, "--batch-keys needs a whole number between 1 and 1000000, "
-                                  "not '%s'", v);
-            j.batch_keys = n;
-        } else if (a[0] == '-' && a[1]) {
-            return usage(cmd, "unknown option '%s'", a);
-        } else if (npos < 2) {
-            pos[npos++] = a;
-        } else {
-            return usage(cmd, "unexpected argument '%s'", a);
-        }
-    }
-    if (npos != 2)
-        return usage(cmd, restore ? "needs BACKUP and STORE%s" : "needs STORE and DEST%s", "");
-    j.src = pos[0];
-    j.dest = pos[1];
+    copy_job j = {.cmd = restore ? "restore" : "backup", .restore = restore,
+                  .batch_keys = batch_keys ? batch_keys : DEFAULT_BATCH_KEYS};
+    j.src = src;
+    j.dest = dest;
     j.progress = isatty(STDERR_FILENO);
     const char *hook = getenv("ROCKLAKE_TEST_COPY_SIGNAL");
     if (hook && sscanf(hook, "%ld:%d", &j.hook_batch, &j.hook_signal) != 2) j.hook_signal = 0;
     return run_copy(&j);
-}
-
-int rl_backup_command(const char *help, int argc, char **argv)
-{
-    return command("backup", false, help, argc, argv);
-}
-
-int rl_restore_command(const char *help, int argc, char **argv)
-{
-    return command("restore", true, help, argc, argv);
 }

@@ -33,10 +33,12 @@
 #ifndef ROCKLAKE_BACKUP_H
 #define ROCKLAKE_BACKUP_H
 
-/* `rocklake backup` / `rocklake restore` with their arguments after the
- * command name; `help` is the command's --help text (main.c). Returns the
- * exit code: 0 done, 1 failed or interrupted, 2 usage error. */
-int rl_backup_command(const char *help, int argc, char **argv);
-int rl_restore_command(const char *help, int argc, char **argv);
+#include <stdbool.h>
+#include <stdint.h>
+
+/* `rocklake backup SRC DEST` (restore = false) or `rocklake restore SRC DEST`
+ * (restore = true), the arguments parsed by main.c; batch_keys 0 = the
+ * default (4096). Returns the exit code: 0 done, 1 failed or interrupted. */
+int rl_copy_run(bool restore, const char *src, const char *dest, uint64_t batch_keys);
 
 #endif

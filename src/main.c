@@ -15,6 +15,7 @@
  *  - every error says what to do next (a hint or the --help to read).
  */
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -235,19 +236,42 @@ static const char *const help_checkpoint =
 
 /* ------------------------------------------------------------- arguments */
 
-typedef struct optspec {
-    const char *name; /* "--tables" */
+/* One option a command accepts. Each command has one table of them: it is
+ * what getopt_long parses (--name VALUE, --name=VALUE, a unique abbreviation,
+ * options before, between or after the positional arguments, "--" ending
+ * them), what `serve` reads from the environment and its config file, and
+ * what the command's --help is checked against before it is printed: an
+ * option of the table that the help text does not describe is an internal
+ * error (exit 1), so `COMMAND --help` exiting 0 means it lists them all. */
+typedef struct cli_opt {
+    const char *name; /* without the dashes; serve: also the config-file key */
     bool has_arg;
-} optspec;
+    const char *env; /* serve: the environment variable; else NULL */
+} cli_opt;
 
-#define MAX_OPTS 16
+#define CLI_MAX_OPTS 40
+#define CLI_MAX_POS 4
 
-/* Parsed command line of one command: the store and option values by spec
- * index (NULL = not given; "" for a flag that was given). */
-typedef struct parsed {
-    const char *store;
-    const char *val[MAX_OPTS];
-} parsed;
+/* A command's command line, parsed: option values by table index (NULL =
+ * not given; "" for a flag that was given) and the positional arguments. */
+typedef struct cli_args {
+    const char *val[CLI_MAX_OPTS];
+    const char *pos[CLI_MAX_POS];
+    int npos;
+} cli_args;
+
+/* How one command (or subcommand) parses: its name in messages ("db" for
+ * `rocklake db create`), its --help text, its option table, how many
+ * positional arguments it takes at most and the note of the message for
+ * one too many. */
+typedef struct cli_cmd {
+    const char *name;
+    const char *help;
+    const cli_opt *opts;
+    size_t nopts;
+    int max_pos;
+    const char *extra_note; /* " (only one STORE)"; "" for none */
+} cli_cmd;
 
 static int usage_error(const char *cmd, const char *fmt, const char *arg)
 {
@@ -257,46 +281,111 @@ static int usage_error(const char *cmd, const char *fmt, const char *arg)
     return EXIT_USAGE;
 }
 
-/* Returns -1 when parsed, else an exit code (0 after --help). Accepts
- * "--opt value" and "--opt=value"; options and STORE in any order. */
-static int parse_args(const char *cmd, const char *help, int argc, char **argv,
-                      const optspec *specs, size_t nspecs, parsed *p)
+/* Does `help` mention "--name" (not as the prefix of a longer option)? */
+static bool help_mentions(const char *help, const char *name)
 {
-    memset(p, 0, sizeof *p);
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(help, stdout);
-            return EXIT_OK;
-        }
-        if (a[0] != '-' || a[1] == '\0') {
-            if (p->store)
-                return usage_error(cmd, "unexpected argument '%s' (only one STORE)", a);
-            p->store = a;
-            continue;
-        }
-        const char *eq = strchr(a, '=');
-        size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
-        size_t s = 0;
-        while (s < nspecs && !(strlen(specs[s].name) == nlen && strncmp(specs[s].name, a, nlen) == 0))
-            s++;
-        if (s == nspecs)
-            return usage_error(cmd, "unknown option '%s'", a);
-        if (!specs[s].has_arg) {
-            if (eq)
-                return usage_error(cmd, "option '%s' takes no value", a);
-            p->val[s] = "";
-        } else if (eq) {
-            p->val[s] = eq + 1;
-        } else if (i + 1 < argc) {
-            p->val[s] = argv[++i];
-        } else {
-            return usage_error(cmd, "option '%s' needs a value", a);
-        }
+    size_t n = strlen(name);
+    for (const char *p = strstr(help, "--"); p; p = strstr(p + 2, "--")) {
+        char next = p[2 + n];
+        if (strncmp(p + 2, name, n) == 0 && !(next == '-' || (next >= 'a' && next <= 'z')))
+            return true;
     }
-    if (!p->store)
-        return usage_error(cmd, "missing STORE argument%s", "");
+    return false;
+}
+
+/* --help: the text, once it is checked against the option table. */
+static int print_help(const cli_cmd *c)
+{
+    for (size_t i = 0; i < c->nopts; i++)
+        if (!help_mentions(c->help, c->opts[i].name)) {
+            fprintf(stderr, "rocklake %s: internal error: --help does not describe --%s\n",
+                    c->name, c->opts[i].name);
+            return EXIT_FAIL;
+        }
+    fputs(c->help, stdout);
+    return EXIT_OK;
+}
+
+static int add_positional(const cli_cmd *c, cli_args *a, const char *arg)
+{
+    if (a->npos >= c->max_pos) {
+        fprintf(stderr, "rocklake %s: unexpected argument '%s'%s\n"
+                        "Run `rocklake %s --help` for usage.\n",
+                c->name, arg, c->extra_note, c->name);
+        return EXIT_USAGE;
+    }
+    a->pos[a->npos++] = arg;
     return -1;
+}
+
+/* An option getopt_long did not take: unknown, ambiguous or with a value it
+ * does not take. */
+static int bad_option(const cli_cmd *c, const char *arg, int opt)
+{
+    if (opt >= 256 || (opt == 'h' && strncmp(arg, "--", 2) == 0))
+        return usage_error(c->name, "option '%s' takes no value", arg);
+    if (opt > 0 || strncmp(arg, "--", 2) != 0) {
+        char shortopt[3] = {'-', (char)opt, '\0'};
+        return usage_error(c->name, "unknown option '%s'", opt > 0 ? shortopt : arg);
+    }
+    size_t len = strcspn(arg + 2, "=");
+    int matches = 0;
+    for (size_t i = 0; i < c->nopts; i++)
+        matches += strncmp(c->opts[i].name, arg + 2, len) == 0;
+    matches += strncmp("help", arg + 2, len) == 0;
+    return usage_error(c->name, matches > 1 ? "ambiguous option '%s' (abbreviates several)"
+                                            : "unknown option '%s'", arg);
+}
+
+/* Parse argv (the arguments after the command, or after the subcommand)
+ * with getopt_long. Returns -1 when parsed, else the exit code to return
+ * (0 after --help). */
+static int cli_parse(const cli_cmd *c, int argc, char **argv, cli_args *a)
+{
+    memset(a, 0, sizeof *a);
+    struct option lo[CLI_MAX_OPTS + 2];
+    for (size_t i = 0; i < c->nopts; i++)
+        lo[i] = (struct option){c->opts[i].name, c->opts[i].has_arg ? required_argument
+                                                                     : no_argument,
+                                NULL, 256 + (int)i};
+    lo[c->nopts] = (struct option){"help", no_argument, NULL, 'h'};
+    lo[c->nopts + 1] = (struct option){NULL, 0, NULL, 0};
+    /* a copy that getopt may reorder, with the command as its argv[0] */
+    char **av = calloc((size_t)argc + 2, sizeof *av);
+    if (!av)
+        return EXIT_FAIL;
+    av[0] = (char *)c->name;
+    memcpy(av + 1, argv, (size_t)argc * sizeof *av);
+    optind = 0; /* glibc: start over (a fresh scan) */
+    opterr = 0;
+    int rc = -1, ch;
+    /* "-": positional arguments come back in order as 1 (POSIXLY_CORRECT or
+     * not); ":": a missing value comes back as ':' */
+    while (rc < 0 && (ch = getopt_long(argc + 1, av, "-:h", lo, NULL)) != -1) {
+        if (ch == 'h')
+            rc = print_help(c);
+        else if (ch == 1)
+            rc = add_positional(c, a, optarg);
+        else if (ch >= 256)
+            a->val[ch - 256] = c->opts[ch - 256].has_arg ? optarg : "";
+        else if (ch == ':')
+            rc = usage_error(c->name, "option '%s' needs a value", av[optind - 1]);
+        else
+            rc = bad_option(c, av[optind - 1], optopt);
+    }
+    while (rc < 0 && optind <= argc) /* after "--" */
+        rc = add_positional(c, a, av[optind++]);
+    free(av);
+    return rc;
+}
+
+/* The usual storage command: one STORE and options. */
+static int parse_store_args(const cli_cmd *c, int argc, char **argv, cli_args *a)
+{
+    int rc = cli_parse(c, argc, argv, a);
+    if (rc < 0 && a->npos == 0)
+        return usage_error(c->name, "missing STORE argument%s", "");
+    return rc;
 }
 
 /* Non-negative integer option; returns false (after the usage message) if bad. */
@@ -396,18 +485,20 @@ static int catalog_exists(const char *cmd, const char *url)
 
 static int cmd_create(int argc, char **argv)
 {
-    static const optspec specs[] = {{"--format", true}};
-    parsed p;
-    int rc = parse_args("create", help_create, argc, argv, specs, 1, &p);
+    static const cli_opt opts[] = {{"format", true, NULL}};
+    static const cli_cmd c = {"create", help_create, opts, 1, 1, " (only one STORE)"};
+    cli_args p;
+    int rc = parse_store_args(&c, argc, argv, &p);
     if (rc >= 0)
         return rc;
+    const char *store = p.pos[0];
     rl_format fmt;
     if (!parse_format("create", p.val[0], &fmt))
         return EXIT_USAGE;
-    int exists = catalog_exists("create", p.store);
+    int exists = catalog_exists("create", store);
     if (exists < 0)
         return EXIT_FAIL;
-    rl_catalog *cat = open_catalog("create", p.store, OPEN_CREATE, fmt);
+    rl_catalog *cat = open_catalog("create", store, OPEN_CREATE, fmt);
     if (!cat)
         return EXIT_FAIL;
     rl_format have = rl_catalog_format(cat);
@@ -415,32 +506,37 @@ static int cmd_create(int argc, char **argv)
     if (exists && fmt && fmt != have) {
         fprintf(stderr, "rocklake create: a catalog with DuckLake format %s already exists in "
                         "\"%s\"; it was not changed to %s\n",
-                rl_format_name(have), p.store, rl_format_name(fmt));
+                rl_format_name(have), store, rl_format_name(fmt));
         rc = EXIT_FAIL;
     } else {
         printf("%s: DuckLake format %s in %s\n", exists ? "catalog exists" : "created",
-               rl_format_name(have), p.store);
+               rl_format_name(have), store);
     }
     return close_catalog("create", cat, rc);
 }
 
 static int cmd_demo(int argc, char **argv)
 {
-    static const optspec specs[] = {{"--tables", true},  {"--columns-per-table", true},
-                                    {"--files", true},   {"--history", true},
-                                    {"--files-per-commit", true}, {"--format", true},
-                                    {"--no-stats", false}, {"--no-extras", false}};
-    parsed p;
-    int rc = parse_args("demo", help_demo, argc, argv, specs, 8, &p);
+    static const cli_opt opts[] = {
+        {"tables", true, NULL},           {"columns-per-table", true, NULL},
+        {"files", true, NULL},            {"history", true, NULL},
+        {"files-per-commit", true, NULL}, {"format", true, NULL},
+        {"no-stats", false, NULL},        {"no-extras", false, NULL}};
+    static const cli_cmd c = {"demo", help_demo, opts, 8, 1, " (only one STORE)"};
+    cli_args p;
+    int rc = parse_store_args(&c, argc, argv, &p);
     if (rc >= 0)
         return rc;
     rl_demo_params dp;
     rl_demo_defaults(&dp);
     long long v[5] = {dp.tables, dp.columns_per_table, dp.files, dp.history, dp.files_per_commit};
     static const long long max[5] = {100000, 60, 100000000, 1000, 1000000};
-    for (int i = 0; i < 5; i++)
-        if (!parse_count("demo", specs[i].name, p.val[i], max[i], &v[i]))
+    for (int i = 0; i < 5; i++) {
+        char opt[64];
+        snprintf(opt, sizeof opt, "--%s", opts[i].name);
+        if (!parse_count("demo", opt, p.val[i], max[i], &v[i]))
             return EXIT_USAGE;
+    }
     dp.tables = (int)v[0];
     dp.columns_per_table = (int)v[1];
     dp.files = (int)v[2];
@@ -451,7 +547,7 @@ static int cmd_demo(int argc, char **argv)
     rl_format fmt;
     if (!parse_format("demo", p.val[5], &fmt))
         return EXIT_USAGE;
-    rl_catalog *cat = open_catalog("demo", p.store, OPEN_CREATE, fmt);
+    rl_catalog *cat = open_catalog("demo", p.pos[0], OPEN_CREATE, fmt);
     if (!cat)
         return EXIT_FAIL;
     rl_error e;
@@ -467,7 +563,7 @@ static int cmd_demo(int argc, char **argv)
         double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
         printf("demo catalog built in %s: %" PRIu64 " snapshots, %d tables x %d columns, %d data "
                "files, history %d (%.1f s)\n",
-               p.store, rl_catalog_counter(cat, RL_COUNTER_NEXT_SNAPSHOT_ID), dp.tables,
+               p.pos[0], rl_catalog_counter(cat, RL_COUNTER_NEXT_SNAPSHOT_ID), dp.tables,
                dp.columns_per_table, dp.files, dp.history, secs);
     }
     return close_catalog("demo", cat, rc);
@@ -475,10 +571,11 @@ static int cmd_demo(int argc, char **argv)
 
 static int cmd_inspect(int argc, char **argv)
 {
-    static const optspec specs[] = {
-        {"--tag", true}, {"--prefix", true}, {"--limit", true}, {"--raw", false}};
-    parsed p;
-    int rc = parse_args("inspect", help_inspect, argc, argv, specs, 4, &p);
+    static const cli_opt opts[] = {
+        {"tag", true, NULL}, {"prefix", true, NULL}, {"limit", true, NULL}, {"raw", false, NULL}};
+    static const cli_cmd c = {"inspect", help_inspect, opts, 4, 1, " (only one STORE)"};
+    cli_args p;
+    int rc = parse_store_args(&c, argc, argv, &p);
     if (rc >= 0)
         return rc;
     rl_inspect_opts o = {.tag = -1, .raw = p.val[3] != NULL};
@@ -496,7 +593,7 @@ static int cmd_inspect(int argc, char **argv)
     if (!parse_count("inspect", "--limit", p.val[2], INT64_MAX, &limit))
         return EXIT_USAGE;
     o.limit = (uint64_t)limit;
-    rl_catalog *cat = open_catalog("inspect", p.store, OPEN_READ, 0);
+    rl_catalog *cat = open_catalog("inspect", p.pos[0], OPEN_READ, 0);
     if (!cat)
         return EXIT_FAIL;
     rl_error e;
@@ -511,18 +608,19 @@ static int cmd_inspect(int argc, char **argv)
 
 static int cmd_stats(int argc, char **argv)
 {
-    static const optspec specs[] = {{"--json", false}};
-    parsed p;
-    int rc = parse_args("stats", help_stats, argc, argv, specs, 1, &p);
+    static const cli_opt opts[] = {{"json", false, NULL}};
+    static const cli_cmd c = {"stats", help_stats, opts, 1, 1, " (only one STORE)"};
+    cli_args p;
+    int rc = parse_store_args(&c, argc, argv, &p);
     if (rc >= 0)
         return rc;
-    rl_catalog *cat = open_catalog("stats", p.store, OPEN_READ, 0);
+    rl_catalog *cat = open_catalog("stats", p.pos[0], OPEN_READ, 0);
     if (!cat)
         return EXIT_FAIL;
     rl_error e;
     rl_error_clear(&e);
     rc = EXIT_OK;
-    if (rl_stats(cat, p.store, p.val[0] != NULL, stdout, &e) < 0) {
+    if (rl_stats(cat, p.pos[0], p.val[0] != NULL, stdout, &e) < 0) {
         print_error("stats", "reading the store", &e);
         rc = EXIT_FAIL;
     }
@@ -531,18 +629,19 @@ static int cmd_stats(int argc, char **argv)
 
 static int cmd_check(int argc, char **argv)
 {
-    parsed p;
-    int rc = parse_args("check", help_check, argc, argv, NULL, 0, &p);
+    static const cli_cmd c = {"check", help_check, NULL, 0, 1, " (only one STORE)"};
+    cli_args p;
+    int rc = parse_store_args(&c, argc, argv, &p);
     if (rc >= 0)
         return rc;
     rl_error je;
     rl_error_clear(&je);
-    int journal = rl_check_journal(p.store, stdout, stderr, &je);
+    int journal = rl_check_journal(p.pos[0], stdout, stderr, &je);
     if (journal < 0) {
         print_error("check", "reading the store", &je);
         return EXIT_FAIL;
     }
-    rl_catalog *cat = open_catalog("check", p.store, OPEN_READ, 0);
+    rl_catalog *cat = open_catalog("check", p.pos[0], OPEN_READ, 0);
     if (!cat)
         return EXIT_FAIL;
     rl_error e;
@@ -567,12 +666,12 @@ static void print_checkpoint(const kv_checkpoint *c)
            expires);
 }
 
-static int checkpoint_create(parsed *p)
+static int checkpoint_create(cli_args *p)
 {
     long long lifetime = 0;
     if (!parse_count("checkpoint", "--lifetime", p->val[0], INT64_MAX / 1000, &lifetime))
         return EXIT_USAGE;
-    rl_catalog *cat = open_catalog("checkpoint", p->store, OPEN_WRITE, 0);
+    rl_catalog *cat = open_catalog("checkpoint", p->pos[0], OPEN_WRITE, 0);
     if (!cat)
         return EXIT_FAIL;
     kv_checkpoint c;
@@ -580,7 +679,7 @@ static int checkpoint_create(parsed *p)
     int rc = EXIT_OK;
     if (kv_checkpoint_create(rl_catalog_kv(cat), (uint64_t)lifetime * 1000, &c, &ke) < 0) {
         fprintf(stderr, "rocklake checkpoint: creating a checkpoint of \"%s\": %s (%s)\n",
-                p->store, ke.message, kv_error_kind_name(ke.kind));
+                p->pos[0], ke.message, kv_error_kind_name(ke.kind));
         rc = EXIT_FAIL;
     } else {
         printf("created checkpoint ");
@@ -589,13 +688,13 @@ static int checkpoint_create(parsed *p)
     return close_catalog("checkpoint", cat, rc);
 }
 
-static int checkpoint_list(parsed *p)
+static int checkpoint_list(cli_args *p)
 {
     if (p->val[0])
         return usage_error("checkpoint", "--lifetime applies to `checkpoint create`, not list%s",
                            "");
     /* open read-only first so a store from a newer RockLake is refused here too */
-    rl_catalog *cat = open_catalog("checkpoint", p->store, OPEN_READ, 0);
+    rl_catalog *cat = open_catalog("checkpoint", p->pos[0], OPEN_READ, 0);
     if (!cat)
         return EXIT_FAIL;
     int rc = close_catalog("checkpoint", cat, EXIT_OK);
@@ -604,9 +703,9 @@ static int checkpoint_list(parsed *p)
     kv_checkpoint *list = NULL;
     size_t n = 0;
     kv_error ke;
-    if (kv_checkpoint_list(p->store, &list, &n, &ke) < 0) {
+    if (kv_checkpoint_list(p->pos[0], &list, &n, &ke) < 0) {
         fprintf(stderr, "rocklake checkpoint: listing checkpoints of \"%s\": %s (%s)\n",
-                p->store, ke.message, kv_error_kind_name(ke.kind));
+                p->pos[0], ke.message, kv_error_kind_name(ke.kind));
         return EXIT_FAIL;
     }
     for (size_t i = 0; i < n; i++)
@@ -618,19 +717,23 @@ static int checkpoint_list(parsed *p)
 
 static int cmd_checkpoint(int argc, char **argv)
 {
-    if (argc < 1 || strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0) {
-        if (argc >= 1) {
-            fputs(help_checkpoint, stdout);
-            return EXIT_OK;
-        }
+    /* list takes --lifetime only to say that it applies to create */
+    static const cli_opt opts[] = {{"lifetime", true, NULL}};
+    static const cli_cmd c = {"checkpoint", help_checkpoint, opts, 1, 1, " (only one STORE)"};
+    if (argc < 1)
         return usage_error("checkpoint", "missing subcommand: create or list%s", "");
-    }
     bool create = strcmp(argv[0], "create") == 0;
-    if (!create && strcmp(argv[0], "list") != 0)
+    if (!create && strcmp(argv[0], "list") != 0) {
+        if (argv[0][0] == '-') {
+            cli_args p; /* --help, or the message of an unknown option */
+            int rc = cli_parse(&c, argc, argv, &p);
+            if (rc >= 0)
+                return rc;
+        }
         return usage_error("checkpoint", "unknown subcommand '%s' (use create or list)", argv[0]);
-    static const optspec specs[] = {{"--lifetime", true}};
-    parsed p;
-    int rc = parse_args("checkpoint", help_checkpoint, argc - 1, argv + 1, specs, 1, &p);
+    }
+    cli_args p;
+    int rc = parse_store_args(&c, argc - 1, argv + 1, &p);
     if (rc >= 0)
         return rc;
     return create ? checkpoint_create(&p) : checkpoint_list(&p);
@@ -786,13 +889,10 @@ enum {
     SO_REBUILD_DIGEST, SO_MAX_AUTO_CREATE, SO_STORE_TIMEOUT, SO_SEQUENCE_COMMITS, SO__COUNT
 };
 
-typedef struct serve_opt {
-    const char *name; /* without dashes; also the config-file key */
-    bool has_arg;
-    const char *env;
-} serve_opt;
-
-static const serve_opt serve_opts[SO__COUNT] = {
+/* serve's options: --name, the environment variable and the config-file
+ * key "name" (without the dashes) of each. */
+_Static_assert(SO__COUNT <= CLI_MAX_OPTS, "serve has more options than CLI_MAX_OPTS");
+static const cli_opt serve_opts[SO__COUNT] = {
     {"store", true, "ROCKLAKE_STORE"},
     {"listen", true, "ROCKLAKE_LISTEN"},
     {"config", true, "ROCKLAKE_CONFIG"},
@@ -846,36 +946,6 @@ static bool truthy(const char *v)
                  strcmp(v, "on") == 0 || strcmp(v, "yes") == 0);
 }
 
-static int serve_parse_cli(int argc, char **argv, const char *cli[SO__COUNT])
-{
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(help_serve, stdout);
-            return EXIT_OK;
-        }
-        if (strncmp(a, "--", 2) != 0)
-            return usage_error("serve", "unexpected argument '%s' (serve takes only options)", a);
-        const char *eq = strchr(a, '=');
-        size_t nlen = (eq ? (size_t)(eq - a) : strlen(a)) - 2;
-        int s = serve_opt_index(a + 2, nlen);
-        if (s < 0)
-            return usage_error("serve", "unknown option '%s'", a);
-        if (!serve_opts[s].has_arg) {
-            if (eq)
-                return usage_error("serve", "option '%s' takes no value", a);
-            cli[s] = "";
-        } else if (eq) {
-            cli[s] = eq + 1;
-        } else if (i + 1 < argc) {
-            cli[s] = argv[++i];
-        } else {
-            return usage_error("serve", "option '%s' needs a value", a);
-        }
-    }
-    return -1;
-}
-
 /* "name = value" lines ('#' comments) into a->val. */
 static int serve_read_config(const char *path, serve_args *a)
 {
@@ -890,16 +960,20 @@ static int serve_read_config(const char *path, serve_args *a)
     fclose(f);
     if (n < 0)
         return EXIT_OK;
+    /* line by line, blank and comment lines counted, so an error names the
+     * line an editor shows */
     int lineno = 0;
-    for (char *save = NULL, *line = strtok_r(a->file_text, "\n", &save); line;
-         line = strtok_r(NULL, "\n", &save)) {
+    for (char *line = a->file_text, *next; line && *line; line = next) {
         lineno++;
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
         char *hash = strchr(line, '#');
         if (hash)
             *hash = '\0';
         char *eq = strchr(line, '=');
         char *k = line;
-        while (*k == ' ' || *k == '\t')
+        while (*k == ' ' || *k == '\t' || *k == '\r')
             k++;
         if (!*k)
             continue;
@@ -1052,10 +1126,13 @@ static void on_stop_signal(int sig)
 
 static int cmd_serve(int argc, char **argv)
 {
-    const char *cli[SO__COUNT] = {0};
-    int rc = serve_parse_cli(argc, argv, cli);
+    static const cli_cmd c = {"serve", help_serve, serve_opts, SO__COUNT, 0,
+                              " (serve takes only options)"};
+    cli_args p;
+    int rc = cli_parse(&c, argc, argv, &p);
     if (rc >= 0)
         return rc;
+    const char *const *cli = p.val;
     serve_args a = {{0}, NULL};
     const char *config = cli[SO_CONFIG] ? cli[SO_CONFIG] : getenv("ROCKLAKE_CONFIG");
     if (config && (rc = serve_read_config(config, &a)) != EXIT_OK) {
@@ -1113,6 +1190,10 @@ static const char *const help_db =
     "\n"
     "NAME: letters, digits, '_', '-' and '.', at most 63 characters, not starting with\n"
     "'.' or '-'.\n"
+    "\n"    "Options:\n"
+    "  --format F   create: DuckLake catalog format of the new catalog: 1.0 (default) or\n"
+    "               1.1\n"
+    "  --help       show this help\n"
     "\n"
     "Exit codes: 0 done; 1 error (including an unknown database for drop); 2 usage error.\n"
     "\n"
@@ -1127,38 +1208,29 @@ static void print_db_name(const char *name, void *ctx)
 
 static int cmd_db(int argc, char **argv)
 {
-    if (argc < 1 || strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0) {
-        if (argc >= 1) {
-            fputs(help_db, stdout);
-            return EXIT_OK;
-        }
+    static const cli_opt create_opts[] = {{"format", true, NULL}};
+    static const cli_cmd list_cmd = {"db", help_db, NULL, 0, 1, ""};
+    static const cli_cmd create_cmd = {"db", help_db, create_opts, 1, 2, ""};
+    static const cli_cmd drop_cmd = {"db", help_db, NULL, 0, 2, ""};
+    if (argc < 1)
         return usage_error("db", "missing subcommand: list, create or drop%s", "");
-    }
     const char *sub = argv[0];
     bool list = strcmp(sub, "list") == 0, create = strcmp(sub, "create") == 0;
-    if (!list && !create && strcmp(sub, "drop") != 0)
+    if (!list && !create && strcmp(sub, "drop") != 0) {
+        if (sub[0] == '-') {
+            cli_args p; /* --help, or the message of an unknown option */
+            int rc = cli_parse(&create_cmd, argc, argv, &p);
+            if (rc >= 0)
+                return rc;
+        }
         return usage_error("db", "unknown subcommand '%s' (use list, create or drop)", sub);
-    const char *pos[2] = {NULL, NULL};
-    const char *format = NULL;
-    int npos = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(help_db, stdout);
-            return EXIT_OK;
-        }
-        if (create && strcmp(argv[i], "--format") == 0 && i + 1 < argc) {
-            format = argv[++i];
-        } else if (strncmp(argv[i], "--format=", 9) == 0 && create) {
-            format = argv[i] + 9;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return usage_error("db", "unknown option '%s'", argv[i]);
-        } else if (npos < 2) {
-            pos[npos++] = argv[i];
-        } else {
-            return usage_error("db", "unexpected argument '%s'", argv[i]);
-        }
     }
-    if (npos != (list ? 1 : 2))
+    cli_args p;
+    int rc = cli_parse(list ? &list_cmd : create ? &create_cmd : &drop_cmd, argc - 1, argv + 1, &p);
+    if (rc >= 0)
+        return rc;
+    const char **pos = p.pos, *format = p.val[0];
+    if (p.npos != (list ? 1 : 2))
         return usage_error("db", list ? "usage: rocklake db list ROOT%s"
                                       : "usage: rocklake db create|drop ROOT NAME%s", "");
     rl_error e;
@@ -1258,11 +1330,35 @@ static const char *const help_restore =
     "  rocklake restore /backups/lake-2026-12-01 /var/lib/rocklake/lake2 && \\\n"
     "      rocklake db list /var/lib/rocklake\n";
 
-static int cmd_backup(int argc, char **argv) { return rl_backup_command(help_backup, argc, argv); }
+/* backup STORE DEST / restore BACKUP STORE [--batch-keys N] */
+static int copy_command(const char *cmd, const char *help, int argc, char **argv)
+{
+    static const cli_opt opts[] = {{"batch-keys", true, NULL}};
+    bool restore = strcmp(cmd, "restore") == 0;
+    const cli_cmd c = {cmd, help, opts, 1, 2, ""};
+    cli_args p;
+    int rc = cli_parse(&c, argc, argv, &p);
+    if (rc >= 0)
+        return rc;
+    long long batch = 0;
+    const char *v = p.val[0];
+    char *end;
+    errno = 0;
+    if (v && ((batch = strtoll(v, &end, 10)), errno || end == v || *end || batch < 1 ||
+              batch > 1000000))
+        return usage_error(cmd, "--batch-keys needs a whole number between 1 and 1000000, "
+                                "not '%s'", v);
+    if (p.npos != 2)
+        return usage_error(cmd, restore ? "needs BACKUP and STORE%s" : "needs STORE and DEST%s",
+                           "");
+    return rl_copy_run(restore, p.pos[0], p.pos[1], (uint64_t)batch);
+}
+
+static int cmd_backup(int argc, char **argv) { return copy_command("backup", help_backup, argc, argv); }
 
 static int cmd_restore(int argc, char **argv)
 {
-    return rl_restore_command(help_restore, argc, argv);
+    return copy_command("restore", help_restore, argc, argv);
 }
 
 /* ------------------------------------------------------- import/export */
@@ -1349,29 +1445,18 @@ static const char *const help_export =
 static int parse_transfer(const char *cmd, const char *help, int argc, char **argv,
                           const char *pos[2], const char **schema)
 {
-    int npos = 0;
-    *schema = NULL;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(help, stdout);
-            return EXIT_OK;
-        }
-        if (strcmp(a, "--schema") == 0 && i + 1 < argc)
-            *schema = argv[++i];
-        else if (strncmp(a, "--schema=", 9) == 0)
-            *schema = a + 9;
-        else if (a[0] == '-' && a[1])
-            return usage_error(cmd, strcmp(a, "--schema") == 0 ? "option '%s' needs a value"
-                                                               : "unknown option '%s'", a);
-        else if (npos < 2)
-            pos[npos++] = a;
-        else
-            return usage_error(cmd, "unexpected argument '%s'", a);
-    }
-    if (npos < 2)
+    static const cli_opt opts[] = {{"schema", true, NULL}};
+    const cli_cmd c = {cmd, help, opts, 1, 2, ""};
+    cli_args p;
+    int rc = cli_parse(&c, argc, argv, &p);
+    if (rc >= 0)
+        return rc;
+    if (p.npos < 2)
         return usage_error(cmd, strcmp(cmd, "import") == 0 ? "needs SOURCE and STORE%s"
                                                            : "needs STORE and TARGET%s", "");
+    pos[0] = p.pos[0];
+    pos[1] = p.pos[1];
+    *schema = p.val[0];
     return -1;
 }
 
@@ -1505,9 +1590,7 @@ int main(int argc, char **argv)
     fprintf(stderr,
             "rocklake: unknown %s '%s'\n"
             "Commands: create, demo, inspect, stats, check, checkpoint, serve, db, backup, "
-            "restore. "
-            "Commands: create, demo, inspect, stats, check, checkpoint, serve, db, import, export. "
-            "Run `rocklake --help` for usage.\n",
+            "restore, import, export. Run `rocklake --help` for usage.\n",
             name[0] == '-' ? "option" : "command", name);
     return EXIT_USAGE;
 }

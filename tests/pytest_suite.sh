@@ -13,7 +13,8 @@ if ! python3 -c "import ${modules}" 2>/dev/null; then
     echo "0 passed, 1 failed, 0 skipped"
     exit 1
 fi
-out=$(timeout "${ROCKLAKE_SUITE_TIMEOUT:-1500}" python3 -m pytest -q -p no:cacheprovider "$@" "$dir" 2>&1)
+# -rs: the reason of each skip in the summary (a skip must say why)
+out=$(timeout "${ROCKLAKE_SUITE_TIMEOUT:-1500}" python3 -m pytest -q -rs -p no:cacheprovider "$@" "$dir" 2>&1)
 rc=$?
 echo "$out" | tail -60
 [ "$rc" -eq 124 ] && echo "$(basename "$dir"): timed out after ${ROCKLAKE_SUITE_TIMEOUT:-1500} s" >&2

@@ -42,6 +42,8 @@ static char *store_path(const char *name)
     return p;
 }
 
+static int run_argv(char **out, char **argv);
+
 /* Run the binary with NULL-terminated arguments; stdout and stderr both go
  * to *out (malloc'd, caller frees). Returns the exit code (-1 if killed). */
 static int run(char **out, ...)
@@ -56,6 +58,12 @@ static int run(char **out, ...)
         argv[argc++] = a;
     va_end(ap);
     argv[argc] = NULL;
+    return run_argv(out, argv);
+}
+
+/* The same with argv[0] = the binary and a NULL-terminated argv. */
+static int run_argv(char **out, char **argv)
+{
     char path[600];
     snprintf(path, sizeof path, "%s/cli_out_%d.txt", tmpdir(), (int)getpid());
     fflush(NULL);
@@ -64,7 +72,7 @@ static int run(char **out, ...)
         FILE *f = freopen(path, "w", stdout);
         if (!f || dup2(fileno(stdout), 2) < 0)
             _exit(126);
-        execv(argv[0], argv);
+        execv(bin(), argv);
         _exit(127);
     }
     int status = 0;
@@ -239,6 +247,191 @@ static void test_usage_errors(void)
     free(out);
     CHECK_EQ_INT(run(&out, (char *)NULL), 2);
     free(out);
+}
+
+/* Every command and subcommand main.c dispatches, with its whole option
+ * table (src/main.c): `--help` exits 0 (the binary checks its help against
+ * the table before printing it) and names every option; every option line
+ * of the help ("  --name ...") is accepted (a bogus option after it is the
+ * one reported); an unknown option exits 2 naming it and the --help to
+ * read. `accepts` = 0 for a subcommand whose help is shared and describes
+ * options of another subcommand (db list, db drop). */
+static const struct cli_case {
+    const char *argv[3];
+    const char *opts[32];
+    int accepts;
+} cli_cases[] = {
+    {{"create"}, {"--format"}, 1},
+    {{"demo"},
+     {"--tables", "--columns-per-table", "--files", "--history", "--files-per-commit",
+      "--format", "--no-stats", "--no-extras"}, 1},
+    {{"inspect"}, {"--tag", "--prefix", "--limit", "--raw"}, 1},
+    {{"stats"}, {"--json"}, 1},
+    {{"check"}, {NULL}, 1},
+    {{"checkpoint"}, {"--lifetime"}, 1},
+    {{"checkpoint", "create"}, {"--lifetime"}, 1},
+    {{"checkpoint", "list"}, {"--lifetime"}, 1},
+    {{"serve"},
+     {"--store", "--listen", "--config", "--read-only", "--takeover", "--tls-cert",
+      "--tls-key", "--users", "--hba", "--max-message-bytes", "--statement-timeout",
+      "--idle-in-transaction-timeout", "--metrics", "--log-format", "--auto-create",
+      "--max-connections", "--port-file", "--log-min-duration-statement", "--cache-mb",
+      "--mirror-mb", "--journal", "--busy-poll-us", "--authentication-timeout",
+      "--writer-lease-ms", "--journal-salvage", "--rebuild-digest", "--max-auto-create",
+      "--store-timeout-ms", "--sequence-commits"}, 1},
+    {{"db"}, {"--format"}, 0},
+    {{"db", "list"}, {NULL}, 0},
+    {{"db", "create"}, {"--format"}, 1},
+    {{"db", "drop"}, {NULL}, 0},
+    {{"backup"}, {"--batch-keys"}, 1},
+    {{"restore"}, {"--batch-keys"}, 1},
+    {{"import"}, {"--schema"}, 1},
+    {{"export"}, {"--schema"}, 1},
+};
+
+/* argv: the binary, the case's words, then up to three more, NULL. */
+static int run_case(char **out, const struct cli_case *c, const char *a1, const char *a2)
+{
+    char *argv[8];
+    int n = 0;
+    argv[n++] = (char *)bin();
+    for (int i = 0; i < 3 && c->argv[i]; i++)
+        argv[n++] = (char *)c->argv[i];
+    if (a1)
+        argv[n++] = (char *)a1;
+    if (a2)
+        argv[n++] = (char *)a2;
+    argv[n] = NULL;
+    return run_argv(out, argv);
+}
+
+static void test_help_lists_every_option(void)
+{
+    for (size_t i = 0; i < sizeof cli_cases / sizeof cli_cases[0]; i++) {
+        const struct cli_case *c = &cli_cases[i];
+        char *out;
+        int rc = run_case(&out, c, "--help", NULL);
+        CHECK_EQ_INT(rc, 0);
+        CHECK(strstr(out, "usage: rocklake ") == out);
+        for (int j = 0; j < 32 && c->opts[j]; j++) {
+            char opt[64];
+            snprintf(opt, sizeof opt, "  %s ", c->opts[j]); /* its line of Options */
+            bool listed = strstr(out, opt) != NULL;
+            snprintf(opt, sizeof opt, "  %s\n", c->opts[j]);
+            listed = listed || strstr(out, opt) != NULL;
+            if (!listed)
+                fprintf(stderr, "  `%s %s --help` lacks an option line for %s\n", c->argv[0],
+                        c->argv[1] ? c->argv[1] : "", c->opts[j]);
+            CHECK(listed);
+        }
+        /* each option line of the help is an option the command accepts */
+        for (const char *p = out; c->accepts && p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p) {
+            if (strncmp(p, "  --", 4) != 0 || strncmp(p, "  --help ", 9) == 0)
+                continue;
+            char name[64], arg[80];
+            size_t len = strcspn(p + 2, " \n");
+            snprintf(name, sizeof name, "%.*s", (int)len, p + 2);
+            /* "  --name VALUE ..." takes a value, "  --name   text" does not */
+            bool has_value = p[2 + len] == ' ' && p[3 + len] != ' ';
+            snprintf(arg, sizeof arg, "%s%s", name, has_value ? "=1" : "");
+            char *o2;
+            CHECK_EQ_INT(run_case(&o2, c, arg, "--zzz-bogus"), 2);
+            if (!strstr(o2, "unknown option '--zzz-bogus'"))
+                fprintf(stderr, "  %s %s does not accept %s:\n%s", c->argv[0],
+                        c->argv[1] ? c->argv[1] : "", arg, o2);
+            CHECK(strstr(o2, "unknown option '--zzz-bogus'") != NULL);
+            free(o2);
+        }
+        free(out);
+        /* --help also after a positional argument (where one may come first:
+         * not serve's, and not in place of a subcommand) */
+        bool pos_first = c->argv[1] || (strcmp(c->argv[0], "serve") != 0 &&
+                                        strcmp(c->argv[0], "checkpoint") != 0 &&
+                                        strcmp(c->argv[0], "db") != 0);
+        CHECK_EQ_INT(run_case(&out, c, "x", "--help"), pos_first ? 0 : 2);
+        free(out);
+    }
+}
+
+static void test_unknown_option_every_command(void)
+{
+    for (size_t i = 0; i < sizeof cli_cases / sizeof cli_cases[0]; i++) {
+        const struct cli_case *c = &cli_cases[i];
+        char *out, want[128];
+        CHECK_EQ_INT(run_case(&out, c, "--zzz-bogus", NULL), 2);
+        CHECK(strstr(out, "unknown option '--zzz-bogus'") != NULL);
+        snprintf(want, sizeof want, "Run `rocklake %s --help`", c->argv[0]);
+        CHECK(strstr(out, want) != NULL);
+        if (!strstr(out, "unknown option '--zzz-bogus'") || !strstr(out, want))
+            fprintf(stderr, "  %s %s --zzz-bogus said:\n%s", c->argv[0],
+                    c->argv[1] ? c->argv[1] : "", out);
+        free(out);
+        /* a value given to a flag, a missing value */
+        CHECK_EQ_INT(run_case(&out, c, "--help=1", NULL), 2);
+        CHECK(strstr(out, "option '--help=1' takes no value") != NULL);
+        free(out);
+    }
+    char *out;
+    CHECK_EQ_INT(run(&out, "inspect", "x", "--limit", (char *)NULL), 2);
+    CHECK(strstr(out, "option '--limit' needs a value") != NULL);
+    free(out);
+    CHECK_EQ_INT(run(&out, "serve", "--journal", (char *)NULL), 2);
+    CHECK(strstr(out, "option '--journal' needs a value") != NULL);
+    free(out);
+}
+
+/* Regression (#17): `rocklake db create ROOT NAME --format 1.1`, options
+ * after the positional arguments, and --format=1.1 before them. */
+static void test_db_create_format_after_names(void)
+{
+    char root[600];
+    snprintf(root, sizeof root, "%s/cli_dbfmt_%d", tmpdir(), (int)getpid());
+    char *out;
+    CHECK_EQ_INT(run(&out, "db", "create", root, "a", "--format", "1.1", (char *)NULL), 0);
+    CHECK(strstr(out, "database a: DuckLake format 1.1") != NULL);
+    free(out);
+    CHECK_EQ_INT(run(&out, "db", "create", "--format=1.1", root, "b", (char *)NULL), 0);
+    CHECK(strstr(out, "database b: DuckLake format 1.1") != NULL);
+    free(out);
+    CHECK_EQ_INT(run(&out, "db", "list", root, (char *)NULL), 0);
+    CHECK(strstr(out, "a\n") && strstr(out, "b\n"));
+    free(out);
+    CHECK_EQ_INT(run(&out, "db", "list", root, "--format", "1.1", (char *)NULL), 2);
+    CHECK(strstr(out, "unknown option '--format'") != NULL);
+    free(out);
+    CHECK_EQ_INT(run(&out, "db", "drop", root, "a", (char *)NULL), 0);
+    free(out);
+    CHECK_EQ_INT(run(&out, "db", "drop", root, "b", (char *)NULL), 0);
+    free(out);
+    rmdir(root);
+}
+
+/* Regression (#17): a config-file error names the line an editor shows,
+ * blank lines and comment lines counted (strtok_r skipped blank lines). */
+static void test_config_error_line(void)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/cli_config_%d.conf", tmpdir(), (int)getpid());
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    fputs("# rocklake serve\n\nlisten = 127.0.0.1:0\n\n\n   \n# comment\r\n\r\nbogus = 1\n", f);
+    fclose(f);
+    char *out, want[700];
+    CHECK_EQ_INT(run(&out, "serve", "--config", path, (char *)NULL), 2);
+    snprintf(want, sizeof want, "%s:9: expected \"option = value\"", path);
+    if (!strstr(out, want))
+        fprintf(stderr, "  wanted \"%s\" in:\n%s", want, out);
+    CHECK(strstr(out, want) != NULL);
+    free(out);
+    /* the same file through ROCKLAKE_CONFIG */
+    setenv("ROCKLAKE_CONFIG", path, 1);
+    CHECK_EQ_INT(run(&out, "serve", (char *)NULL), 2);
+    CHECK(strstr(out, want) != NULL);
+    free(out);
+    unsetenv("ROCKLAKE_CONFIG");
+    unlink(path);
 }
 
 static const uint8_t all_tags[] = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a,
@@ -615,6 +808,10 @@ int main(void)
     free(out);
     RUN(test_help);
     RUN(test_usage_errors);
+    RUN(test_help_lists_every_option);
+    RUN(test_unknown_option_every_command);
+    RUN(test_db_create_format_after_names);
+    RUN(test_config_error_line);
     RUN(test_demo_stats);
     RUN(test_inspect_all);
     RUN(test_inspect_filters);

@@ -36,8 +36,16 @@ expect_rc 2 "unknown command" "$BIN" frobnicate
 expect_rc 2 "unknown option" "$BIN" stats "$STORE" --bogus
 expect_rc 2 "backup with one argument" "$BIN" backup "$STORE"
 expect_rc 2 "restore with a bad option" "$BIN" restore "$STORE" "$TMP/r" --bogus
-for c in create demo inspect stats check checkpoint backup restore import export; do
+for c in create demo inspect stats check checkpoint "checkpoint create" "checkpoint list" \
+         serve db "db list" "db create" "db drop" backup restore import export; do
     expect_rc 0 "$c --help" "$BIN" $c --help
+    expect_rc 2 "$c --bogus" "$BIN" $c --bogus
+    expect_grep "unknown option '--bogus'" "$c names the unknown option"
 done
+expect_rc 0 "db create ROOT NAME --format 1.1" "$BIN" db create "$TMP/root" lake --format 1.1
+expect_grep "DuckLake format 1.1" "db create took --format after the names"
+printf 'listen = 127.0.0.1:0\n\n# comment\n\nbogus = 1\n' >"$TMP/bad.conf"
+expect_rc 2 "config error" "$BIN" serve --config "$TMP/bad.conf"
+expect_grep "bad.conf:5:" "config error names line 5"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -221,7 +221,7 @@ static void test_edge_values_round_trip(void)
 
 static void test_random_rows_round_trip(void)
 {
-    uint64_t rng = 0x5eed;
+    uint64_t rng = tu_seed("random rows", 0x5eed);
     size_t pool_len = 4096;
     uint8_t *pool = malloc(pool_len);
     for (size_t i = 0; i < pool_len; i++)
@@ -406,7 +406,7 @@ static void test_bad_field_contents(void)
 
 static void test_every_truncation_fails(void)
 {
-    uint64_t rng = 77;
+    uint64_t rng = tu_seed("truncations", 77);
     uint8_t pool[1024];
     for (size_t i = 0; i < sizeof pool; i++)
         pool[i] = (uint8_t)tu_rand(&rng);
@@ -439,7 +439,7 @@ static void test_every_truncation_fails(void)
 
 static void test_random_corruption_never_crashes(void)
 {
-    uint64_t rng = 1234;
+    uint64_t rng = tu_seed("corruptions", 1234);
     uint8_t pool[1024];
     for (size_t i = 0; i < sizeof pool; i++)
         pool[i] = (uint8_t)tu_rand(&rng);
@@ -708,7 +708,7 @@ static void test_int_text_matches_printf(void)
 {
     int64_t edge[] = {0, 1, -1, 9, 10, -10, INT64_MAX, INT64_MIN, INT64_MIN + 1, INT32_MAX,
                       INT32_MIN, 32767, -32768};
-    uint64_t rng = 0x1234;
+    uint64_t rng = tu_seed("integer text", 0x1234);
     rl_buf out;
     rl_buf_init(&out, 0);
     char want[32];
@@ -736,7 +736,7 @@ static void test_int_text_matches_printf(void)
  * datums of every type (so output is always valid input). */
 static void test_text_round_trip(void)
 {
-    uint64_t rng = 99;
+    uint64_t rng = tu_seed("text round trip", 99);
     uint8_t pool[1024];
     for (size_t i = 0; i < sizeof pool; i++)
         pool[i] = (uint8_t)tu_rand(&rng);

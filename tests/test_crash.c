@@ -176,7 +176,7 @@ int main(void)
         return 1;
     self[n] = 0;
     snprintf(helper_path, sizeof helper_path, "%s/helper_catalog_crash", dirname(self));
-    srand((unsigned)time(NULL));
+    srand((unsigned)tu_seed("kill moments", (uint64_t)time(NULL)));
     const char *s3 = getenv("ROCKLAKE_S3_URL");
     const char *tmp = getenv("ROCKLAKE_TEST_TMP");
     if (s3 && *s3)

@@ -677,7 +677,7 @@ static void test_sync_starts_at_append(void)
  * operations (a cut at an operation boundary is a shorter valid payload). */
 static void test_batch_codec_round_trip(void)
 {
-    uint64_t rng = 0x5eedULL;
+    uint64_t rng = tu_seed("batch codec", 0x5eedULL);
     for (int round = 0; round < 200; round++) {
         kv_batch *b = kv_batch_new();
         int ops = (int)(tu_rand(&rng) % 8);
@@ -820,7 +820,7 @@ static void test_peek_finds_the_last_record(void)
  * field (big-endian), wrong lengths refused. */
 static void test_position_codec(void)
 {
-    uint64_t rng = 0x5eed;
+    uint64_t rng = tu_seed("position codec", 0x5eed);
     for (int i = 0; i < 2000; i++) {
         rl_journal_pos p = {tu_rand(&rng), tu_rand(&rng) >> (tu_rand(&rng) % 64),
                             tu_rand(&rng) >> 3};

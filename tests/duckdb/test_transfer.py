@@ -233,7 +233,7 @@ def test_import_killed_at_random_moments(pg_lake, tmp_path):
     t0 = time.monotonic()
     assert run("import", dsn, str(tmp_path / "full")).returncode == 0
     took = time.monotonic() - t0
-    seed = int(os.environ.get("ROCKLAKE_TEST_SEED") or random.randrange(1 << 30))
+    seed = int(os.environ.get("ROCKLAKE_TEST_SEED") or str(random.randrange(1 << 30)), 0)
     print(f"seed {seed} (ROCKLAKE_TEST_SEED), an import takes {took:.2f} s")
     rnd = random.Random(seed)
     root = tmp_path / "root"

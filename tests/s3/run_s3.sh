@@ -4,7 +4,7 @@
 # Owns: starting moto's S3 server on 127.0.0.1 (free port), creating a bucket,
 # exporting the AWS_* variables plus ROCKLAKE_S3_URL, running
 # $BUILD/tests/test_kv (and test_catalog, test_crash when they exist), and
-# printing one combined closing line "N passed, N failed". The server is always
+# printing one combined closing line "N passed, N failed, N skipped". The server is always
 # killed on exit. Needs `moto_server` (pip install 'moto[server]') and curl.
 set -u
 BUILD=${1:-${BUILD:-build}}
@@ -51,9 +51,9 @@ export AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test AWS_REGION=us-east-1
 export AWS_ENDPOINT_URL="$ENDPOINT" AWS_ALLOW_HTTP=true
 export ROCKLAKE_S3_URL="s3://$BUCKET/run-$$"
 
-total_pass=0; total_fail=0
+total_pass=0; total_fail=0; total_skip=0
 run_one() {  # binary
-    local bin=$1 out rc line p f
+    local bin=$1 out rc line p f sk
     echo "== $(basename "$bin") (s3)"
     out=$("$bin")
     rc=$?
@@ -64,7 +64,8 @@ run_one() {  # binary
     fi
     p=$(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/')
     f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
-    total_pass=$((total_pass + p)); total_fail=$((total_fail + f))
+    sk=$(echo "$line" | grep -oE '[0-9]+ skipped' | grep -oE '^[0-9]+' || true)
+    total_pass=$((total_pass + p)); total_fail=$((total_fail + f)); total_skip=$((total_skip + ${sk:-0}))
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then total_fail=$((total_fail + 1)); fi
 }
 
@@ -77,5 +78,5 @@ for t in test_kv test_catalog test_crash; do
     fi
 done
 
-echo "$total_pass passed, $total_fail failed"
+echo "$total_pass passed, $total_fail failed, $total_skip skipped"
 [ "$total_fail" -eq 0 ]

@@ -754,7 +754,9 @@ def test_oversized_message_ends_only_that_connection(start_server):
 
 def test_hostile_input(server):
     """Random and mutated protocol bytes: no crash, no hang, healthy session fine."""
-    rnd = random.Random(1234)
+    seed = int(os.environ.get("ROCKLAKE_TEST_SEED") or "1234", 0)
+    print(f"seed {seed} (ROCKLAKE_TEST_SEED={seed} replays)")
+    rnd = random.Random(seed)
     healthy = psycopg.connect(server.dsn(), autocommit=True)
     valid = [startup_packet(), msg(b"Q", b"SELECT 1\0"),
              msg(b"P", b"s1\0SELECT $1::int\0\0\x01\0\0\0\x17"),

@@ -241,14 +241,14 @@ static int check_utf8(rl_exec *x, const uint8_t *p, size_t n)
     return rl_utf8_check(x->err, p, n);
 }
 
-static int bad_binary(rl_exec *x) { return rl_exec_error(x, "22P03", -1, "incorrect binary data format"); }
+static int bad_binary(rl_exec *x) { return rl_exec_error(x, RL_SQLSTATE_INVALID_BINARY_REPRESENTATION, -1, "incorrect binary data format"); }
 
 /* Fixed-size types: PostgreSQL reads past a short field ("insufficient data
  * left in message", 08P01) and complains about leftovers (22P03). */
 static int need_len(rl_exec *x, size_t len, size_t need)
 {
     if (len < need)
-        return rl_exec_error(x, "08P01", -1, "insufficient data left in message");
+        return rl_exec_error(x, RL_SQLSTATE_PROTOCOL_VIOLATION, -1, "insufficient data left in message");
     if (len > need)
         return bad_binary(x);
     return 0;
@@ -259,7 +259,7 @@ static int numeric_decode(rl_exec *x, const uint8_t *p, size_t len, rl_arena *ar
                           rl_value *out)
 {
     if (len < 8)
-        return rl_exec_error(x, "08P01", -1, "insufficient data left in message");
+        return rl_exec_error(x, RL_SQLSTATE_PROTOCOL_VIOLATION, -1, "insufficient data left in message");
     uint16_t ndigits = (uint16_t)(p[0] << 8 | p[1]);
     int16_t weight = (int16_t)(p[2] << 8 | p[3]);
     uint16_t sign = (uint16_t)(p[4] << 8 | p[5]);
@@ -269,9 +269,9 @@ static int numeric_decode(rl_exec *x, const uint8_t *p, size_t len, rl_arena *ar
     const char *special = sign == 0xC000 ? "NaN" : sign == 0xD000 ? "Infinity"
                         : sign == 0xF000 ? "-Infinity" : NULL;
     if (!special && sign != 0 && sign != 0x4000)
-        return rl_exec_error(x, "22P03", -1, "invalid sign in external \"numeric\" value");
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_BINARY_REPRESENTATION, -1, "invalid sign in external \"numeric\" value");
     if (dscale > 0x3FFF)
-        return rl_exec_error(x, "22P03", -1, "invalid scale in external \"numeric\" value");
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_BINARY_REPRESENTATION, -1, "invalid scale in external \"numeric\" value");
     rl_buf t;
     rl_buf_init(&t, 0);
     if (special) {
@@ -282,7 +282,7 @@ static int numeric_decode(rl_exec *x, const uint8_t *p, size_t len, rl_arena *ar
             dig[i] = (uint16_t)(p[8 + 2 * i] << 8 | p[9 + 2 * i]);
             if (dig[i] >= 10000) {
                 rl_buf_free(&t);
-                return rl_exec_error(x, "22P03", -1,
+                return rl_exec_error(x, RL_SQLSTATE_INVALID_BINARY_REPRESENTATION, -1,
                                      "invalid digit in external \"numeric\" value");
             }
         }
@@ -312,7 +312,7 @@ static int numeric_decode(rl_exec *x, const uint8_t *p, size_t len, rl_arena *ar
     int rc = 0;
     char *s = t.failed ? NULL : rl_arena_dup(arena, t.data, t.len);
     if (!s)
-        rc = rl_exec_error(x, "53200", -1, "out of memory");
+        rc = rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     else {
         out->d.v.s.p = (const uint8_t *)s;
         out->d.v.s.len = t.len;
@@ -328,7 +328,7 @@ static int decode_string(rl_exec *x, uint32_t oid, const uint8_t *p, size_t len,
         return -1;
     uint8_t *s = rl_arena_dup(arena, p, len ? len : 1);
     if (!s)
-        return rl_exec_error(x, "53200", -1, "out of memory");
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     out->d.v.s.p = s;
     out->d.v.s.len = len;
     return 0;
@@ -371,7 +371,7 @@ int rl_value_from_binary(rl_exec *x, uint32_t oid, int32_t typmod, const uint8_t
             return -1;
         d->v.i = (int64_t)rl_load_be64(p);
         if (oid == RL_OID_TIME && (d->v.i < 0 || d->v.i > 86400000000LL))
-            return rl_exec_error(x, "22008", -1, "time out of range");
+            return rl_exec_error(x, RL_SQLSTATE_DATETIME_FIELD_OVERFLOW, -1, "time out of range");
         return 0;
     case RL_OID_FLOAT4: {
         if (need_len(x, len, 4) < 0)
@@ -468,7 +468,7 @@ static int parse_copy_options(rl_exec *x, const PgQuery__CopyStmt *st, copy_opts
                 return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, de->location,
                                      "COPY format \"csv\" is not supported by RockLake");
             else
-                return rl_exec_error(x, "22023", de->location, "COPY format \"%s\" not recognized",
+                return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, de->location, "COPY format \"%s\" not recognized",
                                      v ? v : "");
         } else if (strcmp(de->defname, "null") == 0 && v) {
             o->null_str = v;
@@ -487,7 +487,7 @@ static int parse_copy_options(rl_exec *x, const PgQuery__CopyStmt *st, copy_opts
             const PgQuery__Node *n = st->options[i];
             if (n->node_case == PG_QUERY__NODE__NODE_DEF_ELEM &&
                 strcmp(n->def_elem->defname, "format") != 0)
-                return rl_exec_error(x, "42601", n->def_elem->location,
+                return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, n->def_elem->location,
                                      "cannot specify %s in BINARY mode",
                                      strcmp(n->def_elem->defname, "null") == 0 ? "NULL"
                                                                                : "DELIMITER");
@@ -515,7 +515,7 @@ typedef struct copy_out {
 
 static int sink_fail(rl_exec *x)
 {
-    return rl_exec_error(x, "08006", -1, "could not send COPY data to the client");
+    return rl_exec_error(x, RL_SQLSTATE_CONNECTION_FAILURE, -1, "could not send COPY data to the client");
 }
 
 /* Send len bytes of COPY data (o->buf's, or part of them) to the client;
@@ -524,7 +524,7 @@ static int out_send(copy_out *o, const uint8_t *data, size_t len)
 {
     const rl_sink *k = o->x->sink;
     if (o->buf.failed)
-        return rl_exec_error(o->x, "53200", -1, "out of memory");
+        return rl_exec_error(o->x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     if (len && k && k->copy_out_data && k->copy_out_data(k->ctx, data, len) < 0)
         return sink_fail(o->x);
     return 0;
@@ -619,7 +619,7 @@ static rl_rowset *copy_source(rl_exec *x, const PgQuery__CopyStmt *st, size_t **
     *cols = calloc(n + st->n_attlist + 1, sizeof **cols);
     if (!*cols) {
         rl_rowset_free(rs);
-        rl_exec_error(x, "53200", -1, "out of memory");
+        rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
         return NULL;
     }
     if (st->n_attlist == 0 || st->query) {
@@ -634,7 +634,7 @@ static rl_rowset *copy_source(rl_exec *x, const PgQuery__CopyStmt *st, size_t **
         while (i < n && strcmp(rs->cols[i].name, name) != 0)
             i++;
         if (i == n) {
-            rl_exec_error(x, "42703", -1, "column \"%s\" of relation \"%s\" does not exist", name,
+            rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1, "column \"%s\" of relation \"%s\" does not exist", name,
                           st->relation->relname);
             free(*cols);
             rl_rowset_free(rs);
@@ -690,7 +690,7 @@ static int copy_stream_begin(void *ctx, size_t ncols)
     copy_stream *c = ctx;
     c->cols = calloc(ncols + 1, sizeof *c->cols);
     if (!c->cols)
-        return rl_exec_error(c->o->x, "53200", -1, "out of memory");
+        return rl_exec_error(c->o->x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     for (size_t i = 0; i < ncols; i++)
         c->cols[i] = i;
     return copy_header(c->o, ncols);
@@ -804,7 +804,7 @@ static int copy_in_map(rl_exec *x, const PgQuery__CopyStmt *st, rl_copy_in *ci)
     ci->nfields = st->n_attlist ? st->n_attlist : ci->ntab;
     ci->map = calloc(ci->nfields + 1, sizeof *ci->map);
     if (!ci->map)
-        return rl_exec_error(x, "53200", -1, "out of memory");
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     for (size_t f = 0; f < ci->nfields; f++) {
         if (!st->n_attlist) {
             ci->map[f] = f;
@@ -815,11 +815,11 @@ static int copy_in_map(rl_exec *x, const PgQuery__CopyStmt *st, rl_copy_in *ci)
         while (c < ci->ntab && strcmp(ci->shape->cols[c].name, name) != 0)
             c++;
         if (c == ci->ntab)
-            return rl_exec_error(x, "42703", -1, "column \"%s\" of relation \"%s\" does not exist",
+            return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1, "column \"%s\" of relation \"%s\" does not exist",
                                  name, ci->rel.name);
         for (size_t g = 0; g < f; g++)
             if (ci->map[g] == c)
-                return rl_exec_error(x, "42701", -1, "column \"%s\" specified more than once",
+                return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_COLUMN, -1, "column \"%s\" specified more than once",
                                      name);
         ci->map[f] = c;
     }
@@ -838,15 +838,15 @@ static rl_exec_status copy_from_start(rl_exec *x, const PgQuery__CopyStmt *st, c
         rl_copy_in_abort(x->s);
     rl_copy_in *ci = calloc(1, sizeof *ci);
     if (!ci)
-        return rl_exec_error(x, "53200", -1, "out of memory");
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     rl_buf_init(&ci->pending, 0);
     ci->opts = *op;
     ci->null_str = strdup(op->null_str);
-    int rc = ci->null_str ? 0 : rl_exec_error(x, "53200", -1, "out of memory");
+    int rc = ci->null_str ? 0 : rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     if (rc == 0)
         rc = rl_relation_resolve(x, st->relation, &ci->rel);
     if (rc == 0 && ci->rel.kind == RL_REL_VIRTUAL)
-        rc = rl_exec_error(x, "42809", -1, "cannot copy to view \"%s\"", ci->rel.name);
+        rc = rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1, "cannot copy to view \"%s\"", ci->rel.name);
     if (rc == 0 && !(ci->shape = rl_relation_shape(x, &ci->rel, ci->rel.name)))
         rc = -1;
     if (rc == 0) {
@@ -876,7 +876,7 @@ rl_exec_status rl_copy_start(rl_exec *x, const PgQuery__CopyStmt *st)
     if (st->is_from)
         return copy_from_start(x, st, &op);
     if (!st->relation && !st->query)
-        return rl_exec_error(x, "42601", -1, "COPY needs a table or a query");
+        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "COPY needs a table or a query");
     return copy_to(x, st, &op) < 0 ? RL_EXEC_ERROR : RL_EXEC_DONE;
 }
 
@@ -908,14 +908,14 @@ static int binary_header(rl_exec *x, rl_copy_in *ci, size_t *pos)
     size_t n = ci->pending.len;
     size_t cmp = n < sizeof copy_signature ? n : sizeof copy_signature;
     if (memcmp(p, copy_signature, cmp) != 0)
-        return rl_exec_error(x, "22P04", -1, "COPY file signature not recognized");
+        return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1, "COPY file signature not recognized");
     if (n < 19)
         return 0;
     uint32_t flags = rl_load_be32(p + 11), ext = rl_load_be32(p + 15);
     if (flags & (1u << 16))
-        return rl_exec_error(x, "22P04", -1, "invalid COPY file header (WITH OIDS)");
+        return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1, "invalid COPY file header (WITH OIDS)");
     if (flags & 0xFFFE0000u)
-        return rl_exec_error(x, "22P04", -1, "unrecognized critical flags in COPY file header");
+        return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1, "unrecognized critical flags in COPY file header");
     if (n < 19 + (size_t)ext)
         return 0;
     *pos = 19 + ext; /* header extensions are skipped, as PostgreSQL does */
@@ -936,7 +936,7 @@ static long long tuple_size(rl_exec *x, rl_copy_in *ci, const uint8_t *p, size_t
         return 2;
     }
     if (nf < 0 || (size_t)nf != ci->nfields)
-        return rl_exec_error(x, "22P04", -1, "row field count is %d, expected %zu", nf,
+        return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1, "row field count is %d, expected %zu", nf,
                              ci->nfields);
     size_t off = 2;
     for (int16_t f = 0; f < nf; f++) {
@@ -947,7 +947,7 @@ static long long tuple_size(rl_exec *x, rl_copy_in *ci, const uint8_t *p, size_t
         if (len == -1)
             continue;
         if (len < -1)
-            return rl_exec_error(x, "22P04", -1, "invalid field size");
+            return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1, "invalid field size");
         if (n < off + (size_t)len)
             return 0;
         off += (size_t)len;
@@ -959,7 +959,7 @@ static int binary_tuple(rl_exec *x, rl_copy_in *ci, const uint8_t *p)
 {
     rl_value row[RL_MAX_COLUMNS + 1];
     if (ci->ntab > RL_MAX_COLUMNS)
-        return rl_exec_error(x, "54011", -1, "too many columns for COPY");
+        return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1, "too many columns for COPY");
     null_row(ci, row);
     rl_arena arena = {0};
     size_t off = 2;
@@ -998,7 +998,7 @@ static int binary_feed(rl_exec *x, rl_copy_in *ci, size_t *pos)
         size_t n = ci->pending.len - *pos;
         if (ci->eof) {
             if (n)
-                return rl_exec_error(x, "22P04", -1, "received copy data after EOF marker");
+                return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1, "received copy data after EOF marker");
             return 0;
         }
         bool trailer;
@@ -1058,14 +1058,14 @@ static int text_field(rl_exec *x, rl_copy_in *ci, const char *p, size_t n, size_
     rl_buf_reset(tmp);
     text_unescape(tmp, p, n);
     if (tmp->failed)
-        return rl_exec_error(x, "53200", -1, "out of memory");
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     if (check_utf8(x, tmp->data, tmp->len) < 0)
         return -1;
     const rl_colmeta *cm = &ci->shape->cols[col];
     rl_value in = {.oid = RL_OID_UNKNOWN, .typmod = -1};
     char *s = rl_arena_dup(arena, tmp->len ? (const void *)tmp->data : "", tmp->len + 1);
     if (!s)
-        return rl_exec_error(x, "53200", -1, "out of memory");
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     s[tmp->len] = 0;
     in.d.v.s.p = (const uint8_t *)s;
     in.d.v.s.len = tmp->len;
@@ -1084,7 +1084,7 @@ static int text_line(rl_exec *x, rl_copy_in *ci, const char *p, size_t n)
     }
     rl_value row[RL_MAX_COLUMNS + 1];
     if (ci->ntab > RL_MAX_COLUMNS)
-        return rl_exec_error(x, "54011", -1, "too many columns for COPY");
+        return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1, "too many columns for COPY");
     null_row(ci, row);
     rl_arena arena = {0};
     rl_buf tmp;
@@ -1100,7 +1100,7 @@ static int text_line(rl_exec *x, rl_copy_in *ci, const char *p, size_t n)
         if (!end && p[i] != ci->opts.delim)
             continue;
         if (f >= ci->nfields)
-            rc = rl_exec_error(x, "22P04", -1, "extra data after last expected column");
+            rc = rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1, "extra data after last expected column");
         else
             rc = text_field(x, ci, p + start, i - start, ci->map[f], &arena, &tmp,
                             &row[ci->map[f]]);
@@ -1108,7 +1108,7 @@ static int text_line(rl_exec *x, rl_copy_in *ci, const char *p, size_t n)
         start = i + 1;
     }
     if (rc == 0 && f < ci->nfields)
-        rc = rl_exec_error(x, "22P04", -1, "missing data for column \"%s\"",
+        rc = rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1, "missing data for column \"%s\"",
                            ci->shape->cols[ci->map[f]].name);
     if (rc == 0)
         rc = insert_and_count(x, ci, row);
@@ -1163,16 +1163,16 @@ int rl_copy_in_data(rl_exec *x, const uint8_t *data, size_t len)
 {
     rl_copy_in *ci = x->s->copy_in;
     if (!ci)
-        return rl_exec_error(x, "08P01", -1, "unexpected COPY data: no COPY FROM STDIN in progress");
+        return rl_exec_error(x, RL_SQLSTATE_PROTOCOL_VIOLATION, -1, "unexpected COPY data: no COPY FROM STDIN in progress");
     if (ci->failed)
         return 0;
     if (ci->pending.len + len > COPY_MAX_PENDING) {
-        rl_exec_error(x, "54000", -1, "a COPY row is larger than %u bytes", COPY_MAX_PENDING);
+        rl_exec_error(x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1, "a COPY row is larger than %u bytes", COPY_MAX_PENDING);
         return copy_failed(x, ci);
     }
     rl_buf_put(&ci->pending, data, len);
     if (ci->pending.failed) {
-        rl_exec_error(x, "53200", -1, "out of memory");
+        rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
         return copy_failed(x, ci);
     }
     return feed(x, ci, false);
@@ -1185,9 +1185,9 @@ static int copy_in_finish(rl_exec *x, rl_copy_in *ci)
     if (ci->failed || feed(x, ci, true) < 0)
         return -1;
     if (ci->opts.binary && !ci->header_done)
-        return rl_exec_error(x, "22P04", -1, "COPY file signature not recognized");
+        return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1, "COPY file signature not recognized");
     if (ci->opts.binary && ci->pending.len)
-        return rl_exec_error(x, "22P04", -1, "unexpected EOF in COPY data");
+        return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1, "unexpected EOF in COPY data");
     char tag[48];
     snprintf(tag, sizeof tag, "COPY %llu", (unsigned long long)ci->rows);
     return rl_send_complete(x, tag);
@@ -1197,7 +1197,7 @@ int rl_copy_in_done(rl_exec *x)
 {
     rl_copy_in *ci = x->s->copy_in;
     if (!ci)
-        return rl_exec_error(x, "08P01", -1, "unexpected CopyDone: no COPY FROM STDIN in progress");
+        return rl_exec_error(x, RL_SQLSTATE_PROTOCOL_VIOLATION, -1, "unexpected CopyDone: no COPY FROM STDIN in progress");
     int rc = copy_in_finish(x, ci);
     if (rc < 0 && ci->failed && x->err)
         *x->err = ci->saved;

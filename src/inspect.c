@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "keys.h"
+#include "pgtype.h"
 #include "tags.h"
 
 /* ---------------------------------------------------------------- scans */

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/time.h>
 
+#include "pgtype.h"
 #include "sql_int.h"
 
 #define PG_EPOCH_UNIX_US 946684800000000LL /* 2000-01-01 in Unix microseconds */
@@ -282,21 +283,6 @@ static int number_convert(rl_expr_ctx *c, const rl_value *in, uint32_t oid, rl_v
     }
     *out = *in;
     return 0;
-}
-
-/* The SQLSTATE of a codec parse message. */
-static const char *codec_sqlstate(const char *msg, rl_type t)
-{
-    /* date/time input functions report bad syntax as 22007 (DTERR_BAD_FORMAT) */
-    if ((t == RL_T_DATE || t == RL_T_TIME || t == RL_T_TIMETZ || t == RL_T_TIMESTAMP ||
-         t == RL_T_TIMESTAMPTZ || t == RL_T_INTERVAL) &&
-        strncmp(msg, "invalid input syntax", 20) == 0)
-        return RL_SQLSTATE_INVALID_DATETIME_FORMAT;
-    if (strstr(msg, "out of range"))
-        return strncmp(msg, "date/time", 9) == 0 ? RL_SQLSTATE_DATETIME_FIELD_OVERFLOW : RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE;
-    if (strstr(msg, "too long"))
-        return RL_SQLSTATE_STRING_DATA_RIGHT_TRUNCATION;
-    return RL_SQLSTATE_INVALID_TEXT_REPRESENTATION;
 }
 
 /* varchar(n): assignment rejects longer strings, a cast truncates. */
@@ -561,14 +547,15 @@ static int text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid
     rl_buf tmp;
     rl_buf_init(&tmp, 0);
     char msg[256] = "";
+    const char *sqlstate = NULL;
     rl_datum d;
-    rl_codec_status st = rl_datum_from_text(t, p, len, &d, &tmp, msg, sizeof msg);
+    rl_codec_status st = rl_datum_input(t, p, len, &d, &tmp, msg, sizeof msg, &sqlstate);
     if (st != RL_CODEC_OK) {
         rl_buf_free(&tmp);
         if (!msg[0])
             snprintf(msg, sizeof msg, "invalid input syntax for type %s: \"%.*s\"",
                      rl_oid_type_name(oid), (int)len, p);
-        return rl_exec_error(c->x, codec_sqlstate(msg, t), loc, "%s", msg);
+        return rl_exec_error(c->x, sqlstate, loc, "%s", msg);
     }
     memset(out, 0, sizeof *out);
     out->oid = oid;

@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "keys.h"
+#include "pgtype.h"
 #include "sql_int.h"
 
 /* ctids: PostgreSQL heap tids are (block, offset) with offsets from 1. We

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "pgtype.h"
 #include "sql_int.h"
 #include "stack.h"
 

@@ -8,6 +8,7 @@
  * against the whole library too.
  */
 #include "codec.h"
+#include "pgtype.h"
 #include "testutil.h"
 
 #include <float.h>

@@ -1,9 +1,10 @@
 /*
  * pgtype.c — PostgreSQL's type I/O for every rl_type (see pgtype.h).
  *
- * Owns: text output and input in PostgreSQL 15's formats, the calendar
- * arithmetic they need (proleptic Gregorian dates, times, zones, intervals),
- * PostgreSQL's ordering of values, and the SQLSTATE of every input error.
+ * Owns: text output and input in PostgreSQL 15's formats, binary send and
+ * receive, the calendar arithmetic they need (proleptic Gregorian dates,
+ * times, zones, intervals), PostgreSQL's ordering of values, and the
+ * SQLSTATE of every input error.
  * The storage form of the same values is codec.c's; nothing here knows it.
  *
  * Invariants:
@@ -12,8 +13,9 @@
  *  - Text input accepts the forms listed in pgtype.h and reports errors with
  *    PostgreSQL's wording and a SQLSTATE chosen where the error is raised, so
  *    a SQL layer forwards both unchanged and never reads the message.
- *  - Parsing never reads past the input it was given (it works on a
- *    NUL-terminated copy) and reports every malformed input, never crashes.
+ *  - Parsing never reads past the input it was given (text works on a
+ *    NUL-terminated copy, binary checks every length first) and reports
+ *    every malformed input, never crashes.
  */
 #include "pgtype.h"
 
@@ -1572,6 +1574,313 @@ rl_codec_status rl_datum_from_text(rl_type t, const char *text, size_t len, rl_d
                                    rl_buf *arena, char *err, size_t errlen)
 {
     return rl_datum_input(t, text, len, d, arena, err, errlen, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* binary output (typsend) and input (typreceive)                      */
+/* ------------------------------------------------------------------ */
+
+/* numeric's canonical text ("-12.340", "NaN", "Infinity") -> PostgreSQL's
+ * numeric_send: int16 ndigits, int16 weight, uint16 sign, uint16 dscale,
+ * then base-10000 digits with leading/trailing zero groups stripped. */
+static bool numeric_encode(rl_buf *out, const char *s, size_t n)
+{
+    if (n == 3 && memcmp(s, "NaN", 3) == 0) {
+        rl_buf_put_be16(out, 0); rl_buf_put_be16(out, 0);
+        rl_buf_put_be16(out, 0xC000); rl_buf_put_be16(out, 0);
+        return true;
+    }
+    if ((n == 8 && memcmp(s, "Infinity", 8) == 0) || (n == 9 && memcmp(s, "-Infinity", 9) == 0)) {
+        rl_buf_put_be16(out, 0); rl_buf_put_be16(out, 0);
+        rl_buf_put_be16(out, s[0] == '-' ? 0xF000 : 0xD000); rl_buf_put_be16(out, 0);
+        return true;
+    }
+    size_t i = 0;
+    bool neg = false;
+    if (i < n && (s[i] == '-' || s[i] == '+'))
+        neg = s[i++] == '-';
+    size_t ib = i;
+    while (i < n && s[i] >= '0' && s[i] <= '9')
+        i++;
+    size_t ie = i, fb = i, fe = i;
+    if (i < n && s[i] == '.') {
+        fb = ++i;
+        while (i < n && s[i] >= '0' && s[i] <= '9')
+            i++;
+        fe = i;
+    }
+    if (i != n || (ie == ib && fe == fb))
+        return false; /* exponent forms never come from the codec */
+    while (ib < ie && s[ib] == '0')
+        ib++;
+    size_t nint = ie - ib, nfrac = fe - fb;
+    if (nfrac > 0x3FFF || nint > 0x20000)
+        return false;
+    size_t lpad = (4 - nint % 4) % 4, rpad = (4 - nfrac % 4) % 4;
+    size_t total = (lpad + nint + nfrac + rpad) / 4;
+    uint16_t *g = calloc(total ? total : 1, sizeof *g);
+    if (!g)
+        return false;
+    for (size_t k = 0; k < lpad + nint + nfrac + rpad; k++) {
+        size_t p = k; /* position in the padded digit string */
+        int dig = 0;
+        if (p >= lpad && p < lpad + nint)
+            dig = s[ib + p - lpad] - '0';
+        else if (p >= lpad + nint && p < lpad + nint + nfrac)
+            dig = s[fb + p - lpad - nint] - '0';
+        g[k / 4] = (uint16_t)(g[k / 4] * 10 + dig);
+    }
+    int weight = (int)((lpad + nint) / 4) - 1;
+    size_t first = 0, last = total;
+    while (first < last && g[first] == 0) {
+        first++;
+        weight--;
+    }
+    while (last > first && g[last - 1] == 0)
+        last--;
+    if (first == last) {
+        weight = 0;
+        neg = false;
+    }
+    rl_buf_put_be16(out, (uint16_t)(last - first));
+    rl_buf_put_be16(out, (uint16_t)(int16_t)weight);
+    rl_buf_put_be16(out, neg ? 0x4000 : 0);
+    rl_buf_put_be16(out, (uint16_t)nfrac);
+    for (size_t k = first; k < last; k++)
+        rl_buf_put_be16(out, g[k]);
+    free(g);
+    return true;
+}
+
+static uint32_t float4_bits(double d)
+{
+    float f = (float)d;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static uint64_t float8_bits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+}
+
+bool rl_datum_to_binary(rl_buf *out, rl_type t, const rl_datum *d)
+{
+    switch (t) {
+    case RL_T_BOOL: rl_buf_put_u8(out, d->v.b ? 1 : 0); return true;
+    case RL_T_INT2: rl_buf_put_be16(out, (uint16_t)(int16_t)d->v.i); return true;
+    case RL_T_INT4:
+    case RL_T_DATE: rl_buf_put_be32(out, (uint32_t)(int32_t)d->v.i); return true;
+    case RL_T_INT8:
+    case RL_T_TIME:
+    case RL_T_TIMESTAMP:
+    case RL_T_TIMESTAMPTZ: rl_buf_put_be64(out, (uint64_t)d->v.i); return true;
+    case RL_T_FLOAT4: rl_buf_put_be32(out, float4_bits(d->v.f)); return true;
+    case RL_T_FLOAT8: rl_buf_put_be64(out, float8_bits(d->v.f)); return true;
+    case RL_T_NUMERIC: return numeric_encode(out, (const char *)d->v.s.p, d->v.s.len);
+    case RL_T_TEXT:
+    case RL_T_VARCHAR:
+    case RL_T_BYTEA: rl_buf_put(out, d->v.s.p, d->v.s.len); return true;
+    case RL_T_UUID: rl_buf_put(out, d->v.uuid, 16); return true;
+    case RL_T_TIMETZ:
+        rl_buf_put_be64(out, (uint64_t)d->v.timetz.us);
+        rl_buf_put_be32(out, (uint32_t)d->v.timetz.zone);
+        return true;
+    case RL_T_INTERVAL:
+        rl_buf_put_be64(out, (uint64_t)d->v.interval.us);
+        rl_buf_put_be32(out, (uint32_t)d->v.interval.days);
+        rl_buf_put_be32(out, (uint32_t)d->v.interval.months);
+        return true;
+    default: return false;
+    }
+}
+
+/* Context of one rl_datum_from_binary call: where errors go. */
+typedef struct bin_in {
+    char *err;
+    size_t errlen;
+    const char **sqlstate; /* never NULL */
+} bin_in;
+
+static rl_codec_status bin_err(const bin_in *in, const char *sqlstate, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static rl_codec_status bin_err(const bin_in *in, const char *sqlstate, const char *fmt, ...)
+{
+    *in->sqlstate = sqlstate;
+    if (in->err && in->errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(in->err, in->errlen, fmt, ap);
+        va_end(ap);
+    }
+    return RL_CODEC_ERR_INVALID;
+}
+
+static rl_codec_status bad_binary(const bin_in *in)
+{
+    return bin_err(in, RL_SQLSTATE_INVALID_BINARY_REPRESENTATION, "incorrect binary data format");
+}
+
+/* Fixed-size types: PostgreSQL reads past a short field ("insufficient data
+ * left in message", 08P01) and complains about leftovers (22P03). */
+static rl_codec_status need_len(const bin_in *in, size_t len, size_t need)
+{
+    if (len < need)
+        return bin_err(in, RL_SQLSTATE_PROTOCOL_VIOLATION, "insufficient data left in message");
+    if (len > need)
+        return bad_binary(in);
+    return RL_CODEC_OK;
+}
+
+/* numeric_recv: validate and render the canonical text the codec stores. */
+static rl_codec_status numeric_decode(const bin_in *in, const uint8_t *p, size_t len,
+                                      rl_buf *arena, rl_datum *d)
+{
+    if (len < 8)
+        return bin_err(in, RL_SQLSTATE_PROTOCOL_VIOLATION, "insufficient data left in message");
+    uint16_t ndigits = (uint16_t)(p[0] << 8 | p[1]);
+    int16_t weight = (int16_t)(p[2] << 8 | p[3]);
+    uint16_t sign = (uint16_t)(p[4] << 8 | p[5]);
+    uint16_t dscale = (uint16_t)(p[6] << 8 | p[7]);
+    if (len != 8 + 2u * ndigits)
+        return len < 8 + 2u * ndigits ? need_len(in, len, 8 + 2u * ndigits) : bad_binary(in);
+    const char *special = sign == 0xC000 ? "NaN" : sign == 0xD000 ? "Infinity"
+                        : sign == 0xF000 ? "-Infinity" : NULL;
+    if (!special && sign != 0 && sign != 0x4000)
+        return bin_err(in, RL_SQLSTATE_INVALID_BINARY_REPRESENTATION,
+                       "invalid sign in external \"numeric\" value");
+    if (dscale > 0x3FFF)
+        return bin_err(in, RL_SQLSTATE_INVALID_BINARY_REPRESENTATION,
+                       "invalid scale in external \"numeric\" value");
+    size_t start = arena->len;
+    if (special) {
+        rl_buf_put_str(arena, special);
+    } else {
+        uint16_t dig[ndigits ? ndigits : 1];
+        for (size_t i = 0; i < ndigits; i++) {
+            dig[i] = (uint16_t)(p[8 + 2 * i] << 8 | p[9 + 2 * i]);
+            if (dig[i] >= 10000)
+                return bin_err(in, RL_SQLSTATE_INVALID_BINARY_REPRESENTATION,
+                               "invalid digit in external \"numeric\" value");
+        }
+        if (sign == 0x4000 && ndigits > 0)
+            rl_buf_put_u8(arena, '-');
+        if (weight < 0) {
+            rl_buf_put_u8(arena, '0');
+        } else {
+            for (int k = 0; k <= weight; k++) {
+                unsigned g = k < ndigits ? dig[k] : 0;
+                rl_buf_printf(arena, k == 0 ? "%u" : "%04u", g);
+            }
+        }
+        if (dscale > 0) {
+            rl_buf_put_u8(arena, '.');
+            size_t left = dscale;
+            for (int k = weight + 1; left > 0; k++) {
+                unsigned g = k >= 0 && k < ndigits ? dig[k] : 0;
+                char four[8];
+                snprintf(four, sizeof four, "%04u", g);
+                size_t take = left < 4 ? left : 4;
+                rl_buf_put(arena, four, take);
+                left -= take;
+            }
+        }
+    }
+    if (arena->failed)
+        return bin_err(in, RL_SQLSTATE_OUT_OF_MEMORY, "out of memory");
+    d->v.s.p = arena->data + start;
+    d->v.s.len = arena->len - start;
+    return RL_CODEC_OK;
+}
+
+rl_codec_status rl_datum_from_binary(rl_type t, const uint8_t *p, size_t len, rl_datum *d,
+                                     rl_buf *arena, char *err, size_t errlen,
+                                     const char **sqlstate)
+{
+    const char *ignored;
+    bin_in in = {err, errlen, sqlstate ? sqlstate : &ignored};
+    *in.sqlstate = NULL;
+    memset(d, 0, sizeof *d);
+    rl_codec_status st;
+    switch (t) {
+    case RL_T_BOOL:
+        if (len != 1)
+            return bad_binary(&in);
+        d->v.b = p[0] != 0;
+        return RL_CODEC_OK;
+    case RL_T_INT2:
+        if ((st = need_len(&in, len, 2)) != RL_CODEC_OK)
+            return st;
+        d->v.i = (int16_t)(p[0] << 8 | p[1]);
+        return RL_CODEC_OK;
+    case RL_T_INT4:
+    case RL_T_DATE:
+        if ((st = need_len(&in, len, 4)) != RL_CODEC_OK)
+            return st;
+        d->v.i = (int64_t)(int32_t)rl_load_be32(p);
+        return RL_CODEC_OK;
+    case RL_T_INT8:
+    case RL_T_TIME:
+    case RL_T_TIMESTAMP:
+    case RL_T_TIMESTAMPTZ:
+        if ((st = need_len(&in, len, 8)) != RL_CODEC_OK)
+            return st;
+        d->v.i = (int64_t)rl_load_be64(p);
+        if (t == RL_T_TIME && (d->v.i < 0 || d->v.i > USECS_PER_DAY))
+            return bin_err(&in, RL_SQLSTATE_DATETIME_FIELD_OVERFLOW, "time out of range");
+        return RL_CODEC_OK;
+    case RL_T_FLOAT4: {
+        if ((st = need_len(&in, len, 4)) != RL_CODEC_OK)
+            return st;
+        uint32_t u = rl_load_be32(p);
+        float f;
+        memcpy(&f, &u, 4);
+        d->v.f = f;
+        return RL_CODEC_OK;
+    }
+    case RL_T_FLOAT8: {
+        if ((st = need_len(&in, len, 8)) != RL_CODEC_OK)
+            return st;
+        uint64_t u = rl_load_be64(p);
+        memcpy(&d->v.f, &u, 8);
+        return RL_CODEC_OK;
+    }
+    case RL_T_UUID:
+        if ((st = need_len(&in, len, 16)) != RL_CODEC_OK)
+            return st;
+        memcpy(d->v.uuid, p, 16);
+        return RL_CODEC_OK;
+    case RL_T_TIMETZ:
+        if ((st = need_len(&in, len, 12)) != RL_CODEC_OK)
+            return st;
+        d->v.timetz.us = (int64_t)rl_load_be64(p);
+        d->v.timetz.zone = (int32_t)rl_load_be32(p + 8);
+        return RL_CODEC_OK;
+    case RL_T_INTERVAL:
+        if ((st = need_len(&in, len, 16)) != RL_CODEC_OK)
+            return st;
+        d->v.interval.us = (int64_t)rl_load_be64(p);
+        d->v.interval.days = (int32_t)rl_load_be32(p + 8);
+        d->v.interval.months = (int32_t)rl_load_be32(p + 12);
+        return RL_CODEC_OK;
+    case RL_T_NUMERIC:
+        if (!arena)
+            return bin_err(&in, RL_SQLSTATE_INVALID_BINARY_REPRESENTATION, "invalid arguments");
+        return numeric_decode(&in, p, len, arena, d);
+    case RL_T_TEXT:
+    case RL_T_VARCHAR:
+    case RL_T_BYTEA:
+        d->v.s.p = p;
+        d->v.s.len = len;
+        return RL_CODEC_OK;
+    default:
+        return bin_err(&in, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
+                       "binary input of type %s is not supported", rl_type_name(t));
+    }
 }
 
 /* ------------------------------------------------------------------ */

@@ -4,8 +4,9 @@
  * SQLSTATE a bad input carries.
  *
  * Owns: text output (what psql prints) and text input (PostgreSQL's input
- * functions) per rl_type, the calendar arithmetic behind date/time values,
- * and PostgreSQL's ordering. Knows nothing of the row encoding (codec.h),
+ * functions) per rl_type, binary output and input (typsend/typreceive, for
+ * binary COPY and Bind/result columns), the calendar arithmetic behind
+ * date/time values, and PostgreSQL's ordering. Knows nothing of the row encoding (codec.h),
  * the store or SQL: the SQL layer forwards messages and SQLSTATEs unchanged.
  *
  * Invariants: output matches PostgreSQL 15 with DateStyle=ISO, TimeZone=UTC,
@@ -52,6 +53,27 @@ rl_codec_status rl_datum_from_text(rl_type t, const char *text, size_t len,
 rl_codec_status rl_datum_input(rl_type t, const char *text, size_t len, rl_datum *d,
                                rl_buf *arena, char *err, size_t errlen,
                                const char **sqlstate);
+
+/* PostgreSQL's binary send form (typsend) of a non-NULL datum of type `t`,
+ * appended to `out` (check out->failed): big-endian integers, IEEE floats,
+ * numeric as numeric_send's base-10000 digits, text/bytea as their bytes,
+ * date/time as PostgreSQL's integer fields. false if the datum has none (a
+ * numeric whose text is not canonical, an unknown type). */
+bool rl_datum_to_binary(rl_buf *out, rl_type t, const rl_datum *d);
+
+/* PostgreSQL's binary receive (typreceive) of type `t` from p[0..len) into
+ * *d. text, varchar and bytea BORROW p; numeric is rendered as its canonical
+ * text, appended to `arena` (as rl_datum_from_text; required for numeric).
+ * Client text is not checked for valid UTF-8 here (the caller does, utf8.h).
+ * Returns RL_CODEC_OK, or RL_CODEC_ERR_INVALID with PostgreSQL's message in
+ * err and *sqlstate (may be NULL) set: 08P01 protocol_violation
+ * ("insufficient data left in message", a short field), 22P03
+ * invalid_binary_representation (leftover bytes, a bad numeric sign, scale or
+ * digit), 22008 datetime_field_overflow ("time out of range"), 53200
+ * out_of_memory, 0A000 feature_not_supported (a type without one). */
+rl_codec_status rl_datum_from_binary(rl_type t, const uint8_t *p, size_t len, rl_datum *d,
+                                     rl_buf *arena, char *err, size_t errlen,
+                                     const char **sqlstate);
 
 /* Equality and ordering of two non-NULL datums of the same type, as
  * PostgreSQL orders them (strings bytewise = COLLATE "C"). */

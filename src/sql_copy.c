@@ -1,11 +1,12 @@
 /*
  * sql_copy.c — COPY: TO STDOUT (binary and text) and FROM STDIN (binary and
- * text), plus PostgreSQL's binary send/receive format of single values
- * (shared with binary result columns through rl_value_to_binary).
+ * text), plus the binary send/receive of a single SQL value (shared with
+ * binary result columns through rl_value_to_binary and with Bind).
  *
  * Owns: struct rl_copy_in (the state of a COPY FROM STDIN between CopyData
- * messages), the per-type binary encoding (postgres_scanner.md §8), and the
- * COPY stream framing.
+ * messages), the COPY stream framing, and the binary form of the SQL
+ * layer's own types (oid and reg*, name, "char", tid, the arrays); every
+ * rl_type's binary form is pgtype.c's (postgres_scanner.md §8).
  *
  * Invariants:
  *  - COPY TO: every CopyData chunk holds whole rows (DuckDB's binary reader
@@ -25,6 +26,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "pgtype.h"
 #include "sql_int.h"
 #include "utf8.h"
 
@@ -34,78 +36,6 @@
 static const uint8_t copy_signature[11] = {'P', 'G', 'C', 'O', 'P', 'Y', '\n', 0xff, '\r', '\n', 0};
 
 /* ================================================== binary value encoding */
-
-/* numeric's canonical text ("-12.340", "NaN", "Infinity") -> PostgreSQL's
- * numeric_send: int16 ndigits, int16 weight, uint16 sign, uint16 dscale,
- * then base-10000 digits with leading/trailing zero groups stripped. */
-static bool numeric_encode(rl_buf *out, const char *s, size_t n)
-{
-    if (n == 3 && memcmp(s, "NaN", 3) == 0) {
-        rl_buf_put_be16(out, 0); rl_buf_put_be16(out, 0);
-        rl_buf_put_be16(out, 0xC000); rl_buf_put_be16(out, 0);
-        return true;
-    }
-    if ((n == 8 && memcmp(s, "Infinity", 8) == 0) || (n == 9 && memcmp(s, "-Infinity", 9) == 0)) {
-        rl_buf_put_be16(out, 0); rl_buf_put_be16(out, 0);
-        rl_buf_put_be16(out, s[0] == '-' ? 0xF000 : 0xD000); rl_buf_put_be16(out, 0);
-        return true;
-    }
-    size_t i = 0;
-    bool neg = false;
-    if (i < n && (s[i] == '-' || s[i] == '+'))
-        neg = s[i++] == '-';
-    size_t ib = i;
-    while (i < n && s[i] >= '0' && s[i] <= '9')
-        i++;
-    size_t ie = i, fb = i, fe = i;
-    if (i < n && s[i] == '.') {
-        fb = ++i;
-        while (i < n && s[i] >= '0' && s[i] <= '9')
-            i++;
-        fe = i;
-    }
-    if (i != n || (ie == ib && fe == fb))
-        return false; /* exponent forms never come from the codec */
-    while (ib < ie && s[ib] == '0')
-        ib++;
-    size_t nint = ie - ib, nfrac = fe - fb;
-    if (nfrac > 0x3FFF || nint > 0x20000)
-        return false;
-    size_t lpad = (4 - nint % 4) % 4, rpad = (4 - nfrac % 4) % 4;
-    size_t total = (lpad + nint + nfrac + rpad) / 4;
-    uint16_t *g = calloc(total ? total : 1, sizeof *g);
-    if (!g)
-        return false;
-    for (size_t k = 0; k < lpad + nint + nfrac + rpad; k++) {
-        size_t p = k; /* position in the padded digit string */
-        int dig = 0;
-        if (p >= lpad && p < lpad + nint)
-            dig = s[ib + p - lpad] - '0';
-        else if (p >= lpad + nint && p < lpad + nint + nfrac)
-            dig = s[fb + p - lpad - nint] - '0';
-        g[k / 4] = (uint16_t)(g[k / 4] * 10 + dig);
-    }
-    int weight = (int)((lpad + nint) / 4) - 1;
-    size_t first = 0, last = total;
-    while (first < last && g[first] == 0) {
-        first++;
-        weight--;
-    }
-    while (last > first && g[last - 1] == 0)
-        last--;
-    if (first == last) {
-        weight = 0;
-        neg = false;
-    }
-    rl_buf_put_be16(out, (uint16_t)(last - first));
-    rl_buf_put_be16(out, (uint16_t)(int16_t)weight);
-    rl_buf_put_be16(out, neg ? 0x4000 : 0);
-    rl_buf_put_be16(out, (uint16_t)nfrac);
-    for (size_t k = first; k < last; k++)
-        rl_buf_put_be16(out, g[k]);
-    free(g);
-    return true;
-}
 
 /* Split a one-dimensional array's text form "{a,b,"c d",NULL}" and append
  * PostgreSQL's binary array (ndim 1, has_null, element oid, dims, items). */
@@ -172,55 +102,18 @@ static bool array_encode(rl_buf *out, const rl_value *v, uint32_t elem_oid)
     return ok;
 }
 
-static uint32_t float4_bits(double d)
-{
-    float f = (float)d;
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-static uint64_t float8_bits(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    return u;
-}
-
+/* The SQL layer's own types (oid and reg*, name, "char", unknown literals,
+ * tid, the arrays) here; every rl_type through pgtype's typsend. */
 bool rl_copy_encode_binary(rl_buf *out, const rl_value *v)
 {
     const rl_datum *d = &v->d;
     switch (v->oid) {
-    case RL_OID_BOOL: rl_buf_put_u8(out, d->v.b ? 1 : 0); return true;
-    case RL_OID_INT2: rl_buf_put_be16(out, (uint16_t)(int16_t)d->v.i); return true;
-    case RL_OID_INT4:
-    case RL_OID_DATE:
     case RL_OID_OID:
     case RL_OID_REGCLASS:
     case RL_OID_REGPROC: rl_buf_put_be32(out, (uint32_t)(int32_t)d->v.i); return true;
-    case RL_OID_INT8:
-    case RL_OID_TIME:
-    case RL_OID_TIMESTAMP:
-    case RL_OID_TIMESTAMPTZ: rl_buf_put_be64(out, (uint64_t)d->v.i); return true;
-    case RL_OID_FLOAT4: rl_buf_put_be32(out, float4_bits(d->v.f)); return true;
-    case RL_OID_FLOAT8: rl_buf_put_be64(out, float8_bits(d->v.f)); return true;
-    case RL_OID_NUMERIC: return numeric_encode(out, (const char *)d->v.s.p, d->v.s.len);
-    case RL_OID_TEXT:
-    case RL_OID_VARCHAR:
     case RL_OID_NAME:
     case RL_OID_CHAR:
-    case RL_OID_BYTEA:
     case RL_OID_UNKNOWN: rl_buf_put(out, d->v.s.p, d->v.s.len); return true;
-    case RL_OID_UUID: rl_buf_put(out, d->v.uuid, 16); return true;
-    case RL_OID_TIMETZ:
-        rl_buf_put_be64(out, (uint64_t)d->v.timetz.us);
-        rl_buf_put_be32(out, (uint32_t)d->v.timetz.zone);
-        return true;
-    case RL_OID_INTERVAL:
-        rl_buf_put_be64(out, (uint64_t)d->v.interval.us);
-        rl_buf_put_be32(out, (uint32_t)d->v.interval.days);
-        rl_buf_put_be32(out, (uint32_t)d->v.interval.months);
-        return true;
     case RL_OID_TID:
         rl_buf_put_be32(out, (uint32_t)((uint64_t)d->v.i >> 16));
         rl_buf_put_be16(out, (uint16_t)(d->v.i & 0xffff));
@@ -228,7 +121,10 @@ bool rl_copy_encode_binary(rl_buf *out, const rl_value *v)
     case RL_OID_INT2_ARRAY: return array_encode(out, v, RL_OID_INT2);
     case RL_OID_INT4_ARRAY: return array_encode(out, v, RL_OID_INT4);
     case RL_OID_TEXT_ARRAY: return array_encode(out, v, RL_OID_TEXT);
-    default: return false;
+    default: {
+        rl_type t = rl_oid_type(v->oid);
+        return t != RL_T_INVALID && rl_datum_to_binary(out, t, d);
+    }
     }
 }
 
@@ -254,73 +150,6 @@ static int need_len(rl_exec *x, size_t len, size_t need)
     return 0;
 }
 
-/* numeric_recv: validate and render the canonical text the codec stores. */
-static int numeric_decode(rl_exec *x, const uint8_t *p, size_t len, rl_arena *arena,
-                          rl_value *out)
-{
-    if (len < 8)
-        return rl_exec_error(x, RL_SQLSTATE_PROTOCOL_VIOLATION, -1, "insufficient data left in message");
-    uint16_t ndigits = (uint16_t)(p[0] << 8 | p[1]);
-    int16_t weight = (int16_t)(p[2] << 8 | p[3]);
-    uint16_t sign = (uint16_t)(p[4] << 8 | p[5]);
-    uint16_t dscale = (uint16_t)(p[6] << 8 | p[7]);
-    if (len != 8 + 2u * ndigits)
-        return len < 8 + 2u * ndigits ? need_len(x, len, 8 + 2u * ndigits) : bad_binary(x);
-    const char *special = sign == 0xC000 ? "NaN" : sign == 0xD000 ? "Infinity"
-                        : sign == 0xF000 ? "-Infinity" : NULL;
-    if (!special && sign != 0 && sign != 0x4000)
-        return rl_exec_error(x, RL_SQLSTATE_INVALID_BINARY_REPRESENTATION, -1, "invalid sign in external \"numeric\" value");
-    if (dscale > 0x3FFF)
-        return rl_exec_error(x, RL_SQLSTATE_INVALID_BINARY_REPRESENTATION, -1, "invalid scale in external \"numeric\" value");
-    rl_buf t;
-    rl_buf_init(&t, 0);
-    if (special) {
-        rl_buf_put_str(&t, special);
-    } else {
-        uint16_t dig[ndigits ? ndigits : 1];
-        for (size_t i = 0; i < ndigits; i++) {
-            dig[i] = (uint16_t)(p[8 + 2 * i] << 8 | p[9 + 2 * i]);
-            if (dig[i] >= 10000) {
-                rl_buf_free(&t);
-                return rl_exec_error(x, RL_SQLSTATE_INVALID_BINARY_REPRESENTATION, -1,
-                                     "invalid digit in external \"numeric\" value");
-            }
-        }
-        if (sign == 0x4000 && ndigits > 0)
-            rl_buf_put_u8(&t, '-');
-        if (weight < 0) {
-            rl_buf_put_u8(&t, '0');
-        } else {
-            for (int d = 0; d <= weight; d++) {
-                unsigned g = d < ndigits ? dig[d] : 0;
-                rl_buf_printf(&t, d == 0 ? "%u" : "%04u", g);
-            }
-        }
-        if (dscale > 0) {
-            rl_buf_put_u8(&t, '.');
-            size_t left = dscale;
-            for (int d = weight + 1; left > 0; d++) {
-                unsigned g = d >= 0 && d < ndigits ? dig[d] : 0;
-                char four[8];
-                snprintf(four, sizeof four, "%04u", g);
-                size_t take = left < 4 ? left : 4;
-                rl_buf_put(&t, four, take);
-                left -= take;
-            }
-        }
-    }
-    int rc = 0;
-    char *s = t.failed ? NULL : rl_arena_dup(arena, t.data, t.len);
-    if (!s)
-        rc = rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
-    else {
-        out->d.v.s.p = (const uint8_t *)s;
-        out->d.v.s.len = t.len;
-    }
-    rl_buf_free(&t);
-    return rc;
-}
-
 static int decode_string(rl_exec *x, uint32_t oid, const uint8_t *p, size_t len,
                          rl_arena *arena, rl_value *out)
 {
@@ -342,89 +171,54 @@ int rl_value_from_binary(rl_exec *x, uint32_t oid, int32_t typmod, const uint8_t
     out->typmod = typmod;
     rl_datum *d = &out->d;
     switch (oid) {
-    case RL_OID_BOOL:
-        if (len != 1)
-            return bad_binary(x);
-        d->v.b = p[0] != 0;
-        return 0;
-    case RL_OID_INT2:
-        if (need_len(x, len, 2) < 0)
-            return -1;
-        d->v.i = (int16_t)(p[0] << 8 | p[1]);
-        return 0;
-    case RL_OID_INT4:
-    case RL_OID_DATE:
     case RL_OID_OID:
     case RL_OID_REGCLASS:
     case RL_OID_REGPROC:
         if (need_len(x, len, 4) < 0)
             return -1;
-        d->v.i = oid == RL_OID_OID || oid == RL_OID_REGCLASS || oid == RL_OID_REGPROC
-                     ? (int64_t)rl_load_be32(p)
-                     : (int64_t)(int32_t)rl_load_be32(p);
-        return 0;
-    case RL_OID_INT8:
-    case RL_OID_TIME:
-    case RL_OID_TIMESTAMP:
-    case RL_OID_TIMESTAMPTZ:
-        if (need_len(x, len, 8) < 0)
-            return -1;
-        d->v.i = (int64_t)rl_load_be64(p);
-        if (oid == RL_OID_TIME && (d->v.i < 0 || d->v.i > 86400000000LL))
-            return rl_exec_error(x, RL_SQLSTATE_DATETIME_FIELD_OVERFLOW, -1, "time out of range");
-        return 0;
-    case RL_OID_FLOAT4: {
-        if (need_len(x, len, 4) < 0)
-            return -1;
-        uint32_t u = rl_load_be32(p);
-        float f;
-        memcpy(&f, &u, 4);
-        d->v.f = f;
-        return 0;
-    }
-    case RL_OID_FLOAT8: {
-        if (need_len(x, len, 8) < 0)
-            return -1;
-        uint64_t u = rl_load_be64(p);
-        memcpy(&d->v.f, &u, 8);
-        return 0;
-    }
-    case RL_OID_UUID:
-        if (need_len(x, len, 16) < 0)
-            return -1;
-        memcpy(d->v.uuid, p, 16);
-        return 0;
-    case RL_OID_TIMETZ:
-        if (need_len(x, len, 12) < 0)
-            return -1;
-        d->v.timetz.us = (int64_t)rl_load_be64(p);
-        d->v.timetz.zone = (int32_t)rl_load_be32(p + 8);
-        return 0;
-    case RL_OID_INTERVAL:
-        if (need_len(x, len, 16) < 0)
-            return -1;
-        d->v.interval.us = (int64_t)rl_load_be64(p);
-        d->v.interval.days = (int32_t)rl_load_be32(p + 8);
-        d->v.interval.months = (int32_t)rl_load_be32(p + 12);
+        d->v.i = (int64_t)rl_load_be32(p);
         return 0;
     case RL_OID_TID:
         if (need_len(x, len, 6) < 0)
             return -1;
         d->v.i = (int64_t)((uint64_t)rl_load_be32(p) << 16 | (uint64_t)(p[4] << 8 | p[5]));
         return 0;
-    case RL_OID_NUMERIC:
-        return numeric_decode(x, p, len, arena, out);
-    case RL_OID_TEXT:
-    case RL_OID_VARCHAR:
     case RL_OID_NAME:
     case RL_OID_CHAR:
-    case RL_OID_BYTEA:
     case RL_OID_UNKNOWN:
         return decode_string(x, oid, p, len, arena, out);
     default:
+        break;
+    }
+    rl_type t = rl_oid_type(oid);
+    if (t == RL_T_INVALID)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                              "binary input of type %s is not supported", rl_oid_type_name(oid));
+    rl_buf tmp;
+    rl_buf_init(&tmp, 0);
+    char msg[256] = "";
+    const char *sqlstate = NULL;
+    if (rl_datum_from_binary(t, p, len, d, &tmp, msg, sizeof msg, &sqlstate) != RL_CODEC_OK) {
+        rl_buf_free(&tmp);
+        return rl_exec_error(x, sqlstate, -1, "%s", msg);
     }
+    if (t == RL_T_TEXT || t == RL_T_VARCHAR || t == RL_T_BYTEA) {
+        /* the datum borrows p: client text must be UTF-8, then it is copied */
+        rl_buf_free(&tmp);
+        return decode_string(x, oid, d->v.s.p, d->v.s.len, arena, out);
+    }
+    int rc = 0;
+    if (t == RL_T_NUMERIC) {
+        /* the datum points into tmp: move its bytes to the arena */
+        uint8_t *s = rl_arena_dup(arena, d->v.s.len ? d->v.s.p : (const uint8_t *)"",
+                                  d->v.s.len ? d->v.s.len : 1);
+        if (!s)
+            rc = rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+        else
+            d->v.s.p = s;
+    }
+    rl_buf_free(&tmp);
+    return rc;
 }
 
 /* ===================================================================== options */

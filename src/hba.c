@@ -122,7 +122,8 @@ static int for_each_line(const char *path, const char *what,
 {
     FILE *f = fopen(path, "r");
     if (!f)
-        return rl_error_set(err, RL_SQLSTATE_IO_ERROR, "cannot read the %s file \"%s\"", what, path);
+        return rl_error_set(err, RL_SQLSTATE_IO_ERROR, "cannot read the %s file \"%s\"", what,
+                            path);
     char line[1024];
     int lineno = 0, rc = 0;
     while (rc == 0 && fgets(line, sizeof line, f))

@@ -119,7 +119,8 @@ int rl_lease_read(const char *url, const kv_options *kv, rl_lease_owner *o, rl_e
     if (!r) {
         if (kv_error_is_no_store(&ke))
             return 0; /* nobody created it: nobody writes it */
-        return rl_error_set(err, RL_SQLSTATE_IO_ERROR, "reading the writer lease of \"%s\": %s", url,
+        return rl_error_set(err, RL_SQLSTATE_IO_ERROR, "reading the writer lease of \"%s\": %s",
+                            url,
                             ke.message);
     }
     rl_buf k;

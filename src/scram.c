@@ -215,11 +215,13 @@ int scram_server_first(scram_state *st, const uint8_t *msg, size_t len, char *ou
         return malformed(err, "The client-first-message is too long or not text.");
     /* gs2-header: cbind flag, then an (unsupported) authzid */
     if (m[0] == 'p')
-        return rl_error_set(err, RL_SQLSTATE_PROTOCOL_VIOLATION, "channel binding is not supported by this server");
+        return rl_error_set(err, RL_SQLSTATE_PROTOCOL_VIOLATION,
+                            "channel binding is not supported by this server");
     if ((m[0] != 'n' && m[0] != 'y') || m[1] != ',')
         return malformed(err, "Unexpected channel-binding flag.");
     if (m[2] != ',')
-        return rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, "client uses authorization identity, but it is not "
+        return rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
+                            "client uses authorization identity, but it is not "
                                           "supported");
     memcpy(st->gs2_header, m, 3);
     st->gs2_header[3] = '\0';

@@ -520,7 +520,8 @@ static int exec_transaction(rl_exec *x, const PgQuery__TransactionStmt *st)
     case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_BEGIN:
     case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_START:
         if (s->in_block) {
-            send_notice(x, RL_SQLSTATE_ACTIVE_SQL_TRANSACTION, "there is already a transaction in progress");
+            send_notice(x, RL_SQLSTATE_ACTIVE_SQL_TRANSACTION,
+                        "there is already a transaction in progress");
         } else {
             s->in_block = true;
             s->implicit = false;
@@ -529,7 +530,8 @@ static int exec_transaction(rl_exec *x, const PgQuery__TransactionStmt *st)
         return rl_send_complete(x, "BEGIN");
     case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT: {
         if (!s->in_block && !rl_lakes_any_txn(s)) {
-            send_notice(x, RL_SQLSTATE_NO_ACTIVE_SQL_TRANSACTION, "there is no transaction in progress");
+            send_notice(x, RL_SQLSTATE_NO_ACTIVE_SQL_TRANSACTION,
+                        "there is no transaction in progress");
             return rl_send_complete(x, "COMMIT");
         }
         bool was_failed = s->failed;
@@ -539,7 +541,8 @@ static int exec_transaction(rl_exec *x, const PgQuery__TransactionStmt *st)
     }
     case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK:
         if (!s->in_block && !rl_lakes_any_txn(s))
-            send_notice(x, RL_SQLSTATE_NO_ACTIVE_SQL_TRANSACTION, "there is no transaction in progress");
+            send_notice(x, RL_SQLSTATE_NO_ACTIVE_SQL_TRANSACTION,
+                        "there is no transaction in progress");
         finish_txn(s, false, NULL);
         return rl_send_complete(x, "ROLLBACK");
     default:
@@ -615,7 +618,8 @@ static int exec_set(rl_exec *x, const PgQuery__VariableSetStmt *st)
     }
     int idx = setting_index(st->name);
     if (idx < 0)
-        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1, "unrecognized configuration parameter \"%s\"",
+        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
+                             "unrecognized configuration parameter \"%s\"",
                              st->name);
     if (st->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET ||
         st->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_SET_DEFAULT) {
@@ -652,7 +656,8 @@ static int send_text_rows(rl_exec *x, const char **names, size_t ncols, const ch
         cols[i].typmod = -1;
     }
     if (k && k->row_description && k->row_description(k->ctx, ncols, cols) < 0)
-        return rl_exec_error(x, RL_SQLSTATE_CONNECTION_FAILURE, -1, "the client connection was lost");
+        return rl_exec_error(x, RL_SQLSTATE_CONNECTION_FAILURE, -1,
+                             "the client connection was lost");
     for (size_t r = 0; r < nrows; r++) {
         rl_value v[4];
         memset(v, 0, sizeof v);
@@ -663,7 +668,8 @@ static int send_text_rows(rl_exec *x, const char **names, size_t ncols, const ch
             v[i].d.v.s.len = strlen(vals[r * ncols + i]);
         }
         if (k && k->data_row && k->data_row(k->ctx, ncols, v) < 0)
-            return rl_exec_error(x, RL_SQLSTATE_CONNECTION_FAILURE, -1, "the client connection was lost");
+            return rl_exec_error(x, RL_SQLSTATE_CONNECTION_FAILURE, -1,
+                                 "the client connection was lost");
     }
     return rl_send_complete(x, tag);
 }
@@ -683,7 +689,8 @@ static int exec_show(rl_exec *x, const PgQuery__VariableShowStmt *st)
     }
     int idx = setting_index(st->name);
     if (idx < 0)
-        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1, "unrecognized configuration parameter \"%s\"",
+        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
+                             "unrecognized configuration parameter \"%s\"",
                              st->name);
     const char *name = setting_defaults[idx].name;
     char shown[64];
@@ -697,7 +704,8 @@ static int exec_discard(rl_exec *x, const PgQuery__DiscardStmt *st)
     /* a multi-statement query string is an implicit transaction block */
     const PgQuery__ParseResult *pending = s->pending ? rl_parsed_tree(s->pending) : NULL;
     if (s->in_block || (pending && pending->n_stmts > 1))
-        return rl_exec_error(x, RL_SQLSTATE_ACTIVE_SQL_TRANSACTION, -1, "DISCARD ALL cannot run inside a transaction block");
+        return rl_exec_error(x, RL_SQLSTATE_ACTIVE_SQL_TRANSACTION, -1,
+                             "DISCARD ALL cannot run inside a transaction block");
     if (st->target != PG_QUERY__DISCARD_MODE__DISCARD_ALL)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                              "RockLake supports only DISCARD ALL");
@@ -718,7 +726,8 @@ static int exec_deallocate(rl_exec *x, const PgQuery__DeallocateStmt *st)
         return rl_send_complete(x, "DEALLOCATE ALL");
     }
     if (!prepared_find(s, st->name))
-        return rl_exec_error(x, RL_SQLSTATE_INVALID_SQL_STATEMENT_NAME, -1, "prepared statement \"%s\" does not exist",
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_SQL_STATEMENT_NAME, -1,
+                             "prepared statement \"%s\" does not exist",
                              st->name);
     prepared_close(s, st->name);
     return rl_send_complete(x, "DEALLOCATE");
@@ -1009,7 +1018,8 @@ rl_exec_status rl_session_copy_fail(rl_session *s, const char *message, const rl
 {
     (void)sink;
     rl_copy_in_abort(s);
-    rl_error_set(err, RL_SQLSTATE_QUERY_CANCELED, "COPY from stdin failed: %s", message ? message : "");
+    rl_error_set(err, RL_SQLSTATE_QUERY_CANCELED, "COPY from stdin failed: %s",
+                 message ? message : "");
     statement_failed(s);
     pending_clear(s);
     return RL_EXEC_ERROR;
@@ -1039,10 +1049,12 @@ int rl_session_parse(rl_session *s, const char *stmt_name, const char *sql, size
     rl_error_clear(err);
     rl_exec x = {.s = s, .err = err, .sql = sql};
     if (stmt_name[0] && prepared_find(s, stmt_name))
-        return rl_exec_error(&x, RL_SQLSTATE_DUPLICATE_PREPARED_STATEMENT, -1, "prepared statement \"%s\" already exists",
+        return rl_exec_error(&x, RL_SQLSTATE_DUPLICATE_PREPARED_STATEMENT, -1,
+                             "prepared statement \"%s\" already exists",
                              stmt_name);
     if (nparams > 64)
-        return rl_exec_error(&x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1, "RockLake accepts at most 64 parameters");
+        return rl_exec_error(&x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
+                             "RockLake accepts at most 64 parameters");
     rl_parsed *parsed;
     if (rl_parse(&x, sql, &parsed) < 0)
         return -1;
@@ -1132,7 +1144,8 @@ int rl_session_describe_statement(rl_session *s, const char *stmt_name, rl_descr
     rl_prepared *p = prepared_find(s, stmt_name);
     rl_exec x = {.s = s, .err = err, .sql = p ? p->sql : NULL};
     if (!p)
-        return rl_exec_error(&x, RL_SQLSTATE_INVALID_SQL_STATEMENT_NAME, -1, "prepared statement \"%s\" does not exist",
+        return rl_exec_error(&x, RL_SQLSTATE_INVALID_SQL_STATEMENT_NAME, -1,
+                             "prepared statement \"%s\" does not exist",
                              stmt_name);
     int rc = describe_prepared(&x, p, out);
     if (rc < 0)
@@ -1149,7 +1162,8 @@ int rl_session_bind(rl_session *s, const char *portal, const char *stmt_name, si
     rl_prepared *p = prepared_find(s, stmt_name);
     rl_exec x = {.s = s, .err = err, .sql = p ? p->sql : NULL};
     if (!p)
-        return rl_exec_error(&x, RL_SQLSTATE_INVALID_SQL_STATEMENT_NAME, -1, "prepared statement \"%s\" does not exist",
+        return rl_exec_error(&x, RL_SQLSTATE_INVALID_SQL_STATEMENT_NAME, -1,
+                             "prepared statement \"%s\" does not exist",
                              stmt_name);
     if (nparams != p->nparams && !(p->nparams == 0 && nparams > 0))
         return rl_exec_error(&x, RL_SQLSTATE_PROTOCOL_VIOLATION, -1,
@@ -1157,7 +1171,8 @@ int rl_session_bind(rl_session *s, const char *portal, const char *stmt_name, si
                              "\"%s\" requires %zu",
                              nparams, stmt_name, p->nparams);
     if (portal[0] && portal_find(s, portal))
-        return rl_exec_error(&x, RL_SQLSTATE_DUPLICATE_CURSOR, -1, "cursor \"%s\" already exists", portal);
+        return rl_exec_error(&x, RL_SQLSTATE_DUPLICATE_CURSOR, -1, "cursor \"%s\" already exists",
+                             portal);
     portal_close(s, portal);
     rl_portal *pt = calloc(1, sizeof *pt);
     if (!pt)
@@ -1217,7 +1232,8 @@ int rl_session_describe_portal(rl_session *s, const char *portal, rl_describe *o
     rl_portal *pt = portal_find(s, portal);
     rl_exec x = {.s = s, .err = err, .sql = pt ? pt->stmt->sql : NULL};
     if (!pt)
-        return rl_exec_error(&x, RL_SQLSTATE_INVALID_CURSOR_NAME, -1, "portal \"%s\" does not exist", portal);
+        return rl_exec_error(&x, RL_SQLSTATE_INVALID_CURSOR_NAME, -1,
+                             "portal \"%s\" does not exist", portal);
     x.params = pt->params;
     x.nparams = pt->nparams;
     int rc = describe_prepared(&x, pt->stmt, out);
@@ -1287,7 +1303,8 @@ static rl_exec_status execute_portal(rl_session *s, const char *portal, uint64_t
     rl_portal *pt = portal_find(s, portal);
     rl_exec x = {.s = s, .sink = sink, .err = err, .sql = pt ? pt->stmt->sql : NULL};
     if (!pt) {
-        rl_exec_error(&x, RL_SQLSTATE_INVALID_CURSOR_NAME, -1, "portal \"%s\" does not exist", portal);
+        rl_exec_error(&x, RL_SQLSTATE_INVALID_CURSOR_NAME, -1, "portal \"%s\" does not exist",
+                      portal);
         statement_failed(s);
         return RL_EXEC_ERROR;
     }

@@ -137,14 +137,19 @@ static int check_utf8(rl_exec *x, const uint8_t *p, size_t n)
     return rl_utf8_check(x->err, p, n);
 }
 
-static int bad_binary(rl_exec *x) { return rl_exec_error(x, RL_SQLSTATE_INVALID_BINARY_REPRESENTATION, -1, "incorrect binary data format"); }
+static int bad_binary(rl_exec *x)
+{
+    return rl_exec_error(x, RL_SQLSTATE_INVALID_BINARY_REPRESENTATION, -1,
+                         "incorrect binary data format");
+}
 
 /* Fixed-size types: PostgreSQL reads past a short field ("insufficient data
  * left in message", 08P01) and complains about leftovers (22P03). */
 static int need_len(rl_exec *x, size_t len, size_t need)
 {
     if (len < need)
-        return rl_exec_error(x, RL_SQLSTATE_PROTOCOL_VIOLATION, -1, "insufficient data left in message");
+        return rl_exec_error(x, RL_SQLSTATE_PROTOCOL_VIOLATION, -1,
+                             "insufficient data left in message");
     if (len > need)
         return bad_binary(x);
     return 0;
@@ -262,7 +267,8 @@ static int parse_copy_options(rl_exec *x, const PgQuery__CopyStmt *st, copy_opts
                 return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, de->location,
                                      "COPY format \"csv\" is not supported by RockLake");
             else
-                return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, de->location, "COPY format \"%s\" not recognized",
+                return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, de->location,
+                                     "COPY format \"%s\" not recognized",
                                      v ? v : "");
         } else if (strcmp(de->defname, "null") == 0 && v) {
             o->null_str = v;
@@ -309,7 +315,8 @@ typedef struct copy_out {
 
 static int sink_fail(rl_exec *x)
 {
-    return rl_exec_error(x, RL_SQLSTATE_CONNECTION_FAILURE, -1, "could not send COPY data to the client");
+    return rl_exec_error(x, RL_SQLSTATE_CONNECTION_FAILURE, -1,
+                         "could not send COPY data to the client");
 }
 
 /* Send len bytes of COPY data (o->buf's, or part of them) to the client;
@@ -428,7 +435,8 @@ static rl_rowset *copy_source(rl_exec *x, const PgQuery__CopyStmt *st, size_t **
         while (i < n && strcmp(rs->cols[i].name, name) != 0)
             i++;
         if (i == n) {
-            rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1, "column \"%s\" of relation \"%s\" does not exist", name,
+            rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
+                          "column \"%s\" of relation \"%s\" does not exist", name,
                           st->relation->relname);
             free(*cols);
             rl_rowset_free(rs);
@@ -609,11 +617,13 @@ static int copy_in_map(rl_exec *x, const PgQuery__CopyStmt *st, rl_copy_in *ci)
         while (c < ci->ntab && strcmp(ci->shape->cols[c].name, name) != 0)
             c++;
         if (c == ci->ntab)
-            return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1, "column \"%s\" of relation \"%s\" does not exist",
+            return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
+                                 "column \"%s\" of relation \"%s\" does not exist",
                                  name, ci->rel.name);
         for (size_t g = 0; g < f; g++)
             if (ci->map[g] == c)
-                return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_COLUMN, -1, "column \"%s\" specified more than once",
+                return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_COLUMN, -1,
+                                     "column \"%s\" specified more than once",
                                      name);
         ci->map[f] = c;
     }
@@ -640,7 +650,8 @@ static rl_exec_status copy_from_start(rl_exec *x, const PgQuery__CopyStmt *st, c
     if (rc == 0)
         rc = rl_relation_resolve(x, st->relation, &ci->rel);
     if (rc == 0 && ci->rel.kind == RL_REL_VIRTUAL)
-        rc = rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1, "cannot copy to view \"%s\"", ci->rel.name);
+        rc = rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1, "cannot copy to view \"%s\"",
+                           ci->rel.name);
     if (rc == 0 && !(ci->shape = rl_relation_shape(x, &ci->rel, ci->rel.name)))
         rc = -1;
     if (rc == 0) {
@@ -702,14 +713,17 @@ static int binary_header(rl_exec *x, rl_copy_in *ci, size_t *pos)
     size_t n = ci->pending.len;
     size_t cmp = n < sizeof copy_signature ? n : sizeof copy_signature;
     if (memcmp(p, copy_signature, cmp) != 0)
-        return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1, "COPY file signature not recognized");
+        return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1,
+                             "COPY file signature not recognized");
     if (n < 19)
         return 0;
     uint32_t flags = rl_load_be32(p + 11), ext = rl_load_be32(p + 15);
     if (flags & (1u << 16))
-        return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1, "invalid COPY file header (WITH OIDS)");
+        return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1,
+                             "invalid COPY file header (WITH OIDS)");
     if (flags & 0xFFFE0000u)
-        return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1, "unrecognized critical flags in COPY file header");
+        return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1,
+                             "unrecognized critical flags in COPY file header");
     if (n < 19 + (size_t)ext)
         return 0;
     *pos = 19 + ext; /* header extensions are skipped, as PostgreSQL does */
@@ -730,7 +744,8 @@ static long long tuple_size(rl_exec *x, rl_copy_in *ci, const uint8_t *p, size_t
         return 2;
     }
     if (nf < 0 || (size_t)nf != ci->nfields)
-        return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1, "row field count is %d, expected %zu", nf,
+        return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1,
+                             "row field count is %d, expected %zu", nf,
                              ci->nfields);
     size_t off = 2;
     for (int16_t f = 0; f < nf; f++) {
@@ -792,7 +807,8 @@ static int binary_feed(rl_exec *x, rl_copy_in *ci, size_t *pos)
         size_t n = ci->pending.len - *pos;
         if (ci->eof) {
             if (n)
-                return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1, "received copy data after EOF marker");
+                return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1,
+                                     "received copy data after EOF marker");
             return 0;
         }
         bool trailer;
@@ -894,7 +910,8 @@ static int text_line(rl_exec *x, rl_copy_in *ci, const char *p, size_t n)
         if (!end && p[i] != ci->opts.delim)
             continue;
         if (f >= ci->nfields)
-            rc = rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1, "extra data after last expected column");
+            rc = rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1,
+                               "extra data after last expected column");
         else
             rc = text_field(x, ci, p + start, i - start, ci->map[f], &arena, &tmp,
                             &row[ci->map[f]]);
@@ -902,7 +919,8 @@ static int text_line(rl_exec *x, rl_copy_in *ci, const char *p, size_t n)
         start = i + 1;
     }
     if (rc == 0 && f < ci->nfields)
-        rc = rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1, "missing data for column \"%s\"",
+        rc = rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1,
+                           "missing data for column \"%s\"",
                            ci->shape->cols[ci->map[f]].name);
     if (rc == 0)
         rc = insert_and_count(x, ci, row);
@@ -957,11 +975,13 @@ int rl_copy_in_data(rl_exec *x, const uint8_t *data, size_t len)
 {
     rl_copy_in *ci = x->s->copy_in;
     if (!ci)
-        return rl_exec_error(x, RL_SQLSTATE_PROTOCOL_VIOLATION, -1, "unexpected COPY data: no COPY FROM STDIN in progress");
+        return rl_exec_error(x, RL_SQLSTATE_PROTOCOL_VIOLATION, -1,
+                             "unexpected COPY data: no COPY FROM STDIN in progress");
     if (ci->failed)
         return 0;
     if (ci->pending.len + len > COPY_MAX_PENDING) {
-        rl_exec_error(x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1, "a COPY row is larger than %u bytes", COPY_MAX_PENDING);
+        rl_exec_error(x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
+                      "a COPY row is larger than %u bytes", COPY_MAX_PENDING);
         return copy_failed(x, ci);
     }
     rl_buf_put(&ci->pending, data, len);
@@ -979,9 +999,11 @@ static int copy_in_finish(rl_exec *x, rl_copy_in *ci)
     if (ci->failed || feed(x, ci, true) < 0)
         return -1;
     if (ci->opts.binary && !ci->header_done)
-        return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1, "COPY file signature not recognized");
+        return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1,
+                             "COPY file signature not recognized");
     if (ci->opts.binary && ci->pending.len)
-        return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1, "unexpected EOF in COPY data");
+        return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1,
+                             "unexpected EOF in COPY data");
     char tag[48];
     snprintf(tag, sizeof tag, "COPY %llu", (unsigned long long)ci->rows);
     return rl_send_complete(x, tag);
@@ -991,7 +1013,8 @@ int rl_copy_in_done(rl_exec *x)
 {
     rl_copy_in *ci = x->s->copy_in;
     if (!ci)
-        return rl_exec_error(x, RL_SQLSTATE_PROTOCOL_VIOLATION, -1, "unexpected CopyDone: no COPY FROM STDIN in progress");
+        return rl_exec_error(x, RL_SQLSTATE_PROTOCOL_VIOLATION, -1,
+                             "unexpected CopyDone: no COPY FROM STDIN in progress");
     int rc = copy_in_finish(x, ci);
     if (rc < 0 && ci->failed && x->err)
         *x->err = ci->saved;

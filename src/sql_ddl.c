@@ -29,7 +29,10 @@
 
 #include "sql_int.h"
 
-static int oom(rl_exec *x) { return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory"); }
+static int oom(rl_exec *x)
+{
+    return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+}
 
 static int notice(rl_exec *x, const char *sqlstate, const char *fmt, const char *a,
                   const char *b)
@@ -110,7 +113,8 @@ static int column_def(rl_exec *x, const PgQuery__ColumnDef *cd, col_spec *cs)
     cs->location = cd->location;
     cs->not_null = cd->is_not_null;
     if (strlen(cd->colname) >= 64)
-        return rl_exec_error(x, RL_SQLSTATE_NAME_TOO_LONG, cd->location, "column name \"%s\" is too long",
+        return rl_exec_error(x, RL_SQLSTATE_NAME_TOO_LONG, cd->location,
+                             "column name \"%s\" is too long",
                              cd->colname);
     if (!cd->type_name || rl_type_from_typename(x, cd->type_name, &cs->oid, &cs->typmod) < 0)
         return -1;
@@ -167,7 +171,8 @@ static int column_list(rl_exec *x, const PgQuery__CreateStmt *st, col_spec *cols
         if (e->node_case != PG_QUERY__NODE__NODE_COLUMN_DEF)
             continue;
         if (*n == RL_MAX_COLUMNS)
-            return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1, "tables can have at most %d columns in RockLake",
+            return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1,
+                                 "tables can have at most %d columns in RockLake",
                                  RL_MAX_COLUMNS);
         if (column_def(x, e->column_def, &cols[*n]) < 0 || no_default(x, &cols[*n]) < 0)
             return -1;
@@ -202,8 +207,10 @@ static int create_temp(rl_exec *x, const PgQuery__CreateStmt *st, const col_spec
                              "cannot create temporary relation in non-temporary schema");
     if (temp_find(x->s, name)) {
         if (st->if_not_exists)
-            return notice(x, RL_SQLSTATE_DUPLICATE_TABLE, "relation \"%s\" already exists, skipping%s", name, "");
-        return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_TABLE, -1, "relation \"%s\" already exists", name);
+            return notice(x, RL_SQLSTATE_DUPLICATE_TABLE,
+                          "relation \"%s\" already exists, skipping%s", name, "");
+        return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_TABLE, -1, "relation \"%s\" already exists",
+                             name);
     }
     if (st->oncommit == PG_QUERY__ON_COMMIT_ACTION__ONCOMMIT_DELETE_ROWS)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
@@ -378,14 +385,17 @@ static int create_stored(rl_exec *x, const PgQuery__CreateStmt *st, const col_sp
     if (!txn)
         return -1;
     if (!rl_txn_schema_exists(txn, schema))
-        return rl_exec_error(x, RL_SQLSTATE_INVALID_SCHEMA_NAME, st->relation->location, "schema \"%s\" does not exist",
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_SCHEMA_NAME, st->relation->location,
+                             "schema \"%s\" does not exist",
                              schema);
     rl_error probe;
     memset(&probe, 0, sizeof probe);
     if (rl_txn_find_table(txn, schema, name, &probe)) {
         if (st->if_not_exists)
-            return notice(x, RL_SQLSTATE_DUPLICATE_TABLE, "relation \"%s\" already exists, skipping%s", name, "");
-        return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_TABLE, -1, "relation \"%s\" already exists", name);
+            return notice(x, RL_SQLSTATE_DUPLICATE_TABLE,
+                          "relation \"%s\" already exists, skipping%s", name, "");
+        return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_TABLE, -1, "relation \"%s\" already exists",
+                             name);
     }
     if (strcmp(probe.sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) != 0) {
         *x->err = probe;
@@ -435,14 +445,17 @@ int rl_ddl_create_schema(rl_exec *x, const PgQuery__CreateSchemaStmt *st)
                              "RockLake");
     const char *name = st->schemaname;
     if (!name || strncmp(name, "pg_", 3) == 0)
-        return rl_exec_error(x, RL_SQLSTATE_RESERVED_NAME, -1, "unacceptable schema name \"%s\"", name ? name : "");
+        return rl_exec_error(x, RL_SQLSTATE_RESERVED_NAME, -1, "unacceptable schema name \"%s\"",
+                             name ? name : "");
     rl_txn *txn = rl_exec_txn(x);
     if (!txn)
         return -1;
     if (rl_txn_schema_exists(txn, name) || strcmp(name, "information_schema") == 0) {
         if (!st->if_not_exists)
-            return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_SCHEMA, -1, "schema \"%s\" already exists", name);
-        notice(x, RL_SQLSTATE_DUPLICATE_SCHEMA, "schema \"%s\" already exists, skipping%s", name, "");
+            return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_SCHEMA, -1,
+                                 "schema \"%s\" already exists", name);
+        notice(x, RL_SQLSTATE_DUPLICATE_SCHEMA, "schema \"%s\" already exists, skipping%s", name,
+               "");
     } else if (rl_txn_create_schema(txn, name, false, x->err) < 0) {
         return -1;
     }
@@ -486,8 +499,10 @@ static int drop_table(rl_exec *x, const PgQuery__Node *obj, bool missing_ok)
     const char *sch = schema ? schema : "public";
     if (!rl_txn_schema_exists(txn, sch)) {
         if (missing_ok)
-            return notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION, "schema \"%s\" does not exist, skipping%s", sch, "");
-        return rl_exec_error(x, RL_SQLSTATE_INVALID_SCHEMA_NAME, -1, "schema \"%s\" does not exist", sch);
+            return notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
+                          "schema \"%s\" does not exist, skipping%s", sch, "");
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_SCHEMA_NAME, -1, "schema \"%s\" does not exist",
+                             sch);
     }
     rl_error e;
     memset(&e, 0, sizeof e);
@@ -499,7 +514,8 @@ static int drop_table(rl_exec *x, const PgQuery__Node *obj, bool missing_ok)
     }
 absent:
     if (missing_ok)
-        return notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION, "table \"%s\" does not exist, skipping%s", name, "");
+        return notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
+                      "table \"%s\" does not exist, skipping%s", name, "");
     return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_TABLE, -1, "table \"%s\" does not exist", name);
 }
 
@@ -515,8 +531,10 @@ static int drop_schema(rl_exec *x, const PgQuery__Node *obj, bool missing_ok)
         return -1;
     if (!rl_txn_schema_exists(txn, name)) {
         if (missing_ok)
-            return notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION, "schema \"%s\" does not exist, skipping%s", name, "");
-        return rl_exec_error(x, RL_SQLSTATE_INVALID_SCHEMA_NAME, -1, "schema \"%s\" does not exist", name);
+            return notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
+                          "schema \"%s\" does not exist, skipping%s", name, "");
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_SCHEMA_NAME, -1, "schema \"%s\" does not exist",
+                             name);
     }
     if (rl_txn_drop_schema(txn, name, x->err) < 0)
         return -1; /* 2BP01 while tables remain: RockLake has no CASCADE */
@@ -566,7 +584,8 @@ static int add_column_fill(rl_exec *x, const col_spec *cs, rl_arena *arena, rl_v
     rl_expr_ctx c = {.x = x, .arena = arena};
     rl_value v;
     if (rl_expr_eval(&c, cs->def, &v) < 0) {
-        if (strcmp(x->err->sqlstate, RL_SQLSTATE_UNDEFINED_COLUMN) == 0 || strcmp(x->err->sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) == 0)
+        if (strcmp(x->err->sqlstate,
+                   RL_SQLSTATE_UNDEFINED_COLUMN) == 0 || strcmp(x->err->sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) == 0)
             return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                                  "cannot use column reference in DEFAULT expression");
         return -1;
@@ -612,19 +631,23 @@ static int alter_cmd(rl_exec *x, const char *table, const PgQuery__AlterTableCmd
 {
     if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_AddColumn) {
         if (!cmd->def || cmd->def->node_case != PG_QUERY__NODE__NODE_COLUMN_DEF)
-            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "ADD COLUMN needs a column definition");
+            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+                                 "ADD COLUMN needs a column definition");
         col_spec cs;
         if (column_def(x, cmd->def->column_def, &cs) < 0)
             return -1;
         if (shape_find(ns, cs.name) >= 0) {
             if (cmd->missing_ok)
-                return notice(x, RL_SQLSTATE_DUPLICATE_COLUMN, "column \"%s\" of relation \"%s\" already exists, skipping",
+                return notice(x, RL_SQLSTATE_DUPLICATE_COLUMN,
+                              "column \"%s\" of relation \"%s\" already exists, skipping",
                               cs.name, table);
-            return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_COLUMN, -1, "column \"%s\" of relation \"%s\" already exists",
+            return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_COLUMN, -1,
+                                 "column \"%s\" of relation \"%s\" already exists",
                                  cs.name, table);
         }
         if (ns->n == RL_MAX_COLUMNS)
-            return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1, "tables can have at most %d columns in RockLake",
+            return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1,
+                                 "tables can have at most %d columns in RockLake",
                                  RL_MAX_COLUMNS);
         if (add_column_fill(x, &cs, &ns->arena, &ns->fill[ns->n]) < 0)
             return -1;
@@ -639,7 +662,8 @@ static int alter_cmd(rl_exec *x, const char *table, const PgQuery__AlterTableCmd
                 return notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
                               "column \"%s\" of relation \"%s\" does not exist, skipping",
                               cmd->name, table);
-            return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1, "column \"%s\" of relation \"%s\" does not exist",
+            return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
+                                 "column \"%s\" of relation \"%s\" does not exist",
                                  cmd->name, table);
         }
         memmove(&ns->cols[c], &ns->cols[c + 1], (ns->n - (size_t)c - 1) * sizeof ns->cols[0]);
@@ -696,7 +720,8 @@ static int rebuild_dynamic(rl_exec *x, const rl_relation *rel, const char *newna
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < ns->n; i++)
         if (ns->from[i] < 0 && ns->cols[i].not_null && ns->fill[i].d.isnull && rows->nrows)
-            rc = rl_exec_error(x, RL_SQLSTATE_NOT_NULL_VIOLATION, -1, "column \"%s\" of relation \"%s\" contains null values",
+            rc = rl_exec_error(x, RL_SQLSTATE_NOT_NULL_VIOLATION, -1,
+                               "column \"%s\" of relation \"%s\" contains null values",
                                ns->cols[i].name, rel->name);
     if (rc == 0)
         rc = rl_txn_drop_table(txn, rel->schema, rel->name, x->err);
@@ -739,7 +764,8 @@ static int alter_target(rl_exec *x, const PgQuery__RangeVar *rv, bool missing_ok
     rl_error save;
     if (rl_relation_resolve(x, rv, rel) == 0) {
         if (rel->kind == RL_REL_VIRTUAL)
-            return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, rv->location, "permission denied: \"%s\" is a system "
+            return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, rv->location,
+                                 "permission denied: \"%s\" is a system "
                                  "catalog", rel->name);
         return 1;
     }
@@ -747,7 +773,8 @@ static int alter_target(rl_exec *x, const PgQuery__RangeVar *rv, bool missing_ok
         return -1;
     memset(&save, 0, sizeof save);
     *x->err = save;
-    notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION, "relation \"%s\" does not exist, skipping%s", rv->relname, "");
+    notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION, "relation \"%s\" does not exist, skipping%s",
+           rv->relname, "");
     return 0;
 }
 
@@ -831,7 +858,8 @@ int rl_ddl_rename(rl_exec *x, const PgQuery__RenameStmt *st)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                              "only ALTER TABLE ... RENAME is supported by RockLake");
     if (strlen(st->newname) >= 64)
-        return rl_exec_error(x, RL_SQLSTATE_NAME_TOO_LONG, -1, "identifier \"%s\" is too long", st->newname);
+        return rl_exec_error(x, RL_SQLSTATE_NAME_TOO_LONG, -1, "identifier \"%s\" is too long",
+                             st->newname);
     rl_relation rel;
     int found = alter_target(x, st->relation, st->missing_ok, &rel);
     if (found <= 0)
@@ -849,15 +877,18 @@ int rl_ddl_rename(rl_exec *x, const PgQuery__RenameStmt *st)
         rl_error keep = *x->err;
         if (rel.kind == RL_REL_TEMP ? temp_find(x->s, newname) != NULL
                                     : rl_relation_lookup(x, rel.schema, newname, &other) == 0)
-            rc = rl_exec_error(x, RL_SQLSTATE_DUPLICATE_TABLE, -1, "relation \"%s\" already exists", newname);
+            rc = rl_exec_error(x, RL_SQLSTATE_DUPLICATE_TABLE, -1, "relation \"%s\" already exists",
+                               newname);
         else
             *x->err = keep;
     } else {
         int c = shape_find(&ns, st->subname);
         if (c < 0)
-            rc = rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1, "column \"%s\" does not exist", st->subname);
+            rc = rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1, "column \"%s\" does not exist",
+                               st->subname);
         else if (shape_find(&ns, st->newname) >= 0)
-            rc = rl_exec_error(x, RL_SQLSTATE_DUPLICATE_COLUMN, -1, "column \"%s\" of relation \"%s\" already exists",
+            rc = rl_exec_error(x, RL_SQLSTATE_DUPLICATE_COLUMN, -1,
+                               "column \"%s\" of relation \"%s\" already exists",
                                st->newname, rel.name);
         else
             ns.cols[c].name = st->newname;

@@ -28,7 +28,10 @@
 
 /* ------------------------------------------------------------- helpers */
 
-static int oom(rl_exec *x) { return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory"); }
+static int oom(rl_exec *x)
+{
+    return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+}
 
 /* Columns that belong to the table (everything before the hidden ctid). */
 static size_t table_ncols(const rl_rowset *rs)
@@ -67,7 +70,8 @@ int rl_dml_insert_row(rl_exec *x, const rl_relation *rel, const rl_value *row)
     if (rel->kind == RL_REL_TEMP)
         return rl_rowset_add(rel->temp->rows, row, NULL, x->err);
     if (rel->kind != RL_REL_STORED)
-        return rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1, "cannot change relation \"%s\"", rel->name);
+        return rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1, "cannot change relation \"%s\"",
+                             rel->name);
     rl_txn *txn = rl_exec_txn(x);
     if (!txn)
         return -1;
@@ -91,7 +95,8 @@ static int insert_targets(rl_exec *x, const PgQuery__InsertStmt *st, const rl_ro
         return 0;
     }
     if (st->n_cols > ntab + 1)
-        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "INSERT has more target columns than the table");
+        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+                             "INSERT has more target columns than the table");
     for (size_t i = 0; i < st->n_cols; i++) {
         const PgQuery__ResTarget *rt = st->cols[i]->res_target;
         if (rt->n_indirection)
@@ -143,7 +148,8 @@ static int insert_values_row(rl_exec *x, const rl_relation *rel, const rl_rowset
         return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, rl_node_location(items->items[ntarget]),
                              "INSERT has more expressions than target columns");
     if (listed && items->n_items < ntarget)
-        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "INSERT has more target columns than expressions");
+        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+                             "INSERT has more target columns than expressions");
     rl_value row[RL_MAX_COLUMNS + 1];
     null_row(shape, ntab, row);
     rl_arena arena = {0};
@@ -174,7 +180,8 @@ static int insert_select(rl_exec *x, const rl_relation *rel, const rl_rowset *sh
         return -1;
     int rc = 0;
     if (rs->ncols > ntarget)
-        rc = rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "INSERT has more expressions than target columns");
+        rc = rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+                           "INSERT has more expressions than target columns");
     for (size_t r = 0; rc == 0 && r < rs->nrows; r++) {
         rl_value row[RL_MAX_COLUMNS + 1];
         null_row(shape, ntab, row);
@@ -205,7 +212,8 @@ int rl_dml_insert(rl_exec *x, const PgQuery__InsertStmt *st)
     if (rl_relation_resolve(x, st->relation, &rel) < 0)
         return -1;
     if (rel.kind == RL_REL_VIRTUAL)
-        return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, st->relation->location, "permission denied for table %s",
+        return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, st->relation->location,
+                             "permission denied for table %s",
                              rel.name);
     rl_rowset *shape = rl_relation_shape(x, &rel, rel.name);
     if (!shape)
@@ -213,7 +221,8 @@ int rl_dml_insert(rl_exec *x, const PgQuery__InsertStmt *st)
     size_t ntab = table_ncols(shape), ntarget = 0;
     int tcols[RL_MAX_COLUMNS + 1];
     uint64_t count = 0;
-    int rc = ntab > RL_MAX_COLUMNS ? rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1, "too many columns") : 0;
+    int rc = ntab > RL_MAX_COLUMNS ? rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1,
+                                                   "too many columns") : 0;
     if (rc == 0)
         rc = insert_targets(x, st, shape, ntab, tcols, &ntarget);
     const PgQuery__SelectStmt *sel =
@@ -324,7 +333,8 @@ static int split_where(dml_job *j, const PgQuery__Node *w)
         return 0;
     }
     if (j->nconj == sizeof j->conj / sizeof j->conj[0])
-        return rl_exec_error(j->x, RL_SQLSTATE_STATEMENT_TOO_COMPLEX, -1, "WHERE has too many AND-ed conditions");
+        return rl_exec_error(j->x, RL_SQLSTATE_STATEMENT_TOO_COMPLEX, -1,
+                             "WHERE has too many AND-ed conditions");
     j->conj_ctid[j->nconj] = conj_is_ctid(j, w);
     j->conj[j->nconj++] = w;
     return 0;
@@ -717,7 +727,8 @@ static int job_open(dml_job *j, rl_exec *x, const PgQuery__RangeVar *rv,
     if (rl_relation_resolve(x, rv, &j->rel) < 0)
         return -1;
     if (j->rel.kind == RL_REL_VIRTUAL)
-        return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, rv->location, "permission denied for table %s",
+        return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, rv->location,
+                             "permission denied for table %s",
                              j->rel.name);
     if (nfrom > sizeof j->from / sizeof j->from[0])
         return rl_exec_error(x, RL_SQLSTATE_STATEMENT_TOO_COMPLEX, -1, "too many FROM items");
@@ -1064,7 +1075,8 @@ int rl_dml_delete(rl_exec *x, const PgQuery__DeleteStmt *st)
         rc = job_open(&j, x, st->relation, st->with_clause, st->using_clause,
                       st->n_using_clause, st->where_clause);
         if (rc == 0 && j.rel.kind == RL_REL_STORED && !j.target->src && j.target->nrows)
-            rc = rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "scan of \"%s\" lost its row keys",
+            rc = rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1,
+                               "scan of \"%s\" lost its row keys",
                                j.rel.name);
         if (rc == 0 && j.rel.kind == RL_REL_TEMP &&
             !(dc.gone = calloc(j.target->nrows + 1, sizeof *dc.gone)))

@@ -303,7 +303,8 @@ static int apply_varchar_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod, boo
     if (i == v->d.v.s.len)
         return 0;
     if (!explicit_cast)
-        return rl_exec_error(c->x, RL_SQLSTATE_STRING_DATA_RIGHT_TRUNCATION, loc, "value too long for type character varying(%d)",
+        return rl_exec_error(c->x, RL_SQLSTATE_STRING_DATA_RIGHT_TRUNCATION, loc,
+                             "value too long for type character varying(%d)",
                              (int)max);
     v->d.v.s.len = i;
     return 0;
@@ -666,7 +667,8 @@ static int cmp_bytes(const rl_value *a, const rl_value *b)
 
 static int op_error(rl_expr_ctx *c, const char *op, uint32_t a, uint32_t b, int loc)
 {
-    rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, loc, "operator does not exist: %s %s %s", rl_oid_type_name(a), op,
+    rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, loc, "operator does not exist: %s %s %s",
+                  rl_oid_type_name(a), op,
                   rl_oid_type_name(b));
     rl_error_hint(c->x->err, "No operator matches the given name and argument types. You might "
                              "need to add explicit type casts.");
@@ -797,14 +799,16 @@ int rl_type_from_typename(rl_exec *x, const PgQuery__TypeName *tn, uint32_t *oid
     if (tn->n_names > 1) {
         const char *schema = node_str(tn->names[tn->n_names - 2]);
         if (!schema || strcmp(schema, "pg_catalog") != 0)
-            return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, tn->location, "type \"%s.%s\" does not exist",
+            return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, tn->location,
+                                 "type \"%s.%s\" does not exist",
                                  schema ? schema : "", name);
     }
     uint32_t o = special_type_oid(name);
     if (!o)
         o = rl_type_oid(rl_type_from_name(name));
     if (!o)
-        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, tn->location, "type \"%s\" does not exist", name);
+        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, tn->location,
+                             "type \"%s\" does not exist", name);
     *typmod = -1;
     long m1, m2;
     if (o == RL_OID_VARCHAR && tn->n_typmods == 1 && typmod_value(tn->typmods[0], &m1) == 0) {
@@ -873,14 +877,16 @@ static int split_colref(rl_expr_ctx *c, const PgQuery__ColumnRef *cr, colref *ou
     out->rel = out->name = NULL;
     size_t n = cr->n_fields;
     if (n == 0 || n > 4)
-        return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, cr->location, "improper qualified name");
+        return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, cr->location,
+                             "improper qualified name");
     const PgQuery__Node *last = cr->fields[n - 1];
     if (last->node_case != PG_QUERY__NODE__NODE_A_STAR)
         out->name = node_str(last);
     if (n >= 2)
         out->rel = node_str(cr->fields[n - 2]);
     if ((last->node_case != PG_QUERY__NODE__NODE_A_STAR && !out->name) || (n >= 2 && !out->rel))
-        return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, cr->location, "improper qualified name");
+        return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, cr->location,
+                             "improper qualified name");
     return 0;
 }
 
@@ -962,7 +968,8 @@ static int eval_colref(rl_expr_ctx *c, const PgQuery__ColumnRef *cr, rl_value *o
         bool seen = false;
         long i = find_col_cached(b->rs, cr, &r, &seen);
         if (i == -2)
-            return rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_COLUMN, cr->location, "column reference \"%s\" is ambiguous",
+            return rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_COLUMN, cr->location,
+                                 "column reference \"%s\" is ambiguous",
                                  r.name);
         rel_seen |= seen;
         if (i < 0)
@@ -978,9 +985,11 @@ static int eval_colref(rl_expr_ctx *c, const PgQuery__ColumnRef *cr, rl_value *o
         return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_TABLE, cr->location,
                              "missing FROM-clause entry for table \"%s\"", r.rel);
     if (r.rel)
-        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_COLUMN, cr->location, "column %s.%s does not exist", r.rel,
+        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_COLUMN, cr->location,
+                             "column %s.%s does not exist", r.rel,
                              r.name);
-    return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_COLUMN, cr->location, "column \"%s\" does not exist", r.name);
+    return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_COLUMN, cr->location,
+                         "column \"%s\" does not exist", r.name);
 }
 
 /* ------------------------------------------------------------ literals */
@@ -1025,7 +1034,8 @@ static int eval_const(rl_expr_ctx *c, const PgQuery__AConst *k, rl_value *out)
 static int eval_param(rl_expr_ctx *c, const PgQuery__ParamRef *p, rl_value *out)
 {
     if (p->number < 1 || (size_t)p->number > c->x->nparams || !c->x->params)
-        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_PARAMETER, p->location, "there is no parameter $%d", p->number);
+        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_PARAMETER, p->location,
+                             "there is no parameter $%d", p->number);
     *out = c->x->params[p->number - 1];
     return 0;
 }
@@ -1041,7 +1051,8 @@ static int eval_tri(rl_expr_ctx *c, const PgQuery__Node *node, const char *what,
     if (v.oid == RL_OID_UNKNOWN && rl_value_coerce(c, &v, RL_OID_BOOL, -1, false, &v, loc) < 0)
         return -1;
     if (v.oid != RL_OID_BOOL)
-        return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, loc, "argument of %s must be type boolean, not type %s",
+        return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, loc,
+                             "argument of %s must be type boolean, not type %s",
                              what, rl_oid_type_name(v.oid));
     return v.d.isnull ? 2 : v.d.v.b;
 }
@@ -1438,7 +1449,8 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
             }
             return arith(c, '-', &zero, &b, out, e->location);
         }
-        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, e->location, "operator does not exist: %s %s", op,
+        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, e->location,
+                             "operator does not exist: %s %s", op,
                              rl_oid_type_name(b.oid));
     }
     if (rl_expr_eval(c, e->lexpr, &a) < 0 || rl_expr_eval(c, e->rexpr, &b) < 0)
@@ -1735,7 +1747,8 @@ static int no_function(rl_expr_ctx *c, const char *name, size_t nargs, const rl_
     for (size_t i = 0; i < nargs && off < sizeof types; i++)
         off += (size_t)snprintf(types + off, sizeof types - off, "%s%s", i ? ", " : "",
                                 rl_oid_type_name(args[i].oid));
-    rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, loc, "function %s(%s) does not exist", name, types);
+    rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, loc, "function %s(%s) does not exist", name,
+                  types);
     rl_error_hint(c->x->err, "No function matches the given name and argument types. You might "
                              "need to add explicit type casts.");
     return -1;
@@ -1928,7 +1941,8 @@ static int fn_split_part(rl_expr_ctx *c, size_t n, rl_value *args, rl_value *out
     }
     int64_t field = args[2].d.v.i;
     if (field == 0)
-        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1, "field position must not be zero");
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "field position must not be zero");
     const uint8_t *s = args[0].d.v.s.p, *d = args[1].d.v.s.p;
     size_t sn = args[0].d.v.s.len, dn = args[1].d.v.s.len;
     /* split into fields; negative positions count from the end */
@@ -2023,7 +2037,8 @@ static int fn_database_size(rl_expr_ctx *c, size_t n, rl_value *args, rl_value *
     }
     const char *db = c->x->s->eng->database;
     if (strlen(db) != args[0].d.v.s.len || memcmp(db, args[0].d.v.s.p, args[0].d.v.s.len) != 0)
-        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_CATALOG_NAME, loc, "database \"%.*s\" does not exist",
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_CATALOG_NAME, loc,
+                             "database \"%.*s\" does not exist",
                              (int)args[0].d.v.s.len, (const char *)args[0].d.v.s.p);
     set_int(out, RL_OID_INT8, (int64_t)rl_catalog_size_bytes(c->x->s->eng->cat));
     return 0;
@@ -2033,11 +2048,13 @@ static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *o
 {
     const char *name = func_name(f);
     if (!name)
-        return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, f->location, "malformed function call");
+        return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, f->location,
+                             "malformed function call");
     if (f->n_funcname > 1) {
         const char *schema = node_str(f->funcname[f->n_funcname - 2]);
         if (!schema || strcmp(schema, "pg_catalog") != 0)
-            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_SCHEMA_NAME, f->location, "schema \"%s\" does not exist",
+            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_SCHEMA_NAME, f->location,
+                                 "schema \"%s\" does not exist",
                                  schema ? schema : "");
     }
     if (f->over)
@@ -2046,7 +2063,8 @@ static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *o
     if (is_aggregate_name(name))
         return eval_aggregate(c, f, name, out);
     if (f->n_args > MAX_FUNC_ARGS || f->agg_star)
-        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, f->location, "function %s does not exist", name);
+        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, f->location,
+                             "function %s does not exist", name);
     rl_value args[MAX_FUNC_ARGS];
     size_t n = f->n_args;
     for (size_t i = 0; i < n; i++)

@@ -1446,7 +1446,8 @@ int rl_pgcatalog_fill(rl_exec *x, int id, const rl_scan_keys *keys, const rl_row
     sink.map = malloc((dst->ncols ? dst->ncols : 1) * sizeof *sink.map);
     sink.out = malloc((dst->ncols ? dst->ncols : 1) * sizeof *sink.out);
     int rc = sink.map && sink.out ? sink_map(x, id, dst, sink.map)
-                                  : rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+                                  : rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1,
+                                                  "out of memory");
     gen_ctx g;
     memset(&g, 0, sizeof g);
     g.x = x;

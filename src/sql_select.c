@@ -175,7 +175,8 @@ rl_rowset *rl_values_run(rl_exec *x, const PgQuery__SelectStmt *st, const char *
         if (i == 0)
             ncols = l->list->n_items;
         else if (l->list->n_items != ncols)
-            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "VALUES lists must all be the same length"), NULL;
+            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+                                 "VALUES lists must all be the same length"), NULL;
     }
     if (ncolnames > ncols)
         return rl_exec_error(x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE, -1,
@@ -752,9 +753,11 @@ static rl_rowset *from_subselect(sel *S, const PgQuery__RangeSubselect *rs_node)
                              "LATERAL subqueries are not supported"),
                NULL;
     if (!rs_node->subquery || rs_node->subquery->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
-        return rl_exec_error(S->x, RL_SQLSTATE_SYNTAX_ERROR, -1, "malformed subquery in FROM"), NULL;
+        return rl_exec_error(S->x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+                             "malformed subquery in FROM"), NULL;
     if (!rs_node->alias || !rs_node->alias->aliasname)
-        return rl_exec_error(S->x, RL_SQLSTATE_SYNTAX_ERROR, -1, "subquery in FROM must have an alias"), NULL;
+        return rl_exec_error(S->x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+                             "subquery in FROM must have an alias"), NULL;
     /* a typing run needs the subquery's columns only, so its subqueries too */
     rl_rowset *rs =
         run_raw_mode(S->x, rs_node->subquery->select_stmt, S->outer, S->ctes, S->type_only);
@@ -1600,7 +1603,8 @@ static int plan_sort(sel *S, const PgQuery__SelectStmt *st, const rl_colmeta *me
             int pos = rl_const(e->a_const)->ival->ival;
             if (pos < 1 || (size_t)pos > nout) {
                 free(k);
-                return rl_exec_error(S->x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE, e->a_const->location,
+                return rl_exec_error(S->x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE,
+                                     e->a_const->location,
                                      "ORDER BY position %d is not in select list", pos);
             }
             k[i].outcol = pos - 1;
@@ -1938,8 +1942,10 @@ static rl_rowset *finish_rows(sel *S, const PgQuery__SelectStmt *st, rl_rowset *
                               rl_rowset *keys, const skey *k, size_t nk)
 {
     int64_t limit, offset;
-    if (eval_count(S, st->limit_count, "LIMIT", RL_SQLSTATE_INVALID_ROW_COUNT_IN_LIMIT_CLAUSE, &limit) < 0 ||
-        eval_count(S, st->limit_offset, "OFFSET", RL_SQLSTATE_INVALID_ROW_COUNT_IN_RESULT_OFFSET_CLAUSE, &offset) < 0)
+    if (eval_count(S, st->limit_count, "LIMIT", RL_SQLSTATE_INVALID_ROW_COUNT_IN_LIMIT_CLAUSE,
+                   &limit) < 0 ||
+        eval_count(S, st->limit_offset, "OFFSET",
+                   RL_SQLSTATE_INVALID_ROW_COUNT_IN_RESULT_OFFSET_CLAUSE, &offset) < 0)
         return NULL;
     if (nk == 0 && limit < 0 && offset <= 0)
         return rows; /* nothing to do: hand the same row set back */
@@ -2097,7 +2103,8 @@ static int check_locking(sel *S, const PgQuery__SelectStmt *st, bool aggregated)
     else if (aggregated)
         why = "aggregate functions";
     if (why)
-        return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1, "%s is not allowed with %s",
+        return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "%s is not allowed with %s",
                              what, why);
     for (size_t i = 0; i < st->n_locking_clause; i++) {
         const PgQuery__Node *n = st->locking_clause[i];
@@ -2118,7 +2125,8 @@ static int check_locking(sel *S, const PgQuery__SelectStmt *st, bool aggregated)
         }
     }
     if (S->x->s->read_only_txn)
-        return rl_exec_error(S->x, RL_SQLSTATE_READ_ONLY_SQL_TRANSACTION, -1, "cannot execute SELECT %s in a read-only transaction",
+        return rl_exec_error(S->x, RL_SQLSTATE_READ_ONLY_SQL_TRANSACTION, -1,
+                             "cannot execute SELECT %s in a read-only transaction",
                              what);
     return 0;
 }

@@ -376,7 +376,8 @@ int rl_exec_check_cancel(rl_exec *x)
 {
     if (atomic_load(&x->s->cancel)) {
         atomic_store(&x->s->cancel, false);
-        return rl_exec_error(x, RL_SQLSTATE_QUERY_CANCELED, -1, "canceling statement due to user request");
+        return rl_exec_error(x, RL_SQLSTATE_QUERY_CANCELED, -1,
+                             "canceling statement due to user request");
     }
     return 0;
 }
@@ -389,7 +390,8 @@ int rl_exec_check_stack(rl_exec *x)
 int rl_send_complete(rl_exec *x, const char *tag)
 {
     if (x->sink && x->sink->command_complete && x->sink->command_complete(x->sink->ctx, tag) < 0)
-        return rl_exec_error(x, RL_SQLSTATE_CONNECTION_FAILURE, -1, "the client connection was lost");
+        return rl_exec_error(x, RL_SQLSTATE_CONNECTION_FAILURE, -1,
+                             "the client connection was lost");
     return 0;
 }
 

@@ -6,6 +6,7 @@
 #   make check      everything CI runs: test, asan-test, fuzz (bounded)
 #   make test       build and run every test (layer map, unit, property, integration, S3)
 #   make layers     check that every src/ include follows the layer map (src/LAYERS)
+#                   and that no SQLSTATE is spelled outside src/error.h
 #   make asan-test  the same tests built with AddressSanitizer + UBSan
 #   make fuzz       build libFuzzer targets (clang) and run each for FUZZ_SECONDS
 #   make bench      RockLake vs PostgreSQL 15 benchmark (not a test; BENCH_FLAGS=--quick)
@@ -62,9 +63,10 @@ test: $(BUILD)/rocklake $(BUILD)/lakedriver $(TESTS) $(TEST_HELPERS)
 	BUILD=$(BUILD) tests/run.sh
 
 # The layer map of src/ (src/LAYERS, docs/architecture.md): also the first
-# suite of `make test` (tests/test_layers.py).
+# suite of `make test` (tests/test_layers.py), with the SQLSTATE spelling check.
 layers:
 	python3 scripts/check-layers.py
+	python3 scripts/check-sqlstates.py
 
 asan-test:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \

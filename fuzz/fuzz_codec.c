@@ -14,6 +14,7 @@
  *  - text input that parses prints text that parses to the same text.
  */
 #include "codec.h"
+#include "pgtype.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -888,11 +888,11 @@ static int check_digest(checker *c, kv_db *kv, rl_error *err)
 {
     kv_verify_report *r = malloc(sizeof *r);
     if (!r)
-        return rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory while checking");
+        return rl_error_set(err, RL_SQLSTATE_INTERNAL_ERROR, "out of memory while checking");
     kv_error ke;
     if (kv_verify(kv, r, &ke) < 0) {
         free(r);
-        return rl_error_set(err, RL_SQLSTATE_IO, "reading the store for its digest: %s (%s)",
+        return rl_error_set(err, RL_SQLSTATE_IO_ERROR, "reading the store for its digest: %s (%s)",
                             ke.message, kv_error_kind_name(ke.kind));
     }
     if (!r->has_digest && r->keys)
@@ -954,10 +954,10 @@ static int scan(checker *c, kv_db *kv, rl_error *err)
         kv_iter_free(it);
     }
     if (rc < 0)
-        return rl_error_set(err, RL_SQLSTATE_IO, "scanning the store: %s (%s)", ke.message,
+        return rl_error_set(err, RL_SQLSTATE_IO_ERROR, "scanning the store: %s (%s)", ke.message,
                             kv_error_kind_name(ke.kind));
     if (c->oom)
-        return rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory while checking");
+        return rl_error_set(err, RL_SQLSTATE_INTERNAL_ERROR, "out of memory while checking");
     return 0;
 }
 

@@ -1,10 +1,10 @@
 /*
  * codec.h — RockLake's value codec: one catalog row's non-key columns as bytes.
  *
- * Owns: the SQL value model (rl_type, rl_datum), the framed row encoding that
- * is stored as a SlateDB value, and text <-> datum conversion in PostgreSQL's
- * output formats (used by inspect and, later, the SQL layer). Knows nothing of
- * DuckLake tables: callers pass column types (from desc.h).
+ * Owns: the SQL value model (rl_type, rl_datum, the type names) and the
+ * framed row encoding that is stored as a SlateDB value. Knows nothing of
+ * DuckLake tables (callers pass column types, from desc.h) nor of
+ * PostgreSQL's text and binary forms of a value (pgtype.h).
  *
  * Encoding of a row value (docs/key-layout.md, "Values"):
  *   byte 0      tag of the table the row belongs to (a wrong tag is an error)
@@ -119,26 +119,5 @@ rl_codec_status rl_row_decode(const uint8_t *value, size_t vlen, uint8_t tag,
 /* Read just the header: tag and encoded column count. */
 rl_codec_status rl_row_peek(const uint8_t *value, size_t vlen, uint8_t *tag,
                             size_t *ncols);
-
-/* Text in PostgreSQL's output format (what psql prints): appends to `out`.
- * NULL appends nothing (callers decide how to show NULL). bytea as \x<hex>,
- * timestamps ISO ("2024-01-02 03:04:05.123456+00" for tz, UTC), bool t/f,
- * interval in PG "postgres" style ("1 year 2 mons 3 days 04:05:06"). */
-void rl_datum_to_text(rl_buf *out, rl_type t, const rl_datum *d);
-
-/* Parse PostgreSQL input text for type `t` into *d. String-like results are
- * copied into `arena` (appended; the datum points into arena->data, so the
- * caller must not grow `arena` again before using the datum — pass a fresh
- * buffer per datum, or copy). Returns RL_CODEC_OK or RL_CODEC_ERR_INVALID
- * with a PostgreSQL-style message in err ("invalid input syntax for type
- * bigint: \"abc\""), or RL_CODEC_ERR_TOO_LARGE when a string-like result
- * would exceed RL_MAX_FIELD_BYTES (or memory runs out). */
-rl_codec_status rl_datum_from_text(rl_type t, const char *text, size_t len,
-                                   rl_datum *d, rl_buf *arena, char *err,
-                                   size_t errlen);
-
-/* Equality and ordering of two non-NULL datums of the same type, as
- * PostgreSQL orders them (strings bytewise = COLLATE "C"). */
-int rl_datum_compare(rl_type t, const rl_datum *a, const rl_datum *b);
 
 #endif

@@ -174,7 +174,7 @@ static const rl_table_desc *desc(demo *st, uint8_t tag)
 static int put(demo *st, demo_row *r)
 {
     if (r->bad)
-        return rl_error_set(st->err, RL_SQLSTATE_INTERNAL,
+        return rl_error_set(st->err, RL_SQLSTATE_INTERNAL_ERROR,
                             "demo: cannot set column \"%s\" of %s", r->bad, r->d->name);
     rl_txn_count_statement(st->txn); /* DuckLake sends one INSERT per row */
     return rl_txn_insert(st->txn, r->d, r->v, st->err);
@@ -188,7 +188,7 @@ static int replace(demo *st, demo_row *r)
     rl_buf key;
     rl_buf_init(&key, 0);
     rl_key_encode_row(&key, r->d, r->v, 0, NULL);
-    int rc = key.failed ? rl_error_set(st->err, RL_SQLSTATE_INTERNAL, "out of memory")
+    int rc = key.failed ? rl_error_set(st->err, RL_SQLSTATE_INTERNAL_ERROR, "out of memory")
                         : rl_txn_update(st->txn, r->d, key.data, key.len, r->v, st->err);
     rl_buf_free(&key);
     return rc;
@@ -799,7 +799,7 @@ static int extras_compaction(demo *st)
     int rc = rl_txn_get(st->txn, d, f, &old, st->err);
     if (rc <= 0)
         return rc < 0 ? -1
-                      : rl_error_set(st->err, RL_SQLSTATE_INTERNAL,
+                      : rl_error_set(st->err, RL_SQLSTATE_INTERNAL_ERROR,
                                      "demo: data file %" PRId64 " not found", st->last_file_id);
     /* copy before the next read on this txn reuses the borrowed row */
     demo_row r;
@@ -891,7 +891,7 @@ static int check_params(const rl_demo_params *p, rl_error *err)
 {
     if (p->tables < 1 || p->columns_per_table < 1 || p->columns_per_table > 60 ||
         p->files < 0 || p->history < 0 || p->files_per_commit < 1)
-        return rl_error_set(err, RL_SQLSTATE_INVALID_PARAMETER,
+        return rl_error_set(err, RL_SQLSTATE_INVALID_PARAMETER_VALUE,
                             "demo: need tables >= 1, 1 <= columns-per-table <= 60, files >= 0, "
                             "history >= 0, files-per-commit >= 1");
     return 0;
@@ -902,7 +902,7 @@ static int check_empty(rl_catalog *cat, rl_error *err)
 {
     if (rl_catalog_counter(cat, RL_COUNTER_NEXT_SNAPSHOT_ID) == 0)
         return 0;
-    rl_error_set(err, RL_SQLSTATE_OBJECT_STATE,
+    rl_error_set(err, RL_SQLSTATE_OBJECT_NOT_IN_PREREQUISITE_STATE,
                  "the catalog already has snapshots; a demo is only built into an empty "
                  "catalog");
     rl_error_hint(err, "use a new store path");
@@ -962,7 +962,7 @@ int rl_demo_build(rl_catalog *cat, const rl_demo_params *p, FILE *progress, rl_e
                .last_file_id = -1, .last_file_table = -1, .uuid_seq = 1};
     st.tables = calloc((size_t)p->tables, sizeof *st.tables);
     if (!st.tables)
-        return rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
+        return rl_error_set(err, RL_SQLSTATE_INTERNAL_ERROR, "out of memory");
     rl_buf_init(&st.changes, 0);
     int rc = build(&st, progress);
     rl_buf_free(&st.changes);

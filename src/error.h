@@ -4,6 +4,12 @@
  * Owns: the error record (SQLSTATE + message + optional detail/hint) and the
  * SQLSTATE codes RockLake uses. Fixed-size and caller-owned, so reporting an
  * error never allocates.
+ *
+ * Invariant: this is the one place a SQLSTATE is spelled. Every code the
+ * server reports is an RL_SQLSTATE_* constant below, named after
+ * PostgreSQL's condition name (errcodes.txt: RL_SQLSTATE_X is "x"), grouped
+ * by class; other files never write a 5-character SQLSTATE literal
+ * (scripts/check-sqlstates.py, run by `make layers` and tests/test_layers.py).
  */
 #ifndef ROCKLAKE_ERROR_H
 #define ROCKLAKE_ERROR_H
@@ -18,28 +24,130 @@ typedef struct rl_error {
     int position; /* 1-based character position in the query, 0 = none */
 } rl_error;
 
-#define RL_SQLSTATE_UNIQUE_VIOLATION "23505"
-#define RL_SQLSTATE_NOT_NULL_VIOLATION "23502"
-#define RL_SQLSTATE_NUMERIC_OUT_OF_RANGE "22003"
-#define RL_SQLSTATE_INVALID_TEXT "22P02"
-#define RL_SQLSTATE_SERIALIZATION_FAILURE "40001"
-#define RL_SQLSTATE_READ_ONLY_TRANSACTION "25006"
-#define RL_SQLSTATE_DUPLICATE_TABLE "42P07"
-#define RL_SQLSTATE_UNDEFINED_TABLE "42P01"
-#define RL_SQLSTATE_DATA_CORRUPTED "XX001"
-#define RL_SQLSTATE_INTERNAL "XX000"
-#define RL_SQLSTATE_IO "58030"
+/* Class 00 - successful completion */
+#define RL_SQLSTATE_SUCCESSFUL_COMPLETION "00000"
+
+/* Class 08 - connection exception */
+#define RL_SQLSTATE_CONNECTION_FAILURE "08006"
+#define RL_SQLSTATE_PROTOCOL_VIOLATION "08P01"
+
+/* Class 0A - feature not supported */
 #define RL_SQLSTATE_FEATURE_NOT_SUPPORTED "0A000"
-#define RL_SQLSTATE_INVALID_PARAMETER "22023"
-#define RL_SQLSTATE_ADMIN_SHUTDOWN "57P01"
-#define RL_SQLSTATE_OBJECT_STATE "55000"
-#define RL_SQLSTATE_PROGRAM_LIMIT "54000"
+
+/* Class 21 - cardinality violation */
+#define RL_SQLSTATE_CARDINALITY_VIOLATION "21000"
+
+/* Class 22 - data exception */
+#define RL_SQLSTATE_STRING_DATA_RIGHT_TRUNCATION "22001"
+#define RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE "22003"
+#define RL_SQLSTATE_INVALID_DATETIME_FORMAT "22007"
+#define RL_SQLSTATE_DATETIME_FIELD_OVERFLOW "22008"
+#define RL_SQLSTATE_DIVISION_BY_ZERO "22012"
+#define RL_SQLSTATE_INVALID_ROW_COUNT_IN_LIMIT_CLAUSE "2201W"
+#define RL_SQLSTATE_INVALID_ROW_COUNT_IN_RESULT_OFFSET_CLAUSE "2201X"
+#define RL_SQLSTATE_CHARACTER_NOT_IN_REPERTOIRE "22021"
+#define RL_SQLSTATE_INVALID_PARAMETER_VALUE "22023"
+#define RL_SQLSTATE_INVALID_TEXT_REPRESENTATION "22P02"
+#define RL_SQLSTATE_INVALID_BINARY_REPRESENTATION "22P03"
+#define RL_SQLSTATE_BAD_COPY_FILE_FORMAT "22P04"
+
+/* Class 23 - integrity constraint violation */
+#define RL_SQLSTATE_NOT_NULL_VIOLATION "23502"
+#define RL_SQLSTATE_UNIQUE_VIOLATION "23505"
+
+/* Class 25 - invalid transaction state */
+#define RL_SQLSTATE_ACTIVE_SQL_TRANSACTION "25001"
+#define RL_SQLSTATE_READ_ONLY_SQL_TRANSACTION "25006"
+#define RL_SQLSTATE_NO_ACTIVE_SQL_TRANSACTION "25P01"
+#define RL_SQLSTATE_IN_FAILED_SQL_TRANSACTION "25P02"
+#define RL_SQLSTATE_IDLE_IN_TRANSACTION_SESSION_TIMEOUT "25P03"
+
+/* Class 26 - invalid SQL statement name */
+#define RL_SQLSTATE_INVALID_SQL_STATEMENT_NAME "26000"
+
+/* Class 28 - invalid authorization specification */
+#define RL_SQLSTATE_INVALID_AUTHORIZATION_SPECIFICATION "28000"
+#define RL_SQLSTATE_INVALID_PASSWORD "28P01"
+
+/* Class 2B - dependent privilege descriptors still exist */
+#define RL_SQLSTATE_DEPENDENT_OBJECTS_STILL_EXIST "2BP01"
+
+/* Class 34 - invalid cursor name */
+#define RL_SQLSTATE_INVALID_CURSOR_NAME "34000"
+
+/* Class 3D - invalid catalog name */
+#define RL_SQLSTATE_INVALID_CATALOG_NAME "3D000"
+
+/* Class 3F - invalid schema name */
+#define RL_SQLSTATE_INVALID_SCHEMA_NAME "3F000"
+
+/* Class 40 - transaction rollback */
+#define RL_SQLSTATE_SERIALIZATION_FAILURE "40001"
+
+/* Class 42 - syntax error or access rule violation */
+#define RL_SQLSTATE_INSUFFICIENT_PRIVILEGE "42501"
+#define RL_SQLSTATE_SYNTAX_ERROR "42601"
+#define RL_SQLSTATE_NAME_TOO_LONG "42622"
+#define RL_SQLSTATE_DUPLICATE_COLUMN "42701"
+#define RL_SQLSTATE_AMBIGUOUS_COLUMN "42702"
+#define RL_SQLSTATE_UNDEFINED_COLUMN "42703"
+#define RL_SQLSTATE_UNDEFINED_OBJECT "42704"
+#define RL_SQLSTATE_AMBIGUOUS_FUNCTION "42725"
+#define RL_SQLSTATE_GROUPING_ERROR "42803"
+#define RL_SQLSTATE_DATATYPE_MISMATCH "42804"
+#define RL_SQLSTATE_WRONG_OBJECT_TYPE "42809"
+#define RL_SQLSTATE_CANNOT_COERCE "42846"
+#define RL_SQLSTATE_UNDEFINED_FUNCTION "42883"
+#define RL_SQLSTATE_RESERVED_NAME "42939"
+#define RL_SQLSTATE_UNDEFINED_TABLE "42P01"
+#define RL_SQLSTATE_UNDEFINED_PARAMETER "42P02"
+#define RL_SQLSTATE_DUPLICATE_CURSOR "42P03"
+#define RL_SQLSTATE_DUPLICATE_PREPARED_STATEMENT "42P05"
+#define RL_SQLSTATE_DUPLICATE_SCHEMA "42P06"
+#define RL_SQLSTATE_DUPLICATE_TABLE "42P07"
+#define RL_SQLSTATE_INVALID_COLUMN_REFERENCE "42P10"
+#define RL_SQLSTATE_INVALID_TABLE_DEFINITION "42P16"
+
+/* Class 53 - insufficient resources */
+#define RL_SQLSTATE_OUT_OF_MEMORY "53200"
+#define RL_SQLSTATE_TOO_MANY_CONNECTIONS "53300"
+#define RL_SQLSTATE_CONFIGURATION_LIMIT_EXCEEDED "53400"
+
+/* Class 54 - program limit exceeded */
+#define RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED "54000"
 #define RL_SQLSTATE_STATEMENT_TOO_COMPLEX "54001"
 #define RL_SQLSTATE_TOO_MANY_COLUMNS "54011"
-#define RL_SQLSTATE_BAD_ENCODING "22021"      /* character_not_in_repertoire */
+
+/* Class 55 - object not in prerequisite state */
+#define RL_SQLSTATE_OBJECT_NOT_IN_PREREQUISITE_STATE "55000"
+
+/* Class 57 - operator intervention */
 #define RL_SQLSTATE_QUERY_CANCELED "57014"
-#define RL_SQLSTATE_IDLE_IN_TXN_TIMEOUT "25P03"
-#define RL_SQLSTATE_TOO_MANY_CONNECTIONS "53300"
+#define RL_SQLSTATE_ADMIN_SHUTDOWN "57P01"
+
+/* Class 58 - system error */
+#define RL_SQLSTATE_IO_ERROR "58030"
+
+/* Class F0 - configuration file error */
+#define RL_SQLSTATE_CONFIG_FILE_ERROR "F0000"
+
+/* Class XX - internal error */
+#define RL_SQLSTATE_INTERNAL_ERROR "XX000"
+#define RL_SQLSTATE_DATA_CORRUPTED "XX001"
+
+/* Earlier spellings of the names above, kept while files outside #17's
+ * conversion (catalog.c, server.c, client.c, transfer.c...) still use them;
+ * new code uses PostgreSQL's condition names. */
+#define RL_SQLSTATE_INVALID_TEXT RL_SQLSTATE_INVALID_TEXT_REPRESENTATION
+#define RL_SQLSTATE_NUMERIC_OUT_OF_RANGE RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE
+#define RL_SQLSTATE_READ_ONLY_TRANSACTION RL_SQLSTATE_READ_ONLY_SQL_TRANSACTION
+#define RL_SQLSTATE_INTERNAL RL_SQLSTATE_INTERNAL_ERROR
+#define RL_SQLSTATE_IO RL_SQLSTATE_IO_ERROR
+#define RL_SQLSTATE_INVALID_PARAMETER RL_SQLSTATE_INVALID_PARAMETER_VALUE
+#define RL_SQLSTATE_OBJECT_STATE RL_SQLSTATE_OBJECT_NOT_IN_PREREQUISITE_STATE
+#define RL_SQLSTATE_PROGRAM_LIMIT RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED
+#define RL_SQLSTATE_BAD_ENCODING RL_SQLSTATE_CHARACTER_NOT_IN_REPERTOIRE
+#define RL_SQLSTATE_IDLE_IN_TXN_TIMEOUT RL_SQLSTATE_IDLE_IN_TRANSACTION_SESSION_TIMEOUT
 
 /* Fill *e (may be NULL) and return -1, so callers can `return rl_error_set(...)`. */
 int rl_error_set(rl_error *e, const char *sqlstate, const char *fmt, ...)

@@ -26,7 +26,7 @@ static void trim(char *s)
 
 static int line_error(rl_error *err, const char *path, int line, const char *what)
 {
-    return rl_error_set(err, "F0000", "%s:%d: %s", path, line, what);
+    return rl_error_set(err, RL_SQLSTATE_CONFIG_FILE_ERROR, "%s:%d: %s", path, line, what);
 }
 
 /* --------------------------------------------------------------- rules */
@@ -122,7 +122,8 @@ static int for_each_line(const char *path, const char *what,
 {
     FILE *f = fopen(path, "r");
     if (!f)
-        return rl_error_set(err, "58030", "cannot read the %s file \"%s\"", what, path);
+        return rl_error_set(err, RL_SQLSTATE_IO_ERROR, "cannot read the %s file \"%s\"", what,
+                            path);
     char line[1024];
     int lineno = 0, rc = 0;
     while (rc == 0 && fgets(line, sizeof line, f))
@@ -139,14 +140,14 @@ static int add_rule_line(char *line, const char *path, int lineno, void *ctx, rl
     hba_rule r;
     if (parse_rule(line, &r, path, lineno, err) < 0)
         return -1;
-    return push_rule(ctx, &r) ? 0 : rl_error_set(err, "53200", "out of memory");
+    return push_rule(ctx, &r) ? 0 : rl_error_set(err, RL_SQLSTATE_OUT_OF_MEMORY, "out of memory");
 }
 
 hba *hba_load(const char *path, rl_error *err)
 {
     hba *h = calloc(1, sizeof *h);
     if (!h) {
-        rl_error_set(err, "53200", "out of memory");
+        rl_error_set(err, RL_SQLSTATE_OUT_OF_MEMORY, "out of memory");
         return NULL;
     }
     if (for_each_line(path, "hba", add_rule_line, h, err) < 0) {
@@ -312,7 +313,7 @@ static int add_user_line(char *line, const char *path, int lineno, void *ctx, rl
         return -1;
     hba_user *nu = realloc(u->users, (u->n + 1) * sizeof *nu);
     if (!nu)
-        return rl_error_set(err, "53200", "out of memory");
+        return rl_error_set(err, RL_SQLSTATE_OUT_OF_MEMORY, "out of memory");
     u->users = nu;
     u->users[u->n++] = one;
     return 0;
@@ -322,7 +323,7 @@ hba_users *hba_users_load(const char *path, rl_error *err)
 {
     hba_users *u = calloc(1, sizeof *u);
     if (!u) {
-        rl_error_set(err, "53200", "out of memory");
+        rl_error_set(err, RL_SQLSTATE_OUT_OF_MEMORY, "out of memory");
         return NULL;
     }
     if (for_each_line(path, "users", add_user_line, u, err) < 0) {

@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "keys.h"
+#include "pgtype.h"
 #include "tags.h"
 
 /* ---------------------------------------------------------------- scans */
@@ -36,7 +37,7 @@ kv_iter *rl_scan_all(kv_db *kv, const uint8_t *prefix, size_t plen, kv_error *er
 static int kv_err(rl_error *err, const kv_error *ke, const char *what)
 {
     return rl_error_set(err, ke->kind == KV_ERR_CORRUPT ? RL_SQLSTATE_DATA_CORRUPTED
-                                                         : RL_SQLSTATE_IO,
+                                                         : RL_SQLSTATE_IO_ERROR,
                         "%s: %s (%s)", what, ke->message, kv_error_kind_name(ke->kind));
 }
 
@@ -85,7 +86,7 @@ int rl_dyn_defs_load(kv_db *kv, rl_dyn_defs *out, rl_error *err)
         if (defs_add(out, d->dyn_id, d, schema, &cap) < 0) {
             rl_dynamic_desc_free(d);
             kv_iter_free(it);
-            return rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
+            return rl_error_set(err, RL_SQLSTATE_INTERNAL_ERROR, "out of memory");
         }
     }
     kv_iter_free(it);
@@ -602,7 +603,7 @@ int rl_stats(rl_catalog *cat, const char *store, bool json, FILE *out, rl_error 
 {
     tag_total *t = calloc(256, sizeof *t);
     if (!t)
-        return rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
+        return rl_error_set(err, RL_SQLSTATE_INTERNAL_ERROR, "out of memory");
     kv_error ke;
     kv_iter *it = rl_scan_all(rl_catalog_kv(cat), NULL, 0, &ke);
     if (!it) {

@@ -120,7 +120,8 @@ int rl_lease_read(const char *url, const kv_options *kv, rl_lease_owner *o, rl_e
     if (!r) {
         if (kv_error_is_no_store(&ke))
             return 0; /* nobody created it: nobody writes it */
-        return rl_error_set(err, RL_SQLSTATE_IO, "reading the writer lease of \"%s\": %s", url,
+        return rl_error_set(err, RL_SQLSTATE_IO_ERROR, "reading the writer lease of \"%s\": %s",
+                            url,
                             ke.message);
     }
     rl_buf k;
@@ -131,7 +132,7 @@ int rl_lease_read(const char *url, const kv_options *kv, rl_lease_owner *o, rl_e
     int rc = kv_get(r, NULL, k.data, k.len, &v, &vlen, &ke);
     rl_buf_free(&k);
     if (rc < 0)
-        rl_error_set(err, RL_SQLSTATE_IO, "reading the writer lease of \"%s\": %s", url,
+        rl_error_set(err, RL_SQLSTATE_IO_ERROR, "reading the writer lease of \"%s\": %s", url,
                      ke.message);
     else if (rc == 1 && rl_lease_decode(v, vlen, o) < 0)
         rc = 0; /* unreadable: as if absent (check reports it) */
@@ -163,7 +164,7 @@ int rl_lease_refuse(rl_error *err, const char *url, const rl_lease_owner *o, int
         strftime(started, sizeof started, "%Y-%m-%d %H:%M:%SZ", &tm);
     if (age_ms < 0)
         age_ms = 0;
-    rl_error_set(err, RL_SQLSTATE_OBJECT_STATE,
+    rl_error_set(err, RL_SQLSTATE_OBJECT_NOT_IN_PREREQUISITE_STATE,
                  "store \"%s\" has a running writer: pid %" PRId64 " on host %s, listening on "
                  "%s, started %s, lease renewed %" PRId64 " ms ago",
                  url, o->pid, o->host, o->listen, started, age_ms);
@@ -241,7 +242,7 @@ rl_lease *rl_lease_start(kv_db *kv, const rl_lease_owner *o, rl_error *err)
 {
     rl_lease *l = calloc(1, sizeof *l);
     if (!l) {
-        rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
+        rl_error_set(err, RL_SQLSTATE_INTERNAL_ERROR, "out of memory");
         return NULL;
     }
     l->kv = kv;
@@ -251,8 +252,8 @@ rl_lease *rl_lease_start(kv_db *kv, const rl_lease_owner *o, rl_error *err)
     kv_error ke;
     rl_crash_point(RL_CRASH_LEASE_START);
     if (write_lease(l, &ke) < 0) {
-        rl_error_set(err, ke.kind == KV_ERR_FENCED ? RL_SQLSTATE_READ_ONLY_TRANSACTION
-                                                   : RL_SQLSTATE_IO,
+        rl_error_set(err, ke.kind == KV_ERR_FENCED ? RL_SQLSTATE_READ_ONLY_SQL_TRANSACTION
+                                                   : RL_SQLSTATE_IO_ERROR,
                      "writing the writer lease: %s", ke.message);
         free(l);
         return NULL;
@@ -267,7 +268,7 @@ rl_lease *rl_lease_start(kv_db *kv, const rl_lease_owner *o, rl_error *err)
         pthread_cond_destroy(&l->cv);
         pthread_mutex_destroy(&l->mu);
         free(l);
-        rl_error_set(err, RL_SQLSTATE_INTERNAL, "cannot start the writer-lease thread");
+        rl_error_set(err, RL_SQLSTATE_INTERNAL_ERROR, "cannot start the writer-lease thread");
         return NULL;
     }
     return l;

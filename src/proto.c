@@ -169,7 +169,7 @@ int proto_parse_startup(const proto_msg *m, proto_startup *out, rl_error *err)
     }
     out->kind = PROTO_STARTUP;
     if (out->version >> 16 != 3 || (out->version & 0xffff) != 0)
-        return rl_error_set(err, "0A000",
+        return rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
                             "unsupported frontend protocol %u.%u: server supports 3.0 to 3.0",
                             out->version >> 16, out->version & 0xffff);
     return parse_startup_params(&c, out, err);

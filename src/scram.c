@@ -182,7 +182,7 @@ void scram_init(scram_state *st, const scram_secret *secret)
 
 static int malformed(rl_error *err, const char *what)
 {
-    rl_error_set(err, "08P01", "malformed SCRAM message");
+    rl_error_set(err, RL_SQLSTATE_PROTOCOL_VIOLATION, "malformed SCRAM message");
     rl_error_detail(err, "%s", what);
     return -1;
 }
@@ -215,11 +215,13 @@ int scram_server_first(scram_state *st, const uint8_t *msg, size_t len, char *ou
         return malformed(err, "The client-first-message is too long or not text.");
     /* gs2-header: cbind flag, then an (unsupported) authzid */
     if (m[0] == 'p')
-        return rl_error_set(err, "08P01", "channel binding is not supported by this server");
+        return rl_error_set(err, RL_SQLSTATE_PROTOCOL_VIOLATION,
+                            "channel binding is not supported by this server");
     if ((m[0] != 'n' && m[0] != 'y') || m[1] != ',')
         return malformed(err, "Unexpected channel-binding flag.");
     if (m[2] != ',')
-        return rl_error_set(err, "0A000", "client uses authorization identity, but it is not "
+        return rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
+                            "client uses authorization identity, but it is not "
                                           "supported");
     memcpy(st->gs2_header, m, 3);
     st->gs2_header[3] = '\0';
@@ -241,7 +243,7 @@ int scram_server_first(scram_state *st, const uint8_t *msg, size_t len, char *ou
     uint8_t raw[18];
     char snonce[32], salt[2 * SCRAM_MAX_SALT];
     if (RAND_bytes(raw, sizeof raw) != 1)
-        return rl_error_set(err, "XX000", "could not generate a random nonce");
+        return rl_error_set(err, RL_SQLSTATE_INTERNAL_ERROR, "could not generate a random nonce");
     scram_b64_encode(raw, sizeof raw, snonce);
     snprintf(st->nonce, sizeof st->nonce, "%s%s", cnonce, snonce);
     scram_b64_encode(st->secret.salt, st->secret.salt_len, salt);

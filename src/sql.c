@@ -32,7 +32,7 @@ rl_engine *rl_engine_new(rl_catalog *cat, const rl_engine_options *opts, rl_erro
 {
     rl_engine *e = calloc(1, sizeof *e);
     if (!e) {
-        rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
+        rl_error_set(err, RL_SQLSTATE_INTERNAL_ERROR, "out of memory");
         return NULL;
     }
     e->cat = cat;
@@ -520,7 +520,8 @@ static int exec_transaction(rl_exec *x, const PgQuery__TransactionStmt *st)
     case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_BEGIN:
     case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_START:
         if (s->in_block) {
-            send_notice(x, "25001", "there is already a transaction in progress");
+            send_notice(x, RL_SQLSTATE_ACTIVE_SQL_TRANSACTION,
+                        "there is already a transaction in progress");
         } else {
             s->in_block = true;
             s->implicit = false;
@@ -529,7 +530,8 @@ static int exec_transaction(rl_exec *x, const PgQuery__TransactionStmt *st)
         return rl_send_complete(x, "BEGIN");
     case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT: {
         if (!s->in_block && !rl_lakes_any_txn(s)) {
-            send_notice(x, "25P01", "there is no transaction in progress");
+            send_notice(x, RL_SQLSTATE_NO_ACTIVE_SQL_TRANSACTION,
+                        "there is no transaction in progress");
             return rl_send_complete(x, "COMMIT");
         }
         bool was_failed = s->failed;
@@ -539,7 +541,8 @@ static int exec_transaction(rl_exec *x, const PgQuery__TransactionStmt *st)
     }
     case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK:
         if (!s->in_block && !rl_lakes_any_txn(s))
-            send_notice(x, "25P01", "there is no transaction in progress");
+            send_notice(x, RL_SQLSTATE_NO_ACTIVE_SQL_TRANSACTION,
+                        "there is no transaction in progress");
         finish_txn(s, false, NULL);
         return rl_send_complete(x, "ROLLBACK");
     default:
@@ -615,7 +618,8 @@ static int exec_set(rl_exec *x, const PgQuery__VariableSetStmt *st)
     }
     int idx = setting_index(st->name);
     if (idx < 0)
-        return rl_exec_error(x, "42704", -1, "unrecognized configuration parameter \"%s\"",
+        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
+                             "unrecognized configuration parameter \"%s\"",
                              st->name);
     if (st->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET ||
         st->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_SET_DEFAULT) {
@@ -632,10 +636,10 @@ static int exec_set(rl_exec *x, const PgQuery__VariableSetStmt *st)
         snprintf(value + used, sizeof value - used, "%s%s", i ? ", " : "", part);
     }
     if (setting_is_ms(setting_defaults[idx].name) && parse_ms(value, value, sizeof value) < 0)
-        return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER, -1,
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
                              "invalid value for parameter \"%s\": \"%s\"", st->name, value);
     if (setting_set(s, idx, value) < 0)
-        return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+        return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
     return rl_send_complete(x, "SET");
 }
 
@@ -652,7 +656,8 @@ static int send_text_rows(rl_exec *x, const char **names, size_t ncols, const ch
         cols[i].typmod = -1;
     }
     if (k && k->row_description && k->row_description(k->ctx, ncols, cols) < 0)
-        return rl_exec_error(x, "08006", -1, "the client connection was lost");
+        return rl_exec_error(x, RL_SQLSTATE_CONNECTION_FAILURE, -1,
+                             "the client connection was lost");
     for (size_t r = 0; r < nrows; r++) {
         rl_value v[4];
         memset(v, 0, sizeof v);
@@ -663,7 +668,8 @@ static int send_text_rows(rl_exec *x, const char **names, size_t ncols, const ch
             v[i].d.v.s.len = strlen(vals[r * ncols + i]);
         }
         if (k && k->data_row && k->data_row(k->ctx, ncols, v) < 0)
-            return rl_exec_error(x, "08006", -1, "the client connection was lost");
+            return rl_exec_error(x, RL_SQLSTATE_CONNECTION_FAILURE, -1,
+                                 "the client connection was lost");
     }
     return rl_send_complete(x, tag);
 }
@@ -683,7 +689,8 @@ static int exec_show(rl_exec *x, const PgQuery__VariableShowStmt *st)
     }
     int idx = setting_index(st->name);
     if (idx < 0)
-        return rl_exec_error(x, "42704", -1, "unrecognized configuration parameter \"%s\"",
+        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
+                             "unrecognized configuration parameter \"%s\"",
                              st->name);
     const char *name = setting_defaults[idx].name;
     char shown[64];
@@ -697,7 +704,8 @@ static int exec_discard(rl_exec *x, const PgQuery__DiscardStmt *st)
     /* a multi-statement query string is an implicit transaction block */
     const PgQuery__ParseResult *pending = s->pending ? rl_parsed_tree(s->pending) : NULL;
     if (s->in_block || (pending && pending->n_stmts > 1))
-        return rl_exec_error(x, "25001", -1, "DISCARD ALL cannot run inside a transaction block");
+        return rl_exec_error(x, RL_SQLSTATE_ACTIVE_SQL_TRANSACTION, -1,
+                             "DISCARD ALL cannot run inside a transaction block");
     if (st->target != PG_QUERY__DISCARD_MODE__DISCARD_ALL)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                              "RockLake supports only DISCARD ALL");
@@ -718,7 +726,8 @@ static int exec_deallocate(rl_exec *x, const PgQuery__DeallocateStmt *st)
         return rl_send_complete(x, "DEALLOCATE ALL");
     }
     if (!prepared_find(s, st->name))
-        return rl_exec_error(x, "26000", -1, "prepared statement \"%s\" does not exist",
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_SQL_STATEMENT_NAME, -1,
+                             "prepared statement \"%s\" does not exist",
                              st->name);
     prepared_close(s, st->name);
     return rl_send_complete(x, "DEALLOCATE");
@@ -763,7 +772,7 @@ static int exec_explain(rl_exec *x, const PgQuery__ExplainStmt *st)
     rl_buf_put_u8(&plan, 0);
     if (plan.failed) {
         rl_buf_free(&plan);
-        return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+        return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
     }
     /* one row per line, as PostgreSQL prints plans */
     const char *names[1] = {"QUERY PLAN"};
@@ -829,7 +838,7 @@ static rl_exec_status run_statement(rl_exec *x, const PgQuery__Node *n)
 {
     rl_session *s = x->s;
     if (s->failed && !is_transaction_exit(n)) {
-        rl_exec_error(x, "25P02", -1,
+        rl_exec_error(x, RL_SQLSTATE_IN_FAILED_SQL_TRANSACTION, -1,
                       "current transaction is aborted, commands ignored until end of "
                       "transaction block");
         return RL_EXEC_ERROR;
@@ -839,7 +848,7 @@ static rl_exec_status run_statement(rl_exec *x, const PgQuery__Node *n)
     if (rl_lakes_route(x, n) < 0)
         return RL_EXEC_ERROR;
     if ((s->read_only_txn || rl_catalog_read_only(s->eng->cat)) && statement_writes(n)) {
-        rl_exec_error(x, RL_SQLSTATE_READ_ONLY_TRANSACTION, -1,
+        rl_exec_error(x, RL_SQLSTATE_READ_ONLY_SQL_TRANSACTION, -1,
                       "cannot execute %s in a read-only transaction", statement_name(n));
         return RL_EXEC_ERROR;
     }
@@ -979,7 +988,7 @@ static rl_exec_status simple_query(rl_session *s, const char *sql, const rl_sink
     s->pending_next = 0;
     if (!s->pending_sql) {
         pending_clear(s);
-        rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
+        rl_error_set(err, RL_SQLSTATE_INTERNAL_ERROR, "out of memory");
         return RL_EXEC_ERROR;
     }
     return run_pending(s, sink, err);
@@ -1009,7 +1018,8 @@ rl_exec_status rl_session_copy_fail(rl_session *s, const char *message, const rl
 {
     (void)sink;
     rl_copy_in_abort(s);
-    rl_error_set(err, "57014", "COPY from stdin failed: %s", message ? message : "");
+    rl_error_set(err, RL_SQLSTATE_QUERY_CANCELED, "COPY from stdin failed: %s",
+                 message ? message : "");
     statement_failed(s);
     pending_clear(s);
     return RL_EXEC_ERROR;
@@ -1039,24 +1049,26 @@ int rl_session_parse(rl_session *s, const char *stmt_name, const char *sql, size
     rl_error_clear(err);
     rl_exec x = {.s = s, .err = err, .sql = sql};
     if (stmt_name[0] && prepared_find(s, stmt_name))
-        return rl_exec_error(&x, "42P05", -1, "prepared statement \"%s\" already exists",
+        return rl_exec_error(&x, RL_SQLSTATE_DUPLICATE_PREPARED_STATEMENT, -1,
+                             "prepared statement \"%s\" already exists",
                              stmt_name);
     if (nparams > 64)
-        return rl_exec_error(&x, "54000", -1, "RockLake accepts at most 64 parameters");
+        return rl_exec_error(&x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
+                             "RockLake accepts at most 64 parameters");
     rl_parsed *parsed;
     if (rl_parse(&x, sql, &parsed) < 0)
         return -1;
     const PgQuery__ParseResult *tree = rl_parsed_tree(parsed);
     if (tree && tree->n_stmts > 1) {
         rl_parsed_release(parsed);
-        return rl_exec_error(&x, "42601", -1,
+        return rl_exec_error(&x, RL_SQLSTATE_SYNTAX_ERROR, -1,
                              "cannot insert multiple commands into a prepared statement");
     }
     /* as PostgreSQL's exec_parse_message: after the raw parse, so a syntax
      * error is still 42601 */
     if (s->failed && !(tree && tree->n_stmts == 1 && is_transaction_exit(tree->stmts[0]->stmt))) {
         rl_parsed_release(parsed);
-        return rl_exec_error(&x, "25P02", -1,
+        return rl_exec_error(&x, RL_SQLSTATE_IN_FAILED_SQL_TRANSACTION, -1,
                              "current transaction is aborted, commands ignored until end of "
                              "transaction block");
     }
@@ -1066,7 +1078,7 @@ int rl_session_parse(rl_session *s, const char *stmt_name, const char *sql, size
     if (!p || !(p->sql = strdup(sql))) {
         free(p);
         rl_parsed_release(parsed);
-        return rl_exec_error(&x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+        return rl_exec_error(&x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
     }
     snprintf(p->name, sizeof p->name, "%s", stmt_name);
     p->parsed = parsed;
@@ -1122,7 +1134,7 @@ static int describe_prepared(rl_exec *x, rl_prepared *p, rl_describe *out)
     }
     out->has_rows = true;
     out->cols = cols_of(p->shape, &out->ncols);
-    return out->cols ? 0 : rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+    return out->cols ? 0 : rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
 }
 
 int rl_session_describe_statement(rl_session *s, const char *stmt_name, rl_describe *out,
@@ -1132,7 +1144,8 @@ int rl_session_describe_statement(rl_session *s, const char *stmt_name, rl_descr
     rl_prepared *p = prepared_find(s, stmt_name);
     rl_exec x = {.s = s, .err = err, .sql = p ? p->sql : NULL};
     if (!p)
-        return rl_exec_error(&x, "26000", -1, "prepared statement \"%s\" does not exist",
+        return rl_exec_error(&x, RL_SQLSTATE_INVALID_SQL_STATEMENT_NAME, -1,
+                             "prepared statement \"%s\" does not exist",
                              stmt_name);
     int rc = describe_prepared(&x, p, out);
     if (rc < 0)
@@ -1149,19 +1162,21 @@ int rl_session_bind(rl_session *s, const char *portal, const char *stmt_name, si
     rl_prepared *p = prepared_find(s, stmt_name);
     rl_exec x = {.s = s, .err = err, .sql = p ? p->sql : NULL};
     if (!p)
-        return rl_exec_error(&x, "26000", -1, "prepared statement \"%s\" does not exist",
+        return rl_exec_error(&x, RL_SQLSTATE_INVALID_SQL_STATEMENT_NAME, -1,
+                             "prepared statement \"%s\" does not exist",
                              stmt_name);
     if (nparams != p->nparams && !(p->nparams == 0 && nparams > 0))
-        return rl_exec_error(&x, "08P01", -1,
+        return rl_exec_error(&x, RL_SQLSTATE_PROTOCOL_VIOLATION, -1,
                              "bind message supplies %zu parameters, but prepared statement "
                              "\"%s\" requires %zu",
                              nparams, stmt_name, p->nparams);
     if (portal[0] && portal_find(s, portal))
-        return rl_exec_error(&x, "42P03", -1, "cursor \"%s\" already exists", portal);
+        return rl_exec_error(&x, RL_SQLSTATE_DUPLICATE_CURSOR, -1, "cursor \"%s\" already exists",
+                             portal);
     portal_close(s, portal);
     rl_portal *pt = calloc(1, sizeof *pt);
     if (!pt)
-        return rl_exec_error(&x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+        return rl_exec_error(&x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
     snprintf(pt->name, sizeof pt->name, "%s", portal);
     pt->stmt = p;
     pt->nparams = nparams;
@@ -1170,7 +1185,7 @@ int rl_session_bind(rl_session *s, const char *portal, const char *stmt_name, si
                                                  sizeof *pt->formats);
     if (!pt->params || !pt->formats) {
         portal_free(pt);
-        return rl_exec_error(&x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+        return rl_exec_error(&x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
     }
     pt->nformats = nresult_formats;
     for (size_t i = 0; i < nresult_formats; i++)
@@ -1217,7 +1232,8 @@ int rl_session_describe_portal(rl_session *s, const char *portal, rl_describe *o
     rl_portal *pt = portal_find(s, portal);
     rl_exec x = {.s = s, .err = err, .sql = pt ? pt->stmt->sql : NULL};
     if (!pt)
-        return rl_exec_error(&x, "34000", -1, "portal \"%s\" does not exist", portal);
+        return rl_exec_error(&x, RL_SQLSTATE_INVALID_CURSOR_NAME, -1,
+                             "portal \"%s\" does not exist", portal);
     x.params = pt->params;
     x.nparams = pt->nparams;
     int rc = describe_prepared(&x, pt->stmt, out);
@@ -1249,7 +1265,7 @@ static rl_exec_status portal_send_rows(rl_exec *x, rl_portal *pt, uint64_t max_r
         end = pt->sent + (size_t)max_rows;
     for (; pt->sent < end; pt->sent++) {
         if (k && k->data_row && k->data_row(k->ctx, rs->ncols, rl_rowset_row(rs, pt->sent)) < 0) {
-            rl_exec_error(x, "08006", -1, "the client connection was lost");
+            rl_exec_error(x, RL_SQLSTATE_CONNECTION_FAILURE, -1, "the client connection was lost");
             return RL_EXEC_ERROR;
         }
     }
@@ -1287,7 +1303,8 @@ static rl_exec_status execute_portal(rl_session *s, const char *portal, uint64_t
     rl_portal *pt = portal_find(s, portal);
     rl_exec x = {.s = s, .sink = sink, .err = err, .sql = pt ? pt->stmt->sql : NULL};
     if (!pt) {
-        rl_exec_error(&x, "34000", -1, "portal \"%s\" does not exist", portal);
+        rl_exec_error(&x, RL_SQLSTATE_INVALID_CURSOR_NAME, -1, "portal \"%s\" does not exist",
+                      portal);
         statement_failed(s);
         return RL_EXEC_ERROR;
     }
@@ -1306,7 +1323,7 @@ static rl_exec_status execute_portal(rl_session *s, const char *portal, uint64_t
     rl_exec_status st;
     if (n->node_case == PG_QUERY__NODE__NODE_SELECT_STMT) {
         if (s->failed) {
-            rl_exec_error(&x, "25P02", -1,
+            rl_exec_error(&x, RL_SQLSTATE_IN_FAILED_SQL_TRANSACTION, -1,
                           "current transaction is aborted, commands ignored until end of "
                           "transaction block");
             return RL_EXEC_ERROR;

@@ -1,11 +1,12 @@
 /*
  * sql_copy.c — COPY: TO STDOUT (binary and text) and FROM STDIN (binary and
- * text), plus PostgreSQL's binary send/receive format of single values
- * (shared with binary result columns through rl_value_to_binary).
+ * text), plus the binary send/receive of a single SQL value (shared with
+ * binary result columns through rl_value_to_binary and with Bind).
  *
  * Owns: struct rl_copy_in (the state of a COPY FROM STDIN between CopyData
- * messages), the per-type binary encoding (postgres_scanner.md §8), and the
- * COPY stream framing.
+ * messages), the COPY stream framing, and the binary form of the SQL
+ * layer's own types (oid and reg*, name, "char", tid, the arrays); every
+ * rl_type's binary form is pgtype.c's (postgres_scanner.md §8).
  *
  * Invariants:
  *  - COPY TO: every CopyData chunk holds whole rows (DuckDB's binary reader
@@ -25,6 +26,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "pgtype.h"
 #include "sql_int.h"
 #include "utf8.h"
 
@@ -34,78 +36,6 @@
 static const uint8_t copy_signature[11] = {'P', 'G', 'C', 'O', 'P', 'Y', '\n', 0xff, '\r', '\n', 0};
 
 /* ================================================== binary value encoding */
-
-/* numeric's canonical text ("-12.340", "NaN", "Infinity") -> PostgreSQL's
- * numeric_send: int16 ndigits, int16 weight, uint16 sign, uint16 dscale,
- * then base-10000 digits with leading/trailing zero groups stripped. */
-static bool numeric_encode(rl_buf *out, const char *s, size_t n)
-{
-    if (n == 3 && memcmp(s, "NaN", 3) == 0) {
-        rl_buf_put_be16(out, 0); rl_buf_put_be16(out, 0);
-        rl_buf_put_be16(out, 0xC000); rl_buf_put_be16(out, 0);
-        return true;
-    }
-    if ((n == 8 && memcmp(s, "Infinity", 8) == 0) || (n == 9 && memcmp(s, "-Infinity", 9) == 0)) {
-        rl_buf_put_be16(out, 0); rl_buf_put_be16(out, 0);
-        rl_buf_put_be16(out, s[0] == '-' ? 0xF000 : 0xD000); rl_buf_put_be16(out, 0);
-        return true;
-    }
-    size_t i = 0;
-    bool neg = false;
-    if (i < n && (s[i] == '-' || s[i] == '+'))
-        neg = s[i++] == '-';
-    size_t ib = i;
-    while (i < n && s[i] >= '0' && s[i] <= '9')
-        i++;
-    size_t ie = i, fb = i, fe = i;
-    if (i < n && s[i] == '.') {
-        fb = ++i;
-        while (i < n && s[i] >= '0' && s[i] <= '9')
-            i++;
-        fe = i;
-    }
-    if (i != n || (ie == ib && fe == fb))
-        return false; /* exponent forms never come from the codec */
-    while (ib < ie && s[ib] == '0')
-        ib++;
-    size_t nint = ie - ib, nfrac = fe - fb;
-    if (nfrac > 0x3FFF || nint > 0x20000)
-        return false;
-    size_t lpad = (4 - nint % 4) % 4, rpad = (4 - nfrac % 4) % 4;
-    size_t total = (lpad + nint + nfrac + rpad) / 4;
-    uint16_t *g = calloc(total ? total : 1, sizeof *g);
-    if (!g)
-        return false;
-    for (size_t k = 0; k < lpad + nint + nfrac + rpad; k++) {
-        size_t p = k; /* position in the padded digit string */
-        int dig = 0;
-        if (p >= lpad && p < lpad + nint)
-            dig = s[ib + p - lpad] - '0';
-        else if (p >= lpad + nint && p < lpad + nint + nfrac)
-            dig = s[fb + p - lpad - nint] - '0';
-        g[k / 4] = (uint16_t)(g[k / 4] * 10 + dig);
-    }
-    int weight = (int)((lpad + nint) / 4) - 1;
-    size_t first = 0, last = total;
-    while (first < last && g[first] == 0) {
-        first++;
-        weight--;
-    }
-    while (last > first && g[last - 1] == 0)
-        last--;
-    if (first == last) {
-        weight = 0;
-        neg = false;
-    }
-    rl_buf_put_be16(out, (uint16_t)(last - first));
-    rl_buf_put_be16(out, (uint16_t)(int16_t)weight);
-    rl_buf_put_be16(out, neg ? 0x4000 : 0);
-    rl_buf_put_be16(out, (uint16_t)nfrac);
-    for (size_t k = first; k < last; k++)
-        rl_buf_put_be16(out, g[k]);
-    free(g);
-    return true;
-}
 
 /* Split a one-dimensional array's text form "{a,b,"c d",NULL}" and append
  * PostgreSQL's binary array (ndim 1, has_null, element oid, dims, items). */
@@ -172,55 +102,18 @@ static bool array_encode(rl_buf *out, const rl_value *v, uint32_t elem_oid)
     return ok;
 }
 
-static uint32_t float4_bits(double d)
-{
-    float f = (float)d;
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-static uint64_t float8_bits(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    return u;
-}
-
+/* The SQL layer's own types (oid and reg*, name, "char", unknown literals,
+ * tid, the arrays) here; every rl_type through pgtype's typsend. */
 bool rl_copy_encode_binary(rl_buf *out, const rl_value *v)
 {
     const rl_datum *d = &v->d;
     switch (v->oid) {
-    case RL_OID_BOOL: rl_buf_put_u8(out, d->v.b ? 1 : 0); return true;
-    case RL_OID_INT2: rl_buf_put_be16(out, (uint16_t)(int16_t)d->v.i); return true;
-    case RL_OID_INT4:
-    case RL_OID_DATE:
     case RL_OID_OID:
     case RL_OID_REGCLASS:
     case RL_OID_REGPROC: rl_buf_put_be32(out, (uint32_t)(int32_t)d->v.i); return true;
-    case RL_OID_INT8:
-    case RL_OID_TIME:
-    case RL_OID_TIMESTAMP:
-    case RL_OID_TIMESTAMPTZ: rl_buf_put_be64(out, (uint64_t)d->v.i); return true;
-    case RL_OID_FLOAT4: rl_buf_put_be32(out, float4_bits(d->v.f)); return true;
-    case RL_OID_FLOAT8: rl_buf_put_be64(out, float8_bits(d->v.f)); return true;
-    case RL_OID_NUMERIC: return numeric_encode(out, (const char *)d->v.s.p, d->v.s.len);
-    case RL_OID_TEXT:
-    case RL_OID_VARCHAR:
     case RL_OID_NAME:
     case RL_OID_CHAR:
-    case RL_OID_BYTEA:
     case RL_OID_UNKNOWN: rl_buf_put(out, d->v.s.p, d->v.s.len); return true;
-    case RL_OID_UUID: rl_buf_put(out, d->v.uuid, 16); return true;
-    case RL_OID_TIMETZ:
-        rl_buf_put_be64(out, (uint64_t)d->v.timetz.us);
-        rl_buf_put_be32(out, (uint32_t)d->v.timetz.zone);
-        return true;
-    case RL_OID_INTERVAL:
-        rl_buf_put_be64(out, (uint64_t)d->v.interval.us);
-        rl_buf_put_be32(out, (uint32_t)d->v.interval.days);
-        rl_buf_put_be32(out, (uint32_t)d->v.interval.months);
-        return true;
     case RL_OID_TID:
         rl_buf_put_be32(out, (uint32_t)((uint64_t)d->v.i >> 16));
         rl_buf_put_be16(out, (uint16_t)(d->v.i & 0xffff));
@@ -228,7 +121,10 @@ bool rl_copy_encode_binary(rl_buf *out, const rl_value *v)
     case RL_OID_INT2_ARRAY: return array_encode(out, v, RL_OID_INT2);
     case RL_OID_INT4_ARRAY: return array_encode(out, v, RL_OID_INT4);
     case RL_OID_TEXT_ARRAY: return array_encode(out, v, RL_OID_TEXT);
-    default: return false;
+    default: {
+        rl_type t = rl_oid_type(v->oid);
+        return t != RL_T_INVALID && rl_datum_to_binary(out, t, d);
+    }
     }
 }
 
@@ -241,84 +137,22 @@ static int check_utf8(rl_exec *x, const uint8_t *p, size_t n)
     return rl_utf8_check(x->err, p, n);
 }
 
-static int bad_binary(rl_exec *x) { return rl_exec_error(x, "22P03", -1, "incorrect binary data format"); }
+static int bad_binary(rl_exec *x)
+{
+    return rl_exec_error(x, RL_SQLSTATE_INVALID_BINARY_REPRESENTATION, -1,
+                         "incorrect binary data format");
+}
 
 /* Fixed-size types: PostgreSQL reads past a short field ("insufficient data
  * left in message", 08P01) and complains about leftovers (22P03). */
 static int need_len(rl_exec *x, size_t len, size_t need)
 {
     if (len < need)
-        return rl_exec_error(x, "08P01", -1, "insufficient data left in message");
+        return rl_exec_error(x, RL_SQLSTATE_PROTOCOL_VIOLATION, -1,
+                             "insufficient data left in message");
     if (len > need)
         return bad_binary(x);
     return 0;
-}
-
-/* numeric_recv: validate and render the canonical text the codec stores. */
-static int numeric_decode(rl_exec *x, const uint8_t *p, size_t len, rl_arena *arena,
-                          rl_value *out)
-{
-    if (len < 8)
-        return rl_exec_error(x, "08P01", -1, "insufficient data left in message");
-    uint16_t ndigits = (uint16_t)(p[0] << 8 | p[1]);
-    int16_t weight = (int16_t)(p[2] << 8 | p[3]);
-    uint16_t sign = (uint16_t)(p[4] << 8 | p[5]);
-    uint16_t dscale = (uint16_t)(p[6] << 8 | p[7]);
-    if (len != 8 + 2u * ndigits)
-        return len < 8 + 2u * ndigits ? need_len(x, len, 8 + 2u * ndigits) : bad_binary(x);
-    const char *special = sign == 0xC000 ? "NaN" : sign == 0xD000 ? "Infinity"
-                        : sign == 0xF000 ? "-Infinity" : NULL;
-    if (!special && sign != 0 && sign != 0x4000)
-        return rl_exec_error(x, "22P03", -1, "invalid sign in external \"numeric\" value");
-    if (dscale > 0x3FFF)
-        return rl_exec_error(x, "22P03", -1, "invalid scale in external \"numeric\" value");
-    rl_buf t;
-    rl_buf_init(&t, 0);
-    if (special) {
-        rl_buf_put_str(&t, special);
-    } else {
-        uint16_t dig[ndigits ? ndigits : 1];
-        for (size_t i = 0; i < ndigits; i++) {
-            dig[i] = (uint16_t)(p[8 + 2 * i] << 8 | p[9 + 2 * i]);
-            if (dig[i] >= 10000) {
-                rl_buf_free(&t);
-                return rl_exec_error(x, "22P03", -1,
-                                     "invalid digit in external \"numeric\" value");
-            }
-        }
-        if (sign == 0x4000 && ndigits > 0)
-            rl_buf_put_u8(&t, '-');
-        if (weight < 0) {
-            rl_buf_put_u8(&t, '0');
-        } else {
-            for (int d = 0; d <= weight; d++) {
-                unsigned g = d < ndigits ? dig[d] : 0;
-                rl_buf_printf(&t, d == 0 ? "%u" : "%04u", g);
-            }
-        }
-        if (dscale > 0) {
-            rl_buf_put_u8(&t, '.');
-            size_t left = dscale;
-            for (int d = weight + 1; left > 0; d++) {
-                unsigned g = d >= 0 && d < ndigits ? dig[d] : 0;
-                char four[8];
-                snprintf(four, sizeof four, "%04u", g);
-                size_t take = left < 4 ? left : 4;
-                rl_buf_put(&t, four, take);
-                left -= take;
-            }
-        }
-    }
-    int rc = 0;
-    char *s = t.failed ? NULL : rl_arena_dup(arena, t.data, t.len);
-    if (!s)
-        rc = rl_exec_error(x, "53200", -1, "out of memory");
-    else {
-        out->d.v.s.p = (const uint8_t *)s;
-        out->d.v.s.len = t.len;
-    }
-    rl_buf_free(&t);
-    return rc;
 }
 
 static int decode_string(rl_exec *x, uint32_t oid, const uint8_t *p, size_t len,
@@ -328,7 +162,7 @@ static int decode_string(rl_exec *x, uint32_t oid, const uint8_t *p, size_t len,
         return -1;
     uint8_t *s = rl_arena_dup(arena, p, len ? len : 1);
     if (!s)
-        return rl_exec_error(x, "53200", -1, "out of memory");
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     out->d.v.s.p = s;
     out->d.v.s.len = len;
     return 0;
@@ -342,89 +176,54 @@ int rl_value_from_binary(rl_exec *x, uint32_t oid, int32_t typmod, const uint8_t
     out->typmod = typmod;
     rl_datum *d = &out->d;
     switch (oid) {
-    case RL_OID_BOOL:
-        if (len != 1)
-            return bad_binary(x);
-        d->v.b = p[0] != 0;
-        return 0;
-    case RL_OID_INT2:
-        if (need_len(x, len, 2) < 0)
-            return -1;
-        d->v.i = (int16_t)(p[0] << 8 | p[1]);
-        return 0;
-    case RL_OID_INT4:
-    case RL_OID_DATE:
     case RL_OID_OID:
     case RL_OID_REGCLASS:
     case RL_OID_REGPROC:
         if (need_len(x, len, 4) < 0)
             return -1;
-        d->v.i = oid == RL_OID_OID || oid == RL_OID_REGCLASS || oid == RL_OID_REGPROC
-                     ? (int64_t)rl_load_be32(p)
-                     : (int64_t)(int32_t)rl_load_be32(p);
-        return 0;
-    case RL_OID_INT8:
-    case RL_OID_TIME:
-    case RL_OID_TIMESTAMP:
-    case RL_OID_TIMESTAMPTZ:
-        if (need_len(x, len, 8) < 0)
-            return -1;
-        d->v.i = (int64_t)rl_load_be64(p);
-        if (oid == RL_OID_TIME && (d->v.i < 0 || d->v.i > 86400000000LL))
-            return rl_exec_error(x, "22008", -1, "time out of range");
-        return 0;
-    case RL_OID_FLOAT4: {
-        if (need_len(x, len, 4) < 0)
-            return -1;
-        uint32_t u = rl_load_be32(p);
-        float f;
-        memcpy(&f, &u, 4);
-        d->v.f = f;
-        return 0;
-    }
-    case RL_OID_FLOAT8: {
-        if (need_len(x, len, 8) < 0)
-            return -1;
-        uint64_t u = rl_load_be64(p);
-        memcpy(&d->v.f, &u, 8);
-        return 0;
-    }
-    case RL_OID_UUID:
-        if (need_len(x, len, 16) < 0)
-            return -1;
-        memcpy(d->v.uuid, p, 16);
-        return 0;
-    case RL_OID_TIMETZ:
-        if (need_len(x, len, 12) < 0)
-            return -1;
-        d->v.timetz.us = (int64_t)rl_load_be64(p);
-        d->v.timetz.zone = (int32_t)rl_load_be32(p + 8);
-        return 0;
-    case RL_OID_INTERVAL:
-        if (need_len(x, len, 16) < 0)
-            return -1;
-        d->v.interval.us = (int64_t)rl_load_be64(p);
-        d->v.interval.days = (int32_t)rl_load_be32(p + 8);
-        d->v.interval.months = (int32_t)rl_load_be32(p + 12);
+        d->v.i = (int64_t)rl_load_be32(p);
         return 0;
     case RL_OID_TID:
         if (need_len(x, len, 6) < 0)
             return -1;
         d->v.i = (int64_t)((uint64_t)rl_load_be32(p) << 16 | (uint64_t)(p[4] << 8 | p[5]));
         return 0;
-    case RL_OID_NUMERIC:
-        return numeric_decode(x, p, len, arena, out);
-    case RL_OID_TEXT:
-    case RL_OID_VARCHAR:
     case RL_OID_NAME:
     case RL_OID_CHAR:
-    case RL_OID_BYTEA:
     case RL_OID_UNKNOWN:
         return decode_string(x, oid, p, len, arena, out);
     default:
+        break;
+    }
+    rl_type t = rl_oid_type(oid);
+    if (t == RL_T_INVALID)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                              "binary input of type %s is not supported", rl_oid_type_name(oid));
+    rl_buf tmp;
+    rl_buf_init(&tmp, 0);
+    char msg[256] = "";
+    const char *sqlstate = NULL;
+    if (rl_datum_from_binary(t, p, len, d, &tmp, msg, sizeof msg, &sqlstate) != RL_CODEC_OK) {
+        rl_buf_free(&tmp);
+        return rl_exec_error(x, sqlstate, -1, "%s", msg);
     }
+    if (t == RL_T_TEXT || t == RL_T_VARCHAR || t == RL_T_BYTEA) {
+        /* the datum borrows p: client text must be UTF-8, then it is copied */
+        rl_buf_free(&tmp);
+        return decode_string(x, oid, d->v.s.p, d->v.s.len, arena, out);
+    }
+    int rc = 0;
+    if (t == RL_T_NUMERIC) {
+        /* the datum points into tmp: move its bytes to the arena */
+        uint8_t *s = rl_arena_dup(arena, d->v.s.len ? d->v.s.p : (const uint8_t *)"",
+                                  d->v.s.len ? d->v.s.len : 1);
+        if (!s)
+            rc = rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+        else
+            d->v.s.p = s;
+    }
+    rl_buf_free(&tmp);
+    return rc;
 }
 
 /* ===================================================================== options */
@@ -468,7 +267,8 @@ static int parse_copy_options(rl_exec *x, const PgQuery__CopyStmt *st, copy_opts
                 return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, de->location,
                                      "COPY format \"csv\" is not supported by RockLake");
             else
-                return rl_exec_error(x, "22023", de->location, "COPY format \"%s\" not recognized",
+                return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, de->location,
+                                     "COPY format \"%s\" not recognized",
                                      v ? v : "");
         } else if (strcmp(de->defname, "null") == 0 && v) {
             o->null_str = v;
@@ -487,7 +287,7 @@ static int parse_copy_options(rl_exec *x, const PgQuery__CopyStmt *st, copy_opts
             const PgQuery__Node *n = st->options[i];
             if (n->node_case == PG_QUERY__NODE__NODE_DEF_ELEM &&
                 strcmp(n->def_elem->defname, "format") != 0)
-                return rl_exec_error(x, "42601", n->def_elem->location,
+                return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, n->def_elem->location,
                                      "cannot specify %s in BINARY mode",
                                      strcmp(n->def_elem->defname, "null") == 0 ? "NULL"
                                                                                : "DELIMITER");
@@ -515,7 +315,8 @@ typedef struct copy_out {
 
 static int sink_fail(rl_exec *x)
 {
-    return rl_exec_error(x, "08006", -1, "could not send COPY data to the client");
+    return rl_exec_error(x, RL_SQLSTATE_CONNECTION_FAILURE, -1,
+                         "could not send COPY data to the client");
 }
 
 /* Send len bytes of COPY data (o->buf's, or part of them) to the client;
@@ -524,7 +325,7 @@ static int out_send(copy_out *o, const uint8_t *data, size_t len)
 {
     const rl_sink *k = o->x->sink;
     if (o->buf.failed)
-        return rl_exec_error(o->x, "53200", -1, "out of memory");
+        return rl_exec_error(o->x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     if (len && k && k->copy_out_data && k->copy_out_data(k->ctx, data, len) < 0)
         return sink_fail(o->x);
     return 0;
@@ -619,7 +420,7 @@ static rl_rowset *copy_source(rl_exec *x, const PgQuery__CopyStmt *st, size_t **
     *cols = calloc(n + st->n_attlist + 1, sizeof **cols);
     if (!*cols) {
         rl_rowset_free(rs);
-        rl_exec_error(x, "53200", -1, "out of memory");
+        rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
         return NULL;
     }
     if (st->n_attlist == 0 || st->query) {
@@ -634,7 +435,8 @@ static rl_rowset *copy_source(rl_exec *x, const PgQuery__CopyStmt *st, size_t **
         while (i < n && strcmp(rs->cols[i].name, name) != 0)
             i++;
         if (i == n) {
-            rl_exec_error(x, "42703", -1, "column \"%s\" of relation \"%s\" does not exist", name,
+            rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
+                          "column \"%s\" of relation \"%s\" does not exist", name,
                           st->relation->relname);
             free(*cols);
             rl_rowset_free(rs);
@@ -690,7 +492,7 @@ static int copy_stream_begin(void *ctx, size_t ncols)
     copy_stream *c = ctx;
     c->cols = calloc(ncols + 1, sizeof *c->cols);
     if (!c->cols)
-        return rl_exec_error(c->o->x, "53200", -1, "out of memory");
+        return rl_exec_error(c->o->x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     for (size_t i = 0; i < ncols; i++)
         c->cols[i] = i;
     return copy_header(c->o, ncols);
@@ -804,7 +606,7 @@ static int copy_in_map(rl_exec *x, const PgQuery__CopyStmt *st, rl_copy_in *ci)
     ci->nfields = st->n_attlist ? st->n_attlist : ci->ntab;
     ci->map = calloc(ci->nfields + 1, sizeof *ci->map);
     if (!ci->map)
-        return rl_exec_error(x, "53200", -1, "out of memory");
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     for (size_t f = 0; f < ci->nfields; f++) {
         if (!st->n_attlist) {
             ci->map[f] = f;
@@ -815,11 +617,13 @@ static int copy_in_map(rl_exec *x, const PgQuery__CopyStmt *st, rl_copy_in *ci)
         while (c < ci->ntab && strcmp(ci->shape->cols[c].name, name) != 0)
             c++;
         if (c == ci->ntab)
-            return rl_exec_error(x, "42703", -1, "column \"%s\" of relation \"%s\" does not exist",
+            return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
+                                 "column \"%s\" of relation \"%s\" does not exist",
                                  name, ci->rel.name);
         for (size_t g = 0; g < f; g++)
             if (ci->map[g] == c)
-                return rl_exec_error(x, "42701", -1, "column \"%s\" specified more than once",
+                return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_COLUMN, -1,
+                                     "column \"%s\" specified more than once",
                                      name);
         ci->map[f] = c;
     }
@@ -838,15 +642,16 @@ static rl_exec_status copy_from_start(rl_exec *x, const PgQuery__CopyStmt *st, c
         rl_copy_in_abort(x->s);
     rl_copy_in *ci = calloc(1, sizeof *ci);
     if (!ci)
-        return rl_exec_error(x, "53200", -1, "out of memory");
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     rl_buf_init(&ci->pending, 0);
     ci->opts = *op;
     ci->null_str = strdup(op->null_str);
-    int rc = ci->null_str ? 0 : rl_exec_error(x, "53200", -1, "out of memory");
+    int rc = ci->null_str ? 0 : rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     if (rc == 0)
         rc = rl_relation_resolve(x, st->relation, &ci->rel);
     if (rc == 0 && ci->rel.kind == RL_REL_VIRTUAL)
-        rc = rl_exec_error(x, "42809", -1, "cannot copy to view \"%s\"", ci->rel.name);
+        rc = rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1, "cannot copy to view \"%s\"",
+                           ci->rel.name);
     if (rc == 0 && !(ci->shape = rl_relation_shape(x, &ci->rel, ci->rel.name)))
         rc = -1;
     if (rc == 0) {
@@ -876,7 +681,7 @@ rl_exec_status rl_copy_start(rl_exec *x, const PgQuery__CopyStmt *st)
     if (st->is_from)
         return copy_from_start(x, st, &op);
     if (!st->relation && !st->query)
-        return rl_exec_error(x, "42601", -1, "COPY needs a table or a query");
+        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "COPY needs a table or a query");
     return copy_to(x, st, &op) < 0 ? RL_EXEC_ERROR : RL_EXEC_DONE;
 }
 
@@ -908,14 +713,17 @@ static int binary_header(rl_exec *x, rl_copy_in *ci, size_t *pos)
     size_t n = ci->pending.len;
     size_t cmp = n < sizeof copy_signature ? n : sizeof copy_signature;
     if (memcmp(p, copy_signature, cmp) != 0)
-        return rl_exec_error(x, "22P04", -1, "COPY file signature not recognized");
+        return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1,
+                             "COPY file signature not recognized");
     if (n < 19)
         return 0;
     uint32_t flags = rl_load_be32(p + 11), ext = rl_load_be32(p + 15);
     if (flags & (1u << 16))
-        return rl_exec_error(x, "22P04", -1, "invalid COPY file header (WITH OIDS)");
+        return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1,
+                             "invalid COPY file header (WITH OIDS)");
     if (flags & 0xFFFE0000u)
-        return rl_exec_error(x, "22P04", -1, "unrecognized critical flags in COPY file header");
+        return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1,
+                             "unrecognized critical flags in COPY file header");
     if (n < 19 + (size_t)ext)
         return 0;
     *pos = 19 + ext; /* header extensions are skipped, as PostgreSQL does */
@@ -936,7 +744,8 @@ static long long tuple_size(rl_exec *x, rl_copy_in *ci, const uint8_t *p, size_t
         return 2;
     }
     if (nf < 0 || (size_t)nf != ci->nfields)
-        return rl_exec_error(x, "22P04", -1, "row field count is %d, expected %zu", nf,
+        return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1,
+                             "row field count is %d, expected %zu", nf,
                              ci->nfields);
     size_t off = 2;
     for (int16_t f = 0; f < nf; f++) {
@@ -947,7 +756,7 @@ static long long tuple_size(rl_exec *x, rl_copy_in *ci, const uint8_t *p, size_t
         if (len == -1)
             continue;
         if (len < -1)
-            return rl_exec_error(x, "22P04", -1, "invalid field size");
+            return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1, "invalid field size");
         if (n < off + (size_t)len)
             return 0;
         off += (size_t)len;
@@ -959,7 +768,7 @@ static int binary_tuple(rl_exec *x, rl_copy_in *ci, const uint8_t *p)
 {
     rl_value row[RL_MAX_COLUMNS + 1];
     if (ci->ntab > RL_MAX_COLUMNS)
-        return rl_exec_error(x, "54011", -1, "too many columns for COPY");
+        return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1, "too many columns for COPY");
     null_row(ci, row);
     rl_arena arena = {0};
     size_t off = 2;
@@ -998,7 +807,8 @@ static int binary_feed(rl_exec *x, rl_copy_in *ci, size_t *pos)
         size_t n = ci->pending.len - *pos;
         if (ci->eof) {
             if (n)
-                return rl_exec_error(x, "22P04", -1, "received copy data after EOF marker");
+                return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1,
+                                     "received copy data after EOF marker");
             return 0;
         }
         bool trailer;
@@ -1058,14 +868,14 @@ static int text_field(rl_exec *x, rl_copy_in *ci, const char *p, size_t n, size_
     rl_buf_reset(tmp);
     text_unescape(tmp, p, n);
     if (tmp->failed)
-        return rl_exec_error(x, "53200", -1, "out of memory");
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     if (check_utf8(x, tmp->data, tmp->len) < 0)
         return -1;
     const rl_colmeta *cm = &ci->shape->cols[col];
     rl_value in = {.oid = RL_OID_UNKNOWN, .typmod = -1};
     char *s = rl_arena_dup(arena, tmp->len ? (const void *)tmp->data : "", tmp->len + 1);
     if (!s)
-        return rl_exec_error(x, "53200", -1, "out of memory");
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     s[tmp->len] = 0;
     in.d.v.s.p = (const uint8_t *)s;
     in.d.v.s.len = tmp->len;
@@ -1084,7 +894,7 @@ static int text_line(rl_exec *x, rl_copy_in *ci, const char *p, size_t n)
     }
     rl_value row[RL_MAX_COLUMNS + 1];
     if (ci->ntab > RL_MAX_COLUMNS)
-        return rl_exec_error(x, "54011", -1, "too many columns for COPY");
+        return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1, "too many columns for COPY");
     null_row(ci, row);
     rl_arena arena = {0};
     rl_buf tmp;
@@ -1100,7 +910,8 @@ static int text_line(rl_exec *x, rl_copy_in *ci, const char *p, size_t n)
         if (!end && p[i] != ci->opts.delim)
             continue;
         if (f >= ci->nfields)
-            rc = rl_exec_error(x, "22P04", -1, "extra data after last expected column");
+            rc = rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1,
+                               "extra data after last expected column");
         else
             rc = text_field(x, ci, p + start, i - start, ci->map[f], &arena, &tmp,
                             &row[ci->map[f]]);
@@ -1108,7 +919,8 @@ static int text_line(rl_exec *x, rl_copy_in *ci, const char *p, size_t n)
         start = i + 1;
     }
     if (rc == 0 && f < ci->nfields)
-        rc = rl_exec_error(x, "22P04", -1, "missing data for column \"%s\"",
+        rc = rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1,
+                           "missing data for column \"%s\"",
                            ci->shape->cols[ci->map[f]].name);
     if (rc == 0)
         rc = insert_and_count(x, ci, row);
@@ -1163,16 +975,18 @@ int rl_copy_in_data(rl_exec *x, const uint8_t *data, size_t len)
 {
     rl_copy_in *ci = x->s->copy_in;
     if (!ci)
-        return rl_exec_error(x, "08P01", -1, "unexpected COPY data: no COPY FROM STDIN in progress");
+        return rl_exec_error(x, RL_SQLSTATE_PROTOCOL_VIOLATION, -1,
+                             "unexpected COPY data: no COPY FROM STDIN in progress");
     if (ci->failed)
         return 0;
     if (ci->pending.len + len > COPY_MAX_PENDING) {
-        rl_exec_error(x, "54000", -1, "a COPY row is larger than %u bytes", COPY_MAX_PENDING);
+        rl_exec_error(x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
+                      "a COPY row is larger than %u bytes", COPY_MAX_PENDING);
         return copy_failed(x, ci);
     }
     rl_buf_put(&ci->pending, data, len);
     if (ci->pending.failed) {
-        rl_exec_error(x, "53200", -1, "out of memory");
+        rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
         return copy_failed(x, ci);
     }
     return feed(x, ci, false);
@@ -1185,9 +999,11 @@ static int copy_in_finish(rl_exec *x, rl_copy_in *ci)
     if (ci->failed || feed(x, ci, true) < 0)
         return -1;
     if (ci->opts.binary && !ci->header_done)
-        return rl_exec_error(x, "22P04", -1, "COPY file signature not recognized");
+        return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1,
+                             "COPY file signature not recognized");
     if (ci->opts.binary && ci->pending.len)
-        return rl_exec_error(x, "22P04", -1, "unexpected EOF in COPY data");
+        return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1,
+                             "unexpected EOF in COPY data");
     char tag[48];
     snprintf(tag, sizeof tag, "COPY %llu", (unsigned long long)ci->rows);
     return rl_send_complete(x, tag);
@@ -1197,7 +1013,8 @@ int rl_copy_in_done(rl_exec *x)
 {
     rl_copy_in *ci = x->s->copy_in;
     if (!ci)
-        return rl_exec_error(x, "08P01", -1, "unexpected CopyDone: no COPY FROM STDIN in progress");
+        return rl_exec_error(x, RL_SQLSTATE_PROTOCOL_VIOLATION, -1,
+                             "unexpected CopyDone: no COPY FROM STDIN in progress");
     int rc = copy_in_finish(x, ci);
     if (rc < 0 && ci->failed && x->err)
         *x->err = ci->saved;

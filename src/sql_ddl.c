@@ -29,7 +29,10 @@
 
 #include "sql_int.h"
 
-static int oom(rl_exec *x) { return rl_exec_error(x, "53200", -1, "out of memory"); }
+static int oom(rl_exec *x)
+{
+    return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+}
 
 static int notice(rl_exec *x, const char *sqlstate, const char *fmt, const char *a,
                   const char *b)
@@ -110,7 +113,8 @@ static int column_def(rl_exec *x, const PgQuery__ColumnDef *cd, col_spec *cs)
     cs->location = cd->location;
     cs->not_null = cd->is_not_null;
     if (strlen(cd->colname) >= 64)
-        return rl_exec_error(x, "42622", cd->location, "column name \"%s\" is too long",
+        return rl_exec_error(x, RL_SQLSTATE_NAME_TOO_LONG, cd->location,
+                             "column name \"%s\" is too long",
                              cd->colname);
     if (!cd->type_name || rl_type_from_typename(x, cd->type_name, &cs->oid, &cs->typmod) < 0)
         return -1;
@@ -149,7 +153,7 @@ static int table_constraint(rl_exec *x, const PgQuery__Constraint *c, col_spec *
         while (i < n && strcmp(cols[i].name, name) != 0)
             i++;
         if (i == n)
-            return rl_exec_error(x, "42703", c->location,
+            return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, c->location,
                                  "column \"%s\" named in key does not exist", name);
         if (pk)
             cols[i].pk = true;
@@ -167,13 +171,14 @@ static int column_list(rl_exec *x, const PgQuery__CreateStmt *st, col_spec *cols
         if (e->node_case != PG_QUERY__NODE__NODE_COLUMN_DEF)
             continue;
         if (*n == RL_MAX_COLUMNS)
-            return rl_exec_error(x, "54011", -1, "tables can have at most %d columns in RockLake",
+            return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1,
+                                 "tables can have at most %d columns in RockLake",
                                  RL_MAX_COLUMNS);
         if (column_def(x, e->column_def, &cols[*n]) < 0 || no_default(x, &cols[*n]) < 0)
             return -1;
         for (size_t k = 0; k < *n; k++)
             if (strcmp(cols[k].name, cols[*n].name) == 0)
-                return rl_exec_error(x, "42701", cols[*n].location,
+                return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_COLUMN, cols[*n].location,
                                      "column \"%s\" specified more than once", cols[*n].name);
         (*n)++;
     }
@@ -198,12 +203,14 @@ static int create_temp(rl_exec *x, const PgQuery__CreateStmt *st, const col_spec
     const char *name = st->relation->relname;
     if (st->relation->schemaname && st->relation->schemaname[0] &&
         strncmp(st->relation->schemaname, "pg_temp", 7) != 0)
-        return rl_exec_error(x, "42P16", st->relation->location,
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_TABLE_DEFINITION, st->relation->location,
                              "cannot create temporary relation in non-temporary schema");
     if (temp_find(x->s, name)) {
         if (st->if_not_exists)
-            return notice(x, "42P07", "relation \"%s\" already exists, skipping%s", name, "");
-        return rl_exec_error(x, "42P07", -1, "relation \"%s\" already exists", name);
+            return notice(x, RL_SQLSTATE_DUPLICATE_TABLE,
+                          "relation \"%s\" already exists, skipping%s", name, "");
+        return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_TABLE, -1, "relation \"%s\" already exists",
+                             name);
     }
     if (st->oncommit == PG_QUERY__ON_COMMIT_ACTION__ONCOMMIT_DELETE_ROWS)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
@@ -378,14 +385,17 @@ static int create_stored(rl_exec *x, const PgQuery__CreateStmt *st, const col_sp
     if (!txn)
         return -1;
     if (!rl_txn_schema_exists(txn, schema))
-        return rl_exec_error(x, "3F000", st->relation->location, "schema \"%s\" does not exist",
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_SCHEMA_NAME, st->relation->location,
+                             "schema \"%s\" does not exist",
                              schema);
     rl_error probe;
     memset(&probe, 0, sizeof probe);
     if (rl_txn_find_table(txn, schema, name, &probe)) {
         if (st->if_not_exists)
-            return notice(x, "42P07", "relation \"%s\" already exists, skipping%s", name, "");
-        return rl_exec_error(x, "42P07", -1, "relation \"%s\" already exists", name);
+            return notice(x, RL_SQLSTATE_DUPLICATE_TABLE,
+                          "relation \"%s\" already exists, skipping%s", name, "");
+        return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_TABLE, -1, "relation \"%s\" already exists",
+                             name);
     }
     if (strcmp(probe.sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) != 0) {
         *x->err = probe;
@@ -415,7 +425,7 @@ int rl_ddl_create_table(rl_exec *x, const PgQuery__CreateStmt *st)
                              "CREATE TABLE with INHERITS/PARTITION/OF/TABLESPACE/USING is not "
                              "supported by RockLake");
     if (strlen(st->relation->relname) >= 64)
-        return rl_exec_error(x, "42622", st->relation->location,
+        return rl_exec_error(x, RL_SQLSTATE_NAME_TOO_LONG, st->relation->location,
                              "identifier \"%s\" is too long", st->relation->relname);
     col_spec cols[RL_MAX_COLUMNS];
     size_t n;
@@ -435,14 +445,17 @@ int rl_ddl_create_schema(rl_exec *x, const PgQuery__CreateSchemaStmt *st)
                              "RockLake");
     const char *name = st->schemaname;
     if (!name || strncmp(name, "pg_", 3) == 0)
-        return rl_exec_error(x, "42939", -1, "unacceptable schema name \"%s\"", name ? name : "");
+        return rl_exec_error(x, RL_SQLSTATE_RESERVED_NAME, -1, "unacceptable schema name \"%s\"",
+                             name ? name : "");
     rl_txn *txn = rl_exec_txn(x);
     if (!txn)
         return -1;
     if (rl_txn_schema_exists(txn, name) || strcmp(name, "information_schema") == 0) {
         if (!st->if_not_exists)
-            return rl_exec_error(x, "42P06", -1, "schema \"%s\" already exists", name);
-        notice(x, "42P06", "schema \"%s\" already exists, skipping%s", name, "");
+            return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_SCHEMA, -1,
+                                 "schema \"%s\" already exists", name);
+        notice(x, RL_SQLSTATE_DUPLICATE_SCHEMA, "schema \"%s\" already exists, skipping%s", name,
+               "");
     } else if (rl_txn_create_schema(txn, name, false, x->err) < 0) {
         return -1;
     }
@@ -458,7 +471,7 @@ static int drop_name(rl_exec *x, const PgQuery__Node *obj, const char **schema,
     *schema = NULL;
     if (obj->node_case != PG_QUERY__NODE__NODE_LIST || obj->list->n_items < 1 ||
         obj->list->n_items > 3)
-        return rl_exec_error(x, "42601", -1, "improper qualified name");
+        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "improper qualified name");
     const PgQuery__List *l = obj->list;
     *name = l->items[l->n_items - 1]->string->sval;
     if (l->n_items >= 2)
@@ -486,8 +499,10 @@ static int drop_table(rl_exec *x, const PgQuery__Node *obj, bool missing_ok)
     const char *sch = schema ? schema : "public";
     if (!rl_txn_schema_exists(txn, sch)) {
         if (missing_ok)
-            return notice(x, "00000", "schema \"%s\" does not exist, skipping%s", sch, "");
-        return rl_exec_error(x, "3F000", -1, "schema \"%s\" does not exist", sch);
+            return notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
+                          "schema \"%s\" does not exist, skipping%s", sch, "");
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_SCHEMA_NAME, -1, "schema \"%s\" does not exist",
+                             sch);
     }
     rl_error e;
     memset(&e, 0, sizeof e);
@@ -499,8 +514,9 @@ static int drop_table(rl_exec *x, const PgQuery__Node *obj, bool missing_ok)
     }
 absent:
     if (missing_ok)
-        return notice(x, "00000", "table \"%s\" does not exist, skipping%s", name, "");
-    return rl_exec_error(x, "42P01", -1, "table \"%s\" does not exist", name);
+        return notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
+                      "table \"%s\" does not exist, skipping%s", name, "");
+    return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_TABLE, -1, "table \"%s\" does not exist", name);
 }
 
 /* DROP SCHEMA of an empty schema; a schema that still holds tables gives
@@ -509,14 +525,16 @@ static int drop_schema(rl_exec *x, const PgQuery__Node *obj, bool missing_ok)
 {
     const char *name = obj->node_case == PG_QUERY__NODE__NODE_STRING ? obj->string->sval : NULL;
     if (!name)
-        return rl_exec_error(x, "42601", -1, "improper schema name");
+        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "improper schema name");
     rl_txn *txn = rl_exec_txn(x);
     if (!txn)
         return -1;
     if (!rl_txn_schema_exists(txn, name)) {
         if (missing_ok)
-            return notice(x, "00000", "schema \"%s\" does not exist, skipping%s", name, "");
-        return rl_exec_error(x, "3F000", -1, "schema \"%s\" does not exist", name);
+            return notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
+                          "schema \"%s\" does not exist, skipping%s", name, "");
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_SCHEMA_NAME, -1, "schema \"%s\" does not exist",
+                             name);
     }
     if (rl_txn_drop_schema(txn, name, x->err) < 0)
         return -1; /* 2BP01 while tables remain: RockLake has no CASCADE */
@@ -566,7 +584,8 @@ static int add_column_fill(rl_exec *x, const col_spec *cs, rl_arena *arena, rl_v
     rl_expr_ctx c = {.x = x, .arena = arena};
     rl_value v;
     if (rl_expr_eval(&c, cs->def, &v) < 0) {
-        if (strcmp(x->err->sqlstate, "42703") == 0 || strcmp(x->err->sqlstate, "42P01") == 0)
+        if (strcmp(x->err->sqlstate,
+                   RL_SQLSTATE_UNDEFINED_COLUMN) == 0 || strcmp(x->err->sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) == 0)
             return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                                  "cannot use column reference in DEFAULT expression");
         return -1;
@@ -612,19 +631,23 @@ static int alter_cmd(rl_exec *x, const char *table, const PgQuery__AlterTableCmd
 {
     if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_AddColumn) {
         if (!cmd->def || cmd->def->node_case != PG_QUERY__NODE__NODE_COLUMN_DEF)
-            return rl_exec_error(x, "42601", -1, "ADD COLUMN needs a column definition");
+            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+                                 "ADD COLUMN needs a column definition");
         col_spec cs;
         if (column_def(x, cmd->def->column_def, &cs) < 0)
             return -1;
         if (shape_find(ns, cs.name) >= 0) {
             if (cmd->missing_ok)
-                return notice(x, "42701", "column \"%s\" of relation \"%s\" already exists, skipping",
+                return notice(x, RL_SQLSTATE_DUPLICATE_COLUMN,
+                              "column \"%s\" of relation \"%s\" already exists, skipping",
                               cs.name, table);
-            return rl_exec_error(x, "42701", -1, "column \"%s\" of relation \"%s\" already exists",
+            return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_COLUMN, -1,
+                                 "column \"%s\" of relation \"%s\" already exists",
                                  cs.name, table);
         }
         if (ns->n == RL_MAX_COLUMNS)
-            return rl_exec_error(x, "54011", -1, "tables can have at most %d columns in RockLake",
+            return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1,
+                                 "tables can have at most %d columns in RockLake",
                                  RL_MAX_COLUMNS);
         if (add_column_fill(x, &cs, &ns->arena, &ns->fill[ns->n]) < 0)
             return -1;
@@ -636,10 +659,11 @@ static int alter_cmd(rl_exec *x, const char *table, const PgQuery__AlterTableCmd
         int c = shape_find(ns, cmd->name);
         if (c < 0) {
             if (cmd->missing_ok)
-                return notice(x, "00000",
+                return notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
                               "column \"%s\" of relation \"%s\" does not exist, skipping",
                               cmd->name, table);
-            return rl_exec_error(x, "42703", -1, "column \"%s\" of relation \"%s\" does not exist",
+            return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
+                                 "column \"%s\" of relation \"%s\" does not exist",
                                  cmd->name, table);
         }
         memmove(&ns->cols[c], &ns->cols[c + 1], (ns->n - (size_t)c - 1) * sizeof ns->cols[0]);
@@ -696,7 +720,8 @@ static int rebuild_dynamic(rl_exec *x, const rl_relation *rel, const char *newna
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < ns->n; i++)
         if (ns->from[i] < 0 && ns->cols[i].not_null && ns->fill[i].d.isnull && rows->nrows)
-            rc = rl_exec_error(x, "23502", -1, "column \"%s\" of relation \"%s\" contains null values",
+            rc = rl_exec_error(x, RL_SQLSTATE_NOT_NULL_VIOLATION, -1,
+                               "column \"%s\" of relation \"%s\" contains null values",
                                ns->cols[i].name, rel->name);
     if (rc == 0)
         rc = rl_txn_drop_table(txn, rel->schema, rel->name, x->err);
@@ -739,7 +764,8 @@ static int alter_target(rl_exec *x, const PgQuery__RangeVar *rv, bool missing_ok
     rl_error save;
     if (rl_relation_resolve(x, rv, rel) == 0) {
         if (rel->kind == RL_REL_VIRTUAL)
-            return rl_exec_error(x, "42501", rv->location, "permission denied: \"%s\" is a system "
+            return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, rv->location,
+                                 "permission denied: \"%s\" is a system "
                                  "catalog", rel->name);
         return 1;
     }
@@ -747,7 +773,8 @@ static int alter_target(rl_exec *x, const PgQuery__RangeVar *rv, bool missing_ok
         return -1;
     memset(&save, 0, sizeof save);
     *x->err = save;
-    notice(x, "00000", "relation \"%s\" does not exist, skipping%s", rv->relname, "");
+    notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION, "relation \"%s\" does not exist, skipping%s",
+           rv->relname, "");
     return 0;
 }
 
@@ -831,7 +858,8 @@ int rl_ddl_rename(rl_exec *x, const PgQuery__RenameStmt *st)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                              "only ALTER TABLE ... RENAME is supported by RockLake");
     if (strlen(st->newname) >= 64)
-        return rl_exec_error(x, "42622", -1, "identifier \"%s\" is too long", st->newname);
+        return rl_exec_error(x, RL_SQLSTATE_NAME_TOO_LONG, -1, "identifier \"%s\" is too long",
+                             st->newname);
     rl_relation rel;
     int found = alter_target(x, st->relation, st->missing_ok, &rel);
     if (found <= 0)
@@ -849,15 +877,18 @@ int rl_ddl_rename(rl_exec *x, const PgQuery__RenameStmt *st)
         rl_error keep = *x->err;
         if (rel.kind == RL_REL_TEMP ? temp_find(x->s, newname) != NULL
                                     : rl_relation_lookup(x, rel.schema, newname, &other) == 0)
-            rc = rl_exec_error(x, "42P07", -1, "relation \"%s\" already exists", newname);
+            rc = rl_exec_error(x, RL_SQLSTATE_DUPLICATE_TABLE, -1, "relation \"%s\" already exists",
+                               newname);
         else
             *x->err = keep;
     } else {
         int c = shape_find(&ns, st->subname);
         if (c < 0)
-            rc = rl_exec_error(x, "42703", -1, "column \"%s\" does not exist", st->subname);
+            rc = rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1, "column \"%s\" does not exist",
+                               st->subname);
         else if (shape_find(&ns, st->newname) >= 0)
-            rc = rl_exec_error(x, "42701", -1, "column \"%s\" of relation \"%s\" already exists",
+            rc = rl_exec_error(x, RL_SQLSTATE_DUPLICATE_COLUMN, -1,
+                               "column \"%s\" of relation \"%s\" already exists",
                                st->newname, rel.name);
         else
             ns.cols[c].name = st->newname;

@@ -28,7 +28,10 @@
 
 /* ------------------------------------------------------------- helpers */
 
-static int oom(rl_exec *x) { return rl_exec_error(x, "53200", -1, "out of memory"); }
+static int oom(rl_exec *x)
+{
+    return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+}
 
 /* Columns that belong to the table (everything before the hidden ctid). */
 static size_t table_ncols(const rl_rowset *rs)
@@ -67,7 +70,8 @@ int rl_dml_insert_row(rl_exec *x, const rl_relation *rel, const rl_value *row)
     if (rel->kind == RL_REL_TEMP)
         return rl_rowset_add(rel->temp->rows, row, NULL, x->err);
     if (rel->kind != RL_REL_STORED)
-        return rl_exec_error(x, "42809", -1, "cannot change relation \"%s\"", rel->name);
+        return rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1, "cannot change relation \"%s\"",
+                             rel->name);
     rl_txn *txn = rl_exec_txn(x);
     if (!txn)
         return -1;
@@ -91,7 +95,8 @@ static int insert_targets(rl_exec *x, const PgQuery__InsertStmt *st, const rl_ro
         return 0;
     }
     if (st->n_cols > ntab + 1)
-        return rl_exec_error(x, "42601", -1, "INSERT has more target columns than the table");
+        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+                             "INSERT has more target columns than the table");
     for (size_t i = 0; i < st->n_cols; i++) {
         const PgQuery__ResTarget *rt = st->cols[i]->res_target;
         if (rt->n_indirection)
@@ -99,12 +104,12 @@ static int insert_targets(rl_exec *x, const PgQuery__InsertStmt *st, const rl_ro
                                  "INSERT into a subscripted or field column is not supported");
         int c = col_index(shape, ntab, rt->name);
         if (c < 0)
-            return rl_exec_error(x, "42703", rt->location,
+            return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, rt->location,
                                  "column \"%s\" of relation \"%s\" does not exist", rt->name,
                                  st->relation->relname);
         for (size_t j = 0; j < i; j++)
             if (tcols[j] == c)
-                return rl_exec_error(x, "42701", rt->location,
+                return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_COLUMN, rt->location,
                                      "column \"%s\" specified more than once", rt->name);
         tcols[i] = c;
     }
@@ -140,10 +145,11 @@ static int insert_values_row(rl_exec *x, const rl_relation *rel, const rl_rowset
                              const PgQuery__List *items)
 {
     if (items->n_items > ntarget)
-        return rl_exec_error(x, "42601", rl_node_location(items->items[ntarget]),
+        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, rl_node_location(items->items[ntarget]),
                              "INSERT has more expressions than target columns");
     if (listed && items->n_items < ntarget)
-        return rl_exec_error(x, "42601", -1, "INSERT has more target columns than expressions");
+        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+                             "INSERT has more target columns than expressions");
     rl_value row[RL_MAX_COLUMNS + 1];
     null_row(shape, ntab, row);
     rl_arena arena = {0};
@@ -174,7 +180,8 @@ static int insert_select(rl_exec *x, const rl_relation *rel, const rl_rowset *sh
         return -1;
     int rc = 0;
     if (rs->ncols > ntarget)
-        rc = rl_exec_error(x, "42601", -1, "INSERT has more expressions than target columns");
+        rc = rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+                           "INSERT has more expressions than target columns");
     for (size_t r = 0; rc == 0 && r < rs->nrows; r++) {
         rl_value row[RL_MAX_COLUMNS + 1];
         null_row(shape, ntab, row);
@@ -205,7 +212,8 @@ int rl_dml_insert(rl_exec *x, const PgQuery__InsertStmt *st)
     if (rl_relation_resolve(x, st->relation, &rel) < 0)
         return -1;
     if (rel.kind == RL_REL_VIRTUAL)
-        return rl_exec_error(x, "42501", st->relation->location, "permission denied for table %s",
+        return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, st->relation->location,
+                             "permission denied for table %s",
                              rel.name);
     rl_rowset *shape = rl_relation_shape(x, &rel, rel.name);
     if (!shape)
@@ -213,7 +221,8 @@ int rl_dml_insert(rl_exec *x, const PgQuery__InsertStmt *st)
     size_t ntab = table_ncols(shape), ntarget = 0;
     int tcols[RL_MAX_COLUMNS + 1];
     uint64_t count = 0;
-    int rc = ntab > RL_MAX_COLUMNS ? rl_exec_error(x, "54011", -1, "too many columns") : 0;
+    int rc = ntab > RL_MAX_COLUMNS ? rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1,
+                                                   "too many columns") : 0;
     if (rc == 0)
         rc = insert_targets(x, st, shape, ntab, tcols, &ntarget);
     const PgQuery__SelectStmt *sel =
@@ -324,7 +333,8 @@ static int split_where(dml_job *j, const PgQuery__Node *w)
         return 0;
     }
     if (j->nconj == sizeof j->conj / sizeof j->conj[0])
-        return rl_exec_error(j->x, "54001", -1, "WHERE has too many AND-ed conditions");
+        return rl_exec_error(j->x, RL_SQLSTATE_STATEMENT_TOO_COMPLEX, -1,
+                             "WHERE has too many AND-ed conditions");
     j->conj_ctid[j->nconj] = conj_is_ctid(j, w);
     j->conj[j->nconj++] = w;
     return 0;
@@ -354,10 +364,10 @@ static int eval_tid(rl_expr_ctx *ec, const PgQuery__Node *n, uint64_t *tid, bool
     }
     rl_type t = rl_oid_type(v.oid);
     if (v.oid != RL_OID_UNKNOWN && t != RL_T_VARCHAR && t != RL_T_TEXT && v.oid != RL_OID_NAME)
-        return rl_exec_error(ec->x, "42883", rl_node_location(n),
+        return rl_exec_error(ec->x, RL_SQLSTATE_UNDEFINED_FUNCTION, rl_node_location(n),
                              "operator does not exist: tid = %s", rl_oid_type_name(v.oid));
     if (!rl_tid_parse((const char *)v.d.v.s.p, v.d.v.s.len, tid))
-        return rl_exec_error(ec->x, "22P02", rl_node_location(n),
+        return rl_exec_error(ec->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, rl_node_location(n),
                              "invalid input syntax for type tid: \"%.*s\"", (int)v.d.v.s.len,
                              (const char *)v.d.v.s.p);
     return 0;
@@ -427,7 +437,7 @@ static rl_rowset *cte_rows(rl_exec *x, const PgQuery__CommonTableExpr *cte, cons
     if (!rs)
         return NULL;
     if (nn > rs->ncols) {
-        rl_exec_error(x, "42P10", cte->location,
+        rl_exec_error(x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE, cte->location,
                       "WITH query \"%s\" has %zu columns available but %zu columns specified",
                       cte->ctename, rs->ncols, nn);
         rl_rowset_free(rs);
@@ -472,7 +482,7 @@ static rl_rowset *from_item(dml_job *j, const PgQuery__Node *n)
         const PgQuery__RangeSubselect *rs = n->range_subselect;
         if (!rs->alias || !rs->subquery ||
             rs->subquery->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) {
-            rl_exec_error(x, "42601", -1, "subquery in FROM must have an alias");
+            rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "subquery in FROM must have an alias");
             return NULL;
         }
         rl_rowset *out = rl_select_run(x, rs->subquery->select_stmt, NULL);
@@ -717,10 +727,11 @@ static int job_open(dml_job *j, rl_exec *x, const PgQuery__RangeVar *rv,
     if (rl_relation_resolve(x, rv, &j->rel) < 0)
         return -1;
     if (j->rel.kind == RL_REL_VIRTUAL)
-        return rl_exec_error(x, "42501", rv->location, "permission denied for table %s",
+        return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, rv->location,
+                             "permission denied for table %s",
                              j->rel.name);
     if (nfrom > sizeof j->from / sizeof j->from[0])
-        return rl_exec_error(x, "54001", -1, "too many FROM items");
+        return rl_exec_error(x, RL_SQLSTATE_STATEMENT_TOO_COMPLEX, -1, "too many FROM items");
     if (split_where(j, where) < 0)
         return -1;
     for (size_t i = 0; i < nfrom; i++) {
@@ -828,7 +839,7 @@ static int update_targets(dml_job *j, upd_ctx *u)
 {
     const PgQuery__UpdateStmt *st = u->st;
     if (st->n_target_list > RL_MAX_COLUMNS)
-        return rl_exec_error(j->x, "54011", -1, "too many SET targets");
+        return rl_exec_error(j->x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1, "too many SET targets");
     for (size_t i = 0; i < st->n_target_list; i++) {
         const PgQuery__Node *n = st->target_list[i];
         if (n->node_case != PG_QUERY__NODE__NODE_RES_TARGET)
@@ -841,12 +852,12 @@ static int update_targets(dml_job *j, upd_ctx *u)
                                  "multiple-column or subscripted SET is not supported");
         int c = col_index(j->target, j->ntab, rt->name);
         if (c < 0)
-            return rl_exec_error(j->x, "42703", rt->location,
+            return rl_exec_error(j->x, RL_SQLSTATE_UNDEFINED_COLUMN, rt->location,
                                  "column \"%s\" of relation \"%s\" does not exist", rt->name,
                                  j->rel.name);
         for (size_t k = 0; k < i; k++)
             if (u->cols[k] == c)
-                return rl_exec_error(j->x, "42601", rt->location,
+                return rl_exec_error(j->x, RL_SQLSTATE_SYNTAX_ERROR, rt->location,
                                      "multiple assignments to same column \"%s\"", rt->name);
         u->cols[i] = c;
     }
@@ -905,7 +916,7 @@ int rl_dml_update(rl_exec *x, const PgQuery__UpdateStmt *st)
     if (rc == 0)
         rc = update_targets(&j, &u);
     if (rc == 0 && j.rel.kind == RL_REL_STORED && !j.target->src && j.target->nrows)
-        rc = rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "scan of \"%s\" lost its row keys",
+        rc = rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "scan of \"%s\" lost its row keys",
                            j.rel.name);
     if (rc == 0)
         rc = job_run(&j, update_row, &u);
@@ -1064,7 +1075,8 @@ int rl_dml_delete(rl_exec *x, const PgQuery__DeleteStmt *st)
         rc = job_open(&j, x, st->relation, st->with_clause, st->using_clause,
                       st->n_using_clause, st->where_clause);
         if (rc == 0 && j.rel.kind == RL_REL_STORED && !j.target->src && j.target->nrows)
-            rc = rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "scan of \"%s\" lost its row keys",
+            rc = rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1,
+                               "scan of \"%s\" lost its row keys",
                                j.rel.name);
         if (rc == 0 && j.rel.kind == RL_REL_TEMP &&
             !(dc.gone = calloc(j.target->nrows + 1, sizeof *dc.gone)))

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/time.h>
 
+#include "pgtype.h"
 #include "sql_int.h"
 
 #define PG_EPOCH_UNIX_US 946684800000000LL /* 2000-01-01 in Unix microseconds */
@@ -74,7 +75,7 @@ static void set_str(rl_value *v, uint32_t oid, const void *p, size_t len)
 
 static int oom(rl_expr_ctx *c)
 {
-    return rl_exec_error(c->x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+    return rl_exec_error(c->x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
 }
 
 /* A string value copied into the evaluation arena. */
@@ -174,7 +175,7 @@ static int64_t ts_micros(const rl_value *v)
 
 static int range_error(rl_expr_ctx *c, uint32_t oid, int loc)
 {
-    return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_OUT_OF_RANGE, loc, "%s out of range",
+    return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, loc, "%s out of range",
                          rl_oid_type_name(oid));
 }
 
@@ -284,21 +285,6 @@ static int number_convert(rl_expr_ctx *c, const rl_value *in, uint32_t oid, rl_v
     return 0;
 }
 
-/* The SQLSTATE of a codec parse message. */
-static const char *codec_sqlstate(const char *msg, rl_type t)
-{
-    /* date/time input functions report bad syntax as 22007 (DTERR_BAD_FORMAT) */
-    if ((t == RL_T_DATE || t == RL_T_TIME || t == RL_T_TIMETZ || t == RL_T_TIMESTAMP ||
-         t == RL_T_TIMESTAMPTZ || t == RL_T_INTERVAL) &&
-        strncmp(msg, "invalid input syntax", 20) == 0)
-        return "22007";
-    if (strstr(msg, "out of range"))
-        return strncmp(msg, "date/time", 9) == 0 ? "22008" : RL_SQLSTATE_NUMERIC_OUT_OF_RANGE;
-    if (strstr(msg, "too long"))
-        return "22001";
-    return RL_SQLSTATE_INVALID_TEXT;
-}
-
 /* varchar(n): assignment rejects longer strings, a cast truncates. */
 static int apply_varchar_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod, bool explicit_cast,
                                 int loc)
@@ -317,7 +303,8 @@ static int apply_varchar_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod, boo
     if (i == v->d.v.s.len)
         return 0;
     if (!explicit_cast)
-        return rl_exec_error(c->x, "22001", loc, "value too long for type character varying(%d)",
+        return rl_exec_error(c->x, RL_SQLSTATE_STRING_DATA_RIGHT_TRUNCATION, loc,
+                             "value too long for type character varying(%d)",
                              (int)max);
     v->d.v.s.len = i;
     return 0;
@@ -411,7 +398,7 @@ static int apply_numeric_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod, int
     if (len == 3 && memcmp(p, "NaN", 3) == 0)
         return 0;
     if ((len == 8 && memcmp(p, "Infinity", 8) == 0) || (len == 9 && memcmp(p, "-Infinity", 9) == 0)) {
-        rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_OUT_OF_RANGE, loc, "numeric field overflow");
+        rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, loc, "numeric field overflow");
         rl_error_detail(c->x->err, "A field with precision %d, scale %d cannot hold an "
                         "infinite value.", precision, scale);
         return -1;
@@ -423,7 +410,7 @@ static int apply_numeric_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod, int
     size_t n = numeric_round_text(p, len, scale, out, &lead);
     int maxdigits = precision - scale;
     if (lead != INT_MIN && lead > maxdigits) {
-        rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_OUT_OF_RANGE, loc, "numeric field overflow");
+        rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, loc, "numeric field overflow");
         rl_error_detail(c->x->err, "A field with precision %d, scale %d must round to an "
                         "absolute value less than %s%d.", precision, scale,
                         maxdigits ? "10^" : "", maxdigits ? maxdigits : 1);
@@ -533,7 +520,7 @@ static int text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid
     case RL_OID_TID: {
         uint64_t ctid;
         if (!rl_tid_parse(p, len, &ctid))
-            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT, loc,
+            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
                                  "invalid input syntax for type tid: \"%.*s\"", (int)len, p);
         set_int(out, RL_OID_TID, (int64_t)ctid);
         return 0;
@@ -541,7 +528,7 @@ static int text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid
     case RL_OID_OID:
     case RL_OID_REGPROC:
         if (!parse_uint32(p, len, &u))
-            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT, loc,
+            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
                                  "invalid input syntax for type oid: \"%.*s\"", (int)len, p);
         set_int(out, oid, u);
         return 0;
@@ -561,14 +548,15 @@ static int text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid
     rl_buf tmp;
     rl_buf_init(&tmp, 0);
     char msg[256] = "";
+    const char *sqlstate = NULL;
     rl_datum d;
-    rl_codec_status st = rl_datum_from_text(t, p, len, &d, &tmp, msg, sizeof msg);
+    rl_codec_status st = rl_datum_input(t, p, len, &d, &tmp, msg, sizeof msg, &sqlstate);
     if (st != RL_CODEC_OK) {
         rl_buf_free(&tmp);
         if (!msg[0])
             snprintf(msg, sizeof msg, "invalid input syntax for type %s: \"%.*s\"",
                      rl_oid_type_name(oid), (int)len, p);
-        return rl_exec_error(c->x, codec_sqlstate(msg, t), loc, "%s", msg);
+        return rl_exec_error(c->x, sqlstate, loc, "%s", msg);
     }
     memset(out, 0, sizeof *out);
     out->oid = oid;
@@ -660,7 +648,7 @@ static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_
         }
         return 0;
     }
-    return rl_exec_error(c->x, "42846", location, "cannot cast type %s to %s",
+    return rl_exec_error(c->x, RL_SQLSTATE_CANNOT_COERCE, location, "cannot cast type %s to %s",
                          rl_oid_type_name(in->oid), rl_oid_type_name(oid));
 }
 
@@ -679,7 +667,8 @@ static int cmp_bytes(const rl_value *a, const rl_value *b)
 
 static int op_error(rl_expr_ctx *c, const char *op, uint32_t a, uint32_t b, int loc)
 {
-    rl_exec_error(c->x, "42883", loc, "operator does not exist: %s %s %s", rl_oid_type_name(a), op,
+    rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, loc, "operator does not exist: %s %s %s",
+                  rl_oid_type_name(a), op,
                   rl_oid_type_name(b));
     rl_error_hint(c->x->err, "No operator matches the given name and argument types. You might "
                              "need to add explicit type casts.");
@@ -803,26 +792,28 @@ int rl_type_from_typename(rl_exec *x, const PgQuery__TypeName *tn, uint32_t *oid
                           int32_t *typmod)
 {
     if (!tn || tn->n_names == 0)
-        return rl_exec_error(x, "42704", -1, "type does not exist");
+        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1, "type does not exist");
     const char *name = node_str(tn->names[tn->n_names - 1]);
     if (!name)
-        return rl_exec_error(x, "42704", tn->location, "type does not exist");
+        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, tn->location, "type does not exist");
     if (tn->n_names > 1) {
         const char *schema = node_str(tn->names[tn->n_names - 2]);
         if (!schema || strcmp(schema, "pg_catalog") != 0)
-            return rl_exec_error(x, "42704", tn->location, "type \"%s.%s\" does not exist",
+            return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, tn->location,
+                                 "type \"%s.%s\" does not exist",
                                  schema ? schema : "", name);
     }
     uint32_t o = special_type_oid(name);
     if (!o)
         o = rl_type_oid(rl_type_from_name(name));
     if (!o)
-        return rl_exec_error(x, "42704", tn->location, "type \"%s\" does not exist", name);
+        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, tn->location,
+                             "type \"%s\" does not exist", name);
     *typmod = -1;
     long m1, m2;
     if (o == RL_OID_VARCHAR && tn->n_typmods == 1 && typmod_value(tn->typmods[0], &m1) == 0) {
         if (m1 < 1 || m1 > 10485760)
-            return rl_exec_error(x, "22023", tn->location,
+            return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, tn->location,
                                  m1 < 1 ? "length for type varchar must be at least 1"
                                         : "length for type varchar cannot exceed 10485760");
         *typmod = (int32_t)(m1 + 4);
@@ -832,10 +823,10 @@ int rl_type_from_typename(rl_exec *x, const PgQuery__TypeName *tn, uint32_t *oid
         if (tn->n_typmods == 2)
             typmod_value(tn->typmods[1], &m2);
         if (m1 < 1 || m1 > 1000)
-            return rl_exec_error(x, "22023", tn->location,
+            return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, tn->location,
                                  "NUMERIC precision %ld must be between 1 and 1000", m1);
         if (m2 < -1000 || m2 > 1000)
-            return rl_exec_error(x, "22023", tn->location,
+            return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, tn->location,
                                  "NUMERIC scale %ld must be between -1000 and 1000", m2);
         /* PostgreSQL 15: the scale is stored as an 11-bit signed field */
         *typmod = (int32_t)(((m1 << 16) | (m2 & 0x7ff)) + 4);
@@ -886,14 +877,16 @@ static int split_colref(rl_expr_ctx *c, const PgQuery__ColumnRef *cr, colref *ou
     out->rel = out->name = NULL;
     size_t n = cr->n_fields;
     if (n == 0 || n > 4)
-        return rl_exec_error(c->x, "42601", cr->location, "improper qualified name");
+        return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, cr->location,
+                             "improper qualified name");
     const PgQuery__Node *last = cr->fields[n - 1];
     if (last->node_case != PG_QUERY__NODE__NODE_A_STAR)
         out->name = node_str(last);
     if (n >= 2)
         out->rel = node_str(cr->fields[n - 2]);
     if ((last->node_case != PG_QUERY__NODE__NODE_A_STAR && !out->name) || (n >= 2 && !out->rel))
-        return rl_exec_error(c->x, "42601", cr->location, "improper qualified name");
+        return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, cr->location,
+                             "improper qualified name");
     return 0;
 }
 
@@ -975,7 +968,8 @@ static int eval_colref(rl_expr_ctx *c, const PgQuery__ColumnRef *cr, rl_value *o
         bool seen = false;
         long i = find_col_cached(b->rs, cr, &r, &seen);
         if (i == -2)
-            return rl_exec_error(c->x, "42702", cr->location, "column reference \"%s\" is ambiguous",
+            return rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_COLUMN, cr->location,
+                                 "column reference \"%s\" is ambiguous",
                                  r.name);
         rel_seen |= seen;
         if (i < 0)
@@ -991,9 +985,11 @@ static int eval_colref(rl_expr_ctx *c, const PgQuery__ColumnRef *cr, rl_value *o
         return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_TABLE, cr->location,
                              "missing FROM-clause entry for table \"%s\"", r.rel);
     if (r.rel)
-        return rl_exec_error(c->x, "42703", cr->location, "column %s.%s does not exist", r.rel,
+        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_COLUMN, cr->location,
+                             "column %s.%s does not exist", r.rel,
                              r.name);
-    return rl_exec_error(c->x, "42703", cr->location, "column \"%s\" does not exist", r.name);
+    return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_COLUMN, cr->location,
+                         "column \"%s\" does not exist", r.name);
 }
 
 /* ------------------------------------------------------------ literals */
@@ -1038,7 +1034,8 @@ static int eval_const(rl_expr_ctx *c, const PgQuery__AConst *k, rl_value *out)
 static int eval_param(rl_expr_ctx *c, const PgQuery__ParamRef *p, rl_value *out)
 {
     if (p->number < 1 || (size_t)p->number > c->x->nparams || !c->x->params)
-        return rl_exec_error(c->x, "42P02", p->location, "there is no parameter $%d", p->number);
+        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_PARAMETER, p->location,
+                             "there is no parameter $%d", p->number);
     *out = c->x->params[p->number - 1];
     return 0;
 }
@@ -1054,7 +1051,8 @@ static int eval_tri(rl_expr_ctx *c, const PgQuery__Node *node, const char *what,
     if (v.oid == RL_OID_UNKNOWN && rl_value_coerce(c, &v, RL_OID_BOOL, -1, false, &v, loc) < 0)
         return -1;
     if (v.oid != RL_OID_BOOL)
-        return rl_exec_error(c->x, "42804", loc, "argument of %s must be type boolean, not type %s",
+        return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, loc,
+                             "argument of %s must be type boolean, not type %s",
                              what, rl_oid_type_name(v.oid));
     return v.d.isnull ? 2 : v.d.v.b;
 }
@@ -1157,7 +1155,7 @@ static int arith(rl_expr_ctx *c, char op, const rl_value *a, const rl_value *b, 
         case '*': ovf = __builtin_mul_overflow(x, y, &r); break;
         default:
             if (y == 0)
-                return rl_exec_error(c->x, "22012", -1, "division by zero");
+                return rl_exec_error(c->x, RL_SQLSTATE_DIVISION_BY_ZERO, -1, "division by zero");
             if (y == -1) { /* INT64_MIN / -1 overflows in C */
                 ovf = op == '/' && __builtin_sub_overflow((int64_t)0, x, &r);
                 r = op == '/' ? r : 0;
@@ -1190,7 +1188,7 @@ static int arith(rl_expr_ctx *c, char op, const rl_value *a, const rl_value *b, 
         case '*': r = x * y; break;
         case '/':
             if (y == 0)
-                return rl_exec_error(c->x, "22012", -1, "division by zero");
+                return rl_exec_error(c->x, RL_SQLSTATE_DIVISION_BY_ZERO, -1, "division by zero");
             r = x / y;
             break;
         default: return op_error(c, "%", a->oid, b->oid, loc);
@@ -1348,7 +1346,7 @@ static int eval_in(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
 static int eval_between(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
 {
     if (!e->rexpr || e->rexpr->node_case != PG_QUERY__NODE__NODE_LIST || e->rexpr->list->n_items != 2)
-        return rl_exec_error(c->x, "42601", e->location, "malformed BETWEEN");
+        return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, e->location, "malformed BETWEEN");
     bool negate = e->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN ||
                   e->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN_SYM;
     bool sym = e->kind == PG_QUERY__A__EXPR__KIND__AEXPR_BETWEEN_SYM ||
@@ -1424,7 +1422,7 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
 {
     const char *op = op_name(e);
     if (!op)
-        return rl_exec_error(c->x, "42601", e->location, "malformed operator");
+        return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, e->location, "malformed operator");
     rl_value a, b;
     if (!e->lexpr) { /* prefix operator */
         if (rl_expr_eval(c, e->rexpr, &b) < 0)
@@ -1451,7 +1449,8 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
             }
             return arith(c, '-', &zero, &b, out, e->location);
         }
-        return rl_exec_error(c->x, "42883", e->location, "operator does not exist: %s %s", op,
+        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, e->location,
+                             "operator does not exist: %s %s", op,
                              rl_oid_type_name(b.oid));
     }
     if (rl_expr_eval(c, e->lexpr, &a) < 0 || rl_expr_eval(c, e->rexpr, &b) < 0)
@@ -1465,7 +1464,7 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
         return concat(c, &a, &b, out);
     if (strlen(op) == 1 && strchr("+-*/%", op[0])) {
         if (a.oid == RL_OID_UNKNOWN && b.oid == RL_OID_UNKNOWN)
-            return rl_exec_error(c->x, "42725", e->location,
+            return rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_FUNCTION, e->location,
                                  "operator is not unique: unknown %s unknown", op);
         if (resolve_operands(c, &a, e->lexpr, &b, e->rexpr) < 0)
             return -1;
@@ -1519,7 +1518,7 @@ static int eval_collate(rl_expr_ctx *c, const PgQuery__CollateClause *cc, rl_val
     const char *name = cc->n_collname ? node_str(cc->collname[cc->n_collname - 1]) : NULL;
     if (!name || (strcmp(name, "C") != 0 && strcmp(name, "POSIX") != 0 &&
                   strcmp(name, "default") != 0 && strcmp(name, "ucs_basic") != 0))
-        return rl_exec_error(c->x, "42704", cc->location,
+        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_OBJECT, cc->location,
                              "collation \"%s\" for encoding \"UTF8\" does not exist",
                              name ? name : "");
     /* our strings always compare bytewise, which is what "C" means */
@@ -1748,7 +1747,8 @@ static int no_function(rl_expr_ctx *c, const char *name, size_t nargs, const rl_
     for (size_t i = 0; i < nargs && off < sizeof types; i++)
         off += (size_t)snprintf(types + off, sizeof types - off, "%s%s", i ? ", " : "",
                                 rl_oid_type_name(args[i].oid));
-    rl_exec_error(c->x, "42883", loc, "function %s(%s) does not exist", name, types);
+    rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, loc, "function %s(%s) does not exist", name,
+                  types);
     rl_error_hint(c->x->err, "No function matches the given name and argument types. You might "
                              "need to add explicit type casts.");
     return -1;
@@ -1845,7 +1845,7 @@ static int eval_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char
                           rl_value *out)
 {
     if (!c->agg)
-        return rl_exec_error(c->x, "42803", f->location,
+        return rl_exec_error(c->x, RL_SQLSTATE_GROUPING_ERROR, f->location,
                              "aggregate functions are not allowed in WHERE");
     if (f->agg_distinct || f->n_agg_order || f->agg_filter || f->agg_within_group)
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
@@ -1941,7 +1941,8 @@ static int fn_split_part(rl_expr_ctx *c, size_t n, rl_value *args, rl_value *out
     }
     int64_t field = args[2].d.v.i;
     if (field == 0)
-        return rl_exec_error(c->x, "22023", -1, "field position must not be zero");
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "field position must not be zero");
     const uint8_t *s = args[0].d.v.s.p, *d = args[1].d.v.s.p;
     size_t sn = args[0].d.v.s.len, dn = args[1].d.v.s.len;
     /* split into fields; negative positions count from the end */
@@ -2036,7 +2037,8 @@ static int fn_database_size(rl_expr_ctx *c, size_t n, rl_value *args, rl_value *
     }
     const char *db = c->x->s->eng->database;
     if (strlen(db) != args[0].d.v.s.len || memcmp(db, args[0].d.v.s.p, args[0].d.v.s.len) != 0)
-        return rl_exec_error(c->x, "3D000", loc, "database \"%.*s\" does not exist",
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_CATALOG_NAME, loc,
+                             "database \"%.*s\" does not exist",
                              (int)args[0].d.v.s.len, (const char *)args[0].d.v.s.p);
     set_int(out, RL_OID_INT8, (int64_t)rl_catalog_size_bytes(c->x->s->eng->cat));
     return 0;
@@ -2046,11 +2048,13 @@ static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *o
 {
     const char *name = func_name(f);
     if (!name)
-        return rl_exec_error(c->x, "42601", f->location, "malformed function call");
+        return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, f->location,
+                             "malformed function call");
     if (f->n_funcname > 1) {
         const char *schema = node_str(f->funcname[f->n_funcname - 2]);
         if (!schema || strcmp(schema, "pg_catalog") != 0)
-            return rl_exec_error(c->x, "3F000", f->location, "schema \"%s\" does not exist",
+            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_SCHEMA_NAME, f->location,
+                                 "schema \"%s\" does not exist",
                                  schema ? schema : "");
     }
     if (f->over)
@@ -2059,7 +2063,8 @@ static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *o
     if (is_aggregate_name(name))
         return eval_aggregate(c, f, name, out);
     if (f->n_args > MAX_FUNC_ARGS || f->agg_star)
-        return rl_exec_error(c->x, "42883", f->location, "function %s does not exist", name);
+        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, f->location,
+                             "function %s does not exist", name);
     rl_value args[MAX_FUNC_ARGS];
     size_t n = f->n_args;
     for (size_t i = 0; i < n; i++)
@@ -2177,7 +2182,7 @@ static void subtype_put(rl_exec *x, const PgQuery__SubLink *sl, const rl_rowset 
 
 static int sublink_columns_error(rl_expr_ctx *c, const PgQuery__SubLink *sl, size_t ncols)
 {
-    return rl_exec_error(c->x, "42601", sl->location,
+    return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, sl->location,
                          ncols > 1 ? "subquery has too many columns"
                                    : "subquery must return only one column");
 }
@@ -2214,7 +2219,7 @@ static int type_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *ou
 static int eval_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *out)
 {
     if (!sl->subselect || sl->subselect->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
-        return rl_exec_error(c->x, "42601", sl->location, "malformed subquery");
+        return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, sl->location, "malformed subquery");
     if (sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK &&
         sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK &&
         sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK)
@@ -2244,7 +2249,7 @@ static int eval_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *ou
     } else if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK) {
         subtype_put(c->x, sl, rs);
         if (rs->nrows > 1) {
-            rc = rl_exec_error(c->x, "21000", -1,
+            rc = rl_exec_error(c->x, RL_SQLSTATE_CARDINALITY_VIOLATION, -1,
                                "more than one row returned by a subquery used as an expression");
         } else if (rs->nrows == 0) {
             set_null(out, rs->cols[0].oid);
@@ -2382,7 +2387,7 @@ int rl_node_location(const PgQuery__Node *n)
 int rl_expr_eval(rl_expr_ctx *c, const PgQuery__Node *node, rl_value *out)
 {
     if (!node)
-        return rl_exec_error(c->x, RL_SQLSTATE_INTERNAL, -1, "missing expression");
+        return rl_exec_error(c->x, RL_SQLSTATE_INTERNAL_ERROR, -1, "missing expression");
     if (rl_exec_check_cancel(c->x) < 0 || rl_exec_check_stack(c->x) < 0)
         return -1;
     switch (node->node_case) {

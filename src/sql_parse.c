@@ -849,7 +849,7 @@ static int parse_text(rl_exec *x, const char *sql, PgQuery__ParseResult **tree)
         return rl_stack_depth_error(x->err);
     PgQueryProtobufParseResult r = pg_query_parse_protobuf(sql);
     if (r.error) {
-        rl_exec_error(x, "42601", -1, "%s", r.error->message);
+        rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "%s", r.error->message);
         if (x->err)
             x->err->position = r.error->cursorpos;
         pg_query_free_protobuf_parse_result(r);
@@ -859,7 +859,7 @@ static int parse_text(rl_exec *x, const char *sql, PgQuery__ParseResult **tree)
                                            (const uint8_t *)r.parse_tree.data);
     pg_query_free_protobuf_parse_result(r);
     if (!*tree)
-        return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "could not decode the parse tree");
+        return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "could not decode the parse tree");
     if ((*tree)->n_stmts == 0) {
         pg_query__parse_result__free_unpacked(*tree, NULL);
         *tree = NULL;
@@ -947,7 +947,7 @@ int rl_parse(rl_exec *x, const char *sql, rl_parsed **out)
             }
             rl_parsed *use = instantiate(hit, sql, lits); /* takes lits */
             if (!use)
-                return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+                return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
             if (use->nover == 0) { /* the very same literals */
                 rl_parsed_release(use);
                 use = rl_parsed_ref(hit);
@@ -960,7 +960,7 @@ int rl_parse(rl_exec *x, const char *sql, rl_parsed **out)
     if (!p) {
         rl_buf_free(&shape);
         free(lits);
-        return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+        return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
     }
     p->refs = 1;
     if (parse_text(x, sql, &p->tree) < 0) {

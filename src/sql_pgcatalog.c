@@ -650,7 +650,7 @@ static int load_tables(gen_ctx *g)
         rc = rl_lakes_each_other(g->x, collect, g);
     if (rc != 0) {
         if (g->err && !g->err->sqlstate[0])
-            rl_exec_error(g->x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+            rl_exec_error(g->x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
         return -1;
     }
     if (!c && !(c = s->pgc_tables = calloc(1, sizeof *c)))
@@ -796,7 +796,7 @@ static int gen_namespace(gen_ctx *g)
         rc = emit_namespace(g, rl_pgcatalog_namespace_oid(l.names[i]), l.names[i], OWNER_OID);
     free(l.names);
     if (rc == -2 && g->err && !g->err->sqlstate[0])
-        rl_exec_error(g->x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+        rl_exec_error(g->x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
     return rc < 0 ? -1 : 0;
 }
 
@@ -1404,7 +1404,7 @@ static int put_fixed_rows(rl_exec *x, int id, pgc_sink *sink, const rl_scan_keys
     pthread_once(&fixed_once, build_fixed_rows);
     const rl_rowset *f = fixed_rows[id];
     if (fixed_failed || !f)
-        return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+        return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
     for (size_t i = 0; keys && i < keys->n; i++) {
         int rc = fixed_lookup(id, f, &keys->sets[i], sink, keys);
         if (rc != -1)
@@ -1412,7 +1412,7 @@ static int put_fixed_rows(rl_exec *x, int id, pgc_sink *sink, const rl_scan_keys
     }
     if ((!keys || keys->n == 0) && !sink->filter &&
         rl_rowset_reserve(sink->dst, f->nrows) < 0)
-        return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+        return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
     for (size_t r = 0; r < f->nrows; r++) {
         const rl_value *row = &f->vals[r * f->ncols];
         if (rl_scan_keys_admit(keys, row) && sink_put(sink, row, true) < 0)
@@ -1431,7 +1431,7 @@ static int sink_map(rl_exec *x, int id, const rl_rowset *dst, size_t *map)
         else if (a >= 1 && (size_t)a <= vrels[id].ncols)
             map[j] = (size_t)a - 1;
         else
-            return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1,
+            return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1,
                                  "column %zu of a %s scan has no source (attnum %d)", j,
                                  vrels[id].name, a);
     }
@@ -1446,7 +1446,8 @@ int rl_pgcatalog_fill(rl_exec *x, int id, const rl_scan_keys *keys, const rl_row
     sink.map = malloc((dst->ncols ? dst->ncols : 1) * sizeof *sink.map);
     sink.out = malloc((dst->ncols ? dst->ncols : 1) * sizeof *sink.out);
     int rc = sink.map && sink.out ? sink_map(x, id, dst, sink.map)
-                                  : rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+                                  : rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1,
+                                                  "out of memory");
     gen_ctx g;
     memset(&g, 0, sizeof g);
     g.x = x;

@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "keys.h"
+#include "pgtype.h"
 #include "sql_int.h"
 
 /* ctids: PostgreSQL heap tids are (block, offset) with offsets from 1. We
@@ -198,7 +199,7 @@ rl_rowset *rl_relation_shape(rl_exec *x, const rl_relation *rel, const char *ali
     }
     if ((rel->kind == RL_REL_VIRTUAL && !base) || !(rs = rl_rowset_new(n + 1))) {
         rl_rowset_free(base);
-        rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+        rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
         return NULL;
     }
     for (size_t i = 0; i < n; i++) {
@@ -548,7 +549,7 @@ static int choose_prefixes(rl_exec *x, const rl_relation *rel, const char *alias
         free(fv[k].v);
     if (rc < 0) {
         key_choice_free(kc);
-        rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+        rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
     }
     return rc;
 }
@@ -700,7 +701,7 @@ static int rowset_heap_sort(rl_exec *x, const rl_table_desc *d, rl_rowset *rs)
         return 0;
     heap_rank *ranks = malloc(n * sizeof *ranks), *scratch = NULL;
     if (!ranks)
-        return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+        return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
     for (size_t i = 0; i < n; i++) {
         const rl_value *row = rl_rowset_row(rs, i);
         ranks[i] = heap_rank_of(d, value_col(row, d->begin_col), value_col(row, d->end_col),
@@ -717,7 +718,7 @@ static int rowset_heap_sort(rl_exec *x, const rl_table_desc *d, rl_rowset *rs)
         free(ranks);
         free(scratch);
         free(vals);
-        return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+        return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
     }
     for (size_t i = 0; i < n; i++) {
         memcpy(&vals[i * nc], rl_rowset_row(rs, r[i].idx), nc * sizeof *vals);
@@ -762,7 +763,7 @@ rl_heap_spool *rl_heap_spool_new(rl_exec *x, const rl_table_desc *d)
 {
     rl_heap_spool *sp = calloc(1, sizeof *sp);
     if (!sp)
-        rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+        rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
     else
         *sp = (rl_heap_spool){.x = x, .d = d};
     return sp;
@@ -793,7 +794,7 @@ static int spool_reserve(rl_heap_spool *sp)
         sp->spans = spans;
     heap_rank *ranks = spans && cap <= UINT32_MAX ? realloc(sp->ranks, cap * sizeof *ranks) : NULL;
     if (!ranks)
-        return rl_exec_error(sp->x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+        return rl_exec_error(sp->x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
     sp->ranks = ranks;
     sp->cap = cap;
     return 0;
@@ -804,7 +805,7 @@ static int spool_take_chunk(rl_heap_spool *sp, rl_buf *out)
 {
     rl_buf *grown = rl_array_reserve(sp->chunks, sp->nchunks, &sp->capchunks, sizeof *grown, 64);
     if (!grown || sp->nchunks >= UINT32_MAX)
-        return rl_exec_error(sp->x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+        return rl_exec_error(sp->x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
     sp->chunks = grown;
     sp->chunks[sp->nchunks++] = *out;
     rl_buf_init(out, out->limit);
@@ -815,7 +816,7 @@ static int spool_take_chunk(rl_heap_spool *sp, rl_buf *out)
 int rl_heap_spool_add(rl_heap_spool *sp, const rl_row *row, rl_buf *out, size_t start)
 {
     if (out->failed)
-        return rl_exec_error(sp->x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+        return rl_exec_error(sp->x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
     if (spool_reserve(sp) < 0 || out->len > UINT32_MAX)
         return -1;
     const rl_datum *v = row->vals;
@@ -875,7 +876,7 @@ static int spool_send_sorted(const rl_heap_spool *sp, const heap_rank *r,
     }
     spool_put_tail(sp, st->out, &piece);
     if (rc == 0 && piece.failed)
-        rc = rl_exec_error(sp->x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+        rc = rl_exec_error(sp->x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
     rl_buf_free(st->out);
     *st->out = piece;
     return rc;
@@ -887,7 +888,7 @@ int rl_heap_spool_send(rl_heap_spool *sp, const rl_row_stream *st, bool as_writt
     heap_rank *scratch = NULL;
     const heap_rank *r = sp->n && !as_written ? sort_ranks(sp->ranks, sp->n, &scratch) : NULL;
     if (sp->n && !as_written && !r)
-        rc = rl_exec_error(sp->x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+        rc = rl_exec_error(sp->x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
     else if (!scratch)
         rc = spool_send_as_written(sp, st);
     else
@@ -934,7 +935,7 @@ static int add_stored_row(rl_exec *x, rl_rowset *rs, const rl_table_desc *d, siz
     uint64_t ctid = 0;
     if (rl_exec_uses_ctids(x) &&
         (ctid = rl_ctid_for_key(x->s, d, row->key, row->klen)) == 0)
-        return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+        return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
     vals[ncols] = tid_value(ctid);
     rl_rowsrc src = {.key = row->key, .klen = row->klen, .ctid = ctid};
     return rl_rowset_add(rs, vals, &src, x->err);
@@ -1023,7 +1024,7 @@ static int copy_rows(rl_exec *x, rl_rowset *from, rl_rowset *rs)
     size_t n = from->ncols;
     rl_value *vals = calloc(n + 1, sizeof *vals);
     if (!vals)
-        return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+        return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
     int rc = 0;
     for (size_t r = 0; r < from->nrows && rc == 0; r++) {
         memcpy(vals, rl_rowset_row(from, r), n * sizeof *vals);

@@ -73,7 +73,7 @@ static const char *node_str(const PgQuery__Node *n)
 
 static rl_rowset *fail_oom(rl_exec *x)
 {
-    rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+    rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
     return NULL;
 }
 
@@ -169,16 +169,17 @@ rl_rowset *rl_values_run(rl_exec *x, const PgQuery__SelectStmt *st, const char *
     for (size_t i = 0; i < nrows; i++) {
         const PgQuery__Node *l = st->values_lists[i];
         if (l->node_case != PG_QUERY__NODE__NODE_LIST)
-            return rl_exec_error(x, "42601", -1, "malformed VALUES list"), NULL;
+            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "malformed VALUES list"), NULL;
         if (i == 0 && l->list->n_items > MAX_TARGET_COLUMNS)
             return too_many_targets(x), NULL;
         if (i == 0)
             ncols = l->list->n_items;
         else if (l->list->n_items != ncols)
-            return rl_exec_error(x, "42601", -1, "VALUES lists must all be the same length"), NULL;
+            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+                                 "VALUES lists must all be the same length"), NULL;
     }
     if (ncolnames > ncols)
-        return rl_exec_error(x, "42P10", -1,
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE, -1,
                              "VALUES list has %zu columns available but %zu columns specified",
                              ncols, ncolnames),
                NULL;
@@ -752,9 +753,11 @@ static rl_rowset *from_subselect(sel *S, const PgQuery__RangeSubselect *rs_node)
                              "LATERAL subqueries are not supported"),
                NULL;
     if (!rs_node->subquery || rs_node->subquery->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
-        return rl_exec_error(S->x, "42601", -1, "malformed subquery in FROM"), NULL;
+        return rl_exec_error(S->x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+                             "malformed subquery in FROM"), NULL;
     if (!rs_node->alias || !rs_node->alias->aliasname)
-        return rl_exec_error(S->x, "42601", -1, "subquery in FROM must have an alias"), NULL;
+        return rl_exec_error(S->x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+                             "subquery in FROM must have an alias"), NULL;
     /* a typing run needs the subquery's columns only, so its subqueries too */
     rl_rowset *rs =
         run_raw_mode(S->x, rs_node->subquery->select_stmt, S->outer, S->ctes, S->type_only);
@@ -807,11 +810,11 @@ static int join_layout(sel *S, const PgQuery__JoinExpr *j, const rl_rowset *l,
         const char *side = lu[k] < 0 ? "left" : "right";
         long bad = lu[k] < 0 ? lu[k] : ru[k];
         if (bad == -2)
-            return rl_exec_error(S->x, "42702", -1,
+            return rl_exec_error(S->x, RL_SQLSTATE_AMBIGUOUS_COLUMN, -1,
                                  "common column name \"%s\" appears more than once in %s table",
                                  name, side);
         if (bad < 0)
-            return rl_exec_error(S->x, "42703", -1,
+            return rl_exec_error(S->x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
                                  "column \"%s\" specified in USING clause does not exist in %s "
                                  "table",
                                  name ? name : "", side);
@@ -1511,7 +1514,7 @@ static int target_star(sel *S, const PgQuery__SelectStmt *st, const rl_rowset *i
         return rl_exec_error(S->x, RL_SQLSTATE_UNDEFINED_TABLE, cr->location,
                              "missing FROM-clause entry for table \"%s\"", rel);
     if (!rel && st->n_from_clause == 0)
-        return rl_exec_error(S->x, "42601", cr->location,
+        return rl_exec_error(S->x, RL_SQLSTATE_SYNTAX_ERROR, cr->location,
                              "SELECT * with no tables specified is not valid");
     return 0;
 }
@@ -1581,7 +1584,7 @@ static int plan_sort(sel *S, const PgQuery__SelectStmt *st, const rl_colmeta *me
         const PgQuery__Node *sn = st->sort_clause[i];
         if (sn->node_case != PG_QUERY__NODE__NODE_SORT_BY) {
             free(k);
-            return rl_exec_error(S->x, "42601", -1, "malformed ORDER BY");
+            return rl_exec_error(S->x, RL_SQLSTATE_SYNTAX_ERROR, -1, "malformed ORDER BY");
         }
         const PgQuery__SortBy *sb = sn->sort_by;
         if (sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_USING) {
@@ -1600,7 +1603,8 @@ static int plan_sort(sel *S, const PgQuery__SelectStmt *st, const rl_colmeta *me
             int pos = rl_const(e->a_const)->ival->ival;
             if (pos < 1 || (size_t)pos > nout) {
                 free(k);
-                return rl_exec_error(S->x, "42P10", e->a_const->location,
+                return rl_exec_error(S->x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE,
+                                     e->a_const->location,
                                      "ORDER BY position %d is not in select list", pos);
             }
             k[i].outcol = pos - 1;
@@ -1618,7 +1622,7 @@ static int plan_sort(sel *S, const PgQuery__SelectStmt *st, const rl_colmeta *me
             /* a set operation's ORDER BY sees only its output columns */
             free(k);
             if (e->node_case == PG_QUERY__NODE__NODE_COLUMN_REF)
-                return rl_exec_error(S->x, "42703", e->column_ref->location,
+                return rl_exec_error(S->x, RL_SQLSTATE_UNDEFINED_COLUMN, e->column_ref->location,
                                      "column \"%s\" does not exist",
                                      node_str(e->column_ref->fields[e->column_ref->n_fields - 1])
                                          ? node_str(e->column_ref
@@ -1938,8 +1942,10 @@ static rl_rowset *finish_rows(sel *S, const PgQuery__SelectStmt *st, rl_rowset *
                               rl_rowset *keys, const skey *k, size_t nk)
 {
     int64_t limit, offset;
-    if (eval_count(S, st->limit_count, "LIMIT", "2201W", &limit) < 0 ||
-        eval_count(S, st->limit_offset, "OFFSET", "2201X", &offset) < 0)
+    if (eval_count(S, st->limit_count, "LIMIT", RL_SQLSTATE_INVALID_ROW_COUNT_IN_LIMIT_CLAUSE,
+                   &limit) < 0 ||
+        eval_count(S, st->limit_offset, "OFFSET",
+                   RL_SQLSTATE_INVALID_ROW_COUNT_IN_RESULT_OFFSET_CLAUSE, &offset) < 0)
         return NULL;
     if (nk == 0 && limit < 0 && offset <= 0)
         return rows; /* nothing to do: hand the same row set back */
@@ -2097,7 +2103,8 @@ static int check_locking(sel *S, const PgQuery__SelectStmt *st, bool aggregated)
     else if (aggregated)
         why = "aggregate functions";
     if (why)
-        return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1, "%s is not allowed with %s",
+        return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "%s is not allowed with %s",
                              what, why);
     for (size_t i = 0; i < st->n_locking_clause; i++) {
         const PgQuery__Node *n = st->locking_clause[i];
@@ -2118,7 +2125,8 @@ static int check_locking(sel *S, const PgQuery__SelectStmt *st, bool aggregated)
         }
     }
     if (S->x->s->read_only_txn)
-        return rl_exec_error(S->x, "25006", -1, "cannot execute SELECT %s in a read-only transaction",
+        return rl_exec_error(S->x, RL_SQLSTATE_READ_ONLY_SQL_TRANSACTION, -1,
+                             "cannot execute SELECT %s in a read-only transaction",
                              what);
     return 0;
 }
@@ -2297,7 +2305,7 @@ static rl_rowset *run_union(sel *S, const PgQuery__SelectStmt *st)
         const PgQuery__SelectStmt *rs = st->rarg;
         while (rs->larg)
             rs = rs->larg;
-        rl_exec_error(S->x, "42601", union_location(rs),
+        rl_exec_error(S->x, RL_SQLSTATE_SYNTAX_ERROR, union_location(rs),
                       "each UNION query must have the same number of columns");
         goto done;
     }
@@ -2366,7 +2374,7 @@ static int bind_ctes(rl_exec *x, const PgQuery__WithClause *w, const rl_binding 
     for (size_t i = 0; i < w->n_ctes; i++) {
         const PgQuery__Node *n = w->ctes[i];
         if (n->node_case != PG_QUERY__NODE__NODE_COMMON_TABLE_EXPR)
-            return rl_exec_error(x, "42601", -1, "malformed WITH");
+            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "malformed WITH");
         const PgQuery__CommonTableExpr *cte = n->common_table_expr;
         if (!cte->ctequery || cte->ctequery->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
             return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cte->location,
@@ -2377,7 +2385,7 @@ static int bind_ctes(rl_exec *x, const PgQuery__WithClause *w, const rl_binding 
         resolve_unknown(rs);
         if (cte->n_aliascolnames > rs->ncols) {
             rl_rowset_free(rs);
-            return rl_exec_error(x, "42P10", cte->location,
+            return rl_exec_error(x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE, cte->location,
                                  "WITH query \"%s\" has %zu columns available but %zu columns "
                                  "specified",
                                  cte->ctename, rs->ncols, cte->n_aliascolnames);
@@ -2406,7 +2414,7 @@ static rl_rowset *run_raw_mode(rl_exec *x, const PgQuery__SelectStmt *st,
                                const rl_binding *outer, const cte_env *ctes, bool type_only)
 {
     if (!st)
-        return rl_exec_error(x, "42601", -1, "missing query"), NULL;
+        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "missing query"), NULL;
     if (rl_exec_check_stack(x) < 0)
         return NULL;
     sel S = {.x = x, .outer = outer, .ctes = ctes, .type_only = type_only};
@@ -2669,7 +2677,7 @@ rl_rowset *rl_select_describe(rl_exec *x, const PgQuery__SelectStmt *st)
 
 static int sink_lost(rl_exec *x)
 {
-    return rl_exec_error(x, "08006", -1, "the client connection was lost");
+    return rl_exec_error(x, RL_SQLSTATE_CONNECTION_FAILURE, -1, "the client connection was lost");
 }
 
 int rl_select_send(rl_exec *x, const PgQuery__SelectStmt *st)
@@ -2682,7 +2690,7 @@ int rl_select_send(rl_exec *x, const PgQuery__SelectStmt *st)
     int rc = 0;
     if (!cols) {
         rl_rowset_free(rs);
-        return rl_exec_error(x, RL_SQLSTATE_INTERNAL, -1, "out of memory");
+        return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
     }
     for (size_t i = 0; i < rs->ncols; i++) {
         const rl_colmeta *m = &rs->cols[i];

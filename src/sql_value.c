@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "pgtype.h"
 #include "sql_int.h"
 #include "stack.h"
 
@@ -292,7 +293,7 @@ int rl_rowset_reserve(rl_rowset *rs, size_t n)
 int rl_rowset_add_ref(rl_rowset *rs, const rl_value *vals, rl_error *err)
 {
     if (rowset_grow(rs, false) < 0)
-        return rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
+        return rl_error_set(err, RL_SQLSTATE_INTERNAL_ERROR, "out of memory");
     memcpy(&rs->vals[rs->nrows * rs->ncols], vals, rs->ncols * sizeof *vals);
     if (rs->src)
         memset(&rs->src[rs->nrows], 0, sizeof *rs->src);
@@ -303,12 +304,12 @@ int rl_rowset_add_ref(rl_rowset *rs, const rl_value *vals, rl_error *err)
 int rl_rowset_add(rl_rowset *rs, const rl_value *vals, const rl_rowsrc *src, rl_error *err)
 {
     if (rowset_grow(rs, src != NULL) < 0)
-        return rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
+        return rl_error_set(err, RL_SQLSTATE_INTERNAL_ERROR, "out of memory");
     rl_value *row = &rs->vals[rs->nrows * rs->ncols];
     for (size_t i = 0; i < rs->ncols; i++) {
         row[i] = vals[i];
         if (rl_value_own(&rs->arena, &row[i]) < 0)
-            return rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
+            return rl_error_set(err, RL_SQLSTATE_INTERNAL_ERROR, "out of memory");
     }
     if (rs->src) {
         rl_rowsrc *s = &rs->src[rs->nrows];
@@ -316,7 +317,7 @@ int rl_rowset_add(rl_rowset *rs, const rl_value *vals, const rl_rowsrc *src, rl_
         if (src) {
             *s = *src;
             if (src->key && !(s->key = rl_arena_dup(&rs->arena, src->key, src->klen)))
-                return rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
+                return rl_error_set(err, RL_SQLSTATE_INTERNAL_ERROR, "out of memory");
         }
     }
     rs->nrows++;
@@ -375,7 +376,8 @@ int rl_exec_check_cancel(rl_exec *x)
 {
     if (atomic_load(&x->s->cancel)) {
         atomic_store(&x->s->cancel, false);
-        return rl_exec_error(x, "57014", -1, "canceling statement due to user request");
+        return rl_exec_error(x, RL_SQLSTATE_QUERY_CANCELED, -1,
+                             "canceling statement due to user request");
     }
     return 0;
 }
@@ -388,7 +390,8 @@ int rl_exec_check_stack(rl_exec *x)
 int rl_send_complete(rl_exec *x, const char *tag)
 {
     if (x->sink && x->sink->command_complete && x->sink->command_complete(x->sink->ctx, tag) < 0)
-        return rl_exec_error(x, "08006", -1, "the client connection was lost");
+        return rl_exec_error(x, RL_SQLSTATE_CONNECTION_FAILURE, -1,
+                             "the client connection was lost");
     return 0;
 }
 

@@ -56,6 +56,6 @@ int rl_utf8_check(rl_error *e, const uint8_t *p, size_t n)
     for (size_t k = 0; k < show && at + k < n; k++)
         used += (size_t)snprintf(hex + used, sizeof hex - used, "%s0x%02x", k ? " " : "",
                                  p[at + k]);
-    return rl_error_set(e, RL_SQLSTATE_BAD_ENCODING,
+    return rl_error_set(e, RL_SQLSTATE_CHARACTER_NOT_IN_REPERTOIRE,
                         "invalid byte sequence for encoding \"UTF8\": %s", hex);
 }

@@ -8,6 +8,7 @@
  * against the whole library too.
  */
 #include "codec.h"
+#include "pgtype.h"
 #include "testutil.h"
 
 #include <float.h>
@@ -866,6 +867,103 @@ static void test_compare_like_postgres(void)
     CHECK_EQ_INT(compare_text(RL_T_INTERVAL, "1 day", "24:00:00"), 0);
 }
 
+/* Each input error carries its SQLSTATE with its message (rl_datum_input):
+ * the SQL layer forwards both and never reads the message. */
+static void test_input_sqlstates(void)
+{
+    static const struct { rl_type t; const char *in, *state, *msg; } cases[] = {
+        {RL_T_INT4, "abc", "22P02", "invalid input syntax for type integer: \"abc\""},
+        {RL_T_INT2, "40000", "22003", "value \"40000\" is out of range for type smallint"},
+        {RL_T_FLOAT8, "1e999", "22003", "\"1e999\" is out of range for type double precision"},
+        {RL_T_BOOL, "maybe", "22P02", "invalid input syntax for type boolean: \"maybe\""},
+        {RL_T_DATE, "nope", "22007", "invalid input syntax for type date: \"nope\""},
+        {RL_T_DATE, "2024-02-30", "22008", "date/time field value out of range: \"2024-02-30\""},
+        {RL_T_INTERVAL, "1 fortnight", "22007", "invalid input syntax for type interval: \"1 fortnight\""},
+        {RL_T_TIMESTAMP, "x", "22007", "invalid input syntax for type timestamp: \"x\""},
+        {RL_T_BYTEA, "\\xzz", "22P02", "invalid hexadecimal digit: \"z\""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rl_buf arena;
+        rl_buf_init(&arena, 0);
+        rl_datum d;
+        char err[256] = "";
+        const char *state = "unset";
+        rl_codec_status st = rl_datum_input(cases[i].t, cases[i].in, strlen(cases[i].in), &d,
+                                            &arena, err, sizeof err, &state);
+        CHECK(st != RL_CODEC_OK);
+        CHECK(state != NULL);
+        CHECK_EQ_STR(state ? state : "(null)", cases[i].state);
+        CHECK_EQ_STR(err, cases[i].msg);
+        rl_buf_free(&arena);
+    }
+    rl_datum d;
+    const char *state = "unset";
+    CHECK(rl_datum_input(RL_T_INT8, "42", 2, &d, NULL, NULL, 0, &state) == RL_CODEC_OK);
+    CHECK(state == NULL);
+    CHECK_EQ_INT(d.v.i, 42);
+}
+
+/* typsend then typreceive gives the datum back, for every type. */
+static void test_binary_round_trip(void)
+{
+    uint64_t rng = 7;
+    uint8_t pool[1024];
+    for (size_t i = 0; i < sizeof pool; i++)
+        pool[i] = (uint8_t)tu_rand(&rng);
+    int failures = 0;
+    for (int iter = 0; iter < 20000; iter++) {
+        rl_type t = all_types[tu_rand(&rng) % NTYPES];
+        rl_datum d = random_datum(t, &rng, pool, sizeof pool);
+        if (d.isnull)
+            continue;
+        rl_buf bin, arena;
+        rl_buf_init(&bin, 0);
+        rl_buf_init(&arena, 0);
+        bool ok = rl_datum_to_binary(&bin, t, &d) && !bin.failed;
+        rl_datum back;
+        char err[256] = "";
+        if (ok)
+            ok = rl_datum_from_binary(t, bin.data, bin.len, &back, &arena, err, sizeof err,
+                                      NULL) == RL_CODEC_OK;
+        if (ok && (t == RL_T_FLOAT4 || t == RL_T_FLOAT8) && isnan(d.v.f))
+            ok = isnan(back.v.f);
+        else if (ok)
+            ok = datum_same(t, &d, &back);
+        if (!ok && ++failures < 5)
+            fprintf(stderr, "  %s: binary did not read back (%s)\n", rl_type_name(t), err);
+        rl_buf_free(&bin);
+        rl_buf_free(&arena);
+    }
+    CHECK_EQ_INT(failures, 0);
+}
+
+/* typreceive's errors: PostgreSQL's messages and SQLSTATEs. */
+static void test_binary_input_errors(void)
+{
+    static const uint8_t three[3] = {0, 0, 1}, five[5] = {0, 0, 0, 0, 1};
+    static const uint8_t bad_sign[8] = {0, 0, 0, 0, 0x12, 0x34, 0, 0};
+    static const uint8_t late[8] = {0, 0x14, 0, 0, 0, 0, 0, 0}; /* past 24:00 */
+    static const struct { rl_type t; const uint8_t *p; size_t n; const char *state, *msg; } cases[] = {
+        {RL_T_INT4, three, 3, "08P01", "insufficient data left in message"},
+        {RL_T_INT4, five, 5, "22P03", "incorrect binary data format"},
+        {RL_T_BOOL, five, 2, "22P03", "incorrect binary data format"},
+        {RL_T_NUMERIC, bad_sign, 8, "22P03", "invalid sign in external \"numeric\" value"},
+        {RL_T_TIME, late, 8, "22008", "time out of range"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rl_buf arena;
+        rl_buf_init(&arena, 0);
+        rl_datum d;
+        char err[256] = "";
+        const char *state = NULL;
+        CHECK(rl_datum_from_binary(cases[i].t, cases[i].p, cases[i].n, &d, &arena, err,
+                                   sizeof err, &state) != RL_CODEC_OK);
+        CHECK_EQ_STR(state ? state : "(null)", cases[i].state);
+        CHECK_EQ_STR(err, cases[i].msg);
+        rl_buf_free(&arena);
+    }
+}
+
 int main(void)
 {
     RUN(test_edge_values_round_trip);
@@ -885,5 +983,8 @@ int main(void)
     RUN(test_text_round_trip);
     RUN(test_string_input_keeps_bytes);
     RUN(test_compare_like_postgres);
+    RUN(test_input_sqlstates);
+    RUN(test_binary_round_trip);
+    RUN(test_binary_input_errors);
     return tu_finish();
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """test_layers.py — the layer map (src/LAYERS) holds, and its checker
-(scripts/check-layers.py) catches each kind of break.
+(scripts/check-layers.py) catches each kind of break; SQLSTATEs are spelled
+only in src/error.h (scripts/check-sqlstates.py), which catches a raw one.
 
 Runs the checker on the real tree (it must pass), then on copies of src/,
 docs/architecture.md and src/LAYERS under $ROCKLAKE_TEST_TMP with one
@@ -15,6 +16,7 @@ import tempfile
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
 CHECKER = os.path.join(ROOT, 'scripts', 'check-layers.py')
+SQLSTATES = os.path.join(ROOT, 'scripts', 'check-sqlstates.py')
 passed = failed = 0
 
 
@@ -30,8 +32,8 @@ def report(ok, what, out=''):
             print(f'    {line}')
 
 
-def run(root):
-    p = subprocess.run([sys.executable, CHECKER, '--root', root],
+def run(root, checker=CHECKER):
+    p = subprocess.run([sys.executable, checker, '--root', root],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     return p.returncode, p.stdout
 
@@ -120,6 +122,11 @@ def main():
                 lambda r: edit(r, 'src/client.c', add_include('kv.h')),
                 'includes kv.h (layer kv) from layer pgwire: layer pgwire does not use kv')
 
+    # the storage codec cannot reach PostgreSQL's type I/O (pgtype is above it)
+    expect_fail(tmp, 'codec.c including pgtype.h',
+                lambda r: edit(r, 'src/codec.c', add_include('pgtype.h')),
+                'includes pgtype.h (layer pgtype) from layer keys: a layer above')
+
     # a new file nobody placed
     def new_file(r):
         with open(os.path.join(r, 'src', 'newthing.c'), 'w') as f:
@@ -151,6 +158,17 @@ def main():
                                lambda t: t.replace('\n[exceptions]\n',
                                                    '\nbuf.c  again\n\n[exceptions]\n')),
                 'buf.c is in layer base already')
+
+    # SQLSTATEs: only error.h spells them
+    rc, out = run(ROOT, SQLSTATES)
+    report(rc == 0, 'the real tree spells no SQLSTATE outside error.h', out)
+    root = copy_tree(tmp)
+    edit(root, 'src/sql_parse.c',
+         lambda t: t.replace('RL_SQLSTATE_SYNTAX_ERROR', '"42601"', 1))
+    rc, out = run(root, SQLSTATES)
+    w = 'raw SQLSTATE literal "42601" (use RL_SQLSTATE_SYNTAX_ERROR)'
+    report(rc == 1 and w in out, f'a raw SQLSTATE in sql_parse.c: fails with "{w}"', out)
+    shutil.rmtree(root, ignore_errors=True)
 
     print(f'{passed} passed, {failed} failed')
     return 1 if failed else 0

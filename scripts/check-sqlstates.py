@@ -19,8 +19,7 @@ import re
 import sys
 
 # Files still spelling SQLSTATEs as literals: to convert, then drop from here.
-PENDING = {'backup.c', 'catalog.c', 'client.c', 'main.c', 'sequence.c', 'server.c',
-           'transfer.c'}
+PENDING = set()
 
 LITERAL = re.compile(r'"([0-9A-Z]{5})"')
 DEFINE = re.compile(r'#define\s+(RL_SQLSTATE_\w+)\s+"([0-9A-Z]{5})"')

@@ -45,6 +45,7 @@
 #include "crashpoint.h"
 #include "keys.h"
 #include "lease.h"
+#include "pgtype.h"
 #include "sequence.h"
 #include "tags.h"
 
@@ -1151,7 +1152,7 @@ static int encode_value(rl_txn *t, const rl_table_desc *d, const rl_datum *row, 
     }
     rl_codec_status st = rl_row_encode(out, d->tag, n, types, vals);
     if (st == RL_CODEC_ERR_TOO_LARGE)
-        return rl_error_set(err, "54000", "row of relation \"%s\" is too large", d->name);
+        return rl_error_set(err, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, "row of relation \"%s\" is too large", d->name);
     if (st != RL_CODEC_OK || out->failed)
         return rl_error_set(err, RL_SQLSTATE_INTERNAL, "cannot encode row of relation \"%s\"",
                             d->name);
@@ -2832,7 +2833,7 @@ const rl_table_desc *rl_txn_create_dynamic(rl_txn *t, const char *schema, const 
     if (!is_write_allowed(t, err))
         return NULL;
     if (ncols > RL_MAX_COLUMNS) {
-        rl_error_set(err, "54011", "tables can have at most %d columns in RockLake",
+        rl_error_set(err, RL_SQLSTATE_TOO_MANY_COLUMNS, "tables can have at most %d columns in RockLake",
                      RL_MAX_COLUMNS);
         return NULL;
     }
@@ -3235,7 +3236,7 @@ int rl_txn_create_schema(rl_txn *t, const char *schema, bool if_not_exists, rl_e
     if (rl_txn_schema_exists(t, schema)) {
         if (if_not_exists)
             return 0;
-        return rl_error_set(err, "42P06", "schema \"%s\" already exists", schema);
+        return rl_error_set(err, RL_SQLSTATE_DUPLICATE_SCHEMA, "schema \"%s\" already exists", schema);
     }
     rl_buf k;
     rl_buf_init(&k, 0);
@@ -3298,12 +3299,12 @@ int rl_txn_drop_schema(rl_txn *t, const char *schema, rl_error *err)
     if (!is_write_allowed(t, err))
         return -1;
     if (strcmp(schema, "public") == 0 || !rl_txn_schema_exists(t, schema))
-        return rl_error_set(err, "3F000", "schema \"%s\" does not exist", schema);
+        return rl_error_set(err, RL_SQLSTATE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", schema);
     schema_use u = {schema, false};
     if (visit_names(t, note_schema_use, &u, true, err) < 0)
         return -1;
     if (u.used) {
-        rl_error_set(err, "2BP01",
+        rl_error_set(err, RL_SQLSTATE_DEPENDENT_OBJECTS_STILL_EXIST,
                      "cannot drop schema %s because other objects depend on it", schema);
         rl_error_hint(err, "drop the schema's tables first");
         return -1;

@@ -39,9 +39,6 @@
 #include "desc.h"
 #include "error.h"
 #include "kv.h"
-/* catalog.c prints key values in its unique-violation detail with
- * rl_datum_to_text; to move into catalog.c itself (#17). */
-#include "pgtype.h"
 
 typedef struct rl_catalog rl_catalog;
 typedef struct rl_txn rl_txn;

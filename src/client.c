@@ -174,7 +174,7 @@ static int maybe_flush(client *c)
     case WRITE_DONE: return 0;
     case WRITE_CANCELED:
         c->sink_failed = true;
-        rl_error_set(&c->sink_err, "57014", "canceling statement due to user request");
+        rl_error_set(&c->sink_err, RL_SQLSTATE_QUERY_CANCELED, "canceling statement due to user request");
         return -1;
     default: return -1;
     }
@@ -215,7 +215,7 @@ static void put_error(client *c, char type, const char *severity, const rl_error
     pktbuf_put_u8(b, 'V');
     pktbuf_put_string(b, severity);
     pktbuf_put_u8(b, 'C');
-    pktbuf_put_string(b, e->sqlstate[0] ? e->sqlstate : "XX000");
+    pktbuf_put_string(b, e->sqlstate[0] ? e->sqlstate : RL_SQLSTATE_INTERNAL_ERROR);
     pktbuf_put_u8(b, 'M');
     pktbuf_put_string(b, e->message);
     if (e->detail[0]) {
@@ -417,7 +417,7 @@ static int read_message(client *c, bool startup, wait_kind kind, proto_msg *m)
             srv_count(c->srv, M_PROTOCOL_ERRORS, 1);
             srv_log(c->srv, "warning", "protocol_violation", "client", c->addr, "message",
                     err.message, NULL);
-            if (!startup || strcmp(err.sqlstate, "08P01") != 0 || c->ssl)
+            if (!startup || strcmp(err.sqlstate, RL_SQLSTATE_PROTOCOL_VIOLATION) != 0 || c->ssl)
                 send_fatal_err(c, &err);
             return -1;
         }
@@ -425,7 +425,7 @@ static int read_message(client *c, bool startup, wait_kind kind, proto_msg *m)
         if (need < 4096)
             need = 4096;
         if (!make_room(c, need)) {
-            send_fatal(c, "53200", "out of memory");
+            send_fatal(c, RL_SQLSTATE_OUT_OF_MEMORY, "out of memory");
             return -1;
         }
         bool boundary = c->in_len == c->in_off;
@@ -485,7 +485,7 @@ static int sink_data_row(void *ctx, size_t ncols, const rl_value *vals)
                 pktbuf_end(b);
                 b->buf.len = row_start; /* drop this row only: earlier ones may be half sent */
                 c->sink_failed = true;
-                rl_error_set(&c->sink_err, "42883",
+                rl_error_set(&c->sink_err, RL_SQLSTATE_UNDEFINED_FUNCTION,
                              "no binary output function available for type with OID %u",
                              vals[i].oid);
                 return -1;
@@ -664,7 +664,7 @@ static void report_error(client *c, rl_error *err)
         *err = c->sink_err;
         c->sink_failed = false;
     }
-    if (srv_stmt_disarm(c->srv, c) && strcmp(err->sqlstate, "57014") == 0)
+    if (srv_stmt_disarm(c->srv, c) && strcmp(err->sqlstate, RL_SQLSTATE_QUERY_CANCELED) == 0)
         snprintf(err->message, sizeof err->message, "canceling statement due to statement timeout");
     srv_count(c->srv, M_ERRORS, 1);
     c->saw_write = c->tx_wrote = false; /* whatever was written is rolled back */
@@ -800,7 +800,7 @@ static int copy_in(client *c, const rl_sink *sink, rl_error *err)
                      (unsigned char)m.type);
             rl_error ignore;
             rl_session_copy_fail(c->sess, what, NULL, &ignore);
-            rl_error_set(err, "08P01", "%s", what);
+            rl_error_set(err, RL_SQLSTATE_PROTOCOL_VIOLATION, "%s", what);
             return RL_EXEC_ERROR;
         }
         }
@@ -823,7 +823,7 @@ static void handle_query(client *c, const proto_msg *m)
      * the input buffer moves: give it a stable copy */
     char *sql = strdup(sql0);
     if (!sql) {
-        send_fatal(c, "53200", "out of memory");
+        send_fatal(c, RL_SQLSTATE_OUT_OF_MEMORY, "out of memory");
         c->broken = true;
         return;
     }
@@ -870,7 +870,7 @@ static void handle_parse(client *c, const proto_msg *m)
     }
     uint32_t *oids = calloc(p.nparams + 1, sizeof *oids);
     if (!oids) {
-        rl_error_set(&err, "53200", "out of memory");
+        rl_error_set(&err, RL_SQLSTATE_OUT_OF_MEMORY, "out of memory");
         ext_error(c, &err);
         return;
     }
@@ -1075,7 +1075,7 @@ static void serve_queries(client *c)
             break;
         }
         default:
-            send_fatal(c, "08P01", "unexpected message type \"%c\"", m.type);
+            send_fatal(c, RL_SQLSTATE_PROTOCOL_VIOLATION, "unexpected message type \"%c\"", m.type);
             return;
         }
         if (pktbuf_len(&c->out) >= FLUSH_BYTES)
@@ -1188,7 +1188,7 @@ static int read_startup(client *c, proto_startup *st)
         }
         const char *user = proto_startup_param(st, "user");
         if (!user || !user[0]) {
-            send_fatal(c, "28000", "no PostgreSQL user name specified in startup packet");
+            send_fatal(c, RL_SQLSTATE_INVALID_AUTHORIZATION_SPECIFICATION, "no PostgreSQL user name specified in startup packet");
             return 0;
         }
         const char *db = proto_startup_param(st, "database");
@@ -1216,7 +1216,7 @@ static void auth_failed(client *c)
     /* a fixed delay slows password guessing; same for unknown users */
     struct timespec d = {.tv_sec = 0, .tv_nsec = AUTH_FAIL_DELAY_MS * 1000000L};
     nanosleep(&d, NULL);
-    send_fatal(c, "28P01", "password authentication failed for user \"%s\"", c->user);
+    send_fatal(c, RL_SQLSTATE_INVALID_PASSWORD, "password authentication failed for user \"%s\"", c->user);
 }
 
 /* Read the next authentication message ('p'); false if the client left. */
@@ -1227,7 +1227,7 @@ static bool read_auth_msg(client *c, proto_msg *m)
         return false;
     if (m->type != 'p') {
         if (m->type != 'X')
-            send_fatal(c, "08P01", "expected SASL response, got message type %d", m->type);
+            send_fatal(c, RL_SQLSTATE_PROTOCOL_VIOLATION, "expected SASL response, got message type %d", m->type);
         return false;
     }
     return true;
@@ -1261,7 +1261,7 @@ static bool auth_scram(client *c, const hba_user *u)
         return false;
     }
     if (strcmp(si.mechanism, "SCRAM-SHA-256") != 0) {
-        send_fatal(c, "08P01", "client selected an invalid SASL authentication mechanism");
+        send_fatal(c, RL_SQLSTATE_PROTOCOL_VIOLATION, "client selected an invalid SASL authentication mechanism");
         return false;
     }
     scram_state st;
@@ -1320,11 +1320,11 @@ static bool authenticate(client *c)
         srv_log(c->srv, "warning", "auth_rejected", "client", c->addr, "user", c->user,
                 "database", c->database, NULL);
         if (!matched)
-            send_fatal(c, "28000",
+            send_fatal(c, RL_SQLSTATE_INVALID_AUTHORIZATION_SPECIFICATION,
                        "no pg_hba.conf entry for host \"%s\", user \"%s\", database \"%s\", %s",
                        c->addr, c->user, c->database, enc);
         else
-            send_fatal(c, "28000",
+            send_fatal(c, RL_SQLSTATE_INVALID_AUTHORIZATION_SPECIFICATION,
                        "pg_hba.conf rejects connection for host \"%s\", user \"%s\", database "
                        "\"%s\", %s",
                        c->addr, c->user, c->database, enc);
@@ -1356,12 +1356,12 @@ static bool apply_options(client *c, const char *options)
         } else if (strncmp(t, "-c", 2) == 0) {
             t += 2;
         } else {
-            send_fatal(c, "42601", "invalid command-line argument for server process: %s", t);
+            send_fatal(c, RL_SQLSTATE_SYNTAX_ERROR, "invalid command-line argument for server process: %s", t);
             return false;
         }
         char *eq = strchr(t, '=');
         if (!eq) {
-            send_fatal(c, "42601", "-c %s requires a value", t);
+            send_fatal(c, RL_SQLSTATE_SYNTAX_ERROR, "-c %s requires a value", t);
             return false;
         }
         *eq = '\0';
@@ -1423,13 +1423,13 @@ static bool open_session(client *c)
                             .client_addr = c->addr};
     c->sess = rl_session_new(eng, &info);
     if (!c->sess) {
-        send_fatal(c, "53200", "out of memory");
+        send_fatal(c, RL_SQLSTATE_OUT_OF_MEMORY, "out of memory");
         return false;
     }
     c->eng = eng;
     c->reg.sess = c->sess;
     if (srv_register(c->srv, c, &c->reg.pid, &c->reg.secret) < 0) {
-        send_fatal(c, "53300", "sorry, too many clients already");
+        send_fatal(c, RL_SQLSTATE_TOO_MANY_CONNECTIONS, "sorry, too many clients already");
         return false;
     }
     c->registered = true;

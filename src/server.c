@@ -331,7 +331,7 @@ int rl_db_drop(const char *root, const char *name, rl_error *err)
     char path[4096];
     int rc = 0;
     if (!valid_db_name(name) || !rl_db_url(dir, name, path, sizeof path) || !dir_exists(path))
-        rc = rl_error_set(err, "3D000", "database \"%s\" does not exist", name);
+        rc = rl_error_set(err, RL_SQLSTATE_INVALID_CATALOG_NAME, "database \"%s\" does not exist", name);
     else if (nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS) < 0)
         rc = rl_error_set(err, RL_SQLSTATE_IO, "cannot remove \"%s\": %s", path,
                           strerror(errno));
@@ -343,7 +343,7 @@ int rl_db_drop(const char *root, const char *name, rl_error *err)
  * not create one on first connect. */
 static int no_database(const rl_server *srv, rl_error *err, const char *name)
 {
-    rl_error_set(err, "3D000", "database \"%s\" does not exist", name);
+    rl_error_set(err, RL_SQLSTATE_INVALID_CATALOG_NAME, "database \"%s\" does not exist", name);
     if (!srv->auto_create && !srv->cfg.read_only)
         rl_error_hint(err, "create it with `rocklake db create %s %s` (the server opens it on the "
                            "next connect), or start rocklake serve with --auto-create on",
@@ -500,7 +500,7 @@ static schema_lake *open_schema_lake(srv_lake *l, const char *schema, bool creat
         free(sl);
         rl_catalog_close(cat, NULL);
         if (!err->sqlstate[0])
-            rl_error_set(err, "53200", "out of memory");
+            rl_error_set(err, RL_SQLSTATE_OUT_OF_MEMORY, "out of memory");
         return NULL;
     }
     snprintf(sl->schema, sizeof sl->schema, "%s", schema);
@@ -614,7 +614,7 @@ static srv_lake *open_lake(rl_server *srv, const char *name, bool reopen, rl_err
         uint64_t max = srv->cfg.max_auto_create ? srv->cfg.max_auto_create
                                                 : SRV_DEFAULT_MAX_AUTO_CREATE;
         if (srv->auto_created >= max) {
-            rl_error_set(err, "53400",
+            rl_error_set(err, RL_SQLSTATE_CONFIGURATION_LIMIT_EXCEEDED,
                          "database \"%s\" does not exist, and this server has reached its "
                          "limit of %" PRIu64 " databases created on first connect",
                          name, max);
@@ -640,7 +640,7 @@ static srv_lake *open_lake(rl_server *srv, const char *name, bool reopen, rl_err
     srv_lake *l = calloc(1, sizeof *l);
     if (!l) {
         rl_catalog_close(cat, NULL);
-        rl_error_set(err, "53200", "out of memory");
+        rl_error_set(err, RL_SQLSTATE_OUT_OF_MEMORY, "out of memory");
         return NULL;
     }
     l->srv = srv;
@@ -1217,7 +1217,7 @@ rl_server *rl_server_new(const rl_server_config *cfg, rl_error *err)
 {
     rl_server *srv = calloc(1, sizeof *srv);
     if (!srv) {
-        rl_error_set(err, "53200", "out of memory");
+        rl_error_set(err, RL_SQLSTATE_OUT_OF_MEMORY, "out of memory");
         return NULL;
     }
     signal(SIGPIPE, SIG_IGN); /* TLS writes go through write(2) */

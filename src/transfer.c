@@ -115,7 +115,7 @@ static int pg_fail(rl_error *err, PGconn *pg, const PGresult *res, const char *w
     const char *msg = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
     if (!msg || !*msg)
         msg = PQerrorMessage(pg);
-    rl_error_set(err, state && strlen(state) == 5 ? state : "08006", "%s: %s", what, msg);
+    rl_error_set(err, state && strlen(state) == 5 ? state : RL_SQLSTATE_CONNECTION_FAILURE, "%s: %s", what, msg);
     size_t n = strlen(err->message);
     while (n && err->message[n - 1] == '\n')
         err->message[--n] = 0;
@@ -169,11 +169,11 @@ static PGconn *pg_connect(const char *conninfo, const char *what, rl_error *err)
 {
     PGconn *pg = PQconnectdb(conninfo);
     if (!pg) {
-        rl_error_set(err, "08006", "out of memory connecting to the %s", what);
+        rl_error_set(err, RL_SQLSTATE_CONNECTION_FAILURE, "out of memory connecting to the %s", what);
         return NULL;
     }
     if (PQstatus(pg) != CONNECTION_OK) {
-        rl_error_set(err, "08006", "cannot connect to the %s: %s", what, PQerrorMessage(pg));
+        rl_error_set(err, RL_SQLSTATE_CONNECTION_FAILURE, "cannot connect to the %s: %s", what, PQerrorMessage(pg));
         size_t n = strlen(err->message);
         while (n && err->message[n - 1] == '\n')
             err->message[--n] = 0;

@@ -2246,7 +2246,8 @@ static int sequence_locked(rl_txn *t, rl_error *err)
     if (reason == RL_SEQ_OK) {
         rl_txn *base = reader_locked(cat, t->snap, t->fmt, err);
         rl_txn *latest = base ? reader_locked(cat, NULL, cat->fmt, err) : NULL;
-        int rc = latest ? rl_seq_plan_rebase(base, latest, t->seqw, t->nseqw, &plan, &reason, err)
+        int rc = latest ? rl_seq_plan_rebase(base, latest, t->seqw, t->nseqw, now_pg_micros(),
+                                            &plan, &reason, err)
                         : -1;
         rl_txn_free(base);
         rl_txn_free(latest);

@@ -241,6 +241,7 @@ typedef struct planner {
     size_t n;
     rl_seq_plan *plan;
     rl_error *err;
+    int64_t now_us;
     int snap_w, changes_w;
     int64_t c_sid, c_V, c_C, c_F;
     int64_t b_sid, b_V, b_C, b_F;
@@ -991,9 +992,11 @@ static int build_plan(planner *p, rl_seq_reason *reason)
         case RL_TAG_SNAPSHOT: {
             out = plan_add(p, w);
             out->row[col_of(d, "snapshot_id")].v.i += ds;
+            /* placed now, and never before the commit it is placed on:
+             * AT (TIMESTAMP => ...) needs times monotone in id */
             int tcol = col_of(d, "snapshot_time");
-            if (out->row[tcol].v.i < p->l_time)
-                out->row[tcol].v.i = p->l_time; /* time stays monotone in id */
+            out->row[tcol].isnull = false;
+            out->row[tcol].v.i = p->now_us > p->l_time ? p->now_us : p->l_time;
             out->row[col_of(d, "next_file_id")].v.i += df;
             break;
         }
@@ -1048,10 +1051,11 @@ static int build_plan(planner *p, rl_seq_reason *reason)
 }
 
 int rl_seq_plan_rebase(rl_txn *base, rl_txn *latest, const rl_seq_write *w, size_t n,
-                       rl_seq_plan *plan, rl_seq_reason *reason, rl_error *err)
+                       int64_t now_us, rl_seq_plan *plan, rl_seq_reason *reason, rl_error *err)
 {
     memset(plan, 0, sizeof *plan);
-    planner p = {.base = base, .latest = latest, .w = w, .n = n, .plan = plan, .err = err};
+    planner p = {.base = base, .latest = latest, .w = w, .n = n, .plan = plan, .err = err,
+                 .now_us = now_us};
     *reason = classify(&p);
     int rc = 0;
     if (*reason == RL_SEQ_OK)

@@ -78,10 +78,12 @@ typedef struct rl_seq_plan {
     rl_arena arena;
 } rl_seq_plan;
 
-/* Plan the rebase of `w[0..n)`. 0 with *reason RL_SEQ_OK and *plan filled,
- * 0 with another *reason (nothing to free), or -1 with err on a read error. */
+/* Plan the rebase of `w[0..n)` at time `now_us` (PostgreSQL microseconds:
+ * the rebased snapshot's time, never below the latest snapshot's). 0 with
+ * *reason RL_SEQ_OK and *plan filled, 0 with another *reason (nothing to
+ * free), or -1 with err on a read error. */
 int rl_seq_plan_rebase(rl_txn *base, rl_txn *latest, const rl_seq_write *w, size_t n,
-                       rl_seq_plan *plan, rl_seq_reason *reason, rl_error *err);
+                       int64_t now_us, rl_seq_plan *plan, rl_seq_reason *reason, rl_error *err);
 void rl_seq_plan_free(rl_seq_plan *plan);
 
 /* Is a key of this tag one a pure append writes? (for the commits the

@@ -1963,6 +1963,9 @@ static void test_sequence_rebases_a_lost_parquet_append(void)
     rl_datum s3 = I8(3), f1[2] = {I8(1), I8(1)}, tid = I8(1);
     CHECK_EQ_INT(get_i8(c, RL_TAG_SNAPSHOT, &s3, 4, &found), 2); /* next_file_id L.F + 1 */
     CHECK(found);
+    rl_datum s2 = I8(2);
+    /* placed at the rebase's time, after the snapshot it is placed on */
+    CHECK(get_i8(c, RL_TAG_SNAPSHOT, &s3, 1, &found) > get_i8(c, RL_TAG_SNAPSHOT, &s2, 1, &found));
     CHECK_EQ_INT(get_i8(c, RL_TAG_DATA_FILE, f1, 2, &found), 3);  /* begin_snapshot */
     CHECK_EQ_INT(get_i8(c, RL_TAG_DATA_FILE, f1, 11, &found), 10); /* row_id_start */
     CHECK_EQ_INT(get_i8(c, RL_TAG_TABLE_STATS, &tid, 1, &found), 15);

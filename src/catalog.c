@@ -2266,6 +2266,7 @@ static int sequence_locked(rl_txn *t, rl_error *err)
     }
     int rc = replay_locked(t, &plan, err);
     if (rc == 0) {
+        rl_crash_point(RL_CRASH_SEQUENCE_PLACED);
         atomic_fetch_add(&cat->seq_rebased, 1);
         atomic_fetch_add(&cat->seq_distance, plan.assigned_sid - plan.claimed_sid);
     } else {

@@ -44,6 +44,10 @@
  *   format-durable        the same, for a format migration.
  *   catalog-created       create_catalog's batch is durable, before the
  *                         open goes on (epoch, lease): the lake opens whole.
+ *   sequence-placed       commit sequencing replayed a lost append onto the
+ *                         latest state (under the commit lock), before its
+ *                         batch is written: the commit is absent, and was
+ *                         never acknowledged.
  * lease.c
  *   lease-start           a writer open fenced the previous writer (SlateDB,
  *                         journal replayed), before its lease is written:
@@ -78,6 +82,7 @@ static const char *const names[RL_CRASH_NPOINTS] = {
     [RL_CRASH_FORMAT_DURABLE] = "format-durable",
     [RL_CRASH_CATALOG_CREATED] = "catalog-created",
     [RL_CRASH_LEASE_START] = "lease-start",
+    [RL_CRASH_SEQUENCE_PLACED] = "sequence-placed",
 };
 
 _Atomic int rl_crash_armed = -1;

@@ -40,6 +40,7 @@ typedef enum rl_crash_id {
     RL_CRASH_FORMAT_DURABLE,
     RL_CRASH_CATALOG_CREATED,
     RL_CRASH_LEASE_START,
+    RL_CRASH_SEQUENCE_PLACED,
     RL_CRASH_NPOINTS
 } rl_crash_id;
 

@@ -210,9 +210,16 @@ def test_last_committed_snapshot_names_the_claim(seq_server, ext_dir, tmp_path):
     assert changes.startswith("inlined_insert") or changes.startswith("inserted_into_table")
     a.close()
     b.close()
-    out = subprocess.run([str(ROCKLAKE), "inspect", f"{seq_server.store}/{lake.db}", "--tag", "81"],
-                         capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0, out.stderr
+    # a reader of the live server's store sees a commit once SlateDB's WAL
+    # has it (the journal acknowledges first; within ~10 ms when idle)
+    deadline = time.monotonic() + 20
+    while True:
+        out = subprocess.run([str(ROCKLAKE), "inspect", f"{seq_server.store}/{lake.db}",
+                              "--tag", "81"], capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0, out.stderr
+        if f"claimed_snapshot_id={claimed}" in out.stdout or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
     assert f"claimed_snapshot_id={claimed}" in out.stdout and "id_map=" in out.stdout, out.stdout
 
 

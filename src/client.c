@@ -41,7 +41,11 @@
 #include <openssl/rand.h>
 #include <openssl/ssl.h>
 
+#include "backends.h"
 #include "buf.h"
+#include "lakes.h"
+#include "log.h"
+#include "metrics.h"
 #include "pktbuf.h"
 #include "proto.h"
 #include "scram.h"

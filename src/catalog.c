@@ -3327,3 +3327,35 @@ int rl_txn_drop_schema(rl_txn *t, const char *schema, rl_error *err)
     rl_buf_free(&k);
     return rc < 0 ? -1 : 0;
 }
+
+/* ------------------------------------------------ for the wire layer (#17) */
+
+char *rl_store_local_dir(const char *url) { return kv_local_dir(url); }
+
+int rl_store_list_names(const char *url, char **out, size_t *len, rl_error *err)
+{
+    kv_error ke;
+    return kv_list_dirs(url, out, len, &ke) < 0 ? kv_fail(err, &ke, "listing the store") : 0;
+}
+
+int rl_catalog_memory_stats(rl_catalog *cat, rl_catalog_memory *out)
+{
+    kv_mirror_info mi;
+    int rc = kv_mirror_stats(cat->kv, &mi);
+    *out = (rl_catalog_memory){.keys = mi.keys, .bytes = mi.bytes, .abandoned = mi.broken != 0};
+    return rc;
+}
+
+void rl_store_counters_get(rl_store_counters *out)
+{
+    kv_counters kc;
+    kv_counters_get(&kc);
+    *out = (rl_store_counters){kc.gets, kc.scans, kc.keys_read, kc.batches_written,
+                               kc.bytes_written};
+}
+
+bool rl_txn_own_snapshot(const rl_txn *t, uint64_t *id)
+{
+    *id = t->inserted_snapshot ? t->max_snapshot_inserted : 0;
+    return t->inserted_snapshot;
+}

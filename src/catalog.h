@@ -299,4 +299,30 @@ rl_table_desc *rl_dynamic_desc_decode(uint64_t dyn_id, const uint8_t *val, size_
                                       char *schema_out, size_t schema_n);
 void rl_dynamic_desc_free(rl_table_desc *d);
 
+/* ------------------------------------------------ for the wire layer (#17)
+ * What `rocklake serve` needs of the stores, so that it never includes kv.h. */
+
+/* kv_local_dir: the local directory a store URL names (file:// decoded, or a
+ * plain path, made absolute); NULL for an object store. Malloc'd. */
+char *rl_store_local_dir(const char *url);
+/* kv_list_dirs: the names one level below `url`, each NUL-terminated, in
+ * *out (malloc'd, *len bytes). 0, or -1 with err (58030). */
+int rl_store_list_names(const char *url, char **out, size_t *len, rl_error *err);
+/* kv_mirror_stats of the catalog's store: 1 with *out when it reads from an
+ * in-memory copy, 0 (and *out zeroed) when not. */
+typedef struct rl_catalog_memory {
+    uint64_t keys, bytes;
+    bool abandoned; /* the copy outgrew its limit or ran out of memory: reads use SlateDB */
+} rl_catalog_memory;
+int rl_catalog_memory_stats(rl_catalog *cat, rl_catalog_memory *out);
+/* kv_counters_get: the process-wide store counters since start. */
+typedef struct rl_store_counters {
+    uint64_t gets, scans, keys_read, batches_written, bytes_written;
+} rl_store_counters;
+void rl_store_counters_get(rl_store_counters *out);
+/* After a successful rl_txn_commit: true and *id = the id of the (largest)
+ * DuckLake snapshot this transaction's own commit wrote (after any rebase
+ * by commit sequencing), false if it wrote none. */
+bool rl_txn_own_snapshot(const rl_txn *txn, uint64_t *id);
+
 #endif

@@ -41,7 +41,11 @@
 #include <openssl/rand.h>
 #include <openssl/ssl.h>
 
+#include "backends.h"
 #include "buf.h"
+#include "lakes.h"
+#include "log.h"
+#include "metrics.h"
 #include "pktbuf.h"
 #include "proto.h"
 #include "scram.h"
@@ -83,9 +87,7 @@ struct client {
     bool copy_header_pending;    /* binary: the header still rides with the next row */
     rl_error sink_err;
     /* per Query message, for the commit log and metrics */
-    char status_before;
-    bool saw_write, saw_begin, saw_commit;
-    bool tx_wrote;               /* the open transaction block has written */
+    uint64_t commits_seen;       /* rl_commit_info.commits already counted */
     size_t ncomplete;
 };
 
@@ -499,27 +501,11 @@ static int sink_data_row(void *ctx, size_t ncols, const rl_value *vals)
     return maybe_flush(c);
 }
 
-static bool tag_is_write(const char *tag)
-{
-    static const char *const w[] = {"INSERT", "UPDATE", "DELETE", "CREATE", "DROP", "ALTER",
-                                    "COMMENT", "TRUNCATE", "MERGE"};
-    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
-        if (strncmp(tag, w[i], strlen(w[i])) == 0)
-            return true;
-    return false;
-}
-
 static int sink_command_complete(void *ctx, const char *tag)
 {
     client *c = ctx;
     c->ncomplete++;
     srv_count(c->srv, M_STATEMENTS, 1);
-    if (strcmp(tag, "BEGIN") == 0)
-        c->saw_begin = true;
-    else if (strcmp(tag, "COMMIT") == 0)
-        c->saw_commit = true;
-    else if (tag_is_write(tag))
-        c->saw_write = true;
     pktbuf_write(&c->out, 'C', "s", tag);
     return maybe_flush(c);
 }
@@ -634,7 +620,6 @@ static int sink_copy_out_end(void *ctx)
 static int sink_copy_in_begin(void *ctx, int format, size_t ncols)
 {
     client *c = ctx;
-    c->saw_write = true;
     put_copy_response(c, 'G', format, ncols);
     return flush_out(c) ? 0 : -1; /* the client waits for it before sending data */
 }
@@ -667,7 +652,6 @@ static void report_error(client *c, rl_error *err)
     if (srv_stmt_disarm(c->srv, c) && strcmp(err->sqlstate, RL_SQLSTATE_QUERY_CANCELED) == 0)
         snprintf(err->message, sizeof err->message, "canceling statement due to statement timeout");
     srv_count(c->srv, M_ERRORS, 1);
-    c->saw_write = c->tx_wrote = false; /* whatever was written is rolled back */
     if (strcmp(err->sqlstate, RL_SQLSTATE_UNIQUE_VIOLATION) == 0 ||
         strcmp(err->sqlstate, RL_SQLSTATE_SERIALIZATION_FAILURE) == 0)
         srv_count(c->srv, M_CONFLICTS, 1);
@@ -709,35 +693,37 @@ static void observe_statement(client *c, const char *kind, const char *sql, uint
             "duration_ms", ms, "sql", text, NULL);
 }
 
-/* After a Query message or Sync: count a commit if one happened, before
- * ReadyForQuery so that metrics read after the answer include it. Returns
- * its latency in seconds, or a negative number when nothing committed. */
-static double count_commit(client *c, uint64_t t0)
+/* After a Query message or Sync: count the write transactions the session
+ * committed meanwhile (the engine reports them: rl_session_commits), before
+ * ReadyForQuery so that metrics read after the answer include them. Returns
+ * the latency in seconds, or a negative number when nothing committed; *ci
+ * is the engine's report (the latest commit's own snapshot id). */
+static double count_commit(client *c, uint64_t t0, rl_commit_info *ci)
 {
-    char after = rl_session_status(c->sess);
-    c->tx_wrote = c->tx_wrote || c->saw_write;
-    bool explicit_commit = c->saw_commit && c->tx_wrote;
-    if (after == 'I')
-        c->tx_wrote = false;
-    bool implicit = c->saw_write && !c->saw_begin && c->status_before == 'I' && after == 'I';
-    if (!explicit_commit && !implicit)
+    rl_session_commits(c->sess, ci);
+    uint64_t n = ci->commits - c->commits_seen;
+    c->commits_seen = ci->commits;
+    if (n == 0)
         return -1;
     double secs = (double)(rl_monotonic_ns() - t0) / 1e9;
-    srv_count(c->srv, M_COMMITS, 1);
+    srv_count(c->srv, M_COMMITS, (int64_t)n);
     srv_observe_commit(c->srv, secs);
     return secs;
 }
 
 /* The commit's log line, written after ReadyForQuery is sent: a log write
- * is a syscall the client need not wait for. */
-static void log_commit(client *c, double secs)
+ * is a syscall the client need not wait for. snapshot_id is the snapshot
+ * the transaction's own commit wrote ("none" for a commit that wrote no
+ * DuckLake snapshot), never another session's. */
+static void log_commit(client *c, double secs, const rl_commit_info *ci)
 {
     if (secs < 0)
         return;
-    rl_catalog *cat = rl_engine_catalog(c->eng);
-    uint64_t next = cat ? rl_catalog_next_snapshot_id(cat) : 0;
     char snap[24], stmts[24], ms[32], pid[16];
-    snprintf(snap, sizeof snap, "%llu", (unsigned long long)(next ? next - 1 : 0));
+    if (ci->has_snapshot)
+        snprintf(snap, sizeof snap, "%llu", (unsigned long long)ci->snapshot_id);
+    else
+        snprintf(snap, sizeof snap, "none");
     snprintf(stmts, sizeof stmts, "%zu", c->ncomplete);
     snprintf(ms, sizeof ms, "%.3f", secs * 1000);
     snprintf(pid, sizeof pid, "%d", c->reg.pid);
@@ -747,8 +733,6 @@ static void log_commit(client *c, double secs)
 
 static void begin_message(client *c)
 {
-    c->status_before = rl_session_status(c->sess);
-    c->saw_write = c->saw_begin = c->saw_commit = false;
     c->ncomplete = 0;
     c->sink_failed = false;
 }
@@ -847,9 +831,10 @@ static void handle_query(client *c, const proto_msg *m)
         report_error(c, &err);
     else
         srv_stmt_disarm(c->srv, c);
-    double commit_secs = count_commit(c, t0);
+    rl_commit_info ci;
+    double commit_secs = count_commit(c, t0, &ci);
     send_ready(c);
-    log_commit(c, commit_secs);
+    log_commit(c, commit_secs, &ci);
 }
 
 static void ext_error(client *c, rl_error *err)
@@ -1022,9 +1007,10 @@ static void handle_sync(client *c, uint64_t t0)
     c->skip_till_sync = false;
     if (rl_session_sync(c->sess, &err) < 0)
         report_error(c, &err);
-    double commit_secs = count_commit(c, t0);
+    rl_commit_info ci;
+    double commit_secs = count_commit(c, t0, &ci);
     send_ready(c);
-    log_commit(c, commit_secs);
+    log_commit(c, commit_secs, &ci);
 }
 
 /* The READY loop. Returns when the connection should close. */
@@ -1456,6 +1442,7 @@ static void client_free(client *c)
         srv_unregister(c->srv, c);
     if (c->sess)
         rl_session_free(c->sess); /* rolls back an open transaction */
+    srv_lake_release(c->srv, c->lake); /* after the session: it used the lake's engine */
     if (c->ssl) {
         if (!c->broken)
             SSL_shutdown(c->ssl);

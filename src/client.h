@@ -31,7 +31,7 @@ typedef struct client client;
 /* Serve one accepted connection to its end (closes fd). */
 void client_serve(rl_server *srv, int fd, const struct sockaddr_storage *sa, socklen_t salen);
 
-/* Registry fields server.c reads and writes under its registry lock. */
+/* Registry fields backends.c reads and writes under its registry lock. */
 typedef struct client_reg {
     rl_session *sess;
     int32_t pid, secret;

@@ -31,6 +31,7 @@
 #include "demo.h"
 #include "inspect.h"
 #include "kv.h"
+#include "lakes.h"
 #include "server.h"
 #include "tags.h"
 #include "transfer.h"

@@ -1,22 +1,21 @@
 /*
  * server.h — `rocklake serve`: the PostgreSQL wire server.
  *
- * Owns: the configuration, the listening socket and accept loop (one thread
- * per connection), the registry of lakes (database name -> catalog +
- * engine, opened on first use and shared by all sessions), the registry of
- * backends (BackendKeyData pid/secret -> connection, for CancelRequest and
- * statement timeouts), TLS and authentication setup, structured logs,
- * Prometheus metrics, and the SIGTERM drain.
+ * Owns: the configuration, the listening sockets and accept loop (one
+ * detached thread per connection and per metrics request, and the count of
+ * connection slots), TLS and authentication setup, the startup banner, and
+ * the SIGTERM drain. It holds the state of the server's other concerns,
+ * each in a file of its own: the lakes registry and database directories
+ * (lakes.h), the backends registry with cancels and statement timeouts
+ * (backends.h), Prometheus metrics (metrics.h), log lines (log.h).
  *
  * Invariants:
- *  - a lake is opened at most once per process and closed only after every
- *    connection thread has ended (rl_server_free);
- *  - a connection is in the backend registry exactly while it owns a
- *    session, so a cancel never touches a freed session;
+ *  - every lake is closed only after every connection thread has ended
+ *    (rl_server_free);
  *  - rl_server_stop is async-signal-safe (it writes one byte to a pipe).
  *
  * The connection itself (protocol state machine) is in client.c; this
- * header also carries the few server internals client.c uses (srv_*).
+ * header also carries the accessors the layer's files use (srv_*).
  */
 #ifndef ROCKLAKE_SERVER_H
 #define ROCKLAKE_SERVER_H
@@ -85,22 +84,16 @@ void rl_server_stop(rl_server *srv);
  * -1 if a store failed to close cleanly. */
 int rl_server_free(rl_server *srv);
 
-/* ------------------------------------------------ databases (CLI `db`) */
+/* ------------------------------------- internals of the pgwire layer's files */
 
-/* URL of database `name` under store root `root` into out; false if the
- * name is not a valid database name. */
-bool rl_db_url(const char *root, const char *name, char *out, size_t n);
-/* Local roots only (plain path or file://): names of databases, one per
- * callback. Returns the count or -1. */
-int rl_db_list(const char *root, void (*cb)(const char *name, void *ctx), void *ctx,
-               rl_error *err);
-int rl_db_drop(const char *root, const char *name, rl_error *err);
-
-/* ------------------------------------------- internals used by client.c */
-
+/* Each concern of the server keeps its state in rl_server and its code in a
+ * file of its own: lakes.c (the lakes registry), backends.c (cancel,
+ * statement timeouts), metrics.c, log.c; client.c runs one connection. */
 struct client;
-
-typedef struct srv_lake srv_lake;
+typedef struct srv_logger srv_logger;
+typedef struct srv_metrics srv_metrics;
+typedef struct srv_lakes srv_lakes;
+typedef struct srv_backends srv_backends;
 
 const rl_server_config *srv_config(const rl_server *srv);
 const hba *srv_hba(const rl_server *srv);
@@ -109,47 +102,12 @@ void *srv_ssl_ctx(rl_server *srv);  /* SSL_CTX *, NULL without TLS */
 bool srv_stopping(const rl_server *srv);
 /* A per-process secret for mock SCRAM salts of unknown users. */
 const uint8_t *srv_mock_key(const rl_server *srv, size_t *len);
+/* --max-connections, defaulted (sockets still in startup count too). */
+int srv_max_connections(const rl_server *srv);
 
-/* The engine of database `name`, opening the lake on first use; NULL +
- * 3D000 if it does not exist (and is not to be created). */
-rl_engine *srv_lake_engine(rl_server *srv, const char *name, srv_lake **lake, rl_error *err);
-/* A statement failed with 25006 "fenced": log it once per lake. */
-void srv_lake_fenced(rl_server *srv, srv_lake *lake);
-
-/* Backend registry. srv_register assigns pid and secret; the session must be
- * set before and stay alive until srv_unregister. */
-int srv_register(rl_server *srv, struct client *c, int32_t *pid, int32_t *secret);
-void srv_unregister(rl_server *srv, struct client *c);
-void srv_cancel(rl_server *srv, int32_t pid, int32_t secret);
-/* Statement timeout: arm before running a statement (timeout_ms 0 = none),
- * disarm after. Returns true from disarm if the timeout fired (the 57014
- * is then a timeout). */
-void srv_stmt_arm(rl_server *srv, struct client *c, uint64_t timeout_ms);
-bool srv_stmt_disarm(rl_server *srv, struct client *c);
-
-/* Metrics. */
-typedef enum srv_counter {
-    M_CONNECTIONS_TOTAL,
-    M_CONNECTIONS_ACTIVE,
-    M_AUTH_FAILURES,
-    M_STATEMENTS,
-    M_ERRORS,
-    M_COMMITS,
-    M_CONFLICTS,
-    M_CANCELS,
-    M_PROTOCOL_ERRORS,
-    M_BUSY_POLL_HITS,
-    M_BUSY_POLL_MISSES,
-    M__COUNT
-} srv_counter;
-void srv_count(rl_server *srv, srv_counter which, int64_t delta);
-void srv_observe_commit(rl_server *srv, double seconds);
-void srv_observe_statement(rl_server *srv, double seconds);
-
-/* Structured log line: text "event key=value ..." or one JSON object.
- * Pairs are (key, value) const char * pointers ending with NULL. */
-void srv_log(rl_server *srv, const char *level, const char *event, ...);
-/* --log-min-duration-statement: should a statement this long be logged? */
-bool srv_statement_is_slow(rl_server *srv, double seconds);
+srv_logger *srv_logger_of(rl_server *srv);
+srv_metrics *srv_metrics_of(rl_server *srv);
+srv_lakes *srv_lakes_of(rl_server *srv);
+srv_backends *srv_backends_of(rl_server *srv);
 
 #endif

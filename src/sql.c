@@ -428,6 +428,8 @@ rl_format rl_exec_format(rl_exec *x)
     return t ? rl_txn_format(t) : rl_catalog_format(x->s->eng->cat);
 }
 
+static void note_commit(rl_session *s); /* at the end of this file */
+
 /* End the current transaction. Returns -1 with err if a commit failed. */
 static int finish_txn(rl_session *s, bool commit, rl_error *err)
 {
@@ -447,6 +449,8 @@ static int finish_txn(rl_session *s, bool commit, rl_error *err)
             committed = rc == 0;
         }
     }
+    if (committed)
+        note_commit(s);
     finish_txn_quietly(s, committed);
     s->txn_start_us = 0;
     return rc;
@@ -1361,3 +1365,28 @@ int rl_session_sync(rl_session *s, rl_error *err)
         return 0;
     return finish_txn(s, true, err);
 }
+
+/* ------------------------------------------------- commits, as data (#17) */
+
+/* A commit of every lake of the transaction succeeded (rl_lakes_save done):
+ * count it if it wrote, with the first snapshot of its own it wrote. */
+static void note_commit(rl_session *s)
+{
+    bool wrote = false, has_snap = false;
+    uint64_t snap = 0;
+    for (size_t i = 0; i < s->nlakes; i++) {
+        rl_txn *t = s->lakes[i].txn;
+        if (!t || rl_txn_pending(t) == 0)
+            continue;
+        wrote = true;
+        if (!has_snap)
+            has_snap = rl_txn_own_snapshot(t, &snap);
+    }
+    if (!wrote)
+        return;
+    s->commits.commits++;
+    s->commits.has_snapshot = has_snap;
+    s->commits.snapshot_id = snap;
+}
+
+void rl_session_commits(const rl_session *s, rl_commit_info *out) { *out = s->commits; }

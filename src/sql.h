@@ -223,4 +223,16 @@ int16_t rl_session_portal_format(rl_session *s, const char *portal, size_t col);
  * session, valid until the statement is closed. */
 const char *rl_session_portal_sql(rl_session *s, const char *portal);
 
+/* The write transactions this session committed, as data for the wire
+ * layer's commit count and log (which must not guess them from command
+ * tags). A transaction counts once when its commit wrote to a store (a
+ * commit with nothing to write, such as one that only touched temporary
+ * tables, does not), however many lakes it spanned. */
+typedef struct rl_commit_info {
+    uint64_t commits;      /* write transactions committed since the session began */
+    bool has_snapshot;     /* the latest one wrote a DuckLake snapshot ... */
+    uint64_t snapshot_id;  /* ... with this id (its own, not the lake's latest) */
+} rl_commit_info;
+void rl_session_commits(const rl_session *s, rl_commit_info *out);
+
 #endif

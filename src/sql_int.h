@@ -234,6 +234,7 @@ struct rl_session {
     rl_subtype *subtypes;  /* result types of scalar subqueries (sql_expr.c); lazily made */
     uint64_t exec_seq;     /* last rl_exec.id handed out */
     struct rl_pgc_tables *pgc_tables; /* sql_pgcatalog.c: this statement's tables */
+    rl_commit_info commits; /* rl_session_commits (sql.c, its end) */
 };
 
 /* --------------------------------------------------- execution context */

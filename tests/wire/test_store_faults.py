@@ -172,3 +172,72 @@ def test_failing_store_fails_commit_in_bound_then_recovers(start_server, s3, fau
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
     assert time.monotonic() - t0 < 25, "rocklake check was slow: %s" % (r.stdout + r.stderr)
+
+
+def free_port():
+    import socket
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    return port
+
+
+def metric(port, name):
+    import urllib.request
+    body = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=30).read().decode()
+    line = [l for l in body.splitlines() if l.startswith(name + " ")]
+    assert line, f"{name} missing from /metrics"
+    return int(line[0].split()[1])
+
+
+def test_reopen_holds_no_server_lock_and_frees_the_retired_lake(start_server, s3):
+    """Issue #17: a reopen waits for the failed writer (up to the store
+    timeout) without holding the server-wide lakes lock, so /metrics (and
+    other databases) answer meanwhile; and the retired lake is closed once
+    the lake is open again and the last session that held it has ended,
+    not kept until the server stops."""
+    import threading
+    port = free_port()
+    srv = start_server("--store-timeout-ms", str(TIMEOUT_MS), "--metrics", f"127.0.0.1:{port}",
+                       store_root=ROOT_URL, env=s3.env)
+    old = psycopg.connect(srv.dsn(), autocommit=True)
+    old.execute("CREATE TABLE f (a bigint)")
+    insert(old, 1)
+    s3.set_mode("delay", delay_ms=TIMEOUT_MS * 3)  # every PUT outlasts the store timeout
+    _, e = timed_failure(old, 100)
+    assert e.sqlstate == "58030", e
+    # a new connection now reopens the lake: it waits for the failed writer
+    done = threading.Event()
+
+    def reconnect():
+        try:
+            psycopg.connect(srv.dsn(connect_timeout=30), autocommit=True).close()
+        except psycopg.Error:
+            pass  # the store is still down: refused, as it should be
+        finally:
+            done.set()
+
+    t = threading.Thread(target=reconnect)
+    t.start()
+    time.sleep(0.3)
+    t0 = time.monotonic()
+    assert metric(port, "rocklake_lakes_retired") == 1
+    elapsed = time.monotonic() - t0
+    reopening = not done.is_set()
+    t.join()
+    assert reopening, "the reopen ended before /metrics answered"
+    assert elapsed < TIMEOUT_MS / 1000 / 2, f"/metrics waited {elapsed:.2f}s for the reopen"
+    # the store is back: the lake opens again; the old session still holds
+    # the retired one, which closes when that session ends
+    s3.set_mode("pass")
+    with connect_when_back(srv) as c2:
+        insert(c2, 4)
+        assert metric(port, "rocklake_lakes_retired") == 1
+        old.close()
+        deadline = time.monotonic() + 10
+        while metric(port, "rocklake_lakes_retired") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert metric(port, "rocklake_lakes_retired") == 0
+        assert {r[0] for r in c2.execute("SELECT a FROM f").fetchall()} >= {1, 4}
+    assert srv.stop() == 0, srv.log_text()

@@ -837,6 +837,68 @@ def metric_value(port, name):
     return int(line[0].split()[1])
 
 
+def commit_lines(s, n, deadline_s=5):
+    """The first n "commit" log lines (JSON), waiting for them to be written."""
+    deadline = time.monotonic() + deadline_s
+    while True:
+        lines = [json.loads(l) for l in s.log_text().splitlines()
+                 if l.startswith("{") and '"event":"commit"' in l]
+        if len(lines) >= n or time.monotonic() > deadline:
+            return lines
+        time.sleep(0.01)
+
+
+def test_commit_log_and_count_come_from_the_engine(start_server, store):
+    """Issue #17: the wire layer learns of commits from the engine, not from
+    command tags. Two sessions committing interleaved each log the snapshot
+    their own commit wrote (not the lake's latest, which may be the other
+    session's), and statements whose tags look like writes but commit
+    nothing are not counted in rocklake_commits_total."""
+    store.mkdir(parents=True, exist_ok=True)
+    r = subprocess.run([BIN, "demo", str(store / "lake")], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    port = free_port()
+    s = start_server("--metrics", f"127.0.0.1:{port}", "--log-format", "json")
+    a = psycopg.connect(s.dsn())
+    b = psycopg.connect(s.dsn())
+    first = a.execute("SELECT max(snapshot_id) FROM ducklake_snapshot").fetchone()[0] + 1
+    a.commit()
+    before = metric_value(port, "rocklake_commits_total")
+
+    def snapshot(conn, sid):
+        conn.execute("INSERT INTO ducklake_snapshot (snapshot_id, snapshot_time, schema_version, "
+                     "next_catalog_id, next_file_id) VALUES (%s, '2026-12-01 10:00:00+00', 1, "
+                     "1000000, 1000000)", (sid,))
+        conn.execute("INSERT INTO ducklake_snapshot_changes (snapshot_id, changes_made) "
+                     "VALUES (%s, 'wire-test')", (sid,))
+
+    snapshot(a, first)          # a takes the lower id ...
+    snapshot(b, first + 1)
+    b.commit()                  # ... but b commits first: the lake's latest is then b's
+    a.commit()
+    assert metric_value(port, "rocklake_commits_total") == before + 2
+    lines = commit_lines(s, 2)
+    own = {int(l["pid"]): l["snapshot_id"] for l in lines}
+    assert own.get(a.info.backend_pid) == str(first), lines
+    assert own.get(b.info.backend_pid) == str(first + 1), lines
+    a.close()
+    b.close()
+
+    # tags that begin like writes, without a write transaction committed
+    with psycopg.connect(s.dsn(), autocommit=True) as c:
+        c.execute("CREATE TEMP TABLE wire_tmp (a bigint)")      # CREATE TABLE
+        c.execute("INSERT INTO wire_tmp VALUES (1)")            # INSERT 0 1
+        c.execute("UPDATE ducklake_tag SET value = 'x' WHERE object_id = -1")  # UPDATE 0
+        c.execute("DELETE FROM ducklake_tag WHERE object_id = -1")             # DELETE 0
+        assert metric_value(port, "rocklake_commits_total") == before + 2
+        c.execute("INSERT INTO ducklake_tag (object_id, begin_snapshot, key, value) "
+                  "VALUES (987654321, %s, 'k', 'v')", (first,))
+        assert metric_value(port, "rocklake_commits_total") == before + 3
+    lines = commit_lines(s, 3)
+    assert len(lines) == 3 and lines[2]["snapshot_id"] == "none", lines
+
+
 def test_busy_poll_catches_back_to_back_queries(start_server):
     """By default a session polls for its next message for 100 µs before
     sleeping; a client that sends its next query right after each answer is

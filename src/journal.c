@@ -92,6 +92,13 @@ struct rl_journal {
     uint64_t released;     /* bytes before this are holes */
 };
 
+/* What the errors say to do next (docs/operations.md, "Integrity errors"). */
+#define DOC_DAMAGED "docs/operations.md, \"Integrity: journal ... is damaged\""
+#define DOC_OPEN "docs/operations.md, \"Integrity: cannot open journal ...\""
+#define IO_HINT                                                                  \
+    "; check the disk and the file's permissions, then start again, or restore the " \
+    "file from a backup (" DOC_DAMAGED ")"
+
 static int fail(kv_error *err, kv_error_kind kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static int fail(kv_error *err, kv_error_kind kind, const char *fmt, ...)
@@ -363,12 +370,12 @@ static int fence_v1(const char *path, int fd, const rl_journal_pos *prev, pendin
     int afd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
     int rc = 0;
     if (afd < 0 || write_record(afd, -1, REC_FENCE, 0, NULL, 0) < 0 || fdatasync(afd) < 0)
-        rc = fail(err, KV_ERR_IO, "cannot fence journal %s: %s", path, strerror(errno));
+        rc = fail(err, KV_ERR_IO, "cannot fence journal %s: %s" IO_HINT, path, strerror(errno));
     if (afd >= 0) close(afd);
     uint64_t scan_end;
     if (rc == 0 && read_records(fd, prev->offset, UINT64_MAX, prev->seq, recs, n, &scan_end, damage) < 0)
         rc = fail(err, errno == ENOMEM ? KV_ERR_INTERNAL : KV_ERR_IO,
-                  "cannot read journal %s: %s", path, strerror(errno));
+                  "cannot read journal %s: %s" IO_HINT, path, strerror(errno));
     return rc;
 }
 
@@ -396,19 +403,21 @@ static int fence_v2(const char *path, int fd, const rl_journal_pos *prev, pendin
         *recs = NULL;
         *n = 0;
         return fail(err, e == ENOMEM ? KV_ERR_INTERNAL : KV_ERR_IO,
-                    "cannot fence journal %s: %s", path, strerror(e));
+                    "cannot fence journal %s: %s" IO_HINT, path, strerror(e));
     }
     rl_crash_point(RL_CRASH_JOURNAL_FENCED);
     return 0;
 }
 
 /* Which layout `fd` has: 1 or 2, 0 for a v2 file whose creation never
- * finished (no record can be in it), -1 with *err set if it is neither. */
+ * finished (no record can be in it), -1 with *err set if it is neither
+ * (-2: it does not start with a journal header). */
 static int file_version(const char *path, int fd, kv_error *err)
 {
     uint8_t h[8];
     ssize_t r = pread(fd, h, sizeof h, 0);
-    if (r < 0) return fail(err, KV_ERR_IO, "cannot read journal %s: %s", path, strerror(errno));
+    if (r < 0)
+        return fail(err, KV_ERR_IO, "cannot read journal %s: %s" IO_HINT, path, strerror(errno));
     if (r == 0 || (r >= 4 && memcmp(h, RECORD_MAGIC, 4) == 0)) return 1;
     if (r == sizeof h && memcmp(h, FILE_MAGIC, 4) == 0) {
         if (rl_load_be32(h + 4) == FILE_VERSION) return 2;
@@ -419,10 +428,23 @@ static int file_version(const char *path, int fd, kv_error *err)
     }
     if (memcmp(h, FILE_MAGIC, (size_t)r < 4 ? (size_t)r : 4) == 0 && r < (ssize_t)sizeof h)
         return 0;
-    return fail(err, KV_ERR_CORRUPT,
-                "journal %s does not start with a journal header: it is damaged or not a "
-                "RockLake journal (restore it; commits acknowledged since the last SlateDB "
-                "flush are in it)", path);
+    fail(err, KV_ERR_CORRUPT,
+         "journal %s does not start with a journal header (it is damaged, or not a RockLake "
+         "journal) and holds the commits acknowledged since the last SlateDB flush: restore "
+         "the file from a backup, or give them up with `rocklake serve --journal-salvage` "
+         "(read-only; " DOC_DAMAGED ")", path);
+    return -2; /* a damaged file, not an I/O error: --journal-salvage applies */
+}
+
+/* --journal-salvage of a file that is missing or not a journal: none of
+ * its records can be read, so all of them are given up. */
+static void give_up_file(rl_journal_damage *damage, bool missing)
+{
+    damage->bad = 0;
+    damage->next_valid = UINT64_MAX;
+    damage->records_before = 0;
+    damage->whole_file = true;
+    damage->missing = missing;
 }
 
 int rl_journal_recover(const char *dir, const rl_journal_pos *prev, rl_journal_replay_fn fn,
@@ -439,22 +461,41 @@ int rl_journal_recover_ex(const char *dir, const rl_journal_pos *prev, bool salv
     *last_seq = prev->seq;
     damage->bad = damage->next_valid = UINT64_MAX;
     damage->records_before = 0;
+    damage->whole_file = damage->missing = false;
     if (prev->file_id == 0) return 0;
     char *path = file_path(dir, prev->file_id);
     if (!path) return fail(err, KV_ERR_INTERNAL, "out of memory opening the journal");
     int fd = open(path, O_RDWR | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT && salvage) {
+        give_up_file(damage, true);
+        free(path);
+        return 0;
+    }
     if (fd < 0) {
         int e = errno;
-        fail(err, e == ENOENT ? KV_ERR_CORRUPT : KV_ERR_IO,
-             "cannot open journal %s, which the store names as holding its latest commits: %s "
-             "(restore the file; commits acknowledged since the last SlateDB flush are in it)",
-             path, strerror(e));
+        if (e == ENOENT)
+            fail(err, KV_ERR_CORRUPT,
+                 "cannot open journal %s, which the store names as holding its latest "
+                 "commits: %s; restore the file from a backup, or give those commits up with "
+                 "`rocklake serve --journal-salvage` (read-only; " DOC_OPEN ")",
+                 path, strerror(e));
+        else
+            fail(err, KV_ERR_IO,
+                 "cannot open journal %s, which the store names as holding its latest "
+                 "commits: %s; check the file's permissions and the disk, then start again "
+                 "(" DOC_OPEN ")", path, strerror(e));
         free(path);
         return -1;
     }
     pending_record *recs = NULL;
     size_t n = 0;
     int version = file_version(path, fd, err);
+    if (version == -2 && salvage) {
+        give_up_file(damage, false);
+        close(fd);
+        free(path);
+        return 0;
+    }
     int rc = version < 0 ? -1
              : version == 1 ? fence_v1(path, fd, prev, &recs, &n, damage, err)
              : version == 2 ? fence_v2(path, fd, prev, &recs, &n, damage, err)

@@ -109,12 +109,18 @@ typedef struct rl_journal_damage {
     uint64_t bad;            /* offset of the damaged record */
     uint64_t next_valid;     /* offset of the first valid record after it */
     size_t records_before;   /* DATA records before it (after the position) */
+    /* salvage only: the whole file was given up (it is missing, or does
+     * not start with a journal header); bad is 0, next_valid UINT64_MAX */
+    bool whole_file;
+    bool missing;            /* ... because the file is missing */
 } rl_journal_damage;
 
 /* rl_journal_recover, telling damage from a torn tail. A damaged record
  * (see rl_journal_damage) is KV_ERR_CORRUPT naming the file and offset,
  * and nothing is replayed; with `salvage` the records before it are
- * replayed instead and *damage says where it is. A torn or corrupt last
+ * replayed instead and *damage says where it is. A missing file, or one
+ * without a journal header, is KV_ERR_CORRUPT too; with `salvage` nothing
+ * of it is replayed and damage->whole_file is set. A torn or corrupt last
  * record with nothing valid after it ends the replay as always. */
 int rl_journal_recover_ex(const char *dir, const rl_journal_pos *prev, bool salvage,
                           rl_journal_replay_fn fn, void *ctx, uint64_t *last_seq,

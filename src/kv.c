@@ -602,7 +602,15 @@ static int replay_record(void *ctx, const uint8_t *payload, size_t len, uint64_t
     replay_ctx *rc = ctx;
     kv_batch *b = rl_batch_decode(payload, len);
     if (!b) {
-        set_err(err, KV_ERR_CORRUPT, "a journal record's batch is malformed");
+        char msg[480];
+        snprintf(msg, sizeof msg,
+                      "record %" PRIu64 " of journal-%016" PRIx64 ".log passes its checksum but "
+                      "holds a malformed batch: the file was written by another RockLake "
+                      "version (open the store with that one) or damaged; copy the journal "
+                      "directory aside and restore the file from a backup (docs/operations.md, "
+                      "\"Integrity: journal ... is damaged\")",
+                      seq, rc->file_id);
+        set_err(err, KV_ERR_CORRUPT, msg);
         return -1;
     }
     rl_journal_pos pos = {rc->file_id, seq, end};
@@ -669,6 +677,17 @@ static int journal_open(kv_db *db, const char *store_dir, bool use_journal,
     }
     if (r < 0) {
         rl_journal_discard(j);
+    } else if (damage.whole_file) {
+        /* salvaged: none of the file could be read; the store no longer names it */
+        char aside[4200] = "", msg[600];
+        if (!damage.missing) rl_journal_set_aside(dir, prev.file_id, aside, sizeof aside);
+        snprintf(msg, sizeof msg,
+                 "journal salvage: journal-%016" PRIx64 ".log %s, so the commits it held are "
+                 "given up%s%.200s; serving read-only until restarted without "
+                 "--journal-salvage",
+                 prev.file_id, damage.missing ? "is missing" : "does not start with a journal "
+                 "header", damage.missing ? "" : "; the file is kept as ", aside);
+        notice(opts, msg);
     } else if (damage.bad != UINT64_MAX) {
         /* salvaged: the store no longer names the file; keep it aside */
         char aside[4200] = "", msg[600];

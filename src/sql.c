@@ -42,6 +42,10 @@ rl_engine *rl_engine_new(rl_catalog *cat, const rl_engine_options *opts, rl_erro
              opts && opts->server_version ? opts->server_version : RL_VERSION_STRING);
     if (opts && opts->schema_lakes)
         e->schema_lakes = *opts->schema_lakes;
+    /* tests make results past a few MB fail (tests/wire/test_hostile.py) */
+    const char *mb = getenv("ROCKLAKE_TEST_RESULT_MEMORY_MB");
+    if (mb && *mb && strtoull(mb, NULL, 10) > 0)
+        rl_result_mem_limit = (size_t)strtoull(mb, NULL, 10) << 20;
     return e;
 }
 
@@ -1332,10 +1336,30 @@ static rl_exec_status execute_portal(rl_session *s, const char *portal, uint64_t
                           "transaction block");
             return RL_EXEC_ERROR;
         }
-        if (!pt->result && (rl_lakes_route(&x, n) < 0 ||
-                            !(pt->result = rl_select_run(&x, n->select_stmt, NULL)))) {
+        if (!pt->result && rl_lakes_route(&x, n) < 0) {
             statement_failed(s);
             return RL_EXEC_ERROR;
+        }
+        if (!pt->result && max_rows == 0) {
+            /* all rows at once: stream them when the plan can */
+            int streamed = rl_select_send_streamed(&x, n->select_stmt, false);
+            if (streamed != 0) {
+                if ((pt = portal_find(s, portal)) != NULL)
+                    pt->finished = streamed > 0;
+                if (streamed < 0)
+                    statement_failed(s);
+                return streamed > 0 ? RL_EXEC_DONE : RL_EXEC_ERROR;
+            }
+        }
+        if (!pt->result) {
+            rl_result_budget budget;
+            rl_result_budget_begin(&budget);
+            pt->result = rl_select_run(&x, n->select_stmt, NULL);
+            rl_result_budget_end(&budget);
+            if (!pt->result) {
+                statement_failed(s);
+                return RL_EXEC_ERROR;
+            }
         }
         st = portal_send_rows(&x, pt, max_rows);
     } else {

@@ -487,7 +487,7 @@ static int copy_finish(copy_out *o, size_t nrows)
     return rl_send_complete(o->x, tag);
 }
 
-static int copy_stream_begin(void *ctx, size_t ncols)
+static int copy_stream_begin(void *ctx, size_t ncols, const rl_colmeta *cols)
 {
     copy_stream *c = ctx;
     c->cols = calloc(ncols + 1, sizeof *c->cols);
@@ -533,7 +533,7 @@ static int copy_to_streamed(rl_exec *x, const PgQuery__CopyStmt *st, const copy_
     return rc;
 }
 
-static int copy_to(rl_exec *x, const PgQuery__CopyStmt *st, const copy_opts *op)
+static int copy_to_rows(rl_exec *x, const PgQuery__CopyStmt *st, const copy_opts *op)
 {
     if ((st->filename && st->filename[0]) || st->is_program)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
@@ -564,6 +564,16 @@ static int copy_to(rl_exec *x, const PgQuery__CopyStmt *st, const copy_opts *op)
     rl_buf_free(&tmp);
     free(cols);
     rl_rowset_free(rs);
+    return rc;
+}
+
+/* What COPY TO holds at a time is the statement's result budget (sql_int.h). */
+static int copy_to(rl_exec *x, const PgQuery__CopyStmt *st, const copy_opts *op)
+{
+    rl_result_budget budget;
+    rl_result_budget_begin(&budget);
+    int rc = copy_to_rows(x, st, op);
+    rl_result_budget_end(&budget);
     return rc;
 }
 

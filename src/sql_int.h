@@ -75,7 +75,33 @@ typedef struct rl_rowset {
     rl_rowsrc *src;     /* nrows entries, or NULL when no row has a source */
     rl_arena arena;
     rl_colcache colcache[RL_COLCACHE];
+    size_t charged;     /* bytes counted against the result budget `budget` */
+    uint64_t budget;    /* id of that budget, 0 = none */
 } rl_rowset;
+
+/* ------------------------------------------------------ result budget
+ *
+ * What one statement may hold in row sets at a time (issue #16): a SELECT,
+ * Execute or COPY TO opens a budget for the session's thread, every row set
+ * that grows while it is open counts its rows' bytes against it (and gives
+ * them back when freed within it), and a row past the limit fails with
+ * 54000 "result of this statement needs more than N MB". Plans that stream
+ * (rl_select_stream) hold at most the heap-order spool, which is capped by
+ * the same limit. */
+typedef struct rl_result_budget {
+    size_t used, limit;
+    uint64_t id;
+    bool active;        /* this one is the thread's (an outer one may be) */
+} rl_result_budget;
+/* Bytes a statement's row sets may hold (256 MiB; tests lower it, and so
+ * does ROCKLAKE_TEST_RESULT_MEMORY_MB, read by rl_engine_new). */
+extern size_t rl_result_mem_limit;
+/* Open a budget for this thread unless one is open (a nested statement
+ * shares the outer one); rl_result_budget_end closes what _begin opened. */
+void rl_result_budget_begin(rl_result_budget *b);
+void rl_result_budget_end(rl_result_budget *b);
+/* The limit of the open budget (rl_result_mem_limit when none is open). */
+size_t rl_result_budget_limit(void);
 
 /* Forget cached column resolutions (after renaming columns in place). */
 static inline void rl_rowset_cols_changed(rl_rowset *rs)
@@ -396,8 +422,19 @@ bool rl_expr_is_aggregate(const PgQuery__Node *node);
 /* Run a SELECT into a row set (with column names/types). `outer` gives
  * correlated subqueries access to enclosing rows (may be NULL). */
 rl_rowset *rl_select_run(rl_exec *x, const PgQuery__SelectStmt *st, const rl_binding *outer);
-/* Run a SELECT and send RowDescription, DataRows, CommandComplete. */
+/* Run a SELECT and send RowDescription, DataRows, CommandComplete: rows
+ * stream from the scan to the sink when rl_select_stream serves the shape,
+ * else the result is materialized under the statement's result budget. */
 int rl_select_send(rl_exec *x, const PgQuery__SelectStmt *st);
+/* The streamed part of that: 1 when the rows (and CommandComplete) went
+ * out, 0 when the shape needs rl_select_run (nothing was sent), -1 on
+ * error. row_description false: not even RowDescription (Execute). */
+int rl_select_send_streamed(rl_exec *x, const PgQuery__SelectStmt *st, bool row_description);
+/* The shape rl_select_stream serves (its result columns are those of
+ * rl_select_type, so Describe need not run it). */
+bool rl_select_streamable(const PgQuery__SelectStmt *st);
+/* Has the value string bytes (that a row set's arena would own)? */
+bool rl_value_has_bytes(const rl_value *v);
 /* Only the result columns (names and types) of a SELECT, with no rows:
  * FROM is read but WHERE and the projection are not evaluated. What a
  * scalar subquery needs while its enclosing query types its targets. */
@@ -406,8 +443,9 @@ rl_rowset *rl_select_type(rl_exec *x, const PgQuery__SelectStmt *st, const rl_bi
  * Describe). */
 rl_rowset *rl_select_describe(rl_exec *x, const PgQuery__SelectStmt *st);
 
-/* Rows handed one at a time to a consumer (COPY): begin once with the
- * number of columns before the first row, then row per result row; each
+/* Rows handed one at a time to a consumer (COPY, a streamed SELECT): begin
+ * once with the number of columns and their names and types before the
+ * first row, then row per result row; each
  * appends what it writes to *out (vals borrow until row returns). The
  * stream sends out's bytes through send, whole rows at a time: as they
  * come, or, when the scan is in heap order (rl_relation_heap_ordered), all
@@ -415,7 +453,7 @@ rl_rowset *rl_select_describe(rl_exec *x, const PgQuery__SelectStmt *st);
  * RL_STREAM_CHUNK) is the consumer's to send. Each returns 0, or -1 with
  * x->err set. */
 typedef struct rl_row_stream {
-    int (*begin)(void *ctx, size_t ncols);
+    int (*begin)(void *ctx, size_t ncols, const rl_colmeta *cols);
     int (*row)(void *ctx, const rl_value *vals, size_t ncols);
     int (*send)(void *ctx, const uint8_t *data, size_t len);
     rl_buf *out;

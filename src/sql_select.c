@@ -2488,8 +2488,21 @@ rl_rowset *rl_select_type(rl_exec *x, const PgQuery__SelectStmt *st, const rl_bi
 
 /* ------------------------------------------------------ streaming */
 
+/* The target list is a bare `*`. */
+static bool star_only(const PgQuery__SelectStmt *st)
+{
+    if (st->n_target_list != 1 || st->target_list[0]->node_case != PG_QUERY__NODE__NODE_RES_TARGET)
+        return false;
+    const PgQuery__ResTarget *t = st->target_list[0]->res_target;
+    if (!t->val || t->val->node_case != PG_QUERY__NODE__NODE_COLUMN_REF)
+        return false;
+    const PgQuery__ColumnRef *cr = t->val->column_ref;
+    return cr->n_fields == 1 && cr->fields[0]->node_case == PG_QUERY__NODE__NODE_A_STAR;
+}
+
 /* The shape rl_select_stream serves: one stored table (no CTE of that
- * name), every target a plain column, nothing that needs all rows first. */
+ * name), every target a plain column (or a bare `*`), nothing that needs
+ * all rows first. */
 static bool streamable(const PgQuery__SelectStmt *st)
 {
     if (st->op != PG_QUERY__SET_OPERATION__SETOP_NONE || st->larg || st->with_clause ||
@@ -2502,6 +2515,8 @@ static bool streamable(const PgQuery__SelectStmt *st)
     const PgQuery__RangeVar *rv = st->from_clause[0]->range_var;
     if (rv->alias && rv->alias->n_colnames)
         return false;
+    if (star_only(st))
+        return true;
     for (size_t i = 0; i < st->n_target_list; i++) {
         const PgQuery__Node *t = st->target_list[i];
         if (t->node_case != PG_QUERY__NODE__NODE_RES_TARGET || !t->res_target->val ||
@@ -2525,6 +2540,7 @@ typedef struct stream_run {
     const size_t *idx; /* target i is column idx[i] of `one` */
     rl_value *vals;
     size_t nt;
+    const rl_colmeta *tcols; /* the targets' columns (names, types) */
     const rl_row_stream *out;
     bool begun;
     size_t nrows;
@@ -2539,7 +2555,7 @@ static int stream_begin(stream_run *r)
     if (r->begun)
         return 0;
     r->begun = true;
-    return r->out->begin(r->out->ctx, r->nt);
+    return r->out->begin(r->out->ctx, r->nt, r->tcols);
 }
 
 /* Send what the consumer wrote so far (not spooled). */
@@ -2551,11 +2567,14 @@ static int stream_send(stream_run *r)
     return rc;
 }
 
-/* A spool holds at most rl_heap_order_limit bytes: past it, what it holds
+/* A spool holds at most rl_heap_order_limit bytes (and no more than the
+ * statement's result budget allows): past it, what it holds
  * goes out in key order, and so does the rest of the scan. */
 static int stream_spill(stream_run *r)
 {
-    if (rl_heap_spool_bytes(r->spool) <= rl_heap_order_limit)
+    size_t limit = rl_heap_order_limit < rl_result_budget_limit() ? rl_heap_order_limit
+                                                                    : rl_result_budget_limit();
+    if (rl_heap_spool_bytes(r->spool) <= limit)
         return 0;
     int rc = rl_heap_spool_send(r->spool, r->out, true);
     rl_heap_spool_free(r->spool);
@@ -2607,16 +2626,21 @@ int rl_select_stream(rl_exec *x, const PgQuery__SelectStmt *st, const rl_row_str
     const char *alias = rv->alias && rv->alias->aliasname ? rv->alias->aliasname : rv->relname;
     sel S = {.x = x};
     stream_run r = {.S = &S, .d = rel.desc, .out = out, .nt = st->n_target_list};
+    bool star = star_only(st);
+    r.one = rl_relation_shape(x, &rel, alias);
+    if (r.one && star)
+        r.nt = r.one->ncols - 1;
     size_t *idx = calloc(r.nt + 1, sizeof *idx);
     r.vals = calloc(r.nt + 1, sizeof *r.vals);
-    r.one = rl_relation_shape(x, &rel, alias);
+    rl_colmeta *tcols = calloc(r.nt + 1, sizeof *tcols);
     int rc = -1;
-    if (!idx || !r.vals || !r.one) {
+    if (!idx || !r.vals || !tcols || !r.one) {
         if (r.one)
             fail_oom(x);
         goto done;
     }
     r.idx = idx;
+    r.tcols = tcols;
     r.nstored = r.one->ncols - 1; /* the shape ends with ctid */
     for (size_t i = 0; i < r.nstored && i < RL_MAX_COLUMNS; i++)
         r.oids[i] = rl_type_oid(rel.desc->cols[i].type);
@@ -2635,12 +2659,21 @@ int rl_select_stream(rl_exec *x, const PgQuery__SelectStmt *st, const rl_row_str
     }
     rl_binding b0 = {r.one, 0, NULL, NULL};
     for (size_t i = 0; i < r.nt; i++) {
-        const rl_colmeta *m = rl_expr_column(&b0, st->target_list[i]->res_target->val);
+        if (star) {
+            idx[i] = i;
+            tcols[i] = r.one->cols[i];
+            continue;
+        }
+        const PgQuery__ResTarget *t = st->target_list[i]->res_target;
+        const rl_colmeta *m = rl_expr_column(&b0, t->val);
         if (!m || (size_t)(m - r.one->cols) >= r.nstored) {
             rc = 0; /* unknown, ambiguous or ctid: let the general path say so */
             goto done;
         }
         idx[i] = (size_t)(m - r.one->cols);
+        tcols[i] = *m;
+        if (t->name && t->name[0])
+            snprintf(tcols[i].name, sizeof tcols[i].name, "%s", t->name);
     }
     if (presolve_where(&S, st->where_clause, &r.where) < 0)
         goto done;
@@ -2661,15 +2694,26 @@ int rl_select_stream(rl_exec *x, const PgQuery__SelectStmt *st, const rl_row_str
 done:
     rl_heap_spool_free(r.spool);
     rl_rowset_free(r.one);
+    free(tcols);
     free(idx);
     free(r.vals);
     rl_arena_free(&S.arena);
     return rc;
 }
 
+bool rl_select_streamable(const PgQuery__SelectStmt *st)
+{
+    return streamable(st);
+}
+
 rl_rowset *rl_select_describe(rl_exec *x, const PgQuery__SelectStmt *st)
 {
+    if (streamable(st) && !rl_exec_uses_ctids(x))
+        return rl_select_type(x, st, NULL); /* plain columns: their types, no rows */
+    rl_result_budget budget;
+    rl_result_budget_begin(&budget);
     rl_rowset *rs = rl_select_run(x, st, NULL);
+    rl_result_budget_end(&budget);
     if (rs)
         rs->nrows = 0; /* only the shape is wanted */
     return rs;
@@ -2680,20 +2724,16 @@ static int sink_lost(rl_exec *x)
     return rl_exec_error(x, RL_SQLSTATE_CONNECTION_FAILURE, -1, "the client connection was lost");
 }
 
-int rl_select_send(rl_exec *x, const PgQuery__SelectStmt *st)
+static int send_row_description(rl_exec *x, size_t ncols, const rl_colmeta *meta)
 {
-    rl_rowset *rs = rl_select_run(x, st, NULL);
-    if (!rs)
-        return -1;
     const rl_sink *sink = x->sink;
-    rl_col_info *cols = calloc(rs->ncols + 1, sizeof *cols);
-    int rc = 0;
-    if (!cols) {
-        rl_rowset_free(rs);
+    if (!sink || !sink->row_description)
+        return 0;
+    rl_col_info *cols = calloc(ncols + 1, sizeof *cols);
+    if (!cols)
         return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
-    }
-    for (size_t i = 0; i < rs->ncols; i++) {
-        const rl_colmeta *m = &rs->cols[i];
+    for (size_t i = 0; i < ncols; i++) {
+        const rl_colmeta *m = &meta[i];
         snprintf(cols[i].name, sizeof cols[i].name, "%s", m->name);
         cols[i].table_oid = m->table_oid;
         cols[i].attnum = m->table_oid ? m->attnum : 0;
@@ -2701,9 +2741,104 @@ int rl_select_send(rl_exec *x, const PgQuery__SelectStmt *st)
         cols[i].typlen = rl_oid_typlen(m->oid);
         cols[i].typmod = m->typmod;
     }
-    if (sink && sink->row_description &&
-        sink->row_description(sink->ctx, rs->ncols, cols) < 0)
-        rc = sink_lost(x);
+    int rc = sink->row_description(sink->ctx, ncols, cols) < 0 ? sink_lost(x) : 0;
+    free(cols);
+    return rc;
+}
+
+/* A streamed SELECT's rows in the stream's buffer (rl_row_stream), until
+ * they go to the sink: each value as its rl_value followed by its string
+ * bytes, so the heap-order spool can hold and reorder them as it does
+ * COPY's text. */
+typedef struct select_stream {
+    rl_exec *x;
+    rl_buf buf;
+    rl_value *vals; /* a decoded row */
+    size_t ncols, nsent;
+    bool row_description;
+} select_stream;
+
+static int select_stream_begin(void *ctx, size_t ncols, const rl_colmeta *cols)
+{
+    select_stream *ss = ctx;
+    ss->ncols = ncols;
+    if (!(ss->vals = calloc(ncols + 1, sizeof *ss->vals)))
+        return rl_exec_error(ss->x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+    return ss->row_description ? send_row_description(ss->x, ncols, cols) : 0;
+}
+
+static int select_stream_row(void *ctx, const rl_value *vals, size_t ncols)
+{
+    select_stream *ss = ctx;
+    for (size_t i = 0; i < ncols; i++) {
+        rl_buf_put(&ss->buf, &vals[i], sizeof vals[i]);
+        if (rl_value_has_bytes(&vals[i]))
+            rl_buf_put(&ss->buf, vals[i].d.v.s.p, vals[i].d.v.s.len);
+    }
+    return ss->buf.failed ? rl_exec_error(ss->x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory")
+                          : 0;
+}
+
+/* Whole rows of the buffer, decoded and handed to the sink. */
+static int select_stream_send(void *ctx, const uint8_t *data, size_t len)
+{
+    select_stream *ss = ctx;
+    const rl_sink *sink = ss->x->sink;
+    size_t off = 0;
+    while (off < len) {
+        for (size_t i = 0; i < ss->ncols; i++) {
+            memcpy(&ss->vals[i], data + off, sizeof ss->vals[i]);
+            off += sizeof ss->vals[i];
+            if (rl_value_has_bytes(&ss->vals[i])) {
+                ss->vals[i].d.v.s.p = data + off;
+                off += ss->vals[i].d.v.s.len;
+            }
+        }
+        if ((++ss->nsent & 255) == 0 && rl_exec_check_cancel(ss->x) < 0)
+            return -1;
+        if (sink && sink->data_row && sink->data_row(sink->ctx, ss->ncols, ss->vals) < 0)
+            return sink_lost(ss->x);
+    }
+    return 0;
+}
+
+int rl_select_send_streamed(rl_exec *x, const PgQuery__SelectStmt *st, bool row_description)
+{
+    select_stream ss = {.x = x, .row_description = row_description};
+    rl_buf_init(&ss.buf, 0);
+    rl_row_stream rs = {.begin = select_stream_begin, .row = select_stream_row,
+                        .send = select_stream_send, .out = &ss.buf, .ctx = &ss};
+    rl_result_budget budget;
+    rl_result_budget_begin(&budget);
+    size_t nrows = 0;
+    int rc = rl_select_stream(x, st, &rs, &nrows);
+    rl_result_budget_end(&budget);
+    if (rc > 0 && ss.buf.len && select_stream_send(&ss, ss.buf.data, ss.buf.len) < 0)
+        rc = -1;
+    if (rc > 0) {
+        char tag[64];
+        snprintf(tag, sizeof tag, "SELECT %zu", nrows);
+        if (rl_send_complete(x, tag) < 0)
+            rc = -1;
+    }
+    rl_buf_free(&ss.buf);
+    free(ss.vals);
+    return rc;
+}
+
+int rl_select_send(rl_exec *x, const PgQuery__SelectStmt *st)
+{
+    int streamed = rl_select_send_streamed(x, st, true);
+    if (streamed != 0)
+        return streamed < 0 ? -1 : 0;
+    rl_result_budget budget;
+    rl_result_budget_begin(&budget);
+    rl_rowset *rs = rl_select_run(x, st, NULL);
+    rl_result_budget_end(&budget);
+    if (!rs)
+        return -1;
+    const rl_sink *sink = x->sink;
+    int rc = send_row_description(x, rs->ncols, rs->cols);
     for (size_t i = 0; rc == 0 && i < rs->nrows; i++) {
         if ((i & 255) == 255 && rl_exec_check_cancel(x) < 0)
             rc = -1;
@@ -2716,7 +2851,6 @@ int rl_select_send(rl_exec *x, const PgQuery__SelectStmt *st)
         snprintf(tag, sizeof tag, "SELECT %zu", rs->nrows);
         rc = rl_send_complete(x, tag);
     }
-    free(cols);
     rl_rowset_free(rs);
     return rc;
 }

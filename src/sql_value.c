@@ -8,6 +8,7 @@
  */
 #include <assert.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,10 +199,73 @@ rl_rowset *rl_rowset_new(size_t ncols)
     return rs;
 }
 
+/* ------------------------------------------------------ result budget */
+
+size_t rl_result_mem_limit = (size_t)256 << 20;
+static _Thread_local rl_result_budget *open_budget;
+static _Atomic uint64_t budget_seq;
+
+void rl_result_budget_begin(rl_result_budget *b)
+{
+    *b = (rl_result_budget){0};
+    if (open_budget)
+        return;
+    b->limit = rl_result_mem_limit;
+    b->id = atomic_fetch_add(&budget_seq, 1) + 1;
+    b->active = true;
+    open_budget = b;
+}
+
+void rl_result_budget_end(rl_result_budget *b)
+{
+    if (b->active && open_budget == b)
+        open_budget = NULL;
+    b->active = false;
+}
+
+size_t rl_result_budget_limit(void)
+{
+    return open_budget ? open_budget->limit : rl_result_mem_limit;
+}
+
+/* Count n more bytes of rs against the open budget: false past its limit.
+ * A row set from an earlier statement (a portal's result, a temp table)
+ * counts from here on what it grows by. */
+static bool rowset_count(rl_rowset *rs, size_t n)
+{
+    rl_result_budget *b = open_budget;
+    if (!b || !n)
+        return true;
+    if (rs->budget != b->id) {
+        rs->budget = b->id;
+        rs->charged = 0;
+    }
+    rs->charged += n;
+    b->used += n;
+    return b->used <= b->limit;
+}
+
+static int over_budget(rl_error *err)
+{
+    size_t mb = (open_budget->limit + ((size_t)1 << 20) - 1) >> 20;
+    return rl_error_set(err, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED,
+                        "result of this statement needs more than %zu MB; narrow it with WHERE "
+                        "or LIMIT",
+                        mb ? mb : 1);
+}
+
+/* Bytes of row storage for n rows of rs. */
+static size_t rows_bytes(const rl_rowset *rs, size_t n)
+{
+    return n * ((rs->ncols ? rs->ncols : 1) * sizeof(rl_value) + (rs->src ? sizeof(rl_rowsrc) : 0));
+}
+
 void rl_rowset_free(rl_rowset *rs)
 {
     if (!rs)
         return;
+    if (open_budget && rs->budget == open_budget->id)
+        open_budget->used -= rs->charged < open_budget->used ? rs->charged : open_budget->used;
     free(rs->cols);
     free(rs->vals);
     free(rs->src);
@@ -235,6 +299,11 @@ static bool value_has_bytes(const rl_value *v)
     default:
         return true;
     }
+}
+
+bool rl_value_has_bytes(const rl_value *v)
+{
+    return value_has_bytes(v);
 }
 
 int rl_value_own(rl_arena *a, rl_value *v)
@@ -276,6 +345,7 @@ int rl_rowset_reserve(rl_rowset *rs, size_t n)
     if (n == 0 || rs->caprows - rs->nrows >= n)
         return 0;
     size_t cap = rs->nrows + n;
+    rowset_count(rs, rows_bytes(rs, cap - rs->caprows)); /* the next add says so if over */
     rl_value *v = realloc(rs->vals, cap * (rs->ncols ? rs->ncols : 1) * sizeof *v);
     if (!v)
         return -1;
@@ -292,8 +362,11 @@ int rl_rowset_reserve(rl_rowset *rs, size_t n)
 
 int rl_rowset_add_ref(rl_rowset *rs, const rl_value *vals, rl_error *err)
 {
+    size_t cap0 = rs->caprows;
     if (rowset_grow(rs, false) < 0)
         return rl_error_set(err, RL_SQLSTATE_INTERNAL_ERROR, "out of memory");
+    if (!rowset_count(rs, rows_bytes(rs, rs->caprows - cap0)))
+        return over_budget(err);
     memcpy(&rs->vals[rs->nrows * rs->ncols], vals, rs->ncols * sizeof *vals);
     if (rs->src)
         memset(&rs->src[rs->nrows], 0, sizeof *rs->src);
@@ -303,14 +376,21 @@ int rl_rowset_add_ref(rl_rowset *rs, const rl_value *vals, rl_error *err)
 
 int rl_rowset_add(rl_rowset *rs, const rl_value *vals, const rl_rowsrc *src, rl_error *err)
 {
+    size_t cap0 = rs->caprows;
     if (rowset_grow(rs, src != NULL) < 0)
         return rl_error_set(err, RL_SQLSTATE_INTERNAL_ERROR, "out of memory");
+    size_t bytes = rows_bytes(rs, rs->caprows - cap0) + (src && src->key ? src->klen : 0);
     rl_value *row = &rs->vals[rs->nrows * rs->ncols];
     for (size_t i = 0; i < rs->ncols; i++) {
         row[i] = vals[i];
+        if (value_has_bytes(&row[i]))
+            bytes += row[i].d.v.s.len;
+    }
+    if (!rowset_count(rs, bytes))
+        return over_budget(err);
+    for (size_t i = 0; i < rs->ncols; i++)
         if (rl_value_own(&rs->arena, &row[i]) < 0)
             return rl_error_set(err, RL_SQLSTATE_INTERNAL_ERROR, "out of memory");
-    }
     if (rs->src) {
         rl_rowsrc *s = &rs->src[rs->nrows];
         memset(s, 0, sizeof *s);

@@ -566,6 +566,15 @@ static void test_damaged_header_is_refused(void)
     CHECK_EQ_INT(rl_journal_recover(dir, &from, collect, &s, &last, &err), -1);
     CHECK_EQ_INT(err.kind, KV_ERR_CORRUPT);
     CHECK(strstr(err.message, "does not start with a journal header") != NULL);
+    /* what to do next: docs/operations.md's section, and the way out */
+    CHECK(strstr(err.message, "restore the file from a backup") != NULL);
+    CHECK(strstr(err.message, "--journal-salvage") != NULL);
+    CHECK(strstr(err.message, "\"Integrity: journal ... is damaged\"") != NULL);
+    CHECK_EQ_INT(s.n, 0);
+    /* --journal-salvage gives the whole file up */
+    rl_journal_damage dmg;
+    CHECK_EQ_INT(rl_journal_recover_ex(dir, &from, true, collect, &s, &last, &dmg, &err), 0);
+    CHECK(dmg.whole_file && !dmg.missing);
     CHECK_EQ_INT(s.n, 0);
 }
 
@@ -581,6 +590,14 @@ static void test_missing_file_is_an_error(void)
     CHECK_EQ_INT(rl_journal_recover(dir, &pos, collect, &s, &last, &err), -1);
     CHECK_EQ_INT(err.kind, KV_ERR_CORRUPT);
     CHECK(strstr(err.message, "restore the file") != NULL);
+    CHECK(strstr(err.message, "--journal-salvage") != NULL);
+    CHECK(strstr(err.message, "\"Integrity: cannot open journal ...\"") != NULL);
+    /* --journal-salvage gives its commits up */
+    rl_journal_damage dmg;
+    CHECK_EQ_INT(rl_journal_recover_ex(dir, &pos, true, collect, &s, &last, &dmg, &err), 0);
+    CHECK(dmg.whole_file && dmg.missing);
+    CHECK_EQ_INT(s.n, 0);
+    CHECK_EQ_INT(last, 5);
 }
 
 static void test_replay_error_stops_recovery(void)

@@ -197,3 +197,46 @@ def test_torn_last_record_dropped_rest_replayed(start_server, tmp_path):
     assert s.stop() == 0
     assert not jfile.exists()  # replayed, so the next writer removed it
     assert not list((store / "lake" / "journal").glob("*.damaged"))
+
+
+@pytest.mark.parametrize("damage", ["missing", "header"])
+def test_unreadable_journal_file_says_what_to_do(start_server, tmp_path, damage):
+    """A journal file the store names that is missing, or whose header is
+    gone: the refusal names the file, docs/operations.md's section and
+    `--journal-salvage`, which serves what SlateDB holds, read-only, and
+    gives the file's commits up (docs/operations.md)."""
+    store, jfile, _, _, first_only = commit_then_kill(start_server, tmp_path, 1)
+    if damage == "missing":
+        jfile.unlink()
+        section = '"Integrity: cannot open journal ..."'
+        what = f"cannot open journal {jfile}, which the store names as holding its latest commits"
+    else:
+        with open(jfile, "r+b") as f:
+            f.write(b"XXXX")
+        section = '"Integrity: journal ... is damaged"'
+        what = f"journal {jfile} does not start with a journal header"
+    s = start_server(store_root=store)
+    with pytest.raises(psycopg.OperationalError) as exc:
+        psycopg.connect(s.dsn(), autocommit=True)
+    msg = str(exc.value)
+    assert what in msg, msg
+    assert "restore the file from a backup" in msg and "--journal-salvage" in msg, msg
+    assert f"docs/operations.md, {section}" in msg, msg
+    assert s.stop() == 0
+
+    s = start_server("--journal-salvage", store_root=store)
+    with psycopg.connect(s.dsn(), autocommit=True) as conn:
+        if first_only:  # else SlateDB may not hold the table yet
+            assert ids_of(conn) == list(range(first_only))
+        with pytest.raises(psycopg.Error) as exc:
+            conn.execute("INSERT INTO jd VALUES (%s, %s)", (1000, TAG % 1000))
+        assert exc.value.sqlstate == "25006"
+    log = s.log_text()
+    assert "store_integrity" in log and "journal salvage" in log, log
+    assert s.stop() == 0
+    if damage == "header":
+        assert not jfile.exists() and jfile.with_name(jfile.name + ".damaged").exists()
+    s = start_server(store_root=store)  # a normal start writes again
+    with psycopg.connect(s.dsn(), autocommit=True) as conn:
+        conn.execute("CREATE TABLE IF NOT EXISTS jd (id bigint, tag text)")
+        conn.execute("INSERT INTO jd VALUES (%s, %s)", (1000, TAG % 1000))

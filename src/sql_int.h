@@ -93,7 +93,7 @@ typedef struct rl_result_budget {
     uint64_t id;
     bool active;        /* this one is the thread's (an outer one may be) */
 } rl_result_budget;
-/* Bytes a statement's row sets may hold (256 MiB; tests lower it, and so
+/* Bytes a statement's row sets may hold (1 GiB; tests lower it, and so
  * does ROCKLAKE_TEST_RESULT_MEMORY_MB, read by rl_engine_new). */
 extern size_t rl_result_mem_limit;
 /* Open a budget for this thread unless one is open (a nested statement

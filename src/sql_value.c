@@ -201,7 +201,7 @@ rl_rowset *rl_rowset_new(size_t ncols)
 
 /* ------------------------------------------------------ result budget */
 
-size_t rl_result_mem_limit = (size_t)256 << 20;
+size_t rl_result_mem_limit = (size_t)1024 << 20;
 static _Thread_local rl_result_budget *open_budget;
 static _Atomic uint64_t budget_seq;
 

@@ -382,7 +382,7 @@ def test_help_lists_authentication_timeout():
 
 UNREAD_ROWS = 30000  # 1 KB each: 30 MB of result, far past the socket buffers
 # (query, engine_spool): COPY of a whole table is materialized by the
-# engine (within the statement's result budget, 256 MiB), which is memory
+# engine (within the statement's result budget, 1 GiB), which is memory
 # of the engine's, not of the wire buffer; a SELECT or COPY (SELECT ...) of
 # plain columns streams (a heap-order spool of at most 64 MiB, sql_select.c).
 UNREAD_QUERIES = [("COPY (SELECT a, b FROM big) TO STDOUT", False),

@@ -692,9 +692,25 @@ static int journal_open(kv_db *db, const char *store_dir, bool use_journal,
     return r;
 }
 
+/* The part of kv_options the Rust side reads (slate.h). */
+static slate_options slate_options_of(const kv_options *o)
+{
+    slate_options so = {0};
+    if (o) {
+        so.flush_interval_ms = o->flush_interval_ms;
+        so.block_cache_bytes = o->block_cache_bytes;
+        so.reader_poll_interval_ms = o->reader_poll_interval_ms;
+        so.scan_read_ahead_bytes = o->scan_read_ahead_bytes;
+        so.scan_fetch_tasks = o->scan_fetch_tasks;
+        so.store_timeout_ms = o->store_timeout_ms;
+    }
+    return so;
+}
+
 kv_db *kv_open_writer(const char *url, const kv_options *opts, kv_error *err)
 {
-    slate_db *s = slate_open_writer(url, opts, err);
+    slate_options so = slate_options_of(opts);
+    slate_db *s = slate_open_writer(url, &so, err);
     kv_db *db = s ? wrap(s, err) : NULL;
     if (!db) return NULL;
     db->url = strdup(url);
@@ -748,7 +764,8 @@ int kv_error_is_no_store(const kv_error *err)
 
 kv_db *kv_open_reader(const char *url, const kv_options *opts, kv_error *err)
 {
-    slate_db *s = slate_open_reader(url, opts, opts ? opts->reader_no_writes : 0, err);
+    slate_options so = slate_options_of(opts);
+    slate_db *s = slate_open_reader(url, &so, opts ? opts->reader_no_writes : 0, err);
     kv_db *db = s ? wrap(s, err) : NULL;
     if (db) {
         db->local_dir = kv_local_dir(url);

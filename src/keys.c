@@ -10,9 +10,16 @@
  * scan by key fields (what SQL runs for DuckLake's predicates on them)
  * returns all of them, and rows that were never duplicated keep the bytes
  * they had.
+ *
+ * Asserted (cheap): an escaped string takes its bytes plus one per 00 byte
+ * plus the 00 01 terminator; a row key's head is a row tag (never the
+ * counter, system or index tag); every key column of a descriptor names a
+ * column or the sequence; a live-index entry is built from a primary key
+ * that starts with its tag; counter and system names are not empty.
  */
 #include "keys.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -22,17 +29,21 @@ void rl_key_put_u64(rl_buf *b, uint64_t v) { rl_buf_put_be64(b, v); }
 
 void rl_key_put_str(rl_buf *b, const uint8_t *s, size_t len)
 {
-    size_t start = 0;
+    size_t start = 0, was = b->len, zeros = 0;
     for (size_t i = 0; i < len; i++) {
         if (s[i] != 0x00)
             continue;
         rl_buf_put(b, s + start, i - start + 1); /* includes the 00 */
         rl_buf_put_u8(b, 0xFF);
         start = i + 1;
+        zeros++;
     }
     rl_buf_put(b, s + start, len - start);
     rl_buf_put_u8(b, 0x00);
     rl_buf_put_u8(b, 0x01);
+    assert(b->failed || b->len == was + len + zeros + 2);
+    (void)was;
+    (void)zeros;
 }
 
 bool rl_key_get_u64(rl_reader *r, uint64_t *v) { return rl_reader_be64(r, v); }
@@ -89,6 +100,7 @@ static rl_key_status put_field(rl_buf *b, const rl_table_desc *d, int col, const
 /* The bytes between the tag and the first key field. */
 static void put_key_head(rl_buf *b, const rl_table_desc *d)
 {
+    assert(d->tag != RL_TAG_COUNTER && d->tag != RL_TAG_SYSTEM && d->tag != RL_TAG_INDEX);
     rl_buf_put_u8(b, d->tag);
     if (d->tag == RL_TAG_DYNAMIC_ROW)
         rl_key_put_u64(b, d->dyn_id);
@@ -100,6 +112,7 @@ rl_key_status rl_key_encode_row(rl_buf *b, const rl_table_desc *d, const rl_datu
     put_key_head(b, d);
     for (int i = 0; i < d->nkey; i++) {
         int col = d->key[i];
+        assert(col == RL_KEY_SEQ || (col >= 0 && col < d->ncols_max));
         if (col == RL_KEY_SEQ) {
             rl_key_put_u64(b, seq);
             continue;
@@ -225,18 +238,21 @@ int rl_key_split_dup(const uint8_t *key, size_t klen, const rl_table_desc *d,
 
 void rl_key_counter(rl_buf *b, const char *name)
 {
+    assert(name && *name);
     rl_buf_put_u8(b, RL_TAG_COUNTER);
     rl_buf_put_str(b, name);
 }
 
 void rl_key_system(rl_buf *b, const char *name)
 {
+    assert(name && *name);
     rl_buf_put_u8(b, RL_TAG_SYSTEM);
     rl_buf_put_str(b, name);
 }
 
 void rl_key_live_index(rl_buf *b, uint8_t tag, const uint8_t *pkey, size_t pklen)
 {
+    assert(pklen >= 1 && pkey[0] == tag);
     rl_buf_put_u8(b, RL_TAG_INDEX);
     rl_buf_put_u8(b, RL_INDEX_LIVE);
     rl_buf_put_u8(b, tag);

@@ -43,10 +43,15 @@
  *  - Under write_lock, a batch goes to the journal first, then to SlateDB's
  *    memtable, then to the mirror; if SlateDB refuses it, an ABORT record
  *    follows so that recovery never applies it.
+ * Asserted: write_lock is held where the functions below say "under
+ * write_lock" (ASSERT_WRITE_LOCKED: some thread holds it, a cheap check
+ * that catches a path that took none).
  */
 #include "kv.h"
 
+#include <assert.h>
 #include <dirent.h>
+#include <errno.h>
 #include <endian.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -1219,6 +1224,10 @@ void kv_iter_free(kv_iter *it)
 
 /* ------------------------------------------------------------ writes */
 
+/* write_lock is held (by some thread; trylock on a locked mutex is EBUSY
+ * even for its owner). */
+#define ASSERT_WRITE_LOCKED(db) assert(pthread_mutex_trylock(&(db)->write_lock) == EBUSY)
+
 /* Apply the batch SlateDB just accepted to the mirror, in batch order. Out
  * of memory abandons the mirror (see the invariants above). */
 static void mirror_apply(kv_mirror *m, const kv_batch *b)
@@ -1374,6 +1383,7 @@ static int64_t digest_append(kv_batch *b, const digest_work *work, rl_buf *paylo
  * then SlateDB, then mirror. */
 static int write_locked(kv_db *db, kv_batch *b, rl_buf *payload, kv_pending *p, kv_error *err)
 {
+    ASSERT_WRITE_LOCKED(db);
     digest_work *work = NULL;
     if (db->digest_on) {
         /* on the heap: 6 KiB is much of a small thread stack */
@@ -1402,6 +1412,7 @@ static int write_locked(kv_db *db, kv_batch *b, rl_buf *payload, kv_pending *p, 
 static int write_ordered(kv_db *db, const kv_batch *b, const rl_buf *payload, kv_pending *p,
                          kv_error *err)
 {
+    ASSERT_WRITE_LOCKED(db);
     rl_journal_pos pos = {0, 0, 0}, *posp = NULL;
     if (db->journal) {
         if (rl_journal_append(db->journal, payload->data, payload->len, &pos.seq, &pos.offset,

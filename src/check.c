@@ -519,11 +519,8 @@ static void check_counters_needed(checker *c)
         need_above(c, d->counter, (uint64_t)c->row.vals[d->counter_col].v.i, what);
     }
     if (rl_desc_has_seq(d)) {
-        char name[64], what[96];
-        if (d->tag == RL_TAG_DYNAMIC_ROW)
-            snprintf(name, sizeof name, "%sfd:%" PRIu64, RL_COUNTER_ROWSEQ_PREFIX, d->dyn_id);
-        else
-            snprintf(name, sizeof name, "%s%02x", RL_COUNTER_ROWSEQ_PREFIX, d->tag);
+        char name[RL_COUNTER_NAME_MAX], what[96];
+        rl_counter_rowseq_name(d, name, sizeof name);
         snprintf(what, sizeof what, "row sequence of %s", d->name);
         need_above(c, name, c->row.seq, what);
     }
@@ -874,10 +871,12 @@ static void check_dynamic_names(checker *c)
         for (size_t j = 0; j < c->nnames && !found; j++)
             found = c->names[j].id == def->id;
         if (!found) {
-            uint8_t k[9] = {RL_TAG_DYNAMIC_TABLE};
-            rl_store_be64(k + 1, def->id);
-            problem(c, k, sizeof k, "dynamic table %s.%s has no name index entry", def->schema,
+            rl_buf k;
+            rl_buf_init(&k, 0);
+            rl_key_dynamic_table(&k, def->id);
+            problem(c, k.data, k.len, "dynamic table %s.%s has no name index entry", def->schema,
                     def->desc->name);
+            rl_buf_free(&k);
         }
     }
 }

@@ -21,6 +21,7 @@
 
 #include <assert.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "tags.h"
@@ -243,11 +244,55 @@ void rl_key_counter(rl_buf *b, const char *name)
     rl_buf_put_str(b, name);
 }
 
+void rl_counter_rowseq_name(const rl_table_desc *d, char *out, size_t n)
+{
+    if (d->tag == RL_TAG_DYNAMIC_ROW)
+        snprintf(out, n, "%sfd:%" PRIu64, RL_COUNTER_ROWSEQ_PREFIX, d->dyn_id);
+    else
+        snprintf(out, n, "%s%02x", RL_COUNTER_ROWSEQ_PREFIX, d->tag);
+}
+
 void rl_key_system(rl_buf *b, const char *name)
 {
     assert(name && *name);
     rl_buf_put_u8(b, RL_TAG_SYSTEM);
     rl_buf_put_str(b, name);
+}
+
+size_t rl_key_system_to(uint8_t *out, size_t cap, const char *name)
+{
+    assert(name && *name);
+    size_t n = strlen(name);
+    if (n + 1 > cap)
+        return 0;
+    out[0] = RL_TAG_SYSTEM;
+    memcpy(out + 1, name, n);
+    return n + 1;
+}
+
+bool rl_key_is_system(const uint8_t *k, size_t kl, const char *name)
+{
+    return kl == strlen(name) + 1 && k[0] == RL_TAG_SYSTEM && memcmp(k + 1, name, kl - 1) == 0;
+}
+
+void rl_key_dynamic_table(rl_buf *b, uint64_t id)
+{
+    rl_buf_put_u8(b, RL_TAG_DYNAMIC_TABLE);
+    rl_key_put_u64(b, id);
+}
+
+size_t rl_key_index_prefix(uint8_t out[RL_KEY_INDEX_PREFIX_LEN], uint8_t kind)
+{
+    out[0] = RL_TAG_INDEX;
+    out[1] = kind;
+    return RL_KEY_INDEX_PREFIX_LEN;
+}
+
+void rl_key_schema(rl_buf *b, const char *schema)
+{
+    uint8_t p[RL_KEY_INDEX_PREFIX_LEN];
+    rl_buf_put(b, p, rl_key_index_prefix(p, RL_INDEX_SCHEMA));
+    rl_key_put_str(b, (const uint8_t *)schema, strlen(schema));
 }
 
 void rl_key_live_index(rl_buf *b, uint8_t tag, const uint8_t *pkey, size_t pklen)

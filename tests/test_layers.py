@@ -140,10 +140,10 @@ def main():
                 'src/LAYERS: names hba.c, which is not in src/')
 
     # an exception whose include was removed must go too
-    def drop_scan_keys(r):
-        edit(r, 'src/sql_scan.c', lambda t: t.replace('#include "keys.h"\n', ''))
-    expect_fail(tmp, 'a stale exception', drop_scan_keys,
-                'exception sql_scan.c keys.h matches no forbidden include')
+    def drop_server_kv(r):
+        edit(r, 'src/server.c', lambda t: t.replace('#include "kv.h"\n', ''))
+    expect_fail(tmp, 'a stale exception', drop_server_kv,
+                'exception server.c kv.h matches no forbidden include')
 
     # the docs' layer map is generated from the map
     expect_fail(tmp, 'docs out of date',

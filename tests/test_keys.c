@@ -1589,6 +1589,33 @@ static void test_desc_value_columns(void)
     CHECK(nv == 6 && cols[0] == 1 && cols[1] == 3 && cols[5] == 7);
 }
 
+/* The descriptors' parent links (desc.h, what `rocklake check` verifies):
+ * each names a column the child has, a parent table with a column of that
+ * name, and a parent that sorts before its child. The six links check.h
+ * lists are all there. */
+static void test_parent_links(void)
+{
+    int links = 0;
+    for (size_t i = 0; i < rl_ntables; i++) {
+        const rl_table_desc *d = &rl_tables[i];
+        for (int j = 0; j < RL_MAX_PARENTS && d->parents[j].col; j++) {
+            const rl_parent_ref *r = &d->parents[j];
+            const rl_table_desc *p = rl_desc_by_tag(r->tag);
+            CHECK(p != NULL);
+            if (!p)
+                continue;
+            CHECK(rl_desc_column_index(d, r->col, RL_FMT_LATEST) >= 0);
+            CHECK(rl_desc_column_index(p, r->col, RL_FMT_LATEST) >= 0);
+            CHECK(p->tag < d->tag);
+            links++;
+        }
+    }
+    CHECK_EQ_INT(links, 7);
+    const rl_table_desc *del = rl_desc_by_tag(RL_TAG_DELETE_FILE);
+    CHECK_EQ_STR(del->parents[0].col, "table_id");
+    CHECK_EQ_INT(del->parents[1].tag, RL_TAG_DATA_FILE);
+}
+
 /* Key builders outside the row layout: the bytes of each (keys.c owns them
  * all; nothing else spells a tag into a key). */
 static void test_other_key_builders(void)
@@ -1627,6 +1654,7 @@ static void test_other_key_builders(void)
 
 int main(void)
 {
+    RUN(test_parent_links);
     RUN(test_other_key_builders);
     RUN(test_golden_table_keys);
     RUN(test_golden_seed_rename);

@@ -1,6 +1,14 @@
-/* arena.c — bump allocator with stable pointers (see arena.h). */
+/*
+ * arena.c — bump allocator with stable pointers (see arena.h).
+ *
+ * Invariants (asserted): every block has used <= cap; a pointer handed out
+ * is 8-byte aligned and lies inside its block; total counts the bytes
+ * handed out since the last free. A request too large to round up or to
+ * add a block header to fails (NULL) instead of wrapping.
+ */
 #include "arena.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,8 +22,11 @@ struct rl_arena_block {
 
 void *rl_arena_alloc(rl_arena *a, size_t n)
 {
+    if (n > SIZE_MAX / 2)
+        return NULL;
     n = (n + 7) & ~(size_t)7;
     rl_arena_block *b = a->head;
+    assert(!b || b->used <= b->cap);
     if (!b || b->cap - b->used < n) {
         size_t cap = n > RL_ARENA_BLOCK / 4 ? n : RL_ARENA_BLOCK;
         rl_arena_block *nb = malloc(sizeof *nb + cap);
@@ -29,6 +40,7 @@ void *rl_arena_alloc(rl_arena *a, size_t n)
     void *p = b->data + b->used;
     b->used += n;
     a->total += n;
+    assert(b->used <= b->cap && ((uintptr_t)p & 7) == 0);
     return p;
 }
 

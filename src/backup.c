@@ -40,6 +40,7 @@
 
 #include "catalog.h"
 #include "check.h"
+#include "keys.h"
 #include "kv.h"
 #include "tags.h"
 
@@ -104,19 +105,14 @@ static void utc_now(char *buf, size_t n)
         snprintf(buf, n, "?");
 }
 
-/* 0xFF + name: a system key (keys.h rl_key_system). */
 static size_t system_key(uint8_t *out, size_t cap, const char *name)
 {
-    size_t n = strlen(name);
-    if (n + 1 > cap) return 0;
-    out[0] = RL_TAG_SYSTEM;
-    memcpy(out + 1, name, n);
-    return n + 1;
+    return rl_key_system_to(out, cap, name);
 }
 
 static bool is_system_key(const uint8_t *k, size_t kl, const char *name)
 {
-    return kl == strlen(name) + 1 && k[0] == RL_TAG_SYSTEM && memcmp(k + 1, name, kl - 1) == 0;
+    return rl_key_is_system(k, kl, name);
 }
 
 /* Keys a copy leaves behind (backup.h): the source's writer lease and

@@ -2,9 +2,12 @@
  * buf.c — growable byte buffer with sticky failure, and a bounds-checked
  * reader. See buf.h. Invariant: when `failed` is set, `data[0..len)` is still
  * valid memory but no longer a meaningful result.
+ * Asserted: len <= cap (and data non-NULL once cap > 0) after every
+ * growth, len <= limit; a reader's position never passes its end.
  */
 #include "buf.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +62,7 @@ bool rl_buf_reserve(rl_buf *b, size_t extra)
         b->failed = true;
         return false;
     }
+    assert(b->len <= b->cap && b->len <= b->limit);
     size_t need = b->len + extra;
     if (need <= b->cap)
         return true;
@@ -72,6 +76,7 @@ bool rl_buf_reserve(rl_buf *b, size_t extra)
     }
     b->data = p;
     b->cap = cap;
+    assert(need <= b->cap);
     return true;
 }
 
@@ -79,6 +84,7 @@ void rl_buf_put(rl_buf *b, const void *p, size_t n)
 {
     if (n == 0 || !rl_buf_reserve(b, n))
         return;
+    assert(b->data && b->len + n <= b->cap);
     memcpy(b->data + b->len, p, n);
     b->len += n;
 }
@@ -181,6 +187,7 @@ bool rl_reader_bytes(rl_reader *r, size_t n, const uint8_t **out)
     }
     *out = r->p;
     r->p += n;
+    assert(r->p <= r->end);
     return true;
 }
 

@@ -1159,14 +1159,6 @@ static int encode_value(rl_txn *t, const rl_table_desc *d, const rl_datum *row, 
     return 0;
 }
 
-static void rowseq_counter_name(const rl_table_desc *d, char *out, size_t n)
-{
-    if (d->tag == RL_TAG_DYNAMIC_ROW)
-        snprintf(out, n, "%sfd:%" PRIu64, RL_COUNTER_ROWSEQ_PREFIX, d->dyn_id);
-    else
-        snprintf(out, n, "%s%02x", RL_COUNTER_ROWSEQ_PREFIX, d->tag);
-}
-
 /* Index entries that follow a row: live index, pk index. */
 static int put_row_indexes(rl_txn *t, const rl_table_desc *d, const rl_datum *row,
                            const uint8_t *key, size_t klen, rl_error *err)
@@ -1447,7 +1439,7 @@ static int insert_row(rl_txn *t, const rl_table_desc *d, const rl_datum *row, rl
         return -1;
     if (rl_desc_has_seq(d)) {
         char name[64];
-        rowseq_counter_name(d, name, sizeof name);
+        rl_counter_rowseq_name(d, name, sizeof name);
         if (txn_alloc_seq(t, name, &seq, err) < 0 || touch_counter(t, name, seq + 1, err) < 0)
             return -1;
     }
@@ -2680,8 +2672,7 @@ static const rl_table_desc *dyn_load(rl_txn *t, uint64_t id, rl_error *err)
         return cached;
     rl_buf k;
     rl_buf_init(&k, 0);
-    rl_buf_put_u8(&k, RL_TAG_DYNAMIC_TABLE);
-    rl_key_put_u64(&k, id);
+    rl_key_dynamic_table(&k, id);
     uint8_t *v = NULL;
     size_t vlen = 0;
     int rc = view_get(t, k.data, k.len, &v, &vlen, err);
@@ -2914,8 +2905,7 @@ int rl_txn_drop_dynamic(rl_txn *t, const rl_table_desc *d, rl_error *err)
     /* then the definition and its name index */
     rl_buf k;
     rl_buf_init(&k, 0);
-    rl_buf_put_u8(&k, RL_TAG_DYNAMIC_TABLE);
-    rl_key_put_u64(&k, d->dyn_id);
+    rl_key_dynamic_table(&k, d->dyn_id);
     uint8_t *v = NULL;
     size_t vlen = 0;
     char schema[128] = "";
@@ -3001,9 +2991,9 @@ static int raw_scan_open(rl_txn *t, rl_scan *s, uint8_t *prefix, size_t plen, rl
 /* Visit name index entries, decoding each. */
 static int visit_names(rl_txn *t, rl_table_visitor visit, void *ctx, bool resolve, rl_error *err)
 {
-    uint8_t prefix[2] = {RL_TAG_INDEX, RL_INDEX_DYNAMIC_NAME};
+    uint8_t prefix[RL_KEY_INDEX_PREFIX_LEN];
     rl_scan s;
-    if (raw_scan_open(t, &s, prefix, sizeof prefix, err) < 0)
+    if (raw_scan_open(t, &s, prefix, rl_key_index_prefix(prefix, RL_INDEX_DYNAMIC_NAME), err) < 0)
         return -1;
     const uint8_t *k, *v;
     size_t kl, vl;
@@ -3214,9 +3204,7 @@ int rl_txn_drop_table(rl_txn *t, const char *schema, const char *name, rl_error 
 
 static void schema_key(rl_buf *k, const char *schema)
 {
-    rl_buf_put_u8(k, RL_TAG_INDEX);
-    rl_buf_put_u8(k, RL_INDEX_SCHEMA);
-    rl_key_put_str(k, (const uint8_t *)schema, strlen(schema));
+    rl_key_schema(k, schema);
 }
 
 bool rl_txn_schema_exists(rl_txn *t, const char *schema)
@@ -3252,9 +3240,9 @@ int rl_txn_create_schema(rl_txn *t, const char *schema, bool if_not_exists, rl_e
 
 int rl_txn_list_schemas(rl_txn *t, rl_schema_visitor visit, void *ctx, rl_error *err)
 {
-    uint8_t prefix[2] = {RL_TAG_INDEX, RL_INDEX_SCHEMA};
+    uint8_t prefix[RL_KEY_INDEX_PREFIX_LEN];
     rl_scan s;
-    if (raw_scan_open(t, &s, prefix, sizeof prefix, err) < 0)
+    if (raw_scan_open(t, &s, prefix, rl_key_index_prefix(prefix, RL_INDEX_SCHEMA), err) < 0)
         return -1;
     const uint8_t *k, *v;
     size_t kl, vl;
@@ -3358,4 +3346,16 @@ bool rl_txn_own_snapshot(const rl_txn *t, uint64_t *id)
 {
     *id = t->inserted_snapshot ? t->max_snapshot_inserted : 0;
     return t->inserted_snapshot;
+}
+
+bool rl_scan_start_hex(rl_buf *out, const rl_table_desc *d, const rl_datum *fields,
+                       size_t nfields)
+{
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    bool ok = rl_key_encode_prefix(&k, d, fields, nfields) == RL_KEY_OK && !k.failed;
+    if (!k.failed)
+        rl_key_hex(out, k.data, k.len);
+    rl_buf_free(&k);
+    return ok;
 }

@@ -197,6 +197,12 @@ rl_scan *rl_txn_scan_live(rl_txn *txn, const rl_table_desc *d, const rl_datum *f
  * prefix fields and fields[nfields-1] a bound on the next key field. A
  * bound no key can have (a negative id) leaves the scan where it is. */
 int rl_scan_seek(rl_scan *s, const rl_datum *fields, size_t nfields, rl_error *err);
+/* For EXPLAIN: appends, as hex bytes ("02 00 00 ..."), the key a scan of d
+ * by the leading key fields fields[0..nfields) starts at (as far as it
+ * encodes when a field cannot be part of a key; nothing when out of
+ * memory). Returns whether all of it encoded. */
+bool rl_scan_start_hex(rl_buf *out, const rl_table_desc *d, const rl_datum *fields,
+                       size_t nfields);
 /* 1 and *out borrowed until the next call, 0 at the end, -1 on error. */
 int rl_scan_next(rl_scan *s, const rl_row **out, rl_error *err);
 /* Keys read from the store by this scan so far (for tests and EXPLAIN ANALYZE). */

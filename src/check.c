@@ -254,7 +254,10 @@ typedef struct checker {
     bool oom;
     rl_buf line;
     rl_decoded_row row;
-    idset schemas, tables, data_files, snapshots;
+    /* by tag: the ids of a parent table's rows (desc.h parents), under the
+     * column its children name them by (parent_col) */
+    idset parent_ids[256];
+    const char *parent_col[256];
     /* table_id -> a: lowest begin_snapshot of its versions, b: highest
      * end_snapshot, flag: a version is open */
     idmap table_range;
@@ -454,36 +457,43 @@ static void check_snapshot_bounds(checker *c, const uint8_t *k, size_t kl)
     }
 }
 
-/* Parent links named in check.h, and the id sets children are checked with. */
+/* Which tables are parents, and by which column (desc.h parents). */
+static void parents_init(checker *c)
+{
+    for (size_t i = 0; i < rl_ntables; i++)
+        for (int j = 0; j < RL_MAX_PARENTS && rl_tables[i].parents[j].col; j++)
+            c->parent_col[rl_tables[i].parents[j].tag] = rl_tables[i].parents[j].col;
+}
+
+/* Parent links (check.h; the descriptors name them): a parent's row
+ * remembers its id, a child's must name a remembered one. Then the
+ * cross-table rules beyond a link. */
 static void check_parents(checker *c, const uint8_t *k, size_t kl)
 {
+    const rl_table_desc *d = c->row.d;
     check_snapshot_bounds(c, k, kl);
-    switch (c->row.d->tag) {
+    if (c->parent_col[d->tag])
+        remember(c, &c->parent_ids[d->tag], c->parent_col[d->tag]);
+    for (int i = 0; i < RL_MAX_PARENTS && d->parents[i].col; i++) {
+        const rl_table_desc *p = rl_desc_by_tag(d->parents[i].tag);
+        require(c, k, kl, &c->parent_ids[d->parents[i].tag], d->parents[i].col,
+                p ? p->name : "parent");
+    }
+    switch (d->tag) {
     case RL_TAG_SNAPSHOT: {
         int64_t id = col_i(c, "snapshot_id");
-        remember(c, &c->snapshots, "snapshot_id");
         if (id >= 0 && (!c->have_snapshots || (uint64_t)id > c->max_snapshot))
             c->max_snapshot = (uint64_t)id;
         c->have_snapshots = c->have_snapshots || id >= 0;
         break;
     }
-    case RL_TAG_SNAPSHOT_CHANGES:
-        require(c, k, kl, &c->snapshots, "snapshot_id", "ducklake_snapshot");
-        break;
-    case RL_TAG_SCHEMA:
-        remember(c, &c->schemas, "schema_id");
-        break;
     case RL_TAG_TABLE:
-        remember(c, &c->tables, "table_id");
         remember_table_range(c);
-        require(c, k, kl, &c->schemas, "schema_id", "ducklake_schema");
         break;
     case RL_TAG_COLUMN:
-        require(c, k, kl, &c->tables, "table_id", "ducklake_table");
         require_table_alive(c, k, kl, "column");
         break;
     case RL_TAG_DATA_FILE: {
-        remember(c, &c->data_files, "data_file_id");
         int64_t file = col_i(c, "data_file_id"), table = col_i(c, "table_id");
         bool added;
         idmap_slot *s = file >= 0 ? idmap_get(&c->file_table, (uint64_t)file, &added) : NULL;
@@ -491,18 +501,14 @@ static void check_parents(checker *c, const uint8_t *k, size_t kl)
             c->oom = true;
         else if (s)
             s->a = (uint64_t)table;
-        require(c, k, kl, &c->tables, "table_id", "ducklake_table");
         require_table_alive(c, k, kl, "data file");
         break;
     }
     case RL_TAG_DELETE_FILE:
-        require(c, k, kl, &c->tables, "table_id", "ducklake_table");
-        require(c, k, kl, &c->data_files, "data_file_id", "ducklake_data_file");
         require_file_of_table(c, k, kl, "delete file");
         require_table_alive(c, k, kl, "delete file");
         break;
     case RL_TAG_FILE_COLUMN_STATS:
-        require(c, k, kl, &c->data_files, "data_file_id", "ducklake_data_file");
         require_file_of_table(c, k, kl, "column statistics row");
         break;
     default:
@@ -519,11 +525,8 @@ static void check_counters_needed(checker *c)
         need_above(c, d->counter, (uint64_t)c->row.vals[d->counter_col].v.i, what);
     }
     if (rl_desc_has_seq(d)) {
-        char name[64], what[96];
-        if (d->tag == RL_TAG_DYNAMIC_ROW)
-            snprintf(name, sizeof name, "%sfd:%" PRIu64, RL_COUNTER_ROWSEQ_PREFIX, d->dyn_id);
-        else
-            snprintf(name, sizeof name, "%s%02x", RL_COUNTER_ROWSEQ_PREFIX, d->tag);
+        char name[RL_COUNTER_NAME_MAX], what[96];
+        rl_counter_rowseq_name(d, name, sizeof name);
         snprintf(what, sizeof what, "row sequence of %s", d->name);
         need_above(c, name, c->row.seq, what);
     }
@@ -874,10 +877,12 @@ static void check_dynamic_names(checker *c)
         for (size_t j = 0; j < c->nnames && !found; j++)
             found = c->names[j].id == def->id;
         if (!found) {
-            uint8_t k[9] = {RL_TAG_DYNAMIC_TABLE};
-            rl_store_be64(k + 1, def->id);
-            problem(c, k, sizeof k, "dynamic table %s.%s has no name index entry", def->schema,
+            rl_buf k;
+            rl_buf_init(&k, 0);
+            rl_key_dynamic_table(&k, def->id);
+            problem(c, k.data, k.len, "dynamic table %s.%s has no name index entry", def->schema,
                     def->desc->name);
+            rl_buf_free(&k);
         }
     }
 }
@@ -925,10 +930,8 @@ static void checker_free(checker *c)
     rl_buf_free(&c->ent_prefix);
     rl_buf_free(&c->ent_last_key);
     rl_decoded_row_free(&c->row);
-    free(c->schemas.slots);
-    free(c->tables.slots);
-    free(c->data_files.slots);
-    free(c->snapshots.slots);
+    for (size_t i = 0; i < 256; i++)
+        free(c->parent_ids[i].slots);
     free(c->table_range.slots);
     free(c->file_table.slots);
     keymap_free(&c->rows);
@@ -1018,6 +1021,7 @@ static long check_run(rl_catalog *cat, bool allow_copy_marker, FILE *out, uint64
     rl_buf_init(&c.ent_prefix, 0);
     rl_buf_init(&c.ent_last_key, 0);
     rl_decoded_row_init(&c.row);
+    parents_init(&c);
     long result = -1;
     if (rl_dyn_defs_load(rl_catalog_kv(cat), &c.defs, err) < 0 ||
         scan(&c, rl_catalog_kv(cat), err) < 0)

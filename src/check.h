@@ -14,7 +14,8 @@
  *  - live index (0x80 01) entries point at existing rows with end_snapshot
  *    NULL, and every such row has one; pk index (0x80 02) entries point at
  *    existing rows with that id, and every row of such a table has one;
- *  - children name existing parents: ducklake_table.schema_id,
+ *  - children name existing parents (the descriptors' `parents`, desc.h):
+ *    ducklake_table.schema_id,
  *    ducklake_column/data_file/delete_file.table_id,
  *    ducklake_delete_file.data_file_id, ducklake_file_column_stats.data_file_id,
  *    ducklake_snapshot_changes.snapshot_id;

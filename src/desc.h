@@ -78,6 +78,15 @@ typedef enum rl_heap_order {
     RL_HEAP_BY_COLUMN = 2   /* by heap_col, a value allocated increasing */
 } rl_heap_order;
 
+/* A column naming a row of another table, the parent: `rocklake check`
+ * (check.c) requires a parent row whose column of the same name holds the
+ * value. Parents sort before their children (tag order, keys.h). */
+typedef struct rl_parent_ref {
+    const char *col; /* NULL: no more references */
+    uint8_t tag;
+} rl_parent_ref;
+#define RL_MAX_PARENTS 2
+
 typedef struct rl_table_desc {
     uint8_t tag;
     const char *name;            /* "ducklake_snapshot" */
@@ -97,6 +106,7 @@ typedef struct rl_table_desc {
     uint64_t dyn_id;             /* dynamic tables only (tag 0xFD): id after the tag */
     rl_heap_order heap_order;    /* row order of a full scan (zero: key order) */
     int8_t heap_col;             /* the column heap_order sorts by, -1 none */
+    rl_parent_ref parents[RL_MAX_PARENTS]; /* columns that name a parent row */
 } rl_table_desc;
 
 /* All descriptors, in tag order. */

@@ -29,9 +29,14 @@
  *    as soon as a record is written, so the fdatasync overlaps the caller's
  *    hand-off of the same batch to SlateDB instead of following it; a
  *    caller of rl_journal_sync that finds none running starts one itself.
+ * Asserted (no logic depends on them): a sync step starts with none
+ * running; records only move `end` forward and never past alloc_end;
+ * sequences handed out grow, and the pending pair never runs ahead of
+ * `end` or behind the durable one.
  */
 #include "journal.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -635,6 +640,7 @@ static int last_seq_before(rl_journal *j, uint64_t from_end, uint64_t from_seq, 
  * sync_mu while it runs; wakes the waiters of rl_journal_sync when done. */
 static void sync_step(rl_journal *j)
 {
+    assert(!j->syncing);
     j->syncing = true;
     uint64_t target = j->pending_seq, target_end = j->pending_end;
     uint64_t from_seq = j->durable_seq, from_end = j->durable_end;
@@ -846,6 +852,7 @@ static int append_checked(rl_journal *j, int type, uint64_t seq, const uint8_t *
         atomic_store(&j->failed, KV_ERR_IO);
         return fail(err, KV_ERR_IO, "cannot write to journal %s: %s", j->path, strerror(e));
     }
+    assert(end > j->end && end <= atomic_load(&j->alloc_end));
     j->end = end;
     return 0;
 }
@@ -861,6 +868,7 @@ int rl_journal_append(rl_journal *j, const uint8_t *payload, size_t len, uint64_
     *seq = s;
     *end = j->end;
     pthread_mutex_lock(&j->sync_mu);
+    assert(s > j->pending_seq && j->pending_end <= j->end && j->durable_end <= j->pending_end);
     j->pending_seq = s;
     j->pending_end = j->end;
     if (!j->syncing) pthread_cond_signal(&j->sync_wanted);

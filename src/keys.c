@@ -10,10 +10,18 @@
  * scan by key fields (what SQL runs for DuckLake's predicates on them)
  * returns all of them, and rows that were never duplicated keep the bytes
  * they had.
+ *
+ * Asserted (cheap): an escaped string takes its bytes plus one per 00 byte
+ * plus the 00 01 terminator; a row key's head is a row tag (never the
+ * counter, system or index tag); every key column of a descriptor names a
+ * column or the sequence; a live-index entry is built from a primary key
+ * that starts with its tag; counter and system names are not empty.
  */
 #include "keys.h"
 
+#include <assert.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "tags.h"
@@ -22,17 +30,21 @@ void rl_key_put_u64(rl_buf *b, uint64_t v) { rl_buf_put_be64(b, v); }
 
 void rl_key_put_str(rl_buf *b, const uint8_t *s, size_t len)
 {
-    size_t start = 0;
+    size_t start = 0, was = b->len, zeros = 0;
     for (size_t i = 0; i < len; i++) {
         if (s[i] != 0x00)
             continue;
         rl_buf_put(b, s + start, i - start + 1); /* includes the 00 */
         rl_buf_put_u8(b, 0xFF);
         start = i + 1;
+        zeros++;
     }
     rl_buf_put(b, s + start, len - start);
     rl_buf_put_u8(b, 0x00);
     rl_buf_put_u8(b, 0x01);
+    assert(b->failed || b->len == was + len + zeros + 2);
+    (void)was;
+    (void)zeros;
 }
 
 bool rl_key_get_u64(rl_reader *r, uint64_t *v) { return rl_reader_be64(r, v); }
@@ -89,6 +101,7 @@ static rl_key_status put_field(rl_buf *b, const rl_table_desc *d, int col, const
 /* The bytes between the tag and the first key field. */
 static void put_key_head(rl_buf *b, const rl_table_desc *d)
 {
+    assert(d->tag != RL_TAG_COUNTER && d->tag != RL_TAG_SYSTEM && d->tag != RL_TAG_INDEX);
     rl_buf_put_u8(b, d->tag);
     if (d->tag == RL_TAG_DYNAMIC_ROW)
         rl_key_put_u64(b, d->dyn_id);
@@ -100,6 +113,7 @@ rl_key_status rl_key_encode_row(rl_buf *b, const rl_table_desc *d, const rl_datu
     put_key_head(b, d);
     for (int i = 0; i < d->nkey; i++) {
         int col = d->key[i];
+        assert(col == RL_KEY_SEQ || (col >= 0 && col < d->ncols_max));
         if (col == RL_KEY_SEQ) {
             rl_key_put_u64(b, seq);
             continue;
@@ -225,18 +239,65 @@ int rl_key_split_dup(const uint8_t *key, size_t klen, const rl_table_desc *d,
 
 void rl_key_counter(rl_buf *b, const char *name)
 {
+    assert(name && *name);
     rl_buf_put_u8(b, RL_TAG_COUNTER);
     rl_buf_put_str(b, name);
 }
 
+void rl_counter_rowseq_name(const rl_table_desc *d, char *out, size_t n)
+{
+    if (d->tag == RL_TAG_DYNAMIC_ROW)
+        snprintf(out, n, "%sfd:%" PRIu64, RL_COUNTER_ROWSEQ_PREFIX, d->dyn_id);
+    else
+        snprintf(out, n, "%s%02x", RL_COUNTER_ROWSEQ_PREFIX, d->tag);
+}
+
 void rl_key_system(rl_buf *b, const char *name)
 {
+    assert(name && *name);
     rl_buf_put_u8(b, RL_TAG_SYSTEM);
     rl_buf_put_str(b, name);
 }
 
+size_t rl_key_system_to(uint8_t *out, size_t cap, const char *name)
+{
+    assert(name && *name);
+    size_t n = strlen(name);
+    if (n + 1 > cap)
+        return 0;
+    out[0] = RL_TAG_SYSTEM;
+    memcpy(out + 1, name, n);
+    return n + 1;
+}
+
+bool rl_key_is_system(const uint8_t *k, size_t kl, const char *name)
+{
+    return kl == strlen(name) + 1 && k[0] == RL_TAG_SYSTEM && memcmp(k + 1, name, kl - 1) == 0;
+}
+
+void rl_key_dynamic_table(rl_buf *b, uint64_t id)
+{
+    rl_buf_put_u8(b, RL_TAG_DYNAMIC_TABLE);
+    rl_key_put_u64(b, id);
+}
+
+size_t rl_key_index_prefix(uint8_t out[RL_KEY_INDEX_PREFIX_LEN], uint8_t kind)
+{
+    out[0] = RL_TAG_INDEX;
+    out[1] = kind;
+    return RL_KEY_INDEX_PREFIX_LEN;
+}
+
+void rl_key_schema(rl_buf *b, const char *schema)
+{
+    uint8_t p[RL_KEY_INDEX_PREFIX_LEN];
+    rl_buf_put(b, p, rl_key_index_prefix(p, RL_INDEX_SCHEMA));
+    rl_key_put_str(b, (const uint8_t *)schema, strlen(schema));
+}
+
 void rl_key_live_index(rl_buf *b, uint8_t tag, const uint8_t *pkey, size_t pklen)
 {
+    assert(pklen >= 1 && pkey[0] == tag);
     rl_buf_put_u8(b, RL_TAG_INDEX);
     rl_buf_put_u8(b, RL_INDEX_LIVE);
     rl_buf_put_u8(b, tag);

@@ -80,8 +80,25 @@ int rl_key_split_dup(const uint8_t *key, size_t klen, const rl_table_desc *d,
 /* Counter (0xFE) and system (0xFF) keys: tag + ASCII name. */
 void rl_key_counter(rl_buf *b, const char *name);
 void rl_key_system(rl_buf *b, const char *name);
+/* The system key of `name` into out[0..cap): its length, 0 when it does
+ * not fit. */
+size_t rl_key_system_to(uint8_t *out, size_t cap, const char *name);
+/* Is k the system key of `name`? */
+bool rl_key_is_system(const uint8_t *k, size_t kl, const char *name);
+/* The name of the counter of d's row sequences (RL_COUNTER_ROWSEQ_PREFIX +
+ * the tag in hex, or "fd:<dyn id>" for a dynamic table), cut to n - 1. */
+#define RL_COUNTER_NAME_MAX 64
+void rl_counter_rowseq_name(const rl_table_desc *d, char *out, size_t n);
 
-/* Index keys (0x80). */
+/* A dynamic table's definition (0x82): tag + BE id. */
+void rl_key_dynamic_table(rl_buf *b, uint64_t id);
+
+/* Index keys (0x80). The first two bytes of every index entry of one kind
+ * (a prefix to scan them all). */
+#define RL_KEY_INDEX_PREFIX_LEN 2
+size_t rl_key_index_prefix(uint8_t out[RL_KEY_INDEX_PREFIX_LEN], uint8_t kind);
+/* A schema created by CREATE SCHEMA: 0x80 04 + escaped name. */
+void rl_key_schema(rl_buf *b, const char *schema);
 void rl_key_live_index(rl_buf *b, uint8_t tag, const uint8_t *pkey, size_t pklen);
 void rl_key_pk_index(rl_buf *b, uint8_t tag, uint64_t id);
 /* Value of a pk index entry: the row's other key fields (all integers in

@@ -43,10 +43,15 @@
  *  - Under write_lock, a batch goes to the journal first, then to SlateDB's
  *    memtable, then to the mirror; if SlateDB refuses it, an ABORT record
  *    follows so that recovery never applies it.
+ * Asserted: write_lock is held where the functions below say "under
+ * write_lock" (ASSERT_WRITE_LOCKED: some thread holds it, a cheap check
+ * that catches a path that took none).
  */
 #include "kv.h"
 
+#include <assert.h>
 #include <dirent.h>
+#include <errno.h>
 #include <endian.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -711,9 +716,25 @@ static int journal_open(kv_db *db, const char *store_dir, bool use_journal,
     return r;
 }
 
+/* The part of kv_options the Rust side reads (slate.h). */
+static slate_options slate_options_of(const kv_options *o)
+{
+    slate_options so = {0};
+    if (o) {
+        so.flush_interval_ms = o->flush_interval_ms;
+        so.block_cache_bytes = o->block_cache_bytes;
+        so.reader_poll_interval_ms = o->reader_poll_interval_ms;
+        so.scan_read_ahead_bytes = o->scan_read_ahead_bytes;
+        so.scan_fetch_tasks = o->scan_fetch_tasks;
+        so.store_timeout_ms = o->store_timeout_ms;
+    }
+    return so;
+}
+
 kv_db *kv_open_writer(const char *url, const kv_options *opts, kv_error *err)
 {
-    slate_db *s = slate_open_writer(url, opts, err);
+    slate_options so = slate_options_of(opts);
+    slate_db *s = slate_open_writer(url, &so, err);
     kv_db *db = s ? wrap(s, err) : NULL;
     if (!db) return NULL;
     db->url = strdup(url);
@@ -767,7 +788,8 @@ int kv_error_is_no_store(const kv_error *err)
 
 kv_db *kv_open_reader(const char *url, const kv_options *opts, kv_error *err)
 {
-    slate_db *s = slate_open_reader(url, opts, opts ? opts->reader_no_writes : 0, err);
+    slate_options so = slate_options_of(opts);
+    slate_db *s = slate_open_reader(url, &so, opts ? opts->reader_no_writes : 0, err);
     kv_db *db = s ? wrap(s, err) : NULL;
     if (db) {
         db->local_dir = kv_local_dir(url);
@@ -1221,6 +1243,10 @@ void kv_iter_free(kv_iter *it)
 
 /* ------------------------------------------------------------ writes */
 
+/* write_lock is held (by some thread; trylock on a locked mutex is EBUSY
+ * even for its owner). */
+#define ASSERT_WRITE_LOCKED(db) assert(pthread_mutex_trylock(&(db)->write_lock) == EBUSY)
+
 /* Apply the batch SlateDB just accepted to the mirror, in batch order. Out
  * of memory abandons the mirror (see the invariants above). */
 static void mirror_apply(kv_mirror *m, const kv_batch *b)
@@ -1376,6 +1402,7 @@ static int64_t digest_append(kv_batch *b, const digest_work *work, rl_buf *paylo
  * then SlateDB, then mirror. */
 static int write_locked(kv_db *db, kv_batch *b, rl_buf *payload, kv_pending *p, kv_error *err)
 {
+    ASSERT_WRITE_LOCKED(db);
     digest_work *work = NULL;
     if (db->digest_on) {
         /* on the heap: 6 KiB is much of a small thread stack */
@@ -1404,6 +1431,7 @@ static int write_locked(kv_db *db, kv_batch *b, rl_buf *payload, kv_pending *p, 
 static int write_ordered(kv_db *db, const kv_batch *b, const rl_buf *payload, kv_pending *p,
                          kv_error *err)
 {
+    ASSERT_WRITE_LOCKED(db);
     rl_journal_pos pos = {0, 0, 0}, *posp = NULL;
     if (db->journal) {
         if (rl_journal_append(db->journal, payload->data, payload->len, &pos.seq, &pos.offset,

@@ -74,9 +74,8 @@ typedef struct kv_options {
     uint32_t scan_fetch_tasks;       /* scans: parallel block fetches; default 8 */
     /* Object stores (s3://): the most one request to the store, the time
      * spent retrying it, and a wait for a write or flush to become durable
-     * may take; past it the call fails with KV_ERR_IO. 0 = 30000. (Must
-     * stay right after scan_fetch_tasks: rust/src/lib.rs reads the fields
-     * up to here.) */
+     * may take; past it the call fails with KV_ERR_IO. 0 = 30000. (The
+     * fields up to here reach rust/src/lib.rs as slate.h's slate_options.) */
     uint32_t store_timeout_ms;
     /* Writers: keep the keyspace in memory and read from there, unless that
      * copy would take more than this many bytes at open (then read

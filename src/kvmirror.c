@@ -18,9 +18,15 @@
  *    a reader that was walking past it, so it is retired, not freed: a
  *    version unlinked by batch n is freed once no pin older than n remains
  *    (pins taken later start their walk after the unlink).
+ * Asserted (cheap, O(1) per call): loads come before any batch and in
+ * strictly ascending key order; batches are applied between one begin and
+ * one end, on the thread that began them; a batch publishes exactly the
+ * sequence after the last published one; a pushed version is no older
+ * than the chain head it covers; pins are taken in ascending sequence.
  */
 #include "kvmirror.h"
 
+#include <assert.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -60,6 +66,8 @@ struct kv_mirror {
     /* Writer-only state. */
     uint64_t rng;
     uint64_t apply_seq;
+    bool applying;       /* between kvm_apply_begin and kvm_apply_end */
+    pthread_t applier;   /* the thread applying (valid while applying) */
     kvm_node *load_tail[KVM_MAX_HEIGHT];
     /* Pins, ascending by seq (pins come in at the newest sequence, so they
      * append); guarded by pin_lock, which also orders new pins against the
@@ -203,6 +211,9 @@ static void link_node(kv_mirror *m, kvm_node *n, kvm_node **preds)
 
 int kvm_load(kv_mirror *m, const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen)
 {
+    assert(!m->applying && atomic_load_explicit(&m->published, memory_order_relaxed) == 0);
+    assert(m->load_tail[0] == m->head ||
+           rl_bytes_cmp(m->load_tail[0]->key, m->load_tail[0]->klen, key, klen) < 0);
     kvm_version *v = version_new(m, 0, val, vlen, false);
     if (!v) return -1;
     kvm_node *n = node_new(m, random_height(m), key, klen, v);
@@ -236,8 +247,11 @@ static void free_retired(kv_mirror *m, bool any_pin, uint64_t oldest_pin)
 
 void kvm_apply_begin(kv_mirror *m)
 {
+    assert(!m->applying && !atomic_load_explicit(&m->broken, memory_order_relaxed));
     uint64_t published = atomic_load_explicit(&m->published, memory_order_relaxed);
     m->apply_seq = published + 1;
+    m->applying = true;
+    m->applier = pthread_self();
     pthread_mutex_lock(&m->pin_lock);
     bool any_pin = m->npins > 0;
     uint64_t oldest_pin = any_pin ? m->pins[0].seq : 0;
@@ -319,6 +333,7 @@ static kvm_node *find_for_write(kv_mirror *m, const uint8_t *key, size_t klen, k
 static int apply(kv_mirror *m, const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen,
                  bool tombstone)
 {
+    assert(m->applying && pthread_equal(m->applier, pthread_self()));
     kvm_node *preds[KVM_MAX_HEIGHT];
     kvm_node *n = find_for_write(m, key, klen, preds);
     if (!n && tombstone) return 0; /* deleting an absent key changes nothing */
@@ -326,6 +341,7 @@ static int apply(kv_mirror *m, const uint8_t *key, size_t klen, const uint8_t *v
     if (!v) goto oom;
     if (n) {
         kvm_version *head = atomic_load_explicit(&n->head, memory_order_relaxed);
+        assert(!head || head->seq <= v->seq); /* chains stay newest first */
         atomic_store_explicit(&v->older, head, memory_order_relaxed);
         atomic_store_explicit(&n->head, v, memory_order_release);
         prune(m, n);
@@ -356,6 +372,9 @@ int kvm_apply_delete(kv_mirror *m, const uint8_t *key, size_t klen)
 
 void kvm_apply_end(kv_mirror *m)
 {
+    assert(m->applying && pthread_equal(m->applier, pthread_self()));
+    assert(m->apply_seq == atomic_load_explicit(&m->published, memory_order_relaxed) + 1);
+    m->applying = false;
     atomic_store_explicit(&m->published, m->apply_seq, memory_order_release);
 }
 
@@ -376,6 +395,7 @@ int kvm_pin(kv_mirror *m, uint64_t *seq)
     int rc = 0;
     pthread_mutex_lock(&m->pin_lock);
     uint64_t s = atomic_load_explicit(&m->published, memory_order_acquire);
+    assert(!m->npins || m->pins[m->npins - 1].seq <= s); /* published only grows */
     if (m->npins && m->pins[m->npins - 1].seq == s)
         m->pins[m->npins - 1].count++;
     else {

@@ -4,9 +4,16 @@
  * Invariant: every message is type byte + Int32 length (counting itself) +
  * payload; the length is patched when the message ends, so incremental
  * writers never compute sizes up front.
+ *
+ * Asserted: one message is open at a time (begin never nests, end only
+ * closes an open one); message fields are written only while one is open,
+ * raw bytes only while none is; a patched length word lies inside the open
+ * message. A build without assert() (NDEBUG) still fails the buffer on a
+ * nested begin or a stray end, so nothing malformed is ever sent.
  */
 #include "pktbuf.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -31,6 +38,7 @@ void pktbuf_reset(pktbuf *b)
 
 void pktbuf_begin(pktbuf *b, char type)
 {
+    assert(!b->open && "pktbuf: a message is already open");
     if (b->open) { /* a builder bug: never nest messages */
         b->buf.failed = true;
         return;
@@ -43,6 +51,7 @@ void pktbuf_begin(pktbuf *b, char type)
 
 void pktbuf_end(pktbuf *b)
 {
+    assert(b->open && "pktbuf: no message is open");
     if (!b->open) {
         b->buf.failed = true;
         return;
@@ -50,6 +59,7 @@ void pktbuf_end(pktbuf *b)
     b->open = false;
     if (b->buf.failed)
         return;
+    assert(b->msg_start + 5 <= b->buf.len); /* type byte + length word */
     size_t len = b->buf.len - b->msg_start - 1;
     if (len > INT32_MAX) {
         b->buf.failed = true;
@@ -62,18 +72,39 @@ void pktbuf_end(pktbuf *b)
     p[3] = (uint8_t)len;
 }
 
-void pktbuf_put_u8(pktbuf *b, uint8_t v) { rl_buf_put_u8(&b->buf, v); }
-void pktbuf_put_int16(pktbuf *b, int16_t v) { rl_buf_put_be16(&b->buf, (uint16_t)v); }
-void pktbuf_put_int32(pktbuf *b, int32_t v) { rl_buf_put_be32(&b->buf, (uint32_t)v); }
-void pktbuf_put_bytes(pktbuf *b, const void *p, size_t n) { rl_buf_put(&b->buf, p, n); }
+void pktbuf_put_u8(pktbuf *b, uint8_t v)
+{
+    assert(b->open);
+    rl_buf_put_u8(&b->buf, v);
+}
+
+void pktbuf_put_int16(pktbuf *b, int16_t v)
+{
+    assert(b->open);
+    rl_buf_put_be16(&b->buf, (uint16_t)v);
+}
+
+void pktbuf_put_int32(pktbuf *b, int32_t v)
+{
+    assert(b->open);
+    rl_buf_put_be32(&b->buf, (uint32_t)v);
+}
+
+void pktbuf_put_bytes(pktbuf *b, const void *p, size_t n)
+{
+    assert(b->open);
+    rl_buf_put(&b->buf, p, n);
+}
 
 void pktbuf_put_string(pktbuf *b, const char *s)
 {
+    assert(b->open);
     rl_buf_put(&b->buf, s, strlen(s) + 1);
 }
 
 size_t pktbuf_len_placeholder(pktbuf *b)
 {
+    assert(b->open);
     size_t at = b->buf.len;
     rl_buf_put_be32(&b->buf, 0);
     return at;
@@ -83,6 +114,8 @@ void pktbuf_patch_len(pktbuf *b, size_t at)
 {
     if (b->buf.failed)
         return;
+    /* the word lies inside the open message, after its own length word */
+    assert(b->open && at >= b->msg_start + 5 && at + 4 <= b->buf.len);
     size_t n = b->buf.len - at - 4;
     if (n > INT32_MAX) {
         b->buf.failed = true;
@@ -95,7 +128,11 @@ void pktbuf_patch_len(pktbuf *b, size_t at)
     p[3] = (uint8_t)n;
 }
 
-void pktbuf_put_raw_byte(pktbuf *b, char c) { rl_buf_put_u8(&b->buf, (uint8_t)c); }
+void pktbuf_put_raw_byte(pktbuf *b, char c)
+{
+    assert(!b->open); /* outside any message (the SSLRequest answer) */
+    rl_buf_put_u8(&b->buf, (uint8_t)c);
+}
 
 /* One field of pktbuf_write; false on an unknown format character. */
 static bool put_field(pktbuf *b, char f, va_list *ap)

@@ -1000,6 +1000,9 @@ static int eval_const(rl_expr_ctx *c, const PgQuery__AConst *k, rl_value *out)
         set_null(out, RL_OID_UNKNOWN);
         return 0;
     }
+    if (rl_const_sealed(k)) /* a shape's literal read outside its statement */
+        return rl_exec_error(c->x, RL_SQLSTATE_INTERNAL_ERROR, k->location,
+                             "constant read outside its statement");
     switch (k->val_case) {
     case PG_QUERY__A__CONST__VAL_IVAL:
         set_int(out, RL_OID_INT4, k->ival->ival);

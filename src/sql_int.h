@@ -339,9 +339,14 @@ uint64_t rl_parse_shared_hits(void);
  * p's own text and rl_parsed_location maps tree locations into it. */
 const rl_parsed *rl_parsed_activate(const rl_parsed *p);
 /* The constant to use for an A_Const of the running statement's tree:
- * every read of an A_Const's value goes through here (a tree shared by
- * texts of one shape holds the first text's literals). */
+ * every read of an A_Const's value goes through here. A tree shared by
+ * texts of one shape has its literal nodes sealed (no value, see
+ * rl_const_sealed): only this gives each text its own, so a direct read
+ * finds nothing for every text, never another text's literal. */
 const PgQuery__AConst *rl_const(const PgQuery__AConst *k);
+/* Is k a sealed literal (read without rl_const, or outside its statement's
+ * rl_parsed_activate)? Readers treat it as no constant. */
+bool rl_const_sealed(const PgQuery__AConst *k);
 /* A tree location (byte offset) as an offset into the running text. */
 int rl_parsed_location(int location);
 

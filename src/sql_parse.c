@@ -16,14 +16,22 @@
  * shape seen before reuses that tree; the literals that differ are supplied
  * as replacement A_Const nodes, looked up by the executor through
  * rl_const() while the statement runs (rl_parsed_activate), and error
- * positions are mapped from the template text to this text. A shape is only
- * used this way when every literal of the first text parsed to exactly one
+ * positions are mapped from the template text to this text. The template's
+ * own literal nodes are sealed (their value cleared, A_Const.val_case
+ * NOT_SET) once it is bound, and even the template's own text reads its
+ * values through rl_const (copies kept beside the tree): an executor that
+ * read an A_Const directly would find no value for every text of a shape,
+ * the first one included, instead of the first text's value for all the
+ * others, so a wrong read fails in any test that runs the statement at all.
+ * A shape is only used this way when every literal of the first text parsed to exactly one
  * A_Const at the literal's own position with the literal's kind; anything
  * else (negative numbers, E'' strings, a COPY file name, two adjacent string
  * parts) falls back to caching the exact text.
  *
  * Invariants:
- *  - A tree is immutable once parsed. Executors never write into it (they
+ *  - A tree is immutable once parsed (sealing happens before anyone else
+ *    sees it, and is undone only by the last release, for protobuf-c's free,
+ *    which follows val_case). Executors never write into it (they
  *    build changed copies in their arenas), so one tree can serve any
  *    number of executions of the same text, including nested ones.
  *  - An rl_parsed is reference counted: the cache holds one reference, every
@@ -35,6 +43,7 @@
  *    every time, never push the repeated statements out.
  *  - Sessions are single-threaded, and so is their cache: no locks.
  */
+#include <assert.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -83,8 +92,12 @@ struct rl_parsed {
     const PgQuery__AConst **lit_nodes;
     size_t nlits;
     char *text;                 /* the template's own text (literal values) */
-    /* shape hits: replacements sorted by `orig`, this text's literals (for
-     * error positions), and the memory of the replacement nodes */
+    /* templates: own[i] is a copy of literal i's A_Const as parsed (the
+     * tree's node is sealed); shape hits: none */
+    const PgQuery__AConst **own;
+    /* templates and shape hits: one replacement per literal, sorted by
+     * `orig` (a template's are its own copies); shape hits: this text's
+     * literals (for error positions); the memory of the replacement nodes */
     const_override *over;
     size_t nover;
     lit_span *text_lits;
@@ -355,6 +368,51 @@ static bool template_bind(rl_parsed *p, lit_span *lits, size_t nlits)
     return b.ok;
 }
 
+static int override_cmp(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)((const const_override *)a)->orig;
+    uintptr_t y = (uintptr_t)((const const_override *)b)->orig;
+    return x < y ? -1 : x > y;
+}
+
+/* Seal the bound template p: copy each literal's node (sharing its value
+ * with the tree) into p->own and p->over, then clear the tree node's
+ * value, so only rl_const gives it. false when out of memory (nothing
+ * sealed). */
+static bool template_seal(rl_parsed *p)
+{
+    if (p->nlits == 0)
+        return true;
+    p->own = calloc(p->nlits, sizeof *p->own);
+    p->over = malloc(p->nlits * sizeof *p->over);
+    if (!p->own || !p->over)
+        return false;
+    for (size_t i = 0; i < p->nlits; i++) {
+        PgQuery__AConst *copy = rl_arena_alloc(&p->arena, sizeof *copy);
+        if (!copy)
+            return false;
+        *copy = *p->lit_nodes[i];
+        p->own[i] = copy;
+        p->over[i] = (const_override){p->lit_nodes[i], copy};
+    }
+    p->nover = p->nlits;
+    qsort(p->over, p->nover, sizeof *p->over, override_cmp);
+    for (size_t i = 0; i < p->nlits; i++) {
+        PgQuery__AConst *k = (PgQuery__AConst *)p->lit_nodes[i]; /* not yet shared */
+        assert(!k->isnull && k->val_case != PG_QUERY__A__CONST__VAL__NOT_SET);
+        k->val_case = PG_QUERY__A__CONST__VAL__NOT_SET;
+    }
+    return true;
+}
+
+/* Undo template_seal (before protobuf-c frees the tree by val_case). */
+static void template_unseal(rl_parsed *p)
+{
+    for (size_t i = 0; p->own && i < p->nlits; i++)
+        if (p->own[i])
+            ((PgQuery__AConst *)p->lit_nodes[i])->val_case = p->own[i]->val_case;
+}
+
 /* The A_Const for literal text `t` (of `kind`), in `a`. */
 static const PgQuery__AConst *make_const(rl_arena *a, const PgQuery__AConst *tmpl, uint8_t kind,
                                          const char *t, size_t len)
@@ -401,16 +459,12 @@ static const PgQuery__AConst *make_const(rl_arena *a, const PgQuery__AConst *tmp
     return k;
 }
 
-static int override_cmp(const void *a, const void *b)
+/* A use of template `t` for `sql`, whose literals are `lits` (taken):
+ * one replacement per literal (t's own copy where the text is the same).
+ * *ndiff: how many literals differ from t's. */
+static rl_parsed *instantiate(rl_parsed *t, const char *sql, lit_span *lits, size_t *ndiff)
 {
-    uintptr_t x = (uintptr_t)((const const_override *)a)->orig;
-    uintptr_t y = (uintptr_t)((const const_override *)b)->orig;
-    return x < y ? -1 : x > y;
-}
-
-/* A use of template `t` for `sql`, whose literals are `lits` (taken). */
-static rl_parsed *instantiate(rl_parsed *t, const char *sql, lit_span *lits)
-{
+    *ndiff = 0;
     rl_parsed *p = calloc(1, sizeof *p);
     if (!p) {
         free(lits);
@@ -429,13 +483,14 @@ static rl_parsed *instantiate(rl_parsed *t, const char *sql, lit_span *lits)
     }
     for (size_t i = 0; i < t->nlits; i++) {
         const lit_span *a = &lits[i], *b = &t->lits[i];
-        if (a->len == b->len && memcmp(sql + a->pos, t->text + b->pos, a->len) == 0)
-            continue;
-        const PgQuery__AConst *k =
-            make_const(&p->arena, t->lit_nodes[i], a->kind, sql + a->pos, a->len);
-        if (!k) {
-            rl_parsed_release(p);
-            return NULL;
+        const PgQuery__AConst *k = t->own[i];
+        if (a->len != b->len || memcmp(sql + a->pos, t->text + b->pos, a->len) != 0) {
+            k = make_const(&p->arena, t->own[i], a->kind, sql + a->pos, a->len);
+            if (!k) {
+                rl_parsed_release(p);
+                return NULL;
+            }
+            ++*ndiff;
         }
         p->over[p->nover++] = (const_override){t->lit_nodes[i], k};
     }
@@ -466,10 +521,14 @@ void rl_parsed_release(rl_parsed *p)
         free(p->text_lits);
         rl_arena_free(&p->arena);
     } else {
+        template_unseal(p);
         if (p->tree)
             pg_query__parse_result__free_unpacked(p->tree, NULL);
         free(p->lits);
         free(p->lit_nodes);
+        free(p->own);
+        free(p->over);
+        rl_arena_free(&p->arena);
         free(p->text);
     }
     free(p->key);
@@ -501,6 +560,11 @@ const PgQuery__AConst *rl_const(const PgQuery__AConst *k)
             hi = mid;
     }
     return lo < p->nover && p->over[lo].orig == k ? p->over[lo].repl : k;
+}
+
+bool rl_const_sealed(const PgQuery__AConst *k)
+{
+    return !k->isnull && k->val_case == PG_QUERY__A__CONST__VAL__NOT_SET;
 }
 
 int rl_parsed_location(int location)
@@ -945,10 +1009,11 @@ int rl_parse(rl_exec *x, const char *sql, rl_parsed **out)
                 *out = rl_parsed_ref(hit);
                 return 0;
             }
-            rl_parsed *use = instantiate(hit, sql, lits); /* takes lits */
+            size_t ndiff;
+            rl_parsed *use = instantiate(hit, sql, lits, &ndiff); /* takes lits */
             if (!use)
                 return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
-            if (use->nover == 0) { /* the very same literals */
+            if (ndiff == 0) { /* the very same literals: the template's own */
                 rl_parsed_release(use);
                 use = rl_parsed_ref(hit);
             }
@@ -971,12 +1036,21 @@ int rl_parse(rl_exec *x, const char *sql, rl_parsed **out)
     }
     if (by_shape) {
         /* template_bind keeps `lits` in p either way */
-        if (!template_bind(p, lits, nlits) || !(p->text = dup_mem(sql, len))) {
+        if (!template_bind(p, lits, nlits) || !(p->text = dup_mem(sql, len)) ||
+            !template_seal(p)) {
             /* not a template after all: keep it under its exact text */
             free(p->lits);
             free(p->lit_nodes);
+            free(p->own);
+            free(p->over);
+            rl_arena_free(&p->arena);
+            free(p->text);
             p->lits = NULL;
             p->lit_nodes = NULL;
+            p->own = NULL;
+            p->over = NULL;
+            p->nover = 0;
+            p->text = NULL;
             p->nlits = 0;
             by_shape = false;
             key = sql;

@@ -38,7 +38,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "keys.h"
 #include "pgtype.h"
 #include "sql_int.h"
 
@@ -1163,19 +1162,13 @@ static void explain_keys(rl_buf *out, const rl_table_desc *d, const key_choice *
         rl_buf_printf(out, "%zu %s: ", kc->nprefix, whats);
     else
         rl_buf_printf(out, "%s ", what);
-    rl_buf k;
-    rl_buf_init(&k, 0);
     for (size_t p = 0; p < kc->nprefix && p < 8; p++) {
-        rl_buf_reset(&k);
-        rl_key_encode_prefix(&k, d, &kc->fields[p * kc->nfields], kc->nfields);
         if (p)
             rl_buf_put_str(out, ", ");
-        if (!k.failed)
-            rl_key_hex(out, k.data, k.len);
+        rl_scan_start_hex(out, d, &kc->fields[p * kc->nfields], kc->nfields);
     }
     if (kc->nprefix > 8)
         rl_buf_put_str(out, ", ...");
-    rl_buf_free(&k);
     rl_buf_put_str(out, ")");
 }
 
@@ -1184,19 +1177,18 @@ static void explain_keys(rl_buf *out, const rl_table_desc *d, const key_choice *
 static void explain_range(rl_buf *out, const rl_table_desc *d, const key_choice *kc, bool heap)
 {
     rl_datum from[RL_MAX_KEY_FIELDS + 1];
-    rl_buf k;
-    rl_buf_init(&k, 0);
+    rl_buf hex;
+    rl_buf_init(&hex, 0);
     rl_buf_printf(out, " (tag 0x%02x", d->tag);
     if (kc->nprefix > 1)
         rl_buf_printf(out, ", %zu prefixes", kc->nprefix);
-    if (rl_key_encode_prefix(&k, d, range_start(kc, kc->fields, from), kc->nfields + 1) ==
-            RL_KEY_OK &&
-        !k.failed) {
+    if (rl_scan_start_hex(&hex, d, range_start(kc, kc->fields, from), kc->nfields + 1) &&
+        !hex.failed) {
         rl_buf_put_str(out, ", from ");
-        rl_key_hex(out, k.data, k.len);
+        rl_buf_put(out, hex.data, hex.len);
     }
     rl_buf_put_str(out, heap ? ", in heap order)" : ")");
-    rl_buf_free(&k);
+    rl_buf_free(&hex);
 }
 
 static void explain_stored(rl_exec *x, const rl_relation *rel, const PgQuery__Node *where,

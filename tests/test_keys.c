@@ -1589,8 +1589,73 @@ static void test_desc_value_columns(void)
     CHECK(nv == 6 && cols[0] == 1 && cols[1] == 3 && cols[5] == 7);
 }
 
+/* The descriptors' parent links (desc.h, what `rocklake check` verifies):
+ * each names a column the child has, a parent table with a column of that
+ * name, and a parent that sorts before its child. The six links check.h
+ * lists are all there. */
+static void test_parent_links(void)
+{
+    int links = 0;
+    for (size_t i = 0; i < rl_ntables; i++) {
+        const rl_table_desc *d = &rl_tables[i];
+        for (int j = 0; j < RL_MAX_PARENTS && d->parents[j].col; j++) {
+            const rl_parent_ref *r = &d->parents[j];
+            const rl_table_desc *p = rl_desc_by_tag(r->tag);
+            CHECK(p != NULL);
+            if (!p)
+                continue;
+            CHECK(rl_desc_column_index(d, r->col, RL_FMT_LATEST) >= 0);
+            CHECK(rl_desc_column_index(p, r->col, RL_FMT_LATEST) >= 0);
+            CHECK(p->tag < d->tag);
+            links++;
+        }
+    }
+    CHECK_EQ_INT(links, 7);
+    const rl_table_desc *del = rl_desc_by_tag(RL_TAG_DELETE_FILE);
+    CHECK_EQ_STR(del->parents[0].col, "table_id");
+    CHECK_EQ_INT(del->parents[1].tag, RL_TAG_DATA_FILE);
+}
+
+/* Key builders outside the row layout: the bytes of each (keys.c owns them
+ * all; nothing else spells a tag into a key). */
+static void test_other_key_builders(void)
+{
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    rl_key_dynamic_table(&b, 0x0102);
+    static const uint8_t dyn[] = {0x82, 0, 0, 0, 0, 0, 0, 0x01, 0x02};
+    CHECK(b.len == sizeof dyn && memcmp(b.data, dyn, sizeof dyn) == 0);
+    rl_buf_reset(&b);
+    rl_key_schema(&b, "s");
+    static const uint8_t sch[] = {0x80, 0x04, 's', 0x00, 0x01};
+    CHECK(b.len == sizeof sch && memcmp(b.data, sch, sizeof sch) == 0);
+    uint8_t p[RL_KEY_INDEX_PREFIX_LEN];
+    CHECK_EQ_INT(rl_key_index_prefix(p, RL_INDEX_DYNAMIC_NAME), 2);
+    CHECK(p[0] == 0x80 && p[1] == 0x03);
+    uint8_t sys[32];
+    size_t n = rl_key_system_to(sys, sizeof sys, RL_SYS_WRITER_EPOCH);
+    CHECK_EQ_INT(n, 1 + strlen(RL_SYS_WRITER_EPOCH));
+    CHECK(rl_key_is_system(sys, n, RL_SYS_WRITER_EPOCH));
+    CHECK(!rl_key_is_system(sys, n, RL_SYS_RETAIN_FROM));
+    CHECK_EQ_INT(rl_key_system_to(sys, 4, RL_SYS_WRITER_EPOCH), 0);
+    rl_buf_reset(&b);
+    rl_key_system(&b, RL_SYS_WRITER_EPOCH);
+    CHECK(b.len == n && memcmp(b.data, sys, n) == 0);
+    char name[RL_COUNTER_NAME_MAX];
+    rl_counter_rowseq_name(rl_desc_by_tag(RL_TAG_AUDIT), name, sizeof name);
+    CHECK_EQ_STR(name, RL_COUNTER_ROWSEQ_PREFIX "81");
+    rl_table_desc dynd = *rl_desc_by_tag(RL_TAG_AUDIT);
+    dynd.tag = RL_TAG_DYNAMIC_ROW;
+    dynd.dyn_id = 42;
+    rl_counter_rowseq_name(&dynd, name, sizeof name);
+    CHECK_EQ_STR(name, RL_COUNTER_ROWSEQ_PREFIX "fd:42");
+    rl_buf_free(&b);
+}
+
 int main(void)
 {
+    RUN(test_parent_links);
+    RUN(test_other_key_builders);
     RUN(test_golden_table_keys);
     RUN(test_golden_seed_rename);
     RUN(test_golden_internal_keys);

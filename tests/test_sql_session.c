@@ -372,9 +372,62 @@ static void test_shared_shapes_use_their_own_literals(void)
     lake_close(&l);
 }
 
+/* The literal readers other than expression evaluation (ORDER BY and
+ * GROUP BY positions, LIMIT/OFFSET, a type modifier, SET values) each get
+ * their own text's literal for every text of one shape: the first (the
+ * template, whose tree's literal nodes are sealed), the second (the one
+ * that becomes the cached template), later ones (shape hits) and the
+ * template's own text again. A reader that bypassed rl_const() would fail
+ * on the first text already. */
+static void test_shape_literals_reach_every_reader(void)
+{
+    lake l;
+    CHECK(lake_open(&l));
+    rl_session *s = rl_session_new(l.eng, NULL);
+    recorder r;
+    rl_error e;
+    static const struct {
+        const char *sql;
+        const char *first; /* first column of the first row */
+        int rows;
+    } cases[] = {
+        {"SELECT 2 AS a, 1 AS b UNION ALL SELECT 1, 2 ORDER BY 1", "1", 2},
+        {"SELECT 2 AS a, 1 AS b UNION ALL SELECT 1, 2 ORDER BY 2", "2", 2},
+        {"SELECT 2 AS a, 1 AS b UNION ALL SELECT 1, 2 ORDER BY 1", "1", 2},
+        {"SELECT 2 AS a, 1 AS b UNION ALL SELECT 1, 2 ORDER BY 2", "2", 2},
+        {"SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 LIMIT 2", "1", 2},
+        {"SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 LIMIT 1", "1", 1},
+        {"SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 LIMIT 3", "1", 3},
+        {"SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 LIMIT 2", "1", 2},
+        {"SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 LIMIT 3 OFFSET 2", "3", 1},
+        {"SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 LIMIT 3 OFFSET 1", "2", 2},
+        {"SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 LIMIT 3 OFFSET 0", "1", 3},
+        {"SELECT 'abcdef'::varchar(2)", "ab", 1},
+        {"SELECT 'abcdef'::varchar(4)", "abcd", 1},
+        {"SELECT 'abcdef'::varchar(3)", "abc", 1},
+        {"SELECT 'abcdef'::varchar(2)", "ab", 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        CHECK(run(s, cases[i].sql, &r, &e) == RL_EXEC_DONE);
+        CHECK_EQ_INT(r.rows, cases[i].rows);
+        CHECK_EQ_STR(r.first[0], cases[i].first);
+    }
+    const char *names[] = {"app-one", "app-two", "app-three", "app-one"};
+    for (int i = 0; i < 4; i++) {
+        char sql[96];
+        snprintf(sql, sizeof sql, "SET application_name = '%s'", names[i]);
+        CHECK(run(s, sql, &r, &e) == RL_EXEC_DONE);
+        CHECK(run(s, "SHOW application_name", &r, &e) == RL_EXEC_DONE);
+        CHECK_EQ_STR(r.first[0], names[i]);
+    }
+    rl_session_free(s);
+    lake_close(&l);
+}
+
 int main(void)
 {
     RUN(test_shared_shapes_use_their_own_literals);
+    RUN(test_shape_literals_reach_every_reader);
     RUN(test_two_committers_race_for_a_snapshot_id);
     RUN(test_sequencing_falls_back_with_the_same_23505);
     RUN(test_snapshot_isolation_while_another_session_commits);

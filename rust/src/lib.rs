@@ -47,7 +47,8 @@ use slatedb_common::clock::{DefaultSystemClock, SystemClock, SystemClockTicker};
 use tokio::runtime::Runtime;
 
 // ---------------------------------------------------------------------------
-// C-visible types (layouts must match src/kv.h)
+// C-visible types (layouts must match src/kv.h and src/slate.h: the const
+// asserts below pin the same sizes and offsets as slate.h's _Static_asserts)
 // ---------------------------------------------------------------------------
 
 const KV_OK: c_int = 0;
@@ -67,9 +68,10 @@ pub struct KvError {
     message: [c_char; MSG_LEN],
 }
 
+/// slate.h's slate_options: the part of kv_options this side reads.
 #[repr(C)]
 #[derive(Clone, Copy, Default)]
-pub struct KvOptions {
+pub struct SlateOptions {
     flush_interval_ms: u64,
     block_cache_bytes: u64,
     reader_poll_interval_ms: u64,
@@ -94,6 +96,33 @@ pub struct KvCounters {
     batches_written: u64,
     bytes_written: u64,
 }
+
+// The layout pins (src/slate.h has the same numbers as _Static_asserts).
+const _: () = {
+    use std::mem::{offset_of, size_of};
+    assert!(size_of::<c_int>() == 4);
+    assert!(KV_OK == 0 && KV_ERR_FENCED == 1 && KV_ERR_CONFLICT == 2 && KV_ERR_IO == 3);
+    assert!(KV_ERR_CORRUPT == 4 && KV_ERR_INVALID == 5 && KV_ERR_CLOSED == 6);
+    assert!(KV_ERR_INTERNAL == 7);
+    assert!(size_of::<SlateOptions>() == 40);
+    assert!(offset_of!(SlateOptions, flush_interval_ms) == 0);
+    assert!(offset_of!(SlateOptions, block_cache_bytes) == 8);
+    assert!(offset_of!(SlateOptions, reader_poll_interval_ms) == 16);
+    assert!(offset_of!(SlateOptions, scan_read_ahead_bytes) == 24);
+    assert!(offset_of!(SlateOptions, scan_fetch_tasks) == 32);
+    assert!(offset_of!(SlateOptions, store_timeout_ms) == 36);
+    assert!(size_of::<KvError>() == 516 && MSG_LEN == 512);
+    assert!(offset_of!(KvError, kind) == 0 && offset_of!(KvError, message) == 4);
+    assert!(size_of::<KvCheckpoint>() == 64);
+    assert!(offset_of!(KvCheckpoint, id) == 0 && offset_of!(KvCheckpoint, manifest_id) == 40);
+    assert!(offset_of!(KvCheckpoint, create_time_ms) == 48);
+    assert!(offset_of!(KvCheckpoint, expire_time_ms) == 56);
+    assert!(size_of::<KvCounters>() == 40);
+    assert!(offset_of!(KvCounters, gets) == 0 && offset_of!(KvCounters, scans) == 8);
+    assert!(offset_of!(KvCounters, keys_read) == 16);
+    assert!(offset_of!(KvCounters, batches_written) == 24);
+    assert!(offset_of!(KvCounters, bytes_written) == 32);
+};
 
 // ---------------------------------------------------------------------------
 // Errors
@@ -310,10 +339,10 @@ fn or_default(v: u64, d: u64) -> u64 {
     }
 }
 
-fn resolve_opts(p: *const KvOptions) -> Opts {
-    // SAFETY: NULL or a valid kv_options.
+fn resolve_opts(p: *const SlateOptions) -> Opts {
+    // SAFETY: NULL or a valid slate_options.
     let o = if p.is_null() {
-        KvOptions::default()
+        SlateOptions::default()
     } else {
         unsafe { *p }
     };
@@ -779,7 +808,7 @@ pub extern "C" fn kv_error_kind_name(kind: c_int) -> *const c_char {
 #[no_mangle]
 pub unsafe extern "C" fn slate_open_writer(
     url: *const c_char,
-    opts: *const KvOptions,
+    opts: *const SlateOptions,
     err: *mut KvError,
 ) -> *mut KvDb {
     guard(err, std::ptr::null_mut(), || {
@@ -791,7 +820,7 @@ pub unsafe extern "C" fn slate_open_writer(
 #[no_mangle]
 pub unsafe extern "C" fn slate_open_reader(
     url: *const c_char,
-    opts: *const KvOptions,
+    opts: *const SlateOptions,
     no_writes: c_int,
     err: *mut KvError,
 ) -> *mut KvDb {

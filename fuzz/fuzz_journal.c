@@ -1,4 +1,4 @@
-// fuzz-sources: src/journal.c src/buf.c
+// fuzz-sources: src/journal.c src/buf.c src/crashpoint.c
 // fuzz-link: -lz
 /*
  * fuzz_journal.c — libFuzzer target for journal recovery (src/journal.c),

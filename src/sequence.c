@@ -421,24 +421,15 @@ static int rows_of_table(planner *p, rl_txn *r, const rl_table_desc *d, int64_t 
     return rc < 0 ? -1 : 0;
 }
 
+/* A write of an append: an INSERT into a table an append writes (the tag
+ * list of rl_seq_append_key), or, for the two stats tables, an UPDATE of a
+ * row the base had. */
 static bool writes_allowed_table(const rl_seq_write *w)
 {
-    switch (w->d->tag) {
-    case RL_TAG_SNAPSHOT:
-    case RL_TAG_SNAPSHOT_CHANGES:
-    case RL_TAG_DATA_FILE:
-    case RL_TAG_FILE_COLUMN_STATS:
-    case RL_TAG_FILE_PARTITION_VALUE:
-    case RL_TAG_FILE_VARIANT_STATS:
-        return w->op == RL_SEQ_INSERT;
-    case RL_TAG_TABLE_STATS:
-    case RL_TAG_TABLE_COLUMN_STATS:
-        return w->op == RL_SEQ_INSERT || (w->op == RL_SEQ_UPDATE && !w->old_own);
-    case RL_TAG_DYNAMIC_ROW:
-        return w->op == RL_SEQ_INSERT;
-    default:
+    if (!rl_seq_append_key(&w->d->tag, 1))
         return false;
-    }
+    bool stats = w->d->tag == RL_TAG_TABLE_STATS || w->d->tag == RL_TAG_TABLE_COLUMN_STATS;
+    return w->op == RL_SEQ_INSERT || (stats && w->op == RL_SEQ_UPDATE && !w->old_own);
 }
 
 /* ducklake_inlined_data_<table>_<version>: the table id, or -1. */

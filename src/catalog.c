@@ -2382,6 +2382,32 @@ static int group_flush(rl_catalog *cat, uint64_t seq, const char *doing, rl_erro
     return rc < 0 ? -1 : 0;
 }
 
+/* The oldest snapshot in the transaction's view: 1 with *id, 0 when there
+ * is none yet, -1 on error. */
+static int oldest_snapshot(rl_txn *t, uint64_t *id, rl_error *err)
+{
+    rl_scan *sc = rl_txn_scan(t, rl_desc_by_tag(RL_TAG_SNAPSHOT), NULL, 0, err);
+    if (!sc)
+        return -1;
+    const rl_row *row;
+    int rc = rl_scan_next(sc, &row, err);
+    if (rc == 1)
+        *id = (uint64_t)row->vals[0].v.i; /* snapshot_id, the key: the first row is the oldest */
+    rl_scan_free(sc);
+    return rc;
+}
+
+/* Does this transaction delete a snapshot row (ducklake_expire_snapshots)?
+ * The overlay is sorted, so its snapshot keys are one run. */
+static bool deletes_snapshot(const rl_txn *t)
+{
+    const uint8_t tag = RL_TAG_SNAPSHOT;
+    for (size_t i = ov_lower_bound(t, &tag, 1); i < t->nov && t->ov[i].key[0] == tag; i++)
+        if (!t->ov[i].val)
+            return true;
+    return false;
+}
+
 int rl_txn_commit(rl_txn *t, rl_error *err)
 {
     if (t->done)
@@ -2395,6 +2421,13 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
     rl_catalog *cat = t->cat;
     if (atomic_load(&cat->failed))
         return store_failed_error(cat, err);
+    /* An expiry moves the lake's "retain-from" (the oldest snapshot left),
+     * in the same batch. A concurrent expiry of the same rows conflicts in
+     * validation, so the transaction's own view decides it. */
+    uint64_t retain_from = 0;
+    int retain = deletes_snapshot(t) ? oldest_snapshot(t, &retain_from, err) : 0;
+    if (retain < 0)
+        return -1;
     kv_batch *b = kv_batch_new();
     uint64_t *values = NULL;
     kv_pending *in_flight = NULL;
@@ -2429,6 +2462,8 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
         else
             kv_batch_delete(b, t->ov[i].key, t->ov[i].klen);
     }
+    if (retain == 1)
+        batch_put_system_u64(b, RL_SYS_RETAIN_FROM, retain_from);
     if (add_counters_locked(t, b, values, err) < 0 || add_audit_locked(t, b, err) < 0)
         goto unlock;
     if (kv_write_begin(cat->kv, b, &in_flight, &ke) < 0) {
@@ -3347,6 +3382,96 @@ bool rl_txn_own_snapshot(const rl_txn *t, uint64_t *id)
     *id = t->inserted_snapshot ? t->max_snapshot_inserted : 0;
     return t->inserted_snapshot;
 }
+
+/* Does the query read exactly the columns named (of d, in its format)? */
+static bool reads_exactly(rl_txn *t, const rl_table_desc *d, const bool *reads,
+                          const char *const *names, size_t n)
+{
+    size_t want = 0;
+    for (size_t i = 0; i < n; i++) {
+        int c = rl_desc_column_index(d, names[i], t->fmt);
+        assert(c >= 0);
+        if (!reads[c])
+            return false;
+    }
+    for (size_t c = 0; c < rl_txn_table_ncols(t, d); c++)
+        want += reads[c];
+    return want == n;
+}
+
+/* DuckLake's lookup by version: the catalog state of one snapshot row,
+ * `SELECT snapshot_id, schema_version, next_catalog_id, next_file_id ...
+ * WHERE snapshot_id = N`. Only that read set: other reads of a missing row
+ * (ducklake_snapshots(), an expiry of an id already gone, a hand-written
+ * SELECT *) get the empty answer PostgreSQL gives. */
+static bool retention_by_version(rl_txn *t, const rl_table_desc *d, const rl_retention_probe *p)
+{
+    static const char *const state[] = {"snapshot_id", "schema_version", "next_catalog_id",
+                                        "next_file_id"};
+    return p->nkey > 0 && !p->key[0].isnull && p->key[0].v.i >= 0 &&
+           reads_exactly(t, d, p->reads, state, 4);
+}
+
+/* DuckLake's lookup by time: `SELECT snapshot_time, snapshot_id ... WHERE
+ * snapshot_time <= T`. */
+static bool retention_by_time(rl_txn *t, const rl_table_desc *d, const rl_retention_probe *p)
+{
+    static const char *const when[] = {"snapshot_time", "snapshot_id"};
+    return p->nkey == 0 && p->upper_col == rl_desc_column_index(d, "snapshot_time", t->fmt) &&
+           !p->upper.isnull && reads_exactly(t, d, p->reads, when, 2);
+}
+
+/* `asked` names what was looked for ("snapshot 3 of this lake was expired",
+ * "no snapshot of this lake at or before T is retained"). */
+static int expired_error(rl_error *err, const rl_row *oldest, const char *asked)
+{
+    rl_buf when;
+    rl_buf_init(&when, 0);
+    rl_datum_to_text(&when, RL_T_TIMESTAMPTZ, &oldest->vals[1]);
+    unsigned long long id = (unsigned long long)oldest->vals[0].v.i;
+    rl_error_set(err, RL_SQLSTATE_SNAPSHOT_TOO_OLD, "%s: the oldest snapshot it retains is %llu",
+                 asked, id);
+    rl_error_detail(err, "ducklake_expire_snapshots removed the snapshots before %llu, which "
+                         "was taken at %.*s; time travel reaches it and the later ones.",
+                    id, when.failed ? 0 : (int)when.len, when.failed ? "" : (const char *)when.data);
+    rl_error_hint(err, "Read at VERSION => %llu or later; SELECT * FROM <lake>.snapshots() "
+                       "lists the snapshots retained.", id);
+    rl_buf_free(&when);
+    return -1;
+}
+
+int rl_txn_check_retained(rl_txn *t, const rl_table_desc *d, const rl_retention_probe *p,
+                          rl_error *err)
+{
+    if (d->tag != RL_TAG_SNAPSHOT)
+        return 0;
+    bool by_version = retention_by_version(t, d, p), by_time = retention_by_time(t, d, p);
+    if (!by_version && !by_time)
+        return 0;
+    rl_scan *sc = rl_txn_scan(t, d, NULL, 0, err);
+    if (!sc)
+        return -1;
+    const rl_row *oldest; /* the first row: snapshot_id is the key */
+    int rc = rl_scan_next(sc, &oldest, err);
+    char asked[160];
+    if (rc == 1 && by_version && (uint64_t)p->key[0].v.i < (uint64_t)oldest->vals[0].v.i) {
+        snprintf(asked, sizeof asked, "snapshot %lld of this lake was expired",
+                 (long long)p->key[0].v.i);
+        rc = expired_error(err, oldest, asked);
+    } else if (rc == 1 && by_time && oldest->vals[0].v.i > 0 &&
+               p->upper.v.i < oldest->vals[1].v.i) {
+        rl_buf at;
+        rl_buf_init(&at, 0);
+        rl_datum_to_text(&at, RL_T_TIMESTAMPTZ, &p->upper);
+        snprintf(asked, sizeof asked, "no snapshot of this lake at or before %.*s is retained",
+                 at.failed ? 0 : (int)at.len, at.failed ? "" : (const char *)at.data);
+        rl_buf_free(&at);
+        rc = expired_error(err, oldest, asked);
+    }
+    rl_scan_free(sc);
+    return rc < 0 ? -1 : 0;
+}
+
 
 bool rl_scan_start_hex(rl_buf *out, const rl_table_desc *d, const rl_datum *fields,
                        size_t nfields)

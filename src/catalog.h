@@ -331,4 +331,30 @@ void rl_store_counters_get(rl_store_counters *out);
  * by commit sequencing), false if it wrote none. */
 bool rl_txn_own_snapshot(const rl_txn *txn, uint64_t *id);
 
+/* Snapshot retention. DuckLake's ducklake_expire_snapshots deletes snapshot
+ * rows; snapshot ids are dense from 0, so every id below the oldest row left
+ * was expired. A commit that deletes snapshot rows also sets the lake's
+ * "retain-from" system key to the oldest one left, in the same batch. */
+/* What a query that found no row of d asked for: one key (fields
+ * key[0..nkey), or nkey 0), or, as its whole WHERE, `column upper_col <=
+ * upper` (upper_col -1: not that), reading the columns flagged in reads[]
+ * (one per column of d). */
+typedef struct rl_retention_probe {
+    const rl_datum *key;
+    size_t nkey;
+    int upper_col;
+    rl_datum upper;
+    const bool *reads;
+} rl_retention_probe;
+/* -1 with 72000, naming the oldest snapshot the lake retains, when the probe
+ * is one of DuckLake's time-travel lookups of ducklake_snapshot and asked
+ * for a snapshot older than it: by version (exactly snapshot_id,
+ * schema_version, next_catalog_id, next_file_id of one key) an id below the
+ * oldest, or by time (exactly snapshot_time, snapshot_id where
+ * snapshot_time <= T) once snapshots were expired. 0 otherwise: finding
+ * nothing is the answer, as on PostgreSQL (ducklake_snapshots(), an expiry
+ * of an id already gone, a hand-written SELECT * read other columns). */
+int rl_txn_check_retained(rl_txn *txn, const rl_table_desc *d, const rl_retention_probe *p,
+                          rl_error *err);
+
 #endif

@@ -128,6 +128,9 @@ typedef struct rl_error {
 /* Class 58 - system error */
 #define RL_SQLSTATE_IO_ERROR "58030"
 
+/* Class 72 - snapshot failure */
+#define RL_SQLSTATE_SNAPSHOT_TOO_OLD "72000"
+
 /* Class F0 - configuration file error */
 #define RL_SQLSTATE_CONFIG_FILE_ERROR "F0000"
 

@@ -982,6 +982,66 @@ int rl_relation_scan_each(rl_exec *x, const rl_relation *rel, const char *alias,
     return rc;
 }
 
+/* `col <= const` (or `const >= col`) on a column that is not a key field,
+ * as a WHERE's only conjunct: 1 with *col and *bound, else 0. */
+static int only_upper_bound(rl_exec *x, const rl_relation *rel, const char *alias,
+                            const PgQuery__Node *where, rl_arena *arena, int *col,
+                            rl_datum *bound)
+{
+    const PgQuery__Node *conj[RL_MAX_CONJUNCTS];
+    size_t nconj = 0;
+    collect_conjuncts(where, conj, &nconj);
+    if (nconj != 1 || conj[0]->node_case != PG_QUERY__NODE__NODE_A_EXPR)
+        return 0;
+    const PgQuery__AExpr *e = conj[0]->a_expr;
+    const char *op = e->n_name == 1 ? string_of(e->name[0]) : NULL;
+    if (e->kind != PG_QUERY__A__EXPR__KIND__AEXPR_OP || !op)
+        return 0;
+    const rl_table_desc *d = rel->desc;
+    size_t ncols = stored_ncols(x, d);
+    for (size_t i = 0; i < ncols; i++) {
+        if (rl_desc_col_in_key(d, (int)i))
+            continue;
+        const char *name = d->cols[i].name;
+        const PgQuery__Node *c = NULL;
+        if (strcmp(op, "<=") == 0 && is_column(e->lexpr, name, alias, rel->name) &&
+            is_constant(e->rexpr))
+            c = e->rexpr;
+        else if (strcmp(op, ">=") == 0 && is_column(e->rexpr, name, alias, rel->name) &&
+                 is_constant(e->lexpr))
+            c = e->lexpr;
+        if (c && key_value(x, arena, c, d->cols[i].type, bound) && !bound->isnull) {
+            *col = (int)i;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int rl_relation_check_retained(rl_exec *x, const rl_relation *rel, const char *alias,
+                               const PgQuery__Node *where, const bool *reads)
+{
+    if (rel->kind != RL_REL_STORED)
+        return 0;
+    key_choice kc;
+    if (choose_prefixes(x, rel, alias && *alias ? alias : rel->name, where, &kc) < 0)
+        return -1;
+    rl_retention_probe p = {.upper_col = -1, .reads = reads};
+    if (kc.nprefix == 1 && kc.nfields > 0 && !kc.has_lower && kc.fields) {
+        p.key = kc.fields;
+        p.nkey = kc.nfields;
+    }
+    int rc = 0;
+    if (!p.nkey && only_upper_bound(x, rel, alias && *alias ? alias : rel->name, where,
+                                    &kc.arena, &p.upper_col, &p.upper) < 0)
+        rc = -1;
+    rl_txn *t = rc == 0 && (p.nkey || p.upper_col >= 0) ? rl_exec_txn(x) : NULL;
+    if (t)
+        rc = rl_txn_check_retained(t, rel->desc, &p, x->err);
+    key_choice_free(&kc);
+    return rc;
+}
+
 typedef struct stored_into {
     rl_exec *x;
     rl_rowset *rs;

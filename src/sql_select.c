@@ -2611,6 +2611,18 @@ static int stream_row(void *ctx, const rl_row *row)
     return r->out->out->len >= RL_STREAM_CHUNK ? stream_send(r) : 0;
 }
 
+/* An empty answer: is it a time-travel lookup of an expired snapshot?
+ * idx[0..nt) are the stored columns the statement reads. */
+static int check_retained(rl_exec *x, const rl_relation *rel, const char *alias,
+                          const PgQuery__Node *where, const size_t *idx, size_t nt)
+{
+    bool reads[RL_MAX_COLUMNS] = {false};
+    for (size_t i = 0; i < nt; i++)
+        if (idx[i] < RL_MAX_COLUMNS)
+            reads[idx[i]] = true;
+    return rl_relation_check_retained(x, rel, alias, where, reads);
+}
+
 int rl_select_stream(rl_exec *x, const PgQuery__SelectStmt *st, const rl_row_stream *out,
                      size_t *nrows)
 {
@@ -2687,6 +2699,7 @@ int rl_select_stream(rl_exec *x, const PgQuery__SelectStmt *st, const rl_row_str
         !(r.spool = rl_heap_spool_new(x, rel.desc)))
         goto done;
     if (rl_relation_scan_each(x, &rel, alias, r.where, stream_row, &r) < 0 ||
+        (r.nrows == 0 && check_retained(x, &rel, alias, r.where, idx, r.nt) < 0) ||
         stream_begin(&r) < 0 || (r.spool && rl_heap_spool_send(r.spool, out, false) < 0))
         goto done;
     *nrows = r.nrows;

@@ -238,9 +238,11 @@ static const char *const help_checkpoint =
 /* ------------------------------------------------------------- arguments */
 
 /* One option a command accepts. Each command has one table of them: it is
- * what getopt_long parses (--name VALUE, --name=VALUE, a unique abbreviation,
- * options before, between or after the positional arguments, "--" ending
- * them), what `serve` reads from the environment and its config file, and
+ * what getopt_long parses (--name VALUE, --name=VALUE, options before,
+ * between or after the positional arguments, "--" ending them; only the
+ * whole name: getopt_long would take `--port 5434` as an abbreviation of
+ * --port-file, so cli_parse refuses abbreviations, as the config file and
+ * the environment do), what `serve` reads from the environment and its config file, and
  * what the command's --help is checked against before it is printed: an
  * option of the table that the help text does not describe is an internal
  * error (exit 1), so `COMMAND --help` exiting 0 means it lists them all. */
@@ -338,6 +340,19 @@ static int bad_option(const cli_cmd *c, const char *arg, int opt)
                                             : "unknown option '%s'", arg);
 }
 
+/* getopt_long took `token` (its argv word) as option `name`: was the whole
+ * name spelled? Else the usage error, naming the option meant. */
+static int check_whole_name(const cli_cmd *c, const char *token, const char *name)
+{
+    size_t len = strcspn(token + 2, "=");
+    if (strlen(name) == len && strncmp(token + 2, name, len) == 0)
+        return -1;
+    fprintf(stderr, "rocklake %s: unknown option '%.*s' (options are spelled in full: did you "
+                    "mean --%s?)\nRun `rocklake %s --help` for usage.\n",
+            c->name, (int)len + 2, token, name, c->name);
+    return EXIT_USAGE;
+}
+
 /* Parse argv (the arguments after the command, or after the subcommand)
  * with getopt_long. Returns -1 when parsed, else the exit code to return
  * (0 after --help). */
@@ -367,8 +382,13 @@ static int cli_parse(const cli_cmd *c, int argc, char **argv, cli_args *a)
             rc = print_help(c);
         else if (ch == 1)
             rc = add_positional(c, a, optarg);
-        else if (ch >= 256)
-            a->val[ch - 256] = c->opts[ch - 256].has_arg ? optarg : "";
+        else if (ch >= 256) {
+            const cli_opt *o = &c->opts[ch - 256];
+            /* the option's own word: before its value when that came apart */
+            bool apart = o->has_arg && optarg == av[optind - 1];
+            rc = check_whole_name(c, av[optind - (apart ? 2 : 1)], o->name);
+            a->val[ch - 256] = o->has_arg ? optarg : "";
+        }
         else if (ch == ':')
             rc = usage_error(c->name, "option '%s' needs a value", av[optind - 1]);
         else

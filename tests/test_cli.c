@@ -380,6 +380,31 @@ static void test_unknown_option_every_command(void)
     free(out);
 }
 
+/* Regression: getopt_long took `serve --port 5434` as --port-file 5434 (a
+ * unique abbreviation), so the server listened on its default port and
+ * wrote a file named 5434. Options are spelled in full, with the option
+ * meant named; the whole name still works, with its value apart or after =. */
+static void test_abbreviated_options_refused(void)
+{
+    char *out;
+    CHECK_EQ_INT(run(&out, "serve", "--port", "5434", (char *)NULL), 2);
+    CHECK(strstr(out, "unknown option '--port' (options are spelled in full: did you mean "
+                      "--port-file?)") != NULL);
+    CHECK(strstr(out, "rocklake serve --help") != NULL);
+    free(out);
+    CHECK_EQ_INT(run(&out, "inspect", "x", "--lim=3", (char *)NULL), 2);
+    CHECK(strstr(out, "unknown option '--lim'") && strstr(out, "did you mean --limit?"));
+    free(out);
+    CHECK_EQ_INT(run(&out, "stats", "x", "--js", (char *)NULL), 2);
+    CHECK(strstr(out, "did you mean --json?") != NULL);
+    free(out);
+    /* the whole name reaches the command (which then fails on the store) */
+    CHECK(run(&out, "inspect", "file:///nonexistent-rl-store", "--limit", "3", (char *)NULL) != 2);
+    free(out);
+    CHECK(run(&out, "inspect", "file:///nonexistent-rl-store", "--limit=3", (char *)NULL) != 2);
+    free(out);
+}
+
 /* Regression (#17): `rocklake db create ROOT NAME --format 1.1`, options
  * after the positional arguments, and --format=1.1 before them. */
 static void test_db_create_format_after_names(void)
@@ -811,6 +836,7 @@ int main(void)
     RUN(test_help_lists_every_option);
     RUN(test_unknown_option_every_command);
     RUN(test_db_create_format_after_names);
+    RUN(test_abbreviated_options_refused);
     RUN(test_config_error_line);
     RUN(test_demo_stats);
     RUN(test_inspect_all);

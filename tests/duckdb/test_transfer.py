@@ -1,8 +1,8 @@
 """`rocklake import` and `rocklake export` through real DuckDB 1.5.5.
 
-A lake built by DuckDB on a PostgreSQL catalog (several snapshots, ADD
-COLUMN, inlined and Parquet data, a DELETE, a view, partitioning, a comment
-and a tag) is imported into RockLake, attached through `rocklake serve` and
+A lake built by DuckDB on a PostgreSQL catalog (several snapshots, schema
+changes (ADD, RENAME and DROP COLUMN), inlined and Parquet data, a DELETE, a
+view, a macro, a second schema, partitioning, a comment and a tag) is imported into RockLake, attached through `rocklake serve` and
 must give the same answers, time travel to every snapshot included; then it
 is exported to a fresh PostgreSQL database and must give them again. The
 same for catalogs in a SQLite file and in a DuckDB file (libduckdb). An
@@ -36,6 +36,13 @@ BUILD_SQL = [
     "COMMENT ON TABLE t IS 'the t table'",
     "CALL lake.set_option('parquet_compression', 'zstd')",
     "UPDATE t SET score = 2.5 WHERE id = 1",
+    "CREATE MACRO twice(a) AS a * 2",
+    "CREATE SCHEMA s2",
+    "CREATE TABLE s2.q (x INTEGER, gone VARCHAR, y VARCHAR)",
+    "INSERT INTO s2.q VALUES (1, 'g', 'a'), (2, 'g', 'b')",
+    "ALTER TABLE s2.q RENAME COLUMN y TO label",
+    "ALTER TABLE s2.q DROP COLUMN gone",
+    "INSERT INTO s2.q VALUES (3, 'c')",
     # inlined columns of every type family DuckLake maps for PostgreSQL
     "CREATE TABLE ty (d DECIMAL(10,2), tm TIME, iv INTERVAL, u UUID, b BOOLEAN, dt DATE, "
     "bl BLOB, ti TINYINT, f FLOAT, ts TIMESTAMPTZ, h HUGEINT, l INTEGER[])",
@@ -50,6 +57,9 @@ QUERIES = [
     "SELECT * FROM p ORDER BY k, v",
     "SELECT * FROM small ORDER BY id",
     "SELECT k, count(*) FROM p GROUP BY k ORDER BY k",
+    "SELECT twice(21), twice(id) FROM t WHERE id = 3",
+    "SELECT * FROM s2.q ORDER BY x",
+    "SELECT schema_name FROM duckdb_schemas() WHERE database_name = 'lake' ORDER BY ALL",
     "SELECT comment FROM duckdb_tables() WHERE database_name = 'lake' AND table_name = 't'",
     "SELECT snapshot_id, schema_version, changes FROM lake.snapshots() ORDER BY snapshot_id",
     "SELECT table_name, file_count FROM ducklake_table_info('lake') ORDER BY table_name",
@@ -63,7 +73,7 @@ def answers(c):
     snaps = [r[0] for r in c.execute("SELECT snapshot_id FROM lake.snapshots()").fetchall()]
     assert len(snaps) >= 10
     for n in snaps:
-        for tbl in ("t", "p"):
+        for tbl in ("t", "p", "s2.q"):
             q = f"SELECT * FROM {tbl} AT (VERSION => {n}) ORDER BY ALL"
             try:
                 out[q] = c.execute(q).fetchall()

@@ -3361,6 +3361,13 @@ int rl_store_list_names(const char *url, char **out, size_t *len, rl_error *err)
     return kv_list_dirs(url, out, len, &ke) < 0 ? kv_fail(err, &ke, "listing the store") : 0;
 }
 
+int rl_store_exists(const char *url, rl_error *err)
+{
+    kv_error ke;
+    int rc = kv_store_exists(url, &ke);
+    return rc < 0 ? kv_fail(err, &ke, "looking for a store") : rc;
+}
+
 int rl_catalog_memory_stats(rl_catalog *cat, rl_catalog_memory *out)
 {
     kv_mirror_info mi;

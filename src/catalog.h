@@ -314,6 +314,9 @@ char *rl_store_local_dir(const char *url);
 /* kv_list_dirs: the names one level below `url`, each NUL-terminated, in
  * *out (malloc'd, *len bytes). 0, or -1 with err (58030). */
 int rl_store_list_names(const char *url, char **out, size_t *len, rl_error *err);
+/* kv_store_exists: is there a store at `url` at all? 1, 0, or -1 with err.
+ * Creates nothing, where a writer's open would create an empty store. */
+int rl_store_exists(const char *url, rl_error *err);
 /* kv_mirror_stats of the catalog's store: 1 with *out when it reads from an
  * in-memory copy, 0 (and *out zeroed) when not. */
 typedef struct rl_catalog_memory {

@@ -285,6 +285,9 @@ int kv_checkpoint_list(const char *url, kv_checkpoint **out, size_t *n,
  * followed by a NUL in *out (malloc'd, *len bytes; caller frees). Returns
  * 0 or -1. */
 int kv_list_dirs(const char *url, char **out, size_t *len, kv_error *err);
+/* Is there a SlateDB store at `url` (its manifest)? Opens nothing and
+ * creates nothing (a missing local directory stays missing). 1, 0, or -1. */
+int kv_store_exists(const char *url, kv_error *err);
 /* The store's integrity digest: for each key group (keys sharing their
  * first byte), how many keys it holds and two sums mod 2^64 of a 64-bit
  * hash, one over the keys and one over key + value pairs, so the order of

@@ -124,6 +124,44 @@ static bool dir_exists(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names under dir that are databases: a valid name whose directory
+ * holds a store (an empty or foreign directory is none), sorted. */
+static int db_names(const char *dir, char ***out, size_t *n, rl_error *err)
+{
+    *out = NULL;
+    *n = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return errno == ENOENT ? 0
+                               : rl_error_set(err, RL_SQLSTATE_IO, "cannot read directory \"%s\": %s",
+                                              dir, strerror(errno));
+    size_t cap = 0;
+    int rc = 0;
+    for (struct dirent *e; rc == 0 && (e = readdir(d));) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (!valid_db_name(e->d_name) || !dir_exists(path) || rl_store_exists(path, err) != 1)
+            continue;
+        char **grown = rl_array_reserve(*out, *n, &cap, sizeof *grown, 16);
+        char *name = grown ? strdup(e->d_name) : NULL;
+        if (grown)
+            *out = grown;
+        if (!name)
+            rc = rl_error_set(err, RL_SQLSTATE_OUT_OF_MEMORY, "out of memory");
+        else
+            (*out)[(*n)++] = name;
+    }
+    closedir(d);
+    if (*n)
+        qsort(*out, *n, sizeof **out, compare_names);
+    return rc;
+}
+
 int rl_db_list(const char *root, void (*cb)(const char *name, void *ctx), void *ctx,
                rl_error *err)
 {
@@ -132,27 +170,17 @@ int rl_db_list(const char *root, void (*cb)(const char *name, void *ctx), void *
         return rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
                             "listing databases needs a local store root (a path or file://), "
                             "not \"%s\"", root);
-    DIR *d = opendir(dir);
-    if (!d) {
-        int e = errno;
-        int rc = e == ENOENT ? 0
-                             : rl_error_set(err, RL_SQLSTATE_IO,
-                                            "cannot read directory \"%s\": %s", dir, strerror(e));
-        free(dir);
-        return rc;
+    char **names;
+    size_t n;
+    int rc = db_names(dir, &names, &n, err);
+    for (size_t i = 0; i < n; i++) {
+        if (rc == 0)
+            cb(names[i], ctx);
+        free(names[i]);
     }
-    int count = 0;
-    for (struct dirent *e; (e = readdir(d));) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (valid_db_name(e->d_name) && dir_exists(path)) {
-            cb(e->d_name, ctx);
-            count++;
-        }
-    }
-    closedir(d);
+    free(names);
     free(dir);
-    return count;
+    return rc < 0 ? -1 : (int)n;
 }
 
 static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
@@ -220,11 +248,17 @@ static rl_catalog *open_catalog(srv_lakes *L, const char *url, const char *name,
                                 rl_format format, bool takeover, rl_error *err)
 {
     /* a writer open would create an empty store: check first (a local
-     * directory is cheap to look at; an object store needs a reader) */
+     * store is cheap to look at, also a directory that holds none; an
+     * object store needs a reader) */
     char *dir = rl_store_local_dir(url);
     bool missing = false;
     if (!create && dir) {
-        missing = !dir_exists(dir);
+        int exists = dir_exists(dir) ? rl_store_exists(url, err) : 0;
+        if (exists < 0) {
+            free(dir);
+            return NULL;
+        }
+        missing = exists == 0;
     } else if (!create) {
         int exists = rl_catalog_exists(url, err);
         if (exists < 0) {

@@ -33,8 +33,9 @@
 /* URL of database `name` under store root `root` into out; false if the
  * name is not a valid database name. */
 bool rl_db_url(const char *root, const char *name, char *out, size_t n);
-/* Local roots only (plain path or file://): names of databases, one per
- * callback. Returns the count or -1. */
+/* Local roots only (plain path or file://): the databases, one per
+ * callback in name order: directories with a valid name that hold a store
+ * (an empty directory made by hand is none). Returns the count or -1. */
 int rl_db_list(const char *root, void (*cb)(const char *name, void *ctx), void *ctx,
                rl_error *err);
 int rl_db_drop(const char *root, const char *name, rl_error *err);

@@ -440,7 +440,9 @@ fn memory_store(name: &str) -> KvResult<(Arc<dyn ObjectStore>, Path)> {
 
 /// A local directory as an object store rooted at that directory, so the
 /// SlateDB files (manifest/, wal/, compacted/) sit directly inside it.
-fn local_store(dir: &std::path::Path) -> KvResult<(Arc<dyn ObjectStore>, Path)> {
+/// Only a writer (`create`) makes the directory: a reader of a missing one
+/// gets "no store at" and leaves nothing behind.
+fn local_store(dir: &std::path::Path, create: bool) -> KvResult<(Arc<dyn ObjectStore>, Path)> {
     let abs = if dir.is_absolute() {
         dir.to_path_buf()
     } else {
@@ -448,6 +450,9 @@ fn local_store(dir: &std::path::Path) -> KvResult<(Arc<dyn ObjectStore>, Path)> 
             .map_err(|e| Fail::new(KV_ERR_IO, format!("current dir: {e}")))?
             .join(dir)
     };
+    if !create && !abs.is_dir() {
+        return Err(Fail::invalid(format!("no store at {} (no such directory)", abs.display())));
+    }
     std::fs::create_dir_all(&abs)
         .map_err(|e| Fail::new(KV_ERR_IO, format!("cannot create {}: {e}", abs.display())))?;
     // fsync written files and their directories: an acknowledged commit on
@@ -489,12 +494,28 @@ fn s3_store(url: &url::Url, timeout: Duration) -> KvResult<(Arc<dyn ObjectStore>
     Ok((Arc::new(s3), Path::from(prefix)))
 }
 
-fn resolve_url(raw: &str, opts: &Opts) -> KvResult<(Arc<dyn ObjectStore>, Path)> {
+/// Is `raw` a local store (a plain path or file://) whose directory does
+/// not exist?
+fn missing_local_dir(raw: &str) -> bool {
+    let dir = match raw.split_once("://") {
+        None => std::path::PathBuf::from(raw),
+        Some(("file", _)) => match url::Url::parse(raw).ok().and_then(|u| u.to_file_path().ok()) {
+            Some(p) => p,
+            None => return false, /* resolve_url reports the bad URL */
+        },
+        Some(_) => return false,
+    };
+    !dir.is_dir()
+}
+
+/// The object store and path of a store URL; `create`: a writer's open,
+/// which may make a local directory (local_store).
+fn resolve_url(raw: &str, opts: &Opts, create: bool) -> KvResult<(Arc<dyn ObjectStore>, Path)> {
     if raw.is_empty() {
         return Err(Fail::invalid("empty store URL"));
     }
     let Some((scheme, rest)) = raw.split_once("://") else {
-        return local_store(std::path::Path::new(raw));
+        return local_store(std::path::Path::new(raw), create);
     };
     match scheme {
         "memory" => memory_store(rest),
@@ -504,7 +525,7 @@ fn resolve_url(raw: &str, opts: &Opts) -> KvResult<(Arc<dyn ObjectStore>, Path)>
             let p = u.to_file_path().map_err(|_| {
                 Fail::invalid(format!("file URL must be file:///absolute/path: {raw}"))
             })?;
-            local_store(&p)
+            local_store(&p, create)
         }
         "s3" => {
             let u =
@@ -694,7 +715,7 @@ fn db_ref<'a>(db: *const KvDb) -> KvResult<&'a KvDb> {
 }
 
 fn open_writer(url: &str, opts: Opts) -> KvResult<KvDb> {
-    let (store, path) = resolve_url(url, &opts)?;
+    let (store, path) = resolve_url(url, &opts, true)?;
     let cache = make_cache(&opts);
     let settings = Settings {
         flush_interval: Some(opts.flush_interval),
@@ -748,7 +769,7 @@ async fn require_existing_store(
 }
 
 fn open_reader(url: &str, opts: Opts, no_writes: bool) -> KvResult<KvDb> {
-    let (store, path) = resolve_url(url, &opts)?;
+    let (store, path) = resolve_url(url, &opts, false)?;
     block_on(require_existing_store(&store, &path, url))?;
     let cache = make_cache(&opts);
     let reader_opts = DbReaderOptions {
@@ -1590,7 +1611,7 @@ pub unsafe extern "C" fn kv_checkpoint_list(
         if out.is_null() || n.is_null() {
             return Err(Fail::invalid("out and n must not be NULL"));
         }
-        let (store, path) = resolve_url(url, &resolve_opts(std::ptr::null()))?;
+        let (store, path) = resolve_url(url, &resolve_opts(std::ptr::null()), false)?;
         let cps = block_on(list_checkpoints(store, path))?;
         let size = std::mem::size_of::<KvCheckpoint>() * cps.len().max(1);
         // SAFETY: malloc'd so C can free() it; checked for NULL.
@@ -1640,14 +1661,18 @@ pub unsafe extern "C" fn kv_list_dirs(
         if out.is_null() || len.is_null() {
             return Err(Fail::invalid("out and len must not be NULL"));
         }
-        let (store, path) = resolve_url(url, &resolve_opts(std::ptr::null()))?;
-        let prefix = (!path.as_ref().is_empty()).then_some(&path);
-        let list = block_on(store.list_with_delimiter(prefix))?;
         let mut names = Vec::new();
-        for p in &list.common_prefixes {
-            if let Some(name) = p.filename() {
-                names.extend_from_slice(name.as_bytes());
-                names.push(0);
+        // a local root that does not exist yet has no names, and listing it
+        // creates nothing
+        if !missing_local_dir(url) {
+            let (store, path) = resolve_url(url, &resolve_opts(std::ptr::null()), false)?;
+            let prefix = (!path.as_ref().is_empty()).then_some(&path);
+            let list = block_on(store.list_with_delimiter(prefix))?;
+            for p in &list.common_prefixes {
+                if let Some(name) = p.filename() {
+                    names.extend_from_slice(name.as_bytes());
+                    names.push(0);
+                }
             }
         }
         let buf = malloc_copy(&names)?;
@@ -1657,6 +1682,24 @@ pub unsafe extern "C" fn kv_list_dirs(
             *len = names.len();
         }
         Ok(0)
+    })
+}
+
+/// Does a SlateDB store exist at `url` (a manifest), without opening it or
+/// creating anything? 1 yes, 0 no, -1 with *err.
+#[no_mangle]
+pub unsafe extern "C" fn kv_store_exists(url: *const c_char, err: *mut KvError) -> c_int {
+    guard(err, -1, || {
+        let url = c_str(url, "url")?;
+        if missing_local_dir(url) {
+            return Ok(0);
+        }
+        let (store, path) = resolve_url(url, &resolve_opts(std::ptr::null()), false)?;
+        match block_on(require_existing_store(&store, &path, url)) {
+            Ok(()) => Ok(1),
+            Err(e) if e.kind == KV_ERR_INVALID => Ok(0),
+            Err(e) => Err(e),
+        }
     })
 }
 

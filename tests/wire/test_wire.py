@@ -86,6 +86,32 @@ def test_unknown_database_3d000(start_server):
     assert 'database "nope" does not exist' in str(e.value)
 
 
+def test_refused_connect_and_read_only_tools_write_nothing(tmp_path):
+    """Regression: a connect to a database whose directory exists but holds no
+    store (made by hand, or left by a tool) was refused with 3D000 and yet
+    wrote a SlateDB store into it (manifest, journal, WAL); `check`, `stats`
+    and `inspect` of a missing store made its directory, which `db list` then
+    listed as a database. Now neither writes anything."""
+    root = tmp_path / "root"
+    for tool in ("check", "stats", "inspect"):
+        out = subprocess.run([BIN, tool, str(root / "nosuch")], capture_output=True, text=True)
+        assert out.returncode != 0 and "no store at" in out.stderr, (tool, out.stderr)
+    assert not root.exists(), list(root.iterdir())
+    (root / "emptyx").mkdir(parents=True)
+    s = Server(tmp_path, root, [])
+    try:
+        banner_of(s)
+        for _ in range(2):
+            with pytest.raises(psycopg.OperationalError) as e:
+                psycopg.connect(s.dsn(dbname="emptyx"))
+            assert 'database "emptyx" does not exist' in str(e.value)
+        assert list((root / "emptyx").iterdir()) == []
+    finally:
+        assert s.stop() == 0, s.log_text()
+    out = subprocess.run([BIN, "db", "list", str(root)], capture_output=True, text=True)
+    assert "emptyx" not in out.stdout and "nosuch" not in out.stdout, out.stdout
+
+
 def banner_of(s):
     """What the server printed up to its banner's ATTACH line (within 10 s)."""
     deadline = time.monotonic() + 10

@@ -107,6 +107,12 @@ class FaultProxy:
         class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
             daemon_threads = True
             allow_reuse_address = True
+            # socketserver listens with a backlog of 5; SlateDB opens 8 and
+            # more connections at once (its WAL probe), and a connection
+            # the kernel drops from a full accept queue after the client
+            # sent its request stalls that request until the client's
+            # request timeout: a fault no real object store injects
+            request_queue_size = 128
 
         self.httpd = Server(("127.0.0.1", 0), Handler)
         self.port = self.httpd.server_address[1]

@@ -226,7 +226,7 @@ static rl_catalog *open_catalog(srv_lakes *L, const char *url, const char *name,
     if (!create && dir) {
         missing = !dir_exists(dir);
     } else if (!create) {
-        int exists = rl_catalog_exists(url, err);
+        int exists = rl_catalog_exists(url, L->cfg->store_timeout_ms, err);
         if (exists < 0) {
             free(dir);
             return NULL;
@@ -643,7 +643,8 @@ static void check_one_lease(const char *name, void *ctx)
     rl_lease_owner held;
     rl_error e;
     rl_error_clear(&e);
-    rl_catalog_options lo = {.kv.block_cache_bytes = 16 << 20};
+    rl_catalog_options lo = {.kv.block_cache_bytes = 16 << 20,
+                             .kv.store_timeout_ms = ls->L->cfg->store_timeout_ms};
     int rc = rl_lease_read(url, &lo.kv, &held, &e);
     int64_t age;
     if (rc < 0) {

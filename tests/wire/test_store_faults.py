@@ -172,3 +172,23 @@ def test_failing_store_fails_commit_in_bound_then_recovers(start_server, s3, fau
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
     assert time.monotonic() - t0 < 25, "rocklake check was slow: %s" % (r.stdout + r.stderr)
+
+
+def test_open_while_store_unreachable_is_refused_in_bound(start_server, s3):
+    """A lake opened first while its store answers nothing in time (every
+    request 6 store timeouts slow): the check that the store holds a
+    catalog is bounded by --store-timeout-ms like the open itself, so the
+    connection is refused in bound (not after the S3 client's default 30 s
+    per request)."""
+    srv = serve(start_server, s3)
+    s3.set_mode("delay", delay_ms=TIMEOUT_MS * 6, reads=True)
+    t0 = time.monotonic()
+    with pytest.raises(psycopg.Error) as ei:
+        psycopg.connect(srv.dsn(connect_timeout=60), autocommit=True)
+    elapsed = time.monotonic() - t0
+    assert "object store" in str(ei.value), ei.value
+    assert elapsed < BOUND_S, f"refused after {elapsed:.1f}s"
+    s3.set_mode("pass")
+    with psycopg.connect(srv.dsn(), autocommit=True) as c:
+        c.execute("CREATE TABLE f (a bigint)")
+        insert(c, 1)

@@ -438,10 +438,11 @@ int rl_catalog_copy_marker_clear(rl_catalog *cat, rl_error *err)
     return copy_marker_write(cat, NULL, err);
 }
 
-int rl_catalog_exists(const char *url, rl_error *err)
+int rl_catalog_exists(const char *url, uint32_t store_timeout_ms, rl_error *err)
 {
     kv_error ke;
-    kv_options ko = {.reader_no_writes = 1, .mirror_max_bytes = -1};
+    kv_options ko = {.reader_no_writes = 1, .mirror_max_bytes = -1,
+                     .store_timeout_ms = store_timeout_ms};
     kv_db *kv = kv_open_reader(url, &ko, &ke);
     if (!kv)
         return kv_error_is_no_store(&ke) ? 0 : kv_fail(err, &ke, "looking for a catalog");

@@ -78,8 +78,10 @@ int rl_catalog_close(rl_catalog *cat, rl_error *err);
 /* Does the store at url hold a catalog? Looks with a reader that writes
  * nothing (a writer open would fence a running server, and on an object
  * store would create a store where there was none). 1 yes, 0 no store or
- * no catalog in it, -1 (err set, 58030) when the store cannot be read. */
-int rl_catalog_exists(const char *url, rl_error *err);
+ * no catalog in it, -1 (err set, 58030) when the store cannot be read.
+ * store_timeout_ms bounds each request to the store as
+ * kv_options.store_timeout_ms does (0: its default). */
+int rl_catalog_exists(const char *url, uint32_t store_timeout_ms, rl_error *err);
 
 /* The copy-incomplete marker (system key RL_SYS_COPY_INCOMPLETE): a copy
  * into a new lake (`rocklake import`, `backup`, `restore`) writes it durably

@@ -1442,6 +1442,7 @@ static void client_free(client *c)
         srv_unregister(c->srv, c);
     if (c->sess)
         rl_session_free(c->sess); /* rolls back an open transaction */
+    srv_lake_release(c->srv, c->lake); /* after the session: it used the lake's engine */
     if (c->ssl) {
         if (!c->broken)
             SSL_shutdown(c->ssl);

@@ -739,8 +739,8 @@ kv_db *kv_open_writer(const char *url, const kv_options *opts, kv_error *err)
     if (!db) return NULL;
     db->url = strdup(url);
     db->local_dir = kv_local_dir(url);
+    bool salvage = db->local_dir && opts && opts->journal_salvage;
     if (db->local_dir) {
-        bool salvage = opts && opts->journal_salvage;
         bool use = (!opts || opts->journal >= 0) && !salvage;
         int r = journal_open(db, db->local_dir, use, opts, err);
         if (r < 0) {
@@ -748,9 +748,6 @@ kv_db *kv_open_writer(const char *url, const kv_options *opts, kv_error *err)
             kv_close(db, &ignored);
             return NULL;
         }
-        /* Only now: journal_open writes the position (naming no file any
-         * more) through kv_write, which a salvaged store refuses. */
-        db->salvaged = salvage;
     }
     int64_t max = opts ? opts->mirror_max_bytes : 0;
     kv_verify_report *r = calloc(1, sizeof *r);
@@ -766,8 +763,14 @@ kv_db *kv_open_writer(const char *url, const kv_options *opts, kv_error *err)
         if (failed) goto fail;
     }
     /* The digest is written (first open, rebuild) before the mirror is
-     * attached: the mirror never holds the kv layer's own keys. */
+     * attached: the mirror never holds the kv layer's own keys. After a
+     * salvage it is checked, and rebuilt, against the store as the
+     * salvaged records left it. */
     if (digest_open(db, r, m != NULL, opts, err) < 0) goto fail;
+    /* Only now: journal_open (the position, naming no file any more) and
+     * digest_open write through kv_write, which a salvaged store refuses. */
+    assert(!db->journal || !salvage);
+    db->salvaged = salvage;
     free(r);
     db->mirror = m;
     return db;

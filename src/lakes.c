@@ -4,13 +4,16 @@
  *
  * A database is a directory (or prefix) ROOT/NAME holding one store; a
  * further DuckLake metadata schema of it lives at ROOT/NAME/schemas/SCHEMA.
- * Lakes open on first use and stay open for the run; with --auto-create a
+ * Lakes open on first use (outside the registry mutex, one opener per
+ * name) and stay open for the run, except that one replaced after its
+ * store failed is closed when its last session ends; with --auto-create a
  * connect may create one, at most --max-auto-create per run (auto_created,
  * under the registry mutex), so unknown names cannot open stores without
  * bound. The store is reached through catalog.h only.
  */
 #include "lakes.h"
 
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -48,6 +51,8 @@ struct srv_lake {
     rl_catalog *cat;
     rl_engine *eng;
     bool fenced_logged;
+    bool retired;                /* in L->retired (L->mu) */
+    int sessions;                /* sessions holding it: srv_lake_engine .. srv_lake_release (L->mu) */
     bool reopened;               /* opened again after its store failed: take over our own
                                     lease (the retired handle still holds it) */
     srv_lake *next;
@@ -62,19 +67,31 @@ struct srv_lake {
     size_t nabsent;
 };
 
+/* A name being opened by one thread, outside the registry lock: others
+ * asking for it wait on srv_lakes.opened. */
+typedef struct opening {
+    const char *name;
+    struct opening *next;
+} opening;
+
 struct srv_lakes {
     rl_server *srv;
     const rl_server_config *cfg;
     bool auto_create;
     char lease_listen[128]; /* the listen address recorded in writer leases */
     int lock_fd;            /* the root lock (srv_lakes_lock_root), -1 if none */
-    pthread_mutex_t mu;     /* guards lakes, retired, auto_created and each lake's flags */
-    uint64_t auto_created;  /* databases created on first connect this run */
+    pthread_mutex_t mu;     /* guards lakes, retired, opening, auto_created and each lake's
+                               flags and session count */
+    pthread_cond_t opened;  /* an entry left `opening` */
+    uint64_t auto_created;  /* databases created (or being created) on first connect this run */
     srv_lake *lakes;
     /* lakes replaced after their object store failed (rl_catalog_failed):
-     * sessions opened before may still use them, so they are closed when
-     * the server stops */
+     * sessions opened before may still use them; one is closed once no
+     * session holds it and its name is open again (so its writer has been
+     * shut down, and a failed reopen still knows to take over its lease),
+     * the rest when the server stops */
     srv_lake *retired;
+    opening *opening;       /* names being opened now (their openers' stack frames) */
 };
 
 srv_lakes *srv_lakes_new(rl_server *srv, bool auto_create)
@@ -87,6 +104,7 @@ srv_lakes *srv_lakes_new(rl_server *srv, bool auto_create)
     L->auto_create = auto_create;
     L->lock_fd = -1;
     pthread_mutex_init(&L->mu, NULL);
+    pthread_cond_init(&L->opened, NULL);
     return L;
 }
 
@@ -260,7 +278,7 @@ static rl_catalog *open_catalog(srv_lakes *L, const char *url, const char *name,
         }
         missing = exists == 0;
     } else if (!create) {
-        int exists = rl_catalog_exists(url, err);
+        int exists = rl_catalog_exists(url, L->cfg->store_timeout_ms, err);
         if (exists < 0) {
             free(dir);
             return NULL;
@@ -486,7 +504,12 @@ static srv_lake *open_lake(srv_lakes *L, const char *name, bool reopen, rl_error
     if (!cat && !err->sqlstate[0] && create) {
         uint64_t max = L->cfg->max_auto_create ? L->cfg->max_auto_create
                                                 : SRV_DEFAULT_MAX_AUTO_CREATE;
-        if (L->auto_created >= max) {
+        pthread_mutex_lock(&L->mu); /* take one of the creations, given back on failure */
+        bool full = L->auto_created >= max;
+        if (!full)
+            L->auto_created++;
+        pthread_mutex_unlock(&L->mu);
+        if (full) {
             rl_error_set(err, RL_SQLSTATE_CONFIGURATION_LIMIT_EXCEEDED,
                          "database \"%s\" does not exist, and this server has reached its "
                          "limit of %" PRIu64 " databases created on first connect",
@@ -499,8 +522,11 @@ static srv_lake *open_lake(srv_lakes *L, const char *name, bool reopen, rl_error
             return NULL;
         }
         cat = open_catalog(L, url, name, true, 0, reopen, err);
-        if (cat)
-            L->auto_created++;
+        if (!cat) {
+            pthread_mutex_lock(&L->mu);
+            L->auto_created--;
+            pthread_mutex_unlock(&L->mu);
+        }
     }
     if (!cat) {
         if (!err->sqlstate[0])
@@ -551,56 +577,210 @@ static bool lake_failed(srv_lake *l)
     return failed;
 }
 
+static void free_lake(srv_lake *l)
+{
+    assert(l->sessions == 0);
+    close_schema_lakes(l);
+    rl_engine_free(l->eng);
+    /* a retired lake's store failed and a newer handle fenced it: a close
+     * error says nothing the log has not said already */
+    rl_catalog_close(l->cat, NULL);
+    free(l);
+}
+
+static srv_lake *find_lake(srv_lake *list, const char *name)
+{
+    while (list && strcmp(list->name, name) != 0)
+        list = list->next;
+    return list;
+}
+
+static bool is_opening(const srv_lakes *L, const char *name)
+{
+    for (const opening *o = L->opening; o; o = o->next)
+        if (strcmp(o->name, name) == 0)
+            return true;
+    return false;
+}
+
+/* Unlink the retired lakes that no session holds and whose name is open
+ * again into *out (caller holds L->mu; closes them after unlocking). */
+static void collect_unused_retired(srv_lakes *L, srv_lake **out)
+{
+    for (srv_lake **pp = &L->retired; *pp;) {
+        srv_lake *r = *pp;
+        assert(r->retired && r->sessions >= 0);
+        if (r->sessions == 0 && find_lake(L->lakes, r->name)) {
+            *pp = r->next;
+            r->next = *out;
+            *out = r;
+        } else {
+            pp = &r->next;
+        }
+    }
+}
+
+/* The failed writers of `name` must have stopped before a new one opens.
+ * Called without L->mu (each may wait up to the store timeout): the
+ * retired lakes of a name being opened are not freed meanwhile. */
+static int shutdown_retired(srv_lake **rs, size_t n, rl_error *err)
+{
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        rc = rl_catalog_shutdown(rs[i]->cat, err);
+        pthread_mutex_lock(&rs[i]->schemas_mu);
+        for (schema_lake *sl = rs[i]->schemas; sl && rc == 0; sl = sl->next)
+            rc = rl_catalog_shutdown(sl->cat, err);
+        pthread_mutex_unlock(&rs[i]->schemas_mu);
+    }
+    if (rc < 0)
+        rl_error_hint(err, "Connect again once the object store is reachable: the server "
+                           "then opens the lake again.");
+    return rc;
+}
+
+/* Close the lakes of a list unlinked from the registry (no lock held). */
+static void free_lakes(srv_lake *list)
+{
+    for (srv_lake *r = list, *next; r; r = next) {
+        next = r->next;
+        free_lake(r);
+    }
+}
+
+/* The open lake `name`, or NULL when the caller is to open it: a failed
+ * one is retired first, and while another connection opens the name this
+ * waits for it. Caller holds L->mu (released while waiting). */
+static srv_lake *find_or_retire(srv_lakes *L, const char *name)
+{
+    for (;;) {
+        srv_lake **pp = &L->lakes;
+        while (*pp && strcmp((*pp)->name, name) != 0)
+            pp = &(*pp)->next;
+        srv_lake *l = *pp;
+        if (l && lake_failed(l)) {
+            /* Sessions that have it keep getting 58030 from it; this one gets
+             * the lake as the store now holds it, opened anew (which fences
+             * the failed writer in the store). */
+            *pp = l->next;
+            l->next = L->retired;
+            l->retired = true;
+            L->retired = l;
+            srv_log(L->srv, "warning", "database_reopen", "database", name, "message",
+                    "a write to the object store failed; opening the lake again from the store",
+                    NULL);
+            l = NULL;
+        }
+        if (l || !is_opening(L, name))
+            return l;
+        pthread_cond_wait(&L->opened, &L->mu); /* another connection is opening it */
+    }
+}
+
+/* The retired lakes of `name` into a malloc'd array the caller frees
+ * (NULL when there are none, *n = 0); *oom when it could not be made.
+ * Caller holds L->mu. */
+static srv_lake **retired_of(srv_lakes *L, const char *name, size_t *n, bool *oom)
+{
+    size_t count = 0;
+    for (srv_lake *r = L->retired; r; r = r->next)
+        count += strcmp(r->name, name) == 0;
+    *n = 0;
+    *oom = false;
+    if (count == 0)
+        return NULL;
+    srv_lake **rs = calloc(count, sizeof *rs);
+    if (!rs) {
+        *oom = true;
+        return NULL;
+    }
+    for (srv_lake *r = L->retired; r; r = r->next)
+        if (strcmp(r->name, name) == 0)
+            rs[(*n)++] = r;
+    assert(*n == count);
+    return rs;
+}
+
+/* Open `name` without holding the registry: an open loads the lake into
+ * memory, and a reopen first waits for the failed writers to stop (each
+ * up to the store timeout); other databases, /metrics and cancels go on
+ * meanwhile. A reopen that failed (the store still down) is tried again by
+ * the next connection, still taking over the lease the retired one holds.
+ * Caller holds L->mu, held again on return; the opened lake is linked in
+ * and the retired lakes it frees go to *unused. */
+static srv_lake *open_unlocked(srv_lakes *L, const char *name, srv_lake **unused,
+                               rl_error *err)
+{
+    size_t n;
+    bool oom;
+    srv_lake **rs = retired_of(L, name, &n, &oom);
+    if (oom) {
+        rl_error_set(err, RL_SQLSTATE_OUT_OF_MEMORY, "out of memory");
+        return NULL;
+    }
+    opening me = {name, L->opening};
+    L->opening = &me;
+    pthread_mutex_unlock(&L->mu);
+    srv_lake *l = NULL;
+    if (shutdown_retired(rs, n, err) == 0)
+        l = open_lake(L, name, n > 0, err);
+    free(rs);
+    pthread_mutex_lock(&L->mu);
+    opening **op = &L->opening;
+    while (*op != &me)
+        op = &(*op)->next;
+    *op = me.next;
+    pthread_cond_broadcast(&L->opened);
+    if (l) {
+        assert(!find_lake(L->lakes, name)); /* one opener per name at a time */
+        l->next = L->lakes;
+        L->lakes = l;
+        collect_unused_retired(L, unused);
+    }
+    return l;
+}
+
 rl_engine *srv_lake_engine(rl_server *srv, const char *name, srv_lake **lake, rl_error *err)
 {
     srv_lakes *L = srv_lakes_of(srv);
+    srv_lake *unused = NULL;
     pthread_mutex_lock(&L->mu);
-    srv_lake **pp = &L->lakes;
-    while (*pp && strcmp((*pp)->name, name) != 0)
-        pp = &(*pp)->next;
-    srv_lake *l = *pp;
-    bool reopen = false;
-    if (l && lake_failed(l)) {
-        /* Sessions that have it keep getting 58030 from it; this one gets
-         * the lake as the store now holds it, opened anew (which fences
-         * the failed writer in the store). */
-        *pp = l->next;
-        l->next = L->retired;
-        L->retired = l;
-        srv_log(L->srv, "warning", "database_reopen", "database", name, "message",
-                "a write to the object store failed; opening the lake again from the store",
-                NULL);
-        l = NULL;
-        reopen = true;
-    }
-    /* a reopen that failed (the store still down) is tried again by the
-     * next connection, still taking over the lease the retired one holds */
-    for (srv_lake *r = L->retired; r && !l && !reopen; r = r->next)
-        reopen = strcmp(r->name, name) == 0;
-    /* the failed writers must have stopped before a new one opens */
-    for (srv_lake *r = L->retired; r && reopen && !l; r = r->next) {
-        if (strcmp(r->name, name) != 0)
-            continue;
-        int rc = rl_catalog_shutdown(r->cat, err);
-        pthread_mutex_lock(&r->schemas_mu);
-        for (schema_lake *sl = r->schemas; sl && rc == 0; sl = sl->next)
-            rc = rl_catalog_shutdown(sl->cat, err);
-        pthread_mutex_unlock(&r->schemas_mu);
-        if (rc < 0) {
-            rl_error_hint(err, "Connect again once the object store is reachable: the server "
-                               "then opens the lake again.");
-            pthread_mutex_unlock(&L->mu);
-            return NULL;
-        }
-    }
-    if (!l && (l = open_lake(L, name, reopen, err))) {
-        l->next = L->lakes;
-        L->lakes = l;
-    }
+    srv_lake *l = find_or_retire(L, name);
+    if (!l)
+        l = open_unlocked(L, name, &unused, err);
+    if (l && lake)
+        l->sessions++;
     pthread_mutex_unlock(&L->mu);
+    free_lakes(unused);
     if (lake)
         *lake = l;
     return l ? l->eng : NULL;
+}
+
+void srv_lake_release(rl_server *srv, srv_lake *lake)
+{
+    if (!lake)
+        return;
+    srv_lakes *L = srv_lakes_of(srv);
+    srv_lake *unused = NULL;
+    pthread_mutex_lock(&L->mu);
+    assert(lake->sessions > 0);
+    lake->sessions--;
+    if (lake->retired && lake->sessions == 0)
+        collect_unused_retired(L, &unused);
+    pthread_mutex_unlock(&L->mu);
+    free_lakes(unused);
+}
+
+size_t srv_lakes_retired(rl_server *srv)
+{
+    srv_lakes *L = srv_lakes_of(srv);
+    size_t n = 0;
+    pthread_mutex_lock(&L->mu);
+    for (srv_lake *r = L->retired; r; r = r->next)
+        n++;
+    pthread_mutex_unlock(&L->mu);
+    return n;
 }
 
 void srv_lake_fenced(rl_server *srv, srv_lake *lake)
@@ -677,7 +857,8 @@ static void check_one_lease(const char *name, void *ctx)
     rl_lease_owner held;
     rl_error e;
     rl_error_clear(&e);
-    rl_catalog_options lo = {.kv.block_cache_bytes = 16 << 20};
+    rl_catalog_options lo = {.kv.block_cache_bytes = 16 << 20,
+                             .kv.store_timeout_ms = ls->L->cfg->store_timeout_ms};
     int rc = rl_lease_read(url, &lo.kv, &held, &e);
     int64_t age;
     if (rc < 0) {
@@ -760,12 +941,7 @@ int srv_lakes_free(srv_lakes *L)
     int rc = 0;
     for (srv_lake *l = L->retired, *next; l; l = next) {
         next = l->next;
-        close_schema_lakes(l);
-        rl_engine_free(l->eng);
-        /* its store failed and a newer handle fenced it: a close error says
-         * nothing the log has not said already */
-        rl_catalog_close(l->cat, NULL);
-        free(l);
+        free_lake(l);
     }
     for (srv_lake *l = L->lakes, *next; l; l = next) {
         next = l->next;
@@ -782,6 +958,7 @@ int srv_lakes_free(srv_lakes *L)
     }
     if (L->lock_fd >= 0)
         close(L->lock_fd);
+    pthread_cond_destroy(&L->opened);
     pthread_mutex_destroy(&L->mu);
     free(L);
     return rc;

@@ -10,11 +10,15 @@
  * reopen of a lake whose object store failed.
  *
  * Invariants:
- *  - a lake is opened at most once per process under a name; one whose
- *    store failed is retired (sessions that hold it keep getting 58030)
- *    and a new one opened, after the retired writers were shut down;
- *  - every lake, retired or not, is closed only by srv_lakes_free, after
- *    every connection thread has ended;
+ *  - a lake is opened at most once per process under a name, by one thread
+ *    at a time and without holding the registry lock (others asking for
+ *    that name wait; other names, /metrics and cancels do not);
+ *  - one whose store failed is retired (sessions that hold it keep getting
+ *    58030) and a new one opened, after the retired writers were shut down;
+ *    a retired lake is closed when no session holds it any more and its
+ *    name is open again, or by srv_lakes_free;
+ *  - an open lake is closed only by srv_lakes_free, after every connection
+ *    thread has ended;
  *  - the store is reached through catalog.h only (never kv.h).
  */
 #ifndef ROCKLAKE_LAKES_H
@@ -65,8 +69,17 @@ void srv_lakes_open_all(srv_lakes *L);
 int srv_lakes_free(srv_lakes *L);
 
 /* The engine of database `name`, opening the lake on first use; NULL +
- * 3D000 if it does not exist (and is not to be created). */
+ * 3D000 if it does not exist (and is not to be created). The registry
+ * owns lake and engine; with `lake` non-NULL the caller holds *lake (and
+ * may use the engine) until it passes it to srv_lake_release once. May
+ * wait while another connection opens the same name. */
 rl_engine *srv_lake_engine(rl_server *srv, const char *name, srv_lake **lake, rl_error *err);
+/* Give back the hold srv_lake_engine handed out, after the session that
+ * used its engine has been freed: a retired lake no session holds any more
+ * is closed here (once its name is open again). NULL is a no-op. */
+void srv_lake_release(rl_server *srv, srv_lake *lake);
+/* Retired lakes not closed yet (for /metrics). */
+size_t srv_lakes_retired(rl_server *srv);
 /* A statement failed with 25006 "fenced": log it once per lake. */
 void srv_lake_fenced(rl_server *srv, srv_lake *lake);
 /* fn for the catalog of every open lake (not retired ones, not the stores

@@ -496,7 +496,7 @@ static int catalog_exists(const char *cmd, const char *url)
 {
     rl_error e;
     rl_error_clear(&e);
-    int rc = rl_catalog_exists(url, &e);
+    int rc = rl_catalog_exists(url, 0, &e);
     if (rc < 0)
         fprintf(stderr, "rocklake %s: cannot read store \"%s\": %s\n", cmd, url, e.message);
     return rc;

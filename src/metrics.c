@@ -173,6 +173,10 @@ static void render_metrics(rl_server *srv, rl_buf *b)
            "Open lakes whose in-memory catalog outgrew --mirror-mb or ran out of memory "
            "while open: they read SlateDB until reopened.",
            (long long)t.abandoned);
+    metric(b, "rocklake_lakes_retired", "gauge",
+           "Lakes replaced after their object store failed and not closed yet: sessions "
+           "opened before still hold them.",
+           (long long)srv_lakes_retired(srv));
 }
 
 void srv_metrics_serve(rl_server *srv, int fd)

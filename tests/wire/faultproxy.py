@@ -7,7 +7,9 @@ requests that put objects; reads and lists always pass through unless the
 mode is "refuse"):
 
 * "pass"    — forward everything;
-* "delay"   — forward, after sleeping `delay_ms` (slow PUTs);
+* "delay"   — forward, after sleeping `delay_ms` (slow PUTs; with
+              `reads` also slow reads and lists: a store that does not
+              answer in time);
 * "status"  — answer writes with `status` (500 or 503) and an S3-style
               error body, without forwarding; `fail_count` > 0 limits that
               to the next N writes, after which the mode returns to "pass"
@@ -36,6 +38,7 @@ class FaultProxy:
         self.lock = threading.Lock()
         self.mode = "pass"
         self.delay_ms = 0
+        self.delay_reads = False
         self.status = 503
         self.fail_count = 0
         self.writes = 0
@@ -107,6 +110,12 @@ class FaultProxy:
         class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
             daemon_threads = True
             allow_reuse_address = True
+            # socketserver listens with a backlog of 5; SlateDB opens 8 and
+            # more connections at once (its WAL probe), and a connection
+            # the kernel drops from a full accept queue after the client
+            # sent its request stalls that request until the client's
+            # request timeout: a fault no real object store injects
+            request_queue_size = 128
 
         self.httpd = Server(("127.0.0.1", 0), Handler)
         self.port = self.httpd.server_address[1]
@@ -118,10 +127,10 @@ class FaultProxy:
         with self.lock:
             return self.mode, self.delay_ms
 
-    def set_mode(self, mode, delay_ms=0, status=503, fail_count=0):
+    def set_mode(self, mode, delay_ms=0, status=503, fail_count=0, reads=False):
         assert mode in ("pass", "delay", "status", "refuse")
         with self.lock:
-            self.mode, self.delay_ms = mode, delay_ms
+            self.mode, self.delay_ms, self.delay_reads = mode, delay_ms, reads
             self.status, self.fail_count = status, fail_count
 
     def decide(self, method):
@@ -132,7 +141,7 @@ class FaultProxy:
                 self.faulted += method in WRITE_METHODS
                 return "refuse"
             if method not in WRITE_METHODS:
-                return None
+                return self.delay_ms / 1000.0 if self.mode == "delay" and self.delay_reads else None
             self.writes += 1
             if self.mode == "delay":
                 return self.delay_ms / 1000.0

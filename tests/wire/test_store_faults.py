@@ -172,3 +172,143 @@ def test_failing_store_fails_commit_in_bound_then_recovers(start_server, s3, fau
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
     assert time.monotonic() - t0 < 25, "rocklake check was slow: %s" % (r.stdout + r.stderr)
+
+
+def test_open_while_store_unreachable_is_refused_in_bound(start_server, s3):
+    """A lake opened first while its store answers nothing in time (every
+    request 6 store timeouts slow): the check that the store holds a
+    catalog is bounded by --store-timeout-ms like the open itself, so the
+    connection is refused in bound (not after the S3 client's default 30 s
+    per request)."""
+    srv = serve(start_server, s3)
+    s3.set_mode("delay", delay_ms=TIMEOUT_MS * 6, reads=True)
+    t0 = time.monotonic()
+    with pytest.raises(psycopg.Error) as ei:
+        psycopg.connect(srv.dsn(connect_timeout=60), autocommit=True)
+    elapsed = time.monotonic() - t0
+    assert "object store" in str(ei.value), ei.value
+    assert elapsed < BOUND_S, f"refused after {elapsed:.1f}s"
+    s3.set_mode("pass")
+    with psycopg.connect(srv.dsn(), autocommit=True) as c:
+        c.execute("CREATE TABLE f (a bigint)")
+        insert(c, 1)
+
+
+def free_port():
+    import socket
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    return port
+
+
+def metric(port, name):
+    import urllib.request
+    body = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=30).read().decode()
+    line = [l for l in body.splitlines() if l.startswith(name + " ")]
+    assert line, f"{name} missing from /metrics"
+    return int(line[0].split()[1])
+
+
+def timed(fn):
+    t0 = time.monotonic()
+    out = fn()
+    return time.monotonic() - t0, out
+
+
+def test_slow_open_stalls_no_other_database_nor_metrics(start_server, s3):
+    """Issue #16: while one lake is being opened (here created on first
+    connect, every PUT of it 1 s slow), a connection to another database
+    of the server and GET /metrics answer at once: the open does not hold
+    the server-wide lakes lock."""
+    import threading
+    port = free_port()
+    srv = start_server("--store-timeout-ms", "30000", "--metrics", f"127.0.0.1:{port}",
+                       store_root=ROOT_URL, env=s3.env)
+    with psycopg.connect(srv.dsn(dbname="other"), autocommit=True) as c:
+        c.execute("CREATE TABLE g (a bigint)")
+        c.execute("INSERT INTO g VALUES (1)")
+    s3.set_mode("delay", delay_ms=1000)  # writes only: reads of "other" pass at once
+    writes0 = s3.writes
+    opened = threading.Event()
+
+    def open_slow():
+        with psycopg.connect(srv.dsn(dbname="slow", connect_timeout=60), autocommit=True):
+            opened.set()
+
+    t = threading.Thread(target=open_slow)
+    t.start()
+    try:
+        deadline = time.monotonic() + 10  # the open has begun: its first PUT is held
+        while s3.writes == writes0 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert s3.writes > writes0, "the open of \"slow\" wrote nothing"
+        time.sleep(0.3)
+
+        def query_other():
+            with psycopg.connect(srv.dsn(dbname="other", connect_timeout=30), autocommit=True) as c2:
+                return c2.execute("SELECT a FROM g").fetchall()
+        elapsed_conn, rows = timed(query_other)
+        elapsed_metrics, _ = timed(lambda: metric(port, "rocklake_connections_active"))
+        still_opening = not opened.is_set()
+    finally:
+        s3.set_mode("pass")
+        t.join(60)
+    assert rows == [(1,)]
+    assert elapsed_conn < 1.0, f"a connection to another database waited {elapsed_conn:.2f}s"
+    assert elapsed_metrics < 1.0, f"/metrics waited {elapsed_metrics:.2f}s"
+    assert still_opening, "the open of \"slow\" ended before the checks: nothing was measured"
+    assert opened.is_set(), "the slow open did not finish once the store was fast again"
+
+
+def test_reopen_holds_no_server_lock_and_frees_the_retired_lake(start_server, s3):
+    """Issue #17: a reopen waits for the failed writer (up to the store
+    timeout) without holding the server-wide lakes lock, so /metrics (and
+    other databases) answer meanwhile; and the retired lake is closed once
+    the lake is open again and the last session that held it has ended,
+    not kept until the server stops."""
+    import threading
+    port = free_port()
+    srv = start_server("--store-timeout-ms", str(TIMEOUT_MS), "--metrics", f"127.0.0.1:{port}",
+                       store_root=ROOT_URL, env=s3.env)
+    old = psycopg.connect(srv.dsn(), autocommit=True)
+    old.execute("CREATE TABLE f (a bigint)")
+    insert(old, 1)
+    s3.set_mode("delay", delay_ms=TIMEOUT_MS * 3)  # every PUT outlasts the store timeout
+    _, e = timed_failure(old, 100)
+    assert e.sqlstate == "58030", e
+    # a new connection now reopens the lake: it waits for the failed writer
+    done = threading.Event()
+
+    def reconnect():
+        try:
+            psycopg.connect(srv.dsn(connect_timeout=30), autocommit=True).close()
+        except psycopg.Error:
+            pass  # the store is still down: refused, as it should be
+        finally:
+            done.set()
+
+    t = threading.Thread(target=reconnect)
+    t.start()
+    time.sleep(0.3)
+    t0 = time.monotonic()
+    assert metric(port, "rocklake_lakes_retired") == 1
+    elapsed = time.monotonic() - t0
+    reopening = not done.is_set()
+    t.join()
+    assert reopening, "the reopen ended before /metrics answered"
+    assert elapsed < TIMEOUT_MS / 1000 / 2, f"/metrics waited {elapsed:.2f}s for the reopen"
+    # the store is back: the lake opens again; the old session still holds
+    # the retired one, which closes when that session ends
+    s3.set_mode("pass")
+    with connect_when_back(srv) as c2:
+        insert(c2, 4)
+        assert metric(port, "rocklake_lakes_retired") == 1
+        old.close()
+        deadline = time.monotonic() + 10
+        while metric(port, "rocklake_lakes_retired") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert metric(port, "rocklake_lakes_retired") == 0
+        assert {r[0] for r in c2.execute("SELECT a FROM f").fetchall()} >= {1, 4}
+    assert srv.stop() == 0, srv.log_text()

@@ -453,8 +453,34 @@ static void print_error(const char *cmd, const char *what, const rl_error *e)
 
 typedef enum open_mode { OPEN_READ, OPEN_WRITE, OPEN_CREATE } open_mode;
 
+/* A reading tool named a store that is not there (a mistyped name, most
+ * likely): say so once, with the commands that list and create lakes,
+ * rather than the open's generic error. True when it was missing. */
+static bool missing_store(const char *cmd, const char *url)
+{
+    rl_error e;
+    rl_error_clear(&e);
+    if (rl_store_exists(url, &e) != 0)
+        return false;
+    fprintf(stderr, "rocklake %s: no store at \"%s\"\n", cmd, url);
+    char *dir = rl_store_local_dir(url);
+    char *slash = dir ? strrchr(dir, '/') : NULL;
+    if (slash && slash != dir) {
+        *slash = '\0';
+        fprintf(stderr, "  hint: `rocklake db list %s` lists the lakes there; `rocklake create "
+                        "%s` makes a new one\n", dir, url);
+    } else {
+        fprintf(stderr, "  hint: check the store URL; `rocklake create %s` makes a new one\n",
+                url);
+    }
+    free(dir);
+    return true;
+}
+
 static rl_catalog *open_catalog(const char *cmd, const char *url, open_mode mode, rl_format fmt)
 {
+    if (mode == OPEN_READ && missing_store(cmd, url))
+        return NULL;
     rl_catalog_options o = {0};
     o.read_only = mode == OPEN_READ;
     /* inspect, stats, check and checkpoint list change nothing: not even

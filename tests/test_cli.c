@@ -619,14 +619,22 @@ static void test_db_root_with_escapes(void)
     rmdir(dir);
 }
 
+/* A mistyped store: one error naming it, with the commands that list and
+ * create lakes, and nothing made on disk (the reader used to create the
+ * directory, which `db list` then showed as a lake). */
 static void test_missing_store(void)
 {
     char *out;
     char *path = store_path("nothing_here");
-    int rc = run(&out, "inspect", path, (char *)NULL);
-    CHECK_EQ_INT(rc, 1);
-    CHECK(strstr(out, "cannot open the catalog") != NULL);
-    free(out);
+    struct stat st;
+    for (int i = 0; i < 3; i++) {
+        static const char *const tools[] = {"inspect", "stats", "check"};
+        CHECK_EQ_INT(run(&out, tools[i], path, (char *)NULL), 1);
+        CHECK(strstr(out, "no store at") != NULL);
+        CHECK(strstr(out, "rocklake db list") && strstr(out, "rocklake create"));
+        free(out);
+        CHECK(stat(path, &st) != 0);
+    }
 }
 
 static void test_corrupt_value(void)

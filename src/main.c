@@ -94,7 +94,7 @@ static const char *const help_create =
     "of another --format, or one written by a newer RockLake); 2 usage error.\n"
     "\n"
     "Example:\n"
-    "  rocklake create file:///var/lib/rocklake/lake --format 1.1\n";
+    "  rocklake create file:///var/lib/rocklake/data/lake --format 1.1\n";
 
 static const char *const help_demo =
     "usage: rocklake demo STORE [--tables N] [--columns-per-table C] [--files N]\n"
@@ -925,7 +925,7 @@ static const char *const help_serve =
     "locked, a live writer lease) or a store failed to close; 2 usage error.\n"
     "\n"
     "Example:\n"
-    "  rocklake serve --store file:///var/lib/rocklake --listen 0.0.0.0:5433 \\\n"
+    "  rocklake serve --store file:///var/lib/rocklake/data --listen 0.0.0.0:5433 \\\n"
     "      --users users.txt --tls-cert server.crt --tls-key server.key\n";
 
 enum {
@@ -1344,7 +1344,7 @@ static const char *const help_backup =
     "incomplete: delete it); 2 usage error.\n"
     "\n"
     "Examples:\n"
-    "  rocklake backup /var/lib/rocklake/lake /backups/lake-2026-12-01\n"
+    "  rocklake backup /var/lib/rocklake/data/lake /backups/lake-2026-12-01\n"
     "  rocklake backup ./rocklake-data/lake s3://backups/rocklake/lake-2026-12-01\n";
 
 static const char *const help_restore =
@@ -1374,8 +1374,8 @@ static const char *const help_restore =
     "interrupted or check found problems; 2 usage error.\n"
     "\n"
     "Example:\n"
-    "  rocklake restore /backups/lake-2026-12-01 /var/lib/rocklake/lake2 && \\\n"
-    "      rocklake db list /var/lib/rocklake\n";
+    "  rocklake restore /backups/lake-2026-12-01 /var/lib/rocklake/data/lake2 && \\\n"
+    "      rocklake db list /var/lib/rocklake/data\n";
 
 /* backup STORE DEST / restore BACKUP STORE [--batch-keys N] */
 static int copy_command(const char *cmd, const char *help, int argc, char **argv)

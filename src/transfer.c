@@ -1688,6 +1688,53 @@ static int target_create(exporter *ex, rl_error *err)
     return rc;
 }
 
+/* Appends "SELECT <t's columns> FROM public.<t>": the lake's query for all
+ * of a table's rows (no terminating NUL). */
+static void select_sql(rl_buf *q, const ttable *t)
+{
+    rl_buf_put_str(q, "SELECT ");
+    column_list(q, t);
+    rl_buf_put_str(q, " FROM ");
+    qualified(q, "public", t->name);
+}
+
+/* What copying a table came to once the lake's query `st` ended: 1 when
+ * interrupted, -1 when the target refused a row (its error, kept in
+ * copy_err, into err) or the query failed, else 0. */
+static int export_outcome(exporter *ex, rl_exec_status st, rl_error *err)
+{
+    if (interrupted)
+        return 1;
+    if (ex->copy_failed) {
+        *err = ex->copy_err;
+        return -1;
+    }
+    return st == RL_EXEC_DONE ? 0 : -1;
+}
+
+/* A table's rows from the lake, each handed to `row` (the target's writer,
+ * with the exporter as its context); the outcome as export_outcome's. */
+static int export_rows(exporter *ex, const ttable *t,
+                       int (*row)(void *ctx, size_t ncols, const rl_value *vals), rl_error *err)
+{
+    rl_buf q;
+    rl_buf_init(&q, 0);
+    select_sql(&q, t);
+    rl_buf_put(&q, "", 1);
+    rl_sink k = {.ctx = ex, .data_row = row};
+    rl_exec_status st = rl_session_simple_query(ex->s, (const char *)q.data, &k, err);
+    rl_buf_free(&q);
+    return export_outcome(ex, st, err);
+}
+
+/* One more row written to the target: the progress line follows. */
+static int export_row_done(exporter *ex)
+{
+    ex->prog.rows++;
+    progress_show(&ex->prog, false);
+    return 0;
+}
+
 /* Chunks of the lake's COPY TO STDOUT (whole text rows) go to the target. */
 static int export_chunk(void *ctx, const uint8_t *data, size_t len)
 {
@@ -1724,24 +1771,14 @@ static int export_table(exporter *ex, const ttable *t, rl_error *err)
         return -1;
     }
     PQclear(res);
-    rl_buf_put_str(&q, "COPY (SELECT ");
-    column_list(&q, t);
-    rl_buf_put_str(&q, " FROM ");
-    qualified(&q, "public", t->name);
+    rl_buf_put_str(&q, "COPY (");
+    select_sql(&q, t);
     rl_buf_put_str(&q, ") TO STDOUT");
     rl_buf_put(&q, "", 1);
     rl_sink k = {.ctx = ex, .copy_out_data = export_chunk};
     rl_exec_status st = rl_session_simple_query(ex->s, (const char *)q.data, &k, err);
     rl_buf_free(&q);
-    int rc = 0;
-    if (interrupted) {
-        rc = 1;
-    } else if (ex->copy_failed) {
-        *err = ex->copy_err;
-        rc = -1;
-    } else if (st != RL_EXEC_DONE) {
-        rc = -1;
-    }
+    int rc = export_outcome(ex, st, err);
     if (PQputCopyEnd(ex->pg, rc == 0 ? NULL : "export stopped") != 1 && rc == 0)
         rc = pg_fail(err, ex->pg, NULL, "writing the target");
     while ((res = PQgetResult(ex->pg))) {
@@ -1951,9 +1988,7 @@ static int sq_export_row(void *ctx, size_t ncols, const rl_value *vals)
         sq_fail(&ex->copy_err, ex->sq, "writing the target");
         return -1;
     }
-    ex->prog.rows++;
-    progress_show(&ex->prog, false);
-    return 0;
+    return export_row_done(ex);
 }
 
 static int sq_export_table(exporter *ex, const ttable *t, rl_error *err)
@@ -1969,27 +2004,11 @@ static int sq_export_table(exporter *ex, const ttable *t, rl_error *err)
     int rc = sqlite3_prepare_v2(ex->sq, (const char *)q.data, -1, &ex->ins, NULL) == SQLITE_OK
                  ? 0
                  : sq_fail(err, ex->sq, ex->sq_path);
-    rl_buf_reset(&q);
-    if (rc == 0) {
-        rl_buf_put_str(&q, "SELECT ");
-        column_list(&q, t);
-        rl_buf_put_str(&q, " FROM ");
-        qualified(&q, "public", t->name);
-        rl_buf_put(&q, "", 1);
-        rl_sink k = {.ctx = ex, .data_row = sq_export_row};
-        rl_exec_status st = rl_session_simple_query(ex->s, (const char *)q.data, &k, err);
-        if (interrupted) {
-            rc = 1;
-        } else if (ex->copy_failed) {
-            *err = ex->copy_err;
-            rc = -1;
-        } else if (st != RL_EXEC_DONE) {
-            rc = -1;
-        }
-    }
+    rl_buf_free(&q);
+    if (rc == 0)
+        rc = export_rows(ex, t, sq_export_row, err);
     sqlite3_finalize(ex->ins);
     ex->ins = NULL;
-    rl_buf_free(&q);
     return rc;
 }
 
@@ -2366,9 +2385,7 @@ static int dk_export_row(void *ctx, size_t ncols, const rl_value *vals)
         rl_error_detail(&ex->copy_err, "in table %s", ex->dk_cur->name);
         return -1;
     }
-    ex->prog.rows++;
-    progress_show(&ex->prog, false);
-    return 0;
+    return export_row_done(ex);
 }
 
 /* A table's rows: appended (DuckDB's fast path) to a staging table of the
@@ -2391,26 +2408,11 @@ static int dk_export_table(exporter *ex, const ttable *t, rl_error *err)
     if (rc == 0 &&
         api->appender_create_ext(ex->dk.con, "temp", "main", "rl_stage", &ex->dk_app) != DUCKDB_OK)
         rc = dk_fail(err, ex->dk_path, ex->dk_app ? api->appender_error(ex->dk_app) : NULL);
-    rl_buf_reset(&q);
-    if (rc == 0) {
-        rl_buf_put_str(&q, "SELECT ");
-        column_list(&q, t);
-        rl_buf_put_str(&q, " FROM ");
-        qualified(&q, "public", t->name);
-        rl_buf_put(&q, "", 1);
-        rl_sink k = {.ctx = ex, .data_row = dk_export_row};
-        rl_exec_status st = rl_session_simple_query(ex->s, (const char *)q.data, &k, err);
-        if (interrupted) {
-            rc = 1;
-        } else if (ex->copy_failed) {
-            *err = ex->copy_err;
-            rc = -1;
-        } else if (st != RL_EXEC_DONE) {
-            rc = -1;
-        } else if (ex->dk_in_chunk) {
-            rc = dk_flush(ex, err);
-        }
-    }
+    rl_buf_free(&q);
+    if (rc == 0)
+        rc = export_rows(ex, t, dk_export_row, err);
+    if (rc == 0 && ex->dk_in_chunk) /* the last, partial chunk */
+        rc = dk_flush(ex, err);
     if (ex->dk_app)
         api->appender_destroy(&ex->dk_app);
     ex->dk_app = NULL;
@@ -2419,7 +2421,6 @@ static int dk_export_table(exporter *ex, const ttable *t, rl_error *err)
         rc = dk_exec(&ex->dk, "DROP TABLE temp.main.rl_stage", err);
     else
         dk_exec(&ex->dk, "DROP TABLE IF EXISTS temp.main.rl_stage", &ignored);
-    rl_buf_free(&q);
     return rc;
 }
 

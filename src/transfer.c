@@ -499,6 +499,28 @@ static void progress_end(progress *p)
     }
 }
 
+/* A transfer's start (verb "import" / "export"): its progress line when
+ * asked for, no interrupt pending; the start time. */
+static double transfer_start(progress *p, const rl_transfer_opts *o, const char *verb)
+{
+    *p = (progress){.on = o && o->progress, .verb = verb, .t0 = now_s()};
+    interrupted = 0;
+    return now_s();
+}
+
+/* A transfer that did not finish (rc != 0) ends the progress line it drew. */
+static void transfer_stopped(const progress *p, int rc)
+{
+    if (p->on && rc != 0)
+        fputc('\n', stderr);
+}
+
+/* A run's 0 (done), 1 (interrupted) or -1 (failed) as a transfer result. */
+static rl_transfer_result transfer_result(int rc)
+{
+    return rc == 0 ? RL_TRANSFER_DONE : rc > 0 ? RL_TRANSFER_INTERRUPTED : RL_TRANSFER_FAILED;
+}
+
 /* ROCKLAKE_TRANSFER_STOP_AFTER_CHUNKS=k (tests): after the k-th commit of
  * rows (import) or the k-th table (export), interrupt as Ctrl-C does;
  * "k:kill" kills the process instead. */
@@ -1520,19 +1542,16 @@ static void importer_free(importer *im)
 static rl_transfer_result import_from(importer *im, const char *source, const char *lake_url,
                                       const rl_transfer_opts *o, FILE *report, rl_error *err)
 {
-    im->prog = (progress){.on = o && o->progress, .verb = "import", .t0 = now_s()};
-    interrupted = 0;
-    double t0 = now_s();
+    double t0 = transfer_start(&im->prog, o, "import");
     int rc = import_run(im, source, lake_url, report, err);
-    if (im->prog.on && rc != 0)
-        fputc('\n', stderr);
+    transfer_stopped(&im->prog, rc);
     if (rc == 0)
         fprintf(report, "imported %zu tables, %" PRId64 " rows into %s (DuckLake %s) in %.1f s; "
                         "check: ok\n",
                 im->tables.n, im->tables.total_rows, lake_url,
                 rl_format_name(rl_catalog_format(im->cat)), now_s() - t0);
     importer_free(im);
-    return rc == 0 ? RL_TRANSFER_DONE : rc > 0 ? RL_TRANSFER_INTERRUPTED : RL_TRANSFER_FAILED;
+    return transfer_result(rc);
 }
 
 rl_transfer_result rl_import_postgres(const char *source, const char *lake_url,
@@ -1789,11 +1808,22 @@ static int export_table(exporter *ex, const ttable *t, rl_error *err)
     return rc;
 }
 
-/* What an export writes into (PostgreSQL, SQLite): one table's rows, and
- * the row count a table has there. */
+/* What an export writes into (PostgreSQL, SQLite, a DuckDB file). */
 typedef struct export_target {
+    /* NULL, or what must be there before the lake is read (a library) */
+    int (*load)(rl_error *err);
+    /* the target opened in its transaction, found to hold no DuckLake
+     * catalog yet, and the lake's tables created there */
+    int (*open)(exporter *ex, const char *target, rl_error *err);
+    /* one table's rows; the row count a table has there */
     int (*copy_table)(exporter *ex, const ttable *t, rl_error *err);
     int (*count)(exporter *ex, const ttable *t, int64_t *have, rl_error *err);
+    int (*commit)(exporter *ex, rl_error *err);
+    /* "PostgreSQL database D (schema S)", "SQLite file F": the report's words */
+    void (*describe)(const exporter *ex, FILE *out);
+    /* NULL, or the target closed before exporter_free (failed: its
+     * transaction rolled back, a file the export made removed) */
+    void (*close)(exporter *ex, bool failed);
 } export_target;
 
 /* Every table's rows into the target (with progress), then each table's
@@ -1828,23 +1858,18 @@ static int export_tables(exporter *ex, const export_target *to, rl_error *err)
     return interrupted ? 1 : 0;
 }
 
-static int pg_target_count(exporter *ex, const ttable *t, int64_t *have, rl_error *err)
+/* The lake opened and read, the target opened, every table copied and
+ * checked, the target committed: 0, 1 interrupted, -1. */
+static int export_run(exporter *ex, const export_target *to, const char *lake_url,
+                      const char *target, rl_error *err)
 {
-    return count_rows(ex->pg, NULL, ex->schema, t, have, err);
-}
-
-static const export_target pg_target = {export_table, pg_target_count};
-
-static int export_run(exporter *ex, const char *lake_url, const char *target, rl_error *err)
-{
-    if (export_open_lake(ex, lake_url, err) < 0 || export_discover(ex, err) < 0)
+    if (to->load && to->load(err) < 0) /* before the lake is read: no library, no work */
         return -1;
-    if (!(ex->pg = pg_connect(target, "target PostgreSQL", err)) ||
-        pg_session_setup(ex->pg, err) < 0 || pg_exec(ex->pg, "BEGIN", err) < 0 ||
-        target_check_empty(ex, err) < 0 || target_create(ex, err) < 0)
+    if (export_open_lake(ex, lake_url, err) < 0 || export_discover(ex, err) < 0 ||
+        to->open(ex, target, err) < 0)
         return -1;
-    int rc = export_tables(ex, &pg_target, err);
-    return rc != 0 ? rc : pg_exec(ex->pg, "COMMIT", err);
+    int rc = export_tables(ex, to, err);
+    return rc != 0 ? rc : to->commit(ex, err);
 }
 
 static void exporter_free(exporter *ex)
@@ -1863,28 +1888,74 @@ static void exporter_free(exporter *ex)
     tlist_free(&ex->tables);
 }
 
+/* An export of the lake at lake_url into `to`'s target: progress when asked
+ * for, the report's line when done, then the target closed and the
+ * exporter freed. */
+static rl_transfer_result export_to(exporter *ex, const export_target *to, const char *lake_url,
+                                    const char *target, const rl_transfer_opts *o, FILE *report,
+                                    rl_error *err)
+{
+    double t0 = transfer_start(&ex->prog, o, "export");
+    int rc = export_run(ex, to, lake_url, target, err);
+    transfer_stopped(&ex->prog, rc);
+    if (rc == 0) {
+        fprintf(report, "exported %zu tables, %" PRId64 " rows from %s to ", ex->tables.n,
+                ex->tables.total_rows, lake_url);
+        to->describe(ex, report);
+        fprintf(report, " in %.1f s\n", now_s() - t0);
+    }
+    if (to->close)
+        to->close(ex, rc != 0);
+    exporter_free(ex);
+    return transfer_result(rc);
+}
+
+/* The target database connected, in its transaction, with no DuckLake
+ * catalog in the schema yet, and the lake's tables created there. */
+static int pg_target_open(exporter *ex, const char *target, rl_error *err)
+{
+    if (!(ex->pg = pg_connect(target, "target PostgreSQL", err)) ||
+        pg_session_setup(ex->pg, err) < 0 || pg_exec(ex->pg, "BEGIN", err) < 0 ||
+        target_check_empty(ex, err) < 0 || target_create(ex, err) < 0)
+        return -1;
+    return 0;
+}
+
+/* The row count a table has in the target schema. */
+static int pg_target_count(exporter *ex, const ttable *t, int64_t *have, rl_error *err)
+{
+    return count_rows(ex->pg, NULL, ex->schema, t, have, err);
+}
+
+/* The target's transaction committed. */
+static int pg_target_commit(exporter *ex, rl_error *err)
+{
+    return pg_exec(ex->pg, "COMMIT", err);
+}
+
+/* The report's words for the target. */
+static void pg_target_describe(const exporter *ex, FILE *out)
+{
+    fprintf(out, "PostgreSQL database %s (schema %s)", PQdb(ex->pg), ex->schema);
+}
+
+static const export_target pg_target = {.open = pg_target_open,
+                                        .copy_table = export_table,
+                                        .count = pg_target_count,
+                                        .commit = pg_target_commit,
+                                        .describe = pg_target_describe};
+
+
 rl_transfer_result rl_export_postgres(const char *lake_url, const char *target,
                                       const rl_transfer_opts *o, FILE *report, rl_error *err)
 {
     exporter ex = {.schema = o && o->schema ? o->schema : "public"};
-    ex.prog = (progress){.on = o && o->progress, .verb = "export", .t0 = now_s()};
-    interrupted = 0;
     if (!ident_ok(ex.schema)) {
         rl_error_set(err, RL_SQLSTATE_INVALID_PARAMETER, "--schema \"%s\" is not a plain name",
                      ex.schema);
         return RL_TRANSFER_FAILED;
     }
-    double t0 = now_s();
-    int rc = export_run(&ex, lake_url, target, err);
-    if (ex.prog.on && rc != 0)
-        fputc('\n', stderr);
-    if (rc == 0)
-        fprintf(report, "exported %zu tables, %" PRId64 " rows from %s to PostgreSQL database %s "
-                        "(schema %s) in %.1f s\n",
-                ex.tables.n, ex.tables.total_rows, lake_url, PQdb(ex.pg), ex.schema,
-                now_s() - t0);
-    exporter_free(&ex);
-    return rc == 0 ? RL_TRANSFER_DONE : rc > 0 ? RL_TRANSFER_INTERRUPTED : RL_TRANSFER_FAILED;
+    return export_to(&ex, &pg_target, lake_url, target, o, report, err);
 }
 
 /* ------------------------------------------------------- export to SQLite */
@@ -2023,20 +2094,46 @@ static int sq_target_count(exporter *ex, const ttable *t, int64_t *have, rl_erro
     return 0;
 }
 
-static const export_target sq_target = {sq_export_table, sq_target_count};
-
-static int sq_export_run(exporter *ex, const char *lake_url, rl_error *err)
+/* The SQLite file opened (made if missing) in its write transaction, with
+ * no DuckLake catalog yet, and the lake's tables created there. */
+static int sq_target_ready(exporter *ex, const char *target, rl_error *err)
 {
-    if (export_open_lake(ex, lake_url, err) < 0 || export_discover(ex, err) < 0 ||
-        sq_target_open(ex, ex->sq_path, err) < 0 || sq_target_create(ex, err) < 0)
-        return -1;
-    int rc = export_tables(ex, &sq_target, err);
-    if (rc != 0)
-        return rc;
+    return sq_target_open(ex, ex->sq_path, err) < 0 || sq_target_create(ex, err) < 0 ? -1 : 0;
+}
+
+/* The target file's transaction committed. */
+static int sq_target_commit(exporter *ex, rl_error *err)
+{
     return sqlite3_exec(ex->sq, "COMMIT", NULL, NULL, NULL) == SQLITE_OK
                ? 0
                : sq_fail(err, ex->sq, ex->sq_path);
 }
+
+/* The report's words for the target. */
+static void sq_target_describe(const exporter *ex, FILE *out)
+{
+    fprintf(out, "SQLite file %s", ex->sq_path);
+}
+
+/* The target file closed; after a failure rolled back first, and removed
+ * when this export made it (it holds nothing). */
+static void sq_target_close(exporter *ex, bool failed)
+{
+    if (failed && ex->sq)
+        sqlite3_exec(ex->sq, "ROLLBACK", NULL, NULL, NULL);
+    sqlite3_close(ex->sq);
+    ex->sq = NULL;
+    if (failed && ex->sq_created)
+        unlink(ex->sq_path);
+    rl_buf_free(&ex->text);
+}
+
+static const export_target sq_target = {.open = sq_target_ready,
+                                        .copy_table = sq_export_table,
+                                        .count = sq_target_count,
+                                        .commit = sq_target_commit,
+                                        .describe = sq_target_describe,
+                                        .close = sq_target_close};
 
 rl_transfer_result rl_export_sqlite(const char *lake_url, const char *target,
                                     const rl_transfer_opts *o, FILE *report, rl_error *err)
@@ -2044,25 +2141,8 @@ rl_transfer_result rl_export_sqlite(const char *lake_url, const char *target,
     if (!file_no_schema(o, "SQLite", err))
         return RL_TRANSFER_FAILED;
     exporter ex = {.schema = "public", .sq_path = target + (rl_transfer_is_sqlite(target) ? 7 : 0)};
-    ex.prog = (progress){.on = o && o->progress, .verb = "export", .t0 = now_s()};
     rl_buf_init(&ex.text, 0);
-    interrupted = 0;
-    double t0 = now_s();
-    int rc = sq_export_run(&ex, lake_url, err);
-    if (ex.prog.on && rc != 0)
-        fputc('\n', stderr);
-    if (rc == 0)
-        fprintf(report, "exported %zu tables, %" PRId64 " rows from %s to SQLite file %s in %.1f s\n",
-                ex.tables.n, ex.tables.total_rows, lake_url, ex.sq_path, now_s() - t0);
-    if (rc != 0 && ex.sq)
-        sqlite3_exec(ex.sq, "ROLLBACK", NULL, NULL, NULL);
-    sqlite3_close(ex.sq);
-    ex.sq = NULL;
-    if (rc != 0 && ex.sq_created) /* a file this export made holds nothing: remove it */
-        unlink(ex.sq_path);
-    rl_buf_free(&ex.text);
-    exporter_free(&ex);
-    return rc == 0 ? RL_TRANSFER_DONE : rc > 0 ? RL_TRANSFER_INTERRUPTED : RL_TRANSFER_FAILED;
+    return export_to(&ex, &sq_target, lake_url, target, o, report, err);
 }
 
 /* ------------------------------------------------------- export to DuckDB */
@@ -2429,24 +2509,58 @@ static int dk_target_count(exporter *ex, const ttable *t, int64_t *have, rl_erro
     return dk_count(&ex->dk, t, have, err);
 }
 
-static const export_target dk_target = {dk_export_table, dk_target_count};
-
-static int dk_export_run(exporter *ex, const char *lake_url, rl_error *err)
+/* libduckdb loaded (dlopen): an export to a DuckDB file needs it. */
+static int dk_target_load(rl_error *err)
 {
-    if (!rl_duckdb_load(err)) /* before the lake is read: no library, no work */
-        return -1;
-    if (export_open_lake(ex, lake_url, err) < 0 || export_discover(ex, err) < 0 ||
-        dk_target_open(ex, err) < 0 || dk_target_create(ex, err) < 0)
-        return -1;
-    int rc = export_tables(ex, &dk_target, err);
-    if (rc != 0)
-        return rc;
-    /* committed, then detached: the file is checkpointed, no WAL is left */
+    return rl_duckdb_load(err) ? 0 : -1;
+}
+
+/* The DuckDB file attached (made if missing) in its transaction, with no
+ * DuckLake catalog yet, and the lake's tables created there. */
+static int dk_target_ready(exporter *ex, const char *target, rl_error *err)
+{
+    return dk_target_open(ex, err) < 0 || dk_target_create(ex, err) < 0 ? -1 : 0;
+}
+
+/* Committed, then detached: the file is checkpointed, no WAL is left. */
+static int dk_target_commit(exporter *ex, rl_error *err)
+{
     if (dk_exec(&ex->dk, "COMMIT", err) < 0 || dk_exec(&ex->dk, "USE memory", err) < 0 ||
         dk_exec(&ex->dk, "DETACH rl_target", err) < 0)
         return -1;
     return 0;
 }
+
+/* The report's words for the target. */
+static void dk_target_describe(const exporter *ex, FILE *out)
+{
+    fprintf(out, "DuckDB file %s", ex->dk_path);
+}
+
+/* The target file closed; after a failure rolled back first, and removed
+ * (with its WAL) when this export made it (it holds nothing). */
+static void dk_target_close(exporter *ex, bool failed)
+{
+    if (failed && ex->dk.con) {
+        rl_error ignored;
+        dk_exec(&ex->dk, "ROLLBACK", &ignored);
+    }
+    dk_close(&ex->dk);
+    if (failed && ex->dk_created && ex->dk.api) {
+        char wal[4096];
+        snprintf(wal, sizeof wal, "%s.wal", ex->dk_path);
+        unlink(ex->dk_path);
+        unlink(wal);
+    }
+}
+
+static const export_target dk_target = {.load = dk_target_load,
+                                        .open = dk_target_ready,
+                                        .copy_table = dk_export_table,
+                                        .count = dk_target_count,
+                                        .commit = dk_target_commit,
+                                        .describe = dk_target_describe,
+                                        .close = dk_target_close};
 
 rl_transfer_result rl_export_duckdb(const char *lake_url, const char *target,
                                     const rl_transfer_opts *o, FILE *report, rl_error *err)
@@ -2454,26 +2568,5 @@ rl_transfer_result rl_export_duckdb(const char *lake_url, const char *target,
     if (!file_no_schema(o, "DuckDB", err))
         return RL_TRANSFER_FAILED;
     exporter ex = {.schema = "public", .dk_path = target + (rl_transfer_is_duckdb(target) ? 7 : 0)};
-    ex.prog = (progress){.on = o && o->progress, .verb = "export", .t0 = now_s()};
-    interrupted = 0;
-    double t0 = now_s();
-    int rc = dk_export_run(&ex, lake_url, err);
-    if (ex.prog.on && rc != 0)
-        fputc('\n', stderr);
-    if (rc == 0)
-        fprintf(report, "exported %zu tables, %" PRId64 " rows from %s to DuckDB file %s in %.1f s\n",
-                ex.tables.n, ex.tables.total_rows, lake_url, ex.dk_path, now_s() - t0);
-    if (rc != 0 && ex.dk.con) {
-        rl_error ignored;
-        dk_exec(&ex.dk, "ROLLBACK", &ignored);
-    }
-    dk_close(&ex.dk);
-    if (rc != 0 && ex.dk_created && ex.dk.api) { /* a file this export made holds nothing */
-        char wal[4096];
-        snprintf(wal, sizeof wal, "%s.wal", ex.dk_path);
-        unlink(ex.dk_path);
-        unlink(wal);
-    }
-    exporter_free(&ex);
-    return rc == 0 ? RL_TRANSFER_DONE : rc > 0 ? RL_TRANSFER_INTERRUPTED : RL_TRANSFER_FAILED;
+    return export_to(&ex, &dk_target, lake_url, target, o, report, err);
 }

@@ -1608,14 +1608,13 @@ typedef struct exporter {
     int chunks; /* tables copied (the test hook's count) */
     /* a SQLite target: */
     sqlite3 *sq;
-    const char *sq_path;
-    bool sq_created; /* the file did not exist before */
+    /* a file target (SQLite, DuckDB): */
+    const char *path;
+    bool created; /* the file did not exist before */
     sqlite3_stmt *ins; /* the open table's INSERT */
     rl_buf text;       /* a value's text */
     /* a DuckDB target: */
     dk_conn dk;
-    const char *dk_path;
-    bool dk_created;
     duckdb_appender dk_app; /* the open table's staging appender */
     const ttable *dk_cur;   /* its table */
     int64_t dk_in_chunk;    /* rows staged since the last INSERT */
@@ -1939,11 +1938,8 @@ static void pg_target_describe(const exporter *ex, FILE *out)
     fprintf(out, "PostgreSQL database %s (schema %s)", PQdb(ex->pg), ex->schema);
 }
 
-static const export_target pg_target = {.open = pg_target_open,
-                                        .copy_table = export_table,
-                                        .count = pg_target_count,
-                                        .commit = pg_target_commit,
-                                        .describe = pg_target_describe};
+static const export_target pg_target = {NULL, pg_target_open, export_table, pg_target_count,
+                                        pg_target_commit, pg_target_describe, NULL};
 
 
 rl_transfer_result rl_export_postgres(const char *lake_url, const char *target,
@@ -1974,7 +1970,7 @@ static const char *sq_col_decl(const ttable *t, size_t col)
 
 static int sq_target_open(exporter *ex, const char *path, rl_error *err)
 {
-    ex->sq_created = access(path, F_OK) != 0;
+    ex->created = access(path, F_OK) != 0;
     if (sqlite3_open_v2(path, &ex->sq, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
         SQLITE_OK)
         return sq_fail(err, ex->sq, path);
@@ -2009,7 +2005,7 @@ static int sq_target_create(exporter *ex, rl_error *err)
     rl_buf_put(&q, "", 1);
     int rc = q.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
              : sqlite3_exec(ex->sq, (const char *)q.data, NULL, NULL, NULL) != SQLITE_OK
-                 ? sq_fail(err, ex->sq, ex->sq_path)
+                 ? sq_fail(err, ex->sq, ex->path)
                  : 0;
     rl_buf_free(&q);
     return rc;
@@ -2074,7 +2070,7 @@ static int sq_export_table(exporter *ex, const ttable *t, rl_error *err)
     rl_buf_put(&q, ")", 2);
     int rc = sqlite3_prepare_v2(ex->sq, (const char *)q.data, -1, &ex->ins, NULL) == SQLITE_OK
                  ? 0
-                 : sq_fail(err, ex->sq, ex->sq_path);
+                 : sq_fail(err, ex->sq, ex->path);
     rl_buf_free(&q);
     if (rc == 0)
         rc = export_rows(ex, t, sq_export_row, err);
@@ -2086,7 +2082,7 @@ static int sq_export_table(exporter *ex, const ttable *t, rl_error *err)
 /* The row count a table has in the SQLite target (the source's count). */
 static int sq_target_count(exporter *ex, const ttable *t, int64_t *have, rl_error *err)
 {
-    sq_source src = {.db = ex->sq, .path = ex->sq_path};
+    sq_source src = {.db = ex->sq, .path = ex->path};
     ttable there = *t;
     if (sqs_count(&src, &there, err) < 0)
         return -1;
@@ -2098,7 +2094,8 @@ static int sq_target_count(exporter *ex, const ttable *t, int64_t *have, rl_erro
  * no DuckLake catalog yet, and the lake's tables created there. */
 static int sq_target_ready(exporter *ex, const char *target, rl_error *err)
 {
-    return sq_target_open(ex, ex->sq_path, err) < 0 || sq_target_create(ex, err) < 0 ? -1 : 0;
+    rl_buf_init(&ex->text, 0);
+    return sq_target_open(ex, ex->path, err) < 0 || sq_target_create(ex, err) < 0 ? -1 : 0;
 }
 
 /* The target file's transaction committed. */
@@ -2106,13 +2103,13 @@ static int sq_target_commit(exporter *ex, rl_error *err)
 {
     return sqlite3_exec(ex->sq, "COMMIT", NULL, NULL, NULL) == SQLITE_OK
                ? 0
-               : sq_fail(err, ex->sq, ex->sq_path);
+               : sq_fail(err, ex->sq, ex->path);
 }
 
 /* The report's words for the target. */
 static void sq_target_describe(const exporter *ex, FILE *out)
 {
-    fprintf(out, "SQLite file %s", ex->sq_path);
+    fprintf(out, "SQLite file %s", ex->path);
 }
 
 /* The target file closed; after a failure rolled back first, and removed
@@ -2123,26 +2120,9 @@ static void sq_target_close(exporter *ex, bool failed)
         sqlite3_exec(ex->sq, "ROLLBACK", NULL, NULL, NULL);
     sqlite3_close(ex->sq);
     ex->sq = NULL;
-    if (failed && ex->sq_created)
-        unlink(ex->sq_path);
+    if (failed && ex->created)
+        unlink(ex->path);
     rl_buf_free(&ex->text);
-}
-
-static const export_target sq_target = {.open = sq_target_ready,
-                                        .copy_table = sq_export_table,
-                                        .count = sq_target_count,
-                                        .commit = sq_target_commit,
-                                        .describe = sq_target_describe,
-                                        .close = sq_target_close};
-
-rl_transfer_result rl_export_sqlite(const char *lake_url, const char *target,
-                                    const rl_transfer_opts *o, FILE *report, rl_error *err)
-{
-    if (!file_no_schema(o, "SQLite", err))
-        return RL_TRANSFER_FAILED;
-    exporter ex = {.schema = "public", .sq_path = target + (rl_transfer_is_sqlite(target) ? 7 : 0)};
-    rl_buf_init(&ex.text, 0);
-    return export_to(&ex, &sq_target, lake_url, target, o, report, err);
 }
 
 /* ------------------------------------------------------- export to DuckDB */
@@ -2328,8 +2308,8 @@ static const char *dk_col_decl(const ttable *t, size_t col)
 static int dk_target_open(exporter *ex, rl_error *err)
 {
     dk_conn *d = &ex->dk;
-    ex->dk_created = access(ex->dk_path, F_OK) != 0;
-    if (dk_open(d, ex->dk_path, "rl_target", false, err) < 0)
+    ex->created = access(ex->path, F_OK) != 0;
+    if (dk_open(d, ex->path, "rl_target", false, err) < 0)
         return -1;
     trows r;
     if (dk_rows(d, "SELECT table_name FROM duckdb_tables() WHERE database_name = 'rl_target' "
@@ -2339,7 +2319,7 @@ static int dk_target_open(exporter *ex, rl_error *err)
     if (r.nrows) {
         rl_error_set(err, RL_SQLSTATE_DUPLICATE_TABLE,
                      "the target DuckDB file \"%s\" already has a DuckLake catalog (table %s)",
-                     ex->dk_path, cell(&r, 0, 0));
+                     ex->path, cell(&r, 0, 0));
         rl_error_hint(err, "export into a new file; nothing was written");
         rc = -1;
     }
@@ -2487,7 +2467,7 @@ static int dk_export_table(exporter *ex, const ttable *t, rl_error *err)
                       : dk_exec(&ex->dk, (const char *)q.data, err);
     if (rc == 0 &&
         api->appender_create_ext(ex->dk.con, "temp", "main", "rl_stage", &ex->dk_app) != DUCKDB_OK)
-        rc = dk_fail(err, ex->dk_path, ex->dk_app ? api->appender_error(ex->dk_app) : NULL);
+        rc = dk_fail(err, ex->path, ex->dk_app ? api->appender_error(ex->dk_app) : NULL);
     rl_buf_free(&q);
     if (rc == 0)
         rc = export_rows(ex, t, dk_export_row, err);
@@ -2534,7 +2514,7 @@ static int dk_target_commit(exporter *ex, rl_error *err)
 /* The report's words for the target. */
 static void dk_target_describe(const exporter *ex, FILE *out)
 {
-    fprintf(out, "DuckDB file %s", ex->dk_path);
+    fprintf(out, "DuckDB file %s", ex->path);
 }
 
 /* The target file closed; after a failure rolled back first, and removed
@@ -2546,27 +2526,42 @@ static void dk_target_close(exporter *ex, bool failed)
         dk_exec(&ex->dk, "ROLLBACK", &ignored);
     }
     dk_close(&ex->dk);
-    if (failed && ex->dk_created && ex->dk.api) {
+    if (failed && ex->created && ex->dk.api) {
         char wal[4096];
-        snprintf(wal, sizeof wal, "%s.wal", ex->dk_path);
-        unlink(ex->dk_path);
+        snprintf(wal, sizeof wal, "%s.wal", ex->path);
+        unlink(ex->path);
         unlink(wal);
     }
 }
 
-static const export_target dk_target = {.load = dk_target_load,
-                                        .open = dk_target_ready,
-                                        .copy_table = dk_export_table,
-                                        .count = dk_target_count,
-                                        .commit = dk_target_commit,
-                                        .describe = dk_target_describe,
-                                        .close = dk_target_close};
+static const export_target sq_target = {NULL, sq_target_ready, sq_export_table, sq_target_count,
+                                        sq_target_commit, sq_target_describe, sq_target_close};
+static const export_target dk_target = {dk_target_load, dk_target_ready, dk_export_table,
+                                        dk_target_count, dk_target_commit, dk_target_describe,
+                                        dk_target_close};
+
+/* An export into a file (`kind` "SQLite" or "DuckDB": no --schema), named
+ * `target` with its 7-byte "sqlite:" / "duckdb:" prefix when prefixed. */
+static rl_transfer_result export_file(const export_target *to, const char *kind, bool prefixed,
+                                      const char *lake_url, const char *target,
+                                      const rl_transfer_opts *o, FILE *report, rl_error *err)
+{
+    if (!file_no_schema(o, kind, err))
+        return RL_TRANSFER_FAILED;
+    exporter ex = {.schema = "public", .path = target + (prefixed ? 7 : 0)};
+    return export_to(&ex, to, lake_url, target, o, report, err);
+}
+
+rl_transfer_result rl_export_sqlite(const char *lake_url, const char *target,
+                                    const rl_transfer_opts *o, FILE *report, rl_error *err)
+{
+    return export_file(&sq_target, "SQLite", rl_transfer_is_sqlite(target), lake_url, target, o,
+                       report, err);
+}
 
 rl_transfer_result rl_export_duckdb(const char *lake_url, const char *target,
                                     const rl_transfer_opts *o, FILE *report, rl_error *err)
 {
-    if (!file_no_schema(o, "DuckDB", err))
-        return RL_TRANSFER_FAILED;
-    exporter ex = {.schema = "public", .dk_path = target + (rl_transfer_is_duckdb(target) ? 7 : 0)};
-    return export_to(&ex, &dk_target, lake_url, target, o, report, err);
+    return export_file(&dk_target, "DuckDB", rl_transfer_is_duckdb(target), lake_url, target, o,
+                       report, err);
 }

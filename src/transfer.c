@@ -335,6 +335,24 @@ static ttable *tlist_table(tlist *l, const char *name)
     return t;
 }
 
+/* A new column `att` (its name set, the rest zero) at the end of table
+ * rel's in l, the table added when it is not the last, into *out; -1 with
+ * err set when a name is too long or memory ran out. */
+static int tlist_add_col(tlist *l, const char *rel, const char *att, tcol **out, rl_error *err)
+{
+    if (strlen(rel) >= 64 || strlen(att) >= 64)
+        return rl_error_set(err, RL_SQLSTATE_PROGRAM_LIMIT, "name too long: %s.%s", rel, att);
+    ttable *t = tlist_table(l, rel);
+    tcol *grown = t ? rl_array_reserve(t->cols, t->ncols, &t->cap, sizeof *grown, 16) : NULL;
+    if (!grown)
+        return rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
+    t->cols = grown;
+    tcol *c = *out = &t->cols[t->ncols++];
+    memset(c, 0, sizeof *c);
+    snprintf(c->name, sizeof c->name, "%s", att);
+    return 0;
+}
+
 /* Rows (relname, attname, typname, atttypmod, attnotnull) ordered by
  * relname, attnum -> the ducklake_* tables. */
 static int tlist_build(const trows *r, tlist *l, rl_error *err)
@@ -344,15 +362,9 @@ static int tlist_build(const trows *r, tlist *l, rl_error *err)
         const char *rel = cell(r, i, 0), *att = cell(r, i, 1), *typ = cell(r, i, 2);
         if (!rel || !att || !typ || strncmp(rel, "ducklake_", 9) != 0)
             continue;
-        if (strlen(rel) >= 64 || strlen(att) >= 64)
-            return rl_error_set(err, RL_SQLSTATE_PROGRAM_LIMIT, "name too long: %s.%s", rel, att);
-        ttable *t = tlist_table(l, rel);
-        tcol *grown = t ? rl_array_reserve(t->cols, t->ncols, &t->cap, sizeof *grown, 16) : NULL;
-        if (!grown)
-            return rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
-        t->cols = grown;
-        tcol *c = &t->cols[t->ncols++];
-        snprintf(c->name, sizeof c->name, "%s", att);
+        tcol *c;
+        if (tlist_add_col(l, rel, att, &c, err) < 0)
+            return -1;
         long typmod = cell(r, i, 3) ? strtol(cell(r, i, 3), NULL, 10) : -1;
         if (!sql_type(typ, typmod, c->type, sizeof c->type))
             return rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
@@ -536,6 +548,18 @@ static void test_hook(int chunks)
 
 /* ------------------------------------------------------------- sources */
 
+/* A count(*) query's answer: rc is how running it went (its rows in r,
+ * freed here when it ran); the count into *out (-1 when there is none),
+ * or -1 when the query failed. */
+static int count_answer(int rc, trows *r, int64_t *out)
+{
+    if (rc < 0)
+        return -1;
+    *out = r->nrows && cell(r, 0, 0) ? strtoll(cell(r, 0, 0), NULL, 10) : -1;
+    trows_free(r);
+    return 0;
+}
+
 static int count_rows(PGconn *pg, rl_session *s, const char *schema, const ttable *t,
                       int64_t *out, rl_error *err)
 {
@@ -547,16 +571,21 @@ static int count_rows(PGconn *pg, rl_session *s, const char *schema, const ttabl
     trows r;
     int rc = pg ? pg_rows(pg, (const char *)q.data, &r, err) : lake_rows(s, (const char *)q.data, &r, err);
     rl_buf_free(&q);
-    if (rc < 0)
-        return -1;
-    *out = r.nrows && cell(&r, 0, 0) ? strtoll(cell(&r, 0, 0), NULL, 10) : -1;
-    trows_free(&r);
-    return 0;
+    return count_answer(rc, &r, out);
 }
 
 /* One row of a table as a COPY text line ('\n' included); 0 to go on, 1
  * to stop (interrupted), -1 on an error in *err. */
 typedef int (*row_fn)(void *ctx, const char *line, size_t len, rl_error *err);
+
+/* A row's COPY text in `line` ended with its newline and handed to `row`;
+ * its result, or -1 when the text ran out of memory. */
+static int line_out(rl_buf *line, row_fn row, void *ctx, rl_error *err)
+{
+    rl_buf_put(line, "\n", 1);
+    return line->failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
+                        : row(ctx, (const char *)line->data, line->len, err);
+}
 
 /* A catalog an import reads: PostgreSQL (libpq) or a SQLite file. Every
  * call runs inside the one read transaction `open` started. */
@@ -778,16 +807,9 @@ typedef bool (*decl_type_fn)(const char *rel, const char *att, const char *decl,
 static int add_col(tlist *l, const char *rel, const char *att, const char *decl,
                    decl_type_fn type_of, const char *side, rl_error *err)
 {
-    if (strlen(rel) >= 64 || strlen(att) >= 64)
-        return rl_error_set(err, RL_SQLSTATE_PROGRAM_LIMIT, "name too long: %s.%s", rel, att);
-    ttable *t = tlist_table(l, rel);
-    tcol *grown = t ? rl_array_reserve(t->cols, t->ncols, &t->cap, sizeof *grown, 16) : NULL;
-    if (!grown)
-        return rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
-    t->cols = grown;
-    tcol *c = &t->cols[t->ncols++];
-    memset(c, 0, sizeof *c);
-    snprintf(c->name, sizeof c->name, "%s", att);
+    tcol *c;
+    if (tlist_add_col(l, rel, att, &c, err) < 0)
+        return -1;
     if (!type_of(rel, att, decl, c))
         return rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
                             "column %s.%s has %s type %s, which a DuckLake catalog does not use",
@@ -926,9 +948,7 @@ static int sqs_stream(void *src, const ttable *t, row_fn row, void *ctx, rl_erro
                 rl_buf_put(&s->line, "\t", 1);
             sq_cell(&s->line, st, (int)c, t->cols[c].type);
         }
-        rl_buf_put(&s->line, "\n", 1);
-        rc = s->line.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
-                            : row(ctx, (const char *)s->line.data, s->line.len, err);
+        rc = line_out(&s->line, row, ctx, err);
     }
     if (rc == 0 && step != SQLITE_DONE)
         rc = sq_fail(err, s->db, s->path);
@@ -1183,11 +1203,7 @@ static int dk_count(dk_conn *d, const ttable *t, int64_t *out, rl_error *err)
     trows r;
     int rc = dk_rows(d, (const char *)q.data, &r, err);
     rl_buf_free(&q);
-    if (rc < 0)
-        return -1;
-    *out = r.nrows && cell(&r, 0, 0) ? strtoll(cell(&r, 0, 0), NULL, 10) : -1;
-    trows_free(&r);
-    return 0;
+    return count_answer(rc, &r, out);
 }
 
 static int dks_count(void *src, ttable *t, rl_error *err)
@@ -1247,9 +1263,7 @@ static int dks_stream(void *src, const ttable *t, row_fn row, void *ctx, rl_erro
                     copy_text(&d->line, (const unsigned char *)v, strlen(v));
                 d->api->free(v);
             }
-            rl_buf_put(&d->line, "\n", 1);
-            rc = d->line.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
-                                : row(ctx, (const char *)d->line.data, d->line.len, err);
+            rc = line_out(&d->line, row, ctx, err);
         }
         d->api->destroy_result(&r);
         if (rc != 0 || n < (duckdb_idx)RL_TRANSFER_CHUNK_ROWS)
@@ -1569,28 +1583,35 @@ rl_transfer_result rl_import_postgres(const char *source, const char *lake_url,
     return import_from(&im, source, lake_url, o, report, err);
 }
 
+/* An import from a file (`kind` "SQLite" or "DuckDB": no --schema) read
+ * through `ops` on `src`, named `source` with its 7-byte "sqlite:" /
+ * "duckdb:" prefix when prefixed. */
+static rl_transfer_result import_file(const source_ops *ops, void *src, const char *kind,
+                                      bool prefixed, const char *source, const char *lake_url,
+                                      const rl_transfer_opts *o, FILE *report, rl_error *err)
+{
+    if (!file_no_schema(o, kind, err))
+        return RL_TRANSFER_FAILED;
+    char what[32];
+    snprintf(what, sizeof what, "the %s file", kind);
+    importer im = {.ops = ops, .src = src, .what = what};
+    return import_from(&im, source + (prefixed ? 7 : 0), lake_url, o, report, err);
+}
+
 rl_transfer_result rl_import_sqlite(const char *source, const char *lake_url,
                                     const rl_transfer_opts *o, FILE *report, rl_error *err)
 {
-    if (!file_no_schema(o, "SQLite", err))
-        return RL_TRANSFER_FAILED;
-    if (rl_transfer_is_sqlite(source))
-        source += 7;
     sq_source src = {0};
-    importer im = {.ops = &sq_source_ops, .src = &src, .what = "the SQLite file"};
-    return import_from(&im, source, lake_url, o, report, err);
+    return import_file(&sq_source_ops, &src, "SQLite", rl_transfer_is_sqlite(source), source,
+                       lake_url, o, report, err);
 }
 
 rl_transfer_result rl_import_duckdb(const char *source, const char *lake_url,
                                     const rl_transfer_opts *o, FILE *report, rl_error *err)
 {
-    if (!file_no_schema(o, "DuckDB", err))
-        return RL_TRANSFER_FAILED;
-    if (rl_transfer_is_duckdb(source))
-        source += 7;
     dk_conn src = {0};
-    importer im = {.ops = &dk_source_ops, .src = &src, .what = "the DuckDB file"};
-    return import_from(&im, source, lake_url, o, report, err);
+    return import_file(&dk_source_ops, &src, "DuckDB", rl_transfer_is_duckdb(source), source,
+                       lake_url, o, report, err);
 }
 
 /* -------------------------------------------------------------- export */
@@ -1688,22 +1709,56 @@ static int target_check_empty(exporter *ex, rl_error *err)
     return rc;
 }
 
-static int target_create(exporter *ex, rl_error *err)
+/* Appends "INSERT INTO "<t>"" and `rest` (a file target's tables are
+ * unqualified). */
+static void insert_head(rl_buf *q, const ttable *t, const char *rest)
+{
+    rl_buf_put_str(q, "INSERT INTO ");
+    quote_ident(q, t->name);
+    rl_buf_put_str(q, rest);
+}
+
+/* Runs statements (NUL-terminated text) on an export's target: 0, or -1
+ * with err set. */
+typedef int (*target_exec_fn)(exporter *ex, const char *sql, rl_error *err);
+
+/* The CREATE TABLE statements for every table exported, in `schema` (NULL:
+ * unqualified; a schema other than public is created first) with column
+ * types from type_of, run on the target by `run`. */
+static int create_tables(exporter *ex, const char *schema, col_type_fn type_of,
+                         target_exec_fn run, rl_error *err)
 {
     rl_buf q;
     rl_buf_init(&q, 0);
-    if (strcmp(ex->schema, "public") != 0) {
+    if (schema && strcmp(schema, "public") != 0) {
         rl_buf_put_str(&q, "CREATE SCHEMA IF NOT EXISTS ");
-        quote_ident(&q, ex->schema);
+        quote_ident(&q, schema);
         rl_buf_put_str(&q, ";\n");
     }
     for (size_t i = 0; i < ex->tables.n; i++)
-        create_sql(&q, ex->schema, &ex->tables.t[i], pg_col_type);
+        create_sql(&q, schema, &ex->tables.t[i], type_of);
     rl_buf_put(&q, "", 1);
     int rc = q.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
-                      : pg_exec(ex->pg, (const char *)q.data, err);
+                      : run(ex, (const char *)q.data, err);
     rl_buf_free(&q);
     return rc;
+}
+
+/* The refusal of a file target (`kind` "SQLite" / "DuckDB") that already
+ * holds a DuckLake catalog (`table` one of its tables): -1. */
+static int file_taken(rl_error *err, const char *kind, const char *path, const char *table)
+{
+    rl_error_set(err, RL_SQLSTATE_DUPLICATE_TABLE,
+                 "the target %s file \"%s\" already has a DuckLake catalog (table %s)", kind, path,
+                 table);
+    rl_error_hint(err, "export into a new file; nothing was written");
+    return -1;
+}
+
+/* Statements run on the target database. */
+static int pg_target_exec(exporter *ex, const char *sql, rl_error *err)
+{
+    return pg_exec(ex->pg, sql, err);
 }
 
 /* Appends "SELECT <t's columns> FROM public.<t>": the lake's query for all
@@ -1915,7 +1970,8 @@ static int pg_target_open(exporter *ex, const char *target, rl_error *err)
 {
     if (!(ex->pg = pg_connect(target, "target PostgreSQL", err)) ||
         pg_session_setup(ex->pg, err) < 0 || pg_exec(ex->pg, "BEGIN", err) < 0 ||
-        target_check_empty(ex, err) < 0 || target_create(ex, err) < 0)
+        target_check_empty(ex, err) < 0 ||
+        create_tables(ex, ex->schema, pg_col_type, pg_target_exec, err) < 0)
         return -1;
     return 0;
 }
@@ -1929,7 +1985,7 @@ static int pg_target_count(exporter *ex, const ttable *t, int64_t *have, rl_erro
 /* The target's transaction committed. */
 static int pg_target_commit(exporter *ex, rl_error *err)
 {
-    return pg_exec(ex->pg, "COMMIT", err);
+    return pg_target_exec(ex, "COMMIT", err);
 }
 
 /* The report's words for the target. */
@@ -1983,32 +2039,20 @@ static int sq_target_open(exporter *ex, const char *path, rl_error *err)
                            -1, &st, NULL) != SQLITE_OK)
         return sq_fail(err, ex->sq, path);
     int step = sqlite3_step(st), rc = 0;
-    if (step == SQLITE_ROW) {
-        rl_error_set(err, RL_SQLSTATE_DUPLICATE_TABLE,
-                     "the target SQLite file \"%s\" already has a DuckLake catalog (table %s)",
-                     path, (const char *)sqlite3_column_text(st, 0));
-        rl_error_hint(err, "export into a new file; nothing was written");
-        rc = -1;
-    } else if (step != SQLITE_DONE) {
+    if (step == SQLITE_ROW)
+        rc = file_taken(err, "SQLite", path, (const char *)sqlite3_column_text(st, 0));
+    else if (step != SQLITE_DONE)
         rc = sq_fail(err, ex->sq, path);
-    }
     sqlite3_finalize(st);
     return rc;
 }
 
-static int sq_target_create(exporter *ex, rl_error *err)
+/* Statements run on the target file. */
+static int sq_target_exec(exporter *ex, const char *sql, rl_error *err)
 {
-    rl_buf q;
-    rl_buf_init(&q, 0);
-    for (size_t i = 0; i < ex->tables.n; i++)
-        create_sql(&q, NULL, &ex->tables.t[i], sq_col_decl);
-    rl_buf_put(&q, "", 1);
-    int rc = q.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
-             : sqlite3_exec(ex->sq, (const char *)q.data, NULL, NULL, NULL) != SQLITE_OK
-                 ? sq_fail(err, ex->sq, ex->path)
-                 : 0;
-    rl_buf_free(&q);
-    return rc;
+    return sqlite3_exec(ex->sq, sql, NULL, NULL, NULL) == SQLITE_OK
+               ? 0
+               : sq_fail(err, ex->sq, ex->path);
 }
 
 /* Bind one lake value to parameter `i` of the INSERT. */
@@ -2062,9 +2106,7 @@ static int sq_export_table(exporter *ex, const ttable *t, rl_error *err)
 {
     rl_buf q;
     rl_buf_init(&q, 0);
-    rl_buf_put_str(&q, "INSERT INTO ");
-    quote_ident(&q, t->name);
-    rl_buf_put_str(&q, " VALUES (");
+    insert_head(&q, t, " VALUES (");
     for (size_t i = 0; i < t->ncols; i++)
         rl_buf_put_str(&q, i ? ", ?" : "?");
     rl_buf_put(&q, ")", 2);
@@ -2095,15 +2137,15 @@ static int sq_target_count(exporter *ex, const ttable *t, int64_t *have, rl_erro
 static int sq_target_ready(exporter *ex, const char *target, rl_error *err)
 {
     rl_buf_init(&ex->text, 0);
-    return sq_target_open(ex, ex->path, err) < 0 || sq_target_create(ex, err) < 0 ? -1 : 0;
+    if (sq_target_open(ex, ex->path, err) < 0)
+        return -1;
+    return create_tables(ex, NULL, sq_col_decl, sq_target_exec, err);
 }
 
 /* The target file's transaction committed. */
 static int sq_target_commit(exporter *ex, rl_error *err)
 {
-    return sqlite3_exec(ex->sq, "COMMIT", NULL, NULL, NULL) == SQLITE_OK
-               ? 0
-               : sq_fail(err, ex->sq, ex->path);
+    return sq_target_exec(ex, "COMMIT", err);
 }
 
 /* The report's words for the target. */
@@ -2315,16 +2357,15 @@ static int dk_target_open(exporter *ex, rl_error *err)
     if (dk_rows(d, "SELECT table_name FROM duckdb_tables() WHERE database_name = 'rl_target' "
                    "AND starts_with(table_name, 'ducklake_') LIMIT 1", &r, err) < 0)
         return -1;
-    int rc = 0;
-    if (r.nrows) {
-        rl_error_set(err, RL_SQLSTATE_DUPLICATE_TABLE,
-                     "the target DuckDB file \"%s\" already has a DuckLake catalog (table %s)",
-                     ex->path, cell(&r, 0, 0));
-        rl_error_hint(err, "export into a new file; nothing was written");
-        rc = -1;
-    }
+    int rc = r.nrows ? file_taken(err, "DuckDB", ex->path, cell(&r, 0, 0)) : 0;
     trows_free(&r);
     return rc < 0 ? -1 : dk_exec(d, "BEGIN TRANSACTION", err);
+}
+
+/* Statements run on the target file. */
+static int dk_target_exec(exporter *ex, const char *sql, rl_error *err)
+{
+    return dk_exec(&ex->dk, sql, err);
 }
 
 static int dk_target_create(exporter *ex, rl_error *err)
@@ -2339,15 +2380,7 @@ static int dk_target_create(exporter *ex, rl_error *err)
         if (dk_inlined_types(ex, t, err) < 0)
             return -1;
     }
-    rl_buf q;
-    rl_buf_init(&q, 0);
-    for (size_t i = 0; i < ex->tables.n; i++)
-        create_sql(&q, NULL, &ex->tables.t[i], dk_col_decl);
-    rl_buf_put(&q, "", 1);
-    int rc = q.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
-                      : dk_exec(&ex->dk, (const char *)q.data, err);
-    rl_buf_free(&q);
-    return rc;
+    return create_tables(ex, NULL, dk_col_decl, dk_target_exec, err);
 }
 
 /* The type of column `col` in the staging table: the type dk_append
@@ -2409,9 +2442,7 @@ static int dk_flush(exporter *ex, rl_error *err)
         return dk_fail(err, "writing the target", ex->dk.api->appender_error(ex->dk_app));
     rl_buf q;
     rl_buf_init(&q, 0);
-    rl_buf_put_str(&q, "INSERT INTO ");
-    quote_ident(&q, t->name);
-    rl_buf_put_str(&q, " SELECT ");
+    insert_head(&q, t, " SELECT ");
     for (size_t i = 0; i < t->ncols; i++)
         rl_buf_printf(&q, "%sCAST(c%zu AS %s)", i ? ", " : "", i + 1, dk_col_decl(t, i));
     rl_buf_put_str(&q, " FROM temp.main.rl_stage;\nDELETE FROM temp.main.rl_stage");
@@ -2499,7 +2530,9 @@ static int dk_target_load(rl_error *err)
  * DuckLake catalog yet, and the lake's tables created there. */
 static int dk_target_ready(exporter *ex, const char *target, rl_error *err)
 {
-    return dk_target_open(ex, err) < 0 || dk_target_create(ex, err) < 0 ? -1 : 0;
+    if (dk_target_open(ex, err) < 0)
+        return -1;
+    return dk_target_create(ex, err);
 }
 
 /* Committed, then detached: the file is checkpointed, no WAL is left. */

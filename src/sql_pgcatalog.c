@@ -804,76 +804,64 @@ static int gen_namespace(gen_ctx *g)
 
 static bool has_pk(const table_ent *t) { return t->d->pk_check != RL_PK_NONE && t->d->pk_col >= 0; }
 
-/* relpages 0 and reltuples -1 ("never analyzed") for every relation, so
+/* Columns 0-26 of pg_class, in class_cols' order, and the row emitted:
+ * relpages 0 and reltuples -1 ("never analyzed") for every relation, so
  * clients never plan ctid-range scans. */
+static int emit_class(gen_ctx *g, const pg15_class *c, const char *name)
+{
+    put_int(g, 0, c->oid);
+    put_str(g, 1, name);
+    put_int(g, 2, c->nsoid);
+    put_int(g, 3, c->reltype);
+    put_int(g, 4, c->reloftype);
+    put_int(g, 5, c->relowner);
+    put_int(g, 6, c->relam);
+    put_int(g, 7, c->relfilenode);
+    put_int(g, 8, c->reltablespace);
+    put_int(g, 9, 0);
+    put_float(g, 10, -1);
+    put_int(g, 11, 0);
+    put_int(g, 12, c->reltoastrelid);
+    put_bool(g, 13, c->relhasindex);
+    put_bool(g, 14, c->relisshared);
+    put_char(g, 15, c->relpersistence);
+    put_char(g, 16, c->relkind);
+    put_int(g, 17, c->relnatts);
+    put_int(g, 18, c->relchecks);
+    put_bool(g, 19, c->relhasrules);
+    put_bool(g, 20, c->relhastriggers);
+    put_bool(g, 21, c->relhassubclass);
+    put_bool(g, 22, c->relrowsecurity);
+    put_bool(g, 23, c->relforcerowsecurity);
+    put_bool(g, 24, c->relispopulated);
+    put_char(g, 25, c->relreplident);
+    put_bool(g, 26, c->relispartition);
+    return emit(g);
+}
+
 static int fixed_class(gen_ctx *g)
 {
-    for (size_t i = 0; i < PG15_CLASSES_COUNT; i++) {
-        const pg15_class *c = &pg15_classes[i];
-        put_int(g, 0, c->oid);
-        put_str(g, 1, pg15_s(c->name));
-        put_int(g, 2, c->nsoid);
-        put_int(g, 3, c->reltype);
-        put_int(g, 4, c->reloftype);
-        put_int(g, 5, c->relowner);
-        put_int(g, 6, c->relam);
-        put_int(g, 7, c->relfilenode);
-        put_int(g, 8, c->reltablespace);
-        put_int(g, 9, 0);
-        put_float(g, 10, -1);
-        put_int(g, 11, 0);
-        put_int(g, 12, c->reltoastrelid);
-        put_bool(g, 13, c->relhasindex);
-        put_bool(g, 14, c->relisshared);
-        put_char(g, 15, c->relpersistence);
-        put_char(g, 16, c->relkind);
-        put_int(g, 17, c->relnatts);
-        put_int(g, 18, c->relchecks);
-        put_bool(g, 19, c->relhasrules);
-        put_bool(g, 20, c->relhastriggers);
-        put_bool(g, 21, c->relhassubclass);
-        put_bool(g, 22, c->relrowsecurity);
-        put_bool(g, 23, c->relforcerowsecurity);
-        put_bool(g, 24, c->relispopulated);
-        put_char(g, 25, c->relreplident);
-        put_bool(g, 26, c->relispartition);
-        if (emit(g) < 0)
+    for (size_t i = 0; i < PG15_CLASSES_COUNT; i++)
+        if (emit_class(g, &pg15_classes[i], pg15_s(pg15_classes[i].name)) < 0)
             return -1;
-    }
     return 0;
 }
 
+/* A lake table is an ordinary, permanent heap relation owned by the
+ * bootstrap superuser, with its composite row type. */
 static int gen_class(gen_ctx *g)
 {
     if (load_tables(g) < 0)
         return -1;
     for (size_t i = 0; i < g->ntables; i++) {
         const table_ent *t = &g->tables[i];
-        put_int(g, 0, t->oid);
-        put_str(g, 1, t->name);
-        put_int(g, 2, t->nsoid);
-        put_int(g, 3, rowtype_oid(t->oid));
-        put_int(g, 4, 0);
-        put_int(g, 5, OWNER_OID);
-        put_int(g, 6, HEAP_AM_OID);
-        put_int(g, 7, t->oid);
-        put_int(g, 8, 0);
-        put_int(g, 9, 0);
-        put_float(g, 10, -1);
-        put_int(g, 11, 0);
-        put_int(g, 12, 0);
-        put_bool(g, 13, has_pk(t));
-        put_bool(g, 14, false);
-        put_char(g, 15, 'p');
-        put_char(g, 16, 'r');
-        put_int(g, 17, (int64_t)t->ncols);
-        put_int(g, 18, 0);
-        for (size_t c = 19; c <= 23; c++)
-            put_bool(g, c, false);
-        put_bool(g, 24, true);
-        put_char(g, 25, 'd');
-        put_bool(g, 26, false);
-        if (emit(g) < 0)
+        const pg15_class c = {
+            .oid = t->oid, .nsoid = t->nsoid, .reltype = rowtype_oid(t->oid),
+            .relowner = OWNER_OID, .relam = HEAP_AM_OID, .relfilenode = t->oid,
+            .relhasindex = has_pk(t), .relpersistence = 'p', .relkind = 'r',
+            .relnatts = (int16_t)t->ncols, /* <= RL_MAX_COLUMNS */
+            .relispopulated = true, .relreplident = 'd'};
+        if (emit_class(g, &c, t->name) < 0)
             return -1;
     }
     return 0;
@@ -881,41 +869,48 @@ static int gen_class(gen_ctx *g)
 
 /* --------------------------------------------------------- pg_attribute */
 
+/* Columns 0-21 of pg_attribute, in attribute_cols' order, for column `a`
+ * of relation relid, and the row emitted. */
+static int emit_attribute(gen_ctx *g, uint32_t relid, const pg15_attribute *a, const char *name)
+{
+    put_int(g, 0, relid);
+    put_str(g, 1, name);
+    put_int(g, 2, a->atttypid);
+    put_int(g, 3, -1);
+    put_int(g, 4, a->attlen);
+    put_int(g, 5, a->attnum);
+    put_int(g, 6, a->attndims);
+    put_int(g, 7, -1);
+    put_int(g, 8, a->atttypmod);
+    put_bool(g, 9, a->attbyval);
+    put_char(g, 10, a->attalign);
+    put_char(g, 11, a->attstorage);
+    put_char(g, 12, a->attcompression);
+    put_bool(g, 13, a->attnotnull);
+    put_bool(g, 14, a->atthasdef);
+    put_bool(g, 15, a->atthasmissing);
+    put_char(g, 16, a->attidentity);
+    put_char(g, 17, a->attgenerated);
+    put_bool(g, 18, false);
+    put_bool(g, 19, a->attislocal);
+    put_int(g, 20, a->attinhcount);
+    put_int(g, 21, a->attcollation);
+    return emit(g);
+}
+
 static int fixed_attribute(gen_ctx *g)
 {
     for (size_t i = 0; i < PG15_CLASSES_COUNT; i++) {
         const pg15_class *c = &pg15_classes[i];
-        for (size_t k = c->att_first; k < (size_t)c->att_first + c->att_count; k++) {
-            const pg15_attribute *a = &pg15_attributes[k];
-            put_int(g, 0, c->oid);
-            put_str(g, 1, pg15_s(a->name));
-            put_int(g, 2, a->atttypid);
-            put_int(g, 3, -1);
-            put_int(g, 4, a->attlen);
-            put_int(g, 5, a->attnum);
-            put_int(g, 6, a->attndims);
-            put_int(g, 7, -1);
-            put_int(g, 8, a->atttypmod);
-            put_bool(g, 9, a->attbyval);
-            put_char(g, 10, a->attalign);
-            put_char(g, 11, a->attstorage);
-            put_char(g, 12, a->attcompression);
-            put_bool(g, 13, a->attnotnull);
-            put_bool(g, 14, a->atthasdef);
-            put_bool(g, 15, a->atthasmissing);
-            put_char(g, 16, a->attidentity);
-            put_char(g, 17, a->attgenerated);
-            put_bool(g, 18, false);
-            put_bool(g, 19, a->attislocal);
-            put_int(g, 20, a->attinhcount);
-            put_int(g, 21, a->attcollation);
-            if (emit(g) < 0)
+        for (size_t k = c->att_first; k < (size_t)c->att_first + c->att_count; k++)
+            if (emit_attribute(g, c->oid, &pg15_attributes[k], pg15_s(pg15_attributes[k].name)) < 0)
                 return -1;
-        }
     }
     return 0;
 }
 
+/* A lake column takes its length, alignment, storage and collation from
+ * its PostgreSQL type; a PRIMARY KEY column is NOT NULL, as in PostgreSQL. */
 static int gen_attribute(gen_ctx *g)
 {
     if (load_tables(g) < 0)
@@ -926,30 +921,14 @@ static int gen_attribute(gen_ctx *g)
             const rl_column_desc *col = &t->d->cols[c];
             uint32_t toid = rl_type_oid(col->type);
             const pg15_type *ty = pg15_type_by_oid(toid);
-            put_int(g, 0, t->oid);
-            put_str(g, 1, col->name);
-            put_int(g, 2, toid);
-            put_int(g, 3, -1);
-            put_int(g, 4, ty ? ty->typlen : -1);
-            put_int(g, 5, (int64_t)(c + 1));
-            put_int(g, 6, 0);
-            put_int(g, 7, -1);
-            put_int(g, 8, col->typmod > 0 ? col->typmod : -1);
-            put_bool(g, 9, ty && ty->typbyval);
-            put_char(g, 10, ty ? ty->typalign : 'i');
-            put_char(g, 11, ty ? ty->typstorage : 'x');
-            put_char(g, 12, '\0');
-            /* a PRIMARY KEY column is NOT NULL in PostgreSQL */
-            put_bool(g, 13, col->not_null || (has_pk(t) && (size_t)t->d->pk_col == c));
-            put_bool(g, 14, false);
-            put_bool(g, 15, false);
-            put_char(g, 16, '\0');
-            put_char(g, 17, '\0');
-            put_bool(g, 18, false);
-            put_bool(g, 19, true);
-            put_int(g, 20, 0);
-            put_int(g, 21, ty ? ty->typcollation : 0);
-            if (emit(g) < 0)
+            const pg15_attribute a = {
+                .atttypid = toid, .atttypmod = col->typmod > 0 ? col->typmod : -1,
+                .attlen = ty ? ty->typlen : -1, .attnum = (int16_t)(c + 1),
+                .attbyval = ty && ty->typbyval, .attalign = ty ? ty->typalign : 'i',
+                .attstorage = ty ? ty->typstorage : 'x',
+                .attnotnull = col->not_null || (has_pk(t) && (size_t)t->d->pk_col == c),
+                .attislocal = true, .attcollation = ty ? ty->typcollation : 0};
+            if (emit_attribute(g, t->oid, &a, col->name) < 0)
                 return -1;
         }
     }
@@ -1090,23 +1069,24 @@ static int fixed_description(gen_ctx *g)
 
 /* ----------------------------------------------------------- pg_indexes */
 
-static void put_str_or_null(gen_ctx *g, size_t i, const char *s)
+/* Columns first.. of the row from n strings, NULL as SQL NULL. */
+static void put_strs(gen_ctx *g, size_t first, const char *const *vals, size_t n)
 {
-    if (s)
-        put_str(g, i, s);
-    else
-        put_null(g, i);
+    for (size_t i = 0; i < n; i++) {
+        if (vals[i])
+            put_str(g, first + i, vals[i]);
+        else
+            put_null(g, first + i);
+    }
 }
 
 static int fixed_indexes(gen_ctx *g)
 {
     for (size_t i = 0; i < PG15_INDEXES_COUNT; i++) {
         const pg15_index *x = &pg15_indexes[i];
-        put_str(g, 0, pg15_s(x->schema));
-        put_str(g, 1, pg15_s(x->table));
-        put_str(g, 2, pg15_s(x->name));
-        put_str_or_null(g, 3, pg15_s(x->tablespace));
-        put_str(g, 4, pg15_s(x->indexdef));
+        const char *row[] = {pg15_s(x->schema), pg15_s(x->table), pg15_s(x->name),
+                             pg15_s(x->tablespace), pg15_s(x->indexdef)};
+        put_strs(g, 0, row, N(row));
         if (emit(g) < 0)
             return -1;
     }
@@ -1125,11 +1105,8 @@ static int gen_indexes(gen_ctx *g)
         snprintf(idx, sizeof idx, "%s_pkey", t->name);
         snprintf(def, sizeof def, "CREATE UNIQUE INDEX %s ON %s.%s USING btree (%s)", idx,
                  t->schema, t->name, t->d->cols[t->d->pk_col].name);
-        put_str(g, 0, t->schema);
-        put_str(g, 1, t->name);
-        put_str(g, 2, idx);
-        put_null(g, 3);
-        put_str(g, 4, def);
+        const char *row[] = {t->schema, t->name, idx, NULL, def};
+        put_strs(g, 0, row, N(row));
         if (emit(g) < 0)
             return -1;
     }
@@ -1194,10 +1171,9 @@ static int fixed_tables_view(gen_ctx *g)
 {
     for (size_t i = 0; i < PG15_TABLES_COUNT; i++) {
         const pg15_table *t = &pg15_tables[i];
-        put_str(g, 0, pg15_s(t->schema));
-        put_str(g, 1, pg15_s(t->name));
-        put_str(g, 2, pg15_s(t->owner));
-        put_str_or_null(g, 3, pg15_s(t->tablespace));
+        const char *row[] = {pg15_s(t->schema), pg15_s(t->name), pg15_s(t->owner),
+                             pg15_s(t->tablespace)};
+        put_strs(g, 0, row, N(row));
         put_bool(g, 4, t->hasindexes);
         put_bool(g, 5, t->hasrules);
         put_bool(g, 6, t->hastriggers);
@@ -1214,10 +1190,9 @@ static int gen_tables_view(gen_ctx *g)
         return -1;
     for (size_t i = 0; i < g->ntables; i++) {
         const table_ent *t = &g->tables[i];
-        put_str(g, 0, t->schema);
-        put_str(g, 1, t->name);
-        put_str(g, 2, g->x->s->user[0] ? g->x->s->user : "postgres");
-        put_null(g, 3);
+        const char *row[] = {t->schema, t->name, g->x->s->user[0] ? g->x->s->user : "postgres",
+                             NULL};
+        put_strs(g, 0, row, N(row));
         put_bool(g, 4, has_pk(t));
         put_bool(g, 5, false);
         put_bool(g, 6, false);
@@ -1237,12 +1212,9 @@ static int gen_is_tables(gen_ctx *g)
     const char *db = g->x->s->eng->database;
     for (size_t i = 0; i < PG15_IS_TABLES_COUNT; i++) {
         const pg15_is_table *t = &pg15_is_tables[i];
-        put_str(g, 0, db);
-        put_str(g, 1, pg15_s(t->schema));
-        put_str(g, 2, pg15_s(t->name));
-        put_str(g, 3, pg15_s(t->type));
-        put_str(g, 4, pg15_s(t->insertable));
-        put_str(g, 5, pg15_s(t->typed));
+        const char *row[] = {db, pg15_s(t->schema), pg15_s(t->name), pg15_s(t->type),
+                             pg15_s(t->insertable), pg15_s(t->typed)};
+        put_strs(g, 0, row, N(row));
         if (emit(g) < 0)
             return -1;
     }
@@ -1250,12 +1222,8 @@ static int gen_is_tables(gen_ctx *g)
         return -1;
     for (size_t i = 0; i < g->ntables; i++) {
         const table_ent *t = &g->tables[i];
-        put_str(g, 0, db);
-        put_str(g, 1, t->schema);
-        put_str(g, 2, t->name);
-        put_str(g, 3, "BASE TABLE");
-        put_str(g, 4, "YES");
-        put_str(g, 5, "NO");
+        const char *row[] = {db, t->schema, t->name, "BASE TABLE", "YES", "NO"};
+        put_strs(g, 0, row, N(row));
         if (emit(g) < 0)
             return -1;
     }

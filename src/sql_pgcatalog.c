@@ -30,6 +30,7 @@
  *    plan parallel ctid-range scans.
  * Only stored (non-temporary) tables are listed.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,164 +48,6 @@
 #define CONSTRAINT_OID_OFFSET 2000000000u
 
 /* ============================================================ definitions */
-
-typedef struct vcol {
-    const char *name;
-    uint32_t oid;
-} vcol;
-
-typedef struct gen_ctx gen_ctx;
-
-/* A relation's rows are fixed ones (PostgreSQL's system objects: built once
- * per process) followed by the ones gen makes per query. */
-typedef struct vrel {
-    const char *schema;
-    const char *name;
-    const vcol *cols;
-    size_t ncols;
-    int (*fixed)(gen_ctx *g); /* NULL: none */
-    int (*gen)(gen_ctx *g);   /* NULL: none */
-    /* Columns whose value names the lake table a generated row is about:
-     * oid_cols hold its oid (or row type / constraint oid), name_col its
-     * name (-1 none). A key set on one lets the rows of only those tables
-     * be generated (load_tables). */
-    int8_t oid_cols[2];
-    int8_t name_col;
-} vrel;
-
-#define N(a) (sizeof(a) / sizeof((a)[0]))
-
-static const vcol namespace_cols[] = {
-    {"oid", RL_OID_OID}, {"nspname", RL_OID_NAME}, {"nspowner", RL_OID_OID}};
-
-static const vcol class_cols[] = {
-    {"oid", RL_OID_OID},           {"relname", RL_OID_NAME},
-    {"relnamespace", RL_OID_OID},  {"reltype", RL_OID_OID},
-    {"reloftype", RL_OID_OID},     {"relowner", RL_OID_OID},
-    {"relam", RL_OID_OID},         {"relfilenode", RL_OID_OID},
-    {"reltablespace", RL_OID_OID}, {"relpages", RL_OID_INT4},
-    {"reltuples", RL_OID_FLOAT4},  {"relallvisible", RL_OID_INT4},
-    {"reltoastrelid", RL_OID_OID}, {"relhasindex", RL_OID_BOOL},
-    {"relisshared", RL_OID_BOOL},  {"relpersistence", RL_OID_CHAR},
-    {"relkind", RL_OID_CHAR},      {"relnatts", RL_OID_INT2},
-    {"relchecks", RL_OID_INT2},    {"relhasrules", RL_OID_BOOL},
-    {"relhastriggers", RL_OID_BOOL}, {"relhassubclass", RL_OID_BOOL},
-    {"relrowsecurity", RL_OID_BOOL}, {"relforcerowsecurity", RL_OID_BOOL},
-    {"relispopulated", RL_OID_BOOL}, {"relreplident", RL_OID_CHAR},
-    {"relispartition", RL_OID_BOOL}};
-
-static const vcol attribute_cols[] = {
-    {"attrelid", RL_OID_OID},      {"attname", RL_OID_NAME},
-    {"atttypid", RL_OID_OID},      {"attstattarget", RL_OID_INT4},
-    {"attlen", RL_OID_INT2},       {"attnum", RL_OID_INT2},
-    {"attndims", RL_OID_INT4},     {"attcacheoff", RL_OID_INT4},
-    {"atttypmod", RL_OID_INT4},    {"attbyval", RL_OID_BOOL},
-    {"attalign", RL_OID_CHAR},     {"attstorage", RL_OID_CHAR},
-    {"attcompression", RL_OID_CHAR}, {"attnotnull", RL_OID_BOOL},
-    {"atthasdef", RL_OID_BOOL},    {"atthasmissing", RL_OID_BOOL},
-    {"attidentity", RL_OID_CHAR},  {"attgenerated", RL_OID_CHAR},
-    {"attisdropped", RL_OID_BOOL}, {"attislocal", RL_OID_BOOL},
-    {"attinhcount", RL_OID_INT4},  {"attcollation", RL_OID_OID}};
-
-static const vcol type_cols[] = {
-    {"oid", RL_OID_OID},           {"typname", RL_OID_NAME},
-    {"typnamespace", RL_OID_OID},  {"typowner", RL_OID_OID},
-    {"typlen", RL_OID_INT2},       {"typbyval", RL_OID_BOOL},
-    {"typtype", RL_OID_CHAR},      {"typcategory", RL_OID_CHAR},
-    {"typispreferred", RL_OID_BOOL}, {"typisdefined", RL_OID_BOOL},
-    {"typdelim", RL_OID_CHAR},     {"typrelid", RL_OID_OID},
-    {"typelem", RL_OID_OID},       {"typarray", RL_OID_OID},
-    {"typalign", RL_OID_CHAR},     {"typstorage", RL_OID_CHAR},
-    {"typnotnull", RL_OID_BOOL},   {"typbasetype", RL_OID_OID},
-    {"typtypmod", RL_OID_INT4},    {"typndims", RL_OID_INT4},
-    {"typcollation", RL_OID_OID}};
-
-static const vcol constraint_cols[] = {
-    {"oid", RL_OID_OID},           {"conname", RL_OID_NAME},
-    {"connamespace", RL_OID_OID},  {"contype", RL_OID_CHAR},
-    {"condeferrable", RL_OID_BOOL}, {"condeferred", RL_OID_BOOL},
-    {"convalidated", RL_OID_BOOL}, {"conrelid", RL_OID_OID},
-    {"contypid", RL_OID_OID},      {"conindid", RL_OID_OID},
-    {"conparentid", RL_OID_OID},   {"confrelid", RL_OID_OID},
-    {"conislocal", RL_OID_BOOL},   {"coninhcount", RL_OID_INT4},
-    {"connoinherit", RL_OID_BOOL}, {"conkey", RL_OID_INT2_ARRAY}};
-
-static const vcol description_cols[] = {{"objoid", RL_OID_OID},
-                                        {"classoid", RL_OID_OID},
-                                        {"objsubid", RL_OID_INT4},
-                                        {"description", RL_OID_TEXT}};
-
-static const vcol enum_cols[] = {{"oid", RL_OID_OID},
-                                 {"enumtypid", RL_OID_OID},
-                                 {"enumsortorder", RL_OID_FLOAT4},
-                                 {"enumlabel", RL_OID_NAME}};
-
-static const vcol indexes_cols[] = {{"schemaname", RL_OID_NAME},
-                                    {"tablename", RL_OID_NAME},
-                                    {"indexname", RL_OID_NAME},
-                                    {"tablespace", RL_OID_NAME},
-                                    {"indexdef", RL_OID_TEXT}};
-
-static const vcol settings_cols[] = {
-    {"name", RL_OID_TEXT},       {"setting", RL_OID_TEXT},    {"unit", RL_OID_TEXT},
-    {"category", RL_OID_TEXT},   {"short_desc", RL_OID_TEXT}, {"extra_desc", RL_OID_TEXT},
-    {"context", RL_OID_TEXT},    {"vartype", RL_OID_TEXT},    {"source", RL_OID_TEXT},
-    {"min_val", RL_OID_TEXT},    {"max_val", RL_OID_TEXT},    {"boot_val", RL_OID_TEXT},
-    {"reset_val", RL_OID_TEXT},  {"pending_restart", RL_OID_BOOL}};
-
-static const vcol tables_view_cols[] = {
-    {"schemaname", RL_OID_NAME}, {"tablename", RL_OID_NAME},  {"tableowner", RL_OID_NAME},
-    {"tablespace", RL_OID_NAME}, {"hasindexes", RL_OID_BOOL}, {"hasrules", RL_OID_BOOL},
-    {"hastriggers", RL_OID_BOOL}, {"rowsecurity", RL_OID_BOOL}};
-
-/* information_schema's domains (sql_identifier over name, character_data
- * and yes_or_no over varchar) are reported as their base types. */
-static const vcol is_tables_cols[] = {
-    {"table_catalog", RL_OID_NAME}, {"table_schema", RL_OID_NAME},
-    {"table_name", RL_OID_NAME},    {"table_type", RL_OID_VARCHAR},
-    {"is_insertable_into", RL_OID_VARCHAR}, {"is_typed", RL_OID_VARCHAR}};
-
-static int gen_namespace(gen_ctx *g);
-static int fixed_class(gen_ctx *g);
-static int gen_class(gen_ctx *g);
-static int fixed_attribute(gen_ctx *g);
-static int gen_attribute(gen_ctx *g);
-static int fixed_type(gen_ctx *g);
-static int gen_type(gen_ctx *g);
-static int fixed_constraint(gen_ctx *g);
-static int gen_constraint(gen_ctx *g);
-static int fixed_description(gen_ctx *g);
-static int fixed_indexes(gen_ctx *g);
-static int gen_indexes(gen_ctx *g);
-static int gen_settings(gen_ctx *g);
-static int fixed_tables_view(gen_ctx *g);
-static int gen_tables_view(gen_ctx *g);
-static int gen_is_tables(gen_ctx *g);
-
-static const vrel vrels[] = {
-    {"pg_catalog", "pg_namespace", namespace_cols, N(namespace_cols), NULL, gen_namespace,
-     {-1, -1}, -1},
-    {"pg_catalog", "pg_class", class_cols, N(class_cols), fixed_class, gen_class, {0, -1}, 1},
-    {"pg_catalog", "pg_attribute", attribute_cols, N(attribute_cols), fixed_attribute, gen_attribute,
-     {0, -1}, -1},
-    {"pg_catalog", "pg_type", type_cols, N(type_cols), fixed_type, gen_type, {0, 11}, -1},
-    {"pg_catalog", "pg_constraint", constraint_cols, N(constraint_cols), fixed_constraint,
-     gen_constraint, {0, 7}, -1},
-    {"pg_catalog", "pg_description", description_cols, N(description_cols), fixed_description, NULL,
-     {-1, -1}, -1},
-    /* a fresh PostgreSQL 15 database has no enum types */
-    {"pg_catalog", "pg_enum", enum_cols, N(enum_cols), NULL, NULL, {-1, -1}, -1},
-    {"pg_catalog", "pg_indexes", indexes_cols, N(indexes_cols), fixed_indexes, gen_indexes,
-     {-1, -1}, 1},
-    {"pg_catalog", "pg_settings", settings_cols, N(settings_cols), NULL, gen_settings, {-1, -1}, -1},
-    {"pg_catalog", "pg_tables", tables_view_cols, N(tables_view_cols), fixed_tables_view,
-     gen_tables_view, {-1, -1}, 1},
-    /* per query only: table_catalog is the engine's database name */
-    {"information_schema", "tables", is_tables_cols, N(is_tables_cols), NULL, gen_is_tables,
-     {-1, -1}, 2},
-};
-
-/* ====================================================== PostgreSQL's rows */
 
 /* Row structs of pg15_catalog.inc, field for field in the generator's order
  * (tools/gen_pg15_catalog.py). Strings are offsets into pg15_str. */
@@ -285,6 +128,233 @@ typedef struct pg15_table {
 typedef struct pg15_is_table {
     uint32_t schema, name, type, insertable, typed;
 } pg15_is_table;
+
+/* Where a column's value comes from when a row is emitted from a row
+ * struct (emit_row): a field of the struct (its C type), a string argument,
+ * a constant, or (F_CALLER, and every column of a relation not emitted
+ * that way) put by the caller. */
+enum { F_CALLER, F_U32, F_I16, F_I32, F_BOOL, F_CHAR, F_STR, F_INT, F_FLOAT, F_FALSE };
+
+typedef struct vfield {
+    uint8_t kind;
+    uint16_t off; /* F_U32 .. F_CHAR: the field's offset; F_STR: the argument's index */
+    int32_t k;    /* F_INT, F_FLOAT: the constant */
+} vfield;
+
+/* A field of row struct T, its kind from its C type. */
+#define FLD(T, f)                                                                                 \
+    {_Generic(((T *)0)->f, uint32_t: F_U32, int16_t: F_I16, int32_t: F_I32, bool: F_BOOL,         \
+              char: F_CHAR),                                                                      \
+     offsetof(T, f), 0}
+#define ARG(i) {F_STR, (i), 0}
+#define KINT(v) {F_INT, 0, (v)}
+#define KFLOAT(v) {F_FLOAT, 0, (v)}
+#define KFALSE {F_FALSE, 0, 0}
+#define CALLER {F_CALLER, 0, 0}
+
+typedef struct vcol {
+    const char *name;
+    uint32_t oid;
+    vfield from; /* for emit_row */
+} vcol;
+
+/* A column its relation's generator puts itself. */
+#define COL(name, oid) {(name), (oid), CALLER}
+
+typedef struct gen_ctx gen_ctx;
+
+/* A relation's rows are fixed ones (PostgreSQL's system objects: built once
+ * per process) followed by the ones gen makes per query. */
+typedef struct vrel {
+    const char *schema;
+    const char *name;
+    const vcol *cols;
+    size_t ncols;
+    int (*fixed)(gen_ctx *g); /* NULL: none */
+    int (*gen)(gen_ctx *g);   /* NULL: none */
+    /* Columns whose value names the lake table a generated row is about:
+     * oid_cols hold its oid (or row type / constraint oid), name_col its
+     * name (-1 none). A key set on one lets the rows of only those tables
+     * be generated (load_tables). */
+    int8_t oid_cols[2];
+    int8_t name_col;
+} vrel;
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static const vcol namespace_cols[] = {
+    COL("oid", RL_OID_OID), COL("nspname", RL_OID_NAME), COL("nspowner", RL_OID_OID)};
+
+static const vcol class_cols[] = {
+    {"oid", RL_OID_OID, FLD(pg15_class, oid)},
+    {"relname", RL_OID_NAME, ARG(0)},
+    {"relnamespace", RL_OID_OID, FLD(pg15_class, nsoid)},
+    {"reltype", RL_OID_OID, FLD(pg15_class, reltype)},
+    {"reloftype", RL_OID_OID, FLD(pg15_class, reloftype)},
+    {"relowner", RL_OID_OID, FLD(pg15_class, relowner)},
+    {"relam", RL_OID_OID, FLD(pg15_class, relam)},
+    {"relfilenode", RL_OID_OID, FLD(pg15_class, relfilenode)},
+    {"reltablespace", RL_OID_OID, FLD(pg15_class, reltablespace)},
+    {"relpages", RL_OID_INT4, KINT(0)},
+    {"reltuples", RL_OID_FLOAT4, KFLOAT(-1)},
+    {"relallvisible", RL_OID_INT4, KINT(0)},
+    {"reltoastrelid", RL_OID_OID, FLD(pg15_class, reltoastrelid)},
+    {"relhasindex", RL_OID_BOOL, FLD(pg15_class, relhasindex)},
+    {"relisshared", RL_OID_BOOL, FLD(pg15_class, relisshared)},
+    {"relpersistence", RL_OID_CHAR, FLD(pg15_class, relpersistence)},
+    {"relkind", RL_OID_CHAR, FLD(pg15_class, relkind)},
+    {"relnatts", RL_OID_INT2, FLD(pg15_class, relnatts)},
+    {"relchecks", RL_OID_INT2, FLD(pg15_class, relchecks)},
+    {"relhasrules", RL_OID_BOOL, FLD(pg15_class, relhasrules)},
+    {"relhastriggers", RL_OID_BOOL, FLD(pg15_class, relhastriggers)},
+    {"relhassubclass", RL_OID_BOOL, FLD(pg15_class, relhassubclass)},
+    {"relrowsecurity", RL_OID_BOOL, FLD(pg15_class, relrowsecurity)},
+    {"relforcerowsecurity", RL_OID_BOOL, FLD(pg15_class, relforcerowsecurity)},
+    {"relispopulated", RL_OID_BOOL, FLD(pg15_class, relispopulated)},
+    {"relreplident", RL_OID_CHAR, FLD(pg15_class, relreplident)},
+    {"relispartition", RL_OID_BOOL, FLD(pg15_class, relispartition)}};
+
+static const vcol attribute_cols[] = {
+    COL("attrelid", RL_OID_OID),
+    {"attname", RL_OID_NAME, ARG(0)},
+    {"atttypid", RL_OID_OID, FLD(pg15_attribute, atttypid)},
+    {"attstattarget", RL_OID_INT4, KINT(-1)},
+    {"attlen", RL_OID_INT2, FLD(pg15_attribute, attlen)},
+    {"attnum", RL_OID_INT2, FLD(pg15_attribute, attnum)},
+    {"attndims", RL_OID_INT4, FLD(pg15_attribute, attndims)},
+    {"attcacheoff", RL_OID_INT4, KINT(-1)},
+    {"atttypmod", RL_OID_INT4, FLD(pg15_attribute, atttypmod)},
+    {"attbyval", RL_OID_BOOL, FLD(pg15_attribute, attbyval)},
+    {"attalign", RL_OID_CHAR, FLD(pg15_attribute, attalign)},
+    {"attstorage", RL_OID_CHAR, FLD(pg15_attribute, attstorage)},
+    {"attcompression", RL_OID_CHAR, FLD(pg15_attribute, attcompression)},
+    {"attnotnull", RL_OID_BOOL, FLD(pg15_attribute, attnotnull)},
+    {"atthasdef", RL_OID_BOOL, FLD(pg15_attribute, atthasdef)},
+    {"atthasmissing", RL_OID_BOOL, FLD(pg15_attribute, atthasmissing)},
+    {"attidentity", RL_OID_CHAR, FLD(pg15_attribute, attidentity)},
+    {"attgenerated", RL_OID_CHAR, FLD(pg15_attribute, attgenerated)},
+    {"attisdropped", RL_OID_BOOL, KFALSE},
+    {"attislocal", RL_OID_BOOL, FLD(pg15_attribute, attislocal)},
+    {"attinhcount", RL_OID_INT4, FLD(pg15_attribute, attinhcount)},
+    {"attcollation", RL_OID_OID, FLD(pg15_attribute, attcollation)}};
+
+static const vcol type_cols[] = {
+    {"oid", RL_OID_OID, FLD(pg15_type, oid)},
+    {"typname", RL_OID_NAME, ARG(0)},
+    {"typnamespace", RL_OID_OID, FLD(pg15_type, nsoid)},
+    {"typowner", RL_OID_OID, FLD(pg15_type, owner)},
+    {"typlen", RL_OID_INT2, FLD(pg15_type, typlen)},
+    {"typbyval", RL_OID_BOOL, FLD(pg15_type, typbyval)},
+    {"typtype", RL_OID_CHAR, FLD(pg15_type, typtype)},
+    {"typcategory", RL_OID_CHAR, FLD(pg15_type, typcategory)},
+    {"typispreferred", RL_OID_BOOL, FLD(pg15_type, typispreferred)},
+    {"typisdefined", RL_OID_BOOL, FLD(pg15_type, typisdefined)},
+    {"typdelim", RL_OID_CHAR, FLD(pg15_type, typdelim)},
+    {"typrelid", RL_OID_OID, FLD(pg15_type, typrelid)},
+    {"typelem", RL_OID_OID, FLD(pg15_type, typelem)},
+    {"typarray", RL_OID_OID, FLD(pg15_type, typarray)},
+    {"typalign", RL_OID_CHAR, FLD(pg15_type, typalign)},
+    {"typstorage", RL_OID_CHAR, FLD(pg15_type, typstorage)},
+    {"typnotnull", RL_OID_BOOL, FLD(pg15_type, typnotnull)},
+    {"typbasetype", RL_OID_OID, FLD(pg15_type, typbasetype)},
+    {"typtypmod", RL_OID_INT4, FLD(pg15_type, typtypmod)},
+    {"typndims", RL_OID_INT4, FLD(pg15_type, typndims)},
+    {"typcollation", RL_OID_OID, FLD(pg15_type, typcollation)}};
+
+static const vcol constraint_cols[] = {
+    {"oid", RL_OID_OID, FLD(pg15_constraint, oid)},
+    {"conname", RL_OID_NAME, ARG(0)},
+    {"connamespace", RL_OID_OID, FLD(pg15_constraint, nsoid)},
+    {"contype", RL_OID_CHAR, FLD(pg15_constraint, contype)},
+    {"condeferrable", RL_OID_BOOL, FLD(pg15_constraint, condeferrable)},
+    {"condeferred", RL_OID_BOOL, FLD(pg15_constraint, condeferred)},
+    {"convalidated", RL_OID_BOOL, FLD(pg15_constraint, convalidated)},
+    {"conrelid", RL_OID_OID, FLD(pg15_constraint, conrelid)},
+    {"contypid", RL_OID_OID, FLD(pg15_constraint, contypid)},
+    {"conindid", RL_OID_OID, FLD(pg15_constraint, conindid)},
+    {"conparentid", RL_OID_OID, FLD(pg15_constraint, conparentid)},
+    {"confrelid", RL_OID_OID, FLD(pg15_constraint, confrelid)},
+    {"conislocal", RL_OID_BOOL, FLD(pg15_constraint, conislocal)},
+    {"coninhcount", RL_OID_INT4, FLD(pg15_constraint, coninhcount)},
+    {"connoinherit", RL_OID_BOOL, FLD(pg15_constraint, connoinherit)},
+    {"conkey", RL_OID_INT2_ARRAY, ARG(1)}};
+
+static const vcol description_cols[] = {COL("objoid", RL_OID_OID),
+                                        COL("classoid", RL_OID_OID),
+                                        COL("objsubid", RL_OID_INT4),
+                                        COL("description", RL_OID_TEXT)};
+
+static const vcol enum_cols[] = {COL("oid", RL_OID_OID),
+                                 COL("enumtypid", RL_OID_OID),
+                                 COL("enumsortorder", RL_OID_FLOAT4),
+                                 COL("enumlabel", RL_OID_NAME)};
+
+static const vcol indexes_cols[] = {COL("schemaname", RL_OID_NAME),
+                                    COL("tablename", RL_OID_NAME),
+                                    COL("indexname", RL_OID_NAME),
+                                    COL("tablespace", RL_OID_NAME),
+                                    COL("indexdef", RL_OID_TEXT)};
+
+static const vcol settings_cols[] = {
+    COL("name", RL_OID_TEXT),       COL("setting", RL_OID_TEXT),    COL("unit", RL_OID_TEXT),
+    COL("category", RL_OID_TEXT),   COL("short_desc", RL_OID_TEXT), COL("extra_desc", RL_OID_TEXT),
+    COL("context", RL_OID_TEXT),    COL("vartype", RL_OID_TEXT),    COL("source", RL_OID_TEXT),
+    COL("min_val", RL_OID_TEXT),    COL("max_val", RL_OID_TEXT),    COL("boot_val", RL_OID_TEXT),
+    COL("reset_val", RL_OID_TEXT),  COL("pending_restart", RL_OID_BOOL)};
+
+static const vcol tables_view_cols[] = {
+    COL("schemaname", RL_OID_NAME), COL("tablename", RL_OID_NAME),  COL("tableowner", RL_OID_NAME),
+    COL("tablespace", RL_OID_NAME), COL("hasindexes", RL_OID_BOOL), COL("hasrules", RL_OID_BOOL),
+    COL("hastriggers", RL_OID_BOOL), COL("rowsecurity", RL_OID_BOOL)};
+
+/* information_schema's domains (sql_identifier over name, character_data
+ * and yes_or_no over varchar) are reported as their base types. */
+static const vcol is_tables_cols[] = {
+    COL("table_catalog", RL_OID_NAME), COL("table_schema", RL_OID_NAME),
+    COL("table_name", RL_OID_NAME),    COL("table_type", RL_OID_VARCHAR),
+    COL("is_insertable_into", RL_OID_VARCHAR), COL("is_typed", RL_OID_VARCHAR)};
+
+static int gen_namespace(gen_ctx *g);
+static int fixed_class(gen_ctx *g);
+static int gen_class(gen_ctx *g);
+static int fixed_attribute(gen_ctx *g);
+static int gen_attribute(gen_ctx *g);
+static int fixed_type(gen_ctx *g);
+static int gen_type(gen_ctx *g);
+static int fixed_constraint(gen_ctx *g);
+static int gen_constraint(gen_ctx *g);
+static int fixed_description(gen_ctx *g);
+static int fixed_indexes(gen_ctx *g);
+static int gen_indexes(gen_ctx *g);
+static int gen_settings(gen_ctx *g);
+static int fixed_tables_view(gen_ctx *g);
+static int gen_tables_view(gen_ctx *g);
+static int gen_is_tables(gen_ctx *g);
+
+static const vrel vrels[] = {
+    {"pg_catalog", "pg_namespace", namespace_cols, N(namespace_cols), NULL, gen_namespace,
+     {-1, -1}, -1},
+    {"pg_catalog", "pg_class", class_cols, N(class_cols), fixed_class, gen_class, {0, -1}, 1},
+    {"pg_catalog", "pg_attribute", attribute_cols, N(attribute_cols), fixed_attribute, gen_attribute,
+     {0, -1}, -1},
+    {"pg_catalog", "pg_type", type_cols, N(type_cols), fixed_type, gen_type, {0, 11}, -1},
+    {"pg_catalog", "pg_constraint", constraint_cols, N(constraint_cols), fixed_constraint,
+     gen_constraint, {0, 7}, -1},
+    {"pg_catalog", "pg_description", description_cols, N(description_cols), fixed_description, NULL,
+     {-1, -1}, -1},
+    /* a fresh PostgreSQL 15 database has no enum types */
+    {"pg_catalog", "pg_enum", enum_cols, N(enum_cols), NULL, NULL, {-1, -1}, -1},
+    {"pg_catalog", "pg_indexes", indexes_cols, N(indexes_cols), fixed_indexes, gen_indexes,
+     {-1, -1}, 1},
+    {"pg_catalog", "pg_settings", settings_cols, N(settings_cols), NULL, gen_settings, {-1, -1}, -1},
+    {"pg_catalog", "pg_tables", tables_view_cols, N(tables_view_cols), fixed_tables_view,
+     gen_tables_view, {-1, -1}, 1},
+    /* per query only: table_catalog is the engine's database name */
+    {"information_schema", "tables", is_tables_cols, N(is_tables_cols), NULL, gen_is_tables,
+     {-1, -1}, 2},
+};
+
+/* ====================================================== PostgreSQL's rows */
 
 #include "pg15_catalog.inc"
 
@@ -734,6 +804,17 @@ static int sink_put(pgc_sink *k, const rl_value *row, bool borrowed)
     return 0;
 }
 
+/* Columns first.. of the row from n strings, NULL as SQL NULL. */
+static void put_strs(gen_ctx *g, size_t first, const char *const *vals, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (vals[i])
+            put_str(g, first + i, vals[i]);
+        else
+            put_null(g, first + i);
+    }
+}
+
 /* Add the row being built, unless the scan's key sets rule it out. */
 static int emit(gen_ctx *g)
 {
@@ -804,39 +885,52 @@ static int gen_namespace(gen_ctx *g)
 
 static bool has_pk(const table_ent *t) { return t->d->pk_check != RL_PK_NONE && t->d->pk_col >= 0; }
 
-/* Columns 0-26 of pg_class, in class_cols' order, and the row emitted:
- * relpages 0 and reltuples -1 ("never analyzed") for every relation, so
- * clients never plan ctid-range scans. */
+/* The integer a column takes: the field at `at` (F_U32, F_I16, F_I32) or
+ * the constant (F_INT). */
+static int64_t field_int(const vfield *f, const char *at)
+{
+    switch (f->kind) {
+    case F_U32:
+        return *(const uint32_t *)at;
+    case F_I16:
+        return *(const int16_t *)at;
+    case F_I32:
+        return *(const int32_t *)at;
+    default:
+        return f->k;
+    }
+}
+
+/* A row of relation cols[0..n-1] from row struct `rec` as the columns'
+ * vfields say (string argument i from strs[i], NULL as SQL NULL; a
+ * F_CALLER column is left as the caller put it), and the row emitted. */
+static int emit_row(gen_ctx *g, const vcol *cols, size_t n, const void *rec,
+                    const char *const *strs)
+{
+    for (size_t i = 0; i < n; i++) {
+        const vfield *f = &cols[i].from;
+        const char *at = (const char *)rec + f->off;
+        if (f->kind == F_CALLER)
+            continue;
+        if (f->kind == F_STR)
+            put_strs(g, i, &strs[f->off], 1);
+        else if (f->kind == F_BOOL || f->kind == F_FALSE)
+            put_bool(g, i, f->kind == F_BOOL && *(const bool *)at);
+        else if (f->kind == F_CHAR)
+            put_char(g, i, *at);
+        else if (f->kind == F_FLOAT)
+            put_float(g, i, f->k);
+        else
+            put_int(g, i, field_int(f, at));
+    }
+    return emit(g);
+}
+
+/* A pg_class row: relpages 0 and reltuples -1 ("never analyzed") for every
+ * relation, so clients never plan ctid-range scans. */
 static int emit_class(gen_ctx *g, const pg15_class *c, const char *name)
 {
-    put_int(g, 0, c->oid);
-    put_str(g, 1, name);
-    put_int(g, 2, c->nsoid);
-    put_int(g, 3, c->reltype);
-    put_int(g, 4, c->reloftype);
-    put_int(g, 5, c->relowner);
-    put_int(g, 6, c->relam);
-    put_int(g, 7, c->relfilenode);
-    put_int(g, 8, c->reltablespace);
-    put_int(g, 9, 0);
-    put_float(g, 10, -1);
-    put_int(g, 11, 0);
-    put_int(g, 12, c->reltoastrelid);
-    put_bool(g, 13, c->relhasindex);
-    put_bool(g, 14, c->relisshared);
-    put_char(g, 15, c->relpersistence);
-    put_char(g, 16, c->relkind);
-    put_int(g, 17, c->relnatts);
-    put_int(g, 18, c->relchecks);
-    put_bool(g, 19, c->relhasrules);
-    put_bool(g, 20, c->relhastriggers);
-    put_bool(g, 21, c->relhassubclass);
-    put_bool(g, 22, c->relrowsecurity);
-    put_bool(g, 23, c->relforcerowsecurity);
-    put_bool(g, 24, c->relispopulated);
-    put_char(g, 25, c->relreplident);
-    put_bool(g, 26, c->relispartition);
-    return emit(g);
+    return emit_row(g, class_cols, N(class_cols), c, &name);
 }
 
 static int fixed_class(gen_ctx *g)
@@ -869,33 +963,11 @@ static int gen_class(gen_ctx *g)
 
 /* --------------------------------------------------------- pg_attribute */
 
-/* Columns 0-21 of pg_attribute, in attribute_cols' order, for column `a`
- * of relation relid, and the row emitted. */
+/* A pg_attribute row for column `a` of relation relid. */
 static int emit_attribute(gen_ctx *g, uint32_t relid, const pg15_attribute *a, const char *name)
 {
     put_int(g, 0, relid);
-    put_str(g, 1, name);
-    put_int(g, 2, a->atttypid);
-    put_int(g, 3, -1);
-    put_int(g, 4, a->attlen);
-    put_int(g, 5, a->attnum);
-    put_int(g, 6, a->attndims);
-    put_int(g, 7, -1);
-    put_int(g, 8, a->atttypmod);
-    put_bool(g, 9, a->attbyval);
-    put_char(g, 10, a->attalign);
-    put_char(g, 11, a->attstorage);
-    put_char(g, 12, a->attcompression);
-    put_bool(g, 13, a->attnotnull);
-    put_bool(g, 14, a->atthasdef);
-    put_bool(g, 15, a->atthasmissing);
-    put_char(g, 16, a->attidentity);
-    put_char(g, 17, a->attgenerated);
-    put_bool(g, 18, false);
-    put_bool(g, 19, a->attislocal);
-    put_int(g, 20, a->attinhcount);
-    put_int(g, 21, a->attcollation);
-    return emit(g);
+    return emit_row(g, attribute_cols, N(attribute_cols), a, &name);
 }
 
 static int fixed_attribute(gen_ctx *g)
@@ -937,31 +1009,10 @@ static int gen_attribute(gen_ctx *g)
 
 /* -------------------------------------------------------------- pg_type */
 
-/* Columns 0-20 of pg_type, in type_cols' order. */
+/* A pg_type row. */
 static int emit_type(gen_ctx *g, const pg15_type *y, const char *name)
 {
-    put_int(g, 0, y->oid);
-    put_str(g, 1, name);
-    put_int(g, 2, y->nsoid);
-    put_int(g, 3, y->owner);
-    put_int(g, 4, y->typlen);
-    put_bool(g, 5, y->typbyval);
-    put_char(g, 6, y->typtype);
-    put_char(g, 7, y->typcategory);
-    put_bool(g, 8, y->typispreferred);
-    put_bool(g, 9, y->typisdefined);
-    put_char(g, 10, y->typdelim);
-    put_int(g, 11, y->typrelid);
-    put_int(g, 12, y->typelem);
-    put_int(g, 13, y->typarray);
-    put_char(g, 14, y->typalign);
-    put_char(g, 15, y->typstorage);
-    put_bool(g, 16, y->typnotnull);
-    put_int(g, 17, y->typbasetype);
-    put_int(g, 18, y->typtypmod);
-    put_int(g, 19, y->typndims);
-    put_int(g, 20, y->typcollation);
-    return emit(g);
+    return emit_row(g, type_cols, N(type_cols), y, &name);
 }
 
 static int fixed_type(gen_ctx *g)
@@ -992,29 +1043,12 @@ static int gen_type(gen_ctx *g)
 
 /* -------------------------------------------------------- pg_constraint */
 
+/* A pg_constraint row; conkey NULL: SQL NULL. */
 static int emit_constraint(gen_ctx *g, const pg15_constraint *k, const char *name,
                            const char *conkey)
 {
-    put_int(g, 0, k->oid);
-    put_str(g, 1, name);
-    put_int(g, 2, k->nsoid);
-    put_char(g, 3, k->contype);
-    put_bool(g, 4, k->condeferrable);
-    put_bool(g, 5, k->condeferred);
-    put_bool(g, 6, k->convalidated);
-    put_int(g, 7, k->conrelid);
-    put_int(g, 8, k->contypid);
-    put_int(g, 9, k->conindid);
-    put_int(g, 10, k->conparentid);
-    put_int(g, 11, k->confrelid);
-    put_bool(g, 12, k->conislocal);
-    put_int(g, 13, k->coninhcount);
-    put_bool(g, 14, k->connoinherit);
-    if (conkey)
-        put_str(g, 15, conkey);
-    else
-        put_null(g, 15);
-    return emit(g);
+    const char *strs[] = {name, conkey};
+    return emit_row(g, constraint_cols, N(constraint_cols), k, strs);
 }
 
 /* PostgreSQL 14+ declares the system catalogs' primary keys and unique
@@ -1068,17 +1102,6 @@ static int fixed_description(gen_ctx *g)
 }
 
 /* ----------------------------------------------------------- pg_indexes */
-
-/* Columns first.. of the row from n strings, NULL as SQL NULL. */
-static void put_strs(gen_ctx *g, size_t first, const char *const *vals, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (vals[i])
-            put_str(g, first + i, vals[i]);
-        else
-            put_null(g, first + i);
-    }
-}
 
 static int fixed_indexes(gen_ctx *g)
 {

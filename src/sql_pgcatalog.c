@@ -885,6 +885,18 @@ static int gen_namespace(gen_ctx *g)
 
 static bool has_pk(const table_ent *t) { return t->d->pk_check != RL_PK_NONE && t->d->pk_col >= 0; }
 
+/* The rows `rows` makes for each lake table the query is about (see
+ * load_tables): 0, or -1 at the first failure. */
+static int each_table(gen_ctx *g, int (*rows)(gen_ctx *g, const table_ent *t))
+{
+    if (load_tables(g) < 0)
+        return -1;
+    for (size_t i = 0; i < g->ntables; i++)
+        if (rows(g, &g->tables[i]) < 0)
+            return -1;
+    return 0;
+}
+
 /* The integer a column takes: the field at `at` (F_U32, F_I16, F_I32) or
  * the constant (F_INT). */
 static int64_t field_int(const vfield *f, const char *at)
@@ -926,40 +938,47 @@ static int emit_row(gen_ctx *g, const vcol *cols, size_t n, const void *rec,
     return emit(g);
 }
 
-/* A pg_class row: relpages 0 and reltuples -1 ("never analyzed") for every
- * relation, so clients never plan ctid-range scans. */
-static int emit_class(gen_ctx *g, const pg15_class *c, const char *name)
+/* PostgreSQL's own rows of a relation: each of the n row structs at
+ * `rows` (`size` bytes apart, their name a pg15_str offset at name_off)
+ * emitted by emit_row. */
+static int emit_fixed(gen_ctx *g, const vcol *cols, size_t ncols, const void *rows, size_t n,
+                      size_t size, size_t name_off)
 {
-    return emit_row(g, class_cols, N(class_cols), c, &name);
-}
-
-static int fixed_class(gen_ctx *g)
-{
-    for (size_t i = 0; i < PG15_CLASSES_COUNT; i++)
-        if (emit_class(g, &pg15_classes[i], pg15_s(pg15_classes[i].name)) < 0)
-            return -1;
-    return 0;
-}
-
-/* A lake table is an ordinary, permanent heap relation owned by the
- * bootstrap superuser, with its composite row type. */
-static int gen_class(gen_ctx *g)
-{
-    if (load_tables(g) < 0)
-        return -1;
-    for (size_t i = 0; i < g->ntables; i++) {
-        const table_ent *t = &g->tables[i];
-        const pg15_class c = {
-            .oid = t->oid, .nsoid = t->nsoid, .reltype = rowtype_oid(t->oid),
-            .relowner = OWNER_OID, .relam = HEAP_AM_OID, .relfilenode = t->oid,
-            .relhasindex = has_pk(t), .relpersistence = 'p', .relkind = 'r',
-            .relnatts = (int16_t)t->ncols, /* <= RL_MAX_COLUMNS */
-            .relispopulated = true, .relreplident = 'd'};
-        if (emit_class(g, &c, t->name) < 0)
+    const char *p = rows;
+    for (size_t i = 0; i < n; i++, p += size) {
+        const char *name = pg15_s(*(const uint32_t *)(p + name_off));
+        if (emit_row(g, cols, ncols, p, &name) < 0)
             return -1;
     }
     return 0;
 }
+
+/* emit_fixed over the n row structs of type T at `rows`. */
+#define EMIT_FIXED(g, cols, T, rows, n)                                                           \
+    emit_fixed((g), (cols), N(cols), (rows), (n), sizeof(T), offsetof(T, name))
+
+/* relpages 0 and reltuples -1 ("never analyzed") for every relation (see
+ * class_cols), so clients never plan ctid-range scans. */
+static int fixed_class(gen_ctx *g)
+{
+    return EMIT_FIXED(g, class_cols, pg15_class, pg15_classes, PG15_CLASSES_COUNT);
+}
+
+/* A lake table is an ordinary, permanent heap relation owned by the
+ * bootstrap superuser, with its composite row type. */
+static int class_row(gen_ctx *g, const table_ent *t)
+{
+    const pg15_class c = {
+        .oid = t->oid, .nsoid = t->nsoid, .reltype = rowtype_oid(t->oid),
+        .relowner = OWNER_OID, .relam = HEAP_AM_OID, .relfilenode = t->oid,
+        .relhasindex = has_pk(t), .relpersistence = 'p', .relkind = 'r',
+        .relnatts = (int16_t)t->ncols, /* <= RL_MAX_COLUMNS */
+        .relispopulated = true, .relreplident = 'd'};
+    const char *name = t->name;
+    return emit_row(g, class_cols, N(class_cols), &c, &name);
+}
+
+static int gen_class(gen_ctx *g) { return each_table(g, class_row); }
 
 /* --------------------------------------------------------- pg_attribute */
 
@@ -983,63 +1002,47 @@ static int fixed_attribute(gen_ctx *g)
 
 /* A lake column takes its length, alignment, storage and collation from
  * its PostgreSQL type; a PRIMARY KEY column is NOT NULL, as in PostgreSQL. */
-static int gen_attribute(gen_ctx *g)
+static int attribute_rows(gen_ctx *g, const table_ent *t)
 {
-    if (load_tables(g) < 0)
-        return -1;
-    for (size_t i = 0; i < g->ntables; i++) {
-        const table_ent *t = &g->tables[i];
-        for (size_t c = 0; c < t->ncols; c++) {
-            const rl_column_desc *col = &t->d->cols[c];
-            uint32_t toid = rl_type_oid(col->type);
-            const pg15_type *ty = pg15_type_by_oid(toid);
-            const pg15_attribute a = {
-                .atttypid = toid, .atttypmod = col->typmod > 0 ? col->typmod : -1,
-                .attlen = ty ? ty->typlen : -1, .attnum = (int16_t)(c + 1),
-                .attbyval = ty && ty->typbyval, .attalign = ty ? ty->typalign : 'i',
-                .attstorage = ty ? ty->typstorage : 'x',
-                .attnotnull = col->not_null || (has_pk(t) && (size_t)t->d->pk_col == c),
-                .attislocal = true, .attcollation = ty ? ty->typcollation : 0};
-            if (emit_attribute(g, t->oid, &a, col->name) < 0)
-                return -1;
-        }
+    for (size_t c = 0; c < t->ncols; c++) {
+        const rl_column_desc *col = &t->d->cols[c];
+        uint32_t toid = rl_type_oid(col->type);
+        const pg15_type *ty = pg15_type_by_oid(toid);
+        const pg15_attribute a = {
+            .atttypid = toid, .atttypmod = col->typmod > 0 ? col->typmod : -1,
+            .attlen = ty ? ty->typlen : -1, .attnum = (int16_t)(c + 1),
+            .attbyval = ty && ty->typbyval, .attalign = ty ? ty->typalign : 'i',
+            .attstorage = ty ? ty->typstorage : 'x',
+            .attnotnull = col->not_null || (has_pk(t) && (size_t)t->d->pk_col == c),
+            .attislocal = true, .attcollation = ty ? ty->typcollation : 0};
+        if (emit_attribute(g, t->oid, &a, col->name) < 0)
+            return -1;
     }
     return 0;
 }
 
-/* -------------------------------------------------------------- pg_type */
+static int gen_attribute(gen_ctx *g) { return each_table(g, attribute_rows); }
 
-/* A pg_type row. */
-static int emit_type(gen_ctx *g, const pg15_type *y, const char *name)
-{
-    return emit_row(g, type_cols, N(type_cols), y, &name);
-}
+/* -------------------------------------------------------------- pg_type */
 
 static int fixed_type(gen_ctx *g)
 {
-    for (size_t i = 0; i < PG15_TYPES_COUNT; i++)
-        if (emit_type(g, &pg15_types[i], pg15_s(pg15_types[i].name)) < 0)
-            return -1;
-    return 0;
+    return EMIT_FIXED(g, type_cols, pg15_type, pg15_types, PG15_TYPES_COUNT);
 }
 
 /* Every table has a composite row type, as in PostgreSQL (no array type:
  * RockLake does not create one). */
-static int gen_type(gen_ctx *g)
+static int type_row(gen_ctx *g, const table_ent *t)
 {
-    if (load_tables(g) < 0)
-        return -1;
-    for (size_t i = 0; i < g->ntables; i++) {
-        const table_ent *t = &g->tables[i];
-        const pg15_type row = {
-            .oid = rowtype_oid(t->oid), .nsoid = t->nsoid, .owner = OWNER_OID, .typlen = -1,
-            .typtype = 'c', .typcategory = 'C', .typisdefined = true, .typdelim = ',',
-            .typrelid = t->oid, .typalign = 'd', .typstorage = 'x', .typtypmod = -1};
-        if (emit_type(g, &row, t->name) < 0)
-            return -1;
-    }
-    return 0;
+    const pg15_type row = {
+        .oid = rowtype_oid(t->oid), .nsoid = t->nsoid, .owner = OWNER_OID, .typlen = -1,
+        .typtype = 'c', .typcategory = 'C', .typisdefined = true, .typdelim = ',',
+        .typrelid = t->oid, .typalign = 'd', .typstorage = 'x', .typtypmod = -1};
+    const char *name = t->name;
+    return emit_row(g, type_cols, N(type_cols), &row, &name);
 }
+
+static int gen_type(gen_ctx *g) { return each_table(g, type_row); }
 
 /* -------------------------------------------------------- pg_constraint */
 
@@ -1063,25 +1066,21 @@ static int fixed_constraint(gen_ctx *g)
     return 0;
 }
 
-static int gen_constraint(gen_ctx *g)
+/* A lake table with a primary key has its <table>_pkey constraint. */
+static int constraint_row(gen_ctx *g, const table_ent *t)
 {
-    if (load_tables(g) < 0)
-        return -1;
-    for (size_t i = 0; i < g->ntables; i++) {
-        const table_ent *t = &g->tables[i];
-        if (!has_pk(t))
-            continue;
-        char conname[160], conkey[16];
-        snprintf(conname, sizeof conname, "%s_pkey", t->name);
-        snprintf(conkey, sizeof conkey, "{%d}", t->d->pk_col + 1);
-        const pg15_constraint k = {.oid = constraint_oid(t->oid), .nsoid = t->nsoid,
-                                   .contype = 'p', .convalidated = true, .conrelid = t->oid,
-                                   .conislocal = true, .connoinherit = true};
-        if (emit_constraint(g, &k, conname, conkey) < 0)
-            return -1;
-    }
-    return 0;
+    if (!has_pk(t))
+        return 0;
+    char conname[160], conkey[16];
+    snprintf(conname, sizeof conname, "%s_pkey", t->name);
+    snprintf(conkey, sizeof conkey, "{%d}", t->d->pk_col + 1);
+    const pg15_constraint k = {.oid = constraint_oid(t->oid), .nsoid = t->nsoid,
+                               .contype = 'p', .convalidated = true, .conrelid = t->oid,
+                               .conislocal = true, .connoinherit = true};
+    return emit_constraint(g, &k, conname, conkey);
 }
+
+static int gen_constraint(gen_ctx *g) { return each_table(g, constraint_row); }
 
 /* ------------------------------------------------------- pg_description */
 
@@ -1116,25 +1115,21 @@ static int fixed_indexes(gen_ctx *g)
     return 0;
 }
 
-static int gen_indexes(gen_ctx *g)
+/* A lake table with a primary key has its unique <table>_pkey index. */
+static int index_row(gen_ctx *g, const table_ent *t)
 {
-    if (load_tables(g) < 0)
-        return -1;
-    for (size_t i = 0; i < g->ntables; i++) {
-        const table_ent *t = &g->tables[i];
-        if (!has_pk(t))
-            continue;
-        char idx[160], def[512];
-        snprintf(idx, sizeof idx, "%s_pkey", t->name);
-        snprintf(def, sizeof def, "CREATE UNIQUE INDEX %s ON %s.%s USING btree (%s)", idx,
-                 t->schema, t->name, t->d->cols[t->d->pk_col].name);
-        const char *row[] = {t->schema, t->name, idx, NULL, def};
-        put_strs(g, 0, row, N(row));
-        if (emit(g) < 0)
-            return -1;
-    }
-    return 0;
+    if (!has_pk(t))
+        return 0;
+    char idx[160], def[512];
+    snprintf(idx, sizeof idx, "%s_pkey", t->name);
+    snprintf(def, sizeof def, "CREATE UNIQUE INDEX %s ON %s.%s USING btree (%s)", idx,
+             t->schema, t->name, t->d->cols[t->d->pk_col].name);
+    const char *row[] = {t->schema, t->name, idx, NULL, def};
+    put_strs(g, 0, row, N(row));
+    return emit(g);
 }
+
+static int gen_indexes(gen_ctx *g) { return each_table(g, index_row); }
 
 /* ---------------------------------------------------------- pg_settings */
 
@@ -1207,26 +1202,29 @@ static int fixed_tables_view(gen_ctx *g)
     return 0;
 }
 
-static int gen_tables_view(gen_ctx *g)
+/* A lake table is owned by the session's user, in no tablespace. */
+static int tables_view_row(gen_ctx *g, const table_ent *t)
 {
-    if (load_tables(g) < 0)
-        return -1;
-    for (size_t i = 0; i < g->ntables; i++) {
-        const table_ent *t = &g->tables[i];
-        const char *row[] = {t->schema, t->name, g->x->s->user[0] ? g->x->s->user : "postgres",
-                             NULL};
-        put_strs(g, 0, row, N(row));
-        put_bool(g, 4, has_pk(t));
-        put_bool(g, 5, false);
-        put_bool(g, 6, false);
-        put_bool(g, 7, false);
-        if (emit(g) < 0)
-            return -1;
-    }
-    return 0;
+    const char *row[] = {t->schema, t->name, g->x->s->user[0] ? g->x->s->user : "postgres", NULL};
+    put_strs(g, 0, row, N(row));
+    put_bool(g, 4, has_pk(t));
+    put_bool(g, 5, false);
+    put_bool(g, 6, false);
+    put_bool(g, 7, false);
+    return emit(g);
 }
 
+static int gen_tables_view(gen_ctx *g) { return each_table(g, tables_view_row); }
+
 /* ----------------------------------------------- information_schema.tables */
+
+/* A lake table is an insertable, untyped base table of the database. */
+static int is_table_row(gen_ctx *g, const table_ent *t)
+{
+    const char *row[] = {g->x->s->eng->database, t->schema, t->name, "BASE TABLE", "YES", "NO"};
+    put_strs(g, 0, row, N(row));
+    return emit(g);
+}
 
 /* PostgreSQL's relations as role `lake` sees them (the view lists only
  * relations the role may use), then the lake's tables. */
@@ -1241,16 +1239,7 @@ static int gen_is_tables(gen_ctx *g)
         if (emit(g) < 0)
             return -1;
     }
-    if (load_tables(g) < 0)
-        return -1;
-    for (size_t i = 0; i < g->ntables; i++) {
-        const table_ent *t = &g->tables[i];
-        const char *row[] = {db, t->schema, t->name, "BASE TABLE", "YES", "NO"};
-        put_strs(g, 0, row, N(row));
-        if (emit(g) < 0)
-            return -1;
-    }
-    return 0;
+    return each_table(g, is_table_row);
 }
 
 /* ================================================================ rows */

@@ -223,21 +223,27 @@ int rl_catalog_shutdown(rl_catalog *cat, rl_error *err)
     return 0;
 }
 
+/* Key k's value (k freed here) in the store as it is now (snap NULL) or at
+ * snapshot snap, malloc'd into *v: 1 present, 0 absent, -1 with err set
+ * (kv_fail's words after `what`). */
+static int store_get(kv_db *kv, kv_snapshot *snap, rl_buf *k, uint8_t **v, size_t *vlen,
+                     const char *what, rl_error *err)
+{
+    kv_error ke;
+    int rc = kv_get(kv, snap, k->data, k->len, v, vlen, &ke);
+    rl_buf_free(k);
+    return rc < 0 ? kv_fail(err, &ke, what) : rc;
+}
+
 /* System key `name`'s value (malloc'd into *v): 1 present, 0 absent, -1. */
 static int get_system(kv_db *kv, const char *name, uint8_t **v, size_t *vlen, rl_error *err)
 {
     rl_buf k;
     rl_buf_init(&k, 0);
     rl_key_system(&k, name);
-    kv_error ke;
-    int rc = kv_get(kv, NULL, k.data, k.len, v, vlen, &ke);
-    rl_buf_free(&k);
-    if (rc < 0) {
-        char what[96];
-        snprintf(what, sizeof what, "reading system key %s", name);
-        return kv_fail(err, &ke, what);
-    }
-    return rc;
+    char what[96];
+    snprintf(what, sizeof what, "reading system key %s", name);
+    return store_get(kv, NULL, &k, v, vlen, what, err);
 }
 
 static int get_system_u64(kv_db *kv, const char *name, uint64_t *out, bool *found, rl_error *err)
@@ -321,11 +327,9 @@ static int load_format(rl_catalog *cat, kv_snapshot *snap, rl_format *out, rl_er
     rl_key_system(&k, RL_SYS_DUCKLAKE_FORMAT);
     uint8_t *v = NULL;
     size_t vlen = 0;
-    kv_error ke;
-    int rc = kv_get(cat->kv, snap, k.data, k.len, &v, &vlen, &ke);
-    rl_buf_free(&k);
+    int rc = store_get(cat->kv, snap, &k, &v, &vlen, "reading ducklake-format", err);
     if (rc < 0)
-        return kv_fail(err, &ke, "reading ducklake-format");
+        return -1;
     char name[16] = "1.0";
     if (rc == 1)
         snprintf(name, sizeof name, "%.*s", (int)(vlen < 15 ? vlen : 15), (const char *)v);
@@ -581,13 +585,9 @@ static counter *counter_locked(rl_catalog *cat, const char *name, rl_error *err)
     rl_key_counter(&k, name);
     uint8_t *v = NULL;
     size_t vlen = 0;
-    kv_error ke;
-    int rc = kv_get(cat->kv, NULL, k.data, k.len, &v, &vlen, &ke);
-    rl_buf_free(&k);
-    if (rc < 0) {
-        kv_fail(err, &ke, "reading counter");
+    int rc = store_get(cat->kv, NULL, &k, &v, &vlen, "reading counter", err);
+    if (rc < 0)
         return NULL;
-    }
     uint64_t value = rc == 1 && vlen == 8 ? rl_load_be64(v) : 0;
     free(v);
     counter *grown = rl_array_reserve(cat->counters, cat->ncounters, &cat->capcounters,

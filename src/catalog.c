@@ -3126,8 +3126,6 @@ typedef struct table_probe {
 static int first_table(void *ctx, const char *schema, const char *name, const rl_table_desc *d)
 {
     table_probe *p = ctx;
-    (void)name;
-    (void)d;
     if (p->schema && strcmp(schema, p->schema) != 0)
         return 0;
     p->found = true;

@@ -223,21 +223,27 @@ int rl_catalog_shutdown(rl_catalog *cat, rl_error *err)
     return 0;
 }
 
+/* Key k's value (k freed here) in the store as it is now (snap NULL) or at
+ * snapshot snap, malloc'd into *v: 1 present, 0 absent, -1 with err set
+ * (kv_fail's words after `what`). */
+static int store_get(kv_db *kv, kv_snapshot *snap, rl_buf *k, uint8_t **v, size_t *vlen,
+                     const char *what, rl_error *err)
+{
+    kv_error ke;
+    int rc = kv_get(kv, snap, k->data, k->len, v, vlen, &ke);
+    rl_buf_free(k);
+    return rc < 0 ? kv_fail(err, &ke, what) : rc;
+}
+
 /* System key `name`'s value (malloc'd into *v): 1 present, 0 absent, -1. */
 static int get_system(kv_db *kv, const char *name, uint8_t **v, size_t *vlen, rl_error *err)
 {
     rl_buf k;
     rl_buf_init(&k, 0);
     rl_key_system(&k, name);
-    kv_error ke;
-    int rc = kv_get(kv, NULL, k.data, k.len, v, vlen, &ke);
-    rl_buf_free(&k);
-    if (rc < 0) {
-        char what[96];
-        snprintf(what, sizeof what, "reading system key %s", name);
-        return kv_fail(err, &ke, what);
-    }
-    return rc;
+    char what[96];
+    snprintf(what, sizeof what, "reading system key %s", name);
+    return store_get(kv, NULL, &k, v, vlen, what, err);
 }
 
 static int get_system_u64(kv_db *kv, const char *name, uint64_t *out, bool *found, rl_error *err)
@@ -321,11 +327,9 @@ static int load_format(rl_catalog *cat, kv_snapshot *snap, rl_format *out, rl_er
     rl_key_system(&k, RL_SYS_DUCKLAKE_FORMAT);
     uint8_t *v = NULL;
     size_t vlen = 0;
-    kv_error ke;
-    int rc = kv_get(cat->kv, snap, k.data, k.len, &v, &vlen, &ke);
-    rl_buf_free(&k);
+    int rc = store_get(cat->kv, snap, &k, &v, &vlen, "reading ducklake-format", err);
     if (rc < 0)
-        return kv_fail(err, &ke, "reading ducklake-format");
+        return -1;
     char name[16] = "1.0";
     if (rc == 1)
         snprintf(name, sizeof name, "%.*s", (int)(vlen < 15 ? vlen : 15), (const char *)v);
@@ -582,13 +586,9 @@ static counter *counter_locked(rl_catalog *cat, const char *name, rl_error *err)
     rl_key_counter(&k, name);
     uint8_t *v = NULL;
     size_t vlen = 0;
-    kv_error ke;
-    int rc = kv_get(cat->kv, NULL, k.data, k.len, &v, &vlen, &ke);
-    rl_buf_free(&k);
-    if (rc < 0) {
-        kv_fail(err, &ke, "reading counter");
+    int rc = store_get(cat->kv, NULL, &k, &v, &vlen, "reading counter", err);
+    if (rc < 0)
         return NULL;
-    }
     uint64_t value = rc == 1 && vlen == 8 ? rl_load_be64(v) : 0;
     free(v);
     counter *grown = rl_array_reserve(cat->counters, cat->ncounters, &cat->capcounters,
@@ -3024,58 +3024,89 @@ static int raw_scan_open(rl_txn *t, rl_scan *s, uint8_t *prefix, size_t plen, rl
     return 0;
 }
 
-/* Visit name index entries, decoding each. */
-static int visit_names(rl_txn *t, rl_table_visitor visit, void *ctx, bool resolve, rl_error *err)
+/* What scan_index_keys hands on for each entry: the strings of its key
+ * (NUL-terminated) and its value; 0 goes on, anything else ends the scan
+ * with that result. */
+typedef int (*index_entry_fn)(void *ctx, char *const *strs, const uint8_t *v, size_t vl,
+                              rl_error *err);
+
+/* Every entry of index `kind`, whose keys hold `nstr` (1 or 2) strings
+ * after the index's 2-byte prefix, handed to `each`; a key that does not
+ * decode is corruption ("malformed <what> index key"). */
+static int scan_index_keys(rl_txn *t, uint8_t kind, size_t nstr, const char *what,
+                           index_entry_fn each, void *ctx, rl_error *err)
 {
     uint8_t prefix[RL_KEY_INDEX_PREFIX_LEN];
     rl_scan s;
-    if (raw_scan_open(t, &s, prefix, rl_key_index_prefix(prefix, RL_INDEX_DYNAMIC_NAME), err) < 0)
+    if (raw_scan_open(t, &s, prefix, rl_key_index_prefix(prefix, kind), err) < 0)
         return -1;
     const uint8_t *k, *v;
     size_t kl, vl;
-    rl_buf schema, name;
-    rl_buf_init(&schema, 0);
-    rl_buf_init(&name, 0);
+    rl_buf b[2];
+    char *strs[2] = {NULL, NULL};
+    rl_buf_init(&b[0], 0);
+    rl_buf_init(&b[1], 0);
     int rc;
     while ((rc = scan_merged_next(&s, &k, &kl, &v, &vl, err)) == 1) {
         rl_reader r;
         rl_reader_init(&r, k + 2, kl - 2);
-        rl_buf_reset(&schema);
-        rl_buf_reset(&name);
-        if (!rl_key_get_str(&r, &schema) || !rl_key_get_str(&r, &name)) {
-            rc = rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED, "malformed table name index key");
+        bool ok = true;
+        for (size_t i = 0; i < nstr && ok; i++) {
+            rl_buf_reset(&b[i]);
+            ok = rl_key_get_str(&r, &b[i]);
+            rl_buf_put_u8(&b[i], 0);
+            strs[i] = (char *)b[i].data;
+        }
+        if (!ok) {
+            rc = rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED, "malformed %s index key", what);
             break;
         }
-        rl_buf_put_u8(&schema, 0);
-        rl_buf_put_u8(&name, 0);
-        const rl_table_desc *d = NULL;
-        if (resolve) {
-            if (vl == 1)
-                d = rl_desc_by_tag(v[0]);
-            else if (vl == 8)
-                d = dyn_load(t, rl_load_be64(v), err);
-            if (!d) {
-                rc = -1;
-                if (!err || !err->sqlstate[0])
-                    rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED, "table \"%s\" does not resolve",
-                                 (const char *)name.data);
-                break;
-            }
-        } else if (vl != 1) {
-            continue; /* only fixed tables asked for */
-        } else {
-            d = rl_desc_by_tag(v[0]);
-            if (!d)
-                continue;
-        }
-        rc = visit(ctx, (const char *)schema.data, (const char *)name.data, d);
-        if (rc != 0)
+        if ((rc = each(ctx, strs, v, vl, err)) != 0)
             break;
     }
     kv_iter_free(s.it);
-    rl_buf_free(&schema);
-    rl_buf_free(&name);
+    rl_buf_free(&b[0]);
+    rl_buf_free(&b[1]);
     return rc;
+}
+
+/* What visit_names' entries go to. */
+typedef struct name_visit {
+    rl_txn *t;
+    rl_table_visitor visit;
+    void *ctx;
+    bool resolve; /* every table, its descriptor loaded; else only fixed ones */
+} name_visit;
+
+/* One name index entry (schema, name -> tag or dynamic id) resolved to its
+ * table and visited; unresolved, an entry other than a fixed table's is
+ * passed over. */
+static int visit_name(void *ctx, char *const *strs, const uint8_t *v, size_t vl, rl_error *err)
+{
+    name_visit *nv = ctx;
+    const rl_table_desc *d = NULL;
+    if (nv->resolve) {
+        if (vl == 1)
+            d = rl_desc_by_tag(v[0]);
+        else if (vl == 8)
+            d = dyn_load(nv->t, rl_load_be64(v), err);
+        if (!d) {
+            if (!err || !err->sqlstate[0])
+                rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED, "table \"%s\" does not resolve",
+                             strs[1]);
+            return -1;
+        }
+    } else if (vl != 1 || !(d = rl_desc_by_tag(v[0]))) {
+        return 0; /* only fixed tables asked for */
+    }
+    return nv->visit(nv->ctx, strs[0], strs[1], d);
+}
+
+/* Visit name index entries, decoding each. */
+static int visit_names(rl_txn *t, rl_table_visitor visit, void *ctx, bool resolve, rl_error *err)
+{
+    name_visit nv = {t, visit, ctx, resolve};
+    return scan_index_keys(t, RL_INDEX_DYNAMIC_NAME, 2, "table name", visit_name, &nv, err);
 }
 
 int rl_txn_list_tables(rl_txn *t, rl_table_visitor visit, void *ctx, rl_error *err)
@@ -3083,26 +3114,32 @@ int rl_txn_list_tables(rl_txn *t, rl_table_visitor visit, void *ctx, rl_error *e
     return visit_names(t, visit, ctx, true, err);
 }
 
-typedef struct first_fixed {
-    char *out;
+/* What first_table looks for, and what it found. */
+typedef struct table_probe {
+    const char *schema; /* a table in this schema; NULL: in any */
+    char *out;          /* NULL, or the found table's schema into out[n] */
     size_t n;
-} first_fixed;
+    bool found;
+} table_probe;
 
-static int note_fixed_schema(void *ctx, const char *schema, const char *name,
-                             const rl_table_desc *d)
+/* A visit_names visitor that stops at the first table of the probe's
+ * schema (any schema when it names none), noting it. */
+static int first_table(void *ctx, const char *schema, const char *name, const rl_table_desc *d)
 {
-    first_fixed *f = ctx;
-    (void)name;
-    (void)d;
-    snprintf(f->out, f->n, "%s", schema);
+    table_probe *p = ctx;
+    if (p->schema && strcmp(schema, p->schema) != 0)
+        return 0;
+    p->found = true;
+    if (p->out)
+        snprintf(p->out, p->n, "%s", schema);
     return 1; /* one is enough */
 }
 
 static int fixed_schema_in_use(rl_txn *t, char *out, size_t n, rl_error *err)
 {
-    first_fixed f = {out, n};
+    table_probe p = {.out = out, .n = n};
     out[0] = 0;
-    int rc = visit_names(t, note_fixed_schema, &f, false, err);
+    int rc = visit_names(t, first_table, &p, false, err);
     return rc < 0 ? -1 : 0;
 }
 
@@ -3274,50 +3311,23 @@ int rl_txn_create_schema(rl_txn *t, const char *schema, bool if_not_exists, rl_e
     return rc;
 }
 
-int rl_txn_list_schemas(rl_txn *t, rl_schema_visitor visit, void *ctx, rl_error *err)
+/* What list_schema hands each schema to. */
+typedef struct schema_visit {
+    rl_schema_visitor visit;
+    void *ctx;
+} schema_visit;
+
+/* One schema index entry visited by its name. */
+static int list_schema(void *ctx, char *const *strs, const uint8_t *v, size_t vl, rl_error *err)
 {
-    uint8_t prefix[RL_KEY_INDEX_PREFIX_LEN];
-    rl_scan s;
-    if (raw_scan_open(t, &s, prefix, rl_key_index_prefix(prefix, RL_INDEX_SCHEMA), err) < 0)
-        return -1;
-    const uint8_t *k, *v;
-    size_t kl, vl;
-    rl_buf name;
-    rl_buf_init(&name, 0);
-    int rc;
-    while ((rc = scan_merged_next(&s, &k, &kl, &v, &vl, err)) == 1) {
-        rl_reader r;
-        rl_reader_init(&r, k + 2, kl - 2);
-        rl_buf_reset(&name);
-        if (!rl_key_get_str(&r, &name)) {
-            rc = rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED, "malformed schema index key");
-            break;
-        }
-        rl_buf_put_u8(&name, 0);
-        if ((rc = visit(ctx, (const char *)name.data)) != 0)
-            break;
-    }
-    kv_iter_free(s.it);
-    rl_buf_free(&name);
-    return rc;
+    schema_visit *sv = ctx;
+    return sv->visit(sv->ctx, strs[0]);
 }
 
-typedef struct schema_use {
-    const char *schema;
-    bool used;
-} schema_use;
-
-static int note_schema_use(void *ctx, const char *schema, const char *name,
-                           const rl_table_desc *d)
+int rl_txn_list_schemas(rl_txn *t, rl_schema_visitor visit, void *ctx, rl_error *err)
 {
-    schema_use *u = ctx;
-    (void)name;
-    (void)d;
-    if (strcmp(schema, u->schema) == 0) {
-        u->used = true;
-        return 1;
-    }
-    return 0;
+    schema_visit sv = {visit, ctx};
+    return scan_index_keys(t, RL_INDEX_SCHEMA, 1, "schema", list_schema, &sv, err);
 }
 
 int rl_txn_drop_schema(rl_txn *t, const char *schema, rl_error *err)
@@ -3326,10 +3336,10 @@ int rl_txn_drop_schema(rl_txn *t, const char *schema, rl_error *err)
         return -1;
     if (strcmp(schema, "public") == 0 || !rl_txn_schema_exists(t, schema))
         return rl_error_set(err, RL_SQLSTATE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", schema);
-    schema_use u = {schema, false};
-    if (visit_names(t, note_schema_use, &u, true, err) < 0)
+    table_probe u = {.schema = schema};
+    if (visit_names(t, first_table, &u, true, err) < 0)
         return -1;
-    if (u.used) {
+    if (u.found) {
         rl_error_set(err, RL_SQLSTATE_DEPENDENT_OBJECTS_STILL_EXIST,
                      "cannot drop schema %s because other objects depend on it", schema);
         rl_error_hint(err, "drop the schema's tables first");

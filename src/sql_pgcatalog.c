@@ -30,6 +30,7 @@
  *    plan parallel ctid-range scans.
  * Only stored (non-temporary) tables are listed.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,164 +48,6 @@
 #define CONSTRAINT_OID_OFFSET 2000000000u
 
 /* ============================================================ definitions */
-
-typedef struct vcol {
-    const char *name;
-    uint32_t oid;
-} vcol;
-
-typedef struct gen_ctx gen_ctx;
-
-/* A relation's rows are fixed ones (PostgreSQL's system objects: built once
- * per process) followed by the ones gen makes per query. */
-typedef struct vrel {
-    const char *schema;
-    const char *name;
-    const vcol *cols;
-    size_t ncols;
-    int (*fixed)(gen_ctx *g); /* NULL: none */
-    int (*gen)(gen_ctx *g);   /* NULL: none */
-    /* Columns whose value names the lake table a generated row is about:
-     * oid_cols hold its oid (or row type / constraint oid), name_col its
-     * name (-1 none). A key set on one lets the rows of only those tables
-     * be generated (load_tables). */
-    int8_t oid_cols[2];
-    int8_t name_col;
-} vrel;
-
-#define N(a) (sizeof(a) / sizeof((a)[0]))
-
-static const vcol namespace_cols[] = {
-    {"oid", RL_OID_OID}, {"nspname", RL_OID_NAME}, {"nspowner", RL_OID_OID}};
-
-static const vcol class_cols[] = {
-    {"oid", RL_OID_OID},           {"relname", RL_OID_NAME},
-    {"relnamespace", RL_OID_OID},  {"reltype", RL_OID_OID},
-    {"reloftype", RL_OID_OID},     {"relowner", RL_OID_OID},
-    {"relam", RL_OID_OID},         {"relfilenode", RL_OID_OID},
-    {"reltablespace", RL_OID_OID}, {"relpages", RL_OID_INT4},
-    {"reltuples", RL_OID_FLOAT4},  {"relallvisible", RL_OID_INT4},
-    {"reltoastrelid", RL_OID_OID}, {"relhasindex", RL_OID_BOOL},
-    {"relisshared", RL_OID_BOOL},  {"relpersistence", RL_OID_CHAR},
-    {"relkind", RL_OID_CHAR},      {"relnatts", RL_OID_INT2},
-    {"relchecks", RL_OID_INT2},    {"relhasrules", RL_OID_BOOL},
-    {"relhastriggers", RL_OID_BOOL}, {"relhassubclass", RL_OID_BOOL},
-    {"relrowsecurity", RL_OID_BOOL}, {"relforcerowsecurity", RL_OID_BOOL},
-    {"relispopulated", RL_OID_BOOL}, {"relreplident", RL_OID_CHAR},
-    {"relispartition", RL_OID_BOOL}};
-
-static const vcol attribute_cols[] = {
-    {"attrelid", RL_OID_OID},      {"attname", RL_OID_NAME},
-    {"atttypid", RL_OID_OID},      {"attstattarget", RL_OID_INT4},
-    {"attlen", RL_OID_INT2},       {"attnum", RL_OID_INT2},
-    {"attndims", RL_OID_INT4},     {"attcacheoff", RL_OID_INT4},
-    {"atttypmod", RL_OID_INT4},    {"attbyval", RL_OID_BOOL},
-    {"attalign", RL_OID_CHAR},     {"attstorage", RL_OID_CHAR},
-    {"attcompression", RL_OID_CHAR}, {"attnotnull", RL_OID_BOOL},
-    {"atthasdef", RL_OID_BOOL},    {"atthasmissing", RL_OID_BOOL},
-    {"attidentity", RL_OID_CHAR},  {"attgenerated", RL_OID_CHAR},
-    {"attisdropped", RL_OID_BOOL}, {"attislocal", RL_OID_BOOL},
-    {"attinhcount", RL_OID_INT4},  {"attcollation", RL_OID_OID}};
-
-static const vcol type_cols[] = {
-    {"oid", RL_OID_OID},           {"typname", RL_OID_NAME},
-    {"typnamespace", RL_OID_OID},  {"typowner", RL_OID_OID},
-    {"typlen", RL_OID_INT2},       {"typbyval", RL_OID_BOOL},
-    {"typtype", RL_OID_CHAR},      {"typcategory", RL_OID_CHAR},
-    {"typispreferred", RL_OID_BOOL}, {"typisdefined", RL_OID_BOOL},
-    {"typdelim", RL_OID_CHAR},     {"typrelid", RL_OID_OID},
-    {"typelem", RL_OID_OID},       {"typarray", RL_OID_OID},
-    {"typalign", RL_OID_CHAR},     {"typstorage", RL_OID_CHAR},
-    {"typnotnull", RL_OID_BOOL},   {"typbasetype", RL_OID_OID},
-    {"typtypmod", RL_OID_INT4},    {"typndims", RL_OID_INT4},
-    {"typcollation", RL_OID_OID}};
-
-static const vcol constraint_cols[] = {
-    {"oid", RL_OID_OID},           {"conname", RL_OID_NAME},
-    {"connamespace", RL_OID_OID},  {"contype", RL_OID_CHAR},
-    {"condeferrable", RL_OID_BOOL}, {"condeferred", RL_OID_BOOL},
-    {"convalidated", RL_OID_BOOL}, {"conrelid", RL_OID_OID},
-    {"contypid", RL_OID_OID},      {"conindid", RL_OID_OID},
-    {"conparentid", RL_OID_OID},   {"confrelid", RL_OID_OID},
-    {"conislocal", RL_OID_BOOL},   {"coninhcount", RL_OID_INT4},
-    {"connoinherit", RL_OID_BOOL}, {"conkey", RL_OID_INT2_ARRAY}};
-
-static const vcol description_cols[] = {{"objoid", RL_OID_OID},
-                                        {"classoid", RL_OID_OID},
-                                        {"objsubid", RL_OID_INT4},
-                                        {"description", RL_OID_TEXT}};
-
-static const vcol enum_cols[] = {{"oid", RL_OID_OID},
-                                 {"enumtypid", RL_OID_OID},
-                                 {"enumsortorder", RL_OID_FLOAT4},
-                                 {"enumlabel", RL_OID_NAME}};
-
-static const vcol indexes_cols[] = {{"schemaname", RL_OID_NAME},
-                                    {"tablename", RL_OID_NAME},
-                                    {"indexname", RL_OID_NAME},
-                                    {"tablespace", RL_OID_NAME},
-                                    {"indexdef", RL_OID_TEXT}};
-
-static const vcol settings_cols[] = {
-    {"name", RL_OID_TEXT},       {"setting", RL_OID_TEXT},    {"unit", RL_OID_TEXT},
-    {"category", RL_OID_TEXT},   {"short_desc", RL_OID_TEXT}, {"extra_desc", RL_OID_TEXT},
-    {"context", RL_OID_TEXT},    {"vartype", RL_OID_TEXT},    {"source", RL_OID_TEXT},
-    {"min_val", RL_OID_TEXT},    {"max_val", RL_OID_TEXT},    {"boot_val", RL_OID_TEXT},
-    {"reset_val", RL_OID_TEXT},  {"pending_restart", RL_OID_BOOL}};
-
-static const vcol tables_view_cols[] = {
-    {"schemaname", RL_OID_NAME}, {"tablename", RL_OID_NAME},  {"tableowner", RL_OID_NAME},
-    {"tablespace", RL_OID_NAME}, {"hasindexes", RL_OID_BOOL}, {"hasrules", RL_OID_BOOL},
-    {"hastriggers", RL_OID_BOOL}, {"rowsecurity", RL_OID_BOOL}};
-
-/* information_schema's domains (sql_identifier over name, character_data
- * and yes_or_no over varchar) are reported as their base types. */
-static const vcol is_tables_cols[] = {
-    {"table_catalog", RL_OID_NAME}, {"table_schema", RL_OID_NAME},
-    {"table_name", RL_OID_NAME},    {"table_type", RL_OID_VARCHAR},
-    {"is_insertable_into", RL_OID_VARCHAR}, {"is_typed", RL_OID_VARCHAR}};
-
-static int gen_namespace(gen_ctx *g);
-static int fixed_class(gen_ctx *g);
-static int gen_class(gen_ctx *g);
-static int fixed_attribute(gen_ctx *g);
-static int gen_attribute(gen_ctx *g);
-static int fixed_type(gen_ctx *g);
-static int gen_type(gen_ctx *g);
-static int fixed_constraint(gen_ctx *g);
-static int gen_constraint(gen_ctx *g);
-static int fixed_description(gen_ctx *g);
-static int fixed_indexes(gen_ctx *g);
-static int gen_indexes(gen_ctx *g);
-static int gen_settings(gen_ctx *g);
-static int fixed_tables_view(gen_ctx *g);
-static int gen_tables_view(gen_ctx *g);
-static int gen_is_tables(gen_ctx *g);
-
-static const vrel vrels[] = {
-    {"pg_catalog", "pg_namespace", namespace_cols, N(namespace_cols), NULL, gen_namespace,
-     {-1, -1}, -1},
-    {"pg_catalog", "pg_class", class_cols, N(class_cols), fixed_class, gen_class, {0, -1}, 1},
-    {"pg_catalog", "pg_attribute", attribute_cols, N(attribute_cols), fixed_attribute, gen_attribute,
-     {0, -1}, -1},
-    {"pg_catalog", "pg_type", type_cols, N(type_cols), fixed_type, gen_type, {0, 11}, -1},
-    {"pg_catalog", "pg_constraint", constraint_cols, N(constraint_cols), fixed_constraint,
-     gen_constraint, {0, 7}, -1},
-    {"pg_catalog", "pg_description", description_cols, N(description_cols), fixed_description, NULL,
-     {-1, -1}, -1},
-    /* a fresh PostgreSQL 15 database has no enum types */
-    {"pg_catalog", "pg_enum", enum_cols, N(enum_cols), NULL, NULL, {-1, -1}, -1},
-    {"pg_catalog", "pg_indexes", indexes_cols, N(indexes_cols), fixed_indexes, gen_indexes,
-     {-1, -1}, 1},
-    {"pg_catalog", "pg_settings", settings_cols, N(settings_cols), NULL, gen_settings, {-1, -1}, -1},
-    {"pg_catalog", "pg_tables", tables_view_cols, N(tables_view_cols), fixed_tables_view,
-     gen_tables_view, {-1, -1}, 1},
-    /* per query only: table_catalog is the engine's database name */
-    {"information_schema", "tables", is_tables_cols, N(is_tables_cols), NULL, gen_is_tables,
-     {-1, -1}, 2},
-};
-
-/* ====================================================== PostgreSQL's rows */
 
 /* Row structs of pg15_catalog.inc, field for field in the generator's order
  * (tools/gen_pg15_catalog.py). Strings are offsets into pg15_str. */
@@ -285,6 +128,233 @@ typedef struct pg15_table {
 typedef struct pg15_is_table {
     uint32_t schema, name, type, insertable, typed;
 } pg15_is_table;
+
+/* Where a column's value comes from when a row is emitted from a row
+ * struct (emit_row): a field of the struct (its C type), a string argument,
+ * a constant, or (F_CALLER, and every column of a relation not emitted
+ * that way) put by the caller. */
+enum { F_CALLER, F_U32, F_I16, F_I32, F_BOOL, F_CHAR, F_STR, F_INT, F_FLOAT, F_FALSE };
+
+typedef struct vfield {
+    uint8_t kind;
+    uint16_t off; /* F_U32 .. F_CHAR: the field's offset; F_STR: the argument's index */
+    int32_t k;    /* F_INT, F_FLOAT: the constant */
+} vfield;
+
+/* A field of row struct T, its kind from its C type. */
+#define FLD(T, f)                                                                                 \
+    {_Generic(((T *)0)->f, uint32_t: F_U32, int16_t: F_I16, int32_t: F_I32, bool: F_BOOL,         \
+              char: F_CHAR),                                                                      \
+     offsetof(T, f), 0}
+#define ARG(i) {F_STR, (i), 0}
+#define KINT(v) {F_INT, 0, (v)}
+#define KFLOAT(v) {F_FLOAT, 0, (v)}
+#define KFALSE {F_FALSE, 0, 0}
+#define CALLER {F_CALLER, 0, 0}
+
+typedef struct vcol {
+    const char *name;
+    uint32_t oid;
+    vfield from; /* for emit_row */
+} vcol;
+
+/* A column its relation's generator puts itself. */
+#define COL(name, oid) {(name), (oid), CALLER}
+
+typedef struct gen_ctx gen_ctx;
+
+/* A relation's rows are fixed ones (PostgreSQL's system objects: built once
+ * per process) followed by the ones gen makes per query. */
+typedef struct vrel {
+    const char *schema;
+    const char *name;
+    const vcol *cols;
+    size_t ncols;
+    int (*fixed)(gen_ctx *g); /* NULL: none */
+    int (*gen)(gen_ctx *g);   /* NULL: none */
+    /* Columns whose value names the lake table a generated row is about:
+     * oid_cols hold its oid (or row type / constraint oid), name_col its
+     * name (-1 none). A key set on one lets the rows of only those tables
+     * be generated (load_tables). */
+    int8_t oid_cols[2];
+    int8_t name_col;
+} vrel;
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static const vcol namespace_cols[] = {
+    COL("oid", RL_OID_OID), COL("nspname", RL_OID_NAME), COL("nspowner", RL_OID_OID)};
+
+static const vcol class_cols[] = {
+    {"oid", RL_OID_OID, FLD(pg15_class, oid)},
+    {"relname", RL_OID_NAME, ARG(0)},
+    {"relnamespace", RL_OID_OID, FLD(pg15_class, nsoid)},
+    {"reltype", RL_OID_OID, FLD(pg15_class, reltype)},
+    {"reloftype", RL_OID_OID, FLD(pg15_class, reloftype)},
+    {"relowner", RL_OID_OID, FLD(pg15_class, relowner)},
+    {"relam", RL_OID_OID, FLD(pg15_class, relam)},
+    {"relfilenode", RL_OID_OID, FLD(pg15_class, relfilenode)},
+    {"reltablespace", RL_OID_OID, FLD(pg15_class, reltablespace)},
+    {"relpages", RL_OID_INT4, KINT(0)},
+    {"reltuples", RL_OID_FLOAT4, KFLOAT(-1)},
+    {"relallvisible", RL_OID_INT4, KINT(0)},
+    {"reltoastrelid", RL_OID_OID, FLD(pg15_class, reltoastrelid)},
+    {"relhasindex", RL_OID_BOOL, FLD(pg15_class, relhasindex)},
+    {"relisshared", RL_OID_BOOL, FLD(pg15_class, relisshared)},
+    {"relpersistence", RL_OID_CHAR, FLD(pg15_class, relpersistence)},
+    {"relkind", RL_OID_CHAR, FLD(pg15_class, relkind)},
+    {"relnatts", RL_OID_INT2, FLD(pg15_class, relnatts)},
+    {"relchecks", RL_OID_INT2, FLD(pg15_class, relchecks)},
+    {"relhasrules", RL_OID_BOOL, FLD(pg15_class, relhasrules)},
+    {"relhastriggers", RL_OID_BOOL, FLD(pg15_class, relhastriggers)},
+    {"relhassubclass", RL_OID_BOOL, FLD(pg15_class, relhassubclass)},
+    {"relrowsecurity", RL_OID_BOOL, FLD(pg15_class, relrowsecurity)},
+    {"relforcerowsecurity", RL_OID_BOOL, FLD(pg15_class, relforcerowsecurity)},
+    {"relispopulated", RL_OID_BOOL, FLD(pg15_class, relispopulated)},
+    {"relreplident", RL_OID_CHAR, FLD(pg15_class, relreplident)},
+    {"relispartition", RL_OID_BOOL, FLD(pg15_class, relispartition)}};
+
+static const vcol attribute_cols[] = {
+    COL("attrelid", RL_OID_OID),
+    {"attname", RL_OID_NAME, ARG(0)},
+    {"atttypid", RL_OID_OID, FLD(pg15_attribute, atttypid)},
+    {"attstattarget", RL_OID_INT4, KINT(-1)},
+    {"attlen", RL_OID_INT2, FLD(pg15_attribute, attlen)},
+    {"attnum", RL_OID_INT2, FLD(pg15_attribute, attnum)},
+    {"attndims", RL_OID_INT4, FLD(pg15_attribute, attndims)},
+    {"attcacheoff", RL_OID_INT4, KINT(-1)},
+    {"atttypmod", RL_OID_INT4, FLD(pg15_attribute, atttypmod)},
+    {"attbyval", RL_OID_BOOL, FLD(pg15_attribute, attbyval)},
+    {"attalign", RL_OID_CHAR, FLD(pg15_attribute, attalign)},
+    {"attstorage", RL_OID_CHAR, FLD(pg15_attribute, attstorage)},
+    {"attcompression", RL_OID_CHAR, FLD(pg15_attribute, attcompression)},
+    {"attnotnull", RL_OID_BOOL, FLD(pg15_attribute, attnotnull)},
+    {"atthasdef", RL_OID_BOOL, FLD(pg15_attribute, atthasdef)},
+    {"atthasmissing", RL_OID_BOOL, FLD(pg15_attribute, atthasmissing)},
+    {"attidentity", RL_OID_CHAR, FLD(pg15_attribute, attidentity)},
+    {"attgenerated", RL_OID_CHAR, FLD(pg15_attribute, attgenerated)},
+    {"attisdropped", RL_OID_BOOL, KFALSE},
+    {"attislocal", RL_OID_BOOL, FLD(pg15_attribute, attislocal)},
+    {"attinhcount", RL_OID_INT4, FLD(pg15_attribute, attinhcount)},
+    {"attcollation", RL_OID_OID, FLD(pg15_attribute, attcollation)}};
+
+static const vcol type_cols[] = {
+    {"oid", RL_OID_OID, FLD(pg15_type, oid)},
+    {"typname", RL_OID_NAME, ARG(0)},
+    {"typnamespace", RL_OID_OID, FLD(pg15_type, nsoid)},
+    {"typowner", RL_OID_OID, FLD(pg15_type, owner)},
+    {"typlen", RL_OID_INT2, FLD(pg15_type, typlen)},
+    {"typbyval", RL_OID_BOOL, FLD(pg15_type, typbyval)},
+    {"typtype", RL_OID_CHAR, FLD(pg15_type, typtype)},
+    {"typcategory", RL_OID_CHAR, FLD(pg15_type, typcategory)},
+    {"typispreferred", RL_OID_BOOL, FLD(pg15_type, typispreferred)},
+    {"typisdefined", RL_OID_BOOL, FLD(pg15_type, typisdefined)},
+    {"typdelim", RL_OID_CHAR, FLD(pg15_type, typdelim)},
+    {"typrelid", RL_OID_OID, FLD(pg15_type, typrelid)},
+    {"typelem", RL_OID_OID, FLD(pg15_type, typelem)},
+    {"typarray", RL_OID_OID, FLD(pg15_type, typarray)},
+    {"typalign", RL_OID_CHAR, FLD(pg15_type, typalign)},
+    {"typstorage", RL_OID_CHAR, FLD(pg15_type, typstorage)},
+    {"typnotnull", RL_OID_BOOL, FLD(pg15_type, typnotnull)},
+    {"typbasetype", RL_OID_OID, FLD(pg15_type, typbasetype)},
+    {"typtypmod", RL_OID_INT4, FLD(pg15_type, typtypmod)},
+    {"typndims", RL_OID_INT4, FLD(pg15_type, typndims)},
+    {"typcollation", RL_OID_OID, FLD(pg15_type, typcollation)}};
+
+static const vcol constraint_cols[] = {
+    {"oid", RL_OID_OID, FLD(pg15_constraint, oid)},
+    {"conname", RL_OID_NAME, ARG(0)},
+    {"connamespace", RL_OID_OID, FLD(pg15_constraint, nsoid)},
+    {"contype", RL_OID_CHAR, FLD(pg15_constraint, contype)},
+    {"condeferrable", RL_OID_BOOL, FLD(pg15_constraint, condeferrable)},
+    {"condeferred", RL_OID_BOOL, FLD(pg15_constraint, condeferred)},
+    {"convalidated", RL_OID_BOOL, FLD(pg15_constraint, convalidated)},
+    {"conrelid", RL_OID_OID, FLD(pg15_constraint, conrelid)},
+    {"contypid", RL_OID_OID, FLD(pg15_constraint, contypid)},
+    {"conindid", RL_OID_OID, FLD(pg15_constraint, conindid)},
+    {"conparentid", RL_OID_OID, FLD(pg15_constraint, conparentid)},
+    {"confrelid", RL_OID_OID, FLD(pg15_constraint, confrelid)},
+    {"conislocal", RL_OID_BOOL, FLD(pg15_constraint, conislocal)},
+    {"coninhcount", RL_OID_INT4, FLD(pg15_constraint, coninhcount)},
+    {"connoinherit", RL_OID_BOOL, FLD(pg15_constraint, connoinherit)},
+    {"conkey", RL_OID_INT2_ARRAY, ARG(1)}};
+
+static const vcol description_cols[] = {COL("objoid", RL_OID_OID),
+                                        COL("classoid", RL_OID_OID),
+                                        COL("objsubid", RL_OID_INT4),
+                                        COL("description", RL_OID_TEXT)};
+
+static const vcol enum_cols[] = {COL("oid", RL_OID_OID),
+                                 COL("enumtypid", RL_OID_OID),
+                                 COL("enumsortorder", RL_OID_FLOAT4),
+                                 COL("enumlabel", RL_OID_NAME)};
+
+static const vcol indexes_cols[] = {COL("schemaname", RL_OID_NAME),
+                                    COL("tablename", RL_OID_NAME),
+                                    COL("indexname", RL_OID_NAME),
+                                    COL("tablespace", RL_OID_NAME),
+                                    COL("indexdef", RL_OID_TEXT)};
+
+static const vcol settings_cols[] = {
+    COL("name", RL_OID_TEXT),       COL("setting", RL_OID_TEXT),    COL("unit", RL_OID_TEXT),
+    COL("category", RL_OID_TEXT),   COL("short_desc", RL_OID_TEXT), COL("extra_desc", RL_OID_TEXT),
+    COL("context", RL_OID_TEXT),    COL("vartype", RL_OID_TEXT),    COL("source", RL_OID_TEXT),
+    COL("min_val", RL_OID_TEXT),    COL("max_val", RL_OID_TEXT),    COL("boot_val", RL_OID_TEXT),
+    COL("reset_val", RL_OID_TEXT),  COL("pending_restart", RL_OID_BOOL)};
+
+static const vcol tables_view_cols[] = {
+    COL("schemaname", RL_OID_NAME), COL("tablename", RL_OID_NAME),  COL("tableowner", RL_OID_NAME),
+    COL("tablespace", RL_OID_NAME), COL("hasindexes", RL_OID_BOOL), COL("hasrules", RL_OID_BOOL),
+    COL("hastriggers", RL_OID_BOOL), COL("rowsecurity", RL_OID_BOOL)};
+
+/* information_schema's domains (sql_identifier over name, character_data
+ * and yes_or_no over varchar) are reported as their base types. */
+static const vcol is_tables_cols[] = {
+    COL("table_catalog", RL_OID_NAME), COL("table_schema", RL_OID_NAME),
+    COL("table_name", RL_OID_NAME),    COL("table_type", RL_OID_VARCHAR),
+    COL("is_insertable_into", RL_OID_VARCHAR), COL("is_typed", RL_OID_VARCHAR)};
+
+static int gen_namespace(gen_ctx *g);
+static int fixed_class(gen_ctx *g);
+static int gen_class(gen_ctx *g);
+static int fixed_attribute(gen_ctx *g);
+static int gen_attribute(gen_ctx *g);
+static int fixed_type(gen_ctx *g);
+static int gen_type(gen_ctx *g);
+static int fixed_constraint(gen_ctx *g);
+static int gen_constraint(gen_ctx *g);
+static int fixed_description(gen_ctx *g);
+static int fixed_indexes(gen_ctx *g);
+static int gen_indexes(gen_ctx *g);
+static int gen_settings(gen_ctx *g);
+static int fixed_tables_view(gen_ctx *g);
+static int gen_tables_view(gen_ctx *g);
+static int gen_is_tables(gen_ctx *g);
+
+static const vrel vrels[] = {
+    {"pg_catalog", "pg_namespace", namespace_cols, N(namespace_cols), NULL, gen_namespace,
+     {-1, -1}, -1},
+    {"pg_catalog", "pg_class", class_cols, N(class_cols), fixed_class, gen_class, {0, -1}, 1},
+    {"pg_catalog", "pg_attribute", attribute_cols, N(attribute_cols), fixed_attribute, gen_attribute,
+     {0, -1}, -1},
+    {"pg_catalog", "pg_type", type_cols, N(type_cols), fixed_type, gen_type, {0, 11}, -1},
+    {"pg_catalog", "pg_constraint", constraint_cols, N(constraint_cols), fixed_constraint,
+     gen_constraint, {0, 7}, -1},
+    {"pg_catalog", "pg_description", description_cols, N(description_cols), fixed_description, NULL,
+     {-1, -1}, -1},
+    /* a fresh PostgreSQL 15 database has no enum types */
+    {"pg_catalog", "pg_enum", enum_cols, N(enum_cols), NULL, NULL, {-1, -1}, -1},
+    {"pg_catalog", "pg_indexes", indexes_cols, N(indexes_cols), fixed_indexes, gen_indexes,
+     {-1, -1}, 1},
+    {"pg_catalog", "pg_settings", settings_cols, N(settings_cols), NULL, gen_settings, {-1, -1}, -1},
+    {"pg_catalog", "pg_tables", tables_view_cols, N(tables_view_cols), fixed_tables_view,
+     gen_tables_view, {-1, -1}, 1},
+    /* per query only: table_catalog is the engine's database name */
+    {"information_schema", "tables", is_tables_cols, N(is_tables_cols), NULL, gen_is_tables,
+     {-1, -1}, 2},
+};
+
+/* ====================================================== PostgreSQL's rows */
 
 #include "pg15_catalog.inc"
 
@@ -734,6 +804,17 @@ static int sink_put(pgc_sink *k, const rl_value *row, bool borrowed)
     return 0;
 }
 
+/* Columns first.. of the row from n strings, NULL as SQL NULL. */
+static void put_strs(gen_ctx *g, size_t first, const char *const *vals, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (vals[i])
+            put_str(g, first + i, vals[i]);
+        else
+            put_null(g, first + i);
+    }
+}
+
 /* Add the row being built, unless the scan's key sets rule it out. */
 static int emit(gen_ctx *g)
 {
@@ -804,238 +885,173 @@ static int gen_namespace(gen_ctx *g)
 
 static bool has_pk(const table_ent *t) { return t->d->pk_check != RL_PK_NONE && t->d->pk_col >= 0; }
 
-/* relpages 0 and reltuples -1 ("never analyzed") for every relation, so
- * clients never plan ctid-range scans. */
-static int fixed_class(gen_ctx *g)
-{
-    for (size_t i = 0; i < PG15_CLASSES_COUNT; i++) {
-        const pg15_class *c = &pg15_classes[i];
-        put_int(g, 0, c->oid);
-        put_str(g, 1, pg15_s(c->name));
-        put_int(g, 2, c->nsoid);
-        put_int(g, 3, c->reltype);
-        put_int(g, 4, c->reloftype);
-        put_int(g, 5, c->relowner);
-        put_int(g, 6, c->relam);
-        put_int(g, 7, c->relfilenode);
-        put_int(g, 8, c->reltablespace);
-        put_int(g, 9, 0);
-        put_float(g, 10, -1);
-        put_int(g, 11, 0);
-        put_int(g, 12, c->reltoastrelid);
-        put_bool(g, 13, c->relhasindex);
-        put_bool(g, 14, c->relisshared);
-        put_char(g, 15, c->relpersistence);
-        put_char(g, 16, c->relkind);
-        put_int(g, 17, c->relnatts);
-        put_int(g, 18, c->relchecks);
-        put_bool(g, 19, c->relhasrules);
-        put_bool(g, 20, c->relhastriggers);
-        put_bool(g, 21, c->relhassubclass);
-        put_bool(g, 22, c->relrowsecurity);
-        put_bool(g, 23, c->relforcerowsecurity);
-        put_bool(g, 24, c->relispopulated);
-        put_char(g, 25, c->relreplident);
-        put_bool(g, 26, c->relispartition);
-        if (emit(g) < 0)
-            return -1;
-    }
-    return 0;
-}
-
-static int gen_class(gen_ctx *g)
+/* The rows `rows` makes for each lake table the query is about (see
+ * load_tables): 0, or -1 at the first failure. */
+static int each_table(gen_ctx *g, int (*rows)(gen_ctx *g, const table_ent *t))
 {
     if (load_tables(g) < 0)
         return -1;
-    for (size_t i = 0; i < g->ntables; i++) {
-        const table_ent *t = &g->tables[i];
-        put_int(g, 0, t->oid);
-        put_str(g, 1, t->name);
-        put_int(g, 2, t->nsoid);
-        put_int(g, 3, rowtype_oid(t->oid));
-        put_int(g, 4, 0);
-        put_int(g, 5, OWNER_OID);
-        put_int(g, 6, HEAP_AM_OID);
-        put_int(g, 7, t->oid);
-        put_int(g, 8, 0);
-        put_int(g, 9, 0);
-        put_float(g, 10, -1);
-        put_int(g, 11, 0);
-        put_int(g, 12, 0);
-        put_bool(g, 13, has_pk(t));
-        put_bool(g, 14, false);
-        put_char(g, 15, 'p');
-        put_char(g, 16, 'r');
-        put_int(g, 17, (int64_t)t->ncols);
-        put_int(g, 18, 0);
-        for (size_t c = 19; c <= 23; c++)
-            put_bool(g, c, false);
-        put_bool(g, 24, true);
-        put_char(g, 25, 'd');
-        put_bool(g, 26, false);
-        if (emit(g) < 0)
+    for (size_t i = 0; i < g->ntables; i++)
+        if (rows(g, &g->tables[i]) < 0)
+            return -1;
+    return 0;
+}
+
+/* The integer a column takes: the field at `at` (F_U32, F_I16, F_I32) or
+ * the constant (F_INT). */
+static int64_t field_int(const vfield *f, const char *at)
+{
+    switch (f->kind) {
+    case F_U32:
+        return *(const uint32_t *)at;
+    case F_I16:
+        return *(const int16_t *)at;
+    case F_I32:
+        return *(const int32_t *)at;
+    default:
+        return f->k;
+    }
+}
+
+/* A row of relation cols[0..n-1] from row struct `rec` as the columns'
+ * vfields say (string argument i from strs[i], NULL as SQL NULL; a
+ * F_CALLER column is left as the caller put it), and the row emitted. */
+static int emit_row(gen_ctx *g, const vcol *cols, size_t n, const void *rec,
+                    const char *const *strs)
+{
+    for (size_t i = 0; i < n; i++) {
+        const vfield *f = &cols[i].from;
+        const char *at = (const char *)rec + f->off;
+        if (f->kind == F_CALLER)
+            continue;
+        if (f->kind == F_STR)
+            put_strs(g, i, &strs[f->off], 1);
+        else if (f->kind == F_BOOL || f->kind == F_FALSE)
+            put_bool(g, i, f->kind == F_BOOL && *(const bool *)at);
+        else if (f->kind == F_CHAR)
+            put_char(g, i, *at);
+        else if (f->kind == F_FLOAT)
+            put_float(g, i, f->k);
+        else
+            put_int(g, i, field_int(f, at));
+    }
+    return emit(g);
+}
+
+/* PostgreSQL's own rows of a relation: each of the n row structs at
+ * `rows` (`size` bytes apart, their name a pg15_str offset at name_off)
+ * emitted by emit_row. */
+static int emit_fixed(gen_ctx *g, const vcol *cols, size_t ncols, const void *rows, size_t n,
+                      size_t size, size_t name_off)
+{
+    const char *p = rows;
+    for (size_t i = 0; i < n; i++, p += size) {
+        const char *name = pg15_s(*(const uint32_t *)(p + name_off));
+        if (emit_row(g, cols, ncols, p, &name) < 0)
             return -1;
     }
     return 0;
 }
 
+/* emit_fixed over the n row structs of type T at `rows`. */
+#define EMIT_FIXED(g, cols, T, rows, n)                                                           \
+    emit_fixed((g), (cols), N(cols), (rows), (n), sizeof(T), offsetof(T, name))
+
+/* relpages 0 and reltuples -1 ("never analyzed") for every relation (see
+ * class_cols), so clients never plan ctid-range scans. */
+static int fixed_class(gen_ctx *g)
+{
+    return EMIT_FIXED(g, class_cols, pg15_class, pg15_classes, PG15_CLASSES_COUNT);
+}
+
+/* A lake table is an ordinary, permanent heap relation owned by the
+ * bootstrap superuser, with its composite row type. */
+static int class_row(gen_ctx *g, const table_ent *t)
+{
+    const pg15_class c = {
+        .oid = t->oid, .nsoid = t->nsoid, .reltype = rowtype_oid(t->oid),
+        .relowner = OWNER_OID, .relam = HEAP_AM_OID, .relfilenode = t->oid,
+        .relhasindex = has_pk(t), .relpersistence = 'p', .relkind = 'r',
+        .relnatts = (int16_t)t->ncols, /* <= RL_MAX_COLUMNS */
+        .relispopulated = true, .relreplident = 'd'};
+    const char *name = t->name;
+    return emit_row(g, class_cols, N(class_cols), &c, &name);
+}
+
+static int gen_class(gen_ctx *g) { return each_table(g, class_row); }
+
 /* --------------------------------------------------------- pg_attribute */
+
+/* A pg_attribute row for column `a` of relation relid. */
+static int emit_attribute(gen_ctx *g, uint32_t relid, const pg15_attribute *a, const char *name)
+{
+    put_int(g, 0, relid);
+    return emit_row(g, attribute_cols, N(attribute_cols), a, &name);
+}
 
 static int fixed_attribute(gen_ctx *g)
 {
     for (size_t i = 0; i < PG15_CLASSES_COUNT; i++) {
         const pg15_class *c = &pg15_classes[i];
-        for (size_t k = c->att_first; k < (size_t)c->att_first + c->att_count; k++) {
-            const pg15_attribute *a = &pg15_attributes[k];
-            put_int(g, 0, c->oid);
-            put_str(g, 1, pg15_s(a->name));
-            put_int(g, 2, a->atttypid);
-            put_int(g, 3, -1);
-            put_int(g, 4, a->attlen);
-            put_int(g, 5, a->attnum);
-            put_int(g, 6, a->attndims);
-            put_int(g, 7, -1);
-            put_int(g, 8, a->atttypmod);
-            put_bool(g, 9, a->attbyval);
-            put_char(g, 10, a->attalign);
-            put_char(g, 11, a->attstorage);
-            put_char(g, 12, a->attcompression);
-            put_bool(g, 13, a->attnotnull);
-            put_bool(g, 14, a->atthasdef);
-            put_bool(g, 15, a->atthasmissing);
-            put_char(g, 16, a->attidentity);
-            put_char(g, 17, a->attgenerated);
-            put_bool(g, 18, false);
-            put_bool(g, 19, a->attislocal);
-            put_int(g, 20, a->attinhcount);
-            put_int(g, 21, a->attcollation);
-            if (emit(g) < 0)
+        for (size_t k = c->att_first; k < (size_t)c->att_first + c->att_count; k++)
+            if (emit_attribute(g, c->oid, &pg15_attributes[k], pg15_s(pg15_attributes[k].name)) < 0)
                 return -1;
-        }
     }
     return 0;
 }
 
-static int gen_attribute(gen_ctx *g)
+/* A lake column takes its length, alignment, storage and collation from
+ * its PostgreSQL type; a PRIMARY KEY column is NOT NULL, as in PostgreSQL. */
+static int attribute_rows(gen_ctx *g, const table_ent *t)
 {
-    if (load_tables(g) < 0)
-        return -1;
-    for (size_t i = 0; i < g->ntables; i++) {
-        const table_ent *t = &g->tables[i];
-        for (size_t c = 0; c < t->ncols; c++) {
-            const rl_column_desc *col = &t->d->cols[c];
-            uint32_t toid = rl_type_oid(col->type);
-            const pg15_type *ty = pg15_type_by_oid(toid);
-            put_int(g, 0, t->oid);
-            put_str(g, 1, col->name);
-            put_int(g, 2, toid);
-            put_int(g, 3, -1);
-            put_int(g, 4, ty ? ty->typlen : -1);
-            put_int(g, 5, (int64_t)(c + 1));
-            put_int(g, 6, 0);
-            put_int(g, 7, -1);
-            put_int(g, 8, col->typmod > 0 ? col->typmod : -1);
-            put_bool(g, 9, ty && ty->typbyval);
-            put_char(g, 10, ty ? ty->typalign : 'i');
-            put_char(g, 11, ty ? ty->typstorage : 'x');
-            put_char(g, 12, '\0');
-            /* a PRIMARY KEY column is NOT NULL in PostgreSQL */
-            put_bool(g, 13, col->not_null || (has_pk(t) && (size_t)t->d->pk_col == c));
-            put_bool(g, 14, false);
-            put_bool(g, 15, false);
-            put_char(g, 16, '\0');
-            put_char(g, 17, '\0');
-            put_bool(g, 18, false);
-            put_bool(g, 19, true);
-            put_int(g, 20, 0);
-            put_int(g, 21, ty ? ty->typcollation : 0);
-            if (emit(g) < 0)
-                return -1;
-        }
+    for (size_t c = 0; c < t->ncols; c++) {
+        const rl_column_desc *col = &t->d->cols[c];
+        uint32_t toid = rl_type_oid(col->type);
+        const pg15_type *ty = pg15_type_by_oid(toid);
+        const pg15_attribute a = {
+            .atttypid = toid, .atttypmod = col->typmod > 0 ? col->typmod : -1,
+            .attlen = ty ? ty->typlen : -1, .attnum = (int16_t)(c + 1),
+            .attbyval = ty && ty->typbyval, .attalign = ty ? ty->typalign : 'i',
+            .attstorage = ty ? ty->typstorage : 'x',
+            .attnotnull = col->not_null || (has_pk(t) && (size_t)t->d->pk_col == c),
+            .attislocal = true, .attcollation = ty ? ty->typcollation : 0};
+        if (emit_attribute(g, t->oid, &a, col->name) < 0)
+            return -1;
     }
     return 0;
 }
+
+static int gen_attribute(gen_ctx *g) { return each_table(g, attribute_rows); }
 
 /* -------------------------------------------------------------- pg_type */
 
-/* Columns 0-20 of pg_type, in type_cols' order. */
-static int emit_type(gen_ctx *g, const pg15_type *y, const char *name)
-{
-    put_int(g, 0, y->oid);
-    put_str(g, 1, name);
-    put_int(g, 2, y->nsoid);
-    put_int(g, 3, y->owner);
-    put_int(g, 4, y->typlen);
-    put_bool(g, 5, y->typbyval);
-    put_char(g, 6, y->typtype);
-    put_char(g, 7, y->typcategory);
-    put_bool(g, 8, y->typispreferred);
-    put_bool(g, 9, y->typisdefined);
-    put_char(g, 10, y->typdelim);
-    put_int(g, 11, y->typrelid);
-    put_int(g, 12, y->typelem);
-    put_int(g, 13, y->typarray);
-    put_char(g, 14, y->typalign);
-    put_char(g, 15, y->typstorage);
-    put_bool(g, 16, y->typnotnull);
-    put_int(g, 17, y->typbasetype);
-    put_int(g, 18, y->typtypmod);
-    put_int(g, 19, y->typndims);
-    put_int(g, 20, y->typcollation);
-    return emit(g);
-}
-
 static int fixed_type(gen_ctx *g)
 {
-    for (size_t i = 0; i < PG15_TYPES_COUNT; i++)
-        if (emit_type(g, &pg15_types[i], pg15_s(pg15_types[i].name)) < 0)
-            return -1;
-    return 0;
+    return EMIT_FIXED(g, type_cols, pg15_type, pg15_types, PG15_TYPES_COUNT);
 }
 
 /* Every table has a composite row type, as in PostgreSQL (no array type:
  * RockLake does not create one). */
-static int gen_type(gen_ctx *g)
+static int type_row(gen_ctx *g, const table_ent *t)
 {
-    if (load_tables(g) < 0)
-        return -1;
-    for (size_t i = 0; i < g->ntables; i++) {
-        const table_ent *t = &g->tables[i];
-        const pg15_type row = {
-            .oid = rowtype_oid(t->oid), .nsoid = t->nsoid, .owner = OWNER_OID, .typlen = -1,
-            .typtype = 'c', .typcategory = 'C', .typisdefined = true, .typdelim = ',',
-            .typrelid = t->oid, .typalign = 'd', .typstorage = 'x', .typtypmod = -1};
-        if (emit_type(g, &row, t->name) < 0)
-            return -1;
-    }
-    return 0;
+    const pg15_type row = {
+        .oid = rowtype_oid(t->oid), .nsoid = t->nsoid, .owner = OWNER_OID, .typlen = -1,
+        .typtype = 'c', .typcategory = 'C', .typisdefined = true, .typdelim = ',',
+        .typrelid = t->oid, .typalign = 'd', .typstorage = 'x', .typtypmod = -1};
+    const char *name = t->name;
+    return emit_row(g, type_cols, N(type_cols), &row, &name);
 }
+
+static int gen_type(gen_ctx *g) { return each_table(g, type_row); }
 
 /* -------------------------------------------------------- pg_constraint */
 
+/* A pg_constraint row; conkey NULL: SQL NULL. */
 static int emit_constraint(gen_ctx *g, const pg15_constraint *k, const char *name,
                            const char *conkey)
 {
-    put_int(g, 0, k->oid);
-    put_str(g, 1, name);
-    put_int(g, 2, k->nsoid);
-    put_char(g, 3, k->contype);
-    put_bool(g, 4, k->condeferrable);
-    put_bool(g, 5, k->condeferred);
-    put_bool(g, 6, k->convalidated);
-    put_int(g, 7, k->conrelid);
-    put_int(g, 8, k->contypid);
-    put_int(g, 9, k->conindid);
-    put_int(g, 10, k->conparentid);
-    put_int(g, 11, k->confrelid);
-    put_bool(g, 12, k->conislocal);
-    put_int(g, 13, k->coninhcount);
-    put_bool(g, 14, k->connoinherit);
-    if (conkey)
-        put_str(g, 15, conkey);
-    else
-        put_null(g, 15);
-    return emit(g);
+    const char *strs[] = {name, conkey};
+    return emit_row(g, constraint_cols, N(constraint_cols), k, strs);
 }
 
 /* PostgreSQL 14+ declares the system catalogs' primary keys and unique
@@ -1050,25 +1066,21 @@ static int fixed_constraint(gen_ctx *g)
     return 0;
 }
 
-static int gen_constraint(gen_ctx *g)
+/* A lake table with a primary key has its <table>_pkey constraint. */
+static int constraint_row(gen_ctx *g, const table_ent *t)
 {
-    if (load_tables(g) < 0)
-        return -1;
-    for (size_t i = 0; i < g->ntables; i++) {
-        const table_ent *t = &g->tables[i];
-        if (!has_pk(t))
-            continue;
-        char conname[160], conkey[16];
-        snprintf(conname, sizeof conname, "%s_pkey", t->name);
-        snprintf(conkey, sizeof conkey, "{%d}", t->d->pk_col + 1);
-        const pg15_constraint k = {.oid = constraint_oid(t->oid), .nsoid = t->nsoid,
-                                   .contype = 'p', .convalidated = true, .conrelid = t->oid,
-                                   .conislocal = true, .connoinherit = true};
-        if (emit_constraint(g, &k, conname, conkey) < 0)
-            return -1;
-    }
-    return 0;
+    if (!has_pk(t))
+        return 0;
+    char conname[160], conkey[16];
+    snprintf(conname, sizeof conname, "%s_pkey", t->name);
+    snprintf(conkey, sizeof conkey, "{%d}", t->d->pk_col + 1);
+    const pg15_constraint k = {.oid = constraint_oid(t->oid), .nsoid = t->nsoid,
+                               .contype = 'p', .convalidated = true, .conrelid = t->oid,
+                               .conislocal = true, .connoinherit = true};
+    return emit_constraint(g, &k, conname, conkey);
 }
+
+static int gen_constraint(gen_ctx *g) { return each_table(g, constraint_row); }
 
 /* ------------------------------------------------------- pg_description */
 
@@ -1090,51 +1102,34 @@ static int fixed_description(gen_ctx *g)
 
 /* ----------------------------------------------------------- pg_indexes */
 
-static void put_str_or_null(gen_ctx *g, size_t i, const char *s)
-{
-    if (s)
-        put_str(g, i, s);
-    else
-        put_null(g, i);
-}
-
 static int fixed_indexes(gen_ctx *g)
 {
     for (size_t i = 0; i < PG15_INDEXES_COUNT; i++) {
         const pg15_index *x = &pg15_indexes[i];
-        put_str(g, 0, pg15_s(x->schema));
-        put_str(g, 1, pg15_s(x->table));
-        put_str(g, 2, pg15_s(x->name));
-        put_str_or_null(g, 3, pg15_s(x->tablespace));
-        put_str(g, 4, pg15_s(x->indexdef));
+        const char *row[] = {pg15_s(x->schema), pg15_s(x->table), pg15_s(x->name),
+                             pg15_s(x->tablespace), pg15_s(x->indexdef)};
+        put_strs(g, 0, row, N(row));
         if (emit(g) < 0)
             return -1;
     }
     return 0;
 }
 
-static int gen_indexes(gen_ctx *g)
+/* A lake table with a primary key has its unique <table>_pkey index. */
+static int index_row(gen_ctx *g, const table_ent *t)
 {
-    if (load_tables(g) < 0)
-        return -1;
-    for (size_t i = 0; i < g->ntables; i++) {
-        const table_ent *t = &g->tables[i];
-        if (!has_pk(t))
-            continue;
-        char idx[160], def[512];
-        snprintf(idx, sizeof idx, "%s_pkey", t->name);
-        snprintf(def, sizeof def, "CREATE UNIQUE INDEX %s ON %s.%s USING btree (%s)", idx,
-                 t->schema, t->name, t->d->cols[t->d->pk_col].name);
-        put_str(g, 0, t->schema);
-        put_str(g, 1, t->name);
-        put_str(g, 2, idx);
-        put_null(g, 3);
-        put_str(g, 4, def);
-        if (emit(g) < 0)
-            return -1;
-    }
-    return 0;
+    if (!has_pk(t))
+        return 0;
+    char idx[160], def[512];
+    snprintf(idx, sizeof idx, "%s_pkey", t->name);
+    snprintf(def, sizeof def, "CREATE UNIQUE INDEX %s ON %s.%s USING btree (%s)", idx,
+             t->schema, t->name, t->d->cols[t->d->pk_col].name);
+    const char *row[] = {t->schema, t->name, idx, NULL, def};
+    put_strs(g, 0, row, N(row));
+    return emit(g);
 }
+
+static int gen_indexes(gen_ctx *g) { return each_table(g, index_row); }
 
 /* ---------------------------------------------------------- pg_settings */
 
@@ -1194,10 +1189,9 @@ static int fixed_tables_view(gen_ctx *g)
 {
     for (size_t i = 0; i < PG15_TABLES_COUNT; i++) {
         const pg15_table *t = &pg15_tables[i];
-        put_str(g, 0, pg15_s(t->schema));
-        put_str(g, 1, pg15_s(t->name));
-        put_str(g, 2, pg15_s(t->owner));
-        put_str_or_null(g, 3, pg15_s(t->tablespace));
+        const char *row[] = {pg15_s(t->schema), pg15_s(t->name), pg15_s(t->owner),
+                             pg15_s(t->tablespace)};
+        put_strs(g, 0, row, N(row));
         put_bool(g, 4, t->hasindexes);
         put_bool(g, 5, t->hasrules);
         put_bool(g, 6, t->hastriggers);
@@ -1208,27 +1202,29 @@ static int fixed_tables_view(gen_ctx *g)
     return 0;
 }
 
-static int gen_tables_view(gen_ctx *g)
+/* A lake table is owned by the session's user, in no tablespace. */
+static int tables_view_row(gen_ctx *g, const table_ent *t)
 {
-    if (load_tables(g) < 0)
-        return -1;
-    for (size_t i = 0; i < g->ntables; i++) {
-        const table_ent *t = &g->tables[i];
-        put_str(g, 0, t->schema);
-        put_str(g, 1, t->name);
-        put_str(g, 2, g->x->s->user[0] ? g->x->s->user : "postgres");
-        put_null(g, 3);
-        put_bool(g, 4, has_pk(t));
-        put_bool(g, 5, false);
-        put_bool(g, 6, false);
-        put_bool(g, 7, false);
-        if (emit(g) < 0)
-            return -1;
-    }
-    return 0;
+    const char *row[] = {t->schema, t->name, g->x->s->user[0] ? g->x->s->user : "postgres", NULL};
+    put_strs(g, 0, row, N(row));
+    put_bool(g, 4, has_pk(t));
+    put_bool(g, 5, false);
+    put_bool(g, 6, false);
+    put_bool(g, 7, false);
+    return emit(g);
 }
 
+static int gen_tables_view(gen_ctx *g) { return each_table(g, tables_view_row); }
+
 /* ----------------------------------------------- information_schema.tables */
+
+/* A lake table is an insertable, untyped base table of the database. */
+static int is_table_row(gen_ctx *g, const table_ent *t)
+{
+    const char *row[] = {g->x->s->eng->database, t->schema, t->name, "BASE TABLE", "YES", "NO"};
+    put_strs(g, 0, row, N(row));
+    return emit(g);
+}
 
 /* PostgreSQL's relations as role `lake` sees them (the view lists only
  * relations the role may use), then the lake's tables. */
@@ -1237,29 +1233,13 @@ static int gen_is_tables(gen_ctx *g)
     const char *db = g->x->s->eng->database;
     for (size_t i = 0; i < PG15_IS_TABLES_COUNT; i++) {
         const pg15_is_table *t = &pg15_is_tables[i];
-        put_str(g, 0, db);
-        put_str(g, 1, pg15_s(t->schema));
-        put_str(g, 2, pg15_s(t->name));
-        put_str(g, 3, pg15_s(t->type));
-        put_str(g, 4, pg15_s(t->insertable));
-        put_str(g, 5, pg15_s(t->typed));
+        const char *row[] = {db, pg15_s(t->schema), pg15_s(t->name), pg15_s(t->type),
+                             pg15_s(t->insertable), pg15_s(t->typed)};
+        put_strs(g, 0, row, N(row));
         if (emit(g) < 0)
             return -1;
     }
-    if (load_tables(g) < 0)
-        return -1;
-    for (size_t i = 0; i < g->ntables; i++) {
-        const table_ent *t = &g->tables[i];
-        put_str(g, 0, db);
-        put_str(g, 1, t->schema);
-        put_str(g, 2, t->name);
-        put_str(g, 3, "BASE TABLE");
-        put_str(g, 4, "YES");
-        put_str(g, 5, "NO");
-        if (emit(g) < 0)
-            return -1;
-    }
-    return 0;
+    return each_table(g, is_table_row);
 }
 
 /* ================================================================ rows */

@@ -335,6 +335,24 @@ static ttable *tlist_table(tlist *l, const char *name)
     return t;
 }
 
+/* A new column `att` (its name set, the rest zero) at the end of table
+ * rel's in l, the table added when it is not the last, into *out; -1 with
+ * err set when a name is too long or memory ran out. */
+static int tlist_add_col(tlist *l, const char *rel, const char *att, tcol **out, rl_error *err)
+{
+    if (strlen(rel) >= 64 || strlen(att) >= 64)
+        return rl_error_set(err, RL_SQLSTATE_PROGRAM_LIMIT, "name too long: %s.%s", rel, att);
+    ttable *t = tlist_table(l, rel);
+    tcol *grown = t ? rl_array_reserve(t->cols, t->ncols, &t->cap, sizeof *grown, 16) : NULL;
+    if (!grown)
+        return rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
+    t->cols = grown;
+    tcol *c = *out = &t->cols[t->ncols++];
+    memset(c, 0, sizeof *c);
+    snprintf(c->name, sizeof c->name, "%s", att);
+    return 0;
+}
+
 /* Rows (relname, attname, typname, atttypmod, attnotnull) ordered by
  * relname, attnum -> the ducklake_* tables. */
 static int tlist_build(const trows *r, tlist *l, rl_error *err)
@@ -344,15 +362,9 @@ static int tlist_build(const trows *r, tlist *l, rl_error *err)
         const char *rel = cell(r, i, 0), *att = cell(r, i, 1), *typ = cell(r, i, 2);
         if (!rel || !att || !typ || strncmp(rel, "ducklake_", 9) != 0)
             continue;
-        if (strlen(rel) >= 64 || strlen(att) >= 64)
-            return rl_error_set(err, RL_SQLSTATE_PROGRAM_LIMIT, "name too long: %s.%s", rel, att);
-        ttable *t = tlist_table(l, rel);
-        tcol *grown = t ? rl_array_reserve(t->cols, t->ncols, &t->cap, sizeof *grown, 16) : NULL;
-        if (!grown)
-            return rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
-        t->cols = grown;
-        tcol *c = &t->cols[t->ncols++];
-        snprintf(c->name, sizeof c->name, "%s", att);
+        tcol *c;
+        if (tlist_add_col(l, rel, att, &c, err) < 0)
+            return -1;
         long typmod = cell(r, i, 3) ? strtol(cell(r, i, 3), NULL, 10) : -1;
         if (!sql_type(typ, typmod, c->type, sizeof c->type))
             return rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
@@ -499,6 +511,28 @@ static void progress_end(progress *p)
     }
 }
 
+/* A transfer's start (verb "import" / "export"): its progress line when
+ * asked for, no interrupt pending; the start time. */
+static double transfer_start(progress *p, const rl_transfer_opts *o, const char *verb)
+{
+    *p = (progress){.on = o && o->progress, .verb = verb, .t0 = now_s()};
+    interrupted = 0;
+    return now_s();
+}
+
+/* A transfer that did not finish (rc != 0) ends the progress line it drew. */
+static void transfer_stopped(const progress *p, int rc)
+{
+    if (p->on && rc != 0)
+        fputc('\n', stderr);
+}
+
+/* A run's 0 (done), 1 (interrupted) or -1 (failed) as a transfer result. */
+static rl_transfer_result transfer_result(int rc)
+{
+    return rc == 0 ? RL_TRANSFER_DONE : rc > 0 ? RL_TRANSFER_INTERRUPTED : RL_TRANSFER_FAILED;
+}
+
 /* ROCKLAKE_TRANSFER_STOP_AFTER_CHUNKS=k (tests): after the k-th commit of
  * rows (import) or the k-th table (export), interrupt as Ctrl-C does;
  * "k:kill" kills the process instead. */
@@ -514,6 +548,18 @@ static void test_hook(int chunks)
 
 /* ------------------------------------------------------------- sources */
 
+/* A count(*) query's answer: rc is how running it went (its rows in r,
+ * freed here when it ran); the count into *out (-1 when there is none),
+ * or -1 when the query failed. */
+static int count_answer(int rc, trows *r, int64_t *out)
+{
+    if (rc < 0)
+        return -1;
+    *out = r->nrows && cell(r, 0, 0) ? strtoll(cell(r, 0, 0), NULL, 10) : -1;
+    trows_free(r);
+    return 0;
+}
+
 static int count_rows(PGconn *pg, rl_session *s, const char *schema, const ttable *t,
                       int64_t *out, rl_error *err)
 {
@@ -525,16 +571,21 @@ static int count_rows(PGconn *pg, rl_session *s, const char *schema, const ttabl
     trows r;
     int rc = pg ? pg_rows(pg, (const char *)q.data, &r, err) : lake_rows(s, (const char *)q.data, &r, err);
     rl_buf_free(&q);
-    if (rc < 0)
-        return -1;
-    *out = r.nrows && cell(&r, 0, 0) ? strtoll(cell(&r, 0, 0), NULL, 10) : -1;
-    trows_free(&r);
-    return 0;
+    return count_answer(rc, &r, out);
 }
 
 /* One row of a table as a COPY text line ('\n' included); 0 to go on, 1
  * to stop (interrupted), -1 on an error in *err. */
 typedef int (*row_fn)(void *ctx, const char *line, size_t len, rl_error *err);
+
+/* A row's COPY text in `line` ended with its newline and handed to `row`;
+ * its result, or -1 when the text ran out of memory. */
+static int line_out(rl_buf *line, row_fn row, void *ctx, rl_error *err)
+{
+    rl_buf_put(line, "\n", 1);
+    return line->failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
+                        : row(ctx, (const char *)line->data, line->len, err);
+}
 
 /* A catalog an import reads: PostgreSQL (libpq) or a SQLite file. Every
  * call runs inside the one read transaction `open` started. */
@@ -756,16 +807,9 @@ typedef bool (*decl_type_fn)(const char *rel, const char *att, const char *decl,
 static int add_col(tlist *l, const char *rel, const char *att, const char *decl,
                    decl_type_fn type_of, const char *side, rl_error *err)
 {
-    if (strlen(rel) >= 64 || strlen(att) >= 64)
-        return rl_error_set(err, RL_SQLSTATE_PROGRAM_LIMIT, "name too long: %s.%s", rel, att);
-    ttable *t = tlist_table(l, rel);
-    tcol *grown = t ? rl_array_reserve(t->cols, t->ncols, &t->cap, sizeof *grown, 16) : NULL;
-    if (!grown)
-        return rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
-    t->cols = grown;
-    tcol *c = &t->cols[t->ncols++];
-    memset(c, 0, sizeof *c);
-    snprintf(c->name, sizeof c->name, "%s", att);
+    tcol *c;
+    if (tlist_add_col(l, rel, att, &c, err) < 0)
+        return -1;
     if (!type_of(rel, att, decl, c))
         return rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
                             "column %s.%s has %s type %s, which a DuckLake catalog does not use",
@@ -904,9 +948,7 @@ static int sqs_stream(void *src, const ttable *t, row_fn row, void *ctx, rl_erro
                 rl_buf_put(&s->line, "\t", 1);
             sq_cell(&s->line, st, (int)c, t->cols[c].type);
         }
-        rl_buf_put(&s->line, "\n", 1);
-        rc = s->line.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
-                            : row(ctx, (const char *)s->line.data, s->line.len, err);
+        rc = line_out(&s->line, row, ctx, err);
     }
     if (rc == 0 && step != SQLITE_DONE)
         rc = sq_fail(err, s->db, s->path);
@@ -1161,11 +1203,7 @@ static int dk_count(dk_conn *d, const ttable *t, int64_t *out, rl_error *err)
     trows r;
     int rc = dk_rows(d, (const char *)q.data, &r, err);
     rl_buf_free(&q);
-    if (rc < 0)
-        return -1;
-    *out = r.nrows && cell(&r, 0, 0) ? strtoll(cell(&r, 0, 0), NULL, 10) : -1;
-    trows_free(&r);
-    return 0;
+    return count_answer(rc, &r, out);
 }
 
 static int dks_count(void *src, ttable *t, rl_error *err)
@@ -1225,9 +1263,7 @@ static int dks_stream(void *src, const ttable *t, row_fn row, void *ctx, rl_erro
                     copy_text(&d->line, (const unsigned char *)v, strlen(v));
                 d->api->free(v);
             }
-            rl_buf_put(&d->line, "\n", 1);
-            rc = d->line.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
-                                : row(ctx, (const char *)d->line.data, d->line.len, err);
+            rc = line_out(&d->line, row, ctx, err);
         }
         d->api->destroy_result(&r);
         if (rc != 0 || n < (duckdb_idx)RL_TRANSFER_CHUNK_ROWS)
@@ -1520,19 +1556,16 @@ static void importer_free(importer *im)
 static rl_transfer_result import_from(importer *im, const char *source, const char *lake_url,
                                       const rl_transfer_opts *o, FILE *report, rl_error *err)
 {
-    im->prog = (progress){.on = o && o->progress, .verb = "import", .t0 = now_s()};
-    interrupted = 0;
-    double t0 = now_s();
+    double t0 = transfer_start(&im->prog, o, "import");
     int rc = import_run(im, source, lake_url, report, err);
-    if (im->prog.on && rc != 0)
-        fputc('\n', stderr);
+    transfer_stopped(&im->prog, rc);
     if (rc == 0)
         fprintf(report, "imported %zu tables, %" PRId64 " rows into %s (DuckLake %s) in %.1f s; "
                         "check: ok\n",
                 im->tables.n, im->tables.total_rows, lake_url,
                 rl_format_name(rl_catalog_format(im->cat)), now_s() - t0);
     importer_free(im);
-    return rc == 0 ? RL_TRANSFER_DONE : rc > 0 ? RL_TRANSFER_INTERRUPTED : RL_TRANSFER_FAILED;
+    return transfer_result(rc);
 }
 
 rl_transfer_result rl_import_postgres(const char *source, const char *lake_url,
@@ -1550,28 +1583,35 @@ rl_transfer_result rl_import_postgres(const char *source, const char *lake_url,
     return import_from(&im, source, lake_url, o, report, err);
 }
 
+/* An import from a file (`kind` "SQLite" or "DuckDB": no --schema) read
+ * through `ops` on `src`, named `source` with its 7-byte "sqlite:" /
+ * "duckdb:" prefix when prefixed. */
+static rl_transfer_result import_file(const source_ops *ops, void *src, const char *kind,
+                                      bool prefixed, const char *source, const char *lake_url,
+                                      const rl_transfer_opts *o, FILE *report, rl_error *err)
+{
+    if (!file_no_schema(o, kind, err))
+        return RL_TRANSFER_FAILED;
+    char what[32];
+    snprintf(what, sizeof what, "the %s file", kind);
+    importer im = {.ops = ops, .src = src, .what = what};
+    return import_from(&im, source + (prefixed ? 7 : 0), lake_url, o, report, err);
+}
+
 rl_transfer_result rl_import_sqlite(const char *source, const char *lake_url,
                                     const rl_transfer_opts *o, FILE *report, rl_error *err)
 {
-    if (!file_no_schema(o, "SQLite", err))
-        return RL_TRANSFER_FAILED;
-    if (rl_transfer_is_sqlite(source))
-        source += 7;
     sq_source src = {0};
-    importer im = {.ops = &sq_source_ops, .src = &src, .what = "the SQLite file"};
-    return import_from(&im, source, lake_url, o, report, err);
+    return import_file(&sq_source_ops, &src, "SQLite", rl_transfer_is_sqlite(source), source,
+                       lake_url, o, report, err);
 }
 
 rl_transfer_result rl_import_duckdb(const char *source, const char *lake_url,
                                     const rl_transfer_opts *o, FILE *report, rl_error *err)
 {
-    if (!file_no_schema(o, "DuckDB", err))
-        return RL_TRANSFER_FAILED;
-    if (rl_transfer_is_duckdb(source))
-        source += 7;
     dk_conn src = {0};
-    importer im = {.ops = &dk_source_ops, .src = &src, .what = "the DuckDB file"};
-    return import_from(&im, source, lake_url, o, report, err);
+    return import_file(&dk_source_ops, &src, "DuckDB", rl_transfer_is_duckdb(source), source,
+                       lake_url, o, report, err);
 }
 
 /* -------------------------------------------------------------- export */
@@ -1589,14 +1629,13 @@ typedef struct exporter {
     int chunks; /* tables copied (the test hook's count) */
     /* a SQLite target: */
     sqlite3 *sq;
-    const char *sq_path;
-    bool sq_created; /* the file did not exist before */
+    /* a file target (SQLite, DuckDB): */
+    const char *path;
+    bool created; /* the file did not exist before */
     sqlite3_stmt *ins; /* the open table's INSERT */
     rl_buf text;       /* a value's text */
     /* a DuckDB target: */
     dk_conn dk;
-    const char *dk_path;
-    bool dk_created;
     duckdb_appender dk_app; /* the open table's staging appender */
     const ttable *dk_cur;   /* its table */
     int64_t dk_in_chunk;    /* rows staged since the last INSERT */
@@ -1670,22 +1709,103 @@ static int target_check_empty(exporter *ex, rl_error *err)
     return rc;
 }
 
-static int target_create(exporter *ex, rl_error *err)
+/* Appends "INSERT INTO "<t>"" and `rest` (a file target's tables are
+ * unqualified). */
+static void insert_head(rl_buf *q, const ttable *t, const char *rest)
+{
+    rl_buf_put_str(q, "INSERT INTO ");
+    quote_ident(q, t->name);
+    rl_buf_put_str(q, rest);
+}
+
+/* Runs statements (NUL-terminated text) on an export's target: 0, or -1
+ * with err set. */
+typedef int (*target_exec_fn)(exporter *ex, const char *sql, rl_error *err);
+
+/* The CREATE TABLE statements for every table exported, in `schema` (NULL:
+ * unqualified; a schema other than public is created first) with column
+ * types from type_of, run on the target by `run`. */
+static int create_tables(exporter *ex, const char *schema, col_type_fn type_of,
+                         target_exec_fn run, rl_error *err)
 {
     rl_buf q;
     rl_buf_init(&q, 0);
-    if (strcmp(ex->schema, "public") != 0) {
+    if (schema && strcmp(schema, "public") != 0) {
         rl_buf_put_str(&q, "CREATE SCHEMA IF NOT EXISTS ");
-        quote_ident(&q, ex->schema);
+        quote_ident(&q, schema);
         rl_buf_put_str(&q, ";\n");
     }
     for (size_t i = 0; i < ex->tables.n; i++)
-        create_sql(&q, ex->schema, &ex->tables.t[i], pg_col_type);
+        create_sql(&q, schema, &ex->tables.t[i], type_of);
     rl_buf_put(&q, "", 1);
     int rc = q.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
-                      : pg_exec(ex->pg, (const char *)q.data, err);
+                      : run(ex, (const char *)q.data, err);
     rl_buf_free(&q);
     return rc;
+}
+
+/* The refusal of a file target (`kind` "SQLite" / "DuckDB") that already
+ * holds a DuckLake catalog (`table` one of its tables): -1. */
+static int file_taken(rl_error *err, const char *kind, const char *path, const char *table)
+{
+    rl_error_set(err, RL_SQLSTATE_DUPLICATE_TABLE,
+                 "the target %s file \"%s\" already has a DuckLake catalog (table %s)", kind, path,
+                 table);
+    rl_error_hint(err, "export into a new file; nothing was written");
+    return -1;
+}
+
+/* Statements run on the target database. */
+static int pg_target_exec(exporter *ex, const char *sql, rl_error *err)
+{
+    return pg_exec(ex->pg, sql, err);
+}
+
+/* Appends "SELECT <t's columns> FROM public.<t>": the lake's query for all
+ * of a table's rows (no terminating NUL). */
+static void select_sql(rl_buf *q, const ttable *t)
+{
+    rl_buf_put_str(q, "SELECT ");
+    column_list(q, t);
+    rl_buf_put_str(q, " FROM ");
+    qualified(q, "public", t->name);
+}
+
+/* What copying a table came to once the lake's query `st` ended: 1 when
+ * interrupted, -1 when the target refused a row (its error, kept in
+ * copy_err, into err) or the query failed, else 0. */
+static int export_outcome(exporter *ex, rl_exec_status st, rl_error *err)
+{
+    if (interrupted)
+        return 1;
+    if (ex->copy_failed) {
+        *err = ex->copy_err;
+        return -1;
+    }
+    return st == RL_EXEC_DONE ? 0 : -1;
+}
+
+/* A table's rows from the lake, each handed to `row` (the target's writer,
+ * with the exporter as its context); the outcome as export_outcome's. */
+static int export_rows(exporter *ex, const ttable *t,
+                       int (*row)(void *ctx, size_t ncols, const rl_value *vals), rl_error *err)
+{
+    rl_buf q;
+    rl_buf_init(&q, 0);
+    select_sql(&q, t);
+    rl_buf_put(&q, "", 1);
+    rl_sink k = {.ctx = ex, .data_row = row};
+    rl_exec_status st = rl_session_simple_query(ex->s, (const char *)q.data, &k, err);
+    rl_buf_free(&q);
+    return export_outcome(ex, st, err);
+}
+
+/* One more row written to the target: the progress line follows. */
+static int export_row_done(exporter *ex)
+{
+    ex->prog.rows++;
+    progress_show(&ex->prog, false);
+    return 0;
 }
 
 /* Chunks of the lake's COPY TO STDOUT (whole text rows) go to the target. */
@@ -1724,24 +1844,14 @@ static int export_table(exporter *ex, const ttable *t, rl_error *err)
         return -1;
     }
     PQclear(res);
-    rl_buf_put_str(&q, "COPY (SELECT ");
-    column_list(&q, t);
-    rl_buf_put_str(&q, " FROM ");
-    qualified(&q, "public", t->name);
+    rl_buf_put_str(&q, "COPY (");
+    select_sql(&q, t);
     rl_buf_put_str(&q, ") TO STDOUT");
     rl_buf_put(&q, "", 1);
     rl_sink k = {.ctx = ex, .copy_out_data = export_chunk};
     rl_exec_status st = rl_session_simple_query(ex->s, (const char *)q.data, &k, err);
     rl_buf_free(&q);
-    int rc = 0;
-    if (interrupted) {
-        rc = 1;
-    } else if (ex->copy_failed) {
-        *err = ex->copy_err;
-        rc = -1;
-    } else if (st != RL_EXEC_DONE) {
-        rc = -1;
-    }
+    int rc = export_outcome(ex, st, err);
     if (PQputCopyEnd(ex->pg, rc == 0 ? NULL : "export stopped") != 1 && rc == 0)
         rc = pg_fail(err, ex->pg, NULL, "writing the target");
     while ((res = PQgetResult(ex->pg))) {
@@ -1752,11 +1862,22 @@ static int export_table(exporter *ex, const ttable *t, rl_error *err)
     return rc;
 }
 
-/* What an export writes into (PostgreSQL, SQLite): one table's rows, and
- * the row count a table has there. */
+/* What an export writes into (PostgreSQL, SQLite, a DuckDB file). */
 typedef struct export_target {
+    /* NULL, or what must be there before the lake is read (a library) */
+    int (*load)(rl_error *err);
+    /* the target opened in its transaction, found to hold no DuckLake
+     * catalog yet, and the lake's tables created there */
+    int (*open)(exporter *ex, const char *target, rl_error *err);
+    /* one table's rows; the row count a table has there */
     int (*copy_table)(exporter *ex, const ttable *t, rl_error *err);
     int (*count)(exporter *ex, const ttable *t, int64_t *have, rl_error *err);
+    int (*commit)(exporter *ex, rl_error *err);
+    /* "PostgreSQL database D (schema S)", "SQLite file F": the report's words */
+    void (*describe)(const exporter *ex, FILE *out);
+    /* NULL, or the target closed before exporter_free (failed: its
+     * transaction rolled back, a file the export made removed) */
+    void (*close)(exporter *ex, bool failed);
 } export_target;
 
 /* Every table's rows into the target (with progress), then each table's
@@ -1791,23 +1912,18 @@ static int export_tables(exporter *ex, const export_target *to, rl_error *err)
     return interrupted ? 1 : 0;
 }
 
-static int pg_target_count(exporter *ex, const ttable *t, int64_t *have, rl_error *err)
+/* The lake opened and read, the target opened, every table copied and
+ * checked, the target committed: 0, 1 interrupted, -1. */
+static int export_run(exporter *ex, const export_target *to, const char *lake_url,
+                      const char *target, rl_error *err)
 {
-    return count_rows(ex->pg, NULL, ex->schema, t, have, err);
-}
-
-static const export_target pg_target = {export_table, pg_target_count};
-
-static int export_run(exporter *ex, const char *lake_url, const char *target, rl_error *err)
-{
-    if (export_open_lake(ex, lake_url, err) < 0 || export_discover(ex, err) < 0)
+    if (to->load && to->load(err) < 0) /* before the lake is read: no library, no work */
         return -1;
-    if (!(ex->pg = pg_connect(target, "target PostgreSQL", err)) ||
-        pg_session_setup(ex->pg, err) < 0 || pg_exec(ex->pg, "BEGIN", err) < 0 ||
-        target_check_empty(ex, err) < 0 || target_create(ex, err) < 0)
+    if (export_open_lake(ex, lake_url, err) < 0 || export_discover(ex, err) < 0 ||
+        to->open(ex, target, err) < 0)
         return -1;
-    int rc = export_tables(ex, &pg_target, err);
-    return rc != 0 ? rc : pg_exec(ex->pg, "COMMIT", err);
+    int rc = export_tables(ex, to, err);
+    return rc != 0 ? rc : to->commit(ex, err);
 }
 
 static void exporter_free(exporter *ex)
@@ -1826,28 +1942,72 @@ static void exporter_free(exporter *ex)
     tlist_free(&ex->tables);
 }
 
+/* An export of the lake at lake_url into `to`'s target: progress when asked
+ * for, the report's line when done, then the target closed and the
+ * exporter freed. */
+static rl_transfer_result export_to(exporter *ex, const export_target *to, const char *lake_url,
+                                    const char *target, const rl_transfer_opts *o, FILE *report,
+                                    rl_error *err)
+{
+    double t0 = transfer_start(&ex->prog, o, "export");
+    int rc = export_run(ex, to, lake_url, target, err);
+    transfer_stopped(&ex->prog, rc);
+    if (rc == 0) {
+        fprintf(report, "exported %zu tables, %" PRId64 " rows from %s to ", ex->tables.n,
+                ex->tables.total_rows, lake_url);
+        to->describe(ex, report);
+        fprintf(report, " in %.1f s\n", now_s() - t0);
+    }
+    if (to->close)
+        to->close(ex, rc != 0);
+    exporter_free(ex);
+    return transfer_result(rc);
+}
+
+/* The target database connected, in its transaction, with no DuckLake
+ * catalog in the schema yet, and the lake's tables created there. */
+static int pg_target_open(exporter *ex, const char *target, rl_error *err)
+{
+    if (!(ex->pg = pg_connect(target, "target PostgreSQL", err)) ||
+        pg_session_setup(ex->pg, err) < 0 || pg_exec(ex->pg, "BEGIN", err) < 0 ||
+        target_check_empty(ex, err) < 0 ||
+        create_tables(ex, ex->schema, pg_col_type, pg_target_exec, err) < 0)
+        return -1;
+    return 0;
+}
+
+/* The row count a table has in the target schema. */
+static int pg_target_count(exporter *ex, const ttable *t, int64_t *have, rl_error *err)
+{
+    return count_rows(ex->pg, NULL, ex->schema, t, have, err);
+}
+
+/* The target's transaction committed. */
+static int pg_target_commit(exporter *ex, rl_error *err)
+{
+    return pg_target_exec(ex, "COMMIT", err);
+}
+
+/* The report's words for the target. */
+static void pg_target_describe(const exporter *ex, FILE *out)
+{
+    fprintf(out, "PostgreSQL database %s (schema %s)", PQdb(ex->pg), ex->schema);
+}
+
+static const export_target pg_target = {NULL, pg_target_open, export_table, pg_target_count,
+                                        pg_target_commit, pg_target_describe, NULL};
+
+
 rl_transfer_result rl_export_postgres(const char *lake_url, const char *target,
                                       const rl_transfer_opts *o, FILE *report, rl_error *err)
 {
     exporter ex = {.schema = o && o->schema ? o->schema : "public"};
-    ex.prog = (progress){.on = o && o->progress, .verb = "export", .t0 = now_s()};
-    interrupted = 0;
     if (!ident_ok(ex.schema)) {
         rl_error_set(err, RL_SQLSTATE_INVALID_PARAMETER, "--schema \"%s\" is not a plain name",
                      ex.schema);
         return RL_TRANSFER_FAILED;
     }
-    double t0 = now_s();
-    int rc = export_run(&ex, lake_url, target, err);
-    if (ex.prog.on && rc != 0)
-        fputc('\n', stderr);
-    if (rc == 0)
-        fprintf(report, "exported %zu tables, %" PRId64 " rows from %s to PostgreSQL database %s "
-                        "(schema %s) in %.1f s\n",
-                ex.tables.n, ex.tables.total_rows, lake_url, PQdb(ex.pg), ex.schema,
-                now_s() - t0);
-    exporter_free(&ex);
-    return rc == 0 ? RL_TRANSFER_DONE : rc > 0 ? RL_TRANSFER_INTERRUPTED : RL_TRANSFER_FAILED;
+    return export_to(&ex, &pg_target, lake_url, target, o, report, err);
 }
 
 /* ------------------------------------------------------- export to SQLite */
@@ -1866,7 +2026,7 @@ static const char *sq_col_decl(const ttable *t, size_t col)
 
 static int sq_target_open(exporter *ex, const char *path, rl_error *err)
 {
-    ex->sq_created = access(path, F_OK) != 0;
+    ex->created = access(path, F_OK) != 0;
     if (sqlite3_open_v2(path, &ex->sq, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
         SQLITE_OK)
         return sq_fail(err, ex->sq, path);
@@ -1879,32 +2039,20 @@ static int sq_target_open(exporter *ex, const char *path, rl_error *err)
                            -1, &st, NULL) != SQLITE_OK)
         return sq_fail(err, ex->sq, path);
     int step = sqlite3_step(st), rc = 0;
-    if (step == SQLITE_ROW) {
-        rl_error_set(err, RL_SQLSTATE_DUPLICATE_TABLE,
-                     "the target SQLite file \"%s\" already has a DuckLake catalog (table %s)",
-                     path, (const char *)sqlite3_column_text(st, 0));
-        rl_error_hint(err, "export into a new file; nothing was written");
-        rc = -1;
-    } else if (step != SQLITE_DONE) {
+    if (step == SQLITE_ROW)
+        rc = file_taken(err, "SQLite", path, (const char *)sqlite3_column_text(st, 0));
+    else if (step != SQLITE_DONE)
         rc = sq_fail(err, ex->sq, path);
-    }
     sqlite3_finalize(st);
     return rc;
 }
 
-static int sq_target_create(exporter *ex, rl_error *err)
+/* Statements run on the target file. */
+static int sq_target_exec(exporter *ex, const char *sql, rl_error *err)
 {
-    rl_buf q;
-    rl_buf_init(&q, 0);
-    for (size_t i = 0; i < ex->tables.n; i++)
-        create_sql(&q, NULL, &ex->tables.t[i], sq_col_decl);
-    rl_buf_put(&q, "", 1);
-    int rc = q.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
-             : sqlite3_exec(ex->sq, (const char *)q.data, NULL, NULL, NULL) != SQLITE_OK
-                 ? sq_fail(err, ex->sq, ex->sq_path)
-                 : 0;
-    rl_buf_free(&q);
-    return rc;
+    return sqlite3_exec(ex->sq, sql, NULL, NULL, NULL) == SQLITE_OK
+               ? 0
+               : sq_fail(err, ex->sq, ex->path);
 }
 
 /* Bind one lake value to parameter `i` of the INSERT. */
@@ -1951,52 +2099,32 @@ static int sq_export_row(void *ctx, size_t ncols, const rl_value *vals)
         sq_fail(&ex->copy_err, ex->sq, "writing the target");
         return -1;
     }
-    ex->prog.rows++;
-    progress_show(&ex->prog, false);
-    return 0;
+    return export_row_done(ex);
 }
 
 static int sq_export_table(exporter *ex, const ttable *t, rl_error *err)
 {
     rl_buf q;
     rl_buf_init(&q, 0);
-    rl_buf_put_str(&q, "INSERT INTO ");
-    quote_ident(&q, t->name);
-    rl_buf_put_str(&q, " VALUES (");
+    insert_head(&q, t, " VALUES (");
     for (size_t i = 0; i < t->ncols; i++)
         rl_buf_put_str(&q, i ? ", ?" : "?");
     rl_buf_put(&q, ")", 2);
     int rc = sqlite3_prepare_v2(ex->sq, (const char *)q.data, -1, &ex->ins, NULL) == SQLITE_OK
                  ? 0
-                 : sq_fail(err, ex->sq, ex->sq_path);
-    rl_buf_reset(&q);
-    if (rc == 0) {
-        rl_buf_put_str(&q, "SELECT ");
-        column_list(&q, t);
-        rl_buf_put_str(&q, " FROM ");
-        qualified(&q, "public", t->name);
-        rl_buf_put(&q, "", 1);
-        rl_sink k = {.ctx = ex, .data_row = sq_export_row};
-        rl_exec_status st = rl_session_simple_query(ex->s, (const char *)q.data, &k, err);
-        if (interrupted) {
-            rc = 1;
-        } else if (ex->copy_failed) {
-            *err = ex->copy_err;
-            rc = -1;
-        } else if (st != RL_EXEC_DONE) {
-            rc = -1;
-        }
-    }
+                 : sq_fail(err, ex->sq, ex->path);
+    rl_buf_free(&q);
+    if (rc == 0)
+        rc = export_rows(ex, t, sq_export_row, err);
     sqlite3_finalize(ex->ins);
     ex->ins = NULL;
-    rl_buf_free(&q);
     return rc;
 }
 
 /* The row count a table has in the SQLite target (the source's count). */
 static int sq_target_count(exporter *ex, const ttable *t, int64_t *have, rl_error *err)
 {
-    sq_source src = {.db = ex->sq, .path = ex->sq_path};
+    sq_source src = {.db = ex->sq, .path = ex->path};
     ttable there = *t;
     if (sqs_count(&src, &there, err) < 0)
         return -1;
@@ -2004,46 +2132,39 @@ static int sq_target_count(exporter *ex, const ttable *t, int64_t *have, rl_erro
     return 0;
 }
 
-static const export_target sq_target = {sq_export_table, sq_target_count};
-
-static int sq_export_run(exporter *ex, const char *lake_url, rl_error *err)
+/* The SQLite file opened (made if missing) in its write transaction, with
+ * no DuckLake catalog yet, and the lake's tables created there. */
+static int sq_target_ready(exporter *ex, const char *target, rl_error *err)
 {
-    if (export_open_lake(ex, lake_url, err) < 0 || export_discover(ex, err) < 0 ||
-        sq_target_open(ex, ex->sq_path, err) < 0 || sq_target_create(ex, err) < 0)
+    rl_buf_init(&ex->text, 0);
+    if (sq_target_open(ex, ex->path, err) < 0)
         return -1;
-    int rc = export_tables(ex, &sq_target, err);
-    if (rc != 0)
-        return rc;
-    return sqlite3_exec(ex->sq, "COMMIT", NULL, NULL, NULL) == SQLITE_OK
-               ? 0
-               : sq_fail(err, ex->sq, ex->sq_path);
+    return create_tables(ex, NULL, sq_col_decl, sq_target_exec, err);
 }
 
-rl_transfer_result rl_export_sqlite(const char *lake_url, const char *target,
-                                    const rl_transfer_opts *o, FILE *report, rl_error *err)
+/* The target file's transaction committed. */
+static int sq_target_commit(exporter *ex, rl_error *err)
 {
-    if (!file_no_schema(o, "SQLite", err))
-        return RL_TRANSFER_FAILED;
-    exporter ex = {.schema = "public", .sq_path = target + (rl_transfer_is_sqlite(target) ? 7 : 0)};
-    ex.prog = (progress){.on = o && o->progress, .verb = "export", .t0 = now_s()};
-    rl_buf_init(&ex.text, 0);
-    interrupted = 0;
-    double t0 = now_s();
-    int rc = sq_export_run(&ex, lake_url, err);
-    if (ex.prog.on && rc != 0)
-        fputc('\n', stderr);
-    if (rc == 0)
-        fprintf(report, "exported %zu tables, %" PRId64 " rows from %s to SQLite file %s in %.1f s\n",
-                ex.tables.n, ex.tables.total_rows, lake_url, ex.sq_path, now_s() - t0);
-    if (rc != 0 && ex.sq)
-        sqlite3_exec(ex.sq, "ROLLBACK", NULL, NULL, NULL);
-    sqlite3_close(ex.sq);
-    ex.sq = NULL;
-    if (rc != 0 && ex.sq_created) /* a file this export made holds nothing: remove it */
-        unlink(ex.sq_path);
-    rl_buf_free(&ex.text);
-    exporter_free(&ex);
-    return rc == 0 ? RL_TRANSFER_DONE : rc > 0 ? RL_TRANSFER_INTERRUPTED : RL_TRANSFER_FAILED;
+    return sq_target_exec(ex, "COMMIT", err);
+}
+
+/* The report's words for the target. */
+static void sq_target_describe(const exporter *ex, FILE *out)
+{
+    fprintf(out, "SQLite file %s", ex->path);
+}
+
+/* The target file closed; after a failure rolled back first, and removed
+ * when this export made it (it holds nothing). */
+static void sq_target_close(exporter *ex, bool failed)
+{
+    if (failed && ex->sq)
+        sqlite3_exec(ex->sq, "ROLLBACK", NULL, NULL, NULL);
+    sqlite3_close(ex->sq);
+    ex->sq = NULL;
+    if (failed && ex->created)
+        unlink(ex->path);
+    rl_buf_free(&ex->text);
 }
 
 /* ------------------------------------------------------- export to DuckDB */
@@ -2229,23 +2350,22 @@ static const char *dk_col_decl(const ttable *t, size_t col)
 static int dk_target_open(exporter *ex, rl_error *err)
 {
     dk_conn *d = &ex->dk;
-    ex->dk_created = access(ex->dk_path, F_OK) != 0;
-    if (dk_open(d, ex->dk_path, "rl_target", false, err) < 0)
+    ex->created = access(ex->path, F_OK) != 0;
+    if (dk_open(d, ex->path, "rl_target", false, err) < 0)
         return -1;
     trows r;
     if (dk_rows(d, "SELECT table_name FROM duckdb_tables() WHERE database_name = 'rl_target' "
                    "AND starts_with(table_name, 'ducklake_') LIMIT 1", &r, err) < 0)
         return -1;
-    int rc = 0;
-    if (r.nrows) {
-        rl_error_set(err, RL_SQLSTATE_DUPLICATE_TABLE,
-                     "the target DuckDB file \"%s\" already has a DuckLake catalog (table %s)",
-                     ex->dk_path, cell(&r, 0, 0));
-        rl_error_hint(err, "export into a new file; nothing was written");
-        rc = -1;
-    }
+    int rc = r.nrows ? file_taken(err, "DuckDB", ex->path, cell(&r, 0, 0)) : 0;
     trows_free(&r);
     return rc < 0 ? -1 : dk_exec(d, "BEGIN TRANSACTION", err);
+}
+
+/* Statements run on the target file. */
+static int dk_target_exec(exporter *ex, const char *sql, rl_error *err)
+{
+    return dk_exec(&ex->dk, sql, err);
 }
 
 static int dk_target_create(exporter *ex, rl_error *err)
@@ -2260,15 +2380,7 @@ static int dk_target_create(exporter *ex, rl_error *err)
         if (dk_inlined_types(ex, t, err) < 0)
             return -1;
     }
-    rl_buf q;
-    rl_buf_init(&q, 0);
-    for (size_t i = 0; i < ex->tables.n; i++)
-        create_sql(&q, NULL, &ex->tables.t[i], dk_col_decl);
-    rl_buf_put(&q, "", 1);
-    int rc = q.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
-                      : dk_exec(&ex->dk, (const char *)q.data, err);
-    rl_buf_free(&q);
-    return rc;
+    return create_tables(ex, NULL, dk_col_decl, dk_target_exec, err);
 }
 
 /* The type of column `col` in the staging table: the type dk_append
@@ -2330,9 +2442,7 @@ static int dk_flush(exporter *ex, rl_error *err)
         return dk_fail(err, "writing the target", ex->dk.api->appender_error(ex->dk_app));
     rl_buf q;
     rl_buf_init(&q, 0);
-    rl_buf_put_str(&q, "INSERT INTO ");
-    quote_ident(&q, t->name);
-    rl_buf_put_str(&q, " SELECT ");
+    insert_head(&q, t, " SELECT ");
     for (size_t i = 0; i < t->ncols; i++)
         rl_buf_printf(&q, "%sCAST(c%zu AS %s)", i ? ", " : "", i + 1, dk_col_decl(t, i));
     rl_buf_put_str(&q, " FROM temp.main.rl_stage;\nDELETE FROM temp.main.rl_stage");
@@ -2366,9 +2476,7 @@ static int dk_export_row(void *ctx, size_t ncols, const rl_value *vals)
         rl_error_detail(&ex->copy_err, "in table %s", ex->dk_cur->name);
         return -1;
     }
-    ex->prog.rows++;
-    progress_show(&ex->prog, false);
-    return 0;
+    return export_row_done(ex);
 }
 
 /* A table's rows: appended (DuckDB's fast path) to a staging table of the
@@ -2390,27 +2498,12 @@ static int dk_export_table(exporter *ex, const ttable *t, rl_error *err)
                       : dk_exec(&ex->dk, (const char *)q.data, err);
     if (rc == 0 &&
         api->appender_create_ext(ex->dk.con, "temp", "main", "rl_stage", &ex->dk_app) != DUCKDB_OK)
-        rc = dk_fail(err, ex->dk_path, ex->dk_app ? api->appender_error(ex->dk_app) : NULL);
-    rl_buf_reset(&q);
-    if (rc == 0) {
-        rl_buf_put_str(&q, "SELECT ");
-        column_list(&q, t);
-        rl_buf_put_str(&q, " FROM ");
-        qualified(&q, "public", t->name);
-        rl_buf_put(&q, "", 1);
-        rl_sink k = {.ctx = ex, .data_row = dk_export_row};
-        rl_exec_status st = rl_session_simple_query(ex->s, (const char *)q.data, &k, err);
-        if (interrupted) {
-            rc = 1;
-        } else if (ex->copy_failed) {
-            *err = ex->copy_err;
-            rc = -1;
-        } else if (st != RL_EXEC_DONE) {
-            rc = -1;
-        } else if (ex->dk_in_chunk) {
-            rc = dk_flush(ex, err);
-        }
-    }
+        rc = dk_fail(err, ex->path, ex->dk_app ? api->appender_error(ex->dk_app) : NULL);
+    rl_buf_free(&q);
+    if (rc == 0)
+        rc = export_rows(ex, t, dk_export_row, err);
+    if (rc == 0 && ex->dk_in_chunk) /* the last, partial chunk */
+        rc = dk_flush(ex, err);
     if (ex->dk_app)
         api->appender_destroy(&ex->dk_app);
     ex->dk_app = NULL;
@@ -2419,7 +2512,6 @@ static int dk_export_table(exporter *ex, const ttable *t, rl_error *err)
         rc = dk_exec(&ex->dk, "DROP TABLE temp.main.rl_stage", err);
     else
         dk_exec(&ex->dk, "DROP TABLE IF EXISTS temp.main.rl_stage", &ignored);
-    rl_buf_free(&q);
     return rc;
 }
 
@@ -2428,51 +2520,81 @@ static int dk_target_count(exporter *ex, const ttable *t, int64_t *have, rl_erro
     return dk_count(&ex->dk, t, have, err);
 }
 
-static const export_target dk_target = {dk_export_table, dk_target_count};
-
-static int dk_export_run(exporter *ex, const char *lake_url, rl_error *err)
+/* libduckdb loaded (dlopen): an export to a DuckDB file needs it. */
+static int dk_target_load(rl_error *err)
 {
-    if (!rl_duckdb_load(err)) /* before the lake is read: no library, no work */
+    return rl_duckdb_load(err) ? 0 : -1;
+}
+
+/* The DuckDB file attached (made if missing) in its transaction, with no
+ * DuckLake catalog yet, and the lake's tables created there. */
+static int dk_target_ready(exporter *ex, const char *target, rl_error *err)
+{
+    if (dk_target_open(ex, err) < 0)
         return -1;
-    if (export_open_lake(ex, lake_url, err) < 0 || export_discover(ex, err) < 0 ||
-        dk_target_open(ex, err) < 0 || dk_target_create(ex, err) < 0)
-        return -1;
-    int rc = export_tables(ex, &dk_target, err);
-    if (rc != 0)
-        return rc;
-    /* committed, then detached: the file is checkpointed, no WAL is left */
+    return dk_target_create(ex, err);
+}
+
+/* Committed, then detached: the file is checkpointed, no WAL is left. */
+static int dk_target_commit(exporter *ex, rl_error *err)
+{
     if (dk_exec(&ex->dk, "COMMIT", err) < 0 || dk_exec(&ex->dk, "USE memory", err) < 0 ||
         dk_exec(&ex->dk, "DETACH rl_target", err) < 0)
         return -1;
     return 0;
 }
 
+/* The report's words for the target. */
+static void dk_target_describe(const exporter *ex, FILE *out)
+{
+    fprintf(out, "DuckDB file %s", ex->path);
+}
+
+/* The target file closed; after a failure rolled back first, and removed
+ * (with its WAL) when this export made it (it holds nothing). */
+static void dk_target_close(exporter *ex, bool failed)
+{
+    if (failed && ex->dk.con) {
+        rl_error ignored;
+        dk_exec(&ex->dk, "ROLLBACK", &ignored);
+    }
+    dk_close(&ex->dk);
+    if (failed && ex->created && ex->dk.api) {
+        char wal[4096];
+        snprintf(wal, sizeof wal, "%s.wal", ex->path);
+        unlink(ex->path);
+        unlink(wal);
+    }
+}
+
+static const export_target sq_target = {NULL, sq_target_ready, sq_export_table, sq_target_count,
+                                        sq_target_commit, sq_target_describe, sq_target_close};
+static const export_target dk_target = {dk_target_load, dk_target_ready, dk_export_table,
+                                        dk_target_count, dk_target_commit, dk_target_describe,
+                                        dk_target_close};
+
+/* An export into a file (`kind` "SQLite" or "DuckDB": no --schema), named
+ * `target` with its 7-byte "sqlite:" / "duckdb:" prefix when prefixed. */
+static rl_transfer_result export_file(const export_target *to, const char *kind, bool prefixed,
+                                      const char *lake_url, const char *target,
+                                      const rl_transfer_opts *o, FILE *report, rl_error *err)
+{
+    if (!file_no_schema(o, kind, err))
+        return RL_TRANSFER_FAILED;
+    exporter ex = {.schema = "public", .path = target + (prefixed ? 7 : 0)};
+    return export_to(&ex, to, lake_url, target, o, report, err);
+}
+
+rl_transfer_result rl_export_sqlite(const char *lake_url, const char *target,
+                                    const rl_transfer_opts *o, FILE *report, rl_error *err)
+{
+    return export_file(&sq_target, "SQLite", rl_transfer_is_sqlite(target), lake_url, target, o,
+                       report, err);
+}
+
 rl_transfer_result rl_export_duckdb(const char *lake_url, const char *target,
                                     const rl_transfer_opts *o, FILE *report, rl_error *err)
 {
-    if (!file_no_schema(o, "DuckDB", err))
-        return RL_TRANSFER_FAILED;
-    exporter ex = {.schema = "public", .dk_path = target + (rl_transfer_is_duckdb(target) ? 7 : 0)};
-    ex.prog = (progress){.on = o && o->progress, .verb = "export", .t0 = now_s()};
-    interrupted = 0;
-    double t0 = now_s();
-    int rc = dk_export_run(&ex, lake_url, err);
-    if (ex.prog.on && rc != 0)
-        fputc('\n', stderr);
-    if (rc == 0)
-        fprintf(report, "exported %zu tables, %" PRId64 " rows from %s to DuckDB file %s in %.1f s\n",
-                ex.tables.n, ex.tables.total_rows, lake_url, ex.dk_path, now_s() - t0);
-    if (rc != 0 && ex.dk.con) {
-        rl_error ignored;
-        dk_exec(&ex.dk, "ROLLBACK", &ignored);
-    }
-    dk_close(&ex.dk);
-    if (rc != 0 && ex.dk_created && ex.dk.api) { /* a file this export made holds nothing */
-        char wal[4096];
-        snprintf(wal, sizeof wal, "%s.wal", ex.dk_path);
-        unlink(ex.dk_path);
-        unlink(wal);
-    }
-    exporter_free(&ex);
-    return rc == 0 ? RL_TRANSFER_DONE : rc > 0 ? RL_TRANSFER_INTERRUPTED : RL_TRANSFER_FAILED;
+    return export_file(&dk_target, "DuckDB", rl_transfer_is_duckdb(target), lake_url, target, o,
+                       report, err);
 }

@@ -39,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -165,7 +166,27 @@ static int pg_rows(PGconn *pg, const char *sql, trows *out, rl_error *err)
     return 0;
 }
 
-static PGconn *pg_connect(const char *conninfo, const char *what, rl_error *err)
+/* The HINT of a failed connect: what the user most likely meant. libpq
+ * gives a failed connection no SQLSTATE, only its message, so a missing
+ * database is told by its wording ("database ... does not exist"). */
+static void connect_hint(const char *conninfo, const char *why, bool target, rl_error *err)
+{
+    struct stat st;
+    bool uri = strncmp(conninfo, "postgres://", 11) == 0 ||
+               strncmp(conninfo, "postgresql://", 13) == 0;
+    if (!uri && !strchr(conninfo, '=') && stat(conninfo, &st) == 0 && S_ISREG(st.st_mode))
+        rl_error_hint(err, "that is a file: prefix a SQLite catalog file with sqlite: and a "
+                           "DuckDB one with duckdb: (sqlite:%s)", conninfo);
+    else if (target && strstr(why, "does not exist") && strstr(why, "database"))
+        rl_error_hint(err, "create the database first (createdb NAME, or CREATE DATABASE in "
+                           "psql): rocklake export writes into an existing, empty database");
+    else
+        rl_error_hint(err, "give a libpq conninfo string (\"host=... dbname=...\") or a "
+                           "postgres:// URI that psql accepts");
+}
+
+/* `target`: the database an export writes (else an import's source). */
+static PGconn *pg_connect(const char *conninfo, const char *what, bool target, rl_error *err)
 {
     PGconn *pg = PQconnectdb(conninfo);
     if (!pg) {
@@ -177,8 +198,7 @@ static PGconn *pg_connect(const char *conninfo, const char *what, rl_error *err)
         size_t n = strlen(err->message);
         while (n && err->message[n - 1] == '\n')
             err->message[--n] = 0;
-        rl_error_hint(err, "give a libpq conninfo string (\"host=... dbname=...\") or a "
-                           "postgres:// URI that psql accepts");
+        connect_hint(conninfo, PQerrorMessage(pg), target, err);
         PQfinish(pg);
         return NULL;
     }
@@ -613,7 +633,7 @@ typedef struct pg_source {
 static int pgs_open(void *src, const char *where, rl_error *err)
 {
     pg_source *p = src;
-    if (!(p->pg = pg_connect(where, "source PostgreSQL", err)) || pg_session_setup(p->pg, err) < 0)
+    if (!(p->pg = pg_connect(where, "source PostgreSQL", false, err)) || pg_session_setup(p->pg, err) < 0)
         return -1;
     return pg_exec(p->pg, "BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", err);
 }
@@ -1968,7 +1988,7 @@ static rl_transfer_result export_to(exporter *ex, const export_target *to, const
  * catalog in the schema yet, and the lake's tables created there. */
 static int pg_target_open(exporter *ex, const char *target, rl_error *err)
 {
-    if (!(ex->pg = pg_connect(target, "target PostgreSQL", err)) ||
+    if (!(ex->pg = pg_connect(target, "target PostgreSQL", true, err)) ||
         pg_session_setup(ex->pg, err) < 0 || pg_exec(ex->pg, "BEGIN", err) < 0 ||
         target_check_empty(ex, err) < 0 ||
         create_tables(ex, ex->schema, pg_col_type, pg_target_exec, err) < 0)

@@ -311,6 +311,27 @@ def test_transfer_help_and_usage_errors(tmp_path):
     out = run("import", "host=127.0.0.1 port=1 dbname=x", str(tmp_path / "r" / "y"))
     assert out.returncode == 1 and "cannot connect to the source" in out.stderr, out.stderr
     assert "db drop" not in out.stderr and not (tmp_path / "r" / "y").exists()
+    # a catalog file given without its prefix: the hint names both prefixes
+    f = tmp_path / "cat.sqlite"
+    f.write_bytes(b"")
+    out = run("import", str(f), str(tmp_path / "r" / "z"))
+    assert out.returncode == 1, out.stderr
+    assert "that is a file: prefix a SQLite catalog file with sqlite: and a DuckDB one " \
+        f"with duckdb: (sqlite:{f})" in out.stderr, out.stderr
+
+
+def test_export_to_a_missing_database_says_create_it(pg_lake, pg_server, tmp_path):
+    dsn, _, _ = pg_lake
+    root = tmp_path / "root"
+    out = run("import", dsn, str(root / "moved"))
+    assert out.returncode == 0, out.stderr
+    missing = pg_server.dsn(f"nosuch_{uuid.uuid4().hex[:8]}")
+    out = run("export", str(root / "moved"), missing)
+    assert out.returncode == 1 and "does not exist" in out.stderr, out.stderr
+    assert "create the database first (createdb NAME" in out.stderr, out.stderr
+    # an import from a missing database is not told to create it
+    out = run("import", missing, str(root / "other"))
+    assert out.returncode == 1 and "createdb" not in out.stderr, out.stderr
 
 
 def test_format_11_catalog_round_trip(pg_lake, pg_server, tmp_path):

@@ -169,11 +169,15 @@ const char *rl_sequence_reason_name(size_t i)
 
 static int kv_fail(rl_error *err, const kv_error *ke, const char *what)
 {
-    if (ke->kind == KV_ERR_FENCED)
-        return rl_error_set(err, RL_SQLSTATE_READ_ONLY_TRANSACTION,
-                            "this RockLake writer was fenced by a newer writer of the same "
-                            "store (%s); nothing was written — reconnect to the current writer",
-                            ke->message);
+    if (ke->kind == KV_ERR_FENCED) {
+        rl_error_set(err, RL_SQLSTATE_READ_ONLY_TRANSACTION,
+                     "this RockLake writer was fenced by a newer writer of the same "
+                     "store (%s); nothing was written — reconnect to the current writer",
+                     ke->message);
+        if (err)
+            err->cause = RL_CAUSE_WRITER_FENCED; /* the server logs writer_fenced on it */
+        return -1;
+    }
     const char *state = ke->kind == KV_ERR_CORRUPT ? RL_SQLSTATE_DATA_CORRUPTED
                         : ke->kind == KV_ERR_IO    ? RL_SQLSTATE_IO
                                                    : RL_SQLSTATE_INTERNAL;

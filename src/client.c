@@ -621,8 +621,7 @@ static void report_error(client *c, rl_error *err)
     if (strcmp(err->sqlstate, RL_SQLSTATE_UNIQUE_VIOLATION) == 0 ||
         strcmp(err->sqlstate, RL_SQLSTATE_SERIALIZATION_FAILURE) == 0)
         srv_count(c->srv, M_CONFLICTS, 1);
-    if (strcmp(err->sqlstate, RL_SQLSTATE_READ_ONLY_TRANSACTION) == 0 &&
-        strstr(err->message, "fenced"))
+    if (err->cause == RL_CAUSE_WRITER_FENCED)
         srv_lake_fenced(c->srv, c->lake);
     char pid[16];
     snprintf(pid, sizeof pid, "%d", c->reg.pid);

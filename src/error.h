@@ -1,8 +1,8 @@
 /*
  * error.h — PostgreSQL-style errors shared by every layer above kv.
  *
- * Owns: the error record (SQLSTATE + message + optional detail/hint) and the
- * SQLSTATE codes RockLake uses. Fixed-size and caller-owned, so reporting an
+ * Owns: the error record (SQLSTATE + message + optional detail/hint, and
+ * the cause a layer above acts on) and the SQLSTATE codes RockLake uses. Fixed-size and caller-owned, so reporting an
  * error never allocates.
  *
  * Invariant: this is the one place a SQLSTATE is spelled. Every code the
@@ -16,12 +16,23 @@
 
 #include <stdarg.h>
 
+/* Why an error happened, where a layer above must act on it and the
+ * SQLSTATE alone does not say (25006 is also a follower's refusal). The
+ * layer that detects the condition sets it right after rl_error_set (which
+ * clears it); the layers above forward the whole record and test this
+ * field, never the message text. */
+typedef enum rl_error_cause {
+    RL_CAUSE_NONE = 0,
+    RL_CAUSE_WRITER_FENCED = 1 /* a newer writer of the same store fenced this writer */
+} rl_error_cause;
+
 typedef struct rl_error {
     char sqlstate[6];
     char message[512];
     char detail[512];
     char hint[256];
     int position; /* 1-based character position in the query, 0 = none */
+    rl_error_cause cause;
 } rl_error;
 
 /* Class 00 - successful completion */

@@ -15,6 +15,7 @@
 #define ROCKLAKE_ERROR_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 /* Why an error happened, where a layer above must act on it and the
  * SQLSTATE alone does not say (25006 is also a follower's refusal). The
@@ -169,5 +170,13 @@ int rl_error_setv(rl_error *e, const char *sqlstate, const char *fmt, va_list ap
 void rl_error_detail(rl_error *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void rl_error_hint(rl_error *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void rl_error_clear(rl_error *e);
+
+/* Format a message into a caller's text buffer, for the codecs whose errors
+ * are a message without an rl_error (codec.c, pgtype.c): buf may be NULL or
+ * len 0 (nothing is written); the text is cut to len - 1 bytes. */
+void rl_errmsg_set(char *buf, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* rl_errmsg_set with a va_list, for the codecs' own printf-like reporters. */
+void rl_errmsg_setv(char *buf, size_t len, const char *fmt, va_list ap);
 
 #endif

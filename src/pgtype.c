@@ -55,19 +55,6 @@
 /* helpers                                                             */
 /* ------------------------------------------------------------------ */
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 /* The names PostgreSQL uses in input error messages ("invalid input syntax
  * for type bigint"), which are not always the catalog names (rl_type_name). */
 static const char *const pg_message_names[RL_T_MAX_] = {
@@ -476,11 +463,9 @@ static void in_err(const text_in *in, const char *sqlstate, const char *fmt, ...
 static void in_err(const text_in *in, const char *sqlstate, const char *fmt, ...)
 {
     *in->sqlstate = sqlstate;
-    if (!in->err || in->errlen == 0)
-        return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(in->err, in->errlen, fmt, ap);
+    rl_errmsg_setv(in->err, in->errlen, fmt, ap);
     va_end(ap);
 }
 
@@ -1538,13 +1523,13 @@ rl_codec_status rl_datum_input(rl_type t, const char *text, size_t len, rl_datum
     *sqlstate = syntax_sqlstate(t);
     if (!d || (!text && len) || !type_is_known(t) || (type_is_string(t) && !arena)) {
         *sqlstate = RL_SQLSTATE_INVALID_TEXT_REPRESENTATION;
-        set_err(err, errlen, "invalid arguments");
+        rl_errmsg_set(err, errlen, "invalid arguments");
         return RL_CODEC_ERR_INVALID;
     }
     memset(d, 0, sizeof *d);
     if (len > RL_MAX_VALUE_BYTES) {
         *sqlstate = RL_SQLSTATE_INVALID_TEXT_REPRESENTATION;
-        set_err(err, errlen, "input of %zu bytes exceeds the %u byte limit", len,
+        rl_errmsg_set(err, errlen, "input of %zu bytes exceeds the %u byte limit", len,
                 RL_MAX_VALUE_BYTES);
         return RL_CODEC_ERR_TOO_LARGE;
     }
@@ -1552,7 +1537,7 @@ rl_codec_status rl_datum_input(rl_type t, const char *text, size_t len, rl_datum
     char *copy = malloc(len + 1);
     if (!copy) {
         *sqlstate = RL_SQLSTATE_INVALID_TEXT_REPRESENTATION;
-        set_err(err, errlen, "out of memory");
+        rl_errmsg_set(err, errlen, "out of memory");
         return RL_CODEC_ERR_TOO_LARGE;
     }
     if (len)
@@ -1711,12 +1696,10 @@ static rl_codec_status bin_err(const bin_in *in, const char *sqlstate, const cha
 static rl_codec_status bin_err(const bin_in *in, const char *sqlstate, const char *fmt, ...)
 {
     *in->sqlstate = sqlstate;
-    if (in->err && in->errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(in->err, in->errlen, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    rl_errmsg_setv(in->err, in->errlen, fmt, ap);
+    va_end(ap);
     return RL_CODEC_ERR_INVALID;
 }
 

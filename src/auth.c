@@ -12,7 +12,6 @@
  */
 #include "auth.h"
 
-#include <stdio.h>
 #include <string.h>
 #include <time.h>
 

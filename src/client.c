@@ -20,6 +20,11 @@
  * reads later gets the rows, then the error, then ReadyForQuery. A client
  * that disconnects makes the write fail: the statement fails with 08006 and
  * client_free rolls the session's transaction back.
+ *
+ * Not here: the bytes on the socket, plain or TLS, are tls.c's (every read
+ * and write goes through c->stream, and only start_tls asks for the
+ * handshake); authentication is auth.c's (authenticate hands it the peer's
+ * names and the four rl_auth_io callbacks below, nothing of the struct).
  */
 #include "client.h"
 

@@ -36,6 +36,12 @@ static const rl_duckdb_api *open_memory(duckdb_database *db, duckdb_connection *
     return api;
 }
 
+static void close_memory(const rl_duckdb_api *api, duckdb_database *db, duckdb_connection *con)
+{
+    api->disconnect(con);
+    api->close(db);
+}
+
 /* The kind of the failure of `sql` (DUCKDB_ERROR_INVALID if it worked). */
 static duckdb_error_type failure_kind(const rl_duckdb_api *api, duckdb_connection con,
                                       const char *sql)
@@ -63,8 +69,7 @@ static void test_real_library_kinds(void)
     duckdb_error_type syntax = failure_kind(api, con, "SELEC 1");
     CHECK(syntax != DUCKDB_ERROR_IO && syntax != DUCKDB_ERROR_INVALID);
     CHECK_EQ_STR(rl_duckdb_sqlstate(syntax), RL_SQLSTATE_INTERNAL_ERROR);
-    api->disconnect(&con);
-    api->close(&db);
+    close_memory(api, &db, &con);
 }
 
 static void test_appender_kind(void)
@@ -85,8 +90,7 @@ static void test_appender_kind(void)
     duckdb_error_type t = rl_duckdb_appender_error_type(api, app);
     CHECK(t != DUCKDB_ERROR_INVALID && t != DUCKDB_ERROR_IO);
     api->appender_destroy(&app);
-    api->disconnect(&con);
-    api->close(&db);
+    close_memory(api, &db, &con);
 }
 
 int main(void)

@@ -355,6 +355,8 @@ static int check_or_create(rl_catalog *cat, const rl_catalog_options *o, const c
     if (!found) {
         if (!o->create_if_missing || o->read_only || o->kv.journal_salvage) {
             rl_error_set(err, RL_SQLSTATE_OBJECT_STATE, "no RockLake catalog in store \"%s\"", url);
+            if (err)
+                err->cause = RL_CAUSE_NO_CATALOG; /* the server may create it (auto-create) */
             rl_error_hint(err, "create one with `rocklake create %s` or open it as a writer "
                                "with creation enabled", url);
             return -1;

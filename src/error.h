@@ -18,13 +18,15 @@
 #include <stddef.h>
 
 /* Why an error happened, where a layer above must act on it and the
- * SQLSTATE alone does not say (25006 is also a follower's refusal). The
+ * SQLSTATE alone does not say (25006 is also a follower's refusal, 55000
+ * many a state's). The
  * layer that detects the condition sets it right after rl_error_set (which
  * clears it); the layers above forward the whole record and test this
  * field, never the message text. */
 typedef enum rl_error_cause {
     RL_CAUSE_NONE = 0,
-    RL_CAUSE_WRITER_FENCED = 1 /* a newer writer of the same store fenced this writer */
+    RL_CAUSE_WRITER_FENCED = 1, /* a newer writer of the same store fenced this writer */
+    RL_CAUSE_NO_CATALOG = 2     /* the store opened but holds no RockLake catalog */
 } rl_error_cause;
 
 typedef struct rl_error {

@@ -1,4 +1,4 @@
-// fuzz-sources: src/codec.c src/pgtype.c src/buf.c
+// fuzz-sources: src/codec.c src/pgtype.c src/buf.c src/error.c
 /*
  * fuzz_codec.c — libFuzzer target for the value codec (src/codec.c).
  *

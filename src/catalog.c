@@ -169,11 +169,15 @@ const char *rl_sequence_reason_name(size_t i)
 
 static int kv_fail(rl_error *err, const kv_error *ke, const char *what)
 {
-    if (ke->kind == KV_ERR_FENCED)
-        return rl_error_set(err, RL_SQLSTATE_READ_ONLY_TRANSACTION,
-                            "this RockLake writer was fenced by a newer writer of the same "
-                            "store (%s); nothing was written — reconnect to the current writer",
-                            ke->message);
+    if (ke->kind == KV_ERR_FENCED) {
+        rl_error_set(err, RL_SQLSTATE_READ_ONLY_TRANSACTION,
+                     "this RockLake writer was fenced by a newer writer of the same "
+                     "store (%s); nothing was written — reconnect to the current writer",
+                     ke->message);
+        if (err)
+            err->cause = RL_CAUSE_WRITER_FENCED; /* the server logs writer_fenced on it */
+        return -1;
+    }
     const char *state = ke->kind == KV_ERR_CORRUPT ? RL_SQLSTATE_DATA_CORRUPTED
                         : ke->kind == KV_ERR_IO    ? RL_SQLSTATE_IO
                                                    : RL_SQLSTATE_INTERNAL;
@@ -355,6 +359,8 @@ static int check_or_create(rl_catalog *cat, const rl_catalog_options *o, const c
     if (!found) {
         if (!o->create_if_missing || o->read_only || o->kv.journal_salvage) {
             rl_error_set(err, RL_SQLSTATE_OBJECT_STATE, "no RockLake catalog in store \"%s\"", url);
+            if (err)
+                err->cause = RL_CAUSE_NO_CATALOG; /* the server may create it (auto-create) */
             rl_error_hint(err, "create one with `rocklake create %s` or open it as a writer "
                                "with creation enabled", url);
             return -1;

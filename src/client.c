@@ -20,6 +20,11 @@
  * reads later gets the rows, then the error, then ReadyForQuery. A client
  * that disconnects makes the write fail: the statement fails with 08006 and
  * client_free rolls the session's transaction back.
+ *
+ * Not here: the bytes on the socket, plain or TLS, are tls.c's (every read
+ * and write goes through c->stream, and only start_tls asks for the
+ * handshake); authentication is auth.c's (authenticate hands it the peer's
+ * names and the four rl_auth_io callbacks below, nothing of the struct).
  */
 #include "client.h"
 
@@ -37,10 +42,8 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <openssl/err.h>
-#include <openssl/rand.h>
-#include <openssl/ssl.h>
 
+#include "auth.h"
 #include "backends.h"
 #include "buf.h"
 #include "lakes.h"
@@ -48,21 +51,19 @@
 #include "metrics.h"
 #include "pktbuf.h"
 #include "proto.h"
-#include "scram.h"
+#include "tls.h"
 #include "utf8.h"
 
 enum {
     FLUSH_BYTES = 64 * 1024,
     POLL_SLICE_MS = 200,
     DEFAULT_AUTH_TIMEOUT_MS = 60 * 1000, /* PostgreSQL's authentication_timeout */
-    AUTH_FAIL_DELAY_MS = 500,
     NAME_MAX_LEN = 64
 };
 
 struct client {
     rl_server *srv;
-    int fd;
-    SSL *ssl;
+    rl_stream stream;            /* the socket, and its TLS session once started */
     struct sockaddr_storage sa;
     char addr[64];
     uint8_t *in;
@@ -112,30 +113,13 @@ static write_rc write_pending(client *c, bool in_statement)
         c->broken = true; /* out of memory building a reply: nothing sane to send */
     while (!c->broken && c->out_sent < pktbuf_len(&c->out)) {
         const uint8_t *p = pktbuf_data(&c->out) + c->out_sent;
-        size_t n = pktbuf_len(&c->out) - c->out_sent;
-        ssize_t w = -1;
-        bool again = false;
-        if (c->ssl) {
-            ERR_clear_error();
-            int r = SSL_write(c->ssl, p, (int)(n > INT32_MAX ? INT32_MAX : n));
-            if (r > 0)
-                w = r;
-            else {
-                int e = SSL_get_error(c->ssl, r);
-                again = e == SSL_ERROR_WANT_WRITE ||
-                        (e == SSL_ERROR_SYSCALL && (errno == EAGAIN || errno == EWOULDBLOCK));
-            }
-        } else {
-            w = send(c->fd, p, n, MSG_NOSIGNAL);
-            if (w < 0 && errno == EINTR)
-                continue;
-            again = w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
-        }
-        if (w > 0) {
-            c->out_sent += (size_t)w;
+        size_t n = pktbuf_len(&c->out) - c->out_sent, w;
+        rl_stream_rc rc = rl_stream_write(&c->stream, p, n, &w);
+        if (rc == RL_STREAM_OK) {
+            c->out_sent += w;
             continue;
         }
-        if (!again) {
+        if (rc == RL_STREAM_GONE) {
             c->broken = true;
             break;
         }
@@ -179,20 +163,6 @@ static int maybe_flush(client *c)
         rl_error_set(&c->sink_err, RL_SQLSTATE_QUERY_CANCELED, "canceling statement due to user request");
         return -1;
     default: return -1;
-    }
-}
-
-static ssize_t io_read(client *c, uint8_t *p, size_t n)
-{
-    if (c->ssl) {
-        int r = SSL_read(c->ssl, p, (int)(n > INT32_MAX ? INT32_MAX : n));
-        return r > 0 ? r : -1;
-    }
-    for (;;) {
-        ssize_t r = recv(c->fd, p, n, 0);
-        if (r < 0 && errno == EINTR)
-            continue;
-        return r;
     }
 }
 
@@ -305,7 +275,7 @@ static bool busy_poll_input(client *c)
     uint64_t end = rl_monotonic_ns() + (uint64_t)us * 1000u;
     bool ready = false;
     while (!ready && rl_monotonic_ns() < end) {
-        struct pollfd pfd = {.fd = c->fd, .events = POLLIN};
+        struct pollfd pfd = {.fd = c->stream.fd, .events = POLLIN};
         ready = poll(&pfd, 1, 0) > 0;
         if (!ready)
             sched_yield();
@@ -331,7 +301,7 @@ static uint64_t statement_timeout_ms(client *c)
  * or startup deadline; a FATAL has been sent where PostgreSQL sends one). */
 static int wait_readable(client *c, wait_kind kind, bool at_boundary)
 {
-    if (c->ssl && SSL_pending(c->ssl) > 0)
+    if (rl_stream_pending(&c->stream))
         return 1;
     if (kind == WAIT_IDLE && busy_poll_input(c))
         return 1;
@@ -343,7 +313,7 @@ static int wait_readable(client *c, wait_kind kind, bool at_boundary)
          * client trickling bytes never lets the poll time out. */
         if (kind == WAIT_STARTUP && rl_monotonic_ns() > c->startup_deadline_ns)
             return 0;
-        struct pollfd pfd = {.fd = c->fd, .events = POLLIN};
+        struct pollfd pfd = {.fd = c->stream.fd, .events = POLLIN};
         int r = poll(&pfd, 1, POLL_SLICE_MS);
         if (r > 0)
             return 1;
@@ -419,7 +389,8 @@ static int read_message(client *c, bool startup, wait_kind kind, proto_msg *m)
             srv_count(c->srv, M_PROTOCOL_ERRORS, 1);
             srv_log(c->srv, "warning", "protocol_violation", "client", c->addr, "message",
                     err.message, NULL);
-            if (!startup || strcmp(err.sqlstate, RL_SQLSTATE_PROTOCOL_VIOLATION) != 0 || c->ssl)
+            if (!startup || strcmp(err.sqlstate, RL_SQLSTATE_PROTOCOL_VIOLATION) != 0 ||
+                rl_stream_is_tls(&c->stream))
                 send_fatal_err(c, &err);
             return -1;
         }
@@ -433,7 +404,7 @@ static int read_message(client *c, bool startup, wait_kind kind, proto_msg *m)
         bool boundary = c->in_len == c->in_off;
         if (!wait_readable(c, kind, boundary))
             return 0;
-        ssize_t n = io_read(c, c->in + c->in_len, c->in_cap - c->in_len);
+        ssize_t n = rl_stream_read(&c->stream, c->in + c->in_len, c->in_cap - c->in_len);
         if (n <= 0)
             return 0;
         c->in_len += (size_t)n;
@@ -655,8 +626,7 @@ static void report_error(client *c, rl_error *err)
     if (strcmp(err->sqlstate, RL_SQLSTATE_UNIQUE_VIOLATION) == 0 ||
         strcmp(err->sqlstate, RL_SQLSTATE_SERIALIZATION_FAILURE) == 0)
         srv_count(c->srv, M_CONFLICTS, 1);
-    if (strcmp(err->sqlstate, RL_SQLSTATE_READ_ONLY_TRANSACTION) == 0 &&
-        strstr(err->message, "fenced"))
+    if (err->cause == RL_CAUSE_WRITER_FENCED)
         srv_lake_fenced(c->srv, c->lake);
     char pid[16];
     snprintf(pid, sizeof pid, "%d", c->reg.pid);
@@ -1077,7 +1047,7 @@ static void serve_queries(client *c)
 static void set_recv_timeout(client *c, uint64_t ms)
 {
     struct timeval tv = {.tv_sec = (time_t)(ms / 1000), .tv_usec = (suseconds_t)(ms % 1000) * 1000};
-    setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    setsockopt(c->stream.fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
 }
 
 /* Milliseconds left until the startup deadline (at least 1). */
@@ -1087,25 +1057,15 @@ static uint64_t startup_ms_left(const client *c)
     return now >= c->startup_deadline_ns ? 1 : (c->startup_deadline_ns - now) / 1000000u + 1;
 }
 
+/* After answering 'S' to an SSLRequest: the handshake, bounded by the
+ * startup deadline (a silent client must not pin the thread). */
 static bool start_tls(client *c)
 {
-    SSL_CTX *ctx = srv_ssl_ctx(c->srv);
-    c->ssl = SSL_new(ctx);
-    if (c->ssl) /* write_pending retries a timed-out write with a buffer that may have moved and grown */
-        SSL_set_mode(c->ssl, SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_ENABLE_PARTIAL_WRITE);
-    if (!c->ssl || SSL_set_fd(c->ssl, c->fd) != 1)
-        return false;
-    /* bounded handshake: a silent client must not pin the thread */
     set_recv_timeout(c, startup_ms_left(c));
-    int r = SSL_accept(c->ssl);
-    if (r != 1) {
+    rl_tls_start_rc rc = rl_stream_start_tls(&c->stream, srv_ssl_ctx(c->srv));
+    if (rc == RL_TLS_HANDSHAKE_FAILED)
         srv_log(c->srv, "warning", "tls_handshake_failed", "client", c->addr, NULL);
-        ERR_clear_error();
-        SSL_free(c->ssl);
-        c->ssl = NULL;
-        return false;
-    }
-    return true;
+    return rc == RL_TLS_STARTED;
 }
 
 /* A startup name, truncated as PostgreSQL truncates identifiers: never in
@@ -1151,9 +1111,10 @@ static int read_startup(client *c, proto_startup *st)
             srv_cancel(c->srv, st->cancel_pid, st->cancel_secret);
             return 0;
         case PROTO_SSL_REQUEST: {
-            bool tls = srv_ssl_ctx(c->srv) && !ssl_done && !c->ssl;
+            char answer = rl_tls_request_answer(&c->stream, srv_ssl_ctx(c->srv), ssl_done);
+            bool tls = answer == 'S';
             ssl_done = true;
-            pktbuf_put_raw_byte(&c->out, tls ? 'S' : 'N');
+            pktbuf_put_raw_byte(&c->out, answer);
             if (!flush_out(c))
                 return 0;
             /* bytes sent before the handshake would be a plaintext injection */
@@ -1194,135 +1155,31 @@ static int read_startup(client *c, proto_startup *st)
     }
 }
 
-static void auth_failed(client *c)
+/* rl_auth_io for this connection: the exchange reads and writes through
+ * the connection's buffers, bounded by the startup deadline. */
+static void auth_io_put(void *ctx, int32_t code, const void *data, size_t len)
 {
-    srv_count(c->srv, M_AUTH_FAILURES, 1);
-    srv_log(c->srv, "warning", "auth_failed", "client", c->addr, "user", c->user, "database",
-            c->database, NULL);
-    /* a fixed delay slows password guessing; same for unknown users */
-    struct timespec d = {.tv_sec = 0, .tv_nsec = AUTH_FAIL_DELAY_MS * 1000000L};
-    nanosleep(&d, NULL);
-    send_fatal(c, RL_SQLSTATE_INVALID_PASSWORD, "password authentication failed for user \"%s\"", c->user);
-}
-
-/* Read the next authentication message ('p'); false if the client left. */
-static bool read_auth_msg(client *c, proto_msg *m)
-{
-    int rc = read_message(c, false, WAIT_STARTUP, m);
-    if (rc <= 0)
-        return false;
-    if (m->type != 'p') {
-        if (m->type != 'X')
-            send_fatal(c, RL_SQLSTATE_PROTOCOL_VIOLATION, "expected SASL response, got message type %d", m->type);
-        return false;
-    }
-    return true;
-}
-
-static void put_auth(client *c, int32_t code, const void *data, size_t len)
-{
+    client *c = ctx;
     pktbuf_write(&c->out, 'R', "ib", code, data, len);
 }
 
-static bool auth_scram(client *c, const hba_user *u)
+static bool auth_io_flush(void *ctx) { return flush_out(ctx); }
+
+static int auth_io_read(void *ctx, proto_msg *m)
 {
-    scram_secret secret;
-    if (u) {
-        secret = u->secret;
-    } else {
-        size_t klen;
-        const uint8_t *key = srv_mock_key(c->srv, &klen);
-        scram_mock_secret(c->user, key, klen, &secret);
-    }
-    put_auth(c, 10, "SCRAM-SHA-256\0", 15);
-    if (!flush_out(c))
-        return false;
-    proto_msg m;
-    rl_error err;
-    proto_sasl_initial si;
-    if (!read_auth_msg(c, &m))
-        return false;
-    if (proto_parse_sasl_initial(&m, &si, &err) < 0) {
-        send_fatal_err(c, &err);
-        return false;
-    }
-    if (strcmp(si.mechanism, "SCRAM-SHA-256") != 0) {
-        send_fatal(c, RL_SQLSTATE_PROTOCOL_VIOLATION, "client selected an invalid SASL authentication mechanism");
-        return false;
-    }
-    scram_state st;
-    char out[600];
-    scram_init(&st, &secret);
-    if (scram_server_first(&st, si.data ? si.data : (const uint8_t *)"", si.len, out, sizeof out,
-                           &err) < 0) {
-        send_fatal_err(c, &err);
-        return false;
-    }
-    put_auth(c, 11, out, strlen(out));
-    if (!flush_out(c) || !read_auth_msg(c, &m))
-        return false;
-    int ok = scram_server_final(&st, m.data, m.len, out, sizeof out, &err);
-    if (ok < 0) {
-        send_fatal_err(c, &err);
-        return false;
-    }
-    if (ok == 0 || !u) {
-        auth_failed(c);
-        return false;
-    }
-    put_auth(c, 12, out, strlen(out));
-    return true;
+    return read_message(ctx, false, WAIT_STARTUP, m);
 }
 
-static bool auth_password(client *c, const hba_user *u)
-{
-    put_auth(c, 3, NULL, 0);
-    if (!flush_out(c))
-        return false;
-    proto_msg m;
-    rl_error err;
-    const char *pw;
-    if (!read_auth_msg(c, &m))
-        return false;
-    if (proto_parse_string_msg(&m, &pw, &err) < 0) {
-        send_fatal_err(c, &err);
-        return false;
-    }
-    if (!u || !scram_password_matches(&u->secret, pw)) {
-        auth_failed(c);
-        return false;
-    }
-    return true;
-}
+static void auth_io_fatal(void *ctx, const rl_error *e) { send_fatal_err(ctx, e); }
 
 static bool authenticate(client *c)
 {
-    bool matched;
-    hba_method method = hba_match(srv_hba(c->srv), (const struct sockaddr *)&c->sa, c->database,
-                                  c->user, c->ssl != NULL, &matched);
-    const char *enc = c->ssl ? "SSL encryption" : "no encryption";
-    if (!matched || method == HBA_REJECT) {
-        srv_count(c->srv, M_AUTH_FAILURES, 1);
-        srv_log(c->srv, "warning", "auth_rejected", "client", c->addr, "user", c->user,
-                "database", c->database, NULL);
-        if (!matched)
-            send_fatal(c, RL_SQLSTATE_INVALID_AUTHORIZATION_SPECIFICATION,
-                       "no pg_hba.conf entry for host \"%s\", user \"%s\", database \"%s\", %s",
-                       c->addr, c->user, c->database, enc);
-        else
-            send_fatal(c, RL_SQLSTATE_INVALID_AUTHORIZATION_SPECIFICATION,
-                       "pg_hba.conf rejects connection for host \"%s\", user \"%s\", database "
-                       "\"%s\", %s",
-                       c->addr, c->user, c->database, enc);
-        return false;
-    }
-    const hba_user *u = hba_users_find(srv_users(c->srv), c->user);
-    bool ok = method == HBA_TRUST    ? true
-              : method == HBA_SCRAM ? auth_scram(c, u)
-                                     : auth_password(c, u);
-    if (ok)
-        put_auth(c, 0, NULL, 0);
-    return ok;
+    const rl_auth_peer peer = {.sa = (const struct sockaddr *)&c->sa, .addr = c->addr,
+                               .user = c->user, .database = c->database,
+                               .tls = rl_stream_is_tls(&c->stream)};
+    const rl_auth_io io = {.ctx = c, .put_auth = auth_io_put, .flush = auth_io_flush,
+                           .read = auth_io_read, .fatal = auth_io_fatal};
+    return rl_auth_run(c->srv, &peer, &io);
 }
 
 /* "-c name=value" / "--name=value" pairs of the startup `options`, applied
@@ -1443,12 +1300,7 @@ static void client_free(client *c)
     if (c->sess)
         rl_session_free(c->sess); /* rolls back an open transaction */
     srv_lake_release(c->srv, c->lake); /* after the session: it used the lake's engine */
-    if (c->ssl) {
-        if (!c->broken)
-            SSL_shutdown(c->ssl);
-        SSL_free(c->ssl);
-    }
-    close(c->fd);
+    rl_stream_close(&c->stream, c->broken);
     pktbuf_free(&c->out);
     free(c->in);
     free(c);
@@ -1462,7 +1314,7 @@ void client_serve(rl_server *srv, int fd, const struct sockaddr_storage *sa, soc
         return;
     }
     c->srv = srv;
-    c->fd = fd;
+    rl_stream_init(&c->stream, fd);
     memcpy(&c->sa, sa, salen < sizeof c->sa ? salen : sizeof c->sa);
     const rl_server_config *cfg = srv_config(srv);
     c->max_msg = cfg->max_message_bytes ? cfg->max_message_bytes : PROTO_DEFAULT_MAX_MESSAGE;
@@ -1484,7 +1336,7 @@ void client_serve(rl_server *srv, int fd, const struct sockaddr_storage *sa, soc
         if (open_session(c)) {
             srv_log(srv, "info", "connection_authorized", "client", c->addr, "user", c->user,
                     "database", c->database, "application_name", c->appname, "tls",
-                    c->ssl ? "on" : "off", NULL);
+                    rl_stream_is_tls(&c->stream) ? "on" : "off", NULL);
             send_ready(c);
             serve_queries(c);
             srv_log(srv, "info", "disconnection", "client", c->addr, "user", c->user, NULL);

@@ -1,16 +1,19 @@
 /*
  * client.h — one client connection: the protocol 3.0 state machine.
  *
- * Owns: the connection's socket (and TLS session), its input buffer and
- * output pktbuf, the startup/authentication handshake, and the mapping of
- * frontend messages to engine calls (simple query, COPY in/out, extended
- * query with skip-until-Sync after an error), plus the result sink that
- * turns engine callbacks into backend messages.
+ * Owns: the connection's input buffer and output pktbuf, the startup
+ * packets (SSLRequest, GSSENCRequest, CancelRequest, StartupMessage and its
+ * parameters), and the mapping of frontend messages to engine calls (simple
+ * query, COPY in/out, extended query with skip-until-Sync after an error),
+ * plus the result sink that turns engine callbacks into backend messages.
+ * Not its own: the bytes on the socket, plain or TLS (tls.h: client.c
+ * reads and writes only through its rl_stream), and authentication (auth.h:
+ * client.c hands rl_auth_run the peer's names and four I/O callbacks).
  *
  * Lifecycle: client_serve runs the whole connection on the calling thread
  * and closes the socket before returning. States, in order:
  *   STARTUP (SSLRequest / GSSENCRequest / CancelRequest / StartupMessage)
- *   -> AUTH (trust, SCRAM-SHA-256 or cleartext password)
+ *   -> AUTH (auth.c: trust, SCRAM-SHA-256 or cleartext password)
  *   -> READY (messages until Terminate, EOF, a fatal error or the drain)
  *
  * Invariants: a protocol violation (bad length, unknown type, malformed

@@ -17,33 +17,17 @@
 #include <float.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "error.h"
 
 /* The time and zone ranges a stored value must respect (PostgreSQL's, see
  * datatype/timestamp.h; pgtype.c has the rest of the calendar). */
 #define USECS_PER_DAY (INT64_C(86400) * 1000000)
 /* A timetz zone must be strictly within +-16 hours (PG's TZDISP_LIMIT). */
 #define TZDISP_LIMIT (16 * 3600)
-
-/* ------------------------------------------------------------------ */
-/* error messages                                                      */
-/* ------------------------------------------------------------------ */
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* ------------------------------------------------------------------ */
 /* type names                                                          */
@@ -212,34 +196,34 @@ static datum_check validate_datum(rl_type t, const rl_datum *d, char *why, size_
     switch (t) {
     case RL_T_INT2:
         if (d->v.i < INT16_MIN || d->v.i > INT16_MAX) {
-            set_err(why, whylen, "value %" PRId64 " out of range for int2", d->v.i);
+            rl_errmsg_set(why, whylen, "value %" PRId64 " out of range for int2", d->v.i);
             return DATUM_BAD;
         }
         return DATUM_OK;
     case RL_T_INT4:
     case RL_T_DATE:
         if (d->v.i < INT32_MIN || d->v.i > INT32_MAX) {
-            set_err(why, whylen, "value %" PRId64 " out of range for %s", d->v.i,
+            rl_errmsg_set(why, whylen, "value %" PRId64 " out of range for %s", d->v.i,
                     rl_type_name(t));
             return DATUM_BAD;
         }
         return DATUM_OK;
     case RL_T_TIME:
         if (d->v.i < 0 || d->v.i > USECS_PER_DAY) {
-            set_err(why, whylen, "time %" PRId64 " us outside 00:00..24:00", d->v.i);
+            rl_errmsg_set(why, whylen, "time %" PRId64 " us outside 00:00..24:00", d->v.i);
             return DATUM_BAD;
         }
         return DATUM_OK;
     case RL_T_TIMETZ:
         if (d->v.timetz.us < 0 || d->v.timetz.us > USECS_PER_DAY ||
             d->v.timetz.zone <= -TZDISP_LIMIT || d->v.timetz.zone >= TZDISP_LIMIT) {
-            set_err(why, whylen, "timetz time or zone out of range");
+            rl_errmsg_set(why, whylen, "timetz time or zone out of range");
             return DATUM_BAD;
         }
         return DATUM_OK;
     case RL_T_FLOAT4:
         if (isfinite(d->v.f) && fabs(d->v.f) > FLT_MAX) {
-            set_err(why, whylen, "value %g out of range for float4", d->v.f);
+            rl_errmsg_set(why, whylen, "value %g out of range for float4", d->v.f);
             return DATUM_BAD;
         }
         return DATUM_OK;
@@ -248,16 +232,16 @@ static datum_check validate_datum(rl_type t, const rl_datum *d, char *why, size_
     case RL_T_BYTEA:
     case RL_T_NUMERIC:
         if (d->v.s.len > RL_MAX_FIELD_BYTES) {
-            set_err(why, whylen, "field of %zu bytes exceeds the %u byte limit", d->v.s.len,
+            rl_errmsg_set(why, whylen, "field of %zu bytes exceeds the %u byte limit", d->v.s.len,
                     RL_MAX_FIELD_BYTES);
             return DATUM_TOO_LARGE;
         }
         if (d->v.s.len > 0 && !d->v.s.p) {
-            set_err(why, whylen, "NULL pointer with length %zu", d->v.s.len);
+            rl_errmsg_set(why, whylen, "NULL pointer with length %zu", d->v.s.len);
             return DATUM_BAD;
         }
         if (t == RL_T_NUMERIC && !numeric_text_is_canonical(d->v.s.p, d->v.s.len)) {
-            set_err(why, whylen, "numeric is not canonical text");
+            rl_errmsg_set(why, whylen, "numeric is not canonical text");
             return DATUM_BAD;
         }
         return DATUM_OK;
@@ -409,11 +393,11 @@ static rl_codec_status read_header(rl_reader *r, uint8_t *tag, uint64_t *ncols, 
                                    size_t errlen)
 {
     if (!rl_reader_u8(r, tag)) {
-        set_err(err, errlen, "value truncated in its header");
+        rl_errmsg_set(err, errlen, "value truncated in its header");
         return RL_CODEC_ERR_CORRUPT;
     }
     if (!rl_reader_uvarint(r, ncols)) {
-        set_err(err, errlen, "bad column count varint");
+        rl_errmsg_set(err, errlen, "bad column count varint");
         return RL_CODEC_ERR_CORRUPT;
     }
     return RL_CODEC_OK;
@@ -477,7 +461,7 @@ static rl_codec_status read_field(rl_reader *r, rl_type t, rl_datum *d, char *wh
         if (!rl_reader_u8(r, &b))
             break;
         if (b > 1) {
-            set_err(why, whylen, "bool byte is %u, not 0 or 1", b);
+            rl_errmsg_set(why, whylen, "bool byte is %u, not 0 or 1", b);
             return RL_CODEC_ERR_CORRUPT;
         }
         d->v.b = b == 1;
@@ -509,12 +493,12 @@ static rl_codec_status read_field(rl_reader *r, rl_type t, rl_datum *d, char *wh
         if (!rl_reader_uvarint(r, &len))
             break;
         if (len > RL_MAX_FIELD_BYTES) {
-            set_err(why, whylen, "field length %" PRIu64 " exceeds the %u byte limit", len,
+            rl_errmsg_set(why, whylen, "field length %" PRIu64 " exceeds the %u byte limit", len,
                     RL_MAX_FIELD_BYTES);
             return RL_CODEC_ERR_TOO_LARGE;
         }
         if (!rl_reader_bytes(r, (size_t)len, &d->v.s.p)) {
-            set_err(why, whylen, "field length %" PRIu64 " exceeds the %zu bytes left", len,
+            rl_errmsg_set(why, whylen, "field length %" PRIu64 " exceeds the %zu bytes left", len,
                     rl_reader_left(r));
             return RL_CODEC_ERR_CORRUPT;
         }
@@ -526,7 +510,7 @@ static rl_codec_status read_field(rl_reader *r, rl_type t, rl_datum *d, char *wh
             break;
         return RL_CODEC_OK;
     }
-    set_err(why, whylen, "truncated or bad varint");
+    rl_errmsg_set(why, whylen, "truncated or bad varint");
     return RL_CODEC_ERR_CORRUPT;
 }
 
@@ -544,7 +528,7 @@ static rl_codec_status decode_column(rl_reader *r, rl_type t, rl_datum *d, size_
             st = RL_CODEC_ERR_TOO_LARGE;
     }
     if (st != RL_CODEC_OK)
-        set_err(err, errlen, "column %zu (%s): %s", col, rl_type_name(t), why);
+        rl_errmsg_set(err, errlen, "column %zu (%s): %s", col, rl_type_name(t), why);
     return st;
 }
 
@@ -562,17 +546,17 @@ rl_codec_status rl_row_decode(const uint8_t *value, size_t vlen, uint8_t tag, si
                               char *err, size_t errlen)
 {
     if ((n > 0 && (!types || !vals)) || (!value && vlen)) {
-        set_err(err, errlen, "invalid arguments");
+        rl_errmsg_set(err, errlen, "invalid arguments");
         return RL_CODEC_ERR_INVALID;
     }
     for (size_t i = 0; i < n; i++) {
         if (!type_is_known(types[i])) {
-            set_err(err, errlen, "column %zu: unknown type %d", i, (int)types[i]);
+            rl_errmsg_set(err, errlen, "column %zu: unknown type %d", i, (int)types[i]);
             return RL_CODEC_ERR_INVALID;
         }
     }
     if (vlen > RL_MAX_VALUE_BYTES) {
-        set_err(err, errlen, "value of %zu bytes exceeds the %u byte limit", vlen,
+        rl_errmsg_set(err, errlen, "value of %zu bytes exceeds the %u byte limit", vlen,
                 RL_MAX_VALUE_BYTES);
         return RL_CODEC_ERR_TOO_LARGE;
     }
@@ -584,20 +568,20 @@ rl_codec_status rl_row_decode(const uint8_t *value, size_t vlen, uint8_t tag, si
     if (st != RL_CODEC_OK)
         return st;
     if (got_tag != tag) {
-        set_err(err, errlen, "value belongs to table tag %u, expected %u", got_tag, tag);
+        rl_errmsg_set(err, errlen, "value belongs to table tag %u, expected %u", got_tag, tag);
         return RL_CODEC_ERR_WRONG_TAG;
     }
     if (ncols > n) {
-        set_err(err, errlen, "value has %" PRIu64 " columns, more than the %zu known", ncols, n);
+        rl_errmsg_set(err, errlen, "value has %" PRIu64 " columns, more than the %zu known", ncols, n);
         return RL_CODEC_ERR_VERSION;
     }
     const uint8_t *bitmap;
     if (!rl_reader_bytes(&r, bitmap_bytes((size_t)ncols), &bitmap)) {
-        set_err(err, errlen, "value truncated in its NULL bitmap");
+        rl_errmsg_set(err, errlen, "value truncated in its NULL bitmap");
         return RL_CODEC_ERR_CORRUPT;
     }
     if (!bitmap_padding_is_zero(bitmap, (size_t)ncols)) {
-        set_err(err, errlen, "NULL bitmap has bits set past column %" PRIu64, ncols);
+        rl_errmsg_set(err, errlen, "NULL bitmap has bits set past column %" PRIu64, ncols);
         return RL_CODEC_ERR_CORRUPT;
     }
     for (size_t i = 0; i < (size_t)ncols; i++) {
@@ -611,7 +595,7 @@ rl_codec_status rl_row_decode(const uint8_t *value, size_t vlen, uint8_t tag, si
             return st;
     }
     if (rl_reader_left(&r) != 0) {
-        set_err(err, errlen, "%zu trailing bytes after column %" PRIu64, rl_reader_left(&r),
+        rl_errmsg_set(err, errlen, "%zu trailing bytes after column %" PRIu64, rl_reader_left(&r),
                 ncols);
         return RL_CODEC_ERR_CORRUPT;
     }

@@ -1,8 +1,9 @@
 /*
  * duckapi.c — loading libduckdb's C API with dlopen (duckapi.h).
  *
- * Owns: where the library is looked for, resolving each entry point, and
- * the error that says how to install it.
+ * Owns: where the library is looked for, resolving each entry point, the
+ * error that says how to install it, and the SQLSTATE of each DuckDB error
+ * kind.
  * Invariant: a returned API has every function pointer set.
  */
 #include "duckapi.h"
@@ -56,11 +57,15 @@ const rl_duckdb_api *rl_duckdb_load(rl_error *err)
         SYM(close, "duckdb_close"), SYM(connect, "duckdb_connect"),
         SYM(disconnect, "duckdb_disconnect"), SYM(query, "duckdb_query"),
         SYM(destroy_result, "duckdb_destroy_result"), SYM(result_error, "duckdb_result_error"),
+        SYM(result_error_type, "duckdb_result_error_type"),
         SYM(column_count, "duckdb_column_count"), SYM(row_count, "duckdb_row_count"),
         SYM(value_is_null, "duckdb_value_is_null"), SYM(value_varchar, "duckdb_value_varchar"),
         SYM(value_int64, "duckdb_value_int64"), SYM(free, "duckdb_free"),
         SYM(appender_create_ext, "duckdb_appender_create_ext"),
-        SYM(appender_error, "duckdb_appender_error"), SYM(append_null, "duckdb_append_null"),
+        SYM(appender_error, "duckdb_appender_error"),
+        SYM(appender_error_data, "duckdb_appender_error_data"),
+        SYM(error_data_error_type, "duckdb_error_data_error_type"),
+        SYM(destroy_error_data, "duckdb_destroy_error_data"), SYM(append_null, "duckdb_append_null"),
         SYM(append_bool, "duckdb_append_bool"), SYM(append_int64, "duckdb_append_int64"),
         SYM(append_varchar_length, "duckdb_append_varchar_length"),
         SYM(append_blob, "duckdb_append_blob"), SYM(appender_end_row, "duckdb_appender_end_row"),
@@ -79,4 +84,23 @@ const rl_duckdb_api *rl_duckdb_load(rl_error *err)
     }
     loaded = true; /* the handle stays open for the process */
     return &api;
+}
+
+const char *rl_duckdb_sqlstate(duckdb_error_type t)
+{
+    switch (t) {
+    case DUCKDB_ERROR_IO: return RL_SQLSTATE_IO_ERROR;
+    default: return RL_SQLSTATE_INTERNAL_ERROR;
+    }
+}
+
+duckdb_error_type rl_duckdb_appender_error_type(const rl_duckdb_api *a, duckdb_appender app)
+{
+    if (!app)
+        return DUCKDB_ERROR_INVALID;
+    duckdb_error_data e = a->appender_error_data(app);
+    duckdb_error_type t = e ? a->error_data_error_type(e) : DUCKDB_ERROR_INVALID;
+    if (e)
+        a->destroy_error_data(&e);
+    return t;
 }

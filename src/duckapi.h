@@ -4,8 +4,8 @@
  * DuckDB file is first used, so rocklake builds and runs without it.
  *
  * Only what transfer.c uses is declared: opaque handles, the result struct
- * the caller allocates (its layout is part of DuckDB's ABI), and one
- * function pointer per entry point. No DuckDB header is needed (none ships
+ * the caller allocates (its layout is part of DuckDB's ABI), the error
+ * kinds it maps to a SQLSTATE, and one function pointer per entry point. No DuckDB header is needed (none ships
  * with the library this project installs, scripts/install-deps.sh).
  *
  * Where the library is looked for: $ROCKLAKE_LIBDUCKDB (a path), then
@@ -28,7 +28,16 @@ typedef uint64_t duckdb_idx;
 typedef struct rl_duckdb_database_ *duckdb_database;
 typedef struct rl_duckdb_connection_ *duckdb_connection;
 typedef struct rl_duckdb_appender_ *duckdb_appender;
+typedef struct rl_duckdb_error_data_ *duckdb_error_data;
 typedef enum { DUCKDB_OK = 0, DUCKDB_ERROR = 1 } duckdb_state;
+
+/* The kind of a failure (duckdb.h's duckdb_error_type, an int in the ABI):
+ * only the values RockLake maps to a SQLSTATE are named (rl_duckdb_sqlstate);
+ * the numbers are DuckDB's and never change (new kinds are appended). */
+typedef enum {
+    DUCKDB_ERROR_INVALID = 0, /* no error, or none recorded */
+    DUCKDB_ERROR_IO = 28      /* a file could not be read, written or locked */
+} duckdb_error_type;
 
 /* A materialized result, allocated by the caller and filled by
  * duckdb_query (six words in DuckDB's ABI; read
@@ -49,6 +58,7 @@ typedef struct rl_duckdb_api {
     duckdb_state (*query)(duckdb_connection con, const char *sql, duckdb_result *out);
     void (*destroy_result)(duckdb_result *r);
     const char *(*result_error)(duckdb_result *r);
+    duckdb_error_type (*result_error_type)(duckdb_result *r);
     duckdb_idx (*column_count)(duckdb_result *r);
     duckdb_idx (*row_count)(duckdb_result *r);
     bool (*value_is_null)(duckdb_result *r, duckdb_idx col, duckdb_idx row);
@@ -59,6 +69,9 @@ typedef struct rl_duckdb_api {
                                         const char *schema, const char *table,
                                         duckdb_appender *out);
     const char *(*appender_error)(duckdb_appender a);
+    duckdb_error_data (*appender_error_data)(duckdb_appender a); /* destroy_error_data */
+    duckdb_error_type (*error_data_error_type)(duckdb_error_data e);
+    void (*destroy_error_data)(duckdb_error_data *e);
     duckdb_state (*append_null)(duckdb_appender a);
     duckdb_state (*append_bool)(duckdb_appender a, bool v);
     duckdb_state (*append_int64)(duckdb_appender a, int64_t v);
@@ -72,5 +85,13 @@ typedef struct rl_duckdb_api {
 /* The loaded API (loaded once, kept for the process), or NULL with *err
  * naming where it looked and the command that installs it. */
 const rl_duckdb_api *rl_duckdb_load(rl_error *err);
+
+/* The SQLSTATE of a DuckDB failure of kind `t`: 58030 for an I/O error
+ * (which is also how DuckDB reports a file another process holds locked),
+ * XX000 for every other kind. Decided by the kind, never by the message. */
+const char *rl_duckdb_sqlstate(duckdb_error_type t);
+/* The kind of an appender's last failure (DUCKDB_ERROR_INVALID when a is
+ * NULL or none is recorded). */
+duckdb_error_type rl_duckdb_appender_error_type(const rl_duckdb_api *api, duckdb_appender a);
 
 #endif

@@ -48,3 +48,17 @@ void rl_error_clear(rl_error *e)
     if (e)
         memset(e, 0, sizeof *e);
 }
+
+void rl_errmsg_setv(char *buf, size_t len, const char *fmt, va_list ap)
+{
+    if (buf && len > 0)
+        vsnprintf(buf, len, fmt, ap);
+}
+
+void rl_errmsg_set(char *buf, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    rl_errmsg_setv(buf, len, fmt, ap);
+    va_end(ap);
+}

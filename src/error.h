@@ -1,8 +1,8 @@
 /*
  * error.h — PostgreSQL-style errors shared by every layer above kv.
  *
- * Owns: the error record (SQLSTATE + message + optional detail/hint) and the
- * SQLSTATE codes RockLake uses. Fixed-size and caller-owned, so reporting an
+ * Owns: the error record (SQLSTATE + message + optional detail/hint, and
+ * the cause a layer above acts on) and the SQLSTATE codes RockLake uses. Fixed-size and caller-owned, so reporting an
  * error never allocates.
  *
  * Invariant: this is the one place a SQLSTATE is spelled. Every code the
@@ -15,6 +15,19 @@
 #define ROCKLAKE_ERROR_H
 
 #include <stdarg.h>
+#include <stddef.h>
+
+/* Why an error happened, where a layer above must act on it and the
+ * SQLSTATE alone does not say (25006 is also a follower's refusal, 55000
+ * many a state's). The
+ * layer that detects the condition sets it right after rl_error_set (which
+ * clears it); the layers above forward the whole record and test this
+ * field, never the message text. */
+typedef enum rl_error_cause {
+    RL_CAUSE_NONE = 0,
+    RL_CAUSE_WRITER_FENCED = 1, /* a newer writer of the same store fenced this writer */
+    RL_CAUSE_NO_CATALOG = 2     /* the store opened but holds no RockLake catalog */
+} rl_error_cause;
 
 typedef struct rl_error {
     char sqlstate[6];
@@ -22,6 +35,7 @@ typedef struct rl_error {
     char detail[512];
     char hint[256];
     int position; /* 1-based character position in the query, 0 = none */
+    rl_error_cause cause;
 } rl_error;
 
 /* Class 00 - successful completion */
@@ -161,5 +175,13 @@ int rl_error_setv(rl_error *e, const char *sqlstate, const char *fmt, va_list ap
 void rl_error_detail(rl_error *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void rl_error_hint(rl_error *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void rl_error_clear(rl_error *e);
+
+/* Format a message into a caller's text buffer, for the codecs whose errors
+ * are a message without an rl_error (codec.c, pgtype.c): buf may be NULL or
+ * len 0 (nothing is written); the text is cut to len - 1 bytes. */
+void rl_errmsg_set(char *buf, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* rl_errmsg_set with a va_list, for the codecs' own printf-like reporters. */
+void rl_errmsg_setv(char *buf, size_t len, const char *fmt, va_list ap);
 
 #endif

@@ -311,7 +311,7 @@ static rl_catalog *open_catalog(srv_lakes *L, const char *url, const char *name,
     rl_error e;
     rl_error_clear(&e);
     rl_catalog *cat = rl_catalog_open(url, &o, &e);
-    if (!cat && !strstr(e.message, "no RockLake catalog"))
+    if (!cat && e.cause != RL_CAUSE_NO_CATALOG) /* no catalog: the caller creates or says 3D000 */
         *err = e;
     return cat;
 }

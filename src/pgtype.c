@@ -55,19 +55,6 @@
 /* helpers                                                             */
 /* ------------------------------------------------------------------ */
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 /* The names PostgreSQL uses in input error messages ("invalid input syntax
  * for type bigint"), which are not always the catalog names (rl_type_name). */
 static const char *const pg_message_names[RL_T_MAX_] = {
@@ -476,11 +463,9 @@ static void in_err(const text_in *in, const char *sqlstate, const char *fmt, ...
 static void in_err(const text_in *in, const char *sqlstate, const char *fmt, ...)
 {
     *in->sqlstate = sqlstate;
-    if (!in->err || in->errlen == 0)
-        return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(in->err, in->errlen, fmt, ap);
+    rl_errmsg_setv(in->err, in->errlen, fmt, ap);
     va_end(ap);
 }
 
@@ -1114,40 +1099,46 @@ static rl_codec_status datetime_error(const text_in *in, dt_result r)
     return syntax_error(in);
 }
 
-/* "infinity", "-infinity", "epoch": 1 / -1 / 2, or 0 for none. */
-static int datetime_special(const char *s)
+/* "infinity", "-infinity" and "epoch" as a date or timestamp: true with
+ * *out = hi, lo or epoch; false for any other text. */
+static bool datetime_special(const char *s, int64_t hi, int64_t lo, int64_t epoch, int64_t *out)
 {
     if (trimmed_equals(s, "infinity"))
-        return 1;
-    if (trimmed_equals(s, "-infinity"))
-        return -1;
-    if (trimmed_equals(s, "epoch"))
-        return 2;
-    return 0;
+        *out = hi;
+    else if (trimmed_equals(s, "-infinity"))
+        *out = lo;
+    else if (trimmed_equals(s, "epoch"))
+        *out = epoch;
+    else
+        return false;
+    return true;
+}
+
+/* The date (days since 2000-01-01) and time of day of a date or timestamp
+ * text, which must have a date; the time is validated for a date too. */
+static rl_codec_status parse_date_and_time(const text_in *in, dt_fields *f, int64_t *days,
+                                           int64_t *tod)
+{
+    dt_result r = parse_datetime_fields(in->text, f);
+    *days = *tod = 0;
+    if (r == DT_OK && !f->has_date)
+        r = DT_SYNTAX;
+    if (r == DT_OK)
+        r = resolve_date(f, days);
+    if (r == DT_OK)
+        r = resolve_time(f, tod);
+    return r == DT_OK ? RL_CODEC_OK : datetime_error(in, r);
 }
 
 static rl_codec_status parse_date(const text_in *in, int64_t *out)
 {
-    int special = datetime_special(in->text);
-    if (special == 1 || special == -1) {
-        *out = special == 1 ? INT32_MAX : INT32_MIN;
+    if (datetime_special(in->text, INT32_MAX, INT32_MIN, -DAYS_1970_TO_2000, out))
         return RL_CODEC_OK;
-    }
-    if (special == 2) {
-        *out = -DAYS_1970_TO_2000;
-        return RL_CODEC_OK;
-    }
     dt_fields f;
-    dt_result r = parse_datetime_fields(in->text, &f);
-    int64_t days = 0, tod;
-    if (r == DT_OK && !f.has_date)
-        r = DT_SYNTAX;
-    if (r == DT_OK)
-        r = resolve_date(&f, &days);
-    if (r == DT_OK)
-        r = resolve_time(&f, &tod); /* validated, then ignored like PostgreSQL */
-    if (r != DT_OK)
-        return datetime_error(in, r);
+    int64_t days, tod; /* the time is validated, then ignored like PostgreSQL */
+    rl_codec_status st = parse_date_and_time(in, &f, &days, &tod);
+    if (st != RL_CODEC_OK)
+        return st;
     if (days < DATE_MIN_DAYS || days >= DATE_END_DAYS) {
         in_err(in, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, "date out of range: \"%s\"", in->text);
         return RL_CODEC_ERR_INVALID;
@@ -1186,26 +1177,14 @@ static rl_codec_status parse_time(const text_in *in, rl_datum *d)
  * ignored for timestamp (as PostgreSQL does). */
 static rl_codec_status parse_timestamp(const text_in *in, int64_t *out)
 {
-    int special = datetime_special(in->text);
-    if (special == 1 || special == -1) {
-        *out = special == 1 ? INT64_MAX : INT64_MIN;
+    if (datetime_special(in->text, INT64_MAX, INT64_MIN, -DAYS_1970_TO_2000 * USECS_PER_DAY,
+                         out))
         return RL_CODEC_OK;
-    }
-    if (special == 2) {
-        *out = -DAYS_1970_TO_2000 * USECS_PER_DAY;
-        return RL_CODEC_OK;
-    }
     dt_fields f;
-    dt_result r = parse_datetime_fields(in->text, &f);
-    int64_t days = 0, tod = 0;
-    if (r == DT_OK && !f.has_date)
-        r = DT_SYNTAX;
-    if (r == DT_OK)
-        r = resolve_date(&f, &days);
-    if (r == DT_OK)
-        r = resolve_time(&f, &tod);
-    if (r != DT_OK)
-        return datetime_error(in, r);
+    int64_t days, tod;
+    rl_codec_status st = parse_date_and_time(in, &f, &days, &tod);
+    if (st != RL_CODEC_OK)
+        return st;
     /* Reject far-off dates before multiplying, so nothing overflows. */
     int64_t us = 0;
     bool in_range = days >= DATE_MIN_DAYS - 1 && days <= TIMESTAMP_END / USECS_PER_DAY + 1;
@@ -1538,13 +1517,13 @@ rl_codec_status rl_datum_input(rl_type t, const char *text, size_t len, rl_datum
     *sqlstate = syntax_sqlstate(t);
     if (!d || (!text && len) || !type_is_known(t) || (type_is_string(t) && !arena)) {
         *sqlstate = RL_SQLSTATE_INVALID_TEXT_REPRESENTATION;
-        set_err(err, errlen, "invalid arguments");
+        rl_errmsg_set(err, errlen, "invalid arguments");
         return RL_CODEC_ERR_INVALID;
     }
     memset(d, 0, sizeof *d);
     if (len > RL_MAX_VALUE_BYTES) {
         *sqlstate = RL_SQLSTATE_INVALID_TEXT_REPRESENTATION;
-        set_err(err, errlen, "input of %zu bytes exceeds the %u byte limit", len,
+        rl_errmsg_set(err, errlen, "input of %zu bytes exceeds the %u byte limit", len,
                 RL_MAX_VALUE_BYTES);
         return RL_CODEC_ERR_TOO_LARGE;
     }
@@ -1552,7 +1531,7 @@ rl_codec_status rl_datum_input(rl_type t, const char *text, size_t len, rl_datum
     char *copy = malloc(len + 1);
     if (!copy) {
         *sqlstate = RL_SQLSTATE_INVALID_TEXT_REPRESENTATION;
-        set_err(err, errlen, "out of memory");
+        rl_errmsg_set(err, errlen, "out of memory");
         return RL_CODEC_ERR_TOO_LARGE;
     }
     if (len)
@@ -1711,12 +1690,10 @@ static rl_codec_status bin_err(const bin_in *in, const char *sqlstate, const cha
 static rl_codec_status bin_err(const bin_in *in, const char *sqlstate, const char *fmt, ...)
 {
     *in->sqlstate = sqlstate;
-    if (in->err && in->errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(in->err, in->errlen, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    rl_errmsg_setv(in->err, in->errlen, fmt, ap);
+    va_end(ap);
     return RL_CODEC_ERR_INVALID;
 }
 
@@ -1733,6 +1710,20 @@ static rl_codec_status need_len(const bin_in *in, size_t len, size_t need)
         return bin_err(in, RL_SQLSTATE_PROTOCOL_VIOLATION, "insufficient data left in message");
     if (len > need)
         return bad_binary(in);
+    return RL_CODEC_OK;
+}
+
+/* A fixed-size binary value of `width` bytes (2, 4 or 8): its big-endian
+ * bits, for the caller to read as its signed integer or float. */
+static rl_codec_status recv_fixed(const bin_in *in, const uint8_t *p, size_t len, size_t width,
+                                  uint64_t *bits)
+{
+    rl_codec_status st = need_len(in, len, width);
+    if (st != RL_CODEC_OK)
+        return st;
+    *bits = width == 2 ? (uint64_t)(p[0] << 8 | p[1])
+            : width == 4 ? rl_load_be32(p)
+                         : rl_load_be64(p);
     return RL_CODEC_OK;
 }
 
@@ -1806,6 +1797,7 @@ rl_codec_status rl_datum_from_binary(rl_type t, const uint8_t *p, size_t len, rl
     *in.sqlstate = NULL;
     memset(d, 0, sizeof *d);
     rl_codec_status st;
+    uint64_t bits;
     switch (t) {
     case RL_T_BOOL:
         if (len != 1)
@@ -1813,42 +1805,40 @@ rl_codec_status rl_datum_from_binary(rl_type t, const uint8_t *p, size_t len, rl
         d->v.b = p[0] != 0;
         return RL_CODEC_OK;
     case RL_T_INT2:
-        if ((st = need_len(&in, len, 2)) != RL_CODEC_OK)
+        if ((st = recv_fixed(&in, p, len, 2, &bits)) != RL_CODEC_OK)
             return st;
-        d->v.i = (int16_t)(p[0] << 8 | p[1]);
+        d->v.i = (int16_t)(uint16_t)bits;
         return RL_CODEC_OK;
     case RL_T_INT4:
     case RL_T_DATE:
-        if ((st = need_len(&in, len, 4)) != RL_CODEC_OK)
+        if ((st = recv_fixed(&in, p, len, 4, &bits)) != RL_CODEC_OK)
             return st;
-        d->v.i = (int64_t)(int32_t)rl_load_be32(p);
+        d->v.i = (int32_t)(uint32_t)bits;
         return RL_CODEC_OK;
     case RL_T_INT8:
     case RL_T_TIME:
     case RL_T_TIMESTAMP:
     case RL_T_TIMESTAMPTZ:
-        if ((st = need_len(&in, len, 8)) != RL_CODEC_OK)
+        if ((st = recv_fixed(&in, p, len, 8, &bits)) != RL_CODEC_OK)
             return st;
-        d->v.i = (int64_t)rl_load_be64(p);
+        d->v.i = (int64_t)bits;
         if (t == RL_T_TIME && (d->v.i < 0 || d->v.i > USECS_PER_DAY))
             return bin_err(&in, RL_SQLSTATE_DATETIME_FIELD_OVERFLOW, "time out of range");
         return RL_CODEC_OK;
     case RL_T_FLOAT4: {
-        if ((st = need_len(&in, len, 4)) != RL_CODEC_OK)
+        if ((st = recv_fixed(&in, p, len, 4, &bits)) != RL_CODEC_OK)
             return st;
-        uint32_t u = rl_load_be32(p);
+        uint32_t u = (uint32_t)bits;
         float f;
         memcpy(&f, &u, 4);
         d->v.f = f;
         return RL_CODEC_OK;
     }
-    case RL_T_FLOAT8: {
-        if ((st = need_len(&in, len, 8)) != RL_CODEC_OK)
+    case RL_T_FLOAT8:
+        if ((st = recv_fixed(&in, p, len, 8, &bits)) != RL_CODEC_OK)
             return st;
-        uint64_t u = rl_load_be64(p);
-        memcpy(&d->v.f, &u, 8);
+        memcpy(&d->v.f, &bits, 8);
         return RL_CODEC_OK;
-    }
     case RL_T_UUID:
         if ((st = need_len(&in, len, 16)) != RL_CODEC_OK)
             return st;

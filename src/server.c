@@ -26,9 +26,7 @@
 #include <unistd.h>
 
 #include <netinet/in.h>
-#include <openssl/err.h>
 #include <openssl/rand.h>
-#include <openssl/ssl.h>
 
 #include "backends.h"
 #include "buf.h"
@@ -44,7 +42,7 @@ struct rl_server {
     rl_server_config cfg;
     hba *rules;
     hba_users *users;
-    SSL_CTX *ssl_ctx;
+    rl_tls_ctx *ssl_ctx;       /* NULL without TLS */
     int listen_fd, metrics_fd, port;
     int stop_pipe[2];
     atomic_bool stopping;
@@ -65,7 +63,7 @@ struct rl_server {
 const rl_server_config *srv_config(const rl_server *srv) { return &srv->cfg; }
 const hba *srv_hba(const rl_server *srv) { return srv->rules; }
 const hba_users *srv_users(const rl_server *srv) { return srv->users; }
-void *srv_ssl_ctx(rl_server *srv) { return srv->ssl_ctx; }
+rl_tls_ctx *srv_ssl_ctx(rl_server *srv) { return srv->ssl_ctx; }
 bool srv_stopping(const rl_server *srv) { return atomic_load(&srv->stopping); }
 int rl_server_port(const rl_server *srv) { return srv->port; }
 srv_logger *srv_logger_of(rl_server *srv) { return &srv->log; }
@@ -132,26 +130,7 @@ static int listen_on(const char *spec, int *port_out, rl_error *err)
 
 static int setup_tls(rl_server *srv, rl_error *err)
 {
-    const rl_server_config *c = &srv->cfg;
-    if (!c->tls_cert && !c->tls_key)
-        return 0;
-    if (!c->tls_cert || !c->tls_key)
-        return rl_error_set(err, RL_SQLSTATE_INVALID_PARAMETER,
-                            "TLS needs both --tls-cert and --tls-key");
-    srv->ssl_ctx = SSL_CTX_new(TLS_server_method());
-    if (!srv->ssl_ctx)
-        return rl_error_set(err, RL_SQLSTATE_INTERNAL, "cannot create a TLS context");
-    SSL_CTX_set_min_proto_version(srv->ssl_ctx, TLS1_2_VERSION);
-    if (SSL_CTX_use_certificate_chain_file(srv->ssl_ctx, c->tls_cert) != 1 ||
-        SSL_CTX_use_PrivateKey_file(srv->ssl_ctx, c->tls_key, SSL_FILETYPE_PEM) != 1 ||
-        SSL_CTX_check_private_key(srv->ssl_ctx) != 1) {
-        char why[256];
-        ERR_error_string_n(ERR_get_error(), why, sizeof why);
-        return rl_error_set(err, RL_SQLSTATE_INVALID_PARAMETER,
-                            "cannot load TLS certificate \"%s\" / key \"%s\": %s", c->tls_cert,
-                            c->tls_key, why);
-    }
-    return 0;
+    return rl_tls_ctx_load(srv->cfg.tls_cert, srv->cfg.tls_key, &srv->ssl_ctx, err);
 }
 
 
@@ -565,7 +544,7 @@ int rl_server_free(rl_server *srv)
     for (int i = 0; i < 2; i++)
         if (srv->stop_pipe[i] >= 0)
             close(srv->stop_pipe[i]);
-    SSL_CTX_free(srv->ssl_ctx);
+    rl_tls_ctx_free(srv->ssl_ctx);
     hba_free(srv->rules);
     hba_users_free(srv->users);
     free_config(&srv->cfg);

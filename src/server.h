@@ -29,6 +29,7 @@
 #include "error.h"
 #include "hba.h"
 #include "sql.h"
+#include "tls.h"
 
 typedef struct rl_server_config {
     const char *store;          /* store root URL; default ./rocklake-data */
@@ -98,7 +99,7 @@ typedef struct srv_backends srv_backends;
 const rl_server_config *srv_config(const rl_server *srv);
 const hba *srv_hba(const rl_server *srv);
 const hba_users *srv_users(const rl_server *srv);
-void *srv_ssl_ctx(rl_server *srv);  /* SSL_CTX *, NULL without TLS */
+rl_tls_ctx *srv_ssl_ctx(rl_server *srv); /* NULL without TLS */
 bool srv_stopping(const rl_server *srv);
 /* A per-process secret for mock SCRAM salts of unknown users. */
 const uint8_t *srv_mock_key(const rl_server *srv, size_t *len);

@@ -1025,13 +1025,27 @@ typedef struct dk_conn {
     rl_buf line; /* a COPY line (source) or a value's text (target) */
 } dk_conn;
 
-static int dk_fail(rl_error *err, const char *what, const char *msg)
+/* A DuckDB failure of kind `type`: its SQLSTATE from the kind
+ * (rl_duckdb_sqlstate), its message for the reader only. */
+static int dk_fail(rl_error *err, const char *what, duckdb_error_type type, const char *msg)
 {
     msg = msg && *msg ? msg : "unknown error";
-    const char *state = strstr(msg, "IO Error") ? RL_SQLSTATE_IO
-                        : strstr(msg, "lock") ? RL_SQLSTATE_OBJECT_STATE
-                                              : RL_SQLSTATE_INTERNAL;
-    return rl_error_set(err, state, "%s: DuckDB: %s", what, msg);
+    return rl_error_set(err, rl_duckdb_sqlstate(type), "%s: DuckDB: %s", what, msg);
+}
+
+/* A failed duckdb_query's error. */
+static int dk_result_fail(rl_error *err, const char *what, const rl_duckdb_api *api,
+                          duckdb_result *r)
+{
+    return dk_fail(err, what, api->result_error_type(r), api->result_error(r));
+}
+
+/* An appender's last error (a may be NULL: creating it failed). */
+static int dk_appender_fail(rl_error *err, const char *what, const rl_duckdb_api *api,
+                            duckdb_appender a)
+{
+    return dk_fail(err, what, rl_duckdb_appender_error_type(api, a),
+                   a ? api->appender_error(a) : NULL);
 }
 
 /* Run `sql`; its rows (every value as text) into *out when out is given. */
@@ -1042,7 +1056,7 @@ static int dk_rows(dk_conn *d, const char *sql, trows *out, rl_error *err)
     if (out)
         memset(out, 0, sizeof *out);
     if (d->api->query(d->con, sql, &r) != DUCKDB_OK) {
-        dk_fail(err, d->path, d->api->result_error(&r));
+        dk_result_fail(err, d->path, d->api, &r);
         d->api->destroy_result(&r);
         return -1;
     }
@@ -1263,7 +1277,7 @@ static int dks_stream(void *src, const ttable *t, row_fn row, void *ctx, rl_erro
         duckdb_result r;
         memset(&r, 0, sizeof r);
         if (d->api->query(d->con, (const char *)q.data, &r) != DUCKDB_OK) {
-            rc = dk_fail(err, d->path, d->api->result_error(&r));
+            rc = dk_result_fail(err, d->path, d->api, &r);
             d->api->destroy_result(&r);
             break;
         }
@@ -2459,7 +2473,7 @@ static int dk_flush(exporter *ex, rl_error *err)
 {
     const ttable *t = ex->dk_cur;
     if (ex->dk.api->appender_flush(ex->dk_app) != DUCKDB_OK)
-        return dk_fail(err, "writing the target", ex->dk.api->appender_error(ex->dk_app));
+        return dk_appender_fail(err, "writing the target", ex->dk.api, ex->dk_app);
     rl_buf q;
     rl_buf_init(&q, 0);
     insert_head(&q, t, " SELECT ");
@@ -2487,7 +2501,7 @@ static int dk_export_row(void *ctx, size_t ncols, const rl_value *vals)
     if (st == DUCKDB_OK)
         st = ex->dk.api->appender_end_row(ex->dk_app);
     if (st != DUCKDB_OK) {
-        dk_fail(&ex->copy_err, "writing the target", ex->dk.api->appender_error(ex->dk_app));
+        dk_appender_fail(&ex->copy_err, "writing the target", ex->dk.api, ex->dk_app);
         ex->copy_failed = true;
     } else if (++ex->dk_in_chunk == RL_TRANSFER_CHUNK_ROWS && dk_flush(ex, &ex->copy_err) < 0) {
         ex->copy_failed = true;
@@ -2518,7 +2532,7 @@ static int dk_export_table(exporter *ex, const ttable *t, rl_error *err)
                       : dk_exec(&ex->dk, (const char *)q.data, err);
     if (rc == 0 &&
         api->appender_create_ext(ex->dk.con, "temp", "main", "rl_stage", &ex->dk_app) != DUCKDB_OK)
-        rc = dk_fail(err, ex->path, ex->dk_app ? api->appender_error(ex->dk_app) : NULL);
+        rc = dk_appender_fail(err, ex->path, api, ex->dk_app);
     rl_buf_free(&q);
     if (rc == 0)
         rc = export_rows(ex, t, dk_export_row, err);

@@ -700,6 +700,8 @@ static void test_two_writers_older_is_fenced(void)
         CHECK(rl_txn_commit(t, &e) < 0);
         CHECK_EQ_STR(e.sqlstate, "25006");
         CHECK(strstr(e.message, "fenced") != NULL);
+        /* the server acts on the cause, not on the words (writer_fenced) */
+        CHECK_EQ_INT(e.cause, RL_CAUSE_WRITER_FENCED);
         rl_txn_free(t);
     }
     /* the newer writer works and sees nothing of the fenced commit */
@@ -959,6 +961,7 @@ static void test_read_only_follower(void)
         t = rl_txn_begin(r, &e);
         CHECK(insert_snapshot(t, 2, &e) < 0);
         CHECK_EQ_STR(e.sqlstate, "25006");
+        CHECK_EQ_INT(e.cause, RL_CAUSE_NONE); /* a follower's refusal is no fencing */
         rl_txn_free(t);
         rl_catalog_close(r, NULL);
     }

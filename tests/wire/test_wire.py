@@ -112,6 +112,23 @@ def test_refused_connect_and_read_only_tools_write_nothing(tmp_path):
     assert "emptyx" not in out.stdout and "nosuch" not in out.stdout, out.stdout
 
 
+def test_database_directory_without_catalog(start_server, store):
+    """A database directory that holds no catalog (an empty one, say) is a
+    database that does not exist: 3D000 with auto-create off, created on
+    first connect with it on. The server tells this case by the error's
+    cause (RL_CAUSE_NO_CATALOG), not by the words of the message (55000)."""
+    (store / "bare").mkdir(parents=True, exist_ok=True)
+    s = start_server("--auto-create", "off")
+    with pytest.raises(psycopg.OperationalError) as e:
+        psycopg.connect(s.dsn(dbname="bare"))
+    assert 'database "bare" does not exist' in str(e.value), str(e.value)
+    assert s.stop() == 0
+    (store / "bare2").mkdir(parents=True, exist_ok=True)
+    s = start_server()
+    with psycopg.connect(s.dsn(dbname="bare2"), autocommit=True) as conn:
+        assert conn.execute("SELECT 1").fetchone() == (1,)
+
+
 def banner_of(s):
     """What the server printed up to its banner's ATTACH line (within 10 s)."""
     deadline = time.monotonic() + 10

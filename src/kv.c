@@ -784,9 +784,9 @@ fail:
 
 int kv_error_is_no_store(const kv_error *err)
 {
-    /* rust/src/lib.rs words a missing manifest so (SlateDB reports it as a
-     * data error): this is the one place that reads the wording */
-    return err && err->kind == KV_ERR_INVALID && strstr(err->message, "no store at") != NULL;
+    /* rust/src/lib.rs reports a missing manifest or local directory with
+     * its own kind (SlateDB itself would call it a data error) */
+    return err && err->kind == KV_ERR_NO_STORE;
 }
 
 kv_db *kv_open_reader(const char *url, const kv_options *opts, kv_error *err)

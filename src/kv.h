@@ -54,7 +54,8 @@ typedef enum kv_error_kind {
     KV_ERR_CORRUPT = 4,  /* the store's data or manifest is unreadable */
     KV_ERR_INVALID = 5,  /* bad argument: bad URL, empty key, oversized value, ... */
     KV_ERR_CLOSED = 6,   /* handle already closed */
-    KV_ERR_INTERNAL = 7  /* a caught panic or an unexpected state */
+    KV_ERR_INTERNAL = 7, /* a caught panic or an unexpected state */
+    KV_ERR_NO_STORE = 8  /* a reader's open (or a probe) found no store at the URL */
 } kv_error_kind;
 
 typedef struct kv_error {

@@ -47,7 +47,7 @@ _Static_assert(offsetof(slate_options, store_timeout_ms) == 36, "slate_options l
 _Static_assert(sizeof(kv_error_kind) == sizeof(int), "kv_error.kind is a c_int in Rust");
 _Static_assert(KV_OK == 0 && KV_ERR_FENCED == 1 && KV_ERR_CONFLICT == 2 && KV_ERR_IO == 3 &&
                    KV_ERR_CORRUPT == 4 && KV_ERR_INVALID == 5 && KV_ERR_CLOSED == 6 &&
-                   KV_ERR_INTERNAL == 7,
+                   KV_ERR_INTERNAL == 7 && KV_ERR_NO_STORE == 8,
                "kv_error_kind values: see rust KV_ERR_*");
 _Static_assert(sizeof(kv_error) == 516, "kv_error layout: see rust KvError");
 _Static_assert(offsetof(kv_error, kind) == 0 && offsetof(kv_error, message) == 4 &&

@@ -662,11 +662,15 @@ static void test_reader_follows_writer(void)
     char url[PATH_MAX];
     fresh_url(url, sizeof url);
     kv_error err;
-    /* No writer has created this store yet: a bad argument, not corruption. */
+    /* No writer has created this store yet: its own kind, not corruption,
+     * and a probe says the same without opening anything */
     CHECK(kv_open_reader(url, NULL, &err) == NULL);
-    CHECK_EQ_INT(err.kind, KV_ERR_INVALID);
+    CHECK_EQ_INT(err.kind, KV_ERR_NO_STORE);
+    CHECK(kv_error_is_no_store(&err));
+    CHECK_EQ_INT(kv_store_exists(url, &err), 0);
     kv_db *w = open_writer(url);
     if (!w) return;
+    CHECK_EQ_INT(kv_store_exists(url, &err), 1);
     put1(w, "rd|1", "one");
 
     kv_options o = {0};

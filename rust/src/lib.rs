@@ -59,6 +59,7 @@ const KV_ERR_CORRUPT: c_int = 4;
 const KV_ERR_INVALID: c_int = 5;
 const KV_ERR_CLOSED: c_int = 6;
 const KV_ERR_INTERNAL: c_int = 7;
+const KV_ERR_NO_STORE: c_int = 8;
 
 const MSG_LEN: usize = 512;
 
@@ -103,7 +104,7 @@ const _: () = {
     assert!(size_of::<c_int>() == 4);
     assert!(KV_OK == 0 && KV_ERR_FENCED == 1 && KV_ERR_CONFLICT == 2 && KV_ERR_IO == 3);
     assert!(KV_ERR_CORRUPT == 4 && KV_ERR_INVALID == 5 && KV_ERR_CLOSED == 6);
-    assert!(KV_ERR_INTERNAL == 7);
+    assert!(KV_ERR_INTERNAL == 7 && KV_ERR_NO_STORE == 8);
     assert!(size_of::<SlateOptions>() == 40);
     assert!(offset_of!(SlateOptions, flush_interval_ms) == 0);
     assert!(offset_of!(SlateOptions, block_cache_bytes) == 8);
@@ -451,7 +452,10 @@ fn local_store(dir: &std::path::Path, create: bool) -> KvResult<(Arc<dyn ObjectS
             .join(dir)
     };
     if !create && !abs.is_dir() {
-        return Err(Fail::invalid(format!("no store at {} (no such directory)", abs.display())));
+        return Err(Fail::new(
+            KV_ERR_NO_STORE,
+            format!("no store at {} (no such directory)", abs.display()),
+        ));
     }
     std::fs::create_dir_all(&abs)
         .map_err(|e| Fail::new(KV_ERR_IO, format!("cannot create {}: {e}", abs.display())))?;
@@ -761,9 +765,10 @@ async fn require_existing_store(
         Err(e) => return Err(e.into()),
     };
     if empty {
-        return Err(Fail::invalid(format!(
-            "no store at {url} (a writer must create it first)"
-        )));
+        return Err(Fail::new(
+            KV_ERR_NO_STORE,
+            format!("no store at {url} (a writer must create it first)"),
+        ));
     }
     Ok(())
 }
@@ -821,6 +826,7 @@ pub extern "C" fn kv_error_kind_name(kind: c_int) -> *const c_char {
         KV_ERR_INVALID => b"invalid\0",
         KV_ERR_CLOSED => b"closed\0",
         KV_ERR_INTERNAL => b"internal\0",
+        KV_ERR_NO_STORE => b"no store\0",
         _ => b"unknown\0",
     };
     s.as_ptr() as *const c_char
@@ -1697,7 +1703,7 @@ pub unsafe extern "C" fn kv_store_exists(url: *const c_char, err: *mut KvError) 
         let (store, path) = resolve_url(url, &resolve_opts(std::ptr::null()), false)?;
         match block_on(require_existing_store(&store, &path, url)) {
             Ok(()) => Ok(1),
-            Err(e) if e.kind == KV_ERR_INVALID => Ok(0),
+            Err(e) if e.kind == KV_ERR_NO_STORE => Ok(0),
             Err(e) => Err(e),
         }
     })

@@ -100,6 +100,16 @@ def moto(tmp_path):
 
 # ------------------------------------------------------------ raw protocol
 
+def free_port():
+    """A loopback port nobody listens on now (for --metrics, --listen)."""
+    import socket
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    return port
+
+
 def startup_packet(user="tester", database="lake", **extra):
     body = struct.pack("!I", 196608)
     for k, v in {"user": user, "database": database, **extra}.items():

@@ -70,6 +70,17 @@ def ids_of(conn):
     return [i for i, _ in rows]
 
 
+def flip_payload_byte(jfile, record):
+    """Invert one byte in the middle of a journal record's payload: its
+    checksum no longer holds."""
+    at = record["payload_off"] + len(record["payload"]) // 2
+    with open(jfile, "r+b") as f:
+        f.seek(at)
+        byte = f.read(1)
+        f.seek(at)
+        f.write(bytes([byte[0] ^ 0xFF]))
+
+
 def commit_then_kill(start_server, tmp_path, want_journal_only, n=40, attempts=8):
     """Commit rows 0..n-1, one autocommit INSERT each, and SIGKILL the server
     right after the last acknowledgement, until at least `want_journal_only`
@@ -109,12 +120,7 @@ def test_damaged_middle_record_refused_then_salvaged_read_only(start_server, tmp
     bad_id = first_only + (n - first_only) // 2
     bad = commits[bad_id]
     assert first_only < bad_id < n - 1
-    flip_at = bad["payload_off"] + len(bad["payload"]) // 2
-    with open(jfile, "r+b") as f:
-        f.seek(flip_at)
-        byte = f.read(1)
-        f.seek(flip_at)
-        f.write(bytes([byte[0] ^ 0xFF]))
+    flip_payload_byte(jfile, bad)
     records_before = jfile.read_bytes()[DATA_START:]
 
     # (1) a normal start refuses the lake, naming the file, the offset and the way out
@@ -254,12 +260,7 @@ def test_salvage_with_rebuild_digest_rebuilds_after_the_salvaged_records(start_s
     lake = store / "lake"
     bad_id = first_only + (n - first_only) // 2
     bad = commits[bad_id]
-    flip_at = bad["payload_off"] + len(bad["payload"]) // 2
-    with open(jfile, "r+b") as f:
-        f.seek(flip_at)
-        byte = f.read(1)
-        f.seek(flip_at)
-        f.write(bytes([byte[0] ^ 0xFF]))
+    flip_payload_byte(jfile, bad)
 
     s = start_server("--journal-salvage", "--rebuild-digest", store_root=store)
     with psycopg.connect(s.dsn(), autocommit=True) as conn:

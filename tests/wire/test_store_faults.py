@@ -18,7 +18,7 @@ import time
 import psycopg
 import pytest
 
-from conftest import BIN, Moto
+from conftest import BIN, Moto, free_port
 from faultproxy import FaultProxy
 
 TIMEOUT_MS = 2000
@@ -193,14 +193,6 @@ def test_open_while_store_unreachable_is_refused_in_bound(start_server, s3):
         c.execute("CREATE TABLE f (a bigint)")
         insert(c, 1)
 
-
-def free_port():
-    import socket
-    probe = socket.socket()
-    probe.bind(("127.0.0.1", 0))
-    port = probe.getsockname()[1]
-    probe.close()
-    return port
 
 
 def metric(port, name):

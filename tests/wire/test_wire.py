@@ -20,7 +20,7 @@ import urllib.request
 import psycopg
 import pytest
 
-from conftest import BIN, Raw, Server, error_fields, msg, startup_packet
+from conftest import BIN, Raw, Server, error_fields, free_port, msg, startup_packet
 
 
 def sqlstate_of(excinfo):
@@ -838,14 +838,6 @@ def test_hostile_input(server):
 
 
 # ----------------------------------------------------------------- metrics
-
-def free_port():
-    """A loopback port nobody listens on now (for --metrics)."""
-    probe = socket.socket()
-    probe.bind(("127.0.0.1", 0))
-    port = probe.getsockname()[1]
-    probe.close()
-    return port
 
 
 def test_metrics_endpoint(start_server):

@@ -1,6 +1,7 @@
 /*
- * server.c — listener, accept loop, TLS and auth setup, the banner and the
- * drain of `rocklake serve` (see server.h).
+ * server.c — listener, accept loop, the banner and the drain of `rocklake
+ * serve` (see server.h), and the wiring at start: the TLS context (tls.c)
+ * and the authentication rules (hba.c) the connections share.
  *
  * Threads: the thread calling rl_server_run accepts (poll over the
  * listener, the metrics listener and a stop pipe); each connection and each

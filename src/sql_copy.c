@@ -883,9 +883,12 @@ static int text_field(rl_exec *x, rl_copy_in *ci, const char *p, size_t n, size_
         return -1;
     const rl_colmeta *cm = &ci->shape->cols[col];
     rl_value in = {.oid = RL_OID_UNKNOWN, .typmod = -1};
-    char *s = rl_arena_dup(arena, tmp->len ? (const void *)tmp->data : "", tmp->len + 1);
+    /* tmp holds exactly len bytes (no terminator): copy those, then end it */
+    char *s = rl_arena_alloc(arena, tmp->len + 1);
     if (!s)
         return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    if (tmp->len)
+        memcpy(s, tmp->data, tmp->len);
     s[tmp->len] = 0;
     in.d.v.s.p = (const uint8_t *)s;
     in.d.v.s.len = tmp->len;

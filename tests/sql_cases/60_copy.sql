@@ -18,6 +18,13 @@ version	0.3
 data_path	lake_data/
 \.
 SELECT key, value, scope, scope_id FROM ducklake_metadata;
+-- Regression (ASan): a text field whose de-escaped bytes fill the field
+-- buffer exactly (64, then 128 bytes) was copied with one byte past its end.
+COPY "public"."ducklake_metadata" ("key", "value") FROM STDIN (FORMAT TEXT);
+aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa	bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\\
+cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc\\t	dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd
+\.
+SELECT key, length(key), length(value) FROM ducklake_metadata ORDER BY key;
 -- typmods of dynamic-table columns apply on assignment: numeric(p,s) rounds
 -- half away from zero to s digits (22003 past p - s integer digits, and for
 -- infinities), varchar(n) rejects longer strings (22001); casts too.

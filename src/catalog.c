@@ -3464,10 +3464,12 @@ static int expired_error(rl_error *err, const rl_row *oldest, const char *asked)
     return -1;
 }
 
+bool rl_retention_applies(const rl_table_desc *d) { return d->tag == RL_TAG_SNAPSHOT; }
+
 int rl_txn_check_retained(rl_txn *t, const rl_table_desc *d, const rl_retention_probe *p,
                           rl_error *err)
 {
-    if (d->tag != RL_TAG_SNAPSHOT)
+    if (!rl_retention_applies(d))
         return 0;
     bool by_version = retention_by_version(t, d, p), by_time = retention_by_time(t, d, p);
     if (!by_version && !by_time)

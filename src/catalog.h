@@ -361,5 +361,9 @@ typedef struct rl_retention_probe {
  * of an id already gone, a hand-written SELECT * read other columns). */
 int rl_txn_check_retained(rl_txn *txn, const rl_table_desc *d, const rl_retention_probe *p,
                           rl_error *err);
+/* Can a read of d be a time-travel lookup at all (ducklake_snapshot)? A
+ * caller checks this before building a probe, so an empty answer from any
+ * other table costs nothing. */
+bool rl_retention_applies(const rl_table_desc *d);
 
 #endif

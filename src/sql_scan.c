@@ -997,23 +997,22 @@ static int only_upper_bound(rl_exec *x, const rl_relation *rel, const char *alia
     const char *op = e->n_name == 1 ? string_of(e->name[0]) : NULL;
     if (e->kind != PG_QUERY__A__EXPR__KIND__AEXPR_OP || !op)
         return 0;
+    /* the column's side and the constant's, by the operator */
+    bool le = strcmp(op, "<=") == 0;
+    if (!le && strcmp(op, ">=") != 0)
+        return 0;
+    const PgQuery__Node *colref = le ? e->lexpr : e->rexpr, *c = le ? e->rexpr : e->lexpr;
+    if (!is_constant(c))
+        return 0;
     const rl_table_desc *d = rel->desc;
     size_t ncols = stored_ncols(x, d);
     for (size_t i = 0; i < ncols; i++) {
-        if (rl_desc_col_in_key(d, (int)i))
+        if (rl_desc_col_in_key(d, (int)i) || !is_column(colref, d->cols[i].name, alias, rel->name))
             continue;
-        const char *name = d->cols[i].name;
-        const PgQuery__Node *c = NULL;
-        if (strcmp(op, "<=") == 0 && is_column(e->lexpr, name, alias, rel->name) &&
-            is_constant(e->rexpr))
-            c = e->rexpr;
-        else if (strcmp(op, ">=") == 0 && is_column(e->rexpr, name, alias, rel->name) &&
-                 is_constant(e->lexpr))
-            c = e->lexpr;
-        if (c && key_value(x, arena, c, d->cols[i].type, bound) && !bound->isnull) {
-            *col = (int)i;
-            return 1;
-        }
+        if (!key_value(x, arena, c, d->cols[i].type, bound) || bound->isnull)
+            return 0;
+        *col = (int)i;
+        return 1;
     }
     return 0;
 }
@@ -1021,23 +1020,21 @@ static int only_upper_bound(rl_exec *x, const rl_relation *rel, const char *alia
 int rl_relation_check_retained(rl_exec *x, const rl_relation *rel, const char *alias,
                                const PgQuery__Node *where, const bool *reads)
 {
-    if (rel->kind != RL_REL_STORED)
+    if (rel->kind != RL_REL_STORED || !rl_retention_applies(rel->desc))
         return 0;
+    const char *a = alias && *alias ? alias : rel->name;
     key_choice kc;
-    if (choose_prefixes(x, rel, alias && *alias ? alias : rel->name, where, &kc) < 0)
+    if (choose_prefixes(x, rel, a, where, &kc) < 0)
         return -1;
     rl_retention_probe p = {.upper_col = -1, .reads = reads};
     if (kc.nprefix == 1 && kc.nfields > 0 && !kc.has_lower && kc.fields) {
         p.key = kc.fields;
         p.nkey = kc.nfields;
+    } else {
+        only_upper_bound(x, rel, a, where, &kc.arena, &p.upper_col, &p.upper);
     }
-    int rc = 0;
-    if (!p.nkey && only_upper_bound(x, rel, alias && *alias ? alias : rel->name, where,
-                                    &kc.arena, &p.upper_col, &p.upper) < 0)
-        rc = -1;
-    rl_txn *t = rc == 0 && (p.nkey || p.upper_col >= 0) ? rl_exec_txn(x) : NULL;
-    if (t)
-        rc = rl_txn_check_retained(t, rel->desc, &p, x->err);
+    rl_txn *t = p.nkey || p.upper_col >= 0 ? rl_exec_txn(x) : NULL;
+    int rc = t ? rl_txn_check_retained(t, rel->desc, &p, x->err) : 0;
     key_choice_free(&kc);
     return rc;
 }

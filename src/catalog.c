@@ -722,6 +722,7 @@ struct rl_txn {
     rl_arena seq_arena;
     bool locked;        /* the replay runs under cat->lock: take counters without it */
     bool snap_borrowed; /* a reader sharing another transaction's snapshot */
+    uint64_t rel_version; /* rl_txn_relations_version: unique in the process */
     bool rebased;       /* for the audit: what the rebase moved */
     uint64_t claimed_sid, base_sid;
     char id_map[512];
@@ -873,6 +874,18 @@ static int touch_counter(rl_txn *t, const char *name, uint64_t at_least, rl_erro
 
 static int group_flush(rl_catalog *cat, uint64_t seq, const char *doing, rl_error *err);
 
+/* A new relations version for t (see rl_txn_relations_version): drawn from
+ * one counter for the whole process, so no two transactions, and no two
+ * states of one, ever share a value. */
+static atomic_uint_fast64_t relations_versions;
+
+static void relations_changed(rl_txn *t)
+{
+    t->rel_version = atomic_fetch_add(&relations_versions, 1) + 1;
+}
+
+uint64_t rl_txn_relations_version(const rl_txn *t) { return t->rel_version; }
+
 rl_txn *rl_txn_begin(rl_catalog *cat, rl_error *err)
 {
     if (atomic_load(&cat->failed)) {
@@ -885,6 +898,7 @@ rl_txn *rl_txn_begin(rl_catalog *cat, rl_error *err)
         return NULL;
     }
     t->cat = cat;
+    relations_changed(t);
     rl_buf_init(&t->get_key, 0);
     rl_buf_init(&t->get_arena, 0);
     if (cat->read_only) {
@@ -2865,6 +2879,7 @@ const rl_table_desc *rl_txn_create_dynamic(rl_txn *t, const char *schema, const 
                                            size_t ncols, const rl_column_desc *cols,
                                            bool if_not_exists, rl_error *err)
 {
+    relations_changed(t); /* before any early return: a failed try may have written */
     if (!is_write_allowed(t, err))
         return NULL;
     if (ncols > RL_MAX_COLUMNS) {
@@ -2939,6 +2954,7 @@ static int delete_rows_of(rl_txn *t, const rl_table_desc *d, rl_error *err);
 
 int rl_txn_drop_dynamic(rl_txn *t, const rl_table_desc *d, rl_error *err)
 {
+    relations_changed(t); /* before any early return: a failed try may have written */
     if (!is_write_allowed(t, err))
         return -1;
     if (delete_rows_of(t, d, err) < 0)
@@ -2978,6 +2994,7 @@ static int fixed_schema_in_use(rl_txn *t, char *out, size_t n, rl_error *err);
 int rl_txn_register_fixed(rl_txn *t, const char *schema, const rl_table_desc *d,
                           bool if_not_exists, rl_error *err)
 {
+    relations_changed(t); /* before any early return: a failed try may have written */
     if (!is_write_allowed(t, err))
         return -1;
     uint8_t tag;
@@ -3160,6 +3177,7 @@ size_t rl_txn_table_ncols(const rl_txn *t, const rl_table_desc *d)
 
 int rl_txn_migrate_table(rl_txn *t, const rl_table_desc *d, rl_format fmt, rl_error *err)
 {
+    relations_changed(t); /* before any early return: a failed try may have written */
     assert(d->tag < 64 && d->tag != RL_TAG_DYNAMIC_ROW);
     rl_format old = t->fmt;
     if (fmt != old) {
@@ -3188,6 +3206,7 @@ bool rl_txn_table_lagging(const rl_txn *t, const rl_table_desc *d)
 
 int rl_txn_set_format(rl_txn *t, rl_format fmt, rl_error *err)
 {
+    relations_changed(t); /* before any early return: a failed try may have written */
     if (!is_write_allowed(t, err))
         return -1;
     if (fmt == t->fmt)
@@ -3264,6 +3283,7 @@ static int delete_rows_of(rl_txn *t, const rl_table_desc *d, rl_error *err)
 
 int rl_txn_drop_table(rl_txn *t, const char *schema, const char *name, rl_error *err)
 {
+    relations_changed(t); /* before any early return: a failed try may have written */
     if (!is_write_allowed(t, err))
         return -1;
     const rl_table_desc *d = rl_txn_find_table(t, schema, name, err);
@@ -3300,6 +3320,7 @@ bool rl_txn_schema_exists(rl_txn *t, const char *schema)
 
 int rl_txn_create_schema(rl_txn *t, const char *schema, bool if_not_exists, rl_error *err)
 {
+    relations_changed(t); /* before any early return: a failed try may have written */
     if (!is_write_allowed(t, err))
         return -1;
     if (rl_txn_schema_exists(t, schema)) {
@@ -3338,6 +3359,7 @@ int rl_txn_list_schemas(rl_txn *t, rl_schema_visitor visit, void *ctx, rl_error 
 
 int rl_txn_drop_schema(rl_txn *t, const char *schema, rl_error *err)
 {
+    relations_changed(t); /* before any early return: a failed try may have written */
     if (!is_write_allowed(t, err))
         return -1;
     if (strcmp(schema, "public") == 0 || !rl_txn_schema_exists(t, schema))

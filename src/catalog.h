@@ -285,6 +285,13 @@ const rl_table_desc *rl_txn_find_table(rl_txn *txn, const char *schema, const ch
  * registration and every row of its tag. 42P01 if absent. */
 int rl_txn_drop_table(rl_txn *txn, const char *schema, const char *name, rl_error *err);
 
+/* The state of the transaction's relations (registered tables, their
+ * columns and format, schemas): a value no other transaction or state ever
+ * has, taken at begin and anew by every call that may change them
+ * (create/drop/register/migrate/set_format/schemas). Equal values: the same
+ * tables, columns and schemas as the last time. */
+uint64_t rl_txn_relations_version(const rl_txn *txn);
+
 /* Visit every registered table in (schema, name) order. The visitor returns
  * 0 to go on, anything else to stop (that value is returned). */
 typedef int (*rl_table_visitor)(void *ctx, const char *schema, const char *name,

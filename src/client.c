@@ -51,6 +51,7 @@
 #include "metrics.h"
 #include "pktbuf.h"
 #include "proto.h"
+#include "resultcache.h"
 #include "tls.h"
 #include "utf8.h"
 
@@ -90,6 +91,11 @@ struct client {
     /* per Query message, for the commit log and metrics */
     uint64_t commits_seen;       /* rl_commit_info.commits already counted */
     size_t ncomplete;
+    /* a pure SELECT's answer being kept for the result cache: every byte
+     * of its messages from RowDescription to CommandComplete */
+    bool keeping;
+    uint8_t keep_digest[RC_DIGEST_LEN];
+    rl_buf kept;
 };
 
 client_reg *client_registry_entry(client *c) { return &c->reg; }
@@ -411,6 +417,75 @@ static int read_message(client *c, bool startup, wait_kind kind, proto_msg *m)
     }
 }
 
+/* ------------------------------------------------------ kept answers */
+
+/* Stop keeping the current answer (it failed, or sent something that is
+ * not part of a plain answer). */
+static void keep_abandon(client *c)
+{
+    if (!c->keeping)
+        return;
+    c->keeping = false;
+    rl_buf_free(&c->kept);
+}
+
+/* The message just built at out[start..] belongs to the answer being kept. */
+static void keep_message(client *c, size_t start)
+{
+    if (!c->keeping)
+        return;
+    rl_buf_put(&c->kept, pktbuf_data(&c->out) + start, pktbuf_len(&c->out) - start);
+    if (c->kept.failed) /* over rc_max_entry: this answer is not kept */
+        keep_abandon(c);
+}
+
+/* The answer's CommandComplete is in: hand its bytes to the cache. */
+static void keep_finish(client *c)
+{
+    if (!c->keeping)
+        return;
+    size_t len = 0;
+    uint8_t *bytes = rl_buf_steal(&c->kept, &len);
+    c->keeping = false;
+    rl_buf_free(&c->kept);
+    if (bytes)
+        rc_store(srv_result_cache(c->srv), c->keep_digest, bytes, len);
+}
+
+/* rl_sink.cached_result: send a kept answer, or start keeping this one. */
+static int sink_cached_result(void *ctx, const uint8_t *key, size_t keylen)
+{
+    client *c = ctx;
+    rc_cache *cache = srv_result_cache(c->srv);
+    keep_abandon(c);
+    if (!cache || c->executing)
+        return 0;
+    uint8_t digest[RC_DIGEST_LEN];
+    rc_digest(key, keylen, digest);
+    rc_entry *e = rc_lookup(cache, digest);
+    if (!e) {
+        memcpy(c->keep_digest, digest, sizeof digest);
+        rl_buf_init(&c->kept, (size_t)rc_max_entry(cache));
+        c->keeping = true;
+        return 0;
+    }
+    size_t len = 0;
+    const uint8_t *p = rc_entry_bytes(e, &len);
+    int rc = 0;
+    /* in FLUSH_BYTES pieces, as a computed answer streams */
+    for (size_t off = 0; rc == 0 && off < len; off += FLUSH_BYTES) {
+        size_t n = len - off < FLUSH_BYTES ? len - off : FLUSH_BYTES;
+        rl_buf_put(&c->out.buf, p + off, n);
+        rc = maybe_flush(c);
+    }
+    rc_entry_release(e);
+    if (rc < 0)
+        return -1;
+    c->ncomplete++; /* the kept bytes end with the answer's CommandComplete */
+    srv_count(c->srv, M_STATEMENTS, 1);
+    return 1;
+}
+
 /* ---------------------------------------------------------------- sink */
 
 static int sink_row_description(void *ctx, size_t ncols, const rl_col_info *cols)
@@ -424,6 +499,7 @@ static int sink_row_description(void *ctx, size_t ncols, const rl_col_info *cols
         return -1;
     }
     pktbuf *b = &c->out;
+    size_t start = pktbuf_len(b);
     pktbuf_begin(b, 'T');
     pktbuf_put_int16(b, (int16_t)ncols);
     for (size_t i = 0; i < ncols; i++) {
@@ -436,6 +512,7 @@ static int sink_row_description(void *ctx, size_t ncols, const rl_col_info *cols
         pktbuf_put_int16(b, 0);
     }
     pktbuf_end(b);
+    keep_message(c, start);
     return maybe_flush(c);
 }
 
@@ -469,6 +546,7 @@ static int sink_data_row(void *ctx, size_t ncols, const rl_value *vals)
         pktbuf_patch_len(b, at);
     }
     pktbuf_end(b);
+    keep_message(c, row_start);
     return maybe_flush(c);
 }
 
@@ -477,7 +555,10 @@ static int sink_command_complete(void *ctx, const char *tag)
     client *c = ctx;
     c->ncomplete++;
     srv_count(c->srv, M_STATEMENTS, 1);
+    size_t start = pktbuf_len(&c->out);
     pktbuf_write(&c->out, 'C', "s", tag);
+    keep_message(c, start);
+    keep_finish(c);
     return maybe_flush(c);
 }
 
@@ -491,6 +572,7 @@ static int sink_empty_query(void *ctx)
 static int sink_notice(void *ctx, const rl_error *notice)
 {
     client *c = ctx;
+    keep_abandon(c);
     put_error(c, 'N', severity_of(notice->sqlstate, "NOTICE"), notice);
     return maybe_flush(c);
 }
@@ -783,6 +865,8 @@ static void handle_query(client *c, const proto_msg *m)
     }
     rl_sink sink;
     sink_init(c, &sink);
+    if (srv_result_cache(c->srv))
+        sink.cached_result = sink_cached_result;
     begin_message(c);
     uint64_t t0 = rl_monotonic_ns();
     c->executing = false;
@@ -790,6 +874,7 @@ static void handle_query(client *c, const proto_msg *m)
     int rc = rl_session_simple_query(c->sess, sql, &sink, &err);
     while (rc == RL_EXEC_COPY_IN)
         rc = copy_in(c, &sink, &err);
+    keep_abandon(c); /* a statement that failed before its CommandComplete */
     observe_statement(c, "query", sql, t0);
     free(sql);
     if (rc == -2) {
@@ -1302,6 +1387,7 @@ static void client_free(client *c)
     srv_lake_release(c->srv, c->lake); /* after the session: it used the lake's engine */
     rl_stream_close(&c->stream, c->broken);
     pktbuf_free(&c->out);
+    keep_abandon(c);
     free(c->in);
     free(c);
 }

@@ -798,7 +798,7 @@ static const char *const help_serve =
     "                      [--max-connections N] [--authentication-timeout MS]\n"
     "                      [--port-file FILE]\n"
     "                      [--log-min-duration-statement MS] [--cache-mb N] [--mirror-mb N]\n"
-    "                      [--journal on|off] [--busy-poll-us N] [--writer-lease-ms MS]\n"
+    "                      [--result-cache-mb N] [--journal on|off] [--busy-poll-us N] [--writer-lease-ms MS]\n"
     "                      [--journal-salvage] [--rebuild-digest] [--store-timeout-ms MS]\n"
     "                      [--sequence-commits on|off]\n"
     "\n"
@@ -887,6 +887,11 @@ static const char *const help_serve =
     "                         2.2 times its stored size; past N, at open or later, reads\n"
     "                         go through the block cache; ROCKLAKE_MIRROR_MB; default\n"
     "                         4096; 0 = never); followers never do\n"
+    "  --result-cache-mb N    memory for kept answers of catalog-discovery queries (the\n"
+    "                         pg_catalog SELECTs DuckDB sends at every ATTACH), shared by\n"
+    "                         all lakes: an answer is sent again while the lake's schemas\n"
+    "                         and tables are unchanged (ROCKLAKE_RESULT_CACHE_MB; default\n"
+    "                         64; 0 = off; an answer over N/4 MiB is never kept)\n"
     "  --journal on|off       on a local store, acknowledge commits once they are in the\n"
     "                         lake's journal (STORE/NAME/journal/; one write + fdatasync\n"
     "                         per group of commits) while SlateDB writes its WAL in the\n"
@@ -933,7 +938,8 @@ enum {
     SO_USERS, SO_HBA, SO_MAX_MESSAGE, SO_STMT_TIMEOUT, SO_IDLE_TIMEOUT, SO_METRICS,
     SO_LOG_FORMAT, SO_AUTO_CREATE, SO_MAX_CONN, SO_PORT_FILE, SO_LOG_MIN_DURATION, SO_CACHE_MB,
     SO_MIRROR_MB, SO_JOURNAL, SO_POLL_US, SO_AUTH_TIMEOUT, SO_LEASE_MS, SO_JOURNAL_SALVAGE,
-    SO_REBUILD_DIGEST, SO_MAX_AUTO_CREATE, SO_STORE_TIMEOUT, SO_SEQUENCE_COMMITS, SO__COUNT
+    SO_REBUILD_DIGEST, SO_MAX_AUTO_CREATE, SO_STORE_TIMEOUT, SO_SEQUENCE_COMMITS,
+    SO_RESULT_CACHE_MB, SO__COUNT
 };
 
 /* serve's options: --name, the environment variable and the config-file
@@ -969,6 +975,7 @@ static const cli_opt serve_opts[SO__COUNT] = {
     {"max-auto-create", true, "ROCKLAKE_MAX_AUTO_CREATE"},
     {"store-timeout-ms", true, "ROCKLAKE_STORE_TIMEOUT_MS"},
     {"sequence-commits", true, "ROCKLAKE_SEQUENCE_COMMITS"},
+    {"result-cache-mb", true, "ROCKLAKE_RESULT_CACHE_MB"},
 };
 
 /* Option values by source; later sources win. Strings point into argv, the
@@ -1109,6 +1116,11 @@ static int serve_config(const serve_args *a, rl_server_config *c)
         return EXIT_USAGE;
     if (a->val[SO_MIRROR_MB])
         c->mirror_bytes = mirror_mb ? (int64_t)(mirror_mb << 20) : -1;
+    uint64_t result_mb = 0;
+    if (!serve_number("--result-cache-mb", a->val[SO_RESULT_CACHE_MB], 1 << 20, &result_mb))
+        return EXIT_USAGE;
+    if (a->val[SO_RESULT_CACHE_MB])
+        c->result_cache_bytes = result_mb ? (int64_t)(result_mb << 20) : -1;
     c->log_min_duration_ms = -1;
     if (a->val[SO_LOG_MIN_DURATION]) {
         uint64_t ms = 0;

@@ -18,6 +18,7 @@
 #include "buf.h"
 #include "catalog.h"
 #include "lakes.h"
+#include "resultcache.h"
 
 static const double commit_buckets[SRV_HIST_BUCKETS] = {0.001, 0.0025, 0.005, 0.01,
                                                         0.025, 0.05,   0.1,   0.25,
@@ -177,6 +178,19 @@ static void render_metrics(rl_server *srv, rl_buf *b)
            "Lakes replaced after their object store failed and not closed yet: sessions "
            "opened before still hold them.",
            (long long)srv_lakes_retired(srv));
+    rc_stats rs;
+    rc_get_stats(srv_result_cache(srv), &rs);
+    metric(b, "rocklake_result_cache_hits_total", "counter",
+           "Catalog-discovery SELECTs answered from kept bytes (--result-cache-mb).",
+           (long long)rs.hits);
+    metric(b, "rocklake_result_cache_misses_total", "counter",
+           "Catalog-discovery SELECTs computed because no kept answer matched.",
+           (long long)rs.misses);
+    metric(b, "rocklake_result_cache_evictions_total", "counter",
+           "Kept answers dropped to stay within --result-cache-mb.", (long long)rs.evictions);
+    metric(b, "rocklake_result_cache_bytes", "gauge", "Bytes of kept answers.",
+           (long long)rs.bytes);
+    metric(b, "rocklake_result_cache_entries", "gauge", "Kept answers.", (long long)rs.entries);
 }
 
 void srv_metrics_serve(rl_server *srv, int fd)

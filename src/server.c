@@ -35,6 +35,7 @@
 #include "lakes.h"
 #include "log.h"
 #include "metrics.h"
+#include "resultcache.h"
 #include "stack.h"
 
 enum { METRICS_STACK_BYTES = 1 << 20 }; /* a metrics request does not recurse */
@@ -57,6 +58,7 @@ struct rl_server {
     srv_metrics metrics;         /* metrics.c */
     srv_backends backends;       /* backends.c */
     srv_lakes *lakes;            /* lakes.c */
+    struct rc_cache *results;    /* resultcache.c; NULL: off */
 };
 
 /* ------------------------------------------------------------- accessors */
@@ -71,6 +73,7 @@ srv_logger *srv_logger_of(rl_server *srv) { return &srv->log; }
 srv_metrics *srv_metrics_of(rl_server *srv) { return &srv->metrics; }
 srv_lakes *srv_lakes_of(rl_server *srv) { return srv->lakes; }
 srv_backends *srv_backends_of(rl_server *srv) { return &srv->backends; }
+struct rc_cache *srv_result_cache(rl_server *srv) { return srv->results; }
 
 const uint8_t *srv_mock_key(const rl_server *srv, size_t *len)
 {
@@ -198,6 +201,13 @@ rl_server *rl_server_new(const rl_server_config *cfg, rl_error *err)
     srv_metrics_init(&srv->metrics);
     srv_backends_init(&srv->backends);
     RAND_bytes(srv->mock_key, sizeof srv->mock_key);
+    int64_t kept = cfg->result_cache_bytes;
+    if (kept != -1 &&
+        !(srv->results = rc_new(kept > 0 ? (uint64_t)kept : RL_DEFAULT_RESULT_CACHE_BYTES))) {
+        rl_error_set(err, RL_SQLSTATE_OUT_OF_MEMORY, "out of memory");
+        rl_server_free(srv);
+        return NULL;
+    }
     if (!(srv->lakes = srv_lakes_new(srv, auto_create))) {
         rl_error_set(err, RL_SQLSTATE_OUT_OF_MEMORY, "out of memory");
         rl_server_free(srv);
@@ -538,6 +548,7 @@ int rl_server_free(rl_server *srv)
     if (!srv)
         return 0;
     int rc = srv_lakes_free(srv->lakes);
+    rc_free(srv->results);
     if (srv->listen_fd >= 0)
         close(srv->listen_fd);
     if (srv->metrics_fd >= 0)

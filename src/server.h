@@ -60,6 +60,8 @@ typedef struct rl_server_config {
                                     sleeping; -1 = default (100), 0 = never */
     int64_t mirror_bytes;        /* memory for one lake's in-memory copy; 0 = kv default
                                     (4 GiB); -1 = never (kv_options.mirror_max_bytes) */
+    int64_t result_cache_bytes;  /* kept discovery answers (resultcache.h); 0 = default
+                                    (64 MiB), -1 = off */
     bool log_json;
     const char *server_version; /* ParameterStatus server_version; default RL_SERVER_VERSION */
     const char *port_file;      /* write the bound port here once listening (tests) */
@@ -67,6 +69,7 @@ typedef struct rl_server_config {
 
 #define RL_SERVER_VERSION "15.18 (RockLake 0.1)"
 #define RL_DEFAULT_BUSY_POLL_US 100
+#define RL_DEFAULT_RESULT_CACHE_BYTES (64ull << 20)
 #define SRV_DEFAULT_MAX_AUTO_CREATE 64
 #define RL_DEFAULT_STORE "./rocklake-data"
 #define RL_DEFAULT_LISTEN "127.0.0.1:5433"
@@ -110,5 +113,6 @@ srv_logger *srv_logger_of(rl_server *srv);
 srv_metrics *srv_metrics_of(rl_server *srv);
 srv_lakes *srv_lakes_of(rl_server *srv);
 srv_backends *srv_backends_of(rl_server *srv);
+struct rc_cache *srv_result_cache(rl_server *srv); /* NULL: caching off */
 
 #endif

@@ -312,6 +312,7 @@ static void free_txns(rl_session *s)
         s->lakes[i].txn = NULL;
     }
     s->txn = NULL;
+    rl_pgcatalog_memo_free(s); /* it describes the transactions just ended */
 }
 
 static void finish_txn_quietly(rl_session *s, bool committed)
@@ -943,7 +944,8 @@ static rl_exec_status run_pending_statements(rl_session *s, const rl_sink *sink,
 {
     const PgQuery__ParseResult *tree = rl_parsed_tree(s->pending);
     for (size_t i = s->pending_next; i < tree->n_stmts; i++) {
-        rl_exec x = {.s = s, .sink = sink, .err = err, .sql = s->pending_sql};
+        rl_exec x = {.s = s, .sink = sink, .err = err, .sql = s->pending_sql,
+                     .simple_query = true, .stmt_index = i};
         rl_exec_status st = run_statement(&x, tree->stmts[i]->stmt);
         if (st == RL_EXEC_COPY_IN) {
             s->pending_next = i + 1;

@@ -111,6 +111,13 @@ typedef struct rl_sink {
     /* COPY ... FROM STDIN: the engine asks for data; the wire layer then
      * feeds rl_session_copy_data / _done / _fail. */
     int (*copy_in_begin)(void *ctx, int format, size_t ncols);
+    /* A Simple Query SELECT whose answer is the same for the same key (the
+     * engine decides: sql_resultkey.c; key is opaque bytes, often large).
+     * Return 1 when the sink has sent the whole answer, RowDescription to
+     * CommandComplete, from what it kept; 0 to have the engine run it (the
+     * sink may keep this statement's answer under key, once its
+     * CommandComplete comes); -1 to abort. NULL: no caching. */
+    int (*cached_result)(void *ctx, const uint8_t *key, size_t keylen);
 } rl_sink;
 
 typedef struct rl_engine rl_engine;

@@ -260,6 +260,7 @@ struct rl_session {
     rl_subtype *subtypes;  /* result types of scalar subqueries (sql_expr.c); lazily made */
     uint64_t exec_seq;     /* last rl_exec.id handed out */
     struct rl_pgc_tables *pgc_tables; /* sql_pgcatalog.c: this statement's tables */
+    struct rl_pgc_memo *pgc_memo;     /* sql_pgcatalog.c: this transaction's fingerprint */
     rl_commit_info commits; /* rl_session_commits (sql.c, its end) */
 };
 
@@ -276,6 +277,8 @@ typedef struct rl_exec {
     uint64_t keys_read;       /* store keys read by this statement */
     int8_t ctids;             /* does the text mention ctid? 0 = not looked yet, 1 yes, -1 no */
     uint64_t id;              /* this execution, for per-statement caches; 0 = none yet */
+    bool simple_query;        /* a statement of a Simple Query: sql is its whole text */
+    size_t stmt_index;        /* simple_query: which statement of sql this is */
 } rl_exec;
 
 /* The transaction of the current statement (begun on first use). */
@@ -597,6 +600,8 @@ int rl_relation_max_key(rl_exec *x, const rl_relation *rel, rl_value *out);
 
 /* Free a session's pg_catalog table list (sql_pgcatalog.c). */
 void rl_pgcatalog_cache_free(struct rl_pgc_tables *c);
+/* Forget the session's kept fingerprint (its transactions ended). */
+void rl_pgcatalog_memo_free(rl_session *s);
 /* Virtual relation id for pg_catalog.<name> / information_schema.<name>,
  * or -1. */
 int rl_pgcatalog_find(const char *schema, const char *name);
@@ -618,6 +623,19 @@ uint32_t rl_pgcatalog_rel_oid(const char *schema, const char *name);
 uint32_t rl_pgcatalog_namespace_oid(const char *schema);
 /* Columns of a virtual relation without generating its rows (no rows). */
 rl_rowset *rl_pgcatalog_columns(int id);
+
+/* ------------------------------------------------------ sql_resultkey.c */
+
+/* Offer a pure SELECT's key to the sink (rl_sink.cached_result): 1 when
+ * the sink answered it, 0 to run it, -1 with x's error set. */
+int rl_result_cache_probe(rl_exec *x, const PgQuery__SelectStmt *st);
+/* Are virtual relation id's rows a function of the lake's schemas and
+ * tables alone (false: they also show the session, e.g. pg_settings)? */
+bool rl_pgcatalog_pure(int id);
+/* Append to `out` every input of the pure relations' rows as this
+ * transaction sees them: two answers with equal bytes are equal. 0, or -1
+ * with x's error set. */
+int rl_pgcatalog_fingerprint(rl_exec *x, rl_buf *out);
 
 /* ----------------------------------------------------- sql_dml/ddl/copy.c */
 

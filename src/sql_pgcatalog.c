@@ -40,6 +40,7 @@
 
 #include "sql_int.h"
 
+#define PUBLIC_NAMESPACE_OID 2200u /* "public" in every PostgreSQL database */
 #define OWNER_OID 10u         /* the bootstrap superuser, as in a fresh database */
 #define HEAP_AM_OID 2u
 #define REL_OID_BASE 2000000u
@@ -178,6 +179,9 @@ typedef struct vrel {
      * be generated (load_tables). */
     int8_t oid_cols[2];
     int8_t name_col;
+    /* Its rows depend on the session (settings, user, database name), not
+     * only on the lake's schemas and tables: see rl_pgcatalog_pure. */
+    bool per_session;
 } vrel;
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -333,25 +337,26 @@ static int gen_is_tables(gen_ctx *g);
 
 static const vrel vrels[] = {
     {"pg_catalog", "pg_namespace", namespace_cols, N(namespace_cols), NULL, gen_namespace,
-     {-1, -1}, -1},
-    {"pg_catalog", "pg_class", class_cols, N(class_cols), fixed_class, gen_class, {0, -1}, 1},
+     {-1, -1}, -1, false},
+    {"pg_catalog", "pg_class", class_cols, N(class_cols), fixed_class, gen_class, {0, -1}, 1, false},
     {"pg_catalog", "pg_attribute", attribute_cols, N(attribute_cols), fixed_attribute, gen_attribute,
-     {0, -1}, -1},
-    {"pg_catalog", "pg_type", type_cols, N(type_cols), fixed_type, gen_type, {0, 11}, -1},
+     {0, -1}, -1, false},
+    {"pg_catalog", "pg_type", type_cols, N(type_cols), fixed_type, gen_type, {0, 11}, -1, false},
     {"pg_catalog", "pg_constraint", constraint_cols, N(constraint_cols), fixed_constraint,
-     gen_constraint, {0, 7}, -1},
+     gen_constraint, {0, 7}, -1, false},
     {"pg_catalog", "pg_description", description_cols, N(description_cols), fixed_description, NULL,
-     {-1, -1}, -1},
+     {-1, -1}, -1, false},
     /* a fresh PostgreSQL 15 database has no enum types */
-    {"pg_catalog", "pg_enum", enum_cols, N(enum_cols), NULL, NULL, {-1, -1}, -1},
+    {"pg_catalog", "pg_enum", enum_cols, N(enum_cols), NULL, NULL, {-1, -1}, -1, false},
     {"pg_catalog", "pg_indexes", indexes_cols, N(indexes_cols), fixed_indexes, gen_indexes,
-     {-1, -1}, 1},
-    {"pg_catalog", "pg_settings", settings_cols, N(settings_cols), NULL, gen_settings, {-1, -1}, -1},
+     {-1, -1}, 1, false},
+    {"pg_catalog", "pg_settings", settings_cols, N(settings_cols), NULL, gen_settings,
+     {-1, -1}, -1, true},
     {"pg_catalog", "pg_tables", tables_view_cols, N(tables_view_cols), fixed_tables_view,
-     gen_tables_view, {-1, -1}, 1},
+     gen_tables_view, {-1, -1}, 1, true},
     /* per query only: table_catalog is the engine's database name */
     {"information_schema", "tables", is_tables_cols, N(is_tables_cols), NULL, gen_is_tables,
-     {-1, -1}, 2},
+     {-1, -1}, 2, true},
 };
 
 /* ====================================================== PostgreSQL's rows */
@@ -388,7 +393,9 @@ static const pg15_namespace *pg15_namespace_by_name(const char *schema)
 static const pg15_class *pg15_class_by_name(const char *schema, const char *name)
 {
     const pg15_namespace *ns = pg15_namespace_by_name(schema);
-    if (!ns)
+    /* a fresh database's public schema holds no relation: the lake's
+     * tables, thousands of them, need not look through PostgreSQL's */
+    if (!ns || ns->oid == PUBLIC_NAMESPACE_OID)
         return NULL;
     for (size_t i = 0; i < PG15_CLASSES_COUNT; i++)
         if (pg15_classes[i].nsoid == ns->oid && strcmp(pg15_s(pg15_classes[i].name), name) == 0)
@@ -559,6 +566,10 @@ struct rl_pgc_tables {
     table_ent *tables;
     size_t n;
     bool complete; /* every table; else only those of some names */
+    /* !complete: the names looked up, found or not (a name that is no
+     * table has no rows, and a partial list knows that as well) */
+    char (*looked)[64];
+    size_t nlooked;
 };
 
 /* A key set of the relation's table-name column with few names, or NULL. */
@@ -575,9 +586,9 @@ static const rl_keyset *name_keys(const gen_ctx *g)
 
 static bool list_has_name(const struct rl_pgc_tables *c, const rl_value *v)
 {
-    for (size_t i = 0; i < c->n; i++)
-        if (strlen(c->tables[i].name) == v->d.v.s.len &&
-            memcmp(c->tables[i].name, v->d.v.s.p, v->d.v.s.len) == 0)
+    for (size_t i = 0; i < c->nlooked; i++)
+        if (strlen(c->looked[i]) == v->d.v.s.len &&
+            memcmp(c->looked[i], v->d.v.s.p, v->d.v.s.len) == 0)
             return true;
     return false;
 }
@@ -688,9 +699,32 @@ static int collect_named(void *ctx, rl_txn *t, rl_format fmt)
 
 void rl_pgcatalog_cache_free(struct rl_pgc_tables *c)
 {
-    if (c)
+    if (c) {
         free(c->tables);
+        free(c->looked);
+    }
     free(c);
+}
+
+/* Keep the names a partial list was made for (list_has_name). False when
+ * out of memory: the list is then kept as if it named nothing. */
+static bool keep_looked(struct rl_pgc_tables *c, const rl_keyset *names)
+{
+    free(c->looked);
+    c->looked = NULL;
+    c->nlooked = 0;
+    if (!names || names->n == 0)
+        return true;
+    if (!(c->looked = calloc(names->n, sizeof *c->looked)))
+        return false;
+    for (size_t i = 0; i < names->n; i++) {
+        const rl_value *v = &names->vals[i];
+        if (v->d.v.s.len >= sizeof c->looked[0])
+            continue; /* no table has a longer name: collect_named skipped it */
+        memcpy(c->looked[c->nlooked], v->d.v.s.p, v->d.v.s.len);
+        c->looked[c->nlooked++][v->d.v.s.len] = '\0';
+    }
+    return true;
 }
 
 /* The tables of every lake of the database (further DuckLake metadata
@@ -730,6 +764,7 @@ static int load_tables(gen_ctx *g)
     c->tables = g->tables;
     c->n = g->ntables;
     c->complete = g->names == NULL;
+    keep_looked(c, g->names);
     g->borrowed = true;
     return 0;
 }
@@ -1253,6 +1288,8 @@ static pthread_once_t fixed_once = PTHREAD_ONCE_INIT;
 
 static void build_fixed_rows(void)
 {
+    for (size_t i = 0; i < PG15_CLASSES_COUNT; i++)
+        assert(pg15_classes[i].nsoid != PUBLIC_NAMESPACE_OID); /* pg15_class_by_name */
     for (size_t id = 0; id < N(vrels) && !fixed_failed; id++) {
         if (!vrels[id].fixed)
             continue;
@@ -1444,4 +1481,156 @@ int rl_pgcatalog_fill(rl_exec *x, int id, const rl_scan_keys *keys, const rl_row
     free(sink.map);
     free(sink.out);
     return rc < 0 ? -1 : 0;
+}
+
+/* ======================================================= result keys */
+
+bool rl_pgcatalog_pure(int id)
+{
+    assert(id >= 0 && (size_t)id < N(vrels));
+    return !vrels[id].per_session;
+}
+
+/* A name with its terminator, so that ("ab","c") and ("a","bc") differ. */
+static void put_name(rl_buf *out, const char *s)
+{
+    rl_buf_put_str(out, s);
+    rl_buf_put_u8(out, 0);
+}
+
+/* The fingerprint of the session's current transactions, kept while they
+ * last: DuckDB's discovery batch asks for it five times in one transaction,
+ * and on a 10,000-table lake each listing takes some 10 ms. `versions`
+ * holds rl_txn_relations_version of the home lake's transaction and then
+ * of every other lake's (rl_lakes_each_other order); a DDL call in any of
+ * them gives it a new version, so a kept fingerprint never outlives the
+ * relations it describes. */
+struct rl_pgc_memo {
+    rl_buf versions, bytes;
+};
+
+void rl_pgcatalog_memo_free(rl_session *s)
+{
+    if (!s->pgc_memo)
+        return;
+    rl_buf_free(&s->pgc_memo->versions);
+    rl_buf_free(&s->pgc_memo->bytes);
+    free(s->pgc_memo);
+    s->pgc_memo = NULL;
+}
+
+static int put_version(void *ctx, rl_txn *t, rl_format fmt)
+{
+    (void)fmt;
+    rl_buf_put_be64(ctx, rl_txn_relations_version(t));
+    return 0;
+}
+
+/* One table's part of the fingerprint, in one reservation: names with
+ * their terminators, then fixed-width numbers (a 10,000-table lake has some
+ * 60,000 columns, and an append per field was half of the listing's time). */
+static void put_table(rl_buf *out, const table_ent *te)
+{
+    size_t need = strlen(te->schema) + strlen(te->name) + 2 + 8;
+    for (size_t c = 0; c < te->ncols; c++)
+        need += strlen(te->d->cols[c].name) + 1 + 9;
+    if (!rl_buf_reserve(out, need))
+        return;
+    uint8_t *p = out->data + out->len;
+    for (const char *parts[2] = {te->schema, te->name}, **n = parts; n < parts + 2; n++) {
+        size_t len = strlen(*n) + 1;
+        memcpy(p, *n, len);
+        p += len;
+    }
+    rl_store_be32(p, (uint32_t)(has_pk(te) ? te->d->pk_col : -1));
+    rl_store_be32(p + 4, (uint32_t)te->ncols);
+    p += 8;
+    for (size_t c = 0; c < te->ncols; c++) {
+        const rl_column_desc *col = &te->d->cols[c];
+        size_t len = strlen(col->name) + 1;
+        memcpy(p, col->name, len);
+        rl_store_be32(p + len, (uint32_t)col->type);
+        rl_store_be32(p + len + 4, (uint32_t)col->typmod);
+        p[len + 8] = col->not_null ? 1 : 0;
+        p += len + 9;
+    }
+    assert((size_t)(p - (out->data + out->len)) == need);
+    out->len += need;
+}
+
+/* Everything a pure relation's generated rows are made of (see the gen_*
+ * functions above): the lake's schemas, and per table its schema, name,
+ * primary key and the columns this transaction sees, with name, type,
+ * typmod and NOT NULL. Fixed rows are PostgreSQL 15's, the same for every
+ * lake, and oids are functions of names. The table list is this
+ * statement's (load_tables), so the scans that follow reuse it. */
+static int compute_fingerprint(rl_exec *x, rl_txn *t, rl_buf *out)
+{
+    gen_ctx g;
+    memset(&g, 0, sizeof g);
+    g.x = x;
+    g.err = x->err;
+    g.id = 1; /* pg_class; no keys: every table */
+    if (load_tables(&g) < 0)
+        return -1;
+    schema_list l = {.err = x->err};
+    int rc = 0;
+    if (rl_txn_list_schemas(t, ns_add, &l, x->err) != 0 ||
+        rl_lakes_each_other(x, lake_schemas, &l) != 0)
+        rc = -1;
+    if (rc == 0 && l.n > 1)
+        qsort(l.names, l.n, sizeof *l.names, cmp_ns);
+    rl_buf_put_uvarint(out, l.n);
+    for (size_t i = 0; rc == 0 && i < l.n; i++)
+        put_name(out, l.names[i]);
+    free(l.names);
+    rl_buf_put_be64(out, g.ntables);
+    for (size_t i = 0; rc == 0 && i < g.ntables; i++)
+        put_table(out, &g.tables[i]);
+    if (!g.borrowed)
+        free(g.tables);
+    return rc;
+}
+
+int rl_pgcatalog_fingerprint(rl_exec *x, rl_buf *out)
+{
+    rl_session *s = x->s;
+    rl_txn *t = rl_exec_txn(x);
+    if (!t)
+        return -1;
+    rl_buf versions;
+    rl_buf_init(&versions, 0);
+    put_version(&versions, t, RL_FMT_1_0);
+    int rc = rl_lakes_each_other(x, put_version, &versions) != 0 ? -1 : 0;
+    struct rl_pgc_memo *m = s->pgc_memo;
+    if (rc == 0 && m && !versions.failed && m->versions.len == versions.len &&
+        memcmp(m->versions.data, versions.data, versions.len) == 0) {
+        rl_buf_put(out, m->bytes.data, m->bytes.len);
+        rl_buf_free(&versions);
+        return out->failed ? rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory")
+                           : 0;
+    }
+    size_t start = out->len;
+    if (rc == 0)
+        rc = compute_fingerprint(x, t, out);
+    if (rc == 0 && out->failed)
+        rc = rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+    else if (rc < 0 && x->err && !x->err->sqlstate[0])
+        rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+    rl_pgcatalog_memo_free(s);
+    if (rc == 0 && !versions.failed && (m = calloc(1, sizeof *m))) {
+        m->versions = versions; /* moved */
+        rl_buf_init(&versions, 0);
+        rl_buf_init(&m->bytes, 0);
+        rl_buf_put(&m->bytes, out->data + start, out->len - start);
+        if (m->bytes.failed) {
+            rl_buf_free(&m->versions);
+            rl_buf_free(&m->bytes);
+            free(m);
+        } else {
+            s->pgc_memo = m;
+        }
+    }
+    rl_buf_free(&versions);
+    return rc;
 }

@@ -2841,6 +2841,9 @@ int rl_select_send_streamed(rl_exec *x, const PgQuery__SelectStmt *st, bool row_
 
 int rl_select_send(rl_exec *x, const PgQuery__SelectStmt *st)
 {
+    int cached = rl_result_cache_probe(x, st);
+    if (cached != 0)
+        return cached < 0 ? -1 : 0;
     int streamed = rl_select_send_streamed(x, st, true);
     if (streamed != 0)
         return streamed < 0 ? -1 : 0;

@@ -14,7 +14,8 @@
  *    (rl_pgcatalog_pure: pg_namespace, pg_class, pg_attribute, pg_type,
  *    pg_constraint, pg_description, pg_enum, pg_indexes) or a CTE of its
  *    own WITH (whose body is held to the same test);
- *  - it calls no function, reads no parameter and no SQL value function
+ *  - it reads no ctid (numbered per session), calls no function, reads no
+ *    parameter and no SQL value function
  *    (now(), current_user, ...), casts to no reg* type (their text depends
  *    on search_path), and locks nothing;
  *  - the session has no temporary table (one could shadow pg_class);
@@ -69,17 +70,20 @@ typedef struct walk_state {
     size_t nctes;
 } walk_state;
 
-/* A ColumnRef whose last field is relname (any qualifier). */
-static bool is_relname_ref(const PgQuery__Node *n)
+/* Does the ColumnRef's last field (any qualifier) name `column`? */
+static bool column_ref_is(const PgQuery__ColumnRef *cr, const char *column)
 {
-    if (!n || n->node_case != PG_QUERY__NODE__NODE_COLUMN_REF)
-        return false;
-    const PgQuery__ColumnRef *cr = n->column_ref;
     if (cr->n_fields == 0)
         return false;
     const PgQuery__Node *last = cr->fields[cr->n_fields - 1];
     return last->node_case == PG_QUERY__NODE__NODE_STRING &&
-           strcmp(last->string->sval, "relname") == 0;
+           strcmp(last->string->sval, column) == 0;
+}
+
+static bool is_relname_ref(const PgQuery__Node *n)
+{
+    return n && n->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
+           column_ref_is(n->column_ref, "relname");
 }
 
 /* relname = ... or relname IN (...), either way round. */
@@ -99,6 +103,11 @@ static int visit(void *ctx, const ProtobufCMessage *m)
     const ProtobufCMessageDescriptor *d = m->descriptor;
     if (d == &pg_query__a__expr__descriptor && picks_by_name((const PgQuery__AExpr *)m)) {
         w->impure = true; /* pure, but not worth keeping: see the header */
+        return 1;
+    }
+    if (d == &pg_query__column_ref__descriptor &&
+        column_ref_is((const PgQuery__ColumnRef *)m, "ctid")) {
+        w->impure = true; /* ctids are numbered per session (sql_scan.c) */
         return 1;
     }
     if (d == &pg_query__range_var__descriptor) {

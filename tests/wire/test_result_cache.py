@@ -147,6 +147,7 @@ def test_impure_statements_are_never_kept(cached):
                   "SELECT relname, current_user FROM pg_class LIMIT 1",
                   "SELECT 'pg_class'::regclass::oid, relname FROM pg_class LIMIT 1",
                   "SELECT name, setting FROM pg_settings",
+                  "SELECT ctid, relname FROM pg_class LIMIT 2",
                   "SELECT tablename, tableowner FROM pg_tables",
                   "SELECT table_catalog FROM information_schema.tables",
                   "SELECT row_id FROM ducklake_inlined_data_1_1",

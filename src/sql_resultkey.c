@@ -23,6 +23,8 @@
  *    engine answers those with point lookups (sql_pgcatalog.c
  *    collect_named) in less time than the key's listing of every table
  *    takes, so keeping their answers would only cost.
+ * A SELECT that names no pg_catalog relation (SELECT 1, DuckDB's pool
+ * ping) costs less than its key and is never offered.
  * Its key is the query's text and the statement's index in it, the
  * session's settings and
  * rl_pgcatalog_fingerprint as this transaction sees the catalog (a table
@@ -64,6 +66,7 @@ static bool pure_relation(const PgQuery__RangeVar *rv)
  * name after the walk (cte_names). */
 typedef struct walk_state {
     bool impure; /* or not worth keeping */
+    bool catalog; /* names a pure pg_catalog relation */
     const char *ranges[64]; /* RangeVars that are not pure relations */
     size_t nranges;
     const char *ctes[64];
@@ -103,21 +106,23 @@ static int visit(void *ctx, const ProtobufCMessage *m)
     const ProtobufCMessageDescriptor *d = m->descriptor;
     if (d == &pg_query__a__expr__descriptor && picks_by_name((const PgQuery__AExpr *)m)) {
         w->impure = true; /* pure, but not worth keeping: see the header */
-        return 1;
+        return -1;
     }
     if (d == &pg_query__column_ref__descriptor &&
         column_ref_is((const PgQuery__ColumnRef *)m, "ctid")) {
         w->impure = true; /* ctids are numbered per session (sql_scan.c) */
-        return 1;
+        return -1;
     }
     if (d == &pg_query__range_var__descriptor) {
         const PgQuery__RangeVar *rv = (const PgQuery__RangeVar *)m;
-        if (pure_relation(rv))
+        if (pure_relation(rv)) {
+            w->catalog = true;
             return 0;
+        }
         if ((rv->schemaname && rv->schemaname[0]) || (rv->catalogname && rv->catalogname[0]) ||
             w->nranges == 64) {
             w->impure = true;
-            return 1;
+            return -1; /* stops the walk */
         }
         w->ranges[w->nranges++] = rv->relname;
         return 0;
@@ -126,7 +131,7 @@ static int visit(void *ctx, const ProtobufCMessage *m)
         const PgQuery__CommonTableExpr *cte = (const PgQuery__CommonTableExpr *)m;
         if (w->nctes == 64) {
             w->impure = true;
-            return 1;
+            return -1; /* stops the walk */
         }
         w->ctes[w->nctes++] = cte->ctename;
         return 0;
@@ -134,7 +139,7 @@ static int visit(void *ctx, const ProtobufCMessage *m)
     if (d == &pg_query__type_cast__descriptor &&
         reg_type_name(((const PgQuery__TypeCast *)m)->type_name)) {
         w->impure = true;
-        return 1;
+        return -1; /* stops the walk */
     }
     if (d == &pg_query__func_call__descriptor || d == &pg_query__sqlvalue_function__descriptor ||
         d == &pg_query__param_ref__descriptor || d == &pg_query__range_function__descriptor ||
@@ -143,17 +148,33 @@ static int visit(void *ctx, const ProtobufCMessage *m)
         d == &pg_query__locking_clause__descriptor || d == &pg_query__into_clause__descriptor ||
         d == &pg_query__current_of_expr__descriptor) {
         w->impure = true;
-        return 1;
+        return -1; /* stops the walk */
     }
     return 0;
 }
 
-static bool select_is_pure(const rl_session *s, const PgQuery__SelectStmt *st)
+/* Does a WHERE of st (or of its set operation's first levels) pick
+ * relations by name? Looked at before the whole tree: DuckDB's reflection
+ * query is its most frequent catalog statement, and its targets and joins
+ * come first in the walk. */
+static bool where_picks_by_name(const PgQuery__SelectStmt *st, int depth)
 {
-    if (s->temps)
+    if (!st || depth > 4)
         return false;
     walk_state w = {0};
-    if (rl_tree_walk((const ProtobufCMessage *)st, visit, &w) != 0 || w.impure)
+    if (st->where_clause &&
+        rl_tree_walk((const ProtobufCMessage *)st->where_clause, visit, &w) != 0 && w.impure)
+        return true;
+    return where_picks_by_name(st->larg, depth + 1) || where_picks_by_name(st->rarg, depth + 1);
+}
+
+static bool select_is_pure(const rl_session *s, const PgQuery__SelectStmt *st)
+{
+    if (s->temps || where_picks_by_name(st, 0))
+        return false;
+    walk_state w = {0};
+    /* -1: stopped at the first impurity; -2: too deep to look at all */
+    if (rl_tree_walk((const ProtobufCMessage *)st, visit, &w) != 0 || w.impure || !w.catalog)
         return false;
     for (size_t i = 0; i < w.nranges; i++) {
         bool is_cte = false;

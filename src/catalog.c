@@ -2403,17 +2403,24 @@ static int group_flush(rl_catalog *cat, uint64_t seq, const char *doing, rl_erro
     return rc < 0 ? -1 : 0;
 }
 
-/* The oldest snapshot in the transaction's view: 1 with *id, 0 when there
- * is none yet, -1 on error. */
+/* The oldest snapshot row in the transaction's view (snapshot_id is the
+ * key: the first row): 1 with *row, valid until rl_scan_free(*sc); 0 when
+ * the lake has none yet; -1 on error (*sc NULL). The caller frees *sc. */
+static int first_snapshot_row(rl_txn *t, rl_scan **sc, const rl_row **row, rl_error *err)
+{
+    *sc = rl_txn_scan(t, rl_desc_by_tag(RL_TAG_SNAPSHOT), NULL, 0, err);
+    return *sc ? rl_scan_next(*sc, row, err) : -1;
+}
+
+/* The oldest snapshot's id: 1 with *id, 0 when there is none yet, -1 on
+ * error. */
 static int oldest_snapshot(rl_txn *t, uint64_t *id, rl_error *err)
 {
-    rl_scan *sc = rl_txn_scan(t, rl_desc_by_tag(RL_TAG_SNAPSHOT), NULL, 0, err);
-    if (!sc)
-        return -1;
+    rl_scan *sc;
     const rl_row *row;
-    int rc = rl_scan_next(sc, &row, err);
+    int rc = first_snapshot_row(t, &sc, &row, err);
     if (rc == 1)
-        *id = (uint64_t)row->vals[0].v.i; /* snapshot_id, the key: the first row is the oldest */
+        *id = (uint64_t)row->vals[0].v.i;
     rl_scan_free(sc);
     return rc;
 }
@@ -3496,11 +3503,9 @@ int rl_txn_check_retained(rl_txn *t, const rl_table_desc *d, const rl_retention_
     bool by_version = retention_by_version(t, d, p), by_time = retention_by_time(t, d, p);
     if (!by_version && !by_time)
         return 0;
-    rl_scan *sc = rl_txn_scan(t, d, NULL, 0, err);
-    if (!sc)
-        return -1;
-    const rl_row *oldest; /* the first row: snapshot_id is the key */
-    int rc = rl_scan_next(sc, &oldest, err);
+    rl_scan *sc;
+    const rl_row *oldest;
+    int rc = first_snapshot_row(t, &sc, &oldest, err);
     char asked[160];
     if (rc == 1 && by_version && (uint64_t)p->key[0].v.i < (uint64_t)oldest->vals[0].v.i) {
         snprintf(asked, sizeof asked, "snapshot %lld of this lake was expired",

@@ -498,20 +498,6 @@ fn s3_store(url: &url::Url, timeout: Duration) -> KvResult<(Arc<dyn ObjectStore>
     Ok((Arc::new(s3), Path::from(prefix)))
 }
 
-/// Is `raw` a local store (a plain path or file://) whose directory does
-/// not exist?
-fn missing_local_dir(raw: &str) -> bool {
-    let dir = match raw.split_once("://") {
-        None => std::path::PathBuf::from(raw),
-        Some(("file", _)) => match url::Url::parse(raw).ok().and_then(|u| u.to_file_path().ok()) {
-            Some(p) => p,
-            None => return false, /* resolve_url reports the bad URL */
-        },
-        Some(_) => return false,
-    };
-    !dir.is_dir()
-}
-
 /// The object store and path of a store URL; `create`: a writer's open,
 /// which may make a local directory (local_store).
 fn resolve_url(raw: &str, opts: &Opts, create: bool) -> KvResult<(Arc<dyn ObjectStore>, Path)> {
@@ -1669,9 +1655,13 @@ pub unsafe extern "C" fn kv_list_dirs(
         }
         let mut names = Vec::new();
         // a local root that does not exist yet has no names, and listing it
-        // creates nothing
-        if !missing_local_dir(url) {
-            let (store, path) = resolve_url(url, &resolve_opts(std::ptr::null()), false)?;
+        // creates nothing (a reader's resolve_url says KV_ERR_NO_STORE)
+        let resolved = match resolve_url(url, &resolve_opts(std::ptr::null()), false) {
+            Ok(r) => Some(r),
+            Err(e) if e.kind == KV_ERR_NO_STORE => None,
+            Err(e) => return Err(e),
+        };
+        if let Some((store, path)) = resolved {
             let prefix = (!path.as_ref().is_empty()).then_some(&path);
             let list = block_on(store.list_with_delimiter(prefix))?;
             for p in &list.common_prefixes {
@@ -1697,10 +1687,11 @@ pub unsafe extern "C" fn kv_list_dirs(
 pub unsafe extern "C" fn kv_store_exists(url: *const c_char, err: *mut KvError) -> c_int {
     guard(err, -1, || {
         let url = c_str(url, "url")?;
-        if missing_local_dir(url) {
-            return Ok(0);
-        }
-        let (store, path) = resolve_url(url, &resolve_opts(std::ptr::null()), false)?;
+        let (store, path) = match resolve_url(url, &resolve_opts(std::ptr::null()), false) {
+            Ok(r) => r,
+            Err(e) if e.kind == KV_ERR_NO_STORE => return Ok(0), // no such directory
+            Err(e) => return Err(e),
+        };
         match block_on(require_existing_store(&store, &path, url)) {
             Ok(()) => Ok(1),
             Err(e) if e.kind == KV_ERR_NO_STORE => Ok(0),

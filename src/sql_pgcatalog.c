@@ -338,9 +338,10 @@ static int gen_is_tables(gen_ctx *g);
 static const vrel vrels[] = {
     {"pg_catalog", "pg_namespace", namespace_cols, N(namespace_cols), NULL, gen_namespace,
      {-1, -1}, -1, false},
-    {"pg_catalog", "pg_class", class_cols, N(class_cols), fixed_class, gen_class, {0, -1}, 1, false},
-    {"pg_catalog", "pg_attribute", attribute_cols, N(attribute_cols), fixed_attribute, gen_attribute,
-     {0, -1}, -1, false},
+    {"pg_catalog", "pg_class", class_cols, N(class_cols), fixed_class, gen_class, {0, -1}, 1,
+     false},
+    {"pg_catalog", "pg_attribute", attribute_cols, N(attribute_cols), fixed_attribute,
+     gen_attribute, {0, -1}, -1, false},
     {"pg_catalog", "pg_type", type_cols, N(type_cols), fixed_type, gen_type, {0, 11}, -1, false},
     {"pg_catalog", "pg_constraint", constraint_cols, N(constraint_cols), fixed_constraint,
      gen_constraint, {0, 7}, -1, false},

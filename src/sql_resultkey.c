@@ -60,10 +60,9 @@ static bool pure_relation(const PgQuery__RangeVar *rv)
     return id >= 0 && rl_pgcatalog_pure(id);
 }
 
-/* rl_tree_visit: stop (1) at the first thing that makes the answer depend
- * on more than the catalog's relations. A RangeVar that is not a pure
- * relation may still name a CTE of the statement: those are checked by
- * name after the walk (cte_names). */
+/* The walk's state (visit): a RangeVar that is not a pure relation may
+ * still name a CTE of the statement; select_is_pure checks those names
+ * against the CTEs once the walk is over. */
 typedef struct walk_state {
     bool impure; /* or not worth keeping */
     bool catalog; /* names a pure pg_catalog relation */
@@ -92,7 +91,8 @@ static bool is_relname_ref(const PgQuery__Node *n)
 /* relname = ... or relname IN (...), either way round. */
 static bool picks_by_name(const PgQuery__AExpr *e)
 {
-    if (e->kind != PG_QUERY__A__EXPR__KIND__AEXPR_OP && e->kind != PG_QUERY__A__EXPR__KIND__AEXPR_IN)
+    if (e->kind != PG_QUERY__A__EXPR__KIND__AEXPR_OP &&
+        e->kind != PG_QUERY__A__EXPR__KIND__AEXPR_IN)
         return false;
     if (e->n_name != 1 || e->name[0]->node_case != PG_QUERY__NODE__NODE_STRING ||
         strcmp(e->name[0]->string->sval, "=") != 0)
@@ -100,6 +100,9 @@ static bool picks_by_name(const PgQuery__AExpr *e)
     return is_relname_ref(e->lexpr) || is_relname_ref(e->rexpr);
 }
 
+/* rl_tree_visit: -1 stops the walk at the first thing that makes the
+ * answer depend on more than the catalog's relations (or not worth
+ * keeping); 0 goes on. */
 static int visit(void *ctx, const ProtobufCMessage *m)
 {
     walk_state *w = ctx;

@@ -461,7 +461,8 @@ static int sink_cached_result(void *ctx, const uint8_t *key, size_t keylen)
     if (!cache || c->executing)
         return 0;
     uint8_t digest[RC_DIGEST_LEN];
-    rc_digest(key, keylen, digest);
+    if (!rc_digest(key, keylen, digest))
+        return 0; /* computed, not kept */
     rc_entry *e = rc_lookup(cache, digest);
     if (!e) {
         memcpy(c->keep_digest, digest, sizeof digest);

@@ -83,19 +83,10 @@ void rc_free(rc_cache *c)
     free(c);
 }
 
-void rc_digest(const uint8_t *key, size_t keylen, uint8_t digest[RC_DIGEST_LEN])
+bool rc_digest(const uint8_t *key, size_t keylen, uint8_t digest[RC_DIGEST_LEN])
 {
     unsigned int n = 0;
-    if (!EVP_Digest(key, keylen, digest, &n, EVP_sha256(), NULL) || n != RC_DIGEST_LEN)
-        memset(digest, 0, RC_DIGEST_LEN); /* rc_lookup/rc_store refuse it */
-}
-
-static bool digest_valid(const uint8_t d[RC_DIGEST_LEN])
-{
-    for (size_t i = 0; i < RC_DIGEST_LEN; i++)
-        if (d[i])
-            return true;
-    return false;
+    return EVP_Digest(key, keylen, digest, &n, EVP_sha256(), NULL) && n == RC_DIGEST_LEN;
 }
 
 static size_t bucket_of(const uint8_t d[RC_DIGEST_LEN]) { return rl_load_be32(d) % RC_BUCKETS; }
@@ -134,7 +125,7 @@ static void lru_push(rc_cache *c, rc_entry *e)
 
 rc_entry *rc_lookup(rc_cache *c, const uint8_t digest[RC_DIGEST_LEN])
 {
-    if (!c || !digest_valid(digest))
+    if (!c)
         return NULL;
     pthread_mutex_lock(&c->mu);
     rc_entry *e = *find_slot(c, digest);
@@ -169,7 +160,7 @@ static void evict_oldest(rc_cache *c)
 
 void rc_store(rc_cache *c, const uint8_t digest[RC_DIGEST_LEN], uint8_t *bytes, size_t len)
 {
-    if (!c || !digest_valid(digest) || len > rc_max_entry(c)) {
+    if (!c || len > rc_max_entry(c)) {
         free(bytes);
         return;
     }

@@ -12,6 +12,7 @@
 #ifndef ROCKLAKE_RESULTCACHE_H
 #define ROCKLAKE_RESULTCACHE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,8 +33,8 @@ rc_cache *rc_new(uint64_t budget);
 /* Frees every entry; references still held stay valid until released. */
 void rc_free(rc_cache *c);
 
-/* SHA-256 of key into digest. */
-void rc_digest(const uint8_t *key, size_t keylen, uint8_t digest[RC_DIGEST_LEN]);
+/* SHA-256 of key into digest; false if OpenSSL failed (keep nothing). */
+bool rc_digest(const uint8_t *key, size_t keylen, uint8_t digest[RC_DIGEST_LEN]);
 /* The entry kept for digest (a new reference), or NULL; counts a hit or a
  * miss. */
 rc_entry *rc_lookup(rc_cache *c, const uint8_t digest[RC_DIGEST_LEN]);

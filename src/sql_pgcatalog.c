@@ -707,17 +707,16 @@ void rl_pgcatalog_cache_free(struct rl_pgc_tables *c)
     free(c);
 }
 
-/* Keep the names a partial list was made for (list_has_name). False when
- * out of memory: the list is then kept as if it named nothing. */
-static bool keep_looked(struct rl_pgc_tables *c, const rl_keyset *names)
+/* Keep the names a partial list was made for (list_has_name). Out of
+ * memory, the list is kept as if it named nothing (it then serves no
+ * other relation). */
+static void keep_looked(struct rl_pgc_tables *c, const rl_keyset *names)
 {
     free(c->looked);
     c->looked = NULL;
     c->nlooked = 0;
-    if (!names || names->n == 0)
-        return true;
-    if (!(c->looked = calloc(names->n, sizeof *c->looked)))
-        return false;
+    if (!names || names->n == 0 || !(c->looked = calloc(names->n, sizeof *c->looked)))
+        return;
     for (size_t i = 0; i < names->n; i++) {
         const rl_value *v = &names->vals[i];
         if (v->d.v.s.len >= sizeof c->looked[0])
@@ -725,7 +724,6 @@ static bool keep_looked(struct rl_pgc_tables *c, const rl_keyset *names)
         memcpy(c->looked[c->nlooked], v->d.v.s.p, v->d.v.s.len);
         c->looked[c->nlooked++][v->d.v.s.len] = '\0';
     }
-    return true;
 }
 
 /* The tables of every lake of the database (further DuckLake metadata
@@ -884,6 +882,20 @@ static int cmp_ns(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* The schemas of every lake of the database that PostgreSQL's own rows do
+ * not list, in oid order, into l (free l->names). 0, or -1 with l->err set
+ * when the catalog says why (else out of memory). */
+static int created_schemas(rl_exec *x, schema_list *l)
+{
+    rl_txn *t = rl_exec_txn(x);
+    if (!t || rl_txn_list_schemas(t, ns_add, l, l->err) != 0 ||
+        rl_lakes_each_other(x, lake_schemas, l) != 0)
+        return -1;
+    if (l->n > 1) /* qsort(NULL, 0) is undefined */
+        qsort(l->names, l->n, sizeof *l->names, cmp_ns);
+    return 0;
+}
+
 static int emit_namespace(gen_ctx *g, uint32_t oid, const char *name, uint32_t owner)
 {
     put_int(g, 0, oid);
@@ -902,13 +914,7 @@ static int gen_namespace(gen_ctx *g)
             return -1;
     }
     schema_list l = {.err = g->err};
-    int rc = 0;
-    rl_txn *t = rl_exec_txn(g->x);
-    if (!t || rl_txn_list_schemas(t, ns_add, &l, g->err) != 0 ||
-        rl_lakes_each_other(g->x, lake_schemas, &l) != 0)
-        rc = -2;
-    if (rc == 0 && l.n > 1) /* qsort(NULL, 0) is undefined */
-        qsort(l.names, l.n, sizeof *l.names, cmp_ns);
+    int rc = created_schemas(g->x, &l) < 0 ? -2 : 0;
     for (size_t i = 0; i < l.n && rc == 0; i++)
         rc = emit_namespace(g, rl_pgcatalog_namespace_oid(l.names[i]), l.names[i], OWNER_OID);
     free(l.names);
@@ -1527,36 +1533,20 @@ static int put_version(void *ctx, rl_txn *t, rl_format fmt)
     return 0;
 }
 
-/* One table's part of the fingerprint, in one reservation: names with
- * their terminators, then fixed-width numbers (a 10,000-table lake has some
- * 60,000 columns, and an append per field was half of the listing's time). */
+/* One table's part of the fingerprint. */
 static void put_table(rl_buf *out, const table_ent *te)
 {
-    size_t need = strlen(te->schema) + strlen(te->name) + 2 + 8;
-    for (size_t c = 0; c < te->ncols; c++)
-        need += strlen(te->d->cols[c].name) + 1 + 9;
-    if (!rl_buf_reserve(out, need))
-        return;
-    uint8_t *p = out->data + out->len;
-    for (const char *parts[2] = {te->schema, te->name}, **n = parts; n < parts + 2; n++) {
-        size_t len = strlen(*n) + 1;
-        memcpy(p, *n, len);
-        p += len;
-    }
-    rl_store_be32(p, (uint32_t)(has_pk(te) ? te->d->pk_col : -1));
-    rl_store_be32(p + 4, (uint32_t)te->ncols);
-    p += 8;
+    put_name(out, te->schema);
+    put_name(out, te->name);
+    rl_buf_put_svarint(out, has_pk(te) ? te->d->pk_col : -1);
+    rl_buf_put_uvarint(out, te->ncols);
     for (size_t c = 0; c < te->ncols; c++) {
         const rl_column_desc *col = &te->d->cols[c];
-        size_t len = strlen(col->name) + 1;
-        memcpy(p, col->name, len);
-        rl_store_be32(p + len, (uint32_t)col->type);
-        rl_store_be32(p + len + 4, (uint32_t)col->typmod);
-        p[len + 8] = col->not_null ? 1 : 0;
-        p += len + 9;
+        put_name(out, col->name);
+        rl_buf_put_uvarint(out, (uint64_t)col->type);
+        rl_buf_put_svarint(out, col->typmod);
+        rl_buf_put_u8(out, col->not_null ? 1 : 0);
     }
-    assert((size_t)(p - (out->data + out->len)) == need);
-    out->len += need;
 }
 
 /* Everything a pure relation's generated rows are made of (see the gen_*
@@ -1565,7 +1555,7 @@ static void put_table(rl_buf *out, const table_ent *te)
  * typmod and NOT NULL. Fixed rows are PostgreSQL 15's, the same for every
  * lake, and oids are functions of names. The table list is this
  * statement's (load_tables), so the scans that follow reuse it. */
-static int compute_fingerprint(rl_exec *x, rl_txn *t, rl_buf *out)
+static int compute_fingerprint(rl_exec *x, rl_buf *out)
 {
     gen_ctx g;
     memset(&g, 0, sizeof g);
@@ -1575,12 +1565,7 @@ static int compute_fingerprint(rl_exec *x, rl_txn *t, rl_buf *out)
     if (load_tables(&g) < 0)
         return -1;
     schema_list l = {.err = x->err};
-    int rc = 0;
-    if (rl_txn_list_schemas(t, ns_add, &l, x->err) != 0 ||
-        rl_lakes_each_other(x, lake_schemas, &l) != 0)
-        rc = -1;
-    if (rc == 0 && l.n > 1)
-        qsort(l.names, l.n, sizeof *l.names, cmp_ns);
+    int rc = created_schemas(x, &l);
     rl_buf_put_uvarint(out, l.n);
     for (size_t i = 0; rc == 0 && i < l.n; i++)
         put_name(out, l.names[i]);
@@ -1613,7 +1598,7 @@ int rl_pgcatalog_fingerprint(rl_exec *x, rl_buf *out)
     }
     size_t start = out->len;
     if (rc == 0)
-        rc = compute_fingerprint(x, t, out);
+        rc = compute_fingerprint(x, out);
     if (rc == 0 && out->failed)
         rc = rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
     else if (rc < 0 && x->err && !x->err->sqlstate[0])

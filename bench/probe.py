@@ -4,6 +4,7 @@
     python3 bench/probe.py messages [--kind inlined|parquet] [-n 400] [--pg] [--quick]
     python3 bench/probe.py throughput [--clients 16] [--seconds 5] [--pg] [--quick]
     python3 bench/probe.py attach   [-n 15] [--pg] [--quick]
+    python3 bench/probe.py names    [-n 300] [--pg]
     python3 bench/probe.py retry    [-n 20000] [--pg] [--quick]
 
 Each starts one server (RockLake on a fresh file:// store in a temporary
@@ -19,6 +20,10 @@ bench/workloads.py, the same statements `make bench` sends:
   attach      the attach of `make bench`'s largest attach catalog (10,000
               tables; 1,000 with --quick) instead of the reference catalog:
               the median of each of its statements over -n attaches;
+  names       a one-row INSERT (inside BEGIN ... COMMIT, the INSERT alone
+              timed) into each of -n tables named as DuckLake names
+              inlined-data tables, against -n INSERTs into one table: what
+              a statement naming a table the server has not seen costs;
   retry       what a DuckLake commit that lost a race re-reads before its
               next round (RETRY_REREAD of bench/templates.py), statement by
               statement, after -n commits have grown the snapshot tables.
@@ -105,25 +110,60 @@ def probe_retry(srv, table, n):
         conn.close()
 
 
+def probe_names(srv, n):
+    """INSERT into n fresh tables (ducklake_inlined_data_<i>_1) against n
+    INSERTs into the first, alternating; three rounds, the INSERT timed."""
+    conn = Conn('127.0.0.1', srv.port, 'lake_commit')
+    try:
+        cols = 'row_id BIGINT, begin_snapshot BIGINT, end_snapshot BIGINT, a INTEGER, b VARCHAR'
+        for i in range(n + 1):
+            conn.q(f'CREATE TABLE "public".ducklake_inlined_data_{i}_1 ({cols})')
+        one, each = [], []
+        for r in range(3):
+            for i in range(1, n + 1):
+                for t, into in ((0, one), (i, each)):
+                    conn.q('BEGIN')
+                    t0 = time.perf_counter()
+                    conn.q(f"INSERT INTO \"public\".ducklake_inlined_data_{t}_1 VALUES "
+                           f"({r * n + i}, {r + 2}, NULL, {i}, 'row {i}')")
+                    into.append(time.perf_counter() - t0)
+                    conn.q('COMMIT')
+        print(f'one-row INSERT, {len(one)} each, median: into one table '
+              f'{1e3 * statistics.median(one):.3f} ms, into each of {n} tables '
+              f'{1e3 * statistics.median(each):.3f} ms')
+    finally:
+        conn.close()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
-    ap.add_argument('what', choices=['commit', 'messages', 'throughput', 'attach', 'retry'])
+    ap.add_argument('what', choices=['commit', 'messages', 'throughput', 'attach', 'names',
+                                     'retry'])
     ap.add_argument('--kind', choices=['inlined', 'parquet'], default='inlined')
     ap.add_argument('-n', type=int, default=None,
-                    help='commits (commit, messages: default 400; retry: default 20000) '
+                    help='commits (commit, messages: default 400; retry: default 20000), '
+                         'tables (names: default 300) '
                          'or attaches (attach: default 15)')
     ap.add_argument('--clients', type=int, default=16)
     ap.add_argument('--seconds', type=float, default=5)
     ap.add_argument('--pg', action='store_true', help='PostgreSQL 15 instead of RockLake')
     ap.add_argument('--quick', action='store_true', help="the quick bench's smaller catalog")
     a = ap.parse_args()
-    a.n = a.n or {'attach': 15, 'retry': 20000}.get(a.what, 400)
+    a.n = a.n or {'attach': 15, 'retry': 20000, 'names': 300}.get(a.what, 400)
     work = tempfile.mkdtemp(prefix='rocklake-probe-')
     os.chmod(work, 0o755)  # PostgreSQL runs as its own user when we are root
     if a.what == 'attach':
         try:
             probe_attach(a, work)
         finally:
+            shutil.rmtree(work, ignore_errors=True)
+        return
+    if a.what == 'names':
+        srv = start(a.pg, work)
+        try:
+            probe_names(srv, a.n)
+        finally:
+            srv.stop()
             shutil.rmtree(work, ignore_errors=True)
         return
     ref = R.reference_catalog(R.config(a.quick))

@@ -532,7 +532,7 @@ rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_
         if (gethostname(me.host, sizeof me.host) != 0 || !me.host[0])
             snprintf(me.host, sizeof me.host, "-");
         me.host[sizeof me.host - 1] = 0;
-        snprintf(me.listen, sizeof me.listen, "%s", o->lease_listen ? o->lease_listen : "-");
+        rl_str_copy(me.listen, sizeof me.listen, o->lease_listen ? o->lease_listen : "-");
         if (!(cat->lease = rl_lease_start(cat->kv, &me, err)))
             goto fail;
     }
@@ -605,7 +605,7 @@ static counter *counter_locked(rl_catalog *cat, const char *name, rl_error *err)
     }
     cat->counters = grown;
     counter *c = &cat->counters[cat->ncounters++];
-    snprintf(c->name, sizeof c->name, "%s", name);
+    rl_str_copy(c->name, sizeof c->name, name);
     c->value = value;
     return c;
 }
@@ -845,8 +845,8 @@ static int add_expectation(rl_txn *t, expect_kind kind, const uint8_t *k, size_t
         free(e->val);
         return oom(err);
     }
-    snprintf(e->constraint, sizeof e->constraint, "%s", constraint ? constraint : "");
-    snprintf(e->detail, sizeof e->detail, "%s", detail ? detail : "");
+    rl_str_copy(e->constraint, sizeof e->constraint, constraint ? constraint : "");
+    rl_str_copy(e->detail, sizeof e->detail, detail ? detail : "");
     t->nex++;
     return 0;
 }
@@ -864,7 +864,7 @@ static int touch_counter(rl_txn *t, const char *name, uint64_t at_least, rl_erro
     if (!grown)
         return oom(err);
     t->tc = grown;
-    snprintf(t->tc[t->ntc].name, sizeof t->tc[t->ntc].name, "%s", name);
+    rl_str_copy(t->tc[t->ntc].name, sizeof t->tc[t->ntc].name, name);
     t->tc[t->ntc].at_least = at_least;
     t->ntc++;
     return 0;
@@ -983,9 +983,9 @@ void rl_txn_free(rl_txn *t)
 void rl_txn_set_audit(rl_txn *t, const char *user, const char *application,
                       const char *client_addr)
 {
-    snprintf(t->user, sizeof t->user, "%s", user ? user : "");
-    snprintf(t->app, sizeof t->app, "%s", application ? application : "");
-    snprintf(t->client, sizeof t->client, "%s", client_addr ? client_addr : "");
+    rl_str_copy(t->user, sizeof t->user, user ? user : "");
+    rl_str_copy(t->app, sizeof t->app, application ? application : "");
+    rl_str_copy(t->client, sizeof t->client, client_addr ? client_addr : "");
 }
 
 void rl_txn_count_statement(rl_txn *t) { t->statements++; }
@@ -2211,7 +2211,7 @@ static int replay_locked(rl_txn *t, const rl_seq_plan *plan, rl_error *err)
         t->rebased = true;
         t->claimed_sid = plan->claimed_sid;
         t->base_sid = plan->base_sid;
-        snprintf(t->id_map, sizeof t->id_map, "%s", plan->id_map);
+        rl_str_copy(t->id_map, sizeof t->id_map, plan->id_map);
     }
     return rc;
 }
@@ -2801,8 +2801,8 @@ static void name_cache_put(rl_txn *t, uint64_t h, const char *schema, const char
     name_cache_entry *e = &cat->names[h % NAME_CACHE_SIZE];
     e->gen = t->name_gen;
     e->hash = h;
-    snprintf(e->schema, sizeof e->schema, "%s", schema);
-    snprintf(e->name, sizeof e->name, "%s", name);
+    rl_str_copy(e->schema, sizeof e->schema, schema);
+    rl_str_copy(e->name, sizeof e->name, name);
     e->rc = rc;
     e->tag = tag;
     e->dyn_id = dyn_id;

@@ -445,8 +445,8 @@ static rl_rowset *cte_rows(rl_exec *x, const PgQuery__CommonTableExpr *cte, cons
     }
     for (size_t i = 0; i < rs->ncols; i++) {
         if (i < nn)
-            snprintf(rs->cols[i].name, sizeof rs->cols[i].name, "%s", names[i]);
-        snprintf(rs->cols[i].rel, sizeof rs->cols[i].rel, "%s", alias);
+            rl_str_copy(rs->cols[i].name, sizeof rs->cols[i].name, names[i]);
+        rl_str_copy(rs->cols[i].rel, sizeof rs->cols[i].rel, alias);
     }
     rl_rowset_cols_changed(rs);
     return rs;
@@ -487,7 +487,7 @@ static rl_rowset *from_item(dml_job *j, const PgQuery__Node *n)
         }
         rl_rowset *out = rl_select_run(x, rs->subquery->select_stmt, NULL);
         for (size_t i = 0; out && i < out->ncols; i++)
-            snprintf(out->cols[i].rel, sizeof out->cols[i].rel, "%s", rs->alias->aliasname);
+            rl_str_copy(out->cols[i].rel, sizeof out->cols[i].rel, rs->alias->aliasname);
         if (out)
             rl_rowset_cols_changed(out);
         return out;
@@ -512,7 +512,7 @@ static rl_rowset *temp_view(dml_job *j)
     }
     memcpy(cols, t->cols, t->ncols * sizeof *cols);
     for (size_t i = 0; i < t->ncols; i++)
-        snprintf(cols[i].rel, sizeof cols[i].rel, "%s", j->alias);
+        rl_str_copy(cols[i].rel, sizeof cols[i].rel, j->alias);
     v->ncols = t->ncols;
     v->cols = cols;
     v->nrows = t->nrows;

@@ -337,6 +337,8 @@ void rl_parse_cache_free(rl_parse_cache *c);
 /* Parses a session answered from the process's shared cache of trees (a
  * text some session parsed twice before), since the process started. */
 uint64_t rl_parse_shared_hits(void);
+/* Texts the grammar itself parsed since the process started (cache misses). */
+uint64_t rl_parse_grammar_runs(void);
 /* Make `p` the statement this thread is running (NULL: none); returns the
  * previous one, to restore. While active, rl_const gives the constants of
  * p's own text and rl_parsed_location maps tree locations into it. */

@@ -23,6 +23,11 @@
  * read an A_Const directly would find no value for every text of a shape,
  * the first one included, instead of the first text's value for all the
  * others, so a wrong read fails in any test that runs the statement at all.
+ * Numbered names (ducklake_inlined_data_12_3: DuckLake's per-table names)
+ * are in the shape without their digit runs, so each new table's texts
+ * reuse the last table's tree: a text whose names differ from its
+ * template's gets its own copy of the tree, renamed (rename_tree), and a
+ * text whose names cannot be mapped one to one is parsed for itself.
  * A shape is only used this way when every literal of the first text parsed to exactly one
  * A_Const at the literal's own position with the literal's kind; anything
  * else (negative numbers, E'' strings, a COPY file name, two adjacent string
@@ -65,7 +70,13 @@
 #define SHARED_CACHE_ENTRIES 256          /* trees kept for all sessions */
 #define SHARED_CACHE_BUDGET (2048 * 1024) /* their key bytes: some 40 MiB of trees */
 
-enum { LIT_STRING = 1, LIT_INT = 2, LIT_NUMBER = 3 };
+/* Kinds of span in a shape: three kinds of literal, and numbered names
+ * (identifiers such as ducklake_inlined_data_12_3: see numbered_name). */
+enum { LIT_STRING = 1, LIT_INT = 2, LIT_NUMBER = 3, LIT_NAME = 4 };
+
+/* The longest identifier PostgreSQL keeps whole (NAMEDATALEN - 1); the
+ * scanner truncates longer ones, so they are no numbered names. */
+#define NAME_MAX_BYTES 63
 
 typedef struct lit_span {
     uint32_t pos, len; /* in the text, quotes included for strings */
@@ -128,6 +139,11 @@ static _Atomic uint64_t shared_hits;
 
 uint64_t rl_parse_shared_hits(void) { return atomic_load(&shared_hits); }
 
+/* Texts the grammar parsed (every parse that no cache answered). */
+static _Atomic uint64_t grammar_runs;
+
+uint64_t rl_parse_grammar_runs(void) { return atomic_load(&grammar_runs); }
+
 static uint64_t text_hash(const char *s, size_t len)
 {
     return rl_hash_bytes(RL_HASH_SEED, s, len);
@@ -164,6 +180,55 @@ static size_t closing_quote(const char *sql, size_t len, size_t open)
 
 static size_t skip_comment(const char *sql, size_t len, size_t i);
 
+/* A numbered name: an identifier of ASCII letters, digits and '_' with a
+ * run of digits after an underscore (DuckLake names a table's inlined rows
+ * ducklake_inlined_data_<table>_<version>, and every table's statements
+ * differ from the last table's only there). The shape keeps the name with
+ * those digit runs taken out, so all tables share one parse: a text whose
+ * names differ from its template's gets a copy of the template's tree with
+ * them renamed (rename_tree). `v` is the identifier's text without quotes. */
+static bool numbered_name(const char *v, size_t n)
+{
+    if (n == 0 || n > NAME_MAX_BYTES)
+        return false;
+    bool numbered = false;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)v[i];
+        bool digit = c >= '0' && c <= '9';
+        if (!digit && c != '_' && !(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z'))
+            return false;
+        if (digit && i > 0 && v[i - 1] == '_')
+            numbered = true;
+    }
+    return numbered;
+}
+
+/* Append the numbered name sql[start, end) (quotes included, if any) to the
+ * shape as a marker and the name without its numbers, and record its span. */
+static bool add_name_span(rl_buf *shape, lit_span **lits, size_t *n, size_t *cap,
+                          const char *sql, size_t start, size_t end)
+{
+    if (*n == SHAPE_MAX_LITERALS)
+        return false;
+    lit_span *grown = rl_array_reserve(*lits, *n, cap, sizeof *grown, 16);
+    if (!grown)
+        return false;
+    *lits = grown;
+    (*lits)[(*n)++] = (lit_span){(uint32_t)start, (uint32_t)(end - start), LIT_NAME};
+    rl_buf_put_u8(shape, 0x01);
+    rl_buf_put_u8(shape, LIT_NAME);
+    for (size_t i = start; i < end; i++) {
+        bool run = sql[i] >= '0' && sql[i] <= '9' && i > start && sql[i - 1] == '_';
+        if (!run) {
+            rl_buf_put_u8(shape, (uint8_t)sql[i]);
+            continue;
+        }
+        while (i + 1 < end && sql[i + 1] >= '0' && sql[i + 1] <= '9')
+            i++;
+    }
+    return true;
+}
+
 /* The shape of `sql` into `shape` and its literals into `lits` (caller
  * frees). false when the text has something the shape cache does not
  * model (dollar quotes, E''/B''/X''/U&'' strings, a 0x01 byte, too many
@@ -186,10 +251,15 @@ static bool sql_shape(const char *sql, size_t len, rl_buf *shape, lit_span **lit
             rl_buf_put(shape, sql + start, i - start);
         } else if (c == '"') {
             i = closing_quote(sql, len, i);
-            if (i >= len)
+            if (i >= len) {
                 ok = false;
-            else
-                rl_buf_put(shape, sql + start, ++i - start);
+            } else {
+                i++;
+                if (numbered_name(sql + start + 1, i - start - 2))
+                    ok = add_name_span(shape, &lits, &n, &cap, sql, start, i);
+                else
+                    rl_buf_put(shape, sql + start, i - start);
+            }
         } else if (c == '$') {
             if (i + 1 < len && sql[i + 1] >= '0' && sql[i + 1] <= '9') {
                 for (i++; i < len && sql[i] >= '0' && sql[i] <= '9'; i++)
@@ -203,7 +273,10 @@ static bool sql_shape(const char *sql, size_t len, rl_buf *shape, lit_span **lit
                 i++;
             if (i < len && (sql[i] == '\'' || (sql[i] == '&' && i + 1 < len)))
                 ok = sql[i] != '\'' && !(sql[i] == '&' && sql[i + 1] == '\'');
-            rl_buf_put(shape, sql + start, i - start);
+            if (ok && numbered_name(sql + start, i - start))
+                ok = add_name_span(shape, &lits, &n, &cap, sql, start, i);
+            else
+                rl_buf_put(shape, sql + start, i - start);
         } else if (c == '\'' || (c >= '0' && c <= '9') ||
                    (c == '.' && i + 1 < len && sql[i + 1] >= '0' && sql[i + 1] <= '9')) {
             uint8_t kind;
@@ -339,6 +412,10 @@ static void bind_aconst(const PgQuery__AConst *k, void *vctx)
     if (i < 0)
         return; /* TRUE/FALSE/NULL, or a constant the grammar made */
     uint8_t want = b->p->lits[i].kind;
+    if (want == LIT_NAME) { /* a constant where a name was: not modelled */
+        b->ok = false;
+        return;
+    }
     bool kind_ok = !k->isnull &&
                    ((want == LIT_STRING && k->val_case == PG_QUERY__A__CONST__VAL_SVAL) ||
                     (want == LIT_INT && k->val_case == PG_QUERY__A__CONST__VAL_IVAL) ||
@@ -364,7 +441,7 @@ static bool template_bind(rl_parsed *p, lit_span *lits, size_t nlits)
     if (!walk_aconsts(&p->tree->base, bind_aconst, &b))
         b.ok = false; /* too deep to bind: cached by exact text instead */
     for (size_t i = 0; b.ok && i < nlits; i++)
-        b.ok = p->lit_nodes[i] != NULL;
+        b.ok = lits[i].kind == LIT_NAME || p->lit_nodes[i] != NULL;
     return b.ok;
 }
 
@@ -387,17 +464,21 @@ static bool template_seal(rl_parsed *p)
     p->over = malloc(p->nlits * sizeof *p->over);
     if (!p->own || !p->over)
         return false;
+    p->nover = 0;
     for (size_t i = 0; i < p->nlits; i++) {
+        if (p->lits[i].kind == LIT_NAME)
+            continue; /* names are renamed in a copy, never overridden */
         PgQuery__AConst *copy = rl_arena_alloc(&p->arena, sizeof *copy);
         if (!copy)
             return false;
         *copy = *p->lit_nodes[i];
         p->own[i] = copy;
-        p->over[i] = (const_override){p->lit_nodes[i], copy};
+        p->over[p->nover++] = (const_override){p->lit_nodes[i], copy};
     }
-    p->nover = p->nlits;
     qsort(p->over, p->nover, sizeof *p->over, override_cmp);
     for (size_t i = 0; i < p->nlits; i++) {
+        if (p->lits[i].kind == LIT_NAME)
+            continue;
         PgQuery__AConst *k = (PgQuery__AConst *)p->lit_nodes[i]; /* not yet shared */
         assert(!k->isnull && k->val_case != PG_QUERY__A__CONST__VAL__NOT_SET);
         k->val_case = PG_QUERY__A__CONST__VAL__NOT_SET;
@@ -459,16 +540,183 @@ static const PgQuery__AConst *make_const(rl_arena *a, const PgQuery__AConst *tmp
     return k;
 }
 
-/* A use of template `t` for `sql`, whose literals are `lits` (taken):
- * one replacement per literal (t's own copy where the text is the same).
- * *ndiff: how many literals differ from t's. */
-static rl_parsed *instantiate(rl_parsed *t, const char *sql, lit_span *lits, size_t *ndiff)
+/* The identifier a numbered name's span stands for, NUL-terminated into
+ * `out` (NAME_MAX_BYTES + 1): quotes stripped, or an unquoted name folded
+ * to lower case as PostgreSQL's scanner does (numbered names are ASCII). */
+static void name_value(const char *text, const lit_span *span, char *out)
 {
+    const char *v = text + span->pos;
+    size_t n = span->len;
+    bool quoted = v[0] == '"';
+    if (quoted) {
+        v++;
+        n -= 2;
+    }
+    assert(n <= NAME_MAX_BYTES);
+    for (size_t i = 0; i < n; i++)
+        out[i] = !quoted && v[i] >= 'A' && v[i] <= 'Z' ? (char)(v[i] - 'A' + 'a') : v[i];
+    out[n] = '\0';
+}
+
+/* What instantiate made of a shape hit. */
+enum { USE_OK = 0, USE_NO_MEMORY = -1, USE_PARSE = 1 };
+
+/* Renaming a template's tree: each name of the template (`from`) becomes
+ * the text's (`to`), wherever the tree holds it as a string. */
+typedef struct rename_map {
+    const char **from, **to;
+    size_t n;
+} rename_map;
+
+/* Add template name `from` -> `to` (copied into `a`): USE_PARSE if `from`
+ * already maps elsewhere (the same name twice in the template, two
+ * different names in the text: a copy cannot tell its occurrences apart). */
+static int rename_add(rename_map *m, rl_arena *a, const char *from, const char *to)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (strcmp(m->from[i], from) == 0)
+            return strcmp(m->to[i], to) == 0 ? USE_OK : USE_PARSE;
+    if (!(m->from[m->n] = rl_arena_strdup(a, from)) || !(m->to[m->n] = rl_arena_strdup(a, to)))
+        return USE_NO_MEMORY;
+    m->n++;
+    return USE_OK;
+}
+
+typedef struct copy_ctx {
+    rl_arena *arena;
+    const const_override *over; /* template literal node -> this text's, by orig */
+    size_t nover;
+    const rename_map *names;
+    bool failed;                /* out of memory, or too deep */
+} copy_ctx;
+
+static const char *renamed(const copy_ctx *c, const char *s)
+{
+    for (size_t i = 0; s && i < c->names->n; i++)
+        if (strcmp(s, c->names->from[i]) == 0)
+            return c->names->to[i];
+    return s;
+}
+
+static const PgQuery__AConst *override_of(const copy_ctx *c, const void *orig)
+{
+    size_t lo = 0, hi = c->nover;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if ((uintptr_t)c->over[mid].orig < (uintptr_t)orig)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < c->nover && c->over[lo].orig == orig ? c->over[lo].repl : NULL;
+}
+
+static ProtobufCMessage *copy_message(copy_ctx *c, const ProtobufCMessage *m);
+
+/* Copy field f of message `from` into `to` (a byte copy of it so far):
+ * sub-messages are copied, strings renamed, everything else is shared with
+ * the template, which the copy's owner keeps a reference to. */
+static void copy_field(copy_ctx *c, const ProtobufCFieldDescriptor *f, const char *from, char *to)
+{
+    if (f->type != PROTOBUF_C_TYPE_MESSAGE && f->type != PROTOBUF_C_TYPE_STRING)
+        return;
+    if (f->label == PROTOBUF_C_LABEL_REPEATED) {
+        size_t n;
+        void **arr;
+        memcpy(&n, from + f->quantifier_offset, sizeof n);
+        memcpy(&arr, from + f->offset, sizeof arr);
+        if (n == 0)
+            return;
+        void **dup = rl_arena_alloc(c->arena, n * sizeof *dup);
+        if (!dup) {
+            c->failed = true;
+            return;
+        }
+        for (size_t j = 0; j < n && !c->failed; j++)
+            dup[j] = f->type == PROTOBUF_C_TYPE_STRING ? (void *)renamed(c, arr[j])
+                     : arr[j]                         ? copy_message(c, arr[j])
+                                                      : NULL;
+        memcpy(to + f->offset, &dup, sizeof dup);
+        return;
+    }
+    void *one;
+    memcpy(&one, from + f->offset, sizeof one);
+    if (!one)
+        return;
+    one = f->type == PROTOBUF_C_TYPE_STRING ? (void *)renamed(c, one) : copy_message(c, one);
+    memcpy(to + f->offset, &one, sizeof one);
+}
+
+/* A copy of template message m in c->arena with its literals replaced by
+ * this text's and its names renamed; NULL with c->failed set on failure. */
+static ProtobufCMessage *copy_message(copy_ctx *c, const ProtobufCMessage *m)
+{
+    const ProtobufCMessageDescriptor *d = m->descriptor;
+    if (d == &pg_query__a__const__descriptor) {
+        const PgQuery__AConst *k = override_of(c, m);
+        if (k) /* a literal: this text's own, names in it are values */
+            return (ProtobufCMessage *)k;
+    }
+    char *to = rl_stack_exhausted() ? NULL : rl_arena_alloc(c->arena, d->sizeof_message);
+    if (!to) {
+        c->failed = true;
+        return NULL;
+    }
+    const char *from = (const char *)m;
+    memcpy(to, from, d->sizeof_message);
+    if (d == &pg_query__node__descriptor) {
+        /* a oneof of some 250 message fields: only the one it holds */
+        const PgQuery__Node *n = (const PgQuery__Node *)m;
+        const ProtobufCFieldDescriptor *f =
+            n->node_case == PG_QUERY__NODE__NODE__NOT_SET
+                ? NULL
+                : protobuf_c_message_descriptor_get_field(d, (unsigned)n->node_case);
+        if (f)
+            copy_field(c, f, from, to);
+        return c->failed ? NULL : (ProtobufCMessage *)to;
+    }
+    for (unsigned i = 0; i < d->n_fields && !c->failed; i++) {
+        const ProtobufCFieldDescriptor *f = &d->fields[i];
+        if (f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) {
+            uint32_t which;
+            memcpy(&which, from + f->quantifier_offset, sizeof which);
+            if (which != f->id)
+                continue;
+        }
+        copy_field(c, f, from, to);
+    }
+    return c->failed ? NULL : (ProtobufCMessage *)to;
+}
+
+/* Give use `p` of template `t` its own tree: t's, renamed by `names`, with
+ * p's literals in place (so p needs no overrides). false when the copy
+ * failed: out of memory or nested too deep. */
+static bool rename_tree(rl_parsed *p, const rl_parsed *t, const rename_map *names)
+{
+    copy_ctx c = {.arena = &p->arena, .over = p->over, .nover = p->nover, .names = names};
+    ProtobufCMessage *tree = copy_message(&c, &t->tree->base);
+    if (!tree)
+        return false;
+    p->tree = (PgQuery__ParseResult *)tree;
+    p->nover = 0;
+    return true;
+}
+
+/* A use of template `t` for `sql`, whose literals and names are `lits`
+ * (taken) into *out: one replacement per literal (t's own copy where the
+ * text is the same), and where a name differs from t's, a renamed copy of
+ * t's tree. *ndiff: how many literals and names differ from t's. USE_PARSE
+ * when the names do not map one to one onto t's (or the copy is too deep):
+ * the text is to be parsed for itself. */
+static int instantiate(rl_parsed *t, const char *sql, lit_span *lits, rl_parsed **out,
+                       size_t *ndiff)
+{
+    *out = NULL;
     *ndiff = 0;
     rl_parsed *p = calloc(1, sizeof *p);
     if (!p) {
         free(lits);
-        return NULL;
+        return USE_NO_MEMORY;
     }
     p->refs = 1;
     p->base = rl_parsed_ref(t);
@@ -477,25 +725,48 @@ static rl_parsed *instantiate(rl_parsed *t, const char *sql, lit_span *lits, siz
     p->nlits = t->nlits;
     p->lits = t->lits;
     p->over = malloc(t->nlits * sizeof *p->over);
-    if (!p->over) {
-        rl_parsed_release(p);
-        return NULL;
-    }
-    for (size_t i = 0; i < t->nlits; i++) {
+    rename_map names = {.from = malloc(t->nlits * sizeof *names.from),
+                        .to = malloc(t->nlits * sizeof *names.to)};
+    int rc = p->over && names.from && names.to ? USE_OK : USE_NO_MEMORY;
+    for (size_t i = 0; rc == USE_OK && i < t->nlits; i++) {
         const lit_span *a = &lits[i], *b = &t->lits[i];
+        assert(a->kind == b->kind); /* the same shape */
+        bool same = a->len == b->len && memcmp(sql + a->pos, t->text + b->pos, a->len) == 0;
+        if (b->kind == LIT_NAME) {
+            char was[NAME_MAX_BYTES + 1], now[NAME_MAX_BYTES + 1];
+            name_value(t->text, b, was);
+            name_value(sql, a, now);
+            if (strcmp(was, now) != 0)
+                ++*ndiff;
+            rc = rename_add(&names, &p->arena, was, now);
+            continue;
+        }
         const PgQuery__AConst *k = t->own[i];
-        if (a->len != b->len || memcmp(sql + a->pos, t->text + b->pos, a->len) != 0) {
+        if (!same) {
             k = make_const(&p->arena, t->own[i], a->kind, sql + a->pos, a->len);
             if (!k) {
-                rl_parsed_release(p);
-                return NULL;
+                rc = USE_NO_MEMORY;
+                break;
             }
             ++*ndiff;
         }
         p->over[p->nover++] = (const_override){t->lit_nodes[i], k};
     }
-    qsort(p->over, p->nover, sizeof *p->over, override_cmp);
-    return p;
+    if (rc == USE_OK)
+        qsort(p->over, p->nover, sizeof *p->over, override_cmp);
+    bool renames = false;
+    for (size_t i = 0; i < names.n; i++)
+        renames |= strcmp(names.from[i], names.to[i]) != 0;
+    if (rc == USE_OK && renames && !rename_tree(p, t, &names))
+        rc = USE_PARSE;
+    free(names.from);
+    free(names.to);
+    if (rc != USE_OK) {
+        rl_parsed_release(p);
+        return rc;
+    }
+    *out = p;
+    return USE_OK;
 }
 
 /* ------------------------------------------------------ references */
@@ -911,6 +1182,7 @@ static int parse_text(rl_exec *x, const char *sql, PgQuery__ParseResult **tree)
     uint32_t allowed = nesting_allowed();
     if (sql_nesting(sql, strlen(sql), allowed) > allowed)
         return rl_stack_depth_error(x->err);
+    atomic_fetch_add_explicit(&grammar_runs, 1, memory_order_relaxed);
     PgQueryProtobufParseResult r = pg_query_parse_protobuf(sql);
     if (r.error) {
         rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "%s", r.error->message);
@@ -1010,15 +1282,30 @@ int rl_parse(rl_exec *x, const char *sql, rl_parsed **out)
                 return 0;
             }
             size_t ndiff;
-            rl_parsed *use = instantiate(hit, sql, lits, &ndiff); /* takes lits */
-            if (!use)
+            rl_parsed *use;
+            int rc = instantiate(hit, sql, lits, &use, &ndiff); /* takes lits */
+            lits = NULL;
+            if (rc == USE_NO_MEMORY)
                 return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
-            if (ndiff == 0) { /* the very same literals: the template's own */
-                rl_parsed_release(use);
-                use = rl_parsed_ref(hit);
+            if (rc == USE_OK) {
+                if (ndiff == 0) { /* the very same literals: the template's own */
+                    rl_parsed_release(use);
+                    use = rl_parsed_ref(hit);
+                }
+                *out = use;
+                return 0;
             }
-            *out = use;
-            return 0;
+            /* USE_PARSE: parsed for itself, and kept by its exact text (the
+             * shape's template stays) */
+            by_shape = false;
+            key = sql;
+            keylen = len;
+            h = text_hash(sql, len);
+            rl_parsed *exact = cache_lookup(c, false, sql, len, h);
+            if (exact) {
+                *out = rl_parsed_ref(exact);
+                return 0;
+            }
         }
     }
     rl_parsed *p = calloc(1, sizeof *p);

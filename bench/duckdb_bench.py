@@ -342,6 +342,11 @@ def pg_statements(path):
                 if cur:
                     out.append(cur)
                 cur = [float(m.group(1)), m.group(2)]
+            elif line.startswith('Session terminated'):
+                # runuser's own message as the server stops, not a statement's
+                if cur:
+                    out.append(cur)
+                cur = None
             elif cur and (line.startswith('\t') or not re.match(r'^\d{4}-|^[A-Z]+:', line)):
                 cur[1] += line
             else:

@@ -344,6 +344,17 @@ static bool sql_shape(const char *sql, size_t len, rl_buf *shape, lit_span **lit
     return true;
 }
 
+/* False for a field of a oneof that message `base` does not hold (its case
+ * says another field); true for every other field. */
+static bool oneof_holds(const ProtobufCFieldDescriptor *f, const char *base)
+{
+    if (!(f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF))
+        return true;
+    uint32_t which;
+    memcpy(&which, base + f->quantifier_offset, sizeof which);
+    return which == f->id;
+}
+
 /* Calls `visit` for every A_Const in the tree. Walks protobuf-c's
  * descriptors, so it covers every node type libpg_query has. false if the
  * tree nests deeper than the stack allows (the walk is then incomplete). */
@@ -363,12 +374,8 @@ static bool walk_aconsts(const ProtobufCMessage *m, aconst_visitor visit, void *
         if (f->type != PROTOBUF_C_TYPE_MESSAGE)
             continue;
         const char *base = (const char *)m;
-        if (f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) {
-            uint32_t which;
-            memcpy(&which, base + f->quantifier_offset, sizeof which);
-            if (which != f->id)
-                continue;
-        }
+        if (!oneof_holds(f, base))
+            continue;
         if (f->label == PROTOBUF_C_LABEL_REPEATED) {
             size_t n;
             ProtobufCMessage **arr;
@@ -450,6 +457,32 @@ static int override_cmp(const void *a, const void *b)
     uintptr_t x = (uintptr_t)((const const_override *)a)->orig;
     uintptr_t y = (uintptr_t)((const const_override *)b)->orig;
     return x < y ? -1 : x > y;
+}
+
+/* The replacement of template node `orig` in `over` (sorted by orig), or NULL. */
+static const PgQuery__AConst *override_of(const const_override *over, size_t n,
+                                          const void *orig)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if ((uintptr_t)over[mid].orig < (uintptr_t)orig)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && over[lo].orig == orig ? over[lo].repl : NULL;
+}
+
+/* The field a Node holds, or NULL. A Node is a oneof of some 250 message
+ * fields: its case is the field's number, so walks go straight to it
+ * instead of looking at every field of every Node. */
+static const ProtobufCFieldDescriptor *node_field(const PgQuery__Node *n)
+{
+    if (n->node_case == PG_QUERY__NODE__NODE__NOT_SET)
+        return NULL;
+    return protobuf_c_message_descriptor_get_field(&pg_query__node__descriptor,
+                                                   (unsigned)n->node_case);
 }
 
 /* Seal the bound template p: copy each literal's node (sharing its value
@@ -598,18 +631,6 @@ static const char *renamed(const copy_ctx *c, const char *s)
     return s;
 }
 
-static const PgQuery__AConst *override_of(const copy_ctx *c, const void *orig)
-{
-    size_t lo = 0, hi = c->nover;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if ((uintptr_t)c->over[mid].orig < (uintptr_t)orig)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < c->nover && c->over[lo].orig == orig ? c->over[lo].repl : NULL;
-}
 
 static ProtobufCMessage *copy_message(copy_ctx *c, const ProtobufCMessage *m);
 
@@ -653,7 +674,7 @@ static ProtobufCMessage *copy_message(copy_ctx *c, const ProtobufCMessage *m)
 {
     const ProtobufCMessageDescriptor *d = m->descriptor;
     if (d == &pg_query__a__const__descriptor) {
-        const PgQuery__AConst *k = override_of(c, m);
+        const PgQuery__AConst *k = override_of(c->over, c->nover, m);
         if (k) /* a literal: this text's own, names in it are values */
             return (ProtobufCMessage *)k;
     }
@@ -665,24 +686,15 @@ static ProtobufCMessage *copy_message(copy_ctx *c, const ProtobufCMessage *m)
     const char *from = (const char *)m;
     memcpy(to, from, d->sizeof_message);
     if (d == &pg_query__node__descriptor) {
-        /* a oneof of some 250 message fields: only the one it holds */
-        const PgQuery__Node *n = (const PgQuery__Node *)m;
-        const ProtobufCFieldDescriptor *f =
-            n->node_case == PG_QUERY__NODE__NODE__NOT_SET
-                ? NULL
-                : protobuf_c_message_descriptor_get_field(d, (unsigned)n->node_case);
+        const ProtobufCFieldDescriptor *f = node_field((const PgQuery__Node *)m);
         if (f)
             copy_field(c, f, from, to);
         return c->failed ? NULL : (ProtobufCMessage *)to;
     }
     for (unsigned i = 0; i < d->n_fields && !c->failed; i++) {
         const ProtobufCFieldDescriptor *f = &d->fields[i];
-        if (f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) {
-            uint32_t which;
-            memcpy(&which, from + f->quantifier_offset, sizeof which);
-            if (which != f->id)
-                continue;
-        }
+        if (!oneof_holds(f, from))
+            continue;
         copy_field(c, f, from, to);
     }
     return c->failed ? NULL : (ProtobufCMessage *)to;
@@ -820,17 +832,8 @@ const rl_parsed *rl_parsed_activate(const rl_parsed *p)
 const PgQuery__AConst *rl_const(const PgQuery__AConst *k)
 {
     const rl_parsed *p = active;
-    if (!p || p->nover == 0)
-        return k;
-    size_t lo = 0, hi = p->nover;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if ((uintptr_t)p->over[mid].orig < (uintptr_t)k)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < p->nover && p->over[lo].orig == k ? p->over[lo].repl : k;
+    const PgQuery__AConst *repl = p ? override_of(p->over, p->nover, k) : NULL;
+    return repl ? repl : k;
 }
 
 bool rl_const_sealed(const PgQuery__AConst *k)
@@ -1372,14 +1375,7 @@ int rl_tree_walk(const ProtobufCMessage *m, rl_tree_visit visit, void *ctx)
     const ProtobufCMessageDescriptor *d = m->descriptor;
     const char *base = (const char *)m;
     if (d == &pg_query__node__descriptor) {
-        /* A Node is a oneof of some 250 message fields: go straight to the
-         * one it holds (its case is the field's number) instead of looking
-         * at every field of every Node. */
-        const PgQuery__Node *n = (const PgQuery__Node *)m;
-        const ProtobufCFieldDescriptor *f =
-            n->node_case == PG_QUERY__NODE__NODE__NOT_SET
-                ? NULL
-                : protobuf_c_message_descriptor_get_field(d, (unsigned)n->node_case);
+        const ProtobufCFieldDescriptor *f = node_field((const PgQuery__Node *)m);
         if (!f || f->type != PROTOBUF_C_TYPE_MESSAGE)
             return 0;
         return rl_tree_walk(*(ProtobufCMessage *const *)(base + f->offset), visit, ctx);
@@ -1394,8 +1390,7 @@ int rl_tree_walk(const ProtobufCMessage *m, rl_tree_visit visit, void *ctx)
             ProtobufCMessage *const *items = *(ProtobufCMessage *const *const *)(base + f->offset);
             for (size_t j = 0; j < n && rc == 0; j++)
                 rc = rl_tree_walk(items[j], visit, ctx);
-        } else if (!(f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) ||
-                   *(const uint32_t *)(base + f->quantifier_offset) == f->id) {
+        } else if (oneof_holds(f, base)) {
             rc = rl_tree_walk(*(ProtobufCMessage *const *)(base + f->offset), visit, ctx);
         }
         if (rc != 0)

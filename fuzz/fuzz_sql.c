@@ -91,7 +91,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else {
         /* The parse cache (sql_parse.c) reuses a tree from the third text of
          * a shape on: send the text again with other digits and quoted
-         * letters, so the shared tree runs with replacement constants. */
+         * letters, so the shared tree runs with replacement constants, and
+         * a numbered name (t_1 -> t_2) on a renamed copy of the tree. */
         for (int round = 1; round <= 3 && st != RL_EXEC_COPY_IN; round++) {
             char *variant = strdup(sql);
             if (!variant)

@@ -631,7 +631,6 @@ static const char *renamed(const copy_ctx *c, const char *s)
     return s;
 }
 
-
 static ProtobufCMessage *copy_message(copy_ctx *c, const ProtobufCMessage *m);
 
 /* Copy field f of message `from` into `to` (a byte copy of it so far):

@@ -203,10 +203,10 @@ static bool numbered_name(const char *v, size_t n)
     return numbered;
 }
 
-/* Append the numbered name sql[start, end) (quotes included, if any) to the
- * shape as a marker and the name without its numbers, and record its span. */
-static bool add_name_span(rl_buf *shape, lit_span **lits, size_t *n, size_t *cap,
-                          const char *sql, size_t start, size_t end)
+/* Record the span [start, end) of `kind` and put its marker (0x01, kind)
+ * in the shape; false past SHAPE_MAX_LITERALS spans or out of memory. */
+static bool add_span(rl_buf *shape, lit_span **lits, size_t *n, size_t *cap, size_t start,
+                     size_t end, uint8_t kind)
 {
     if (*n == SHAPE_MAX_LITERALS)
         return false;
@@ -214,9 +214,19 @@ static bool add_name_span(rl_buf *shape, lit_span **lits, size_t *n, size_t *cap
     if (!grown)
         return false;
     *lits = grown;
-    (*lits)[(*n)++] = (lit_span){(uint32_t)start, (uint32_t)(end - start), LIT_NAME};
+    (*lits)[(*n)++] = (lit_span){(uint32_t)start, (uint32_t)(end - start), kind};
     rl_buf_put_u8(shape, 0x01);
-    rl_buf_put_u8(shape, LIT_NAME);
+    rl_buf_put_u8(shape, kind);
+    return true;
+}
+
+/* Append the numbered name sql[start, end) (quotes included, if any) to the
+ * shape as a marker and the name without its numbers, and record its span. */
+static bool add_name_span(rl_buf *shape, lit_span **lits, size_t *n, size_t *cap,
+                          const char *sql, size_t start, size_t end)
+{
+    if (!add_span(shape, lits, n, cap, start, end, LIT_NAME))
+        return false;
     for (size_t i = start; i < end; i++) {
         bool run = sql[i] >= '0' && sql[i] <= '9' && i > start && sql[i - 1] == '_';
         if (!run) {
@@ -317,19 +327,7 @@ static bool sql_shape(const char *sql, size_t len, rl_buf *shape, lit_span **lit
                                                                    10) <= 0)))
                     kind = LIT_INT;
             }
-            if (n == SHAPE_MAX_LITERALS) {
-                ok = false;
-                break;
-            }
-            lit_span *grown = rl_array_reserve(lits, n, &cap, sizeof *grown, 16);
-            if (!grown) {
-                ok = false;
-                break;
-            }
-            lits = grown;
-            lits[n++] = (lit_span){(uint32_t)start, (uint32_t)(i - start), kind};
-            rl_buf_put_u8(shape, 0x01);
-            rl_buf_put_u8(shape, kind);
+            ok = add_span(shape, &lits, &n, &cap, start, i, kind);
         } else {
             rl_buf_put_u8(shape, c);
             i++;
@@ -739,21 +737,23 @@ static int instantiate(rl_parsed *t, const char *sql, lit_span *lits, rl_parsed 
     rename_map names = {.from = malloc(t->nlits * sizeof *names.from),
                         .to = malloc(t->nlits * sizeof *names.to)};
     int rc = p->over && names.from && names.to ? USE_OK : USE_NO_MEMORY;
+    bool renames = false;
     for (size_t i = 0; rc == USE_OK && i < t->nlits; i++) {
         const lit_span *a = &lits[i], *b = &t->lits[i];
         assert(a->kind == b->kind); /* the same shape */
-        bool same = a->len == b->len && memcmp(sql + a->pos, t->text + b->pos, a->len) == 0;
         if (b->kind == LIT_NAME) {
             char was[NAME_MAX_BYTES + 1], now[NAME_MAX_BYTES + 1];
             name_value(t->text, b, was);
             name_value(sql, a, now);
-            if (strcmp(was, now) != 0)
+            if (strcmp(was, now) != 0) {
                 ++*ndiff;
+                renames = true;
+            }
             rc = rename_add(&names, &p->arena, was, now);
             continue;
         }
         const PgQuery__AConst *k = t->own[i];
-        if (!same) {
+        if (a->len != b->len || memcmp(sql + a->pos, t->text + b->pos, a->len) != 0) {
             k = make_const(&p->arena, t->own[i], a->kind, sql + a->pos, a->len);
             if (!k) {
                 rc = USE_NO_MEMORY;
@@ -765,9 +765,6 @@ static int instantiate(rl_parsed *t, const char *sql, lit_span *lits, rl_parsed 
     }
     if (rc == USE_OK)
         qsort(p->over, p->nover, sizeof *p->over, override_cmp);
-    bool renames = false;
-    for (size_t i = 0; i < names.n; i++)
-        renames |= strcmp(names.from[i], names.to[i]) != 0;
     if (rc == USE_OK && renames && !rename_tree(p, t, &names))
         rc = USE_PARSE;
     free(names.from);

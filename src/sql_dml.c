@@ -762,20 +762,38 @@ static int job_open(dml_job *j, rl_exec *x, const PgQuery__RangeVar *rv,
 
 typedef int (*row_action)(dml_job *j, rl_expr_ctx *ec, size_t row, void *ctx);
 
-/* PostgreSQL rejects a WHERE literal that is no valid input for the column
- * it is compared with while planning, so even with no rows (ctid
- * conjuncts are checked by eval_tid as they are decided). */
-static int job_check_literals(dml_job *j)
+/* PostgreSQL fails on a WHERE while planning, so even with no rows and
+ * whichever conjunct decides first: a literal that is no valid input for
+ * the column it is compared with (22P02), an unknown name (42703 / 42P01),
+ * a non-boolean condition (42804). Each conjunct is evaluated once, in
+ * typing mode, on the typing rows of the target and the FROM relations
+ * (ctid conjuncts are checked by eval_tid as they are decided). */
+static int job_check_where(dml_job *j)
 {
+    rl_rowset *typ[17] = {0};
     rl_binding b[17];
-    b[0] = (rl_binding){.rs = j->target, .row = 0, .outer = NULL};
-    for (size_t k = 0; k < j->nfrom; k++)
-        b[k + 1] = (rl_binding){.rs = j->from[k], .row = 0, .outer = &b[k]};
+    int rc = 0;
+    for (size_t k = 0; k <= j->nfrom && rc == 0; k++) {
+        typ[k] = rl_rowset_typing(k ? j->from[k - 1] : j->target, j->x->err);
+        if (!typ[k])
+            rc = -1;
+        else
+            b[k] = (rl_binding){.rs = typ[k], .row = 0, .outer = k ? &b[k - 1] : NULL};
+    }
     rl_expr_ctx ec = {.x = j->x, .b = &b[j->nfrom], .arena = &j->arena};
-    for (size_t i = 0; i < j->nconj; i++)
-        if (!j->conj_ctid[i] && rl_expr_check_literals(&ec, j->conj[i]) < 0)
-            return -1;
-    return 0;
+    for (size_t i = 0; i < j->nconj && rc == 0; i++) {
+        if (j->conj_ctid[i])
+            continue;
+        ec.typing = false;
+        rc = rl_expr_check_literals(&ec, j->conj[i]);
+        ec.typing = true;
+        if (rc == 0 && rl_expr_truth(&ec, j->conj[i]) < 0)
+            rc = -1;
+    }
+    for (size_t k = 0; k <= j->nfrom; k++)
+        rl_rowset_free(typ[k]);
+    rl_arena_free(&j->arena); /* the typing values are not kept */
+    return rc;
 }
 
 /* For every target row, find the first FROM combination (cartesian, in
@@ -783,7 +801,7 @@ static int job_check_literals(dml_job *j)
 static int job_run(dml_job *j, row_action act, void *ctx)
 {
     size_t nrows = j->target->nrows;
-    if (job_check_literals(j) < 0)
+    if (job_check_where(j) < 0)
         return -1;
     for (size_t r = 0; r < nrows; r++) {
         if ((r & 1023) == 0 && rl_exec_check_cancel(j->x) < 0)

@@ -1077,19 +1077,21 @@ static int eval_boolexpr(rl_expr_ctx *c, const PgQuery__BoolExpr *be, rl_value *
         return 0;
     }
     bool is_and = be->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR;
-    bool saw_null = false;
-    for (size_t i = 0; i < be->n_args; i++) {
+    bool saw_null = false, decided = false;
+    /* a decided AND false / OR true skips the rest, except when typing:
+     * PostgreSQL resolves (and so fails on) every operand while planning */
+    for (size_t i = 0; i < be->n_args && (!decided || c->typing); i++) {
         int t = eval_tri(c, be->args[i], what, rl_node_location(be->args[i]));
         if (t < 0)
             return -1;
         if (t == 2)
             saw_null = true;
-        else if (t == (is_and ? 0 : 1)) { /* decided: AND false / OR true */
-            set_bool(out, !is_and ? true : false);
-            return 0;
-        }
+        else if (t == (is_and ? 0 : 1))
+            decided = true;
     }
-    if (saw_null)
+    if (decided)
+        set_bool(out, !is_and);
+    else if (saw_null)
         set_null(out, RL_OID_BOOL);
     else
         set_bool(out, is_and);

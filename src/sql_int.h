@@ -110,6 +110,9 @@ static inline void rl_rowset_cols_changed(rl_rowset *rs)
 }
 
 rl_rowset *rl_rowset_new(size_t ncols);
+/* The typing row: a new row set of rs's columns holding one row of NULLs of
+ * the columns' types (see sql_expr.c); NULL with err set when out of memory. */
+rl_rowset *rl_rowset_typing(const rl_rowset *rs, rl_error *err);
 void rl_rowset_free(rl_rowset *rs);
 /* Append a row (values copied, strings into the arena). src may be NULL. */
 int rl_rowset_add(rl_rowset *rs, const rl_value *vals, const rl_rowsrc *src, rl_error *err);

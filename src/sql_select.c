@@ -120,22 +120,7 @@ static rl_rowset *rowset_clone(rl_exec *x, rl_rowset *rs, const char *alias)
 /* The typing row: one row of NULLs with the columns' types. */
 static rl_rowset *typing_rowset(rl_exec *x, const rl_rowset *in)
 {
-    rl_rowset *t = rowset_like(in, NULL);
-    rl_value *row = calloc(in->ncols ? in->ncols : 1, sizeof *row);
-    if (!t || !row) {
-        free(row);
-        rl_rowset_free(t);
-        return fail_oom(x);
-    }
-    for (size_t i = 0; i < in->ncols; i++)
-        null_value(&row[i], in->cols[i].oid);
-    int rc = rl_rowset_add(t, row, NULL, x->err);
-    free(row);
-    if (rc < 0) {
-        rl_rowset_free(t);
-        return NULL;
-    }
-    return t;
+    return rl_rowset_typing(in, x->err);
 }
 
 /* Unknown output columns become text (PostgreSQL 10+). */
@@ -2133,16 +2118,26 @@ static int check_locking(sel *S, const PgQuery__SelectStmt *st, bool aggregated)
 
 /* ------------------------------------------------------ simple SELECT */
 
+/* PostgreSQL fails on a WHERE while planning, so whether or not a row is
+ * read and whichever operand decides an AND / OR first: a literal that is no
+ * valid input for its column (22P02), an unknown name (42703 / 42P01), a
+ * non-boolean condition (42804). `typ` is the typing row of the relation
+ * WHERE filters; the condition is evaluated on it once, in typing mode. */
+static int check_where(sel *S, rl_rowset *typ, const PgQuery__Node *where)
+{
+    if (!where)
+        return 0;
+    rl_binding b = {typ, 0, S->outer, NULL};
+    rl_expr_ctx c = make_ctx(S, &b, NULL);
+    if (rl_expr_check_literals(&c, where) < 0)
+        return -1;
+    c.typing = true;
+    return rl_expr_truth(&c, where) < 0 ? -1 : 0;
+}
+
 static int filter_rows(sel *S, rl_rowset *in, const PgQuery__Node *where, size_t **keep,
                        size_t *nkeep)
 {
-    if (where) {
-        /* literals that cannot be coerced fail even when no row is read */
-        rl_binding b0 = {in, 0, S->outer, NULL};
-        rl_expr_ctx c0 = make_ctx(S, &b0, NULL);
-        if (rl_expr_check_literals(&c0, where) < 0)
-            return -1;
-    }
     const PgQuery__Node *conds[MAX_PUSHED];
     size_t nconds = where ? residual_where(S->pushed, in, where, conds, MAX_PUSHED) : 0;
     size_t *k = calloc(in->nrows + 1, sizeof *k), n = 0;
@@ -2215,7 +2210,9 @@ static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
         S->pushed = was_pushed_log;
         return NULL;
     }
-    int fr_rc = S->type_only ? 0 : filter_rows(S, p.in, where, &keep, &nkeep);
+    int fr_rc = (typ = typing_rowset(S->x, p.in)) ? check_where(S, typ, where) : -1;
+    if (fr_rc == 0 && !S->type_only)
+        fr_rc = filter_rows(S, p.in, where, &keep, &nkeep);
     S->pushed = was_pushed_log;
     if (fr_rc < 0)
         goto done;
@@ -2223,9 +2220,8 @@ static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
         goto done;
     p.out = rl_rowset_new(p.nt);
     p.row = calloc(p.nt + 1, sizeof *p.row);
-    if (!p.out || !p.row || !(typ = typing_rowset(S->x, p.in))) {
-        if (!p.out || !p.row)
-            fail_oom(S->x);
+    if (!p.out || !p.row) {
+        fail_oom(S->x);
         goto done;
     }
     memcpy(p.out->cols, meta, p.nt * sizeof *meta);
@@ -2689,12 +2685,8 @@ int rl_select_stream(rl_exec *x, const PgQuery__SelectStmt *st, const rl_row_str
     }
     if (presolve_where(&S, st->where_clause, &r.where) < 0)
         goto done;
-    if (r.where) {
-        /* literals that cannot be coerced fail even when no row is read */
-        rl_expr_ctx c0 = make_ctx(&S, &b0, NULL);
-        if (rl_expr_check_literals(&c0, r.where) < 0)
-            goto done;
-    }
+    if (check_where(&S, r.one, r.where) < 0) /* r.one is still the typing row */
+        goto done;
     if (rl_relation_heap_ordered(x, &rel, alias, r.where) &&
         !(r.spool = rl_heap_spool_new(x, rel.desc)))
         goto done;

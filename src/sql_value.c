@@ -199,6 +199,28 @@ rl_rowset *rl_rowset_new(size_t ncols)
     return rs;
 }
 
+rl_rowset *rl_rowset_typing(const rl_rowset *rs, rl_error *err)
+{
+    rl_rowset *t = rl_rowset_new(rs->ncols);
+    rl_value *row = calloc(rs->ncols ? rs->ncols : 1, sizeof *row);
+    if (!t || !row) {
+        free(row);
+        rl_rowset_free(t);
+        rl_error_set(err, RL_SQLSTATE_INTERNAL_ERROR, "out of memory");
+        return NULL;
+    }
+    memcpy(t->cols, rs->cols, rs->ncols * sizeof *rs->cols);
+    for (size_t i = 0; i < rs->ncols; i++)
+        row[i] = (rl_value){.oid = rs->cols[i].oid, .typmod = -1, .d.isnull = true};
+    int rc = rl_rowset_add(t, row, NULL, err);
+    free(row);
+    if (rc < 0) {
+        rl_rowset_free(t);
+        return NULL;
+    }
+    return t;
+}
+
 /* ------------------------------------------------------ result budget */
 
 size_t rl_result_mem_limit = (size_t)1024 << 20;

@@ -31,6 +31,19 @@ SELECT * FROM ducklake_inlined_data_9_1 WHERE t < 'yesterday-ish';
 SELECT * FROM ducklake_inlined_data_9_1 WHERE v = 'x' AND row_id >= '7';
 DELETE FROM ducklake_inlined_data_9_1 WHERE row_id = 'x';
 UPDATE ducklake_inlined_data_9_1 SET v = 'y' WHERE b = 'x';
+-- an unknown name or a non-boolean WHERE fails while planning too: on an
+-- empty table, and where another operand decides AND / OR first
+SELECT row_id FROM ducklake_inlined_data_9_1 WHERE nosuch = 1;
+COPY (SELECT "row_id" FROM "public"."ducklake_inlined_data_9_1" WHERE "nosuch" = '1') TO STDOUT (FORMAT "binary");
+SELECT row_id FROM ducklake_inlined_data_9_1 WHERE row_id;
+SELECT row_id FROM ducklake_inlined_data_9_1 WHERE nope.row_id = 1;
+SELECT snapshot_id FROM ducklake_snapshot WHERE false AND nosuch = 1;
+SELECT snapshot_id FROM ducklake_snapshot WHERE 1 = 1 OR nosuch = 1;
+SELECT snapshot_id FROM ducklake_snapshot WHERE snapshot_id IN (SELECT nosuch FROM ducklake_inlined_data_9_1);
+SELECT i.row_id FROM ducklake_inlined_data_9_1 i JOIN ducklake_snapshot s ON s.snapshot_id = i.row_id WHERE i.nosuch = 1;
+DELETE FROM ducklake_inlined_data_9_1 WHERE nosuch = 1;
+UPDATE ducklake_inlined_data_9_1 SET v = 'y' WHERE nosuch = 1;
+DELETE FROM ducklake_snapshot WHERE false AND nosuch = 1;
 SELECT * FROM ducklake_snapshot WHERE snapshot_id = '1e3';
 SELECT * FROM ducklake_snapshot WHERE snapshot_id = '  7 ';
 -- FOR UPDATE / SHARE: PostgreSQL's checks, then a no-op lock

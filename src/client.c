@@ -240,6 +240,7 @@ static void send_ready(client *c)
 {
     char st = c->sess ? rl_session_status(c->sess) : 'I';
     pktbuf_write(&c->out, 'Z', "c", st);
+    srv_count(c->srv, M_READY_FOR_QUERY, 1); /* before the client can see it */
     flush_out(c);
 }
 

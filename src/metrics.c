@@ -122,6 +122,9 @@ static void render_metrics(rl_server *srv, rl_buf *b)
          "Next messages that arrived while the session busy-polled (--busy-poll-us)."},
         {M_BUSY_POLL_MISSES, "rocklake_busy_poll_misses_total", "counter",
          "Busy-polls that ended without a message (the session then slept)."},
+        {M_READY_FOR_QUERY, "rocklake_ready_for_query_total", "counter",
+         "ReadyForQuery messages sent: the round trips clients waited for (one per simple "
+         "Query, Sync or finished startup)."},
     };
     srv_metrics *sm = srv_metrics_of(srv);
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)

@@ -33,6 +33,7 @@ typedef enum srv_counter {
     M_PROTOCOL_ERRORS,
     M_BUSY_POLL_HITS,
     M_BUSY_POLL_MISSES,
+    M_READY_FOR_QUERY,
     M__COUNT
 } srv_counter;
 

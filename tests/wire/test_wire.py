@@ -863,6 +863,19 @@ def test_metrics_endpoint(start_server):
     count = [l for l in body.splitlines() if l.startswith("rocklake_statement_seconds_count ")]
     assert count and int(count[0].split()[1]) >= 2
     assert 'rocklake_statement_seconds_bucket{le="1e-05"}' in body
+    # round trips: one ReadyForQuery for the finished startup, one per Sync
+    # (psycopg's execute) and one per simple Query (a multi-statement batch)
+    def ready_total():
+        text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read()
+        line = [l for l in text.decode().splitlines()
+                if l.startswith("rocklake_ready_for_query_total ")]
+        return int(line[0].split()[1])
+    before = ready_total()
+    with psycopg.connect(s.dsn(), autocommit=True) as conn:
+        conn.execute("SELECT 1")
+        conn.execute("SELECT a FROM m_t WHERE a = %s", (1,))
+        conn.pgconn.exec_(b"SELECT 1; SELECT 2")
+    assert ready_total() - before == 4
 
 
 def metric_value(port, name):

@@ -348,10 +348,16 @@ static int read_records(int fd, uint64_t from, uint64_t upto, uint64_t prev_seq,
     }
     *scan_end = off;
     /* Beyond `upto` too: a takeover that refused this file before named
-     * the damaged record as its cut, and a later open must still see it. */
+     * the damaged record as its cut, and a later open must still see it.
+     * In a takeover the old writer may still be appending (it learns of
+     * the fence at its next sync), so the record at `off` may be one it
+     * had not finished when the scan read it, and another may follow by
+     * the time we look. Its records are written one after another, so once
+     * a later one is whole, this one is whole too unless it is damaged:
+     * it is read again after the search. */
     if (damage && !fenced && !valid_record_at(fd, off, UINT64_MAX, last_seq)) {
         uint64_t next = valid_record_after(fd, off, UINT64_MAX, last_seq);
-        if (next != UINT64_MAX) {
+        if (next != UINT64_MAX && !valid_record_at(fd, off, UINT64_MAX, last_seq)) {
             damage->bad = off;
             damage->next_valid = next;
             damage->records_before = *n;

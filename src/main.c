@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "backup.h"
@@ -1243,6 +1244,7 @@ static const char *const help_db =
     "catalog in ROOT/NAME (clients pick it with dbname=NAME).\n"
     "\n"
     "list:   print the database names under a local ROOT (a path or file://), one per line\n"
+    "        (none: a note on stderr; a ROOT that is no directory is an error)\n"
     "create: create an empty catalog for NAME (idempotent); opens it as its writer, so it\n"
     "        is refused while a running server holds that database's writer lease\n"
     "drop:   delete NAME and everything in it (local ROOT only; stop the server first)\n"
@@ -1254,7 +1256,8 @@ static const char *const help_db =
     "               1.1\n"
     "  --help       show this help\n"
     "\n"
-    "Exit codes: 0 done; 1 error (including an unknown database for drop); 2 usage error.\n"
+    "Exit codes: 0 done; 1 error (including a missing ROOT for list and an unknown\n"
+    "database for drop); 2 usage error.\n"
     "\n"
     "Example:\n"
     "  rocklake db create ./rocklake-data lakecat && rocklake db list ./rocklake-data\n";
@@ -1263,6 +1266,38 @@ static void print_db_name(const char *name, void *ctx)
 {
     (void)ctx;
     printf("%s\n", name);
+}
+
+/* `db list ROOT`: the names on stdout; a ROOT that is not a directory (a
+ * mistyped path, most likely) is an error, and an empty one says so on
+ * stderr, so that neither looks like a listing of nothing. */
+static int list_databases(const char *root)
+{
+    char *dir = rl_store_local_dir(root); /* NULL for s3://: rl_db_list says why */
+    struct stat st;
+    const char *why = !dir                      ? NULL
+                      : stat(dir, &st) != 0     ? strerror(errno)
+                      : !S_ISDIR(st.st_mode)    ? "not a directory"
+                                                : NULL;
+    if (why)
+        fprintf(stderr,
+                "rocklake db: no store root at \"%s\" (%s): check the path, or create a "
+                "database there with `rocklake db create %s NAME`\n",
+                dir, why, root);
+    free(dir);
+    if (why)
+        return EXIT_FAIL;
+    rl_error e;
+    rl_error_clear(&e);
+    int n = rl_db_list(root, print_db_name, NULL, &e);
+    if (n < 0) {
+        print_error("db", "listing databases", &e);
+        return EXIT_FAIL;
+    }
+    if (n == 0)
+        fprintf(stderr, "rocklake db: no databases under \"%s\"; create one with `rocklake db "
+                        "create %s NAME`\n", root, root);
+    return EXIT_OK;
 }
 
 static int cmd_db(int argc, char **argv)
@@ -1294,13 +1329,8 @@ static int cmd_db(int argc, char **argv)
                                       : "usage: rocklake db create|drop ROOT NAME%s", "");
     rl_error e;
     rl_error_clear(&e);
-    if (list) {
-        if (rl_db_list(pos[0], print_db_name, NULL, &e) < 0) {
-            print_error("db", "listing databases", &e);
-            return EXIT_FAIL;
-        }
-        return EXIT_OK;
-    }
+    if (list)
+        return list_databases(pos[0]);
     char url[4096];
     if (!rl_db_url(pos[0], pos[1], url, sizeof url))
         return usage_error("db", "invalid database name '%s' (letters, digits, _ - .)", pos[1]);

@@ -619,6 +619,29 @@ static void test_db_root_with_escapes(void)
     rmdir(dir);
 }
 
+/* Regression: `db list` of a root that does not exist printed nothing and
+ * exited 0, like a root without databases; now it is an error naming the
+ * path and the command that creates one, and an empty root says so on
+ * stderr (stdout stays the plain list). */
+static void test_db_list_missing_root(void)
+{
+    char missing[600], empty[600];
+    snprintf(missing, sizeof missing, "%s/cli no root %d", tmpdir(), (int)getpid());
+    snprintf(empty, sizeof empty, "%s/cli empty root %d", tmpdir(), (int)getpid());
+    char *out;
+    CHECK_EQ_INT(run(&out, "db", "list", missing, (char *)NULL), 1);
+    CHECK(strstr(out, "no store root at") != NULL && strstr(out, missing) != NULL);
+    CHECK(strstr(out, "rocklake db create") != NULL);
+    free(out);
+    struct stat st;
+    CHECK(stat(missing, &st) != 0); /* nothing made */
+    CHECK_EQ_INT(mkdir(empty, 0755), 0);
+    CHECK_EQ_INT(run(&out, "db", "list", empty, (char *)NULL), 0);
+    CHECK(strstr(out, "no databases under") != NULL);
+    free(out);
+    rmdir(empty);
+}
+
 /* A mistyped store: one error naming it, with the commands that list and
  * create lakes, and nothing made on disk (the reader used to create the
  * directory, which `db list` then showed as a lake). */
@@ -854,6 +877,7 @@ int main(void)
     RUN(test_format_11);
     RUN(test_create_idempotent);
     RUN(test_db_root_with_escapes);
+    RUN(test_db_list_missing_root);
     RUN(test_missing_store);
     RUN(test_corrupt_value);
     RUN(test_corrupt_open_versions);

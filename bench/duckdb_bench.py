@@ -603,7 +603,8 @@ class Bench:
             rows.append({'op': key, 'label': label, 'rl': rm, 'rl_p99': rp, 'pg': pm, 'pg_p99': pp,
                          'floor': fm, 'floor_p99': fp, 'rl_server': self.server_ms(key),
                          'rl_trips': self.trips(key), 'rtt': self.rtt.get('rocklake'),
-                         'rl_cpu': self.cpu('rocklake', key), 'floor_cpu': self.cpu('floor', key),
+                         'rl_cpu': self.cpu('rocklake', key), 'pg_cpu': self.cpu('pg', key),
+                         'floor_cpu': self.cpu('floor', key),
                          'n': len(self.rec.samples.get(('rocklake', key), []))})
         return rows
 

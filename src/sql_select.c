@@ -117,12 +117,6 @@ static rl_rowset *rowset_clone(rl_exec *x, rl_rowset *rs, const char *alias)
     return out;
 }
 
-/* The typing row: one row of NULLs with the columns' types. */
-static rl_rowset *typing_rowset(rl_exec *x, const rl_rowset *in)
-{
-    return rl_rowset_typing(in, x->err);
-}
-
 /* Unknown output columns become text (PostgreSQL 10+). */
 static void resolve_unknown(rl_rowset *rs)
 {
@@ -2210,7 +2204,7 @@ static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
         S->pushed = was_pushed_log;
         return NULL;
     }
-    int fr_rc = (typ = typing_rowset(S->x, p.in)) ? check_where(S, typ, where) : -1;
+    int fr_rc = (typ = rl_rowset_typing(p.in, S->x->err)) ? check_where(S, typ, where) : -1;
     if (fr_rc == 0 && !S->type_only)
         fr_rc = filter_rows(S, p.in, where, &keep, &nkeep);
     S->pushed = was_pushed_log;

@@ -1136,8 +1136,21 @@ static int describe_prepared(rl_exec *x, rl_prepared *p, rl_describe *out)
     if (!p->shape) {
         if (rl_lakes_route(x, n) < 0)
             return -1;
+        /* Before Bind the parameters have no values: typing sees each as a
+         * NULL of the type Parse declared for it (unknown if none), as
+         * PostgreSQL plans the statement before any Bind. */
+        enum { MAX_PARAMS = sizeof p->param_oids / sizeof p->param_oids[0] };
+        rl_value unbound[MAX_PARAMS];
+        for (size_t i = 0; i < MAX_PARAMS; i++)
+            unbound[i] = (rl_value){.oid = i < p->nparams && p->param_oids[i] ? p->param_oids[i]
+                                                                             : RL_OID_UNKNOWN,
+                                    .typmod = -1, .d.isnull = true};
+        x->params = unbound;
+        x->nparams = MAX_PARAMS;
         const rl_parsed *prev = rl_parsed_activate(p->parsed);
         p->shape = rl_select_describe(x, n->select_stmt);
+        x->params = NULL;
+        x->nparams = 0;
         rl_parsed_activate(prev);
         if (!p->shape)
             return -1;

@@ -2,7 +2,8 @@
  * test_sql_session.c — engine behaviour across sessions: two DuckLake
  * committers racing for one snapshot id, snapshot isolation while another
  * session commits, a lake attached under a metadata schema other than
- * "public", and cancel requests.
+ * "public", cancel requests, the constants of texts sharing one parse
+ * tree, and Describe of a prepared statement before its Bind.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -373,6 +374,61 @@ static void test_shared_shapes_use_their_own_literals(void)
     lake_close(&l);
 }
 
+/* Describe of a statement with $n before its Bind: the parameters have no
+ * values yet, yet the columns are known, as in PostgreSQL, whose results
+ * for these texts the expected OIDs are. Regression: evaluating WHERE on
+ * the typing row (to fail on unknown names while planning) made such a
+ * Describe fail with 42P02 "there is no parameter $1"; a $n in the target
+ * list always did. A simple Query naming $1 still fails with 42P02, also on
+ * an empty table. */
+static void test_describe_before_bind(void)
+{
+    lake l;
+    CHECK(lake_open(&l));
+    rl_session *s = rl_session_new(l.eng, NULL);
+    create_tables(s, "public");
+    static const struct {
+        const char *sql;
+        size_t ncols;
+        uint32_t oids[2];
+    } cases[] = {
+        {"SELECT snapshot_id FROM ducklake_snapshot WHERE snapshot_id = $1", 1, {20}},
+        {"SELECT snapshot_id, changes_made FROM ducklake_snapshot_changes WHERE snapshot_id = $1 "
+         "AND changes_made LIKE $2", 2, {20, 1043}},
+        {"SELECT snapshot_id FROM ducklake_snapshot WHERE $1", 1, {20}},
+        {"SELECT snapshot_id FROM ducklake_snapshot WHERE snapshot_id IN (SELECT snapshot_id "
+         "FROM ducklake_snapshot_changes WHERE changes_made = $1)", 1, {20}},
+        {"SELECT $1::int, $2::text", 2, {23, 25}},
+    };
+    rl_error e;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        CHECK(rl_session_parse(s, "d", cases[i].sql, 0, NULL, &e) == 0);
+        rl_describe d;
+        int rc = rl_session_describe_statement(s, "d", &d, &e);
+        if (rc != 0)
+            fprintf(stderr, "  %s: %s %s\n", cases[i].sql, e.sqlstate, e.message);
+        CHECK_EQ_INT(rc, 0);
+        CHECK_EQ_INT(rc == 0 ? d.ncols : 0, cases[i].ncols);
+        for (size_t c = 0; rc == 0 && c < d.ncols && c < cases[i].ncols; c++)
+            CHECK_EQ_INT(d.cols[c].type_oid, cases[i].oids[c]);
+        rl_session_close(s, 'S', "d");
+    }
+    /* a type Parse declared is the parameter's type while typing */
+    static const uint32_t int8[] = {20};
+    CHECK(rl_session_parse(s, "t", "SELECT $1", 1, int8, &e) == 0);
+    rl_describe d;
+    CHECK_EQ_INT(rl_session_describe_statement(s, "t", &d, &e), 0);
+    CHECK_EQ_INT(d.ncols, 1);
+    CHECK_EQ_INT(d.ncols == 1 ? d.cols[0].type_oid : 0, 20);
+    CHECK(rl_session_sync(s, &e) == 0);
+    recorder r;
+    CHECK(run(s, "SELECT snapshot_id FROM ducklake_snapshot_changes WHERE snapshot_id = $1",
+              &r, &e) == RL_EXEC_ERROR);
+    CHECK_EQ_STR(e.sqlstate, "42P02");
+    rl_session_free(s);
+    lake_close(&l);
+}
+
 /* The literal readers other than expression evaluation (ORDER BY and
  * GROUP BY positions, LIMIT/OFFSET, a type modifier, SET values) each get
  * their own text's literal for every text of one shape: the first (the
@@ -513,6 +569,7 @@ int main(void)
     RUN(test_numbered_names_share_a_parse);
     RUN(test_shared_shapes_use_their_own_literals);
     RUN(test_shape_literals_reach_every_reader);
+    RUN(test_describe_before_bind);
     RUN(test_two_committers_race_for_a_snapshot_id);
     RUN(test_sequencing_falls_back_with_the_same_23505);
     RUN(test_snapshot_isolation_while_another_session_commits);

@@ -44,6 +44,17 @@ SELECT i.row_id FROM ducklake_inlined_data_9_1 i JOIN ducklake_snapshot s ON s.s
 DELETE FROM ducklake_inlined_data_9_1 WHERE nosuch = 1;
 UPDATE ducklake_inlined_data_9_1 SET v = 'y' WHERE nosuch = 1;
 DELETE FROM ducklake_snapshot WHERE false AND nosuch = 1;
+-- ... but only what PostgreSQL finds while planning: nothing evaluated on
+-- the typing row's NULLs fails where PostgreSQL's plan would not
+SELECT row_id FROM ducklake_inlined_data_9_1 WHERE row_id / 0 = 1;
+SELECT row_id FROM ducklake_inlined_data_9_1 WHERE 10 / row_id = 1;
+SELECT row_id FROM ducklake_inlined_data_9_1 WHERE v::int = 1;
+SELECT row_id FROM ducklake_inlined_data_9_1 WHERE split_part(v, '/', 2) = 'x' AND t > '2020-01-01';
+SELECT row_id FROM ducklake_inlined_data_9_1 i WHERE EXISTS (SELECT 1 FROM ducklake_snapshot s WHERE s.snapshot_id = i.row_id AND s.nosuch = 1);
+SELECT row_id FROM ducklake_inlined_data_9_1 i WHERE EXISTS (SELECT 1 FROM ducklake_snapshot s WHERE s.snapshot_id = i.row_id);
+SELECT row_id FROM ducklake_inlined_data_9_1 WHERE count(*) > 0;
+SELECT row_id FROM ducklake_inlined_data_9_1 WHERE row_id = (SELECT max(snapshot_id) FROM ducklake_snapshot);
+UPDATE ducklake_inlined_data_9_1 SET v = 'y' WHERE row_id / 0 = 1 OR v IS NULL;
 SELECT * FROM ducklake_snapshot WHERE snapshot_id = '1e3';
 SELECT * FROM ducklake_snapshot WHERE snapshot_id = '  7 ';
 -- FOR UPDATE / SHARE: PostgreSQL's checks, then a no-op lock

@@ -14,7 +14,7 @@ loaded by path. The same plain DuckDB SQL runs on three catalogs:
 Rounds alternate the catalogs A B C, C B A, … (each round on a fresh lake);
 while one server is measured the other is frozen (SIGSTOP). Each operation
 reports the median and p99 of its wall time in the DuckDB client and, for
-RockLake, the server-side time it spent (rocklake_statement_seconds from its
+RockLake, the server-side time it spent (rocklake_round_trip_seconds from its
 metrics endpoint, per DuckDB statement). Then N writer processes (1, 2, 4, 8,
 16) append to one table, commits/s from the first insert to the last commit
 (process start-up and ATTACH excluded) and the p99 commit latency, on
@@ -127,12 +127,13 @@ class Catalog:
         return self.server_counters()[0]
 
     def server_counters(self):
-        """RockLake's (statement seconds, ReadyForQuery messages) so far, else
-        (None, None): its server time and the round trips clients made."""
+        """RockLake's (server seconds, ReadyForQuery messages) so far, else
+        (None, None): the time it spent answering round trips (Parse, Bind
+        and Describe included) and the round trips clients made."""
         if self.kind != 'rocklake':
             return None, None
         m = parse_prom(self.server.metrics())
-        return m.get('rocklake_statement_seconds_sum'), m.get('rocklake_ready_for_query_total')
+        return m.get('rocklake_round_trip_seconds_sum'), m.get('rocklake_ready_for_query_total')
 
 
 # --------------------------------------------------------------- workload
@@ -665,8 +666,9 @@ class Bench:
                  f'- {self.c["rounds"]} rounds alternating the catalogs (A B C, C B A, …), each on a '
                  'fresh lake; the server not measured is frozen (SIGSTOP). Times are wall time in the '
                  'DuckDB client per statement (re-attach: DETACH + ATTACH + one read); "RL server" is '
-                 'RockLake\'s own statement time per DuckDB statement and "RL trips" the round trips '
-                 'DuckDB made for it (ReadyForQuery messages; both from the metrics endpoint)',
+                 'the time RockLake spent answering per DuckDB statement (each round trip from its '
+                 'first message to its ReadyForQuery, Parse and Describe included) and "RL trips" '
+                 'the round trips DuckDB made for it (both from the metrics endpoint)',
                  f'- One libpq round trip (`pgbench -n -M simple -f select1.sql -T 2 -c 1`, '
                  f'`SELECT 1`): RockLake {fus(self.rtt.get("rocklake"))}, PostgreSQL '
                  f'{fus(self.rtt.get("pg"))}. The DuckDB-file catalog makes none, so an '

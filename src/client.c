@@ -90,6 +90,7 @@ struct client {
     rl_error sink_err;
     /* per Query message, for the commit log and metrics */
     uint64_t commits_seen;       /* rl_commit_info.commits already counted */
+    uint64_t trip_t0;            /* when the round trip being answered began; 0: none */
     size_t ncomplete;
     /* a pure SELECT's answer being kept for the result cache: every byte
      * of its messages from RowDescription to CommandComplete */
@@ -241,6 +242,10 @@ static void send_ready(client *c)
     char st = c->sess ? rl_session_status(c->sess) : 'I';
     pktbuf_write(&c->out, 'Z', "c", st);
     srv_count(c->srv, M_READY_FOR_QUERY, 1); /* before the client can see it */
+    if (c->trip_t0) {
+        srv_observe_round_trip(c->srv, (double)(rl_monotonic_ns() - c->trip_t0) / 1e9);
+        c->trip_t0 = 0;
+    }
     flush_out(c);
 }
 
@@ -1081,6 +1086,8 @@ static void serve_queries(client *c)
             return;
         if (m.type == 'X')
             return;
+        if (!c->trip_t0)
+            c->trip_t0 = rl_monotonic_ns();
         if (c->skip_till_sync && m.type != 'S')
             continue;
         bool ext = strchr("PBDECH", m.type) != NULL;

@@ -31,6 +31,7 @@ void srv_metrics_init(srv_metrics *m)
 {
     m->commit_latency.bounds = commit_buckets;
     m->statement_latency.bounds = statement_buckets;
+    m->round_trip_latency.bounds = statement_buckets;
 }
 
 static void hist_observe(srv_histogram *h, double seconds)
@@ -55,6 +56,11 @@ void srv_observe_commit(rl_server *srv, double seconds)
 void srv_observe_statement(rl_server *srv, double seconds)
 {
     hist_observe(&srv_metrics_of(srv)->statement_latency, seconds);
+}
+
+void srv_observe_round_trip(rl_server *srv, double seconds)
+{
+    hist_observe(&srv_metrics_of(srv)->round_trip_latency, seconds);
 }
 
 /* ------------------------------------------------------------ exposition */
@@ -136,6 +142,12 @@ static void render_metrics(rl_server *srv, rl_buf *b)
                   "Server-side time of each Query or Execute message, engine call to last "
                   "message.",
                   &sm->statement_latency);
+    put_histogram(b, "rocklake_round_trip_seconds",
+                  "Server-side time of each round trip a client waited for: from its first "
+                  "message (a Query, or the first extended-protocol message before a Sync) to "
+                  "its ReadyForQuery; Parse, Bind and Describe included, and a COPY FROM STDIN's "
+                  "wait for the client's data.",
+                  &sm->round_trip_latency);
     rl_store_counters kc;
     rl_store_counters_get(&kc);
     metric(b, "rocklake_store_bytes_written_total", "counter",

@@ -51,6 +51,7 @@ typedef struct srv_metrics {
     atomic_llong counters[M__COUNT];
     srv_histogram commit_latency;
     srv_histogram statement_latency;
+    srv_histogram round_trip_latency;
 } srv_metrics;
 
 void srv_metrics_init(srv_metrics *m);
@@ -58,6 +59,8 @@ void srv_metrics_init(srv_metrics *m);
 void srv_count(rl_server *srv, srv_counter which, int64_t delta);
 void srv_observe_commit(rl_server *srv, double seconds);
 void srv_observe_statement(rl_server *srv, double seconds);
+/* A round trip answered: from its first message to its ReadyForQuery. */
+void srv_observe_round_trip(rl_server *srv, double seconds);
 
 /* Answer one HTTP request of the metrics listener on fd (GET /metrics, or
  * 404), then close fd. */

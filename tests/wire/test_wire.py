@@ -864,18 +864,28 @@ def test_metrics_endpoint(start_server):
     assert count and int(count[0].split()[1]) >= 2
     assert 'rocklake_statement_seconds_bucket{le="1e-05"}' in body
     # round trips: one ReadyForQuery for the finished startup, one per Sync
-    # (psycopg's execute) and one per simple Query (a multi-statement batch)
-    def ready_total():
+    # (psycopg's execute) and one per simple Query (a multi-statement batch);
+    # the round-trip histogram times the three answered ones, not the startup
+    def values():
         text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read()
-        line = [l for l in text.decode().splitlines()
-                if l.startswith("rocklake_ready_for_query_total ")]
-        return int(line[0].split()[1])
-    before = ready_total()
+        v = dict(l.split() for l in text.decode().splitlines()
+                 if l.startswith(("rocklake_ready_for_query_total ",
+                                  "rocklake_round_trip_seconds_count ",
+                                  "rocklake_round_trip_seconds_sum ")))
+        return (int(v["rocklake_ready_for_query_total"]),
+                int(v["rocklake_round_trip_seconds_count"]),
+                float(v["rocklake_round_trip_seconds_sum"]))
+    ready0, trips0, secs0 = values()
+    t0 = time.monotonic()
     with psycopg.connect(s.dsn(), autocommit=True) as conn:
         conn.execute("SELECT 1")
         conn.execute("SELECT a FROM m_t WHERE a = %s", (1,))
         conn.pgconn.exec_(b"SELECT 1; SELECT 2")
-    assert ready_total() - before == 4
+    wall = time.monotonic() - t0
+    ready1, trips1, secs1 = values()
+    assert ready1 - ready0 == 4
+    assert trips1 - trips0 == 3
+    assert 0 < secs1 - secs0 < wall
 
 
 def metric_value(port, name):

@@ -123,7 +123,7 @@ class Catalog:
         return f"ATTACH '{src}' AS {alias} (DATA_PATH '{data}/', DATA_INLINING_ROW_LIMIT {INLINING})"
 
     def server_seconds(self):
-        """RockLake's total server-side statement time so far, else None."""
+        """RockLake's total server time answering round trips so far, else None."""
         return self.server_counters()[0]
 
     def server_counters(self):

@@ -1145,12 +1145,14 @@ static int describe_prepared(rl_exec *x, rl_prepared *p, rl_describe *out)
             unbound[i] = (rl_value){.oid = i < p->nparams && p->param_oids[i] ? p->param_oids[i]
                                                                              : RL_OID_UNKNOWN,
                                     .typmod = -1, .d.isnull = true};
+        const rl_value *bound = x->params; /* a portal's: the shape is the statement's */
+        size_t nbound = x->nparams;
         x->params = unbound;
         x->nparams = MAX_PARAMS;
         const rl_parsed *prev = rl_parsed_activate(p->parsed);
         p->shape = rl_select_describe(x, n->select_stmt);
-        x->params = NULL;
-        x->nparams = 0;
+        x->params = bound;
+        x->nparams = nbound;
         rl_parsed_activate(prev);
         if (!p->shape)
             return -1;

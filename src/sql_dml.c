@@ -762,12 +762,9 @@ static int job_open(dml_job *j, rl_exec *x, const PgQuery__RangeVar *rv,
 
 typedef int (*row_action)(dml_job *j, rl_expr_ctx *ec, size_t row, void *ctx);
 
-/* PostgreSQL fails on a WHERE while planning, so even with no rows and
- * whichever conjunct decides first: a literal that is no valid input for
- * the column it is compared with (22P02), an unknown name (42703 / 42P01),
- * a non-boolean condition (42804). Each conjunct is evaluated once, in
- * typing mode, on the typing rows of the target and the FROM relations
- * (ctid conjuncts are checked by eval_tid as they are decided). */
+/* rl_expr_check_where of each conjunct on the typing rows of the target
+ * and the FROM relations (ctid conjuncts are checked by eval_tid as they
+ * are decided). */
 static int job_check_where(dml_job *j)
 {
     rl_rowset *typ[17] = {0};
@@ -781,15 +778,9 @@ static int job_check_where(dml_job *j)
             b[k] = (rl_binding){.rs = typ[k], .row = 0, .outer = k ? &b[k - 1] : NULL};
     }
     rl_expr_ctx ec = {.x = j->x, .b = &b[j->nfrom], .arena = &j->arena};
-    for (size_t i = 0; i < j->nconj && rc == 0; i++) {
-        if (j->conj_ctid[i])
-            continue;
-        ec.typing = false;
-        rc = rl_expr_check_literals(&ec, j->conj[i]);
-        ec.typing = true;
-        if (rc == 0 && rl_expr_truth(&ec, j->conj[i]) < 0)
-            rc = -1;
-    }
+    for (size_t i = 0; i < j->nconj && rc == 0; i++)
+        if (!j->conj_ctid[i])
+            rc = rl_expr_check_where(&ec, j->conj[i]);
     for (size_t k = 0; k <= j->nfrom; k++)
         rl_rowset_free(typ[k]);
     rl_arena_free(&j->arena); /* the typing values are not kept */

@@ -2370,6 +2370,20 @@ int rl_expr_check_literals(rl_expr_ctx *c, const PgQuery__Node *node)
     return 0;
 }
 
+int rl_expr_check_where(rl_expr_ctx *c, const PgQuery__Node *where)
+{
+    if (!where)
+        return 0;
+    bool typing = c->typing;
+    c->typing = false;
+    int rc = rl_expr_check_literals(c, where);
+    c->typing = true;
+    if (rc == 0 && rl_expr_truth(c, where) < 0)
+        rc = -1;
+    c->typing = typing;
+    return rc;
+}
+
 int rl_node_location(const PgQuery__Node *n)
 {
     if (!n)

@@ -425,6 +425,12 @@ uint32_t rl_common_type(uint32_t a, uint32_t b);
  * valid input for that column's type (22P02 ... even if no row is ever
  * evaluated). 0 ok, -1 error. */
 int rl_expr_check_literals(rl_expr_ctx *c, const PgQuery__Node *node);
+/* What PostgreSQL finds wrong with a WHERE condition while planning, so also
+ * when no row is read and whichever AND / OR operand decides first: the
+ * literals above (22P02), unknown names (42703 / 42P01), a condition that
+ * is not boolean (42804). c->b must bind typing rows (see sql_expr.c); the
+ * condition is evaluated on them once, in typing mode. 0 ok, -1 error. */
+int rl_expr_check_where(rl_expr_ctx *c, const PgQuery__Node *where);
 /* Free a session's cache of subquery result types (sql_expr.c). */
 void rl_expr_free_subtypes(rl_session *s);
 /* Is the node a call of an aggregate we implement (count/max/min/sum/...)? */

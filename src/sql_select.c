@@ -2112,21 +2112,13 @@ static int check_locking(sel *S, const PgQuery__SelectStmt *st, bool aggregated)
 
 /* ------------------------------------------------------ simple SELECT */
 
-/* PostgreSQL fails on a WHERE while planning, so whether or not a row is
- * read and whichever operand decides an AND / OR first: a literal that is no
- * valid input for its column (22P02), an unknown name (42703 / 42P01), a
- * non-boolean condition (42804). `typ` is the typing row of the relation
- * WHERE filters; the condition is evaluated on it once, in typing mode. */
+/* rl_expr_check_where on `typ`, the typing row of the relation WHERE
+ * filters. */
 static int check_where(sel *S, rl_rowset *typ, const PgQuery__Node *where)
 {
-    if (!where)
-        return 0;
     rl_binding b = {typ, 0, S->outer, NULL};
     rl_expr_ctx c = make_ctx(S, &b, NULL);
-    if (rl_expr_check_literals(&c, where) < 0)
-        return -1;
-    c.typing = true;
-    return rl_expr_truth(&c, where) < 0 ? -1 : 0;
+    return rl_expr_check_where(&c, where);
 }
 
 static int filter_rows(sel *S, rl_rowset *in, const PgQuery__Node *where, size_t **keep,

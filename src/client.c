@@ -28,6 +28,7 @@
  */
 #include "client.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <poll.h>
 #include <sched.h>
@@ -1064,6 +1065,7 @@ static void handle_close(client *c, const proto_msg *m)
 
 static void handle_sync(client *c, uint64_t t0)
 {
+    assert(t0 != 0); /* the round trip's start: serve_queries set it */
     rl_error err;
     rl_error_clear(&err);
     c->skip_till_sync = false;
@@ -1078,7 +1080,8 @@ static void handle_sync(client *c, uint64_t t0)
 /* The READY loop. Returns when the connection should close. */
 static void serve_queries(client *c)
 {
-    uint64_t ext_t0 = 0;
+    /* inside an extended-protocol sequence (Parse .. Sync); its commit
+     * latency, like its round-trip time, counts from c->trip_t0 */
     bool ext_started = false;
     while (!c->broken) {
         proto_msg m;
@@ -1093,7 +1096,6 @@ static void serve_queries(client *c)
         bool ext = strchr("PBDECH", m.type) != NULL;
         if (ext && !ext_started) {
             begin_message(c);
-            ext_t0 = rl_monotonic_ns();
             ext_started = true;
         }
         switch (m.type) {
@@ -1105,11 +1107,9 @@ static void serve_queries(client *c)
         case 'C': handle_close(c, &m); break;
         case 'H': flush_out(c); break;
         case 'S':
-            if (!ext_started) {
+            if (!ext_started)
                 begin_message(c);
-                ext_t0 = rl_monotonic_ns();
-            }
-            handle_sync(c, ext_t0);
+            handle_sync(c, c->trip_t0);
             ext_started = false;
             break;
         case 'd':

@@ -2621,16 +2621,22 @@ int rl_select_stream(rl_exec *x, const PgQuery__SelectStmt *st, const rl_row_str
     sel S = {.x = x};
     stream_run r = {.S = &S, .d = rel.desc, .out = out, .nt = st->n_target_list};
     bool star = star_only(st);
-    r.one = rl_relation_shape(x, &rel, alias);
+    { /* the typing row of the relation: its one row's slots are
+       * overwritten by each stored row */
+        rl_rowset *shape = rl_relation_shape(x, &rel, alias);
+        r.one = shape ? rl_rowset_typing(shape, x->err) : NULL;
+        rl_rowset_free(shape);
+    }
     if (r.one && star)
         r.nt = r.one->ncols - 1;
     size_t *idx = calloc(r.nt + 1, sizeof *idx);
     r.vals = calloc(r.nt + 1, sizeof *r.vals);
     rl_colmeta *tcols = calloc(r.nt + 1, sizeof *tcols);
     int rc = -1;
-    if (!idx || !r.vals || !tcols || !r.one) {
-        if (r.one)
-            fail_oom(x);
+    if (!r.one)
+        goto done; /* the error is set */
+    if (!idx || !r.vals || !tcols) {
+        fail_oom(x);
         goto done;
     }
     r.idx = idx;
@@ -2638,19 +2644,6 @@ int rl_select_stream(rl_exec *x, const PgQuery__SelectStmt *st, const rl_row_str
     r.nstored = r.one->ncols - 1; /* the shape ends with ctid */
     for (size_t i = 0; i < r.nstored && i < RL_MAX_COLUMNS; i++)
         r.oids[i] = rl_type_oid(rel.desc->cols[i].type);
-    { /* the one row's slots, overwritten by each stored row */
-        rl_value *init = calloc(r.one->ncols + 1, sizeof *init);
-        if (!init) {
-            fail_oom(x);
-            goto done;
-        }
-        for (size_t i = 0; i < r.one->ncols; i++)
-            null_value(&init[i], r.one->cols[i].oid);
-        int ar = rl_rowset_add(r.one, init, NULL, x->err);
-        free(init);
-        if (ar < 0)
-            goto done;
-    }
     rl_binding b0 = {r.one, 0, NULL, NULL};
     for (size_t i = 0; i < r.nt; i++) {
         if (star) {

@@ -13,8 +13,9 @@ if ! python3 -c "import ${modules}" 2>/dev/null; then
     echo "0 passed, 1 failed, 0 skipped"
     exit 1
 fi
-# -rs: the reason of each skip in the summary (a skip must say why)
-out=$(timeout "${ROCKLAKE_SUITE_TIMEOUT:-1500}" python3 -m pytest -q -rs -p no:cacheprovider "$@" "$dir" 2>&1)
+# -rfEs: each failure and error by name, and the reason of each skip (a skip
+# must say why), in the summary
+out=$(timeout "${ROCKLAKE_SUITE_TIMEOUT:-1500}" python3 -m pytest -q -rfEs -p no:cacheprovider "$@" "$dir" 2>&1)
 rc=$?
 echo "$out" | tail -60
 [ "$rc" -eq 124 ] && echo "$(basename "$dir"): timed out after ${ROCKLAKE_SUITE_TIMEOUT:-1500} s" >&2

@@ -11,7 +11,9 @@
 # gets ROCKLAKE_SUITE_TIMEOUT seconds (default 1500; tests/pytest_suite.sh
 # stops the pytest suites at that and reports), and is killed 60 s past it.
 # A suite left out on purpose (ROCKLAKE_SKIP_S3/WIRE/DUCKDB=1) is listed as
-# skipped with that reason.
+# skipped with that reason. The closing table is followed by the name of each
+# failed test ("not ok - name" of a C suite, pytest's "FAILED/ERROR path::name"),
+# so the tail of a long run says what to rerun.
 set -u
 BUILD=${BUILD:-build}
 cd "$(dirname "$0")/.."
@@ -21,6 +23,7 @@ export ROCKLAKE_SUITE_TIMEOUT="${ROCKLAKE_SUITE_TIMEOUT:-1500}"
 rm -rf "$ROCKLAKE_TEST_TMP"; mkdir -p "$ROCKLAKE_TEST_TMP"
 total_pass=0; total_fail=0; total_skip=0
 summary=""
+failed_tests=""
 note() {  # name, text: one line of the closing table
     summary+=$(printf '  %-24s %s' "$1" "$2")$'\n'
 }
@@ -30,7 +33,8 @@ run_one() {  # name, command...
     local out rc t0 t1
     t0=$(date +%s.%N)
     # stderr goes through as it comes, indented; stdout once the suite ends
-    exec 3> >(sed 's/^/   /' >&2)
+    local errf="$ROCKLAKE_TEST_TMP/.stderr-of-suite"
+    exec 3> >(tee "$errf" | sed 's/^/   /' >&2)
     local filter=$!
     out=$(timeout --kill-after=10 "$((ROCKLAKE_SUITE_TIMEOUT + 60))" "$@" 2>&3)
     rc=$?
@@ -62,6 +66,11 @@ run_one() {  # name, command...
         f=1
     fi
     total_pass=$((total_pass + p)); total_fail=$((total_fail + f)); total_skip=$((total_skip + s))
+    local named
+    named=$( { cat "$errf" 2>/dev/null; echo "$out"; } |
+             grep -E '^(not ok - |FAILED |ERROR )' | sed "s|^|  $name: |")
+    [ -n "$named" ] && failed_tests+="$named"$'\n'
+    rm -f "$errf"
     local counts="$p passed, $f failed, $s skipped (${secs} s)${why:+: $why}"
     echo "-- $name: $counts"
     note "$name" "$counts"
@@ -92,5 +101,9 @@ echo
 echo "suites:"
 printf '%s' "$summary"
 echo "skipped tests: $total_skip"
+if [ -n "$failed_tests" ]; then
+    echo "failed tests:"
+    printf '%s' "$failed_tests" | cut -c1-300
+fi
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

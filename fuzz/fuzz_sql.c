@@ -11,8 +11,10 @@
  * in a fresh session; a COPY FROM STDIN it starts is fed the rest of the
  * input as data. The session's sink offers every pure SELECT's key, as the
  * wire layer's does (sql_resultkey.c: the purity walk, the catalog's
- * fingerprint), and keeps nothing, so the statement then runs. Any crash, sanitizer report or leak is a bug: bad SQL must
- * only ever produce an error.
+ * fingerprint), and keeps nothing, so the statement then runs. The same
+ * text is then prepared without parameter types and described, as a driver
+ * does (sql_params.c counts and types its $n). Any crash, sanitizer report
+ * or leak is a bug: bad SQL must only ever produce an error.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -112,6 +114,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             free(variant);
         }
     }
+    if (rl_session_parse(s, "", sql, 0, NULL, &e) == 0) {
+        rl_describe d;
+        rl_session_describe_statement(s, "", &d, &e);
+    }
+    rl_session_sync(s, &e);
     rl_session_free(s);
     free(sql);
     return 0;

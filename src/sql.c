@@ -202,8 +202,10 @@ struct rl_prepared {
     char name[64];
     char *sql;
     rl_parsed *parsed;          /* a reference; its tree is NULL for an empty query */
-    size_t nparams;
-    uint32_t param_oids[64];
+    size_t nparams;             /* as Parse declared, or the highest $n if that is more */
+    uint32_t param_oids[64];    /* as Parse declared; 0 = untyped */
+    uint32_t inferred_oids[64]; /* param_oids with each untyped one inferred (sql_params.c) */
+    bool inferred;              /* inferred_oids is filled */
     rl_rowset *shape;           /* Describe result, cached */
     rl_prepared *next;
 };
@@ -1082,6 +1084,30 @@ int rl_session_parse(rl_session *s, const char *stmt_name, const char *sql, size
                              "current transaction is aborted, commands ignored until end of "
                              "transaction block");
     }
+    /* as PostgreSQL's: a statement has as many parameters as Parse typed
+     * or its text refers to, whichever is more */
+    size_t nrefs = 0;
+    uint64_t referenced = 0;
+    /* no '$', no $n: most statements skip the walk */
+    if (tree && tree->n_stmts == 1 && strchr(sql, '$') &&
+        rl_params_count(&x, tree->stmts[0]->stmt, &nrefs, &referenced) < 0) {
+        rl_parsed_release(parsed);
+        return -1;
+    }
+    if (nrefs > 64) {
+        rl_parsed_release(parsed);
+        return rl_exec_error(&x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
+                             "RockLake accepts at most 64 parameters");
+    }
+    for (size_t i = 0; i < nrefs; i++) {
+        /* a $n below the highest that nothing refers to and Parse did not
+         * type has no type at all */
+        if (!(referenced & ((uint64_t)1 << i)) && !(i < nparams && param_oids && param_oids[i])) {
+            rl_parsed_release(parsed);
+            return rl_exec_error(&x, RL_SQLSTATE_INDETERMINATE_DATATYPE, -1,
+                                 "could not determine data type of parameter $%zu", i + 1);
+        }
+    }
     if (!stmt_name[0])
         prepared_close(s, "");
     rl_prepared *p = calloc(1, sizeof *p);
@@ -1092,7 +1118,7 @@ int rl_session_parse(rl_session *s, const char *stmt_name, const char *sql, size
     }
     snprintf(p->name, sizeof p->name, "%s", stmt_name);
     p->parsed = parsed;
-    p->nparams = nparams;
+    p->nparams = nrefs > nparams ? nrefs : nparams;
     for (size_t i = 0; i < nparams; i++)
         p->param_oids[i] = param_oids ? param_oids[i] : 0;
     p->next = s->prepared;
@@ -1125,11 +1151,35 @@ static rl_col_info *cols_of(rl_rowset *rs, size_t *n)
     return cols;
 }
 
+/* The statement's parameter types with each one Parse left untyped
+ * inferred from its context, worked out once (p->inferred_oids). */
+static int prepared_param_types(rl_exec *x, rl_prepared *p)
+{
+    if (p->inferred)
+        return 0;
+    memcpy(p->inferred_oids, p->param_oids, sizeof p->inferred_oids);
+    const PgQuery__Node *n = prepared_stmt(p);
+    bool untyped = false;
+    for (size_t i = 0; i < p->nparams; i++)
+        untyped |= p->param_oids[i] == 0;
+    if (n && untyped) {
+        if (rl_lakes_route(x, n) < 0)
+            return -1;
+        const rl_parsed *prev = rl_parsed_activate(p->parsed);
+        rl_params_infer(x, n, p->inferred_oids, p->nparams);
+        rl_parsed_activate(prev);
+    }
+    p->inferred = true;
+    return 0;
+}
+
 static int describe_prepared(rl_exec *x, rl_prepared *p, rl_describe *out)
 {
     memset(out, 0, sizeof *out);
+    if (prepared_param_types(x, p) < 0)
+        return -1;
     out->nparams = p->nparams;
-    memcpy(out->param_oids, p->param_oids, p->nparams * sizeof p->param_oids[0]);
+    memcpy(out->param_oids, p->inferred_oids, p->nparams * sizeof p->inferred_oids[0]);
     const PgQuery__Node *n = prepared_stmt(p);
     if (!n || n->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
         return 0; /* NoData */
@@ -1220,6 +1270,16 @@ int rl_session_bind(rl_session *s, const char *portal, const char *stmt_name, si
         memset(v, 0, sizeof *v);
         uint32_t oid = i < p->nparams && p->param_oids[i] ? p->param_oids[i] : RL_OID_UNKNOWN;
         int16_t fmt = nformats == 0 ? 0 : nformats == 1 ? param_formats[0] : param_formats[i];
+        if (fmt == 1 && oid == RL_OID_UNKNOWN && i < p->nparams && lengths[i] >= 0) {
+            /* binary without a declared type: in the type the statement
+             * gives it, the one Describe reported (text stays untyped) */
+            if (prepared_param_types(&x, p) < 0) {
+                portal_free(pt);
+                return -1;
+            }
+            if (p->inferred_oids[i] != RL_OID_TEXT)
+                oid = p->inferred_oids[i];
+        }
         if (lengths[i] < 0) {
             v->oid = oid;
             v->typmod = -1;

@@ -317,6 +317,19 @@ int rl_exec_check_stack(rl_exec *x);
 int rl_exec_error(rl_exec *x, const char *sqlstate, int location, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* ---------------------------------------------------------- sql_params.c */
+
+/* The highest $n the statement refers to (0: none) in *out, and which of
+ * $1..$64 it refers to (bit n-1) in *referenced; -1 + 54001 when it nests
+ * too deep to look at. */
+int rl_params_count(rl_exec *x, const PgQuery__Node *stmt, size_t *out, uint64_t *referenced);
+/* Give each of the n parameters Parse left untyped (oids[i] == 0) the type
+ * its context in `stmt` gives it, as PostgreSQL infers one (a cast, the
+ * column it is compared with or stored in, LIMIT, a condition), else text.
+ * Relations are resolved on the session's current lake (route first); one
+ * that does not resolve is left out. Never fails. */
+void rl_params_infer(rl_exec *x, const PgQuery__Node *stmt, uint32_t *oids, size_t n);
+
 /* ----------------------------------------------------------- sql_parse.c */
 
 /* Visit `m` and every message below it, depth first, through protobuf-c's

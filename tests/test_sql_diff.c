@@ -20,7 +20,12 @@
  *   - `\i FILE` includes another file of tests/sql_cases (00_schema.sql: the
  *     28 CREATE TABLEs DuckLake sends);
  *   - after a `COPY ... FROM STDIN` statement, the following lines up to `\.`
- *     are its text-format data.
+ *     are its text-format data;
+ *   - `\describe SQL;` prepares SQL as the unnamed statement without
+ *     parameter types (Parse, Sync) and describes it (Describe, Sync): the
+ *     parameter count and types of its ParameterDescription and its
+ *     RowDescription (or NoData) are compared, as a driver that types its
+ *     arguments by what the server describes sees them.
  * Rows are compared as a multiset unless the statement says ORDER BY (COPY
  * TO data: always a multiset) or carries the SQL comment HEAP_ORDER_MARK: a
  * scan without ORDER BY whose row order, PostgreSQL's heap order, is
@@ -158,6 +163,7 @@ static bool pg_fresh_db(void)
 typedef struct stmt {
     char *sql;
     char *copy_data; /* text COPY data for a FROM STDIN statement, or NULL */
+    bool describe;   /* `\describe`: prepare and describe, do not run */
     int line;
     char file[64];
 } stmt;
@@ -264,7 +270,12 @@ static bool load_case(const char *name, stmts *out, int depth)
         size_t n = strlen(sql);
         while (n && isspace((unsigned char)sql[n - 1]))
             sql[--n] = 0;
+        static const char describe_cmd[] = "\\describe ";
+        bool describe = strncmp(sql, describe_cmd, sizeof describe_cmd - 1) == 0;
+        if (describe)
+            memmove(sql, sql + sizeof describe_cmd - 1, n - (sizeof describe_cmd - 1) + 1);
         stmts_push(out, name, start, sql);
+        out->v[out->n - 1].describe = describe;
         if (is_copy_from_stdin(sql))
             out->v[out->n - 1].copy_data = read_copy_data(f, &lineno);
         rl_buf_init(&cur, 0);
@@ -371,7 +382,77 @@ static void pg_run(side *s, PGconn *c, const stmt *st)
     sl_pushf(&s->ev, "Z %c", ts == PQTRANS_INTRANS ? 'T' : ts == PQTRANS_INERROR ? 'E' : 'I');
 }
 
+/* `\describe`: PQprepare without types, then PQdescribePrepared. */
+static void pg_describe(side *s, PGconn *c, const stmt *st)
+{
+    PGresult *r = PQprepare(c, "", st->sql, 0, NULL);
+    if (PQresultStatus(r) == PGRES_COMMAND_OK) {
+        PQclear(r);
+        r = PQdescribePrepared(c, "");
+    }
+    if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+        pg_result(s, c, r, NULL); /* the error */
+    } else {
+        rl_buf b;
+        rl_buf_init(&b, 0);
+        rl_buf_printf(&b, "t %d:", PQnparams(r));
+        for (int i = 0; i < PQnparams(r); i++)
+            rl_buf_printf(&b, " %u", PQparamtype(r, i));
+        sl_push(&s->ev, buf_cstr(&b));
+        if (PQnfields(r) == 0)
+            sl_pushf(&s->ev, "n");
+        else
+            pg_tuples(s, r);
+    }
+    PQclear(r);
+    flush_rows(s);
+    PGTransactionStatusType ts = PQtransactionStatus(c);
+    sl_pushf(&s->ev, "Z %c", ts == PQTRANS_INTRANS ? 'T' : ts == PQTRANS_INERROR ? 'E' : 'I');
+}
+
 /* -------------------------------------------------------- engine side */
+
+static void rl_describe_stmt(side *s, rl_session *ses, const stmt *st)
+{
+    rl_error err = {0};
+    rl_describe d;
+    int rc = rl_session_parse(ses, "", st->sql, 0, NULL, &err);
+    rl_error sync_err = {0};
+    rl_session_sync(ses, &sync_err);
+    if (rc == 0) {
+        rc = rl_session_describe_statement(ses, "", &d, &err);
+        if (rc == 0) {
+            rl_buf b;
+            rl_buf_init(&b, 0);
+            rl_buf_printf(&b, "t %zu:", d.nparams);
+            for (size_t i = 0; i < d.nparams; i++)
+                rl_buf_printf(&b, " %u", d.param_oids[i]);
+            sl_push(&s->ev, buf_cstr(&b));
+            if (!d.has_rows) {
+                sl_pushf(&s->ev, "n");
+            } else {
+                size_t n = d.ncols < MAX_COLS ? d.ncols : MAX_COLS;
+                const char *names[MAX_COLS] = {0};
+                uint32_t oids[MAX_COLS] = {0};
+                int16_t lens[MAX_COLS] = {0};
+                int32_t mods[MAX_COLS] = {0};
+                for (size_t i = 0; i < n; i++) {
+                    names[i] = d.cols[i].name;
+                    oids[i] = d.cols[i].type_oid;
+                    lens[i] = d.cols[i].typlen;
+                    mods[i] = d.cols[i].typmod;
+                }
+                ev_rowdesc(s, n, names, oids, lens, mods);
+            }
+        }
+        rl_session_sync(ses, &sync_err);
+    }
+    if (rc != 0)
+        ev_error(s, 'E', err.sqlstate[0] ? err.sqlstate : "?????", err.message, err.detail,
+                 err.position);
+    flush_rows(s);
+    sl_pushf(&s->ev, "Z %c", rl_session_status(ses));
+}
 
 static void rl_run(side *s, rl_session *ses, const stmt *st)
 {
@@ -440,8 +521,13 @@ static void run_case(const char *file)
         bool heap_order = strstr(st->sql, HEAP_ORDER_MARK) != NULL;
         e.sort_all = a.sort_all = strcasestr(st->sql, "ORDER BY") == NULL && !heap_order;
         e.copy_in_order = a.copy_in_order = heap_order;
-        pg_run(&e, pc, st);
-        rl_run(&a, ses, st);
+        if (st->describe) {
+            pg_describe(&e, pc, st);
+            rl_describe_stmt(&a, ses, st);
+        } else {
+            pg_run(&e, pc, st);
+            rl_run(&a, ses, st);
+        }
         if (!events_equal(&e.ev, &a.ev)) {
             diffs++;
             report_diff(st, &e, &a);

@@ -253,6 +253,30 @@ def test_extended_parse_describe_sync(server):
     r.close()
 
 
+def test_untyped_parameter_described_and_bound_in_binary(server):
+    """A driver that prepares without types (asyncpg, JDBC) learns them from
+    ParameterDescription and sends its arguments in that type's binary form:
+    $1 compared with a bigint column is int8, and an 8-byte int8 binds.
+    Before, the description listed no parameters and the binary bytes were
+    taken as text."""
+    r = Raw(server.port)
+    r.login()
+    r.send(msg(b"Q", b"CREATE TABLE pt (a bigint, b varchar); "
+                     b"INSERT INTO pt VALUES (1, 'one'), (2, 'two'), (3, 'three')\0"))
+    assert "E" not in [t for t, _ in r.until()]
+    r.send(msg(b"P", b"\0SELECT b FROM pt WHERE a = $1\0\0\0") + msg(b"D", b"S\0") + msg(b"S"))
+    out = r.until()
+    assert [t for t, _ in out] == ["1", "t", "T", "Z"]
+    assert out[1][1] == struct.pack("!hI", 1, 20)  # one parameter, int8
+    bind = (b"\0\0" + struct.pack("!hh", 1, 1) + struct.pack("!h", 1) +
+            struct.pack("!i", 8) + struct.pack("!q", 2) + struct.pack("!h", 0))
+    r.send(msg(b"B", bind) + msg(b"E", b"\0\0\0\0\0") + msg(b"S"))
+    out = r.until()
+    assert [t for t, _ in out] == ["2", "D", "C", "Z"], out
+    assert out[1][1] == struct.pack("!hi", 1, 3) + b"two"
+    r.close()
+
+
 def test_execute_row_limit_portal_suspended(server):
     r = Raw(server.port)
     r.login()

@@ -1,0 +1,1 @@
+INSERT INTO ducklake_snapshot_changes (snapshot_id, changes_made) VALUES ($1, $2::text), ($3, $4)

@@ -1,0 +1,1 @@
+SELECT t.table_name FROM ducklake_table t JOIN ducklake_schema s ON s.schema_id = t.schema_id WHERE s.schema_name = $1 AND t.table_id IN ($2, $3) LIMIT $4

@@ -36,7 +36,10 @@ run_one() {  # name, command...
     local errf="$ROCKLAKE_TEST_TMP/.stderr-of-suite"
     exec 3> >(tee "$errf" | sed 's/^/   /' >&2)
     local filter=$!
-    out=$(timeout --kill-after=10 "$((ROCKLAKE_SUITE_TIMEOUT + 60))" "$@" 2>&3)
+    # 3>&-: the suite (and a server it starts, which may outlive it when a
+    # sanitizer ends the suite without its cleanup) must not hold the
+    # filter's pipe open, or the wait below never ends
+    out=$(timeout --kill-after=10 "$((ROCKLAKE_SUITE_TIMEOUT + 60))" "$@" 2>&3 3>&-)
     rc=$?
     exec 3>&-
     wait "$filter" 2>/dev/null || true # its last lines before the counts

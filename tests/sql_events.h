@@ -349,7 +349,7 @@ static inline void flush_rows(side *s)
         sl_clear(&s->rows);
         return;
     }
-    if (s->sort_rows)
+    if (s->sort_rows && s->rows.n > 1) /* rows.v is NULL while nothing was pushed */
         qsort(s->rows.v, s->rows.n, sizeof *s->rows.v, cmp_strp);
     for (size_t i = 0; i < s->rows.n; i++)
         sl_push(&s->ev, s->rows.v[i]);

@@ -523,7 +523,7 @@ absent:
  * 2BP01 (RockLake has no CASCADE). */
 static int drop_schema(rl_exec *x, const PgQuery__Node *obj, bool missing_ok)
 {
-    const char *name = obj->node_case == PG_QUERY__NODE__NODE_STRING ? obj->string->sval : NULL;
+    const char *name = rl_node_string(obj);
     if (!name)
         return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "improper schema name");
     rl_txn *txn = rl_exec_txn(x);

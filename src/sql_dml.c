@@ -50,11 +50,6 @@ static int col_index(const rl_rowset *rs, size_t ntab, const char *name)
     return -1;
 }
 
-static const char *alias_of(const PgQuery__RangeVar *rv)
-{
-    return rv->alias && rv->alias->aliasname ? rv->alias->aliasname : rv->relname;
-}
-
 static int reject_unsupported(rl_exec *x, size_t nreturning, const char *what)
 {
     if (nreturning)
@@ -472,11 +467,11 @@ static rl_rowset *from_item(dml_job *j, const PgQuery__Node *n)
         const PgQuery__CommonTableExpr *cte =
             rv->schemaname && rv->schemaname[0] ? NULL : find_cte(j->with, rv->relname);
         if (cte)
-            return cte_rows(x, cte, alias_of(rv));
+            return cte_rows(x, cte, rl_range_var_alias(rv));
         rl_relation r;
         if (rl_relation_resolve(x, rv, &r) < 0)
             return NULL;
-        return rl_relation_scan(x, &r, alias_of(rv), NULL, RL_SCAN_KEY);
+        return rl_relation_scan(x, &r, rl_range_var_alias(rv), NULL, RL_SCAN_KEY);
     }
     if (n->node_case == PG_QUERY__NODE__NODE_RANGE_SUBSELECT) {
         const PgQuery__RangeSubselect *rs = n->range_subselect;
@@ -723,7 +718,7 @@ static int job_open(dml_job *j, rl_exec *x, const PgQuery__RangeVar *rv,
     memset(j, 0, sizeof *j);
     j->x = x;
     j->with = with;
-    j->alias = alias_of(rv);
+    j->alias = rl_range_var_alias(rv);
     if (rl_relation_resolve(x, rv, &j->rel) < 0)
         return -1;
     if (j->rel.kind == RL_REL_VIRTUAL)
@@ -1067,7 +1062,7 @@ int rl_dml_delete(rl_exec *x, const PgQuery__DeleteStmt *st)
     dml_job j;
     memset(&j, 0, sizeof j);
     j.x = x;
-    j.alias = alias_of(st->relation);
+    j.alias = rl_range_var_alias(st->relation);
     del_ctx dc = {0};
     int rc;
     /* the fast path needs only the relation, not a scan */

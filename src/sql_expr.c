@@ -754,11 +754,6 @@ int rl_value_cmp(rl_expr_ctx *c, const rl_value *a, const rl_value *b, int *resu
 
 /* ------------------------------------------------------------ type names */
 
-static const char *node_str(const PgQuery__Node *n)
-{
-    return n && n->node_case == PG_QUERY__NODE__NODE_STRING ? n->string->sval : NULL;
-}
-
 /* Names libpg_query's grammar produces (pg_catalog.int8, ...) and those
  * written by hand; anything the codec knows goes through rl_type_from_name. */
 static uint32_t special_type_oid(const char *name)
@@ -793,11 +788,11 @@ int rl_type_from_typename(rl_exec *x, const PgQuery__TypeName *tn, uint32_t *oid
 {
     if (!tn || tn->n_names == 0)
         return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1, "type does not exist");
-    const char *name = node_str(tn->names[tn->n_names - 1]);
+    const char *name = rl_node_string(tn->names[tn->n_names - 1]);
     if (!name)
         return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, tn->location, "type does not exist");
     if (tn->n_names > 1) {
-        const char *schema = node_str(tn->names[tn->n_names - 2]);
+        const char *schema = rl_node_string(tn->names[tn->n_names - 2]);
         if (!schema || strcmp(schema, "pg_catalog") != 0)
             return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, tn->location,
                                  "type \"%s.%s\" does not exist",
@@ -881,9 +876,9 @@ static int split_colref(rl_expr_ctx *c, const PgQuery__ColumnRef *cr, colref *ou
                              "improper qualified name");
     const PgQuery__Node *last = cr->fields[n - 1];
     if (last->node_case != PG_QUERY__NODE__NODE_A_STAR)
-        out->name = node_str(last);
+        out->name = rl_node_string(last);
     if (n >= 2)
-        out->rel = node_str(cr->fields[n - 2]);
+        out->rel = rl_node_string(cr->fields[n - 2]);
     if ((last->node_case != PG_QUERY__NODE__NODE_A_STAR && !out->name) || (n >= 2 && !out->rel))
         return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, cr->location,
                              "improper qualified name");
@@ -945,7 +940,7 @@ const rl_colmeta *rl_expr_column(const rl_binding *b, const PgQuery__Node *node)
     size_t n = cr->n_fields;
     if (n == 0 || cr->fields[n - 1]->node_case == PG_QUERY__NODE__NODE_A_STAR)
         return NULL;
-    colref r = {n >= 2 ? node_str(cr->fields[n - 2]) : NULL, node_str(cr->fields[n - 1])};
+    colref r = {n >= 2 ? rl_node_string(cr->fields[n - 2]) : NULL, rl_node_string(cr->fields[n - 1])};
     if (!r.name)
         return NULL;
     long i = find_col(b->rs, &r);
@@ -1108,7 +1103,7 @@ int rl_expr_truth(rl_expr_ctx *c, const PgQuery__Node *node)
 
 static const char *op_name(const PgQuery__AExpr *e)
 {
-    return e->n_name ? node_str(e->name[e->n_name - 1]) : NULL;
+    return e->n_name ? rl_node_string(e->name[e->n_name - 1]) : NULL;
 }
 
 /* Comparison operator -> predicate on cmp result; -1 if not one. */
@@ -1520,7 +1515,7 @@ static int eval_typecast(rl_expr_ctx *c, const PgQuery__TypeCast *tc, rl_value *
 
 static int eval_collate(rl_expr_ctx *c, const PgQuery__CollateClause *cc, rl_value *out)
 {
-    const char *name = cc->n_collname ? node_str(cc->collname[cc->n_collname - 1]) : NULL;
+    const char *name = cc->n_collname ? rl_node_string(cc->collname[cc->n_collname - 1]) : NULL;
     if (!name || (strcmp(name, "C") != 0 && strcmp(name, "POSIX") != 0 &&
                   strcmp(name, "default") != 0 && strcmp(name, "ucs_basic") != 0))
         return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_OBJECT, cc->location,
@@ -1733,7 +1728,7 @@ static bool is_aggregate_name(const char *name)
 
 static const char *func_name(const PgQuery__FuncCall *f)
 {
-    return f->n_funcname ? node_str(f->funcname[f->n_funcname - 1]) : NULL;
+    return f->n_funcname ? rl_node_string(f->funcname[f->n_funcname - 1]) : NULL;
 }
 
 bool rl_expr_is_aggregate(const PgQuery__Node *node)
@@ -2056,7 +2051,7 @@ static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *o
         return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, f->location,
                              "malformed function call");
     if (f->n_funcname > 1) {
-        const char *schema = node_str(f->funcname[f->n_funcname - 2]);
+        const char *schema = rl_node_string(f->funcname[f->n_funcname - 2]);
         if (!schema || strcmp(schema, "pg_catalog") != 0)
             return rl_exec_error(c->x, RL_SQLSTATE_INVALID_SCHEMA_NAME, f->location,
                                  "schema \"%s\" does not exist",
@@ -2232,7 +2227,7 @@ static int eval_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *ou
                              "this kind of subquery (ALL/ARRAY/row comparison) is not supported");
     rl_value l;
     if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK) {
-        const char *op = sl->n_oper_name ? node_str(sl->oper_name[sl->n_oper_name - 1]) : "=";
+        const char *op = sl->n_oper_name ? rl_node_string(sl->oper_name[sl->n_oper_name - 1]) : "=";
         if (!op || strcmp(op, "=") != 0)
             return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, sl->location,
                                  "only = ANY (subquery) is supported");
@@ -2297,7 +2292,7 @@ static const rl_colmeta *level_column(const rl_binding *b, const PgQuery__Node *
     size_t nf = cr->n_fields;
     if (nf == 0 || nf > 2 || cr->fields[nf - 1]->node_case == PG_QUERY__NODE__NODE_A_STAR)
         return NULL;
-    colref r = {nf == 2 ? node_str(cr->fields[0]) : NULL, node_str(cr->fields[nf - 1])};
+    colref r = {nf == 2 ? rl_node_string(cr->fields[0]) : NULL, rl_node_string(cr->fields[nf - 1])};
     if (!r.name)
         return NULL;
     for (; b && b->rs; b = b->outer) {
@@ -2472,7 +2467,7 @@ static bool figure_name(const PgQuery__Node *node, char *out, size_t n)
     switch (node->node_case) {
     case PG_QUERY__NODE__NODE_COLUMN_REF: {
         const PgQuery__ColumnRef *cr = node->column_ref;
-        const char *s = cr->n_fields ? node_str(cr->fields[cr->n_fields - 1]) : NULL;
+        const char *s = cr->n_fields ? rl_node_string(cr->fields[cr->n_fields - 1]) : NULL;
         if (!s)
             return false;
         copy_name(out, n, s);
@@ -2489,7 +2484,7 @@ static bool figure_name(const PgQuery__Node *node, char *out, size_t n)
         if (figure_name(node->type_cast->arg, out, n))
             return true;
         const PgQuery__TypeName *tn = node->type_cast->type_name;
-        const char *s = tn && tn->n_names ? node_str(tn->names[tn->n_names - 1]) : NULL;
+        const char *s = tn && tn->n_names ? rl_node_string(tn->names[tn->n_names - 1]) : NULL;
         if (!s)
             return false;
         copy_name(out, n, s);

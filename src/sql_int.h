@@ -327,10 +327,23 @@ int rl_params_count(rl_exec *x, const PgQuery__Node *stmt, size_t *out, uint64_t
  * its context in `stmt` gives it, as PostgreSQL infers one (a cast, the
  * column it is compared with or stored in, LIMIT, a condition), else text.
  * Relations are resolved on the session's current lake (route first); one
- * that does not resolve is left out. Never fails. */
+ * that does not resolve is left out. Never fails. It walks the statement
+ * whatever oids holds: the caller calls it when some parameter is untyped. */
 void rl_params_infer(rl_exec *x, const PgQuery__Node *stmt, uint32_t *oids, size_t n);
 
 /* ----------------------------------------------------------- sql_parse.c */
+
+/* The text of a String node; NULL for any other node or none. */
+static inline const char *rl_node_string(const PgQuery__Node *n)
+{
+    return n && n->node_case == PG_QUERY__NODE__NODE_STRING ? n->string->sval : NULL;
+}
+
+/* The name a FROM item is referred to by: its alias, else its relation's. */
+static inline const char *rl_range_var_alias(const PgQuery__RangeVar *rv)
+{
+    return rv->alias && rv->alias->aliasname ? rv->alias->aliasname : rv->relname;
+}
 
 /* Visit `m` and every message below it, depth first, through protobuf-c's
  * reflection (so no node kind is missed). visit returns 0 to go into the

@@ -85,7 +85,7 @@ static int rels_visit(void *ctx, const ProtobufCMessage *m)
     ps->x->err = &scratch; /* a miss is not the statement's error */
     rl_relation rel;
     if (rl_relation_resolve(ps->x, rv, &rel) == 0) {
-        const char *alias = rv->alias && rv->alias->aliasname ? rv->alias->aliasname : rv->relname;
+        const char *alias = rl_range_var_alias(rv);
         rl_rowset *shape = rl_relation_shape(ps->x, &rel, alias);
         if (shape)
             ps->rels[ps->nrels++] = shape;
@@ -94,18 +94,13 @@ static int rels_visit(void *ctx, const ProtobufCMessage *m)
     return 0;
 }
 
-static const char *str_of(const PgQuery__Node *n)
-{
-    return n && n->node_case == PG_QUERY__NODE__NODE_STRING ? n->string->sval : NULL;
-}
-
 /* The type of the column `cr` names among the statement's relations, or 0. */
 static uint32_t column_oid(const param_scan *ps, const PgQuery__ColumnRef *cr)
 {
     if (cr->n_fields < 1 || cr->n_fields > 2)
         return 0;
-    const char *qual = cr->n_fields == 2 ? str_of(cr->fields[0]) : NULL;
-    const char *name = str_of(cr->fields[cr->n_fields - 1]);
+    const char *qual = cr->n_fields == 2 ? rl_node_string(cr->fields[0]) : NULL;
+    const char *name = rl_node_string(cr->fields[cr->n_fields - 1]);
     if (!name || (cr->n_fields == 2 && !qual))
         return 0;
     for (size_t r = 0; r < ps->nrels; r++) {
@@ -121,7 +116,7 @@ static uint32_t column_oid(const param_scan *ps, const PgQuery__ColumnRef *cr)
 static uint32_t target_column_oid(const param_scan *ps, const PgQuery__RangeVar *rv,
                                   const char *name, size_t position)
 {
-    const char *alias = rv->alias && rv->alias->aliasname ? rv->alias->aliasname : rv->relname;
+    const char *alias = rl_range_var_alias(rv);
     for (size_t r = 0; r < ps->nrels; r++) {
         const rl_rowset *rs = ps->rels[r];
         if (!rs->ncols || strcmp(rs->cols[0].rel, alias) != 0)
@@ -152,6 +147,20 @@ static void set_type(param_scan *ps, const PgQuery__Node *n, uint32_t oid)
         ps->oids[p->number - 1] = oid;
 }
 
+/* The type a cast names, or 0 for one RockLake does not know (not the
+ * statement's error here: it reports that when it runs). */
+static uint32_t cast_oid(const param_scan *ps, const PgQuery__TypeName *tn)
+{
+    uint32_t oid = 0;
+    int32_t typmod;
+    rl_error scratch, *keep = ps->x->err;
+    ps->x->err = &scratch;
+    if (rl_type_from_typename(ps->x, tn, &oid, &typmod) < 0)
+        oid = 0;
+    ps->x->err = keep;
+    return oid;
+}
+
 /* The type an operand gives the parameter it is compared with, or 0. A
  * character column gives text: PostgreSQL resolves `varchar = unknown`
  * with text's operator, so the parameter is text. */
@@ -172,16 +181,8 @@ static uint32_t operand_oid(const param_scan *ps, const PgQuery__Node *n)
         default: return 0; /* a string constant is unknown too */
         }
     }
-    if (n->node_case == PG_QUERY__NODE__NODE_TYPE_CAST) {
-        uint32_t oid = 0;
-        int32_t typmod;
-        rl_error scratch, *keep = ps->x->err;
-        ps->x->err = &scratch;
-        if (rl_type_from_typename(ps->x, n->type_cast->type_name, &oid, &typmod) < 0)
-            oid = 0;
-        ps->x->err = keep;
-        return oid;
-    }
+    if (n->node_case == PG_QUERY__NODE__NODE_TYPE_CAST)
+        return cast_oid(ps, n->type_cast->type_name);
     return 0;
 }
 
@@ -227,15 +228,8 @@ static int type_visit(void *ctx, const ProtobufCMessage *m)
     const ProtobufCMessageDescriptor *d = m->descriptor;
     if (d == &pg_query__type_cast__descriptor) {
         const PgQuery__TypeCast *tc = (const PgQuery__TypeCast *)m;
-        if (param_of(tc->arg)) {
-            uint32_t oid = 0;
-            int32_t typmod;
-            rl_error scratch, *keep = ps->x->err;
-            ps->x->err = &scratch;
-            if (rl_type_from_typename(ps->x, tc->type_name, &oid, &typmod) == 0)
-                set_type(ps, tc->arg, oid);
-            ps->x->err = keep;
-        }
+        if (param_of(tc->arg))
+            set_type(ps, tc->arg, cast_oid(ps, tc->type_name));
     } else if (d == &pg_query__a__expr__descriptor) {
         type_a_expr(ps, (const PgQuery__AExpr *)m);
     } else if (d == &pg_query__bool_expr__descriptor) {
@@ -292,10 +286,7 @@ static void type_targets(param_scan *ps, const PgQuery__Node *stmt)
 void rl_params_infer(rl_exec *x, const PgQuery__Node *stmt, uint32_t *oids, size_t n)
 {
     param_scan ps = {.x = x, .oids = oids, .n = n};
-    bool untyped = false;
-    for (size_t i = 0; i < n; i++)
-        untyped |= oids[i] == 0;
-    if (stmt && untyped) {
+    if (stmt) {
         /* the walks stop short only on a tree too deep for the stack; what
          * they typed by then stands, the rest is text */
         rl_tree_walk((const ProtobufCMessage *)stmt, rels_visit, &ps);

@@ -253,11 +253,6 @@ static void collect_conjuncts(const PgQuery__Node *n, const PgQuery__Node **out,
         out[(*cnt)++] = n;
 }
 
-static const char *string_of(const PgQuery__Node *n)
-{
-    return n && n->node_case == PG_QUERY__NODE__NODE_STRING ? n->string->sval : NULL;
-}
-
 /* Does `n` name column `col` of this relation? Unqualified names are taken
  * to be ours when we have such a column (PostgreSQL would otherwise have
  * reported them ambiguous or bound them to us as the innermost scope).
@@ -270,12 +265,12 @@ static bool is_column(const PgQuery__Node *n, const char *col, const char *alias
     const PgQuery__ColumnRef *cr = n->column_ref;
     if (cr->n_fields < 1 || cr->n_fields > 3)
         return false;
-    const char *last = string_of(cr->fields[cr->n_fields - 1]);
+    const char *last = rl_node_string(cr->fields[cr->n_fields - 1]);
     if (!last || strcmp(last, col) != 0)
         return false;
     if (cr->n_fields == 1)
         return true;
-    const char *qual = string_of(cr->fields[cr->n_fields - 2]);
+    const char *qual = rl_node_string(cr->fields[cr->n_fields - 2]);
     return qual && (!alias || strcmp(qual, alias) == 0 || strcmp(qual, relname) == 0);
 }
 
@@ -371,7 +366,7 @@ static int conjunct_values(rl_exec *x, rl_arena *arena, const PgQuery__Node *n,
     if (n->node_case != PG_QUERY__NODE__NODE_A_EXPR)
         return 0;
     const PgQuery__AExpr *e = n->a_expr;
-    if (e->n_name != 1 || !string_of(e->name[0]) || strcmp(string_of(e->name[0]), "=") != 0)
+    if (e->n_name != 1 || !rl_node_string(e->name[0]) || strcmp(rl_node_string(e->name[0]), "=") != 0)
         return 0;
     if (e->kind == PG_QUERY__A__EXPR__KIND__AEXPR_OP) {
         const PgQuery__Node *c = NULL;
@@ -423,9 +418,9 @@ static int conjunct_lower_bound(rl_exec *x, rl_arena *arena, const PgQuery__Node
     if (n->node_case != PG_QUERY__NODE__NODE_A_EXPR)
         return 0;
     const PgQuery__AExpr *e = n->a_expr;
-    if (e->kind != PG_QUERY__A__EXPR__KIND__AEXPR_OP || e->n_name != 1 || !string_of(e->name[0]))
+    if (e->kind != PG_QUERY__A__EXPR__KIND__AEXPR_OP || e->n_name != 1 || !rl_node_string(e->name[0]))
         return 0;
-    const char *op = string_of(e->name[0]);
+    const char *op = rl_node_string(e->name[0]);
     bool col_left = is_column(e->lexpr, col, alias, relname) && is_constant(e->rexpr);
     bool col_right = is_column(e->rexpr, col, alias, relname) && is_constant(e->lexpr);
     bool strict;
@@ -994,7 +989,7 @@ static int only_upper_bound(rl_exec *x, const rl_relation *rel, const char *alia
     if (nconj != 1 || conj[0]->node_case != PG_QUERY__NODE__NODE_A_EXPR)
         return 0;
     const PgQuery__AExpr *e = conj[0]->a_expr;
-    const char *op = e->n_name == 1 ? string_of(e->name[0]) : NULL;
+    const char *op = e->n_name == 1 ? rl_node_string(e->name[0]) : NULL;
     if (e->kind != PG_QUERY__A__EXPR__KIND__AEXPR_OP || !op)
         return 0;
     /* the column's side and the constant's, by the operator */

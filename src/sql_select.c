@@ -66,11 +66,6 @@ static rl_rowset *run_raw(rl_exec *x, const PgQuery__SelectStmt *st, const rl_bi
 static rl_rowset *run_raw_mode(rl_exec *x, const PgQuery__SelectStmt *st,
                                const rl_binding *outer, const cte_env *ctes, bool type_only);
 
-static const char *node_str(const PgQuery__Node *n)
-{
-    return n && n->node_case == PG_QUERY__NODE__NODE_STRING ? n->string->sval : NULL;
-}
-
 static rl_rowset *fail_oom(rl_exec *x)
 {
     rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
@@ -259,7 +254,7 @@ static int need_visit(void *ctx, const ProtobufCMessage *m)
             cr->fields[cr->n_fields - 1]->node_case == PG_QUERY__NODE__NODE_A_STAR)
             w->all = true;
         else
-            need_add(w, node_str(cr->fields[cr->n_fields - 1]));
+            need_add(w, rl_node_string(cr->fields[cr->n_fields - 1]));
         return w->all ? -1 : 1;
     }
     if (m->descriptor == &pg_query__join_expr__descriptor) {
@@ -267,7 +262,7 @@ static int need_visit(void *ctx, const ProtobufCMessage *m)
         if (j->is_natural)
             w->all = true;
         for (size_t i = 0; i < j->n_using_clause; i++)
-            need_add(w, node_str(j->using_clause[i]));
+            need_add(w, rl_node_string(j->using_clause[i]));
     }
     return w->all ? -1 : 0;
 }
@@ -557,7 +552,7 @@ static void keys_from_conjunct(rl_scan_keys *keys, const rl_rowset *shape, const
     if (q->node_case != PG_QUERY__NODE__NODE_A_EXPR)
         return;
     const PgQuery__AExpr *e = q->a_expr;
-    const char *op = e->n_name == 1 ? node_str(e->name[0]) : NULL;
+    const char *op = e->n_name == 1 ? rl_node_string(e->name[0]) : NULL;
     if (!op || strcmp(op, "=") != 0)
         return;
     rl_value v;
@@ -664,7 +659,7 @@ static void rename_columns(const PgQuery__RangeVar *rv, rl_rowset *rs)
     if (!rv->alias || !rv->alias->n_colnames)
         return;
     for (size_t i = 0; i < rv->alias->n_colnames && i < rs->ncols; i++) {
-        const char *n = node_str(rv->alias->colnames[i]);
+        const char *n = rl_node_string(rv->alias->colnames[i]);
         if (n)
             snprintf(rs->cols[i].name, sizeof rs->cols[i].name, "%s", n);
     }
@@ -687,7 +682,7 @@ static rl_rowset *rename_and_prune(sel *S, const PgQuery__RangeVar *rv, rl_rowse
 
 static rl_rowset *from_rangevar(sel *S, const PgQuery__RangeVar *rv, const PgQuery__Node *where)
 {
-    const char *alias = rv->alias && rv->alias->aliasname ? rv->alias->aliasname : rv->relname;
+    const char *alias = rl_range_var_alias(rv);
     const cte_env *cte = (!rv->schemaname || !rv->schemaname[0]) ? find_cte(S->ctes, rv->relname)
                                                                   : NULL;
     pushed_filter pf;
@@ -747,7 +742,7 @@ static rl_rowset *from_subselect(sel *S, const PgQuery__RangeSubselect *rs_node)
     for (size_t i = 0; i < rs->ncols; i++) {
         snprintf(rs->cols[i].rel, sizeof rs->cols[i].rel, "%s", a->aliasname);
         rs->cols[i].using_dup = false;
-        const char *n = i < a->n_colnames ? node_str(a->colnames[i]) : NULL;
+        const char *n = i < a->n_colnames ? rl_node_string(a->colnames[i]) : NULL;
         if (n)
             snprintf(rs->cols[i].name, sizeof rs->cols[i].name, "%s", n);
     }
@@ -783,7 +778,7 @@ static int join_layout(sel *S, const PgQuery__JoinExpr *j, const rl_rowset *l,
                        const rl_rowset *r, join_map *map, long *lu, long *ru, size_t nu)
 {
     for (size_t k = 0; k < nu; k++) {
-        const char *name = node_str(j->using_clause[k]);
+        const char *name = rl_node_string(j->using_clause[k]);
         lu[k] = name ? find_unqualified(l, name) : -1;
         ru[k] = name ? find_unqualified(r, name) : -1;
         const char *side = lu[k] < 0 ? "left" : "right";
@@ -836,8 +831,8 @@ static long colref_in(const PgQuery__Node *n, const rl_rowset *rs)
     if (!n || n->node_case != PG_QUERY__NODE__NODE_COLUMN_REF)
         return -1;
     const PgQuery__ColumnRef *c = n->column_ref;
-    const char *rel = c->n_fields == 2 ? node_str(c->fields[0]) : NULL;
-    const char *name = node_str(c->fields[c->n_fields - 1]);
+    const char *rel = c->n_fields == 2 ? rl_node_string(c->fields[0]) : NULL;
+    const char *name = rl_node_string(c->fields[c->n_fields - 1]);
     if (!name || c->n_fields > 2 || (c->n_fields == 2 && !rel))
         return -1;
     long found = -1;
@@ -869,7 +864,7 @@ static bool equi_pair(const PgQuery__Node *q, const rl_rowset *l, const rl_rowse
     if (q->node_case != PG_QUERY__NODE__NODE_A_EXPR)
         return false;
     const PgQuery__AExpr *e = q->a_expr;
-    const char *op = e->n_name == 1 ? node_str(e->name[0]) : NULL;
+    const char *op = e->n_name == 1 ? rl_node_string(e->name[0]) : NULL;
     if (e->kind != PG_QUERY__A__EXPR__KIND__AEXPR_OP || !op || strcmp(op, "=") != 0)
         return false;
     long a_l = colref_in(e->lexpr, l), a_r = colref_in(e->lexpr, r);
@@ -1476,7 +1471,7 @@ static size_t target_add(sel *S, target_list *tl)
 static int target_star(sel *S, const PgQuery__SelectStmt *st, const rl_rowset *in,
                        const PgQuery__ColumnRef *cr, int location, target_list *tl)
 {
-    const char *rel = cr->n_fields >= 2 ? node_str(cr->fields[cr->n_fields - 2]) : NULL;
+    const char *rel = cr->n_fields >= 2 ? rl_node_string(cr->fields[cr->n_fields - 2]) : NULL;
     size_t before = tl->n;
     for (size_t c = 0; c < in->ncols; c++) {
         const rl_colmeta *im = &in->cols[c];
@@ -1590,7 +1585,7 @@ static int plan_sort(sel *S, const PgQuery__SelectStmt *st, const rl_colmeta *me
             continue;
         }
         if (e->node_case == PG_QUERY__NODE__NODE_COLUMN_REF && e->column_ref->n_fields == 1) {
-            const char *name = node_str(e->column_ref->fields[0]);
+            const char *name = rl_node_string(e->column_ref->fields[0]);
             for (size_t c = 0; name && c < nout; c++)
                 if (strcmp(meta[c].name, name) == 0) {
                     k[i].outcol = (long)c;
@@ -1603,8 +1598,8 @@ static int plan_sort(sel *S, const PgQuery__SelectStmt *st, const rl_colmeta *me
             if (e->node_case == PG_QUERY__NODE__NODE_COLUMN_REF)
                 return rl_exec_error(S->x, RL_SQLSTATE_UNDEFINED_COLUMN, e->column_ref->location,
                                      "column \"%s\" does not exist",
-                                     node_str(e->column_ref->fields[e->column_ref->n_fields - 1])
-                                         ? node_str(e->column_ref
+                                     rl_node_string(e->column_ref->fields[e->column_ref->n_fields - 1])
+                                         ? rl_node_string(e->column_ref
                                                         ->fields[e->column_ref->n_fields - 1])
                                          : "?");
             return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, sb->location,
@@ -1785,7 +1780,7 @@ static const PgQuery__Node *group_expr(proj *p, const PgQuery__Node *g)
             return p->t[pos - 1].expr;
     }
     if (g->node_case == PG_QUERY__NODE__NODE_COLUMN_REF && g->column_ref->n_fields == 1) {
-        const char *name = node_str(g->column_ref->fields[0]);
+        const char *name = rl_node_string(g->column_ref->fields[0]);
         bool is_input = false;
         for (size_t c = 0; name && c < p->in->ncols; c++)
             is_input |= strcmp(p->in->cols[c].name, name) == 0;
@@ -1978,20 +1973,20 @@ static int try_max_fast(sel *S, const PgQuery__SelectStmt *st, rl_rowset **out)
     if (!v || v->node_case != PG_QUERY__NODE__NODE_FUNC_CALL)
         return 0;
     const PgQuery__FuncCall *f = v->func_call;
-    const char *fname = f->n_funcname ? node_str(f->funcname[f->n_funcname - 1]) : NULL;
+    const char *fname = f->n_funcname ? rl_node_string(f->funcname[f->n_funcname - 1]) : NULL;
     if (!fname || strcmp(fname, "max") != 0 || f->n_args != 1 || f->agg_star ||
         f->agg_distinct || f->agg_filter || f->over || f->n_agg_order ||
-        (f->n_funcname == 2 && strcmp(node_str(f->funcname[0]) ? node_str(f->funcname[0]) : "",
+        (f->n_funcname == 2 && strcmp(rl_node_string(f->funcname[0]) ? rl_node_string(f->funcname[0]) : "",
                                       "pg_catalog") != 0) ||
         f->args[0]->node_case != PG_QUERY__NODE__NODE_COLUMN_REF)
         return 0;
     const PgQuery__ColumnRef *cr = f->args[0]->column_ref;
     const PgQuery__RangeVar *rv = st->from_clause[0]->range_var;
-    const char *alias = rv->alias && rv->alias->aliasname ? rv->alias->aliasname : rv->relname;
+    const char *alias = rl_range_var_alias(rv);
     if (cr->n_fields < 1 || cr->n_fields > 2 || (rv->alias && rv->alias->n_colnames))
         return 0;
-    const char *col = node_str(cr->fields[cr->n_fields - 1]);
-    const char *rel = cr->n_fields == 2 ? node_str(cr->fields[0]) : alias;
+    const char *col = rl_node_string(cr->fields[cr->n_fields - 1]);
+    const char *rel = cr->n_fields == 2 ? rl_node_string(cr->fields[0]) : alias;
     if (!col || !rel || strcmp(rel, alias) != 0)
         return 0;
     if ((!rv->schemaname || !rv->schemaname[0]) && find_cte(S->ctes, rv->relname))
@@ -2056,7 +2051,7 @@ static bool from_has_alias(const PgQuery__Node *n, const char *name)
     switch (n->node_case) {
     case PG_QUERY__NODE__NODE_RANGE_VAR: {
         const PgQuery__RangeVar *rv = n->range_var;
-        const char *a = rv->alias && rv->alias->aliasname ? rv->alias->aliasname : rv->relname;
+        const char *a = rl_range_var_alias(rv);
         return strcmp(a, name) == 0;
     }
     case PG_QUERY__NODE__NODE_RANGE_SUBSELECT:
@@ -2374,7 +2369,7 @@ static int bind_ctes(rl_exec *x, const PgQuery__WithClause *w, const rl_binding 
         }
         for (size_t j = 0; j < rs->ncols; j++) {
             snprintf(rs->cols[j].rel, sizeof rs->cols[j].rel, "%s", cte->ctename);
-            const char *cn = j < cte->n_aliascolnames ? node_str(cte->aliascolnames[j]) : NULL;
+            const char *cn = j < cte->n_aliascolnames ? rl_node_string(cte->aliascolnames[j]) : NULL;
             if (cn)
                 snprintf(rs->cols[j].name, sizeof rs->cols[j].name, "%s", cn);
         }
@@ -2506,7 +2501,7 @@ static bool streamable(const PgQuery__SelectStmt *st)
             return false;
         const PgQuery__ColumnRef *cr = t->res_target->val->column_ref;
         for (size_t f = 0; f < cr->n_fields; f++)
-            if (!node_str(cr->fields[f]))
+            if (!rl_node_string(cr->fields[f]))
                 return false; /* `*` */
     }
     return true;
@@ -2617,7 +2612,7 @@ int rl_select_stream(rl_exec *x, const PgQuery__SelectStmt *st, const rl_row_str
         return -1;
     if (rel.kind != RL_REL_STORED)
         return 0;
-    const char *alias = rv->alias && rv->alias->aliasname ? rv->alias->aliasname : rv->relname;
+    const char *alias = rl_range_var_alias(rv);
     sel S = {.x = x};
     stream_run r = {.S = &S, .d = rel.desc, .out = out, .nt = st->n_target_list};
     bool star = star_only(st);

@@ -428,22 +428,10 @@ static void rl_describe_stmt(side *s, rl_session *ses, const stmt *st)
             for (size_t i = 0; i < d.nparams; i++)
                 rl_buf_printf(&b, " %u", d.param_oids[i]);
             sl_push(&s->ev, buf_cstr(&b));
-            if (!d.has_rows) {
+            if (!d.has_rows)
                 sl_pushf(&s->ev, "n");
-            } else {
-                size_t n = d.ncols < MAX_COLS ? d.ncols : MAX_COLS;
-                const char *names[MAX_COLS] = {0};
-                uint32_t oids[MAX_COLS] = {0};
-                int16_t lens[MAX_COLS] = {0};
-                int32_t mods[MAX_COLS] = {0};
-                for (size_t i = 0; i < n; i++) {
-                    names[i] = d.cols[i].name;
-                    oids[i] = d.cols[i].type_oid;
-                    lens[i] = d.cols[i].typlen;
-                    mods[i] = d.cols[i].typmod;
-                }
-                ev_rowdesc(s, n, names, oids, lens, mods);
-            }
+            else
+                sk_rowdesc(s, d.ncols, d.cols); /* as the engine's sink reports one */
         }
         rl_session_sync(ses, &sync_err);
     }

@@ -94,12 +94,16 @@ struct rl_journal {
     uint64_t durable_seq, durable_end; /* under sync_mu: the last one synced */
     uint64_t fence_cut;    /* under sync_mu: once fenced, the new writer's cut */
     _Atomic int failed;    /* 0, or the kv_error_kind that stopped the journal */
+    _Atomic bool gone;     /* failed because the file is no longer at `path` */
+    dev_t dev;             /* the file's identity, to recognise it at `path` */
+    ino_t ino;
     uint64_t released;     /* bytes before this are holes */
 };
 
 /* What the errors say to do next (docs/operations.md, "Integrity errors"). */
 #define DOC_DAMAGED "docs/operations.md, \"Integrity: journal ... is damaged\""
 #define DOC_OPEN "docs/operations.md, \"Integrity: cannot open journal ...\""
+#define DOC_GONE "docs/operations.md, \"Integrity: journal ... is no longer at that path\""
 #define IO_HINT                                                                  \
     "; check the disk and the file's permissions, then start again, or restore the " \
     "file from a backup (" DOC_DAMAGED ")"
@@ -745,12 +749,15 @@ rl_journal *rl_journal_create(const char *dir, uint64_t last_seq, kv_error *err)
     j->alloc_end = RL_JOURNAL_DATA_START;
     j->fd = open(j->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (j->fd >= 0 && write_file_header(j->fd) == 0) zero_fill(j);
+    struct stat st;
     if (j->fd < 0 || atomic_load(&j->alloc_end) == RL_JOURNAL_DATA_START ||
-        fsync(j->fd) < 0 || sync_dir(dir) < 0) {
+        fsync(j->fd) < 0 || sync_dir(dir) < 0 || fstat(j->fd, &st) < 0) {
         fail(err, KV_ERR_IO, "cannot create journal %s: %s", j->path,
              errno ? strerror(errno) : "short write");
         goto fail_mu;
     }
+    j->dev = st.st_dev;
+    j->ino = st.st_ino;
     j->next_seq = last_seq + 1;
     j->durable_seq = j->pending_seq = last_seq;
     j->durable_end = j->pending_end = j->end;
@@ -813,6 +820,13 @@ void rl_journal_remove_file(const char *dir, uint64_t file_id)
 
 static int refuse(rl_journal *j, kv_error *err)
 {
+    if (atomic_load(&j->gone))
+        return fail(err, KV_ERR_IO,
+                    "journal %s is no longer at that path: the store's directory was removed, "
+                    "moved or replaced while this server was writing it, so a commit now could "
+                    "not be recovered from it; writes are refused until the server is stopped "
+                    "and the store checked (" DOC_GONE ")",
+                    j->path);
     if (atomic_load(&j->failed) == KV_ERR_FENCED)
         return fail(err, KV_ERR_FENCED,
                     "a newer writer took over this store (it fenced journal %s)", j->path);
@@ -836,12 +850,37 @@ static int sync_failure(rl_journal *j, int sync_errno, bool stalled, kv_error *e
     return refuse(j, err);
 }
 
+/* Is the open file still the one at `path`? The next writer of the store
+ * reads the journal by that path: a record written to a file that was
+ * removed, or whose directory was moved or replaced (`rm -rf` of a live
+ * store, a restore into place), would be acknowledged and never replayed,
+ * and SlateDB, which writes by path, would put the same batch into
+ * whatever is there now. One stat per append; an fdatasync costs far more. */
+static bool at_its_path(const rl_journal *j)
+{
+    struct stat st;
+    return stat(j->path, &st) == 0 && st.st_dev == j->dev && st.st_ino == j->ino;
+}
+
 /* Write one record at `end` (zeros there, unless the zero-filling fell
  * behind: then under extend_mu, which keeps it from overwriting us). */
 static int append_checked(rl_journal *j, int type, uint64_t seq, const uint8_t *payload,
                           size_t len, kv_error *err)
 {
     if (atomic_load(&j->failed)) return refuse(j, err);
+    if (!at_its_path(j)) {
+        /* A takeover removes our file once it has fenced it: refuse this
+         * record as fenced and leave the earlier ones to the next sync,
+         * which reads the cut (those before it are still acknowledged). */
+        uint64_t cut;
+        slot_read slot = read_slot(j->fd, &cut);
+        if (slot == SLOT_DONE || slot == SLOT_CHANGING)
+            return fail(err, KV_ERR_FENCED,
+                        "a newer writer took over this store (it fenced journal %s)", j->path);
+        atomic_store(&j->gone, true);
+        atomic_store(&j->failed, KV_ERR_IO);
+        return refuse(j, err);
+    }
     if (len > MAX_PAYLOAD)
         return fail(err, KV_ERR_INVALID, "a commit of %zu bytes exceeds the journal's 1 GiB limit",
                     len);

@@ -52,6 +52,11 @@
  *  - A record is acknowledged only after an fdatasync that covers it. After
  *    a failed write or fdatasync the journal refuses everything (the page
  *    cache can no longer be trusted); the server must be restarted.
+ *  - A record is appended only while the open file is still the one at its
+ *    path (same device and inode): once the file was removed or its
+ *    directory moved or replaced, nothing written to it would be replayed
+ *    by the next writer at that path, so the journal refuses everything
+ *    from then on, before the batch reaches SlateDB.
  *  - Records in a file have increasing seqs; recovery stops at the first
  *    torn or corrupt record. One with nothing valid after it is a torn
  *    tail (never synced: accepted). One that a valid record follows was

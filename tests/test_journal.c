@@ -311,6 +311,61 @@ static void test_abort_cancels_its_record(void)
     CHECK_EQ_INT(last, s3);
 }
 
+/* The journal file removed, or its directory moved or replaced, under a
+ * running writer: a record appended to it then could never be replayed by
+ * the next writer at that path, so the append is refused, and so is every
+ * later one (it used to be accepted and acknowledged: commits that no
+ * restart brings back). */
+static void check_refused_as_gone(rl_journal *j)
+{
+    uint64_t seq, end;
+    kv_error err;
+    CHECK_EQ_INT(rl_journal_append(j, (const uint8_t *)"lost", 4, &seq, &end, &err), -1);
+    CHECK_EQ_INT(err.kind, KV_ERR_IO);
+    CHECK(strstr(err.message, "is no longer at that path") != NULL);
+    CHECK(strstr(err.message, "Integrity: journal ... is no longer at that path") != NULL);
+    /* sticky, and still saying why */
+    CHECK_EQ_INT(rl_journal_append(j, (const uint8_t *)"later", 5, &seq, &end, &err), -1);
+    CHECK(strstr(err.message, "is no longer at that path") != NULL);
+}
+
+static void test_journal_removed_under_the_writer(void)
+{
+    char dir[PATH_MAX], path[PATH_MAX + 64];
+    uint64_t id, seq, end;
+    kv_error err;
+    rl_journal *j = fresh_journal(dir, sizeof dir, &id);
+    if (!j) return;
+    CHECK_EQ_INT(append_str(j, "kept", &seq, &end), 0);
+    CHECK_EQ_INT(rl_journal_sync(j, seq, &err), 0);
+    CHECK_EQ_INT(unlink(journal_file(dir, id, path, sizeof path)), 0);
+    check_refused_as_gone(j);
+    rl_journal_close(j);
+}
+
+static void test_journal_directory_replaced_under_the_writer(void)
+{
+    char dir[PATH_MAX], moved[PATH_MAX + 16];
+    uint64_t id, seq, end;
+    kv_error err;
+    rl_journal *j = fresh_journal(dir, sizeof dir, &id);
+    if (!j) return;
+    CHECK_EQ_INT(append_str(j, "kept", &seq, &end), 0);
+    CHECK_EQ_INT(rl_journal_sync(j, seq, &err), 0);
+    snprintf(moved, sizeof moved, "%s.moved", dir);
+    CHECK_EQ_INT(rename(dir, moved), 0);
+    CHECK_EQ_INT(mkdir(dir, 0755), 0);
+    check_refused_as_gone(j);
+    rl_journal_close(j);
+    /* what was acknowledged is where the file went */
+    seen s = {0};
+    uint64_t last;
+    rl_journal_pos from = {id, 0, 0};
+    CHECK_EQ_INT(rl_journal_recover(moved, &from, collect, &s, &last, &err), 0);
+    CHECK_EQ_INT(s.n, 1);
+    CHECK_EQ_STR(s.payloads[0], "kept");
+}
+
 /* A newer writer's recovery fences the old writer's file: the old writer
  * refuses what it wrote after the cut, and nothing after the cut is ever
  * replayed. */
@@ -1026,6 +1081,41 @@ static void test_crash_replays_acknowledged_writes(void)
     }
 }
 
+/* A store directory replaced under its writer (moved away and a new one
+ * made at its path): the next write is refused before it reaches SlateDB
+ * or the mirror, and what was acknowledged is in the moved store. */
+static void test_store_replaced_under_the_writer(void)
+{
+    char dir[PATH_MAX], url[PATH_MAX + 16], moved[PATH_MAX + 16], murl[PATH_MAX + 32];
+    fresh_store(dir, sizeof dir, url, sizeof url);
+    kv_db *db = open_writer(url, 0, 600000);
+    CHECK(db != NULL);
+    if (!db) return;
+    kv_error err;
+    CHECK_EQ_INT(kvt_put(db, "before", "1", &err), 0);
+    snprintf(moved, sizeof moved, "%s.moved", dir);
+    CHECK_EQ_INT(rename(dir, moved), 0);
+    CHECK_EQ_INT(mkdir(dir, 0755), 0);
+    kv_batch *b = kv_batch_new();
+    kv_batch_put(b, (const uint8_t *)"after", 5, (const uint8_t *)"2", 1);
+    CHECK_EQ_INT(kv_write(db, b, &err), -1);
+    kv_batch_free(b);
+    CHECK_EQ_INT(err.kind, KV_ERR_IO);
+    CHECK(strstr(err.message, "is no longer at that path") != NULL);
+    CHECK_EQ_INT(has(db, "after"), 0);
+    CHECK_EQ_INT(has(db, "before"), 1);
+    kv_close(db, NULL);
+
+    snprintf(murl, sizeof murl, "file://%s", moved);
+    kv_db *m = open_writer(murl, 0, 0);
+    CHECK(m != NULL);
+    if (m) {
+        CHECK_EQ_INT(has(m, "before"), 1);
+        CHECK_EQ_INT(has(m, "after"), 0);
+        kv_close(m, NULL);
+    }
+}
+
 /* A newer writer takes over: it replays what the old one acknowledged, and
  * the old one's next write is refused as fenced and never shows up. */
 static void test_takeover_keeps_acknowledged_and_refuses_the_rest(void)
@@ -1246,6 +1336,8 @@ int main(void)
     RUN(test_recover_from_position);
     RUN(test_torn_and_corrupt_tails);
     RUN(test_abort_cancels_its_record);
+    RUN(test_journal_removed_under_the_writer);
+    RUN(test_journal_directory_replaced_under_the_writer);
     RUN(test_fence_stops_the_old_writer);
     RUN(test_abort_refused_by_fence_keeps_acknowledgements);
     RUN(test_abort_past_the_cut_is_clean);
@@ -1263,6 +1355,7 @@ int main(void)
     RUN(test_position_codec);
     RUN(test_batch_codec_round_trip);
     RUN(test_crash_replays_acknowledged_writes);
+    RUN(test_store_replaced_under_the_writer);
     RUN(test_takeover_keeps_acknowledged_and_refuses_the_rest);
     RUN(test_takeover_under_concurrent_commits);
     RUN(test_refused_batch_is_not_replayed);

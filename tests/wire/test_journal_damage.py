@@ -22,6 +22,7 @@ is read with `rocklake inspect`, which opens the store as a reader and never
 replays the journal.
 """
 import re
+import shutil
 import struct
 import subprocess
 import zlib
@@ -280,3 +281,43 @@ def test_salvage_with_rebuild_digest_rebuilds_after_the_salvaged_records(start_s
     assert s.stop() == 0
     out = subprocess.run([BIN, "check", str(lake)], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+@pytest.mark.parametrize("how", ["removed", "moved"])
+def test_store_directory_gone_under_the_server_refuses_commits(start_server, tmp_path, how):
+    """`rm -rf` of a running server's store, or moving it away and making a
+    new one at its path: the lake's journal is no longer at its path, so a
+    commit there could never be recovered, and SlateDB (which writes by
+    path) would put it into whatever is there now. Every later commit is
+    refused with 58030, naming the journal and docs/operations.md's
+    section; it used to be acknowledged and lost. Moved away, the store
+    still holds every commit acknowledged before (docs/operations.md,
+    "Integrity: journal ... is no longer at that path")."""
+    store = tmp_path / "store"
+    s = start_server(store_root=store)
+    with psycopg.connect(s.dsn(), autocommit=True) as conn:
+        conn.execute("CREATE TABLE jd (id bigint, tag text)")
+        for i in range(5):
+            conn.execute("INSERT INTO jd VALUES (%s, %s)", (i, TAG % i))
+        jfile = next((store / "lake" / "journal").glob("journal-*.log"))
+        moved = tmp_path / "moved"
+        if how == "removed":
+            shutil.rmtree(store)
+        else:
+            store.rename(moved)
+        (store / "lake").mkdir(parents=True)
+        for i in (5, 6):
+            with pytest.raises(psycopg.Error) as exc:
+                conn.execute("INSERT INTO jd VALUES (%s, %s)", (i, TAG % i))
+            assert exc.value.sqlstate == "58030", exc.value
+            msg = str(exc.value)
+            assert f"journal {jfile} is no longer at that path" in msg, msg
+            assert ('docs/operations.md, "Integrity: journal ... is no longer at that path"'
+                    in msg), msg
+        assert ids_of(conn) == list(range(5))  # nothing refused shows up
+    assert not list((store / "lake").rglob("journal-*.log"))
+    s.crash()  # its close would write SlateDB's memtable by path
+    if how == "moved":
+        s = start_server(store_root=moved)
+        with psycopg.connect(s.dsn(), autocommit=True) as conn:
+            assert ids_of(conn) == list(range(5))

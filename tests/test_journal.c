@@ -311,41 +311,15 @@ static void test_abort_cancels_its_record(void)
     CHECK_EQ_INT(last, s3);
 }
 
-/* The journal file removed, or its directory moved or replaced, under a
- * running writer: a record appended to it then could never be replayed by
- * the next writer at that path, so the append is refused, and so is every
- * later one (it used to be accepted and acknowledged: commits that no
- * restart brings back). */
-static void check_refused_as_gone(rl_journal *j)
+/* The journal file removed, or its directory moved and a new one made at
+ * its path, under a running writer: a record appended to it then could
+ * never be replayed by the next writer at that path, so the append is
+ * refused, and so is every later one (it used to be accepted and
+ * acknowledged: commits that no restart brings back). What was
+ * acknowledged before is where the file went. */
+static void journal_gone_under_the_writer(bool moved_away)
 {
-    uint64_t seq, end;
-    kv_error err;
-    CHECK_EQ_INT(rl_journal_append(j, (const uint8_t *)"lost", 4, &seq, &end, &err), -1);
-    CHECK_EQ_INT(err.kind, KV_ERR_IO);
-    CHECK(strstr(err.message, "is no longer at that path") != NULL);
-    CHECK(strstr(err.message, "Integrity: journal ... is no longer at that path") != NULL);
-    /* sticky, and still saying why */
-    CHECK_EQ_INT(rl_journal_append(j, (const uint8_t *)"later", 5, &seq, &end, &err), -1);
-    CHECK(strstr(err.message, "is no longer at that path") != NULL);
-}
-
-static void test_journal_removed_under_the_writer(void)
-{
-    char dir[PATH_MAX], path[PATH_MAX + 64];
-    uint64_t id, seq, end;
-    kv_error err;
-    rl_journal *j = fresh_journal(dir, sizeof dir, &id);
-    if (!j) return;
-    CHECK_EQ_INT(append_str(j, "kept", &seq, &end), 0);
-    CHECK_EQ_INT(rl_journal_sync(j, seq, &err), 0);
-    CHECK_EQ_INT(unlink(journal_file(dir, id, path, sizeof path)), 0);
-    check_refused_as_gone(j);
-    rl_journal_close(j);
-}
-
-static void test_journal_directory_replaced_under_the_writer(void)
-{
-    char dir[PATH_MAX], moved[PATH_MAX + 16];
+    char dir[PATH_MAX], path[PATH_MAX + 64], moved[PATH_MAX + 16];
     uint64_t id, seq, end;
     kv_error err;
     rl_journal *j = fresh_journal(dir, sizeof dir, &id);
@@ -353,17 +327,34 @@ static void test_journal_directory_replaced_under_the_writer(void)
     CHECK_EQ_INT(append_str(j, "kept", &seq, &end), 0);
     CHECK_EQ_INT(rl_journal_sync(j, seq, &err), 0);
     snprintf(moved, sizeof moved, "%s.moved", dir);
-    CHECK_EQ_INT(rename(dir, moved), 0);
-    CHECK_EQ_INT(mkdir(dir, 0755), 0);
-    check_refused_as_gone(j);
+    if (moved_away) {
+        CHECK_EQ_INT(rename(dir, moved), 0);
+        CHECK_EQ_INT(mkdir(dir, 0755), 0);
+    } else {
+        CHECK_EQ_INT(unlink(journal_file(dir, id, path, sizeof path)), 0);
+    }
+    CHECK_EQ_INT(rl_journal_append(j, (const uint8_t *)"lost", 4, &seq, &end, &err), -1);
+    CHECK_EQ_INT(err.kind, KV_ERR_IO);
+    CHECK(strstr(err.message, "is no longer at that path") != NULL);
+    CHECK(strstr(err.message, "Integrity: journal ... is no longer at that path") != NULL);
+    /* sticky, and still saying why */
+    CHECK_EQ_INT(rl_journal_append(j, (const uint8_t *)"later", 5, &seq, &end, &err), -1);
+    CHECK(strstr(err.message, "is no longer at that path") != NULL);
     rl_journal_close(j);
-    /* what was acknowledged is where the file went */
+    if (!moved_away) return;
     seen s = {0};
     uint64_t last;
     rl_journal_pos from = {id, 0, 0};
     CHECK_EQ_INT(rl_journal_recover(moved, &from, collect, &s, &last, &err), 0);
     CHECK_EQ_INT(s.n, 1);
     CHECK_EQ_STR(s.payloads[0], "kept");
+}
+
+static void test_journal_removed_under_the_writer(void) { journal_gone_under_the_writer(false); }
+
+static void test_journal_directory_replaced_under_the_writer(void)
+{
+    journal_gone_under_the_writer(true);
 }
 
 /* A newer writer's recovery fences the old writer's file: the old writer

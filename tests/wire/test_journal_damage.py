@@ -316,7 +316,9 @@ def test_store_directory_gone_under_the_server_refuses_commits(start_server, tmp
                     in msg), msg
         assert ids_of(conn) == list(range(5))  # nothing refused shows up
     assert not list((store / "lake").rglob("journal-*.log"))
-    s.crash()  # its close would write SlateDB's memtable by path
+    # SIGKILL, as docs/operations.md says: SlateDB's close still writes by
+    # path, into the new directory (the section's step 1)
+    s.crash()
     if how == "moved":
         s = start_server(store_root=moved)
         with psycopg.connect(s.dsn(), autocommit=True) as conn:

@@ -761,15 +761,17 @@ static void test_writer_lease(void)
     rl_catalog_close(c, NULL);
     CHECK_EQ_INT(rl_lease_read(url, NULL, &held, &e), 0); /* released */
 
-    /* another host's writer, renewed just now, 1.5 s period (room for an
-     * object store's round trips before the check) */
+    /* another host's writer, renewed just now, 4 s period: room for the
+     * planting writer's open, write and close and the check's read on an
+     * object store under a loaded machine (with 1.5 s, planting alone took
+     * longer once, and the lease had expired before the check) */
     int64_t planted = rl_lease_now_ms();
-    plant_lease(url, "elsewhere.example", 4242, planted, 1500);
+    plant_lease(url, "elsewhere.example", 4242, planted, 4000);
     rl_catalog_options o = {0};
     CHECK(rl_catalog_open(url, &o, &e) == NULL);
     CHECK(strstr(e.message, "pid 4242 on host elsewhere.example, listening on 10.0.0.9:5433"));
-    CHECK(strstr(e.hint, "1500 ms") != NULL);
-    int64_t left = planted + 1600 - rl_lease_now_ms();
+    CHECK(strstr(e.hint, "4000 ms") != NULL);
+    int64_t left = planted + 4100 - rl_lease_now_ms();
     if (left > 0)
         usleep((useconds_t)left * 1000);
     c = rl_catalog_open(url, &o, &e); /* expired */

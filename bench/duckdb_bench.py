@@ -40,7 +40,7 @@ rounds), --writers 1,8 and --writer-repeats N (the writer runs),
 --rocklake-arg=ARG (an extra `rocklake serve` option, for an A/B of one).
 
   bench/duckdb_bench.py --rounds 0 --skip attach,profile --writers 8 --out /tmp/w
-                                    the 8-writer comparison alone (~3 minutes)
+                                    the 8-writer comparison alone (about 1 minute)
 Operations a catalog fails are reported as FAILED with the error; the run goes on.
 """
 import argparse

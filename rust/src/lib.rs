@@ -443,6 +443,14 @@ fn memory_store(name: &str) -> KvResult<(Arc<dyn ObjectStore>, Path)> {
 /// SlateDB files (manifest/, wal/, compacted/) sit directly inside it.
 /// Only a writer (`create`) makes the directory: a reader of a missing one
 /// gets "no store at" and leaves nothing behind.
+///
+/// The store is rooted at an open descriptor of the directory, not at its
+/// name (DirRootedStore): a store directory moved while open keeps
+/// receiving its own files where it went, and one removed while open makes
+/// every write fail, instead of SlateDB's background flushes, compactions
+/// and close writing by name into whatever directory is at that path now
+/// (another store, or an empty one an operator made). PostgreSQL chdirs
+/// into its data directory for the same reason.
 fn local_store(dir: &std::path::Path, create: bool) -> KvResult<(Arc<dyn ObjectStore>, Path)> {
     let abs = if dir.is_absolute() {
         dir.to_path_buf()
@@ -461,8 +469,163 @@ fn local_store(dir: &std::path::Path, create: bool) -> KvResult<(Arc<dyn ObjectS
         .map_err(|e| Fail::new(KV_ERR_IO, format!("cannot create {}: {e}", abs.display())))?;
     // fsync written files and their directories: an acknowledged commit on
     // file:// must survive a power loss, not only a process crash.
-    let fs = LocalFileSystem::new_with_prefix(&abs)?.with_fsync(true);
-    Ok((Arc::new(fs), Path::from("")))
+    match DirRootedStore::open(&abs)? {
+        Some(rooted) => {
+            let root = rooted.root.clone();
+            Ok((Arc::new(rooted), root))
+        }
+        None => {
+            let fs = LocalFileSystem::new_with_prefix(&abs)?.with_fsync(true);
+            Ok((Arc::new(fs), Path::from("")))
+        }
+    }
+}
+
+/// A local store whose every path goes through an open descriptor of its
+/// directory: the object paths are /proc/self/fd/N/..., which the kernel
+/// resolves through the descriptor to the directory itself, wherever it is
+/// now. The store owns the descriptor, so it stays open while anything
+/// (SlateDB's background tasks, a reader closing on the runtime) still
+/// holds the store, and its number can never name another file meanwhile.
+///
+/// Invariant: `root` is "proc/self/fd/N" for the descriptor `dir` this
+/// store owns; every call is LocalFileSystem's, unchanged.
+#[derive(Debug)]
+struct DirRootedStore {
+    inner: LocalFileSystem,
+    /// held, never read: owning it keeps the descriptor `root` names open
+    _dir: std::os::fd::OwnedFd,
+    root: Path,
+    shown: std::path::PathBuf,
+}
+
+impl DirRootedStore {
+    /// None where /proc/self/fd does not resolve descriptors (no procfs
+    /// mounted): the caller roots the store at the directory's name.
+    fn open(dir: &std::path::Path) -> KvResult<Option<Self>> {
+        use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+        use std::os::unix::ffi::OsStrExt;
+        let cpath = std::ffi::CString::new(dir.as_os_str().as_bytes())
+            .map_err(|_| Fail::invalid(format!("store path {} holds a NUL", dir.display())))?;
+        // SAFETY: a NUL-terminated path; the result is checked.
+        let fd = unsafe {
+            libc::open(cpath.as_ptr(), libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC)
+        };
+        if fd < 0 {
+            let e = std::io::Error::last_os_error();
+            return Err(Fail::new(KV_ERR_IO, format!("cannot open {}: {e}", dir.display())));
+        }
+        // SAFETY: fd was just opened and nothing else owns it.
+        let dir_fd = unsafe { OwnedFd::from_raw_fd(fd) };
+        let via = format!("/proc/self/fd/{}", dir_fd.as_raw_fd());
+        let same = match (std::fs::metadata(&via), std::fs::metadata(dir)) {
+            (Ok(a), Ok(b)) => {
+                use std::os::unix::fs::MetadataExt;
+                a.is_dir() && a.dev() == b.dev() && a.ino() == b.ino()
+            }
+            _ => false,
+        };
+        if !same {
+            return Ok(None);
+        }
+        Ok(Some(DirRootedStore {
+            inner: LocalFileSystem::new().with_fsync(true),
+            _dir: dir_fd,
+            root: Path::from(&via[1..]),
+            shown: dir.to_path_buf(),
+        }))
+    }
+}
+
+impl std::fmt::Display for DirRootedStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "LocalFileSystem({}, as /{})", self.shown.display(), self.root)
+    }
+}
+
+#[async_trait::async_trait]
+impl ObjectStore for DirRootedStore {
+    async fn put_opts(
+        &self,
+        location: &Path,
+        payload: object_store::PutPayload,
+        opts: object_store::PutOptions,
+    ) -> object_store::Result<object_store::PutResult> {
+        self.inner.put_opts(location, payload, opts).await
+    }
+
+    async fn put_multipart_opts(
+        &self,
+        location: &Path,
+        opts: object_store::PutMultipartOptions,
+    ) -> object_store::Result<Box<dyn object_store::MultipartUpload>> {
+        self.inner.put_multipart_opts(location, opts).await
+    }
+
+    async fn get_opts(
+        &self,
+        location: &Path,
+        options: object_store::GetOptions,
+    ) -> object_store::Result<object_store::GetResult> {
+        self.inner.get_opts(location, options).await
+    }
+
+    async fn get_ranges(
+        &self,
+        location: &Path,
+        ranges: &[std::ops::Range<u64>],
+    ) -> object_store::Result<Vec<Bytes>> {
+        self.inner.get_ranges(location, ranges).await
+    }
+
+    fn delete_stream(
+        &self,
+        locations: futures_util::stream::BoxStream<'static, object_store::Result<Path>>,
+    ) -> futures_util::stream::BoxStream<'static, object_store::Result<Path>> {
+        self.inner.delete_stream(locations)
+    }
+
+    fn list(
+        &self,
+        prefix: Option<&Path>,
+    ) -> futures_util::stream::BoxStream<'static, object_store::Result<object_store::ObjectMeta>>
+    {
+        self.inner.list(prefix)
+    }
+
+    fn list_with_offset(
+        &self,
+        prefix: Option<&Path>,
+        offset: &Path,
+    ) -> futures_util::stream::BoxStream<'static, object_store::Result<object_store::ObjectMeta>>
+    {
+        self.inner.list_with_offset(prefix, offset)
+    }
+
+    async fn list_with_delimiter(
+        &self,
+        prefix: Option<&Path>,
+    ) -> object_store::Result<object_store::ListResult> {
+        self.inner.list_with_delimiter(prefix).await
+    }
+
+    async fn copy_opts(
+        &self,
+        from: &Path,
+        to: &Path,
+        options: object_store::CopyOptions,
+    ) -> object_store::Result<()> {
+        self.inner.copy_opts(from, to, options).await
+    }
+
+    async fn rename_opts(
+        &self,
+        from: &Path,
+        to: &Path,
+        options: object_store::RenameOptions,
+    ) -> object_store::Result<()> {
+        self.inner.rename_opts(from, to, options).await
+    }
 }
 
 /// s3://bucket/prefix; everything else (credentials, region, endpoint,

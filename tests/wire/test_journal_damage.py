@@ -305,12 +305,16 @@ def remove_tree_under_writer(path):
 def test_store_directory_gone_under_the_server_refuses_commits(start_server, tmp_path, how):
     """`rm -rf` of a running server's store, or moving it away and making a
     new one at its path: the lake's journal is no longer at its path, so a
-    commit there could never be recovered, and SlateDB (which writes by
-    path) would put it into whatever is there now. Every later commit is
-    refused with 58030, naming the journal and docs/operations.md's
-    section; it used to be acknowledged and lost. Moved away, the store
-    still holds every commit acknowledged before (docs/operations.md,
-    "Integrity: journal ... is no longer at that path")."""
+    commit there could never be recovered. Every later commit is refused
+    with 58030, naming the journal and docs/operations.md's section; it used
+    to be acknowledged and lost.
+
+    SlateDB's files go through a descriptor of the store directory
+    (rust/src/lib.rs, DirRootedStore), not its name: its flushes, compaction
+    and close write nothing into the new directory at the old path, even on
+    a normal stop (they used to write a manifest there by name), a moved
+    store gets them where it went and opens with every commit acknowledged
+    before, and in a removed one they fail, loudly."""
     store = tmp_path / "store"
     s = start_server(store_root=store)
     with psycopg.connect(s.dsn(), autocommit=True) as conn:
@@ -323,9 +327,7 @@ def test_store_directory_gone_under_the_server_refuses_commits(start_server, tmp
             remove_tree_under_writer(store)
         else:
             store.rename(moved)
-        # SlateDB writes by path, so it may have made parts of the old tree
-        # again by now
-        (store / "lake").mkdir(parents=True, exist_ok=True)
+        (store / "lake").mkdir(parents=True)
         for i in (5, 6):
             with pytest.raises(psycopg.Error) as exc:
                 conn.execute("INSERT INTO jd VALUES (%s, %s)", (i, TAG % i))
@@ -335,11 +337,26 @@ def test_store_directory_gone_under_the_server_refuses_commits(start_server, tmp
             assert ('docs/operations.md, "Integrity: journal ... is no longer at that path"'
                     in msg), msg
         assert ids_of(conn) == list(range(5))  # nothing refused shows up
-    assert not list((store / "lake").rglob("journal-*.log"))
-    # SIGKILL, as docs/operations.md says: SlateDB's close still writes by
-    # path, into the new directory (the section's step 1)
-    s.crash()
-    if how == "moved":
-        s = start_server(store_root=moved)
-        with psycopg.connect(s.dsn(), autocommit=True) as conn:
-            assert ids_of(conn) == list(range(5))
+        # one more flush interval and compaction poll for SlateDB to write
+        # whatever it would write by name
+        time.sleep(1.5)
+    s.crashed = how == "removed"  # the teardown accepts an exit 1 (below)
+    code = s.stop()
+    # the new directory holds only what was made in it: the old server's
+    # SlateDB never wrote there, not even at its close
+    assert [str(p.relative_to(store)) for p in store.rglob("*")] == ["lake"], \
+        sorted(str(p.relative_to(store)) for p in store.rglob("*"))
+    if how == "removed":
+        # its close fails loudly if SlateDB still had something to write
+        # (the directory it would write into is gone), else it is clean
+        assert code in (0, 1), s.log_text()
+        assert (code == 1) == ("database_close_failed database=lake" in s.log_text()), \
+            s.log_text()
+        return
+    assert code == 0, s.log_text()
+    out = subprocess.run([BIN, "check", str(moved / "lake")], capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0, out.stdout + out.stderr
+    s = start_server(store_root=moved)
+    with psycopg.connect(s.dsn(), autocommit=True) as conn:
+        assert ids_of(conn) == list(range(5))

@@ -1087,10 +1087,10 @@ int rl_session_parse(rl_session *s, const char *stmt_name, const char *sql, size
     /* as PostgreSQL's: a statement has as many parameters as Parse typed
      * or its text refers to, whichever is more */
     size_t nrefs = 0;
-    uint64_t referenced = 0;
+    uint64_t typeable = 0, unknown_first = 0;
     /* no '$', no $n: most statements skip the walk */
     if (tree && tree->n_stmts == 1 && strchr(sql, '$') &&
-        rl_params_count(&x, tree->stmts[0]->stmt, &nrefs, &referenced) < 0) {
+        rl_params_count(&x, tree->stmts[0]->stmt, &nrefs, &typeable, &unknown_first) < 0) {
         rl_parsed_release(parsed);
         return -1;
     }
@@ -1100,12 +1100,24 @@ int rl_session_parse(rl_session *s, const char *stmt_name, const char *sql, size
                              "RockLake accepts at most 64 parameters");
     }
     for (size_t i = 0; i < nrefs; i++) {
-        /* a $n below the highest that nothing refers to and Parse did not
-         * type has no type at all */
-        if (!(referenced & ((uint64_t)1 << i)) && !(i < nparams && param_oids && param_oids[i])) {
+        if (i < nparams && param_oids && param_oids[i])
+            continue; /* Parse gave it its type */
+        /* a $n that nothing refers to (one below the highest), or only IS
+         * [NOT] NULL does, has no type at all; one IS [NOT] NULL sees
+         * before a context types it has two */
+        const uint64_t bit = (uint64_t)1 << i;
+        if (!(typeable & bit) || (unknown_first & bit)) {
             rl_parsed_release(parsed);
-            return rl_exec_error(&x, RL_SQLSTATE_INDETERMINATE_DATATYPE, -1,
-                                 "could not determine data type of parameter $%zu", i + 1);
+            if (!(typeable & bit))
+                rl_exec_error(&x, RL_SQLSTATE_INDETERMINATE_DATATYPE, -1,
+                              "could not determine data type of parameter $%zu", i + 1);
+            else
+                rl_exec_error(&x, RL_SQLSTATE_AMBIGUOUS_PARAMETER, -1,
+                              "inconsistent types deduced for parameter $%zu", i + 1);
+            if (x.err)
+                rl_error_hint(x.err, "give $%zu a type: declare it in Parse, or cast it ($%zu::bigint)",
+                              i + 1, i + 1);
+            return -1;
         }
     }
     if (!stmt_name[0])

@@ -319,10 +319,14 @@ int rl_exec_error(rl_exec *x, const char *sqlstate, int location, const char *fm
 
 /* ---------------------------------------------------------- sql_params.c */
 
-/* The highest $n the statement refers to (0: none) in *out, and which of
- * $1..$64 it refers to (bit n-1) in *referenced; -1 + 54001 when it nests
- * too deep to look at. */
-int rl_params_count(rl_exec *x, const PgQuery__Node *stmt, size_t *out, uint64_t *referenced);
+/* The highest $n the statement refers to (0: none) in *out; which of
+ * $1..$64 it refers to somewhere that can give a type (bit n-1; not only
+ * as the operand of IS [NOT] NULL) in *typeable, and which of those it
+ * refers to first as such an operand (so with no type there, and one
+ * elsewhere: PostgreSQL's 42P08) in *unknown_first; -1 + 54001 when it
+ * nests too deep to look at. */
+int rl_params_count(rl_exec *x, const PgQuery__Node *stmt, size_t *out, uint64_t *typeable,
+                    uint64_t *unknown_first);
 /* Give each of the n parameters Parse left untyped (oids[i] == 0) the type
  * its context in `stmt` gives it, as PostgreSQL infers one (a cast, the
  * column it is compared with or stored in, LIMIT, a condition), else text.

@@ -18,12 +18,15 @@
  *   - $n op constant: the constant's type (integer, numeric, boolean);
  *   - LIMIT $n / OFFSET $n: bigint;
  *   - WHERE $n, and $n as an operand of AND, OR or NOT: boolean.
- * A parameter no context types is text, as an unknown literal is.
+ * A parameter no context types is text, as an unknown literal is; one
+ * seen only as the operand of IS [NOT] NULL has no type at all (42P18 at
+ * Parse, sql.c), as in PostgreSQL.
  *
  * Invariant: inference never fails a statement. A relation it cannot
  * resolve is left out (the statement itself reports that when it runs),
  * so the types only ever add information to what Parse declared.
  */
+#include <assert.h>
 #include <string.h>
 
 #include "sql_int.h"
@@ -38,11 +41,22 @@ typedef struct param_scan {
     rl_rowset *rels[MAX_RELS]; /* the shapes of the relations the statement names */
     size_t nrels;
     int max_ref;            /* the highest $n seen */
-    uint64_t referenced;    /* bit n-1: $n is seen (n <= 64) */
+    uint32_t refs[64];      /* [n-1]: how often $n is seen (n <= 64) */
+    uint32_t null_tested[64]; /* [n-1]: how often as the operand of IS [NOT] NULL */
+    uint64_t null_tested_first; /* bit n-1: $n is first seen there */
 } param_scan;
 
 /* ------------------------------------------------------------- counting */
 
+/* IS [NOT] NULL takes an operand of any type, so it gives a parameter
+ * none: PostgreSQL leaves one seen only there unknown and refuses the
+ * statement at Parse (42P18), where a parameter seen anywhere else is
+ * typed by that context or, failing one, resolved as text. One seen there
+ * before a context types it keeps "unknown" in that place while the
+ * parameter takes the type: 42P08. The walk visits a node before its
+ * children, so a NullTest comes just before its operand; its order among
+ * clauses is the parse tree's, which for one clause (a WHERE of ANDs and
+ * ORs, a target list) is PostgreSQL's too. */
 static int count_visit(void *ctx, const ProtobufCMessage *m)
 {
     param_scan *ps = ctx;
@@ -51,22 +65,39 @@ static int count_visit(void *ctx, const ProtobufCMessage *m)
         if (num > ps->max_ref)
             ps->max_ref = num;
         if (num >= 1 && num <= 64)
-            ps->referenced |= (uint64_t)1 << (num - 1);
+            ps->refs[num - 1]++;
+    } else if (m->descriptor == &pg_query__null_test__descriptor) {
+        const PgQuery__Node *arg = ((const PgQuery__NullTest *)m)->arg;
+        if (arg && arg->node_case == PG_QUERY__NODE__NODE_PARAM_REF) {
+            int num = arg->param_ref->number;
+            if (num >= 1 && num <= 64) {
+                if (!ps->refs[num - 1])
+                    ps->null_tested_first |= (uint64_t)1 << (num - 1);
+                ps->null_tested[num - 1]++;
+            }
+        }
     }
     return 0;
 }
 
-int rl_params_count(rl_exec *x, const PgQuery__Node *stmt, size_t *out, uint64_t *referenced)
+int rl_params_count(rl_exec *x, const PgQuery__Node *stmt, size_t *out, uint64_t *typeable,
+                    uint64_t *unknown_first)
 {
     param_scan ps = {.x = x};
     *out = 0;
-    *referenced = 0;
+    *typeable = 0;
+    *unknown_first = 0;
     if (!stmt)
         return 0;
     if (rl_tree_walk((const ProtobufCMessage *)stmt, count_visit, &ps) == -2)
         return rl_stack_depth_error(x->err);
     *out = ps.max_ref > 0 ? (size_t)ps.max_ref : 0;
-    *referenced = ps.referenced;
+    for (size_t i = 0; i < 64; i++) {
+        assert(ps.null_tested[i] <= ps.refs[i]); /* each operand is also a ref */
+        if (ps.refs[i] > ps.null_tested[i])
+            *typeable |= (uint64_t)1 << i;
+    }
+    *unknown_first = ps.null_tested_first & *typeable;
     return 0;
 }
 

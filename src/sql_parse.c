@@ -896,17 +896,23 @@ static bool seen_before(rl_parse_cache *c, uint64_t h)
     return false;
 }
 
-/* Index of the free slot, else of the entry used longest ago. */
+/* Index of the entry used longest ago, or c->nslots if there is none. */
+static size_t cache_oldest(const rl_parse_cache *c)
+{
+    size_t oldest = c->nslots;
+    for (size_t i = 0; i < c->nslots; i++)
+        if (c->entries[i] && (oldest == c->nslots || c->used[i] < c->used[oldest]))
+            oldest = i;
+    return oldest;
+}
+
+/* Index of a free slot, else of the entry used longest ago. */
 static size_t cache_victim(const rl_parse_cache *c)
 {
-    size_t victim = 0;
-    for (size_t i = 0; i < c->nslots; i++) {
+    for (size_t i = 0; i < c->nslots; i++)
         if (!c->entries[i])
             return i;
-        if (c->used[i] < c->used[victim])
-            victim = i;
-    }
-    return victim;
+    return cache_oldest(c);
 }
 
 static void cache_evict(rl_parse_cache *c, size_t i)
@@ -919,13 +925,22 @@ static void cache_evict(rl_parse_cache *c, size_t i)
 }
 
 /* Add `p` (the cache takes a reference), evicting the least recently used
- * entries to stay within the slot count and the byte budget. */
+ * entries to stay within the slot count and the byte budget. Over the
+ * budget it evicts entries, never a free slot: evicting "the free slot"
+ * changed nothing, so a cache with free slots and full bytes (a few long
+ * texts) looped here for ever, the shared one holding its lock (found by
+ * fuzz_sql_deep; test_sql_session test_long_texts_fill_the_parse_cache). */
 static void cache_insert(rl_parse_cache *c, rl_parsed *p)
 {
     if (p->keylen > c->budget / 4)
         return;
-    while (c->bytes + p->keylen > c->budget)
-        cache_evict(c, cache_victim(c));
+    while (c->bytes + p->keylen > c->budget) {
+        size_t oldest = cache_oldest(c);
+        assert(oldest < c->nslots); /* bytes > 0 means an entry holds them */
+        if (oldest == c->nslots)
+            break;
+        cache_evict(c, oldest);
+    }
     size_t slot = cache_victim(c);
     cache_evict(c, slot);
     c->used[slot] = ++c->clock;

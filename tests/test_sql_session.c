@@ -374,6 +374,57 @@ static void test_shared_shapes_use_their_own_literals(void)
     lake_close(&l);
 }
 
+/* A text of about 60 KiB whose shape is as long (aliases, not literals):
+ * four of them fill a session's parse cache by bytes with 60 slots free. */
+static char *long_alias_text(int variant)
+{
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    rl_buf_put_str(&b, "SELECT count(*) FROM (SELECT ");
+    for (int i = 0; i < 1300; i++) {
+        char alias[48];
+        snprintf(alias, sizeof alias, "%c%.35s%c%c%c", 'a' + variant,
+                 "qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq", 'a' + i / 676, 'a' + i / 26 % 26,
+                 'a' + i % 26);
+        char col[64];
+        snprintf(col, sizeof col, "%s1 AS %s", i ? ", " : "", alias);
+        rl_buf_put_str(&b, col);
+    }
+    rl_buf_put_str(&b, ") s");
+    rl_buf_put_u8(&b, 0);
+    return (char *)b.data;
+}
+
+/* Regression: a parse cache full by bytes but with free slots looped for
+ * ever on the next insert (its eviction picked "the free slot", which
+ * freed nothing); in the shared cache it did so holding the lock every
+ * session parses under. Six such texts, each run twice (the second run of
+ * a text caches it), must each answer; SIGALRM ends the test if not. */
+static void test_long_texts_fill_the_parse_cache(void)
+{
+    lake l;
+    CHECK(lake_open(&l));
+    rl_session *s = rl_session_new(l.eng, NULL);
+    recorder r;
+    rl_error e;
+    alarm(120);
+    for (int v = 0; v < 6; v++) {
+        char *sql = long_alias_text(v);
+        CHECK(sql != NULL);
+        if (!sql)
+            break;
+        CHECK(strlen(sql) > 56 * 1024 && strlen(sql) < 64 * 1024);
+        for (int round = 0; round < 2; round++) {
+            CHECK(run(s, sql, &r, &e) == RL_EXEC_DONE);
+            CHECK_EQ_STR(r.first[0], "1");
+        }
+        free(sql);
+    }
+    alarm(0);
+    rl_session_free(s);
+    lake_close(&l);
+}
+
 /* Describe of a statement with $n before its Bind: the parameters have no
  * values yet, yet the columns are known, as in PostgreSQL, whose results
  * for these texts the expected OIDs are. Regression: evaluating WHERE on
@@ -568,6 +619,7 @@ int main(void)
 {
     RUN(test_numbered_names_share_a_parse);
     RUN(test_shared_shapes_use_their_own_literals);
+    RUN(test_long_texts_fill_the_parse_cache);
     RUN(test_shape_literals_reach_every_reader);
     RUN(test_describe_before_bind);
     RUN(test_two_committers_race_for_a_snapshot_id);

@@ -28,6 +28,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use bytes::Bytes;
+use futures_util::{StreamExt, TryStreamExt};
 use object_store::aws::{AmazonS3Builder, AmazonS3ConfigKey};
 use object_store::local::LocalFileSystem;
 use object_store::memory::InMemory;
@@ -488,8 +489,9 @@ fn local_store(dir: &std::path::Path, create: bool) -> KvResult<(Arc<dyn ObjectS
 /// (SlateDB's background tasks, a reader closing on the runtime) still
 /// holds the store, and its number can never name another file meanwhile.
 ///
-/// Invariant: `root` is "proc/self/fd/N" for the descriptor `dir` this
-/// store owns; every call is LocalFileSystem's, unchanged.
+/// Invariant: `root` is "proc/self/fd/N" for the descriptor `_dir` this
+/// store owns; every call is LocalFileSystem's, unchanged but for the text
+/// of an I/O failure, which names the store's path as opened.
 #[derive(Debug)]
 struct DirRootedStore {
     inner: LocalFileSystem,
@@ -537,6 +539,38 @@ impl DirRootedStore {
     }
 }
 
+impl DirRootedStore {
+    /// An I/O failure names the file through /proc/self/fd/N, which says
+    /// nothing to an operator: name it by the store's path as opened.
+    /// Only `Generic` (an I/O failure) is rewritten; the other kinds keep
+    /// their meaning and fields, which SlateDB acts on.
+    fn shown_error(via: &str, shown: &str, e: object_store::Error) -> object_store::Error {
+        match e {
+            object_store::Error::Generic { store, source } => {
+                let msg = source.to_string();
+                if !msg.contains(via) {
+                    return object_store::Error::Generic { store, source };
+                }
+                let text = format!(
+                    "{} (in the store directory this server opened at {shown}, wherever it is now)",
+                    msg.replace(via, shown)
+                );
+                object_store::Error::Generic {
+                    store,
+                    source: text.into(),
+                }
+            }
+            other => other,
+        }
+    }
+
+    fn err(&self) -> impl Fn(object_store::Error) -> object_store::Error + Send + 'static {
+        let via = format!("/{}", self.root);
+        let shown = self.shown.display().to_string();
+        move |e| Self::shown_error(&via, &shown, e)
+    }
+}
+
 impl std::fmt::Display for DirRootedStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "LocalFileSystem({}, as /{})", self.shown.display(), self.root)
@@ -545,13 +579,14 @@ impl std::fmt::Display for DirRootedStore {
 
 #[async_trait::async_trait]
 impl ObjectStore for DirRootedStore {
+    // every call is LocalFileSystem's; only an I/O failure's text changes
     async fn put_opts(
         &self,
         location: &Path,
         payload: object_store::PutPayload,
         opts: object_store::PutOptions,
     ) -> object_store::Result<object_store::PutResult> {
-        self.inner.put_opts(location, payload, opts).await
+        self.inner.put_opts(location, payload, opts).await.map_err(self.err())
     }
 
     async fn put_multipart_opts(
@@ -559,7 +594,7 @@ impl ObjectStore for DirRootedStore {
         location: &Path,
         opts: object_store::PutMultipartOptions,
     ) -> object_store::Result<Box<dyn object_store::MultipartUpload>> {
-        self.inner.put_multipart_opts(location, opts).await
+        self.inner.put_multipart_opts(location, opts).await.map_err(self.err())
     }
 
     async fn get_opts(
@@ -567,7 +602,7 @@ impl ObjectStore for DirRootedStore {
         location: &Path,
         options: object_store::GetOptions,
     ) -> object_store::Result<object_store::GetResult> {
-        self.inner.get_opts(location, options).await
+        self.inner.get_opts(location, options).await.map_err(self.err())
     }
 
     async fn get_ranges(
@@ -575,14 +610,14 @@ impl ObjectStore for DirRootedStore {
         location: &Path,
         ranges: &[std::ops::Range<u64>],
     ) -> object_store::Result<Vec<Bytes>> {
-        self.inner.get_ranges(location, ranges).await
+        self.inner.get_ranges(location, ranges).await.map_err(self.err())
     }
 
     fn delete_stream(
         &self,
         locations: futures_util::stream::BoxStream<'static, object_store::Result<Path>>,
     ) -> futures_util::stream::BoxStream<'static, object_store::Result<Path>> {
-        self.inner.delete_stream(locations)
+        self.inner.delete_stream(locations).map_err(self.err()).boxed()
     }
 
     fn list(
@@ -590,7 +625,7 @@ impl ObjectStore for DirRootedStore {
         prefix: Option<&Path>,
     ) -> futures_util::stream::BoxStream<'static, object_store::Result<object_store::ObjectMeta>>
     {
-        self.inner.list(prefix)
+        self.inner.list(prefix).map_err(self.err()).boxed()
     }
 
     fn list_with_offset(
@@ -599,14 +634,14 @@ impl ObjectStore for DirRootedStore {
         offset: &Path,
     ) -> futures_util::stream::BoxStream<'static, object_store::Result<object_store::ObjectMeta>>
     {
-        self.inner.list_with_offset(prefix, offset)
+        self.inner.list_with_offset(prefix, offset).map_err(self.err()).boxed()
     }
 
     async fn list_with_delimiter(
         &self,
         prefix: Option<&Path>,
     ) -> object_store::Result<object_store::ListResult> {
-        self.inner.list_with_delimiter(prefix).await
+        self.inner.list_with_delimiter(prefix).await.map_err(self.err())
     }
 
     async fn copy_opts(
@@ -615,7 +650,7 @@ impl ObjectStore for DirRootedStore {
         to: &Path,
         options: object_store::CopyOptions,
     ) -> object_store::Result<()> {
-        self.inner.copy_opts(from, to, options).await
+        self.inner.copy_opts(from, to, options).await.map_err(self.err())
     }
 
     async fn rename_opts(
@@ -624,7 +659,7 @@ impl ObjectStore for DirRootedStore {
         to: &Path,
         options: object_store::RenameOptions,
     ) -> object_store::Result<()> {
-        self.inner.rename_opts(from, to, options).await
+        self.inner.rename_opts(from, to, options).await.map_err(self.err())
     }
 }
 

@@ -24,9 +24,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "catalog.h"
-#include "demo.h"
-#include "tags.h"
+#include "catalog/catalog.h"
+#include "cli/demo.h"
+#include "keys/tags.h"
 
 #define SEED_REFERENCE_BYTES 6500000.0
 

@@ -44,7 +44,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "buf.h" /* big-endian loads and hex digits, header-only */
+#include "base/buf.h" /* big-endian loads and hex digits, header-only */
 
 #define MAX_RETRY_COUNT 10 /* ducklake_max_retry_count default */
 #define RETRY_WAIT_MS 100  /* ducklake_retry_wait_ms default */

@@ -1,8 +1,8 @@
-// fuzz-sources: src/batchcodec.c src/buf.c
+// fuzz-sources: src/kv/batchcodec.c src/base/buf.c
 // fuzz-link: rust/target/release/librocklake_kv.a -lpthread -ldl -lm
 /*
  * fuzz_batch.c — libFuzzer target for the journal payload decoder
- * (src/batchcodec.c): a record's payload after its CRC matched, i.e. what
+ * (src/kv/batchcodec.c): a record's payload after its CRC matched, i.e. what
  * recovery hands to SlateDB after a crash.
  *
  * Input: any bytes, decoded as a payload. Decoding must not crash or read
@@ -10,13 +10,13 @@
  * payload that decodes to the same operations and encodes to itself again
  * (the encoder is canonical, the decoder also takes longer uvarints).
  */
-#include "batchcodec.h"
+#include "kv/batchcodec.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "slate.h"
+#include "kv/slate.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

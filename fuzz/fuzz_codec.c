@@ -1,6 +1,6 @@
-// fuzz-sources: src/codec.c src/pgtype.c src/buf.c src/error.c
+// fuzz-sources: src/keys/codec.c src/pgtype/pgtype.c src/base/buf.c src/base/error.c
 /*
- * fuzz_codec.c — libFuzzer target for the value codec (src/codec.c).
+ * fuzz_codec.c — libFuzzer target for the value codec (src/keys/codec.c).
  *
  * Input layout: byte 0 = tag; byte 1 = flags (bit 0: prepend a valid
  * header so the fuzzer reaches column decoding quickly; bits 1..7 pick the
@@ -13,8 +13,8 @@
  *    and encoding is idempotent from there on (bytes equal);
  *  - text input that parses prints text that parses to the same text.
  */
-#include "codec.h"
-#include "pgtype.h"
+#include "keys/codec.h"
+#include "pgtype/pgtype.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
-// fuzz-sources: src/journal.c src/buf.c src/crashpoint.c
+// fuzz-sources: src/kv/journal.c src/base/buf.c src/base/crashpoint.c
 // fuzz-link: -lz
 /*
- * fuzz_journal.c — libFuzzer target for journal recovery (src/journal.c),
+ * fuzz_journal.c — libFuzzer target for journal recovery (src/kv/journal.c),
  * the decoder of what a crash leaves on disk.
  *
  * Input: byte 0 picks the mode, the rest is its data.
@@ -23,7 +23,7 @@
  *    KV_ERR_CORRUPT, after which salvaging hands over exactly the records
  *    before the damaged one.
  */
-#include "journal.h"
+#include "kv/journal.h"
 
 #include <fcntl.h>
 #include <inttypes.h>

@@ -1,7 +1,7 @@
-// fuzz-sources: src/proto.c src/buf.c src/error.c src/pktbuf.c
+// fuzz-sources: src/pgwire/proto.c src/base/buf.c src/base/error.c src/pgwire/pktbuf.c
 /*
  * fuzz_proto.c — libFuzzer target for the frontend message decoder
- * (src/proto.c) and the backend message builder (src/pktbuf.c).
+ * (src/pgwire/proto.c) and the backend message builder (src/pgwire/pktbuf.c).
  *
  * Input layout: byte 0 bit 0 selects startup framing (untyped packets),
  * the rest is a byte stream cut into messages exactly as a connection
@@ -16,8 +16,8 @@
  *  - a message rebuilt with pktbuf from a parsed Query frames back to the
  *    same payload.
  */
-#include "pktbuf.h"
-#include "proto.h"
+#include "pgwire/pktbuf.h"
+#include "pgwire/proto.h"
 
 #include <stdlib.h>
 #include <string.h>

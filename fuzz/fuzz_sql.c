@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sql.h"
+#include "sql/sql.h"
 
 static rl_engine *engine;
 static rl_catalog *catalog;

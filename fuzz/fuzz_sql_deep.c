@@ -25,8 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "sql.h"
+#include "base/buf.h"
+#include "sql/sql.h"
 
 static rl_engine *engine;
 

@@ -1,21 +1,25 @@
 #!/usr/bin/env python3
 """check-layers.py — the layer map of src/ (src/LAYERS), enforced.
 
-Reads src/LAYERS, then every `#include "..."` of every src/*.c, *.h and *.inc
-file, and fails (exit 1) listing each violation as
+src/ holds one folder per layer (the folder is the layer). Reads src/LAYERS,
+then every `#include "..."` of every src/FOLDER/*.c, *.h and *.inc file, and
+fails (exit 1) listing each violation as
 
-    src/FILE:LINE: includes HEADER (layer L2) from layer L1: WHY
+    src/FOLDER/FILE:LINE: includes F2/HEADER (layer F2) from layer F1: WHY
 
-when a file includes a header of a layer above its own, a header of a lower
-layer its layer does not use, or another layer's private header, unless
-[exceptions] sanctions exactly that include. It also fails when a src file
-is missing from the map (or the map names a file that does not exist), when
-an exception no longer matches an include, and when the "Layer map" section
-of docs/architecture.md is not the one generated from the map.
+when a file includes a header of a folder above its own, a header of a lower
+folder its layer does not use, or another folder's private header, unless
+[exceptions] sanctions exactly that include; and when a project header is
+included without its folder. It also fails when a src file is missing from
+the map (or the map names a file that does not exist), when a source file
+sits directly in src/, when an exception no longer matches an include, and
+when the "Layer map" section of docs/architecture.md or a folder's README.md
+is not the one generated from the map.
 
     scripts/check-layers.py [--root DIR]   check (DIR: the repository)
     scripts/check-layers.py --doc          print the generated doc section
     scripts/check-layers.py --write-doc    rewrite it in docs/architecture.md
+                                           and every src/FOLDER/README.md
 
 Run by `make layers` and as the first suite of `make test` (tests/run.sh,
 tests/test_layers.py). Only direct includes count: a header that includes
@@ -48,9 +52,9 @@ class Layer:
 
 
 def parse_map(path):
-    layers, where, exceptions = [], {}, {}
+    layers, where, exceptions, circles = [], {}, {}, []
     cur = None
-    in_exceptions = False
+    in_exceptions = in_circles = False
     with open(path, encoding='utf-8') as f:
         for n, raw in enumerate(f, 1):
             line = raw.rstrip('\n')
@@ -59,14 +63,25 @@ def parse_map(path):
             m = re.match(r'^\[([a-z0-9_-]+)\]\s*$', line)
             if m:
                 if m.group(1) == 'exceptions':
-                    in_exceptions, cur = True, None
+                    in_exceptions, in_circles, cur = True, False, None
+                elif m.group(1) == 'circles':
+                    in_exceptions, in_circles, cur = False, True, None
                 else:
-                    if in_exceptions:
-                        raise MapError(f'{path}:{n}: layer after [exceptions]')
+                    if in_exceptions or in_circles:
+                        raise MapError(f'{path}:{n}: layer after [exceptions] or [circles]')
                     if any(l.name == m.group(1) for l in layers):
                         raise MapError(f'{path}:{n}: layer {m.group(1)} twice')
                     cur = Layer(m.group(1), len(layers))
                     layers.append(cur)
+                continue
+            if in_circles:
+                words = line.split()
+                files = []
+                while words and SOURCE.match(words[0]):
+                    files.append(words.pop(0))
+                if len(files) < 2 or not words:
+                    raise MapError(f'{path}:{n}: a circle is FILE FILE... JUSTIFICATION')
+                circles.append((frozenset(files), ' '.join(words), n))
                 continue
             if in_exceptions:
                 parts = line.split(None, 2)
@@ -89,7 +104,7 @@ def parse_map(path):
                 elif key == 'knows nothing of':
                     cur.blind = val
                 else:
-                    cur.private.update(val.split())
+                    cur.private.update(f'{cur.name}/{p}' for p in val.split())
                 continue
             words = line.split()
             files = []
@@ -97,6 +112,7 @@ def parse_map(path):
                 files.append(words.pop(0))
             if not files or not words:
                 raise MapError(f'{path}:{n}: a file line is FILE... TEXT')
+            files = [f'{cur.name}/{fn}' for fn in files]
             for fn in files:
                 if fn in where:
                     raise MapError(f'{path}:{n}: {fn} is in layer {where[fn].name} already')
@@ -117,7 +133,11 @@ def parse_map(path):
         for p in l.private:
             if where.get(p) is not l:
                 raise MapError(f'{path}: private {p} is not a file of layer {l.name}')
-    return layers, where, exceptions
+    for files, _, n in circles:
+        for fn in files:
+            if fn not in where:
+                raise MapError(f'{path}:{n}: circle names {fn}, which is not a mapped file')
+    return layers, where, exceptions, circles
 
 
 def may_include(layer, header, hlayer, where):
@@ -136,19 +156,37 @@ def may_include(layer, header, hlayer, where):
     return f'layer {layer.name} does not use {hlayer.name}'
 
 
+def source_files(src):
+    """(mapped-style paths FOLDER/FILE of every source file in a folder of
+    src/, source files lying directly in src/)."""
+    nested, loose = [], []
+    for entry in sorted(os.listdir(src)):
+        full = os.path.join(src, entry)
+        if os.path.isdir(full):
+            nested += [f'{entry}/{f}' for f in sorted(os.listdir(full)) if SOURCE.match(f)]
+        elif SOURCE.match(entry):
+            loose.append(entry)
+    return nested, loose
+
+
 def check(root):
     src = os.path.join(root, 'src')
     problems = []
     try:
-        layers, where, exceptions = parse_map(os.path.join(src, 'LAYERS'))
+        layers, where, exceptions, circles = parse_map(os.path.join(src, 'LAYERS'))
     except (MapError, OSError) as e:
         return [str(e)]
-    present = sorted(f for f in os.listdir(src) if SOURCE.match(f))
+    present, loose = source_files(src)
+    for f in loose:
+        problems.append(f'src/{f}: a source file directly in src/ (move it into its layer\'s folder and place it in src/LAYERS)')
     for f in present:
         if f not in where:
             problems.append(f'src/{f}: not in the layer map src/LAYERS (place it in a layer)')
     for f in sorted(set(where) - set(present)):
         problems.append(f'src/LAYERS: names {f}, which is not in src/')
+    by_base = {}
+    for f in where:
+        by_base.setdefault(os.path.basename(f), []).append(f)
     used = set()
     for f in present:
         layer = where.get(f)
@@ -160,6 +198,9 @@ def check(root):
                 if not m:
                     continue
                 h = m.group(1)
+                if '/' not in h and h in by_base:
+                    problems.append(f'src/{f}:{n}: includes {h} without its folder (write "{by_base[h][0]}")')
+                    continue
                 hlayer = where.get(h)
                 if hlayer is None:
                     continue  # unmapped (reported above) or not a src header
@@ -180,8 +221,18 @@ def check(root):
         got = doc_section_of(text)
         if got is None:
             problems.append(f'docs/architecture.md: no generated layer map ({DOC_BEGIN[:24]}...)')
-        elif got != render_doc(layers, exceptions):
+        elif got != render_doc(layers, exceptions, circles):
             problems.append('docs/architecture.md: the layer map differs from src/LAYERS '
+                            '(run python3 scripts/check-layers.py --write-doc)')
+    for l in layers:
+        readme = os.path.join(src, l.name, 'README.md')
+        try:
+            with open(readme, encoding='utf-8') as fh:
+                text = fh.read()
+        except OSError:
+            text = None
+        if text != render_readme(l, layers, exceptions):
+            problems.append(f'src/{l.name}/README.md: missing or not the one generated from src/LAYERS '
                             '(run python3 scripts/check-layers.py --write-doc)')
     return problems
 
@@ -194,7 +245,7 @@ def doc_section_of(text):
     return text[b + len(DOC_BEGIN):e]
 
 
-def render_doc(layers, exceptions):
+def render_doc(layers, exceptions, circles=()):
     out = ['']
     for l in reversed(layers):
         uses = ', '.join(f'`{u}`' for u in l.uses) or 'nothing'
@@ -218,6 +269,40 @@ def render_doc(layers, exceptions):
     for (f, h), (why, _) in sorted(exceptions.items()):
         out.append(f'- `src/{f}` includes `{h}`: {why}.')
     out.append('')
+    out.append('Accepted circles of calls between files (`[circles]` in `src/LAYERS`, '
+               'checked by `make circles`):')
+    out.append('')
+    if not circles:
+        out.append('- none')
+    for files, why, _ in circles:
+        out.append('- ' + ', '.join(f'`src/{f}`' for f in sorted(files)) + f': {why}.')
+    out.append('')
+    return '\n'.join(out)
+
+
+def render_readme(layer, layers, exceptions):
+    """src/FOLDER/README.md of one layer, generated from src/LAYERS."""
+    above = [l.name for l in layers if l.index > layer.index and
+             (layer.name in l.uses or any(u.startswith(layer.name + '/') for u in l.uses))]
+    out = [f'# src/{layer.name}/', '',
+           '<!-- generated from src/LAYERS by scripts/check-layers.py --write-doc; do not edit -->', '',
+           f'**Owns:** {layer.owns}.', '']
+    uses = ', '.join(f'`{u}/`' if '/' not in u else f'`{u}`' for u in layer.uses) or 'nothing but the C and system libraries'
+    out.append(f'**May include:** its own headers and {uses}.  ')
+    out.append('**Used by:** ' + (', '.join(f'`{a}/`' for a in above) or 'nothing above it (the top)') + '.  ')
+    if layer.blind and layer.blind != '-':
+        out.append(f'**Knows nothing of:** {layer.blind}.  ')
+    if layer.private:
+        out.append('**Private headers** (this folder only): ' +
+                   ', '.join(f'`{os.path.basename(p)}`' for p in sorted(layer.private)) + '.  ')
+    out += ['', '| file | owns |', '|---|---|']
+    for files, text in layer.units:
+        out.append('| ' + ', '.join(f'`{os.path.basename(f)}`' for f in files) + f' | {text} |')
+    mine = [(f, h, why) for (f, h), (why, _) in sorted(exceptions.items()) if f.startswith(layer.name + '/')]
+    if mine:
+        out += ['', 'Includes the rule forbids, accepted in `src/LAYERS` `[exceptions]`:', '']
+        out += [f'- `{os.path.basename(f)}` includes `{h}`: {why}.' for f, h, why in mine]
+    out += ['', 'The whole map and its rule: `src/LAYERS`, `docs/architecture.md`.', '']
     return '\n'.join(out)
 
 
@@ -229,11 +314,11 @@ def main():
     a = ap.parse_args()
     if a.doc or a.write_doc:
         try:
-            layers, _, exceptions = parse_map(os.path.join(a.root, 'src', 'LAYERS'))
+            layers, _, exceptions, circles = parse_map(os.path.join(a.root, 'src', 'LAYERS'))
         except (MapError, OSError) as e:
             print(e, file=sys.stderr)
             return 1
-        body = render_doc(layers, exceptions)
+        body = render_doc(layers, exceptions, circles)
         if a.doc:
             sys.stdout.write(body)
             return 0
@@ -247,6 +332,9 @@ def main():
         e = text.find(DOC_END)
         with open(doc, 'w', encoding='utf-8') as fh:
             fh.write(text[:b] + body + text[e:])
+        for l in layers:
+            with open(os.path.join(a.root, 'src', l.name, 'README.md'), 'w', encoding='utf-8') as fh:
+                fh.write(render_readme(l, layers, exceptions))
         return 0
     problems = check(a.root)
     for p in problems:

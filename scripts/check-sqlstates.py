@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""check-sqlstates.py — SQLSTATEs are spelled only in src/error.h.
+"""check-sqlstates.py — SQLSTATEs are spelled only in src/base/error.h.
 
-Every SQLSTATE RockLake reports is a named constant of src/error.h
+Every SQLSTATE RockLake reports is a named constant of src/base/error.h
 (RL_SQLSTATE_*, PostgreSQL's condition names). This fails listing
 `src/FILE:LINE: raw SQLSTATE literal "XXXXX" (use RL_SQLSTATE_NAME)` for a
 5-character string literal of digits and capitals, at least one a digit,
@@ -30,12 +30,14 @@ def main():
     ap.add_argument('--root', default=os.path.join(os.path.dirname(__file__), '..'))
     args = ap.parse_args()
     src = os.path.join(args.root, 'src')
-    with open(os.path.join(src, 'error.h'), encoding='utf-8') as f:
+    with open(os.path.join(src, 'base', 'error.h'), encoding='utf-8') as f:
         names = {code: name for name, code in DEFINE.findall(f.read())}
     problems = []
     clean = []
-    for fn in sorted(os.listdir(src)):
-        if not fn.endswith(('.c', '.h', '.inc')) or fn == 'error.h':
+    every = sorted(os.path.join(d, f) for d in os.listdir(src) if os.path.isdir(os.path.join(src, d))
+                   for f in os.listdir(os.path.join(src, d)))
+    for fn in every:
+        if not fn.endswith(('.c', '.h', '.inc')) or fn == os.path.join('base', 'error.h'):
             continue
         with open(os.path.join(src, fn), encoding='utf-8') as f:
             lines = f.read().split('\n')
@@ -59,10 +61,10 @@ def main():
     for p in problems:
         print(p)
     if problems:
-        print(f'sqlstates: {len(problems)} problem(s); the constants: src/error.h')
+        print(f'sqlstates: {len(problems)} problem(s); the constants: src/base/error.h')
         return 1
     pending = sorted(set(PENDING) - set(clean))
-    print('sqlstates: every SQLSTATE outside src/error.h is a named constant '
+    print('sqlstates: every SQLSTATE outside src/base/error.h is a named constant '
           f'(still pending: {", ".join(pending) or "none"}'
           + (f'; already clean, to drop from PENDING: {", ".join(clean)}' if clean else '') + ')')
     return 0

@@ -16,8 +16,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "catalog.h"
-#include "tags.h"
+#include "catalog/catalog.h"
+#include "keys/tags.h"
 
 #define STATS_PER_COMMIT 20
 

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kv.h"
+#include "kv/kv.h"
 #include "kvtest.h"
 
 static int refused(kv_db *db)

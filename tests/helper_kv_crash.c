@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "kv.h"
+#include "kv/kv.h"
 
 static void put_str(kv_batch *b, const char *k, const char *v)
 {

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sql.h"
+#include "sql/sql.h"
 
 static int on_rowdesc(void *ctx, size_t n, const rl_col_info *cols)
 {

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kv.h"
+#include "kv/kv.h"
 
 /* Create and name in out the directory this run's file:// stores live in:
  * "<$ROCKLAKE_TEST_TMP or /tmp, made absolute>/<name>-<pid>". */

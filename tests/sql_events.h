@@ -29,7 +29,7 @@
 #include <pg_query.h>
 #include <pg_query/pg_query.pb-c.h>
 
-#include "sql.h"
+#include "sql/sql.h"
 
 #define MAX_COLS 64
 #define EVENT_SHOW 400 /* characters of an event printed in a diff */

@@ -16,12 +16,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "catalog.h"
-#include "check.h"
-#include "keys.h"
-#include "lease.h"
-#include "sequence.h"
-#include "tags.h"
+#include "catalog/catalog.h"
+#include "cli/check.h"
+#include "keys/keys.h"
+#include "catalog/lease.h"
+#include "catalog/sequence.h"
+#include "keys/tags.h"
 #include "testutil.h"
 
 static char base_url[512];

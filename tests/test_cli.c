@@ -13,9 +13,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "catalog.h"
-#include "keys.h"
-#include "tags.h"
+#include "catalog/catalog.h"
+#include "keys/keys.h"
+#include "keys/tags.h"
 #include "testutil.h"
 
 /* ---------------------------------------------------------------- helpers */
@@ -250,7 +250,7 @@ static void test_usage_errors(void)
 }
 
 /* Every command and subcommand main.c dispatches, with its whole option
- * table (src/main.c): `--help` exits 0 (the binary checks its help against
+ * table (src/cli/main.c): `--help` exits 0 (the binary checks its help against
  * the table before printing it) and names every option; every option line
  * of the help ("  --name ...") is accepted (a bogus option after it is the
  * one reported); an unknown option exits 2 naming it and the --help to

@@ -1,5 +1,5 @@
 /*
- * test_codec.c — behaviour of the value codec (src/codec.c): row round trips
+ * test_codec.c — behaviour of the value codec (src/keys/codec.c): row round trips
  * for every type, reading older rows with defaults, rejecting corrupt and
  * foreign values, PostgreSQL 15 text formats (golden strings checked against
  * a real PostgreSQL 15 with DateStyle ISO, TimeZone UTC), and ordering.
@@ -7,8 +7,8 @@
  * Needs only codec.c and buf.c; every helper is static so the file links
  * against the whole library too.
  */
-#include "codec.h"
-#include "pgtype.h"
+#include "keys/codec.h"
+#include "pgtype/pgtype.h"
 #include "testutil.h"
 
 #include <float.h>

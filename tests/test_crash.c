@@ -22,8 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "catalog.h"
-#include "tags.h"
+#include "catalog/catalog.h"
+#include "keys/tags.h"
 #include "testutil.h"
 
 static char helper_path[PATH_MAX];

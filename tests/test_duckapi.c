@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "duckapi.h"
+#include "cli/duckapi.h"
 #include "testutil.h"
 
 static void test_kind_to_sqlstate(void)

@@ -19,9 +19,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "arena.h"
-#include "kvmirror.h"
-#include "pktbuf.h"
+#include "base/arena.h"
+#include "kv/kvmirror.h"
+#include "pgwire/pktbuf.h"
 #include "testutil.h"
 
 /* Runs fn in a child; true if the child died of SIGABRT. */

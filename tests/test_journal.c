@@ -29,10 +29,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "batchcodec.h"
-#include "buf.h"
-#include "journal.h"
-#include "kv.h"
+#include "kv/batchcodec.h"
+#include "base/buf.h"
+#include "kv/journal.h"
+#include "kv/kv.h"
 #include "kvtest.h"
 #include "testutil.h"
 

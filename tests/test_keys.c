@@ -21,9 +21,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "desc.h"
-#include "keys.h"
-#include "tags.h"
+#include "keys/desc.h"
+#include "keys/keys.h"
+#include "keys/tags.h"
 #include "testutil.h"
 
 /* ---- helpers ------------------------------------------------------------- */

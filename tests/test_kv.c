@@ -29,11 +29,11 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "batchcodec.h"
-#include "buf.h"
-#include "journal.h"
-#include "kv.h"
-#include "kvmirror.h"
+#include "kv/batchcodec.h"
+#include "base/buf.h"
+#include "kv/journal.h"
+#include "kv/kv.h"
+#include "kv/kvmirror.h"
 #include "kvtest.h"
 #include "testutil.h"
 

@@ -1,5 +1,5 @@
 /*
- * test_resultcache.c — the server's kept answers (src/resultcache.c): the
+ * test_resultcache.c — the server's kept answers (src/server/resultcache.c): the
  * byte budget holds, the least recently used answer goes first, a kept
  * answer is never handed out for another digest, and a reference outlives
  * its entry's eviction; many threads at once leave the counts consistent.
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "resultcache.h"
+#include "server/resultcache.h"
 #include "testutil.h"
 
 static uint8_t *bytes_of(size_t n, uint8_t fill)

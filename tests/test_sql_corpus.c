@@ -69,7 +69,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "sql.h"
+#include "sql/sql.h"
 #include "sql_events.h"
 #include "testutil.h"
 

@@ -51,7 +51,7 @@
 
 #include <libpq-fe.h>
 
-#include "sql.h"
+#include "sql/sql.h"
 #include "sql_events.h"
 #include "testutil.h"
 

@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sql_int.h"
+#include "sql/sql_int.h"
 #include "testutil.h"
 
 /* ------------------------------------------------------------ recorder */

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sql_int.h"
+#include "sql/sql_int.h"
 #include "testutil.h"
 
 /* ------------------------------------------------------------ recorder */

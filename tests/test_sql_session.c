@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sql.h"
-#include "sql_int.h"
+#include "sql/sql.h"
+#include "sql/sql_int.h"
 #include "testutil.h"
 
 /* A sink that keeps the last command tag and the first column of rows. */

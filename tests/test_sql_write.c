@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sql_int.h"
+#include "sql/sql_int.h"
 #include "testutil.h"
 
 /* Generated from /work/shared/corpus/wire.jsonl (connection 3, phase 01_attach_fresh). */

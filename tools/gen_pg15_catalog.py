@@ -1,17 +1,17 @@
 #!/usr/bin/env python3
 """gen_pg15_catalog.py — dump PostgreSQL 15's system relations into a C include.
 
-RockLake's pg_catalog views (src/sql_pgcatalog.c) must answer DuckDB's
+RockLake's pg_catalog views (src/sql/sql_pgcatalog.c) must answer DuckDB's
 catalog-discovery queries exactly as PostgreSQL 15 does, and PostgreSQL lists
 every relation of pg_catalog and information_schema there (their columns,
 their row types, the types those columns use, their primary keys / unique
 constraints and indexes). This script starts a throw-away PostgreSQL 15 with
 tests/pg/pg_env.sh (database `lakecat` owned by role `lake`, like the corpus),
 reads exactly those rows as role `lake`, stops the server and writes
-src/pg15_catalog.inc: one string table plus static arrays of the structs
-declared in src/sql_pgcatalog.c (field order must match them).
+src/sql/pg15_catalog.inc: one string table plus static arrays of the structs
+declared in src/sql/sql_pgcatalog.c (field order must match them).
 
-    python3 tools/gen_pg15_catalog.py [--port 55511] [--out src/pg15_catalog.inc]
+    python3 tools/gen_pg15_catalog.py [--port 55511] [--out src/sql/pg15_catalog.inc]
 
 Deterministic: every query has an ORDER BY, strings are numbered in first-use
 order, and nothing time- or install-dependent (relpages, reltuples,
@@ -272,7 +272,7 @@ def emit(d, cmd):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--port", type=int, default=55511)
-    ap.add_argument("--out", default=os.path.join(ROOT, "src", "pg15_catalog.inc"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "src", "sql", "pg15_catalog.inc"))
     args = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="rl_pg15_catalog_")
     os.chmod(tmp, 0o755)
@@ -286,7 +286,7 @@ def main():
     finally:
         subprocess.run([PG_ENV, "stop", tmp], check=False)
         shutil.rmtree(tmp, ignore_errors=True)
-    text = emit(data, "python3 tools/gen_pg15_catalog.py --out src/pg15_catalog.inc")
+    text = emit(data, "python3 tools/gen_pg15_catalog.py --out src/sql/pg15_catalog.inc")
     with open(args.out, "w") as f:
         f.write(text + "\n")
     print("wrote %s (%d bytes): %d relations, %d attributes, %d types, %d constraints, "

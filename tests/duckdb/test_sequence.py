@@ -306,7 +306,7 @@ def test_race_with_a_delete_is_decided_as_without_sequencing(seq_server, make_pa
                                    "commit-durable:40"])
 def test_kill_during_sequenced_appends(ext_dir, tmp_path, point):
     """kill -9 of the server in a stream of sequenced appends (crash points,
-    src/crashpoint.c): after a restart every acknowledged commit is there,
+    src/base/crashpoint.c): after a restart every acknowledged commit is there,
     every commit there is whole, nothing but the one in flight is extra, and
     the store checks clean. `sequence-placed` kills right after a lost
     append was placed on the latest state, before its batch is written."""

@@ -1,5 +1,5 @@
 -- Texts that differ only in their literals share one parse tree per session
--- (src/sql_parse.c): the third text of a shape runs on the first one's tree
+-- (src/sql/sql_parse.c): the third text of a shape runs on the first one's tree
 -- with its own constants. Each shape below is sent at least three times with
 -- other literals, and must answer exactly as PostgreSQL does every time.
 \i 00_schema.sql

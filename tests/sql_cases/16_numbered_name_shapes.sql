@@ -1,6 +1,6 @@
 -- Texts that differ only in numbered names (DuckLake's per-table
 -- ducklake_inlined_data_<table>_<version>) share one parse per session
--- (src/sql_parse.c): from the third table on, a text runs on a renamed copy
+-- (src/sql/sql_parse.c): from the third table on, a text runs on a renamed copy
 -- of the first one's tree. Each statement below is sent for several tables,
 -- quoted and unquoted, and must answer exactly as PostgreSQL does every time.
 CREATE TABLE ducklake_inlined_data_1_1 (row_id BIGINT, begin_snapshot BIGINT, end_snapshot BIGINT, v VARCHAR);

@@ -1,5 +1,5 @@
 """The crash matrix (#16): `rocklake serve` killed with SIGKILL at each named
-crash point (src/crashpoint.c, ROCKLAKE_TEST_CRASH_AT=<point>[:<nth>]) of a
+crash point (src/base/crashpoint.c, ROCKLAKE_TEST_CRASH_AT=<point>[:<nth>]) of a
 commit, a group commit, catalog creation, a dynamic CREATE TABLE, the DuckLake
 format migration, a takeover and the open that recovers from an earlier kill,
 on file:// and on s3:// (moto), each case named by its workload and point.

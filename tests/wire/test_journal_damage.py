@@ -5,7 +5,7 @@ A writer on a file:// store acknowledges a commit once its record is in the
 lake's journal (STORE/NAME/journal/journal-<id>.log) and synced; SlateDB makes
 it durable about 10 ms later. So after a SIGKILL right after a run of
 autocommit INSERTs the newest commits exist only in the journal. These tests
-find those records by parsing the journal's framing (src/journal.h: a
+find those records by parsing the journal's framing (src/kv/journal.h: a
 4096-byte header "RLJF" + u32 version 2, then records "RLJ1" | u32 payload
 length | u8 type | u64 seq | u32 CRC-32 of length, type, seq and payload |
 4 more header bytes | payload, integers big-endian) and damage them:
@@ -34,7 +34,7 @@ import pytest
 from conftest import BIN
 
 DATA_START = 4096
-HEADER_LEN = 25  # src/journal.c HEADER_LEN: the fields below, then 4 bytes no CRC covers
+HEADER_LEN = 25  # src/kv/journal.c HEADER_LEN: the fields below, then 4 bytes no CRC covers
 REC_DATA = 1
 TAG = "jdmg-%05d"
 TAG_RE = re.compile(rb"jdmg-(\d{5})")

@@ -1,5 +1,5 @@
 """Kept answers of catalog-discovery SELECTs (--result-cache-mb,
-src/resultcache.c, src/sql_resultkey.c): a kept answer is byte for byte the
+src/server/resultcache.c, src/sql/sql_resultkey.c): a kept answer is byte for byte the
 computed one, and it is never sent once the lake's relations, the
 transaction's own DDL, a temporary table or the session's settings make the
 answer differ; impure statements are never kept; the budget holds.

@@ -1,0 +1,376 @@
+/*
+ * catalog.h — DuckLake catalog rows over the key-value store.
+ *
+ * Owns: opening/creating a catalog (system keys, format checks, writer
+ * epoch, the writer lease via lease.h), transactions (a consistent read view + buffered writes that become
+ * ONE atomic kv_write at commit, with counters and an audit entry), row
+ * insert/update/delete with PostgreSQL's constraint errors, prefix scans and
+ * MVCC visibility, the live-row index, and dynamic-table definitions.
+ *
+ * Layering: this is the transaction layer between the store (kv.h, which
+ * knows nothing of DuckLake) and SQL (which never touches kv directly). Keys
+ * come from keys.h, values from codec.h, shapes from desc.h.
+ *
+ * Concurrency: one rl_catalog per process and store; transactions may run on
+ * several threads at once (each rl_txn on one thread). Commits are
+ * serialized by the catalog and validated first-committer-wins:
+ *  - an INSERT whose PRIMARY KEY another commit created since this
+ *    transaction's snapshot fails with 23505 (PostgreSQL's exact text); in a
+ *    table without one, where PostgreSQL keeps both rows, the row moves to a
+ *    duplicate key instead (see rl_txn_insert);
+ *  - an UPDATE/DELETE of a row another commit changed since the snapshot
+ *    fails with 40001.
+ * A failed commit writes nothing. A writer superseded by a newer writer
+ * (kv fencing) fails every later commit with 25006 and writes nothing.
+ *
+ * Ownership: rl_catalog_open returns a handle freed by rl_catalog_close.
+ * rl_txn_begin returns a handle freed by rl_txn_free (which rolls back if not
+ * committed). Rows returned by scans/gets are borrowed until the next call on
+ * that scan/txn-get or its free.
+ */
+#ifndef ROCKLAKE_CATALOG_H
+#define ROCKLAKE_CATALOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "keys/codec.h"
+#include "keys/desc.h"
+#include "base/error.h"
+#include "kv/kv.h"
+
+typedef struct rl_catalog rl_catalog;
+typedef struct rl_txn rl_txn;
+typedef struct rl_scan rl_scan;
+
+typedef struct rl_catalog_options {
+    bool create_if_missing; /* write the system keys of a new catalog */
+    bool read_only;         /* open as a follower (kv reader) */
+    rl_format format;       /* DuckLake format for a new catalog; 0 = 1.0 */
+    kv_options kv;
+    /* Writers: the writer lease (lease.h). */
+    bool takeover;          /* open even if another writer's lease is live (fencing it) */
+    uint64_t lease_ms;      /* lease period recorded and renewed; 0 = RL_LEASE_DEFAULT_MS */
+    const char *lease_listen; /* address recorded in the lease; NULL = "-" */
+    /* Open a store that holds the copy-incomplete marker (an unfinished
+     * import, backup or restore); without it such an open fails with 55000. */
+    bool allow_incomplete_copy;
+    /* A catalog this open creates gets the copy-incomplete marker with this
+     * text in its creating batch, so no crash leaves it without one. */
+    const char *create_copy_marker;
+    /* Commit sequencing (docs/design/commit-sequencing.md): a DuckLake
+     * commit that only appends and lost the race for its snapshot id is
+     * placed on top of the commits that won it, instead of failing with
+     * 23505 and making the client retry. Writers only; off by default. */
+    bool sequence_commits;
+} rl_catalog_options;
+
+/* Open (and maybe create) the catalog in the store at `url`. A store with a
+ * newer catalog-format-version is refused (SQLSTATE 55000) with a message
+ * that says which version it has and which this build supports. A writer
+ * first reads the store's writer lease without fencing anyone; if another
+ * writer holds it and is alive, the open is refused (55000, naming that
+ * writer) unless opts->takeover. An open writer renews its lease until
+ * rl_catalog_close, which releases it. */
+rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_error *err);
+int rl_catalog_close(rl_catalog *cat, rl_error *err);
+/* Does the store at url hold a catalog? Looks with a reader that writes
+ * nothing (a writer open would fence a running server, and on an object
+ * store would create a store where there was none). 1 yes, 0 no store or
+ * no catalog in it, -1 (err set, 58030) when the store cannot be read.
+ * store_timeout_ms bounds each request to the store as
+ * kv_options.store_timeout_ms does (0: its default). */
+int rl_catalog_exists(const char *url, uint32_t store_timeout_ms, rl_error *err);
+
+/* The copy-incomplete marker (system key RL_SYS_COPY_INCOMPLETE): a copy
+ * into a new lake (`rocklake import`, `backup`, `restore`) writes it durably
+ * before its first row and deletes it with its last, so a lake whose copy
+ * stopped part-way is refused by every open without allow_incomplete_copy.
+ * Its text says which copy ("import from ...", "backup of ...", "restore of
+ * ..."). _get copies the text into out (cap bytes, NUL-terminated) and
+ * returns 1 when present, 0 when absent, -1 on a store error. _set/_clear
+ * write it in a batch of their own (writers). */
+int rl_catalog_copy_marker_get(rl_catalog *cat, char *out, size_t cap, rl_error *err);
+int rl_catalog_copy_marker_set(rl_catalog *cat, const char *text, rl_error *err);
+int rl_catalog_copy_marker_clear(rl_catalog *cat, rl_error *err);
+
+/* Commit sequencing of this catalog: on (a writer opened with
+ * sequence_commits) or off, and what it did since the open. */
+bool rl_catalog_sequence_commits(const rl_catalog *cat);
+typedef struct rl_sequence_stats {
+    uint64_t rebased;        /* commits placed on top of the winners */
+    uint64_t distance;       /* sum over them of the snapshots they moved over */
+    uint64_t rebase_ns;      /* time spent rebasing, under the commit lock */
+    uint64_t fallbacks[16];  /* by reason (rl_sequence_reason_name), 23505 to the client */
+} rl_sequence_stats;
+void rl_catalog_sequence_stats(rl_catalog *cat, rl_sequence_stats *out);
+/* The metric label of fallback reason i ("not_append", ...), NULL past the last. */
+const char *rl_sequence_reason_name(size_t i);
+
+rl_format rl_catalog_format(const rl_catalog *cat);
+uint64_t rl_catalog_writer_epoch(const rl_catalog *cat);
+/* A writer of an object store whose write to the store failed (an I/O
+ * error or the store timeout): every transaction on it now fails with
+ * 58030, and its owner should close it and open the store again (the
+ * server does so on the next connection). */
+bool rl_catalog_failed(rl_catalog *cat);
+/* Stop a failed catalog's writer (its lease heartbeat and SlateDB's writer)
+ * so the store can be opened again in this process; the catalog is still
+ * freed with rl_catalog_close. -1 (58030) when the store did not answer
+ * within the store timeout. */
+int rl_catalog_shutdown(rl_catalog *cat, rl_error *err);
+bool rl_catalog_read_only(const rl_catalog *cat);
+/* The store underneath, for tools that read raw keys (inspect, stats, check). */
+kv_db *rl_catalog_kv(rl_catalog *cat);
+/* What the catalog's store takes, in bytes (kv_size_bytes). */
+uint64_t rl_catalog_size_bytes(rl_catalog *cat);
+
+/* Current value of a counter (0 if never set). A writer keeps counters in
+ * memory (it writes them); a follower's are read from the store. */
+uint64_t rl_catalog_counter(rl_catalog *cat, const char *name);
+/* rl_catalog_counter of next-snapshot-id: the id the next snapshot gets, 0
+ * while DuckLake has written none (for the layers above, which do not
+ * include tags.h). */
+uint64_t rl_catalog_next_snapshot_id(rl_catalog *cat);
+
+/* A row as seen by scans and gets. vals has d's columns (in the catalog's
+ * format); strings borrow from the scan. */
+typedef struct rl_row {
+    const rl_table_desc *d;
+    size_t ncols;
+    rl_datum vals[RL_MAX_COLUMNS];
+    uint64_t seq;        /* row sequence, for tables keyed by one */
+    const uint8_t *key;  /* primary key bytes */
+    size_t klen;
+} rl_row;
+
+/* Begin a transaction: its reads see one consistent snapshot of the store
+ * taken now (plus its own writes). On a writer the snapshot holds durable
+ * commits only: a commit still waiting for its flush is waited for first. */
+rl_txn *rl_txn_begin(rl_catalog *cat, rl_error *err);
+void rl_txn_free(rl_txn *txn);
+
+/* Commits are numbered as they reach the store's memtable: the last number
+ * a transaction's snapshot holds, and the last number known durable (for
+ * tests and diagnostics; 0 on a follower). */
+uint64_t rl_txn_snapshot_seq(const rl_txn *txn);
+uint64_t rl_catalog_durable_seq(rl_catalog *cat);
+
+/* Who and what, recorded in the audit entry (0x81) at commit. Strings are
+ * copied. Any may be NULL. */
+void rl_txn_set_audit(rl_txn *txn, const char *user, const char *application,
+                      const char *client_addr);
+/* Counted into the audit entry's "statements". */
+void rl_txn_count_statement(rl_txn *txn);
+
+/* Number of buffered writes (puts + deletes) so far. */
+size_t rl_txn_pending(const rl_txn *txn);
+
+/* Insert one row (row[i] is column i of d in the catalog's format).
+ * Errors: 23502 NULL key column, 22003 negative id in a key column, 23505
+ * duplicate PRIMARY KEY (PostgreSQL text, constraint "<table>_pkey"), 25006
+ * read-only. A table without a PRIMARY KEY (rl_desc_keeps_duplicates) takes
+ * any number of rows with equal key fields, as PostgreSQL does: each further
+ * one is stored at the key plus a discriminator (keys.h), also when a
+ * concurrent transaction inserts the same key fields and commits first. */
+int rl_txn_insert(rl_txn *txn, const rl_table_desc *d, const rl_datum *row, rl_error *err);
+
+/* Replace the row whose primary key is `oldkey` with `row` (which may move
+ * it to another key when key columns change). The old row must exist in this
+ * transaction's view. */
+int rl_txn_update(rl_txn *txn, const rl_table_desc *d, const uint8_t *oldkey, size_t oldklen,
+                  const rl_datum *row, rl_error *err);
+
+/* Delete the row with primary key `key` (a duplicate: only that one). */
+int rl_txn_delete(rl_txn *txn, const rl_table_desc *d, const uint8_t *key, size_t klen,
+                  rl_error *err);
+
+/* Scan rows of d whose first `nfields` key fields equal fields[0..nfields)
+ * (fields[i] is key field i), in key order, every version. */
+rl_scan *rl_txn_scan(rl_txn *txn, const rl_table_desc *d, const rl_datum *fields,
+                     size_t nfields, rl_error *err);
+/* Same, but only rows whose end_snapshot is NULL, found through the live-row
+ * index: cost follows live rows, not history. d->live_index must be set. */
+rl_scan *rl_txn_scan_live(rl_txn *txn, const rl_table_desc *d, const rl_datum *fields,
+                          size_t nfields, rl_error *err);
+/* Before the first rl_scan_next: skip to the first row whose key is at or
+ * after fields[0..nfields), where fields[0..nfields-1) are the scan's own
+ * prefix fields and fields[nfields-1] a bound on the next key field. A
+ * bound no key can have (a negative id) leaves the scan where it is. */
+int rl_scan_seek(rl_scan *s, const rl_datum *fields, size_t nfields, rl_error *err);
+/* For EXPLAIN: appends, as hex bytes ("02 00 00 ..."), the key a scan of d
+ * by the leading key fields fields[0..nfields) starts at (as far as it
+ * encodes when a field cannot be part of a key; nothing when out of
+ * memory). Returns whether all of it encoded. */
+bool rl_scan_start_hex(rl_buf *out, const rl_table_desc *d, const rl_datum *fields,
+                       size_t nfields);
+/* 1 and *out borrowed until the next call, 0 at the end, -1 on error. */
+int rl_scan_next(rl_scan *s, const rl_row **out, rl_error *err);
+/* Keys read from the store by this scan so far (for tests and EXPLAIN ANALYZE). */
+uint64_t rl_scan_keys_read(const rl_scan *s);
+void rl_scan_free(rl_scan *s);
+
+/* Point read by the full key (all key fields; tables keyed by a row sequence
+ * take it as the last field, as an int8 datum). 1 found, 0 absent, -1 error.
+ * In a table that keeps duplicates this reads the row at the natural key
+ * only; a scan of all key fields returns every row that has them. */
+int rl_txn_get(rl_txn *txn, const rl_table_desc *d, const rl_datum *fields,
+               const rl_row **out, rl_error *err);
+
+/* Does the row stored at `key` (rl_row.key of a row of d, duplicates
+ * included) exist in this transaction's view? 1 yes, 0 no (also for bytes
+ * that are no key of d), -1 error. */
+int rl_txn_row_exists(rl_txn *txn, const rl_table_desc *d, const uint8_t *key, size_t klen,
+                      rl_error *err);
+
+/* MVCC: begin_snapshot <= s and (end_snapshot NULL or end_snapshot > s).
+ * Tables without MVCC columns are always visible. */
+bool rl_row_visible_at(const rl_row *row, uint64_t snapshot);
+
+/* Commit: validate, then write every buffered row, counter bump and the
+ * audit entry as one atomic, durable batch. On error nothing is written and
+ * the transaction is finished either way (free it). A transaction with no
+ * writes commits without touching the store. */
+int rl_txn_commit(rl_txn *txn, rl_error *err);
+
+/* Dynamic tables (ducklake_inlined_data_*, ducklake_inlined_delete_*): their
+ * definitions live under 0x82 and a name index under 0x80 03; rows under
+ * 0xFD | dyn id | seq. The returned descriptor is owned by the catalog and
+ * valid until the catalog is closed. */
+const rl_table_desc *rl_txn_create_dynamic(rl_txn *txn, const char *schema, const char *name,
+                                           size_t ncols, const rl_column_desc *cols,
+                                           bool if_not_exists, rl_error *err);
+/* NULL with err->sqlstate 42P01 if absent. */
+const rl_table_desc *rl_txn_find_dynamic(rl_txn *txn, const char *schema, const char *name,
+                                         rl_error *err);
+/* Drop a dynamic table and all its rows. */
+int rl_txn_drop_dynamic(rl_txn *txn, const rl_table_desc *d, rl_error *err);
+
+/* SQL-visible names. CREATE TABLE of a DuckLake table registers its fixed
+ * descriptor under a schema; dynamic tables register themselves. The name
+ * index (0x80 03 schema name) maps a name to a fixed tag (1-byte value) or a
+ * dynamic id (8-byte value), so one lookup serves both. A catalog holds one
+ * DuckLake metadata schema: registering a fixed table in a second schema is
+ * refused with 0A000. */
+int rl_txn_register_fixed(rl_txn *txn, const char *schema, const rl_table_desc *d,
+                          bool if_not_exists, rl_error *err);
+/* The DuckLake format (table shapes) this transaction sees: the catalog's
+ * at its start, or what it set. */
+rl_format rl_txn_format(const rl_txn *txn);
+/* Switch the catalog to format `fmt` (a migration 1.0 -> 1.1 or a fresh
+ * catalog created with 1.1's tables): this transaction sees the new shapes at
+ * once, and the catalog takes them at COMMIT, in the same batch as the
+ * transaction's rows (system key ducklake-format). Rows written earlier keep
+ * their keys and values: a value with fewer columns reads NULL for the
+ * appended ones. A concurrent format change is 40001 at commit. */
+int rl_txn_set_format(rl_txn *txn, rl_format fmt, rl_error *err);
+/* Columns of `d` as this transaction sees the table (its format, or the one
+ * before a migration the transaction has not brought this table to yet). */
+size_t rl_txn_table_ncols(const rl_txn *txn, const rl_table_desc *d);
+/* A migration's ALTER TABLE of DuckLake table `d` to format `fmt` (ADD COLUMN
+ * of the column fmt appends): the first one switches the transaction to fmt
+ * (rl_txn_set_format) and leaves every other table whose shape differs in
+ * the old shape until its own ALTER; each brings its table along. */
+int rl_txn_migrate_table(rl_txn *txn, const rl_table_desc *d, rl_format fmt, rl_error *err);
+/* Is `d` still in the old shape of a migration in progress? */
+bool rl_txn_table_lagging(const rl_txn *txn, const rl_table_desc *d);
+/* The schema that holds this catalog's DuckLake fixed tables, written to
+ * out ("" if none is registered yet). 0, or -1 with err. */
+int rl_txn_fixed_schema(rl_txn *txn, char *out, size_t n, rl_error *err);
+/* Fixed or dynamic descriptor of schema.name; NULL + 42P01 if absent. */
+const rl_table_desc *rl_txn_find_table(rl_txn *txn, const char *schema, const char *name,
+                                       rl_error *err);
+/* Drop schema.name: a dynamic table with its rows, or a fixed table's
+ * registration and every row of its tag. 42P01 if absent. */
+int rl_txn_drop_table(rl_txn *txn, const char *schema, const char *name, rl_error *err);
+
+/* The state of the transaction's relations (registered tables, their
+ * columns and format, schemas): a value no other transaction or state ever
+ * has, taken at begin and anew by every call that may change them
+ * (create/drop/register/migrate/set_format/schemas). Equal values: the same
+ * tables, columns and schemas as the last time. */
+uint64_t rl_txn_relations_version(const rl_txn *txn);
+
+/* Visit every registered table in (schema, name) order. The visitor returns
+ * 0 to go on, anything else to stop (that value is returned). */
+typedef int (*rl_table_visitor)(void *ctx, const char *schema, const char *name,
+                                const rl_table_desc *d);
+int rl_txn_list_tables(rl_txn *txn, rl_table_visitor visit, void *ctx, rl_error *err);
+
+/* Schemas created with CREATE SCHEMA (0x80 04 index). "public" always
+ * exists, as in a new PostgreSQL database. 42P06 if it exists already. */
+int rl_txn_create_schema(rl_txn *txn, const char *schema, bool if_not_exists, rl_error *err);
+bool rl_txn_schema_exists(rl_txn *txn, const char *schema);
+/* Drop an empty schema (2BP01 if tables are registered in it, 3F000 if
+ * absent; "public" cannot be dropped). */
+int rl_txn_drop_schema(rl_txn *txn, const char *schema, rl_error *err);
+typedef int (*rl_schema_visitor)(void *ctx, const char *schema);
+int rl_txn_list_schemas(rl_txn *txn, rl_schema_visitor visit, void *ctx, rl_error *err);
+
+/* Decode a dynamic table definition value (0x82) into a descriptor owned by
+ * the caller (free with rl_dynamic_desc_free). For tools. */
+rl_table_desc *rl_dynamic_desc_decode(uint64_t dyn_id, const uint8_t *val, size_t vlen,
+                                      char *schema_out, size_t schema_n);
+void rl_dynamic_desc_free(rl_table_desc *d);
+
+/* ------------------------------------------------ for the wire layer (#17)
+ * What `rocklake serve` needs of the stores, so that it never includes kv.h. */
+
+/* kv_local_dir: the local directory a store URL names (file:// decoded, or a
+ * plain path, made absolute); NULL for an object store. Malloc'd. */
+char *rl_store_local_dir(const char *url);
+/* kv_list_dirs: the names one level below `url`, each NUL-terminated, in
+ * *out (malloc'd, *len bytes). 0, or -1 with err (58030). */
+int rl_store_list_names(const char *url, char **out, size_t *len, rl_error *err);
+/* kv_store_exists: is there a store at `url` at all? 1, 0, or -1 with err.
+ * Creates nothing, where a writer's open would create an empty store. */
+int rl_store_exists(const char *url, rl_error *err);
+/* kv_mirror_stats of the catalog's store: 1 with *out when it reads from an
+ * in-memory copy, 0 (and *out zeroed) when not. */
+typedef struct rl_catalog_memory {
+    uint64_t keys, bytes;
+    bool abandoned; /* the copy outgrew its limit or ran out of memory: reads use SlateDB */
+} rl_catalog_memory;
+int rl_catalog_memory_stats(rl_catalog *cat, rl_catalog_memory *out);
+/* kv_counters_get: the process-wide store counters since start. */
+typedef struct rl_store_counters {
+    uint64_t gets, scans, keys_read, batches_written, bytes_written;
+} rl_store_counters;
+void rl_store_counters_get(rl_store_counters *out);
+/* After a successful rl_txn_commit: true and *id = the id of the (largest)
+ * DuckLake snapshot this transaction's own commit wrote (after any rebase
+ * by commit sequencing), false if it wrote none. */
+bool rl_txn_own_snapshot(const rl_txn *txn, uint64_t *id);
+
+/* Snapshot retention. DuckLake's ducklake_expire_snapshots deletes snapshot
+ * rows; snapshot ids are dense from 0, so every id below the oldest row left
+ * was expired. A commit that deletes snapshot rows also sets the lake's
+ * "retain-from" system key to the oldest one left, in the same batch. */
+/* What a query that found no row of d asked for: one key (fields
+ * key[0..nkey), or nkey 0), or, as its whole WHERE, `column upper_col <=
+ * upper` (upper_col -1: not that), reading the columns flagged in reads[]
+ * (one per column of d). */
+typedef struct rl_retention_probe {
+    const rl_datum *key;
+    size_t nkey;
+    int upper_col;
+    rl_datum upper;
+    const bool *reads;
+} rl_retention_probe;
+/* -1 with 72000, naming the oldest snapshot the lake retains, when the probe
+ * is one of DuckLake's time-travel lookups of ducklake_snapshot and asked
+ * for a snapshot older than it: by version (exactly snapshot_id,
+ * schema_version, next_catalog_id, next_file_id of one key) an id below the
+ * oldest, or by time (exactly snapshot_time, snapshot_id where
+ * snapshot_time <= T) once snapshots were expired. 0 otherwise: finding
+ * nothing is the answer, as on PostgreSQL (ducklake_snapshots(), an expiry
+ * of an id already gone, a hand-written SELECT * read other columns). */
+int rl_txn_check_retained(rl_txn *txn, const rl_table_desc *d, const rl_retention_probe *p,
+                          rl_error *err);
+/* Can a read of d be a time-travel lookup at all (ducklake_snapshot)? A
+ * caller checks this before building a probe, so an empty answer from any
+ * other table costs nothing. */
+bool rl_retention_applies(const rl_table_desc *d);
+
+#endif

@@ -1,0 +1,965 @@
+/*
+ * lakes.c — database directories and the registry of opened lakes (see
+ * lakes.h).
+ *
+ * A database is a directory (or prefix) ROOT/NAME holding one store; a
+ * further DuckLake metadata schema of it lives at ROOT/NAME/schemas/SCHEMA.
+ * Lakes open on first use (outside the registry mutex, one opener per
+ * name) and stay open for the run, except that one replaced after its
+ * store failed is closed when its last session ends; with --auto-create a
+ * connect may create one, at most --max-auto-create per run (auto_created,
+ * under the registry mutex), so unknown names cannot open stores without
+ * bound. The store is reached through catalog.h only.
+ */
+#include "server/lakes.h"
+
+#include <assert.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "catalog/lease.h"
+#include "server/log.h"
+
+/* A further DuckLake metadata schema of a database (PostgreSQL keeps any
+ * number, one per schema): a store of its own at ROOT/NAME/schemas/SCHEMA,
+ * to which sql_lakes.c routes the statements naming that schema. */
+typedef struct schema_lake {
+    char schema[64];
+    rl_catalog *cat;
+    rl_engine *eng;
+    struct schema_lake *next;
+} schema_lake;
+
+/* Schemas found to have no store of their own: a writer creates every such
+ * store itself, so its answer holds; a follower asks again after a second. */
+#define ABSENT_SCHEMAS 32
+#define FOLLOWER_ABSENT_NS 1000000000LL
+
+struct srv_lake {
+    char name[64];
+    rl_catalog *cat;
+    rl_engine *eng;
+    bool fenced_logged;
+    bool retired;                /* in L->retired (L->mu) */
+    int sessions;                /* sessions holding it: srv_lake_engine .. srv_lake_release (L->mu) */
+    bool reopened;               /* opened again after its store failed: take over our own
+                                    lease (the retired handle still holds it) */
+    srv_lake *next;
+    srv_lakes *L;                /* its registry */
+    rl_schema_lakes hooks;       /* handed to eng: find / each below */
+    pthread_mutex_t schemas_mu;  /* guards schemas and absent */
+    schema_lake *schemas;        /* in the order they were opened */
+    struct {
+        char schema[64];
+        int64_t at_ns;
+    } absent[ABSENT_SCHEMAS];
+    size_t nabsent;
+};
+
+/* A name being opened by one thread, outside the registry lock: others
+ * asking for it wait on srv_lakes.opened. */
+typedef struct opening {
+    const char *name;
+    struct opening *next;
+} opening;
+
+struct srv_lakes {
+    rl_server *srv;
+    const rl_server_config *cfg;
+    bool auto_create;
+    char lease_listen[128]; /* the listen address recorded in writer leases */
+    int lock_fd;            /* the root lock (srv_lakes_lock_root), -1 if none */
+    pthread_mutex_t mu;     /* guards lakes, retired, opening, auto_created and each lake's
+                               flags and session count */
+    pthread_cond_t opened;  /* an entry left `opening` */
+    uint64_t auto_created;  /* databases created (or being created) on first connect this run */
+    srv_lake *lakes;
+    /* lakes replaced after their object store failed (rl_catalog_failed):
+     * sessions opened before may still use them; one is closed once no
+     * session holds it and its name is open again (so its writer has been
+     * shut down, and a failed reopen still knows to take over its lease),
+     * the rest when the server stops */
+    srv_lake *retired;
+    opening *opening;       /* names being opened now (their openers' stack frames) */
+};
+
+srv_lakes *srv_lakes_new(rl_server *srv, bool auto_create)
+{
+    srv_lakes *L = calloc(1, sizeof *L);
+    if (!L)
+        return NULL;
+    L->srv = srv;
+    L->cfg = srv_config(srv);
+    L->auto_create = auto_create;
+    L->lock_fd = -1;
+    pthread_mutex_init(&L->mu, NULL);
+    pthread_cond_init(&L->opened, NULL);
+    return L;
+}
+
+bool srv_lakes_auto_create(const srv_lakes *L) { return L->auto_create; }
+
+
+/* ------------------------------------------------------------ databases */
+
+static bool valid_db_name(const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n > 63 || name[0] == '.' || name[0] == '-')
+        return false;
+    for (const char *p = name; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '_' || *p == '-' || *p == '.'))
+            return false;
+    return true;
+}
+
+bool rl_db_url(const char *root, const char *name, char *out, size_t n)
+{
+    if (!valid_db_name(name))
+        return false;
+    size_t rl = strlen(root);
+    while (rl > 1 && root[rl - 1] == '/')
+        rl--;
+    int w = snprintf(out, n, "%.*s/%s", (int)rl, root, name);
+    return w > 0 && (size_t)w < n;
+}
+
+static bool dir_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names under dir that are databases: a valid name whose directory
+ * holds a store (an empty or foreign directory is none), sorted. */
+static int db_names(const char *dir, char ***out, size_t *n, rl_error *err)
+{
+    *out = NULL;
+    *n = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return errno == ENOENT ? 0
+                               : rl_error_set(err, RL_SQLSTATE_IO, "cannot read directory \"%s\": %s",
+                                              dir, strerror(errno));
+    size_t cap = 0;
+    int rc = 0;
+    for (struct dirent *e; rc == 0 && (e = readdir(d));) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (!valid_db_name(e->d_name) || !dir_exists(path) || rl_store_exists(path, err) != 1)
+            continue;
+        char **grown = rl_array_reserve(*out, *n, &cap, sizeof *grown, 16);
+        char *name = grown ? strdup(e->d_name) : NULL;
+        if (grown)
+            *out = grown;
+        if (!name)
+            rc = rl_error_set(err, RL_SQLSTATE_OUT_OF_MEMORY, "out of memory");
+        else
+            (*out)[(*n)++] = name;
+    }
+    closedir(d);
+    if (*n)
+        qsort(*out, *n, sizeof **out, compare_names);
+    return rc;
+}
+
+int rl_db_list(const char *root, void (*cb)(const char *name, void *ctx), void *ctx,
+               rl_error *err)
+{
+    char *dir = rl_store_local_dir(root);
+    if (!dir)
+        return rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
+                            "listing databases needs a local store root (a path or file://), "
+                            "not \"%s\"", root);
+    char **names;
+    size_t n;
+    int rc = db_names(dir, &names, &n, err);
+    for (size_t i = 0; i < n; i++) {
+        if (rc == 0)
+            cb(names[i], ctx);
+        free(names[i]);
+    }
+    free(names);
+    free(dir);
+    return rc < 0 ? -1 : (int)n;
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    return remove(path);
+}
+
+int rl_db_drop(const char *root, const char *name, rl_error *err)
+{
+    char *dir = rl_store_local_dir(root);
+    if (!dir)
+        return rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
+                            "dropping a database needs a local store root; delete the prefix "
+                            "\"%s/%s\" with your object store's tools", root, name);
+    char path[4096];
+    int rc = 0;
+    if (!valid_db_name(name) || !rl_db_url(dir, name, path, sizeof path) || !dir_exists(path))
+        rc = rl_error_set(err, RL_SQLSTATE_INVALID_CATALOG_NAME, "database \"%s\" does not exist", name);
+    else if (nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS) < 0)
+        rc = rl_error_set(err, RL_SQLSTATE_IO, "cannot remove \"%s\": %s", path,
+                          strerror(errno));
+    free(dir);
+    return rc;
+}
+
+/* 3D000, with the command that creates the database when this server does
+ * not create one on first connect. */
+static int no_database(const srv_lakes *L, rl_error *err, const char *name)
+{
+    rl_error_set(err, RL_SQLSTATE_INVALID_CATALOG_NAME, "database \"%s\" does not exist", name);
+    if (!L->auto_create && !L->cfg->read_only)
+        rl_error_hint(err, "create it with `rocklake db create %s %s` (the server opens it on the "
+                           "next connect), or start rocklake serve with --auto-create on",
+                      L->cfg->store, name);
+    return -1;
+}
+
+/* A large lake takes seconds to load into memory at open: say so. */
+typedef struct load_progress {
+    srv_lakes *L;
+    const char *database;
+} load_progress;
+
+static void log_load_progress(void *ctx, uint64_t keys, uint64_t bytes)
+{
+    load_progress *lp = ctx;
+    char k[32], mb[32];
+    snprintf(k, sizeof k, "%" PRIu64, keys);
+    snprintf(mb, sizeof mb, "%.1f", (double)bytes / (1 << 20));
+    srv_log(lp->L->srv, "info", "database_loading", "database", lp->database, "keys", k,
+            "memory_mib", mb, NULL);
+}
+
+/* What an open did to the store beyond opening it (rl_catalog_options.kv.notice). */
+static void log_store_notice(void *ctx, const char *message)
+{
+    load_progress *lp = ctx;
+    srv_log(lp->L->srv, "warning", "store_integrity", "database", lp->database, "message", message,
+            NULL);
+}
+
+/* Open (or, with create, make) the catalog at url; NULL with err, or NULL
+ * with err clear when the store does not exist and create is off. */
+static rl_catalog *open_catalog(srv_lakes *L, const char *url, const char *name, bool create,
+                                rl_format format, bool takeover, rl_error *err)
+{
+    /* a writer open would create an empty store: check first (a local
+     * store is cheap to look at, also a directory that holds none; an
+     * object store needs a reader) */
+    char *dir = rl_store_local_dir(url);
+    bool missing = false;
+    if (!create && dir) {
+        int exists = dir_exists(dir) ? rl_store_exists(url, err) : 0;
+        if (exists < 0) {
+            free(dir);
+            return NULL;
+        }
+        missing = exists == 0;
+    } else if (!create) {
+        int exists = rl_catalog_exists(url, L->cfg->store_timeout_ms, err);
+        if (exists < 0) {
+            free(dir);
+            return NULL;
+        }
+        missing = exists == 0;
+    }
+    free(dir);
+    if (missing)
+        return NULL;
+    rl_catalog_options o = {.create_if_missing = create, .read_only = L->cfg->read_only,
+                            .format = format, .takeover = L->cfg->takeover || takeover,
+                            .lease_ms = L->cfg->lease_ms, .lease_listen = L->lease_listen,
+                            .sequence_commits = L->cfg->sequence_commits};
+    load_progress lp = {L, name};
+    o.kv.load_progress = log_load_progress;
+    o.kv.load_progress_ctx = &lp;
+    o.kv.block_cache_bytes = L->cfg->cache_bytes;
+    o.kv.store_timeout_ms = L->cfg->store_timeout_ms;
+    o.kv.mirror_max_bytes = L->cfg->mirror_bytes;
+    o.kv.journal = L->cfg->journal_off ? -1 : 0;
+    o.kv.journal_salvage = L->cfg->journal_salvage;
+    o.kv.digest_rebuild = L->cfg->rebuild_digest;
+    o.kv.notice = log_store_notice;
+    o.kv.notice_ctx = &lp;
+    /* tests only: SlateDB's WAL lags the journal this long, so that only the
+     * journal holds the latest acknowledged commits (tests/wire/test_backup.py) */
+    const char *wal_ms = getenv("ROCKLAKE_TEST_WAL_FLUSH_MS");
+    if (wal_ms && *wal_ms)
+        o.kv.flush_interval_ms = strtoull(wal_ms, NULL, 10);
+    rl_error e;
+    rl_error_clear(&e);
+    rl_catalog *cat = rl_catalog_open(url, &o, &e);
+    if (!cat && e.cause != RL_CAUSE_NO_CATALOG) /* no catalog: the caller creates or says 3D000 */
+        *err = e;
+    return cat;
+}
+
+static void log_opened(srv_lakes *L, const char *name, const char *url, rl_catalog *cat)
+{
+    rl_catalog_memory mi;
+    char in_memory[64] = "no";
+    if (rl_catalog_memory_stats(cat, &mi))
+        snprintf(in_memory, sizeof in_memory, "%" PRIu64 " keys, %.1f MiB", mi.keys,
+                 (double)mi.bytes / (1 << 20));
+    srv_log(L->srv, "info", "database_opened", "database", name, "url", url, "mode",
+            L->cfg->read_only ? "read-only" : "writer", "in_memory", in_memory, NULL);
+}
+
+static int64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static bool schema_known_absent(srv_lake *l, const char *schema)
+{
+    for (size_t i = 0; i < l->nabsent; i++)
+        if (strcmp(l->absent[i].schema, schema) == 0)
+            return !l->L->cfg->read_only ||
+                   mono_ns() - l->absent[i].at_ns < FOLLOWER_ABSENT_NS;
+    return false;
+}
+
+static void note_schema_absent(srv_lake *l, const char *schema, bool absent)
+{
+    size_t i = 0;
+    while (i < l->nabsent && strcmp(l->absent[i].schema, schema) != 0)
+        i++;
+    if (!absent) {
+        if (i < l->nabsent)
+            l->absent[i] = l->absent[--l->nabsent];
+        return;
+    }
+    if (i == l->nabsent && l->nabsent == ABSENT_SCHEMAS)
+        return; /* full: such schemas are looked up again next time */
+    if (i == l->nabsent)
+        snprintf(l->absent[l->nabsent++].schema, sizeof l->absent[0].schema, "%s", schema);
+    l->absent[i].at_ns = mono_ns();
+}
+
+/* Open or create the store of `schema`; caller holds l->schemas_mu.
+ * NULL with err clear: no such store. */
+static schema_lake *open_schema_lake(srv_lake *l, const char *schema, bool create, rl_error *err)
+{
+    char base[4096], url[4096];
+    if (!valid_db_name(schema) || strlen(schema) >= sizeof l->schemas->schema) {
+        if (create)
+            rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
+                         "RockLake keeps a further DuckLake metadata schema in a store named "
+                         "after it, and \"%s\" cannot name one",
+                         schema);
+        if (create)
+            rl_error_hint(err, "use a schema name of letters, digits, '_', '-' and '.'");
+        return NULL;
+    }
+    if (!rl_db_url(l->L->cfg->store, l->name, base, sizeof base) ||
+        snprintf(url, sizeof url, "%s/schemas/%s", base, schema) >= (int)sizeof url) {
+        rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, "store path too long");
+        return NULL;
+    }
+    rl_catalog *cat = open_catalog(l->L, url, l->name, create && !l->L->cfg->read_only,
+                                   rl_catalog_format(l->cat), l->reopened, err);
+    if (!cat)
+        return NULL;
+    rl_engine_options eo = {.database = l->name};
+    schema_lake *sl = calloc(1, sizeof *sl);
+    rl_engine *eng = sl ? rl_engine_new(cat, &eo, err) : NULL;
+    if (!eng) {
+        free(sl);
+        rl_catalog_close(cat, NULL);
+        if (!err->sqlstate[0])
+            rl_error_set(err, RL_SQLSTATE_OUT_OF_MEMORY, "out of memory");
+        return NULL;
+    }
+    snprintf(sl->schema, sizeof sl->schema, "%s", schema);
+    sl->cat = cat;
+    sl->eng = eng;
+    schema_lake **tail = &l->schemas;
+    while (*tail)
+        tail = &(*tail)->next;
+    *tail = sl;
+    log_opened(l->L, l->name, url, cat);
+    return sl;
+}
+
+static rl_engine *schema_lake_find(void *ctx, const char *schema, bool create, rl_error *err)
+{
+    srv_lake *l = ctx;
+    pthread_mutex_lock(&l->schemas_mu);
+    schema_lake *sl = l->schemas;
+    while (sl && strcmp(sl->schema, schema) != 0)
+        sl = sl->next;
+    if (!sl && (create || !schema_known_absent(l, schema))) {
+        sl = open_schema_lake(l, schema, create, err);
+        if (!err->sqlstate[0])
+            note_schema_absent(l, schema, !sl);
+    }
+    pthread_mutex_unlock(&l->schemas_mu);
+    return sl ? sl->eng : NULL;
+}
+
+static bool schema_lake_any(void *ctx)
+{
+    srv_lake *l = ctx;
+    if (l->L->cfg->read_only)
+        return true; /* a follower learns of the writer's new schemas by looking */
+    pthread_mutex_lock(&l->schemas_mu);
+    bool any = l->schemas != NULL;
+    pthread_mutex_unlock(&l->schemas_mu);
+    return any;
+}
+
+static int schema_lake_each(void *ctx, int (*fn)(void *fctx, rl_engine *eng), void *fctx)
+{
+    srv_lake *l = ctx;
+    /* the list only grows and its nodes live as long as the lake */
+    pthread_mutex_lock(&l->schemas_mu);
+    schema_lake *first = l->schemas;
+    pthread_mutex_unlock(&l->schemas_mu);
+    int rc = 0;
+    for (schema_lake *sl = first; sl && rc == 0; sl = sl->next)
+        rc = fn(fctx, sl->eng);
+    return rc;
+}
+
+/* The stores of further DuckLake schemas are named after schemas of the
+ * database's own catalog (CREATE SCHEMA lands there): open those that exist,
+ * so that pg_catalog lists their tables from the first statement on. */
+static int note_listed_schema(void *ctx, const char *schema)
+{
+    srv_lake *l = ctx;
+    if (strcmp(schema, "public") == 0)
+        return 0;
+    rl_error e;
+    rl_error_clear(&e);
+    schema_lake_find(l, schema, false, &e);
+    if (e.sqlstate[0])
+        srv_log(l->L->srv, "warning", "database_open_failed", "database", l->name, "schema",
+                schema, "message", e.message, NULL);
+    return 0;
+}
+
+static void open_schema_lakes(srv_lake *l)
+{
+    rl_error e;
+    rl_error_clear(&e);
+    rl_txn *t = rl_txn_begin(l->cat, &e);
+    if (t)
+        rl_txn_list_schemas(t, note_listed_schema, l, &e);
+    rl_txn_free(t);
+}
+
+static void close_schema_lakes(srv_lake *l)
+{
+    for (schema_lake *sl = l->schemas, *next; sl; sl = next) {
+        next = sl->next;
+        rl_engine_free(sl->eng);
+        rl_error e;
+        rl_error_clear(&e);
+        if (rl_catalog_close(sl->cat, &e) < 0)
+            srv_log(l->L->srv, "error", "database_close_failed", "database", l->name, "schema",
+                    sl->schema, "message", e.message, NULL);
+        free(sl);
+    }
+    l->schemas = NULL;
+    pthread_mutex_destroy(&l->schemas_mu);
+}
+
+static srv_lake *open_lake(srv_lakes *L, const char *name, bool reopen, rl_error *err)
+{
+    char url[4096];
+    if (!rl_db_url(L->cfg->store, name, url, sizeof url)) {
+        no_database(L, err, name);
+        return NULL;
+    }
+    bool create = L->auto_create && !L->cfg->read_only;
+    rl_error_clear(err);
+    /* an existing database opens whatever the auto-create count; a new one
+     * only while the count is under --max-auto-create (each is a store with
+     * memory of its own, and any client can name one) */
+    rl_catalog *cat = open_catalog(L, url, name, false, 0, reopen, err);
+    if (!cat && !err->sqlstate[0] && create) {
+        uint64_t max = L->cfg->max_auto_create ? L->cfg->max_auto_create
+                                                : SRV_DEFAULT_MAX_AUTO_CREATE;
+        pthread_mutex_lock(&L->mu); /* take one of the creations, given back on failure */
+        bool full = L->auto_created >= max;
+        if (!full)
+            L->auto_created++;
+        pthread_mutex_unlock(&L->mu);
+        if (full) {
+            rl_error_set(err, RL_SQLSTATE_CONFIGURATION_LIMIT_EXCEEDED,
+                         "database \"%s\" does not exist, and this server has reached its "
+                         "limit of %" PRIu64 " databases created on first connect",
+                         name, max);
+            rl_error_hint(err, "Create it with \"rocklake db create ROOT %s\", or restart the server "
+                          "with a higher --max-auto-create.",
+                          name);
+            srv_log(L->srv, "warning", "auto_create_limit", "database", name, "message",
+                    err->message, NULL);
+            return NULL;
+        }
+        cat = open_catalog(L, url, name, true, 0, reopen, err);
+        if (!cat) {
+            pthread_mutex_lock(&L->mu);
+            L->auto_created--;
+            pthread_mutex_unlock(&L->mu);
+        }
+    }
+    if (!cat) {
+        if (!err->sqlstate[0])
+            no_database(L, err, name);
+        else /* the store refused (damaged journal, digest, lease): the operator's log says why */
+            srv_log(L->srv, "warning", "database_open_failed", "database", name, "message",
+                    err->message, NULL);
+        return NULL;
+    }
+    srv_lake *l = calloc(1, sizeof *l);
+    if (!l) {
+        rl_catalog_close(cat, NULL);
+        rl_error_set(err, RL_SQLSTATE_OUT_OF_MEMORY, "out of memory");
+        return NULL;
+    }
+    l->L = L;
+    l->reopened = reopen;
+    l->hooks = (rl_schema_lakes){
+        .ctx = l, .find = schema_lake_find, .each = schema_lake_each, .any = schema_lake_any};
+    pthread_mutex_init(&l->schemas_mu, NULL);
+    rl_engine_options eo = {.database = name, .schema_lakes = &l->hooks};
+    rl_engine *eng = rl_engine_new(cat, &eo, err);
+    if (!eng) {
+        pthread_mutex_destroy(&l->schemas_mu);
+        free(l);
+        rl_catalog_close(cat, NULL);
+        return NULL;
+    }
+    snprintf(l->name, sizeof l->name, "%s", name);
+    l->cat = cat;
+    l->eng = eng;
+    log_opened(L, name, url, cat);
+    open_schema_lakes(l);
+    return l;
+}
+
+/* The lake's catalog, or one of its schemas' catalogs, lost its object
+ * store (rl_catalog_failed): nothing can be served from it any more. */
+static bool lake_failed(srv_lake *l)
+{
+    if (rl_catalog_failed(l->cat))
+        return true;
+    pthread_mutex_lock(&l->schemas_mu);
+    bool failed = false;
+    for (schema_lake *sl = l->schemas; sl && !failed; sl = sl->next)
+        failed = rl_catalog_failed(sl->cat);
+    pthread_mutex_unlock(&l->schemas_mu);
+    return failed;
+}
+
+static void free_lake(srv_lake *l)
+{
+    assert(l->sessions == 0);
+    close_schema_lakes(l);
+    rl_engine_free(l->eng);
+    /* a retired lake's store failed and a newer handle fenced it: a close
+     * error says nothing the log has not said already */
+    rl_catalog_close(l->cat, NULL);
+    free(l);
+}
+
+static srv_lake *find_lake(srv_lake *list, const char *name)
+{
+    while (list && strcmp(list->name, name) != 0)
+        list = list->next;
+    return list;
+}
+
+static bool is_opening(const srv_lakes *L, const char *name)
+{
+    for (const opening *o = L->opening; o; o = o->next)
+        if (strcmp(o->name, name) == 0)
+            return true;
+    return false;
+}
+
+/* Unlink the retired lakes that no session holds and whose name is open
+ * again into *out (caller holds L->mu; closes them after unlocking). */
+static void collect_unused_retired(srv_lakes *L, srv_lake **out)
+{
+    for (srv_lake **pp = &L->retired; *pp;) {
+        srv_lake *r = *pp;
+        assert(r->retired && r->sessions >= 0);
+        if (r->sessions == 0 && find_lake(L->lakes, r->name)) {
+            *pp = r->next;
+            r->next = *out;
+            *out = r;
+        } else {
+            pp = &r->next;
+        }
+    }
+}
+
+/* The failed writers of `name` must have stopped before a new one opens.
+ * Called without L->mu (each may wait up to the store timeout): the
+ * retired lakes of a name being opened are not freed meanwhile. */
+static int shutdown_retired(srv_lake **rs, size_t n, rl_error *err)
+{
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        rc = rl_catalog_shutdown(rs[i]->cat, err);
+        pthread_mutex_lock(&rs[i]->schemas_mu);
+        for (schema_lake *sl = rs[i]->schemas; sl && rc == 0; sl = sl->next)
+            rc = rl_catalog_shutdown(sl->cat, err);
+        pthread_mutex_unlock(&rs[i]->schemas_mu);
+    }
+    if (rc < 0)
+        rl_error_hint(err, "Connect again once the object store is reachable: the server "
+                           "then opens the lake again.");
+    return rc;
+}
+
+/* Close the lakes of a list unlinked from the registry (no lock held). */
+static void free_lakes(srv_lake *list)
+{
+    for (srv_lake *r = list, *next; r; r = next) {
+        next = r->next;
+        free_lake(r);
+    }
+}
+
+/* The open lake `name`, or NULL when the caller is to open it: a failed
+ * one is retired first, and while another connection opens the name this
+ * waits for it. Caller holds L->mu (released while waiting). */
+static srv_lake *find_or_retire(srv_lakes *L, const char *name)
+{
+    for (;;) {
+        srv_lake **pp = &L->lakes;
+        while (*pp && strcmp((*pp)->name, name) != 0)
+            pp = &(*pp)->next;
+        srv_lake *l = *pp;
+        if (l && lake_failed(l)) {
+            /* Sessions that have it keep getting 58030 from it; this one gets
+             * the lake as the store now holds it, opened anew (which fences
+             * the failed writer in the store). */
+            *pp = l->next;
+            l->next = L->retired;
+            l->retired = true;
+            L->retired = l;
+            srv_log(L->srv, "warning", "database_reopen", "database", name, "message",
+                    "a write to the object store failed; opening the lake again from the store",
+                    NULL);
+            l = NULL;
+        }
+        if (l || !is_opening(L, name))
+            return l;
+        pthread_cond_wait(&L->opened, &L->mu); /* another connection is opening it */
+    }
+}
+
+/* The retired lakes of `name` into a malloc'd array the caller frees
+ * (NULL when there are none, *n = 0); *oom when it could not be made.
+ * Caller holds L->mu. */
+static srv_lake **retired_of(srv_lakes *L, const char *name, size_t *n, bool *oom)
+{
+    size_t count = 0;
+    for (srv_lake *r = L->retired; r; r = r->next)
+        count += strcmp(r->name, name) == 0;
+    *n = 0;
+    *oom = false;
+    if (count == 0)
+        return NULL;
+    srv_lake **rs = calloc(count, sizeof *rs);
+    if (!rs) {
+        *oom = true;
+        return NULL;
+    }
+    for (srv_lake *r = L->retired; r; r = r->next)
+        if (strcmp(r->name, name) == 0)
+            rs[(*n)++] = r;
+    assert(*n == count);
+    return rs;
+}
+
+/* Open `name` without holding the registry: an open loads the lake into
+ * memory, and a reopen first waits for the failed writers to stop (each
+ * up to the store timeout); other databases, /metrics and cancels go on
+ * meanwhile. A reopen that failed (the store still down) is tried again by
+ * the next connection, still taking over the lease the retired one holds.
+ * Caller holds L->mu, held again on return; the opened lake is linked in
+ * and the retired lakes it frees go to *unused. */
+static srv_lake *open_unlocked(srv_lakes *L, const char *name, srv_lake **unused,
+                               rl_error *err)
+{
+    size_t n;
+    bool oom;
+    srv_lake **rs = retired_of(L, name, &n, &oom);
+    if (oom) {
+        rl_error_set(err, RL_SQLSTATE_OUT_OF_MEMORY, "out of memory");
+        return NULL;
+    }
+    opening me = {name, L->opening};
+    L->opening = &me;
+    pthread_mutex_unlock(&L->mu);
+    srv_lake *l = NULL;
+    if (shutdown_retired(rs, n, err) == 0)
+        l = open_lake(L, name, n > 0, err);
+    free(rs);
+    pthread_mutex_lock(&L->mu);
+    opening **op = &L->opening;
+    while (*op != &me)
+        op = &(*op)->next;
+    *op = me.next;
+    pthread_cond_broadcast(&L->opened);
+    if (l) {
+        assert(!find_lake(L->lakes, name)); /* one opener per name at a time */
+        l->next = L->lakes;
+        L->lakes = l;
+        collect_unused_retired(L, unused);
+    }
+    return l;
+}
+
+rl_engine *srv_lake_engine(rl_server *srv, const char *name, srv_lake **lake, rl_error *err)
+{
+    srv_lakes *L = srv_lakes_of(srv);
+    srv_lake *unused = NULL;
+    pthread_mutex_lock(&L->mu);
+    srv_lake *l = find_or_retire(L, name);
+    if (!l)
+        l = open_unlocked(L, name, &unused, err);
+    if (l && lake)
+        l->sessions++;
+    pthread_mutex_unlock(&L->mu);
+    free_lakes(unused);
+    if (lake)
+        *lake = l;
+    return l ? l->eng : NULL;
+}
+
+void srv_lake_release(rl_server *srv, srv_lake *lake)
+{
+    if (!lake)
+        return;
+    srv_lakes *L = srv_lakes_of(srv);
+    srv_lake *unused = NULL;
+    pthread_mutex_lock(&L->mu);
+    assert(lake->sessions > 0);
+    lake->sessions--;
+    if (lake->retired && lake->sessions == 0)
+        collect_unused_retired(L, &unused);
+    pthread_mutex_unlock(&L->mu);
+    free_lakes(unused);
+}
+
+size_t srv_lakes_retired(rl_server *srv)
+{
+    srv_lakes *L = srv_lakes_of(srv);
+    size_t n = 0;
+    pthread_mutex_lock(&L->mu);
+    for (srv_lake *r = L->retired; r; r = r->next)
+        n++;
+    pthread_mutex_unlock(&L->mu);
+    return n;
+}
+
+void srv_lake_fenced(rl_server *srv, srv_lake *lake)
+{
+    if (!lake)
+        return;
+    srv_lakes *L = lake->L;
+    pthread_mutex_lock(&L->mu);
+    bool first = !lake->fenced_logged;
+    lake->fenced_logged = true;
+    pthread_mutex_unlock(&L->mu);
+    if (first)
+        srv_log(L->srv, "error", "writer_fenced", "database", lake->name, "message",
+                "a newer writer opened this database (rocklake serve --takeover?); its commits "
+                "now fail with 25006 and clients are told to reconnect to the new writer",
+                NULL);
+}
+
+
+/* One writer per local store root: an flock'd file. --takeover starts
+ * anyway (and fences the old writer's lakes as it opens them). */
+int srv_lakes_lock_root(srv_lakes *L, rl_error *err)
+{
+    L->lock_fd = -1;
+    if (L->cfg->read_only)
+        return 0;
+    char *dir = rl_store_local_dir(L->cfg->store);
+    if (!dir)
+        return 0;
+    mkdir(dir, 0755);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/.rocklake-serve.lock", dir);
+    free(dir);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return rl_error_set(err, RL_SQLSTATE_IO, "cannot open \"%s\": %s", path,
+                            strerror(errno));
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+        L->lock_fd = fd;
+        return 0;
+    }
+    close(fd);
+    if (L->cfg->takeover) {
+        srv_log(L->srv, "warning", "takeover", "store", L->cfg->store, "message",
+                "another server is the writer of this store; fencing it", NULL);
+        return 0;
+    }
+    rl_error_set(err, RL_SQLSTATE_OBJECT_STATE,
+                 "another rocklake server is the writer of store \"%s\"", L->cfg->store);
+    rl_error_hint(err, "start with --takeover to fence it and become the writer, or with "
+                       "--read-only to serve as a follower");
+    return -1;
+}
+
+/* The lakes a writer would open at once or on connect: every lease under
+ * the root is checked before any store is opened as writer, so a second
+ * writer refuses to start instead of fencing the first on a connection.
+ * A local root lists its directories (symlinks followed: another path to
+ * a lake is what the root lock misses); an object-store root its
+ * prefixes. */
+typedef struct lease_scan {
+    srv_lakes *L;
+    rl_error *err;
+    int refused;
+} lease_scan;
+
+static void check_one_lease(const char *name, void *ctx)
+{
+    lease_scan *ls = ctx;
+    char url[4096];
+    if (ls->refused || !valid_db_name(name) || !rl_db_url(ls->L->cfg->store, name, url,
+                                                           sizeof url))
+        return;
+    rl_lease_owner held;
+    rl_error e;
+    rl_error_clear(&e);
+    rl_catalog_options lo = {.kv.block_cache_bytes = 16 << 20,
+                             .kv.store_timeout_ms = ls->L->cfg->store_timeout_ms};
+    int rc = rl_lease_read(url, &lo.kv, &held, &e);
+    int64_t age;
+    if (rc < 0) {
+        srv_log(ls->L->srv, "warning", "writer_lease_unreadable", "database", name, "message",
+                e.message, NULL);
+    } else if (rc == 1 && rl_lease_live(&held, rl_lease_now_ms(), &age)) {
+        rl_lease_refuse(ls->err, url, &held, age);
+        ls->refused = 1;
+    }
+}
+
+int srv_lakes_check_leases(srv_lakes *L, rl_error *err)
+{
+    if (L->cfg->read_only || L->cfg->takeover)
+        return 0;
+    lease_scan ls = {L, err, 0};
+    char *dir = rl_store_local_dir(L->cfg->store);
+    if (dir) {
+        free(dir);
+        rl_db_list(L->cfg->store, check_one_lease, &ls, NULL);
+        return ls.refused ? -1 : 0;
+    }
+    char *names = NULL;
+    size_t len = 0;
+    rl_error le;
+    rl_error_clear(&le);
+    if (rl_store_list_names(L->cfg->store, &names, &len, &le) < 0) {
+        /* each lake's lease is still checked when it is opened */
+        srv_log(L->srv, "warning", "writer_lease_unreadable", "store", L->cfg->store, "message",
+                le.message, NULL);
+        return 0;
+    }
+    for (size_t i = 0; i < len; i += strlen(names + i) + 1)
+        check_one_lease(names + i, &ls);
+    free(names);
+    return ls.refused ? -1 : 0;
+}
+
+/* The address a writer lease names: the listen host with the bound port. */
+void srv_lakes_listening(srv_lakes *L, int port)
+{
+    char host[96];
+    snprintf(host, sizeof host, "%s", L->cfg->listen);
+    char *colon = strrchr(host, ':');
+    if (colon)
+        *colon = 0;
+    snprintf(L->lease_listen, sizeof L->lease_listen, "%s:%d", host, port);
+}
+
+static void open_one(const char *name, void *ctx)
+{
+    srv_lakes *L = ctx;
+    rl_error e;
+    rl_error_clear(&e);
+    if (!srv_lake_engine(L->srv, name, NULL, &e))
+        srv_log(L->srv, "warning", "database_open_failed", "database", name, "message",
+                e.message, NULL);
+}
+
+void srv_lakes_open_all(srv_lakes *L)
+{
+    rl_db_list(L->cfg->store, open_one, L, NULL);
+}
+
+/* ------------------------------------------------------ metrics, closing */
+
+void srv_lakes_each_catalog(rl_server *srv, void (*fn)(void *ctx, rl_catalog *cat), void *ctx)
+{
+    srv_lakes *L = srv_lakes_of(srv);
+    pthread_mutex_lock(&L->mu);
+    for (srv_lake *l = L->lakes; l; l = l->next)
+        fn(ctx, l->cat);
+    pthread_mutex_unlock(&L->mu);
+}
+
+int srv_lakes_free(srv_lakes *L)
+{
+    if (!L)
+        return 0;
+    int rc = 0;
+    for (srv_lake *l = L->retired, *next; l; l = next) {
+        next = l->next;
+        free_lake(l);
+    }
+    for (srv_lake *l = L->lakes, *next; l; l = next) {
+        next = l->next;
+        close_schema_lakes(l);
+        rl_engine_free(l->eng);
+        rl_error e;
+        rl_error_clear(&e);
+        if (rl_catalog_close(l->cat, &e) < 0) {
+            srv_log(L->srv, "error", "database_close_failed", "database", l->name, "message",
+                    e.message, NULL);
+            rc = -1;
+        }
+        free(l);
+    }
+    if (L->lock_fd >= 0)
+        close(L->lock_fd);
+    pthread_cond_destroy(&L->opened);
+    pthread_mutex_destroy(&L->mu);
+    free(L);
+    return rc;
+}

@@ -1,0 +1,69 @@
+/*
+ * metrics.h — the Prometheus endpoint of `rocklake serve` (--metrics).
+ *
+ * Owns: the server's counters and latency histograms, and the text
+ * exposition format of GET /metrics: those, the process-wide store counters
+ * and the per-lake gauges (commit sequencing, in-memory catalogs), which it
+ * asks the catalog layer for (catalog.h), never the store.
+ *
+ * Invariants:
+ *  - counters and histogram buckets are atomics: counting never takes a
+ *    lock and never blocks a session;
+ *  - metric names, types and help texts are an interface (dashboards,
+ *    tests/wire): a rename is a breaking change;
+ *  - a request is answered once, on its own thread, and its socket closed.
+ */
+#ifndef ROCKLAKE_METRICS_H
+#define ROCKLAKE_METRICS_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "server/server.h"
+
+typedef enum srv_counter {
+    M_CONNECTIONS_TOTAL,
+    M_CONNECTIONS_ACTIVE,
+    M_AUTH_FAILURES,
+    M_STATEMENTS,
+    M_ERRORS,
+    M_COMMITS,
+    M_CONFLICTS,
+    M_CANCELS,
+    M_PROTOCOL_ERRORS,
+    M_BUSY_POLL_HITS,
+    M_BUSY_POLL_MISSES,
+    M_READY_FOR_QUERY,
+    M__COUNT
+} srv_counter;
+
+#define SRV_HIST_BUCKETS 12
+
+/* A latency histogram (Prometheus style, seconds). */
+typedef struct srv_histogram {
+    const double *bounds; /* SRV_HIST_BUCKETS upper bounds */
+    atomic_llong counts[SRV_HIST_BUCKETS + 1];
+    atomic_llong sum_us;
+} srv_histogram;
+
+/* The server's metrics (a field of rl_server, set up by rl_server_new). */
+typedef struct srv_metrics {
+    atomic_llong counters[M__COUNT];
+    srv_histogram commit_latency;
+    srv_histogram statement_latency;
+    srv_histogram round_trip_latency;
+} srv_metrics;
+
+void srv_metrics_init(srv_metrics *m);
+
+void srv_count(rl_server *srv, srv_counter which, int64_t delta);
+void srv_observe_commit(rl_server *srv, double seconds);
+void srv_observe_statement(rl_server *srv, double seconds);
+/* A round trip answered: from its first message to its ReadyForQuery. */
+void srv_observe_round_trip(rl_server *srv, double seconds);
+
+/* Answer one HTTP request of the metrics listener on fd (GET /metrics, or
+ * 404), then close fd. */
+void srv_metrics_serve(rl_server *srv, int fd);
+
+#endif

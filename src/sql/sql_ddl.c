@@ -1,0 +1,901 @@
+/*
+ * sql_ddl.c — CREATE/DROP/ALTER TABLE, CREATE SCHEMA and session temporary
+ * tables.
+ *
+ * Owns: mapping DDL onto the catalog's name registry —
+ *  - a DuckLake fixed table (rl_desc_by_name in the catalog's format) whose
+ *    column list matches the descriptor exactly (names, order, types, NOT
+ *    NULL, PRIMARY KEY) is registered with rl_txn_register_fixed; a
+ *    ducklake_* descriptor name with other columns is refused (0A000 naming
+ *    the first difference), because its rows are stored in the fixed layout;
+ *  - every other table (ducklake_inlined_data_*, _inlined_delete_*, ...)
+ *    becomes a dynamic table (rl_txn_create_dynamic);
+ *  - CREATE [LOCAL] TEMP TABLE lives in the session (x->s->temps), with ON
+ *    COMMIT DROP honoured by rl_ddl_end_transaction.
+ * ALTER TABLE changes dynamic and temp tables by rebuilding them (the
+ * catalog has no in-place ALTER of a definition). Fixed tables have the
+ * descriptor's shape for the catalog's format, which is chosen when the
+ * catalog is created: an ADD COLUMN the format already has (the 1.0 -> 1.1
+ * additions on a 1.1 catalog, with IF NOT EXISTS) is a no-op with
+ * PostgreSQL's notice; any other change of a fixed table is 0A000.
+ *
+ * Invariants: notices and tags are PostgreSQL 15's ("CREATE TABLE",
+ * "CREATE SCHEMA", "DROP TABLE", "ALTER TABLE"; 42P07/42P06/00000 skipping
+ * notices). Temp tables created by a transaction that rolls back are gone.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sql/sql_int.h"
+
+static int oom(rl_exec *x)
+{
+    return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+}
+
+static int notice(rl_exec *x, const char *sqlstate, const char *fmt, const char *a,
+                  const char *b)
+{
+    rl_error n;
+    memset(&n, 0, sizeof n);
+    rl_error_set(&n, sqlstate, fmt, a, b);
+    if (x->sink && x->sink->notice)
+        x->sink->notice(x->sink->ctx, &n);
+    return 0;
+}
+
+static const char *schema_of(const PgQuery__RangeVar *rv)
+{
+    return rv->schemaname && rv->schemaname[0] ? rv->schemaname : "public";
+}
+
+static bool is_temp(const PgQuery__RangeVar *rv)
+{
+    return rv->relpersistence && rv->relpersistence[0] == 't';
+}
+
+static rl_temp_table *temp_find(rl_session *s, const char *name)
+{
+    for (rl_temp_table *t = s->temps; t; t = t->next)
+        if (strcmp(t->name, name) == 0)
+            return t;
+    return NULL;
+}
+
+static void temp_unlink(rl_session *s, rl_temp_table *dead)
+{
+    for (rl_temp_table **pp = &s->temps; *pp; pp = &(*pp)->next)
+        if (*pp == dead) {
+            *pp = dead->next;
+            rl_rowset_free(dead->rows);
+            free(dead);
+            return;
+        }
+}
+
+/* ------------------------------------------------------ column lists */
+
+typedef struct col_spec {
+    const char *name;
+    uint32_t oid;
+    int32_t typmod;
+    bool not_null, pk, unique;
+    int location;
+    const PgQuery__Node *def; /* DEFAULT expression (ADD COLUMN only), or NULL */
+} col_spec;
+
+static int constraint_apply(rl_exec *x, const PgQuery__Constraint *c, col_spec *cs)
+{
+    switch (c->contype) {
+    case PG_QUERY__CONSTR_TYPE__CONSTR_NOTNULL: cs->not_null = true; return 0;
+    case PG_QUERY__CONSTR_TYPE__CONSTR_NULL: return 0;
+    case PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY: cs->pk = true; return 0;
+    case PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE: cs->unique = true; return 0;
+    case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT:
+        /* only DEFAULT NULL means the same as no default; ADD COLUMN
+         * (alter_cmd) takes any other default for the existing rows */
+        if (c->raw_expr && c->raw_expr->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+            c->raw_expr->a_const->isnull)
+            return 0;
+        cs->def = c->raw_expr;
+        return 0;
+    default:
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, c->location,
+                             "this column constraint is not supported by RockLake");
+    }
+}
+
+static int column_def(rl_exec *x, const PgQuery__ColumnDef *cd, col_spec *cs)
+{
+    memset(cs, 0, sizeof *cs);
+    cs->name = cd->colname;
+    cs->location = cd->location;
+    cs->not_null = cd->is_not_null;
+    if (strlen(cd->colname) >= 64)
+        return rl_exec_error(x, RL_SQLSTATE_NAME_TOO_LONG, cd->location,
+                             "column name \"%s\" is too long",
+                             cd->colname);
+    if (!cd->type_name || rl_type_from_typename(x, cd->type_name, &cs->oid, &cs->typmod) < 0)
+        return -1;
+    cs->def = cd->raw_default;
+    for (size_t i = 0; i < cd->n_constraints; i++)
+        if (cd->constraints[i]->node_case == PG_QUERY__NODE__NODE_CONSTRAINT &&
+            constraint_apply(x, cd->constraints[i]->constraint, cs) < 0)
+            return -1;
+    return 0;
+}
+
+/* CREATE TABLE: a column default would have to apply to later INSERTs,
+ * which needs the default stored in the table definition — the catalog
+ * has no place for it. */
+static int no_default(rl_exec *x, const col_spec *cs)
+{
+    if (!cs->def)
+        return 0;
+    return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cs->location,
+                         "column defaults are not supported by RockLake");
+}
+
+/* Table-level PRIMARY KEY / UNIQUE (col, ...): mark the columns. */
+static int table_constraint(rl_exec *x, const PgQuery__Constraint *c, col_spec *cols, size_t n)
+{
+    bool pk = c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY;
+    if (!pk && c->contype != PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, c->location,
+                             "this table constraint is not supported by RockLake");
+    if (pk && c->n_keys != 1)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, c->location,
+                             "multi-column PRIMARY KEY is not supported by RockLake");
+    for (size_t k = 0; k < c->n_keys; k++) {
+        const char *name = c->keys[k]->string->sval;
+        size_t i = 0;
+        while (i < n && strcmp(cols[i].name, name) != 0)
+            i++;
+        if (i == n)
+            return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, c->location,
+                                 "column \"%s\" named in key does not exist", name);
+        if (pk)
+            cols[i].pk = true;
+        else
+            cols[i].unique = true;
+    }
+    return 0;
+}
+
+static int column_list(rl_exec *x, const PgQuery__CreateStmt *st, col_spec *cols, size_t *n)
+{
+    *n = 0;
+    for (size_t i = 0; i < st->n_table_elts; i++) {
+        const PgQuery__Node *e = st->table_elts[i];
+        if (e->node_case != PG_QUERY__NODE__NODE_COLUMN_DEF)
+            continue;
+        if (*n == RL_MAX_COLUMNS)
+            return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1,
+                                 "tables can have at most %d columns in RockLake",
+                                 RL_MAX_COLUMNS);
+        if (column_def(x, e->column_def, &cols[*n]) < 0 || no_default(x, &cols[*n]) < 0)
+            return -1;
+        for (size_t k = 0; k < *n; k++)
+            if (strcmp(cols[k].name, cols[*n].name) == 0)
+                return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_COLUMN, cols[*n].location,
+                                     "column \"%s\" specified more than once", cols[*n].name);
+        (*n)++;
+    }
+    for (size_t i = 0; i < st->n_table_elts; i++) {
+        const PgQuery__Node *e = st->table_elts[i];
+        if (e->node_case == PG_QUERY__NODE__NODE_CONSTRAINT &&
+            table_constraint(x, e->constraint, cols, *n) < 0)
+            return -1;
+        if (e->node_case != PG_QUERY__NODE__NODE_CONSTRAINT &&
+            e->node_case != PG_QUERY__NODE__NODE_COLUMN_DEF)
+            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                                 "LIKE and other table elements are not supported by RockLake");
+    }
+    return 0;
+}
+
+/* -------------------------------------------------------- temp tables */
+
+static int create_temp(rl_exec *x, const PgQuery__CreateStmt *st, const col_spec *cols,
+                       size_t n)
+{
+    const char *name = st->relation->relname;
+    if (st->relation->schemaname && st->relation->schemaname[0] &&
+        strncmp(st->relation->schemaname, "pg_temp", 7) != 0)
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_TABLE_DEFINITION, st->relation->location,
+                             "cannot create temporary relation in non-temporary schema");
+    if (temp_find(x->s, name)) {
+        if (st->if_not_exists)
+            return notice(x, RL_SQLSTATE_DUPLICATE_TABLE,
+                          "relation \"%s\" already exists, skipping%s", name, "");
+        return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_TABLE, -1, "relation \"%s\" already exists",
+                             name);
+    }
+    if (st->oncommit == PG_QUERY__ON_COMMIT_ACTION__ONCOMMIT_DELETE_ROWS)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "ON COMMIT DELETE ROWS is not supported by RockLake");
+    /* a transaction must exist so its end (commit or rollback) reaches
+     * rl_ddl_end_transaction with the right outcome */
+    if (!rl_exec_txn(x))
+        return -1;
+    rl_temp_table *t = calloc(1, sizeof *t);
+    if (!t || !(t->rows = rl_rowset_new(n))) {
+        free(t);
+        return oom(x);
+    }
+    snprintf(t->name, sizeof t->name, "%s", name);
+    for (size_t i = 0; i < n; i++) {
+        rl_colmeta *c = &t->rows->cols[i];
+        snprintf(c->name, sizeof c->name, "%s", cols[i].name);
+        snprintf(c->rel, sizeof c->rel, "%s", name);
+        c->oid = cols[i].oid;
+        c->typmod = cols[i].typmod;
+        c->attnum = (int16_t)(i + 1);
+    }
+    t->on_commit_drop = st->oncommit == PG_QUERY__ON_COMMIT_ACTION__ONCOMMIT_DROP;
+    t->created_in_txn = true;
+    t->next = x->s->temps;
+    x->s->temps = t;
+    return 0;
+}
+
+void rl_ddl_end_transaction(rl_session *s, bool committed)
+{
+    rl_temp_table **pp = &s->temps;
+    while (*pp) {
+        rl_temp_table *t = *pp;
+        if ((committed && t->on_commit_drop) || (!committed && t->created_in_txn)) {
+            *pp = t->next;
+            rl_rowset_free(t->rows);
+            free(t);
+            continue;
+        }
+        t->created_in_txn = false;
+        pp = &t->next;
+    }
+}
+
+void rl_ddl_free_temps(rl_session *s)
+{
+    while (s->temps) {
+        rl_temp_table *t = s->temps;
+        s->temps = t->next;
+        rl_rowset_free(t->rows);
+        free(t);
+    }
+}
+
+/* ------------------------------------------------------- CREATE TABLE */
+
+/* Does the CREATE TABLE match the fixed descriptor? 0A000 naming the first
+ * difference if not. */
+static int fixed_matches(rl_exec *x, const rl_table_desc *d, rl_format fmt,
+                         const col_spec *cols, size_t n)
+{
+    size_t want = rl_desc_ncols(d, fmt);
+    const char *fname = rl_format_name(fmt);
+    for (size_t i = 0; i < n && i < want; i++) {
+        const rl_column_desc *c = &d->cols[i];
+        const char *why = NULL;
+        if (strcmp(cols[i].name, c->name) != 0)
+            why = "has another name";
+        else if (cols[i].oid != rl_type_oid(c->type))
+            why = "has another type";
+        else if (cols[i].not_null != c->not_null)
+            why = c->not_null ? "must be NOT NULL" : "must not be NOT NULL";
+        else if (cols[i].pk != (d->pk_col == (int)i))
+            why = cols[i].pk ? "must not be the PRIMARY KEY" : "must be the PRIMARY KEY";
+        else if (cols[i].unique)
+            why = "must not be UNIQUE";
+        if (why) {
+            rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cols[i].location,
+                          "table \"%s\" does not match DuckLake %s: column %zu \"%s\" %s "
+                          "(expected \"%s\" %s%s)",
+                          d->name, fname, i + 1, cols[i].name, why, c->name, rl_type_name(c->type),
+                          c->not_null ? " NOT NULL" : d->pk_col == (int)i ? " PRIMARY KEY" : "");
+            return -1;
+        }
+    }
+    if (n != want) {
+        rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                      "table \"%s\" does not match DuckLake %s: it has %zu columns, expected %zu "
+                      "(%s \"%s\")",
+                      d->name, fname, n, want, n < want ? "missing" : "unexpected",
+                      n < want ? d->cols[n].name : cols[want].name);
+        return -1;
+    }
+    return 0;
+}
+
+static int create_dynamic(rl_exec *x, rl_txn *txn, const char *schema, const char *name,
+                          const col_spec *cols, size_t n)
+{
+    rl_column_desc dc[RL_MAX_COLUMNS];
+    for (size_t i = 0; i < n; i++) {
+        rl_type t = rl_oid_type(cols[i].oid);
+        if (t == RL_T_INVALID)
+            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cols[i].location,
+                                 "type %s is not supported for table columns by RockLake",
+                                 rl_oid_type_name(cols[i].oid));
+        if (cols[i].pk || cols[i].unique)
+            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cols[i].location,
+                                 "PRIMARY KEY / UNIQUE are only supported on DuckLake's own "
+                                 "tables in RockLake");
+        dc[i] = (rl_column_desc){.name = cols[i].name, .type = t, .not_null = cols[i].not_null,
+                                 .since = RL_FMT_1_0,
+                                 .typmod = cols[i].typmod > 0 ? cols[i].typmod : 0};
+    }
+    return rl_txn_create_dynamic(txn, schema, name, n, dc, false, x->err) ? 0 : -1;
+}
+
+/* Would every DuckLake table registered so far have the same shape in
+ * format `to` as in `from`? Then the catalog can still become `to`: DuckLake
+ * is creating it with a newer format's tables (DuckDB 2.0 makes 1.1 lakes). */
+typedef struct shapes_agree_ctx {
+    rl_format from, to;
+    bool agree;
+} shapes_agree_ctx;
+
+static int note_shape(void *ctx, const char *schema, const char *name, const rl_table_desc *d)
+{
+    shapes_agree_ctx *c = ctx;
+    (void)schema;
+    (void)name;
+    if (!rl_desc_is_dynamic(d) && !d->internal &&
+        rl_desc_ncols(d, c->from) != rl_desc_ncols(d, c->to))
+        c->agree = false;
+    return c->agree ? 0 : 1;
+}
+
+/* CREATE TABLE of a DuckLake table whose columns are those of a newer format
+ * than the transaction's: switch the catalog to that format if the tables it
+ * has so far look the same in both (rl_txn_set_format; the catalog takes it
+ * at COMMIT). 0 = switched or nothing to do (fixed_matches then decides),
+ * -1 error. */
+static int newer_format_creates(rl_exec *x, rl_txn *txn, const rl_table_desc *d,
+                                const col_spec *cols, size_t n)
+{
+    rl_format cur = rl_txn_format(txn);
+    rl_error saved = *x->err;
+    bool matches_now = rl_desc_in_format(d, cur) && fixed_matches(x, d, cur, cols, n) == 0;
+    *x->err = saved; /* probes: the caller reports against the format it ends up with */
+    if (matches_now)
+        return 0;
+    for (rl_format f = cur + 1; f <= RL_FMT_LATEST; f++) {
+        if (rl_format_parse(rl_format_name(f)) != f || !rl_desc_in_format(d, f))
+            continue; /* not a format */
+        bool matches = fixed_matches(x, d, f, cols, n) == 0;
+        *x->err = saved;
+        if (!matches)
+            continue;
+        shapes_agree_ctx c = {cur, f, true};
+        if (rl_txn_list_tables(txn, note_shape, &c, x->err) < 0)
+            return -1;
+        return c.agree ? rl_txn_set_format(txn, f, x->err) : 0;
+    }
+    return 0;
+}
+
+static int create_stored(rl_exec *x, const PgQuery__CreateStmt *st, const col_spec *cols,
+                         size_t n)
+{
+    const char *schema = schema_of(st->relation), *name = st->relation->relname;
+    rl_txn *txn = rl_exec_txn(x);
+    if (!txn)
+        return -1;
+    if (!rl_txn_schema_exists(txn, schema))
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_SCHEMA_NAME, st->relation->location,
+                             "schema \"%s\" does not exist",
+                             schema);
+    rl_error probe;
+    memset(&probe, 0, sizeof probe);
+    if (rl_txn_find_table(txn, schema, name, &probe)) {
+        if (st->if_not_exists)
+            return notice(x, RL_SQLSTATE_DUPLICATE_TABLE,
+                          "relation \"%s\" already exists, skipping%s", name, "");
+        return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_TABLE, -1, "relation \"%s\" already exists",
+                             name);
+    }
+    if (strcmp(probe.sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) != 0) {
+        *x->err = probe;
+        return -1;
+    }
+    const rl_table_desc *d = rl_desc_by_name(name, RL_FMT_LATEST);
+    if (!d || d->internal)
+        return create_dynamic(x, txn, schema, name, cols, n);
+    if (newer_format_creates(x, txn, d, cols, n) < 0)
+        return -1;
+    rl_format fmt = rl_txn_format(txn);
+    if (!rl_desc_in_format(d, fmt))
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "table \"%s\" belongs to a newer DuckLake format than this "
+                             "catalog's (%s)",
+                             name, rl_format_name(fmt));
+    if (fixed_matches(x, d, fmt, cols, n) < 0)
+        return -1;
+    return rl_txn_register_fixed(txn, schema, d, false, x->err);
+}
+
+int rl_ddl_create_table(rl_exec *x, const PgQuery__CreateStmt *st)
+{
+    if (st->n_inh_relations || st->partbound || st->partspec || st->of_typename ||
+        (st->tablespacename && st->tablespacename[0]) || (st->access_method && st->access_method[0]))
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, st->relation->location,
+                             "CREATE TABLE with INHERITS/PARTITION/OF/TABLESPACE/USING is not "
+                             "supported by RockLake");
+    if (strlen(st->relation->relname) >= 64)
+        return rl_exec_error(x, RL_SQLSTATE_NAME_TOO_LONG, st->relation->location,
+                             "identifier \"%s\" is too long", st->relation->relname);
+    col_spec cols[RL_MAX_COLUMNS];
+    size_t n;
+    if (column_list(x, st, cols, &n) < 0)
+        return -1;
+    int rc = is_temp(st->relation) ? create_temp(x, st, cols, n) : create_stored(x, st, cols, n);
+    return rc < 0 ? -1 : rl_send_complete(x, "CREATE TABLE");
+}
+
+/* ------------------------------------------------------- CREATE SCHEMA */
+
+int rl_ddl_create_schema(rl_exec *x, const PgQuery__CreateSchemaStmt *st)
+{
+    if (st->n_schema_elts || st->authrole)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "CREATE SCHEMA with AUTHORIZATION or elements is not supported by "
+                             "RockLake");
+    const char *name = st->schemaname;
+    if (!name || strncmp(name, "pg_", 3) == 0)
+        return rl_exec_error(x, RL_SQLSTATE_RESERVED_NAME, -1, "unacceptable schema name \"%s\"",
+                             name ? name : "");
+    rl_txn *txn = rl_exec_txn(x);
+    if (!txn)
+        return -1;
+    if (rl_txn_schema_exists(txn, name) || strcmp(name, "information_schema") == 0) {
+        if (!st->if_not_exists)
+            return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_SCHEMA, -1,
+                                 "schema \"%s\" already exists", name);
+        notice(x, RL_SQLSTATE_DUPLICATE_SCHEMA, "schema \"%s\" already exists, skipping%s", name,
+               "");
+    } else if (rl_txn_create_schema(txn, name, false, x->err) < 0) {
+        return -1;
+    }
+    return rl_send_complete(x, "CREATE SCHEMA");
+}
+
+/* ---------------------------------------------------------------- DROP */
+
+/* schema and name of a DROP object (a List of String: [schema,] name). */
+static int drop_name(rl_exec *x, const PgQuery__Node *obj, const char **schema,
+                     const char **name)
+{
+    *schema = NULL;
+    if (obj->node_case != PG_QUERY__NODE__NODE_LIST || obj->list->n_items < 1 ||
+        obj->list->n_items > 3)
+        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "improper qualified name");
+    const PgQuery__List *l = obj->list;
+    *name = l->items[l->n_items - 1]->string->sval;
+    if (l->n_items >= 2)
+        *schema = l->items[l->n_items - 2]->string->sval;
+    return 0;
+}
+
+static int drop_table(rl_exec *x, const PgQuery__Node *obj, bool missing_ok)
+{
+    const char *schema = NULL, *name = NULL;
+    if (drop_name(x, obj, &schema, &name) < 0)
+        return -1;
+    if (!schema || strncmp(schema, "pg_temp", 7) == 0) {
+        rl_temp_table *t = temp_find(x->s, name);
+        if (t) {
+            temp_unlink(x->s, t);
+            return 0;
+        }
+        if (schema)
+            goto absent;
+    }
+    rl_txn *txn = rl_exec_txn(x);
+    if (!txn)
+        return -1;
+    const char *sch = schema ? schema : "public";
+    if (!rl_txn_schema_exists(txn, sch)) {
+        if (missing_ok)
+            return notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
+                          "schema \"%s\" does not exist, skipping%s", sch, "");
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_SCHEMA_NAME, -1, "schema \"%s\" does not exist",
+                             sch);
+    }
+    rl_error e;
+    memset(&e, 0, sizeof e);
+    if (rl_txn_drop_table(txn, sch, name, &e) == 0)
+        return 0;
+    if (strcmp(e.sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) != 0) {
+        *x->err = e;
+        return -1;
+    }
+absent:
+    if (missing_ok)
+        return notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
+                      "table \"%s\" does not exist, skipping%s", name, "");
+    return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_TABLE, -1, "table \"%s\" does not exist", name);
+}
+
+/* DROP SCHEMA of an empty schema; a schema that still holds tables gives
+ * 2BP01 (RockLake has no CASCADE). */
+static int drop_schema(rl_exec *x, const PgQuery__Node *obj, bool missing_ok)
+{
+    const char *name = rl_node_string(obj);
+    if (!name)
+        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "improper schema name");
+    rl_txn *txn = rl_exec_txn(x);
+    if (!txn)
+        return -1;
+    if (!rl_txn_schema_exists(txn, name)) {
+        if (missing_ok)
+            return notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
+                          "schema \"%s\" does not exist, skipping%s", name, "");
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_SCHEMA_NAME, -1, "schema \"%s\" does not exist",
+                             name);
+    }
+    if (rl_txn_drop_schema(txn, name, x->err) < 0)
+        return -1; /* 2BP01 while tables remain: RockLake has no CASCADE */
+    return 0;
+}
+
+int rl_ddl_drop(rl_exec *x, const PgQuery__DropStmt *st)
+{
+    bool table = st->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE;
+    if (!table && st->remove_type != PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "only DROP TABLE and DROP SCHEMA are supported by RockLake");
+    for (size_t i = 0; i < st->n_objects; i++) {
+        int rc = table ? drop_table(x, st->objects[i], st->missing_ok)
+                       : drop_schema(x, st->objects[i], st->missing_ok);
+        if (rc < 0)
+            return -1;
+    }
+    return rl_send_complete(x, table ? "DROP TABLE" : "DROP SCHEMA");
+}
+
+/* ----------------------------------------------------------------- ALTER */
+
+/* A table's new shape: for each new column, the old column it comes from
+ * (-1 = new: every existing row gets fill[i], the ADD COLUMN default or
+ * NULL). fill strings live in `arena`. */
+typedef struct new_shape {
+    size_t n;
+    col_spec cols[RL_MAX_COLUMNS];
+    int from[RL_MAX_COLUMNS];
+    rl_value fill[RL_MAX_COLUMNS];
+    rl_arena arena;
+} new_shape;
+
+/* The value existing rows get in an added column: its DEFAULT, evaluated
+ * once (a constant expression: column references are 0A000 as in
+ * PostgreSQL's "cannot use column reference in DEFAULT expression") and
+ * coerced like an assignment, or NULL. */
+static int add_column_fill(rl_exec *x, const col_spec *cs, rl_arena *arena, rl_value *out)
+{
+    memset(out, 0, sizeof *out);
+    out->oid = cs->oid;
+    out->typmod = cs->typmod;
+    out->d.isnull = true;
+    if (!cs->def)
+        return 0;
+    rl_expr_ctx c = {.x = x, .arena = arena};
+    rl_value v;
+    if (rl_expr_eval(&c, cs->def, &v) < 0) {
+        if (strcmp(x->err->sqlstate,
+                   RL_SQLSTATE_UNDEFINED_COLUMN) == 0 || strcmp(x->err->sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) == 0)
+            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                                 "cannot use column reference in DEFAULT expression");
+        return -1;
+    }
+    if (v.d.isnull)
+        return 0;
+    return rl_value_coerce(&c, &v, cs->oid, cs->typmod, false, out, -1);
+}
+
+static void shape_from_rowset(const rl_rowset *rs, size_t ntab, new_shape *ns)
+{
+    memset(&ns->arena, 0, sizeof ns->arena);
+    ns->n = ntab;
+    for (size_t i = 0; i < ntab; i++) {
+        memset(&ns->cols[i], 0, sizeof ns->cols[i]);
+        ns->cols[i].name = rs->cols[i].name;
+        ns->cols[i].oid = rs->cols[i].oid;
+        ns->cols[i].typmod = rs->cols[i].typmod;
+        ns->from[i] = (int)i;
+    }
+}
+
+static size_t table_ncols(const rl_rowset *rs)
+{
+    size_t n = rs->ncols;
+    while (n > 0 && rs->cols[n - 1].attnum == RL_CTID_ATTNUM)
+        n--;
+    return n;
+}
+
+static int shape_find(const new_shape *ns, const char *name)
+{
+    for (size_t i = 0; i < ns->n; i++)
+        if (strcmp(ns->cols[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* Apply one ALTER TABLE command to the shape. 1 = changed, 0 = skipped
+ * (IF [NOT] EXISTS notice sent), -1 error. */
+static int alter_cmd(rl_exec *x, const char *table, const PgQuery__AlterTableCmd *cmd,
+                     new_shape *ns)
+{
+    if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_AddColumn) {
+        if (!cmd->def || cmd->def->node_case != PG_QUERY__NODE__NODE_COLUMN_DEF)
+            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+                                 "ADD COLUMN needs a column definition");
+        col_spec cs;
+        if (column_def(x, cmd->def->column_def, &cs) < 0)
+            return -1;
+        if (shape_find(ns, cs.name) >= 0) {
+            if (cmd->missing_ok)
+                return notice(x, RL_SQLSTATE_DUPLICATE_COLUMN,
+                              "column \"%s\" of relation \"%s\" already exists, skipping",
+                              cs.name, table);
+            return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_COLUMN, -1,
+                                 "column \"%s\" of relation \"%s\" already exists",
+                                 cs.name, table);
+        }
+        if (ns->n == RL_MAX_COLUMNS)
+            return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1,
+                                 "tables can have at most %d columns in RockLake",
+                                 RL_MAX_COLUMNS);
+        if (add_column_fill(x, &cs, &ns->arena, &ns->fill[ns->n]) < 0)
+            return -1;
+        ns->cols[ns->n] = cs;
+        ns->from[ns->n++] = -1;
+        return 1;
+    }
+    if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_DropColumn) {
+        int c = shape_find(ns, cmd->name);
+        if (c < 0) {
+            if (cmd->missing_ok)
+                return notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
+                              "column \"%s\" of relation \"%s\" does not exist, skipping",
+                              cmd->name, table);
+            return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
+                                 "column \"%s\" of relation \"%s\" does not exist",
+                                 cmd->name, table);
+        }
+        memmove(&ns->cols[c], &ns->cols[c + 1], (ns->n - (size_t)c - 1) * sizeof ns->cols[0]);
+        memmove(&ns->from[c], &ns->from[c + 1], (ns->n - (size_t)c - 1) * sizeof ns->from[0]);
+        memmove(&ns->fill[c], &ns->fill[c + 1], (ns->n - (size_t)c - 1) * sizeof ns->fill[0]);
+        ns->n--;
+        return 1;
+    }
+    return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                         "this ALTER TABLE action is not supported by RockLake");
+}
+
+/* Rebuild a temp table into the new shape (rows re-laid column by column). */
+static int rebuild_temp(rl_exec *x, rl_temp_table *t, const char *newname, const new_shape *ns)
+{
+    rl_rowset *old = t->rows, *nw = rl_rowset_new(ns->n);
+    if (!nw)
+        return oom(x);
+    for (size_t i = 0; i < ns->n; i++) {
+        rl_colmeta *c = &nw->cols[i];
+        snprintf(c->name, sizeof c->name, "%s", ns->cols[i].name);
+        snprintf(c->rel, sizeof c->rel, "%s", newname);
+        c->oid = ns->cols[i].oid;
+        c->typmod = ns->cols[i].typmod;
+        c->attnum = (int16_t)(i + 1);
+    }
+    for (size_t r = 0; r < old->nrows; r++) {
+        rl_value row[RL_MAX_COLUMNS];
+        for (size_t i = 0; i < ns->n; i++) {
+            row[i] = ns->from[i] >= 0 ? rl_rowset_row(old, r)[ns->from[i]] : ns->fill[i];
+        }
+        if (rl_rowset_add(nw, row, NULL, x->err) < 0) {
+            rl_rowset_free(nw);
+            return -1;
+        }
+    }
+    t->rows = nw;
+    snprintf(t->name, sizeof t->name, "%s", newname);
+    rl_rowset_free(old);
+    return 0;
+}
+
+/* Rebuild a dynamic table: read its rows, drop it, create the new shape
+ * (possibly under a new name) and write the rows back. */
+static int rebuild_dynamic(rl_exec *x, const rl_relation *rel, const char *newname,
+                           const new_shape *ns)
+{
+    rl_txn *txn = rl_exec_txn(x);
+    if (!txn)
+        return -1;
+    rl_rowset *rows = rl_relation_scan(x, rel, rel->name, NULL, RL_SCAN_KEY);
+    if (!rows)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < ns->n; i++)
+        if (ns->from[i] < 0 && ns->cols[i].not_null && ns->fill[i].d.isnull && rows->nrows)
+            rc = rl_exec_error(x, RL_SQLSTATE_NOT_NULL_VIOLATION, -1,
+                               "column \"%s\" of relation \"%s\" contains null values",
+                               ns->cols[i].name, rel->name);
+    if (rc == 0)
+        rc = rl_txn_drop_table(txn, rel->schema, rel->name, x->err);
+    if (rc == 0)
+        rc = create_dynamic(x, txn, rel->schema, newname, ns->cols, ns->n);
+    const rl_table_desc *d = rc == 0 ? rl_txn_find_table(txn, rel->schema, newname, x->err) : NULL;
+    if (rc == 0 && !d)
+        rc = -1;
+    for (size_t r = 0; rc == 0 && r < rows->nrows; r++) {
+        rl_datum row[RL_MAX_COLUMNS];
+        const rl_value *src = rl_rowset_row(rows, r);
+        for (size_t i = 0; i < ns->n; i++) {
+            row[i] = ns->from[i] >= 0 ? src[ns->from[i]].d : ns->fill[i].d;
+        }
+        rc = rl_txn_insert(txn, d, row, x->err);
+    }
+    rl_rowset_free(rows);
+    return rc;
+}
+
+/* Change a table to `ns` under `newname`: temp and dynamic tables are
+ * rebuilt; fixed DuckLake tables cannot change shape. */
+static int apply_shape(rl_exec *x, const rl_relation *rel, const char *newname,
+                       const new_shape *ns)
+{
+    if (rel->kind == RL_REL_TEMP)
+        return rebuild_temp(x, rel->temp, newname, ns);
+    if (rel->kind == RL_REL_STORED && rl_desc_is_dynamic(rel->desc))
+        return rebuild_dynamic(x, rel, newname, ns);
+    return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                         "ALTER TABLE of DuckLake table \"%s\" is not supported: its shape is "
+                         "fixed by the catalog's DuckLake format (%s)",
+                         rel->name, rl_format_name(rl_exec_format(x)));
+}
+
+/* Resolve the ALTER target; 0 = absent with IF EXISTS (notice sent). */
+static int alter_target(rl_exec *x, const PgQuery__RangeVar *rv, bool missing_ok,
+                        rl_relation *rel)
+{
+    rl_error save;
+    if (rl_relation_resolve(x, rv, rel) == 0) {
+        if (rel->kind == RL_REL_VIRTUAL)
+            return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, rv->location,
+                                 "permission denied: \"%s\" is a system "
+                                 "catalog", rel->name);
+        return 1;
+    }
+    if (!missing_ok || strcmp(x->err->sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) != 0)
+        return -1;
+    memset(&save, 0, sizeof save);
+    *x->err = save;
+    notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION, "relation \"%s\" does not exist, skipping%s",
+           rv->relname, "");
+    return 0;
+}
+
+/* ALTER TABLE <DuckLake table> ADD COLUMN <the column a newer format
+ * appends>, as DuckLake's migration 1.0 -> 1.1 sends it: the transaction
+ * (and at COMMIT the catalog) takes the newer format; the migration's other
+ * tables keep their old shape until their own ADD COLUMN reaches them
+ * (rl_txn_migrate_table). 1 = done, 0 = not such a command (the generic
+ * path decides), -1 error. */
+static int alter_fixed_format(rl_exec *x, const rl_relation *rel, const PgQuery__AlterTableStmt *st)
+{
+    if (st->n_cmds != 1 || st->cmds[0]->node_case != PG_QUERY__NODE__NODE_ALTER_TABLE_CMD)
+        return 0;
+    const PgQuery__AlterTableCmd *cmd = st->cmds[0]->alter_table_cmd;
+    if (cmd->subtype != PG_QUERY__ALTER_TABLE_TYPE__AT_AddColumn || !cmd->def ||
+        cmd->def->node_case != PG_QUERY__NODE__NODE_COLUMN_DEF)
+        return 0;
+    col_spec cs;
+    if (column_def(x, cmd->def->column_def, &cs) < 0)
+        return -1;
+    rl_txn *txn = rl_exec_txn(x);
+    if (!txn)
+        return -1;
+    const rl_table_desc *d = rel->desc;
+    rl_format cur = rl_txn_format(txn);
+    /* the table the migration reaches next: its column is the format's own */
+    size_t n = rl_txn_table_ncols(txn, d);
+    if (rl_txn_table_lagging(txn, d))
+        return rl_desc_ncols(d, cur) == n + 1 && strcmp(d->cols[n].name, cs.name) == 0 &&
+                       cs.oid == rl_type_oid(d->cols[n].type)
+                   ? (rl_txn_migrate_table(txn, d, cur, x->err) < 0 ? -1 : 1)
+                   : 0;
+    for (rl_format f = cur + 1; f <= RL_FMT_LATEST; f++) {
+        if (rl_format_parse(rl_format_name(f)) != f || rl_desc_ncols(d, f) != n + 1 ||
+            strcmp(d->cols[n].name, cs.name) != 0 || cs.oid != rl_type_oid(d->cols[n].type))
+            continue;
+        return rl_txn_migrate_table(txn, d, f, x->err) < 0 ? -1 : 1;
+    }
+    return 0;
+}
+
+int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
+{
+    if (st->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "only ALTER TABLE is supported by RockLake");
+    rl_relation rel;
+    int found = alter_target(x, st->relation, st->missing_ok, &rel);
+    if (found <= 0)
+        return found < 0 ? -1 : rl_send_complete(x, "ALTER TABLE");
+    if (rel.kind == RL_REL_STORED && !rl_desc_is_dynamic(rel.desc)) {
+        int done = alter_fixed_format(x, &rel, st);
+        if (done != 0)
+            return done < 0 ? -1 : rl_send_complete(x, "ALTER TABLE");
+    }
+    rl_rowset *shape = rl_relation_shape(x, &rel, rel.name);
+    if (!shape)
+        return -1;
+    new_shape ns;
+    shape_from_rowset(shape, table_ncols(shape), &ns);
+    int rc = 0, changed = 0;
+    for (size_t i = 0; rc >= 0 && i < st->n_cmds; i++) {
+        if (st->cmds[i]->node_case != PG_QUERY__NODE__NODE_ALTER_TABLE_CMD)
+            continue;
+        rc = alter_cmd(x, rel.name, st->cmds[i]->alter_table_cmd, &ns);
+        changed |= rc > 0;
+    }
+    if (rc >= 0 && changed)
+        rc = apply_shape(x, &rel, rel.name, &ns);
+    rl_rowset_free(shape); /* after apply: ns borrows its column names */
+    rl_arena_free(&ns.arena);
+    return rc < 0 ? -1 : rl_send_complete(x, "ALTER TABLE");
+}
+
+int rl_ddl_rename(rl_exec *x, const PgQuery__RenameStmt *st)
+{
+    bool table = st->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE;
+    bool column = st->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_COLUMN &&
+                  st->relation_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE;
+    if ((!table && !column) || !st->relation)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "only ALTER TABLE ... RENAME is supported by RockLake");
+    if (strlen(st->newname) >= 64)
+        return rl_exec_error(x, RL_SQLSTATE_NAME_TOO_LONG, -1, "identifier \"%s\" is too long",
+                             st->newname);
+    rl_relation rel;
+    int found = alter_target(x, st->relation, st->missing_ok, &rel);
+    if (found <= 0)
+        return found < 0 ? -1 : rl_send_complete(x, "ALTER TABLE");
+    rl_rowset *shape = rl_relation_shape(x, &rel, rel.name);
+    if (!shape)
+        return -1;
+    new_shape ns;
+    shape_from_rowset(shape, table_ncols(shape), &ns);
+    int rc = 0;
+    const char *newname = rel.name;
+    if (table) {
+        rl_relation other;
+        newname = st->newname;
+        rl_error keep = *x->err;
+        if (rel.kind == RL_REL_TEMP ? temp_find(x->s, newname) != NULL
+                                    : rl_relation_lookup(x, rel.schema, newname, &other) == 0)
+            rc = rl_exec_error(x, RL_SQLSTATE_DUPLICATE_TABLE, -1, "relation \"%s\" already exists",
+                               newname);
+        else
+            *x->err = keep;
+    } else {
+        int c = shape_find(&ns, st->subname);
+        if (c < 0)
+            rc = rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1, "column \"%s\" does not exist",
+                               st->subname);
+        else if (shape_find(&ns, st->newname) >= 0)
+            rc = rl_exec_error(x, RL_SQLSTATE_DUPLICATE_COLUMN, -1,
+                               "column \"%s\" of relation \"%s\" already exists",
+                               st->newname, rel.name);
+        else
+            ns.cols[c].name = st->newname;
+    }
+    if (rc == 0)
+        rc = apply_shape(x, &rel, newname, &ns);
+    rl_rowset_free(shape);
+    rl_arena_free(&ns.arena);
+    return rc < 0 ? -1 : rl_send_complete(x, "ALTER TABLE");
+}

@@ -1,0 +1,1100 @@
+/*
+ * sql_dml.c — INSERT, UPDATE (incl. FROM <relation | CTE>, WITH ... VALUES)
+ * and DELETE (incl. USING and PostgreSQL ctid lists) on stored and
+ * temporary tables.
+ *
+ * Owns: turning a DML parse tree into catalog writes (rl_txn_insert /
+ * update / delete) or temp-table edits, and the command tags
+ * "INSERT 0 n" / "UPDATE n" / "DELETE n".
+ *
+ * Invariants:
+ *  - The target is materialized (rl_relation_scan) BEFORE any write, so a
+ *    row that an UPDATE moves to another key is never seen twice; each
+ *    target row is updated/deleted at most once per statement.
+ *  - Values written are coerced to the column's type first
+ *    (rl_value_coerce, assignment rules), so datums are in the stored form.
+ *  - Catalog errors (23505 with PostgreSQL's exact text, 40001, 25006) pass
+ *    through unchanged: DuckLake retries on the exact 23505 text.
+ *  - ctid predicates on the target (`t.ctid = x::tid`, `ctid IN ('(0,1)')`)
+ *    are decided here against the row's scan ctid rather than through the
+ *    expression evaluator, so they work whatever form the tid value takes
+ *    (tid, or text "'(p,o)'" with PostgreSQL-tolerated quotes).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sql/sql_int.h"
+
+/* ------------------------------------------------------------- helpers */
+
+static int oom(rl_exec *x)
+{
+    return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+}
+
+/* Columns that belong to the table (everything before the hidden ctid). */
+static size_t table_ncols(const rl_rowset *rs)
+{
+    size_t n = rs->ncols;
+    while (n > 0 && rs->cols[n - 1].attnum == RL_CTID_ATTNUM)
+        n--;
+    return n;
+}
+
+static int col_index(const rl_rowset *rs, size_t ntab, const char *name)
+{
+    for (size_t i = 0; i < ntab; i++)
+        if (strcmp(rs->cols[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+static int reject_unsupported(rl_exec *x, size_t nreturning, const char *what)
+{
+    if (nreturning)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "%s ... RETURNING is not supported by RockLake", what);
+    return 0;
+}
+
+/* ---------------------------------------------------------- insert row */
+
+int rl_dml_insert_row(rl_exec *x, const rl_relation *rel, const rl_value *row)
+{
+    if (rel->kind == RL_REL_TEMP)
+        return rl_rowset_add(rel->temp->rows, row, NULL, x->err);
+    if (rel->kind != RL_REL_STORED)
+        return rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1, "cannot change relation \"%s\"",
+                             rel->name);
+    rl_txn *txn = rl_exec_txn(x);
+    if (!txn)
+        return -1;
+    size_t n = rl_txn_table_ncols(txn, rel->desc);
+    rl_datum d[RL_MAX_COLUMNS];
+    for (size_t i = 0; i < n && i < RL_MAX_COLUMNS; i++)
+        d[i] = row[i].d;
+    return rl_txn_insert(txn, rel->desc, d, x->err);
+}
+
+/* --------------------------------------------------------------- INSERT */
+
+/* Target columns of an INSERT: the listed ones, or all in order. */
+static int insert_targets(rl_exec *x, const PgQuery__InsertStmt *st, const rl_rowset *shape,
+                          size_t ntab, int *tcols, size_t *ntarget)
+{
+    if (!st->n_cols) {
+        for (size_t i = 0; i < ntab; i++)
+            tcols[i] = (int)i;
+        *ntarget = ntab;
+        return 0;
+    }
+    if (st->n_cols > ntab + 1)
+        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+                             "INSERT has more target columns than the table");
+    for (size_t i = 0; i < st->n_cols; i++) {
+        const PgQuery__ResTarget *rt = st->cols[i]->res_target;
+        if (rt->n_indirection)
+            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, rt->location,
+                                 "INSERT into a subscripted or field column is not supported");
+        int c = col_index(shape, ntab, rt->name);
+        if (c < 0)
+            return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, rt->location,
+                                 "column \"%s\" of relation \"%s\" does not exist", rt->name,
+                                 st->relation->relname);
+        for (size_t j = 0; j < i; j++)
+            if (tcols[j] == c)
+                return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_COLUMN, rt->location,
+                                     "column \"%s\" specified more than once", rt->name);
+        tcols[i] = c;
+    }
+    *ntarget = st->n_cols;
+    return 0;
+}
+
+static void null_row(const rl_rowset *shape, size_t ntab, rl_value *row)
+{
+    for (size_t c = 0; c < ntab; c++) {
+        memset(&row[c], 0, sizeof row[c]);
+        row[c].oid = shape->cols[c].oid;
+        row[c].typmod = shape->cols[c].typmod;
+        row[c].d.isnull = true;
+    }
+}
+
+/* Coerce `v` into column c of the row (assignment rules). */
+static int assign(rl_expr_ctx *ec, const rl_rowset *shape, size_t c, const rl_value *v,
+                  rl_value *row, int location)
+{
+    if (v->d.isnull) {
+        row[c].d.isnull = true;
+        return 0;
+    }
+    return rl_value_coerce(ec, v, shape->cols[c].oid, shape->cols[c].typmod, false, &row[c],
+                           location);
+}
+
+/* One VALUES row: evaluate, coerce, insert. */
+static int insert_values_row(rl_exec *x, const rl_relation *rel, const rl_rowset *shape,
+                             size_t ntab, const int *tcols, size_t ntarget, bool listed,
+                             const PgQuery__List *items)
+{
+    if (items->n_items > ntarget)
+        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, rl_node_location(items->items[ntarget]),
+                             "INSERT has more expressions than target columns");
+    if (listed && items->n_items < ntarget)
+        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+                             "INSERT has more target columns than expressions");
+    rl_value row[RL_MAX_COLUMNS + 1];
+    null_row(shape, ntab, row);
+    rl_arena arena = {0};
+    rl_expr_ctx ec = {.x = x, .arena = &arena};
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < items->n_items; i++) {
+        const PgQuery__Node *e = items->items[i];
+        if (e->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT)
+            continue; /* no column defaults: DEFAULT is NULL */
+        rl_value v;
+        rc = rl_expr_eval(&ec, e, &v);
+        if (rc == 0)
+            rc = assign(&ec, shape, (size_t)tcols[i], &v, row, rl_node_location(e));
+    }
+    if (rc == 0)
+        rc = rl_dml_insert_row(x, rel, row);
+    rl_arena_free(&arena);
+    return rc;
+}
+
+/* INSERT ... SELECT: run the query, then coerce and insert each row. */
+static int insert_select(rl_exec *x, const rl_relation *rel, const rl_rowset *shape,
+                         size_t ntab, const int *tcols, size_t ntarget,
+                         const PgQuery__SelectStmt *sel, uint64_t *count)
+{
+    rl_rowset *rs = rl_select_run(x, sel, NULL);
+    if (!rs)
+        return -1;
+    int rc = 0;
+    if (rs->ncols > ntarget)
+        rc = rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+                           "INSERT has more expressions than target columns");
+    for (size_t r = 0; rc == 0 && r < rs->nrows; r++) {
+        rl_value row[RL_MAX_COLUMNS + 1];
+        null_row(shape, ntab, row);
+        rl_arena arena = {0};
+        rl_expr_ctx ec = {.x = x, .arena = &arena};
+        const rl_value *src = rl_rowset_row(rs, r);
+        for (size_t i = 0; rc == 0 && i < rs->ncols; i++)
+            rc = assign(&ec, shape, (size_t)tcols[i], &src[i], row, -1);
+        if (rc == 0 && (rc = rl_dml_insert_row(x, rel, row)) == 0)
+            (*count)++;
+        rl_arena_free(&arena);
+    }
+    rl_rowset_free(rs);
+    return rc;
+}
+
+int rl_dml_insert(rl_exec *x, const PgQuery__InsertStmt *st)
+{
+    if (reject_unsupported(x, st->n_returning_list, "INSERT") < 0)
+        return -1;
+    if (st->on_conflict_clause)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "INSERT ... ON CONFLICT is not supported by RockLake");
+    if (st->with_clause)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, st->with_clause->location,
+                             "WITH ... INSERT is not supported by RockLake");
+    rl_relation rel;
+    if (rl_relation_resolve(x, st->relation, &rel) < 0)
+        return -1;
+    if (rel.kind == RL_REL_VIRTUAL)
+        return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, st->relation->location,
+                             "permission denied for table %s",
+                             rel.name);
+    rl_rowset *shape = rl_relation_shape(x, &rel, rel.name);
+    if (!shape)
+        return -1;
+    size_t ntab = table_ncols(shape), ntarget = 0;
+    int tcols[RL_MAX_COLUMNS + 1];
+    uint64_t count = 0;
+    int rc = ntab > RL_MAX_COLUMNS ? rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1,
+                                                   "too many columns") : 0;
+    if (rc == 0)
+        rc = insert_targets(x, st, shape, ntab, tcols, &ntarget);
+    const PgQuery__SelectStmt *sel =
+        st->select_stmt && st->select_stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT
+            ? st->select_stmt->select_stmt
+            : NULL;
+    if (rc == 0 && !sel)
+        rc = rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                           "INSERT ... DEFAULT VALUES is not supported by RockLake");
+    if (rc == 0 && sel->n_values_lists) {
+        for (size_t r = 0; rc == 0 && r < sel->n_values_lists; r++) {
+            if ((r & 255) == 0 && rl_exec_check_cancel(x) < 0)
+                rc = -1;
+            else if ((rc = insert_values_row(x, &rel, shape, ntab, tcols, ntarget, st->n_cols != 0,
+                                              sel->values_lists[r]->list)) == 0)
+                count++;
+        }
+    } else if (rc == 0) {
+        rc = insert_select(x, &rel, shape, ntab, tcols, ntarget, sel, &count);
+    }
+    rl_rowset_free(shape);
+    if (rc < 0)
+        return -1;
+    char tag[48];
+    snprintf(tag, sizeof tag, "INSERT 0 %llu", (unsigned long long)count);
+    return rl_send_complete(x, tag);
+}
+
+/* ------------------------------------------ UPDATE / DELETE: the join */
+
+/* What an UPDATE/DELETE works on: the target rows, the FROM/USING row sets
+ * and the WHERE split into AND-ed conjuncts. */
+typedef struct dml_job {
+    rl_exec *x;
+    rl_relation rel;
+    const char *alias;
+    rl_rowset *target;      /* scanned rows (or a view of the temp table) */
+    bool target_is_view;    /* cols owned by us, rows borrowed from the temp table */
+    size_t ntab;
+    const PgQuery__WithClause *with;
+    rl_rowset *from[16];
+    size_t nfrom;
+    const PgQuery__Node *conj[64];
+    bool conj_ctid[64];
+    size_t nconj;
+    rl_arena arena;         /* evaluation strings; reset per target row */
+} dml_job;
+
+static void job_free(dml_job *j)
+{
+    if (j->target_is_view && j->target) {
+        free(j->target->cols);
+        free(j->target);
+    } else {
+        rl_rowset_free(j->target);
+    }
+    for (size_t i = 0; i < j->nfrom; i++)
+        rl_rowset_free(j->from[i]);
+    rl_arena_free(&j->arena);
+}
+
+/* Is `n` a reference to the target's ctid (ctid or <alias>.ctid)? */
+static bool is_target_ctid(const dml_job *j, const PgQuery__Node *n)
+{
+    if (!n || n->node_case != PG_QUERY__NODE__NODE_COLUMN_REF)
+        return false;
+    const PgQuery__ColumnRef *cr = n->column_ref;
+    if (cr->n_fields < 1 || cr->n_fields > 2)
+        return false;
+    const PgQuery__Node *last = cr->fields[cr->n_fields - 1];
+    if (last->node_case != PG_QUERY__NODE__NODE_STRING || strcmp(last->string->sval, "ctid") != 0)
+        return false;
+    if (cr->n_fields == 1)
+        return true;
+    const PgQuery__Node *q = cr->fields[0];
+    return q->node_case == PG_QUERY__NODE__NODE_STRING && strcmp(q->string->sval, j->alias) == 0;
+}
+
+static bool is_op(const PgQuery__AExpr *e, const char *op)
+{
+    return e->n_name == 1 && e->name[0]->node_case == PG_QUERY__NODE__NODE_STRING &&
+           strcmp(e->name[0]->string->sval, op) == 0;
+}
+
+/* A conjunct we decide by ctid: `ctid = expr`, `expr = ctid`, `ctid IN (...)`. */
+static bool conj_is_ctid(const dml_job *j, const PgQuery__Node *n)
+{
+    if (n->node_case != PG_QUERY__NODE__NODE_A_EXPR)
+        return false;
+    const PgQuery__AExpr *e = n->a_expr;
+    if (e->kind == PG_QUERY__A__EXPR__KIND__AEXPR_OP && is_op(e, "="))
+        return is_target_ctid(j, e->lexpr) || is_target_ctid(j, e->rexpr);
+    if (e->kind == PG_QUERY__A__EXPR__KIND__AEXPR_IN && is_op(e, "="))
+        return is_target_ctid(j, e->lexpr) && e->rexpr &&
+               e->rexpr->node_case == PG_QUERY__NODE__NODE_LIST;
+    return false;
+}
+
+static int split_where(dml_job *j, const PgQuery__Node *w)
+{
+    if (!w)
+        return 0;
+    if (w->node_case == PG_QUERY__NODE__NODE_BOOL_EXPR &&
+        w->bool_expr->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR) {
+        for (size_t i = 0; i < w->bool_expr->n_args; i++)
+            if (split_where(j, w->bool_expr->args[i]) < 0)
+                return -1;
+        return 0;
+    }
+    if (j->nconj == sizeof j->conj / sizeof j->conj[0])
+        return rl_exec_error(j->x, RL_SQLSTATE_STATEMENT_TOO_COMPLEX, -1,
+                             "WHERE has too many AND-ed conditions");
+    j->conj_ctid[j->nconj] = conj_is_ctid(j, w);
+    j->conj[j->nconj++] = w;
+    return 0;
+}
+
+/* The tid an expression denotes: a tid value, or text "(p,o)" / "'(p,o)'".
+ * A `::tid` cast is looked through so the text form is parsed here. */
+static int eval_tid(rl_expr_ctx *ec, const PgQuery__Node *n, uint64_t *tid, bool *isnull)
+{
+    if (n->node_case == PG_QUERY__NODE__NODE_TYPE_CAST && n->type_cast->type_name &&
+        n->type_cast->type_name->n_names >= 1) {
+        const PgQuery__TypeName *tn = n->type_cast->type_name;
+        const PgQuery__Node *last = tn->names[tn->n_names - 1];
+        if (last->node_case == PG_QUERY__NODE__NODE_STRING &&
+            strcasecmp(last->string->sval, "tid") == 0)
+            n = n->type_cast->arg;
+    }
+    rl_value v;
+    if (rl_expr_eval(ec, n, &v) < 0)
+        return -1;
+    *isnull = v.d.isnull;
+    if (v.d.isnull)
+        return 0;
+    if (v.oid == RL_OID_TID) {
+        *tid = (uint64_t)v.d.v.i;
+        return 0;
+    }
+    rl_type t = rl_oid_type(v.oid);
+    if (v.oid != RL_OID_UNKNOWN && t != RL_T_VARCHAR && t != RL_T_TEXT && v.oid != RL_OID_NAME)
+        return rl_exec_error(ec->x, RL_SQLSTATE_UNDEFINED_FUNCTION, rl_node_location(n),
+                             "operator does not exist: tid = %s", rl_oid_type_name(v.oid));
+    if (!rl_tid_parse((const char *)v.d.v.s.p, v.d.v.s.len, tid))
+        return rl_exec_error(ec->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, rl_node_location(n),
+                             "invalid input syntax for type tid: \"%.*s\"", (int)v.d.v.s.len,
+                             (const char *)v.d.v.s.p);
+    return 0;
+}
+
+static uint64_t target_ctid(const dml_job *j, size_t row)
+{
+    if (j->target->src)
+        return j->target->src[row].ctid;
+    return (uint64_t)(row + 1); /* temp table rows: block 0, offset = position */
+}
+
+/* 1 if the ctid conjunct holds for target row `row`, 0 if not, -1 error. */
+static int ctid_truth(const dml_job *j, rl_expr_ctx *ec, const PgQuery__Node *n, size_t row)
+{
+    const PgQuery__AExpr *e = n->a_expr;
+    uint64_t have = target_ctid(j, row), want;
+    bool isnull;
+    if (e->kind == PG_QUERY__A__EXPR__KIND__AEXPR_IN) {
+        const PgQuery__List *l = e->rexpr->list;
+        for (size_t i = 0; i < l->n_items; i++) {
+            if (eval_tid(ec, l->items[i], &want, &isnull) < 0)
+                return -1;
+            if (!isnull && want == have)
+                return 1;
+        }
+        return 0;
+    }
+    const PgQuery__Node *other = is_target_ctid(j, e->lexpr) ? e->rexpr : e->lexpr;
+    if (eval_tid(ec, other, &want, &isnull) < 0)
+        return -1;
+    return !isnull && want == have;
+}
+
+static int where_holds(dml_job *j, rl_expr_ctx *ec, size_t row)
+{
+    /* ctid conjuncts first: they are cheap and usually decisive */
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < j->nconj; i++) {
+            if (j->conj_ctid[i] != (pass == 0))
+                continue;
+            int t = pass == 0 ? ctid_truth(j, ec, j->conj[i], row) : rl_expr_truth(ec, j->conj[i]);
+            if (t <= 0)
+                return t;
+        }
+    return 1;
+}
+
+/* A CTE's rows under `alias`: VALUES through rl_values_run, other queries
+ * through rl_select_run with the CTE's column names applied. */
+static rl_rowset *cte_rows(rl_exec *x, const PgQuery__CommonTableExpr *cte, const char *alias)
+{
+    if (!cte->ctequery || cte->ctequery->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) {
+        rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cte->location,
+                      "WITH \"%s\": only SELECT/VALUES queries are supported", cte->ctename);
+        return NULL;
+    }
+    const PgQuery__SelectStmt *sel = cte->ctequery->select_stmt;
+    char *names[RL_MAX_COLUMNS];
+    size_t nn = 0;
+    for (size_t i = 0; i < cte->n_aliascolnames && nn < RL_MAX_COLUMNS; i++)
+        if (cte->aliascolnames[i]->node_case == PG_QUERY__NODE__NODE_STRING)
+            names[nn++] = cte->aliascolnames[i]->string->sval;
+    if (sel->n_values_lists)
+        return rl_values_run(x, sel, alias, names, nn);
+    rl_rowset *rs = rl_select_run(x, sel, NULL);
+    if (!rs)
+        return NULL;
+    if (nn > rs->ncols) {
+        rl_exec_error(x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE, cte->location,
+                      "WITH query \"%s\" has %zu columns available but %zu columns specified",
+                      cte->ctename, rs->ncols, nn);
+        rl_rowset_free(rs);
+        return NULL;
+    }
+    for (size_t i = 0; i < rs->ncols; i++) {
+        if (i < nn)
+            rl_str_copy(rs->cols[i].name, sizeof rs->cols[i].name, names[i]);
+        rl_str_copy(rs->cols[i].rel, sizeof rs->cols[i].rel, alias);
+    }
+    rl_rowset_cols_changed(rs);
+    return rs;
+}
+
+static const PgQuery__CommonTableExpr *find_cte(const PgQuery__WithClause *w, const char *name)
+{
+    for (size_t i = 0; w && i < w->n_ctes; i++) {
+        const PgQuery__Node *n = w->ctes[i];
+        if (n->node_case == PG_QUERY__NODE__NODE_COMMON_TABLE_EXPR &&
+            strcmp(n->common_table_expr->ctename, name) == 0)
+            return n->common_table_expr;
+    }
+    return NULL;
+}
+
+/* One FROM/USING item as a row set. */
+static rl_rowset *from_item(dml_job *j, const PgQuery__Node *n)
+{
+    rl_exec *x = j->x;
+    if (n->node_case == PG_QUERY__NODE__NODE_RANGE_VAR) {
+        const PgQuery__RangeVar *rv = n->range_var;
+        const PgQuery__CommonTableExpr *cte =
+            rv->schemaname && rv->schemaname[0] ? NULL : find_cte(j->with, rv->relname);
+        if (cte)
+            return cte_rows(x, cte, rl_range_var_alias(rv));
+        rl_relation r;
+        if (rl_relation_resolve(x, rv, &r) < 0)
+            return NULL;
+        return rl_relation_scan(x, &r, rl_range_var_alias(rv), NULL, RL_SCAN_KEY);
+    }
+    if (n->node_case == PG_QUERY__NODE__NODE_RANGE_SUBSELECT) {
+        const PgQuery__RangeSubselect *rs = n->range_subselect;
+        if (!rs->alias || !rs->subquery ||
+            rs->subquery->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) {
+            rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "subquery in FROM must have an alias");
+            return NULL;
+        }
+        rl_rowset *out = rl_select_run(x, rs->subquery->select_stmt, NULL);
+        for (size_t i = 0; out && i < out->ncols; i++)
+            rl_str_copy(out->cols[i].rel, sizeof out->cols[i].rel, rs->alias->aliasname);
+        if (out)
+            rl_rowset_cols_changed(out);
+        return out;
+    }
+    rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, rl_node_location(n),
+                  "this kind of FROM item is not supported in UPDATE/DELETE");
+    return NULL;
+}
+
+/* The temp table's rows as a row set aliased `alias`, without copying:
+ * edits then land in the table itself, row i = temp row i. */
+static rl_rowset *temp_view(dml_job *j)
+{
+    rl_rowset *t = j->rel.temp->rows;
+    rl_rowset *v = calloc(1, sizeof *v);
+    rl_colmeta *cols = calloc(t->ncols ? t->ncols : 1, sizeof *cols);
+    if (!v || !cols) {
+        free(v);
+        free(cols);
+        oom(j->x);
+        return NULL;
+    }
+    memcpy(cols, t->cols, t->ncols * sizeof *cols);
+    for (size_t i = 0; i < t->ncols; i++)
+        rl_str_copy(cols[i].rel, sizeof cols[i].rel, j->alias);
+    v->ncols = t->ncols;
+    v->cols = cols;
+    v->nrows = t->nrows;
+    v->caprows = t->nrows;
+    v->vals = t->vals;
+    return v;
+}
+
+/* ------------------------------------------ FROM values as key prefixes
+ *
+ * `UPDATE t SET ... FROM new_values WHERE table_id = tid AND column_id = cid`
+ * (DuckLake's column-stats update) names no constant for t's key columns,
+ * so the target would be read whole. The FROM rows are materialized first,
+ * though: for every top-level conjunct `target_col = from_col` with from_col
+ * an integer column of exactly one FROM item (and not a target column),
+ * `target_col IN (from_col's distinct values)` is added to the WHERE the
+ * target scan chooses key prefixes from. The scan only narrows with it
+ * (rl_relation_scan never filters); the real WHERE still decides every
+ * target row in job_run, so the rows updated are the same. */
+
+#define HINT_MAX_VALUES 4096 /* = sql_scan.c's RL_MAX_PREFIXES */
+
+static bool target_has_column(const dml_job *j, const char *name)
+{
+    const rl_table_desc *d = j->rel.desc;
+    for (size_t i = 0; i < d->ncols_max; i++)
+        if (strcmp(d->cols[i].name, name) == 0)
+            return true;
+    return strcmp(name, "ctid") == 0;
+}
+
+/* The FROM column a ColumnRef names: item index and column, or -1. */
+static int from_column(const dml_job *j, const PgQuery__Node *n, long *col)
+{
+    if (!n || n->node_case != PG_QUERY__NODE__NODE_COLUMN_REF)
+        return -1;
+    int found = -1;
+    for (size_t k = 0; k < j->nfrom; k++) {
+        rl_binding b = {.rs = j->from[k]};
+        const rl_colmeta *m = rl_expr_column(&b, n);
+        if (!m)
+            continue;
+        if (found >= 0)
+            return -1;
+        found = (int)k;
+        *col = m - j->from[k]->cols;
+    }
+    return found;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static PgQuery__Node *hint_in_list(rl_arena *a, const PgQuery__Node *target_col,
+                                   const rl_rowset *from, long col)
+{
+    uint32_t oid = from->cols[col].oid;
+    if (oid != RL_OID_INT2 && oid != RL_OID_INT4 && oid != RL_OID_INT8)
+        return NULL;
+    if (from->nrows == 0 || from->nrows > HINT_MAX_VALUES)
+        return NULL;
+    int64_t *v = rl_arena_alloc(a, from->nrows * sizeof *v);
+    if (!v)
+        return NULL;
+    size_t n = 0;
+    for (size_t r = 0; r < from->nrows; r++) {
+        const rl_value *x = &from->vals[r * from->ncols + col];
+        if (!x->d.isnull)
+            v[n++] = x->d.v.i;
+    }
+    if (n == 0)
+        return NULL;
+    qsort(v, n, sizeof *v, cmp_i64);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (m == 0 || v[m - 1] != v[i])
+            v[m++] = v[i];
+    PgQuery__Node **items = rl_arena_alloc(a, m * sizeof *items);
+    PgQuery__Node *eq = rl_arena_alloc(a, sizeof *eq), *list = rl_arena_alloc(a, sizeof *list),
+                  *in = rl_arena_alloc(a, sizeof *in);
+    PgQuery__String *eqs = rl_arena_alloc(a, sizeof *eqs);
+    PgQuery__List *l = rl_arena_alloc(a, sizeof *l);
+    PgQuery__AExpr *e = rl_arena_alloc(a, sizeof *e);
+    PgQuery__Node **names = rl_arena_alloc(a, sizeof *names);
+    if (!items || !eq || !list || !in || !eqs || !l || !e || !names)
+        return NULL;
+    for (size_t i = 0; i < m; i++) {
+        PgQuery__Node *nd = rl_arena_alloc(a, sizeof *nd);
+        PgQuery__AConst *k = rl_arena_alloc(a, sizeof *k);
+        if (!nd || !k)
+            return NULL;
+        *nd = (PgQuery__Node)PG_QUERY__NODE__INIT;
+        *k = (PgQuery__AConst)PG_QUERY__A__CONST__INIT;
+        k->location = -1;
+        if (v[i] >= INT32_MIN && v[i] <= INT32_MAX) {
+            PgQuery__Integer *iv = rl_arena_alloc(a, sizeof *iv);
+            if (!iv)
+                return NULL;
+            *iv = (PgQuery__Integer)PG_QUERY__INTEGER__INIT;
+            iv->ival = (int32_t)v[i];
+            k->val_case = PG_QUERY__A__CONST__VAL_IVAL;
+            k->ival = iv;
+        } else {
+            PgQuery__Float *fv = rl_arena_alloc(a, sizeof *fv);
+            char *txt = rl_arena_alloc(a, 24);
+            if (!fv || !txt)
+                return NULL;
+            snprintf(txt, 24, "%lld", (long long)v[i]);
+            *fv = (PgQuery__Float)PG_QUERY__FLOAT__INIT;
+            fv->fval = txt;
+            k->val_case = PG_QUERY__A__CONST__VAL_FVAL;
+            k->fval = fv;
+        }
+        nd->node_case = PG_QUERY__NODE__NODE_A_CONST;
+        nd->a_const = k;
+        items[i] = nd;
+    }
+    *l = (PgQuery__List)PG_QUERY__LIST__INIT;
+    l->n_items = m;
+    l->items = items;
+    *list = (PgQuery__Node)PG_QUERY__NODE__INIT;
+    list->node_case = PG_QUERY__NODE__NODE_LIST;
+    list->list = l;
+    *eqs = (PgQuery__String)PG_QUERY__STRING__INIT;
+    eqs->sval = (char *)"=";
+    *eq = (PgQuery__Node)PG_QUERY__NODE__INIT;
+    eq->node_case = PG_QUERY__NODE__NODE_STRING;
+    eq->string = eqs;
+    names[0] = eq;
+    *e = (PgQuery__AExpr)PG_QUERY__A__EXPR__INIT;
+    e->kind = PG_QUERY__A__EXPR__KIND__AEXPR_IN;
+    e->n_name = 1;
+    e->name = names;
+    e->lexpr = (PgQuery__Node *)target_col;
+    e->rexpr = list;
+    e->location = -1;
+    *in = (PgQuery__Node)PG_QUERY__NODE__INIT;
+    in->node_case = PG_QUERY__NODE__NODE_A_EXPR;
+    in->a_expr = e;
+    return in;
+}
+
+/* The WHERE for choosing the target's key prefixes: `where` itself, or an
+ * AND of its conjuncts and the FROM-value IN lists (memory in `a`). */
+static const PgQuery__Node *scan_where(dml_job *j, const PgQuery__Node *where, rl_arena *a)
+{
+    if (j->nfrom == 0 || j->rel.kind != RL_REL_STORED || j->nconj == 0)
+        return where;
+    PgQuery__Node **args = rl_arena_alloc(a, 2 * j->nconj * sizeof *args);
+    if (!args)
+        return where;
+    size_t n = 0, hints = 0;
+    for (size_t i = 0; i < j->nconj; i++) {
+        const PgQuery__Node *c = j->conj[i];
+        args[n++] = (PgQuery__Node *)c;
+        if (c->node_case != PG_QUERY__NODE__NODE_A_EXPR)
+            continue;
+        const PgQuery__AExpr *e = c->a_expr;
+        if (e->kind != PG_QUERY__A__EXPR__KIND__AEXPR_OP || e->n_name != 1 ||
+            e->name[0]->node_case != PG_QUERY__NODE__NODE_STRING ||
+            strcmp(e->name[0]->string->sval, "=") != 0 || !e->lexpr || !e->rexpr ||
+            e->lexpr->node_case != PG_QUERY__NODE__NODE_COLUMN_REF ||
+            e->rexpr->node_case != PG_QUERY__NODE__NODE_COLUMN_REF)
+            continue;
+        for (int side = 0; side < 2; side++) {
+            const PgQuery__Node *tc = side ? e->rexpr : e->lexpr;
+            const PgQuery__Node *fc = side ? e->lexpr : e->rexpr;
+            const PgQuery__ColumnRef *fr = fc->column_ref;
+            const PgQuery__Node *last = fr->n_fields ? fr->fields[fr->n_fields - 1] : NULL;
+            long col = -1, tcol = -1;
+            int k = from_column(j, fc, &col);
+            if (k < 0 || from_column(j, tc, &tcol) >= 0 || !last ||
+                last->node_case != PG_QUERY__NODE__NODE_STRING ||
+                (fr->n_fields == 1 && target_has_column(j, last->string->sval)))
+                continue;
+            PgQuery__Node *in = hint_in_list(a, tc, j->from[k], col);
+            if (in) {
+                args[n++] = in;
+                hints++;
+            }
+            break;
+        }
+    }
+    if (hints == 0)
+        return where;
+    PgQuery__BoolExpr *b = rl_arena_alloc(a, sizeof *b);
+    PgQuery__Node *nd = rl_arena_alloc(a, sizeof *nd);
+    if (!b || !nd)
+        return where;
+    *b = (PgQuery__BoolExpr)PG_QUERY__BOOL_EXPR__INIT;
+    b->boolop = PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR;
+    b->n_args = n;
+    b->args = args;
+    b->location = -1;
+    *nd = (PgQuery__Node)PG_QUERY__NODE__INIT;
+    nd->node_case = PG_QUERY__NODE__NODE_BOOL_EXPR;
+    nd->bool_expr = b;
+    return nd;
+}
+
+static int job_open(dml_job *j, rl_exec *x, const PgQuery__RangeVar *rv,
+                    const PgQuery__WithClause *with, PgQuery__Node **from, size_t nfrom,
+                    const PgQuery__Node *where)
+{
+    memset(j, 0, sizeof *j);
+    j->x = x;
+    j->with = with;
+    j->alias = rl_range_var_alias(rv);
+    if (rl_relation_resolve(x, rv, &j->rel) < 0)
+        return -1;
+    if (j->rel.kind == RL_REL_VIRTUAL)
+        return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, rv->location,
+                             "permission denied for table %s",
+                             j->rel.name);
+    if (nfrom > sizeof j->from / sizeof j->from[0])
+        return rl_exec_error(x, RL_SQLSTATE_STATEMENT_TOO_COMPLEX, -1, "too many FROM items");
+    if (split_where(j, where) < 0)
+        return -1;
+    for (size_t i = 0; i < nfrom; i++) {
+        if (!(j->from[i] = from_item(j, from[i])))
+            return -1;
+        j->nfrom++;
+    }
+    if (j->rel.kind == RL_REL_TEMP) {
+        j->target_is_view = true;
+        j->target = temp_view(j);
+    } else {
+        /* With a ctid condition the whole table is read, so rows not
+         * numbered yet get their ctids in key order (see ctid_key), not in
+         * the order a key-prefix scan would meet them. */
+        bool by_ctid = false;
+        for (size_t i = 0; i < j->nconj; i++)
+            by_ctid |= j->conj_ctid[i];
+        rl_arena hint = {0};
+        j->target = rl_relation_scan(x, &j->rel, j->alias,
+                                     by_ctid ? NULL : scan_where(j, where, &hint), RL_SCAN_KEY);
+        rl_arena_free(&hint);
+    }
+    if (!j->target)
+        return -1;
+    j->ntab = table_ncols(j->target);
+    return 0;
+}
+
+typedef int (*row_action)(dml_job *j, rl_expr_ctx *ec, size_t row, void *ctx);
+
+/* rl_expr_check_where of each conjunct on the typing rows of the target
+ * and the FROM relations (ctid conjuncts are checked by eval_tid as they
+ * are decided). */
+static int job_check_where(dml_job *j)
+{
+    rl_rowset *typ[17] = {0};
+    rl_binding b[17];
+    int rc = 0;
+    for (size_t k = 0; k <= j->nfrom && rc == 0; k++) {
+        typ[k] = rl_rowset_typing(k ? j->from[k - 1] : j->target, j->x->err);
+        if (!typ[k])
+            rc = -1;
+        else
+            b[k] = (rl_binding){.rs = typ[k], .row = 0, .outer = k ? &b[k - 1] : NULL};
+    }
+    rl_expr_ctx ec = {.x = j->x, .b = &b[j->nfrom], .arena = &j->arena};
+    for (size_t i = 0; i < j->nconj && rc == 0; i++)
+        if (!j->conj_ctid[i])
+            rc = rl_expr_check_where(&ec, j->conj[i]);
+    for (size_t k = 0; k <= j->nfrom; k++)
+        rl_rowset_free(typ[k]);
+    rl_arena_free(&j->arena); /* the typing values are not kept */
+    return rc;
+}
+
+/* For every target row, find the first FROM combination (cartesian, in
+ * order) satisfying WHERE and apply `act` once. */
+static int job_run(dml_job *j, row_action act, void *ctx)
+{
+    size_t nrows = j->target->nrows;
+    if (job_check_where(j) < 0)
+        return -1;
+    for (size_t r = 0; r < nrows; r++) {
+        if ((r & 1023) == 0 && rl_exec_check_cancel(j->x) < 0)
+            return -1;
+        rl_binding b[17];
+        size_t idx[16] = {0};
+        b[0] = (rl_binding){.rs = j->target, .row = r, .outer = NULL};
+        bool empty = false;
+        for (size_t k = 0; k < j->nfrom; k++) {
+            b[k + 1] = (rl_binding){.rs = j->from[k], .row = 0, .outer = &b[k]};
+            empty |= j->from[k]->nrows == 0;
+        }
+        if (empty)
+            return 0;
+        for (;;) {
+            rl_arena_free(&j->arena);
+            rl_expr_ctx ec = {.x = j->x, .b = &b[j->nfrom], .arena = &j->arena};
+            int t = where_holds(j, &ec, r);
+            if (t < 0)
+                return -1;
+            if (t > 0) {
+                if (act(j, &ec, r, ctx) < 0)
+                    return -1;
+                break;
+            }
+            /* next combination (odometer, last FROM item fastest) */
+            size_t k = j->nfrom;
+            while (k > 0) {
+                if (++idx[k - 1] < j->from[k - 1]->nrows) {
+                    b[k].row = idx[k - 1];
+                    break;
+                }
+                idx[k - 1] = 0;
+                b[k].row = 0;
+                k--;
+            }
+            if (k == 0)
+                break;
+        }
+    }
+    return 0;
+}
+
+/* --------------------------------------------------------------- UPDATE */
+
+typedef struct upd_ctx {
+    const PgQuery__UpdateStmt *st;
+    int cols[RL_MAX_COLUMNS];
+    uint64_t count;
+} upd_ctx;
+
+static int update_targets(dml_job *j, upd_ctx *u)
+{
+    const PgQuery__UpdateStmt *st = u->st;
+    if (st->n_target_list > RL_MAX_COLUMNS)
+        return rl_exec_error(j->x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1, "too many SET targets");
+    for (size_t i = 0; i < st->n_target_list; i++) {
+        const PgQuery__Node *n = st->target_list[i];
+        if (n->node_case != PG_QUERY__NODE__NODE_RES_TARGET)
+            return rl_exec_error(j->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                                 "this SET form is not supported");
+        const PgQuery__ResTarget *rt = n->res_target;
+        if (rt->n_indirection ||
+            (rt->val && rt->val->node_case == PG_QUERY__NODE__NODE_MULTI_ASSIGN_REF))
+            return rl_exec_error(j->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, rt->location,
+                                 "multiple-column or subscripted SET is not supported");
+        int c = col_index(j->target, j->ntab, rt->name);
+        if (c < 0)
+            return rl_exec_error(j->x, RL_SQLSTATE_UNDEFINED_COLUMN, rt->location,
+                                 "column \"%s\" of relation \"%s\" does not exist", rt->name,
+                                 j->rel.name);
+        for (size_t k = 0; k < i; k++)
+            if (u->cols[k] == c)
+                return rl_exec_error(j->x, RL_SQLSTATE_SYNTAX_ERROR, rt->location,
+                                     "multiple assignments to same column \"%s\"", rt->name);
+        u->cols[i] = c;
+    }
+    return 0;
+}
+
+static int update_row(dml_job *j, rl_expr_ctx *ec, size_t r, void *ctx)
+{
+    upd_ctx *u = ctx;
+    rl_value nrow[RL_MAX_COLUMNS + 1];
+    memcpy(nrow, rl_rowset_row(j->target, r), j->ntab * sizeof *nrow);
+    /* every SET expression sees the old row */
+    for (size_t i = 0; i < u->st->n_target_list; i++) {
+        const PgQuery__ResTarget *rt = u->st->target_list[i]->res_target;
+        size_t c = (size_t)u->cols[i];
+        rl_value v;
+        if (rt->val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) {
+            nrow[c].d.isnull = true;
+            continue;
+        }
+        if (rl_expr_eval(ec, rt->val, &v) < 0 ||
+            assign(ec, j->target, c, &v, nrow, rl_node_location(rt->val)) < 0)
+            return -1;
+    }
+    if (j->rel.kind == RL_REL_TEMP) {
+        rl_value *dst = rl_rowset_row(j->rel.temp->rows, r);
+        for (size_t i = 0; i < u->st->n_target_list; i++) {
+            size_t c = (size_t)u->cols[i];
+            if (rl_value_own(&j->rel.temp->rows->arena, &nrow[c]) < 0)
+                return oom(j->x);
+            dst[c] = nrow[c];
+        }
+    } else {
+        rl_txn *txn = rl_exec_txn(j->x);
+        if (!txn)
+            return -1;
+        rl_datum d[RL_MAX_COLUMNS];
+        for (size_t c = 0; c < j->ntab; c++)
+            d[c] = nrow[c].d;
+        const rl_rowsrc *src = &j->target->src[r];
+        if (rl_txn_update(txn, j->rel.desc, src->key, src->klen, d, j->x->err) < 0)
+            return -1;
+    }
+    u->count++;
+    return 0;
+}
+
+int rl_dml_update(rl_exec *x, const PgQuery__UpdateStmt *st)
+{
+    if (reject_unsupported(x, st->n_returning_list, "UPDATE") < 0)
+        return -1;
+    dml_job j;
+    upd_ctx u = {.st = st};
+    int rc = job_open(&j, x, st->relation, st->with_clause, st->from_clause, st->n_from_clause,
+                      st->where_clause);
+    if (rc == 0)
+        rc = update_targets(&j, &u);
+    if (rc == 0 && j.rel.kind == RL_REL_STORED && !j.target->src && j.target->nrows)
+        rc = rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "scan of \"%s\" lost its row keys",
+                           j.rel.name);
+    if (rc == 0)
+        rc = job_run(&j, update_row, &u);
+    job_free(&j);
+    if (rc < 0)
+        return -1;
+    char tag[48];
+    snprintf(tag, sizeof tag, "UPDATE %llu", (unsigned long long)u.count);
+    return rl_send_complete(x, tag);
+}
+
+/* --------------------------------------------------------------- DELETE */
+
+typedef struct del_ctx {
+    bool *gone;       /* temp tables: rows to remove */
+    uint64_t count;
+} del_ctx;
+
+static int delete_row(dml_job *j, rl_expr_ctx *ec, size_t r, void *ctx)
+{
+    (void)ec;
+    del_ctx *dc = ctx;
+    if (j->rel.kind == RL_REL_TEMP) {
+        dc->gone[r] = true;
+    } else {
+        rl_txn *txn = rl_exec_txn(j->x);
+        if (!txn)
+            return -1;
+        const rl_rowsrc *src = &j->target->src[r];
+        if (rl_txn_delete(txn, j->rel.desc, src->key, src->klen, j->x->err) < 0)
+            return -1;
+    }
+    dc->count++;
+    return 0;
+}
+
+static void temp_compact(rl_rowset *rs, const bool *gone)
+{
+    size_t w = 0;
+    for (size_t r = 0; r < rs->nrows; r++) {
+        if (gone[r])
+            continue;
+        if (w != r)
+            memcpy(rl_rowset_row(rs, w), rl_rowset_row(rs, r), rs->ncols * sizeof(rl_value));
+        w++;
+    }
+    rs->nrows = w;
+}
+
+/* Number every row of the target that has no ctid yet: one full scan in
+ * key order (rl_relation_scan hands out the ctids; the rows are dropped). */
+static int number_target(dml_job *j)
+{
+    rl_rowset *rs = rl_relation_scan(j->x, &j->rel, j->alias, NULL, RL_SCAN_KEY);
+    if (!rs)
+        return -1;
+    rl_rowset_free(rs);
+    return 0;
+}
+
+/* The key of the target row with ctid `tid`: 1 found, 0 none, -1 error.
+ * A ctid this transaction never handed out (DuckDB may DELETE by ctids it
+ * read in an earlier transaction, or compute them) is resolved by numbering
+ * the table once — which gives a table not read before PostgreSQL's tids
+ * of freshly inserted rows, (0,1), (0,2), ... in key order — and looking
+ * again. ctids already handed out keep their rows. */
+static int ctid_key(dml_job *j, uint64_t tid, bool *numbered, const uint8_t **key, size_t *klen)
+{
+    int found = rl_ctid_lookup(j->x->s, j->rel.desc, tid, key, klen);
+    if (found || *numbered)
+        return found;
+    *numbered = true;
+    if (number_target(j) < 0)
+        return -1;
+    return rl_ctid_lookup(j->x->s, j->rel.desc, tid, key, klen);
+}
+
+/* DELETE FROM t WHERE ctid IN (...) / ctid = '...' on a stored table: the
+ * ctids were usually handed out by an earlier scan of this transaction, so
+ * they map straight to keys — no scan of the table (see ctid_key). */
+static int delete_by_ctids(rl_exec *x, const PgQuery__DeleteStmt *st, dml_job *j,
+                           uint64_t *count)
+{
+    const PgQuery__AExpr *e = j->conj[0]->a_expr;
+    const PgQuery__Node *const *items;
+    size_t nitems;
+    const PgQuery__Node *one;
+    if (e->kind == PG_QUERY__A__EXPR__KIND__AEXPR_IN) {
+        items = (const PgQuery__Node *const *)e->rexpr->list->items;
+        nitems = e->rexpr->list->n_items;
+    } else {
+        one = is_target_ctid(j, e->lexpr) ? e->rexpr : e->lexpr;
+        items = &one;
+        nitems = 1;
+    }
+    rl_txn *txn = rl_exec_txn(x);
+    if (!txn)
+        return -1;
+    uint64_t *done = calloc(nitems ? nitems : 1, sizeof *done);
+    if (!done)
+        return oom(x);
+    size_t ndone = 0;
+    bool numbered = false;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < nitems; i++) {
+        rl_arena_free(&j->arena);
+        rl_expr_ctx ec = {.x = x, .arena = &j->arena};
+        uint64_t tid;
+        bool isnull, seen = false;
+        if ((rc = eval_tid(&ec, items[i], &tid, &isnull)) < 0 || isnull)
+            continue;
+        for (size_t k = 0; k < ndone && !seen; k++)
+            seen = done[k] == tid;
+        const uint8_t *key;
+        size_t klen;
+        int found = seen ? 0 : ctid_key(j, tid, &numbered, &key, &klen);
+        if (found < 0)
+            rc = -1;
+        if (found <= 0)
+            continue;
+        done[ndone++] = tid;
+        /* a ctid may point at a row this transaction already deleted:
+         * PostgreSQL counts 0 */
+        int ex = rl_txn_row_exists(txn, j->rel.desc, key, klen, x->err);
+        if (ex < 0)
+            rc = -1;
+        else if (ex == 1 && (rc = rl_txn_delete(txn, j->rel.desc, key, klen, x->err)) == 0)
+            (*count)++;
+    }
+    free(done);
+    (void)st;
+    return rc;
+}
+
+int rl_dml_delete(rl_exec *x, const PgQuery__DeleteStmt *st)
+{
+    if (reject_unsupported(x, st->n_returning_list, "DELETE") < 0)
+        return -1;
+    dml_job j;
+    memset(&j, 0, sizeof j);
+    j.x = x;
+    j.alias = rl_range_var_alias(st->relation);
+    del_ctx dc = {0};
+    int rc;
+    /* the fast path needs only the relation, not a scan */
+    rl_relation rel;
+    if (rl_relation_resolve(x, st->relation, &rel) < 0)
+        return -1;
+    if (split_where(&j, st->where_clause) < 0)
+        return -1;
+    if (rel.kind == RL_REL_STORED && !st->n_using_clause && j.nconj == 1 && j.conj_ctid[0]) {
+        j.rel = rel;
+        rc = delete_by_ctids(x, st, &j, &dc.count);
+        job_free(&j);
+    } else {
+        rc = job_open(&j, x, st->relation, st->with_clause, st->using_clause,
+                      st->n_using_clause, st->where_clause);
+        if (rc == 0 && j.rel.kind == RL_REL_STORED && !j.target->src && j.target->nrows)
+            rc = rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1,
+                               "scan of \"%s\" lost its row keys",
+                               j.rel.name);
+        if (rc == 0 && j.rel.kind == RL_REL_TEMP &&
+            !(dc.gone = calloc(j.target->nrows + 1, sizeof *dc.gone)))
+            rc = oom(x);
+        if (rc == 0)
+            rc = job_run(&j, delete_row, &dc);
+        if (rc == 0 && dc.gone)
+            temp_compact(j.rel.temp->rows, dc.gone);
+        free(dc.gone);
+        job_free(&j);
+    }
+    if (rc < 0)
+        return -1;
+    char tag[48];
+    snprintf(tag, sizeof tag, "DELETE %llu", (unsigned long long)dc.count);
+    return rl_send_complete(x, tag);
+}

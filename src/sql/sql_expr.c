@@ -1,0 +1,2543 @@
+/*
+ * sql_expr.c — expressions: evaluation over libpg_query parse nodes, literal
+ * coercion and casts, comparison, the few functions DuckDB's SQL uses, and
+ * aggregates over a group prepared by sql_select.c.
+ *
+ * Invariants:
+ *  - A result always carries its type, also when it is NULL: sql_select.c
+ *    learns a column's type by evaluating the expression once on an all-NULL
+ *    "typing" row, so every operator must type its NULL results.
+ *  - Unknown literals ('5') stay RL_OID_UNKNOWN (bytes in v.s) until an
+ *    operator, cast or assignment gives them a type, as in PostgreSQL.
+ *  - Strings produced here live in c->arena; strings read from a row borrow
+ *    the row set's arena. Nothing here frees either.
+ *  - Every failure is a PostgreSQL-style error (text and SQLSTATE as
+ *    PostgreSQL 15 reports them) through rl_exec_error; never an abort.
+ */
+#include <ctype.h>
+#include <limits.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+
+#include "pgtype/pgtype.h"
+#include "sql/sql_int.h"
+
+#define PG_EPOCH_UNIX_US 946684800000000LL /* 2000-01-01 in Unix microseconds */
+#define MAX_FUNC_ARGS 8
+
+/* ------------------------------------------------------------ values */
+
+static void set_null(rl_value *v, uint32_t oid)
+{
+    memset(v, 0, sizeof *v);
+    v->oid = oid;
+    v->typmod = -1;
+    v->d.isnull = true;
+}
+
+static void set_int(rl_value *v, uint32_t oid, int64_t i)
+{
+    memset(v, 0, sizeof *v);
+    v->oid = oid;
+    v->typmod = -1;
+    v->d.v.i = i;
+}
+
+static void set_bool(rl_value *v, bool b)
+{
+    memset(v, 0, sizeof *v);
+    v->oid = RL_OID_BOOL;
+    v->typmod = -1;
+    v->d.v.b = b;
+}
+
+static void set_float(rl_value *v, uint32_t oid, double f)
+{
+    memset(v, 0, sizeof *v);
+    v->oid = oid;
+    v->typmod = -1;
+    v->d.v.f = f;
+}
+
+/* A string value borrowing p. */
+static void set_str(rl_value *v, uint32_t oid, const void *p, size_t len)
+{
+    memset(v, 0, sizeof *v);
+    v->oid = oid;
+    v->typmod = -1;
+    v->d.v.s.p = len ? p : (const uint8_t *)"";
+    v->d.v.s.len = len;
+}
+
+static int oom(rl_expr_ctx *c)
+{
+    return rl_exec_error(c->x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+}
+
+/* A string value copied into the evaluation arena. */
+static int set_str_copy(rl_expr_ctx *c, rl_value *v, uint32_t oid, const void *p, size_t len)
+{
+    const void *q = rl_arena_dup(c->arena, len ? p : "", len ? len : 1);
+    if (!q)
+        return oom(c);
+    set_str(v, oid, q, len);
+    return 0;
+}
+
+static int set_buf_copy(rl_expr_ctx *c, rl_value *v, uint32_t oid, rl_buf *b)
+{
+    if (b->failed) {
+        rl_buf_free(b);
+        return oom(c);
+    }
+    int rc = set_str_copy(c, v, oid, b->data, b->len);
+    rl_buf_free(b);
+    return rc;
+}
+
+const char *rl_oid_type_name(uint32_t oid)
+{
+    switch (oid) {
+    case RL_OID_BOOL: return "boolean";
+    case RL_OID_BYTEA: return "bytea";
+    case RL_OID_CHAR: return "\"char\"";
+    case RL_OID_NAME: return "name";
+    case RL_OID_INT8: return "bigint";
+    case RL_OID_INT2: return "smallint";
+    case RL_OID_INT2VECTOR: return "int2vector";
+    case RL_OID_INT4: return "integer";
+    case RL_OID_REGPROC: return "regproc";
+    case RL_OID_TEXT: return "text";
+    case RL_OID_OID: return "oid";
+    case RL_OID_TID: return "tid";
+    case RL_OID_FLOAT4: return "real";
+    case RL_OID_FLOAT8: return "double precision";
+    case RL_OID_UNKNOWN: return "unknown";
+    case RL_OID_INT2_ARRAY: return "smallint[]";
+    case RL_OID_INT4_ARRAY: return "integer[]";
+    case RL_OID_TEXT_ARRAY: return "text[]";
+    case RL_OID_VARCHAR: return "character varying";
+    case RL_OID_DATE: return "date";
+    case RL_OID_TIME: return "time without time zone";
+    case RL_OID_TIMESTAMP: return "timestamp without time zone";
+    case RL_OID_TIMESTAMPTZ: return "timestamp with time zone";
+    case RL_OID_INTERVAL: return "interval";
+    case RL_OID_TIMETZ: return "time with time zone";
+    case RL_OID_NUMERIC: return "numeric";
+    case RL_OID_REGCLASS: return "regclass";
+    case RL_OID_VOID: return "void";
+    case RL_OID_UUID: return "uuid";
+    default: return "unknown";
+    }
+}
+
+/* Integer-valued types that compare and convert as int64. */
+static bool is_intlike(uint32_t oid)
+{
+    return oid == RL_OID_INT2 || oid == RL_OID_INT4 || oid == RL_OID_INT8 ||
+           oid == RL_OID_OID || oid == RL_OID_REGCLASS || oid == RL_OID_REGPROC;
+}
+
+static bool is_float(uint32_t oid) { return oid == RL_OID_FLOAT4 || oid == RL_OID_FLOAT8; }
+
+static bool is_number(uint32_t oid)
+{
+    return is_intlike(oid) || is_float(oid) || oid == RL_OID_NUMERIC;
+}
+
+/* String types compared bytewise (our collation is "C" everywhere). */
+static bool is_textual(uint32_t oid)
+{
+    return oid == RL_OID_TEXT || oid == RL_OID_VARCHAR || oid == RL_OID_NAME ||
+           oid == RL_OID_CHAR || oid == RL_OID_UNKNOWN;
+}
+
+static bool is_timestamp(uint32_t oid)
+{
+    return oid == RL_OID_TIMESTAMP || oid == RL_OID_TIMESTAMPTZ || oid == RL_OID_DATE;
+}
+
+/* date -> microseconds since 2000-01-01, keeping infinities. */
+static int64_t ts_micros(const rl_value *v)
+{
+    if (v->oid != RL_OID_DATE)
+        return v->d.v.i;
+    if (v->d.v.i == INT32_MAX)
+        return INT64_MAX;
+    if (v->d.v.i == INT32_MIN)
+        return INT64_MIN;
+    return v->d.v.i * 86400000000LL;
+}
+
+static int range_error(rl_expr_ctx *c, uint32_t oid, int loc)
+{
+    return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, loc, "%s out of range",
+                         rl_oid_type_name(oid));
+}
+
+static int int_fits(rl_expr_ctx *c, uint32_t oid, int64_t i, int loc)
+{
+    if ((oid == RL_OID_INT2 && (i < INT16_MIN || i > INT16_MAX)) ||
+        (oid == RL_OID_INT4 && (i < INT32_MIN || i > INT32_MAX)))
+        return range_error(c, oid, loc);
+    if ((oid == RL_OID_OID || oid == RL_OID_REGCLASS) && (i < 0 || i > UINT32_MAX))
+        return range_error(c, RL_OID_OID, loc);
+    return 0;
+}
+
+/* ------------------------------------------------------------- coercion */
+
+static int text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid,
+                         int32_t typmod, bool explicit_cast, rl_value *out, int loc);
+
+/* Numeric text -> int64 rounded half away from zero (numeric -> int cast). */
+static int numeric_to_int(rl_expr_ctx *c, const rl_value *in, uint32_t oid, rl_value *out,
+                          int loc)
+{
+    const uint8_t *p = in->d.v.s.p;
+    size_t n = in->d.v.s.len, i = 0;
+    bool neg = false;
+    if (i < n && p[i] == '-') {
+        neg = true;
+        i++;
+    }
+    if (i == n || !isdigit(p[i]))
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
+                             "cannot convert %.*s to %s", (int)n, (const char *)p,
+                             rl_oid_type_name(oid));
+    __int128 acc = 0;
+    for (; i < n && isdigit(p[i]); i++) {
+        acc = acc * 10 + (p[i] - '0');
+        if (acc > ((__int128)1 << 64))
+            return range_error(c, oid, loc);
+    }
+    if (i + 1 < n && p[i] == '.' && p[i + 1] >= '5')
+        acc++;
+    if (neg)
+        acc = -acc;
+    if (acc > INT64_MAX || acc < INT64_MIN)
+        return range_error(c, oid, loc);
+    if (int_fits(c, oid, (int64_t)acc, loc) < 0)
+        return -1;
+    set_int(out, oid, (int64_t)acc);
+    return 0;
+}
+
+/* Conversions inside the numeric family (int2/4/8, oid, numeric, float). */
+static int number_convert(rl_expr_ctx *c, const rl_value *in, uint32_t oid, rl_value *out,
+                          int loc)
+{
+    char tmp[64];
+    if (is_intlike(in->oid)) {
+        int64_t i = in->d.v.i;
+        if (is_intlike(oid)) {
+            if (int_fits(c, oid, i, loc) < 0)
+                return -1;
+            set_int(out, oid, i);
+            return 0;
+        }
+        if (is_float(oid)) {
+            set_float(out, oid, (double)i);
+            return 0;
+        }
+        snprintf(tmp, sizeof tmp, "%lld", (long long)i);
+        return set_str_copy(c, out, RL_OID_NUMERIC, tmp, strlen(tmp));
+    }
+    if (is_float(in->oid)) {
+        double f = in->d.v.f;
+        if (is_float(oid)) {
+            set_float(out, oid, oid == RL_OID_FLOAT4 ? (double)(float)f : f);
+            return 0;
+        }
+        if (is_intlike(oid)) {
+            f = rint(f);
+            if (isnan(f) || f < -9223372036854775808.0 || f >= 9223372036854775808.0)
+                return range_error(c, oid, loc);
+            if (int_fits(c, oid, (int64_t)f, loc) < 0)
+                return -1;
+            set_int(out, oid, (int64_t)f);
+            return 0;
+        }
+        if (isnan(f))
+            snprintf(tmp, sizeof tmp, "NaN");
+        else if (isinf(f))
+            snprintf(tmp, sizeof tmp, f > 0 ? "Infinity" : "-Infinity");
+        else
+            snprintf(tmp, sizeof tmp, "%.*g", in->oid == RL_OID_FLOAT4 ? 6 : 15, f);
+        return text_to_value(c, tmp, strlen(tmp), RL_OID_NUMERIC, -1, true, out, loc);
+    }
+    /* numeric */
+    if (is_intlike(oid))
+        return numeric_to_int(c, in, oid, out, loc);
+    if (is_float(oid)) {
+        char buf[128];
+        size_t n = in->d.v.s.len < sizeof buf - 1 ? in->d.v.s.len : sizeof buf - 1;
+        memcpy(buf, in->d.v.s.p, n);
+        buf[n] = 0;
+        set_float(out, oid, strtod(buf, NULL));
+        return 0;
+    }
+    *out = *in;
+    return 0;
+}
+
+/* varchar(n): assignment rejects longer strings, a cast truncates. */
+static int apply_varchar_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod, bool explicit_cast,
+                                int loc)
+{
+    if (v->d.isnull || typmod < 4)
+        return 0;
+    size_t max = (size_t)(typmod - 4), chars = 0, i = 0;
+    const uint8_t *p = v->d.v.s.p;
+    for (; i < v->d.v.s.len; i++) {
+        if ((p[i] & 0xC0) == 0x80)
+            continue;
+        if (chars == max)
+            break;
+        chars++;
+    }
+    if (i == v->d.v.s.len)
+        return 0;
+    if (!explicit_cast)
+        return rl_exec_error(c->x, RL_SQLSTATE_STRING_DATA_RIGHT_TRUNCATION, loc,
+                             "value too long for type character varying(%d)",
+                             (int)max);
+    v->d.v.s.len = i;
+    return 0;
+}
+
+/* numeric(p,s): PostgreSQL's typmod is ((p << 16) | (s & 0x7ff)) + 4, the
+ * scale an 11-bit signed number (PG 15 allows s < 0 and s > p). */
+static void numeric_typmod_parts(int32_t typmod, int *precision, int *scale)
+{
+    int32_t t = typmod - 4;
+    *precision = (t >> 16) & 0xffff;
+    *scale = ((t & 0x7ff) ^ 1024) - 1024;
+}
+
+/* Round canonical numeric text to `scale` fraction digits, half away from
+ * zero, into out (room for len + scale + 3 bytes). Returns the length and
+ * sets *lead to the power of ten of the first nonzero digit + 1 (PG's
+ * "ddigits"; INT_MIN for zero). */
+static size_t numeric_round_text(const char *p, size_t len, int scale, char *out, int *lead)
+{
+    bool neg = len && p[0] == '-';
+    size_t i = neg, dot = i;
+    while (dot < len && p[dot] != '.')
+        dot++;
+    /* digits of the value, most significant first: integer then fraction;
+     * keep = how many of them survive the rounding */
+    size_t nint = dot - i, nfrac = dot < len ? len - dot - 1 : 0;
+    const char *ip = p + i, *fp = dot < len ? p + dot + 1 : "";
+    long keep = (long)nint + scale; /* digits kept (may be <= 0 or > total) */
+    char dig[nint + nfrac + (scale > 0 ? (size_t)scale : 0) + 2];
+    size_t nd = 0;
+    dig[nd++] = '0'; /* room for a carry */
+    for (size_t k = 0; k < nint; k++)
+        dig[nd++] = ip[k];
+    for (size_t k = 0; k < nfrac; k++)
+        dig[nd++] = fp[k];
+    long total = (long)nd - 1;
+    bool up = keep >= 0 && keep < total && dig[keep + 1] >= '5';
+    if (keep < 0)
+        keep = 0;
+    if (keep > total)
+        for (; total < keep; total++)
+            dig[nd++] = '0';
+    nd = (size_t)keep + 1; /* the carry digit + kept digits */
+    for (long k = (long)nd - 1; up && k >= 0; k--) {
+        if (dig[k] == '9') {
+            dig[k] = '0';
+        } else {
+            dig[k]++;
+            up = false;
+        }
+    }
+    /* the kept digits stand for integer digits 0..nint (with carry) then
+     * fraction digits; a negative scale zero-fills the integer tail */
+    long int_digits = (long)nint + 1; /* with the carry digit */
+    size_t o = 0;
+    long first = -1;
+    for (long k = 0; k < (long)nd; k++)
+        if (dig[k] != '0') {
+            first = k;
+            break;
+        }
+    *lead = first < 0 ? INT_MIN : (int)(int_digits - first);
+    if (neg && first >= 0)
+        out[o++] = '-';
+    long start = first >= 0 && first < int_digits ? first : int_digits;
+    if (start >= int_digits)
+        out[o++] = '0';
+    for (long k = start; k < int_digits; k++)
+        out[o++] = k < (long)nd ? dig[k] : '0';
+    if (scale > 0) {
+        out[o++] = '.';
+        for (long k = int_digits; k < int_digits + scale; k++)
+            out[o++] = dig[k];
+    }
+    return o;
+}
+
+/* numeric(p,s) on assignment or cast: round to s digits, then at most
+ * p - s digits may remain before the point (22003 with PG's detail). NaN
+ * passes; infinities do not fit a constrained numeric. */
+static int apply_numeric_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod, int loc)
+{
+    v->typmod = typmod;
+    if (v->d.isnull || typmod < 4)
+        return 0;
+    int precision, scale;
+    numeric_typmod_parts(typmod, &precision, &scale);
+    const char *p = (const char *)v->d.v.s.p;
+    size_t len = v->d.v.s.len;
+    if (len == 3 && memcmp(p, "NaN", 3) == 0)
+        return 0;
+    if ((len == 8 && memcmp(p, "Infinity", 8) == 0) || (len == 9 && memcmp(p, "-Infinity", 9) == 0)) {
+        rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, loc, "numeric field overflow");
+        rl_error_detail(c->x->err, "A field with precision %d, scale %d cannot hold an "
+                        "infinite value.", precision, scale);
+        return -1;
+    }
+    char *out = rl_arena_alloc(c->arena, len + (scale > 0 ? (size_t)scale : 0) + 4);
+    if (!out)
+        return oom(c);
+    int lead;
+    size_t n = numeric_round_text(p, len, scale, out, &lead);
+    int maxdigits = precision - scale;
+    if (lead != INT_MIN && lead > maxdigits) {
+        rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, loc, "numeric field overflow");
+        rl_error_detail(c->x->err, "A field with precision %d, scale %d must round to an "
+                        "absolute value less than %s%d.", precision, scale,
+                        maxdigits ? "10^" : "", maxdigits ? maxdigits : 1);
+        return -1;
+    }
+    v->d.v.s.p = (const uint8_t *)out;
+    v->d.v.s.len = n;
+    return 0;
+}
+
+/* Relation name (possibly "schema.name", identifiers case-folded unless
+ * quoted) -> regclass OID. */
+static int regclass_from_text(rl_expr_ctx *c, const char *p, size_t len, bool missing_ok,
+                              rl_value *out, int loc)
+{
+    char parts[2][64];
+    int np = 0;
+    size_t i = 0;
+    while (i <= len && np < 2) {
+        size_t o = 0;
+        if (i < len && p[i] == '"') {
+            for (i++; i < len; i++) {
+                if (p[i] == '"' && (i + 1 >= len || p[i + 1] != '"'))
+                    break;
+                if (p[i] == '"')
+                    i++;
+                if (o < 63)
+                    parts[np][o++] = p[i];
+            }
+            i++;
+        } else {
+            for (; i < len && p[i] != '.'; i++)
+                if (o < 63)
+                    parts[np][o++] = (char)tolower((unsigned char)p[i]);
+        }
+        parts[np++][o] = 0;
+        if (i >= len || p[i] != '.')
+            break;
+        i++;
+    }
+    const char *schema = np == 2 ? parts[0] : NULL;
+    const char *name = np == 2 ? parts[1] : parts[0];
+    rl_relation rel;
+    rl_error saved = *c->x->err;
+    if (rl_relation_lookup(c->x, schema, name, &rel) >= 0 && rel.oid != 0) {
+        /* PostgreSQL prints a regclass as the name (qualified off the search path) */
+        char display[130];
+        bool on_path = strcmp(rel.schema, "public") == 0 || strcmp(rel.schema, "pg_catalog") == 0 ||
+                       rel.kind == RL_REL_TEMP;
+        snprintf(display, sizeof display, "%s%s%s", on_path ? "" : rel.schema, on_path ? "" : ".",
+                 rel.name);
+        rl_regclass_register(rel.oid, display);
+        set_int(out, RL_OID_REGCLASS, rel.oid);
+        return 0;
+    }
+    if (strcmp(c->x->err->sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) != 0 &&
+        c->x->err->sqlstate[0] && strcmp(c->x->err->sqlstate, saved.sqlstate) != 0)
+        return -1; /* a real failure, not "absent" */
+    *c->x->err = saved;
+    if (missing_ok) {
+        set_null(out, RL_OID_REGCLASS);
+        return 0;
+    }
+    return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_TABLE, loc, "relation \"%.*s\" does not exist",
+                         (int)len, p);
+}
+
+static bool parse_uint32(const char *p, size_t len, int64_t *out)
+{
+    if (len == 0 || len > 10)
+        return false;
+    int64_t v = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (!isdigit((unsigned char)p[i]))
+            return false;
+        v = v * 10 + (p[i] - '0');
+    }
+    if (v > UINT32_MAX)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* Input text of a type (a literal or a cast from text). */
+static int text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid,
+                         int32_t typmod, bool explicit_cast, rl_value *out, int loc)
+{
+    if (is_textual(oid) && oid != RL_OID_UNKNOWN) {
+        size_t n = len;
+        if (oid == RL_OID_NAME && n > 63)
+            n = 63;
+        if (oid == RL_OID_CHAR && n > 1)
+            n = 1;
+        set_str(out, oid, p, n);
+        out->typmod = typmod;
+        return oid == RL_OID_VARCHAR ? apply_varchar_typmod(c, out, typmod, explicit_cast, loc) : 0;
+    }
+    int64_t u;
+    switch (oid) {
+    case RL_OID_UNKNOWN:
+    case RL_OID_TEXT_ARRAY:
+    case RL_OID_INT2_ARRAY:
+    case RL_OID_INT4_ARRAY:
+    case RL_OID_INT2VECTOR:
+        set_str(out, oid, p, len);
+        return 0;
+    case RL_OID_TID: {
+        uint64_t ctid;
+        if (!rl_tid_parse(p, len, &ctid))
+            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
+                                 "invalid input syntax for type tid: \"%.*s\"", (int)len, p);
+        set_int(out, RL_OID_TID, (int64_t)ctid);
+        return 0;
+    }
+    case RL_OID_OID:
+    case RL_OID_REGPROC:
+        if (!parse_uint32(p, len, &u))
+            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
+                                 "invalid input syntax for type oid: \"%.*s\"", (int)len, p);
+        set_int(out, oid, u);
+        return 0;
+    case RL_OID_REGCLASS:
+        if (parse_uint32(p, len, &u)) {
+            set_int(out, oid, u);
+            return 0;
+        }
+        return regclass_from_text(c, p, len, false, out, loc);
+    default:
+        break;
+    }
+    rl_type t = rl_oid_type(oid);
+    if (t == RL_T_INVALID)
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
+                             "input of type %s is not supported", rl_oid_type_name(oid));
+    rl_buf tmp;
+    rl_buf_init(&tmp, 0);
+    char msg[256] = "";
+    const char *sqlstate = NULL;
+    rl_datum d;
+    rl_codec_status st = rl_datum_input(t, p, len, &d, &tmp, msg, sizeof msg, &sqlstate);
+    if (st != RL_CODEC_OK) {
+        rl_buf_free(&tmp);
+        if (!msg[0])
+            snprintf(msg, sizeof msg, "invalid input syntax for type %s: \"%.*s\"",
+                     rl_oid_type_name(oid), (int)len, p);
+        return rl_exec_error(c->x, sqlstate, loc, "%s", msg);
+    }
+    memset(out, 0, sizeof *out);
+    out->oid = oid;
+    out->typmod = typmod;
+    out->d = d;
+    if (t == RL_T_NUMERIC || t == RL_T_BYTEA) {
+        /* the datum points into tmp: move its bytes to the arena */
+        const uint8_t *q = rl_arena_dup(c->arena, d.v.s.len ? d.v.s.p : (const uint8_t *)"",
+                                        d.v.s.len ? d.v.s.len : 1);
+        rl_buf_free(&tmp);
+        if (!q)
+            return oom(c);
+        out->d.v.s.p = q;
+        return 0;
+    }
+    rl_buf_free(&tmp);
+    return 0;
+}
+
+/* Output text of any value, as a text value in the arena. */
+static int value_to_textval(rl_expr_ctx *c, const rl_value *in, uint32_t oid, rl_value *out)
+{
+    if (in->oid == RL_OID_BOOL) /* bool::text is 'true'/'false', not 't'/'f' */
+        return set_str_copy(c, out, oid, in->d.v.b ? "true" : "false", in->d.v.b ? 4 : 5);
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    rl_value_to_text(&b, in);
+    return set_buf_copy(c, out, oid, &b);
+}
+
+static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_t typmod,
+                        bool explicit_cast, rl_value *out, int location);
+
+int rl_value_coerce(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_t typmod,
+                    bool explicit_cast, rl_value *out, int location)
+{
+    if (coerce_value(c, in, oid, typmod, explicit_cast, out, location) < 0)
+        return -1;
+    /* a numeric's typmod applies whatever the source type (assignment and
+     * cast alike, as numeric()/numeric_in do) */
+    return oid == RL_OID_NUMERIC ? apply_numeric_typmod(c, out, typmod, location) : 0;
+}
+
+static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_t typmod,
+                        bool explicit_cast, rl_value *out, int location)
+{
+    if (in->d.isnull) {
+        set_null(out, oid);
+        out->typmod = typmod;
+        return 0;
+    }
+    if (in->oid == oid) {
+        *out = *in;
+        if (oid == RL_OID_VARCHAR) {
+            out->typmod = typmod;
+            return apply_varchar_typmod(c, out, typmod, explicit_cast, location);
+        }
+        return 0;
+    }
+    if (is_textual(in->oid))
+        return text_to_value(c, (const char *)in->d.v.s.p, in->d.v.s.len, oid, typmod,
+                             explicit_cast, out, location);
+    if (is_textual(oid)) {
+        if (value_to_textval(c, in, oid, out) < 0)
+            return -1;
+        if (oid == RL_OID_VARCHAR)
+            return apply_varchar_typmod(c, out, typmod, explicit_cast, location);
+        return 0;
+    }
+    if (is_number(in->oid) && is_number(oid))
+        return number_convert(c, in, oid, out, location);
+    if (in->oid == RL_OID_BOOL && oid == RL_OID_INT4) {
+        set_int(out, oid, in->d.v.b);
+        return 0;
+    }
+    if (is_intlike(in->oid) && oid == RL_OID_BOOL) {
+        set_bool(out, in->d.v.i != 0);
+        return 0;
+    }
+    if (is_timestamp(in->oid) && is_timestamp(oid)) {
+        int64_t us = ts_micros(in);
+        if (oid == RL_OID_DATE) {
+            int64_t days = us == INT64_MAX   ? INT32_MAX
+                           : us == INT64_MIN ? INT32_MIN
+                                             : (us >= 0 ? us : us - 86399999999LL) / 86400000000LL;
+            set_int(out, oid, days);
+        } else {
+            set_int(out, oid, us);
+        }
+        return 0;
+    }
+    return rl_exec_error(c->x, RL_SQLSTATE_CANNOT_COERCE, location, "cannot cast type %s to %s",
+                         rl_oid_type_name(in->oid), rl_oid_type_name(oid));
+}
+
+/* ----------------------------------------------------------- comparison */
+
+static int cmp_i64(int64_t a, int64_t b) { return a < b ? -1 : a > b; }
+
+static int cmp_bytes(const rl_value *a, const rl_value *b)
+{
+    size_t n = a->d.v.s.len < b->d.v.s.len ? a->d.v.s.len : b->d.v.s.len;
+    int r = n ? memcmp(a->d.v.s.p, b->d.v.s.p, n) : 0;
+    if (r)
+        return r < 0 ? -1 : 1;
+    return cmp_i64((int64_t)a->d.v.s.len, (int64_t)b->d.v.s.len);
+}
+
+static int op_error(rl_expr_ctx *c, const char *op, uint32_t a, uint32_t b, int loc)
+{
+    rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, loc, "operator does not exist: %s %s %s",
+                  rl_oid_type_name(a), op,
+                  rl_oid_type_name(b));
+    rl_error_hint(c->x->err, "No operator matches the given name and argument types. You might "
+                             "need to add explicit type casts.");
+    return -1;
+}
+
+/* Give an unknown literal the type of the other operand, as PostgreSQL's
+ * operator resolution does; both unknown compare as text. */
+static int resolve_unknown_pair(rl_expr_ctx *c, rl_value *a, rl_value *b, int loc)
+{
+    if (a->oid == RL_OID_UNKNOWN && b->oid != RL_OID_UNKNOWN)
+        return rl_value_coerce(c, a, b->oid, -1, false, a, loc);
+    if (b->oid == RL_OID_UNKNOWN && a->oid != RL_OID_UNKNOWN)
+        return rl_value_coerce(c, b, a->oid, -1, false, b, loc);
+    return 0;
+}
+
+static int cmp_resolved(rl_expr_ctx *c, const rl_value *a, const rl_value *b, const char *op,
+                        int *res, int loc)
+{
+    uint32_t ta = a->oid, tb = b->oid;
+    if (is_intlike(ta) && is_intlike(tb)) {
+        *res = cmp_i64(a->d.v.i, b->d.v.i);
+        return 0;
+    }
+    if (is_number(ta) && is_number(tb)) {
+        if (is_float(ta) || is_float(tb)) {
+            rl_value fa, fb;
+            if (number_convert(c, a, RL_OID_FLOAT8, &fa, loc) < 0 ||
+                number_convert(c, b, RL_OID_FLOAT8, &fb, loc) < 0)
+                return -1;
+            rl_datum_compare(RL_T_FLOAT8, &fa.d, &fb.d);
+            *res = rl_datum_compare(RL_T_FLOAT8, &fa.d, &fb.d);
+            return 0;
+        }
+        rl_value na, nb;
+        if (number_convert(c, a, RL_OID_NUMERIC, &na, loc) < 0 ||
+            number_convert(c, b, RL_OID_NUMERIC, &nb, loc) < 0)
+            return -1;
+        *res = rl_datum_compare(RL_T_NUMERIC, &na.d, &nb.d);
+        return 0;
+    }
+    if (is_textual(ta) && is_textual(tb)) {
+        *res = cmp_bytes(a, b);
+        return 0;
+    }
+    if (is_timestamp(ta) && is_timestamp(tb)) {
+        *res = cmp_i64(ts_micros(a), ts_micros(b));
+        return 0;
+    }
+    if (ta == tb) {
+        rl_type t = rl_oid_type(ta);
+        if (t != RL_T_INVALID) {
+            *res = rl_datum_compare(t, &a->d, &b->d);
+            return 0;
+        }
+        if (ta == RL_OID_TID) {
+            *res = cmp_i64(a->d.v.i, b->d.v.i);
+            return 0;
+        }
+        if (ta == RL_OID_TEXT_ARRAY || ta == RL_OID_INT2_ARRAY || ta == RL_OID_INT4_ARRAY) {
+            *res = cmp_bytes(a, b);
+            return 0;
+        }
+    }
+    return op_error(c, op, ta, tb, loc);
+}
+
+/* Compare two non-NULL values with operator name `op` (for messages). */
+static int cmp_op(rl_expr_ctx *c, const rl_value *a, const rl_value *b, const char *op, int *res,
+                  int loc)
+{
+    rl_value x = *a, y = *b;
+    if (resolve_unknown_pair(c, &x, &y, loc) < 0)
+        return -1;
+    return cmp_resolved(c, &x, &y, op, res, loc);
+}
+
+int rl_value_cmp(rl_expr_ctx *c, const rl_value *a, const rl_value *b, int *result, int location)
+{
+    return cmp_op(c, a, b, "=", result, location);
+}
+
+/* ------------------------------------------------------------ type names */
+
+/* Names libpg_query's grammar produces (pg_catalog.int8, ...) and those
+ * written by hand; anything the codec knows goes through rl_type_from_name. */
+static uint32_t special_type_oid(const char *name)
+{
+    static const struct {
+        const char *name;
+        uint32_t oid;
+    } types[] = {
+        {"oid", RL_OID_OID},         {"regclass", RL_OID_REGCLASS}, {"regproc", RL_OID_REGPROC},
+        {"tid", RL_OID_TID},         {"name", RL_OID_NAME},         {"char", RL_OID_CHAR},
+        {"unknown", RL_OID_UNKNOWN}, {"int2vector", RL_OID_INT2VECTOR},
+        {"bpchar", RL_OID_TEXT},     {"json", RL_OID_TEXT},         {"jsonb", RL_OID_TEXT},
+    };
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (strcmp(types[i].name, name) == 0)
+            return types[i].oid;
+    return 0;
+}
+
+static int typmod_value(const PgQuery__Node *n, long *out)
+{
+    if (n && n->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+        rl_const(n->a_const)->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
+        *out = rl_const(n->a_const)->ival->ival;
+        return 0;
+    }
+    return -1;
+}
+
+int rl_type_from_typename(rl_exec *x, const PgQuery__TypeName *tn, uint32_t *oid,
+                          int32_t *typmod)
+{
+    if (!tn || tn->n_names == 0)
+        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1, "type does not exist");
+    const char *name = rl_node_string(tn->names[tn->n_names - 1]);
+    if (!name)
+        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, tn->location, "type does not exist");
+    if (tn->n_names > 1) {
+        const char *schema = rl_node_string(tn->names[tn->n_names - 2]);
+        if (!schema || strcmp(schema, "pg_catalog") != 0)
+            return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, tn->location,
+                                 "type \"%s.%s\" does not exist",
+                                 schema ? schema : "", name);
+    }
+    uint32_t o = special_type_oid(name);
+    if (!o)
+        o = rl_type_oid(rl_type_from_name(name));
+    if (!o)
+        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, tn->location,
+                             "type \"%s\" does not exist", name);
+    *typmod = -1;
+    long m1, m2;
+    if (o == RL_OID_VARCHAR && tn->n_typmods == 1 && typmod_value(tn->typmods[0], &m1) == 0) {
+        if (m1 < 1 || m1 > 10485760)
+            return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, tn->location,
+                                 m1 < 1 ? "length for type varchar must be at least 1"
+                                        : "length for type varchar cannot exceed 10485760");
+        *typmod = (int32_t)(m1 + 4);
+    }
+    if (o == RL_OID_NUMERIC && tn->n_typmods >= 1 && typmod_value(tn->typmods[0], &m1) == 0) {
+        m2 = 0;
+        if (tn->n_typmods == 2)
+            typmod_value(tn->typmods[1], &m2);
+        if (m1 < 1 || m1 > 1000)
+            return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, tn->location,
+                                 "NUMERIC precision %ld must be between 1 and 1000", m1);
+        if (m2 < -1000 || m2 > 1000)
+            return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, tn->location,
+                                 "NUMERIC scale %ld must be between -1000 and 1000", m2);
+        /* PostgreSQL 15: the scale is stored as an 11-bit signed field */
+        *typmod = (int32_t)(((m1 << 16) | (m2 & 0x7ff)) + 4);
+    }
+    if (tn->n_array_bounds > 0) {
+        if (o == RL_OID_TEXT || o == RL_OID_VARCHAR)
+            o = RL_OID_TEXT_ARRAY;
+        else if (o == RL_OID_INT4)
+            o = RL_OID_INT4_ARRAY;
+        else if (o == RL_OID_INT2)
+            o = RL_OID_INT2_ARRAY;
+        else
+            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, tn->location,
+                                 "arrays of %s are not supported", rl_oid_type_name(o));
+        *typmod = -1;
+    }
+    *oid = o;
+    return 0;
+}
+
+/* ------------------------------------------------------------ columns */
+
+/* Does column meta m answer the reference (rel may be NULL)? */
+static bool col_matches(const rl_colmeta *m, const char *rel, const char *name, bool qualified)
+{
+    if (strcmp(m->name, name) != 0)
+        return false;
+    if (qualified)
+        return strcmp(m->rel, rel) == 0;
+    return !m->using_dup;
+}
+
+static bool rel_exists(const rl_rowset *rs, const char *rel)
+{
+    for (size_t i = 0; i < rs->ncols; i++)
+        if (strcmp(rs->cols[i].rel, rel) == 0)
+            return true;
+    return false;
+}
+
+typedef struct colref {
+    const char *rel;  /* NULL if unqualified */
+    const char *name; /* NULL for `*` */
+} colref;
+
+static int split_colref(rl_expr_ctx *c, const PgQuery__ColumnRef *cr, colref *out)
+{
+    out->rel = out->name = NULL;
+    size_t n = cr->n_fields;
+    if (n == 0 || n > 4)
+        return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, cr->location,
+                             "improper qualified name");
+    const PgQuery__Node *last = cr->fields[n - 1];
+    if (last->node_case != PG_QUERY__NODE__NODE_A_STAR)
+        out->name = rl_node_string(last);
+    if (n >= 2)
+        out->rel = rl_node_string(cr->fields[n - 2]);
+    if ((last->node_case != PG_QUERY__NODE__NODE_A_STAR && !out->name) || (n >= 2 && !out->rel))
+        return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, cr->location,
+                             "improper qualified name");
+    return 0;
+}
+
+/* Find the column in one row set: index, -1 none, -2 ambiguous. */
+static long find_col(const rl_rowset *rs, const colref *r)
+{
+    long found = -1;
+    for (size_t i = 0; i < rs->ncols; i++) {
+        if (!col_matches(&rs->cols[i], r->rel, r->name, r->rel != NULL))
+            continue;
+        if (found >= 0)
+            return -2;
+        found = (long)i;
+    }
+    return found;
+}
+
+/* find_col for ColumnRef `key` through rs's resolution cache; *rel_seen
+ * (if not NULL) = rel_exists(rs, r->rel). */
+static long find_col_cached(rl_rowset *rs, const void *key, const colref *r, bool *rel_seen)
+{
+    size_t h = (size_t)(((uint64_t)(uintptr_t)key * 0x9E3779B97F4A7C15ull) >> 40);
+    rl_colcache *e = NULL;
+    for (size_t k = 0; k < 4; k++) { /* 4 probes; else evict the home slot */
+        rl_colcache *t = &rs->colcache[(h + k) & (RL_COLCACHE - 1)];
+        if (t->ref == key) {
+            if (t->idx < 0 ||
+                col_matches(&rs->cols[t->idx], r->rel, r->name, r->rel != NULL)) {
+                if (rel_seen)
+                    *rel_seen = t->rel_seen;
+                return t->idx;
+            }
+            e = t;
+            break;
+        }
+        if (!t->ref && !e)
+            e = t;
+    }
+    if (!e)
+        e = &rs->colcache[h & (RL_COLCACHE - 1)];
+    long i = find_col(rs, r);
+    bool seen = r->rel && rel_exists(rs, r->rel);
+    e->ref = key;
+    e->idx = (int32_t)i;
+    e->rel_seen = seen;
+    if (rel_seen)
+        *rel_seen = seen;
+    return i;
+}
+
+const rl_colmeta *rl_expr_column(const rl_binding *b, const PgQuery__Node *node)
+{
+    if (!b || !b->rs || !node || node->node_case != PG_QUERY__NODE__NODE_COLUMN_REF)
+        return NULL;
+    const PgQuery__ColumnRef *cr = node->column_ref;
+    size_t n = cr->n_fields;
+    if (n == 0 || cr->fields[n - 1]->node_case == PG_QUERY__NODE__NODE_A_STAR)
+        return NULL;
+    colref r = {n >= 2 ? rl_node_string(cr->fields[n - 2]) : NULL, rl_node_string(cr->fields[n - 1])};
+    if (!r.name)
+        return NULL;
+    long i = find_col(b->rs, &r);
+    return i >= 0 ? &b->rs->cols[i] : NULL;
+}
+
+static int eval_colref(rl_expr_ctx *c, const PgQuery__ColumnRef *cr, rl_value *out)
+{
+    colref r;
+    if (split_colref(c, cr, &r) < 0)
+        return -1;
+    if (!r.name)
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cr->location,
+                             "row expressions (*) are not supported here");
+    bool rel_seen = false;
+    for (const rl_binding *b = c->b; b; b = b->outer) {
+        if (!b->rs) {
+            continue; /* subquery boundary: noted only if we resolve beyond it */
+        }
+        bool seen = false;
+        long i = find_col_cached(b->rs, cr, &r, &seen);
+        if (i == -2)
+            return rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_COLUMN, cr->location,
+                                 "column reference \"%s\" is ambiguous",
+                                 r.name);
+        rel_seen |= seen;
+        if (i < 0)
+            continue;
+        /* mark every boundary crossed on the way: those subqueries are correlated */
+        for (const rl_binding *m = c->b; m != b; m = m->outer)
+            if (!m->rs && m->correlated)
+                *m->correlated = true;
+        *out = rl_rowset_row(b->rs, b->row)[i];
+        return 0;
+    }
+    if (r.rel && !rel_seen)
+        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_TABLE, cr->location,
+                             "missing FROM-clause entry for table \"%s\"", r.rel);
+    if (r.rel)
+        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_COLUMN, cr->location,
+                             "column %s.%s does not exist", r.rel,
+                             r.name);
+    return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_COLUMN, cr->location,
+                         "column \"%s\" does not exist", r.name);
+}
+
+/* ------------------------------------------------------------ literals */
+
+static int eval_const(rl_expr_ctx *c, const PgQuery__AConst *k, rl_value *out)
+{
+    if (k->isnull) {
+        set_null(out, RL_OID_UNKNOWN);
+        return 0;
+    }
+    if (rl_const_sealed(k)) /* a shape's literal read outside its statement */
+        return rl_exec_error(c->x, RL_SQLSTATE_INTERNAL_ERROR, k->location,
+                             "constant read outside its statement");
+    switch (k->val_case) {
+    case PG_QUERY__A__CONST__VAL_IVAL:
+        set_int(out, RL_OID_INT4, k->ival->ival);
+        return 0;
+    case PG_QUERY__A__CONST__VAL_FVAL: {
+        /* integers too large for int4 arrive as Float: int8 if they fit */
+        const char *s = k->fval->fval;
+        char *end;
+        const char *digits = s[0] == '-' ? s + 1 : s;
+        if (*digits && strspn(digits, "0123456789") == strlen(digits)) {
+            errno = 0;
+            long long v = strtoll(s, &end, 10);
+            if (errno == 0 && *end == 0) {
+                set_int(out, RL_OID_INT8, v);
+                return 0;
+            }
+        }
+        return text_to_value(c, s, strlen(s), RL_OID_NUMERIC, -1, true, out, k->location);
+    }
+    case PG_QUERY__A__CONST__VAL_BOOLVAL:
+        set_bool(out, k->boolval->boolval);
+        return 0;
+    case PG_QUERY__A__CONST__VAL_SVAL:
+        set_str(out, RL_OID_UNKNOWN, k->sval->sval, strlen(k->sval->sval));
+        return 0;
+    default:
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, k->location,
+                             "bit string literals are not supported");
+    }
+}
+
+static int eval_param(rl_expr_ctx *c, const PgQuery__ParamRef *p, rl_value *out)
+{
+    if (p->number < 1 || (size_t)p->number > c->x->nparams || !c->x->params)
+        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_PARAMETER, p->location,
+                             "there is no parameter $%d", p->number);
+    *out = c->x->params[p->number - 1];
+    return 0;
+}
+
+/* ------------------------------------------------------ boolean logic */
+
+/* 1 true, 0 false, 2 NULL, -1 error. */
+static int eval_tri(rl_expr_ctx *c, const PgQuery__Node *node, const char *what, int loc)
+{
+    rl_value v;
+    if (rl_expr_eval(c, node, &v) < 0)
+        return -1;
+    if (v.oid == RL_OID_UNKNOWN && rl_value_coerce(c, &v, RL_OID_BOOL, -1, false, &v, loc) < 0)
+        return -1;
+    if (v.oid != RL_OID_BOOL)
+        return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, loc,
+                             "argument of %s must be type boolean, not type %s",
+                             what, rl_oid_type_name(v.oid));
+    return v.d.isnull ? 2 : v.d.v.b;
+}
+
+
+static int eval_boolexpr(rl_expr_ctx *c, const PgQuery__BoolExpr *be, rl_value *out)
+{
+    const char *what = be->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR  ? "AND"
+                       : be->boolop == PG_QUERY__BOOL_EXPR_TYPE__OR_EXPR ? "OR"
+                                                                          : "NOT";
+    if (be->boolop == PG_QUERY__BOOL_EXPR_TYPE__NOT_EXPR) {
+        int t = be->n_args ? eval_tri(c, be->args[0], what, rl_node_location(be->args[0])) : -1;
+        if (t < 0)
+            return -1;
+        if (t == 2)
+            set_null(out, RL_OID_BOOL);
+        else
+            set_bool(out, !t);
+        return 0;
+    }
+    bool is_and = be->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR;
+    bool saw_null = false, decided = false;
+    /* a decided AND false / OR true skips the rest, except when typing:
+     * PostgreSQL resolves (and so fails on) every operand while planning */
+    for (size_t i = 0; i < be->n_args && (!decided || c->typing); i++) {
+        int t = eval_tri(c, be->args[i], what, rl_node_location(be->args[i]));
+        if (t < 0)
+            return -1;
+        if (t == 2)
+            saw_null = true;
+        else if (t == (is_and ? 0 : 1))
+            decided = true;
+    }
+    if (decided)
+        set_bool(out, !is_and);
+    else if (saw_null)
+        set_null(out, RL_OID_BOOL);
+    else
+        set_bool(out, is_and);
+    return 0;
+}
+
+int rl_expr_truth(rl_expr_ctx *c, const PgQuery__Node *node)
+{
+    int t = eval_tri(c, node, "WHERE", rl_node_location(node));
+    return t < 0 ? -1 : t == 1;
+}
+
+/* ------------------------------------------------------------ operators */
+
+static const char *op_name(const PgQuery__AExpr *e)
+{
+    return e->n_name ? rl_node_string(e->name[e->n_name - 1]) : NULL;
+}
+
+/* Comparison operator -> predicate on cmp result; -1 if not one. */
+static int cmp_kind(const char *op)
+{
+    static const char *ops[] = {"=", "<>", "!=", "<", ">", "<=", ">="};
+    for (int i = 0; i < 7; i++)
+        if (strcmp(op, ops[i]) == 0)
+            return i;
+    return -1;
+}
+
+static bool cmp_holds(int kind, int r)
+{
+    switch (kind) {
+    case 0: return r == 0;
+    case 1:
+    case 2: return r != 0;
+    case 3: return r < 0;
+    case 4: return r > 0;
+    case 5: return r <= 0;
+    default: return r >= 0;
+    }
+}
+
+static int int_result_oid(uint32_t a, uint32_t b)
+{
+    if (a == RL_OID_INT8 || b == RL_OID_INT8 || a == RL_OID_OID || b == RL_OID_OID)
+        return RL_OID_INT8;
+    if (a == RL_OID_INT4 || b == RL_OID_INT4)
+        return RL_OID_INT4;
+    return RL_OID_INT2;
+}
+
+static int arith(rl_expr_ctx *c, char op, const rl_value *a, const rl_value *b, rl_value *out,
+                 int loc)
+{
+    if (is_intlike(a->oid) && is_intlike(b->oid)) {
+        uint32_t oid = int_result_oid(a->oid, b->oid);
+        if (a->d.isnull || b->d.isnull) {
+            set_null(out, oid);
+            return 0;
+        }
+        int64_t x = a->d.v.i, y = b->d.v.i, r = 0;
+        bool ovf = false;
+        switch (op) {
+        case '+': ovf = __builtin_add_overflow(x, y, &r); break;
+        case '-': ovf = __builtin_sub_overflow(x, y, &r); break;
+        case '*': ovf = __builtin_mul_overflow(x, y, &r); break;
+        default:
+            if (y == 0)
+                return rl_exec_error(c->x, RL_SQLSTATE_DIVISION_BY_ZERO, -1, "division by zero");
+            if (y == -1) { /* INT64_MIN / -1 overflows in C */
+                ovf = op == '/' && __builtin_sub_overflow((int64_t)0, x, &r);
+                r = op == '/' ? r : 0;
+            } else {
+                r = op == '/' ? x / y : x % y;
+            }
+        }
+        if (ovf)
+            return range_error(c, oid, -1);
+        if (int_fits(c, oid, r, -1) < 0)
+            return -1;
+        set_int(out, oid, r);
+        return 0;
+    }
+    if (is_number(a->oid) && is_number(b->oid) && (is_float(a->oid) || is_float(b->oid))) {
+        uint32_t oid = a->oid == RL_OID_FLOAT4 && b->oid == RL_OID_FLOAT4 ? RL_OID_FLOAT4
+                                                                         : RL_OID_FLOAT8;
+        if (a->d.isnull || b->d.isnull) {
+            set_null(out, oid);
+            return 0;
+        }
+        rl_value fa, fb;
+        if (number_convert(c, a, RL_OID_FLOAT8, &fa, loc) < 0 ||
+            number_convert(c, b, RL_OID_FLOAT8, &fb, loc) < 0)
+            return -1;
+        double x = fa.d.v.f, y = fb.d.v.f, r;
+        switch (op) {
+        case '+': r = x + y; break;
+        case '-': r = x - y; break;
+        case '*': r = x * y; break;
+        case '/':
+            if (y == 0)
+                return rl_exec_error(c->x, RL_SQLSTATE_DIVISION_BY_ZERO, -1, "division by zero");
+            r = x / y;
+            break;
+        default: return op_error(c, "%", a->oid, b->oid, loc);
+        }
+        set_float(out, oid, r);
+        return 0;
+    }
+    char opname[2] = {op, 0};
+    if (is_number(a->oid) && is_number(b->oid))
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
+                             "numeric arithmetic (%s %s %s) is not supported",
+                             rl_oid_type_name(a->oid), opname, rl_oid_type_name(b->oid));
+    return op_error(c, opname, a->oid, b->oid, loc);
+}
+
+static int concat(rl_expr_ctx *c, const rl_value *a, const rl_value *b, rl_value *out)
+{
+    if (a->d.isnull || b->d.isnull) {
+        set_null(out, RL_OID_TEXT);
+        return 0;
+    }
+    rl_buf buf;
+    rl_buf_init(&buf, 0);
+    const rl_value *v[2] = {a, b};
+    for (int i = 0; i < 2; i++) {
+        if (v[i]->oid == RL_OID_UNKNOWN)
+            rl_buf_put(&buf, v[i]->d.v.s.p, v[i]->d.v.s.len);
+        else
+            rl_value_to_text(&buf, v[i]);
+    }
+    return set_buf_copy(c, out, RL_OID_TEXT, &buf);
+}
+
+/* LIKE with % and _ (characters are UTF-8 sequences) and \ as escape. */
+static bool like_match(const uint8_t *s, size_t sn, const uint8_t *p, size_t pn)
+{
+    size_t si = 0, pi = 0, star_p = SIZE_MAX, star_s = 0;
+    while (si < sn) {
+        if (pi < pn && p[pi] == '%') {
+            star_p = ++pi;
+            star_s = si;
+            continue;
+        }
+        if (pi < pn && p[pi] == '_') {
+            pi++;
+            si++;
+            while (si < sn && (s[si] & 0xC0) == 0x80)
+                si++;
+            continue;
+        }
+        size_t q = pi < pn && p[pi] == '\\' && pi + 1 < pn ? pi + 1 : pi;
+        if (q < pn && p[q] == s[si]) {
+            pi = q + 1;
+            si++;
+            continue;
+        }
+        if (star_p == SIZE_MAX)
+            return false;
+        pi = star_p; /* backtrack: let the last % swallow one more character */
+        si = ++star_s;
+        while (si < sn && (s[si] & 0xC0) == 0x80)
+            si = ++star_s;
+    }
+    while (pi < pn && p[pi] == '%')
+        pi++;
+    return pi == pn;
+}
+
+static int to_text_operand(rl_expr_ctx *c, rl_value *v, int loc)
+{
+    if (v->d.isnull || is_textual(v->oid))
+        return 0;
+    return op_error(c, "~~", v->oid, RL_OID_TEXT, loc);
+}
+
+static int eval_like(rl_expr_ctx *c, const PgQuery__AExpr *e, bool negate, rl_value *out)
+{
+    rl_value s, p;
+    if (rl_expr_eval(c, e->lexpr, &s) < 0 || rl_expr_eval(c, e->rexpr, &p) < 0)
+        return -1;
+    if (to_text_operand(c, &s, e->location) < 0 || to_text_operand(c, &p, e->location) < 0)
+        return -1;
+    if (s.d.isnull || p.d.isnull) {
+        set_null(out, RL_OID_BOOL);
+        return 0;
+    }
+    bool m = like_match(s.d.v.s.p, s.d.v.s.len, p.d.v.s.p, p.d.v.s.len);
+    set_bool(out, negate ? !m : m);
+    return 0;
+}
+
+/* a <op> b with NULL -> NULL; res = comparison result when both known. */
+static int compare_nodes_values(rl_expr_ctx *c, const rl_value *a, const rl_value *b, int kind,
+                                const char *op, int loc, rl_value *out)
+{
+    if (a->d.isnull || b->d.isnull) {
+        set_null(out, RL_OID_BOOL);
+        return 0;
+    }
+    int r;
+    if (cmp_op(c, a, b, op, &r, loc) < 0)
+        return -1;
+    set_bool(out, cmp_holds(kind, r));
+    return 0;
+}
+
+/* Resolve an unknown literal against the other operand, reporting a bad
+ * literal at its own position (as PostgreSQL does), not the operator's. */
+static int resolve_operands(rl_expr_ctx *c, rl_value *a, const PgQuery__Node *an, rl_value *b,
+                            const PgQuery__Node *bn)
+{
+    if (a->oid == RL_OID_UNKNOWN && b->oid != RL_OID_UNKNOWN)
+        return rl_value_coerce(c, a, b->oid, -1, false, a, rl_node_location(an));
+    if (b->oid == RL_OID_UNKNOWN && a->oid != RL_OID_UNKNOWN)
+        return rl_value_coerce(c, b, a->oid, -1, false, b, rl_node_location(bn));
+    return 0;
+}
+
+static int eval_in(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
+{
+    const char *op = op_name(e);
+    bool negate = op && strcmp(op, "<>") == 0;
+    if (!e->rexpr || e->rexpr->node_case != PG_QUERY__NODE__NODE_LIST)
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, e->location,
+                             "IN with this right-hand side is not supported");
+    rl_value l;
+    if (rl_expr_eval(c, e->lexpr, &l) < 0)
+        return -1;
+    const PgQuery__List *list = e->rexpr->list;
+    bool saw_null = l.d.isnull;
+    for (size_t i = 0; i < list->n_items; i++) {
+        rl_value r, eq;
+        rl_value lv = l;
+        if (rl_expr_eval(c, list->items[i], &r) < 0 ||
+            resolve_operands(c, &lv, e->lexpr, &r, list->items[i]) < 0)
+            return -1;
+        if (compare_nodes_values(c, &lv, &r, 0, "=", e->location, &eq) < 0)
+            return -1;
+        if (eq.d.isnull) {
+            saw_null = true;
+            continue;
+        }
+        if (eq.d.v.b) {
+            set_bool(out, !negate);
+            return 0;
+        }
+    }
+    if (saw_null)
+        set_null(out, RL_OID_BOOL);
+    else
+        set_bool(out, negate);
+    return 0;
+}
+
+static int eval_between(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
+{
+    if (!e->rexpr || e->rexpr->node_case != PG_QUERY__NODE__NODE_LIST || e->rexpr->list->n_items != 2)
+        return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, e->location, "malformed BETWEEN");
+    bool negate = e->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN ||
+                  e->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN_SYM;
+    bool sym = e->kind == PG_QUERY__A__EXPR__KIND__AEXPR_BETWEEN_SYM ||
+               e->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN_SYM;
+    rl_value v, lo, hi, a, b;
+    if (rl_expr_eval(c, e->lexpr, &v) < 0 || rl_expr_eval(c, e->rexpr->list->items[0], &lo) < 0 ||
+        rl_expr_eval(c, e->rexpr->list->items[1], &hi) < 0)
+        return -1;
+    if (sym && !lo.d.isnull && !hi.d.isnull) {
+        int r;
+        if (cmp_op(c, &lo, &hi, "<=", &r, e->location) < 0)
+            return -1;
+        if (r > 0) {
+            rl_value t = lo;
+            lo = hi;
+            hi = t;
+        }
+    }
+    if (compare_nodes_values(c, &v, &lo, 6, ">=", e->location, &a) < 0 ||
+        compare_nodes_values(c, &v, &hi, 5, "<=", e->location, &b) < 0)
+        return -1;
+    /* a AND b in three-valued logic, then NOT */
+    if ((!a.d.isnull && !a.d.v.b) || (!b.d.isnull && !b.d.v.b))
+        set_bool(out, negate);
+    else if (a.d.isnull || b.d.isnull)
+        set_null(out, RL_OID_BOOL);
+    else
+        set_bool(out, !negate);
+    return 0;
+}
+
+static int eval_distinct(rl_expr_ctx *c, const PgQuery__AExpr *e, bool not_distinct,
+                         rl_value *out)
+{
+    rl_value a, b;
+    if (rl_expr_eval(c, e->lexpr, &a) < 0 || rl_expr_eval(c, e->rexpr, &b) < 0)
+        return -1;
+    bool same;
+    if (a.d.isnull || b.d.isnull) {
+        same = a.d.isnull && b.d.isnull;
+    } else {
+        int r;
+        if (cmp_op(c, &a, &b, "=", &r, e->location) < 0)
+            return -1;
+        same = r == 0;
+    }
+    set_bool(out, not_distinct ? same : !same);
+    return 0;
+}
+
+static int eval_nullif(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
+{
+    rl_value a, b;
+    if (rl_expr_eval(c, e->lexpr, &a) < 0 || rl_expr_eval(c, e->rexpr, &b) < 0)
+        return -1;
+    if (a.oid == RL_OID_UNKNOWN && b.oid != RL_OID_UNKNOWN &&
+        rl_value_coerce(c, &a, b.oid, -1, false, &a, e->location) < 0)
+        return -1;
+    if (!a.d.isnull && !b.d.isnull) {
+        int r;
+        if (cmp_op(c, &a, &b, "=", &r, e->location) < 0)
+            return -1;
+        if (r == 0) {
+            set_null(out, a.oid);
+            return 0;
+        }
+    }
+    *out = a;
+    return 0;
+}
+
+static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
+{
+    const char *op = op_name(e);
+    if (!op)
+        return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, e->location, "malformed operator");
+    rl_value a, b;
+    if (!e->lexpr) { /* prefix operator */
+        if (rl_expr_eval(c, e->rexpr, &b) < 0)
+            return -1;
+        if (strcmp(op, "+") == 0 && is_number(b.oid)) {
+            *out = b;
+            return 0;
+        }
+        if (strcmp(op, "-") == 0 && is_number(b.oid)) {
+            rl_value zero;
+            set_int(&zero, RL_OID_INT2, 0);
+            if (b.oid == RL_OID_NUMERIC) {
+                if (b.d.isnull) {
+                    *out = b;
+                    return 0;
+                }
+                char buf[256];
+                const char *s = (const char *)b.d.v.s.p;
+                size_t n = b.d.v.s.len;
+                int len = s[0] == '-' ? snprintf(buf, sizeof buf, "%.*s", (int)n - 1, s + 1)
+                                      : snprintf(buf, sizeof buf, "-%.*s", (int)n, s);
+                return text_to_value(c, buf, (size_t)len, RL_OID_NUMERIC, -1, true, out,
+                                     e->location);
+            }
+            return arith(c, '-', &zero, &b, out, e->location);
+        }
+        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, e->location,
+                             "operator does not exist: %s %s", op,
+                             rl_oid_type_name(b.oid));
+    }
+    if (rl_expr_eval(c, e->lexpr, &a) < 0 || rl_expr_eval(c, e->rexpr, &b) < 0)
+        return -1;
+    int kind = cmp_kind(op);
+    if (kind >= 0 && resolve_operands(c, &a, e->lexpr, &b, e->rexpr) < 0)
+        return -1;
+    if (kind >= 0)
+        return compare_nodes_values(c, &a, &b, kind, op, e->location, out);
+    if (strcmp(op, "||") == 0)
+        return concat(c, &a, &b, out);
+    if (strlen(op) == 1 && strchr("+-*/%", op[0])) {
+        if (a.oid == RL_OID_UNKNOWN && b.oid == RL_OID_UNKNOWN)
+            return rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_FUNCTION, e->location,
+                                 "operator is not unique: unknown %s unknown", op);
+        if (resolve_operands(c, &a, e->lexpr, &b, e->rexpr) < 0)
+            return -1;
+        return arith(c, op[0], &a, &b, out, e->location);
+    }
+    if (strcmp(op, "~~") == 0 || strcmp(op, "!~~") == 0)
+        return eval_like(c, e, op[0] == '!', out);
+    return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, e->location,
+                         "operator %s is not supported", op);
+}
+
+static int eval_aexpr(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
+{
+    switch (e->kind) {
+    case PG_QUERY__A__EXPR__KIND__AEXPR_OP: return eval_op(c, e, out);
+    case PG_QUERY__A__EXPR__KIND__AEXPR_IN: return eval_in(c, e, out);
+    case PG_QUERY__A__EXPR__KIND__AEXPR_LIKE: {
+        const char *op = op_name(e);
+        return eval_like(c, e, op && op[0] == '!', out);
+    }
+    case PG_QUERY__A__EXPR__KIND__AEXPR_BETWEEN:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_BETWEEN_SYM:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN_SYM: return eval_between(c, e, out);
+    case PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT: return eval_distinct(c, e, false, out);
+    case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT: return eval_distinct(c, e, true, out);
+    case PG_QUERY__A__EXPR__KIND__AEXPR_NULLIF: return eval_nullif(c, e, out);
+    default:
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, e->location,
+                             "this operator form (ANY/ALL/ILIKE/SIMILAR) is not supported");
+    }
+}
+
+/* ------------------------------------------------------------ casts etc. */
+
+static int eval_typecast(rl_expr_ctx *c, const PgQuery__TypeCast *tc, rl_value *out)
+{
+    uint32_t oid;
+    int32_t typmod;
+    rl_value v;
+    if (rl_type_from_typename(c->x, tc->type_name, &oid, &typmod) < 0)
+        return -1;
+    if (rl_expr_eval(c, tc->arg, &v) < 0)
+        return -1;
+    int loc = rl_node_location(tc->arg);
+    return rl_value_coerce(c, &v, oid, typmod, true, out, loc >= 0 ? loc : tc->location);
+}
+
+static int eval_collate(rl_expr_ctx *c, const PgQuery__CollateClause *cc, rl_value *out)
+{
+    const char *name = cc->n_collname ? rl_node_string(cc->collname[cc->n_collname - 1]) : NULL;
+    if (!name || (strcmp(name, "C") != 0 && strcmp(name, "POSIX") != 0 &&
+                  strcmp(name, "default") != 0 && strcmp(name, "ucs_basic") != 0))
+        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_OBJECT, cc->location,
+                             "collation \"%s\" for encoding \"UTF8\" does not exist",
+                             name ? name : "");
+    /* our strings always compare bytewise, which is what "C" means */
+    return rl_expr_eval(c, cc->arg, out);
+}
+
+static int eval_nulltest(rl_expr_ctx *c, const PgQuery__NullTest *nt, rl_value *out)
+{
+    rl_value v;
+    if (rl_expr_eval(c, nt->arg, &v) < 0)
+        return -1;
+    bool is_null = v.d.isnull;
+    set_bool(out, nt->nulltesttype == PG_QUERY__NULL_TEST_TYPE__IS_NULL ? is_null : !is_null);
+    return 0;
+}
+
+static int eval_booltest(rl_expr_ctx *c, const PgQuery__BooleanTest *bt, rl_value *out)
+{
+    int t = eval_tri(c, bt->arg, "IS TRUE", bt->location);
+    if (t < 0)
+        return -1;
+    bool r;
+    switch (bt->booltesttype) {
+    case PG_QUERY__BOOL_TEST_TYPE__IS_TRUE: r = t == 1; break;
+    case PG_QUERY__BOOL_TEST_TYPE__IS_NOT_TRUE: r = t != 1; break;
+    case PG_QUERY__BOOL_TEST_TYPE__IS_FALSE: r = t == 0; break;
+    case PG_QUERY__BOOL_TEST_TYPE__IS_NOT_FALSE: r = t != 0; break;
+    case PG_QUERY__BOOL_TEST_TYPE__IS_UNKNOWN: r = t == 2; break;
+    default: r = t != 2; break;
+    }
+    set_bool(out, r);
+    return 0;
+}
+
+/* The common type of several values (CASE / COALESCE / VALUES / UNION):
+ * unknowns take the others' type; mixed numbers widen; else the first. */
+static uint32_t number_rank(uint32_t oid)
+{
+    switch (oid) {
+    case RL_OID_INT2: return 1;
+    case RL_OID_INT4: return 2;
+    case RL_OID_INT8: return 3;
+    case RL_OID_NUMERIC: return 4;
+    case RL_OID_FLOAT4: return 5;
+    case RL_OID_FLOAT8: return 6;
+    default: return 0;
+    }
+}
+
+uint32_t rl_common_type(uint32_t a, uint32_t b)
+{
+    if (a == RL_OID_UNKNOWN)
+        return b;
+    if (b == RL_OID_UNKNOWN || a == b)
+        return a;
+    if (number_rank(a) && number_rank(b))
+        return number_rank(a) >= number_rank(b) ? a : b;
+    if (is_textual(a) && is_textual(b))
+        return RL_OID_TEXT;
+    if (is_timestamp(a) && is_timestamp(b))
+        return a == RL_OID_TIMESTAMPTZ || b == RL_OID_TIMESTAMPTZ ? RL_OID_TIMESTAMPTZ
+                                                                   : RL_OID_TIMESTAMP;
+    return a;
+}
+
+static int eval_coalesce(rl_expr_ctx *c, const PgQuery__CoalesceExpr *ce, rl_value *out)
+{
+    uint32_t type = RL_OID_UNKNOWN;
+    bool found = false;
+    rl_value first;
+    set_null(&first, RL_OID_UNKNOWN);
+    for (size_t i = 0; i < ce->n_args; i++) {
+        rl_value v;
+        if (rl_expr_eval(c, ce->args[i], &v) < 0)
+            return -1;
+        type = rl_common_type(type, v.oid);
+        if (!found && !v.d.isnull) {
+            first = v;
+            found = true;
+        }
+    }
+    if (type == RL_OID_UNKNOWN)
+        type = RL_OID_TEXT;
+    return rl_value_coerce(c, &first, type, -1, false, out, ce->location);
+}
+
+static int eval_case(rl_expr_ctx *c, const PgQuery__CaseExpr *ce, rl_value *out)
+{
+    rl_value arg;
+    if (ce->arg && rl_expr_eval(c, ce->arg, &arg) < 0)
+        return -1;
+    uint32_t type = RL_OID_UNKNOWN;
+    bool chosen = false;
+    rl_value result;
+    set_null(&result, RL_OID_UNKNOWN);
+    for (size_t i = 0; i < ce->n_args; i++) {
+        if (ce->args[i]->node_case != PG_QUERY__NODE__NODE_CASE_WHEN)
+            continue;
+        const PgQuery__CaseWhen *w = ce->args[i]->case_when;
+        bool hit = false;
+        if (!chosen) {
+            if (ce->arg) {
+                rl_value k, eq;
+                if (rl_expr_eval(c, w->expr, &k) < 0 ||
+                    compare_nodes_values(c, &arg, &k, 0, "=", w->location, &eq) < 0)
+                    return -1;
+                hit = !eq.d.isnull && eq.d.v.b;
+            } else {
+                int t = eval_tri(c, w->expr, "CASE/WHEN", w->location);
+                if (t < 0)
+                    return -1;
+                hit = t == 1;
+            }
+        }
+        /* typing evaluates every branch for the common type; real rows only
+         * the chosen one (another branch may fail on real data) */
+        if (hit || c->typing) {
+            rl_value v;
+            if (rl_expr_eval(c, w->result, &v) < 0)
+                return -1;
+            type = rl_common_type(type, v.oid);
+            if (hit) {
+                result = v;
+                chosen = true;
+            }
+        }
+    }
+    if (ce->defresult && (!chosen || c->typing)) {
+        rl_value v;
+        if (rl_expr_eval(c, ce->defresult, &v) < 0)
+            return -1;
+        type = rl_common_type(type, v.oid);
+        if (!chosen)
+            result = v;
+    }
+    if (!c->typing) {
+        *out = result;
+        return 0;
+    }
+    return rl_value_coerce(c, &result, type == RL_OID_UNKNOWN ? RL_OID_TEXT : type, -1, false,
+                           out, ce->location);
+}
+
+/* ------------------------------------------------------------ functions */
+
+static int64_t now_us(void)
+{
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    return (int64_t)tv.tv_sec * 1000000 + tv.tv_usec - PG_EPOCH_UNIX_US;
+}
+
+/* Transaction start (PostgreSQL's now()): fixed at first use if sql.c did
+ * not set it when the transaction began. */
+static int64_t txn_start(rl_expr_ctx *c)
+{
+    rl_session *s = c->x->s;
+    if (!s)
+        return now_us();
+    if (!s->txn_start_us)
+        s->txn_start_us = now_us();
+    return s->txn_start_us;
+}
+
+static int eval_sqlvalue(rl_expr_ctx *c, const PgQuery__SQLValueFunction *f, rl_value *out)
+{
+    int64_t ts = txn_start(c);
+    const char *user = c->x->s && c->x->s->user[0] ? c->x->s->user : "postgres";
+    switch (f->op) {
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_DATE:
+        set_int(out, RL_OID_DATE, (ts >= 0 ? ts : ts - 86399999999LL) / 86400000000LL);
+        return 0;
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIMESTAMP:
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIMESTAMP_N:
+        set_int(out, RL_OID_TIMESTAMPTZ, ts);
+        return 0;
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIMESTAMP:
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIMESTAMP_N:
+        set_int(out, RL_OID_TIMESTAMP, ts); /* the session time zone is UTC */
+        return 0;
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_ROLE:
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_USER:
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_USER:
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_SESSION_USER:
+        set_str(out, RL_OID_NAME, user, strlen(user));
+        return 0;
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_CATALOG: {
+        const char *db = c->x->s ? c->x->s->eng->database : "";
+        set_str(out, RL_OID_NAME, db, strlen(db));
+        return 0;
+    }
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_SCHEMA:
+        set_str(out, RL_OID_NAME, "public", 6);
+        return 0;
+    default:
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
+                             "CURRENT_TIME / LOCALTIME are not supported");
+    }
+}
+
+static bool is_aggregate_name(const char *name)
+{
+    return strcmp(name, "count") == 0 || strcmp(name, "max") == 0 || strcmp(name, "min") == 0 ||
+           strcmp(name, "sum") == 0 || strcmp(name, "bool_or") == 0 ||
+           strcmp(name, "bool_and") == 0;
+}
+
+static const char *func_name(const PgQuery__FuncCall *f)
+{
+    return f->n_funcname ? rl_node_string(f->funcname[f->n_funcname - 1]) : NULL;
+}
+
+bool rl_expr_is_aggregate(const PgQuery__Node *node)
+{
+    if (!node || node->node_case != PG_QUERY__NODE__NODE_FUNC_CALL)
+        return false;
+    const char *name = func_name(node->func_call);
+    return name && is_aggregate_name(name) && !node->func_call->over;
+}
+
+static int no_function(rl_expr_ctx *c, const char *name, size_t nargs, const rl_value *args,
+                       int loc)
+{
+    char types[512] = "";
+    size_t off = 0;
+    for (size_t i = 0; i < nargs && off < sizeof types; i++)
+        off += (size_t)snprintf(types + off, sizeof types - off, "%s%s", i ? ", " : "",
+                                rl_oid_type_name(args[i].oid));
+    rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, loc, "function %s(%s) does not exist", name,
+                  types);
+    rl_error_hint(c->x->err, "No function matches the given name and argument types. You might "
+                             "need to add explicit type casts.");
+    return -1;
+}
+
+/* Sum of integers in int128: int2/int4 -> int8, int8 -> numeric. */
+static int agg_sum(rl_expr_ctx *c, const rl_value *vals, size_t n, uint32_t argtype,
+                   rl_value *out, int loc)
+{
+    bool any = false;
+    if (is_float(argtype)) {
+        double s = 0;
+        for (size_t i = 0; i < n; i++)
+            if (!vals[i].d.isnull) {
+                s += vals[i].d.v.f;
+                any = true;
+            }
+        if (any)
+            set_float(out, argtype, s);
+        else
+            set_null(out, argtype);
+        return 0;
+    }
+    if (!is_intlike(argtype) || argtype == RL_OID_OID || argtype == RL_OID_REGCLASS) {
+        if (argtype == RL_OID_NUMERIC && n == 0) {
+            set_null(out, RL_OID_NUMERIC);
+            return 0;
+        }
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
+                             "sum(%s) is not supported", rl_oid_type_name(argtype));
+    }
+    uint32_t rtype = argtype == RL_OID_INT8 ? RL_OID_NUMERIC : RL_OID_INT8;
+    __int128 s = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!vals[i].d.isnull) {
+            s += vals[i].d.v.i;
+            any = true;
+        }
+    if (!any) {
+        set_null(out, rtype);
+        return 0;
+    }
+    if (rtype == RL_OID_INT8) {
+        if (s > INT64_MAX || s < INT64_MIN)
+            return range_error(c, RL_OID_INT8, loc);
+        set_int(out, rtype, (int64_t)s);
+        return 0;
+    }
+    char buf[48], *p = buf + sizeof buf;
+    bool neg = s < 0;
+    unsigned __int128 u = neg ? -(unsigned __int128)s : (unsigned __int128)s;
+    *--p = 0;
+    do {
+        *--p = (char)('0' + (int)(u % 10));
+        u /= 10;
+    } while (u);
+    if (neg)
+        *--p = '-';
+    return set_str_copy(c, out, RL_OID_NUMERIC, p, strlen(p));
+}
+
+/* Evaluate the aggregate's argument over the group's rows into vals. */
+static int agg_collect(rl_expr_ctx *c, const PgQuery__Node *arg, rl_value **vals_out,
+                       uint32_t *type)
+{
+    rl_agg_ctx *a = c->agg;
+    rl_value *vals = a->nrows ? rl_arena_alloc(c->arena, a->nrows * sizeof *vals) : NULL;
+    if (a->nrows && !vals)
+        return oom(c);
+    rl_expr_ctx sub = *c;
+    sub.agg = NULL; /* a nested aggregate is an error (42803) */
+    rl_value proto;
+    /* the type: the argument on the caller's binding (the typing row when
+     * the group is empty) */
+    if (rl_expr_eval(&sub, arg, &proto) < 0)
+        return -1;
+    *type = proto.oid;
+    for (size_t i = 0; i < a->nrows; i++) {
+        rl_binding b = {a->rs, a->rows[i], a->outer, NULL};
+        sub.b = &b;
+        if (rl_expr_eval(&sub, arg, &vals[i]) < 0)
+            return -1;
+        if (rl_value_own(c->arena, &vals[i]) < 0)
+            return oom(c);
+        if (vals[i].oid != *type && !vals[i].d.isnull &&
+            rl_value_coerce(&sub, &vals[i], *type, -1, false, &vals[i], -1) < 0)
+            return -1;
+    }
+    *vals_out = vals;
+    return 0;
+}
+
+static int eval_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char *name,
+                          rl_value *out)
+{
+    if (!c->agg)
+        return rl_exec_error(c->x, RL_SQLSTATE_GROUPING_ERROR, f->location,
+                             "aggregate functions are not allowed in WHERE");
+    if (f->agg_distinct || f->n_agg_order || f->agg_filter || f->agg_within_group)
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
+                             "DISTINCT, ORDER BY and FILTER in aggregates are not supported");
+    if (strcmp(name, "count") == 0 && f->agg_star) {
+        set_int(out, RL_OID_INT8, (int64_t)c->agg->nrows);
+        return 0;
+    }
+    if (f->n_args != 1) {
+        rl_value none[1] = {{0}};
+        return no_function(c, name, 0, none, f->location);
+    }
+    rl_value *vals = NULL;
+    uint32_t type = RL_OID_UNKNOWN;
+    if (agg_collect(c, f->args[0], &vals, &type) < 0)
+        return -1;
+    size_t n = c->agg->nrows;
+    if (strcmp(name, "count") == 0) {
+        int64_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            k += !vals[i].d.isnull;
+        set_int(out, RL_OID_INT8, k);
+        return 0;
+    }
+    if (strcmp(name, "sum") == 0)
+        return agg_sum(c, vals, n, type, out, f->location);
+    if (strcmp(name, "bool_or") == 0 || strcmp(name, "bool_and") == 0) {
+        if (type != RL_OID_BOOL)
+            return no_function(c, name, 1, &(rl_value){.oid = type}, f->location);
+        bool is_or = name[5] == 'o', any = false, acc = !is_or;
+        for (size_t i = 0; i < n; i++) {
+            if (vals[i].d.isnull)
+                continue;
+            any = true;
+            acc = is_or ? (acc || vals[i].d.v.b) : (acc && vals[i].d.v.b);
+        }
+        if (any)
+            set_bool(out, acc);
+        else
+            set_null(out, RL_OID_BOOL);
+        return 0;
+    }
+    /* max / min (unknown input resolves to text, as in PostgreSQL) */
+    uint32_t rtype = type == RL_OID_UNKNOWN ? RL_OID_TEXT : type;
+    bool is_max = name[1] == 'a';
+    const rl_value *best = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (vals[i].d.isnull)
+            continue;
+        int r = 0;
+        if (best && rl_value_cmp(c, &vals[i], best, &r, f->location) < 0)
+            return -1;
+        if (!best || (is_max ? r > 0 : r < 0))
+            best = &vals[i];
+    }
+    if (!best)
+        set_null(out, rtype);
+    else {
+        *out = *best;
+        out->oid = rtype;
+    }
+    return 0;
+}
+
+static int expect_args(rl_expr_ctx *c, const char *name, size_t want, size_t n,
+                       const rl_value *args, int loc)
+{
+    return n == want ? 0 : no_function(c, name, n, args, loc);
+}
+
+static int text_arg(rl_expr_ctx *c, const char *name, size_t n, rl_value *args, size_t i,
+                    int loc)
+{
+    if (args[i].d.isnull || is_textual(args[i].oid))
+        return 0;
+    return no_function(c, name, n, args, loc);
+}
+
+static int fn_split_part(rl_expr_ctx *c, size_t n, rl_value *args, rl_value *out, int loc)
+{
+    if (expect_args(c, "split_part", 3, n, args, loc) < 0 ||
+        text_arg(c, "split_part", n, args, 0, loc) < 0 ||
+        text_arg(c, "split_part", n, args, 1, loc) < 0)
+        return -1;
+    if (args[2].oid == RL_OID_UNKNOWN &&
+        rl_value_coerce(c, &args[2], RL_OID_INT4, -1, false, &args[2], loc) < 0)
+        return -1;
+    if (!is_intlike(args[2].oid))
+        return no_function(c, "split_part", n, args, loc);
+    if (args[0].d.isnull || args[1].d.isnull || args[2].d.isnull) {
+        set_null(out, RL_OID_TEXT);
+        return 0;
+    }
+    int64_t field = args[2].d.v.i;
+    if (field == 0)
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "field position must not be zero");
+    const uint8_t *s = args[0].d.v.s.p, *d = args[1].d.v.s.p;
+    size_t sn = args[0].d.v.s.len, dn = args[1].d.v.s.len;
+    /* split into fields; negative positions count from the end */
+    size_t starts[256], ends[256], nf = 0, i = 0, st = 0;
+    if (dn == 0) {
+        starts[0] = 0;
+        ends[0] = sn;
+        nf = sn ? 1 : 0;
+    } else {
+        while (nf < 256) {
+            if (i + dn <= sn && memcmp(s + i, d, dn) == 0) {
+                starts[nf] = st;
+                ends[nf++] = i;
+                i += dn;
+                st = i;
+                continue;
+            }
+            if (i >= sn) {
+                starts[nf] = st;
+                ends[nf++] = sn;
+                break;
+            }
+            i++;
+        }
+        if (sn == 0)
+            nf = 0;
+    }
+    int64_t idx = field > 0 ? field - 1 : (int64_t)nf + field;
+    if (idx < 0 || idx >= (int64_t)nf) {
+        set_str(out, RL_OID_TEXT, "", 0);
+        return 0;
+    }
+    set_str(out, RL_OID_TEXT, s + starts[idx], ends[idx] - starts[idx]);
+    return 0;
+}
+
+static int fn_case(rl_expr_ctx *c, const char *name, size_t n, rl_value *args, rl_value *out,
+                   int loc)
+{
+    if (expect_args(c, name, 1, n, args, loc) < 0 || text_arg(c, name, n, args, 0, loc) < 0)
+        return -1;
+    if (args[0].d.isnull) {
+        set_null(out, RL_OID_TEXT);
+        return 0;
+    }
+    if (set_str_copy(c, out, RL_OID_TEXT, args[0].d.v.s.p, args[0].d.v.s.len) < 0)
+        return -1;
+    uint8_t *p = (uint8_t *)out->d.v.s.p; /* our own arena copy */
+    for (size_t i = 0; i < out->d.v.s.len; i++)
+        p[i] = (uint8_t)(name[0] == 'l' ? tolower(p[i]) : toupper(p[i]));
+    return 0;
+}
+
+static int fn_length(rl_expr_ctx *c, size_t n, rl_value *args, rl_value *out, int loc)
+{
+    if (expect_args(c, "length", 1, n, args, loc) < 0 || text_arg(c, "length", n, args, 0, loc) < 0)
+        return -1;
+    if (args[0].d.isnull) {
+        set_null(out, RL_OID_INT4);
+        return 0;
+    }
+    int64_t chars = 0;
+    for (size_t i = 0; i < args[0].d.v.s.len; i++)
+        chars += (args[0].d.v.s.p[i] & 0xC0) != 0x80;
+    set_int(out, RL_OID_INT4, chars);
+    return 0;
+}
+
+static int fn_to_regclass(rl_expr_ctx *c, size_t n, rl_value *args, rl_value *out, int loc)
+{
+    if (expect_args(c, "to_regclass", 1, n, args, loc) < 0 ||
+        text_arg(c, "to_regclass", n, args, 0, loc) < 0)
+        return -1;
+    if (args[0].d.isnull) {
+        set_null(out, RL_OID_REGCLASS);
+        return 0;
+    }
+    return regclass_from_text(c, (const char *)args[0].d.v.s.p, args[0].d.v.s.len, true, out, loc);
+}
+
+/* pg_database_size(name): the store's bytes for this session's database.
+ * An engine serves one database and knows of no other, so any other name is
+ * 3D000 as for a database that does not exist. */
+static int fn_database_size(rl_expr_ctx *c, size_t n, rl_value *args, rl_value *out, int loc)
+{
+    if (expect_args(c, "pg_database_size", 1, n, args, loc) < 0 ||
+        text_arg(c, "pg_database_size", n, args, 0, loc) < 0)
+        return -1;
+    if (args[0].d.isnull || !c->x->s) {
+        set_null(out, RL_OID_INT8);
+        return 0;
+    }
+    const char *db = c->x->s->eng->database;
+    if (strlen(db) != args[0].d.v.s.len || memcmp(db, args[0].d.v.s.p, args[0].d.v.s.len) != 0)
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_CATALOG_NAME, loc,
+                             "database \"%.*s\" does not exist",
+                             (int)args[0].d.v.s.len, (const char *)args[0].d.v.s.p);
+    set_int(out, RL_OID_INT8, (int64_t)rl_catalog_size_bytes(c->x->s->eng->cat));
+    return 0;
+}
+
+static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *out)
+{
+    const char *name = func_name(f);
+    if (!name)
+        return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, f->location,
+                             "malformed function call");
+    if (f->n_funcname > 1) {
+        const char *schema = rl_node_string(f->funcname[f->n_funcname - 2]);
+        if (!schema || strcmp(schema, "pg_catalog") != 0)
+            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_SCHEMA_NAME, f->location,
+                                 "schema \"%s\" does not exist",
+                                 schema ? schema : "");
+    }
+    if (f->over)
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
+                             "window functions are not supported");
+    if (is_aggregate_name(name))
+        return eval_aggregate(c, f, name, out);
+    if (f->n_args > MAX_FUNC_ARGS || f->agg_star)
+        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, f->location,
+                             "function %s does not exist", name);
+    rl_value args[MAX_FUNC_ARGS];
+    size_t n = f->n_args;
+    for (size_t i = 0; i < n; i++)
+        if (rl_expr_eval(c, f->args[i], &args[i]) < 0)
+            return -1;
+    int loc = f->location;
+    if (strcmp(name, "now") == 0 || strcmp(name, "transaction_timestamp") == 0) {
+        if (expect_args(c, name, 0, n, args, loc) < 0)
+            return -1;
+        set_int(out, RL_OID_TIMESTAMPTZ, txn_start(c));
+        return 0;
+    }
+    if (strcmp(name, "statement_timestamp") == 0 || strcmp(name, "clock_timestamp") == 0) {
+        if (expect_args(c, name, 0, n, args, loc) < 0)
+            return -1;
+        set_int(out, RL_OID_TIMESTAMPTZ, now_us());
+        return 0;
+    }
+    if (strcmp(name, "version") == 0) {
+        if (expect_args(c, name, 0, n, args, loc) < 0)
+            return -1;
+        const char *v = c->x->s ? c->x->s->eng->version : "";
+        set_str(out, RL_OID_TEXT, v, strlen(v));
+        return 0;
+    }
+    if (strcmp(name, "current_database") == 0) {
+        if (expect_args(c, name, 0, n, args, loc) < 0)
+            return -1;
+        const char *db = c->x->s ? c->x->s->eng->database : "";
+        set_str(out, RL_OID_NAME, db, strlen(db));
+        return 0;
+    }
+    if (strcmp(name, "current_schema") == 0) {
+        if (expect_args(c, name, 0, n, args, loc) < 0)
+            return -1;
+        set_str(out, RL_OID_NAME, "public", 6);
+        return 0;
+    }
+    if (strcmp(name, "pg_my_temp_schema") == 0) {
+        if (expect_args(c, name, 0, n, args, loc) < 0)
+            return -1;
+        set_int(out, RL_OID_OID, 0);
+        return 0;
+    }
+    if (strcmp(name, "to_regclass") == 0)
+        return fn_to_regclass(c, n, args, out, loc);
+    if (strcmp(name, "pg_database_size") == 0)
+        return fn_database_size(c, n, args, out, loc);
+    if (strcmp(name, "split_part") == 0)
+        return fn_split_part(c, n, args, out, loc);
+    if (strcmp(name, "lower") == 0 || strcmp(name, "upper") == 0)
+        return fn_case(c, name, n, args, out, loc);
+    if (strcmp(name, "length") == 0 || strcmp(name, "char_length") == 0)
+        return fn_length(c, n, args, out, loc);
+    return no_function(c, name, n, args, loc);
+}
+
+/* ------------------------------------------------------------ sublinks */
+
+/* The result type of each scalar subquery of the running statement, so
+ * that typing a target list does not run its subqueries again: typing
+ * evaluates every target once on a typing row, and without this a
+ * subquery nested n deep ran 2^n times (once to type each level, once to
+ * project it). Keyed by SubLink node and statement execution (rl_exec.id):
+ * a node's type is fixed within one execution (its columns and parameters
+ * are), not across executions of a shared tree. A slot taken by another
+ * node is overwritten; a lost entry only costs one more typing run. */
+#define SUBTYPE_SLOTS 256 /* a power of two */
+
+struct rl_subtype {
+    const void *node;
+    uint64_t exec;
+    uint32_t oid;
+    int32_t typmod;
+};
+
+void rl_expr_free_subtypes(rl_session *s)
+{
+    free(s->subtypes);
+    s->subtypes = NULL;
+}
+
+static rl_subtype *subtype_slot(rl_exec *x, const PgQuery__SubLink *sl)
+{
+    rl_session *s = x->s;
+    if (!s->subtypes && !(s->subtypes = calloc(SUBTYPE_SLOTS, sizeof *s->subtypes)))
+        return NULL;
+    if (!x->id)
+        x->id = ++s->exec_seq;
+    uintptr_t h = (uintptr_t)sl;
+    h ^= h >> 17;
+    return &s->subtypes[(h * 0x9E3779B97F4A7C15u >> 32) & (SUBTYPE_SLOTS - 1)];
+}
+
+static bool subtype_get(rl_exec *x, const PgQuery__SubLink *sl, uint32_t *oid, int32_t *typmod)
+{
+    rl_subtype *t = subtype_slot(x, sl);
+    if (!t || t->node != sl || t->exec != x->id)
+        return false;
+    *oid = t->oid;
+    *typmod = t->typmod;
+    return true;
+}
+
+/* Remember a subquery that typed without error: its one column's type
+ * (EXISTS, whatever its columns: bool). */
+static void subtype_put(rl_exec *x, const PgQuery__SubLink *sl, const rl_rowset *rs)
+{
+    rl_subtype *t = subtype_slot(x, sl);
+    if (t && rs->ncols == 1)
+        *t = (rl_subtype){sl, x->id, rs->cols[0].oid, rs->cols[0].typmod};
+    else if (t && sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK)
+        *t = (rl_subtype){sl, x->id, RL_OID_BOOL, -1};
+}
+
+static int sublink_columns_error(rl_expr_ctx *c, const PgQuery__SubLink *sl, size_t ncols)
+{
+    return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, sl->location,
+                         ncols > 1 ? "subquery has too many columns"
+                                   : "subquery must return only one column");
+}
+
+/* A subquery on the typing row: its result type only. Its rows are never
+ * needed (the typing row's NULLs would only make errors PostgreSQL does
+ * not raise at planning time), so it runs through rl_select_type, once
+ * per execution. */
+static int type_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *out)
+{
+    bool expr = sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK;
+    uint32_t oid;
+    int32_t typmod;
+    if (subtype_get(c->x, sl, &oid, &typmod)) { /* typed before: EXISTS / IN are bool */
+        set_null(out, expr ? oid : RL_OID_BOOL);
+        out->typmod = expr ? typmod : -1;
+        return 0;
+    }
+    rl_rowset *rs = rl_select_type(c->x, sl->subselect->select_stmt, c->b);
+    if (!rs)
+        return -1;
+    int rc = 0;
+    if (rs->ncols != 1 && sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK) {
+        rc = sublink_columns_error(c, sl, rs->ncols);
+    } else {
+        subtype_put(c->x, sl, rs);
+        set_null(out, expr ? rs->cols[0].oid : RL_OID_BOOL);
+        out->typmod = expr ? rs->cols[0].typmod : -1;
+    }
+    rl_rowset_free(rs);
+    return rc;
+}
+
+static int eval_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *out)
+{
+    if (!sl->subselect || sl->subselect->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+        return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, sl->location, "malformed subquery");
+    if (sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK &&
+        sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK &&
+        sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK)
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, sl->location,
+                             "this kind of subquery (ALL/ARRAY/row comparison) is not supported");
+    rl_value l;
+    if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK) {
+        const char *op = sl->n_oper_name ? rl_node_string(sl->oper_name[sl->n_oper_name - 1]) : "=";
+        if (!op || strcmp(op, "=") != 0)
+            return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, sl->location,
+                                 "only = ANY (subquery) is supported");
+        if (rl_expr_eval(c, sl->testexpr, &l) < 0)
+            return -1;
+    }
+    if (c->typing)
+        return type_sublink(c, sl, out);
+    rl_rowset *rs = rl_select_run(c->x, sl->subselect->select_stmt, c->b);
+    if (!rs)
+        return -1;
+    int rc = 0;
+    if (sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK)
+        subtype_put(c->x, sl, rs); /* its typing is done too (EXPR: below, once checked) */
+    if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK) {
+        set_bool(out, rs->nrows > 0);
+    } else if (rs->ncols != 1) {
+        rc = sublink_columns_error(c, sl, rs->ncols);
+    } else if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK) {
+        subtype_put(c->x, sl, rs);
+        if (rs->nrows > 1) {
+            rc = rl_exec_error(c->x, RL_SQLSTATE_CARDINALITY_VIOLATION, -1,
+                               "more than one row returned by a subquery used as an expression");
+        } else if (rs->nrows == 0) {
+            set_null(out, rs->cols[0].oid);
+        } else {
+            *out = rs->vals[0];
+            rc = rl_value_own(c->arena, out) < 0 ? oom(c) : 0;
+        }
+    } else { /* l IN (SELECT ...) */
+        bool saw_null = l.d.isnull, hit = false;
+        for (size_t i = 0; i < rs->nrows && !hit && rc == 0; i++) {
+            rl_value eq;
+            rc = compare_nodes_values(c, &l, &rs->vals[i], 0, "=", sl->location, &eq);
+            if (rc == 0 && eq.d.isnull)
+                saw_null = true;
+            else if (rc == 0 && eq.d.v.b)
+                hit = true;
+        }
+        if (hit)
+            set_bool(out, true);
+        else if (saw_null)
+            set_null(out, RL_OID_BOOL);
+        else
+            set_bool(out, false);
+    }
+    rl_rowset_free(rs);
+    return rc;
+}
+
+/* ------------------------------------------------------------ dispatch */
+
+/* ------------------------------------------------- plan-time literal check */
+
+/* The column a ColumnRef names at this query level (not beyond a subquery
+ * boundary), or NULL. */
+static const rl_colmeta *level_column(const rl_binding *b, const PgQuery__Node *n)
+{
+    if (!n || n->node_case != PG_QUERY__NODE__NODE_COLUMN_REF)
+        return NULL;
+    const PgQuery__ColumnRef *cr = n->column_ref;
+    size_t nf = cr->n_fields;
+    if (nf == 0 || nf > 2 || cr->fields[nf - 1]->node_case == PG_QUERY__NODE__NODE_A_STAR)
+        return NULL;
+    colref r = {nf == 2 ? rl_node_string(cr->fields[0]) : NULL, rl_node_string(cr->fields[nf - 1])};
+    if (!r.name)
+        return NULL;
+    for (; b && b->rs; b = b->outer) {
+        long i = find_col_cached(b->rs, cr, &r, NULL);
+        if (i >= 0)
+            return &b->rs->cols[i];
+        if (i == -2)
+            return NULL;
+    }
+    return NULL;
+}
+
+/* An unknown-typed literal ('...') compared with column m must be valid
+ * input for m's type: PostgreSQL converts it while planning. */
+static int check_literal(rl_expr_ctx *c, const rl_colmeta *m, const PgQuery__Node *n)
+{
+    if (!m || is_textual(m->oid) || !n || n->node_case != PG_QUERY__NODE__NODE_A_CONST ||
+        n->a_const->isnull || rl_const(n->a_const)->val_case != PG_QUERY__A__CONST__VAL_SVAL)
+        return 0;
+    const char *s = rl_const(n->a_const)->sval->sval;
+    rl_value in, out;
+    set_str(&in, RL_OID_UNKNOWN, s, strlen(s));
+    return rl_value_coerce(c, &in, m->oid, -1, false, &out, n->a_const->location);
+}
+
+static bool is_compare_op(const PgQuery__AExpr *e)
+{
+    const char *op = op_name(e);
+    return op && (strcmp(op, "=") == 0 || strcmp(op, "<>") == 0 || strcmp(op, "!=") == 0 ||
+                  strcmp(op, "<") == 0 || strcmp(op, ">") == 0 || strcmp(op, "<=") == 0 ||
+                  strcmp(op, ">=") == 0);
+}
+
+static int check_aexpr(rl_expr_ctx *c, const PgQuery__AExpr *e)
+{
+    const rl_colmeta *lm = level_column(c->b, e->lexpr);
+    switch (e->kind) {
+    case PG_QUERY__A__EXPR__KIND__AEXPR_OP:
+        if (!is_compare_op(e))
+            return 0;
+        if (check_literal(c, lm, e->rexpr) < 0)
+            return -1;
+        return check_literal(c, level_column(c->b, e->rexpr), e->lexpr);
+    case PG_QUERY__A__EXPR__KIND__AEXPR_IN:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_BETWEEN:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN:
+        if (!lm || !e->rexpr || e->rexpr->node_case != PG_QUERY__NODE__NODE_LIST)
+            return 0;
+        for (size_t i = 0; i < e->rexpr->list->n_items; i++)
+            if (check_literal(c, lm, e->rexpr->list->items[i]) < 0)
+                return -1;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+int rl_expr_check_literals(rl_expr_ctx *c, const PgQuery__Node *node)
+{
+    if (!node)
+        return 0;
+    if (node->node_case == PG_QUERY__NODE__NODE_BOOL_EXPR) {
+        for (size_t i = 0; i < node->bool_expr->n_args; i++)
+            if (rl_expr_check_literals(c, node->bool_expr->args[i]) < 0)
+                return -1;
+        return 0;
+    }
+    if (node->node_case == PG_QUERY__NODE__NODE_A_EXPR)
+        return check_aexpr(c, node->a_expr);
+    return 0;
+}
+
+int rl_expr_check_where(rl_expr_ctx *c, const PgQuery__Node *where)
+{
+    if (!where)
+        return 0;
+    bool typing = c->typing;
+    c->typing = false;
+    int rc = rl_expr_check_literals(c, where);
+    c->typing = true;
+    if (rc == 0 && rl_expr_truth(c, where) < 0)
+        rc = -1;
+    c->typing = typing;
+    return rc;
+}
+
+int rl_node_location(const PgQuery__Node *n)
+{
+    if (!n)
+        return -1;
+    switch (n->node_case) {
+    case PG_QUERY__NODE__NODE_A_CONST: return n->a_const->location;
+    case PG_QUERY__NODE__NODE_COLUMN_REF: return n->column_ref->location;
+    case PG_QUERY__NODE__NODE_A_EXPR: return n->a_expr->location;
+    case PG_QUERY__NODE__NODE_FUNC_CALL: return n->func_call->location;
+    case PG_QUERY__NODE__NODE_TYPE_CAST: return n->type_cast->location;
+    case PG_QUERY__NODE__NODE_BOOL_EXPR: return n->bool_expr->location;
+    case PG_QUERY__NODE__NODE_SUB_LINK: return n->sub_link->location;
+    case PG_QUERY__NODE__NODE_NULL_TEST: return n->null_test->location;
+    case PG_QUERY__NODE__NODE_PARAM_REF: return n->param_ref->location;
+    case PG_QUERY__NODE__NODE_COLLATE_CLAUSE: return rl_node_location(n->collate_clause->arg);
+    default: return -1;
+    }
+}
+
+int rl_expr_eval(rl_expr_ctx *c, const PgQuery__Node *node, rl_value *out)
+{
+    if (!node)
+        return rl_exec_error(c->x, RL_SQLSTATE_INTERNAL_ERROR, -1, "missing expression");
+    if (rl_exec_check_cancel(c->x) < 0 || rl_exec_check_stack(c->x) < 0)
+        return -1;
+    switch (node->node_case) {
+    case PG_QUERY__NODE__NODE_A_CONST: return eval_const(c, rl_const(node->a_const), out);
+    case PG_QUERY__NODE__NODE_COLUMN_REF: return eval_colref(c, node->column_ref, out);
+    case PG_QUERY__NODE__NODE_PARAM_REF: return eval_param(c, node->param_ref, out);
+    case PG_QUERY__NODE__NODE_A_EXPR: return eval_aexpr(c, node->a_expr, out);
+    case PG_QUERY__NODE__NODE_BOOL_EXPR: return eval_boolexpr(c, node->bool_expr, out);
+    case PG_QUERY__NODE__NODE_NULL_TEST: return eval_nulltest(c, node->null_test, out);
+    case PG_QUERY__NODE__NODE_BOOLEAN_TEST: return eval_booltest(c, node->boolean_test, out);
+    case PG_QUERY__NODE__NODE_TYPE_CAST: return eval_typecast(c, node->type_cast, out);
+    case PG_QUERY__NODE__NODE_COLLATE_CLAUSE: return eval_collate(c, node->collate_clause, out);
+    case PG_QUERY__NODE__NODE_FUNC_CALL: return eval_funccall(c, node->func_call, out);
+    case PG_QUERY__NODE__NODE_COALESCE_EXPR: return eval_coalesce(c, node->coalesce_expr, out);
+    case PG_QUERY__NODE__NODE_CASE_EXPR: return eval_case(c, node->case_expr, out);
+    case PG_QUERY__NODE__NODE_SUB_LINK: return eval_sublink(c, node->sub_link, out);
+    case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION: return eval_sqlvalue(c, node->sqlvalue_function, out);
+    default: {
+        const ProtobufCFieldDescriptor *fd =
+            protobuf_c_message_descriptor_get_field(&pg_query__node__descriptor, node->node_case);
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "expression %s is not supported", fd ? fd->name : "?");
+    }
+    }
+}
+
+/* ------------------------------------------------------------ names */
+
+static void copy_name(char *out, size_t n, const char *s)
+{
+    snprintf(out, n, "%s", s);
+}
+
+static const char *sqlvalue_name(PgQuery__SQLValueFunctionOp op)
+{
+    switch (op) {
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_DATE: return "current_date";
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIME:
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIME_N: return "current_time";
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIMESTAMP:
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIMESTAMP_N: return "current_timestamp";
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIME:
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIME_N: return "localtime";
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIMESTAMP:
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIMESTAMP_N: return "localtimestamp";
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_ROLE: return "current_role";
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_USER: return "current_user";
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_USER: return "user";
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_SESSION_USER: return "session_user";
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_CATALOG: return "current_catalog";
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_SCHEMA: return "current_schema";
+    default: return "?column?";
+    }
+}
+
+/* PostgreSQL's FigureColname: returns true when the name is "strong"
+ * (a column, function, ...), false for the "?column?" fallback. */
+static bool figure_name(const PgQuery__Node *node, char *out, size_t n)
+{
+    copy_name(out, n, "?column?");
+    if (!node)
+        return false;
+    switch (node->node_case) {
+    case PG_QUERY__NODE__NODE_COLUMN_REF: {
+        const PgQuery__ColumnRef *cr = node->column_ref;
+        const char *s = cr->n_fields ? rl_node_string(cr->fields[cr->n_fields - 1]) : NULL;
+        if (!s)
+            return false;
+        copy_name(out, n, s);
+        return true;
+    }
+    case PG_QUERY__NODE__NODE_FUNC_CALL: {
+        const char *s = func_name(node->func_call);
+        if (!s)
+            return false;
+        copy_name(out, n, s);
+        return true;
+    }
+    case PG_QUERY__NODE__NODE_TYPE_CAST: {
+        if (figure_name(node->type_cast->arg, out, n))
+            return true;
+        const PgQuery__TypeName *tn = node->type_cast->type_name;
+        const char *s = tn && tn->n_names ? rl_node_string(tn->names[tn->n_names - 1]) : NULL;
+        if (!s)
+            return false;
+        copy_name(out, n, s);
+        return true;
+    }
+    case PG_QUERY__NODE__NODE_COLLATE_CLAUSE: return figure_name(node->collate_clause->arg, out, n);
+    case PG_QUERY__NODE__NODE_A_EXPR:
+        if (node->a_expr->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NULLIF) {
+            copy_name(out, n, "nullif");
+            return true;
+        }
+        return false;
+    case PG_QUERY__NODE__NODE_COALESCE_EXPR: copy_name(out, n, "coalesce"); return true;
+    case PG_QUERY__NODE__NODE_CASE_EXPR:
+        /* CASE takes its ELSE's name when that is strong, else "case" */
+        if (node->case_expr->defresult && figure_name(node->case_expr->defresult, out, n))
+            return true;
+        copy_name(out, n, "case");
+        return true;
+    case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION:
+        copy_name(out, n, sqlvalue_name(node->sqlvalue_function->op));
+        return true;
+    case PG_QUERY__NODE__NODE_SUB_LINK: {
+        const PgQuery__SubLink *sl = node->sub_link;
+        if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK) {
+            copy_name(out, n, "exists");
+            return true;
+        }
+        if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK) {
+            copy_name(out, n, "array");
+            return true;
+        }
+        if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK && sl->subselect &&
+            sl->subselect->node_case == PG_QUERY__NODE__NODE_SELECT_STMT) {
+            const PgQuery__SelectStmt *st = sl->subselect->select_stmt;
+            while (st->larg) /* a set operation takes its left branch's names */
+                st = st->larg;
+            if (st->n_target_list && st->target_list[0]->node_case == PG_QUERY__NODE__NODE_RES_TARGET) {
+                const PgQuery__ResTarget *rt = st->target_list[0]->res_target;
+                if (rt->name && rt->name[0]) {
+                    copy_name(out, n, rt->name);
+                    return true;
+                }
+                return figure_name(rt->val, out, n);
+            }
+        }
+        return false;
+    }
+    default: return false;
+    }
+}
+
+void rl_expr_default_name(const PgQuery__Node *node, char *out, size_t n)
+{
+    figure_name(node, out, n);
+}

@@ -1,0 +1,1622 @@
+/*
+ * sql_pgcatalog.c — pg_catalog and information_schema relations: PostgreSQL
+ * 15's own system rows (generated, src/sql/pg15_catalog.inc) followed by rows
+ * generated from the table descriptors and the catalog's name registry.
+ *
+ * Owns: the virtual relations DuckDB's postgres extension reads during
+ * catalog discovery (pg_namespace, pg_class, pg_attribute, pg_type,
+ * pg_constraint, pg_description, pg_enum, pg_indexes, pg_settings, pg_tables,
+ * information_schema.tables), with PostgreSQL 15's column names and types,
+ * and the pseudo-oids that tie them together.
+ *
+ * Invariants:
+ *  - a discovery query without a schema filter sees what PostgreSQL 15 shows
+ *    for a fresh database: every relation of pg_catalog and
+ *    information_schema with its columns, row type, column types,
+ *    constraints and indexes, with PostgreSQL's real oids. Those rows come
+ *    from pg15_catalog.inc (tools/gen_pg15_catalog.py), the ONE source of
+ *    system data here, built type list included; they are turned into
+ *    values once per process (pthread_once) and copied into each answer;
+ *  - the lake's rows follow, reflecting the catalog as the current
+ *    transaction sees it (a table created a moment ago in the same
+ *    transaction is listed);
+ *  - oids of the lake's objects are pure functions of names, so they agree
+ *    between pg_class, pg_attribute, pg_constraint, pg_type, RowDescription
+ *    and to_regclass, and across restarts. Ranges never overlap each other
+ *    or PostgreSQL's system oids (< 16384): namespaces in [16384, 1016384),
+ *    relations in [2,000,000, 1,002,000,000) <= row types < 2,002,000,000 <=
+ *    constraints;
+ *  - relpages is always 0 (system relations included), so clients never
+ *    plan parallel ctid-range scans.
+ * Only stored (non-temporary) tables are listed.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "sql/sql_int.h"
+
+#define PUBLIC_NAMESPACE_OID 2200u /* "public" in every PostgreSQL database */
+#define OWNER_OID 10u         /* the bootstrap superuser, as in a fresh database */
+#define HEAP_AM_OID 2u
+#define REL_OID_BASE 2000000u
+#define REL_OID_SPAN 1000000000u
+#define ROWTYPE_OID_OFFSET 1000000000u
+#define CONSTRAINT_OID_OFFSET 2000000000u
+
+/* ============================================================ definitions */
+
+/* Row structs of pg15_catalog.inc, field for field in the generator's order
+ * (tools/gen_pg15_catalog.py). Strings are offsets into pg15_str. */
+#define PG15_NONE UINT32_MAX
+
+typedef struct pg15_namespace {
+    uint32_t oid, name, owner;
+} pg15_namespace;
+
+typedef struct pg15_class {
+    uint32_t oid, name, nsoid, reltype, reloftype, relowner, relam, relfilenode,
+        reltablespace, reltoastrelid;
+    bool relhasindex, relisshared;
+    char relpersistence, relkind;
+    int16_t relnatts, relchecks;
+    bool relhasrules, relhastriggers, relhassubclass, relrowsecurity, relforcerowsecurity,
+        relispopulated;
+    char relreplident;
+    bool relispartition;
+    uint16_t att_first, att_count; /* its columns in pg15_attributes */
+} pg15_class;
+
+typedef struct pg15_attribute {
+    uint32_t name, atttypid;
+    int32_t atttypmod;
+    int16_t attlen, attnum;
+    int32_t attndims;
+    bool attbyval;
+    char attalign, attstorage, attcompression;
+    bool attnotnull, atthasdef, atthasmissing;
+    char attidentity, attgenerated;
+    bool attislocal;
+    int32_t attinhcount;
+    uint32_t attcollation;
+} pg15_attribute;
+
+typedef struct pg15_type {
+    uint32_t oid, name, nsoid, owner;
+    int16_t typlen;
+    bool typbyval;
+    char typtype, typcategory;
+    bool typispreferred, typisdefined;
+    char typdelim;
+    uint32_t typrelid, typelem, typarray;
+    char typalign, typstorage;
+    bool typnotnull;
+    uint32_t typbasetype;
+    int32_t typtypmod, typndims;
+    uint32_t typcollation;
+} pg15_type;
+
+typedef struct pg15_constraint {
+    uint32_t oid, name, nsoid;
+    char contype;
+    bool condeferrable, condeferred, convalidated;
+    uint32_t conrelid, contypid, conindid, conparentid, confrelid;
+    bool conislocal;
+    int32_t coninhcount;
+    bool connoinherit;
+    uint32_t conkey;
+} pg15_constraint;
+
+typedef struct pg15_index {
+    uint32_t schema, table, name, tablespace, indexdef;
+} pg15_index;
+
+typedef struct pg15_description {
+    uint32_t objoid, classoid;
+    int32_t objsubid;
+    uint32_t description;
+} pg15_description;
+
+typedef struct pg15_table {
+    uint32_t schema, name, owner, tablespace;
+    bool hasindexes, hasrules, hastriggers, rowsecurity;
+} pg15_table;
+
+typedef struct pg15_is_table {
+    uint32_t schema, name, type, insertable, typed;
+} pg15_is_table;
+
+/* Where a column's value comes from when a row is emitted from a row
+ * struct (emit_row): a field of the struct (its C type), a string argument,
+ * a constant, or (F_CALLER, and every column of a relation not emitted
+ * that way) put by the caller. */
+enum { F_CALLER, F_U32, F_I16, F_I32, F_BOOL, F_CHAR, F_STR, F_INT, F_FLOAT, F_FALSE };
+
+typedef struct vfield {
+    uint8_t kind;
+    uint16_t off; /* F_U32 .. F_CHAR: the field's offset; F_STR: the argument's index */
+    int32_t k;    /* F_INT, F_FLOAT: the constant */
+} vfield;
+
+/* A field of row struct T, its kind from its C type. */
+#define FLD(T, f)                                                                                 \
+    {_Generic(((T *)0)->f, uint32_t: F_U32, int16_t: F_I16, int32_t: F_I32, bool: F_BOOL,         \
+              char: F_CHAR),                                                                      \
+     offsetof(T, f), 0}
+#define ARG(i) {F_STR, (i), 0}
+#define KINT(v) {F_INT, 0, (v)}
+#define KFLOAT(v) {F_FLOAT, 0, (v)}
+#define KFALSE {F_FALSE, 0, 0}
+#define CALLER {F_CALLER, 0, 0}
+
+typedef struct vcol {
+    const char *name;
+    uint32_t oid;
+    vfield from; /* for emit_row */
+} vcol;
+
+/* A column its relation's generator puts itself. */
+#define COL(name, oid) {(name), (oid), CALLER}
+
+typedef struct gen_ctx gen_ctx;
+
+/* A relation's rows are fixed ones (PostgreSQL's system objects: built once
+ * per process) followed by the ones gen makes per query. */
+typedef struct vrel {
+    const char *schema;
+    const char *name;
+    const vcol *cols;
+    size_t ncols;
+    int (*fixed)(gen_ctx *g); /* NULL: none */
+    int (*gen)(gen_ctx *g);   /* NULL: none */
+    /* Columns whose value names the lake table a generated row is about:
+     * oid_cols hold its oid (or row type / constraint oid), name_col its
+     * name (-1 none). A key set on one lets the rows of only those tables
+     * be generated (load_tables). */
+    int8_t oid_cols[2];
+    int8_t name_col;
+    /* Its rows depend on the session (settings, user, database name), not
+     * only on the lake's schemas and tables: see rl_pgcatalog_pure. */
+    bool per_session;
+} vrel;
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static const vcol namespace_cols[] = {
+    COL("oid", RL_OID_OID), COL("nspname", RL_OID_NAME), COL("nspowner", RL_OID_OID)};
+
+static const vcol class_cols[] = {
+    {"oid", RL_OID_OID, FLD(pg15_class, oid)},
+    {"relname", RL_OID_NAME, ARG(0)},
+    {"relnamespace", RL_OID_OID, FLD(pg15_class, nsoid)},
+    {"reltype", RL_OID_OID, FLD(pg15_class, reltype)},
+    {"reloftype", RL_OID_OID, FLD(pg15_class, reloftype)},
+    {"relowner", RL_OID_OID, FLD(pg15_class, relowner)},
+    {"relam", RL_OID_OID, FLD(pg15_class, relam)},
+    {"relfilenode", RL_OID_OID, FLD(pg15_class, relfilenode)},
+    {"reltablespace", RL_OID_OID, FLD(pg15_class, reltablespace)},
+    {"relpages", RL_OID_INT4, KINT(0)},
+    {"reltuples", RL_OID_FLOAT4, KFLOAT(-1)},
+    {"relallvisible", RL_OID_INT4, KINT(0)},
+    {"reltoastrelid", RL_OID_OID, FLD(pg15_class, reltoastrelid)},
+    {"relhasindex", RL_OID_BOOL, FLD(pg15_class, relhasindex)},
+    {"relisshared", RL_OID_BOOL, FLD(pg15_class, relisshared)},
+    {"relpersistence", RL_OID_CHAR, FLD(pg15_class, relpersistence)},
+    {"relkind", RL_OID_CHAR, FLD(pg15_class, relkind)},
+    {"relnatts", RL_OID_INT2, FLD(pg15_class, relnatts)},
+    {"relchecks", RL_OID_INT2, FLD(pg15_class, relchecks)},
+    {"relhasrules", RL_OID_BOOL, FLD(pg15_class, relhasrules)},
+    {"relhastriggers", RL_OID_BOOL, FLD(pg15_class, relhastriggers)},
+    {"relhassubclass", RL_OID_BOOL, FLD(pg15_class, relhassubclass)},
+    {"relrowsecurity", RL_OID_BOOL, FLD(pg15_class, relrowsecurity)},
+    {"relforcerowsecurity", RL_OID_BOOL, FLD(pg15_class, relforcerowsecurity)},
+    {"relispopulated", RL_OID_BOOL, FLD(pg15_class, relispopulated)},
+    {"relreplident", RL_OID_CHAR, FLD(pg15_class, relreplident)},
+    {"relispartition", RL_OID_BOOL, FLD(pg15_class, relispartition)}};
+
+static const vcol attribute_cols[] = {
+    COL("attrelid", RL_OID_OID),
+    {"attname", RL_OID_NAME, ARG(0)},
+    {"atttypid", RL_OID_OID, FLD(pg15_attribute, atttypid)},
+    {"attstattarget", RL_OID_INT4, KINT(-1)},
+    {"attlen", RL_OID_INT2, FLD(pg15_attribute, attlen)},
+    {"attnum", RL_OID_INT2, FLD(pg15_attribute, attnum)},
+    {"attndims", RL_OID_INT4, FLD(pg15_attribute, attndims)},
+    {"attcacheoff", RL_OID_INT4, KINT(-1)},
+    {"atttypmod", RL_OID_INT4, FLD(pg15_attribute, atttypmod)},
+    {"attbyval", RL_OID_BOOL, FLD(pg15_attribute, attbyval)},
+    {"attalign", RL_OID_CHAR, FLD(pg15_attribute, attalign)},
+    {"attstorage", RL_OID_CHAR, FLD(pg15_attribute, attstorage)},
+    {"attcompression", RL_OID_CHAR, FLD(pg15_attribute, attcompression)},
+    {"attnotnull", RL_OID_BOOL, FLD(pg15_attribute, attnotnull)},
+    {"atthasdef", RL_OID_BOOL, FLD(pg15_attribute, atthasdef)},
+    {"atthasmissing", RL_OID_BOOL, FLD(pg15_attribute, atthasmissing)},
+    {"attidentity", RL_OID_CHAR, FLD(pg15_attribute, attidentity)},
+    {"attgenerated", RL_OID_CHAR, FLD(pg15_attribute, attgenerated)},
+    {"attisdropped", RL_OID_BOOL, KFALSE},
+    {"attislocal", RL_OID_BOOL, FLD(pg15_attribute, attislocal)},
+    {"attinhcount", RL_OID_INT4, FLD(pg15_attribute, attinhcount)},
+    {"attcollation", RL_OID_OID, FLD(pg15_attribute, attcollation)}};
+
+static const vcol type_cols[] = {
+    {"oid", RL_OID_OID, FLD(pg15_type, oid)},
+    {"typname", RL_OID_NAME, ARG(0)},
+    {"typnamespace", RL_OID_OID, FLD(pg15_type, nsoid)},
+    {"typowner", RL_OID_OID, FLD(pg15_type, owner)},
+    {"typlen", RL_OID_INT2, FLD(pg15_type, typlen)},
+    {"typbyval", RL_OID_BOOL, FLD(pg15_type, typbyval)},
+    {"typtype", RL_OID_CHAR, FLD(pg15_type, typtype)},
+    {"typcategory", RL_OID_CHAR, FLD(pg15_type, typcategory)},
+    {"typispreferred", RL_OID_BOOL, FLD(pg15_type, typispreferred)},
+    {"typisdefined", RL_OID_BOOL, FLD(pg15_type, typisdefined)},
+    {"typdelim", RL_OID_CHAR, FLD(pg15_type, typdelim)},
+    {"typrelid", RL_OID_OID, FLD(pg15_type, typrelid)},
+    {"typelem", RL_OID_OID, FLD(pg15_type, typelem)},
+    {"typarray", RL_OID_OID, FLD(pg15_type, typarray)},
+    {"typalign", RL_OID_CHAR, FLD(pg15_type, typalign)},
+    {"typstorage", RL_OID_CHAR, FLD(pg15_type, typstorage)},
+    {"typnotnull", RL_OID_BOOL, FLD(pg15_type, typnotnull)},
+    {"typbasetype", RL_OID_OID, FLD(pg15_type, typbasetype)},
+    {"typtypmod", RL_OID_INT4, FLD(pg15_type, typtypmod)},
+    {"typndims", RL_OID_INT4, FLD(pg15_type, typndims)},
+    {"typcollation", RL_OID_OID, FLD(pg15_type, typcollation)}};
+
+static const vcol constraint_cols[] = {
+    {"oid", RL_OID_OID, FLD(pg15_constraint, oid)},
+    {"conname", RL_OID_NAME, ARG(0)},
+    {"connamespace", RL_OID_OID, FLD(pg15_constraint, nsoid)},
+    {"contype", RL_OID_CHAR, FLD(pg15_constraint, contype)},
+    {"condeferrable", RL_OID_BOOL, FLD(pg15_constraint, condeferrable)},
+    {"condeferred", RL_OID_BOOL, FLD(pg15_constraint, condeferred)},
+    {"convalidated", RL_OID_BOOL, FLD(pg15_constraint, convalidated)},
+    {"conrelid", RL_OID_OID, FLD(pg15_constraint, conrelid)},
+    {"contypid", RL_OID_OID, FLD(pg15_constraint, contypid)},
+    {"conindid", RL_OID_OID, FLD(pg15_constraint, conindid)},
+    {"conparentid", RL_OID_OID, FLD(pg15_constraint, conparentid)},
+    {"confrelid", RL_OID_OID, FLD(pg15_constraint, confrelid)},
+    {"conislocal", RL_OID_BOOL, FLD(pg15_constraint, conislocal)},
+    {"coninhcount", RL_OID_INT4, FLD(pg15_constraint, coninhcount)},
+    {"connoinherit", RL_OID_BOOL, FLD(pg15_constraint, connoinherit)},
+    {"conkey", RL_OID_INT2_ARRAY, ARG(1)}};
+
+static const vcol description_cols[] = {COL("objoid", RL_OID_OID),
+                                        COL("classoid", RL_OID_OID),
+                                        COL("objsubid", RL_OID_INT4),
+                                        COL("description", RL_OID_TEXT)};
+
+static const vcol enum_cols[] = {COL("oid", RL_OID_OID),
+                                 COL("enumtypid", RL_OID_OID),
+                                 COL("enumsortorder", RL_OID_FLOAT4),
+                                 COL("enumlabel", RL_OID_NAME)};
+
+static const vcol indexes_cols[] = {COL("schemaname", RL_OID_NAME),
+                                    COL("tablename", RL_OID_NAME),
+                                    COL("indexname", RL_OID_NAME),
+                                    COL("tablespace", RL_OID_NAME),
+                                    COL("indexdef", RL_OID_TEXT)};
+
+static const vcol settings_cols[] = {
+    COL("name", RL_OID_TEXT),       COL("setting", RL_OID_TEXT),    COL("unit", RL_OID_TEXT),
+    COL("category", RL_OID_TEXT),   COL("short_desc", RL_OID_TEXT), COL("extra_desc", RL_OID_TEXT),
+    COL("context", RL_OID_TEXT),    COL("vartype", RL_OID_TEXT),    COL("source", RL_OID_TEXT),
+    COL("min_val", RL_OID_TEXT),    COL("max_val", RL_OID_TEXT),    COL("boot_val", RL_OID_TEXT),
+    COL("reset_val", RL_OID_TEXT),  COL("pending_restart", RL_OID_BOOL)};
+
+static const vcol tables_view_cols[] = {
+    COL("schemaname", RL_OID_NAME), COL("tablename", RL_OID_NAME),  COL("tableowner", RL_OID_NAME),
+    COL("tablespace", RL_OID_NAME), COL("hasindexes", RL_OID_BOOL), COL("hasrules", RL_OID_BOOL),
+    COL("hastriggers", RL_OID_BOOL), COL("rowsecurity", RL_OID_BOOL)};
+
+/* information_schema's domains (sql_identifier over name, character_data
+ * and yes_or_no over varchar) are reported as their base types. */
+static const vcol is_tables_cols[] = {
+    COL("table_catalog", RL_OID_NAME), COL("table_schema", RL_OID_NAME),
+    COL("table_name", RL_OID_NAME),    COL("table_type", RL_OID_VARCHAR),
+    COL("is_insertable_into", RL_OID_VARCHAR), COL("is_typed", RL_OID_VARCHAR)};
+
+static int gen_namespace(gen_ctx *g);
+static int fixed_class(gen_ctx *g);
+static int gen_class(gen_ctx *g);
+static int fixed_attribute(gen_ctx *g);
+static int gen_attribute(gen_ctx *g);
+static int fixed_type(gen_ctx *g);
+static int gen_type(gen_ctx *g);
+static int fixed_constraint(gen_ctx *g);
+static int gen_constraint(gen_ctx *g);
+static int fixed_description(gen_ctx *g);
+static int fixed_indexes(gen_ctx *g);
+static int gen_indexes(gen_ctx *g);
+static int gen_settings(gen_ctx *g);
+static int fixed_tables_view(gen_ctx *g);
+static int gen_tables_view(gen_ctx *g);
+static int gen_is_tables(gen_ctx *g);
+
+static const vrel vrels[] = {
+    {"pg_catalog", "pg_namespace", namespace_cols, N(namespace_cols), NULL, gen_namespace,
+     {-1, -1}, -1, false},
+    {"pg_catalog", "pg_class", class_cols, N(class_cols), fixed_class, gen_class, {0, -1}, 1,
+     false},
+    {"pg_catalog", "pg_attribute", attribute_cols, N(attribute_cols), fixed_attribute,
+     gen_attribute, {0, -1}, -1, false},
+    {"pg_catalog", "pg_type", type_cols, N(type_cols), fixed_type, gen_type, {0, 11}, -1, false},
+    {"pg_catalog", "pg_constraint", constraint_cols, N(constraint_cols), fixed_constraint,
+     gen_constraint, {0, 7}, -1, false},
+    {"pg_catalog", "pg_description", description_cols, N(description_cols), fixed_description, NULL,
+     {-1, -1}, -1, false},
+    /* a fresh PostgreSQL 15 database has no enum types */
+    {"pg_catalog", "pg_enum", enum_cols, N(enum_cols), NULL, NULL, {-1, -1}, -1, false},
+    {"pg_catalog", "pg_indexes", indexes_cols, N(indexes_cols), fixed_indexes, gen_indexes,
+     {-1, -1}, 1, false},
+    {"pg_catalog", "pg_settings", settings_cols, N(settings_cols), NULL, gen_settings,
+     {-1, -1}, -1, true},
+    {"pg_catalog", "pg_tables", tables_view_cols, N(tables_view_cols), fixed_tables_view,
+     gen_tables_view, {-1, -1}, 1, true},
+    /* per query only: table_catalog is the engine's database name */
+    {"information_schema", "tables", is_tables_cols, N(is_tables_cols), NULL, gen_is_tables,
+     {-1, -1}, 2, true},
+};
+
+/* ====================================================== PostgreSQL's rows */
+
+#include "sql/pg15_catalog.inc"
+
+static const char *pg15_s(uint32_t off) { return off == PG15_NONE ? NULL : pg15_str + off; }
+
+/* pg15_types is sorted by oid (the generator's ORDER BY). */
+static const pg15_type *pg15_type_by_oid(uint32_t oid)
+{
+    size_t lo = 0, hi = PG15_TYPES_COUNT;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (pg15_types[mid].oid == oid)
+            return &pg15_types[mid];
+        if (pg15_types[mid].oid < oid)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+static const pg15_namespace *pg15_namespace_by_name(const char *schema)
+{
+    for (size_t i = 0; i < PG15_NAMESPACES_COUNT; i++)
+        if (strcmp(pg15_s(pg15_namespaces[i].name), schema) == 0)
+            return &pg15_namespaces[i];
+    return NULL;
+}
+
+/* A relation of pg_catalog / information_schema, or NULL. */
+static const pg15_class *pg15_class_by_name(const char *schema, const char *name)
+{
+    const pg15_namespace *ns = pg15_namespace_by_name(schema);
+    /* a fresh database's public schema holds no relation: the lake's
+     * tables, thousands of them, need not look through PostgreSQL's */
+    if (!ns || ns->oid == PUBLIC_NAMESPACE_OID)
+        return NULL;
+    for (size_t i = 0; i < PG15_CLASSES_COUNT; i++)
+        if (pg15_classes[i].nsoid == ns->oid && strcmp(pg15_s(pg15_classes[i].name), name) == 0)
+            return &pg15_classes[i];
+    return NULL;
+}
+
+/* ==================================================================== oids */
+
+static uint32_t fnv1a32(const char *a, const char *sep, const char *b)
+{
+    uint32_t h = 2166136261u;
+    for (const char *parts[3] = {a, sep, b}, **p = parts; p < parts + 3; p++)
+        for (const unsigned char *c = (const unsigned char *)(*p ? *p : ""); *c; c++) {
+            h ^= *c;
+            h *= 16777619u;
+        }
+    return h;
+}
+
+uint32_t rl_pgcatalog_namespace_oid(const char *schema)
+{
+    const pg15_namespace *ns = pg15_namespace_by_name(schema);
+    if (ns)
+        return ns->oid;
+    return 16384u + fnv1a32(schema, "", "") % 1000000u;
+}
+
+/* PostgreSQL's oid for its own relations (the virtual ones included). */
+uint32_t rl_pgcatalog_rel_oid(const char *schema, const char *name)
+{
+    const pg15_class *c = pg15_class_by_name(schema, name);
+    if (c)
+        return c->oid;
+    return REL_OID_BASE + fnv1a32(schema, ".", name) % REL_OID_SPAN;
+}
+
+static uint32_t rowtype_oid(uint32_t rel_oid) { return rel_oid + ROWTYPE_OID_OFFSET; }
+static uint32_t constraint_oid(uint32_t rel_oid) { return rel_oid + CONSTRAINT_OID_OFFSET; }
+
+/* ============================================================== lookups */
+
+int rl_pgcatalog_find(const char *schema, const char *name)
+{
+    if (!schema || !name)
+        return -1;
+    for (size_t i = 0; i < N(vrels); i++)
+        if (strcmp(vrels[i].schema, schema) == 0 && strcmp(vrels[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+const char *rl_pgcatalog_schema(int id)
+{
+    return id >= 0 && (size_t)id < N(vrels) ? vrels[id].schema : "pg_catalog";
+}
+
+/* pg_class.oid of each virtual relation, looked up once per process. */
+static uint32_t vrel_oids[N(vrels)];
+static pthread_once_t vrel_oids_once = PTHREAD_ONCE_INIT;
+
+static void find_vrel_oids(void)
+{
+    for (size_t i = 0; i < N(vrels); i++)
+        vrel_oids[i] = rl_pgcatalog_rel_oid(vrels[i].schema, vrels[i].name);
+}
+
+static uint32_t vrel_oid(int id)
+{
+    pthread_once(&vrel_oids_once, find_vrel_oids);
+    return vrel_oids[id];
+}
+
+rl_rowset *rl_pgcatalog_columns(int id)
+{
+    if (id < 0 || (size_t)id >= N(vrels))
+        return NULL;
+    const vrel *v = &vrels[id];
+    rl_rowset *rs = rl_rowset_new(v->ncols);
+    if (!rs)
+        return NULL;
+    uint32_t table_oid = vrel_oid(id);
+    for (size_t i = 0; i < v->ncols; i++) {
+        rl_colmeta *c = &rs->cols[i];
+        rl_str_copy(c->name, sizeof c->name, v->cols[i].name);
+        rl_str_copy(c->rel, sizeof c->rel, v->name);
+        c->oid = v->cols[i].oid;
+        c->typmod = -1;
+        c->table_oid = table_oid;
+        c->attnum = (int16_t)(i + 1);
+    }
+    return rs;
+}
+
+/* ============================================================ generation */
+
+/* One SQL-visible table as this transaction sees it. */
+typedef struct table_ent {
+    char schema[64], name[64];
+    const rl_table_desc *d;
+    uint32_t oid, nsoid;
+    size_t ncols;
+} table_ent;
+
+/* Where generated rows go (rl_pgcatalog_fill): dst's column j takes the
+ * generated column map[j], or the row's ctid (MAP_CTID); rows the scan's
+ * filter drops are taken back at once. */
+#define MAP_CTID SIZE_MAX
+typedef struct pgc_sink {
+    rl_exec *x;
+    rl_rowset *dst;
+    size_t *map;      /* dst->ncols entries */
+    rl_value *out;    /* dst->ncols: the row being put */
+    const rl_row_filter *filter; /* NULL: none */
+    size_t offered;   /* rows put so far: the next one's ctid index */
+} pgc_sink;
+
+struct gen_ctx {
+    rl_exec *x;      /* NULL while building the fixed rows */
+    rl_error *err;
+    rl_rowset *rs;   /* the fixed rows being built (sink NULL) */
+    pgc_sink *sink;  /* a query's rows: where emit puts them */
+    table_ent *tables;
+    size_t ntables, cap;
+    rl_value row[32];
+    char chars[32]; /* storage of "char" values of the row being built */
+    rl_txn *txn;    /* transaction of the lake whose tables are being collected */
+    const rl_scan_keys *keys; /* rows outside them may be left out; NULL: none */
+    bool borrowed;  /* tables belongs to the session's list (load_tables) */
+    int id;         /* the relation being generated */
+    const rl_keyset *names; /* collect_named: the table names looked up */
+};
+
+static int collect_table(void *ctx, const char *schema, const char *name,
+                         const rl_table_desc *d)
+{
+    gen_ctx *g = ctx;
+    if (d->internal)
+        return 0;
+    table_ent *grown = rl_array_reserve(g->tables, g->ntables, &g->cap, sizeof *grown, 64);
+    if (!grown)
+        return -1;
+    g->tables = grown;
+    table_ent *t = &g->tables[g->ntables++];
+    rl_str_copy(t->schema, sizeof t->schema, schema);
+    rl_str_copy(t->name, sizeof t->name, name);
+    t->d = d;
+    t->oid = rl_pgcatalog_rel_oid(schema, name);
+    t->nsoid = rl_pgcatalog_namespace_oid(schema);
+    t->ncols = rl_txn_table_ncols(g->txn, d);
+    return 0;
+}
+
+static int collect_lake_tables(void *ctx, rl_txn *t, rl_format fmt)
+{
+    gen_ctx *g = ctx;
+    (void)fmt;
+    g->txn = t;
+    return rl_txn_list_tables(t, collect_table, g, g->err);
+}
+
+/* A session's list of the tables its current statement sees: a discovery
+ * query reads pg_class, pg_attribute, pg_type and pg_constraint, and each
+ * would list the catalog's tables again. Valid for one execution (x->id):
+ * nothing changes the tables a SELECT sees while it runs. */
+struct rl_pgc_tables {
+    uint64_t exec;
+    table_ent *tables;
+    size_t n;
+    bool complete; /* every table; else only those of some names */
+    /* !complete: the names looked up, found or not (a name that is no
+     * table has no rows, and a partial list knows that as well) */
+    char (*looked)[64];
+    size_t nlooked;
+};
+
+/* A key set of the relation's table-name column with few names, or NULL. */
+static const rl_keyset *name_keys(const gen_ctx *g)
+{
+    int col = vrels[g->id].name_col;
+    for (size_t i = 0; col >= 0 && g->keys && i < g->keys->n; i++) {
+        const rl_keyset *k = &g->keys->sets[i];
+        if ((int)k->col == col && k->string && k->n <= 64)
+            return k;
+    }
+    return NULL;
+}
+
+static bool list_has_name(const struct rl_pgc_tables *c, const rl_value *v)
+{
+    for (size_t i = 0; i < c->nlooked; i++)
+        if (strlen(c->looked[i]) == v->d.v.s.len &&
+            memcmp(c->looked[i], v->d.v.s.p, v->d.v.s.len) == 0)
+            return true;
+    return false;
+}
+
+static bool list_has_oid(const struct rl_pgc_tables *c, int64_t v)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        int64_t o = c->tables[i].oid;
+        if (v == o || v == (int64_t)rowtype_oid((uint32_t)o) ||
+            v == (int64_t)constraint_oid((uint32_t)o))
+            return true;
+    }
+    return false;
+}
+
+/* Can a partial list serve this relation? Yes when one of its key sets
+ * pins rows to tables the list has: names on its name column, or oids on
+ * an oid column (oids below the lake's range are PostgreSQL's own objects,
+ * whose rows are fixed ones, never generated). */
+static bool partial_serves(const gen_ctx *g, const struct rl_pgc_tables *c)
+{
+    const vrel *v = &vrels[g->id];
+    for (size_t i = 0; g->keys && i < g->keys->n; i++) {
+        const rl_keyset *k = &g->keys->sets[i];
+        bool ok = false;
+        if (k->string && (int)k->col == v->name_col) {
+            ok = true;
+            for (size_t j = 0; ok && j < k->n; j++)
+                ok = list_has_name(c, &k->vals[j]);
+        } else if (!k->string && ((int)k->col == v->oid_cols[0] || (int)k->col == v->oid_cols[1])) {
+            ok = k->n <= 256;
+            for (size_t j = 0; ok && j < k->n; j++)
+                ok = k->vals[j].d.v.i < (int64_t)REL_OID_BASE || list_has_oid(c, k->vals[j].d.v.i);
+        }
+        if (ok)
+            return true;
+    }
+    return false;
+}
+
+/* A list of distinct schema names (rl_schema_visitor ctx). */
+typedef struct schema_list {
+    char (*names)[64];
+    size_t n, cap;
+    rl_error *err;
+} schema_list;
+
+static int schema_add(void *ctx, const char *schema)
+{
+    schema_list *l = ctx;
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->names[i], schema) == 0)
+            return 0;
+    char(*grown)[64] = rl_array_reserve(l->names, l->n, &l->cap, sizeof *grown, 8);
+    if (!grown)
+        return -1;
+    l->names = grown;
+    rl_str_copy(l->names[l->n++], 64, schema);
+    return 0;
+}
+
+static int cmp_table_ent(const void *a, const void *b)
+{
+    const table_ent *x = a, *y = b;
+    int c = strcmp(x->schema, y->schema);
+    return c ? c : strcmp(x->name, y->name);
+}
+
+/* One lake's tables named in g->names, in any of its schemas, in the
+ * (schema, name) order of a full listing: point lookups, not a walk of the
+ * catalog's name index (a 10,000-table lake answers a relname query as
+ * fast as a 10-table one). */
+static int collect_named(void *ctx, rl_txn *t, rl_format fmt)
+{
+    gen_ctx *g = ctx;
+    (void)fmt;
+    g->txn = t;
+    schema_list sl = {0};
+    int rc = schema_add(&sl, "public");
+    if (rc == 0)
+        rc = rl_txn_list_schemas(t, schema_add, &sl, g->err);
+    size_t first = g->ntables;
+    for (size_t i = 0; rc == 0 && i < sl.n; i++) {
+        for (size_t j = 0; rc == 0 && j < g->names->n; j++) {
+            const rl_value *v = &g->names->vals[j];
+            char name[64];
+            if (v->d.v.s.len >= sizeof name)
+                continue; /* no table has a longer name */
+            memcpy(name, v->d.v.s.p, v->d.v.s.len);
+            name[v->d.v.s.len] = '\0';
+            rl_error probe;
+            memset(&probe, 0, sizeof probe);
+            const rl_table_desc *d = rl_txn_find_table(t, sl.names[i], name, &probe);
+            if (d)
+                rc = collect_table(g, sl.names[i], name, d);
+            else if (strcmp(probe.sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) != 0) {
+                if (g->err)
+                    *g->err = probe;
+                rc = -1;
+            }
+        }
+    }
+    free(sl.names);
+    if (rc == 0 && g->ntables - first > 1)
+        qsort(g->tables + first, g->ntables - first, sizeof *g->tables, cmp_table_ent);
+    return rc;
+}
+
+void rl_pgcatalog_cache_free(struct rl_pgc_tables *c)
+{
+    if (c) {
+        free(c->tables);
+        free(c->looked);
+    }
+    free(c);
+}
+
+/* Keep the names a partial list was made for (list_has_name). Out of
+ * memory, the list is kept as if it named nothing (it then serves no
+ * other relation). */
+static void keep_looked(struct rl_pgc_tables *c, const rl_keyset *names)
+{
+    free(c->looked);
+    c->looked = NULL;
+    c->nlooked = 0;
+    if (!names || names->n == 0 || !(c->looked = calloc(names->n, sizeof *c->looked)))
+        return;
+    for (size_t i = 0; i < names->n; i++) {
+        const rl_value *v = &names->vals[i];
+        if (v->d.v.s.len >= sizeof c->looked[0])
+            continue; /* no table has a longer name: collect_named skipped it */
+        memcpy(c->looked[c->nlooked], v->d.v.s.p, v->d.v.s.len);
+        c->looked[c->nlooked++][v->d.v.s.len] = '\0';
+    }
+}
+
+/* The tables of every lake of the database (further DuckLake metadata
+ * schemas live in stores of their own, sql_lakes.c), this statement's
+ * first. g->tables is then borrowed from the session's list. */
+static int load_tables(gen_ctx *g)
+{
+    rl_session *s = g->x->s;
+    if (!g->x->id)
+        g->x->id = ++s->exec_seq;
+    struct rl_pgc_tables *c = s->pgc_tables;
+    bool current = c && c->exec == g->x->id;
+    if (current && (c->complete || partial_serves(g, c))) {
+        g->tables = c->tables;
+        g->ntables = c->n;
+        g->borrowed = true;
+        return 0;
+    }
+    rl_txn *t = rl_exec_txn(g->x);
+    if (!t)
+        return -1;
+    /* the statement's first look at the tables may name them */
+    g->names = current ? NULL : name_keys(g);
+    int (*collect)(void *, rl_txn *, rl_format) = g->names ? collect_named : collect_lake_tables;
+    int rc = collect(g, t, rl_txn_format(t));
+    if (rc == 0)
+        rc = rl_lakes_each_other(g->x, collect, g);
+    if (rc != 0) {
+        if (g->err && !g->err->sqlstate[0])
+            rl_exec_error(g->x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+        return -1;
+    }
+    if (!c && !(c = s->pgc_tables = calloc(1, sizeof *c)))
+        return 0; /* no list kept: g->tables stays g's own */
+    free(c->tables);
+    c->exec = g->x->id;
+    c->tables = g->tables;
+    c->n = g->ntables;
+    c->complete = g->names == NULL;
+    keep_looked(c, g->names);
+    g->borrowed = true;
+    return 0;
+}
+
+/* Value constructors for the row being built: g->row[i]. */
+static void put_null(gen_ctx *g, size_t i)
+{
+    memset(&g->row[i], 0, sizeof g->row[i]);
+    g->row[i].oid = vrels[g->id].cols[i].oid;
+    g->row[i].typmod = -1;
+    g->row[i].d.isnull = true;
+}
+
+static void put_int(gen_ctx *g, size_t i, int64_t v)
+{
+    put_null(g, i);
+    g->row[i].d.isnull = false;
+    g->row[i].d.v.i = v;
+}
+
+static void put_bool(gen_ctx *g, size_t i, bool b)
+{
+    put_null(g, i);
+    g->row[i].d.isnull = false;
+    g->row[i].d.v.b = b;
+}
+
+static void put_float(gen_ctx *g, size_t i, double f)
+{
+    put_null(g, i);
+    g->row[i].d.isnull = false;
+    g->row[i].d.v.f = f;
+}
+
+/* name, text, varchar, int2[] (as text) and "char": bytes are copied into
+ * the row set's arena by rl_rowset_add, so `s` may be temporary. */
+static void put_str(gen_ctx *g, size_t i, const char *s)
+{
+    put_null(g, i);
+    g->row[i].d.isnull = false;
+    g->row[i].d.v.s.p = (const uint8_t *)s;
+    g->row[i].d.v.s.len = strlen(s);
+}
+
+/* A "char" value; '\0' is the empty string, as PostgreSQL prints it. */
+static void put_char(gen_ctx *g, size_t i, char c)
+{
+    g->chars[i] = c;
+    put_str(g, i, "");
+    g->row[i].d.v.s.p = (const uint8_t *)&g->chars[i];
+    g->row[i].d.v.s.len = c ? 1 : 0;
+}
+
+/* Put one generated row (all the relation's columns) into the sink's row
+ * set: its columns as the map says, strings copied unless `borrowed` (the
+ * fixed rows' strings live as long as the process); then the filter. */
+static int sink_put(pgc_sink *k, const rl_value *row, bool borrowed)
+{
+    rl_rowset *dst = k->dst;
+    for (size_t j = 0; j < dst->ncols; j++)
+        k->out[j] = k->map[j] == MAP_CTID ? rl_row_index_ctid(k->offered) : row[k->map[j]];
+    k->offered++;
+    int rc = borrowed ? rl_rowset_add_ref(dst, k->out, k->x->err)
+                      : rl_rowset_add(dst, k->out, NULL, k->x->err);
+    if (rc < 0 || !k->filter)
+        return rc;
+    int keep = k->filter->keep(k->filter->ctx, dst, dst->nrows - 1);
+    if (keep < 0)
+        return -1;
+    if (keep == 0)
+        dst->nrows--; /* its copied strings stay in the arena until dst goes */
+    return 0;
+}
+
+/* Columns first.. of the row from n strings, NULL as SQL NULL. */
+static void put_strs(gen_ctx *g, size_t first, const char *const *vals, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (vals[i])
+            put_str(g, first + i, vals[i]);
+        else
+            put_null(g, first + i);
+    }
+}
+
+/* Add the row being built, unless the scan's key sets rule it out. */
+static int emit(gen_ctx *g)
+{
+    if (!rl_scan_keys_admit(g->keys, g->row))
+        return 0;
+    if (g->sink)
+        return sink_put(g->sink, g->row, false);
+    return rl_rowset_add(g->rs, g->row, NULL, g->err);
+}
+
+/* ------------------------------------------------------------ namespaces */
+
+/* The lake's schemas that PostgreSQL's own rows do not list already. */
+static int ns_add(void *ctx, const char *schema)
+{
+    if (pg15_namespace_by_name(schema))
+        return 0; /* listed from PostgreSQL's rows */
+    return schema_add(ctx, schema);
+}
+
+static int lake_schemas(void *ctx, rl_txn *t, rl_format fmt)
+{
+    (void)fmt;
+    schema_list *l = ctx;
+    return rl_txn_list_schemas(t, ns_add, l, l->err);
+}
+
+static int cmp_ns(const void *a, const void *b)
+{
+    uint32_t x = rl_pgcatalog_namespace_oid(a), y = rl_pgcatalog_namespace_oid(b);
+    return x < y ? -1 : x > y;
+}
+
+/* The schemas of every lake of the database that PostgreSQL's own rows do
+ * not list, in oid order, into l (free l->names). 0, or -1 with l->err set
+ * when the catalog says why (else out of memory). */
+static int created_schemas(rl_exec *x, schema_list *l)
+{
+    rl_txn *t = rl_exec_txn(x);
+    if (!t || rl_txn_list_schemas(t, ns_add, l, l->err) != 0 ||
+        rl_lakes_each_other(x, lake_schemas, l) != 0)
+        return -1;
+    if (l->n > 1) /* qsort(NULL, 0) is undefined */
+        qsort(l->names, l->n, sizeof *l->names, cmp_ns);
+    return 0;
+}
+
+static int emit_namespace(gen_ctx *g, uint32_t oid, const char *name, uint32_t owner)
+{
+    put_int(g, 0, oid);
+    put_str(g, 1, name);
+    put_int(g, 2, owner);
+    return emit(g);
+}
+
+/* In oid order, as PostgreSQL's heap has them: the fresh database's
+ * namespaces (oids < 16384), then created ones (pseudo-oids >= 16384). */
+static int gen_namespace(gen_ctx *g)
+{
+    for (size_t i = 0; i < PG15_NAMESPACES_COUNT; i++) {
+        const pg15_namespace *n = &pg15_namespaces[i];
+        if (emit_namespace(g, n->oid, pg15_s(n->name), n->owner) < 0)
+            return -1;
+    }
+    schema_list l = {.err = g->err};
+    int rc = created_schemas(g->x, &l) < 0 ? -2 : 0;
+    for (size_t i = 0; i < l.n && rc == 0; i++)
+        rc = emit_namespace(g, rl_pgcatalog_namespace_oid(l.names[i]), l.names[i], OWNER_OID);
+    free(l.names);
+    if (rc == -2 && g->err && !g->err->sqlstate[0])
+        rl_exec_error(g->x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+    return rc < 0 ? -1 : 0;
+}
+
+/* ------------------------------------------------------------- pg_class */
+
+static bool has_pk(const table_ent *t) { return t->d->pk_check != RL_PK_NONE && t->d->pk_col >= 0; }
+
+/* The rows `rows` makes for each lake table the query is about (see
+ * load_tables): 0, or -1 at the first failure. */
+static int each_table(gen_ctx *g, int (*rows)(gen_ctx *g, const table_ent *t))
+{
+    if (load_tables(g) < 0)
+        return -1;
+    for (size_t i = 0; i < g->ntables; i++)
+        if (rows(g, &g->tables[i]) < 0)
+            return -1;
+    return 0;
+}
+
+/* The integer a column takes: the field at `at` (F_U32, F_I16, F_I32) or
+ * the constant (F_INT). */
+static int64_t field_int(const vfield *f, const char *at)
+{
+    switch (f->kind) {
+    case F_U32:
+        return *(const uint32_t *)at;
+    case F_I16:
+        return *(const int16_t *)at;
+    case F_I32:
+        return *(const int32_t *)at;
+    default:
+        return f->k;
+    }
+}
+
+/* A row of relation cols[0..n-1] from row struct `rec` as the columns'
+ * vfields say (string argument i from strs[i], NULL as SQL NULL; a
+ * F_CALLER column is left as the caller put it), and the row emitted. */
+static int emit_row(gen_ctx *g, const vcol *cols, size_t n, const void *rec,
+                    const char *const *strs)
+{
+    for (size_t i = 0; i < n; i++) {
+        const vfield *f = &cols[i].from;
+        const char *at = (const char *)rec + f->off;
+        if (f->kind == F_CALLER)
+            continue;
+        if (f->kind == F_STR)
+            put_strs(g, i, &strs[f->off], 1);
+        else if (f->kind == F_BOOL || f->kind == F_FALSE)
+            put_bool(g, i, f->kind == F_BOOL && *(const bool *)at);
+        else if (f->kind == F_CHAR)
+            put_char(g, i, *at);
+        else if (f->kind == F_FLOAT)
+            put_float(g, i, f->k);
+        else
+            put_int(g, i, field_int(f, at));
+    }
+    return emit(g);
+}
+
+/* PostgreSQL's own rows of a relation: each of the n row structs at
+ * `rows` (`size` bytes apart, their name a pg15_str offset at name_off)
+ * emitted by emit_row. */
+static int emit_fixed(gen_ctx *g, const vcol *cols, size_t ncols, const void *rows, size_t n,
+                      size_t size, size_t name_off)
+{
+    const char *p = rows;
+    for (size_t i = 0; i < n; i++, p += size) {
+        const char *name = pg15_s(*(const uint32_t *)(p + name_off));
+        if (emit_row(g, cols, ncols, p, &name) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* emit_fixed over the n row structs of type T at `rows`. */
+#define EMIT_FIXED(g, cols, T, rows, n)                                                           \
+    emit_fixed((g), (cols), N(cols), (rows), (n), sizeof(T), offsetof(T, name))
+
+/* relpages 0 and reltuples -1 ("never analyzed") for every relation (see
+ * class_cols), so clients never plan ctid-range scans. */
+static int fixed_class(gen_ctx *g)
+{
+    return EMIT_FIXED(g, class_cols, pg15_class, pg15_classes, PG15_CLASSES_COUNT);
+}
+
+/* A lake table is an ordinary, permanent heap relation owned by the
+ * bootstrap superuser, with its composite row type. */
+static int class_row(gen_ctx *g, const table_ent *t)
+{
+    const pg15_class c = {
+        .oid = t->oid, .nsoid = t->nsoid, .reltype = rowtype_oid(t->oid),
+        .relowner = OWNER_OID, .relam = HEAP_AM_OID, .relfilenode = t->oid,
+        .relhasindex = has_pk(t), .relpersistence = 'p', .relkind = 'r',
+        .relnatts = (int16_t)t->ncols, /* <= RL_MAX_COLUMNS */
+        .relispopulated = true, .relreplident = 'd'};
+    const char *name = t->name;
+    return emit_row(g, class_cols, N(class_cols), &c, &name);
+}
+
+static int gen_class(gen_ctx *g) { return each_table(g, class_row); }
+
+/* --------------------------------------------------------- pg_attribute */
+
+/* A pg_attribute row for column `a` of relation relid. */
+static int emit_attribute(gen_ctx *g, uint32_t relid, const pg15_attribute *a, const char *name)
+{
+    put_int(g, 0, relid);
+    return emit_row(g, attribute_cols, N(attribute_cols), a, &name);
+}
+
+static int fixed_attribute(gen_ctx *g)
+{
+    for (size_t i = 0; i < PG15_CLASSES_COUNT; i++) {
+        const pg15_class *c = &pg15_classes[i];
+        for (size_t k = c->att_first; k < (size_t)c->att_first + c->att_count; k++)
+            if (emit_attribute(g, c->oid, &pg15_attributes[k], pg15_s(pg15_attributes[k].name)) < 0)
+                return -1;
+    }
+    return 0;
+}
+
+/* A lake column takes its length, alignment, storage and collation from
+ * its PostgreSQL type; a PRIMARY KEY column is NOT NULL, as in PostgreSQL. */
+static int attribute_rows(gen_ctx *g, const table_ent *t)
+{
+    for (size_t c = 0; c < t->ncols; c++) {
+        const rl_column_desc *col = &t->d->cols[c];
+        uint32_t toid = rl_type_oid(col->type);
+        const pg15_type *ty = pg15_type_by_oid(toid);
+        const pg15_attribute a = {
+            .atttypid = toid, .atttypmod = col->typmod > 0 ? col->typmod : -1,
+            .attlen = ty ? ty->typlen : -1, .attnum = (int16_t)(c + 1),
+            .attbyval = ty && ty->typbyval, .attalign = ty ? ty->typalign : 'i',
+            .attstorage = ty ? ty->typstorage : 'x',
+            .attnotnull = col->not_null || (has_pk(t) && (size_t)t->d->pk_col == c),
+            .attislocal = true, .attcollation = ty ? ty->typcollation : 0};
+        if (emit_attribute(g, t->oid, &a, col->name) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int gen_attribute(gen_ctx *g) { return each_table(g, attribute_rows); }
+
+/* -------------------------------------------------------------- pg_type */
+
+static int fixed_type(gen_ctx *g)
+{
+    return EMIT_FIXED(g, type_cols, pg15_type, pg15_types, PG15_TYPES_COUNT);
+}
+
+/* Every table has a composite row type, as in PostgreSQL (no array type:
+ * RockLake does not create one). */
+static int type_row(gen_ctx *g, const table_ent *t)
+{
+    const pg15_type row = {
+        .oid = rowtype_oid(t->oid), .nsoid = t->nsoid, .owner = OWNER_OID, .typlen = -1,
+        .typtype = 'c', .typcategory = 'C', .typisdefined = true, .typdelim = ',',
+        .typrelid = t->oid, .typalign = 'd', .typstorage = 'x', .typtypmod = -1};
+    const char *name = t->name;
+    return emit_row(g, type_cols, N(type_cols), &row, &name);
+}
+
+static int gen_type(gen_ctx *g) { return each_table(g, type_row); }
+
+/* -------------------------------------------------------- pg_constraint */
+
+/* A pg_constraint row; conkey NULL: SQL NULL. */
+static int emit_constraint(gen_ctx *g, const pg15_constraint *k, const char *name,
+                           const char *conkey)
+{
+    const char *strs[] = {name, conkey};
+    return emit_row(g, constraint_cols, N(constraint_cols), k, strs);
+}
+
+/* PostgreSQL 14+ declares the system catalogs' primary keys and unique
+ * constraints. */
+static int fixed_constraint(gen_ctx *g)
+{
+    for (size_t i = 0; i < PG15_CONSTRAINTS_COUNT; i++) {
+        const pg15_constraint *k = &pg15_constraints[i];
+        if (emit_constraint(g, k, pg15_s(k->name), pg15_s(k->conkey)) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* A lake table with a primary key has its <table>_pkey constraint. */
+static int constraint_row(gen_ctx *g, const table_ent *t)
+{
+    if (!has_pk(t))
+        return 0;
+    char conname[160], conkey[16];
+    snprintf(conname, sizeof conname, "%s_pkey", t->name);
+    snprintf(conkey, sizeof conkey, "{%d}", t->d->pk_col + 1);
+    const pg15_constraint k = {.oid = constraint_oid(t->oid), .nsoid = t->nsoid,
+                               .contype = 'p', .convalidated = true, .conrelid = t->oid,
+                               .conislocal = true, .connoinherit = true};
+    return emit_constraint(g, &k, conname, conkey);
+}
+
+static int gen_constraint(gen_ctx *g) { return each_table(g, constraint_row); }
+
+/* ------------------------------------------------------- pg_description */
+
+/* Comments on PostgreSQL's relations (none in 15), never on the lake's. */
+static int fixed_description(gen_ctx *g)
+{
+    const size_t n = PG15_DESCRIPTIONS_COUNT; /* may be 0: no -Wtype-limits */
+    for (size_t i = 0; i < n; i++) {
+        const pg15_description *d = &pg15_descriptions[i];
+        put_int(g, 0, d->objoid);
+        put_int(g, 1, d->classoid);
+        put_int(g, 2, d->objsubid);
+        put_str(g, 3, pg15_s(d->description));
+        if (emit(g) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ----------------------------------------------------------- pg_indexes */
+
+static int fixed_indexes(gen_ctx *g)
+{
+    for (size_t i = 0; i < PG15_INDEXES_COUNT; i++) {
+        const pg15_index *x = &pg15_indexes[i];
+        const char *row[] = {pg15_s(x->schema), pg15_s(x->table), pg15_s(x->name),
+                             pg15_s(x->tablespace), pg15_s(x->indexdef)};
+        put_strs(g, 0, row, N(row));
+        if (emit(g) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* A lake table with a primary key has its unique <table>_pkey index. */
+static int index_row(gen_ctx *g, const table_ent *t)
+{
+    if (!has_pk(t))
+        return 0;
+    char idx[160], def[512];
+    snprintf(idx, sizeof idx, "%s_pkey", t->name);
+    snprintf(def, sizeof def, "CREATE UNIQUE INDEX %s ON %s.%s USING btree (%s)", idx,
+             t->schema, t->name, t->d->cols[t->d->pk_col].name);
+    const char *row[] = {t->schema, t->name, idx, NULL, def};
+    put_strs(g, 0, row, N(row));
+    return emit(g);
+}
+
+static int gen_indexes(gen_ctx *g) { return each_table(g, index_row); }
+
+/* ---------------------------------------------------------- pg_settings */
+
+typedef struct setting_row {
+    const char *name, *setting, *category, *context, *vartype;
+} setting_row;
+
+/* A few settings clients look at; none starts with "rds" (DuckDB counts
+ * those to detect Aurora). Sorted by name, like pg_settings. */
+static const setting_row settings[] = {
+    {"client_encoding", "UTF8", "Client Connection Defaults / Locale and Formatting", "user", "string"},
+    {"DateStyle", "ISO, MDY", "Client Connection Defaults / Locale and Formatting", "user", "string"},
+    {"default_transaction_isolation", "read committed", "Client Connection Defaults / Statement Behavior", "user", "enum"},
+    {"integer_datetimes", "on", "Preset Options", "internal", "bool"},
+    {"IntervalStyle", "postgres", "Client Connection Defaults / Locale and Formatting", "user", "enum"},
+    {"max_identifier_length", "63", "Preset Options", "internal", "integer"},
+    {"search_path", "\"$user\", public", "Client Connection Defaults / Statement Behavior", "user", "string"},
+    {"server_encoding", "UTF8", "Preset Options", "internal", "string"},
+    {"standard_conforming_strings", "on", "Version and Platform Compatibility / Previous PostgreSQL Versions", "user", "bool"},
+    {"TimeZone", "Etc/UTC", "Client Connection Defaults / Locale and Formatting", "user", "string"},
+};
+
+static const char *session_setting(rl_session *s, const char *name)
+{
+    for (const rl_setting *st = s->settings; st; st = st->next)
+        if (strcasecmp(st->name, name) == 0)
+            return st->value;
+    return NULL;
+}
+
+static int gen_settings(gen_ctx *g)
+{
+    for (size_t i = 0; i < N(settings); i++) {
+        const setting_row *r = &settings[i];
+        const char *cur = session_setting(g->x->s, r->name);
+        for (size_t c = 0; c < N(settings_cols); c++)
+            put_null(g, c);
+        put_str(g, 0, r->name);
+        put_str(g, 1, cur ? cur : r->setting);
+        put_str(g, 3, r->category);
+        put_str(g, 4, "");
+        put_str(g, 6, r->context);
+        put_str(g, 7, r->vartype);
+        put_str(g, 8, cur ? "session" : "default");
+        put_str(g, 11, r->setting);
+        put_str(g, 12, r->setting);
+        put_bool(g, 13, false);
+        if (emit(g) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ pg_tables */
+
+static int fixed_tables_view(gen_ctx *g)
+{
+    for (size_t i = 0; i < PG15_TABLES_COUNT; i++) {
+        const pg15_table *t = &pg15_tables[i];
+        const char *row[] = {pg15_s(t->schema), pg15_s(t->name), pg15_s(t->owner),
+                             pg15_s(t->tablespace)};
+        put_strs(g, 0, row, N(row));
+        put_bool(g, 4, t->hasindexes);
+        put_bool(g, 5, t->hasrules);
+        put_bool(g, 6, t->hastriggers);
+        put_bool(g, 7, t->rowsecurity);
+        if (emit(g) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* A lake table is owned by the session's user, in no tablespace. */
+static int tables_view_row(gen_ctx *g, const table_ent *t)
+{
+    const char *row[] = {t->schema, t->name, g->x->s->user[0] ? g->x->s->user : "postgres", NULL};
+    put_strs(g, 0, row, N(row));
+    put_bool(g, 4, has_pk(t));
+    put_bool(g, 5, false);
+    put_bool(g, 6, false);
+    put_bool(g, 7, false);
+    return emit(g);
+}
+
+static int gen_tables_view(gen_ctx *g) { return each_table(g, tables_view_row); }
+
+/* ----------------------------------------------- information_schema.tables */
+
+/* A lake table is an insertable, untyped base table of the database. */
+static int is_table_row(gen_ctx *g, const table_ent *t)
+{
+    const char *row[] = {g->x->s->eng->database, t->schema, t->name, "BASE TABLE", "YES", "NO"};
+    put_strs(g, 0, row, N(row));
+    return emit(g);
+}
+
+/* PostgreSQL's relations as role `lake` sees them (the view lists only
+ * relations the role may use), then the lake's tables. */
+static int gen_is_tables(gen_ctx *g)
+{
+    const char *db = g->x->s->eng->database;
+    for (size_t i = 0; i < PG15_IS_TABLES_COUNT; i++) {
+        const pg15_is_table *t = &pg15_is_tables[i];
+        const char *row[] = {db, pg15_s(t->schema), pg15_s(t->name), pg15_s(t->type),
+                             pg15_s(t->insertable), pg15_s(t->typed)};
+        put_strs(g, 0, row, N(row));
+        if (emit(g) < 0)
+            return -1;
+    }
+    return each_table(g, is_table_row);
+}
+
+/* ================================================================ rows */
+
+/* The fixed rows of every relation, built once per process. Their strings
+ * live in these row sets' arenas, which live as long as the process, so an
+ * answer's values may point into them. */
+static rl_rowset *fixed_rows[N(vrels)];
+static bool fixed_failed;
+static pthread_once_t fixed_once = PTHREAD_ONCE_INIT;
+
+static void build_fixed_rows(void)
+{
+    for (size_t i = 0; i < PG15_CLASSES_COUNT; i++)
+        assert(pg15_classes[i].nsoid != PUBLIC_NAMESPACE_OID); /* pg15_class_by_name */
+    for (size_t id = 0; id < N(vrels) && !fixed_failed; id++) {
+        if (!vrels[id].fixed)
+            continue;
+        rl_error err;
+        memset(&err, 0, sizeof err);
+        gen_ctx g;
+        memset(&g, 0, sizeof g);
+        g.err = &err;
+        g.id = (int)id;
+        g.rs = fixed_rows[id] = rl_pgcatalog_columns((int)id);
+        if (!g.rs || vrels[id].fixed(&g) < 0)
+            fixed_failed = true;
+    }
+}
+
+/* ---------------------------------------------- fixed-row lookups
+ *
+ * A key set of a few integers (oids: attrelid, pg_type.oid, objoid ...)
+ * finds its fixed rows through a sorted index of that column, built once
+ * per process on first use, instead of testing every fixed row (2,000+ of
+ * pg_attribute). Row order is kept: the found rows are copied in row order. */
+
+typedef struct fixed_entry {
+    int64_t v;
+    uint32_t row;
+} fixed_entry;
+
+typedef struct fixed_index {
+    _Atomic(fixed_entry *) entries; /* published once built; NULL before */
+    size_t n;
+} fixed_index;
+
+#define FIXED_INDEX_COLS 8 /* key columns worth indexing are among the first */
+static fixed_index fixed_row_indexes[N(vrels)][FIXED_INDEX_COLS];
+static pthread_mutex_t fixed_index_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static int cmp_fixed_entry(const void *a, const void *b)
+{
+    const fixed_entry *x = a, *y = b;
+    if (x->v != y->v)
+        return x->v < y->v ? -1 : 1;
+    return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/* The index of column col of relation id's fixed rows, or NULL (out of
+ * memory, or a column that is not int-like). */
+static const fixed_index *fixed_index_of(int id, size_t col, const rl_rowset *f)
+{
+    if (col >= FIXED_INDEX_COLS || !rl_oid_is_intlike(f->cols[col].oid))
+        return NULL;
+    fixed_index *ix = &fixed_row_indexes[id][col];
+    if (atomic_load(&ix->entries))
+        return ix;
+    pthread_mutex_lock(&fixed_index_mu);
+    if (!atomic_load(&ix->entries)) {
+        fixed_entry *e = malloc((f->nrows + 1) * sizeof *e);
+        size_t n = 0;
+        for (size_t r = 0; e && r < f->nrows; r++) {
+            const rl_value *v = &f->vals[r * f->ncols + col];
+            if (!v->d.isnull)
+                e[n++] = (fixed_entry){v->d.v.i, (uint32_t)r};
+        }
+        if (e) {
+            qsort(e, n, sizeof *e, cmp_fixed_entry);
+            ix->n = n;
+            atomic_store(&ix->entries, e);
+        }
+    }
+    pthread_mutex_unlock(&fixed_index_mu);
+    return atomic_load(&ix->entries) ? ix : NULL;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Rows of f whose column has one of k's values, in row order, through the
+ * index; -1 when the index cannot serve (the caller tests every row). */
+static int fixed_lookup(int id, const rl_rowset *f, const rl_keyset *k, pgc_sink *sink,
+                        const rl_scan_keys *keys)
+{
+    if (k->string || k->n > 64)
+        return -1;
+    const fixed_index *ix = fixed_index_of(id, k->col, f);
+    if (!ix)
+        return -1;
+    const fixed_entry *e = atomic_load(&ix->entries);
+    uint32_t *rows = NULL;
+    size_t nrows = 0, cap = 0;
+    for (size_t i = 0; i < k->n; i++) {
+        size_t lo = 0, hi = ix->n; /* first entry >= value */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (e[mid].v < k->vals[i].d.v.i)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (; lo < ix->n && e[lo].v == k->vals[i].d.v.i; lo++) {
+            uint32_t *grown = rl_array_reserve(rows, nrows, &cap, sizeof *grown, 16);
+            if (!grown) {
+                free(rows);
+                return -1;
+            }
+            rows = grown;
+            rows[nrows++] = e[lo].row;
+        }
+    }
+    if (nrows > 1)
+        qsort(rows, nrows, sizeof *rows, cmp_u32);
+    int rc = 0;
+    for (size_t i = 0; i < nrows && rc == 0; i++) {
+        const rl_value *row = &f->vals[(size_t)rows[i] * f->ncols];
+        if (rl_scan_keys_admit(keys, row)) /* the other key sets */
+            rc = sink_put(sink, row, true);
+    }
+    free(rows);
+    return rc < 0 ? -2 : 0;
+}
+
+/* Put relation id's fixed rows that the key sets admit into the sink
+ * (values only: their strings stay in the shared arenas). */
+static int put_fixed_rows(rl_exec *x, int id, pgc_sink *sink, const rl_scan_keys *keys)
+{
+    if (!vrels[id].fixed)
+        return 0;
+    pthread_once(&fixed_once, build_fixed_rows);
+    const rl_rowset *f = fixed_rows[id];
+    if (fixed_failed || !f)
+        return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+    for (size_t i = 0; keys && i < keys->n; i++) {
+        int rc = fixed_lookup(id, f, &keys->sets[i], sink, keys);
+        if (rc != -1)
+            return rc == 0 ? 0 : -1;
+    }
+    if ((!keys || keys->n == 0) && !sink->filter &&
+        rl_rowset_reserve(sink->dst, f->nrows) < 0)
+        return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+    for (size_t r = 0; r < f->nrows; r++) {
+        const rl_value *row = &f->vals[r * f->ncols];
+        if (rl_scan_keys_admit(keys, row) && sink_put(sink, row, true) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* dst column j's source: the relation's column attnum - 1, or the ctid. */
+static int sink_map(rl_exec *x, int id, const rl_rowset *dst, size_t *map)
+{
+    for (size_t j = 0; j < dst->ncols; j++) {
+        int16_t a = dst->cols[j].attnum;
+        if (a == RL_CTID_ATTNUM)
+            map[j] = MAP_CTID;
+        else if (a >= 1 && (size_t)a <= vrels[id].ncols)
+            map[j] = (size_t)a - 1;
+        else
+            return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1,
+                                 "column %zu of a %s scan has no source (attnum %d)", j,
+                                 vrels[id].name, a);
+    }
+    return 0;
+}
+
+int rl_pgcatalog_fill(rl_exec *x, int id, const rl_scan_keys *keys, const rl_row_filter *filter,
+                      rl_rowset *dst)
+{
+    assert(id >= 0 && (size_t)id < N(vrels) && dst->nrows == 0);
+    pgc_sink sink = {.x = x, .dst = dst, .filter = filter};
+    sink.map = malloc((dst->ncols ? dst->ncols : 1) * sizeof *sink.map);
+    sink.out = malloc((dst->ncols ? dst->ncols : 1) * sizeof *sink.out);
+    int rc = sink.map && sink.out ? sink_map(x, id, dst, sink.map)
+                                  : rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1,
+                                                  "out of memory");
+    gen_ctx g;
+    memset(&g, 0, sizeof g);
+    g.x = x;
+    g.err = x->err;
+    g.sink = &sink;
+    g.keys = keys;
+    g.id = id;
+    if (rc == 0)
+        rc = put_fixed_rows(x, id, &sink, keys);
+    if (rc == 0 && vrels[id].gen)
+        rc = vrels[id].gen(&g);
+    if (!g.borrowed)
+        free(g.tables);
+    free(sink.map);
+    free(sink.out);
+    return rc < 0 ? -1 : 0;
+}
+
+/* ======================================================= result keys */
+
+bool rl_pgcatalog_pure(int id)
+{
+    assert(id >= 0 && (size_t)id < N(vrels));
+    return !vrels[id].per_session;
+}
+
+/* A name with its terminator, so that ("ab","c") and ("a","bc") differ. */
+static void put_name(rl_buf *out, const char *s)
+{
+    rl_buf_put_str(out, s);
+    rl_buf_put_u8(out, 0);
+}
+
+/* The fingerprint of the session's current transactions, kept while they
+ * last: DuckDB's discovery batch asks for it five times in one transaction,
+ * and on a 10,000-table lake each listing takes some 10 ms. `versions`
+ * holds rl_txn_relations_version of the home lake's transaction and then
+ * of every other lake's (rl_lakes_each_other order); a DDL call in any of
+ * them gives it a new version, so a kept fingerprint never outlives the
+ * relations it describes. */
+struct rl_pgc_memo {
+    rl_buf versions, bytes;
+};
+
+void rl_pgcatalog_memo_free(rl_session *s)
+{
+    if (!s->pgc_memo)
+        return;
+    rl_buf_free(&s->pgc_memo->versions);
+    rl_buf_free(&s->pgc_memo->bytes);
+    free(s->pgc_memo);
+    s->pgc_memo = NULL;
+}
+
+static int put_version(void *ctx, rl_txn *t, rl_format fmt)
+{
+    (void)fmt;
+    rl_buf_put_be64(ctx, rl_txn_relations_version(t));
+    return 0;
+}
+
+/* One table's part of the fingerprint. */
+static void put_table(rl_buf *out, const table_ent *te)
+{
+    put_name(out, te->schema);
+    put_name(out, te->name);
+    rl_buf_put_svarint(out, has_pk(te) ? te->d->pk_col : -1);
+    rl_buf_put_uvarint(out, te->ncols);
+    for (size_t c = 0; c < te->ncols; c++) {
+        const rl_column_desc *col = &te->d->cols[c];
+        put_name(out, col->name);
+        rl_buf_put_uvarint(out, (uint64_t)col->type);
+        rl_buf_put_svarint(out, col->typmod);
+        rl_buf_put_u8(out, col->not_null ? 1 : 0);
+    }
+}
+
+/* Everything a pure relation's generated rows are made of (see the gen_*
+ * functions above): the lake's schemas, and per table its schema, name,
+ * primary key and the columns this transaction sees, with name, type,
+ * typmod and NOT NULL. Fixed rows are PostgreSQL 15's, the same for every
+ * lake, and oids are functions of names. The table list is this
+ * statement's (load_tables), so the scans that follow reuse it. */
+static int compute_fingerprint(rl_exec *x, rl_buf *out)
+{
+    gen_ctx g;
+    memset(&g, 0, sizeof g);
+    g.x = x;
+    g.err = x->err;
+    g.id = 1; /* pg_class; no keys: every table */
+    if (load_tables(&g) < 0)
+        return -1;
+    schema_list l = {.err = x->err};
+    int rc = created_schemas(x, &l);
+    rl_buf_put_uvarint(out, l.n);
+    for (size_t i = 0; rc == 0 && i < l.n; i++)
+        put_name(out, l.names[i]);
+    free(l.names);
+    rl_buf_put_be64(out, g.ntables);
+    for (size_t i = 0; rc == 0 && i < g.ntables; i++)
+        put_table(out, &g.tables[i]);
+    if (!g.borrowed)
+        free(g.tables);
+    return rc;
+}
+
+int rl_pgcatalog_fingerprint(rl_exec *x, rl_buf *out)
+{
+    rl_session *s = x->s;
+    rl_txn *t = rl_exec_txn(x);
+    if (!t)
+        return -1;
+    rl_buf versions;
+    rl_buf_init(&versions, 0);
+    put_version(&versions, t, RL_FMT_1_0);
+    int rc = rl_lakes_each_other(x, put_version, &versions) != 0 ? -1 : 0;
+    struct rl_pgc_memo *m = s->pgc_memo;
+    if (rc == 0 && m && !versions.failed && m->versions.len == versions.len &&
+        memcmp(m->versions.data, versions.data, versions.len) == 0) {
+        rl_buf_put(out, m->bytes.data, m->bytes.len);
+        rl_buf_free(&versions);
+        return out->failed ? rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory")
+                           : 0;
+    }
+    size_t start = out->len;
+    if (rc == 0)
+        rc = compute_fingerprint(x, out);
+    if (rc == 0 && out->failed)
+        rc = rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+    else if (rc < 0 && x->err && !x->err->sqlstate[0])
+        rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+    rl_pgcatalog_memo_free(s);
+    if (rc == 0 && !versions.failed && (m = calloc(1, sizeof *m))) {
+        m->versions = versions; /* moved */
+        rl_buf_init(&versions, 0);
+        rl_buf_init(&m->bytes, 0);
+        rl_buf_put(&m->bytes, out->data + start, out->len - start);
+        if (m->bytes.failed) {
+            rl_buf_free(&m->versions);
+            rl_buf_free(&m->bytes);
+            free(m);
+        } else {
+            s->pgc_memo = m;
+        }
+    }
+    rl_buf_free(&versions);
+    return rc;
+}

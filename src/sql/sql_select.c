@@ -1,0 +1,2838 @@
+/*
+ * sql_select.c — SELECT: FROM (tables, derived tables, CTEs, VALUES, inner /
+ * left joins), WHERE, GROUP BY and aggregates, HAVING, the target list,
+ * ORDER BY, LIMIT/OFFSET and UNION ALL, all over materialized row sets.
+ *
+ * Invariants:
+ *  - Row sets are materialized: every stage reads the previous stage's row
+ *    set and writes a new one, so values (and the strings they borrow) stay
+ *    valid while a stage runs; each stage frees what it no longer needs.
+ *  - Output column types are found by evaluating every target once on an
+ *    all-NULL "typing" row (see sql_expr.c), so an empty result still has
+ *    PostgreSQL's RowDescription; row values are converted to those types.
+ *  - Unknown-typed output columns (a bare 'abc' or NULL) stay unknown inside
+ *    a UNION (so the other branch decides) and become text at the end of
+ *    rl_select_run, as in PostgreSQL 15.
+ *  - Pushdown: a single-table query hands its WHERE to rl_relation_scan for
+ *    key-prefix selection; uncorrelated scalar subqueries in that WHERE are
+ *    computed first and replaced by a literal (so `snapshot_id = (SELECT
+ *    MAX(snapshot_id) ...)` is a point read, and the subquery runs once).
+ *    `SELECT MAX(first key column) FROM t` asks rl_relation_max_key.
+ *  - Base relations are scanned in PostgreSQL's heap order when they are
+ *    read whole (rl_relation_scan with RL_SCAN_HEAP); rl_select_stream then
+ *    holds the consumer's output in a spool and sends it at the end, in
+ *    that order, and otherwise sends it in pieces as rows come.
+ * The parse tree is never modified: rewritten nodes are fresh copies.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sql/sql_int.h"
+
+typedef struct cte_env {
+    const char *name;
+    rl_rowset *rs;
+    const struct cte_env *next;
+} cte_env;
+
+/* Column names a SELECT can reference (projection pushdown, see
+ * need_collect): NULL in sel = keep every column. */
+typedef struct name_set {
+    const char **names;
+    size_t n, cap;
+    bool all;        /* `*`, or a node the walk cannot read: prune nothing */
+} name_set;
+
+/* What one SELECT execution shares across its stages. */
+typedef struct sel {
+    rl_exec *x;
+    const rl_binding *outer;
+    const cte_env *ctes;
+    rl_arena arena; /* evaluation strings and rewritten nodes */
+    const name_set *need; /* joins: columns worth carrying (NULL = all) */
+    const PgQuery__Node *join_where; /* joins: the WHERE, for pushed_for */
+    bool nullable;   /* the relation being read is a LEFT JOIN's inner side */
+    const struct probe_src *probe; /* from_join -> from_rangevar of a right input */
+    /* the FROM clause's join: the columns worth keeping in its output (NULL
+     * = all), read by the root from_join only */
+    const name_set *out_need;
+    struct pushed_log *pushed; /* conjuncts of join_where applied by scans */
+    bool type_only;       /* rl_select_type: result columns only, no rows */
+} sel;
+
+static rl_rowset *run_raw(rl_exec *x, const PgQuery__SelectStmt *st, const rl_binding *outer,
+                          const cte_env *ctes);
+static rl_rowset *run_raw_mode(rl_exec *x, const PgQuery__SelectStmt *st,
+                               const rl_binding *outer, const cte_env *ctes, bool type_only);
+
+static rl_rowset *fail_oom(rl_exec *x)
+{
+    rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+    return NULL;
+}
+
+static rl_expr_ctx make_ctx(sel *S, const rl_binding *b, rl_agg_ctx *agg)
+{
+    rl_expr_ctx c = {.x = S->x, .b = b, .agg = agg, .arena = &S->arena};
+    return c;
+}
+
+static void null_value(rl_value *v, uint32_t oid)
+{
+    memset(v, 0, sizeof *v);
+    v->oid = oid;
+    v->typmod = -1;
+    v->d.isnull = true;
+}
+
+/* A row set with the same columns (relation alias replaced if given). */
+static rl_rowset *rowset_like(const rl_rowset *rs, const char *alias)
+{
+    rl_rowset *out = rl_rowset_new(rs->ncols);
+    if (!out)
+        return NULL;
+    memcpy(out->cols, rs->cols, rs->ncols * sizeof *rs->cols);
+    if (alias)
+        for (size_t i = 0; i < out->ncols; i++)
+            snprintf(out->cols[i].rel, sizeof out->cols[i].rel, "%s", alias);
+    return out;
+}
+
+static rl_rowset *rowset_clone(rl_exec *x, rl_rowset *rs, const char *alias)
+{
+    rl_rowset *out = rowset_like(rs, alias);
+    if (!out)
+        return fail_oom(x);
+    for (size_t i = 0; i < rs->nrows; i++)
+        if (rl_rowset_add(out, rl_rowset_row(rs, i), rs->src ? &rs->src[i] : NULL, x->err) < 0) {
+            rl_rowset_free(out);
+            return NULL;
+        }
+    return out;
+}
+
+/* Unknown output columns become text (PostgreSQL 10+). */
+static void resolve_unknown(rl_rowset *rs)
+{
+    for (size_t j = 0; j < rs->ncols; j++) {
+        if (rs->cols[j].oid != RL_OID_UNKNOWN)
+            continue;
+        rs->cols[j].oid = RL_OID_TEXT;
+        for (size_t i = 0; i < rs->nrows; i++)
+            rl_rowset_row(rs, i)[j].oid = RL_OID_TEXT;
+    }
+}
+
+/* PostgreSQL's MaxTupleAttributeNumber: a result has at most this many
+ * columns (RowDescription's count is 16 bits; PostgreSQL stops far below). */
+#define MAX_TARGET_COLUMNS 1664
+
+static int too_many_targets(rl_exec *x)
+{
+    return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1,
+                         "target lists can have at most %d entries", MAX_TARGET_COLUMNS);
+}
+
+/* ------------------------------------------------------------ VALUES */
+
+rl_rowset *rl_values_run(rl_exec *x, const PgQuery__SelectStmt *st, const char *alias,
+                         char **colnames, size_t ncolnames)
+{
+    size_t nrows = st->n_values_lists, ncols = 0;
+    for (size_t i = 0; i < nrows; i++) {
+        const PgQuery__Node *l = st->values_lists[i];
+        if (l->node_case != PG_QUERY__NODE__NODE_LIST)
+            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "malformed VALUES list"), NULL;
+        if (i == 0 && l->list->n_items > MAX_TARGET_COLUMNS)
+            return too_many_targets(x), NULL;
+        if (i == 0)
+            ncols = l->list->n_items;
+        else if (l->list->n_items != ncols)
+            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+                                 "VALUES lists must all be the same length"), NULL;
+    }
+    if (ncolnames > ncols)
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE, -1,
+                             "VALUES list has %zu columns available but %zu columns specified",
+                             ncols, ncolnames),
+               NULL;
+    sel S = {.x = x};
+    rl_rowset *out = rl_rowset_new(ncols);
+    rl_value *vals = calloc(nrows * ncols + 1, sizeof *vals);
+    if (!out || !vals)
+        goto oom;
+    rl_expr_ctx c = make_ctx(&S, NULL, NULL);
+    for (size_t i = 0; i < nrows; i++)
+        for (size_t j = 0; j < ncols; j++)
+            if (rl_expr_eval(&c, st->values_lists[i]->list->items[j], &vals[i * ncols + j]) < 0)
+                goto fail;
+    for (size_t j = 0; j < ncols; j++) {
+        rl_colmeta *m = &out->cols[j];
+        if (j < ncolnames && colnames[j])
+            snprintf(m->name, sizeof m->name, "%s", colnames[j]);
+        else
+            snprintf(m->name, sizeof m->name, "column%zu", j + 1);
+        snprintf(m->rel, sizeof m->rel, "%s", alias ? alias : "*VALUES*");
+        uint32_t t = RL_OID_UNKNOWN;
+        for (size_t i = 0; i < nrows; i++)
+            t = rl_common_type(t, vals[i * ncols + j].oid);
+        m->oid = t == RL_OID_UNKNOWN ? RL_OID_TEXT : t;
+        m->typmod = -1;
+        for (size_t i = 0; i < nrows; i++) {
+            rl_value *v = &vals[i * ncols + j];
+            if (rl_value_coerce(&c, v, m->oid, -1, false, v, -1) < 0)
+                goto fail;
+        }
+    }
+    for (size_t i = 0; i < nrows; i++)
+        if (rl_rowset_add(out, &vals[i * ncols], NULL, x->err) < 0)
+            goto fail;
+    free(vals);
+    rl_arena_free(&S.arena);
+    return out;
+oom:
+    fail_oom(x);
+fail:
+    free(vals);
+    rl_rowset_free(out);
+    rl_arena_free(&S.arena);
+    return NULL;
+}
+
+/* ------------------------------------------------------------ FROM */
+
+static rl_rowset *from_item(sel *S, const PgQuery__Node *item, const PgQuery__Node *where);
+
+static const cte_env *find_cte(const cte_env *e, const char *name)
+{
+    for (; e; e = e->next)
+        if (strcmp(e->name, name) == 0)
+            return e;
+    return NULL;
+}
+
+/* ------------------------------------------------ projection pushdown
+ *
+ * A join materializes every column of both inputs for every matching pair;
+ * catalog-discovery queries join relations of 20-30 columns and read a
+ * handful. Before a FROM item of a join is joined, columns whose name no
+ * ColumnRef (or USING) anywhere in the SELECT's tree mentions are dropped.
+ * Names, not qualifiers, decide, so every column a reference could resolve
+ * to is kept and ambiguity errors stay exactly as they were; the first
+ * column is always kept so a qualified reference to a relation still finds
+ * the relation ("column t.x does not exist", not "missing FROM-clause
+ * entry"). Any `*` (or a node the walk cannot read) turns pruning off. */
+
+static void need_add(name_set *w, const char *name)
+{
+    if (!name) {
+        w->all = true;
+        return;
+    }
+    for (size_t i = 0; i < w->n; i++)
+        if (strcmp(w->names[i], name) == 0)
+            return;
+    const char **grown = rl_array_reserve(w->names, w->n, &w->cap, sizeof *grown, 32);
+    if (!grown) {
+        w->all = true;
+        return;
+    }
+    w->names = grown;
+    w->names[w->n++] = name;
+}
+
+/* rl_tree_walk visitor collecting the names of S->need: a ColumnRef's last
+ * field (its subtree holds nothing more), a JOIN's USING names; `*`, a
+ * NATURAL join or a tree too deep to walk means every column. */
+static int need_visit(void *ctx, const ProtobufCMessage *m)
+{
+    name_set *w = ctx;
+    if (m->descriptor == &pg_query__column_ref__descriptor) {
+        const PgQuery__ColumnRef *cr = (const PgQuery__ColumnRef *)m;
+        if (cr->n_fields == 0 ||
+            cr->fields[cr->n_fields - 1]->node_case == PG_QUERY__NODE__NODE_A_STAR)
+            w->all = true;
+        else
+            need_add(w, rl_node_string(cr->fields[cr->n_fields - 1]));
+        return w->all ? -1 : 1;
+    }
+    if (m->descriptor == &pg_query__join_expr__descriptor) {
+        const PgQuery__JoinExpr *j = (const PgQuery__JoinExpr *)m;
+        if (j->is_natural)
+            w->all = true;
+        for (size_t i = 0; i < j->n_using_clause; i++)
+            need_add(w, rl_node_string(j->using_clause[i]));
+    }
+    return w->all ? -1 : 0;
+}
+
+static void need_walk(const ProtobufCMessage *m, name_set *w)
+{
+    if (rl_tree_walk(m, need_visit, w) == -2)
+        w->all = true;
+}
+
+/* The names the statement reads from its FROM clause's rows, the join
+ * conditions aside (they are done by then): the select list, WHERE, GROUP
+ * BY, HAVING, ORDER BY. False when that is every column (`*`, ...). */
+static bool need_after_from(const PgQuery__SelectStmt *st, name_set *w)
+{
+    for (size_t i = 0; i < st->n_target_list; i++)
+        need_walk(&st->target_list[i]->base, w);
+    for (size_t i = 0; i < st->n_group_clause; i++)
+        need_walk(&st->group_clause[i]->base, w);
+    for (size_t i = 0; i < st->n_sort_clause; i++)
+        need_walk(&st->sort_clause[i]->base, w);
+    if (st->where_clause)
+        need_walk(&st->where_clause->base, w);
+    if (st->having_clause)
+        need_walk(&st->having_clause->base, w);
+    return !w->all;
+}
+
+static bool from_has_join(const PgQuery__SelectStmt *st)
+{
+    return st->n_from_clause > 1 ||
+           (st->n_from_clause == 1 &&
+            st->from_clause[0]->node_case == PG_QUERY__NODE__NODE_JOIN_EXPR);
+}
+
+/* Drop the columns of a FROM item that S->need says nothing can reference. */
+static int prune_columns(sel *S, rl_rowset *rs)
+{
+    if (!S->need || !rs || rs->ncols < 2)
+        return 0;
+    const name_set *w = S->need;
+    size_t *keep = malloc(rs->ncols * sizeof *keep), m = 0;
+    if (!keep)
+        return fail_oom(S->x), -1;
+    for (size_t i = 0; i < rs->ncols; i++) {
+        bool k = i == 0;
+        for (size_t j = 0; !k && j < w->n; j++)
+            k = strcmp(rs->cols[i].name, w->names[j]) == 0;
+        if (k)
+            keep[m++] = i;
+    }
+    if (m == rs->ncols) {
+        free(keep);
+        return 0;
+    }
+    rl_colmeta *cols = malloc(m * sizeof *cols);
+    rl_value *vals = rs->nrows ? malloc(rs->nrows * m * sizeof *vals) : NULL;
+    if (!cols || (rs->nrows && !vals)) {
+        free(keep);
+        free(cols);
+        free(vals);
+        return fail_oom(S->x), -1;
+    }
+    for (size_t c = 0; c < m; c++)
+        cols[c] = rs->cols[keep[c]];
+    for (size_t r = 0; r < rs->nrows; r++) {
+        const rl_value *src = &rs->vals[r * rs->ncols];
+        rl_value *dst = &vals[r * m];
+        for (size_t c = 0; c < m; c++)
+            dst[c] = src[keep[c]];
+    }
+    free(keep);
+    free(rs->cols);
+    free(rs->vals);
+    rs->cols = cols;
+    rs->vals = vals;
+    rs->ncols = m;
+    rs->caprows = rs->nrows;
+    rl_rowset_cols_changed(rs);
+    return 0;
+}
+
+/* A node that keeps a condition from being evaluated on one relation's
+ * rows: a subquery, an aggregate or window call, `*`, or a column that does
+ * not resolve in that relation (rl_tree_walk visitor; ctx = the row set). */
+static int nonlocal_node(void *ctx, const ProtobufCMessage *m)
+{
+    if (m->descriptor == &pg_query__sub_link__descriptor ||
+        m->descriptor == &pg_query__a__star__descriptor)
+        return -1;
+    if (m->descriptor == &pg_query__func_call__descriptor) {
+        const PgQuery__FuncCall *f = (const PgQuery__FuncCall *)m;
+        return f->agg_star || f->over || f->n_agg_order || f->agg_filter ? -1 : 0;
+    }
+    if (m->descriptor != &pg_query__column_ref__descriptor)
+        return 0;
+    PgQuery__Node n = PG_QUERY__NODE__INIT;
+    n.node_case = PG_QUERY__NODE__NODE_COLUMN_REF;
+    n.column_ref = (PgQuery__ColumnRef *)m;
+    rl_binding b = {ctx, 0, NULL, NULL};
+    return rl_expr_column(&b, &n) ? 1 : -1;
+}
+
+/* Can `m` be evaluated on the rows of `rs` alone? Every column it names
+ * must resolve in rs (qualified or not); no subqueries, aggregates or `*`. */
+static bool local_to(const ProtobufCMessage *m, const rl_rowset *rs)
+{
+    return rl_tree_walk(m, nonlocal_node, (void *)rs) == 0;
+}
+
+/* Predicate pushdown into a join: each AND-ed conjunct of the WHERE that
+ * only reads this relation's columns filters the relation as it is read,
+ * before it is joined (the WHERE still runs on the joined rows, so this only
+ * saves work, and conjuncts past MAX_PUSHED are simply not pushed). Not on a
+ * LEFT JOIN's inner side, where a filter would turn removed rows into
+ * NULL-extended ones. pg_catalog's discovery joins of pg_class,
+ * pg_attribute, pg_type ... filtered by relname shrink to a few rows before
+ * the first join this way, and `attnum > 0` keeps pg_attribute's system
+ * columns from ever being held. */
+#define MAX_PUSHED 32
+typedef struct pushed_filter {
+    sel *S;
+    const PgQuery__Node *conds[MAX_PUSHED];
+    size_t n;
+    size_t calls; /* rows tested: a cancel check every 256 */
+} pushed_filter;
+
+/* The conjuncts the FROM clause's scans applied: the WHERE need not test
+ * them again (residual_where). Past its capacity a conjunct is simply
+ * tested twice. */
+#define PUSHED_LOG 64
+typedef struct pushed_log {
+    const PgQuery__Node *conds[PUSHED_LOG];
+    size_t n;
+} pushed_log;
+
+static void collect_pushed(pushed_filter *pf, const rl_rowset *rs, const PgQuery__Node *cond)
+{
+    if (!cond)
+        return;
+    if (cond->node_case == PG_QUERY__NODE__NODE_BOOL_EXPR &&
+        cond->bool_expr->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR) {
+        for (size_t i = 0; i < cond->bool_expr->n_args; i++)
+            collect_pushed(pf, rs, cond->bool_expr->args[i]);
+        return;
+    }
+    if (pf->n < MAX_PUSHED && local_to((const ProtobufCMessage *)cond, rs))
+        pf->conds[pf->n++] = cond;
+}
+
+/* rl_row_filter: does row i of rs pass every pushed conjunct? */
+static int keep_pushed(void *ctx, rl_rowset *rs, size_t i)
+{
+    pushed_filter *pf = ctx;
+    sel *S = pf->S;
+    if ((pf->calls++ & 255) == 0 && rl_exec_check_cancel(S->x) < 0)
+        return -1;
+    rl_binding b = {rs, i, S->outer, NULL};
+    rl_expr_ctx c = make_ctx(S, &b, NULL);
+    for (size_t k = 0; k < pf->n; k++) {
+        int t = rl_expr_truth(&c, pf->conds[k]);
+        if (t <= 0)
+            return t;
+    }
+    return 1;
+}
+
+/* The filter a scan of rs applies for the statement's WHERE (NULL: none;
+ * pf holds it). */
+static const rl_row_filter *pushed_for(sel *S, const rl_rowset *rs, pushed_filter *pf,
+                                       rl_row_filter *filter)
+{
+    memset(pf, 0, sizeof *pf);
+    pf->S = S;
+    if (S->nullable || !S->join_where)
+        return NULL;
+    collect_pushed(pf, rs, S->join_where);
+    if (pf->n == 0)
+        return NULL;
+    for (size_t i = 0; S->pushed && i < pf->n && S->pushed->n < PUSHED_LOG; i++)
+        S->pushed->conds[S->pushed->n++] = pf->conds[i];
+    *filter = (rl_row_filter){keep_pushed, pf};
+    return filter;
+}
+
+static bool was_pushed(const pushed_log *log, const PgQuery__Node *cond)
+{
+    for (size_t i = 0; log && i < log->n; i++)
+        if (log->conds[i] == cond)
+            return true;
+    return false;
+}
+
+/* The conjuncts of where that the joined rows `in` still have to pass: all
+ * but those a scan applied whose columns are, in `in`, that scan's (they
+ * resolve unambiguously: an ambiguous name must still fail here, 42702).
+ * Returns the number put in out (at most max; where itself when nothing
+ * was applied or there are too many). */
+static size_t residual_where(const pushed_log *log, const rl_rowset *in,
+                             const PgQuery__Node *where, const PgQuery__Node **out, size_t max)
+{
+    bool is_and = where->node_case == PG_QUERY__NODE__NODE_BOOL_EXPR &&
+                  where->bool_expr->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR;
+    size_t n = is_and ? where->bool_expr->n_args : 1;
+    if (!log || log->n == 0 || n > max) {
+        out[0] = where;
+        return 1;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const PgQuery__Node *c = is_and ? where->bool_expr->args[i] : where;
+        if (!(was_pushed(log, c) && local_to((const ProtobufCMessage *)c, in)))
+            out[k++] = c;
+    }
+    return k;
+}
+
+/* ------------------------------------------------------ scan key sets
+ *
+ * Conditions that name few values of a pg_catalog relation's column become
+ * key sets of its scan (sql_int.h), so the generator builds those rows
+ * only: `col = constant` and `col IN (constants)` conjuncts of the WHERE
+ * (with the same rule as pushed_for: not on a LEFT JOIN's inner side),
+ * and for the right side of a join the values the left rows carry in an
+ * `l.col = r.col` conjunct of ON (valid for LEFT joins too: a right row
+ * whose value no left row has matches no left row). Every condition is
+ * still evaluated on what the scan returns. */
+
+static long colref_in(const PgQuery__Node *n, const rl_rowset *rs);
+struct probe_src;
+static bool equi_pair(const PgQuery__Node *q, const rl_rowset *l, const rl_rowset *r, long *lc,
+                      long *rc);
+
+/* An integer or string constant as a value (strings borrowed from the
+ * parse tree, through rl_const: a cached tree's literals are this
+ * execution's); false for anything else. */
+static bool const_value(const PgQuery__Node *n, rl_value *v)
+{
+    if (!n || n->node_case != PG_QUERY__NODE__NODE_A_CONST)
+        return false;
+    const PgQuery__AConst *c = rl_const(n->a_const);
+    if (!c || c->isnull)
+        return false;
+    memset(v, 0, sizeof *v);
+    v->typmod = -1;
+    if (c->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
+        v->oid = RL_OID_INT8;
+        v->d.v.i = c->ival ? c->ival->ival : 0;
+        return true;
+    }
+    if (c->val_case == PG_QUERY__A__CONST__VAL_SVAL && c->sval && c->sval->sval) {
+        v->oid = RL_OID_TEXT;
+        v->d.v.s.p = (const uint8_t *)c->sval->sval;
+        v->d.v.s.len = strlen(c->sval->sval);
+        return true;
+    }
+    return false;
+}
+
+static bool same_family(uint32_t a, uint32_t b)
+{
+    return (rl_oid_is_intlike(a) && rl_oid_is_intlike(b)) ||
+           (rl_oid_is_stringlike(a) && rl_oid_is_stringlike(b));
+}
+
+/* A new key set on column col of shape, or NULL (no room, or out of
+ * memory: the scan then simply has one key set fewer). */
+static rl_keyset *keys_new(rl_scan_keys *keys, const rl_rowset *shape, long col)
+{
+    if (keys->n == RL_SCAN_KEYSETS)
+        return NULL;
+    rl_keyset *k = &keys->sets[keys->n];
+    if (rl_keyset_init(k, (size_t)col, rl_oid_is_stringlike(shape->cols[col].oid)) < 0)
+        return NULL;
+    keys->n++;
+    return k;
+}
+
+static void keys_drop_last(rl_scan_keys *keys)
+{
+    rl_keyset_free(&keys->sets[--keys->n]);
+}
+
+/* `col = const`, `const = col` or `col IN (consts)` on a column of shape. */
+static void keys_from_conjunct(rl_scan_keys *keys, const rl_rowset *shape, const PgQuery__Node *q)
+{
+    if (q->node_case != PG_QUERY__NODE__NODE_A_EXPR)
+        return;
+    const PgQuery__AExpr *e = q->a_expr;
+    const char *op = e->n_name == 1 ? rl_node_string(e->name[0]) : NULL;
+    if (!op || strcmp(op, "=") != 0)
+        return;
+    rl_value v;
+    if (e->kind == PG_QUERY__A__EXPR__KIND__AEXPR_OP) {
+        long col = colref_in(e->lexpr, shape);
+        const PgQuery__Node *c = e->rexpr;
+        if (col < 0)
+            col = colref_in(e->rexpr, shape), c = e->lexpr;
+        if (col < 0 || !const_value(c, &v) || !same_family(shape->cols[col].oid, v.oid))
+            return;
+        rl_keyset *k = keys_new(keys, shape, col);
+        if (k && rl_keyset_add(k, &v) < 0)
+            keys_drop_last(keys);
+        return;
+    }
+    if (e->kind != PG_QUERY__A__EXPR__KIND__AEXPR_IN || !e->rexpr ||
+        e->rexpr->node_case != PG_QUERY__NODE__NODE_LIST)
+        return;
+    long col = colref_in(e->lexpr, shape);
+    const PgQuery__List *l = e->rexpr->list;
+    if (col < 0 || l->n_items == 0)
+        return;
+    for (size_t i = 0; i < l->n_items; i++) /* all constants of the column's family */
+        if (!const_value(l->items[i], &v) || !same_family(shape->cols[col].oid, v.oid))
+            return;
+    rl_keyset *k = keys_new(keys, shape, col);
+    for (size_t i = 0; k && i < l->n_items; i++) {
+        const_value(l->items[i], &v);
+        if (rl_keyset_add(k, &v) < 0) {
+            keys_drop_last(keys);
+            return;
+        }
+    }
+}
+
+static void keys_from_where(rl_scan_keys *keys, const rl_rowset *shape, const PgQuery__Node *q)
+{
+    if (!q)
+        return;
+    if (q->node_case == PG_QUERY__NODE__NODE_BOOL_EXPR &&
+        q->bool_expr->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR) {
+        for (size_t i = 0; i < q->bool_expr->n_args; i++)
+            keys_from_where(keys, shape, q->bool_expr->args[i]);
+        return;
+    }
+    keys_from_conjunct(keys, shape, q);
+}
+
+/* What a join's right input may be probed with: its ON, and the inputs
+ * before it in the join pipeline, whose columns side by side are the
+ * layout of the rows it joins (from_join). */
+typedef struct probe_src {
+    const PgQuery__Node *on;
+    const rl_rowset *layout; /* columns only */
+    rl_rowset *const *inputs;
+    const size_t *at;        /* inputs[m]'s first column in layout */
+    size_t n;
+} probe_src;
+
+/* The first `l.col = r.col` conjunct of ON whose r.col is a column of shape:
+ * the values of l.col in the input that holds it (every joined row's value
+ * is one of them). */
+static void keys_from_join(rl_scan_keys *keys, const rl_rowset *shape, const probe_src *p)
+{
+    long lc, rc;
+    if (!equi_pair(p->on, p->layout, shape, &lc, &rc))
+        return;
+    size_t m = p->n - 1;
+    while (m > 0 && p->at[m] > (size_t)lc)
+        m--;
+    const rl_rowset *in = p->inputs[m];
+    size_t c = (size_t)lc - p->at[m];
+    assert(c < in->ncols);
+    rl_keyset *k = keys_new(keys, shape, rc);
+    for (size_t i = 0; k && i < in->nrows; i++) {
+        if (rl_keyset_add(k, &in->vals[i * in->ncols + c]) < 0) {
+            keys_drop_last(keys);
+            return;
+        }
+    }
+}
+
+/* Key sets for a scan of rel (only pg_catalog relations use them) whose
+ * columns are shape's; where: the WHERE of a query whose FROM is this one
+ * relation, else NULL. */
+static void scan_keys(sel *S, const rl_relation *rel, const rl_rowset *shape,
+                      const PgQuery__Node *where, rl_scan_keys *keys)
+{
+    const probe_src *probe = S->probe;
+    S->probe = NULL;
+    keys->n = 0;
+    const PgQuery__Node *cond = S->nullable ? NULL : S->join_where ? S->join_where : where;
+    if (rel->kind != RL_REL_VIRTUAL)
+        return;
+    if (cond)
+        keys_from_where(keys, shape, cond);
+    if (probe)
+        keys_from_join(keys, shape, probe);
+}
+
+/* FROM item `t AS a(c1, c2, ...)`: the listed columns take those names. */
+static void rename_columns(const PgQuery__RangeVar *rv, rl_rowset *rs)
+{
+    if (!rv->alias || !rv->alias->n_colnames)
+        return;
+    for (size_t i = 0; i < rv->alias->n_colnames && i < rs->ncols; i++) {
+        const char *n = rl_node_string(rv->alias->colnames[i]);
+        if (n)
+            snprintf(rs->cols[i].name, sizeof rs->cols[i].name, "%s", n);
+    }
+    rl_rowset_cols_changed(rs);
+}
+
+/* The alias's column names, then only the columns the statement can use
+ * (rs taken over: returned, or freed and NULL). */
+static rl_rowset *rename_and_prune(sel *S, const PgQuery__RangeVar *rv, rl_rowset *rs)
+{
+    if (!rs)
+        return NULL;
+    rename_columns(rv, rs);
+    if (prune_columns(S, rs) < 0) {
+        rl_rowset_free(rs);
+        return NULL;
+    }
+    return rs;
+}
+
+static rl_rowset *from_rangevar(sel *S, const PgQuery__RangeVar *rv, const PgQuery__Node *where)
+{
+    const char *alias = rl_range_var_alias(rv);
+    const cte_env *cte = (!rv->schemaname || !rv->schemaname[0]) ? find_cte(S->ctes, rv->relname)
+                                                                  : NULL;
+    pushed_filter pf;
+    rl_row_filter filter;
+    if (cte) {
+        rl_rowset *rs = rowset_clone(S->x, cte->rs, alias);
+        const rl_row_filter *f = rs ? pushed_for(S, rs, &pf, &filter) : NULL;
+        if (rs && f && rl_rowset_filter(rs, f) < 0) {
+            rl_rowset_free(rs);
+            return NULL;
+        }
+        return rename_and_prune(S, rv, rs);
+    }
+    rl_relation rel;
+    rl_scan_keys keys;
+    rl_rowset *rs;
+    if (rl_relation_resolve(S->x, rv, &rel) < 0 || !(rs = rl_relation_shape(S->x, &rel, alias)))
+        return NULL;
+    /* A pg_catalog relation is narrowed before it is generated: renamed
+     * first, since the key sets, the filter and the pruning go by the names
+     * the statement uses. A stored scan needs the relation's full layout. */
+    bool narrow_first = rel.kind == RL_REL_VIRTUAL;
+    if (narrow_first)
+        rename_columns(rv, rs);
+    scan_keys(S, &rel, rs, where, &keys);
+    if (narrow_first && prune_columns(S, rs) < 0) {
+        rl_scan_keys_free(&keys);
+        rl_rowset_free(rs);
+        return NULL;
+    }
+    const rl_row_filter *f = pushed_for(S, rs, &pf, &filter);
+    if (!S->type_only) /* a typing run needs the columns only */
+        rs = rl_relation_fill(S->x, &rel, alias, where, RL_SCAN_HEAP, &keys, f, rs);
+    rl_scan_keys_free(&keys);
+    return narrow_first ? rs : rename_and_prune(S, rv, rs);
+}
+
+static rl_rowset *from_subselect(sel *S, const PgQuery__RangeSubselect *rs_node)
+{
+    if (rs_node->lateral)
+        return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "LATERAL subqueries are not supported"),
+               NULL;
+    if (!rs_node->subquery || rs_node->subquery->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+        return rl_exec_error(S->x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+                             "malformed subquery in FROM"), NULL;
+    if (!rs_node->alias || !rs_node->alias->aliasname)
+        return rl_exec_error(S->x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+                             "subquery in FROM must have an alias"), NULL;
+    /* a typing run needs the subquery's columns only, so its subqueries too */
+    rl_rowset *rs =
+        run_raw_mode(S->x, rs_node->subquery->select_stmt, S->outer, S->ctes, S->type_only);
+    if (!rs)
+        return NULL;
+    resolve_unknown(rs);
+    const PgQuery__Alias *a = rs_node->alias;
+    for (size_t i = 0; i < rs->ncols; i++) {
+        snprintf(rs->cols[i].rel, sizeof rs->cols[i].rel, "%s", a->aliasname);
+        rs->cols[i].using_dup = false;
+        const char *n = i < a->n_colnames ? rl_node_string(a->colnames[i]) : NULL;
+        if (n)
+            snprintf(rs->cols[i].name, sizeof rs->cols[i].name, "%s", n);
+    }
+    rl_rowset_cols_changed(rs);
+    if (prune_columns(S, rs) < 0) {
+        rl_rowset_free(rs);
+        return NULL;
+    }
+    return rs;
+}
+
+/* Output column i of a join: side 0 = left, 1 = right, and its index. */
+typedef struct join_map {
+    int side;
+    size_t col;
+} join_map;
+
+static long find_unqualified(const rl_rowset *rs, const char *name)
+{
+    long found = -1;
+    for (size_t i = 0; i < rs->ncols; i++)
+        if (!rs->cols[i].using_dup && strcmp(rs->cols[i].name, name) == 0) {
+            if (found >= 0)
+                return -2;
+            found = (long)i;
+        }
+    return found;
+}
+
+/* USING: left's columns first, then the rest of left, the rest of right,
+ * then right's USING copies (only reachable qualified). */
+static int join_layout(sel *S, const PgQuery__JoinExpr *j, const rl_rowset *l,
+                       const rl_rowset *r, join_map *map, long *lu, long *ru, size_t nu)
+{
+    for (size_t k = 0; k < nu; k++) {
+        const char *name = rl_node_string(j->using_clause[k]);
+        lu[k] = name ? find_unqualified(l, name) : -1;
+        ru[k] = name ? find_unqualified(r, name) : -1;
+        const char *side = lu[k] < 0 ? "left" : "right";
+        long bad = lu[k] < 0 ? lu[k] : ru[k];
+        if (bad == -2)
+            return rl_exec_error(S->x, RL_SQLSTATE_AMBIGUOUS_COLUMN, -1,
+                                 "common column name \"%s\" appears more than once in %s table",
+                                 name, side);
+        if (bad < 0)
+            return rl_exec_error(S->x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
+                                 "column \"%s\" specified in USING clause does not exist in %s "
+                                 "table",
+                                 name ? name : "", side);
+    }
+    size_t o = 0;
+    for (size_t k = 0; k < nu; k++)
+        map[o++] = (join_map){0, (size_t)lu[k]};
+    for (size_t i = 0; i < l->ncols; i++) {
+        bool used = false;
+        for (size_t k = 0; k < nu; k++)
+            used |= (long)i == lu[k];
+        if (!used)
+            map[o++] = (join_map){0, i};
+    }
+    for (size_t i = 0; i < r->ncols; i++) {
+        bool used = false;
+        for (size_t k = 0; k < nu; k++)
+            used |= (long)i == ru[k];
+        if (!used)
+            map[o++] = (join_map){1, i};
+    }
+    for (size_t k = 0; k < nu; k++)
+        map[o++] = (join_map){1, (size_t)ru[k]};
+    return 0;
+}
+
+/* ------------------------------------------------------------ hash join
+ *
+ * Catalog-discovery queries join pg_class, pg_attribute and pg_type over
+ * thousands of rows; a nested loop evaluates ON for every pair. When ON has
+ * a top-level conjunct `a = b` with a a column of one side and b of the
+ * other, the right side is bucketed by b's value and each left row only
+ * visits its bucket. The full ON (and USING) is still evaluated for every
+ * candidate, and buckets keep the right side's order, so the result is the
+ * same rows in the same order as the nested loop. */
+
+/* Column index of a ColumnRef in `rs`, or -1 (absent or ambiguous). */
+static long colref_in(const PgQuery__Node *n, const rl_rowset *rs)
+{
+    if (!n || n->node_case != PG_QUERY__NODE__NODE_COLUMN_REF)
+        return -1;
+    const PgQuery__ColumnRef *c = n->column_ref;
+    const char *rel = c->n_fields == 2 ? rl_node_string(c->fields[0]) : NULL;
+    const char *name = rl_node_string(c->fields[c->n_fields - 1]);
+    if (!name || c->n_fields > 2 || (c->n_fields == 2 && !rel))
+        return -1;
+    long found = -1;
+    for (size_t i = 0; i < rs->ncols; i++) {
+        if (rs->cols[i].using_dup || strcmp(rs->cols[i].name, name) != 0)
+            continue;
+        if (rel && strcmp(rs->cols[i].rel, rel) != 0)
+            continue;
+        if (found >= 0)
+            return -1;
+        found = (long)i;
+    }
+    return found;
+}
+
+/* Find a conjunct `lcol = rcol` of ON; the two column indexes, or false. */
+static bool equi_pair(const PgQuery__Node *q, const rl_rowset *l, const rl_rowset *r, long *lc,
+                      long *rc)
+{
+    if (!q)
+        return false;
+    if (q->node_case == PG_QUERY__NODE__NODE_BOOL_EXPR &&
+        q->bool_expr->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR) {
+        for (size_t i = 0; i < q->bool_expr->n_args; i++)
+            if (equi_pair(q->bool_expr->args[i], l, r, lc, rc))
+                return true;
+        return false;
+    }
+    if (q->node_case != PG_QUERY__NODE__NODE_A_EXPR)
+        return false;
+    const PgQuery__AExpr *e = q->a_expr;
+    const char *op = e->n_name == 1 ? rl_node_string(e->name[0]) : NULL;
+    if (e->kind != PG_QUERY__A__EXPR__KIND__AEXPR_OP || !op || strcmp(op, "=") != 0)
+        return false;
+    long a_l = colref_in(e->lexpr, l), a_r = colref_in(e->lexpr, r);
+    long b_l = colref_in(e->rexpr, l), b_r = colref_in(e->rexpr, r);
+    /* each side must name exactly one column of exactly one input */
+    if (a_l >= 0 && a_r < 0 && b_r >= 0 && b_l < 0) {
+        *lc = a_l, *rc = b_r;
+    } else if (a_r >= 0 && a_l < 0 && b_l >= 0 && b_r < 0) {
+        *lc = b_l, *rc = a_r;
+    } else {
+        return false;
+    }
+    /* hash equality must imply SQL equality: same family of types */
+    return same_family(l->cols[*lc].oid, r->cols[*rc].oid);
+}
+
+typedef struct bucket_index {
+    size_t nbuckets;
+    size_t *head;   /* per bucket: first right row + 1, 0 = empty */
+    size_t *next;   /* per right row: next row in its bucket + 1 */
+    uint64_t *hash; /* per right row */
+} bucket_index;
+
+static void bucket_free(bucket_index *b)
+{
+    free(b->head);
+    free(b->next);
+    free(b->hash);
+}
+
+/* Bucket the right rows by column rc, keeping each bucket in row order. */
+static bool bucket_build(bucket_index *b, rl_rowset *r, long rc)
+{
+    b->nbuckets = 1;
+    while (b->nbuckets < r->nrows * 2)
+        b->nbuckets <<= 1;
+    b->head = calloc(b->nbuckets, sizeof *b->head);
+    b->next = calloc(r->nrows + 1, sizeof *b->next);
+    b->hash = calloc(r->nrows + 1, sizeof *b->hash);
+    size_t *tail = calloc(b->nbuckets, sizeof *tail);
+    if (!b->head || !b->next || !b->hash || !tail) {
+        free(tail);
+        bucket_free(b);
+        return false;
+    }
+    for (size_t ri = 0; ri < r->nrows; ri++) {
+        rl_value_key k = rl_value_key_of(&rl_rowset_row(r, ri)[rc]);
+        if (!k.ok)
+            continue; /* NULL never equals anything */
+        b->hash[ri] = k.h;
+        size_t slot = k.h & (b->nbuckets - 1);
+        if (tail[slot])
+            b->next[tail[slot] - 1] = ri + 1;
+        else
+            b->head[slot] = ri + 1;
+        tail[slot] = ri + 1;
+    }
+    free(tail);
+    return true;
+}
+
+/* ------------------------------------------------------------ join pipeline
+ *
+ * A left-deep chain of joins ((L0 JOIN R1 ON ...) JOIN R2 ON ...) ... Rk
+ * runs as one pipeline: the inputs are read first (each right input with
+ * key sets from the inputs before it), then each L0 row is extended through
+ * the levels depth first, and only complete rows are kept. Those are the
+ * rows, in the order, that joining level by level gives (each level visits
+ * its candidates in the right input's order), without holding the k - 1
+ * intermediate results: DuckDB's discovery join of pg_class, pg_namespace,
+ * pg_attribute, pg_type and two pg_description made five of them, 60,000
+ * rows each, on a lake of 10,000 tables.
+ *
+ * The joined row is the inputs' columns side by side. Only the chain's top
+ * join may have USING: its output then takes join_layout's column order
+ * (lower levels' ON name columns by the side-by-side layout, which USING
+ * would change). */
+
+typedef struct join_level {
+    const PgQuery__JoinExpr *j;
+    rl_rowset *r;
+    size_t at;        /* r's first column in the joined row */
+    rl_rowset view;   /* the joined row's first at + r->ncols columns, for ON */
+    bool left;        /* LEFT JOIN: a row without a match gets NULLs for r */
+    bool hashed;      /* candidates from r's buckets on column rc */
+    bool only_equi;   /* ON is just joined[lc] = r[rc] */
+    long lc, rc;
+    bucket_index bi;
+    size_t nu;        /* USING (top level only): joined[lu[k]] = r[ru[k]] */
+    long *lu, *ru;
+} join_level;
+
+typedef struct join_pipe {
+    sel *S;
+    rl_rowset *l0;
+    join_level *lv;
+    size_t k;
+    size_t width;      /* columns of the joined row */
+    rl_colmeta *cols;  /* width */
+    rl_value *row;     /* width: the row being joined */
+    const name_set *keep; /* output columns worth keeping (NULL: all) */
+    join_map *map;     /* USING: output column -> side/column */
+    size_t *src;       /* output column -> joined row column (NULL: as joined) */
+    rl_value *outrow;  /* output width, with src */
+    rl_rowset *out;
+} join_pipe;
+
+static int pipe_emit(join_pipe *P)
+{
+    if (!P->src)
+        return rl_rowset_add_ref(P->out, P->row, P->S->x->err);
+    for (size_t i = 0; i < P->out->ncols; i++)
+        P->outrow[i] = P->row[P->src[i]];
+    return rl_rowset_add_ref(P->out, P->outrow, P->S->x->err);
+}
+
+static bool name_in(const name_set *w, const char *name)
+{
+    for (size_t i = 0; i < w->n; i++)
+        if (strcmp(w->names[i], name) == 0)
+            return true;
+    return false;
+}
+
+/* The output columns: join_layout's order for a USING top level, else as
+ * joined; only those P->keep names (and the first, as prune_columns). */
+static int pipe_output(join_pipe *P)
+{
+    join_level *top = &P->lv[P->k - 1];
+    size_t n = P->width, nu = top->nu, m = 0;
+    P->src = calloc(n + 1, sizeof *P->src);
+    P->outrow = calloc(n + 1, sizeof *P->outrow);
+    if (!P->src || !P->outrow)
+        return fail_oom(P->S->x), -1;
+    bool reordered = false;
+    for (size_t i = 0; i < n; i++) {
+        size_t c = !P->map ? i : P->map[i].side ? top->at + P->map[i].col : P->map[i].col;
+        reordered |= c != m;
+        if (i == 0 || !P->keep || name_in(P->keep, P->cols[c].name))
+            P->src[m++] = c;
+    }
+    if (!(P->out = rl_rowset_new(m)))
+        return fail_oom(P->S->x), -1;
+    for (size_t i = 0; i < m; i++)
+        P->out->cols[i] = P->cols[P->src[i]];
+    /* a USING join's right copies are reachable only qualified */
+    for (size_t i = 0, o = 0; P->map && i < n; i++) {
+        size_t c = P->map[i].side ? top->at + P->map[i].col : P->map[i].col;
+        if (o < m && P->src[o] == c)
+            P->out->cols[o++].using_dup |= P->map[i].side == 1 && i >= n - nu;
+    }
+    if (!reordered && m == n) { /* as joined: emit the row itself */
+        free(P->src);
+        P->src = NULL;
+    }
+    return 0;
+}
+
+/* Does the joined row (through level L) satisfy L's USING and ON? 1/0/-1. */
+static int level_match(join_pipe *P, join_level *L)
+{
+    rl_binding b = {&L->view, 0, P->S->outer, NULL};
+    rl_expr_ctx c = make_ctx(P->S, &b, NULL);
+    for (size_t k = 0; k < L->nu; k++) {
+        const rl_value *a = &P->row[L->lu[k]], *bb = &P->row[L->at + (size_t)L->ru[k]];
+        if (a->d.isnull || bb->d.isnull)
+            return 0;
+        int r;
+        if (rl_value_cmp(&c, a, bb, &r, -1) < 0)
+            return -1;
+        if (r != 0)
+            return 0;
+    }
+    return L->j->quals ? rl_expr_truth(&c, L->j->quals) : 1;
+}
+
+/* Extend the joined row (levels before i filled) through levels i..k-1. */
+static int pipe_level(join_pipe *P, size_t i)
+{
+    if (i == P->k)
+        return pipe_emit(P);
+    if (i % 64 == 63 && rl_exec_check_stack(P->S->x) < 0) /* a level is a frame */
+        return -1;
+    join_level *L = &P->lv[i];
+    rl_rowset *r = L->r;
+    rl_value *slot = &P->row[L->at];
+    bool matched = false;
+    rl_value_key lk = L->hashed ? rl_value_key_of(&P->row[L->lc]) : (rl_value_key){0};
+    if (L->hashed && !lk.ok)
+        goto unmatched; /* NULL equals nothing */
+    size_t ri = L->hashed ? L->bi.head[lk.h & (L->bi.nbuckets - 1)] : 1;
+    for (; L->hashed ? ri != 0 : ri <= r->nrows; ri = L->hashed ? L->bi.next[ri - 1] : ri + 1) {
+        const rl_value *cand = rl_rowset_row(r, ri - 1);
+        if (L->hashed && L->bi.hash[ri - 1] != lk.h)
+            continue;
+        if (L->only_equi && !rl_value_key_equal(&P->row[L->lc], &cand[L->rc]))
+            continue;
+        memcpy(slot, cand, r->ncols * sizeof *slot);
+        int m = L->only_equi ? 1 : level_match(P, L);
+        if (m < 0 || (m && pipe_level(P, i + 1) < 0))
+            return -1;
+        matched |= m;
+    }
+unmatched:
+    if (!L->left || matched)
+        return 0;
+    for (size_t c = 0; c < r->ncols; c++)
+        null_value(&slot[c], r->cols[c].oid);
+    return pipe_level(P, i + 1);
+}
+
+/* Column layouts, USING columns and buckets of every level. */
+static int pipe_prepare(join_pipe *P)
+{
+    sel *S = P->S;
+    size_t w = P->l0->ncols;
+    for (size_t i = 0; i < P->k; i++)
+        w += P->lv[i].r->ncols;
+    P->width = w;
+    P->cols = calloc(w + 1, sizeof *P->cols);
+    P->row = calloc(w + 1, sizeof *P->row);
+    if (!P->cols || !P->row)
+        return fail_oom(S->x), -1;
+    memcpy(P->cols, P->l0->cols, P->l0->ncols * sizeof *P->cols);
+    size_t at = P->l0->ncols;
+    bool reserve = false;
+    for (size_t i = 0; i < P->k; i++) {
+        join_level *L = &P->lv[i];
+        L->at = at;
+        L->left = L->j->jointype == PG_QUERY__JOIN_TYPE__JOIN_LEFT;
+        memcpy(&P->cols[at], L->r->cols, L->r->ncols * sizeof *P->cols);
+        rl_rowset before = {.ncols = at, .cols = P->cols};
+        L->view = (rl_rowset){.ncols = at + L->r->ncols, .cols = P->cols, .nrows = 1,
+                              .caprows = 1, .vals = P->row};
+        L->hashed = L->r->nrows > 8 && equi_pair(L->j->quals, &before, L->r, &L->lc, &L->rc) &&
+                    bucket_build(&L->bi, L->r, L->rc);
+        /* ON is that one equality: a candidate matches iff the two values
+         * are equal, which needs no evaluation of ON (equi_pair chose
+         * columns of one type family, where rl_value_key_equal is SQL's =) */
+        L->only_equi = L->hashed && L->j->n_using_clause == 0 &&
+                       L->j->quals->node_case == PG_QUERY__NODE__NODE_A_EXPR;
+        reserve |= L->hashed;
+        at += L->r->ncols;
+    }
+    join_level *top = &P->lv[P->k - 1];
+    size_t nu = top->j->n_using_clause;
+    if (nu) {
+        rl_rowset before = {.ncols = top->at, .cols = P->cols};
+        P->map = calloc(w + 1, sizeof *P->map);
+        top->lu = calloc(nu, sizeof *top->lu);
+        top->ru = calloc(nu, sizeof *top->ru);
+        if (!P->map || !top->lu || !top->ru)
+            return fail_oom(S->x), -1;
+        if (join_layout(S, top->j, &before, top->r, P->map, top->lu, top->ru, nu) < 0)
+            return -1;
+        top->nu = nu;
+    }
+    if (pipe_output(P) < 0)
+        return -1;
+    /* joins of catalogs are mostly 1:1 */
+    if (reserve && rl_rowset_reserve(P->out, P->l0->nrows) < 0)
+        return fail_oom(S->x), -1;
+    return 0;
+}
+
+static void pipe_free(join_pipe *P)
+{
+    for (size_t i = 0; i < P->k; i++) {
+        if (P->lv[i].hashed)
+            bucket_free(&P->lv[i].bi);
+        free(P->lv[i].lu);
+        free(P->lv[i].ru);
+    }
+    free(P->cols);
+    free(P->row);
+    free(P->map);
+    free(P->src);
+    free(P->outrow);
+}
+
+/* Join l0 with the k levels' right inputs (all taken over and freed),
+ * keeping the columns `keep` names (NULL: all); the joined rows, or NULL
+ * with the error set. */
+static rl_rowset *pipe_run(sel *S, rl_rowset *l0, join_level *lv, size_t k, const name_set *keep)
+{
+    join_pipe P = {.S = S, .l0 = l0, .lv = lv, .k = k, .keep = keep};
+    int rc = pipe_prepare(&P);
+    for (size_t li = 0; rc == 0 && li < l0->nrows; li++) {
+        if ((rc = rl_exec_check_cancel(S->x)) < 0)
+            break;
+        memcpy(P.row, rl_rowset_row(l0, li), l0->ncols * sizeof *P.row);
+        rc = pipe_level(&P, 0);
+    }
+    rl_rowset *out = P.out;
+    if (rc < 0 || !out) {
+        rl_rowset_free(out);
+        out = NULL;
+    } else { /* the output rows borrow the inputs' strings: keep them with out */
+        rl_arena_adopt(&out->arena, &l0->arena);
+        for (size_t i = 0; i < k; i++)
+            rl_arena_adopt(&out->arena, &lv[i].r->arena);
+    }
+    pipe_free(&P);
+    rl_rowset_free(l0);
+    for (size_t i = 0; i < k; i++)
+        rl_rowset_free(lv[i].r);
+    return out;
+}
+
+static bool join_supported(sel *S, const PgQuery__JoinExpr *j)
+{
+    if (j->jointype != PG_QUERY__JOIN_TYPE__JOIN_INNER &&
+        j->jointype != PG_QUERY__JOIN_TYPE__JOIN_LEFT)
+        return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "RIGHT and FULL joins are not supported"),
+               false;
+    if (j->is_natural || j->alias || j->join_using_alias)
+        return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "NATURAL joins and join aliases are not supported"),
+               false;
+    return true;
+}
+
+/* The chain of joins under top: top itself, then down its left inputs while
+ * they are joins without USING (those keep the side-by-side layout). */
+static size_t chain_length(const PgQuery__JoinExpr *top)
+{
+    size_t k = 1;
+    for (const PgQuery__Node *n = top->larg;
+         n->node_case == PG_QUERY__NODE__NODE_JOIN_EXPR && n->join_expr->n_using_clause == 0;
+         n = n->join_expr->larg)
+        k++;
+    return k;
+}
+
+/* The joined rows' layout grows by rs's columns (false: out of memory). */
+static bool layout_append(sel *S, rl_colmeta **layout, size_t *width, const rl_rowset *rs)
+{
+    rl_colmeta *grown = realloc(*layout, (*width + rs->ncols + 1) * sizeof *grown);
+    if (!grown)
+        return fail_oom(S->x), false;
+    memcpy(&grown[*width], rs->cols, rs->ncols * sizeof *grown);
+    *layout = grown;
+    *width += rs->ncols;
+    return true;
+}
+
+static rl_rowset *from_join(sel *S, const PgQuery__JoinExpr *top)
+{
+    const name_set *keep = S->out_need; /* for this, the root join, only */
+    S->out_need = NULL;
+    size_t k = chain_length(top);
+    join_level *lv = calloc(k, sizeof *lv);
+    rl_rowset **inputs = calloc(k + 1, sizeof *inputs);
+    size_t *at = calloc(k + 1, sizeof *at);
+    rl_colmeta *layout = NULL;
+    if (!lv || !inputs || !at) {
+        free(lv), free(inputs), free(at);
+        return fail_oom(S->x);
+    }
+    const PgQuery__JoinExpr *j = top;
+    for (size_t i = k; i-- > 0; j = i ? j->larg->join_expr : j)
+        lv[i].j = j;
+    rl_rowset *l0 = NULL;
+    size_t width = 0;
+    bool ok = true;
+    for (size_t i = 0; ok && i < k; i++)
+        ok = join_supported(S, lv[i].j);
+    if (ok && (l0 = from_item(S, lv[0].j->larg, NULL)))
+        inputs[0] = l0;
+    ok = ok && l0 && layout_append(S, &layout, &width, l0);
+    /* each right input in turn, probed by the inputs before it */
+    bool was_nullable = S->nullable;
+    for (size_t done = 0; ok && done < k; done++) {
+        join_level *L = &lv[done];
+        rl_rowset shape = {.ncols = width, .cols = layout};
+        probe_src probe = {L->j->quals, &shape, inputs, at, done + 1};
+        S->nullable = was_nullable || L->j->jointype == PG_QUERY__JOIN_TYPE__JOIN_LEFT;
+        if (L->j->rarg->node_case == PG_QUERY__NODE__NODE_RANGE_VAR && L->j->quals)
+            S->probe = &probe;
+        L->r = from_item(S, L->j->rarg, NULL);
+        S->probe = NULL;
+        S->nullable = was_nullable;
+        if (!(ok = L->r != NULL))
+            break;
+        inputs[done + 1] = L->r;
+        at[done + 1] = width;
+        ok = layout_append(S, &layout, &width, L->r);
+    }
+    free(layout);
+    free(inputs);
+    free(at);
+    rl_rowset *out = NULL;
+    if (ok) {
+        out = pipe_run(S, l0, lv, k, keep);
+    } else { /* the levels not reached have no input yet (NULL) */
+        rl_rowset_free(l0);
+        for (size_t i = 0; i < k; i++)
+            rl_rowset_free(lv[i].r);
+    }
+    free(lv);
+    return out;
+}
+
+static rl_rowset *from_item(sel *S, const PgQuery__Node *item, const PgQuery__Node *where)
+{
+    if (rl_exec_check_stack(S->x) < 0) /* JOIN chains nest from_join in here */
+        return NULL;
+    switch (item->node_case) {
+    case PG_QUERY__NODE__NODE_RANGE_VAR: return from_rangevar(S, item->range_var, where);
+    case PG_QUERY__NODE__NODE_RANGE_SUBSELECT: return from_subselect(S, item->range_subselect);
+    case PG_QUERY__NODE__NODE_JOIN_EXPR: return from_join(S, item->join_expr);
+    default:
+        return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "this kind of FROM item (functions, ...) is not supported"),
+               NULL;
+    }
+}
+
+/* FROM a, b, c: a cross join, folded left to right. */
+static rl_rowset *from_clause(sel *S, const PgQuery__SelectStmt *st, const PgQuery__Node *where)
+{
+    if (st->n_from_clause == 0) { /* SELECT without FROM: one empty row */
+        rl_rowset *rs = rl_rowset_new(0);
+        if (!rs || rl_rowset_add(rs, NULL, NULL, S->x->err) < 0) {
+            rl_rowset_free(rs);
+            return rs ? NULL : fail_oom(S->x);
+        }
+        return rs;
+    }
+    bool single = st->n_from_clause == 1;
+    rl_rowset *acc = from_item(S, st->from_clause[0], single ? where : NULL);
+    for (size_t i = 1; acc && i < st->n_from_clause; i++) {
+        rl_rowset *r = from_item(S, st->from_clause[i], NULL);
+        if (!r) {
+            rl_rowset_free(acc);
+            return NULL;
+        }
+        PgQuery__JoinExpr cross = PG_QUERY__JOIN_EXPR__INIT;
+        cross.jointype = PG_QUERY__JOIN_TYPE__JOIN_INNER;
+        join_level level = {.j = &cross, .r = r};
+        acc = pipe_run(S, acc, &level, 1, NULL);
+    }
+    return acc;
+}
+
+/* ------------------------------------------------- subquery pre-evaluation */
+
+/* Run an uncorrelated scalar subquery now; returns 1 and a literal node
+ * standing for its value, 0 if correlated (leave it), -1 on error. */
+static int presolve_sublink(sel *S, const PgQuery__SubLink *sl, PgQuery__Node **lit)
+{
+    if (sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK || !sl->subselect ||
+        sl->subselect->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+        return 0;
+    bool correlated = false;
+    rl_binding boundary = {NULL, 0, S->outer, &correlated};
+    rl_rowset *rs = rl_select_run(S->x, sl->subselect->select_stmt, &boundary);
+    if (!rs) {
+        /* e.g. it names columns of this query's own FROM (not bound yet):
+         * leave it to the per-row evaluation, which reports real errors */
+        rl_error_clear(S->x->err);
+        return 0;
+    }
+    int rc = 0;
+    if (correlated || rs->ncols != 1 || rs->nrows > 1) {
+        rc = 0; /* evaluated per row (which also raises 21000) */
+    } else if (rs->cols[0].oid == RL_OID_INT8 || rs->cols[0].oid == RL_OID_INT4 ||
+               rs->cols[0].oid == RL_OID_INT2) {
+        /* an int result as an unknown literal: coerced back to the compared
+         * column's type exactly (the pushdown understands quoted literals) */
+        PgQuery__Node *n = rl_arena_alloc(&S->arena, sizeof *n);
+        PgQuery__AConst *k = rl_arena_alloc(&S->arena, sizeof *k);
+        PgQuery__String *str = rl_arena_alloc(&S->arena, sizeof *str);
+        char *text = rl_arena_alloc(&S->arena, 24);
+        if (!n || !k || !str || !text) {
+            rl_rowset_free(rs);
+            fail_oom(S->x);
+            return -1;
+        }
+        *n = (PgQuery__Node)PG_QUERY__NODE__INIT;
+        *k = (PgQuery__AConst)PG_QUERY__A__CONST__INIT;
+        *str = (PgQuery__String)PG_QUERY__STRING__INIT;
+        k->location = sl->location;
+        if (rs->nrows == 0 || rs->vals[0].d.isnull) {
+            k->isnull = true;
+        } else {
+            snprintf(text, 24, "%lld", (long long)rs->vals[0].d.v.i);
+            str->sval = text;
+            k->val_case = PG_QUERY__A__CONST__VAL_SVAL;
+            k->sval = str;
+        }
+        n->node_case = PG_QUERY__NODE__NODE_A_CONST;
+        n->a_const = k;
+        *lit = n;
+        rc = 1;
+    }
+    rl_rowset_free(rs);
+    return rc;
+}
+
+/* A copy of `where` with uncorrelated scalar subqueries compared to a
+ * column (at the top level or inside a top-level AND) replaced by literals. */
+static int presolve_where(sel *S, const PgQuery__Node *where, const PgQuery__Node **out)
+{
+    *out = where;
+    if (!where)
+        return 0;
+    if (where->node_case == PG_QUERY__NODE__NODE_BOOL_EXPR &&
+        where->bool_expr->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR) {
+        const PgQuery__BoolExpr *be = where->bool_expr;
+        PgQuery__Node **args = rl_arena_alloc(&S->arena, (be->n_args + 1) * sizeof *args);
+        PgQuery__BoolExpr *nb = rl_arena_alloc(&S->arena, sizeof *nb);
+        PgQuery__Node *nn = rl_arena_alloc(&S->arena, sizeof *nn);
+        if (!args || !nb || !nn)
+            return fail_oom(S->x), -1;
+        bool changed = false;
+        for (size_t i = 0; i < be->n_args; i++) {
+            const PgQuery__Node *a;
+            if (presolve_where(S, be->args[i], &a) < 0)
+                return -1;
+            changed |= a != be->args[i];
+            args[i] = (PgQuery__Node *)a;
+        }
+        if (!changed)
+            return 0;
+        *nb = *be;
+        nb->args = args;
+        *nn = *where;
+        nn->bool_expr = nb;
+        *out = nn;
+        return 0;
+    }
+    if (where->node_case != PG_QUERY__NODE__NODE_A_EXPR ||
+        where->a_expr->kind != PG_QUERY__A__EXPR__KIND__AEXPR_OP)
+        return 0;
+    const PgQuery__AExpr *e = where->a_expr;
+    bool l_sub = e->lexpr && e->lexpr->node_case == PG_QUERY__NODE__NODE_SUB_LINK;
+    bool r_sub = e->rexpr && e->rexpr->node_case == PG_QUERY__NODE__NODE_SUB_LINK;
+    const PgQuery__Node *other = l_sub ? e->rexpr : e->lexpr;
+    if (l_sub == r_sub || !other || other->node_case != PG_QUERY__NODE__NODE_COLUMN_REF)
+        return 0;
+    PgQuery__Node *lit = NULL;
+    int rc = presolve_sublink(S, (l_sub ? e->lexpr : e->rexpr)->sub_link, &lit);
+    if (rc <= 0)
+        return rc;
+    PgQuery__AExpr *ne = rl_arena_alloc(&S->arena, sizeof *ne);
+    PgQuery__Node *nn = rl_arena_alloc(&S->arena, sizeof *nn);
+    if (!ne || !nn)
+        return fail_oom(S->x), -1;
+    *ne = *e;
+    if (l_sub)
+        ne->lexpr = lit;
+    else
+        ne->rexpr = lit;
+    *nn = *where;
+    nn->a_expr = ne;
+    *out = nn;
+    return 0;
+}
+
+/* ------------------------------------------------------------ targets */
+
+typedef struct tcol {
+    const PgQuery__Node *expr; /* NULL: input column `src` (from `*`) */
+    size_t src;
+    int location;
+} tcol;
+
+static bool visible_in_star(const rl_colmeta *m)
+{
+    return m->attnum >= 0 && !m->using_dup;
+}
+
+/* Expand the target list (`*`, `t.*`) into output columns with names. */
+/* The target list being built: every `*` adds its columns. */
+typedef struct target_list {
+    tcol *t;
+    rl_colmeta *m;
+    size_t n, cap;
+} target_list;
+
+/* A free slot at the end (grown as needed), or NULL with 54011 / oom. */
+static size_t target_add(sel *S, target_list *tl)
+{
+    if (tl->n == MAX_TARGET_COLUMNS)
+        return too_many_targets(S->x), SIZE_MAX;
+    if (tl->n == tl->cap) {
+        size_t cap = tl->cap ? tl->cap * 2 : 16;
+        tcol *t = realloc(tl->t, cap * sizeof *t);
+        if (t)
+            tl->t = t;
+        rl_colmeta *m = t ? realloc(tl->m, cap * sizeof *m) : NULL;
+        if (!m)
+            return fail_oom(S->x), SIZE_MAX;
+        tl->m = m;
+        tl->cap = cap;
+    }
+    memset(&tl->m[tl->n], 0, sizeof tl->m[tl->n]);
+    return tl->n++;
+}
+
+/* `*` or `rel.*`: the input columns it stands for. */
+static int target_star(sel *S, const PgQuery__SelectStmt *st, const rl_rowset *in,
+                       const PgQuery__ColumnRef *cr, int location, target_list *tl)
+{
+    const char *rel = cr->n_fields >= 2 ? rl_node_string(cr->fields[cr->n_fields - 2]) : NULL;
+    size_t before = tl->n;
+    for (size_t c = 0; c < in->ncols; c++) {
+        const rl_colmeta *im = &in->cols[c];
+        if (rel ? (strcmp(im->rel, rel) != 0 || im->attnum < 0) : !visible_in_star(im))
+            continue;
+        size_t k = target_add(S, tl);
+        if (k == SIZE_MAX)
+            return -1;
+        tl->t[k] = (tcol){NULL, c, location};
+        tl->m[k] = *im;
+        tl->m[k].using_dup = false;
+    }
+    if (rel && tl->n == before && !in->ncols)
+        return rl_exec_error(S->x, RL_SQLSTATE_UNDEFINED_TABLE, cr->location,
+                             "missing FROM-clause entry for table \"%s\"", rel);
+    if (!rel && st->n_from_clause == 0)
+        return rl_exec_error(S->x, RL_SQLSTATE_SYNTAX_ERROR, cr->location,
+                             "SELECT * with no tables specified is not valid");
+    return 0;
+}
+
+static int plan_targets(sel *S, const PgQuery__SelectStmt *st, const rl_rowset *in, tcol **out,
+                        rl_colmeta **meta, size_t *n)
+{
+    target_list tl = {0};
+    int rc = 0;
+    for (size_t i = 0; i < st->n_target_list && rc == 0; i++) {
+        const PgQuery__Node *tn = st->target_list[i];
+        if (tn->node_case != PG_QUERY__NODE__NODE_RES_TARGET)
+            continue;
+        const PgQuery__ResTarget *rt = tn->res_target;
+        const PgQuery__Node *v = rt->val;
+        const PgQuery__ColumnRef *cr =
+            v && v->node_case == PG_QUERY__NODE__NODE_COLUMN_REF ? v->column_ref : NULL;
+        if (cr && cr->n_fields &&
+            cr->fields[cr->n_fields - 1]->node_case == PG_QUERY__NODE__NODE_A_STAR) {
+            rc = target_star(S, st, in, cr, rt->location, &tl);
+            continue;
+        }
+        size_t k = target_add(S, &tl);
+        if (k == SIZE_MAX) {
+            rc = -1;
+            break;
+        }
+        tl.t[k] = (tcol){v, 0, rt->location};
+        if (rt->name && rt->name[0])
+            snprintf(tl.m[k].name, sizeof tl.m[k].name, "%s", rt->name);
+        else
+            rl_expr_default_name(v, tl.m[k].name, sizeof tl.m[k].name);
+    }
+    if (rc == 0 && !tl.t) { /* no targets: still arrays, as callers free them */
+        tl.t = calloc(1, sizeof *tl.t);
+        tl.m = calloc(1, sizeof *tl.m);
+        if (!tl.t || !tl.m)
+            rc = (fail_oom(S->x), -1);
+    }
+    if (rc < 0) {
+        free(tl.t);
+        free(tl.m);
+        return -1;
+    }
+    *out = tl.t;
+    *meta = tl.m;
+    *n = tl.n;
+    return 0;
+}
+
+/* ------------------------------------------------------------ ORDER BY */
+
+typedef struct skey {
+    long outcol;                /* >= 0: sort by this output column */
+    const PgQuery__Node *expr;  /* else: evaluate on the input row */
+    bool desc, nulls_first;
+} skey;
+
+static int plan_sort(sel *S, const PgQuery__SelectStmt *st, const rl_colmeta *meta, size_t nout,
+                     bool setop, skey **out)
+{
+    size_t n = st->n_sort_clause;
+    skey *k = calloc(n + 1, sizeof *k);
+    if (!k)
+        return fail_oom(S->x), -1;
+    for (size_t i = 0; i < n; i++) {
+        const PgQuery__Node *sn = st->sort_clause[i];
+        if (sn->node_case != PG_QUERY__NODE__NODE_SORT_BY) {
+            free(k);
+            return rl_exec_error(S->x, RL_SQLSTATE_SYNTAX_ERROR, -1, "malformed ORDER BY");
+        }
+        const PgQuery__SortBy *sb = sn->sort_by;
+        if (sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_USING) {
+            free(k);
+            return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, sb->location,
+                                 "ORDER BY ... USING is not supported");
+        }
+        k[i].desc = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
+        k[i].nulls_first = sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST ||
+                           (sb->sortby_nulls != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_LAST &&
+                            k[i].desc);
+        k[i].outcol = -1;
+        const PgQuery__Node *e = sb->node;
+        if (e->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+            rl_const(e->a_const)->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
+            int pos = rl_const(e->a_const)->ival->ival;
+            if (pos < 1 || (size_t)pos > nout) {
+                free(k);
+                return rl_exec_error(S->x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE,
+                                     e->a_const->location,
+                                     "ORDER BY position %d is not in select list", pos);
+            }
+            k[i].outcol = pos - 1;
+            continue;
+        }
+        if (e->node_case == PG_QUERY__NODE__NODE_COLUMN_REF && e->column_ref->n_fields == 1) {
+            const char *name = rl_node_string(e->column_ref->fields[0]);
+            for (size_t c = 0; name && c < nout; c++)
+                if (strcmp(meta[c].name, name) == 0) {
+                    k[i].outcol = (long)c;
+                    break;
+                }
+        }
+        if (k[i].outcol < 0 && setop) {
+            /* a set operation's ORDER BY sees only its output columns */
+            free(k);
+            if (e->node_case == PG_QUERY__NODE__NODE_COLUMN_REF)
+                return rl_exec_error(S->x, RL_SQLSTATE_UNDEFINED_COLUMN, e->column_ref->location,
+                                     "column \"%s\" does not exist",
+                                     rl_node_string(e->column_ref->fields[e->column_ref->n_fields - 1])
+                                         ? rl_node_string(e->column_ref
+                                                        ->fields[e->column_ref->n_fields - 1])
+                                         : "?");
+            return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, sb->location,
+                                 "invalid UNION/INTERSECT/EXCEPT ORDER BY clause");
+        }
+        if (k[i].outcol < 0)
+            k[i].expr = e;
+    }
+    *out = k;
+    return 0;
+}
+
+typedef struct sort_ctx {
+    sel *S;
+    rl_rowset *rows;      /* output rows */
+    rl_rowset *keys;      /* evaluated expression keys, parallel to rows */
+    const skey *k;
+    size_t nk;
+    bool failed;
+} sort_ctx;
+
+static const rl_value *key_value(const sort_ctx *sc, size_t row, size_t i)
+{
+    if (sc->k[i].outcol >= 0)
+        return &rl_rowset_row(sc->rows, row)[sc->k[i].outcol];
+    return &rl_rowset_row(sc->keys, row)[i];
+}
+
+static int compare_rows(const void *pa, const void *pb, void *arg)
+{
+    sort_ctx *sc = arg;
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    rl_expr_ctx c = make_ctx(sc->S, NULL, NULL);
+    for (size_t i = 0; i < sc->nk; i++) {
+        const rl_value *va = key_value(sc, a, i), *vb = key_value(sc, b, i);
+        int r;
+        if (va->d.isnull || vb->d.isnull) {
+            if (va->d.isnull && vb->d.isnull)
+                continue;
+            r = va->d.isnull ? 1 : -1; /* NULL sorts as larger ... */
+            if (sc->k[i].nulls_first != sc->k[i].desc)
+                r = -r; /* ... unless placed first (for ASC) / last (for DESC) */
+            if (sc->k[i].desc)
+                r = -r;
+            return r;
+        }
+        if (sc->failed || rl_value_cmp(&c, va, vb, &r, -1) < 0) {
+            sc->failed = true;
+            return 0;
+        }
+        if (r)
+            return sc->k[i].desc ? -r : r;
+    }
+    return a < b ? -1 : a > b; /* stable */
+}
+
+/* ------------------------------------------------------------ projection */
+
+typedef struct proj {
+    sel *S;
+    const PgQuery__SelectStmt *st;
+    rl_rowset *in;
+    tcol *t;
+    size_t nt;
+    skey *k;
+    size_t nk;
+    rl_rowset *out;   /* output columns */
+    rl_rowset *keys;  /* ORDER BY expression values */
+    rl_value *row, *krow;
+} proj;
+
+/* Evaluate targets and sort keys for one input row (or group). */
+static int project_one(proj *p, const rl_binding *b, rl_agg_ctx *agg, const rl_rowsrc *src)
+{
+    rl_expr_ctx c = make_ctx(p->S, b, agg);
+    for (size_t i = 0; i < p->nt; i++) {
+        rl_value v;
+        if (!p->t[i].expr)
+            v = rl_rowset_row(b->rs, b->row)[p->t[i].src];
+        else if (rl_expr_eval(&c, p->t[i].expr, &v) < 0)
+            return -1;
+        uint32_t want = p->out->cols[i].oid;
+        if (!v.d.isnull && v.oid != want && want != RL_OID_UNKNOWN &&
+            rl_value_coerce(&c, &v, want, -1, false, &v, p->t[i].location) < 0)
+            return -1;
+        if (v.d.isnull)
+            v.oid = want;
+        p->row[i] = v;
+    }
+    for (size_t i = 0; i < p->nk; i++) {
+        null_value(&p->krow[i], RL_OID_UNKNOWN);
+        if (p->k[i].expr && rl_expr_eval(&c, p->k[i].expr, &p->krow[i]) < 0)
+            return -1;
+    }
+    if (rl_rowset_add(p->out, p->row, src, p->S->x->err) < 0 ||
+        (p->nk && rl_rowset_add(p->keys, p->krow, NULL, p->S->x->err) < 0))
+        return -1;
+    return 0;
+}
+
+static bool contains_aggregate(const PgQuery__Node *n);
+
+static bool any_aggregate(PgQuery__Node *const *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (contains_aggregate(v[i]))
+            return true;
+    return false;
+}
+
+/* Aggregate calls at this query level (not inside subqueries). */
+static bool contains_aggregate(const PgQuery__Node *n)
+{
+    if (!n)
+        return false;
+    if (rl_expr_is_aggregate(n))
+        return true;
+    switch (n->node_case) {
+    case PG_QUERY__NODE__NODE_RES_TARGET: return contains_aggregate(n->res_target->val);
+    case PG_QUERY__NODE__NODE_SORT_BY: return contains_aggregate(n->sort_by->node);
+    case PG_QUERY__NODE__NODE_A_EXPR:
+        return contains_aggregate(n->a_expr->lexpr) || contains_aggregate(n->a_expr->rexpr);
+    case PG_QUERY__NODE__NODE_BOOL_EXPR:
+        return any_aggregate(n->bool_expr->args, n->bool_expr->n_args);
+    case PG_QUERY__NODE__NODE_FUNC_CALL:
+        return any_aggregate(n->func_call->args, n->func_call->n_args);
+    case PG_QUERY__NODE__NODE_TYPE_CAST: return contains_aggregate(n->type_cast->arg);
+    case PG_QUERY__NODE__NODE_COLLATE_CLAUSE: return contains_aggregate(n->collate_clause->arg);
+    case PG_QUERY__NODE__NODE_NULL_TEST: return contains_aggregate(n->null_test->arg);
+    case PG_QUERY__NODE__NODE_COALESCE_EXPR:
+        return any_aggregate(n->coalesce_expr->args, n->coalesce_expr->n_args);
+    case PG_QUERY__NODE__NODE_CASE_EXPR:
+        return contains_aggregate(n->case_expr->arg) ||
+               any_aggregate(n->case_expr->args, n->case_expr->n_args) ||
+               contains_aggregate(n->case_expr->defresult);
+    case PG_QUERY__NODE__NODE_CASE_WHEN:
+        return contains_aggregate(n->case_when->expr) || contains_aggregate(n->case_when->result);
+    case PG_QUERY__NODE__NODE_LIST: return any_aggregate(n->list->items, n->list->n_items);
+    default: return false;
+    }
+}
+
+/* Output types: every target evaluated on the typing row. */
+static int type_targets(proj *p, rl_rowset *typ, bool aggregated)
+{
+    rl_binding b = {typ, 0, p->S->outer, NULL};
+    rl_agg_ctx none = {p->in, NULL, 0, p->S->outer};
+    rl_expr_ctx c = make_ctx(p->S, &b, aggregated ? &none : NULL);
+    c.typing = true;
+    for (size_t i = 0; i < p->nt; i++) {
+        rl_colmeta *m = &p->out->cols[i];
+        if (!p->t[i].expr)
+            continue; /* `*` columns keep their input meta */
+        rl_value v;
+        if (rl_expr_eval(&c, p->t[i].expr, &v) < 0)
+            return -1;
+        m->oid = v.oid;
+        m->typmod = v.oid == RL_OID_VARCHAR || v.oid == RL_OID_NUMERIC ? v.typmod : -1;
+        const rl_colmeta *src = aggregated ? NULL : rl_expr_column(&b, p->t[i].expr);
+        if (!src && aggregated && p->t[i].expr->node_case == PG_QUERY__NODE__NODE_COLUMN_REF)
+            src = rl_expr_column(&b, p->t[i].expr);
+        if (src) {
+            m->table_oid = src->table_oid;
+            m->attnum = src->attnum;
+            m->typmod = src->typmod;
+        }
+    }
+    return 0;
+}
+
+/* GROUP BY key expressions: positions and output names mean targets. */
+static const PgQuery__Node *group_expr(proj *p, const PgQuery__Node *g)
+{
+    if (g->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+        rl_const(g->a_const)->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
+        int pos = rl_const(g->a_const)->ival->ival;
+        if (pos >= 1 && (size_t)pos <= p->nt && p->t[pos - 1].expr)
+            return p->t[pos - 1].expr;
+    }
+    if (g->node_case == PG_QUERY__NODE__NODE_COLUMN_REF && g->column_ref->n_fields == 1) {
+        const char *name = rl_node_string(g->column_ref->fields[0]);
+        bool is_input = false;
+        for (size_t c = 0; name && c < p->in->ncols; c++)
+            is_input |= strcmp(p->in->cols[c].name, name) == 0;
+        for (size_t i = 0; name && !is_input && i < p->nt; i++)
+            if (p->t[i].expr && strcmp(p->out->cols[i].name, name) == 0)
+                return p->t[i].expr;
+    }
+    return g;
+}
+
+typedef struct group_sort {
+    sel *S;
+    const rl_value *keys; /* nrows * ng */
+    size_t ng;
+    bool failed;
+} group_sort;
+
+static int compare_group_rows(const void *pa, const void *pb, void *arg)
+{
+    group_sort *g = arg;
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    rl_expr_ctx c = make_ctx(g->S, NULL, NULL);
+    for (size_t i = 0; i < g->ng; i++) {
+        const rl_value *va = &g->keys[a * g->ng + i], *vb = &g->keys[b * g->ng + i];
+        if (va->d.isnull || vb->d.isnull) {
+            if (va->d.isnull != vb->d.isnull)
+                return va->d.isnull ? 1 : -1;
+            continue;
+        }
+        int r;
+        if (g->failed || rl_value_cmp(&c, va, vb, &r, -1) < 0) {
+            g->failed = true;
+            return 0;
+        }
+        if (r)
+            return r;
+    }
+    return a < b ? -1 : a > b;
+}
+
+static int run_group(proj *p, rl_rowset *typ, const size_t *rows, size_t n)
+{
+    rl_agg_ctx agg = {p->in, rows, n, p->S->outer};
+    rl_binding b = {n ? p->in : typ, n ? rows[0] : 0, p->S->outer, NULL};
+    if (p->st->having_clause) {
+        rl_expr_ctx c = make_ctx(p->S, &b, &agg);
+        int t = rl_expr_truth(&c, p->st->having_clause);
+        if (t <= 0)
+            return t;
+    }
+    return project_one(p, &b, &agg, NULL);
+}
+
+static int project_grouped(proj *p, rl_rowset *typ, const size_t *keep, size_t nkeep)
+{
+    const PgQuery__SelectStmt *st = p->st;
+    if (st->n_group_clause == 0)
+        return run_group(p, typ, keep, nkeep); /* one group, even when empty */
+    size_t ng = st->n_group_clause;
+    rl_value *keys = calloc(p->in->nrows * ng + 1, sizeof *keys);
+    size_t *order = calloc(nkeep + 1, sizeof *order);
+    int rc = -1;
+    if (!keys || !order) {
+        fail_oom(p->S->x);
+        goto done;
+    }
+    for (size_t i = 0; i < nkeep; i++) {
+        rl_binding b = {p->in, keep[i], p->S->outer, NULL};
+        rl_expr_ctx c = make_ctx(p->S, &b, NULL);
+        order[i] = keep[i];
+        for (size_t g = 0; g < ng; g++)
+            if (rl_expr_eval(&c, group_expr(p, st->group_clause[g]), &keys[keep[i] * ng + g]) < 0)
+                goto done;
+    }
+    group_sort gs = {p->S, keys, ng, false};
+    qsort_r(order, nkeep, sizeof *order, compare_group_rows, &gs);
+    if (gs.failed)
+        goto done;
+    for (size_t i = 0; i < nkeep;) {
+        size_t j = i + 1;
+        while (j < nkeep) {
+            size_t a = order[i], b = order[j]; /* same group: equal keys, NULLs equal */
+            bool same = true;
+            for (size_t g = 0; g < ng && same; g++) {
+                const rl_value *va = &keys[a * ng + g], *vb = &keys[b * ng + g];
+                if (va->d.isnull || vb->d.isnull) {
+                    same = va->d.isnull && vb->d.isnull;
+                    continue;
+                }
+                int r;
+                rl_expr_ctx c = make_ctx(p->S, NULL, NULL);
+                if (rl_value_cmp(&c, va, vb, &r, -1) < 0)
+                    goto done;
+                same = r == 0;
+            }
+            if (!same)
+                break;
+            j++;
+        }
+        if (run_group(p, typ, &order[i], j - i) < 0)
+            goto done;
+        i = j;
+    }
+    rc = 0;
+done:
+    free(keys);
+    free(order);
+    return rc;
+}
+
+/* ------------------------------------------------------ LIMIT / OFFSET */
+
+static int eval_count(sel *S, const PgQuery__Node *n, const char *what, const char *state,
+                      int64_t *out)
+{
+    *out = -1; /* none */
+    if (!n)
+        return 0;
+    rl_expr_ctx c = make_ctx(S, S->outer, NULL);
+    rl_value v;
+    if (rl_expr_eval(&c, n, &v) < 0 || rl_value_coerce(&c, &v, RL_OID_INT8, -1, false, &v, -1) < 0)
+        return -1;
+    if (v.d.isnull)
+        return 0;
+    if (v.d.v.i < 0)
+        return rl_exec_error(S->x, state, -1, "%s must not be negative", what);
+    *out = v.d.v.i;
+    return 0;
+}
+
+/* Sort (if asked), then OFFSET/LIMIT, into a fresh row set. */
+static rl_rowset *finish_rows(sel *S, const PgQuery__SelectStmt *st, rl_rowset *rows,
+                              rl_rowset *keys, const skey *k, size_t nk)
+{
+    int64_t limit, offset;
+    if (eval_count(S, st->limit_count, "LIMIT", RL_SQLSTATE_INVALID_ROW_COUNT_IN_LIMIT_CLAUSE,
+                   &limit) < 0 ||
+        eval_count(S, st->limit_offset, "OFFSET",
+                   RL_SQLSTATE_INVALID_ROW_COUNT_IN_RESULT_OFFSET_CLAUSE, &offset) < 0)
+        return NULL;
+    if (nk == 0 && limit < 0 && offset <= 0)
+        return rows; /* nothing to do: hand the same row set back */
+    size_t n = rows->nrows;
+    size_t *perm = calloc(n + 1, sizeof *perm);
+    if (!perm)
+        return fail_oom(S->x);
+    for (size_t i = 0; i < n; i++)
+        perm[i] = i;
+    if (nk) {
+        sort_ctx sc = {S, rows, keys, k, nk, false};
+        qsort_r(perm, n, sizeof *perm, compare_rows, &sc);
+        if (sc.failed) {
+            free(perm);
+            return NULL;
+        }
+    }
+    size_t from = offset > 0 ? (size_t)offset : 0;
+    size_t to = limit >= 0 && from + (size_t)limit < n ? from + (size_t)limit : n;
+    rl_rowset *out = rowset_like(rows, NULL);
+    if (!out) {
+        free(perm);
+        return fail_oom(S->x);
+    }
+    for (size_t i = from; i < to; i++)
+        if (rl_rowset_add(out, rl_rowset_row(rows, perm[i]), rows->src ? &rows->src[perm[i]] : NULL,
+                          S->x->err) < 0) {
+            free(perm);
+            rl_rowset_free(out);
+            return NULL;
+        }
+    free(perm);
+    rl_rowset_free(rows);
+    return out;
+}
+
+/* ------------------------------------------------------ MAX fast path */
+
+/* SELECT MAX(k) FROM t, k the first key column of stored table t:
+ * 1 answered (*out), 0 not applicable, -1 error. */
+static int try_max_fast(sel *S, const PgQuery__SelectStmt *st, rl_rowset **out)
+{
+    if (st->n_from_clause != 1 || st->where_clause || st->n_group_clause || st->having_clause ||
+        st->n_sort_clause || st->limit_count || st->limit_offset || st->n_distinct_clause ||
+        st->with_clause || st->n_target_list != 1 || st->n_locking_clause ||
+        st->from_clause[0]->node_case != PG_QUERY__NODE__NODE_RANGE_VAR ||
+        st->target_list[0]->node_case != PG_QUERY__NODE__NODE_RES_TARGET)
+        return 0;
+    const PgQuery__ResTarget *rt = st->target_list[0]->res_target;
+    const PgQuery__Node *v = rt->val;
+    if (!v || v->node_case != PG_QUERY__NODE__NODE_FUNC_CALL)
+        return 0;
+    const PgQuery__FuncCall *f = v->func_call;
+    const char *fname = f->n_funcname ? rl_node_string(f->funcname[f->n_funcname - 1]) : NULL;
+    if (!fname || strcmp(fname, "max") != 0 || f->n_args != 1 || f->agg_star ||
+        f->agg_distinct || f->agg_filter || f->over || f->n_agg_order ||
+        (f->n_funcname == 2 && strcmp(rl_node_string(f->funcname[0]) ? rl_node_string(f->funcname[0]) : "",
+                                      "pg_catalog") != 0) ||
+        f->args[0]->node_case != PG_QUERY__NODE__NODE_COLUMN_REF)
+        return 0;
+    const PgQuery__ColumnRef *cr = f->args[0]->column_ref;
+    const PgQuery__RangeVar *rv = st->from_clause[0]->range_var;
+    const char *alias = rl_range_var_alias(rv);
+    if (cr->n_fields < 1 || cr->n_fields > 2 || (rv->alias && rv->alias->n_colnames))
+        return 0;
+    const char *col = rl_node_string(cr->fields[cr->n_fields - 1]);
+    const char *rel = cr->n_fields == 2 ? rl_node_string(cr->fields[0]) : alias;
+    if (!col || !rel || strcmp(rel, alias) != 0)
+        return 0;
+    if ((!rv->schemaname || !rv->schemaname[0]) && find_cte(S->ctes, rv->relname))
+        return 0;
+    rl_relation relation;
+    if (rl_relation_resolve(S->x, rv, &relation) < 0)
+        return -1;
+    const rl_table_desc *d = relation.desc;
+    if (relation.kind != RL_REL_STORED || !d || d->nkey == 0 || d->key[0] < 0)
+        return 0;
+    rl_format fmt = rl_exec_format(S->x);
+    int ci = rl_desc_column_index(d, col, fmt);
+    if (ci < 0 || ci != d->key[0])
+        return 0;
+    rl_value mx;
+    int rc = rl_relation_max_key(S->x, &relation, &mx);
+    if (rc <= 0)
+        return rc;
+    rl_rowset *rs = rl_rowset_new(1);
+    if (!rs)
+        return fail_oom(S->x), -1;
+    rl_colmeta *m = &rs->cols[0];
+    snprintf(m->name, sizeof m->name, "%s", rt->name && rt->name[0] ? rt->name : "max");
+    m->oid = rl_type_oid(d->cols[ci].type);
+    m->typmod = -1;
+    if (mx.d.isnull)
+        mx.oid = m->oid;
+    if (rl_rowset_add(rs, &mx, NULL, S->x->err) < 0) {
+        rl_rowset_free(rs);
+        return -1;
+    }
+    *out = rs;
+    return 1;
+}
+
+/* ------------------------------------------------------ FOR UPDATE */
+
+/* FOR UPDATE / NO KEY UPDATE / SHARE / KEY SHARE: PostgreSQL's checks
+ * (CheckSelectLocking, the OF list, read-only transactions), after which
+ * the lock itself is a no-op here: RockLake's commit-time validation
+ * (first committer wins, 40001 for the loser) covers the write conflicts
+ * DuckLake cares about, and DuckLake never sends FOR UPDATE. */
+static const char *lock_name(const PgQuery__SelectStmt *st)
+{
+    const PgQuery__Node *n = st->locking_clause[0];
+    PgQuery__LockClauseStrength s = n->node_case == PG_QUERY__NODE__NODE_LOCKING_CLAUSE
+                                        ? n->locking_clause->strength
+                                        : PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORUPDATE;
+    switch (s) {
+    case PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORKEYSHARE: return "FOR KEY SHARE";
+    case PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORSHARE: return "FOR SHARE";
+    case PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORNOKEYUPDATE: return "FOR NO KEY UPDATE";
+    default: return "FOR UPDATE";
+    }
+}
+
+/* Is `name` the alias of a FROM item (tables, subqueries, joins' sides)? */
+static bool from_has_alias(const PgQuery__Node *n, const char *name)
+{
+    if (!n)
+        return false;
+    switch (n->node_case) {
+    case PG_QUERY__NODE__NODE_RANGE_VAR: {
+        const PgQuery__RangeVar *rv = n->range_var;
+        const char *a = rl_range_var_alias(rv);
+        return strcmp(a, name) == 0;
+    }
+    case PG_QUERY__NODE__NODE_RANGE_SUBSELECT:
+        return n->range_subselect->alias && strcmp(n->range_subselect->alias->aliasname, name) == 0;
+    case PG_QUERY__NODE__NODE_JOIN_EXPR:
+        return from_has_alias(n->join_expr->larg, name) || from_has_alias(n->join_expr->rarg, name);
+    default:
+        return false;
+    }
+}
+
+static int check_locking(sel *S, const PgQuery__SelectStmt *st, bool aggregated)
+{
+    if (!st->n_locking_clause)
+        return 0;
+    const char *what = lock_name(st), *why = NULL;
+    if (st->n_distinct_clause)
+        why = "DISTINCT clause";
+    else if (st->n_group_clause)
+        why = "GROUP BY clause";
+    else if (st->having_clause)
+        why = "HAVING clause";
+    else if (aggregated)
+        why = "aggregate functions";
+    if (why)
+        return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "%s is not allowed with %s",
+                             what, why);
+    for (size_t i = 0; i < st->n_locking_clause; i++) {
+        const PgQuery__Node *n = st->locking_clause[i];
+        if (n->node_case != PG_QUERY__NODE__NODE_LOCKING_CLAUSE)
+            continue;
+        const PgQuery__LockingClause *lc = n->locking_clause;
+        for (size_t r = 0; r < lc->n_locked_rels; r++) {
+            const PgQuery__Node *rn = lc->locked_rels[r];
+            if (rn->node_case != PG_QUERY__NODE__NODE_RANGE_VAR)
+                continue;
+            bool found = false;
+            for (size_t f = 0; f < st->n_from_clause && !found; f++)
+                found = from_has_alias(st->from_clause[f], rn->range_var->relname);
+            if (!found)
+                return rl_exec_error(S->x, RL_SQLSTATE_UNDEFINED_TABLE, rn->range_var->location,
+                                     "relation \"%s\" in %s clause not found in FROM clause",
+                                     rn->range_var->relname, what);
+        }
+    }
+    if (S->x->s->read_only_txn)
+        return rl_exec_error(S->x, RL_SQLSTATE_READ_ONLY_SQL_TRANSACTION, -1,
+                             "cannot execute SELECT %s in a read-only transaction",
+                             what);
+    return 0;
+}
+
+/* ------------------------------------------------------ simple SELECT */
+
+/* rl_expr_check_where on `typ`, the typing row of the relation WHERE
+ * filters. */
+static int check_where(sel *S, rl_rowset *typ, const PgQuery__Node *where)
+{
+    rl_binding b = {typ, 0, S->outer, NULL};
+    rl_expr_ctx c = make_ctx(S, &b, NULL);
+    return rl_expr_check_where(&c, where);
+}
+
+static int filter_rows(sel *S, rl_rowset *in, const PgQuery__Node *where, size_t **keep,
+                       size_t *nkeep)
+{
+    const PgQuery__Node *conds[MAX_PUSHED];
+    size_t nconds = where ? residual_where(S->pushed, in, where, conds, MAX_PUSHED) : 0;
+    size_t *k = calloc(in->nrows + 1, sizeof *k), n = 0;
+    if (!k)
+        return fail_oom(S->x), -1;
+    for (size_t i = 0; i < in->nrows; i++) {
+        if ((i & 255) == 0 && nconds && rl_exec_check_cancel(S->x) < 0) {
+            free(k);
+            return -1;
+        }
+        rl_binding b = {in, i, S->outer, NULL};
+        rl_expr_ctx c = make_ctx(S, &b, NULL);
+        int t = 1;
+        for (size_t q = 0; q < nconds && t > 0; q++)
+            t = rl_expr_truth(&c, conds[q]);
+        if (t < 0) {
+            free(k);
+            return -1;
+        }
+        if (t)
+            k[n++] = i;
+    }
+    *keep = k;
+    *nkeep = n;
+    return 0;
+}
+
+static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
+{
+    rl_rowset *fast = NULL;
+    int fr = try_max_fast(S, st, &fast);
+    if (fr != 0)
+        return fr > 0 ? fast : NULL;
+    if (st->n_distinct_clause)
+        return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "SELECT DISTINCT is not supported"),
+               NULL;
+    if (st->into_clause || st->n_window_clause)
+        return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "SELECT INTO and WINDOW are not supported"),
+               NULL;
+    const PgQuery__Node *where = st->where_clause;
+    if (st->n_from_clause == 1 && st->from_clause[0]->node_case == PG_QUERY__NODE__NODE_RANGE_VAR &&
+        presolve_where(S, st->where_clause, &where) < 0)
+        return NULL;
+    proj p = {.S = S, .st = st};
+    rl_rowset *typ = NULL, *result = NULL;
+    size_t *keep = NULL, nkeep = 0;
+    rl_colmeta *meta = NULL;
+    name_set need = {0}, out_need = {0};
+    pushed_log pushed = {.n = 0};
+    pushed_log *was_pushed_log = S->pushed;
+    if (from_has_join(st)) {
+        need_walk(&st->base, &need);
+        if (!need.all)
+            S->need = &need;
+        if (st->n_from_clause == 1 && need_after_from(st, &out_need))
+            S->out_need = &out_need;
+    }
+    if (from_has_join(st) || st->n_from_clause > 1)
+        S->join_where = where;
+    S->pushed = &pushed;
+    p.in = from_clause(S, st, where);
+    S->need = NULL;
+    S->out_need = NULL;
+    S->join_where = NULL;
+    free(need.names);
+    free(out_need.names);
+    if (!p.in) {
+        S->pushed = was_pushed_log;
+        return NULL;
+    }
+    int fr_rc = (typ = rl_rowset_typing(p.in, S->x->err)) ? check_where(S, typ, where) : -1;
+    if (fr_rc == 0 && !S->type_only)
+        fr_rc = filter_rows(S, p.in, where, &keep, &nkeep);
+    S->pushed = was_pushed_log;
+    if (fr_rc < 0)
+        goto done;
+    if (plan_targets(S, st, p.in, &p.t, &meta, &p.nt) < 0)
+        goto done;
+    p.out = rl_rowset_new(p.nt);
+    p.row = calloc(p.nt + 1, sizeof *p.row);
+    if (!p.out || !p.row) {
+        fail_oom(S->x);
+        goto done;
+    }
+    memcpy(p.out->cols, meta, p.nt * sizeof *meta);
+    bool aggregated = st->n_group_clause || st->having_clause ||
+                      any_aggregate(st->target_list, st->n_target_list) ||
+                      any_aggregate(st->sort_clause, st->n_sort_clause);
+    if (type_targets(&p, typ, aggregated) < 0 || check_locking(S, st, aggregated) < 0)
+        goto done;
+    if (S->type_only) { /* the columns are all a typing pass needs */
+        result = p.out;
+        p.out = NULL;
+        goto done;
+    }
+    if (plan_sort(S, st, p.out->cols, p.nt, false, &p.k) < 0)
+        goto done;
+    p.nk = st->n_sort_clause;
+    p.keys = rl_rowset_new(p.nk);
+    p.krow = calloc(p.nk + 1, sizeof *p.krow);
+    if (!p.keys || !p.krow) {
+        fail_oom(S->x);
+        goto done;
+    }
+    if (aggregated) {
+        if (project_grouped(&p, typ, keep, nkeep) < 0)
+            goto done;
+    } else {
+        for (size_t i = 0; i < nkeep; i++) {
+            rl_binding b = {p.in, keep[i], S->outer, NULL};
+            if (project_one(&p, &b, NULL, p.in->src ? &p.in->src[keep[i]] : NULL) < 0)
+                goto done;
+        }
+    }
+    result = finish_rows(S, st, p.out, p.keys, p.k, p.nk);
+    if (result)
+        p.out = NULL; /* consumed (or returned as is) */
+done:
+    if (p.out != result)
+        rl_rowset_free(p.out);
+    rl_rowset_free(p.keys);
+    rl_rowset_free(p.in);
+    rl_rowset_free(typ);
+    free(p.t);
+    free(p.k);
+    free(p.row);
+    free(p.krow);
+    free(meta);
+    free(keep);
+    return result;
+}
+
+/* ------------------------------------------------------ UNION ALL */
+
+static int union_location(const PgQuery__SelectStmt *st)
+{
+    if (st->n_target_list && st->target_list[0]->node_case == PG_QUERY__NODE__NODE_RES_TARGET)
+        return st->target_list[0]->res_target->location;
+    return -1;
+}
+
+static rl_rowset *run_union(sel *S, const PgQuery__SelectStmt *st)
+{
+    if (st->op != PG_QUERY__SET_OPERATION__SETOP_UNION || !st->all)
+        return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "only UNION ALL is supported among set operations"),
+               NULL;
+    rl_rowset *l = run_raw(S->x, st->larg, S->outer, S->ctes);
+    if (!l)
+        return NULL;
+    rl_rowset *r = run_raw(S->x, st->rarg, S->outer, S->ctes);
+    if (!r) {
+        rl_rowset_free(l);
+        return NULL;
+    }
+    rl_rowset *out = NULL;
+    skey *k = NULL;
+    if (l->ncols != r->ncols) {
+        const PgQuery__SelectStmt *rs = st->rarg;
+        while (rs->larg)
+            rs = rs->larg;
+        rl_exec_error(S->x, RL_SQLSTATE_SYNTAX_ERROR, union_location(rs),
+                      "each UNION query must have the same number of columns");
+        goto done;
+    }
+    out = rowset_like(l, "");
+    if (!out) {
+        fail_oom(S->x);
+        goto done;
+    }
+    for (size_t j = 0; j < out->ncols; j++) {
+        out->cols[j].oid = rl_common_type(l->cols[j].oid, r->cols[j].oid);
+        if (l->cols[j].oid != r->cols[j].oid) { /* a computed column now */
+            out->cols[j].table_oid = 0;
+            out->cols[j].attnum = 0;
+            out->cols[j].typmod = -1;
+        }
+    }
+    rl_expr_ctx c = make_ctx(S, NULL, NULL);
+    rl_rowset *parts[2] = {l, r};
+    rl_value *row = calloc(out->ncols + 1, sizeof *row);
+    if (!row) {
+        fail_oom(S->x);
+        goto fail;
+    }
+    for (int p = 0; p < 2; p++)
+        for (size_t i = 0; i < parts[p]->nrows; i++) {
+            for (size_t j = 0; j < out->ncols; j++) {
+                const rl_value *v = &rl_rowset_row(parts[p], i)[j];
+                if (rl_value_coerce(&c, v, out->cols[j].oid, -1, false, &row[j], -1) < 0) {
+                    free(row);
+                    goto fail;
+                }
+            }
+            if (rl_rowset_add(out, row, NULL, S->x->err) < 0) {
+                free(row);
+                goto fail;
+            }
+        }
+    free(row);
+    if (plan_sort(S, st, out->cols, out->ncols, true, &k) < 0)
+        goto fail;
+    rl_rowset *fin = finish_rows(S, st, out, NULL, k, st->n_sort_clause);
+    if (!fin)
+        goto fail;
+    out = fin;
+    goto done;
+fail:
+    rl_rowset_free(out);
+    out = NULL;
+done:
+    free(k);
+    rl_rowset_free(l);
+    rl_rowset_free(r);
+    return out;
+}
+
+/* ------------------------------------------------------ entry points */
+
+/* type_only: a typing run, which needs the CTEs' columns, not their rows */
+static int bind_ctes(rl_exec *x, const PgQuery__WithClause *w, const rl_binding *outer,
+                     cte_env *envs, const cte_env *base, const cte_env **top, bool type_only)
+{
+    const cte_env *env = base;
+    if (w->recursive)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, w->location,
+                             "WITH RECURSIVE is not supported");
+    for (size_t i = 0; i < w->n_ctes; i++) {
+        const PgQuery__Node *n = w->ctes[i];
+        if (n->node_case != PG_QUERY__NODE__NODE_COMMON_TABLE_EXPR)
+            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "malformed WITH");
+        const PgQuery__CommonTableExpr *cte = n->common_table_expr;
+        if (!cte->ctequery || cte->ctequery->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cte->location,
+                                 "WITH with data-modifying statements is not supported");
+        rl_rowset *rs = run_raw_mode(x, cte->ctequery->select_stmt, outer, env, type_only);
+        if (!rs)
+            return -1;
+        resolve_unknown(rs);
+        if (cte->n_aliascolnames > rs->ncols) {
+            rl_rowset_free(rs);
+            return rl_exec_error(x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE, cte->location,
+                                 "WITH query \"%s\" has %zu columns available but %zu columns "
+                                 "specified",
+                                 cte->ctename, rs->ncols, cte->n_aliascolnames);
+        }
+        for (size_t j = 0; j < rs->ncols; j++) {
+            snprintf(rs->cols[j].rel, sizeof rs->cols[j].rel, "%s", cte->ctename);
+            const char *cn = j < cte->n_aliascolnames ? rl_node_string(cte->aliascolnames[j]) : NULL;
+            if (cn)
+                snprintf(rs->cols[j].name, sizeof rs->cols[j].name, "%s", cn);
+        }
+        rl_rowset_cols_changed(rs);
+        envs[i] = (cte_env){cte->ctename, rs, env};
+        env = &envs[i];
+    }
+    *top = env;
+    return 0;
+}
+
+static rl_rowset *run_raw(rl_exec *x, const PgQuery__SelectStmt *st, const rl_binding *outer,
+                          const cte_env *ctes)
+{
+    return run_raw_mode(x, st, outer, ctes, false);
+}
+
+static rl_rowset *run_raw_mode(rl_exec *x, const PgQuery__SelectStmt *st,
+                               const rl_binding *outer, const cte_env *ctes, bool type_only)
+{
+    if (!st)
+        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "missing query"), NULL;
+    if (rl_exec_check_stack(x) < 0)
+        return NULL;
+    sel S = {.x = x, .outer = outer, .ctes = ctes, .type_only = type_only};
+    cte_env *envs = NULL;
+    size_t nenv = 0;
+    if (st->with_clause) {
+        nenv = st->with_clause->n_ctes;
+        envs = calloc(nenv + 1, sizeof *envs);
+        if (!envs)
+            return fail_oom(x);
+        if (bind_ctes(x, st->with_clause, outer, envs, ctes, &S.ctes, type_only) < 0) {
+            for (size_t i = 0; i < nenv; i++)
+                rl_rowset_free(envs[i].rs);
+            free(envs);
+            return NULL;
+        }
+    }
+    rl_rowset *rs;
+    bool setop = st->op == PG_QUERY__SET_OPERATION__SETOP_UNION ||
+                 st->op == PG_QUERY__SET_OPERATION__SETOP_INTERSECT ||
+                 st->op == PG_QUERY__SET_OPERATION__SETOP_EXCEPT;
+    if (st->n_locking_clause && (setop || st->n_values_lists)) {
+        rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                      setop ? "%s is not allowed with UNION/INTERSECT/EXCEPT"
+                            : "%s cannot be applied to VALUES",
+                      lock_name(st));
+        rs = NULL;
+    } else if (setop)
+        rs = run_union(&S, st);
+    else if (st->n_values_lists) {
+        rs = rl_values_run(x, st, NULL, NULL, 0);
+        if (rs && (st->n_sort_clause || st->limit_count || st->limit_offset)) {
+            skey *k = NULL;
+            if (plan_sort(&S, st, rs->cols, rs->ncols, true, &k) < 0) {
+                rl_rowset_free(rs);
+                rs = NULL;
+            } else {
+                rl_rowset *fin = finish_rows(&S, st, rs, NULL, k, st->n_sort_clause);
+                if (!fin)
+                    rl_rowset_free(rs);
+                rs = fin;
+            }
+            free(k);
+        }
+    } else
+        rs = run_simple(&S, st);
+    for (size_t i = 0; i < nenv; i++)
+        rl_rowset_free(envs[i].rs);
+    free(envs);
+    rl_arena_free(&S.arena);
+    return rs;
+}
+
+rl_rowset *rl_select_run(rl_exec *x, const PgQuery__SelectStmt *st, const rl_binding *outer)
+{
+    rl_rowset *rs = run_raw(x, st, outer, NULL);
+    if (rs)
+        resolve_unknown(rs);
+    return rs;
+}
+
+/* Only plain SELECTs skip their rows; set operations and VALUES (whose
+ * types come from their rows) run as rl_select_run would. */
+rl_rowset *rl_select_type(rl_exec *x, const PgQuery__SelectStmt *st, const rl_binding *outer)
+{
+    rl_rowset *rs = run_raw_mode(x, st, outer, NULL, true);
+    if (rs)
+        resolve_unknown(rs);
+    return rs;
+}
+
+/* ------------------------------------------------------ streaming */
+
+/* The target list is a bare `*`. */
+static bool star_only(const PgQuery__SelectStmt *st)
+{
+    if (st->n_target_list != 1 || st->target_list[0]->node_case != PG_QUERY__NODE__NODE_RES_TARGET)
+        return false;
+    const PgQuery__ResTarget *t = st->target_list[0]->res_target;
+    if (!t->val || t->val->node_case != PG_QUERY__NODE__NODE_COLUMN_REF)
+        return false;
+    const PgQuery__ColumnRef *cr = t->val->column_ref;
+    return cr->n_fields == 1 && cr->fields[0]->node_case == PG_QUERY__NODE__NODE_A_STAR;
+}
+
+/* The shape rl_select_stream serves: one stored table (no CTE of that
+ * name), every target a plain column (or a bare `*`), nothing that needs
+ * all rows first. */
+static bool streamable(const PgQuery__SelectStmt *st)
+{
+    if (st->op != PG_QUERY__SET_OPERATION__SETOP_NONE || st->larg || st->with_clause ||
+        st->n_values_lists || st->n_distinct_clause || st->into_clause || st->n_group_clause ||
+        st->having_clause || st->n_window_clause || st->n_sort_clause || st->limit_count ||
+        st->limit_offset || st->n_locking_clause || st->n_from_clause != 1 ||
+        st->n_target_list == 0 ||
+        st->from_clause[0]->node_case != PG_QUERY__NODE__NODE_RANGE_VAR)
+        return false;
+    const PgQuery__RangeVar *rv = st->from_clause[0]->range_var;
+    if (rv->alias && rv->alias->n_colnames)
+        return false;
+    if (star_only(st))
+        return true;
+    for (size_t i = 0; i < st->n_target_list; i++) {
+        const PgQuery__Node *t = st->target_list[i];
+        if (t->node_case != PG_QUERY__NODE__NODE_RES_TARGET || !t->res_target->val ||
+            t->res_target->val->node_case != PG_QUERY__NODE__NODE_COLUMN_REF)
+            return false;
+        const PgQuery__ColumnRef *cr = t->res_target->val->column_ref;
+        for (size_t f = 0; f < cr->n_fields; f++)
+            if (!rl_node_string(cr->fields[f]))
+                return false; /* `*` */
+    }
+    return true;
+}
+
+typedef struct stream_run {
+    sel *S;
+    rl_rowset *one; /* the current row, as a one-row set WHERE is evaluated on */
+    const rl_table_desc *d;
+    uint32_t oids[RL_MAX_COLUMNS];
+    size_t nstored;
+    const PgQuery__Node *where;
+    const size_t *idx; /* target i is column idx[i] of `one` */
+    rl_value *vals;
+    size_t nt;
+    const rl_colmeta *tcols; /* the targets' columns (names, types) */
+    const rl_row_stream *out;
+    bool begun;
+    size_t nrows;
+    rl_heap_spool *spool; /* the output is held and sent in heap order */
+} stream_run;
+
+/* The consumer starts at the first row that passes (or at the end): an
+ * error in WHERE before then is reported before any output, as the row-set
+ * path (and PostgreSQL's analysis) would. */
+static int stream_begin(stream_run *r)
+{
+    if (r->begun)
+        return 0;
+    r->begun = true;
+    return r->out->begin(r->out->ctx, r->nt, r->tcols);
+}
+
+/* Send what the consumer wrote so far (not spooled). */
+static int stream_send(stream_run *r)
+{
+    rl_buf *o = r->out->out;
+    int rc = o->len ? r->out->send(r->out->ctx, o->data, o->len) : 0;
+    rl_buf_reset(o);
+    return rc;
+}
+
+/* A spool holds at most rl_heap_order_limit bytes (and no more than the
+ * statement's result budget allows): past it, what it holds
+ * goes out in key order, and so does the rest of the scan. */
+static int stream_spill(stream_run *r)
+{
+    size_t limit = rl_heap_order_limit < rl_result_budget_limit() ? rl_heap_order_limit
+                                                                    : rl_result_budget_limit();
+    if (rl_heap_spool_bytes(r->spool) <= limit)
+        return 0;
+    int rc = rl_heap_spool_send(r->spool, r->out, true);
+    rl_heap_spool_free(r->spool);
+    r->spool = NULL;
+    return rc;
+}
+
+static int stream_row(void *ctx, const rl_row *row)
+{
+    stream_run *r = ctx;
+    rl_value *v = rl_rowset_row(r->one, 0);
+    for (size_t i = 0; i < r->nstored; i++) {
+        v[i].oid = r->oids[i];
+        v[i].typmod = -1;
+        v[i].d = row->vals[i];
+    }
+    if (r->where) {
+        rl_binding b = {r->one, 0, NULL, NULL};
+        rl_expr_ctx c = make_ctx(r->S, &b, NULL);
+        int t = rl_expr_truth(&c, r->where);
+        if (t <= 0)
+            return t;
+    }
+    for (size_t i = 0; i < r->nt; i++)
+        r->vals[i] = v[r->idx[i]];
+    r->nrows++;
+    if (stream_begin(r) < 0)
+        return -1;
+    size_t start = r->out->out->len;
+    if (r->out->row(r->out->ctx, r->vals, r->nt) < 0)
+        return -1;
+    if (r->spool)
+        return rl_heap_spool_add(r->spool, row, r->out->out, start) < 0 ? -1 : stream_spill(r);
+    return r->out->out->len >= RL_STREAM_CHUNK ? stream_send(r) : 0;
+}
+
+/* An empty answer: is it a time-travel lookup of an expired snapshot?
+ * idx[0..nt) are the stored columns the statement reads. */
+static int check_retained(rl_exec *x, const rl_relation *rel, const char *alias,
+                          const PgQuery__Node *where, const size_t *idx, size_t nt)
+{
+    bool reads[RL_MAX_COLUMNS] = {false};
+    for (size_t i = 0; i < nt; i++)
+        if (idx[i] < RL_MAX_COLUMNS)
+            reads[idx[i]] = true;
+    return rl_relation_check_retained(x, rel, alias, where, reads);
+}
+
+int rl_select_stream(rl_exec *x, const PgQuery__SelectStmt *st, const rl_row_stream *out,
+                     size_t *nrows)
+{
+    *nrows = 0;
+    if (!streamable(st) || rl_exec_uses_ctids(x))
+        return 0;
+    const PgQuery__RangeVar *rv = st->from_clause[0]->range_var;
+    rl_relation rel;
+    if (rl_relation_resolve(x, rv, &rel) < 0)
+        return -1;
+    if (rel.kind != RL_REL_STORED)
+        return 0;
+    const char *alias = rl_range_var_alias(rv);
+    sel S = {.x = x};
+    stream_run r = {.S = &S, .d = rel.desc, .out = out, .nt = st->n_target_list};
+    bool star = star_only(st);
+    { /* the typing row of the relation: its one row's slots are
+       * overwritten by each stored row */
+        rl_rowset *shape = rl_relation_shape(x, &rel, alias);
+        r.one = shape ? rl_rowset_typing(shape, x->err) : NULL;
+        rl_rowset_free(shape);
+    }
+    if (r.one && star)
+        r.nt = r.one->ncols - 1;
+    size_t *idx = calloc(r.nt + 1, sizeof *idx);
+    r.vals = calloc(r.nt + 1, sizeof *r.vals);
+    rl_colmeta *tcols = calloc(r.nt + 1, sizeof *tcols);
+    int rc = -1;
+    if (!r.one)
+        goto done; /* the error is set */
+    if (!idx || !r.vals || !tcols) {
+        fail_oom(x);
+        goto done;
+    }
+    r.idx = idx;
+    r.tcols = tcols;
+    r.nstored = r.one->ncols - 1; /* the shape ends with ctid */
+    for (size_t i = 0; i < r.nstored && i < RL_MAX_COLUMNS; i++)
+        r.oids[i] = rl_type_oid(rel.desc->cols[i].type);
+    rl_binding b0 = {r.one, 0, NULL, NULL};
+    for (size_t i = 0; i < r.nt; i++) {
+        if (star) {
+            idx[i] = i;
+            tcols[i] = r.one->cols[i];
+            continue;
+        }
+        const PgQuery__ResTarget *t = st->target_list[i]->res_target;
+        const rl_colmeta *m = rl_expr_column(&b0, t->val);
+        if (!m || (size_t)(m - r.one->cols) >= r.nstored) {
+            rc = 0; /* unknown, ambiguous or ctid: let the general path say so */
+            goto done;
+        }
+        idx[i] = (size_t)(m - r.one->cols);
+        tcols[i] = *m;
+        if (t->name && t->name[0])
+            snprintf(tcols[i].name, sizeof tcols[i].name, "%s", t->name);
+    }
+    if (presolve_where(&S, st->where_clause, &r.where) < 0)
+        goto done;
+    if (check_where(&S, r.one, r.where) < 0) /* r.one is still the typing row */
+        goto done;
+    if (rl_relation_heap_ordered(x, &rel, alias, r.where) &&
+        !(r.spool = rl_heap_spool_new(x, rel.desc)))
+        goto done;
+    if (rl_relation_scan_each(x, &rel, alias, r.where, stream_row, &r) < 0 ||
+        (r.nrows == 0 && check_retained(x, &rel, alias, r.where, idx, r.nt) < 0) ||
+        stream_begin(&r) < 0 || (r.spool && rl_heap_spool_send(r.spool, out, false) < 0))
+        goto done;
+    *nrows = r.nrows;
+    rc = 1;
+done:
+    rl_heap_spool_free(r.spool);
+    rl_rowset_free(r.one);
+    free(tcols);
+    free(idx);
+    free(r.vals);
+    rl_arena_free(&S.arena);
+    return rc;
+}
+
+bool rl_select_streamable(const PgQuery__SelectStmt *st)
+{
+    return streamable(st);
+}
+
+rl_rowset *rl_select_describe(rl_exec *x, const PgQuery__SelectStmt *st)
+{
+    if (streamable(st) && !rl_exec_uses_ctids(x))
+        return rl_select_type(x, st, NULL); /* plain columns: their types, no rows */
+    rl_result_budget budget;
+    rl_result_budget_begin(&budget);
+    rl_rowset *rs = rl_select_run(x, st, NULL);
+    rl_result_budget_end(&budget);
+    if (rs)
+        rs->nrows = 0; /* only the shape is wanted */
+    return rs;
+}
+
+static int sink_lost(rl_exec *x)
+{
+    return rl_exec_error(x, RL_SQLSTATE_CONNECTION_FAILURE, -1, "the client connection was lost");
+}
+
+static int send_row_description(rl_exec *x, size_t ncols, const rl_colmeta *meta)
+{
+    const rl_sink *sink = x->sink;
+    if (!sink || !sink->row_description)
+        return 0;
+    rl_col_info *cols = calloc(ncols + 1, sizeof *cols);
+    if (!cols)
+        return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+    for (size_t i = 0; i < ncols; i++) {
+        const rl_colmeta *m = &meta[i];
+        snprintf(cols[i].name, sizeof cols[i].name, "%s", m->name);
+        cols[i].table_oid = m->table_oid;
+        cols[i].attnum = m->table_oid ? m->attnum : 0;
+        cols[i].type_oid = m->oid;
+        cols[i].typlen = rl_oid_typlen(m->oid);
+        cols[i].typmod = m->typmod;
+    }
+    int rc = sink->row_description(sink->ctx, ncols, cols) < 0 ? sink_lost(x) : 0;
+    free(cols);
+    return rc;
+}
+
+/* A streamed SELECT's rows in the stream's buffer (rl_row_stream), until
+ * they go to the sink: each value as its rl_value followed by its string
+ * bytes, so the heap-order spool can hold and reorder them as it does
+ * COPY's text. */
+typedef struct select_stream {
+    rl_exec *x;
+    rl_buf buf;
+    rl_value *vals; /* a decoded row */
+    size_t ncols, nsent;
+    bool row_description;
+} select_stream;
+
+static int select_stream_begin(void *ctx, size_t ncols, const rl_colmeta *cols)
+{
+    select_stream *ss = ctx;
+    ss->ncols = ncols;
+    if (!(ss->vals = calloc(ncols + 1, sizeof *ss->vals)))
+        return rl_exec_error(ss->x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+    return ss->row_description ? send_row_description(ss->x, ncols, cols) : 0;
+}
+
+static int select_stream_row(void *ctx, const rl_value *vals, size_t ncols)
+{
+    select_stream *ss = ctx;
+    for (size_t i = 0; i < ncols; i++) {
+        rl_buf_put(&ss->buf, &vals[i], sizeof vals[i]);
+        if (rl_value_has_bytes(&vals[i]))
+            rl_buf_put(&ss->buf, vals[i].d.v.s.p, vals[i].d.v.s.len);
+    }
+    return ss->buf.failed ? rl_exec_error(ss->x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory")
+                          : 0;
+}
+
+/* Whole rows of the buffer, decoded and handed to the sink. */
+static int select_stream_send(void *ctx, const uint8_t *data, size_t len)
+{
+    select_stream *ss = ctx;
+    const rl_sink *sink = ss->x->sink;
+    size_t off = 0;
+    while (off < len) {
+        for (size_t i = 0; i < ss->ncols; i++) {
+            memcpy(&ss->vals[i], data + off, sizeof ss->vals[i]);
+            off += sizeof ss->vals[i];
+            if (rl_value_has_bytes(&ss->vals[i])) {
+                ss->vals[i].d.v.s.p = data + off;
+                off += ss->vals[i].d.v.s.len;
+            }
+        }
+        if ((++ss->nsent & 255) == 0 && rl_exec_check_cancel(ss->x) < 0)
+            return -1;
+        if (sink && sink->data_row && sink->data_row(sink->ctx, ss->ncols, ss->vals) < 0)
+            return sink_lost(ss->x);
+    }
+    return 0;
+}
+
+int rl_select_send_streamed(rl_exec *x, const PgQuery__SelectStmt *st, bool row_description)
+{
+    select_stream ss = {.x = x, .row_description = row_description};
+    rl_buf_init(&ss.buf, 0);
+    rl_row_stream rs = {.begin = select_stream_begin, .row = select_stream_row,
+                        .send = select_stream_send, .out = &ss.buf, .ctx = &ss};
+    rl_result_budget budget;
+    rl_result_budget_begin(&budget);
+    size_t nrows = 0;
+    int rc = rl_select_stream(x, st, &rs, &nrows);
+    rl_result_budget_end(&budget);
+    if (rc > 0 && ss.buf.len && select_stream_send(&ss, ss.buf.data, ss.buf.len) < 0)
+        rc = -1;
+    if (rc > 0) {
+        char tag[64];
+        snprintf(tag, sizeof tag, "SELECT %zu", nrows);
+        if (rl_send_complete(x, tag) < 0)
+            rc = -1;
+    }
+    rl_buf_free(&ss.buf);
+    free(ss.vals);
+    return rc;
+}
+
+int rl_select_send(rl_exec *x, const PgQuery__SelectStmt *st)
+{
+    int cached = rl_result_cache_probe(x, st);
+    if (cached != 0)
+        return cached < 0 ? -1 : 0;
+    int streamed = rl_select_send_streamed(x, st, true);
+    if (streamed != 0)
+        return streamed < 0 ? -1 : 0;
+    rl_result_budget budget;
+    rl_result_budget_begin(&budget);
+    rl_rowset *rs = rl_select_run(x, st, NULL);
+    rl_result_budget_end(&budget);
+    if (!rs)
+        return -1;
+    const rl_sink *sink = x->sink;
+    int rc = send_row_description(x, rs->ncols, rs->cols);
+    for (size_t i = 0; rc == 0 && i < rs->nrows; i++) {
+        if ((i & 255) == 255 && rl_exec_check_cancel(x) < 0)
+            rc = -1;
+        else if (sink && sink->data_row &&
+                 sink->data_row(sink->ctx, rs->ncols, rl_rowset_row(rs, i)) < 0)
+            rc = sink_lost(x);
+    }
+    if (rc == 0) {
+        char tag[64];
+        snprintf(tag, sizeof tag, "SELECT %zu", rs->nrows);
+        rc = rl_send_complete(x, tag);
+    }
+    rl_rowset_free(rs);
+    return rc;
+}

@@ -1,0 +1,635 @@
+/*
+ * sql_value.c — SQL values and row sets: OIDs, PostgreSQL text/binary
+ * output, materialized rows, and the small helpers every statement uses
+ * (errors with positions, the statement's transaction, command tags).
+ *
+ * Invariant: a row set owns every string its values point to (copied into
+ * its arena by rl_rowset_add), so a row set outlives the scan it came from.
+ */
+#include <assert.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "pgtype/pgtype.h"
+#include "sql/sql_int.h"
+#include "base/stack.h"
+
+/* ------------------------------------------------------------------ OIDs */
+
+static const struct {
+    rl_type type;
+    uint32_t oid;
+} type_oids[] = {
+    {RL_T_INT8, RL_OID_INT8},         {RL_T_INT4, RL_OID_INT4},
+    {RL_T_INT2, RL_OID_INT2},         {RL_T_FLOAT4, RL_OID_FLOAT4},
+    {RL_T_FLOAT8, RL_OID_FLOAT8},     {RL_T_NUMERIC, RL_OID_NUMERIC},
+    {RL_T_VARCHAR, RL_OID_VARCHAR},   {RL_T_TEXT, RL_OID_TEXT},
+    {RL_T_BYTEA, RL_OID_BYTEA},       {RL_T_BOOL, RL_OID_BOOL},
+    {RL_T_UUID, RL_OID_UUID},         {RL_T_DATE, RL_OID_DATE},
+    {RL_T_TIME, RL_OID_TIME},         {RL_T_TIMETZ, RL_OID_TIMETZ},
+    {RL_T_TIMESTAMP, RL_OID_TIMESTAMP}, {RL_T_TIMESTAMPTZ, RL_OID_TIMESTAMPTZ},
+    {RL_T_INTERVAL, RL_OID_INTERVAL},
+};
+
+uint32_t rl_type_oid(rl_type t)
+{
+    for (size_t i = 0; i < sizeof type_oids / sizeof type_oids[0]; i++)
+        if (type_oids[i].type == t)
+            return type_oids[i].oid;
+    return 0;
+}
+
+rl_type rl_oid_type(uint32_t oid)
+{
+    for (size_t i = 0; i < sizeof type_oids / sizeof type_oids[0]; i++)
+        if (type_oids[i].oid == oid)
+            return type_oids[i].type;
+    return RL_T_INVALID;
+}
+
+int16_t rl_oid_typlen(uint32_t oid)
+{
+    switch (oid) {
+    case RL_OID_BOOL:
+    case RL_OID_CHAR:
+        return 1;
+    case RL_OID_INT2:
+        return 2;
+    case RL_OID_INT4:
+    case RL_OID_OID:
+    case RL_OID_REGCLASS:
+    case RL_OID_REGPROC:
+    case RL_OID_FLOAT4:
+    case RL_OID_DATE:
+        return 4;
+    case RL_OID_TID:
+        return 6;
+    case RL_OID_INT8:
+    case RL_OID_FLOAT8:
+    case RL_OID_TIME:
+    case RL_OID_TIMESTAMP:
+    case RL_OID_TIMESTAMPTZ:
+        return 8;
+    case RL_OID_TIMETZ:
+        return 12;
+    case RL_OID_INTERVAL:
+    case RL_OID_UUID:
+        return 16;
+    case RL_OID_NAME:
+        return 64;
+    case RL_OID_UNKNOWN:
+        return -2;
+    default:
+        return -1;
+    }
+}
+
+/* -------------------------------------------------------- regclass names */
+
+/* A regclass value is an oid that PostgreSQL prints as the relation's name.
+ * Relation oids are stable hashes of schema.name, so the name cannot be
+ * computed back; whoever makes a regclass value registers the name here.
+ * Process-wide and append-only (bounded by the number of relations). */
+typedef struct regclass_name {
+    uint32_t oid;
+    char name[130];
+} regclass_name;
+
+static pthread_mutex_t regclass_lock = PTHREAD_MUTEX_INITIALIZER;
+static regclass_name *regclass_names;
+static size_t n_regclass, cap_regclass;
+
+void rl_regclass_register(uint32_t oid, const char *display_name)
+{
+    pthread_mutex_lock(&regclass_lock);
+    for (size_t i = 0; i < n_regclass; i++) {
+        if (regclass_names[i].oid == oid) {
+            pthread_mutex_unlock(&regclass_lock);
+            return;
+        }
+    }
+    regclass_name *grown =
+        rl_array_reserve(regclass_names, n_regclass, &cap_regclass, sizeof *grown, 64);
+    if (!grown) {
+        pthread_mutex_unlock(&regclass_lock);
+        return; /* the oid prints as a number instead */
+    }
+    regclass_names = grown;
+    regclass_names[n_regclass].oid = oid;
+    snprintf(regclass_names[n_regclass].name, sizeof regclass_names[0].name, "%s", display_name);
+    n_regclass++;
+    pthread_mutex_unlock(&regclass_lock);
+}
+
+static bool regclass_lookup(uint32_t oid, char *out, size_t n)
+{
+    bool found = false;
+    pthread_mutex_lock(&regclass_lock);
+    for (size_t i = 0; i < n_regclass && !found; i++) {
+        if (regclass_names[i].oid == oid) {
+            snprintf(out, n, "%s", regclass_names[i].name);
+            found = true;
+        }
+    }
+    pthread_mutex_unlock(&regclass_lock);
+    return found;
+}
+
+/* ---------------------------------------------------------- text output */
+
+void rl_value_to_text(rl_buf *out, const rl_value *v)
+{
+    if (v->d.isnull)
+        return;
+    rl_type t = rl_oid_type(v->oid);
+    if (t != RL_T_INVALID) {
+        rl_datum_to_text(out, t, &v->d);
+        return;
+    }
+    switch (v->oid) {
+    case RL_OID_REGCLASS: {
+        char name[130];
+        if (regclass_lookup((uint32_t)v->d.v.i, name, sizeof name))
+            rl_buf_put_str(out, name);
+        else
+            rl_buf_printf(out, "%lld", (long long)v->d.v.i);
+        return;
+    }
+    case RL_OID_OID:
+    case RL_OID_REGPROC:
+        rl_buf_put_i64(out, v->d.v.i);
+        return;
+    case RL_OID_TID:
+        rl_buf_printf(out, "(%llu,%llu)", (unsigned long long)(v->d.v.i >> 16),
+                      (unsigned long long)(v->d.v.i & 0xffff));
+        return;
+    default:
+        /* name, "char", unknown literals, arrays and int2vector keep their
+         * PostgreSQL text form in v.s */
+        rl_buf_put(out, v->d.v.s.p, v->d.v.s.len);
+        return;
+    }
+}
+
+bool rl_value_to_binary(rl_buf *out, const rl_value *v)
+{
+    if (v->d.isnull)
+        return true;
+    return rl_copy_encode_binary(out, v);
+}
+
+/* -------------------------------------------------------------- rowsets */
+
+rl_rowset *rl_rowset_new(size_t ncols)
+{
+    rl_rowset *rs = calloc(1, sizeof *rs);
+    if (!rs)
+        return NULL;
+    rs->ncols = ncols;
+    rs->cols = calloc(ncols ? ncols : 1, sizeof *rs->cols);
+    if (!rs->cols) {
+        free(rs);
+        return NULL;
+    }
+    return rs;
+}
+
+rl_rowset *rl_rowset_typing(const rl_rowset *rs, rl_error *err)
+{
+    rl_rowset *t = rl_rowset_new(rs->ncols);
+    rl_value *row = calloc(rs->ncols ? rs->ncols : 1, sizeof *row);
+    if (!t || !row) {
+        free(row);
+        rl_rowset_free(t);
+        rl_error_set(err, RL_SQLSTATE_INTERNAL_ERROR, "out of memory");
+        return NULL;
+    }
+    memcpy(t->cols, rs->cols, rs->ncols * sizeof *rs->cols);
+    for (size_t i = 0; i < rs->ncols; i++)
+        row[i] = (rl_value){.oid = rs->cols[i].oid, .typmod = -1, .d.isnull = true};
+    int rc = rl_rowset_add(t, row, NULL, err);
+    free(row);
+    if (rc < 0) {
+        rl_rowset_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+/* ------------------------------------------------------ result budget */
+
+size_t rl_result_mem_limit = (size_t)1024 << 20;
+static _Thread_local rl_result_budget *open_budget;
+static _Atomic uint64_t budget_seq;
+
+void rl_result_budget_begin(rl_result_budget *b)
+{
+    *b = (rl_result_budget){0};
+    if (open_budget)
+        return;
+    b->limit = rl_result_mem_limit;
+    b->id = atomic_fetch_add(&budget_seq, 1) + 1;
+    b->active = true;
+    open_budget = b;
+}
+
+void rl_result_budget_end(rl_result_budget *b)
+{
+    if (b->active && open_budget == b)
+        open_budget = NULL;
+    b->active = false;
+}
+
+size_t rl_result_budget_limit(void)
+{
+    return open_budget ? open_budget->limit : rl_result_mem_limit;
+}
+
+/* Count n more bytes of rs against the open budget: false past its limit.
+ * A row set from an earlier statement (a portal's result, a temp table)
+ * counts from here on what it grows by. */
+static bool rowset_count(rl_rowset *rs, size_t n)
+{
+    rl_result_budget *b = open_budget;
+    if (!b || !n)
+        return true;
+    if (rs->budget != b->id) {
+        rs->budget = b->id;
+        rs->charged = 0;
+    }
+    rs->charged += n;
+    b->used += n;
+    return b->used <= b->limit;
+}
+
+static int over_budget(rl_error *err)
+{
+    size_t mb = (open_budget->limit + ((size_t)1 << 20) - 1) >> 20;
+    return rl_error_set(err, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED,
+                        "result of this statement needs more than %zu MB; narrow it with WHERE "
+                        "or LIMIT",
+                        mb ? mb : 1);
+}
+
+/* Bytes of row storage for n rows of rs. */
+static size_t rows_bytes(const rl_rowset *rs, size_t n)
+{
+    return n * ((rs->ncols ? rs->ncols : 1) * sizeof(rl_value) + (rs->src ? sizeof(rl_rowsrc) : 0));
+}
+
+void rl_rowset_free(rl_rowset *rs)
+{
+    if (!rs)
+        return;
+    if (open_budget && rs->budget == open_budget->id)
+        open_budget->used -= rs->charged < open_budget->used ? rs->charged : open_budget->used;
+    free(rs->cols);
+    free(rs->vals);
+    free(rs->src);
+    rl_arena_free(&rs->arena);
+    free(rs);
+}
+
+static bool value_has_bytes(const rl_value *v)
+{
+    if (v->d.isnull)
+        return false;
+    switch (v->oid) {
+    case RL_OID_INT8:
+    case RL_OID_INT4:
+    case RL_OID_INT2:
+    case RL_OID_FLOAT4:
+    case RL_OID_FLOAT8:
+    case RL_OID_BOOL:
+    case RL_OID_UUID:
+    case RL_OID_DATE:
+    case RL_OID_TIME:
+    case RL_OID_TIMETZ:
+    case RL_OID_TIMESTAMP:
+    case RL_OID_TIMESTAMPTZ:
+    case RL_OID_INTERVAL:
+    case RL_OID_OID:
+    case RL_OID_REGCLASS:
+    case RL_OID_REGPROC:
+    case RL_OID_TID:
+        return false;
+    default:
+        return true;
+    }
+}
+
+bool rl_value_has_bytes(const rl_value *v)
+{
+    return value_has_bytes(v);
+}
+
+int rl_value_own(rl_arena *a, rl_value *v)
+{
+    if (!value_has_bytes(v))
+        return 0;
+    const uint8_t *p = rl_arena_dup(a, v->d.v.s.p, v->d.v.s.len);
+    if (!p)
+        return -1;
+    v->d.v.s.p = p;
+    return 0;
+}
+
+static int rowset_grow(rl_rowset *rs, bool with_src)
+{
+    if (rs->nrows < rs->caprows && (!with_src || rs->src))
+        return 0;
+    size_t cap = rs->caprows;
+    if (rs->nrows == cap)
+        cap = cap ? cap * 2 : 16;
+    rl_value *v = realloc(rs->vals, cap * (rs->ncols ? rs->ncols : 1) * sizeof *v);
+    if (!v)
+        return -1;
+    rs->vals = v;
+    if (with_src || rs->src) {
+        rl_rowsrc *s = realloc(rs->src, cap * sizeof *s);
+        if (!s)
+            return -1;
+        if (!rs->src) /* rows added before had no source */
+            memset(s, 0, rs->nrows * sizeof *s);
+        rs->src = s;
+    }
+    rs->caprows = cap;
+    return 0;
+}
+
+int rl_rowset_reserve(rl_rowset *rs, size_t n)
+{
+    if (n == 0 || rs->caprows - rs->nrows >= n)
+        return 0;
+    size_t cap = rs->nrows + n;
+    rowset_count(rs, rows_bytes(rs, cap - rs->caprows)); /* the next add says so if over */
+    rl_value *v = realloc(rs->vals, cap * (rs->ncols ? rs->ncols : 1) * sizeof *v);
+    if (!v)
+        return -1;
+    rs->vals = v;
+    if (rs->src) {
+        rl_rowsrc *s = realloc(rs->src, cap * sizeof *s);
+        if (!s)
+            return -1;
+        rs->src = s;
+    }
+    rs->caprows = cap;
+    return 0;
+}
+
+int rl_rowset_add_ref(rl_rowset *rs, const rl_value *vals, rl_error *err)
+{
+    size_t cap0 = rs->caprows;
+    if (rowset_grow(rs, false) < 0)
+        return rl_error_set(err, RL_SQLSTATE_INTERNAL_ERROR, "out of memory");
+    if (!rowset_count(rs, rows_bytes(rs, rs->caprows - cap0)))
+        return over_budget(err);
+    memcpy(&rs->vals[rs->nrows * rs->ncols], vals, rs->ncols * sizeof *vals);
+    if (rs->src)
+        memset(&rs->src[rs->nrows], 0, sizeof *rs->src);
+    rs->nrows++;
+    return 0;
+}
+
+int rl_rowset_add(rl_rowset *rs, const rl_value *vals, const rl_rowsrc *src, rl_error *err)
+{
+    size_t cap0 = rs->caprows;
+    if (rowset_grow(rs, src != NULL) < 0)
+        return rl_error_set(err, RL_SQLSTATE_INTERNAL_ERROR, "out of memory");
+    size_t bytes = rows_bytes(rs, rs->caprows - cap0) + (src && src->key ? src->klen : 0);
+    rl_value *row = &rs->vals[rs->nrows * rs->ncols];
+    for (size_t i = 0; i < rs->ncols; i++) {
+        row[i] = vals[i];
+        if (value_has_bytes(&row[i]))
+            bytes += row[i].d.v.s.len;
+    }
+    if (!rowset_count(rs, bytes))
+        return over_budget(err);
+    for (size_t i = 0; i < rs->ncols; i++)
+        if (rl_value_own(&rs->arena, &row[i]) < 0)
+            return rl_error_set(err, RL_SQLSTATE_INTERNAL_ERROR, "out of memory");
+    if (rs->src) {
+        rl_rowsrc *s = &rs->src[rs->nrows];
+        memset(s, 0, sizeof *s);
+        if (src) {
+            *s = *src;
+            if (src->key && !(s->key = rl_arena_dup(&rs->arena, src->key, src->klen)))
+                return rl_error_set(err, RL_SQLSTATE_INTERNAL_ERROR, "out of memory");
+        }
+    }
+    rs->nrows++;
+    return 0;
+}
+
+/* Drop the rows of rs that filter rejects, keeping the order. */
+int rl_rowset_filter(rl_rowset *rs, const rl_row_filter *filter)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < rs->nrows; i++) {
+        int keep = filter->keep(filter->ctx, rs, i);
+        if (keep < 0)
+            return -1;
+        if (!keep)
+            continue;
+        if (n != i) {
+            memcpy(rl_rowset_row(rs, n), rl_rowset_row(rs, i), rs->ncols * sizeof *rs->vals);
+            if (rs->src)
+                rs->src[n] = rs->src[i];
+        }
+        n++;
+    }
+    rs->nrows = n;
+    return 0;
+}
+
+/* ------------------------------------------------------ statement helpers */
+
+/* 1-based character position of a 0-based byte offset in UTF-8 text. */
+static int char_position(const char *sql, int location)
+{
+    if (!sql || location < 0)
+        return 0;
+    int pos = 0;
+    for (int i = 0; i < location && sql[i]; i++)
+        if (((unsigned char)sql[i] & 0xC0) != 0x80)
+            pos++;
+    return pos + 1;
+}
+
+int rl_exec_error(rl_exec *x, const char *sqlstate, int location, const char *fmt, ...)
+{
+    rl_error *e = x->err;
+    if (!e)
+        return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    rl_error_setv(e, sqlstate, fmt, ap);
+    va_end(ap);
+    e->position = char_position(x->sql, rl_parsed_location(location));
+    return -1;
+}
+
+int rl_exec_check_cancel(rl_exec *x)
+{
+    if (atomic_load(&x->s->cancel)) {
+        atomic_store(&x->s->cancel, false);
+        return rl_exec_error(x, RL_SQLSTATE_QUERY_CANCELED, -1,
+                             "canceling statement due to user request");
+    }
+    return 0;
+}
+
+int rl_exec_check_stack(rl_exec *x)
+{
+    return rl_stack_exhausted() ? rl_stack_depth_error(x->err) : 0;
+}
+
+int rl_send_complete(rl_exec *x, const char *tag)
+{
+    if (x->sink && x->sink->command_complete && x->sink->command_complete(x->sink->ctx, tag) < 0)
+        return rl_exec_error(x, RL_SQLSTATE_CONNECTION_FAILURE, -1,
+                             "the client connection was lost");
+    return 0;
+}
+
+/* ------------------------------------------------------- value keys */
+
+bool rl_oid_is_intlike(uint32_t oid)
+{
+    return oid == RL_OID_INT2 || oid == RL_OID_INT4 || oid == RL_OID_INT8 ||
+           oid == RL_OID_OID || oid == RL_OID_REGCLASS || oid == RL_OID_REGPROC;
+}
+
+bool rl_oid_is_stringlike(uint32_t oid)
+{
+    return oid == RL_OID_TEXT || oid == RL_OID_VARCHAR || oid == RL_OID_NAME ||
+           oid == RL_OID_CHAR;
+}
+
+rl_value_key rl_value_key_of(const rl_value *v)
+{
+    rl_value_key k = {false, false, 0};
+    if (v->d.isnull)
+        return k;
+    if (rl_oid_is_intlike(v->oid)) {
+        uint64_t x = (uint64_t)v->d.v.i;
+        k.h = rl_hash_bytes(RL_HASH_SEED, &x, sizeof x);
+        k.ok = true;
+    } else if (rl_oid_is_stringlike(v->oid)) {
+        k.h = rl_hash_bytes(RL_HASH_SEED, v->d.v.s.p, v->d.v.s.len);
+        k.ok = k.string = true;
+    }
+    return k;
+}
+
+bool rl_value_key_equal(const rl_value *a, const rl_value *b)
+{
+    if (a->d.isnull || b->d.isnull)
+        return false;
+    bool as = rl_oid_is_stringlike(a->oid), bs = rl_oid_is_stringlike(b->oid);
+    if (as != bs)
+        return false;
+    if (as)
+        return a->d.v.s.len == b->d.v.s.len &&
+               (a->d.v.s.len == 0 || memcmp(a->d.v.s.p, b->d.v.s.p, a->d.v.s.len) == 0);
+    return rl_oid_is_intlike(a->oid) && rl_oid_is_intlike(b->oid) && a->d.v.i == b->d.v.i;
+}
+
+/* ------------------------------------------------------------ key sets */
+
+int rl_keyset_init(rl_keyset *k, size_t col, bool string)
+{
+    memset(k, 0, sizeof *k);
+    k->col = col;
+    k->string = string;
+    k->nslots = 16;
+    k->slots = calloc(k->nslots, sizeof *k->slots);
+    return k->slots ? 0 : -1;
+}
+
+/* Slot of v: where it is, or the empty slot where it would go. */
+static size_t keyset_slot(const rl_keyset *k, const rl_value *v, uint64_t h)
+{
+    size_t mask = k->nslots - 1, s = (size_t)h & mask;
+    while (k->slots[s] && !rl_value_key_equal(&k->vals[k->slots[s] - 1], v))
+        s = (s + 1) & mask;
+    return s;
+}
+
+static int keyset_rehash(rl_keyset *k)
+{
+    size_t nslots = k->nslots * 2;
+    uint32_t *slots = calloc(nslots, sizeof *slots);
+    if (!slots)
+        return -1;
+    free(k->slots);
+    k->slots = slots;
+    k->nslots = nslots;
+    for (size_t i = 0; i < k->n; i++) {
+        rl_value_key key = rl_value_key_of(&k->vals[i]);
+        k->slots[keyset_slot(k, &k->vals[i], key.h)] = (uint32_t)(i + 1);
+    }
+    return 0;
+}
+
+int rl_keyset_add(rl_keyset *k, const rl_value *v)
+{
+    rl_value_key key = rl_value_key_of(v);
+    if (!key.ok || key.string != k->string)
+        return 0;
+    size_t s = keyset_slot(k, v, key.h);
+    if (k->slots[s])
+        return 0; /* already there */
+    if (k->n >= UINT32_MAX - 1)
+        return -1;
+    rl_value *grown = rl_array_reserve(k->vals, k->n, &k->cap, sizeof *grown, 16);
+    if (!grown)
+        return -1;
+    k->vals = grown;
+    k->vals[k->n++] = *v;
+    k->slots[s] = (uint32_t)k->n;
+    assert(k->n <= k->nslots);
+    return 2 * k->n > k->nslots ? keyset_rehash(k) : 0;
+}
+
+bool rl_keyset_has(const rl_keyset *k, const rl_value *v)
+{
+    if (k->n <= 4) { /* a few keys: compare, no hash (most scans have one) */
+        for (size_t i = 0; i < k->n; i++)
+            if (rl_value_key_equal(&k->vals[i], v))
+                return true;
+        return false;
+    }
+    rl_value_key key = rl_value_key_of(v);
+    if (!key.ok || key.string != k->string)
+        return false;
+    return k->slots[keyset_slot(k, v, key.h)] != 0;
+}
+
+void rl_keyset_free(rl_keyset *k)
+{
+    free(k->vals);
+    free(k->slots);
+    memset(k, 0, sizeof *k);
+}
+
+void rl_scan_keys_free(rl_scan_keys *keys)
+{
+    for (size_t i = 0; keys && i < keys->n; i++)
+        rl_keyset_free(&keys->sets[i]);
+    if (keys)
+        keys->n = 0;
+}
+
+bool rl_scan_keys_admit(const rl_scan_keys *keys, const rl_value *row)
+{
+    for (size_t i = 0; keys && i < keys->n; i++)
+        if (!rl_keyset_has(&keys->sets[i], &row[keys->sets[i].col]))
+            return false;
+    return true;
+}

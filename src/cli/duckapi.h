@@ -3,7 +3,7 @@
  * `rocklake import/export duckdb:FILE` calls, loaded with dlopen when a
  * DuckDB file is first used, so rocklake builds and runs without it.
  *
- * Only what transfer.c uses is declared: opaque handles, the result struct
+ * Only what transfer_duckdb.c uses is declared: opaque handles, the result struct
  * the caller allocates (its layout is part of DuckDB's ABI), the error
  * kinds it maps to a SQLSTATE, and one function pointer per entry point. No DuckDB header is needed (none ships
  * with the library this project installs, scripts/install-deps.sh).

@@ -125,12 +125,24 @@ struct kv_db {
     kv_digest digest[256];
     bool digest_on;
     bool salvaged; /* opened with journal_salvage: refuses writes */
+    /* Group commit (kv_wait_durable): one numbering of writes, one leader.
+     * With a journal a write's number is its journal record's and the
+     * journal's own syncer groups the fdatasyncs; without one, written_seq
+     * counts writes and the waiter that finds no flush running becomes the
+     * leader: one SlateDB WAL flush (one object write) covers every write
+     * numbered before it started. */
+    _Atomic uint64_t written_seq; /* the last write numbered; stored under write_lock */
+    pthread_mutex_t durable_mu;
+    pthread_cond_t durable_cv;
+    uint64_t durable_seq; /* under durable_mu: every write <= this is durable */
+    bool flushing;        /* under durable_mu: a leader's flush is running */
+    _Atomic uint64_t group_flushes; /* WAL flushes led by kv_wait_durable */
 };
 
 struct kv_pending {
     kv_db *db;
     slate_pending *slate;
-    uint64_t journal_seq; /* 0: wait for SlateDB */
+    uint64_t seq;         /* the write's number (kv_pending_seq) */
     uint64_t own_bytes;   /* digest key + value bytes this write added */
 };
 
@@ -487,6 +499,8 @@ static kv_db *wrap(slate_db *s, kv_error *err)
     db->slate = s;
     pthread_mutex_init(&db->write_lock, NULL);
     pthread_mutex_init(&db->release_lock, NULL);
+    pthread_mutex_init(&db->durable_mu, NULL);
+    pthread_cond_init(&db->durable_cv, NULL);
     return db;
 }
 
@@ -707,6 +721,11 @@ static int journal_open(kv_db *db, const char *store_dir, bool use_journal,
         notice(opts, msg);
     } else {
         if (prev.file_id) rl_journal_remove_file(dir, prev.file_id);
+        /* From here writes take the journal's numbers. The writes made so
+         * far (the position, through kv_write) were durable when they
+         * returned and no handle holds their numbers, so numbering starts
+         * again at the journal's last record, which is durable too. */
+        if (j) atomic_store(&db->written_seq, last);
         db->journal = j;
         if (salvage)
             notice(opts, "journal salvage: the journal holds no damaged record; serving "
@@ -827,6 +846,8 @@ int kv_close(kv_db *db, kv_error *err)
     kvm_free(db->mirror);
     pthread_mutex_destroy(&db->write_lock);
     pthread_mutex_destroy(&db->release_lock);
+    pthread_mutex_destroy(&db->durable_mu);
+    pthread_cond_destroy(&db->durable_cv);
     free(db->local_dir);
     free(db->url);
     free(db);
@@ -1464,7 +1485,10 @@ static int write_ordered(kv_db *db, const kv_batch *b, const rl_buf *payload, kv
         return -1;
     }
     rl_crash_point(RL_CRASH_KV_AFTER_STORE_WRITE);
-    p->journal_seq = pos.seq;
+    /* one numbering: the journal record's, or the next of our own */
+    p->seq = posp ? pos.seq : atomic_load(&db->written_seq) + 1;
+    assert(p->seq > atomic_load(&db->written_seq));
+    atomic_store(&db->written_seq, p->seq);
     if (db->mirror) {
         mirror_apply(db->mirror, b);
         kvm_stats st;
@@ -1549,17 +1573,76 @@ static void maybe_release_journal(kv_db *db)
 int kv_write_wait(kv_pending *p, kv_error *err)
 {
     if (!p) return 0;
-    int rc;
-    if (p->journal_seq) {
-        rc = rl_journal_sync(p->db->journal, p->journal_seq, err);
+    int rc = kv_wait_durable(p->db, p->seq, err);
+    if (p->db->journal) {
         slate_write_release(p->slate); /* counts the bytes either way */
         count(&own_bytes_written, p->own_bytes);
         if (rc == 0) maybe_release_journal(p->db);
     } else {
-        rc = slate_write_wait(p->slate, err);
+        /* durable by the group's flush: SlateDB's own wait returns at once,
+         * and still reports a failure of this write */
+        if (rc == 0) rc = slate_write_wait(p->slate, err);
+        else slate_write_release(p->slate);
         if (rc == 0) count(&own_bytes_written, p->own_bytes);
     }
     free(p);
+    return rc;
+}
+
+uint64_t kv_pending_seq(const kv_pending *p) { return p ? p->seq : 0; }
+
+uint64_t kv_written_seq(kv_db *db) { return atomic_load(&db->written_seq); }
+
+/* Without a journal: the waiter that finds no flush running flushes
+ * SlateDB's WAL for every write numbered so far (all of them are in the
+ * memtable: numbered under write_lock after the apply); the others wait
+ * for it and are done when it covered them, or lead the next flush. */
+static int wait_flushed(kv_db *db, uint64_t seq, kv_error *err)
+{
+    int rc = 0;
+    pthread_mutex_lock(&db->durable_mu);
+    while (rc == 0 && db->durable_seq < seq) {
+        if (db->flushing) {
+            pthread_cond_wait(&db->durable_cv, &db->durable_mu);
+            continue;
+        }
+        db->flushing = true;
+        pthread_mutex_unlock(&db->durable_mu);
+        uint64_t target = atomic_load(&db->written_seq);
+        atomic_fetch_add(&db->group_flushes, 1);
+        rc = slate_flush(db->slate, err);
+        pthread_mutex_lock(&db->durable_mu);
+        if (rc == 0 && target > db->durable_seq)
+            db->durable_seq = target;
+        db->flushing = false;
+        pthread_cond_broadcast(&db->durable_cv);
+    }
+    pthread_mutex_unlock(&db->durable_mu);
+    return rc < 0 ? -1 : 0;
+}
+
+uint64_t kv_group_flushes(kv_db *db) { return atomic_load(&db->group_flushes); }
+
+uint64_t kv_durable_seq(kv_db *db)
+{
+    if (db->journal) return rl_journal_durable_seq(db->journal);
+    pthread_mutex_lock(&db->durable_mu);
+    uint64_t d = db->durable_seq;
+    pthread_mutex_unlock(&db->durable_mu);
+    return d;
+}
+
+int kv_wait_durable(kv_db *db, uint64_t seq, kv_error *err)
+{
+    if (!db) {
+        set_err(err, KV_ERR_INVALID, "kv_db handle is NULL");
+        return -1;
+    }
+    assert(seq <= atomic_load(&db->written_seq)); /* only writes numbered so far */
+    if (seq == 0 || kv_durable_seq(db) >= seq) return 0;
+    rl_crash_point(RL_CRASH_KV_BEFORE_FLUSH);
+    int rc = db->journal ? rl_journal_sync(db->journal, seq, err) : wait_flushed(db, seq, err);
+    if (rc == 0) rl_crash_point(RL_CRASH_KV_AFTER_FLUSH);
     return rc;
 }
 
@@ -1590,17 +1673,11 @@ int kv_flush(kv_db *db, kv_error *err)
         set_err(err, KV_ERR_INVALID, "kv_db handle is NULL");
         return -1;
     }
-    rl_crash_point(RL_CRASH_KV_BEFORE_FLUSH);
-    int rc;
-    if (db->journal) {
-        uint64_t seq, end;
-        rl_journal_written(db->journal, &seq, &end);
-        rc = rl_journal_sync(db->journal, seq, err);
-    } else {
-        rc = slate_flush(db->slate, err);
-    }
-    if (rc == 0) rl_crash_point(RL_CRASH_KV_AFTER_FLUSH);
-    return rc;
+    uint64_t seq = atomic_load(&db->written_seq);
+    if (seq > 0)
+        return kv_wait_durable(db, seq, err);
+    /* nothing numbered yet (no commit since open): SlateDB's WAL as is */
+    return db->journal ? 0 : slate_flush(db->slate, err);
 }
 
 int kv_flush_memtable_async(kv_db *db, kv_error *err)

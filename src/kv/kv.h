@@ -237,26 +237,45 @@ void kv_batch_free(kv_batch *b);
 int kv_write(kv_db *db, const kv_batch *b, kv_error *err);
 
 /* The same write in two steps, so a caller can order writes under its own
- * lock and wait for durability outside it (group commit: concurrent waiters
- * share one WAL flush). kv_write_begin applies `b` atomically to the writer's
- * memtable — later reads and writes of this process see it — and returns a
- * pending handle in *out (NULL for an empty batch). kv_write_wait returns
- * once that write is durable (or failed, e.g. KV_ERR_FENCED) and frees the
- * handle; it must be called exactly once per non-NULL handle. Until it
- * returns 0 the write must not be acknowledged to anyone. Without a journal
- * it does not force a WAL flush (the periodic flush or a kv_flush call
- * makes the write durable), so a caller can let one kv_flush serve many
- * pending writes; with a journal it syncs the journal itself, and
- * concurrent waiters share one fdatasync. */
+ * lock and wait for durability outside it. kv_write_begin applies `b`
+ * atomically to the writer's memtable — later reads and writes of this
+ * process see it — numbers it, and returns a pending handle in *out (NULL
+ * for an empty batch). kv_write_wait returns once that write is durable (or
+ * failed, e.g. KV_ERR_FENCED) and frees the handle; it must be called
+ * exactly once per non-NULL handle. Until it returns 0 the write must not
+ * be acknowledged to anyone.
+ *
+ * Group commit lives here, once: every write gets a number (kv_pending_seq;
+ * increasing, not dense: with a journal it is the journal record's), and
+ * kv_wait_durable(seq) returns once every write numbered <= seq is durable.
+ * Concurrent waiters share the work: with a journal, one fdatasync (the
+ * journal's syncer); without one, one SlateDB WAL flush (one object write
+ * to the store), led by the first waiter that finds none running and
+ * covering every write numbered before it started. kv_write_wait is
+ * kv_wait_durable of the handle's number, then the handle's release. */
 typedef struct kv_pending kv_pending;
 int kv_write_begin(kv_db *db, const kv_batch *b, kv_pending **out, kv_error *err);
 int kv_write_wait(kv_pending *p, kv_error *err);
 /* Consume p without waiting: its store failed (kv_shutdown), so whether the
  * write became durable is unknown. Counted as written in kv_counters. */
 void kv_write_abandon(kv_pending *p);
+/* The number of a pending write (0 for NULL). */
+uint64_t kv_pending_seq(const kv_pending *p);
+/* The last write numbered (0: none since open), and the last one known
+ * durable. A reader of the writer's state waits for kv_written_seq() to
+ * be durable before it acts on what it read (nothing unacknowledged leaks). */
+uint64_t kv_written_seq(kv_db *db);
+uint64_t kv_durable_seq(kv_db *db);
+/* Wait until every write numbered <= seq (at most kv_written_seq()) is
+ * durable. 0, or -1 when the flush or sync failed (the writes are not
+ * acknowledged; a later wait retries). */
+int kv_wait_durable(kv_db *db, uint64_t seq, kv_error *err);
+/* How many SlateDB WAL flushes kv_wait_durable has led on this handle (a
+ * store without a journal): one per group of writes made durable together. */
+uint64_t kv_group_flushes(kv_db *db);
 
-/* Make everything written so far durable (WAL flush, or the journal's
- * fdatasync on a writer with a journal). Returns 0 or -1. */
+/* Make everything written so far durable: kv_wait_durable(kv_written_seq()).
+ * Returns 0 or -1. */
 int kv_flush(kv_db *db, kv_error *err);
 /* Start flushing the memtable to an L0 table in the background (writers;
  * a no-op for readers). Bounds how many versions of a rewritten key scans

@@ -12,7 +12,13 @@
  * reader of the losing transaction's snapshot without its writes, and
  * `latest`, a reader of the latest committed state (the caller holds the
  * catalog's commit lock, so that state is fixed). It writes nothing: the
- * catalog replays the plan into the commit's one batch (catalog.c).
+ * catalog replays the plan into the commit's one batch (commit.c).
+ *
+ * No circle: the commit path (commit.c) calls the planner, and rows.c asks
+ * rl_seq_append_key; the planner reads only through catalog.h's read
+ * calls (rl_txn_get, rl_txn_scan, rl_txn_scan_live, rl_scan_*), which
+ * scan.c implements and which never write or call back into commit or
+ * sequencing (scripts/check-circles.py checks it).
  *
  * Private to the catalog layer (src/LAYERS).
  *

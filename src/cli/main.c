@@ -5,7 +5,7 @@
  *
  * Owns: argument parsing, --help texts, exit codes and how each command
  * opens the store. The work itself lives in the library (demo.c,
- * inspect.c, check.c, catalog.c, server.c), so bench/ and tests reuse it.
+ * inspect.c, check.c, catalog/, server.c), so bench/ and tests reuse it.
  *
  * Invariants:
  *  - exit 0 = success, 1 = the command failed (or `check` found problems),

@@ -250,6 +250,28 @@ static inline uint8_t *dup_bytes(const uint8_t *p, size_t n)
     return d;
 }
 
+/* The kv layer's options for a store opened with `s` (NULL: defaults). */
+static inline kv_options cat_kv_options(const rl_store_options *s)
+{
+    kv_options ko = {0};
+    if (!s)
+        return ko;
+    ko.flush_interval_ms = s->flush_interval_ms;
+    ko.block_cache_bytes = s->block_cache_bytes;
+    ko.store_timeout_ms = s->store_timeout_ms;
+    ko.mirror_max_bytes = s->mirror_max_bytes;
+    ko.journal = s->journal_off ? -1 : 0;
+    ko.journal_salvage = s->journal_salvage;
+    ko.digest_rebuild = s->digest_rebuild;
+    ko.reader_no_writes = s->reader_no_writes;
+    ko.load_progress = s->load_progress;
+    ko.load_progress_ctx = s->load_progress_ctx;
+    ko.load_progress_ms = s->load_progress_ms;
+    ko.notice = s->notice;
+    ko.notice_ctx = s->notice_ctx;
+    return ko;
+}
+
 static inline uint64_t tag_bit(uint8_t tag) { return 1ull << (tag & 63); }
 
 /* The format whose shape fixed table `d` has in this transaction. */

@@ -54,7 +54,7 @@ static int check_or_create(rl_catalog *cat, const rl_catalog_options *o, const c
     if (cat_get_system_u64(cat->kv, RL_SYS_FORMAT_VERSION, &ver, &found, err) < 0)
         return -1;
     if (!found) {
-        if (!o->create_if_missing || o->read_only || o->kv.journal_salvage) {
+        if (!o->create_if_missing || o->read_only || o->store.journal_salvage) {
             rl_error_set(err, RL_SQLSTATE_OBJECT_STATE, "no RockLake catalog in store \"%s\"", url);
             if (err)
                 err->cause = RL_CAUSE_NO_CATALOG; /* the server may create it (auto-create) */
@@ -195,13 +195,13 @@ rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_
     cat->object_store = !local;
     free(local);
     /* a writer open that salvaged a journal serves what it recovered, read-only */
-    cat->read_only = o->read_only || o->kv.journal_salvage;
+    cat->read_only = o->read_only || o->store.journal_salvage;
     cat->sequence_commits = o->sequence_commits && !cat->read_only;
     kv_error ke;
     if (!o->read_only && !o->takeover) {
         /* before opening as writer, which would fence a running one */
         rl_lease_owner held;
-        int rc = rl_lease_read(url, &o->kv, &held, err);
+        int rc = rl_lease_read(url, &o->store, &held, err);
         if (rc < 0)
             goto fail;
         int64_t age;
@@ -210,7 +210,8 @@ rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_
             goto fail;
         }
     }
-    cat->kv = o->read_only ? kv_open_reader(url, &o->kv, &ke) : kv_open_writer(url, &o->kv, &ke);
+    kv_options ko = cat_kv_options(&o->store);
+    cat->kv = o->read_only ? kv_open_reader(url, &ko, &ke) : kv_open_writer(url, &ko, &ke);
     if (!cat->kv) {
         cat_kv_fail(err, &ke, "opening store");
         rl_error_hint(err, "check the store URL (file:///path, a plain path, memory://name or "
@@ -313,16 +314,7 @@ int rl_store_exists(const char *url, rl_error *err)
 
 int rl_catalog_memory_stats(rl_catalog *cat, rl_catalog_memory *out)
 {
-    kv_mirror_info mi;
-    int rc = kv_mirror_stats(cat->kv, &mi);
-    *out = (rl_catalog_memory){.keys = mi.keys, .bytes = mi.bytes, .abandoned = mi.broken != 0};
-    return rc;
+    return kv_mirror_stats(cat->kv, out);
 }
 
-void rl_store_counters_get(rl_store_counters *out)
-{
-    kv_counters kc;
-    kv_counters_get(&kc);
-    *out = (rl_store_counters){kc.gets, kc.scans, kc.keys_read, kc.batches_written,
-                               kc.bytes_written};
-}
+void rl_store_counters_get(rl_store_counters *out) { kv_counters_get(out); }

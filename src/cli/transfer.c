@@ -1678,7 +1678,7 @@ typedef struct exporter {
 static int export_open_lake(exporter *ex, const char *lake_url, rl_error *err)
 {
     rl_catalog_options o = {.read_only = true};
-    o.kv.reader_no_writes = 1;
+    o.store.reader_no_writes = 1;
     if (!(ex->cat = rl_catalog_open(lake_url, &o, err)))
         return -1;
     rl_engine_options eo = {.database = "export"};

@@ -28,6 +28,8 @@
 #ifndef ROCKLAKE_CATALOG_INT_H
 #define ROCKLAKE_CATALOG_INT_H
 
+#include <assert.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -230,12 +232,20 @@ struct rl_scan {
     uint8_t *prefix;
     size_t plen;
     uint64_t keys_read;
+    bool started;          /* rl_scan_next was called (rl_scan_seek comes before) */
     rl_row row;
     rl_buf arena;
     rl_buf fetched_key;    /* live scans: the primary key being read */
     kv_iter *rows;         /* live scans: forward iterator over the primary range */
 };
 
+
+/* The precondition of every *_locked function (and of the descriptor
+ * cache's lookups): cat->lock is held. Cheap: a trylock of a held default
+ * mutex fails with EBUSY, for its owner too (it checks that some thread
+ * holds it; the callers' structure makes that thread the caller). Not
+ * evaluated under NDEBUG. */
+#define CAT_ASSERT_LOCKED(cat) assert(pthread_mutex_trylock(&(cat)->lock) == EBUSY)
 
 static inline int oom(rl_error *err)
 {

@@ -54,6 +54,7 @@ const char *rl_sequence_reason_name(size_t i)
  * read. */
 static void commit_log_add_locked(rl_catalog *cat, uint64_t seq, const rl_txn *t)
 {
+    CAT_ASSERT_LOCKED(cat);
     commit_log_entry *e = &cat->log[seq % COMMIT_LOG_SIZE];
     free(e->blob);
     *e = (commit_log_entry){0};
@@ -76,6 +77,7 @@ static void commit_log_add_locked(rl_catalog *cat, uint64_t seq, const rl_txn *t
 /* Does the log hold every commit after the transaction's snapshot? */
 static bool commit_log_covers_locked(const rl_txn *t)
 {
+    CAT_ASSERT_LOCKED(t->cat);
     const rl_catalog *cat = t->cat;
     if (t->snap == NULL || cat->written_seq - t->snap_seq > COMMIT_LOG_MAX_SCAN)
         return false;
@@ -89,6 +91,7 @@ static bool commit_log_covers_locked(const rl_txn *t)
  * expectation, any key under it)? Only valid when the log covers them. */
 static bool commit_log_touches_locked(const rl_txn *t, const expectation *e)
 {
+    CAT_ASSERT_LOCKED(t->cat);
     const rl_catalog *cat = t->cat;
     bool prefix = e->kind == EXPECT_PREFIX_ABSENT;
     for (uint64_t s = t->snap_seq + 1; s <= cat->written_seq; s++) {
@@ -136,6 +139,7 @@ static int ov_move_to_dup(rl_txn *t, const uint8_t *k, size_t kl, uint64_t dup, 
  * the discriminator is taken here and nothing else can take K | dup. */
 static int move_to_dup_locked(rl_txn *t, const expectation *e, rl_error *err)
 {
+    CAT_ASSERT_LOCKED(t->cat);
     rl_buf live;
     rl_buf_init(&live, 0);
     rl_key_live_index(&live, e->key[0], e->key, e->klen);
@@ -153,6 +157,7 @@ static int move_to_dup_locked(rl_txn *t, const expectation *e, rl_error *err)
 
 static int check_expectations(rl_txn *t, rl_error *err)
 {
+    CAT_ASSERT_LOCKED(t->cat); /* commit validates under the lock */
     kv_db *kv = t->cat->kv;
     kv_error ke;
     bool logged = commit_log_covers_locked(t);
@@ -211,6 +216,7 @@ static int check_expectations(rl_txn *t, rl_error *err)
  * (a reader takes no lock of its own). */
 static rl_txn *reader_locked(rl_catalog *cat, kv_snapshot *snap, rl_format fmt, rl_error *err)
 {
+    CAT_ASSERT_LOCKED(cat);
     rl_txn *r = calloc(1, sizeof *r);
     if (!r) {
         oom(err);
@@ -231,6 +237,7 @@ static rl_txn *reader_locked(rl_catalog *cat, kv_snapshot *snap, rl_format fmt, 
  * Only valid when the commit log covers them. */
 static bool history_only_appends_locked(const rl_txn *t)
 {
+    CAT_ASSERT_LOCKED(t->cat);
     const rl_catalog *cat = t->cat;
     for (uint64_t s = t->snap_seq + 1; s <= cat->written_seq; s++) {
         const commit_log_entry *c = &cat->log[s % COMMIT_LOG_SIZE];
@@ -255,6 +262,7 @@ static bool history_only_appends_locked(const rl_txn *t)
  * commit: the expectations they record hold unless the plan is wrong. */
 static int replay_locked(rl_txn *t, const rl_seq_plan *plan, rl_error *err)
 {
+    CAT_ASSERT_LOCKED(t->cat);
     cat_free_buffered_writes(t);
     kv_snapshot *snap = t->snap;
     t->snap = NULL;
@@ -296,6 +304,7 @@ static uint64_t monotonic_ns(void)
  * without sequencing (counted under the reason). */
 static int sequence_locked(rl_txn *t, rl_error *err)
 {
+    CAT_ASSERT_LOCKED(t->cat);
     rl_catalog *cat = t->cat;
     const rl_table_desc *sd = rl_desc_by_tag(RL_TAG_SNAPSHOT);
     rl_datum id = {.v.i = (int64_t)t->max_snapshot_inserted};

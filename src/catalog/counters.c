@@ -20,6 +20,7 @@
 /* Find or load a counter; caller holds cat->lock. NULL on store error. */
 counter *cat_counter_locked(rl_catalog *cat, const char *name, rl_error *err)
 {
+    CAT_ASSERT_LOCKED(cat);
     for (size_t i = 0; i < cat->ncounters; i++)
         if (strcmp(cat->counters[i].name, name) == 0)
             return &cat->counters[i];
@@ -76,6 +77,7 @@ uint64_t rl_catalog_next_snapshot_id(rl_catalog *cat)
 /* Take the next number from counter `name`; caller holds cat->lock. */
 int cat_alloc_seq_locked(rl_catalog *cat, const char *name, uint64_t *out, rl_error *err)
 {
+    CAT_ASSERT_LOCKED(cat);
     counter *c = cat_counter_locked(cat, name, err);
     if (c)
         *out = c->value++;
@@ -119,6 +121,7 @@ int cat_touch_counter(rl_txn *t, const char *name, uint64_t at_least, rl_error *
 /* Counters go into the batch at the larger of memory and what the txn needs. */
 int cat_add_counters_locked(rl_txn *t, kv_batch *b, uint64_t *values, rl_error *err)
 {
+    CAT_ASSERT_LOCKED(t->cat);
     rl_buf k;
     rl_buf_init(&k, 0);
     for (size_t i = 0; i < t->ntc; i++) {
@@ -140,6 +143,7 @@ int cat_add_counters_locked(rl_txn *t, kv_batch *b, uint64_t *values, rl_error *
 
 int cat_add_audit_locked(rl_txn *t, kv_batch *b, rl_error *err)
 {
+    CAT_ASSERT_LOCKED(t->cat);
     counter *seqc = cat_counter_locked(t->cat, RL_COUNTER_NEXT_COMMIT_SEQ, err);
     counter *snapc = cat_counter_locked(t->cat, RL_COUNTER_NEXT_SNAPSHOT_ID, err);
     if (!seqc || !snapc)

@@ -137,6 +137,7 @@ rl_table_desc *rl_dynamic_desc_decode(uint64_t dyn_id, const uint8_t *val, size_
  * not a walk of the cache. */
 static size_t dyn_slot(const rl_catalog *cat, uint64_t id)
 {
+    CAT_ASSERT_LOCKED((rl_catalog *)cat);
     size_t mask = cat->dyn_nslots - 1;
     size_t s = (size_t)((id * 0x9E3779B97F4A7C15ull) >> 17) & mask;
     while (cat->dyn_slots[s] && cat->dyns[cat->dyn_slots[s] - 1].desc->dyn_id != id)
@@ -146,6 +147,7 @@ static size_t dyn_slot(const rl_catalog *cat, uint64_t id)
 
 static const rl_table_desc *dyn_find(const rl_catalog *cat, uint64_t id)
 {
+    CAT_ASSERT_LOCKED((rl_catalog *)cat);
     if (cat->dyn_nslots == 0)
         return NULL;
     uint32_t at = cat->dyn_slots[dyn_slot(cat, id)];
@@ -157,6 +159,7 @@ static const rl_table_desc *dyn_find(const rl_catalog *cat, uint64_t id)
  * undo the append). */
 static bool dyn_index(rl_catalog *cat, size_t i)
 {
+    CAT_ASSERT_LOCKED(cat);
     if (2 * (cat->ndyns + 1) > cat->dyn_nslots) {
         size_t n = cat->dyn_nslots ? cat->dyn_nslots * 2 : 64;
         uint32_t *slots = calloc(n, sizeof *slots);

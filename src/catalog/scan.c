@@ -185,6 +185,8 @@ rl_scan *rl_txn_scan_live(rl_txn *t, const rl_table_desc *d, const rl_datum *fie
 
 int rl_scan_seek(rl_scan *s, const rl_datum *fields, size_t nfields, rl_error *err)
 {
+    /* catalog.h: before the first rl_scan_next, with the bound as the last field */
+    assert(!s->started && nfields >= 1);
     if (!s->it)
         return 0; /* an empty scan */
     rl_buf key;
@@ -209,6 +211,7 @@ int rl_scan_seek(rl_scan *s, const rl_datum *fields, size_t nfields, rl_error *e
 
 int rl_scan_next(rl_scan *s, const rl_row **out, rl_error *err)
 {
+    s->started = true;
     for (;;) {
         const uint8_t *k, *v;
         size_t kl, vl;

@@ -369,6 +369,16 @@ static int seq_copy_row(rl_txn *t, const rl_table_desc *d, size_t n, const rl_da
     return 0;
 }
 
+/* A zeroed row of rl_seq_row_cap datums in the transaction's arena. */
+static rl_datum *seq_new_row(rl_txn *t, const rl_table_desc *d, size_t ncols)
+{
+    size_t cap = rl_seq_row_cap(d, ncols);
+    rl_datum *row = rl_arena_alloc(&t->seq_arena, cap * sizeof *row);
+    if (row)
+        memset(row, 0, cap * sizeof *row);
+    return row;
+}
+
 /* Keep a row write that succeeded as a logical write (t->seq). */
 static int seq_record(rl_txn *t, rl_seq_op op, const rl_table_desc *d, const rl_datum *row,
                       const rl_datum *old, bool old_own, const uint8_t *key, size_t klen,
@@ -393,8 +403,12 @@ static int seq_record(rl_txn *t, rl_seq_op op, const rl_table_desc *d, const rl_
     w->d = d;
     w->ncols = txn_ncols(t, d);
     w->old_own = old_own;
+    if (row && !(w->row = seq_new_row(t, d, w->ncols)))
+        return oom(err);
     if (row && seq_copy_row(t, d, w->ncols, row, w->row, err) < 0)
         return -1;
+    if (old && !(w->old = seq_new_row(t, d, w->ncols)))
+        return oom(err);
     if (old && seq_copy_row(t, d, w->ncols, old, w->old, err) < 0)
         return -1;
     if (key) {

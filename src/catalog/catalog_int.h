@@ -17,8 +17,10 @@
  *   dyndesc.c   dynamic table definitions and the descriptor cache
  *   relations.c names, schemas, creating and dropping tables
  *   commit.c    validation, sequencing, the batch, the commit log
+ *   lease.c     the writer lease (lease.h; calls none of the files above)
  *   open.c      open/create/close, the store figures for the layers above
- * A file calls only files listed above it.
+ * A file calls only files listed above it (check-circles.py --edges
+ * catalog/FILE.c shows who calls whom).
  *
  * Locks of a catalog: `lock` (counters, the descriptor cache, commit
  * serialization: functions named *_locked expect it held, and assert it),

@@ -110,7 +110,7 @@ int main(int argc, char **argv)
     rl_catalog_options o = {.create_if_missing = true};
     const char *flush_ms = getenv("ROCKLAKE_TEST_WAL_FLUSH_MS");
     if (flush_ms && *flush_ms)
-        o.kv.flush_interval_ms = strtoull(flush_ms, NULL, 10);
+        o.store.flush_interval_ms = strtoull(flush_ms, NULL, 10);
     rl_error e;
     rl_catalog *cat = rl_catalog_open(argv[1], &o, &e);
     if (!cat) {

@@ -197,7 +197,7 @@ def main():
         root = copy_tree(tmp)
         edit(root, 'src/LAYERS', lambda t: t[:t.index('\n[circles]\n')])
         rc, out = run_circles(root, objdir)
-        report(rc == 1 and 'circle: catalog/catalog.c catalog/sequence.c' in out and
+        report(rc == 1 and 'circle: ' in out and
                '(not in src/LAYERS [circles]' in out,
                'a circle the map does not accept fails the check', out)
         shutil.rmtree(root, ignore_errors=True)

@@ -30,7 +30,7 @@
  *   kv-before-flush       a committer asks for durability (journal
  *                         fdatasync, or on s3:// SlateDB's WAL flush).
  *   kv-after-flush        durability returned, before the acknowledgement.
- * catalog.c (one per transaction commit, so <nth> counts commits)
+ * catalog/commit.c (one per transaction commit, so <nth> counts commits)
  *   commit-written        rl_txn_commit: the batch is written (memtable),
  *                         counters advanced, before the group flush. With
  *                         concurrent committers this is the point between

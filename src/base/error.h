@@ -155,7 +155,7 @@ typedef struct rl_error {
 #define RL_SQLSTATE_DATA_CORRUPTED "XX001"
 
 /* Earlier spellings of the names above, kept while files outside #17's
- * conversion (catalog.c, server.c, client.c, transfer.c...) still use them;
+ * conversion (catalog/, server.c, client.c, transfer.c...) still use them;
  * new code uses PostgreSQL's condition names. */
 #define RL_SQLSTATE_INVALID_TEXT RL_SQLSTATE_INVALID_TEXT_REPRESENTATION
 #define RL_SQLSTATE_NUMERIC_OUT_OF_RANGE RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE

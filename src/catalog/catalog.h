@@ -44,11 +44,49 @@ typedef struct rl_catalog rl_catalog;
 typedef struct rl_txn rl_txn;
 typedef struct rl_scan rl_scan;
 
+/* How the store underneath is opened: the catalog's own words for the
+ * settings of SlateDB and the kv layer (catalog code maps them onto
+ * kv_options), so the layers above set them without kv.h's types. 0 in a
+ * field is its default. */
+typedef struct rl_store_options {
+    uint64_t flush_interval_ms; /* SlateDB's WAL flush interval; 0 = 10 */
+    uint64_t block_cache_bytes; /* SlateDB's in-memory block cache; 0 = 256 MiB */
+    /* Object stores (s3://): the most one request to the store, its
+     * retries, or a wait for durability may take before it fails with
+     * 58030; 0 = 30000. */
+    uint32_t store_timeout_ms;
+    /* Writers: keep the keyspace in memory up to this many bytes (0 = 4 GiB,
+     * negative = never; kv_options.mirror_max_bytes). */
+    int64_t mirror_max_bytes;
+    /* Writers of a local store: acknowledge commits once SlateDB's WAL has
+     * them, not from the store's commit journal. */
+    bool journal_off;
+    /* Writers of a local store: replay a journal up to a damaged record,
+     * set the damaged file aside and serve read-only
+     * (kv_options.journal_salvage). */
+    bool journal_salvage;
+    /* Writers: rewrite an integrity digest that disagrees with the keys
+     * (kv_options.digest_rebuild), reported through `notice`. */
+    bool digest_rebuild;
+    /* Followers: write nothing to the store, not even a reader checkpoint
+     * (kv_options.reader_no_writes; for short-lived readers). */
+    bool reader_no_writes;
+    /* Writers: progress while the in-memory copy loads at open (keys and
+     * bytes so far), at most every load_progress_ms (0 = 1000); may be NULL. */
+    void (*load_progress)(void *ctx, uint64_t keys, uint64_t bytes);
+    void *load_progress_ctx;
+    uint32_t load_progress_ms;
+    /* Writers: one line for the operator about what the open did to the
+     * store beyond opening it; NULL = stderr. */
+    void (*notice)(void *ctx, const char *message);
+    void *notice_ctx;
+} rl_store_options;
+
 typedef struct rl_catalog_options {
     bool create_if_missing; /* write the system keys of a new catalog */
     bool read_only;         /* open as a follower (kv reader) */
     rl_format format;       /* DuckLake format for a new catalog; 0 = 1.0 */
-    kv_options kv;
+    rl_store_options store; /* how the store is opened */
     /* Writers: the writer lease (lease.h). */
     bool takeover;          /* open even if another writer's lease is live (fencing it) */
     uint64_t lease_ms;      /* lease period recorded and renewed; 0 = RL_LEASE_DEFAULT_MS */
@@ -80,7 +118,7 @@ int rl_catalog_close(rl_catalog *cat, rl_error *err);
  * store would create a store where there was none). 1 yes, 0 no store or
  * no catalog in it, -1 (err set, 58030) when the store cannot be read.
  * store_timeout_ms bounds each request to the store as
- * kv_options.store_timeout_ms does (0: its default). */
+ * rl_store_options.store_timeout_ms does (0: its default). */
 int rl_catalog_exists(const char *url, uint32_t store_timeout_ms, rl_error *err);
 
 /* The copy-incomplete marker (system key RL_SYS_COPY_INCOMPLETE): a copy
@@ -326,17 +364,17 @@ int rl_store_list_names(const char *url, char **out, size_t *len, rl_error *err)
 /* kv_store_exists: is there a store at `url` at all? 1, 0, or -1 with err.
  * Creates nothing, where a writer's open would create an empty store. */
 int rl_store_exists(const char *url, rl_error *err);
-/* kv_mirror_stats of the catalog's store: 1 with *out when it reads from an
- * in-memory copy, 0 (and *out zeroed) when not. */
-typedef struct rl_catalog_memory {
-    uint64_t keys, bytes;
-    bool abandoned; /* the copy outgrew its limit or ran out of memory: reads use SlateDB */
-} rl_catalog_memory;
+/* The store's figures, as the kv layer keeps them: one definition each
+ * (kv.h), filled in place, never copied into look-alike structs.
+ * rl_catalog_memory_stats (kv_mirror_stats of the catalog's store): 1 with
+ * *out (keys, versions, bytes; broken: the copy outgrew its limit or ran
+ * out of memory, reads use SlateDB) when it reads from an in-memory copy,
+ * 0 (and *out zeroed) when not. rl_store_counters_get (kv_counters_get):
+ * the process-wide store counters since start (gets, scans, keys_read,
+ * batches_written, bytes_written). */
+typedef kv_mirror_info rl_catalog_memory;
 int rl_catalog_memory_stats(rl_catalog *cat, rl_catalog_memory *out);
-/* kv_counters_get: the process-wide store counters since start. */
-typedef struct rl_store_counters {
-    uint64_t gets, scans, keys_read, batches_written, bytes_written;
-} rl_store_counters;
+typedef kv_counters rl_store_counters;
 void rl_store_counters_get(rl_store_counters *out);
 /* After a successful rl_txn_commit: true and *id = the id of the (largest)
  * DuckLake snapshot this transaction's own commit wrote (after any rebase

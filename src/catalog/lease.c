@@ -3,6 +3,8 @@
  */
 #include "catalog/lease.h"
 
+#include "catalog/catalog_int.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -110,9 +112,10 @@ int rl_lease_decode(const uint8_t *v, size_t n, rl_lease_owner *o)
     return seen == 127 && o->lease_ms > 0 ? 0 : -1;
 }
 
-int rl_lease_read(const char *url, const kv_options *kv, rl_lease_owner *o, rl_error *err)
+int rl_lease_read(const char *url, const rl_store_options *store, rl_lease_owner *o,
+                  rl_error *err)
 {
-    kv_options ko = kv ? *kv : (kv_options){0};
+    kv_options ko = cat_kv_options(store);
     ko.reader_no_writes = 1;
     ko.mirror_max_bytes = -1;
     kv_error ke;

@@ -37,6 +37,7 @@
 
 #include "base/buf.h"
 #include "base/error.h"
+#include "catalog/catalog.h"
 #include "kv/kv.h"
 
 #define RL_LEASE_DEFAULT_MS 10000
@@ -59,8 +60,10 @@ int rl_lease_decode(const uint8_t *v, size_t n, rl_lease_owner *o);
 
 /* Read the lease of the store at `url` without fencing its writer. 1 and *o
  * filled if there is one, 0 if the store or its lease does not exist, -1
- * with err on failure. */
-int rl_lease_read(const char *url, const kv_options *kv, rl_lease_owner *o, rl_error *err);
+ * with err on failure. `store` (NULL: defaults) as the catalog's open would
+ * take it; the lease is read with a reader that writes nothing. */
+int rl_lease_read(const char *url, const rl_store_options *store, rl_lease_owner *o,
+                  rl_error *err);
 
 /* Is the holder alive at unix ms `now_ms`? *age_ms: since its heartbeat. */
 bool rl_lease_live(const rl_lease_owner *o, int64_t now_ms, int64_t *age_ms);

@@ -778,10 +778,21 @@ static int check_inlined_tables(planner *p, rl_seq_reason *reason)
 
 /* ---------------------------------------------------- rebasing the rows */
 
+/* A copy of `from` as the plan's next write, its row in the plan's arena
+ * (the caller changes it); NULL with p->err when out of memory. */
 static rl_seq_write *plan_add(planner *p, const rl_seq_write *from)
 {
+    size_t cap = rl_seq_row_cap(from->d, from->ncols);
+    rl_datum *row = rl_arena_alloc(&p->plan->arena, cap * sizeof *row);
+    if (!row) {
+        rl_error_set(p->err, RL_SQLSTATE_INTERNAL, "out of memory");
+        return NULL;
+    }
+    memcpy(row, from->row, cap * sizeof *row);
     rl_seq_write *w = &p->plan->w[p->plan->n++];
     *w = *from;
+    w->row = row;
+    w->old = NULL;
     return w;
 }
 
@@ -897,6 +908,8 @@ static int rebase_column_stats(planner *p, const rl_seq_write *w, rl_seq_reason 
         return 0;
     }
     rl_seq_write *out = plan_add(p, w);
+    if (!out)
+        return -1;
     if (rc == 0) /* a first insert that nobody raced */
         return own_row(p, d, out->row, out->ncols);
     char type[128];
@@ -937,6 +950,8 @@ static int rebase_table_stats(planner *p, const rl_seq_write *w)
     table_change *t = table_of(p, int_of(w->row, col_of(d, "table_id")), false);
     assert(t && "check_appends saw this write");
     rl_seq_write *out = plan_add(p, w);
+    if (!out)
+        return -1;
     out->row[col_of(d, "record_count")].v.i = t->latest_count + (t->new_count - t->base_count);
     out->row[col_of(d, "next_row_id")].v.i = t->nl + (t->nc - t->nb);
     out->row[col_of(d, "file_size_bytes")].v.i = t->latest_size + (t->new_size - t->base_size);
@@ -981,7 +996,8 @@ static int build_plan(planner *p, rl_seq_reason *reason)
         rl_seq_write *out;
         switch (d->tag) {
         case RL_TAG_SNAPSHOT: {
-            out = plan_add(p, w);
+            if (!(out = plan_add(p, w)))
+                return -1;
             out->row[col_of(d, "snapshot_id")].v.i += ds;
             /* placed now, and never before the commit it is placed on:
              * AT (TIMESTAMP => ...) needs times monotone in id */
@@ -992,11 +1008,13 @@ static int build_plan(planner *p, rl_seq_reason *reason)
             break;
         }
         case RL_TAG_SNAPSHOT_CHANGES:
-            out = plan_add(p, w);
+            if (!(out = plan_add(p, w)))
+                return -1;
             out->row[col_of(d, "snapshot_id")].v.i += ds;
             break;
         case RL_TAG_DATA_FILE: {
-            out = plan_add(p, w);
+            if (!(out = plan_add(p, w)))
+                return -1;
             table_change *t = table_of(p, int_of(w->row, col_of(d, "table_id")), false);
             out->row[col_of(d, "data_file_id")].v.i += df;
             out->row[col_of(d, "begin_snapshot")].v.i += ds;
@@ -1006,11 +1024,13 @@ static int build_plan(planner *p, rl_seq_reason *reason)
         case RL_TAG_FILE_COLUMN_STATS:
         case RL_TAG_FILE_PARTITION_VALUE:
         case RL_TAG_FILE_VARIANT_STATS:
-            out = plan_add(p, w);
+            if (!(out = plan_add(p, w)))
+                return -1;
             out->row[col_of(d, "data_file_id")].v.i += df;
             break;
         case RL_TAG_DYNAMIC_ROW: {
-            out = plan_add(p, w);
+            if (!(out = plan_add(p, w)))
+                return -1;
             table_change *t = table_of(p, inlined_table_id(d), false);
             out->row[0].v.i += t->row_shift;
             out->row[1].v.i += ds;

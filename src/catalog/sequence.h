@@ -12,7 +12,13 @@
  * reader of the losing transaction's snapshot without its writes, and
  * `latest`, a reader of the latest committed state (the caller holds the
  * catalog's commit lock, so that state is fixed). It writes nothing: the
- * catalog replays the plan into the commit's one batch (catalog.c).
+ * catalog replays the plan into the commit's one batch (commit.c).
+ *
+ * No circle: the commit path (commit.c) calls the planner, and rows.c asks
+ * rl_seq_append_key; the planner reads only through catalog.h's read
+ * calls (rl_txn_get, rl_txn_scan, rl_txn_scan_live, rl_scan_*), which
+ * scan.c implements and which never write or call back into commit or
+ * sequencing (scripts/check-circles.py checks it).
  *
  * Private to the catalog layer (src/LAYERS).
  *
@@ -32,17 +38,28 @@
 
 typedef enum rl_seq_op { RL_SEQ_INSERT = 1, RL_SEQ_UPDATE = 2, RL_SEQ_DELETE = 3 } rl_seq_op;
 
-/* One logical write of a transaction, as the SQL layer asked for it. */
+/* One logical write of a transaction, as the SQL layer asked for it. Its
+ * rows are sized by the table (rl_seq_row_cap datums, those past ncols
+ * zeroed), not RL_MAX_COLUMNS: a transaction keeps up to 65,536 of them. */
 typedef struct rl_seq_write {
     rl_seq_op op;
     const rl_table_desc *d;
     size_t ncols;
-    rl_datum row[RL_MAX_COLUMNS]; /* INSERT, UPDATE: the row written */
-    rl_datum old[RL_MAX_COLUMNS]; /* UPDATE, DELETE: the row replaced, as read */
+    rl_datum *row; /* INSERT, UPDATE: the row written */
+    rl_datum *old; /* UPDATE, DELETE: the row replaced, as read; NULL in a plan */
     bool old_own;                 /* the replaced row was this transaction's own write */
     const uint8_t *key;           /* UPDATE, DELETE: the replaced row's key */
     size_t klen;
 } rl_seq_write;
+
+/* How many datums a write's row of d holds: d's columns in its latest
+ * format, and at least `ncols` (the columns the transaction's format
+ * gives it). */
+static inline size_t rl_seq_row_cap(const rl_table_desc *d, size_t ncols)
+{
+    size_t n = d->ncols_max > ncols ? d->ncols_max : ncols;
+    return n ? n : 1;
+}
 
 /* Why a rebase was not done (docs/design/commit-sequencing.md §10). */
 typedef enum rl_seq_reason {

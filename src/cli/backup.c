@@ -347,7 +347,7 @@ static int check_restored(const copy_job *j)
 {
     rl_catalog_options o = {0};
     o.read_only = true;
-    o.kv.reader_no_writes = 1;
+    o.store.reader_no_writes = 1;
     rl_error e;
     rl_error_clear(&e);
     rl_catalog *cat = rl_catalog_open(j->dest, &o, &e);

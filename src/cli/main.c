@@ -5,7 +5,7 @@
  *
  * Owns: argument parsing, --help texts, exit codes and how each command
  * opens the store. The work itself lives in the library (demo.c,
- * inspect.c, check.c, catalog.c, server.c), so bench/ and tests reuse it.
+ * inspect.c, check.c, catalog/, server.c), so bench/ and tests reuse it.
  *
  * Invariants:
  *  - exit 0 = success, 1 = the command failed (or `check` found problems),
@@ -486,7 +486,7 @@ static rl_catalog *open_catalog(const char *cmd, const char *url, open_mode mode
     o.read_only = mode == OPEN_READ;
     /* inspect, stats, check and checkpoint list change nothing: not even
      * the reader checkpoint a follower keeps in the manifest */
-    o.kv.reader_no_writes = mode == OPEN_READ;
+    o.store.reader_no_writes = mode == OPEN_READ;
     /* the reading tools show an unfinished copy (check reports it) */
     o.allow_incomplete_copy = mode == OPEN_READ;
     o.create_if_missing = mode == OPEN_CREATE;

@@ -792,7 +792,7 @@ rl_transfer_result xfer_import_file(const source_ops *ops, void *src, const char
 static int export_open_lake(exporter *ex, const char *lake_url, rl_error *err)
 {
     rl_catalog_options o = {.read_only = true};
-    o.kv.reader_no_writes = 1;
+    o.store.reader_no_writes = 1;
     if (!(ex->cat = rl_catalog_open(lake_url, &o, err)))
         return -1;
     rl_engine_options eo = {.database = "export"};

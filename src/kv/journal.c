@@ -650,6 +650,7 @@ static int last_seq_before(rl_journal *j, uint64_t from_end, uint64_t from_seq, 
  * sync_mu while it runs; wakes the waiters of rl_journal_sync when done. */
 static void sync_step(rl_journal *j)
 {
+    assert(pthread_mutex_trylock(&j->sync_mu) == EBUSY); /* under sync_mu */
     assert(!j->syncing);
     j->syncing = true;
     uint64_t target = j->pending_seq, target_end = j->pending_end;
@@ -689,6 +690,7 @@ static void sync_step(rl_journal *j)
  * may one run? */
 static bool sync_needed(rl_journal *j)
 {
+    assert(pthread_mutex_trylock(&j->sync_mu) == EBUSY); /* under sync_mu */
     return !j->syncing && j->durable_end < j->pending_end && atomic_load(&j->failed) == 0;
 }
 
@@ -923,6 +925,7 @@ int rl_journal_append(rl_journal *j, const uint8_t *payload, size_t len, uint64_
 
 int rl_journal_abort(rl_journal *j, uint64_t seq, kv_error *err)
 {
+    assert(seq + 1 == j->next_seq); /* the record just appended (journal.h) */
     if (append_checked(j, REC_ABORT, seq, NULL, 0, err) < 0) {
         /* The DATA record stays valid on disk: stop here so nothing more is
          * acknowledged on top of a record the store never applied. A fence

@@ -27,6 +27,7 @@
 #include "kv/kvmirror.h"
 
 #include <assert.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -415,6 +416,7 @@ int kvm_pin(kv_mirror *m, uint64_t *seq)
 /* Index of the first pin with seq >= `seq` (pin_lock held). */
 static size_t pin_lower_bound(const kv_mirror *m, uint64_t seq)
 {
+    assert(pthread_mutex_trylock((pthread_mutex_t *)&m->pin_lock) == EBUSY); /* pin_lock held */
     size_t lo = 0, hi = m->npins;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;

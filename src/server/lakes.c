@@ -252,7 +252,7 @@ static void log_load_progress(void *ctx, uint64_t keys, uint64_t bytes)
             "memory_mib", mb, NULL);
 }
 
-/* What an open did to the store beyond opening it (rl_catalog_options.kv.notice). */
+/* What an open did to the store beyond opening it (rl_catalog_options.store.notice). */
 static void log_store_notice(void *ctx, const char *message)
 {
     load_progress *lp = ctx;
@@ -293,21 +293,21 @@ static rl_catalog *open_catalog(srv_lakes *L, const char *url, const char *name,
                             .lease_ms = L->cfg->lease_ms, .lease_listen = L->lease_listen,
                             .sequence_commits = L->cfg->sequence_commits};
     load_progress lp = {L, name};
-    o.kv.load_progress = log_load_progress;
-    o.kv.load_progress_ctx = &lp;
-    o.kv.block_cache_bytes = L->cfg->cache_bytes;
-    o.kv.store_timeout_ms = L->cfg->store_timeout_ms;
-    o.kv.mirror_max_bytes = L->cfg->mirror_bytes;
-    o.kv.journal = L->cfg->journal_off ? -1 : 0;
-    o.kv.journal_salvage = L->cfg->journal_salvage;
-    o.kv.digest_rebuild = L->cfg->rebuild_digest;
-    o.kv.notice = log_store_notice;
-    o.kv.notice_ctx = &lp;
+    o.store.load_progress = log_load_progress;
+    o.store.load_progress_ctx = &lp;
+    o.store.block_cache_bytes = L->cfg->cache_bytes;
+    o.store.store_timeout_ms = L->cfg->store_timeout_ms;
+    o.store.mirror_max_bytes = L->cfg->mirror_bytes;
+    o.store.journal_off = L->cfg->journal_off;
+    o.store.journal_salvage = L->cfg->journal_salvage;
+    o.store.digest_rebuild = L->cfg->rebuild_digest;
+    o.store.notice = log_store_notice;
+    o.store.notice_ctx = &lp;
     /* tests only: SlateDB's WAL lags the journal this long, so that only the
      * journal holds the latest acknowledged commits (tests/wire/test_backup.py) */
     const char *wal_ms = getenv("ROCKLAKE_TEST_WAL_FLUSH_MS");
     if (wal_ms && *wal_ms)
-        o.kv.flush_interval_ms = strtoull(wal_ms, NULL, 10);
+        o.store.flush_interval_ms = strtoull(wal_ms, NULL, 10);
     rl_error e;
     rl_error_clear(&e);
     rl_catalog *cat = rl_catalog_open(url, &o, &e);
@@ -857,9 +857,9 @@ static void check_one_lease(const char *name, void *ctx)
     rl_lease_owner held;
     rl_error e;
     rl_error_clear(&e);
-    rl_catalog_options lo = {.kv.block_cache_bytes = 16 << 20,
-                             .kv.store_timeout_ms = ls->L->cfg->store_timeout_ms};
-    int rc = rl_lease_read(url, &lo.kv, &held, &e);
+    rl_catalog_options lo = {.store.block_cache_bytes = 16 << 20,
+                             .store.store_timeout_ms = ls->L->cfg->store_timeout_ms};
+    int rc = rl_lease_read(url, &lo.store, &held, &e);
     int64_t age;
     if (rc < 0) {
         srv_log(ls->L->srv, "warning", "writer_lease_unreadable", "database", name, "message",

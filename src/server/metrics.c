@@ -98,7 +98,7 @@ static void add_lake(void *ctx, rl_catalog *cat)
     rl_catalog_memory mem;
     if (rl_catalog_memory_stats(cat, &mem)) {
         t->mirror_bytes += mem.bytes;
-        t->abandoned += mem.abandoned ? 1 : 0;
+        t->abandoned += mem.broken ? 1 : 0;
     }
     rl_sequence_stats one;
     rl_catalog_sequence_stats(cat, &one);

@@ -410,7 +410,7 @@ static void banner_lake_state(const rl_server *srv, const char *name, char *out,
     if (!rl_db_url(srv->cfg.store, name, url, sizeof url))
         return;
     rl_catalog_options o = {.read_only = true, .allow_incomplete_copy = true};
-    o.kv.reader_no_writes = 1;
+    o.store.reader_no_writes = 1;
     rl_error e;
     rl_error_clear(&e);
     rl_catalog *cat = rl_catalog_open(url, &o, &e);

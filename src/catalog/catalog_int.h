@@ -1,0 +1,384 @@
+/*
+ * catalog_int.h — what the catalog's files share: the catalog handle, a
+ * transaction, a scan, and the internal calls between the files (private
+ * to src/catalog/, src/LAYERS).
+ *
+ * The files call one another without a circle (scripts/check-circles.py),
+ * bottom to top:
+ *   storeio.c   kv errors as SQLSTATEs, the failed-store latch, system keys
+ *   flush.c     write numbers and the group flush (durability)
+ *   counters.c  counters in memory, row sequence numbers, the audit row
+ *   txn.c       a transaction: snapshot, overlay, expectations
+ *   format.c    table shapes per DuckLake format, a row's value bytes
+ *   scan.c      reads: gets, merged scans, the live-row index, MVCC
+ *   sequence.c  commit sequencing's planner (reads through scan.c only)
+ *   rows.c      row writes with PostgreSQL's constraint errors
+ *   retention.c the oldest snapshot retained
+ *   dyndesc.c   dynamic table definitions and the descriptor cache
+ *   relations.c names, schemas, creating and dropping tables
+ *   commit.c    validation, sequencing, the batch, the commit log
+ *   lease.c     the writer lease (lease.h; calls none of the files above)
+ *   open.c      open/create/close, the store figures for the layers above
+ * A file calls only files listed above it (check-circles.py --edges
+ * catalog/FILE.c shows who calls whom).
+ *
+ * Locks of a catalog: `lock` (counters, the descriptor cache, commit
+ * serialization: functions named *_locked expect it held, and assert it),
+ * `flush_lock` (durable_seq, flushing), `name_lock` (the name cache). A
+ * thread that holds `flush_lock` never takes `lock` while holding it.
+ */
+#ifndef ROCKLAKE_CATALOG_INT_H
+#define ROCKLAKE_CATALOG_INT_H
+
+#include <assert.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "catalog/catalog.h"
+#include "catalog/lease.h"
+#include "catalog/sequence.h"
+
+typedef struct counter {
+    char name[64];
+    uint64_t value;
+} counter;
+
+/* Keys one commit wrote: `blob` holds, per key, a u32 length (host order)
+ * then the bytes. */
+typedef struct commit_log_entry {
+    uint64_t seq; /* write number; 0 = empty slot */
+    uint8_t *blob;
+    size_t len;
+} commit_log_entry;
+
+#define COMMIT_LOG_SIZE 256
+
+/* Every this many commits the memtable goes to an L0 table in the
+ * background. SlateDB flushes it on its own only at 64 MiB, tens of
+ * thousands of commits, and until then keeps every WAL object since the
+ * last flush: an open after a crash replays them all (one GET each on S3)
+ * and the WAL directory grows by one file per group commit. A writer that
+ * reads SlateDB (no in-memory mirror, see kv.c) gains twice: DuckLake
+ * rewrites some rows on every commit (table stats, changed column stats),
+ * the memtable keeps each version and every scan of the table steps over
+ * all of them (~1 us per commit without this); the flush keeps one version
+ * per key. More often made scans slower in trials (more L0 tables per scan,
+ * more compaction). */
+#define MEMTABLE_FLUSH_EVERY 256
+
+/* Table-name lookups (index 80 03) cached across transactions. Every
+ * statement resolves its relation by name, and that was a store read per
+ * statement. An entry is filled from a snapshot taken at name generation G
+ * (the count of commits that changed any name) and serves exactly the
+ * transactions whose snapshots are at G: they see the same names. */
+#define NAME_CACHE_SIZE 256
+typedef struct name_cache_entry {
+    uint64_t gen;  /* 0 = empty */
+    uint64_t hash;
+    char schema[64], name[128];
+    int rc;        /* name_lookup's result: 1 found, 0 absent */
+    uint8_t tag;
+    uint64_t dyn_id;
+} name_cache_entry;
+/* Past this many commits since a snapshot the log scan stops paying off. */
+#define COMMIT_LOG_MAX_SCAN 128
+
+typedef struct dyn_entry {
+    rl_table_desc *desc;
+    char schema[128];
+} dyn_entry;
+
+struct rl_catalog {
+    kv_db *kv;
+    rl_lease *lease; /* writers: the heartbeat of the writer lease */
+    bool read_only;
+    rl_format fmt;
+    uint64_t epoch;
+    pthread_mutex_t lock; /* counters, dynamic cache, commit serialization */
+    /* Group commit: writes are numbered as they reach the memtable; one
+     * committer at a time flushes the WAL for everything written so far,
+     * and the others wait for a flush that covers their number. */
+    pthread_mutex_t flush_lock;
+    pthread_cond_t flush_done;
+    bool flushing;
+    uint64_t written_seq; /* last write numbered (under `lock`) */
+    uint64_t durable_seq; /* every write <= this is durable (under flush_lock) */
+    commit_log_entry log[COMMIT_LOG_SIZE]; /* by seq % size (under `lock`) */
+    uint64_t name_gen;    /* 1 + commits that wrote a name index key (under `lock`) */
+    pthread_mutex_t name_lock;
+    name_cache_entry names[NAME_CACHE_SIZE]; /* under name_lock */
+    counter *counters;
+    size_t ncounters, capcounters;
+    dyn_entry *dyns;
+    size_t ndyns, capdyns;
+    uint32_t *dyn_slots;  /* dyn_id -> index + 1 of dyns, open addressing */
+    size_t dyn_nslots;    /* 0, or a power of two >= 2 * ndyns */
+    /* Writers of an object store: a write or a wait for durability failed
+     * with an I/O error (the store failing, refusing or too slow, see
+     * kv_options.store_timeout_ms). SlateDB's writer is unusable after a
+     * failed WAL write, and the memtable (and in-memory copy) hold a
+     * commit that was reported as failed, so nothing is served from this
+     * handle any more: every transaction fails with 58030 until the owner
+     * reopens the store (rl_catalog_failed). `failed_why` is written once,
+     * by whoever wins `failed_claim`, before `failed` is set. */
+    bool object_store;
+    atomic_flag failed_claim;
+    atomic_bool failed;
+    char failed_why[sizeof(((kv_error *)0)->message)];
+    /* Commit sequencing (sequence.h): on for this writer, and its metrics. */
+    bool sequence_commits;
+    _Atomic uint64_t seq_rebased, seq_distance, seq_ns;
+    _Atomic uint64_t seq_fallbacks[RL_SEQ_NREASONS];
+};
+
+
+typedef struct pending {
+    uint8_t *key;
+    size_t klen;
+    uint8_t *val; /* NULL = tombstone */
+    size_t vlen;
+} pending;
+
+typedef enum expect_kind {
+    EXPECT_KEY_ABSENT,    /* nobody committed this key since our snapshot */
+    EXPECT_PREFIX_ABSENT, /* nobody committed any key with this prefix */
+    EXPECT_VALUE,         /* the key still holds what we read (or is still absent) */
+    EXPECT_SLOT_FREE      /* a row placed at its natural key in a table that keeps
+                           * duplicates: if a commit took the key since, the row
+                           * moves to key | dup at commit (no error) */
+} expect_kind;
+
+typedef struct expectation {
+    expect_kind kind;
+    uint8_t *key;
+    size_t klen;
+    uint8_t *val; /* EXPECT_VALUE: what we read; NULL = absent */
+    size_t vlen;
+    char constraint[128]; /* for 23505 text */
+    char detail[256];
+} expectation;
+
+typedef struct touched_counter {
+    char name[64];
+    uint64_t at_least; /* the counter must be >= this after commit */
+} touched_counter;
+
+struct rl_txn {
+    rl_catalog *cat;
+    kv_snapshot *snap;
+    uint64_t snap_seq; /* cat->written_seq when the snapshot was taken (under the lock) */
+    uint64_t name_gen; /* cat->name_gen then */
+    bool wrote_names;  /* the overlay has a name index key: bypass the name cache */
+    pending *ov;
+    size_t nov, capov;
+    expectation *ex;
+    size_t nex, capex;
+    touched_counter *tc;
+    size_t ntc, captc;
+    char user[64], app[64], client[64];
+    uint64_t statements;
+    uint64_t max_snapshot_inserted;
+    bool inserted_snapshot;
+    bool done;
+    /* Commit sequencing (sequence.h). With it on, every row write is also
+     * kept as a logical write (seqw, strings in seq_arena), so that a
+     * commit that lost the race for its snapshot id can be replayed onto
+     * the latest state. A write that is none of insert/update/delete of a
+     * row (DDL, a dynamic table, a format change) makes the transaction
+     * `seq_foreign`: never rebased. */
+    bool seq;
+    int seq_depth;      /* inside rl_txn_insert/update/delete */
+    bool seq_foreign;
+    rl_seq_write *seqw;
+    size_t nseqw, capseqw;
+    rl_arena seq_arena;
+    bool locked;        /* the replay runs under cat->lock: take counters without it */
+    bool snap_borrowed; /* a reader sharing another transaction's snapshot */
+    uint64_t rel_version; /* rl_txn_relations_version: unique in the process */
+    bool rebased;       /* for the audit: what the rebase moved */
+    uint64_t claimed_sid, base_sid;
+    char id_map[512];
+    /* The value columns of the descriptor decoded last: scans decode row
+     * after row of one table, and working them out walks the key fields. */
+    rl_format fmt;     /* table shapes this transaction sees (rl_txn_set_format) */
+    bool fmt_changed;  /* ... written by this transaction: the catalog's at commit */
+    uint64_t lagging;  /* tags (bit) still in lag_fmt's shape: a migration in progress */
+    rl_format lag_fmt;
+    const rl_table_desc *vc_desc;
+    size_t vc_n;
+    rl_type vc_types[RL_MAX_COLUMNS];
+    int vc_cols[RL_MAX_COLUMNS];
+    /* storage for rl_txn_get results */
+    rl_row get_row;
+    uint8_t *get_val;
+    rl_buf get_key, get_arena;
+};
+
+struct rl_scan {
+    rl_txn *txn;
+    const rl_table_desc *d;
+    bool live;             /* iterate the live index, then fetch rows */
+    kv_iter *it;
+    bool it_done, it_have;
+    const uint8_t *ik, *iv; /* current store pair (borrowed from it) */
+    size_t ikl, ivl;
+    size_t ovi;            /* next overlay index */
+    uint8_t *prefix;
+    size_t plen;
+    uint64_t keys_read;
+    bool started;          /* rl_scan_next was called (rl_scan_seek comes before) */
+    rl_row row;
+    rl_buf arena;
+    rl_buf fetched_key;    /* live scans: the primary key being read */
+    kv_iter *rows;         /* live scans: forward iterator over the primary range */
+};
+
+
+/* The precondition of every *_locked function (and of the descriptor
+ * cache's lookups): cat->lock is held. Cheap: a trylock of a held default
+ * mutex fails with EBUSY, for its owner too (it checks that some thread
+ * holds it; the callers' structure makes that thread the caller). Not
+ * evaluated under NDEBUG. */
+#define CAT_ASSERT_LOCKED(cat) assert(pthread_mutex_trylock(&(cat)->lock) == EBUSY)
+
+static inline int oom(rl_error *err)
+{
+    return rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
+}
+
+static inline uint8_t *dup_bytes(const uint8_t *p, size_t n)
+{
+    uint8_t *d = malloc(n ? n : 1);
+    if (d && n)
+        memcpy(d, p, n);
+    return d;
+}
+
+/* The kv layer's options for a store opened with `s` (NULL: defaults). */
+static inline kv_options cat_kv_options(const rl_store_options *s)
+{
+    kv_options ko = {0};
+    if (!s)
+        return ko;
+    ko.flush_interval_ms = s->flush_interval_ms;
+    ko.block_cache_bytes = s->block_cache_bytes;
+    ko.store_timeout_ms = s->store_timeout_ms;
+    ko.mirror_max_bytes = s->mirror_max_bytes;
+    ko.journal = s->journal_off ? -1 : 0;
+    ko.journal_salvage = s->journal_salvage;
+    ko.digest_rebuild = s->digest_rebuild;
+    ko.reader_no_writes = s->reader_no_writes;
+    ko.load_progress = s->load_progress;
+    ko.load_progress_ctx = s->load_progress_ctx;
+    ko.load_progress_ms = s->load_progress_ms;
+    ko.notice = s->notice;
+    ko.notice_ctx = s->notice_ctx;
+    return ko;
+}
+
+static inline uint64_t tag_bit(uint8_t tag) { return 1ull << (tag & 63); }
+
+/* The format whose shape fixed table `d` has in this transaction. */
+static inline rl_format table_format(const rl_txn *t, const rl_table_desc *d)
+{
+    return (t->lagging & tag_bit(d->tag)) ? t->lag_fmt : t->fmt;
+}
+
+static inline size_t txn_ncols(const rl_txn *t, const rl_table_desc *d)
+{
+    return rl_txn_table_ncols(t, d);
+}
+
+/* ---------------------------------------------------------------- storeio.c */
+
+/* kv's error as the catalog's SQLSTATE, after the words `what`: -1. */
+int cat_kv_fail(rl_error *err, const kv_error *ke, const char *what);
+/* A writer's write path saw `ke`: on an object store an I/O error leaves
+ * the handle unusable (rl_catalog.failed). */
+void cat_note_store_failure(rl_catalog *cat, const kv_error *ke);
+/* The 58030 of a failed store: -1. */
+int cat_store_failed_error(rl_catalog *cat, rl_error *err);
+/* Key k's value (k freed here) now (snap NULL) or at snap, malloc'd into
+ * *v: 1 present, 0 absent, -1 with err. */
+int cat_store_get(kv_db *kv, kv_snapshot *snap, rl_buf *k, uint8_t **v, size_t *vlen,
+                  const char *what, rl_error *err);
+int cat_get_system(kv_db *kv, const char *name, uint8_t **v, size_t *vlen, rl_error *err);
+int cat_get_system_u64(kv_db *kv, const char *name, uint64_t *out, bool *found, rl_error *err);
+void cat_batch_set_system(kv_batch *b, const char *name, const void *value, size_t len);
+void cat_batch_put_system_u64(kv_batch *b, const char *name, uint64_t v);
+int64_t cat_now_pg_micros(void);
+int cat_load_format(rl_catalog *cat, kv_snapshot *snap, rl_format *out, rl_error *err);
+
+/* ------------------------------------------------------------------ flush.c */
+
+/* Make write number `seq` durable (group commit). Takes flush_lock, and
+ * cat->lock briefly: the caller holds neither. */
+int cat_group_flush(rl_catalog *cat, uint64_t seq, const char *doing, rl_error *err);
+
+/* --------------------------------------------------------------- counters.c */
+
+counter *cat_counter_locked(rl_catalog *cat, const char *name, rl_error *err);
+int cat_alloc_seq_locked(rl_catalog *cat, const char *name, uint64_t *out, rl_error *err);
+int cat_alloc_seq(rl_catalog *cat, const char *name, uint64_t *out, rl_error *err);
+int cat_txn_alloc_seq(rl_txn *t, const char *name, uint64_t *out, rl_error *err);
+int cat_touch_counter(rl_txn *t, const char *name, uint64_t at_least, rl_error *err);
+int cat_add_counters_locked(rl_txn *t, kv_batch *b, uint64_t *values, rl_error *err);
+int cat_add_audit_locked(rl_txn *t, kv_batch *b, rl_error *err);
+
+/* -------------------------------------------------------------------- txn.c */
+
+size_t cat_ov_lower_bound(const rl_txn *t, const uint8_t *k, size_t kl);
+pending *cat_ov_find(rl_txn *t, const uint8_t *k, size_t kl);
+int cat_ov_set(rl_txn *t, const uint8_t *k, size_t kl, const uint8_t *val, size_t vlen,
+               rl_error *err);
+pending cat_ov_take(rl_txn *t, size_t i);
+int cat_add_expectation(rl_txn *t, expect_kind kind, const uint8_t *k, size_t kl,
+                        const uint8_t *val, size_t vlen, const char *constraint,
+                        const char *detail, rl_error *err);
+void cat_free_buffered_writes(rl_txn *t);
+void cat_relations_changed(rl_txn *t);
+int cat_view_get(rl_txn *t, const uint8_t *k, size_t kl, uint8_t **val, size_t *vlen,
+                 rl_error *err);
+bool cat_is_write_allowed(rl_txn *t, rl_error *err);
+
+/* ----------------------------------------------------------------- format.c */
+
+int cat_encode_value(rl_txn *t, const rl_table_desc *d, const rl_datum *row, rl_buf *out,
+                     rl_error *err);
+int cat_decode_row(rl_txn *t, const rl_table_desc *d, const uint8_t *key, size_t klen,
+                   const uint8_t *val, size_t vlen, rl_row *row, rl_buf *arena, rl_error *err);
+
+/* ------------------------------------------------------------------- scan.c */
+
+int cat_scan_merged_next(rl_scan *s, const uint8_t **k, size_t *kl, const uint8_t **v,
+                         size_t *vl, rl_error *err);
+int cat_raw_scan_open(rl_txn *t, rl_scan *s, uint8_t *prefix, size_t plen, rl_error *err);
+
+/* ------------------------------------------------------------------- rows.c */
+
+int cat_expect_unique(rl_txn *t, const uint8_t *k, size_t kl, const char *constraint,
+                      const char *detail, rl_error *err);
+int cat_add_row(rl_txn *t, const rl_table_desc *d, const rl_datum *row, uint64_t seq,
+                rl_error *err);
+
+/* -------------------------------------------------------------- retention.c */
+
+int cat_first_snapshot_row(rl_txn *t, rl_scan **sc, const rl_row **row, rl_error *err);
+int cat_oldest_snapshot(rl_txn *t, uint64_t *id, rl_error *err);
+
+/* ---------------------------------------------------------------- dyndesc.c */
+
+void cat_encode_dyn_columns(rl_buf *b, size_t ncols, const rl_column_desc *cols);
+rl_table_desc *cat_dyn_desc_new(uint64_t id, const char *name, size_t ncols);
+const rl_table_desc *cat_dyn_cache_put(rl_catalog *cat, rl_table_desc *d, const char *schema);
+const rl_table_desc *cat_dyn_load(rl_txn *t, uint64_t id, rl_error *err);
+
+#endif

@@ -1,0 +1,575 @@
+/*
+ * relations.c — the relations of a lake: the name index and its cache,
+ * schemas, registering DuckLake's fixed tables, creating and dropping
+ * tables (fixed and dynamic), listing them.
+ *
+ * Owns: name -> table resolution (rl_txn_find_table), the name cache
+ * (name_lock), rl_txn_create/drop_dynamic, rl_txn_register_fixed,
+ * rl_txn_drop_table, rl_txn_list_tables, schemas (rl_txn_*_schema).
+ *
+ * Invariants: a name cache entry serves only transactions at the name
+ * generation it was filled at, never one that wrote names, never a
+ * follower; every DDL call changes the transaction's relations version
+ * before it can fail; one schema per lake holds DuckLake's fixed tables.
+ */
+#include "catalog/catalog_int.h"
+
+#include <stdio.h>
+
+#include "keys/keys.h"
+#include "keys/tags.h"
+
+/* Name index lookup: 1 with *fixed_tag or *dyn_id set, 0 absent, -1 error. */
+static int name_lookup_store(rl_txn *t, const char *schema, const char *name,
+                             uint8_t *fixed_tag, uint64_t *dyn_id, rl_error *err);
+
+static uint64_t name_hash(const char *schema, const char *name)
+{
+    uint64_t h = rl_hash_bytes(RL_HASH_SEED, schema, strlen(schema) + 1); /* NUL separates */
+    return rl_hash_bytes(h, name, strlen(name));
+}
+
+/* A cached answer for (schema, name) at the transaction's name generation. */
+static bool name_cache_get(rl_txn *t, uint64_t h, const char *schema, const char *name,
+                           int *rc, uint8_t *tag, uint64_t *dyn_id)
+{
+    rl_catalog *cat = t->cat;
+    /* a follower does not see which commits change names */
+    if (t->wrote_names || !t->snap || cat->read_only)
+        return false;
+    bool hit = false;
+    pthread_mutex_lock(&cat->name_lock);
+    const name_cache_entry *e = &cat->names[h % NAME_CACHE_SIZE];
+    if (e->gen == t->name_gen && e->hash == h && strcmp(e->schema, schema) == 0 &&
+        strcmp(e->name, name) == 0) {
+        *rc = e->rc;
+        *tag = e->tag;
+        *dyn_id = e->dyn_id;
+        hit = true;
+    }
+    pthread_mutex_unlock(&cat->name_lock);
+    return hit;
+}
+
+static void name_cache_put(rl_txn *t, uint64_t h, const char *schema, const char *name, int rc,
+                           uint8_t tag, uint64_t dyn_id)
+{
+    rl_catalog *cat = t->cat;
+    if (t->wrote_names || !t->snap || cat->read_only ||
+        strlen(schema) >= sizeof cat->names[0].schema ||
+        strlen(name) >= sizeof cat->names[0].name)
+        return;
+    pthread_mutex_lock(&cat->name_lock);
+    name_cache_entry *e = &cat->names[h % NAME_CACHE_SIZE];
+    e->gen = t->name_gen;
+    e->hash = h;
+    rl_str_copy(e->schema, sizeof e->schema, schema);
+    rl_str_copy(e->name, sizeof e->name, name);
+    e->rc = rc;
+    e->tag = tag;
+    e->dyn_id = dyn_id;
+    pthread_mutex_unlock(&cat->name_lock);
+}
+
+static int name_lookup(rl_txn *t, const char *schema, const char *name, uint8_t *fixed_tag,
+                       uint64_t *dyn_id, rl_error *err)
+{
+    uint64_t h = name_hash(schema, name);
+    int cached;
+    if (name_cache_get(t, h, schema, name, &cached, fixed_tag, dyn_id))
+        return cached;
+    int rc = name_lookup_store(t, schema, name, fixed_tag, dyn_id, err);
+    if (rc >= 0)
+        name_cache_put(t, h, schema, name, rc, rc == 1 ? *fixed_tag : 0, rc == 1 ? *dyn_id : 0);
+    return rc;
+}
+
+static int name_lookup_store(rl_txn *t, const char *schema, const char *name,
+                             uint8_t *fixed_tag, uint64_t *dyn_id, rl_error *err)
+{
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_dynamic_name(&k, schema, name);
+    uint8_t *v = NULL;
+    size_t vlen = 0;
+    int rc = cat_view_get(t, k.data, k.len, &v, &vlen, err);
+    rl_buf_free(&k);
+    if (rc == 1) {
+        *fixed_tag = 0;
+        *dyn_id = 0;
+        if (vlen == 1)
+            *fixed_tag = v[0];
+        else if (vlen == 8)
+            *dyn_id = rl_load_be64(v);
+        else
+            rc = rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED,
+                              "name index entry of \"%s.%s\" is malformed", schema, name);
+    }
+    free(v);
+    return rc;
+}
+
+const rl_table_desc *rl_txn_find_table(rl_txn *t, const char *schema, const char *name,
+                                       rl_error *err)
+{
+    uint8_t tag;
+    uint64_t id;
+    int rc = name_lookup(t, schema, name, &tag, &id, err);
+    if (rc < 0)
+        return NULL;
+    if (rc == 0) {
+        rl_error_set(err, RL_SQLSTATE_UNDEFINED_TABLE, "relation \"%s.%s\" does not exist", schema,
+                     name);
+        return NULL;
+    }
+    if (tag) {
+        const rl_table_desc *d = rl_desc_by_tag(tag);
+        if (!d || !rl_desc_in_format(d, t->fmt))
+            rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED,
+                         "\"%s.%s\" is registered as unknown table tag 0x%02x", schema, name, tag);
+        return d;
+    }
+    return cat_dyn_load(t, id, err);
+}
+
+const rl_table_desc *rl_txn_find_dynamic(rl_txn *t, const char *schema, const char *name,
+                                         rl_error *err)
+{
+    const rl_table_desc *d = rl_txn_find_table(t, schema, name, err);
+    if (d && d->tag != RL_TAG_DYNAMIC_ROW) {
+        rl_error_set(err, RL_SQLSTATE_UNDEFINED_TABLE, "\"%s.%s\" is not a dynamic table",
+                     schema, name);
+        return NULL;
+    }
+    return d;
+}
+
+const rl_table_desc *rl_txn_create_dynamic(rl_txn *t, const char *schema, const char *name,
+                                           size_t ncols, const rl_column_desc *cols,
+                                           bool if_not_exists, rl_error *err)
+{
+    cat_relations_changed(t); /* before any early return: a failed try may have written */
+    if (!cat_is_write_allowed(t, err))
+        return NULL;
+    if (ncols > RL_MAX_COLUMNS) {
+        rl_error_set(err, RL_SQLSTATE_TOO_MANY_COLUMNS, "tables can have at most %d columns in RockLake",
+                     RL_MAX_COLUMNS);
+        return NULL;
+    }
+    rl_error probe;
+    const rl_table_desc *have = rl_txn_find_table(t, schema, name, &probe);
+    if (have) {
+        if (if_not_exists && have->tag == RL_TAG_DYNAMIC_ROW)
+            return have;
+        rl_error_set(err, RL_SQLSTATE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
+        return NULL;
+    }
+    if (strcmp(probe.sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) != 0) {
+        if (err)
+            *err = probe;
+        return NULL;
+    }
+    uint64_t id;
+    if (cat_alloc_seq(t->cat, RL_COUNTER_NEXT_DYNAMIC_ID, &id, err) < 0 ||
+        cat_touch_counter(t, RL_COUNTER_NEXT_DYNAMIC_ID, id + 1, err) < 0)
+        return NULL;
+    rl_table_desc *d = cat_dyn_desc_new(id, name, ncols);
+    if (!d) {
+        oom(err);
+        return NULL;
+    }
+    rl_column_desc *dc = (rl_column_desc *)d->cols;
+    for (size_t i = 0; i < ncols; i++) {
+        dc[i] = cols[i];
+        dc[i].since = RL_FMT_1_0;
+        if (!(dc[i].name = strdup(cols[i].name))) {
+            d->ncols_max = (uint8_t)i;
+            rl_dynamic_desc_free(d);
+            oom(err);
+            return NULL;
+        }
+    }
+    rl_buf colbytes, k;
+    rl_buf_init(&colbytes, 0);
+    rl_buf_init(&k, 0);
+    cat_encode_dyn_columns(&colbytes, ncols, cols);
+    rl_datum row[RL_DYN_NCOLS];
+    memset(row, 0, sizeof row);
+    row[RL_DYN_ID].v.i = (int64_t)id;
+    row[RL_DYN_SCHEMA].v.s.p = (const uint8_t *)schema;
+    row[RL_DYN_SCHEMA].v.s.len = strlen(schema);
+    row[RL_DYN_NAME].v.s.p = (const uint8_t *)name;
+    row[RL_DYN_NAME].v.s.len = strlen(name);
+    row[RL_DYN_COLUMNS].v.s.p = colbytes.data;
+    row[RL_DYN_COLUMNS].v.s.len = colbytes.len;
+    rl_key_dynamic_name(&k, schema, name);
+    uint8_t idbytes[8];
+    rl_store_be64(idbytes, id);
+    int rc = colbytes.failed ? oom(err) : cat_add_row(t, &rl_desc_dynamic_table, row, 0, err);
+    if (rc == 0)
+        rc = cat_ov_set(t, k.data, k.len, idbytes, 8, err);
+    if (rc == 0) /* dropped and re-created in this txn is fine: see cat_expect_unique */
+        rc = cat_expect_unique(t, k.data, k.len, name, "", err);
+    rl_buf_free(&colbytes);
+    rl_buf_free(&k);
+    if (rc < 0) {
+        rl_dynamic_desc_free(d);
+        return NULL;
+    }
+    return cat_dyn_cache_put(t->cat, d, schema);
+}
+
+static int delete_rows_of(rl_txn *t, const rl_table_desc *d, rl_error *err);
+
+int rl_txn_drop_dynamic(rl_txn *t, const rl_table_desc *d, rl_error *err)
+{
+    cat_relations_changed(t); /* before any early return: a failed try may have written */
+    if (!cat_is_write_allowed(t, err))
+        return -1;
+    if (delete_rows_of(t, d, err) < 0)
+        return -1;
+    int rc;
+    /* then the definition and its name index */
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_dynamic_table(&k, d->dyn_id);
+    uint8_t *v = NULL;
+    size_t vlen = 0;
+    char schema[128] = "";
+    rc = cat_view_get(t, k.data, k.len, &v, &vlen, err);
+    if (rc == 1) {
+        rl_table_desc *tmp = rl_dynamic_desc_decode(d->dyn_id, v, vlen, schema, sizeof schema);
+        rl_dynamic_desc_free(tmp);
+        rc = cat_ov_set(t, k.data, k.len, NULL, 0, err);
+        if (rc == 0) {
+            rl_buf_reset(&k);
+            rl_key_dynamic_name(&k, schema, d->name);
+            rc = cat_ov_set(t, k.data, k.len, NULL, 0, err);
+        }
+    } else if (rc == 0) {
+        rc = rl_error_set(err, RL_SQLSTATE_UNDEFINED_TABLE, "relation \"%s\" does not exist",
+                          d->name);
+    }
+    free(v);
+    rl_buf_free(&k);
+    return rc < 0 ? -1 : 0;
+}
+
+/* ------------------------------------------------- names, schemas, drops */
+
+/* The schema that already holds DuckLake's fixed tables, if any. */
+static int fixed_schema_in_use(rl_txn *t, char *out, size_t n, rl_error *err);
+
+int rl_txn_register_fixed(rl_txn *t, const char *schema, const rl_table_desc *d,
+                          bool if_not_exists, rl_error *err)
+{
+    cat_relations_changed(t); /* before any early return: a failed try may have written */
+    if (!cat_is_write_allowed(t, err))
+        return -1;
+    uint8_t tag;
+    uint64_t id;
+    int rc = name_lookup(t, schema, d->name, &tag, &id, err);
+    if (rc < 0)
+        return -1;
+    if (rc == 1) {
+        if (if_not_exists)
+            return 0;
+        return rl_error_set(err, RL_SQLSTATE_DUPLICATE_TABLE, "relation \"%s\" already exists",
+                            d->name);
+    }
+    char other[128] = "";
+    if (fixed_schema_in_use(t, other, sizeof other, err) < 0)
+        return -1;
+    if (other[0] && strcmp(other, schema) != 0) {
+        rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
+                     "RockLake keeps one DuckLake metadata schema per database, and this database "
+                     "already has it in schema \"%s\"",
+                     other);
+        rl_error_hint(err, "attach another database (lake) for a second DuckLake catalog, or use "
+                           "METADATA_SCHEMA '%s'", other);
+        return -1;
+    }
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_dynamic_name(&k, schema, d->name);
+    rc = cat_ov_set(t, k.data, k.len, &d->tag, 1, err);
+    if (rc == 0)
+        rc = cat_expect_unique(t, k.data, k.len, d->name, "", err);
+    rl_buf_free(&k);
+    return rc;
+}
+
+/* What scan_index_keys hands on for each entry: the strings of its key
+ * (NUL-terminated) and its value; 0 goes on, anything else ends the scan
+ * with that result. */
+typedef int (*index_entry_fn)(void *ctx, char *const *strs, const uint8_t *v, size_t vl,
+                              rl_error *err);
+
+/* Every entry of index `kind`, whose keys hold `nstr` (1 or 2) strings
+ * after the index's 2-byte prefix, handed to `each`; a key that does not
+ * decode is corruption ("malformed <what> index key"). */
+static int scan_index_keys(rl_txn *t, uint8_t kind, size_t nstr, const char *what,
+                           index_entry_fn each, void *ctx, rl_error *err)
+{
+    uint8_t prefix[RL_KEY_INDEX_PREFIX_LEN];
+    rl_scan s;
+    if (cat_raw_scan_open(t, &s, prefix, rl_key_index_prefix(prefix, kind), err) < 0)
+        return -1;
+    const uint8_t *k, *v;
+    size_t kl, vl;
+    rl_buf b[2];
+    char *strs[2] = {NULL, NULL};
+    rl_buf_init(&b[0], 0);
+    rl_buf_init(&b[1], 0);
+    int rc;
+    while ((rc = cat_scan_merged_next(&s, &k, &kl, &v, &vl, err)) == 1) {
+        rl_reader r;
+        rl_reader_init(&r, k + 2, kl - 2);
+        bool ok = true;
+        for (size_t i = 0; i < nstr && ok; i++) {
+            rl_buf_reset(&b[i]);
+            ok = rl_key_get_str(&r, &b[i]);
+            rl_buf_put_u8(&b[i], 0);
+            strs[i] = (char *)b[i].data;
+        }
+        if (!ok) {
+            rc = rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED, "malformed %s index key", what);
+            break;
+        }
+        if ((rc = each(ctx, strs, v, vl, err)) != 0)
+            break;
+    }
+    kv_iter_free(s.it);
+    rl_buf_free(&b[0]);
+    rl_buf_free(&b[1]);
+    return rc;
+}
+
+/* What visit_names' entries go to. */
+typedef struct name_visit {
+    rl_txn *t;
+    rl_table_visitor visit;
+    void *ctx;
+    bool resolve; /* every table, its descriptor loaded; else only fixed ones */
+} name_visit;
+
+/* One name index entry (schema, name -> tag or dynamic id) resolved to its
+ * table and visited; unresolved, an entry other than a fixed table's is
+ * passed over. */
+static int visit_name(void *ctx, char *const *strs, const uint8_t *v, size_t vl, rl_error *err)
+{
+    name_visit *nv = ctx;
+    const rl_table_desc *d = NULL;
+    if (nv->resolve) {
+        if (vl == 1)
+            d = rl_desc_by_tag(v[0]);
+        else if (vl == 8)
+            d = cat_dyn_load(nv->t, rl_load_be64(v), err);
+        if (!d) {
+            if (!err || !err->sqlstate[0])
+                rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED, "table \"%s\" does not resolve",
+                             strs[1]);
+            return -1;
+        }
+    } else if (vl != 1 || !(d = rl_desc_by_tag(v[0]))) {
+        return 0; /* only fixed tables asked for */
+    }
+    return nv->visit(nv->ctx, strs[0], strs[1], d);
+}
+
+/* Visit name index entries, decoding each. */
+static int visit_names(rl_txn *t, rl_table_visitor visit, void *ctx, bool resolve, rl_error *err)
+{
+    name_visit nv = {t, visit, ctx, resolve};
+    return scan_index_keys(t, RL_INDEX_DYNAMIC_NAME, 2, "table name", visit_name, &nv, err);
+}
+
+int rl_txn_list_tables(rl_txn *t, rl_table_visitor visit, void *ctx, rl_error *err)
+{
+    return visit_names(t, visit, ctx, true, err);
+}
+
+/* What first_table looks for, and what it found. */
+typedef struct table_probe {
+    const char *schema; /* a table in this schema; NULL: in any */
+    char *out;          /* NULL, or the found table's schema into out[n] */
+    size_t n;
+    bool found;
+} table_probe;
+
+/* A visit_names visitor that stops at the first table of the probe's
+ * schema (any schema when it names none), noting it. */
+static int first_table(void *ctx, const char *schema, const char *name, const rl_table_desc *d)
+{
+    table_probe *p = ctx;
+    if (p->schema && strcmp(schema, p->schema) != 0)
+        return 0;
+    p->found = true;
+    if (p->out)
+        snprintf(p->out, p->n, "%s", schema);
+    return 1; /* one is enough */
+}
+
+static int fixed_schema_in_use(rl_txn *t, char *out, size_t n, rl_error *err)
+{
+    table_probe p = {.out = out, .n = n};
+    out[0] = 0;
+    int rc = visit_names(t, first_table, &p, false, err);
+    return rc < 0 ? -1 : 0;
+}
+
+int rl_txn_fixed_schema(rl_txn *t, char *out, size_t n, rl_error *err)
+{
+    return fixed_schema_in_use(t, out, n, err);
+}
+
+/* Delete every row under `prefix` (collect keys first: deleting changes the
+ * overlay the scan walks). Index entries of the rows go too. */
+static int delete_rows_of(rl_txn *t, const rl_table_desc *d, rl_error *err)
+{
+    rl_scan *s = rl_txn_scan(t, d, NULL, 0, err);
+    if (!s)
+        return -1;
+    uint8_t **keys = NULL;
+    size_t *lens = NULL, n = 0, cap = 0;
+    const rl_row *row;
+    int rc;
+    while ((rc = rl_scan_next(s, &row, err)) == 1) {
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            uint8_t **nk = realloc(keys, cap * sizeof *nk);
+            if (nk)
+                keys = nk;
+            size_t *nl = nk ? realloc(lens, cap * sizeof *nl) : NULL;
+            if (!nk || !nl) {
+                rc = oom(err);
+                break;
+            }
+            lens = nl;
+        }
+        if (!(keys[n] = dup_bytes(row->key, row->klen))) {
+            rc = oom(err);
+            break;
+        }
+        lens[n++] = row->klen;
+    }
+    rl_scan_free(s);
+    for (size_t i = 0; i < n; i++) {
+        if (rc == 0)
+            rc = d->tag == RL_TAG_DYNAMIC_ROW ? cat_ov_set(t, keys[i], lens[i], NULL, 0, err)
+                                              : rl_txn_delete(t, d, keys[i], lens[i], err);
+        free(keys[i]);
+    }
+    free(keys);
+    free(lens);
+    return rc < 0 ? -1 : 0;
+}
+
+int rl_txn_drop_table(rl_txn *t, const char *schema, const char *name, rl_error *err)
+{
+    cat_relations_changed(t); /* before any early return: a failed try may have written */
+    if (!cat_is_write_allowed(t, err))
+        return -1;
+    const rl_table_desc *d = rl_txn_find_table(t, schema, name, err);
+    if (!d)
+        return -1;
+    if (d->tag == RL_TAG_DYNAMIC_ROW)
+        return rl_txn_drop_dynamic(t, d, err);
+    if (delete_rows_of(t, d, err) < 0)
+        return -1;
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_dynamic_name(&k, schema, name);
+    int rc = cat_ov_set(t, k.data, k.len, NULL, 0, err);
+    rl_buf_free(&k);
+    return rc;
+}
+
+static void schema_key(rl_buf *k, const char *schema)
+{
+    rl_key_schema(k, schema);
+}
+
+bool rl_txn_schema_exists(rl_txn *t, const char *schema)
+{
+    if (strcmp(schema, "public") == 0)
+        return true;
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    schema_key(&k, schema);
+    int rc = cat_view_get(t, k.data, k.len, NULL, NULL, NULL);
+    rl_buf_free(&k);
+    return rc == 1;
+}
+
+int rl_txn_create_schema(rl_txn *t, const char *schema, bool if_not_exists, rl_error *err)
+{
+    cat_relations_changed(t); /* before any early return: a failed try may have written */
+    if (!cat_is_write_allowed(t, err))
+        return -1;
+    if (rl_txn_schema_exists(t, schema)) {
+        if (if_not_exists)
+            return 0;
+        return rl_error_set(err, RL_SQLSTATE_DUPLICATE_SCHEMA, "schema \"%s\" already exists", schema);
+    }
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    schema_key(&k, schema);
+    int rc = cat_ov_set(t, k.data, k.len, (const uint8_t *)"", 0, err);
+    if (rc == 0)
+        rc = cat_expect_unique(t, k.data, k.len, schema, "", err);
+    rl_buf_free(&k);
+    return rc;
+}
+
+/* What list_schema hands each schema to. */
+typedef struct schema_visit {
+    rl_schema_visitor visit;
+    void *ctx;
+} schema_visit;
+
+/* One schema index entry visited by its name. */
+static int list_schema(void *ctx, char *const *strs, const uint8_t *v, size_t vl, rl_error *err)
+{
+    schema_visit *sv = ctx;
+    return sv->visit(sv->ctx, strs[0]);
+}
+
+int rl_txn_list_schemas(rl_txn *t, rl_schema_visitor visit, void *ctx, rl_error *err)
+{
+    schema_visit sv = {visit, ctx};
+    return scan_index_keys(t, RL_INDEX_SCHEMA, 1, "schema", list_schema, &sv, err);
+}
+
+int rl_txn_drop_schema(rl_txn *t, const char *schema, rl_error *err)
+{
+    cat_relations_changed(t); /* before any early return: a failed try may have written */
+    if (!cat_is_write_allowed(t, err))
+        return -1;
+    if (strcmp(schema, "public") == 0 || !rl_txn_schema_exists(t, schema))
+        return rl_error_set(err, RL_SQLSTATE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", schema);
+    table_probe u = {.schema = schema};
+    if (visit_names(t, first_table, &u, true, err) < 0)
+        return -1;
+    if (u.found) {
+        rl_error_set(err, RL_SQLSTATE_DEPENDENT_OBJECTS_STILL_EXIST,
+                     "cannot drop schema %s because other objects depend on it", schema);
+        rl_error_hint(err, "drop the schema's tables first");
+        return -1;
+    }
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    schema_key(&k, schema);
+    uint8_t *v = NULL;
+    size_t vlen = 0;
+    int rc = cat_view_get(t, k.data, k.len, &v, &vlen, err);
+    if (rc == 1) {
+        /* the schema must still be the one we saw when we commit */
+        rc = cat_add_expectation(t, EXPECT_VALUE, k.data, k.len, v, vlen, NULL, NULL, err);
+        if (rc == 0)
+            rc = cat_ov_set(t, k.data, k.len, NULL, 0, err);
+    }
+    free(v);
+    rl_buf_free(&k);
+    return rc < 0 ? -1 : 0;
+}

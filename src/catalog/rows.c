@@ -1,0 +1,608 @@
+/*
+ * rows.c — row writes with PostgreSQL's constraint errors: INSERT, UPDATE
+ * and DELETE of one row, their index entries, and uniqueness.
+ *
+ * Owns: NOT NULL (23502) and key (22003) checks, PRIMARY KEY and storage
+ * key uniqueness (23505, with PostgreSQL's detail), the expectations they
+ * leave for commit, duplicate rows of tables without a PRIMARY KEY (at
+ * their key plus a discriminator), the live-row and PK index entries of a
+ * row, and, with commit sequencing on, each row write kept as a logical
+ * write (rl_seq_write) for a rebase.
+ *
+ * Invariants: every write of a row also writes or deletes its index
+ * entries in the same overlay; a uniqueness probe is always followed by an
+ * expectation, so a race lost after the probe still fails at COMMIT; a
+ * check that fails writes nothing (sequence numbers are taken after
+ * validation).
+ */
+#include "catalog/catalog_int.h"
+
+#include <assert.h>
+#include <stdio.h>
+
+#include "keys/keys.h"
+#include "keys/tags.h"
+#include "pgtype/pgtype.h"
+
+
+/* Does the key exist for a uniqueness check: our overlay decides if it has
+ * the key; otherwise the snapshot or anything committed since counts.
+ * With commit sequencing on, only the transaction's own view counts: a key
+ * a concurrent commit took is decided at COMMIT, where a DuckLake append
+ * that lost the race is rebased instead of failed (sequence.h; the
+ * expectation each probe is followed by still fails any other such race
+ * there with the same 23505). */
+static int unique_key_taken(rl_txn *t, const uint8_t *k, size_t kl, rl_error *err)
+{
+    pending *p = cat_ov_find(t, k, kl);
+    if (p)
+        return p->val != NULL;
+    kv_error ke;
+    int rc = kv_get(t->cat->kv, t->snap, k, kl, NULL, NULL, &ke);
+    if (rc == 0 && t->snap && !t->seq)
+        rc = kv_get(t->cat->kv, NULL, k, kl, NULL, NULL, &ke);
+    return rc < 0 ? cat_kv_fail(err, &ke, "checking uniqueness") : rc;
+}
+
+/* Same for "any key under this prefix", against overlay + latest state. */
+static int unique_prefix_taken(rl_txn *t, const uint8_t *prefix, size_t plen, rl_error *err)
+{
+    for (size_t i = cat_ov_lower_bound(t, prefix, plen); i < t->nov; i++) {
+        if (t->ov[i].klen < plen || memcmp(t->ov[i].key, prefix, plen) != 0)
+            break;
+        if (t->ov[i].val)
+            return 1;
+    }
+    kv_error ke;
+    kv_iter *it = kv_scan_prefix(t->cat->kv, t->seq ? t->snap : NULL, prefix, plen, &ke);
+    if (!it)
+        return cat_kv_fail(err, &ke, "checking uniqueness");
+    int found = 0;
+    const uint8_t *k, *v;
+    size_t kl, vl;
+    int rc;
+    while ((rc = kv_iter_next(it, &k, &kl, &v, &vl, &ke)) == 1) {
+        pending *p = cat_ov_find(t, k, kl);
+        if (!p || p->val) {
+            found = 1;
+            break;
+        }
+    }
+    kv_iter_free(it);
+    if (rc < 0)
+        return cat_kv_fail(err, &ke, "checking uniqueness");
+    return found;
+}
+
+/* "(snapshot_id)=(5)" text of the PK or key columns, as PostgreSQL's detail. */
+static void key_detail(const rl_table_desc *d, const rl_datum *row, char *out, size_t n)
+{
+    rl_buf names, vals;
+    rl_buf_init(&names, 0);
+    rl_buf_init(&vals, 0);
+    bool first = true;
+    for (int i = 0; i < d->nkey; i++) {
+        int col = d->key[i];
+        if (d->pk_col >= 0)
+            col = i == 0 ? d->pk_col : -2;
+        if (col < 0)
+            continue;
+        rl_buf_printf(&names, "%s%s", first ? "" : ", ", d->cols[col].name);
+        if (!first)
+            rl_buf_put_str(&vals, ", ");
+        rl_datum_to_text(&vals, d->cols[col].type, &row[col]);
+        first = false;
+    }
+    snprintf(out, n, "Key (%.*s)=(%.*s) already exists.", (int)names.len,
+             names.data ? (const char *)names.data : "", (int)vals.len,
+             vals.data ? (const char *)vals.data : "");
+    rl_buf_free(&names);
+    rl_buf_free(&vals);
+}
+
+static int duplicate_error(const rl_table_desc *d, const rl_datum *row, rl_error *err)
+{
+    char cname[160], detail[256];
+    rl_desc_constraint_name(d, cname, sizeof cname);
+    key_detail(d, row, detail, sizeof detail);
+    rl_error_set(err, RL_SQLSTATE_UNIQUE_VIOLATION,
+                 "duplicate key value violates unique constraint \"%s\"", cname);
+    rl_error_detail(err, "%s", detail);
+    return -1;
+}
+
+static int key_error(const rl_table_desc *d, rl_key_status st, int col, rl_error *err)
+{
+    const char *cname = col >= 0 ? d->cols[col].name : "?";
+    if (st == RL_KEY_ERR_NULL)
+        return rl_error_set(err, RL_SQLSTATE_NOT_NULL_VIOLATION,
+                            "null value in column \"%s\" of relation \"%s\" violates not-null "
+                            "constraint",
+                            cname, d->name);
+    if (st == RL_KEY_ERR_NEGATIVE)
+        return rl_error_set(err, RL_SQLSTATE_NUMERIC_OUT_OF_RANGE,
+                            "value of column \"%s\" of relation \"%s\" is negative; RockLake "
+                            "stores it in the key and requires ids >= 0",
+                            cname, d->name);
+    return rl_error_set(err, RL_SQLSTATE_INTERNAL, "cannot encode key of relation \"%s\"",
+                        d->name);
+}
+
+static int check_not_null(const rl_table_desc *d, size_t ncols, const rl_datum *row,
+                          rl_error *err)
+{
+    for (size_t i = 0; i < ncols; i++)
+        if (d->cols[i].not_null && row[i].isnull)
+            return key_error(d, RL_KEY_ERR_NULL, (int)i, err);
+    return 0;
+}
+
+/* Index entries that follow a row: live index, pk index. */
+static int put_row_indexes(rl_txn *t, const rl_table_desc *d, const rl_datum *row,
+                           const uint8_t *key, size_t klen, rl_error *err)
+{
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    int rc = 0;
+    if (d->live_index) {
+        rl_key_live_index(&k, d->tag, key, klen);
+        bool live = row[d->end_col].isnull;
+        rc = cat_ov_set(t, k.data, k.len, live ? (const uint8_t *)"" : NULL, 0, err);
+    }
+    if (rc == 0 && d->pk_check == RL_PK_INDEX) {
+        rl_buf_reset(&k);
+        rl_key_pk_index(&k, d->tag, (uint64_t)row[d->pk_col].v.i);
+        size_t klen_index = k.len;
+        if (rl_key_pk_index_value(&k, d, row) != RL_KEY_OK)
+            rc = rl_error_set(err, RL_SQLSTATE_INTERNAL, "cannot index the key of a %s row",
+                              d->name);
+        else if (k.failed)
+            rc = oom(err);
+        else
+            rc = cat_ov_set(t, k.data, klen_index, k.data + klen_index, k.len - klen_index, err);
+    }
+    rl_buf_free(&k);
+    return rc;
+}
+
+static int delete_row_indexes(rl_txn *t, const rl_table_desc *d, const rl_datum *row,
+                              const uint8_t *key, size_t klen, rl_error *err)
+{
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    int rc = 0;
+    if (d->live_index) {
+        rl_key_live_index(&k, d->tag, key, klen);
+        rc = cat_ov_set(t, k.data, k.len, NULL, 0, err);
+    }
+    if (rc == 0 && d->pk_check == RL_PK_INDEX && !row[d->pk_col].isnull) {
+        rl_buf_reset(&k);
+        rl_key_pk_index(&k, d->tag, (uint64_t)row[d->pk_col].v.i);
+        rc = cat_ov_set(t, k.data, k.len, NULL, 0, err);
+    }
+    rl_buf_free(&k);
+    return rc;
+}
+
+/* PRIMARY KEY checks beyond the storage key itself. */
+static int check_primary_key(rl_txn *t, const rl_table_desc *d, const rl_datum *row,
+                             const uint8_t *key, size_t klen, rl_error *err)
+{
+    if (d->pk_check == RL_PK_NONE || (d->pk_check == RL_PK_KEY && d->nkey == 1))
+        return 0; /* the storage key check covers it */
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    int taken;
+    expect_kind kind;
+    if (d->pk_check == RL_PK_KEY) {
+        rl_key_encode_prefix(&k, d, &row[d->key[0]], 1);
+        kind = EXPECT_PREFIX_ABSENT;
+        taken = unique_prefix_taken(t, k.data, k.len, err);
+    } else {
+        rl_key_pk_index(&k, d->tag, (uint64_t)row[d->pk_col].v.i);
+        kind = EXPECT_KEY_ABSENT;
+        taken = unique_key_taken(t, k.data, k.len, err);
+    }
+    (void)key;
+    (void)klen;
+    int rc = taken;
+    if (taken == 1) {
+        rc = duplicate_error(d, row, err);
+    } else if (taken == 0) {
+        char cname[160], detail[256];
+        rl_desc_constraint_name(d, cname, sizeof cname);
+        key_detail(d, row, detail, sizeof detail);
+        rc = kind == EXPECT_KEY_ABSENT
+                 ? cat_expect_unique(t, k.data, k.len, cname, detail, err)
+                 : cat_add_expectation(t, kind, k.data, k.len, NULL, 0, cname, detail, err);
+    }
+    rl_buf_free(&k);
+    return rc;
+}
+
+/* Record that `key` must still be free at commit (`kind` EXPECT_KEY_ABSENT,
+ * or EXPECT_SLOT_FREE for a row that may move to a duplicate key instead).
+ * If this transaction deleted a row that the snapshot had at this key
+ * (delete, then insert the same key), the requirement is instead that the
+ * deleted row is still the one we saw: another commit changing it is a
+ * conflict, its presence is not. */
+static int expect_free(rl_txn *t, expect_kind kind, const uint8_t *k, size_t kl,
+                       const char *constraint, const char *detail, rl_error *err)
+{
+    if (cat_ov_find(t, k, kl)) {
+        uint8_t *v = NULL;
+        size_t vl = 0;
+        kv_error ke;
+        int rc = kv_get(t->cat->kv, t->snap, k, kl, &v, &vl, &ke);
+        if (rc < 0)
+            return cat_kv_fail(err, &ke, "checking uniqueness");
+        if (rc == 1) {
+            rc = cat_add_expectation(t, EXPECT_VALUE, k, kl, v, vl, NULL, NULL, err);
+            free(v);
+            return rc;
+        }
+    }
+    return cat_add_expectation(t, kind, k, kl, NULL, 0, constraint, detail, err);
+}
+
+int cat_expect_unique(rl_txn *t, const uint8_t *k, size_t kl, const char *constraint,
+                         const char *detail, rl_error *err)
+{
+    return expect_free(t, EXPECT_KEY_ABSENT, k, kl, constraint, detail, err);
+}
+
+/* Key `key` of a table whose rows are unique: refuse it if taken (23505,
+ * naming the PK, or for RockLake's internal tables their storage key), and
+ * expect it, and the PK, to be free at commit. */
+static int place_unique(rl_txn *t, const rl_table_desc *d, const rl_datum *row,
+                        const rl_buf *key, rl_error *err)
+{
+    int taken = unique_key_taken(t, key->data, key->len, err);
+    if (taken < 0)
+        return -1;
+    if (taken)
+        return duplicate_error(d, row, err);
+    if (check_primary_key(t, d, row, key->data, key->len, err) < 0)
+        return -1;
+    char cname[160], detail[256];
+    rl_desc_constraint_name(d, cname, sizeof cname);
+    key_detail(d, row, detail, sizeof detail);
+    return cat_expect_unique(t, key->data, key->len, cname, detail, err);
+}
+
+/* Give a duplicate row its own key: the natural key in `key` plus a fresh
+ * discriminator, which no other row has (the counter only grows, and is
+ * written in the batch that writes the row). */
+static int add_discriminator(rl_txn *t, rl_buf *key, rl_error *err)
+{
+    uint64_t dup;
+    if (cat_txn_alloc_seq(t, RL_COUNTER_NEXT_DUP, &dup, err) < 0 ||
+        cat_touch_counter(t, RL_COUNTER_NEXT_DUP, dup + 1, err) < 0)
+        return -1;
+    rl_key_put_dup(key, dup);
+    return key->failed ? oom(err) : 0;
+}
+
+/* A table without a PRIMARY KEY keeps every row, as PostgreSQL does
+ * (docs/key-layout.md decision (i)). The row goes to its natural key K when
+ * K is free in this transaction's view and in the latest commit, so a table
+ * without duplicates has the keys it always had; otherwise to K | dup.
+ * At K, a concurrent commit may still take K before ours: the expectation
+ * then moves the row to K | dup at commit (move_to_dup_locked), because
+ * PostgreSQL would commit both. */
+static int place_keeping_duplicates(rl_txn *t, rl_buf *key, rl_error *err)
+{
+    int taken = unique_key_taken(t, key->data, key->len, err);
+    if (taken < 0)
+        return -1;
+    if (taken)
+        return add_discriminator(t, key, err);
+    return expect_free(t, EXPECT_SLOT_FREE, key->data, key->len, NULL, NULL, err);
+}
+
+/* Write a row after the checks: at its key, or for a duplicate in a table
+ * that keeps them, at the key plus a discriminator. */
+int cat_add_row(rl_txn *t, const rl_table_desc *d, const rl_datum *row, uint64_t seq,
+                   rl_error *err)
+{
+    size_t ncols = txn_ncols(t, d);
+    if (check_not_null(d, ncols, row, err) < 0)
+        return -1;
+    rl_buf key, val;
+    rl_buf_init(&key, 0);
+    rl_buf_init(&val, RL_MAX_VALUE_BYTES);
+    int bad = -1, rc = -1;
+    rl_key_status ks = rl_key_encode_row(&key, d, row, seq, &bad);
+    if (ks != RL_KEY_OK) {
+        key_error(d, ks, bad, err);
+        goto out;
+    }
+    if (cat_encode_value(t, d, row, &val, err) < 0)
+        goto out;
+    if ((rl_desc_keeps_duplicates(d) ? place_keeping_duplicates(t, &key, err)
+                                     : place_unique(t, d, row, &key, err)) < 0)
+        goto out;
+    if (cat_ov_set(t, key.data, key.len, val.data ? val.data : (const uint8_t *)"", val.len, err) < 0)
+        goto out;
+    if (put_row_indexes(t, d, row, key.data, key.len, err) < 0)
+        goto out;
+    if (d->counter && d->counter_col >= 0 && !row[d->counter_col].isnull &&
+        cat_touch_counter(t, d->counter, (uint64_t)row[d->counter_col].v.i + 1, err) < 0)
+        goto out;
+    if (d->tag == RL_TAG_SNAPSHOT) {
+        uint64_t id = (uint64_t)row[0].v.i;
+        if (!t->inserted_snapshot || id > t->max_snapshot_inserted)
+            t->max_snapshot_inserted = id;
+        t->inserted_snapshot = true;
+    }
+    rc = 0;
+out:
+    rl_buf_free(&key);
+    rl_buf_free(&val);
+    return rc;
+}
+
+/* ------------------------------------------------- logical writes (seq) */
+
+static bool string_datum_type(rl_type ty)
+{
+    return ty == RL_T_VARCHAR || ty == RL_T_TEXT || ty == RL_T_BYTEA || ty == RL_T_NUMERIC;
+}
+
+/* The most row writes a transaction keeps for a rebase: a DuckLake append's
+ * batch is a few rows per file and per column, plus its inlined rows. */
+#define SEQ_MAX_WRITES 65536
+
+/* Copy `n` datums of d into `to`, their strings into the transaction's arena. */
+static int seq_copy_row(rl_txn *t, const rl_table_desc *d, size_t n, const rl_datum *from,
+                        rl_datum *to, rl_error *err)
+{
+    for (size_t c = 0; c < n; c++) {
+        to[c] = from[c];
+        if (from[c].isnull || !string_datum_type(d->cols[c].type) || !from[c].v.s.p)
+            continue;
+        uint8_t *p = rl_arena_dup(&t->seq_arena, from[c].v.s.p, from[c].v.s.len ? from[c].v.s.len : 1);
+        if (!p)
+            return oom(err);
+        to[c].v.s.p = p;
+    }
+    return 0;
+}
+
+/* A zeroed row of rl_seq_row_cap datums in the transaction's arena. */
+static rl_datum *seq_new_row(rl_txn *t, const rl_table_desc *d, size_t ncols)
+{
+    size_t cap = rl_seq_row_cap(d, ncols);
+    rl_datum *row = rl_arena_alloc(&t->seq_arena, cap * sizeof *row);
+    if (row)
+        memset(row, 0, cap * sizeof *row);
+    return row;
+}
+
+/* Keep a row write that succeeded as a logical write (t->seq). */
+static int seq_record(rl_txn *t, rl_seq_op op, const rl_table_desc *d, const rl_datum *row,
+                      const rl_datum *old, bool old_own, const uint8_t *key, size_t klen,
+                      rl_error *err)
+{
+    assert(t->seq);
+    /* A write no append makes (a catalog row, a delete) or a transaction
+     * far larger than a commit batch can never be rebased: stop keeping
+     * its writes, so DDL-heavy transactions cost no memory here. */
+    if (t->seq_foreign || !rl_seq_append_key(&d->tag, 1) || op == RL_SEQ_DELETE ||
+        t->nseqw >= SEQ_MAX_WRITES) {
+        t->seq_foreign = true;
+        return 0;
+    }
+    rl_seq_write *grown = rl_array_reserve(t->seqw, t->nseqw, &t->capseqw, sizeof *grown, 16);
+    if (!grown)
+        return oom(err);
+    t->seqw = grown;
+    rl_seq_write *w = &t->seqw[t->nseqw];
+    memset(w, 0, sizeof *w);
+    w->op = op;
+    w->d = d;
+    w->ncols = txn_ncols(t, d);
+    w->old_own = old_own;
+    if (row && !(w->row = seq_new_row(t, d, w->ncols)))
+        return oom(err);
+    if (row && seq_copy_row(t, d, w->ncols, row, w->row, err) < 0)
+        return -1;
+    if (old && !(w->old = seq_new_row(t, d, w->ncols)))
+        return oom(err);
+    if (old && seq_copy_row(t, d, w->ncols, old, w->old, err) < 0)
+        return -1;
+    if (key) {
+        if (!(w->key = rl_arena_dup(&t->seq_arena, key, klen ? klen : 1)))
+            return oom(err);
+        w->klen = klen;
+    }
+    t->nseqw++;
+    return 0;
+}
+
+static int insert_row(rl_txn *t, const rl_table_desc *d, const rl_datum *row, rl_error *err)
+{
+    uint64_t seq = 0;
+    /* validate before taking a sequence number, so failures leave no gaps */
+    if (check_not_null(d, txn_ncols(t, d), row, err) < 0)
+        return -1;
+    if (rl_desc_has_seq(d)) {
+        char name[64];
+        rl_counter_rowseq_name(d, name, sizeof name);
+        if (cat_txn_alloc_seq(t, name, &seq, err) < 0 || cat_touch_counter(t, name, seq + 1, err) < 0)
+            return -1;
+    }
+    return cat_add_row(t, d, row, seq, err);
+}
+
+int rl_txn_insert(rl_txn *t, const rl_table_desc *d, const rl_datum *row, rl_error *err)
+{
+    if (!cat_is_write_allowed(t, err))
+        return -1;
+    t->seq_depth++;
+    int rc = insert_row(t, d, row, err);
+    t->seq_depth--;
+    if (rc == 0 && t->seq)
+        rc = seq_record(t, RL_SEQ_INSERT, d, row, NULL, false, NULL, 0, err);
+    return rc;
+}
+
+/* Old row for update/delete: read, decode, remember what we saw. */
+static int load_for_change(rl_txn *t, const rl_table_desc *d, const uint8_t *key, size_t klen,
+                           uint8_t **val, size_t *vlen, rl_row *row, rl_buf *arena, rl_error *err)
+{
+    pending *p = cat_ov_find(t, key, klen);
+    int rc = cat_view_get(t, key, klen, val, vlen, err);
+    if (rc < 0)
+        return -1;
+    if (rc == 0)
+        return rl_error_set(err, RL_SQLSTATE_SERIALIZATION_FAILURE,
+                            "could not serialize access: the row to change in \"%s\" no longer "
+                            "exists",
+                            d->name);
+    if (cat_decode_row(t, d, key, klen, *val, *vlen, row, arena, err) < 0)
+        return -1;
+    /* A row we wrote ourselves needs no check; one from the snapshot must be
+     * unchanged by others when we commit. */
+    if (!p && cat_add_expectation(t, EXPECT_VALUE, key, klen, *val, *vlen, NULL, NULL, err) < 0)
+        return -1;
+    return 0;
+}
+
+int rl_txn_delete(rl_txn *t, const rl_table_desc *d, const uint8_t *key, size_t klen,
+                  rl_error *err)
+{
+    if (!cat_is_write_allowed(t, err))
+        return -1;
+    uint8_t *val = NULL;
+    size_t vlen = 0;
+    rl_buf arena;
+    rl_buf_init(&arena, 0);
+    rl_row *row = malloc(sizeof *row);
+    uint8_t *kcopy = dup_bytes(key, klen); /* key may point into the overlay */
+    int rc = -1;
+    if (!row || !kcopy) {
+        oom(err);
+        goto out;
+    }
+    bool own = cat_ov_find(t, kcopy, klen) != NULL;
+    t->seq_depth++;
+    if (load_for_change(t, d, kcopy, klen, &val, &vlen, row, &arena, err) == 0 &&
+        delete_row_indexes(t, d, row->vals, kcopy, klen, err) == 0)
+        rc = cat_ov_set(t, kcopy, klen, NULL, 0, err);
+    t->seq_depth--;
+    if (rc == 0 && t->seq)
+        rc = seq_record(t, RL_SEQ_DELETE, d, NULL, row->vals, own, kcopy, klen, err);
+out:
+    free(val);
+    free(row);
+    free(kcopy);
+    rl_buf_free(&arena);
+    return rc;
+}
+
+/* A duplicate whose key fields an UPDATE leaves alone keeps its key,
+ * discriminator included: `nkey` (the new row's natural key) gets the old
+ * key's discriminator when their natural keys are equal. */
+static int keep_discriminator(const rl_table_desc *d, const uint8_t *oldkey, size_t oldklen,
+                              rl_buf *nkey)
+{
+    size_t natural_len;
+    uint64_t dup;
+    if (!rl_desc_keeps_duplicates(d) ||
+        rl_key_split_dup(oldkey, oldklen, d, &natural_len, &dup) != 1 ||
+        rl_bytes_cmp(oldkey, natural_len, nkey->data, nkey->len) != 0)
+        return 0;
+    rl_key_put_dup(nkey, dup);
+    return nkey->failed ? -1 : 0;
+}
+
+int rl_txn_row_exists(rl_txn *t, const rl_table_desc *d, const uint8_t *key, size_t klen,
+                      rl_error *err)
+{
+    size_t natural_len;
+    if (rl_key_split_dup(key, klen, d, &natural_len, NULL) < 0)
+        return 0; /* not a key of d: names no row */
+    return cat_view_get(t, key, klen, NULL, NULL, err);
+}
+
+int rl_txn_update(rl_txn *t, const rl_table_desc *d, const uint8_t *oldkey, size_t oldklen,
+                  const rl_datum *newrow, rl_error *err)
+{
+    if (!cat_is_write_allowed(t, err))
+        return -1;
+    uint8_t *val = NULL;
+    size_t vlen = 0;
+    rl_buf arena, nkey, nval;
+    rl_buf_init(&arena, 0);
+    rl_buf_init(&nkey, 0);
+    rl_buf_init(&nval, RL_MAX_VALUE_BYTES);
+    rl_row *old = malloc(sizeof *old);
+    uint8_t *kcopy = dup_bytes(oldkey, oldklen);
+    int rc = -1, bad = -1;
+    bool own = false, loaded = false;
+    if (!old || !kcopy) {
+        oom(err);
+        goto out;
+    }
+    own = cat_ov_find(t, kcopy, oldklen) != NULL;
+    t->seq_depth++;
+    if (load_for_change(t, d, kcopy, oldklen, &val, &vlen, old, &arena, err) < 0)
+        goto out;
+    loaded = true;
+    size_t ncols = txn_ncols(t, d);
+    if (check_not_null(d, ncols, newrow, err) < 0)
+        goto out;
+    rl_key_status ks = rl_key_encode_row(&nkey, d, newrow, old->seq, &bad);
+    if (ks != RL_KEY_OK) {
+        key_error(d, ks, bad, err);
+        goto out;
+    }
+    if (keep_discriminator(d, kcopy, oldklen, &nkey) < 0) {
+        oom(err);
+        goto out;
+    }
+    bool same_key = rl_bytes_cmp(nkey.data, nkey.len, kcopy, oldklen) == 0;
+    bool same_pk = d->pk_col < 0 || old->vals[d->pk_col].isnull == newrow[d->pk_col].isnull;
+    if (same_pk && d->pk_col >= 0 && !newrow[d->pk_col].isnull)
+        same_pk = old->vals[d->pk_col].v.i == newrow[d->pk_col].v.i;
+    if (same_key && same_pk) {
+        /* The common case (e.g. closing a version): rewrite the value in place. */
+        if (cat_encode_value(t, d, newrow, &nval, err) < 0)
+            goto out;
+        /* An UPDATE that changes nothing writes nothing: no new version for
+         * the store to carry (DuckLake rewrites every column-stats row of a
+         * table on each commit, most of them unchanged). The read above
+         * still stands as an expectation, so a concurrent change of the row
+         * is still a conflict at COMMIT. */
+        if (nval.len == vlen && (vlen == 0 || memcmp(nval.data, val, vlen) == 0)) {
+            rc = 0;
+            goto out;
+        }
+        if (cat_ov_set(t, kcopy, oldklen, nval.data ? nval.data : (const uint8_t *)"", nval.len,
+                   err) < 0 ||
+            put_row_indexes(t, d, newrow, kcopy, oldklen, err) < 0)
+            goto out;
+        rc = 0;
+        goto out;
+    }
+    /* Key or PK changed: remove the old row, then add the new one with all
+     * uniqueness checks. */
+    if (delete_row_indexes(t, d, old->vals, kcopy, oldklen, err) < 0 ||
+        cat_ov_set(t, kcopy, oldklen, NULL, 0, err) < 0)
+        goto out;
+    rc = cat_add_row(t, d, newrow, old->seq, err);
+out:
+    if (kcopy && old)
+        t->seq_depth--;
+    /* recorded while `old` still holds the row read (it borrows from val) */
+    if (rc == 0 && loaded && t->seq)
+        rc = seq_record(t, RL_SEQ_UPDATE, d, newrow, old->vals, own, kcopy, oldklen, err);
+    free(val);
+    free(old);
+    free(kcopy);
+    rl_buf_free(&arena);
+    rl_buf_free(&nkey);
+    rl_buf_free(&nval);
+    return rc;
+}

@@ -1,0 +1,160 @@
+/*
+ * storeio.c — the catalog's access to the store below it: kv errors as
+ * PostgreSQL SQLSTATEs, the failed-store latch of an object-store writer,
+ * system keys (read, put in a batch), the ducklake-format key, the clock.
+ *
+ * Owns: cat_kv_fail's mapping (fenced -> 25006 with RL_CAUSE_WRITER_FENCED,
+ * corrupt -> XX001, I/O -> 58030); rl_catalog.failed, set once by the first
+ * I/O failure of an object store's write path and never cleared.
+ *
+ * Invariants: calls nothing else of the catalog (the bottom of its files);
+ * `failed_why` is written only by the winner of `failed_claim`, before
+ * `failed` is set, so a reader that sees `failed` sees the text.
+ */
+#include "catalog/catalog_int.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "keys/keys.h"
+#include "keys/tags.h"
+
+int cat_kv_fail(rl_error *err, const kv_error *ke, const char *what)
+{
+    if (ke->kind == KV_ERR_FENCED) {
+        rl_error_set(err, RL_SQLSTATE_READ_ONLY_TRANSACTION,
+                     "this RockLake writer was fenced by a newer writer of the same "
+                     "store (%s); nothing was written — reconnect to the current writer",
+                     ke->message);
+        if (err)
+            err->cause = RL_CAUSE_WRITER_FENCED; /* the server logs writer_fenced on it */
+        return -1;
+    }
+    const char *state = ke->kind == KV_ERR_CORRUPT ? RL_SQLSTATE_DATA_CORRUPTED
+                        : ke->kind == KV_ERR_IO    ? RL_SQLSTATE_IO
+                                                   : RL_SQLSTATE_INTERNAL;
+    return rl_error_set(err, state, "%s: %s (%s)", what, ke->message,
+                        kv_error_kind_name(ke->kind));
+}
+
+/* A writer's write path saw `ke`: on an object store an I/O error leaves
+ * the handle unusable (see rl_catalog.failed). */
+void cat_note_store_failure(rl_catalog *cat, const kv_error *ke)
+{
+    if (cat->read_only || !cat->object_store || ke->kind != KV_ERR_IO)
+        return;
+    if (atomic_flag_test_and_set(&cat->failed_claim))
+        return;
+    memcpy(cat->failed_why, ke->message, sizeof cat->failed_why);
+    cat->failed_why[sizeof cat->failed_why - 1] = 0;
+    atomic_store(&cat->failed, true);
+}
+
+int cat_store_failed_error(rl_catalog *cat, rl_error *err)
+{
+    rl_error_set(err, RL_SQLSTATE_IO,
+                 "this lake is unavailable: a write to its object store failed (%s); the "
+                 "commits that were not acknowledged may or may not be in the store",
+                 cat->failed_why);
+    rl_error_hint(err, "Reconnect once the object store is reachable again: the server reopens "
+                       "the lake from the store on the next connection.");
+    return -1;
+}
+
+bool rl_catalog_failed(rl_catalog *cat) { return cat && atomic_load(&cat->failed); }
+
+/* Key k's value (k freed here) in the store as it is now (snap NULL) or at
+ * snapshot snap, malloc'd into *v: 1 present, 0 absent, -1 with err set
+ * (cat_kv_fail's words after `what`). */
+int cat_store_get(kv_db *kv, kv_snapshot *snap, rl_buf *k, uint8_t **v, size_t *vlen,
+                     const char *what, rl_error *err)
+{
+    kv_error ke;
+    int rc = kv_get(kv, snap, k->data, k->len, v, vlen, &ke);
+    rl_buf_free(k);
+    return rc < 0 ? cat_kv_fail(err, &ke, what) : rc;
+}
+
+/* System key `name`'s value (malloc'd into *v): 1 present, 0 absent, -1. */
+int cat_get_system(kv_db *kv, const char *name, uint8_t **v, size_t *vlen, rl_error *err)
+{
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_system(&k, name);
+    char what[96];
+    snprintf(what, sizeof what, "reading system key %s", name);
+    return cat_store_get(kv, NULL, &k, v, vlen, what, err);
+}
+
+int cat_get_system_u64(kv_db *kv, const char *name, uint64_t *out, bool *found, rl_error *err)
+{
+    uint8_t *v = NULL;
+    size_t vlen = 0;
+    int rc = cat_get_system(kv, name, &v, &vlen, err);
+    if (rc < 0)
+        return -1;
+    *found = rc == 1;
+    if (rc == 1) {
+        if (vlen != 8) {
+            free(v);
+            return rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED,
+                                "system key \"%s\" has a %zu-byte value, expected 8", name, vlen);
+        }
+        *out = rl_load_be64(v);
+    }
+    free(v);
+    return 0;
+}
+
+/* Put (value not NULL) or delete system key `name` in b. */
+void cat_batch_set_system(kv_batch *b, const char *name, const void *value, size_t len)
+{
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_system(&k, name);
+    if (value)
+        kv_batch_put(b, k.data, k.len, value, len);
+    else
+        kv_batch_delete(b, k.data, k.len);
+    rl_buf_free(&k);
+}
+
+void cat_batch_put_system_u64(kv_batch *b, const char *name, uint64_t v)
+{
+    uint8_t val[8];
+    rl_store_be64(val, v);
+    cat_batch_set_system(b, name, val, 8);
+}
+
+int64_t cat_now_pg_micros(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    /* PostgreSQL's epoch is 2000-01-01, 946684800 s after the Unix epoch. */
+    return ((int64_t)ts.tv_sec - 946684800LL) * 1000000LL + ts.tv_nsec / 1000;
+}
+
+/* The ducklake-format system key as the store holds it now (snap NULL) or
+ * at snapshot `snap`. */
+int cat_load_format(rl_catalog *cat, kv_snapshot *snap, rl_format *out, rl_error *err)
+{
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_system(&k, RL_SYS_DUCKLAKE_FORMAT);
+    uint8_t *v = NULL;
+    size_t vlen = 0;
+    int rc = cat_store_get(cat->kv, snap, &k, &v, &vlen, "reading ducklake-format", err);
+    if (rc < 0)
+        return -1;
+    char name[16] = "1.0";
+    if (rc == 1)
+        snprintf(name, sizeof name, "%.*s", (int)(vlen < 15 ? vlen : 15), (const char *)v);
+    free(v);
+    *out = rl_format_parse(name);
+    if (!*out)
+        return rl_error_set(err, RL_SQLSTATE_OBJECT_STATE,
+                            "catalog uses DuckLake format \"%s\", which this RockLake does not know",
+                            name);
+    return 0;
+}

@@ -1,0 +1,276 @@
+/*
+ * txn.c — a transaction: its read snapshot, its buffered writes (the
+ * overlay, a sorted array of key -> value or tombstone) and its
+ * expectations about the latest committed state.
+ *
+ * Owns: rl_txn_begin (the snapshot taken under cat->lock at written_seq,
+ * and the wait until that is durable), rl_txn_free, the overlay, the
+ * expectations, reads of one key in the transaction's view, the relations
+ * version.
+ *
+ * Invariants: the overlay is sorted by key with no duplicates; a writer's
+ * snapshot holds exactly the commits numbered up to snap_seq and is only
+ * read once they are durable; a finished (done) transaction takes no write.
+ */
+#include "catalog/catalog_int.h"
+
+#include <assert.h>
+
+#include "keys/keys.h"
+#include "keys/tags.h"
+
+/* Index of the first overlay entry with key >= k. */
+size_t cat_ov_lower_bound(const rl_txn *t, const uint8_t *k, size_t kl)
+{
+    size_t lo = 0, hi = t->nov;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (rl_bytes_cmp(t->ov[mid].key, t->ov[mid].klen, k, kl) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+pending *cat_ov_find(rl_txn *t, const uint8_t *k, size_t kl)
+{
+    size_t i = cat_ov_lower_bound(t, k, kl);
+    if (i < t->nov && rl_bytes_cmp(t->ov[i].key, t->ov[i].klen, k, kl) == 0)
+        return &t->ov[i];
+    return NULL;
+}
+
+/* Put (val != NULL) or tombstone (val == NULL) in the overlay. */
+int cat_ov_set(rl_txn *t, const uint8_t *k, size_t kl, const uint8_t *val, size_t vlen,
+                  rl_error *err)
+{
+    uint8_t *v = NULL;
+    if (val && !(v = dup_bytes(val, vlen)))
+        return oom(err);
+    if (kl >= 2 && k[0] == RL_TAG_INDEX && k[1] == RL_INDEX_DYNAMIC_NAME)
+        t->wrote_names = true;
+    if (t->seq && t->seq_depth == 0)
+        t->seq_foreign = true; /* not a row write sequencing can replay */
+    size_t i = cat_ov_lower_bound(t, k, kl);
+    if (i < t->nov && rl_bytes_cmp(t->ov[i].key, t->ov[i].klen, k, kl) == 0) {
+        free(t->ov[i].val);
+        t->ov[i].val = v;
+        t->ov[i].vlen = vlen;
+        return 0;
+    }
+    pending *grown = rl_array_reserve(t->ov, t->nov, &t->capov, sizeof *grown, 64);
+    if (!grown) {
+        free(v);
+        return oom(err);
+    }
+    t->ov = grown;
+    uint8_t *kd = dup_bytes(k, kl);
+    if (!kd) {
+        free(v);
+        return oom(err);
+    }
+    memmove(&t->ov[i + 1], &t->ov[i], (t->nov - i) * sizeof *t->ov);
+    t->ov[i] = (pending){kd, kl, v, vlen};
+    t->nov++;
+    return 0;
+}
+
+/* Take entry i out of the overlay; its bytes are the caller's to free. */
+pending cat_ov_take(rl_txn *t, size_t i)
+{
+    pending p = t->ov[i];
+    memmove(&t->ov[i], &t->ov[i + 1], (t->nov - i - 1) * sizeof *t->ov);
+    t->nov--;
+    return p;
+}
+
+int cat_add_expectation(rl_txn *t, expect_kind kind, const uint8_t *k, size_t kl,
+                           const uint8_t *val, size_t vlen, const char *constraint,
+                           const char *detail, rl_error *err)
+{
+    expectation *grown = rl_array_reserve(t->ex, t->nex, &t->capex, sizeof *grown, 32);
+    if (!grown)
+        return oom(err);
+    t->ex = grown;
+    expectation *e = &t->ex[t->nex];
+    memset(e, 0, sizeof *e);
+    e->kind = kind;
+    e->key = dup_bytes(k, kl);
+    e->klen = kl;
+    if (val)
+        e->val = dup_bytes(val, vlen);
+    e->vlen = vlen;
+    if (!e->key || (val && !e->val)) {
+        free(e->key);
+        free(e->val);
+        return oom(err);
+    }
+    rl_str_copy(e->constraint, sizeof e->constraint, constraint ? constraint : "");
+    rl_str_copy(e->detail, sizeof e->detail, detail ? detail : "");
+    t->nex++;
+    return 0;
+}
+
+/* A new relations version for t (see rl_txn_relations_version): drawn from
+ * one counter for the whole process, so no two transactions, and no two
+ * states of one, ever share a value. */
+static atomic_uint_fast64_t relations_versions;
+
+void cat_relations_changed(rl_txn *t)
+{
+    t->rel_version = atomic_fetch_add(&relations_versions, 1) + 1;
+}
+
+uint64_t rl_txn_relations_version(const rl_txn *t) { return t->rel_version; }
+
+rl_txn *rl_txn_begin(rl_catalog *cat, rl_error *err)
+{
+    if (atomic_load(&cat->failed)) {
+        cat_store_failed_error(cat, err);
+        return NULL;
+    }
+    rl_txn *t = calloc(1, sizeof *t);
+    if (!t) {
+        oom(err);
+        return NULL;
+    }
+    t->cat = cat;
+    cat_relations_changed(t);
+    rl_buf_init(&t->get_key, 0);
+    rl_buf_init(&t->get_arena, 0);
+    if (cat->read_only) {
+        /* A follower's snapshot is a pinned view of the store (kv.h): the
+         * whole transaction reads the state the store had at its first
+         * statement, as on the writer, and learns of the writer's format
+         * migration from that state. */
+        kv_error ke;
+        t->snap = kv_snapshot_new(cat->kv, &ke);
+        if (!t->snap) {
+            cat_kv_fail(err, &ke, "taking a read snapshot");
+            free(t);
+            return NULL;
+        }
+        if (cat_load_format(cat, t->snap, &t->fmt, err) < 0) {
+            kv_snapshot_free(t->snap);
+            free(t);
+            return NULL;
+        }
+    } else {
+        /* under the commit lock, so the snapshot holds exactly the commits
+         * numbered up to snap_seq and the names of generation name_gen
+         * (commits reach the memtable under this lock) */
+        kv_error ke;
+        pthread_mutex_lock(&cat->lock);
+        t->snap_seq = cat->written_seq;
+        t->name_gen = cat->name_gen;
+        t->fmt = cat->fmt; /* set with the commit that wrote it, under this lock */
+        t->snap = kv_snapshot_new(cat->kv, &ke);
+        pthread_mutex_unlock(&cat->lock);
+        if (!t->snap) {
+            cat_kv_fail(err, &ke, "taking a read snapshot");
+            free(t);
+            return NULL;
+        }
+        t->seq = cat->sequence_commits;
+        /* A commit is in the memtable (so in this snapshot) before it is
+         * durable. Reading it now could show a client a commit that a
+         * power loss then takes back, so wait for the flush that covers
+         * it, as PostgreSQL only shows a commit once its WAL is flushed.
+         * Nothing is waited for when no commit is in flight. */
+        if (cat_group_flush(cat, t->snap_seq, "waiting for an earlier commit to become durable",
+                        err) < 0) {
+            kv_snapshot_free(t->snap);
+            free(t);
+            return NULL;
+        }
+    }
+    return t;
+}
+
+uint64_t rl_txn_snapshot_seq(const rl_txn *t) { return t->snap_seq; }
+
+void rl_txn_free(rl_txn *t)
+{
+    if (!t)
+        return;
+    cat_free_buffered_writes(t);
+    free(t->ov);
+    free(t->ex);
+    free(t->tc);
+    free(t->get_val);
+    rl_buf_free(&t->get_key);
+    rl_buf_free(&t->get_arena);
+    if (!t->snap_borrowed)
+        kv_snapshot_free(t->snap);
+    free(t->seqw);
+    rl_arena_free(&t->seq_arena);
+    free(t);
+}
+
+void rl_txn_set_audit(rl_txn *t, const char *user, const char *application,
+                      const char *client_addr)
+{
+    rl_str_copy(t->user, sizeof t->user, user ? user : "");
+    rl_str_copy(t->app, sizeof t->app, application ? application : "");
+    rl_str_copy(t->client, sizeof t->client, client_addr ? client_addr : "");
+}
+
+void rl_txn_count_statement(rl_txn *t) { t->statements++; }
+size_t rl_txn_pending(const rl_txn *t) { return t->nov; }
+
+/* Read a key in the transaction's view. 1 found (value malloc'd into *val
+
+ * when val != NULL), 0 absent, -1 error. */
+int cat_view_get(rl_txn *t, const uint8_t *k, size_t kl, uint8_t **val, size_t *vlen,
+                    rl_error *err)
+{
+    pending *p = cat_ov_find(t, k, kl);
+    if (p) {
+        if (!p->val)
+            return 0;
+        if (val) {
+            if (!(*val = dup_bytes(p->val, p->vlen)))
+                return oom(err);
+            *vlen = p->vlen;
+        }
+        return 1;
+    }
+    kv_error ke;
+    int rc = kv_get(t->cat->kv, t->snap, k, kl, val, vlen, &ke);
+    return rc < 0 ? cat_kv_fail(err, &ke, "reading") : rc;
+}
+
+bool cat_is_write_allowed(rl_txn *t, rl_error *err)
+{
+    if (t->cat->read_only) {
+        rl_error_set(err, RL_SQLSTATE_READ_ONLY_TRANSACTION,
+                     "cannot write through a read-only RockLake follower");
+        rl_error_hint(err, "send writes to the writer server of this store");
+        return false;
+    }
+    if (t->done) {
+        rl_error_set(err, RL_SQLSTATE_INTERNAL, "transaction already finished");
+        return false;
+    }
+    return true;
+}
+
+/* Drop the overlay, the expectations and the counters touched (their
+ * arrays stay for reuse). */
+void cat_free_buffered_writes(rl_txn *t)
+{
+    for (size_t i = 0; i < t->nov; i++) {
+        free(t->ov[i].key);
+        free(t->ov[i].val);
+    }
+    t->nov = 0;
+    for (size_t i = 0; i < t->nex; i++) {
+        free(t->ex[i].key);
+        free(t->ex[i].val);
+    }
+    t->nex = 0;
+    t->ntc = 0;
+    t->inserted_snapshot = false;
+    t->max_snapshot_inserted = 0;
+}

@@ -51,7 +51,10 @@ $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(DEPFLAGS) -c $< -o $@
 
+# Made anew each time: `ar r` alone would keep the member of a source file
+# that was renamed or removed.
 $(BUILD)/librocklake.a: $(LIB_OBJ)
+	rm -f $@
 	ar rcs $@ $^
 
 $(BUILD)/rocklake: src/cli/main.c $(BUILD)/librocklake.a $(RUST_LIB)

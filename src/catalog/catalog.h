@@ -189,9 +189,9 @@ typedef struct rl_row {
 rl_txn *rl_txn_begin(rl_catalog *cat, rl_error *err);
 void rl_txn_free(rl_txn *txn);
 
-/* Commits are numbered as they reach the store's memtable: the last number
- * a transaction's snapshot holds, and the last number known durable (for
- * tests and diagnostics; 0 on a follower). */
+/* Store writes are numbered as they reach the memtable (kv's numbering,
+ * kv_written_seq): the last number a transaction's snapshot holds, and the
+ * last number known durable (for tests and diagnostics; 0 on a follower). */
 uint64_t rl_txn_snapshot_seq(const rl_txn *txn);
 uint64_t rl_catalog_durable_seq(rl_catalog *cat);
 

@@ -24,8 +24,8 @@
  *
  * Locks of a catalog: `lock` (counters, the descriptor cache, commit
  * serialization: functions named *_locked expect it held, and assert it),
- * `flush_lock` (durable_seq, flushing), `name_lock` (the name cache). A
- * thread that holds `flush_lock` never takes `lock` while holding it.
+ * `name_lock` (the name cache). Durability takes no catalog lock: it is
+ * kv's group commit (kv_wait_durable), waited for outside `lock`.
  */
 #ifndef ROCKLAKE_CATALOG_INT_H
 #define ROCKLAKE_CATALOG_INT_H
@@ -103,14 +103,9 @@ struct rl_catalog {
     rl_format fmt;
     uint64_t epoch;
     pthread_mutex_t lock; /* counters, dynamic cache, commit serialization */
-    /* Group commit: writes are numbered as they reach the memtable; one
-     * committer at a time flushes the WAL for everything written so far,
-     * and the others wait for a flush that covers their number. */
-    pthread_mutex_t flush_lock;
-    pthread_cond_t flush_done;
-    bool flushing;
-    uint64_t written_seq; /* last write numbered (under `lock`) */
-    uint64_t durable_seq; /* every write <= this is durable (under flush_lock) */
+    /* Commits are numbered here for the commit log (sequencing); their
+     * durability is kv's group commit (kv_wait_durable), by kv's numbers. */
+    uint64_t written_seq; /* last commit numbered (under `lock`) */
     commit_log_entry log[COMMIT_LOG_SIZE]; /* by seq % size (under `lock`) */
     uint64_t name_gen;    /* 1 + commits that wrote a name index key (under `lock`) */
     pthread_mutex_t name_lock;
@@ -175,6 +170,7 @@ struct rl_txn {
     rl_catalog *cat;
     kv_snapshot *snap;
     uint64_t snap_seq; /* cat->written_seq when the snapshot was taken (under the lock) */
+    uint64_t snap_write; /* kv_written_seq then: the last store write the snapshot holds */
     uint64_t name_gen; /* cat->name_gen then */
     bool wrote_names;  /* the overlay has a name index key: bypass the name cache */
     pending *ov;
@@ -319,9 +315,12 @@ int cat_load_format(rl_catalog *cat, kv_snapshot *snap, rl_format *out, rl_error
 
 /* ------------------------------------------------------------------ flush.c */
 
-/* Make write number `seq` durable (group commit). Takes flush_lock, and
- * cat->lock briefly: the caller holds neither. */
-int cat_group_flush(rl_catalog *cat, uint64_t seq, const char *doing, rl_error *err);
+/* Wait until store write number `seq` (kv's numbering) is durable: kv's
+ * group commit, with the catalog's error (SQLSTATE, hint) on a failure.
+ * The caller holds no catalog lock. */
+int cat_wait_durable(rl_catalog *cat, uint64_t seq, const char *doing, rl_error *err);
+/* The same for a commit's pending write, which it consumes (NULL: none). */
+int cat_write_wait(rl_catalog *cat, kv_pending *p, const char *doing, rl_error *err);
 
 /* --------------------------------------------------------------- counters.c */
 

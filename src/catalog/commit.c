@@ -466,16 +466,11 @@ unlock:
     pthread_mutex_unlock(&cat->lock);
     kv_batch_free(b);
     free(values);
-    if (rc == 0 && cat_group_flush(cat, my_seq, "committing", err) < 0)
+    /* a handle exists only when the write began, and then rc is 0; the
+     * wait (kv's group commit) consumes it */
+    assert(!in_flight || rc == 0);
+    if (in_flight && cat_write_wait(cat, in_flight, "committing", err) < 0)
         rc = -1;
-    /* always consume the handle; after the flush this returns at once */
-    kv_error wait_err;
-    if (atomic_load(&cat->failed)) /* the flush failed: waiting again would double the wait */
-        kv_write_abandon(in_flight);
-    else if (in_flight && kv_write_wait(in_flight, &wait_err) < 0 && rc == 0) {
-        cat_note_store_failure(cat, &wait_err);
-        rc = cat_kv_fail(err, &wait_err, "committing");
-    }
     if (rc == 0) rl_crash_point(t->fmt_changed   ? RL_CRASH_FORMAT_DURABLE
                                 : t->wrote_names ? RL_CRASH_DDL_DURABLE : RL_CRASH_COMMIT_DURABLE);
     return rc;

@@ -187,8 +187,6 @@ rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_
     pthread_mutex_init(&cat->lock, NULL);
     pthread_mutex_init(&cat->name_lock, NULL);
     cat->name_gen = 1;
-    pthread_mutex_init(&cat->flush_lock, NULL);
-    pthread_cond_init(&cat->flush_done, NULL);
     atomic_flag_clear(&cat->failed_claim);
     atomic_init(&cat->failed, false);
     char *local = kv_local_dir(url);
@@ -267,8 +265,6 @@ int rl_catalog_close(rl_catalog *cat, rl_error *err)
         free(cat->log[i].blob);
     pthread_mutex_destroy(&cat->lock);
     pthread_mutex_destroy(&cat->name_lock);
-    pthread_mutex_destroy(&cat->flush_lock);
-    pthread_cond_destroy(&cat->flush_done);
     free(cat);
     return rc;
 }

@@ -163,6 +163,7 @@ rl_txn *rl_txn_begin(rl_catalog *cat, rl_error *err)
         kv_error ke;
         pthread_mutex_lock(&cat->lock);
         t->snap_seq = cat->written_seq;
+        t->snap_write = kv_written_seq(cat->kv);
         t->name_gen = cat->name_gen;
         t->fmt = cat->fmt; /* set with the commit that wrote it, under this lock */
         t->snap = kv_snapshot_new(cat->kv, &ke);
@@ -178,8 +179,8 @@ rl_txn *rl_txn_begin(rl_catalog *cat, rl_error *err)
          * power loss then takes back, so wait for the flush that covers
          * it, as PostgreSQL only shows a commit once its WAL is flushed.
          * Nothing is waited for when no commit is in flight. */
-        if (cat_group_flush(cat, t->snap_seq, "waiting for an earlier commit to become durable",
-                        err) < 0) {
+        if (cat_wait_durable(cat, t->snap_write,
+                             "waiting for an earlier commit to become durable", err) < 0) {
             kv_snapshot_free(t->snap);
             free(t);
             return NULL;
@@ -188,7 +189,7 @@ rl_txn *rl_txn_begin(rl_catalog *cat, rl_error *err)
     return t;
 }
 
-uint64_t rl_txn_snapshot_seq(const rl_txn *t) { return t->snap_seq; }
+uint64_t rl_txn_snapshot_seq(const rl_txn *t) { return t->snap_write; }
 
 void rl_txn_free(rl_txn *t)
 {

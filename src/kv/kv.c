@@ -1570,23 +1570,30 @@ static void maybe_release_journal(kv_db *db)
     pthread_mutex_unlock(&db->release_lock);
 }
 
-int kv_write_wait(kv_pending *p, kv_error *err)
+static int wait_durable(kv_db *db, uint64_t seq, bool crash_points, kv_error *err);
+
+/* Consume p once its wait returned rc: release SlateDB's handle (with a
+ * journal, or after a failure) or take its own wait, which returns at once
+ * after the group's flush and still reports a failure of this write. */
+static int pending_finish(kv_pending *p, int rc, kv_error *err)
 {
-    if (!p) return 0;
-    int rc = kv_wait_durable(p->db, p->seq, err);
     if (p->db->journal) {
         slate_write_release(p->slate); /* counts the bytes either way */
         count(&own_bytes_written, p->own_bytes);
         if (rc == 0) maybe_release_journal(p->db);
     } else {
-        /* durable by the group's flush: SlateDB's own wait returns at once,
-         * and still reports a failure of this write */
         if (rc == 0) rc = slate_write_wait(p->slate, err);
         else slate_write_release(p->slate);
         if (rc == 0) count(&own_bytes_written, p->own_bytes);
     }
     free(p);
     return rc;
+}
+
+int kv_write_wait(kv_pending *p, kv_error *err)
+{
+    if (!p) return 0;
+    return pending_finish(p, wait_durable(p->db, p->seq, true, err), err);
 }
 
 uint64_t kv_pending_seq(const kv_pending *p) { return p ? p->seq : 0; }
@@ -1632,18 +1639,26 @@ uint64_t kv_durable_seq(kv_db *db)
     return d;
 }
 
+/* The crash points mark the durability wait of commits (kv_write_wait,
+ * kv_wait_durable), not that of kv_write's rare writes (the open's, the
+ * lease's), so that a test's <nth> counts commits' waits only. */
+static int wait_durable(kv_db *db, uint64_t seq, bool crash_points, kv_error *err)
+{
+    assert(seq <= atomic_load(&db->written_seq)); /* only writes numbered so far */
+    if (seq == 0 || kv_durable_seq(db) >= seq) return 0;
+    if (crash_points) rl_crash_point(RL_CRASH_KV_BEFORE_FLUSH);
+    int rc = db->journal ? rl_journal_sync(db->journal, seq, err) : wait_flushed(db, seq, err);
+    if (rc == 0 && crash_points) rl_crash_point(RL_CRASH_KV_AFTER_FLUSH);
+    return rc;
+}
+
 int kv_wait_durable(kv_db *db, uint64_t seq, kv_error *err)
 {
     if (!db) {
         set_err(err, KV_ERR_INVALID, "kv_db handle is NULL");
         return -1;
     }
-    assert(seq <= atomic_load(&db->written_seq)); /* only writes numbered so far */
-    if (seq == 0 || kv_durable_seq(db) >= seq) return 0;
-    rl_crash_point(RL_CRASH_KV_BEFORE_FLUSH);
-    int rc = db->journal ? rl_journal_sync(db->journal, seq, err) : wait_flushed(db, seq, err);
-    if (rc == 0) rl_crash_point(RL_CRASH_KV_AFTER_FLUSH);
-    return rc;
+    return wait_durable(db, seq, true, err);
 }
 
 void kv_write_abandon(kv_pending *p)
@@ -1657,14 +1672,14 @@ int kv_write(kv_db *db, const kv_batch *b, kv_error *err)
 {
     kv_pending *p = NULL;
     if (kv_write_begin(db, b, &p, err) < 0) return -1;
-    /* Flush SlateDB's WAL now rather than wait for its timer; with a
-     * journal, too: kv.h promises this write is in the object store
-     * (followers see it at once), not only in the journal. */
-    kv_error flush_err;
-    int flushed = p ? slate_flush(db->slate, &flush_err) : 0;
-    if (kv_write_wait(p, err) < 0) return -1;
-    if (flushed < 0 && err) *err = flush_err;
-    return flushed;
+    if (!p) return 0;
+    /* Durable by the group commit (the journal's sync, or the WAL flush);
+     * with a journal, SlateDB's WAL is flushed now too rather than on its
+     * timer: kv.h promises this write is in the object store (followers
+     * see it at once), not only in the journal. */
+    int rc = wait_durable(db, p->seq, false, err);
+    if (rc == 0 && db->journal) rc = slate_flush(db->slate, err);
+    return pending_finish(p, rc, err);
 }
 
 int kv_flush(kv_db *db, kv_error *err)

@@ -9,6 +9,11 @@
  * (ROOT/NAME/schemas/SCHEMA, the engine's rl_schema_lakes hooks), and the
  * reopen of a lake whose object store failed.
  *
+ * Interface: the registry is made from its own options (srv_lakes_options,
+ * filled by the server from its configuration) and the logger it is lent;
+ * the connections and GET /metrics are handed the registry. It never calls
+ * the server.
+ *
  * Invariants:
  *  - a lake is opened at most once per process under a name, by one thread
  *    at a time and without holding the registry lock (others asking for
@@ -26,10 +31,11 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "catalog/catalog.h"
 #include "base/error.h"
-#include "server/server.h"
+#include "server/log.h"
 #include "sql/sql.h"
 
 /* ---------------------------------------------- database directories (CLI `db`) */
@@ -49,9 +55,29 @@ int rl_db_drop(const char *root, const char *name, rl_error *err);
 typedef struct srv_lakes srv_lakes;
 typedef struct srv_lake srv_lake;
 
-/* The registry of srv (which must outlive it); NULL when out of memory.
- * auto_create: create unknown databases on first use. */
-srv_lakes *srv_lakes_new(rl_server *srv, bool auto_create);
+#define SRV_DEFAULT_MAX_AUTO_CREATE 64
+
+/* How the registry opens lakes (from rl_server_config, server.h). */
+typedef struct srv_lakes_options {
+    const char *store;          /* the store root: lakes are ROOT/NAME */
+    const char *listen;         /* ADDR:PORT listened on (its host goes in writer leases) */
+    bool read_only;             /* open lakes as followers */
+    bool takeover;              /* become the writer even if another server is */
+    bool auto_create;           /* create unknown databases on first use */
+    uint64_t max_auto_create;   /* databases auto_create may create; 0 = the default */
+    uint64_t lease_ms;          /* rl_catalog_options.lease_ms */
+    uint32_t store_timeout_ms;  /* kv_options.store_timeout_ms; 0 = the kv default */
+    bool sequence_commits;      /* rl_catalog_options.sequence_commits */
+    uint64_t cache_bytes;       /* kv_options.block_cache_bytes; 0 = the kv default */
+    int64_t mirror_bytes;       /* kv_options.mirror_max_bytes */
+    bool journal_off;           /* local stores: no journal (kv_options.journal -1) */
+    bool journal_salvage;       /* kv_options.journal_salvage */
+    bool rebuild_digest;        /* kv_options.digest_rebuild */
+} srv_lakes_options;
+
+/* A registry opening lakes as opt says; it copies opt, borrows its strings
+ * and log, which must outlive it. NULL when out of memory. */
+srv_lakes *srv_lakes_new(const srv_lakes_options *opt, srv_logger *log);
 bool srv_lakes_auto_create(const srv_lakes *L);
 /* One writer per local store root: an flock'd file, held until
  * srv_lakes_free. --takeover starts anyway (and fences the old writer's
@@ -73,17 +99,17 @@ int srv_lakes_free(srv_lakes *L);
  * owns lake and engine; with `lake` non-NULL the caller holds *lake (and
  * may use the engine) until it passes it to srv_lake_release once. May
  * wait while another connection opens the same name. */
-rl_engine *srv_lake_engine(rl_server *srv, const char *name, srv_lake **lake, rl_error *err);
+rl_engine *srv_lake_engine(srv_lakes *L, const char *name, srv_lake **lake, rl_error *err);
 /* Give back the hold srv_lake_engine handed out, after the session that
  * used its engine has been freed: a retired lake no session holds any more
  * is closed here (once its name is open again). NULL is a no-op. */
-void srv_lake_release(rl_server *srv, srv_lake *lake);
+void srv_lake_release(srv_lakes *L, srv_lake *lake);
 /* Retired lakes not closed yet (for /metrics). */
-size_t srv_lakes_retired(rl_server *srv);
+size_t srv_lakes_retired(srv_lakes *L);
 /* A statement failed with 25006 "fenced": log it once per lake. */
-void srv_lake_fenced(rl_server *srv, srv_lake *lake);
+void srv_lake_fenced(srv_lake *lake);
 /* fn for the catalog of every open lake (not retired ones, not the stores
  * of further schemas), under the registry lock: for /metrics. */
-void srv_lakes_each_catalog(rl_server *srv, void (*fn)(void *ctx, rl_catalog *cat), void *ctx);
+void srv_lakes_each_catalog(srv_lakes *L, void (*fn)(void *ctx, rl_catalog *cat), void *ctx);
 
 #endif

@@ -1,7 +1,11 @@
 /*
  * server.c — listener, accept loop, the banner and the drain of `rocklake
  * serve` (see server.h), and the wiring at start: the TLS context (tls.c)
- * and the authentication rules (hba.c) the connections share.
+ * and the authentication rules (hba.c) the connections share, and what each
+ * part is handed: the lakes registry its options (lakes_options), every
+ * connection one client_env (wire_clients), the backends registry, the
+ * lakes registry and GET /metrics the logger and metrics they report to.
+ * Nothing but rl_server_* is called from outside this file.
  *
  * Threads: the thread calling rl_server_run accepts (poll over the
  * listener, the metrics listener and a stop pipe); each connection and each
@@ -29,8 +33,10 @@
 #include <netinet/in.h>
 #include <openssl/rand.h>
 
-#include "server/backends.h"
 #include "base/buf.h"
+#include "pgwire/hba.h"
+#include "pgwire/tls.h"
+#include "server/backends.h"
 #include "server/client.h"
 #include "server/lakes.h"
 #include "server/log.h"
@@ -58,32 +64,50 @@ struct rl_server {
     srv_metrics metrics;         /* metrics.c */
     srv_backends backends;       /* backends.c */
     srv_lakes *lakes;            /* lakes.c */
-    struct rc_cache *results;    /* resultcache.c; NULL: off */
+    rc_cache *results;           /* resultcache.c; NULL: off */
+    client_env clients;          /* what each connection is handed (client.c) */
 };
 
-/* ------------------------------------------------------------- accessors */
-
-const rl_server_config *srv_config(const rl_server *srv) { return &srv->cfg; }
-const hba *srv_hba(const rl_server *srv) { return srv->rules; }
-const hba_users *srv_users(const rl_server *srv) { return srv->users; }
-rl_tls_ctx *srv_ssl_ctx(rl_server *srv) { return srv->ssl_ctx; }
-bool srv_stopping(const rl_server *srv) { return atomic_load(&srv->stopping); }
 int rl_server_port(const rl_server *srv) { return srv->port; }
-srv_logger *srv_logger_of(rl_server *srv) { return &srv->log; }
-srv_metrics *srv_metrics_of(rl_server *srv) { return &srv->metrics; }
-srv_lakes *srv_lakes_of(rl_server *srv) { return srv->lakes; }
-srv_backends *srv_backends_of(rl_server *srv) { return &srv->backends; }
-struct rc_cache *srv_result_cache(rl_server *srv) { return srv->results; }
 
-const uint8_t *srv_mock_key(const rl_server *srv, size_t *len)
+/* --max-connections, defaulted (sockets still in startup count too). */
+static int max_connections(const rl_server_config *cfg)
 {
-    *len = sizeof srv->mock_key;
-    return srv->mock_key;
+    return cfg->max_connections > 0 ? cfg->max_connections : 500;
 }
 
-int srv_max_connections(const rl_server *srv)
+/* ---------------------------------------------------------------- wiring */
+
+/* How the lakes registry opens lakes: its part of the configuration. */
+static srv_lakes_options lakes_options(const rl_server_config *c, bool auto_create)
 {
-    return srv->cfg.max_connections > 0 ? srv->cfg.max_connections : 500;
+    return (srv_lakes_options){
+        .store = c->store, .listen = c->listen, .read_only = c->read_only,
+        .takeover = c->takeover, .auto_create = auto_create,
+        .max_auto_create = c->max_auto_create, .lease_ms = c->lease_ms,
+        .store_timeout_ms = c->store_timeout_ms, .sequence_commits = c->sequence_commits,
+        .cache_bytes = c->cache_bytes, .mirror_bytes = c->mirror_bytes,
+        .journal_off = c->journal_off, .journal_salvage = c->journal_salvage,
+        .rebuild_digest = c->rebuild_digest};
+}
+
+/* What every connection is handed: the parts set up by now, and its
+ * settings. */
+static void wire_clients(rl_server *srv)
+{
+    const rl_server_config *c = &srv->cfg;
+    srv->clients = (client_env){
+        .log = &srv->log, .metrics = &srv->metrics, .backends = &srv->backends,
+        .lakes = srv->lakes, .results = srv->results, .tls = srv->ssl_ctx,
+        .auth = {.rules = srv->rules, .users = srv->users, .mock_key = srv->mock_key,
+                 .mock_key_len = sizeof srv->mock_key},
+        .stopping = &srv->stopping, .read_only = c->read_only,
+        .server_version = c->server_version ? c->server_version : RL_SERVER_VERSION,
+        .max_message_bytes = c->max_message_bytes,
+        .statement_timeout_ms = c->statement_timeout_ms,
+        .idle_in_transaction_timeout_ms = c->idle_in_transaction_timeout_ms,
+        .authentication_timeout_ms = c->authentication_timeout_ms,
+        .busy_poll_us = c->busy_poll_us};
 }
 
 /* ------------------------------------------------------------- listening */
@@ -197,9 +221,9 @@ rl_server *rl_server_new(const rl_server_config *cfg, rl_error *err)
     srv->listen_fd = srv->metrics_fd = srv->stop_pipe[0] = srv->stop_pipe[1] = -1;
     pthread_mutex_init(&srv->threads_mu, NULL);
     pthread_cond_init(&srv->threads_cv, NULL);
-    srv_logger_init(&srv->log, srv->cfg.log_json);
+    srv_logger_init(&srv->log, srv->cfg.log_json, srv->cfg.log_min_duration_ms);
     srv_metrics_init(&srv->metrics);
-    srv_backends_init(&srv->backends);
+    srv_backends_init(&srv->backends, max_connections(&srv->cfg), &srv->metrics, &srv->log);
     RAND_bytes(srv->mock_key, sizeof srv->mock_key);
     int64_t kept = cfg->result_cache_bytes;
     if (kept != -1 &&
@@ -208,7 +232,8 @@ rl_server *rl_server_new(const rl_server_config *cfg, rl_error *err)
         rl_server_free(srv);
         return NULL;
     }
-    if (!(srv->lakes = srv_lakes_new(srv, auto_create))) {
+    srv_lakes_options lo = lakes_options(&srv->cfg, auto_create);
+    if (!(srv->lakes = srv_lakes_new(&lo, &srv->log))) {
         rl_error_set(err, RL_SQLSTATE_OUT_OF_MEMORY, "out of memory");
         rl_server_free(srv);
         return NULL;
@@ -223,6 +248,7 @@ rl_server *rl_server_new(const rl_server_config *cfg, rl_error *err)
         return NULL;
     }
     srv_lakes_listening(srv->lakes, srv->port);
+    wire_clients(srv);
     if (srv->cfg.takeover) /* fence the old writer right away (a local root lists its lakes) */
         srv_lakes_open_all(srv->lakes);
     write_port_file(srv);
@@ -259,7 +285,7 @@ static void thread_done(rl_server *srv)
 static bool conn_slot_take(rl_server *srv)
 {
     pthread_mutex_lock(&srv->threads_mu);
-    bool ok = srv->conns < srv_max_connections(srv);
+    bool ok = srv->conns < max_connections(&srv->cfg);
     if (ok)
         srv->conns++;
     pthread_mutex_unlock(&srv->threads_mu);
@@ -293,7 +319,7 @@ static void *metrics_conn_main(void *arg)
     int fd = (int)(intptr_t)((void **)arg)[0];
     rl_server *srv = ((void **)arg)[1];
     free(arg);
-    srv_metrics_serve(srv, fd);
+    srv_metrics_serve(&srv->metrics, srv->lakes, srv->results, fd);
     thread_done(srv);
     return NULL;
 }
@@ -302,7 +328,7 @@ static void *conn_main(void *arg)
 {
     conn_arg *a = arg;
     rl_server *srv = a->srv;
-    client_serve(srv, a->fd, &a->sa, a->salen);
+    client_serve(&srv->clients, a->fd, &a->sa, a->salen);
     free(a);
     conn_slot_give(srv);
     thread_done(srv);
@@ -339,10 +365,10 @@ static void accept_client(rl_server *srv)
         return;
     }
     a->srv = srv;
-    srv_count(srv, M_CONNECTIONS_TOTAL, 1);
+    srv_count(&srv->metrics, M_CONNECTIONS_TOTAL, 1);
     if (!conn_slot_take(srv)) {
         refuse_too_many(a->fd);
-        srv_log(srv, "warning", "too_many_connections", NULL);
+        srv_log(&srv->log, "warning", "too_many_connections", NULL);
         close(a->fd);
         free(a);
         return;
@@ -513,11 +539,11 @@ int rl_server_run(rl_server *srv)
 {
     char port[16];
     snprintf(port, sizeof port, "%d", srv->port);
-    srv_log(srv, "info", "listening", "listen", srv->cfg.listen, "port", port, "store",
+    srv_log(&srv->log, "info", "listening", "listen", srv->cfg.listen, "port", port, "store",
             srv->cfg.store, "tls", srv->ssl_ctx ? "on" : "off", "mode",
             srv->cfg.read_only ? "read-only" : "writer", NULL);
     print_attach_hint(srv);
-    srv_watchdog_start(srv);
+    srv_watchdog_start(&srv->backends);
     while (!atomic_load(&srv->stopping)) {
         struct pollfd p[3] = {{.fd = srv->listen_fd, .events = POLLIN},
                               {.fd = srv->stop_pipe[0], .events = POLLIN},
@@ -534,12 +560,12 @@ int rl_server_run(rl_server *srv)
     atomic_store(&srv->stopping, true);
     close(srv->listen_fd);
     srv->listen_fd = -1;
-    srv_log(srv, "info", "shutdown", "message", "draining connections", NULL);
+    srv_log(&srv->log, "info", "shutdown", "message", "draining connections", NULL);
     pthread_mutex_lock(&srv->threads_mu);
     while (srv->threads > 0)
         pthread_cond_wait(&srv->threads_cv, &srv->threads_mu);
     pthread_mutex_unlock(&srv->threads_mu);
-    srv_watchdog_stop(srv);
+    srv_watchdog_stop(&srv->backends);
     return 0;
 }
 

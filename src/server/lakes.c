@@ -9,7 +9,12 @@
  * store failed is closed when its last session ends; with --auto-create a
  * connect may create one, at most --max-auto-create per run (auto_created,
  * under the registry mutex), so unknown names cannot open stores without
- * bound. The store is reached through catalog.h only.
+ * bound. At start-up a lake is opened once: the lease check looks at the
+ * lakes the banner lists (a read-only catalog that writes nothing, the
+ * lease read through it: rl_lease_get) and keeps what it saw for
+ * srv_lakes_describe; with --takeover the banner describes the lakes the
+ * registry opened. The store is reached through catalog.h (and lease.h)
+ * only.
  */
 #include "server/lakes.h"
 
@@ -91,6 +96,10 @@ struct srv_lakes {
      * the rest when the server stops */
     srv_lake *retired;
     opening *opening;       /* names being opened now (their openers' stack frames) */
+    /* start-up: the lakes srv_lakes_check_leases looked at, described, until
+     * srv_lakes_describe takes them (NULL: none kept) */
+    srv_lake_desc *described;
+    size_t nlisted;         /* the lakes it listed (the first ones described) */
 };
 
 srv_lakes *srv_lakes_new(const srv_lakes_options *opt, srv_logger *log)
@@ -830,17 +839,66 @@ int srv_lakes_lock_root(srv_lakes *L, rl_error *err)
     return -1;
 }
 
+/* ------------------------------------------ start-up: each lake opened once */
+
+/* A look at the lake at url: a read-only catalog on a reader that writes
+ * nothing (it fences no one and leaves no checkpoint) and takes a lake with
+ * an unfinished copy too. NULL when it cannot be opened as one. */
+static rl_catalog *open_to_look(const srv_lakes *L, const char *url)
+{
+    rl_catalog_options o = {.read_only = true, .allow_incomplete_copy = true};
+    o.kv.reader_no_writes = 1;
+    o.kv.block_cache_bytes = 16 << 20;
+    o.kv.store_timeout_ms = L->cfg.store_timeout_ms;
+    rl_error e;
+    rl_error_clear(&e);
+    return rl_catalog_open(url, &o, &e);
+}
+
+/* d's state from cat (NULL: unreadable); with marker, a copy marker makes
+ * it "unfinished ..." (a lake the registry opened has none). */
+static void describe_catalog(rl_catalog *cat, bool marker, srv_lake_desc *d)
+{
+    snprintf(d->state, sizeof d->state, "unreadable");
+    d->initialized = false;
+    if (!cat)
+        return;
+    char m[16];
+    rl_error e;
+    rl_error_clear(&e);
+    if (marker && rl_catalog_copy_marker_get(cat, m, sizeof m, &e) == 1) /* "import from ..." */
+        snprintf(d->state, sizeof d->state, "unfinished %.*s: not served", (int)strcspn(m, " "), m);
+    else
+        snprintf(d->state, sizeof d->state, "DuckLake %s", rl_format_name(rl_catalog_format(cat)));
+    d->initialized = rl_catalog_next_snapshot_id(cat) > 0;
+}
+
 /* The lakes a writer would open at once or on connect: every lease under
  * the root is checked before any store is opened as writer, so a second
  * writer refuses to start instead of fencing the first on a connection.
  * A local root lists its directories (symlinks followed: another path to
  * a lake is what the root lock misses); an object-store root its
- * prefixes. */
+ * prefixes. The lakes the banner describes are looked at once for both
+ * (descs: SRV_DESCRIBED_LAKES of them; NULL for an object-store root). */
 typedef struct lease_scan {
     srv_lakes *L;
     rl_error *err;
     int refused;
+    srv_lake_desc *descs;
+    size_t listed;
 } lease_scan;
+
+/* The lease of the lake at url, through the look at it when there is one
+ * (rl_lease_read's answer: 1, 0 or -1 with e). */
+static int read_lease(const lease_scan *ls, rl_catalog *look, const char *url,
+                      rl_lease_owner *held, rl_error *e)
+{
+    if (look)
+        return rl_lease_get(rl_catalog_kv(look), url, held, e);
+    rl_catalog_options lo = {.kv.block_cache_bytes = 16 << 20,
+                             .kv.store_timeout_ms = ls->L->cfg.store_timeout_ms};
+    return rl_lease_read(url, &lo.kv, held, e);
+}
 
 static void check_one_lease(const char *name, void *ctx)
 {
@@ -849,12 +907,19 @@ static void check_one_lease(const char *name, void *ctx)
     if (ls->refused || !valid_db_name(name) || !rl_db_url(ls->L->cfg.store, name, url,
                                                            sizeof url))
         return;
+    srv_lake_desc *d = ls->descs && ls->listed < SRV_DESCRIBED_LAKES ? &ls->descs[ls->listed]
+                                                                    : NULL;
+    ls->listed++;
+    rl_catalog *look = d ? open_to_look(ls->L, url) : NULL;
+    if (d) {
+        snprintf(d->name, sizeof d->name, "%s", name);
+        describe_catalog(look, true, d);
+    }
     rl_lease_owner held;
     rl_error e;
     rl_error_clear(&e);
-    rl_catalog_options lo = {.kv.block_cache_bytes = 16 << 20,
-                             .kv.store_timeout_ms = ls->L->cfg.store_timeout_ms};
-    int rc = rl_lease_read(url, &lo.kv, &held, &e);
+    int rc = read_lease(ls, look, url, &held, &e);
+    rl_catalog_close(look, NULL);
     int64_t age;
     if (rc < 0) {
         srv_log(ls->L->log, "warning", "writer_lease_unreadable", "database", name, "message",
@@ -865,17 +930,32 @@ static void check_one_lease(const char *name, void *ctx)
     }
 }
 
+/* A local root: its lakes' leases, the first ones described on the way
+ * (kept for srv_lakes_describe). */
+static int check_local_leases(srv_lakes *L, rl_error *err)
+{
+    lease_scan ls = {L, err, 0, calloc(SRV_DESCRIBED_LAKES, sizeof(srv_lake_desc)), 0};
+    int listed = rl_db_list(L->cfg.store, check_one_lease, &ls, NULL);
+    if (listed >= 0 && !ls.refused && ls.descs) {
+        free(L->described);
+        L->described = ls.descs;
+        L->nlisted = ls.listed;
+        ls.descs = NULL;
+    }
+    free(ls.descs);
+    return ls.refused ? -1 : 0;
+}
+
 int srv_lakes_check_leases(srv_lakes *L, rl_error *err)
 {
     if (L->cfg.read_only || L->cfg.takeover)
         return 0;
-    lease_scan ls = {L, err, 0};
     char *dir = rl_store_local_dir(L->cfg.store);
     if (dir) {
         free(dir);
-        rl_db_list(L->cfg.store, check_one_lease, &ls, NULL);
-        return ls.refused ? -1 : 0;
+        return check_local_leases(L, err);
     }
+    lease_scan ls = {L, err, 0, NULL, 0};
     char *names = NULL;
     size_t len = 0;
     rl_error le;
@@ -890,6 +970,58 @@ int srv_lakes_check_leases(srv_lakes *L, rl_error *err)
         check_one_lease(names + i, &ls);
     free(names);
     return ls.refused ? -1 : 0;
+}
+
+/* The lakes the banner lists, when the lease check did not look at them:
+ * a lake the registry holds open (--takeover opened them all) is described
+ * from its catalog, any other from a look of its own. */
+typedef struct describe_scan {
+    srv_lakes *L;
+    srv_lake_desc *descs;
+    size_t listed;
+} describe_scan;
+
+static bool describe_open_lake(srv_lakes *L, const char *name, srv_lake_desc *d)
+{
+    pthread_mutex_lock(&L->mu);
+    srv_lake *l = find_lake(L->lakes, name);
+    if (l) /* start-up: no session uses it yet */
+        describe_catalog(l->cat, false, d);
+    pthread_mutex_unlock(&L->mu);
+    return l != NULL;
+}
+
+static void describe_one(const char *name, void *ctx)
+{
+    describe_scan *ds = ctx;
+    char url[4096];
+    if (ds->listed++ >= SRV_DESCRIBED_LAKES)
+        return;
+    srv_lake_desc *d = &ds->descs[ds->listed - 1];
+    snprintf(d->name, sizeof d->name, "%s", name);
+    if (describe_open_lake(ds->L, name, d))
+        return;
+    rl_catalog *look = rl_db_url(ds->L->cfg.store, name, url, sizeof url)
+                           ? open_to_look(ds->L, url) : NULL;
+    describe_catalog(look, true, d);
+    rl_catalog_close(look, NULL);
+}
+
+int srv_lakes_describe(srv_lakes *L, srv_lake_desc **out, size_t *n, size_t *total)
+{
+    describe_scan ds = {L, L->described, L->nlisted};
+    L->described = NULL; /* handed over */
+    if (!ds.descs) {
+        ds.descs = calloc(SRV_DESCRIBED_LAKES, sizeof *ds.descs);
+        if (!ds.descs || rl_db_list(L->cfg.store, describe_one, &ds, NULL) < 0) {
+            free(ds.descs);
+            return -1;
+        }
+    }
+    *total = ds.listed;
+    *n = ds.listed < SRV_DESCRIBED_LAKES ? ds.listed : SRV_DESCRIBED_LAKES;
+    *out = ds.descs;
+    return 0;
 }
 
 /* The address a writer lease names: the listen host with the bound port. */
@@ -952,6 +1084,7 @@ int srv_lakes_free(srv_lakes *L)
     }
     if (L->lock_fd >= 0)
         close(L->lock_fd);
+    free(L->described);
     pthread_cond_destroy(&L->opened);
     pthread_mutex_destroy(&L->mu);
     free(L);

@@ -3,7 +3,9 @@
  *
  * Owns: database names and their URLs under a store root (ROOT/NAME), the
  * CLI's `db list` / `db drop` of a local root, the server's root lock and
- * its lease check at start, and the registry of opened lakes: database
+ * its lease check at start, what start-up found of each lake for the
+ * banner (each lake opened once for both), and the registry of opened
+ * lakes: database
  * name -> catalog + engine (opened on first use, created with
  * --auto-create), the stores of further DuckLake metadata schemas
  * (ROOT/NAME/schemas/SCHEMA, the engine's rl_schema_lakes hooks), and the
@@ -84,8 +86,32 @@ bool srv_lakes_auto_create(const srv_lakes *L);
  * lakes as it opens them). 0 or -1 with err. */
 int srv_lakes_lock_root(srv_lakes *L, rl_error *err);
 /* Writers: refuse to start (-1, 55000) while another writer's lease on a
- * lake of the root is live. */
+ * lake of the root is live. The lakes of a local root that the banner
+ * describes (srv_lakes_describe) are opened once here for both. */
 int srv_lakes_check_leases(srv_lakes *L, rl_error *err);
+/* ----------------------------------------- start-up: what the banner lists */
+
+#define SRV_DESCRIBED_LAKES 20
+
+/* One lake of a local root as start-up found it. */
+typedef struct srv_lake_desc {
+    char name[64];
+    char state[64];   /* "DuckLake 1.1", "unfinished import: not served" (backup,
+                         restore) or "unreadable" */
+    bool initialized; /* DuckLake has written its first snapshot (the lake has a
+                         data_path of its own, which an ATTACH must not contradict) */
+} srv_lake_desc;
+
+/* The lakes of a local root in name order, the first SRV_DESCRIBED_LAKES
+ * of them described into a malloc'd *out the caller frees (*n of them;
+ * NULL when there are none), *total the count of lakes. Each lake is
+ * opened at most once at start-up: what srv_lakes_check_leases saw, a lake
+ * the registry holds open, else a reader that writes nothing (it fences no
+ * one and leaves no checkpoint). Called once, after srv_lakes_open_all if
+ * at all. -1 when the root cannot be listed (an object store) or out of
+ * memory. */
+int srv_lakes_describe(srv_lakes *L, srv_lake_desc **out, size_t *n, size_t *total);
+
 /* The server listens on `port`: the address its writer leases record. */
 void srv_lakes_listening(srv_lakes *L, int port);
 /* Open every lake of a local root now (--takeover fences the old writer). */

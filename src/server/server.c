@@ -399,90 +399,34 @@ static void accept_metrics(rl_server *srv)
     }
 }
 
-/* The lakes of a local root, sorted, for the banner. */
-typedef struct banner_lakes {
-    char **names;
-    size_t n, cap;
-} banner_lakes;
-
-static void banner_collect(const char *name, void *ctx)
-{
-    banner_lakes *bl = ctx;
-    char *dup = strdup(name);
-    char **grown = dup ? rl_array_reserve(bl->names, bl->n, &bl->cap, sizeof *grown, 16) : NULL;
-    if (!grown) {
-        free(dup);
-        return;
-    }
-    bl->names = grown;
-    bl->names[bl->n++] = dup;
-}
-
-static int banner_cmp(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* "DuckLake 1.1", "unfinished import" (backup, restore) or "unreadable": read without
- * writing (a reader that fences no one and leaves no checkpoint).
- * *initialized: DuckLake has written its first snapshot (so the lake has a
- * data_path of its own, which an ATTACH must not contradict). */
-static void banner_lake_state(const rl_server *srv, const char *name, char *out, size_t n,
-                              bool *initialized)
-{
-    *initialized = false;
-    char url[4096];
-    snprintf(out, n, "unreadable");
-    if (!rl_db_url(srv->cfg.store, name, url, sizeof url))
-        return;
-    rl_catalog_options o = {.read_only = true, .allow_incomplete_copy = true};
-    o.kv.reader_no_writes = 1;
-    rl_error e;
-    rl_error_clear(&e);
-    rl_catalog *cat = rl_catalog_open(url, &o, &e);
-    if (!cat)
-        return;
-    char marker[16];
-    if (rl_catalog_copy_marker_get(cat, marker, sizeof marker, &e) == 1) /* "import from ..." */
-        snprintf(out, n, "unfinished %.*s: not served", (int)strcspn(marker, " "), marker);
-    else
-        snprintf(out, n, "DuckLake %s", rl_format_name(rl_catalog_format(cat)));
-    *initialized = rl_catalog_next_snapshot_id(cat) > 0;
-    rl_catalog_close(cat, NULL);
-}
-
-#define BANNER_MAX_LAKES 20
-
-/* Each lake of the root and its format; returns the lake the ATTACH line
- * should name ("lake" when there is none). *exists: 1 it does, 0 it does
- * not, -1 unknown (a root that cannot be listed, such as s3://);
- * *initialized: it has DuckLake's first snapshot. */
-static const char *print_banner_lakes(const rl_server *srv, banner_lakes *bl, int *exists,
+/* Each lake of the root and its format (srv_lakes_describe: each lake is
+ * opened once at start-up); returns the lake the ATTACH line should name
+ * ("lake" when there is none), pointing into *descs, which the caller
+ * frees. *exists: 1 it does, 0 it does not, -1 unknown (a root that cannot
+ * be listed, such as s3://); *initialized: it has DuckLake's first
+ * snapshot. */
+static const char *print_banner_lakes(const rl_server *srv, srv_lake_desc **descs, int *exists,
                                       bool *initialized)
 {
     *exists = -1;
     *initialized = false;
-    if (rl_db_list(srv->cfg.store, banner_collect, bl, NULL) < 0) {
+    size_t n, total;
+    if (srv_lakes_describe(srv->lakes, descs, &n, &total) < 0) {
         printf("Lakes: not listed for this store (rocklake db list needs a local root)\n");
         return "lake";
     }
-    if (bl->n) /* qsort wants a non-NULL base even for no elements */
-        qsort(bl->names, bl->n, sizeof *bl->names, banner_cmp);
-    printf("Lakes:%s\n", bl->n ? "" : " none yet");
+    printf("Lakes:%s\n", total ? "" : " none yet");
     const char *pick = NULL;
-    for (size_t i = 0; i < bl->n && i < BANNER_MAX_LAKES; i++) {
-        char state[64];
-        bool init;
-        banner_lake_state(srv, bl->names[i], state, sizeof state, &init);
-        printf("  %s (%s)\n", bl->names[i], state);
-        if (strncmp(state, "DuckLake", 8) == 0 && (!pick || strcmp(bl->names[i], "lake") == 0)) {
-            pick = bl->names[i];
-            *initialized = init;
+    for (size_t i = 0; i < n; i++) {
+        const srv_lake_desc *d = &(*descs)[i];
+        printf("  %s (%s)\n", d->name, d->state);
+        if (strncmp(d->state, "DuckLake", 8) == 0 && (!pick || strcmp(d->name, "lake") == 0)) {
+            pick = d->name;
+            *initialized = d->initialized;
         }
     }
-    if (bl->n > BANNER_MAX_LAKES)
-        printf("  ... and %zu more (rocklake db list %s)\n", bl->n - BANNER_MAX_LAKES,
-               srv->cfg.store);
+    if (total > n)
+        printf("  ... and %zu more (rocklake db list %s)\n", total - n, srv->cfg.store);
     *exists = pick != NULL;
     return pick ? pick : "lake";
 }
@@ -503,10 +447,10 @@ static void print_attach_hint(const rl_server *srv)
         snprintf(host, sizeof host, "127.0.0.1");
     printf("RockLake is serving the lakes under %s on %s:%d%s.\n", srv->cfg.store, host,
            srv->port, srv->cfg.read_only ? " (read-only follower)" : "");
-    banner_lakes bl = {0};
+    srv_lake_desc *descs = NULL;
     int exists;
     bool initialized;
-    const char *name = print_banner_lakes(srv, &bl, &exists, &initialized);
+    const char *name = print_banner_lakes(srv, &descs, &exists, &initialized);
     if (exists != 1 && srv_lakes_auto_create(srv->lakes) && !srv->cfg.read_only)
         printf("A database name that does not exist is created on first connect.\n");
     else if (exists == 0 && srv->cfg.read_only)
@@ -530,9 +474,7 @@ static void print_attach_hint(const rl_server *srv)
            "Each database name is its own lake. Stop with Ctrl-C (SIGINT/SIGTERM drain).\n",
            host, srv->port, name, name, data);
     fflush(stdout);
-    for (size_t i = 0; i < bl.n; i++)
-        free(bl.names[i]);
-    free(bl.names);
+    free(descs);
 }
 
 int rl_server_run(rl_server *srv)

@@ -127,12 +127,20 @@ int rl_lease_read(const char *url, const rl_store_options *store, rl_lease_owner
                             url,
                             ke.message);
     }
+    int rc = rl_lease_get(r, url, o, err);
+    kv_close(r, NULL);
+    return rc;
+}
+
+int rl_lease_get(kv_db *kv, const char *url, rl_lease_owner *o, rl_error *err)
+{
     rl_buf k;
     rl_buf_init(&k, 0);
     rl_key_system(&k, RL_SYS_WRITER_LEASE);
     uint8_t *v = NULL;
     size_t vlen = 0;
-    int rc = kv_get(r, NULL, k.data, k.len, &v, &vlen, &ke);
+    kv_error ke;
+    int rc = kv_get(kv, NULL, k.data, k.len, &v, &vlen, &ke);
     rl_buf_free(&k);
     if (rc < 0)
         rl_error_set(err, RL_SQLSTATE_IO_ERROR, "reading the writer lease of \"%s\": %s", url,
@@ -140,7 +148,6 @@ int rl_lease_read(const char *url, const rl_store_options *store, rl_lease_owner
     else if (rc == 1 && rl_lease_decode(v, vlen, o) < 0)
         rc = 0; /* unreadable: as if absent (check reports it) */
     free(v);
-    kv_close(r, NULL);
     return rc;
 }
 

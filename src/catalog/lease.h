@@ -64,6 +64,10 @@ int rl_lease_decode(const uint8_t *v, size_t n, rl_lease_owner *o);
  * take it; the lease is read with a reader that writes nothing. */
 int rl_lease_read(const char *url, const rl_store_options *store, rl_lease_owner *o,
                   rl_error *err);
+/* The same through a store already open without writing (a reader with
+ * reader_no_writes, such as rl_catalog_kv of a read-only catalog opened
+ * that way); url names the store in the error. 1, 0 (no lease) or -1. */
+int rl_lease_get(kv_db *kv, const char *url, rl_lease_owner *o, rl_error *err);
 
 /* Is the holder alive at unix ms `now_ms`? *age_ms: since its heartbeat. */
 bool rl_lease_live(const rl_lease_owner *o, int64_t now_ms, int64_t *age_ms);

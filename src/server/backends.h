@@ -2,14 +2,19 @@
  * backends.h — the registry of backends of `rocklake serve`: cancel
  * requests and the statement timeout.
  *
- * Owns: BackendKeyData (pid, secret) of every session, the lookup a
- * CancelRequest makes, the running / deadline state of each session's
- * statement, and the watchdog thread that cancels a statement past its
- * statement_timeout.
+ * Owns: the slots of the sessions (srv_backend: BackendKeyData (pid,
+ * secret), the session a cancel reaches, the running / deadline state of
+ * its statement), the lookup a CancelRequest makes, and the watchdog
+ * thread that cancels a statement past its statement_timeout.
+ *
+ * Interface: a connection embeds one srv_backend and hands it to
+ * srv_register with its session; from then on it reaches its slot only
+ * through the calls below. The registry never calls the connection: it
+ * counts (metrics.h) and logs (log.h) through the parts it was handed.
  *
  * Invariants:
- *  - a connection is in the registry exactly while it owns a session, so a
- *    cancel never touches a freed session;
+ *  - a slot is in the registry exactly while its connection owns a
+ *    session, so a cancel never touches a freed session;
  *  - like PostgreSQL, a cancel (or a timeout) only hits a running
  *    statement: a flag left on an idle session would kill the next one;
  *  - the registry mutex is the only lock held around rl_session_cancel,
@@ -23,37 +28,54 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "server/server.h"
+#include "server/log.h"
+#include "server/metrics.h"
+#include "sql/sql.h"
 
-struct client;
+/* One session's slot. Its connection owns the memory; the fields are the
+ * registry's, read and written under its mutex, except pid and secret,
+ * which srv_register sets and which stay the same until srv_unregister
+ * (the connection reads them without the lock). */
+typedef struct srv_backend {
+    rl_session *sess;
+    int32_t pid, secret;
+    bool running;           /* a statement is executing: cancels apply */
+    uint64_t deadline_ns;   /* statement timeout deadline (0 = none armed) */
+    bool timed_out;
+    struct srv_backend *next;
+} srv_backend;
 
 /* The server's registry (a field of rl_server). */
 typedef struct srv_backends {
     pthread_mutex_t mu;
-    struct client *clients;
-    int nclients;
+    srv_backend *slots;
+    int nslots, max_slots;
     int32_t next_pid;
+    srv_metrics *metrics;   /* lent by the server: cancels, active connections */
+    srv_logger *log;        /* lent by the server: cancel requests */
     pthread_t watchdog;
     bool watchdog_running;
     atomic_bool watchdog_quit;
 } srv_backends;
 
-void srv_backends_init(srv_backends *b);
+/* max_slots: --max-connections, defaulted; metrics and log outlive b. */
+void srv_backends_init(srv_backends *b, int max_slots, srv_metrics *metrics, srv_logger *log);
 void srv_backends_destroy(srv_backends *b);
 /* The statement-timeout watchdog: started by rl_server_run, stopped after
  * the drain. */
-void srv_watchdog_start(rl_server *srv);
-void srv_watchdog_stop(rl_server *srv);
+void srv_watchdog_start(srv_backends *b);
+void srv_watchdog_stop(srv_backends *b);
 
-/* srv_register assigns pid and secret (-1 past --max-connections); the
- * session must be set before and stay alive until srv_unregister. */
-int srv_register(rl_server *srv, struct client *c, int32_t *pid, int32_t *secret);
-void srv_unregister(rl_server *srv, struct client *c);
-void srv_cancel(rl_server *srv, int32_t pid, int32_t secret);
+/* Put slot in the registry for sess, which must stay alive until
+ * srv_unregister; assigns slot->pid and slot->secret. -1 past
+ * max_slots (the slot is then not registered). */
+int srv_register(srv_backends *b, srv_backend *slot, rl_session *sess);
+void srv_unregister(srv_backends *b, srv_backend *slot);
+void srv_cancel(srv_backends *b, int32_t pid, int32_t secret);
 /* Statement timeout: arm before running a statement (timeout_ms 0 = none),
  * disarm after. Returns true from disarm if the timeout fired (the 57014
  * is then a timeout). */
-void srv_stmt_arm(rl_server *srv, struct client *c, uint64_t timeout_ms);
-bool srv_stmt_disarm(rl_server *srv, struct client *c);
+void srv_stmt_arm(srv_backends *b, srv_backend *slot, uint64_t timeout_ms);
+bool srv_stmt_disarm(srv_backends *b, srv_backend *slot);
 
 #endif

@@ -63,8 +63,10 @@ enum {
     NAME_MAX_LEN = 64
 };
 
+typedef struct client client;
+
 struct client {
-    rl_server *srv;
+    const client_env *env;       /* the server's parts and settings (client.h) */
     rl_stream stream;            /* the socket, and its TLS session once started */
     struct sockaddr_storage sa;
     char addr[64];
@@ -79,7 +81,7 @@ struct client {
     srv_lake *lake;
     rl_engine *eng;
     rl_session *sess;
-    client_reg reg;
+    srv_backend slot;            /* in env->backends while registered */
     bool registered;
     /* query state */
     bool skip_till_sync;         /* extended protocol: an error skips to Sync */
@@ -100,7 +102,6 @@ struct client {
     rl_buf kept;
 };
 
-client_reg *client_registry_entry(client *c) { return &c->reg; }
 
 
 /* ------------------------------------------------------------------ I/O */
@@ -131,8 +132,8 @@ static write_rc write_pending(client *c, bool in_statement)
             c->broken = true;
             break;
         }
-        if (srv_stopping(c->srv)) {
-            srv_log(c->srv, "info", "client_not_reading", "client", c->addr, "user", c->user,
+        if (atomic_load(c->env->stopping)) {
+            srv_log(c->env->log, "info", "client_not_reading", "client", c->addr, "user", c->user,
                     "message", "closing the connection for the shutdown", NULL);
             c->broken = true;
             break;
@@ -242,9 +243,9 @@ static void send_ready(client *c)
 {
     char st = c->sess ? rl_session_status(c->sess) : 'I';
     pktbuf_write(&c->out, 'Z', "c", st);
-    srv_count(c->srv, M_READY_FOR_QUERY, 1); /* before the client can see it */
+    srv_count(c->env->metrics, M_READY_FOR_QUERY, 1); /* before the client can see it */
     if (c->trip_t0) {
-        srv_observe_round_trip(c->srv, (double)(rl_monotonic_ns() - c->trip_t0) / 1e9);
+        srv_observe_round_trip(c->env->metrics, (double)(rl_monotonic_ns() - c->trip_t0) / 1e9);
         c->trip_t0 = 0;
     }
     flush_out(c);
@@ -273,7 +274,7 @@ static _Atomic int spinners;
 static bool busy_poll_input(client *c)
 {
     static _Atomic long cpus;
-    int64_t us = srv_config(c->srv)->busy_poll_us;
+    int64_t us = c->env->busy_poll_us;
     if (us <= 0)
         return false;
     long limit = atomic_load(&cpus);
@@ -294,7 +295,7 @@ static bool busy_poll_input(client *c)
             sched_yield();
     }
     atomic_fetch_sub(&spinners, 1);
-    srv_count(c->srv, ready ? M_BUSY_POLL_HITS : M_BUSY_POLL_MISSES, 1);
+    srv_count(c->env->metrics, ready ? M_BUSY_POLL_HITS : M_BUSY_POLL_MISSES, 1);
     return ready;
 }
 
@@ -307,7 +308,7 @@ static uint64_t session_timeout_ms(client *c, const char *setting, uint64_t serv
 
 static uint64_t statement_timeout_ms(client *c)
 {
-    return session_timeout_ms(c, "statement_timeout", srv_config(c->srv)->statement_timeout_ms);
+    return session_timeout_ms(c, "statement_timeout", c->env->statement_timeout_ms);
 }
 
 /* Wait until the socket is readable. 1 readable, 0 give up (drain, timeout
@@ -318,7 +319,6 @@ static int wait_readable(client *c, wait_kind kind, bool at_boundary)
         return 1;
     if (kind == WAIT_IDLE && busy_poll_input(c))
         return 1;
-    const rl_server_config *cfg = srv_config(c->srv);
     uint64_t start = rl_monotonic_ns();
     for (;;) {
         /* as PostgreSQL, the connection just closes: nothing is sent to a
@@ -333,7 +333,7 @@ static int wait_readable(client *c, wait_kind kind, bool at_boundary)
         if (r < 0 && errno != EINTR)
             return 0;
         uint64_t waited_ms = (rl_monotonic_ns() - start) / 1000000u;
-        if (srv_stopping(c->srv)) {
+        if (atomic_load(c->env->stopping)) {
             if (kind != WAIT_STARTUP)
                 send_fatal(c, RL_SQLSTATE_ADMIN_SHUTDOWN,
                            "terminating connection due to administrator command");
@@ -341,11 +341,11 @@ static int wait_readable(client *c, wait_kind kind, bool at_boundary)
         }
         char st = c->sess ? rl_session_status(c->sess) : 'I';
         uint64_t idle_ms = session_timeout_ms(c, "idle_in_transaction_session_timeout",
-                                              cfg->idle_in_transaction_timeout_ms);
+                                              c->env->idle_in_transaction_timeout_ms);
         if (kind != WAIT_STARTUP && at_boundary && st != 'I' && idle_ms && waited_ms > idle_ms) {
             send_fatal(c, RL_SQLSTATE_IDLE_IN_TXN_TIMEOUT,
                        "terminating connection due to idle-in-transaction timeout");
-            srv_log(c->srv, "info", "idle_in_transaction_timeout", "client", c->addr, "user",
+            srv_log(c->env->log, "info", "idle_in_transaction_timeout", "client", c->addr, "user",
                     c->user, NULL);
             return 0;
         }
@@ -399,8 +399,8 @@ static int read_message(client *c, bool startup, wait_kind kind, proto_msg *m)
             return 1;
         }
         if (rc < 0) {
-            srv_count(c->srv, M_PROTOCOL_ERRORS, 1);
-            srv_log(c->srv, "warning", "protocol_violation", "client", c->addr, "message",
+            srv_count(c->env->metrics, M_PROTOCOL_ERRORS, 1);
+            srv_log(c->env->log, "warning", "protocol_violation", "client", c->addr, "message",
                     err.message, NULL);
             if (!startup || strcmp(err.sqlstate, RL_SQLSTATE_PROTOCOL_VIOLATION) != 0 ||
                 rl_stream_is_tls(&c->stream))
@@ -456,14 +456,14 @@ static void keep_finish(client *c)
     c->keeping = false;
     rl_buf_free(&c->kept);
     if (bytes)
-        rc_store(srv_result_cache(c->srv), c->keep_digest, bytes, len);
+        rc_store(c->env->results, c->keep_digest, bytes, len);
 }
 
 /* rl_sink.cached_result: send a kept answer, or start keeping this one. */
 static int sink_cached_result(void *ctx, const uint8_t *key, size_t keylen)
 {
     client *c = ctx;
-    rc_cache *cache = srv_result_cache(c->srv);
+    rc_cache *cache = c->env->results;
     keep_abandon(c);
     if (!cache || c->executing)
         return 0;
@@ -490,7 +490,7 @@ static int sink_cached_result(void *ctx, const uint8_t *key, size_t keylen)
     if (rc < 0)
         return -1;
     c->ncomplete++; /* the kept bytes end with the answer's CommandComplete */
-    srv_count(c->srv, M_STATEMENTS, 1);
+    srv_count(c->env->metrics, M_STATEMENTS, 1);
     return 1;
 }
 
@@ -562,7 +562,7 @@ static int sink_command_complete(void *ctx, const char *tag)
 {
     client *c = ctx;
     c->ncomplete++;
-    srv_count(c->srv, M_STATEMENTS, 1);
+    srv_count(c->env->metrics, M_STATEMENTS, 1);
     size_t start = pktbuf_len(&c->out);
     pktbuf_write(&c->out, 'C', "s", tag);
     keep_message(c, start);
@@ -710,17 +710,17 @@ static void report_error(client *c, rl_error *err)
         *err = c->sink_err;
         c->sink_failed = false;
     }
-    if (srv_stmt_disarm(c->srv, c) && strcmp(err->sqlstate, RL_SQLSTATE_QUERY_CANCELED) == 0)
+    if (srv_stmt_disarm(c->env->backends, &c->slot) && strcmp(err->sqlstate, RL_SQLSTATE_QUERY_CANCELED) == 0)
         snprintf(err->message, sizeof err->message, "canceling statement due to statement timeout");
-    srv_count(c->srv, M_ERRORS, 1);
+    srv_count(c->env->metrics, M_ERRORS, 1);
     if (strcmp(err->sqlstate, RL_SQLSTATE_UNIQUE_VIOLATION) == 0 ||
         strcmp(err->sqlstate, RL_SQLSTATE_SERIALIZATION_FAILURE) == 0)
-        srv_count(c->srv, M_CONFLICTS, 1);
+        srv_count(c->env->metrics, M_CONFLICTS, 1);
     if (err->cause == RL_CAUSE_WRITER_FENCED)
-        srv_lake_fenced(c->srv, c->lake);
+        srv_lake_fenced(c->lake);
     char pid[16];
-    snprintf(pid, sizeof pid, "%d", c->reg.pid);
-    srv_log(c->srv, "info", "statement_error", "pid", pid, "user", c->user, "database",
+    snprintf(pid, sizeof pid, "%d", c->slot.pid);
+    srv_log(c->env->log, "info", "statement_error", "pid", pid, "user", c->user, "database",
             c->database, "sqlstate", err->sqlstate, "message", err->message, NULL);
     if (!c->broken)
         put_error(c, 'E', "ERROR", err);
@@ -735,12 +735,12 @@ static void report_error(client *c, rl_error *err)
 static void observe_statement(client *c, const char *kind, const char *sql, uint64_t t0)
 {
     double secs = (double)(rl_monotonic_ns() - t0) / 1e9;
-    srv_observe_statement(c->srv, secs);
-    if (!srv_statement_is_slow(c->srv, secs))
+    srv_observe_statement(c->env->metrics, secs);
+    if (!srv_statement_is_slow(c->env->log, secs))
         return;
     char ms[32], pid[16], text[LOGGED_STATEMENT_BYTES + 1];
     snprintf(ms, sizeof ms, "%.3f", secs * 1000);
-    snprintf(pid, sizeof pid, "%d", c->reg.pid);
+    snprintf(pid, sizeof pid, "%d", c->slot.pid);
     size_t n = sql ? strlen(sql) : 0;
     if (n > LOGGED_STATEMENT_BYTES) {
         n = LOGGED_STATEMENT_BYTES; /* cut on a character boundary */
@@ -749,7 +749,7 @@ static void observe_statement(client *c, const char *kind, const char *sql, uint
     }
     memcpy(text, sql ? sql : "", n);
     text[n] = '\0';
-    srv_log(c->srv, "info", "statement", "pid", pid, "database", c->database, "kind", kind,
+    srv_log(c->env->log, "info", "statement", "pid", pid, "database", c->database, "kind", kind,
             "duration_ms", ms, "sql", text, NULL);
 }
 
@@ -766,8 +766,8 @@ static double count_commit(client *c, uint64_t t0, rl_commit_info *ci)
     if (n == 0)
         return -1;
     double secs = (double)(rl_monotonic_ns() - t0) / 1e9;
-    srv_count(c->srv, M_COMMITS, (int64_t)n);
-    srv_observe_commit(c->srv, secs);
+    srv_count(c->env->metrics, M_COMMITS, (int64_t)n);
+    srv_observe_commit(c->env->metrics, secs);
     return secs;
 }
 
@@ -786,8 +786,8 @@ static void log_commit(client *c, double secs, const rl_commit_info *ci)
         snprintf(snap, sizeof snap, "none");
     snprintf(stmts, sizeof stmts, "%zu", c->ncomplete);
     snprintf(ms, sizeof ms, "%.3f", secs * 1000);
-    snprintf(pid, sizeof pid, "%d", c->reg.pid);
-    srv_log(c->srv, "info", "commit", "pid", pid, "database", c->database, "snapshot_id", snap,
+    snprintf(pid, sizeof pid, "%d", c->slot.pid);
+    srv_log(c->env->log, "info", "commit", "pid", pid, "database", c->database, "snapshot_id", snap,
             "statements", stmts, "latency_ms", ms, NULL);
 }
 
@@ -873,12 +873,12 @@ static void handle_query(client *c, const proto_msg *m)
     }
     rl_sink sink;
     sink_init(c, &sink);
-    if (srv_result_cache(c->srv))
+    if (c->env->results)
         sink.cached_result = sink_cached_result;
     begin_message(c);
     uint64_t t0 = rl_monotonic_ns();
     c->executing = false;
-    srv_stmt_arm(c->srv, c, statement_timeout_ms(c));
+    srv_stmt_arm(c->env->backends, &c->slot, statement_timeout_ms(c));
     int rc = rl_session_simple_query(c->sess, sql, &sink, &err);
     while (rc == RL_EXEC_COPY_IN)
         rc = copy_in(c, &sink, &err);
@@ -886,14 +886,14 @@ static void handle_query(client *c, const proto_msg *m)
     observe_statement(c, "query", sql, t0);
     free(sql);
     if (rc == -2) {
-        srv_stmt_disarm(c->srv, c);
+        srv_stmt_disarm(c->env->backends, &c->slot);
         c->broken = true;
         return;
     }
     if (rc == RL_EXEC_ERROR)
         report_error(c, &err);
     else
-        srv_stmt_disarm(c->srv, c);
+        srv_stmt_disarm(c->env->backends, &c->slot);
     rl_commit_info ci;
     double commit_secs = count_commit(c, t0, &ci);
     send_ready(c);
@@ -1028,7 +1028,7 @@ static void handle_execute(client *c, const proto_msg *m)
     c->executing = true;
     c->portal = portal;
     c->sink_failed = false;
-    srv_stmt_arm(c->srv, c, statement_timeout_ms(c));
+    srv_stmt_arm(c->env->backends, &c->slot, statement_timeout_ms(c));
     uint64_t t0 = rl_monotonic_ns();
     int rc = rl_session_execute(c->sess, portal, (uint64_t)e.max_rows, &sink, &err);
     while (rc == RL_EXEC_COPY_IN)
@@ -1037,7 +1037,7 @@ static void handle_execute(client *c, const proto_msg *m)
     c->executing = false;
     c->portal = NULL;
     if (rc == -2) {
-        srv_stmt_disarm(c->srv, c);
+        srv_stmt_disarm(c->env->backends, &c->slot);
         c->broken = true;
         return;
     }
@@ -1045,7 +1045,7 @@ static void handle_execute(client *c, const proto_msg *m)
         ext_error(c, &err);
         return;
     }
-    srv_stmt_disarm(c->srv, c);
+    srv_stmt_disarm(c->env->backends, &c->slot);
     if (rc == RL_EXEC_SUSPENDED)
         pktbuf_write(&c->out, 's', "");
 }
@@ -1156,9 +1156,9 @@ static uint64_t startup_ms_left(const client *c)
 static bool start_tls(client *c)
 {
     set_recv_timeout(c, startup_ms_left(c));
-    rl_tls_start_rc rc = rl_stream_start_tls(&c->stream, srv_ssl_ctx(c->srv));
+    rl_tls_start_rc rc = rl_stream_start_tls(&c->stream, c->env->tls);
     if (rc == RL_TLS_HANDSHAKE_FAILED)
-        srv_log(c->srv, "warning", "tls_handshake_failed", "client", c->addr, NULL);
+        srv_log(c->env->log, "warning", "tls_handshake_failed", "client", c->addr, NULL);
     return rc == RL_TLS_STARTED;
 }
 
@@ -1196,16 +1196,16 @@ static int read_startup(client *c, proto_startup *st)
         if (read_message(c, true, WAIT_STARTUP, &m) <= 0)
             return 0;
         if (proto_parse_startup(&m, st, &err) < 0) {
-            srv_count(c->srv, M_PROTOCOL_ERRORS, 1);
+            srv_count(c->env->metrics, M_PROTOCOL_ERRORS, 1);
             send_fatal_err(c, &err);
             return 0;
         }
         switch (st->kind) {
         case PROTO_CANCEL_REQUEST:
-            srv_cancel(c->srv, st->cancel_pid, st->cancel_secret);
+            srv_cancel(c->env->backends, st->cancel_pid, st->cancel_secret);
             return 0;
         case PROTO_SSL_REQUEST: {
-            char answer = rl_tls_request_answer(&c->stream, srv_ssl_ctx(c->srv), ssl_done);
+            char answer = rl_tls_request_answer(&c->stream, c->env->tls, ssl_done);
             bool tls = answer == 'S';
             ssl_done = true;
             pktbuf_put_raw_byte(&c->out, answer);
@@ -1269,8 +1269,8 @@ static void auth_io_fatal(void *ctx, const rl_error *e) { send_fatal_err(ctx, e)
 static void auth_io_refused(void *ctx, const char *event)
 {
     client *c = ctx;
-    srv_count(c->srv, M_AUTH_FAILURES, 1);
-    srv_log(c->srv, "warning", event, "client", c->addr, "user", c->user, "database",
+    srv_count(c->env->metrics, M_AUTH_FAILURES, 1);
+    srv_log(c->env->log, "warning", event, "client", c->addr, "user", c->user, "database",
             c->database, NULL);
 }
 
@@ -1282,9 +1282,7 @@ static bool authenticate(client *c)
     const rl_auth_io io = {.ctx = c, .put_auth = auth_io_put, .flush = auth_io_flush,
                            .read = auth_io_read, .fatal = auth_io_fatal,
                            .refused = auth_io_refused};
-    rl_auth_config cfg = {.rules = srv_hba(c->srv), .users = srv_users(c->srv)};
-    cfg.mock_key = srv_mock_key(c->srv, &cfg.mock_key_len);
-    return rl_auth_run(&cfg, &peer, &io);
+    return rl_auth_run(&c->env->auth, &peer, &io);
 }
 
 /* "-c name=value" / "--name=value" pairs of the startup `options`, applied
@@ -1336,19 +1334,18 @@ static bool apply_options(client *c, const char *options)
 
 static void send_parameter_status(client *c)
 {
-    const rl_server_config *cfg = srv_config(c->srv);
     const char *const params[][2] = {
         {"application_name", c->appname},
         {"client_encoding", "UTF8"},
         {"DateStyle", "ISO, MDY"},
         {"default_transaction_read_only", "off"},
         /* a follower is the closest thing to a hot standby */
-        {"in_hot_standby", cfg->read_only ? "on" : "off"},
+        {"in_hot_standby", c->env->read_only ? "on" : "off"},
         {"integer_datetimes", "on"},
         {"IntervalStyle", "postgres"},
         {"is_superuser", "off"},
         {"server_encoding", "UTF8"},
-        {"server_version", cfg->server_version ? cfg->server_version : RL_SERVER_VERSION},
+        {"server_version", c->env->server_version},
         {"session_authorization", c->user},
         {"standard_conforming_strings", "on"},
         {"TimeZone", "Etc/UTC"},
@@ -1362,7 +1359,7 @@ static bool open_session(client *c)
 {
     rl_error err;
     rl_error_clear(&err);
-    rl_engine *eng = srv_lake_engine(c->srv, c->database, &c->lake, &err);
+    rl_engine *eng = srv_lake_engine(c->env->lakes, c->database, &c->lake, &err);
     if (!eng) {
         send_fatal_err(c, &err);
         return false;
@@ -1375,8 +1372,7 @@ static bool open_session(client *c)
         return false;
     }
     c->eng = eng;
-    c->reg.sess = c->sess;
-    if (srv_register(c->srv, c, &c->reg.pid, &c->reg.secret) < 0) {
+    if (srv_register(c->env->backends, &c->slot, c->sess) < 0) {
         send_fatal(c, RL_SQLSTATE_TOO_MANY_CONNECTIONS, "sorry, too many clients already");
         return false;
     }
@@ -1384,7 +1380,7 @@ static bool open_session(client *c)
     if (c->options[0] && !apply_options(c, c->options))
         return false;
     send_parameter_status(c);
-    pktbuf_write(&c->out, 'K', "ii", c->reg.pid, c->reg.secret);
+    pktbuf_write(&c->out, 'K', "ii", c->slot.pid, c->slot.secret);
     return true;
 }
 
@@ -1401,10 +1397,10 @@ static void format_addr(client *c)
 static void client_free(client *c)
 {
     if (c->registered)
-        srv_unregister(c->srv, c);
+        srv_unregister(c->env->backends, &c->slot);
     if (c->sess)
         rl_session_free(c->sess); /* rolls back an open transaction */
-    srv_lake_release(c->srv, c->lake); /* after the session: it used the lake's engine */
+    srv_lake_release(c->env->lakes, c->lake); /* after the session: it used the lake's engine */
     rl_stream_close(&c->stream, c->broken);
     pktbuf_free(&c->out);
     keep_abandon(c);
@@ -1412,18 +1408,18 @@ static void client_free(client *c)
     free(c);
 }
 
-void client_serve(rl_server *srv, int fd, const struct sockaddr_storage *sa, socklen_t salen)
+void client_serve(const client_env *env, int fd, const struct sockaddr_storage *sa,
+                  socklen_t salen)
 {
     client *c = calloc(1, sizeof *c);
     if (!c) {
         close(fd);
         return;
     }
-    c->srv = srv;
+    c->env = env;
     rl_stream_init(&c->stream, fd);
     memcpy(&c->sa, sa, salen < sizeof c->sa ? salen : sizeof c->sa);
-    const rl_server_config *cfg = srv_config(srv);
-    c->max_msg = cfg->max_message_bytes ? cfg->max_message_bytes : PROTO_DEFAULT_MAX_MESSAGE;
+    c->max_msg = env->max_message_bytes ? env->max_message_bytes : PROTO_DEFAULT_MAX_MESSAGE;
     pktbuf_init(&c->out, 0);
     format_addr(c);
     int one = 1;
@@ -1431,7 +1427,7 @@ void client_serve(rl_server *srv, int fd, const struct sockaddr_storage *sa, soc
     /* a write to a client that does not read wakes every slice (write_pending) */
     struct timeval snd = {.tv_sec = 0, .tv_usec = POLL_SLICE_MS * 1000};
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &snd, sizeof snd);
-    uint64_t auth_ms = cfg->authentication_timeout_ms ? cfg->authentication_timeout_ms
+    uint64_t auth_ms = env->authentication_timeout_ms ? env->authentication_timeout_ms
                                                       : DEFAULT_AUTH_TIMEOUT_MS;
     c->startup_deadline_ns = rl_monotonic_ns() + auth_ms * 1000000u;
     set_recv_timeout(c, auth_ms);
@@ -1440,12 +1436,12 @@ void client_serve(rl_server *srv, int fd, const struct sockaddr_storage *sa, soc
     set_recv_timeout(c, 0); /* sessions wait in poll(), for the drain and idle timeouts */
     if (authed) {
         if (open_session(c)) {
-            srv_log(srv, "info", "connection_authorized", "client", c->addr, "user", c->user,
+            srv_log(env->log, "info", "connection_authorized", "client", c->addr, "user", c->user,
                     "database", c->database, "application_name", c->appname, "tls",
                     rl_stream_is_tls(&c->stream) ? "on" : "off", NULL);
             send_ready(c);
             serve_queries(c);
-            srv_log(srv, "info", "disconnection", "client", c->addr, "user", c->user, NULL);
+            srv_log(env->log, "info", "disconnection", "client", c->addr, "user", c->user, NULL);
         }
     }
     flush_out(c);

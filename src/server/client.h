@@ -16,6 +16,11 @@
  *   -> AUTH (auth.c: trust, SCRAM-SHA-256 or cleartext password)
  *   -> READY (messages until Terminate, EOF, a fatal error or the drain)
  *
+ * Interface: a connection sees the server only through client_env: the
+ * parts it is lent (logger, metrics, backends registry, lakes registry,
+ * result cache, TLS context, authentication rules) and its settings. It
+ * calls those parts; none of them calls it.
+ *
  * Invariants: a protocol violation (bad length, unknown type, malformed
  * message) ends only this connection, after a FATAL ErrorResponse 08P01;
  * every ReadyForQuery carries rl_session_status.
@@ -23,26 +28,43 @@
 #ifndef ROCKLAKE_CLIENT_H
 #define ROCKLAKE_CLIENT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
 
-#include "server/server.h"
+#include "pgwire/auth.h"
+#include "pgwire/tls.h"
+#include "server/backends.h"
+#include "server/lakes.h"
+#include "server/log.h"
+#include "server/metrics.h"
+#include "server/resultcache.h"
 
-typedef struct client client;
+/* What a connection needs of the server. The server owns every part and
+ * keeps it alive until every connection has ended; settings are defaulted
+ * by the server unless said otherwise. */
+typedef struct client_env {
+    srv_logger *log;
+    srv_metrics *metrics;
+    srv_backends *backends;        /* where the session takes its slot (cancel, timeout) */
+    srv_lakes *lakes;              /* the engine of each database */
+    rc_cache *results;             /* kept discovery answers; NULL: off */
+    rl_tls_ctx *tls;               /* NULL without TLS */
+    rl_auth_config auth;           /* --hba rules, --users, the mock SCRAM key */
+    const atomic_bool *stopping;   /* set when the drain begins */
+    bool read_only;                /* a follower: in_hot_standby on */
+    const char *server_version;    /* ParameterStatus server_version */
+    size_t max_message_bytes;      /* 0 = PROTO_DEFAULT_MAX_MESSAGE */
+    uint64_t statement_timeout_ms;             /* 0 = none */
+    uint64_t idle_in_transaction_timeout_ms;   /* 0 = none */
+    uint64_t authentication_timeout_ms;        /* startup + authentication; 0 = 60 s */
+    int64_t busy_poll_us;          /* spin for the next message; 0 = never */
+} client_env;
 
 /* Serve one accepted connection to its end (closes fd). */
-void client_serve(rl_server *srv, int fd, const struct sockaddr_storage *sa, socklen_t salen);
-
-/* Registry fields backends.c reads and writes under its registry lock. */
-typedef struct client_reg {
-    rl_session *sess;
-    int32_t pid, secret;
-    bool running;           /* a statement is executing: cancels apply */
-    uint64_t deadline_ns;   /* statement timeout deadline (0 = none armed) */
-    bool timed_out;
-    client *next;
-} client_reg;
-client_reg *client_registry_entry(client *c);
+void client_serve(const client_env *env, int fd, const struct sockaddr_storage *sa,
+                  socklen_t salen);
 
 #endif

@@ -9,7 +9,12 @@
  * store failed is closed when its last session ends; with --auto-create a
  * connect may create one, at most --max-auto-create per run (auto_created,
  * under the registry mutex), so unknown names cannot open stores without
- * bound. The store is reached through catalog.h only.
+ * bound. At start-up a lake is opened once: the lease check looks at the
+ * lakes the banner lists (a read-only catalog that writes nothing, the
+ * lease read through it: rl_lease_get) and keeps what it saw for
+ * srv_lakes_describe; with --takeover the banner describes the lakes the
+ * registry opened. The store is reached through catalog.h (and lease.h)
+ * only.
  */
 #include "server/lakes.h"
 
@@ -75,9 +80,8 @@ typedef struct opening {
 } opening;
 
 struct srv_lakes {
-    rl_server *srv;
-    const rl_server_config *cfg;
-    bool auto_create;
+    srv_lakes_options cfg;  /* its strings borrowed from the creator */
+    srv_logger *log;        /* lent by the creator */
     char lease_listen[128]; /* the listen address recorded in writer leases */
     int lock_fd;            /* the root lock (srv_lakes_lock_root), -1 if none */
     pthread_mutex_t mu;     /* guards lakes, retired, opening, auto_created and each lake's
@@ -92,23 +96,26 @@ struct srv_lakes {
      * the rest when the server stops */
     srv_lake *retired;
     opening *opening;       /* names being opened now (their openers' stack frames) */
+    /* start-up: the lakes srv_lakes_check_leases looked at, described, until
+     * srv_lakes_describe takes them (NULL: none kept) */
+    srv_lake_desc *described;
+    size_t nlisted;         /* the lakes it listed (the first ones described) */
 };
 
-srv_lakes *srv_lakes_new(rl_server *srv, bool auto_create)
+srv_lakes *srv_lakes_new(const srv_lakes_options *opt, srv_logger *log)
 {
     srv_lakes *L = calloc(1, sizeof *L);
     if (!L)
         return NULL;
-    L->srv = srv;
-    L->cfg = srv_config(srv);
-    L->auto_create = auto_create;
+    L->cfg = *opt;
+    L->log = log;
     L->lock_fd = -1;
     pthread_mutex_init(&L->mu, NULL);
     pthread_cond_init(&L->opened, NULL);
     return L;
 }
 
-bool srv_lakes_auto_create(const srv_lakes *L) { return L->auto_create; }
+bool srv_lakes_auto_create(const srv_lakes *L) { return L->cfg.auto_create; }
 
 
 /* ------------------------------------------------------------ databases */
@@ -229,10 +236,10 @@ int rl_db_drop(const char *root, const char *name, rl_error *err)
 static int no_database(const srv_lakes *L, rl_error *err, const char *name)
 {
     rl_error_set(err, RL_SQLSTATE_INVALID_CATALOG_NAME, "database \"%s\" does not exist", name);
-    if (!L->auto_create && !L->cfg->read_only)
+    if (!L->cfg.auto_create && !L->cfg.read_only)
         rl_error_hint(err, "create it with `rocklake db create %s %s` (the server opens it on the "
                            "next connect), or start rocklake serve with --auto-create on",
-                      L->cfg->store, name);
+                      L->cfg.store, name);
     return -1;
 }
 
@@ -248,7 +255,7 @@ static void log_load_progress(void *ctx, uint64_t keys, uint64_t bytes)
     char k[32], mb[32];
     snprintf(k, sizeof k, "%" PRIu64, keys);
     snprintf(mb, sizeof mb, "%.1f", (double)bytes / (1 << 20));
-    srv_log(lp->L->srv, "info", "database_loading", "database", lp->database, "keys", k,
+    srv_log(lp->L->log, "info", "database_loading", "database", lp->database, "keys", k,
             "memory_mib", mb, NULL);
 }
 
@@ -256,7 +263,7 @@ static void log_load_progress(void *ctx, uint64_t keys, uint64_t bytes)
 static void log_store_notice(void *ctx, const char *message)
 {
     load_progress *lp = ctx;
-    srv_log(lp->L->srv, "warning", "store_integrity", "database", lp->database, "message", message,
+    srv_log(lp->L->log, "warning", "store_integrity", "database", lp->database, "message", message,
             NULL);
 }
 
@@ -278,7 +285,7 @@ static rl_catalog *open_catalog(srv_lakes *L, const char *url, const char *name,
         }
         missing = exists == 0;
     } else if (!create) {
-        int exists = rl_catalog_exists(url, L->cfg->store_timeout_ms, err);
+        int exists = rl_catalog_exists(url, L->cfg.store_timeout_ms, err);
         if (exists < 0) {
             free(dir);
             return NULL;
@@ -288,19 +295,19 @@ static rl_catalog *open_catalog(srv_lakes *L, const char *url, const char *name,
     free(dir);
     if (missing)
         return NULL;
-    rl_catalog_options o = {.create_if_missing = create, .read_only = L->cfg->read_only,
-                            .format = format, .takeover = L->cfg->takeover || takeover,
-                            .lease_ms = L->cfg->lease_ms, .lease_listen = L->lease_listen,
-                            .sequence_commits = L->cfg->sequence_commits};
+    rl_catalog_options o = {.create_if_missing = create, .read_only = L->cfg.read_only,
+                            .format = format, .takeover = L->cfg.takeover || takeover,
+                            .lease_ms = L->cfg.lease_ms, .lease_listen = L->lease_listen,
+                            .sequence_commits = L->cfg.sequence_commits};
     load_progress lp = {L, name};
     o.store.load_progress = log_load_progress;
     o.store.load_progress_ctx = &lp;
-    o.store.block_cache_bytes = L->cfg->cache_bytes;
-    o.store.store_timeout_ms = L->cfg->store_timeout_ms;
-    o.store.mirror_max_bytes = L->cfg->mirror_bytes;
-    o.store.journal_off = L->cfg->journal_off;
-    o.store.journal_salvage = L->cfg->journal_salvage;
-    o.store.digest_rebuild = L->cfg->rebuild_digest;
+    o.store.block_cache_bytes = L->cfg.cache_bytes;
+    o.store.store_timeout_ms = L->cfg.store_timeout_ms;
+    o.store.mirror_max_bytes = L->cfg.mirror_bytes;
+    o.store.journal_off = L->cfg.journal_off;
+    o.store.journal_salvage = L->cfg.journal_salvage;
+    o.store.digest_rebuild = L->cfg.rebuild_digest;
     o.store.notice = log_store_notice;
     o.store.notice_ctx = &lp;
     /* tests only: SlateDB's WAL lags the journal this long, so that only the
@@ -323,8 +330,8 @@ static void log_opened(srv_lakes *L, const char *name, const char *url, rl_catal
     if (rl_catalog_memory_stats(cat, &mi))
         snprintf(in_memory, sizeof in_memory, "%" PRIu64 " keys, %.1f MiB", mi.keys,
                  (double)mi.bytes / (1 << 20));
-    srv_log(L->srv, "info", "database_opened", "database", name, "url", url, "mode",
-            L->cfg->read_only ? "read-only" : "writer", "in_memory", in_memory, NULL);
+    srv_log(L->log, "info", "database_opened", "database", name, "url", url, "mode",
+            L->cfg.read_only ? "read-only" : "writer", "in_memory", in_memory, NULL);
 }
 
 static int64_t mono_ns(void)
@@ -338,7 +345,7 @@ static bool schema_known_absent(srv_lake *l, const char *schema)
 {
     for (size_t i = 0; i < l->nabsent; i++)
         if (strcmp(l->absent[i].schema, schema) == 0)
-            return !l->L->cfg->read_only ||
+            return !l->L->cfg.read_only ||
                    mono_ns() - l->absent[i].at_ns < FOLLOWER_ABSENT_NS;
     return false;
 }
@@ -375,12 +382,12 @@ static schema_lake *open_schema_lake(srv_lake *l, const char *schema, bool creat
             rl_error_hint(err, "use a schema name of letters, digits, '_', '-' and '.'");
         return NULL;
     }
-    if (!rl_db_url(l->L->cfg->store, l->name, base, sizeof base) ||
+    if (!rl_db_url(l->L->cfg.store, l->name, base, sizeof base) ||
         snprintf(url, sizeof url, "%s/schemas/%s", base, schema) >= (int)sizeof url) {
         rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, "store path too long");
         return NULL;
     }
-    rl_catalog *cat = open_catalog(l->L, url, l->name, create && !l->L->cfg->read_only,
+    rl_catalog *cat = open_catalog(l->L, url, l->name, create && !l->L->cfg.read_only,
                                    rl_catalog_format(l->cat), l->reopened, err);
     if (!cat)
         return NULL;
@@ -424,7 +431,7 @@ static rl_engine *schema_lake_find(void *ctx, const char *schema, bool create, r
 static bool schema_lake_any(void *ctx)
 {
     srv_lake *l = ctx;
-    if (l->L->cfg->read_only)
+    if (l->L->cfg.read_only)
         return true; /* a follower learns of the writer's new schemas by looking */
     pthread_mutex_lock(&l->schemas_mu);
     bool any = l->schemas != NULL;
@@ -457,7 +464,7 @@ static int note_listed_schema(void *ctx, const char *schema)
     rl_error_clear(&e);
     schema_lake_find(l, schema, false, &e);
     if (e.sqlstate[0])
-        srv_log(l->L->srv, "warning", "database_open_failed", "database", l->name, "schema",
+        srv_log(l->L->log, "warning", "database_open_failed", "database", l->name, "schema",
                 schema, "message", e.message, NULL);
     return 0;
 }
@@ -480,7 +487,7 @@ static void close_schema_lakes(srv_lake *l)
         rl_error e;
         rl_error_clear(&e);
         if (rl_catalog_close(sl->cat, &e) < 0)
-            srv_log(l->L->srv, "error", "database_close_failed", "database", l->name, "schema",
+            srv_log(l->L->log, "error", "database_close_failed", "database", l->name, "schema",
                     sl->schema, "message", e.message, NULL);
         free(sl);
     }
@@ -491,18 +498,18 @@ static void close_schema_lakes(srv_lake *l)
 static srv_lake *open_lake(srv_lakes *L, const char *name, bool reopen, rl_error *err)
 {
     char url[4096];
-    if (!rl_db_url(L->cfg->store, name, url, sizeof url)) {
+    if (!rl_db_url(L->cfg.store, name, url, sizeof url)) {
         no_database(L, err, name);
         return NULL;
     }
-    bool create = L->auto_create && !L->cfg->read_only;
+    bool create = L->cfg.auto_create && !L->cfg.read_only;
     rl_error_clear(err);
     /* an existing database opens whatever the auto-create count; a new one
      * only while the count is under --max-auto-create (each is a store with
      * memory of its own, and any client can name one) */
     rl_catalog *cat = open_catalog(L, url, name, false, 0, reopen, err);
     if (!cat && !err->sqlstate[0] && create) {
-        uint64_t max = L->cfg->max_auto_create ? L->cfg->max_auto_create
+        uint64_t max = L->cfg.max_auto_create ? L->cfg.max_auto_create
                                                 : SRV_DEFAULT_MAX_AUTO_CREATE;
         pthread_mutex_lock(&L->mu); /* take one of the creations, given back on failure */
         bool full = L->auto_created >= max;
@@ -517,7 +524,7 @@ static srv_lake *open_lake(srv_lakes *L, const char *name, bool reopen, rl_error
             rl_error_hint(err, "Create it with \"rocklake db create ROOT %s\", or restart the server "
                           "with a higher --max-auto-create.",
                           name);
-            srv_log(L->srv, "warning", "auto_create_limit", "database", name, "message",
+            srv_log(L->log, "warning", "auto_create_limit", "database", name, "message",
                     err->message, NULL);
             return NULL;
         }
@@ -532,7 +539,7 @@ static srv_lake *open_lake(srv_lakes *L, const char *name, bool reopen, rl_error
         if (!err->sqlstate[0])
             no_database(L, err, name);
         else /* the store refused (damaged journal, digest, lease): the operator's log says why */
-            srv_log(L->srv, "warning", "database_open_failed", "database", name, "message",
+            srv_log(L->log, "warning", "database_open_failed", "database", name, "message",
                     err->message, NULL);
         return NULL;
     }
@@ -666,7 +673,7 @@ static srv_lake *find_or_retire(srv_lakes *L, const char *name)
             l->next = L->retired;
             l->retired = true;
             L->retired = l;
-            srv_log(L->srv, "warning", "database_reopen", "database", name, "message",
+            srv_log(L->log, "warning", "database_reopen", "database", name, "message",
                     "a write to the object store failed; opening the lake again from the store",
                     NULL);
             l = NULL;
@@ -740,9 +747,8 @@ static srv_lake *open_unlocked(srv_lakes *L, const char *name, srv_lake **unused
     return l;
 }
 
-rl_engine *srv_lake_engine(rl_server *srv, const char *name, srv_lake **lake, rl_error *err)
+rl_engine *srv_lake_engine(srv_lakes *L, const char *name, srv_lake **lake, rl_error *err)
 {
-    srv_lakes *L = srv_lakes_of(srv);
     srv_lake *unused = NULL;
     pthread_mutex_lock(&L->mu);
     srv_lake *l = find_or_retire(L, name);
@@ -757,11 +763,10 @@ rl_engine *srv_lake_engine(rl_server *srv, const char *name, srv_lake **lake, rl
     return l ? l->eng : NULL;
 }
 
-void srv_lake_release(rl_server *srv, srv_lake *lake)
+void srv_lake_release(srv_lakes *L, srv_lake *lake)
 {
     if (!lake)
         return;
-    srv_lakes *L = srv_lakes_of(srv);
     srv_lake *unused = NULL;
     pthread_mutex_lock(&L->mu);
     assert(lake->sessions > 0);
@@ -772,9 +777,8 @@ void srv_lake_release(rl_server *srv, srv_lake *lake)
     free_lakes(unused);
 }
 
-size_t srv_lakes_retired(rl_server *srv)
+size_t srv_lakes_retired(srv_lakes *L)
 {
-    srv_lakes *L = srv_lakes_of(srv);
     size_t n = 0;
     pthread_mutex_lock(&L->mu);
     for (srv_lake *r = L->retired; r; r = r->next)
@@ -783,7 +787,7 @@ size_t srv_lakes_retired(rl_server *srv)
     return n;
 }
 
-void srv_lake_fenced(rl_server *srv, srv_lake *lake)
+void srv_lake_fenced(srv_lake *lake)
 {
     if (!lake)
         return;
@@ -793,7 +797,7 @@ void srv_lake_fenced(rl_server *srv, srv_lake *lake)
     lake->fenced_logged = true;
     pthread_mutex_unlock(&L->mu);
     if (first)
-        srv_log(L->srv, "error", "writer_fenced", "database", lake->name, "message",
+        srv_log(L->log, "error", "writer_fenced", "database", lake->name, "message",
                 "a newer writer opened this database (rocklake serve --takeover?); its commits "
                 "now fail with 25006 and clients are told to reconnect to the new writer",
                 NULL);
@@ -805,9 +809,9 @@ void srv_lake_fenced(rl_server *srv, srv_lake *lake)
 int srv_lakes_lock_root(srv_lakes *L, rl_error *err)
 {
     L->lock_fd = -1;
-    if (L->cfg->read_only)
+    if (L->cfg.read_only)
         return 0;
-    char *dir = rl_store_local_dir(L->cfg->store);
+    char *dir = rl_store_local_dir(L->cfg.store);
     if (!dir)
         return 0;
     mkdir(dir, 0755);
@@ -823,16 +827,50 @@ int srv_lakes_lock_root(srv_lakes *L, rl_error *err)
         return 0;
     }
     close(fd);
-    if (L->cfg->takeover) {
-        srv_log(L->srv, "warning", "takeover", "store", L->cfg->store, "message",
+    if (L->cfg.takeover) {
+        srv_log(L->log, "warning", "takeover", "store", L->cfg.store, "message",
                 "another server is the writer of this store; fencing it", NULL);
         return 0;
     }
     rl_error_set(err, RL_SQLSTATE_OBJECT_STATE,
-                 "another rocklake server is the writer of store \"%s\"", L->cfg->store);
+                 "another rocklake server is the writer of store \"%s\"", L->cfg.store);
     rl_error_hint(err, "start with --takeover to fence it and become the writer, or with "
                        "--read-only to serve as a follower");
     return -1;
+}
+
+/* ------------------------------------------ start-up: each lake opened once */
+
+/* A look at the lake at url: a read-only catalog on a reader that writes
+ * nothing (it fences no one and leaves no checkpoint) and takes a lake with
+ * an unfinished copy too. NULL when it cannot be opened as one. */
+static rl_catalog *open_to_look(const srv_lakes *L, const char *url)
+{
+    rl_catalog_options o = {.read_only = true, .allow_incomplete_copy = true};
+    o.store.reader_no_writes = 1;
+    o.store.block_cache_bytes = 16 << 20;
+    o.store.store_timeout_ms = L->cfg.store_timeout_ms;
+    rl_error e;
+    rl_error_clear(&e);
+    return rl_catalog_open(url, &o, &e);
+}
+
+/* d's state from cat (NULL: unreadable); with marker, a copy marker makes
+ * it "unfinished ..." (a lake the registry opened has none). */
+static void describe_catalog(rl_catalog *cat, bool marker, srv_lake_desc *d)
+{
+    snprintf(d->state, sizeof d->state, "unreadable");
+    d->initialized = false;
+    if (!cat)
+        return;
+    char m[16];
+    rl_error e;
+    rl_error_clear(&e);
+    if (marker && rl_catalog_copy_marker_get(cat, m, sizeof m, &e) == 1) /* "import from ..." */
+        snprintf(d->state, sizeof d->state, "unfinished %.*s: not served", (int)strcspn(m, " "), m);
+    else
+        snprintf(d->state, sizeof d->state, "DuckLake %s", rl_format_name(rl_catalog_format(cat)));
+    d->initialized = rl_catalog_next_snapshot_id(cat) > 0;
 }
 
 /* The lakes a writer would open at once or on connect: every lease under
@@ -840,29 +878,51 @@ int srv_lakes_lock_root(srv_lakes *L, rl_error *err)
  * writer refuses to start instead of fencing the first on a connection.
  * A local root lists its directories (symlinks followed: another path to
  * a lake is what the root lock misses); an object-store root its
- * prefixes. */
+ * prefixes. The lakes the banner describes are looked at once for both
+ * (descs: SRV_DESCRIBED_LAKES of them; NULL for an object-store root). */
 typedef struct lease_scan {
     srv_lakes *L;
     rl_error *err;
     int refused;
+    srv_lake_desc *descs;
+    size_t listed;
 } lease_scan;
+
+/* The lease of the lake at url, through the look at it when there is one
+ * (rl_lease_read's answer: 1, 0 or -1 with e). */
+static int read_lease(const lease_scan *ls, rl_catalog *look, const char *url,
+                      rl_lease_owner *held, rl_error *e)
+{
+    if (look)
+        return rl_lease_get(rl_catalog_kv(look), url, held, e);
+    rl_catalog_options lo = {.store.block_cache_bytes = 16 << 20,
+                             .store.store_timeout_ms = ls->L->cfg.store_timeout_ms};
+    return rl_lease_read(url, &lo.store, held, e);
+}
 
 static void check_one_lease(const char *name, void *ctx)
 {
     lease_scan *ls = ctx;
     char url[4096];
-    if (ls->refused || !valid_db_name(name) || !rl_db_url(ls->L->cfg->store, name, url,
+    if (ls->refused || !valid_db_name(name) || !rl_db_url(ls->L->cfg.store, name, url,
                                                            sizeof url))
         return;
+    srv_lake_desc *d = ls->descs && ls->listed < SRV_DESCRIBED_LAKES ? &ls->descs[ls->listed]
+                                                                    : NULL;
+    ls->listed++;
+    rl_catalog *look = d ? open_to_look(ls->L, url) : NULL;
+    if (d) {
+        snprintf(d->name, sizeof d->name, "%s", name);
+        describe_catalog(look, true, d);
+    }
     rl_lease_owner held;
     rl_error e;
     rl_error_clear(&e);
-    rl_catalog_options lo = {.store.block_cache_bytes = 16 << 20,
-                             .store.store_timeout_ms = ls->L->cfg->store_timeout_ms};
-    int rc = rl_lease_read(url, &lo.store, &held, &e);
+    int rc = read_lease(ls, look, url, &held, &e);
+    rl_catalog_close(look, NULL);
     int64_t age;
     if (rc < 0) {
-        srv_log(ls->L->srv, "warning", "writer_lease_unreadable", "database", name, "message",
+        srv_log(ls->L->log, "warning", "writer_lease_unreadable", "database", name, "message",
                 e.message, NULL);
     } else if (rc == 1 && rl_lease_live(&held, rl_lease_now_ms(), &age)) {
         rl_lease_refuse(ls->err, url, &held, age);
@@ -870,24 +930,39 @@ static void check_one_lease(const char *name, void *ctx)
     }
 }
 
+/* A local root: its lakes' leases, the first ones described on the way
+ * (kept for srv_lakes_describe). */
+static int check_local_leases(srv_lakes *L, rl_error *err)
+{
+    lease_scan ls = {L, err, 0, calloc(SRV_DESCRIBED_LAKES, sizeof(srv_lake_desc)), 0};
+    int listed = rl_db_list(L->cfg.store, check_one_lease, &ls, NULL);
+    if (listed >= 0 && !ls.refused && ls.descs) {
+        free(L->described);
+        L->described = ls.descs;
+        L->nlisted = ls.listed;
+        ls.descs = NULL;
+    }
+    free(ls.descs);
+    return ls.refused ? -1 : 0;
+}
+
 int srv_lakes_check_leases(srv_lakes *L, rl_error *err)
 {
-    if (L->cfg->read_only || L->cfg->takeover)
+    if (L->cfg.read_only || L->cfg.takeover)
         return 0;
-    lease_scan ls = {L, err, 0};
-    char *dir = rl_store_local_dir(L->cfg->store);
+    char *dir = rl_store_local_dir(L->cfg.store);
     if (dir) {
         free(dir);
-        rl_db_list(L->cfg->store, check_one_lease, &ls, NULL);
-        return ls.refused ? -1 : 0;
+        return check_local_leases(L, err);
     }
+    lease_scan ls = {L, err, 0, NULL, 0};
     char *names = NULL;
     size_t len = 0;
     rl_error le;
     rl_error_clear(&le);
-    if (rl_store_list_names(L->cfg->store, &names, &len, &le) < 0) {
+    if (rl_store_list_names(L->cfg.store, &names, &len, &le) < 0) {
         /* each lake's lease is still checked when it is opened */
-        srv_log(L->srv, "warning", "writer_lease_unreadable", "store", L->cfg->store, "message",
+        srv_log(L->log, "warning", "writer_lease_unreadable", "store", L->cfg.store, "message",
                 le.message, NULL);
         return 0;
     }
@@ -897,11 +972,63 @@ int srv_lakes_check_leases(srv_lakes *L, rl_error *err)
     return ls.refused ? -1 : 0;
 }
 
+/* The lakes the banner lists, when the lease check did not look at them:
+ * a lake the registry holds open (--takeover opened them all) is described
+ * from its catalog, any other from a look of its own. */
+typedef struct describe_scan {
+    srv_lakes *L;
+    srv_lake_desc *descs;
+    size_t listed;
+} describe_scan;
+
+static bool describe_open_lake(srv_lakes *L, const char *name, srv_lake_desc *d)
+{
+    pthread_mutex_lock(&L->mu);
+    srv_lake *l = find_lake(L->lakes, name);
+    if (l) /* start-up: no session uses it yet */
+        describe_catalog(l->cat, false, d);
+    pthread_mutex_unlock(&L->mu);
+    return l != NULL;
+}
+
+static void describe_one(const char *name, void *ctx)
+{
+    describe_scan *ds = ctx;
+    char url[4096];
+    if (ds->listed++ >= SRV_DESCRIBED_LAKES)
+        return;
+    srv_lake_desc *d = &ds->descs[ds->listed - 1];
+    snprintf(d->name, sizeof d->name, "%s", name);
+    if (describe_open_lake(ds->L, name, d))
+        return;
+    rl_catalog *look = rl_db_url(ds->L->cfg.store, name, url, sizeof url)
+                           ? open_to_look(ds->L, url) : NULL;
+    describe_catalog(look, true, d);
+    rl_catalog_close(look, NULL);
+}
+
+int srv_lakes_describe(srv_lakes *L, srv_lake_desc **out, size_t *n, size_t *total)
+{
+    describe_scan ds = {L, L->described, L->nlisted};
+    L->described = NULL; /* handed over */
+    if (!ds.descs) {
+        ds.descs = calloc(SRV_DESCRIBED_LAKES, sizeof *ds.descs);
+        if (!ds.descs || rl_db_list(L->cfg.store, describe_one, &ds, NULL) < 0) {
+            free(ds.descs);
+            return -1;
+        }
+    }
+    *total = ds.listed;
+    *n = ds.listed < SRV_DESCRIBED_LAKES ? ds.listed : SRV_DESCRIBED_LAKES;
+    *out = ds.descs;
+    return 0;
+}
+
 /* The address a writer lease names: the listen host with the bound port. */
 void srv_lakes_listening(srv_lakes *L, int port)
 {
     char host[96];
-    snprintf(host, sizeof host, "%s", L->cfg->listen);
+    snprintf(host, sizeof host, "%s", L->cfg.listen);
     char *colon = strrchr(host, ':');
     if (colon)
         *colon = 0;
@@ -913,21 +1040,20 @@ static void open_one(const char *name, void *ctx)
     srv_lakes *L = ctx;
     rl_error e;
     rl_error_clear(&e);
-    if (!srv_lake_engine(L->srv, name, NULL, &e))
-        srv_log(L->srv, "warning", "database_open_failed", "database", name, "message",
+    if (!srv_lake_engine(L, name, NULL, &e))
+        srv_log(L->log, "warning", "database_open_failed", "database", name, "message",
                 e.message, NULL);
 }
 
 void srv_lakes_open_all(srv_lakes *L)
 {
-    rl_db_list(L->cfg->store, open_one, L, NULL);
+    rl_db_list(L->cfg.store, open_one, L, NULL);
 }
 
 /* ------------------------------------------------------ metrics, closing */
 
-void srv_lakes_each_catalog(rl_server *srv, void (*fn)(void *ctx, rl_catalog *cat), void *ctx)
+void srv_lakes_each_catalog(srv_lakes *L, void (*fn)(void *ctx, rl_catalog *cat), void *ctx)
 {
-    srv_lakes *L = srv_lakes_of(srv);
     pthread_mutex_lock(&L->mu);
     for (srv_lake *l = L->lakes; l; l = l->next)
         fn(ctx, l->cat);
@@ -950,7 +1076,7 @@ int srv_lakes_free(srv_lakes *L)
         rl_error e;
         rl_error_clear(&e);
         if (rl_catalog_close(l->cat, &e) < 0) {
-            srv_log(L->srv, "error", "database_close_failed", "database", l->name, "message",
+            srv_log(L->log, "error", "database_close_failed", "database", l->name, "message",
                     e.message, NULL);
             rc = -1;
         }
@@ -958,6 +1084,7 @@ int srv_lakes_free(srv_lakes *L)
     }
     if (L->lock_fd >= 0)
         close(L->lock_fd);
+    free(L->described);
     pthread_cond_destroy(&L->opened);
     pthread_mutex_destroy(&L->mu);
     free(L);

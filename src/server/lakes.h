@@ -3,11 +3,18 @@
  *
  * Owns: database names and their URLs under a store root (ROOT/NAME), the
  * CLI's `db list` / `db drop` of a local root, the server's root lock and
- * its lease check at start, and the registry of opened lakes: database
+ * its lease check at start, what start-up found of each lake for the
+ * banner (each lake opened once for both), and the registry of opened
+ * lakes: database
  * name -> catalog + engine (opened on first use, created with
  * --auto-create), the stores of further DuckLake metadata schemas
  * (ROOT/NAME/schemas/SCHEMA, the engine's rl_schema_lakes hooks), and the
  * reopen of a lake whose object store failed.
+ *
+ * Interface: the registry is made from its own options (srv_lakes_options,
+ * filled by the server from its configuration) and the logger it is lent;
+ * the connections and GET /metrics are handed the registry. It never calls
+ * the server.
  *
  * Invariants:
  *  - a lake is opened at most once per process under a name, by one thread
@@ -26,10 +33,11 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "catalog/catalog.h"
 #include "base/error.h"
-#include "server/server.h"
+#include "server/log.h"
 #include "sql/sql.h"
 
 /* ---------------------------------------------- database directories (CLI `db`) */
@@ -49,17 +57,61 @@ int rl_db_drop(const char *root, const char *name, rl_error *err);
 typedef struct srv_lakes srv_lakes;
 typedef struct srv_lake srv_lake;
 
-/* The registry of srv (which must outlive it); NULL when out of memory.
- * auto_create: create unknown databases on first use. */
-srv_lakes *srv_lakes_new(rl_server *srv, bool auto_create);
+#define SRV_DEFAULT_MAX_AUTO_CREATE 64
+
+/* How the registry opens lakes (from rl_server_config, server.h). */
+typedef struct srv_lakes_options {
+    const char *store;          /* the store root: lakes are ROOT/NAME */
+    const char *listen;         /* ADDR:PORT listened on (its host goes in writer leases) */
+    bool read_only;             /* open lakes as followers */
+    bool takeover;              /* become the writer even if another server is */
+    bool auto_create;           /* create unknown databases on first use */
+    uint64_t max_auto_create;   /* databases auto_create may create; 0 = the default */
+    uint64_t lease_ms;          /* rl_catalog_options.lease_ms */
+    uint32_t store_timeout_ms;  /* rl_store_options.store_timeout_ms; 0 = the kv default */
+    bool sequence_commits;      /* rl_catalog_options.sequence_commits */
+    uint64_t cache_bytes;       /* rl_store_options.block_cache_bytes; 0 = the kv default */
+    int64_t mirror_bytes;       /* rl_store_options.mirror_max_bytes */
+    bool journal_off;           /* local stores: no journal (rl_store_options.journal_off) */
+    bool journal_salvage;       /* rl_store_options.journal_salvage */
+    bool rebuild_digest;        /* rl_store_options.digest_rebuild */
+} srv_lakes_options;
+
+/* A registry opening lakes as opt says; it copies opt, borrows its strings
+ * and log, which must outlive it. NULL when out of memory. */
+srv_lakes *srv_lakes_new(const srv_lakes_options *opt, srv_logger *log);
 bool srv_lakes_auto_create(const srv_lakes *L);
 /* One writer per local store root: an flock'd file, held until
  * srv_lakes_free. --takeover starts anyway (and fences the old writer's
  * lakes as it opens them). 0 or -1 with err. */
 int srv_lakes_lock_root(srv_lakes *L, rl_error *err);
 /* Writers: refuse to start (-1, 55000) while another writer's lease on a
- * lake of the root is live. */
+ * lake of the root is live. The lakes of a local root that the banner
+ * describes (srv_lakes_describe) are opened once here for both. */
 int srv_lakes_check_leases(srv_lakes *L, rl_error *err);
+/* ----------------------------------------- start-up: what the banner lists */
+
+#define SRV_DESCRIBED_LAKES 20
+
+/* One lake of a local root as start-up found it. */
+typedef struct srv_lake_desc {
+    char name[64];
+    char state[64];   /* "DuckLake 1.1", "unfinished import: not served" (backup,
+                         restore) or "unreadable" */
+    bool initialized; /* DuckLake has written its first snapshot (the lake has a
+                         data_path of its own, which an ATTACH must not contradict) */
+} srv_lake_desc;
+
+/* The lakes of a local root in name order, the first SRV_DESCRIBED_LAKES
+ * of them described into a malloc'd *out the caller frees (*n of them;
+ * NULL when there are none), *total the count of lakes. Each lake is
+ * opened at most once at start-up: what srv_lakes_check_leases saw, a lake
+ * the registry holds open, else a reader that writes nothing (it fences no
+ * one and leaves no checkpoint). Called once, after srv_lakes_open_all if
+ * at all. -1 when the root cannot be listed (an object store) or out of
+ * memory. */
+int srv_lakes_describe(srv_lakes *L, srv_lake_desc **out, size_t *n, size_t *total);
+
 /* The server listens on `port`: the address its writer leases record. */
 void srv_lakes_listening(srv_lakes *L, int port);
 /* Open every lake of a local root now (--takeover fences the old writer). */
@@ -73,17 +125,17 @@ int srv_lakes_free(srv_lakes *L);
  * owns lake and engine; with `lake` non-NULL the caller holds *lake (and
  * may use the engine) until it passes it to srv_lake_release once. May
  * wait while another connection opens the same name. */
-rl_engine *srv_lake_engine(rl_server *srv, const char *name, srv_lake **lake, rl_error *err);
+rl_engine *srv_lake_engine(srv_lakes *L, const char *name, srv_lake **lake, rl_error *err);
 /* Give back the hold srv_lake_engine handed out, after the session that
  * used its engine has been freed: a retired lake no session holds any more
  * is closed here (once its name is open again). NULL is a no-op. */
-void srv_lake_release(rl_server *srv, srv_lake *lake);
+void srv_lake_release(srv_lakes *L, srv_lake *lake);
 /* Retired lakes not closed yet (for /metrics). */
-size_t srv_lakes_retired(rl_server *srv);
+size_t srv_lakes_retired(srv_lakes *L);
 /* A statement failed with 25006 "fenced": log it once per lake. */
-void srv_lake_fenced(rl_server *srv, srv_lake *lake);
+void srv_lake_fenced(srv_lake *lake);
 /* fn for the catalog of every open lake (not retired ones, not the stores
  * of further schemas), under the registry lock: for /metrics. */
-void srv_lakes_each_catalog(rl_server *srv, void (*fn)(void *ctx, rl_catalog *cat), void *ctx);
+void srv_lakes_each_catalog(srv_lakes *L, void (*fn)(void *ctx, rl_catalog *cat), void *ctx);
 
 #endif

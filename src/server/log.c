@@ -12,9 +12,10 @@
 
 #include "base/buf.h"
 
-void srv_logger_init(srv_logger *l, bool json)
+void srv_logger_init(srv_logger *l, bool json, int64_t min_duration_ms)
 {
     l->json = json;
+    l->min_duration_ms = min_duration_ms;
     pthread_mutex_init(&l->mu, NULL);
 }
 
@@ -47,9 +48,8 @@ static void text_value(rl_buf *b, const char *s)
     json_escape(b, s);
 }
 
-void srv_log(rl_server *srv, const char *level, const char *event, ...)
+void srv_log(srv_logger *l, const char *level, const char *event, ...)
 {
-    srv_logger *l = srv ? srv_logger_of(srv) : NULL;
     char ts[40];
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
@@ -96,9 +96,7 @@ void srv_log(rl_server *srv, const char *level, const char *event, ...)
     rl_buf_free(&b);
 }
 
-bool srv_statement_is_slow(rl_server *srv, double seconds)
+bool srv_statement_is_slow(const srv_logger *l, double seconds)
 {
-    const rl_server_config *cfg = srv_config(srv);
-    return cfg->log_min_duration_ms >= 0 &&
-           seconds * 1000.0 >= (double)cfg->log_min_duration_ms;
+    return l->min_duration_ms >= 0 && seconds * 1000.0 >= (double)l->min_duration_ms;
 }

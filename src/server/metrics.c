@@ -43,24 +43,24 @@ static void hist_observe(srv_histogram *h, double seconds)
     atomic_fetch_add(&h->sum_us, (long long)(seconds * 1e6));
 }
 
-void srv_count(rl_server *srv, srv_counter which, int64_t delta)
+void srv_count(srv_metrics *m, srv_counter which, int64_t delta)
 {
-    atomic_fetch_add(&srv_metrics_of(srv)->counters[which], delta);
+    atomic_fetch_add(&m->counters[which], delta);
 }
 
-void srv_observe_commit(rl_server *srv, double seconds)
+void srv_observe_commit(srv_metrics *m, double seconds)
 {
-    hist_observe(&srv_metrics_of(srv)->commit_latency, seconds);
+    hist_observe(&m->commit_latency, seconds);
 }
 
-void srv_observe_statement(rl_server *srv, double seconds)
+void srv_observe_statement(srv_metrics *m, double seconds)
 {
-    hist_observe(&srv_metrics_of(srv)->statement_latency, seconds);
+    hist_observe(&m->statement_latency, seconds);
 }
 
-void srv_observe_round_trip(rl_server *srv, double seconds)
+void srv_observe_round_trip(srv_metrics *m, double seconds)
 {
-    hist_observe(&srv_metrics_of(srv)->round_trip_latency, seconds);
+    hist_observe(&m->round_trip_latency, seconds);
 }
 
 /* ------------------------------------------------------------ exposition */
@@ -110,7 +110,7 @@ static void add_lake(void *ctx, rl_catalog *cat)
         t->seq.fallbacks[i] += one.fallbacks[i];
 }
 
-static void render_metrics(rl_server *srv, rl_buf *b)
+static void render_metrics(srv_metrics *sm, srv_lakes *lakes, rc_cache *results, rl_buf *b)
 {
     static const struct { srv_counter c; const char *name, *type, *help; } m[] = {
         {M_CONNECTIONS_TOTAL, "rocklake_connections_total", "counter", "Accepted connections."},
@@ -132,7 +132,6 @@ static void render_metrics(rl_server *srv, rl_buf *b)
          "ReadyForQuery messages sent: the round trips clients waited for (one per simple "
          "Query, Sync or finished startup)."},
     };
-    srv_metrics *sm = srv_metrics_of(srv);
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
         metric(b, m[i].name, m[i].type, m[i].help, atomic_load(&sm->counters[m[i].c]));
     put_histogram(b, "rocklake_commit_seconds",
@@ -160,7 +159,7 @@ static void render_metrics(rl_server *srv, rl_buf *b)
            (long long)kc.keys_read);
     lake_totals t;
     memset(&t, 0, sizeof t);
-    srv_lakes_each_catalog(srv, add_lake, &t);
+    srv_lakes_each_catalog(lakes, add_lake, &t);
     metric(b, "rocklake_sequence_commits_enabled", "gauge",
            "Open lakes whose commits are sequenced (--sequence-commits on).",
            (long long)t.sequencing);
@@ -192,9 +191,9 @@ static void render_metrics(rl_server *srv, rl_buf *b)
     metric(b, "rocklake_lakes_retired", "gauge",
            "Lakes replaced after their object store failed and not closed yet: sessions "
            "opened before still hold them.",
-           (long long)srv_lakes_retired(srv));
+           (long long)srv_lakes_retired(lakes));
     rc_stats rs;
-    rc_get_stats(srv_result_cache(srv), &rs);
+    rc_get_stats(results, &rs);
     metric(b, "rocklake_result_cache_hits_total", "counter",
            "Catalog-discovery SELECTs answered from kept bytes (--result-cache-mb).",
            (long long)rs.hits);
@@ -208,7 +207,7 @@ static void render_metrics(rl_server *srv, rl_buf *b)
     metric(b, "rocklake_result_cache_entries", "gauge", "Kept answers.", (long long)rs.entries);
 }
 
-void srv_metrics_serve(rl_server *srv, int fd)
+void srv_metrics_serve(srv_metrics *m, srv_lakes *lakes, rc_cache *results, int fd)
 {
     struct timeval tv = {.tv_sec = 2};
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
@@ -220,7 +219,7 @@ void srv_metrics_serve(rl_server *srv, int fd)
     rl_buf_init(&resp, 0);
     bool ok = strncmp(req, "GET /metrics", 12) == 0 && (req[12] == ' ' || req[12] == '?');
     if (ok)
-        render_metrics(srv, &body);
+        render_metrics(m, lakes, results, &body);
     else
         rl_buf_put_str(&body, "not found: try GET /metrics\n");
     rl_buf_printf(&resp,

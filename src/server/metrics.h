@@ -6,6 +6,10 @@
  * and the per-lake gauges (commit sequencing, in-memory catalogs), which it
  * asks the catalog layer for (catalog.h), never the store.
  *
+ * Interface: whoever counts is handed the srv_metrics (the server owns it);
+ * GET /metrics is handed the lakes registry and the result cache, whose
+ * figures it adds. Nothing here knows the server.
+ *
  * Invariants:
  *  - counters and histogram buckets are atomics: counting never takes a
  *    lock and never blocks a session;
@@ -19,7 +23,8 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "server/server.h"
+struct srv_lakes;
+struct rc_cache;
 
 typedef enum srv_counter {
     M_CONNECTIONS_TOTAL,
@@ -46,7 +51,8 @@ typedef struct srv_histogram {
     atomic_llong sum_us;
 } srv_histogram;
 
-/* The server's metrics (a field of rl_server, set up by rl_server_new). */
+/* The server's metrics (a field of rl_server, set up by rl_server_new and
+ * lent to the server's other parts, which it outlives). */
 typedef struct srv_metrics {
     atomic_llong counters[M__COUNT];
     srv_histogram commit_latency;
@@ -56,14 +62,16 @@ typedef struct srv_metrics {
 
 void srv_metrics_init(srv_metrics *m);
 
-void srv_count(rl_server *srv, srv_counter which, int64_t delta);
-void srv_observe_commit(rl_server *srv, double seconds);
-void srv_observe_statement(rl_server *srv, double seconds);
+void srv_count(srv_metrics *m, srv_counter which, int64_t delta);
+void srv_observe_commit(srv_metrics *m, double seconds);
+void srv_observe_statement(srv_metrics *m, double seconds);
 /* A round trip answered: from its first message to its ReadyForQuery. */
-void srv_observe_round_trip(rl_server *srv, double seconds);
+void srv_observe_round_trip(srv_metrics *m, double seconds);
 
 /* Answer one HTTP request of the metrics listener on fd (GET /metrics, or
- * 404), then close fd. */
-void srv_metrics_serve(rl_server *srv, int fd);
+ * 404), then close fd. lakes: the open lakes' gauges; results: the result
+ * cache's figures (NULL: caching off, all zero). */
+void srv_metrics_serve(srv_metrics *m, struct srv_lakes *lakes, struct rc_cache *results,
+                       int fd);
 
 #endif

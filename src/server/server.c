@@ -1,7 +1,11 @@
 /*
  * server.c — listener, accept loop, the banner and the drain of `rocklake
  * serve` (see server.h), and the wiring at start: the TLS context (tls.c)
- * and the authentication rules (hba.c) the connections share.
+ * and the authentication rules (hba.c) the connections share, and what each
+ * part is handed: the lakes registry its options (lakes_options), every
+ * connection one client_env (wire_clients), the backends registry, the
+ * lakes registry and GET /metrics the logger and metrics they report to.
+ * Nothing but rl_server_* is called from outside this file.
  *
  * Threads: the thread calling rl_server_run accepts (poll over the
  * listener, the metrics listener and a stop pipe); each connection and each
@@ -29,8 +33,10 @@
 #include <netinet/in.h>
 #include <openssl/rand.h>
 
-#include "server/backends.h"
 #include "base/buf.h"
+#include "pgwire/hba.h"
+#include "pgwire/tls.h"
+#include "server/backends.h"
 #include "server/client.h"
 #include "server/lakes.h"
 #include "server/log.h"
@@ -58,32 +64,50 @@ struct rl_server {
     srv_metrics metrics;         /* metrics.c */
     srv_backends backends;       /* backends.c */
     srv_lakes *lakes;            /* lakes.c */
-    struct rc_cache *results;    /* resultcache.c; NULL: off */
+    rc_cache *results;           /* resultcache.c; NULL: off */
+    client_env clients;          /* what each connection is handed (client.c) */
 };
 
-/* ------------------------------------------------------------- accessors */
-
-const rl_server_config *srv_config(const rl_server *srv) { return &srv->cfg; }
-const hba *srv_hba(const rl_server *srv) { return srv->rules; }
-const hba_users *srv_users(const rl_server *srv) { return srv->users; }
-rl_tls_ctx *srv_ssl_ctx(rl_server *srv) { return srv->ssl_ctx; }
-bool srv_stopping(const rl_server *srv) { return atomic_load(&srv->stopping); }
 int rl_server_port(const rl_server *srv) { return srv->port; }
-srv_logger *srv_logger_of(rl_server *srv) { return &srv->log; }
-srv_metrics *srv_metrics_of(rl_server *srv) { return &srv->metrics; }
-srv_lakes *srv_lakes_of(rl_server *srv) { return srv->lakes; }
-srv_backends *srv_backends_of(rl_server *srv) { return &srv->backends; }
-struct rc_cache *srv_result_cache(rl_server *srv) { return srv->results; }
 
-const uint8_t *srv_mock_key(const rl_server *srv, size_t *len)
+/* --max-connections, defaulted (sockets still in startup count too). */
+static int max_connections(const rl_server_config *cfg)
 {
-    *len = sizeof srv->mock_key;
-    return srv->mock_key;
+    return cfg->max_connections > 0 ? cfg->max_connections : 500;
 }
 
-int srv_max_connections(const rl_server *srv)
+/* ---------------------------------------------------------------- wiring */
+
+/* How the lakes registry opens lakes: its part of the configuration. */
+static srv_lakes_options lakes_options(const rl_server_config *c, bool auto_create)
 {
-    return srv->cfg.max_connections > 0 ? srv->cfg.max_connections : 500;
+    return (srv_lakes_options){
+        .store = c->store, .listen = c->listen, .read_only = c->read_only,
+        .takeover = c->takeover, .auto_create = auto_create,
+        .max_auto_create = c->max_auto_create, .lease_ms = c->lease_ms,
+        .store_timeout_ms = c->store_timeout_ms, .sequence_commits = c->sequence_commits,
+        .cache_bytes = c->cache_bytes, .mirror_bytes = c->mirror_bytes,
+        .journal_off = c->journal_off, .journal_salvage = c->journal_salvage,
+        .rebuild_digest = c->rebuild_digest};
+}
+
+/* What every connection is handed: the parts set up by now, and its
+ * settings. */
+static void wire_clients(rl_server *srv)
+{
+    const rl_server_config *c = &srv->cfg;
+    srv->clients = (client_env){
+        .log = &srv->log, .metrics = &srv->metrics, .backends = &srv->backends,
+        .lakes = srv->lakes, .results = srv->results, .tls = srv->ssl_ctx,
+        .auth = {.rules = srv->rules, .users = srv->users, .mock_key = srv->mock_key,
+                 .mock_key_len = sizeof srv->mock_key},
+        .stopping = &srv->stopping, .read_only = c->read_only,
+        .server_version = c->server_version ? c->server_version : RL_SERVER_VERSION,
+        .max_message_bytes = c->max_message_bytes,
+        .statement_timeout_ms = c->statement_timeout_ms,
+        .idle_in_transaction_timeout_ms = c->idle_in_transaction_timeout_ms,
+        .authentication_timeout_ms = c->authentication_timeout_ms,
+        .busy_poll_us = c->busy_poll_us};
 }
 
 /* ------------------------------------------------------------- listening */
@@ -197,9 +221,9 @@ rl_server *rl_server_new(const rl_server_config *cfg, rl_error *err)
     srv->listen_fd = srv->metrics_fd = srv->stop_pipe[0] = srv->stop_pipe[1] = -1;
     pthread_mutex_init(&srv->threads_mu, NULL);
     pthread_cond_init(&srv->threads_cv, NULL);
-    srv_logger_init(&srv->log, srv->cfg.log_json);
+    srv_logger_init(&srv->log, srv->cfg.log_json, srv->cfg.log_min_duration_ms);
     srv_metrics_init(&srv->metrics);
-    srv_backends_init(&srv->backends);
+    srv_backends_init(&srv->backends, max_connections(&srv->cfg), &srv->metrics, &srv->log);
     RAND_bytes(srv->mock_key, sizeof srv->mock_key);
     int64_t kept = cfg->result_cache_bytes;
     if (kept != -1 &&
@@ -208,7 +232,8 @@ rl_server *rl_server_new(const rl_server_config *cfg, rl_error *err)
         rl_server_free(srv);
         return NULL;
     }
-    if (!(srv->lakes = srv_lakes_new(srv, auto_create))) {
+    srv_lakes_options lo = lakes_options(&srv->cfg, auto_create);
+    if (!(srv->lakes = srv_lakes_new(&lo, &srv->log))) {
         rl_error_set(err, RL_SQLSTATE_OUT_OF_MEMORY, "out of memory");
         rl_server_free(srv);
         return NULL;
@@ -223,6 +248,7 @@ rl_server *rl_server_new(const rl_server_config *cfg, rl_error *err)
         return NULL;
     }
     srv_lakes_listening(srv->lakes, srv->port);
+    wire_clients(srv);
     if (srv->cfg.takeover) /* fence the old writer right away (a local root lists its lakes) */
         srv_lakes_open_all(srv->lakes);
     write_port_file(srv);
@@ -259,7 +285,7 @@ static void thread_done(rl_server *srv)
 static bool conn_slot_take(rl_server *srv)
 {
     pthread_mutex_lock(&srv->threads_mu);
-    bool ok = srv->conns < srv_max_connections(srv);
+    bool ok = srv->conns < max_connections(&srv->cfg);
     if (ok)
         srv->conns++;
     pthread_mutex_unlock(&srv->threads_mu);
@@ -293,7 +319,7 @@ static void *metrics_conn_main(void *arg)
     int fd = (int)(intptr_t)((void **)arg)[0];
     rl_server *srv = ((void **)arg)[1];
     free(arg);
-    srv_metrics_serve(srv, fd);
+    srv_metrics_serve(&srv->metrics, srv->lakes, srv->results, fd);
     thread_done(srv);
     return NULL;
 }
@@ -302,7 +328,7 @@ static void *conn_main(void *arg)
 {
     conn_arg *a = arg;
     rl_server *srv = a->srv;
-    client_serve(srv, a->fd, &a->sa, a->salen);
+    client_serve(&srv->clients, a->fd, &a->sa, a->salen);
     free(a);
     conn_slot_give(srv);
     thread_done(srv);
@@ -339,10 +365,10 @@ static void accept_client(rl_server *srv)
         return;
     }
     a->srv = srv;
-    srv_count(srv, M_CONNECTIONS_TOTAL, 1);
+    srv_count(&srv->metrics, M_CONNECTIONS_TOTAL, 1);
     if (!conn_slot_take(srv)) {
         refuse_too_many(a->fd);
-        srv_log(srv, "warning", "too_many_connections", NULL);
+        srv_log(&srv->log, "warning", "too_many_connections", NULL);
         close(a->fd);
         free(a);
         return;
@@ -373,90 +399,34 @@ static void accept_metrics(rl_server *srv)
     }
 }
 
-/* The lakes of a local root, sorted, for the banner. */
-typedef struct banner_lakes {
-    char **names;
-    size_t n, cap;
-} banner_lakes;
-
-static void banner_collect(const char *name, void *ctx)
-{
-    banner_lakes *bl = ctx;
-    char *dup = strdup(name);
-    char **grown = dup ? rl_array_reserve(bl->names, bl->n, &bl->cap, sizeof *grown, 16) : NULL;
-    if (!grown) {
-        free(dup);
-        return;
-    }
-    bl->names = grown;
-    bl->names[bl->n++] = dup;
-}
-
-static int banner_cmp(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* "DuckLake 1.1", "unfinished import" (backup, restore) or "unreadable": read without
- * writing (a reader that fences no one and leaves no checkpoint).
- * *initialized: DuckLake has written its first snapshot (so the lake has a
- * data_path of its own, which an ATTACH must not contradict). */
-static void banner_lake_state(const rl_server *srv, const char *name, char *out, size_t n,
-                              bool *initialized)
-{
-    *initialized = false;
-    char url[4096];
-    snprintf(out, n, "unreadable");
-    if (!rl_db_url(srv->cfg.store, name, url, sizeof url))
-        return;
-    rl_catalog_options o = {.read_only = true, .allow_incomplete_copy = true};
-    o.store.reader_no_writes = 1;
-    rl_error e;
-    rl_error_clear(&e);
-    rl_catalog *cat = rl_catalog_open(url, &o, &e);
-    if (!cat)
-        return;
-    char marker[16];
-    if (rl_catalog_copy_marker_get(cat, marker, sizeof marker, &e) == 1) /* "import from ..." */
-        snprintf(out, n, "unfinished %.*s: not served", (int)strcspn(marker, " "), marker);
-    else
-        snprintf(out, n, "DuckLake %s", rl_format_name(rl_catalog_format(cat)));
-    *initialized = rl_catalog_next_snapshot_id(cat) > 0;
-    rl_catalog_close(cat, NULL);
-}
-
-#define BANNER_MAX_LAKES 20
-
-/* Each lake of the root and its format; returns the lake the ATTACH line
- * should name ("lake" when there is none). *exists: 1 it does, 0 it does
- * not, -1 unknown (a root that cannot be listed, such as s3://);
- * *initialized: it has DuckLake's first snapshot. */
-static const char *print_banner_lakes(const rl_server *srv, banner_lakes *bl, int *exists,
+/* Each lake of the root and its format (srv_lakes_describe: each lake is
+ * opened once at start-up); returns the lake the ATTACH line should name
+ * ("lake" when there is none), pointing into *descs, which the caller
+ * frees. *exists: 1 it does, 0 it does not, -1 unknown (a root that cannot
+ * be listed, such as s3://); *initialized: it has DuckLake's first
+ * snapshot. */
+static const char *print_banner_lakes(const rl_server *srv, srv_lake_desc **descs, int *exists,
                                       bool *initialized)
 {
     *exists = -1;
     *initialized = false;
-    if (rl_db_list(srv->cfg.store, banner_collect, bl, NULL) < 0) {
+    size_t n, total;
+    if (srv_lakes_describe(srv->lakes, descs, &n, &total) < 0) {
         printf("Lakes: not listed for this store (rocklake db list needs a local root)\n");
         return "lake";
     }
-    if (bl->n) /* qsort wants a non-NULL base even for no elements */
-        qsort(bl->names, bl->n, sizeof *bl->names, banner_cmp);
-    printf("Lakes:%s\n", bl->n ? "" : " none yet");
+    printf("Lakes:%s\n", total ? "" : " none yet");
     const char *pick = NULL;
-    for (size_t i = 0; i < bl->n && i < BANNER_MAX_LAKES; i++) {
-        char state[64];
-        bool init;
-        banner_lake_state(srv, bl->names[i], state, sizeof state, &init);
-        printf("  %s (%s)\n", bl->names[i], state);
-        if (strncmp(state, "DuckLake", 8) == 0 && (!pick || strcmp(bl->names[i], "lake") == 0)) {
-            pick = bl->names[i];
-            *initialized = init;
+    for (size_t i = 0; i < n; i++) {
+        const srv_lake_desc *d = &(*descs)[i];
+        printf("  %s (%s)\n", d->name, d->state);
+        if (strncmp(d->state, "DuckLake", 8) == 0 && (!pick || strcmp(d->name, "lake") == 0)) {
+            pick = d->name;
+            *initialized = d->initialized;
         }
     }
-    if (bl->n > BANNER_MAX_LAKES)
-        printf("  ... and %zu more (rocklake db list %s)\n", bl->n - BANNER_MAX_LAKES,
-               srv->cfg.store);
+    if (total > n)
+        printf("  ... and %zu more (rocklake db list %s)\n", total - n, srv->cfg.store);
     *exists = pick != NULL;
     return pick ? pick : "lake";
 }
@@ -477,10 +447,10 @@ static void print_attach_hint(const rl_server *srv)
         snprintf(host, sizeof host, "127.0.0.1");
     printf("RockLake is serving the lakes under %s on %s:%d%s.\n", srv->cfg.store, host,
            srv->port, srv->cfg.read_only ? " (read-only follower)" : "");
-    banner_lakes bl = {0};
+    srv_lake_desc *descs = NULL;
     int exists;
     bool initialized;
-    const char *name = print_banner_lakes(srv, &bl, &exists, &initialized);
+    const char *name = print_banner_lakes(srv, &descs, &exists, &initialized);
     if (exists != 1 && srv_lakes_auto_create(srv->lakes) && !srv->cfg.read_only)
         printf("A database name that does not exist is created on first connect.\n");
     else if (exists == 0 && srv->cfg.read_only)
@@ -504,20 +474,18 @@ static void print_attach_hint(const rl_server *srv)
            "Each database name is its own lake. Stop with Ctrl-C (SIGINT/SIGTERM drain).\n",
            host, srv->port, name, name, data);
     fflush(stdout);
-    for (size_t i = 0; i < bl.n; i++)
-        free(bl.names[i]);
-    free(bl.names);
+    free(descs);
 }
 
 int rl_server_run(rl_server *srv)
 {
     char port[16];
     snprintf(port, sizeof port, "%d", srv->port);
-    srv_log(srv, "info", "listening", "listen", srv->cfg.listen, "port", port, "store",
+    srv_log(&srv->log, "info", "listening", "listen", srv->cfg.listen, "port", port, "store",
             srv->cfg.store, "tls", srv->ssl_ctx ? "on" : "off", "mode",
             srv->cfg.read_only ? "read-only" : "writer", NULL);
     print_attach_hint(srv);
-    srv_watchdog_start(srv);
+    srv_watchdog_start(&srv->backends);
     while (!atomic_load(&srv->stopping)) {
         struct pollfd p[3] = {{.fd = srv->listen_fd, .events = POLLIN},
                               {.fd = srv->stop_pipe[0], .events = POLLIN},
@@ -534,12 +502,12 @@ int rl_server_run(rl_server *srv)
     atomic_store(&srv->stopping, true);
     close(srv->listen_fd);
     srv->listen_fd = -1;
-    srv_log(srv, "info", "shutdown", "message", "draining connections", NULL);
+    srv_log(&srv->log, "info", "shutdown", "message", "draining connections", NULL);
     pthread_mutex_lock(&srv->threads_mu);
     while (srv->threads > 0)
         pthread_cond_wait(&srv->threads_cv, &srv->threads_mu);
     pthread_mutex_unlock(&srv->threads_mu);
-    srv_watchdog_stop(srv);
+    srv_watchdog_stop(&srv->backends);
     return 0;
 }
 

@@ -14,22 +14,20 @@
  *    (rl_server_free);
  *  - rl_server_stop is async-signal-safe (it writes one byte to a pipe).
  *
- * The connection itself (protocol state machine) is in client.c; this
- * header also carries the accessors the layer's files use (srv_*).
+ * The server wires its parts together and does nothing else with them:
+ * each part is handed what it needs (its own options, the logger, the
+ * metrics, a registry) and none calls back into server.c. Only server.c
+ * and the command that starts the server (src/cli/main.c) include this
+ * header. The connection itself (protocol state machine) is in client.c.
  */
 #ifndef ROCKLAKE_SERVER_H
 #define ROCKLAKE_SERVER_H
 
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/socket.h>
 
 #include "base/error.h"
-#include "pgwire/hba.h"
-#include "sql/sql.h"
-#include "pgwire/tls.h"
 
 typedef struct rl_server_config {
     const char *store;          /* store root URL; default ./rocklake-data */
@@ -38,12 +36,13 @@ typedef struct rl_server_config {
     bool read_only;             /* open lakes as followers */
     bool takeover;              /* become the writer even if another server is */
     uint64_t lease_ms;          /* writer lease period; 0 = RL_LEASE_DEFAULT_MS (lease.h) */
-    uint32_t store_timeout_ms;  /* kv_options.store_timeout_ms; 0 = the kv default (30 s) */
+    uint32_t store_timeout_ms;  /* rl_store_options.store_timeout_ms; 0 = the kv default (30 s) */
     bool sequence_commits;      /* rl_catalog_options.sequence_commits for every lake */
     int auto_create;            /* create unknown databases on first use: 1/0; -1 = default
                                    (on only when store is the embedded default) */
     uint64_t max_auto_create;   /* databases auto-create may create during this run;
-                                   0 = 64; past it unknown databases get FATAL 53400 */
+                                   0 = SRV_DEFAULT_MAX_AUTO_CREATE (lakes.h); past it
+                                   unknown databases get FATAL 53400 */
     const char *tls_cert, *tls_key;
     const char *users_file, *hba_file;
     size_t max_message_bytes;   /* 0 = 64 MiB */
@@ -54,12 +53,12 @@ typedef struct rl_server_config {
     int64_t log_min_duration_ms; /* log statements at least this slow; -1 = off */
     uint64_t cache_bytes;        /* block cache per lake; 0 = the kv default (256 MiB) */
     bool journal_off;            /* local stores: wait for SlateDB's WAL, no journal */
-    bool journal_salvage;        /* kv_options.journal_salvage: lakes open read-only */
-    bool rebuild_digest;         /* kv_options.digest_rebuild */
+    bool journal_salvage;        /* rl_store_options.journal_salvage: lakes open read-only */
+    bool rebuild_digest;         /* rl_store_options.digest_rebuild */
     int64_t busy_poll_us;        /* spin this long for a session's next message before
                                     sleeping; -1 = default (100), 0 = never */
     int64_t mirror_bytes;        /* memory for one lake's in-memory copy; 0 = kv default
-                                    (4 GiB); -1 = never (kv_options.mirror_max_bytes) */
+                                    (4 GiB); -1 = never (rl_store_options.mirror_max_bytes) */
     int64_t result_cache_bytes;  /* kept discovery answers (resultcache.h); 0 = default
                                     (64 MiB), -1 = off */
     bool log_json;
@@ -70,7 +69,6 @@ typedef struct rl_server_config {
 #define RL_SERVER_VERSION "15.18 (RockLake 0.1)"
 #define RL_DEFAULT_BUSY_POLL_US 100
 #define RL_DEFAULT_RESULT_CACHE_BYTES (64ull << 20)
-#define SRV_DEFAULT_MAX_AUTO_CREATE 64
 #define RL_DEFAULT_STORE "./rocklake-data"
 #define RL_DEFAULT_LISTEN "127.0.0.1:5433"
 
@@ -87,32 +85,5 @@ void rl_server_stop(rl_server *srv);
 /* Close every lake (flushing the stores) and free the server. Returns 0, or
  * -1 if a store failed to close cleanly. */
 int rl_server_free(rl_server *srv);
-
-/* ------------------------------------- internals of the pgwire layer's files */
-
-/* Each concern of the server keeps its state in rl_server and its code in a
- * file of its own: lakes.c (the lakes registry), backends.c (cancel,
- * statement timeouts), metrics.c, log.c; client.c runs one connection. */
-struct client;
-typedef struct srv_logger srv_logger;
-typedef struct srv_metrics srv_metrics;
-typedef struct srv_lakes srv_lakes;
-typedef struct srv_backends srv_backends;
-
-const rl_server_config *srv_config(const rl_server *srv);
-const hba *srv_hba(const rl_server *srv);
-const hba_users *srv_users(const rl_server *srv);
-rl_tls_ctx *srv_ssl_ctx(rl_server *srv); /* NULL without TLS */
-bool srv_stopping(const rl_server *srv);
-/* A per-process secret for mock SCRAM salts of unknown users. */
-const uint8_t *srv_mock_key(const rl_server *srv, size_t *len);
-/* --max-connections, defaulted (sockets still in startup count too). */
-int srv_max_connections(const rl_server *srv);
-
-srv_logger *srv_logger_of(rl_server *srv);
-srv_metrics *srv_metrics_of(rl_server *srv);
-srv_lakes *srv_lakes_of(rl_server *srv);
-srv_backends *srv_backends_of(rl_server *srv);
-struct rc_cache *srv_result_cache(rl_server *srv); /* NULL: caching off */
 
 #endif

@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include "sql/sql_int.h"
 #include "base/utf8.h"
@@ -404,36 +403,6 @@ static void run_end(rl_session *s)
 }
 
 /* ----------------------------------------------------------- transactions */
-
-static int64_t now_pg_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return ((int64_t)ts.tv_sec - 946684800LL) * 1000000LL + ts.tv_nsec / 1000;
-}
-
-rl_txn *rl_exec_txn(rl_exec *x)
-{
-    rl_session *s = x->s;
-    if (s->txn)
-        return s->txn;
-    rl_txn *t = rl_txn_begin(s->eng->cat, x->err);
-    if (!t)
-        return NULL;
-    rl_txn_set_audit(t, s->user, s->application, s->client);
-    s->txn = t;
-    if (!s->in_block)
-        s->implicit = true;
-    if (!s->txn_start_us)
-        s->txn_start_us = now_pg_us();
-    return t;
-}
-
-rl_format rl_exec_format(rl_exec *x)
-{
-    rl_txn *t = rl_exec_txn(x);
-    return t ? rl_txn_format(t) : rl_catalog_format(x->s->eng->cat);
-}
 
 static void note_commit(rl_session *s); /* at the end of this file */
 

@@ -574,9 +574,6 @@ rl_rowset *rl_relation_fill(rl_exec *x, const rl_relation *rel, const char *alia
                             const PgQuery__Node *where, rl_scan_order order,
                             const rl_scan_keys *keys, const rl_row_filter *filter,
                             rl_rowset *rs);
-/* The ctid of the i-th row of a relation without stored keys (temp tables,
- * pg_catalog). */
-rl_value rl_row_index_ctid(size_t i);
 /* Does the statement name ctid (a SELECT of it, a DML ctid predicate)? Only
  * then do stored rows get ctids: numbering is a hash-map insert per row. */
 bool rl_exec_uses_ctids(rl_exec *x);
@@ -617,6 +614,24 @@ extern size_t rl_heap_order_limit;
 void rl_relation_explain(rl_exec *x, const rl_relation *rel, const PgQuery__Node *where,
                          rl_buf *out);
 
+/* MAX of the first key column of a stored table whose first key column
+ * feeds a counter (ducklake_snapshot.snapshot_id, ...), read in O(1) keys
+ * through the counter. 1 = answered (*out may be a NULL value for an empty
+ * table), 0 = no fast path for this relation, -1 = error. */
+int rl_relation_max_key(rl_exec *x, const rl_relation *rel, rl_value *out);
+/* Every relation has a trailing hidden column "ctid" (RL_OID_TID) with
+ * attnum -1, PostgreSQL's attnum for ctid: `*` expansion skips attnum < 0. */
+#define RL_CTID_ATTNUM (-1)
+
+/* ------------------------------------------------------------ sql_ctid.c */
+
+/* A tid value (RL_OID_TID) holding ctid (block << 16 | offset). */
+rl_value rl_tid_value(uint64_t ctid);
+/* The ctid of the i-th row (0-based) numbered by position. */
+uint64_t rl_ctid_of_index(size_t i);
+/* The ctid of the i-th row of a relation without stored keys (temp tables,
+ * pg_catalog), as a tid value. */
+rl_value rl_row_index_ctid(size_t i);
 /* ctids: numbered per table ((0,1), (0,2), ... in first-seen order) and
  * stable for the life of the transaction that read the row. */
 uint64_t rl_ctid_for_key(rl_session *s, const rl_table_desc *d, const uint8_t *key,
@@ -628,14 +643,6 @@ int rl_ctid_lookup(rl_session *s, const rl_table_desc *d, uint64_t ctid, const u
 void rl_ctid_reset(rl_session *s); /* at transaction end */
 /* "(p,o)" / "'(p,o)'" -> ctid; false if malformed. */
 bool rl_tid_parse(const char *text, size_t len, uint64_t *ctid);
-/* MAX of the first key column of a stored table whose first key column
- * feeds a counter (ducklake_snapshot.snapshot_id, ...), read in O(1) keys
- * through the counter. 1 = answered (*out may be a NULL value for an empty
- * table), 0 = no fast path for this relation, -1 = error. */
-int rl_relation_max_key(rl_exec *x, const rl_relation *rel, rl_value *out);
-/* Every relation has a trailing hidden column "ctid" (RL_OID_TID) with
- * attnum -1, PostgreSQL's attnum for ctid: `*` expansion skips attnum < 0. */
-#define RL_CTID_ATTNUM (-1)
 
 /* -------------------------------------------------------- sql_pgcatalog.c */
 
@@ -709,8 +716,9 @@ int rl_value_from_binary(rl_exec *x, uint32_t oid, int32_t typmod, const uint8_t
                          size_t len, rl_arena *arena, rl_value *out);
 
 /* PostgreSQL binary send format of one non-NULL value (COPY binary and
- * binary result columns). false if the type has no binary form here. */
-bool rl_copy_encode_binary(rl_buf *out, const rl_value *v);
+ * binary result columns; sql_value.c). false if the type has no binary
+ * form here. */
+bool rl_value_encode_binary(rl_buf *out, const rl_value *v);
 
 /* regclass values print as the relation's name: register it when making
  * one (sql_value.c; thread-safe). `display_name` is what PostgreSQL prints:

@@ -47,6 +47,9 @@
  *    decides), so DuckLake's one-off commit batches, which carry fresh ids
  *    every time, never push the repeated statements out.
  *  - Sessions are single-threaded, and so is their cache: no locks.
+ *  - This file sits below sql_exec.c, which maps error locations through
+ *    rl_parsed_location: its own errors are set with rl_error_set (none has
+ *    a tree location; a syntax error carries the grammar's cursor).
  */
 #include <assert.h>
 #include <pthread.h>
@@ -1199,7 +1202,7 @@ static int parse_text(rl_exec *x, const char *sql, PgQuery__ParseResult **tree)
     atomic_fetch_add_explicit(&grammar_runs, 1, memory_order_relaxed);
     PgQueryProtobufParseResult r = pg_query_parse_protobuf(sql);
     if (r.error) {
-        rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "%s", r.error->message);
+        rl_error_set(x->err, RL_SQLSTATE_SYNTAX_ERROR, "%s", r.error->message);
         if (x->err)
             x->err->position = r.error->cursorpos;
         pg_query_free_protobuf_parse_result(r);
@@ -1209,7 +1212,7 @@ static int parse_text(rl_exec *x, const char *sql, PgQuery__ParseResult **tree)
                                            (const uint8_t *)r.parse_tree.data);
     pg_query_free_protobuf_parse_result(r);
     if (!*tree)
-        return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "could not decode the parse tree");
+        return rl_error_set(x->err, RL_SQLSTATE_INTERNAL_ERROR, "could not decode the parse tree");
     if ((*tree)->n_stmts == 0) {
         pg_query__parse_result__free_unpacked(*tree, NULL);
         *tree = NULL;
@@ -1300,7 +1303,7 @@ int rl_parse(rl_exec *x, const char *sql, rl_parsed **out)
             int rc = instantiate(hit, sql, lits, &use, &ndiff); /* takes lits */
             lits = NULL;
             if (rc == USE_NO_MEMORY)
-                return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+                return rl_error_set(x->err, RL_SQLSTATE_INTERNAL_ERROR, "out of memory");
             if (rc == USE_OK) {
                 if (ndiff == 0) { /* the very same literals: the template's own */
                     rl_parsed_release(use);
@@ -1326,7 +1329,7 @@ int rl_parse(rl_exec *x, const char *sql, rl_parsed **out)
     if (!p) {
         rl_buf_free(&shape);
         free(lits);
-        return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+        return rl_error_set(x->err, RL_SQLSTATE_INTERNAL_ERROR, "out of memory");
     }
     p->refs = 1;
     if (parse_text(x, sql, &p->tree) < 0) {

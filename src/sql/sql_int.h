@@ -387,6 +387,8 @@ const PgQuery__AConst *rl_const(const PgQuery__AConst *k);
 bool rl_const_sealed(const PgQuery__AConst *k);
 /* A tree location (byte offset) as an offset into the running text. */
 int rl_parsed_location(int location);
+/* A node's parse location (0-based byte offset) for error positions, or -1. */
+int rl_node_location(const PgQuery__Node *n);
 
 /* ------------------------------------------------------------ sql_expr.c */
 
@@ -436,8 +438,6 @@ int rl_value_cmp(rl_expr_ctx *c, const rl_value *a, const rl_value *b, int *resu
 /* Type name as SQL spells it ("bigint", "character varying") -> OID/typmod. */
 int rl_type_from_typename(rl_exec *x, const PgQuery__TypeName *tn, uint32_t *oid,
                           int32_t *typmod);
-/* A node's parse location (0-based byte offset) for error positions, or -1. */
-int rl_node_location(const PgQuery__Node *n);
 /* Output column name PostgreSQL gives an expression without alias
  * ("?column?", function name, column name, "max", "version", ...). */
 void rl_expr_default_name(const PgQuery__Node *node, char *out, size_t n);

@@ -1412,3 +1412,24 @@ int rl_tree_walk(const ProtobufCMessage *m, rl_tree_visit visit, void *ctx)
     }
     return 0;
 }
+
+/* ------------------------------------------------------------ locations */
+
+int rl_node_location(const PgQuery__Node *n)
+{
+    if (!n)
+        return -1;
+    switch (n->node_case) {
+    case PG_QUERY__NODE__NODE_A_CONST: return n->a_const->location;
+    case PG_QUERY__NODE__NODE_COLUMN_REF: return n->column_ref->location;
+    case PG_QUERY__NODE__NODE_A_EXPR: return n->a_expr->location;
+    case PG_QUERY__NODE__NODE_FUNC_CALL: return n->func_call->location;
+    case PG_QUERY__NODE__NODE_TYPE_CAST: return n->type_cast->location;
+    case PG_QUERY__NODE__NODE_BOOL_EXPR: return n->bool_expr->location;
+    case PG_QUERY__NODE__NODE_SUB_LINK: return n->sub_link->location;
+    case PG_QUERY__NODE__NODE_NULL_TEST: return n->null_test->location;
+    case PG_QUERY__NODE__NODE_PARAM_REF: return n->param_ref->location;
+    case PG_QUERY__NODE__NODE_COLLATE_CLAUSE: return rl_node_location(n->collate_clause->arg);
+    default: return -1;
+    }
+}

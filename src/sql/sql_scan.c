@@ -36,7 +36,7 @@
 #include <string.h>
 
 #include "pgtype/pgtype.h"
-#include "sql/sql_int.h"
+#include "sql/sql_cast.h"
 
 /* Upper bound on the key prefixes one scan may expand to (IN lists on
  * several key fields multiply); beyond it the scan uses fewer fields. */
@@ -201,7 +201,7 @@ static int key_value(rl_exec *x, rl_arena *arena, const PgQuery__Node *n, rl_typ
     rl_expr_ctx c = {.x = x, .b = NULL, .agg = NULL, .arena = arena};
     rl_value v, o;
     int ok = 0;
-    if (rl_expr_eval(&c, n, &v) == 0) {
+    if (rl_const_eval(&c, n, &v) == 0) {
         if (v.d.isnull) {
             out->isnull = true;
             ok = 1;

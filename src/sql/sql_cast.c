@@ -23,6 +23,11 @@
 
 #include "pgtype/pgtype.h"
 #include "sql/sql_cast.h"
+#include "sql/sql_ctid.h"
+#include "sql/sql_exec.h"
+#include "sql/sql_parse.h"
+#include "sql/sql_relation.h"
+#include "sql/sql_value.h"
 
 /* ------------------------------------------------------------ values */
 

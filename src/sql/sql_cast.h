@@ -1,7 +1,9 @@
 /*
- * sql_cast.h — values of a type (private to src/sql/): making values,
- * the type families, literal and parameter values, text input of every
- * type, coercion and casts, type names (sql_cast.c).
+ * sql_cast.h — the evaluation context of an expression (column bindings,
+ * aggregate state: sql_expr.c evaluates in it, casts coerce in it), and
+ * values of a type (sql_cast.c), private to src/sql/: making values, the
+ * type families, literal and parameter values, text input of every type,
+ * coercion and casts, type names.
  *
  * Below expressions (sql_expr.c) and the scans (sql_scan.c, which evaluate
  * the constants of a key prefix with rl_const_eval): nothing here evaluates
@@ -10,7 +12,51 @@
 #ifndef ROCKLAKE_SQL_CAST_H
 #define ROCKLAKE_SQL_CAST_H
 
-#include "sql/sql_int.h"
+#include <pg_query/pg_query.pb-c.h>
+
+#include "sql/sql_exec.h"
+#include "sql/sql_value.h"
+
+/* ------------------------------------------------------ evaluation context */
+
+/* Column bindings visible to an expression: a stack of row sets with the
+ * current row of each (outer queries below inner ones). */
+typedef struct rl_binding {
+    rl_rowset *rs;            /* NULL = a subquery boundary (see correlated) */
+    size_t row;
+    const struct rl_binding *outer;
+    bool *correlated;         /* boundary only: set when a column lookup
+                                 crosses it (the subquery is correlated) */
+} rl_binding;
+
+/* Aggregate state for MAX/MIN/COUNT/SUM over a group (NULL when evaluating
+ * a non-aggregate context). sql_select.c fills it: an aggregate's argument
+ * is evaluated once per row rs[rows[i]], seen through `outer`. */
+typedef struct rl_agg_ctx {
+    rl_rowset *rs;
+    const size_t *rows;
+    size_t nrows;
+    const rl_binding *outer;
+} rl_agg_ctx;
+
+typedef struct rl_expr_ctx {
+    rl_exec *x;
+    const rl_binding *b;
+    rl_agg_ctx *agg;
+    rl_arena *arena;          /* strings produced by evaluation */
+    bool typing;              /* evaluating on an all-NULL row only for the
+                                 result type: CASE evaluates every branch */
+} rl_expr_ctx;
+
+/* Coerce to a type as an assignment would (INSERT/UPDATE/COPY) or as an
+ * explicit cast (explicit = true). 22P02 / 22003 / 42804 on failure. */
+int rl_value_coerce(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_t typmod,
+                    bool explicit_cast, rl_value *out, int location);
+/* Type name as SQL spells it ("bigint", "character varying") -> OID/typmod. */
+int rl_type_from_typename(rl_exec *x, const PgQuery__TypeName *tn, uint32_t *oid,
+                          int32_t *typmod);
+/* PostgreSQL's name of a type in messages ("bigint", "character varying"). */
+const char *rl_oid_type_name(uint32_t oid);
 
 /* ----------------------------------------------------------- making values */
 

@@ -27,7 +27,21 @@
 #include <strings.h>
 
 #include "pgtype/pgtype.h"
-#include "sql/sql_int.h"
+#include "sql/sql_cast.h"
+#include "sql/sql_exec.h"
+#include "sql/sql_parse.h"
+#include "sql/sql_relation.h"
+#include "sql/sql_scan.h"
+#include "sql/sql_select.h"
+#include "sql/sql_stmt.h"
+#include "sql/sql_value.h"
+#include "sql/sql_exec.h"
+#include "sql/sql_parse.h"
+#include "sql/sql_relation.h"
+#include "sql/sql_scan.h"
+#include "sql/sql_select.h"
+#include "sql/sql_stmt.h"
+#include "sql/sql_value.h"
 #include "base/utf8.h"
 
 #define COPY_CHUNK (64u * 1024)

@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sql/sql_int.h"
+#include "sql/sql_ctid.h"
+#include "sql/sql_exec.h"
 
 /* ctids: PostgreSQL heap tids are (block, offset) with offsets from 1. We
  * pack RL_CTIDS_PER_BLOCK rows per block, like a heap page would. */

@@ -17,7 +17,8 @@
 #include <time.h>
 
 #include "base/stack.h"
-#include "sql/sql_int.h"
+#include "sql/sql_exec.h"
+#include "sql/sql_parse.h"
 
 /* ----------------------------------------------------------- transaction */
 

@@ -27,6 +27,11 @@
 
 #include "pgtype/pgtype.h"
 #include "sql/sql_cast.h"
+#include "sql/sql_exec.h"
+#include "sql/sql_expr.h"
+#include "sql/sql_parse.h"
+#include "sql/sql_select.h"
+#include "sql/sql_value.h"
 
 #define PG_EPOCH_UNIX_US 946684800000000LL /* 2000-01-01 in Unix microseconds */
 #define MAX_FUNC_ARGS 8

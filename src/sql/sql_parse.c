@@ -58,7 +58,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "sql/sql_int.h"
+#include "base/arena.h"
+#include "sql/sql_exec.h"
+#include "sql/sql_parse.h"
 #include "base/stack.h"
 #include "base/utf8.h"
 

@@ -12,7 +12,9 @@
  */
 #include <string.h>
 
-#include "sql/sql_int.h"
+#include "sql/sql_exec.h"
+#include "sql/sql_pgcatalog.h"
+#include "sql/sql_relation.h"
 
 static rl_temp_table *find_temp(rl_session *s, const char *name)
 {

@@ -37,7 +37,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "sql/sql_int.h"
+#include "sql/sql_exec.h"
+#include "sql/sql_parse.h"
+#include "sql/sql_pgcatalog.h"
+#include "sql/sql_resultkey.h"
 
 static bool reg_type_name(const PgQuery__TypeName *tn)
 {

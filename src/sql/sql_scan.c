@@ -37,6 +37,13 @@
 
 #include "pgtype/pgtype.h"
 #include "sql/sql_cast.h"
+#include "sql/sql_ctid.h"
+#include "sql/sql_exec.h"
+#include "sql/sql_parse.h"
+#include "sql/sql_pgcatalog.h"
+#include "sql/sql_relation.h"
+#include "sql/sql_scan.h"
+#include "sql/sql_value.h"
 
 /* Upper bound on the key prefixes one scan may expand to (IN lists on
  * several key fields multiply); beyond it the scan uses fewer fields. */

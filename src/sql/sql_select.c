@@ -28,7 +28,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sql/sql_int.h"
+#include "sql/sql_cast.h"
+#include "sql/sql_exec.h"
+#include "sql/sql_expr.h"
+#include "sql/sql_parse.h"
+#include "sql/sql_relation.h"
+#include "sql/sql_resultkey.h"
+#include "sql/sql_scan.h"
+#include "sql/sql_select.h"
+#include "sql/sql_value.h"
+#include "sql/sql_exec.h"
+#include "sql/sql_expr.h"
+#include "sql/sql_parse.h"
+#include "sql/sql_relation.h"
+#include "sql/sql_resultkey.h"
+#include "sql/sql_scan.h"
+#include "sql/sql_select.h"
+#include "sql/sql_value.h"
 
 typedef struct cte_env {
     const char *name;

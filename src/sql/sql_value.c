@@ -15,7 +15,7 @@
 
 #include "base/buf.h"
 #include "pgtype/pgtype.h"
-#include "sql/sql_int.h"
+#include "sql/sql_value.h"
 
 /* ------------------------------------------------------------------ OIDs */
 

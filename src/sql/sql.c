@@ -51,10 +51,15 @@ rl_engine *rl_engine_new(rl_catalog *cat, const rl_engine_options *opts, rl_erro
              opts && opts->server_version ? opts->server_version : RL_VERSION_STRING);
     if (opts && opts->schema_lakes)
         e->schema_lakes = *opts->schema_lakes;
+    e->result_mem_limit = RL_RESULT_MEM_DEFAULT;
     /* tests make results past a few MB fail (tests/wire/test_hostile.py) */
     const char *mb = getenv("ROCKLAKE_TEST_RESULT_MEMORY_MB");
     if (mb && *mb && strtoull(mb, NULL, 10) > 0)
-        rl_result_mem_limit = (size_t)strtoull(mb, NULL, 10) << 20;
+        e->result_mem_limit = (size_t)strtoull(mb, NULL, 10) << 20;
+    if (opts && opts->result_memory)
+        e->result_mem_limit = opts->result_memory;
+    e->heap_order_limit =
+        opts && opts->heap_order_limit ? opts->heap_order_limit : RL_HEAP_ORDER_DEFAULT;
     return e;
 }
 
@@ -1421,7 +1426,7 @@ static rl_exec_status execute_portal(rl_session *s, const char *portal, uint64_t
         }
         if (!pt->result) {
             rl_result_budget budget;
-            rl_result_budget_begin(&budget);
+            rl_result_budget_begin(&budget, s->eng->result_mem_limit);
             pt->result = rl_select_run(&x, n->select_stmt, NULL);
             rl_result_budget_end(&budget);
             if (!pt->result) {

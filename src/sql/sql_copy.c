@@ -488,11 +488,11 @@ static int copy_to_rows(rl_exec *x, const PgQuery__CopyStmt *st, const copy_opts
     return rc;
 }
 
-/* What COPY TO holds at a time is the statement's result budget (sql_int.h). */
+/* What COPY TO holds at a time is the statement's result budget (sql_value.h). */
 static int copy_to(rl_exec *x, const PgQuery__CopyStmt *st, const copy_opts *op)
 {
     rl_result_budget budget;
-    rl_result_budget_begin(&budget);
+    rl_result_budget_begin(&budget, x->s->eng->result_mem_limit);
     int rc = copy_to_rows(x, st, op);
     rl_result_budget_end(&budget);
     return rc;

@@ -24,6 +24,8 @@ struct rl_engine {
     char database[64];
     char version[256];
     rl_schema_lakes schema_lakes; /* .find NULL: no stores for further schemas */
+    size_t result_mem_limit;      /* rl_engine_options.result_memory, resolved */
+    size_t heap_order_limit;      /* rl_engine_options.heap_order_limit, resolved */
 };
 
 /* One lake a session's transaction touches: the database's own store

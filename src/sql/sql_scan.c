@@ -460,8 +460,6 @@ static int choose_prefixes(rl_exec *x, const rl_relation *rel, const char *alias
  * values, and needs no second pass). Sorting merges the runs that already
  * are in order, so a catalog whose key order is its write order, as most
  * are, costs one pass over the ranks and nothing is moved. */
-size_t rl_heap_order_limit = (size_t)64 << 20;
-
 static bool heap_ordered(rl_exec *x, const rl_relation *rel, const key_choice *kc,
                          rl_scan_order order)
 {

@@ -96,9 +96,10 @@ int rl_heap_spool_add(rl_heap_spool *sp, const rl_row *row, rl_buf *out, size_t 
 int rl_heap_spool_send(rl_heap_spool *sp, const rl_row_stream *st, bool as_written);
 size_t rl_heap_spool_bytes(const rl_heap_spool *sp);
 void rl_heap_spool_free(rl_heap_spool *sp);
-/* Bytes of output a spool may hold (64 MiB); past it the stream sends what
- * it holds, and the rest, in key order. Tests lower it. */
-extern size_t rl_heap_order_limit;
+/* Bytes of output a spool may hold unless the engine says otherwise
+ * (rl_engine_options.heap_order_limit: the engine's heap_order_limit); past
+ * it the stream sends what it holds, and the rest, in key order. */
+#define RL_HEAP_ORDER_DEFAULT ((size_t)64 << 20)
 /* Describe the scan rl_relation_scan would choose (EXPLAIN). */
 void rl_relation_explain(rl_exec *x, const rl_relation *rel, const PgQuery__Node *where,
                          rl_buf *out);

@@ -2560,13 +2560,14 @@ static int stream_send(stream_run *r)
     return rc;
 }
 
-/* A spool holds at most rl_heap_order_limit bytes (and no more than the
- * statement's result budget allows): past it, what it holds
+/* A spool holds at most the engine's heap_order_limit bytes (and no more
+ * than the statement's result budget allows): past it, what it holds
  * goes out in key order, and so does the rest of the scan. */
 static int stream_spill(stream_run *r)
 {
-    size_t limit = rl_heap_order_limit < rl_result_budget_limit() ? rl_heap_order_limit
-                                                                    : rl_result_budget_limit();
+    const rl_engine *e = r->S->x->s->eng;
+    size_t budget = rl_result_budget_limit(e->result_mem_limit);
+    size_t limit = e->heap_order_limit < budget ? e->heap_order_limit : budget;
     if (rl_heap_spool_bytes(r->spool) <= limit)
         return 0;
     int rc = rl_heap_spool_send(r->spool, r->out, true);
@@ -2706,7 +2707,7 @@ rl_rowset *rl_select_describe(rl_exec *x, const PgQuery__SelectStmt *st)
     if (streamable(st) && !rl_exec_uses_ctids(x))
         return rl_select_type(x, st, NULL); /* plain columns: their types, no rows */
     rl_result_budget budget;
-    rl_result_budget_begin(&budget);
+    rl_result_budget_begin(&budget, x->s->eng->result_mem_limit);
     rl_rowset *rs = rl_select_run(x, st, NULL);
     rl_result_budget_end(&budget);
     if (rs)
@@ -2804,7 +2805,7 @@ int rl_select_send_streamed(rl_exec *x, const PgQuery__SelectStmt *st, bool row_
     rl_row_stream rs = {.begin = select_stream_begin, .row = select_stream_row,
                         .send = select_stream_send, .out = &ss.buf, .ctx = &ss};
     rl_result_budget budget;
-    rl_result_budget_begin(&budget);
+    rl_result_budget_begin(&budget, x->s->eng->result_mem_limit);
     size_t nrows = 0;
     int rc = rl_select_stream(x, st, &rs, &nrows);
     rl_result_budget_end(&budget);
@@ -2830,7 +2831,7 @@ int rl_select_send(rl_exec *x, const PgQuery__SelectStmt *st)
     if (streamed != 0)
         return streamed < 0 ? -1 : 0;
     rl_result_budget budget;
-    rl_result_budget_begin(&budget);
+    rl_result_budget_begin(&budget, x->s->eng->result_mem_limit);
     rl_rowset *rs = rl_select_run(x, st, NULL);
     rl_result_budget_end(&budget);
     if (!rs)

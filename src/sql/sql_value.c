@@ -314,16 +314,15 @@ rl_rowset *rl_rowset_typing(const rl_rowset *rs, rl_error *err)
 
 /* ------------------------------------------------------ result budget */
 
-size_t rl_result_mem_limit = (size_t)1024 << 20;
 static _Thread_local rl_result_budget *open_budget;
 static _Atomic uint64_t budget_seq;
 
-void rl_result_budget_begin(rl_result_budget *b)
+void rl_result_budget_begin(rl_result_budget *b, size_t limit)
 {
     *b = (rl_result_budget){0};
     if (open_budget)
         return;
-    b->limit = rl_result_mem_limit;
+    b->limit = limit;
     b->id = atomic_fetch_add(&budget_seq, 1) + 1;
     b->active = true;
     open_budget = b;
@@ -336,9 +335,9 @@ void rl_result_budget_end(rl_result_budget *b)
     b->active = false;
 }
 
-size_t rl_result_budget_limit(void)
+size_t rl_result_budget_limit(size_t none_open)
 {
-    return open_budget ? open_budget->limit : rl_result_mem_limit;
+    return open_budget ? open_budget->limit : none_open;
 }
 
 /* Count n more bytes of rs against the open budget: false past its limit.

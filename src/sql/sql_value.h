@@ -77,15 +77,17 @@ typedef struct rl_result_budget {
     uint64_t id;
     bool active;        /* this one is the thread's (an outer one may be) */
 } rl_result_budget;
-/* Bytes a statement's row sets may hold (1 GiB; tests lower it, and so
- * does ROCKLAKE_TEST_RESULT_MEMORY_MB, read by rl_engine_new). */
-extern size_t rl_result_mem_limit;
-/* Open a budget for this thread unless one is open (a nested statement
+/* Bytes a statement's row sets may hold unless the engine says otherwise
+ * (rl_engine_options.result_memory, ROCKLAKE_TEST_RESULT_MEMORY_MB: the
+ * engine's result_mem_limit). */
+#define RL_RESULT_MEM_DEFAULT ((size_t)1024 << 20)
+/* Open a budget of `limit` bytes (the statement's engine's
+ * result_mem_limit) for this thread unless one is open (a nested statement
  * shares the outer one); rl_result_budget_end closes what _begin opened. */
-void rl_result_budget_begin(rl_result_budget *b);
+void rl_result_budget_begin(rl_result_budget *b, size_t limit);
 void rl_result_budget_end(rl_result_budget *b);
-/* The limit of the open budget (rl_result_mem_limit when none is open). */
-size_t rl_result_budget_limit(void);
+/* The limit of the open budget (none_open when none is open). */
+size_t rl_result_budget_limit(size_t none_open);
 
 /* Forget cached column resolutions (after renaming columns in place). */
 static inline void rl_rowset_cols_changed(rl_rowset *rs)

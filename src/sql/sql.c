@@ -10,7 +10,8 @@
  *    and every later statement gets 25P02 until ROLLBACK (or COMMIT, which
  *    then rolls back); nothing of a failed transaction is ever written;
  *  - the catalog transaction (and so the read snapshot) starts at the first
- *    statement that touches the catalog, as REPEATABLE READ does.
+ *    statement that touches the catalog, as REPEATABLE READ does
+ *    (rl_exec_txn, sql_exec.c); it ends here.
  * Statement execution itself lives in sql_select/dml/ddl/copy.c.
  */
 #include <stdio.h>

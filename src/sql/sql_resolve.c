@@ -5,8 +5,8 @@
  * else is 42P01 with the name's position, a name of another database
  * 0A000.
  *
- * Sits below the scans (sql_scan.c) and expressions (regclass input,
- * sql_expr.c), which both name relations; calls only the execution
+ * Sits below the scans (sql_scan.c), casts (regclass input, sql_cast.c)
+ * and statements, which all name relations; calls only the execution
  * context (the statement's transaction) and pg_catalog's relation ids and
  * oids.
  */

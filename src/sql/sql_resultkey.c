@@ -116,7 +116,7 @@ static int visit(void *ctx, const ProtobufCMessage *m)
     }
     if (d == &pg_query__column_ref__descriptor &&
         column_ref_is((const PgQuery__ColumnRef *)m, "ctid")) {
-        w->impure = true; /* ctids are numbered per session (sql_scan.c) */
+        w->impure = true; /* ctids are numbered per session (sql_ctid.c) */
         return -1;
     }
     if (d == &pg_query__range_var__descriptor) {

@@ -499,7 +499,7 @@ static size_t residual_where(const pushed_log *log, const rl_rowset *in,
 /* ------------------------------------------------------ scan key sets
  *
  * Conditions that name few values of a pg_catalog relation's column become
- * key sets of its scan (sql_int.h), so the generator builds those rows
+ * key sets of its scan (sql_value.h), so the generator builds those rows
  * only: `col = constant` and `col IN (constants)` conjuncts of the WHERE
  * (with the same rule as pushed_for: not on a LEFT JOIN's inner side),
  * and for the right side of a join the values the left rows carry in an

@@ -490,11 +490,11 @@ static void test_full_scans_in_heap_order(void)
     CHECK_EQ_STR(q("SELECT column_name, ctid FROM ducklake_column"),
                  "column_name|ctid\na|(0,1)\na2|(0,2)\nb|(0,3)\nc|(0,4)\nd|(0,5)");
     /* past the limit on held rows, a streamed scan goes out in key order */
-    size_t limit = rl_heap_order_limit;
-    rl_heap_order_limit = 1;
+    size_t limit = eng->heap_order_limit;
+    eng->heap_order_limit = 1;
     CHECK_EQ_STR(q("COPY (SELECT \"column_name\" FROM \"public\".\"ducklake_column\") TO STDOUT"),
                  "a\na2\nb\nc\nd\n");
-    rl_heap_order_limit = limit;
+    eng->heap_order_limit = limit;
     CHECK_EQ_STR(q("COPY (SELECT \"column_name\" FROM \"public\".\"ducklake_column\") TO STDOUT"),
                  "b\nc\na\na2\nd\n");
 }
@@ -561,10 +561,10 @@ static void test_heap_order_in_chunks(void)
             rl_buf_printf(&want, "\n%d|%d", t, c);
     CHECK(rec.out.len == want.len && memcmp(rec.out.data, want.data, want.len) == 0);
     /* past the limit: key order, still whole rows */
-    size_t limit = rl_heap_order_limit;
-    rl_heap_order_limit = 100 * 1024;
+    size_t limit = eng->heap_order_limit;
+    eng->heap_order_limit = 100 * 1024;
     q(copy);
-    rl_heap_order_limit = limit;
+    eng->heap_order_limit = limit;
     expect_lines(&want, lo, hi, false);
     CHECK(rec.out.len == want.len && memcmp(rec.out.data, want.data, want.len) == 0);
     rl_buf_free(&sql);

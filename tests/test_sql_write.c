@@ -704,7 +704,7 @@ static void test_binary_values(void)
         v.d.v.s.len = strlen(nums[i].text);
         rl_buf b;
         rl_buf_init(&b, 0);
-        CHECK(rl_copy_encode_binary(&b, &v));
+        CHECK(rl_value_encode_binary(&b, &v));
         uint8_t want[64];
         size_t n = unhex(nums[i].hex, want);
         CHECK_MEM(b.data, b.len, want, n);
@@ -723,20 +723,20 @@ static void test_binary_values(void)
     t.d.v.i = (3 << 16) | 7;
     rl_buf b;
     rl_buf_init(&b, 0);
-    CHECK(rl_copy_encode_binary(&b, &t));
+    CHECK(rl_value_encode_binary(&b, &t));
     CHECK_MEM(b.data, b.len, "\0\0\0\3\0\7", 6);
     rl_buf_reset(&b);
     rl_value iv = {.oid = RL_OID_INTERVAL};
     iv.d.v.interval.months = 1;
     iv.d.v.interval.days = 2;
     iv.d.v.interval.us = 3;
-    CHECK(rl_copy_encode_binary(&b, &iv));
+    CHECK(rl_value_encode_binary(&b, &iv));
     CHECK_MEM(b.data, b.len, "\0\0\0\0\0\0\0\3\0\0\0\2\0\0\0\1", 16);
     rl_buf_reset(&b);
     rl_value arr = {.oid = RL_OID_INT2_ARRAY};
     arr.d.v.s.p = (const uint8_t *)"{1,2}";
     arr.d.v.s.len = 5;
-    CHECK(rl_copy_encode_binary(&b, &arr));
+    CHECK(rl_value_encode_binary(&b, &arr));
     CHECK_MEM(b.data, b.len,
               "\0\0\0\1\0\0\0\0\0\0\0\x15\0\0\0\2\0\0\0\1\0\0\0\2\0\1\0\0\0\2\0\2", 32);
     rl_buf_free(&b);

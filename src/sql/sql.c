@@ -10,16 +10,26 @@
  *    and every later statement gets 25P02 until ROLLBACK (or COMMIT, which
  *    then rolls back); nothing of a failed transaction is ever written;
  *  - the catalog transaction (and so the read snapshot) starts at the first
- *    statement that touches the catalog, as REPEATABLE READ does.
+ *    statement that touches the catalog, as REPEATABLE READ does
+ *    (rl_exec_txn, sql_exec.c); it ends here.
  * Statement execution itself lives in sql_select/dml/ddl/copy.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
-#include "sql/sql_int.h"
+#include "sql/sql_ctid.h"
+#include "sql/sql_exec.h"
+#include "sql/sql_expr.h"
+#include "sql/sql_lakes.h"
+#include "sql/sql_parse.h"
+#include "sql/sql_pgcatalog.h"
+#include "sql/sql_relation.h"
+#include "sql/sql_scan.h"
+#include "sql/sql_select.h"
+#include "sql/sql_stmt.h"
+#include "sql/sql_value.h"
 #include "base/utf8.h"
 
 #define RL_VERSION_STRING                                                                  \
@@ -42,10 +52,15 @@ rl_engine *rl_engine_new(rl_catalog *cat, const rl_engine_options *opts, rl_erro
              opts && opts->server_version ? opts->server_version : RL_VERSION_STRING);
     if (opts && opts->schema_lakes)
         e->schema_lakes = *opts->schema_lakes;
+    e->result_mem_limit = RL_RESULT_MEM_DEFAULT;
     /* tests make results past a few MB fail (tests/wire/test_hostile.py) */
     const char *mb = getenv("ROCKLAKE_TEST_RESULT_MEMORY_MB");
     if (mb && *mb && strtoull(mb, NULL, 10) > 0)
-        rl_result_mem_limit = (size_t)strtoull(mb, NULL, 10) << 20;
+        e->result_mem_limit = (size_t)strtoull(mb, NULL, 10) << 20;
+    if (opts && opts->result_memory)
+        e->result_mem_limit = opts->result_memory;
+    e->heap_order_limit =
+        opts && opts->heap_order_limit ? opts->heap_order_limit : RL_HEAP_ORDER_DEFAULT;
     return e;
 }
 
@@ -404,36 +419,6 @@ static void run_end(rl_session *s)
 }
 
 /* ----------------------------------------------------------- transactions */
-
-static int64_t now_pg_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return ((int64_t)ts.tv_sec - 946684800LL) * 1000000LL + ts.tv_nsec / 1000;
-}
-
-rl_txn *rl_exec_txn(rl_exec *x)
-{
-    rl_session *s = x->s;
-    if (s->txn)
-        return s->txn;
-    rl_txn *t = rl_txn_begin(s->eng->cat, x->err);
-    if (!t)
-        return NULL;
-    rl_txn_set_audit(t, s->user, s->application, s->client);
-    s->txn = t;
-    if (!s->in_block)
-        s->implicit = true;
-    if (!s->txn_start_us)
-        s->txn_start_us = now_pg_us();
-    return t;
-}
-
-rl_format rl_exec_format(rl_exec *x)
-{
-    rl_txn *t = rl_exec_txn(x);
-    return t ? rl_txn_format(t) : rl_catalog_format(x->s->eng->cat);
-}
 
 static void note_commit(rl_session *s); /* at the end of this file */
 
@@ -1442,7 +1427,7 @@ static rl_exec_status execute_portal(rl_session *s, const char *portal, uint64_t
         }
         if (!pt->result) {
             rl_result_budget budget;
-            rl_result_budget_begin(&budget);
+            rl_result_budget_begin(&budget, s->eng->result_mem_limit);
             pt->result = rl_select_run(&x, n->select_stmt, NULL);
             rl_result_budget_end(&budget);
             if (!pt->result) {

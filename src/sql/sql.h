@@ -145,6 +145,12 @@ typedef struct rl_engine_options {
     const char *database;        /* reported by current_database() */
     const char *server_version;  /* version() text; default a PostgreSQL 15 string naming RockLake */
     const rl_schema_lakes *schema_lakes; /* NULL: one DuckLake schema per database */
+    /* Bytes one statement's row sets may hold (its result budget); 0: 1 GiB,
+     * or ROCKLAKE_TEST_RESULT_MEMORY_MB MiB when that is set (tests). */
+    size_t result_memory;
+    /* Bytes of output a streamed scan may hold to send its rows in heap
+     * order (then the rest goes in key order); 0: 64 MiB. */
+    size_t heap_order_limit;
 } rl_engine_options;
 
 rl_engine *rl_engine_new(rl_catalog *cat, const rl_engine_options *opts, rl_error *err);

@@ -1,12 +1,12 @@
 /*
  * sql_copy.c — COPY: TO STDOUT (binary and text) and FROM STDIN (binary and
- * text), plus the binary send/receive of a single SQL value (shared with
- * binary result columns through rl_value_to_binary and with Bind).
+ * text), plus the binary receive of a single SQL value (shared with Bind);
+ * the binary send form is sql_value.c's (rl_value_encode_binary).
  *
  * Owns: struct rl_copy_in (the state of a COPY FROM STDIN between CopyData
- * messages), the COPY stream framing, and the binary form of the SQL
- * layer's own types (oid and reg*, name, "char", tid, the arrays); every
- * rl_type's binary form is pgtype.c's (postgres_scanner.md §8).
+ * messages), the COPY stream framing, and the binary input of the SQL
+ * layer's own types (oid and reg*, name, "char", tid); every rl_type's
+ * binary form is pgtype.c's (postgres_scanner.md §8).
  *
  * Invariants:
  *  - COPY TO: every CopyData chunk holds whole rows (DuckDB's binary reader
@@ -27,106 +27,27 @@
 #include <strings.h>
 
 #include "pgtype/pgtype.h"
-#include "sql/sql_int.h"
+#include "sql/sql_cast.h"
+#include "sql/sql_exec.h"
+#include "sql/sql_parse.h"
+#include "sql/sql_relation.h"
+#include "sql/sql_scan.h"
+#include "sql/sql_select.h"
+#include "sql/sql_stmt.h"
+#include "sql/sql_value.h"
+#include "sql/sql_exec.h"
+#include "sql/sql_parse.h"
+#include "sql/sql_relation.h"
+#include "sql/sql_scan.h"
+#include "sql/sql_select.h"
+#include "sql/sql_stmt.h"
+#include "sql/sql_value.h"
 #include "base/utf8.h"
 
 #define COPY_CHUNK (64u * 1024)
 #define COPY_MAX_PENDING (1024u * 1024 * 1024) /* one tuple may not exceed 1 GiB */
 
 static const uint8_t copy_signature[11] = {'P', 'G', 'C', 'O', 'P', 'Y', '\n', 0xff, '\r', '\n', 0};
-
-/* ================================================== binary value encoding */
-
-/* Split a one-dimensional array's text form "{a,b,"c d",NULL}" and append
- * PostgreSQL's binary array (ndim 1, has_null, element oid, dims, items). */
-static bool array_encode(rl_buf *out, const rl_value *v, uint32_t elem_oid)
-{
-    const char *s = (const char *)v->d.v.s.p;
-    size_t n = v->d.v.s.len;
-    if (n < 2 || s[0] != '{' || s[n - 1] != '}')
-        return false;
-    rl_buf items, one;
-    rl_buf_init(&items, 0);
-    rl_buf_init(&one, 0);
-    int32_t count = 0;
-    bool has_null = false, ok = true;
-    size_t i = 1;
-    while (ok && i < n - 1) {
-        rl_buf_reset(&one);
-        bool quoted = s[i] == '"';
-        if (quoted) {
-            for (i++; i < n - 1 && s[i] != '"'; i++) {
-                if (s[i] == '\\' && i + 1 < n - 1)
-                    i++;
-                rl_buf_put_u8(&one, (uint8_t)s[i]);
-            }
-            i++;
-        } else {
-            for (; i < n - 1 && s[i] != ','; i++)
-                rl_buf_put_u8(&one, (uint8_t)s[i]);
-        }
-        count++;
-        if (!quoted && one.len == 4 && memcmp(one.data, "NULL", 4) == 0) {
-            has_null = true;
-            rl_buf_put_be32(&items, 0xFFFFFFFFu);
-        } else if (elem_oid == RL_OID_TEXT) {
-            rl_buf_put_be32(&items, (uint32_t)one.len);
-            rl_buf_put(&items, one.data, one.len);
-        } else {
-            rl_buf_put_u8(&one, 0);
-            char *end;
-            long long x = strtoll((const char *)one.data, &end, 10);
-            ok = *end == 0 && one.len > 1;
-            uint32_t sz = elem_oid == RL_OID_INT2 ? 2 : 4;
-            rl_buf_put_be32(&items, sz);
-            if (sz == 2)
-                rl_buf_put_be16(&items, (uint16_t)(int16_t)x);
-            else
-                rl_buf_put_be32(&items, (uint32_t)(int32_t)x);
-        }
-        if (i < n - 1 && s[i] == ',')
-            i++;
-    }
-    if (ok) {
-        rl_buf_put_be32(out, count ? 1 : 0);
-        rl_buf_put_be32(out, has_null ? 1 : 0);
-        rl_buf_put_be32(out, elem_oid);
-        if (count) {
-            rl_buf_put_be32(out, (uint32_t)count);
-            rl_buf_put_be32(out, 1);
-            rl_buf_put(out, items.data, items.len);
-        }
-    }
-    rl_buf_free(&items);
-    rl_buf_free(&one);
-    return ok;
-}
-
-/* The SQL layer's own types (oid and reg*, name, "char", unknown literals,
- * tid, the arrays) here; every rl_type through pgtype's typsend. */
-bool rl_copy_encode_binary(rl_buf *out, const rl_value *v)
-{
-    const rl_datum *d = &v->d;
-    switch (v->oid) {
-    case RL_OID_OID:
-    case RL_OID_REGCLASS:
-    case RL_OID_REGPROC: rl_buf_put_be32(out, (uint32_t)(int32_t)d->v.i); return true;
-    case RL_OID_NAME:
-    case RL_OID_CHAR:
-    case RL_OID_UNKNOWN: rl_buf_put(out, d->v.s.p, d->v.s.len); return true;
-    case RL_OID_TID:
-        rl_buf_put_be32(out, (uint32_t)((uint64_t)d->v.i >> 16));
-        rl_buf_put_be16(out, (uint16_t)(d->v.i & 0xffff));
-        return true;
-    case RL_OID_INT2_ARRAY: return array_encode(out, v, RL_OID_INT2);
-    case RL_OID_INT4_ARRAY: return array_encode(out, v, RL_OID_INT4);
-    case RL_OID_TEXT_ARRAY: return array_encode(out, v, RL_OID_TEXT);
-    default: {
-        rl_type t = rl_oid_type(v->oid);
-        return t != RL_T_INVALID && rl_datum_to_binary(out, t, d);
-    }
-    }
-}
 
 /* ================================================== binary value decoding */
 
@@ -373,7 +294,7 @@ static int out_row(copy_out *o, const rl_value *row, const size_t *cols, size_t 
             /* encoded in place; the length word is filled in after */
             size_t at = o->buf.len;
             rl_buf_put_be32(&o->buf, 0);
-            if (!rl_copy_encode_binary(&o->buf, v))
+            if (!rl_value_encode_binary(&o->buf, v))
                 return rl_exec_error(o->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                                      "no binary output function available for type %s",
                                      rl_oid_type_name(v->oid));
@@ -567,11 +488,11 @@ static int copy_to_rows(rl_exec *x, const PgQuery__CopyStmt *st, const copy_opts
     return rc;
 }
 
-/* What COPY TO holds at a time is the statement's result budget (sql_int.h). */
+/* What COPY TO holds at a time is the statement's result budget (sql_value.h). */
 static int copy_to(rl_exec *x, const PgQuery__CopyStmt *st, const copy_opts *op)
 {
     rl_result_budget budget;
-    rl_result_budget_begin(&budget);
+    rl_result_budget_begin(&budget, x->s->eng->result_mem_limit);
     int rc = copy_to_rows(x, st, op);
     rl_result_budget_end(&budget);
     return rc;

@@ -27,7 +27,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sql/sql_int.h"
+#include "sql/sql_cast.h"
+#include "sql/sql_exec.h"
+#include "sql/sql_expr.h"
+#include "sql/sql_parse.h"
+#include "sql/sql_relation.h"
+#include "sql/sql_scan.h"
+#include "sql/sql_stmt.h"
+#include "sql/sql_value.h"
+#include "sql/sql_exec.h"
+#include "sql/sql_expr.h"
+#include "sql/sql_parse.h"
+#include "sql/sql_relation.h"
+#include "sql/sql_scan.h"
+#include "sql/sql_stmt.h"
+#include "sql/sql_value.h"
 
 static int oom(rl_exec *x)
 {

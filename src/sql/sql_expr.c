@@ -1,7 +1,9 @@
 /*
- * sql_expr.c — expressions: evaluation over libpg_query parse nodes, literal
- * coercion and casts, comparison, the few functions DuckDB's SQL uses, and
- * aggregates over a group prepared by sql_select.c.
+ * sql_expr.c — expressions: evaluation over libpg_query parse nodes,
+ * comparison, the few functions DuckDB's SQL uses, aggregates over a group
+ * prepared by sql_select.c, and subqueries (through sql_select.c: the one
+ * inherent circle of the engine). Values, literal coercion and casts are
+ * sql_cast.c's.
  *
  * Invariants:
  *  - A result always carries its type, also when it is NULL: sql_select.c
@@ -24,633 +26,15 @@
 #include <sys/time.h>
 
 #include "pgtype/pgtype.h"
-#include "sql/sql_int.h"
+#include "sql/sql_cast.h"
+#include "sql/sql_exec.h"
+#include "sql/sql_expr.h"
+#include "sql/sql_parse.h"
+#include "sql/sql_select.h"
+#include "sql/sql_value.h"
 
 #define PG_EPOCH_UNIX_US 946684800000000LL /* 2000-01-01 in Unix microseconds */
 #define MAX_FUNC_ARGS 8
-
-/* ------------------------------------------------------------ values */
-
-static void set_null(rl_value *v, uint32_t oid)
-{
-    memset(v, 0, sizeof *v);
-    v->oid = oid;
-    v->typmod = -1;
-    v->d.isnull = true;
-}
-
-static void set_int(rl_value *v, uint32_t oid, int64_t i)
-{
-    memset(v, 0, sizeof *v);
-    v->oid = oid;
-    v->typmod = -1;
-    v->d.v.i = i;
-}
-
-static void set_bool(rl_value *v, bool b)
-{
-    memset(v, 0, sizeof *v);
-    v->oid = RL_OID_BOOL;
-    v->typmod = -1;
-    v->d.v.b = b;
-}
-
-static void set_float(rl_value *v, uint32_t oid, double f)
-{
-    memset(v, 0, sizeof *v);
-    v->oid = oid;
-    v->typmod = -1;
-    v->d.v.f = f;
-}
-
-/* A string value borrowing p. */
-static void set_str(rl_value *v, uint32_t oid, const void *p, size_t len)
-{
-    memset(v, 0, sizeof *v);
-    v->oid = oid;
-    v->typmod = -1;
-    v->d.v.s.p = len ? p : (const uint8_t *)"";
-    v->d.v.s.len = len;
-}
-
-static int oom(rl_expr_ctx *c)
-{
-    return rl_exec_error(c->x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
-}
-
-/* A string value copied into the evaluation arena. */
-static int set_str_copy(rl_expr_ctx *c, rl_value *v, uint32_t oid, const void *p, size_t len)
-{
-    const void *q = rl_arena_dup(c->arena, len ? p : "", len ? len : 1);
-    if (!q)
-        return oom(c);
-    set_str(v, oid, q, len);
-    return 0;
-}
-
-static int set_buf_copy(rl_expr_ctx *c, rl_value *v, uint32_t oid, rl_buf *b)
-{
-    if (b->failed) {
-        rl_buf_free(b);
-        return oom(c);
-    }
-    int rc = set_str_copy(c, v, oid, b->data, b->len);
-    rl_buf_free(b);
-    return rc;
-}
-
-const char *rl_oid_type_name(uint32_t oid)
-{
-    switch (oid) {
-    case RL_OID_BOOL: return "boolean";
-    case RL_OID_BYTEA: return "bytea";
-    case RL_OID_CHAR: return "\"char\"";
-    case RL_OID_NAME: return "name";
-    case RL_OID_INT8: return "bigint";
-    case RL_OID_INT2: return "smallint";
-    case RL_OID_INT2VECTOR: return "int2vector";
-    case RL_OID_INT4: return "integer";
-    case RL_OID_REGPROC: return "regproc";
-    case RL_OID_TEXT: return "text";
-    case RL_OID_OID: return "oid";
-    case RL_OID_TID: return "tid";
-    case RL_OID_FLOAT4: return "real";
-    case RL_OID_FLOAT8: return "double precision";
-    case RL_OID_UNKNOWN: return "unknown";
-    case RL_OID_INT2_ARRAY: return "smallint[]";
-    case RL_OID_INT4_ARRAY: return "integer[]";
-    case RL_OID_TEXT_ARRAY: return "text[]";
-    case RL_OID_VARCHAR: return "character varying";
-    case RL_OID_DATE: return "date";
-    case RL_OID_TIME: return "time without time zone";
-    case RL_OID_TIMESTAMP: return "timestamp without time zone";
-    case RL_OID_TIMESTAMPTZ: return "timestamp with time zone";
-    case RL_OID_INTERVAL: return "interval";
-    case RL_OID_TIMETZ: return "time with time zone";
-    case RL_OID_NUMERIC: return "numeric";
-    case RL_OID_REGCLASS: return "regclass";
-    case RL_OID_VOID: return "void";
-    case RL_OID_UUID: return "uuid";
-    default: return "unknown";
-    }
-}
-
-/* Integer-valued types that compare and convert as int64. */
-static bool is_intlike(uint32_t oid)
-{
-    return oid == RL_OID_INT2 || oid == RL_OID_INT4 || oid == RL_OID_INT8 ||
-           oid == RL_OID_OID || oid == RL_OID_REGCLASS || oid == RL_OID_REGPROC;
-}
-
-static bool is_float(uint32_t oid) { return oid == RL_OID_FLOAT4 || oid == RL_OID_FLOAT8; }
-
-static bool is_number(uint32_t oid)
-{
-    return is_intlike(oid) || is_float(oid) || oid == RL_OID_NUMERIC;
-}
-
-/* String types compared bytewise (our collation is "C" everywhere). */
-static bool is_textual(uint32_t oid)
-{
-    return oid == RL_OID_TEXT || oid == RL_OID_VARCHAR || oid == RL_OID_NAME ||
-           oid == RL_OID_CHAR || oid == RL_OID_UNKNOWN;
-}
-
-static bool is_timestamp(uint32_t oid)
-{
-    return oid == RL_OID_TIMESTAMP || oid == RL_OID_TIMESTAMPTZ || oid == RL_OID_DATE;
-}
-
-/* date -> microseconds since 2000-01-01, keeping infinities. */
-static int64_t ts_micros(const rl_value *v)
-{
-    if (v->oid != RL_OID_DATE)
-        return v->d.v.i;
-    if (v->d.v.i == INT32_MAX)
-        return INT64_MAX;
-    if (v->d.v.i == INT32_MIN)
-        return INT64_MIN;
-    return v->d.v.i * 86400000000LL;
-}
-
-static int range_error(rl_expr_ctx *c, uint32_t oid, int loc)
-{
-    return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, loc, "%s out of range",
-                         rl_oid_type_name(oid));
-}
-
-static int int_fits(rl_expr_ctx *c, uint32_t oid, int64_t i, int loc)
-{
-    if ((oid == RL_OID_INT2 && (i < INT16_MIN || i > INT16_MAX)) ||
-        (oid == RL_OID_INT4 && (i < INT32_MIN || i > INT32_MAX)))
-        return range_error(c, oid, loc);
-    if ((oid == RL_OID_OID || oid == RL_OID_REGCLASS) && (i < 0 || i > UINT32_MAX))
-        return range_error(c, RL_OID_OID, loc);
-    return 0;
-}
-
-/* ------------------------------------------------------------- coercion */
-
-static int text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid,
-                         int32_t typmod, bool explicit_cast, rl_value *out, int loc);
-
-/* Numeric text -> int64 rounded half away from zero (numeric -> int cast). */
-static int numeric_to_int(rl_expr_ctx *c, const rl_value *in, uint32_t oid, rl_value *out,
-                          int loc)
-{
-    const uint8_t *p = in->d.v.s.p;
-    size_t n = in->d.v.s.len, i = 0;
-    bool neg = false;
-    if (i < n && p[i] == '-') {
-        neg = true;
-        i++;
-    }
-    if (i == n || !isdigit(p[i]))
-        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
-                             "cannot convert %.*s to %s", (int)n, (const char *)p,
-                             rl_oid_type_name(oid));
-    __int128 acc = 0;
-    for (; i < n && isdigit(p[i]); i++) {
-        acc = acc * 10 + (p[i] - '0');
-        if (acc > ((__int128)1 << 64))
-            return range_error(c, oid, loc);
-    }
-    if (i + 1 < n && p[i] == '.' && p[i + 1] >= '5')
-        acc++;
-    if (neg)
-        acc = -acc;
-    if (acc > INT64_MAX || acc < INT64_MIN)
-        return range_error(c, oid, loc);
-    if (int_fits(c, oid, (int64_t)acc, loc) < 0)
-        return -1;
-    set_int(out, oid, (int64_t)acc);
-    return 0;
-}
-
-/* Conversions inside the numeric family (int2/4/8, oid, numeric, float). */
-static int number_convert(rl_expr_ctx *c, const rl_value *in, uint32_t oid, rl_value *out,
-                          int loc)
-{
-    char tmp[64];
-    if (is_intlike(in->oid)) {
-        int64_t i = in->d.v.i;
-        if (is_intlike(oid)) {
-            if (int_fits(c, oid, i, loc) < 0)
-                return -1;
-            set_int(out, oid, i);
-            return 0;
-        }
-        if (is_float(oid)) {
-            set_float(out, oid, (double)i);
-            return 0;
-        }
-        snprintf(tmp, sizeof tmp, "%lld", (long long)i);
-        return set_str_copy(c, out, RL_OID_NUMERIC, tmp, strlen(tmp));
-    }
-    if (is_float(in->oid)) {
-        double f = in->d.v.f;
-        if (is_float(oid)) {
-            set_float(out, oid, oid == RL_OID_FLOAT4 ? (double)(float)f : f);
-            return 0;
-        }
-        if (is_intlike(oid)) {
-            f = rint(f);
-            if (isnan(f) || f < -9223372036854775808.0 || f >= 9223372036854775808.0)
-                return range_error(c, oid, loc);
-            if (int_fits(c, oid, (int64_t)f, loc) < 0)
-                return -1;
-            set_int(out, oid, (int64_t)f);
-            return 0;
-        }
-        if (isnan(f))
-            snprintf(tmp, sizeof tmp, "NaN");
-        else if (isinf(f))
-            snprintf(tmp, sizeof tmp, f > 0 ? "Infinity" : "-Infinity");
-        else
-            snprintf(tmp, sizeof tmp, "%.*g", in->oid == RL_OID_FLOAT4 ? 6 : 15, f);
-        return text_to_value(c, tmp, strlen(tmp), RL_OID_NUMERIC, -1, true, out, loc);
-    }
-    /* numeric */
-    if (is_intlike(oid))
-        return numeric_to_int(c, in, oid, out, loc);
-    if (is_float(oid)) {
-        char buf[128];
-        size_t n = in->d.v.s.len < sizeof buf - 1 ? in->d.v.s.len : sizeof buf - 1;
-        memcpy(buf, in->d.v.s.p, n);
-        buf[n] = 0;
-        set_float(out, oid, strtod(buf, NULL));
-        return 0;
-    }
-    *out = *in;
-    return 0;
-}
-
-/* varchar(n): assignment rejects longer strings, a cast truncates. */
-static int apply_varchar_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod, bool explicit_cast,
-                                int loc)
-{
-    if (v->d.isnull || typmod < 4)
-        return 0;
-    size_t max = (size_t)(typmod - 4), chars = 0, i = 0;
-    const uint8_t *p = v->d.v.s.p;
-    for (; i < v->d.v.s.len; i++) {
-        if ((p[i] & 0xC0) == 0x80)
-            continue;
-        if (chars == max)
-            break;
-        chars++;
-    }
-    if (i == v->d.v.s.len)
-        return 0;
-    if (!explicit_cast)
-        return rl_exec_error(c->x, RL_SQLSTATE_STRING_DATA_RIGHT_TRUNCATION, loc,
-                             "value too long for type character varying(%d)",
-                             (int)max);
-    v->d.v.s.len = i;
-    return 0;
-}
-
-/* numeric(p,s): PostgreSQL's typmod is ((p << 16) | (s & 0x7ff)) + 4, the
- * scale an 11-bit signed number (PG 15 allows s < 0 and s > p). */
-static void numeric_typmod_parts(int32_t typmod, int *precision, int *scale)
-{
-    int32_t t = typmod - 4;
-    *precision = (t >> 16) & 0xffff;
-    *scale = ((t & 0x7ff) ^ 1024) - 1024;
-}
-
-/* Round canonical numeric text to `scale` fraction digits, half away from
- * zero, into out (room for len + scale + 3 bytes). Returns the length and
- * sets *lead to the power of ten of the first nonzero digit + 1 (PG's
- * "ddigits"; INT_MIN for zero). */
-static size_t numeric_round_text(const char *p, size_t len, int scale, char *out, int *lead)
-{
-    bool neg = len && p[0] == '-';
-    size_t i = neg, dot = i;
-    while (dot < len && p[dot] != '.')
-        dot++;
-    /* digits of the value, most significant first: integer then fraction;
-     * keep = how many of them survive the rounding */
-    size_t nint = dot - i, nfrac = dot < len ? len - dot - 1 : 0;
-    const char *ip = p + i, *fp = dot < len ? p + dot + 1 : "";
-    long keep = (long)nint + scale; /* digits kept (may be <= 0 or > total) */
-    char dig[nint + nfrac + (scale > 0 ? (size_t)scale : 0) + 2];
-    size_t nd = 0;
-    dig[nd++] = '0'; /* room for a carry */
-    for (size_t k = 0; k < nint; k++)
-        dig[nd++] = ip[k];
-    for (size_t k = 0; k < nfrac; k++)
-        dig[nd++] = fp[k];
-    long total = (long)nd - 1;
-    bool up = keep >= 0 && keep < total && dig[keep + 1] >= '5';
-    if (keep < 0)
-        keep = 0;
-    if (keep > total)
-        for (; total < keep; total++)
-            dig[nd++] = '0';
-    nd = (size_t)keep + 1; /* the carry digit + kept digits */
-    for (long k = (long)nd - 1; up && k >= 0; k--) {
-        if (dig[k] == '9') {
-            dig[k] = '0';
-        } else {
-            dig[k]++;
-            up = false;
-        }
-    }
-    /* the kept digits stand for integer digits 0..nint (with carry) then
-     * fraction digits; a negative scale zero-fills the integer tail */
-    long int_digits = (long)nint + 1; /* with the carry digit */
-    size_t o = 0;
-    long first = -1;
-    for (long k = 0; k < (long)nd; k++)
-        if (dig[k] != '0') {
-            first = k;
-            break;
-        }
-    *lead = first < 0 ? INT_MIN : (int)(int_digits - first);
-    if (neg && first >= 0)
-        out[o++] = '-';
-    long start = first >= 0 && first < int_digits ? first : int_digits;
-    if (start >= int_digits)
-        out[o++] = '0';
-    for (long k = start; k < int_digits; k++)
-        out[o++] = k < (long)nd ? dig[k] : '0';
-    if (scale > 0) {
-        out[o++] = '.';
-        for (long k = int_digits; k < int_digits + scale; k++)
-            out[o++] = dig[k];
-    }
-    return o;
-}
-
-/* numeric(p,s) on assignment or cast: round to s digits, then at most
- * p - s digits may remain before the point (22003 with PG's detail). NaN
- * passes; infinities do not fit a constrained numeric. */
-static int apply_numeric_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod, int loc)
-{
-    v->typmod = typmod;
-    if (v->d.isnull || typmod < 4)
-        return 0;
-    int precision, scale;
-    numeric_typmod_parts(typmod, &precision, &scale);
-    const char *p = (const char *)v->d.v.s.p;
-    size_t len = v->d.v.s.len;
-    if (len == 3 && memcmp(p, "NaN", 3) == 0)
-        return 0;
-    if ((len == 8 && memcmp(p, "Infinity", 8) == 0) || (len == 9 && memcmp(p, "-Infinity", 9) == 0)) {
-        rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, loc, "numeric field overflow");
-        rl_error_detail(c->x->err, "A field with precision %d, scale %d cannot hold an "
-                        "infinite value.", precision, scale);
-        return -1;
-    }
-    char *out = rl_arena_alloc(c->arena, len + (scale > 0 ? (size_t)scale : 0) + 4);
-    if (!out)
-        return oom(c);
-    int lead;
-    size_t n = numeric_round_text(p, len, scale, out, &lead);
-    int maxdigits = precision - scale;
-    if (lead != INT_MIN && lead > maxdigits) {
-        rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, loc, "numeric field overflow");
-        rl_error_detail(c->x->err, "A field with precision %d, scale %d must round to an "
-                        "absolute value less than %s%d.", precision, scale,
-                        maxdigits ? "10^" : "", maxdigits ? maxdigits : 1);
-        return -1;
-    }
-    v->d.v.s.p = (const uint8_t *)out;
-    v->d.v.s.len = n;
-    return 0;
-}
-
-/* Relation name (possibly "schema.name", identifiers case-folded unless
- * quoted) -> regclass OID. */
-static int regclass_from_text(rl_expr_ctx *c, const char *p, size_t len, bool missing_ok,
-                              rl_value *out, int loc)
-{
-    char parts[2][64];
-    int np = 0;
-    size_t i = 0;
-    while (i <= len && np < 2) {
-        size_t o = 0;
-        if (i < len && p[i] == '"') {
-            for (i++; i < len; i++) {
-                if (p[i] == '"' && (i + 1 >= len || p[i + 1] != '"'))
-                    break;
-                if (p[i] == '"')
-                    i++;
-                if (o < 63)
-                    parts[np][o++] = p[i];
-            }
-            i++;
-        } else {
-            for (; i < len && p[i] != '.'; i++)
-                if (o < 63)
-                    parts[np][o++] = (char)tolower((unsigned char)p[i]);
-        }
-        parts[np++][o] = 0;
-        if (i >= len || p[i] != '.')
-            break;
-        i++;
-    }
-    const char *schema = np == 2 ? parts[0] : NULL;
-    const char *name = np == 2 ? parts[1] : parts[0];
-    rl_relation rel;
-    rl_error saved = *c->x->err;
-    if (rl_relation_lookup(c->x, schema, name, &rel) >= 0 && rel.oid != 0) {
-        /* PostgreSQL prints a regclass as the name (qualified off the search path) */
-        char display[130];
-        bool on_path = strcmp(rel.schema, "public") == 0 || strcmp(rel.schema, "pg_catalog") == 0 ||
-                       rel.kind == RL_REL_TEMP;
-        snprintf(display, sizeof display, "%s%s%s", on_path ? "" : rel.schema, on_path ? "" : ".",
-                 rel.name);
-        rl_regclass_register(rel.oid, display);
-        set_int(out, RL_OID_REGCLASS, rel.oid);
-        return 0;
-    }
-    if (strcmp(c->x->err->sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) != 0 &&
-        c->x->err->sqlstate[0] && strcmp(c->x->err->sqlstate, saved.sqlstate) != 0)
-        return -1; /* a real failure, not "absent" */
-    *c->x->err = saved;
-    if (missing_ok) {
-        set_null(out, RL_OID_REGCLASS);
-        return 0;
-    }
-    return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_TABLE, loc, "relation \"%.*s\" does not exist",
-                         (int)len, p);
-}
-
-static bool parse_uint32(const char *p, size_t len, int64_t *out)
-{
-    if (len == 0 || len > 10)
-        return false;
-    int64_t v = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (!isdigit((unsigned char)p[i]))
-            return false;
-        v = v * 10 + (p[i] - '0');
-    }
-    if (v > UINT32_MAX)
-        return false;
-    *out = v;
-    return true;
-}
-
-/* Input text of a type (a literal or a cast from text). */
-static int text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid,
-                         int32_t typmod, bool explicit_cast, rl_value *out, int loc)
-{
-    if (is_textual(oid) && oid != RL_OID_UNKNOWN) {
-        size_t n = len;
-        if (oid == RL_OID_NAME && n > 63)
-            n = 63;
-        if (oid == RL_OID_CHAR && n > 1)
-            n = 1;
-        set_str(out, oid, p, n);
-        out->typmod = typmod;
-        return oid == RL_OID_VARCHAR ? apply_varchar_typmod(c, out, typmod, explicit_cast, loc) : 0;
-    }
-    int64_t u;
-    switch (oid) {
-    case RL_OID_UNKNOWN:
-    case RL_OID_TEXT_ARRAY:
-    case RL_OID_INT2_ARRAY:
-    case RL_OID_INT4_ARRAY:
-    case RL_OID_INT2VECTOR:
-        set_str(out, oid, p, len);
-        return 0;
-    case RL_OID_TID: {
-        uint64_t ctid;
-        if (!rl_tid_parse(p, len, &ctid))
-            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
-                                 "invalid input syntax for type tid: \"%.*s\"", (int)len, p);
-        set_int(out, RL_OID_TID, (int64_t)ctid);
-        return 0;
-    }
-    case RL_OID_OID:
-    case RL_OID_REGPROC:
-        if (!parse_uint32(p, len, &u))
-            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
-                                 "invalid input syntax for type oid: \"%.*s\"", (int)len, p);
-        set_int(out, oid, u);
-        return 0;
-    case RL_OID_REGCLASS:
-        if (parse_uint32(p, len, &u)) {
-            set_int(out, oid, u);
-            return 0;
-        }
-        return regclass_from_text(c, p, len, false, out, loc);
-    default:
-        break;
-    }
-    rl_type t = rl_oid_type(oid);
-    if (t == RL_T_INVALID)
-        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
-                             "input of type %s is not supported", rl_oid_type_name(oid));
-    rl_buf tmp;
-    rl_buf_init(&tmp, 0);
-    char msg[256] = "";
-    const char *sqlstate = NULL;
-    rl_datum d;
-    rl_codec_status st = rl_datum_input(t, p, len, &d, &tmp, msg, sizeof msg, &sqlstate);
-    if (st != RL_CODEC_OK) {
-        rl_buf_free(&tmp);
-        if (!msg[0])
-            snprintf(msg, sizeof msg, "invalid input syntax for type %s: \"%.*s\"",
-                     rl_oid_type_name(oid), (int)len, p);
-        return rl_exec_error(c->x, sqlstate, loc, "%s", msg);
-    }
-    memset(out, 0, sizeof *out);
-    out->oid = oid;
-    out->typmod = typmod;
-    out->d = d;
-    if (t == RL_T_NUMERIC || t == RL_T_BYTEA) {
-        /* the datum points into tmp: move its bytes to the arena */
-        const uint8_t *q = rl_arena_dup(c->arena, d.v.s.len ? d.v.s.p : (const uint8_t *)"",
-                                        d.v.s.len ? d.v.s.len : 1);
-        rl_buf_free(&tmp);
-        if (!q)
-            return oom(c);
-        out->d.v.s.p = q;
-        return 0;
-    }
-    rl_buf_free(&tmp);
-    return 0;
-}
-
-/* Output text of any value, as a text value in the arena. */
-static int value_to_textval(rl_expr_ctx *c, const rl_value *in, uint32_t oid, rl_value *out)
-{
-    if (in->oid == RL_OID_BOOL) /* bool::text is 'true'/'false', not 't'/'f' */
-        return set_str_copy(c, out, oid, in->d.v.b ? "true" : "false", in->d.v.b ? 4 : 5);
-    rl_buf b;
-    rl_buf_init(&b, 0);
-    rl_value_to_text(&b, in);
-    return set_buf_copy(c, out, oid, &b);
-}
-
-static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_t typmod,
-                        bool explicit_cast, rl_value *out, int location);
-
-int rl_value_coerce(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_t typmod,
-                    bool explicit_cast, rl_value *out, int location)
-{
-    if (coerce_value(c, in, oid, typmod, explicit_cast, out, location) < 0)
-        return -1;
-    /* a numeric's typmod applies whatever the source type (assignment and
-     * cast alike, as numeric()/numeric_in do) */
-    return oid == RL_OID_NUMERIC ? apply_numeric_typmod(c, out, typmod, location) : 0;
-}
-
-static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_t typmod,
-                        bool explicit_cast, rl_value *out, int location)
-{
-    if (in->d.isnull) {
-        set_null(out, oid);
-        out->typmod = typmod;
-        return 0;
-    }
-    if (in->oid == oid) {
-        *out = *in;
-        if (oid == RL_OID_VARCHAR) {
-            out->typmod = typmod;
-            return apply_varchar_typmod(c, out, typmod, explicit_cast, location);
-        }
-        return 0;
-    }
-    if (is_textual(in->oid))
-        return text_to_value(c, (const char *)in->d.v.s.p, in->d.v.s.len, oid, typmod,
-                             explicit_cast, out, location);
-    if (is_textual(oid)) {
-        if (value_to_textval(c, in, oid, out) < 0)
-            return -1;
-        if (oid == RL_OID_VARCHAR)
-            return apply_varchar_typmod(c, out, typmod, explicit_cast, location);
-        return 0;
-    }
-    if (is_number(in->oid) && is_number(oid))
-        return number_convert(c, in, oid, out, location);
-    if (in->oid == RL_OID_BOOL && oid == RL_OID_INT4) {
-        set_int(out, oid, in->d.v.b);
-        return 0;
-    }
-    if (is_intlike(in->oid) && oid == RL_OID_BOOL) {
-        set_bool(out, in->d.v.i != 0);
-        return 0;
-    }
-    if (is_timestamp(in->oid) && is_timestamp(oid)) {
-        int64_t us = ts_micros(in);
-        if (oid == RL_OID_DATE) {
-            int64_t days = us == INT64_MAX   ? INT32_MAX
-                           : us == INT64_MIN ? INT32_MIN
-                                             : (us >= 0 ? us : us - 86399999999LL) / 86400000000LL;
-            set_int(out, oid, days);
-        } else {
-            set_int(out, oid, us);
-        }
-        return 0;
-    }
-    return rl_exec_error(c->x, RL_SQLSTATE_CANNOT_COERCE, location, "cannot cast type %s to %s",
-                         rl_oid_type_name(in->oid), rl_oid_type_name(oid));
-}
 
 /* ----------------------------------------------------------- comparison */
 
@@ -690,33 +74,33 @@ static int cmp_resolved(rl_expr_ctx *c, const rl_value *a, const rl_value *b, co
                         int *res, int loc)
 {
     uint32_t ta = a->oid, tb = b->oid;
-    if (is_intlike(ta) && is_intlike(tb)) {
+    if (rl_oid_is_intlike(ta) && rl_oid_is_intlike(tb)) {
         *res = cmp_i64(a->d.v.i, b->d.v.i);
         return 0;
     }
-    if (is_number(ta) && is_number(tb)) {
-        if (is_float(ta) || is_float(tb)) {
+    if (rl_oid_is_number(ta) && rl_oid_is_number(tb)) {
+        if (rl_oid_is_float(ta) || rl_oid_is_float(tb)) {
             rl_value fa, fb;
-            if (number_convert(c, a, RL_OID_FLOAT8, &fa, loc) < 0 ||
-                number_convert(c, b, RL_OID_FLOAT8, &fb, loc) < 0)
+            if (rl_number_convert(c, a, RL_OID_FLOAT8, &fa, loc) < 0 ||
+                rl_number_convert(c, b, RL_OID_FLOAT8, &fb, loc) < 0)
                 return -1;
             rl_datum_compare(RL_T_FLOAT8, &fa.d, &fb.d);
             *res = rl_datum_compare(RL_T_FLOAT8, &fa.d, &fb.d);
             return 0;
         }
         rl_value na, nb;
-        if (number_convert(c, a, RL_OID_NUMERIC, &na, loc) < 0 ||
-            number_convert(c, b, RL_OID_NUMERIC, &nb, loc) < 0)
+        if (rl_number_convert(c, a, RL_OID_NUMERIC, &na, loc) < 0 ||
+            rl_number_convert(c, b, RL_OID_NUMERIC, &nb, loc) < 0)
             return -1;
         *res = rl_datum_compare(RL_T_NUMERIC, &na.d, &nb.d);
         return 0;
     }
-    if (is_textual(ta) && is_textual(tb)) {
+    if (rl_oid_is_textual(ta) && rl_oid_is_textual(tb)) {
         *res = cmp_bytes(a, b);
         return 0;
     }
-    if (is_timestamp(ta) && is_timestamp(tb)) {
-        *res = cmp_i64(ts_micros(a), ts_micros(b));
+    if (rl_oid_is_timestamp(ta) && rl_oid_is_timestamp(tb)) {
+        *res = cmp_i64(rl_ts_micros(a), rl_ts_micros(b));
         return 0;
     }
     if (ta == tb) {
@@ -750,96 +134,6 @@ static int cmp_op(rl_expr_ctx *c, const rl_value *a, const rl_value *b, const ch
 int rl_value_cmp(rl_expr_ctx *c, const rl_value *a, const rl_value *b, int *result, int location)
 {
     return cmp_op(c, a, b, "=", result, location);
-}
-
-/* ------------------------------------------------------------ type names */
-
-/* Names libpg_query's grammar produces (pg_catalog.int8, ...) and those
- * written by hand; anything the codec knows goes through rl_type_from_name. */
-static uint32_t special_type_oid(const char *name)
-{
-    static const struct {
-        const char *name;
-        uint32_t oid;
-    } types[] = {
-        {"oid", RL_OID_OID},         {"regclass", RL_OID_REGCLASS}, {"regproc", RL_OID_REGPROC},
-        {"tid", RL_OID_TID},         {"name", RL_OID_NAME},         {"char", RL_OID_CHAR},
-        {"unknown", RL_OID_UNKNOWN}, {"int2vector", RL_OID_INT2VECTOR},
-        {"bpchar", RL_OID_TEXT},     {"json", RL_OID_TEXT},         {"jsonb", RL_OID_TEXT},
-    };
-    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-        if (strcmp(types[i].name, name) == 0)
-            return types[i].oid;
-    return 0;
-}
-
-static int typmod_value(const PgQuery__Node *n, long *out)
-{
-    if (n && n->node_case == PG_QUERY__NODE__NODE_A_CONST &&
-        rl_const(n->a_const)->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
-        *out = rl_const(n->a_const)->ival->ival;
-        return 0;
-    }
-    return -1;
-}
-
-int rl_type_from_typename(rl_exec *x, const PgQuery__TypeName *tn, uint32_t *oid,
-                          int32_t *typmod)
-{
-    if (!tn || tn->n_names == 0)
-        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1, "type does not exist");
-    const char *name = rl_node_string(tn->names[tn->n_names - 1]);
-    if (!name)
-        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, tn->location, "type does not exist");
-    if (tn->n_names > 1) {
-        const char *schema = rl_node_string(tn->names[tn->n_names - 2]);
-        if (!schema || strcmp(schema, "pg_catalog") != 0)
-            return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, tn->location,
-                                 "type \"%s.%s\" does not exist",
-                                 schema ? schema : "", name);
-    }
-    uint32_t o = special_type_oid(name);
-    if (!o)
-        o = rl_type_oid(rl_type_from_name(name));
-    if (!o)
-        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, tn->location,
-                             "type \"%s\" does not exist", name);
-    *typmod = -1;
-    long m1, m2;
-    if (o == RL_OID_VARCHAR && tn->n_typmods == 1 && typmod_value(tn->typmods[0], &m1) == 0) {
-        if (m1 < 1 || m1 > 10485760)
-            return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, tn->location,
-                                 m1 < 1 ? "length for type varchar must be at least 1"
-                                        : "length for type varchar cannot exceed 10485760");
-        *typmod = (int32_t)(m1 + 4);
-    }
-    if (o == RL_OID_NUMERIC && tn->n_typmods >= 1 && typmod_value(tn->typmods[0], &m1) == 0) {
-        m2 = 0;
-        if (tn->n_typmods == 2)
-            typmod_value(tn->typmods[1], &m2);
-        if (m1 < 1 || m1 > 1000)
-            return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, tn->location,
-                                 "NUMERIC precision %ld must be between 1 and 1000", m1);
-        if (m2 < -1000 || m2 > 1000)
-            return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, tn->location,
-                                 "NUMERIC scale %ld must be between -1000 and 1000", m2);
-        /* PostgreSQL 15: the scale is stored as an 11-bit signed field */
-        *typmod = (int32_t)(((m1 << 16) | (m2 & 0x7ff)) + 4);
-    }
-    if (tn->n_array_bounds > 0) {
-        if (o == RL_OID_TEXT || o == RL_OID_VARCHAR)
-            o = RL_OID_TEXT_ARRAY;
-        else if (o == RL_OID_INT4)
-            o = RL_OID_INT4_ARRAY;
-        else if (o == RL_OID_INT2)
-            o = RL_OID_INT2_ARRAY;
-        else
-            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, tn->location,
-                                 "arrays of %s are not supported", rl_oid_type_name(o));
-        *typmod = -1;
-    }
-    *oid = o;
-    return 0;
 }
 
 /* ------------------------------------------------------------ columns */
@@ -987,56 +281,6 @@ static int eval_colref(rl_expr_ctx *c, const PgQuery__ColumnRef *cr, rl_value *o
                          "column \"%s\" does not exist", r.name);
 }
 
-/* ------------------------------------------------------------ literals */
-
-static int eval_const(rl_expr_ctx *c, const PgQuery__AConst *k, rl_value *out)
-{
-    if (k->isnull) {
-        set_null(out, RL_OID_UNKNOWN);
-        return 0;
-    }
-    if (rl_const_sealed(k)) /* a shape's literal read outside its statement */
-        return rl_exec_error(c->x, RL_SQLSTATE_INTERNAL_ERROR, k->location,
-                             "constant read outside its statement");
-    switch (k->val_case) {
-    case PG_QUERY__A__CONST__VAL_IVAL:
-        set_int(out, RL_OID_INT4, k->ival->ival);
-        return 0;
-    case PG_QUERY__A__CONST__VAL_FVAL: {
-        /* integers too large for int4 arrive as Float: int8 if they fit */
-        const char *s = k->fval->fval;
-        char *end;
-        const char *digits = s[0] == '-' ? s + 1 : s;
-        if (*digits && strspn(digits, "0123456789") == strlen(digits)) {
-            errno = 0;
-            long long v = strtoll(s, &end, 10);
-            if (errno == 0 && *end == 0) {
-                set_int(out, RL_OID_INT8, v);
-                return 0;
-            }
-        }
-        return text_to_value(c, s, strlen(s), RL_OID_NUMERIC, -1, true, out, k->location);
-    }
-    case PG_QUERY__A__CONST__VAL_BOOLVAL:
-        set_bool(out, k->boolval->boolval);
-        return 0;
-    case PG_QUERY__A__CONST__VAL_SVAL:
-        set_str(out, RL_OID_UNKNOWN, k->sval->sval, strlen(k->sval->sval));
-        return 0;
-    default:
-        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, k->location,
-                             "bit string literals are not supported");
-    }
-}
-
-static int eval_param(rl_expr_ctx *c, const PgQuery__ParamRef *p, rl_value *out)
-{
-    if (p->number < 1 || (size_t)p->number > c->x->nparams || !c->x->params)
-        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_PARAMETER, p->location,
-                             "there is no parameter $%d", p->number);
-    *out = c->x->params[p->number - 1];
-    return 0;
-}
 
 /* ------------------------------------------------------ boolean logic */
 
@@ -1066,9 +310,9 @@ static int eval_boolexpr(rl_expr_ctx *c, const PgQuery__BoolExpr *be, rl_value *
         if (t < 0)
             return -1;
         if (t == 2)
-            set_null(out, RL_OID_BOOL);
+            rl_val_null(out, RL_OID_BOOL);
         else
-            set_bool(out, !t);
+            rl_val_bool(out, !t);
         return 0;
     }
     bool is_and = be->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR;
@@ -1085,11 +329,11 @@ static int eval_boolexpr(rl_expr_ctx *c, const PgQuery__BoolExpr *be, rl_value *
             decided = true;
     }
     if (decided)
-        set_bool(out, !is_and);
+        rl_val_bool(out, !is_and);
     else if (saw_null)
-        set_null(out, RL_OID_BOOL);
+        rl_val_null(out, RL_OID_BOOL);
     else
-        set_bool(out, is_and);
+        rl_val_bool(out, is_and);
     return 0;
 }
 
@@ -1141,10 +385,10 @@ static int int_result_oid(uint32_t a, uint32_t b)
 static int arith(rl_expr_ctx *c, char op, const rl_value *a, const rl_value *b, rl_value *out,
                  int loc)
 {
-    if (is_intlike(a->oid) && is_intlike(b->oid)) {
+    if (rl_oid_is_intlike(a->oid) && rl_oid_is_intlike(b->oid)) {
         uint32_t oid = int_result_oid(a->oid, b->oid);
         if (a->d.isnull || b->d.isnull) {
-            set_null(out, oid);
+            rl_val_null(out, oid);
             return 0;
         }
         int64_t x = a->d.v.i, y = b->d.v.i, r = 0;
@@ -1164,22 +408,22 @@ static int arith(rl_expr_ctx *c, char op, const rl_value *a, const rl_value *b, 
             }
         }
         if (ovf)
-            return range_error(c, oid, -1);
-        if (int_fits(c, oid, r, -1) < 0)
+            return rl_range_error(c, oid, -1);
+        if (rl_int_fits(c, oid, r, -1) < 0)
             return -1;
-        set_int(out, oid, r);
+        rl_val_int(out, oid, r);
         return 0;
     }
-    if (is_number(a->oid) && is_number(b->oid) && (is_float(a->oid) || is_float(b->oid))) {
+    if (rl_oid_is_number(a->oid) && rl_oid_is_number(b->oid) && (rl_oid_is_float(a->oid) || rl_oid_is_float(b->oid))) {
         uint32_t oid = a->oid == RL_OID_FLOAT4 && b->oid == RL_OID_FLOAT4 ? RL_OID_FLOAT4
                                                                          : RL_OID_FLOAT8;
         if (a->d.isnull || b->d.isnull) {
-            set_null(out, oid);
+            rl_val_null(out, oid);
             return 0;
         }
         rl_value fa, fb;
-        if (number_convert(c, a, RL_OID_FLOAT8, &fa, loc) < 0 ||
-            number_convert(c, b, RL_OID_FLOAT8, &fb, loc) < 0)
+        if (rl_number_convert(c, a, RL_OID_FLOAT8, &fa, loc) < 0 ||
+            rl_number_convert(c, b, RL_OID_FLOAT8, &fb, loc) < 0)
             return -1;
         double x = fa.d.v.f, y = fb.d.v.f, r;
         switch (op) {
@@ -1193,11 +437,11 @@ static int arith(rl_expr_ctx *c, char op, const rl_value *a, const rl_value *b, 
             break;
         default: return op_error(c, "%", a->oid, b->oid, loc);
         }
-        set_float(out, oid, r);
+        rl_val_float(out, oid, r);
         return 0;
     }
     char opname[2] = {op, 0};
-    if (is_number(a->oid) && is_number(b->oid))
+    if (rl_oid_is_number(a->oid) && rl_oid_is_number(b->oid))
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
                              "numeric arithmetic (%s %s %s) is not supported",
                              rl_oid_type_name(a->oid), opname, rl_oid_type_name(b->oid));
@@ -1207,7 +451,7 @@ static int arith(rl_expr_ctx *c, char op, const rl_value *a, const rl_value *b, 
 static int concat(rl_expr_ctx *c, const rl_value *a, const rl_value *b, rl_value *out)
 {
     if (a->d.isnull || b->d.isnull) {
-        set_null(out, RL_OID_TEXT);
+        rl_val_null(out, RL_OID_TEXT);
         return 0;
     }
     rl_buf buf;
@@ -1219,7 +463,7 @@ static int concat(rl_expr_ctx *c, const rl_value *a, const rl_value *b, rl_value
         else
             rl_value_to_text(&buf, v[i]);
     }
-    return set_buf_copy(c, out, RL_OID_TEXT, &buf);
+    return rl_val_buf_copy(c, out, RL_OID_TEXT, &buf);
 }
 
 /* LIKE with % and _ (characters are UTF-8 sequences) and \ as escape. */
@@ -1259,7 +503,7 @@ static bool like_match(const uint8_t *s, size_t sn, const uint8_t *p, size_t pn)
 
 static int to_text_operand(rl_expr_ctx *c, rl_value *v, int loc)
 {
-    if (v->d.isnull || is_textual(v->oid))
+    if (v->d.isnull || rl_oid_is_textual(v->oid))
         return 0;
     return op_error(c, "~~", v->oid, RL_OID_TEXT, loc);
 }
@@ -1272,11 +516,11 @@ static int eval_like(rl_expr_ctx *c, const PgQuery__AExpr *e, bool negate, rl_va
     if (to_text_operand(c, &s, e->location) < 0 || to_text_operand(c, &p, e->location) < 0)
         return -1;
     if (s.d.isnull || p.d.isnull) {
-        set_null(out, RL_OID_BOOL);
+        rl_val_null(out, RL_OID_BOOL);
         return 0;
     }
     bool m = like_match(s.d.v.s.p, s.d.v.s.len, p.d.v.s.p, p.d.v.s.len);
-    set_bool(out, negate ? !m : m);
+    rl_val_bool(out, negate ? !m : m);
     return 0;
 }
 
@@ -1285,13 +529,13 @@ static int compare_nodes_values(rl_expr_ctx *c, const rl_value *a, const rl_valu
                                 const char *op, int loc, rl_value *out)
 {
     if (a->d.isnull || b->d.isnull) {
-        set_null(out, RL_OID_BOOL);
+        rl_val_null(out, RL_OID_BOOL);
         return 0;
     }
     int r;
     if (cmp_op(c, a, b, op, &r, loc) < 0)
         return -1;
-    set_bool(out, cmp_holds(kind, r));
+    rl_val_bool(out, cmp_holds(kind, r));
     return 0;
 }
 
@@ -1332,14 +576,14 @@ static int eval_in(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
             continue;
         }
         if (eq.d.v.b) {
-            set_bool(out, !negate);
+            rl_val_bool(out, !negate);
             return 0;
         }
     }
     if (saw_null)
-        set_null(out, RL_OID_BOOL);
+        rl_val_null(out, RL_OID_BOOL);
     else
-        set_bool(out, negate);
+        rl_val_bool(out, negate);
     return 0;
 }
 
@@ -1370,11 +614,11 @@ static int eval_between(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
         return -1;
     /* a AND b in three-valued logic, then NOT */
     if ((!a.d.isnull && !a.d.v.b) || (!b.d.isnull && !b.d.v.b))
-        set_bool(out, negate);
+        rl_val_bool(out, negate);
     else if (a.d.isnull || b.d.isnull)
-        set_null(out, RL_OID_BOOL);
+        rl_val_null(out, RL_OID_BOOL);
     else
-        set_bool(out, !negate);
+        rl_val_bool(out, !negate);
     return 0;
 }
 
@@ -1393,7 +637,7 @@ static int eval_distinct(rl_expr_ctx *c, const PgQuery__AExpr *e, bool not_disti
             return -1;
         same = r == 0;
     }
-    set_bool(out, not_distinct ? same : !same);
+    rl_val_bool(out, not_distinct ? same : !same);
     return 0;
 }
 
@@ -1410,7 +654,7 @@ static int eval_nullif(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
         if (cmp_op(c, &a, &b, "=", &r, e->location) < 0)
             return -1;
         if (r == 0) {
-            set_null(out, a.oid);
+            rl_val_null(out, a.oid);
             return 0;
         }
     }
@@ -1427,13 +671,13 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
     if (!e->lexpr) { /* prefix operator */
         if (rl_expr_eval(c, e->rexpr, &b) < 0)
             return -1;
-        if (strcmp(op, "+") == 0 && is_number(b.oid)) {
+        if (strcmp(op, "+") == 0 && rl_oid_is_number(b.oid)) {
             *out = b;
             return 0;
         }
-        if (strcmp(op, "-") == 0 && is_number(b.oid)) {
+        if (strcmp(op, "-") == 0 && rl_oid_is_number(b.oid)) {
             rl_value zero;
-            set_int(&zero, RL_OID_INT2, 0);
+            rl_val_int(&zero, RL_OID_INT2, 0);
             if (b.oid == RL_OID_NUMERIC) {
                 if (b.d.isnull) {
                     *out = b;
@@ -1444,7 +688,7 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
                 size_t n = b.d.v.s.len;
                 int len = s[0] == '-' ? snprintf(buf, sizeof buf, "%.*s", (int)n - 1, s + 1)
                                       : snprintf(buf, sizeof buf, "-%.*s", (int)n, s);
-                return text_to_value(c, buf, (size_t)len, RL_OID_NUMERIC, -1, true, out,
+                return rl_text_to_value(c, buf, (size_t)len, RL_OID_NUMERIC, -1, true, out,
                                      e->location);
             }
             return arith(c, '-', &zero, &b, out, e->location);
@@ -1502,15 +746,7 @@ static int eval_aexpr(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
 
 static int eval_typecast(rl_expr_ctx *c, const PgQuery__TypeCast *tc, rl_value *out)
 {
-    uint32_t oid;
-    int32_t typmod;
-    rl_value v;
-    if (rl_type_from_typename(c->x, tc->type_name, &oid, &typmod) < 0)
-        return -1;
-    if (rl_expr_eval(c, tc->arg, &v) < 0)
-        return -1;
-    int loc = rl_node_location(tc->arg);
-    return rl_value_coerce(c, &v, oid, typmod, true, out, loc >= 0 ? loc : tc->location);
+    return rl_eval_typecast(c, tc, rl_expr_eval, out);
 }
 
 static int eval_collate(rl_expr_ctx *c, const PgQuery__CollateClause *cc, rl_value *out)
@@ -1531,7 +767,7 @@ static int eval_nulltest(rl_expr_ctx *c, const PgQuery__NullTest *nt, rl_value *
     if (rl_expr_eval(c, nt->arg, &v) < 0)
         return -1;
     bool is_null = v.d.isnull;
-    set_bool(out, nt->nulltesttype == PG_QUERY__NULL_TEST_TYPE__IS_NULL ? is_null : !is_null);
+    rl_val_bool(out, nt->nulltesttype == PG_QUERY__NULL_TEST_TYPE__IS_NULL ? is_null : !is_null);
     return 0;
 }
 
@@ -1549,7 +785,7 @@ static int eval_booltest(rl_expr_ctx *c, const PgQuery__BooleanTest *bt, rl_valu
     case PG_QUERY__BOOL_TEST_TYPE__IS_UNKNOWN: r = t == 2; break;
     default: r = t != 2; break;
     }
-    set_bool(out, r);
+    rl_val_bool(out, r);
     return 0;
 }
 
@@ -1576,9 +812,9 @@ uint32_t rl_common_type(uint32_t a, uint32_t b)
         return a;
     if (number_rank(a) && number_rank(b))
         return number_rank(a) >= number_rank(b) ? a : b;
-    if (is_textual(a) && is_textual(b))
+    if (rl_oid_is_textual(a) && rl_oid_is_textual(b))
         return RL_OID_TEXT;
-    if (is_timestamp(a) && is_timestamp(b))
+    if (rl_oid_is_timestamp(a) && rl_oid_is_timestamp(b))
         return a == RL_OID_TIMESTAMPTZ || b == RL_OID_TIMESTAMPTZ ? RL_OID_TIMESTAMPTZ
                                                                    : RL_OID_TIMESTAMP;
     return a;
@@ -1589,7 +825,7 @@ static int eval_coalesce(rl_expr_ctx *c, const PgQuery__CoalesceExpr *ce, rl_val
     uint32_t type = RL_OID_UNKNOWN;
     bool found = false;
     rl_value first;
-    set_null(&first, RL_OID_UNKNOWN);
+    rl_val_null(&first, RL_OID_UNKNOWN);
     for (size_t i = 0; i < ce->n_args; i++) {
         rl_value v;
         if (rl_expr_eval(c, ce->args[i], &v) < 0)
@@ -1613,7 +849,7 @@ static int eval_case(rl_expr_ctx *c, const PgQuery__CaseExpr *ce, rl_value *out)
     uint32_t type = RL_OID_UNKNOWN;
     bool chosen = false;
     rl_value result;
-    set_null(&result, RL_OID_UNKNOWN);
+    rl_val_null(&result, RL_OID_UNKNOWN);
     for (size_t i = 0; i < ce->n_args; i++) {
         if (ce->args[i]->node_case != PG_QUERY__NODE__NODE_CASE_WHEN)
             continue;
@@ -1689,29 +925,29 @@ static int eval_sqlvalue(rl_expr_ctx *c, const PgQuery__SQLValueFunction *f, rl_
     const char *user = c->x->s && c->x->s->user[0] ? c->x->s->user : "postgres";
     switch (f->op) {
     case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_DATE:
-        set_int(out, RL_OID_DATE, (ts >= 0 ? ts : ts - 86399999999LL) / 86400000000LL);
+        rl_val_int(out, RL_OID_DATE, (ts >= 0 ? ts : ts - 86399999999LL) / 86400000000LL);
         return 0;
     case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIMESTAMP:
     case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIMESTAMP_N:
-        set_int(out, RL_OID_TIMESTAMPTZ, ts);
+        rl_val_int(out, RL_OID_TIMESTAMPTZ, ts);
         return 0;
     case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIMESTAMP:
     case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIMESTAMP_N:
-        set_int(out, RL_OID_TIMESTAMP, ts); /* the session time zone is UTC */
+        rl_val_int(out, RL_OID_TIMESTAMP, ts); /* the session time zone is UTC */
         return 0;
     case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_ROLE:
     case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_USER:
     case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_USER:
     case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_SESSION_USER:
-        set_str(out, RL_OID_NAME, user, strlen(user));
+        rl_val_str(out, RL_OID_NAME, user, strlen(user));
         return 0;
     case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_CATALOG: {
         const char *db = c->x->s ? c->x->s->eng->database : "";
-        set_str(out, RL_OID_NAME, db, strlen(db));
+        rl_val_str(out, RL_OID_NAME, db, strlen(db));
         return 0;
     }
     case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_SCHEMA:
-        set_str(out, RL_OID_NAME, "public", 6);
+        rl_val_str(out, RL_OID_NAME, "public", 6);
         return 0;
     default:
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
@@ -1759,7 +995,7 @@ static int agg_sum(rl_expr_ctx *c, const rl_value *vals, size_t n, uint32_t argt
                    rl_value *out, int loc)
 {
     bool any = false;
-    if (is_float(argtype)) {
+    if (rl_oid_is_float(argtype)) {
         double s = 0;
         for (size_t i = 0; i < n; i++)
             if (!vals[i].d.isnull) {
@@ -1767,14 +1003,14 @@ static int agg_sum(rl_expr_ctx *c, const rl_value *vals, size_t n, uint32_t argt
                 any = true;
             }
         if (any)
-            set_float(out, argtype, s);
+            rl_val_float(out, argtype, s);
         else
-            set_null(out, argtype);
+            rl_val_null(out, argtype);
         return 0;
     }
-    if (!is_intlike(argtype) || argtype == RL_OID_OID || argtype == RL_OID_REGCLASS) {
+    if (!rl_oid_is_intlike(argtype) || argtype == RL_OID_OID || argtype == RL_OID_REGCLASS) {
         if (argtype == RL_OID_NUMERIC && n == 0) {
-            set_null(out, RL_OID_NUMERIC);
+            rl_val_null(out, RL_OID_NUMERIC);
             return 0;
         }
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
@@ -1788,13 +1024,13 @@ static int agg_sum(rl_expr_ctx *c, const rl_value *vals, size_t n, uint32_t argt
             any = true;
         }
     if (!any) {
-        set_null(out, rtype);
+        rl_val_null(out, rtype);
         return 0;
     }
     if (rtype == RL_OID_INT8) {
         if (s > INT64_MAX || s < INT64_MIN)
-            return range_error(c, RL_OID_INT8, loc);
-        set_int(out, rtype, (int64_t)s);
+            return rl_range_error(c, RL_OID_INT8, loc);
+        rl_val_int(out, rtype, (int64_t)s);
         return 0;
     }
     char buf[48], *p = buf + sizeof buf;
@@ -1807,7 +1043,7 @@ static int agg_sum(rl_expr_ctx *c, const rl_value *vals, size_t n, uint32_t argt
     } while (u);
     if (neg)
         *--p = '-';
-    return set_str_copy(c, out, RL_OID_NUMERIC, p, strlen(p));
+    return rl_val_str_copy(c, out, RL_OID_NUMERIC, p, strlen(p));
 }
 
 /* Evaluate the aggregate's argument over the group's rows into vals. */
@@ -1817,7 +1053,7 @@ static int agg_collect(rl_expr_ctx *c, const PgQuery__Node *arg, rl_value **vals
     rl_agg_ctx *a = c->agg;
     rl_value *vals = a->nrows ? rl_arena_alloc(c->arena, a->nrows * sizeof *vals) : NULL;
     if (a->nrows && !vals)
-        return oom(c);
+        return rl_expr_oom(c);
     rl_expr_ctx sub = *c;
     sub.agg = NULL; /* a nested aggregate is an error (42803) */
     rl_value proto;
@@ -1832,7 +1068,7 @@ static int agg_collect(rl_expr_ctx *c, const PgQuery__Node *arg, rl_value **vals
         if (rl_expr_eval(&sub, arg, &vals[i]) < 0)
             return -1;
         if (rl_value_own(c->arena, &vals[i]) < 0)
-            return oom(c);
+            return rl_expr_oom(c);
         if (vals[i].oid != *type && !vals[i].d.isnull &&
             rl_value_coerce(&sub, &vals[i], *type, -1, false, &vals[i], -1) < 0)
             return -1;
@@ -1851,7 +1087,7 @@ static int eval_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
                              "DISTINCT, ORDER BY and FILTER in aggregates are not supported");
     if (strcmp(name, "count") == 0 && f->agg_star) {
-        set_int(out, RL_OID_INT8, (int64_t)c->agg->nrows);
+        rl_val_int(out, RL_OID_INT8, (int64_t)c->agg->nrows);
         return 0;
     }
     if (f->n_args != 1) {
@@ -1867,7 +1103,7 @@ static int eval_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char
         int64_t k = 0;
         for (size_t i = 0; i < n; i++)
             k += !vals[i].d.isnull;
-        set_int(out, RL_OID_INT8, k);
+        rl_val_int(out, RL_OID_INT8, k);
         return 0;
     }
     if (strcmp(name, "sum") == 0)
@@ -1883,9 +1119,9 @@ static int eval_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char
             acc = is_or ? (acc || vals[i].d.v.b) : (acc && vals[i].d.v.b);
         }
         if (any)
-            set_bool(out, acc);
+            rl_val_bool(out, acc);
         else
-            set_null(out, RL_OID_BOOL);
+            rl_val_null(out, RL_OID_BOOL);
         return 0;
     }
     /* max / min (unknown input resolves to text, as in PostgreSQL) */
@@ -1902,7 +1138,7 @@ static int eval_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char
             best = &vals[i];
     }
     if (!best)
-        set_null(out, rtype);
+        rl_val_null(out, rtype);
     else {
         *out = *best;
         out->oid = rtype;
@@ -1919,7 +1155,7 @@ static int expect_args(rl_expr_ctx *c, const char *name, size_t want, size_t n,
 static int text_arg(rl_expr_ctx *c, const char *name, size_t n, rl_value *args, size_t i,
                     int loc)
 {
-    if (args[i].d.isnull || is_textual(args[i].oid))
+    if (args[i].d.isnull || rl_oid_is_textual(args[i].oid))
         return 0;
     return no_function(c, name, n, args, loc);
 }
@@ -1933,10 +1169,10 @@ static int fn_split_part(rl_expr_ctx *c, size_t n, rl_value *args, rl_value *out
     if (args[2].oid == RL_OID_UNKNOWN &&
         rl_value_coerce(c, &args[2], RL_OID_INT4, -1, false, &args[2], loc) < 0)
         return -1;
-    if (!is_intlike(args[2].oid))
+    if (!rl_oid_is_intlike(args[2].oid))
         return no_function(c, "split_part", n, args, loc);
     if (args[0].d.isnull || args[1].d.isnull || args[2].d.isnull) {
-        set_null(out, RL_OID_TEXT);
+        rl_val_null(out, RL_OID_TEXT);
         return 0;
     }
     int64_t field = args[2].d.v.i;
@@ -1972,10 +1208,10 @@ static int fn_split_part(rl_expr_ctx *c, size_t n, rl_value *args, rl_value *out
     }
     int64_t idx = field > 0 ? field - 1 : (int64_t)nf + field;
     if (idx < 0 || idx >= (int64_t)nf) {
-        set_str(out, RL_OID_TEXT, "", 0);
+        rl_val_str(out, RL_OID_TEXT, "", 0);
         return 0;
     }
-    set_str(out, RL_OID_TEXT, s + starts[idx], ends[idx] - starts[idx]);
+    rl_val_str(out, RL_OID_TEXT, s + starts[idx], ends[idx] - starts[idx]);
     return 0;
 }
 
@@ -1985,10 +1221,10 @@ static int fn_case(rl_expr_ctx *c, const char *name, size_t n, rl_value *args, r
     if (expect_args(c, name, 1, n, args, loc) < 0 || text_arg(c, name, n, args, 0, loc) < 0)
         return -1;
     if (args[0].d.isnull) {
-        set_null(out, RL_OID_TEXT);
+        rl_val_null(out, RL_OID_TEXT);
         return 0;
     }
-    if (set_str_copy(c, out, RL_OID_TEXT, args[0].d.v.s.p, args[0].d.v.s.len) < 0)
+    if (rl_val_str_copy(c, out, RL_OID_TEXT, args[0].d.v.s.p, args[0].d.v.s.len) < 0)
         return -1;
     uint8_t *p = (uint8_t *)out->d.v.s.p; /* our own arena copy */
     for (size_t i = 0; i < out->d.v.s.len; i++)
@@ -2001,13 +1237,13 @@ static int fn_length(rl_expr_ctx *c, size_t n, rl_value *args, rl_value *out, in
     if (expect_args(c, "length", 1, n, args, loc) < 0 || text_arg(c, "length", n, args, 0, loc) < 0)
         return -1;
     if (args[0].d.isnull) {
-        set_null(out, RL_OID_INT4);
+        rl_val_null(out, RL_OID_INT4);
         return 0;
     }
     int64_t chars = 0;
     for (size_t i = 0; i < args[0].d.v.s.len; i++)
         chars += (args[0].d.v.s.p[i] & 0xC0) != 0x80;
-    set_int(out, RL_OID_INT4, chars);
+    rl_val_int(out, RL_OID_INT4, chars);
     return 0;
 }
 
@@ -2017,10 +1253,10 @@ static int fn_to_regclass(rl_expr_ctx *c, size_t n, rl_value *args, rl_value *ou
         text_arg(c, "to_regclass", n, args, 0, loc) < 0)
         return -1;
     if (args[0].d.isnull) {
-        set_null(out, RL_OID_REGCLASS);
+        rl_val_null(out, RL_OID_REGCLASS);
         return 0;
     }
-    return regclass_from_text(c, (const char *)args[0].d.v.s.p, args[0].d.v.s.len, true, out, loc);
+    return rl_regclass_from_text(c, (const char *)args[0].d.v.s.p, args[0].d.v.s.len, true, out, loc);
 }
 
 /* pg_database_size(name): the store's bytes for this session's database.
@@ -2032,7 +1268,7 @@ static int fn_database_size(rl_expr_ctx *c, size_t n, rl_value *args, rl_value *
         text_arg(c, "pg_database_size", n, args, 0, loc) < 0)
         return -1;
     if (args[0].d.isnull || !c->x->s) {
-        set_null(out, RL_OID_INT8);
+        rl_val_null(out, RL_OID_INT8);
         return 0;
     }
     const char *db = c->x->s->eng->database;
@@ -2040,7 +1276,7 @@ static int fn_database_size(rl_expr_ctx *c, size_t n, rl_value *args, rl_value *
         return rl_exec_error(c->x, RL_SQLSTATE_INVALID_CATALOG_NAME, loc,
                              "database \"%.*s\" does not exist",
                              (int)args[0].d.v.s.len, (const char *)args[0].d.v.s.p);
-    set_int(out, RL_OID_INT8, (int64_t)rl_catalog_size_bytes(c->x->s->eng->cat));
+    rl_val_int(out, RL_OID_INT8, (int64_t)rl_catalog_size_bytes(c->x->s->eng->cat));
     return 0;
 }
 
@@ -2074,39 +1310,39 @@ static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *o
     if (strcmp(name, "now") == 0 || strcmp(name, "transaction_timestamp") == 0) {
         if (expect_args(c, name, 0, n, args, loc) < 0)
             return -1;
-        set_int(out, RL_OID_TIMESTAMPTZ, txn_start(c));
+        rl_val_int(out, RL_OID_TIMESTAMPTZ, txn_start(c));
         return 0;
     }
     if (strcmp(name, "statement_timestamp") == 0 || strcmp(name, "clock_timestamp") == 0) {
         if (expect_args(c, name, 0, n, args, loc) < 0)
             return -1;
-        set_int(out, RL_OID_TIMESTAMPTZ, now_us());
+        rl_val_int(out, RL_OID_TIMESTAMPTZ, now_us());
         return 0;
     }
     if (strcmp(name, "version") == 0) {
         if (expect_args(c, name, 0, n, args, loc) < 0)
             return -1;
         const char *v = c->x->s ? c->x->s->eng->version : "";
-        set_str(out, RL_OID_TEXT, v, strlen(v));
+        rl_val_str(out, RL_OID_TEXT, v, strlen(v));
         return 0;
     }
     if (strcmp(name, "current_database") == 0) {
         if (expect_args(c, name, 0, n, args, loc) < 0)
             return -1;
         const char *db = c->x->s ? c->x->s->eng->database : "";
-        set_str(out, RL_OID_NAME, db, strlen(db));
+        rl_val_str(out, RL_OID_NAME, db, strlen(db));
         return 0;
     }
     if (strcmp(name, "current_schema") == 0) {
         if (expect_args(c, name, 0, n, args, loc) < 0)
             return -1;
-        set_str(out, RL_OID_NAME, "public", 6);
+        rl_val_str(out, RL_OID_NAME, "public", 6);
         return 0;
     }
     if (strcmp(name, "pg_my_temp_schema") == 0) {
         if (expect_args(c, name, 0, n, args, loc) < 0)
             return -1;
-        set_int(out, RL_OID_OID, 0);
+        rl_val_int(out, RL_OID_OID, 0);
         return 0;
     }
     if (strcmp(name, "to_regclass") == 0)
@@ -2197,7 +1433,7 @@ static int type_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *ou
     uint32_t oid;
     int32_t typmod;
     if (subtype_get(c->x, sl, &oid, &typmod)) { /* typed before: EXISTS / IN are bool */
-        set_null(out, expr ? oid : RL_OID_BOOL);
+        rl_val_null(out, expr ? oid : RL_OID_BOOL);
         out->typmod = expr ? typmod : -1;
         return 0;
     }
@@ -2209,7 +1445,7 @@ static int type_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *ou
         rc = sublink_columns_error(c, sl, rs->ncols);
     } else {
         subtype_put(c->x, sl, rs);
-        set_null(out, expr ? rs->cols[0].oid : RL_OID_BOOL);
+        rl_val_null(out, expr ? rs->cols[0].oid : RL_OID_BOOL);
         out->typmod = expr ? rs->cols[0].typmod : -1;
     }
     rl_rowset_free(rs);
@@ -2243,7 +1479,7 @@ static int eval_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *ou
     if (sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK)
         subtype_put(c->x, sl, rs); /* its typing is done too (EXPR: below, once checked) */
     if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK) {
-        set_bool(out, rs->nrows > 0);
+        rl_val_bool(out, rs->nrows > 0);
     } else if (rs->ncols != 1) {
         rc = sublink_columns_error(c, sl, rs->ncols);
     } else if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK) {
@@ -2252,10 +1488,10 @@ static int eval_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *ou
             rc = rl_exec_error(c->x, RL_SQLSTATE_CARDINALITY_VIOLATION, -1,
                                "more than one row returned by a subquery used as an expression");
         } else if (rs->nrows == 0) {
-            set_null(out, rs->cols[0].oid);
+            rl_val_null(out, rs->cols[0].oid);
         } else {
             *out = rs->vals[0];
-            rc = rl_value_own(c->arena, out) < 0 ? oom(c) : 0;
+            rc = rl_value_own(c->arena, out) < 0 ? rl_expr_oom(c) : 0;
         }
     } else { /* l IN (SELECT ...) */
         bool saw_null = l.d.isnull, hit = false;
@@ -2268,11 +1504,11 @@ static int eval_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *ou
                 hit = true;
         }
         if (hit)
-            set_bool(out, true);
+            rl_val_bool(out, true);
         else if (saw_null)
-            set_null(out, RL_OID_BOOL);
+            rl_val_null(out, RL_OID_BOOL);
         else
-            set_bool(out, false);
+            rl_val_bool(out, false);
     }
     rl_rowset_free(rs);
     return rc;
@@ -2309,12 +1545,12 @@ static const rl_colmeta *level_column(const rl_binding *b, const PgQuery__Node *
  * input for m's type: PostgreSQL converts it while planning. */
 static int check_literal(rl_expr_ctx *c, const rl_colmeta *m, const PgQuery__Node *n)
 {
-    if (!m || is_textual(m->oid) || !n || n->node_case != PG_QUERY__NODE__NODE_A_CONST ||
+    if (!m || rl_oid_is_textual(m->oid) || !n || n->node_case != PG_QUERY__NODE__NODE_A_CONST ||
         n->a_const->isnull || rl_const(n->a_const)->val_case != PG_QUERY__A__CONST__VAL_SVAL)
         return 0;
     const char *s = rl_const(n->a_const)->sval->sval;
     rl_value in, out;
-    set_str(&in, RL_OID_UNKNOWN, s, strlen(s));
+    rl_val_str(&in, RL_OID_UNKNOWN, s, strlen(s));
     return rl_value_coerce(c, &in, m->oid, -1, false, &out, n->a_const->location);
 }
 
@@ -2379,25 +1615,6 @@ int rl_expr_check_where(rl_expr_ctx *c, const PgQuery__Node *where)
     return rc;
 }
 
-int rl_node_location(const PgQuery__Node *n)
-{
-    if (!n)
-        return -1;
-    switch (n->node_case) {
-    case PG_QUERY__NODE__NODE_A_CONST: return n->a_const->location;
-    case PG_QUERY__NODE__NODE_COLUMN_REF: return n->column_ref->location;
-    case PG_QUERY__NODE__NODE_A_EXPR: return n->a_expr->location;
-    case PG_QUERY__NODE__NODE_FUNC_CALL: return n->func_call->location;
-    case PG_QUERY__NODE__NODE_TYPE_CAST: return n->type_cast->location;
-    case PG_QUERY__NODE__NODE_BOOL_EXPR: return n->bool_expr->location;
-    case PG_QUERY__NODE__NODE_SUB_LINK: return n->sub_link->location;
-    case PG_QUERY__NODE__NODE_NULL_TEST: return n->null_test->location;
-    case PG_QUERY__NODE__NODE_PARAM_REF: return n->param_ref->location;
-    case PG_QUERY__NODE__NODE_COLLATE_CLAUSE: return rl_node_location(n->collate_clause->arg);
-    default: return -1;
-    }
-}
-
 int rl_expr_eval(rl_expr_ctx *c, const PgQuery__Node *node, rl_value *out)
 {
     if (!node)
@@ -2405,9 +1622,9 @@ int rl_expr_eval(rl_expr_ctx *c, const PgQuery__Node *node, rl_value *out)
     if (rl_exec_check_cancel(c->x) < 0 || rl_exec_check_stack(c->x) < 0)
         return -1;
     switch (node->node_case) {
-    case PG_QUERY__NODE__NODE_A_CONST: return eval_const(c, rl_const(node->a_const), out);
+    case PG_QUERY__NODE__NODE_A_CONST: return rl_eval_const(c, rl_const(node->a_const), out);
     case PG_QUERY__NODE__NODE_COLUMN_REF: return eval_colref(c, node->column_ref, out);
-    case PG_QUERY__NODE__NODE_PARAM_REF: return eval_param(c, node->param_ref, out);
+    case PG_QUERY__NODE__NODE_PARAM_REF: return rl_eval_param(c, node->param_ref, out);
     case PG_QUERY__NODE__NODE_A_EXPR: return eval_aexpr(c, node->a_expr, out);
     case PG_QUERY__NODE__NODE_BOOL_EXPR: return eval_boolexpr(c, node->bool_expr, out);
     case PG_QUERY__NODE__NODE_NULL_TEST: return eval_nulltest(c, node->null_test, out);

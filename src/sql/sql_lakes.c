@@ -26,7 +26,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sql/sql_int.h"
+#include "sql/sql_exec.h"
+#include "sql/sql_lakes.h"
+#include "sql/sql_parse.h"
 #include "base/stack.h"
 
 #define MAX_NAMED_SCHEMAS 8

@@ -29,7 +29,19 @@
 #include <assert.h>
 #include <string.h>
 
-#include "sql/sql_int.h"
+#include "sql/sql_cast.h"
+#include "sql/sql_exec.h"
+#include "sql/sql_parse.h"
+#include "sql/sql_relation.h"
+#include "sql/sql_scan.h"
+#include "sql/sql_stmt.h"
+#include "sql/sql_value.h"
+#include "sql/sql_exec.h"
+#include "sql/sql_parse.h"
+#include "sql/sql_relation.h"
+#include "sql/sql_scan.h"
+#include "sql/sql_stmt.h"
+#include "sql/sql_value.h"
 #include "base/stack.h"
 
 enum { MAX_RELS = 16 };

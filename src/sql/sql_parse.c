@@ -47,6 +47,9 @@
  *    decides), so DuckLake's one-off commit batches, which carry fresh ids
  *    every time, never push the repeated statements out.
  *  - Sessions are single-threaded, and so is their cache: no locks.
+ *  - This file sits below sql_exec.c, which maps error locations through
+ *    rl_parsed_location: its own errors are set with rl_error_set (none has
+ *    a tree location; a syntax error carries the grammar's cursor).
  */
 #include <assert.h>
 #include <pthread.h>
@@ -55,7 +58,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "sql/sql_int.h"
+#include "base/arena.h"
+#include "sql/sql_exec.h"
+#include "sql/sql_parse.h"
 #include "base/stack.h"
 #include "base/utf8.h"
 
@@ -1199,7 +1204,7 @@ static int parse_text(rl_exec *x, const char *sql, PgQuery__ParseResult **tree)
     atomic_fetch_add_explicit(&grammar_runs, 1, memory_order_relaxed);
     PgQueryProtobufParseResult r = pg_query_parse_protobuf(sql);
     if (r.error) {
-        rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "%s", r.error->message);
+        rl_error_set(x->err, RL_SQLSTATE_SYNTAX_ERROR, "%s", r.error->message);
         if (x->err)
             x->err->position = r.error->cursorpos;
         pg_query_free_protobuf_parse_result(r);
@@ -1209,7 +1214,7 @@ static int parse_text(rl_exec *x, const char *sql, PgQuery__ParseResult **tree)
                                            (const uint8_t *)r.parse_tree.data);
     pg_query_free_protobuf_parse_result(r);
     if (!*tree)
-        return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "could not decode the parse tree");
+        return rl_error_set(x->err, RL_SQLSTATE_INTERNAL_ERROR, "could not decode the parse tree");
     if ((*tree)->n_stmts == 0) {
         pg_query__parse_result__free_unpacked(*tree, NULL);
         *tree = NULL;
@@ -1300,7 +1305,7 @@ int rl_parse(rl_exec *x, const char *sql, rl_parsed **out)
             int rc = instantiate(hit, sql, lits, &use, &ndiff); /* takes lits */
             lits = NULL;
             if (rc == USE_NO_MEMORY)
-                return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+                return rl_error_set(x->err, RL_SQLSTATE_INTERNAL_ERROR, "out of memory");
             if (rc == USE_OK) {
                 if (ndiff == 0) { /* the very same literals: the template's own */
                     rl_parsed_release(use);
@@ -1326,7 +1331,7 @@ int rl_parse(rl_exec *x, const char *sql, rl_parsed **out)
     if (!p) {
         rl_buf_free(&shape);
         free(lits);
-        return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+        return rl_error_set(x->err, RL_SQLSTATE_INTERNAL_ERROR, "out of memory");
     }
     p->refs = 1;
     if (parse_text(x, sql, &p->tree) < 0) {
@@ -1408,4 +1413,25 @@ int rl_tree_walk(const ProtobufCMessage *m, rl_tree_visit visit, void *ctx)
             return rc;
     }
     return 0;
+}
+
+/* ------------------------------------------------------------ locations */
+
+int rl_node_location(const PgQuery__Node *n)
+{
+    if (!n)
+        return -1;
+    switch (n->node_case) {
+    case PG_QUERY__NODE__NODE_A_CONST: return n->a_const->location;
+    case PG_QUERY__NODE__NODE_COLUMN_REF: return n->column_ref->location;
+    case PG_QUERY__NODE__NODE_A_EXPR: return n->a_expr->location;
+    case PG_QUERY__NODE__NODE_FUNC_CALL: return n->func_call->location;
+    case PG_QUERY__NODE__NODE_TYPE_CAST: return n->type_cast->location;
+    case PG_QUERY__NODE__NODE_BOOL_EXPR: return n->bool_expr->location;
+    case PG_QUERY__NODE__NODE_SUB_LINK: return n->sub_link->location;
+    case PG_QUERY__NODE__NODE_NULL_TEST: return n->null_test->location;
+    case PG_QUERY__NODE__NODE_PARAM_REF: return n->param_ref->location;
+    case PG_QUERY__NODE__NODE_COLLATE_CLAUSE: return rl_node_location(n->collate_clause->arg);
+    default: return -1;
+    }
 }

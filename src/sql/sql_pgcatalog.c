@@ -38,7 +38,12 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "sql/sql_int.h"
+#include "sql/sql_ctid.h"
+#include "sql/sql_exec.h"
+#include "sql/sql_lakes.h"
+#include "sql/sql_pgcatalog.h"
+#include "sql/sql_relation.h"
+#include "sql/sql_value.h"
 
 #define PUBLIC_NAMESPACE_OID 2200u /* "public" in every PostgreSQL database */
 #define OWNER_OID 10u         /* the bootstrap superuser, as in a fresh database */

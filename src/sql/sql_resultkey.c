@@ -37,7 +37,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "sql/sql_int.h"
+#include "sql/sql_exec.h"
+#include "sql/sql_parse.h"
+#include "sql/sql_pgcatalog.h"
+#include "sql/sql_resultkey.h"
 
 static bool reg_type_name(const PgQuery__TypeName *tn)
 {
@@ -113,7 +116,7 @@ static int visit(void *ctx, const ProtobufCMessage *m)
     }
     if (d == &pg_query__column_ref__descriptor &&
         column_ref_is((const PgQuery__ColumnRef *)m, "ctid")) {
-        w->impure = true; /* ctids are numbered per session (sql_scan.c) */
+        w->impure = true; /* ctids are numbered per session (sql_ctid.c) */
         return -1;
     }
     if (d == &pg_query__range_var__descriptor) {

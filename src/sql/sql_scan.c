@@ -1,13 +1,11 @@
 /*
- * sql_scan.c — relations as the SQL engine sees them: name resolution, the
- * column layout of a relation, scans with key-prefix pushdown, EXPLAIN text,
- * the O(1) "latest key" read, and ctids. (EXPLAIN ANALYZE's "Keys read"
+ * sql_scan.c — relations as the SQL engine sees them once named (names
+ * resolve in sql_resolve.c): the column layout of a relation, scans with
+ * key-prefix pushdown, EXPLAIN text, the O(1) "latest key" read, and which
+ * rows get ctids (numbered in sql_ctid.c). (EXPLAIN ANALYZE's "Keys read"
  * line is added by sql.c from x->keys_read.)
  *
  * Owns:
- *  - resolution in PostgreSQL's search order: session temp tables (pg_temp),
- *    pg_catalog views, then the named schema (default "public") through the
- *    catalog's name index; anything else is 42P01 with the name's position;
  *  - scans: a stored table is read with one rl_txn_scan per key prefix chosen
  *    from the WHERE clause's top-level AND-ed `col = const` / `col IN (...)`
  *    conjuncts on the descriptor's leading key fields, each started at a
@@ -21,11 +19,10 @@
  *    consumer's output in a spool (rl_heap_spool) and sends it in that order.
  *    Prefix scans, DML/DDL readers and statements naming ctid stay in key
  *    order;
- *  - ctids: a per-session map (desc, primary key) <-> ctid, numbered per
- *    table in first-seen order ((0,1), (0,2), ...) and stable until the
- *    transaction ends (rl_ctid_reset). A full scan of a table not read yet
- *    numbers its rows in key order, which for a dynamic table is insertion
- *    order: the tids PostgreSQL gives freshly inserted rows.
+ *  - ctids of scanned rows: a full scan of a table not read yet numbers its
+ *    rows in key order (rl_ctid_for_key), which for a dynamic table is
+ *    insertion order: the tids PostgreSQL gives freshly inserted rows; rows
+ *    without keys (temp tables, pg_catalog) are numbered by position.
  *
  * Invariants: every relation's row set ends with a hidden column "ctid"
  * (RL_OID_TID, attnum RL_CTID_ATTNUM = -1, as PostgreSQL numbers it), which
@@ -39,11 +36,15 @@
 #include <string.h>
 
 #include "pgtype/pgtype.h"
-#include "sql/sql_int.h"
+#include "sql/sql_cast.h"
+#include "sql/sql_ctid.h"
+#include "sql/sql_exec.h"
+#include "sql/sql_parse.h"
+#include "sql/sql_pgcatalog.h"
+#include "sql/sql_relation.h"
+#include "sql/sql_scan.h"
+#include "sql/sql_value.h"
 
-/* ctids: PostgreSQL heap tids are (block, offset) with offsets from 1. We
- * pack RL_CTIDS_PER_BLOCK rows per block, like a heap page would. */
-#define RL_CTIDS_PER_BLOCK 1000
 /* Upper bound on the key prefixes one scan may expand to (IN lists on
  * several key fields multiply); beyond it the scan uses fewer fields. */
 #define RL_MAX_PREFIXES 4096
@@ -52,111 +53,6 @@
 #define RL_MAX_KEY_PROBES 64
 
 static rl_format cur_format(rl_exec *x) { return rl_exec_format(x); }
-
-
-/* ============================================================ resolution */
-
-static rl_temp_table *find_temp(rl_session *s, const char *name)
-{
-    for (rl_temp_table *t = s->temps; t; t = t->next)
-        if (strcmp(t->name, name) == 0)
-            return t;
-    return NULL;
-}
-
-static int not_found(rl_exec *x, const char *schema, const char *name, int location)
-{
-    if (schema && *schema)
-        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_TABLE, location,
-                             "relation \"%s.%s\" does not exist", schema, name);
-    return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_TABLE, location,
-                         "relation \"%s\" does not exist", name);
-}
-
-static bool is_virtual_schema(const char *schema)
-{
-    return strcmp(schema, "pg_catalog") == 0 || strcmp(schema, "information_schema") == 0;
-}
-
-/* 1 found, 0 absent, -1 error (x->err set). */
-static int find_stored(rl_exec *x, const char *schema, const char *name, rl_relation *out)
-{
-    rl_txn *t = rl_exec_txn(x);
-    if (!t)
-        return -1;
-    rl_error e;
-    memset(&e, 0, sizeof e);
-    const rl_table_desc *d = rl_txn_find_table(t, schema, name, &e);
-    if (!d) {
-        if (strcmp(e.sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) == 0)
-            return 0;
-        if (x->err)
-            *x->err = e;
-        return -1;
-    }
-    out->kind = RL_REL_STORED;
-    out->desc = d;
-    rl_str_copy(out->schema, sizeof out->schema, schema);
-    rl_str_copy(out->name, sizeof out->name, name);
-    out->oid = rl_pgcatalog_rel_oid(schema, name);
-    return 1;
-}
-
-static int lookup_at(rl_exec *x, const char *schema, const char *name, int location,
-                     rl_relation *out)
-{
-    memset(out, 0, sizeof *out);
-    bool qualified = schema && *schema;
-    if (!qualified || strcmp(schema, "pg_temp") == 0) {
-        rl_temp_table *tt = find_temp(x->s, name);
-        if (tt) {
-            out->kind = RL_REL_TEMP;
-            out->temp = tt;
-            rl_str_copy(out->schema, sizeof out->schema, "pg_temp");
-            rl_str_copy(out->name, sizeof out->name, name);
-            out->oid = rl_pgcatalog_rel_oid("pg_temp", name);
-            return 0;
-        }
-        if (qualified)
-            return not_found(x, schema, name, location);
-    }
-    /* PostgreSQL searches pg_catalog before the search path when it is not
-     * listed explicitly, so an unqualified pg_class is always the catalog's. */
-    if (!qualified || is_virtual_schema(schema)) {
-        int id = rl_pgcatalog_find(qualified ? schema : "pg_catalog", name);
-        if (id >= 0) {
-            out->kind = RL_REL_VIRTUAL;
-            out->virtual_id = id;
-            rl_str_copy(out->schema, sizeof out->schema, rl_pgcatalog_schema(id));
-            rl_str_copy(out->name, sizeof out->name, name);
-            out->oid = rl_pgcatalog_rel_oid(out->schema, name);
-            return 0;
-        }
-        if (qualified)
-            return not_found(x, schema, name, location);
-    }
-    int rc = find_stored(x, qualified ? schema : "public", name, out);
-    if (rc < 0)
-        return -1;
-    if (rc == 0)
-        return not_found(x, schema, name, location);
-    return 0;
-}
-
-int rl_relation_lookup(rl_exec *x, const char *schema, const char *name, rl_relation *out)
-{
-    return lookup_at(x, schema, name, -1, out);
-}
-
-int rl_relation_resolve(rl_exec *x, const PgQuery__RangeVar *rv, rl_relation *out)
-{
-    if (rv->catalogname && *rv->catalogname &&
-        strcmp(rv->catalogname, x->s->eng->database) != 0)
-        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, rv->location,
-                             "cross-database references are not implemented: \"%s.%s.%s\"",
-                             rv->catalogname, rv->schemaname, rv->relname);
-    return lookup_at(x, rv->schemaname, rv->relname, rv->location, out);
-}
 
 /* ================================================================ shapes */
 
@@ -312,7 +208,7 @@ static int key_value(rl_exec *x, rl_arena *arena, const PgQuery__Node *n, rl_typ
     rl_expr_ctx c = {.x = x, .b = NULL, .agg = NULL, .arena = arena};
     rl_value v, o;
     int ok = 0;
-    if (rl_expr_eval(&c, n, &v) == 0) {
+    if (rl_const_eval(&c, n, &v) == 0) {
         if (v.d.isnull) {
             out->isnull = true;
             ok = 1;
@@ -564,8 +460,6 @@ static int choose_prefixes(rl_exec *x, const rl_relation *rel, const char *alias
  * values, and needs no second pass). Sorting merges the runs that already
  * are in order, so a catalog whose key order is its write order, as most
  * are, costs one pass over the ranks and nothing is moved. */
-size_t rl_heap_order_limit = (size_t)64 << 20;
-
 static bool heap_ordered(rl_exec *x, const rl_relation *rel, const key_choice *kc,
                          rl_scan_order order)
 {
@@ -896,16 +790,6 @@ int rl_heap_spool_send(rl_heap_spool *sp, const rl_row_stream *st, bool as_writt
 
 /* ================================================================= scans */
 
-static rl_value tid_value(uint64_t ctid)
-{
-    rl_value v;
-    memset(&v, 0, sizeof v);
-    v.oid = RL_OID_TID;
-    v.typmod = -1;
-    v.d.v.i = (int64_t)ctid;
-    return v;
-}
-
 /* Only a statement that names ctid can see or use one (a SELECT of it, a
  * DML ctid predicate), so rows of the others get no number: numbering is a
  * hash-map insert per row, a sizeable part of a large scan. Numbers stay
@@ -930,7 +814,7 @@ static int add_stored_row(rl_exec *x, rl_rowset *rs, const rl_table_desc *d, siz
     if (rl_exec_uses_ctids(x) &&
         (ctid = rl_ctid_for_key(x->s, d, row->key, row->klen)) == 0)
         return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
-    vals[ncols] = tid_value(ctid);
+    vals[ncols] = rl_tid_value(ctid);
     rl_rowsrc src = {.key = row->key, .klen = row->klen, .ctid = ctid};
     return rl_rowset_add(rs, vals, &src, x->err);
 }
@@ -1063,11 +947,6 @@ static int scan_stored(rl_exec *x, const rl_relation *rel, const char *alias,
     return rc;
 }
 
-static uint64_t index_ctid(size_t i)
-{
-    return ((uint64_t)(i / RL_CTIDS_PER_BLOCK) << 16) | (i % RL_CTIDS_PER_BLOCK + 1);
-}
-
 /* Copy rows of `from` (without a ctid column) into rs, adding a ctid from
  * the row index (temp tables and catalog views have no stored key). */
 static int copy_rows(rl_exec *x, rl_rowset *from, rl_rowset *rs)
@@ -1079,8 +958,8 @@ static int copy_rows(rl_exec *x, rl_rowset *from, rl_rowset *rs)
     int rc = 0;
     for (size_t r = 0; r < from->nrows && rc == 0; r++) {
         memcpy(vals, rl_rowset_row(from, r), n * sizeof *vals);
-        vals[n] = tid_value(index_ctid(r));
-        rl_rowsrc src = {.key = NULL, .klen = 0, .ctid = index_ctid(r)};
+        vals[n] = rl_tid_value(rl_ctid_of_index(r));
+        rl_rowsrc src = {.key = NULL, .klen = 0, .ctid = rl_ctid_of_index(r)};
         rc = rl_rowset_add(rs, vals, &src, x->err);
     }
     free(vals);
@@ -1093,8 +972,6 @@ rl_rowset *rl_relation_scan(rl_exec *x, const rl_relation *rel, const char *alia
     rl_rowset *rs = rl_relation_shape(x, rel, alias);
     return rs ? rl_relation_fill(x, rel, alias, where, order, NULL, NULL, rs) : NULL;
 }
-
-rl_value rl_row_index_ctid(size_t i) { return tid_value(index_ctid(i)); }
 
 rl_rowset *rl_relation_fill(rl_exec *x, const rl_relation *rel, const char *alias,
                             const PgQuery__Node *where, rl_scan_order order,
@@ -1286,216 +1163,4 @@ void rl_relation_explain(rl_exec *x, const rl_relation *rel, const PgQuery__Node
         rl_buf_printf(out, "Catalog View %s.%s", rel->schema, rel->name);
         break;
     }
-}
-
-/* ================================================================= ctids */
-
-/* ctids are numbered per table, like heap tids: the first row of a table
- * this transaction sees gets (0,1), the next (0,2), ... A row keeps its
- * ctid until the transaction ends, however often it is read again. */
-typedef struct ctid_entry {
-    uint8_t *key;
-    size_t klen;
-    uint64_t hash;
-    uint32_t table; /* index into rl_ctid_map.t */
-    uint32_t index; /* position within its table: ctid index_ctid(index) */
-} ctid_entry;
-
-typedef struct ctid_table {
-    const rl_table_desc *d;
-    uint32_t *entries; /* entry numbers in first-seen order */
-    size_t n, cap;
-} ctid_table;
-
-/* All entries plus an open-addressing hash on (table, key) (slot = entry
- * number + 1, 0 = empty) and, per table, the entries by position. */
-struct rl_ctid_map {
-    ctid_entry *e;
-    size_t n, cap;
-    uint32_t *slots;
-    size_t nslots; /* power of two, at most half full */
-    ctid_table *t;
-    size_t nt, capt;
-};
-
-/* A descriptor is identified by tag + dynamic id (dynamic descriptors are
- * cached by the catalog, but identity by value does not depend on that). */
-static uint64_t entry_hash(const rl_table_desc *d, const uint8_t *key, size_t klen)
-{
-    uint64_t h = rl_hash_bytes(RL_HASH_SEED, &d->tag, 1);
-    h = rl_hash_bytes(h, &d->dyn_id, sizeof d->dyn_id);
-    return rl_hash_bytes(h, key, klen);
-}
-
-static bool same_desc(const rl_table_desc *a, const rl_table_desc *b)
-{
-    return a == b || (a->tag == b->tag && a->dyn_id == b->dyn_id);
-}
-
-static int ctid_rehash(rl_ctid_map *m)
-{
-    size_t ns = m->nslots ? m->nslots * 2 : 1024;
-    uint32_t *slots = calloc(ns, sizeof *slots);
-    if (!slots)
-        return -1;
-    for (size_t i = 0; i < m->n; i++) {
-        size_t s = m->e[i].hash & (ns - 1);
-        while (slots[s])
-            s = (s + 1) & (ns - 1);
-        slots[s] = (uint32_t)(i + 1);
-    }
-    free(m->slots);
-    m->slots = slots;
-    m->nslots = ns;
-    return 0;
-}
-
-/* The table's slot in the map; -1 if absent (and not created). */
-static long ctid_table_find(const rl_ctid_map *m, const rl_table_desc *d)
-{
-    /* a transaction touches few tables: a linear search is enough */
-    for (size_t i = 0; i < m->nt; i++)
-        if (same_desc(m->t[i].d, d))
-            return (long)i;
-    return -1;
-}
-
-static long ctid_table_add(rl_ctid_map *m, const rl_table_desc *d)
-{
-    ctid_table *grown = rl_array_reserve(m->t, m->nt, &m->capt, sizeof *grown, 8);
-    if (!grown)
-        return -1;
-    m->t = grown;
-    m->t[m->nt] = (ctid_table){.d = d};
-    return (long)m->nt++;
-}
-
-/* Append a new entry for (table ti, key); its number, or -1. */
-static long ctid_entry_add(rl_ctid_map *m, size_t ti, const uint8_t *key, size_t klen,
-                           uint64_t h)
-{
-    ctid_table *t = &m->t[ti];
-    if (m->n >= UINT32_MAX - 1 || t->n >= (size_t)UINT16_MAX * RL_CTIDS_PER_BLOCK)
-        return -1;
-    if ((m->n + 1) * 2 > m->nslots && ctid_rehash(m) < 0)
-        return -1;
-    ctid_entry *entries = rl_array_reserve(m->e, m->n, &m->cap, sizeof *entries, 256);
-    if (!entries)
-        return -1;
-    m->e = entries;
-    uint32_t *ids = rl_array_reserve(t->entries, t->n, &t->cap, sizeof *ids, 64);
-    if (!ids)
-        return -1;
-    t->entries = ids;
-    uint8_t *k = malloc(klen ? klen : 1);
-    if (!k)
-        return -1;
-    memcpy(k, key, klen);
-    size_t i = m->n++;
-    m->e[i] = (ctid_entry){.key = k, .klen = klen, .hash = h, .table = (uint32_t)ti,
-                           .index = (uint32_t)t->n};
-    t->entries[t->n++] = (uint32_t)i;
-    size_t sl = h & (m->nslots - 1);
-    while (m->slots[sl])
-        sl = (sl + 1) & (m->nslots - 1);
-    m->slots[sl] = (uint32_t)(i + 1);
-    return (long)i;
-}
-
-uint64_t rl_ctid_for_key(rl_session *s, const rl_table_desc *d, const uint8_t *key,
-                         size_t klen)
-{
-    rl_ctid_map *m = s->ctids;
-    if (!m && !(m = s->ctids = calloc(1, sizeof *m)))
-        return 0;
-    uint64_t h = entry_hash(d, key, klen);
-    long ti = ctid_table_find(m, d);
-    if (ti >= 0 && m->nslots) {
-        for (size_t sl = h & (m->nslots - 1); m->slots[sl]; sl = (sl + 1) & (m->nslots - 1)) {
-            const ctid_entry *e = &m->e[m->slots[sl] - 1];
-            if (e->hash == h && e->table == (uint32_t)ti && e->klen == klen &&
-                memcmp(e->key, key, klen) == 0)
-                return index_ctid(e->index);
-        }
-    }
-    if (ti < 0 && (ti = ctid_table_add(m, d)) < 0)
-        return 0;
-    long i = ctid_entry_add(m, (size_t)ti, key, klen, h);
-    return i < 0 ? 0 : index_ctid(m->e[i].index);
-}
-
-int rl_ctid_lookup(rl_session *s, const rl_table_desc *d, uint64_t ctid, const uint8_t **key,
-                   size_t *klen)
-{
-    const rl_ctid_map *m = s->ctids;
-    uint64_t off = ctid & 0xFFFF, block = ctid >> 16;
-    if (!m || off < 1 || off > RL_CTIDS_PER_BLOCK)
-        return 0;
-    long ti = ctid_table_find(m, d);
-    uint64_t i = block * RL_CTIDS_PER_BLOCK + (off - 1);
-    if (ti < 0 || i >= m->t[ti].n)
-        return 0;
-    const ctid_entry *e = &m->e[m->t[ti].entries[i]];
-    *key = e->key;
-    *klen = e->klen;
-    return 1;
-}
-
-void rl_ctid_reset(rl_session *s)
-{
-    rl_ctid_map *m = s->ctids;
-    if (!m)
-        return;
-    for (size_t i = 0; i < m->n; i++)
-        free(m->e[i].key);
-    for (size_t i = 0; i < m->nt; i++)
-        free(m->t[i].entries);
-    free(m->t);
-    free(m->e);
-    free(m->slots);
-    free(m);
-    s->ctids = NULL;
-}
-
-/* Like PostgreSQL's tidin: "(block,offset)", where block is an unsigned
- * 32-bit and offset an unsigned 16-bit number. DuckDB writes tids as
- * '(p,o)' including the quotes, which tidin tolerates, so surrounding
- * spaces and one pair of single quotes are accepted; anything else fails. */
-static bool parse_uint(const char **p, const char *end, uint64_t max, uint64_t *out)
-{
-    while (*p < end && **p == ' ')
-        (*p)++;
-    uint64_t v = 0;
-    size_t digits = 0;
-    for (; *p < end && **p >= '0' && **p <= '9'; (*p)++, digits++) {
-        v = v * 10 + (uint64_t)(**p - '0');
-        if (v > max)
-            return false;
-    }
-    while (*p < end && **p == ' ')
-        (*p)++;
-    *out = v;
-    return digits > 0;
-}
-
-bool rl_tid_parse(const char *text, size_t len, uint64_t *ctid)
-{
-    const char *p = text, *end = text + len;
-    while (p < end && (*p == ' ' || *p == '\t'))
-        p++;
-    while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
-        end--;
-    if (end - p >= 2 && *p == '\'' && end[-1] == '\'') {
-        p++;
-        end--;
-    }
-    uint64_t block, off;
-    if (p >= end || *p++ != '(')
-        return false;
-    if (!parse_uint(&p, end, UINT32_MAX, &block) || p >= end || *p++ != ',')
-        return false;
-    if (!parse_uint(&p, end, UINT16_MAX, &off) || p >= end || *p++ != ')' || p != end)
-        return false;
-    *ctid = block << 16 | off;
-    return true;
 }

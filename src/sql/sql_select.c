@@ -28,7 +28,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sql/sql_int.h"
+#include "sql/sql_cast.h"
+#include "sql/sql_exec.h"
+#include "sql/sql_expr.h"
+#include "sql/sql_parse.h"
+#include "sql/sql_relation.h"
+#include "sql/sql_resultkey.h"
+#include "sql/sql_scan.h"
+#include "sql/sql_select.h"
+#include "sql/sql_value.h"
+#include "sql/sql_exec.h"
+#include "sql/sql_expr.h"
+#include "sql/sql_parse.h"
+#include "sql/sql_relation.h"
+#include "sql/sql_resultkey.h"
+#include "sql/sql_scan.h"
+#include "sql/sql_select.h"
+#include "sql/sql_value.h"
 
 typedef struct cte_env {
     const char *name;
@@ -483,7 +499,7 @@ static size_t residual_where(const pushed_log *log, const rl_rowset *in,
 /* ------------------------------------------------------ scan key sets
  *
  * Conditions that name few values of a pg_catalog relation's column become
- * key sets of its scan (sql_int.h), so the generator builds those rows
+ * key sets of its scan (sql_value.h), so the generator builds those rows
  * only: `col = constant` and `col IN (constants)` conjuncts of the WHERE
  * (with the same rule as pushed_for: not on a LEFT JOIN's inner side),
  * and for the right side of a join the values the left rows carry in an
@@ -2544,13 +2560,14 @@ static int stream_send(stream_run *r)
     return rc;
 }
 
-/* A spool holds at most rl_heap_order_limit bytes (and no more than the
- * statement's result budget allows): past it, what it holds
+/* A spool holds at most the engine's heap_order_limit bytes (and no more
+ * than the statement's result budget allows): past it, what it holds
  * goes out in key order, and so does the rest of the scan. */
 static int stream_spill(stream_run *r)
 {
-    size_t limit = rl_heap_order_limit < rl_result_budget_limit() ? rl_heap_order_limit
-                                                                    : rl_result_budget_limit();
+    const rl_engine *e = r->S->x->s->eng;
+    size_t budget = rl_result_budget_limit(e->result_mem_limit);
+    size_t limit = e->heap_order_limit < budget ? e->heap_order_limit : budget;
     if (rl_heap_spool_bytes(r->spool) <= limit)
         return 0;
     int rc = rl_heap_spool_send(r->spool, r->out, true);
@@ -2690,7 +2707,7 @@ rl_rowset *rl_select_describe(rl_exec *x, const PgQuery__SelectStmt *st)
     if (streamable(st) && !rl_exec_uses_ctids(x))
         return rl_select_type(x, st, NULL); /* plain columns: their types, no rows */
     rl_result_budget budget;
-    rl_result_budget_begin(&budget);
+    rl_result_budget_begin(&budget, x->s->eng->result_mem_limit);
     rl_rowset *rs = rl_select_run(x, st, NULL);
     rl_result_budget_end(&budget);
     if (rs)
@@ -2788,7 +2805,7 @@ int rl_select_send_streamed(rl_exec *x, const PgQuery__SelectStmt *st, bool row_
     rl_row_stream rs = {.begin = select_stream_begin, .row = select_stream_row,
                         .send = select_stream_send, .out = &ss.buf, .ctx = &ss};
     rl_result_budget budget;
-    rl_result_budget_begin(&budget);
+    rl_result_budget_begin(&budget, x->s->eng->result_mem_limit);
     size_t nrows = 0;
     int rc = rl_select_stream(x, st, &rs, &nrows);
     rl_result_budget_end(&budget);
@@ -2814,7 +2831,7 @@ int rl_select_send(rl_exec *x, const PgQuery__SelectStmt *st)
     if (streamed != 0)
         return streamed < 0 ? -1 : 0;
     rl_result_budget budget;
-    rl_result_budget_begin(&budget);
+    rl_result_budget_begin(&budget, x->s->eng->result_mem_limit);
     rl_rowset *rs = rl_select_run(x, st, NULL);
     rl_result_budget_end(&budget);
     if (!rs)

@@ -1,7 +1,7 @@
 /*
  * sql_value.c — SQL values and row sets: OIDs, PostgreSQL text/binary
- * output, materialized rows, and the small helpers every statement uses
- * (errors with positions, the statement's transaction, command tags).
+ * output (text, and the binary send form of every type), materialized
+ * rows, the result budget, value keys and key sets.
  *
  * Invariant: a row set owns every string its values point to (copied into
  * its arena by rl_rowset_add), so a row set outlives the scan it came from.
@@ -9,15 +9,13 @@
 #include <assert.h>
 #include <pthread.h>
 #include <stdatomic.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/buf.h"
 #include "pgtype/pgtype.h"
-#include "sql/sql_int.h"
-#include "base/stack.h"
+#include "sql/sql_value.h"
 
 /* ------------------------------------------------------------------ OIDs */
 
@@ -176,11 +174,104 @@ void rl_value_to_text(rl_buf *out, const rl_value *v)
     }
 }
 
+/* -------------------------------------------------------- binary output */
+
+/* Split a one-dimensional array's text form "{a,b,"c d",NULL}" and append
+ * PostgreSQL's binary array (ndim 1, has_null, element oid, dims, items). */
+static bool array_encode(rl_buf *out, const rl_value *v, uint32_t elem_oid)
+{
+    const char *s = (const char *)v->d.v.s.p;
+    size_t n = v->d.v.s.len;
+    if (n < 2 || s[0] != '{' || s[n - 1] != '}')
+        return false;
+    rl_buf items, one;
+    rl_buf_init(&items, 0);
+    rl_buf_init(&one, 0);
+    int32_t count = 0;
+    bool has_null = false, ok = true;
+    size_t i = 1;
+    while (ok && i < n - 1) {
+        rl_buf_reset(&one);
+        bool quoted = s[i] == '"';
+        if (quoted) {
+            for (i++; i < n - 1 && s[i] != '"'; i++) {
+                if (s[i] == '\\' && i + 1 < n - 1)
+                    i++;
+                rl_buf_put_u8(&one, (uint8_t)s[i]);
+            }
+            i++;
+        } else {
+            for (; i < n - 1 && s[i] != ','; i++)
+                rl_buf_put_u8(&one, (uint8_t)s[i]);
+        }
+        count++;
+        if (!quoted && one.len == 4 && memcmp(one.data, "NULL", 4) == 0) {
+            has_null = true;
+            rl_buf_put_be32(&items, 0xFFFFFFFFu);
+        } else if (elem_oid == RL_OID_TEXT) {
+            rl_buf_put_be32(&items, (uint32_t)one.len);
+            rl_buf_put(&items, one.data, one.len);
+        } else {
+            rl_buf_put_u8(&one, 0);
+            char *end;
+            long long x = strtoll((const char *)one.data, &end, 10);
+            ok = *end == 0 && one.len > 1;
+            uint32_t sz = elem_oid == RL_OID_INT2 ? 2 : 4;
+            rl_buf_put_be32(&items, sz);
+            if (sz == 2)
+                rl_buf_put_be16(&items, (uint16_t)(int16_t)x);
+            else
+                rl_buf_put_be32(&items, (uint32_t)(int32_t)x);
+        }
+        if (i < n - 1 && s[i] == ',')
+            i++;
+    }
+    if (ok) {
+        rl_buf_put_be32(out, count ? 1 : 0);
+        rl_buf_put_be32(out, has_null ? 1 : 0);
+        rl_buf_put_be32(out, elem_oid);
+        if (count) {
+            rl_buf_put_be32(out, (uint32_t)count);
+            rl_buf_put_be32(out, 1);
+            rl_buf_put(out, items.data, items.len);
+        }
+    }
+    rl_buf_free(&items);
+    rl_buf_free(&one);
+    return ok;
+}
+
+/* The SQL layer's own types (oid and reg*, name, "char", unknown literals,
+ * tid, the arrays) here; every rl_type through pgtype's typsend. */
+bool rl_value_encode_binary(rl_buf *out, const rl_value *v)
+{
+    const rl_datum *d = &v->d;
+    switch (v->oid) {
+    case RL_OID_OID:
+    case RL_OID_REGCLASS:
+    case RL_OID_REGPROC: rl_buf_put_be32(out, (uint32_t)(int32_t)d->v.i); return true;
+    case RL_OID_NAME:
+    case RL_OID_CHAR:
+    case RL_OID_UNKNOWN: rl_buf_put(out, d->v.s.p, d->v.s.len); return true;
+    case RL_OID_TID:
+        rl_buf_put_be32(out, (uint32_t)((uint64_t)d->v.i >> 16));
+        rl_buf_put_be16(out, (uint16_t)(d->v.i & 0xffff));
+        return true;
+    case RL_OID_INT2_ARRAY: return array_encode(out, v, RL_OID_INT2);
+    case RL_OID_INT4_ARRAY: return array_encode(out, v, RL_OID_INT4);
+    case RL_OID_TEXT_ARRAY: return array_encode(out, v, RL_OID_TEXT);
+    default: {
+        rl_type t = rl_oid_type(v->oid);
+        return t != RL_T_INVALID && rl_datum_to_binary(out, t, d);
+    }
+    }
+}
+
 bool rl_value_to_binary(rl_buf *out, const rl_value *v)
 {
     if (v->d.isnull)
         return true;
-    return rl_copy_encode_binary(out, v);
+    return rl_value_encode_binary(out, v);
 }
 
 /* -------------------------------------------------------------- rowsets */
@@ -223,16 +314,15 @@ rl_rowset *rl_rowset_typing(const rl_rowset *rs, rl_error *err)
 
 /* ------------------------------------------------------ result budget */
 
-size_t rl_result_mem_limit = (size_t)1024 << 20;
 static _Thread_local rl_result_budget *open_budget;
 static _Atomic uint64_t budget_seq;
 
-void rl_result_budget_begin(rl_result_budget *b)
+void rl_result_budget_begin(rl_result_budget *b, size_t limit)
 {
     *b = (rl_result_budget){0};
     if (open_budget)
         return;
-    b->limit = rl_result_mem_limit;
+    b->limit = limit;
     b->id = atomic_fetch_add(&budget_seq, 1) + 1;
     b->active = true;
     open_budget = b;
@@ -245,9 +335,9 @@ void rl_result_budget_end(rl_result_budget *b)
     b->active = false;
 }
 
-size_t rl_result_budget_limit(void)
+size_t rl_result_budget_limit(size_t none_open)
 {
-    return open_budget ? open_budget->limit : rl_result_mem_limit;
+    return open_budget ? open_budget->limit : none_open;
 }
 
 /* Count n more bytes of rs against the open budget: false past its limit.
@@ -444,56 +534,6 @@ int rl_rowset_filter(rl_rowset *rs, const rl_row_filter *filter)
         n++;
     }
     rs->nrows = n;
-    return 0;
-}
-
-/* ------------------------------------------------------ statement helpers */
-
-/* 1-based character position of a 0-based byte offset in UTF-8 text. */
-static int char_position(const char *sql, int location)
-{
-    if (!sql || location < 0)
-        return 0;
-    int pos = 0;
-    for (int i = 0; i < location && sql[i]; i++)
-        if (((unsigned char)sql[i] & 0xC0) != 0x80)
-            pos++;
-    return pos + 1;
-}
-
-int rl_exec_error(rl_exec *x, const char *sqlstate, int location, const char *fmt, ...)
-{
-    rl_error *e = x->err;
-    if (!e)
-        return -1;
-    va_list ap;
-    va_start(ap, fmt);
-    rl_error_setv(e, sqlstate, fmt, ap);
-    va_end(ap);
-    e->position = char_position(x->sql, rl_parsed_location(location));
-    return -1;
-}
-
-int rl_exec_check_cancel(rl_exec *x)
-{
-    if (atomic_load(&x->s->cancel)) {
-        atomic_store(&x->s->cancel, false);
-        return rl_exec_error(x, RL_SQLSTATE_QUERY_CANCELED, -1,
-                             "canceling statement due to user request");
-    }
-    return 0;
-}
-
-int rl_exec_check_stack(rl_exec *x)
-{
-    return rl_stack_exhausted() ? rl_stack_depth_error(x->err) : 0;
-}
-
-int rl_send_complete(rl_exec *x, const char *tag)
-{
-    if (x->sink && x->sink->command_complete && x->sink->command_complete(x->sink->ctx, tag) < 0)
-        return rl_exec_error(x, RL_SQLSTATE_CONNECTION_FAILURE, -1,
-                             "the client connection was lost");
     return 0;
 }
 

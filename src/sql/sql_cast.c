@@ -1,0 +1,745 @@
+/*
+ * sql_cast.c — values of a type: making values, literal and parameter
+ * values, the text input of every type (the SQL layer's own: oid, reg*,
+ * tid, name, arrays; the rest through pgtype), coercion as assignment and
+ * as an explicit cast (numeric and varchar typmods), type names.
+ *
+ * Invariants:
+ *  - Unknown literals ('5') stay RL_OID_UNKNOWN (bytes in v.s) until a
+ *    cast or assignment gives them a type, as in PostgreSQL.
+ *  - Strings produced here live in c->arena; nothing here frees it.
+ *  - Every failure is a PostgreSQL-style error (text and SQLSTATE as
+ *    PostgreSQL 15 reports them) through rl_exec_error; never an abort.
+ *  - Evaluates no expression but constants, parameters and casts of them
+ *    (rl_const_eval): sits below sql_expr.c and sql_scan.c.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pgtype/pgtype.h"
+#include "sql/sql_cast.h"
+#include "sql/sql_ctid.h"
+#include "sql/sql_exec.h"
+#include "sql/sql_parse.h"
+#include "sql/sql_relation.h"
+#include "sql/sql_value.h"
+
+/* ------------------------------------------------------------ values */
+
+int rl_expr_oom(rl_expr_ctx *c)
+{
+    return rl_exec_error(c->x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+}
+
+/* A string value copied into the evaluation arena. */
+int rl_val_str_copy(rl_expr_ctx *c, rl_value *v, uint32_t oid, const void *p, size_t len)
+{
+    const void *q = rl_arena_dup(c->arena, len ? p : "", len ? len : 1);
+    if (!q)
+        return rl_expr_oom(c);
+    rl_val_str(v, oid, q, len);
+    return 0;
+}
+
+int rl_val_buf_copy(rl_expr_ctx *c, rl_value *v, uint32_t oid, rl_buf *b)
+{
+    if (b->failed) {
+        rl_buf_free(b);
+        return rl_expr_oom(c);
+    }
+    int rc = rl_val_str_copy(c, v, oid, b->data, b->len);
+    rl_buf_free(b);
+    return rc;
+}
+
+const char *rl_oid_type_name(uint32_t oid)
+{
+    switch (oid) {
+    case RL_OID_BOOL: return "boolean";
+    case RL_OID_BYTEA: return "bytea";
+    case RL_OID_CHAR: return "\"char\"";
+    case RL_OID_NAME: return "name";
+    case RL_OID_INT8: return "bigint";
+    case RL_OID_INT2: return "smallint";
+    case RL_OID_INT2VECTOR: return "int2vector";
+    case RL_OID_INT4: return "integer";
+    case RL_OID_REGPROC: return "regproc";
+    case RL_OID_TEXT: return "text";
+    case RL_OID_OID: return "oid";
+    case RL_OID_TID: return "tid";
+    case RL_OID_FLOAT4: return "real";
+    case RL_OID_FLOAT8: return "double precision";
+    case RL_OID_UNKNOWN: return "unknown";
+    case RL_OID_INT2_ARRAY: return "smallint[]";
+    case RL_OID_INT4_ARRAY: return "integer[]";
+    case RL_OID_TEXT_ARRAY: return "text[]";
+    case RL_OID_VARCHAR: return "character varying";
+    case RL_OID_DATE: return "date";
+    case RL_OID_TIME: return "time without time zone";
+    case RL_OID_TIMESTAMP: return "timestamp without time zone";
+    case RL_OID_TIMESTAMPTZ: return "timestamp with time zone";
+    case RL_OID_INTERVAL: return "interval";
+    case RL_OID_TIMETZ: return "time with time zone";
+    case RL_OID_NUMERIC: return "numeric";
+    case RL_OID_REGCLASS: return "regclass";
+    case RL_OID_VOID: return "void";
+    case RL_OID_UUID: return "uuid";
+    default: return "unknown";
+    }
+}
+
+int rl_range_error(rl_expr_ctx *c, uint32_t oid, int loc)
+{
+    return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, loc, "%s out of range",
+                         rl_oid_type_name(oid));
+}
+
+int rl_int_fits(rl_expr_ctx *c, uint32_t oid, int64_t i, int loc)
+{
+    if ((oid == RL_OID_INT2 && (i < INT16_MIN || i > INT16_MAX)) ||
+        (oid == RL_OID_INT4 && (i < INT32_MIN || i > INT32_MAX)))
+        return rl_range_error(c, oid, loc);
+    if ((oid == RL_OID_OID || oid == RL_OID_REGCLASS) && (i < 0 || i > UINT32_MAX))
+        return rl_range_error(c, RL_OID_OID, loc);
+    return 0;
+}
+
+/* ------------------------------------------------------------- coercion */
+
+/* Numeric text -> int64 rounded half away from zero (numeric -> int cast). */
+static int numeric_to_int(rl_expr_ctx *c, const rl_value *in, uint32_t oid, rl_value *out,
+                          int loc)
+{
+    const uint8_t *p = in->d.v.s.p;
+    size_t n = in->d.v.s.len, i = 0;
+    bool neg = false;
+    if (i < n && p[i] == '-') {
+        neg = true;
+        i++;
+    }
+    if (i == n || !isdigit(p[i]))
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
+                             "cannot convert %.*s to %s", (int)n, (const char *)p,
+                             rl_oid_type_name(oid));
+    __int128 acc = 0;
+    for (; i < n && isdigit(p[i]); i++) {
+        acc = acc * 10 + (p[i] - '0');
+        if (acc > ((__int128)1 << 64))
+            return rl_range_error(c, oid, loc);
+    }
+    if (i + 1 < n && p[i] == '.' && p[i + 1] >= '5')
+        acc++;
+    if (neg)
+        acc = -acc;
+    if (acc > INT64_MAX || acc < INT64_MIN)
+        return rl_range_error(c, oid, loc);
+    if (rl_int_fits(c, oid, (int64_t)acc, loc) < 0)
+        return -1;
+    rl_val_int(out, oid, (int64_t)acc);
+    return 0;
+}
+
+/* Conversions inside the numeric family (int2/4/8, oid, numeric, float). */
+int rl_number_convert(rl_expr_ctx *c, const rl_value *in, uint32_t oid, rl_value *out,
+                          int loc)
+{
+    char tmp[64];
+    if (rl_oid_is_intlike(in->oid)) {
+        int64_t i = in->d.v.i;
+        if (rl_oid_is_intlike(oid)) {
+            if (rl_int_fits(c, oid, i, loc) < 0)
+                return -1;
+            rl_val_int(out, oid, i);
+            return 0;
+        }
+        if (rl_oid_is_float(oid)) {
+            rl_val_float(out, oid, (double)i);
+            return 0;
+        }
+        snprintf(tmp, sizeof tmp, "%lld", (long long)i);
+        return rl_val_str_copy(c, out, RL_OID_NUMERIC, tmp, strlen(tmp));
+    }
+    if (rl_oid_is_float(in->oid)) {
+        double f = in->d.v.f;
+        if (rl_oid_is_float(oid)) {
+            rl_val_float(out, oid, oid == RL_OID_FLOAT4 ? (double)(float)f : f);
+            return 0;
+        }
+        if (rl_oid_is_intlike(oid)) {
+            f = rint(f);
+            if (isnan(f) || f < -9223372036854775808.0 || f >= 9223372036854775808.0)
+                return rl_range_error(c, oid, loc);
+            if (rl_int_fits(c, oid, (int64_t)f, loc) < 0)
+                return -1;
+            rl_val_int(out, oid, (int64_t)f);
+            return 0;
+        }
+        if (isnan(f))
+            snprintf(tmp, sizeof tmp, "NaN");
+        else if (isinf(f))
+            snprintf(tmp, sizeof tmp, f > 0 ? "Infinity" : "-Infinity");
+        else
+            snprintf(tmp, sizeof tmp, "%.*g", in->oid == RL_OID_FLOAT4 ? 6 : 15, f);
+        return rl_text_to_value(c, tmp, strlen(tmp), RL_OID_NUMERIC, -1, true, out, loc);
+    }
+    /* numeric */
+    if (rl_oid_is_intlike(oid))
+        return numeric_to_int(c, in, oid, out, loc);
+    if (rl_oid_is_float(oid)) {
+        char buf[128];
+        size_t n = in->d.v.s.len < sizeof buf - 1 ? in->d.v.s.len : sizeof buf - 1;
+        memcpy(buf, in->d.v.s.p, n);
+        buf[n] = 0;
+        rl_val_float(out, oid, strtod(buf, NULL));
+        return 0;
+    }
+    *out = *in;
+    return 0;
+}
+
+/* varchar(n): assignment rejects longer strings, a cast truncates. */
+static int apply_varchar_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod, bool explicit_cast,
+                                int loc)
+{
+    if (v->d.isnull || typmod < 4)
+        return 0;
+    size_t max = (size_t)(typmod - 4), chars = 0, i = 0;
+    const uint8_t *p = v->d.v.s.p;
+    for (; i < v->d.v.s.len; i++) {
+        if ((p[i] & 0xC0) == 0x80)
+            continue;
+        if (chars == max)
+            break;
+        chars++;
+    }
+    if (i == v->d.v.s.len)
+        return 0;
+    if (!explicit_cast)
+        return rl_exec_error(c->x, RL_SQLSTATE_STRING_DATA_RIGHT_TRUNCATION, loc,
+                             "value too long for type character varying(%d)",
+                             (int)max);
+    v->d.v.s.len = i;
+    return 0;
+}
+
+/* numeric(p,s): PostgreSQL's typmod is ((p << 16) | (s & 0x7ff)) + 4, the
+ * scale an 11-bit signed number (PG 15 allows s < 0 and s > p). */
+static void numeric_typmod_parts(int32_t typmod, int *precision, int *scale)
+{
+    int32_t t = typmod - 4;
+    *precision = (t >> 16) & 0xffff;
+    *scale = ((t & 0x7ff) ^ 1024) - 1024;
+}
+
+/* Round canonical numeric text to `scale` fraction digits, half away from
+ * zero, into out (room for len + scale + 3 bytes). Returns the length and
+ * sets *lead to the power of ten of the first nonzero digit + 1 (PG's
+ * "ddigits"; INT_MIN for zero). */
+static size_t numeric_round_text(const char *p, size_t len, int scale, char *out, int *lead)
+{
+    bool neg = len && p[0] == '-';
+    size_t i = neg, dot = i;
+    while (dot < len && p[dot] != '.')
+        dot++;
+    /* digits of the value, most significant first: integer then fraction;
+     * keep = how many of them survive the rounding */
+    size_t nint = dot - i, nfrac = dot < len ? len - dot - 1 : 0;
+    const char *ip = p + i, *fp = dot < len ? p + dot + 1 : "";
+    long keep = (long)nint + scale; /* digits kept (may be <= 0 or > total) */
+    char dig[nint + nfrac + (scale > 0 ? (size_t)scale : 0) + 2];
+    size_t nd = 0;
+    dig[nd++] = '0'; /* room for a carry */
+    for (size_t k = 0; k < nint; k++)
+        dig[nd++] = ip[k];
+    for (size_t k = 0; k < nfrac; k++)
+        dig[nd++] = fp[k];
+    long total = (long)nd - 1;
+    bool up = keep >= 0 && keep < total && dig[keep + 1] >= '5';
+    if (keep < 0)
+        keep = 0;
+    if (keep > total)
+        for (; total < keep; total++)
+            dig[nd++] = '0';
+    nd = (size_t)keep + 1; /* the carry digit + kept digits */
+    for (long k = (long)nd - 1; up && k >= 0; k--) {
+        if (dig[k] == '9') {
+            dig[k] = '0';
+        } else {
+            dig[k]++;
+            up = false;
+        }
+    }
+    /* the kept digits stand for integer digits 0..nint (with carry) then
+     * fraction digits; a negative scale zero-fills the integer tail */
+    long int_digits = (long)nint + 1; /* with the carry digit */
+    size_t o = 0;
+    long first = -1;
+    for (long k = 0; k < (long)nd; k++)
+        if (dig[k] != '0') {
+            first = k;
+            break;
+        }
+    *lead = first < 0 ? INT_MIN : (int)(int_digits - first);
+    if (neg && first >= 0)
+        out[o++] = '-';
+    long start = first >= 0 && first < int_digits ? first : int_digits;
+    if (start >= int_digits)
+        out[o++] = '0';
+    for (long k = start; k < int_digits; k++)
+        out[o++] = k < (long)nd ? dig[k] : '0';
+    if (scale > 0) {
+        out[o++] = '.';
+        for (long k = int_digits; k < int_digits + scale; k++)
+            out[o++] = dig[k];
+    }
+    return o;
+}
+
+/* numeric(p,s) on assignment or cast: round to s digits, then at most
+ * p - s digits may remain before the point (22003 with PG's detail). NaN
+ * passes; infinities do not fit a constrained numeric. */
+static int apply_numeric_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod, int loc)
+{
+    v->typmod = typmod;
+    if (v->d.isnull || typmod < 4)
+        return 0;
+    int precision, scale;
+    numeric_typmod_parts(typmod, &precision, &scale);
+    const char *p = (const char *)v->d.v.s.p;
+    size_t len = v->d.v.s.len;
+    if (len == 3 && memcmp(p, "NaN", 3) == 0)
+        return 0;
+    if ((len == 8 && memcmp(p, "Infinity", 8) == 0) || (len == 9 && memcmp(p, "-Infinity", 9) == 0)) {
+        rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, loc, "numeric field overflow");
+        rl_error_detail(c->x->err, "A field with precision %d, scale %d cannot hold an "
+                        "infinite value.", precision, scale);
+        return -1;
+    }
+    char *out = rl_arena_alloc(c->arena, len + (scale > 0 ? (size_t)scale : 0) + 4);
+    if (!out)
+        return rl_expr_oom(c);
+    int lead;
+    size_t n = numeric_round_text(p, len, scale, out, &lead);
+    int maxdigits = precision - scale;
+    if (lead != INT_MIN && lead > maxdigits) {
+        rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, loc, "numeric field overflow");
+        rl_error_detail(c->x->err, "A field with precision %d, scale %d must round to an "
+                        "absolute value less than %s%d.", precision, scale,
+                        maxdigits ? "10^" : "", maxdigits ? maxdigits : 1);
+        return -1;
+    }
+    v->d.v.s.p = (const uint8_t *)out;
+    v->d.v.s.len = n;
+    return 0;
+}
+
+/* Relation name (possibly "schema.name", identifiers case-folded unless
+ * quoted) -> regclass OID. */
+int rl_regclass_from_text(rl_expr_ctx *c, const char *p, size_t len, bool missing_ok,
+                              rl_value *out, int loc)
+{
+    char parts[2][64];
+    int np = 0;
+    size_t i = 0;
+    while (i <= len && np < 2) {
+        size_t o = 0;
+        if (i < len && p[i] == '"') {
+            for (i++; i < len; i++) {
+                if (p[i] == '"' && (i + 1 >= len || p[i + 1] != '"'))
+                    break;
+                if (p[i] == '"')
+                    i++;
+                if (o < 63)
+                    parts[np][o++] = p[i];
+            }
+            i++;
+        } else {
+            for (; i < len && p[i] != '.'; i++)
+                if (o < 63)
+                    parts[np][o++] = (char)tolower((unsigned char)p[i]);
+        }
+        parts[np++][o] = 0;
+        if (i >= len || p[i] != '.')
+            break;
+        i++;
+    }
+    const char *schema = np == 2 ? parts[0] : NULL;
+    const char *name = np == 2 ? parts[1] : parts[0];
+    rl_relation rel;
+    rl_error saved = *c->x->err;
+    if (rl_relation_lookup(c->x, schema, name, &rel) >= 0 && rel.oid != 0) {
+        /* PostgreSQL prints a regclass as the name (qualified off the search path) */
+        char display[130];
+        bool on_path = strcmp(rel.schema, "public") == 0 || strcmp(rel.schema, "pg_catalog") == 0 ||
+                       rel.kind == RL_REL_TEMP;
+        snprintf(display, sizeof display, "%s%s%s", on_path ? "" : rel.schema, on_path ? "" : ".",
+                 rel.name);
+        rl_regclass_register(rel.oid, display);
+        rl_val_int(out, RL_OID_REGCLASS, rel.oid);
+        return 0;
+    }
+    if (strcmp(c->x->err->sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) != 0 &&
+        c->x->err->sqlstate[0] && strcmp(c->x->err->sqlstate, saved.sqlstate) != 0)
+        return -1; /* a real failure, not "absent" */
+    *c->x->err = saved;
+    if (missing_ok) {
+        rl_val_null(out, RL_OID_REGCLASS);
+        return 0;
+    }
+    return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_TABLE, loc, "relation \"%.*s\" does not exist",
+                         (int)len, p);
+}
+
+static bool parse_uint32(const char *p, size_t len, int64_t *out)
+{
+    if (len == 0 || len > 10)
+        return false;
+    int64_t v = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (!isdigit((unsigned char)p[i]))
+            return false;
+        v = v * 10 + (p[i] - '0');
+    }
+    if (v > UINT32_MAX)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* Input text of a type (a literal or a cast from text). */
+int rl_text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid,
+                         int32_t typmod, bool explicit_cast, rl_value *out, int loc)
+{
+    if (rl_oid_is_textual(oid) && oid != RL_OID_UNKNOWN) {
+        size_t n = len;
+        if (oid == RL_OID_NAME && n > 63)
+            n = 63;
+        if (oid == RL_OID_CHAR && n > 1)
+            n = 1;
+        rl_val_str(out, oid, p, n);
+        out->typmod = typmod;
+        return oid == RL_OID_VARCHAR ? apply_varchar_typmod(c, out, typmod, explicit_cast, loc) : 0;
+    }
+    int64_t u;
+    switch (oid) {
+    case RL_OID_UNKNOWN:
+    case RL_OID_TEXT_ARRAY:
+    case RL_OID_INT2_ARRAY:
+    case RL_OID_INT4_ARRAY:
+    case RL_OID_INT2VECTOR:
+        rl_val_str(out, oid, p, len);
+        return 0;
+    case RL_OID_TID: {
+        uint64_t ctid;
+        if (!rl_tid_parse(p, len, &ctid))
+            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
+                                 "invalid input syntax for type tid: \"%.*s\"", (int)len, p);
+        rl_val_int(out, RL_OID_TID, (int64_t)ctid);
+        return 0;
+    }
+    case RL_OID_OID:
+    case RL_OID_REGPROC:
+        if (!parse_uint32(p, len, &u))
+            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
+                                 "invalid input syntax for type oid: \"%.*s\"", (int)len, p);
+        rl_val_int(out, oid, u);
+        return 0;
+    case RL_OID_REGCLASS:
+        if (parse_uint32(p, len, &u)) {
+            rl_val_int(out, oid, u);
+            return 0;
+        }
+        return rl_regclass_from_text(c, p, len, false, out, loc);
+    default:
+        break;
+    }
+    rl_type t = rl_oid_type(oid);
+    if (t == RL_T_INVALID)
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
+                             "input of type %s is not supported", rl_oid_type_name(oid));
+    rl_buf tmp;
+    rl_buf_init(&tmp, 0);
+    char msg[256] = "";
+    const char *sqlstate = NULL;
+    rl_datum d;
+    rl_codec_status st = rl_datum_input(t, p, len, &d, &tmp, msg, sizeof msg, &sqlstate);
+    if (st != RL_CODEC_OK) {
+        rl_buf_free(&tmp);
+        if (!msg[0])
+            snprintf(msg, sizeof msg, "invalid input syntax for type %s: \"%.*s\"",
+                     rl_oid_type_name(oid), (int)len, p);
+        return rl_exec_error(c->x, sqlstate, loc, "%s", msg);
+    }
+    memset(out, 0, sizeof *out);
+    out->oid = oid;
+    out->typmod = typmod;
+    out->d = d;
+    if (t == RL_T_NUMERIC || t == RL_T_BYTEA) {
+        /* the datum points into tmp: move its bytes to the arena */
+        const uint8_t *q = rl_arena_dup(c->arena, d.v.s.len ? d.v.s.p : (const uint8_t *)"",
+                                        d.v.s.len ? d.v.s.len : 1);
+        rl_buf_free(&tmp);
+        if (!q)
+            return rl_expr_oom(c);
+        out->d.v.s.p = q;
+        return 0;
+    }
+    rl_buf_free(&tmp);
+    return 0;
+}
+
+/* Output text of any value, as a text value in the arena. */
+static int value_to_textval(rl_expr_ctx *c, const rl_value *in, uint32_t oid, rl_value *out)
+{
+    if (in->oid == RL_OID_BOOL) /* bool::text is 'true'/'false', not 't'/'f' */
+        return rl_val_str_copy(c, out, oid, in->d.v.b ? "true" : "false", in->d.v.b ? 4 : 5);
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    rl_value_to_text(&b, in);
+    return rl_val_buf_copy(c, out, oid, &b);
+}
+
+static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_t typmod,
+                        bool explicit_cast, rl_value *out, int location);
+
+int rl_value_coerce(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_t typmod,
+                    bool explicit_cast, rl_value *out, int location)
+{
+    if (coerce_value(c, in, oid, typmod, explicit_cast, out, location) < 0)
+        return -1;
+    /* a numeric's typmod applies whatever the source type (assignment and
+     * cast alike, as numeric()/numeric_in do) */
+    return oid == RL_OID_NUMERIC ? apply_numeric_typmod(c, out, typmod, location) : 0;
+}
+
+static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_t typmod,
+                        bool explicit_cast, rl_value *out, int location)
+{
+    if (in->d.isnull) {
+        rl_val_null(out, oid);
+        out->typmod = typmod;
+        return 0;
+    }
+    if (in->oid == oid) {
+        *out = *in;
+        if (oid == RL_OID_VARCHAR) {
+            out->typmod = typmod;
+            return apply_varchar_typmod(c, out, typmod, explicit_cast, location);
+        }
+        return 0;
+    }
+    if (rl_oid_is_textual(in->oid))
+        return rl_text_to_value(c, (const char *)in->d.v.s.p, in->d.v.s.len, oid, typmod,
+                             explicit_cast, out, location);
+    if (rl_oid_is_textual(oid)) {
+        if (value_to_textval(c, in, oid, out) < 0)
+            return -1;
+        if (oid == RL_OID_VARCHAR)
+            return apply_varchar_typmod(c, out, typmod, explicit_cast, location);
+        return 0;
+    }
+    if (rl_oid_is_number(in->oid) && rl_oid_is_number(oid))
+        return rl_number_convert(c, in, oid, out, location);
+    if (in->oid == RL_OID_BOOL && oid == RL_OID_INT4) {
+        rl_val_int(out, oid, in->d.v.b);
+        return 0;
+    }
+    if (rl_oid_is_intlike(in->oid) && oid == RL_OID_BOOL) {
+        rl_val_bool(out, in->d.v.i != 0);
+        return 0;
+    }
+    if (rl_oid_is_timestamp(in->oid) && rl_oid_is_timestamp(oid)) {
+        int64_t us = rl_ts_micros(in);
+        if (oid == RL_OID_DATE) {
+            int64_t days = us == INT64_MAX   ? INT32_MAX
+                           : us == INT64_MIN ? INT32_MIN
+                                             : (us >= 0 ? us : us - 86399999999LL) / 86400000000LL;
+            rl_val_int(out, oid, days);
+        } else {
+            rl_val_int(out, oid, us);
+        }
+        return 0;
+    }
+    return rl_exec_error(c->x, RL_SQLSTATE_CANNOT_COERCE, location, "cannot cast type %s to %s",
+                         rl_oid_type_name(in->oid), rl_oid_type_name(oid));
+}
+
+/* ------------------------------------------------------------ type names */
+
+/* Names libpg_query's grammar produces (pg_catalog.int8, ...) and those
+ * written by hand; anything the codec knows goes through rl_type_from_name. */
+static uint32_t special_type_oid(const char *name)
+{
+    static const struct {
+        const char *name;
+        uint32_t oid;
+    } types[] = {
+        {"oid", RL_OID_OID},         {"regclass", RL_OID_REGCLASS}, {"regproc", RL_OID_REGPROC},
+        {"tid", RL_OID_TID},         {"name", RL_OID_NAME},         {"char", RL_OID_CHAR},
+        {"unknown", RL_OID_UNKNOWN}, {"int2vector", RL_OID_INT2VECTOR},
+        {"bpchar", RL_OID_TEXT},     {"json", RL_OID_TEXT},         {"jsonb", RL_OID_TEXT},
+    };
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (strcmp(types[i].name, name) == 0)
+            return types[i].oid;
+    return 0;
+}
+
+static int typmod_value(const PgQuery__Node *n, long *out)
+{
+    if (n && n->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+        rl_const(n->a_const)->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
+        *out = rl_const(n->a_const)->ival->ival;
+        return 0;
+    }
+    return -1;
+}
+
+int rl_type_from_typename(rl_exec *x, const PgQuery__TypeName *tn, uint32_t *oid,
+                          int32_t *typmod)
+{
+    if (!tn || tn->n_names == 0)
+        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1, "type does not exist");
+    const char *name = rl_node_string(tn->names[tn->n_names - 1]);
+    if (!name)
+        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, tn->location, "type does not exist");
+    if (tn->n_names > 1) {
+        const char *schema = rl_node_string(tn->names[tn->n_names - 2]);
+        if (!schema || strcmp(schema, "pg_catalog") != 0)
+            return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, tn->location,
+                                 "type \"%s.%s\" does not exist",
+                                 schema ? schema : "", name);
+    }
+    uint32_t o = special_type_oid(name);
+    if (!o)
+        o = rl_type_oid(rl_type_from_name(name));
+    if (!o)
+        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, tn->location,
+                             "type \"%s\" does not exist", name);
+    *typmod = -1;
+    long m1, m2;
+    if (o == RL_OID_VARCHAR && tn->n_typmods == 1 && typmod_value(tn->typmods[0], &m1) == 0) {
+        if (m1 < 1 || m1 > 10485760)
+            return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, tn->location,
+                                 m1 < 1 ? "length for type varchar must be at least 1"
+                                        : "length for type varchar cannot exceed 10485760");
+        *typmod = (int32_t)(m1 + 4);
+    }
+    if (o == RL_OID_NUMERIC && tn->n_typmods >= 1 && typmod_value(tn->typmods[0], &m1) == 0) {
+        m2 = 0;
+        if (tn->n_typmods == 2)
+            typmod_value(tn->typmods[1], &m2);
+        if (m1 < 1 || m1 > 1000)
+            return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, tn->location,
+                                 "NUMERIC precision %ld must be between 1 and 1000", m1);
+        if (m2 < -1000 || m2 > 1000)
+            return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, tn->location,
+                                 "NUMERIC scale %ld must be between -1000 and 1000", m2);
+        /* PostgreSQL 15: the scale is stored as an 11-bit signed field */
+        *typmod = (int32_t)(((m1 << 16) | (m2 & 0x7ff)) + 4);
+    }
+    if (tn->n_array_bounds > 0) {
+        if (o == RL_OID_TEXT || o == RL_OID_VARCHAR)
+            o = RL_OID_TEXT_ARRAY;
+        else if (o == RL_OID_INT4)
+            o = RL_OID_INT4_ARRAY;
+        else if (o == RL_OID_INT2)
+            o = RL_OID_INT2_ARRAY;
+        else
+            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, tn->location,
+                                 "arrays of %s are not supported", rl_oid_type_name(o));
+        *typmod = -1;
+    }
+    *oid = o;
+    return 0;
+}
+
+/* ------------------------------------------------------------ literals */
+
+int rl_eval_const(rl_expr_ctx *c, const PgQuery__AConst *k, rl_value *out)
+{
+    if (k->isnull) {
+        rl_val_null(out, RL_OID_UNKNOWN);
+        return 0;
+    }
+    if (rl_const_sealed(k)) /* a shape's literal read outside its statement */
+        return rl_exec_error(c->x, RL_SQLSTATE_INTERNAL_ERROR, k->location,
+                             "constant read outside its statement");
+    switch (k->val_case) {
+    case PG_QUERY__A__CONST__VAL_IVAL:
+        rl_val_int(out, RL_OID_INT4, k->ival->ival);
+        return 0;
+    case PG_QUERY__A__CONST__VAL_FVAL: {
+        /* integers too large for int4 arrive as Float: int8 if they fit */
+        const char *s = k->fval->fval;
+        char *end;
+        const char *digits = s[0] == '-' ? s + 1 : s;
+        if (*digits && strspn(digits, "0123456789") == strlen(digits)) {
+            errno = 0;
+            long long v = strtoll(s, &end, 10);
+            if (errno == 0 && *end == 0) {
+                rl_val_int(out, RL_OID_INT8, v);
+                return 0;
+            }
+        }
+        return rl_text_to_value(c, s, strlen(s), RL_OID_NUMERIC, -1, true, out, k->location);
+    }
+    case PG_QUERY__A__CONST__VAL_BOOLVAL:
+        rl_val_bool(out, k->boolval->boolval);
+        return 0;
+    case PG_QUERY__A__CONST__VAL_SVAL:
+        rl_val_str(out, RL_OID_UNKNOWN, k->sval->sval, strlen(k->sval->sval));
+        return 0;
+    default:
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, k->location,
+                             "bit string literals are not supported");
+    }
+}
+
+int rl_eval_param(rl_expr_ctx *c, const PgQuery__ParamRef *p, rl_value *out)
+{
+    if (p->number < 1 || (size_t)p->number > c->x->nparams || !c->x->params)
+        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_PARAMETER, p->location,
+                             "there is no parameter $%d", p->number);
+    *out = c->x->params[p->number - 1];
+    return 0;
+}
+
+/* ------------------------------------------------------------ casts */
+
+int rl_eval_typecast(rl_expr_ctx *c, const PgQuery__TypeCast *tc, rl_eval_fn eval, rl_value *out)
+{
+    uint32_t oid;
+    int32_t typmod;
+    rl_value v;
+    if (rl_type_from_typename(c->x, tc->type_name, &oid, &typmod) < 0)
+        return -1;
+    if (eval(c, tc->arg, &v) < 0)
+        return -1;
+    int loc = rl_node_location(tc->arg);
+    return rl_value_coerce(c, &v, oid, typmod, true, out, loc >= 0 ? loc : tc->location);
+}
+
+int rl_const_eval(rl_expr_ctx *c, const PgQuery__Node *node, rl_value *out)
+{
+    if (!node)
+        return rl_exec_error(c->x, RL_SQLSTATE_INTERNAL_ERROR, -1, "missing expression");
+    if (rl_exec_check_cancel(c->x) < 0 || rl_exec_check_stack(c->x) < 0)
+        return -1;
+    switch (node->node_case) {
+    case PG_QUERY__NODE__NODE_A_CONST: return rl_eval_const(c, rl_const(node->a_const), out);
+    case PG_QUERY__NODE__NODE_PARAM_REF: return rl_eval_param(c, node->param_ref, out);
+    case PG_QUERY__NODE__NODE_TYPE_CAST: return rl_eval_typecast(c, node->type_cast, rl_const_eval, out);
+    default: {
+        const ProtobufCFieldDescriptor *fd =
+            protobuf_c_message_descriptor_get_field(&pg_query__node__descriptor, node->node_case);
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "expression %s is not supported", fd ? fd->name : "?");
+    }
+    }
+}

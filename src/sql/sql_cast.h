@@ -1,0 +1,177 @@
+/*
+ * sql_cast.h — the evaluation context of an expression (column bindings,
+ * aggregate state: sql_expr.c evaluates in it, casts coerce in it), and
+ * values of a type (sql_cast.c), private to src/sql/: making values, the
+ * type families, literal and parameter values, text input of every type,
+ * coercion and casts, type names.
+ *
+ * Below expressions (sql_expr.c) and the scans (sql_scan.c, which evaluate
+ * the constants of a key prefix with rl_const_eval): nothing here evaluates
+ * an expression other than a constant, a parameter or a cast of one.
+ */
+#ifndef ROCKLAKE_SQL_CAST_H
+#define ROCKLAKE_SQL_CAST_H
+
+#include <pg_query/pg_query.pb-c.h>
+
+#include "sql/sql_exec.h"
+#include "sql/sql_value.h"
+
+/* ------------------------------------------------------ evaluation context */
+
+/* Column bindings visible to an expression: a stack of row sets with the
+ * current row of each (outer queries below inner ones). */
+typedef struct rl_binding {
+    rl_rowset *rs;            /* NULL = a subquery boundary (see correlated) */
+    size_t row;
+    const struct rl_binding *outer;
+    bool *correlated;         /* boundary only: set when a column lookup
+                                 crosses it (the subquery is correlated) */
+} rl_binding;
+
+/* Aggregate state for MAX/MIN/COUNT/SUM over a group (NULL when evaluating
+ * a non-aggregate context). sql_select.c fills it: an aggregate's argument
+ * is evaluated once per row rs[rows[i]], seen through `outer`. */
+typedef struct rl_agg_ctx {
+    rl_rowset *rs;
+    const size_t *rows;
+    size_t nrows;
+    const rl_binding *outer;
+} rl_agg_ctx;
+
+typedef struct rl_expr_ctx {
+    rl_exec *x;
+    const rl_binding *b;
+    rl_agg_ctx *agg;
+    rl_arena *arena;          /* strings produced by evaluation */
+    bool typing;              /* evaluating on an all-NULL row only for the
+                                 result type: CASE evaluates every branch */
+} rl_expr_ctx;
+
+/* Coerce to a type as an assignment would (INSERT/UPDATE/COPY) or as an
+ * explicit cast (explicit = true). 22P02 / 22003 / 42804 on failure. */
+int rl_value_coerce(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_t typmod,
+                    bool explicit_cast, rl_value *out, int location);
+/* Type name as SQL spells it ("bigint", "character varying") -> OID/typmod. */
+int rl_type_from_typename(rl_exec *x, const PgQuery__TypeName *tn, uint32_t *oid,
+                          int32_t *typmod);
+/* PostgreSQL's name of a type in messages ("bigint", "character varying"). */
+const char *rl_oid_type_name(uint32_t oid);
+
+/* ----------------------------------------------------------- making values */
+
+static inline void rl_val_null(rl_value *v, uint32_t oid)
+{
+    memset(v, 0, sizeof *v);
+    v->oid = oid;
+    v->typmod = -1;
+    v->d.isnull = true;
+}
+
+static inline void rl_val_int(rl_value *v, uint32_t oid, int64_t i)
+{
+    memset(v, 0, sizeof *v);
+    v->oid = oid;
+    v->typmod = -1;
+    v->d.v.i = i;
+}
+
+static inline void rl_val_bool(rl_value *v, bool b)
+{
+    memset(v, 0, sizeof *v);
+    v->oid = RL_OID_BOOL;
+    v->typmod = -1;
+    v->d.v.b = b;
+}
+
+static inline void rl_val_float(rl_value *v, uint32_t oid, double f)
+{
+    memset(v, 0, sizeof *v);
+    v->oid = oid;
+    v->typmod = -1;
+    v->d.v.f = f;
+}
+
+/* A string value borrowing p. */
+static inline void rl_val_str(rl_value *v, uint32_t oid, const void *p, size_t len)
+{
+    memset(v, 0, sizeof *v);
+    v->oid = oid;
+    v->typmod = -1;
+    v->d.v.s.p = len ? p : (const uint8_t *)"";
+    v->d.v.s.len = len;
+}
+
+/* Out of memory (XX000) in the evaluation context. */
+int rl_expr_oom(rl_expr_ctx *c);
+/* A string value copied into the evaluation arena (0, or -1 out of memory). */
+int rl_val_str_copy(rl_expr_ctx *c, rl_value *v, uint32_t oid, const void *p, size_t len);
+/* The bytes of b as a string value in the arena; frees b. */
+int rl_val_buf_copy(rl_expr_ctx *c, rl_value *v, uint32_t oid, rl_buf *b);
+
+/* ------------------------------------------------------------ type families */
+
+static inline bool rl_oid_is_float(uint32_t oid) { return oid == RL_OID_FLOAT4 || oid == RL_OID_FLOAT8; }
+
+static inline bool rl_oid_is_number(uint32_t oid)
+{
+    return rl_oid_is_intlike(oid) || rl_oid_is_float(oid) || oid == RL_OID_NUMERIC;
+}
+
+/* String types compared bytewise (our collation is "C" everywhere). */
+static inline bool rl_oid_is_textual(uint32_t oid)
+{
+    return oid == RL_OID_TEXT || oid == RL_OID_VARCHAR || oid == RL_OID_NAME ||
+           oid == RL_OID_CHAR || oid == RL_OID_UNKNOWN;
+}
+
+static inline bool rl_oid_is_timestamp(uint32_t oid)
+{
+    return oid == RL_OID_TIMESTAMP || oid == RL_OID_TIMESTAMPTZ || oid == RL_OID_DATE;
+}
+
+/* date -> microseconds since 2000-01-01, keeping infinities. */
+static inline int64_t rl_ts_micros(const rl_value *v)
+{
+    if (v->oid != RL_OID_DATE)
+        return v->d.v.i;
+    if (v->d.v.i == INT32_MAX)
+        return INT64_MAX;
+    if (v->d.v.i == INT32_MIN)
+        return INT64_MIN;
+    return v->d.v.i * 86400000000LL;
+}
+
+/* 22003 "<type> out of range". */
+int rl_range_error(rl_expr_ctx *c, uint32_t oid, int loc);
+/* 22003 unless i fits oid (int2, int4, oid, regclass). */
+int rl_int_fits(rl_expr_ctx *c, uint32_t oid, int64_t i, int loc);
+
+/* ------------------------------------------------------------ coercion */
+
+/* Conversions inside the numeric family (int2/4/8, oid, numeric, float). */
+int rl_number_convert(rl_expr_ctx *c, const rl_value *in, uint32_t oid, rl_value *out, int loc);
+/* Input text of a type (a literal or a cast from text). */
+int rl_text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid, int32_t typmod,
+                     bool explicit_cast, rl_value *out, int loc);
+/* Relation name (possibly "schema.name", identifiers case-folded unless
+ * quoted) -> regclass OID; missing_ok: NULL instead of 42P01. */
+int rl_regclass_from_text(rl_expr_ctx *c, const char *p, size_t len, bool missing_ok,
+                          rl_value *out, int loc);
+
+/* ------------------------------------------------------ constants, casts */
+
+/* The value of an A_Const (as rl_const gives it) and of a $n parameter. */
+int rl_eval_const(rl_expr_ctx *c, const PgQuery__AConst *k, rl_value *out);
+int rl_eval_param(rl_expr_ctx *c, const PgQuery__ParamRef *p, rl_value *out);
+/* An evaluator of an expression node (rl_expr_eval, rl_const_eval). */
+typedef int (*rl_eval_fn)(rl_expr_ctx *c, const PgQuery__Node *node, rl_value *out);
+/* arg::type: the type name is resolved first, then the argument evaluated
+ * by `eval`, then coerced as an explicit cast. */
+int rl_eval_typecast(rl_expr_ctx *c, const PgQuery__TypeCast *tc, rl_eval_fn eval, rl_value *out);
+/* rl_expr_eval of a constant: an A_Const, a $n, or a cast of one (what a
+ * scan may take a key from); any other node is 0A000 as rl_expr_eval's
+ * unsupported nodes are. Checks for cancel and stack as rl_expr_eval. */
+int rl_const_eval(rl_expr_ctx *c, const PgQuery__Node *node, rl_value *out);
+
+#endif

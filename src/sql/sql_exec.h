@@ -1,0 +1,123 @@
+/*
+ * sql_exec.h — the engine and session structs and the execution context of
+ * one statement (rl_exec, sql_exec.c), private to src/sql/: the statement's
+ * transaction and DuckLake format, errors with positions, cancel and stack
+ * checks, CommandComplete.
+ *
+ * Invariants: the SQL layer never touches kv.h; it reaches the store only
+ * through catalog.h. Every error is a PostgreSQL-style rl_error with the
+ * right SQLSTATE; nothing aborts the process.
+ */
+#ifndef ROCKLAKE_SQL_EXEC_H
+#define ROCKLAKE_SQL_EXEC_H
+
+#include <stdatomic.h>
+
+#include "sql/sql.h"
+
+typedef struct rl_temp_table rl_temp_table; /* sql_relation.h */
+
+/* ------------------------------------------------------ engine, session */
+
+struct rl_engine {
+    rl_catalog *cat;
+    char database[64];
+    char version[256];
+    rl_schema_lakes schema_lakes; /* .find NULL: no stores for further schemas */
+    size_t result_mem_limit;      /* rl_engine_options.result_memory, resolved */
+    size_t heap_order_limit;      /* rl_engine_options.heap_order_limit, resolved */
+};
+
+/* One lake a session's transaction touches: the database's own store
+ * (slot 0, the session's home engine) or a further DuckLake schema's. */
+#define RL_SESSION_LAKES 8
+typedef struct rl_session_lake {
+    rl_engine *eng;
+    rl_txn *txn; /* open catalog transaction on eng, or NULL */
+} rl_session_lake;
+
+typedef struct rl_setting {
+    char name[64];
+    char value[256];
+    struct rl_setting *next;
+} rl_setting;
+
+typedef struct rl_prepared rl_prepared; /* sql.c */
+typedef struct rl_parsed rl_parsed;     /* sql_parse.c */
+typedef struct rl_parse_cache rl_parse_cache; /* sql_parse.c */
+typedef struct rl_portal rl_portal;     /* sql.c */
+typedef struct rl_copy_in rl_copy_in;   /* sql_copy.c */
+typedef struct rl_ctid_map rl_ctid_map; /* sql_ctid.c */
+typedef struct rl_subtype rl_subtype;   /* sql_expr.c */
+
+struct rl_session {
+    rl_engine *eng;        /* the engine of the current statement (sql_lakes.c) */
+    char user[64], application[64], client[64];
+    rl_txn *txn;           /* open catalog transaction on eng, or NULL */
+    /* Every lake of this transaction; lakes[cur] is (eng, txn) while a
+     * statement runs, its .txn field stale until rl_lakes_save. */
+    rl_session_lake lakes[RL_SESSION_LAKES];
+    size_t nlakes, cur;
+    bool in_block;         /* BEGIN was issued */
+    bool failed;           /* error inside a block: 25P02 until ROLLBACK */
+    bool read_only_txn;    /* BEGIN ... READ ONLY */
+    rl_temp_table *temps;
+    rl_setting *settings;
+    rl_ctid_map *ctids;    /* per transaction */
+    rl_prepared *prepared;
+    rl_portal *portals;
+    rl_copy_in *copy_in;   /* COPY FROM STDIN in progress */
+    char *pending_sql;     /* a simple query paused by COPY FROM STDIN ... */
+    rl_parsed *pending;    /* ... its statements (a reference) ... */
+    size_t pending_next;   /* ... and the next one to run */
+    bool implicit;         /* the open txn is implicit (ends with the query / Sync) */
+    int64_t txn_start_us;  /* now() of the current transaction */
+    atomic_bool cancel;
+    atomic_bool running;   /* a statement is executing: only then does a cancel count */
+    rl_parse_cache *parse_cache; /* trees of texts this session sent twice; lazily made */
+    rl_subtype *subtypes;  /* result types of scalar subqueries (sql_expr.c); lazily made */
+    uint64_t exec_seq;     /* last rl_exec.id handed out */
+    struct rl_pgc_tables *pgc_tables; /* sql_pgcatalog.c: this statement's tables */
+    struct rl_pgc_memo *pgc_memo;     /* sql_pgcatalog.c: this transaction's fingerprint */
+    rl_commit_info commits; /* rl_session_commits (sql.c, its end) */
+};
+
+/* --------------------------------------------------- execution context */
+
+typedef struct rl_exec {
+    rl_session *s;
+    const rl_sink *sink;
+    rl_error *err;
+    const char *sql;          /* whole query text, for error positions */
+    const rl_value *params;   /* $1.. of the extended protocol */
+    size_t nparams;
+    bool explain_analyze;
+    uint64_t keys_read;       /* store keys read by this statement */
+    int8_t ctids;             /* does the text mention ctid? 0 = not looked yet, 1 yes, -1 no */
+    uint64_t id;              /* this execution, for per-statement caches; 0 = none yet */
+    bool simple_query;        /* a statement of a Simple Query: sql is its whole text */
+    size_t stmt_index;        /* simple_query: which statement of sql this is */
+} rl_exec;
+
+/* The transaction of the current statement (begun on first use). */
+rl_txn *rl_exec_txn(rl_exec *x);
+/* The DuckLake format (table shapes) the statement sees: its transaction's,
+ * which a migration changes before COMMIT (rl_txn_set_format). */
+rl_format rl_exec_format(rl_exec *x);
+
+/* 57014 if the session was cancelled; call in long loops. */
+int rl_exec_check_cancel(rl_exec *x);
+/* 54001 "stack depth limit exceeded" when the thread's stack is nearly
+ * used up (stack.h); call at the top of every recursion over a parse tree
+ * (expression evaluation, subqueries, tree walkers). */
+int rl_exec_check_stack(rl_exec *x);
+
+/* Error helpers: set x->err; position is the 1-based character offset of
+ * `location` (libpg_query's 0-based byte location, -1 = none). */
+int rl_exec_error(rl_exec *x, const char *sqlstate, int location, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* CommandComplete with this tag through the sink (08006 when the client is gone). */
+int rl_send_complete(rl_exec *x, const char *tag);
+
+#endif

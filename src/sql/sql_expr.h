@@ -1,0 +1,49 @@
+/*
+ * sql_expr.h — expressions (sql_expr.c), private to src/sql/: evaluation,
+ * predicates, comparison, result column names, the plan-time checks of a
+ * WHERE, aggregates. The evaluation context is sql_cast.h's.
+ */
+#ifndef ROCKLAKE_SQL_EXPR_H
+#define ROCKLAKE_SQL_EXPR_H
+
+#include <pg_query/pg_query.pb-c.h>
+
+#include "sql/sql_cast.h"
+
+/* Evaluate `node` to *out. Unknown-typed literals stay RL_OID_UNKNOWN (text)
+ * until coerced, as in PostgreSQL. */
+int rl_expr_eval(rl_expr_ctx *c, const PgQuery__Node *node, rl_value *out);
+/* Evaluate a predicate: 1 true, 0 false or NULL, -1 error. */
+int rl_expr_truth(rl_expr_ctx *c, const PgQuery__Node *node);
+/* PostgreSQL comparison of two non-NULL values (after resolving unknown
+ * literals against the other side): <0, 0, >0; -1 + err on incomparable
+ * types (42883). */
+int rl_value_cmp(rl_expr_ctx *c, const rl_value *a, const rl_value *b, int *result,
+                 int location);
+/* Output column name PostgreSQL gives an expression without alias
+ * ("?column?", function name, column name, "max", "version", ...). */
+void rl_expr_default_name(const PgQuery__Node *node, char *out, size_t n);
+/* The input column a bare ColumnRef names in b's innermost row set (for
+ * RowDescription's table oid / attnum), or NULL. */
+const rl_colmeta *rl_expr_column(const rl_binding *b, const PgQuery__Node *node);
+/* Common type of two (CASE/COALESCE/VALUES/UNION): unknown yields to the
+ * other, numbers widen, text-likes become text, else the first. */
+uint32_t rl_common_type(uint32_t a, uint32_t b);
+/* What PostgreSQL checks while planning: every unknown-typed literal that
+ * a comparison (=, <>, <, >, <=, >=, IN list, BETWEEN) in the AND/OR/NOT
+ * tree `node` sets against a non-text column of c->b's query level must be
+ * valid input for that column's type (22P02 ... even if no row is ever
+ * evaluated). 0 ok, -1 error. */
+int rl_expr_check_literals(rl_expr_ctx *c, const PgQuery__Node *node);
+/* What PostgreSQL finds wrong with a WHERE condition while planning, so also
+ * when no row is read and whichever AND / OR operand decides first: the
+ * literals above (22P02), unknown names (42703 / 42P01), a condition that
+ * is not boolean (42804). c->b must bind typing rows (see sql_expr.c); the
+ * condition is evaluated on them once, in typing mode. 0 ok, -1 error. */
+int rl_expr_check_where(rl_expr_ctx *c, const PgQuery__Node *where);
+/* Free a session's cache of subquery result types (sql_expr.c). */
+void rl_expr_free_subtypes(rl_session *s);
+/* Is the node a call of an aggregate we implement (count/max/min/sum/...)? */
+bool rl_expr_is_aggregate(const PgQuery__Node *node);
+
+#endif

@@ -1,0 +1,45 @@
+/*
+ * sql_pgcatalog.h — pg_catalog and information_schema relations
+ * (sql_pgcatalog.c), private to src/sql/: their ids, oids, columns, rows,
+ * and the fingerprint of the pure ones.
+ */
+#ifndef ROCKLAKE_SQL_PGCATALOG_H
+#define ROCKLAKE_SQL_PGCATALOG_H
+
+#include "sql/sql_exec.h"
+#include "sql/sql_value.h"
+
+/* Free a session's pg_catalog table list (sql_pgcatalog.c). */
+void rl_pgcatalog_cache_free(struct rl_pgc_tables *c);
+/* Forget the session's kept fingerprint (its transactions ended). */
+void rl_pgcatalog_memo_free(rl_session *s);
+/* Virtual relation id for pg_catalog.<name> / information_schema.<name>,
+ * or -1. */
+int rl_pgcatalog_find(const char *schema, const char *name);
+const char *rl_pgcatalog_schema(int id);
+/* Generate the rows of virtual relation id (reflecting the catalog as this
+ * transaction sees it, so a table created a moment ago is listed) into
+ * `dst` (rl_relation_shape's columns, or a
+ * subset of them in any order: dst column j is the relation's column
+ * attnum - 1, or the row's ctid for RL_CTID_ATTNUM), leaving out rows
+ * outside `keys` where it can and every row `filter` drops (both may be
+ * NULL). Strings of the fixed (system) rows live as long as the process
+ * and are not copied. 0, or -1 with x's error set. */
+int rl_pgcatalog_fill(rl_exec *x, int id, const rl_scan_keys *keys, const rl_row_filter *filter,
+                      rl_rowset *dst);
+/* The oid of a relation / namespace, used consistently by pg_class,
+ * pg_attribute, RowDescription and to_regclass: PostgreSQL 15's real oid for
+ * its own (pg_catalog / information_schema), else a stable pseudo-oid. */
+uint32_t rl_pgcatalog_rel_oid(const char *schema, const char *name);
+uint32_t rl_pgcatalog_namespace_oid(const char *schema);
+/* Columns of a virtual relation without generating its rows (no rows). */
+rl_rowset *rl_pgcatalog_columns(int id);
+/* Are virtual relation id's rows a function of the lake's schemas and
+ * tables alone (false: they also show the session, e.g. pg_settings)? */
+bool rl_pgcatalog_pure(int id);
+/* Append to `out` every input of the pure relations' rows as this
+ * transaction sees them: two answers with equal bytes are equal. 0, or -1
+ * with x's error set. */
+int rl_pgcatalog_fingerprint(rl_exec *x, rl_buf *out);
+
+#endif

@@ -1,0 +1,119 @@
+/*
+ * sql_resolve.c — relation names to relations, in PostgreSQL's search
+ * order: session temp tables (pg_temp), pg_catalog views, then the named
+ * schema (default "public") through the catalog's name index; anything
+ * else is 42P01 with the name's position, a name of another database
+ * 0A000.
+ *
+ * Sits below the scans (sql_scan.c), casts (regclass input, sql_cast.c)
+ * and statements, which all name relations; calls only the execution
+ * context (the statement's transaction) and pg_catalog's relation ids and
+ * oids.
+ */
+#include <string.h>
+
+#include "sql/sql_exec.h"
+#include "sql/sql_pgcatalog.h"
+#include "sql/sql_relation.h"
+
+static rl_temp_table *find_temp(rl_session *s, const char *name)
+{
+    for (rl_temp_table *t = s->temps; t; t = t->next)
+        if (strcmp(t->name, name) == 0)
+            return t;
+    return NULL;
+}
+
+static int not_found(rl_exec *x, const char *schema, const char *name, int location)
+{
+    if (schema && *schema)
+        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_TABLE, location,
+                             "relation \"%s.%s\" does not exist", schema, name);
+    return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_TABLE, location,
+                         "relation \"%s\" does not exist", name);
+}
+
+static bool is_virtual_schema(const char *schema)
+{
+    return strcmp(schema, "pg_catalog") == 0 || strcmp(schema, "information_schema") == 0;
+}
+
+/* 1 found, 0 absent, -1 error (x->err set). */
+static int find_stored(rl_exec *x, const char *schema, const char *name, rl_relation *out)
+{
+    rl_txn *t = rl_exec_txn(x);
+    if (!t)
+        return -1;
+    rl_error e;
+    memset(&e, 0, sizeof e);
+    const rl_table_desc *d = rl_txn_find_table(t, schema, name, &e);
+    if (!d) {
+        if (strcmp(e.sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) == 0)
+            return 0;
+        if (x->err)
+            *x->err = e;
+        return -1;
+    }
+    out->kind = RL_REL_STORED;
+    out->desc = d;
+    rl_str_copy(out->schema, sizeof out->schema, schema);
+    rl_str_copy(out->name, sizeof out->name, name);
+    out->oid = rl_pgcatalog_rel_oid(schema, name);
+    return 1;
+}
+
+static int lookup_at(rl_exec *x, const char *schema, const char *name, int location,
+                     rl_relation *out)
+{
+    memset(out, 0, sizeof *out);
+    bool qualified = schema && *schema;
+    if (!qualified || strcmp(schema, "pg_temp") == 0) {
+        rl_temp_table *tt = find_temp(x->s, name);
+        if (tt) {
+            out->kind = RL_REL_TEMP;
+            out->temp = tt;
+            rl_str_copy(out->schema, sizeof out->schema, "pg_temp");
+            rl_str_copy(out->name, sizeof out->name, name);
+            out->oid = rl_pgcatalog_rel_oid("pg_temp", name);
+            return 0;
+        }
+        if (qualified)
+            return not_found(x, schema, name, location);
+    }
+    /* PostgreSQL searches pg_catalog before the search path when it is not
+     * listed explicitly, so an unqualified pg_class is always the catalog's. */
+    if (!qualified || is_virtual_schema(schema)) {
+        int id = rl_pgcatalog_find(qualified ? schema : "pg_catalog", name);
+        if (id >= 0) {
+            out->kind = RL_REL_VIRTUAL;
+            out->virtual_id = id;
+            rl_str_copy(out->schema, sizeof out->schema, rl_pgcatalog_schema(id));
+            rl_str_copy(out->name, sizeof out->name, name);
+            out->oid = rl_pgcatalog_rel_oid(out->schema, name);
+            return 0;
+        }
+        if (qualified)
+            return not_found(x, schema, name, location);
+    }
+    int rc = find_stored(x, qualified ? schema : "public", name, out);
+    if (rc < 0)
+        return -1;
+    if (rc == 0)
+        return not_found(x, schema, name, location);
+    return 0;
+}
+
+int rl_relation_lookup(rl_exec *x, const char *schema, const char *name, rl_relation *out)
+{
+    return lookup_at(x, schema, name, -1, out);
+}
+
+int rl_relation_resolve(rl_exec *x, const PgQuery__RangeVar *rv, rl_relation *out)
+{
+    if (rv->catalogname && *rv->catalogname &&
+        strcmp(rv->catalogname, x->s->eng->database) != 0)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, rv->location,
+                             "cross-database references are not implemented: \"%s.%s.%s\"",
+                             rv->catalogname, rv->schemaname, rv->relname);
+    return lookup_at(x, rv->schemaname, rv->relname, rv->location, out);
+}

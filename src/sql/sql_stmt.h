@@ -1,0 +1,62 @@
+/*
+ * sql_stmt.h — the statements sql.c dispatches to, private to src/sql/: a
+ * prepared statement's parameters (sql_params.c), INSERT / UPDATE / DELETE
+ * (sql_dml.c), DDL (sql_ddl.c), COPY and binary input (sql_copy.c).
+ */
+#ifndef ROCKLAKE_SQL_STMT_H
+#define ROCKLAKE_SQL_STMT_H
+
+#include <pg_query/pg_query.pb-c.h>
+
+#include "sql/sql_exec.h"
+#include "sql/sql_relation.h"
+
+/* ---------------------------------------------------------- sql_params.c */
+
+/* The highest $n the statement refers to (0: none) in *out; which of
+ * $1..$64 it refers to somewhere that can give a type (bit n-1; not only
+ * as the operand of IS [NOT] NULL) in *typeable, and which of those it
+ * refers to first as such an operand (so with no type there, and one
+ * elsewhere: PostgreSQL's 42P08) in *unknown_first; -1 + 54001 when it
+ * nests too deep to look at. */
+int rl_params_count(rl_exec *x, const PgQuery__Node *stmt, size_t *out, uint64_t *typeable,
+                    uint64_t *unknown_first);
+/* Give each of the n parameters Parse left untyped (oids[i] == 0) the type
+ * its context in `stmt` gives it, as PostgreSQL infers one (a cast, the
+ * column it is compared with or stored in, LIMIT, a condition), else text.
+ * Relations are resolved on the session's current lake (route first); one
+ * that does not resolve is left out. Never fails. It walks the statement
+ * whatever oids holds: the caller calls it when some parameter is untyped. */
+void rl_params_infer(rl_exec *x, const PgQuery__Node *stmt, uint32_t *oids, size_t n);
+
+/* ------------------------------------------------------- sql_dml/ddl/copy.c */
+
+int rl_dml_insert(rl_exec *x, const PgQuery__InsertStmt *st);
+int rl_dml_update(rl_exec *x, const PgQuery__UpdateStmt *st);
+int rl_dml_delete(rl_exec *x, const PgQuery__DeleteStmt *st);
+/* Insert one row of already-coerced values into a relation (used by INSERT
+ * and COPY FROM). */
+int rl_dml_insert_row(rl_exec *x, const rl_relation *rel, const rl_value *row);
+
+int rl_ddl_create_table(rl_exec *x, const PgQuery__CreateStmt *st);
+int rl_ddl_create_schema(rl_exec *x, const PgQuery__CreateSchemaStmt *st);
+int rl_ddl_drop(rl_exec *x, const PgQuery__DropStmt *st);
+int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st);
+int rl_ddl_rename(rl_exec *x, const PgQuery__RenameStmt *st);
+/* Drop ON COMMIT DROP temp tables (commit) / all of this txn's (rollback). */
+void rl_ddl_end_transaction(rl_session *s, bool committed);
+void rl_ddl_free_temps(rl_session *s);
+
+/* COPY: TO STDOUT runs to completion; FROM STDIN returns RL_EXEC_COPY_IN
+ * after copy_in_begin and is finished by the rl_copy_in_* calls. */
+rl_exec_status rl_copy_start(rl_exec *x, const PgQuery__CopyStmt *st);
+int rl_copy_in_data(rl_exec *x, const uint8_t *data, size_t len);
+int rl_copy_in_done(rl_exec *x); /* sends CommandComplete "COPY n" */
+void rl_copy_in_abort(rl_session *s);
+
+/* Binary COPY / binary result encoding of one value (PostgreSQL send
+ * format), shared with rl_value_to_binary. Decoding for COPY FROM. */
+int rl_value_from_binary(rl_exec *x, uint32_t oid, int32_t typmod, const uint8_t *p,
+                         size_t len, rl_arena *arena, rl_value *out);
+
+#endif

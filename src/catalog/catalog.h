@@ -385,30 +385,10 @@ bool rl_txn_own_snapshot(const rl_txn *txn, uint64_t *id);
  * rows; snapshot ids are dense from 0, so every id below the oldest row left
  * was expired. A commit that deletes snapshot rows also sets the lake's
  * "retain-from" system key to the oldest one left, in the same batch. */
-/* What a query that found no row of d asked for: one key (fields
- * key[0..nkey), or nkey 0), or, as its whole WHERE, `column upper_col <=
- * upper` (upper_col -1: not that), reading the columns flagged in reads[]
- * (one per column of d). */
-typedef struct rl_retention_probe {
-    const rl_datum *key;
-    size_t nkey;
-    int upper_col;
-    rl_datum upper;
-    const bool *reads;
-} rl_retention_probe;
-/* -1 with 72000, naming the oldest snapshot the lake retains, when the probe
- * is one of DuckLake's time-travel lookups of ducklake_snapshot and asked
- * for a snapshot older than it: by version (exactly snapshot_id,
- * schema_version, next_catalog_id, next_file_id of one key) an id below the
- * oldest, or by time (exactly snapshot_time, snapshot_id where
- * snapshot_time <= T) once snapshots were expired. 0 otherwise: finding
- * nothing is the answer, as on PostgreSQL (ducklake_snapshots(), an expiry
- * of an id already gone, a hand-written SELECT * read other columns). */
-int rl_txn_check_retained(rl_txn *txn, const rl_table_desc *d, const rl_retention_probe *p,
-                          rl_error *err);
-/* Can a read of d be a time-travel lookup at all (ducklake_snapshot)? A
- * caller checks this before building a probe, so an empty answer from any
- * other table costs nothing. */
-bool rl_retention_applies(const rl_table_desc *d);
+/* The oldest snapshot row in the transaction's view: 1 with its id and
+ * snapshot_time (a timestamptz datum), 0 when the lake has none yet, -1 on
+ * error. Ids below it were expired (the SQL layer's sql_timetravel.c turns
+ * a DuckLake lookup of one into 72000). */
+int rl_txn_oldest_snapshot(rl_txn *txn, int64_t *id, rl_datum *taken, rl_error *err);
 
 #endif

@@ -34,6 +34,7 @@
 #include "sql/sql_scan.h"
 #include "sql/sql_select.h"
 #include "sql/sql_stmt.h"
+#include "sql/sql_timetravel.h"
 #include "sql/sql_value.h"
 
 #endif

@@ -43,6 +43,7 @@
 #include "sql/sql_pgcatalog.h"
 #include "sql/sql_relation.h"
 #include "sql/sql_scan.h"
+#include "sql/sql_timetravel.h"
 #include "sql/sql_value.h"
 
 /* Upper bound on the key prefixes one scan may expand to (IN lists on
@@ -899,21 +900,20 @@ static int only_upper_bound(rl_exec *x, const rl_relation *rel, const char *alia
 int rl_relation_check_retained(rl_exec *x, const rl_relation *rel, const char *alias,
                                const PgQuery__Node *where, const bool *reads)
 {
-    if (rel->kind != RL_REL_STORED || !rl_retention_applies(rel->desc))
+    if (rel->kind != RL_REL_STORED || !rl_timetravel_applies(rel->desc))
         return 0;
     const char *a = alias && *alias ? alias : rel->name;
     key_choice kc;
     if (choose_prefixes(x, rel, a, where, &kc) < 0)
         return -1;
-    rl_retention_probe p = {.upper_col = -1, .reads = reads};
+    rl_timetravel_probe p = {.upper_col = -1, .reads = reads};
     if (kc.nprefix == 1 && kc.nfields > 0 && !kc.has_lower && kc.fields) {
         p.key = kc.fields;
         p.nkey = kc.nfields;
     } else {
         only_upper_bound(x, rel, a, where, &kc.arena, &p.upper_col, &p.upper);
     }
-    rl_txn *t = p.nkey || p.upper_col >= 0 ? rl_exec_txn(x) : NULL;
-    int rc = t ? rl_txn_check_retained(t, rel->desc, &p, x->err) : 0;
+    int rc = rl_timetravel_check(x, rel->desc, &p);
     key_choice_free(&kc);
     return rc;
 }

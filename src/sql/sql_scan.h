@@ -74,9 +74,9 @@ typedef int (*rl_stored_row_fn)(void *ctx, const rl_row *row);
 int rl_relation_scan_each(rl_exec *x, const rl_relation *rel, const char *alias,
                           const PgQuery__Node *where, rl_stored_row_fn fn, void *ctx);
 /* A query of one relation whose `where` matched no row, reading the stored
- * columns flagged in reads[]: tells the catalog what it asked for (one key,
- * or `col <= const` as the whole WHERE), which refuses a time-travel lookup
- * of an expired snapshot with 72000 (rl_txn_check_retained). 0 or -1. */
+ * columns flagged in reads[]: works out what it asked for (one key, or `col
+ * <= const` as the whole WHERE) and refuses a DuckLake time-travel lookup
+ * of an expired snapshot with 72000 (sql_timetravel.c). 0 or -1. */
 int rl_relation_check_retained(rl_exec *x, const rl_relation *rel, const char *alias,
                                const PgQuery__Node *where, const bool *reads);
 /* Would rl_relation_scan(..., RL_SCAN_HEAP) reorder this scan's rows? A

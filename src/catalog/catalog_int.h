@@ -368,10 +368,7 @@ int cat_expect_unique(rl_txn *t, const uint8_t *k, size_t kl, const char *constr
 int cat_add_row(rl_txn *t, const rl_table_desc *d, const rl_datum *row, uint64_t seq,
                 rl_error *err);
 
-/* -------------------------------------------------------------- retention.c */
-
-int cat_first_snapshot_row(rl_txn *t, rl_scan **sc, const rl_row **row, rl_error *err);
-int cat_oldest_snapshot(rl_txn *t, uint64_t *id, rl_error *err);
+/* retention.c: rl_txn_oldest_snapshot (catalog.h), also commit's retain-from */
 
 /* ---------------------------------------------------------------- dyndesc.c */
 

@@ -392,8 +392,10 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
     /* An expiry moves the lake's "retain-from" (the oldest snapshot left),
      * in the same batch. A concurrent expiry of the same rows conflicts in
      * validation, so the transaction's own view decides it. */
-    uint64_t retain_from = 0;
-    int retain = deletes_snapshot(t) ? cat_oldest_snapshot(t, &retain_from, err) : 0;
+    int64_t retain_from = 0;
+    rl_datum oldest_taken;
+    int retain = deletes_snapshot(t) ? rl_txn_oldest_snapshot(t, &retain_from, &oldest_taken, err)
+                                     : 0;
     if (retain < 0)
         return -1;
     kv_batch *b = kv_batch_new();
@@ -431,7 +433,7 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
             kv_batch_delete(b, t->ov[i].key, t->ov[i].klen);
     }
     if (retain == 1)
-        cat_batch_put_system_u64(b, RL_SYS_RETAIN_FROM, retain_from);
+        cat_batch_put_system_u64(b, RL_SYS_RETAIN_FROM, (uint64_t)retain_from);
     if (cat_add_counters_locked(t, b, values, err) < 0 || cat_add_audit_locked(t, b, err) < 0)
         goto unlock;
     if (kv_write_begin(cat->kv, b, &in_flight, &ke) < 0) {

@@ -126,17 +126,17 @@ struct kv_db {
     bool digest_on;
     bool salvaged; /* opened with journal_salvage: refuses writes */
     /* Group commit (kv_wait_durable): one numbering of writes, one leader.
-     * With a journal a write's number is its journal record's and the
-     * journal's own syncer groups the fdatasyncs; without one, written_seq
-     * counts writes and the waiter that finds no flush running becomes the
-     * leader: one SlateDB WAL flush (one object write) covers every write
-     * numbered before it started. */
+     * With a journal a write's number is its journal record's; without
+     * one, written_seq counts writes. The waiter that finds no flush
+     * running becomes the leader: one journal sync (one fdatasync) or one
+     * SlateDB WAL flush (one object write) covers every write numbered
+     * before it started. */
     _Atomic uint64_t written_seq; /* the last write numbered; stored under write_lock */
     pthread_mutex_t durable_mu;
     pthread_cond_t durable_cv;
     uint64_t durable_seq; /* under durable_mu: every write <= this is durable */
     bool flushing;        /* under durable_mu: a leader's flush is running */
-    _Atomic uint64_t group_flushes; /* WAL flushes led by kv_wait_durable */
+    _Atomic uint64_t group_flushes; /* flushes led by kv_wait_durable's leaders */
 };
 
 struct kv_pending {
@@ -725,7 +725,10 @@ static int journal_open(kv_db *db, const char *store_dir, bool use_journal,
          * far (the position, through kv_write) were durable when they
          * returned and no handle holds their numbers, so numbering starts
          * again at the journal's last record, which is durable too. */
-        if (j) atomic_store(&db->written_seq, last);
+        if (j) {
+            atomic_store(&db->written_seq, last);
+            db->durable_seq = last; /* no other thread has the handle yet */
+        }
         db->journal = j;
         if (salvage)
             notice(opts, "journal salvage: the journal holds no damaged record; serving "
@@ -1600,11 +1603,14 @@ uint64_t kv_pending_seq(const kv_pending *p) { return p ? p->seq : 0; }
 
 uint64_t kv_written_seq(kv_db *db) { return atomic_load(&db->written_seq); }
 
-/* Without a journal: the waiter that finds no flush running flushes
- * SlateDB's WAL for every write numbered so far (all of them are in the
- * memtable: numbered under write_lock after the apply); the others wait
- * for it and are done when it covered them, or lead the next flush. */
-static int wait_flushed(kv_db *db, uint64_t seq, kv_error *err)
+/* The group commit's leader: the waiter that finds no flush running makes
+ * every write numbered so far durable (all of them are in the memtable and,
+ * with a journal, in the journal: numbered under write_lock after both) by
+ * one journal sync or one SlateDB WAL flush; the others wait for it and are
+ * done when it covered them, or lead the next one. The crash points fire in
+ * the leader around its flush, before any waiter is released, so a kill at
+ * kv-after-flush leaves the group durable and none of it acknowledged. */
+static int wait_flushed(kv_db *db, uint64_t seq, bool crash_points, kv_error *err)
 {
     int rc = 0;
     pthread_mutex_lock(&db->durable_mu);
@@ -1617,7 +1623,9 @@ static int wait_flushed(kv_db *db, uint64_t seq, kv_error *err)
         pthread_mutex_unlock(&db->durable_mu);
         uint64_t target = atomic_load(&db->written_seq);
         atomic_fetch_add(&db->group_flushes, 1);
-        rc = slate_flush(db->slate, err);
+        if (crash_points) rl_crash_point(RL_CRASH_KV_BEFORE_FLUSH);
+        rc = db->journal ? rl_journal_sync(db->journal, target, err) : slate_flush(db->slate, err);
+        if (rc == 0 && crash_points) rl_crash_point(RL_CRASH_KV_AFTER_FLUSH);
         pthread_mutex_lock(&db->durable_mu);
         if (rc == 0 && target > db->durable_seq)
             db->durable_seq = target;
@@ -1632,24 +1640,20 @@ uint64_t kv_group_flushes(kv_db *db) { return atomic_load(&db->group_flushes); }
 
 uint64_t kv_durable_seq(kv_db *db)
 {
-    if (db->journal) return rl_journal_durable_seq(db->journal);
     pthread_mutex_lock(&db->durable_mu);
     uint64_t d = db->durable_seq;
     pthread_mutex_unlock(&db->durable_mu);
     return d;
 }
 
-/* The crash points mark the durability wait of commits (kv_write_wait,
- * kv_wait_durable), not that of kv_write's rare writes (the open's, the
- * lease's), so that a test's <nth> counts commits' waits only. */
+/* The crash points mark the durability waits of commits (kv_write_wait,
+ * kv_wait_durable), not those of kv_write's rare writes (the open's, the
+ * lease's), so that a test's <nth> counts commits' flushes only. */
 static int wait_durable(kv_db *db, uint64_t seq, bool crash_points, kv_error *err)
 {
     assert(seq <= atomic_load(&db->written_seq)); /* only writes numbered so far */
-    if (seq == 0 || kv_durable_seq(db) >= seq) return 0;
-    if (crash_points) rl_crash_point(RL_CRASH_KV_BEFORE_FLUSH);
-    int rc = db->journal ? rl_journal_sync(db->journal, seq, err) : wait_flushed(db, seq, err);
-    if (rc == 0 && crash_points) rl_crash_point(RL_CRASH_KV_AFTER_FLUSH);
-    return rc;
+    if (seq == 0) return 0;
+    return wait_flushed(db, seq, crash_points, err);
 }
 
 int kv_wait_durable(kv_db *db, uint64_t seq, kv_error *err)
@@ -1659,13 +1663,6 @@ int kv_wait_durable(kv_db *db, uint64_t seq, kv_error *err)
         return -1;
     }
     return wait_durable(db, seq, true, err);
-}
-
-void kv_write_abandon(kv_pending *p)
-{
-    if (!p) return;
-    slate_write_release(p->slate);
-    free(p);
 }
 
 int kv_write(kv_db *db, const kv_batch *b, kv_error *err)

@@ -248,17 +248,15 @@ int kv_write(kv_db *db, const kv_batch *b, kv_error *err);
  * Group commit lives here, once: every write gets a number (kv_pending_seq;
  * increasing, not dense: with a journal it is the journal record's), and
  * kv_wait_durable(seq) returns once every write numbered <= seq is durable.
- * Concurrent waiters share the work: with a journal, one fdatasync (the
- * journal's syncer); without one, one SlateDB WAL flush (one object write
- * to the store), led by the first waiter that finds none running and
- * covering every write numbered before it started. kv_write_wait is
- * kv_wait_durable of the handle's number, then the handle's release. */
+ * Concurrent waiters share the work: the first that finds none running
+ * leads one journal sync (one fdatasync) or, without a journal, one
+ * SlateDB WAL flush (one object write to the store), covering every write
+ * numbered before it started; the others wait for a flush that covers
+ * them. kv_write_wait is kv_wait_durable of the handle's number, then the
+ * handle's release. */
 typedef struct kv_pending kv_pending;
 int kv_write_begin(kv_db *db, const kv_batch *b, kv_pending **out, kv_error *err);
 int kv_write_wait(kv_pending *p, kv_error *err);
-/* Consume p without waiting: its store failed (kv_shutdown), so whether the
- * write became durable is unknown. Counted as written in kv_counters. */
-void kv_write_abandon(kv_pending *p);
 /* The number of a pending write (0 for NULL). */
 uint64_t kv_pending_seq(const kv_pending *p);
 /* The last write numbered (0: none since open), and the last one known
@@ -270,8 +268,9 @@ uint64_t kv_durable_seq(kv_db *db);
  * durable. 0, or -1 when the flush or sync failed (the writes are not
  * acknowledged; a later wait retries). */
 int kv_wait_durable(kv_db *db, uint64_t seq, kv_error *err);
-/* How many SlateDB WAL flushes kv_wait_durable has led on this handle (a
- * store without a journal): one per group of writes made durable together. */
+/* How many flushes (journal syncs or SlateDB WAL flushes) kv_wait_durable's
+ * leaders made on this handle: one per group of writes made durable
+ * together. */
 uint64_t kv_group_flushes(kv_db *db);
 
 /* Make everything written so far durable: kv_wait_durable(kv_written_seq()).

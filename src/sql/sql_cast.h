@@ -46,6 +46,8 @@ typedef struct rl_expr_ctx {
     rl_arena *arena;          /* strings produced by evaluation */
     bool typing;              /* evaluating on an all-NULL row only for the
                                  result type: CASE evaluates every branch */
+    const struct rl_cte_env *ctes; /* WITH queries in scope, for the
+                                      expression's subqueries (sql_select.c) */
 } rl_expr_ctx;
 
 /* Coerce to a type as an assignment would (INSERT/UPDATE/COPY) or as an

@@ -1077,15 +1077,99 @@ static int agg_collect(rl_expr_ctx *c, const PgQuery__Node *arg, rl_value **vals
     return 0;
 }
 
+/* FILTER (WHERE cond): narrow the group to the rows where cond is true
+ * (its own row list in c->arena). */
+static int agg_filter_rows(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_agg_ctx *group)
+{
+    if (!f->agg_filter)
+        return 0;
+    size_t *rows = group->nrows ? rl_arena_alloc(c->arena, group->nrows * sizeof *rows) : NULL;
+    if (group->nrows && !rows)
+        return rl_expr_oom(c);
+    rl_expr_ctx sub = *c;
+    sub.agg = NULL; /* an aggregate inside FILTER is an error (42803) */
+    if (rl_expr_check_where(&sub, f->agg_filter) < 0)
+        return -1;
+    size_t n = 0;
+    for (size_t i = 0; i < group->nrows; i++) {
+        rl_binding b = {group->rs, group->rows[i], group->outer, NULL};
+        sub.b = &b;
+        int t = rl_expr_truth(&sub, f->agg_filter);
+        if (t < 0)
+            return -1;
+        if (t)
+            rows[n++] = group->rows[i];
+    }
+    group->rows = rows;
+    group->nrows = n;
+    return 0;
+}
+
+typedef struct value_sort {
+    rl_expr_ctx *c;
+    int location;
+    bool failed;
+} value_sort;
+
+static int compare_values(const void *pa, const void *pb, void *arg)
+{
+    value_sort *vs = arg;
+    int r = 0;
+    if (!vs->failed && rl_value_cmp(vs->c, pa, pb, &r, vs->location) < 0)
+        vs->failed = true;
+    return r;
+}
+
+/* DISTINCT inside an aggregate: its non-NULL inputs, each value once
+ * (compacted at the front of vals, *n their number). Every aggregate here
+ * ignores NULL inputs, so dropping them changes no answer. */
+static int agg_distinct_values(rl_expr_ctx *c, rl_value *vals, size_t *n, int location)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < *n; i++)
+        if (!vals[i].d.isnull)
+            vals[k++] = vals[i];
+    value_sort vs = {c, location, false};
+    qsort_r(vals, k, sizeof *vals, compare_values, &vs);
+    if (vs.failed)
+        return -1;
+    size_t m = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (m > 0 && compare_values(&vals[m - 1], &vals[i], &vs) == 0 && !vs.failed)
+            continue;
+        vals[m++] = vals[i];
+    }
+    *n = m;
+    return vs.failed ? -1 : 0;
+}
+
+static int eval_plain_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char *name,
+                                rl_value *out);
+
 static int eval_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char *name,
                           rl_value *out)
 {
     if (!c->agg)
         return rl_exec_error(c->x, RL_SQLSTATE_GROUPING_ERROR, f->location,
                              "aggregate functions are not allowed in WHERE");
-    if (f->agg_distinct || f->n_agg_order || f->agg_filter || f->agg_within_group)
+    if (f->agg_within_group)
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
-                             "DISTINCT, ORDER BY and FILTER in aggregates are not supported");
+                             "WITHIN GROUP is not supported");
+    /* ORDER BY inside the call: these aggregates' results do not depend on
+     * their inputs' order, so it is read for errors only (as PostgreSQL,
+     * which sorts and gets the same answer) */
+    rl_agg_ctx group = *c->agg;
+    rl_expr_ctx gc = *c;
+    gc.agg = &group;
+    if (agg_filter_rows(&gc, f, &group) < 0)
+        return -1;
+    return eval_plain_aggregate(&gc, f, name, out);
+}
+
+/* The aggregate f over the rows of c->agg (FILTER applied). */
+static int eval_plain_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char *name,
+                                rl_value *out)
+{
     if (strcmp(name, "count") == 0 && f->agg_star) {
         rl_val_int(out, RL_OID_INT8, (int64_t)c->agg->nrows);
         return 0;
@@ -1099,6 +1183,8 @@ static int eval_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char
     if (agg_collect(c, f->args[0], &vals, &type) < 0)
         return -1;
     size_t n = c->agg->nrows;
+    if (f->agg_distinct && agg_distinct_values(c, vals, &n, f->location) < 0)
+        return -1;
     if (strcmp(name, "count") == 0) {
         int64_t k = 0;
         for (size_t i = 0; i < n; i++)
@@ -1425,7 +1511,7 @@ static int sublink_columns_error(rl_expr_ctx *c, const PgQuery__SubLink *sl, siz
 
 /* A subquery on the typing row: its result type only. Its rows are never
  * needed (the typing row's NULLs would only make errors PostgreSQL does
- * not raise at planning time), so it runs through rl_select_type, once
+ * not raise at planning time), so it is only typed (rl_select_subquery), once
  * per execution. */
 static int type_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *out)
 {
@@ -1437,7 +1523,7 @@ static int type_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *ou
         out->typmod = expr ? typmod : -1;
         return 0;
     }
-    rl_rowset *rs = rl_select_type(c->x, sl->subselect->select_stmt, c->b);
+    rl_rowset *rs = rl_select_subquery(c, sl->subselect->select_stmt, true);
     if (!rs)
         return -1;
     int rc = 0;
@@ -1472,7 +1558,7 @@ static int eval_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *ou
     }
     if (c->typing)
         return type_sublink(c, sl, out);
-    rl_rowset *rs = rl_select_run(c->x, sl->subselect->select_stmt, c->b);
+    rl_rowset *rs = rl_select_subquery(c, sl->subselect->select_stmt, false);
     if (!rs)
         return -1;
     int rc = 0;

@@ -1415,6 +1415,105 @@ int rl_tree_walk(const ProtobufCMessage *m, rl_tree_visit visit, void *ctx)
     return 0;
 }
 
+/* ----------------------------------------------------------- equality */
+
+static bool field_equal(const ProtobufCFieldDescriptor *f, const char *a, const char *b);
+
+static bool scalar_equal(ProtobufCType t, const char *a, const char *b)
+{
+    switch (t) {
+    case PROTOBUF_C_TYPE_STRING: {
+        const char *x, *y;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        return x == y || (x && y && strcmp(x, y) == 0);
+    }
+    case PROTOBUF_C_TYPE_MESSAGE: {
+        const ProtobufCMessage *x, *y;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        return rl_node_equal(x, y);
+    }
+    case PROTOBUF_C_TYPE_BYTES: {
+        ProtobufCBinaryData x, y;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        return x.len == y.len && (x.len == 0 || memcmp(x.data, y.data, x.len) == 0);
+    }
+    case PROTOBUF_C_TYPE_INT64: case PROTOBUF_C_TYPE_SINT64: case PROTOBUF_C_TYPE_SFIXED64:
+    case PROTOBUF_C_TYPE_UINT64: case PROTOBUF_C_TYPE_FIXED64: case PROTOBUF_C_TYPE_DOUBLE:
+        return memcmp(a, b, 8) == 0;
+    case PROTOBUF_C_TYPE_BOOL:
+        return memcmp(a, b, sizeof(protobuf_c_boolean)) == 0;
+    default: /* the 32-bit ones, enums included */
+        return memcmp(a, b, 4) == 0;
+    }
+}
+
+static size_t scalar_size(ProtobufCType t)
+{
+    switch (t) {
+    case PROTOBUF_C_TYPE_STRING: return sizeof(char *);
+    case PROTOBUF_C_TYPE_MESSAGE: return sizeof(ProtobufCMessage *);
+    case PROTOBUF_C_TYPE_BYTES: return sizeof(ProtobufCBinaryData);
+    case PROTOBUF_C_TYPE_INT64: case PROTOBUF_C_TYPE_SINT64: case PROTOBUF_C_TYPE_SFIXED64:
+    case PROTOBUF_C_TYPE_UINT64: case PROTOBUF_C_TYPE_FIXED64: case PROTOBUF_C_TYPE_DOUBLE:
+        return 8;
+    case PROTOBUF_C_TYPE_BOOL: return sizeof(protobuf_c_boolean);
+    default: return 4;
+    }
+}
+
+static bool field_equal(const ProtobufCFieldDescriptor *f, const char *a, const char *b)
+{
+    if (strcmp(f->name, "location") == 0 || strcmp(f->name, "stmt_location") == 0 ||
+        strcmp(f->name, "stmt_len") == 0)
+        return true; /* where it was written is not what it is */
+    if (oneof_holds(f, a) != oneof_holds(f, b))
+        return false;
+    if (!oneof_holds(f, a))
+        return true;
+    if (f->label != PROTOBUF_C_LABEL_REPEATED)
+        return scalar_equal(f->type, a + f->offset, b + f->offset);
+    size_t na, nb;
+    memcpy(&na, a + f->quantifier_offset, sizeof na);
+    memcpy(&nb, b + f->quantifier_offset, sizeof nb);
+    if (na != nb)
+        return false;
+    const char *xa, *xb;
+    memcpy(&xa, a + f->offset, sizeof xa);
+    memcpy(&xb, b + f->offset, sizeof xb);
+    size_t size = scalar_size(f->type);
+    for (size_t i = 0; i < na; i++)
+        if (!scalar_equal(f->type, xa + i * size, xb + i * size))
+            return false;
+    return true;
+}
+
+bool rl_node_equal(const ProtobufCMessage *a, const ProtobufCMessage *b)
+{
+    if (!a || !b)
+        return a == b;
+    if (a->descriptor != b->descriptor || rl_stack_exhausted())
+        return false;
+    const ProtobufCMessageDescriptor *d = a->descriptor;
+    if (d == &pg_query__a__const__descriptor) { /* this text's literals */
+        a = &rl_const((const PgQuery__AConst *)a)->base;
+        b = &rl_const((const PgQuery__AConst *)b)->base;
+    }
+    if (d == &pg_query__node__descriptor) {
+        const PgQuery__Node *x = (const PgQuery__Node *)a, *y = (const PgQuery__Node *)b;
+        if (x->node_case != y->node_case)
+            return false;
+        const ProtobufCFieldDescriptor *f = node_field(x);
+        return !f || field_equal(f, (const char *)a, (const char *)b);
+    }
+    for (unsigned i = 0; i < d->n_fields; i++)
+        if (!field_equal(&d->fields[i], (const char *)a, (const char *)b))
+            return false;
+    return true;
+}
+
 /* ------------------------------------------------------------ locations */
 
 int rl_node_location(const PgQuery__Node *n)

@@ -33,6 +33,14 @@ static inline const char *rl_range_var_alias(const PgQuery__RangeVar *rv)
 typedef int (*rl_tree_visit)(void *ctx, const ProtobufCMessage *m);
 int rl_tree_walk(const ProtobufCMessage *m, rl_tree_visit visit, void *ctx);
 
+/* Do two trees say the same thing? Compared field by field, ignoring
+ * where they were written (location fields) and reading literals through
+ * rl_const; false for trees nested deeper than the stack allows. What
+ * PostgreSQL's equal() does on analyzed trees, for the few places that
+ * match an expression against another before analysis exists (ORDER BY
+ * against the DISTINCT target list). */
+bool rl_node_equal(const ProtobufCMessage *a, const ProtobufCMessage *b);
+
 /* Parse `sql` (through the session's cache of repeated texts). On success
  * *out is a reference the caller gives back with rl_parsed_release; its
  * tree is shared and must not be modified. 42601 with a position on a

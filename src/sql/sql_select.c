@@ -37,19 +37,11 @@
 #include "sql/sql_scan.h"
 #include "sql/sql_select.h"
 #include "sql/sql_value.h"
-#include "sql/sql_exec.h"
-#include "sql/sql_expr.h"
-#include "sql/sql_parse.h"
-#include "sql/sql_relation.h"
-#include "sql/sql_resultkey.h"
-#include "sql/sql_scan.h"
-#include "sql/sql_select.h"
-#include "sql/sql_value.h"
 
-typedef struct cte_env {
+typedef struct rl_cte_env {
     const char *name;
     rl_rowset *rs;
-    const struct cte_env *next;
+    const struct rl_cte_env *next;
 } cte_env;
 
 /* Column names a SELECT can reference (projection pushdown, see
@@ -90,7 +82,7 @@ static rl_rowset *fail_oom(rl_exec *x)
 
 static rl_expr_ctx make_ctx(sel *S, const rl_binding *b, rl_agg_ctx *agg)
 {
-    rl_expr_ctx c = {.x = S->x, .b = b, .agg = agg, .arena = &S->arena};
+    rl_expr_ctx c = {.x = S->x, .b = b, .agg = agg, .arena = &S->arena, .ctes = S->ctes};
     return c;
 }
 
@@ -1338,7 +1330,9 @@ static int presolve_sublink(sel *S, const PgQuery__SubLink *sl, PgQuery__Node **
         return 0;
     bool correlated = false;
     rl_binding boundary = {NULL, 0, S->outer, &correlated};
-    rl_rowset *rs = rl_select_run(S->x, sl->subselect->select_stmt, &boundary);
+    rl_rowset *rs = run_raw(S->x, sl->subselect->select_stmt, &boundary, S->ctes);
+    if (rs)
+        resolve_unknown(rs);
     if (!rs) {
         /* e.g. it names columns of this query's own FROM (not bound yet):
          * leave it to the per-row evaluation, which reports real errors */
@@ -1814,10 +1808,10 @@ typedef struct group_sort {
     bool failed;
 } group_sort;
 
-static int compare_group_rows(const void *pa, const void *pb, void *arg)
+/* Rows a and b's keys compared, NULLs equal to each other and after every
+ * value (a failed comparison sets g->failed and says equal). */
+static int compare_group_keys(group_sort *g, size_t a, size_t b)
 {
-    group_sort *g = arg;
-    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
     rl_expr_ctx c = make_ctx(g->S, NULL, NULL);
     for (size_t i = 0; i < g->ng; i++) {
         const rl_value *va = &g->keys[a * g->ng + i], *vb = &g->keys[b * g->ng + i];
@@ -1834,7 +1828,14 @@ static int compare_group_rows(const void *pa, const void *pb, void *arg)
         if (r)
             return r;
     }
-    return a < b ? -1 : a > b;
+    return 0;
+}
+
+static int compare_group_rows(const void *pa, const void *pb, void *arg)
+{
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    int r = compare_group_keys(arg, a, b);
+    return r ? r : a < b ? -1 : a > b; /* stable */
 }
 
 static int run_group(proj *p, rl_rowset *typ, const size_t *rows, size_t n)
@@ -1876,26 +1877,11 @@ static int project_grouped(proj *p, rl_rowset *typ, const size_t *keep, size_t n
     if (gs.failed)
         goto done;
     for (size_t i = 0; i < nkeep;) {
-        size_t j = i + 1;
-        while (j < nkeep) {
-            size_t a = order[i], b = order[j]; /* same group: equal keys, NULLs equal */
-            bool same = true;
-            for (size_t g = 0; g < ng && same; g++) {
-                const rl_value *va = &keys[a * ng + g], *vb = &keys[b * ng + g];
-                if (va->d.isnull || vb->d.isnull) {
-                    same = va->d.isnull && vb->d.isnull;
-                    continue;
-                }
-                int r;
-                rl_expr_ctx c = make_ctx(p->S, NULL, NULL);
-                if (rl_value_cmp(&c, va, vb, &r, -1) < 0)
-                    goto done;
-                same = r == 0;
-            }
-            if (!same)
-                break;
+        size_t j = i + 1; /* same group: equal keys, NULLs equal */
+        while (j < nkeep && compare_group_keys(&gs, order[i], order[j]) == 0 && !gs.failed)
             j++;
-        }
+        if (gs.failed)
+            goto done;
         if (run_group(p, typ, &order[i], j - i) < 0)
             goto done;
         i = j;
@@ -1905,6 +1891,183 @@ done:
     free(keys);
     free(order);
     return rc;
+}
+
+/* ------------------------------------------------------------ DISTINCT */
+
+/* Plain SELECT DISTINCT (libpg_query's list holds one empty node), as
+ * opposed to DISTINCT ON (expressions). */
+static bool plain_distinct(const PgQuery__SelectStmt *st)
+{
+    return st->n_distinct_clause == 1 &&
+           st->distinct_clause[0]->node_case == PG_QUERY__NODE__NODE__NOT_SET;
+}
+
+/* Is ORDER BY expression e output column i's value: the same expression,
+ * or a reference to the same input column? */
+static bool sorts_by_target(const proj *p, const rl_rowset *typ, const PgQuery__Node *e, size_t i)
+{
+    if (p->t[i].expr && rl_node_equal(&e->base, &p->t[i].expr->base))
+        return true;
+    rl_binding b = {(rl_rowset *)typ, 0, p->S->outer, NULL};
+    const rl_colmeta *m = rl_expr_column(&b, e);
+    if (!m)
+        return false;
+    return m == (p->t[i].expr ? rl_expr_column(&b, p->t[i].expr) : &typ->cols[p->t[i].src]);
+}
+
+/* SELECT DISTINCT sorts only by output columns: each ORDER BY expression
+ * becomes the output column it repeats, or it is PostgreSQL's 42P10 (raised
+ * while planning, so also when no row is read). */
+static int distinct_sort_keys(proj *p, const rl_rowset *typ)
+{
+    for (size_t k = 0; k < p->nk; k++) {
+        if (p->k[k].outcol >= 0)
+            continue;
+        for (size_t i = 0; i < p->nt && p->k[k].outcol < 0; i++)
+            if (sorts_by_target(p, typ, p->k[k].expr, i))
+                p->k[k].outcol = (long)i;
+        if (p->k[k].outcol < 0)
+            return rl_exec_error(p->S->x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE,
+                                 rl_node_location(p->k[k].expr),
+                                 "for SELECT DISTINCT, ORDER BY expressions must appear in "
+                                 "select list");
+        p->k[k].expr = NULL;
+    }
+    return 0;
+}
+
+/* The output column a DISTINCT ON item names: a position, an output
+ * column's name, or an expression some output column repeats; -1 when it
+ * is an expression of its own (-2 with x->err set: a bad position). */
+static long distinct_on_column(proj *p, const rl_rowset *typ, const PgQuery__Node *e)
+{
+    if (e->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+        rl_const(e->a_const)->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
+        int pos = rl_const(e->a_const)->ival->ival;
+        if (pos < 1 || (size_t)pos > p->nt)
+            return rl_exec_error(p->S->x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE,
+                                 e->a_const->location,
+                                 "SELECT DISTINCT ON position %d is not in select list", pos),
+                   -2;
+        return pos - 1;
+    }
+    if (e->node_case == PG_QUERY__NODE__NODE_COLUMN_REF && e->column_ref->n_fields == 1) {
+        const char *name = rl_node_string(e->column_ref->fields[0]);
+        for (size_t i = 0; name && i < p->nt; i++)
+            if (strcmp(p->out->cols[i].name, name) == 0)
+                return (long)i;
+    }
+    for (size_t i = 0; i < p->nt; i++)
+        if (sorts_by_target(p, typ, e, i))
+            return (long)i;
+    return -1;
+}
+
+static int distinct_on_mismatch(proj *p, const PgQuery__Node *e)
+{
+    return rl_exec_error(p->S->x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE, rl_node_location(e),
+                         "SELECT DISTINCT ON expressions must match initial ORDER BY expressions");
+}
+
+/* Do sort key a and DISTINCT ON key b name the same value? */
+static bool same_key(proj *p, const rl_rowset *typ, const skey *a, const skey *b)
+{
+    if (a->outcol >= 0 && b->outcol >= 0)
+        return a->outcol == b->outcol;
+    if (a->outcol < 0 && b->outcol < 0)
+        return rl_node_equal(&a->expr->base, &b->expr->base);
+    const skey *e = a->outcol < 0 ? a : b;
+    return sorts_by_target(p, typ, e->expr, (size_t)(a->outcol < 0 ? b->outcol : a->outcol));
+}
+
+/* SELECT DISTINCT ON (exprs): its keys go after the ORDER BY keys in p->k
+ * (p->nk counts both), evaluated per row as they are. As PostgreSQL
+ * checks while planning, the ORDER BY must begin with the DISTINCT ON
+ * expressions (in any order), else 42P10 at the first that breaks it. */
+static int plan_distinct_on(proj *p, const rl_rowset *typ)
+{
+    const PgQuery__SelectStmt *st = p->st;
+    size_t nd = st->n_distinct_clause, ns = p->nk;
+    skey *k = realloc(p->k, (ns + nd + 1) * sizeof *k);
+    if (!k)
+        return fail_oom(p->S->x), -1;
+    p->k = k;
+    for (size_t j = 0; j < nd; j++) {
+        const PgQuery__Node *e = st->distinct_clause[j];
+        long col = distinct_on_column(p, typ, e);
+        if (col < -1)
+            return -1;
+        k[ns + j] = (skey){.outcol = col, .expr = col < 0 ? e : NULL};
+    }
+    bool skipped = false;
+    for (size_t i = 0; i < ns; i++) {
+        long which = -1;
+        for (size_t j = 0; j < nd && which < 0; j++)
+            if (same_key(p, typ, &k[i], &k[ns + j]))
+                which = (long)j;
+        if (which < 0) {
+            skipped = true;
+            continue;
+        }
+        if (skipped)
+            return distinct_on_mismatch(p, st->distinct_clause[which]);
+    }
+    for (size_t j = 0; j < nd && skipped; j++) {
+        bool in_order_by = false;
+        for (size_t i = 0; i < ns && !in_order_by; i++)
+            in_order_by = same_key(p, typ, &k[i], &k[ns + j]);
+        if (!in_order_by)
+            return distinct_on_mismatch(p, st->distinct_clause[j]);
+    }
+    p->nk = ns + nd;
+    return 0;
+}
+
+/* Which rows of rs are the first of their kind (all columns equal, NULLs
+ * equal): keep[i] set for those. -1 on a failed comparison or no memory. */
+static int first_of_each(sel *S, const rl_rowset *rs, bool *keep)
+{
+    size_t n = rs->nrows;
+    size_t *order = calloc(n + 1, sizeof *order);
+    if (!order)
+        return fail_oom(S->x), -1;
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    group_sort gs = {S, rs->vals, rs->ncols, false};
+    qsort_r(order, n, sizeof *order, compare_group_rows, &gs);
+    for (size_t i = 0; i < n && !gs.failed; i++) /* a run's first is its lowest row */
+        keep[order[i]] = i == 0 || compare_group_keys(&gs, order[i - 1], order[i]) != 0;
+    free(order);
+    return gs.failed ? -1 : 0;
+}
+
+/* The rows of rs with keep[i] set, in their order, into a fresh row set
+ * (rs freed); NULL with x->err set, rs left to the caller. */
+static rl_rowset *rows_kept(sel *S, rl_rowset *rs, const bool *keep)
+{
+    rl_rowset *out = rowset_like(rs, NULL);
+    if (!out)
+        return fail_oom(S->x);
+    for (size_t i = 0; i < rs->nrows; i++)
+        if (keep[i] && rl_rowset_add(out, rl_rowset_row(rs, i), rs->src ? &rs->src[i] : NULL,
+                                     S->x->err) < 0) {
+            rl_rowset_free(out);
+            return NULL;
+        }
+    rl_rowset_free(rs);
+    return out;
+}
+
+/* SELECT DISTINCT: one row of each kind, the first met. */
+static rl_rowset *distinct_rows(sel *S, rl_rowset *rs)
+{
+    bool *keep = calloc(rs->nrows + 1, sizeof *keep);
+    if (!keep)
+        return fail_oom(S->x);
+    rl_rowset *out = first_of_each(S, rs, keep) == 0 ? rows_kept(S, rs, keep) : NULL;
+    free(keep);
+    return out;
 }
 
 /* ------------------------------------------------------ LIMIT / OFFSET */
@@ -1927,9 +2090,33 @@ static int eval_count(sel *S, const PgQuery__Node *n, const char *what, const ch
     return 0;
 }
 
-/* Sort (if asked), then OFFSET/LIMIT, into a fresh row set. */
+/* Is row perm[i] a repeat of the row kept before it, by the DISTINCT ON
+ * keys k[nk .. nk+nd) (NULLs equal)? */
+static bool repeats_distinct_on(sort_ctx *sc, size_t kept, size_t row, size_t nd)
+{
+    rl_expr_ctx c = make_ctx(sc->S, NULL, NULL);
+    for (size_t j = 0; j < nd; j++) {
+        const rl_value *a = key_value(sc, kept, sc->nk + j), *b = key_value(sc, row, sc->nk + j);
+        if (a->d.isnull || b->d.isnull) {
+            if (a->d.isnull != b->d.isnull)
+                return false;
+            continue;
+        }
+        int r;
+        if (rl_value_cmp(&c, a, b, &r, -1) < 0) {
+            sc->failed = true;
+            return false;
+        }
+        if (r)
+            return false;
+    }
+    return true;
+}
+
+/* Sort by k[0 .. nk) and then the DISTINCT ON keys k[nk .. nk+nd), keep the first row of each run of equal DISTINCT ON keys k[nk .. nk+nd)
+ * (none: every row), then OFFSET/LIMIT, into a fresh row set. */
 static rl_rowset *finish_rows(sel *S, const PgQuery__SelectStmt *st, rl_rowset *rows,
-                              rl_rowset *keys, const skey *k, size_t nk)
+                              rl_rowset *keys, const skey *k, size_t nk, size_t nd)
 {
     int64_t limit, offset;
     if (eval_count(S, st->limit_count, "LIMIT", RL_SQLSTATE_INVALID_ROW_COUNT_IN_LIMIT_CLAUSE,
@@ -1937,7 +2124,7 @@ static rl_rowset *finish_rows(sel *S, const PgQuery__SelectStmt *st, rl_rowset *
         eval_count(S, st->limit_offset, "OFFSET",
                    RL_SQLSTATE_INVALID_ROW_COUNT_IN_RESULT_OFFSET_CLAUSE, &offset) < 0)
         return NULL;
-    if (nk == 0 && limit < 0 && offset <= 0)
+    if (nk == 0 && nd == 0 && limit < 0 && offset <= 0)
         return rows; /* nothing to do: hand the same row set back */
     size_t n = rows->nrows;
     size_t *perm = calloc(n + 1, sizeof *perm);
@@ -1945,31 +2132,37 @@ static rl_rowset *finish_rows(sel *S, const PgQuery__SelectStmt *st, rl_rowset *
         return fail_oom(S->x);
     for (size_t i = 0; i < n; i++)
         perm[i] = i;
-    if (nk) {
-        sort_ctx sc = {S, rows, keys, k, nk, false};
+    /* DISTINCT ON keys the ORDER BY leaves out sort after it, as PostgreSQL
+     * appends them (the ones it names sort as it says, first) */
+    sort_ctx sc = {S, rows, keys, k, nk + nd, false};
+    if (sc.nk)
         qsort_r(perm, n, sizeof *perm, compare_rows, &sc);
-        if (sc.failed) {
-            free(perm);
-            return NULL;
-        }
-    }
-    size_t from = offset > 0 ? (size_t)offset : 0;
-    size_t to = limit >= 0 && from + (size_t)limit < n ? from + (size_t)limit : n;
-    rl_rowset *out = rowset_like(rows, NULL);
+    sc.nk = nk; /* the DISTINCT ON keys follow the sort keys */
+    rl_rowset *out = sc.failed ? NULL : rowset_like(rows, NULL);
     if (!out) {
         free(perm);
-        return fail_oom(S->x);
+        return sc.failed ? NULL : fail_oom(S->x);
     }
-    for (size_t i = from; i < to; i++)
+    size_t from = offset > 0 ? (size_t)offset : 0, seen = 0, kept = 0;
+    for (size_t i = 0; i < n && (limit < 0 || seen < from + (size_t)limit); i++) {
+        if (nd && i > 0 && repeats_distinct_on(&sc, kept, perm[i], nd))
+            continue;
+        if (sc.failed)
+            goto fail;
+        kept = perm[i];
+        if (seen++ < from)
+            continue;
         if (rl_rowset_add(out, rl_rowset_row(rows, perm[i]), rows->src ? &rows->src[perm[i]] : NULL,
-                          S->x->err) < 0) {
-            free(perm);
-            rl_rowset_free(out);
-            return NULL;
-        }
+                          S->x->err) < 0)
+            goto fail;
+    }
     free(perm);
     rl_rowset_free(rows);
     return out;
+fail:
+    free(perm);
+    rl_rowset_free(out);
+    return NULL;
 }
 
 /* ------------------------------------------------------ MAX fast path */
@@ -2168,10 +2361,6 @@ static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
     int fr = try_max_fast(S, st, &fast);
     if (fr != 0)
         return fr > 0 ? fast : NULL;
-    if (st->n_distinct_clause)
-        return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                             "SELECT DISTINCT is not supported"),
-               NULL;
     if (st->into_clause || st->n_window_clause)
         return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                              "SELECT INTO and WINDOW are not supported"),
@@ -2235,6 +2424,10 @@ static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
     if (plan_sort(S, st, p.out->cols, p.nt, false, &p.k) < 0)
         goto done;
     p.nk = st->n_sort_clause;
+    if (plain_distinct(st) && distinct_sort_keys(&p, typ) < 0)
+        goto done;
+    if (st->n_distinct_clause && !plain_distinct(st) && plan_distinct_on(&p, typ) < 0)
+        goto done;
     p.keys = rl_rowset_new(p.nk);
     p.krow = calloc(p.nk + 1, sizeof *p.krow);
     if (!p.keys || !p.krow) {
@@ -2251,7 +2444,13 @@ static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
                 goto done;
         }
     }
-    result = finish_rows(S, st, p.out, p.keys, p.k, p.nk);
+    if (plain_distinct(st)) { /* its sort keys are output columns now */
+        rl_rowset *d = distinct_rows(S, p.out);
+        if (!d)
+            goto done;
+        p.out = d;
+    }
+    result = finish_rows(S, st, p.out, p.keys, p.k, st->n_sort_clause, p.nk - st->n_sort_clause);
     if (result)
         p.out = NULL; /* consumed (or returned as is) */
 done:
@@ -2269,7 +2468,7 @@ done:
     return result;
 }
 
-/* ------------------------------------------------------ UNION ALL */
+/* ------------------------------------------- UNION / INTERSECT / EXCEPT */
 
 static int union_location(const PgQuery__SelectStmt *st)
 {
@@ -2278,12 +2477,65 @@ static int union_location(const PgQuery__SelectStmt *st)
     return -1;
 }
 
+static const char *setop_name(const PgQuery__SelectStmt *st)
+{
+    return st->op == PG_QUERY__SET_OPERATION__SETOP_UNION       ? "UNION"
+           : st->op == PG_QUERY__SET_OPERATION__SETOP_INTERSECT ? "INTERSECT"
+                                                                : "EXCEPT";
+}
+
+/* How many copies of a kind of row a set operation outputs, given how many
+ * its left and right inputs hold (SQL's multiset rules). */
+static size_t setop_copies(const PgQuery__SelectStmt *st, size_t left, size_t right)
+{
+    switch (st->op) {
+    case PG_QUERY__SET_OPERATION__SETOP_UNION:
+        return st->all ? left + right : left + right > 0;
+    case PG_QUERY__SET_OPERATION__SETOP_INTERSECT:
+        return st->all ? (left < right ? left : right) : left > 0 && right > 0;
+    default: /* EXCEPT */
+        return st->all ? (left > right ? left - right : 0) : left > 0 && right == 0;
+    }
+}
+
+/* out holds the left input's nleft rows, then the right input's: keep
+ * each kind of row as often as the operation says (the first rows of the
+ * kind, in their order). UNION ALL keeps everything and does not come here. */
+static rl_rowset *setop_rows(sel *S, const PgQuery__SelectStmt *st, rl_rowset *out, size_t nleft)
+{
+    size_t n = out->nrows;
+    bool *keep = calloc(n + 1, sizeof *keep);
+    size_t *order = calloc(n + 1, sizeof *order);
+    rl_rowset *res = NULL;
+    if (!keep || !order) {
+        fail_oom(S->x);
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    group_sort gs = {S, out->vals, out->ncols, false};
+    qsort_r(order, n, sizeof *order, compare_group_rows, &gs);
+    for (size_t i = 0; i < n && !gs.failed;) {
+        size_t j = i, left = 0;
+        while (j < n && (j == i || compare_group_keys(&gs, order[i], order[j]) == 0)) {
+            left += order[j] < nleft;
+            j++;
+        }
+        size_t copies = setop_copies(st, left, (j - i) - left);
+        for (size_t k = i; k < j && copies; k++, copies--) /* rows of a run in input order */
+            keep[order[k]] = true;
+        i = j;
+    }
+    if (!gs.failed)
+        res = rows_kept(S, out, keep);
+done:
+    free(keep);
+    free(order);
+    return res;
+}
+
 static rl_rowset *run_union(sel *S, const PgQuery__SelectStmt *st)
 {
-    if (st->op != PG_QUERY__SET_OPERATION__SETOP_UNION || !st->all)
-        return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                             "only UNION ALL is supported among set operations"),
-               NULL;
     rl_rowset *l = run_raw(S->x, st->larg, S->outer, S->ctes);
     if (!l)
         return NULL;
@@ -2299,7 +2551,7 @@ static rl_rowset *run_union(sel *S, const PgQuery__SelectStmt *st)
         while (rs->larg)
             rs = rs->larg;
         rl_exec_error(S->x, RL_SQLSTATE_SYNTAX_ERROR, union_location(rs),
-                      "each UNION query must have the same number of columns");
+                      "each %s query must have the same number of columns", setop_name(st));
         goto done;
     }
     out = rowset_like(l, "");
@@ -2337,9 +2589,15 @@ static rl_rowset *run_union(sel *S, const PgQuery__SelectStmt *st)
             }
         }
     free(row);
+    if (!(st->op == PG_QUERY__SET_OPERATION__SETOP_UNION && st->all)) {
+        rl_rowset *kept = setop_rows(S, st, out, l->nrows);
+        if (!kept)
+            goto fail;
+        out = kept;
+    }
     if (plan_sort(S, st, out->cols, out->ncols, true, &k) < 0)
         goto fail;
-    rl_rowset *fin = finish_rows(S, st, out, NULL, k, st->n_sort_clause);
+    rl_rowset *fin = finish_rows(S, st, out, NULL, k, st->n_sort_clause, 0);
     if (!fin)
         goto fail;
     out = fin;
@@ -2445,7 +2703,7 @@ static rl_rowset *run_raw_mode(rl_exec *x, const PgQuery__SelectStmt *st,
                 rl_rowset_free(rs);
                 rs = NULL;
             } else {
-                rl_rowset *fin = finish_rows(&S, st, rs, NULL, k, st->n_sort_clause);
+                rl_rowset *fin = finish_rows(&S, st, rs, NULL, k, st->n_sort_clause, 0);
                 if (!fin)
                     rl_rowset_free(rs);
                 rs = fin;
@@ -2474,6 +2732,14 @@ rl_rowset *rl_select_run(rl_exec *x, const PgQuery__SelectStmt *st, const rl_bin
 rl_rowset *rl_select_type(rl_exec *x, const PgQuery__SelectStmt *st, const rl_binding *outer)
 {
     rl_rowset *rs = run_raw_mode(x, st, outer, NULL, true);
+    if (rs)
+        resolve_unknown(rs);
+    return rs;
+}
+
+rl_rowset *rl_select_subquery(rl_expr_ctx *c, const PgQuery__SelectStmt *st, bool type_only)
+{
+    rl_rowset *rs = run_raw_mode(c->x, st, c->b, c->ctes, type_only);
     if (rs)
         resolve_unknown(rs);
     return rs;

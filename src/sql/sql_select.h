@@ -28,6 +28,11 @@ bool rl_select_streamable(const PgQuery__SelectStmt *st);
  * FROM is read but WHERE and the projection are not evaluated. What a
  * scalar subquery needs while its enclosing query types its targets. */
 rl_rowset *rl_select_type(rl_exec *x, const PgQuery__SelectStmt *st, const rl_binding *outer);
+/* A subquery of an expression evaluated in c (a sublink): run it, or with
+ * type_only only type it as rl_select_type does. Its outer rows are c->b,
+ * and the WITH queries in c's scope are visible in it, at any depth, as in
+ * PostgreSQL (`... IN (SELECT x FROM cte)`). */
+rl_rowset *rl_select_subquery(rl_expr_ctx *c, const PgQuery__SelectStmt *st, bool type_only);
 /* Row description of a SELECT without running it (extended-protocol
  * Describe). */
 rl_rowset *rl_select_describe(rl_exec *x, const PgQuery__SelectStmt *st);

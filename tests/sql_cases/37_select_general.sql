@@ -1,0 +1,67 @@
+-- SELECT beyond what DuckDB sends, as the other DuckLake clients and people
+-- at psql write it: DISTINCT, UNION / INTERSECT / EXCEPT with and without
+-- ALL, aggregates with DISTINCT / FILTER / ORDER BY, and WITH queries seen
+-- from nested subqueries (polars-ducklake's filtered reads).
+\i 00_schema.sql
+INSERT INTO ducklake_data_file VALUES (1, 1, 1, NULL, NULL, 'a.parquet', true, 'parquet', 10, 100, 10, 0, NULL, NULL, NULL, NULL), (2, 1, 2, 3, NULL, 'b.parquet', true, 'parquet', 10, 200, 10, 10, NULL, NULL, NULL, NULL), (3, 2, 2, NULL, NULL, 'c.parquet', true, 'parquet', 5, 100, 10, 0, NULL, NULL, NULL, NULL), (4, 2, 3, NULL, NULL, 'd.parquet', false, 'parquet', 5, NULL, 10, 5, NULL, NULL, NULL, NULL), (5, 3, 3, NULL, NULL, 'e.parquet', true, 'parquet', 1, NULL, 10, 0, NULL, NULL, NULL, NULL);
+-- DISTINCT
+SELECT DISTINCT table_id FROM ducklake_data_file ORDER BY table_id;
+SELECT DISTINCT table_id, record_count FROM ducklake_data_file ORDER BY 1, 2;
+SELECT DISTINCT file_size_bytes FROM ducklake_data_file ORDER BY file_size_bytes NULLS FIRST;
+SELECT DISTINCT file_size_bytes FROM ducklake_data_file;
+SELECT DISTINCT table_id * 2 AS t2 FROM ducklake_data_file ORDER BY table_id * 2 DESC;
+SELECT DISTINCT f.table_id FROM ducklake_data_file f ORDER BY f.table_id;
+SELECT DISTINCT table_id FROM ducklake_data_file ORDER BY record_count;
+SELECT DISTINCT table_id FROM ducklake_data_file WHERE false ORDER BY record_count;
+SELECT DISTINCT count(*) FROM ducklake_data_file GROUP BY table_id;
+SELECT DISTINCT path_is_relative, file_format FROM ducklake_data_file ORDER BY 1;
+SELECT DISTINCT table_id FROM ducklake_data_file ORDER BY 1 LIMIT 2 OFFSET 1;
+SELECT DISTINCT ON (table_id) data_file_id FROM ducklake_data_file ORDER BY table_id, data_file_id;
+-- set operations
+SELECT table_id FROM ducklake_data_file UNION SELECT begin_snapshot FROM ducklake_data_file ORDER BY 1;
+SELECT table_id FROM ducklake_data_file UNION ALL SELECT begin_snapshot FROM ducklake_data_file ORDER BY 1;
+SELECT table_id FROM ducklake_data_file INTERSECT SELECT begin_snapshot FROM ducklake_data_file ORDER BY 1;
+SELECT table_id FROM ducklake_data_file INTERSECT ALL SELECT begin_snapshot FROM ducklake_data_file ORDER BY 1;
+SELECT table_id FROM ducklake_data_file EXCEPT SELECT begin_snapshot FROM ducklake_data_file WHERE begin_snapshot > 2 ORDER BY 1;
+SELECT table_id FROM ducklake_data_file EXCEPT ALL SELECT begin_snapshot FROM ducklake_data_file WHERE begin_snapshot > 2 ORDER BY 1;
+SELECT file_size_bytes FROM ducklake_data_file UNION SELECT NULL ORDER BY 1;
+SELECT table_id, path_is_relative FROM ducklake_data_file INTERSECT SELECT begin_snapshot, true FROM ducklake_data_file;
+SELECT 1 UNION SELECT 2 INTERSECT SELECT 2 ORDER BY 1;
+(SELECT 1 UNION SELECT 2) EXCEPT SELECT 2;
+SELECT 1, 2 INTERSECT SELECT 1;
+SELECT 1 EXCEPT SELECT 1, 2;
+SELECT table_id FROM ducklake_data_file UNION SELECT table_id FROM ducklake_data_file ORDER BY 1 DESC LIMIT 2;
+SELECT count(*) FROM (SELECT table_id FROM ducklake_data_file INTERSECT SELECT 2) s;
+-- aggregates with DISTINCT, FILTER, ORDER BY
+SELECT count(DISTINCT table_id), count(table_id), count(DISTINCT file_size_bytes) FROM ducklake_data_file;
+SELECT sum(DISTINCT record_count), sum(record_count) FROM ducklake_data_file;
+SELECT table_id, count(DISTINCT record_count) FROM ducklake_data_file GROUP BY table_id ORDER BY 1;
+SELECT count(*) FILTER (WHERE path_is_relative), count(*) FROM ducklake_data_file;
+SELECT table_id, max(data_file_id) FILTER (WHERE record_count > 4), min(begin_snapshot) FILTER (WHERE false) FROM ducklake_data_file GROUP BY table_id ORDER BY 1;
+SELECT count(DISTINCT table_id) FILTER (WHERE begin_snapshot >= 2) FROM ducklake_data_file;
+SELECT count(DISTINCT (row_id_start)) FROM ducklake_data_file;
+SELECT max(data_file_id ORDER BY table_id) FROM ducklake_data_file;
+SELECT count(*) FILTER (WHERE count(*) > 1) FROM ducklake_data_file;
+SELECT count(*) FILTER (WHERE nope) FROM ducklake_data_file;
+SELECT count(*) FILTER (WHERE 1) FROM ducklake_data_file;
+SELECT count(DISTINCT table_id) FROM ducklake_data_file WHERE false;
+-- WITH queries are visible in nested subqueries
+WITH f AS (SELECT data_file_id, table_id FROM ducklake_data_file WHERE record_count > 4) SELECT path FROM ducklake_data_file WHERE data_file_id IN (SELECT data_file_id FROM f) ORDER BY 1;
+WITH f AS (SELECT table_id FROM ducklake_data_file WHERE table_id = 2) SELECT data_file_id, (SELECT count(*) FROM f) FROM ducklake_data_file ORDER BY 1;
+WITH f AS (SELECT table_id FROM ducklake_data_file WHERE table_id = 2) SELECT data_file_id FROM ducklake_data_file d WHERE EXISTS (SELECT 1 FROM f WHERE f.table_id = d.table_id) ORDER BY 1;
+WITH f AS (SELECT 3 AS k) SELECT x.data_file_id FROM (SELECT data_file_id FROM ducklake_data_file WHERE data_file_id IN (SELECT k FROM f)) x;
+WITH f AS (SELECT 3 AS k) SELECT data_file_id FROM ducklake_data_file WHERE data_file_id IN (SELECT k FROM (SELECT k FROM f) g) ORDER BY 1;
+SELECT data_file_id FROM ducklake_data_file WHERE data_file_id IN (SELECT k FROM f);
+-- DISTINCT ON
+SELECT DISTINCT ON (table_id) table_id, data_file_id FROM ducklake_data_file ORDER BY table_id, data_file_id DESC;
+SELECT DISTINCT ON (table_id) table_id, path FROM ducklake_data_file;
+SELECT DISTINCT ON (1) table_id, path FROM ducklake_data_file ORDER BY 1, path DESC;
+SELECT DISTINCT ON (t) table_id AS t, path FROM ducklake_data_file ORDER BY t, path;
+SELECT DISTINCT ON (table_id, path_is_relative) table_id, path_is_relative, path FROM ducklake_data_file ORDER BY path_is_relative, table_id, path;
+SELECT DISTINCT ON (table_id, path_is_relative) table_id, path FROM ducklake_data_file ORDER BY table_id;
+SELECT DISTINCT ON (file_size_bytes) file_size_bytes, data_file_id FROM ducklake_data_file ORDER BY file_size_bytes NULLS FIRST, data_file_id;
+SELECT DISTINCT ON (table_id) path FROM ducklake_data_file ORDER BY path;
+SELECT DISTINCT ON (table_id) path FROM ducklake_data_file ORDER BY table_id, path LIMIT 2 OFFSET 1;
+SELECT DISTINCT ON (table_id, record_count) path FROM ducklake_data_file ORDER BY table_id, path;
+SELECT DISTINCT ON (7) path FROM ducklake_data_file;
+SELECT DISTINCT ON (table_id % 2) table_id % 2, data_file_id FROM ducklake_data_file ORDER BY table_id % 2, data_file_id DESC;

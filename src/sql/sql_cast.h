@@ -39,6 +39,21 @@ typedef struct rl_agg_ctx {
     const rl_binding *outer;
 } rl_agg_ctx;
 
+/* Window function values of one query level (sql_window.c computes them
+ * before the projection): call `calls[i].f`'s value for row r of `rs` is
+ * calls[i].vals[r], of type calls[i].oid / typmod. */
+typedef struct rl_window_call {
+    const PgQuery__FuncCall *f;
+    uint32_t oid;
+    int32_t typmod;
+    rl_value *vals;
+} rl_window_call;
+typedef struct rl_window_values {
+    const rl_rowset *rs;
+    rl_window_call *calls;
+    size_t ncalls;
+} rl_window_values;
+
 typedef struct rl_expr_ctx {
     rl_exec *x;
     const rl_binding *b;
@@ -48,6 +63,8 @@ typedef struct rl_expr_ctx {
                                  result type: CASE evaluates every branch */
     const struct rl_cte_env *ctes; /* WITH queries in scope, for the
                                       expression's subqueries (sql_select.c) */
+    const rl_window_values *win; /* the target list's window values; NULL
+                                    where window functions are not allowed */
 } rl_expr_ctx;
 
 /* Coerce to a type as an assignment would (INSERT/UPDATE/COPY) or as an

@@ -1366,6 +1366,39 @@ static int fn_database_size(rl_expr_ctx *c, size_t n, rl_value *args, rl_value *
     return 0;
 }
 
+/* A window call's value for the current row, computed beforehand
+ * (sql_window.c); its type alone on the typing row. */
+static int window_value(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *out)
+{
+    const rl_window_values *w = c->win;
+    if (!w)
+        return rl_exec_error(c->x, RL_SQLSTATE_WINDOWING_ERROR, f->location,
+                             "window functions are not allowed here");
+    for (size_t i = 0; i < w->ncalls; i++) {
+        const rl_window_call *wc = &w->calls[i];
+        if (wc->f != f)
+            continue;
+        if (c->typing || !c->b || c->b->rs != w->rs) {
+            rl_val_null(out, wc->oid);
+            out->typmod = wc->typmod;
+            return 0;
+        }
+        *out = wc->vals[c->b->row];
+        return 0;
+    }
+    return rl_exec_error(c->x, RL_SQLSTATE_WINDOWING_ERROR, f->location,
+                         "window functions are not allowed here");
+}
+
+int rl_expr_eval_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *out)
+{
+    const char *name = func_name(f);
+    if (!name || !is_aggregate_name(name))
+        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, f->location,
+                             "aggregate %s does not exist", name ? name : "");
+    return eval_aggregate(c, f, name, out);
+}
+
 static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *out)
 {
     const char *name = func_name(f);
@@ -1380,8 +1413,7 @@ static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *o
                                  schema ? schema : "");
     }
     if (f->over)
-        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
-                             "window functions are not supported");
+        return window_value(c, f, out);
     if (is_aggregate_name(name))
         return eval_aggregate(c, f, name, out);
     if (f->n_args > MAX_FUNC_ARGS || f->agg_star)

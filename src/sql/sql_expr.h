@@ -43,6 +43,9 @@ int rl_expr_check_literals(rl_expr_ctx *c, const PgQuery__Node *node);
 int rl_expr_check_where(rl_expr_ctx *c, const PgQuery__Node *where);
 /* Free a session's cache of subquery result types (sql_expr.c). */
 void rl_expr_free_subtypes(rl_session *s);
+/* Evaluate aggregate call f over the rows of c->agg as if it had no OVER
+ * clause (a window's frame, sql_window.c). */
+int rl_expr_eval_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *out);
 /* Is the node a call of an aggregate we implement (count/max/min/sum/...)? */
 bool rl_expr_is_aggregate(const PgQuery__Node *node);
 

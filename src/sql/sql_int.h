@@ -36,5 +36,6 @@
 #include "sql/sql_stmt.h"
 #include "sql/sql_timetravel.h"
 #include "sql/sql_value.h"
+#include "sql/sql_window.h"
 
 #endif

@@ -37,6 +37,7 @@
 #include "sql/sql_scan.h"
 #include "sql/sql_select.h"
 #include "sql/sql_value.h"
+#include "sql/sql_window.h"
 
 typedef struct rl_cte_env {
     const char *name;
@@ -67,6 +68,7 @@ typedef struct sel {
     const name_set *out_need;
     struct pushed_log *pushed; /* conjuncts of join_where applied by scans */
     bool type_only;       /* rl_select_type: result columns only, no rows */
+    const rl_window_values *win; /* the target list's window values, once computed */
 } sel;
 
 static rl_rowset *run_raw(rl_exec *x, const PgQuery__SelectStmt *st, const rl_binding *outer,
@@ -82,7 +84,8 @@ static rl_rowset *fail_oom(rl_exec *x)
 
 static rl_expr_ctx make_ctx(sel *S, const rl_binding *b, rl_agg_ctx *agg)
 {
-    rl_expr_ctx c = {.x = S->x, .b = b, .agg = agg, .arena = &S->arena, .ctes = S->ctes};
+    rl_expr_ctx c = {.x = S->x, .b = b, .agg = agg, .arena = &S->arena, .ctes = S->ctes,
+                     .win = S->win};
     return c;
 }
 
@@ -2355,15 +2358,32 @@ static int filter_rows(sel *S, rl_rowset *in, const PgQuery__Node *where, size_t
     return 0;
 }
 
+/* The window calls of the target list and ORDER BY, computed over the
+ * rows WHERE kept (none on a typing run: their types only); from here on
+ * the level's expressions read them (S->win). */
+static int window_values(sel *S, const PgQuery__SelectStmt *st, proj *p, rl_rowset *typ,
+                         bool aggregated, const size_t *keep, size_t nkeep, rl_window_values *win)
+{
+    if (aggregated)
+        return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "window functions over grouped rows are not supported");
+    rl_expr_ctx base = make_ctx(S, S->outer, NULL);
+    if (rl_window_compute(S->x, st, p->in, typ, keep, S->type_only ? 0 : nkeep, S->outer,
+                          &S->arena, &base, win) < 0)
+        return -1;
+    S->win = win;
+    return 0;
+}
+
 static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
 {
     rl_rowset *fast = NULL;
     int fr = try_max_fast(S, st, &fast);
     if (fr != 0)
         return fr > 0 ? fast : NULL;
-    if (st->into_clause || st->n_window_clause)
+    if (st->into_clause)
         return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                             "SELECT INTO and WINDOW are not supported"),
+                             "SELECT INTO is not supported"),
                NULL;
     const PgQuery__Node *where = st->where_clause;
     if (st->n_from_clause == 1 && st->from_clause[0]->node_case == PG_QUERY__NODE__NODE_RANGE_VAR &&
@@ -2376,6 +2396,7 @@ static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
     name_set need = {0}, out_need = {0};
     pushed_log pushed = {.n = 0};
     pushed_log *was_pushed_log = S->pushed;
+    rl_window_values win;
     if (from_has_join(st)) {
         need_walk(&st->base, &need);
         if (!need.all)
@@ -2414,6 +2435,8 @@ static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
     bool aggregated = st->n_group_clause || st->having_clause ||
                       any_aggregate(st->target_list, st->n_target_list) ||
                       any_aggregate(st->sort_clause, st->n_sort_clause);
+    if (rl_window_present(st) && window_values(S, st, &p, typ, aggregated, keep, nkeep, &win) < 0)
+        goto done;
     if (type_targets(&p, typ, aggregated) < 0 || check_locking(S, st, aggregated) < 0)
         goto done;
     if (S->type_only) { /* the columns are all a typing pass needs */

@@ -786,7 +786,8 @@ static long find_unqualified(const rl_rowset *rs, const char *name)
 /* USING: left's columns first, then the rest of left, the rest of right,
  * then right's USING copies (only reachable qualified). */
 static int join_layout(sel *S, const PgQuery__JoinExpr *j, const rl_rowset *l,
-                       const rl_rowset *r, join_map *map, long *lu, long *ru, size_t nu)
+                       const rl_rowset *r, join_map *map, long *lu, long *ru, size_t nu,
+                       bool left_copies)
 {
     for (size_t k = 0; k < nu; k++) {
         const char *name = rl_node_string(j->using_clause[k]);
@@ -811,7 +812,7 @@ static int join_layout(sel *S, const PgQuery__JoinExpr *j, const rl_rowset *l,
         bool used = false;
         for (size_t k = 0; k < nu; k++)
             used |= (long)i == lu[k];
-        if (!used)
+        if (!used || left_copies)
             map[o++] = (join_map){0, i};
     }
     for (size_t i = 0; i < r->ncols; i++) {
@@ -959,7 +960,10 @@ typedef struct join_level {
     rl_rowset *r;
     size_t at;        /* r's first column in the joined row */
     rl_rowset view;   /* the joined row's first at + r->ncols columns, for ON */
-    bool left;        /* LEFT JOIN: a row without a match gets NULLs for r */
+    bool left;        /* LEFT / FULL JOIN: a row without a match gets NULLs for r */
+    bool right;       /* RIGHT / FULL JOIN: an r row no row matched is joined
+                         to NULLs for everything before it (after the rows) */
+    bool *rmatched;   /* right: which r rows matched */
     bool hashed;      /* candidates from r's buckets on column rc */
     bool only_equi;   /* ON is just joined[lc] = r[rc] */
     long lc, rc;
@@ -978,6 +982,10 @@ typedef struct join_pipe {
     rl_value *row;     /* width: the row being joined */
     const name_set *keep; /* output columns worth keeping (NULL: all) */
     join_map *map;     /* USING: output column -> side/column */
+    size_t nmap;       /* its length: the joined row's width, plus the USING
+                          columns' left copies when they are kept (merge) */
+    long *alt;         /* merge: output column -> the right column a NULL
+                          takes the value of (COALESCE), or -1 */
     size_t *src;       /* output column -> joined row column (NULL: as joined) */
     rl_value *outrow;  /* output width, with src */
     rl_rowset *out;
@@ -987,8 +995,11 @@ static int pipe_emit(join_pipe *P)
 {
     if (!P->src)
         return rl_rowset_add_ref(P->out, P->row, P->S->x->err);
-    for (size_t i = 0; i < P->out->ncols; i++)
+    for (size_t i = 0; i < P->out->ncols; i++) {
         P->outrow[i] = P->row[P->src[i]];
+        if (P->alt && P->alt[i] >= 0 && P->outrow[i].d.isnull)
+            P->outrow[i] = P->row[P->alt[i]];
+    }
     return rl_rowset_add_ref(P->out, P->outrow, P->S->x->err);
 }
 
@@ -1000,34 +1011,67 @@ static bool name_in(const name_set *w, const char *name)
     return false;
 }
 
+/* Is map entry i a left copy of a USING column (kept only for a merge)? */
+static bool left_using_copy(const join_pipe *P, const join_level *top, size_t i)
+{
+    if (!P->alt || i < top->nu || P->map[i].side != 0)
+        return false;
+    for (size_t k = 0; k < top->nu; k++)
+        if ((long)P->map[i].col == top->lu[k])
+            return true;
+    return false;
+}
+
 /* The output columns: join_layout's order for a USING top level, else as
- * joined; only those P->keep names (and the first, as prune_columns). */
+ * joined; only those P->keep names (and the first, as prune_columns). A
+ * RIGHT / FULL JOIN ... USING merges: each USING column is COALESCE(left,
+ * right), a column of no relation, and both sides' copies stay reachable
+ * qualified (t.x is t's value, NULL where t had no row), as in PostgreSQL. */
 static int pipe_output(join_pipe *P)
 {
     join_level *top = &P->lv[P->k - 1];
-    size_t n = P->width, nu = top->nu, m = 0;
+    size_t n = P->map ? P->nmap : P->width, nu = top->nu, m = 0;
+    bool merge = P->map && top->right;
     P->src = calloc(n + 1, sizeof *P->src);
     P->outrow = calloc(n + 1, sizeof *P->outrow);
-    if (!P->src || !P->outrow)
+    P->alt = merge ? calloc(n + 1, sizeof *P->alt) : NULL;
+    size_t *from = calloc(n + 1, sizeof *from); /* output column -> map entry */
+    if (!P->src || !P->outrow || !from || (merge && !P->alt)) {
+        free(from);
         return fail_oom(P->S->x), -1;
+    }
     bool reordered = false;
     for (size_t i = 0; i < n; i++) {
         size_t c = !P->map ? i : P->map[i].side ? top->at + P->map[i].col : P->map[i].col;
         reordered |= c != m;
-        if (i == 0 || !P->keep || name_in(P->keep, P->cols[c].name))
+        if (i == 0 || !P->keep || name_in(P->keep, P->cols[c].name)) {
+            from[m] = i;
             P->src[m++] = c;
+        }
     }
-    if (!(P->out = rl_rowset_new(m)))
+    if (!(P->out = rl_rowset_new(m))) {
+        free(from);
         return fail_oom(P->S->x), -1;
-    for (size_t i = 0; i < m; i++)
-        P->out->cols[i] = P->cols[P->src[i]];
-    /* a USING join's right copies are reachable only qualified */
-    for (size_t i = 0, o = 0; P->map && i < n; i++) {
-        size_t c = P->map[i].side ? top->at + P->map[i].col : P->map[i].col;
-        if (o < m && P->src[o] == c)
-            P->out->cols[o++].using_dup |= P->map[i].side == 1 && i >= n - nu;
     }
-    if (!reordered && m == n) { /* as joined: emit the row itself */
+    for (size_t o = 0; o < m; o++) {
+        size_t i = from[o];
+        rl_colmeta *col = &P->out->cols[o];
+        *col = P->cols[P->src[o]];
+        if (!P->map)
+            continue;
+        /* a USING join's copies are reachable only qualified */
+        col->using_dup |= (P->map[i].side == 1 && i >= n - nu) || left_using_copy(P, top, i);
+        if (merge) {
+            P->alt[o] = i < nu ? (long)(top->at + (size_t)top->ru[i]) : -1;
+            if (i < nu) { /* the merged column belongs to no relation */
+                col->rel[0] = 0;
+                col->table_oid = 0;
+                col->attnum = 0;
+            }
+        }
+    }
+    free(from);
+    if (!reordered && m == n && !merge) { /* as joined: emit the row itself */
         free(P->src);
         P->src = NULL;
     }
@@ -1078,6 +1122,8 @@ static int pipe_level(join_pipe *P, size_t i)
         if (m < 0 || (m && pipe_level(P, i + 1) < 0))
             return -1;
         matched |= m;
+        if (m && L->right)
+            L->rmatched[ri - 1] = true;
     }
 unmatched:
     if (!L->left || matched)
@@ -1085,6 +1131,25 @@ unmatched:
     for (size_t c = 0; c < r->ncols; c++)
         null_value(&slot[c], r->cols[c].oid);
     return pipe_level(P, i + 1);
+}
+
+/* RIGHT / FULL JOIN at level i: each r row that no row matched, with NULLs
+ * for every column before it, through the levels after i. */
+static int pipe_unmatched_right(join_pipe *P, size_t i)
+{
+    join_level *L = &P->lv[i];
+    for (size_t c = 0; c < L->at; c++)
+        null_value(&P->row[c], P->cols[c].oid);
+    for (size_t ri = 0; ri < L->r->nrows; ri++) {
+        if (L->rmatched[ri])
+            continue;
+        if ((ri & 1023) == 0 && rl_exec_check_cancel(P->S->x) < 0)
+            return -1;
+        memcpy(&P->row[L->at], rl_rowset_row(L->r, ri), L->r->ncols * sizeof *P->row);
+        if (pipe_level(P, i + 1) < 0)
+            return -1;
+    }
+    return 0;
 }
 
 /* Column layouts, USING columns and buckets of every level. */
@@ -1105,7 +1170,12 @@ static int pipe_prepare(join_pipe *P)
     for (size_t i = 0; i < P->k; i++) {
         join_level *L = &P->lv[i];
         L->at = at;
-        L->left = L->j->jointype == PG_QUERY__JOIN_TYPE__JOIN_LEFT;
+        L->left = L->j->jointype == PG_QUERY__JOIN_TYPE__JOIN_LEFT ||
+                  L->j->jointype == PG_QUERY__JOIN_TYPE__JOIN_FULL;
+        L->right = L->j->jointype == PG_QUERY__JOIN_TYPE__JOIN_RIGHT ||
+                   L->j->jointype == PG_QUERY__JOIN_TYPE__JOIN_FULL;
+        if (L->right && !(L->rmatched = calloc(L->r->nrows + 1, sizeof *L->rmatched)))
+            return fail_oom(S->x), -1;
         memcpy(&P->cols[at], L->r->cols, L->r->ncols * sizeof *P->cols);
         rl_rowset before = {.ncols = at, .cols = P->cols};
         L->view = (rl_rowset){.ncols = at + L->r->ncols, .cols = P->cols, .nrows = 1,
@@ -1124,12 +1194,13 @@ static int pipe_prepare(join_pipe *P)
     size_t nu = top->j->n_using_clause;
     if (nu) {
         rl_rowset before = {.ncols = top->at, .cols = P->cols};
-        P->map = calloc(w + 1, sizeof *P->map);
+        P->nmap = w + (top->right ? nu : 0);
+        P->map = calloc(P->nmap + 1, sizeof *P->map);
         top->lu = calloc(nu, sizeof *top->lu);
         top->ru = calloc(nu, sizeof *top->ru);
         if (!P->map || !top->lu || !top->ru)
             return fail_oom(S->x), -1;
-        if (join_layout(S, top->j, &before, top->r, P->map, top->lu, top->ru, nu) < 0)
+        if (join_layout(S, top->j, &before, top->r, P->map, top->lu, top->ru, nu, top->right) < 0)
             return -1;
         top->nu = nu;
     }
@@ -1148,10 +1219,12 @@ static void pipe_free(join_pipe *P)
             bucket_free(&P->lv[i].bi);
         free(P->lv[i].lu);
         free(P->lv[i].ru);
+        free(P->lv[i].rmatched);
     }
     free(P->cols);
     free(P->row);
     free(P->map);
+    free(P->alt);
     free(P->src);
     free(P->outrow);
 }
@@ -1169,6 +1242,9 @@ static rl_rowset *pipe_run(sel *S, rl_rowset *l0, join_level *lv, size_t k, cons
         memcpy(P.row, rl_rowset_row(l0, li), l0->ncols * sizeof *P.row);
         rc = pipe_level(&P, 0);
     }
+    for (size_t i = 0; rc == 0 && i < k; i++)
+        if (lv[i].right)
+            rc = pipe_unmatched_right(&P, i);
     rl_rowset *out = P.out;
     if (rc < 0 || !out) {
         rl_rowset_free(out);
@@ -1188,9 +1264,11 @@ static rl_rowset *pipe_run(sel *S, rl_rowset *l0, join_level *lv, size_t k, cons
 static bool join_supported(sel *S, const PgQuery__JoinExpr *j)
 {
     if (j->jointype != PG_QUERY__JOIN_TYPE__JOIN_INNER &&
-        j->jointype != PG_QUERY__JOIN_TYPE__JOIN_LEFT)
+        j->jointype != PG_QUERY__JOIN_TYPE__JOIN_LEFT &&
+        j->jointype != PG_QUERY__JOIN_TYPE__JOIN_RIGHT &&
+        j->jointype != PG_QUERY__JOIN_TYPE__JOIN_FULL)
         return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                             "RIGHT and FULL joins are not supported"),
+                             "this join type is not supported"),
                false;
     if (j->is_natural || j->alias || j->join_using_alias)
         return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
@@ -1242,19 +1320,26 @@ static rl_rowset *from_join(sel *S, const PgQuery__JoinExpr *top)
     rl_rowset *l0 = NULL;
     size_t width = 0;
     bool ok = true;
-    for (size_t i = 0; ok && i < k; i++)
+    bool any_right = false;
+    for (size_t i = 0; ok && i < k; i++) {
         ok = join_supported(S, lv[i].j);
+        any_right |= lv[i].j->jointype == PG_QUERY__JOIN_TYPE__JOIN_RIGHT ||
+                     lv[i].j->jointype == PG_QUERY__JOIN_TYPE__JOIN_FULL;
+    }
+    /* under a RIGHT / FULL join every input may be NULL-extended: no WHERE
+     * conjunct goes into a scan (and no join keys, below) */
+    bool was_nullable = S->nullable;
+    S->nullable = was_nullable || any_right;
     if (ok && (l0 = from_item(S, lv[0].j->larg, NULL)))
         inputs[0] = l0;
     ok = ok && l0 && layout_append(S, &layout, &width, l0);
     /* each right input in turn, probed by the inputs before it */
-    bool was_nullable = S->nullable;
     for (size_t done = 0; ok && done < k; done++) {
         join_level *L = &lv[done];
         rl_rowset shape = {.ncols = width, .cols = layout};
         probe_src probe = {L->j->quals, &shape, inputs, at, done + 1};
-        S->nullable = was_nullable || L->j->jointype == PG_QUERY__JOIN_TYPE__JOIN_LEFT;
-        if (L->j->rarg->node_case == PG_QUERY__NODE__NODE_RANGE_VAR && L->j->quals)
+        S->nullable = was_nullable || any_right || L->j->jointype == PG_QUERY__JOIN_TYPE__JOIN_LEFT;
+        if (L->j->rarg->node_case == PG_QUERY__NODE__NODE_RANGE_VAR && L->j->quals && !any_right)
             S->probe = &probe;
         L->r = from_item(S, L->j->rarg, NULL);
         S->probe = NULL;
@@ -1265,6 +1350,7 @@ static rl_rowset *from_join(sel *S, const PgQuery__JoinExpr *top)
         at[done + 1] = width;
         ok = layout_append(S, &layout, &width, L->r);
     }
+    S->nullable = was_nullable;
     free(layout);
     free(inputs);
     free(at);

@@ -959,7 +959,7 @@ static bool is_aggregate_name(const char *name)
 {
     return strcmp(name, "count") == 0 || strcmp(name, "max") == 0 || strcmp(name, "min") == 0 ||
            strcmp(name, "sum") == 0 || strcmp(name, "bool_or") == 0 ||
-           strcmp(name, "bool_and") == 0;
+           strcmp(name, "bool_and") == 0 || strcmp(name, "string_agg") == 0;
 }
 
 static const char *func_name(const PgQuery__FuncCall *f)
@@ -1121,16 +1121,20 @@ static int compare_values(const void *pa, const void *pb, void *arg)
 }
 
 /* DISTINCT inside an aggregate: its non-NULL inputs, each value once
- * (compacted at the front of vals, *n their number). Every aggregate here
+ * (compacted at the front of vals, *n their number), in ascending order or,
+ * when the call's ORDER BY sorted them already (`presorted`: equal values
+ * are then next to each other), in that order. Every aggregate here
  * ignores NULL inputs, so dropping them changes no answer. */
-static int agg_distinct_values(rl_expr_ctx *c, rl_value *vals, size_t *n, int location)
+static int agg_distinct_values(rl_expr_ctx *c, rl_value *vals, size_t *n, int location,
+                               bool presorted)
 {
     size_t k = 0;
     for (size_t i = 0; i < *n; i++)
         if (!vals[i].d.isnull)
             vals[k++] = vals[i];
     value_sort vs = {c, location, false};
-    qsort_r(vals, k, sizeof *vals, compare_values, &vs);
+    if (!presorted)
+        qsort_r(vals, k, sizeof *vals, compare_values, &vs);
     if (vs.failed)
         return -1;
     size_t m = 0;
@@ -1145,6 +1149,130 @@ static int agg_distinct_values(rl_expr_ctx *c, rl_value *vals, size_t *n, int lo
 
 static int eval_plain_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char *name,
                                 rl_value *out);
+
+typedef struct row_sort {
+    rl_expr_ctx *c;
+    const PgQuery__FuncCall *f;
+    const rl_value *keys; /* per position: n_agg_order values */
+    bool failed;
+} row_sort;
+
+static int compare_agg_rows(const void *pa, const void *pb, void *arg)
+{
+    row_sort *rs = arg;
+    size_t a = ((const size_t *)pa)[1], b = ((const size_t *)pb)[1], nk = rs->f->n_agg_order;
+    for (size_t i = 0; i < nk; i++) {
+        const PgQuery__SortBy *sb = rs->f->agg_order[i]->sort_by;
+        bool desc = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
+        bool nulls_first = sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST ||
+                           (sb->sortby_nulls != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_LAST && desc);
+        const rl_value *va = &rs->keys[a * nk + i], *vb = &rs->keys[b * nk + i];
+        int r = 0;
+        if (va->d.isnull || vb->d.isnull)
+            r = va->d.isnull == vb->d.isnull ? 0 : va->d.isnull == nulls_first ? -1 : 1;
+        else if (!rs->failed && rl_value_cmp(rs->c, va, vb, &r, sb->location) < 0)
+            rs->failed = true;
+        else if (desc)
+            r = -r;
+        if (r)
+            return r;
+    }
+    return a < b ? -1 : a > b; /* stable */
+}
+
+/* ORDER BY inside the call (string_agg(x, ',' ORDER BY y)): the group's
+ * rows in that order (a sorted copy in c->arena). With DISTINCT, PostgreSQL
+ * wants each ORDER BY expression among the arguments (42P10). */
+static int agg_sort_rows(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_agg_ctx *group)
+{
+    size_t nk = f->n_agg_order, n = group->nrows;
+    if (nk == 0)
+        return 0;
+    for (size_t i = 0; f->agg_distinct && i < nk; i++) {
+        bool in_args = false;
+        for (size_t j = 0; j < f->n_args && !in_args; j++)
+            in_args = rl_node_equal(&f->agg_order[i]->sort_by->node->base, &f->args[j]->base);
+        if (!in_args)
+            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE,
+                                 rl_node_location(f->agg_order[i]->sort_by->node),
+                                 "in an aggregate with DISTINCT, ORDER BY expressions must "
+                                 "appear in argument list");
+    }
+    rl_value *keys = rl_arena_alloc(c->arena, (n * nk + 1) * sizeof *keys);
+    size_t *pairs = rl_arena_alloc(c->arena, (2 * n + 1) * sizeof *pairs); /* (row, position) */
+    size_t *rows = rl_arena_alloc(c->arena, (n + 1) * sizeof *rows);
+    if (!keys || !pairs || !rows)
+        return rl_expr_oom(c);
+    rl_expr_ctx sub = *c;
+    sub.agg = NULL;
+    for (size_t p = 0; p < n; p++) {
+        rl_binding b = {group->rs, group->rows[p], group->outer, NULL};
+        sub.b = &b;
+        for (size_t i = 0; i < nk; i++)
+            if (rl_expr_eval(&sub, f->agg_order[i]->sort_by->node, &keys[p * nk + i]) < 0 ||
+                rl_value_own(c->arena, &keys[p * nk + i]) < 0)
+                return -1;
+        pairs[2 * p] = group->rows[p];
+        pairs[2 * p + 1] = p;
+    }
+    row_sort rs = {c, f, keys, false};
+    qsort_r(pairs, n, 2 * sizeof *pairs, compare_agg_rows, &rs);
+    if (rs.failed)
+        return -1;
+    for (size_t p = 0; p < n; p++)
+        rows[p] = pairs[2 * p];
+    group->rows = rows;
+    return 0;
+}
+
+/* string_agg(text, text) / string_agg(bytea, bytea): the non-NULL values
+ * joined, each after the first preceded by its own row's delimiter; NULL
+ * when there are none. */
+static int agg_string_agg(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *out)
+{
+    if (f->n_args != 2 || f->agg_star) {
+        rl_value none[1] = {{0}};
+        return no_function(c, "string_agg", 0, none, f->location);
+    }
+    rl_value *vals = NULL, *delims = NULL;
+    uint32_t type = RL_OID_UNKNOWN, dtype = RL_OID_UNKNOWN;
+    if (agg_collect(c, f->args[0], &vals, &type) < 0 ||
+        agg_collect(c, f->args[1], &delims, &dtype) < 0)
+        return -1;
+    bool bytea = type == RL_OID_BYTEA && (dtype == RL_OID_BYTEA || dtype == RL_OID_UNKNOWN);
+    bool text = rl_oid_is_textual(type) && type != RL_OID_CHAR && rl_oid_is_textual(dtype) &&
+                dtype != RL_OID_CHAR;
+    if (!bytea && !text) {
+        rl_value types[2] = {{.oid = type}, {.oid = dtype}};
+        return no_function(c, "string_agg", 2, types, f->location);
+    }
+    uint32_t rtype = bytea ? RL_OID_BYTEA : RL_OID_TEXT;
+    size_t n = c->agg->nrows;
+    rl_value delim = n ? delims[0] : (rl_value){0};
+    if (f->agg_distinct && agg_distinct_values(c, vals, &n, f->location, f->n_agg_order > 0) < 0)
+        return -1;
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    bool any = false;
+    for (size_t i = 0; i < n; i++) {
+        if (vals[i].d.isnull)
+            continue;
+        const rl_value *d = f->agg_distinct ? &delim : &delims[i];
+        if (any && !d->d.isnull)
+            rl_buf_put(&b, d->d.v.s.p, d->d.v.s.len);
+        rl_buf_put(&b, vals[i].d.v.s.p, vals[i].d.v.s.len);
+        any = true;
+    }
+    int rc = 0;
+    if (b.failed)
+        rc = rl_expr_oom(c);
+    else if (!any)
+        rl_val_null(out, rtype);
+    else
+        rc = rl_val_str_copy(c, out, rtype, b.data, b.len);
+    rl_buf_free(&b);
+    return rc;
+}
 
 static int eval_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char *name,
                           rl_value *out)
@@ -1161,8 +1289,10 @@ static int eval_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char
     rl_agg_ctx group = *c->agg;
     rl_expr_ctx gc = *c;
     gc.agg = &group;
-    if (agg_filter_rows(&gc, f, &group) < 0)
+    if (agg_filter_rows(&gc, f, &group) < 0 || agg_sort_rows(&gc, f, &group) < 0)
         return -1;
+    if (strcmp(name, "string_agg") == 0)
+        return agg_string_agg(&gc, f, out);
     return eval_plain_aggregate(&gc, f, name, out);
 }
 
@@ -1183,7 +1313,7 @@ static int eval_plain_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, cons
     if (agg_collect(c, f->args[0], &vals, &type) < 0)
         return -1;
     size_t n = c->agg->nrows;
-    if (f->agg_distinct && agg_distinct_values(c, vals, &n, f->location) < 0)
+    if (f->agg_distinct && agg_distinct_values(c, vals, &n, f->location, f->n_agg_order > 0) < 0)
         return -1;
     if (strcmp(name, "count") == 0) {
         int64_t k = 0;

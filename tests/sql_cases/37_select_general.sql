@@ -65,3 +65,15 @@ SELECT DISTINCT ON (table_id) path FROM ducklake_data_file ORDER BY table_id, pa
 SELECT DISTINCT ON (table_id, record_count) path FROM ducklake_data_file ORDER BY table_id, path;
 SELECT DISTINCT ON (7) path FROM ducklake_data_file;
 SELECT DISTINCT ON (table_id % 2) table_id % 2, data_file_id FROM ducklake_data_file ORDER BY table_id % 2, data_file_id DESC;
+-- string_agg, with ORDER BY / DISTINCT / FILTER inside the call
+SELECT string_agg(path, ',' ORDER BY data_file_id) FROM ducklake_data_file;
+SELECT table_id, string_agg(path, '; ' ORDER BY path DESC) FROM ducklake_data_file GROUP BY table_id ORDER BY 1;
+SELECT string_agg(DISTINCT file_format, ',') FROM ducklake_data_file;
+SELECT string_agg(DISTINCT path, '|' ORDER BY path DESC) FROM ducklake_data_file;
+SELECT string_agg(path, ',' ORDER BY record_count, data_file_id DESC) FILTER (WHERE path_is_relative) FROM ducklake_data_file;
+SELECT string_agg(path, ',') FROM ducklake_data_file WHERE false;
+SELECT string_agg(path, NULL ORDER BY path) FROM ducklake_data_file;
+SELECT string_agg(data_file_id, ',') FROM ducklake_data_file;
+SELECT string_agg(DISTINCT path, ',' ORDER BY data_file_id) FROM ducklake_data_file;
+SELECT string_agg('x' || path, '-' ORDER BY 'x' || path DESC) FROM ducklake_data_file;
+SELECT count(*) FROM ducklake_data_file GROUP BY table_id ORDER BY string_agg(path, ',');

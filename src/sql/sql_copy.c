@@ -1,6 +1,8 @@
 /*
- * sql_copy.c — COPY: TO STDOUT (binary and text) and FROM STDIN (binary and
- * text), plus the binary receive of a single SQL value (shared with Bind);
+ * sql_copy.c — COPY: TO STDOUT and FROM STDIN in the binary, text and CSV
+ * formats with PostgreSQL's options (DELIMITER, NULL, HEADER [MATCH],
+ * QUOTE, ESCAPE, FORCE_QUOTE), plus the binary receive of a single SQL
+ * value (shared with Bind);
  * the binary send form is sql_value.c's (rl_value_encode_binary).
  *
  * Owns: struct rl_copy_in (the state of a COPY FROM STDIN between CopyData
@@ -13,9 +15,10 @@
  *    parses each CopyData buffer on its own and fails on a split tuple); the
  *    19-byte header rides in the first chunk, the int16 -1 trailer in the
  *    last, so an empty result is one 21-byte chunk, as PostgreSQL sends it.
- *  - COPY FROM: a tuple (binary) or line (text) MAY span CopyData messages;
- *    bytes are buffered until a whole one is there, and only whole tuples
- *    are inserted. Decoders never read past the bytes they were given.
+ *  - COPY FROM: a tuple (binary), line (text) or record (CSV, whose quoted
+ *    fields may hold newlines) MAY span CopyData messages; bytes are
+ *    buffered until a whole one is there, and only whole tuples are
+ *    inserted. Decoders never read past the bytes they were given.
  *  - After an error the COPY is dead: later data is ignored and
  *    rl_copy_in_done reports the same error again (the caller then fails
  *    the statement, and in a block the transaction).
@@ -28,13 +31,6 @@
 
 #include "pgtype/pgtype.h"
 #include "sql/sql_cast.h"
-#include "sql/sql_exec.h"
-#include "sql/sql_parse.h"
-#include "sql/sql_relation.h"
-#include "sql/sql_scan.h"
-#include "sql/sql_select.h"
-#include "sql/sql_stmt.h"
-#include "sql/sql_value.h"
 #include "sql/sql_exec.h"
 #include "sql/sql_parse.h"
 #include "sql/sql_relation.h"
@@ -150,8 +146,13 @@ int rl_value_from_binary(rl_exec *x, uint32_t oid, int32_t typmod, const uint8_t
 /* ===================================================================== options */
 
 typedef struct copy_opts {
-    int binary;          /* 1 binary, 0 text */
-    char delim;
+    int binary;          /* 1 binary, 0 text or CSV */
+    bool csv;
+    char delim, quote, escape;
+    int header;          /* 0 none, 1 a header line, 2 (FROM) one that must name the columns */
+    bool force_quote_all;
+    PgQuery__Node *const *force_quote; /* FORCE_QUOTE (columns): names, borrowed (TO only) */
+    size_t n_force_quote;
     const char *null_str; /* borrowed from the parse tree */
 } copy_opts;
 
@@ -168,52 +169,173 @@ static const char *defelem_str(const PgQuery__DefElem *de)
     return NULL;
 }
 
+/* HEADER's value as PostgreSQL reads a Boolean option (or "match"): 0, 1,
+ * 2 for match, -1 with 42601. */
+static int header_value(rl_exec *x, const PgQuery__DefElem *de)
+{
+    const PgQuery__Node *a = de->arg;
+    if (!a)
+        return 1;
+    if (a->node_case == PG_QUERY__NODE__NODE_BOOLEAN)
+        return a->boolean->boolval ? 1 : 0;
+    if (a->node_case == PG_QUERY__NODE__NODE_INTEGER && (a->integer->ival == 0 || a->integer->ival == 1))
+        return a->integer->ival;
+    const char *v = defelem_str(de);
+    static const char *const yes[] = {"true", "on", "yes", "1"}, *const no[] = {"false", "off", "no", "0"};
+    for (size_t i = 0; v && i < 4; i++) {
+        if (strcasecmp(v, yes[i]) == 0)
+            return 1;
+        if (strcasecmp(v, no[i]) == 0)
+            return 0;
+    }
+    if (v && strcasecmp(v, "match") == 0)
+        return 2;
+    return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, de->location,
+                         "%s requires a Boolean value or \"match\"", de->defname);
+}
+
+/* One option's value, once: 42601 when it was given before. */
+static int take_once(rl_exec *x, const PgQuery__DefElem *de, bool *seen)
+{
+    if (*seen)
+        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, de->location,
+                             "conflicting or redundant options");
+    *seen = true;
+    return 0;
+}
+
+typedef struct option_texts {
+    const char *delim, *quote, *escape, *null_str;
+    bool format, header, force_quote;
+} option_texts;
+
+static int read_option(rl_exec *x, const PgQuery__DefElem *de, copy_opts *o, option_texts *t)
+{
+    const char *v = defelem_str(de);
+    const char *name = de->defname;
+    bool seen_text = false;
+    if (strcmp(name, "format") == 0) {
+        if (take_once(x, de, &t->format) < 0)
+            return -1;
+        if (v && strcasecmp(v, "binary") == 0)
+            o->binary = 1;
+        else if (v && strcasecmp(v, "csv") == 0)
+            o->csv = true;
+        else if (!v || strcasecmp(v, "text") != 0)
+            return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, de->location,
+                                 "COPY format \"%s\" not recognized", v ? v : "");
+        return 0;
+    }
+    if (strcmp(name, "header") == 0) {
+        if (take_once(x, de, &t->header) < 0 || (o->header = header_value(x, de)) < 0)
+            return -1;
+        return 0;
+    }
+    if (strcmp(name, "force_quote") == 0) {
+        if (take_once(x, de, &t->force_quote) < 0)
+            return -1;
+        if (de->arg && de->arg->node_case == PG_QUERY__NODE__NODE_A_STAR)
+            o->force_quote_all = true;
+        else if (de->arg && de->arg->node_case == PG_QUERY__NODE__NODE_LIST) {
+            o->force_quote = de->arg->list->items;
+            o->n_force_quote = de->arg->list->n_items;
+        } else
+            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, de->location,
+                                 "argument to option \"%s\" must be a list of column names",
+                                 name);
+        return 0;
+    }
+    const char **slot = strcmp(name, "delimiter") == 0 ? &t->delim
+                        : strcmp(name, "quote") == 0   ? &t->quote
+                        : strcmp(name, "escape") == 0  ? &t->escape
+                        : strcmp(name, "null") == 0    ? &t->null_str
+                                                       : NULL;
+    if (!slot)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, de->location,
+                             "COPY option \"%s\" is not supported by RockLake", name);
+    seen_text = *slot != NULL;
+    if (take_once(x, de, &seen_text) < 0)
+        return -1;
+    if (!v)
+        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, de->location,
+                             "%s requires a string value", name);
+    *slot = v;
+    return 0;
+}
+
+/* PostgreSQL's checks of the options together (ProcessCopyOptions), in its
+ * order, with its SQLSTATEs. */
+static int check_options(rl_exec *x, const option_texts *t, copy_opts *o, bool is_from)
+{
+    if (o->binary && t->delim)
+        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "cannot specify DELIMITER in BINARY mode");
+    if (o->binary && t->null_str)
+        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "cannot specify NULL in BINARY mode");
+    const char *delim = t->delim ? t->delim : o->csv ? "," : "\t";
+    o->null_str = t->null_str ? t->null_str : o->csv ? "" : "\\N";
+    const char *quote = o->csv && !t->quote ? "\"" : t->quote;
+    const char *escape = o->csv && !t->escape ? quote : t->escape;
+    if (strlen(delim) != 1)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "COPY delimiter must be a single one-byte character");
+    if (delim[0] == '\n' || delim[0] == '\r')
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "COPY delimiter cannot be newline or carriage return");
+    if (strchr(o->null_str, '\r') || strchr(o->null_str, '\n'))
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "COPY null representation cannot use newline or carriage return");
+    if (!o->csv && strchr("\\.abcdefghijklmnopqrstuvwxyz0123456789", delim[0]))
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "COPY delimiter cannot be \"%s\"", delim);
+    if (o->binary && t->header)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "cannot specify HEADER in BINARY mode");
+    if (!o->csv && t->quote)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "COPY quote available only in CSV mode");
+    if (o->csv && strlen(quote) != 1)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "COPY quote must be a single one-byte character");
+    if (o->csv && delim[0] == quote[0])
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "COPY delimiter and quote must be different");
+    if (!o->csv && t->escape)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "COPY escape available only in CSV mode");
+    if (o->csv && strlen(escape) != 1)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "COPY escape must be a single one-byte character");
+    if (!o->csv && t->force_quote)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "COPY force quote available only in CSV mode");
+    if (t->force_quote && is_from)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "COPY force quote only available using COPY TO");
+    if (strchr(o->null_str, delim[0]))
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "COPY delimiter must not appear in the NULL specification");
+    if (o->csv && strchr(o->null_str, quote[0]))
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "CSV quote character must not appear in the NULL specification");
+    if (o->header == 2 && !is_from)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "cannot use \"match\" with HEADER in COPY TO");
+    o->delim = delim[0];
+    o->quote = o->csv ? quote[0] : 0;
+    o->escape = o->csv ? escape[0] : 0;
+    return 0;
+}
+
 static int parse_copy_options(rl_exec *x, const PgQuery__CopyStmt *st, copy_opts *o)
 {
-    o->binary = 0;
-    o->delim = '\t';
-    o->null_str = "\\N";
+    memset(o, 0, sizeof *o);
+    option_texts t = {0};
     for (size_t i = 0; i < st->n_options; i++) {
         const PgQuery__Node *n = st->options[i];
-        if (n->node_case != PG_QUERY__NODE__NODE_DEF_ELEM)
-            continue;
-        const PgQuery__DefElem *de = n->def_elem;
-        const char *v = defelem_str(de);
-        if (strcmp(de->defname, "format") == 0) {
-            if (v && strcasecmp(v, "binary") == 0)
-                o->binary = 1;
-            else if (v && strcasecmp(v, "text") == 0)
-                o->binary = 0;
-            else if (v && strcasecmp(v, "csv") == 0)
-                return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, de->location,
-                                     "COPY format \"csv\" is not supported by RockLake");
-            else
-                return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, de->location,
-                                     "COPY format \"%s\" not recognized",
-                                     v ? v : "");
-        } else if (strcmp(de->defname, "null") == 0 && v) {
-            o->null_str = v;
-        } else if (strcmp(de->defname, "delimiter") == 0 && v) {
-            if (strlen(v) != 1)
-                return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, de->location,
-                                     "COPY delimiter must be a single one-byte character");
-            o->delim = v[0];
-        } else {
-            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, de->location,
-                                 "COPY option \"%s\" is not supported by RockLake", de->defname);
-        }
+        if (n->node_case == PG_QUERY__NODE__NODE_DEF_ELEM && read_option(x, n->def_elem, o, &t) < 0)
+            return -1;
     }
-    if (o->binary && st->n_options > 1)
-        for (size_t i = 0; i < st->n_options; i++) {
-            const PgQuery__Node *n = st->options[i];
-            if (n->node_case == PG_QUERY__NODE__NODE_DEF_ELEM &&
-                strcmp(n->def_elem->defname, "format") != 0)
-                return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, n->def_elem->location,
-                                     "cannot specify %s in BINARY mode",
-                                     strcmp(n->def_elem->defname, "null") == 0 ? "NULL"
-                                                                               : "DELIMITER");
-        }
-    return 0;
+    return check_options(x, &t, o, st->is_from);
 }
 
 /* Columns of a relation's row set that are the table's own: everything
@@ -232,6 +354,7 @@ typedef struct copy_out {
     rl_exec *x;
     rl_buf buf;
     bool binary;
+    bool *forced;   /* CSV: output column -> FORCE_QUOTE names it (NULL: none) */
 } copy_out;
 
 static int sink_fail(rl_exec *x)
@@ -279,6 +402,80 @@ static void text_escape(rl_buf *out, const uint8_t *p, size_t n, char delim)
     }
 }
 
+/* One CSV field (PostgreSQL's CopyAttributeOutCSV): quoted when asked, when
+ * it reads as the NULL string, when it is a lone column's "\." (the end
+ * marker), or when it holds the delimiter, the quote or a line break; a
+ * quote or escape inside gets the escape before it. */
+static void csv_put(rl_buf *out, const uint8_t *p, size_t n, const copy_opts *op, bool quote,
+                    bool single)
+{
+    size_t nl = strlen(op->null_str);
+    quote |= n == nl && memcmp(p, op->null_str, n) == 0;
+    quote |= single && n == 2 && p[0] == '\\' && p[1] == '.';
+    for (size_t i = 0; i < n && !quote; i++)
+        quote = p[i] == (uint8_t)op->delim || p[i] == (uint8_t)op->quote || p[i] == '\n' ||
+                p[i] == '\r';
+    if (!quote) {
+        rl_buf_put(out, p, n);
+        return;
+    }
+    rl_buf_put_u8(out, (uint8_t)op->quote);
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == (uint8_t)op->quote || p[i] == (uint8_t)op->escape)
+            rl_buf_put_u8(out, (uint8_t)op->escape);
+        rl_buf_put_u8(out, p[i]);
+    }
+    rl_buf_put_u8(out, (uint8_t)op->quote);
+}
+
+/* HEADER: the column names, as a row of text or CSV fields. */
+static void header_line(copy_out *o, const rl_colmeta *cols, const size_t *idx, size_t n,
+                        const copy_opts *op)
+{
+    for (size_t c = 0; c < n; c++) {
+        if (c)
+            rl_buf_put_u8(&o->buf, (uint8_t)op->delim);
+        const char *name = cols[idx ? idx[c] : c].name;
+        if (op->csv)
+            csv_put(&o->buf, (const uint8_t *)name, strlen(name), op, false, n == 1);
+        else
+            text_escape(&o->buf, (const uint8_t *)name, strlen(name), op->delim);
+    }
+    rl_buf_put_u8(&o->buf, '\n');
+}
+
+/* FORCE_QUOTE: which output columns it names (*: all). 42703 for a name
+ * that is no column, 42P10 for one COPY does not send. */
+static int forced_columns(copy_out *o, const copy_opts *op, const rl_colmeta *cols,
+                          const size_t *idx, size_t n, const rl_rowset *table, const char *relname)
+{
+    if (!op->force_quote_all && op->n_force_quote == 0)
+        return 0;
+    if (!(o->forced = calloc(n + 1, sizeof *o->forced)))
+        return rl_exec_error(o->x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    for (size_t c = 0; c < n; c++)
+        o->forced[c] = op->force_quote_all;
+    for (size_t k = 0; k < op->n_force_quote; k++) {
+        const char *name = rl_node_string(op->force_quote[k]);
+        bool found = false, exists = false;
+        for (size_t c = 0; name && c < n; c++)
+            if (strcmp(cols[idx ? idx[c] : c].name, name) == 0)
+                found = o->forced[c] = true;
+        for (size_t c = 0; name && table && c < table->ncols; c++)
+            exists |= strcmp(table->cols[c].name, name) == 0;
+        if (!found && !exists)
+            return relname ? rl_exec_error(o->x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
+                                           "column \"%s\" of relation \"%s\" does not exist",
+                                           name ? name : "", relname)
+                           : rl_exec_error(o->x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
+                                           "column \"%s\" does not exist", name ? name : "");
+        if (!found)
+            return rl_exec_error(o->x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE, -1,
+                                 "FORCE_QUOTE column \"%s\" not referenced by COPY", name);
+    }
+    return 0;
+}
+
 static int out_row(copy_out *o, const rl_value *row, const size_t *cols, size_t n, const copy_opts *op,
                    rl_buf *tmp)
 {
@@ -309,7 +506,10 @@ static int out_row(copy_out *o, const rl_value *row, const size_t *cols, size_t 
             }
             rl_buf_reset(tmp);
             rl_value_to_text(tmp, v);
-            text_escape(&o->buf, tmp->data, tmp->len, op->delim);
+            if (op->csv)
+                csv_put(&o->buf, tmp->data, tmp->len, op, o->forced && o->forced[c], n == 1);
+            else
+                text_escape(&o->buf, tmp->data, tmp->len, op->delim);
         }
     }
     if (!o->binary)
@@ -416,7 +616,12 @@ static int copy_stream_begin(void *ctx, size_t ncols, const rl_colmeta *cols)
         return rl_exec_error(c->o->x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     for (size_t i = 0; i < ncols; i++)
         c->cols[i] = i;
-    return copy_header(c->o, ncols);
+    if (forced_columns(c->o, c->op, cols, NULL, ncols, NULL, NULL) < 0 ||
+        copy_header(c->o, ncols) < 0)
+        return -1;
+    if (c->op->header)
+        header_line(c->o, cols, NULL, ncols, c->op);
+    return 0;
 }
 
 static int copy_stream_row(void *ctx, const rl_value *vals, size_t ncols)
@@ -451,6 +656,7 @@ static int copy_to_streamed(rl_exec *x, const PgQuery__CopyStmt *st, const copy_
     rl_buf_free(&o.buf);
     rl_buf_free(&tmp);
     free(c.cols);
+    free(o.forced);
     return rc;
 }
 
@@ -470,7 +676,12 @@ static int copy_to_rows(rl_exec *x, const PgQuery__CopyStmt *st, const copy_opts
     rl_buf_init(&o.buf, 0);
     rl_buf tmp;
     rl_buf_init(&tmp, 0);
-    int rc = copy_header(&o, ncols);
+    int rc = forced_columns(&o, op, rs->cols, cols, ncols, st->query ? NULL : rs,
+                            st->query ? NULL : st->relation->relname);
+    if (rc == 0)
+        rc = copy_header(&o, ncols);
+    if (rc == 0 && op->header)
+        header_line(&o, rs->cols, cols, ncols, op);
     for (size_t r = 0; rc == 0 && r < rs->nrows; r++) {
         if ((r & 1023) == 0 && rl_exec_check_cancel(x) < 0)
             rc = -1;
@@ -483,6 +694,7 @@ static int copy_to_rows(rl_exec *x, const PgQuery__CopyStmt *st, const copy_opts
         rc = copy_finish(&o, rs->nrows);
     rl_buf_free(&o.buf);
     rl_buf_free(&tmp);
+    free(o.forced);
     free(cols);
     rl_rowset_free(rs);
     return rc;
@@ -510,6 +722,7 @@ struct rl_copy_in {
     char *null_str;        /* owned copy (the parse tree may go away) */
     rl_buf pending;        /* bytes not yet consumed */
     bool header_done, eof, failed;
+    bool header_seen;      /* HEADER: the first line was read (skipped or matched) */
     rl_error saved;        /* the error that killed the COPY */
     uint64_t rows, line;
 };
@@ -790,14 +1003,11 @@ static void text_unescape(rl_buf *out, const char *p, size_t n)
 
 /* One text field into its column: NULL marker (compared raw, as PostgreSQL
  * does), else de-escaped and read with the column type's input function. */
-static int text_field(rl_exec *x, rl_copy_in *ci, const char *p, size_t n, size_t col,
-                      rl_arena *arena, rl_buf *tmp, rl_value *out)
+/* A field's bytes (de-escaped or de-quoted in tmp) read with its column
+ * type's input function. */
+static int field_value(rl_exec *x, rl_copy_in *ci, size_t col, rl_arena *arena, rl_buf *tmp,
+                       rl_value *out)
 {
-    size_t nl = strlen(ci->null_str);
-    if (n == nl && memcmp(p, ci->null_str, n) == 0)
-        return 0;
-    rl_buf_reset(tmp);
-    text_unescape(tmp, p, n);
     if (tmp->failed)
         return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     if (check_utf8(x, tmp->data, tmp->len) < 0)
@@ -817,6 +1027,56 @@ static int text_field(rl_exec *x, rl_copy_in *ci, const char *p, size_t n, size_
     return rl_value_coerce(&c, &in, cm->oid, cm->typmod, false, out, -1);
 }
 
+static int text_field(rl_exec *x, rl_copy_in *ci, const char *p, size_t n, size_t col,
+                      rl_arena *arena, rl_buf *tmp, rl_value *out)
+{
+    size_t nl = strlen(ci->null_str);
+    if (n == nl && memcmp(p, ci->null_str, n) == 0)
+        return 0;
+    rl_buf_reset(tmp);
+    text_unescape(tmp, p, n);
+    return field_value(x, ci, col, arena, tmp, out);
+}
+
+/* HEADER MATCH: header field f (NULL: it read as the NULL string) must
+ * name the column COPY fills from it. */
+static int header_field(rl_exec *x, rl_copy_in *ci, size_t f, const rl_buf *name, bool null)
+{
+    if (f >= ci->nfields)
+        return 0; /* counted by the caller */
+    const char *want = ci->shape->cols[ci->map[f]].name;
+    if (null)
+        return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1,
+                             "column name mismatch in header line field %zu: got null value "
+                             "(\"%s\"), expected \"%s\"",
+                             f + 1, ci->null_str, want);
+    if (name->len != strlen(want) || memcmp(name->data, want, name->len) != 0)
+        return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1,
+                             "column name mismatch in header line field %zu: got \"%.*s\", "
+                             "expected \"%s\"",
+                             f + 1, (int)name->len, (const char *)name->data, want);
+    return 0;
+}
+
+static int header_count(rl_exec *x, const rl_copy_in *ci, size_t got)
+{
+    if (got == ci->nfields)
+        return 0;
+    return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1,
+                         "wrong number of fields in header line: got %zu, expected %zu", got,
+                         ci->nfields);
+}
+
+/* Is this the HEADER line (read now: skipped, or matched against the
+ * columns by check)? */
+static bool header_line_now(rl_copy_in *ci)
+{
+    if (!ci->opts.header || ci->header_seen)
+        return false;
+    ci->header_seen = true;
+    return true;
+}
+
 static int text_line(rl_exec *x, rl_copy_in *ci, const char *p, size_t n)
 {
     if (n && p[n - 1] == '\r')
@@ -826,6 +1086,9 @@ static int text_line(rl_exec *x, rl_copy_in *ci, const char *p, size_t n)
         ci->eof = true;
         return 0;
     }
+    bool header = header_line_now(ci);
+    if (header && ci->opts.header != 2)
+        return 0;
     rl_value row[RL_MAX_COLUMNS + 1];
     if (ci->ntab > RL_MAX_COLUMNS)
         return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1, "too many columns for COPY");
@@ -843,7 +1106,12 @@ static int text_line(rl_exec *x, rl_copy_in *ci, const char *p, size_t n)
         }
         if (!end && p[i] != ci->opts.delim)
             continue;
-        if (f >= ci->nfields)
+        if (header) {
+            size_t len = i - start, nl = strlen(ci->null_str);
+            rl_buf_reset(&tmp);
+            text_unescape(&tmp, p + start, len);
+            rc = header_field(x, ci, f, &tmp, len == nl && memcmp(p + start, ci->null_str, nl) == 0);
+        } else if (f >= ci->nfields)
             rc = rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1,
                                "extra data after last expected column");
         else
@@ -851,6 +1119,12 @@ static int text_line(rl_exec *x, rl_copy_in *ci, const char *p, size_t n)
                             &row[ci->map[f]]);
         f++;
         start = i + 1;
+    }
+    if (header) {
+        rc = rc == 0 ? header_count(x, ci, f) : rc;
+        rl_buf_free(&tmp);
+        rl_arena_free(&arena);
+        return rc;
     }
     if (rc == 0 && f < ci->nfields)
         rc = rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1,
@@ -861,6 +1135,134 @@ static int text_line(rl_exec *x, rl_copy_in *ci, const char *p, size_t n)
     rl_buf_free(&tmp);
     rl_arena_free(&arena);
     return rc;
+}
+
+/* ---------------------------------------------------------------- CSV input */
+
+/* Length of the CSV record at p: up to its newline outside quotes (a quoted
+ * field may hold newlines); -1 when it is not all there yet (at the end of
+ * the data, the rest is the last record). */
+static long long csv_record_len(const copy_opts *op, const char *p, size_t n, bool final)
+{
+    bool in_quote = false;
+    for (size_t i = 0; i < n; i++) {
+        char c = p[i];
+        if (!in_quote) {
+            if (c == '\n')
+                return (long long)i;
+            in_quote = c == op->quote;
+            continue;
+        }
+        if (c == op->escape && op->escape != op->quote) {
+            if (i + 1 == n)
+                return final ? (long long)n : -1;
+            if (p[i + 1] == op->quote || p[i + 1] == op->escape)
+                i++;
+            continue;
+        }
+        in_quote = c != op->quote;
+    }
+    return final ? (long long)n : -1;
+}
+
+/* One CSV field from p[*i] on, de-quoted into tmp, up to the delimiter or
+ * the end (PostgreSQL's CopyReadAttributesCSV); *quoted if any part of it
+ * was quoted. 22P04 for a quote left open. */
+static int csv_field(rl_exec *x, const copy_opts *op, const char *p, size_t n, size_t *i,
+                     rl_buf *tmp, bool *quoted)
+{
+    bool in_quote = false;
+    *quoted = false;
+    rl_buf_reset(tmp);
+    for (; *i < n; ++*i) {
+        char c = p[*i];
+        if (!in_quote) {
+            if (c == op->delim)
+                break;
+            if (c == op->quote)
+                in_quote = *quoted = true;
+            else
+                rl_buf_put_u8(tmp, (uint8_t)c);
+            continue;
+        }
+        if (c == op->escape && *i + 1 < n && (p[*i + 1] == op->quote || p[*i + 1] == op->escape)) {
+            rl_buf_put_u8(tmp, (uint8_t)p[++*i]);
+            continue;
+        }
+        if (c == op->quote)
+            in_quote = false;
+        else
+            rl_buf_put_u8(tmp, (uint8_t)c);
+    }
+    if (in_quote)
+        return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1,
+                             "unterminated CSV quoted field");
+    return 0;
+}
+
+static int csv_line(rl_exec *x, rl_copy_in *ci, const char *p, size_t n)
+{
+    if (n && p[n - 1] == '\r')
+        n--;
+    ci->line++;
+    if (n == 2 && p[0] == '\\' && p[1] == '.') {
+        ci->eof = true;
+        return 0;
+    }
+    bool header = header_line_now(ci);
+    if (header && ci->opts.header != 2)
+        return 0;
+    if (ci->ntab > RL_MAX_COLUMNS)
+        return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1, "too many columns for COPY");
+    rl_value row[RL_MAX_COLUMNS + 1];
+    null_row(ci, row);
+    rl_arena arena = {0};
+    rl_buf tmp;
+    rl_buf_init(&tmp, 0);
+    size_t nl = strlen(ci->null_str), f = 0;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i <= n; i++, f++) { /* i at a field's start */
+        size_t start = i;
+        bool quoted;
+        if ((rc = csv_field(x, &ci->opts, p, n, &i, &tmp, &quoted)) < 0)
+            break;
+        bool null = !quoted && i - start == nl && memcmp(p + start, ci->null_str, nl) == 0;
+        if (header)
+            rc = header_field(x, ci, f, &tmp, null);
+        else if (f >= ci->nfields)
+            rc = rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1,
+                               "extra data after last expected column");
+        else if (!null)
+            rc = field_value(x, ci, ci->map[f], &arena, &tmp, &row[ci->map[f]]);
+    }
+    if (rc == 0 && header)
+        rc = header_count(x, ci, f);
+    else if (rc == 0 && f < ci->nfields)
+        rc = rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1,
+                           "missing data for column \"%s\"", ci->shape->cols[ci->map[f]].name);
+    if (rc == 0 && !header)
+        rc = insert_and_count(x, ci, row);
+    rl_buf_free(&tmp);
+    rl_arena_free(&arena);
+    return rc;
+}
+
+static int csv_feed(rl_exec *x, rl_copy_in *ci, size_t *pos, bool final)
+{
+    while (!ci->eof) {
+        const char *p = (const char *)ci->pending.data + *pos;
+        size_t n = ci->pending.len - *pos;
+        if (n == 0)
+            return 0;
+        long long len = csv_record_len(&ci->opts, p, n, final);
+        if (len < 0)
+            return 0;
+        *pos += (size_t)len + ((size_t)len < n); /* and its newline */
+        if (rl_exec_check_cancel(x) < 0 || csv_line(x, ci, p, (size_t)len) < 0)
+            return -1;
+    }
+    *pos = ci->pending.len; /* PostgreSQL ignores what follows \. */
+    return 0;
 }
 
 static int text_feed(rl_exec *x, rl_copy_in *ci, size_t *pos, bool final)
@@ -896,7 +1298,9 @@ static int copy_failed(rl_exec *x, rl_copy_in *ci)
 static int feed(rl_exec *x, rl_copy_in *ci, bool final)
 {
     size_t pos = 0;
-    int rc = ci->opts.binary ? binary_feed(x, ci, &pos) : text_feed(x, ci, &pos, final);
+    int rc = ci->opts.binary ? binary_feed(x, ci, &pos)
+             : ci->opts.csv  ? csv_feed(x, ci, &pos, final)
+                             : text_feed(x, ci, &pos, final);
     if (rc < 0)
         return copy_failed(x, ci);
     /* keep only the unconsumed tail */

@@ -346,6 +346,19 @@ static void test_error_positions(void)
     CHECK_EQ_INT(last_err.position, 0);
 }
 
+/* A recursion without end (which PostgreSQL runs only as far as the outer
+ * LIMIT reads) ends with 54000 after RL_RECURSION_ROUNDS_MAX rounds, in
+ * seconds and without growing: never a hang. One that ends is answered. */
+static void test_recursion_without_end_is_refused(void)
+{
+    CHECK_EQ_STR(q("WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t) "
+                   "SELECT n FROM t LIMIT 10"),
+                 "E 54000: recursive query \"t\" did not end after 1000000 rounds");
+    CHECK_EQ_STR(q("WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t WHERE n < 3) "
+                   "SELECT n FROM t"),
+                 "n\n1\n2\n3");
+}
+
 /* Literal coercion and casts. */
 static void test_casts(void)
 {
@@ -578,6 +591,7 @@ int main(void)
     RUN(test_row_description);
     RUN(test_error_positions);
     RUN(test_casts);
+    RUN(test_recursion_without_end_is_refused);
     RUN(test_latest_snapshot_is_cheap);
     RUN(test_heap_order_descriptors);
     RUN(test_full_scans_in_heap_order);

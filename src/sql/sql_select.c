@@ -2723,14 +2723,166 @@ done:
 
 /* ------------------------------------------------------ entry points */
 
+/* A WITH query's columns take its column list's names (42P10 when it lists
+ * more than there are) and its name as their relation. */
+static int name_cte_columns(rl_exec *x, const PgQuery__CommonTableExpr *cte, rl_rowset *rs)
+{
+    resolve_unknown(rs);
+    if (cte->n_aliascolnames > rs->ncols)
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE, cte->location,
+                             "WITH query \"%s\" has %zu columns available but %zu columns "
+                             "specified",
+                             cte->ctename, rs->ncols, cte->n_aliascolnames);
+    for (size_t j = 0; j < rs->ncols; j++) {
+        snprintf(rs->cols[j].rel, sizeof rs->cols[j].rel, "%s", cte->ctename);
+        const char *cn = j < cte->n_aliascolnames ? rl_node_string(cte->aliascolnames[j]) : NULL;
+        if (cn)
+            snprintf(rs->cols[j].name, sizeof rs->cols[j].name, "%s", cn);
+    }
+    rl_rowset_cols_changed(rs);
+    return 0;
+}
+
+static int names_relation(void *ctx, const ProtobufCMessage *m)
+{
+    const char *name = ctx;
+    if (m->descriptor != &pg_query__range_var__descriptor)
+        return 0;
+    const PgQuery__RangeVar *rv = (const PgQuery__RangeVar *)m;
+    return (!rv->schemaname || !rv->schemaname[0]) && strcmp(rv->relname, name) == 0 ? -1 : 0;
+}
+
+/* Does the tree read a relation of this name (a WITH query naming itself)? */
+static bool reads_relation(const ProtobufCMessage *m, const char *name)
+{
+    return rl_tree_walk(m, names_relation, (void *)name) == -1;
+}
+
+/* Rows of `next` (the recursive term's output) not yet in `all` nor
+ * earlier in next (UNION without ALL), as a fresh row set; next freed. */
+static rl_rowset *new_rows_only(sel *S, rl_rowset *all, rl_rowset *next)
+{
+    size_t na = all->nrows, n = na + next->nrows;
+    rl_rowset *both = rowset_like(all, NULL);
+    bool *keep = calloc(n + 1, sizeof *keep);
+    rl_rowset *out = NULL;
+    int rc = both && keep ? 0 : (fail_oom(S->x), -1);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = rl_rowset_add(both, rl_rowset_row(i < na ? all : next, i < na ? i : i - na), NULL,
+                           S->x->err);
+    if (rc == 0)
+        rc = first_of_each(S, both, keep);
+    if (rc == 0 && (out = rowset_like(next, NULL)))
+        for (size_t i = na; i < n && out; i++)
+            if (keep[i] && rl_rowset_add(out, rl_rowset_row(both, i), NULL, S->x->err) < 0) {
+                rl_rowset_free(out);
+                out = NULL;
+            }
+    if (rc == 0 && !out)
+        fail_oom(S->x);
+    free(keep);
+    rl_rowset_free(both);
+    rl_rowset_free(next);
+    return out;
+}
+
+/* The recursive term's output in the types of the non-recursive term's
+ * columns: PostgreSQL's 42804 when a column's type differs. */
+static int check_recursive_types(rl_exec *x, const PgQuery__CommonTableExpr *cte,
+                                 const rl_rowset *all, const rl_rowset *next)
+{
+    if (next->ncols != all->ncols)
+        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+                             "each UNION query must have the same number of columns");
+    for (size_t j = 0; j < all->ncols; j++)
+        if (next->cols[j].oid != all->cols[j].oid && next->cols[j].oid != RL_OID_UNKNOWN) {
+            rl_exec_error(x, RL_SQLSTATE_DATATYPE_MISMATCH, cte->location,
+                          "recursive query \"%s\" column %zu has type %s in non-recursive "
+                          "term but type %s overall",
+                          cte->ctename, j + 1, rl_oid_type_name(all->cols[j].oid),
+                          rl_oid_type_name(next->cols[j].oid));
+            rl_error_hint(x->err, "Cast the output of the non-recursive term to the correct type.");
+            return -1;
+        }
+    return 0;
+}
+
+/* Rounds a recursive WITH query may take: a recursion without end (which
+ * PostgreSQL runs only as far as an outer LIMIT reads) fails in seconds
+ * with 54000 instead of running until its rows fill the result budget. */
+#define RL_RECURSION_ROUNDS_MAX 1000000
+
+/* WITH RECURSIVE name AS (non-recursive term UNION [ALL] recursive term):
+ * the first term's rows, then the second's run on the rows the last round
+ * added (the working table, bound to the name) until a round adds none.
+ * Everything is held (the statement's result budget and
+ * RL_RECURSION_ROUNDS_MAX bound it: a recursion without end fails with
+ * 54000, where PostgreSQL would stop at an outer LIMIT). */
+static rl_rowset *run_recursive_cte(rl_exec *x, const PgQuery__CommonTableExpr *cte,
+                                    const rl_binding *outer, const cte_env *env, bool type_only)
+{
+    const PgQuery__SelectStmt *st = cte->ctequery->select_stmt;
+    if (st->op != PG_QUERY__SET_OPERATION__SETOP_UNION || !st->larg || !st->rarg ||
+        reads_relation(&st->larg->base, cte->ctename))
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_RECURSION, cte->location,
+                             "recursive query \"%s\" does not have the form non-recursive-term "
+                             "UNION [ALL] recursive-term",
+                             cte->ctename),
+               NULL;
+    rl_rowset *all = run_raw_mode(x, st->larg, outer, env, type_only);
+    if (!all || name_cte_columns(x, cte, all) < 0) {
+        rl_rowset_free(all);
+        return NULL;
+    }
+    if (type_only)
+        return all;
+    sel S = {.x = x, .outer = outer, .ctes = env};
+    bool failed = false;
+    rl_rowset *work = rowset_clone(x, all, cte->ctename);
+    failed = !work;
+    for (size_t round = 1; !failed && work->nrows > 0; round++) {
+        if (round > RL_RECURSION_ROUNDS_MAX) {
+            rl_exec_error(x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, cte->location,
+                          "recursive query \"%s\" did not end after %d rounds", cte->ctename,
+                          RL_RECURSION_ROUNDS_MAX);
+            rl_error_hint(x->err, "Give the recursive term a condition that ends it; RockLake "
+                                  "does not stop a recursion at an outer LIMIT.");
+            failed = true;
+            break;
+        }
+        cte_env self = {cte->ctename, work, env};
+        rl_rowset *next = rl_exec_check_cancel(x) < 0 ? NULL : run_raw(x, st->rarg, outer, &self);
+        rl_rowset_free(work);
+        work = NULL;
+        failed = !next || check_recursive_types(x, cte, all, next) < 0;
+        if (!failed && !st->all)
+            failed = !(next = new_rows_only(&S, all, next));
+        for (size_t i = 0; !failed && i < next->nrows; i++)
+            failed = rl_rowset_add(all, rl_rowset_row(next, i), NULL, x->err) < 0;
+        if (!failed) { /* the next round reads it by the WITH query's column names */
+            for (size_t j = 0; j < next->ncols; j++)
+                next->cols[j] = all->cols[j];
+            rl_rowset_cols_changed(next);
+        }
+        if (failed)
+            rl_rowset_free(next);
+        else
+            work = next;
+    }
+    rl_arena_free(&S.arena);
+    rl_rowset_free(work);
+    if (failed) {
+        rl_rowset_free(all);
+        return NULL;
+    }
+    return all;
+}
+
 /* type_only: a typing run, which needs the CTEs' columns, not their rows */
 static int bind_ctes(rl_exec *x, const PgQuery__WithClause *w, const rl_binding *outer,
                      cte_env *envs, const cte_env *base, const cte_env **top, bool type_only)
 {
     const cte_env *env = base;
-    if (w->recursive)
-        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, w->location,
-                             "WITH RECURSIVE is not supported");
     for (size_t i = 0; i < w->n_ctes; i++) {
         const PgQuery__Node *n = w->ctes[i];
         if (n->node_case != PG_QUERY__NODE__NODE_COMMON_TABLE_EXPR)
@@ -2739,24 +2891,18 @@ static int bind_ctes(rl_exec *x, const PgQuery__WithClause *w, const rl_binding 
         if (!cte->ctequery || cte->ctequery->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
             return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cte->location,
                                  "WITH with data-modifying statements is not supported");
-        rl_rowset *rs = run_raw_mode(x, cte->ctequery->select_stmt, outer, env, type_only);
-        if (!rs)
-            return -1;
-        resolve_unknown(rs);
-        if (cte->n_aliascolnames > rs->ncols) {
-            rl_rowset_free(rs);
-            return rl_exec_error(x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE, cte->location,
-                                 "WITH query \"%s\" has %zu columns available but %zu columns "
-                                 "specified",
-                                 cte->ctename, rs->ncols, cte->n_aliascolnames);
+        rl_rowset *rs;
+        if (w->recursive && reads_relation(&cte->ctequery->base, cte->ctename)) {
+            if (!(rs = run_recursive_cte(x, cte, outer, env, type_only)))
+                return -1;
+        } else {
+            if (!(rs = run_raw_mode(x, cte->ctequery->select_stmt, outer, env, type_only)))
+                return -1;
+            if (name_cte_columns(x, cte, rs) < 0) {
+                rl_rowset_free(rs);
+                return -1;
+            }
         }
-        for (size_t j = 0; j < rs->ncols; j++) {
-            snprintf(rs->cols[j].rel, sizeof rs->cols[j].rel, "%s", cte->ctename);
-            const char *cn = j < cte->n_aliascolnames ? rl_node_string(cte->aliascolnames[j]) : NULL;
-            if (cn)
-                snprintf(rs->cols[j].name, sizeof rs->cols[j].name, "%s", cn);
-        }
-        rl_rowset_cols_changed(rs);
         envs[i] = (cte_env){cte->ctename, rs, env};
         env = &envs[i];
     }

@@ -77,3 +77,13 @@ SELECT string_agg(data_file_id, ',') FROM ducklake_data_file;
 SELECT string_agg(DISTINCT path, ',' ORDER BY data_file_id) FROM ducklake_data_file;
 SELECT string_agg('x' || path, '-' ORDER BY 'x' || path DESC) FROM ducklake_data_file;
 SELECT count(*) FROM ducklake_data_file GROUP BY table_id ORDER BY string_agg(path, ',');
+-- WITH RECURSIVE
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5) SELECT i FROM n ORDER BY i;
+WITH RECURSIVE n(i) AS (SELECT 1 UNION SELECT (i % 3) + 1 FROM n) SELECT i FROM n ORDER BY i;
+WITH RECURSIVE chain AS (SELECT data_file_id, table_id, 1 AS depth FROM ducklake_data_file WHERE data_file_id = 1 UNION ALL SELECT f.data_file_id, f.table_id, c.depth + 1 FROM ducklake_data_file f JOIN chain c ON f.data_file_id = c.data_file_id + 1) SELECT * FROM chain ORDER BY depth;
+WITH RECURSIVE a AS (SELECT 1 AS x), b(y) AS (SELECT x FROM a UNION ALL SELECT y * 2 FROM b WHERE y < 100) SELECT count(*), max(y) FROM b;
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1::bigint FROM n WHERE i < 3) SELECT * FROM n;
+WITH RECURSIVE n(i) AS (SELECT i FROM n UNION ALL SELECT 1) SELECT * FROM n;
+WITH RECURSIVE n(i, j) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3) SELECT * FROM n;
+WITH RECURSIVE n AS (SELECT 1 AS i) SELECT * FROM n;
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 4) SELECT data_file_id FROM ducklake_data_file WHERE data_file_id IN (SELECT i FROM n) ORDER BY 1;

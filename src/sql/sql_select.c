@@ -733,10 +733,6 @@ static rl_rowset *from_rangevar(sel *S, const PgQuery__RangeVar *rv, const PgQue
 
 static rl_rowset *from_subselect(sel *S, const PgQuery__RangeSubselect *rs_node)
 {
-    if (rs_node->lateral)
-        return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                             "LATERAL subqueries are not supported"),
-               NULL;
     if (!rs_node->subquery || rs_node->subquery->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
         return rl_exec_error(S->x, RL_SQLSTATE_SYNTAX_ERROR, -1,
                              "malformed subquery in FROM"), NULL;
@@ -964,6 +960,8 @@ typedef struct join_level {
     bool right;       /* RIGHT / FULL JOIN: an r row no row matched is joined
                          to NULLs for everything before it (after the rows) */
     bool *rmatched;   /* right: which r rows matched */
+    const PgQuery__RangeSubselect *lateral; /* LATERAL (subquery): r is its
+                         columns only; its rows are made per joined row */
     bool hashed;      /* candidates from r's buckets on column rc */
     bool only_equi;   /* ON is just joined[lc] = r[rc] */
     long lc, rc;
@@ -989,18 +987,23 @@ typedef struct join_pipe {
     size_t *src;       /* output column -> joined row column (NULL: as joined) */
     rl_value *outrow;  /* output width, with src */
     rl_rowset *out;
+    bool copy_rows;    /* a LATERAL level's rows live only while their joined
+                          row is made: the output keeps copies of its values */
 } join_pipe;
 
 static int pipe_emit(join_pipe *P)
 {
-    if (!P->src)
-        return rl_rowset_add_ref(P->out, P->row, P->S->x->err);
-    for (size_t i = 0; i < P->out->ncols; i++) {
-        P->outrow[i] = P->row[P->src[i]];
-        if (P->alt && P->alt[i] >= 0 && P->outrow[i].d.isnull)
-            P->outrow[i] = P->row[P->alt[i]];
+    const rl_value *row = P->row;
+    if (P->src) {
+        for (size_t i = 0; i < P->out->ncols; i++) {
+            P->outrow[i] = P->row[P->src[i]];
+            if (P->alt && P->alt[i] >= 0 && P->outrow[i].d.isnull)
+                P->outrow[i] = P->row[P->alt[i]];
+        }
+        row = P->outrow;
     }
-    return rl_rowset_add_ref(P->out, P->outrow, P->S->x->err);
+    return P->copy_rows ? rl_rowset_add(P->out, row, NULL, P->S->x->err)
+                        : rl_rowset_add_ref(P->out, row, P->S->x->err);
 }
 
 static bool name_in(const name_set *w, const char *name)
@@ -1096,6 +1099,24 @@ static int level_match(join_pipe *P, join_level *L)
     return L->j->quals ? rl_expr_truth(&c, L->j->quals) : 1;
 }
 
+static int pipe_candidates(join_pipe *P, join_level *L, size_t i, rl_rowset *r);
+
+/* LATERAL (subquery) at level L: its rows for the joined row so far, whose
+ * columns it may name. */
+static rl_rowset *lateral_rows(join_pipe *P, join_level *L)
+{
+    rl_rowset left = {.ncols = L->at, .cols = P->cols, .nrows = 1, .caprows = 1, .vals = P->row};
+    rl_binding b = {&left, 0, P->S->outer, NULL};
+    const rl_binding *was = P->S->outer;
+    bool was_type_only = P->S->type_only;
+    P->S->outer = &b;
+    P->S->type_only = false;
+    rl_rowset *r = from_subselect(P->S, L->lateral);
+    P->S->outer = was;
+    P->S->type_only = was_type_only;
+    return r;
+}
+
 /* Extend the joined row (levels before i filled) through levels i..k-1. */
 static int pipe_level(join_pipe *P, size_t i)
 {
@@ -1104,7 +1125,19 @@ static int pipe_level(join_pipe *P, size_t i)
     if (i % 64 == 63 && rl_exec_check_stack(P->S->x) < 0) /* a level is a frame */
         return -1;
     join_level *L = &P->lv[i];
-    rl_rowset *r = L->r;
+    rl_rowset *r = L->lateral ? lateral_rows(P, L) : L->r;
+    if (!r)
+        return -1;
+    int rc = pipe_candidates(P, L, i, r);
+    if (L->lateral)
+        rl_rowset_free(r);
+    return rc;
+}
+
+/* Level i's candidates from r (its right input, or this joined row's
+ * LATERAL rows) joined to the row so far, through the levels after it. */
+static int pipe_candidates(join_pipe *P, join_level *L, size_t i, rl_rowset *r)
+{
     rl_value *slot = &P->row[L->at];
     bool matched = false;
     rl_value_key lk = L->hashed ? rl_value_key_of(&P->row[L->lc]) : (rl_value_key){0};
@@ -1170,6 +1203,7 @@ static int pipe_prepare(join_pipe *P)
     for (size_t i = 0; i < P->k; i++) {
         join_level *L = &P->lv[i];
         L->at = at;
+        P->copy_rows |= L->lateral != NULL;
         L->left = L->j->jointype == PG_QUERY__JOIN_TYPE__JOIN_LEFT ||
                   L->j->jointype == PG_QUERY__JOIN_TYPE__JOIN_FULL;
         L->right = L->j->jointype == PG_QUERY__JOIN_TYPE__JOIN_RIGHT ||
@@ -1289,6 +1323,45 @@ static size_t chain_length(const PgQuery__JoinExpr *top)
     return k;
 }
 
+/* The LATERAL subquery a FROM item is, or NULL. */
+static const PgQuery__RangeSubselect *lateral_subquery(const PgQuery__Node *item)
+{
+    return item->node_case == PG_QUERY__NODE__NODE_RANGE_SUBSELECT &&
+                   item->range_subselect->lateral
+               ? item->range_subselect
+               : NULL;
+}
+
+/* The columns of a LATERAL subquery joined to rows of layout `left`
+ * (typed against an all-NULL row of it): its rows are made per joined row
+ * (lateral_rows). Only INNER and LEFT joins may feed it, as in PostgreSQL. */
+static rl_rowset *lateral_shape(sel *S, const PgQuery__RangeSubselect *sub, const rl_rowset *left,
+                                PgQuery__JoinType type)
+{
+    if (type != PG_QUERY__JOIN_TYPE__JOIN_INNER && type != PG_QUERY__JOIN_TYPE__JOIN_LEFT) {
+        rl_exec_error(S->x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE, -1,
+                      "invalid reference to FROM-clause entry");
+        rl_error_detail(S->x->err, "The combining JOIN type must be INNER or LEFT for a LATERAL "
+                                   "reference.");
+        return NULL;
+    }
+    rl_rowset *typ = rl_rowset_typing(left, S->x->err);
+    if (!typ)
+        return NULL;
+    rl_binding b = {typ, 0, S->outer, NULL};
+    const rl_binding *was = S->outer;
+    bool was_type_only = S->type_only;
+    S->outer = &b;
+    S->type_only = true;
+    rl_rowset *r = from_subselect(S, sub);
+    S->outer = was;
+    S->type_only = was_type_only;
+    rl_rowset_free(typ);
+    if (r)
+        r->nrows = 0; /* columns only */
+    return r;
+}
+
 /* The joined rows' layout grows by rs's columns (false: out of memory). */
 static bool layout_append(sel *S, rl_colmeta **layout, size_t *width, const rl_rowset *rs)
 {
@@ -1341,7 +1414,9 @@ static rl_rowset *from_join(sel *S, const PgQuery__JoinExpr *top)
         S->nullable = was_nullable || any_right || L->j->jointype == PG_QUERY__JOIN_TYPE__JOIN_LEFT;
         if (L->j->rarg->node_case == PG_QUERY__NODE__NODE_RANGE_VAR && L->j->quals && !any_right)
             S->probe = &probe;
-        L->r = from_item(S, L->j->rarg, NULL);
+        L->lateral = lateral_subquery(L->j->rarg);
+        L->r = L->lateral ? lateral_shape(S, L->lateral, &shape, L->j->jointype)
+                          : from_item(S, L->j->rarg, NULL);
         S->probe = NULL;
         S->nullable = was_nullable;
         if (!(ok = L->r != NULL))
@@ -1395,14 +1470,16 @@ static rl_rowset *from_clause(sel *S, const PgQuery__SelectStmt *st, const PgQue
     bool single = st->n_from_clause == 1;
     rl_rowset *acc = from_item(S, st->from_clause[0], single ? where : NULL);
     for (size_t i = 1; acc && i < st->n_from_clause; i++) {
-        rl_rowset *r = from_item(S, st->from_clause[i], NULL);
+        const PgQuery__RangeSubselect *lat = lateral_subquery(st->from_clause[i]);
+        rl_rowset *r = lat ? lateral_shape(S, lat, acc, PG_QUERY__JOIN_TYPE__JOIN_INNER)
+                           : from_item(S, st->from_clause[i], NULL);
         if (!r) {
             rl_rowset_free(acc);
             return NULL;
         }
         PgQuery__JoinExpr cross = PG_QUERY__JOIN_EXPR__INIT;
         cross.jointype = PG_QUERY__JOIN_TYPE__JOIN_INNER;
-        join_level level = {.j = &cross, .r = r};
+        join_level level = {.j = &cross, .r = r, .lateral = lat};
         acc = pipe_run(S, acc, &level, 1, NULL);
     }
     return acc;

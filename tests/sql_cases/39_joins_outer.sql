@@ -22,3 +22,13 @@ SELECT table_id, f.path FROM ducklake_table t RIGHT JOIN ducklake_data_file f US
 SELECT * FROM ducklake_schema s RIGHT JOIN ducklake_table t USING (schema_id) ORDER BY table_id;
 SELECT table_id, count(*) FROM ducklake_table t FULL JOIN ducklake_data_file f USING (table_id) GROUP BY table_id ORDER BY 1;
 SELECT t.* FROM ducklake_table t FULL JOIN ducklake_data_file f USING (table_id) ORDER BY 1, 2;
+-- LATERAL subqueries
+SELECT t.table_name, f.path FROM ducklake_table t, LATERAL (SELECT path FROM ducklake_data_file d WHERE d.table_id = t.table_id ORDER BY data_file_id DESC LIMIT 1) f ORDER BY 1;
+SELECT t.table_name, f.path FROM ducklake_table t CROSS JOIN LATERAL (SELECT path FROM ducklake_data_file d WHERE d.table_id = t.table_id) f ORDER BY 1, 2;
+SELECT t.table_name, f.n FROM ducklake_table t LEFT JOIN LATERAL (SELECT count(*) AS n, max(path) AS p FROM ducklake_data_file d WHERE d.table_id = t.table_id AND d.record_count > 5) f ON true ORDER BY 1;
+SELECT t.table_name, f.path FROM ducklake_table t LEFT JOIN LATERAL (SELECT path FROM ducklake_data_file d WHERE d.table_id = t.table_id AND d.record_count > 5) f ON true ORDER BY 1, 2;
+SELECT t.table_name, f.path FROM ducklake_table t JOIN LATERAL (SELECT path, table_id FROM ducklake_data_file d WHERE d.table_id = t.table_id) f ON f.path <> 'a.parquet' ORDER BY 1, 2;
+SELECT t.table_name, x.k, x.p FROM ducklake_table t, LATERAL (SELECT t.table_id * 10 AS k, upper(t.table_name) AS p) x ORDER BY 1;
+SELECT t.table_name, f.path FROM ducklake_table t FULL JOIN LATERAL (SELECT path FROM ducklake_data_file d WHERE d.table_id = t.table_id) f ON true;
+SELECT t.table_name, f.path FROM ducklake_table t, (SELECT path FROM ducklake_data_file d WHERE d.table_id = t.table_id) f;
+SELECT a.table_name, b.c FROM ducklake_table a, LATERAL (SELECT count(*) AS c FROM ducklake_table x WHERE x.table_id <= a.table_id) b, LATERAL (SELECT b.c * 2 AS dbl) z ORDER BY 1;

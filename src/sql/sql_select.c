@@ -781,12 +781,12 @@ static long find_unqualified(const rl_rowset *rs, const char *name)
 
 /* USING: left's columns first, then the rest of left, the rest of right,
  * then right's USING copies (only reachable qualified). */
-static int join_layout(sel *S, const PgQuery__JoinExpr *j, const rl_rowset *l,
+static int join_layout(sel *S, const char *const *names, const rl_rowset *l,
                        const rl_rowset *r, join_map *map, long *lu, long *ru, size_t nu,
                        bool left_copies)
 {
     for (size_t k = 0; k < nu; k++) {
-        const char *name = rl_node_string(j->using_clause[k]);
+        const char *name = names[k];
         lu[k] = name ? find_unqualified(l, name) : -1;
         ru[k] = name ? find_unqualified(r, name) : -1;
         const char *side = lu[k] < 0 ? "left" : "right";
@@ -1185,6 +1185,38 @@ static int pipe_unmatched_right(join_pipe *P, size_t i)
     return 0;
 }
 
+static bool joinable_column(const rl_colmeta *m)
+{
+    return m->attnum != RL_CTID_ATTNUM && !m->using_dup;
+}
+
+/* The columns a USING list names, or for a NATURAL join the names both
+ * sides have (in the left side's order): *names (the caller frees it),
+ * their number; SIZE_MAX when out of memory. */
+static size_t using_names(const PgQuery__JoinExpr *j, const rl_rowset *l, const rl_rowset *r,
+                          const char ***names)
+{
+    size_t cap = j->is_natural ? l->ncols : j->n_using_clause, n = 0;
+    if (cap == 0)
+        return 0;
+    if (!(*names = calloc(cap, sizeof **names)))
+        return SIZE_MAX;
+    for (size_t k = 0; !j->is_natural && k < cap; k++)
+        (*names)[n++] = rl_node_string(j->using_clause[k]);
+    for (size_t c = 0; j->is_natural && c < l->ncols; c++) {
+        if (!joinable_column(&l->cols[c]))
+            continue;
+        bool in_right = false, seen = false;
+        for (size_t d = 0; d < r->ncols && !in_right; d++)
+            in_right = joinable_column(&r->cols[d]) && strcmp(r->cols[d].name, l->cols[c].name) == 0;
+        for (size_t k = 0; k < n && !seen; k++)
+            seen = strcmp((*names)[k], l->cols[c].name) == 0;
+        if (in_right && !seen)
+            (*names)[n++] = l->cols[c].name;
+    }
+    return n;
+}
+
 /* Column layouts, USING columns and buckets of every level. */
 static int pipe_prepare(join_pipe *P)
 {
@@ -1219,22 +1251,26 @@ static int pipe_prepare(join_pipe *P)
         /* ON is that one equality: a candidate matches iff the two values
          * are equal, which needs no evaluation of ON (equi_pair chose
          * columns of one type family, where rl_value_key_equal is SQL's =) */
-        L->only_equi = L->hashed && L->j->n_using_clause == 0 &&
+        L->only_equi = L->hashed && L->j->n_using_clause == 0 && !L->j->is_natural &&
                        L->j->quals->node_case == PG_QUERY__NODE__NODE_A_EXPR;
         reserve |= L->hashed;
         at += L->r->ncols;
     }
     join_level *top = &P->lv[P->k - 1];
-    size_t nu = top->j->n_using_clause;
+    rl_rowset before = {.ncols = top->at, .cols = P->cols};
+    const char **names = NULL;
+    size_t nu = using_names(top->j, &before, top->r, &names);
+    if (nu == SIZE_MAX)
+        return fail_oom(S->x), -1;
     if (nu) {
-        rl_rowset before = {.ncols = top->at, .cols = P->cols};
         P->nmap = w + (top->right ? nu : 0);
         P->map = calloc(P->nmap + 1, sizeof *P->map);
         top->lu = calloc(nu, sizeof *top->lu);
         top->ru = calloc(nu, sizeof *top->ru);
-        if (!P->map || !top->lu || !top->ru)
-            return fail_oom(S->x), -1;
-        if (join_layout(S, top->j, &before, top->r, P->map, top->lu, top->ru, nu, top->right) < 0)
+        int rc = !P->map || !top->lu || !top->ru ? (fail_oom(S->x), -1)
+                 : join_layout(S, names, &before, top->r, P->map, top->lu, top->ru, nu, top->right);
+        free(names);
+        if (rc < 0)
             return -1;
         top->nu = nu;
     }
@@ -1304,9 +1340,9 @@ static bool join_supported(sel *S, const PgQuery__JoinExpr *j)
         return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                              "this join type is not supported"),
                false;
-    if (j->is_natural || j->alias || j->join_using_alias)
+    if (j->alias || j->join_using_alias)
         return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                             "NATURAL joins and join aliases are not supported"),
+                             "join aliases are not supported"),
                false;
     return true;
 }
@@ -1317,7 +1353,8 @@ static size_t chain_length(const PgQuery__JoinExpr *top)
 {
     size_t k = 1;
     for (const PgQuery__Node *n = top->larg;
-         n->node_case == PG_QUERY__NODE__NODE_JOIN_EXPR && n->join_expr->n_using_clause == 0;
+         n->node_case == PG_QUERY__NODE__NODE_JOIN_EXPR && n->join_expr->n_using_clause == 0 &&
+         !n->join_expr->is_natural;
          n = n->join_expr->larg)
         k++;
     return k;

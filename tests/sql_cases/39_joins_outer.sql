@@ -32,3 +32,10 @@ SELECT t.table_name, x.k, x.p FROM ducklake_table t, LATERAL (SELECT t.table_id 
 SELECT t.table_name, f.path FROM ducklake_table t FULL JOIN LATERAL (SELECT path FROM ducklake_data_file d WHERE d.table_id = t.table_id) f ON true;
 SELECT t.table_name, f.path FROM ducklake_table t, (SELECT path FROM ducklake_data_file d WHERE d.table_id = t.table_id) f;
 SELECT a.table_name, b.c FROM ducklake_table a, LATERAL (SELECT count(*) AS c FROM ducklake_table x WHERE x.table_id <= a.table_id) b, LATERAL (SELECT b.c * 2 AS dbl) z ORDER BY 1;
+-- NATURAL joins
+SELECT * FROM ducklake_table NATURAL JOIN ducklake_data_file ORDER BY 1, 2;
+SELECT table_id, path FROM (SELECT table_id, table_name FROM ducklake_table) t NATURAL JOIN (SELECT table_id, path FROM ducklake_data_file) f ORDER BY 1, 2;
+SELECT * FROM (SELECT table_id, table_name FROM ducklake_table) t NATURAL LEFT JOIN (SELECT table_id, path FROM ducklake_data_file) f ORDER BY 1, 3;
+SELECT * FROM (SELECT table_id, table_name FROM ducklake_table) t NATURAL FULL JOIN (SELECT table_id, path FROM ducklake_data_file) f ORDER BY 1, 3;
+SELECT count(*) FROM (SELECT 1 AS a) x NATURAL JOIN (SELECT 2 AS b) y;
+SELECT * FROM (SELECT table_id, table_name FROM ducklake_table) t NATURAL JOIN (SELECT table_id, path FROM ducklake_data_file) f NATURAL JOIN (SELECT table_id, column_name FROM ducklake_column) c ORDER BY 1;

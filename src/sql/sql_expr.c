@@ -1149,6 +1149,8 @@ static int agg_distinct_values(rl_expr_ctx *c, rl_value *vals, size_t *n, int lo
 
 static int eval_plain_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char *name,
                                 rl_value *out);
+static int aggregate_values(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char *name,
+                            rl_value *vals, size_t n, uint32_t type, rl_value *out);
 
 typedef struct row_sort {
     rl_expr_ctx *c;
@@ -1312,7 +1314,14 @@ static int eval_plain_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, cons
     uint32_t type = RL_OID_UNKNOWN;
     if (agg_collect(c, f->args[0], &vals, &type) < 0)
         return -1;
-    size_t n = c->agg->nrows;
+    return aggregate_values(c, f, name, vals, c->agg->nrows, type, out);
+}
+
+/* count / sum / bool_or / bool_and / max / min of f over vals[0 .. n)
+ * (their argument's values, of type `type`), DISTINCT applied here. */
+static int aggregate_values(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char *name,
+                            rl_value *vals, size_t n, uint32_t type, rl_value *out)
+{
     if (f->agg_distinct && agg_distinct_values(c, vals, &n, f->location, f->n_agg_order > 0) < 0)
         return -1;
     if (strcmp(name, "count") == 0) {
@@ -1518,6 +1527,25 @@ static int window_value(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *ou
     }
     return rl_exec_error(c->x, RL_SQLSTATE_WINDOWING_ERROR, f->location,
                          "window functions are not allowed here");
+}
+
+int rl_expr_aggregate_values(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *vals, size_t n,
+                             uint32_t type, rl_value *out)
+{
+    const char *name = func_name(f);
+    if (!name || !is_aggregate_name(name) || strcmp(name, "string_agg") == 0 || f->agg_filter ||
+        f->n_args > 1)
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
+                             "this aggregate is not supported as a window over grouped rows");
+    if (f->agg_star) {
+        rl_val_int(out, RL_OID_INT8, (int64_t)n);
+        return 0;
+    }
+    if (f->n_args != 1) {
+        rl_value none[1] = {{0}};
+        return no_function(c, name, 0, none, f->location);
+    }
+    return aggregate_values(c, f, name, vals, n, type, out);
 }
 
 int rl_expr_eval_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *out)

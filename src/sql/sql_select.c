@@ -1882,6 +1882,7 @@ typedef struct proj {
     rl_rowset *out;   /* output columns */
     rl_rowset *keys;  /* ORDER BY expression values */
     rl_value *row, *krow;
+    rl_window_values *win; /* the level's window calls (NULL: none) */
 } proj;
 
 /* Evaluate targets and sort keys for one input row (or group). */
@@ -2041,29 +2042,64 @@ static int compare_group_rows(const void *pa, const void *pb, void *arg)
     return r ? r : a < b ? -1 : a > b; /* stable */
 }
 
-static int run_group(proj *p, rl_rowset *typ, const size_t *rows, size_t n)
+/* The binding of group g: its first row (the typing row for the one group
+ * of an aggregate over no rows). */
+static rl_binding group_binding(const proj *p, rl_rowset *typ, const rl_agg_ctx *g)
 {
-    rl_agg_ctx agg = {p->in, rows, n, p->S->outer};
-    rl_binding b = {n ? p->in : typ, n ? rows[0] : 0, p->S->outer, NULL};
-    if (p->st->having_clause) {
-        rl_expr_ctx c = make_ctx(p->S, &b, &agg);
-        int t = rl_expr_truth(&c, p->st->having_clause);
-        if (t <= 0)
-            return t;
+    return (rl_binding){g->nrows ? p->in : typ, g->nrows ? g->rows[0] : 0, p->S->outer, NULL};
+}
+
+/* Groups HAVING keeps (compacted in place; *n their number), then the
+ * window calls over them (if any), then each group's output row. */
+static int project_groups(proj *p, rl_rowset *typ, rl_agg_ctx *groups, size_t *n)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < *n; i++) {
+        rl_binding b = group_binding(p, typ, &groups[i]);
+        rl_expr_ctx c = make_ctx(p->S, &b, &groups[i]);
+        int t = p->st->having_clause ? rl_expr_truth(&c, p->st->having_clause) : 1;
+        if (t < 0)
+            return -1;
+        if (t)
+            groups[kept++] = groups[i];
     }
-    return project_one(p, &b, &agg, NULL);
+    *n = kept;
+    if (p->win && p->win->ncalls) { /* rows of the groups: their first rows */
+        size_t *reps = rl_arena_alloc(&p->S->arena, (kept + 1) * sizeof *reps);
+        if (!reps)
+            return fail_oom(p->S->x), -1;
+        size_t m = 0;
+        for (size_t i = 0; i < kept; i++)
+            if (groups[i].nrows)
+                reps[m++] = groups[i].rows[0];
+        rl_expr_ctx base = make_ctx(p->S, p->S->outer, NULL);
+        base.win = NULL;
+        if (rl_window_compute(p->S->x, p->st, p->in, typ, reps, m, groups, true, p->S->outer,
+                              &p->S->arena, &base, p->win) < 0)
+            return -1;
+    }
+    for (size_t i = 0; i < kept; i++) {
+        rl_binding b = group_binding(p, typ, &groups[i]);
+        if (project_one(p, &b, &groups[i], NULL) < 0)
+            return -1;
+    }
+    return 0;
 }
 
 static int project_grouped(proj *p, rl_rowset *typ, const size_t *keep, size_t nkeep)
 {
     const PgQuery__SelectStmt *st = p->st;
-    if (st->n_group_clause == 0)
-        return run_group(p, typ, keep, nkeep); /* one group, even when empty */
-    size_t ng = st->n_group_clause;
+    if (st->n_group_clause == 0) { /* one group, even when empty */
+        rl_agg_ctx one = {p->in, keep, nkeep, p->S->outer};
+        size_t n = 1;
+        return project_groups(p, typ, &one, &n);
+    }
+    size_t ng = st->n_group_clause, ngroups = 0;
     rl_value *keys = calloc(p->in->nrows * ng + 1, sizeof *keys);
     size_t *order = calloc(nkeep + 1, sizeof *order);
+    rl_agg_ctx *groups = calloc(nkeep + 1, sizeof *groups);
     int rc = -1;
-    if (!keys || !order) {
+    if (!keys || !order || !groups) {
         fail_oom(p->S->x);
         goto done;
     }
@@ -2085,14 +2121,14 @@ static int project_grouped(proj *p, rl_rowset *typ, const size_t *keep, size_t n
             j++;
         if (gs.failed)
             goto done;
-        if (run_group(p, typ, &order[i], j - i) < 0)
-            goto done;
+        groups[ngroups++] = (rl_agg_ctx){p->in, &order[i], j - i, p->S->outer};
         i = j;
     }
-    rc = 0;
+    rc = project_groups(p, typ, groups, &ngroups);
 done:
     free(keys);
     free(order);
+    free(groups);
     return rc;
 }
 
@@ -2559,19 +2595,21 @@ static int filter_rows(sel *S, rl_rowset *in, const PgQuery__Node *where, size_t
 }
 
 /* The window calls of the target list and ORDER BY, computed over the
- * rows WHERE kept (none on a typing run: their types only); from here on
- * the level's expressions read them (S->win). */
+ * rows WHERE kept (none on a typing run: their types only; over grouped
+ * rows, project_groups computes them); from here on the level's
+ * expressions read them (S->win). */
 static int window_values(sel *S, const PgQuery__SelectStmt *st, proj *p, rl_rowset *typ,
                          bool aggregated, const size_t *keep, size_t nkeep, rl_window_values *win)
 {
-    if (aggregated)
-        return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                             "window functions over grouped rows are not supported");
     rl_expr_ctx base = make_ctx(S, S->outer, NULL);
-    if (rl_window_compute(S->x, st, p->in, typ, keep, S->type_only ? 0 : nkeep, S->outer,
-                          &S->arena, &base, win) < 0)
+    /* over grouped rows: their types now, their values once the groups are
+     * made (project_groups) */
+    size_t n = S->type_only || aggregated ? 0 : nkeep;
+    if (rl_window_compute(S->x, st, p->in, typ, keep, n, NULL, aggregated, S->outer, &S->arena,
+                          &base, win) < 0)
         return -1;
     S->win = win;
+    p->win = win;
     return 0;
 }
 

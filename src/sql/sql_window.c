@@ -93,7 +93,20 @@ typedef struct win_run {
     rl_arena *arena;
     rl_expr_ctx base;             /* evaluation context of the level */
     uint64_t work;                /* frame rows visited so far */
+    bool grouped;                 /* the rows are groups (GROUP BY / aggregates) ... */
+    const rl_agg_ctx *groups;     /* ... position p's group is groups[p] */
 } win_run;
+
+/* The evaluation context of position p (a row, or a group's first row with
+ * the group for its aggregates); b is filled and must outlive it. */
+static rl_expr_ctx ctx_at(const win_run *R, size_t p, rl_binding *b)
+{
+    *b = (rl_binding){R->rs, R->rows[p], R->outer, NULL};
+    rl_expr_ctx c = R->base;
+    c.b = b;
+    c.agg = R->groups ? (rl_agg_ctx *)&R->groups[p] : NULL;
+    return c;
+}
 
 /* ------------------------------------------------------- finding calls */
 
@@ -300,10 +313,9 @@ static bool same_keys(keyed *K, size_t a, size_t b, size_t from, size_t to)
 
 static int eval_keys(win_run *R, const win_call *w, rl_value *keys, size_t nk)
 {
-    rl_expr_ctx c = R->base;
     for (size_t p = 0; p < R->n; p++) {
-        rl_binding b = {R->rs, R->rows[p], R->outer, NULL};
-        c.b = &b;
+        rl_binding b;
+        rl_expr_ctx c = ctx_at(R, p, &b);
         for (size_t i = 0; i < nk; i++) {
             const PgQuery__Node *e = i < w->npartition ? w->partition[i]
                                                        : w->order[i - w->npartition]->sort_by->node;
@@ -323,10 +335,29 @@ static int eval_keys(win_run *R, const win_call *w, rl_value *keys, size_t nk)
 static int arg_at(win_run *R, const win_call *w, const size_t *order, size_t pos, size_t i,
                   rl_value *out)
 {
-    rl_binding b = {R->rs, R->rows[order[pos]], R->outer, NULL};
-    rl_expr_ctx c = R->base;
-    c.b = &b;
+    rl_binding b;
+    rl_expr_ctx c = ctx_at(R, order[pos], &b);
     return rl_expr_eval(&c, w->f->args[i], out);
+}
+
+/* An aggregate over a frame of groups: its argument's value per group
+ * (count(*): the groups), aggregated (rl_expr_aggregate_values). */
+static int frame_of_groups(win_run *R, const win_call *w, const size_t *order, size_t pos,
+                           size_t fs, size_t fe, rl_value *out)
+{
+    rl_value proto = {.oid = RL_OID_UNKNOWN};
+    rl_value *vals = rl_arena_alloc(R->arena, (fe - fs + 1) * sizeof *vals);
+    if (!vals)
+        return rl_exec_error(R->x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+    bool star = w->f->agg_star || w->f->n_args == 0;
+    if (!star && arg_at(R, w, order, pos, 0, &proto) < 0)
+        return -1;
+    for (size_t i = fs; !star && i < fe; i++)
+        if (arg_at(R, w, order, i, 0, &vals[i - fs]) < 0)
+            return -1;
+    rl_binding b;
+    rl_expr_ctx c = ctx_at(R, order[pos], &b);
+    return rl_expr_aggregate_values(&c, w->f, vals, fe - fs, proto.oid, out);
 }
 
 static int offset_value(win_run *R, const win_call *w, const PgQuery__Node *n, bool start,
@@ -483,6 +514,8 @@ static int value_at(win_run *R, const win_call *w, const size_t *order, const pa
         return rl_exec_error(R->x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, w->f->location,
                              "window frames of this statement cover more than %llu rows in all",
                              (unsigned long long)RL_WINDOW_WORK_MAX);
+    if (w->kind == WIN_AGGREGATE && R->grouped)
+        return frame_of_groups(R, w, order, pos, fs, fe, out);
     if (w->kind == WIN_AGGREGATE) {
         size_t *frows = rl_arena_alloc(R->arena, (fe - fs + 1) * sizeof *frows);
         if (!frows)
@@ -584,6 +617,9 @@ static int type_call(win_run *R, const win_call *w, rl_rowset *typ, rl_window_ca
     rl_expr_ctx c = R->base;
     c.b = &b;
     c.typing = true;
+    rl_agg_ctx empty = {typ, NULL, 0, R->outer};
+    if (R->grouped) /* arguments may be aggregates of the group */
+        c.agg = &empty;
     rl_value v;
     switch (w->kind) {
     case WIN_ROW_NUMBER: case WIN_RANK: case WIN_DENSE_RANK:
@@ -592,8 +628,15 @@ static int type_call(win_run *R, const win_call *w, rl_rowset *typ, rl_window_ca
         out->oid = RL_OID_FLOAT8; out->typmod = -1; return 0;
     case WIN_NTILE: out->oid = RL_OID_INT4; out->typmod = -1; return 0;
     case WIN_AGGREGATE: {
-        rl_agg_ctx agg = {typ, NULL, 0, R->outer};
-        c.agg = &agg;
+        if (R->grouped) {
+            rl_value arg = {.oid = RL_OID_UNKNOWN};
+            if (!w->f->agg_star && w->f->n_args && rl_expr_eval(&c, w->f->args[0], &arg) < 0)
+                return -1;
+            if (rl_expr_aggregate_values(&c, w->f, NULL, 0, arg.oid, &v) < 0)
+                return -1;
+            break;
+        }
+        c.agg = &empty;
         if (rl_expr_eval_aggregate(&c, w->f, &v) < 0)
             return -1;
         break;
@@ -608,8 +651,9 @@ static int type_call(win_run *R, const win_call *w, rl_rowset *typ, rl_window_ca
 }
 
 int rl_window_compute(rl_exec *x, const PgQuery__SelectStmt *st, rl_rowset *rs, rl_rowset *typ,
-                      const size_t *rows, size_t n, const rl_binding *outer, rl_arena *arena,
-                      const rl_expr_ctx *base, rl_window_values *out)
+                      const size_t *rows, size_t n, const rl_agg_ctx *groups, bool grouped,
+                      const rl_binding *outer, rl_arena *arena, const rl_expr_ctx *base,
+                      rl_window_values *out)
 {
     memset(out, 0, sizeof *out);
     call_list l = {0};
@@ -621,7 +665,7 @@ int rl_window_compute(rl_exec *x, const PgQuery__SelectStmt *st, rl_rowset *rs, 
         free(l.f);
         return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
     }
-    win_run R = {x, rs, rows, n, outer, arena, *base, 0};
+    win_run R = {x, rs, rows, n, outer, arena, *base, 0, grouped, groups};
     R.base.win = NULL; /* a window call in a window's argument or key is an error */
     out->rs = rs;
     out->calls = l.n ? rl_arena_alloc(arena, l.n * sizeof *out->calls) : NULL;

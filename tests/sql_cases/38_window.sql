@@ -35,3 +35,12 @@ SELECT sum(record_count) OVER (ORDER BY data_file_id ROWS BETWEEN -1 PRECEDING A
 SELECT count(*) OVER (GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM ducklake_data_file;
 SELECT row_number() OVER (w ORDER BY path) FROM ducklake_data_file WINDOW w AS (ORDER BY data_file_id);
 SELECT row_number() OVER (w PARTITION BY path) FROM ducklake_data_file WINDOW w AS (ORDER BY data_file_id);
+-- windows over grouped rows
+SELECT table_id, count(*), rank() OVER (ORDER BY count(*) DESC, table_id) FROM ducklake_data_file GROUP BY table_id ORDER BY 1;
+SELECT table_id, count(*) AS n, sum(count(*)) OVER () AS total, count(*) * 100 / max(count(*)) OVER () AS pct FROM ducklake_data_file GROUP BY table_id ORDER BY 1;
+SELECT table_id, count(*), lag(count(*)) OVER (ORDER BY table_id), sum(count(*)) OVER (ORDER BY table_id) FROM ducklake_data_file GROUP BY table_id ORDER BY 1;
+SELECT path_is_relative, max(data_file_id), row_number() OVER (ORDER BY max(data_file_id) DESC) FROM ducklake_data_file GROUP BY path_is_relative HAVING count(*) > 1 ORDER BY 1;
+SELECT count(*), row_number() OVER () FROM ducklake_data_file;
+SELECT table_id, count(*) FILTER (WHERE record_count > 5), dense_rank() OVER (ORDER BY count(*)) FROM ducklake_data_file GROUP BY table_id ORDER BY 1;
+SELECT table_id, min(data_file_id), first_value(min(data_file_id)) OVER (ORDER BY table_id DESC), max(count(*)) OVER (PARTITION BY count(*) > 1) FROM ducklake_data_file GROUP BY table_id ORDER BY 1;
+SELECT table_id, count(*) FROM ducklake_data_file GROUP BY table_id ORDER BY rank() OVER (ORDER BY count(*) DESC), table_id;

@@ -2352,6 +2352,23 @@ static bool repeats_distinct_on(sort_ctx *sc, size_t kept, size_t row, size_t nd
     return true;
 }
 
+/* Do rows a and b sort alike by the ORDER BY keys (NULLs alike)? */
+static bool same_sort_keys(sort_ctx *sc, size_t a, size_t b)
+{
+    rl_expr_ctx c = make_ctx(sc->S, NULL, NULL);
+    for (size_t i = 0; i < sc->nk; i++) {
+        const rl_value *va = key_value(sc, a, i), *vb = key_value(sc, b, i);
+        int r = 0;
+        if (va->d.isnull || vb->d.isnull)
+            r = va->d.isnull != vb->d.isnull;
+        else if (rl_value_cmp(&c, va, vb, &r, -1) < 0)
+            sc->failed = true;
+        if (r || sc->failed)
+            return false;
+    }
+    return true;
+}
+
 /* Sort by k[0 .. nk) and then the DISTINCT ON keys k[nk .. nk+nd), keep the first row of each run of equal DISTINCT ON keys k[nk .. nk+nd)
  * (none: every row), then OFFSET/LIMIT, into a fresh row set. */
 static rl_rowset *finish_rows(sel *S, const PgQuery__SelectStmt *st, rl_rowset *rows,
@@ -2363,6 +2380,11 @@ static rl_rowset *finish_rows(sel *S, const PgQuery__SelectStmt *st, rl_rowset *
         eval_count(S, st->limit_offset, "OFFSET",
                    RL_SQLSTATE_INVALID_ROW_COUNT_IN_RESULT_OFFSET_CLAUSE, &offset) < 0)
         return NULL;
+    if (st->limit_option == PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_WITH_TIES && st->limit_count &&
+        limit < 0)
+        return rl_exec_error(S->x, RL_SQLSTATE_INVALID_ROW_COUNT_IN_LIMIT_CLAUSE, -1,
+                             "row count cannot be null in FETCH FIRST ... WITH TIES clause"),
+               NULL;
     if (nk == 0 && nd == 0 && limit < 0 && offset <= 0)
         return rows; /* nothing to do: hand the same row set back */
     size_t n = rows->nrows;
@@ -2383,7 +2405,11 @@ static rl_rowset *finish_rows(sel *S, const PgQuery__SelectStmt *st, rl_rowset *
         return sc.failed ? NULL : fail_oom(S->x);
     }
     size_t from = offset > 0 ? (size_t)offset : 0, seen = 0, kept = 0;
-    for (size_t i = 0; i < n && (limit < 0 || seen < from + (size_t)limit); i++) {
+    bool ties = st->limit_option == PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_WITH_TIES;
+    for (size_t i = 0; i < n; i++) {
+        if (limit >= 0 && seen >= from + (size_t)limit &&
+            !(ties && seen > from && same_sort_keys(&sc, kept, perm[i])))
+            break; /* WITH TIES: the rows that sort as the last one go too */
         if (nd && i > 0 && repeats_distinct_on(&sc, kept, perm[i], nd))
             continue;
         if (sc.failed)
@@ -2395,6 +2421,8 @@ static rl_rowset *finish_rows(sel *S, const PgQuery__SelectStmt *st, rl_rowset *
                           S->x->err) < 0)
             goto fail;
     }
+    if (sc.failed)
+        goto fail;
     free(perm);
     rl_rowset_free(rows);
     return out;

@@ -87,3 +87,11 @@ WITH RECURSIVE n(i) AS (SELECT i FROM n UNION ALL SELECT 1) SELECT * FROM n;
 WITH RECURSIVE n(i, j) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3) SELECT * FROM n;
 WITH RECURSIVE n AS (SELECT 1 AS i) SELECT * FROM n;
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 4) SELECT data_file_id FROM ducklake_data_file WHERE data_file_id IN (SELECT i FROM n) ORDER BY 1;
+-- FETCH FIRST ... WITH TIES
+SELECT data_file_id, record_count FROM ducklake_data_file ORDER BY record_count DESC FETCH FIRST 1 ROWS WITH TIES;
+SELECT data_file_id, record_count FROM ducklake_data_file ORDER BY record_count FETCH FIRST 2 ROWS WITH TIES;
+SELECT data_file_id, record_count FROM ducklake_data_file ORDER BY record_count OFFSET 1 ROWS FETCH NEXT 1 ROW WITH TIES;
+SELECT data_file_id, record_count FROM ducklake_data_file ORDER BY record_count FETCH FIRST 0 ROWS WITH TIES;
+SELECT data_file_id FROM ducklake_data_file ORDER BY record_count FETCH FIRST NULL ROWS WITH TIES;
+SELECT data_file_id FROM ducklake_data_file ORDER BY data_file_id FETCH FIRST 2 ROWS ONLY;
+SELECT data_file_id FROM ducklake_data_file FETCH FIRST ROW WITH TIES;

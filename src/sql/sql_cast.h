@@ -54,6 +54,18 @@ typedef struct rl_window_values {
     size_t ncalls;
 } rl_window_values;
 
+/* The grouping set of the group being projected, in a query grouped by
+ * GROUPING SETS / ROLLUP / CUBE, or plain GROUP BY (sql_select.c): exprs
+ * are all its grouping
+ * expressions; those absent[i] from this set read as NULL in the targets and
+ * HAVING (not inside aggregates), and GROUPING() reports them. */
+typedef struct rl_grouping {
+    const PgQuery__Node *const *exprs;
+    size_t nexprs;
+    const bool *absent;
+    bool any_absent;  /* false: a plain GROUP BY (only GROUPING() reads this) */
+} rl_grouping;
+
 typedef struct rl_expr_ctx {
     rl_exec *x;
     const rl_binding *b;
@@ -65,6 +77,7 @@ typedef struct rl_expr_ctx {
                                       expression's subqueries (sql_select.c) */
     const rl_window_values *win; /* the target list's window values; NULL
                                     where window functions are not allowed */
+    const rl_grouping *grouping; /* NULL unless grouped by grouping sets */
 } rl_expr_ctx;
 
 /* Coerce to a type as an assignment would (INSERT/UPDATE/COPY) or as an

@@ -1056,6 +1056,7 @@ static int agg_collect(rl_expr_ctx *c, const PgQuery__Node *arg, rl_value **vals
         return rl_expr_oom(c);
     rl_expr_ctx sub = *c;
     sub.agg = NULL; /* a nested aggregate is an error (42803) */
+    sub.grouping = NULL; /* an aggregate reads its rows' own values */
     rl_value proto;
     /* the type: the argument on the caller's binding (the typing row when
      * the group is empty) */
@@ -1088,6 +1089,7 @@ static int agg_filter_rows(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_agg_ct
         return rl_expr_oom(c);
     rl_expr_ctx sub = *c;
     sub.agg = NULL; /* an aggregate inside FILTER is an error (42803) */
+    sub.grouping = NULL;
     if (rl_expr_check_where(&sub, f->agg_filter) < 0)
         return -1;
     size_t n = 0;
@@ -1207,6 +1209,7 @@ static int agg_sort_rows(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_agg_ctx 
         return rl_expr_oom(c);
     rl_expr_ctx sub = *c;
     sub.agg = NULL;
+    sub.grouping = NULL;
     for (size_t p = 0; p < n; p++) {
         rl_binding b = {group->rs, group->rows[p], group->outer, NULL};
         sub.b = &b;
@@ -1891,13 +1894,69 @@ int rl_expr_check_where(rl_expr_ctx *c, const PgQuery__Node *where)
     return rc;
 }
 
+/* Which grouping expression of c->grouping the node is (the same
+ * expression, or a reference to the same column), or -1. */
+static long grouping_index(rl_expr_ctx *c, const PgQuery__Node *node)
+{
+    const rl_grouping *g = c->grouping;
+    const rl_colmeta *col = rl_expr_column(c->b, node);
+    for (size_t i = 0; i < g->nexprs; i++)
+        if (rl_node_equal(&node->base, &g->exprs[i]->base) ||
+            (col && col == rl_expr_column(c->b, g->exprs[i])))
+            return (long)i;
+    return -1;
+}
+
+/* GROUPING(a, b, ...): bit i (from the left, most significant first) set
+ * when argument i is a grouping expression this row's set leaves out. */
+static int eval_grouping_func(rl_expr_ctx *c, const PgQuery__GroupingFunc *gf, rl_value *out)
+{
+    if (gf->n_args > 31)
+        return rl_exec_error(c->x, RL_SQLSTATE_TOO_MANY_ARGUMENTS, gf->location,
+                             "GROUPING must have fewer than 32 arguments");
+    if (!c->agg)
+        return rl_exec_error(c->x, RL_SQLSTATE_GROUPING_ERROR, gf->location,
+                             "grouping operations are not allowed here");
+    if (c->typing && !c->grouping) { /* the type alone; the groups check the arguments */
+        rl_val_int(out, RL_OID_INT4, 0);
+        return 0;
+    }
+    int32_t bits = 0;
+    for (size_t i = 0; i < gf->n_args; i++) {
+        long g = c->grouping ? grouping_index(c, gf->args[i]) : -1;
+        if (g < 0)
+            return rl_exec_error(c->x, RL_SQLSTATE_GROUPING_ERROR, rl_node_location(gf->args[i]),
+                                 "arguments to GROUPING must be grouping expressions of the "
+                                 "associated query level");
+        bits = bits << 1 | c->grouping->absent[g];
+    }
+    rl_val_int(out, RL_OID_INT4, bits);
+    return 0;
+}
+
+static int eval_node(rl_expr_ctx *c, const PgQuery__Node *node, rl_value *out);
+
 int rl_expr_eval(rl_expr_ctx *c, const PgQuery__Node *node, rl_value *out)
 {
     if (!node)
         return rl_exec_error(c->x, RL_SQLSTATE_INTERNAL_ERROR, -1, "missing expression");
     if (rl_exec_check_cancel(c->x) < 0 || rl_exec_check_stack(c->x) < 0)
         return -1;
+    if (!c->grouping || !c->grouping->any_absent ||
+        node->node_case == PG_QUERY__NODE__NODE_A_CONST)
+        return eval_node(c, node, out);
+    long g = grouping_index(c, node);
+    if (eval_node(c, node, out) < 0)
+        return -1;
+    if (g >= 0 && c->grouping->absent[g]) /* left out of this grouping set */
+        out->d.isnull = true;
+    return 0;
+}
+
+static int eval_node(rl_expr_ctx *c, const PgQuery__Node *node, rl_value *out)
+{
     switch (node->node_case) {
+    case PG_QUERY__NODE__NODE_GROUPING_FUNC: return eval_grouping_func(c, node->grouping_func, out);
     case PG_QUERY__NODE__NODE_A_CONST: return rl_eval_const(c, rl_const(node->a_const), out);
     case PG_QUERY__NODE__NODE_COLUMN_REF: return eval_colref(c, node->column_ref, out);
     case PG_QUERY__NODE__NODE_PARAM_REF: return rl_eval_param(c, node->param_ref, out);
@@ -1958,6 +2017,9 @@ static bool figure_name(const PgQuery__Node *node, char *out, size_t n)
     if (!node)
         return false;
     switch (node->node_case) {
+    case PG_QUERY__NODE__NODE_GROUPING_FUNC:
+        copy_name(out, n, "grouping");
+        return true;
     case PG_QUERY__NODE__NODE_COLUMN_REF: {
         const PgQuery__ColumnRef *cr = node->column_ref;
         const char *s = cr->n_fields ? rl_node_string(cr->fields[cr->n_fields - 1]) : NULL;

@@ -69,6 +69,7 @@ typedef struct sel {
     struct pushed_log *pushed; /* conjuncts of join_where applied by scans */
     bool type_only;       /* rl_select_type: result columns only, no rows */
     const rl_window_values *win; /* the target list's window values, once computed */
+    const rl_grouping *grouping; /* the grouping set being projected (GROUPING SETS) */
 } sel;
 
 static rl_rowset *run_raw(rl_exec *x, const PgQuery__SelectStmt *st, const rl_binding *outer,
@@ -85,7 +86,7 @@ static rl_rowset *fail_oom(rl_exec *x)
 static rl_expr_ctx make_ctx(sel *S, const rl_binding *b, rl_agg_ctx *agg)
 {
     rl_expr_ctx c = {.x = S->x, .b = b, .agg = agg, .arena = &S->arena, .ctes = S->ctes,
-                     .win = S->win};
+                     .win = S->win, .grouping = agg ? S->grouping : NULL};
     return c;
 }
 
@@ -2086,15 +2087,17 @@ static int project_groups(proj *p, rl_rowset *typ, rl_agg_ctx *groups, size_t *n
     return 0;
 }
 
-static int project_grouped(proj *p, rl_rowset *typ, const size_t *keep, size_t nkeep)
+/* The groups of the rows `keep` by the n expressions `by` (none: one group
+ * of them all, even when there are none), projected (project_groups). */
+static int group_and_project(proj *p, rl_rowset *typ, const size_t *keep, size_t nkeep,
+                             PgQuery__Node *const *by, size_t ng)
 {
-    const PgQuery__SelectStmt *st = p->st;
-    if (st->n_group_clause == 0) { /* one group, even when empty */
+    if (ng == 0) {
         rl_agg_ctx one = {p->in, keep, nkeep, p->S->outer};
         size_t n = 1;
         return project_groups(p, typ, &one, &n);
     }
-    size_t ng = st->n_group_clause, ngroups = 0;
+    size_t ngroups = 0;
     rl_value *keys = calloc(p->in->nrows * ng + 1, sizeof *keys);
     size_t *order = calloc(nkeep + 1, sizeof *order);
     rl_agg_ctx *groups = calloc(nkeep + 1, sizeof *groups);
@@ -2108,7 +2111,7 @@ static int project_grouped(proj *p, rl_rowset *typ, const size_t *keep, size_t n
         rl_expr_ctx c = make_ctx(p->S, &b, NULL);
         order[i] = keep[i];
         for (size_t g = 0; g < ng; g++)
-            if (rl_expr_eval(&c, group_expr(p, st->group_clause[g]), &keys[keep[i] * ng + g]) < 0)
+            if (rl_expr_eval(&c, group_expr(p, by[g]), &keys[keep[i] * ng + g]) < 0)
                 goto done;
     }
     group_sort gs = {p->S, keys, ng, false};
@@ -2129,6 +2132,230 @@ done:
     free(keys);
     free(order);
     free(groups);
+    return rc;
+}
+
+/* ------------------------------------------------------- grouping sets */
+
+/* PostgreSQL's cap on the grouping sets one GROUP BY expands to. */
+#define RL_GROUPING_SETS_MAX 4096
+
+/* A list of grouping sets, each a list of expressions. */
+typedef struct gset {
+    const PgQuery__Node **e;
+    size_t n;
+} gset;
+typedef struct gset_list {
+    gset *s;
+    size_t n;
+} gset_list;
+
+static void gsets_free(gset_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->s[i].e);
+    free(l->s);
+    l->s = NULL;
+    l->n = 0;
+}
+
+static bool gset_push(gset_list *l, const PgQuery__Node *const *a, size_t na,
+                      const PgQuery__Node *const *b, size_t nb)
+{
+    gset *grown = realloc(l->s, (l->n + 1) * sizeof *grown);
+    if (!grown)
+        return false;
+    l->s = grown;
+    gset *g = &l->s[l->n];
+    if (!(g->e = malloc((na + nb + 1) * sizeof *g->e)))
+        return false;
+    memcpy(g->e, a, na * sizeof *a);
+    memcpy(g->e + na, b, nb * sizeof *b);
+    g->n = na + nb;
+    l->n++;
+    return true;
+}
+
+/* The expressions of the grouping element *item: a (a, b) list's (the
+ * grammar makes it an implicit ROW), or itself; *e points at them, their
+ * number is returned. */
+static size_t element_exprs(const PgQuery__Node *const *item, const PgQuery__Node *const **e)
+{
+    const PgQuery__Node *n = *item;
+    if (n->node_case == PG_QUERY__NODE__NODE_GROUPING_SET &&
+        n->grouping_set->kind == PG_QUERY__GROUPING_SET_KIND__GROUPING_SET_SIMPLE) {
+        *e = (const PgQuery__Node *const *)n->grouping_set->content;
+        return n->grouping_set->n_content;
+    }
+    if (n->node_case == PG_QUERY__NODE__NODE_ROW_EXPR &&
+        n->row_expr->row_format == PG_QUERY__COERCION_FORM__COERCE_IMPLICIT_CAST) {
+        *e = (const PgQuery__Node *const *)n->row_expr->args;
+        return n->row_expr->n_args;
+    }
+    *e = item;
+    return 1;
+}
+
+/* The sets of one GROUP BY item: an expression, (), (a, b), ROLLUP, CUBE,
+ * GROUPING SETS (...). */
+static int expand_item(sel *S, const PgQuery__Node *item, gset_list *out)
+{
+    if (item->node_case != PG_QUERY__NODE__NODE_GROUPING_SET) {
+        const PgQuery__Node *const *e;
+        size_t ne = element_exprs(&item, &e);
+        return gset_push(out, e, ne, NULL, 0) ? 0 : (fail_oom(S->x), -1);
+    }
+    const PgQuery__GroupingSet *gs = item->grouping_set;
+    const PgQuery__Node *const *c = (const PgQuery__Node *const *)gs->content;
+    size_t n = gs->n_content;
+    switch (gs->kind) {
+    case PG_QUERY__GROUPING_SET_KIND__GROUPING_SET_EMPTY:
+        return gset_push(out, NULL, 0, NULL, 0) ? 0 : (fail_oom(S->x), -1);
+    case PG_QUERY__GROUPING_SET_KIND__GROUPING_SET_SIMPLE:
+        return gset_push(out, c, n, NULL, 0) ? 0 : (fail_oom(S->x), -1);
+    case PG_QUERY__GROUPING_SET_KIND__GROUPING_SET_SETS:
+        for (size_t i = 0; i < n; i++)
+            if (expand_item(S, c[i], out) < 0)
+                return -1;
+        return 0;
+    case PG_QUERY__GROUPING_SET_KIND__GROUPING_SET_ROLLUP:
+    case PG_QUERY__GROUPING_SET_KIND__GROUPING_SET_CUBE: {
+        bool cube = gs->kind == PG_QUERY__GROUPING_SET_KIND__GROUPING_SET_CUBE;
+        if (cube && n > 12)
+            return rl_exec_error(S->x, RL_SQLSTATE_STATEMENT_TOO_COMPLEX, gs->location,
+                                 "CUBE is limited to 12 elements");
+        size_t nsets = cube ? (size_t)1 << n : n + 1;
+        for (size_t k = 0; k < nsets; k++) {
+            /* ROLLUP: the first n - k elements; CUBE: the elements whose bit
+             * is clear in k (k = 0: all of them) */
+            gset_list one = {0};
+            if (!gset_push(&one, NULL, 0, NULL, 0))
+                return gsets_free(&one), fail_oom(S->x), -1;
+            for (size_t i = 0; i < n; i++) {
+                bool in = cube ? !(k >> (n - 1 - i) & 1) : i < n - k;
+                if (!in)
+                    continue;
+                const PgQuery__Node *const *e;
+                size_t ne = element_exprs(&c[i], &e);
+                gset *g = &one.s[0];
+                const PgQuery__Node **grown = realloc(g->e, (g->n + ne + 1) * sizeof *grown);
+                if (!grown)
+                    return gsets_free(&one), fail_oom(S->x), -1;
+                memcpy(grown + g->n, e, ne * sizeof *e);
+                g->e = grown;
+                g->n += ne;
+            }
+            bool ok = gset_push(out, one.s[0].e, one.s[0].n, NULL, 0);
+            gsets_free(&one);
+            if (!ok)
+                return fail_oom(S->x), -1;
+        }
+        return 0;
+    }
+    default:
+        return rl_exec_error(S->x, RL_SQLSTATE_SYNTAX_ERROR, gs->location, "malformed GROUP BY");
+    }
+}
+
+/* GROUP BY's items expanded to the sets they stand for: the cross product
+ * of each item's sets (an expression is a set of one), as PostgreSQL's
+ * expand_grouping_sets. */
+static int expand_grouping_sets(sel *S, const PgQuery__SelectStmt *st, gset_list *out)
+{
+    gset_list acc = {0};
+    if (!gset_push(&acc, NULL, 0, NULL, 0))
+        return fail_oom(S->x), -1;
+    for (size_t i = 0; i < st->n_group_clause; i++) {
+        gset_list item = {0}, next = {0};
+        int rc = expand_item(S, st->group_clause[i], &item);
+        for (size_t a = 0; rc == 0 && a < acc.n; a++)
+            for (size_t b = 0; rc == 0 && b < item.n; b++)
+                if (next.n >= RL_GROUPING_SETS_MAX)
+                    rc = rl_exec_error(S->x, RL_SQLSTATE_STATEMENT_TOO_COMPLEX, -1,
+                                       "too many grouping sets present (maximum %d)",
+                                       RL_GROUPING_SETS_MAX);
+                else if (!gset_push(&next, acc.s[a].e, acc.s[a].n, item.s[b].e, item.s[b].n))
+                    rc = (fail_oom(S->x), -1);
+        gsets_free(&item);
+        gsets_free(&acc);
+        acc = next;
+        if (rc < 0) {
+            gsets_free(&acc);
+            return -1;
+        }
+    }
+    *out = acc;
+    return 0;
+}
+
+static bool has_grouping_sets(const PgQuery__SelectStmt *st)
+{
+    for (size_t i = 0; i < st->n_group_clause; i++)
+        if (st->group_clause[i]->node_case == PG_QUERY__NODE__NODE_GROUPING_SET)
+            return true;
+    return false;
+}
+
+/* GROUP BY GROUPING SETS / ROLLUP / CUBE: each set's groups in turn, the
+ * grouping expressions it leaves out reading as NULL (S->grouping). */
+static int project_grouping_sets(proj *p, rl_rowset *typ, const size_t *keep, size_t nkeep)
+{
+    sel *S = p->S;
+    if (p->win && p->win->ncalls)
+        return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "window functions with grouping sets are not supported");
+    gset_list sets = {0};
+    if (expand_grouping_sets(S, p->st, &sets) < 0)
+        return -1;
+    size_t nall = 0, cap = 1;
+    for (size_t i = 0; i < sets.n; i++)
+        cap += sets.s[i].n;
+    const PgQuery__Node **all = calloc(cap, sizeof *all);
+    bool *absent = calloc(cap, sizeof *absent);
+    int rc = all && absent ? 0 : (fail_oom(S->x), -1);
+    for (size_t i = 0; rc == 0 && i < sets.n; i++) /* every grouping expression, once */
+        for (size_t j = 0; j < sets.s[i].n; j++) {
+            bool seen = false;
+            for (size_t k = 0; k < nall && !seen; k++)
+                seen = rl_node_equal(&all[k]->base, &sets.s[i].e[j]->base);
+            if (!seen)
+                all[nall++] = sets.s[i].e[j];
+        }
+    rl_grouping g = {all, nall, absent, false};
+    for (size_t i = 0; rc == 0 && i < sets.n; i++) {
+        g.any_absent = false;
+        for (size_t k = 0; k < nall; k++) {
+            absent[k] = true;
+            for (size_t j = 0; j < sets.s[i].n && absent[k]; j++)
+                absent[k] = !rl_node_equal(&all[k]->base, &sets.s[i].e[j]->base);
+            g.any_absent |= absent[k];
+        }
+        S->grouping = &g;
+        rc = group_and_project(p, typ, keep, nkeep, (PgQuery__Node *const *)sets.s[i].e,
+                               sets.s[i].n);
+        S->grouping = NULL;
+    }
+    free(all);
+    free(absent);
+    gsets_free(&sets);
+    return rc;
+}
+
+static int project_grouped(proj *p, rl_rowset *typ, const size_t *keep, size_t nkeep)
+{
+    const PgQuery__SelectStmt *st = p->st;
+    if (has_grouping_sets(st))
+        return project_grouping_sets(p, typ, keep, nkeep);
+    /* GROUPING() checks its arguments against these and reads 0 */
+    bool *none = calloc(st->n_group_clause + 1, sizeof *none);
+    if (!none)
+        return fail_oom(p->S->x), -1;
+    rl_grouping g = {(const PgQuery__Node *const *)st->group_clause, st->n_group_clause, none,
+                     false};
+    p->S->grouping = &g;
+    int rc = group_and_project(p, typ, keep, nkeep, st->group_clause, st->n_group_clause);
+    p->S->grouping = NULL;
+    free(none);
     return rc;
 }
 

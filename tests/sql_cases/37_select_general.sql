@@ -95,3 +95,15 @@ SELECT data_file_id, record_count FROM ducklake_data_file ORDER BY record_count 
 SELECT data_file_id FROM ducklake_data_file ORDER BY record_count FETCH FIRST NULL ROWS WITH TIES;
 SELECT data_file_id FROM ducklake_data_file ORDER BY data_file_id FETCH FIRST 2 ROWS ONLY;
 SELECT data_file_id FROM ducklake_data_file FETCH FIRST ROW WITH TIES;
+-- GROUPING SETS, ROLLUP, CUBE, GROUPING()
+SELECT table_id, path_is_relative, count(*) FROM ducklake_data_file GROUP BY ROLLUP (table_id, path_is_relative) ORDER BY 1, 2, 3;
+SELECT table_id, path_is_relative, count(*), GROUPING(table_id, path_is_relative) FROM ducklake_data_file GROUP BY CUBE (table_id, path_is_relative) ORDER BY 4, 1, 2;
+SELECT table_id, begin_snapshot, sum(record_count) FROM ducklake_data_file GROUP BY GROUPING SETS ((table_id), (begin_snapshot), ()) ORDER BY 1, 2;
+SELECT table_id, count(*) FROM ducklake_data_file GROUP BY GROUPING SETS (table_id, ()) HAVING count(*) > 1 ORDER BY 1;
+SELECT file_format, table_id, count(*) FROM ducklake_data_file GROUP BY file_format, ROLLUP (table_id) ORDER BY 1, 2;
+SELECT table_id, count(*) FROM ducklake_data_file WHERE false GROUP BY ROLLUP (table_id);
+SELECT count(*) FROM ducklake_data_file GROUP BY ();
+SELECT table_id * 2 AS t2, count(*), GROUPING(table_id * 2) FROM ducklake_data_file GROUP BY ROLLUP (table_id * 2) ORDER BY 1;
+SELECT table_id, max(table_id) FROM ducklake_data_file GROUP BY ROLLUP (table_id) ORDER BY 1;
+SELECT GROUPING(record_count) FROM ducklake_data_file GROUP BY table_id;
+SELECT table_id, path_is_relative, count(*) FROM ducklake_data_file GROUP BY ROLLUP ((table_id, path_is_relative)) ORDER BY 1, 2;

@@ -10,7 +10,8 @@
 #   make circles    check that the built objects call each other in no circle
 #                   src/LAYERS [circles] does not accept
 #   make asan-test  the same tests built with AddressSanitizer + UBSan
-#   make fuzz       build libFuzzer targets (clang) and run each for FUZZ_SECONDS
+#   make fuzz       build libFuzzer targets (clang) and run each for FUZZ_SECONDS,
+#                   then the differential SQL fuzzer (tests/diffuzz) as long
 #   make bench      RockLake vs PostgreSQL 15 benchmark (not a test; BENCH_FLAGS=--quick)
 #   make bench-storage  storage-level benchmark of the reference catalog
 #   make serve      run `rocklake serve` on ./rocklake-data, 127.0.0.1:5433
@@ -90,8 +91,8 @@ asan-test:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
 	  SANFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined" test
 
-fuzz: $(RUST_LIB)
-	BUILD=build-fuzz fuzz/run.sh
+fuzz: $(RUST_LIB) $(BUILD)/rocklake
+	BUILD=build-fuzz ROCKLAKE_BIN=$(CURDIR)/$(BUILD)/rocklake fuzz/run.sh
 
 # RockLake vs PostgreSQL 15: the replay over the wire (bench/run.py), then
 # real DuckDB with the DuckDB-file catalog as the floor (bench/duckdb_bench.py).

@@ -3,8 +3,9 @@
 # FUZZ_SECONDS. Each target names the library sources it needs on a header
 # line "// fuzz-sources: src/a.c src/b.c", so targets build without the
 # whole library (and without the Rust staticlib).
-# Prints "N passed, N failed" (one per target); exits non-zero on any crash
-# or build failure. Crash inputs land in $BUILD/<target>/.
+# Then runs RockLake's differential SQL fuzzer (tests/diffuzz) as long.
+# Prints "N passed, N failed" (one per target); exits non-zero on any crash,
+# build failure or difference. Crash inputs land in $BUILD/<target>/.
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build-fuzz}
@@ -49,5 +50,18 @@ for src in fuzz/fuzz_*.c; do
         failed=$((failed + 1))
     fi
 done
+# RockLake's own differential fuzzer against PostgreSQL 15 (tests/diffuzz):
+# queries over the DuckLake tables for FUZZ_SECONDS with a fresh seed (it
+# prints the seed; rerun one with --seed). Needs build/rocklake (make builds it).
+echo "== diffuzz (SQL against PostgreSQL 15, ${FUZZ_SECONDS} s)"
+if python3 tests/diffuzz/diffuzz.py --seconds "$FUZZ_SECONDS" >"$BUILD/diffuzz.log" 2>&1; then
+    echo "   ok: $(tail -1 "$BUILD/diffuzz.log")"
+    passed=$((passed + 1))
+else
+    echo "   DIFFERENCES — see $BUILD/diffuzz.log"
+    grep -A3 '^DIFFERENCE' "$BUILD/diffuzz.log" | head -40 | sed 's/^/   /'
+    tail -3 "$BUILD/diffuzz.log" | sed 's/^/   /'
+    failed=$((failed + 1))
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -96,6 +96,12 @@ if [ -x tests/wire/run_wire.sh ]; then
     if [ "${ROCKLAKE_SKIP_WIRE:-0}" != 1 ]; then run_one "wire suite" tests/wire/run_wire.sh "$BUILD"
     else skip_suite "wire suite" "ROCKLAKE_SKIP_WIRE=1"; fi
 fi
+# RockLake's own differential fuzzer against PostgreSQL 15 (tests/diffuzz):
+# fixed seeds here, so a run is reproducible; `make fuzz` runs it longer
+# with a fresh seed.
+if [ "${ROCKLAKE_SKIP_WIRE:-0}" != 1 ]; then
+    run_one "differential fuzzer" python3 tests/diffuzz/diffuzz.py --queries 2000 --seed 20261205
+else skip_suite "differential fuzzer" "ROCKLAKE_SKIP_WIRE=1"; fi
 if [ -x tests/duckdb/run_duckdb.sh ]; then
     if [ "${ROCKLAKE_SKIP_DUCKDB:-0}" != 1 ]; then run_one "real-DuckDB suite" tests/duckdb/run_duckdb.sh "$BUILD"
     else skip_suite "real-DuckDB suite" "ROCKLAKE_SKIP_DUCKDB=1"; fi

@@ -812,8 +812,10 @@ uint32_t rl_common_type(uint32_t a, uint32_t b)
         return a;
     if (number_rank(a) && number_rank(b))
         return number_rank(a) >= number_rank(b) ? a : b;
+    /* strings: PostgreSQL's select_common_type keeps the first type, since
+     * text, varchar and bpchar coerce to each other implicitly both ways */
     if (rl_oid_is_textual(a) && rl_oid_is_textual(b))
-        return RL_OID_TEXT;
+        return a;
     if (rl_oid_is_timestamp(a) && rl_oid_is_timestamp(b))
         return a == RL_OID_TIMESTAMPTZ || b == RL_OID_TIMESTAMPTZ ? RL_OID_TIMESTAMPTZ
                                                                    : RL_OID_TIMESTAMP;
@@ -850,6 +852,12 @@ static int eval_case(rl_expr_ctx *c, const PgQuery__CaseExpr *ce, rl_value *out)
     bool chosen = false;
     rl_value result;
     rl_val_null(&result, RL_OID_UNKNOWN);
+    if (c->typing && ce->defresult) { /* PostgreSQL types the ELSE first */
+        rl_value v;
+        if (rl_expr_eval(c, ce->defresult, &v) < 0)
+            return -1;
+        type = v.oid;
+    }
     for (size_t i = 0; i < ce->n_args; i++) {
         if (ce->args[i]->node_case != PG_QUERY__NODE__NODE_CASE_WHEN)
             continue;
@@ -882,13 +890,11 @@ static int eval_case(rl_expr_ctx *c, const PgQuery__CaseExpr *ce, rl_value *out)
             }
         }
     }
-    if (ce->defresult && (!chosen || c->typing)) {
+    if (ce->defresult && !chosen) {
         rl_value v;
         if (rl_expr_eval(c, ce->defresult, &v) < 0)
             return -1;
-        type = rl_common_type(type, v.oid);
-        if (!chosen)
-            result = v;
+        result = v;
     }
     if (!c->typing) {
         *out = result;
@@ -1334,10 +1340,17 @@ static int aggregate_values(rl_expr_ctx *c, const PgQuery__FuncCall *f, const ch
         rl_val_int(out, RL_OID_INT8, k);
         return 0;
     }
+    if (strcmp(name, "sum") == 0 && type == RL_OID_UNKNOWN) {
+        rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_FUNCTION, f->location,
+                      "function sum(unknown) is not unique");
+        rl_error_hint(c->x->err, "Could not choose a best candidate function. You might need to "
+                                 "add explicit type casts.");
+        return -1;
+    }
     if (strcmp(name, "sum") == 0)
         return agg_sum(c, vals, n, type, out, f->location);
     if (strcmp(name, "bool_or") == 0 || strcmp(name, "bool_and") == 0) {
-        if (type != RL_OID_BOOL)
+        if (type != RL_OID_BOOL && type != RL_OID_UNKNOWN) /* unknown (NULL) resolves to bool */
             return no_function(c, name, 1, &(rl_value){.oid = type}, f->location);
         bool is_or = name[5] == 'o', any = false, acc = !is_or;
         for (size_t i = 0; i < n; i++) {
@@ -1352,8 +1365,11 @@ static int aggregate_values(rl_expr_ctx *c, const PgQuery__FuncCall *f, const ch
             rl_val_null(out, RL_OID_BOOL);
         return 0;
     }
-    /* max / min (unknown input resolves to text, as in PostgreSQL) */
-    uint32_t rtype = type == RL_OID_UNKNOWN ? RL_OID_TEXT : type;
+    /* max / min: unknown input resolves to text, as in PostgreSQL, and so do
+     * varchar and name (there is no max(varchar): max(text) takes them) */
+    uint32_t rtype = type == RL_OID_UNKNOWN || type == RL_OID_VARCHAR || type == RL_OID_NAME
+                         ? RL_OID_TEXT
+                         : type;
     bool is_max = name[1] == 'a';
     const rl_value *best = NULL;
     for (size_t i = 0; i < n; i++) {
@@ -1772,8 +1788,8 @@ static int eval_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *ou
             *out = rs->vals[0];
             rc = rl_value_own(c->arena, out) < 0 ? rl_expr_oom(c) : 0;
         }
-    } else { /* l IN (SELECT ...) */
-        bool saw_null = l.d.isnull, hit = false;
+    } else { /* l IN (SELECT ...): over no rows false, even for a NULL l */
+        bool saw_null = l.d.isnull && rs->nrows > 0, hit = false;
         for (size_t i = 0; i < rs->nrows && !hit && rc == 0; i++) {
             rl_value eq;
             rc = compare_nodes_values(c, &l, &rs->vals[i], 0, "=", sl->location, &eq);

@@ -1218,6 +1218,22 @@ static size_t using_names(const PgQuery__JoinExpr *j, const rl_rowset *l, const 
     return n;
 }
 
+/* What PostgreSQL finds wrong with a JOIN's ON while planning, so also when
+ * no pair of rows is ever compared (a name that is not in the join's
+ * scope, 42P01 / 42703; a condition that is not boolean, 42804): the
+ * condition on an all-NULL row of the columns it sees. */
+static int check_on(sel *S, const rl_rowset *view, const PgQuery__Node *on)
+{
+    rl_rowset *typ = rl_rowset_typing(view, S->x->err);
+    if (!typ)
+        return -1;
+    rl_binding b = {typ, 0, S->outer, NULL};
+    rl_expr_ctx c = make_ctx(S, &b, NULL);
+    int rc = rl_expr_check_where(&c, on);
+    rl_rowset_free(typ);
+    return rc;
+}
+
 /* Column layouts, USING columns and buckets of every level. */
 static int pipe_prepare(join_pipe *P)
 {
@@ -1247,6 +1263,8 @@ static int pipe_prepare(join_pipe *P)
         rl_rowset before = {.ncols = at, .cols = P->cols};
         L->view = (rl_rowset){.ncols = at + L->r->ncols, .cols = P->cols, .nrows = 1,
                               .caprows = 1, .vals = P->row};
+        if (L->j->quals && check_on(S, &L->view, L->j->quals) < 0)
+            return -1;
         L->hashed = L->r->nrows > 8 && equi_pair(L->j->quals, &before, L->r, &L->lc, &L->rc) &&
                     bucket_build(&L->bi, L->r, L->rc);
         /* ON is that one equality: a candidate matches iff the two values
@@ -1761,6 +1779,23 @@ typedef struct skey {
     bool desc, nulls_first;
 } skey;
 
+/* A constant in GROUP BY or ORDER BY must be a position of the select list
+ * (PostgreSQL's findTargetlistEntrySQL92): 42601 for any other constant,
+ * 42P10 past the list. */
+static int check_position(sel *S, const PgQuery__Node *n, size_t ntargets, const char *clause)
+{
+    if (n->node_case != PG_QUERY__NODE__NODE_A_CONST)
+        return 0;
+    const PgQuery__AConst *k = rl_const(n->a_const);
+    if (k->val_case != PG_QUERY__A__CONST__VAL_IVAL)
+        return rl_exec_error(S->x, RL_SQLSTATE_SYNTAX_ERROR, n->a_const->location,
+                             "non-integer constant in %s", clause);
+    if (k->ival->ival < 1 || (size_t)k->ival->ival > ntargets)
+        return rl_exec_error(S->x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE, n->a_const->location,
+                             "%s position %d is not in select list", clause, k->ival->ival);
+    return 0;
+}
+
 static int plan_sort(sel *S, const PgQuery__SelectStmt *st, const rl_colmeta *meta, size_t nout,
                      bool setop, skey **out)
 {
@@ -1786,16 +1821,12 @@ static int plan_sort(sel *S, const PgQuery__SelectStmt *st, const rl_colmeta *me
                             k[i].desc);
         k[i].outcol = -1;
         const PgQuery__Node *e = sb->node;
-        if (e->node_case == PG_QUERY__NODE__NODE_A_CONST &&
-            rl_const(e->a_const)->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
-            int pos = rl_const(e->a_const)->ival->ival;
-            if (pos < 1 || (size_t)pos > nout) {
-                free(k);
-                return rl_exec_error(S->x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE,
-                                     e->a_const->location,
-                                     "ORDER BY position %d is not in select list", pos);
-            }
-            k[i].outcol = pos - 1;
+        if (check_position(S, e, nout, "ORDER BY") < 0) {
+            free(k);
+            return -1;
+        }
+        if (e->node_case == PG_QUERY__NODE__NODE_A_CONST) {
+            k[i].outcol = rl_const(e->a_const)->ival->ival - 1;
             continue;
         }
         if (e->node_case == PG_QUERY__NODE__NODE_COLUMN_REF && e->column_ref->n_fields == 1) {
@@ -2092,6 +2123,9 @@ static int project_groups(proj *p, rl_rowset *typ, rl_agg_ctx *groups, size_t *n
 static int group_and_project(proj *p, rl_rowset *typ, const size_t *keep, size_t nkeep,
                              PgQuery__Node *const *by, size_t ng)
 {
+    for (size_t g = 0; g < ng; g++)
+        if (check_position(p->S, by[g], p->nt, "GROUP BY") < 0)
+            return -1;
     if (ng == 0) {
         rl_agg_ctx one = {p->in, keep, nkeep, p->S->outer};
         size_t n = 1;
@@ -2932,6 +2966,8 @@ static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
         goto done;
     if (type_targets(&p, typ, aggregated) < 0 || check_locking(S, st, aggregated) < 0)
         goto done;
+    if (st->n_distinct_clause) /* DISTINCT compares them: an unknown literal becomes text */
+        resolve_unknown(p.out);
     if (S->type_only) { /* the columns are all a typing pass needs */
         result = p.out;
         p.out = NULL;

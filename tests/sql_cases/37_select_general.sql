@@ -107,3 +107,24 @@ SELECT table_id * 2 AS t2, count(*), GROUPING(table_id * 2) FROM ducklake_data_f
 SELECT table_id, max(table_id) FROM ducklake_data_file GROUP BY ROLLUP (table_id) ORDER BY 1;
 SELECT GROUPING(record_count) FROM ducklake_data_file GROUP BY table_id;
 SELECT table_id, path_is_relative, count(*) FROM ducklake_data_file GROUP BY ROLLUP ((table_id, path_is_relative)) ORDER BY 1, 2;
+-- Regressions found by tests/diffuzz: min/max of varchar are text; strings
+-- keep the first type in UNION / COALESCE / CASE (select_common_type); a
+-- constant in GROUP BY / ORDER BY is a position or an error; IN over no
+-- rows is false even for NULL.
+SELECT min(path), max(file_format) FROM ducklake_data_file;
+SELECT path FROM ducklake_data_file UNION SELECT upper(path) FROM ducklake_data_file ORDER BY 1;
+SELECT upper(path) FROM ducklake_data_file UNION SELECT path FROM ducklake_data_file ORDER BY 1;
+SELECT COALESCE(encryption_key, 'none'::text), CASE WHEN true THEN path ELSE 'x'::text END AS c1, CASE WHEN true THEN 'x'::text ELSE path END AS c2, CASE WHEN false THEN path END AS c3 FROM ducklake_data_file ORDER BY 1, 2;
+SELECT count(*) FROM ducklake_data_file GROUP BY true;
+SELECT table_id FROM ducklake_data_file GROUP BY 2;
+SELECT table_id FROM ducklake_data_file ORDER BY 'x';
+SELECT table_id FROM ducklake_data_file ORDER BY 0;
+SELECT data_file_id, file_size_bytes NOT IN (SELECT 1 WHERE false), file_size_bytes IN (SELECT 1 WHERE false) FROM ducklake_data_file ORDER BY 1;
+SELECT count(*) FROM ducklake_data_file WHERE file_size_bytes NOT IN (SELECT table_id FROM ducklake_data_file WHERE false);
+SELECT 'x' INTERSECT SELECT path FROM ducklake_data_file;
+(SELECT DISTINCT 'b_c' FROM ducklake_data_file) INTERSECT (SELECT path FROM ducklake_data_file) ORDER BY 1;
+SELECT bool_and(NULL), bool_or(NULL) FROM ducklake_data_file;
+SELECT sum(NULL) FROM ducklake_data_file;
+SELECT count(*) FROM ducklake_data_file d, ducklake_table t FULL JOIN ducklake_column c ON d.table_id = c.table_id;
+SELECT count(*) FROM ducklake_data_file d JOIN ducklake_inlined_data_tables i ON i.nope = d.table_id;
+SELECT count(*) FROM ducklake_data_file d JOIN ducklake_inlined_data_tables i ON i.table_id;

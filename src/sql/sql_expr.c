@@ -822,6 +822,35 @@ uint32_t rl_common_type(uint32_t a, uint32_t b)
     return a;
 }
 
+/* PostgreSQL's type category (pg_type.typcategory) of the types values
+ * here have: a common type exists only within one. */
+static char type_category(uint32_t oid)
+{
+    if (number_rank(oid) || oid == RL_OID_OID || oid == RL_OID_REGCLASS)
+        return 'N';
+    if (rl_oid_is_textual(oid) && oid != RL_OID_CHAR)
+        return 'S';
+    switch (oid) {
+    case RL_OID_BOOL: return 'B';
+    case RL_OID_DATE: case RL_OID_TIME: case RL_OID_TIMETZ: case RL_OID_TIMESTAMP:
+    case RL_OID_TIMESTAMPTZ: return 'D';
+    case RL_OID_INTERVAL: return 'T';
+    default: return 0; /* a category of its own */
+    }
+}
+
+int rl_common_type_of(rl_expr_ctx *c, uint32_t a, uint32_t b, const char *context, int location,
+                      uint32_t *out)
+{
+    char ca = type_category(a), cb = type_category(b);
+    if (a != RL_OID_UNKNOWN && b != RL_OID_UNKNOWN && a != b && (ca != cb || !ca))
+        return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, location,
+                             "%s types %s and %s cannot be matched", context, rl_oid_type_name(a),
+                             rl_oid_type_name(b));
+    *out = rl_common_type(a, b);
+    return 0;
+}
+
 static int eval_coalesce(rl_expr_ctx *c, const PgQuery__CoalesceExpr *ce, rl_value *out)
 {
     uint32_t type = RL_OID_UNKNOWN;
@@ -830,9 +859,9 @@ static int eval_coalesce(rl_expr_ctx *c, const PgQuery__CoalesceExpr *ce, rl_val
     rl_val_null(&first, RL_OID_UNKNOWN);
     for (size_t i = 0; i < ce->n_args; i++) {
         rl_value v;
-        if (rl_expr_eval(c, ce->args[i], &v) < 0)
+        if (rl_expr_eval(c, ce->args[i], &v) < 0 ||
+            rl_common_type_of(c, type, v.oid, "COALESCE", rl_node_location(ce->args[i]), &type) < 0)
             return -1;
-        type = rl_common_type(type, v.oid);
         if (!found && !v.d.isnull) {
             first = v;
             found = true;
@@ -881,9 +910,10 @@ static int eval_case(rl_expr_ctx *c, const PgQuery__CaseExpr *ce, rl_value *out)
          * the chosen one (another branch may fail on real data) */
         if (hit || c->typing) {
             rl_value v;
-            if (rl_expr_eval(c, w->result, &v) < 0)
+            if (rl_expr_eval(c, w->result, &v) < 0 ||
+                (c->typing &&
+                 rl_common_type_of(c, type, v.oid, "CASE", rl_node_location(w->result), &type) < 0))
                 return -1;
-            type = rl_common_type(type, v.oid);
             if (hit) {
                 result = v;
                 chosen = true;
@@ -1076,10 +1106,29 @@ static int agg_collect(rl_expr_ctx *c, const PgQuery__Node *arg, rl_value **vals
             return -1;
         if (rl_value_own(c->arena, &vals[i]) < 0)
             return rl_expr_oom(c);
+    }
+    /* a row's NULL may carry no type (a CASE branch's NULL on a real row):
+     * the first typed value says it, else the argument on a typing row */
+    for (size_t i = 0; i < a->nrows && *type == RL_OID_UNKNOWN; i++)
+        *type = vals[i].oid;
+    if (*type == RL_OID_UNKNOWN && a->rs) {
+        rl_rowset *typ = rl_rowset_typing(a->rs, c->x->err);
+        if (!typ)
+            return -1;
+        rl_binding tb = {typ, 0, a->outer, NULL};
+        sub.b = &tb;
+        sub.typing = true;
+        int rc = rl_expr_eval(&sub, arg, &proto);
+        rl_rowset_free(typ);
+        if (rc < 0)
+            return -1;
+        *type = proto.oid;
+        sub.typing = c->typing;
+    }
+    for (size_t i = 0; i < a->nrows; i++)
         if (vals[i].oid != *type && !vals[i].d.isnull &&
             rl_value_coerce(&sub, &vals[i], *type, -1, false, &vals[i], -1) < 0)
             return -1;
-    }
     *vals_out = vals;
     return 0;
 }
@@ -1915,9 +1964,10 @@ int rl_expr_check_where(rl_expr_ctx *c, const PgQuery__Node *where)
 static long grouping_index(rl_expr_ctx *c, const PgQuery__Node *node)
 {
     const rl_grouping *g = c->grouping;
-    const rl_colmeta *col = rl_expr_column(c->b, node);
-    for (size_t i = 0; i < g->nexprs; i++)
-        if (rl_node_equal(&node->base, &g->exprs[i]->base) ||
+    bool constant = node->node_case == PG_QUERY__NODE__NODE_A_CONST;
+    const rl_colmeta *col = constant ? NULL : rl_expr_column(c->b, node);
+    for (size_t i = 0; i < g->nexprs; i++) /* a constant only as the same node: a position's */
+        if (node == g->exprs[i] || (!constant && rl_node_equal(&node->base, &g->exprs[i]->base)) ||
             (col && col == rl_expr_column(c->b, g->exprs[i])))
             return (long)i;
     return -1;
@@ -1958,13 +2008,18 @@ int rl_expr_eval(rl_expr_ctx *c, const PgQuery__Node *node, rl_value *out)
         return rl_exec_error(c->x, RL_SQLSTATE_INTERNAL_ERROR, -1, "missing expression");
     if (rl_exec_check_cancel(c->x) < 0 || rl_exec_check_stack(c->x) < 0)
         return -1;
-    if (!c->grouping || !c->grouping->any_absent ||
-        node->node_case == PG_QUERY__NODE__NODE_A_CONST)
+    if (!c->grouping || !c->grouping->any_absent)
         return eval_node(c, node, out);
     long g = grouping_index(c, node);
-    if (eval_node(c, node, out) < 0)
+    if (g < 0)
+        return eval_node(c, node, out);
+    /* a grouping expression is one value: what is inside it is not looked
+     * at again (a column it holds may be left out of the set on its own) */
+    rl_expr_ctx whole = *c;
+    whole.grouping = NULL;
+    if (eval_node(&whole, node, out) < 0)
         return -1;
-    if (g >= 0 && c->grouping->absent[g]) /* left out of this grouping set */
+    if (c->grouping->absent[g]) /* left out of this grouping set */
         out->d.isnull = true;
     return 0;
 }

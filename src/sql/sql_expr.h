@@ -29,6 +29,11 @@ const rl_colmeta *rl_expr_column(const rl_binding *b, const PgQuery__Node *node)
 /* Common type of two (CASE/COALESCE/VALUES/UNION): unknown yields to the
  * other, numbers widen, text-likes become text, else the first. */
 uint32_t rl_common_type(uint32_t a, uint32_t b);
+/* The same, or PostgreSQL's 42804 "<context> types a and b cannot be
+ * matched" when they are of different categories (string, number, bool,
+ * date/time, ...), as select_common_type. 0 or -1. */
+int rl_common_type_of(rl_expr_ctx *c, uint32_t a, uint32_t b, const char *context, int location,
+                      uint32_t *out);
 /* What PostgreSQL checks while planning: every unknown-typed literal that
  * a comparison (=, <>, <, >, <=, >=, IN list, BETWEEN) in the AND/OR/NOT
  * tree `node` sets against a non-text column of c->b's query level must be

@@ -188,7 +188,9 @@ rl_rowset *rl_values_run(rl_exec *x, const PgQuery__SelectStmt *st, const char *
         snprintf(m->rel, sizeof m->rel, "%s", alias ? alias : "*VALUES*");
         uint32_t t = RL_OID_UNKNOWN;
         for (size_t i = 0; i < nrows; i++)
-            t = rl_common_type(t, vals[i * ncols + j].oid);
+            if (rl_common_type_of(&c, t, vals[i * ncols + j].oid, "VALUES",
+                                  rl_node_location(st->values_lists[i]->list->items[j]), &t) < 0)
+                goto fail;
         m->oid = t == RL_OID_UNKNOWN ? RL_OID_TEXT : t;
         m->typmod = -1;
         for (size_t i = 0; i < nrows; i++) {
@@ -2123,9 +2125,6 @@ static int project_groups(proj *p, rl_rowset *typ, rl_agg_ctx *groups, size_t *n
 static int group_and_project(proj *p, rl_rowset *typ, const size_t *keep, size_t nkeep,
                              PgQuery__Node *const *by, size_t ng)
 {
-    for (size_t g = 0; g < ng; g++)
-        if (check_position(p->S, by[g], p->nt, "GROUP BY") < 0)
-            return -1;
     if (ng == 0) {
         rl_agg_ctx one = {p->in, keep, nkeep, p->S->outer};
         size_t n = 1;
@@ -2330,6 +2329,15 @@ static bool has_grouping_sets(const PgQuery__SelectStmt *st)
     return false;
 }
 
+/* Two grouping expressions the same? A constant only as the same node (a
+ * position's target), never by value (a `1` elsewhere is not grouped). */
+static bool same_grouping(const PgQuery__Node *a, const PgQuery__Node *b)
+{
+    if (a == b)
+        return true;
+    return a->node_case != PG_QUERY__NODE__NODE_A_CONST && rl_node_equal(&a->base, &b->base);
+}
+
 /* GROUP BY GROUPING SETS / ROLLUP / CUBE: each set's groups in turn, the
  * grouping expressions it leaves out reading as NULL (S->grouping). */
 static int project_grouping_sets(proj *p, rl_rowset *typ, const size_t *keep, size_t nkeep)
@@ -2348,12 +2356,15 @@ static int project_grouping_sets(proj *p, rl_rowset *typ, const size_t *keep, si
     bool *absent = calloc(cap, sizeof *absent);
     int rc = all && absent ? 0 : (fail_oom(S->x), -1);
     for (size_t i = 0; rc == 0 && i < sets.n; i++) /* every grouping expression, once */
-        for (size_t j = 0; j < sets.s[i].n; j++) {
+        for (size_t j = 0; rc == 0 && j < sets.s[i].n; j++) {
+            if ((rc = check_position(S, sets.s[i].e[j], p->nt, "GROUP BY")) < 0)
+                break;
+            const PgQuery__Node *e = group_expr(p, sets.s[i].e[j]); /* positions: targets */
             bool seen = false;
             for (size_t k = 0; k < nall && !seen; k++)
-                seen = rl_node_equal(&all[k]->base, &sets.s[i].e[j]->base);
+                seen = same_grouping(all[k], e);
             if (!seen)
-                all[nall++] = sets.s[i].e[j];
+                all[nall++] = e;
         }
     rl_grouping g = {all, nall, absent, false};
     for (size_t i = 0; rc == 0 && i < sets.n; i++) {
@@ -2361,7 +2372,7 @@ static int project_grouping_sets(proj *p, rl_rowset *typ, const size_t *keep, si
         for (size_t k = 0; k < nall; k++) {
             absent[k] = true;
             for (size_t j = 0; j < sets.s[i].n && absent[k]; j++)
-                absent[k] = !rl_node_equal(&all[k]->base, &sets.s[i].e[j]->base);
+                absent[k] = !same_grouping(all[k], group_expr(p, sets.s[i].e[j]));
             g.any_absent |= absent[k];
         }
         S->grouping = &g;
@@ -2380,6 +2391,9 @@ static int project_grouped(proj *p, rl_rowset *typ, const size_t *keep, size_t n
     const PgQuery__SelectStmt *st = p->st;
     if (has_grouping_sets(st))
         return project_grouping_sets(p, typ, keep, nkeep);
+    for (size_t g = 0; g < st->n_group_clause; g++)
+        if (check_position(p->S, st->group_clause[g], p->nt, "GROUP BY") < 0)
+            return -1;
     /* GROUPING() checks its arguments against these and reads 0 */
     bool *none = calloc(st->n_group_clause + 1, sizeof *none);
     if (!none)
@@ -3111,8 +3125,11 @@ static rl_rowset *run_union(sel *S, const PgQuery__SelectStmt *st)
         fail_oom(S->x);
         goto done;
     }
+    rl_expr_ctx tc = make_ctx(S, NULL, NULL);
     for (size_t j = 0; j < out->ncols; j++) {
-        out->cols[j].oid = rl_common_type(l->cols[j].oid, r->cols[j].oid);
+        if (rl_common_type_of(&tc, l->cols[j].oid, r->cols[j].oid, setop_name(st), -1,
+                              &out->cols[j].oid) < 0)
+            goto fail;
         if (l->cols[j].oid != r->cols[j].oid) { /* a computed column now */
             out->cols[j].table_oid = 0;
             out->cols[j].attnum = 0;

@@ -217,7 +217,17 @@ class Gen:
         t1, a1 = self.pick_table(), self.alias()
         scope = [(a1, c, k) for c, k in self.tables[t1]]
         sql = f"{t1} {a1}"
-        for _ in range(self.r.choice([0, 0, 1, 1, 2])):
+        if self.r.random() < 0.1:  # a LATERAL subquery reading the left side
+            t2, a2 = self.pick_table(), self.alias()
+            inner = [(a2, c, k) for c, k in self.tables[t2]]
+            lc, rc = self.column(scope, INT), self.column(inner, INT)
+            if lc and rc:
+                v = self.alias()
+                cnt = f"count({rc[0]})" if self.r.random() < 0.5 else "count(*)"
+                sql += (f", LATERAL (SELECT {cnt} AS n FROM {t2} {a2} "
+                        f"WHERE {rc[0]} = {lc[0]}) {v}")
+                scope.append((v, "n", INT))
+                return sql, scope
             t2, a2 = self.pick_table(), self.alias()
             right = [(a2, c, k) for c, k in self.tables[t2]]
             lc, rc = self.column(scope, INT), self.column(right, INT)
@@ -236,7 +246,10 @@ class Gen:
         n = ncols or self.r.randint(1, 3)
         kinds = kinds or [self.r.choice([INT, INT, TEXT, BOOL]) for _ in range(n)]
         if self.r.random() < 0.3:  # grouped
-            keys = [self.scalar(scope, k, 2) for k in kinds[:-1]] if n > 1 else []
+            # keys name a column: PostgreSQL folds a constant key away and
+            # then sorts grouping sets' NULLs of it as it pleases
+            keys = [self.column(scope, k)[0] if self.column(scope, k) else self.scalar(scope, k, 2)
+                    for k in kinds[:-1]] if n > 1 else []
             agg_kind = kinds[-1]
             arg = self.scalar(scope, agg_kind, 2)
             if agg_kind == INT:
@@ -246,21 +259,29 @@ class Gen:
                 if agg.startswith("sum"):
                     agg = f"({agg})::bigint"
             elif agg_kind == TEXT:
-                agg = self.r.choice([f"min({arg})", f"max({arg})"])
+                agg = self.r.choice([f"min({arg})", f"max({arg})",
+                                     f"string_agg({arg}, ',' ORDER BY {arg})",
+                                     f"string_agg(DISTINCT {arg}, '|')"])
             else:
                 agg = self.r.choice([f"bool_and({arg})", f"bool_or({arg})"])
             targets = keys + [agg]
             group = f" GROUP BY {', '.join(keys)}" if keys else ""
+            if keys and self.r.random() < 0.2:
+                group = f" GROUP BY {self.r.choice(['ROLLUP', 'CUBE'])} ({', '.join(keys)})"
             having = f" HAVING count(*) > {self.r.randint(0, 2)}" if self.r.random() < 0.3 else ""
             sql = f"SELECT {', '.join(targets)} FROM {frm}{where}{group}{having}"
             return sql, kinds
         targets = [self.scalar(scope, k) for k in kinds]
         if self.r.random() < 0.15 and kinds[0] == INT:  # a window over a total order
             part = self.scalar(scope, INT, 2)
+            key = self.scalar(scope, self.r.choice([INT, TEXT]), 2)
             targets[0] = self.r.choice([
                 f"count(*) OVER (PARTITION BY {part})",
                 f"sum({targets[0]}) OVER (PARTITION BY {part})::bigint",
-                f"max({targets[0]}) OVER ()"])
+                f"max({targets[0]}) OVER ()",
+                f"rank() OVER (PARTITION BY {part} ORDER BY {key})",
+                f"dense_rank() OVER (ORDER BY {key} DESC)",
+                f"count({targets[0]}) OVER (ORDER BY {key})"])
         distinct = "DISTINCT " if self.r.random() < 0.2 else ""
         return f"SELECT {distinct}{', '.join(targets)} FROM {frm}{where}", kinds
 

@@ -1067,27 +1067,28 @@ static int header_count(rl_exec *x, const rl_copy_in *ci, size_t got)
                          ci->nfields);
 }
 
-/* Is this the HEADER line (read now: skipped, or matched against the
- * columns by check)? */
-static bool header_line_now(rl_copy_in *ci)
+/* The start of a text or CSV line: its \r dropped, the end marker \.
+ * noted (ci->eof), a HEADER line without MATCH skipped. true: nothing more
+ * to do with it; false: read its fields, as the header to match when
+ * *header. */
+static bool line_done(rl_copy_in *ci, const char *p, size_t *n, bool *header)
 {
-    if (!ci->opts.header || ci->header_seen)
-        return false;
-    ci->header_seen = true;
-    return true;
+    if (*n && p[*n - 1] == '\r')
+        --*n;
+    ci->line++;
+    if (*n == 2 && p[0] == '\\' && p[1] == '.') {
+        ci->eof = true;
+        return true;
+    }
+    *header = ci->opts.header && !ci->header_seen;
+    ci->header_seen |= *header;
+    return *header && ci->opts.header != 2;
 }
 
 static int text_line(rl_exec *x, rl_copy_in *ci, const char *p, size_t n)
 {
-    if (n && p[n - 1] == '\r')
-        n--;
-    ci->line++;
-    if (n == 2 && p[0] == '\\' && p[1] == '.') {
-        ci->eof = true;
-        return 0;
-    }
-    bool header = header_line_now(ci);
-    if (header && ci->opts.header != 2)
+    bool header;
+    if (line_done(ci, p, &n, &header))
         return 0;
     rl_value row[RL_MAX_COLUMNS + 1];
     if (ci->ntab > RL_MAX_COLUMNS)
@@ -1202,15 +1203,8 @@ static int csv_field(rl_exec *x, const copy_opts *op, const char *p, size_t n, s
 
 static int csv_line(rl_exec *x, rl_copy_in *ci, const char *p, size_t n)
 {
-    if (n && p[n - 1] == '\r')
-        n--;
-    ci->line++;
-    if (n == 2 && p[0] == '\\' && p[1] == '.') {
-        ci->eof = true;
-        return 0;
-    }
-    bool header = header_line_now(ci);
-    if (header && ci->opts.header != 2)
+    bool header;
+    if (line_done(ci, p, &n, &header))
         return 0;
     if (ci->ntab > RL_MAX_COLUMNS)
         return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1, "too many columns for COPY");

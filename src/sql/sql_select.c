@@ -1265,8 +1265,6 @@ static int pipe_prepare(join_pipe *P)
         rl_rowset before = {.ncols = at, .cols = P->cols};
         L->view = (rl_rowset){.ncols = at + L->r->ncols, .cols = P->cols, .nrows = 1,
                               .caprows = 1, .vals = P->row};
-        if (L->j->quals && check_on(S, &L->view, L->j->quals) < 0)
-            return -1;
         L->hashed = L->r->nrows > 8 && equi_pair(L->j->quals, &before, L->r, &L->lc, &L->rc) &&
                     bucket_build(&L->bi, L->r, L->rc);
         /* ON is that one equality: a candidate matches iff the two values
@@ -1274,6 +1272,10 @@ static int pipe_prepare(join_pipe *P)
          * columns of one type family, where rl_value_key_equal is SQL's =) */
         L->only_equi = L->hashed && L->j->n_using_clause == 0 && !L->j->is_natural &&
                        L->j->quals->node_case == PG_QUERY__NODE__NODE_A_EXPR;
+        /* an ON that is one equality of two columns equi_pair found is
+         * sound; any other is checked now, as PostgreSQL plans it */
+        if (L->j->quals && !L->only_equi && check_on(S, &L->view, L->j->quals) < 0)
+            return -1;
         reserve |= L->hashed;
         at += L->r->ncols;
     }

@@ -29,6 +29,7 @@
 #include "sql/sql_cast.h"
 #include "sql/sql_exec.h"
 #include "sql/sql_expr.h"
+#include "sql/sql_func.h"
 #include "sql/sql_parse.h"
 #include "sql/sql_select.h"
 #include "sql/sql_value.h"
@@ -662,6 +663,32 @@ static int eval_nullif(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
     return 0;
 }
 
+/* ~ ~* !~ !~*: POSIX regular-expression match (sql_func.c). */
+static bool is_regex_op(const char *op)
+{
+    return strcmp(op, "~") == 0 || strcmp(op, "~*") == 0 || strcmp(op, "!~") == 0 ||
+           strcmp(op, "!~*") == 0;
+}
+
+static int eval_regex(rl_expr_ctx *c, const char *op, rl_value *a, rl_value *b, rl_value *out,
+                      int loc)
+{
+    if ((a->oid == RL_OID_UNKNOWN && rl_value_coerce(c, a, RL_OID_TEXT, -1, false, a, loc) < 0) ||
+        (b->oid == RL_OID_UNKNOWN && rl_value_coerce(c, b, RL_OID_TEXT, -1, false, b, loc) < 0))
+        return -1;
+    if (!rl_oid_is_textual(a->oid) || !rl_oid_is_textual(b->oid))
+        return op_error(c, op, a->oid, b->oid, loc);
+    if (a->d.isnull || b->d.isnull) {
+        rl_val_null(out, RL_OID_BOOL);
+        return 0;
+    }
+    bool m;
+    if (rl_regex_match(c, a, b, strchr(op, '*') != NULL, &m, loc) < 0)
+        return -1;
+    rl_val_bool(out, op[0] == '!' ? !m : m);
+    return 0;
+}
+
 static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
 {
     const char *op = op_name(e);
@@ -716,6 +743,8 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
     }
     if (strcmp(op, "~~") == 0 || strcmp(op, "!~~") == 0)
         return eval_like(c, e, op[0] == '!', out);
+    if (is_regex_op(op))
+        return eval_regex(c, op, &a, &b, out, e->location);
     return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, e->location,
                          "operator %s is not supported", op);
 }
@@ -978,16 +1007,7 @@ bool rl_expr_is_aggregate(const PgQuery__Node *node)
 static int no_function(rl_expr_ctx *c, const char *name, size_t nargs, const rl_value *args,
                        int loc)
 {
-    char types[512] = "";
-    size_t off = 0;
-    for (size_t i = 0; i < nargs && off < sizeof types; i++)
-        off += (size_t)snprintf(types + off, sizeof types - off, "%s%s", i ? ", " : "",
-                                rl_oid_type_name(args[i].oid));
-    rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, loc, "function %s(%s) does not exist", name,
-                  types);
-    rl_error_hint(c->x->err, "No function matches the given name and argument types. You might "
-                             "need to add explicit type casts.");
-    return -1;
+    return rl_func_no_function(c, name, nargs, args, loc);
 }
 
 /* Sum of integers in int128: int2/int4 -> int8, int8 -> numeric. */
@@ -1146,140 +1166,6 @@ static int eval_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char
     return 0;
 }
 
-static int expect_args(rl_expr_ctx *c, const char *name, size_t want, size_t n,
-                       const rl_value *args, int loc)
-{
-    return n == want ? 0 : no_function(c, name, n, args, loc);
-}
-
-static int text_arg(rl_expr_ctx *c, const char *name, size_t n, rl_value *args, size_t i,
-                    int loc)
-{
-    if (args[i].d.isnull || rl_oid_is_textual(args[i].oid))
-        return 0;
-    return no_function(c, name, n, args, loc);
-}
-
-static int fn_split_part(rl_expr_ctx *c, size_t n, rl_value *args, rl_value *out, int loc)
-{
-    if (expect_args(c, "split_part", 3, n, args, loc) < 0 ||
-        text_arg(c, "split_part", n, args, 0, loc) < 0 ||
-        text_arg(c, "split_part", n, args, 1, loc) < 0)
-        return -1;
-    if (args[2].oid == RL_OID_UNKNOWN &&
-        rl_value_coerce(c, &args[2], RL_OID_INT4, -1, false, &args[2], loc) < 0)
-        return -1;
-    if (!rl_oid_is_intlike(args[2].oid))
-        return no_function(c, "split_part", n, args, loc);
-    if (args[0].d.isnull || args[1].d.isnull || args[2].d.isnull) {
-        rl_val_null(out, RL_OID_TEXT);
-        return 0;
-    }
-    int64_t field = args[2].d.v.i;
-    if (field == 0)
-        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
-                             "field position must not be zero");
-    const uint8_t *s = args[0].d.v.s.p, *d = args[1].d.v.s.p;
-    size_t sn = args[0].d.v.s.len, dn = args[1].d.v.s.len;
-    /* split into fields; negative positions count from the end */
-    size_t starts[256], ends[256], nf = 0, i = 0, st = 0;
-    if (dn == 0) {
-        starts[0] = 0;
-        ends[0] = sn;
-        nf = sn ? 1 : 0;
-    } else {
-        while (nf < 256) {
-            if (i + dn <= sn && memcmp(s + i, d, dn) == 0) {
-                starts[nf] = st;
-                ends[nf++] = i;
-                i += dn;
-                st = i;
-                continue;
-            }
-            if (i >= sn) {
-                starts[nf] = st;
-                ends[nf++] = sn;
-                break;
-            }
-            i++;
-        }
-        if (sn == 0)
-            nf = 0;
-    }
-    int64_t idx = field > 0 ? field - 1 : (int64_t)nf + field;
-    if (idx < 0 || idx >= (int64_t)nf) {
-        rl_val_str(out, RL_OID_TEXT, "", 0);
-        return 0;
-    }
-    rl_val_str(out, RL_OID_TEXT, s + starts[idx], ends[idx] - starts[idx]);
-    return 0;
-}
-
-static int fn_case(rl_expr_ctx *c, const char *name, size_t n, rl_value *args, rl_value *out,
-                   int loc)
-{
-    if (expect_args(c, name, 1, n, args, loc) < 0 || text_arg(c, name, n, args, 0, loc) < 0)
-        return -1;
-    if (args[0].d.isnull) {
-        rl_val_null(out, RL_OID_TEXT);
-        return 0;
-    }
-    if (rl_val_str_copy(c, out, RL_OID_TEXT, args[0].d.v.s.p, args[0].d.v.s.len) < 0)
-        return -1;
-    uint8_t *p = (uint8_t *)out->d.v.s.p; /* our own arena copy */
-    for (size_t i = 0; i < out->d.v.s.len; i++)
-        p[i] = (uint8_t)(name[0] == 'l' ? tolower(p[i]) : toupper(p[i]));
-    return 0;
-}
-
-static int fn_length(rl_expr_ctx *c, size_t n, rl_value *args, rl_value *out, int loc)
-{
-    if (expect_args(c, "length", 1, n, args, loc) < 0 || text_arg(c, "length", n, args, 0, loc) < 0)
-        return -1;
-    if (args[0].d.isnull) {
-        rl_val_null(out, RL_OID_INT4);
-        return 0;
-    }
-    int64_t chars = 0;
-    for (size_t i = 0; i < args[0].d.v.s.len; i++)
-        chars += (args[0].d.v.s.p[i] & 0xC0) != 0x80;
-    rl_val_int(out, RL_OID_INT4, chars);
-    return 0;
-}
-
-static int fn_to_regclass(rl_expr_ctx *c, size_t n, rl_value *args, rl_value *out, int loc)
-{
-    if (expect_args(c, "to_regclass", 1, n, args, loc) < 0 ||
-        text_arg(c, "to_regclass", n, args, 0, loc) < 0)
-        return -1;
-    if (args[0].d.isnull) {
-        rl_val_null(out, RL_OID_REGCLASS);
-        return 0;
-    }
-    return rl_regclass_from_text(c, (const char *)args[0].d.v.s.p, args[0].d.v.s.len, true, out, loc);
-}
-
-/* pg_database_size(name): the store's bytes for this session's database.
- * An engine serves one database and knows of no other, so any other name is
- * 3D000 as for a database that does not exist. */
-static int fn_database_size(rl_expr_ctx *c, size_t n, rl_value *args, rl_value *out, int loc)
-{
-    if (expect_args(c, "pg_database_size", 1, n, args, loc) < 0 ||
-        text_arg(c, "pg_database_size", n, args, 0, loc) < 0)
-        return -1;
-    if (args[0].d.isnull || !c->x->s) {
-        rl_val_null(out, RL_OID_INT8);
-        return 0;
-    }
-    const char *db = c->x->s->eng->database;
-    if (strlen(db) != args[0].d.v.s.len || memcmp(db, args[0].d.v.s.p, args[0].d.v.s.len) != 0)
-        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_CATALOG_NAME, loc,
-                             "database \"%.*s\" does not exist",
-                             (int)args[0].d.v.s.len, (const char *)args[0].d.v.s.p);
-    rl_val_int(out, RL_OID_INT8, (int64_t)rl_catalog_size_bytes(c->x->s->eng->cat));
-    return 0;
-}
-
 static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *out)
 {
     const char *name = func_name(f);
@@ -1306,56 +1192,10 @@ static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *o
     for (size_t i = 0; i < n; i++)
         if (rl_expr_eval(c, f->args[i], &args[i]) < 0)
             return -1;
-    int loc = f->location;
-    if (strcmp(name, "now") == 0 || strcmp(name, "transaction_timestamp") == 0) {
-        if (expect_args(c, name, 0, n, args, loc) < 0)
-            return -1;
-        rl_val_int(out, RL_OID_TIMESTAMPTZ, txn_start(c));
-        return 0;
-    }
-    if (strcmp(name, "statement_timestamp") == 0 || strcmp(name, "clock_timestamp") == 0) {
-        if (expect_args(c, name, 0, n, args, loc) < 0)
-            return -1;
-        rl_val_int(out, RL_OID_TIMESTAMPTZ, now_us());
-        return 0;
-    }
-    if (strcmp(name, "version") == 0) {
-        if (expect_args(c, name, 0, n, args, loc) < 0)
-            return -1;
-        const char *v = c->x->s ? c->x->s->eng->version : "";
-        rl_val_str(out, RL_OID_TEXT, v, strlen(v));
-        return 0;
-    }
-    if (strcmp(name, "current_database") == 0) {
-        if (expect_args(c, name, 0, n, args, loc) < 0)
-            return -1;
-        const char *db = c->x->s ? c->x->s->eng->database : "";
-        rl_val_str(out, RL_OID_NAME, db, strlen(db));
-        return 0;
-    }
-    if (strcmp(name, "current_schema") == 0) {
-        if (expect_args(c, name, 0, n, args, loc) < 0)
-            return -1;
-        rl_val_str(out, RL_OID_NAME, "public", 6);
-        return 0;
-    }
-    if (strcmp(name, "pg_my_temp_schema") == 0) {
-        if (expect_args(c, name, 0, n, args, loc) < 0)
-            return -1;
-        rl_val_int(out, RL_OID_OID, 0);
-        return 0;
-    }
-    if (strcmp(name, "to_regclass") == 0)
-        return fn_to_regclass(c, n, args, out, loc);
-    if (strcmp(name, "pg_database_size") == 0)
-        return fn_database_size(c, n, args, out, loc);
-    if (strcmp(name, "split_part") == 0)
-        return fn_split_part(c, n, args, out, loc);
-    if (strcmp(name, "lower") == 0 || strcmp(name, "upper") == 0)
-        return fn_case(c, name, n, args, out, loc);
-    if (strcmp(name, "length") == 0 || strcmp(name, "char_length") == 0)
-        return fn_length(c, n, args, out, loc);
-    return no_function(c, name, n, args, loc);
+    const rl_func *fn = rl_func_find(name, n);
+    if (!fn)
+        return no_function(c, name, n, args, f->location);
+    return rl_func_call(c, fn, n, args, out, f->location);
 }
 
 /* ------------------------------------------------------------ sublinks */

@@ -42,4 +42,21 @@ bool rl_pgcatalog_pure(int id);
  * with x's error set. */
 int rl_pgcatalog_fingerprint(rl_exec *x, rl_buf *out);
 
+
+/* Catalog questions of the built-in functions (sql_func.c), by oid. */
+/* pg_table_is_visible / pg_type_is_visible: 1 visible, 0 not, 2 no such
+ * object, -1 error (x's error set). */
+int rl_pgcatalog_rel_visible(rl_exec *x, uint32_t oid);
+int rl_pgcatalog_type_visible(rl_exec *x, uint32_t oid);
+/* A role's name (the bootstrap superuser is the session's user), or NULL. */
+const char *rl_pgcatalog_role_name(rl_exec *x, uint32_t oid);
+/* format_type(oid, typmod) into buf ("???" for no such type). */
+void rl_pgcatalog_format_type(rl_exec *x, uint32_t oid, int32_t typmod, char *buf, size_t n);
+/* The comment on an object, or NULL. */
+const char *rl_pgcatalog_description(uint32_t oid);
+/* pg_get_indexdef / pg_get_constraintdef of the lake's primary keys: 1
+ * (into buf), 0 no such object, -1 error. */
+int rl_pgcatalog_indexdef(rl_exec *x, uint32_t oid, int col, bool pretty, char *buf, size_t n);
+int rl_pgcatalog_constraintdef(rl_exec *x, uint32_t oid, char *buf, size_t n);
+
 #endif

@@ -58,6 +58,8 @@
 #define PG_CATALOG_NAMESPACE_OID 11u
 #define OIDVECTOR_OID 30u
 #define TEXT_ARRAY_OID 1009u
+#define OID_ARRAY_OID 1028u
+#define CHAR_ARRAY_OID 1002u
 
 /* ============================================================ definitions */
 
@@ -398,6 +400,35 @@ static const vcol collation_cols[] = {
     COL("collctype", RL_OID_TEXT),     COL("colliculocale", RL_OID_TEXT),
     COL("collversion", RL_OID_TEXT)};
 
+/* Relations a lake has no rows in: no publications, row-level security
+ * policies or extended statistics. */
+static const vcol publication_cols[] = {
+    COL("oid", RL_OID_OID),          COL("pubname", RL_OID_NAME),
+    COL("pubowner", RL_OID_OID),     COL("puballtables", RL_OID_BOOL),
+    COL("pubinsert", RL_OID_BOOL),   COL("pubupdate", RL_OID_BOOL),
+    COL("pubdelete", RL_OID_BOOL),   COL("pubtruncate", RL_OID_BOOL),
+    COL("pubviaroot", RL_OID_BOOL)};
+
+static const vcol publication_namespace_cols[] = {
+    COL("oid", RL_OID_OID), COL("pnpubid", RL_OID_OID), COL("pnnspid", RL_OID_OID)};
+
+static const vcol publication_rel_cols[] = {
+    COL("oid", RL_OID_OID), COL("prpubid", RL_OID_OID), COL("prrelid", RL_OID_OID),
+    COL("prqual", RL_OID_PG_NODE_TREE), COL("prattrs", RL_OID_INT2VECTOR)};
+
+static const vcol policy_cols[] = {
+    COL("oid", RL_OID_OID),             COL("polname", RL_OID_NAME),
+    COL("polrelid", RL_OID_OID),        COL("polcmd", RL_OID_CHAR),
+    COL("polpermissive", RL_OID_BOOL),  COL("polroles", OID_ARRAY_OID),
+    COL("polqual", RL_OID_PG_NODE_TREE), COL("polwithcheck", RL_OID_PG_NODE_TREE)};
+
+static const vcol statistic_ext_cols[] = {
+    COL("oid", RL_OID_OID),            COL("stxrelid", RL_OID_OID),
+    COL("stxname", RL_OID_NAME),       COL("stxnamespace", RL_OID_OID),
+    COL("stxowner", RL_OID_OID),       COL("stxstattarget", RL_OID_INT4),
+    COL("stxkeys", RL_OID_INT2VECTOR), COL("stxkind", CHAR_ARRAY_OID),
+    COL("stxexprs", RL_OID_PG_NODE_TREE)};
+
 static int gen_namespace(gen_ctx *g);
 static int fixed_class(gen_ctx *g);
 static int gen_class(gen_ctx *g);
@@ -461,6 +492,15 @@ static const vrel vrels[] = {
     {"pg_catalog", "pg_inherits", inherits_cols, N(inherits_cols), NULL, NULL, {-1, -1}, -1,
      false},
     {"pg_catalog", "pg_attrdef", attrdef_cols, N(attrdef_cols), NULL, NULL, {-1, -1}, -1, false},
+    {"pg_catalog", "pg_publication", publication_cols, N(publication_cols), NULL, NULL, {-1, -1},
+     -1, false},
+    {"pg_catalog", "pg_publication_namespace", publication_namespace_cols,
+     N(publication_namespace_cols), NULL, NULL, {-1, -1}, -1, false},
+    {"pg_catalog", "pg_publication_rel", publication_rel_cols, N(publication_rel_cols), NULL,
+     NULL, {-1, -1}, -1, false},
+    {"pg_catalog", "pg_policy", policy_cols, N(policy_cols), NULL, NULL, {-1, -1}, -1, false},
+    {"pg_catalog", "pg_statistic_ext", statistic_ext_cols, N(statistic_ext_cols), NULL, NULL,
+     {-1, -1}, -1, false},
     {"pg_catalog", "pg_collation", collation_cols, N(collation_cols), fixed_collation, NULL,
      {-1, -1}, -1, false},
 };

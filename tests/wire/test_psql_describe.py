@@ -1,0 +1,124 @@
+"""psql's describe commands on RockLake give PostgreSQL 15's output.
+
+Each backslash command below runs with Debian's psql 15 (/usr/bin/psql)
+against a throw-away PostgreSQL 15 (tests/pg/pg_env.sh) and a RockLake
+server, both holding the DuckLake tables of tests/sql_cases/00_schema.sql,
+connected as role `lake` to a database of the same name; the two outputs
+must be identical. Nothing is masked: psql prints no server version, and
+the commands chosen show no oids or sizes.
+
+KNOWN lists the commands whose output still differs, each with the exact
+output RockLake gives and why. A listed command whose output changes (also
+when it becomes PostgreSQL's) fails, so the list stays exact.
+"""
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+
+import pytest
+
+from rlserver import ROOT
+
+PSQL = "/usr/bin/psql"
+PG_ENV = ROOT / "tests" / "pg" / "pg_env.sh"
+SCHEMA = ROOT / "tests" / "sql_cases" / "00_schema.sql"
+DB = "psqldesc"
+
+SAME = [
+    r"\dn",
+    r"\dn pub*",
+    r"\dt",
+    r"\dt ducklake_s*",
+    r"\dt public.ducklake_snap*",
+    r"\dt nothing_like_this",
+    r"\dv",
+    r"\di",
+    r"\di *snapshot*",
+    r"\df",
+    r"\dT",
+    r"\dA",
+]
+
+# command -> (RockLake's exact output, why it differs from PostgreSQL's)
+KNOWN = {
+    r"\l": (
+        "                                        List of databases\n"
+        "   Name   | Owner | Encoding | Collate | Ctype | ICU Locale | Locale Provider | Access privileges \n"
+        "----------+-------+----------+---------+-------+------------+-----------------+-------------------\n"
+        " psqldesc | lake  | UTF8     | C       | C     |            | libc            | \n"
+        "(1 row)\n\n",
+        "an engine serves one database: no postgres/template0/template1; its collation is C "
+        "(bytewise), the test server's C.UTF-8",
+    ),
+}
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def psql(host, port, command, user="lake"):
+    """psql's stdout and stderr for one command, as a user sees them."""
+    env = {**os.environ, "PGCONNECT_TIMEOUT": "10", "COLUMNS": "200", "PAGER": ""}
+    env.pop("PGOPTIONS", None)
+    r = subprocess.run([PSQL, "-X", "-h", str(host), "-p", str(port), "-U", user, "-d", DB,
+                        "-c", command], capture_output=True, text=True, env=env, timeout=60)
+    return r.stdout + r.stderr
+
+
+@pytest.fixture(scope="module")
+def pg():
+    if not os.path.exists(PSQL):
+        pytest.skip("no /usr/bin/psql")
+    # directly under /tmp: the server runs as user postgres, which must reach
+    # it (pytest's own temporary root is private to root), and the socket's
+    # path must stay short
+    d = tempfile.mkdtemp(prefix="rl-psql-")
+    port = free_port()
+    subprocess.run([str(PG_ENV), "start", str(port), str(d)], check=True, capture_output=True)
+    admin = ["-X", "-q", "-h", str(d), "-p", str(port), "-U", "postgres", "-d", "postgres",
+             "-v", "ON_ERROR_STOP=1"]
+    as_pg = ["runuser", "-u", "postgres", "--"] if os.getuid() == 0 else []
+    subprocess.run(as_pg + [PSQL, *admin, "-c", f"CREATE DATABASE {DB} OWNER lake"],
+                   check=True, capture_output=True)
+    subprocess.run([PSQL, "-X", "-q", "-h", str(d), "-p", str(port), "-U", "lake", "-d", DB,
+                    "-v", "ON_ERROR_STOP=1", "-f", str(SCHEMA)], check=True, capture_output=True)
+    yield (str(d), port)
+    subprocess.run([str(PG_ENV), "stop", str(d)], capture_output=True)
+    shutil.rmtree(d, ignore_errors=True)
+
+
+@pytest.fixture
+def rl(server):
+    r = subprocess.run([PSQL, "-X", "-q", "-h", "127.0.0.1", "-p", str(server.port), "-U", "lake",
+                        "-d", DB, "-v", "ON_ERROR_STOP=1", "-f", str(SCHEMA)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return ("127.0.0.1", server.port)
+
+
+def test_describe_commands_match_postgresql(pg, rl):
+    differ = []
+    for cmd in SAME:
+        want, got = psql(*pg, cmd), psql(*rl, cmd)
+        if want != got:
+            differ.append(f"--- {cmd}\nPostgreSQL:\n{want}RockLake:\n{got}")
+    assert not differ, "\n".join(differ)
+
+
+def test_known_differences_are_exact(pg, rl):
+    changed = []
+    for cmd, (expected, why) in KNOWN.items():
+        want, got = psql(*pg, cmd), psql(*rl, cmd)
+        assert want != expected, f"{cmd}: PostgreSQL now prints RockLake's output; drop it from KNOWN"
+        if got != expected:
+            changed.append(f"--- {cmd} ({why})\nexpected:\n{expected}got:\n{got}"
+                           + ("(now identical to PostgreSQL: move it to SAME)" if got == want
+                              else ""))
+    assert not changed, "\n".join(changed)

@@ -220,6 +220,47 @@ static int fn_length(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int l
     return 0;
 }
 
+/* chr(int): the character of a code point (UTF8); 0 and surrogates are
+ * refused as in PostgreSQL. */
+static int fn_chr(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    int64_t cp = a[0].d.v.i;
+    if (cp == 0)
+        return rl_exec_error(c->x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, loc,
+                             "null character not permitted");
+    if (cp < 0)
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, loc,
+                             "character number must be positive");
+    if (cp > 0x10FFFF)
+        return rl_exec_error(c->x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, loc,
+                             "requested character too large for encoding: %" PRId64, cp);
+    if (cp >= 0xD800 && cp <= 0xDFFF)
+        return rl_exec_error(c->x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, loc,
+                             "requested character not valid for encoding: %" PRId64, cp);
+    uint8_t b[4];
+    size_t len;
+    if (cp < 0x80) {
+        b[0] = (uint8_t)cp;
+        len = 1;
+    } else if (cp < 0x800) {
+        b[0] = (uint8_t)(0xC0 | (cp >> 6));
+        b[1] = (uint8_t)(0x80 | (cp & 0x3F));
+        len = 2;
+    } else if (cp < 0x10000) {
+        b[0] = (uint8_t)(0xE0 | (cp >> 12));
+        b[1] = (uint8_t)(0x80 | ((cp >> 6) & 0x3F));
+        b[2] = (uint8_t)(0x80 | (cp & 0x3F));
+        len = 3;
+    } else {
+        b[0] = (uint8_t)(0xF0 | (cp >> 18));
+        b[1] = (uint8_t)(0x80 | ((cp >> 12) & 0x3F));
+        b[2] = (uint8_t)(0x80 | ((cp >> 6) & 0x3F));
+        b[3] = (uint8_t)(0x80 | (cp & 0x3F));
+        len = 4;
+    }
+    return rl_val_str_copy(c, out, RL_OID_TEXT, b, len);
+}
+
 /* ----------------------------------------------------- catalog helpers */
 
 static int visible_answer(rl_value *out, int r)
@@ -307,12 +348,14 @@ static int fn_array_to_string(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *o
 {
     const char *p = (const char *)a[0].d.v.s.p;
     size_t len = a[0].d.v.s.len, i = 0;
-    rl_buf b = {0};
+    rl_buf b, el;
+    rl_buf_init(&b, 0);
+    rl_buf_init(&el, 0);
     bool first = true;
     if (len >= 2 && p[0] == '{')
         i = 1, len--; /* drop the braces */
     while (i < len) {
-        rl_buf el = {0};
+        rl_buf_reset(&el);
         bool quoted = p[i] == '"';
         if (quoted) {
             for (i++; i < len && p[i] != '"'; i++) {
@@ -332,13 +375,11 @@ static int fn_array_to_string(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *o
             rl_buf_put(&b, el.data, el.len);
             first = false;
         }
-        rl_buf_free(&el);
         if (i < len && p[i] == ',')
             i++;
     }
-    int rc = rl_val_buf_copy(c, out, RL_OID_TEXT, &b);
-    rl_buf_free(&b);
-    return rc;
+    rl_buf_free(&el);
+    return rl_val_buf_copy(c, out, RL_OID_TEXT, &b); /* frees b */
 }
 
 /* Comments: RockLake keeps none on the lake's objects, and PostgreSQL 15's

@@ -59,6 +59,7 @@
 #define OIDVECTOR_OID 30u
 #define TEXT_ARRAY_OID 1009u
 #define OID_ARRAY_OID 1028u
+#define ACLITEM_ARRAY_OID 1034u
 #define CHAR_ARRAY_OID 1002u
 
 /* ============================================================ definitions */
@@ -332,7 +333,7 @@ static const vcol is_tables_cols[] = {
     COL("is_insertable_into", RL_OID_VARCHAR), COL("is_typed", RL_OID_VARCHAR)};
 
 /* pg_database without datfrozenxid / datminmxid (xid, a type RockLake
- * does not have); datacl is text[] (PostgreSQL: aclitem[]). */
+ * does not have); datacl (aclitem[]) is always NULL: no privileges. */
 static const vcol database_cols[] = {
     COL("oid", RL_OID_OID),           COL("datname", RL_OID_NAME),
     COL("datdba", RL_OID_OID),        COL("encoding", RL_OID_INT4),
@@ -340,7 +341,7 @@ static const vcol database_cols[] = {
     COL("datallowconn", RL_OID_BOOL), COL("datconnlimit", RL_OID_INT4),
     COL("dattablespace", RL_OID_OID), COL("datcollate", RL_OID_TEXT),
     COL("datctype", RL_OID_TEXT),     COL("daticulocale", RL_OID_TEXT),
-    COL("datcollversion", RL_OID_TEXT), COL("datacl", TEXT_ARRAY_OID)};
+    COL("datcollversion", RL_OID_TEXT), COL("datacl", ACLITEM_ARRAY_OID)};
 
 static const vcol roles_cols[] = {
     COL("rolname", RL_OID_NAME),        COL("rolsuper", RL_OID_BOOL),
@@ -1276,6 +1277,7 @@ static int constraint_row(gen_ctx *g, const table_ent *t)
     snprintf(conkey, sizeof conkey, "{%d}", t->d->pk_col + 1);
     const pg15_constraint k = {.oid = constraint_oid(t->oid), .nsoid = t->nsoid,
                                .contype = 'p', .convalidated = true, .conrelid = t->oid,
+                               .conindid = index_oid(t->oid),
                                .conislocal = true, .connoinherit = true};
     return emit_constraint(g, &k, conname, conkey);
 }

@@ -102,6 +102,7 @@ typedef struct rl_error {
 /* Class 42 - syntax error or access rule violation */
 #define RL_SQLSTATE_INSUFFICIENT_PRIVILEGE "42501"
 #define RL_SQLSTATE_SYNTAX_ERROR "42601"
+#define RL_SQLSTATE_INVALID_NAME "42602"
 #define RL_SQLSTATE_NAME_TOO_LONG "42622"
 #define RL_SQLSTATE_DUPLICATE_COLUMN "42701"
 #define RL_SQLSTATE_AMBIGUOUS_COLUMN "42702"

@@ -1538,7 +1538,14 @@ static bool figure_name(const PgQuery__Node *node, char *out, size_t n)
         return true;
     }
     case PG_QUERY__NODE__NODE_TYPE_CAST: {
-        if (figure_name(node->type_cast->arg, out, n))
+        /* PostgreSQL's strengths: a cast's type name (weak) yields to a
+         * column's or function's name under it, and to nothing weaker, so
+         * in x::a::b the outermost cast names a cast of a literal or CASE */
+        const PgQuery__Node *inner = node->type_cast->arg;
+        while (inner && inner->node_case == PG_QUERY__NODE__NODE_TYPE_CAST)
+            inner = inner->type_cast->arg;
+        if (inner && inner->node_case != PG_QUERY__NODE__NODE_CASE_EXPR &&
+            figure_name(inner, out, n))
             return true;
         const PgQuery__TypeName *tn = node->type_cast->type_name;
         const char *s = tn && tn->n_names ? rl_node_string(tn->names[tn->n_names - 1]) : NULL;

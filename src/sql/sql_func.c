@@ -523,6 +523,13 @@ static int fn_relation_is_publishable(rl_expr_ctx *c, size_t n, rl_value *a, rl_
     return 0;
 }
 
+/* pg_typeof("any"): the argument's type, also of a NULL. */
+static int fn_typeof(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    rl_val_int(out, RL_OID_REGTYPE, a[0].oid);
+    return 0;
+}
+
 static int fn_textregexeq(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
     bool m;
@@ -568,7 +575,7 @@ bool rl_func_known(const char *name)
  * and reg* as oid, int2 as int4, int2/int4 as int8, any array as anyarray. */
 static bool arg_fits(uint32_t have, uint32_t want)
 {
-    if (have == want)
+    if (have == want || want == RL_OID_ANY)
         return true;
     switch (want) {
     case RL_OID_TEXT:
@@ -592,7 +599,7 @@ int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_
     bool any_null = false;
     for (size_t i = 0; i < n; i++) {
         uint32_t want = f->argtypes[i];
-        if (args[i].oid == RL_OID_UNKNOWN && want != RL_OID_ANYARRAY &&
+        if (args[i].oid == RL_OID_UNKNOWN && want != RL_OID_ANYARRAY && want != RL_OID_ANY &&
             rl_value_coerce(c, &args[i], want, -1, false, &args[i], loc) < 0)
             return -1;
         if (!args[i].d.isnull && !arg_fits(args[i].oid, want))

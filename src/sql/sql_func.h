@@ -13,6 +13,7 @@
 #include "sql/sql_cast.h"
 
 #define RL_FUNC_MAX_ARGS 6
+#define RL_OID_ANY 2276u          /* a declared argument type: any value */
 #define RL_OID_ANYARRAY 2277u     /* a declared argument type: any array */
 #define RL_OID_PG_NODE_TREE 194u  /* an expression tree (none in a lake) */
 

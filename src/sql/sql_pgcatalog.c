@@ -1892,6 +1892,471 @@ int rl_pgcatalog_constraintdef(rl_exec *x, uint32_t oid, char *buf, size_t n)
     return 1;
 }
 
+/* ========================================================= reg* types
+ *
+ * regclass, regtype, regnamespace, regproc and regprocedure: an oid that
+ * reads and prints as a name, looked up in this transaction's catalog. */
+
+/* PostgreSQL's quote_ident: bare when lower-case letters, digits and '_'
+ * (not first a digit), else in double quotes with quotes doubled. Keywords
+ * are not checked: no lake name the grammar accepts unquoted is one. */
+static void quote_ident(const char *s, char *buf, size_t n)
+{
+    bool bare = *s && !(*s >= '0' && *s <= '9');
+    for (const char *p = s; *p && bare; p++)
+        bare = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_';
+    if (bare) {
+        snprintf(buf, n, "%s", s);
+        return;
+    }
+    size_t o = 0;
+    if (o + 1 < n)
+        buf[o++] = '"';
+    for (const char *p = s; *p && o + 3 < n; p++) {
+        if (*p == '"')
+            buf[o++] = '"';
+        buf[o++] = *p;
+    }
+    if (o + 1 < n)
+        buf[o++] = '"';
+    buf[o] = '\0';
+}
+
+/* schema.name as regclassout prints it: bare on the search path. */
+static void qualified(rl_exec *x, const char *schema, const char *name, char *buf, size_t n)
+{
+    char q[140], qs[140];
+    quote_ident(name, q, sizeof q);
+    if (schema_on_path(x, schema)) {
+        snprintf(buf, n, "%s", q);
+        return;
+    }
+    quote_ident(schema, qs, sizeof qs);
+    snprintf(buf, n, "%s.%s", qs, q);
+}
+
+static const char *pg15_namespace_name(uint32_t oid)
+{
+    for (size_t i = 0; i < PG15_NAMESPACES_COUNT; i++)
+        if (pg15_namespaces[i].oid == oid)
+            return pg15_s(pg15_namespaces[i].name);
+    return NULL;
+}
+
+/* The lake schema whose oid is `oid` (not one of PostgreSQL's): 1 (into
+ * buf), 0 none, -1 error. */
+static int lake_schema_by_oid(rl_exec *x, uint32_t oid, char *buf, size_t n)
+{
+    if (oid < 16384 || !x || !x->s)
+        return 0;
+    schema_list l = {.err = x->err};
+    if (created_schemas(x, &l) < 0) {
+        free(l.names);
+        if (!x->err->sqlstate[0])
+            rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+        return -1;
+    }
+    int found = 0;
+    for (size_t i = 0; i < l.n && !found; i++)
+        if (rl_pgcatalog_namespace_oid(l.names[i]) == oid) {
+            snprintf(buf, n, "%s", l.names[i]);
+            found = 1;
+        }
+    free(l.names);
+    return found;
+}
+
+/* Names PostgreSQL 15 declares more overloads of than the function table
+ * has (lower(anyrange), length(bytea), ...): regproc qualifies them on
+ * output and refuses them on input, as PostgreSQL does. */
+static bool pg_overloaded(const char *name)
+{
+    static const char *const names[] = {"array_to_string", "char_length", "length", "lower",
+                                        "pg_database_size", "pg_size_pretty", "upper"};
+    size_t count = 0;
+    for (size_t i = 0; i < N(names); i++)
+        if (strcmp(names[i], name) == 0)
+            return true;
+    for (size_t i = 0; i < N(procs); i++)
+        count += strcmp(procs[i].name, name) == 0;
+    return count > 1;
+}
+
+static const proc_def *proc_by_oid(uint32_t oid)
+{
+    for (size_t i = 0; i < N(procs); i++)
+        if (procs[i].oid == oid)
+            return &procs[i];
+    return NULL;
+}
+
+/* regtypeout: format_type without a modifier; 0 for no such type. */
+static int regtype_name(rl_exec *x, uint32_t oid, char *buf, size_t n)
+{
+    table_ent t;
+    if (!pg15_type_by_oid(oid)) {
+        int r = find_lake_table(x, oid, &t);
+        if (r <= 0 || oid != rowtype_oid(t.oid))
+            return r < 0 ? -1 : 0;
+    }
+    rl_pgcatalog_format_type(x, oid, -1, buf, n);
+    return 1;
+}
+
+static int regclass_name(rl_exec *x, uint32_t oid, char *buf, size_t n)
+{
+    const pg15_class *c = pg15_class_by_oid(oid);
+    if (c) {
+        const char *ns = pg15_namespace_name(c->nsoid);
+        qualified(x, ns ? ns : "pg_catalog", pg15_s(c->name), buf, n);
+        return 1;
+    }
+    table_ent t;
+    int r = find_lake_table(x, oid, &t);
+    if (r <= 0 || (oid != t.oid && !(oid == index_oid(t.oid) && has_pk(&t))))
+        return r < 0 ? -1 : 0;
+    char idx[160];
+    snprintf(idx, sizeof idx, "%s_pkey", t.name);
+    qualified(x, t.schema, oid == t.oid ? t.name : idx, buf, n);
+    return 1;
+}
+
+int rl_pgcatalog_reg_name(rl_exec *x, uint32_t type, uint32_t oid, char *buf, size_t n)
+{
+    assert(n > 0);
+    if (oid == 0) {
+        snprintf(buf, n, "-");
+        return 1;
+    }
+    switch (type) {
+    case RL_OID_REGCLASS: return regclass_name(x, oid, buf, n);
+    case RL_OID_REGTYPE: return regtype_name(x, oid, buf, n);
+    case RL_OID_REGNAMESPACE: {
+        const char *ns = pg15_namespace_name(oid);
+        char lake[64];
+        int r = ns ? 1 : lake_schema_by_oid(x, oid, lake, sizeof lake);
+        if (r > 0)
+            quote_ident(ns ? ns : lake, buf, n);
+        return r;
+    }
+    case RL_OID_REGPROC:
+    case RL_OID_REGPROCEDURE: {
+        const proc_def *f = proc_by_oid(oid);
+        if (!f)
+            return 0;
+        if (type == RL_OID_REGPROC) {
+            snprintf(buf, n, "%s%s", pg_overloaded(f->name) ? "pg_catalog." : "", f->name);
+            return 1;
+        }
+        size_t off = (size_t)snprintf(buf, n, "%s(", f->name);
+        for (size_t i = 0; i < f->nargs && off < n; i++) {
+            char t[128];
+            rl_pgcatalog_format_type(x, f->argtypes[i], -1, t, sizeof t);
+            off += (size_t)snprintf(buf + off, n - off, "%s%s", i ? "," : "", t);
+        }
+        if (off < n)
+            snprintf(buf + off, n - off, ")");
+        return 1;
+    }
+    default: return 0;
+    }
+}
+
+/* The SQL spellings regtype input accepts besides pg_type.typname. */
+static uint32_t type_alias(const char *name)
+{
+    static const struct { const char *name; uint32_t oid; } aliases[] = {
+        {"int", RL_OID_INT4}, {"integer", RL_OID_INT4}, {"smallint", RL_OID_INT2},
+        {"bigint", RL_OID_INT8}, {"real", RL_OID_FLOAT4}, {"float", RL_OID_FLOAT8},
+        {"double precision", RL_OID_FLOAT8}, {"boolean", RL_OID_BOOL},
+        {"character varying", RL_OID_VARCHAR}, {"varchar", RL_OID_VARCHAR},
+        {"character", 1042}, {"char", 1042}, {"decimal", RL_OID_NUMERIC},
+        {"dec", RL_OID_NUMERIC}, {"timestamp", RL_OID_TIMESTAMP},
+        {"timestamp without time zone", RL_OID_TIMESTAMP},
+        {"timestamp with time zone", RL_OID_TIMESTAMPTZ}, {"time", RL_OID_TIME},
+        {"time without time zone", RL_OID_TIME}, {"time with time zone", RL_OID_TIMETZ},
+        {"bit varying", 1562}};
+    for (size_t i = 0; i < N(aliases); i++)
+        if (strcmp(aliases[i].name, name) == 0)
+            return aliases[i].oid;
+    return 0;
+}
+
+/* A type name (lower-cased unless it was quoted, schema split off) to its
+ * oid, 0 if none: PostgreSQL's own types by name or SQL spelling, the
+ * lake's row types by table name. */
+static int type_by_name(rl_exec *x, const char *schema, const char *name, uint32_t *oid)
+{
+    size_t len = strlen(name);
+    if (len > 2 && strcmp(name + len - 2, "[]") == 0) { /* elem[] */
+        char elem[128];
+        snprintf(elem, sizeof elem, "%.*s", (int)(len - 2), name);
+        uint32_t e;
+        int r = type_by_name(x, schema, elem, &e);
+        if (r <= 0)
+            return r;
+        const pg15_type *et = pg15_type_by_oid(e);
+        *oid = et ? et->typarray : 0;
+        return *oid != 0;
+    }
+    uint32_t a = schema ? 0 : type_alias(name);
+    if (a) {
+        *oid = a;
+        return 1;
+    }
+    for (size_t i = 0; i < PG15_TYPES_COUNT; i++) {
+        const pg15_type *t = &pg15_types[i];
+        if (strcmp(pg15_s(t->name), name) != 0)
+            continue;
+        const char *ns = pg15_namespace_name(t->nsoid);
+        if (schema ? ns && strcmp(ns, schema) == 0 : t->nsoid == PG_CATALOG_NAMESPACE_OID) {
+            *oid = t->oid;
+            return 1;
+        }
+    }
+    gen_ctx g; /* a lake table's row type, by the search path without a schema */
+    memset(&g, 0, sizeof g);
+    g.x = x;
+    g.err = x->err;
+    g.id = rl_pgcatalog_find("pg_catalog", "pg_class");
+    int found = x->s && load_tables(&g) < 0 ? -1 : 0;
+    for (size_t i = 0; found == 0 && i < g.ntables; i++) {
+        const table_ent *t = &g.tables[i];
+        if (strcmp(t->name, name) == 0 &&
+            (schema ? strcmp(t->schema, schema) == 0 : schema_on_path(x, t->schema))) {
+            *oid = rowtype_oid(t->oid);
+            found = 1;
+        }
+    }
+    if (!g.borrowed)
+        free(g.tables);
+    return found;
+}
+
+/* Split "a.b" / "\"A\".b" into lower-cased (unless quoted) parts; a
+ * trailing "(...)" or modifier is the caller's. 1, or 0 when malformed. */
+static int split_name(const char *p, size_t len, char schema[128], char name[128], bool *has_schema)
+{
+    char parts[2][128];
+    int np = 0;
+    size_t i = 0;
+    while (i < len && np < 2) {
+        size_t o = 0;
+        if (p[i] == '"') {
+            for (i++; i < len; i++) {
+                if (p[i] == '"' && (i + 1 >= len || p[i + 1] != '"'))
+                    break;
+                if (p[i] == '"')
+                    i++;
+                if (o < 127)
+                    parts[np][o++] = p[i];
+            }
+            i++;
+        } else {
+            for (; i < len && p[i] != '.'; i++)
+                if (o < 127)
+                    parts[np][o++] = (char)(p[i] >= 'A' && p[i] <= 'Z' ? p[i] + 32 : p[i]);
+        }
+        parts[np++][o] = '\0';
+        if (i >= len)
+            break;
+        if (p[i] != '.')
+            return 0;
+        i++;
+    }
+    if (i < len || np == 0)
+        return 0;
+    *has_schema = np == 2;
+    snprintf(schema, 128, "%s", np == 2 ? parts[0] : "");
+    snprintf(name, 128, "%s", parts[np - 1]);
+    return 1;
+}
+
+int rl_pgcatalog_schema_exists(rl_exec *x, const char *schema)
+{
+    if (pg15_namespace_by_name(schema))
+        return 1;
+    if (!x || !x->s)
+        return 0;
+    schema_list l = {.err = x->err};
+    int rc = created_schemas(x, &l);
+    int found = 0;
+    for (size_t i = 0; rc == 0 && i < l.n && !found; i++)
+        found = strcmp(l.names[i], schema) == 0;
+    free(l.names);
+    if (rc < 0 && !x->err->sqlstate[0])
+        rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+    return rc < 0 ? -1 : found;
+}
+
+int rl_pgcatalog_index_oid(rl_exec *x, const char *schema, const char *name, uint32_t *oid)
+{
+    size_t len = strlen(name);
+    if (len <= 5 || strcmp(name + len - 5, "_pkey") != 0 || !x || !x->s)
+        return 0;
+    gen_ctx g;
+    memset(&g, 0, sizeof g);
+    g.x = x;
+    g.err = x->err;
+    g.id = rl_pgcatalog_find("pg_catalog", "pg_class");
+    int found = load_tables(&g) < 0 ? -1 : 0;
+    for (size_t i = 0; found == 0 && i < g.ntables; i++) {
+        const table_ent *t = &g.tables[i];
+        if (has_pk(t) && strlen(t->name) == len - 5 && strncmp(t->name, name, len - 5) == 0 &&
+            (schema ? strcmp(t->schema, schema) == 0 : schema_on_path(x, t->schema))) {
+            *oid = index_oid(t->oid);
+            found = 1;
+        }
+    }
+    if (!g.borrowed)
+        free(g.tables);
+    return found;
+}
+
+int rl_pgcatalog_reg_oid(rl_exec *x, uint32_t type, const char *p, size_t len, uint32_t *oid,
+                         int loc)
+{
+    while (len && (*p == ' ' || *p == '\t' || *p == '\n')) /* surrounding blanks */
+        p++, len--;
+    while (len && (p[len - 1] == ' ' || p[len - 1] == '\t' || p[len - 1] == '\n'))
+        len--;
+    char schema[128], name[128];
+    bool has_schema;
+    const char *args = type == RL_OID_REGPROCEDURE ? memchr(p, '(', len) : NULL;
+    size_t namelen = args ? (size_t)(args - p) : len;
+    char low[128];
+    if (type == RL_OID_REGTYPE) {
+        /* a modifier is parsed and ignored: varchar(10) is varchar,
+         * timestamp(3) with time zone is timestamptz */
+        size_t o = 0;
+        int depth = 0;
+        for (size_t i = 0; i < len && o + 1 < sizeof low; i++) {
+            if (p[i] == '(' || p[i] == ')') {
+                depth += p[i] == '(' ? 1 : -1;
+                continue;
+            }
+            if (depth == 0 && !(p[i] == ' ' && o && low[o - 1] == ' '))
+                low[o++] = p[i];
+        }
+        while (o && low[o - 1] == ' ')
+            o--;
+        low[o] = '\0';
+        p = low;
+        len = namelen = o;
+        /* SQL's multi-word names are single names here */
+        for (size_t i = 0; i < o && !strchr(low, '"'); i++)
+            low[i] = (char)(low[i] >= 'A' && low[i] <= 'Z' ? low[i] + 32 : low[i]);
+        if (strchr(low, ' ') && !strchr(low, '"') && !strchr(low, '.')) {
+            char base[128];
+            snprintf(base, sizeof base, "%s", low);
+            bool arr = o > 2 && strcmp(low + o - 2, "[]") == 0;
+            if (arr)
+                base[o - 2] = '\0';
+            uint32_t a = type_alias(base);
+            if (!a)
+                return 0;
+            if (!arr) {
+                *oid = a;
+                return 1;
+            }
+            const pg15_type *t = pg15_type_by_oid(a);
+            *oid = t ? t->typarray : 0;
+            return *oid != 0;
+        }
+    } else if (type == RL_OID_REGPROCEDURE && !args) {
+        return -3; /* "expected a left parenthesis" */
+    }
+    if (namelen == 0 && type == RL_OID_REGTYPE) {
+        rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, loc, "invalid type name \"\"");
+        return -1;
+    }
+    if (!split_name(p, namelen, schema, name, &has_schema) || !name[0])
+        return -4;
+    int known = has_schema ? rl_pgcatalog_schema_exists(x, schema) : 1;
+    if (known <= 0) {
+        if (known == 0)
+            rl_exec_error(x, RL_SQLSTATE_INVALID_SCHEMA_NAME, loc, "schema \"%s\" does not exist",
+                          schema);
+        return -1;
+    }
+    switch (type) {
+    case RL_OID_REGTYPE:
+        return type_by_name(x, has_schema ? schema : NULL, name, oid);
+    case RL_OID_REGNAMESPACE: {
+        if (has_schema)
+            return -4;
+        const pg15_namespace *ns = pg15_namespace_by_name(name);
+        if (ns) {
+            *oid = ns->oid;
+            return 1;
+        }
+        schema_list l = {.err = x->err};
+        int rc = created_schemas(x, &l);
+        int found = 0;
+        for (size_t i = 0; rc == 0 && i < l.n && !found; i++)
+            found = strcmp(l.names[i], name) == 0;
+        free(l.names);
+        if (rc < 0)
+            return -1;
+        if (found)
+            *oid = rl_pgcatalog_namespace_oid(name);
+        return found;
+    }
+    case RL_OID_REGPROC:
+    case RL_OID_REGPROCEDURE: {
+        if (has_schema && strcmp(schema, "pg_catalog") != 0)
+            return 0;
+        if (type == RL_OID_REGPROC) {
+            const proc_def *hit = NULL;
+            for (size_t i = 0; i < N(procs); i++)
+                if (strcmp(procs[i].name, name) == 0)
+                    hit = &procs[i];
+            if (hit && pg_overloaded(name))
+                return -2;
+            if (hit)
+                *oid = hit->oid;
+            return hit != NULL;
+        }
+        /* name(type, ...): each argument through regtype's input */
+        uint32_t want[RL_FUNC_MAX_ARGS];
+        size_t nargs = 0;
+        const char *q = args + 1, *end = p + len;
+        if (end <= q || end[-1] != ')')
+            return -4;
+        end--;
+        while (q < end) {
+            const char *comma = memchr(q, ',', (size_t)(end - q));
+            const char *stop = comma ? comma : end;
+            uint32_t t;
+            if (nargs == RL_FUNC_MAX_ARGS)
+                return 0;
+            int r = rl_pgcatalog_reg_oid(x, RL_OID_REGTYPE, q, (size_t)(stop - q), &t, loc);
+            if (r == 0) {
+                while (q < stop && *q == ' ')
+                    q++;
+                rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, loc, "type \"%.*s\" does not exist",
+                              (int)(stop - q), q);
+                return -1;
+            }
+            if (r < 0)
+                return r;
+            want[nargs++] = t;
+            q = comma ? comma + 1 : end;
+        }
+        for (size_t i = 0; i < N(procs); i++) {
+            const proc_def *f = &procs[i];
+            if (strcmp(f->name, name) != 0 || f->nargs != nargs ||
+                memcmp(f->argtypes, want, nargs * sizeof want[0]) != 0)
+                continue;
+            *oid = f->oid;
+            return 1;
+        }
+        return 0;
+    }
+    default: return 0;
+    }
+}
+
 /* ================================================================ rows */
 
 /* The fixed rows of every relation, built once per process. Their strings

@@ -58,5 +58,20 @@ const char *rl_pgcatalog_description(uint32_t oid);
  * (into buf), 0 no such object, -1 error. */
 int rl_pgcatalog_indexdef(rl_exec *x, uint32_t oid, int col, bool pretty, char *buf, size_t n);
 int rl_pgcatalog_constraintdef(rl_exec *x, uint32_t oid, char *buf, size_t n);
+/* reg* output: the name of object `oid` of reg type `type` as PostgreSQL
+ * prints it ("-" for 0): 1 (into buf), 0 no such object (the caller prints
+ * the number), -1 error. */
+int rl_pgcatalog_reg_name(rl_exec *x, uint32_t type, uint32_t oid, char *buf, size_t n);
+/* Does schema exist (PostgreSQL's or the lake's)? 1, 0, -1 error. */
+int rl_pgcatalog_schema_exists(rl_exec *x, const char *schema);
+/* The oid of the lake's primary-key index schema.name (schema NULL: on
+ * the search path): 1, 0 none, -1 error. */
+int rl_pgcatalog_index_oid(rl_exec *x, const char *schema, const char *name, uint32_t *oid);
+/* reg* input (regtype, regnamespace, regproc, regprocedure) of the name
+ * p[0..len): 1 (*oid set), 0 no such object, -1 error (x's error set), -2
+ * more than one function of that name, -3 regprocedure without "(", -4
+ * malformed name. Errors raised here are at `loc`. */
+int rl_pgcatalog_reg_oid(rl_exec *x, uint32_t type, const char *p, size_t len, uint32_t *oid,
+                         int loc);
 
 #endif

@@ -7,7 +7,6 @@
  * its arena by rl_rowset_add), so a row set outlives the scan it came from.
  */
 #include <assert.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +61,9 @@ int16_t rl_oid_typlen(uint32_t oid)
     case RL_OID_OID:
     case RL_OID_REGCLASS:
     case RL_OID_REGPROC:
+    case RL_OID_REGPROCEDURE:
+    case RL_OID_REGTYPE:
+    case RL_OID_REGNAMESPACE:
     case RL_OID_FLOAT4:
     case RL_OID_DATE:
         return 4;
@@ -87,55 +89,12 @@ int16_t rl_oid_typlen(uint32_t oid)
     }
 }
 
-/* -------------------------------------------------------- regclass names */
+/* ------------------------------------------------------------ reg* types */
 
-/* A regclass value is an oid that PostgreSQL prints as the relation's name.
- * Relation oids are stable hashes of schema.name, so the name cannot be
- * computed back; whoever makes a regclass value registers the name here.
- * Process-wide and append-only (bounded by the number of relations). */
-typedef struct regclass_name {
-    uint32_t oid;
-    char name[130];
-} regclass_name;
-
-static pthread_mutex_t regclass_lock = PTHREAD_MUTEX_INITIALIZER;
-static regclass_name *regclass_names;
-static size_t n_regclass, cap_regclass;
-
-void rl_regclass_register(uint32_t oid, const char *display_name)
+bool rl_oid_is_reg(uint32_t oid)
 {
-    pthread_mutex_lock(&regclass_lock);
-    for (size_t i = 0; i < n_regclass; i++) {
-        if (regclass_names[i].oid == oid) {
-            pthread_mutex_unlock(&regclass_lock);
-            return;
-        }
-    }
-    regclass_name *grown =
-        rl_array_reserve(regclass_names, n_regclass, &cap_regclass, sizeof *grown, 64);
-    if (!grown) {
-        pthread_mutex_unlock(&regclass_lock);
-        return; /* the oid prints as a number instead */
-    }
-    regclass_names = grown;
-    regclass_names[n_regclass].oid = oid;
-    snprintf(regclass_names[n_regclass].name, sizeof regclass_names[0].name, "%s", display_name);
-    n_regclass++;
-    pthread_mutex_unlock(&regclass_lock);
-}
-
-static bool regclass_lookup(uint32_t oid, char *out, size_t n)
-{
-    bool found = false;
-    pthread_mutex_lock(&regclass_lock);
-    for (size_t i = 0; i < n_regclass && !found; i++) {
-        if (regclass_names[i].oid == oid) {
-            snprintf(out, n, "%s", regclass_names[i].name);
-            found = true;
-        }
-    }
-    pthread_mutex_unlock(&regclass_lock);
-    return found;
+    return oid == RL_OID_REGCLASS || oid == RL_OID_REGPROC || oid == RL_OID_REGPROCEDURE ||
+           oid == RL_OID_REGTYPE || oid == RL_OID_REGNAMESPACE;
 }
 
 /* ---------------------------------------------------------- text output */
@@ -150,16 +109,12 @@ void rl_value_to_text(rl_buf *out, const rl_value *v)
         return;
     }
     switch (v->oid) {
-    case RL_OID_REGCLASS: {
-        char name[130];
-        if (regclass_lookup((uint32_t)v->d.v.i, name, sizeof name))
-            rl_buf_put_str(out, name);
-        else
-            rl_buf_printf(out, "%lld", (long long)v->d.v.i);
-        return;
-    }
     case RL_OID_OID:
+    case RL_OID_REGCLASS: /* the name: rl_session_value_text */
     case RL_OID_REGPROC:
+    case RL_OID_REGPROCEDURE:
+    case RL_OID_REGTYPE:
+    case RL_OID_REGNAMESPACE:
         rl_buf_put_i64(out, v->d.v.i);
         return;
     case RL_OID_TID:
@@ -249,6 +204,9 @@ bool rl_value_encode_binary(rl_buf *out, const rl_value *v)
     switch (v->oid) {
     case RL_OID_OID:
     case RL_OID_REGCLASS:
+    case RL_OID_REGPROCEDURE:
+    case RL_OID_REGTYPE:
+    case RL_OID_REGNAMESPACE:
     case RL_OID_REGPROC: rl_buf_put_be32(out, (uint32_t)(int32_t)d->v.i); return true;
     case RL_OID_NAME:
     case RL_OID_CHAR:
@@ -406,6 +364,9 @@ static bool value_has_bytes(const rl_value *v)
     case RL_OID_OID:
     case RL_OID_REGCLASS:
     case RL_OID_REGPROC:
+    case RL_OID_REGPROCEDURE:
+    case RL_OID_REGTYPE:
+    case RL_OID_REGNAMESPACE:
     case RL_OID_TID:
         return false;
     default:
@@ -542,7 +503,7 @@ int rl_rowset_filter(rl_rowset *rs, const rl_row_filter *filter)
 bool rl_oid_is_intlike(uint32_t oid)
 {
     return oid == RL_OID_INT2 || oid == RL_OID_INT4 || oid == RL_OID_INT8 ||
-           oid == RL_OID_OID || oid == RL_OID_REGCLASS || oid == RL_OID_REGPROC;
+           oid == RL_OID_OID || rl_oid_is_reg(oid);
 }
 
 bool rl_oid_is_stringlike(uint32_t oid)

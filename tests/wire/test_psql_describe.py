@@ -122,3 +122,31 @@ def test_known_differences_are_exact(pg, rl):
                            + ("(now identical to PostgreSQL: move it to SAME)" if got == want
                               else ""))
     assert not changed, "\n".join(changed)
+
+
+def test_regclass_prints_the_name_its_own_lake_has(server):
+    """reg* output looks the oid up in the session's own lake at output time
+    (it was a process-wide registry: a name registered by one lake printed in
+    another, and an oid never read from text printed as a number)."""
+    def q(db, sql):
+        r = subprocess.run([PSQL, "-X", "-qtA", "-h", "127.0.0.1", "-p", str(server.port), "-U",
+                            "lake", "-d", db, "-v", "ON_ERROR_STOP=1", "-c", sql],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        return r.stdout.strip()
+
+    r = subprocess.run([PSQL, "-X", "-q", "-h", "127.0.0.1", "-p", str(server.port), "-U", "lake",
+                        "-d", "lake_a", "-v", "ON_ERROR_STOP=1", "-f", str(SCHEMA)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    oid = q("lake_a", "SELECT 'ducklake_snapshot'::regclass::oid")
+    assert q("lake_a", f"SELECT {oid}::regclass") == "ducklake_snapshot"
+    # the other lake has no relation of that oid: PostgreSQL prints the number
+    assert q("lake_b", f"SELECT {oid}::regclass") == oid
+    # a regclass made from an oid, never from text, prints its name
+    assert q("lake_a", "SELECT c.oid::regclass FROM pg_class c "
+                       "WHERE c.relname = 'ducklake_schema'") == "ducklake_schema"
+    assert q("lake_a", "SELECT i.indexrelid::regclass, i.indrelid::regclass::text "
+                       "FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid "
+                       "WHERE c.relname = 'ducklake_tag' OR c.relname = 'ducklake_snapshot'") \
+        == "ducklake_snapshot_pkey|ducklake_snapshot"

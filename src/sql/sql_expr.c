@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/time.h>
 
 #include "pgtype/pgtype.h"
@@ -1267,14 +1268,95 @@ static int sublink_columns_error(rl_expr_ctx *c, const PgQuery__SubLink *sl, siz
  * needed (the typing row's NULLs would only make errors PostgreSQL does
  * not raise at planning time), so it runs through rl_select_type, once
  * per execution. */
+/* The array type of an element type (ARRAY(SELECT ...)), 0 for none. */
+static uint32_t array_type_of(uint32_t elem)
+{
+    static const uint32_t pairs[][2] = {
+        {RL_OID_BOOL, 1000},    {RL_OID_CHAR, 1002},     {RL_OID_NAME, 1003},
+        {RL_OID_INT2, RL_OID_INT2_ARRAY}, {RL_OID_INT4, RL_OID_INT4_ARRAY},
+        {RL_OID_TEXT, RL_OID_TEXT_ARRAY}, {RL_OID_VARCHAR, 1015}, {RL_OID_INT8, 1016},
+        {RL_OID_FLOAT4, 1021},  {RL_OID_FLOAT8, 1022},   {RL_OID_OID, 1028},
+        {RL_OID_NUMERIC, 1231}, {RL_OID_UUID, 2951},     {RL_OID_TIMESTAMPTZ, 1185},
+        {RL_OID_TIMESTAMP, 1115}, {RL_OID_DATE, 1182}};
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+        if (pairs[i][0] == elem)
+            return pairs[i][1];
+    return 0;
+}
+
+/* An ARRAY(SELECT ...) sublink's result type from its column's. */
+static int array_sublink_type(rl_expr_ctx *c, const PgQuery__SubLink *sl, uint32_t elem,
+                              uint32_t *out)
+{
+    *out = array_type_of(elem);
+    if (*out)
+        return 0;
+    return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, sl->location,
+                         "ARRAY(SELECT ...) of type %s is not supported", rl_oid_type_name(elem));
+}
+
+/* PostgreSQL's array_out: {a,"b c",NULL}; an element is quoted when empty,
+ * "NULL" in any case, or holding braces, commas, quotes, backslashes or
+ * white space, with quotes and backslashes escaped. */
+static void array_put_elem(rl_buf *b, const rl_buf *el)
+{
+    bool quote = el->len == 0 || (el->len == 4 && strncasecmp((const char *)el->data, "null", 4) == 0);
+    for (size_t i = 0; i < el->len && !quote; i++)
+        quote = strchr("{},\"\\ \t\n\r\v\f", el->data[i]) != NULL && el->data[i] != '\0';
+    if (!quote) {
+        rl_buf_put(b, el->data, el->len);
+        return;
+    }
+    rl_buf_put_u8(b, '"');
+    for (size_t i = 0; i < el->len; i++) {
+        if (el->data[i] == '"' || el->data[i] == '\\')
+            rl_buf_put_u8(b, '\\');
+        rl_buf_put_u8(b, el->data[i]);
+    }
+    rl_buf_put_u8(b, '"');
+}
+
+static int array_sublink_value(rl_expr_ctx *c, const PgQuery__SubLink *sl, const rl_rowset *rs,
+                               rl_value *out)
+{
+    uint32_t t;
+    if (array_sublink_type(c, sl, rs->cols[0].oid, &t) < 0)
+        return -1;
+    rl_buf b, el;
+    rl_buf_init(&b, 0);
+    rl_buf_init(&el, 0);
+    rl_buf_put_u8(&b, '{');
+    for (size_t i = 0; i < rs->nrows; i++) {
+        if (i)
+            rl_buf_put_u8(&b, ',');
+        const rl_value *v = &rs->vals[i * rs->ncols];
+        if (v->d.isnull) {
+            rl_buf_put_str(&b, "NULL");
+            continue;
+        }
+        rl_buf_reset(&el);
+        if (v->oid == RL_OID_BOOL) /* array_out prints t / f */
+            rl_buf_put_u8(&el, v->d.v.b ? 't' : 'f');
+        else
+            rl_value_to_text(&el, v);
+        array_put_elem(&b, &el);
+    }
+    rl_buf_put_u8(&b, '}');
+    rl_buf_free(&el);
+    return rl_val_buf_copy(c, out, t, &b);
+}
+
 static int type_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *out)
 {
-    bool expr = sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK;
+    bool array = sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK;
+    bool expr = sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK || array;
     uint32_t oid;
     int32_t typmod;
     if (subtype_get(c->x, sl, &oid, &typmod)) { /* typed before: EXISTS / IN are bool */
+        if (array && array_sublink_type(c, sl, oid, &oid) < 0)
+            return -1;
         rl_val_null(out, expr ? oid : RL_OID_BOOL);
-        out->typmod = expr ? typmod : -1;
+        out->typmod = expr && !array ? typmod : -1;
         return 0;
     }
     rl_rowset *rs = rl_select_type(c->x, sl->subselect->select_stmt, c->b);
@@ -1283,6 +1365,10 @@ static int type_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *ou
     int rc = 0;
     if (rs->ncols != 1 && sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK) {
         rc = sublink_columns_error(c, sl, rs->ncols);
+    } else if (array) {
+        subtype_put(c->x, sl, rs);
+        if ((rc = array_sublink_type(c, sl, rs->cols[0].oid, &oid)) == 0)
+            rl_val_null(out, oid);
     } else {
         subtype_put(c->x, sl, rs);
         rl_val_null(out, expr ? rs->cols[0].oid : RL_OID_BOOL);
@@ -1298,9 +1384,10 @@ static int eval_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *ou
         return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, sl->location, "malformed subquery");
     if (sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK &&
         sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK &&
-        sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK)
+        sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK &&
+        sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK)
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, sl->location,
-                             "this kind of subquery (ALL/ARRAY/row comparison) is not supported");
+                             "this kind of subquery (ALL/row comparison) is not supported");
     rl_value l;
     if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK) {
         const char *op = sl->n_oper_name ? rl_node_string(sl->oper_name[sl->n_oper_name - 1]) : "=";
@@ -1322,6 +1409,9 @@ static int eval_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *ou
         rl_val_bool(out, rs->nrows > 0);
     } else if (rs->ncols != 1) {
         rc = sublink_columns_error(c, sl, rs->ncols);
+    } else if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK) {
+        subtype_put(c->x, sl, rs);
+        rc = array_sublink_value(c, sl, rs, out);
     } else if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK) {
         subtype_put(c->x, sl, rs);
         if (rs->nrows > 1) {

@@ -68,3 +68,9 @@ SELECT chr(55296);
 SELECT 'a' ~ 1;
 SELECT 1 ~ 'a';
 SELECT pg_catalog.textregexeq('abc', 'b.');
+-- \du's query over the predefined roles (the test servers' own roles differ), ARRAY sublinks
+SELECT r.rolname, r.rolsuper, r.rolinherit, r.rolcreaterole, r.rolcreatedb, r.rolcanlogin, r.rolconnlimit, r.rolvaliduntil, ARRAY(SELECT b.rolname FROM pg_catalog.pg_auth_members m JOIN pg_catalog.pg_roles b ON (m.roleid = b.oid) WHERE m.member = r.oid) as memberof, r.rolreplication, r.rolbypassrls FROM pg_catalog.pg_roles r WHERE r.rolname ~ '^pg_' ORDER BY 1;
+SELECT ARRAY(SELECT relname FROM pg_catalog.pg_class WHERE relname ~ '^pg_am' AND relkind = 'r' ORDER BY 1), ARRAY(SELECT 1 WHERE false), ARRAY(SELECT attnum FROM pg_catalog.pg_attribute WHERE attrelid = 'ducklake_snapshot'::regclass AND attnum > 0 ORDER BY attnum);
+SELECT ARRAY(SELECT 'a b' UNION ALL SELECT NULL UNION ALL SELECT '' UNION ALL SELECT 'NULL' UNION ALL SELECT 'x"y' UNION ALL SELECT 'p\q' UNION ALL SELECT '{}' UNION ALL SELECT 'a,b');
+SELECT ARRAY(SELECT true UNION ALL SELECT false), ARRAY(SELECT oid FROM pg_catalog.pg_am WHERE amtype = 't'), ARRAY(SELECT nspname FROM pg_catalog.pg_namespace WHERE nspname = 'public');
+SELECT ARRAY(SELECT 1, 2);

@@ -52,6 +52,28 @@ KNOWN = {
         "an engine serves one database: no postgres/template0/template1; its collation is C "
         "(bytewise), the test server's C.UTF-8",
     ),
+    r"\du": (
+        "                                   List of roles\n"
+        " Role name |                         Attributes                         | Member of \n"
+        "-----------+------------------------------------------------------------+-----------\n"
+        " lake      | Superuser, Create role, Create DB, Replication, Bypass RLS | {}\n\n",
+        "RockLake has no roles: the connected user is the bootstrap superuser (oid 10) that owns "
+        "every object; the test server has `postgres` (superuser) and `lake` (Create DB)",
+    ),
+    r"\d ducklake_snapshot": (
+        "ERROR:  input of type unknown is not supported\n"
+        "LINE 2:   CASE WHEN pol.polroles = '{0}' THEN NULL ELSE pg_catalog.a...\n"
+        "                                   ^\n",
+        "\\d's policy, statistics and publication queries need oid[] input, = ANY (array), "
+        "UNION, generate_series in FROM, string_agg and array subscripts (not yet)",
+    ),
+    r"\d+ ducklake_snapshot": (
+        "ERROR:  column c.reloptions does not exist\n"
+        "LINE 1: ...ids, c.relispartition, pg_catalog.array_to_string(c.reloptio...\n"
+        "                                                             ^\n",
+        "pg_class has no reloptions / relpartbound / relacl columns yet, and \\d's later "
+        "queries as for \\d",
+    ),
 }
 
 

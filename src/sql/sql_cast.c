@@ -79,6 +79,19 @@ const char *rl_oid_type_name(uint32_t oid)
     case RL_OID_INT2_ARRAY: return "smallint[]";
     case RL_OID_INT4_ARRAY: return "integer[]";
     case RL_OID_TEXT_ARRAY: return "text[]";
+    case 1000: return "boolean[]";
+    case 1002: return "\"char\"[]";
+    case 1003: return "name[]";
+    case 1015: return "character varying[]";
+    case 1016: return "bigint[]";
+    case 1021: return "real[]";
+    case 1022: return "double precision[]";
+    case 1028: return "oid[]";
+    case 1115: return "timestamp without time zone[]";
+    case 1182: return "date[]";
+    case 1185: return "timestamp with time zone[]";
+    case 1231: return "numeric[]";
+    case 2951: return "uuid[]";
     case RL_OID_VARCHAR: return "character varying";
     case RL_OID_DATE: return "date";
     case RL_OID_TIME: return "time without time zone";
@@ -474,11 +487,21 @@ int rl_text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid,
         return oid == RL_OID_VARCHAR ? apply_varchar_typmod(c, out, typmod, explicit_cast, loc) : 0;
     }
     int64_t u;
+    if (rl_array_elem_oid(oid)) {
+        /* kept as text: the braces, as array_in's first check */
+        size_t a = 0, z = len;
+        while (a < z && (p[a] == ' ' || p[a] == '\t' || p[a] == '\n'))
+            a++;
+        while (z > a && (p[z - 1] == ' ' || p[z - 1] == '\t' || p[z - 1] == '\n'))
+            z--;
+        if (z - a < 2 || p[a] != '{' || p[z - 1] != '}')
+            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
+                                 "malformed array literal: \"%.*s\"", (int)len, p);
+        rl_val_str(out, oid, p + a, z - a);
+        return 0;
+    }
     switch (oid) {
     case RL_OID_UNKNOWN:
-    case RL_OID_TEXT_ARRAY:
-    case RL_OID_INT2_ARRAY:
-    case RL_OID_INT4_ARRAY:
     case RL_OID_INT2VECTOR:
         rl_val_str(out, oid, p, len);
         return 0;
@@ -743,15 +766,11 @@ int rl_type_from_typename(rl_exec *x, const PgQuery__TypeName *tn, uint32_t *oid
         *typmod = (int32_t)(((m1 << 16) | (m2 & 0x7ff)) + 4);
     }
     if (tn->n_array_bounds > 0) {
-        if (o == RL_OID_TEXT || o == RL_OID_VARCHAR)
-            o = RL_OID_TEXT_ARRAY;
-        else if (o == RL_OID_INT4)
-            o = RL_OID_INT4_ARRAY;
-        else if (o == RL_OID_INT2)
-            o = RL_OID_INT2_ARRAY;
-        else
+        uint32_t a = rl_array_oid_of(o);
+        if (!a)
             return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, tn->location,
                                  "arrays of %s are not supported", rl_oid_type_name(o));
+        o = a;
         *typmod = -1;
     }
     *oid = o;

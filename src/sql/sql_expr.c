@@ -115,7 +115,7 @@ static int cmp_resolved(rl_expr_ctx *c, const rl_value *a, const rl_value *b, co
             *res = cmp_i64(a->d.v.i, b->d.v.i);
             return 0;
         }
-        if (ta == RL_OID_TEXT_ARRAY || ta == RL_OID_INT2_ARRAY || ta == RL_OID_INT4_ARRAY) {
+        if (rl_array_elem_oid(ta)) { /* canonical text forms */
             *res = cmp_bytes(a, b);
             return 0;
         }
@@ -750,10 +750,91 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
                          "operator %s is not supported", op);
 }
 
+/* x op ANY (array) / x op ALL (array), op a comparison: the three-valued
+ * OR (AND) of x op each element. An unknown literal array takes x's array
+ * type. */
+static int eval_op_any(rl_expr_ctx *c, const PgQuery__AExpr *e, bool all, rl_value *out)
+{
+    const char *op = op_name(e);
+    int kind = op ? cmp_kind(op) : -1;
+    if (kind < 0)
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, e->location,
+                             "operator %s ANY/ALL (array) is not supported", op ? op : "");
+    rl_value l, arr;
+    if (rl_expr_eval(c, e->lexpr, &l) < 0 || rl_expr_eval(c, e->rexpr, &arr) < 0)
+        return -1;
+    if (l.oid == RL_OID_UNKNOWN &&
+        rl_value_coerce(c, &l, RL_OID_TEXT, -1, false, &l, e->location) < 0)
+        return -1;
+    if (arr.oid == RL_OID_UNKNOWN) {
+        uint32_t t = rl_array_oid_of(l.oid);
+        if (!t || rl_value_coerce(c, &arr, t, -1, false, &arr, e->location) < 0)
+            return t ? -1 : op_error(c, op, l.oid, arr.oid, e->location);
+    }
+    uint32_t elem = rl_array_elem_oid(arr.oid);
+    if (arr.oid == RL_OID_INT2VECTOR)
+        elem = RL_OID_INT2;
+    if (!elem)
+        return rl_exec_error(c->x, RL_SQLSTATE_WRONG_OBJECT_TYPE, e->location,
+                             "op ANY/ALL (array) requires array on right side");
+    if (l.d.isnull || arr.d.isnull) {
+        rl_val_null(out, RL_OID_BOOL);
+        return 0;
+    }
+    rl_buf el;
+    rl_buf_init(&el, 0);
+    size_t pos = 0;
+    bool isnull, saw_null = false, decided = false;
+    const char *p = (const char *)arr.d.v.s.p;
+    size_t len = arr.d.v.s.len;
+    int rc = 0;
+    while (rc == 0 && !decided) {
+        bool more;
+        if (arr.oid == RL_OID_INT2VECTOR) { /* "1 2 3": blank-separated */
+            while (pos < len && p[pos] == ' ')
+                pos++;
+            more = pos < len;
+            rl_buf_reset(&el);
+            for (; more && pos < len && p[pos] != ' '; pos++)
+                rl_buf_put(&el, &p[pos], 1);
+            isnull = false;
+        } else {
+            more = rl_array_next(p, len, &pos, &el, &isnull) == 1;
+        }
+        if (!more)
+            break;
+        if (isnull) {
+            saw_null = true;
+            continue;
+        }
+        rl_value v, r;
+        rc = rl_text_to_value(c, el.len ? (const char *)el.data : "", el.len, elem, -1, false, &v,
+                              e->location);
+        if (rc == 0)
+            rc = compare_nodes_values(c, &l, &v, kind, op, e->location, &r);
+        if (rc == 0 && r.d.isnull)
+            saw_null = true;
+        else if (rc == 0 && r.d.v.b != all)
+            decided = true; /* ANY: a true one; ALL: a false one */
+    }
+    rl_buf_free(&el);
+    if (rc < 0)
+        return -1;
+    if (decided)
+        rl_val_bool(out, !all);
+    else if (saw_null)
+        rl_val_null(out, RL_OID_BOOL);
+    else
+        rl_val_bool(out, all);
+    return 0;
+}
+
 static int eval_aexpr(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
 {
     switch (e->kind) {
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP: return eval_op(c, e, out);
+    case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY: return eval_op_any(c, e, false, out);
+    case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL: return eval_op_any(c, e, true, out);
     case PG_QUERY__A__EXPR__KIND__AEXPR_IN: return eval_in(c, e, out);
     case PG_QUERY__A__EXPR__KIND__AEXPR_LIKE: {
         const char *op = op_name(e);
@@ -768,7 +849,7 @@ static int eval_aexpr(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
     case PG_QUERY__A__EXPR__KIND__AEXPR_NULLIF: return eval_nullif(c, e, out);
     default:
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, e->location,
-                             "this operator form (ANY/ALL/ILIKE/SIMILAR) is not supported");
+                             "this operator form (ILIKE/SIMILAR) is not supported");
     }
 }
 
@@ -1268,27 +1349,11 @@ static int sublink_columns_error(rl_expr_ctx *c, const PgQuery__SubLink *sl, siz
  * needed (the typing row's NULLs would only make errors PostgreSQL does
  * not raise at planning time), so it runs through rl_select_type, once
  * per execution. */
-/* The array type of an element type (ARRAY(SELECT ...)), 0 for none. */
-static uint32_t array_type_of(uint32_t elem)
-{
-    static const uint32_t pairs[][2] = {
-        {RL_OID_BOOL, 1000},    {RL_OID_CHAR, 1002},     {RL_OID_NAME, 1003},
-        {RL_OID_INT2, RL_OID_INT2_ARRAY}, {RL_OID_INT4, RL_OID_INT4_ARRAY},
-        {RL_OID_TEXT, RL_OID_TEXT_ARRAY}, {RL_OID_VARCHAR, 1015}, {RL_OID_INT8, 1016},
-        {RL_OID_FLOAT4, 1021},  {RL_OID_FLOAT8, 1022},   {RL_OID_OID, 1028},
-        {RL_OID_NUMERIC, 1231}, {RL_OID_UUID, 2951},     {RL_OID_TIMESTAMPTZ, 1185},
-        {RL_OID_TIMESTAMP, 1115}, {RL_OID_DATE, 1182}};
-    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
-        if (pairs[i][0] == elem)
-            return pairs[i][1];
-    return 0;
-}
-
 /* An ARRAY(SELECT ...) sublink's result type from its column's. */
 static int array_sublink_type(rl_expr_ctx *c, const PgQuery__SubLink *sl, uint32_t elem,
                               uint32_t *out)
 {
-    *out = array_type_of(elem);
+    *out = rl_array_oid_of(elem);
     if (*out)
         return 0;
     return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, sl->location,

@@ -346,37 +346,18 @@ static int fn_encoding_to_char(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *
  * ({a,"b c",NULL}) joined, NULL elements left out. */
 static int fn_array_to_string(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
-    const char *p = (const char *)a[0].d.v.s.p;
-    size_t len = a[0].d.v.s.len, i = 0;
     rl_buf b, el;
     rl_buf_init(&b, 0);
     rl_buf_init(&el, 0);
-    bool first = true;
-    if (len >= 2 && p[0] == '{')
-        i = 1, len--; /* drop the braces */
-    while (i < len) {
-        rl_buf_reset(&el);
-        bool quoted = p[i] == '"';
-        if (quoted) {
-            for (i++; i < len && p[i] != '"'; i++) {
-                if (p[i] == '\\' && i + 1 < len)
-                    i++;
-                rl_buf_put(&el, &p[i], 1);
-            }
-            i++;
-        } else {
-            for (; i < len && p[i] != ','; i++)
-                rl_buf_put(&el, &p[i], 1);
-        }
-        bool is_null = !quoted && el.len == 4 && memcmp(el.data, "NULL", 4) == 0;
-        if (!is_null) {
-            if (!first)
-                rl_buf_put(&b, a[1].d.v.s.p, a[1].d.v.s.len);
-            rl_buf_put(&b, el.data, el.len);
-            first = false;
-        }
-        if (i < len && p[i] == ',')
-            i++;
+    size_t pos = 0;
+    bool first = true, isnull;
+    while (rl_array_next((const char *)a[0].d.v.s.p, a[0].d.v.s.len, &pos, &el, &isnull)) {
+        if (isnull)
+            continue;
+        if (!first)
+            rl_buf_put(&b, a[1].d.v.s.p, a[1].d.v.s.len);
+        rl_buf_put(&b, el.data, el.len);
+        first = false;
     }
     rl_buf_free(&el);
     return rl_val_buf_copy(c, out, RL_OID_TEXT, &b); /* frees b */
@@ -585,8 +566,7 @@ static bool arg_fits(uint32_t have, uint32_t want)
     case RL_OID_INT4: return have == RL_OID_INT2;
     case RL_OID_INT8: return have == RL_OID_INT2 || have == RL_OID_INT4;
     case RL_OID_ANYARRAY:
-        return have == RL_OID_INT2_ARRAY || have == RL_OID_INT4_ARRAY ||
-               have == RL_OID_TEXT_ARRAY;
+        return rl_array_elem_oid(have) != 0 || have == RL_OID_INT2VECTOR;
     case RL_OID_PG_NODE_TREE: return rl_oid_is_textual(have);
     }
     return false;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/buf.h"
 #include "pgtype/pgtype.h"
@@ -97,6 +98,68 @@ bool rl_oid_is_reg(uint32_t oid)
            oid == RL_OID_REGTYPE || oid == RL_OID_REGNAMESPACE;
 }
 
+/* ---------------------------------------------------------------- arrays */
+
+static const uint32_t array_types[][2] = { /* element, array */
+    {RL_OID_BOOL, 1000},    {RL_OID_CHAR, 1002},     {RL_OID_NAME, 1003},
+    {RL_OID_INT2, RL_OID_INT2_ARRAY}, {RL_OID_INT4, RL_OID_INT4_ARRAY},
+    {RL_OID_TEXT, RL_OID_TEXT_ARRAY}, {RL_OID_VARCHAR, 1015}, {RL_OID_INT8, 1016},
+    {RL_OID_FLOAT4, 1021},  {RL_OID_FLOAT8, 1022},   {RL_OID_OID, 1028},
+    {RL_OID_NUMERIC, 1231}, {RL_OID_UUID, 2951},     {RL_OID_TIMESTAMPTZ, 1185},
+    {RL_OID_TIMESTAMP, 1115}, {RL_OID_DATE, 1182}};
+
+uint32_t rl_array_oid_of(uint32_t elem)
+{
+    for (size_t i = 0; i < sizeof array_types / sizeof array_types[0]; i++)
+        if (array_types[i][0] == elem)
+            return array_types[i][1];
+    return 0;
+}
+
+uint32_t rl_array_elem_oid(uint32_t array)
+{
+    for (size_t i = 0; i < sizeof array_types / sizeof array_types[0]; i++)
+        if (array_types[i][1] == array)
+            return array_types[i][0];
+    return 0;
+}
+
+int rl_array_next(const char *p, size_t len, size_t *pos, rl_buf *el, bool *isnull)
+{
+    size_t i = *pos;
+    if (len >= 2 && p[0] == '{' && p[len - 1] == '}') {
+        if (i == 0)
+            i = 1;
+        len--; /* the closing brace */
+    }
+    while (i < len && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n'))
+        i++;
+    if (i >= len) {
+        *pos = i;
+        return 0;
+    }
+    rl_buf_reset(el);
+    bool quoted = p[i] == '"';
+    if (quoted) {
+        for (i++; i < len && p[i] != '"'; i++) {
+            if (p[i] == '\\' && i + 1 < len)
+                i++;
+            rl_buf_put(el, &p[i], 1);
+        }
+        i++;
+    } else {
+        for (; i < len && p[i] != ','; i++)
+            rl_buf_put(el, &p[i], 1);
+        while (el->len && (el->data[el->len - 1] == ' ' || el->data[el->len - 1] == '\t'))
+            el->len--;
+    }
+    *isnull = !quoted && el->len == 4 && strncasecmp((const char *)el->data, "null", 4) == 0;
+    while (i < len && p[i] != ',')
+        i++;
+    *pos = i < len ? i + 1 : i;
+    return 1;
+}
+
 /* ---------------------------------------------------------- text output */
 
 void rl_value_to_text(rl_buf *out, const rl_value *v)
@@ -163,7 +226,8 @@ static bool array_encode(rl_buf *out, const rl_value *v, uint32_t elem_oid)
         if (!quoted && one.len == 4 && memcmp(one.data, "NULL", 4) == 0) {
             has_null = true;
             rl_buf_put_be32(&items, 0xFFFFFFFFu);
-        } else if (elem_oid == RL_OID_TEXT) {
+        } else if (elem_oid == RL_OID_TEXT || elem_oid == RL_OID_VARCHAR ||
+                   elem_oid == RL_OID_NAME) {
             rl_buf_put_be32(&items, (uint32_t)one.len);
             rl_buf_put(&items, one.data, one.len);
         } else {
@@ -218,6 +282,9 @@ bool rl_value_encode_binary(rl_buf *out, const rl_value *v)
     case RL_OID_INT2_ARRAY: return array_encode(out, v, RL_OID_INT2);
     case RL_OID_INT4_ARRAY: return array_encode(out, v, RL_OID_INT4);
     case RL_OID_TEXT_ARRAY: return array_encode(out, v, RL_OID_TEXT);
+    case 1015: return array_encode(out, v, RL_OID_VARCHAR);
+    case 1003: return array_encode(out, v, RL_OID_NAME);
+    case 1028: return array_encode(out, v, RL_OID_OID);
     default: {
         rl_type t = rl_oid_type(v->oid);
         return t != RL_T_INVALID && rl_datum_to_binary(out, t, d);

@@ -189,4 +189,12 @@ bool rl_value_encode_binary(rl_buf *out, const rl_value *v);
  * (rl_session_value_text); without a session the number. */
 bool rl_oid_is_reg(uint32_t oid);
 
+/* Arrays keep PostgreSQL's text form ({a,"b c",NULL}) in v.s. The array
+ * type of an element type and back (0: none known). */
+uint32_t rl_array_oid_of(uint32_t elem);
+uint32_t rl_array_elem_oid(uint32_t array);
+/* The next element of an array's text form p[0..len) from *pos (start at
+ * 0): 1 with its text in el (reset first) and *isnull, 0 at the end. */
+int rl_array_next(const char *p, size_t len, size_t *pos, rl_buf *el, bool *isnull);
+
 #endif

@@ -74,3 +74,12 @@ SELECT ARRAY(SELECT relname FROM pg_catalog.pg_class WHERE relname ~ '^pg_am' AN
 SELECT ARRAY(SELECT 'a b' UNION ALL SELECT NULL UNION ALL SELECT '' UNION ALL SELECT 'NULL' UNION ALL SELECT 'x"y' UNION ALL SELECT 'p\q' UNION ALL SELECT '{}' UNION ALL SELECT 'a,b');
 SELECT ARRAY(SELECT true UNION ALL SELECT false), ARRAY(SELECT oid FROM pg_catalog.pg_am WHERE amtype = 't'), ARRAY(SELECT nspname FROM pg_catalog.pg_namespace WHERE nspname = 'public');
 SELECT ARRAY(SELECT 1, 2);
+-- = ANY / ALL (array) and array literals, as psql's \d sends them
+SELECT 1 = ANY('{1,2}'::int4[]), 3 = ANY('{1,2}'::int4[]), 3 = ANY('{1,NULL}'::int4[]), 1 = ALL('{1,1}'::int4[]), 1 = ALL('{1,2}'::int4[]), 1 <> ALL('{2,NULL}'::int4[]), NULL::int4 = ANY('{1}'::int4[]), 1 = ANY(NULL::int4[]), 1 = ANY('{}'::int4[]), 1 = ALL('{}'::int4[]);
+SELECT 'b' = ANY('{a,b}'), 'x' = ANY('{a,"x"}'::text[]), 2 < ANY('{1,3}'::int8[]), 10::oid = ANY('{10,20}'::oid[]);
+SELECT '{0}'::oid[] = '{0}', '{1,2}'::int4[], '{a,"b c"}'::text[], '{}'::name[], pg_typeof('{1}'::int8[]), pg_typeof('{x}'::varchar[]);
+SELECT rolname FROM pg_catalog.pg_roles WHERE oid = ANY('{3373,6171}') ORDER BY 1;
+SELECT conname FROM pg_catalog.pg_constraint WHERE conname ~ '^ducklake_snapshot' AND 1 = ANY(conkey);
+SELECT 'a'::text = ANY('{1}'::int4[]);
+SELECT '{1'::int4[];
+SELECT 1 = ANY(1);

@@ -412,6 +412,15 @@ static int fn_get_constraintdef(rl_expr_ctx *c, size_t n, rl_value *a, rl_value 
     return put_text(c, out, RL_OID_TEXT, buf);
 }
 
+/* A lake has no extended statistics objects (pg_statistic_ext is empty):
+ * NULL for every oid, as PostgreSQL answers for one that is none. */
+static int fn_statisticsobjdef_columns(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out,
+                                       int loc)
+{
+    rl_val_null(out, RL_OID_TEXT);
+    return 0;
+}
+
 /* A function's result and argument types as \df prints them. */
 static const rl_func *func_by_oid(uint32_t oid)
 {

@@ -2269,7 +2269,79 @@ done:
     return result;
 }
 
-/* ------------------------------------------------------ UNION ALL */
+/* ------------------------------------------------------ UNION [ALL] */
+
+/* UNION without ALL: the rows of `out` not distinct from an earlier row
+ * (NULLs equal) go. Rows are bucketed by a hash of their hashable values
+ * (rl_value_key_of), and rows in one bucket compared with rl_value_cmp. */
+static uint64_t union_row_hash(const rl_value *row, size_t ncols)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t j = 0; j < ncols; j++) {
+        rl_value_key k = row[j].d.isnull ? (rl_value_key){0} : rl_value_key_of(&row[j]);
+        h = (h ^ (k.ok ? k.h : row[j].d.isnull)) * 1099511628211ull;
+    }
+    return h;
+}
+
+static int union_rows_equal(rl_expr_ctx *c, const rl_value *a, const rl_value *b, size_t ncols,
+                            bool *eq)
+{
+    *eq = true;
+    for (size_t j = 0; j < ncols && *eq; j++) {
+        if (a[j].d.isnull || b[j].d.isnull) {
+            *eq = a[j].d.isnull && b[j].d.isnull;
+            continue;
+        }
+        int r;
+        if (rl_value_cmp(c, &a[j], &b[j], &r, -1) < 0)
+            return -1;
+        *eq = r == 0;
+    }
+    return 0;
+}
+
+static int union_distinct(sel *S, rl_expr_ctx *c, rl_rowset *out)
+{
+    size_t cap = 16;
+    while (cap < out->nrows * 2)
+        cap *= 2;
+    uint32_t *slots = malloc(cap * sizeof *slots); /* row index + 1; 0 empty */
+    uint64_t *hashes = malloc((out->nrows ? out->nrows : 1) * sizeof *hashes);
+    if (!slots || !hashes) {
+        free(slots);
+        free(hashes);
+        return fail_oom(S->x), -1;
+    }
+    memset(slots, 0, cap * sizeof *slots);
+    size_t kept = 0;
+    int rc = 0;
+    for (size_t i = 0; i < out->nrows && rc == 0; i++) {
+        const rl_value *row = rl_rowset_row(out, i);
+        uint64_t h = union_row_hash(row, out->ncols);
+        bool dup = false;
+        size_t at = (size_t)h & (cap - 1);
+        for (; slots[at] && !dup && rc == 0; at = (at + 1) & (cap - 1))
+            if (hashes[slots[at] - 1] == h)
+                rc = union_rows_equal(c, rl_rowset_row(out, slots[at] - 1), row, out->ncols,
+                                      &dup);
+        if (rc < 0 || dup)
+            continue;
+        if (kept != i) /* move the row up: its strings stay in the arena */
+            memcpy(rl_rowset_row(out, kept), row, out->ncols * sizeof *row);
+        hashes[kept] = h;
+        slots[at] = (uint32_t)(kept + 1);
+        kept++;
+        if (rc == 0 && (i & 1023) == 0)
+            rc = rl_exec_check_cancel(S->x);
+    }
+    free(slots);
+    free(hashes);
+    if (rc < 0)
+        return -1;
+    out->nrows = kept;
+    return 0;
+}
 
 static int union_location(const PgQuery__SelectStmt *st)
 {
@@ -2280,9 +2352,9 @@ static int union_location(const PgQuery__SelectStmt *st)
 
 static rl_rowset *run_union(sel *S, const PgQuery__SelectStmt *st)
 {
-    if (st->op != PG_QUERY__SET_OPERATION__SETOP_UNION || !st->all)
+    if (st->op != PG_QUERY__SET_OPERATION__SETOP_UNION)
         return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                             "only UNION ALL is supported among set operations"),
+                             "only UNION [ALL] is supported among set operations"),
                NULL;
     rl_rowset *l = run_raw(S->x, st->larg, S->outer, S->ctes);
     if (!l)
@@ -2337,6 +2409,8 @@ static rl_rowset *run_union(sel *S, const PgQuery__SelectStmt *st)
             }
         }
     free(row);
+    if (!st->all && union_distinct(S, &c, out) < 0)
+        goto fail;
     if (plan_sort(S, st, out->cols, out->ncols, true, &k) < 0)
         goto fail;
     rl_rowset *fin = finish_rows(S, st, out, NULL, k, st->n_sort_clause);

@@ -83,3 +83,12 @@ SELECT conname FROM pg_catalog.pg_constraint WHERE conname ~ '^ducklake_snapshot
 SELECT 'a'::text = ANY('{1}'::int4[]);
 SELECT '{1'::int4[];
 SELECT 1 = ANY(1);
+-- UNION without ALL (psql's \d publication query): duplicates go, NULLs are not distinct
+SELECT 1 UNION SELECT 1 UNION ALL SELECT 1 UNION SELECT 2 ORDER BY 1;
+SELECT NULL::int UNION SELECT NULL UNION SELECT 1 ORDER BY 1;
+SELECT relname, relkind FROM pg_catalog.pg_class WHERE relname ~ '^ducklake_snapshot' UNION SELECT relname, 'r' FROM pg_catalog.pg_class WHERE relname = 'ducklake_snapshot' ORDER BY 1, 2;
+SELECT 1.0::numeric UNION SELECT 1.00::numeric;
+SELECT 'a'::text AS x, 1 AS y UNION SELECT 'a', 1 UNION SELECT 'a', 2 ORDER BY 2 DESC;
+SELECT pubname, NULL, NULL FROM pg_catalog.pg_publication p WHERE p.puballtables UNION SELECT pubname, NULL, NULL FROM pg_catalog.pg_publication p ORDER BY 1;
+SELECT count(*) FROM (SELECT oid FROM pg_catalog.pg_am UNION SELECT oid FROM pg_catalog.pg_am) s;
+SELECT 1 UNION SELECT 1, 2;

@@ -1070,7 +1070,7 @@ static bool is_aggregate_name(const char *name)
 {
     return strcmp(name, "count") == 0 || strcmp(name, "max") == 0 || strcmp(name, "min") == 0 ||
            strcmp(name, "sum") == 0 || strcmp(name, "bool_or") == 0 ||
-           strcmp(name, "bool_and") == 0;
+           strcmp(name, "bool_and") == 0 || strcmp(name, "string_agg") == 0;
 }
 
 static const char *func_name(const PgQuery__FuncCall *f)
@@ -1179,6 +1179,42 @@ static int agg_collect(rl_expr_ctx *c, const PgQuery__Node *arg, rl_value **vals
     return 0;
 }
 
+/* string_agg(text, text): the group's non-NULL values joined, each after
+ * the first preceded by its own row's delimiter; NULL when there are none. */
+static int agg_string(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *out)
+{
+    rl_value *vals = NULL, *delims = NULL;
+    uint32_t vt = RL_OID_UNKNOWN, dt = RL_OID_UNKNOWN;
+    if (f->n_args != 2) {
+        rl_value none[1] = {{0}};
+        return no_function(c, "string_agg", 0, none, f->location);
+    }
+    if (agg_collect(c, f->args[0], &vals, &vt) < 0 || agg_collect(c, f->args[1], &delims, &dt) < 0)
+        return -1;
+    if ((vt != RL_OID_UNKNOWN && !rl_oid_is_textual(vt)) ||
+        (dt != RL_OID_UNKNOWN && !rl_oid_is_textual(dt))) {
+        rl_value types[2] = {{.oid = vt}, {.oid = dt}};
+        return no_function(c, "string_agg", 2, types, f->location);
+    }
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    bool any = false;
+    for (size_t i = 0; i < c->agg->nrows; i++) {
+        if (vals[i].d.isnull)
+            continue;
+        if (any && !delims[i].d.isnull)
+            rl_buf_put(&b, delims[i].d.v.s.p, delims[i].d.v.s.len);
+        rl_buf_put(&b, vals[i].d.v.s.p, vals[i].d.v.s.len);
+        any = true;
+    }
+    if (!any) {
+        rl_buf_free(&b);
+        rl_val_null(out, RL_OID_TEXT);
+        return 0;
+    }
+    return rl_val_buf_copy(c, out, RL_OID_TEXT, &b);
+}
+
 static int eval_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char *name,
                           rl_value *out)
 {
@@ -1192,6 +1228,8 @@ static int eval_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char
         rl_val_int(out, RL_OID_INT8, (int64_t)c->agg->nrows);
         return 0;
     }
+    if (strcmp(name, "string_agg") == 0)
+        return agg_string(c, f, out);
     if (f->n_args != 1) {
         rl_value none[1] = {{0}};
         return no_function(c, name, 0, none, f->location);
@@ -1610,6 +1648,61 @@ int rl_expr_check_where(rl_expr_ctx *c, const PgQuery__Node *where)
     return rc;
 }
 
+/* array[i]: the element at 1-based position i of a one-dimensional array
+ * (int2vector counts from 0, as PostgreSQL's does), NULL when out of range
+ * or either is NULL. Slices and several subscripts are not supported. */
+static int eval_subscript(rl_expr_ctx *c, const PgQuery__AIndirection *ind, rl_value *out)
+{
+    const PgQuery__Node *ix = ind->n_indirection == 1 ? ind->indirection[0] : NULL;
+    if (!ix || ix->node_case != PG_QUERY__NODE__NODE_A_INDICES || ix->a_indices->is_slice ||
+        !ix->a_indices->uidx)
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "only a single array subscript is supported");
+    rl_value arr, i;
+    if (rl_expr_eval(c, ind->arg, &arr) < 0 || rl_expr_eval(c, ix->a_indices->uidx, &i) < 0)
+        return -1;
+    if (i.oid == RL_OID_UNKNOWN && rl_value_coerce(c, &i, RL_OID_INT4, -1, false, &i, -1) < 0)
+        return -1;
+    bool vector = arr.oid == RL_OID_INT2VECTOR;
+    uint32_t elem = vector ? RL_OID_INT2 : rl_array_elem_oid(arr.oid);
+    if (!elem)
+        return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, -1,
+                             "cannot subscript type %s because it does not support subscripting",
+                             rl_oid_type_name(arr.oid));
+    if (!rl_oid_is_intlike(i.oid))
+        return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, -1,
+                             "array subscript must have type integer");
+    rl_val_null(out, elem);
+    if (arr.d.isnull || i.d.isnull)
+        return 0;
+    int64_t want = i.d.v.i - (vector ? 0 : 1), k = 0;
+    const char *p = (const char *)arr.d.v.s.p;
+    size_t len = arr.d.v.s.len, pos = 0;
+    rl_buf el;
+    rl_buf_init(&el, 0);
+    bool isnull = false, found = false;
+    while (!found && want >= 0) {
+        if (vector) {
+            while (pos < len && p[pos] == ' ')
+                pos++;
+            if (pos >= len)
+                break;
+            rl_buf_reset(&el);
+            for (; pos < len && p[pos] != ' '; pos++)
+                rl_buf_put(&el, &p[pos], 1);
+        } else if (!rl_array_next(p, len, &pos, &el, &isnull)) {
+            break;
+        }
+        found = k++ == want;
+    }
+    int rc = 0;
+    if (found && !isnull)
+        rc = rl_text_to_value(c, el.len ? (const char *)el.data : "", el.len, elem, -1, false,
+                              out, -1);
+    rl_buf_free(&el);
+    return rc;
+}
+
 int rl_expr_eval(rl_expr_ctx *c, const PgQuery__Node *node, rl_value *out)
 {
     if (!node)
@@ -1631,6 +1724,7 @@ int rl_expr_eval(rl_expr_ctx *c, const PgQuery__Node *node, rl_value *out)
     case PG_QUERY__NODE__NODE_CASE_EXPR: return eval_case(c, node->case_expr, out);
     case PG_QUERY__NODE__NODE_SUB_LINK: return eval_sublink(c, node->sub_link, out);
     case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION: return eval_sqlvalue(c, node->sqlvalue_function, out);
+    case PG_QUERY__NODE__NODE_A_INDIRECTION: return eval_subscript(c, node->a_indirection, out);
     default: {
         const ProtobufCFieldDescriptor *fd =
             protobuf_c_message_descriptor_get_field(&pg_query__node__descriptor, node->node_case);

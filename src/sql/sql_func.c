@@ -363,6 +363,31 @@ static int fn_array_to_string(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *o
     return rl_val_buf_copy(c, out, RL_OID_TEXT, &b); /* frees b */
 }
 
+/* array_length / array_upper of a one-dimensional array (lower bound 1):
+ * its element count for dimension 1, NULL for an empty array or another
+ * dimension. */
+static int fn_array_length(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    const char *p = (const char *)a[0].d.v.s.p;
+    size_t len = a[0].d.v.s.len, pos = 0, count = 0;
+    if (a[0].oid == RL_OID_INT2VECTOR) { /* "1 2 3" */
+        for (size_t i = 0; i < len; i++)
+            count += p[i] != ' ' && (i == 0 || p[i - 1] == ' ');
+    } else {
+        rl_buf el;
+        rl_buf_init(&el, 0);
+        bool isnull;
+        while (rl_array_next(p, len, &pos, &el, &isnull))
+            count++;
+        rl_buf_free(&el);
+    }
+    if (count == 0 || a[1].d.v.i != 1)
+        rl_val_null(out, RL_OID_INT4);
+    else
+        rl_val_int(out, RL_OID_INT4, (int64_t)count);
+    return 0;
+}
+
 /* Comments: RockLake keeps none on the lake's objects, and PostgreSQL 15's
  * fresh database has none on the objects \d shows; obj_description of a
  * system object reads pg_description's fixed rows. */

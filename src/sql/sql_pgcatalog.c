@@ -148,7 +148,7 @@ typedef struct pg15_is_table {
  * struct (emit_row): a field of the struct (its C type), a string argument,
  * a constant, or (F_CALLER, and every column of a relation not emitted
  * that way) put by the caller. */
-enum { F_CALLER, F_U32, F_I16, F_I32, F_BOOL, F_CHAR, F_STR, F_INT, F_FLOAT, F_FALSE };
+enum { F_CALLER, F_U32, F_I16, F_I32, F_BOOL, F_CHAR, F_STR, F_INT, F_FLOAT, F_FALSE, F_NULL };
 
 typedef struct vfield {
     uint8_t kind;
@@ -165,6 +165,7 @@ typedef struct vfield {
 #define KINT(v) {F_INT, 0, (v)}
 #define KFLOAT(v) {F_FLOAT, 0, (v)}
 #define KFALSE {F_FALSE, 0, 0}
+#define KNULL {F_NULL, 0, 0}
 #define CALLER {F_CALLER, 0, 0}
 
 typedef struct vcol {
@@ -230,7 +231,12 @@ static const vcol class_cols[] = {
     {"relforcerowsecurity", RL_OID_BOOL, FLD(pg15_class, relforcerowsecurity)},
     {"relispopulated", RL_OID_BOOL, FLD(pg15_class, relispopulated)},
     {"relreplident", RL_OID_CHAR, FLD(pg15_class, relreplident)},
-    {"relispartition", RL_OID_BOOL, FLD(pg15_class, relispartition)}};
+    {"relispartition", RL_OID_BOOL, FLD(pg15_class, relispartition)},
+    /* relrewrite, relfrozenxid, relminmxid (xid) are not here; no
+     * privileges, options or partition bounds */
+    {"relacl", ACLITEM_ARRAY_OID, KNULL},
+    {"reloptions", TEXT_ARRAY_OID, KNULL},
+    {"relpartbound", RL_OID_PG_NODE_TREE, KNULL}};
 
 static const vcol attribute_cols[] = {
     COL("attrelid", RL_OID_OID),
@@ -1113,7 +1119,9 @@ static int emit_row(gen_ctx *g, const vcol *cols, size_t n, const void *rec,
         const char *at = (const char *)rec + f->off;
         if (f->kind == F_CALLER)
             continue;
-        if (f->kind == F_STR)
+        if (f->kind == F_NULL)
+            put_null(g, i);
+        else if (f->kind == F_STR)
             put_strs(g, i, &strs[f->off], 1);
         else if (f->kind == F_BOOL || f->kind == F_FALSE)
             put_bool(g, i, f->kind == F_BOOL && *(const bool *)at);

@@ -664,6 +664,40 @@ static int eval_nullif(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
     return 0;
 }
 
+/* array || array (PostgreSQL's array_cat): the elements of both; a NULL
+ * array adds nothing (both NULL: NULL). An unknown literal takes the other
+ * side's array type. Element || array and array || element are not done. */
+static int array_cat(rl_expr_ctx *c, rl_value *a, rl_value *b, rl_value *out, int loc)
+{
+    if (a->oid == RL_OID_UNKNOWN && rl_value_coerce(c, a, b->oid, -1, false, a, loc) < 0)
+        return -1;
+    if (b->oid == RL_OID_UNKNOWN && rl_value_coerce(c, b, a->oid, -1, false, b, loc) < 0)
+        return -1;
+    if (a->oid != b->oid)
+        return op_error(c, "||", a->oid, b->oid, loc);
+    if (a->d.isnull || b->d.isnull) {
+        *out = a->d.isnull ? *b : *a;
+        return 0;
+    }
+    /* {x,y} || {z} = {x,y,z}: the inner texts joined with a comma */
+    size_t la = a->d.v.s.len, lb = b->d.v.s.len;
+    const uint8_t *pa = a->d.v.s.p, *pb = b->d.v.s.p;
+    if (la <= 2) {
+        *out = *b;
+        return 0;
+    }
+    if (lb <= 2) {
+        *out = *a;
+        return 0;
+    }
+    rl_buf buf;
+    rl_buf_init(&buf, 0);
+    rl_buf_put(&buf, pa, la - 1);
+    rl_buf_put_u8(&buf, ',');
+    rl_buf_put(&buf, pb + 1, lb - 1);
+    return rl_val_buf_copy(c, out, a->oid, &buf);
+}
+
 /* ~ ~* !~ !~*: POSIX regular-expression match (sql_func.c). */
 static bool is_regex_op(const char *op)
 {
@@ -732,6 +766,8 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
         return -1;
     if (kind >= 0)
         return compare_nodes_values(c, &a, &b, kind, op, e->location, out);
+    if (strcmp(op, "||") == 0 && (rl_array_elem_oid(a.oid) || rl_array_elem_oid(b.oid)))
+        return array_cat(c, &a, &b, out, e->location);
     if (strcmp(op, "||") == 0)
         return concat(c, &a, &b, out);
     if (strlen(op) == 1 && strchr("+-*/%", op[0])) {

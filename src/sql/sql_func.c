@@ -509,8 +509,11 @@ static int fn_size_pretty(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, 
     return put_text(c, out, RL_OID_TEXT, buf);
 }
 
-/* A lake table has no local storage of its own: its rows are keys of the
- * store, so its relation size is 0 like an empty table's (no pages). */
+/* pg_total_relation_size, pg_relation_size, pg_table_size,
+ * pg_indexes_size: a lake table has no local storage of its own (its rows
+ * are keys of the store, the whole store's bytes are pg_database_size), so
+ * every relation's size is 0 like an empty table's (no pages), as relpages
+ * is. PostgreSQL's own relations too. NULL for no such relation. */
 static int fn_total_relation_size(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
     int r = rl_pgcatalog_rel_visible(c->x, oid_arg(&a[0]));

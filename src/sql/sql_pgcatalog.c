@@ -1227,7 +1227,18 @@ static int attribute_rows(gen_ctx *g, const table_ent *t)
         if (emit_attribute(g, t->oid, &a, col->name) < 0)
             return -1;
     }
-    return 0;
+    if (!has_pk(t))
+        return 0;
+    /* the primary-key index's one column, as PostgreSQL lists an index's */
+    const rl_column_desc *col = &t->d->cols[t->d->pk_col];
+    uint32_t toid = rl_type_oid(col->type);
+    const pg15_type *ty = pg15_type_by_oid(toid);
+    const pg15_attribute k = {
+        .atttypid = toid, .atttypmod = col->typmod > 0 ? col->typmod : -1,
+        .attlen = ty ? ty->typlen : -1, .attnum = 1, .attbyval = ty && ty->typbyval,
+        .attalign = ty ? ty->typalign : 'i', .attstorage = ty ? ty->typstorage : 'x',
+        .attislocal = true, .attcollation = ty ? ty->typcollation : 0};
+    return emit_attribute(g, index_oid(t->oid), &k, col->name);
 }
 
 static int gen_attribute(gen_ctx *g) { return each_table(g, attribute_rows); }

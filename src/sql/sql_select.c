@@ -1285,6 +1285,63 @@ static rl_rowset *from_join(sel *S, const PgQuery__JoinExpr *top)
     return out;
 }
 
+/* The one column of a function in FROM: named by the alias's column list,
+ * else the alias, else the function. */
+static rl_rowset *function_rowset(sel *S, const PgQuery__Alias *al, const char *fname,
+                                  uint32_t type)
+{
+    rl_rowset *rs = rl_rowset_new(1);
+    if (!rs)
+        return fail_oom(S->x);
+    const char *alias = al && al->aliasname ? al->aliasname : NULL;
+    const char *col = alias && al->n_colnames ? rl_node_string(al->colnames[0]) : alias;
+    snprintf(rs->cols[0].name, sizeof rs->cols[0].name, "%s", col ? col : fname);
+    snprintf(rs->cols[0].rel, sizeof rs->cols[0].rel, "%s", alias ? alias : fname);
+    rs->cols[0].oid = type;
+    rs->cols[0].typmod = -1;
+    rl_rowset_cols_changed(rs);
+    return rs;
+}
+
+/* FROM unnest(array): one row per element, in order (NULL elements too). */
+static rl_rowset *from_unnest(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
+                              const PgQuery__Alias *al)
+{
+    rl_value arr;
+    if (rl_expr_eval(c, f->args[0], &arr) < 0)
+        return NULL;
+    uint32_t elem = rl_array_elem_oid(arr.oid);
+    if (!elem)
+        return rl_exec_error(S->x, RL_SQLSTATE_UNDEFINED_FUNCTION, f->location,
+                             "function unnest(%s) does not exist", rl_oid_type_name(arr.oid)),
+               NULL;
+    rl_rowset *rs = function_rowset(S, al, "unnest", elem);
+    if (!rs || arr.d.isnull || S->type_only)
+        return rs;
+    rl_buf el;
+    rl_buf_init(&el, 0);
+    size_t pos = 0;
+    bool isnull;
+    int rc = 0;
+    while (rc == 0 && rl_array_next((const char *)arr.d.v.s.p, arr.d.v.s.len, &pos, &el,
+                                    &isnull)) {
+        rl_value v;
+        if (isnull)
+            rl_val_null(&v, elem);
+        else
+            rc = rl_text_to_value(c, el.len ? (const char *)el.data : "", el.len, elem, -1, false,
+                                  &v, f->location);
+        if (rc == 0)
+            rc = rl_rowset_add(rs, &v, NULL, S->x->err);
+    }
+    rl_buf_free(&el);
+    if (rc < 0) {
+        rl_rowset_free(rs);
+        return NULL;
+    }
+    return rs;
+}
+
 /* FROM generate_series(start, stop [, step]) [AS a [(col)]]: integers,
  * int4 unless an argument is int8; the arguments may name the outer query's
  * columns (psql's \d sends one inside a correlated subquery). Its rows are
@@ -1299,14 +1356,17 @@ static rl_rowset *from_function(sel *S, const PgQuery__RangeFunction *rf)
     const char *name = f && f->n_funcname ? rl_node_string(f->funcname[f->n_funcname - 1]) : NULL;
     const char *schema = f && f->n_funcname > 1 ? rl_node_string(f->funcname[f->n_funcname - 2])
                                                  : "pg_catalog";
-    if (!name || strcmp(name, "generate_series") != 0 || !schema ||
+    bool unnest = name && strcmp(name, "unnest") == 0 && f->n_args == 1;
+    if (!name || (strcmp(name, "generate_series") != 0 && !unnest) || !schema ||
         strcmp(schema, "pg_catalog") != 0 || rf->lateral || rf->ordinality || rf->is_rowsfrom ||
-        rf->n_coldeflist || (f->n_args != 2 && f->n_args != 3))
+        rf->n_coldeflist || (!unnest && f->n_args != 2 && f->n_args != 3))
         return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f ? f->location : -1,
-                             "only generate_series(integer, integer [, integer]) is supported "
-                             "as a function in FROM"),
+                             "only generate_series(integer, integer [, integer]) and "
+                             "unnest(array) are supported as functions in FROM"),
                NULL;
     rl_expr_ctx c = make_ctx(S, S->outer, NULL);
+    if (unnest)
+        return from_unnest(S, &c, f, rf->alias);
     rl_value a[3];
     uint32_t t = RL_OID_INT4;
     for (size_t i = 0; i < f->n_args; i++) {
@@ -1323,18 +1383,9 @@ static rl_rowset *from_function(sel *S, const PgQuery__RangeFunction *rf)
         if (a[i].oid == RL_OID_INT8)
             t = RL_OID_INT8;
     }
-    rl_rowset *rs = rl_rowset_new(1);
+    rl_rowset *rs = function_rowset(S, rf->alias, "generate_series", t);
     if (!rs)
-        return fail_oom(S->x);
-    const char *alias = rf->alias && rf->alias->aliasname ? rf->alias->aliasname : NULL;
-    const char *col = alias && rf->alias->n_colnames ? rl_node_string(rf->alias->colnames[0])
-                      : alias                        ? alias
-                                                     : "generate_series";
-    snprintf(rs->cols[0].name, sizeof rs->cols[0].name, "%s", col ? col : "generate_series");
-    snprintf(rs->cols[0].rel, sizeof rs->cols[0].rel, "%s", alias ? alias : "generate_series");
-    rs->cols[0].oid = t;
-    rs->cols[0].typmod = -1;
-    rl_rowset_cols_changed(rs);
+        return NULL;
     bool any_null = a[0].d.isnull || a[1].d.isnull || (f->n_args == 3 && a[2].d.isnull);
     if (any_null || S->type_only) /* strict: no rows */
         return rs;

@@ -68,6 +68,7 @@ const char *rl_oid_type_name(uint32_t oid)
     case RL_OID_INT8: return "bigint";
     case RL_OID_INT2: return "smallint";
     case RL_OID_INT2VECTOR: return "int2vector";
+    case RL_OID_OIDVECTOR: return "oidvector";
     case RL_OID_INT4: return "integer";
     case RL_OID_REGPROC: return "regproc";
     case RL_OID_TEXT: return "text";

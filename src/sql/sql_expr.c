@@ -1685,7 +1685,7 @@ int rl_expr_check_where(rl_expr_ctx *c, const PgQuery__Node *where)
 }
 
 /* array[i]: the element at 1-based position i of a one-dimensional array
- * (int2vector counts from 0, as PostgreSQL's does), NULL when out of range
+ * (int2vector and oidvector count from 0, as PostgreSQL's do), NULL when out of range
  * or either is NULL. Slices and several subscripts are not supported. */
 static int eval_subscript(rl_expr_ctx *c, const PgQuery__AIndirection *ind, rl_value *out)
 {
@@ -1699,8 +1699,10 @@ static int eval_subscript(rl_expr_ctx *c, const PgQuery__AIndirection *ind, rl_v
         return -1;
     if (i.oid == RL_OID_UNKNOWN && rl_value_coerce(c, &i, RL_OID_INT4, -1, false, &i, -1) < 0)
         return -1;
-    bool vector = arr.oid == RL_OID_INT2VECTOR;
-    uint32_t elem = vector ? RL_OID_INT2 : rl_array_elem_oid(arr.oid);
+    bool vector = arr.oid == RL_OID_INT2VECTOR || arr.oid == RL_OID_OIDVECTOR;
+    uint32_t elem = arr.oid == RL_OID_INT2VECTOR   ? RL_OID_INT2
+                    : arr.oid == RL_OID_OIDVECTOR ? RL_OID_OID
+                                                  : rl_array_elem_oid(arr.oid);
     if (!elem)
         return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, -1,
                              "cannot subscript type %s because it does not support subscripting",
@@ -1822,6 +1824,8 @@ static bool figure_name(const PgQuery__Node *node, char *out, size_t n)
         copy_name(out, n, s);
         return true;
     }
+    case PG_QUERY__NODE__NODE_A_INDIRECTION: /* x[i] is named as x */
+        return figure_name(node->a_indirection->arg, out, n);
     case PG_QUERY__NODE__NODE_TYPE_CAST: {
         /* PostgreSQL's strengths: a cast's type name (weak) yields to a
          * column's or function's name under it, and to nothing weaker, so

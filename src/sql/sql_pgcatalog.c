@@ -56,7 +56,6 @@
 #define INDEX_OID_OFFSET 3000000000u
 #define BTREE_AM_OID 403u
 #define PG_CATALOG_NAMESPACE_OID 11u
-#define OIDVECTOR_OID 30u
 #define TEXT_ARRAY_OID 1009u
 #define OID_ARRAY_OID 1028u
 #define ACLITEM_ARRAY_OID 1034u
@@ -375,7 +374,7 @@ static const vcol proc_cols[] = {
     COL("proisstrict", RL_OID_BOOL),    COL("proretset", RL_OID_BOOL),
     COL("provolatile", RL_OID_CHAR),    COL("proparallel", RL_OID_CHAR),
     COL("pronargs", RL_OID_INT2),       COL("pronargdefaults", RL_OID_INT2),
-    COL("prorettype", RL_OID_OID),      COL("proargtypes", OIDVECTOR_OID),
+    COL("prorettype", RL_OID_OID),      COL("proargtypes", RL_OID_OIDVECTOR),
     COL("prosrc", RL_OID_TEXT),         COL("probin", RL_OID_TEXT),
     COL("proconfig", TEXT_ARRAY_OID)};
 
@@ -388,7 +387,7 @@ static const vcol index_cols[] = {
     COL("indisvalid", RL_OID_BOOL),       COL("indcheckxmin", RL_OID_BOOL),
     COL("indisready", RL_OID_BOOL),       COL("indislive", RL_OID_BOOL),
     COL("indisreplident", RL_OID_BOOL),   COL("indkey", RL_OID_INT2VECTOR),
-    COL("indcollation", OIDVECTOR_OID),   COL("indclass", OIDVECTOR_OID),
+    COL("indcollation", RL_OID_OIDVECTOR),   COL("indclass", RL_OID_OIDVECTOR),
     COL("indoption", RL_OID_INT2VECTOR),  COL("indexprs", RL_OID_PG_NODE_TREE),
     COL("indpred", RL_OID_PG_NODE_TREE)};
 

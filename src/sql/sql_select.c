@@ -1369,9 +1369,18 @@ static rl_rowset *from_function(sel *S, const PgQuery__RangeFunction *rf)
         return from_unnest(S, &c, f, rf->alias);
     rl_value a[3];
     uint32_t t = RL_OID_INT4;
+    bool all_unknown = true;
     for (size_t i = 0; i < f->n_args; i++) {
         if (rl_expr_eval(&c, f->args[i], &a[i]) < 0)
             return NULL;
+        all_unknown &= a[i].oid == RL_OID_UNKNOWN;
+    }
+    if (all_unknown)
+        return rl_exec_error(S->x, RL_SQLSTATE_AMBIGUOUS_FUNCTION, f->location,
+                             "function generate_series(unknown, unknown%s) is not unique",
+                             f->n_args == 3 ? ", unknown" : ""),
+               NULL;
+    for (size_t i = 0; i < f->n_args; i++) {
         if (a[i].oid == RL_OID_UNKNOWN &&
             rl_value_coerce(&c, &a[i], RL_OID_INT4, -1, false, &a[i], f->location) < 0)
             return NULL;

@@ -92,3 +92,27 @@ SELECT 'a'::text AS x, 1 AS y UNION SELECT 'a', 1 UNION SELECT 'a', 2 ORDER BY 2
 SELECT pubname, NULL, NULL FROM pg_catalog.pg_publication p WHERE p.puballtables UNION SELECT pubname, NULL, NULL FROM pg_catalog.pg_publication p ORDER BY 1;
 SELECT count(*) FROM (SELECT oid FROM pg_catalog.pg_am UNION SELECT oid FROM pg_catalog.pg_am) s;
 SELECT 1 UNION SELECT 1, 2;
+-- what psql's \d and \d+ need besides: generate_series and unnest in FROM, string_agg, subscripts, array_upper, array ||
+SELECT * FROM generate_series(1, 3) s;
+SELECT s FROM pg_catalog.generate_series(5, 1, -2) s ORDER BY 1;
+SELECT g, x FROM generate_series(1, 2) AS t(g), (SELECT 'a' AS x) y ORDER BY 1;
+SELECT count(*) FROM generate_series(0, -1);
+SELECT * FROM generate_series(1::int8, 3::int8);
+SELECT * FROM generate_series(1, NULL);
+SELECT * FROM generate_series(2147483646, 2147483647);
+SELECT * FROM generate_series(1, 2, 0);
+SELECT c.relname, (SELECT string_agg(attname, ', ') FROM pg_catalog.generate_series(0, pg_catalog.array_upper(con.conkey, 1)) s, pg_catalog.pg_attribute WHERE attrelid = c.oid AND attnum = con.conkey[s]) FROM pg_catalog.pg_class c JOIN pg_catalog.pg_constraint con ON con.conrelid = c.oid WHERE c.relname = 'ducklake_snapshot';
+SELECT string_agg(relname, ',') FROM pg_catalog.pg_class WHERE relname IN ('ducklake_tag', 'ducklake_view');
+SELECT string_agg(x, '-') FROM (SELECT 'a' AS x UNION ALL SELECT NULL UNION ALL SELECT 'b') t;
+SELECT string_agg(relname, ',') FROM pg_catalog.pg_class WHERE false;
+SELECT ('{10,20,30}'::int4[])[2], ('{10,20,30}'::int4[])[4], ('{10,20,30}'::int4[])[0], ('{a,NULL}'::text[])[2], (NULL::int4[])[1], ('{a,b}'::text[])[NULL];
+SELECT i.indkey[0], i.indclass[0] FROM pg_catalog.pg_index i JOIN pg_catalog.pg_class c ON c.oid = i.indrelid WHERE c.relname = 'ducklake_snapshot';
+SELECT pg_catalog.array_upper('{1,2,3}'::int4[], 1), pg_catalog.array_upper('{}'::int4[], 1), pg_catalog.array_upper('{1}'::int4[], 2), pg_catalog.array_length('{a,b}'::text[], 1), array_upper(NULL::text[], 1);
+SELECT * FROM pg_catalog.unnest('{a,"b c",NULL}'::text[]) x;
+SELECT array(SELECT 'toast.' || x FROM pg_catalog.unnest(NULL::text[]) x), NULL::text[] || array(SELECT 'a'), '{a}'::text[] || '{b,c}'::text[], '{}'::text[] || '{b}'::text[], NULL::text[] || NULL::text[];
+SELECT pg_catalog.array_to_string(c.reloptions || array(select 'toast.' || x from pg_catalog.unnest(tc.reloptions) x), ', ') FROM pg_catalog.pg_class c LEFT JOIN pg_catalog.pg_class tc ON (c.reltoastrelid = tc.oid) WHERE c.relname = 'ducklake_snapshot';
+SELECT a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod), CASE WHEN a.attnum <= (SELECT i.indnkeyatts FROM pg_catalog.pg_index i WHERE i.indexrelid = a.attrelid) THEN 'yes' ELSE 'no' END AS is_key, pg_catalog.pg_get_indexdef(a.attrelid, a.attnum, TRUE) AS indexdef, a.attstorage, a.attnotnull FROM pg_catalog.pg_attribute a WHERE a.attrelid = 'ducklake_snapshot_pkey'::regclass AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum;
+SELECT c.relacl, c.reloptions, c.relpartbound FROM pg_catalog.pg_class c WHERE c.relname IN ('ducklake_snapshot', 'ducklake_snapshot_pkey');
+SELECT pg_catalog.pg_table_size('pg_class'::regclass) >= 0, pg_catalog.pg_relation_size(NULL), pg_catalog.pg_indexes_size(0);
+SELECT * FROM unnest(1);
+SELECT * FROM pg_catalog.generate_series('a', 'b');

@@ -38,6 +38,10 @@ SAME = [
     r"\di",
     r"\di *snapshot*",
     r"\df",
+    r"\df pg_catalog.split_part",
+    r"\df pg_catalog.format_type",
+    r"\df pg_catalog.pg_get_userbyid",
+    r"\df pg_catalog.pg_table_is_vis*",
     r"\dT",
     r"\dA",
     r"\d",
@@ -79,6 +83,15 @@ KNOWN = {
         " lake      | Superuser, Create role, Create DB, Replication, Bypass RLS | {}\n\n",
         "RockLake has no roles: the connected user is the bootstrap superuser (oid 10) that owns "
         "every object; the test server has `postgres` (superuser) and `lake` (Create DB)",
+    ),
+    r"\df pg_catalog.lower": (
+        "                         List of functions\n"
+        "   Schema   | Name  | Result data type | Argument data types | Type \n"
+        "------------+-------+------------------+---------------------+------\n"
+        " pg_catalog | lower | text             | text                | func\n"
+        "(1 row)\n\n",
+        "pg_proc lists the functions RockLake implements: lower(text), not lower(anyrange) "
+        "and lower(anymultirange)",
     ),
 }
 

@@ -403,11 +403,11 @@ static int fn_description(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, 
 
 /* The lake keeps no expressions (defaults, partition bounds, policies):
  * every pg_node_tree column is NULL, so pg_get_expr only ever sees NULL
- * (strict). Reached only with a non-NULL node tree, which cannot exist. */
+ * (strict). A literal is refused as PostgreSQL's pg_node_tree input does. */
 static int fn_get_expr(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
-    return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, loc,
-                         "input of anonymous composite types is not implemented");
+    return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
+                         "cannot accept a value of type pg_node_tree");
 }
 
 static int fn_get_indexdef(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
@@ -604,7 +604,7 @@ static bool arg_fits(uint32_t have, uint32_t want)
     case RL_OID_INT8: return have == RL_OID_INT2 || have == RL_OID_INT4;
     case RL_OID_ANYARRAY:
         return rl_array_elem_oid(have) != 0 || have == RL_OID_INT2VECTOR;
-    case RL_OID_PG_NODE_TREE: return rl_oid_is_textual(have);
+    case RL_OID_PG_NODE_TREE: return have == RL_OID_UNKNOWN; /* a literal: refused on call */
     }
     return false;
 }
@@ -617,6 +617,7 @@ int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_
     for (size_t i = 0; i < n; i++) {
         uint32_t want = f->argtypes[i];
         if (args[i].oid == RL_OID_UNKNOWN && want != RL_OID_ANYARRAY && want != RL_OID_ANY &&
+            want != RL_OID_PG_NODE_TREE &&
             rl_value_coerce(c, &args[i], want, -1, false, &args[i], loc) < 0)
             return -1;
         if (!args[i].d.isnull && !arg_fits(args[i].oid, want))

@@ -116,3 +116,5 @@ SELECT c.relacl, c.reloptions, c.relpartbound FROM pg_catalog.pg_class c WHERE c
 SELECT pg_catalog.pg_table_size('pg_class'::regclass) >= 0, pg_catalog.pg_relation_size(NULL), pg_catalog.pg_indexes_size(0);
 SELECT * FROM unnest(1);
 SELECT * FROM pg_catalog.generate_series('a', 'b');
+SELECT pg_catalog.pg_get_expr('x', 0);
+SELECT pg_catalog.pg_get_expr('x'::text, 0);

@@ -291,6 +291,7 @@ static inline void analyze_sql(const char *sql, stmtinfo *si)
  * of an exchange, reduced to event strings. */
 typedef struct side {
     strlist ev;
+    rl_session *sess;        /* the engine's side: prints reg* values by name */
     const stmtinfo *si;      /* COPY statement info of this exchange */
     /* current text result set */
     size_t ncols;
@@ -618,7 +619,7 @@ static inline int sk_datarow(void *ctx, size_t n, const rl_value *vals)
             lens[i] = 0;
             continue;
         }
-        rl_value_to_text(&txt[i], &vals[i]);
+        rl_session_value_text(((side *)ctx)->sess, &txt[i], &vals[i]);
         rl_buf_put_u8(&txt[i], 0);
         ptrs[i] = txt[i].data;
         lens[i] = txt[i].len - 1;

@@ -481,6 +481,7 @@ static void run_query(replay *rp, conn *c, const char *sql)
     rl_error err = {0};
     char *q = strstr(sql, "ctid IN (") ? rewrite_ctids(sql) : xstrdup(sql);
     g_current_sql = q;
+    rp->act.sess = c->s;
     rl_exec_status st = rl_session_simple_query(c->s, q, &rp->sink, &err);
     after_exec(rp, c, st, &err);
     g_current_sql = NULL;
@@ -567,6 +568,7 @@ static void run_copy_done(replay *rp, conn *c)
         act_ready(rp, c);
         return;
     }
+    rp->act.sess = c->s;
     rl_exec_status st = rl_session_copy_done(c->s, &rp->sink, &err);
     after_exec(rp, c, st, &err);
 }

@@ -444,6 +444,7 @@ static void rl_describe_stmt(side *s, rl_session *ses, const stmt *st)
 
 static void rl_run(side *s, rl_session *ses, const stmt *st)
 {
+    s->sess = ses;
     rl_sink sink = ev_sink(s);
     rl_error err = {0};
     rl_exec_status rc = rl_session_simple_query(ses, st->sql, &sink, &err);

@@ -38,6 +38,7 @@ typedef struct recorder {
     result_set sets[MAX_SETS];
     size_t nsets;
     char last_tag[64];
+    rl_session *sess; /* prints reg* values by name, as the server does */
 } recorder;
 
 static void rec_clear(recorder *r)
@@ -77,7 +78,7 @@ static int on_row(void *ctx, size_t ncols, const rl_value *vals)
         if (vals[i].d.isnull)
             rl_buf_put_u8(&b, 'N');
         else
-            rl_value_to_text(&b, &vals[i]);
+            rl_session_value_text(r->sess, &b, &vals[i]);
     }
     rl_buf_put_u8(&b, 0);
     if (s->n == s->cap) {
@@ -108,6 +109,7 @@ static rl_engine *eng;
 static int run(rl_session *s, recorder *r, const char *sql, rl_error *err)
 {
     rec_clear(r);
+    r->sess = s;
     rl_sink sink = rec_sink;
     sink.ctx = r;
     memset(err, 0, sizeof *err);

@@ -269,7 +269,7 @@ static void test_lake_under_another_metadata_schema(void)
     /* discovery lists it under its schema */
     CHECK(run(s,
               "SELECT relname FROM pg_class JOIN pg_namespace ON relnamespace = pg_namespace.oid "
-              "WHERE nspname = 'meta' ORDER BY relname",
+              "WHERE nspname = 'meta' AND relkind = 'r' ORDER BY relname",
               &r, &e) == RL_EXEC_DONE);
     CHECK_EQ_INT(r.rows, 2);
     CHECK_EQ_STR(r.first[0], "ducklake_snapshot");

@@ -549,7 +549,7 @@ static int sink_data_row(void *ctx, size_t ncols, const rl_value *vals)
                 return -1;
             }
         } else {
-            rl_value_to_text(&b->buf, &vals[i]);
+            rl_session_value_text(c->sess, &b->buf, &vals[i]);
         }
         pktbuf_patch_len(b, at);
     }

@@ -22,6 +22,7 @@
 #include "sql/sql_ctid.h"
 #include "sql/sql_exec.h"
 #include "sql/sql_expr.h"
+#include "sql/sql_func.h"
 #include "sql/sql_lakes.h"
 #include "sql/sql_parse.h"
 #include "sql/sql_pgcatalog.h"
@@ -373,6 +374,7 @@ void rl_session_free(rl_session *s)
     rl_parse_cache_free(s->parse_cache);
     rl_expr_free_subtypes(s);
     rl_pgcatalog_cache_free(s->pgc_tables);
+    rl_regex_cache_free(s);
     free(s);
 }
 

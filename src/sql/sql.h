@@ -43,6 +43,7 @@ enum {
     RL_OID_TEXT = 25,
     RL_OID_OID = 26,
     RL_OID_TID = 27,
+    RL_OID_OIDVECTOR = 30,
     RL_OID_FLOAT4 = 700,
     RL_OID_FLOAT8 = 701,
     RL_OID_UNKNOWN = 705,
@@ -57,9 +58,12 @@ enum {
     RL_OID_INTERVAL = 1186,
     RL_OID_TIMETZ = 1266,
     RL_OID_NUMERIC = 1700,
+    RL_OID_REGPROCEDURE = 2202,
     RL_OID_REGCLASS = 2205,
+    RL_OID_REGTYPE = 2206,
     RL_OID_VOID = 2278,
-    RL_OID_UUID = 2950
+    RL_OID_UUID = 2950,
+    RL_OID_REGNAMESPACE = 4089
 };
 
 /* A SQL value: its type (PostgreSQL OID + typmod) and datum. For types the
@@ -122,6 +126,12 @@ typedef struct rl_sink {
 
 typedef struct rl_engine rl_engine;
 typedef struct rl_session rl_session;
+
+/* PostgreSQL text output of a value as session s prints it: reg* values
+ * (regclass, regtype, regnamespace, regproc, regprocedure) as the names
+ * their oids have in the session's catalog now (the number when none),
+ * anything else as rl_value_to_text. */
+void rl_session_value_text(rl_session *s, rl_buf *out, const rl_value *v);
 
 /* PostgreSQL keeps any number of DuckLake catalogs in one database, one per
  * metadata schema (ATTACH ... (METADATA_SCHEMA 's2')). RockLake serves the

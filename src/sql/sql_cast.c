@@ -26,6 +26,7 @@
 #include "sql/sql_ctid.h"
 #include "sql/sql_exec.h"
 #include "sql/sql_parse.h"
+#include "sql/sql_pgcatalog.h"
 #include "sql/sql_relation.h"
 #include "sql/sql_value.h"
 
@@ -67,6 +68,7 @@ const char *rl_oid_type_name(uint32_t oid)
     case RL_OID_INT8: return "bigint";
     case RL_OID_INT2: return "smallint";
     case RL_OID_INT2VECTOR: return "int2vector";
+    case RL_OID_OIDVECTOR: return "oidvector";
     case RL_OID_INT4: return "integer";
     case RL_OID_REGPROC: return "regproc";
     case RL_OID_TEXT: return "text";
@@ -78,6 +80,19 @@ const char *rl_oid_type_name(uint32_t oid)
     case RL_OID_INT2_ARRAY: return "smallint[]";
     case RL_OID_INT4_ARRAY: return "integer[]";
     case RL_OID_TEXT_ARRAY: return "text[]";
+    case 1000: return "boolean[]";
+    case 1002: return "\"char\"[]";
+    case 1003: return "name[]";
+    case 1015: return "character varying[]";
+    case 1016: return "bigint[]";
+    case 1021: return "real[]";
+    case 1022: return "double precision[]";
+    case 1028: return "oid[]";
+    case 1115: return "timestamp without time zone[]";
+    case 1182: return "date[]";
+    case 1185: return "timestamp with time zone[]";
+    case 1231: return "numeric[]";
+    case 2951: return "uuid[]";
     case RL_OID_VARCHAR: return "character varying";
     case RL_OID_DATE: return "date";
     case RL_OID_TIME: return "time without time zone";
@@ -87,6 +102,9 @@ const char *rl_oid_type_name(uint32_t oid)
     case RL_OID_TIMETZ: return "time with time zone";
     case RL_OID_NUMERIC: return "numeric";
     case RL_OID_REGCLASS: return "regclass";
+    case RL_OID_REGPROCEDURE: return "regprocedure";
+    case RL_OID_REGTYPE: return "regtype";
+    case RL_OID_REGNAMESPACE: return "regnamespace";
     case RL_OID_VOID: return "void";
     case RL_OID_UUID: return "uuid";
     default: return "unknown";
@@ -104,7 +122,7 @@ int rl_int_fits(rl_expr_ctx *c, uint32_t oid, int64_t i, int loc)
     if ((oid == RL_OID_INT2 && (i < INT16_MIN || i > INT16_MAX)) ||
         (oid == RL_OID_INT4 && (i < INT32_MIN || i > INT32_MAX)))
         return rl_range_error(c, oid, loc);
-    if ((oid == RL_OID_OID || oid == RL_OID_REGCLASS) && (i < 0 || i > UINT32_MAX))
+    if ((oid == RL_OID_OID || rl_oid_is_reg(oid)) && (i < 0 || i > UINT32_MAX))
         return rl_range_error(c, RL_OID_OID, loc);
     return 0;
 }
@@ -370,16 +388,18 @@ int rl_regclass_from_text(rl_expr_ctx *c, const char *p, size_t len, bool missin
     }
     const char *schema = np == 2 ? parts[0] : NULL;
     const char *name = np == 2 ? parts[1] : parts[0];
+    if (!name[0])
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_NAME, loc, "invalid name syntax");
+    int known = schema ? rl_pgcatalog_schema_exists(c->x, schema) : 1;
+    if (known < 0)
+        return -1;
+    if (known == 0 && !missing_ok)
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_SCHEMA_NAME, loc,
+                             "schema \"%s\" does not exist", schema);
     rl_relation rel;
     rl_error saved = *c->x->err;
     if (rl_relation_lookup(c->x, schema, name, &rel) >= 0 && rel.oid != 0) {
-        /* PostgreSQL prints a regclass as the name (qualified off the search path) */
-        char display[130];
-        bool on_path = strcmp(rel.schema, "public") == 0 || strcmp(rel.schema, "pg_catalog") == 0 ||
-                       rel.kind == RL_REL_TEMP;
-        snprintf(display, sizeof display, "%s%s%s", on_path ? "" : rel.schema, on_path ? "" : ".",
-                 rel.name);
-        rl_regclass_register(rel.oid, display);
+        /* it prints as its name again at output (rl_session_value_text) */
         rl_val_int(out, RL_OID_REGCLASS, rel.oid);
         return 0;
     }
@@ -387,12 +407,54 @@ int rl_regclass_from_text(rl_expr_ctx *c, const char *p, size_t len, bool missin
         c->x->err->sqlstate[0] && strcmp(c->x->err->sqlstate, saved.sqlstate) != 0)
         return -1; /* a real failure, not "absent" */
     *c->x->err = saved;
+    uint32_t idx; /* a relation that is a lake table's primary-key index */
+    int r = rl_pgcatalog_index_oid(c->x, schema, name, &idx);
+    if (r < 0)
+        return -1;
+    if (r == 1) {
+        rl_val_int(out, RL_OID_REGCLASS, idx);
+        return 0;
+    }
     if (missing_ok) {
         rl_val_null(out, RL_OID_REGCLASS);
         return 0;
     }
     return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_TABLE, loc, "relation \"%.*s\" does not exist",
                          (int)len, p);
+}
+
+/* regtype, regnamespace, regproc, regprocedure input by name, with
+ * PostgreSQL's errors. */
+static int reg_from_text(rl_expr_ctx *c, uint32_t oid, const char *p, size_t len, rl_value *out,
+                         int loc)
+{
+    uint32_t found = 0;
+    int r = rl_pgcatalog_reg_oid(c->x, oid, p, len, &found, loc);
+    if (r == 1) {
+        rl_val_int(out, oid, found);
+        return 0;
+    }
+    if (r == -1)
+        return -1;
+    if (r == -2)
+        return rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_FUNCTION, loc,
+                             "more than one function named \"%.*s\"", (int)len, p);
+    if (r == -3)
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
+                             "expected a left parenthesis");
+    if (r == -4)
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_NAME, loc, "invalid name syntax");
+    switch (oid) {
+    case RL_OID_REGTYPE:
+        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_OBJECT, loc,
+                             "type \"%.*s\" does not exist", (int)len, p);
+    case RL_OID_REGNAMESPACE:
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_SCHEMA_NAME, loc,
+                             "schema \"%.*s\" does not exist", (int)len, p);
+    default:
+        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, loc,
+                             "function \"%.*s\" does not exist", (int)len, p);
+    }
 }
 
 static bool parse_uint32(const char *p, size_t len, int64_t *out)
@@ -426,11 +488,21 @@ int rl_text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid,
         return oid == RL_OID_VARCHAR ? apply_varchar_typmod(c, out, typmod, explicit_cast, loc) : 0;
     }
     int64_t u;
+    if (rl_array_elem_oid(oid)) {
+        /* kept as text: the braces, as array_in's first check */
+        size_t a = 0, z = len;
+        while (a < z && (p[a] == ' ' || p[a] == '\t' || p[a] == '\n'))
+            a++;
+        while (z > a && (p[z - 1] == ' ' || p[z - 1] == '\t' || p[z - 1] == '\n'))
+            z--;
+        if (z - a < 2 || p[a] != '{' || p[z - 1] != '}')
+            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
+                                 "malformed array literal: \"%.*s\"", (int)len, p);
+        rl_val_str(out, oid, p + a, z - a);
+        return 0;
+    }
     switch (oid) {
     case RL_OID_UNKNOWN:
-    case RL_OID_TEXT_ARRAY:
-    case RL_OID_INT2_ARRAY:
-    case RL_OID_INT4_ARRAY:
     case RL_OID_INT2VECTOR:
         rl_val_str(out, oid, p, len);
         return 0;
@@ -443,18 +515,23 @@ int rl_text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid,
         return 0;
     }
     case RL_OID_OID:
-    case RL_OID_REGPROC:
         if (!parse_uint32(p, len, &u))
             return rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
                                  "invalid input syntax for type oid: \"%.*s\"", (int)len, p);
         rl_val_int(out, oid, u);
         return 0;
     case RL_OID_REGCLASS:
-        if (parse_uint32(p, len, &u)) {
-            rl_val_int(out, oid, u);
+    case RL_OID_REGPROC:
+    case RL_OID_REGPROCEDURE:
+    case RL_OID_REGTYPE:
+    case RL_OID_REGNAMESPACE:
+        if (parse_uint32(p, len, &u) || (len == 1 && p[0] == '-')) {
+            rl_val_int(out, oid, len == 1 && p[0] == '-' ? 0 : u); /* "-": no object */
             return 0;
         }
-        return rl_regclass_from_text(c, p, len, false, out, loc);
+        if (oid == RL_OID_REGCLASS)
+            return rl_regclass_from_text(c, p, len, false, out, loc);
+        return reg_from_text(c, oid, p, len, out, loc);
     default:
         break;
     }
@@ -493,6 +570,43 @@ int rl_text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid,
     return 0;
 }
 
+/* reg* output through x's catalog: the name, or the number when no object
+ * has that oid (as PostgreSQL prints it). */
+static int reg_to_text(rl_exec *x, rl_buf *out, const rl_value *v)
+{
+    char name[400];
+    int r = rl_pgcatalog_reg_name(x, v->oid, (uint32_t)v->d.v.i, name, sizeof name);
+    if (r < 0)
+        return -1;
+    if (r == 0)
+        rl_value_to_text(out, v);
+    else
+        rl_buf_put_str(out, name);
+    return 0;
+}
+
+void rl_session_value_text(rl_session *s, rl_buf *out, const rl_value *v)
+{
+    if (!s || v->d.isnull || !rl_oid_is_reg(v->oid)) {
+        rl_value_to_text(out, v);
+        return;
+    }
+    /* Rows are output while their statement runs (Simple Query, Execute),
+     * so this reads the statement's transaction, or begins it as the
+     * statement's first catalog read would (it ends with the statement's
+     * implicit transaction or block, sql.c). The session's last execution
+     * id lets the lookups share the statement's table list
+     * (sql_pgcatalog.c, load_tables). */
+    rl_error err;
+    memset(&err, 0, sizeof err);
+    rl_exec x = {.s = s, .err = &err, .id = s->exec_seq};
+    size_t at = out->len;
+    if (reg_to_text(&x, out, v) < 0) {
+        out->len = at; /* a failed lookup prints the number */
+        rl_value_to_text(out, v);
+    }
+}
+
 /* Output text of any value, as a text value in the arena. */
 static int value_to_textval(rl_expr_ctx *c, const rl_value *in, uint32_t oid, rl_value *out)
 {
@@ -500,7 +614,14 @@ static int value_to_textval(rl_expr_ctx *c, const rl_value *in, uint32_t oid, rl
         return rl_val_str_copy(c, out, oid, in->d.v.b ? "true" : "false", in->d.v.b ? 4 : 5);
     rl_buf b;
     rl_buf_init(&b, 0);
-    rl_value_to_text(&b, in);
+    if (rl_oid_is_reg(in->oid)) {
+        if (reg_to_text(c->x, &b, in) < 0) {
+            rl_buf_free(&b);
+            return -1;
+        }
+    } else {
+        rl_value_to_text(&b, in);
+    }
     return rl_val_buf_copy(c, out, oid, &b);
 }
 
@@ -580,6 +701,8 @@ static uint32_t special_type_oid(const char *name)
         uint32_t oid;
     } types[] = {
         {"oid", RL_OID_OID},         {"regclass", RL_OID_REGCLASS}, {"regproc", RL_OID_REGPROC},
+        {"regprocedure", RL_OID_REGPROCEDURE}, {"regtype", RL_OID_REGTYPE},
+        {"regnamespace", RL_OID_REGNAMESPACE},
         {"tid", RL_OID_TID},         {"name", RL_OID_NAME},         {"char", RL_OID_CHAR},
         {"unknown", RL_OID_UNKNOWN}, {"int2vector", RL_OID_INT2VECTOR},
         {"bpchar", RL_OID_TEXT},     {"json", RL_OID_TEXT},         {"jsonb", RL_OID_TEXT},
@@ -644,15 +767,11 @@ int rl_type_from_typename(rl_exec *x, const PgQuery__TypeName *tn, uint32_t *oid
         *typmod = (int32_t)(((m1 << 16) | (m2 & 0x7ff)) + 4);
     }
     if (tn->n_array_bounds > 0) {
-        if (o == RL_OID_TEXT || o == RL_OID_VARCHAR)
-            o = RL_OID_TEXT_ARRAY;
-        else if (o == RL_OID_INT4)
-            o = RL_OID_INT4_ARRAY;
-        else if (o == RL_OID_INT2)
-            o = RL_OID_INT2_ARRAY;
-        else
+        uint32_t a = rl_array_oid_of(o);
+        if (!a)
             return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, tn->location,
                                  "arrays of %s are not supported", rl_oid_type_name(o));
+        o = a;
         *typmod = -1;
     }
     *oid = o;

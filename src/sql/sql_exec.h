@@ -79,6 +79,7 @@ struct rl_session {
     uint64_t exec_seq;     /* last rl_exec.id handed out */
     struct rl_pgc_tables *pgc_tables; /* sql_pgcatalog.c: this statement's tables */
     struct rl_pgc_memo *pgc_memo;     /* sql_pgcatalog.c: this transaction's fingerprint */
+    struct rl_regex_cache *regex;     /* sql_func.c: this statement's compiled patterns */
     rl_commit_info commits; /* rl_session_commits (sql.c, its end) */
 };
 

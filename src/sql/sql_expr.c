@@ -23,12 +23,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/time.h>
 
 #include "pgtype/pgtype.h"
 #include "sql/sql_cast.h"
 #include "sql/sql_exec.h"
 #include "sql/sql_expr.h"
+#include "sql/sql_func.h"
 #include "sql/sql_parse.h"
 #include "sql/sql_select.h"
 #include "sql/sql_value.h"
@@ -113,7 +115,7 @@ static int cmp_resolved(rl_expr_ctx *c, const rl_value *a, const rl_value *b, co
             *res = cmp_i64(a->d.v.i, b->d.v.i);
             return 0;
         }
-        if (ta == RL_OID_TEXT_ARRAY || ta == RL_OID_INT2_ARRAY || ta == RL_OID_INT4_ARRAY) {
+        if (rl_array_elem_oid(ta)) { /* canonical text forms */
             *res = cmp_bytes(a, b);
             return 0;
         }
@@ -662,6 +664,66 @@ static int eval_nullif(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
     return 0;
 }
 
+/* array || array (PostgreSQL's array_cat): the elements of both; a NULL
+ * array adds nothing (both NULL: NULL). An unknown literal takes the other
+ * side's array type. Element || array and array || element are not done. */
+static int array_cat(rl_expr_ctx *c, rl_value *a, rl_value *b, rl_value *out, int loc)
+{
+    if (a->oid == RL_OID_UNKNOWN && rl_value_coerce(c, a, b->oid, -1, false, a, loc) < 0)
+        return -1;
+    if (b->oid == RL_OID_UNKNOWN && rl_value_coerce(c, b, a->oid, -1, false, b, loc) < 0)
+        return -1;
+    if (a->oid != b->oid)
+        return op_error(c, "||", a->oid, b->oid, loc);
+    if (a->d.isnull || b->d.isnull) {
+        *out = a->d.isnull ? *b : *a;
+        return 0;
+    }
+    /* {x,y} || {z} = {x,y,z}: the inner texts joined with a comma */
+    size_t la = a->d.v.s.len, lb = b->d.v.s.len;
+    const uint8_t *pa = a->d.v.s.p, *pb = b->d.v.s.p;
+    if (la <= 2) {
+        *out = *b;
+        return 0;
+    }
+    if (lb <= 2) {
+        *out = *a;
+        return 0;
+    }
+    rl_buf buf;
+    rl_buf_init(&buf, 0);
+    rl_buf_put(&buf, pa, la - 1);
+    rl_buf_put_u8(&buf, ',');
+    rl_buf_put(&buf, pb + 1, lb - 1);
+    return rl_val_buf_copy(c, out, a->oid, &buf);
+}
+
+/* ~ ~* !~ !~*: POSIX regular-expression match (sql_func.c). */
+static bool is_regex_op(const char *op)
+{
+    return strcmp(op, "~") == 0 || strcmp(op, "~*") == 0 || strcmp(op, "!~") == 0 ||
+           strcmp(op, "!~*") == 0;
+}
+
+static int eval_regex(rl_expr_ctx *c, const char *op, rl_value *a, rl_value *b, rl_value *out,
+                      int loc)
+{
+    if ((a->oid == RL_OID_UNKNOWN && rl_value_coerce(c, a, RL_OID_TEXT, -1, false, a, loc) < 0) ||
+        (b->oid == RL_OID_UNKNOWN && rl_value_coerce(c, b, RL_OID_TEXT, -1, false, b, loc) < 0))
+        return -1;
+    if (!rl_oid_is_textual(a->oid) || !rl_oid_is_textual(b->oid))
+        return op_error(c, op, a->oid, b->oid, loc);
+    if (a->d.isnull || b->d.isnull) {
+        rl_val_null(out, RL_OID_BOOL);
+        return 0;
+    }
+    bool m;
+    if (rl_regex_match(c, a, b, strchr(op, '*') != NULL, &m, loc) < 0)
+        return -1;
+    rl_val_bool(out, op[0] == '!' ? !m : m);
+    return 0;
+}
+
 static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
 {
     const char *op = op_name(e);
@@ -704,6 +766,8 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
         return -1;
     if (kind >= 0)
         return compare_nodes_values(c, &a, &b, kind, op, e->location, out);
+    if (strcmp(op, "||") == 0 && (rl_array_elem_oid(a.oid) || rl_array_elem_oid(b.oid)))
+        return array_cat(c, &a, &b, out, e->location);
     if (strcmp(op, "||") == 0)
         return concat(c, &a, &b, out);
     if (strlen(op) == 1 && strchr("+-*/%", op[0])) {
@@ -716,14 +780,97 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
     }
     if (strcmp(op, "~~") == 0 || strcmp(op, "!~~") == 0)
         return eval_like(c, e, op[0] == '!', out);
+    if (is_regex_op(op))
+        return eval_regex(c, op, &a, &b, out, e->location);
     return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, e->location,
                          "operator %s is not supported", op);
+}
+
+/* x op ANY (array) / x op ALL (array), op a comparison: the three-valued
+ * OR (AND) of x op each element. An unknown literal array takes x's array
+ * type. */
+static int eval_op_any(rl_expr_ctx *c, const PgQuery__AExpr *e, bool all, rl_value *out)
+{
+    const char *op = op_name(e);
+    int kind = op ? cmp_kind(op) : -1;
+    if (kind < 0)
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, e->location,
+                             "operator %s ANY/ALL (array) is not supported", op ? op : "");
+    rl_value l, arr;
+    if (rl_expr_eval(c, e->lexpr, &l) < 0 || rl_expr_eval(c, e->rexpr, &arr) < 0)
+        return -1;
+    if (l.oid == RL_OID_UNKNOWN &&
+        rl_value_coerce(c, &l, RL_OID_TEXT, -1, false, &l, e->location) < 0)
+        return -1;
+    if (arr.oid == RL_OID_UNKNOWN) {
+        uint32_t t = rl_array_oid_of(l.oid);
+        if (!t || rl_value_coerce(c, &arr, t, -1, false, &arr, e->location) < 0)
+            return t ? -1 : op_error(c, op, l.oid, arr.oid, e->location);
+    }
+    uint32_t elem = rl_array_elem_oid(arr.oid);
+    if (arr.oid == RL_OID_INT2VECTOR)
+        elem = RL_OID_INT2;
+    if (!elem)
+        return rl_exec_error(c->x, RL_SQLSTATE_WRONG_OBJECT_TYPE, e->location,
+                             "op ANY/ALL (array) requires array on right side");
+    if (l.d.isnull || arr.d.isnull) {
+        rl_val_null(out, RL_OID_BOOL);
+        return 0;
+    }
+    rl_buf el;
+    rl_buf_init(&el, 0);
+    size_t pos = 0;
+    bool isnull, saw_null = false, decided = false;
+    const char *p = (const char *)arr.d.v.s.p;
+    size_t len = arr.d.v.s.len;
+    int rc = 0;
+    while (rc == 0 && !decided) {
+        bool more;
+        if (arr.oid == RL_OID_INT2VECTOR) { /* "1 2 3": blank-separated */
+            while (pos < len && p[pos] == ' ')
+                pos++;
+            more = pos < len;
+            rl_buf_reset(&el);
+            for (; more && pos < len && p[pos] != ' '; pos++)
+                rl_buf_put(&el, &p[pos], 1);
+            isnull = false;
+        } else {
+            more = rl_array_next(p, len, &pos, &el, &isnull) == 1;
+        }
+        if (!more)
+            break;
+        if (isnull) {
+            saw_null = true;
+            continue;
+        }
+        rl_value v, r;
+        rc = rl_text_to_value(c, el.len ? (const char *)el.data : "", el.len, elem, -1, false, &v,
+                              e->location);
+        if (rc == 0)
+            rc = compare_nodes_values(c, &l, &v, kind, op, e->location, &r);
+        if (rc == 0 && r.d.isnull)
+            saw_null = true;
+        else if (rc == 0 && r.d.v.b != all)
+            decided = true; /* ANY: a true one; ALL: a false one */
+    }
+    rl_buf_free(&el);
+    if (rc < 0)
+        return -1;
+    if (decided)
+        rl_val_bool(out, !all);
+    else if (saw_null)
+        rl_val_null(out, RL_OID_BOOL);
+    else
+        rl_val_bool(out, all);
+    return 0;
 }
 
 static int eval_aexpr(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
 {
     switch (e->kind) {
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP: return eval_op(c, e, out);
+    case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY: return eval_op_any(c, e, false, out);
+    case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL: return eval_op_any(c, e, true, out);
     case PG_QUERY__A__EXPR__KIND__AEXPR_IN: return eval_in(c, e, out);
     case PG_QUERY__A__EXPR__KIND__AEXPR_LIKE: {
         const char *op = op_name(e);
@@ -738,7 +885,7 @@ static int eval_aexpr(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
     case PG_QUERY__A__EXPR__KIND__AEXPR_NULLIF: return eval_nullif(c, e, out);
     default:
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, e->location,
-                             "this operator form (ANY/ALL/ILIKE/SIMILAR) is not supported");
+                             "this operator form (ILIKE/SIMILAR) is not supported");
     }
 }
 
@@ -1014,16 +1161,7 @@ bool rl_expr_is_aggregate(const PgQuery__Node *node)
 static int no_function(rl_expr_ctx *c, const char *name, size_t nargs, const rl_value *args,
                        int loc)
 {
-    char types[512] = "";
-    size_t off = 0;
-    for (size_t i = 0; i < nargs && off < sizeof types; i++)
-        off += (size_t)snprintf(types + off, sizeof types - off, "%s%s", i ? ", " : "",
-                                rl_oid_type_name(args[i].oid));
-    rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, loc, "function %s(%s) does not exist", name,
-                  types);
-    rl_error_hint(c->x->err, "No function matches the given name and argument types. You might "
-                             "need to add explicit type casts.");
-    return -1;
+    return rl_func_no_function(c, name, nargs, args, loc);
 }
 
 /* Sum of integers in int128: int2/int4 -> int8, int8 -> numeric. */
@@ -1439,140 +1577,6 @@ static int aggregate_values(rl_expr_ctx *c, const PgQuery__FuncCall *f, const ch
     return 0;
 }
 
-static int expect_args(rl_expr_ctx *c, const char *name, size_t want, size_t n,
-                       const rl_value *args, int loc)
-{
-    return n == want ? 0 : no_function(c, name, n, args, loc);
-}
-
-static int text_arg(rl_expr_ctx *c, const char *name, size_t n, rl_value *args, size_t i,
-                    int loc)
-{
-    if (args[i].d.isnull || rl_oid_is_textual(args[i].oid))
-        return 0;
-    return no_function(c, name, n, args, loc);
-}
-
-static int fn_split_part(rl_expr_ctx *c, size_t n, rl_value *args, rl_value *out, int loc)
-{
-    if (expect_args(c, "split_part", 3, n, args, loc) < 0 ||
-        text_arg(c, "split_part", n, args, 0, loc) < 0 ||
-        text_arg(c, "split_part", n, args, 1, loc) < 0)
-        return -1;
-    if (args[2].oid == RL_OID_UNKNOWN &&
-        rl_value_coerce(c, &args[2], RL_OID_INT4, -1, false, &args[2], loc) < 0)
-        return -1;
-    if (!rl_oid_is_intlike(args[2].oid))
-        return no_function(c, "split_part", n, args, loc);
-    if (args[0].d.isnull || args[1].d.isnull || args[2].d.isnull) {
-        rl_val_null(out, RL_OID_TEXT);
-        return 0;
-    }
-    int64_t field = args[2].d.v.i;
-    if (field == 0)
-        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
-                             "field position must not be zero");
-    const uint8_t *s = args[0].d.v.s.p, *d = args[1].d.v.s.p;
-    size_t sn = args[0].d.v.s.len, dn = args[1].d.v.s.len;
-    /* split into fields; negative positions count from the end */
-    size_t starts[256], ends[256], nf = 0, i = 0, st = 0;
-    if (dn == 0) {
-        starts[0] = 0;
-        ends[0] = sn;
-        nf = sn ? 1 : 0;
-    } else {
-        while (nf < 256) {
-            if (i + dn <= sn && memcmp(s + i, d, dn) == 0) {
-                starts[nf] = st;
-                ends[nf++] = i;
-                i += dn;
-                st = i;
-                continue;
-            }
-            if (i >= sn) {
-                starts[nf] = st;
-                ends[nf++] = sn;
-                break;
-            }
-            i++;
-        }
-        if (sn == 0)
-            nf = 0;
-    }
-    int64_t idx = field > 0 ? field - 1 : (int64_t)nf + field;
-    if (idx < 0 || idx >= (int64_t)nf) {
-        rl_val_str(out, RL_OID_TEXT, "", 0);
-        return 0;
-    }
-    rl_val_str(out, RL_OID_TEXT, s + starts[idx], ends[idx] - starts[idx]);
-    return 0;
-}
-
-static int fn_case(rl_expr_ctx *c, const char *name, size_t n, rl_value *args, rl_value *out,
-                   int loc)
-{
-    if (expect_args(c, name, 1, n, args, loc) < 0 || text_arg(c, name, n, args, 0, loc) < 0)
-        return -1;
-    if (args[0].d.isnull) {
-        rl_val_null(out, RL_OID_TEXT);
-        return 0;
-    }
-    if (rl_val_str_copy(c, out, RL_OID_TEXT, args[0].d.v.s.p, args[0].d.v.s.len) < 0)
-        return -1;
-    uint8_t *p = (uint8_t *)out->d.v.s.p; /* our own arena copy */
-    for (size_t i = 0; i < out->d.v.s.len; i++)
-        p[i] = (uint8_t)(name[0] == 'l' ? tolower(p[i]) : toupper(p[i]));
-    return 0;
-}
-
-static int fn_length(rl_expr_ctx *c, size_t n, rl_value *args, rl_value *out, int loc)
-{
-    if (expect_args(c, "length", 1, n, args, loc) < 0 || text_arg(c, "length", n, args, 0, loc) < 0)
-        return -1;
-    if (args[0].d.isnull) {
-        rl_val_null(out, RL_OID_INT4);
-        return 0;
-    }
-    int64_t chars = 0;
-    for (size_t i = 0; i < args[0].d.v.s.len; i++)
-        chars += (args[0].d.v.s.p[i] & 0xC0) != 0x80;
-    rl_val_int(out, RL_OID_INT4, chars);
-    return 0;
-}
-
-static int fn_to_regclass(rl_expr_ctx *c, size_t n, rl_value *args, rl_value *out, int loc)
-{
-    if (expect_args(c, "to_regclass", 1, n, args, loc) < 0 ||
-        text_arg(c, "to_regclass", n, args, 0, loc) < 0)
-        return -1;
-    if (args[0].d.isnull) {
-        rl_val_null(out, RL_OID_REGCLASS);
-        return 0;
-    }
-    return rl_regclass_from_text(c, (const char *)args[0].d.v.s.p, args[0].d.v.s.len, true, out, loc);
-}
-
-/* pg_database_size(name): the store's bytes for this session's database.
- * An engine serves one database and knows of no other, so any other name is
- * 3D000 as for a database that does not exist. */
-static int fn_database_size(rl_expr_ctx *c, size_t n, rl_value *args, rl_value *out, int loc)
-{
-    if (expect_args(c, "pg_database_size", 1, n, args, loc) < 0 ||
-        text_arg(c, "pg_database_size", n, args, 0, loc) < 0)
-        return -1;
-    if (args[0].d.isnull || !c->x->s) {
-        rl_val_null(out, RL_OID_INT8);
-        return 0;
-    }
-    const char *db = c->x->s->eng->database;
-    if (strlen(db) != args[0].d.v.s.len || memcmp(db, args[0].d.v.s.p, args[0].d.v.s.len) != 0)
-        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_CATALOG_NAME, loc,
-                             "database \"%.*s\" does not exist",
-                             (int)args[0].d.v.s.len, (const char *)args[0].d.v.s.p);
-    rl_val_int(out, RL_OID_INT8, (int64_t)rl_catalog_size_bytes(c->x->s->eng->cat));
-    return 0;
-}
-
 /* A window call's value for the current row, computed beforehand
  * (sql_window.c); its type alone on the typing row. */
 static int window_value(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *out)
@@ -1650,56 +1654,10 @@ static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *o
     for (size_t i = 0; i < n; i++)
         if (rl_expr_eval(c, f->args[i], &args[i]) < 0)
             return -1;
-    int loc = f->location;
-    if (strcmp(name, "now") == 0 || strcmp(name, "transaction_timestamp") == 0) {
-        if (expect_args(c, name, 0, n, args, loc) < 0)
-            return -1;
-        rl_val_int(out, RL_OID_TIMESTAMPTZ, txn_start(c));
-        return 0;
-    }
-    if (strcmp(name, "statement_timestamp") == 0 || strcmp(name, "clock_timestamp") == 0) {
-        if (expect_args(c, name, 0, n, args, loc) < 0)
-            return -1;
-        rl_val_int(out, RL_OID_TIMESTAMPTZ, now_us());
-        return 0;
-    }
-    if (strcmp(name, "version") == 0) {
-        if (expect_args(c, name, 0, n, args, loc) < 0)
-            return -1;
-        const char *v = c->x->s ? c->x->s->eng->version : "";
-        rl_val_str(out, RL_OID_TEXT, v, strlen(v));
-        return 0;
-    }
-    if (strcmp(name, "current_database") == 0) {
-        if (expect_args(c, name, 0, n, args, loc) < 0)
-            return -1;
-        const char *db = c->x->s ? c->x->s->eng->database : "";
-        rl_val_str(out, RL_OID_NAME, db, strlen(db));
-        return 0;
-    }
-    if (strcmp(name, "current_schema") == 0) {
-        if (expect_args(c, name, 0, n, args, loc) < 0)
-            return -1;
-        rl_val_str(out, RL_OID_NAME, "public", 6);
-        return 0;
-    }
-    if (strcmp(name, "pg_my_temp_schema") == 0) {
-        if (expect_args(c, name, 0, n, args, loc) < 0)
-            return -1;
-        rl_val_int(out, RL_OID_OID, 0);
-        return 0;
-    }
-    if (strcmp(name, "to_regclass") == 0)
-        return fn_to_regclass(c, n, args, out, loc);
-    if (strcmp(name, "pg_database_size") == 0)
-        return fn_database_size(c, n, args, out, loc);
-    if (strcmp(name, "split_part") == 0)
-        return fn_split_part(c, n, args, out, loc);
-    if (strcmp(name, "lower") == 0 || strcmp(name, "upper") == 0)
-        return fn_case(c, name, n, args, out, loc);
-    if (strcmp(name, "length") == 0 || strcmp(name, "char_length") == 0)
-        return fn_length(c, n, args, out, loc);
-    return no_function(c, name, n, args, loc);
+    const rl_func *fn = rl_func_find(name, n);
+    if (!fn)
+        return no_function(c, name, n, args, f->location);
+    return rl_func_call(c, fn, n, args, out, f->location);
 }
 
 /* ------------------------------------------------------------ sublinks */
@@ -1771,14 +1729,79 @@ static int sublink_columns_error(rl_expr_ctx *c, const PgQuery__SubLink *sl, siz
  * needed (the typing row's NULLs would only make errors PostgreSQL does
  * not raise at planning time), so it is only typed (rl_select_subquery), once
  * per execution. */
+/* An ARRAY(SELECT ...) sublink's result type from its column's. */
+static int array_sublink_type(rl_expr_ctx *c, const PgQuery__SubLink *sl, uint32_t elem,
+                              uint32_t *out)
+{
+    *out = rl_array_oid_of(elem);
+    if (*out)
+        return 0;
+    return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, sl->location,
+                         "ARRAY(SELECT ...) of type %s is not supported", rl_oid_type_name(elem));
+}
+
+/* PostgreSQL's array_out: {a,"b c",NULL}; an element is quoted when empty,
+ * "NULL" in any case, or holding braces, commas, quotes, backslashes or
+ * white space, with quotes and backslashes escaped. */
+static void array_put_elem(rl_buf *b, const rl_buf *el)
+{
+    bool quote = el->len == 0 || (el->len == 4 && strncasecmp((const char *)el->data, "null", 4) == 0);
+    for (size_t i = 0; i < el->len && !quote; i++)
+        quote = strchr("{},\"\\ \t\n\r\v\f", el->data[i]) != NULL && el->data[i] != '\0';
+    if (!quote) {
+        rl_buf_put(b, el->data, el->len);
+        return;
+    }
+    rl_buf_put_u8(b, '"');
+    for (size_t i = 0; i < el->len; i++) {
+        if (el->data[i] == '"' || el->data[i] == '\\')
+            rl_buf_put_u8(b, '\\');
+        rl_buf_put_u8(b, el->data[i]);
+    }
+    rl_buf_put_u8(b, '"');
+}
+
+static int array_sublink_value(rl_expr_ctx *c, const PgQuery__SubLink *sl, const rl_rowset *rs,
+                               rl_value *out)
+{
+    uint32_t t;
+    if (array_sublink_type(c, sl, rs->cols[0].oid, &t) < 0)
+        return -1;
+    rl_buf b, el;
+    rl_buf_init(&b, 0);
+    rl_buf_init(&el, 0);
+    rl_buf_put_u8(&b, '{');
+    for (size_t i = 0; i < rs->nrows; i++) {
+        if (i)
+            rl_buf_put_u8(&b, ',');
+        const rl_value *v = &rs->vals[i * rs->ncols];
+        if (v->d.isnull) {
+            rl_buf_put_str(&b, "NULL");
+            continue;
+        }
+        rl_buf_reset(&el);
+        if (v->oid == RL_OID_BOOL) /* array_out prints t / f */
+            rl_buf_put_u8(&el, v->d.v.b ? 't' : 'f');
+        else
+            rl_value_to_text(&el, v);
+        array_put_elem(&b, &el);
+    }
+    rl_buf_put_u8(&b, '}');
+    rl_buf_free(&el);
+    return rl_val_buf_copy(c, out, t, &b);
+}
+
 static int type_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *out)
 {
-    bool expr = sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK;
+    bool array = sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK;
+    bool expr = sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK || array;
     uint32_t oid;
     int32_t typmod;
     if (subtype_get(c->x, sl, &oid, &typmod)) { /* typed before: EXISTS / IN are bool */
+        if (array && array_sublink_type(c, sl, oid, &oid) < 0)
+            return -1;
         rl_val_null(out, expr ? oid : RL_OID_BOOL);
-        out->typmod = expr ? typmod : -1;
+        out->typmod = expr && !array ? typmod : -1;
         return 0;
     }
     rl_rowset *rs = rl_select_subquery(c, sl->subselect->select_stmt, true);
@@ -1787,6 +1810,10 @@ static int type_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *ou
     int rc = 0;
     if (rs->ncols != 1 && sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK) {
         rc = sublink_columns_error(c, sl, rs->ncols);
+    } else if (array) {
+        subtype_put(c->x, sl, rs);
+        if ((rc = array_sublink_type(c, sl, rs->cols[0].oid, &oid)) == 0)
+            rl_val_null(out, oid);
     } else {
         subtype_put(c->x, sl, rs);
         rl_val_null(out, expr ? rs->cols[0].oid : RL_OID_BOOL);
@@ -1802,9 +1829,10 @@ static int eval_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *ou
         return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, sl->location, "malformed subquery");
     if (sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK &&
         sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK &&
-        sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK)
+        sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK &&
+        sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK)
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, sl->location,
-                             "this kind of subquery (ALL/ARRAY/row comparison) is not supported");
+                             "this kind of subquery (ALL/row comparison) is not supported");
     rl_value l;
     if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK) {
         const char *op = sl->n_oper_name ? rl_node_string(sl->oper_name[sl->n_oper_name - 1]) : "=";
@@ -1826,6 +1854,9 @@ static int eval_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *ou
         rl_val_bool(out, rs->nrows > 0);
     } else if (rs->ncols != 1) {
         rc = sublink_columns_error(c, sl, rs->ncols);
+    } else if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK) {
+        subtype_put(c->x, sl, rs);
+        rc = array_sublink_value(c, sl, rs, out);
     } else if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK) {
         subtype_put(c->x, sl, rs);
         if (rs->nrows > 1) {
@@ -2002,6 +2033,63 @@ static int eval_grouping_func(rl_expr_ctx *c, const PgQuery__GroupingFunc *gf, r
 
 static int eval_node(rl_expr_ctx *c, const PgQuery__Node *node, rl_value *out);
 
+/* array[i]: the element at 1-based position i of a one-dimensional array
+ * (int2vector and oidvector count from 0, as PostgreSQL's do), NULL when out of range
+ * or either is NULL. Slices and several subscripts are not supported. */
+static int eval_subscript(rl_expr_ctx *c, const PgQuery__AIndirection *ind, rl_value *out)
+{
+    const PgQuery__Node *ix = ind->n_indirection == 1 ? ind->indirection[0] : NULL;
+    if (!ix || ix->node_case != PG_QUERY__NODE__NODE_A_INDICES || ix->a_indices->is_slice ||
+        !ix->a_indices->uidx)
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "only a single array subscript is supported");
+    rl_value arr, i;
+    if (rl_expr_eval(c, ind->arg, &arr) < 0 || rl_expr_eval(c, ix->a_indices->uidx, &i) < 0)
+        return -1;
+    if (i.oid == RL_OID_UNKNOWN && rl_value_coerce(c, &i, RL_OID_INT4, -1, false, &i, -1) < 0)
+        return -1;
+    bool vector = arr.oid == RL_OID_INT2VECTOR || arr.oid == RL_OID_OIDVECTOR;
+    uint32_t elem = arr.oid == RL_OID_INT2VECTOR   ? RL_OID_INT2
+                    : arr.oid == RL_OID_OIDVECTOR ? RL_OID_OID
+                                                  : rl_array_elem_oid(arr.oid);
+    if (!elem)
+        return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, -1,
+                             "cannot subscript type %s because it does not support subscripting",
+                             rl_oid_type_name(arr.oid));
+    if (!rl_oid_is_intlike(i.oid))
+        return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, -1,
+                             "array subscript must have type integer");
+    rl_val_null(out, elem);
+    if (arr.d.isnull || i.d.isnull)
+        return 0;
+    int64_t want = i.d.v.i - (vector ? 0 : 1), k = 0;
+    const char *p = (const char *)arr.d.v.s.p;
+    size_t len = arr.d.v.s.len, pos = 0;
+    rl_buf el;
+    rl_buf_init(&el, 0);
+    bool isnull = false, found = false;
+    while (!found && want >= 0) {
+        if (vector) {
+            while (pos < len && p[pos] == ' ')
+                pos++;
+            if (pos >= len)
+                break;
+            rl_buf_reset(&el);
+            for (; pos < len && p[pos] != ' '; pos++)
+                rl_buf_put(&el, &p[pos], 1);
+        } else if (!rl_array_next(p, len, &pos, &el, &isnull)) {
+            break;
+        }
+        found = k++ == want;
+    }
+    int rc = 0;
+    if (found && !isnull)
+        rc = rl_text_to_value(c, el.len ? (const char *)el.data : "", el.len, elem, -1, false,
+                              out, -1);
+    rl_buf_free(&el);
+    return rc;
+}
+
 int rl_expr_eval(rl_expr_ctx *c, const PgQuery__Node *node, rl_value *out)
 {
     if (!node)
@@ -2042,6 +2130,7 @@ static int eval_node(rl_expr_ctx *c, const PgQuery__Node *node, rl_value *out)
     case PG_QUERY__NODE__NODE_CASE_EXPR: return eval_case(c, node->case_expr, out);
     case PG_QUERY__NODE__NODE_SUB_LINK: return eval_sublink(c, node->sub_link, out);
     case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION: return eval_sqlvalue(c, node->sqlvalue_function, out);
+    case PG_QUERY__NODE__NODE_A_INDIRECTION: return eval_subscript(c, node->a_indirection, out);
     default: {
         const ProtobufCFieldDescriptor *fd =
             protobuf_c_message_descriptor_get_field(&pg_query__node__descriptor, node->node_case);
@@ -2106,8 +2195,17 @@ static bool figure_name(const PgQuery__Node *node, char *out, size_t n)
         copy_name(out, n, s);
         return true;
     }
+    case PG_QUERY__NODE__NODE_A_INDIRECTION: /* x[i] is named as x */
+        return figure_name(node->a_indirection->arg, out, n);
     case PG_QUERY__NODE__NODE_TYPE_CAST: {
-        if (figure_name(node->type_cast->arg, out, n))
+        /* PostgreSQL's strengths: a cast's type name (weak) yields to a
+         * column's or function's name under it, and to nothing weaker, so
+         * in x::a::b the outermost cast names a cast of a literal or CASE */
+        const PgQuery__Node *inner = node->type_cast->arg;
+        while (inner && inner->node_case == PG_QUERY__NODE__NODE_TYPE_CAST)
+            inner = inner->type_cast->arg;
+        if (inner && inner->node_case != PG_QUERY__NODE__NODE_CASE_EXPR &&
+            figure_name(inner, out, n))
             return true;
         const PgQuery__TypeName *tn = node->type_cast->type_name;
         const char *s = tn && tn->n_names ? rl_node_string(tn->names[tn->n_names - 1]) : NULL;

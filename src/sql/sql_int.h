@@ -26,6 +26,7 @@
 #include "sql/sql_ctid.h"
 #include "sql/sql_exec.h"
 #include "sql/sql_expr.h"
+#include "sql/sql_func.h"
 #include "sql/sql_lakes.h"
 #include "sql/sql_parse.h"
 #include "sql/sql_pgcatalog.h"

@@ -40,6 +40,7 @@
 
 #include "sql/sql_ctid.h"
 #include "sql/sql_exec.h"
+#include "sql/sql_func.h"
 #include "sql/sql_lakes.h"
 #include "sql/sql_pgcatalog.h"
 #include "sql/sql_relation.h"
@@ -52,6 +53,13 @@
 #define REL_OID_SPAN 1000000000u
 #define ROWTYPE_OID_OFFSET 1000000000u
 #define CONSTRAINT_OID_OFFSET 2000000000u
+#define INDEX_OID_OFFSET 3000000000u
+#define BTREE_AM_OID 403u
+#define PG_CATALOG_NAMESPACE_OID 11u
+#define TEXT_ARRAY_OID 1009u
+#define OID_ARRAY_OID 1028u
+#define ACLITEM_ARRAY_OID 1034u
+#define CHAR_ARRAY_OID 1002u
 
 /* ============================================================ definitions */
 
@@ -139,7 +147,7 @@ typedef struct pg15_is_table {
  * struct (emit_row): a field of the struct (its C type), a string argument,
  * a constant, or (F_CALLER, and every column of a relation not emitted
  * that way) put by the caller. */
-enum { F_CALLER, F_U32, F_I16, F_I32, F_BOOL, F_CHAR, F_STR, F_INT, F_FLOAT, F_FALSE };
+enum { F_CALLER, F_U32, F_I16, F_I32, F_BOOL, F_CHAR, F_STR, F_INT, F_FLOAT, F_FALSE, F_NULL };
 
 typedef struct vfield {
     uint8_t kind;
@@ -156,6 +164,7 @@ typedef struct vfield {
 #define KINT(v) {F_INT, 0, (v)}
 #define KFLOAT(v) {F_FLOAT, 0, (v)}
 #define KFALSE {F_FALSE, 0, 0}
+#define KNULL {F_NULL, 0, 0}
 #define CALLER {F_CALLER, 0, 0}
 
 typedef struct vcol {
@@ -221,7 +230,12 @@ static const vcol class_cols[] = {
     {"relforcerowsecurity", RL_OID_BOOL, FLD(pg15_class, relforcerowsecurity)},
     {"relispopulated", RL_OID_BOOL, FLD(pg15_class, relispopulated)},
     {"relreplident", RL_OID_CHAR, FLD(pg15_class, relreplident)},
-    {"relispartition", RL_OID_BOOL, FLD(pg15_class, relispartition)}};
+    {"relispartition", RL_OID_BOOL, FLD(pg15_class, relispartition)},
+    /* relrewrite, relfrozenxid, relminmxid (xid) are not here; no
+     * privileges, options or partition bounds */
+    {"relacl", ACLITEM_ARRAY_OID, KNULL},
+    {"reloptions", TEXT_ARRAY_OID, KNULL},
+    {"relpartbound", RL_OID_PG_NODE_TREE, KNULL}};
 
 static const vcol attribute_cols[] = {
     COL("attrelid", RL_OID_OID),
@@ -323,6 +337,104 @@ static const vcol is_tables_cols[] = {
     COL("table_name", RL_OID_NAME),    COL("table_type", RL_OID_VARCHAR),
     COL("is_insertable_into", RL_OID_VARCHAR), COL("is_typed", RL_OID_VARCHAR)};
 
+/* pg_database without datfrozenxid / datminmxid (xid, a type RockLake
+ * does not have); datacl (aclitem[]) is always NULL: no privileges. */
+static const vcol database_cols[] = {
+    COL("oid", RL_OID_OID),           COL("datname", RL_OID_NAME),
+    COL("datdba", RL_OID_OID),        COL("encoding", RL_OID_INT4),
+    COL("datlocprovider", RL_OID_CHAR), COL("datistemplate", RL_OID_BOOL),
+    COL("datallowconn", RL_OID_BOOL), COL("datconnlimit", RL_OID_INT4),
+    COL("dattablespace", RL_OID_OID), COL("datcollate", RL_OID_TEXT),
+    COL("datctype", RL_OID_TEXT),     COL("daticulocale", RL_OID_TEXT),
+    COL("datcollversion", RL_OID_TEXT), COL("datacl", ACLITEM_ARRAY_OID)};
+
+static const vcol roles_cols[] = {
+    COL("rolname", RL_OID_NAME),        COL("rolsuper", RL_OID_BOOL),
+    COL("rolinherit", RL_OID_BOOL),     COL("rolcreaterole", RL_OID_BOOL),
+    COL("rolcreatedb", RL_OID_BOOL),    COL("rolcanlogin", RL_OID_BOOL),
+    COL("rolreplication", RL_OID_BOOL), COL("rolconnlimit", RL_OID_INT4),
+    COL("rolpassword", RL_OID_TEXT),    COL("rolvaliduntil", RL_OID_TIMESTAMPTZ),
+    COL("rolbypassrls", RL_OID_BOOL),   COL("rolconfig", TEXT_ARRAY_OID),
+    COL("oid", RL_OID_OID)};
+
+static const vcol auth_members_cols[] = {COL("roleid", RL_OID_OID), COL("member", RL_OID_OID),
+                                         COL("grantor", RL_OID_OID),
+                                         COL("admin_option", RL_OID_BOOL)};
+
+static const vcol am_cols[] = {COL("oid", RL_OID_OID), COL("amname", RL_OID_NAME),
+                               COL("amhandler", RL_OID_REGPROC), COL("amtype", RL_OID_CHAR)};
+
+static const vcol proc_cols[] = {
+    COL("oid", RL_OID_OID),             COL("proname", RL_OID_NAME),
+    COL("pronamespace", RL_OID_OID),    COL("proowner", RL_OID_OID),
+    COL("prolang", RL_OID_OID),         COL("procost", RL_OID_FLOAT4),
+    COL("prorows", RL_OID_FLOAT4),      COL("provariadic", RL_OID_OID),
+    COL("prosupport", RL_OID_REGPROC),  COL("prokind", RL_OID_CHAR),
+    COL("prosecdef", RL_OID_BOOL),      COL("proleakproof", RL_OID_BOOL),
+    COL("proisstrict", RL_OID_BOOL),    COL("proretset", RL_OID_BOOL),
+    COL("provolatile", RL_OID_CHAR),    COL("proparallel", RL_OID_CHAR),
+    COL("pronargs", RL_OID_INT2),       COL("pronargdefaults", RL_OID_INT2),
+    COL("prorettype", RL_OID_OID),      COL("proargtypes", RL_OID_OIDVECTOR),
+    COL("prosrc", RL_OID_TEXT),         COL("probin", RL_OID_TEXT),
+    COL("proconfig", TEXT_ARRAY_OID)};
+
+static const vcol index_cols[] = {
+    COL("indexrelid", RL_OID_OID),        COL("indrelid", RL_OID_OID),
+    COL("indnatts", RL_OID_INT2),         COL("indnkeyatts", RL_OID_INT2),
+    COL("indisunique", RL_OID_BOOL),      COL("indnullsnotdistinct", RL_OID_BOOL),
+    COL("indisprimary", RL_OID_BOOL),     COL("indisexclusion", RL_OID_BOOL),
+    COL("indimmediate", RL_OID_BOOL),     COL("indisclustered", RL_OID_BOOL),
+    COL("indisvalid", RL_OID_BOOL),       COL("indcheckxmin", RL_OID_BOOL),
+    COL("indisready", RL_OID_BOOL),       COL("indislive", RL_OID_BOOL),
+    COL("indisreplident", RL_OID_BOOL),   COL("indkey", RL_OID_INT2VECTOR),
+    COL("indcollation", RL_OID_OIDVECTOR),   COL("indclass", RL_OID_OIDVECTOR),
+    COL("indoption", RL_OID_INT2VECTOR),  COL("indexprs", RL_OID_PG_NODE_TREE),
+    COL("indpred", RL_OID_PG_NODE_TREE)};
+
+static const vcol inherits_cols[] = {COL("inhrelid", RL_OID_OID), COL("inhparent", RL_OID_OID),
+                                     COL("inhseqno", RL_OID_INT4),
+                                     COL("inhdetachpending", RL_OID_BOOL)};
+
+static const vcol attrdef_cols[] = {COL("oid", RL_OID_OID), COL("adrelid", RL_OID_OID),
+                                    COL("adnum", RL_OID_INT2), COL("adbin", RL_OID_PG_NODE_TREE)};
+
+static const vcol collation_cols[] = {
+    COL("oid", RL_OID_OID),            COL("collname", RL_OID_NAME),
+    COL("collnamespace", RL_OID_OID),  COL("collowner", RL_OID_OID),
+    COL("collprovider", RL_OID_CHAR),  COL("collisdeterministic", RL_OID_BOOL),
+    COL("collencoding", RL_OID_INT4),  COL("collcollate", RL_OID_TEXT),
+    COL("collctype", RL_OID_TEXT),     COL("colliculocale", RL_OID_TEXT),
+    COL("collversion", RL_OID_TEXT)};
+
+/* Relations a lake has no rows in: no publications, row-level security
+ * policies or extended statistics. */
+static const vcol publication_cols[] = {
+    COL("oid", RL_OID_OID),          COL("pubname", RL_OID_NAME),
+    COL("pubowner", RL_OID_OID),     COL("puballtables", RL_OID_BOOL),
+    COL("pubinsert", RL_OID_BOOL),   COL("pubupdate", RL_OID_BOOL),
+    COL("pubdelete", RL_OID_BOOL),   COL("pubtruncate", RL_OID_BOOL),
+    COL("pubviaroot", RL_OID_BOOL)};
+
+static const vcol publication_namespace_cols[] = {
+    COL("oid", RL_OID_OID), COL("pnpubid", RL_OID_OID), COL("pnnspid", RL_OID_OID)};
+
+static const vcol publication_rel_cols[] = {
+    COL("oid", RL_OID_OID), COL("prpubid", RL_OID_OID), COL("prrelid", RL_OID_OID),
+    COL("prqual", RL_OID_PG_NODE_TREE), COL("prattrs", RL_OID_INT2VECTOR)};
+
+static const vcol policy_cols[] = {
+    COL("oid", RL_OID_OID),             COL("polname", RL_OID_NAME),
+    COL("polrelid", RL_OID_OID),        COL("polcmd", RL_OID_CHAR),
+    COL("polpermissive", RL_OID_BOOL),  COL("polroles", OID_ARRAY_OID),
+    COL("polqual", RL_OID_PG_NODE_TREE), COL("polwithcheck", RL_OID_PG_NODE_TREE)};
+
+static const vcol statistic_ext_cols[] = {
+    COL("oid", RL_OID_OID),            COL("stxrelid", RL_OID_OID),
+    COL("stxname", RL_OID_NAME),       COL("stxnamespace", RL_OID_OID),
+    COL("stxowner", RL_OID_OID),       COL("stxstattarget", RL_OID_INT4),
+    COL("stxkeys", RL_OID_INT2VECTOR), COL("stxkind", CHAR_ARRAY_OID),
+    COL("stxexprs", RL_OID_PG_NODE_TREE)};
+
 static int gen_namespace(gen_ctx *g);
 static int fixed_class(gen_ctx *g);
 static int gen_class(gen_ctx *g);
@@ -339,6 +451,13 @@ static int gen_settings(gen_ctx *g);
 static int fixed_tables_view(gen_ctx *g);
 static int gen_tables_view(gen_ctx *g);
 static int gen_is_tables(gen_ctx *g);
+static int gen_database(gen_ctx *g);
+static int gen_roles(gen_ctx *g);
+static int fixed_auth_members(gen_ctx *g);
+static int fixed_am(gen_ctx *g);
+static int fixed_proc(gen_ctx *g);
+static int gen_index(gen_ctx *g);
+static int fixed_collation(gen_ctx *g);
 
 static const vrel vrels[] = {
     {"pg_catalog", "pg_namespace", namespace_cols, N(namespace_cols), NULL, gen_namespace,
@@ -363,6 +482,33 @@ static const vrel vrels[] = {
     /* per query only: table_catalog is the engine's database name */
     {"information_schema", "tables", is_tables_cols, N(is_tables_cols), NULL, gen_is_tables,
      {-1, -1}, 2, true},
+    /* the one database the engine serves (per session: its name) */
+    {"pg_catalog", "pg_database", database_cols, N(database_cols), NULL, gen_database,
+     {-1, -1}, -1, true},
+    /* the session's user as the bootstrap superuser, and the predefined roles */
+    {"pg_catalog", "pg_roles", roles_cols, N(roles_cols), NULL, gen_roles, {-1, -1}, -1, true},
+    {"pg_catalog", "pg_auth_members", auth_members_cols, N(auth_members_cols),
+     fixed_auth_members, NULL, {-1, -1}, -1, false},
+    {"pg_catalog", "pg_am", am_cols, N(am_cols), fixed_am, NULL, {-1, -1}, -1, false},
+    /* the built-in functions of sql_func.c's table */
+    {"pg_catalog", "pg_proc", proc_cols, N(proc_cols), fixed_proc, NULL, {-1, -1}, -1, false},
+    /* the lake's primary keys (PostgreSQL's own indexes are not listed) */
+    {"pg_catalog", "pg_index", index_cols, N(index_cols), NULL, gen_index, {0, 1}, -1, false},
+    /* no inheritance, no column defaults */
+    {"pg_catalog", "pg_inherits", inherits_cols, N(inherits_cols), NULL, NULL, {-1, -1}, -1,
+     false},
+    {"pg_catalog", "pg_attrdef", attrdef_cols, N(attrdef_cols), NULL, NULL, {-1, -1}, -1, false},
+    {"pg_catalog", "pg_publication", publication_cols, N(publication_cols), NULL, NULL, {-1, -1},
+     -1, false},
+    {"pg_catalog", "pg_publication_namespace", publication_namespace_cols,
+     N(publication_namespace_cols), NULL, NULL, {-1, -1}, -1, false},
+    {"pg_catalog", "pg_publication_rel", publication_rel_cols, N(publication_rel_cols), NULL,
+     NULL, {-1, -1}, -1, false},
+    {"pg_catalog", "pg_policy", policy_cols, N(policy_cols), NULL, NULL, {-1, -1}, -1, false},
+    {"pg_catalog", "pg_statistic_ext", statistic_ext_cols, N(statistic_ext_cols), NULL, NULL,
+     {-1, -1}, -1, false},
+    {"pg_catalog", "pg_collation", collation_cols, N(collation_cols), fixed_collation, NULL,
+     {-1, -1}, -1, false},
 };
 
 /* ====================================================== PostgreSQL's rows */
@@ -441,6 +587,7 @@ uint32_t rl_pgcatalog_rel_oid(const char *schema, const char *name)
 
 static uint32_t rowtype_oid(uint32_t rel_oid) { return rel_oid + ROWTYPE_OID_OFFSET; }
 static uint32_t constraint_oid(uint32_t rel_oid) { return rel_oid + CONSTRAINT_OID_OFFSET; }
+static uint32_t index_oid(uint32_t rel_oid) { return rel_oid + INDEX_OID_OFFSET; }
 
 /* ============================================================== lookups */
 
@@ -604,7 +751,7 @@ static bool list_has_oid(const struct rl_pgc_tables *c, int64_t v)
     for (size_t i = 0; i < c->n; i++) {
         int64_t o = c->tables[i].oid;
         if (v == o || v == (int64_t)rowtype_oid((uint32_t)o) ||
-            v == (int64_t)constraint_oid((uint32_t)o))
+            v == (int64_t)constraint_oid((uint32_t)o) || v == (int64_t)index_oid((uint32_t)o))
             return true;
     }
     return false;
@@ -971,7 +1118,9 @@ static int emit_row(gen_ctx *g, const vcol *cols, size_t n, const void *rec,
         const char *at = (const char *)rec + f->off;
         if (f->kind == F_CALLER)
             continue;
-        if (f->kind == F_STR)
+        if (f->kind == F_NULL)
+            put_null(g, i);
+        else if (f->kind == F_STR)
             put_strs(g, i, &strs[f->off], 1);
         else if (f->kind == F_BOOL || f->kind == F_FALSE)
             put_bool(g, i, f->kind == F_BOOL && *(const bool *)at);
@@ -1022,7 +1171,19 @@ static int class_row(gen_ctx *g, const table_ent *t)
         .relnatts = (int16_t)t->ncols, /* <= RL_MAX_COLUMNS */
         .relispopulated = true, .relreplident = 'd'};
     const char *name = t->name;
-    return emit_row(g, class_cols, N(class_cols), &c, &name);
+    if (emit_row(g, class_cols, N(class_cols), &c, &name) < 0)
+        return -1;
+    if (!has_pk(t))
+        return 0;
+    /* its primary key's unique btree index <table>_pkey */
+    char idx[160];
+    snprintf(idx, sizeof idx, "%s_pkey", t->name);
+    const pg15_class i = {
+        .oid = index_oid(t->oid), .nsoid = t->nsoid, .relowner = OWNER_OID,
+        .relam = BTREE_AM_OID, .relfilenode = index_oid(t->oid), .relpersistence = 'p',
+        .relkind = 'i', .relnatts = 1, .relispopulated = true, .relreplident = 'n'};
+    name = idx;
+    return emit_row(g, class_cols, N(class_cols), &i, &name);
 }
 
 static int gen_class(gen_ctx *g) { return each_table(g, class_row); }
@@ -1065,7 +1226,18 @@ static int attribute_rows(gen_ctx *g, const table_ent *t)
         if (emit_attribute(g, t->oid, &a, col->name) < 0)
             return -1;
     }
-    return 0;
+    if (!has_pk(t))
+        return 0;
+    /* the primary-key index's one column, as PostgreSQL lists an index's */
+    const rl_column_desc *col = &t->d->cols[t->d->pk_col];
+    uint32_t toid = rl_type_oid(col->type);
+    const pg15_type *ty = pg15_type_by_oid(toid);
+    const pg15_attribute k = {
+        .atttypid = toid, .atttypmod = col->typmod > 0 ? col->typmod : -1,
+        .attlen = ty ? ty->typlen : -1, .attnum = 1, .attbyval = ty && ty->typbyval,
+        .attalign = ty ? ty->typalign : 'i', .attstorage = ty ? ty->typstorage : 'x',
+        .attislocal = true, .attcollation = ty ? ty->typcollation : 0};
+    return emit_attribute(g, index_oid(t->oid), &k, col->name);
 }
 
 static int gen_attribute(gen_ctx *g) { return each_table(g, attribute_rows); }
@@ -1123,6 +1295,7 @@ static int constraint_row(gen_ctx *g, const table_ent *t)
     snprintf(conkey, sizeof conkey, "{%d}", t->d->pk_col + 1);
     const pg15_constraint k = {.oid = constraint_oid(t->oid), .nsoid = t->nsoid,
                                .contype = 'p', .convalidated = true, .conrelid = t->oid,
+                               .conindid = index_oid(t->oid),
                                .conislocal = true, .connoinherit = true};
     return emit_constraint(g, &k, conname, conkey);
 }
@@ -1287,6 +1460,919 @@ static int gen_is_tables(gen_ctx *g)
             return -1;
     }
     return each_table(g, is_table_row);
+}
+
+/* ---------------------------------------------------------- pg_database */
+
+static uint32_t database_oid(const char *db) { return 16384u + fnv1a32("db:", db, "") % 1000000u; }
+
+/* The session's database, owned by the bootstrap superuser, UTF8 with the
+ * C collation (RockLake compares strings bytewise). */
+static int gen_database(gen_ctx *g)
+{
+    const char *db = g->x->s->eng->database;
+    for (size_t c = 0; c < N(database_cols); c++)
+        put_null(g, c);
+    put_int(g, 0, database_oid(db));
+    put_str(g, 1, db);
+    put_int(g, 2, OWNER_OID);
+    put_int(g, 3, 6); /* UTF8 */
+    put_char(g, 4, 'c');
+    put_bool(g, 5, false);
+    put_bool(g, 6, true);
+    put_int(g, 7, -1);
+    put_int(g, 8, 1663); /* pg_default */
+    put_str(g, 9, "C");
+    put_str(g, 10, "C");
+    return emit(g);
+}
+
+/* ------------------------------------------------------------- pg_roles */
+
+typedef struct role_row {
+    uint32_t oid;
+    const char *name;
+} role_row;
+
+/* PostgreSQL 15's predefined roles: no login, nothing but INHERIT. */
+static const role_row predefined_roles[] = {
+    {3373, "pg_monitor"},           {3374, "pg_read_all_settings"},
+    {3375, "pg_read_all_stats"},    {3377, "pg_stat_scan_tables"},
+    {4200, "pg_signal_backend"},    {4544, "pg_checkpoint"},
+    {4569, "pg_read_server_files"}, {4570, "pg_write_server_files"},
+    {4571, "pg_execute_server_program"}, {6171, "pg_database_owner"},
+    {6181, "pg_read_all_data"},     {6182, "pg_write_all_data"}};
+
+static const char *session_user_name(rl_exec *x)
+{
+    return x && x->s && x->s->user[0] ? x->s->user : "postgres";
+}
+
+const char *rl_pgcatalog_role_name(rl_exec *x, uint32_t oid)
+{
+    if (oid == OWNER_OID)
+        return session_user_name(x);
+    for (size_t i = 0; i < N(predefined_roles); i++)
+        if (predefined_roles[i].oid == oid)
+            return predefined_roles[i].name;
+    return NULL;
+}
+
+static int emit_role(gen_ctx *g, uint32_t oid, const char *name, bool super)
+{
+    for (size_t c = 0; c < N(roles_cols); c++)
+        put_null(g, c);
+    put_str(g, 0, name);
+    for (size_t c = 1; c <= 6; c++)
+        put_bool(g, c, super || c == 2); /* rolinherit for all */
+    put_int(g, 7, -1);
+    put_str(g, 8, "********");
+    put_bool(g, 10, super);
+    put_int(g, 12, oid);
+    return emit(g);
+}
+
+/* The session's user is who owns everything (OWNER_OID): RockLake has no
+ * privileges, so it is a superuser; then PostgreSQL's predefined roles. */
+static int gen_roles(gen_ctx *g)
+{
+    if (emit_role(g, OWNER_OID, session_user_name(g->x), true) < 0)
+        return -1;
+    for (size_t i = 0; i < N(predefined_roles); i++)
+        if (emit_role(g, predefined_roles[i].oid, predefined_roles[i].name, false) < 0)
+            return -1;
+    return 0;
+}
+
+/* pg_monitor's members in a fresh PostgreSQL 15, granted by the bootstrap
+ * superuser. */
+static int fixed_auth_members(gen_ctx *g)
+{
+    static const uint32_t members[] = {3374, 3375, 3377};
+    for (size_t i = 0; i < N(members); i++) {
+        put_int(g, 0, members[i]);
+        put_int(g, 1, 3373);
+        put_int(g, 2, OWNER_OID);
+        put_bool(g, 3, false);
+        if (emit(g) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- pg_am */
+
+static int fixed_am(gen_ctx *g)
+{
+    static const struct { uint32_t oid; const char *name; uint32_t handler; char type; } ams[] = {
+        {2, "heap", 3, 't'},       {403, "btree", 330, 'i'}, {405, "hash", 331, 'i'},
+        {783, "gist", 332, 'i'},   {2742, "gin", 333, 'i'},  {3580, "brin", 335, 'i'},
+        {4000, "spgist", 334, 'i'}};
+    for (size_t i = 0; i < N(ams); i++) {
+        put_int(g, 0, ams[i].oid);
+        put_str(g, 1, ams[i].name);
+        put_int(g, 2, ams[i].handler);
+        put_char(g, 3, ams[i].type);
+        if (emit(g) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* -------------------------------------------------------------- pg_proc */
+
+/* sql_functab.inc's rows without their implementations (so the catalog
+ * does not call into the functions it lists). */
+typedef struct proc_def {
+    const char *name;
+    uint32_t oid;
+    uint8_t nargs;
+    uint32_t rettype;
+    char volatility;
+    bool strict;
+    const char *prosrc;
+    uint32_t argtypes[RL_FUNC_MAX_ARGS];
+} proc_def;
+
+#define RL_FUNC(name, oid, nargs, ret, vol, strict, src, impl, ...)                           \
+    {name, oid, nargs, ret, vol, strict, src, {__VA_ARGS__}},
+static const proc_def procs[] = {
+#include "sql/sql_functab.inc"
+};
+#undef RL_FUNC
+
+/* One row per overload of the function table, in pg_catalog, language
+ * internal (12) or sql (14), as PostgreSQL 15 declares them. */
+static int fixed_proc(gen_ctx *g)
+{
+    for (size_t i = 0; i < N(procs); i++) {
+        const proc_def *f = &procs[i];
+        char argtypes[RL_FUNC_MAX_ARGS * 11 + 1] = "";
+        size_t off = 0;
+        for (size_t a = 0; a < f->nargs; a++)
+            off += (size_t)snprintf(argtypes + off, sizeof argtypes - off, "%s%u", a ? " " : "",
+                                    f->argtypes[a]);
+        for (size_t c = 0; c < N(proc_cols); c++)
+            put_null(g, c);
+        put_int(g, 0, f->oid);
+        put_str(g, 1, f->name);
+        put_int(g, 2, PG_CATALOG_NAMESPACE_OID);
+        put_int(g, 3, OWNER_OID);
+        put_int(g, 4, f->prosrc[0] ? 12 : 14);
+        put_float(g, 5, f->prosrc[0] ? 1 : 100);
+        put_float(g, 6, 0);
+        put_int(g, 7, 0);
+        put_int(g, 8, 0);
+        put_char(g, 9, 'f');
+        put_bool(g, 10, false);
+        put_bool(g, 11, false);
+        put_bool(g, 12, f->strict);
+        put_bool(g, 13, false);
+        put_char(g, 14, f->volatility);
+        put_char(g, 15, 's');
+        put_int(g, 16, f->nargs);
+        put_int(g, 17, 0);
+        put_int(g, 18, f->rettype);
+        put_str(g, 19, argtypes);
+        put_str(g, 20, f->prosrc);
+        if (emit(g) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------- pg_index */
+
+/* The btree operator class of a primary-key column's type. */
+static uint32_t opclass_of(uint32_t type_oid)
+{
+    switch (type_oid) {
+    case RL_OID_INT8: return 3124;
+    case RL_OID_INT4: return 1978;
+    case RL_OID_INT2: return 1976;
+    case RL_OID_TEXT:
+    case RL_OID_VARCHAR: return 3126;
+    case RL_OID_UUID: return 2968;
+    default: return 0;
+    }
+}
+
+static int index_rel_row(gen_ctx *g, const table_ent *t)
+{
+    if (!has_pk(t))
+        return 0;
+    const rl_column_desc *col = &t->d->cols[t->d->pk_col];
+    uint32_t toid = rl_type_oid(col->type);
+    const pg15_type *ty = pg15_type_by_oid(toid);
+    char key[16], coll[16], cls[16];
+    snprintf(key, sizeof key, "%d", t->d->pk_col + 1);
+    snprintf(coll, sizeof coll, "%u", ty ? ty->typcollation : 0);
+    snprintf(cls, sizeof cls, "%u", opclass_of(toid));
+    for (size_t c = 0; c < N(index_cols); c++)
+        put_null(g, c);
+    put_int(g, 0, index_oid(t->oid));
+    put_int(g, 1, t->oid);
+    put_int(g, 2, 1);
+    put_int(g, 3, 1);
+    static const bool flags[] = {true, false, true, false, true, false, true, false, true, true,
+                                 false}; /* indisunique .. indisreplident */
+    for (size_t i = 0; i < N(flags); i++)
+        put_bool(g, 4 + i, flags[i]);
+    put_str(g, 15, key);
+    put_str(g, 16, coll);
+    put_str(g, 17, cls);
+    put_str(g, 18, "0");
+    return emit(g);
+}
+
+static int gen_index(gen_ctx *g) { return each_table(g, index_rel_row); }
+
+/* --------------------------------------------------------- pg_collation */
+
+/* The three collations every database has; RockLake compares bytewise, so
+ * all three behave as C. (PostgreSQL lists the system's locales too.) */
+static int fixed_collation(gen_ctx *g)
+{
+    static const struct { uint32_t oid; const char *name; char provider; const char *loc; } cs[] = {
+        {100, "default", 'd', NULL}, {950, "C", 'c', "C"}, {951, "POSIX", 'c', "POSIX"}};
+    for (size_t i = 0; i < N(cs); i++) {
+        for (size_t c = 0; c < N(collation_cols); c++)
+            put_null(g, c);
+        put_int(g, 0, cs[i].oid);
+        put_str(g, 1, cs[i].name);
+        put_int(g, 2, PG_CATALOG_NAMESPACE_OID);
+        put_int(g, 3, OWNER_OID);
+        put_char(g, 4, cs[i].provider);
+        put_bool(g, 5, true);
+        put_int(g, 6, -1);
+        if (cs[i].loc) {
+            put_str(g, 7, cs[i].loc);
+            put_str(g, 8, cs[i].loc);
+        }
+        if (emit(g) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* =================================================== catalog functions
+ *
+ * What the catalog functions of sql_func.c ask about objects by oid. */
+
+/* The lake table whose relation, row type, index or constraint oid is
+ * `oid`, as this statement sees the tables: 1 (into *out), 0 none, -1
+ * error. */
+static int find_lake_table(rl_exec *x, uint32_t oid, table_ent *out)
+{
+    if (oid < REL_OID_BASE || !x || !x->s)
+        return 0;
+    gen_ctx g;
+    memset(&g, 0, sizeof g);
+    g.x = x;
+    g.err = x->err;
+    g.id = rl_pgcatalog_find("pg_catalog", "pg_class");
+    int found = load_tables(&g) < 0 ? -1 : 0;
+    for (size_t i = 0; found == 0 && i < g.ntables; i++) {
+        uint32_t o = g.tables[i].oid;
+        if (oid == o || oid == rowtype_oid(o) || oid == index_oid(o) || oid == constraint_oid(o)) {
+            *out = g.tables[i];
+            found = 1;
+        }
+    }
+    if (!g.borrowed)
+        free(g.tables);
+    return found;
+}
+
+/* On the default search path ("$user", public; pg_catalog first)? */
+static bool schema_on_path(rl_exec *x, const char *schema)
+{
+    return strcmp(schema, "public") == 0 || strcmp(schema, "pg_catalog") == 0 ||
+           strcmp(schema, session_user_name(x)) == 0;
+}
+
+static const pg15_class *pg15_class_by_oid(uint32_t oid)
+{
+    for (size_t i = 0; i < PG15_CLASSES_COUNT; i++)
+        if (pg15_classes[i].oid == oid)
+            return &pg15_classes[i];
+    return NULL;
+}
+
+int rl_pgcatalog_rel_visible(rl_exec *x, uint32_t oid)
+{
+    const pg15_class *c = pg15_class_by_oid(oid);
+    if (c)
+        return c->nsoid == PG_CATALOG_NAMESPACE_OID;
+    table_ent t;
+    int r = find_lake_table(x, oid, &t);
+    if (r <= 0 || oid == rowtype_oid(t.oid) || oid == constraint_oid(t.oid))
+        return r < 0 ? -1 : 2;
+    if (oid == index_oid(t.oid) && !has_pk(&t))
+        return 2;
+    return schema_on_path(x, t.schema);
+}
+
+int rl_pgcatalog_type_visible(rl_exec *x, uint32_t oid)
+{
+    const pg15_type *ty = pg15_type_by_oid(oid);
+    if (ty)
+        return ty->nsoid == PG_CATALOG_NAMESPACE_OID;
+    table_ent t;
+    int r = find_lake_table(x, oid, &t);
+    if (r <= 0 || oid != rowtype_oid(t.oid))
+        return r < 0 ? -1 : 2;
+    return schema_on_path(x, t.schema);
+}
+
+/* PostgreSQL's SQL-standard spellings of its built-in types. */
+static const char *standard_type_name(uint32_t oid)
+{
+    switch (oid) {
+    case RL_OID_BOOL: return "boolean";
+    case RL_OID_CHAR: return "\"char\"";
+    case RL_OID_INT2: return "smallint";
+    case RL_OID_INT4: return "integer";
+    case RL_OID_INT8: return "bigint";
+    case RL_OID_FLOAT4: return "real";
+    case RL_OID_FLOAT8: return "double precision";
+    case 1042: return "character";
+    case RL_OID_VARCHAR: return "character varying";
+    case RL_OID_TIME: return "time without time zone";
+    case RL_OID_TIMETZ: return "time with time zone";
+    case RL_OID_TIMESTAMP: return "timestamp without time zone";
+    case RL_OID_TIMESTAMPTZ: return "timestamp with time zone";
+    case 1560: return "bit";
+    case 1562: return "bit varying";
+    default: return NULL;
+    }
+}
+
+/* The type modifier as format_type prints it, into buf. */
+static void format_typmod(uint32_t oid, int32_t typmod, char *buf, size_t n, const char *base)
+{
+    switch (oid) {
+    case 1042:
+    case RL_OID_VARCHAR:
+        snprintf(buf, n, "%s(%d)", base, typmod - 4);
+        return;
+    case RL_OID_NUMERIC:
+        snprintf(buf, n, "numeric(%d,%d)", ((typmod - 4) >> 16) & 0xffff, (typmod - 4) & 0xffff);
+        return;
+    case RL_OID_TIME:
+    case RL_OID_TIMETZ:
+    case RL_OID_TIMESTAMP:
+    case RL_OID_TIMESTAMPTZ: {
+        const char *sp = strchr(base, ' ');
+        snprintf(buf, n, "%.*s(%d)%s", (int)(sp - base), base, typmod, sp);
+        return;
+    }
+    case 1560:
+    case 1562:
+        snprintf(buf, n, "%s(%d)", base, typmod);
+        return;
+    default:
+        snprintf(buf, n, "%s", base);
+    }
+}
+
+void rl_pgcatalog_format_type(rl_exec *x, uint32_t oid, int32_t typmod, char *buf, size_t n)
+{
+    assert(n > 0);
+    const pg15_type *ty = pg15_type_by_oid(oid);
+    if (!ty) {
+        table_ent t;
+        if (find_lake_table(x, oid, &t) == 1 && oid == rowtype_oid(t.oid)) {
+            if (schema_on_path(x, t.schema))
+                snprintf(buf, n, "%s", t.name);
+            else
+                snprintf(buf, n, "%s.%s", t.schema, t.name);
+        } else {
+            snprintf(buf, n, "???");
+        }
+        return;
+    }
+    if (ty->typcategory == 'A' && ty->typelem && ty->typlen == -1) {
+        char elem[128];
+        rl_pgcatalog_format_type(x, ty->typelem, typmod, elem, sizeof elem);
+        snprintf(buf, n, "%s[]", elem);
+        return;
+    }
+    const char *std = standard_type_name(oid);
+    char base[160];
+    if (std)
+        snprintf(base, sizeof base, "%s", std);
+    else if (ty->nsoid == PG_CATALOG_NAMESPACE_OID)
+        snprintf(base, sizeof base, "%s", pg15_s(ty->name));
+    else
+        snprintf(base, sizeof base, "information_schema.%s", pg15_s(ty->name));
+    if (typmod >= 0 && (std || oid == RL_OID_NUMERIC))
+        format_typmod(oid, typmod, buf, n, base);
+    else
+        snprintf(buf, n, "%s", base);
+}
+
+const char *rl_pgcatalog_description(uint32_t oid)
+{
+    const size_t n = PG15_DESCRIPTIONS_COUNT; /* may be 0: no -Wtype-limits */
+    for (size_t i = 0; i < n; i++)
+        if (pg15_descriptions[i].objoid == oid)
+            return pg15_s(pg15_descriptions[i].description);
+    return NULL;
+}
+
+int rl_pgcatalog_indexdef(rl_exec *x, uint32_t oid, int col, bool pretty, char *buf, size_t n)
+{
+    table_ent t;
+    int r = find_lake_table(x, oid, &t);
+    if (r <= 0 || oid != index_oid(t.oid) || !has_pk(&t))
+        return r < 0 ? -1 : 0;
+    const char *key = t.d->cols[t.d->pk_col].name;
+    if (col > 1)
+        snprintf(buf, n, "%s", "");
+    else if (col == 1)
+        snprintf(buf, n, "%s", key);
+    else if (pretty && schema_on_path(x, t.schema))
+        snprintf(buf, n, "CREATE UNIQUE INDEX %s_pkey ON %s USING btree (%s)", t.name, t.name, key);
+    else
+        snprintf(buf, n, "CREATE UNIQUE INDEX %s_pkey ON %s.%s USING btree (%s)", t.name,
+                 t.schema, t.name, key);
+    return 1;
+}
+
+int rl_pgcatalog_constraintdef(rl_exec *x, uint32_t oid, char *buf, size_t n)
+{
+    table_ent t;
+    int r = find_lake_table(x, oid, &t);
+    if (r <= 0 || oid != constraint_oid(t.oid) || !has_pk(&t))
+        return r < 0 ? -1 : 0;
+    snprintf(buf, n, "PRIMARY KEY (%s)", t.d->cols[t.d->pk_col].name);
+    return 1;
+}
+
+/* ========================================================= reg* types
+ *
+ * regclass, regtype, regnamespace, regproc and regprocedure: an oid that
+ * reads and prints as a name, looked up in this transaction's catalog. */
+
+/* PostgreSQL's quote_ident: bare when lower-case letters, digits and '_'
+ * (not first a digit), else in double quotes with quotes doubled. Keywords
+ * are not checked: no lake name the grammar accepts unquoted is one. */
+static void quote_ident(const char *s, char *buf, size_t n)
+{
+    bool bare = *s && !(*s >= '0' && *s <= '9');
+    for (const char *p = s; *p && bare; p++)
+        bare = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_';
+    if (bare) {
+        snprintf(buf, n, "%s", s);
+        return;
+    }
+    size_t o = 0;
+    if (o + 1 < n)
+        buf[o++] = '"';
+    for (const char *p = s; *p && o + 3 < n; p++) {
+        if (*p == '"')
+            buf[o++] = '"';
+        buf[o++] = *p;
+    }
+    if (o + 1 < n)
+        buf[o++] = '"';
+    buf[o] = '\0';
+}
+
+/* schema.name as regclassout prints it: bare on the search path. */
+static void qualified(rl_exec *x, const char *schema, const char *name, char *buf, size_t n)
+{
+    char q[140], qs[140];
+    quote_ident(name, q, sizeof q);
+    if (schema_on_path(x, schema)) {
+        snprintf(buf, n, "%s", q);
+        return;
+    }
+    quote_ident(schema, qs, sizeof qs);
+    snprintf(buf, n, "%s.%s", qs, q);
+}
+
+static const char *pg15_namespace_name(uint32_t oid)
+{
+    for (size_t i = 0; i < PG15_NAMESPACES_COUNT; i++)
+        if (pg15_namespaces[i].oid == oid)
+            return pg15_s(pg15_namespaces[i].name);
+    return NULL;
+}
+
+/* The lake schema whose oid is `oid` (not one of PostgreSQL's): 1 (into
+ * buf), 0 none, -1 error. */
+static int lake_schema_by_oid(rl_exec *x, uint32_t oid, char *buf, size_t n)
+{
+    if (oid < 16384 || !x || !x->s)
+        return 0;
+    schema_list l = {.err = x->err};
+    if (created_schemas(x, &l) < 0) {
+        free(l.names);
+        if (!x->err->sqlstate[0])
+            rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+        return -1;
+    }
+    int found = 0;
+    for (size_t i = 0; i < l.n && !found; i++)
+        if (rl_pgcatalog_namespace_oid(l.names[i]) == oid) {
+            snprintf(buf, n, "%s", l.names[i]);
+            found = 1;
+        }
+    free(l.names);
+    return found;
+}
+
+/* Names PostgreSQL 15 declares more overloads of than the function table
+ * has (lower(anyrange), length(bytea), ...): regproc qualifies them on
+ * output and refuses them on input, as PostgreSQL does. */
+static bool pg_overloaded(const char *name)
+{
+    static const char *const names[] = {"array_to_string", "char_length", "length", "lower",
+                                        "pg_database_size", "pg_size_pretty", "upper"};
+    size_t count = 0;
+    for (size_t i = 0; i < N(names); i++)
+        if (strcmp(names[i], name) == 0)
+            return true;
+    for (size_t i = 0; i < N(procs); i++)
+        count += strcmp(procs[i].name, name) == 0;
+    return count > 1;
+}
+
+static const proc_def *proc_by_oid(uint32_t oid)
+{
+    for (size_t i = 0; i < N(procs); i++)
+        if (procs[i].oid == oid)
+            return &procs[i];
+    return NULL;
+}
+
+/* regtypeout: format_type without a modifier; 0 for no such type. */
+static int regtype_name(rl_exec *x, uint32_t oid, char *buf, size_t n)
+{
+    table_ent t;
+    if (!pg15_type_by_oid(oid)) {
+        int r = find_lake_table(x, oid, &t);
+        if (r <= 0 || oid != rowtype_oid(t.oid))
+            return r < 0 ? -1 : 0;
+    }
+    rl_pgcatalog_format_type(x, oid, -1, buf, n);
+    return 1;
+}
+
+static int regclass_name(rl_exec *x, uint32_t oid, char *buf, size_t n)
+{
+    const pg15_class *c = pg15_class_by_oid(oid);
+    if (c) {
+        const char *ns = pg15_namespace_name(c->nsoid);
+        qualified(x, ns ? ns : "pg_catalog", pg15_s(c->name), buf, n);
+        return 1;
+    }
+    table_ent t;
+    int r = find_lake_table(x, oid, &t);
+    if (r <= 0 || (oid != t.oid && !(oid == index_oid(t.oid) && has_pk(&t))))
+        return r < 0 ? -1 : 0;
+    char idx[160];
+    snprintf(idx, sizeof idx, "%s_pkey", t.name);
+    qualified(x, t.schema, oid == t.oid ? t.name : idx, buf, n);
+    return 1;
+}
+
+int rl_pgcatalog_reg_name(rl_exec *x, uint32_t type, uint32_t oid, char *buf, size_t n)
+{
+    assert(n > 0);
+    if (oid == 0) {
+        snprintf(buf, n, "-");
+        return 1;
+    }
+    switch (type) {
+    case RL_OID_REGCLASS: return regclass_name(x, oid, buf, n);
+    case RL_OID_REGTYPE: return regtype_name(x, oid, buf, n);
+    case RL_OID_REGNAMESPACE: {
+        const char *ns = pg15_namespace_name(oid);
+        char lake[64];
+        int r = ns ? 1 : lake_schema_by_oid(x, oid, lake, sizeof lake);
+        if (r > 0)
+            quote_ident(ns ? ns : lake, buf, n);
+        return r;
+    }
+    case RL_OID_REGPROC:
+    case RL_OID_REGPROCEDURE: {
+        const proc_def *f = proc_by_oid(oid);
+        if (!f)
+            return 0;
+        if (type == RL_OID_REGPROC) {
+            snprintf(buf, n, "%s%s", pg_overloaded(f->name) ? "pg_catalog." : "", f->name);
+            return 1;
+        }
+        size_t off = (size_t)snprintf(buf, n, "%s(", f->name);
+        for (size_t i = 0; i < f->nargs && off < n; i++) {
+            char t[128];
+            rl_pgcatalog_format_type(x, f->argtypes[i], -1, t, sizeof t);
+            off += (size_t)snprintf(buf + off, n - off, "%s%s", i ? "," : "", t);
+        }
+        if (off < n)
+            snprintf(buf + off, n - off, ")");
+        return 1;
+    }
+    default: return 0;
+    }
+}
+
+/* The SQL spellings regtype input accepts besides pg_type.typname. */
+static uint32_t type_alias(const char *name)
+{
+    static const struct { const char *name; uint32_t oid; } aliases[] = {
+        {"int", RL_OID_INT4}, {"integer", RL_OID_INT4}, {"smallint", RL_OID_INT2},
+        {"bigint", RL_OID_INT8}, {"real", RL_OID_FLOAT4}, {"float", RL_OID_FLOAT8},
+        {"double precision", RL_OID_FLOAT8}, {"boolean", RL_OID_BOOL},
+        {"character varying", RL_OID_VARCHAR}, {"varchar", RL_OID_VARCHAR},
+        {"character", 1042}, {"char", 1042}, {"decimal", RL_OID_NUMERIC},
+        {"dec", RL_OID_NUMERIC}, {"timestamp", RL_OID_TIMESTAMP},
+        {"timestamp without time zone", RL_OID_TIMESTAMP},
+        {"timestamp with time zone", RL_OID_TIMESTAMPTZ}, {"time", RL_OID_TIME},
+        {"time without time zone", RL_OID_TIME}, {"time with time zone", RL_OID_TIMETZ},
+        {"bit varying", 1562}};
+    for (size_t i = 0; i < N(aliases); i++)
+        if (strcmp(aliases[i].name, name) == 0)
+            return aliases[i].oid;
+    return 0;
+}
+
+/* A type name (lower-cased unless it was quoted, schema split off) to its
+ * oid, 0 if none: PostgreSQL's own types by name or SQL spelling, the
+ * lake's row types by table name. */
+static int type_by_name(rl_exec *x, const char *schema, const char *name, uint32_t *oid)
+{
+    size_t len = strlen(name);
+    if (len > 2 && strcmp(name + len - 2, "[]") == 0) { /* elem[] */
+        char elem[128];
+        snprintf(elem, sizeof elem, "%.*s", (int)(len - 2), name);
+        uint32_t e;
+        int r = type_by_name(x, schema, elem, &e);
+        if (r <= 0)
+            return r;
+        const pg15_type *et = pg15_type_by_oid(e);
+        *oid = et ? et->typarray : 0;
+        return *oid != 0;
+    }
+    uint32_t a = schema ? 0 : type_alias(name);
+    if (a) {
+        *oid = a;
+        return 1;
+    }
+    for (size_t i = 0; i < PG15_TYPES_COUNT; i++) {
+        const pg15_type *t = &pg15_types[i];
+        if (strcmp(pg15_s(t->name), name) != 0)
+            continue;
+        const char *ns = pg15_namespace_name(t->nsoid);
+        if (schema ? ns && strcmp(ns, schema) == 0 : t->nsoid == PG_CATALOG_NAMESPACE_OID) {
+            *oid = t->oid;
+            return 1;
+        }
+    }
+    gen_ctx g; /* a lake table's row type, by the search path without a schema */
+    memset(&g, 0, sizeof g);
+    g.x = x;
+    g.err = x->err;
+    g.id = rl_pgcatalog_find("pg_catalog", "pg_class");
+    int found = x->s && load_tables(&g) < 0 ? -1 : 0;
+    for (size_t i = 0; found == 0 && i < g.ntables; i++) {
+        const table_ent *t = &g.tables[i];
+        if (strcmp(t->name, name) == 0 &&
+            (schema ? strcmp(t->schema, schema) == 0 : schema_on_path(x, t->schema))) {
+            *oid = rowtype_oid(t->oid);
+            found = 1;
+        }
+    }
+    if (!g.borrowed)
+        free(g.tables);
+    return found;
+}
+
+/* Split "a.b" / "\"A\".b" into lower-cased (unless quoted) parts; a
+ * trailing "(...)" or modifier is the caller's. 1, or 0 when malformed. */
+static int split_name(const char *p, size_t len, char schema[128], char name[128], bool *has_schema)
+{
+    char parts[2][128];
+    int np = 0;
+    size_t i = 0;
+    while (i < len && np < 2) {
+        size_t o = 0;
+        if (p[i] == '"') {
+            for (i++; i < len; i++) {
+                if (p[i] == '"' && (i + 1 >= len || p[i + 1] != '"'))
+                    break;
+                if (p[i] == '"')
+                    i++;
+                if (o < 127)
+                    parts[np][o++] = p[i];
+            }
+            i++;
+        } else {
+            for (; i < len && p[i] != '.'; i++)
+                if (o < 127)
+                    parts[np][o++] = (char)(p[i] >= 'A' && p[i] <= 'Z' ? p[i] + 32 : p[i]);
+        }
+        parts[np++][o] = '\0';
+        if (i >= len)
+            break;
+        if (p[i] != '.')
+            return 0;
+        i++;
+    }
+    if (i < len || np == 0)
+        return 0;
+    *has_schema = np == 2;
+    snprintf(schema, 128, "%s", np == 2 ? parts[0] : "");
+    snprintf(name, 128, "%s", parts[np - 1]);
+    return 1;
+}
+
+int rl_pgcatalog_schema_exists(rl_exec *x, const char *schema)
+{
+    if (pg15_namespace_by_name(schema))
+        return 1;
+    if (!x || !x->s)
+        return 0;
+    schema_list l = {.err = x->err};
+    int rc = created_schemas(x, &l);
+    int found = 0;
+    for (size_t i = 0; rc == 0 && i < l.n && !found; i++)
+        found = strcmp(l.names[i], schema) == 0;
+    free(l.names);
+    if (rc < 0 && !x->err->sqlstate[0])
+        rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+    return rc < 0 ? -1 : found;
+}
+
+int rl_pgcatalog_index_oid(rl_exec *x, const char *schema, const char *name, uint32_t *oid)
+{
+    size_t len = strlen(name);
+    if (len <= 5 || strcmp(name + len - 5, "_pkey") != 0 || !x || !x->s)
+        return 0;
+    gen_ctx g;
+    memset(&g, 0, sizeof g);
+    g.x = x;
+    g.err = x->err;
+    g.id = rl_pgcatalog_find("pg_catalog", "pg_class");
+    int found = load_tables(&g) < 0 ? -1 : 0;
+    for (size_t i = 0; found == 0 && i < g.ntables; i++) {
+        const table_ent *t = &g.tables[i];
+        if (has_pk(t) && strlen(t->name) == len - 5 && strncmp(t->name, name, len - 5) == 0 &&
+            (schema ? strcmp(t->schema, schema) == 0 : schema_on_path(x, t->schema))) {
+            *oid = index_oid(t->oid);
+            found = 1;
+        }
+    }
+    if (!g.borrowed)
+        free(g.tables);
+    return found;
+}
+
+int rl_pgcatalog_reg_oid(rl_exec *x, uint32_t type, const char *p, size_t len, uint32_t *oid,
+                         int loc)
+{
+    while (len && (*p == ' ' || *p == '\t' || *p == '\n')) /* surrounding blanks */
+        p++, len--;
+    while (len && (p[len - 1] == ' ' || p[len - 1] == '\t' || p[len - 1] == '\n'))
+        len--;
+    char schema[128], name[128];
+    bool has_schema;
+    const char *args = type == RL_OID_REGPROCEDURE ? memchr(p, '(', len) : NULL;
+    size_t namelen = args ? (size_t)(args - p) : len;
+    char low[128];
+    if (type == RL_OID_REGTYPE) {
+        /* a modifier is parsed and ignored: varchar(10) is varchar,
+         * timestamp(3) with time zone is timestamptz */
+        size_t o = 0;
+        int depth = 0;
+        for (size_t i = 0; i < len && o + 1 < sizeof low; i++) {
+            if (p[i] == '(' || p[i] == ')') {
+                depth += p[i] == '(' ? 1 : -1;
+                continue;
+            }
+            if (depth == 0 && !(p[i] == ' ' && o && low[o - 1] == ' '))
+                low[o++] = p[i];
+        }
+        while (o && low[o - 1] == ' ')
+            o--;
+        low[o] = '\0';
+        p = low;
+        len = namelen = o;
+        /* SQL's multi-word names are single names here */
+        for (size_t i = 0; i < o && !strchr(low, '"'); i++)
+            low[i] = (char)(low[i] >= 'A' && low[i] <= 'Z' ? low[i] + 32 : low[i]);
+        if (strchr(low, ' ') && !strchr(low, '"') && !strchr(low, '.')) {
+            char base[128];
+            snprintf(base, sizeof base, "%s", low);
+            bool arr = o > 2 && strcmp(low + o - 2, "[]") == 0;
+            if (arr)
+                base[o - 2] = '\0';
+            uint32_t a = type_alias(base);
+            if (!a)
+                return 0;
+            if (!arr) {
+                *oid = a;
+                return 1;
+            }
+            const pg15_type *t = pg15_type_by_oid(a);
+            *oid = t ? t->typarray : 0;
+            return *oid != 0;
+        }
+    } else if (type == RL_OID_REGPROCEDURE && !args) {
+        return -3; /* "expected a left parenthesis" */
+    }
+    if (namelen == 0 && type == RL_OID_REGTYPE) {
+        rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, loc, "invalid type name \"\"");
+        return -1;
+    }
+    if (!split_name(p, namelen, schema, name, &has_schema) || !name[0])
+        return -4;
+    int known = has_schema ? rl_pgcatalog_schema_exists(x, schema) : 1;
+    if (known <= 0) {
+        if (known == 0)
+            rl_exec_error(x, RL_SQLSTATE_INVALID_SCHEMA_NAME, loc, "schema \"%s\" does not exist",
+                          schema);
+        return -1;
+    }
+    switch (type) {
+    case RL_OID_REGTYPE:
+        return type_by_name(x, has_schema ? schema : NULL, name, oid);
+    case RL_OID_REGNAMESPACE: {
+        if (has_schema)
+            return -4;
+        const pg15_namespace *ns = pg15_namespace_by_name(name);
+        if (ns) {
+            *oid = ns->oid;
+            return 1;
+        }
+        schema_list l = {.err = x->err};
+        int rc = created_schemas(x, &l);
+        int found = 0;
+        for (size_t i = 0; rc == 0 && i < l.n && !found; i++)
+            found = strcmp(l.names[i], name) == 0;
+        free(l.names);
+        if (rc < 0)
+            return -1;
+        if (found)
+            *oid = rl_pgcatalog_namespace_oid(name);
+        return found;
+    }
+    case RL_OID_REGPROC:
+    case RL_OID_REGPROCEDURE: {
+        if (has_schema && strcmp(schema, "pg_catalog") != 0)
+            return 0;
+        if (type == RL_OID_REGPROC) {
+            const proc_def *hit = NULL;
+            for (size_t i = 0; i < N(procs); i++)
+                if (strcmp(procs[i].name, name) == 0)
+                    hit = &procs[i];
+            if (hit && pg_overloaded(name))
+                return -2;
+            if (hit)
+                *oid = hit->oid;
+            return hit != NULL;
+        }
+        /* name(type, ...): each argument through regtype's input */
+        uint32_t want[RL_FUNC_MAX_ARGS];
+        size_t nargs = 0;
+        const char *q = args + 1, *end = p + len;
+        if (end <= q || end[-1] != ')')
+            return -4;
+        end--;
+        while (q < end) {
+            const char *comma = memchr(q, ',', (size_t)(end - q));
+            const char *stop = comma ? comma : end;
+            uint32_t t;
+            if (nargs == RL_FUNC_MAX_ARGS)
+                return 0;
+            int r = rl_pgcatalog_reg_oid(x, RL_OID_REGTYPE, q, (size_t)(stop - q), &t, loc);
+            if (r == 0) {
+                while (q < stop && *q == ' ')
+                    q++;
+                rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, loc, "type \"%.*s\" does not exist",
+                              (int)(stop - q), q);
+                return -1;
+            }
+            if (r < 0)
+                return r;
+            want[nargs++] = t;
+            q = comma ? comma + 1 : end;
+        }
+        for (size_t i = 0; i < N(procs); i++) {
+            const proc_def *f = &procs[i];
+            if (strcmp(f->name, name) != 0 || f->nargs != nargs ||
+                memcmp(f->argtypes, want, nargs * sizeof want[0]) != 0)
+                continue;
+            *oid = f->oid;
+            return 1;
+        }
+        return 0;
+    }
+    default: return 0;
+    }
 }
 
 /* ================================================================ rows */

@@ -42,4 +42,36 @@ bool rl_pgcatalog_pure(int id);
  * with x's error set. */
 int rl_pgcatalog_fingerprint(rl_exec *x, rl_buf *out);
 
+
+/* Catalog questions of the built-in functions (sql_func.c), by oid. */
+/* pg_table_is_visible / pg_type_is_visible: 1 visible, 0 not, 2 no such
+ * object, -1 error (x's error set). */
+int rl_pgcatalog_rel_visible(rl_exec *x, uint32_t oid);
+int rl_pgcatalog_type_visible(rl_exec *x, uint32_t oid);
+/* A role's name (the bootstrap superuser is the session's user), or NULL. */
+const char *rl_pgcatalog_role_name(rl_exec *x, uint32_t oid);
+/* format_type(oid, typmod) into buf ("???" for no such type). */
+void rl_pgcatalog_format_type(rl_exec *x, uint32_t oid, int32_t typmod, char *buf, size_t n);
+/* The comment on an object, or NULL. */
+const char *rl_pgcatalog_description(uint32_t oid);
+/* pg_get_indexdef / pg_get_constraintdef of the lake's primary keys: 1
+ * (into buf), 0 no such object, -1 error. */
+int rl_pgcatalog_indexdef(rl_exec *x, uint32_t oid, int col, bool pretty, char *buf, size_t n);
+int rl_pgcatalog_constraintdef(rl_exec *x, uint32_t oid, char *buf, size_t n);
+/* reg* output: the name of object `oid` of reg type `type` as PostgreSQL
+ * prints it ("-" for 0): 1 (into buf), 0 no such object (the caller prints
+ * the number), -1 error. */
+int rl_pgcatalog_reg_name(rl_exec *x, uint32_t type, uint32_t oid, char *buf, size_t n);
+/* Does schema exist (PostgreSQL's or the lake's)? 1, 0, -1 error. */
+int rl_pgcatalog_schema_exists(rl_exec *x, const char *schema);
+/* The oid of the lake's primary-key index schema.name (schema NULL: on
+ * the search path): 1, 0 none, -1 error. */
+int rl_pgcatalog_index_oid(rl_exec *x, const char *schema, const char *name, uint32_t *oid);
+/* reg* input (regtype, regnamespace, regproc, regprocedure) of the name
+ * p[0..len): 1 (*oid set), 0 no such object, -1 error (x's error set), -2
+ * more than one function of that name, -3 regprocedure without "(", -4
+ * malformed name. Errors raised here are at `loc`. */
+int rl_pgcatalog_reg_oid(rl_exec *x, uint32_t type, const char *p, size_t len, uint32_t *oid,
+                         int loc);
+
 #endif

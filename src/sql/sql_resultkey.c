@@ -14,8 +14,10 @@
  *    (rl_pgcatalog_pure: pg_namespace, pg_class, pg_attribute, pg_type,
  *    pg_constraint, pg_description, pg_enum, pg_indexes) or a CTE of its
  *    own WITH (whose body is held to the same test);
- *  - it reads no ctid (numbered per session), calls no function, reads no
- *    parameter and no SQL value function
+ *  - it reads no ctid (numbered per session), calls no function but the
+ *    immutable ones of the function table (sql_functab.inc: lower, chr,
+ *    pg_size_pretty ...; a stable one may read the session or the clock),
+ *    reads no parameter and no SQL value function
  *    (now(), current_user, ...), casts to no reg* type (their text depends
  *    on search_path), and locks nothing;
  *  - the session has no temporary table (one could shadow pg_class);
@@ -38,6 +40,7 @@
 #include <strings.h>
 
 #include "sql/sql_exec.h"
+#include "sql/sql_func.h"
 #include "sql/sql_parse.h"
 #include "sql/sql_pgcatalog.h"
 #include "sql/sql_resultkey.h"
@@ -50,6 +53,27 @@ static bool reg_type_name(const PgQuery__TypeName *tn)
     if (last->node_case != PG_QUERY__NODE__NODE_STRING)
         return true;
     return strncasecmp(last->string->sval, "reg", 3) == 0;
+}
+
+/* A call of an immutable built-in function (the table's volatility 'i'):
+ * its value depends on its arguments alone. Aggregates, windows and
+ * anything not in the table are not. */
+static bool immutable_call(const PgQuery__FuncCall *f)
+{
+    if (!f->n_funcname || f->over || f->agg_star || f->agg_distinct || f->n_agg_order ||
+        f->agg_filter || f->func_variadic)
+        return false;
+    const PgQuery__Node *last = f->funcname[f->n_funcname - 1];
+    if (last->node_case != PG_QUERY__NODE__NODE_STRING)
+        return false;
+    if (f->n_funcname > 1) {
+        const PgQuery__Node *ns = f->funcname[f->n_funcname - 2];
+        if (ns->node_case != PG_QUERY__NODE__NODE_STRING ||
+            strcmp(ns->string->sval, "pg_catalog") != 0)
+            return false;
+    }
+    const rl_func *fn = rl_func_find(last->string->sval, f->n_args);
+    return fn && fn->volatility == 'i';
 }
 
 static bool pure_relation(const PgQuery__RangeVar *rv)
@@ -147,6 +171,8 @@ static int visit(void *ctx, const ProtobufCMessage *m)
         w->impure = true;
         return -1; /* stops the walk */
     }
+    if (d == &pg_query__func_call__descriptor && immutable_call((const PgQuery__FuncCall *)m))
+        return 0; /* its arguments are walked too */
     if (d == &pg_query__func_call__descriptor || d == &pg_query__sqlvalue_function__descriptor ||
         d == &pg_query__param_ref__descriptor || d == &pg_query__range_function__descriptor ||
         d == &pg_query__range_table_func__descriptor ||

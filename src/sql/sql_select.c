@@ -1501,6 +1501,140 @@ static rl_rowset *from_join(sel *S, const PgQuery__JoinExpr *top)
     return out;
 }
 
+/* The one column of a function in FROM: named by the alias's column list,
+ * else the alias, else the function. */
+static rl_rowset *function_rowset(sel *S, const PgQuery__Alias *al, const char *fname,
+                                  uint32_t type)
+{
+    rl_rowset *rs = rl_rowset_new(1);
+    if (!rs)
+        return fail_oom(S->x);
+    const char *alias = al && al->aliasname ? al->aliasname : NULL;
+    const char *col = alias && al->n_colnames ? rl_node_string(al->colnames[0]) : alias;
+    snprintf(rs->cols[0].name, sizeof rs->cols[0].name, "%s", col ? col : fname);
+    snprintf(rs->cols[0].rel, sizeof rs->cols[0].rel, "%s", alias ? alias : fname);
+    rs->cols[0].oid = type;
+    rs->cols[0].typmod = -1;
+    rl_rowset_cols_changed(rs);
+    return rs;
+}
+
+/* FROM unnest(array): one row per element, in order (NULL elements too). */
+static rl_rowset *from_unnest(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
+                              const PgQuery__Alias *al)
+{
+    rl_value arr;
+    if (rl_expr_eval(c, f->args[0], &arr) < 0)
+        return NULL;
+    uint32_t elem = rl_array_elem_oid(arr.oid);
+    if (!elem)
+        return rl_exec_error(S->x, RL_SQLSTATE_UNDEFINED_FUNCTION, f->location,
+                             "function unnest(%s) does not exist", rl_oid_type_name(arr.oid)),
+               NULL;
+    rl_rowset *rs = function_rowset(S, al, "unnest", elem);
+    if (!rs || arr.d.isnull || S->type_only)
+        return rs;
+    rl_buf el;
+    rl_buf_init(&el, 0);
+    size_t pos = 0;
+    bool isnull;
+    int rc = 0;
+    while (rc == 0 && rl_array_next((const char *)arr.d.v.s.p, arr.d.v.s.len, &pos, &el,
+                                    &isnull)) {
+        rl_value v;
+        if (isnull)
+            rl_val_null(&v, elem);
+        else
+            rc = rl_text_to_value(c, el.len ? (const char *)el.data : "", el.len, elem, -1, false,
+                                  &v, f->location);
+        if (rc == 0)
+            rc = rl_rowset_add(rs, &v, NULL, S->x->err);
+    }
+    rl_buf_free(&el);
+    if (rc < 0) {
+        rl_rowset_free(rs);
+        return NULL;
+    }
+    return rs;
+}
+
+/* FROM generate_series(start, stop [, step]) [AS a [(col)]]: integers,
+ * int4 unless an argument is int8; the arguments may name the outer query's
+ * columns (psql's \d sends one inside a correlated subquery). Its rows are
+ * charged to the statement's result budget like any row set's. */
+static rl_rowset *from_function(sel *S, const PgQuery__RangeFunction *rf)
+{
+    const PgQuery__FuncCall *f = NULL;
+    if (rf->n_functions == 1 && rf->functions[0]->node_case == PG_QUERY__NODE__NODE_LIST &&
+        rf->functions[0]->list->n_items >= 1 &&
+        rf->functions[0]->list->items[0]->node_case == PG_QUERY__NODE__NODE_FUNC_CALL)
+        f = rf->functions[0]->list->items[0]->func_call;
+    const char *name = f && f->n_funcname ? rl_node_string(f->funcname[f->n_funcname - 1]) : NULL;
+    const char *schema = f && f->n_funcname > 1 ? rl_node_string(f->funcname[f->n_funcname - 2])
+                                                 : "pg_catalog";
+    bool unnest = name && strcmp(name, "unnest") == 0 && f->n_args == 1;
+    if (!name || (strcmp(name, "generate_series") != 0 && !unnest) || !schema ||
+        strcmp(schema, "pg_catalog") != 0 || rf->lateral || rf->ordinality || rf->is_rowsfrom ||
+        rf->n_coldeflist || (!unnest && f->n_args != 2 && f->n_args != 3))
+        return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f ? f->location : -1,
+                             "only generate_series(integer, integer [, integer]) and "
+                             "unnest(array) are supported as functions in FROM"),
+               NULL;
+    rl_expr_ctx c = make_ctx(S, S->outer, NULL);
+    if (unnest)
+        return from_unnest(S, &c, f, rf->alias);
+    rl_value a[3];
+    uint32_t t = RL_OID_INT4;
+    bool all_unknown = true;
+    for (size_t i = 0; i < f->n_args; i++) {
+        if (rl_expr_eval(&c, f->args[i], &a[i]) < 0)
+            return NULL;
+        all_unknown &= a[i].oid == RL_OID_UNKNOWN;
+    }
+    if (all_unknown)
+        return rl_exec_error(S->x, RL_SQLSTATE_AMBIGUOUS_FUNCTION, f->location,
+                             "function generate_series(unknown, unknown%s) is not unique",
+                             f->n_args == 3 ? ", unknown" : ""),
+               NULL;
+    for (size_t i = 0; i < f->n_args; i++) {
+        if (a[i].oid == RL_OID_UNKNOWN &&
+            rl_value_coerce(&c, &a[i], RL_OID_INT4, -1, false, &a[i], f->location) < 0)
+            return NULL;
+        if (!rl_oid_is_intlike(a[i].oid) || rl_oid_is_reg(a[i].oid) || a[i].oid == RL_OID_OID)
+            return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
+                                 "generate_series of %s is not supported",
+                                 rl_oid_type_name(a[i].oid)),
+                   NULL;
+        if (a[i].oid == RL_OID_INT8)
+            t = RL_OID_INT8;
+    }
+    rl_rowset *rs = function_rowset(S, rf->alias, "generate_series", t);
+    if (!rs)
+        return NULL;
+    bool any_null = a[0].d.isnull || a[1].d.isnull || (f->n_args == 3 && a[2].d.isnull);
+    if (any_null || S->type_only) /* strict: no rows */
+        return rs;
+    int64_t from = a[0].d.v.i, to = a[1].d.v.i, step = f->n_args == 3 ? a[2].d.v.i : 1;
+    if (step == 0) {
+        rl_rowset_free(rs);
+        return rl_exec_error(S->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "step size cannot equal zero"),
+               NULL;
+    }
+    rl_value v;
+    for (int64_t i = from, n = 0; step > 0 ? i <= to : i >= to; n++) {
+        rl_val_int(&v, t, i);
+        if (rl_rowset_add(rs, &v, NULL, S->x->err) < 0 ||
+            ((n & 4095) == 0 && rl_exec_check_cancel(S->x) < 0)) {
+            rl_rowset_free(rs);
+            return NULL;
+        }
+        if (__builtin_add_overflow(i, step, &i))
+            break; /* the next value is past the type's range: done */
+    }
+    return rs;
+}
+
 static rl_rowset *from_item(sel *S, const PgQuery__Node *item, const PgQuery__Node *where)
 {
     if (rl_exec_check_stack(S->x) < 0) /* JOIN chains nest from_join in here */
@@ -1509,6 +1643,7 @@ static rl_rowset *from_item(sel *S, const PgQuery__Node *item, const PgQuery__No
     case PG_QUERY__NODE__NODE_RANGE_VAR: return from_rangevar(S, item->range_var, where);
     case PG_QUERY__NODE__NODE_RANGE_SUBSELECT: return from_subselect(S, item->range_subselect);
     case PG_QUERY__NODE__NODE_JOIN_EXPR: return from_join(S, item->join_expr);
+    case PG_QUERY__NODE__NODE_RANGE_FUNCTION: return from_function(S, item->range_function);
     default:
         return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                              "this kind of FROM item (functions, ...) is not supported"),

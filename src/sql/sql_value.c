@@ -7,11 +7,11 @@
  * its arena by rl_rowset_add), so a row set outlives the scan it came from.
  */
 #include <assert.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/buf.h"
 #include "pgtype/pgtype.h"
@@ -62,6 +62,9 @@ int16_t rl_oid_typlen(uint32_t oid)
     case RL_OID_OID:
     case RL_OID_REGCLASS:
     case RL_OID_REGPROC:
+    case RL_OID_REGPROCEDURE:
+    case RL_OID_REGTYPE:
+    case RL_OID_REGNAMESPACE:
     case RL_OID_FLOAT4:
     case RL_OID_DATE:
         return 4;
@@ -87,55 +90,74 @@ int16_t rl_oid_typlen(uint32_t oid)
     }
 }
 
-/* -------------------------------------------------------- regclass names */
+/* ------------------------------------------------------------ reg* types */
 
-/* A regclass value is an oid that PostgreSQL prints as the relation's name.
- * Relation oids are stable hashes of schema.name, so the name cannot be
- * computed back; whoever makes a regclass value registers the name here.
- * Process-wide and append-only (bounded by the number of relations). */
-typedef struct regclass_name {
-    uint32_t oid;
-    char name[130];
-} regclass_name;
-
-static pthread_mutex_t regclass_lock = PTHREAD_MUTEX_INITIALIZER;
-static regclass_name *regclass_names;
-static size_t n_regclass, cap_regclass;
-
-void rl_regclass_register(uint32_t oid, const char *display_name)
+bool rl_oid_is_reg(uint32_t oid)
 {
-    pthread_mutex_lock(&regclass_lock);
-    for (size_t i = 0; i < n_regclass; i++) {
-        if (regclass_names[i].oid == oid) {
-            pthread_mutex_unlock(&regclass_lock);
-            return;
-        }
-    }
-    regclass_name *grown =
-        rl_array_reserve(regclass_names, n_regclass, &cap_regclass, sizeof *grown, 64);
-    if (!grown) {
-        pthread_mutex_unlock(&regclass_lock);
-        return; /* the oid prints as a number instead */
-    }
-    regclass_names = grown;
-    regclass_names[n_regclass].oid = oid;
-    snprintf(regclass_names[n_regclass].name, sizeof regclass_names[0].name, "%s", display_name);
-    n_regclass++;
-    pthread_mutex_unlock(&regclass_lock);
+    return oid == RL_OID_REGCLASS || oid == RL_OID_REGPROC || oid == RL_OID_REGPROCEDURE ||
+           oid == RL_OID_REGTYPE || oid == RL_OID_REGNAMESPACE;
 }
 
-static bool regclass_lookup(uint32_t oid, char *out, size_t n)
+/* ---------------------------------------------------------------- arrays */
+
+static const uint32_t array_types[][2] = { /* element, array */
+    {RL_OID_BOOL, 1000},    {RL_OID_CHAR, 1002},     {RL_OID_NAME, 1003},
+    {RL_OID_INT2, RL_OID_INT2_ARRAY}, {RL_OID_INT4, RL_OID_INT4_ARRAY},
+    {RL_OID_TEXT, RL_OID_TEXT_ARRAY}, {RL_OID_VARCHAR, 1015}, {RL_OID_INT8, 1016},
+    {RL_OID_FLOAT4, 1021},  {RL_OID_FLOAT8, 1022},   {RL_OID_OID, 1028},
+    {RL_OID_NUMERIC, 1231}, {RL_OID_UUID, 2951},     {RL_OID_TIMESTAMPTZ, 1185},
+    {RL_OID_TIMESTAMP, 1115}, {RL_OID_DATE, 1182}};
+
+uint32_t rl_array_oid_of(uint32_t elem)
 {
-    bool found = false;
-    pthread_mutex_lock(&regclass_lock);
-    for (size_t i = 0; i < n_regclass && !found; i++) {
-        if (regclass_names[i].oid == oid) {
-            snprintf(out, n, "%s", regclass_names[i].name);
-            found = true;
-        }
+    for (size_t i = 0; i < sizeof array_types / sizeof array_types[0]; i++)
+        if (array_types[i][0] == elem)
+            return array_types[i][1];
+    return 0;
+}
+
+uint32_t rl_array_elem_oid(uint32_t array)
+{
+    for (size_t i = 0; i < sizeof array_types / sizeof array_types[0]; i++)
+        if (array_types[i][1] == array)
+            return array_types[i][0];
+    return 0;
+}
+
+int rl_array_next(const char *p, size_t len, size_t *pos, rl_buf *el, bool *isnull)
+{
+    size_t i = *pos;
+    if (len >= 2 && p[0] == '{' && p[len - 1] == '}') {
+        if (i == 0)
+            i = 1;
+        len--; /* the closing brace */
     }
-    pthread_mutex_unlock(&regclass_lock);
-    return found;
+    while (i < len && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n'))
+        i++;
+    if (i >= len) {
+        *pos = i;
+        return 0;
+    }
+    rl_buf_reset(el);
+    bool quoted = p[i] == '"';
+    if (quoted) {
+        for (i++; i < len && p[i] != '"'; i++) {
+            if (p[i] == '\\' && i + 1 < len)
+                i++;
+            rl_buf_put(el, &p[i], 1);
+        }
+        i++;
+    } else {
+        for (; i < len && p[i] != ','; i++)
+            rl_buf_put(el, &p[i], 1);
+        while (el->len && (el->data[el->len - 1] == ' ' || el->data[el->len - 1] == '\t'))
+            el->len--;
+    }
+    *isnull = !quoted && el->len == 4 && strncasecmp((const char *)el->data, "null", 4) == 0;
+    while (i < len && p[i] != ',')
+        i++;
+    *pos = i < len ? i + 1 : i;
+    return 1;
 }
 
 /* ---------------------------------------------------------- text output */
@@ -150,16 +172,12 @@ void rl_value_to_text(rl_buf *out, const rl_value *v)
         return;
     }
     switch (v->oid) {
-    case RL_OID_REGCLASS: {
-        char name[130];
-        if (regclass_lookup((uint32_t)v->d.v.i, name, sizeof name))
-            rl_buf_put_str(out, name);
-        else
-            rl_buf_printf(out, "%lld", (long long)v->d.v.i);
-        return;
-    }
     case RL_OID_OID:
+    case RL_OID_REGCLASS: /* the name: rl_session_value_text */
     case RL_OID_REGPROC:
+    case RL_OID_REGPROCEDURE:
+    case RL_OID_REGTYPE:
+    case RL_OID_REGNAMESPACE:
         rl_buf_put_i64(out, v->d.v.i);
         return;
     case RL_OID_TID:
@@ -208,7 +226,8 @@ static bool array_encode(rl_buf *out, const rl_value *v, uint32_t elem_oid)
         if (!quoted && one.len == 4 && memcmp(one.data, "NULL", 4) == 0) {
             has_null = true;
             rl_buf_put_be32(&items, 0xFFFFFFFFu);
-        } else if (elem_oid == RL_OID_TEXT) {
+        } else if (elem_oid == RL_OID_TEXT || elem_oid == RL_OID_VARCHAR ||
+                   elem_oid == RL_OID_NAME) {
             rl_buf_put_be32(&items, (uint32_t)one.len);
             rl_buf_put(&items, one.data, one.len);
         } else {
@@ -249,6 +268,9 @@ bool rl_value_encode_binary(rl_buf *out, const rl_value *v)
     switch (v->oid) {
     case RL_OID_OID:
     case RL_OID_REGCLASS:
+    case RL_OID_REGPROCEDURE:
+    case RL_OID_REGTYPE:
+    case RL_OID_REGNAMESPACE:
     case RL_OID_REGPROC: rl_buf_put_be32(out, (uint32_t)(int32_t)d->v.i); return true;
     case RL_OID_NAME:
     case RL_OID_CHAR:
@@ -260,6 +282,9 @@ bool rl_value_encode_binary(rl_buf *out, const rl_value *v)
     case RL_OID_INT2_ARRAY: return array_encode(out, v, RL_OID_INT2);
     case RL_OID_INT4_ARRAY: return array_encode(out, v, RL_OID_INT4);
     case RL_OID_TEXT_ARRAY: return array_encode(out, v, RL_OID_TEXT);
+    case 1015: return array_encode(out, v, RL_OID_VARCHAR);
+    case 1003: return array_encode(out, v, RL_OID_NAME);
+    case 1028: return array_encode(out, v, RL_OID_OID);
     default: {
         rl_type t = rl_oid_type(v->oid);
         return t != RL_T_INVALID && rl_datum_to_binary(out, t, d);
@@ -406,6 +431,9 @@ static bool value_has_bytes(const rl_value *v)
     case RL_OID_OID:
     case RL_OID_REGCLASS:
     case RL_OID_REGPROC:
+    case RL_OID_REGPROCEDURE:
+    case RL_OID_REGTYPE:
+    case RL_OID_REGNAMESPACE:
     case RL_OID_TID:
         return false;
     default:
@@ -542,7 +570,7 @@ int rl_rowset_filter(rl_rowset *rs, const rl_row_filter *filter)
 bool rl_oid_is_intlike(uint32_t oid)
 {
     return oid == RL_OID_INT2 || oid == RL_OID_INT4 || oid == RL_OID_INT8 ||
-           oid == RL_OID_OID || oid == RL_OID_REGCLASS || oid == RL_OID_REGPROC;
+           oid == RL_OID_OID || rl_oid_is_reg(oid);
 }
 
 bool rl_oid_is_stringlike(uint32_t oid)

@@ -2,7 +2,7 @@
  * sql_value.h — SQL values and row sets (sql_value.c), private to src/sql/:
  * materialized row sets and their columns, the statement's result budget,
  * value keys and key sets (what a scan may skip), row filters, the binary
- * send form of a value, the regclass names values print with.
+ * send form of a value, which types are reg* types.
  *
  * The bottom of the engine's files: nothing here knows a statement, a
  * session or a parse tree.
@@ -184,9 +184,17 @@ bool rl_value_has_bytes(const rl_value *v);
  * form here. */
 bool rl_value_encode_binary(rl_buf *out, const rl_value *v);
 
-/* regclass values print as the relation's name: register it when making
- * one (sql_value.c; thread-safe). `display_name` is what PostgreSQL prints:
- * the bare name for relations on the search path, else schema.name. */
-void rl_regclass_register(uint32_t oid, const char *display_name);
+/* regclass, regtype, regnamespace, regproc, regprocedure: an oid that
+ * prints as a name, looked up at output time in the session's catalog
+ * (rl_session_value_text); without a session the number. */
+bool rl_oid_is_reg(uint32_t oid);
+
+/* Arrays keep PostgreSQL's text form ({a,"b c",NULL}) in v.s. The array
+ * type of an element type and back (0: none known). */
+uint32_t rl_array_oid_of(uint32_t elem);
+uint32_t rl_array_elem_oid(uint32_t array);
+/* The next element of an array's text form p[0..len) from *pos (start at
+ * 0): 1 with its text in el (reset first) and *isnull, 0 at the end. */
+int rl_array_next(const char *p, size_t len, size_t *pos, rl_buf *el, bool *isnull);
 
 #endif

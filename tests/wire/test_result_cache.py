@@ -146,6 +146,10 @@ def test_impure_statements_are_never_kept(cached):
         for q in ("SELECT 1",  # no catalog relation: cheaper than its key (DuckDB's ping)
                   "SELECT 1 + 2 AS x",
                   "SELECT relname, now() FROM pg_class LIMIT 1",
+                  # stable or volatile by the function table: not kept
+                  "SELECT relname, clock_timestamp() FROM pg_class LIMIT 1",
+                  "SELECT pg_get_userbyid(relowner) FROM pg_class LIMIT 1",
+                  "SELECT relname FROM pg_class WHERE pg_table_is_visible(oid) LIMIT 1",
                   "SELECT relname, current_user FROM pg_class LIMIT 1",
                   "SELECT 'pg_class'::regclass::oid, relname FROM pg_class LIMIT 1",
                   "SELECT name, setting FROM pg_settings",
@@ -233,3 +237,16 @@ def test_absent_relname_is_a_lookup_not_a_listing(cached):
         assert simple(conn, absent) == []
         read = keys_read() - k0
         assert read < 100, f"an absent name read {read} keys (a listing of 400 tables)"
+
+
+def test_immutable_functions_are_kept(cached):
+    """The function table's volatility decides: an immutable function's value
+    is a function of its arguments, so an answer that calls one is kept."""
+    with psycopg.connect(cached.dsn(), autocommit=True) as conn:
+        q = ("SELECT upper(relname), pg_size_pretty(relpages::bigint), relname ~ '^pg_a' "
+             "FROM pg_class ORDER BY oid LIMIT 5")
+        before = metrics(cached.metrics_port)
+        first = simple(conn, q)
+        assert simple(conn, q) == first == extended(conn, q)
+        after = metrics(cached.metrics_port)
+        assert after["hits_total"] == before["hits_total"] + 1

@@ -1,0 +1,59 @@
+/*
+ * sql_func.h — the one table of built-in scalar functions (sql_func.c):
+ * each overload's name, PostgreSQL 15 oid, argument and result types,
+ * volatility, strictness and implementation. It drives call dispatch
+ * (sql_expr.c), the rows of pg_proc (sql_pgcatalog.c) and what the result
+ * cache may keep (sql_resultkey.c). The rows themselves are
+ * sql_functab.inc's. Also the POSIX regular-expression
+ * match of the operators ~ ~* !~ !~* (PCRE2, patterns cached per statement).
+ */
+#ifndef ROCKLAKE_SQL_FUNC_H
+#define ROCKLAKE_SQL_FUNC_H
+
+#include "sql/sql_cast.h"
+
+#define RL_FUNC_MAX_ARGS 6
+#define RL_OID_ANY 2276u          /* a declared argument type: any value */
+#define RL_OID_ANYARRAY 2277u     /* a declared argument type: any array */
+#define RL_OID_PG_NODE_TREE 194u  /* an expression tree (none in a lake) */
+
+/* An implementation: the n (already evaluated) arguments to *out; 0, or -1
+ * with c->x's error set. Strict functions are not called with a NULL
+ * argument (the dispatcher answers a NULL of the result type). */
+typedef int (*rl_func_impl)(rl_expr_ctx *c, size_t n, rl_value *args, rl_value *out, int loc);
+
+typedef struct rl_func {
+    const char *name;
+    uint32_t oid;                        /* PostgreSQL 15's pg_proc.oid */
+    uint8_t nargs;
+    uint32_t argtypes[RL_FUNC_MAX_ARGS]; /* 2277 anyarray: any array */
+    uint32_t rettype;
+    char volatility;                     /* 'i' immutable, 's' stable, 'v' volatile */
+    bool strict;
+    const char *prosrc;                  /* PostgreSQL's C symbol */
+    rl_func_impl impl;
+} rl_func;
+
+/* Every built-in function, in the table's order. */
+const rl_func *rl_func_all(size_t *n);
+/* The overload of `name` taking n arguments, or NULL. */
+const rl_func *rl_func_find(const char *name, size_t n);
+/* Is there a function of this name at all? */
+bool rl_func_known(const char *name);
+/* Call f on n evaluated arguments (strictness and argument coercion of
+ * unknown literals applied here). */
+int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_value *out,
+                 int loc);
+/* 42883 "function name(types) does not exist" with PostgreSQL's hint. */
+int rl_func_no_function(rl_expr_ctx *c, const char *name, size_t nargs, const rl_value *args,
+                        int loc);
+
+/* The operators ~ (case-sensitive) and ~* (icase) on text: *match, or -1
+ * with 2201B for a bad pattern. Compiled patterns are kept for the
+ * statement (rl_exec.id) in the session. */
+int rl_regex_match(rl_expr_ctx *c, const rl_value *s, const rl_value *pattern, bool icase,
+                   bool *match, int loc);
+/* Free the session's compiled patterns (session end). */
+void rl_regex_cache_free(rl_session *s);
+
+#endif

@@ -527,10 +527,24 @@ static int eval_like(rl_expr_ctx *c, const PgQuery__AExpr *e, bool negate, rl_va
 }
 
 /* a <op> b with NULL -> NULL; res = comparison result when both known. */
+static char type_category(uint32_t oid);
+
+/* Is there a comparison operator between the two types (PostgreSQL finds
+ * one within a type category)? An unknown literal fits anything. */
+static bool types_comparable(uint32_t a, uint32_t b)
+{
+    if (a == b || a == RL_OID_UNKNOWN || b == RL_OID_UNKNOWN)
+        return true;
+    char ca = type_category(a);
+    return ca && ca == type_category(b);
+}
+
 static int compare_nodes_values(rl_expr_ctx *c, const rl_value *a, const rl_value *b, int kind,
                                 const char *op, int loc, rl_value *out)
 {
-    if (a->d.isnull || b->d.isnull) {
+    if (a->d.isnull || b->d.isnull) { /* the operator must exist all the same */
+        if (!types_comparable(a->oid, b->oid))
+            return op_error(c, op, a->oid, b->oid, loc);
         rl_val_null(out, RL_OID_BOOL);
         return 0;
     }
@@ -813,6 +827,8 @@ static int eval_op_any(rl_expr_ctx *c, const PgQuery__AExpr *e, bool all, rl_val
     if (!elem)
         return rl_exec_error(c->x, RL_SQLSTATE_WRONG_OBJECT_TYPE, e->location,
                              "op ANY/ALL (array) requires array on right side");
+    if (!types_comparable(l.oid, elem)) /* also when no element is compared */
+        return op_error(c, op, l.oid, elem, e->location);
     if (l.d.isnull || arr.d.isnull) {
         rl_val_null(out, RL_OID_BOOL);
         return 0;
@@ -973,7 +989,7 @@ uint32_t rl_common_type(uint32_t a, uint32_t b)
  * here have: a common type exists only within one. */
 static char type_category(uint32_t oid)
 {
-    if (number_rank(oid) || oid == RL_OID_OID || oid == RL_OID_REGCLASS)
+    if (number_rank(oid) || oid == RL_OID_OID || rl_oid_is_reg(oid))
         return 'N';
     if (rl_oid_is_textual(oid) && oid != RL_OID_CHAR)
         return 'S';
@@ -1761,20 +1777,19 @@ static void array_put_elem(rl_buf *b, const rl_buf *el)
     rl_buf_put_u8(b, '"');
 }
 
-static int array_sublink_value(rl_expr_ctx *c, const PgQuery__SubLink *sl, const rl_rowset *rs,
-                               rl_value *out)
+/* An array of type `t` (its text form) from n values, the i-th at
+ * vals[i * stride]. */
+static int array_of_values(rl_expr_ctx *c, uint32_t t, const rl_value *vals, size_t n,
+                           size_t stride, rl_value *out)
 {
-    uint32_t t;
-    if (array_sublink_type(c, sl, rs->cols[0].oid, &t) < 0)
-        return -1;
     rl_buf b, el;
     rl_buf_init(&b, 0);
     rl_buf_init(&el, 0);
     rl_buf_put_u8(&b, '{');
-    for (size_t i = 0; i < rs->nrows; i++) {
+    for (size_t i = 0; i < n; i++) {
         if (i)
             rl_buf_put_u8(&b, ',');
-        const rl_value *v = &rs->vals[i * rs->ncols];
+        const rl_value *v = &vals[i * stride];
         if (v->d.isnull) {
             rl_buf_put_str(&b, "NULL");
             continue;
@@ -1789,6 +1804,57 @@ static int array_sublink_value(rl_expr_ctx *c, const PgQuery__SubLink *sl, const
     rl_buf_put_u8(&b, '}');
     rl_buf_free(&el);
     return rl_val_buf_copy(c, out, t, &b);
+}
+
+static int array_sublink_value(rl_expr_ctx *c, const PgQuery__SubLink *sl, const rl_rowset *rs,
+                               rl_value *out)
+{
+    uint32_t t;
+    if (array_sublink_type(c, sl, rs->cols[0].oid, &t) < 0)
+        return -1;
+    return array_of_values(c, t, rs->vals, rs->nrows, rs->ncols, out);
+}
+
+/* ARRAY[a, b, ...]: the elements in their common type (select_common_type,
+ * unknowns text), as that type's array; 42P18 for ARRAY[] without a cast. */
+static int eval_array_expr(rl_expr_ctx *c, const PgQuery__AArrayExpr *ae, rl_value *out)
+{
+    size_t n = ae->n_elements;
+    if (n == 0) {
+        rl_exec_error(c->x, RL_SQLSTATE_INDETERMINATE_DATATYPE, ae->location,
+                      "cannot determine type of empty array");
+        rl_error_hint(c->x->err, "Explicitly cast to the desired type, for example "
+                                 "ARRAY[]::integer[].");
+        return -1;
+    }
+    rl_value *vals = rl_arena_alloc(c->arena, n * sizeof *vals);
+    if (!vals)
+        return rl_expr_oom(c);
+    uint32_t t = RL_OID_UNKNOWN;
+    for (size_t i = 0; i < n; i++) {
+        if (ae->elements[i]->node_case == PG_QUERY__NODE__NODE_A_ARRAY_EXPR)
+            return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, ae->location,
+                                 "multidimensional arrays are not supported");
+        if (rl_expr_eval(c, ae->elements[i], &vals[i]) < 0 ||
+            rl_common_type_of(c, t, vals[i].oid, "ARRAY", rl_node_location(ae->elements[i]),
+                              &t) < 0)
+            return -1;
+    }
+    if (t == RL_OID_UNKNOWN)
+        t = RL_OID_TEXT;
+    uint32_t at = rl_array_oid_of(t);
+    if (!at)
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, ae->location,
+                             "arrays of type %s are not supported", rl_oid_type_name(t));
+    for (size_t i = 0; i < n; i++)
+        if (!vals[i].d.isnull && vals[i].oid != t &&
+            rl_value_coerce(c, &vals[i], t, -1, false, &vals[i], rl_node_location(ae->elements[i])) < 0)
+            return -1;
+    if (c->typing) {
+        rl_val_null(out, at);
+        return 0;
+    }
+    return array_of_values(c, at, vals, n, 1, out);
 }
 
 static int type_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *out)
@@ -2116,6 +2182,7 @@ static int eval_node(rl_expr_ctx *c, const PgQuery__Node *node, rl_value *out)
 {
     switch (node->node_case) {
     case PG_QUERY__NODE__NODE_GROUPING_FUNC: return eval_grouping_func(c, node->grouping_func, out);
+    case PG_QUERY__NODE__NODE_A_ARRAY_EXPR: return eval_array_expr(c, node->a_array_expr, out);
     case PG_QUERY__NODE__NODE_A_CONST: return rl_eval_const(c, rl_const(node->a_const), out);
     case PG_QUERY__NODE__NODE_COLUMN_REF: return eval_colref(c, node->column_ref, out);
     case PG_QUERY__NODE__NODE_PARAM_REF: return rl_eval_param(c, node->param_ref, out);
@@ -2179,6 +2246,9 @@ static bool figure_name(const PgQuery__Node *node, char *out, size_t n)
     switch (node->node_case) {
     case PG_QUERY__NODE__NODE_GROUPING_FUNC:
         copy_name(out, n, "grouping");
+        return true;
+    case PG_QUERY__NODE__NODE_A_ARRAY_EXPR:
+        copy_name(out, n, "array");
         return true;
     case PG_QUERY__NODE__NODE_COLUMN_REF: {
         const PgQuery__ColumnRef *cr = node->column_ref;

@@ -194,8 +194,14 @@ class Gen:
             lo = self.r.randint(0, 4)
             return f"{c} BETWEEN {lo} AND {lo + self.r.randint(0, 3)}"
         if kind == TEXT and r < 0.45:
+            if self.r.random() < 0.4:  # POSIX regex, in the common subset of ARE and PCRE2
+                pat = self.r.choice(["^a", "b$", "a.b", "[ab]", "^(main|t1)$", "z z", "_c"])
+                return f"{c} {self.r.choice(['~', '!~', '~*', '!~*'])} '{pat}'"
             pat = self.r.choice(["a%", "%b", "_", "%", "b\\_%", "A%"])
             return f"{c} {self.r.choice(['LIKE', 'NOT LIKE'])} '{pat}'"
+        if kind == INT and r < 0.4:
+            items = ", ".join(self.const(INT) for _ in range(self.r.randint(1, 3)))
+            return f"{c} {self.r.choice(['=', '<>', '<'])} {self.r.choice(['ANY', 'ALL'])} (ARRAY[{items}])"
         if depth < 2 and r < 0.55:
             return self.subquery_pred(c, kind, depth)
         op = self.r.choice(["=", "<>", "<", "<=", ">", ">="])
@@ -217,6 +223,11 @@ class Gen:
         t1, a1 = self.pick_table(), self.alias()
         scope = [(a1, c, k) for c, k in self.tables[t1]]
         sql = f"{t1} {a1}"
+        if self.r.random() < 0.08:  # a set-returning function in FROM
+            g = self.alias()
+            sql += f", generate_series(0, {self.r.randint(0, 4)}) AS {g}(n)"
+            scope.append((g, "n", "int4"))
+            return sql, scope
         if self.r.random() < 0.1:  # a LATERAL subquery reading the left side
             t2, a2 = self.pick_table(), self.alias()
             inner = [(a2, c, k) for c, k in self.tables[t2]]
@@ -248,8 +259,10 @@ class Gen:
         if self.r.random() < 0.3:  # grouped
             # keys name a column: PostgreSQL folds a constant key away and
             # then sorts grouping sets' NULLs of it as it pleases
-            keys = [self.column(scope, k)[0] if self.column(scope, k) else self.scalar(scope, k, 2)
-                    for k in kinds[:-1]] if n > 1 else []
+            cols = [self.column(scope, k) for k in kinds[:-1]] if n > 1 else []
+            if any(col is None for col in cols):
+                return self.select_core(ncols, kinds)  # no column of a key's kind: try again
+            keys = [col[0] for col in cols]
             agg_kind = kinds[-1]
             arg = self.scalar(scope, agg_kind, 2)
             if agg_kind == INT:

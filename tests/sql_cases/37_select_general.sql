@@ -139,3 +139,18 @@ SELECT CASE WHEN table_id > 1 THEN COALESCE(NULL, NULL) ELSE record_count END FR
 SELECT COALESCE(path, 1) FROM ducklake_data_file;
 VALUES (1), ('a'::text);
 SELECT 'x' UNION SELECT 1;
+-- ARRAY[...] constructors and op ANY / ALL over them (SQLAlchemy's Inspector
+-- sends relkind = ANY (ARRAY[$2::VARCHAR, ...]))
+SELECT ARRAY[1, 2, 3], ARRAY['a', 'b c', NULL, ''], ARRAY[table_id, record_count] FROM ducklake_data_file ORDER BY data_file_id;
+SELECT ARRAY[1, 2.5], ARRAY[true, false], ARRAY[NULL::bigint];
+SELECT data_file_id FROM ducklake_data_file WHERE table_id = ANY (ARRAY[1, 3]) ORDER BY 1;
+SELECT data_file_id FROM ducklake_data_file WHERE table_id <> ALL (ARRAY[1, 3]) ORDER BY 1;
+SELECT data_file_id, record_count < ANY (ARRAY[6, NULL]), record_count >= ALL (ARRAY[5, 1]) FROM ducklake_data_file ORDER BY 1;
+SELECT data_file_id FROM ducklake_data_file WHERE file_format = ANY (ARRAY['parquet'::varchar, 'csv'::varchar]) ORDER BY 1;
+SELECT ARRAY[];
+SELECT ARRAY[1, 'x'::text];
+SELECT ARRAY['{', 'a"b', 'null', 'x\y'];
+SELECT data_file_id FROM ducklake_data_file WHERE table_id <> ANY (ARRAY[NULL, NULL]);
+SELECT data_file_id FROM ducklake_data_file WHERE table_id <> COALESCE(NULL, NULL);
+SELECT data_file_id FROM ducklake_data_file WHERE table_id = NULL::text;
+SELECT data_file_id FROM ducklake_data_file WHERE table_id = NULL ORDER BY 1;

@@ -1,7 +1,10 @@
 /*
  * sql_expr.c — expressions: evaluation over libpg_query parse nodes,
- * comparison, the few functions DuckDB's SQL uses, aggregates over a group
- * prepared by sql_select.c, and subqueries (through sql_select.c: the one
+ * comparison and common types (PostgreSQL's select_common_type), function
+ * calls (dispatched through sql_func.c's table), aggregates over a group
+ * prepared by sql_select.c (DISTINCT, FILTER, ORDER BY inside the call),
+ * window calls' values (computed by sql_window.c), grouping-set columns,
+ * ARRAY constructors, and subqueries (through sql_select.c: the one
  * inherent circle of the engine). Values, literal coercion and casts are
  * sql_cast.c's.
  *

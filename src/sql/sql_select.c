@@ -1,7 +1,10 @@
 /*
- * sql_select.c — SELECT: FROM (tables, derived tables, CTEs, VALUES, inner /
- * left joins), WHERE, GROUP BY and aggregates, HAVING, the target list,
- * ORDER BY, LIMIT/OFFSET and UNION ALL, all over materialized row sets.
+ * sql_select.c — SELECT: FROM (tables, derived tables, WITH [RECURSIVE]
+ * queries, VALUES, functions, joins of every kind, NATURAL and LATERAL),
+ * WHERE, GROUP BY (with grouping sets) and aggregates, HAVING, window calls
+ * (through sql_window.c), the target list, DISTINCT [ON], ORDER BY,
+ * LIMIT/OFFSET/FETCH and UNION / INTERSECT / EXCEPT, all over materialized
+ * row sets.
  *
  * Invariants:
  *  - Row sets are materialized: every stage reads the previous stage's row
@@ -22,6 +25,9 @@
  *    read whole (rl_relation_scan with RL_SCAN_HEAP); rl_select_stream then
  *    holds the consumer's output in a spool and sends it at the end, in
  *    that order, and otherwise sends it in pieces as rows come.
+ *  - Kinds of rows are told apart by one comparison (compare_group_keys:
+ *    all columns, NULLs equal), shared by GROUP BY, DISTINCT, set
+ *    operations and the rounds of a recursive WITH.
  * The parse tree is never modified: rewritten nodes are fresh copies.
  */
 #include <stdio.h>

@@ -94,6 +94,13 @@ static int16_t cur_i16(cur *c)
     return v;
 }
 
+/* A count: PostgreSQL reads the Int16 counts of Parse and Bind unsigned
+ * (pq_getmsgint), so a message may carry up to 65,535 parameters. */
+static size_t cur_count16(cur *c)
+{
+    return (uint16_t)cur_i16(c);
+}
+
 static uint8_t cur_u8(cur *c)
 {
     if (c->bad || c->end == c->p) {
@@ -199,10 +206,8 @@ int proto_parse_parse(const proto_msg *m, proto_parse *out, rl_error *err)
     cur_init(&c, m);
     out->stmt = cur_str(&c);
     out->sql = cur_str(&c);
-    int16_t n = cur_i16(&c);
-    if (n < 0)
-        c.bad = true;
-    out->nparams = c.bad ? 0 : (size_t)n;
+    size_t n = cur_count16(&c);
+    out->nparams = c.bad ? 0 : n;
     out->param_oids = cur_bytes(&c, out->nparams * 4);
     return cur_finish(&c, err);
 }
@@ -224,40 +229,40 @@ void proto_bind_free(proto_bind *b)
 /* An Int16 count followed by that many Int16s, into a malloc'd array. */
 static int16_t *cur_i16_array(cur *c, size_t *n)
 {
-    int16_t cnt = cur_i16(c);
+    size_t cnt = cur_count16(c);
     *n = 0;
-    if (c->bad || cnt < 0 || (size_t)(c->end - c->p) < (size_t)cnt * 2) {
+    if (c->bad || (size_t)(c->end - c->p) < cnt * 2) {
         c->bad = true;
         return NULL;
     }
-    int16_t *a = malloc(((size_t)cnt + 1) * sizeof *a);
+    int16_t *a = malloc((cnt + 1) * sizeof *a);
     if (!a) {
         c->bad = true;
         return NULL;
     }
-    for (int16_t i = 0; i < cnt; i++)
+    for (size_t i = 0; i < cnt; i++)
         a[i] = cur_i16(c);
-    *n = (size_t)cnt;
+    *n = cnt;
     return a;
 }
 
 static void bind_values(cur *c, proto_bind *out)
 {
-    int16_t n = cur_i16(c);
+    size_t n = cur_count16(c);
     /* each value takes at least its 4-byte length: bound the allocation by
      * what the message can actually hold */
-    if (c->bad || n < 0 || (size_t)(c->end - c->p) / 4 < (size_t)n) {
+    if (c->bad || (size_t)(c->end - c->p) / 4 < n) {
         c->bad = true;
         return;
     }
-    out->values = calloc((size_t)n + 1, sizeof *out->values);
-    out->lengths = calloc((size_t)n + 1, sizeof *out->lengths);
+    out->values = calloc(n + 1, sizeof *out->values);
+    out->lengths = calloc(n + 1, sizeof *out->lengths);
     if (!out->values || !out->lengths) {
         c->bad = true;
         return;
     }
-    out->nparams = (size_t)n;
-    for (int16_t i = 0; i < n && !c->bad; i++) {
+    out->nparams = n;
+    for (size_t i = 0; i < n && !c->bad; i++) {
         int32_t len = (int32_t)cur_u32(c);
         if (len < -1) {
             c->bad = true;

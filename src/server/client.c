@@ -953,7 +953,7 @@ static void put_param_description(client *c, const rl_describe *d)
 {
     pktbuf_begin(&c->out, 't');
     pktbuf_put_int16(&c->out, (int16_t)d->nparams);
-    for (size_t i = 0; i < d->nparams && i < 64; i++)
+    for (size_t i = 0; i < d->nparams; i++)
         pktbuf_put_int32(&c->out, (int32_t)d->param_oids[i]);
     pktbuf_end(&c->out);
 }

@@ -14,6 +14,7 @@
  *    (rl_exec_txn, sql_exec.c); it ends here.
  * Statement execution itself lives in sql_select/dml/ddl/copy.c.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,8 +220,9 @@ struct rl_prepared {
     char *sql;
     rl_parsed *parsed;          /* a reference; its tree is NULL for an empty query */
     size_t nparams;             /* as Parse declared, or the highest $n if that is more */
-    uint32_t param_oids[64];    /* as Parse declared; 0 = untyped */
-    uint32_t inferred_oids[64]; /* param_oids with each untyped one inferred (sql_params.c) */
+    uint32_t *param_oids;       /* nparams, as Parse declared; 0 = untyped */
+    uint32_t *inferred_oids;    /* nparams: param_oids with each untyped one inferred
+                                   (sql_params.c) */
     bool inferred;              /* inferred_oids is filled */
     rl_rowset *shape;           /* Describe result, cached */
     rl_prepared *next;
@@ -296,6 +298,8 @@ static void prepared_free(rl_prepared *p)
     rl_parsed_release(p->parsed);
     rl_rowset_free(p->shape);
     free(p->sql);
+    free(p->param_oids);
+    free(p->inferred_oids);
     free(p);
 }
 
@@ -1051,9 +1055,7 @@ int rl_session_parse(rl_session *s, const char *stmt_name, const char *sql, size
         return rl_exec_error(&x, RL_SQLSTATE_DUPLICATE_PREPARED_STATEMENT, -1,
                              "prepared statement \"%s\" already exists",
                              stmt_name);
-    if (nparams > 64)
-        return rl_exec_error(&x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
-                             "RockLake accepts at most 64 parameters");
+    assert(nparams <= RL_MAX_PARAMS); /* Parse's count is 16 bits */
     rl_parsed *parsed;
     if (rl_parse(&x, sql, &parsed) < 0)
         return -1;
@@ -1074,17 +1076,12 @@ int rl_session_parse(rl_session *s, const char *stmt_name, const char *sql, size
     /* as PostgreSQL's: a statement has as many parameters as Parse typed
      * or its text refers to, whichever is more */
     size_t nrefs = 0;
-    uint64_t typeable = 0, unknown_first = 0;
+    uint8_t *flags = NULL;
     /* no '$', no $n: most statements skip the walk */
     if (tree && tree->n_stmts == 1 && strchr(sql, '$') &&
-        rl_params_count(&x, tree->stmts[0]->stmt, &nrefs, &typeable, &unknown_first) < 0) {
+        rl_params_count(&x, tree->stmts[0]->stmt, &nrefs, &flags) < 0) {
         rl_parsed_release(parsed);
         return -1;
-    }
-    if (nrefs > 64) {
-        rl_parsed_release(parsed);
-        return rl_exec_error(&x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
-                             "RockLake accepts at most 64 parameters");
     }
     for (size_t i = 0; i < nrefs; i++) {
         if (i < nparams && param_oids && param_oids[i])
@@ -1092,10 +1089,9 @@ int rl_session_parse(rl_session *s, const char *stmt_name, const char *sql, size
         /* a $n that nothing refers to (one below the highest), or only IS
          * [NOT] NULL does, has no type at all; one IS [NOT] NULL sees
          * before a context types it has two */
-        const uint64_t bit = (uint64_t)1 << i;
-        if (!(typeable & bit) || (unknown_first & bit)) {
+        if (!(flags[i] & RL_PARAM_TYPEABLE) || (flags[i] & RL_PARAM_UNKNOWN_FIRST)) {
             rl_parsed_release(parsed);
-            if (!(typeable & bit))
+            if (!(flags[i] & RL_PARAM_TYPEABLE))
                 rl_exec_error(&x, RL_SQLSTATE_INDETERMINATE_DATATYPE, -1,
                               "could not determine data type of parameter $%zu", i + 1);
             else
@@ -1104,9 +1100,11 @@ int rl_session_parse(rl_session *s, const char *stmt_name, const char *sql, size
             if (x.err)
                 rl_error_hint(x.err, "give $%zu a type: declare it in Parse, or cast it ($%zu::bigint)",
                               i + 1, i + 1);
+            free(flags);
             return -1;
         }
     }
+    free(flags);
     if (!stmt_name[0])
         prepared_close(s, "");
     rl_prepared *p = calloc(1, sizeof *p);
@@ -1118,6 +1116,12 @@ int rl_session_parse(rl_session *s, const char *stmt_name, const char *sql, size
     snprintf(p->name, sizeof p->name, "%s", stmt_name);
     p->parsed = parsed;
     p->nparams = nrefs > nparams ? nrefs : nparams;
+    p->param_oids = calloc(p->nparams + 1, sizeof *p->param_oids);
+    p->inferred_oids = calloc(p->nparams + 1, sizeof *p->inferred_oids);
+    if (!p->param_oids || !p->inferred_oids) {
+        prepared_free(p);
+        return rl_exec_error(&x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+    }
     for (size_t i = 0; i < nparams; i++)
         p->param_oids[i] = param_oids ? param_oids[i] : 0;
     p->next = s->prepared;
@@ -1156,7 +1160,7 @@ static int prepared_param_types(rl_exec *x, rl_prepared *p)
 {
     if (p->inferred)
         return 0;
-    memcpy(p->inferred_oids, p->param_oids, sizeof p->inferred_oids);
+    memcpy(p->inferred_oids, p->param_oids, p->nparams * sizeof *p->inferred_oids);
     const PgQuery__Node *n = prepared_stmt(p);
     bool untyped = false;
     for (size_t i = 0; i < p->nparams; i++)
@@ -1178,7 +1182,7 @@ static int describe_prepared(rl_exec *x, rl_prepared *p, rl_describe *out)
     if (prepared_param_types(x, p) < 0)
         return -1;
     out->nparams = p->nparams;
-    memcpy(out->param_oids, p->inferred_oids, p->nparams * sizeof p->inferred_oids[0]);
+    out->param_oids = p->inferred_oids;
     const PgQuery__Node *n = prepared_stmt(p);
     if (!n || n->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
         return 0; /* NoData */
@@ -1188,21 +1192,22 @@ static int describe_prepared(rl_exec *x, rl_prepared *p, rl_describe *out)
         /* Before Bind the parameters have no values: typing sees each as a
          * NULL of the type Parse declared for it (unknown if none), as
          * PostgreSQL plans the statement before any Bind. */
-        enum { MAX_PARAMS = sizeof p->param_oids / sizeof p->param_oids[0] };
-        rl_value unbound[MAX_PARAMS];
-        for (size_t i = 0; i < MAX_PARAMS; i++)
-            unbound[i] = (rl_value){.oid = i < p->nparams && p->param_oids[i] ? p->param_oids[i]
-                                                                             : RL_OID_UNKNOWN,
+        rl_value *unbound = calloc(p->nparams + 1, sizeof *unbound);
+        if (!unbound)
+            return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+        for (size_t i = 0; i < p->nparams; i++)
+            unbound[i] = (rl_value){.oid = p->param_oids[i] ? p->param_oids[i] : RL_OID_UNKNOWN,
                                     .typmod = -1, .d.isnull = true};
         const rl_value *bound = x->params; /* a portal's: the shape is the statement's */
         size_t nbound = x->nparams;
         x->params = unbound;
-        x->nparams = MAX_PARAMS;
+        x->nparams = p->nparams;
         const rl_parsed *prev = rl_parsed_activate(p->parsed);
         p->shape = rl_select_describe(x, n->select_stmt);
         x->params = bound;
         x->nparams = nbound;
         rl_parsed_activate(prev);
+        free(unbound);
         if (!p->shape)
             return -1;
     }

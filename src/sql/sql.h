@@ -219,7 +219,7 @@ int rl_session_parse(rl_session *s, const char *stmt_name, const char *sql, size
 
 typedef struct rl_describe {
     size_t nparams;
-    uint32_t param_oids[64];
+    const uint32_t *param_oids; /* nparams; the statement's, valid while it is */
     bool has_rows;          /* false = NoData */
     size_t ncols;
     rl_col_info *cols;      /* owned by the session; valid until its next call */

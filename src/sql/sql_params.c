@@ -27,15 +27,10 @@
  * so the types only ever add information to what Parse declared.
  */
 #include <assert.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sql/sql_cast.h"
-#include "sql/sql_exec.h"
-#include "sql/sql_parse.h"
-#include "sql/sql_relation.h"
-#include "sql/sql_scan.h"
-#include "sql/sql_stmt.h"
-#include "sql/sql_value.h"
 #include "sql/sql_exec.h"
 #include "sql/sql_parse.h"
 #include "sql/sql_relation.h"
@@ -53,9 +48,10 @@ typedef struct param_scan {
     rl_rowset *rels[MAX_RELS]; /* the shapes of the relations the statement names */
     size_t nrels;
     int max_ref;            /* the highest $n seen */
-    uint32_t refs[64];      /* [n-1]: how often $n is seen (n <= 64) */
-    uint32_t null_tested[64]; /* [n-1]: how often as the operand of IS [NOT] NULL */
-    uint64_t null_tested_first; /* bit n-1: $n is first seen there */
+    size_t nslots;          /* entries of the three below: 0 while only max_ref is found */
+    uint32_t *refs;         /* [n-1]: how often $n is seen */
+    uint32_t *null_tested;  /* [n-1]: how often as the operand of IS [NOT] NULL */
+    bool *null_tested_first; /* [n-1]: $n is first seen there */
 } param_scan;
 
 /* ------------------------------------------------------------- counting */
@@ -76,15 +72,15 @@ static int count_visit(void *ctx, const ProtobufCMessage *m)
         int num = ((const PgQuery__ParamRef *)m)->number;
         if (num > ps->max_ref)
             ps->max_ref = num;
-        if (num >= 1 && num <= 64)
+        if (num >= 1 && (size_t)num <= ps->nslots)
             ps->refs[num - 1]++;
-    } else if (m->descriptor == &pg_query__null_test__descriptor) {
+    } else if (m->descriptor == &pg_query__null_test__descriptor && ps->nslots) {
         const PgQuery__Node *arg = ((const PgQuery__NullTest *)m)->arg;
         if (arg && arg->node_case == PG_QUERY__NODE__NODE_PARAM_REF) {
             int num = arg->param_ref->number;
-            if (num >= 1 && num <= 64) {
+            if (num >= 1 && (size_t)num <= ps->nslots) {
                 if (!ps->refs[num - 1])
-                    ps->null_tested_first |= (uint64_t)1 << (num - 1);
+                    ps->null_tested_first[num - 1] = true;
                 ps->null_tested[num - 1]++;
             }
         }
@@ -92,24 +88,48 @@ static int count_visit(void *ctx, const ProtobufCMessage *m)
     return 0;
 }
 
-int rl_params_count(rl_exec *x, const PgQuery__Node *stmt, size_t *out, uint64_t *typeable,
-                    uint64_t *unknown_first)
+/* Two walks: the highest $n first, then, with that many counters, how each
+ * is referred to (memory follows what the statement holds). */
+int rl_params_count(rl_exec *x, const PgQuery__Node *stmt, size_t *out, uint8_t **flags)
 {
     param_scan ps = {.x = x};
     *out = 0;
-    *typeable = 0;
-    *unknown_first = 0;
+    *flags = NULL;
     if (!stmt)
         return 0;
     if (rl_tree_walk((const ProtobufCMessage *)stmt, count_visit, &ps) == -2)
         return rl_stack_depth_error(x->err);
-    *out = ps.max_ref > 0 ? (size_t)ps.max_ref : 0;
-    for (size_t i = 0; i < 64; i++) {
+    if (ps.max_ref <= 0)
+        return 0;
+    if (ps.max_ref > RL_MAX_PARAMS)
+        return rl_exec_error(x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
+                             "statement refers to parameter $%d; at most %d can be bound",
+                             ps.max_ref, RL_MAX_PARAMS);
+    size_t n = (size_t)ps.max_ref;
+    ps.refs = calloc(n, sizeof *ps.refs);
+    ps.null_tested = calloc(n, sizeof *ps.null_tested);
+    ps.null_tested_first = calloc(n, sizeof *ps.null_tested_first);
+    uint8_t *f = calloc(n, sizeof *f);
+    int rc = 0;
+    if (!ps.refs || !ps.null_tested || !ps.null_tested_first || !f)
+        rc = rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    ps.nslots = rc == 0 ? n : 0;
+    if (rc == 0 && rl_tree_walk((const ProtobufCMessage *)stmt, count_visit, &ps) == -2)
+        rc = rl_stack_depth_error(x->err);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
         assert(ps.null_tested[i] <= ps.refs[i]); /* each operand is also a ref */
         if (ps.refs[i] > ps.null_tested[i])
-            *typeable |= (uint64_t)1 << i;
+            f[i] = RL_PARAM_TYPEABLE | (ps.null_tested_first[i] ? RL_PARAM_UNKNOWN_FIRST : 0);
     }
-    *unknown_first = ps.null_tested_first & *typeable;
+    free(ps.refs);
+    free(ps.null_tested);
+    free(ps.null_tested_first);
+    if (rc < 0) {
+        free(f);
+        return -1;
+    }
+    *out = n;
+    *flags = f;
     return 0;
 }
 

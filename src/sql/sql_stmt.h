@@ -13,14 +13,21 @@
 
 /* ---------------------------------------------------------- sql_params.c */
 
-/* The highest $n the statement refers to (0: none) in *out; which of
- * $1..$64 it refers to somewhere that can give a type (bit n-1; not only
- * as the operand of IS [NOT] NULL) in *typeable, and which of those it
- * refers to first as such an operand (so with no type there, and one
- * elsewhere: PostgreSQL's 42P08) in *unknown_first; -1 + 54001 when it
- * nests too deep to look at. */
-int rl_params_count(rl_exec *x, const PgQuery__Node *stmt, size_t *out, uint64_t *typeable,
-                    uint64_t *unknown_first);
+/* A parameter's place in its statement (rl_params_count's flags). */
+enum {
+    RL_PARAM_TYPEABLE = 1,      /* referred to somewhere that can give a type (not
+                                   only as the operand of IS [NOT] NULL) */
+    RL_PARAM_UNKNOWN_FIRST = 2  /* typeable, but referred to first as such an
+                                   operand (so with no type there: PostgreSQL's 42P08) */
+};
+/* Most parameters a statement may have: what Bind can carry (its count is
+ * an unsigned Int16, as PostgreSQL reads it). */
+#define RL_MAX_PARAMS 65535
+/* The highest $n the statement refers to (0: none) in *out and, when it is
+ * 1 or more, *flags (malloc'd, *out entries, the caller frees): each
+ * parameter's RL_PARAM_* bits. -1 + 54001 when it nests too deep to look
+ * at, 54000 past RL_MAX_PARAMS, 53200 out of memory. */
+int rl_params_count(rl_exec *x, const PgQuery__Node *stmt, size_t *out, uint8_t **flags);
 /* Give each of the n parameters Parse left untyped (oids[i] == 0) the type
  * its context in `stmt` gives it, as PostgreSQL infers one (a cast, the
  * column it is compared with or stored in, LIMIT, a condition), else text.

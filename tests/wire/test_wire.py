@@ -1185,3 +1185,31 @@ def test_transaction_exit_through_extended_protocol_after_error(server):
             c.execute(exit_stmt, prepare=True)
             assert c.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
             assert c.execute("SELECT 1", prepare=True).fetchone() == (1,)
+
+
+# ------------------------------------------------------- many parameters
+
+def test_up_to_65535_bind_parameters(server):
+    """A statement may have as many parameters as Bind carries (65,535,
+    its count read unsigned as PostgreSQL does): sqlx and psycopg send
+    multi-row INSERTs of thousands (RockLake refused more than 64). One that
+    refers to $65536 or more can never be bound: refused at Parse."""
+    with psycopg.connect(server.dsn(), autocommit=True) as conn:
+        n = 65535
+        q = ("SELECT count(*), sum(x) FROM (VALUES " +
+             ",".join(f"(${i}::int)" for i in range(1, n + 1)) + ") v(x)")
+        r = conn.pgconn.prepare(b"many", q.encode())
+        assert r.status == psycopg.pq.ExecStatus.COMMAND_OK, r.error_message
+        assert conn.pgconn.describe_prepared(b"many").nparams == n
+        r = conn.pgconn.exec_prepared(b"many", [b"2"] * n)
+        assert r.status == psycopg.pq.ExecStatus.TUPLES_OK, r.error_message
+        assert (r.get_value(0, 0), r.get_value(0, 1)) == (b"65535", b"131070")
+        conn.execute("CREATE TEMP TABLE many_rows(a int, b text)")
+        rows = [(i, f"v{i}") for i in range(5000)]
+        conn.execute("INSERT INTO many_rows VALUES " + ",".join(["(%s, %s)"] * len(rows)),
+                     [v for row in rows for v in row])
+        assert conn.execute("SELECT count(*), sum(a) FROM many_rows").fetchone() == (5000, 12497500)
+        q = "SELECT count(*) FROM (VALUES " + ",".join(f"(${i}::int)" for i in range(1, 70001)) + ") v(x)"
+        r = conn.pgconn.prepare(b"too_many", q.encode())
+        assert r.status == psycopg.pq.ExecStatus.FATAL_ERROR
+        assert r.error_field(psycopg.pq.DiagnosticField.SQLSTATE) == b"54000"

@@ -816,8 +816,12 @@ static int eval_op_any(rl_expr_ctx *c, const PgQuery__AExpr *e, bool all, rl_val
     rl_value l, arr;
     if (rl_expr_eval(c, e->lexpr, &l) < 0 || rl_expr_eval(c, e->rexpr, &arr) < 0)
         return -1;
-    if (l.oid == RL_OID_UNKNOWN &&
-        rl_value_coerce(c, &l, RL_OID_TEXT, -1, false, &l, e->location) < 0)
+    /* an unknown literal takes the array's element type ('d' = ANY (a
+     * "char"[])), and is text against an unknown array */
+    uint32_t l_as = rl_array_elem_oid(arr.oid) ? rl_array_elem_oid(arr.oid) : RL_OID_TEXT;
+    if (arr.oid == RL_OID_INT2VECTOR)
+        l_as = RL_OID_INT2;
+    if (l.oid == RL_OID_UNKNOWN && rl_value_coerce(c, &l, l_as, -1, false, &l, e->location) < 0)
         return -1;
     if (arr.oid == RL_OID_UNKNOWN) {
         uint32_t t = rl_array_oid_of(l.oid);

@@ -154,3 +154,4 @@ SELECT data_file_id FROM ducklake_data_file WHERE table_id <> ANY (ARRAY[NULL, N
 SELECT data_file_id FROM ducklake_data_file WHERE table_id <> COALESCE(NULL, NULL);
 SELECT data_file_id FROM ducklake_data_file WHERE table_id = NULL::text;
 SELECT data_file_id FROM ducklake_data_file WHERE table_id = NULL ORDER BY 1;
+SELECT 'd' = ANY (ARRAY['d'::"char", 'e'::"char"]), 'x' = ANY ('{d,e}'::"char"[]), 'd' <> ALL (ARRAY['e'::"char"]);

@@ -100,6 +100,9 @@ typedef struct rl_error {
 /* Class 3F - invalid schema name */
 #define RL_SQLSTATE_INVALID_SCHEMA_NAME "3F000"
 
+/* Class 3B - savepoint exception */
+#define RL_SQLSTATE_INVALID_SAVEPOINT_SPECIFICATION "3B001"
+
 /* Class 40 - transaction rollback */
 #define RL_SQLSTATE_SERIALIZATION_FAILURE "40001"
 

@@ -270,6 +270,14 @@ bool rl_row_visible_at(const rl_row *row, uint64_t snapshot);
  * audit entry as one atomic, durable batch. On error nothing is written and
  * the transaction is finished either way (free it). A transaction with no
  * writes commits without touching the store. */
+/* Savepoints: a copy of what the transaction has buffered (its writes and
+ * what its commit checks), which rl_txn_restore puts back, dropping all
+ * written since. The transaction's snapshot is not part of it. The caller
+ * owns the savepoint (rl_txn_savepoint_free; NULL is fine). */
+typedef struct rl_txn_savepoint rl_txn_savepoint;
+rl_txn_savepoint *rl_txn_save(const rl_txn *txn, rl_error *err);
+int rl_txn_restore(rl_txn *txn, const rl_txn_savepoint *sp, rl_error *err);
+void rl_txn_savepoint_free(rl_txn_savepoint *sp);
 int rl_txn_commit(rl_txn *txn, rl_error *err);
 
 /* Dynamic tables (ducklake_inlined_data_*, ducklake_inlined_delete_*): their

@@ -5,8 +5,9 @@
  *
  * Owns: rl_txn_begin (the snapshot taken under cat->lock at written_seq,
  * and the wait until that is durable), rl_txn_free, the overlay, the
- * expectations, reads of one key in the transaction's view, the relations
- * version.
+ * expectations, savepoints (copies of the buffered writes and
+ * expectations, put back by rl_txn_restore), reads of one key in the
+ * transaction's view, the relations version.
  *
  * Invariants: the overlay is sorted by key with no duplicates; a writer's
  * snapshot holds exactly the commits numbered up to snap_seq and is only
@@ -207,6 +208,143 @@ void rl_txn_free(rl_txn *t)
     free(t->seqw);
     rl_arena_free(&t->seq_arena);
     free(t);
+}
+
+/* ------------------------------------------------------------ savepoints */
+
+/* A savepoint holds a copy of everything a transaction buffered up to it:
+ * its writes (the overlay), what its commit will check (expectations,
+ * counters) and the flags they set. Logical writes for sequencing are only
+ * ever appended, so their count is enough. */
+struct rl_txn_savepoint {
+    pending *ov;
+    size_t nov;
+    expectation *ex;
+    size_t nex;
+    touched_counter *tc;
+    size_t ntc;
+    size_t nseqw;
+    bool wrote_names, inserted_snapshot, seq_foreign, fmt_changed;
+    uint64_t max_snapshot_inserted, lagging;
+    rl_format fmt, lag_fmt;
+};
+
+void rl_txn_savepoint_free(rl_txn_savepoint *sp)
+{
+    if (!sp)
+        return;
+    for (size_t i = 0; i < sp->nov; i++) {
+        free(sp->ov[i].key);
+        free(sp->ov[i].val);
+    }
+    for (size_t i = 0; i < sp->nex; i++) {
+        free(sp->ex[i].key);
+        free(sp->ex[i].val);
+    }
+    free(sp->ov);
+    free(sp->ex);
+    free(sp->tc);
+    free(sp);
+}
+
+/* Copies of n pending writes / expectations (their bytes too); false when
+ * out of memory (what was copied is freed by the caller's free). */
+static bool copy_pending(pending *to, const pending *from, size_t n, size_t *done)
+{
+    for (*done = 0; *done < n; ++*done) {
+        const pending *p = &from[*done];
+        pending c = {dup_bytes(p->key, p->klen), p->klen, NULL, p->vlen};
+        if (c.key && p->val)
+            c.val = dup_bytes(p->val, p->vlen);
+        if (!c.key || (p->val && !c.val)) {
+            free(c.key);
+            return false;
+        }
+        to[*done] = c;
+    }
+    return true;
+}
+
+static bool copy_expectations(expectation *to, const expectation *from, size_t n, size_t *done)
+{
+    for (*done = 0; *done < n; ++*done) {
+        expectation c = from[*done];
+        c.key = dup_bytes(from[*done].key, from[*done].klen);
+        c.val = from[*done].val ? dup_bytes(from[*done].val, from[*done].vlen) : NULL;
+        if (!c.key || (from[*done].val && !c.val)) {
+            free(c.key);
+            free(c.val);
+            return false;
+        }
+        to[*done] = c;
+    }
+    return true;
+}
+
+rl_txn_savepoint *rl_txn_save(const rl_txn *t, rl_error *err)
+{
+    rl_txn_savepoint *sp = calloc(1, sizeof *sp);
+    if (!sp)
+        return oom(err), NULL;
+    sp->ov = calloc(t->nov + 1, sizeof *sp->ov);
+    sp->ex = calloc(t->nex + 1, sizeof *sp->ex);
+    sp->tc = calloc(t->ntc + 1, sizeof *sp->tc);
+    bool ok = sp->ov && sp->ex && sp->tc && copy_pending(sp->ov, t->ov, t->nov, &sp->nov) &&
+              copy_expectations(sp->ex, t->ex, t->nex, &sp->nex);
+    if (!ok) {
+        rl_txn_savepoint_free(sp);
+        return oom(err), NULL;
+    }
+    memcpy(sp->tc, t->tc, t->ntc * sizeof *sp->tc);
+    sp->ntc = t->ntc;
+    sp->nseqw = t->nseqw;
+    sp->wrote_names = t->wrote_names;
+    sp->inserted_snapshot = t->inserted_snapshot;
+    sp->seq_foreign = t->seq_foreign;
+    sp->fmt_changed = t->fmt_changed;
+    sp->max_snapshot_inserted = t->max_snapshot_inserted;
+    sp->lagging = t->lagging;
+    sp->fmt = t->fmt;
+    sp->lag_fmt = t->lag_fmt;
+    return sp;
+}
+
+int rl_txn_restore(rl_txn *t, const rl_txn_savepoint *sp, rl_error *err)
+{
+    assert(!t->done);
+    assert(sp->nseqw <= t->nseqw); /* logical writes are only appended */
+    pending *ov = calloc(sp->nov + 1, sizeof *ov);
+    expectation *ex = calloc(sp->nex + 1, sizeof *ex);
+    touched_counter *tc = calloc(sp->ntc + 1, sizeof *tc);
+    size_t nov = 0, nex = 0;
+    if (!ov || !ex || !tc || !copy_pending(ov, sp->ov, sp->nov, &nov) ||
+        !copy_expectations(ex, sp->ex, sp->nex, &nex)) {
+        for (size_t i = 0; ov && i < nov; i++)
+            free(ov[i].key), free(ov[i].val);
+        for (size_t i = 0; ex && i < nex; i++)
+            free(ex[i].key), free(ex[i].val);
+        free(ov), free(ex), free(tc);
+        return oom(err);
+    }
+    memcpy(tc, sp->tc, sp->ntc * sizeof *tc);
+    cat_free_buffered_writes(t);
+    free(t->ov);
+    free(t->ex);
+    free(t->tc);
+    t->ov = ov, t->nov = sp->nov, t->capov = sp->nov + 1;
+    t->ex = ex, t->nex = sp->nex, t->capex = sp->nex + 1;
+    t->tc = tc, t->ntc = sp->ntc, t->captc = sp->ntc + 1;
+    t->nseqw = sp->nseqw;
+    t->wrote_names = sp->wrote_names;
+    t->inserted_snapshot = sp->inserted_snapshot;
+    t->seq_foreign = sp->seq_foreign;
+    t->fmt_changed = sp->fmt_changed;
+    t->max_snapshot_inserted = sp->max_snapshot_inserted;
+    t->lagging = sp->lagging;
+    t->fmt = sp->fmt;
+    t->lag_fmt = sp->lag_fmt;
+    t->vc_desc = NULL; /* the decoded-columns cache may describe the later format */
+    return 0;
 }
 
 void rl_txn_set_audit(rl_txn *t, const char *user, const char *application,

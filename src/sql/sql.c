@@ -337,8 +337,131 @@ static void free_txns(rl_session *s)
     rl_pgcatalog_memo_free(s); /* it describes the transactions just ended */
 }
 
+/* ------------------------------------------------------------ savepoints */
+
+/* A savepoint of the block: each lake's transaction as it was (NULL for a
+ * lake without one then), and the count of changes it cannot undo. */
+struct rl_savepoint {
+    char name[64];
+    rl_txn_savepoint *lake[RL_SESSION_LAKES];
+    bool had_txn[RL_SESSION_LAKES];
+    size_t nlakes;
+    uint64_t unsaved_changes;
+    rl_savepoint *prev;
+};
+
+static void savepoint_free(rl_savepoint *sp)
+{
+    for (size_t i = 0; i < sp->nlakes; i++)
+        rl_txn_savepoint_free(sp->lake[i]);
+    free(sp);
+}
+
+/* Drop the savepoints made after `keep` (all of them for NULL). */
+static void savepoints_drop_after(rl_session *s, const rl_savepoint *keep)
+{
+    while (s->savepoints && s->savepoints != keep) {
+        rl_savepoint *sp = s->savepoints;
+        s->savepoints = sp->prev;
+        savepoint_free(sp);
+    }
+}
+
+static rl_savepoint *savepoint_find(rl_session *s, const char *name)
+{
+    for (rl_savepoint *sp = s->savepoints; sp; sp = sp->prev)
+        if (strcmp(sp->name, name) == 0)
+            return sp;
+    return NULL;
+}
+
+static int savepoint_outside_block(rl_exec *x, const char *what)
+{
+    return rl_exec_error(x, RL_SQLSTATE_NO_ACTIVE_SQL_TRANSACTION, -1,
+                         "%s can only be used in transaction blocks", what);
+}
+
+static int savepoint_missing(rl_exec *x, const char *name)
+{
+    return rl_exec_error(x, RL_SQLSTATE_INVALID_SAVEPOINT_SPECIFICATION, -1,
+                         "savepoint \"%s\" does not exist", name);
+}
+
+static int exec_savepoint(rl_exec *x, const char *name)
+{
+    rl_session *s = x->s;
+    if (!s->in_block)
+        return savepoint_outside_block(x, "SAVEPOINT");
+    rl_lakes_save(s);
+    rl_savepoint *sp = calloc(1, sizeof *sp);
+    if (!sp)
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    snprintf(sp->name, sizeof sp->name, "%s", name);
+    sp->nlakes = s->nlakes;
+    sp->unsaved_changes = s->unsaved_changes;
+    for (size_t i = 0; i < s->nlakes; i++) {
+        sp->had_txn[i] = s->lakes[i].txn != NULL;
+        if (sp->had_txn[i] && !(sp->lake[i] = rl_txn_save(s->lakes[i].txn, x->err))) {
+            savepoint_free(sp);
+            return -1;
+        }
+    }
+    sp->prev = s->savepoints;
+    s->savepoints = sp;
+    return rl_send_complete(x, "SAVEPOINT");
+}
+
+/* ROLLBACK TO SAVEPOINT: every lake's transaction as it was at the
+ * savepoint (one begun since ends), the block usable again, the savepoint
+ * kept and the later ones gone, as PostgreSQL's. What a savepoint cannot
+ * undo (DDL, temporary tables' rows) is refused with 0A000. */
+static int exec_rollback_to(rl_exec *x, const char *name)
+{
+    rl_session *s = x->s;
+    if (!s->in_block)
+        return savepoint_outside_block(x, "ROLLBACK TO SAVEPOINT");
+    rl_savepoint *sp = savepoint_find(s, name);
+    if (!sp)
+        return savepoint_missing(x, name);
+    if (sp->unsaved_changes != s->unsaved_changes)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "ROLLBACK TO SAVEPOINT cannot undo schema changes or writes to "
+                             "temporary tables made after the savepoint");
+    savepoints_drop_after(s, sp);
+    rl_lakes_save(s);
+    for (size_t i = 0; i < s->nlakes; i++) {
+        rl_txn *t = s->lakes[i].txn;
+        if (i < sp->nlakes && sp->had_txn[i]) {
+            assert(t); /* transactions stay while the block has savepoints */
+            if (rl_txn_restore(t, sp->lake[i], x->err) < 0)
+                return -1;
+        } else if (t) { /* begun after the savepoint */
+            rl_txn_free(t);
+            s->lakes[i].txn = NULL;
+        }
+    }
+    s->txn = s->lakes[s->cur].txn;
+    rl_ctid_reset(s);
+    rl_pgcatalog_memo_free(s);
+    s->failed = false;
+    return rl_send_complete(x, "ROLLBACK");
+}
+
+static int exec_release(rl_exec *x, const char *name)
+{
+    rl_session *s = x->s;
+    if (!s->in_block)
+        return savepoint_outside_block(x, "RELEASE SAVEPOINT");
+    rl_savepoint *sp = savepoint_find(s, name);
+    if (!sp)
+        return savepoint_missing(x, name);
+    savepoints_drop_after(s, sp->prev);
+    return rl_send_complete(x, "RELEASE");
+}
+
 static void finish_txn_quietly(rl_session *s, bool committed)
 {
+    savepoints_drop_after(s, NULL);
     free_txns(s);
     rl_ddl_end_transaction(s, committed);
     rl_ctid_reset(s);
@@ -458,6 +581,10 @@ static int finish_txn(rl_session *s, bool commit, rl_error *err)
  * implicit transaction is rolled back. Writes never land either way. */
 static void statement_failed(rl_session *s)
 {
+    if (s->in_block && s->savepoints) { /* ROLLBACK TO may want them back */
+        s->failed = true;
+        return;
+    }
     if (s->in_block) {
         free_txns(s);
         rl_ddl_end_transaction(s, false);
@@ -547,9 +674,15 @@ static int exec_transaction(rl_exec *x, const PgQuery__TransactionStmt *st)
                         "there is no transaction in progress");
         finish_txn(s, false, NULL);
         return rl_send_complete(x, "ROLLBACK");
+    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_SAVEPOINT:
+        return exec_savepoint(x, st->savepoint_name ? st->savepoint_name : "");
+    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK_TO:
+        return exec_rollback_to(x, st->savepoint_name ? st->savepoint_name : "");
+    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_RELEASE:
+        return exec_release(x, st->savepoint_name ? st->savepoint_name : "");
     default:
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                             "RockLake does not support savepoints or two-phase commit");
+                             "RockLake does not support two-phase commit");
     }
 }
 
@@ -826,13 +959,14 @@ static const char *statement_name(const PgQuery__Node *n)
     }
 }
 
-/* COMMIT or ROLLBACK: what a failed transaction block still accepts, by
+/* COMMIT, ROLLBACK [TO SAVEPOINT]: what a failed transaction block still accepts, by
  * simple query or through Parse/Bind/Execute alike. */
 static bool is_transaction_exit(const PgQuery__Node *n)
 {
     return n && n->node_case == PG_QUERY__NODE__NODE_TRANSACTION_STMT &&
            (n->transaction_stmt->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT ||
-            n->transaction_stmt->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK);
+            n->transaction_stmt->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK ||
+            n->transaction_stmt->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK_TO);
 }
 
 /* Run one statement. Returns RL_EXEC_DONE, RL_EXEC_COPY_IN or RL_EXEC_ERROR. */
@@ -855,6 +989,11 @@ static rl_exec_status run_statement(rl_exec *x, const PgQuery__Node *n)
         return RL_EXEC_ERROR;
     }
     int rc;
+    if (statement_writes(n) && n->node_case != PG_QUERY__NODE__NODE_INSERT_STMT &&
+        n->node_case != PG_QUERY__NODE__NODE_UPDATE_STMT &&
+        n->node_case != PG_QUERY__NODE__NODE_DELETE_STMT &&
+        n->node_case != PG_QUERY__NODE__NODE_COPY_STMT)
+        s->unsaved_changes++; /* DDL: no savepoint undoes it */
     switch (n->node_case) {
     case PG_QUERY__NODE__NODE_SELECT_STMT:
         rc = rl_select_send(x, n->select_stmt);

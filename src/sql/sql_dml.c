@@ -80,8 +80,10 @@ static int reject_unsupported(rl_exec *x, size_t nreturning, const char *what)
 
 int rl_dml_insert_row(rl_exec *x, const rl_relation *rel, const rl_value *row)
 {
-    if (rel->kind == RL_REL_TEMP)
+    if (rel->kind == RL_REL_TEMP) {
+        x->s->unsaved_changes++; /* a savepoint does not copy temporary rows */
         return rl_rowset_add(rel->temp->rows, row, NULL, x->err);
+    }
     if (rel->kind != RL_REL_STORED)
         return rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1, "cannot change relation \"%s\"",
                              rel->name);
@@ -905,6 +907,7 @@ static int update_row(dml_job *j, rl_expr_ctx *ec, size_t r, void *ctx)
             return -1;
     }
     if (j->rel.kind == RL_REL_TEMP) {
+        j->x->s->unsaved_changes++;
         rl_value *dst = rl_rowset_row(j->rel.temp->rows, r);
         for (size_t i = 0; i < u->st->n_target_list; i++) {
             size_t c = (size_t)u->cols[i];
@@ -1105,8 +1108,10 @@ int rl_dml_delete(rl_exec *x, const PgQuery__DeleteStmt *st)
             rc = oom(x);
         if (rc == 0)
             rc = job_run(&j, delete_row, &dc);
-        if (rc == 0 && dc.gone)
+        if (rc == 0 && dc.gone) {
+            x->s->unsaved_changes++;
             temp_compact(j.rel.temp->rows, dc.gone);
+        }
         free(dc.gone);
         job_free(&j);
     }

@@ -50,8 +50,13 @@ typedef struct rl_copy_in rl_copy_in;   /* sql_copy.c */
 typedef struct rl_ctid_map rl_ctid_map; /* sql_ctid.c */
 typedef struct rl_subtype rl_subtype;   /* sql_expr.c */
 
+typedef struct rl_savepoint rl_savepoint; /* sql.c */
+
 struct rl_session {
     rl_engine *eng;        /* the engine of the current statement (sql_lakes.c) */
+    rl_savepoint *savepoints; /* the block's savepoints, the latest first */
+    uint64_t unsaved_changes; /* counts what a savepoint cannot undo: DDL,
+                                 temporary tables' rows (sql_dml.c, sql_ddl.c) */
     char user[64], application[64], client[64];
     rl_txn *txn;           /* open catalog transaction on eng, or NULL */
     /* Every lake of this transaction; lakes[cur] is (eng, txn) while a

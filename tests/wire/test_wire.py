@@ -1213,3 +1213,33 @@ def test_up_to_65535_bind_parameters(server):
         r = conn.pgconn.prepare(b"too_many", q.encode())
         assert r.status == psycopg.pq.ExecStatus.FATAL_ERROR
         assert r.error_field(psycopg.pq.DiagnosticField.SQLSTATE) == b"54000"
+
+
+# -------------------------------------------------------------- savepoints
+
+def test_savepoints_through_psycopg(server):
+    """psycopg's nested transactions are savepoints over the extended
+    protocol: a failing statement inside one is undone by ROLLBACK TO and
+    the outer transaction goes on with its own writes (SQLAlchemy's first
+    connect looks up hstore this way). What a savepoint cannot undo (a
+    temporary table's rows, DDL) is refused with 0A000, never half undone."""
+    with psycopg.connect(server.dsn()) as conn:
+        conn.execute("CREATE TABLE ducklake_metadata (key varchar NOT NULL, value varchar NOT NULL, "
+                     "scope varchar, scope_id bigint)")
+        conn.commit()
+        with conn.transaction():
+            conn.execute("INSERT INTO ducklake_metadata VALUES ('a', '1', NULL, NULL)")
+            with pytest.raises(psycopg.errors.UndefinedColumn):
+                with conn.transaction():
+                    conn.execute("INSERT INTO ducklake_metadata VALUES ('b', '2', NULL, NULL)")
+                    conn.execute("SELECT nope FROM ducklake_metadata")
+            with conn.transaction():
+                conn.execute("INSERT INTO ducklake_metadata VALUES ('c', %s, NULL, NULL)", ["3"])
+        assert conn.execute("SELECT key FROM ducklake_metadata ORDER BY 1").fetchall() == [("a",), ("c",)]
+        conn.commit()
+        conn.execute("CREATE TEMP TABLE tt(a int)")
+        conn.execute("SAVEPOINT s")
+        conn.execute("INSERT INTO tt VALUES (1)")
+        with pytest.raises(psycopg.errors.FeatureNotSupported):
+            conn.execute("ROLLBACK TO SAVEPOINT s")
+        conn.rollback()

@@ -1,0 +1,56 @@
+-- SAVEPOINT / ROLLBACK TO SAVEPOINT / RELEASE SAVEPOINT, as psycopg uses
+-- them (a statement that may fail inside a savepoint, then ROLLBACK TO and
+-- go on), nested, and their errors.
+\i 00_schema.sql
+BEGIN;
+INSERT INTO ducklake_snapshot VALUES (1, NOW(), 0, 1, 0);
+SAVEPOINT "_pg3_1";
+SELECT oid FROM pg_type WHERE typname = 'hstore';
+SELECT nope FROM ducklake_snapshot;
+SELECT 1;
+ROLLBACK TO SAVEPOINT "_pg3_1";
+SELECT snapshot_id FROM ducklake_snapshot;
+INSERT INTO ducklake_snapshot VALUES (2, NOW(), 0, 1, 0);
+SAVEPOINT a;
+INSERT INTO ducklake_snapshot VALUES (3, NOW(), 0, 1, 0);
+SAVEPOINT b;
+INSERT INTO ducklake_snapshot VALUES (4, NOW(), 0, 1, 0);
+SELECT snapshot_id FROM ducklake_snapshot ORDER BY 1;
+ROLLBACK TO b;
+SELECT snapshot_id FROM ducklake_snapshot ORDER BY 1;
+ROLLBACK TO SAVEPOINT a;
+SELECT snapshot_id FROM ducklake_snapshot ORDER BY 1;
+ROLLBACK TO b;
+INSERT INTO ducklake_snapshot VALUES (5, NOW(), 0, 1, 0);
+RELEASE SAVEPOINT a;
+ROLLBACK TO a;
+ROLLBACK TO "_pg3_1";
+SELECT snapshot_id FROM ducklake_snapshot ORDER BY 1;
+SAVEPOINT c;
+INSERT INTO ducklake_snapshot VALUES (1, NOW(), 0, 1, 0);
+ROLLBACK TO c;
+INSERT INTO ducklake_snapshot VALUES (6, NOW(), 0, 1, 0);
+RELEASE c;
+COMMIT;
+SELECT snapshot_id FROM ducklake_snapshot ORDER BY 1;
+SAVEPOINT x;
+RELEASE x;
+ROLLBACK TO x;
+BEGIN;
+SAVEPOINT s1;
+SAVEPOINT s1;
+INSERT INTO ducklake_snapshot VALUES (7, NOW(), 0, 1, 0);
+ROLLBACK TO s1;
+RELEASE s1;
+INSERT INTO ducklake_snapshot VALUES (8, NOW(), 0, 1, 0);
+RELEASE s1;
+RELEASE s1;
+ROLLBACK;
+SELECT snapshot_id FROM ducklake_snapshot ORDER BY 1;
+BEGIN;
+SAVEPOINT s;
+SELECT 1/0;
+RELEASE s;
+ROLLBACK TO s;
+SELECT count(*) FROM ducklake_snapshot;
+COMMIT;

@@ -686,6 +686,35 @@ static int exec_transaction(rl_exec *x, const PgQuery__TransactionStmt *st)
     }
 }
 
+/* ------------------------------------------------------------ LOCK TABLE */
+
+/* LOCK TABLE t, ... IN <any> MODE (ducklakepy's cleanup sends it): checked
+ * as PostgreSQL checks it (a transaction block, 25P01; each table exists,
+ * 42P01), then nothing to take. RockLake's commits are serialized and each
+ * checks what it read and wrote against every commit since its snapshot,
+ * so a writer that would have waited for the lock in PostgreSQL commits
+ * first or gets the conflict error at its COMMIT instead (the outcomes
+ * docs/sql-support.md lists). */
+static int exec_lock(rl_exec *x, const PgQuery__LockStmt *st)
+{
+    /* a simple query of several statements runs as one implicit block */
+    const PgQuery__ParseResult *query = x->simple_query && x->s->pending
+                                            ? rl_parsed_tree(x->s->pending) : NULL;
+    if (!x->s->in_block && !(query && query->n_stmts > 1))
+        return rl_exec_error(x, RL_SQLSTATE_NO_ACTIVE_SQL_TRANSACTION, -1,
+                             "LOCK TABLE can only be used in transaction blocks");
+    for (size_t i = 0; i < st->n_relations; i++) {
+        const PgQuery__Node *r = st->relations[i];
+        rl_relation rel;
+        if (r->node_case != PG_QUERY__NODE__NODE_RANGE_VAR ||
+            rl_relation_resolve(x, r->range_var, &rel) < 0)
+            return r->node_case != PG_QUERY__NODE__NODE_RANGE_VAR
+                       ? rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "malformed LOCK")
+                       : -1;
+    }
+    return rl_send_complete(x, "LOCK TABLE");
+}
+
 /* -------------------------------------------------------------- SET, SHOW */
 
 static int const_text(const PgQuery__Node *n, char *out, size_t len)
@@ -1044,6 +1073,9 @@ static rl_exec_status run_statement(rl_exec *x, const PgQuery__Node *n)
         break;
     case PG_QUERY__NODE__NODE_CHECK_POINT_STMT:
         rc = rl_send_complete(x, "CHECKPOINT");
+        break;
+    case PG_QUERY__NODE__NODE_LOCK_STMT:
+        rc = exec_lock(x, n->lock_stmt);
         break;
     default:
         rc = rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,

@@ -1,6 +1,6 @@
 -- SAVEPOINT / ROLLBACK TO SAVEPOINT / RELEASE SAVEPOINT, as psycopg uses
 -- them (a statement that may fail inside a savepoint, then ROLLBACK TO and
--- go on), nested, and their errors.
+-- go on), nested, and their errors; LOCK TABLE.
 \i 00_schema.sql
 BEGIN;
 INSERT INTO ducklake_snapshot VALUES (1, NOW(), 0, 1, 0);
@@ -54,3 +54,18 @@ RELEASE s;
 ROLLBACK TO s;
 SELECT count(*) FROM ducklake_snapshot;
 COMMIT;
+-- LOCK TABLE: accepted in a transaction block, its tables checked
+LOCK TABLE ducklake_data_file;
+BEGIN;
+LOCK TABLE ducklake_data_file, ducklake_delete_file, ducklake_files_scheduled_for_deletion IN SHARE ROW EXCLUSIVE MODE;
+LOCK TABLE ONLY "public".ducklake_snapshot IN ACCESS EXCLUSIVE MODE NOWAIT;
+LOCK ducklake_table IN ACCESS SHARE MODE;
+SELECT count(*) FROM ducklake_snapshot;
+COMMIT;
+BEGIN;
+LOCK TABLE no_such_table IN SHARE MODE;
+ROLLBACK;
+BEGIN;
+LOCK TABLE ducklake_data_file IN ROW EXCLUSIVE MODE; SELECT 1;
+COMMIT;
+LOCK TABLE ducklake_data_file IN EXCLUSIVE MODE; SELECT 1;

@@ -119,9 +119,13 @@ static int use_lake(rl_exec *x, rl_engine *eng)
 static rl_engine *lake_for_new_fixed_table(rl_exec *x, rl_engine *home,
                                            const PgQuery__CreateStmt *cs)
 {
-    const char *schema = cs->relation->schemaname;
+    /* an unqualified name is created where the search path puts it:
+     * public, as sql_ddl.c creates it (ducklake-sdk creates its tables so) */
+    const char *schema = cs->relation->schemaname && cs->relation->schemaname[0]
+                             ? cs->relation->schemaname
+                             : "public";
     const rl_table_desc *d = rl_desc_by_name(cs->relation->relname, RL_FMT_LATEST);
-    if (!schema || !d || d->internal)
+    if (!d || d->internal)
         return home;
     if (use_lake(x, home) < 0)
         return NULL;

@@ -1243,3 +1243,25 @@ def test_savepoints_through_psycopg(server):
         with pytest.raises(psycopg.errors.FeatureNotSupported):
             conn.execute("ROLLBACK TO SAVEPOINT s")
         conn.rollback()
+
+
+# --------------------------------------------------- DuckLake's DDL, any way
+
+def test_ducklake_tables_created_unqualified_in_one_transaction(server):
+    """ducklake-sdk creates DuckLake's tables unqualified, in its own order,
+    in one transaction: each goes where the search path puts it (public), as
+    in PostgreSQL. The second such CREATE was routed to a further metadata
+    schema named "" and refused with 0A000."""
+    import random
+    schema = os.path.join(os.path.dirname(__file__), "..", "sql_cases", "00_schema.sql")
+    creates = [l.replace('"public".', "") for l in open(schema) if l.startswith("CREATE TABLE")]
+    random.Random(5).shuffle(creates)
+    with psycopg.connect(server.dsn()) as conn:
+        for sql in creates:
+            conn.execute(sql)
+        conn.commit()
+        n = conn.execute("SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = 'public'")
+        assert n.fetchone() == (len(creates),)
+        conn.execute("INSERT INTO ducklake_snapshot VALUES (0, now(), 0, 1, 0)")
+        conn.commit()
+        assert conn.execute("SELECT snapshot_id FROM public.ducklake_snapshot").fetchall() == [(0,)]

@@ -798,7 +798,8 @@ static const char *const help_serve =
     "                      [--max-auto-create N]\n"
     "                      [--max-connections N] [--authentication-timeout MS]\n"
     "                      [--port-file FILE]\n"
-    "                      [--log-min-duration-statement MS] [--cache-mb N] [--mirror-mb N]\n"
+    "                      [--log-min-duration-statement MS] [--log-min-error-statement LEVEL]\n"
+    "                      [--cache-mb N] [--mirror-mb N]\n"
     "                      [--result-cache-mb N] [--journal on|off] [--busy-poll-us N] [--writer-lease-ms MS]\n"
     "                      [--journal-salvage] [--rebuild-digest] [--store-timeout-ms MS]\n"
     "                      [--sequence-commits on|off]\n"
@@ -880,6 +881,11 @@ static const char *const help_serve =
     "                         log each statement (its text, cut at 4096 bytes) that ran MS\n"
     "                         milliseconds or longer; 0 logs every statement with its\n"
     "                         duration (ROCKLAKE_LOG_MIN_DURATION_STATEMENT; default off)\n"
+    "  --log-min-error-statement LEVEL\n"
+    "                         as PostgreSQL's setting: at debug5..error a failed statement's\n"
+    "                         text (cut at 4096 bytes) goes with its statement_error line,\n"
+    "                         its \"statement\" field; fatal or panic leave it out\n"
+    "                         (ROCKLAKE_LOG_MIN_ERROR_STATEMENT; default error)\n"
     "  --cache-mb N           block cache of each open lake, in MiB (ROCKLAKE_CACHE_MB;\n"
     "                         default 256): what followers, and writers of lakes not kept\n"
     "                         in memory (--mirror-mb), read SlateDB's tables through\n"
@@ -940,7 +946,7 @@ enum {
     SO_LOG_FORMAT, SO_AUTO_CREATE, SO_MAX_CONN, SO_PORT_FILE, SO_LOG_MIN_DURATION, SO_CACHE_MB,
     SO_MIRROR_MB, SO_JOURNAL, SO_POLL_US, SO_AUTH_TIMEOUT, SO_LEASE_MS, SO_JOURNAL_SALVAGE,
     SO_REBUILD_DIGEST, SO_MAX_AUTO_CREATE, SO_STORE_TIMEOUT, SO_SEQUENCE_COMMITS,
-    SO_RESULT_CACHE_MB, SO__COUNT
+    SO_RESULT_CACHE_MB, SO_LOG_MIN_ERROR, SO__COUNT
 };
 
 /* serve's options: --name, the environment variable and the config-file
@@ -977,6 +983,7 @@ static const cli_opt serve_opts[SO__COUNT] = {
     {"store-timeout-ms", true, "ROCKLAKE_STORE_TIMEOUT_MS"},
     {"sequence-commits", true, "ROCKLAKE_SEQUENCE_COMMITS"},
     {"result-cache-mb", true, "ROCKLAKE_RESULT_CACHE_MB"},
+    {"log-min-error-statement", true, "ROCKLAKE_LOG_MIN_ERROR_STATEMENT"},
 };
 
 /* Option values by source; later sources win. Strings point into argv, the
@@ -1122,6 +1129,19 @@ static int serve_config(const serve_args *a, rl_server_config *c)
         return EXIT_USAGE;
     if (a->val[SO_RESULT_CACHE_MB])
         c->result_cache_bytes = result_mb ? (int64_t)(result_mb << 20) : -1;
+    /* PostgreSQL's levels; a failed statement is an ERROR, so its text is
+     * logged at error and every level below */
+    static const char *const levels[] = {"debug5", "debug4", "debug3", "debug2", "debug1", "info",
+                                         "notice", "warning", "error", "log", "fatal", "panic"};
+    const char *lmes = a->val[SO_LOG_MIN_ERROR] ? a->val[SO_LOG_MIN_ERROR] : "error";
+    size_t level = 0;
+    while (level < sizeof levels / sizeof levels[0] && strcasecmp(levels[level], lmes) != 0)
+        level++;
+    if (level == sizeof levels / sizeof levels[0])
+        return usage_error("serve", "--log-min-error-statement takes debug5..debug1, info, notice, "
+                                    "warning, error, log, fatal or panic, not '%s'",
+                           lmes);
+    c->log_error_statement = level <= 8; /* up to "error" */
     c->log_min_duration_ms = -1;
     if (a->val[SO_LOG_MIN_DURATION]) {
         uint64_t ms = 0;

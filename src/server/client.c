@@ -702,9 +702,30 @@ static void sink_init(client *c, rl_sink *s)
 
 /* -------------------------------------------------------- statement errors */
 
+/* The longest statement text a log line carries: enough for every statement
+ * shape DuckDB sends up to its literals (a profile groups by it), short
+ * enough that a log line stays one small write. */
+#define LOGGED_STATEMENT_BYTES 4096
+
+/* sql's first LOGGED_STATEMENT_BYTES bytes (cut on a character boundary)
+ * into text (LOGGED_STATEMENT_BYTES + 1 bytes). */
+static void statement_text(const char *sql, char *text)
+{
+    size_t n = sql ? strlen(sql) : 0;
+    if (n > LOGGED_STATEMENT_BYTES) {
+        n = LOGGED_STATEMENT_BYTES;
+        while (n > 0 && ((unsigned char)sql[n] & 0xC0) == 0x80)
+            n--;
+    }
+    memcpy(text, sql ? sql : "", n);
+    text[n] = '\0';
+}
+
 /* Report a failed statement: the sink's own error wins (it caused the
  * abort), a fired statement timeout renames 57014, a fencing is logged. */
-static void report_error(client *c, rl_error *err)
+static void statement_text(const char *sql, char *text);
+
+static void report_error(client *c, rl_error *err, const char *sql)
 {
     if (c->sink_failed) {
         *err = c->sink_err;
@@ -720,16 +741,20 @@ static void report_error(client *c, rl_error *err)
         srv_lake_fenced(c->lake);
     char pid[16];
     snprintf(pid, sizeof pid, "%d", c->slot.pid);
-    srv_log(c->env->log, "info", "statement_error", "pid", pid, "user", c->user, "database",
-            c->database, "sqlstate", err->sqlstate, "message", err->message, NULL);
+    if (c->env->log->error_statement && sql) { /* PostgreSQL's STATEMENT: line */
+        char text[LOGGED_STATEMENT_BYTES + 1];
+        statement_text(sql, text);
+        srv_log(c->env->log, "info", "statement_error", "pid", pid, "user", c->user, "database",
+                c->database, "sqlstate", err->sqlstate, "message", err->message, "statement",
+                text, NULL);
+    } else {
+        srv_log(c->env->log, "info", "statement_error", "pid", pid, "user", c->user, "database",
+                c->database, "sqlstate", err->sqlstate, "message", err->message, NULL);
+    }
     if (!c->broken)
         put_error(c, 'E', "ERROR", err);
 }
 
-/* The longest statement text a log line carries: enough for every statement
- * shape DuckDB sends up to its literals (a profile groups by it), short
- * enough that a log line stays one small write. */
-#define LOGGED_STATEMENT_BYTES 4096
 
 /* Time a finished statement; log it when --log-min-duration-statement asks. */
 static void observe_statement(client *c, const char *kind, const char *sql, uint64_t t0)
@@ -741,14 +766,7 @@ static void observe_statement(client *c, const char *kind, const char *sql, uint
     char ms[32], pid[16], text[LOGGED_STATEMENT_BYTES + 1];
     snprintf(ms, sizeof ms, "%.3f", secs * 1000);
     snprintf(pid, sizeof pid, "%d", c->slot.pid);
-    size_t n = sql ? strlen(sql) : 0;
-    if (n > LOGGED_STATEMENT_BYTES) {
-        n = LOGGED_STATEMENT_BYTES; /* cut on a character boundary */
-        while (n > 0 && ((unsigned char)sql[n] & 0xC0) == 0x80)
-            n--;
-    }
-    memcpy(text, sql ? sql : "", n);
-    text[n] = '\0';
+    statement_text(sql, text);
     srv_log(c->env->log, "info", "statement", "pid", pid, "database", c->database, "kind", kind,
             "duration_ms", ms, "sql", text, NULL);
 }
@@ -884,25 +902,26 @@ static void handle_query(client *c, const proto_msg *m)
         rc = copy_in(c, &sink, &err);
     keep_abandon(c); /* a statement that failed before its CommandComplete */
     observe_statement(c, "query", sql, t0);
-    free(sql);
     if (rc == -2) {
+        free(sql);
         srv_stmt_disarm(c->env->backends, &c->slot);
         c->broken = true;
         return;
     }
     if (rc == RL_EXEC_ERROR)
-        report_error(c, &err);
+        report_error(c, &err, sql);
     else
         srv_stmt_disarm(c->env->backends, &c->slot);
+    free(sql);
     rl_commit_info ci;
     double commit_secs = count_commit(c, t0, &ci);
     send_ready(c);
     log_commit(c, commit_secs, &ci);
 }
 
-static void ext_error(client *c, rl_error *err)
+static void ext_error(client *c, rl_error *err, const char *sql)
 {
-    report_error(c, err);
+    report_error(c, err, sql);
     c->skip_till_sync = true;
 }
 
@@ -919,13 +938,13 @@ static void handle_parse(client *c, const proto_msg *m)
     uint32_t *oids = calloc(p.nparams + 1, sizeof *oids);
     if (!oids) {
         rl_error_set(&err, RL_SQLSTATE_OUT_OF_MEMORY, "out of memory");
-        ext_error(c, &err);
+        ext_error(c, &err, p.sql);
         return;
     }
     for (size_t i = 0; i < p.nparams; i++)
         oids[i] = proto_parse_param_oid(&p, i);
     if (rl_session_parse(c->sess, p.stmt, p.sql, p.nparams, oids, &err) < 0)
-        ext_error(c, &err);
+        ext_error(c, &err, p.sql);
     else
         pktbuf_write(&c->out, '1', "");
     free(oids);
@@ -943,7 +962,7 @@ static void handle_bind(client *c, const proto_msg *m)
     }
     if (rl_session_bind(c->sess, b.portal, b.stmt, b.nparams, b.formats, b.nformats,
                         b.values, b.lengths, b.nresult_formats, b.result_formats, &err) < 0)
-        ext_error(c, &err);
+        ext_error(c, &err, rl_session_statement_sql(c->sess, b.stmt));
     else
         pktbuf_write(&c->out, '2', "");
     proto_bind_free(&b);
@@ -996,14 +1015,14 @@ static void handle_describe(client *c, const proto_msg *m)
     memset(&d, 0, sizeof d);
     if (t.kind == 'S') {
         if (rl_session_describe_statement(c->sess, t.name, &d, &err) < 0) {
-            ext_error(c, &err);
+            ext_error(c, &err, rl_session_statement_sql(c->sess, t.name));
             return;
         }
         put_param_description(c, &d);
         put_row_description(c, &d, NULL);
     } else {
         if (rl_session_describe_portal(c->sess, t.name, &d, &err) < 0) {
-            ext_error(c, &err);
+            ext_error(c, &err, rl_session_portal_sql(c->sess, t.name));
             return;
         }
         put_row_description(c, &d, t.name);
@@ -1042,7 +1061,7 @@ static void handle_execute(client *c, const proto_msg *m)
         return;
     }
     if (rc == RL_EXEC_ERROR) {
-        ext_error(c, &err);
+        ext_error(c, &err, rl_session_portal_sql(c->sess, portal));
         return;
     }
     srv_stmt_disarm(c->env->backends, &c->slot);
@@ -1070,7 +1089,7 @@ static void handle_sync(client *c, uint64_t t0)
     rl_error_clear(&err);
     c->skip_till_sync = false;
     if (rl_session_sync(c->sess, &err) < 0)
-        report_error(c, &err);
+        report_error(c, &err, NULL);
     rl_commit_info ci;
     double commit_secs = count_commit(c, t0, &ci);
     send_ready(c);
@@ -1120,7 +1139,7 @@ static void serve_queries(client *c)
             rl_error err;
             rl_error_set(&err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
                          "the fastpath function call protocol is not supported");
-            report_error(c, &err);
+            report_error(c, &err, NULL);
             send_ready(c);
             break;
         }

@@ -12,10 +12,11 @@
 
 #include "base/buf.h"
 
-void srv_logger_init(srv_logger *l, bool json, int64_t min_duration_ms)
+void srv_logger_init(srv_logger *l, bool json, int64_t min_duration_ms, bool error_statement)
 {
     l->json = json;
     l->min_duration_ms = min_duration_ms;
+    l->error_statement = error_statement;
     pthread_mutex_init(&l->mu, NULL);
 }
 

@@ -27,10 +27,12 @@
 typedef struct srv_logger {
     bool json;               /* --log-format json */
     int64_t min_duration_ms; /* --log-min-duration-statement; -1 = off */
+    bool error_statement;    /* --log-min-error-statement at ERROR or below: a
+                                failed statement's text goes with its error */
     pthread_mutex_t mu;
 } srv_logger;
 
-void srv_logger_init(srv_logger *l, bool json, int64_t min_duration_ms);
+void srv_logger_init(srv_logger *l, bool json, int64_t min_duration_ms, bool error_statement);
 void srv_logger_destroy(srv_logger *l);
 
 /* One log line: text "event key=value ..." or one JSON object. Pairs are

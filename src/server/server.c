@@ -221,7 +221,8 @@ rl_server *rl_server_new(const rl_server_config *cfg, rl_error *err)
     srv->listen_fd = srv->metrics_fd = srv->stop_pipe[0] = srv->stop_pipe[1] = -1;
     pthread_mutex_init(&srv->threads_mu, NULL);
     pthread_cond_init(&srv->threads_cv, NULL);
-    srv_logger_init(&srv->log, srv->cfg.log_json, srv->cfg.log_min_duration_ms);
+    srv_logger_init(&srv->log, srv->cfg.log_json, srv->cfg.log_min_duration_ms,
+                    srv->cfg.log_error_statement);
     srv_metrics_init(&srv->metrics);
     srv_backends_init(&srv->backends, max_connections(&srv->cfg), &srv->metrics, &srv->log);
     RAND_bytes(srv->mock_key, sizeof srv->mock_key);

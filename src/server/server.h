@@ -51,6 +51,8 @@ typedef struct rl_server_config {
     int max_connections;        /* 0 = 500; sockets still in startup count too */
     uint64_t authentication_timeout_ms; /* startup + authentication; 0 = 60 s */
     int64_t log_min_duration_ms; /* log statements at least this slow; -1 = off */
+    bool log_error_statement;    /* --log-min-error-statement: a failed statement's text
+                                    in its statement_error line */
     uint64_t cache_bytes;        /* block cache per lake; 0 = the kv default (256 MiB) */
     bool journal_off;            /* local stores: wait for SlateDB's WAL, no journal */
     bool journal_salvage;        /* rl_store_options.journal_salvage: lakes open read-only */

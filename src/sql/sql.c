@@ -1509,6 +1509,12 @@ int16_t rl_session_portal_format(rl_session *s, const char *portal, size_t col)
     return pt->nformats == 1 ? pt->formats[0] : col < pt->nformats ? pt->formats[col] : 0;
 }
 
+const char *rl_session_statement_sql(rl_session *s, const char *stmt_name)
+{
+    const rl_prepared *p = prepared_find(s, stmt_name);
+    return p ? p->sql : NULL;
+}
+
 const char *rl_session_portal_sql(rl_session *s, const char *portal)
 {
     rl_portal *pt = portal_find(s, portal);

@@ -245,6 +245,8 @@ int16_t rl_session_portal_format(rl_session *s, const char *portal, size_t col);
 /* Query text of a bound portal's statement ("" if unknown); owned by the
  * session, valid until the statement is closed. */
 const char *rl_session_portal_sql(rl_session *s, const char *portal);
+/* The text of a prepared statement (NULL: none of that name). */
+const char *rl_session_statement_sql(rl_session *s, const char *stmt_name);
 
 /* The write transactions this session committed, as data for the wire
  * layer's commit count and log (which must not guess them from command

@@ -1265,3 +1265,33 @@ def test_ducklake_tables_created_unqualified_in_one_transaction(server):
         conn.execute("INSERT INTO ducklake_snapshot VALUES (0, now(), 0, 1, 0)")
         conn.commit()
         assert conn.execute("SELECT snapshot_id FROM public.ducklake_snapshot").fetchall() == [(0,)]
+
+
+# ------------------------------------------------- failed statements' text
+
+def test_failed_statement_text_in_the_log(start_server, tmp_path):
+    """A failed statement's text goes with its statement_error line, as
+    PostgreSQL's STATEMENT: line (--log-min-error-statement, default
+    error), by either protocol; at panic it is left out."""
+    s = start_server("--log-format", "json")
+    with psycopg.connect(s.dsn(), autocommit=True) as conn:
+        with pytest.raises(psycopg.errors.UndefinedTable):
+            conn.execute("SELECT * FROM no_such_table_simple")
+        with pytest.raises(psycopg.errors.UndefinedTable):
+            conn.execute("SELECT * FROM no_such_table_extended WHERE 1 = %s", [1])
+    deadline = time.time() + 5
+    while time.time() < deadline and "no_such_table_extended" not in s.log_text():
+        time.sleep(0.05)
+    errors = [json.loads(l) for l in s.log_text().splitlines()
+              if l.startswith("{") and '"statement_error"' in l]
+    texts = [e.get("statement") for e in errors]
+    assert "SELECT * FROM no_such_table_simple" in texts, errors
+    assert any(t and "no_such_table_extended WHERE 1 = $1" in t for t in texts), errors
+    quiet = start_server("--log-format", "json", "--log-min-error-statement", "panic",
+                         store_root=tmp_path / "quiet")
+    with psycopg.connect(quiet.dsn(), autocommit=True) as conn:
+        with pytest.raises(psycopg.errors.UndefinedTable):
+            conn.execute("SELECT * FROM no_such_table_quiet")
+    time.sleep(0.2)
+    lines = [l for l in quiet.log_text().splitlines() if '"statement_error"' in l]
+    assert lines and all('"statement"' not in l for l in lines), lines

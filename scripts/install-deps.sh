@@ -82,6 +82,24 @@ sys.exit(duckdb.__version__ != "1.5.5")' >/dev/null 2>&1; then
     python3 -m pip install -q "${duckdb_pkgs[@]}" 2>/dev/null ||
         python3 -m pip install -q --break-system-packages "${duckdb_pkgs[@]}"
 fi
+# the DuckLake clients that are not DuckDB (tests/clients, issue #34): pinned.
+# ducklake-sdk writes through polars-hash and runs its maintenance through an
+# embedded DuckDB, which autoloads icu, ducklake and postgres_scanner: their
+# signed PyPI binaries go where DuckDB's autoloading looks
+# (~/.duckdb/extensions), as DuckDB's own INSTALL would put them.
+client_pkgs=(ducklake-sdk==0.0.21 polars-hash==0.9.3 duckdb-extension-icu==1.5.5)
+if ! python3 -c 'import ducklake, polars_hash, duckdb_extension_icu' >/dev/null 2>&1; then
+    echo "install-deps: pip install ${client_pkgs[*]} (client conformance suite)"
+    python3 -m pip install -q "${client_pkgs[@]}" 2>/dev/null ||
+        python3 -m pip install -q --break-system-packages "${client_pkgs[@]}"
+fi
+ext_dir="$HOME/.duckdb/extensions/v1.5.5/linux_amd64"
+for ext in icu:icu ducklake:ducklake postgres:postgres_scanner; do
+    pkg=${ext%%:*} name=${ext##*:}
+    [ -f "$ext_dir/$name.duckdb_extension" ] && continue
+    src=$(python3 -c "import duckdb_extension_$pkg as m, os; print(os.path.join(os.path.dirname(m.__file__), 'extensions', 'v1.5.5', '$pkg.duckdb_extension'))")
+    mkdir -p "$ext_dir" && cp "$src" "$ext_dir/$name.duckdb_extension"
+done
 # libduckdb (DuckDB 1.5.5's C library): `rocklake import duckdb:FILE` and
 # `export ... duckdb:FILE` dlopen it when they run (docs/operations.md says why
 # this package). npm's @duckdb/node-bindings-linux-x64 (the official DuckDB

@@ -538,6 +538,8 @@ static bool types_comparable(uint32_t a, uint32_t b)
 {
     if (a == b || a == RL_OID_UNKNOWN || b == RL_OID_UNKNOWN)
         return true;
+    if (rl_oid_is_textual(a) && rl_oid_is_textual(b)) /* "char" casts to text implicitly */
+        return true;
     char ca = type_category(a);
     return ca && ca == type_category(b);
 }

@@ -131,6 +131,33 @@ static int fn_to_regclass(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, 
     return rl_regclass_from_text(c, (const char *)a[0].d.v.s.p, a[0].d.v.s.len, true, out, loc);
 }
 
+/* to_regtype / to_regnamespace: the oid the name has, as regtype /
+ * regnamespace input reads it, or NULL where that input would fail for a
+ * missing object (psycopg's type lookup asks to_regtype('hstore')). */
+static int to_reg(rl_expr_ctx *c, uint32_t oid, const rl_value *name, rl_value *out, int loc)
+{
+    uint32_t found = 0;
+    int r = rl_pgcatalog_reg_oid(c->x, oid, (const char *)name->d.v.s.p, name->d.v.s.len, &found,
+                                 loc);
+    if (r < 0 && r != -2 && r != -3 && r != -4)
+        return -1;
+    if (r == 1)
+        rl_val_int(out, oid, found);
+    else
+        rl_val_null(out, oid);
+    return 0;
+}
+
+static int fn_to_regtype(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return to_reg(c, RL_OID_REGTYPE, &a[0], out, loc);
+}
+
+static int fn_to_regnamespace(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return to_reg(c, RL_OID_REGNAMESPACE, &a[0], out, loc);
+}
+
 /* pg_database_size(name): the store's bytes for this session's database.
  * An engine serves one database and knows of no other, so any other name is
  * 3D000 as for a database that does not exist. */

@@ -155,3 +155,4 @@ SELECT data_file_id FROM ducklake_data_file WHERE table_id <> COALESCE(NULL, NUL
 SELECT data_file_id FROM ducklake_data_file WHERE table_id = NULL::text;
 SELECT data_file_id FROM ducklake_data_file WHERE table_id = NULL ORDER BY 1;
 SELECT 'd' = ANY (ARRAY['d'::"char", 'e'::"char"]), 'x' = ANY ('{d,e}'::"char"[]), 'd' <> ALL (ARRAY['e'::"char"]);
+SELECT relname FROM pg_catalog.pg_class WHERE relname IN ('ducklake_snapshot'::VARCHAR) AND relkind = ANY (ARRAY['r'::VARCHAR, 'p'::VARCHAR, 'f'::VARCHAR, 'v'::VARCHAR, 'm'::VARCHAR]) AND pg_catalog.pg_table_is_visible(oid);

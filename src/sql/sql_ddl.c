@@ -35,13 +35,6 @@
 #include "sql/sql_scan.h"
 #include "sql/sql_stmt.h"
 #include "sql/sql_value.h"
-#include "sql/sql_exec.h"
-#include "sql/sql_expr.h"
-#include "sql/sql_parse.h"
-#include "sql/sql_relation.h"
-#include "sql/sql_scan.h"
-#include "sql/sql_stmt.h"
-#include "sql/sql_value.h"
 
 static int oom(rl_exec *x)
 {

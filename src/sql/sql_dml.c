@@ -34,15 +34,6 @@
 #include "sql/sql_select.h"
 #include "sql/sql_stmt.h"
 #include "sql/sql_value.h"
-#include "sql/sql_ctid.h"
-#include "sql/sql_exec.h"
-#include "sql/sql_expr.h"
-#include "sql/sql_parse.h"
-#include "sql/sql_relation.h"
-#include "sql/sql_scan.h"
-#include "sql/sql_select.h"
-#include "sql/sql_stmt.h"
-#include "sql/sql_value.h"
 
 /* ------------------------------------------------------------- helpers */
 

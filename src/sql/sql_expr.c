@@ -27,7 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/time.h>
 
 #include "pgtype/pgtype.h"
 #include "sql/sql_cast.h"
@@ -38,7 +37,6 @@
 #include "sql/sql_select.h"
 #include "sql/sql_value.h"
 
-#define PG_EPOCH_UNIX_US 946684800000000LL /* 2000-01-01 in Unix microseconds */
 #define MAX_FUNC_ARGS 8
 
 /* ----------------------------------------------------------- comparison */
@@ -1108,28 +1106,9 @@ static int eval_case(rl_expr_ctx *c, const PgQuery__CaseExpr *ce, rl_value *out)
 
 /* ------------------------------------------------------------ functions */
 
-static int64_t now_us(void)
-{
-    struct timeval tv;
-    gettimeofday(&tv, NULL);
-    return (int64_t)tv.tv_sec * 1000000 + tv.tv_usec - PG_EPOCH_UNIX_US;
-}
-
-/* Transaction start (PostgreSQL's now()): fixed at first use if sql.c did
- * not set it when the transaction began. */
-static int64_t txn_start(rl_expr_ctx *c)
-{
-    rl_session *s = c->x->s;
-    if (!s)
-        return now_us();
-    if (!s->txn_start_us)
-        s->txn_start_us = now_us();
-    return s->txn_start_us;
-}
-
 static int eval_sqlvalue(rl_expr_ctx *c, const PgQuery__SQLValueFunction *f, rl_value *out)
 {
-    int64_t ts = txn_start(c);
+    int64_t ts = rl_func_txn_start(c);
     const char *user = c->x->s && c->x->s->user[0] ? c->x->s->user : "postgres";
     switch (f->op) {
     case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_DATE:

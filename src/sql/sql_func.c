@@ -67,9 +67,7 @@ static int64_t now_us(void)
     return (int64_t)tv.tv_sec * 1000000 + tv.tv_usec - PG_EPOCH_UNIX_US;
 }
 
-/* Transaction start (PostgreSQL's now()): fixed at first use if sql.c did
- * not set it when the transaction began. */
-static int64_t txn_start(rl_expr_ctx *c)
+int64_t rl_func_txn_start(rl_expr_ctx *c)
 {
     rl_session *s = c->x->s;
     if (!s)
@@ -90,7 +88,7 @@ static uint32_t oid_arg(const rl_value *v) { return (uint32_t)v->d.v.i; }
 
 static int fn_now(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
-    rl_val_int(out, RL_OID_TIMESTAMPTZ, txn_start(c));
+    rl_val_int(out, RL_OID_TIMESTAMPTZ, rl_func_txn_start(c));
     return 0;
 }
 

@@ -56,4 +56,9 @@ int rl_regex_match(rl_expr_ctx *c, const rl_value *s, const rl_value *pattern, b
 /* Free the session's compiled patterns (session end). */
 void rl_regex_cache_free(rl_session *s);
 
+/* The transaction's start (PostgreSQL's now(), in microseconds since
+ * 2000-01-01): fixed at first use if sql.c did not set it when the
+ * transaction began. */
+int64_t rl_func_txn_start(rl_expr_ctx *c);
+
 #endif

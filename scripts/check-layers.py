@@ -193,11 +193,17 @@ def check(root):
         if layer is None:
             continue
         with open(os.path.join(src, f), encoding='utf-8', errors='replace') as fh:
+            seen = {}
             for n, line in enumerate(fh, 1):
                 m = INCLUDE.match(line)
                 if not m:
                     continue
                 h = m.group(1)
+                if h in seen:
+                    problems.append(f'src/{f}:{n}: includes {h} again (first at line {seen[h]}): '
+                                    'remove the repeat')
+                    continue
+                seen[h] = n
                 if '/' not in h and h in by_base:
                     problems.append(f'src/{f}:{n}: includes {h} without its folder (write "{by_base[h][0]}")')
                     continue

@@ -141,6 +141,10 @@ def main():
                 lambda r: edit(r, 'src/keys/codec.c', add_include('pgtype/pgtype.h')),
                 'includes pgtype/pgtype.h (layer pgtype) from layer keys: a layer above')
 
+    # a header included twice (the split of sql_int.h once left repeated blocks)
+    expect_fail(tmp, 'a repeated include',
+                lambda r: edit(r, 'src/sql/sql_select.c', add_include('sql/sql_expr.h')),
+                'includes sql/sql_expr.h again (first at line')
     # a project header named without its folder
     expect_fail(tmp, 'an include without its folder',
                 lambda r: edit(r, 'src/kv/kv.c', add_include('buf.h')),

@@ -715,6 +715,49 @@ static int exec_lock(rl_exec *x, const PgQuery__LockStmt *st)
     return rl_send_complete(x, "LOCK TABLE");
 }
 
+/* ----------------------------------------------------- VACUUM, ANALYZE */
+
+/* VACUUM and ANALYZE (what an operator types at psql): checked as
+ * PostgreSQL checks them (VACUUM outside any transaction block, 25001; the
+ * tables and columns named exist), then nothing to do: an LSM store has no
+ * dead tuples to reclaim (its compaction runs on its own), and RockLake
+ * plans no query from statistics. */
+static int exec_vacuum(rl_exec *x, const PgQuery__VacuumStmt *st)
+{
+    const char *what = st->is_vacuumcmd ? "VACUUM" : "ANALYZE";
+    const PgQuery__ParseResult *query = x->simple_query && x->s->pending
+                                            ? rl_parsed_tree(x->s->pending) : NULL;
+    if (st->is_vacuumcmd && (x->s->in_block || (query && query->n_stmts > 1)))
+        return rl_exec_error(x, RL_SQLSTATE_ACTIVE_SQL_TRANSACTION, -1,
+                             "VACUUM cannot run inside a transaction block");
+    for (size_t i = 0; i < st->n_rels; i++) {
+        const PgQuery__Node *r = st->rels[i];
+        if (r->node_case != PG_QUERY__NODE__NODE_VACUUM_RELATION || !r->vacuum_relation->relation)
+            continue;
+        const PgQuery__VacuumRelation *vr = r->vacuum_relation;
+        rl_relation rel;
+        if (rl_relation_resolve(x, vr->relation, &rel) < 0)
+            return -1;
+        rl_rowset *shape = vr->n_va_cols ? rl_relation_shape(x, &rel, rel.name) : NULL;
+        if (vr->n_va_cols && !shape)
+            return -1;
+        for (size_t c = 0; c < vr->n_va_cols; c++) {
+            const char *col = rl_node_string(vr->va_cols[c]);
+            bool found = false;
+            for (size_t k = 0; col && k < shape->ncols && !found; k++)
+                found = strcmp(shape->cols[k].name, col) == 0;
+            if (!found) {
+                rl_rowset_free(shape);
+                return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
+                                     "column \"%s\" of relation \"%s\" does not exist",
+                                     col ? col : "", rel.name);
+            }
+        }
+        rl_rowset_free(shape);
+    }
+    return rl_send_complete(x, what);
+}
+
 /* -------------------------------------------------------------- SET, SHOW */
 
 static int const_text(const PgQuery__Node *n, char *out, size_t len)
@@ -1076,6 +1119,9 @@ static rl_exec_status run_statement(rl_exec *x, const PgQuery__Node *n)
         break;
     case PG_QUERY__NODE__NODE_LOCK_STMT:
         rc = exec_lock(x, n->lock_stmt);
+        break;
+    case PG_QUERY__NODE__NODE_VACUUM_STMT:
+        rc = exec_vacuum(x, n->vacuum_stmt);
         break;
     default:
         rc = rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,

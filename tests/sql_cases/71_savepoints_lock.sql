@@ -69,3 +69,15 @@ BEGIN;
 LOCK TABLE ducklake_data_file IN ROW EXCLUSIVE MODE; SELECT 1;
 COMMIT;
 LOCK TABLE ducklake_data_file IN EXCLUSIVE MODE; SELECT 1;
+-- VACUUM and ANALYZE of named tables: checked, nothing to do (a database-wide
+-- one or VERBOSE makes PostgreSQL warn of each system catalog it skips: left out)
+VACUUM ducklake_data_file;
+VACUUM (ANALYZE) ducklake_table;
+ANALYZE ducklake_snapshot (snapshot_id, schema_version);
+ANALYZE ducklake_snapshot (nope);
+VACUUM no_such_table;
+BEGIN;
+ANALYZE ducklake_snapshot;
+VACUUM ducklake_snapshot;
+ROLLBACK;
+VACUUM ducklake_snapshot; SELECT 1;

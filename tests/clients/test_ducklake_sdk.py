@@ -1,6 +1,7 @@
 """ducklake-sdk (PyPI 0.0.21, a Rust core on sqlx) against a PostgreSQL 15
 catalog and a RockLake lake: one sequence over its API, run on both, every
-step's outcome compared (issue #34 point 7).
+step's outcome compared (issue #34 point 7), ending with DuckDB 1.5.5
+reading what the SDK wrote and the SDK reading what DuckDB wrote.
 
 Each step's outcome is reduced to plain data (rows read back sorted, counts,
 names, or the error's class and SQLSTATE) with the lake's own data path
@@ -26,6 +27,7 @@ sys.path.insert(0, str(ROOT / "tests" / "wire"))
 from rlserver import Server  # noqa: E402
 
 PG_ENV = ROOT / "tests" / "pg" / "pg_env.sh"
+sys.path.insert(0, str(ROOT / "tests" / "duckdb"))
 
 # step -> why it differs (empty: none today)
 KNOWN_DIFFERENCES = {}
@@ -130,7 +132,36 @@ def sequence(url, data):
     step("remove_column", lambda: lake.table(("s1", "t")).remove_column("extra"))
     step("read_final", lambda: rows(lake.table(("s1", "t")).read_polars()))
     step("snapshots_final", lambda: len(lake.list_snapshots()) > 0 and first is not None)
+    # interop with DuckDB 1.5.5 both ways: DuckDB reads what the SDK wrote,
+    # the SDK reads what DuckDB wrote
+    step("duckdb_reads_sdk", lambda: duckdb_rows(url, data, "SELECT id, label FROM lake.s1.t ORDER BY id"))
+    step("duckdb_writes", lambda: duckdb_rows(url, data, "CREATE TABLE lake.main.from_duckdb AS "
+                                               "SELECT range AS i, 'r' || range AS s FROM range(4)"))
+    step("sdk_reads_duckdb", lambda: rows(lake.table("from_duckdb").read_polars()))
     return out
+
+
+def duckdb_rows(url, data, sql):
+    """Run sql in DuckDB 1.5.5 (the signed ducklake and postgres extensions)
+    with the lake attached as `lake` (at the data path the lake keeps); its rows. In a process of its own: the
+    SDK embeds a DuckDB of its own, and two in one process do not mix."""
+    import json
+    u = url.replace("postgresql://", "")
+    user, rest = u.split("@", 1)
+    hostport, db = rest.split("/", 1)
+    host, port = hostport.split(":")
+    script = (
+        "import json, sys\n"
+        f"sys.path.insert(0, {str(ROOT / 'tests' / 'duckdb')!r})\n"
+        "from conftest import duck, extension_dir\n"
+        "con = duck(extension_dir())\n"
+        f"con.execute(\"ATTACH 'ducklake:postgres:host={host} port={port} dbname={db} user={user}' "
+        "AS lake\")\n"
+        f"print(json.dumps([list(r) for r in con.execute({sql!r}).fetchall()], default=str))\n")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    if r.returncode != 0:
+        raise RuntimeError(r.stderr.strip().splitlines()[-1] if r.stderr.strip() else f"exit {r.returncode}")
+    return [tuple(x) for x in json.loads(r.stdout.strip().splitlines()[-1])]
 
 
 def test_same_outcomes_on_postgresql_and_rocklake(catalogs):

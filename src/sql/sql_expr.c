@@ -1042,6 +1042,41 @@ static int eval_coalesce(rl_expr_ctx *c, const PgQuery__CoalesceExpr *ce, rl_val
     return rl_value_coerce(c, &first, type, -1, false, out, ce->location);
 }
 
+/* The result type of each scalar subquery (and CASE) of the running statement, so
+ * that typing a target list does not run its subqueries again: typing
+ * evaluates every target once on a typing row, and without this a
+ * subquery nested n deep ran 2^n times (once to type each level, once to
+ * project it). Keyed by SubLink node and statement execution (rl_exec.id):
+ * a node's type is fixed within one execution (its columns and parameters
+ * are), not across executions of a shared tree. A slot taken by another
+ * node is overwritten; a lost entry only costs one more typing run. */
+#define SUBTYPE_SLOTS 256 /* a power of two */
+
+struct rl_subtype {
+    const void *node;
+    uint64_t exec;
+    uint32_t oid;
+    int32_t typmod;
+};
+
+void rl_expr_free_subtypes(rl_session *s)
+{
+    free(s->subtypes);
+    s->subtypes = NULL;
+}
+
+static rl_subtype *subtype_slot(rl_exec *x, const void *sl)
+{
+    rl_session *s = x->s;
+    if (!s->subtypes && !(s->subtypes = calloc(SUBTYPE_SLOTS, sizeof *s->subtypes)))
+        return NULL;
+    if (!x->id)
+        x->id = ++s->exec_seq;
+    uintptr_t h = (uintptr_t)sl;
+    h ^= h >> 17;
+    return &s->subtypes[(h * 0x9E3779B97F4A7C15u >> 32) & (SUBTYPE_SLOTS - 1)];
+}
+
 static int eval_case(rl_expr_ctx *c, const PgQuery__CaseExpr *ce, rl_value *out)
 {
     rl_value arg;
@@ -1098,8 +1133,16 @@ static int eval_case(rl_expr_ctx *c, const PgQuery__CaseExpr *ce, rl_value *out)
     }
     if (!c->typing) {
         *out = result;
+        /* a NULL branch carries no type of its own: the CASE's, as typed */
+        rl_subtype *t = out->d.isnull && out->oid == RL_OID_UNKNOWN && c->x->s
+                            ? subtype_slot(c->x, ce) : NULL;
+        if (t && t->node == ce && t->exec == c->x->id)
+            out->oid = t->oid;
         return 0;
     }
+    rl_subtype *t = c->x->s ? subtype_slot(c->x, ce) : NULL;
+    if (t)
+        *t = (rl_subtype){ce, c->x->id, type == RL_OID_UNKNOWN ? RL_OID_TEXT : type, -1};
     return rl_value_coerce(c, &result, type == RL_OID_UNKNOWN ? RL_OID_TEXT : type, -1, false,
                            out, ce->location);
 }
@@ -1665,41 +1708,6 @@ static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *o
 }
 
 /* ------------------------------------------------------------ sublinks */
-
-/* The result type of each scalar subquery of the running statement, so
- * that typing a target list does not run its subqueries again: typing
- * evaluates every target once on a typing row, and without this a
- * subquery nested n deep ran 2^n times (once to type each level, once to
- * project it). Keyed by SubLink node and statement execution (rl_exec.id):
- * a node's type is fixed within one execution (its columns and parameters
- * are), not across executions of a shared tree. A slot taken by another
- * node is overwritten; a lost entry only costs one more typing run. */
-#define SUBTYPE_SLOTS 256 /* a power of two */
-
-struct rl_subtype {
-    const void *node;
-    uint64_t exec;
-    uint32_t oid;
-    int32_t typmod;
-};
-
-void rl_expr_free_subtypes(rl_session *s)
-{
-    free(s->subtypes);
-    s->subtypes = NULL;
-}
-
-static rl_subtype *subtype_slot(rl_exec *x, const PgQuery__SubLink *sl)
-{
-    rl_session *s = x->s;
-    if (!s->subtypes && !(s->subtypes = calloc(SUBTYPE_SLOTS, sizeof *s->subtypes)))
-        return NULL;
-    if (!x->id)
-        x->id = ++s->exec_seq;
-    uintptr_t h = (uintptr_t)sl;
-    h ^= h >> 17;
-    return &s->subtypes[(h * 0x9E3779B97F4A7C15u >> 32) & (SUBTYPE_SLOTS - 1)];
-}
 
 static bool subtype_get(rl_exec *x, const PgQuery__SubLink *sl, uint32_t *oid, int32_t *typmod)
 {

@@ -119,6 +119,10 @@ class Gen:
         self.r = rng
         self.tables = tables
         self.alias_n = 0
+        # PostgreSQL drops a sort key it knows to be constant (a grouping
+        # key fixed by WHERE, or a folded expression) even where grouping
+        # sets make it NULL in some rows: such results compare as multisets
+        self.unordered = False
 
     def pick_table(self):
         return self.r.choice(FILLED if self.r.random() < 0.9 else list(self.tables))
@@ -281,6 +285,7 @@ class Gen:
             group = f" GROUP BY {', '.join(keys)}" if keys else ""
             if keys and self.r.random() < 0.2:
                 group = f" GROUP BY {self.r.choice(['ROLLUP', 'CUBE'])} ({', '.join(keys)})"
+                self.unordered = True
             having = f" HAVING count(*) > {self.r.randint(0, 2)}" if self.r.random() < 0.3 else ""
             sql = f"SELECT {', '.join(targets)} FROM {frm}{where}{group}{having}"
             return sql, kinds
@@ -376,12 +381,14 @@ class Pair:
         return rc
 
 
-def same(a, b):
+def same(a, b, ordered=True):
     if a[0] != b[0]:
         return False
     if a[0] == "error":
         return a[1] == b[1]
-    return a[1] == b[1] and a[2] == b[2]
+    if ordered:
+        return a[1] == b[1] and a[2] == b[2]
+    return a[1] == b[1] and sorted(map(repr, a[2])) == sorted(map(repr, b[2]))
 
 
 def main(argv=None):
@@ -405,12 +412,13 @@ def main(argv=None):
     try:
         i = 0
         while (deadline and time.monotonic() < deadline) or (not deadline and i < args.queries):
-            q = Gen(random.Random(seed * 1000003 + i), tables).query()
+            gen = Gen(random.Random(seed * 1000003 + i), tables)
+            q = gen.query()
             i += 1
             if args.verbose:
                 print(q, flush=True)
             a, b = answer(pair.pg, q), answer(pair.rlc, q)
-            if same(a, b):
+            if same(a, b, not gen.unordered):
                 passed += 1
                 continue
             failed += 1

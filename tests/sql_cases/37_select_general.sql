@@ -158,3 +158,4 @@ SELECT 'd' = ANY (ARRAY['d'::"char", 'e'::"char"]), 'x' = ANY ('{d,e}'::"char"[]
 SELECT relname FROM pg_catalog.pg_class WHERE relname IN ('ducklake_snapshot'::VARCHAR) AND relkind = ANY (ARRAY['r'::VARCHAR, 'p'::VARCHAR, 'f'::VARCHAR, 'v'::VARCHAR, 'm'::VARCHAR]) AND pg_catalog.pg_table_is_visible(oid);
 SELECT data_file_id, record_count + COALESCE(CASE WHEN false THEN table_id ELSE NULL END, NULL) FROM ducklake_data_file ORDER BY 1;
 SELECT data_file_id, CASE WHEN table_id > 1 THEN NULL ELSE record_count END + 1 FROM ducklake_data_file ORDER BY 1;
+SELECT (NULL - CASE WHEN record_count BETWEEN 2 AND 5 THEN NULL ELSE end_snapshot END) * table_id FROM ducklake_data_file ORDER BY 1;

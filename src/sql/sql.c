@@ -908,6 +908,9 @@ static int exec_show(rl_exec *x, const PgQuery__VariableShowStmt *st)
 static int exec_discard(rl_exec *x, const PgQuery__DiscardStmt *st)
 {
     rl_session *s = x->s;
+    /* RockLake caches no plans: prepared statements are planned at each run */
+    if (st->target == PG_QUERY__DISCARD_MODE__DISCARD_PLANS)
+        return rl_send_complete(x, "DISCARD PLANS");
     /* a multi-statement query string is an implicit transaction block */
     const PgQuery__ParseResult *pending = s->pending ? rl_parsed_tree(s->pending) : NULL;
     if (s->in_block || (pending && pending->n_stmts > 1))
@@ -915,9 +918,20 @@ static int exec_discard(rl_exec *x, const PgQuery__DiscardStmt *st)
                              "DISCARD ALL cannot run inside a transaction block");
     if (st->target != PG_QUERY__DISCARD_MODE__DISCARD_ALL)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                             "RockLake supports only DISCARD ALL");
+                             "RockLake supports only DISCARD ALL and DISCARD PLANS");
     discard_session_state(s);
     return rl_send_complete(x, "DISCARD ALL");
+}
+
+/* LISTEN / UNLISTEN / NOTIFY: accepted with PostgreSQL's checks and tags
+ * (connection poolers and drivers send them); RockLake delivers no
+ * notifications, so a listener never receives one (docs/sql-support.md). */
+static int exec_notify(rl_exec *x, const PgQuery__NotifyStmt *st)
+{
+    /* PostgreSQL's limit: the payload must be shorter than NOTIFY_PAYLOAD_MAX_LENGTH */
+    if (st->payload && strlen(st->payload) >= 8000)
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1, "payload string too long");
+    return rl_send_complete(x, "NOTIFY");
 }
 
 static rl_prepared *prepared_find(rl_session *s, const char *name);
@@ -1116,6 +1130,15 @@ static rl_exec_status run_statement(rl_exec *x, const PgQuery__Node *n)
         break;
     case PG_QUERY__NODE__NODE_CHECK_POINT_STMT:
         rc = rl_send_complete(x, "CHECKPOINT");
+        break;
+    case PG_QUERY__NODE__NODE_LISTEN_STMT:
+        rc = rl_send_complete(x, "LISTEN");
+        break;
+    case PG_QUERY__NODE__NODE_UNLISTEN_STMT:
+        rc = rl_send_complete(x, "UNLISTEN");
+        break;
+    case PG_QUERY__NODE__NODE_NOTIFY_STMT:
+        rc = exec_notify(x, n->notify_stmt);
         break;
     case PG_QUERY__NODE__NODE_LOCK_STMT:
         rc = exec_lock(x, n->lock_stmt);

@@ -1423,8 +1423,8 @@ static rl_rowset *lateral_shape(sel *S, const PgQuery__RangeSubselect *sub, cons
     S->outer = was;
     S->type_only = was_type_only;
     rl_rowset_free(typ);
-    if (r)
-        r->nrows = 0; /* columns only */
+    if (r) /* columns only: a typing run of a VALUES list still makes its rows */
+        r->nrows = 0;
     return r;
 }
 

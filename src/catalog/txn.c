@@ -295,7 +295,8 @@ rl_txn_savepoint *rl_txn_save(const rl_txn *t, rl_error *err)
         rl_txn_savepoint_free(sp);
         return oom(err), NULL;
     }
-    memcpy(sp->tc, t->tc, t->ntc * sizeof *sp->tc);
+    if (t->ntc) /* t->tc may be NULL when there are none */
+        memcpy(sp->tc, t->tc, t->ntc * sizeof *sp->tc);
     sp->ntc = t->ntc;
     sp->nseqw = t->nseqw;
     sp->wrote_names = t->wrote_names;
@@ -326,7 +327,8 @@ int rl_txn_restore(rl_txn *t, const rl_txn_savepoint *sp, rl_error *err)
         free(ov), free(ex), free(tc);
         return oom(err);
     }
-    memcpy(tc, sp->tc, sp->ntc * sizeof *tc);
+    if (sp->ntc)
+        memcpy(tc, sp->tc, sp->ntc * sizeof *tc);
     cat_free_buffered_writes(t);
     free(t->ov);
     free(t->ex);

@@ -413,7 +413,7 @@ static void csv_put(rl_buf *out, const uint8_t *p, size_t n, const copy_opts *op
                     bool single)
 {
     size_t nl = strlen(op->null_str);
-    quote |= n == nl && memcmp(p, op->null_str, n) == 0;
+    quote |= n == nl && (n == 0 || memcmp(p, op->null_str, n) == 0); /* p may be NULL when n is 0 */
     quote |= single && n == 2 && p[0] == '\\' && p[1] == '.';
     for (size_t i = 0; i < n && !quote; i++)
         quote = p[i] == (uint8_t)op->delim || p[i] == (uint8_t)op->quote || p[i] == '\n' ||
@@ -1053,7 +1053,7 @@ static int header_field(rl_exec *x, rl_copy_in *ci, size_t f, const rl_buf *name
                              "column name mismatch in header line field %zu: got null value "
                              "(\"%s\"), expected \"%s\"",
                              f + 1, ci->null_str, want);
-    if (name->len != strlen(want) || memcmp(name->data, want, name->len) != 0)
+    if (name->len != strlen(want) || (name->len && memcmp(name->data, want, name->len) != 0))
         return rl_exec_error(x, RL_SQLSTATE_BAD_COPY_FILE_FORMAT, -1,
                              "column name mismatch in header line field %zu: got \"%.*s\", "
                              "expected \"%s\"",

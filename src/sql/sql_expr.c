@@ -1375,7 +1375,7 @@ static int agg_distinct_values(rl_expr_ctx *c, rl_value *vals, size_t *n, int lo
         if (!vals[i].d.isnull)
             vals[k++] = vals[i];
     value_sort vs = {c, location, false};
-    if (!presorted)
+    if (!presorted && k > 1) /* vals is NULL for a group of no rows */
         qsort_r(vals, k, sizeof *vals, compare_values, &vs);
     if (vs.failed)
         return -1;

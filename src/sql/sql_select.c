@@ -1291,6 +1291,8 @@ static int pipe_prepare(join_pipe *P)
     size_t nu = using_names(top->j, &before, top->r, &names);
     if (nu == SIZE_MAX)
         return fail_oom(S->x), -1;
+    if (!nu)
+        free(names); /* a NATURAL join of sides with no column in common */
     if (nu) {
         P->nmap = w + (top->right ? nu : 0);
         P->map = calloc(P->nmap + 1, sizeof *P->map);
@@ -2345,8 +2347,10 @@ static bool gset_push(gset_list *l, const PgQuery__Node *const *a, size_t na,
     gset *g = &l->s[l->n];
     if (!(g->e = malloc((na + nb + 1) * sizeof *g->e)))
         return false;
-    memcpy(g->e, a, na * sizeof *a);
-    memcpy(g->e + na, b, nb * sizeof *b);
+    if (na) /* a and b may be NULL when empty */
+        memcpy(g->e, a, na * sizeof *a);
+    if (nb)
+        memcpy(g->e + na, b, nb * sizeof *b);
     g->n = na + nb;
     l->n++;
     return true;
@@ -2417,7 +2421,8 @@ static int expand_item(sel *S, const PgQuery__Node *item, gset_list *out)
                 const PgQuery__Node **grown = realloc(g->e, (g->n + ne + 1) * sizeof *grown);
                 if (!grown)
                     return gsets_free(&one), fail_oom(S->x), -1;
-                memcpy(grown + g->n, e, ne * sizeof *e);
+                if (ne)
+                    memcpy(grown + g->n, e, ne * sizeof *e);
                 g->e = grown;
                 g->n += ne;
             }

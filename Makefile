@@ -30,7 +30,7 @@ SANFLAGS ?=
 CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(SANFLAGS) -Isrc -I/usr/include/postgresql $(EXTRA_CFLAGS)
 
 RUST_LIB := rust/target/release/librocklake_kv.a
-LIBS     := $(RUST_LIB) -lpg_query -lprotobuf-c -lpcre2-8 -lssl -lcrypto -lz -lpthread -ldl -lm
+LIBS     := $(RUST_LIB) -lpg_query -lprotobuf-c -lpcre2-8 -lgmp -lssl -lcrypto -lz -lpthread -ldl -lm
 
 # Library sources: every src/FOLDER/*.c except the CLI entry point. Each
 # object depends on the headers it really includes: the compiler writes them

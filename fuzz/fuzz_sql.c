@@ -1,5 +1,5 @@
 // fuzz-sources: LIB
-// fuzz-link: rust/target/release/librocklake_kv.a -lpg_query -lprotobuf-c -lssl -lcrypto -lz -lpthread -ldl
+// fuzz-link: rust/target/release/librocklake_kv.a -lpg_query -lprotobuf-c -lpcre2-8 -lgmp -lssl -lcrypto -lz -lpthread -ldl
 /*
  * fuzz_sql.c — libFuzzer target: arbitrary SQL text into the engine.
  *

@@ -32,6 +32,8 @@ have openssl || need_apt+=(openssl)
 dpkg -s zlib1g-dev >/dev/null 2>&1 || need_apt+=(zlib1g-dev)
 # PCRE2: the regular-expression operators ~ ~* !~ !~* (src/sql/sql_func.c)
 dpkg -s libpcre2-dev >/dev/null 2>&1 || need_apt+=(libpcre2-dev)
+# GMP: numeric arithmetic exact to PostgreSQL's digits (src/sql/sql_numeric.c)
+dpkg -s libgmp-dev >/dev/null 2>&1 || need_apt+=(libgmp-dev)
 # systemd-analyze: tests/wire/test_systemd_unit.py verifies contrib/rocklake.service
 # (a fresh Debian 12 container has no systemd package)
 have systemd-analyze || need_apt+=(systemd)

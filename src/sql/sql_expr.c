@@ -33,6 +33,7 @@
 #include "sql/sql_exec.h"
 #include "sql/sql_expr.h"
 #include "sql/sql_func.h"
+#include "sql/sql_numeric.h"
 #include "sql/sql_parse.h"
 #include "sql/sql_select.h"
 #include "sql/sql_value.h"
@@ -385,6 +386,13 @@ static int int_result_oid(uint32_t a, uint32_t b)
     return RL_OID_INT2;
 }
 
+/* Takes part in numeric arithmetic (an integer beside a numeric). */
+static bool numeric_operand(uint32_t oid)
+{
+    return oid == RL_OID_NUMERIC || oid == RL_OID_INT2 || oid == RL_OID_INT4 ||
+           oid == RL_OID_INT8;
+}
+
 static int arith(rl_expr_ctx *c, char op, const rl_value *a, const rl_value *b, rl_value *out,
                  int loc)
 {
@@ -444,10 +452,8 @@ static int arith(rl_expr_ctx *c, char op, const rl_value *a, const rl_value *b, 
         return 0;
     }
     char opname[2] = {op, 0};
-    if (rl_oid_is_number(a->oid) && rl_oid_is_number(b->oid))
-        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
-                             "numeric arithmetic (%s %s %s) is not supported",
-                             rl_oid_type_name(a->oid), opname, rl_oid_type_name(b->oid));
+    if (numeric_operand(a->oid) && numeric_operand(b->oid))
+        return rl_numeric_arith(c, op, a, b, out, loc);
     return op_error(c, opname, a->oid, b->oid, loc);
 }
 
@@ -762,13 +768,7 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
                     *out = b;
                     return 0;
                 }
-                char buf[256];
-                const char *s = (const char *)b.d.v.s.p;
-                size_t n = b.d.v.s.len;
-                int len = s[0] == '-' ? snprintf(buf, sizeof buf, "%.*s", (int)n - 1, s + 1)
-                                      : snprintf(buf, sizeof buf, "-%.*s", (int)n, s);
-                return rl_text_to_value(c, buf, (size_t)len, RL_OID_NUMERIC, -1, true, out,
-                                     e->location);
+                return rl_numeric_negate(c, &b, out, e->location);
             }
             return arith(c, '-', &zero, &b, out, e->location);
         }
@@ -1189,7 +1189,8 @@ static bool is_aggregate_name(const char *name)
 {
     return strcmp(name, "count") == 0 || strcmp(name, "max") == 0 || strcmp(name, "min") == 0 ||
            strcmp(name, "sum") == 0 || strcmp(name, "bool_or") == 0 ||
-           strcmp(name, "bool_and") == 0 || strcmp(name, "string_agg") == 0;
+           strcmp(name, "bool_and") == 0 || strcmp(name, "string_agg") == 0 ||
+           strcmp(name, "avg") == 0;
 }
 
 static const char *func_name(const PgQuery__FuncCall *f)
@@ -1229,14 +1230,10 @@ static int agg_sum(rl_expr_ctx *c, const rl_value *vals, size_t n, uint32_t argt
             rl_val_null(out, argtype);
         return 0;
     }
-    if (!rl_oid_is_intlike(argtype) || argtype == RL_OID_OID || argtype == RL_OID_REGCLASS) {
-        if (argtype == RL_OID_NUMERIC && n == 0) {
-            rl_val_null(out, RL_OID_NUMERIC);
-            return 0;
-        }
-        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
-                             "sum(%s) is not supported", rl_oid_type_name(argtype));
-    }
+    if (argtype == RL_OID_NUMERIC)
+        return rl_numeric_sum(c, vals, n, out, loc);
+    if (!numeric_operand(argtype))
+        return no_function(c, "sum", 1, &(rl_value){.oid = argtype}, loc);
     uint32_t rtype = argtype == RL_OID_INT8 ? RL_OID_NUMERIC : RL_OID_INT8;
     __int128 s = 0;
     for (size_t i = 0; i < n; i++)
@@ -1265,6 +1262,37 @@ static int agg_sum(rl_expr_ctx *c, const rl_value *vals, size_t n, uint32_t argt
     if (neg)
         *--p = '-';
     return rl_val_str_copy(c, out, RL_OID_NUMERIC, p, strlen(p));
+}
+
+/* avg: integers and numeric average as numeric (numeric_div's scale),
+ * floats as float8. */
+static int agg_avg(rl_expr_ctx *c, const rl_value *vals, size_t n, uint32_t argtype,
+                   rl_value *out, int loc)
+{
+    if (rl_oid_is_float(argtype)) {
+        double s = 0;
+        int64_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (!vals[i].d.isnull) {
+                s += vals[i].d.v.f;
+                k++;
+            }
+        if (k)
+            rl_val_float(out, RL_OID_FLOAT8, s / (double)k);
+        else
+            rl_val_null(out, RL_OID_FLOAT8);
+        return 0;
+    }
+    if (argtype == RL_OID_UNKNOWN) {
+        rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_FUNCTION, loc,
+                      "function avg(unknown) is not unique");
+        rl_error_hint(c->x->err, "Could not choose a best candidate function. You might need to "
+                                 "add explicit type casts.");
+        return -1;
+    }
+    if (!numeric_operand(argtype))
+        return no_function(c, "avg", 1, &(rl_value){.oid = argtype}, loc);
+    return rl_numeric_avg(c, vals, n, out, loc);
 }
 
 /* Evaluate the aggregate's argument over the group's rows into vals. */
@@ -1583,6 +1611,8 @@ static int aggregate_values(rl_expr_ctx *c, const PgQuery__FuncCall *f, const ch
     }
     if (strcmp(name, "sum") == 0)
         return agg_sum(c, vals, n, type, out, f->location);
+    if (strcmp(name, "avg") == 0)
+        return agg_avg(c, vals, n, type, out, f->location);
     if (strcmp(name, "bool_or") == 0 || strcmp(name, "bool_and") == 0) {
         if (type != RL_OID_BOOL && type != RL_OID_UNKNOWN) /* unknown (NULL) resolves to bool */
             return no_function(c, name, 1, &(rl_value){.oid = type}, f->location);

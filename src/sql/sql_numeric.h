@@ -1,0 +1,49 @@
+/*
+ * sql_numeric.h — PostgreSQL's numeric arithmetic (sql_numeric.c), private
+ * to src/sql/: +, -, *, /, %, unary minus, round/trunc/ceil/floor/abs/sign,
+ * and the sum and average of a group, with PostgreSQL 15's result scales,
+ * rounding (half away from zero), special values (NaN, Infinity,
+ * -Infinity) and errors.
+ *
+ * A numeric value is its canonical text in d.v.s (pgtype's numeric_out
+ * form: "-12.340", "0", "NaN", "Infinity"); the display scale is the number
+ * of digits after the point. Arithmetic runs on GMP integers scaled by
+ * 10^dscale, so every answer is exact before its final rounding.
+ */
+#ifndef ROCKLAKE_SQL_NUMERIC_H
+#define ROCKLAKE_SQL_NUMERIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sql/sql_exec.h"
+
+/* a op b for op in + - * / % where both are numbers and at least one is
+ * numeric (integers are taken as numeric of scale 0; floats are not
+ * accepted: float op numeric is float8 arithmetic, as in PostgreSQL). NULL
+ * in, NULL numeric out. */
+int rl_numeric_arith(rl_expr_ctx *c, char op, const rl_value *a, const rl_value *b,
+                     rl_value *out, int loc);
+
+/* -a of a numeric a (not NULL). */
+int rl_numeric_negate(rl_expr_ctx *c, const rl_value *a, rl_value *out, int loc);
+
+/* The rounding functions of a numeric (not NULL): */
+typedef enum rl_numeric_round_kind {
+    RL_NUMERIC_ROUND, /* round(x, s): half away from zero at s digits */
+    RL_NUMERIC_TRUNC, /* trunc(x, s): toward zero */
+    RL_NUMERIC_CEIL,  /* ceil(x): scale 0, toward +inf */
+    RL_NUMERIC_FLOOR, /* floor(x): scale 0, toward -inf */
+    RL_NUMERIC_ABS,   /* abs(x) */
+    RL_NUMERIC_SIGN   /* sign(x): -1, 0, 1 (NaN stays NaN) */
+} rl_numeric_round_kind;
+int rl_numeric_round(rl_expr_ctx *c, rl_numeric_round_kind kind, const rl_value *a,
+                     int64_t scale, rl_value *out, int loc);
+
+/* Sum of the non-NULL values (int2/4/8 or numeric) of vals[0..n) as numeric
+ * (NULL when there are none), and their average (sum / count with
+ * numeric_div's scale). */
+int rl_numeric_sum(rl_expr_ctx *c, const rl_value *vals, size_t n, rl_value *out, int loc);
+int rl_numeric_avg(rl_expr_ctx *c, const rl_value *vals, size_t n, rl_value *out, int loc);
+
+#endif

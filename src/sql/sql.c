@@ -954,6 +954,160 @@ static int exec_deallocate(rl_exec *x, const PgQuery__DeallocateStmt *st)
     return rl_send_complete(x, "DEALLOCATE");
 }
 
+/* ---------------------------------------------------- PREPARE / EXECUTE */
+
+static const PgQuery__Node *prepared_stmt(const rl_prepared *p);
+static int prepared_param_types(rl_exec *x, rl_prepared *p);
+static rl_exec_status run_statement(rl_exec *x, const PgQuery__Node *n);
+static int describe_prepared(rl_exec *x, rl_prepared *p, rl_describe *out);
+
+/* The running statement's own text: one statement of a Simple Query's
+ * string, or the whole text of an extended-protocol statement. */
+static char *statement_text(rl_exec *x)
+{
+    const char *sql = x->sql ? x->sql : "";
+    size_t off = 0, len = strlen(sql);
+    const PgQuery__ParseResult *tree = x->simple_query && x->s->pending
+                                           ? rl_parsed_tree(x->s->pending)
+                                           : NULL;
+    if (tree && x->stmt_index < tree->n_stmts) {
+        const PgQuery__RawStmt *raw = tree->stmts[x->stmt_index];
+        off = raw->stmt_location > 0 && (size_t)raw->stmt_location <= len
+                  ? (size_t)raw->stmt_location
+                  : 0;
+        if (raw->stmt_len > 0 && off + (size_t)raw->stmt_len <= len)
+            len = off + (size_t)raw->stmt_len;
+    }
+    return strndup(sql + off, len - off);
+}
+
+/* Where the statement of `PREPARE name [(types)] AS statement` begins in its
+ * text: after the first AS keyword outside parentheses (a type name never
+ * holds one; a quoted "as" is an identifier, not the keyword). -1 if none. */
+static long prepared_body_offset(const char *text)
+{
+    PgQueryScanResult scan = pg_query_scan(text);
+    long at = -1;
+    if (!scan.error) {
+        PgQuery__ScanResult *r = pg_query__scan_result__unpack(NULL, scan.pbuf.len,
+                                                               (const uint8_t *)scan.pbuf.data);
+        int depth = 0;
+        for (size_t i = 0; r && i < r->n_tokens && at < 0; i++) {
+            const PgQuery__ScanToken *t = r->tokens[i];
+            if (t->token == PG_QUERY__TOKEN__ASCII_40)
+                depth++;
+            else if (t->token == PG_QUERY__TOKEN__ASCII_41)
+                depth--;
+            else if (t->token == PG_QUERY__TOKEN__AS && depth == 0)
+                at = t->end;
+        }
+        if (r)
+            pg_query__scan_result__free_unpacked(r, NULL);
+    }
+    pg_query_free_scan_result(scan);
+    return at;
+}
+
+/* PREPARE name [(type, ...)] AS statement: the statement is prepared under
+ * `name` exactly as a Parse message would prepare it (one namespace with
+ * the protocol's named statements, as in PostgreSQL). */
+static int exec_prepare(rl_exec *x, const PgQuery__PrepareStmt *st)
+{
+    if (st->n_argtypes > RL_MAX_PARAMS)
+        return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_ARGUMENTS, -1,
+                             "too many parameters for a prepared statement");
+    uint32_t *oids = calloc(st->n_argtypes + 1, sizeof *oids);
+    char *text = statement_text(x);
+    int rc = -1;
+    if (!oids || !text) {
+        rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < st->n_argtypes; i++) {
+        int32_t typmod;
+        if (st->argtypes[i]->node_case != PG_QUERY__NODE__NODE_TYPE_NAME ||
+            rl_type_from_typename(x, st->argtypes[i]->type_name, &oids[i], &typmod) < 0)
+            goto out;
+    }
+    long body = prepared_body_offset(text);
+    if (body < 0) {
+        rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "syntax error in PREPARE");
+        goto out;
+    }
+    if (!st->name || !st->name[0]) {
+        rl_exec_error(x, RL_SQLSTATE_INVALID_PSTATEMENT_DEFINITION, -1,
+                      "invalid statement name: must not be empty");
+        goto out;
+    }
+    /* the statement text as a Parse message would carry it */
+    if (rl_session_parse(x->s, st->name, text + body, st->n_argtypes, oids, x->err) < 0)
+        goto out;
+    /* PostgreSQL analyzes the statement now: a query of a missing relation
+     * or column fails at PREPARE, not at its first EXECUTE */
+    rl_describe shape;
+    if (describe_prepared(x, prepared_find(x->s, st->name), &shape) < 0) {
+        prepared_close(x->s, st->name);
+        goto out;
+    }
+    rc = rl_send_complete(x, "PREPARE");
+out:
+    free(oids);
+    free(text);
+    return rc;
+}
+
+/* EXECUTE name [(argument, ...)]: the arguments are evaluated, coerced to
+ * the parameter types as an assignment would be, and the prepared statement
+ * runs with them; its own command tag ends it. */
+static int exec_execute(rl_exec *x, const PgQuery__ExecuteStmt *st)
+{
+    rl_prepared *p = prepared_find(x->s, st->name ? st->name : "");
+    if (!p || !st->name || !st->name[0])
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_SQL_STATEMENT_NAME, -1,
+                             "prepared statement \"%s\" does not exist",
+                             st->name ? st->name : "");
+    /* as PostgreSQL's ExecuteQuery: a statement without parameters ignores
+     * (and does not evaluate) any arguments it is given */
+    if (p->nparams > 0 && st->n_params != p->nparams) {
+        rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+                      "wrong number of parameters for prepared statement \"%s\"", p->name);
+        rl_error_detail(x->err, "Expected %zu parameters but got %zu.", p->nparams,
+                        st->n_params);
+        return -1;
+    }
+    if (prepared_param_types(x, p) < 0)
+        return -1;
+    const PgQuery__Node *n = prepared_stmt(p);
+    if (!n)
+        return rl_send_complete(x, "EMPTY");
+    rl_arena arena = {0};
+    rl_value *vals = rl_arena_alloc(&arena, (p->nparams + 1) * sizeof *vals);
+    rl_expr_ctx c = {.x = x, .arena = &arena};
+    int rc = vals ? 0 : rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    for (size_t i = 0; rc == 0 && i < p->nparams; i++) {
+        rl_value v;
+        assert(i < st->n_params);
+        uint32_t want = p->inferred_oids[i] ? p->inferred_oids[i] : RL_OID_TEXT;
+        rc = rl_expr_eval(&c, st->params[i], &v);
+        if (rc == 0 && v.oid != want && !(v.d.isnull && v.oid == RL_OID_UNKNOWN))
+            rc = rl_value_coerce(&c, &v, want, -1, false, &vals[i],
+                                 rl_node_location(st->params[i]));
+        else if (rc == 0)
+            vals[i] = v, vals[i].oid = want;
+    }
+    if (rc == 0) {
+        rl_parsed *held = rl_parsed_ref(p->parsed);
+        rl_exec inner = {.s = x->s, .sink = x->sink, .err = x->err, .sql = p->sql,
+                         .params = vals, .nparams = p->nparams};
+        const rl_parsed *prev = rl_parsed_activate(held);
+        rc = run_statement(&inner, n) == RL_EXEC_ERROR ? -1 : 0;
+        rl_parsed_activate(prev);
+        rl_parsed_release(held);
+    }
+    rl_arena_free(&arena);
+    return rc;
+}
+
 /* --------------------------------------------------------------- EXPLAIN */
 
 static int exec_explain(rl_exec *x, const PgQuery__ExplainStmt *st)
@@ -1127,6 +1281,12 @@ static rl_exec_status run_statement(rl_exec *x, const PgQuery__Node *n)
         break;
     case PG_QUERY__NODE__NODE_EXPLAIN_STMT:
         rc = exec_explain(x, n->explain_stmt);
+        break;
+    case PG_QUERY__NODE__NODE_PREPARE_STMT:
+        rc = exec_prepare(x, n->prepare_stmt);
+        break;
+    case PG_QUERY__NODE__NODE_EXECUTE_STMT:
+        rc = exec_execute(x, n->execute_stmt);
         break;
     case PG_QUERY__NODE__NODE_CHECK_POINT_STMT:
         rc = rl_send_complete(x, "CHECKPOINT");

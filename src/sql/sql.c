@@ -30,6 +30,7 @@
 #include "sql/sql_relation.h"
 #include "sql/sql_scan.h"
 #include "sql/sql_select.h"
+#include "sql/sql_settings.h"
 #include "sql/sql_stmt.h"
 #include "sql/sql_value.h"
 #include "base/utf8.h"
@@ -68,150 +69,6 @@ rl_engine *rl_engine_new(rl_catalog *cat, const rl_engine_options *opts, rl_erro
 
 void rl_engine_free(rl_engine *e) { free(e); }
 rl_catalog *rl_engine_catalog(rl_engine *e) { return e->cat; }
-
-/* -------------------------------------------------------------- settings */
-
-/* PostgreSQL 15's defaults for the settings clients ask about. SHOW of
- * anything else is 42704, as in PostgreSQL. */
-static const struct {
-    const char *name;
-    const char *value;
-} setting_defaults[] = {
-    {"application_name", ""},
-    {"bytea_output", "hex"},
-    {"client_encoding", "UTF8"},
-    {"client_min_messages", "notice"},
-    {"DateStyle", "ISO, MDY"},
-    {"default_transaction_isolation", "read committed"},
-    {"default_transaction_read_only", "off"},
-    {"extra_float_digits", "1"},
-    {"idle_in_transaction_session_timeout", "0"},
-    {"in_hot_standby", "off"},
-    {"integer_datetimes", "on"},
-    {"IntervalStyle", "postgres"},
-    {"is_superuser", "off"},
-    {"lc_collate", "C.UTF-8"},
-    {"lc_ctype", "C.UTF-8"},
-    {"lock_timeout", "0"},
-    {"max_connections", "100"},
-    {"max_identifier_length", "63"},
-    {"search_path", "\"$user\", public"},
-    {"server_encoding", "UTF8"},
-    {"server_version", "15.18 (RockLake 0.1)"},
-    {"server_version_num", "150018"},
-    {"standard_conforming_strings", "on"},
-    {"statement_timeout", "0"},
-    {"TimeZone", "Etc/UTC"},
-    {"transaction_isolation", "read committed"},
-    {"transaction_read_only", "off"},
-    {"work_mem", "4MB"},
-};
-#define N_SETTINGS (sizeof setting_defaults / sizeof setting_defaults[0])
-
-static int setting_index(const char *name)
-{
-    for (size_t i = 0; i < N_SETTINGS; i++)
-        if (strcasecmp(setting_defaults[i].name, name) == 0)
-            return (int)i;
-    return -1;
-}
-
-static rl_setting *setting_find(rl_session *s, const char *canonical)
-{
-    for (rl_setting *st = s->settings; st; st = st->next)
-        if (strcmp(st->name, canonical) == 0)
-            return st;
-    return NULL;
-}
-
-/* PostgreSQL shows time settings (stored in ms) in the largest exact unit:
- * 5000 -> "5s", 120000 -> "2min", 250 -> "250ms". */
-static bool setting_is_ms(const char *name)
-{
-    return strcmp(name, "statement_timeout") == 0 || strcmp(name, "lock_timeout") == 0 ||
-           strcmp(name, "idle_in_transaction_session_timeout") == 0;
-}
-
-static void format_ms(const char *raw, char *out, size_t n)
-{
-    char *end;
-    long long ms = strtoll(raw, &end, 10);
-    if (*end || ms == 0) {
-        snprintf(out, n, "%s", raw);
-        return;
-    }
-    if (ms % 3600000 == 0)
-        snprintf(out, n, "%lldh", ms / 3600000);
-    else if (ms % 60000 == 0)
-        snprintf(out, n, "%lldmin", ms / 60000);
-    else if (ms % 1000 == 0)
-        snprintf(out, n, "%llds", ms / 1000);
-    else
-        snprintf(out, n, "%lldms", ms);
-}
-
-static const char *setting_value(rl_session *s, int idx)
-{
-    const char *name = setting_defaults[idx].name;
-    if (strcmp(name, "transaction_isolation") == 0 && s->in_block)
-        return "repeatable read";
-    if (strcmp(name, "transaction_read_only") == 0)
-        return s->read_only_txn || rl_catalog_read_only(s->eng->cat) ? "on" : "off";
-    if (strcmp(name, "in_hot_standby") == 0)
-        return rl_catalog_read_only(s->eng->cat) ? "on" : "off";
-    if (strcmp(name, "application_name") == 0 && !setting_find(s, name))
-        return s->application;
-    rl_setting *st = setting_find(s, name);
-    return st ? st->value : setting_defaults[idx].value;
-}
-
-/* SHOW's rendering of a setting (units for time settings). */
-static const char *setting_shown(rl_session *s, int idx, char *buf, size_t n)
-{
-    const char *v = setting_value(s, idx);
-    if (!setting_is_ms(setting_defaults[idx].name))
-        return v;
-    format_ms(v, buf, n);
-    return buf;
-}
-
-static int setting_set(rl_session *s, int idx, const char *value)
-{
-    const char *name = setting_defaults[idx].name;
-    rl_setting *st = setting_find(s, name);
-    if (!st) {
-        if (!(st = calloc(1, sizeof *st)))
-            return -1;
-        snprintf(st->name, sizeof st->name, "%s", name);
-        st->next = s->settings;
-        s->settings = st;
-    }
-    snprintf(st->value, sizeof st->value, "%s", value);
-    return 0;
-}
-
-static void settings_reset_all(rl_session *s)
-{
-    while (s->settings) {
-        rl_setting *n = s->settings->next;
-        free(s->settings);
-        s->settings = n;
-    }
-}
-
-static void setting_reset(rl_session *s, int idx)
-{
-    rl_setting **pp = &s->settings;
-    while (*pp) {
-        if (strcmp((*pp)->name, setting_defaults[idx].name) == 0) {
-            rl_setting *dead = *pp;
-            *pp = dead->next;
-            free(dead);
-            return;
-        }
-        pp = &(*pp)->next;
-    }
-}
 
 /* -------------------------------------------------------------- sessions */
 
@@ -347,6 +204,7 @@ struct rl_savepoint {
     bool had_txn[RL_SESSION_LAKES];
     size_t nlakes;
     uint64_t unsaved_changes;
+    rl_setting *settings; /* the session's settings then (sql_settings.c) */
     rl_savepoint *prev;
 };
 
@@ -354,6 +212,7 @@ static void savepoint_free(rl_savepoint *sp)
 {
     for (size_t i = 0; i < sp->nlakes; i++)
         rl_txn_savepoint_free(sp->lake[i]);
+    rl_settings_snapshot_free(sp->settings);
     free(sp);
 }
 
@@ -399,6 +258,12 @@ static int exec_savepoint(rl_exec *x, const char *name)
     snprintf(sp->name, sizeof sp->name, "%s", name);
     sp->nlakes = s->nlakes;
     sp->unsaved_changes = s->unsaved_changes;
+    bool copied;
+    sp->settings = rl_settings_snapshot(s, &copied);
+    if (!copied) {
+        savepoint_free(sp);
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    }
     for (size_t i = 0; i < s->nlakes; i++) {
         sp->had_txn[i] = s->lakes[i].txn != NULL;
         if (sp->had_txn[i] && !(sp->lake[i] = rl_txn_save(s->lakes[i].txn, x->err))) {
@@ -443,6 +308,7 @@ static int exec_rollback_to(rl_exec *x, const char *name)
     s->txn = s->lakes[s->cur].txn;
     rl_ctid_reset(s);
     rl_pgcatalog_memo_free(s);
+    rl_settings_restore(s, sp->settings);
     s->failed = false;
     return rl_send_complete(x, "ROLLBACK");
 }
@@ -465,6 +331,7 @@ static void finish_txn_quietly(rl_session *s, bool committed)
     free_txns(s);
     rl_ddl_end_transaction(s, committed);
     rl_ctid_reset(s);
+    rl_settings_txn_end(s, committed);
     s->in_block = false;
     s->failed = false;
     s->read_only_txn = false;
@@ -476,7 +343,7 @@ static void finish_txn_quietly(rl_session *s, bool committed)
 static void discard_session_state(rl_session *s)
 {
     rl_ddl_free_temps(s);
-    settings_reset_all(s);
+    rl_settings_free(s);
     while (s->portals) {
         rl_portal *n = s->portals->next;
         portal_free(s->portals);
@@ -514,11 +381,7 @@ char rl_session_status(const rl_session *s)
 
 int64_t rl_session_timeout_ms(rl_session *s, const char *name)
 {
-    int idx = setting_index(name);
-    if (idx < 0 || !setting_is_ms(setting_defaults[idx].name))
-        return -1;
-    const rl_setting *st = setting_find(s, setting_defaults[idx].name);
-    return st ? strtoll(st->value, NULL, 10) : -1;
+    return rl_setting_ms(s, name);
 }
 
 /* As in PostgreSQL, a cancel request only affects a statement that is
@@ -783,38 +646,13 @@ static int const_text(const PgQuery__Node *n, char *out, size_t len)
     }
 }
 
-/* "5s", "2min", "250ms", "1h", "5000" -> milliseconds as text. */
-static int parse_ms(const char *in, char *out, size_t n)
-{
-    char *end;
-    double v = strtod(in, &end);
-    while (*end == ' ')
-        end++;
-    double mult = 1;
-    if (!*end || strcmp(end, "ms") == 0)
-        mult = 1;
-    else if (strcmp(end, "s") == 0)
-        mult = 1000;
-    else if (strcmp(end, "min") == 0)
-        mult = 60000;
-    else if (strcmp(end, "h") == 0)
-        mult = 3600000;
-    else if (strcmp(end, "d") == 0)
-        mult = 86400000;
-    else
-        return -1;
-    if (end == in || v < 0)
-        return -1;
-    snprintf(out, n, "%lld", (long long)(v * mult + 0.5));
-    return 0;
-}
-
 static int exec_set(rl_exec *x, const PgQuery__VariableSetStmt *st)
 {
     rl_session *s = x->s;
     switch (st->kind) {
     case PG_QUERY__VARIABLE_SET_KIND__VAR_RESET_ALL:
-        settings_reset_all(s);
+        if (rl_settings_reset_all(x) < 0)
+            return -1;
         return rl_send_complete(x, "RESET");
     case PG_QUERY__VARIABLE_SET_KIND__VAR_SET_MULTI:
         /* SET TRANSACTION / SET SESSION CHARACTERISTICS */
@@ -823,14 +661,15 @@ static int exec_set(rl_exec *x, const PgQuery__VariableSetStmt *st)
     default:
         break;
     }
-    int idx = setting_index(st->name);
+    int idx = rl_setting_index(st->name);
     if (idx < 0)
         return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
                              "unrecognized configuration parameter \"%s\"",
                              st->name);
     if (st->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET ||
         st->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_SET_DEFAULT) {
-        setting_reset(s, idx);
+        if (rl_setting_reset(x, idx) < 0)
+            return -1;
         return rl_send_complete(x, st->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET ? "RESET"
                                                                                       : "SET");
     }
@@ -842,11 +681,8 @@ static int exec_set(rl_exec *x, const PgQuery__VariableSetStmt *st)
         size_t used = strlen(value);
         snprintf(value + used, sizeof value - used, "%s%s", i ? ", " : "", part);
     }
-    if (setting_is_ms(setting_defaults[idx].name) && parse_ms(value, value, sizeof value) < 0)
-        return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
-                             "invalid value for parameter \"%s\": \"%s\"", st->name, value);
-    if (setting_set(s, idx, value) < 0)
-        return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+    if (rl_setting_assign(x, idx, value, st->is_local) < 0)
+        return -1;
     return rl_send_complete(x, "SET");
 }
 
@@ -885,23 +721,32 @@ static int exec_show(rl_exec *x, const PgQuery__VariableShowStmt *st)
 {
     if (strcasecmp(st->name, "all") == 0) {
         const char *names[3] = {"name", "setting", "description"};
-        const char *vals[N_SETTINGS * 3];
-        char shown[N_SETTINGS][64];
-        for (size_t i = 0; i < N_SETTINGS; i++) {
-            vals[i * 3] = setting_defaults[i].name;
-            vals[i * 3 + 1] = setting_shown(x->s, (int)i, shown[i], sizeof shown[i]);
-            vals[i * 3 + 2] = "";
+        size_t n = rl_setting_count();
+        const char **vals = calloc(n * 3 + 1, sizeof *vals);
+        char(*shown)[64] = calloc(n + 1, sizeof *shown);
+        int rc = -1;
+        if (!vals || !shown) {
+            rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+        } else {
+            for (size_t i = 0; i < n; i++) {
+                vals[i * 3] = rl_setting_name(i);
+                vals[i * 3 + 1] = rl_setting_shown(x->s, (int)i, shown[i], sizeof shown[i]);
+                vals[i * 3 + 2] = "";
+            }
+            rc = send_text_rows(x, names, 3, vals, n, "SHOW");
         }
-        return send_text_rows(x, names, 3, vals, N_SETTINGS, "SHOW");
+        free(vals);
+        free(shown);
+        return rc;
     }
-    int idx = setting_index(st->name);
+    int idx = rl_setting_index(st->name);
     if (idx < 0)
         return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
                              "unrecognized configuration parameter \"%s\"",
                              st->name);
-    const char *name = setting_defaults[idx].name;
+    const char *name = rl_setting_name((size_t)idx);
     char shown[64];
-    const char *val = setting_shown(x->s, idx, shown, sizeof shown);
+    const char *val = rl_setting_shown(x->s, idx, shown, sizeof shown);
     return send_text_rows(x, &name, 1, &val, 1, "SHOW");
 }
 

@@ -36,9 +36,13 @@ typedef struct rl_session_lake {
     rl_txn *txn; /* open catalog transaction on eng, or NULL */
 } rl_session_lake;
 
+/* A setting the session changed (sql_settings.c). */
 typedef struct rl_setting {
     char name[64];
     char value[256];
+    bool local;         /* SET LOCAL: at commit, back to `after` ... */
+    bool after_default; /* ... or to the default */
+    char after[256];
     struct rl_setting *next;
 } rl_setting;
 
@@ -68,6 +72,8 @@ struct rl_session {
     bool read_only_txn;    /* BEGIN ... READ ONLY */
     rl_temp_table *temps;
     rl_setting *settings;
+    rl_setting *settings_at_start; /* as the transaction found them ... */
+    bool settings_saved;           /* ... once it changed one */
     rl_ctid_map *ctids;    /* per transaction */
     rl_prepared *prepared;
     rl_portal *portals;

@@ -38,7 +38,7 @@
 #include "sql/sql_select.h"
 #include "sql/sql_value.h"
 
-#define MAX_FUNC_ARGS 8
+#define MAX_FUNC_ARGS 100 /* PostgreSQL's FUNC_MAX_ARGS */
 
 /* ----------------------------------------------------------- comparison */
 

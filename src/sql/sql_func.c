@@ -38,6 +38,7 @@
 #include "sql/sql_exec.h"
 #include "sql/sql_func.h"
 #include "sql/sql_pgcatalog.h"
+#include "sql/sql_strfunc.h"
 #include "sql/sql_value.h"
 
 #define PG_EPOCH_UNIX_US 946684800000000LL /* 2000-01-01 in Unix microseconds */
@@ -214,26 +215,6 @@ static int fn_split_part(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, i
     }
     rl_val_str(out, RL_OID_TEXT, s + starts[idx], ends[idx] - starts[idx]);
     return 0;
-}
-
-static int fn_case(rl_expr_ctx *c, rl_value *a, rl_value *out, bool lower)
-{
-    if (rl_val_str_copy(c, out, RL_OID_TEXT, a[0].d.v.s.p, a[0].d.v.s.len) < 0)
-        return -1;
-    uint8_t *p = (uint8_t *)out->d.v.s.p; /* our own arena copy */
-    for (size_t i = 0; i < out->d.v.s.len; i++)
-        p[i] = (uint8_t)(lower ? tolower(p[i]) : toupper(p[i]));
-    return 0;
-}
-
-static int fn_lower(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
-{
-    return fn_case(c, a, out, true);
-}
-
-static int fn_upper(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
-{
-    return fn_case(c, a, out, false);
 }
 
 static int fn_length(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
@@ -505,7 +486,10 @@ static int fn_function_arguments(rl_expr_ctx *c, size_t n, rl_value *a, rl_value
     size_t off = 0;
     for (size_t i = 0; i < f->nargs && off < sizeof buf; i++) {
         char t[128];
-        rl_pgcatalog_format_type(c->x, f->argtypes[i], -1, t, sizeof t);
+        if (f->argtypes[i] == RL_OID_VARIADIC_ANY)
+            snprintf(t, sizeof t, "VARIADIC \"any\"");
+        else
+            rl_pgcatalog_format_type(c->x, f->argtypes[i], -1, t, sizeof t);
         off += (size_t)snprintf(buf + off, sizeof buf - off, "%s%s", i ? ", " : "", t);
     }
     return put_text(c, out, RL_OID_TEXT, buf);
@@ -597,12 +581,25 @@ const rl_func *rl_func_all(size_t *n)
     return funcs;
 }
 
+static bool is_variadic(const rl_func *f)
+{
+    return f->nargs > 0 && f->argtypes[f->nargs - 1] == RL_OID_VARIADIC_ANY;
+}
+
+/* The row taking exactly n arguments, else a VARIADIC one that takes n. */
 const rl_func *rl_func_find(const char *name, size_t n)
 {
-    for (size_t i = 0; i < sizeof funcs / sizeof funcs[0]; i++)
-        if (funcs[i].nargs == n && strcmp(funcs[i].name, name) == 0)
-            return &funcs[i];
-    return NULL;
+    const rl_func *variadic = NULL;
+    for (size_t i = 0; i < sizeof funcs / sizeof funcs[0]; i++) {
+        const rl_func *f = &funcs[i];
+        if (strcmp(f->name, name) != 0)
+            continue;
+        if (f->nargs == n && !is_variadic(f))
+            return f;
+        if (is_variadic(f) && n >= f->nargs && !variadic)
+            variadic = f;
+    }
+    return variadic;
 }
 
 bool rl_func_known(const char *name)
@@ -618,7 +615,7 @@ bool rl_func_known(const char *name)
  * and reg* as oid, int2 as int4, int2/int4 as int8, any array as anyarray. */
 static bool arg_fits(uint32_t have, uint32_t want)
 {
-    if (have == want || want == RL_OID_ANY)
+    if (have == want || want == RL_OID_ANY || want == RL_OID_VARIADIC_ANY)
         return true;
     switch (want) {
     case RL_OID_TEXT:
@@ -637,11 +634,18 @@ static bool arg_fits(uint32_t have, uint32_t want)
 int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_value *out,
                  int loc)
 {
-    assert(n == f->nargs);
+    assert(n == f->nargs || (is_variadic(f) && n >= f->nargs));
     bool any_null = false;
+    /* the call's own types for the 42883 message (unknown stays unknown) */
     for (size_t i = 0; i < n; i++) {
-        uint32_t want = f->argtypes[i];
+        uint32_t want = i < f->nargs ? f->argtypes[i] : RL_OID_VARIADIC_ANY;
+        if (!args[i].d.isnull && args[i].oid != RL_OID_UNKNOWN && !arg_fits(args[i].oid, want))
+            return rl_func_no_function(c, f->name, n, args, loc);
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint32_t want = i < f->nargs ? f->argtypes[i] : RL_OID_VARIADIC_ANY;
         if (args[i].oid == RL_OID_UNKNOWN && want != RL_OID_ANYARRAY && want != RL_OID_ANY &&
+            want != RL_OID_VARIADIC_ANY &&
             want != RL_OID_PG_NODE_TREE &&
             rl_value_coerce(c, &args[i], want, -1, false, &args[i], loc) < 0)
             return -1;

@@ -16,6 +16,9 @@
 #define RL_OID_ANY 2276u          /* a declared argument type: any value */
 #define RL_OID_ANYARRAY 2277u     /* a declared argument type: any array */
 #define RL_OID_PG_NODE_TREE 194u  /* an expression tree (none in a lake) */
+/* A declared last argument type: VARIADIC "any", one or more further
+ * arguments of any type (pg_proc shows it as "any", provariadic 2276). */
+#define RL_OID_VARIADIC_ANY 0xFFFFFF01u
 
 /* An implementation: the n (already evaluated) arguments to *out; 0, or -1
  * with c->x's error set. Strict functions are not called with a NULL

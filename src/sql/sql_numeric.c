@@ -194,7 +194,7 @@ static int num_to_value(rl_expr_ctx *c, const rl_num *n, rl_value *out, int loc)
     const char *digits = s + neg;
     size_t nd = strlen(digits), scale = (size_t)n->dscale;
     rl_buf b;
-    rl_buf_init(&b, nd + scale + 3);
+    rl_buf_init(&b, 0);
     if (neg)
         rl_buf_put_u8(&b, '-');
     if (nd <= scale) { /* 0.00ddd */

@@ -1609,9 +1609,11 @@ static int fixed_proc(gen_ctx *g)
         const proc_def *f = &procs[i];
         char argtypes[RL_FUNC_MAX_ARGS * 11 + 1] = "";
         size_t off = 0;
+        bool variadic = f->nargs && f->argtypes[f->nargs - 1] == RL_OID_VARIADIC_ANY;
         for (size_t a = 0; a < f->nargs; a++)
             off += (size_t)snprintf(argtypes + off, sizeof argtypes - off, "%s%u", a ? " " : "",
-                                    f->argtypes[a]);
+                                    f->argtypes[a] == RL_OID_VARIADIC_ANY ? RL_OID_ANY
+                                                                          : f->argtypes[a]);
         for (size_t c = 0; c < N(proc_cols); c++)
             put_null(g, c);
         put_int(g, 0, f->oid);
@@ -1621,7 +1623,7 @@ static int fixed_proc(gen_ctx *g)
         put_int(g, 4, f->prosrc[0] ? 12 : 14);
         put_float(g, 5, f->prosrc[0] ? 1 : 100);
         put_float(g, 6, 0);
-        put_int(g, 7, 0);
+        put_int(g, 7, variadic ? RL_OID_ANY : 0);
         put_int(g, 8, 0);
         put_char(g, 9, 'f');
         put_bool(g, 10, false);

@@ -34,6 +34,7 @@
 #include "sql/sql_expr.h"
 #include "sql/sql_func.h"
 #include "sql/sql_numeric.h"
+#include "sql/sql_strfunc.h"
 #include "sql/sql_parse.h"
 #include "sql/sql_select.h"
 #include "sql/sql_value.h"
@@ -517,7 +518,10 @@ static int to_text_operand(rl_expr_ctx *c, rl_value *v, int loc)
     return op_error(c, "~~", v->oid, RL_OID_TEXT, loc);
 }
 
-static int eval_like(rl_expr_ctx *c, const PgQuery__AExpr *e, bool negate, rl_value *out)
+/* [NOT] LIKE and, icase, [NOT] ILIKE: ILIKE lowers both sides as lower()
+ * does, then matches as LIKE (PostgreSQL's Generic_Text_IC_like). */
+static int eval_like(rl_expr_ctx *c, const PgQuery__AExpr *e, bool negate, bool icase,
+                     rl_value *out)
 {
     rl_value s, p;
     if (rl_expr_eval(c, e->lexpr, &s) < 0 || rl_expr_eval(c, e->rexpr, &p) < 0)
@@ -528,6 +532,8 @@ static int eval_like(rl_expr_ctx *c, const PgQuery__AExpr *e, bool negate, rl_va
         rl_val_null(out, RL_OID_BOOL);
         return 0;
     }
+    if (icase && (rl_text_lower(c, &s, &s) < 0 || rl_text_lower(c, &p, &p) < 0))
+        return -1;
     bool m = like_match(s.d.v.s.p, s.d.v.s.len, p.d.v.s.p, p.d.v.s.len);
     rl_val_bool(out, negate ? !m : m);
     return 0;
@@ -796,7 +802,9 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
         return arith(c, op[0], &a, &b, out, e->location);
     }
     if (strcmp(op, "~~") == 0 || strcmp(op, "!~~") == 0)
-        return eval_like(c, e, op[0] == '!', out);
+        return eval_like(c, e, op[0] == '!', false, out);
+    if (strcmp(op, "~~*") == 0 || strcmp(op, "!~~*") == 0)
+        return eval_like(c, e, op[0] == '!', true, out);
     if (is_regex_op(op))
         return eval_regex(c, op, &a, &b, out, e->location);
     return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, e->location,
@@ -895,10 +903,14 @@ static int eval_aexpr(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY: return eval_op_any(c, e, false, out);
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL: return eval_op_any(c, e, true, out);
     case PG_QUERY__A__EXPR__KIND__AEXPR_IN: return eval_in(c, e, out);
-    case PG_QUERY__A__EXPR__KIND__AEXPR_LIKE: {
+    case PG_QUERY__A__EXPR__KIND__AEXPR_LIKE:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE: {
         const char *op = op_name(e);
-        return eval_like(c, e, op && op[0] == '!', out);
+        return eval_like(c, e, op && op[0] == '!', e->kind == PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE,
+                         out);
     }
+    /* x SIMILAR TO p: the grammar wrote x ~ similar_to_escape(p) */
+    case PG_QUERY__A__EXPR__KIND__AEXPR_SIMILAR: return eval_op(c, e, out);
     case PG_QUERY__A__EXPR__KIND__AEXPR_BETWEEN:
     case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN:
     case PG_QUERY__A__EXPR__KIND__AEXPR_BETWEEN_SYM:
@@ -908,7 +920,7 @@ static int eval_aexpr(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
     case PG_QUERY__A__EXPR__KIND__AEXPR_NULLIF: return eval_nullif(c, e, out);
     default:
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, e->location,
-                             "this operator form (ILIKE/SIMILAR) is not supported");
+                             "this operator form is not supported");
     }
 }
 
@@ -1040,6 +1052,40 @@ static int eval_coalesce(rl_expr_ctx *c, const PgQuery__CoalesceExpr *ce, rl_val
     if (type == RL_OID_UNKNOWN)
         type = RL_OID_TEXT;
     return rl_value_coerce(c, &first, type, -1, false, out, ce->location);
+}
+
+/* GREATEST / LEAST: the arguments in their common type, NULLs ignored;
+ * NULL only when every argument is. */
+static int eval_minmax(rl_expr_ctx *c, const PgQuery__MinMaxExpr *mm, rl_value *out)
+{
+    bool greatest = mm->op == PG_QUERY__MIN_MAX_OP__IS_GREATEST;
+    const char *what = greatest ? "GREATEST" : "LEAST";
+    uint32_t type = RL_OID_UNKNOWN;
+    rl_value *vals = rl_arena_alloc(c->arena, (mm->n_args ? mm->n_args : 1) * sizeof *vals);
+    if (!vals)
+        return rl_expr_oom(c);
+    for (size_t i = 0; i < mm->n_args; i++)
+        if (rl_expr_eval(c, mm->args[i], &vals[i]) < 0 ||
+            rl_common_type_of(c, type, vals[i].oid, what, rl_node_location(mm->args[i]), &type) < 0)
+            return -1;
+    if (type == RL_OID_UNKNOWN)
+        type = RL_OID_TEXT;
+    rl_value best;
+    rl_val_null(&best, type);
+    for (size_t i = 0; i < mm->n_args; i++) {
+        rl_value v;
+        if (rl_value_coerce(c, &vals[i], type, -1, false, &v, rl_node_location(mm->args[i])) < 0)
+            return -1;
+        if (v.d.isnull)
+            continue;
+        int r = 0;
+        if (!best.d.isnull && rl_value_cmp(c, &v, &best, &r, mm->location) < 0)
+            return -1;
+        if (best.d.isnull || (greatest ? r > 0 : r < 0))
+            best = v;
+    }
+    *out = best;
+    return 0;
 }
 
 /* The result type of each scalar subquery (and CASE) of the running statement, so
@@ -2220,6 +2266,7 @@ static int eval_node(rl_expr_ctx *c, const PgQuery__Node *node, rl_value *out)
     case PG_QUERY__NODE__NODE_COLLATE_CLAUSE: return eval_collate(c, node->collate_clause, out);
     case PG_QUERY__NODE__NODE_FUNC_CALL: return eval_funccall(c, node->func_call, out);
     case PG_QUERY__NODE__NODE_COALESCE_EXPR: return eval_coalesce(c, node->coalesce_expr, out);
+    case PG_QUERY__NODE__NODE_MIN_MAX_EXPR: return eval_minmax(c, node->min_max_expr, out);
     case PG_QUERY__NODE__NODE_CASE_EXPR: return eval_case(c, node->case_expr, out);
     case PG_QUERY__NODE__NODE_SUB_LINK: return eval_sublink(c, node->sub_link, out);
     case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION: return eval_sqlvalue(c, node->sqlvalue_function, out);
@@ -2318,6 +2365,10 @@ static bool figure_name(const PgQuery__Node *node, char *out, size_t n)
         }
         return false;
     case PG_QUERY__NODE__NODE_COALESCE_EXPR: copy_name(out, n, "coalesce"); return true;
+    case PG_QUERY__NODE__NODE_MIN_MAX_EXPR:
+        copy_name(out, n, node->min_max_expr->op == PG_QUERY__MIN_MAX_OP__IS_GREATEST ? "greatest"
+                                                                                   : "least");
+        return true;
     case PG_QUERY__NODE__NODE_CASE_EXPR:
         /* CASE takes its ELSE's name when that is strong, else "case" */
         if (node->case_expr->defresult && figure_name(node->case_expr->defresult, out, n))

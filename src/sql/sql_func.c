@@ -568,6 +568,9 @@ static int fn_textregexeq(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, 
 
 /* ------------------------------------------------------------ the table */
 
+static int fn_regexp_replace(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+static int fn_regexp_like(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+
 #define RL_FUNC(name, oid, nargs, ret, vol, strict, src, impl, ...)                           \
     {name, oid, nargs, {__VA_ARGS__}, ret, vol, strict, src, impl},
 static const rl_func funcs[] = {
@@ -748,12 +751,15 @@ static pcre2_code *regex_compile(rl_expr_ctx *c, const rl_value *pattern, bool i
     return code;
 }
 
-int rl_regex_match(rl_expr_ctx *c, const rl_value *s, const rl_value *pattern, bool icase,
-                   bool *match, int loc)
+/* The compiled pattern, from the statement's cache or compiled now (NULL
+ * with the error set). */
+static pcre2_code *regex_get(rl_expr_ctx *c, const rl_value *pattern, bool icase, int loc)
 {
     struct rl_regex_cache *rc = regex_cache(c->x);
-    if (!rc)
-        return rl_expr_oom(c);
+    if (!rc) {
+        rl_expr_oom(c);
+        return NULL;
+    }
     pcre2_code *code = NULL;
     for (size_t i = 0; i < rc->n && !code; i++) {
         regex_ent *e = &rc->ents[i];
@@ -763,7 +769,7 @@ int rl_regex_match(rl_expr_ctx *c, const rl_value *s, const rl_value *pattern, b
     }
     if (!code) {
         if (!(code = regex_compile(c, pattern, icase, loc)))
-            return -1;
+            return NULL;
         if (rc->n == REGEX_CACHE) { /* full: the oldest goes */
             free(rc->ents[0].pattern);
             pcre2_code_free(rc->ents[0].code);
@@ -773,7 +779,8 @@ int rl_regex_match(rl_expr_ctx *c, const rl_value *s, const rl_value *pattern, b
         regex_ent *e = &rc->ents[rc->n];
         if (!(e->pattern = malloc(pattern->d.v.s.len + 1))) {
             pcre2_code_free(code);
-            return rl_expr_oom(c);
+            rl_expr_oom(c);
+            return NULL;
         }
         memcpy(e->pattern, pattern->d.v.s.p, pattern->d.v.s.len);
         e->pattern[pattern->d.v.s.len] = '\0';
@@ -782,6 +789,28 @@ int rl_regex_match(rl_expr_ctx *c, const rl_value *s, const rl_value *pattern, b
         e->code = code;
         rc->n++;
     }
+    return code;
+}
+
+/* A pcre2_match error other than no match: PostgreSQL's errors. */
+static int regex_failed(rl_expr_ctx *c, int r, int loc)
+{
+    if (r == PCRE2_ERROR_BADUTFOFFSET || (r <= PCRE2_ERROR_UTF8_ERR1 && r >= PCRE2_ERROR_UTF8_ERR21))
+        return rl_exec_error(c->x, RL_SQLSTATE_CHARACTER_NOT_IN_REPERTOIRE, loc,
+                             "invalid byte sequence for encoding \"UTF8\"");
+    PCRE2_UCHAR msg[256];
+    pcre2_get_error_message(r, msg, sizeof msg);
+    return rl_exec_error(c->x, RL_SQLSTATE_INVALID_REGULAR_EXPRESSION, loc,
+                         "regular expression failed: %s", (const char *)msg);
+}
+
+int rl_regex_match(rl_expr_ctx *c, const rl_value *s, const rl_value *pattern, bool icase,
+                   bool *match, int loc)
+{
+    pcre2_code *code = regex_get(c, pattern, icase, loc);
+    if (!code)
+        return -1;
+    struct rl_regex_cache *rc = c->x->s->regex;
     int r = pcre2_match(code, s->d.v.s.p, s->d.v.s.len, 0, 0, rc->md, rc->mctx);
     if (r >= 0) {
         *match = true;
@@ -791,11 +820,112 @@ int rl_regex_match(rl_expr_ctx *c, const rl_value *s, const rl_value *pattern, b
         *match = false;
         return 0;
     }
-    if (r == PCRE2_ERROR_BADUTFOFFSET || (r <= PCRE2_ERROR_UTF8_ERR1 && r >= PCRE2_ERROR_UTF8_ERR21))
-        return rl_exec_error(c->x, RL_SQLSTATE_CHARACTER_NOT_IN_REPERTOIRE, loc,
-                             "invalid byte sequence for encoding \"UTF8\"");
-    PCRE2_UCHAR msg[256];
-    pcre2_get_error_message(r, msg, sizeof msg);
-    return rl_exec_error(c->x, RL_SQLSTATE_INVALID_REGULAR_EXPRESSION, loc,
-                         "regular expression failed: %s", (const char *)msg);
+    return regex_failed(c, r, loc);
+}
+
+/* The flags argument of regexp_replace / regexp_like: g (every match, where
+ * allowed), i (ignore case), c (respect case). Others: 22023. */
+static int regex_flags(rl_expr_ctx *c, const rl_value *flags, bool allow_g, bool *global,
+                       bool *icase)
+{
+    *global = *icase = false;
+    if (!flags)
+        return 0;
+    for (size_t i = 0; i < flags->d.v.s.len; i++) {
+        char f = (char)flags->d.v.s.p[i];
+        if (f == 'g' && allow_g)
+            *global = true;
+        else if (f == 'i')
+            *icase = true;
+        else if (f == 'c')
+            *icase = false;
+        else if (f == 'g')
+            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                                 "regexp_like() does not support the \"global\" option");
+        else
+            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                                 "invalid regular expression option: \"%c\"", f);
+    }
+    return 0;
+}
+
+/* regexp_replace(s, pattern, replacement [, flags]): the first match (every
+ * one with 'g') replaced; \1..\9 in the replacement are the groups, \& the
+ * whole match, \\ a backslash. */
+static int fn_regexp_replace(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    bool global, icase;
+    if (regex_flags(c, n > 3 ? &a[3] : NULL, true, &global, &icase) < 0)
+        return -1;
+    pcre2_code *code = regex_get(c, &a[1], icase, loc);
+    if (!code)
+        return -1;
+    /* room for every group of this pattern (the cache's match data has one) */
+    pcre2_match_data *md = pcre2_match_data_create_from_pattern(code, NULL);
+    if (!md)
+        return rl_expr_oom(c);
+    struct rl_regex_cache *rc = c->x->s->regex;
+    const uint8_t *p = a[0].d.v.s.p, *rep = a[2].d.v.s.p;
+    size_t len = a[0].d.v.s.len, rn = a[2].d.v.s.len, at = 0, copied = 0;
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    while (at <= len) {
+        int r = pcre2_match(code, p, len, at, 0, md, rc->mctx);
+        if (r == PCRE2_ERROR_NOMATCH)
+            break;
+        if (r < 0) {
+            rl_buf_free(&b);
+            pcre2_match_data_free(md);
+            return regex_failed(c, r, loc);
+        }
+        PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+        uint32_t ngroups = pcre2_get_ovector_count(md);
+        rl_buf_put(&b, p + copied, ov[0] - copied);
+        for (size_t i = 0; i < rn; i++) {
+            if (rep[i] != '\\' || i + 1 == rn) {
+                rl_buf_put_u8(&b, rep[i]);
+                continue;
+            }
+            uint8_t e = rep[++i];
+            if (e >= '1' && e <= '9') {
+                uint32_t g = (uint32_t)(e - '0');
+                if (g < ngroups && (int)g < r && ov[2 * g] != PCRE2_UNSET)
+                    rl_buf_put(&b, p + ov[2 * g], ov[2 * g + 1] - ov[2 * g]);
+            } else if (e == '&') {
+                rl_buf_put(&b, p + ov[0], ov[1] - ov[0]);
+            } else if (e == '\\') {
+                rl_buf_put_u8(&b, '\\');
+            } else { /* not an escape: both characters stay */
+                rl_buf_put_u8(&b, '\\');
+                rl_buf_put_u8(&b, e);
+            }
+        }
+        copied = ov[1];
+        if (!global)
+            break;
+        if (ov[1] > ov[0]) {
+            at = ov[1];
+        } else { /* an empty match: step over one character */
+            if (ov[1] >= len)
+                break;
+            size_t step = 1;
+            while (ov[1] + step < len && (p[ov[1] + step] & 0xC0) == 0x80)
+                step++;
+            rl_buf_put(&b, p + ov[1], step);
+            copied = at = ov[1] + step;
+        }
+    }
+    pcre2_match_data_free(md);
+    rl_buf_put(&b, p + copied, len - copied);
+    return rl_val_buf_copy(c, out, RL_OID_TEXT, &b);
+}
+
+static int fn_regexp_like(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    bool global, icase, m;
+    if (regex_flags(c, n > 2 ? &a[2] : NULL, false, &global, &icase) < 0 ||
+        rl_regex_match(c, &a[0], &a[1], icase, &m, loc) < 0)
+        return -1;
+    rl_val_bool(out, m);
+    return 0;
 }

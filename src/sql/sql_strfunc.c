@@ -885,3 +885,92 @@ int rl_fn_set_config(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int l
     const char *v = rl_setting_shown(c->x->s, idx, shown, sizeof shown);
     return rl_val_str_copy(c, out, RL_OID_TEXT, v, strlen(v));
 }
+
+/* --------------------------------------------------------- SIMILAR TO */
+
+/* similar_to_escape(pattern [, escape]): the POSIX regular expression an
+ * SQL regular expression (SIMILAR TO) means, as PostgreSQL's
+ * similar_escape_internal writes it: anchored, % -> .*, _ -> ., ( -> (?:,
+ * the escape character (\ by default, none when empty) quoting the next
+ * one, escape-" marking the part substring() returns. */
+int rl_fn_similar_to_escape(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    const uint8_t *p = str_p(&a[0]);
+    size_t len = str_n(&a[0]);
+    const uint8_t *esc = (const uint8_t *)"\\";
+    size_t escn = 1;
+    if (n > 1) {
+        esc = str_p(&a[1]);
+        escn = str_n(&a[1]);
+        if (escn > 0 && char_len(esc, escn) != escn) {
+            rl_exec_error(c->x, RL_SQLSTATE_INVALID_ESCAPE_SEQUENCE, -1, "invalid escape string");
+            rl_error_hint(c->x->err, "Escape string must be empty or one character.");
+            return -1;
+        }
+    }
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    rl_buf_put(&b, "^(?:", 4);
+    bool after_escape = false, in_class = false;
+    int nquotes = 0, class_pos = 0;
+    for (size_t i = 0; i < len;) {
+        size_t cl = char_len(p + i, len - i);
+        uint8_t ch = p[i];
+        if (after_escape) {
+            if (cl == 1 && ch == '"' && !in_class) {
+                if (nquotes == 0) {
+                    rl_buf_put(&b, "){1,1}?(", 8);
+                } else if (nquotes == 1) {
+                    rl_buf_put(&b, "){1,1}(?:", 9);
+                } else {
+                    rl_buf_free(&b);
+                    return rl_exec_error(c->x, RL_SQLSTATE_INVALID_USE_OF_ESCAPE_CHARACTER, -1,
+                                         "SQL regular expression may not contain more than two "
+                                         "escape-double-quote separators");
+                }
+                nquotes++;
+            } else {
+                rl_buf_put_u8(&b, '\\');
+                rl_buf_put(&b, p + i, cl);
+            }
+            after_escape = false;
+        } else if (escn > 0 && cl == escn && memcmp(p + i, esc, escn) == 0) {
+            after_escape = true;
+        } else if (in_class) {
+            if (ch == '\\')
+                rl_buf_put_u8(&b, '\\');
+            rl_buf_put(&b, p + i, cl);
+            if (ch == ']' && class_pos > 2)
+                in_class = false;
+            else if (ch == '^')
+                class_pos++;
+            else
+                class_pos = 3;
+        } else if (ch == '[') {
+            rl_buf_put_u8(&b, ch);
+            in_class = true;
+            class_pos = 1;
+        } else if (ch == '%') {
+            rl_buf_put(&b, ".*", 2);
+        } else if (ch == '_') {
+            rl_buf_put_u8(&b, '.');
+        } else if (ch == '(') {
+            rl_buf_put(&b, "(?:", 3);
+        } else if (ch == '\\' || ch == '.' || ch == '^' || ch == '$') {
+            rl_buf_put_u8(&b, '\\');
+            rl_buf_put_u8(&b, ch);
+        } else {
+            rl_buf_put(&b, p + i, cl);
+        }
+        i += cl;
+    }
+    rl_buf_put(&b, ")$", 2);
+    return put_buf(c, out, &b);
+}
+
+/* ILIKE's operands: the text lowered as lower() lowers it. */
+int rl_text_lower(rl_expr_ctx *c, const rl_value *in, rl_value *out)
+{
+    rl_value a = *in;
+    return fn_case(c, &a, out, true);
+}

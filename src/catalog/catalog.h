@@ -188,6 +188,15 @@ typedef struct rl_row {
  * commits only: a commit still waiting for its flush is waited for first. */
 rl_txn *rl_txn_begin(rl_catalog *cat, rl_error *err);
 void rl_txn_free(rl_txn *txn);
+/* READ COMMITTED: the transaction's reads move to a snapshot taken now
+ * (what it buffered still applies on top). Commit validation still starts
+ * at its first snapshot and compares values: a row it wrote from an older
+ * view fails the commit with 40001 if another commit changed it since that
+ * view, so no update is lost (where PostgreSQL would wait for the other
+ * writer and re-apply). A refreshed transaction is never rebased by commit
+ * sequencing (its reads came from more than one view). -1 with err (the
+ * old view kept). */
+int rl_txn_refresh(rl_txn *txn, rl_error *err);
 
 /* Store writes are numbered as they reach the memtable (kv's numbering,
  * kv_written_seq): the last number a transaction's snapshot holds, and the

@@ -10,8 +10,11 @@
  * transaction's view, the relations version.
  *
  * Invariants: the overlay is sorted by key with no duplicates; a writer's
- * snapshot holds exactly the commits numbered up to snap_seq and is only
- * read once they are durable; a finished (done) transaction takes no write.
+ * snapshot holds the commits numbered up to snap_seq (exactly, unless a
+ * READ COMMITTED refresh moved it on after the transaction wrote: then
+ * snap_seq stays where its writes are validated from) and is only read
+ * once they are durable; a refreshed transaction is never rebased; a finished
+ * (done) transaction takes no write.
  */
 #include "catalog/catalog_int.h"
 
@@ -125,6 +128,57 @@ void cat_relations_changed(rl_txn *t)
 
 uint64_t rl_txn_relations_version(const rl_txn *t) { return t->rel_version; }
 
+/* Take the transaction's read snapshot now (begin, and READ COMMITTED's
+ * refresh): on a follower a pinned view of the store and the format it
+ * holds; on the writer the state after the last commit, once durable. On
+ * failure t->snap is NULL. */
+static int take_snapshot(rl_txn *t, bool begin, rl_error *err)
+{
+    rl_catalog *cat = t->cat;
+    kv_error ke;
+    if (cat->read_only) {
+        /* A follower's snapshot is a pinned view of the store (kv.h): the
+         * whole transaction reads the state the store had at its first
+         * statement, as on the writer, and learns of the writer's format
+         * migration from that state. */
+        t->snap = kv_snapshot_new(cat->kv, &ke);
+        if (!t->snap)
+            return cat_kv_fail(err, &ke, "taking a read snapshot");
+        if (cat_load_format(cat, t->snap, &t->fmt, err) < 0) {
+            kv_snapshot_free(t->snap);
+            t->snap = NULL;
+            return -1;
+        }
+        return 0;
+    }
+    /* under the commit lock, so the snapshot holds exactly the commits
+     * numbered up to snap_seq and the names of generation name_gen
+     * (commits reach the memtable under this lock) */
+    pthread_mutex_lock(&cat->lock);
+    if (begin) /* where commit validation starts; a refresh keeps it */
+        t->snap_seq = cat->written_seq;
+    t->snap_write = kv_written_seq(cat->kv);
+    t->name_gen = cat->name_gen;
+    if (!t->fmt_changed)
+        t->fmt = cat->fmt; /* set with the commit that wrote it, under this lock */
+    t->snap = kv_snapshot_new(cat->kv, &ke);
+    pthread_mutex_unlock(&cat->lock);
+    if (!t->snap)
+        return cat_kv_fail(err, &ke, "taking a read snapshot");
+    /* A commit is in the memtable (so in this snapshot) before it is
+     * durable. Reading it now could show a client a commit that a
+     * power loss then takes back, so wait for the flush that covers
+     * it, as PostgreSQL only shows a commit once its WAL is flushed.
+     * Nothing is waited for when no commit is in flight. */
+    if (cat_wait_durable(cat, t->snap_write, "waiting for an earlier commit to become durable",
+                         err) < 0) {
+        kv_snapshot_free(t->snap);
+        t->snap = NULL;
+        return -1;
+    }
+    return 0;
+}
+
 rl_txn *rl_txn_begin(rl_catalog *cat, rl_error *err)
 {
     if (atomic_load(&cat->failed)) {
@@ -140,54 +194,34 @@ rl_txn *rl_txn_begin(rl_catalog *cat, rl_error *err)
     cat_relations_changed(t);
     rl_buf_init(&t->get_key, 0);
     rl_buf_init(&t->get_arena, 0);
-    if (cat->read_only) {
-        /* A follower's snapshot is a pinned view of the store (kv.h): the
-         * whole transaction reads the state the store had at its first
-         * statement, as on the writer, and learns of the writer's format
-         * migration from that state. */
-        kv_error ke;
-        t->snap = kv_snapshot_new(cat->kv, &ke);
-        if (!t->snap) {
-            cat_kv_fail(err, &ke, "taking a read snapshot");
-            free(t);
-            return NULL;
-        }
-        if (cat_load_format(cat, t->snap, &t->fmt, err) < 0) {
-            kv_snapshot_free(t->snap);
-            free(t);
-            return NULL;
-        }
-    } else {
-        /* under the commit lock, so the snapshot holds exactly the commits
-         * numbered up to snap_seq and the names of generation name_gen
-         * (commits reach the memtable under this lock) */
-        kv_error ke;
-        pthread_mutex_lock(&cat->lock);
-        t->snap_seq = cat->written_seq;
-        t->snap_write = kv_written_seq(cat->kv);
-        t->name_gen = cat->name_gen;
-        t->fmt = cat->fmt; /* set with the commit that wrote it, under this lock */
-        t->snap = kv_snapshot_new(cat->kv, &ke);
-        pthread_mutex_unlock(&cat->lock);
-        if (!t->snap) {
-            cat_kv_fail(err, &ke, "taking a read snapshot");
-            free(t);
-            return NULL;
-        }
+    if (!cat->read_only)
         t->seq = cat->sequence_commits;
-        /* A commit is in the memtable (so in this snapshot) before it is
-         * durable. Reading it now could show a client a commit that a
-         * power loss then takes back, so wait for the flush that covers
-         * it, as PostgreSQL only shows a commit once its WAL is flushed.
-         * Nothing is waited for when no commit is in flight. */
-        if (cat_wait_durable(cat, t->snap_write,
-                             "waiting for an earlier commit to become durable", err) < 0) {
-            kv_snapshot_free(t->snap);
-            free(t);
-            return NULL;
-        }
+    if (take_snapshot(t, true, err) < 0) {
+        free(t);
+        return NULL;
     }
     return t;
+}
+
+int rl_txn_refresh(rl_txn *t, rl_error *err)
+{
+    assert(!t->done && !t->snap_borrowed);
+    if (atomic_load(&t->cat->failed))
+        return cat_store_failed_error(t->cat, err), -1;
+    /* nothing written or expected yet: as good as a transaction begun now */
+    bool fresh = t->nov == 0 && t->nex == 0;
+    kv_snapshot *old = t->snap;
+    t->snap = NULL;
+    if (take_snapshot(t, fresh, err) < 0) {
+        t->snap = old;
+        return -1;
+    }
+    kv_snapshot_free(old);
+    cat_relations_changed(t);
+    /* its statements read different views, so no one view is the base a
+     * rebase could replay its writes from: validated only (rl_txn_commit) */
+    t->seq_foreign = true;
+    return 0;
 }
 
 uint64_t rl_txn_snapshot_seq(const rl_txn *t) { return t->snap_write; }

@@ -335,6 +335,8 @@ static void finish_txn_quietly(rl_session *s, bool committed)
     s->in_block = false;
     s->failed = false;
     s->read_only_txn = false;
+    s->isolation_set = false;
+    s->snapshot_taken = false;
     s->implicit = false;
 }
 
@@ -488,9 +490,16 @@ static void apply_transaction_options(rl_session *s, size_t n, PgQuery__Node **o
         const PgQuery__DefElem *d = opts[i]->def_elem;
         if (strcmp(d->defname, "transaction_read_only") == 0)
             s->read_only_txn = defelem_true(d);
-        /* every isolation level runs as RockLake's snapshot isolation; the
-         * name is accepted so clients asking for one are not refused */
-        (void)defelem_string;
+        const char *level = strcmp(d->defname, "transaction_isolation") == 0
+                                ? defelem_string(d)
+                                : NULL;
+        if (level) {
+            /* READ UNCOMMITTED is READ COMMITTED, as in PostgreSQL */
+            s->isolation = strcmp(level, "serializable") == 0      ? RL_ISO_SERIALIZABLE
+                           : strcmp(level, "repeatable read") == 0 ? RL_ISO_REPEATABLE_READ
+                                                                   : RL_ISO_READ_COMMITTED;
+            s->isolation_set = true;
+        }
     }
 }
 
@@ -646,18 +655,60 @@ static int const_text(const PgQuery__Node *n, char *out, size_t len)
     }
 }
 
-static int exec_set(rl_exec *x, const PgQuery__VariableSetStmt *st)
+static bool sets_isolation(size_t n, PgQuery__Node **opts)
+{
+    for (size_t i = 0; i < n; i++)
+        if (opts[i]->node_case == PG_QUERY__NODE__NODE_DEF_ELEM &&
+            strcmp(opts[i]->def_elem->defname, "transaction_isolation") == 0)
+            return true;
+    return false;
+}
+
+/* SET TRANSACTION ...: this transaction's options, the isolation level only
+ * before its first query (25001), outside a block a warning and no effect;
+ * SET SESSION CHARACTERISTICS AS TRANSACTION ...: the session's defaults. */
+static int exec_set_transaction(rl_exec *x, const PgQuery__VariableSetStmt *st)
 {
     rl_session *s = x->s;
+    bool session = st->name && strcmp(st->name, "SESSION CHARACTERISTICS") == 0;
+    if (session) {
+        for (size_t i = 0; i < st->n_args; i++) {
+            if (st->args[i]->node_case != PG_QUERY__NODE__NODE_DEF_ELEM)
+                continue;
+            const PgQuery__DefElem *d = st->args[i]->def_elem;
+            const char *v = strcmp(d->defname, "transaction_isolation") == 0 ? defelem_string(d)
+                            : strcmp(d->defname, "transaction_read_only") == 0
+                                ? (defelem_true(d) ? "on" : "off")
+                                : NULL;
+            const char *target = strcmp(d->defname, "transaction_isolation") == 0
+                                     ? "default_transaction_isolation"
+                                     : "default_transaction_read_only";
+            if (v && rl_setting_assign(x, rl_setting_index(target), v, false) < 0)
+                return -1;
+        }
+        return rl_send_complete(x, "SET");
+    }
+    if (!s->in_block) {
+        send_notice(x, RL_SQLSTATE_NO_ACTIVE_SQL_TRANSACTION,
+                    "SET TRANSACTION can only be used in transaction blocks");
+        return rl_send_complete(x, "SET");
+    }
+    if (sets_isolation(st->n_args, st->args) && (s->snapshot_taken || rl_lakes_any_txn(s)))
+        return rl_exec_error(x, RL_SQLSTATE_ACTIVE_SQL_TRANSACTION, -1,
+                             "SET TRANSACTION ISOLATION LEVEL must be called before any query");
+    apply_transaction_options(s, st->n_args, st->args);
+    return rl_send_complete(x, "SET");
+}
+
+static int exec_set(rl_exec *x, const PgQuery__VariableSetStmt *st)
+{
     switch (st->kind) {
     case PG_QUERY__VARIABLE_SET_KIND__VAR_RESET_ALL:
         if (rl_settings_reset_all(x) < 0)
             return -1;
         return rl_send_complete(x, "RESET");
     case PG_QUERY__VARIABLE_SET_KIND__VAR_SET_MULTI:
-        /* SET TRANSACTION / SET SESSION CHARACTERISTICS */
-        apply_transaction_options(s, st->n_args, st->args);
-        return rl_send_complete(x, "SET");
+        return exec_set_transaction(x, st);
     default:
         break;
     }
@@ -1054,6 +1105,48 @@ static bool is_transaction_exit(const PgQuery__Node *n)
             n->transaction_stmt->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK_TO);
 }
 
+/* The running transaction's isolation level: as BEGIN or SET TRANSACTION
+ * chose it, else default_transaction_isolation. */
+static int txn_isolation(rl_session *s)
+{
+    if (s->isolation_set)
+        return s->isolation;
+    char buf[64];
+    const char *d = rl_setting_shown(s, rl_setting_index("default_transaction_isolation"), buf,
+                                     sizeof buf);
+    return strcmp(d, "serializable") == 0      ? RL_ISO_SERIALIZABLE
+           : strcmp(d, "repeatable read") == 0 ? RL_ISO_REPEATABLE_READ
+                                               : RL_ISO_READ_COMMITTED;
+}
+
+/* READ COMMITTED: a statement reads a snapshot taken as it starts. A
+ * transaction's first statement takes one anyway (rl_exec_txn); each later
+ * one moves every lake's transaction on to the latest commits
+ * (rl_txn_refresh). REPEATABLE READ and SERIALIZABLE keep the first. */
+static int statement_snapshot(rl_exec *x, const PgQuery__Node *n)
+{
+    rl_session *s = x->s;
+    /* the statements PostgreSQL plans with a snapshot fix the level */
+    switch (n->node_case) {
+    case PG_QUERY__NODE__NODE_SELECT_STMT:
+    case PG_QUERY__NODE__NODE_INSERT_STMT:
+    case PG_QUERY__NODE__NODE_UPDATE_STMT:
+    case PG_QUERY__NODE__NODE_DELETE_STMT:
+    case PG_QUERY__NODE__NODE_COPY_STMT:
+    case PG_QUERY__NODE__NODE_EXECUTE_STMT:
+    case PG_QUERY__NODE__NODE_EXPLAIN_STMT: s->snapshot_taken = true; break;
+    default: break;
+    }
+    if (n->node_case == PG_QUERY__NODE__NODE_TRANSACTION_STMT ||
+        txn_isolation(s) != RL_ISO_READ_COMMITTED || !rl_lakes_any_txn(s))
+        return 0;
+    rl_lakes_save(s);
+    for (size_t i = 0; i < s->nlakes; i++)
+        if (s->lakes[i].txn && rl_txn_refresh(s->lakes[i].txn, x->err) < 0)
+            return -1;
+    return 0;
+}
+
 /* Run one statement. Returns RL_EXEC_DONE, RL_EXEC_COPY_IN or RL_EXEC_ERROR. */
 static rl_exec_status run_statement(rl_exec *x, const PgQuery__Node *n)
 {
@@ -1065,6 +1158,8 @@ static rl_exec_status run_statement(rl_exec *x, const PgQuery__Node *n)
         return RL_EXEC_ERROR;
     }
     if (rl_exec_check_cancel(x) < 0)
+        return RL_EXEC_ERROR;
+    if (statement_snapshot(x, n) < 0)
         return RL_EXEC_ERROR;
     if (rl_lakes_route(x, n) < 0)
         return RL_EXEC_ERROR;
@@ -1668,7 +1763,7 @@ static rl_exec_status execute_portal(rl_session *s, const char *portal, uint64_t
                           "transaction block");
             return RL_EXEC_ERROR;
         }
-        if (!pt->result && rl_lakes_route(&x, n) < 0) {
+        if (!pt->result && (statement_snapshot(&x, n) < 0 || rl_lakes_route(&x, n) < 0)) {
             statement_failed(s);
             return RL_EXEC_ERROR;
         }

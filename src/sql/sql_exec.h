@@ -70,6 +70,12 @@ struct rl_session {
     bool in_block;         /* BEGIN was issued */
     bool failed;           /* error inside a block: 25P02 until ROLLBACK */
     bool read_only_txn;    /* BEGIN ... READ ONLY */
+    /* The transaction's isolation level (BEGIN ISOLATION LEVEL, SET
+     * TRANSACTION, else default_transaction_isolation): under READ
+     * COMMITTED each statement reads a snapshot taken when it starts. */
+    enum { RL_ISO_READ_COMMITTED, RL_ISO_REPEATABLE_READ, RL_ISO_SERIALIZABLE } isolation;
+    bool isolation_set;    /* chosen for this transaction (else the default) */
+    bool snapshot_taken;   /* a query ran in it: its level is fixed (25001) */
     rl_temp_table *temps;
     rl_setting *settings;
     rl_setting *settings_at_start; /* as the transaction found them ... */

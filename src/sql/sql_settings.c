@@ -139,8 +139,12 @@ static int parse_ms(const char *in, char *out, size_t n)
 static const char *setting_value(const rl_session *s, int idx)
 {
     const char *name = setting_defaults[idx].name;
-    if (strcmp(name, "transaction_isolation") == 0 && s->in_block)
-        return "repeatable read";
+    if (strcmp(name, "transaction_isolation") == 0 && s->isolation_set)
+        return s->isolation == RL_ISO_SERIALIZABLE      ? "serializable"
+               : s->isolation == RL_ISO_REPEATABLE_READ ? "repeatable read"
+                                                        : "read committed";
+    if (strcmp(name, "transaction_isolation") == 0)
+        return setting_value(s, rl_setting_index("default_transaction_isolation"));
     if (strcmp(name, "transaction_read_only") == 0)
         return s->read_only_txn || rl_catalog_read_only(s->eng->cat) ? "on" : "off";
     if (strcmp(name, "in_hot_standby") == 0)

@@ -1236,7 +1236,7 @@ static bool is_aggregate_name(const char *name)
     return strcmp(name, "count") == 0 || strcmp(name, "max") == 0 || strcmp(name, "min") == 0 ||
            strcmp(name, "sum") == 0 || strcmp(name, "bool_or") == 0 ||
            strcmp(name, "bool_and") == 0 || strcmp(name, "string_agg") == 0 ||
-           strcmp(name, "avg") == 0;
+           strcmp(name, "avg") == 0 || strcmp(name, "array_agg") == 0;
 }
 
 static const char *func_name(const PgQuery__FuncCall *f)
@@ -1339,6 +1339,32 @@ static int agg_avg(rl_expr_ctx *c, const rl_value *vals, size_t n, uint32_t argt
     if (!numeric_operand(argtype))
         return no_function(c, "avg", 1, &(rl_value){.oid = argtype}, loc);
     return rl_numeric_avg(c, vals, n, out, loc);
+}
+
+static int array_of_values(rl_expr_ctx *c, uint32_t t, const rl_value *vals, size_t n,
+                           size_t stride, rl_value *out);
+
+/* array_agg: the values (NULLs too) in the group's order as an array of
+ * their type; NULL for no rows. */
+static int agg_array(rl_expr_ctx *c, const rl_value *vals, size_t n, uint32_t type,
+                     rl_value *out, int loc)
+{
+    if (type == RL_OID_UNKNOWN) { /* anynonarray and anyarray both take it */
+        rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_FUNCTION, loc,
+                      "function array_agg(unknown) is not unique");
+        rl_error_hint(c->x->err, "Could not choose a best candidate function. You might need to "
+                                 "add explicit type casts.");
+        return -1;
+    }
+    uint32_t at = rl_array_oid_of(type);
+    if (!at)
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
+                             "array_agg(%s) is not supported", rl_oid_type_name(type));
+    if (n == 0) {
+        rl_val_null(out, at);
+        return 0;
+    }
+    return array_of_values(c, at, vals, n, 1, out);
 }
 
 /* Evaluate the aggregate's argument over the group's rows into vals. */
@@ -1659,6 +1685,8 @@ static int aggregate_values(rl_expr_ctx *c, const PgQuery__FuncCall *f, const ch
         return agg_sum(c, vals, n, type, out, f->location);
     if (strcmp(name, "avg") == 0)
         return agg_avg(c, vals, n, type, out, f->location);
+    if (strcmp(name, "array_agg") == 0)
+        return agg_array(c, vals, n, type, out, f->location);
     if (strcmp(name, "bool_or") == 0 || strcmp(name, "bool_and") == 0) {
         if (type != RL_OID_BOOL && type != RL_OID_UNKNOWN) /* unknown (NULL) resolves to bool */
             return no_function(c, name, 1, &(rl_value){.oid = type}, f->location);

@@ -66,6 +66,15 @@ typedef struct rl_grouping {
     bool any_absent;  /* false: a plain GROUP BY (only GROUPING() reads this) */
 } rl_grouping;
 
+/* The current row of the set-returning functions of a target list
+ * (sql_select.c's projection): calls[i] (a FuncCall node) has the value
+ * vals[i] in the output row being made. */
+typedef struct rl_srf_row {
+    size_t n;
+    const void *const *calls;
+    const rl_value *vals;
+} rl_srf_row;
+
 typedef struct rl_expr_ctx {
     rl_exec *x;
     const rl_binding *b;
@@ -78,6 +87,7 @@ typedef struct rl_expr_ctx {
     const rl_window_values *win; /* the target list's window values; NULL
                                     where window functions are not allowed */
     const rl_grouping *grouping; /* NULL unless grouped by grouping sets */
+    const rl_srf_row *srf;       /* set-returning calls of the target list */
 } rl_expr_ctx;
 
 /* Coerce to a type as an assignment would (INSERT/UPDATE/COPY) or as an

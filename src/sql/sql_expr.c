@@ -1780,6 +1780,45 @@ int rl_expr_eval_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value 
     return eval_aggregate(c, f, name, out);
 }
 
+bool rl_expr_is_srf(const PgQuery__FuncCall *f)
+{
+    const char *name = func_name(f);
+    if (!name || f->over || f->agg_star)
+        return false;
+    return (strcmp(name, "generate_series") == 0 && (f->n_args == 2 || f->n_args == 3)) ||
+           (strcmp(name, "unnest") == 0 && f->n_args == 1);
+}
+
+/* A set-returning call of a target list: its value in the output row being
+ * made; on the typing row a NULL of its type (generate_series: int4, int8
+ * if an argument is; unnest: the element type); anywhere else 0A000. */
+static int eval_srf(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *out)
+{
+    for (size_t i = 0; c->srf && i < c->srf->n; i++)
+        if (c->srf->calls[i] == f) {
+            *out = c->srf->vals[i];
+            return 0;
+        }
+    if (!c->typing)
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
+                             "set-returning functions are not allowed here");
+    uint32_t t = RL_OID_INT4;
+    for (size_t i = 0; i < f->n_args; i++) {
+        rl_value a;
+        if (rl_expr_eval(c, f->args[i], &a) < 0)
+            return -1;
+        if (f->n_args == 1) {
+            t = rl_array_elem_oid(a.oid);
+            if (!t)
+                return rl_func_no_function(c, "unnest", 1, &a, f->location);
+        } else if (a.oid == RL_OID_INT8) {
+            t = RL_OID_INT8;
+        }
+    }
+    rl_val_null(out, t);
+    return 0;
+}
+
 static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *out)
 {
     const char *name = func_name(f);
@@ -1795,6 +1834,8 @@ static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *o
     }
     if (f->over)
         return window_value(c, f, out);
+    if (rl_expr_is_srf(f))
+        return eval_srf(c, f, out);
     if (is_aggregate_name(name))
         return eval_aggregate(c, f, name, out);
     if (f->n_args > MAX_FUNC_ARGS || f->agg_star)

@@ -58,5 +58,8 @@ int rl_expr_aggregate_values(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_valu
                              uint32_t type, rl_value *out);
 /* Is the node a call of an aggregate we implement (count/max/min/sum/...)? */
 bool rl_expr_is_aggregate(const PgQuery__Node *node);
+/* A set-returning function call a target list expands (generate_series,
+ * unnest), as opposed to a scalar function or an aggregate. */
+bool rl_expr_is_srf(const PgQuery__FuncCall *f);
 
 #endif

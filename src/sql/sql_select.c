@@ -37,6 +37,7 @@
 #include "sql/sql_cast.h"
 #include "sql/sql_exec.h"
 #include "sql/sql_expr.h"
+#include "sql/sql_func.h"
 #include "sql/sql_parse.h"
 #include "sql/sql_relation.h"
 #include "sql/sql_resultkey.h"
@@ -1535,10 +1536,10 @@ static rl_rowset *from_unnest(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f
     if (rl_expr_eval(c, f->args[0], &arr) < 0)
         return NULL;
     uint32_t elem = rl_array_elem_oid(arr.oid);
-    if (!elem)
-        return rl_exec_error(S->x, RL_SQLSTATE_UNDEFINED_FUNCTION, f->location,
-                             "function unnest(%s) does not exist", rl_oid_type_name(arr.oid)),
-               NULL;
+    if (!elem) {
+        rl_func_no_function(c, "unnest", 1, &arr, f->location);
+        return NULL;
+    }
     rl_rowset *rs = function_rowset(S, al, "unnest", elem);
     if (!rs || arr.d.isnull || S->type_only)
         return rs;
@@ -1566,47 +1567,35 @@ static rl_rowset *from_unnest(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f
     return rs;
 }
 
-/* FROM generate_series(start, stop [, step]) [AS a [(col)]]: integers,
- * int4 unless an argument is int8; the arguments may name the outer query's
- * columns (psql's \d sends one inside a correlated subquery). Its rows are
- * charged to the statement's result budget like any row set's. */
-static rl_rowset *from_function(sel *S, const PgQuery__RangeFunction *rf)
+/* The rows of a set-returning call, generate_series(start, stop [, step])
+ * (integers, int4 unless an argument is int8) or unnest(array), as a
+ * one-column row set named after `al` (or the function); only typed when
+ * the statement is (S->type_only). Its rows are charged to the statement's
+ * result budget like any row set's. */
+static rl_rowset *srf_rows(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
+                           const PgQuery__Alias *al)
 {
-    const PgQuery__FuncCall *f = NULL;
-    if (rf->n_functions == 1 && rf->functions[0]->node_case == PG_QUERY__NODE__NODE_LIST &&
-        rf->functions[0]->list->n_items >= 1 &&
-        rf->functions[0]->list->items[0]->node_case == PG_QUERY__NODE__NODE_FUNC_CALL)
-        f = rf->functions[0]->list->items[0]->func_call;
-    const char *name = f && f->n_funcname ? rl_node_string(f->funcname[f->n_funcname - 1]) : NULL;
-    const char *schema = f && f->n_funcname > 1 ? rl_node_string(f->funcname[f->n_funcname - 2])
-                                                 : "pg_catalog";
-    bool unnest = name && strcmp(name, "unnest") == 0 && f->n_args == 1;
-    if (!name || (strcmp(name, "generate_series") != 0 && !unnest) || !schema ||
-        strcmp(schema, "pg_catalog") != 0 || rf->lateral || rf->ordinality || rf->is_rowsfrom ||
-        rf->n_coldeflist || (!unnest && f->n_args != 2 && f->n_args != 3))
-        return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f ? f->location : -1,
-                             "only generate_series(integer, integer [, integer]) and "
-                             "unnest(array) are supported as functions in FROM"),
-               NULL;
-    rl_expr_ctx c = make_ctx(S, S->outer, NULL);
-    if (unnest)
-        return from_unnest(S, &c, f, rf->alias);
+    if (f->n_args == 1)
+        return from_unnest(S, c, f, al);
     rl_value a[3];
     uint32_t t = RL_OID_INT4;
     bool all_unknown = true;
     for (size_t i = 0; i < f->n_args; i++) {
-        if (rl_expr_eval(&c, f->args[i], &a[i]) < 0)
+        if (rl_expr_eval(c, f->args[i], &a[i]) < 0)
             return NULL;
         all_unknown &= a[i].oid == RL_OID_UNKNOWN;
     }
-    if (all_unknown)
-        return rl_exec_error(S->x, RL_SQLSTATE_AMBIGUOUS_FUNCTION, f->location,
-                             "function generate_series(unknown, unknown%s) is not unique",
-                             f->n_args == 3 ? ", unknown" : ""),
-               NULL;
+    if (all_unknown) {
+        rl_exec_error(S->x, RL_SQLSTATE_AMBIGUOUS_FUNCTION, f->location,
+                      "function generate_series(unknown, unknown%s) is not unique",
+                      f->n_args == 3 ? ", unknown" : "");
+        rl_error_hint(S->x->err, "Could not choose a best candidate function. You might need "
+                                 "to add explicit type casts.");
+        return NULL;
+    }
     for (size_t i = 0; i < f->n_args; i++) {
         if (a[i].oid == RL_OID_UNKNOWN &&
-            rl_value_coerce(&c, &a[i], RL_OID_INT4, -1, false, &a[i], f->location) < 0)
+            rl_value_coerce(c, &a[i], RL_OID_INT4, -1, false, &a[i], f->location) < 0)
             return NULL;
         if (!rl_oid_is_intlike(a[i].oid) || rl_oid_is_reg(a[i].oid) || a[i].oid == RL_OID_OID)
             return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
@@ -1616,7 +1605,7 @@ static rl_rowset *from_function(sel *S, const PgQuery__RangeFunction *rf)
         if (a[i].oid == RL_OID_INT8)
             t = RL_OID_INT8;
     }
-    rl_rowset *rs = function_rowset(S, rf->alias, "generate_series", t);
+    rl_rowset *rs = function_rowset(S, al, "generate_series", t);
     if (!rs)
         return NULL;
     bool any_null = a[0].d.isnull || a[1].d.isnull || (f->n_args == 3 && a[2].d.isnull);
@@ -1641,6 +1630,28 @@ static rl_rowset *from_function(sel *S, const PgQuery__RangeFunction *rf)
             break; /* the next value is past the type's range: done */
     }
     return rs;
+}
+
+/* FROM generate_series(...) / unnest(array) [AS a [(col)]]: the arguments
+ * may name the outer query's columns (psql's \d sends one inside a
+ * correlated subquery). */
+static rl_rowset *from_function(sel *S, const PgQuery__RangeFunction *rf)
+{
+    const PgQuery__FuncCall *f = NULL;
+    if (rf->n_functions == 1 && rf->functions[0]->node_case == PG_QUERY__NODE__NODE_LIST &&
+        rf->functions[0]->list->n_items >= 1 &&
+        rf->functions[0]->list->items[0]->node_case == PG_QUERY__NODE__NODE_FUNC_CALL)
+        f = rf->functions[0]->list->items[0]->func_call;
+    const char *schema = f && f->n_funcname > 1 ? rl_node_string(f->funcname[f->n_funcname - 2])
+                                                 : "pg_catalog";
+    if (!f || !rl_expr_is_srf(f) || !schema || strcmp(schema, "pg_catalog") != 0 ||
+        rf->lateral || rf->ordinality || rf->is_rowsfrom || rf->n_coldeflist)
+        return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f ? f->location : -1,
+                             "only generate_series(integer, integer [, integer]) and "
+                             "unnest(array) are supported as functions in FROM"),
+               NULL;
+    rl_expr_ctx c = make_ctx(S, S->outer, NULL);
+    return srf_rows(S, &c, f, rf->alias);
 }
 
 static rl_rowset *from_item(sel *S, const PgQuery__Node *item, const PgQuery__Node *where)
@@ -2062,21 +2073,22 @@ typedef struct proj {
     rl_rowset *keys;  /* ORDER BY expression values */
     rl_value *row, *krow;
     rl_window_values *win; /* the level's window calls (NULL: none) */
+    const PgQuery__FuncCall **srf; /* set-returning calls of the targets and keys */
+    size_t nsrf, capsrf;
 } proj;
 
-/* Evaluate targets and sort keys for one input row (or group). */
-static int project_one(proj *p, const rl_binding *b, rl_agg_ctx *agg, const rl_rowsrc *src)
+/* Evaluate targets and sort keys in context c into one output row. */
+static int project_row(proj *p, rl_expr_ctx *c, const rl_binding *b, const rl_rowsrc *src)
 {
-    rl_expr_ctx c = make_ctx(p->S, b, agg);
     for (size_t i = 0; i < p->nt; i++) {
         rl_value v;
         if (!p->t[i].expr)
             v = rl_rowset_row(b->rs, b->row)[p->t[i].src];
-        else if (rl_expr_eval(&c, p->t[i].expr, &v) < 0)
+        else if (rl_expr_eval(c, p->t[i].expr, &v) < 0)
             return -1;
         uint32_t want = p->out->cols[i].oid;
         if (!v.d.isnull && v.oid != want && want != RL_OID_UNKNOWN &&
-            rl_value_coerce(&c, &v, want, -1, false, &v, p->t[i].location) < 0)
+            rl_value_coerce(c, &v, want, -1, false, &v, p->t[i].location) < 0)
             return -1;
         if (v.d.isnull)
             v.oid = want;
@@ -2084,12 +2096,88 @@ static int project_one(proj *p, const rl_binding *b, rl_agg_ctx *agg, const rl_r
     }
     for (size_t i = 0; i < p->nk; i++) {
         null_value(&p->krow[i], RL_OID_UNKNOWN);
-        if (p->k[i].expr && rl_expr_eval(&c, p->k[i].expr, &p->krow[i]) < 0)
+        if (p->k[i].expr && rl_expr_eval(c, p->k[i].expr, &p->krow[i]) < 0)
             return -1;
     }
     if (rl_rowset_add(p->out, p->row, src, p->S->x->err) < 0 ||
         (p->nk && rl_rowset_add(p->keys, p->krow, NULL, p->S->x->err) < 0))
         return -1;
+    return 0;
+}
+
+/* One input row (or group) through a target list with set-returning calls,
+ * as PostgreSQL 10's ProjectSet: the calls run in lockstep, the row gives
+ * as many output rows as the longest call (the shorter ones NULL after
+ * their end), none when every call returns no rows. */
+static int project_set(proj *p, rl_expr_ctx *c, const rl_binding *b)
+{
+    rl_rowset **sets = calloc(p->nsrf, sizeof *sets);
+    rl_value *cur = calloc(p->nsrf, sizeof *cur);
+    int rc = sets && cur ? 0 : (fail_oom(p->S->x), -1);
+    size_t rows = 0;
+    for (size_t j = 0; rc == 0 && j < p->nsrf; j++) {
+        if (!(sets[j] = srf_rows(p->S, c, p->srf[j], NULL)))
+            rc = -1;
+        else if (sets[j]->nrows > rows)
+            rows = sets[j]->nrows;
+    }
+    rl_srf_row now = {p->nsrf, (const void *const *)p->srf, cur};
+    rl_expr_ctx sc = *c;
+    sc.srf = &now;
+    for (size_t k = 0; rc == 0 && k < rows; k++) {
+        for (size_t j = 0; j < p->nsrf; j++) {
+            if (k < sets[j]->nrows)
+                cur[j] = rl_rowset_row(sets[j], k)[0];
+            else
+                null_value(&cur[j], sets[j]->cols[0].oid);
+        }
+        rc = project_row(p, &sc, b, NULL);
+    }
+    for (size_t j = 0; sets && j < p->nsrf; j++)
+        rl_rowset_free(sets[j]);
+    free(sets);
+    free(cur);
+    return rc;
+}
+
+/* Evaluate targets and sort keys for one input row (or group). */
+static int project_one(proj *p, const rl_binding *b, rl_agg_ctx *agg, const rl_rowsrc *src)
+{
+    rl_expr_ctx c = make_ctx(p->S, b, agg);
+    if (p->nsrf)
+        return project_set(p, &c, b);
+    return project_row(p, &c, b, src);
+}
+
+/* Collect the set-returning calls of an expression (not inside its
+ * subqueries, which are queries of their own). */
+static int collect_srf(void *ctx, const ProtobufCMessage *m)
+{
+    proj *p = ctx;
+    if (m->descriptor == &pg_query__sub_link__descriptor)
+        return 1;
+    if (m->descriptor != &pg_query__func_call__descriptor ||
+        !rl_expr_is_srf((const PgQuery__FuncCall *)m))
+        return 0;
+    if (p->nsrf == p->capsrf) {
+        size_t cap = p->capsrf ? 2 * p->capsrf : 4;
+        const PgQuery__FuncCall **n = realloc(p->srf, cap * sizeof *n);
+        if (!n)
+            return -1;
+        p->srf = n;
+        p->capsrf = cap;
+    }
+    p->srf[p->nsrf++] = (const PgQuery__FuncCall *)m;
+    return 1; /* a call in its arguments would be a nested set: not taken */
+}
+
+static int plan_srfs(proj *p)
+{
+    for (size_t i = 0; i < p->nt + p->nk; i++) {
+        const PgQuery__Node *e = i < p->nt ? p->t[i].expr : p->k[i - p->nt].expr;
+        if (e && rl_tree_walk(&e->base, collect_srf, p) == -1)
+            return fail_oom(p->S->x), -1;
+    }
     return 0;
 }
 
@@ -3148,6 +3236,8 @@ static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
         fail_oom(S->x);
         goto done;
     }
+    if (plan_srfs(&p) < 0)
+        goto done;
     if (aggregated) {
         if (project_grouped(&p, typ, keep, nkeep) < 0)
             goto done;
@@ -3177,6 +3267,7 @@ done:
     free(p.k);
     free(p.row);
     free(p.krow);
+    free(p.srf);
     free(meta);
     free(keep);
     return result;

@@ -1396,6 +1396,7 @@ static bool open_session(client *c)
         return false;
     }
     c->registered = true;
+    rl_session_set_backend_pid(c->sess, c->slot.pid);
     if (c->options[0] && !apply_options(c, c->options))
         return false;
     send_parameter_status(c);

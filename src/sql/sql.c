@@ -394,6 +394,8 @@ void rl_session_cancel(rl_session *s)
         atomic_store(&s->cancel, true);
 }
 
+void rl_session_set_backend_pid(rl_session *s, int32_t pid) { s->backend_pid = pid; }
+
 bool rl_session_cancel_pending(rl_session *s)
 {
     return atomic_load(&s->running) && atomic_load(&s->cancel);

@@ -191,6 +191,8 @@ void rl_session_cancel(rl_session *s);
  * statement to notice it (thread-safe; does not clear it). The wire layer
  * asks while it waits for a client to read a result. */
 bool rl_session_cancel_pending(rl_session *s);
+/* The process id the client was given in BackendKeyData (pg_backend_pid). */
+void rl_session_set_backend_pid(rl_session *s, int32_t pid);
 
 /* Result of running SQL. */
 typedef enum rl_exec_status {

@@ -62,6 +62,7 @@ struct rl_session {
     uint64_t unsaved_changes; /* counts what a savepoint cannot undo: DDL,
                                  temporary tables' rows (sql_dml.c, sql_ddl.c) */
     char user[64], application[64], client[64];
+    int32_t backend_pid;   /* BackendKeyData's process id (pg_backend_pid) */
     rl_txn *txn;           /* open catalog transaction on eng, or NULL */
     /* Every lake of this transaction; lakes[cur] is (eng, txn) while a
      * statement runs, its .txn field stale until rl_lakes_save. */

@@ -2034,18 +2034,24 @@ static int eval_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *ou
 {
     if (!sl->subselect || sl->subselect->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
         return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, sl->location, "malformed subquery");
+    bool all = sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK;
+    bool quantified = all || sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK;
     if (sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK &&
-        sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK &&
-        sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK &&
+        sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK && !quantified &&
         sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK)
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, sl->location,
-                             "this kind of subquery (ALL/row comparison) is not supported");
+                             "this kind of subquery (row comparison) is not supported");
     rl_value l;
-    if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK) {
-        const char *op = sl->n_oper_name ? rl_node_string(sl->oper_name[sl->n_oper_name - 1]) : "=";
-        if (!op || strcmp(op, "=") != 0)
+    const char *op = "=";
+    int kind = 0;
+    if (quantified) {
+        /* x op ANY / ALL (subquery), x IN (subquery) = x = ANY (...) */
+        op = sl->n_oper_name ? rl_node_string(sl->oper_name[sl->n_oper_name - 1]) : "=";
+        kind = op ? cmp_kind(op) : -1;
+        if (kind < 0)
             return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, sl->location,
-                                 "only = ANY (subquery) is supported");
+                                 "only comparison operators are supported with ANY / ALL "
+                                 "(subquery)");
         if (rl_expr_eval(c, sl->testexpr, &l) < 0)
             return -1;
     }
@@ -2075,22 +2081,23 @@ static int eval_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *ou
             *out = rs->vals[0];
             rc = rl_value_own(c->arena, out) < 0 ? rl_expr_oom(c) : 0;
         }
-    } else { /* l IN (SELECT ...): over no rows false, even for a NULL l */
-        bool saw_null = l.d.isnull && rs->nrows > 0, hit = false;
-        for (size_t i = 0; i < rs->nrows && !hit && rc == 0; i++) {
-            rl_value eq;
-            rc = compare_nodes_values(c, &l, &rs->vals[i], 0, "=", sl->location, &eq);
-            if (rc == 0 && eq.d.isnull)
+    } else { /* ANY: true at the first true, ALL: false at the first false;
+                * over no rows ANY is false and ALL true, even for a NULL l */
+        bool saw_null = l.d.isnull && rs->nrows > 0, decided = false;
+        for (size_t i = 0; i < rs->nrows && !decided && rc == 0; i++) {
+            rl_value r;
+            rc = compare_nodes_values(c, &l, &rs->vals[i], kind, op, sl->location, &r);
+            if (rc == 0 && r.d.isnull)
                 saw_null = true;
-            else if (rc == 0 && eq.d.v.b)
-                hit = true;
+            else if (rc == 0 && r.d.v.b != all)
+                decided = true;
         }
-        if (hit)
-            rl_val_bool(out, true);
+        if (decided)
+            rl_val_bool(out, !all);
         else if (saw_null)
             rl_val_null(out, RL_OID_BOOL);
         else
-            rl_val_bool(out, false);
+            rl_val_bool(out, all);
     }
     rl_rowset_free(rs);
     return rc;

@@ -119,6 +119,34 @@ static int fn_current_schema(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *ou
     return 0;
 }
 
+static int fn_backend_pid(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    rl_val_int(out, RL_OID_INT4, c->x->s->backend_pid);
+    return 0;
+}
+
+/* A follower (a reader of another server's lake) is PostgreSQL's hot
+ * standby: in recovery. */
+static int fn_is_in_recovery(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    rl_val_bool(out, rl_catalog_read_only(c->x->s->eng->cat));
+    return 0;
+}
+
+static int fn_client_encoding(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    rl_val_str(out, RL_OID_NAME, "UTF8", 4);
+    return 0;
+}
+
+/* current_schemas(include_implicit): the search path that exists,
+ * pg_catalog first when implicit schemas are asked for. */
+static int fn_current_schemas(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    const char *s = a[0].d.v.b ? "{pg_catalog,public}" : "{public}";
+    return rl_val_str_copy(c, out, rl_array_oid_of(RL_OID_NAME), s, strlen(s));
+}
+
 static int fn_my_temp_schema(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
     rl_val_int(out, RL_OID_OID, 0);

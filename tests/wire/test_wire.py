@@ -1295,3 +1295,12 @@ def test_failed_statement_text_in_the_log(start_server, tmp_path):
     time.sleep(0.2)
     lines = [l for l in quiet.log_text().splitlines() if '"statement_error"' in l]
     assert lines and all('"statement"' not in l for l in lines), lines
+
+
+def test_pg_backend_pid_is_the_cancel_key_pid(server):
+    """pg_backend_pid() answers the process id BackendKeyData gave the
+    client, as drivers and poolers match them (psycopg's info.backend_pid)."""
+    with psycopg.connect(server.dsn()) as a, psycopg.connect(server.dsn()) as b:
+        pa = a.execute("SELECT pg_backend_pid()").fetchone()[0]
+        pb = b.execute("SELECT pg_backend_pid()").fetchone()[0]
+        assert pa == a.info.backend_pid and pb == b.info.backend_pid and pa != pb

@@ -228,7 +228,8 @@ static void test_snapshot_isolation_while_another_session_commits(void)
     recorder r;
     rl_error e;
     char sql[1024];
-    CHECK(run(rd, "BEGIN", &r, &e) == RL_EXEC_DONE);
+    /* REPEATABLE READ: one snapshot for the whole transaction */
+    CHECK(run(rd, "BEGIN ISOLATION LEVEL REPEATABLE READ", &r, &e) == RL_EXEC_DONE);
     CHECK(run(rd, "SELECT count(*) FROM ducklake_snapshot", &r, &e) == RL_EXEC_DONE);
     CHECK_EQ_STR(r.first[0], "1");
     for (int id = 1; id <= 3; id++) {
@@ -243,6 +244,16 @@ static void test_snapshot_isolation_while_another_session_commits(void)
     CHECK(run(rd, "COMMIT", &r, &e) == RL_EXEC_DONE);
     CHECK(run(rd, "SELECT count(*) FROM ducklake_snapshot", &r, &e) == RL_EXEC_DONE);
     CHECK_EQ_STR(r.first[0], "4");
+    /* READ COMMITTED (plain BEGIN, PostgreSQL's default): each statement
+     * sees what was committed before it began */
+    CHECK(run(rd, "BEGIN", &r, &e) == RL_EXEC_DONE);
+    CHECK(run(rd, "SELECT count(*) FROM ducklake_snapshot", &r, &e) == RL_EXEC_DONE);
+    CHECK_EQ_STR(r.first[0], "4");
+    batch_sql(sql, sizeof sql, "public", 4);
+    CHECK(run(w, sql, &r, &e) == RL_EXEC_DONE);
+    CHECK(run(rd, "SELECT count(*) FROM ducklake_snapshot", &r, &e) == RL_EXEC_DONE);
+    CHECK_EQ_STR(r.first[0], "5");
+    CHECK(run(rd, "COMMIT", &r, &e) == RL_EXEC_DONE);
     rl_session_free(w);
     rl_session_free(rd);
     lake_close(&l);

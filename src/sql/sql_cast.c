@@ -58,6 +58,66 @@ int rl_val_buf_copy(rl_expr_ctx *c, rl_value *v, uint32_t oid, rl_buf *b)
     return rc;
 }
 
+char rl_oid_category(uint32_t oid)
+{
+    switch (oid) {
+    case RL_OID_INT2: case RL_OID_INT4: case RL_OID_INT8: case RL_OID_NUMERIC:
+    case RL_OID_FLOAT4: case RL_OID_FLOAT8: case RL_OID_OID: return 'N';
+    case RL_OID_BOOL: return 'B';
+    case RL_OID_DATE: case RL_OID_TIME: case RL_OID_TIMETZ: case RL_OID_TIMESTAMP:
+    case RL_OID_TIMESTAMPTZ: return 'D';
+    case RL_OID_INTERVAL: return 'T';
+    default: break;
+    }
+    if (rl_oid_is_reg(oid))
+        return 'N';
+    if (rl_oid_is_textual(oid) && oid != RL_OID_CHAR)
+        return 'S';
+    return 0;
+}
+
+bool rl_oid_preferred(uint32_t oid)
+{
+    return oid == RL_OID_FLOAT8 || oid == RL_OID_OID || oid == RL_OID_TEXT ||
+           oid == RL_OID_TIMESTAMPTZ || oid == RL_OID_INTERVAL || oid == RL_OID_BOOL;
+}
+
+/* The numeric ladder int2 < int4 < int8 < numeric < float4 < float8 casts
+ * upward implicitly; integers also to oid and the reg* types. */
+static int ladder(uint32_t oid)
+{
+    switch (oid) {
+    case RL_OID_INT2: return 1;
+    case RL_OID_INT4: return 2;
+    case RL_OID_INT8: return 3;
+    case RL_OID_NUMERIC: return 4;
+    case RL_OID_FLOAT4: return 5;
+    case RL_OID_FLOAT8: return 6;
+    default: return 0;
+    }
+}
+
+bool rl_oid_implicit_cast(uint32_t from, uint32_t to)
+{
+    if (from == to)
+        return true;
+    if (ladder(from) && ladder(to))
+        return ladder(from) < ladder(to);
+    if (ladder(from) && ladder(from) <= 3 && (to == RL_OID_OID || rl_oid_is_reg(to)))
+        return true;
+    if ((from == RL_OID_OID || rl_oid_is_reg(from)) && (to == RL_OID_OID || rl_oid_is_reg(to)))
+        return true;
+    if (rl_oid_is_textual(from) && from != RL_OID_UNKNOWN && from != RL_OID_CHAR)
+        return to == RL_OID_TEXT || to == RL_OID_VARCHAR || to == RL_OID_NAME;
+    switch (from) {
+    case RL_OID_CHAR: return to == RL_OID_TEXT;
+    case RL_OID_DATE: return to == RL_OID_TIMESTAMP || to == RL_OID_TIMESTAMPTZ;
+    case RL_OID_TIMESTAMP: return to == RL_OID_TIMESTAMPTZ;
+    case RL_OID_TIME: return to == RL_OID_TIMETZ || to == RL_OID_INTERVAL;
+    default: return false;
+    }
+}
+
 const char *rl_oid_type_name(uint32_t oid)
 {
     switch (oid) {

@@ -184,6 +184,16 @@ static inline int64_t rl_ts_micros(const rl_value *v)
     return v->d.v.i * 86400000000LL;
 }
 
+/* PostgreSQL's type category (pg_type.typcategory) of the types values
+ * here have ('N' numeric, 'S' string, 'B', 'D' date/time, 'T' timespan;
+ * 0 for a category of its own), whether the type is its category's
+ * preferred one (typispreferred: float8, oid, text, timestamptz, interval,
+ * bool), and whether PostgreSQL casts `from` to `to` implicitly (pg_cast's
+ * castcontext 'i' among these types, text-likes into text included). */
+char rl_oid_category(uint32_t oid);
+bool rl_oid_preferred(uint32_t oid);
+bool rl_oid_implicit_cast(uint32_t from, uint32_t to);
+
 /* 22003 "<type> out of range". */
 int rl_range_error(rl_expr_ctx *c, uint32_t oid, int loc);
 /* 22003 unless i fits oid (int2, int4, oid, regclass). */

@@ -540,7 +540,6 @@ static int eval_like(rl_expr_ctx *c, const PgQuery__AExpr *e, bool negate, bool 
 }
 
 /* a <op> b with NULL -> NULL; res = comparison result when both known. */
-static char type_category(uint32_t oid);
 
 /* Is there a comparison operator between the two types (PostgreSQL finds
  * one within a type category)? An unknown literal fits anything. */
@@ -550,8 +549,8 @@ static bool types_comparable(uint32_t a, uint32_t b)
         return true;
     if (rl_oid_is_textual(a) && rl_oid_is_textual(b)) /* "char" casts to text implicitly */
         return true;
-    char ca = type_category(a);
-    return ca && ca == type_category(b);
+    char ca = rl_oid_category(a);
+    return ca && ca == rl_oid_category(b);
 }
 
 static int compare_nodes_values(rl_expr_ctx *c, const rl_value *a, const rl_value *b, int kind,
@@ -775,6 +774,13 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
                     return 0;
                 }
                 return rl_numeric_negate(c, &b, out, e->location);
+            }
+            if (rl_oid_is_float(b.oid)) { /* float4um / float8um keep the type */
+                if (b.d.isnull)
+                    *out = b;
+                else
+                    rl_val_float(out, b.oid, -b.d.v.f);
+                return 0;
             }
             return arith(c, '-', &zero, &b, out, e->location);
         }
@@ -1004,27 +1010,10 @@ uint32_t rl_common_type(uint32_t a, uint32_t b)
     return a;
 }
 
-/* PostgreSQL's type category (pg_type.typcategory) of the types values
- * here have: a common type exists only within one. */
-static char type_category(uint32_t oid)
-{
-    if (number_rank(oid) || oid == RL_OID_OID || rl_oid_is_reg(oid))
-        return 'N';
-    if (rl_oid_is_textual(oid) && oid != RL_OID_CHAR)
-        return 'S';
-    switch (oid) {
-    case RL_OID_BOOL: return 'B';
-    case RL_OID_DATE: case RL_OID_TIME: case RL_OID_TIMETZ: case RL_OID_TIMESTAMP:
-    case RL_OID_TIMESTAMPTZ: return 'D';
-    case RL_OID_INTERVAL: return 'T';
-    default: return 0; /* a category of its own */
-    }
-}
-
 int rl_common_type_of(rl_expr_ctx *c, uint32_t a, uint32_t b, const char *context, int location,
                       uint32_t *out)
 {
-    char ca = type_category(a), cb = type_category(b);
+    char ca = rl_oid_category(a), cb = rl_oid_category(b);
     if (a != RL_OID_UNKNOWN && b != RL_OID_UNKNOWN && a != b && (ca != cb || !ca))
         return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, location,
                              "%s types %s and %s cannot be matched", context, rl_oid_type_name(a),
@@ -1846,9 +1835,9 @@ static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *o
     for (size_t i = 0; i < n; i++)
         if (rl_expr_eval(c, f->args[i], &args[i]) < 0)
             return -1;
-    const rl_func *fn = rl_func_find(name, n);
-    if (!fn)
-        return no_function(c, name, n, args, f->location);
+    const rl_func *fn;
+    if (rl_func_resolve(c, name, n, args, &fn, f->location) < 0)
+        return -1;
     return rl_func_call(c, fn, n, args, out, f->location);
 }
 

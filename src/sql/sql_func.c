@@ -38,6 +38,7 @@
 #include "sql/sql_exec.h"
 #include "sql/sql_func.h"
 #include "sql/sql_pgcatalog.h"
+#include "sql/sql_mathfunc.h"
 #include "sql/sql_strfunc.h"
 #include "sql/sql_value.h"
 
@@ -633,12 +634,196 @@ const rl_func *rl_func_find(const char *name, size_t n)
     return variadic;
 }
 
+char rl_func_volatility(const char *name, size_t n)
+{
+    char worst = 0;
+    for (size_t i = 0; i < sizeof funcs / sizeof funcs[0]; i++) {
+        const rl_func *f = &funcs[i];
+        if (strcmp(f->name, name) != 0 ||
+            !(f->nargs == n || (is_variadic(f) && n >= f->nargs)))
+            continue;
+        char v = f->volatility;
+        if (!worst || v == 'v' || (v == 's' && worst == 'i'))
+            worst = v;
+    }
+    return worst;
+}
+
 bool rl_func_known(const char *name)
 {
     for (size_t i = 0; i < sizeof funcs / sizeof funcs[0]; i++)
         if (strcmp(funcs[i].name, name) == 0)
             return true;
     return false;
+}
+
+/* ---------------------------------------------------- overload resolution
+ *
+ * PostgreSQL's func_select_candidate over the table's rows of one name and
+ * argument count: keep the rows every argument can reach (the same type,
+ * an unknown literal, an implicit cast); then those with the most exact
+ * matches; then those taking their category's preferred type where a cast
+ * is needed; then, for unknown literals, the string category if a row
+ * takes it there, else the one category all rows take, preferring its
+ * preferred type; then, when all known arguments have one type, the rows
+ * that take it at the unknown positions. One left: chosen; none: 42883;
+ * more: 42725. */
+
+#define MAX_CANDIDATES 16
+
+static uint32_t declared(const rl_func *f, size_t i)
+{
+    return i < f->nargs ? f->argtypes[i] : RL_OID_VARIADIC_ANY;
+}
+
+static bool polymorphic(uint32_t t)
+{
+    return t == RL_OID_ANY || t == RL_OID_VARIADIC_ANY || t == RL_OID_ANYARRAY ||
+           t == RL_OID_PG_NODE_TREE;
+}
+
+/* Can argument type `have` reach declared type `want` implicitly? */
+static bool reachable(uint32_t have, uint32_t want)
+{
+    if (have == RL_OID_UNKNOWN || have == want || want == RL_OID_ANY ||
+        want == RL_OID_VARIADIC_ANY)
+        return true;
+    if (want == RL_OID_ANYARRAY)
+        return rl_array_elem_oid(have) != 0 || have == RL_OID_INT2VECTOR;
+    if (want == RL_OID_PG_NODE_TREE)
+        return false;
+    return rl_oid_implicit_cast(have, want);
+}
+
+/* Keep the candidates whose score is the highest; true when it narrowed. */
+static size_t keep_best(const rl_func **cand, size_t n, const int *score)
+{
+    int best = score[0];
+    for (size_t i = 1; i < n; i++)
+        if (score[i] > best)
+            best = score[i];
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (score[i] == best)
+            cand[k++] = cand[i];
+    return k;
+}
+
+static int not_unique(rl_expr_ctx *c, const char *name, size_t n, const rl_value *args, int loc)
+{
+    char types[512] = "";
+    size_t off = 0;
+    for (size_t i = 0; i < n && off < sizeof types; i++)
+        off += (size_t)snprintf(types + off, sizeof types - off, "%s%s", i ? ", " : "",
+                                rl_oid_type_name(args[i].oid));
+    rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_FUNCTION, loc, "function %s(%s) is not unique", name,
+                  types);
+    rl_error_hint(c->x->err, "Could not choose a best candidate function. You might need to add "
+                             "explicit type casts.");
+    return -1;
+}
+
+/* The unknown-literal steps: at each unknown position, the category the
+ * remaining rows agree on (strings win), preferring its preferred type. */
+static size_t resolve_unknowns(const rl_func **cand, size_t nc, size_t n, const rl_value *args)
+{
+    for (size_t i = 0; i < n && nc > 1; i++) {
+        if (args[i].oid != RL_OID_UNKNOWN)
+            continue;
+        char cat = 0;
+        bool string = false, conflict = false;
+        for (size_t k = 0; k < nc; k++) {
+            uint32_t t = declared(cand[k], i);
+            char ck = rl_oid_category(t);
+            string |= ck == 'S';
+            if (k == 0)
+                cat = ck;
+            else if (ck != cat)
+                conflict = true;
+        }
+        if (string)
+            cat = 'S';
+        else if (conflict)
+            continue; /* no decision at this position */
+        int score[MAX_CANDIDATES];
+        bool any_preferred = false;
+        for (size_t k = 0; k < nc; k++)
+            any_preferred |= rl_oid_category(declared(cand[k], i)) == cat &&
+                             rl_oid_preferred(declared(cand[k], i));
+        for (size_t k = 0; k < nc; k++) {
+            uint32_t t = declared(cand[k], i);
+            score[k] = rl_oid_category(t) != cat ? 0 : (!any_preferred || rl_oid_preferred(t)) ? 2 : 1;
+        }
+        nc = keep_best(cand, nc, score);
+    }
+    return nc;
+}
+
+int rl_func_resolve(rl_expr_ctx *c, const char *name, size_t n, const rl_value *args,
+                    const rl_func **out, int loc)
+{
+    const rl_func *cand[MAX_CANDIDATES];
+    size_t nc = 0;
+    for (size_t i = 0; i < sizeof funcs / sizeof funcs[0] && nc < MAX_CANDIDATES; i++) {
+        const rl_func *f = &funcs[i];
+        if (strcmp(f->name, name) != 0 ||
+            !(f->nargs == n || (is_variadic(f) && n >= f->nargs)))
+            continue;
+        bool ok = true;
+        for (size_t a = 0; a < n && ok; a++)
+            ok = args[a].d.isnull && args[a].oid == RL_OID_UNKNOWN
+                     ? true
+                     : reachable(args[a].oid, declared(f, a));
+        if (ok)
+            cand[nc++] = f;
+    }
+    if (nc == 0)
+        return rl_func_no_function(c, name, n, args, loc);
+    int score[MAX_CANDIDATES];
+    if (nc > 1) { /* the most exact matches */
+        for (size_t k = 0; k < nc; k++) {
+            score[k] = 0;
+            for (size_t a = 0; a < n; a++)
+                score[k] += args[a].oid != RL_OID_UNKNOWN && args[a].oid == declared(cand[k], a);
+        }
+        nc = keep_best(cand, nc, score);
+    }
+    if (nc > 1) { /* preferred types where a cast is needed */
+        for (size_t k = 0; k < nc; k++) {
+            score[k] = 0;
+            for (size_t a = 0; a < n; a++) {
+                uint32_t t = declared(cand[k], a);
+                score[k] += args[a].oid != RL_OID_UNKNOWN && args[a].oid != t &&
+                            !polymorphic(t) && rl_oid_preferred(t);
+            }
+        }
+        nc = keep_best(cand, nc, score);
+    }
+    if (nc > 1)
+        nc = resolve_unknowns(cand, nc, n, args);
+    if (nc > 1) { /* unknowns taken as the one type of the known arguments */
+        uint32_t known = 0;
+        bool same = true;
+        for (size_t a = 0; a < n; a++) {
+            if (args[a].oid == RL_OID_UNKNOWN)
+                continue;
+            same &= !known || known == args[a].oid;
+            known = args[a].oid;
+        }
+        if (known && same) {
+            for (size_t k = 0; k < nc; k++) {
+                score[k] = 1;
+                for (size_t a = 0; a < n; a++)
+                    if (args[a].oid == RL_OID_UNKNOWN && !reachable(known, declared(cand[k], a)))
+                        score[k] = 0;
+            }
+            nc = keep_best(cand, nc, score);
+        }
+    }
+    if (nc > 1)
+        return not_unique(c, name, n, args, loc);
+    *out = cand[0];
+    return 0;
 }
 
 /* Does a value of type `have` pass as declared type `want`? Text-like types
@@ -670,11 +855,17 @@ int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_
     /* the call's own types for the 42883 message (unknown stays unknown) */
     for (size_t i = 0; i < n; i++) {
         uint32_t want = i < f->nargs ? f->argtypes[i] : RL_OID_VARIADIC_ANY;
-        if (!args[i].d.isnull && args[i].oid != RL_OID_UNKNOWN && !arg_fits(args[i].oid, want))
+        if (!args[i].d.isnull && args[i].oid != RL_OID_UNKNOWN && !reachable(args[i].oid, want))
             return rl_func_no_function(c, f->name, n, args, loc);
     }
     for (size_t i = 0; i < n; i++) {
         uint32_t want = i < f->nargs ? f->argtypes[i] : RL_OID_VARIADIC_ANY;
+        /* an implicit cast the chosen row needs (int4 into float8, numeric
+         * into float8, date into timestamp, ...): applied here */
+        if (args[i].oid != RL_OID_UNKNOWN && args[i].oid != want && !polymorphic(want) &&
+            !arg_fits(args[i].oid, want) && rl_oid_implicit_cast(args[i].oid, want) &&
+            rl_value_coerce(c, &args[i], want, -1, false, &args[i], loc) < 0)
+            return -1;
         if (args[i].oid == RL_OID_UNKNOWN && want != RL_OID_ANYARRAY && want != RL_OID_ANY &&
             want != RL_OID_VARIADIC_ANY &&
             want != RL_OID_PG_NODE_TREE &&
@@ -682,6 +873,10 @@ int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_
             return -1;
         if (!args[i].d.isnull && !arg_fits(args[i].oid, want))
             return rl_func_no_function(c, f->name, n, args, loc);
+        /* a value of the same representation takes the declared type (int4
+         * as int8, varchar as text): what the implementation reads */
+        if (!polymorphic(want) && want != RL_OID_UNKNOWN)
+            args[i].oid = want;
         any_null |= args[i].d.isnull;
     }
     if (f->strict && any_null) {

@@ -43,6 +43,13 @@ const rl_func *rl_func_all(size_t *n);
 const rl_func *rl_func_find(const char *name, size_t n);
 /* Is there a function of this name at all? */
 bool rl_func_known(const char *name);
+/* The overload of `name` a call with these n evaluated arguments means, as
+ * PostgreSQL's func_select_candidate picks it: 0 with *out, or -1 with
+ * 42883 (none) / 42725 (not unique). */
+int rl_func_resolve(rl_expr_ctx *c, const char *name, size_t n, const rl_value *args,
+                    const rl_func **out, int loc);
+/* The most volatile of the overloads of (name, n): 'i', 's', 'v'; 0 if none. */
+char rl_func_volatility(const char *name, size_t n);
 /* Call f on n evaluated arguments (strictness and argument coercion of
  * unknown literals applied here). */
 int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_value *out,

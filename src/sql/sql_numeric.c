@@ -548,3 +548,106 @@ int rl_numeric_avg(rl_expr_ctx *c, const rl_value *vals, size_t n, rl_value *out
     num_clear(&r);
     return rc;
 }
+
+/* ------------------------------------------------------ more functions */
+
+int rl_numeric_sqrt(rl_expr_ctx *c, const rl_value *a, rl_value *out, int loc)
+{
+    rl_num x;
+    num_init(&x);
+    int rc = num_from_value(c, a, &x, loc);
+    if (rc == 0 && (x.kind == NUM_NINF || (x.kind == NUM_FINITE && mpz_sgn(x.v) < 0)))
+        rc = rl_exec_error(c->x, RL_SQLSTATE_INVALID_ARGUMENT_FOR_POWER, -1,
+                           "cannot take square root of a negative number");
+    if (rc == 0 && x.kind == NUM_FINITE) {
+        /* numeric_sqrt: the result has about (weight + 1) * 4 / 2 digits
+         * before the point; 16 significant digits at least */
+        long w, first;
+        weight_and_first(&x, &w, &first);
+        long sweight = (w + 1) * 4 / 2 - 1;
+        long rscale = NUMERIC_MIN_SIG_DIGITS - sweight;
+        if (rscale < x.dscale)
+            rscale = x.dscale;
+        if (rscale < 0)
+            rscale = 0;
+        if (rscale > NUMERIC_MAX_DIV_SCALE)
+            rscale = NUMERIC_MAX_DIV_SCALE;
+        /* floor(sqrt(x) * 10^(rscale+1)), then rounded on its last digit */
+        mpz_t n;
+        mpz_init_set(n, x.v);
+        long e = 2 * (rscale + 1) - x.dscale;
+        assert(e >= 0);
+        scale_up(n, (int32_t)e);
+        mpz_sqrt(n, n);
+        mpz_add_ui(n, n, 5);
+        mpz_tdiv_q_ui(n, n, 10);
+        mpz_swap(x.v, n);
+        mpz_clear(n);
+        x.dscale = (int32_t)rscale;
+    }
+    if (rc == 0)
+        rc = num_to_value(c, &x, out, loc);
+    num_clear(&x);
+    return rc;
+}
+
+int rl_numeric_div_trunc(rl_expr_ctx *c, const rl_value *a, const rl_value *b, rl_value *out,
+                         int loc)
+{
+    rl_num x, y, r;
+    num_init(&x);
+    num_init(&y);
+    num_init(&r);
+    int rc = num_from_value(c, a, &x, loc) == 0 && num_from_value(c, b, &y, loc) == 0 ? 0 : -1;
+    if (rc == 0) {
+        int sp = special_result(c, '/', &x, &y, &r, loc);
+        if (sp < 0) {
+            rc = -1;
+        } else if (sp == 0) {
+            if (mpz_sgn(y.v) == 0) {
+                rc = division_by_zero(c, loc);
+            } else {
+                align(&x, &y);
+                mpz_tdiv_q(r.v, x.v, y.v);
+                r.dscale = 0;
+                r.kind = NUM_FINITE;
+            }
+        } else if (r.kind == NUM_FINITE) {
+            r.dscale = 0;
+        }
+    }
+    if (rc == 0)
+        rc = num_to_value(c, &r, out, loc);
+    num_clear(&x);
+    num_clear(&y);
+    num_clear(&r);
+    return rc;
+}
+
+int rl_numeric_scale(rl_expr_ctx *c, const rl_value *a, rl_value *out, int loc)
+{
+    rl_num x;
+    num_init(&x);
+    int rc = num_from_value(c, a, &x, loc);
+    if (rc == 0 && x.kind != NUM_FINITE)
+        rl_val_null(out, RL_OID_INT4);
+    else if (rc == 0)
+        rl_val_int(out, RL_OID_INT4, x.dscale);
+    num_clear(&x);
+    return rc;
+}
+
+int rl_numeric_trim_scale(rl_expr_ctx *c, const rl_value *a, rl_value *out, int loc)
+{
+    rl_num x;
+    num_init(&x);
+    int rc = num_from_value(c, a, &x, loc);
+    while (rc == 0 && x.kind == NUM_FINITE && x.dscale > 0 && mpz_divisible_ui_p(x.v, 10)) {
+        mpz_divexact_ui(x.v, x.v, 10);
+        x.dscale--;
+    }
+    if (rc == 0)
+        rc = num_to_value(c, &x, out, loc);
+    num_clear(&x);
+    return rc;
+}

@@ -40,6 +40,16 @@ typedef enum rl_numeric_round_kind {
 int rl_numeric_round(rl_expr_ctx *c, rl_numeric_round_kind kind, const rl_value *a,
                      int64_t scale, rl_value *out, int loc);
 
+/* sqrt(numeric): PostgreSQL's result scale (at least 16 significant
+ * digits, at least the input's scale), rounded; 2201F for a negative x. */
+int rl_numeric_sqrt(rl_expr_ctx *c, const rl_value *a, rl_value *out, int loc);
+/* div(a, b): the quotient truncated toward zero, scale 0. */
+int rl_numeric_div_trunc(rl_expr_ctx *c, const rl_value *a, const rl_value *b, rl_value *out,
+                         int loc);
+/* scale(x): its display scale; trim_scale(x): x without trailing zeros. */
+int rl_numeric_scale(rl_expr_ctx *c, const rl_value *a, rl_value *out, int loc);
+int rl_numeric_trim_scale(rl_expr_ctx *c, const rl_value *a, rl_value *out, int loc);
+
 /* Sum of the non-NULL values (int2/4/8 or numeric) of vals[0..n) as numeric
  * (NULL when there are none), and their average (sum / count with
  * numeric_div's scale). */

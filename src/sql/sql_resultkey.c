@@ -72,8 +72,7 @@ static bool immutable_call(const PgQuery__FuncCall *f)
             strcmp(ns->string->sval, "pg_catalog") != 0)
             return false;
     }
-    const rl_func *fn = rl_func_find(last->string->sval, f->n_args);
-    return fn && fn->volatility == 'i';
+    return rl_func_volatility(last->string->sval, f->n_args) == 'i';
 }
 
 static bool pure_relation(const PgQuery__RangeVar *rv)

@@ -1,0 +1,358 @@
+/*
+ * sql_mathfunc.c — the numeric functions of the function table
+ * (sql_functab.inc): abs, round, trunc, ceil/ceiling, floor, sign, sqrt,
+ * cbrt, exp, ln, log, log10, power/pow, mod, div, gcd, lcm, scale,
+ * trim_scale, degrees, radians, the trigonometric functions, to_hex — each
+ * overload as PostgreSQL 15 declares it (the dispatcher picks the overload
+ * as PostgreSQL does: round(1) is round(double precision)).
+ *
+ * float8 results follow float.c: rint() for round (half to even),
+ * PostgreSQL's errors for the domains (2201E logarithms, 2201F powers and
+ * square roots, 22003 overflow). numeric ones are sql_numeric.c's; where
+ * PostgreSQL computes a numeric transcendental (exp, ln, log, power of
+ * numerics) RockLake answers 0A000 and says to cast to double precision,
+ * rather than give a different number of digits.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sql/sql_mathfunc.h"
+#include "sql/sql_numeric.h"
+#include "sql/sql_value.h"
+
+/* ------------------------------------------------------------- helpers */
+
+static double f8(const rl_value *v) { return v->d.v.f; }
+
+static int put_f8(rl_expr_ctx *c, rl_value *out, double r)
+{
+    if (isinf(r))
+        return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, -1,
+                             "value out of range: overflow");
+    rl_val_float(out, RL_OID_FLOAT8, r);
+    return 0;
+}
+
+/* A result whose inputs were finite must be finite, and one from a nonzero
+ * input nonzero (float.c's float_overflow_error / float_underflow_error). */
+static int put_checked(rl_expr_ctx *c, rl_value *out, double r, double in, bool zero_ok)
+{
+    if (isinf(r) && !isinf(in))
+        return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, -1,
+                             "value out of range: overflow");
+    if (r == 0.0 && in != 0.0 && !zero_ok)
+        return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, -1,
+                             "value out of range: underflow");
+    rl_val_float(out, RL_OID_FLOAT8, r);
+    return 0;
+}
+
+static int unsupported_numeric(rl_expr_ctx *c, const char *name, int loc)
+{
+    rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc, "%s(numeric) is not supported",
+                  name);
+    rl_error_hint(c->x->err, "Cast the argument to double precision: %s(x::float8).", name);
+    return -1;
+}
+
+/* ----------------------------------------------------------- abs, sign */
+
+int rl_fn_abs(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    switch (a[0].oid) {
+    case RL_OID_NUMERIC: return rl_numeric_round(c, RL_NUMERIC_ABS, &a[0], 0, out, loc);
+    case RL_OID_FLOAT4:
+    case RL_OID_FLOAT8: rl_val_float(out, a[0].oid, fabs(f8(&a[0]))); return 0;
+    default: break;
+    }
+    int64_t v = a[0].d.v.i;
+    int64_t min = a[0].oid == RL_OID_INT2 ? INT16_MIN : a[0].oid == RL_OID_INT4 ? INT32_MIN
+                                                                              : INT64_MIN;
+    if (v == min)
+        return rl_range_error(c, a[0].oid, -1);
+    rl_val_int(out, a[0].oid, v < 0 ? -v : v);
+    return 0;
+}
+
+int rl_fn_sign(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    if (a[0].oid == RL_OID_NUMERIC)
+        return rl_numeric_round(c, RL_NUMERIC_SIGN, &a[0], 0, out, loc);
+    double x = f8(&a[0]);
+    rl_val_float(out, RL_OID_FLOAT8, x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0);
+    return 0;
+}
+
+/* ------------------------------------------------------------ rounding */
+
+int rl_fn_round(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    if (a[0].oid == RL_OID_NUMERIC)
+        return rl_numeric_round(c, RL_NUMERIC_ROUND, &a[0], n > 1 ? a[1].d.v.i : 0, out, loc);
+    rl_val_float(out, RL_OID_FLOAT8, rint(f8(&a[0])));
+    return 0;
+}
+
+int rl_fn_trunc(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    if (a[0].oid == RL_OID_NUMERIC)
+        return rl_numeric_round(c, RL_NUMERIC_TRUNC, &a[0], n > 1 ? a[1].d.v.i : 0, out, loc);
+    rl_val_float(out, RL_OID_FLOAT8, trunc(f8(&a[0])));
+    return 0;
+}
+
+int rl_fn_ceil(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    if (a[0].oid == RL_OID_NUMERIC)
+        return rl_numeric_round(c, RL_NUMERIC_CEIL, &a[0], 0, out, loc);
+    rl_val_float(out, RL_OID_FLOAT8, ceil(f8(&a[0])));
+    return 0;
+}
+
+int rl_fn_floor(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    if (a[0].oid == RL_OID_NUMERIC)
+        return rl_numeric_round(c, RL_NUMERIC_FLOOR, &a[0], 0, out, loc);
+    rl_val_float(out, RL_OID_FLOAT8, floor(f8(&a[0])));
+    return 0;
+}
+
+int rl_fn_scale(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return rl_numeric_scale(c, &a[0], out, loc);
+}
+
+int rl_fn_trim_scale(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return rl_numeric_trim_scale(c, &a[0], out, loc);
+}
+
+/* ------------------------------------------------- roots and powers */
+
+int rl_fn_sqrt(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    if (a[0].oid == RL_OID_NUMERIC)
+        return rl_numeric_sqrt(c, &a[0], out, loc);
+    double x = f8(&a[0]);
+    if (x < 0)
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_ARGUMENT_FOR_POWER, -1,
+                             "cannot take square root of a negative number");
+    return put_checked(c, out, sqrt(x), x, false);
+}
+
+int rl_fn_cbrt(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return put_checked(c, out, cbrt(f8(&a[0])), f8(&a[0]), false);
+}
+
+int rl_fn_exp(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    if (a[0].oid == RL_OID_NUMERIC)
+        return unsupported_numeric(c, "exp", loc);
+    double x = f8(&a[0]);
+    errno = 0;
+    double r = exp(x);
+    if (errno == ERANGE && r != 0 && !isinf(r))
+        r = HUGE_VAL; /* as float.c treats a range error that is not an underflow */
+    if (isinf(r) && !isinf(x))
+        return put_f8(c, out, r);
+    if (r == 0.0 && !isinf(x))
+        return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, -1,
+                             "value out of range: underflow");
+    rl_val_float(out, RL_OID_FLOAT8, r);
+    return 0;
+}
+
+static int log_domain(rl_expr_ctx *c, double x)
+{
+    if (x == 0.0)
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_ARGUMENT_FOR_LOG, -1,
+                             "cannot take logarithm of zero");
+    if (x < 0)
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_ARGUMENT_FOR_LOG, -1,
+                             "cannot take logarithm of a negative number");
+    return 0;
+}
+
+int rl_fn_ln(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    if (a[0].oid == RL_OID_NUMERIC)
+        return unsupported_numeric(c, "ln", loc);
+    double x = f8(&a[0]);
+    if (log_domain(c, x) < 0)
+        return -1;
+    return put_checked(c, out, log(x), x, x == 1.0);
+}
+
+int rl_fn_log10(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    if (a[0].oid == RL_OID_NUMERIC)
+        return unsupported_numeric(c, "log", loc);
+    double x = f8(&a[0]);
+    if (log_domain(c, x) < 0)
+        return -1;
+    return put_checked(c, out, log10(x), x, x == 1.0);
+}
+
+/* power(x, y) as float.c's dpow: its special cases first, then pow(). */
+int rl_fn_power(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    if (a[0].oid == RL_OID_NUMERIC)
+        return unsupported_numeric(c, "power", loc);
+    double x = f8(&a[0]), y = f8(&a[1]);
+    if (isnan(x) || isnan(y)) {
+        rl_val_float(out, RL_OID_FLOAT8, (isnan(x) && y == 0) || (isnan(y) && x == 1) ? 1 : NAN);
+        return 0;
+    }
+    if (x == 0 && y < 0)
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_ARGUMENT_FOR_POWER, -1,
+                             "zero raised to a negative power is undefined");
+    if (x < 0 && floor(y) != y && !isinf(y))
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_ARGUMENT_FOR_POWER, -1,
+                             "a negative number raised to a non-integer power yields a complex "
+                             "result");
+    double r = pow(x, y);
+    if (isinf(r) && !isinf(x) && !isinf(y))
+        return put_f8(c, out, r);
+    if (r == 0.0 && x != 0 && !isinf(x) && !isinf(y))
+        return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, -1,
+                             "value out of range: underflow");
+    rl_val_float(out, RL_OID_FLOAT8, r);
+    return 0;
+}
+
+/* ------------------------------------------------------------- integers */
+
+int rl_fn_mod(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    if (a[0].oid == RL_OID_NUMERIC)
+        return rl_numeric_arith(c, '%', &a[0], &a[1], out, loc);
+    int64_t x = a[0].d.v.i, y = a[1].d.v.i;
+    if (y == 0)
+        return rl_exec_error(c->x, RL_SQLSTATE_DIVISION_BY_ZERO, -1, "division by zero");
+    rl_val_int(out, a[0].oid, y == -1 ? 0 : x % y);
+    return 0;
+}
+
+int rl_fn_div(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return rl_numeric_div_trunc(c, &a[0], &a[1], out, loc);
+}
+
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+int rl_fn_gcd(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    int64_t x = a[0].d.v.i, y = a[1].d.v.i;
+    uint64_t ux = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
+    uint64_t uy = y < 0 ? (uint64_t)0 - (uint64_t)y : (uint64_t)y;
+    uint64_t g = gcd_u64(ux, uy);
+    uint64_t max = a[0].oid == RL_OID_INT4 ? (uint64_t)INT32_MAX : (uint64_t)INT64_MAX;
+    if (g > max)
+        return rl_range_error(c, a[0].oid, -1);
+    rl_val_int(out, a[0].oid, (int64_t)g);
+    return 0;
+}
+
+int rl_fn_lcm(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    int64_t x = a[0].d.v.i, y = a[1].d.v.i;
+    if (x == 0 || y == 0) {
+        rl_val_int(out, a[0].oid, 0);
+        return 0;
+    }
+    uint64_t ux = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
+    uint64_t uy = y < 0 ? (uint64_t)0 - (uint64_t)y : (uint64_t)y;
+    unsigned __int128 l = (unsigned __int128)(ux / gcd_u64(ux, uy)) * uy;
+    uint64_t max = a[0].oid == RL_OID_INT4 ? (uint64_t)INT32_MAX : (uint64_t)INT64_MAX;
+    if (l > max)
+        return rl_range_error(c, a[0].oid, -1);
+    rl_val_int(out, a[0].oid, (int64_t)l);
+    return 0;
+}
+
+int rl_fn_to_hex(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    char buf[32];
+    if (a[0].oid == RL_OID_INT8)
+        snprintf(buf, sizeof buf, "%llx", (unsigned long long)a[0].d.v.i);
+    else
+        snprintf(buf, sizeof buf, "%x", (unsigned)(uint32_t)a[0].d.v.i);
+    return rl_val_str_copy(c, out, RL_OID_TEXT, buf, strlen(buf));
+}
+
+/* ------------------------------------------------------ trigonometry */
+
+int rl_fn_degrees(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return put_checked(c, out, f8(&a[0]) * (180.0 / M_PI), f8(&a[0]), false);
+}
+
+int rl_fn_radians(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return put_checked(c, out, f8(&a[0]) * (M_PI / 180.0), f8(&a[0]), false);
+}
+
+/* sin, cos, tan, asin, acos, atan, atan2: libm's, with float.c's domain
+ * errors (an infinite argument, or asin/acos outside [-1, 1]). */
+static int trig(rl_expr_ctx *c, rl_value *out, double (*fn)(double), double x, bool inverse)
+{
+    if (isnan(x)) {
+        rl_val_float(out, RL_OID_FLOAT8, NAN);
+        return 0;
+    }
+    if ((!inverse && isinf(x)) || (inverse && (x < -1 || x > 1)))
+        return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, -1,
+                             "input is out of range");
+    rl_val_float(out, RL_OID_FLOAT8, fn(x));
+    return 0;
+}
+
+int rl_fn_sin(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return trig(c, out, sin, f8(&a[0]), false);
+}
+
+int rl_fn_cos(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return trig(c, out, cos, f8(&a[0]), false);
+}
+
+int rl_fn_tan(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return trig(c, out, tan, f8(&a[0]), false);
+}
+
+int rl_fn_asin(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return trig(c, out, asin, f8(&a[0]), true);
+}
+
+int rl_fn_acos(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return trig(c, out, acos, f8(&a[0]), true);
+}
+
+int rl_fn_atan(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    double x = f8(&a[0]);
+    rl_val_float(out, RL_OID_FLOAT8, isnan(x) ? NAN : atan(x));
+    return 0;
+}
+
+int rl_fn_atan2(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    rl_val_float(out, RL_OID_FLOAT8, atan2(f8(&a[0]), f8(&a[1])));
+    return 0;
+}

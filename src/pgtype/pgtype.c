@@ -140,6 +140,24 @@ static int days_in_month(int64_t y, int m)
     return m == 2 && is_leap(y) ? 29 : dim[m - 1];
 }
 
+#define DAYS_1970_TO_2000 10957
+
+void rl_date_to_ymd(int64_t days, int64_t *y, int *m, int *d)
+{
+    civil_from_days(days + DAYS_1970_TO_2000, y, m, d);
+}
+
+int64_t rl_ymd_to_date(int64_t y, int m, int d)
+{
+    return days_from_civil(y, m, d) - DAYS_1970_TO_2000;
+}
+
+int rl_days_in_month(int64_t y, int m) { return days_in_month(y, m); }
+
+bool rl_date_in_range(int64_t days) { return days >= DATE_MIN_DAYS && days < DATE_END_DAYS; }
+
+bool rl_timestamp_in_range(int64_t us) { return us >= TIMESTAMP_MIN && us < TIMESTAMP_END; }
+
 /* Floor division, so that times before 2000 land on the right day. */
 static int64_t floor_div(int64_t a, int64_t b)
 {

@@ -75,6 +75,16 @@ rl_codec_status rl_datum_from_binary(rl_type t, const uint8_t *p, size_t len, rl
                                      rl_buf *arena, char *err, size_t errlen,
                                      const char **sqlstate);
 
+/* The calendar (proleptic Gregorian, PostgreSQL's), on days since
+ * 2000-01-01 as date values hold them: to and from year/month/day (year 0
+ * is 1 BC), the month's length, and whether a finite date (days) or
+ * timestamp (microseconds since 2000-01-01) lies in PostgreSQL's range. */
+void rl_date_to_ymd(int64_t days, int64_t *y, int *m, int *d);
+int64_t rl_ymd_to_date(int64_t y, int m, int d);
+int rl_days_in_month(int64_t y, int m);
+bool rl_date_in_range(int64_t days);
+bool rl_timestamp_in_range(int64_t us);
+
 /* Equality and ordering of two non-NULL datums of the same type, as
  * PostgreSQL orders them (strings bytewise = COLLATE "C"). */
 int rl_datum_compare(rl_type t, const rl_datum *a, const rl_datum *b);

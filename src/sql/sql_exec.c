@@ -46,6 +46,16 @@ rl_txn *rl_exec_txn(rl_exec *x)
     return t;
 }
 
+int64_t rl_exec_txn_start(rl_exec *x)
+{
+    rl_session *s = x->s;
+    if (!s)
+        return now_pg_us();
+    if (!s->txn_start_us)
+        s->txn_start_us = now_pg_us();
+    return s->txn_start_us;
+}
+
 rl_format rl_exec_format(rl_exec *x)
 {
     rl_txn *t = rl_exec_txn(x);

@@ -120,6 +120,9 @@ typedef struct rl_exec {
 
 /* The transaction of the current statement (begun on first use). */
 rl_txn *rl_exec_txn(rl_exec *x);
+/* The transaction's start (now(), microseconds since 2000-01-01), fixed at
+ * its first use. */
+int64_t rl_exec_txn_start(rl_exec *x);
 /* The DuckLake format (table shapes) the statement sees: its transaction's,
  * which a migration changes before COMMIT (rl_txn_set_format). */
 rl_format rl_exec_format(rl_exec *x);

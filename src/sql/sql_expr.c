@@ -33,6 +33,7 @@
 #include "sql/sql_exec.h"
 #include "sql/sql_expr.h"
 #include "sql/sql_func.h"
+#include "sql/sql_datetime.h"
 #include "sql/sql_numeric.h"
 #include "sql/sql_strfunc.h"
 #include "sql/sql_parse.h"
@@ -765,6 +766,8 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
             *out = b;
             return 0;
         }
+        if (strcmp(op, "-") == 0 && b.oid == RL_OID_INTERVAL)
+            return rl_interval_negate(c, &b, out);
         if (strcmp(op, "-") == 0 && rl_oid_is_number(b.oid)) {
             rl_value zero;
             rl_val_int(&zero, RL_OID_INT2, 0);
@@ -799,6 +802,11 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
         return array_cat(c, &a, &b, out, e->location);
     if (strcmp(op, "||") == 0)
         return concat(c, &a, &b, out);
+    if (strlen(op) == 1 && strchr("+-*/", op[0])) {
+        int dt = rl_datetime_op(c, op[0], &a, &b, out, e->location);
+        if (dt <= 0)
+            return dt;
+    }
     if (strlen(op) == 1 && strchr("+-*/%", op[0])) {
         if (a.oid == RL_OID_UNKNOWN && b.oid == RL_OID_UNKNOWN)
             return rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_FUNCTION, e->location,

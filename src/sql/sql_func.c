@@ -38,6 +38,7 @@
 #include "sql/sql_exec.h"
 #include "sql/sql_func.h"
 #include "sql/sql_pgcatalog.h"
+#include "sql/sql_datetime.h"
 #include "sql/sql_mathfunc.h"
 #include "sql/sql_strfunc.h"
 #include "sql/sql_value.h"

@@ -39,6 +39,22 @@ ENGINE_TYPES = [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 114, 199, 700, 7
 
 NULL = None
 
+# information_schema.columns and .schemata, every column in the view's
+# order (sql_pgcatalog.c's is_columns_cols / is_schemata_cols follow it)
+IS_COLUMNS = ["table_catalog", "table_schema", "table_name", "column_name", "ordinal_position",
+              "column_default", "is_nullable", "data_type", "character_maximum_length",
+              "character_octet_length", "numeric_precision", "numeric_precision_radix",
+              "numeric_scale", "datetime_precision", "interval_type", "interval_precision",
+              "character_set_catalog", "character_set_schema", "character_set_name",
+              "collation_catalog", "collation_schema", "collation_name", "domain_catalog",
+              "domain_schema", "domain_name", "udt_catalog", "udt_schema", "udt_name",
+              "scope_catalog", "scope_schema", "scope_name", "maximum_cardinality",
+              "dtd_identifier", "is_self_referencing", "is_identity", "identity_generation",
+              "identity_start", "identity_increment", "identity_maximum", "identity_minimum",
+              "identity_cycle", "is_generated", "generation_expression", "is_updatable"]
+IS_SCHEMATA = ["catalog_name", "schema_name", "schema_owner", "default_character_set_catalog",
+               "default_character_set_schema", "default_character_set_name", "sql_path"]
+
 
 class Db:
     """Text-format rows (str or None) from psycopg 3 or psql."""
@@ -139,6 +155,16 @@ def dump(db):
         "SELECT %s FROM information_schema.tables x WHERE table_schema IN "
         "('pg_catalog', 'information_schema') ORDER BY x.table_schema, x.table_name" % t([
             "table_schema", "table_name", "table_type", "is_insertable_into", "is_typed"]))
+    # as role lake: the columns of what it may use, and the schemas it may
+    # use (the catalog columns hold this database's name: written at output)
+    d["is_columns"] = db.rows(
+        "SELECT %s FROM information_schema.columns x WHERE table_schema IN "
+        "('pg_catalog', 'information_schema') ORDER BY x.table_schema, x.table_name, "
+        "x.ordinal_position" % t(IS_COLUMNS))
+    d["is_schemata"] = db.rows(
+        "SELECT %s FROM information_schema.schemata x WHERE schema_name IN "
+        "('pg_catalog', 'information_schema', 'pg_toast') ORDER BY x.schema_name" %
+        t(IS_SCHEMATA))
     return d
 
 
@@ -244,13 +270,20 @@ def emit(d, cmd):
     array("pg15_is_table", "pg15_is_tables",
           [[S(x[0]), S(x[1]), S(x[2]), S(x[3]), S(x[4])] for x in d["is_tables"]])
 
+    array("pg15_is_column", "pg15_is_columns",
+          [["{" + ", ".join(S(v) for v in x) + "}"] for x in d["is_columns"]])
+
+    array("pg15_is_schema", "pg15_is_schemata",
+          [["{" + ", ".join(S(v) for v in x) + "}"] for x in d["is_schemata"]])
+
     head = [
         "/*",
         " * pg15_catalog.inc — GENERATED, do not edit. PostgreSQL %s's system" % d["version"],
         " * relations (pg_catalog and information_schema), as a fresh database",
         " * `lakecat` owned by role `lake` shows them to role `lake`: namespaces,",
         " * relations, their columns, row types and column types, constraints,",
-        " * indexes, comments, pg_tables and information_schema.tables rows.",
+        " * indexes, comments, pg_tables and information_schema.tables, .columns",
+        " * and .schemata rows.",
         " *",
         " * Regenerate with:  %s" % cmd,
         " *",

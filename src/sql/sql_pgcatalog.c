@@ -143,6 +143,18 @@ typedef struct pg15_is_table {
     uint32_t schema, name, type, insertable, typed;
 } pg15_is_table;
 
+/* information_schema.columns / .schemata rows, every column as text in the
+ * view's order (is_columns_cols, is_schemata_cols). */
+#define IS_COLUMNS_NCOLS 44
+typedef struct pg15_is_column {
+    uint32_t f[IS_COLUMNS_NCOLS];
+} pg15_is_column;
+
+#define IS_SCHEMATA_NCOLS 7
+typedef struct pg15_is_schema {
+    uint32_t f[IS_SCHEMATA_NCOLS];
+} pg15_is_schema;
+
 /* Where a column's value comes from when a row is emitted from a row
  * struct (emit_row): a field of the struct (its C type), a string argument,
  * a constant, or (F_CALLER, and every column of a relation not emitted
@@ -173,8 +185,13 @@ typedef struct vcol {
     vfield from; /* for emit_row */
 } vcol;
 
+/* The most columns a virtual relation has (information_schema.columns). */
+#define VREL_MAX_COLS 48
+
 /* A column its relation's generator puts itself. */
 #define COL(name, oid) {(name), (oid), CALLER}
+/* information_schema's yes_or_no: varchar(3), typmod 3 + 4 (yes_no_typmod) */
+#define YN(name) COL(name, RL_OID_VARCHAR)
 
 typedef struct gen_ctx gen_ctx;
 
@@ -335,7 +352,39 @@ static const vcol tables_view_cols[] = {
 static const vcol is_tables_cols[] = {
     COL("table_catalog", RL_OID_NAME), COL("table_schema", RL_OID_NAME),
     COL("table_name", RL_OID_NAME),    COL("table_type", RL_OID_VARCHAR),
-    COL("is_insertable_into", RL_OID_VARCHAR), COL("is_typed", RL_OID_VARCHAR)};
+    COL("self_referencing_column_name", RL_OID_NAME), COL("reference_generation", RL_OID_VARCHAR),
+    COL("user_defined_type_catalog", RL_OID_NAME), COL("user_defined_type_schema", RL_OID_NAME),
+    COL("user_defined_type_name", RL_OID_NAME), YN("is_insertable_into"),
+    YN("is_typed"),   COL("commit_action", RL_OID_VARCHAR)};
+
+/* information_schema.columns: sql_identifier (name), cardinal_number
+ * (integer), character_data and yes_or_no (varchar), as RowDescription
+ * reports the domains. */
+#define ISN RL_OID_NAME
+#define ISI RL_OID_INT4
+#define ISV RL_OID_VARCHAR
+static const vcol is_columns_cols[IS_COLUMNS_NCOLS] = {
+    COL("table_catalog", ISN), COL("table_schema", ISN), COL("table_name", ISN),
+    COL("column_name", ISN), COL("ordinal_position", ISI), COL("column_default", ISV),
+    YN("is_nullable"), COL("data_type", ISV), COL("character_maximum_length", ISI),
+    COL("character_octet_length", ISI), COL("numeric_precision", ISI),
+    COL("numeric_precision_radix", ISI), COL("numeric_scale", ISI),
+    COL("datetime_precision", ISI), COL("interval_type", ISV), COL("interval_precision", ISI),
+    COL("character_set_catalog", ISN), COL("character_set_schema", ISN),
+    COL("character_set_name", ISN), COL("collation_catalog", ISN), COL("collation_schema", ISN),
+    COL("collation_name", ISN), COL("domain_catalog", ISN), COL("domain_schema", ISN),
+    COL("domain_name", ISN), COL("udt_catalog", ISN), COL("udt_schema", ISN),
+    COL("udt_name", ISN), COL("scope_catalog", ISN), COL("scope_schema", ISN),
+    COL("scope_name", ISN), COL("maximum_cardinality", ISI), COL("dtd_identifier", ISN),
+    YN("is_self_referencing"), YN("is_identity"), COL("identity_generation", ISV),
+    COL("identity_start", ISV), COL("identity_increment", ISV), COL("identity_maximum", ISV),
+    COL("identity_minimum", ISV), YN("identity_cycle"), COL("is_generated", ISV),
+    COL("generation_expression", ISV), YN("is_updatable")};
+
+static const vcol is_schemata_cols[IS_SCHEMATA_NCOLS] = {
+    COL("catalog_name", ISN), COL("schema_name", ISN), COL("schema_owner", ISN),
+    COL("default_character_set_catalog", ISN), COL("default_character_set_schema", ISN),
+    COL("default_character_set_name", ISN), COL("sql_path", ISV)};
 
 /* pg_database without datfrozenxid / datminmxid (xid, a type RockLake
  * does not have); datacl (aclitem[]) is always NULL: no privileges. */
@@ -451,6 +500,8 @@ static int gen_settings(gen_ctx *g);
 static int fixed_tables_view(gen_ctx *g);
 static int gen_tables_view(gen_ctx *g);
 static int gen_is_tables(gen_ctx *g);
+static int gen_is_columns(gen_ctx *g);
+static int gen_is_schemata(gen_ctx *g);
 static int gen_database(gen_ctx *g);
 static int gen_roles(gen_ctx *g);
 static int fixed_auth_members(gen_ctx *g);
@@ -480,6 +531,10 @@ static const vrel vrels[] = {
     {"pg_catalog", "pg_tables", tables_view_cols, N(tables_view_cols), fixed_tables_view,
      gen_tables_view, {-1, -1}, 1, true},
     /* per query only: table_catalog is the engine's database name */
+    {"information_schema", "columns", is_columns_cols, N(is_columns_cols), NULL, gen_is_columns,
+     {-1, -1}, 2, true},
+    {"information_schema", "schemata", is_schemata_cols, N(is_schemata_cols), NULL,
+     gen_is_schemata, {-1, -1}, -1, true},
     {"information_schema", "tables", is_tables_cols, N(is_tables_cols), NULL, gen_is_tables,
      {-1, -1}, 2, true},
     /* the one database the engine serves (per session: its name) */
@@ -576,6 +631,22 @@ uint32_t rl_pgcatalog_namespace_oid(const char *schema)
     return 16384u + fnv1a32(schema, "", "") % 1000000u;
 }
 
+/* information_schema's yes_or_no columns are varchar(3): RowDescription
+ * carries the domain's typmod 7; every other column none. */
+static int32_t yes_no_typmod(const vrel *v, size_t i)
+{
+    static const char *const yes_no[] = {"is_nullable",        "is_self_referencing",
+                                         "is_identity",        "identity_cycle",
+                                         "is_updatable",       "is_insertable_into",
+                                         "is_typed"};
+    if (strcmp(v->schema, "information_schema") != 0)
+        return -1;
+    for (size_t k = 0; k < sizeof yes_no / sizeof yes_no[0]; k++)
+        if (strcmp(v->cols[i].name, yes_no[k]) == 0)
+            return 7;
+    return -1;
+}
+
 /* PostgreSQL's oid for its own relations (the virtual ones included). */
 uint32_t rl_pgcatalog_rel_oid(const char *schema, const char *name)
 {
@@ -636,7 +707,7 @@ rl_rowset *rl_pgcatalog_columns(int id)
         rl_str_copy(c->name, sizeof c->name, v->cols[i].name);
         rl_str_copy(c->rel, sizeof c->rel, v->name);
         c->oid = v->cols[i].oid;
-        c->typmod = -1;
+        c->typmod = yes_no_typmod(v, i);
         c->table_oid = table_oid;
         c->attnum = (int16_t)(i + 1);
     }
@@ -673,8 +744,8 @@ struct gen_ctx {
     pgc_sink *sink;  /* a query's rows: where emit puts them */
     table_ent *tables;
     size_t ntables, cap;
-    rl_value row[32];
-    char chars[32]; /* storage of "char" values of the row being built */
+    rl_value row[VREL_MAX_COLS];
+    char chars[VREL_MAX_COLS]; /* storage of "char" values of the row being built */
     rl_txn *txn;    /* transaction of the lake whose tables are being collected */
     const rl_scan_keys *keys; /* rows outside them may be left out; NULL: none */
     bool borrowed;  /* tables belongs to the session's list (load_tables) */
@@ -1441,7 +1512,8 @@ static int gen_tables_view(gen_ctx *g) { return each_table(g, tables_view_row); 
 /* A lake table is an insertable, untyped base table of the database. */
 static int is_table_row(gen_ctx *g, const table_ent *t)
 {
-    const char *row[] = {g->x->s->eng->database, t->schema, t->name, "BASE TABLE", "YES", "NO"};
+    const char *row[] = {g->x->s->eng->database, t->schema, t->name, "BASE TABLE", NULL, NULL,
+                         NULL, NULL, NULL, "YES", "NO", NULL};
     put_strs(g, 0, row, N(row));
     return emit(g);
 }
@@ -1453,13 +1525,158 @@ static int gen_is_tables(gen_ctx *g)
     const char *db = g->x->s->eng->database;
     for (size_t i = 0; i < PG15_IS_TABLES_COUNT; i++) {
         const pg15_is_table *t = &pg15_is_tables[i];
-        const char *row[] = {db, pg15_s(t->schema), pg15_s(t->name), pg15_s(t->type),
-                             pg15_s(t->insertable), pg15_s(t->typed)};
+        const char *row[] = {db,   pg15_s(t->schema), pg15_s(t->name), pg15_s(t->type),
+                             NULL, NULL, NULL, NULL, NULL, pg15_s(t->insertable),
+                             pg15_s(t->typed), NULL};
         put_strs(g, 0, row, N(row));
         if (emit(g) < 0)
             return -1;
     }
     return each_table(g, is_table_row);
+}
+
+/* ---------------------------------------------- information_schema.columns */
+
+/* The catalog columns of information_schema.columns (table_catalog and the
+ * *_catalog of character sets, collations, domains, udts and scopes) hold
+ * the database's name where they are not NULL. */
+static bool is_catalog_column(size_t c)
+{
+    return c == 0 || c == 16 || c == 19 || c == 22 || c == 25 || c == 28;
+}
+
+static void put_text_as(gen_ctx *g, size_t c, const vcol *cols, const char *v, const char *db,
+                        bool catalog)
+{
+    if (!v)
+        put_null(g, c);
+    else if (catalog)
+        put_str(g, c, db);
+    else if (cols[c].oid == RL_OID_INT4)
+        put_int(g, c, strtoll(v, NULL, 10));
+    else
+        put_str(g, c, v);
+}
+
+/* The column of a lake table as information_schema.columns describes a
+ * column of that type (data_type, the type's precision figures, udt). */
+static int is_column_row(gen_ctx *g, const table_ent *t)
+{
+    const char *db = g->x->s->eng->database;
+    for (size_t i = 0; i < t->ncols; i++) {
+        const rl_column_desc *col = &t->d->cols[i];
+        uint32_t oid = rl_type_oid(col->type);
+        const pg15_type *ty = pg15_type_by_oid(oid);
+        char data_type[128], pos[24];
+        rl_pgcatalog_format_type(g->x, oid, -1, data_type, sizeof data_type);
+        snprintf(pos, sizeof pos, "%zu", i + 1);
+        bool not_null = col->not_null || (has_pk(t) && (size_t)t->d->pk_col == i);
+        for (size_t c = 0; c < IS_COLUMNS_NCOLS; c++)
+            put_null(g, c);
+        put_str(g, 0, db);
+        put_str(g, 1, t->schema);
+        put_str(g, 2, t->name);
+        put_str(g, 3, col->name);
+        put_int(g, 4, (int64_t)i + 1);
+        put_str(g, 6, not_null ? "NO" : "YES");
+        put_str(g, 7, data_type);
+        switch (oid) {
+        case RL_OID_VARCHAR:
+        case RL_OID_TEXT:
+            if (col->typmod > 4) {
+                put_int(g, 8, col->typmod - 4);
+                put_int(g, 9, (int64_t)(col->typmod - 4) * 4);
+            } else {
+                put_int(g, 9, 1073741824);
+            }
+            break;
+        case RL_OID_INT2: put_int(g, 10, 16); put_int(g, 11, 2); put_int(g, 12, 0); break;
+        case RL_OID_INT4: put_int(g, 10, 32); put_int(g, 11, 2); put_int(g, 12, 0); break;
+        case RL_OID_INT8: put_int(g, 10, 64); put_int(g, 11, 2); put_int(g, 12, 0); break;
+        case RL_OID_FLOAT4: put_int(g, 10, 24); put_int(g, 11, 2); break;
+        case RL_OID_FLOAT8: put_int(g, 10, 53); put_int(g, 11, 2); break;
+        case RL_OID_NUMERIC:
+            put_int(g, 11, 10);
+            if (col->typmod > 4) {
+                put_int(g, 10, ((col->typmod - 4) >> 16) & 0xffff);
+                put_int(g, 12, (col->typmod - 4) & 0xffff);
+            }
+            break;
+        case RL_OID_DATE: put_int(g, 13, 0); break;
+        case RL_OID_TIME:
+        case RL_OID_TIMETZ:
+        case RL_OID_TIMESTAMP:
+        case RL_OID_TIMESTAMPTZ:
+        case RL_OID_INTERVAL: put_int(g, 13, 6); break;
+        default: break;
+        }
+        put_str(g, 25, db);
+        put_str(g, 26, "pg_catalog");
+        put_str(g, 27, ty ? pg15_s(ty->name) : data_type);
+        put_str(g, 32, pos);
+        put_str(g, 33, "NO");
+        put_str(g, 34, "NO");
+        put_str(g, 40, "NO");
+        put_str(g, 41, "NEVER");
+        put_str(g, 43, "YES");
+        if (emit(g) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* PostgreSQL's own relations' columns as role `lake` sees them, then the
+ * lake's tables' columns. */
+static int gen_is_columns(gen_ctx *g)
+{
+    const char *db = g->x->s->eng->database;
+    for (size_t i = 0; i < PG15_IS_COLUMNS_COUNT; i++) {
+        const pg15_is_column *r = &pg15_is_columns[i];
+        for (size_t c = 0; c < IS_COLUMNS_NCOLS; c++)
+            put_text_as(g, c, is_columns_cols, pg15_s(r->f[c]), db, is_catalog_column(c));
+        if (emit(g) < 0)
+            return -1;
+    }
+    return each_table(g, is_column_row);
+}
+
+/* The schemas role `lake` may use: pg_catalog and information_schema as
+ * PostgreSQL lists them, public (owned by pg_database_owner), and the
+ * lake's own metadata schemas. */
+static int gen_is_schemata(gen_ctx *g)
+{
+    const char *db = g->x->s->eng->database;
+    for (size_t i = 0; i < PG15_IS_SCHEMATA_COUNT; i++) {
+        const pg15_is_schema *r = &pg15_is_schemata[i];
+        for (size_t c = 0; c < IS_SCHEMATA_NCOLS; c++)
+            put_text_as(g, c, is_schemata_cols, pg15_s(r->f[c]), db, c == 0);
+        if (emit(g) < 0)
+            return -1;
+    }
+    for (size_t i = 0; i < PG15_NAMESPACES_COUNT; i++) {
+        const pg15_namespace *n = &pg15_namespaces[i];
+        if (strcmp(pg15_s(n->name), "public") != 0)
+            continue;
+        const char *row[] = {db, "public", rl_pgcatalog_role_name(g->x, n->owner), NULL, NULL,
+                             NULL, NULL};
+        put_strs(g, 0, row, N(row));
+        if (emit(g) < 0)
+            return -1;
+    }
+    schema_list l = {.err = g->err};
+    int rc = created_schemas(g->x, &l) < 0 ? -2 : 0;
+    for (size_t i = 0; i < l.n && rc == 0; i++) {
+        if (strcmp(l.names[i], "public") == 0)
+            continue;
+        const char *row[] = {db, l.names[i], rl_pgcatalog_role_name(g->x, OWNER_OID), NULL, NULL,
+                             NULL, NULL};
+        put_strs(g, 0, row, N(row));
+        rc = emit(g);
+    }
+    free(l.names);
+    if (rc == -2 && g->err && !g->err->sqlstate[0])
+        rl_exec_error(g->x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+    return rc < 0 ? -1 : 0;
 }
 
 /* ---------------------------------------------------------- pg_database */

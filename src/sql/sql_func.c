@@ -772,7 +772,9 @@ int rl_func_resolve(rl_expr_ctx *c, const char *name, size_t n, const rl_value *
             continue;
         bool ok = true;
         for (size_t a = 0; a < n && ok; a++)
-            ok = args[a].d.isnull && args[a].oid == RL_OID_UNKNOWN
+            /* a NULL of a type RockLake does not model (aclitem[]) still
+             * passes where any array or any value is taken */
+            ok = args[a].d.isnull && (args[a].oid == RL_OID_UNKNOWN || polymorphic(declared(f, a)))
                      ? true
                      : reachable(args[a].oid, declared(f, a));
         if (ok)

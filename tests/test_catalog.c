@@ -717,9 +717,10 @@ static void test_two_writers_older_is_fenced(void)
 }
 
 /* Put a writer-lease value into the store directly, as another process's
- * writer would have left it, then close that handle. */
-static void plant_lease(const char *url, const char *host, long pid, int64_t heartbeat_ms,
-                        int lease_ms)
+ * writer would have left it (with `extra` appended: proc-start / boot-id),
+ * then close that handle. */
+static void plant_lease_extra(const char *url, const char *host, long pid, int64_t heartbeat_ms,
+                              int lease_ms, const char *extra)
 {
     kv_db *kv = kv_open_writer(url, NULL, NULL);
     CHECK(kv != NULL);
@@ -728,8 +729,8 @@ static void plant_lease(const char *url, const char *host, long pid, int64_t hea
     char v[512];
     snprintf(v, sizeof v,
              "epoch=99 host=%s pid=%ld listen=10.0.0.9:5433 started=%" PRId64
-             " heartbeat=%" PRId64 " lease-ms=%d",
-             host, pid, heartbeat_ms - 5000, heartbeat_ms, lease_ms);
+             " heartbeat=%" PRId64 " lease-ms=%d%s",
+             host, pid, heartbeat_ms - 5000, heartbeat_ms, lease_ms, extra);
     uint8_t k[64];
     k[0] = RL_TAG_SYSTEM;
     memcpy(k + 1, RL_SYS_WRITER_LEASE, strlen(RL_SYS_WRITER_LEASE));
@@ -738,6 +739,71 @@ static void plant_lease(const char *url, const char *host, long pid, int64_t hea
     CHECK_EQ_INT(kv_write(kv, b, NULL), 0);
     kv_batch_free(b);
     kv_close(kv, NULL);
+}
+
+static void plant_lease(const char *url, const char *host, long pid, int64_t heartbeat_ms,
+                        int lease_ms)
+{
+    plant_lease_extra(url, host, pid, heartbeat_ms, lease_ms, "");
+}
+
+/* A lease whose pid was reused (issue #37): the pid is alive but is not the
+ * writer's process (another start time), or the host booted since (another
+ * boot id): dead at once, with the reason; the same pid with the writer's
+ * own start time and boot id is alive. Here the "reused" pid is this test
+ * process itself, whose start time is known. */
+static void test_writer_lease_pid_reuse(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *c = open_cat(url, true);
+    if (!c)
+        return;
+    rl_catalog_close(c, NULL);
+    char host[128] = "";
+    gethostname(host, sizeof host);
+    rl_lease_owner self;
+    memset(&self, 0, sizeof self);
+    rl_lease_identify_self(&self);
+    CHECK(self.proc_start > 0 && self.boot_id[0]);
+    char extra[160];
+    rl_catalog_options o = {0};
+    rl_error e;
+    /* our own pid, recorded with our start time and boot id: a live writer */
+    snprintf(extra, sizeof extra, " proc-start=%" PRIu64 " boot-id=%s", self.proc_start,
+             self.boot_id);
+    plant_lease_extra(url, host, (long)getpid(), rl_lease_now_ms(), 60000, extra);
+    CHECK(rl_catalog_open(url, &o, &e) == NULL);
+    CHECK(strstr(e.message, "has a running writer") != NULL);
+    /* the pid now names another process (this one started later) */
+    snprintf(extra, sizeof extra, " proc-start=%" PRIu64 " boot-id=%s", self.proc_start - 1,
+             self.boot_id);
+    plant_lease_extra(url, host, (long)getpid(), rl_lease_now_ms(), 60000, extra);
+    rl_lease_owner held;
+    CHECK_EQ_INT(rl_lease_read(url, NULL, &held, &e), 1);
+    char why[256];
+    CHECK(!rl_lease_check(&held, rl_lease_now_ms(), NULL, why, sizeof why));
+    CHECK(strstr(why, "is now another process") != NULL);
+    c = rl_catalog_open(url, &o, &e);
+    CHECK(c != NULL);
+    rl_catalog_close(c, NULL);
+    /* the host booted since the lease was written */
+    snprintf(extra, sizeof extra, " proc-start=%" PRIu64 " boot-id=00000000-dead-beef",
+             self.proc_start);
+    plant_lease_extra(url, host, (long)getpid(), rl_lease_now_ms(), 60000, extra);
+    CHECK_EQ_INT(rl_lease_read(url, NULL, &held, &e), 1);
+    CHECK(!rl_lease_check(&held, rl_lease_now_ms(), NULL, why, sizeof why));
+    CHECK(strstr(why, "booted") != NULL);
+    /* a lease of an older version (no identity): the live pid holds it */
+    plant_lease(url, host, (long)getpid(), rl_lease_now_ms(), 60000);
+    CHECK(rl_catalog_open(url, &o, &e) == NULL);
+    /* a writer records its own identity */
+    plant_lease(url, host, 1, rl_lease_now_ms() - 120000, 60000); /* expired */
+    c = rl_catalog_open(url, &o, &e);
+    CHECK(c != NULL);
+    CHECK_EQ_INT(rl_lease_read(url, NULL, &held, &e), 1);
+    CHECK(held.proc_start == self.proc_start && strcmp(held.boot_id, self.boot_id) == 0);
+    rl_catalog_close(c, NULL);
 }
 
 /* The writer lease: a holder's lease refuses other writers while it is
@@ -2148,6 +2214,7 @@ static void run_suite(void)
     RUN(test_audit_entry_per_commit);
     RUN(test_two_writers_older_is_fenced);
     RUN(test_writer_lease);
+    RUN(test_writer_lease_pid_reuse);
     RUN(test_import_marker);
     RUN(test_dynamic_tables);
     RUN(test_read_only_follower);

@@ -34,6 +34,55 @@ void rl_lease_encode(const rl_lease_owner *o, rl_buf *out)
                   " heartbeat=%" PRId64 " lease-ms=%" PRIu64,
                   o->epoch, o->host[0] ? o->host : "-", o->pid, o->listen[0] ? o->listen : "-",
                   o->started_ms, o->heartbeat_ms, o->lease_ms);
+    if (o->proc_start && o->boot_id[0])
+        rl_buf_printf(out, " proc-start=%" PRIu64 " boot-id=%s", o->proc_start, o->boot_id);
+}
+
+/* The start time of process pid in clock ticks since boot (field 22 of
+ * /proc/PID/stat, after the parenthesized command, which may hold spaces
+ * and parentheses itself); 0 when it cannot be read (no such process, no
+ * /proc). */
+static uint64_t proc_start_ticks(int64_t pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%" PRId64 "/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    char *p = strrchr(buf, ')');
+    if (!p)
+        return 0;
+    p++;
+    /* fields 3 .. 21 precede it */
+    for (int field = 3; field <= 22 && *p; field++) {
+        while (*p == ' ')
+            p++;
+        if (field == 22)
+            return strtoull(p, NULL, 10);
+        while (*p && *p != ' ')
+            p++;
+    }
+    return 0;
+}
+
+static void read_boot_id(char *out, size_t n)
+{
+    out[0] = 0;
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    if (!f)
+        return;
+    if (fgets(out, (int)n, f))
+        out[strcspn(out, "\n")] = 0;
+    fclose(f);
+}
+
+void rl_lease_identify_self(rl_lease_owner *o)
+{
+    o->proc_start = proc_start_ticks((int64_t)getpid());
+    read_boot_id(o->boot_id, sizeof o->boot_id);
 }
 
 /* Copy the token [p, end) into out (size n); false if it does not fit. */
@@ -91,6 +140,13 @@ int rl_lease_decode(const uint8_t *v, size_t n, rl_lease_owner *o)
             if (!token_copy(o->listen, sizeof o->listen, val, vlen))
                 return -1;
             seen |= 2;
+        } else if (KEY_IS("boot-id")) {
+            if (!token_copy(o->boot_id, sizeof o->boot_id, val, vlen))
+                return -1;
+        } else if (KEY_IS("proc-start")) {
+            if (!parse_i64(val, vlen, &num) || num < 0)
+                return -1;
+            o->proc_start = (uint64_t)num;
         } else if (KEY_IS("epoch") || KEY_IS("pid") || KEY_IS("started") ||
                    KEY_IS("heartbeat") || KEY_IS("lease-ms")) {
             if (!parse_i64(val, vlen, &num) || num < 0)
@@ -151,18 +207,50 @@ int rl_lease_get(kv_db *kv, const char *url, rl_lease_owner *o, rl_error *err)
     return rc;
 }
 
-bool rl_lease_live(const rl_lease_owner *o, int64_t now_ms, int64_t *age_ms)
+bool rl_lease_check(const rl_lease_owner *o, int64_t now_ms, int64_t *age_ms, char *why,
+                    size_t n)
 {
+    if (why && n)
+        why[0] = 0;
     int64_t age = now_ms - o->heartbeat_ms;
     if (age_ms)
         *age_ms = age;
     if (age >= (int64_t)o->lease_ms)
         return false;
     char host[sizeof o->host];
-    if (gethostname(host, sizeof host) == 0 && strcmp(host, o->host) == 0 && o->pid > 0 &&
-        o->pid <= INT32_MAX && kill((pid_t)o->pid, 0) < 0 && errno == ESRCH)
+    if (gethostname(host, sizeof host) != 0 || strcmp(host, o->host) != 0 || o->pid <= 0 ||
+        o->pid > INT32_MAX)
+        return true; /* another host's writer: only its lease period tells */
+    if (kill((pid_t)o->pid, 0) < 0 && errno == ESRCH) {
+        if (why)
+            snprintf(why, n, "pid %" PRId64 " no longer exists", o->pid);
         return false; /* its process is gone (a crash, kill -9) */
+    }
+    if (!o->proc_start || !o->boot_id[0])
+        return true; /* a lease of an older version: the pid is all it says */
+    char boot[sizeof o->boot_id];
+    read_boot_id(boot, sizeof boot);
+    if (boot[0] && strcmp(boot, o->boot_id) != 0) {
+        if (why)
+            snprintf(why, n, "the host booted since (boot id %s, the lease's %s)", boot,
+                     o->boot_id);
+        return false;
+    }
+    uint64_t start = proc_start_ticks(o->pid);
+    if (start && start != o->proc_start) {
+        if (why)
+            snprintf(why, n,
+                     "pid %" PRId64 " is now another process (started at tick %" PRIu64
+                     ", the writer at %" PRIu64 ")",
+                     o->pid, start, o->proc_start);
+        return false;
+    }
     return true;
+}
+
+bool rl_lease_live(const rl_lease_owner *o, int64_t now_ms, int64_t *age_ms)
+{
+    return rl_lease_check(o, now_ms, age_ms, NULL, 0);
 }
 
 int rl_lease_refuse(rl_error *err, const char *url, const rl_lease_owner *o, int64_t age_ms)

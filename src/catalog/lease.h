@@ -18,7 +18,11 @@
  *    .reader_no_writes), so checking it never fences the holder.
  *  - A holder is alive while its last heartbeat is younger than its own
  *    lease period (the period it recorded), except that a holder on this
- *    host whose pid no longer exists is dead at once (a crash, kill -9).
+ *    host is dead at once when its process is gone: its pid no longer
+ *    exists (a crash, kill -9), the host booted since (another boot id), or
+ *    the pid now names another process (a different start time: pids are
+ *    reused). A lease written before these were recorded is judged by its
+ *    pid alone.
  *    Heartbeats are wall-clock times: hosts sharing a store need clocks
  *    closer than a lease period.
  *  - The heartbeat rewrites the lease every period / 5 through kv_write
@@ -50,10 +54,19 @@ typedef struct rl_lease_owner {
     int64_t started_ms;   /* unix ms the holder opened the store */
     int64_t heartbeat_ms; /* unix ms of the last renewal */
     uint64_t lease_ms;    /* the holder's lease period */
+    /* What identifies the process beyond its pid (0 / "" when unknown, as
+     * in leases of older versions): its start time in clock ticks since
+     * boot (/proc/PID/stat field 22) and the host's boot id. */
+    uint64_t proc_start;
+    char boot_id[40];
 } rl_lease_owner;
 
+/* This process's identity for its lease: proc_start and boot_id of *o. */
+void rl_lease_identify_self(rl_lease_owner *o);
+
 /* The value of the writer-lease key, as text:
- * "epoch=E host=H pid=P listen=L started=MS heartbeat=MS lease-ms=N". */
+ * "epoch=E host=H pid=P listen=L started=MS heartbeat=MS lease-ms=N
+ * [proc-start=TICKS boot-id=UUID]". */
 void rl_lease_encode(const rl_lease_owner *o, rl_buf *out);
 /* 0 and *o filled, or -1 if the value is not a lease. */
 int rl_lease_decode(const uint8_t *v, size_t n, rl_lease_owner *o);
@@ -71,6 +84,11 @@ int rl_lease_get(kv_db *kv, const char *url, rl_lease_owner *o, rl_error *err);
 
 /* Is the holder alive at unix ms `now_ms`? *age_ms: since its heartbeat. */
 bool rl_lease_live(const rl_lease_owner *o, int64_t now_ms, int64_t *age_ms);
+/* The same, and when a holder of this host is dead before its lease ran
+ * out, why (in why, else ""): "pid N no longer exists", "pid N is now
+ * another process (started ...)", "host booted since". */
+bool rl_lease_check(const rl_lease_owner *o, int64_t now_ms, int64_t *age_ms, char *why,
+                    size_t n);
 
 /* Fill err (55000) with the refusal to open the store at `url`, naming the
  * live holder and what to do. Returns -1. */

@@ -227,6 +227,7 @@ rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_
                              .started_ms = rl_lease_now_ms(), .lease_ms = o->lease_ms};
         if (gethostname(me.host, sizeof me.host) != 0 || !me.host[0])
             snprintf(me.host, sizeof me.host, "-");
+        rl_lease_identify_self(&me);
         me.host[sizeof me.host - 1] = 0;
         rl_str_copy(me.listen, sizeof me.listen, o->lease_listen ? o->lease_listen : "-");
         if (!(cat->lease = rl_lease_start(cat->kv, &me, err)))

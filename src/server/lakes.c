@@ -921,12 +921,19 @@ static void check_one_lease(const char *name, void *ctx)
     int rc = read_lease(ls, look, url, &held, &e);
     rl_catalog_close(look, NULL);
     int64_t age;
+    char why[256];
     if (rc < 0) {
         srv_log(ls->L->log, "warning", "writer_lease_unreadable", "database", name, "message",
                 e.message, NULL);
-    } else if (rc == 1 && rl_lease_live(&held, rl_lease_now_ms(), &age)) {
+    } else if (rc == 1 && rl_lease_check(&held, rl_lease_now_ms(), &age, why, sizeof why)) {
         rl_lease_refuse(ls->err, url, &held, age);
         ls->refused = 1;
+    } else if (rc == 1 && why[0]) {
+        /* its writer on this host is gone though its lease has not run out */
+        char pid[24];
+        snprintf(pid, sizeof pid, "%lld", (long long)held.pid);
+        srv_log(ls->L->log, "info", "writer_lease_taken_over", "database", name, "pid", pid,
+                "reason", why, NULL);
     }
 }
 

@@ -52,7 +52,7 @@ for src in fuzz/fuzz_*.c; do
 done
 # RockLake's own differential fuzzer against PostgreSQL 15 (tests/diffuzz):
 # queries over the DuckLake tables for FUZZ_SECONDS with a fresh seed (it
-# prints the seed; rerun one with --seed). Needs build/rocklake (make builds it).
+# prints the seed; replay a difference with --seed S --only I). Needs build/rocklake (make builds it).
 echo "== diffuzz (SQL against PostgreSQL 15, ${FUZZ_SECONDS} s)"
 if python3 tests/diffuzz/diffuzz.py --seconds "$FUZZ_SECONDS" >"$BUILD/diffuzz.log" 2>&1; then
     echo "   ok: $(tail -1 "$BUILD/diffuzz.log")"

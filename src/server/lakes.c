@@ -1059,6 +1059,48 @@ void srv_lakes_open_all(srv_lakes *L)
 
 /* ------------------------------------------------------ metrics, closing */
 
+const char *srv_lake_state_name(srv_lake_state s)
+{
+    switch (s) {
+    case SRV_LAKE_WRITABLE: return "writable";
+    case SRV_LAKE_FOLLOWING: return "following";
+    case SRV_LAKE_FENCED: return "fenced";
+    case SRV_LAKE_FAILED: return "failed";
+    }
+    return "unknown";
+}
+
+void srv_lakes_each_state(srv_lakes *L, void (*fn)(void *ctx, const char *name,
+                                                   srv_lake_state state),
+                          void *ctx)
+{
+    pthread_mutex_lock(&L->mu);
+    for (srv_lake *l = L->lakes; l; l = l->next) {
+        srv_lake_state st = rl_catalog_read_only(l->cat) ? SRV_LAKE_FOLLOWING
+                            : rl_catalog_failed(l->cat)   ? SRV_LAKE_FAILED
+                            : l->fenced_logged            ? SRV_LAKE_FENCED
+                                                          : SRV_LAKE_WRITABLE;
+        fn(ctx, l->name, st);
+    }
+    pthread_mutex_unlock(&L->mu);
+}
+
+bool srv_lakes_root_reachable(srv_lakes *L, char *why, size_t n)
+{
+    why[0] = 0;
+    char *dir = rl_store_local_dir(L->cfg.store);
+    if (!dir)
+        return true;
+    struct stat st;
+    errno = 0;
+    bool ok = stat(dir, &st) == 0 && S_ISDIR(st.st_mode) &&
+              access(dir, L->cfg.read_only ? R_OK : R_OK | W_OK) == 0;
+    if (!ok)
+        snprintf(why, n, "store root %s: %s", dir, errno ? strerror(errno) : "not a directory");
+    free(dir);
+    return ok;
+}
+
 void srv_lakes_each_catalog(srv_lakes *L, void (*fn)(void *ctx, rl_catalog *cat), void *ctx)
 {
     pthread_mutex_lock(&L->mu);

@@ -138,4 +138,23 @@ void srv_lake_fenced(srv_lake *lake);
  * of further schemas), under the registry lock: for /metrics. */
 void srv_lakes_each_catalog(srv_lakes *L, void (*fn)(void *ctx, rl_catalog *cat), void *ctx);
 
+/* What readiness reports of a lake the registry holds open. */
+typedef enum srv_lake_state {
+    SRV_LAKE_WRITABLE,  /* the writer: commits are taken */
+    SRV_LAKE_FOLLOWING, /* a follower (--read-only): reads the writer's commits */
+    SRV_LAKE_FENCED,    /* a writer another took the lake from (--takeover) */
+    SRV_LAKE_FAILED     /* its store failed: no commits until it is reopened */
+} srv_lake_state;
+const char *srv_lake_state_name(srv_lake_state s);
+/* fn(ctx, name, state) for each lake open now (under the registry lock:
+ * fn must not call back into the registry); reads flags only, so it never
+ * waits on a store. */
+void srv_lakes_each_state(srv_lakes *L, void (*fn)(void *ctx, const char *name,
+                                                   srv_lake_state state),
+                          void *ctx);
+/* Can the store root be reached now: a local root exists and is a
+ * directory the server may write (read for a follower)? Object stores:
+ * true (reachability shows in their lakes' states). */
+bool srv_lakes_root_reachable(srv_lakes *L, char *why, size_t n);
+
 #endif

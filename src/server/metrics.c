@@ -207,7 +207,86 @@ static void render_metrics(srv_metrics *sm, srv_lakes *lakes, rc_cache *results,
     metric(b, "rocklake_result_cache_entries", "gauge", "Kept answers.", (long long)rs.entries);
 }
 
-void srv_metrics_serve(srv_metrics *m, srv_lakes *lakes, rc_cache *results, int fd)
+/* A JSON string (the names here are identifiers, but escape anyway). */
+static void json_str(rl_buf *b, const char *s)
+{
+    rl_buf_put_u8(b, '"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            rl_buf_put_u8(b, '\\');
+        if ((unsigned char)*s < 0x20)
+            rl_buf_printf(b, "\\u%04x", (unsigned char)*s);
+        else
+            rl_buf_put_u8(b, (uint8_t)*s);
+    }
+    rl_buf_put_u8(b, '"');
+}
+
+typedef struct ready_scan {
+    rl_buf *lakes;  /* "name": "state", ... */
+    size_t n;
+    bool read_only;
+    bool ready;
+} ready_scan;
+
+static void ready_lake(void *ctx, const char *name, srv_lake_state st)
+{
+    ready_scan *r = ctx;
+    bool ok = r->read_only ? st == SRV_LAKE_FOLLOWING : st == SRV_LAKE_WRITABLE;
+    r->ready &= ok;
+    if (r->n++)
+        rl_buf_put_str(r->lakes, ", ");
+    json_str(r->lakes, name);
+    rl_buf_put_str(r->lakes, ": ");
+    json_str(r->lakes, srv_lake_state_name(st));
+}
+
+/* /ready: {"status": "ready" | "not ready", "role": ..., "lakes": {...},
+ * "problems": [...]} and whether it is ready. */
+static bool render_ready(srv_lakes *lakes, const srv_probe_state *p, rl_buf *body)
+{
+    rl_buf lk, problems;
+    rl_buf_init(&lk, 0);
+    rl_buf_init(&problems, 0);
+    ready_scan r = {&lk, 0, p->read_only, true};
+    srv_lakes_each_state(lakes, ready_lake, &r);
+    size_t np = 0;
+    char why[512];
+    if (!p->listening) {
+        rl_buf_put_str(&problems, "\"not listening\"");
+        np++;
+    }
+    if (p->stopping) {
+        rl_buf_printf(&problems, "%s\"stopping\"", np++ ? ", " : "");
+    }
+    if (!srv_lakes_root_reachable(lakes, why, sizeof why)) {
+        rl_buf_put_str(&problems, np++ ? ", " : "");
+        json_str(&problems, why);
+    }
+    if (!r.ready)
+        rl_buf_printf(&problems, "%s\"a lake is not %s\"", np++ ? ", " : "",
+                      p->read_only ? "following" : "writable");
+    bool ready = np == 0;
+    rl_buf_printf(body, "{\"status\": \"%s\", \"role\": \"%s\", \"lakes\": {",
+                  ready ? "ready" : "not ready", p->read_only ? "follower" : "writer");
+    rl_buf_put(body, lk.data, lk.len);
+    rl_buf_put_str(body, "}, \"problems\": [");
+    rl_buf_put(body, problems.data, problems.len);
+    rl_buf_put_str(body, "]}\n");
+    rl_buf_free(&lk);
+    rl_buf_free(&problems);
+    return ready;
+}
+
+static bool is_get(const char *req, const char *path)
+{
+    size_t n = strlen(path);
+    return strncmp(req, "GET ", 4) == 0 && strncmp(req + 4, path, n) == 0 &&
+           (req[4 + n] == ' ' || req[4 + n] == '?');
+}
+
+void srv_metrics_serve(srv_metrics *m, srv_lakes *lakes, rc_cache *results,
+                       const srv_probe_state *probe, int fd)
 {
     struct timeval tv = {.tv_sec = 2};
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
@@ -217,15 +296,24 @@ void srv_metrics_serve(srv_metrics *m, srv_lakes *lakes, rc_cache *results, int 
     rl_buf body, resp;
     rl_buf_init(&body, 0);
     rl_buf_init(&resp, 0);
-    bool ok = strncmp(req, "GET /metrics", 12) == 0 && (req[12] == ' ' || req[12] == '?');
-    if (ok)
+    const char *status = "200 OK", *type = "text/plain; version=0.0.4";
+    if (is_get(req, "/metrics")) {
         render_metrics(m, lakes, results, &body);
-    else
-        rl_buf_put_str(&body, "not found: try GET /metrics\n");
+    } else if (is_get(req, "/health")) {
+        type = "application/json";
+        rl_buf_put_str(&body, "{\"status\": \"ok\"}\n");
+    } else if (is_get(req, "/ready")) {
+        type = "application/json";
+        if (!render_ready(lakes, probe, &body))
+            status = "503 Service Unavailable";
+    } else {
+        status = "404 Not Found";
+        rl_buf_put_str(&body, "not found: try GET /metrics, /health or /ready\n");
+    }
     rl_buf_printf(&resp,
-                  "HTTP/1.1 %s\r\nContent-Type: text/plain; version=0.0.4\r\n"
+                  "HTTP/1.1 %s\r\nContent-Type: %s\r\n"
                   "Content-Length: %zu\r\nConnection: close\r\n\r\n",
-                  ok ? "200 OK" : "404 Not Found", body.len);
+                  status, type, body.len);
     rl_buf_put(&resp, body.data, body.len);
     if (!resp.failed)
         (void)!send(fd, resp.data, resp.len, MSG_NOSIGNAL);

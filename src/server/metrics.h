@@ -21,6 +21,7 @@
 #define ROCKLAKE_METRICS_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 struct srv_lakes;
@@ -68,10 +69,21 @@ void srv_observe_statement(srv_metrics *m, double seconds);
 /* A round trip answered: from its first message to its ReadyForQuery. */
 void srv_observe_round_trip(srv_metrics *m, double seconds);
 
-/* Answer one HTTP request of the metrics listener on fd (GET /metrics, or
- * 404), then close fd. lakes: the open lakes' gauges; results: the result
- * cache's figures (NULL: caching off, all zero). */
+/* What the health probes need to know of the server beyond its lakes. */
+typedef struct srv_probe_state {
+    bool listening; /* the PostgreSQL port is open */
+    bool stopping;  /* draining after SIGTERM: no longer ready */
+    bool read_only; /* a follower: its lakes should be following */
+} srv_probe_state;
+
+/* Answer one HTTP request of the metrics listener on fd, then close fd:
+ * GET /metrics (lakes: the open lakes' gauges; results: the result cache's
+ * figures, NULL: caching off, all zero); GET /health (200 while the process
+ * answers); GET /ready (200 when listening, not stopping, the store root
+ * reachable and every open lake writable, or following for a follower;
+ * else 503), each with a JSON body; anything else 404. Never waits on a
+ * store. */
 void srv_metrics_serve(srv_metrics *m, struct srv_lakes *lakes, struct rc_cache *results,
-                       int fd);
+                       const srv_probe_state *probe, int fd);
 
 #endif

@@ -320,7 +320,10 @@ static void *metrics_conn_main(void *arg)
     int fd = (int)(intptr_t)((void **)arg)[0];
     rl_server *srv = ((void **)arg)[1];
     free(arg);
-    srv_metrics_serve(&srv->metrics, srv->lakes, srv->results, fd);
+    srv_probe_state probe = {.listening = srv->listen_fd >= 0,
+                             .stopping = atomic_load(&srv->stopping),
+                             .read_only = srv->cfg.read_only};
+    srv_metrics_serve(&srv->metrics, srv->lakes, srv->results, &probe, fd);
     thread_done(srv);
     return NULL;
 }

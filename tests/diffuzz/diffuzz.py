@@ -18,6 +18,7 @@ LIMIT/OFFSET); a construct joins it when it lands. A difference is a bug (or
 a construct in the grammar the engine does not answer yet).
 
   diffuzz.py [--queries N | --seconds S] [--seed S] [--rows N] [--verbose]
+  diffuzz.py --seed S --only I        (replay one reported difference)
 
 Starts its own PostgreSQL (tests/pg/pg_env.sh) and `rocklake serve`
 (ROCKLAKE_BIN, default build/rocklake) under ROCKLAKE_TEST_TMP (default
@@ -325,7 +326,11 @@ class Gen:
             n = len(kinds)
         order = ", ".join(str(i + 1) for i in range(n))
         tail = ""
-        if self.r.random() < 0.2:
+        # PostgreSQL 15 drops an ORDER BY key a WHERE pins to a constant even
+        # when ROLLUP/CUBE puts NULL in that column (its own sort is then
+        # partial: the rows compare as a multiset), so LIMIT/OFFSET would cut a
+        # different multiset on each side: seed 1796450433, query 3005.
+        if self.r.random() < 0.2 and not self.unordered:
             tail = f" LIMIT {self.r.randint(0, 5)}" + (f" OFFSET {self.r.randint(0, 3)}"
                                                      if self.r.random() < 0.5 else "")
         return f"{body} ORDER BY {order}{tail}"
@@ -398,6 +403,8 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, help="the run's seed (default: from the clock)")
     ap.add_argument("--rows", type=int, default=25, help="rows per filled table (default 25)")
     ap.add_argument("--verbose", action="store_true", help="print every query")
+    ap.add_argument("--only", type=int, metavar="I",
+                    help="replay query I of the run --seed names (a DIFFERENCE line gives both)")
     args = ap.parse_args(argv)
     seed = args.seed if args.seed is not None else int(time.time())
     print(f"diffuzz: seed {seed}", flush=True)
@@ -410,8 +417,15 @@ def main(argv=None):
     passed = failed = 0
     deadline = time.monotonic() + args.seconds if args.seconds else None
     try:
-        i = 0
-        while (deadline and time.monotonic() < deadline) or (not deadline and i < args.queries):
+        i = args.only if args.only is not None else 0
+
+        def more(i):
+            if args.only is not None:
+                return i == args.only
+            if deadline:
+                return time.monotonic() < deadline
+            return i < args.queries
+        while more(i):
             gen = Gen(random.Random(seed * 1000003 + i), tables)
             q = gen.query()
             i += 1

@@ -15,6 +15,7 @@ import struct
 import subprocess
 import threading
 import time
+import urllib.error
 import urllib.request
 
 import psycopg
@@ -911,6 +912,52 @@ def test_hostile_input(server):
 
 
 # ----------------------------------------------------------------- metrics
+
+
+def probe(port, path):
+    """(HTTP status, body) of GET path on the metrics listener."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+def test_health_and_ready_probes(start_server, store):
+    """/health answers while the process does; /ready says whether this
+    server can do its job now: a writer whose lakes are writable, a follower
+    whose lakes follow, and not when its store root is gone (a volume
+    unmounted under it), with the reason in the body."""
+    wport, fport = free_port(), free_port()
+    w = start_server("--metrics", f"127.0.0.1:{wport}")
+    assert probe(wport, "/health") == (200, '{"status": "ok"}\n')
+    with psycopg.connect(w.dsn(), autocommit=True) as conn:
+        conn.execute("CREATE TABLE pr_t (a bigint)")
+    status, body = probe(wport, "/ready")
+    assert status == 200, body
+    assert json.loads(body) == {"status": "ready", "role": "writer",
+                                "lakes": {"lake": "writable"}, "problems": []}
+    f = start_server("--read-only", "--metrics", f"127.0.0.1:{fport}")
+    with psycopg.connect(f.dsn(), autocommit=True) as conn:
+        conn.execute("SELECT 1")
+    status, body = probe(fport, "/ready")
+    assert status == 200, body
+    assert json.loads(body)["role"] == "follower"
+    assert json.loads(body)["lakes"] == {"lake": "following"}
+    away = store.with_name("store-away")
+    store.rename(away)
+    try:
+        status, body = probe(wport, "/ready")
+        assert status == 503, body
+        doc = json.loads(body)
+        assert doc["status"] == "not ready"
+        assert any("store root" in p and str(store) in p for p in doc["problems"]), doc
+        assert probe(wport, "/health")[0] == 200  # alive: not a reason to restart it
+    finally:
+        away.rename(store)
+    assert probe(wport, "/ready")[0] == 200
+    status, body = probe(wport, "/readyz")
+    assert status == 404 and "/ready" in body and "/health" in body
 
 
 def test_metrics_endpoint(start_server):

@@ -173,10 +173,39 @@ impl From<object_store::Error> for Fail {
 
 type KvResult<T> = Result<T, Fail>;
 
+/// The text between `<tag>` and `</tag>` in an S3 error body.
+fn xml_field<'a>(body: &'a str, tag: &str) -> Option<&'a str> {
+    let open = format!("<{tag}>");
+    let start = body.find(&open)? + open.len();
+    let len = body[start..].find(&format!("</{tag}>"))?;
+    Some(&body[start..start + len])
+}
+
+/// An S3 error as one line: object_store quotes the request and the whole
+/// XML body ("... Error performing GET http://... - Server returned non-2xx
+/// status code: 404 Not Found: <?xml ...><Error><Code>NoSuchBucket</Code>
+/// ..."); keep what is before the request and S3's code, message and bucket.
+fn tidy_store_message(msg: &str) -> String {
+    let Some(code) = xml_field(msg, "Code") else {
+        return msg.to_string();
+    };
+    let head = msg.find("Error performing").map_or(msg, |at| &msg[..at]);
+    let head = head.trim_end_matches([' ', ':']);
+    let mut out = format!("{head}: {code}");
+    if let Some(text) = xml_field(msg, "Message") {
+        out.push_str(&format!(": {text}"));
+    }
+    if let Some(bucket) = xml_field(msg, "BucketName") {
+        out.push_str(&format!(" (bucket \"{bucket}\")"));
+    }
+    out
+}
+
 fn write_err(err: *mut KvError, kind: c_int, msg: &str) {
     if err.is_null() {
         return;
     }
+    let msg = &tidy_store_message(msg);
     // SAFETY: the caller passes either NULL or a valid kv_error.
     let e = unsafe { &mut *err };
     e.kind = kind;

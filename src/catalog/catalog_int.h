@@ -297,6 +297,9 @@ static inline size_t txn_ncols(const rl_txn *t, const rl_table_desc *d)
 
 /* kv's error as the catalog's SQLSTATE, after the words `what`: -1. */
 int cat_kv_fail(rl_error *err, const kv_error *ke, const char *what);
+/* A hint for an object store's refusal a user can fix (a missing bucket,
+ * refused credentials), when err has none yet. */
+void cat_hint_store_error(rl_error *err, const char *store_message);
 /* A writer's write path saw `ke`: on an object store an I/O error leaves
  * the handle unusable (rl_catalog.failed). */
 void cat_note_store_failure(rl_catalog *cat, const kv_error *ke);

@@ -179,9 +179,10 @@ int rl_lease_read(const char *url, const rl_store_options *store, rl_lease_owner
     if (!r) {
         if (kv_error_is_no_store(&ke))
             return 0; /* nobody created it: nobody writes it */
-        return rl_error_set(err, RL_SQLSTATE_IO_ERROR, "reading the writer lease of \"%s\": %s",
-                            url,
-                            ke.message);
+        rl_error_set(err, RL_SQLSTATE_IO_ERROR, "reading the writer lease of \"%s\": %s", url,
+                     ke.message);
+        cat_hint_store_error(err, ke.message);
+        return -1;
     }
     int rc = rl_lease_get(r, url, o, err);
     kv_close(r, NULL);
@@ -198,9 +199,11 @@ int rl_lease_get(kv_db *kv, const char *url, rl_lease_owner *o, rl_error *err)
     kv_error ke;
     int rc = kv_get(kv, NULL, k.data, k.len, &v, &vlen, &ke);
     rl_buf_free(&k);
-    if (rc < 0)
+    if (rc < 0) {
         rl_error_set(err, RL_SQLSTATE_IO_ERROR, "reading the writer lease of \"%s\": %s", url,
                      ke.message);
+        cat_hint_store_error(err, ke.message);
+    }
     else if (rc == 1 && rl_lease_decode(v, vlen, o) < 0)
         rc = 0; /* unreadable: as if absent (check reports it) */
     free(v);

@@ -20,6 +20,21 @@
 #include "keys/keys.h"
 #include "keys/tags.h"
 
+void cat_hint_store_error(rl_error *err, const char *store_message)
+{
+    if (!err || err->hint[0])
+        return;
+    if (strstr(store_message, "NoSuchBucket"))
+        rl_error_hint(err, "the bucket does not exist: create it (aws s3 mb s3://BUCKET), or "
+                           "correct the store URL, AWS_ENDPOINT_URL or AWS_REGION");
+    else if (strstr(store_message, "InvalidAccessKeyId") ||
+             strstr(store_message, "SignatureDoesNotMatch") ||
+             strstr(store_message, "AccessDenied"))
+        rl_error_hint(err, "the object store refused these credentials: check "
+                           "AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (or the instance role) "
+                           "and the bucket's policy");
+}
+
 int cat_kv_fail(rl_error *err, const kv_error *ke, const char *what)
 {
     if (ke->kind == KV_ERR_FENCED) {
@@ -34,8 +49,9 @@ int cat_kv_fail(rl_error *err, const kv_error *ke, const char *what)
     const char *state = ke->kind == KV_ERR_CORRUPT ? RL_SQLSTATE_DATA_CORRUPTED
                         : ke->kind == KV_ERR_IO    ? RL_SQLSTATE_IO
                                                    : RL_SQLSTATE_INTERNAL;
-    return rl_error_set(err, state, "%s: %s (%s)", what, ke->message,
-                        kv_error_kind_name(ke->kind));
+    rl_error_set(err, state, "%s: %s (%s)", what, ke->message, kv_error_kind_name(ke->kind));
+    cat_hint_store_error(err, ke->message);
+    return -1;
 }
 
 /* A writer's write path saw `ke`: on an object store an I/O error leaves

@@ -804,6 +804,40 @@ void srv_lake_fenced(srv_lake *lake)
 }
 
 
+/* A local store root and its missing parents, as `mkdir -p` makes them
+ * (a first `serve --store /new/dir` should not need one). */
+static int make_store_root(const char *dir, rl_error *err)
+{
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
+        return rl_error_set(err, RL_SQLSTATE_IO, "store root path too long: %s", dir);
+    for (char *p = path + 1;; p++) {
+        bool end = *p == 0;
+        if (*p != '/' && !end)
+            continue;
+        *p = 0;
+        struct stat st;
+        if (mkdir(path, 0755) < 0 && errno != EEXIST) {
+            int saved = errno;
+            rl_error_set(err, RL_SQLSTATE_IO, "cannot create store root \"%s\": %s", path,
+                         strerror(saved));
+            rl_error_hint(err, "create it as the user that runs rocklake serve "
+                               "(mkdir -p %s), or point --store at a writable directory",
+                          dir);
+            return -1;
+        }
+        if (stat(path, &st) == 0 && !S_ISDIR(st.st_mode)) {
+            rl_error_set(err, RL_SQLSTATE_IO, "cannot use store root \"%s\": %s is not a "
+                                              "directory", dir, path);
+            rl_error_hint(err, "point --store at a directory");
+            return -1;
+        }
+        if (end)
+            return 0;
+        *p = '/';
+    }
+}
+
 /* One writer per local store root: an flock'd file. --takeover starts
  * anyway (and fences the old writer's lakes as it opens them). */
 int srv_lakes_lock_root(srv_lakes *L, rl_error *err)
@@ -814,7 +848,10 @@ int srv_lakes_lock_root(srv_lakes *L, rl_error *err)
     char *dir = rl_store_local_dir(L->cfg.store);
     if (!dir)
         return 0;
-    mkdir(dir, 0755);
+    if (make_store_root(dir, err) < 0) {
+        free(dir);
+        return -1;
+    }
     char path[4096];
     snprintf(path, sizeof path, "%s/.rocklake-serve.lock", dir);
     free(dir);

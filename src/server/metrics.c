@@ -110,6 +110,30 @@ static void add_lake(void *ctx, rl_catalog *cat)
         t->seq.fallbacks[i] += one.fallbacks[i];
 }
 
+/* rocklake_lake_state{database=...,state=...} for each state of one lake;
+ * the name escaped as Prometheus' text format wants label values. */
+static void put_lake_state(void *ctx, const char *name, srv_lake_state st)
+{
+    rl_buf *b = ctx;
+    rl_buf label;
+    rl_buf_init(&label, 0);
+    for (const char *c = name; *c; c++) {
+        if (*c == '\\' || *c == '"')
+            rl_buf_put_u8(&label, '\\');
+        if (*c == '\n')
+            rl_buf_put_str(&label, "\\n");
+        else
+            rl_buf_put_u8(&label, (uint8_t)*c);
+    }
+    const srv_lake_state all[] = {SRV_LAKE_WRITABLE, SRV_LAKE_FOLLOWING, SRV_LAKE_FENCED,
+                                  SRV_LAKE_FAILED};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        rl_buf_printf(b, "rocklake_lake_state{database=\"%.*s\",state=\"%s\"} %d\n",
+                      (int)label.len, (const char *)label.data, srv_lake_state_name(all[i]),
+                      all[i] == st);
+    rl_buf_free(&label);
+}
+
 static void render_metrics(srv_metrics *sm, srv_lakes *lakes, rc_cache *results, rl_buf *b)
 {
     static const struct { srv_counter c; const char *name, *type, *help; } m[] = {
@@ -192,6 +216,10 @@ static void render_metrics(srv_metrics *sm, srv_lakes *lakes, rc_cache *results,
            "Lakes replaced after their object store failed and not closed yet: sessions "
            "opened before still hold them.",
            (long long)srv_lakes_retired(lakes));
+    rl_buf_printf(b, "# HELP rocklake_lake_state Open lakes by state: 1 for the state each "
+                     "is in (writable, following, fenced, failed), 0 for the others.\n"
+                     "# TYPE rocklake_lake_state gauge\n");
+    srv_lakes_each_state(lakes, put_lake_state, b);
     rc_stats rs;
     rc_get_stats(results, &rs);
     metric(b, "rocklake_result_cache_hits_total", "counter",

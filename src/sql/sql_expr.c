@@ -1046,6 +1046,14 @@ static int eval_coalesce(rl_expr_ctx *c, const PgQuery__CoalesceExpr *ce, rl_val
             found = true;
         }
     }
+    if (type == RL_OID_UNKNOWN && !c->typing) {
+        /* every argument a NULL without a type of its own (a CASE whose
+         * type no typing pass recorded, as in a join's pushed-down WHERE):
+         * stay unknown, so that `bigint_col <> COALESCE(...)` compares as
+         * PostgreSQL's typed expression would, instead of as text */
+        rl_val_null(out, RL_OID_UNKNOWN);
+        return 0;
+    }
     if (type == RL_OID_UNKNOWN)
         type = RL_OID_TEXT;
     return rl_value_coerce(c, &first, type, -1, false, out, ce->location);
@@ -1065,6 +1073,10 @@ static int eval_minmax(rl_expr_ctx *c, const PgQuery__MinMaxExpr *mm, rl_value *
         if (rl_expr_eval(c, mm->args[i], &vals[i]) < 0 ||
             rl_common_type_of(c, type, vals[i].oid, what, rl_node_location(mm->args[i]), &type) < 0)
             return -1;
+    if (type == RL_OID_UNKNOWN && !c->typing) { /* as COALESCE's */
+        rl_val_null(out, RL_OID_UNKNOWN);
+        return 0;
+    }
     if (type == RL_OID_UNKNOWN)
         type = RL_OID_TEXT;
     rl_value best;

@@ -22,3 +22,7 @@ SELECT data_file_id FROM ducklake_data_file WHERE path SIMILAR TO '(main|s3)%(a|
 SELECT data_file_id, regexp_replace(path, '^.*/', ''), regexp_replace(path, '[0-9]+', '#', 'g'), regexp_like(path, 'PARQUET$', 'i') FROM ducklake_data_file ORDER BY 1;
 SELECT data_file_id, greatest(record_count, file_size_bytes, 50), least(record_count, file_size_bytes), greatest(begin_snapshot, end_snapshot) FROM ducklake_data_file ORDER BY 1;
 SELECT greatest(path, 'm'), least(path, file_format) FROM ducklake_data_file ORDER BY 1;
+-- a CASE that is NULL on a row inside COALESCE / GREATEST, in a join's WHERE pushed down to one relation, compares as the CASE's type (diffuzz seed 22, query 60535: 42883 bigint <> text before)
+SELECT t1.data_file_id FROM ducklake_data_file t1, (SELECT 1 AS n) t3 WHERE t1.data_file_id <> COALESCE(CASE WHEN t1.record_count <= 7 THEN t1.begin_snapshot ELSE NULL END, NULL) ORDER BY 1;
+SELECT t1.data_file_id FROM ducklake_data_file t1, (SELECT 1 AS n) t3 WHERE t1.data_file_id <> GREATEST(CASE WHEN t1.record_count <= 7 THEN t1.begin_snapshot END, NULL) ORDER BY 1;
+SELECT t1.data_file_id, COALESCE(CASE WHEN t1.record_count <= 7 THEN t1.begin_snapshot END, NULL) AS c, pg_typeof(COALESCE(CASE WHEN t1.record_count <= 7 THEN t1.begin_snapshot END, NULL)) FROM ducklake_data_file t1, (SELECT 1 AS n) t3 WHERE t1.data_file_id < 9 ORDER BY 1;

@@ -304,3 +304,16 @@ def test_reopen_holds_no_server_lock_and_frees_the_retired_lake(start_server, s3
         assert metric(port, "rocklake_lakes_retired") == 0
         assert {r[0] for r in c2.execute("SELECT a FROM f").fetchall()} >= {1, 4}
     assert srv.stop() == 0, srv.log_text()
+
+
+def test_missing_bucket_is_one_line_with_a_hint(moto):
+    """`db create` on a bucket that does not exist says so in one line and
+    says what to do, not S3's XML body (issue #37, first-run errors)."""
+    out = subprocess.run([BIN, "db", "create", "s3://missing-bucket/lakes", "x"],
+                         capture_output=True, text=True, timeout=60, env={**os.environ, **moto.env})
+    assert out.returncode == 1, out
+    lines = out.stderr.strip().splitlines()
+    assert "<" not in out.stderr and "RequestId" not in out.stderr, out.stderr
+    assert "NoSuchBucket: The specified bucket does not exist" in lines[0], out.stderr
+    assert 'bucket "missing-bucket"' in lines[0], out.stderr
+    assert any("hint:" in l and "aws s3 mb" in l for l in lines[1:]), out.stderr

@@ -456,6 +456,22 @@ def test_hba_reject(auth_server):
     assert "pg_hba.conf rejects connection" in str(e.value)
 
 
+def test_first_serve_creates_a_missing_store_root(start_server, tmp_path):
+    """`serve --store /new/dir` whose parents do not exist yet makes them,
+    as `mkdir -p` would, instead of failing on its lock file; a path through
+    a file is refused with what to do (issue #37, first-run errors)."""
+    root = tmp_path / "new" / "deeper" / "store"
+    s = start_server(store_root=root)
+    with psycopg.connect(s.dsn(), autocommit=True) as conn:
+        conn.execute("CREATE TABLE fr_t (a bigint)")
+    assert root.is_dir()
+    (tmp_path / "afile").write_text("")
+    out = subprocess.run([BIN, "serve", "--store", str(tmp_path / "afile" / "store"),
+                          "--listen", "127.0.0.1:0"], capture_output=True, text=True, timeout=30)
+    assert out.returncode == 1, out
+    assert "afile is not a directory" in out.stderr and "hint:" in out.stderr, out.stderr
+
+
 # --------------------------------------------------- followers and takeover
 
 def test_read_only_follower(start_server, store):
@@ -944,6 +960,10 @@ def test_health_and_ready_probes(start_server, store):
     assert status == 200, body
     assert json.loads(body)["role"] == "follower"
     assert json.loads(body)["lakes"] == {"lake": "following"}
+    metrics = probe(wport, "/metrics")[1] + probe(fport, "/metrics")[1]
+    assert 'rocklake_lake_state{database="lake",state="writable"} 1' in metrics
+    assert 'rocklake_lake_state{database="lake",state="following"} 1' in metrics
+    assert 'rocklake_lake_state{database="lake",state="failed"} 0' in metrics
     away = store.with_name("store-away")
     store.rename(away)
     try:

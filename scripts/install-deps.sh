@@ -89,8 +89,12 @@ fi
 # embedded DuckDB, which autoloads icu, ducklake and postgres_scanner: their
 # signed PyPI binaries go where DuckDB's autoloading looks
 # (~/.duckdb/extensions), as DuckDB's own INSTALL would put them.
-client_pkgs=(ducklake-sdk==0.0.21 polars-hash==0.9.3 duckdb-extension-icu==1.5.5)
-if ! python3 -c 'import ducklake, polars_hash, duckdb_extension_icu' >/dev/null 2>&1; then
+# SQLAlchemy: its Inspector reads the catalog as polars-ducklake and
+# ducklakepy do (tests/clients/test_sqlalchemy_inspector.py).
+client_pkgs=(ducklake-sdk==0.0.21 polars-hash==0.9.3 duckdb-extension-icu==1.5.5
+             sqlalchemy==2.1.9)
+if ! python3 -c 'import ducklake, polars_hash, duckdb_extension_icu, sqlalchemy' >/dev/null 2>&1 ||
+   [ "$(python3 -c 'import sqlalchemy; print(sqlalchemy.__version__)')" != 2.1.9 ]; then
     echo "install-deps: pip install ${client_pkgs[*]} (client conformance suite)"
     python3 -m pip install -q "${client_pkgs[@]}" 2>/dev/null ||
         python3 -m pip install -q --break-system-packages "${client_pkgs[@]}"

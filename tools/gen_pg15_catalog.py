@@ -145,6 +145,10 @@ def dump(db):
         "SELECT %s FROM pg_description x WHERE classoid = 'pg_class'::regclass AND objoid IN %s "
         "ORDER BY x.objoid, x.objsubid" % (t(["objoid", "classoid", "objsubid", "description"]),
                                        rels))
+    d["opclasses"] = db.rows(
+        "SELECT %s FROM pg_opclass o ORDER BY o.oid" % t([
+            "oid", "opcmethod", "opcname", "opcnamespace", "opcowner", "opcfamily", "opcintype",
+            "opcdefault", "opckeytype"]))
     d["pg_tables"] = db.rows(
         "SELECT %s FROM pg_tables p WHERE schemaname IN ('pg_catalog', 'information_schema') "
         "ORDER BY p.schemaname, p.tablename" % t([
@@ -270,6 +274,9 @@ def emit(d, cmd):
     array("pg15_is_table", "pg15_is_tables",
           [[S(x[0]), S(x[1]), S(x[2]), S(x[3]), S(x[4])] for x in d["is_tables"]])
 
+    array("pg15_opclass", "pg15_opclasses",
+          [[o[0], o[1], S(o[2]), o[3], o[4], o[5], o[6], b(o[7]), o[8]] for o in d["opclasses"]])
+
     array("pg15_is_column", "pg15_is_columns",
           [["{" + ", ".join(S(v) for v in x) + "}"] for x in d["is_columns"]])
 
@@ -282,8 +289,8 @@ def emit(d, cmd):
         " * relations (pg_catalog and information_schema), as a fresh database",
         " * `lakecat` owned by role `lake` shows them to role `lake`: namespaces,",
         " * relations, their columns, row types and column types, constraints,",
-        " * indexes, comments, pg_tables and information_schema.tables, .columns",
-        " * and .schemata rows.",
+        " * indexes, comments, operator classes, pg_tables and",
+        " * information_schema.tables, .columns and .schemata rows.",
         " *",
         " * Regenerate with:  %s" % cmd,
         " *",

@@ -43,6 +43,7 @@ enum {
     RL_OID_TEXT = 25,
     RL_OID_OID = 26,
     RL_OID_TID = 27,
+    RL_OID_JSON = 114,
     RL_OID_OIDVECTOR = 30,
     RL_OID_FLOAT4 = 700,
     RL_OID_FLOAT8 = 701,

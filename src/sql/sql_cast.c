@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/stack.h"
+#include "pgtype/json.h"
 #include "pgtype/pgtype.h"
 #include "sql/sql_cast.h"
 #include "sql/sql_ctid.h"
@@ -67,6 +69,7 @@ char rl_oid_category(uint32_t oid)
     case RL_OID_DATE: case RL_OID_TIME: case RL_OID_TIMETZ: case RL_OID_TIMESTAMP:
     case RL_OID_TIMESTAMPTZ: return 'D';
     case RL_OID_INTERVAL: return 'T';
+    case RL_OID_JSON: return 'U';
     default: break;
     }
     if (rl_oid_is_reg(oid))
@@ -167,6 +170,8 @@ const char *rl_oid_type_name(uint32_t oid)
     case RL_OID_REGNAMESPACE: return "regnamespace";
     case RL_OID_VOID: return "void";
     case RL_OID_UUID: return "uuid";
+    case RL_OID_JSON: return "json";
+    case 199: return "json[]";
     default: return "unknown";
     }
 }
@@ -533,6 +538,23 @@ static bool parse_uint32(const char *p, size_t len, int64_t *out)
     return true;
 }
 
+/* text -> json: the text as it is, once it is one JSON value (json_in). */
+static int json_input(rl_expr_ctx *c, const char *p, size_t len, rl_value *out, int loc)
+{
+    char detail[160];
+    rl_json_status st = rl_json_check((const uint8_t *)p, len, detail, sizeof detail);
+    if (st == RL_JSON_TOO_DEEP)
+        return rl_stack_depth_error(c->x->err);
+    if (st != RL_JSON_OK) {
+        rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
+                      "invalid input syntax for type json");
+        rl_error_detail(c->x->err, "%s", detail);
+        return -1;
+    }
+    rl_val_str(out, RL_OID_JSON, p, len);
+    return 0;
+}
+
 /* Input text of a type (a literal or a cast from text). */
 int rl_text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid,
                          int32_t typmod, bool explicit_cast, rl_value *out, int loc)
@@ -562,8 +584,11 @@ int rl_text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid,
         return 0;
     }
     switch (oid) {
+    case RL_OID_JSON:
+        return json_input(c, p, len, out, loc);
     case RL_OID_UNKNOWN:
     case RL_OID_INT2VECTOR:
+    case RL_OID_OIDVECTOR:
         rl_val_str(out, oid, p, len);
         return 0;
     case RL_OID_TID: {
@@ -765,7 +790,8 @@ static uint32_t special_type_oid(const char *name)
         {"regnamespace", RL_OID_REGNAMESPACE},
         {"tid", RL_OID_TID},         {"name", RL_OID_NAME},         {"char", RL_OID_CHAR},
         {"unknown", RL_OID_UNKNOWN}, {"int2vector", RL_OID_INT2VECTOR},
-        {"bpchar", RL_OID_TEXT},     {"json", RL_OID_TEXT},         {"jsonb", RL_OID_TEXT},
+        {"oidvector", RL_OID_OIDVECTOR},
+        {"bpchar", RL_OID_TEXT},     {"json", RL_OID_JSON},         {"jsonb", RL_OID_TEXT},
     };
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
         if (strcmp(types[i].name, name) == 0)

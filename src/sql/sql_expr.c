@@ -34,6 +34,7 @@
 #include "sql/sql_expr.h"
 #include "sql/sql_func.h"
 #include "sql/sql_datetime.h"
+#include "sql/sql_json.h"
 #include "sql/sql_numeric.h"
 #include "sql/sql_strfunc.h"
 #include "sql/sql_parse.h"
@@ -815,6 +816,13 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
             return -1;
         return arith(c, op[0], &a, &b, out, e->location);
     }
+    if ((strcmp(op, "->") == 0 || strcmp(op, "->>") == 0) && a.oid == RL_OID_JSON) {
+        if (b.oid == RL_OID_UNKNOWN &&
+            rl_value_coerce(c, &b, RL_OID_TEXT, -1, false, &b, e->location) < 0)
+            return -1;
+        if (rl_oid_is_textual(b.oid) || b.oid == RL_OID_INT4 || b.oid == RL_OID_INT2)
+            return rl_json_get(c, &a, &b, op[2] == '>', out);
+    }
     if (strcmp(op, "~~") == 0 || strcmp(op, "!~~") == 0)
         return eval_like(c, e, op[0] == '!', false, out);
     if (strcmp(op, "~~*") == 0 || strcmp(op, "!~~*") == 0)
@@ -1046,7 +1054,7 @@ static int eval_coalesce(rl_expr_ctx *c, const PgQuery__CoalesceExpr *ce, rl_val
             found = true;
         }
     }
-    if (type == RL_OID_UNKNOWN && !c->typing) {
+    if (type == RL_OID_UNKNOWN && !found && !c->typing) {
         /* every argument a NULL without a type of its own (a CASE whose
          * type no typing pass recorded, as in a join's pushed-down WHERE):
          * stay unknown, so that `bigint_col <> COALESCE(...)` compares as
@@ -1073,7 +1081,10 @@ static int eval_minmax(rl_expr_ctx *c, const PgQuery__MinMaxExpr *mm, rl_value *
         if (rl_expr_eval(c, mm->args[i], &vals[i]) < 0 ||
             rl_common_type_of(c, type, vals[i].oid, what, rl_node_location(mm->args[i]), &type) < 0)
             return -1;
-    if (type == RL_OID_UNKNOWN && !c->typing) { /* as COALESCE's */
+    bool all_null = true;
+    for (size_t i = 0; i < mm->n_args; i++)
+        all_null &= vals[i].d.isnull;
+    if (type == RL_OID_UNKNOWN && all_null && !c->typing) { /* as COALESCE's */
         rl_val_null(out, RL_OID_UNKNOWN);
         return 0;
     }
@@ -1245,7 +1256,8 @@ static bool is_aggregate_name(const char *name)
     return strcmp(name, "count") == 0 || strcmp(name, "max") == 0 || strcmp(name, "min") == 0 ||
            strcmp(name, "sum") == 0 || strcmp(name, "bool_or") == 0 ||
            strcmp(name, "bool_and") == 0 || strcmp(name, "string_agg") == 0 ||
-           strcmp(name, "avg") == 0 || strcmp(name, "array_agg") == 0;
+           strcmp(name, "avg") == 0 || strcmp(name, "array_agg") == 0 ||
+           strcmp(name, "json_agg") == 0;
 }
 
 static const char *func_name(const PgQuery__FuncCall *f)
@@ -1696,6 +1708,8 @@ static int aggregate_values(rl_expr_ctx *c, const PgQuery__FuncCall *f, const ch
         return agg_avg(c, vals, n, type, out, f->location);
     if (strcmp(name, "array_agg") == 0)
         return agg_array(c, vals, n, type, out, f->location);
+    if (strcmp(name, "json_agg") == 0)
+        return rl_json_agg(c, vals, n, out, f->location);
     if (strcmp(name, "bool_or") == 0 || strcmp(name, "bool_and") == 0) {
         if (type != RL_OID_BOOL && type != RL_OID_UNKNOWN) /* unknown (NULL) resolves to bool */
             return no_function(c, name, 1, &(rl_value){.oid = type}, f->location);
@@ -1795,6 +1809,7 @@ bool rl_expr_is_srf(const PgQuery__FuncCall *f)
     if (!name || f->over || f->agg_star)
         return false;
     return (strcmp(name, "generate_series") == 0 && (f->n_args == 2 || f->n_args == 3)) ||
+           (strcmp(name, "generate_subscripts") == 0 && (f->n_args == 2 || f->n_args == 3)) ||
            (strcmp(name, "unnest") == 0 && f->n_args == 1);
 }
 
@@ -1812,15 +1827,18 @@ static int eval_srf(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *out)
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
                              "set-returning functions are not allowed here");
     uint32_t t = RL_OID_INT4;
+    bool subscripts = strcmp(func_name(f), "generate_subscripts") == 0;
     for (size_t i = 0; i < f->n_args; i++) {
         rl_value a;
         if (rl_expr_eval(c, f->args[i], &a) < 0)
             return -1;
         if (f->n_args == 1) {
-            t = rl_array_elem_oid(a.oid);
+            t = a.oid == RL_OID_INT2VECTOR   ? RL_OID_INT2
+                : a.oid == RL_OID_OIDVECTOR ? RL_OID_OID
+                                            : rl_array_elem_oid(a.oid);
             if (!t)
                 return rl_func_no_function(c, "unnest", 1, &a, f->location);
-        } else if (a.oid == RL_OID_INT8) {
+        } else if (a.oid == RL_OID_INT8 && !subscripts) {
             t = RL_OID_INT8;
         }
     }

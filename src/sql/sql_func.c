@@ -39,6 +39,7 @@
 #include "sql/sql_func.h"
 #include "sql/sql_pgcatalog.h"
 #include "sql/sql_datetime.h"
+#include "sql/sql_json.h"
 #include "sql/sql_mathfunc.h"
 #include "sql/sql_strfunc.h"
 #include "sql/sql_value.h"
@@ -318,6 +319,21 @@ static int fn_table_is_visible(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *
 static int fn_type_is_visible(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
     return visible_answer(out, rl_pgcatalog_type_visible(c->x, oid_arg(&a[0])));
+}
+
+static int fn_collation_is_visible(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out,
+                                   int loc)
+{
+    return visible_answer(out, rl_pgcatalog_collation_visible(oid_arg(&a[0])));
+}
+
+/* pg_get_serial_sequence(table, column): the sequence a serial or identity
+ * column owns; a lake's columns own none, so NULL (without PostgreSQL's
+ * 42P01 / 42703 for a table or column that does not exist). */
+static int fn_get_serial_sequence(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    rl_val_null(out, RL_OID_TEXT);
+    return 0;
 }
 
 /* Every function of the table is in pg_catalog, which is always searched. */
@@ -680,14 +696,14 @@ static uint32_t declared(const rl_func *f, size_t i)
 static bool polymorphic(uint32_t t)
 {
     return t == RL_OID_ANY || t == RL_OID_VARIADIC_ANY || t == RL_OID_ANYARRAY ||
-           t == RL_OID_PG_NODE_TREE;
+           t == RL_OID_ANYELEMENT || t == RL_OID_PG_NODE_TREE;
 }
 
 /* Can argument type `have` reach declared type `want` implicitly? */
 static bool reachable(uint32_t have, uint32_t want)
 {
     if (have == RL_OID_UNKNOWN || have == want || want == RL_OID_ANY ||
-        want == RL_OID_VARIADIC_ANY)
+        want == RL_OID_VARIADIC_ANY || want == RL_OID_ANYELEMENT)
         return true;
     if (want == RL_OID_ANYARRAY)
         return rl_array_elem_oid(have) != 0 || have == RL_OID_INT2VECTOR;
@@ -834,7 +850,8 @@ int rl_func_resolve(rl_expr_ctx *c, const char *name, size_t n, const rl_value *
  * and reg* as oid, int2 as int4, int2/int4 as int8, any array as anyarray. */
 static bool arg_fits(uint32_t have, uint32_t want)
 {
-    if (have == want || want == RL_OID_ANY || want == RL_OID_VARIADIC_ANY)
+    if (have == want || want == RL_OID_ANY || want == RL_OID_VARIADIC_ANY ||
+        want == RL_OID_ANYELEMENT)
         return true;
     switch (want) {
     case RL_OID_TEXT:
@@ -869,6 +886,10 @@ int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_
             !arg_fits(args[i].oid, want) && rl_oid_implicit_cast(args[i].oid, want) &&
             rl_value_coerce(c, &args[i], want, -1, false, &args[i], loc) < 0)
             return -1;
+        if (args[i].oid == RL_OID_UNKNOWN && want == RL_OID_ANYELEMENT)
+            return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, -1,
+                                 "could not determine polymorphic type because input has type "
+                                 "unknown");
         if (args[i].oid == RL_OID_UNKNOWN && want != RL_OID_ANYARRAY && want != RL_OID_ANY &&
             want != RL_OID_VARIADIC_ANY &&
             want != RL_OID_PG_NODE_TREE &&
@@ -882,7 +903,11 @@ int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_
             args[i].oid = want;
         any_null |= args[i].d.isnull;
     }
-    if (f->strict && any_null) {
+    /* a typing row only asks for the type, which the table declares: the
+     * implementation is not run on its made-up values (json_build_object
+     * would refuse a NULL key that a real row never has, set_config would
+     * set) */
+    if ((f->strict && any_null) || c->typing) {
         rl_val_null(out, f->rettype);
         return 0;
     }

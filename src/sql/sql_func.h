@@ -15,6 +15,7 @@
 #define RL_FUNC_MAX_ARGS 6
 #define RL_OID_ANY 2276u          /* a declared argument type: any value */
 #define RL_OID_ANYARRAY 2277u     /* a declared argument type: any array */
+#define RL_OID_ANYELEMENT 2283u   /* a declared argument type: any value of a known type */
 #define RL_OID_PG_NODE_TREE 194u  /* an expression tree (none in a lake) */
 /* A declared last argument type: VARIADIC "any", one or more further
  * arguments of any type (pg_proc shows it as "any", provariadic 2276). */

@@ -134,6 +134,12 @@ typedef struct pg15_description {
     uint32_t description;
 } pg15_description;
 
+typedef struct pg15_opclass {
+    uint32_t oid, method, name, namespace, owner, family, intype;
+    bool isdefault;
+    uint32_t keytype;
+} pg15_opclass;
+
 typedef struct pg15_table {
     uint32_t schema, name, owner, tablespace;
     bool hasindexes, hasrules, hastriggers, rowsecurity;
@@ -440,6 +446,17 @@ static const vcol index_cols[] = {
     COL("indoption", RL_OID_INT2VECTOR),  COL("indexprs", RL_OID_PG_NODE_TREE),
     COL("indpred", RL_OID_PG_NODE_TREE)};
 
+static const vcol opclass_cols[] = {
+    COL("oid", RL_OID_OID),          COL("opcmethod", RL_OID_OID),  COL("opcname", RL_OID_NAME),
+    COL("opcnamespace", RL_OID_OID), COL("opcowner", RL_OID_OID),   COL("opcfamily", RL_OID_OID),
+    COL("opcintype", RL_OID_OID),    COL("opcdefault", RL_OID_BOOL), COL("opckeytype", RL_OID_OID)};
+static const vcol tablespace_cols[] = {
+    COL("oid", RL_OID_OID), COL("spcname", RL_OID_NAME), COL("spcowner", RL_OID_OID),
+    COL("spcacl", ACLITEM_ARRAY_OID), COL("spcoptions", RL_OID_TEXT_ARRAY)};
+static const vcol sequence_cols[] = {
+    COL("seqrelid", RL_OID_OID),     COL("seqtypid", RL_OID_OID), COL("seqstart", RL_OID_INT8),
+    COL("seqincrement", RL_OID_INT8), COL("seqmax", RL_OID_INT8),  COL("seqmin", RL_OID_INT8),
+    COL("seqcache", RL_OID_INT8),    COL("seqcycle", RL_OID_BOOL)};
 static const vcol inherits_cols[] = {COL("inhrelid", RL_OID_OID), COL("inhparent", RL_OID_OID),
                                      COL("inhseqno", RL_OID_INT4),
                                      COL("inhdetachpending", RL_OID_BOOL)};
@@ -509,6 +526,8 @@ static int fixed_am(gen_ctx *g);
 static int fixed_proc(gen_ctx *g);
 static int gen_index(gen_ctx *g);
 static int fixed_collation(gen_ctx *g);
+static int fixed_opclass(gen_ctx *g);
+static int fixed_tablespace(gen_ctx *g);
 
 static const vrel vrels[] = {
     {"pg_catalog", "pg_namespace", namespace_cols, N(namespace_cols), NULL, gen_namespace,
@@ -553,6 +572,14 @@ static const vrel vrels[] = {
     {"pg_catalog", "pg_inherits", inherits_cols, N(inherits_cols), NULL, NULL, {-1, -1}, -1,
      false},
     {"pg_catalog", "pg_attrdef", attrdef_cols, N(attrdef_cols), NULL, NULL, {-1, -1}, -1, false},
+    /* PostgreSQL's operator classes, as generated; no sequences (DuckLake
+     * creates none, nor identity columns) */
+    {"pg_catalog", "pg_opclass", opclass_cols, N(opclass_cols), fixed_opclass, NULL, {-1, -1},
+     -1, false},
+    {"pg_catalog", "pg_tablespace", tablespace_cols, N(tablespace_cols), fixed_tablespace, NULL,
+     {-1, -1}, -1, false},
+    {"pg_catalog", "pg_sequence", sequence_cols, N(sequence_cols), NULL, NULL, {-1, -1}, -1,
+     false},
     {"pg_catalog", "pg_publication", publication_cols, N(publication_cols), NULL, NULL, {-1, -1},
      -1, false},
     {"pg_catalog", "pg_publication_namespace", publication_namespace_cols,
@@ -1391,6 +1418,46 @@ static int fixed_description(gen_ctx *g)
     return 0;
 }
 
+/* -------------------------------------------------------- pg_tablespace */
+
+/* PostgreSQL's two tablespaces; a lake's relations are in the default. */
+static int fixed_tablespace(gen_ctx *g)
+{
+    static const struct { uint32_t oid; const char *name; } ts[] = {{1663, "pg_default"},
+                                                                     {1664, "pg_global"}};
+    for (size_t i = 0; i < N(ts); i++) {
+        for (size_t c = 0; c < N(tablespace_cols); c++)
+            put_null(g, c);
+        put_int(g, 0, ts[i].oid);
+        put_str(g, 1, ts[i].name);
+        put_int(g, 2, OWNER_OID);
+        if (emit(g) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ----------------------------------------------------------- pg_opclass */
+
+static int fixed_opclass(gen_ctx *g)
+{
+    for (size_t i = 0; i < PG15_OPCLASSES_COUNT; i++) {
+        const pg15_opclass *o = &pg15_opclasses[i];
+        put_int(g, 0, o->oid);
+        put_int(g, 1, o->method);
+        put_str(g, 2, pg15_s(o->name));
+        put_int(g, 3, o->namespace);
+        put_int(g, 4, o->owner);
+        put_int(g, 5, o->family);
+        put_int(g, 6, o->intype);
+        put_bool(g, 7, o->isdefault);
+        put_int(g, 8, o->keytype);
+        if (emit(g) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* ----------------------------------------------------------- pg_indexes */
 
 static int fixed_indexes(gen_ctx *g)
@@ -1433,6 +1500,8 @@ typedef struct setting_row {
 static const setting_row settings[] = {
     {"client_encoding", "UTF8", "Client Connection Defaults / Locale and Formatting", "user", "string"},
     {"DateStyle", "ISO, MDY", "Client Connection Defaults / Locale and Formatting", "user", "string"},
+    {"default_table_access_method", "heap", "Client Connection Defaults / Statement Behavior", "user", "string"},
+    {"default_tablespace", "", "Client Connection Defaults / Statement Behavior", "user", "string"},
     {"default_transaction_isolation", "read committed", "Client Connection Defaults / Statement Behavior", "user", "enum"},
     {"integer_datetimes", "on", "Preset Options", "internal", "bool"},
     {"IntervalStyle", "postgres", "Client Connection Defaults / Locale and Formatting", "user", "enum"},
@@ -1910,11 +1979,18 @@ static int gen_index(gen_ctx *g) { return each_table(g, index_rel_row); }
 
 /* The three collations every database has; RockLake compares bytewise, so
  * all three behave as C. (PostgreSQL lists the system's locales too.) */
+/* PostgreSQL 15's collations of a C.UTF-8 database without ICU. */
+static const struct {
+    uint32_t oid;
+    const char *name;
+    char provider;
+    const char *loc;
+} collations[] = {{100, "default", 'd', NULL}, {950, "C", 'c', "C"}, {951, "POSIX", 'c', "POSIX"}};
+
 static int fixed_collation(gen_ctx *g)
 {
-    static const struct { uint32_t oid; const char *name; char provider; const char *loc; } cs[] = {
-        {100, "default", 'd', NULL}, {950, "C", 'c', "C"}, {951, "POSIX", 'c', "POSIX"}};
-    for (size_t i = 0; i < N(cs); i++) {
+    const __typeof__(collations[0]) *cs = collations;
+    for (size_t i = 0; i < N(collations); i++) {
         for (size_t c = 0; c < N(collation_cols); c++)
             put_null(g, c);
         put_int(g, 0, cs[i].oid);
@@ -1937,6 +2013,14 @@ static int fixed_collation(gen_ctx *g)
 /* =================================================== catalog functions
  *
  * What the catalog functions of sql_func.c ask about objects by oid. */
+
+int rl_pgcatalog_collation_visible(uint32_t oid)
+{
+    for (size_t i = 0; i < N(collations); i++)
+        if (collations[i].oid == oid)
+            return 1; /* all in pg_catalog, always searched */
+    return 2;
+}
 
 /* The lake table whose relation, row type, index or constraint oid is
  * `oid`, as this statement sees the tables: 1 (into *out), 0 none, -1

@@ -48,6 +48,8 @@ int rl_pgcatalog_fingerprint(rl_exec *x, rl_buf *out);
  * object, -1 error (x's error set). */
 int rl_pgcatalog_rel_visible(rl_exec *x, uint32_t oid);
 int rl_pgcatalog_type_visible(rl_exec *x, uint32_t oid);
+/* pg_collation_is_visible's answer: 1 visible, 2 no such collation. */
+int rl_pgcatalog_collation_visible(uint32_t oid);
 /* A role's name (the bootstrap superuser is the session's user), or NULL. */
 const char *rl_pgcatalog_role_name(rl_exec *x, uint32_t oid);
 /* format_type(oid, typmod) into buf ("???" for no such type). */

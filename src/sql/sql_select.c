@@ -1528,6 +1528,80 @@ static rl_rowset *function_rowset(sel *S, const PgQuery__Alias *al, const char *
     return rs;
 }
 
+/* The element type of an array, or of int2vector / oidvector (PostgreSQL
+ * passes both where a function takes anyarray); 0 for other types. */
+static uint32_t srf_elem_oid(uint32_t oid)
+{
+    return oid == RL_OID_INT2VECTOR   ? RL_OID_INT2
+           : oid == RL_OID_OIDVECTOR ? RL_OID_OID
+                                     : rl_array_elem_oid(oid);
+}
+
+/* The next element of an array's text or of a vector's ("1 2 3"), into el;
+ * false past the last. */
+static bool srf_elem_next(const rl_value *arr, size_t *pos, rl_buf *el, bool *isnull)
+{
+    const char *p = (const char *)arr->d.v.s.p;
+    size_t len = arr->d.v.s.len;
+    if (arr->oid != RL_OID_INT2VECTOR && arr->oid != RL_OID_OIDVECTOR)
+        return rl_array_next(p, len, pos, el, isnull);
+    while (*pos < len && p[*pos] == ' ')
+        (*pos)++;
+    if (*pos >= len)
+        return false;
+    rl_buf_reset(el);
+    while (*pos < len && p[*pos] != ' ')
+        rl_buf_put_u8(el, (uint8_t)p[(*pos)++]);
+    *isnull = false;
+    return true;
+}
+
+/* FROM generate_subscripts(array, dim [, reverse]): the subscripts of
+ * dimension dim, lowest first (reverse: highest first); a vector's start at
+ * 0, an array's at 1; no rows for an empty array or another dimension. */
+static rl_rowset *from_subscripts(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
+                                  const PgQuery__Alias *al)
+{
+    rl_value a[3];
+    for (size_t i = 0; i < f->n_args; i++)
+        if (rl_expr_eval(c, f->args[i], &a[i]) < 0)
+            return NULL;
+    if (!srf_elem_oid(a[0].oid) || !(rl_oid_is_intlike(a[1].oid) || a[1].oid == RL_OID_UNKNOWN) ||
+        (f->n_args == 3 && a[2].oid != RL_OID_BOOL && a[2].oid != RL_OID_UNKNOWN)) {
+        rl_func_no_function(c, "generate_subscripts", f->n_args, a, f->location);
+        return NULL;
+    }
+    for (size_t i = 1; i < f->n_args; i++)
+        if (a[i].oid == RL_OID_UNKNOWN &&
+            rl_value_coerce(c, &a[i], i == 1 ? RL_OID_INT4 : RL_OID_BOOL, -1, false, &a[i],
+                            f->location) < 0)
+            return NULL;
+    rl_rowset *rs = function_rowset(S, al, "generate_subscripts", RL_OID_INT4);
+    if (!rs || S->type_only || a[0].d.isnull || a[1].d.isnull ||
+        (f->n_args == 3 && a[2].d.isnull) || a[1].d.v.i != 1)
+        return rs;
+    bool vector = a[0].oid == RL_OID_INT2VECTOR || a[0].oid == RL_OID_OIDVECTOR;
+    bool reverse = f->n_args == 3 && a[2].d.v.b;
+    int64_t count = 0;
+    rl_buf el;
+    rl_buf_init(&el, 0);
+    size_t pos = 0;
+    bool isnull;
+    while (srf_elem_next(&a[0], &pos, &el, &isnull))
+        count++;
+    rl_buf_free(&el);
+    int64_t low = vector ? 0 : 1;
+    for (int64_t k = 0; k < count; k++) {
+        rl_value v;
+        rl_val_int(&v, RL_OID_INT4, reverse ? low + count - 1 - k : low + k);
+        if (rl_rowset_add(rs, &v, NULL, S->x->err) < 0) {
+            rl_rowset_free(rs);
+            return NULL;
+        }
+    }
+    return rs;
+}
+
 /* FROM unnest(array): one row per element, in order (NULL elements too). */
 static rl_rowset *from_unnest(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
                               const PgQuery__Alias *al)
@@ -1535,7 +1609,7 @@ static rl_rowset *from_unnest(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f
     rl_value arr;
     if (rl_expr_eval(c, f->args[0], &arr) < 0)
         return NULL;
-    uint32_t elem = rl_array_elem_oid(arr.oid);
+    uint32_t elem = srf_elem_oid(arr.oid);
     if (!elem) {
         rl_func_no_function(c, "unnest", 1, &arr, f->location);
         return NULL;
@@ -1548,8 +1622,7 @@ static rl_rowset *from_unnest(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f
     size_t pos = 0;
     bool isnull;
     int rc = 0;
-    while (rc == 0 && rl_array_next((const char *)arr.d.v.s.p, arr.d.v.s.len, &pos, &el,
-                                    &isnull)) {
+    while (rc == 0 && srf_elem_next(&arr, &pos, &el, &isnull)) {
         rl_value v;
         if (isnull)
             rl_val_null(&v, elem);
@@ -1577,6 +1650,8 @@ static rl_rowset *srf_rows(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
 {
     if (f->n_args == 1)
         return from_unnest(S, c, f, al);
+    if (strcmp(rl_node_string(f->funcname[f->n_funcname - 1]), "generate_subscripts") == 0)
+        return from_subscripts(S, c, f, al);
     rl_value a[3];
     uint32_t t = RL_OID_INT4;
     bool all_unknown = true;
@@ -1647,7 +1722,7 @@ static rl_rowset *from_function(sel *S, const PgQuery__RangeFunction *rf)
     if (!f || !rl_expr_is_srf(f) || !schema || strcmp(schema, "pg_catalog") != 0 ||
         rf->lateral || rf->ordinality || rf->is_rowsfrom || rf->n_coldeflist)
         return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f ? f->location : -1,
-                             "only generate_series(integer, integer [, integer]) and "
+                             "only generate_series(integer, integer [, integer]), generate_subscripts and "
                              "unnest(array) are supported as functions in FROM"),
                NULL;
     rl_expr_ctx c = make_ctx(S, S->outer, NULL);

@@ -34,6 +34,8 @@ static const struct {
     {"client_encoding", "UTF8"},
     {"client_min_messages", "notice"},
     {"DateStyle", "ISO, MDY"},
+    {"default_table_access_method", "heap"},
+    {"default_tablespace", ""},
     {"default_transaction_isolation", "read committed"},
     {"default_transaction_read_only", "off"},
     {"extra_float_digits", "1"},

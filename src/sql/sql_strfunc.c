@@ -968,6 +968,46 @@ int rl_fn_similar_to_escape(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out
     return put_buf(c, out, &b);
 }
 
+/* like_escape(pattern, escape): what `LIKE pattern ESCAPE escape` means,
+ * the pattern rewritten for LIKE's default escape \ as PostgreSQL's
+ * do_like_escape rewrites it: no escape (empty) doubles every \; \ keeps the
+ * pattern; another character becomes \ and a \ not after it is doubled. */
+int rl_fn_like_escape(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    const uint8_t *p = str_p(&a[0]), *esc = str_p(&a[1]);
+    size_t len = str_n(&a[0]), escn = str_n(&a[1]);
+    if (escn > 0 && char_len(esc, escn) != escn) {
+        rl_exec_error(c->x, RL_SQLSTATE_INVALID_ESCAPE_SEQUENCE, -1, "invalid escape string");
+        rl_error_hint(c->x->err, "Escape string must be empty or one character.");
+        return -1;
+    }
+    if (escn == 1 && esc[0] == '\\') {
+        *out = a[0];
+        out->oid = RL_OID_TEXT;
+        return 0;
+    }
+    rl_buf b;
+    rl_buf_init(&b, len + 8);
+    bool after_escape = false;
+    for (size_t i = 0; i < len;) {
+        size_t cl = char_len(p + i, len - i);
+        if (escn > 0 && cl == escn && memcmp(p + i, esc, escn) == 0 && !after_escape) {
+            rl_buf_put_u8(&b, '\\');
+            after_escape = true;
+        } else if (p[i] == '\\') {
+            rl_buf_put_u8(&b, '\\');
+            if (!after_escape)
+                rl_buf_put_u8(&b, '\\');
+            after_escape = false;
+        } else {
+            rl_buf_put(&b, p + i, cl);
+            after_escape = false;
+        }
+        i += cl;
+    }
+    return put_buf(c, out, &b);
+}
+
 /* ILIKE's operands: the text lowered as lower() lowers it. */
 int rl_text_lower(rl_expr_ctx *c, const rl_value *in, rl_value *out)
 {

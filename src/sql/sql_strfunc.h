@@ -43,6 +43,7 @@ int rl_fn_lower(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_upper(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 
 int rl_fn_similar_to_escape(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+int rl_fn_like_escape(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 
 /* A text value lowered as lower() lowers it (ILIKE's case folding). */
 int rl_text_lower(rl_expr_ctx *c, const rl_value *in, rl_value *out);

@@ -26,3 +26,4 @@ SELECT greatest(path, 'm'), least(path, file_format) FROM ducklake_data_file ORD
 SELECT t1.data_file_id FROM ducklake_data_file t1, (SELECT 1 AS n) t3 WHERE t1.data_file_id <> COALESCE(CASE WHEN t1.record_count <= 7 THEN t1.begin_snapshot ELSE NULL END, NULL) ORDER BY 1;
 SELECT t1.data_file_id FROM ducklake_data_file t1, (SELECT 1 AS n) t3 WHERE t1.data_file_id <> GREATEST(CASE WHEN t1.record_count <= 7 THEN t1.begin_snapshot END, NULL) ORDER BY 1;
 SELECT t1.data_file_id, COALESCE(CASE WHEN t1.record_count <= 7 THEN t1.begin_snapshot END, NULL) AS c, pg_typeof(COALESCE(CASE WHEN t1.record_count <= 7 THEN t1.begin_snapshot END, NULL)) FROM ducklake_data_file t1, (SELECT 1 AS n) t3 WHERE t1.data_file_id < 9 ORDER BY 1;
+select coalesce(NULL, 'a'), coalesce('Ab', 'none'), coalesce(NULL, NULL), greatest('a', 'b'), least(NULL, 'x'), pg_typeof(coalesce(NULL, 'a')), pg_typeof(greatest('a', 'b'));

@@ -1,0 +1,394 @@
+/*
+ * json.c — PostgreSQL's JSON grammar over bytes, as its json type uses it
+ * (jsonapi.c): the check json_in makes, with the DETAIL of each error; a
+ * walk of an object's members or an array's elements by byte spans; string
+ * escaping and unescaping. No SQL values here: sql/sql_json.c builds the
+ * json type on this.
+ *
+ * Whitespace is space, tab, newline and carriage return; a token that is no
+ * JSON token is the run of "alphanumeric" bytes (letters, digits, _, $ and
+ * every byte >= 0x80) where it starts, or what a number consumed before it
+ * failed; strings take \" \\ \/ \b \f \n \r \t and \uXXXX escapes and no raw
+ * control character. Nesting is bounded by the C stack, not by the input.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/stack.h"
+#include "pgtype/json.h"
+
+/* ------------------------------------------------------------ scanning */
+
+typedef struct jscan {
+    const uint8_t *p;
+    size_t n, i;
+    char detail[160]; /* PostgreSQL's DETAIL of the first error */
+} jscan;
+
+static bool js_space(uint8_t ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r'; }
+
+static bool js_alnum(uint8_t ch)
+{
+    return isalnum(ch) || ch == '_' || ch == '$' || ch >= 0x80;
+}
+
+static void js_ws(jscan *s)
+{
+    while (s->i < s->n && js_space(s->p[s->i]))
+        s->i++;
+}
+
+/* The token at i as PostgreSQL quotes it in "but found ...". */
+static void js_token(const jscan *s, char *out, size_t cap)
+{
+    size_t a = s->i, z = a;
+    if (z < s->n && js_alnum(s->p[z]))
+        while (z < s->n && js_alnum(s->p[z]))
+            z++;
+    else if (z < s->n)
+        z++;
+    snprintf(out, cap, "%.*s", (int)(z - a < 60 ? z - a : 60), (const char *)s->p + a);
+}
+
+static int js_fail(jscan *s, const char *expected)
+{
+    if (s->i >= s->n) {
+        snprintf(s->detail, sizeof s->detail, "The input string ended unexpectedly.");
+        return -1;
+    }
+    char tok[64];
+    js_token(s, tok, sizeof tok);
+    snprintf(s->detail, sizeof s->detail, "Expected %s, but found \"%s\".", expected, tok);
+    return -1;
+}
+
+static int js_invalid_token(jscan *s)
+{
+    if (s->i >= s->n) {
+        snprintf(s->detail, sizeof s->detail, "The input string ended unexpectedly.");
+        return -1;
+    }
+    char tok[64];
+    js_token(s, tok, sizeof tok);
+    snprintf(s->detail, sizeof s->detail, "Token \"%s\" is invalid.", tok);
+    return -1;
+}
+
+static int hexval(uint8_t ch)
+{
+    return ch >= '0' && ch <= '9' ? ch - '0'
+           : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+           : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10
+                                    : -1;
+}
+
+/* A string at i (which is '"'); out, when given, gets its de-escaped
+ * bytes (UTF-8). */
+static int js_string(jscan *s, rl_buf *out)
+{
+    s->i++;
+    while (s->i < s->n) {
+        uint8_t ch = s->p[s->i];
+        if (ch == '"') {
+            s->i++;
+            return 0;
+        }
+        if (ch < 0x20) {
+            snprintf(s->detail, sizeof s->detail, "Character with value 0x%02x must be escaped.",
+                     ch);
+            return -1;
+        }
+        if (ch != '\\') {
+            if (out)
+                rl_buf_put_u8(out, ch);
+            s->i++;
+            continue;
+        }
+        if (++s->i >= s->n)
+            break;
+        ch = s->p[s->i];
+        const char *simple = strchr("\"\\/bfnrt", ch);
+        if (ch && simple) {
+            static const char to[] = "\"\\/\b\f\n\r\t";
+            if (out)
+                rl_buf_put_u8(out, (uint8_t)to[simple - "\"\\/bfnrt"]);
+            s->i++;
+            continue;
+        }
+        if (ch != 'u') {
+            snprintf(s->detail, sizeof s->detail, "Escape sequence \"\\%c\" is invalid.", ch);
+            return -1;
+        }
+        uint32_t cp = 0;
+        for (int k = 1; k <= 4; k++) {
+            int h = s->i + k < s->n ? hexval(s->p[s->i + k]) : -1;
+            if (h < 0) {
+                snprintf(s->detail, sizeof s->detail,
+                         "\"\\u\" must be followed by four hexadecimal digits.");
+                return -1;
+            }
+            cp = cp << 4 | (uint32_t)h;
+        }
+        s->i += 5;
+        if (!out)
+            continue;
+        if (cp >= 0xD800 && cp <= 0xDBFF && s->i + 5 < s->n && s->p[s->i] == '\\' &&
+            s->p[s->i + 1] == 'u') { /* a surrogate pair */
+            uint32_t lo = 0;
+            bool ok = true;
+            for (int k = 2; k <= 5; k++) {
+                int h = hexval(s->p[s->i + k]);
+                ok &= h >= 0;
+                lo = lo << 4 | (uint32_t)(h < 0 ? 0 : h);
+            }
+            if (ok && lo >= 0xDC00 && lo <= 0xDFFF) {
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                s->i += 6;
+            }
+        }
+        uint8_t u[4];
+        size_t len = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+        if (len == 1) {
+            u[0] = (uint8_t)cp;
+        } else if (len == 2) {
+            u[0] = (uint8_t)(0xC0 | cp >> 6);
+            u[1] = (uint8_t)(0x80 | (cp & 0x3F));
+        } else if (len == 3) {
+            u[0] = (uint8_t)(0xE0 | cp >> 12);
+            u[1] = (uint8_t)(0x80 | ((cp >> 6) & 0x3F));
+            u[2] = (uint8_t)(0x80 | (cp & 0x3F));
+        } else {
+            u[0] = (uint8_t)(0xF0 | cp >> 18);
+            u[1] = (uint8_t)(0x80 | ((cp >> 12) & 0x3F));
+            u[2] = (uint8_t)(0x80 | ((cp >> 6) & 0x3F));
+            u[3] = (uint8_t)(0x80 | (cp & 0x3F));
+        }
+        rl_buf_put(out, u, len);
+    }
+    snprintf(s->detail, sizeof s->detail, "The input string ended unexpectedly.");
+    return -1;
+}
+
+/* A number at i: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?, ending
+ * where no alphanumeric byte follows (else the whole run is the token). */
+static int js_number(jscan *s)
+{
+    size_t start = s->i, i = s->i;
+    if (i < s->n && s->p[i] == '-')
+        i++;
+    bool ok = i < s->n && isdigit(s->p[i]);
+    if (ok && s->p[i] == '0')
+        i++;
+    else
+        while (i < s->n && isdigit(s->p[i]))
+            i++;
+    if (ok && i < s->n && s->p[i] == '.') {
+        i++;
+        ok = i < s->n && isdigit(s->p[i]);
+        while (i < s->n && isdigit(s->p[i]))
+            i++;
+    }
+    if (ok && i < s->n && (s->p[i] == 'e' || s->p[i] == 'E')) {
+        i++;
+        if (i < s->n && (s->p[i] == '+' || s->p[i] == '-'))
+            i++;
+        ok = i < s->n && isdigit(s->p[i]);
+        while (i < s->n && isdigit(s->p[i]))
+            i++;
+    }
+    if (!ok || (i < s->n && js_alnum(s->p[i]))) {
+        /* the token: what the number consumed and the alphanumerics after */
+        while (i < s->n && js_alnum(s->p[i]))
+            i++;
+        snprintf(s->detail, sizeof s->detail, "Token \"%.*s\" is invalid.",
+                 (int)(i - start < 60 ? i - start : 60), (const char *)s->p + start);
+        return -1;
+    }
+    s->i = i;
+    return 0;
+}
+
+static int js_value(jscan *s, int depth);
+
+static int js_object(jscan *s, int depth)
+{
+    s->i++; /* { */
+    js_ws(s);
+    if (s->i < s->n && s->p[s->i] == '}') {
+        s->i++;
+        return 0;
+    }
+    for (bool first = true;; first = false) {
+        if (s->i >= s->n || s->p[s->i] != '"')
+            return js_fail(s, first ? "string or \"}\"" : "string");
+        if (js_string(s, NULL) < 0)
+            return -1;
+        js_ws(s);
+        if (s->i >= s->n || s->p[s->i] != ':')
+            return js_fail(s, "\":\"");
+        s->i++;
+        if (js_value(s, depth + 1) < 0)
+            return -1;
+        js_ws(s);
+        if (s->i < s->n && s->p[s->i] == '}') {
+            s->i++;
+            return 0;
+        }
+        if (s->i >= s->n || s->p[s->i] != ',')
+            return js_fail(s, "\",\" or \"}\"");
+        s->i++;
+        js_ws(s);
+    }
+}
+
+static int js_array(jscan *s, int depth)
+{
+    s->i++; /* [ */
+    js_ws(s);
+    if (s->i < s->n && s->p[s->i] == ']') {
+        s->i++;
+        return 0;
+    }
+    for (;;) {
+        if (js_value(s, depth + 1) < 0)
+            return -1;
+        js_ws(s);
+        if (s->i < s->n && s->p[s->i] == ']') {
+            s->i++;
+            return 0;
+        }
+        if (s->i >= s->n || s->p[s->i] != ',')
+            return js_fail(s, "\",\" or \"]\"");
+        s->i++;
+    }
+}
+
+static bool js_word(jscan *s, const char *w)
+{
+    size_t n = strlen(w);
+    if (s->n - s->i < n || memcmp(s->p + s->i, w, n) != 0 ||
+        (s->i + n < s->n && js_alnum(s->p[s->i + n])))
+        return false;
+    s->i += n;
+    return true;
+}
+
+/* One value (leading whitespace skipped); depth guards the C stack. */
+static int js_value(jscan *s, int depth)
+{
+    if ((depth & 63) == 0 && rl_stack_exhausted()) {
+        snprintf(s->detail, sizeof s->detail, "stack");
+        return -2;
+    }
+    js_ws(s);
+    if (s->i >= s->n)
+        return js_fail(s, "JSON value");
+    uint8_t ch = s->p[s->i];
+    if (ch == '{')
+        return js_object(s, depth);
+    if (ch == '[')
+        return js_array(s, depth);
+    if (ch == '"')
+        return js_string(s, NULL);
+    if (ch == '-' || isdigit(ch))
+        return js_number(s);
+    if (js_word(s, "true") || js_word(s, "false") || js_word(s, "null"))
+        return 0;
+    if (js_alnum(ch))
+        return js_invalid_token(s);
+    return js_fail(s, "JSON value");
+}
+
+/* --------------------------------------------------------------- public */
+
+rl_json_status rl_json_check(const uint8_t *p, size_t n, char *detail, size_t cap)
+{
+    jscan s = {p, n, 0, ""};
+    int rc = js_value(&s, 1);
+    if (rc == 0) {
+        js_ws(&s);
+        if (s.i < s.n)
+            rc = js_fail(&s, "end of input");
+    }
+    if (rc < 0 && cap)
+        snprintf(detail, cap, "%s", s.detail);
+    return rc == 0 ? RL_JSON_OK : rc == -2 ? RL_JSON_TOO_DEEP : RL_JSON_SYNTAX;
+}
+
+uint8_t rl_json_kind(const uint8_t *p, size_t n)
+{
+    jscan s = {p, n, 0, ""};
+    js_ws(&s);
+    return s.i < s.n ? s.p[s.i] : 0;
+}
+
+int rl_json_string_decode(const uint8_t *p, size_t n, rl_buf *out)
+{
+    jscan s = {p, n, 0, ""};
+    return n && p[0] == '"' ? js_string(&s, out) : -1;
+}
+
+/* A JSON string of bytes p..p+n, escaped as PostgreSQL's escape_json. */
+void rl_json_put_string(rl_buf *b, const uint8_t *p, size_t n)
+{
+    rl_buf_put_u8(b, '"');
+    for (size_t i = 0; i < n; i++) {
+        uint8_t ch = p[i];
+        switch (ch) {
+        case '\b': rl_buf_put_str(b, "\\b"); break;
+        case '\f': rl_buf_put_str(b, "\\f"); break;
+        case '\n': rl_buf_put_str(b, "\\n"); break;
+        case '\r': rl_buf_put_str(b, "\\r"); break;
+        case '\t': rl_buf_put_str(b, "\\t"); break;
+        case '"': rl_buf_put_str(b, "\\\""); break;
+        case '\\': rl_buf_put_str(b, "\\\\"); break;
+        default:
+            if (ch < ' ')
+                rl_buf_printf(b, "\\u%04x", ch);
+            else
+                rl_buf_put_u8(b, ch);
+        }
+    }
+    rl_buf_put_u8(b, '"');
+}
+
+bool rl_json_is_number(const uint8_t *p, size_t n)
+{
+    jscan s = {p, n, 0, ""};
+    return n > 0 && (p[0] == '-' || isdigit(p[0])) && js_number(&s) == 0 && s.i == n;
+}
+
+void rl_json_each_member(const uint8_t *p, size_t n, rl_json_member_fn fn, void *ctx)
+{
+    jscan s = {p, n, 0, ""};
+    js_ws(&s);
+    if (s.i >= s.n || (s.p[s.i] != '{' && s.p[s.i] != '['))
+        return;
+    bool object = s.p[s.i] == '{';
+    s.i++;
+    rl_buf key;
+    rl_buf_init(&key, 0);
+    for (;;) {
+        js_ws(&s);
+        if (s.i >= s.n || s.p[s.i] == '}' || s.p[s.i] == ']')
+            break;
+        if (object) {
+            rl_buf_reset(&key);
+            if (js_string(&s, &key) < 0)
+                break;
+            js_ws(&s);
+            s.i++; /* : */
+        }
+        js_ws(&s);
+        size_t vs = s.i;
+        if (js_value(&s, 1) < 0)
+            break;
+        if (!fn(ctx, object ? &key : NULL, vs, s.i))
+            break;
+        js_ws(&s);
+        if (s.i < s.n && s.p[s.i] == ',')
+            s.i++;
+    }
+    rl_buf_free(&key);
+}

@@ -90,10 +90,11 @@ fi
 # signed PyPI binaries go where DuckDB's autoloading looks
 # (~/.duckdb/extensions), as DuckDB's own INSTALL would put them.
 # SQLAlchemy: its Inspector reads the catalog as polars-ducklake and
-# ducklakepy do (tests/clients/test_sqlalchemy_inspector.py).
+# ducklakepy do (tests/clients/test_sqlalchemy_inspector.py); those two on
+# it (tests/clients/test_ducklakepy_polars.py).
 client_pkgs=(ducklake-sdk==0.0.21 polars-hash==0.9.3 duckdb-extension-icu==1.5.5
-             sqlalchemy==2.1.9)
-if ! python3 -c 'import ducklake, polars_hash, duckdb_extension_icu, sqlalchemy' >/dev/null 2>&1 ||
+             sqlalchemy==2.1.9 polars-ducklake==0.2.1 ducklakepy==0.1.0.dev0)
+if ! python3 -c 'import ducklake, polars_hash, duckdb_extension_icu, sqlalchemy, polars_ducklake, ducklakepy' >/dev/null 2>&1 ||
    [ "$(python3 -c 'import sqlalchemy; print(sqlalchemy.__version__)')" != 2.1.9 ]; then
     echo "install-deps: pip install ${client_pkgs[*]} (client conformance suite)"
     python3 -m pip install -q "${client_pkgs[@]}" 2>/dev/null ||

@@ -99,8 +99,9 @@ fi
 # The DuckLake clients that are not DuckDB, each on PostgreSQL 15 and on
 # RockLake with the same outcomes (tests/clients).
 if [ "${ROCKLAKE_SKIP_WIRE:-0}" != 1 ]; then
-    run_one "clients suite" tests/pytest_suite.sh tests/clients ducklake,polars_hash,sqlalchemy \
-        "run scripts/install-deps.sh (ducklake-sdk, polars-hash, sqlalchemy)"
+    run_one "clients suite" tests/pytest_suite.sh tests/clients \
+        ducklake,polars_hash,sqlalchemy,polars_ducklake,ducklakepy \
+        "run scripts/install-deps.sh (ducklake-sdk, polars-hash, sqlalchemy, polars-ducklake, ducklakepy)"
 else skip_suite "clients suite" "ROCKLAKE_SKIP_WIRE=1"; fi
 # RockLake's own differential fuzzer against PostgreSQL 15 (tests/diffuzz):
 # fixed seeds here, so a run is reproducible; `make fuzz` runs it longer

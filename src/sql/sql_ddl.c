@@ -289,7 +289,9 @@ static int fixed_matches(rl_exec *x, const rl_table_desc *d, rl_format fmt,
             why = "has another name";
         else if (cols[i].oid != rl_type_oid(c->type))
             why = "has another type";
-        else if (cols[i].not_null != c->not_null)
+        /* a PRIMARY KEY is NOT NULL whether or not it says so (SQLAlchemy
+         * writes "snapshot_id BIGINT NOT NULL, ..., PRIMARY KEY (snapshot_id)") */
+        else if (cols[i].not_null != c->not_null && !(cols[i].pk && d->pk_col == (int)i))
             why = c->not_null ? "must be NOT NULL" : "must not be NOT NULL";
         else if (cols[i].pk != (d->pk_col == (int)i))
             why = cols[i].pk ? "must not be the PRIMARY KEY" : "must be the PRIMARY KEY";

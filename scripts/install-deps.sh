@@ -37,6 +37,8 @@ dpkg -s libgmp-dev >/dev/null 2>&1 || need_apt+=(libgmp-dev)
 # systemd-analyze: tests/wire/test_systemd_unit.py verifies contrib/rocklake.service
 # (a fresh Debian 12 container has no systemd package)
 have systemd-analyze || need_apt+=(systemd)
+# sqlsmith: random queries through RockLake's catalogs (tests/wire/test_sqlsmith.py)
+have sqlsmith || need_apt+=(sqlsmith)
 # libFuzzer runtime ships with clang on Debian 12 (libclang-rt-14-dev)
 dpkg -s libclang-rt-14-dev >/dev/null 2>&1 || need_apt+=(libclang-rt-14-dev)
 

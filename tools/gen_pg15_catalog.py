@@ -35,9 +35,23 @@ RELKINDS = "('r', 'v', 'm', 'f', 'p', 'c')"
 ENGINE_TYPES = [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 114, 199, 700, 701, 705,
                 1000, 1001, 1005, 1007, 1009, 1014, 1015, 1016, 1021, 1022, 1028, 1042,
                 1043, 1082, 1083, 1114, 1115, 1182, 1183, 1184, 1185, 1186, 1187, 1231,
-                1266, 1270, 1700, 2205, 2210, 2278, 2950, 2951, 3802, 3807]
+                1266, 1270, 1700, 2205, 2210, 2249, 2276, 2277, 2278, 2281, 2283, 2776, 2950, 2951, 3802, 3807, 4089]
 
 NULL = None
+
+# pg_operator lists the operators RockLake evaluates (as pg_proc lists its
+# functions): comparisons of two values of one scalar type the engine
+# stores, arithmetic of one numeric type, unary minus, text concatenation
+# and the LIKE / regular-expression matches of text.
+OPERATOR_FILTER = (
+    "(oprname IN ('=', '<>', '<', '>', '<=', '>=') AND oprleft = oprright AND oprleft IN "
+    "(16, 17, 18, 19, 20, 21, 23, 25, 26, 700, 701, 1043, 1082, 1083, 1114, 1184, 1186, 1266, "
+    "1700, 2950))"
+    " OR (oprname IN ('+', '-', '*', '/', '%') AND oprleft = oprright AND oprleft IN "
+    "(20, 21, 23, 700, 701, 1700))"
+    " OR (oprkind = 'l' AND oprname = '-' AND oprright IN (20, 21, 23, 700, 701, 1700))"
+    " OR (oprname IN ('||', '~~', '!~~', '~~*', '!~~*', '~', '!~', '~*', '!~*') AND oprleft = 25 "
+    "AND oprright = 25)")
 
 # information_schema.columns and .schemata, every column in the view's
 # order (sql_pgcatalog.c's is_columns_cols / is_schemata_cols follow it)
@@ -145,6 +159,11 @@ def dump(db):
         "SELECT %s FROM pg_description x WHERE classoid = 'pg_class'::regclass AND objoid IN %s "
         "ORDER BY x.objoid, x.objsubid" % (t(["objoid", "classoid", "objsubid", "description"]),
                                        rels))
+    d["operators"] = db.rows(
+        "SELECT %s FROM pg_operator o WHERE %s ORDER BY o.oid" % (t([
+            "oid", "oprname", "oprnamespace", "oprowner", "oprkind", "oprcanmerge", "oprcanhash",
+            "oprleft", "oprright", "oprresult", "oprcom", "oprnegate", "oprcode::oid",
+            "oprrest::oid", "oprjoin::oid"]), OPERATOR_FILTER))
     d["opclasses"] = db.rows(
         "SELECT %s FROM pg_opclass o ORDER BY o.oid" % t([
             "oid", "opcmethod", "opcname", "opcnamespace", "opcowner", "opcfamily", "opcintype",
@@ -274,6 +293,10 @@ def emit(d, cmd):
     array("pg15_is_table", "pg15_is_tables",
           [[S(x[0]), S(x[1]), S(x[2]), S(x[3]), S(x[4])] for x in d["is_tables"]])
 
+    array("pg15_operator", "pg15_operators",
+          [[o[0], S(o[1]), o[2], o[3], ch(o[4]), b(o[5]), b(o[6])] + list(o[7:15])
+           for o in d["operators"]])
+
     array("pg15_opclass", "pg15_opclasses",
           [[o[0], o[1], S(o[2]), o[3], o[4], o[5], o[6], b(o[7]), o[8]] for o in d["opclasses"]])
 
@@ -289,7 +312,7 @@ def emit(d, cmd):
         " * relations (pg_catalog and information_schema), as a fresh database",
         " * `lakecat` owned by role `lake` shows them to role `lake`: namespaces,",
         " * relations, their columns, row types and column types, constraints,",
-        " * indexes, comments, operator classes, pg_tables and",
+        " * indexes, comments, operators RockLake evaluates, operator classes, pg_tables and",
         " * information_schema.tables, .columns and .schemata rows.",
         " *",
         " * Regenerate with:  %s" % cmd,

@@ -586,6 +586,9 @@ int rl_text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid,
     switch (oid) {
     case RL_OID_JSON:
         return json_input(c, p, len, out, loc);
+    case 194: /* pg_node_tree: only the catalogs make one (a NULL casts) */
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
+                             "cannot accept a value of type pg_node_tree");
     case RL_OID_UNKNOWN:
     case RL_OID_INT2VECTOR:
     case RL_OID_OIDVECTOR:
@@ -790,7 +793,7 @@ static uint32_t special_type_oid(const char *name)
         {"regnamespace", RL_OID_REGNAMESPACE},
         {"tid", RL_OID_TID},         {"name", RL_OID_NAME},         {"char", RL_OID_CHAR},
         {"unknown", RL_OID_UNKNOWN}, {"int2vector", RL_OID_INT2VECTOR},
-        {"oidvector", RL_OID_OIDVECTOR},
+        {"oidvector", RL_OID_OIDVECTOR},  {"pg_node_tree", 194},
         {"bpchar", RL_OID_TEXT},     {"json", RL_OID_JSON},         {"jsonb", RL_OID_TEXT},
     };
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)

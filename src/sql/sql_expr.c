@@ -547,6 +547,8 @@ static int eval_like(rl_expr_ctx *c, const PgQuery__AExpr *e, bool negate, bool 
  * one within a type category)? An unknown literal fits anything. */
 static bool types_comparable(uint32_t a, uint32_t b)
 {
+    if (a == RL_OID_JSON || b == RL_OID_JSON) /* json has no comparison operators */
+        return false;
     if (a == b || a == RL_OID_UNKNOWN || b == RL_OID_UNKNOWN)
         return true;
     if (rl_oid_is_textual(a) && rl_oid_is_textual(b)) /* "char" casts to text implicitly */

@@ -903,11 +903,13 @@ int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_
             args[i].oid = want;
         any_null |= args[i].d.isnull;
     }
-    /* a typing row only asks for the type, which the table declares: the
-     * implementation is not run on its made-up values (json_build_object
-     * would refuse a NULL key that a real row never has, set_config would
-     * set) */
-    if ((f->strict && any_null) || c->typing) {
+    /* a typing row only asks for the type, which the table declares. Its
+     * column values are made-up NULLs: a function is not run on them
+     * (json_build_object would refuse a NULL key a real row never has) nor
+     * run for its side effects (set_config would set). An immutable call
+     * whose arguments are all known is run, as PostgreSQL folds it while
+     * planning: make_date(40, 72, 73) fails even where no row reaches it. */
+    if ((f->strict && any_null) || (c->typing && (any_null || f->volatility != 'i'))) {
         rl_val_null(out, f->rettype);
         return 0;
     }

@@ -134,6 +134,13 @@ typedef struct pg15_description {
     uint32_t description;
 } pg15_description;
 
+typedef struct pg15_operator {
+    uint32_t oid, name, namespace, owner;
+    char kind;
+    bool canmerge, canhash;
+    uint32_t left, right, result, com, negate, code, rest, join;
+} pg15_operator;
+
 typedef struct pg15_opclass {
     uint32_t oid, method, name, namespace, owner, family, intype;
     bool isdefault;
@@ -446,6 +453,12 @@ static const vcol index_cols[] = {
     COL("indoption", RL_OID_INT2VECTOR),  COL("indexprs", RL_OID_PG_NODE_TREE),
     COL("indpred", RL_OID_PG_NODE_TREE)};
 
+static const vcol operator_cols[] = {
+    COL("oid", RL_OID_OID),         COL("oprname", RL_OID_NAME),     COL("oprnamespace", RL_OID_OID),
+    COL("oprowner", RL_OID_OID),    COL("oprkind", RL_OID_CHAR),     COL("oprcanmerge", RL_OID_BOOL),
+    COL("oprcanhash", RL_OID_BOOL), COL("oprleft", RL_OID_OID),      COL("oprright", RL_OID_OID),
+    COL("oprresult", RL_OID_OID),   COL("oprcom", RL_OID_OID),       COL("oprnegate", RL_OID_OID),
+    COL("oprcode", RL_OID_REGPROC), COL("oprrest", RL_OID_REGPROC), COL("oprjoin", RL_OID_REGPROC)};
 static const vcol opclass_cols[] = {
     COL("oid", RL_OID_OID),          COL("opcmethod", RL_OID_OID),  COL("opcname", RL_OID_NAME),
     COL("opcnamespace", RL_OID_OID), COL("opcowner", RL_OID_OID),   COL("opcfamily", RL_OID_OID),
@@ -527,6 +540,7 @@ static int fixed_proc(gen_ctx *g);
 static int gen_index(gen_ctx *g);
 static int fixed_collation(gen_ctx *g);
 static int fixed_opclass(gen_ctx *g);
+static int fixed_operator(gen_ctx *g);
 static int fixed_tablespace(gen_ctx *g);
 
 static const vrel vrels[] = {
@@ -574,6 +588,10 @@ static const vrel vrels[] = {
     {"pg_catalog", "pg_attrdef", attrdef_cols, N(attrdef_cols), NULL, NULL, {-1, -1}, -1, false},
     /* PostgreSQL's operator classes, as generated; no sequences (DuckLake
      * creates none, nor identity columns) */
+    /* the operators the engine evaluates, as generated (as pg_proc: the
+     * functions it has) */
+    {"pg_catalog", "pg_operator", operator_cols, N(operator_cols), fixed_operator, NULL,
+     {-1, -1}, -1, false},
     {"pg_catalog", "pg_opclass", opclass_cols, N(opclass_cols), fixed_opclass, NULL, {-1, -1},
      -1, false},
     {"pg_catalog", "pg_tablespace", tablespace_cols, N(tablespace_cols), fixed_tablespace, NULL,
@@ -1431,6 +1449,29 @@ static int fixed_tablespace(gen_ctx *g)
         put_int(g, 0, ts[i].oid);
         put_str(g, 1, ts[i].name);
         put_int(g, 2, OWNER_OID);
+        if (emit(g) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------- pg_operator */
+
+static int fixed_operator(gen_ctx *g)
+{
+    for (size_t i = 0; i < PG15_OPERATORS_COUNT; i++) {
+        const pg15_operator *o = &pg15_operators[i];
+        const uint32_t ids[] = {o->left, o->right, o->result, o->com, o->negate,
+                                o->code, o->rest, o->join};
+        put_int(g, 0, o->oid);
+        put_str(g, 1, pg15_s(o->name));
+        put_int(g, 2, o->namespace);
+        put_int(g, 3, o->owner);
+        put_char(g, 4, o->kind);
+        put_bool(g, 5, o->canmerge);
+        put_bool(g, 6, o->canhash);
+        for (size_t k = 0; k < N(ids); k++)
+            put_int(g, 7 + k, ids[k]);
         if (emit(g) < 0)
             return -1;
     }

@@ -1729,6 +1729,86 @@ static rl_rowset *from_function(sel *S, const PgQuery__RangeFunction *rf)
     return srf_rows(S, &c, f, rf->alias);
 }
 
+/* TABLESAMPLE's sampler: each row kept with probability percent/100, drawn
+ * from a splitmix64 stream (seeded by REPEATABLE, else by random()). */
+typedef struct sampler {
+    uint64_t state;
+    double percent;
+} sampler;
+
+static int sample_keep(void *ctx, rl_rowset *rs, size_t row)
+{
+    sampler *sm = ctx;
+    uint64_t z = (sm->state += 0x9E3779B97F4A7C15u);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    z ^= z >> 31;
+    return (double)(z >> 11) / 9007199254740992.0 * 100.0 < sm->percent;
+}
+
+/* A TABLESAMPLE argument (real) or REPEATABLE seed (double precision):
+ * NULL is `null_state` with `null_msg`. */
+static int sample_arg(sel *S, const PgQuery__Node *n, uint32_t type, const char *null_state,
+                      const char *null_msg, double *out)
+{
+    rl_expr_ctx c = make_ctx(S, S->outer, NULL);
+    rl_value v;
+    if (rl_expr_eval(&c, n, &v) < 0 ||
+        rl_value_coerce(&c, &v, type, -1, false, &v, rl_node_location(n)) < 0)
+        return -1;
+    if (v.d.isnull)
+        return rl_exec_error(S->x, null_state, -1, "%s", null_msg);
+    *out = v.d.v.f;
+    return 0;
+}
+
+/* FROM t TABLESAMPLE BERNOULLI (p) | SYSTEM (p) [REPEATABLE (seed)]: each
+ * row of t kept with probability p/100. SYSTEM samples PostgreSQL's pages,
+ * which a lake's rows do not have: it samples rows as BERNOULLI does. The
+ * sample is PostgreSQL's in distribution, not in which rows it picks. */
+static rl_rowset *from_tablesample(sel *S, const PgQuery__RangeTableSample *ts)
+{
+    const char *method = ts->n_method ? rl_node_string(ts->method[ts->n_method - 1]) : NULL;
+    if (!method || (strcmp(method, "bernoulli") != 0 && strcmp(method, "system") != 0))
+        return rl_exec_error(S->x, RL_SQLSTATE_UNDEFINED_OBJECT, ts->location,
+                             "tablesample method %s does not exist", method ? method : "?"),
+               NULL;
+    if (ts->n_args != 1)
+        return rl_exec_error(S->x, RL_SQLSTATE_INVALID_TABLESAMPLE_ARGUMENT, ts->location,
+                             "tablesample method %s requires 1 argument, not %zu", method,
+                             ts->n_args),
+               NULL;
+    if (!ts->relation || ts->relation->node_case != PG_QUERY__NODE__NODE_RANGE_VAR)
+        return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, ts->location,
+                             "TABLESAMPLE clause can only be applied to tables"),
+               NULL;
+    sampler sm = {0, 0};
+    double seed = 0;
+    if (sample_arg(S, ts->args[0], RL_OID_FLOAT4, RL_SQLSTATE_INVALID_TABLESAMPLE_ARGUMENT,
+                   "TABLESAMPLE parameter cannot be null", &sm.percent) < 0 ||
+        (ts->repeatable &&
+         sample_arg(S, ts->repeatable, RL_OID_FLOAT8, RL_SQLSTATE_INVALID_TABLESAMPLE_REPEAT,
+                    "TABLESAMPLE REPEATABLE parameter cannot be null", &seed) < 0))
+        return NULL;
+    if (!(sm.percent >= 0 && sm.percent <= 100)) /* NaN too */
+        return rl_exec_error(S->x, RL_SQLSTATE_INVALID_TABLESAMPLE_ARGUMENT, -1,
+                             "sample percentage must be between 0 and 100"),
+               NULL;
+    if (ts->repeatable)
+        memcpy(&sm.state, &seed, sizeof sm.state);
+    else
+        sm.state = (uint64_t)random() << 32 ^ (uint64_t)random();
+    rl_rowset *rs = from_rangevar(S, ts->relation->range_var, NULL);
+    if (!rs || S->type_only)
+        return rs;
+    rl_row_filter f = {sample_keep, &sm};
+    if (rl_rowset_filter(rs, &f) < 0) {
+        rl_rowset_free(rs);
+        return NULL;
+    }
+    return rs;
+}
+
 static rl_rowset *from_item(sel *S, const PgQuery__Node *item, const PgQuery__Node *where)
 {
     if (rl_exec_check_stack(S->x) < 0) /* JOIN chains nest from_join in here */
@@ -1738,6 +1818,8 @@ static rl_rowset *from_item(sel *S, const PgQuery__Node *item, const PgQuery__No
     case PG_QUERY__NODE__NODE_RANGE_SUBSELECT: return from_subselect(S, item->range_subselect);
     case PG_QUERY__NODE__NODE_JOIN_EXPR: return from_join(S, item->join_expr);
     case PG_QUERY__NODE__NODE_RANGE_FUNCTION: return from_function(S, item->range_function);
+    case PG_QUERY__NODE__NODE_RANGE_TABLE_SAMPLE:
+        return from_tablesample(S, item->range_table_sample);
     default:
         return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                              "this kind of FROM item (functions, ...) is not supported"),

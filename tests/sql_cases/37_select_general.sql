@@ -159,3 +159,14 @@ SELECT relname FROM pg_catalog.pg_class WHERE relname IN ('ducklake_snapshot'::V
 SELECT data_file_id, record_count + COALESCE(CASE WHEN false THEN table_id ELSE NULL END, NULL) FROM ducklake_data_file ORDER BY 1;
 SELECT data_file_id, CASE WHEN table_id > 1 THEN NULL ELSE record_count END + 1 FROM ducklake_data_file ORDER BY 1;
 SELECT (NULL - CASE WHEN record_count BETWEEN 2 AND 5 THEN NULL ELSE end_snapshot END) * table_id FROM ducklake_data_file ORDER BY 1;
+-- TABLESAMPLE (what sqlsmith generates most): 100 keeps every row, 0 none; PostgreSQL's errors
+SELECT count(*) FROM ducklake_snapshot TABLESAMPLE BERNOULLI (100);
+SELECT count(*) FROM ducklake_snapshot TABLESAMPLE SYSTEM (0);
+SELECT count(*) FROM ducklake_snapshot AS s TABLESAMPLE BERNOULLI (100) REPEATABLE (42) WHERE s.snapshot_id >= 0;
+SELECT count(*) FROM ducklake_snapshot TABLESAMPLE BERNOULLI (101);
+SELECT count(*) FROM ducklake_snapshot TABLESAMPLE BERNOULLI (NULL);
+SELECT count(*) FROM ducklake_snapshot TABLESAMPLE foo (1);
+SELECT count(*) FROM ducklake_snapshot TABLESAMPLE BERNOULLI (1, 2);
+SELECT count(*) FROM ducklake_snapshot TABLESAMPLE BERNOULLI (50) REPEATABLE (NULL);
+SELECT count(*) FROM ducklake_snapshot TABLESAMPLE SYSTEM ('NaN');
+SELECT count(*) FROM ducklake_snapshot TABLESAMPLE BERNOULLI ('x');

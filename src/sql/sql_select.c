@@ -2969,6 +2969,11 @@ static rl_rowset *rows_kept(sel *S, rl_rowset *rs, const bool *keep)
 /* SELECT DISTINCT: one row of each kind, the first met. */
 static rl_rowset *distinct_rows(sel *S, rl_rowset *rs)
 {
+    for (size_t c = 0; c < rs->ncols; c++)
+        if (rs->cols[c].oid == RL_OID_JSON) /* json values have no equality */
+            return rl_exec_error(S->x, RL_SQLSTATE_UNDEFINED_FUNCTION, -1,
+                                 "could not identify an equality operator for type json"),
+                   NULL;
     bool *keep = calloc(rs->nrows + 1, sizeof *keep);
     if (!keep)
         return fail_oom(S->x);

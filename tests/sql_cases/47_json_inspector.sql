@@ -72,3 +72,5 @@ select make_date(40, 72, 73) from ducklake_metadata where false;
 select case when key is null then make_date(2024, 13, 1) end from ducklake_metadata where false;
 select acos(pi()) from ducklake_metadata where false;
 select make_date(2024, 1, 1) from ducklake_metadata where false;
+select distinct cast(null as json);
+select distinct key, json_build_object('k', key) from ducklake_metadata;

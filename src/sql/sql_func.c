@@ -616,6 +616,7 @@ static int fn_textregexeq(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, 
 
 static int fn_regexp_replace(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 static int fn_regexp_like(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+static int fn_regex_substring(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 
 #define RL_FUNC(name, oid, nargs, ret, vol, strict, src, impl, ...)                           \
     {name, oid, nargs, {__VA_ARGS__}, ret, vol, strict, src, impl},
@@ -1074,6 +1075,37 @@ int rl_regex_match(rl_expr_ctx *c, const rl_value *s, const rl_value *pattern, b
         return 0;
     }
     return regex_failed(c, r, loc);
+}
+
+/* substring(s FROM pattern): the part of s the pattern matches first, or
+ * what its first parenthesized subexpression matched when it has one
+ * (PostgreSQL's textregexsubstr); NULL when nothing matches. */
+static int fn_regex_substring(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    pcre2_code *code = regex_get(c, &a[1], false, loc);
+    if (!code)
+        return -1;
+    struct rl_regex_cache *rc = c->x->s->regex;
+    /* room for the subexpressions (the session's match data has the whole
+     * match only) */
+    pcre2_match_data *md = pcre2_match_data_create_from_pattern(code, NULL);
+    if (!md)
+        return rl_expr_oom(c);
+    int r = pcre2_match(code, a[0].d.v.s.p, a[0].d.v.s.len, 0, 0, md, rc->mctx);
+    rl_val_null(out, RL_OID_TEXT);
+    uint32_t groups = 0;
+    pcre2_pattern_info(code, PCRE2_INFO_CAPTURECOUNT, &groups);
+    const PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+    size_t k = groups ? 1 : 0;
+    int rc_out = 0;
+    if (r < 0 && r != PCRE2_ERROR_NOMATCH)
+        rc_out = regex_failed(c, r, loc);
+    else if (r > (int)k && ov[2 * k] != PCRE2_UNSET) /* else: no match, or the
+                                                      * subexpression took no part */
+        rc_out = rl_val_str_copy(c, out, RL_OID_TEXT, a[0].d.v.s.p + ov[2 * k],
+                                 ov[2 * k + 1] - ov[2 * k]);
+    pcre2_match_data_free(md);
+    return rc_out;
 }
 
 /* The flags argument of regexp_replace / regexp_like: g (every match, where

@@ -36,3 +36,10 @@ SELECT concat();
 SELECT substr();
 SELECT md5(1);
 SELECT upper('straße éàü ﬁ'), lower('ÉÀÜ ΣΑΣ İ'), initcap('élan vital ÉCOLE déjà-vu'), upper(path), lower(upper(path)) FROM ducklake_data_file ORDER BY data_file_id;
+-- substring(... FROM ... FOR ...) and substring(text FROM pattern) (textregexsubstr: the first parenthesized subexpression when there is one)
+select substring('hello' from 2 for 3), substring('hello' from 3), substring('hello', 2, 2), substring('héllo' from 2 for 2), substring('abc' from -1 for 3), substring('abc' for 2);
+select substring('abc' from 1 for -1);
+select substring('hello' from 'l+');
+select substring('hello' from '(l)(o)'), substring('hello' from 'x'), substring('hello' from '(x)?h'), substring(NULL from 'a');
+select substring('hello' from '(');
+select pg_typeof(substring('a' from 1)), substring('abc' from 2::int2);

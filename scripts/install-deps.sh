@@ -37,6 +37,11 @@ dpkg -s libgmp-dev >/dev/null 2>&1 || need_apt+=(libgmp-dev)
 # systemd-analyze: tests/wire/test_systemd_unit.py verifies contrib/rocklake.service
 # (a fresh Debian 12 container has no systemd package)
 have systemd-analyze || need_apt+=(systemd)
+# Java and Maven: the PostgreSQL JDBC driver's DatabaseMetaData suite
+# (tests/clients/test_jdbc_metadata.py); the driver itself comes from Maven
+# Central below
+have javac || need_apt+=(default-jdk-headless)
+have mvn || need_apt+=(maven)
 # sqlsmith: random queries through RockLake's catalogs (tests/wire/test_sqlsmith.py)
 have sqlsmith || need_apt+=(sqlsmith)
 # libFuzzer runtime ships with clang on Debian 12 (libclang-rt-14-dev)
@@ -101,6 +106,12 @@ if ! python3 -c 'import ducklake, polars_hash, duckdb_extension_icu, sqlalchemy,
     echo "install-deps: pip install ${client_pkgs[*]} (client conformance suite)"
     python3 -m pip install -q "${client_pkgs[@]}" 2>/dev/null ||
         python3 -m pip install -q --break-system-packages "${client_pkgs[@]}"
+fi
+# the PostgreSQL JDBC driver (pinned; tests/clients/test_jdbc_metadata.py)
+jdbc_jar="$HOME/.m2/repository/org/postgresql/postgresql/42.7.14/postgresql-42.7.14.jar"
+if [ ! -f "$jdbc_jar" ]; then
+    echo "install-deps: mvn dependency:get org.postgresql:postgresql:42.7.14 (JDBC metadata suite)"
+    mvn -q dependency:get -Dartifact=org.postgresql:postgresql:42.7.14 >/dev/null
 fi
 ext_dir="$HOME/.duckdb/extensions/v1.5.5/linux_amd64"
 for ext in icu:icu ducklake:ducklake postgres:postgres_scanner; do

@@ -143,7 +143,9 @@ def dump(db):
             "oid", "typname", "typnamespace", "typowner", "typlen", "typbyval", "typtype",
             "typcategory", "typispreferred", "typisdefined", "typdelim", "typrelid", "typelem",
             "typarray", "typalign", "typstorage", "typnotnull", "typbasetype", "typtypmod",
-            "typndims", "typcollation"]), ",".join(map(str, sorted(want)))))
+            "typndims", "typcollation", "typsubscript::oid", "typinput::oid", "typoutput::oid",
+            "typreceive::oid", "typsend::oid", "typmodin::oid", "typmodout::oid",
+            "typanalyze::oid"]), ",".join(map(str, sorted(want)))))
     d["constraints"] = db.rows(
         "SELECT %s FROM pg_constraint k WHERE conrelid IN %s ORDER BY k.oid" % (t([
             "oid", "conname", "connamespace", "contype", "condeferrable", "condeferred",
@@ -164,6 +166,20 @@ def dump(db):
             "oid", "oprname", "oprnamespace", "oprowner", "oprkind", "oprcanmerge", "oprcanhash",
             "oprleft", "oprright", "oprresult", "oprcom", "oprnegate", "oprcode::oid",
             "oprrest::oid", "oprjoin::oid"]), OPERATOR_FILTER))
+    # the functions the captured rows name in regproc columns (a type's I/O,
+    # an operator's code and estimators): their names, so that regproc
+    # prints and reads them although pg_proc lists RockLake's functions only
+    refs = set()
+    for y in d["types"]:
+        refs |= {int(v) for v in y[21:29] if v and v != "0"}
+    for o in d["operators"]:
+        refs |= {int(v) for v in o[12:15] if v and v != "0"}
+    refs |= {2290, 2291, 2402, 2403, 750}  # record I/O of a lake table's row type; array_in
+    d["procnames"] = db.rows(
+        "SELECT %s FROM pg_proc p WHERE oid IN (%s) ORDER BY p.oid" % (t([
+            "oid", "proname",
+            "(SELECT count(*) FROM pg_proc q WHERE q.proname = p.proname) > 1"]),
+            ",".join(map(str, sorted(refs)))))
     d["opclasses"] = db.rows(
         "SELECT %s FROM pg_opclass o ORDER BY o.oid" % t([
             "oid", "opcmethod", "opcname", "opcnamespace", "opcowner", "opcfamily", "opcintype",
@@ -274,7 +290,10 @@ def emit(d, cmd):
     array("pg15_type", "pg15_types", [
         [y[0], S(y[1]), y[2], y[3], y[4], b(y[5]), ch(y[6]), ch(y[7]), b(y[8]), b(y[9]),
          ch(y[10]), y[11], y[12], y[13], ch(y[14]), ch(y[15]), b(y[16]), y[17], y[18], y[19],
-         y[20]] for y in d["types"]])
+         y[20]] + list(y[21:29]) for y in d["types"]])
+
+    array("pg15_procname", "pg15_procnames",
+          [[p[0], S(p[1]), b(p[2])] for p in d["procnames"]])
 
     array("pg15_constraint", "pg15_constraints", [
         [k[0], S(k[1]), k[2], ch(k[3]), b(k[4]), b(k[5]), b(k[6]), k[7], k[8], k[9], k[10],

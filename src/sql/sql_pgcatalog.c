@@ -111,7 +111,17 @@ typedef struct pg15_type {
     uint32_t typbasetype;
     int32_t typtypmod, typndims;
     uint32_t typcollation;
+    /* regproc: the type's subscripting and I/O functions (0: none) */
+    uint32_t typsubscript, typinput, typoutput, typreceive, typsend, typmodin, typmodout,
+        typanalyze;
 } pg15_type;
+
+/* A function a captured row names in a regproc column, and whether
+ * PostgreSQL has more than one function of that name. */
+typedef struct pg15_procname {
+    uint32_t oid, name;
+    bool overloaded;
+} pg15_procname;
 
 typedef struct pg15_constraint {
     uint32_t oid, name, nsoid;
@@ -304,8 +314,16 @@ static const vcol type_cols[] = {
     {"typisdefined", RL_OID_BOOL, FLD(pg15_type, typisdefined)},
     {"typdelim", RL_OID_CHAR, FLD(pg15_type, typdelim)},
     {"typrelid", RL_OID_OID, FLD(pg15_type, typrelid)},
+    {"typsubscript", RL_OID_REGPROC, FLD(pg15_type, typsubscript)},
     {"typelem", RL_OID_OID, FLD(pg15_type, typelem)},
     {"typarray", RL_OID_OID, FLD(pg15_type, typarray)},
+    {"typinput", RL_OID_REGPROC, FLD(pg15_type, typinput)},
+    {"typoutput", RL_OID_REGPROC, FLD(pg15_type, typoutput)},
+    {"typreceive", RL_OID_REGPROC, FLD(pg15_type, typreceive)},
+    {"typsend", RL_OID_REGPROC, FLD(pg15_type, typsend)},
+    {"typmodin", RL_OID_REGPROC, FLD(pg15_type, typmodin)},
+    {"typmodout", RL_OID_REGPROC, FLD(pg15_type, typmodout)},
+    {"typanalyze", RL_OID_REGPROC, FLD(pg15_type, typanalyze)},
     {"typalign", RL_OID_CHAR, FLD(pg15_type, typalign)},
     {"typstorage", RL_OID_CHAR, FLD(pg15_type, typstorage)},
     {"typnotnull", RL_OID_BOOL, FLD(pg15_type, typnotnull)},
@@ -1372,7 +1390,8 @@ static int type_row(gen_ctx *g, const table_ent *t)
     const pg15_type row = {
         .oid = rowtype_oid(t->oid), .nsoid = t->nsoid, .owner = OWNER_OID, .typlen = -1,
         .typtype = 'c', .typcategory = 'C', .typisdefined = true, .typdelim = ',',
-        .typrelid = t->oid, .typalign = 'd', .typstorage = 'x', .typtypmod = -1};
+        .typrelid = t->oid, .typalign = 'd', .typstorage = 'x', .typtypmod = -1,
+        .typinput = 2290, .typoutput = 2291, .typreceive = 2402, .typsend = 2403}; /* record_* */
     const char *name = t->name;
     return emit_row(g, type_cols, N(type_cols), &row, &name);
 }
@@ -2352,6 +2371,24 @@ static const proc_def *proc_by_oid(uint32_t oid)
     return NULL;
 }
 
+/* A function the captured catalogs name that the function table has not
+ * (array_in, int4eq, record_in, ...): known by name for regproc only. */
+static const pg15_procname *procname_by_oid(uint32_t oid)
+{
+    for (size_t i = 0; i < PG15_PROCNAMES_COUNT; i++)
+        if (pg15_procnames[i].oid == oid)
+            return &pg15_procnames[i];
+    return NULL;
+}
+
+static const pg15_procname *procname_by_name(const char *name)
+{
+    for (size_t i = 0; i < PG15_PROCNAMES_COUNT; i++)
+        if (strcmp(pg15_s(pg15_procnames[i].name), name) == 0)
+            return &pg15_procnames[i];
+    return NULL;
+}
+
 /* regtypeout: format_type without a modifier; 0 for no such type. */
 static int regtype_name(rl_exec *x, uint32_t oid, char *buf, size_t n)
 {
@@ -2404,6 +2441,11 @@ int rl_pgcatalog_reg_name(rl_exec *x, uint32_t type, uint32_t oid, char *buf, si
     case RL_OID_REGPROC:
     case RL_OID_REGPROCEDURE: {
         const proc_def *f = proc_by_oid(oid);
+        const pg15_procname *pn = f ? NULL : procname_by_oid(oid);
+        if (pn && type == RL_OID_REGPROC) {
+            snprintf(buf, n, "%s%s", pn->overloaded ? "pg_catalog." : "", pg15_s(pn->name));
+            return 1;
+        }
         if (!f)
             return 0;
         if (type == RL_OID_REGPROC) {
@@ -2677,7 +2719,12 @@ int rl_pgcatalog_reg_oid(rl_exec *x, uint32_t type, const char *p, size_t len, u
                 return -2;
             if (hit)
                 *oid = hit->oid;
-            return hit != NULL;
+            const pg15_procname *pn = hit ? NULL : procname_by_name(name);
+            if (pn && pn->overloaded)
+                return -2;
+            if (pn)
+                *oid = pn->oid;
+            return hit || pn;
         }
         /* name(type, ...): each argument through regtype's input */
         uint32_t want[RL_FUNC_MAX_ARGS];

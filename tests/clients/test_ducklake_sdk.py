@@ -24,22 +24,14 @@ pl = pytest.importorskip("polars")
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "wire"))
-from rlserver import Server  # noqa: E402
+from rlserver import Postgres, Server  # noqa: E402
 
-PG_ENV = ROOT / "tests" / "pg" / "pg_env.sh"
 sys.path.insert(0, str(ROOT / "tests" / "duckdb"))
 
 # step -> why it differs (empty: none today)
 KNOWN_DIFFERENCES = {}
 
 
-def free_port():
-    import socket
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
 
 
 @pytest.fixture(scope="module")
@@ -49,19 +41,14 @@ def catalogs():
     tmp = Path(os.environ.get("ROCKLAKE_TEST_TMP", ROOT / "build" / "tmp")) / f"sdk-{uuid.uuid4().hex[:8]}"
     tmp.mkdir(parents=True)
     tmp.chmod(0o755)
-    pg_dir, pg_port = tmp / "pg", free_port()
-    subprocess.run([str(PG_ENV), "start", str(pg_port), str(pg_dir)], check=True,
-                   stdout=subprocess.DEVNULL)
-    import psycopg
+    pg = Postgres(tmp)
     db = f"sdk_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(host="127.0.0.1", port=pg_port, user="postgres", dbname="postgres",
-                         autocommit=True) as c:
-        c.execute(f'CREATE DATABASE "{db}" OWNER lake')
+    pg.create_database(db)
     rl = Server(tmp, tmp / "store", ["--auto-create", "on"])
-    yield [("postgres", f"postgresql://lake@127.0.0.1:{pg_port}/{db}", tmp / "pg-data"),
+    yield [("postgres", f"postgresql://lake@127.0.0.1:{pg.port}/{db}", tmp / "pg-data"),
            ("rocklake", f"postgresql://lake@127.0.0.1:{rl.port}/sdk", tmp / "rl-data")]
     assert rl.stop() == 0, rl.log_text()[-3000:]
-    subprocess.run([str(PG_ENV), "stop", str(pg_dir)], check=False)
+    pg.stop()
 
 
 def outcome(fn):

@@ -27,9 +27,8 @@ pl = pytest.importorskip("polars")
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "wire"))
-from rlserver import Server  # noqa: E402
+from rlserver import Postgres, Server  # noqa: E402
 
-PG_ENV = ROOT / "tests" / "pg" / "pg_env.sh"
 
 # step -> why it differs
 KNOWN_DIFFERENCES = {
@@ -43,41 +42,29 @@ KNOWN_DIFFERENCES = {
 }
 
 
-def free_port():
-    import socket
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
 
 
 @pytest.fixture(scope="module")
 def servers():
-    """(pg_port, rocklake Server, tmp): a PostgreSQL whose databases are
+    """(Postgres, rocklake Server, tmp): a PostgreSQL whose databases are
     created per lake, and a RockLake that creates a lake per database name."""
     tmp = Path(os.environ.get("ROCKLAKE_TEST_TMP", ROOT / "build" / "tmp")) / \
         f"dlpy-{uuid.uuid4().hex[:8]}"
     tmp.mkdir(parents=True)
     tmp.chmod(0o755)  # PostgreSQL runs as user postgres
-    pg_dir, pg_port = tmp / "pg", free_port()
-    subprocess.run([str(PG_ENV), "start", str(pg_port), str(pg_dir)], check=True,
-                   stdout=subprocess.DEVNULL)
+    pg = Postgres(tmp)
     rl = Server(tmp, tmp / "store", ["--auto-create", "on"])
-    yield pg_port, rl, tmp
+    yield pg, rl, tmp
     assert rl.stop() == 0, rl.log_text()[-3000:]
-    subprocess.run([str(PG_ENV), "stop", str(pg_dir)], check=False)
+    pg.stop()
 
 
 def lakes(servers, name):
     """{catalog: (SQLAlchemy URL, data dir)} of a fresh lake `name` on each."""
-    import psycopg
-    pg_port, rl, tmp = servers
-    with psycopg.connect(host="127.0.0.1", port=pg_port, user="postgres", dbname="postgres",
-                         autocommit=True) as c:
-        c.execute(f'CREATE DATABASE "{name}" OWNER lake')
+    pg, rl, tmp = servers
+    pg.create_database(name)
     out = {}
-    for cat, port in (("postgres", pg_port), ("rocklake", rl.port)):
+    for cat, port in (("postgres", pg.port), ("rocklake", rl.port)):
         data = tmp / f"{cat}-{name}-data"
         data.mkdir()
         out[cat] = (f"postgresql+psycopg://lake@127.0.0.1:{port}/{name}", data)

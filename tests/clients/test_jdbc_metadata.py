@@ -19,9 +19,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "wire"))
-from rlserver import Server  # noqa: E402
+from rlserver import Postgres, Server  # noqa: E402
 
-PG_ENV = ROOT / "tests" / "pg" / "pg_env.sh"
 SCHEMA = ROOT / "tests" / "sql_cases" / "00_schema.sql"
 JDBC_VERSION = "42.7.14"
 JAR = Path.home() / ".m2" / "repository" / "org" / "postgresql" / "postgresql" / JDBC_VERSION / \
@@ -44,13 +43,6 @@ KNOWN_DIFFERENCES = {
 }
 
 
-def free_port():
-    import socket
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
 
 
 def blocks(text):
@@ -76,14 +68,11 @@ def test_jdbc_metadata_matches_postgres():
     subprocess.run(["javac", "-d", str(tmp), "-cp", str(JAR),
                     str(ROOT / "tests" / "clients" / "jdbc" / "Meta.java")], check=True)
     import psycopg
-    pg_dir, pg_port = tmp / "pg", free_port()
-    subprocess.run([str(PG_ENV), "start", str(pg_port), str(pg_dir)], check=True,
-                   stdout=subprocess.DEVNULL)
+    oracle = Postgres(tmp)
     rl = Server(tmp, tmp / "store", ["--auto-create", "on"])
     try:
-        with psycopg.connect(host="127.0.0.1", port=pg_port, user="postgres", dbname="postgres",
-                             autocommit=True) as c:
-            c.execute('CREATE DATABASE "jdbc" OWNER lake')
+        oracle.create_database("jdbc")
+        pg_port = oracle.port
         ddl = [l for l in SCHEMA.read_text().splitlines() if l.startswith("CREATE TABLE")]
         urls = {"postgres": (f"host=127.0.0.1 port={pg_port} user=lake dbname=jdbc",
                              f"jdbc:postgresql://127.0.0.1:{pg_port}/jdbc?user=lake"),
@@ -111,4 +100,4 @@ def test_jdbc_metadata_matches_postgres():
         assert len(pg) - len(KNOWN_DIFFERENCES) >= 10, sorted(pg)
     finally:
         assert rl.stop() == 0, rl.log_text()[-3000:]
-        subprocess.run([str(PG_ENV), "stop", str(pg_dir)], check=False)
+        oracle.stop()

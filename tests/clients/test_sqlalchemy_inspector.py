@@ -12,7 +12,6 @@ pg_opclass, pg_tablespace, ...). Each call's outcome is reduced to plain
 data, or to its error's class and SQLSTATE, and the two are compared whole.
 """
 import os
-import subprocess
 import sys
 import uuid
 from pathlib import Path
@@ -24,9 +23,8 @@ psycopg = pytest.importorskip("psycopg")
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "wire"))
-from rlserver import Server  # noqa: E402
+from rlserver import Postgres, Server  # noqa: E402
 
-PG_ENV = ROOT / "tests" / "pg" / "pg_env.sh"
 SCHEMA = ROOT / "tests" / "sql_cases" / "00_schema.sql"
 
 # Besides DuckLake's 28 tables (as DuckDB creates them): a second metadata
@@ -56,13 +54,6 @@ TABLES = ["ducklake_snapshot", "ducklake_metadata", "ducklake_column", "ducklake
           "ducklake_data_file", "ducklake_file_column_stats", "ducklake_inlined_data_1_1"]
 
 
-def free_port():
-    import socket
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
 
 
 @pytest.fixture(scope="module")
@@ -73,15 +64,11 @@ def catalogs():
         f"sa-{uuid.uuid4().hex[:8]}"
     tmp.mkdir(parents=True)
     tmp.chmod(0o755)  # PostgreSQL runs as user postgres
-    pg_dir, pg_port = tmp / "pg", free_port()
-    subprocess.run([str(PG_ENV), "start", str(pg_port), str(pg_dir)], check=True,
-                   stdout=subprocess.DEVNULL)
+    pg = Postgres(tmp)
     db = f"sa_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(host="127.0.0.1", port=pg_port, user="postgres", dbname="postgres",
-                         autocommit=True) as c:
-        c.execute(f'CREATE DATABASE "{db}" OWNER lake')
+    pg.create_database(db)
     rl = Server(tmp, tmp / "store", ["--auto-create", "on"])
-    urls = {"postgres": f"postgresql+psycopg://lake@127.0.0.1:{pg_port}/{db}",
+    urls = {"postgres": f"postgresql+psycopg://lake@127.0.0.1:{pg.port}/{db}",
             "rocklake": f"postgresql+psycopg://lake@127.0.0.1:{rl.port}/lake"}
     ddl = [l for l in SCHEMA.read_text().splitlines() if l.startswith("CREATE TABLE")]
     for url in urls.values():
@@ -90,7 +77,7 @@ def catalogs():
                 c.execute(stmt)
     yield urls
     assert rl.stop() == 0, rl.log_text()[-3000:]
-    subprocess.run([str(PG_ENV), "stop", str(pg_dir)], check=False)
+    pg.stop()
 
 
 def outcome(fn):

@@ -29,7 +29,6 @@ import argparse
 import random
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -37,7 +36,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "wire"))
-from rlserver import Server  # noqa: E402
+from rlserver import Server, free_port  # noqa: E402
 
 SCHEMA = ROOT / "tests" / "sql_cases" / "00_schema.sql"
 PG_ENV = ROOT / "tests" / "pg" / "pg_env.sh"
@@ -349,12 +348,6 @@ def answer(conn, sql):
         return ("error", e.sqlstate)
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 class Pair:

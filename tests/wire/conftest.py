@@ -14,7 +14,7 @@ import urllib.request
 
 import pytest
 
-from rlserver import BIN, ROOT, Server  # noqa: F401  (tests import them from here)
+from rlserver import BIN, ROOT, Server, free_port  # noqa: F401  (tests import them from here)
 
 
 @pytest.fixture
@@ -100,14 +100,6 @@ def moto(tmp_path):
 
 # ------------------------------------------------------------ raw protocol
 
-def free_port():
-    """A loopback port nobody listens on now (for --metrics, --listen)."""
-    import socket
-    probe = socket.socket()
-    probe.bind(("127.0.0.1", 0))
-    port = probe.getsockname()[1]
-    probe.close()
-    return port
 
 
 def startup_packet(user="tester", database="lake", **extra):

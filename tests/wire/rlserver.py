@@ -1,7 +1,9 @@
 """A real `rocklake serve` process for the Python suites (tests/wire,
-tests/duckdb): a store root, a free loopback port (the server binds port 0
-and writes the port it got to --port-file) and a log file; stop() sends
-SIGTERM and waits for the drain, crash() sends SIGKILL.
+tests/duckdb, tests/clients, tests/diffuzz): a store root, a free loopback
+port (the server binds port 0 and writes the port it got to --port-file)
+and a log file; stop() sends SIGTERM and waits for the drain, crash() sends
+SIGKILL. And the PostgreSQL 15 they compare against (Postgres, on
+tests/pg/pg_env.sh), and free_port().
 """
 import os
 import signal
@@ -11,6 +13,44 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = os.environ.get("ROCKLAKE_BIN", str(ROOT / "build" / "rocklake"))
+PG_ENV = ROOT / "tests" / "pg" / "pg_env.sh"
+
+
+def free_port():
+    """A loopback port nobody listens on now (for --metrics, --listen, a
+    PostgreSQL)."""
+    import socket
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    return port
+
+
+class Postgres:
+    """A throw-away PostgreSQL 15 in tmp/pg (tests/pg/pg_env.sh: role `lake`,
+    database `lakecat`) on a free loopback port; tmp must be readable by the
+    postgres user (mode 0755)."""
+
+    def __init__(self, tmp: Path):
+        self.dir = tmp / "pg"
+        self.port = free_port()
+        subprocess.run([str(PG_ENV), "start", str(self.port), str(self.dir)], check=True,
+                       stdout=subprocess.DEVNULL)
+
+    def dsn(self, dbname="lakecat", user="lake"):
+        return f"host=127.0.0.1 port={self.port} user={user} dbname={dbname}"
+
+    def create_database(self, name, owner="lake"):
+        """A new database owned by `owner`; its dsn for that role."""
+        import psycopg
+        with psycopg.connect(self.dsn("postgres", "postgres"), autocommit=True) as c:
+            c.execute(f'CREATE DATABASE "{name}" OWNER {owner}')
+        return self.dsn(name, owner)
+
+    def stop(self):
+        subprocess.run([str(PG_ENV), "stop", str(self.dir)], check=False,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 class Server:

@@ -14,13 +14,12 @@ when it becomes PostgreSQL's) fails, so the list stays exact.
 import os
 import re
 import shutil
-import socket
 import subprocess
 import tempfile
 
 import pytest
 
-from rlserver import ROOT
+from rlserver import ROOT, free_port
 
 PSQL = "/usr/bin/psql"
 PG_ENV = ROOT / "tests" / "pg" / "pg_env.sh"
@@ -96,12 +95,6 @@ KNOWN = {
 }
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def psql(host, port, command, user="lake", *flags):

@@ -28,11 +28,9 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from conftest import free_port
-from rlserver import ROOT
+from rlserver import ROOT, Postgres
 
 SCHEMA = ROOT / "tests" / "sql_cases" / "00_schema.sql"
-PG_ENV = ROOT / "tests" / "pg" / "pg_env.sh"
 SEEDS = (7, 11)
 QUERIES = 400
 
@@ -87,18 +85,13 @@ def pg(tmp_path):
         f"smith-{uuid.uuid4().hex[:8]}"
     tmp.mkdir(parents=True)
     tmp.chmod(0o755)  # PostgreSQL runs as user postgres
-    port = free_port()
-    subprocess.run([str(PG_ENV), "start", str(port), str(tmp / "pg")], check=True,
-                   stdout=subprocess.DEVNULL)
+    pg = Postgres(tmp)
     try:
-        with psycopg.connect(host="127.0.0.1", port=port, user="postgres", dbname="postgres",
-                             autocommit=True) as c:
-            c.execute('CREATE DATABASE "smith" OWNER lake')
-        dsn = f"host=127.0.0.1 port={port} user=lake dbname=smith"
+        dsn = pg.create_database("smith")
         create_tables(dsn)
         yield dsn
     finally:
-        subprocess.run([str(PG_ENV), "stop", str(tmp / "pg")], check=False)
+        pg.stop()
 
 
 def outcome(conn, sql):

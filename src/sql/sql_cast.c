@@ -87,7 +87,7 @@ bool rl_oid_preferred(uint32_t oid)
 
 /* The numeric ladder int2 < int4 < int8 < numeric < float4 < float8 casts
  * upward implicitly; integers also to oid and the reg* types. */
-static int ladder(uint32_t oid)
+int rl_oid_number_rank(uint32_t oid)
 {
     switch (oid) {
     case RL_OID_INT2: return 1;
@@ -104,9 +104,9 @@ bool rl_oid_implicit_cast(uint32_t from, uint32_t to)
 {
     if (from == to)
         return true;
-    if (ladder(from) && ladder(to))
-        return ladder(from) < ladder(to);
-    if (ladder(from) && ladder(from) <= 3 && (to == RL_OID_OID || rl_oid_is_reg(to)))
+    if (rl_oid_number_rank(from) && rl_oid_number_rank(to))
+        return rl_oid_number_rank(from) < rl_oid_number_rank(to);
+    if (rl_oid_number_rank(from) && rl_oid_number_rank(from) <= 3 && (to == RL_OID_OID || rl_oid_is_reg(to)))
         return true;
     if ((from == RL_OID_OID || rl_oid_is_reg(from)) && (to == RL_OID_OID || rl_oid_is_reg(to)))
         return true;

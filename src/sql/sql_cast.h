@@ -192,6 +192,9 @@ static inline int64_t rl_ts_micros(const rl_value *v)
  * castcontext 'i' among these types, text-likes into text included). */
 char rl_oid_category(uint32_t oid);
 bool rl_oid_preferred(uint32_t oid);
+/* A number type's rung on the implicit-cast ladder int2 < int4 < int8 <
+ * numeric < float4 < float8 (1..6), 0 for any other type. */
+int rl_oid_number_rank(uint32_t oid);
 bool rl_oid_implicit_cast(uint32_t from, uint32_t to);
 
 /* 22003 "<type> out of range". */

@@ -997,27 +997,14 @@ static int eval_booltest(rl_expr_ctx *c, const PgQuery__BooleanTest *bt, rl_valu
 
 /* The common type of several values (CASE / COALESCE / VALUES / UNION):
  * unknowns take the others' type; mixed numbers widen; else the first. */
-static uint32_t number_rank(uint32_t oid)
-{
-    switch (oid) {
-    case RL_OID_INT2: return 1;
-    case RL_OID_INT4: return 2;
-    case RL_OID_INT8: return 3;
-    case RL_OID_NUMERIC: return 4;
-    case RL_OID_FLOAT4: return 5;
-    case RL_OID_FLOAT8: return 6;
-    default: return 0;
-    }
-}
-
 uint32_t rl_common_type(uint32_t a, uint32_t b)
 {
     if (a == RL_OID_UNKNOWN)
         return b;
     if (b == RL_OID_UNKNOWN || a == b)
         return a;
-    if (number_rank(a) && number_rank(b))
-        return number_rank(a) >= number_rank(b) ? a : b;
+    if (rl_oid_number_rank(a) && rl_oid_number_rank(b))
+        return rl_oid_number_rank(a) >= rl_oid_number_rank(b) ? a : b;
     /* strings: PostgreSQL's select_common_type keeps the first type, since
      * text, varchar and bpchar coerce to each other implicitly both ways */
     if (rl_oid_is_textual(a) && rl_oid_is_textual(b))

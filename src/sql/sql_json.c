@@ -163,30 +163,9 @@ int rl_fn_json_build_object(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out
     return put_json_result(c, out, &b);
 }
 
-/* json_build_array(VARIADIC "any"): [v, ...]. */
-int rl_fn_json_build_array(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+/* [v, ...] of n values, as json_build_array and json_agg write it. */
+static int json_list(rl_expr_ctx *c, const rl_value *vals, size_t n, rl_value *out, int loc)
 {
-    rl_buf b;
-    rl_buf_init(&b, 0);
-    rl_buf_put_u8(&b, '[');
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            rl_buf_put_str(&b, ", ");
-        if (put_json_value(c, &b, &a[i], loc) < 0) {
-            rl_buf_free(&b);
-            return -1;
-        }
-    }
-    rl_buf_put_u8(&b, ']');
-    return put_json_result(c, out, &b);
-}
-
-int rl_json_agg(rl_expr_ctx *c, const rl_value *vals, size_t n, rl_value *out, int loc)
-{
-    if (n == 0) {
-        rl_val_null(out, RL_OID_JSON);
-        return 0;
-    }
     rl_buf b;
     rl_buf_init(&b, 0);
     rl_buf_put_u8(&b, '[');
@@ -200,6 +179,21 @@ int rl_json_agg(rl_expr_ctx *c, const rl_value *vals, size_t n, rl_value *out, i
     }
     rl_buf_put_u8(&b, ']');
     return put_json_result(c, out, &b);
+}
+
+/* json_build_array(VARIADIC "any"): [v, ...]. */
+int rl_fn_json_build_array(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return json_list(c, a, n, out, loc);
+}
+
+int rl_json_agg(rl_expr_ctx *c, const rl_value *vals, size_t n, rl_value *out, int loc)
+{
+    if (n == 0) {
+        rl_val_null(out, RL_OID_JSON);
+        return 0;
+    }
+    return json_list(c, vals, n, out, loc);
 }
 
 /* ------------------------------------------------------------- access */

@@ -125,11 +125,13 @@ def test_sqlsmith_loads_the_schema_and_nothing_breaks(server, pg):
         # CONFLICT, NULL in DuckLake's key columns): a jump is a regression
         assert rate < 0.25, f"seed {seed}: error rate {rate}\n{out[-3000:]}"
         assert server.alive(), server.log_text()[-3000:]
-        assert time.monotonic() - t0 < 240
+        assert time.monotonic() - t0 < 280
     with psycopg.connect(dsn, autocommit=True) as c:
         assert c.execute("SELECT count(*) FROM ducklake_snapshot").fetchone() == (3,)
     # the server's memory did not grow without bound over the 800 queries
-    assert rss_kb(server.proc.pid) < base_rss + 512 * 1024, (base_rss, rss_kb(server.proc.pid))
+    # (AddressSanitizer keeps up to 256 MB of freed memory in quarantine)
+    bound_mb = 1536 if "asan" in os.environ.get("BUILD", "") else 512
+    assert rss_kb(server.proc.pid) < base_rss + bound_mb * 1024, (base_rss, rss_kb(server.proc.pid))
 
     # the same generator's queries, replayed on both
     gen = subprocess.run(["sqlsmith", f"--target={dsn}", "--exclude-catalog", "--seed=13",

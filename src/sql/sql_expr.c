@@ -2313,9 +2313,13 @@ static int eval_subscript(rl_expr_ctx *c, const PgQuery__AIndirection *ind, rl_v
         found = k++ == want;
     }
     int rc = 0;
-    if (found && !isnull)
+    if (found && !isnull) {
         rc = rl_text_to_value(c, el.len ? (const char *)el.data : "", el.len, elem, -1, false,
                               out, -1);
+        /* a text-like element points into el, freed below: into the arena */
+        if (rc == 0 && rl_value_own(c->arena, out) < 0)
+            rc = rl_expr_oom(c);
+    }
     rl_buf_free(&el);
     return rc;
 }

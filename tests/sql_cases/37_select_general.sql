@@ -170,3 +170,5 @@ SELECT count(*) FROM ducklake_snapshot TABLESAMPLE BERNOULLI (1, 2);
 SELECT count(*) FROM ducklake_snapshot TABLESAMPLE BERNOULLI (50) REPEATABLE (NULL);
 SELECT count(*) FROM ducklake_snapshot TABLESAMPLE SYSTEM ('NaN');
 SELECT count(*) FROM ducklake_snapshot TABLESAMPLE BERNOULLI ('x');
+-- an element of a text-like array read by subscript outlives the element's buffer (heap-use-after-free under ASan before, from JDBC's getTypeInfo)
+SELECT (ARRAY['a', 'bb'])[2], (current_schemas(false))[1], ('{x,y}'::text[])[1] || 'z', s.r FROM (SELECT ('{p,q}'::name[])[2] AS r) s;

@@ -1822,9 +1822,7 @@ static int eval_srf(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *out)
         if (rl_expr_eval(c, f->args[i], &a) < 0)
             return -1;
         if (f->n_args == 1) {
-            t = a.oid == RL_OID_INT2VECTOR   ? RL_OID_INT2
-                : a.oid == RL_OID_OIDVECTOR ? RL_OID_OID
-                                            : rl_array_elem_oid(a.oid);
+            t = rl_elem_oid_of(a.oid);
             if (!t)
                 return rl_func_no_function(c, "unnest", 1, &a, f->location);
         } else if (a.oid == RL_OID_INT8 && !subscripts) {
@@ -2279,9 +2277,7 @@ static int eval_subscript(rl_expr_ctx *c, const PgQuery__AIndirection *ind, rl_v
     if (i.oid == RL_OID_UNKNOWN && rl_value_coerce(c, &i, RL_OID_INT4, -1, false, &i, -1) < 0)
         return -1;
     bool vector = arr.oid == RL_OID_INT2VECTOR || arr.oid == RL_OID_OIDVECTOR;
-    uint32_t elem = arr.oid == RL_OID_INT2VECTOR   ? RL_OID_INT2
-                    : arr.oid == RL_OID_OIDVECTOR ? RL_OID_OID
-                                                  : rl_array_elem_oid(arr.oid);
+    uint32_t elem = rl_elem_oid_of(arr.oid);
     if (!elem)
         return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, -1,
                              "cannot subscript type %s because it does not support subscripting",
@@ -2293,25 +2289,12 @@ static int eval_subscript(rl_expr_ctx *c, const PgQuery__AIndirection *ind, rl_v
     if (arr.d.isnull || i.d.isnull)
         return 0;
     int64_t want = i.d.v.i - (vector ? 0 : 1), k = 0;
-    const char *p = (const char *)arr.d.v.s.p;
-    size_t len = arr.d.v.s.len, pos = 0;
+    size_t pos = 0;
     rl_buf el;
     rl_buf_init(&el, 0);
     bool isnull = false, found = false;
-    while (!found && want >= 0) {
-        if (vector) {
-            while (pos < len && p[pos] == ' ')
-                pos++;
-            if (pos >= len)
-                break;
-            rl_buf_reset(&el);
-            for (; pos < len && p[pos] != ' '; pos++)
-                rl_buf_put(&el, &p[pos], 1);
-        } else if (!rl_array_next(p, len, &pos, &el, &isnull)) {
-            break;
-        }
+    while (!found && want >= 0 && rl_elem_next(&arr, &pos, &el, &isnull))
         found = k++ == want;
-    }
     int rc = 0;
     if (found && !isnull) {
         rc = rl_text_to_value(c, el.len ? (const char *)el.data : "", el.len, elem, -1, false,

@@ -1528,34 +1528,6 @@ static rl_rowset *function_rowset(sel *S, const PgQuery__Alias *al, const char *
     return rs;
 }
 
-/* The element type of an array, or of int2vector / oidvector (PostgreSQL
- * passes both where a function takes anyarray); 0 for other types. */
-static uint32_t srf_elem_oid(uint32_t oid)
-{
-    return oid == RL_OID_INT2VECTOR   ? RL_OID_INT2
-           : oid == RL_OID_OIDVECTOR ? RL_OID_OID
-                                     : rl_array_elem_oid(oid);
-}
-
-/* The next element of an array's text or of a vector's ("1 2 3"), into el;
- * false past the last. */
-static bool srf_elem_next(const rl_value *arr, size_t *pos, rl_buf *el, bool *isnull)
-{
-    const char *p = (const char *)arr->d.v.s.p;
-    size_t len = arr->d.v.s.len;
-    if (arr->oid != RL_OID_INT2VECTOR && arr->oid != RL_OID_OIDVECTOR)
-        return rl_array_next(p, len, pos, el, isnull);
-    while (*pos < len && p[*pos] == ' ')
-        (*pos)++;
-    if (*pos >= len)
-        return false;
-    rl_buf_reset(el);
-    while (*pos < len && p[*pos] != ' ')
-        rl_buf_put_u8(el, (uint8_t)p[(*pos)++]);
-    *isnull = false;
-    return true;
-}
-
 /* FROM generate_subscripts(array, dim [, reverse]): the subscripts of
  * dimension dim, lowest first (reverse: highest first); a vector's start at
  * 0, an array's at 1; no rows for an empty array or another dimension. */
@@ -1566,7 +1538,7 @@ static rl_rowset *from_subscripts(sel *S, rl_expr_ctx *c, const PgQuery__FuncCal
     for (size_t i = 0; i < f->n_args; i++)
         if (rl_expr_eval(c, f->args[i], &a[i]) < 0)
             return NULL;
-    if (!srf_elem_oid(a[0].oid) || !(rl_oid_is_intlike(a[1].oid) || a[1].oid == RL_OID_UNKNOWN) ||
+    if (!rl_elem_oid_of(a[0].oid) || !(rl_oid_is_intlike(a[1].oid) || a[1].oid == RL_OID_UNKNOWN) ||
         (f->n_args == 3 && a[2].oid != RL_OID_BOOL && a[2].oid != RL_OID_UNKNOWN)) {
         rl_func_no_function(c, "generate_subscripts", f->n_args, a, f->location);
         return NULL;
@@ -1587,7 +1559,7 @@ static rl_rowset *from_subscripts(sel *S, rl_expr_ctx *c, const PgQuery__FuncCal
     rl_buf_init(&el, 0);
     size_t pos = 0;
     bool isnull;
-    while (srf_elem_next(&a[0], &pos, &el, &isnull))
+    while (rl_elem_next(&a[0], &pos, &el, &isnull))
         count++;
     rl_buf_free(&el);
     int64_t low = vector ? 0 : 1;
@@ -1609,7 +1581,7 @@ static rl_rowset *from_unnest(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f
     rl_value arr;
     if (rl_expr_eval(c, f->args[0], &arr) < 0)
         return NULL;
-    uint32_t elem = srf_elem_oid(arr.oid);
+    uint32_t elem = rl_elem_oid_of(arr.oid);
     if (!elem) {
         rl_func_no_function(c, "unnest", 1, &arr, f->location);
         return NULL;
@@ -1622,7 +1594,7 @@ static rl_rowset *from_unnest(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f
     size_t pos = 0;
     bool isnull;
     int rc = 0;
-    while (rc == 0 && srf_elem_next(&arr, &pos, &el, &isnull)) {
+    while (rc == 0 && rl_elem_next(&arr, &pos, &el, &isnull)) {
         rl_value v;
         if (isnull)
             rl_val_null(&v, elem);

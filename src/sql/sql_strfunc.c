@@ -888,6 +888,16 @@ int rl_fn_set_config(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int l
 
 /* --------------------------------------------------------- SIMILAR TO */
 
+/* An ESCAPE string of LIKE or SIMILAR TO: empty or one character (22025). */
+static int check_escape(rl_expr_ctx *c, const uint8_t *esc, size_t escn)
+{
+    if (escn == 0 || char_len(esc, escn) == escn)
+        return 0;
+    rl_exec_error(c->x, RL_SQLSTATE_INVALID_ESCAPE_SEQUENCE, -1, "invalid escape string");
+    rl_error_hint(c->x->err, "Escape string must be empty or one character.");
+    return -1;
+}
+
 /* similar_to_escape(pattern [, escape]): the POSIX regular expression an
  * SQL regular expression (SIMILAR TO) means, as PostgreSQL's
  * similar_escape_internal writes it: anchored, % -> .*, _ -> ., ( -> (?:,
@@ -902,11 +912,8 @@ int rl_fn_similar_to_escape(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out
     if (n > 1) {
         esc = str_p(&a[1]);
         escn = str_n(&a[1]);
-        if (escn > 0 && char_len(esc, escn) != escn) {
-            rl_exec_error(c->x, RL_SQLSTATE_INVALID_ESCAPE_SEQUENCE, -1, "invalid escape string");
-            rl_error_hint(c->x->err, "Escape string must be empty or one character.");
+        if (check_escape(c, esc, escn) < 0)
             return -1;
-        }
     }
     rl_buf b;
     rl_buf_init(&b, 0);
@@ -976,11 +983,8 @@ int rl_fn_like_escape(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int 
 {
     const uint8_t *p = str_p(&a[0]), *esc = str_p(&a[1]);
     size_t len = str_n(&a[0]), escn = str_n(&a[1]);
-    if (escn > 0 && char_len(esc, escn) != escn) {
-        rl_exec_error(c->x, RL_SQLSTATE_INVALID_ESCAPE_SEQUENCE, -1, "invalid escape string");
-        rl_error_hint(c->x->err, "Escape string must be empty or one character.");
+    if (check_escape(c, esc, escn) < 0)
         return -1;
-    }
     if (escn == 1 && esc[0] == '\\') {
         *out = a[0];
         out->oid = RL_OID_TEXT;

@@ -124,6 +124,30 @@ uint32_t rl_array_elem_oid(uint32_t array)
     return 0;
 }
 
+uint32_t rl_elem_oid_of(uint32_t oid)
+{
+    return oid == RL_OID_INT2VECTOR   ? RL_OID_INT2
+           : oid == RL_OID_OIDVECTOR ? RL_OID_OID
+                                     : rl_array_elem_oid(oid);
+}
+
+int rl_elem_next(const rl_value *arr, size_t *pos, rl_buf *el, bool *isnull)
+{
+    const char *p = (const char *)arr->d.v.s.p;
+    size_t len = arr->d.v.s.len;
+    if (arr->oid != RL_OID_INT2VECTOR && arr->oid != RL_OID_OIDVECTOR)
+        return rl_array_next(p, len, pos, el, isnull);
+    while (*pos < len && p[*pos] == ' ')
+        (*pos)++;
+    if (*pos >= len)
+        return 0;
+    rl_buf_reset(el);
+    while (*pos < len && p[*pos] != ' ')
+        rl_buf_put_u8(el, (uint8_t)p[(*pos)++]);
+    *isnull = false;
+    return 1;
+}
+
 int rl_array_next(const char *p, size_t len, size_t *pos, rl_buf *el, bool *isnull)
 {
     size_t i = *pos;

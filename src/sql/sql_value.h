@@ -196,5 +196,12 @@ uint32_t rl_array_elem_oid(uint32_t array);
 /* The next element of an array's text form p[0..len) from *pos (start at
  * 0): 1 with its text in el (reset first) and *isnull, 0 at the end. */
 int rl_array_next(const char *p, size_t len, size_t *pos, rl_buf *el, bool *isnull);
+/* The element type of an array, or of int2vector / oidvector (PostgreSQL
+ * subscripts them and passes them where a function takes anyarray); 0 for
+ * other types. */
+uint32_t rl_elem_oid_of(uint32_t oid);
+/* rl_array_next over an array's or a vector's text ("1 2 3": blank
+ * separated, never NULL); arr is not NULL. */
+int rl_elem_next(const rl_value *arr, size_t *pos, rl_buf *el, bool *isnull);
 
 #endif

@@ -11,8 +11,6 @@ list is checked exactly: a new difference fails, and so does a listed one
 that no longer occurs (the list only shrinks as the engine grows).
 """
 import datetime as dt
-import os
-import subprocess
 import sys
 import uuid
 from pathlib import Path
@@ -24,7 +22,8 @@ pl = pytest.importorskip("polars")
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "wire"))
-from rlserver import Postgres, Server  # noqa: E402
+from rlserver import Postgres, Server, suite_tmp  # noqa: E402
+from duckdb_process import duckdb_run  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tests" / "duckdb"))
 
@@ -37,10 +36,7 @@ KNOWN_DIFFERENCES = {}
 @pytest.fixture(scope="module")
 def catalogs():
     """(name, url, data dir) of a fresh PostgreSQL database and a RockLake lake."""
-    # not pytest's tmp_path (0700): PostgreSQL runs as user postgres
-    tmp = Path(os.environ.get("ROCKLAKE_TEST_TMP", ROOT / "build" / "tmp")) / f"sdk-{uuid.uuid4().hex[:8]}"
-    tmp.mkdir(parents=True)
-    tmp.chmod(0o755)
+    tmp = suite_tmp("sdk")
     pg = Postgres(tmp)
     db = f"sdk_{uuid.uuid4().hex[:8]}"
     pg.create_database(db)
@@ -129,26 +125,8 @@ def sequence(url, data):
 
 
 def duckdb_rows(url, data, sql):
-    """Run sql in DuckDB 1.5.5 (the signed ducklake and postgres extensions)
-    with the lake attached as `lake` (at the data path the lake keeps); its rows. In a process of its own: the
-    SDK embeds a DuckDB of its own, and two in one process do not mix."""
-    import json
-    u = url.replace("postgresql://", "")
-    user, rest = u.split("@", 1)
-    hostport, db = rest.split("/", 1)
-    host, port = hostport.split(":")
-    script = (
-        "import json, sys\n"
-        f"sys.path.insert(0, {str(ROOT / 'tests' / 'duckdb')!r})\n"
-        "from conftest import duck, extension_dir\n"
-        "con = duck(extension_dir())\n"
-        f"con.execute(\"ATTACH 'ducklake:postgres:host={host} port={port} dbname={db} user={user}' "
-        "AS lake\")\n"
-        f"print(json.dumps([list(r) for r in con.execute({sql!r}).fetchall()], default=str))\n")
-    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
-    if r.returncode != 0:
-        raise RuntimeError(r.stderr.strip().splitlines()[-1] if r.stderr.strip() else f"exit {r.returncode}")
-    return [tuple(x) for x in json.loads(r.stdout.strip().splitlines()[-1])]
+    """sql's rows in DuckDB 1.5.5 with the lake attached as `lake`."""
+    return duckdb_run(url, [sql], timeout=120)
 
 
 def test_same_outcomes_on_postgresql_and_rocklake(catalogs):

@@ -11,11 +11,8 @@ the list is checked exactly (a new difference fails, and so does a listed
 one that no longer occurs).
 """
 import datetime as dt
-import os
 import re
-import subprocess
 import sys
-import uuid
 from pathlib import Path
 
 import pytest
@@ -27,7 +24,8 @@ pl = pytest.importorskip("polars")
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "wire"))
-from rlserver import Postgres, Server  # noqa: E402
+from rlserver import Postgres, Server, suite_tmp  # noqa: E402
+from duckdb_process import duckdb_run  # noqa: E402
 
 
 # step -> why it differs
@@ -48,10 +46,7 @@ KNOWN_DIFFERENCES = {
 def servers():
     """(Postgres, rocklake Server, tmp): a PostgreSQL whose databases are
     created per lake, and a RockLake that creates a lake per database name."""
-    tmp = Path(os.environ.get("ROCKLAKE_TEST_TMP", ROOT / "build" / "tmp")) / \
-        f"dlpy-{uuid.uuid4().hex[:8]}"
-    tmp.mkdir(parents=True)
-    tmp.chmod(0o755)  # PostgreSQL runs as user postgres
+    tmp = suite_tmp("dlpy")
     pg = Postgres(tmp)
     rl = Server(tmp, tmp / "store", ["--auto-create", "on"])
     yield pg, rl, tmp
@@ -167,28 +162,14 @@ def polars_reads(url, table, data):
 
 
 def duckdb_writes(url, data):
-    """DuckDB 1.5.5 creates a lake with files only (no inlining), in a process
-    of its own."""
-    u = url.replace("postgresql+psycopg://", "")
-    user, rest = u.split("@", 1)
-    hostport, db = rest.split("/", 1)
-    host, port = hostport.split(":")
-    script = (
-        "import sys\n"
-        f"sys.path.insert(0, {str(ROOT / 'tests' / 'duckdb')!r})\n"
-        "from conftest import duck, extension_dir\n"
-        "con = duck(extension_dir())\n"
-        f"con.execute(\"ATTACH 'ducklake:postgres:host={host} port={port} dbname={db} "
-        f"user={user}' AS lake (DATA_PATH '{data}/', DATA_INLINING_ROW_LIMIT 0)\")\n"
-        "for q in ['CREATE TABLE lake.t (id BIGINT, name VARCHAR, v DOUBLE, d DATE)',\n"
-        "          \"INSERT INTO lake.t VALUES (1, 'a', 1.5, '2024-01-01'), (2, NULL, 2.5, NULL)\",\n"
-        "          \"INSERT INTO lake.t VALUES (3, 'c', NULL, '2024-03-01')\",\n"
-        "          'DELETE FROM lake.t WHERE id = 2', 'ALTER TABLE lake.t ADD COLUMN extra INTEGER',\n"
-        "          \"INSERT INTO lake.t VALUES (4, 'd', 4.5, NULL, 7)\"]:\n"
-        "    con.execute(q)\n")
-    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                       timeout=180)
-    assert r.returncode == 0, r.stderr[-2000:]
+    """DuckDB 1.5.5 creates a lake with files only (no inlining)."""
+    duckdb_run(url, [
+        "CREATE TABLE lake.t (id BIGINT, name VARCHAR, v DOUBLE, d DATE)",
+        "INSERT INTO lake.t VALUES (1, 'a', 1.5, '2024-01-01'), (2, NULL, 2.5, NULL)",
+        "INSERT INTO lake.t VALUES (3, 'c', NULL, '2024-03-01')",
+        "DELETE FROM lake.t WHERE id = 2", "ALTER TABLE lake.t ADD COLUMN extra INTEGER",
+        "INSERT INTO lake.t VALUES (4, 'd', 4.5, NULL, 7)"],
+        attach_options=f"DATA_PATH '{data}/', DATA_INLINING_ROW_LIMIT 0")
 
 
 def compare(results, what):

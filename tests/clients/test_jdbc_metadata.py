@@ -7,19 +7,17 @@ what a query's ResultSetMetaData says; the two outputs are compared call by
 call. Calls that differ today are in KNOWN_DIFFERENCES with the reason; the
 list is checked exactly.
 """
-import os
 import re
 import shutil
 import subprocess
 import sys
-import uuid
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "wire"))
-from rlserver import Postgres, Server  # noqa: E402
+from rlserver import Postgres, Server, suite_tmp  # noqa: E402
 
 SCHEMA = ROOT / "tests" / "sql_cases" / "00_schema.sql"
 JDBC_VERSION = "42.7.14"
@@ -61,10 +59,7 @@ def blocks(text):
 @pytest.mark.skipif(not (shutil.which("javac") and JAR.exists()),
                     reason="no javac or no PostgreSQL JDBC driver: run scripts/install-deps.sh")
 def test_jdbc_metadata_matches_postgres():
-    tmp = Path(os.environ.get("ROCKLAKE_TEST_TMP", ROOT / "build" / "tmp")) / \
-        f"jdbc-{uuid.uuid4().hex[:8]}"
-    tmp.mkdir(parents=True)
-    tmp.chmod(0o755)  # PostgreSQL runs as user postgres
+    tmp = suite_tmp("jdbc")
     subprocess.run(["javac", "-d", str(tmp), "-cp", str(JAR),
                     str(ROOT / "tests" / "clients" / "jdbc" / "Meta.java")], check=True)
     import psycopg

@@ -11,7 +11,6 @@ pg_constraint joined to unnest(pg_index.indkey) and generate_subscripts,
 pg_opclass, pg_tablespace, ...). Each call's outcome is reduced to plain
 data, or to its error's class and SQLSTATE, and the two are compared whole.
 """
-import os
 import sys
 import uuid
 from pathlib import Path
@@ -23,7 +22,7 @@ psycopg = pytest.importorskip("psycopg")
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "wire"))
-from rlserver import Postgres, Server  # noqa: E402
+from rlserver import Postgres, Server, suite_tmp  # noqa: E402
 
 SCHEMA = ROOT / "tests" / "sql_cases" / "00_schema.sql"
 
@@ -60,10 +59,7 @@ TABLES = ["ducklake_snapshot", "ducklake_metadata", "ducklake_column", "ducklake
 def catalogs():
     """{name: SQLAlchemy URL} of a PostgreSQL database and a RockLake lake,
     each holding DuckLake's tables and EXTRA."""
-    tmp = Path(os.environ.get("ROCKLAKE_TEST_TMP", ROOT / "build" / "tmp")) / \
-        f"sa-{uuid.uuid4().hex[:8]}"
-    tmp.mkdir(parents=True)
-    tmp.chmod(0o755)  # PostgreSQL runs as user postgres
+    tmp = suite_tmp("sa")
     pg = Postgres(tmp)
     db = f"sa_{uuid.uuid4().hex[:8]}"
     pg.create_database(db)

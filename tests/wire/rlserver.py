@@ -27,6 +27,18 @@ def free_port():
     return port
 
 
+def suite_tmp(prefix):
+    """A fresh folder under ROCKLAKE_TEST_TMP (default build/tmp) that the
+    postgres user can enter (0755: pytest's own tmp_path is private to its
+    user, and Postgres runs as postgres)."""
+    import uuid
+    tmp = Path(os.environ.get("ROCKLAKE_TEST_TMP", ROOT / "build" / "tmp")) / \
+        f"{prefix}-{uuid.uuid4().hex[:8]}"
+    tmp.mkdir(parents=True)
+    tmp.chmod(0o755)
+    return tmp
+
+
 class Postgres:
     """A throw-away PostgreSQL 15 in tmp/pg (tests/pg/pg_env.sh: role `lake`,
     database `lakecat`) on a free loopback port; tmp must be readable by the

@@ -22,13 +22,12 @@ import re
 import shutil
 import subprocess
 import time
-import uuid
 from pathlib import Path
 
 import psycopg
 import pytest
 
-from rlserver import ROOT, Postgres
+from rlserver import ROOT, Postgres, suite_tmp
 
 SCHEMA = ROOT / "tests" / "sql_cases" / "00_schema.sql"
 SEEDS = (7, 11)
@@ -81,10 +80,7 @@ def rss_kb(pid):
 @pytest.fixture
 def pg(tmp_path):
     """A PostgreSQL 15 database holding the same tables and rows."""
-    tmp = Path(os.environ.get("ROCKLAKE_TEST_TMP", ROOT / "build" / "tmp")) / \
-        f"smith-{uuid.uuid4().hex[:8]}"
-    tmp.mkdir(parents=True)
-    tmp.chmod(0o755)  # PostgreSQL runs as user postgres
+    tmp = suite_tmp("smith")
     pg = Postgres(tmp)
     try:
         dsn = pg.create_database("smith")

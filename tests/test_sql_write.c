@@ -742,6 +742,34 @@ static void test_binary_values(void)
     rl_buf_free(&b);
 }
 
+/* A read-only role (rl_session_info.read_only_role): writes to the lake are
+ * refused before they run, its temp tables are its own, and a transaction
+ * that holds a write anyway (here: written while the session could write)
+ * does not commit. */
+static void test_read_only_role(void)
+{
+    env e;
+    CHECK(env_open(&e, "roles") == 0);
+    CHECK_EQ_INT(q(&e, "CREATE TABLE t(a BIGINT)"), RL_EXEC_DONE);
+    CHECK_EQ_INT(q(&e, "INSERT INTO t VALUES (1)"), RL_EXEC_DONE);
+    e.s->read_only_role = true;
+    CHECK_EQ_INT(q(&e, "INSERT INTO t VALUES (2)"), RL_EXEC_ERROR);
+    CHECK_EQ_STR(e.err.sqlstate, "42501");
+    CHECK_EQ_STR(e.err.message, "permission denied for table t");
+    CHECK_EQ_INT(q(&e, "CREATE TEMP TABLE tt(a INT)"), RL_EXEC_DONE);
+    CHECK_EQ_INT(q(&e, "INSERT INTO tt SELECT a FROM t"), RL_EXEC_DONE);
+    CHECK_EQ_STR(copy_text(&e, "COPY tt TO STDOUT"), "1\n");
+    /* the commit net: a write made before the session became read-only */
+    e.s->read_only_role = false;
+    CHECK_EQ_INT(q(&e, "BEGIN; INSERT INTO t VALUES (3)"), RL_EXEC_DONE);
+    e.s->read_only_role = true;
+    CHECK_EQ_INT(q(&e, "COMMIT"), RL_EXEC_ERROR);
+    CHECK_EQ_STR(e.err.sqlstate, "42501");
+    CHECK_EQ_STR(rl_session_status(e.s) == 'I' ? "idle" : "in a transaction", "idle");
+    CHECK_EQ_STR(copy_text(&e, "COPY (SELECT a FROM t ORDER BY a) TO STDOUT"), "1\n");
+    env_close(&e);
+}
+
 int main(void)
 {
     RUN(test_binary_values);
@@ -754,5 +782,6 @@ int main(void)
     RUN(test_bad_copy_input);
     RUN(test_alter_and_temp);
     RUN(test_large_copy_out_chunks);
+    RUN(test_read_only_role);
     return tu_finish();
 }

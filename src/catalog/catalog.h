@@ -288,6 +288,8 @@ rl_txn_savepoint *rl_txn_save(const rl_txn *txn, rl_error *err);
 int rl_txn_restore(rl_txn *txn, const rl_txn_savepoint *sp, rl_error *err);
 void rl_txn_savepoint_free(rl_txn_savepoint *sp);
 int rl_txn_commit(rl_txn *txn, rl_error *err);
+/* Has the transaction written anything (a row, a key, its format)? */
+bool rl_txn_has_writes(const rl_txn *txn);
 
 /* Dynamic tables (ducklake_inlined_data_*, ducklake_inlined_delete_*): their
  * definitions live under 0x82 and a name index under 0x80 03; rows under

@@ -376,6 +376,11 @@ static bool deletes_snapshot(const rl_txn *t)
     return false;
 }
 
+bool rl_txn_has_writes(const rl_txn *t)
+{
+    return t->nov > 0 || t->fmt_changed;
+}
+
 int rl_txn_commit(rl_txn *t, rl_error *err)
 {
     if (t->done)

@@ -75,16 +75,17 @@ static bool parse_addr(const char *s, hba_rule *r)
 
 static int parse_rule(char *line, hba_rule *r, const char *path, int lineno, rl_error *err)
 {
-    char *f[6];
+    char *f[7];
     int n = 0;
     for (char *save = NULL, *t = strtok_r(line, " \t", &save); t; t = strtok_r(NULL, " \t", &save))
         if (n < 6)
             f[n++] = t;
         else
             return line_error(err, path, lineno, "too many fields");
-    if (n != 5)
+    if (n < 5)
         return line_error(err, path, lineno,
-                          "expected: host|hostssl|hostnossl DATABASE USER ADDRESS METHOD");
+                          "expected: host|hostssl|hostnossl DATABASE USER ADDRESS METHOD "
+                          "[access=read-only|read-write]");
     memset(r, 0, sizeof *r);
     r->line = lineno;
     if (strcmp(f[0], "host") == 0) r->ssl = 0;
@@ -100,6 +101,11 @@ static int parse_rule(char *line, hba_rule *r, const char *path, int lineno, rl_
     if (!parse_method(f[4], &r->method))
         return line_error(err, path, lineno,
                           "METHOD must be trust, scram-sha-256, md5, password or reject");
+    if (n == 6 && strcmp(f[5], "access=read-only") == 0)
+        r->read_only = true;
+    else if (n == 6 && strcmp(f[5], "access=read-write") != 0)
+        return line_error(err, path, lineno,
+                          "the option after METHOD must be access=read-only or access=read-write");
     return 0;
 }
 
@@ -255,20 +261,35 @@ bool hba_is_loopback(const struct sockaddr *addr)
     return fam == AF_INET6 && memcmp(b, one, 16) == 0;
 }
 
-hba_method hba_match(const hba *h, const struct sockaddr *addr, const char *db,
-                     const char *user, bool ssl, bool *matched)
+const hba_rule *hba_match_rule(const hba *h, const struct sockaddr *addr, const char *db,
+                               const char *user, bool ssl)
 {
-    for (size_t i = 0; i < h->n; i++) {
+    for (size_t i = 0; h && i < h->n; i++) {
         const hba_rule *r = &h->rules[i];
         if ((r->ssl == 1 && !ssl) || (r->ssl == -1 && ssl))
             continue;
-        if (!in_list(r->dbs, db) || !in_list(r->users, user) || !addr_matches(r, addr))
-            continue;
-        *matched = true;
-        return r->method;
+        if (in_list(r->dbs, db) && in_list(r->users, user) && addr_matches(r, addr))
+            return r;
     }
-    *matched = false;
-    return HBA_REJECT;
+    return NULL;
+}
+
+hba_method hba_match(const hba *h, const struct sockaddr *addr, const char *db,
+                     const char *user, bool ssl, bool *matched)
+{
+    const hba_rule *r = hba_match_rule(h, addr, db, user, ssl);
+    *matched = r != NULL;
+    return r ? r->method : HBA_REJECT;
+}
+
+bool hba_read_only_for(const hba *h, const char *db, const char *user)
+{
+    for (size_t i = 0; h && i < h->n; i++) {
+        const hba_rule *r = &h->rules[i];
+        if (r->method != HBA_REJECT && in_list(r->dbs, db) && in_list(r->users, user))
+            return r->read_only;
+    }
+    return false;
 }
 
 const char *hba_method_name(hba_method m)

@@ -12,11 +12,15 @@
  * users can use SCRAM too.
  *
  * Rules file, one rule per line, first match wins:
- *     host|hostssl|hostnossl  DATABASE  USER  ADDRESS  METHOD
+ *     host|hostssl|hostnossl  DATABASE  USER  ADDRESS  METHOD  [access=read-only|read-write]
  * DATABASE and USER are "all" or comma-separated names; ADDRESS is "all",
  * an IPv4/IPv6 address, or address/prefix-length (CIDR); METHOD is trust,
  * scram-sha-256, md5 (handled as scram-sha-256, as PostgreSQL does for SCRAM
- * secrets), password (cleartext) or reject.
+ * secrets), password (cleartext) or reject. The option access= (in the
+ * place of pg_hba.conf's options) is what a session the rule admits may do
+ * in that database: read-only sessions read everything and get 42501 for
+ * every write (src/sql/sql_privilege.c); read-write, the default, may do
+ * everything. Per lake and per user by DATABASE and USER, globally by all.
  *
  * Without --hba the rules are: trust for loopback clients when no users
  * file is given; scram-sha-256 for every address when one is.
@@ -45,6 +49,7 @@ typedef struct hba_rule {
     unsigned char addr[16];
     int prefix;          /* bits */
     hba_method method;
+    bool read_only;      /* access=read-only */
 } hba_rule;
 
 typedef struct hba {
@@ -60,6 +65,13 @@ void hba_free(hba *h);
 /* The method for a client, HBA_REJECT when no rule matches (*matched false). */
 hba_method hba_match(const hba *h, const struct sockaddr *addr, const char *db,
                      const char *user, bool ssl, bool *matched);
+/* The rule hba_match applies (NULL when none matches). */
+const hba_rule *hba_match_rule(const hba *h, const struct sockaddr *addr, const char *db,
+                               const char *user, bool ssl);
+/* May `user` only read database `db`? By the first rule naming both that
+ * does not reject, whatever the address and encryption (for listing roles,
+ * pg_roles): a client's own session goes by hba_match_rule. NULL h: no. */
+bool hba_read_only_for(const hba *h, const char *db, const char *user);
 const char *hba_method_name(hba_method m);
 bool hba_is_loopback(const struct sockaddr *addr);
 

@@ -1373,19 +1373,55 @@ static void send_parameter_status(client *c)
         pktbuf_write(&c->out, 'S', "ss", params[i][0], params[i][1]);
 }
 
+/* What the session may do (the access= of the hba rule that admitted it)
+ * and the login roles pg_roles shows it (the users file's, each with its
+ * access to this database). info->roles is malloc'd (the caller frees it
+ * once the session has copied it); false: out of memory. */
+static bool session_roles(client *c, rl_session_info *info)
+{
+    const rl_auth_config *a = &c->env->auth;
+    const hba_rule *r = hba_match_rule(a->rules, (const struct sockaddr *)&c->sa, c->database,
+                                       c->user, rl_stream_is_tls(&c->stream));
+    info->read_only_role = r && r->read_only;
+    size_t n = a->users ? a->users->n : 0;
+    if (!n)
+        return true;
+    rl_role *roles = calloc(n, sizeof *roles);
+    if (!roles)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        roles[i].name = a->users->users[i].name;
+        roles[i].read_only = hba_read_only_for(a->rules, c->database, roles[i].name);
+    }
+    info->roles = roles;
+    info->nroles = n;
+    return true;
+}
+
 /* Open the session and say hello. False after a FATAL. */
 static bool open_session(client *c)
 {
     rl_error err;
     rl_error_clear(&err);
-    rl_engine *eng = srv_lake_engine(c->env->lakes, c->database, &c->lake, &err);
-    if (!eng) {
+    rl_session_info info = {.user = c->user, .application_name = c->appname,
+                            .client_addr = c->addr};
+    if (!session_roles(c, &info)) {
+        send_fatal(c, RL_SQLSTATE_OUT_OF_MEMORY, "out of memory");
+        return false;
+    }
+    if (info.read_only_role && srv_lake_exists_for_reader(c->env->lakes, c->database, &err) < 0) {
+        free((void *)info.roles);
         send_fatal_err(c, &err);
         return false;
     }
-    rl_session_info info = {.user = c->user, .application_name = c->appname,
-                            .client_addr = c->addr};
+    rl_engine *eng = srv_lake_engine(c->env->lakes, c->database, &c->lake, &err);
+    if (!eng) {
+        free((void *)info.roles);
+        send_fatal_err(c, &err);
+        return false;
+    }
     c->sess = rl_session_new(eng, &info);
+    free((void *)info.roles);
     if (!c->sess) {
         send_fatal(c, RL_SQLSTATE_OUT_OF_MEMORY, "out of memory");
         return false;

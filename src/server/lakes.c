@@ -1176,3 +1176,27 @@ int srv_lakes_free(srv_lakes *L)
     free(L);
     return rc;
 }
+
+int srv_lake_exists_for_reader(srv_lakes *L, const char *name, rl_error *err)
+{
+    if (!L->cfg.auto_create || L->cfg.read_only)
+        return 0; /* nothing would be created: the open says whether it exists */
+    pthread_mutex_lock(&L->mu);
+    bool open = find_lake(L->lakes, name) != NULL;
+    pthread_mutex_unlock(&L->mu);
+    char url[4096];
+    if (open || !rl_db_url(L->cfg.store, name, url, sizeof url))
+        return 0;
+    int exists = rl_catalog_exists(url, L->cfg.store_timeout_ms, err);
+    if (exists < 0)
+        return -1;
+    if (exists == 0) {
+        rl_error_set(err, RL_SQLSTATE_INVALID_CATALOG_NAME, "database \"%s\" does not exist", name);
+        rl_error_hint(err, "a read-only user does not create databases on first connect; "
+                           "connect as a user that may write it, or create it with `rocklake db "
+                           "create %s %s`",
+                      L->cfg.store, name);
+        return -1;
+    }
+    return 0;
+}

@@ -126,6 +126,11 @@ int srv_lakes_free(srv_lakes *L);
  * may use the engine) until it passes it to srv_lake_release once. May
  * wait while another connection opens the same name. */
 rl_engine *srv_lake_engine(srv_lakes *L, const char *name, srv_lake **lake, rl_error *err);
+/* Before a read-only session opens `name` (srv_lake_engine would create a
+ * missing database under --auto-create): 0 when the lake is open or
+ * exists, or when nothing would be created anyway; -1 with 3D000 and a
+ * hint when it does not exist, or 58030 when the store cannot be read. */
+int srv_lake_exists_for_reader(srv_lakes *L, const char *name, rl_error *err);
 /* Give back the hold srv_lake_engine handed out, after the session that
  * used its engine has been freed: a retired lake no session holds any more
  * is closed here (once its name is open again). NULL is a no-op. */

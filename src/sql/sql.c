@@ -112,6 +112,19 @@ rl_session *rl_session_new(rl_engine *eng, const rl_session_info *info)
              info && info->application_name ? info->application_name : "");
     snprintf(s->client, sizeof s->client, "%s",
              info && info->client_addr ? info->client_addr : "");
+    s->read_only_role = info && info->read_only_role;
+    if (info && info->nroles) {
+        s->roles = calloc(info->nroles, sizeof *s->roles);
+        if (!s->roles) {
+            free(s);
+            return NULL;
+        }
+        for (size_t i = 0; i < info->nroles; i++) {
+            snprintf(s->roles[i].name, sizeof s->roles[i].name, "%s", info->roles[i].name);
+            s->roles[i].read_only = info->roles[i].read_only;
+        }
+        s->nroles = info->nroles;
+    }
     atomic_init(&s->cancel, false);
     atomic_init(&s->running, false);
     return s;
@@ -371,6 +384,7 @@ void rl_session_free(rl_session *s)
     rl_expr_free_subtypes(s);
     rl_pgcatalog_cache_free(s->pgc_tables);
     rl_regex_cache_free(s);
+    free(s->roles);
     free(s);
 }
 
@@ -431,6 +445,10 @@ static int finish_txn(rl_session *s, bool commit, rl_error *err)
      * the new lake's commit then fails). A failed commit rolls back the
      * lakes after it. */
     rl_lakes_save(s);
+    if (committed && rl_privilege_commit(s, err) < 0) {
+        committed = false;
+        rc = -1;
+    }
     for (size_t i = 0; i < s->nlakes && committed; i++) {
         if (s->lakes[i].txn) {
             rc = rl_txn_commit(s->lakes[i].txn, err);
@@ -585,6 +603,9 @@ static int exec_lock(rl_exec *x, const PgQuery__LockStmt *st)
             return r->node_case != PG_QUERY__NODE__NODE_RANGE_VAR
                        ? rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "malformed LOCK")
                        : -1;
+        /* beyond ACCESS SHARE (1), a lock needs a right to change the table */
+        if (st->mode > 1 && rl_privilege_table_write(x, &rel) < 0)
+            return -1;
     }
     return rl_send_complete(x, "LOCK TABLE");
 }
@@ -1165,6 +1186,8 @@ static rl_exec_status run_statement(rl_exec *x, const PgQuery__Node *n)
         return RL_EXEC_ERROR;
     if (rl_lakes_route(x, n) < 0)
         return RL_EXEC_ERROR;
+    if (rl_privilege_check(x, n) < 0)
+        return RL_EXEC_ERROR;
     if ((s->read_only_txn || rl_catalog_read_only(s->eng->cat)) && statement_writes(n)) {
         rl_exec_error(x, RL_SQLSTATE_READ_ONLY_SQL_TRANSACTION, -1,
                       "cannot execute %s in a read-only transaction", statement_name(n));
@@ -1247,6 +1270,13 @@ static rl_exec_status run_statement(rl_exec *x, const PgQuery__Node *n)
         break;
     case PG_QUERY__NODE__NODE_VACUUM_STMT:
         rc = exec_vacuum(x, n->vacuum_stmt);
+        break;
+    case PG_QUERY__NODE__NODE_CREATE_ROLE_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_ROLE_STMT:
+    case PG_QUERY__NODE__NODE_DROP_ROLE_STMT:
+    case PG_QUERY__NODE__NODE_GRANT_STMT:
+    case PG_QUERY__NODE__NODE_GRANT_ROLE_STMT:
+        rc = rl_privilege_statement(x);
         break;
     default:
         rc = rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,

@@ -168,10 +168,25 @@ rl_engine *rl_engine_new(rl_catalog *cat, const rl_engine_options *opts, rl_erro
 void rl_engine_free(rl_engine *eng);
 rl_catalog *rl_engine_catalog(rl_engine *eng);
 
+/* A login role the server knows (its --users file), as pg_roles shows it
+ * to a session of one database. */
+typedef struct rl_role {
+    const char *name;
+    bool read_only; /* may read this database, not write it */
+} rl_role;
+
 typedef struct rl_session_info {
     const char *user;
     const char *application_name;
     const char *client_addr;
+    /* The user may read this database but not write it: every write gets
+     * 42501, as for a PostgreSQL role with pg_read_all_data alone
+     * (sql_privilege.c). */
+    bool read_only_role;
+    /* The server's login roles (copied by rl_session_new); none: pg_roles
+     * shows the session user alone, as the owner and a superuser. */
+    const rl_role *roles;
+    size_t nroles;
 } rl_session_info;
 
 rl_session *rl_session_new(rl_engine *eng, const rl_session_info *info);

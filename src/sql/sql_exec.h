@@ -56,12 +56,21 @@ typedef struct rl_subtype rl_subtype;   /* sql_expr.c */
 
 typedef struct rl_savepoint rl_savepoint; /* sql.c */
 
+/* A login role of rl_session_info.roles, the session's own copy. */
+typedef struct rl_session_role {
+    char name[64];
+    bool read_only;
+} rl_session_role;
+
 struct rl_session {
     rl_engine *eng;        /* the engine of the current statement (sql_lakes.c) */
     rl_savepoint *savepoints; /* the block's savepoints, the latest first */
     uint64_t unsaved_changes; /* counts what a savepoint cannot undo: DDL,
                                  temporary tables' rows (sql_dml.c, sql_ddl.c) */
     char user[64], application[64], client[64];
+    bool read_only_role;   /* rl_session_info.read_only_role */
+    rl_session_role *roles; /* rl_session_info.roles, copied */
+    size_t nroles;
     int32_t backend_pid;   /* BackendKeyData's process id (pg_backend_pid) */
     rl_txn *txn;           /* open catalog transaction on eng, or NULL */
     /* Every lake of this transaction; lakes[cur] is (eng, txn) while a

@@ -553,6 +553,7 @@ static int gen_is_schemata(gen_ctx *g);
 static int gen_database(gen_ctx *g);
 static int gen_roles(gen_ctx *g);
 static int fixed_auth_members(gen_ctx *g);
+static int gen_auth_members(gen_ctx *g);
 static int fixed_am(gen_ctx *g);
 static int fixed_proc(gen_ctx *g);
 static int gen_index(gen_ctx *g);
@@ -591,10 +592,10 @@ static const vrel vrels[] = {
     /* the one database the engine serves (per session: its name) */
     {"pg_catalog", "pg_database", database_cols, N(database_cols), NULL, gen_database,
      {-1, -1}, -1, true},
-    /* the session's user as the bootstrap superuser, and the predefined roles */
+    /* the owner, the login roles and the predefined roles (gen_roles) */
     {"pg_catalog", "pg_roles", roles_cols, N(roles_cols), NULL, gen_roles, {-1, -1}, -1, true},
     {"pg_catalog", "pg_auth_members", auth_members_cols, N(auth_members_cols),
-     fixed_auth_members, NULL, {-1, -1}, -1, false},
+     fixed_auth_members, gen_auth_members, {-1, -1}, -1, true},
     {"pg_catalog", "pg_am", am_cols, N(am_cols), fixed_am, NULL, {-1, -1}, -1, false},
     /* the built-in functions of sql_func.c's table */
     {"pg_catalog", "pg_proc", proc_cols, N(proc_cols), fixed_proc, NULL, {-1, -1}, -1, false},
@@ -1854,23 +1855,70 @@ static const char *session_user_name(rl_exec *x)
     return x && x->s && x->s->user[0] ? x->s->user : "postgres";
 }
 
+/* Roles beside the owner and the predefined ones get oids from 16384 (the
+ * first a PostgreSQL database hands out): the server's login roles in the
+ * order of its users file, then the session's user when it is not one of
+ * them (a user trusted by an hba rule without a users file line). */
+#define LOGIN_ROLE_OID0 16384u
+
+/* Who owns the lake's objects (OWNER_OID). A session that may write is
+ * their owner and a superuser, as RockLake was before roles; a read-only
+ * session sees them owned by the first login role that may write, else by
+ * "rocklake". */
+static const char *owner_name(rl_exec *x)
+{
+    if (!x || !x->s || !x->s->read_only_role)
+        return session_user_name(x);
+    for (size_t i = 0; i < x->s->nroles; i++)
+        if (!x->s->roles[i].read_only)
+            return x->s->roles[i].name;
+    return "rocklake";
+}
+
+/* The login role with oid LOGIN_ROLE_OID0 + i, other than the owner: its
+ * name and whether it may only read (false: no more such oids). */
+static bool login_role(rl_exec *x, size_t i, const char **name, bool *read_only)
+{
+    if (!x || !x->s)
+        return false;
+    const rl_session *s = x->s;
+    if (i < s->nroles) {
+        *name = s->roles[i].name;
+        *read_only = s->roles[i].read_only;
+        return true;
+    }
+    if (i > s->nroles)
+        return false;
+    for (size_t k = 0; k < s->nroles; k++) /* the session's user, if not listed */
+        if (strcmp(s->roles[k].name, s->user) == 0)
+            return false;
+    *name = s->user;
+    *read_only = s->read_only_role;
+    return s->read_only_role; /* a writer not listed is the owner */
+}
+
 const char *rl_pgcatalog_role_name(rl_exec *x, uint32_t oid)
 {
     if (oid == OWNER_OID)
-        return session_user_name(x);
+        return owner_name(x);
     for (size_t i = 0; i < N(predefined_roles); i++)
         if (predefined_roles[i].oid == oid)
             return predefined_roles[i].name;
+    const char *name;
+    bool read_only;
+    if (oid >= LOGIN_ROLE_OID0 && login_role(x, oid - LOGIN_ROLE_OID0, &name, &read_only) &&
+        strcmp(name, owner_name(x)) != 0)
+        return name;
     return NULL;
 }
 
-static int emit_role(gen_ctx *g, uint32_t oid, const char *name, bool super)
+static int emit_role(gen_ctx *g, uint32_t oid, const char *name, bool super, bool login)
 {
     for (size_t c = 0; c < N(roles_cols); c++)
         put_null(g, c);
     put_str(g, 0, name);
     for (size_t c = 1; c <= 6; c++)
-        put_bool(g, c, super || c == 2); /* rolinherit for all */
+        put_bool(g, c, super || c == 2 || (c == 5 && login)); /* rolinherit for all */
     put_int(g, 7, -1);
     put_str(g, 8, "********");
     put_bool(g, 10, super);
@@ -1878,15 +1926,44 @@ static int emit_role(gen_ctx *g, uint32_t oid, const char *name, bool super)
     return emit(g);
 }
 
-/* The session's user is who owns everything (OWNER_OID): RockLake has no
- * privileges, so it is a superuser; then PostgreSQL's predefined roles. */
+/* The owner of everything (OWNER_OID), then the other login roles (a role
+ * that may write this lake is a superuser of it; one that may only read is
+ * a plain login role, a member of pg_read_all_data), then PostgreSQL's
+ * predefined roles. */
 static int gen_roles(gen_ctx *g)
 {
-    if (emit_role(g, OWNER_OID, session_user_name(g->x), true) < 0)
+    const char *owner = owner_name(g->x);
+    if (emit_role(g, OWNER_OID, owner, true, true) < 0)
         return -1;
-    for (size_t i = 0; i < N(predefined_roles); i++)
-        if (emit_role(g, predefined_roles[i].oid, predefined_roles[i].name, false) < 0)
+    const char *name;
+    bool read_only;
+    for (size_t i = 0; login_role(g->x, i, &name, &read_only); i++)
+        if (strcmp(name, owner) != 0 &&
+            emit_role(g, LOGIN_ROLE_OID0 + (uint32_t)i, name, !read_only, true) < 0)
             return -1;
+    for (size_t i = 0; i < N(predefined_roles); i++)
+        if (emit_role(g, predefined_roles[i].oid, predefined_roles[i].name, false, false) < 0)
+            return -1;
+    return 0;
+}
+
+/* Each read-only login role is a member of pg_read_all_data, granted by
+ * the owner. */
+static int gen_auth_members(gen_ctx *g)
+{
+    const char *owner = owner_name(g->x);
+    const char *name;
+    bool read_only;
+    for (size_t i = 0; login_role(g->x, i, &name, &read_only); i++) {
+        if (!read_only || strcmp(name, owner) == 0)
+            continue;
+        put_int(g, 0, 6181); /* pg_read_all_data */
+        put_int(g, 1, LOGIN_ROLE_OID0 + (uint32_t)i);
+        put_int(g, 2, OWNER_OID);
+        put_bool(g, 3, false);
+        if (emit(g) < 0)
+            return -1;
+    }
     return 0;
 }
 

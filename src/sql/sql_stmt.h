@@ -1,7 +1,8 @@
 /*
  * sql_stmt.h — the statements sql.c dispatches to, private to src/sql/: a
  * prepared statement's parameters (sql_params.c), INSERT / UPDATE / DELETE
- * (sql_dml.c), DDL (sql_ddl.c), COPY and binary input (sql_copy.c).
+ * (sql_dml.c), DDL (sql_ddl.c), COPY and binary input (sql_copy.c), and
+ * what a read-only role may do (sql_privilege.c).
  */
 #ifndef ROCKLAKE_SQL_STMT_H
 #define ROCKLAKE_SQL_STMT_H
@@ -65,5 +66,22 @@ void rl_copy_in_abort(rl_session *s);
  * format), shared with rl_value_to_binary. Decoding for COPY FROM. */
 int rl_value_from_binary(rl_exec *x, uint32_t oid, int32_t typmod, const uint8_t *p,
                          size_t len, rl_arena *arena, rl_value *out);
+
+/* ------------------------------------------------------- sql_privilege.c */
+
+/* A read-only role's statement (rl_session.read_only_role): 42501 with
+ * PostgreSQL's message if it would write anything but the session's own
+ * temporary tables. 0 for every statement of other sessions. Called once
+ * the statement is routed to its lake, before it runs. */
+int rl_privilege_check(rl_exec *x, const PgQuery__Node *n);
+/* The same for a write to `rel` found while a statement runs (LOCK TABLE
+ * beyond ACCESS SHARE). */
+int rl_privilege_table_write(rl_exec *x, const rl_relation *rel);
+/* CREATE/ALTER/DROP ROLE, GRANT, REVOKE: 0A000 naming where roles come
+ * from (the hba rules), with a hint. */
+int rl_privilege_statement(rl_exec *x);
+/* Before a read-only role's transaction commits: 42501 if it holds a
+ * write after all (what rl_privilege_check missed never lands). */
+int rl_privilege_commit(const rl_session *s, rl_error *err);
 
 #endif

@@ -11,11 +11,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def duckdb_run(url, statements, attach_options="", timeout=180):
-    """Run statements with the lake at url (postgresql[+driver]://user@host:
-    port/db) attached as `lake` (ATTACH options, e.g. "DATA_PATH '...'");
-    the last statement's rows. RuntimeError with DuckDB's last error line
-    when it fails."""
+    """Run statements with the lake at url (postgresql[+driver]://user[:
+    password]@host:port/db) attached as `lake` (ATTACH options, e.g.
+    "DATA_PATH '...'"); the last statement's rows. RuntimeError with
+    DuckDB's last error line when it fails."""
     user, rest = url.split("://", 1)[1].split("@", 1)
+    user, _, password = user.partition(":")
+    if password:
+        user += f" password={password}"
     hostport, db = rest.split("/", 1)
     host, port = hostport.split(":")
     options = f" ({attach_options})" if attach_options else ""

@@ -403,7 +403,7 @@ static int fn_array_to_string(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *o
     rl_buf_init(&el, 0);
     size_t pos = 0;
     bool first = true, isnull;
-    while (rl_array_next((const char *)a[0].d.v.s.p, a[0].d.v.s.len, &pos, &el, &isnull)) {
+    while (rl_elem_next(&a[0], &pos, &el, &isnull)) {
         if (isnull)
             continue;
         if (!first)
@@ -415,29 +415,90 @@ static int fn_array_to_string(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *o
     return rl_val_buf_copy(c, out, RL_OID_TEXT, &b); /* frees b */
 }
 
-/* array_length / array_upper of a one-dimensional array (lower bound 1):
- * its element count for dimension 1, NULL for an empty array or another
- * dimension. */
+static bool is_vector(const rl_value *v)
+{
+    return v->oid == RL_OID_INT2VECTOR || v->oid == RL_OID_OIDVECTOR;
+}
+
+/* The bounds of a one-dimensional array or vector: its element count and
+ * lower bound (1 for an array; 0 for int2vector and oidvector, as
+ * PostgreSQL stores them). An empty array has no dimension; an empty
+ * vector has one, of no elements ([0:-1]). RockLake has no
+ * multidimensional arrays. */
+static size_t elem_count(const rl_value *arr, int *lower)
+{
+    *lower = is_vector(arr) ? 0 : 1;
+    rl_buf el;
+    rl_buf_init(&el, 0);
+    size_t pos = 0, count = 0;
+    bool isnull;
+    while (rl_elem_next(arr, &pos, &el, &isnull))
+        count++;
+    rl_buf_free(&el);
+    return count;
+}
+
+/* array_length / array_lower / array_upper (a[1]: the dimension): NULL for
+ * an empty array or a dimension it does not have. */
+static int array_bound(rl_value *a, rl_value *out, int which)
+{
+    int lower;
+    size_t count = elem_count(&a[0], &lower);
+    if ((count == 0 && !is_vector(&a[0])) || a[1].d.v.i != 1) {
+        rl_val_null(out, RL_OID_INT4);
+        return 0;
+    }
+    int64_t v = which == 0 ? (int64_t)count : which < 0 ? lower : lower + (int64_t)count - 1;
+    rl_val_int(out, RL_OID_INT4, v);
+    return 0;
+}
+
 static int fn_array_length(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
-    const char *p = (const char *)a[0].d.v.s.p;
-    size_t len = a[0].d.v.s.len, pos = 0, count = 0;
-    if (a[0].oid == RL_OID_INT2VECTOR) { /* "1 2 3" */
-        for (size_t i = 0; i < len; i++)
-            count += p[i] != ' ' && (i == 0 || p[i - 1] == ' ');
-    } else {
-        rl_buf el;
-        rl_buf_init(&el, 0);
-        bool isnull;
-        while (rl_array_next(p, len, &pos, &el, &isnull))
-            count++;
-        rl_buf_free(&el);
-    }
-    if (count == 0 || a[1].d.v.i != 1)
+    return array_bound(a, out, 0);
+}
+
+static int fn_array_lower(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return array_bound(a, out, -1);
+}
+
+static int fn_array_upper(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return array_bound(a, out, 1);
+}
+
+/* cardinality: every element (0 for an empty array, never NULL). */
+static int fn_cardinality(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    int lower;
+    rl_val_int(out, RL_OID_INT4, (int64_t)elem_count(&a[0], &lower));
+    return 0;
+}
+
+/* array_ndims: 1, NULL for an empty array (not vector). */
+static int fn_array_ndims(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    int lower;
+    if (elem_count(&a[0], &lower) == 0 && !is_vector(&a[0]))
         rl_val_null(out, RL_OID_INT4);
     else
-        rl_val_int(out, RL_OID_INT4, (int64_t)count);
+        rl_val_int(out, RL_OID_INT4, 1);
     return 0;
+}
+
+/* array_dims: "[lower:upper]", NULL for an empty array (not vector). */
+static int fn_array_dims(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    int lower;
+    size_t count = elem_count(&a[0], &lower);
+    if (count == 0 && !is_vector(&a[0])) {
+        rl_val_null(out, RL_OID_TEXT);
+        return 0;
+    }
+    char buf[48];
+    snprintf(buf, sizeof buf, "[%d:%lld]", lower, (long long)lower + (long long)count - 1);
+    return rl_val_str_copy(c, out, RL_OID_TEXT, buf, strlen(buf));
 }
 
 /* Comments: RockLake keeps none on the lake's objects, and PostgreSQL 15's
@@ -707,7 +768,8 @@ static bool reachable(uint32_t have, uint32_t want)
         want == RL_OID_VARIADIC_ANY || want == RL_OID_ANYELEMENT)
         return true;
     if (want == RL_OID_ANYARRAY)
-        return rl_array_elem_oid(have) != 0 || have == RL_OID_INT2VECTOR;
+        return rl_array_elem_oid(have) != 0 || have == RL_OID_INT2VECTOR ||
+               have == RL_OID_OIDVECTOR;
     if (want == RL_OID_PG_NODE_TREE)
         return false;
     return rl_oid_implicit_cast(have, want);
@@ -862,7 +924,8 @@ static bool arg_fits(uint32_t have, uint32_t want)
     case RL_OID_INT4: return have == RL_OID_INT2;
     case RL_OID_INT8: return have == RL_OID_INT2 || have == RL_OID_INT4;
     case RL_OID_ANYARRAY:
-        return rl_array_elem_oid(have) != 0 || have == RL_OID_INT2VECTOR;
+        return rl_array_elem_oid(have) != 0 || have == RL_OID_INT2VECTOR ||
+               have == RL_OID_OIDVECTOR;
     case RL_OID_PG_NODE_TREE: return have == RL_OID_UNKNOWN; /* a literal: refused on call */
     }
     return false;

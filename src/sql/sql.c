@@ -1520,7 +1520,8 @@ static rl_col_info *cols_of(rl_rowset *rs, size_t *n)
         cols[i].attnum = rs->cols[i].attnum;
         cols[i].type_oid = rs->cols[i].oid;
         cols[i].typlen = rl_oid_typlen(rs->cols[i].oid);
-        cols[i].typmod = rs->cols[i].typmod;
+        /* a record's typmod is RockLake's own note of its shape (sql_expr.c) */
+        cols[i].typmod = rs->cols[i].oid == RL_OID_RECORD ? -1 : rs->cols[i].typmod;
     }
     *n = rs->ncols;
     return cols;

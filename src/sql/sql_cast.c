@@ -70,6 +70,7 @@ char rl_oid_category(uint32_t oid)
     case RL_OID_TIMESTAMPTZ: return 'D';
     case RL_OID_INTERVAL: return 'T';
     case RL_OID_JSON: return 'U';
+    case RL_OID_RECORD: return 'P';
     default: break;
     }
     if (rl_oid_is_reg(oid))
@@ -172,6 +173,7 @@ const char *rl_oid_type_name(uint32_t oid)
     case RL_OID_UUID: return "uuid";
     case RL_OID_JSON: return "json";
     case 199: return "json[]";
+    case RL_OID_RECORD: return "record";
     default: return "unknown";
     }
 }

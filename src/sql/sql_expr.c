@@ -389,6 +389,62 @@ static int int_result_oid(uint32_t a, uint32_t b)
     return RL_OID_INT2;
 }
 
+static bool plain_int(uint32_t oid)
+{
+    return oid == RL_OID_INT2 || oid == RL_OID_INT4 || oid == RL_OID_INT8;
+}
+
+/* The integer bitwise operators: & | # (int2, int4, int8 pairs, the wider
+ * type), << >> (an integer shifted by an int4; the left's type) as
+ * int2and..int8shr compute them: C's operators on the machine's types, so
+ * a shift count is taken modulo the width of the type the shift runs in
+ * (32 bits for int2 and int4, 64 for int8), as x86-64 does. */
+static int bitwise(rl_expr_ctx *c, const char *op, rl_value *a, rl_value *b, rl_value *out,
+                   int loc)
+{
+    bool shift = op[0] == '<' || op[0] == '>';
+    if (shift && b->oid == RL_OID_INT2)
+        b->oid = RL_OID_INT4; /* int2 -> int4: the same value */
+    if (!plain_int(a->oid) || (shift ? b->oid != RL_OID_INT4 : !plain_int(b->oid))) {
+        rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, loc,
+                      "operator does not exist: %s %s %s", rl_oid_type_name(a->oid), op,
+                      rl_oid_type_name(b->oid));
+        rl_error_hint(c->x->err, "No operator matches the given name and argument types. You "
+                                 "might need to add explicit type casts.");
+        return -1;
+    }
+    uint32_t oid = shift ? a->oid : (uint32_t)int_result_oid(a->oid, b->oid);
+    if (a->d.isnull || b->d.isnull) {
+        rl_val_null(out, oid);
+        return 0;
+    }
+    int64_t x = a->d.v.i, y = b->d.v.i, r;
+    switch (op[0]) {
+    case '&': r = x & y; break;
+    case '|': r = x | y; break;
+    case '#': r = x ^ y; break;
+    default:
+        if (oid == RL_OID_INT8) {
+            unsigned k = (unsigned)y & 63;
+            r = op[0] == '<' ? (int64_t)((uint64_t)x << k) : x >> k;
+        } else {
+            unsigned k = (unsigned)y & 31;
+            int32_t x32 = (int32_t)x;
+            r = op[0] == '<' ? (int32_t)((uint32_t)x32 << k) : x32 >> k;
+            if (oid == RL_OID_INT2)
+                r = (int16_t)r;
+        }
+    }
+    rl_val_int(out, oid, r);
+    return 0;
+}
+
+static bool is_bitwise_op(const char *op)
+{
+    return strcmp(op, "&") == 0 || strcmp(op, "|") == 0 || strcmp(op, "#") == 0 ||
+           strcmp(op, "<<") == 0 || strcmp(op, ">>") == 0;
+}
+
 /* Takes part in numeric arithmetic (an integer beside a numeric). */
 static bool numeric_operand(uint32_t oid)
 {
@@ -790,6 +846,20 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
             }
             return arith(c, '-', &zero, &b, out, e->location);
         }
+        if (strcmp(op, "~") == 0 && b.oid == RL_OID_UNKNOWN) { /* int2/4/8not, bit_not, inetnot */
+            rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_FUNCTION, e->location,
+                          "operator is not unique: ~ unknown");
+            rl_error_hint(c->x->err, "Could not choose a best candidate operator. You might need "
+                                     "to add explicit type casts.");
+            return -1;
+        }
+        if (strcmp(op, "~") == 0 && plain_int(b.oid)) { /* int2not, int4not, int8not */
+            if (b.d.isnull)
+                *out = b;
+            else
+                rl_val_int(out, b.oid, ~b.d.v.i);
+            return 0;
+        }
         return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, e->location,
                              "operator does not exist: %s %s", op,
                              rl_oid_type_name(b.oid));
@@ -817,6 +887,18 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
         if (resolve_operands(c, &a, e->lexpr, &b, e->rexpr) < 0)
             return -1;
         return arith(c, op[0], &a, &b, out, e->location);
+    }
+    if (is_bitwise_op(op)) {
+        if (a.oid == RL_OID_UNKNOWN && b.oid == RL_OID_UNKNOWN) {
+            rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_FUNCTION, e->location,
+                          "operator is not unique: unknown %s unknown", op);
+            rl_error_hint(c->x->err, "Could not choose a best candidate operator. You might need "
+                                     "to add explicit type casts.");
+            return -1;
+        }
+        if (resolve_operands(c, &a, e->lexpr, &b, e->rexpr) < 0)
+            return -1;
+        return bitwise(c, op, &a, &b, out, e->location);
     }
     if ((strcmp(op, "->") == 0 || strcmp(op, "->>") == 0) && a.oid == RL_OID_JSON) {
         if (b.oid == RL_OID_UNKNOWN &&
@@ -1799,7 +1881,33 @@ bool rl_expr_is_srf(const PgQuery__FuncCall *f)
         return false;
     return (strcmp(name, "generate_series") == 0 && (f->n_args == 2 || f->n_args == 3)) ||
            (strcmp(name, "generate_subscripts") == 0 && (f->n_args == 2 || f->n_args == 3)) ||
-           (strcmp(name, "unnest") == 0 && f->n_args == 1);
+           (strcmp(name, "unnest") == 0 && f->n_args == 1) || rl_expr_is_expandarray(f);
+}
+
+bool rl_expr_is_expandarray(const PgQuery__FuncCall *f)
+{
+    const char *name = func_name(f);
+    return name && strcmp(name, "_pg_expandarray") == 0 && f->n_args == 1 &&
+           f->n_funcname == 2 &&
+           strcmp(rl_node_string(f->funcname[0]) ? rl_node_string(f->funcname[0]) : "",
+                  "information_schema") == 0;
+}
+
+int rl_expr_expandarray_row(rl_expr_ctx *c, const rl_value *x, int32_t n, rl_value *out)
+{
+    static const char *const names[] = {"x", "n"};
+    rl_value fields[2];
+    fields[0] = *x;
+    rl_val_int(&fields[1], RL_OID_INT4, n);
+    if (n < 0)
+        rl_val_null(&fields[1], RL_OID_INT4);
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    rl_record_build(&b, 2, names, fields);
+    if (rl_val_buf_copy(c, out, RL_OID_RECORD, &b) < 0) /* frees b */
+        return -1;
+    out->typmod = (int32_t)x->oid; /* (x, n)'s shape: what a NULL of it still knows */
+    return 0;
 }
 
 /* A set-returning call of a target list: its value in the output row being
@@ -1815,6 +1923,16 @@ static int eval_srf(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *out)
     if (!c->typing)
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
                              "set-returning functions are not allowed here");
+    if (rl_expr_is_expandarray(f)) { /* a record of NULLs that knows its fields' types */
+        rl_value a, x;
+        if (rl_expr_eval(c, f->args[0], &a) < 0)
+            return -1;
+        if (!rl_elem_oid_of(a.oid))
+            return rl_func_no_function(c, "information_schema._pg_expandarray", 1, &a,
+                                       f->location);
+        rl_val_null(&x, rl_elem_oid_of(a.oid));
+        return rl_expr_expandarray_row(c, &x, -1, out);
+    }
     uint32_t t = RL_OID_INT4;
     bool subscripts = strcmp(func_name(f), "generate_subscripts") == 0;
     for (size_t i = 0; i < f->n_args; i++) {
@@ -1839,7 +1957,7 @@ static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *o
     if (!name)
         return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, f->location,
                              "malformed function call");
-    if (f->n_funcname > 1) {
+    if (f->n_funcname > 1 && !rl_expr_is_expandarray(f)) {
         const char *schema = rl_node_string(f->funcname[f->n_funcname - 2]);
         if (!schema || strcmp(schema, "pg_catalog") != 0)
             return rl_exec_error(c->x, RL_SQLSTATE_INVALID_SCHEMA_NAME, f->location,
@@ -2264,9 +2382,54 @@ static int eval_node(rl_expr_ctx *c, const PgQuery__Node *node, rl_value *out);
 /* array[i]: the element at 1-based position i of a one-dimensional array
  * (int2vector and oidvector count from 0, as PostgreSQL's do), NULL when out of range
  * or either is NULL. Slices and several subscripts are not supported. */
+/* (record).field: the field's value in its type. A NULL record (the
+ * typing row of a record column) has no fields to read: its typmod says
+ * the type of x of _pg_expandarray's (x, n), the one record RockLake
+ * makes. */
+static int eval_field(rl_expr_ctx *c, const PgQuery__AIndirection *ind, const char *field,
+                      rl_value *out)
+{
+    rl_value rec;
+    if (rl_expr_eval(c, ind->arg, &rec) < 0)
+        return -1;
+    if (rec.oid != RL_OID_RECORD)
+        return rl_exec_error(c->x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1,
+                             "column notation .%s applied to type %s, which is not a composite "
+                             "type",
+                             field, rl_oid_type_name(rec.oid));
+    if (rec.d.isnull) { /* only _pg_expandarray makes records: its typmod is x's type */
+        if (rec.typmod <= 0 || (strcmp(field, "x") != 0 && strcmp(field, "n") != 0))
+            return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
+                                 "could not identify column \"%s\" in record data type", field);
+        rl_val_null(out, field[0] == 'x' ? (uint32_t)rec.typmod : RL_OID_INT4);
+        return 0;
+    }
+    uint32_t oid = 0;
+    bool isnull = true;
+    rl_buf text;
+    rl_buf_init(&text, 0);
+    if (!rl_record_field(&rec, field, &oid, &text, &isnull)) {
+        rl_buf_free(&text);
+        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
+                             "could not identify column \"%s\" in record data type", field);
+    }
+    int rc = 0;
+    rl_val_null(out, oid);
+    if (!isnull) {
+        rc = rl_text_to_value(c, text.len ? (const char *)text.data : "", text.len, oid, -1,
+                              false, out, -1);
+        if (rc == 0 && rl_value_own(c->arena, out) < 0)
+            rc = rl_expr_oom(c);
+    }
+    rl_buf_free(&text);
+    return rc;
+}
+
 static int eval_subscript(rl_expr_ctx *c, const PgQuery__AIndirection *ind, rl_value *out)
 {
     const PgQuery__Node *ix = ind->n_indirection == 1 ? ind->indirection[0] : NULL;
+    if (ix && ix->node_case == PG_QUERY__NODE__NODE_STRING)
+        return eval_field(c, ind, ix->string->sval, out);
     if (!ix || ix->node_case != PG_QUERY__NODE__NODE_A_INDICES || ix->a_indices->is_slice ||
         !ix->a_indices->uidx)
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
@@ -2417,8 +2580,16 @@ static bool figure_name(const PgQuery__Node *node, char *out, size_t n)
         copy_name(out, n, s);
         return true;
     }
-    case PG_QUERY__NODE__NODE_A_INDIRECTION: /* x[i] is named as x */
-        return figure_name(node->a_indirection->arg, out, n);
+    case PG_QUERY__NODE__NODE_A_INDIRECTION: { /* x[i] is named as x, (r).f as f */
+        const PgQuery__AIndirection *ind = node->a_indirection;
+        const PgQuery__Node *last = ind->n_indirection ? ind->indirection[ind->n_indirection - 1]
+                                                       : NULL;
+        if (last && last->node_case == PG_QUERY__NODE__NODE_STRING) {
+            copy_name(out, n, last->string->sval);
+            return true;
+        }
+        return figure_name(ind->arg, out, n);
+    }
     case PG_QUERY__NODE__NODE_TYPE_CAST: {
         /* PostgreSQL's strengths: a cast's type name (weak) yields to a
          * column's or function's name under it, and to nothing weaker, so

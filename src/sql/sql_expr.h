@@ -61,5 +61,10 @@ bool rl_expr_is_aggregate(const PgQuery__Node *node);
 /* A set-returning function call a target list expands (generate_series,
  * unnest), as opposed to a scalar function or an aggregate. */
 bool rl_expr_is_srf(const PgQuery__FuncCall *f);
+/* information_schema._pg_expandarray(anyarray): a set-returning call of
+ * records (x, n): each element and its 1-based position. */
+bool rl_expr_is_expandarray(const PgQuery__FuncCall *f);
+/* One record (x, n) of it (n < 0: NULL n, the typing row's). */
+int rl_expr_expandarray_row(rl_expr_ctx *c, const rl_value *x, int32_t n, rl_value *out);
 
 #endif

@@ -1559,6 +1559,7 @@ typedef struct setting_row {
 /* A few settings clients look at; none starts with "rds" (DuckDB counts
  * those to detect Aurora). Sorted by name, like pg_settings. */
 static const setting_row settings[] = {
+    {"block_size", "8192", "Preset Options", "internal", "integer"},
     {"client_encoding", "UTF8", "Client Connection Defaults / Locale and Formatting", "user", "string"},
     {"DateStyle", "ISO, MDY", "Client Connection Defaults / Locale and Formatting", "user", "string"},
     {"default_table_access_method", "heap", "Client Connection Defaults / Statement Behavior", "user", "string"},
@@ -1566,7 +1567,9 @@ static const setting_row settings[] = {
     {"default_transaction_isolation", "read committed", "Client Connection Defaults / Statement Behavior", "user", "enum"},
     {"integer_datetimes", "on", "Preset Options", "internal", "bool"},
     {"IntervalStyle", "postgres", "Client Connection Defaults / Locale and Formatting", "user", "enum"},
+    {"max_function_args", "100", "Preset Options", "internal", "integer"},
     {"max_identifier_length", "63", "Preset Options", "internal", "integer"},
+    {"max_index_keys", "32", "Preset Options", "internal", "integer"},
     {"search_path", "\"$user\", public", "Client Connection Defaults / Statement Behavior", "user", "string"},
     {"server_encoding", "UTF8", "Preset Options", "internal", "string"},
     {"standard_conforming_strings", "on", "Version and Platform Compatibility / Previous PostgreSQL Versions", "user", "bool"},
@@ -1623,10 +1626,10 @@ static int fixed_tables_view(gen_ctx *g)
     return 0;
 }
 
-/* A lake table is owned by the session's user, in no tablespace. */
+/* A lake table is owned by the owner (OWNER_OID), in no tablespace. */
 static int tables_view_row(gen_ctx *g, const table_ent *t)
 {
-    const char *row[] = {t->schema, t->name, g->x->s->user[0] ? g->x->s->user : "postgres", NULL};
+    const char *row[] = {t->schema, t->name, rl_pgcatalog_role_name(g->x, OWNER_OID), NULL};
     put_strs(g, 0, row, N(row));
     put_bool(g, 4, has_pk(t));
     put_bool(g, 5, false);

@@ -1612,6 +1612,46 @@ static rl_rowset *from_unnest(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f
     return rs;
 }
 
+/* information_schema._pg_expandarray(array) in a target list: one record
+ * (x, n) per element, n counting from 1 (a vector's too). */
+static rl_rowset *from_expandarray(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f)
+{
+    rl_value arr;
+    if (rl_expr_eval(c, f->args[0], &arr) < 0)
+        return NULL;
+    uint32_t elem = rl_elem_oid_of(arr.oid);
+    if (!elem) {
+        rl_func_no_function(c, "information_schema._pg_expandarray", 1, &arr, f->location);
+        return NULL;
+    }
+    rl_rowset *rs = function_rowset(S, NULL, "_pg_expandarray", RL_OID_RECORD);
+    if (!rs || arr.d.isnull || S->type_only)
+        return rs;
+    rl_buf el;
+    rl_buf_init(&el, 0);
+    size_t pos = 0;
+    bool isnull;
+    int rc = 0;
+    for (int32_t n = 1; rc == 0 && rl_elem_next(&arr, &pos, &el, &isnull); n++) {
+        rl_value x, rec;
+        if (isnull)
+            rl_val_null(&x, elem);
+        else
+            rc = rl_text_to_value(c, el.len ? (const char *)el.data : "", el.len, elem, -1, false,
+                                  &x, f->location);
+        if (rc == 0)
+            rc = rl_expr_expandarray_row(c, &x, n, &rec);
+        if (rc == 0)
+            rc = rl_rowset_add(rs, &rec, NULL, S->x->err);
+    }
+    rl_buf_free(&el);
+    if (rc < 0) {
+        rl_rowset_free(rs);
+        return NULL;
+    }
+    return rs;
+}
+
 /* The rows of a set-returning call, generate_series(start, stop [, step])
  * (integers, int4 unless an argument is int8) or unnest(array), as a
  * one-column row set named after `al` (or the function); only typed when
@@ -1620,6 +1660,8 @@ static rl_rowset *from_unnest(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f
 static rl_rowset *srf_rows(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
                            const PgQuery__Alias *al)
 {
+    if (rl_expr_is_expandarray(f))
+        return from_expandarray(S, c, f);
     if (f->n_args == 1)
         return from_unnest(S, c, f, al);
     if (strcmp(rl_node_string(f->funcname[f->n_funcname - 1]), "generate_subscripts") == 0)
@@ -2367,7 +2409,9 @@ static int type_targets(proj *p, rl_rowset *typ, bool aggregated)
         if (rl_expr_eval(&c, p->t[i].expr, &v) < 0)
             return -1;
         m->oid = v.oid;
-        m->typmod = v.oid == RL_OID_VARCHAR || v.oid == RL_OID_NUMERIC ? v.typmod : -1;
+        m->typmod = v.oid == RL_OID_VARCHAR || v.oid == RL_OID_NUMERIC || v.oid == RL_OID_RECORD
+                        ? v.typmod
+                        : -1;
         const rl_colmeta *src = aggregated ? NULL : rl_expr_column(&b, p->t[i].expr);
         if (!src && aggregated && p->t[i].expr->node_case == PG_QUERY__NODE__NODE_COLUMN_REF)
             src = rl_expr_column(&b, p->t[i].expr);
@@ -4089,7 +4133,7 @@ static int send_row_description(rl_exec *x, size_t ncols, const rl_colmeta *meta
         cols[i].attnum = m->table_oid ? m->attnum : 0;
         cols[i].type_oid = m->oid;
         cols[i].typlen = rl_oid_typlen(m->oid);
-        cols[i].typmod = m->typmod;
+        cols[i].typmod = m->oid == RL_OID_RECORD ? -1 : m->typmod; /* see sql.c */
     }
     int rc = sink->row_description(sink->ctx, ncols, cols) < 0 ? sink_lost(x) : 0;
     free(cols);

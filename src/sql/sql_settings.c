@@ -30,6 +30,7 @@ static const struct {
     const char *value;
 } setting_defaults[] = {
     {"application_name", ""},
+    {"block_size", "8192"},
     {"bytea_output", "hex"},
     {"client_encoding", "UTF8"},
     {"client_min_messages", "notice"},
@@ -48,7 +49,9 @@ static const struct {
     {"lc_ctype", "C.UTF-8"},
     {"lock_timeout", "0"},
     {"max_connections", "100"},
+    {"max_function_args", "100"},
     {"max_identifier_length", "63"},
+    {"max_index_keys", "32"},
     {"search_path", "\"$user\", public"},
     {"server_encoding", "UTF8"},
     {"server_version", "15.18 (RockLake 0.1)"},

@@ -7,6 +7,7 @@
  * its arena by rl_rowset_add), so a row set outlives the scan it came from.
  */
 #include <assert.h>
+#include <ctype.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -208,12 +209,124 @@ void rl_value_to_text(rl_buf *out, const rl_value *v)
         rl_buf_printf(out, "(%llu,%llu)", (unsigned long long)(v->d.v.i >> 16),
                       (unsigned long long)(v->d.v.i & 0xffff));
         return;
+    case RL_OID_RECORD: {
+        size_t len;
+        const char *text = rl_record_text(v, &len);
+        rl_buf_put(out, text, len);
+        return;
+    }
     default:
         /* name, "char", unknown literals, arrays and int2vector keep their
          * PostgreSQL text form in v.s */
         rl_buf_put(out, v->d.v.s.p, v->d.v.s.len);
         return;
     }
+}
+
+/* -------------------------------------------------------------- records */
+
+/* record_out's rule: quote an empty field or one holding a quote, a
+ * backslash, a parenthesis, a comma or white space; double quotes and
+ * backslashes inside. */
+static void record_put_field(rl_buf *out, const uint8_t *p, size_t len)
+{
+    bool quote = len == 0;
+    for (size_t i = 0; i < len && !quote; i++)
+        quote = strchr("\"\\(),", p[i]) != NULL || isspace(p[i]);
+    if (!quote) {
+        rl_buf_put(out, p, len);
+        return;
+    }
+    rl_buf_put_u8(out, '"');
+    for (size_t i = 0; i < len; i++) {
+        if (p[i] == '"' || p[i] == '\\')
+            rl_buf_put_u8(out, p[i]);
+        rl_buf_put_u8(out, p[i]);
+    }
+    rl_buf_put_u8(out, '"');
+}
+
+void rl_record_build(rl_buf *out, size_t n, const char *const *names, const rl_value *fields)
+{
+    for (size_t i = 0; i < n; i++)
+        rl_buf_printf(out, "%s:%u,", names[i], (unsigned)fields[i].oid);
+    rl_buf_put_u8(out, RL_RECORD_SEP);
+    rl_buf_put_u8(out, '(');
+    rl_buf one;
+    rl_buf_init(&one, 0);
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            rl_buf_put_u8(out, ',');
+        if (fields[i].d.isnull)
+            continue;
+        rl_buf_reset(&one);
+        rl_value_to_text(&one, &fields[i]);
+        record_put_field(out, one.data, one.len);
+    }
+    rl_buf_free(&one);
+    rl_buf_put_u8(out, ')');
+}
+
+const char *rl_record_text(const rl_value *rec, size_t *len)
+{
+    const char *p = (const char *)rec->d.v.s.p;
+    const char *sep = memchr(p, RL_RECORD_SEP, rec->d.v.s.len);
+    assert(sep); /* every record is made by rl_record_build */
+    *len = rec->d.v.s.len - (size_t)(sep + 1 - p);
+    return sep + 1;
+}
+
+bool rl_record_field(const rl_value *rec, const char *name, uint32_t *oid, rl_buf *text,
+                     bool *isnull)
+{
+    size_t tlen;
+    const char *t = rl_record_text(rec, &tlen);
+    const char *h = (const char *)rec->d.v.s.p, *end = t - 1;
+    size_t nlen = strlen(name), index = 0;
+    bool found = false;
+    while (h < end && !found) { /* "name:oid," per field */
+        const char *colon = memchr(h, ':', (size_t)(end - h));
+        const char *comma = colon ? memchr(colon, ',', (size_t)(end - colon)) : NULL;
+        if (!comma)
+            return false;
+        found = (size_t)(colon - h) == nlen && memcmp(h, name, nlen) == 0;
+        if (found)
+            *oid = (uint32_t)strtoul(colon + 1, NULL, 10);
+        else
+            index++;
+        h = comma + 1;
+    }
+    if (!found)
+        return false;
+    /* the index-th field of "(a,"b",)": record_in's rules */
+    rl_buf_reset(text);
+    size_t i = 1, field = 0;
+    while (i < tlen && field < index) {
+        bool quoted = false;
+        for (; i < tlen - 1 && (quoted || t[i] != ','); i++) {
+            if (t[i] == '\\')
+                i++;
+            else if (t[i] == '"')
+                quoted = !quoted;
+        }
+        i++;
+        field++;
+    }
+    *isnull = i >= tlen - 1 || t[i] == ',' || t[i] == ')';
+    bool quoted = false;
+    for (; i < tlen - 1 && (quoted || t[i] != ','); i++) {
+        if (t[i] == '\\' && i + 1 < tlen - 1) {
+            rl_buf_put_u8(text, (uint8_t)t[++i]);
+        } else if (t[i] == '"') {
+            if (quoted && t[i + 1] == '"')
+                rl_buf_put_u8(text, (uint8_t)t[++i]);
+            else
+                quoted = !quoted;
+        } else {
+            rl_buf_put_u8(text, (uint8_t)t[i]);
+        }
+    }
+    return true;
 }
 
 /* -------------------------------------------------------- binary output */
@@ -352,7 +465,10 @@ rl_rowset *rl_rowset_typing(const rl_rowset *rs, rl_error *err)
     }
     memcpy(t->cols, rs->cols, rs->ncols * sizeof *rs->cols);
     for (size_t i = 0; i < rs->ncols; i++)
-        row[i] = (rl_value){.oid = rs->cols[i].oid, .typmod = -1, .d.isnull = true};
+        row[i] = (rl_value){.oid = rs->cols[i].oid,
+                            /* a record's typmod says its fields' types (sql_expr.c) */
+                            .typmod = rs->cols[i].oid == RL_OID_RECORD ? rs->cols[i].typmod : -1,
+                            .d.isnull = true};
     int rc = rl_rowset_add(t, row, NULL, err);
     free(row);
     if (rc < 0) {

@@ -204,4 +204,18 @@ uint32_t rl_elem_oid_of(uint32_t oid);
  * separated, never NULL); arr is not NULL. */
 int rl_elem_next(const rl_value *arr, size_t *pos, rl_buf *el, bool *isnull);
 
+/* Records (RL_OID_RECORD, a row of named, typed fields): v.s holds a header
+ * "name:oid," per field and a 0x01 byte, then PostgreSQL's text form of the
+ * row, "(1,\"a b\",)" (record_out's quoting; an empty field is NULL). Text
+ * output shows the text form only. */
+#define RL_RECORD_SEP '\x01'
+/* Append the record of n fields (names[i], values fields[i]) to out. */
+void rl_record_build(rl_buf *out, size_t n, const char *const *names, const rl_value *fields);
+/* The text form of a record (after its header). */
+const char *rl_record_text(const rl_value *rec, size_t *len);
+/* Field `name` of a non-NULL record: true with its type, its text in
+ * `text` (reset first) and *isnull; false when it has no such field. */
+bool rl_record_field(const rl_value *rec, const char *name, uint32_t *oid, rl_buf *text,
+                     bool *isnull);
+
 #endif

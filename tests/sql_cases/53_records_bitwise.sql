@@ -1,0 +1,30 @@
+-- records: information_schema._pg_expandarray (JDBC's getPrimaryKeys, getBestRowIdentifier), (record).field; integer bitwise operators (JDBC's getIndexInfo)
+\i 00_schema.sql
+SELECT information_schema._pg_expandarray(ARRAY[5,6,NULL]);
+SELECT (information_schema._pg_expandarray(ARRAY['a b','c"d',''])).x, (information_schema._pg_expandarray(ARRAY['a b','c"d',''])).n;
+SELECT pg_typeof(information_schema._pg_expandarray('1 2'::int2vector)), pg_typeof((information_schema._pg_expandarray('1 2'::int2vector)).x);
+SELECT k, (k).x, (k).n FROM (SELECT information_schema._pg_expandarray('3 1'::int2vector) AS k) s ORDER BY (k).n;
+SELECT (k).n FROM (SELECT information_schema._pg_expandarray('3 1'::int2vector) AS k) s WHERE (k).x = 1;
+SELECT (1).x;
+SELECT (k).zz FROM (SELECT information_schema._pg_expandarray(ARRAY[1]) AS k) s;
+SELECT _pg_expandarray(ARRAY[1]);
+SELECT information_schema._pg_expandarray(NULL::int[]);
+SELECT information_schema._pg_expandarray(1);
+SELECT count(*) FROM (SELECT information_schema._pg_expandarray(ARRAY[1,2,3]) k) s;
+SELECT (k).x IS NULL, pg_typeof((k).x), (k).x::text FROM (SELECT information_schema._pg_expandarray('3 1'::int2vector) AS k) s;
+SELECT (k).x + 0 FROM (SELECT information_schema._pg_expandarray('3 1'::int2vector) AS k) s;
+SELECT 5 & 3, 5 | 3, 5 # 3, ~5, 1 << 4, -16 >> 2, pg_typeof(5::int2 & 3::int2), pg_typeof(5::int2 & 3), pg_typeof(5::int8 | 1);
+SELECT 1 << 31, 1 << 32, 1 << 33, 1::int2 << 15, 1::int2 << 16, 1::int8 << 63, 1::int8 << 64, -1 >> 40, 1 << -1;
+SELECT pg_typeof(1::int2 << 2), pg_typeof(1::int8 >> 2), 7 & NULL, NULL::int8 | 1, ~NULL::int2;
+SELECT '7' & 3, 3 & '7', ~'5';
+SELECT 1.5 & 1;
+SELECT 'a'::text & 1;
+SELECT '1' & '2';
+SELECT 1 << 2::int2, 1 << 2::int8;
+SELECT ('1 0'::int2vector)[1] & 1::smallint, pg_typeof(('1 0'::int2vector)[1] & 1::smallint);
+SELECT 2 + 3 & 6, 1 | 2 # 3, 1 << 2 + 1;
+SELECT a.attname, (information_schema._pg_expandarray(i.indkey)).n AS key_seq FROM pg_catalog.pg_index i JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey) WHERE i.indrelid = 'ducklake_snapshot'::regclass ORDER BY 2;
+SELECT result.column_name, result.key_seq FROM (SELECT a.attname AS column_name, (information_schema._pg_expandarray(con.conkey)).n AS key_seq, information_schema._pg_expandarray(con.conkey) AS keys, a.attnum AS a_attnum FROM pg_catalog.pg_constraint con JOIN pg_catalog.pg_class ct ON (con.conrelid = ct.oid) JOIN pg_catalog.pg_attribute a ON (a.attrelid = ct.oid) WHERE con.contype = 'p' AND ct.relname = 'ducklake_table') result WHERE result.a_attnum = (result.keys).x ORDER BY result.key_seq;
+SELECT a.attname FROM pg_catalog.pg_class ct JOIN pg_catalog.pg_attribute a ON (ct.oid = a.attrelid) JOIN (SELECT i.indrelid, i.indisprimary, information_schema._pg_expandarray(i.indkey) AS keys FROM pg_catalog.pg_index i) i ON (a.attnum = (i.keys).x AND a.attrelid = i.indrelid) WHERE ct.relname = 'ducklake_column' AND i.indisprimary ORDER BY a.attnum;
+SELECT setting FROM pg_catalog.pg_settings WHERE name IN ('max_index_keys', 'block_size', 'max_function_args') ORDER BY name;
+SHOW max_index_keys;

@@ -54,6 +54,48 @@ static int put_json_array(rl_expr_ctx *c, rl_buf *b, const rl_value *v, int loc)
     return rc;
 }
 
+static int put_json_value(rl_expr_ctx *c, rl_buf *b, const rl_value *v, int loc);
+
+/* A record as composite_to_json writes it: {"field":value,...}, each value
+ * in its field's type. */
+static int put_json_record(rl_expr_ctx *c, rl_buf *b, const rl_value *v, int loc)
+{
+    const char *h = (const char *)v->d.v.s.p;
+    const char *end = memchr(h, RL_RECORD_SEP, v->d.v.s.len);
+    assert(end); /* rl_record_build made it */
+    rl_buf text;
+    rl_buf_init(&text, 0);
+    rl_buf_put_u8(b, '{');
+    int rc = 0;
+    for (bool first = true; rc == 0 && h < end; first = false) {
+        const char *colon = memchr(h, ':', (size_t)(end - h));
+        const char *comma = colon ? memchr(colon, ',', (size_t)(end - colon)) : NULL;
+        if (!comma)
+            break;
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(colon - h), h);
+        h = comma + 1;
+        uint32_t oid;
+        bool isnull;
+        if (!rl_record_field(v, name, &oid, &text, &isnull))
+            break;
+        rl_value f;
+        rl_val_null(&f, oid);
+        if (!isnull)
+            rc = rl_text_to_value(c, text.len ? (const char *)text.data : "", text.len, oid, -1,
+                                  false, &f, loc);
+        if (!first)
+            rl_buf_put_u8(b, ',');
+        rl_json_put_string(b, (const uint8_t *)name, strlen(name));
+        rl_buf_put_u8(b, ':');
+        if (rc == 0)
+            rc = put_json_value(c, b, &f, loc);
+    }
+    rl_buf_put_u8(b, '}');
+    rl_buf_free(&text);
+    return rc;
+}
+
 /* v as datum_to_json writes it: NULL null, booleans and numbers bare (but
  * NaN and infinities quoted), json as it is, dates and timestamps in
  * ISO 8601 with a T, arrays as arrays, anything else its text quoted. */
@@ -69,6 +111,8 @@ static int put_json_value(rl_expr_ctx *c, rl_buf *b, const rl_value *v, int loc)
     }
     if (rl_array_elem_oid(v->oid))
         return put_json_array(c, b, v, loc);
+    if (v->oid == RL_OID_RECORD)
+        return put_json_record(c, b, v, loc);
     rl_buf t;
     rl_buf_init(&t, 0);
     if (v->oid == RL_OID_UNKNOWN)
@@ -163,8 +207,10 @@ int rl_fn_json_build_object(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out
     return put_json_result(c, out, &b);
 }
 
-/* [v, ...] of n values, as json_build_array and json_agg write it. */
-static int json_list(rl_expr_ctx *c, const rl_value *vals, size_t n, rl_value *out, int loc)
+/* [v, ...] of n values, as json_build_array and json_agg write it
+ * (json_agg also puts "\n " before each later non-NULL array or record). */
+static int json_list(rl_expr_ctx *c, const rl_value *vals, size_t n, bool agg, rl_value *out,
+                     int loc)
 {
     rl_buf b;
     rl_buf_init(&b, 0);
@@ -172,6 +218,9 @@ static int json_list(rl_expr_ctx *c, const rl_value *vals, size_t n, rl_value *o
     for (size_t i = 0; i < n; i++) {
         if (i)
             rl_buf_put_str(&b, ", ");
+        if (i && agg && !vals[i].d.isnull &&
+            (rl_array_elem_oid(vals[i].oid) || vals[i].oid == RL_OID_RECORD))
+            rl_buf_put_str(&b, "\n ");
         if (put_json_value(c, &b, &vals[i], loc) < 0) {
             rl_buf_free(&b);
             return -1;
@@ -184,7 +233,7 @@ static int json_list(rl_expr_ctx *c, const rl_value *vals, size_t n, rl_value *o
 /* json_build_array(VARIADIC "any"): [v, ...]. */
 int rl_fn_json_build_array(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
-    return json_list(c, a, n, out, loc);
+    return json_list(c, a, n, false, out, loc);
 }
 
 int rl_json_agg(rl_expr_ctx *c, const rl_value *vals, size_t n, rl_value *out, int loc)
@@ -193,7 +242,7 @@ int rl_json_agg(rl_expr_ctx *c, const rl_value *vals, size_t n, rl_value *out, i
         rl_val_null(out, RL_OID_JSON);
         return 0;
     }
-    return json_list(c, vals, n, out, loc);
+    return json_list(c, vals, n, true, out, loc);
 }
 
 /* ------------------------------------------------------------- access */

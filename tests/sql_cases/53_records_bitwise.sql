@@ -28,3 +28,7 @@ SELECT result.column_name, result.key_seq FROM (SELECT a.attname AS column_name,
 SELECT a.attname FROM pg_catalog.pg_class ct JOIN pg_catalog.pg_attribute a ON (ct.oid = a.attrelid) JOIN (SELECT i.indrelid, i.indisprimary, information_schema._pg_expandarray(i.indkey) AS keys FROM pg_catalog.pg_index i) i ON (a.attnum = (i.keys).x AND a.attrelid = i.indrelid) WHERE ct.relname = 'ducklake_column' AND i.indisprimary ORDER BY a.attnum;
 SELECT setting FROM pg_catalog.pg_settings WHERE name IN ('max_index_keys', 'block_size', 'max_function_args') ORDER BY name;
 SHOW max_index_keys;
+SELECT to_json(k) FROM (SELECT information_schema._pg_expandarray(ARRAY[2,1]) k) s;
+SELECT json_agg(k) FROM (SELECT information_schema._pg_expandarray(ARRAY['a"b',NULL]) k) s;
+SELECT json_agg(a) FROM (VALUES (ARRAY[1]), (NULL), (ARRAY[2])) v(a);
+SELECT json_build_array(ARRAY[1], ARRAY[2]);

@@ -2424,6 +2424,146 @@ static int type_targets(proj *p, rl_rowset *typ, bool aggregated)
     return 0;
 }
 
+static const PgQuery__Node *group_expr(proj *p, const PgQuery__Node *g);
+
+/* PostgreSQL's check_ungrouped_columns, kept on the safe side: in an
+ * aggregated query, a column of this level outside every aggregate and
+ * every GROUP BY expression is 42803. A column whose table has another
+ * column grouped is let through (it may depend on that table's primary
+ * key, which PostgreSQL accepts), and subqueries are not looked into: a
+ * query PostgreSQL accepts is never refused. */
+typedef struct ungrouped {
+    proj *p;
+    rl_binding b;
+    const PgQuery__Node **g;
+    size_t ng;
+    bool in_sort;               /* ORDER BY: a bare name may be an output column */
+    const PgQuery__Node *bad;   /* the first ungrouped column */
+} ungrouped;
+
+static bool is_grouped(const ungrouped *u, const PgQuery__Node *n)
+{
+    const rl_colmeta *col = rl_expr_column(&u->b, n);
+    for (size_t i = 0; i < u->ng; i++)
+        if (n == u->g[i] || rl_node_equal(&n->base, &u->g[i]->base) ||
+            (col && col == rl_expr_column(&u->b, u->g[i])))
+            return true;
+    return false;
+}
+
+/* Another column of col's relation (same alias, same table) is grouped. */
+static bool may_depend(const ungrouped *u, const rl_colmeta *col)
+{
+    if (!col->table_oid)
+        return false; /* a derived table or a function: no keys */
+    for (size_t i = 0; i < u->ng; i++) {
+        const rl_colmeta *g = rl_expr_column(&u->b, u->g[i]);
+        if (g && g->table_oid == col->table_oid && strcmp(g->rel, col->rel) == 0)
+            return true;
+    }
+    return false;
+}
+
+static bool names_output(const ungrouped *u, const PgQuery__ColumnRef *cr)
+{
+    const char *name = cr->n_fields == 1 ? rl_node_string(cr->fields[0]) : NULL;
+    for (size_t i = 0; name && i < u->p->nt; i++)
+        if (strcmp(u->p->out->cols[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+static int visit_ungrouped(void *ctx, const ProtobufCMessage *m)
+{
+    ungrouped *u = ctx;
+    if (m->descriptor != &pg_query__node__descriptor)
+        return 0;
+    const PgQuery__Node *n = (const PgQuery__Node *)m;
+    if (is_grouped(u, n) || rl_expr_is_aggregate(n))
+        return 1;
+    switch (n->node_case) {
+    case PG_QUERY__NODE__NODE_SUB_LINK: return 1;
+    case PG_QUERY__NODE__NODE_COLUMN_REF: {
+        const rl_colmeta *col = rl_expr_column(&u->b, n);
+        if (!col || may_depend(u, col) || (u->in_sort && names_output(u, n->column_ref)))
+            return 1; /* another level's, an output column's, or maybe dependent */
+        u->bad = n;
+        return -1;
+    }
+    default: return 0;
+    }
+}
+
+/* GROUP BY's expressions, sets flattened (ROLLUP (a, (b, c)) gives a, b, c):
+ * 0, 1 when a constant makes the check moot, -1 out of memory. */
+static int collect_groups(ungrouped *u, const PgQuery__Node *g)
+{
+    if (g->node_case == PG_QUERY__NODE__NODE_GROUPING_SET) {
+        for (size_t i = 0; i < g->grouping_set->n_content; i++) {
+            int rc = collect_groups(u, g->grouping_set->content[i]);
+            if (rc != 0)
+                return rc;
+        }
+        return 0;
+    }
+    if (g->node_case == PG_QUERY__NODE__NODE_ROW_EXPR) {
+        for (size_t i = 0; i < g->row_expr->n_args; i++) {
+            int rc = collect_groups(u, g->row_expr->args[i]);
+            if (rc != 0)
+                return rc;
+        }
+        return 0;
+    }
+    if (g->node_case == PG_QUERY__NODE__NODE_LIST) {
+        for (size_t i = 0; i < g->list->n_items; i++) {
+            int rc = collect_groups(u, g->list->items[i]);
+            if (rc != 0)
+                return rc;
+        }
+        return 0;
+    }
+    const PgQuery__Node *e = group_expr(u->p, g);
+    if (e->node_case == PG_QUERY__NODE__NODE_A_CONST)
+        return 1; /* a position out of range or a constant: grouping reports it (42P10, 42601) */
+    const PgQuery__Node **ng = realloc(u->g, (u->ng + 1) * sizeof *ng);
+    if (!ng)
+        return -1;
+    u->g = ng;
+    u->g[u->ng++] = e;
+    return 0;
+}
+
+static int check_ungrouped(proj *p, rl_rowset *typ)
+{
+    const PgQuery__SelectStmt *st = p->st;
+    ungrouped u = {.p = p, .b = {typ, 0, p->S->outer, NULL}};
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < st->n_group_clause; i++)
+        rc = collect_groups(&u, st->group_clause[i]);
+    if (rc != 0) {
+        free(u.g);
+        return rc > 0 ? 0 : (fail_oom(p->S->x), -1);
+    }
+    for (size_t i = 0; rc == 0 && i < p->nt; i++)
+        if (p->t[i].expr)
+            rc = rl_tree_walk(&p->t[i].expr->base, visit_ungrouped, &u);
+    if (rc == 0 && st->having_clause)
+        rc = rl_tree_walk(&st->having_clause->base, visit_ungrouped, &u);
+    u.in_sort = true;
+    for (size_t i = 0; rc == 0 && i < st->n_sort_clause; i++)
+        rc = rl_tree_walk(&st->sort_clause[i]->base, visit_ungrouped, &u);
+    free(u.g);
+    if (rc == -2)
+        return 0; /* too deep to look at: the evaluation reports it */
+    if (!u.bad)
+        return 0;
+    const rl_colmeta *col = rl_expr_column(&u.b, u.bad);
+    return rl_exec_error(p->S->x, RL_SQLSTATE_GROUPING_ERROR, u.bad->column_ref->location,
+                         "column \"%s%s%s\" must appear in the GROUP BY clause or be used in an "
+                         "aggregate function",
+                         col->rel, col->rel[0] ? "." : "", col->name);
+}
+
 /* GROUP BY key expressions: positions and output names mean targets. */
 static const PgQuery__Node *group_expr(proj *p, const PgQuery__Node *g)
 {
@@ -3392,7 +3532,8 @@ static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
                       any_aggregate(st->sort_clause, st->n_sort_clause);
     if (rl_window_present(st) && window_values(S, st, &p, typ, aggregated, keep, nkeep, &win) < 0)
         goto done;
-    if (type_targets(&p, typ, aggregated) < 0 || check_locking(S, st, aggregated) < 0)
+    if (type_targets(&p, typ, aggregated) < 0 || check_locking(S, st, aggregated) < 0 ||
+        (aggregated && check_ungrouped(&p, typ) < 0))
         goto done;
     if (st->n_distinct_clause) /* DISTINCT compares them: an unknown literal becomes text */
         resolve_unknown(p.out);

@@ -125,6 +125,11 @@ typedef struct rl_exec {
     uint64_t id;              /* this execution, for per-statement caches; 0 = none yet */
     bool simple_query;        /* a statement of a Simple Query: sql is its whole text */
     size_t stmt_index;        /* simple_query: which statement of sql this is */
+    /* > 0 while typing code PostgreSQL's planner never folds (a CASE branch
+     * or AND/OR operand a constant rules out, an unreferenced WITH query):
+     * its constants type as NULLs there, so nothing is computed from them
+     * (make_date(41, 18, 35) fails only where PostgreSQL would fold it). */
+    int unreached;
 } rl_exec;
 
 /* The transaction of the current statement (begun on first use). */

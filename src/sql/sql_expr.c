@@ -323,18 +323,28 @@ static int eval_boolexpr(rl_expr_ctx *c, const PgQuery__BoolExpr *be, rl_value *
         return 0;
     }
     bool is_and = be->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR;
-    bool saw_null = false, decided = false;
+    bool saw_null = false, decided = false, by_constant = false;
     /* a decided AND false / OR true skips the rest, except when typing:
-     * PostgreSQL resolves (and so fails on) every operand while planning */
+     * PostgreSQL resolves (and so fails on) every operand while planning,
+     * up to an operand that is a constant deciding it (it folds no further:
+     * the rest are typed, not computed) */
     for (size_t i = 0; i < be->n_args && (!decided || c->typing); i++) {
         int t = eval_tri(c, be->args[i], what, rl_node_location(be->args[i]));
-        if (t < 0)
+        if (t < 0) {
+            c->x->unreached -= by_constant;
             return -1;
-        if (t == 2)
+        }
+        if (t == 2) {
             saw_null = true;
-        else if (t == (is_and ? 0 : 1))
+        } else if (t == (is_and ? 0 : 1)) {
             decided = true;
+            if (c->typing && !by_constant && rl_expr_is_constant(be->args[i])) {
+                by_constant = true;
+                c->x->unreached++;
+            }
+        }
     }
+    c->x->unreached -= by_constant;
     if (decided)
         rl_val_bool(out, !is_and);
     else if (saw_null)
@@ -342,6 +352,28 @@ static int eval_boolexpr(rl_expr_ctx *c, const PgQuery__BoolExpr *be, rl_value *
     else
         rl_val_bool(out, is_and);
     return 0;
+}
+
+static int visit_constant(void *ctx, const ProtobufCMessage *m)
+{
+    if (m->descriptor != &pg_query__node__descriptor)
+        return 0;
+    switch (((const PgQuery__Node *)m)->node_case) {
+    case PG_QUERY__NODE__NODE_COLUMN_REF:
+    case PG_QUERY__NODE__NODE_PARAM_REF:
+    case PG_QUERY__NODE__NODE_SUB_LINK:
+    case PG_QUERY__NODE__NODE_FUNC_CALL:
+    case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION:
+        *(bool *)ctx = false;
+        return -1;
+    default: return 0;
+    }
+}
+
+bool rl_expr_is_constant(const PgQuery__Node *node)
+{
+    bool constant = true;
+    return node && rl_tree_walk(&node->base, visit_constant, &constant) == 0 && constant;
 }
 
 int rl_expr_truth(rl_expr_ctx *c, const PgQuery__Node *node)
@@ -1223,9 +1255,27 @@ static int eval_case(rl_expr_ctx *c, const PgQuery__CaseExpr *ce, rl_value *out)
     bool chosen = false;
     rl_value result;
     rl_val_null(&result, RL_OID_UNKNOWN);
+    /* typing: a WHEN that is a constant true makes the branches after it
+     * and the ELSE unreached, a constant false or NULL its own branch
+     * (PostgreSQL drops them before folding) */
+    int ruled_out = -1; /* the first WHEN that is constantly true */
+    for (size_t i = 0; c->typing && !ce->arg && ruled_out < 0 && i < ce->n_args; i++) {
+        const PgQuery__Node *wn = ce->args[i];
+        if (wn->node_case == PG_QUERY__NODE__NODE_CASE_WHEN &&
+            rl_expr_is_constant(wn->case_when->expr)) {
+            int t = eval_tri(c, wn->case_when->expr, "CASE/WHEN", wn->case_when->location);
+            if (t < 0)
+                return -1;
+            if (t == 1)
+                ruled_out = (int)i;
+        }
+    }
     if (c->typing && ce->defresult) { /* PostgreSQL types the ELSE first */
         rl_value v;
-        if (rl_expr_eval(c, ce->defresult, &v) < 0)
+        c->x->unreached += ruled_out >= 0;
+        int rc = rl_expr_eval(c, ce->defresult, &v);
+        c->x->unreached -= ruled_out >= 0;
+        if (rc < 0)
             return -1;
         type = v.oid;
     }
@@ -1252,7 +1302,13 @@ static int eval_case(rl_expr_ctx *c, const PgQuery__CaseExpr *ce, rl_value *out)
          * the chosen one (another branch may fail on real data) */
         if (hit || c->typing) {
             rl_value v;
-            if (rl_expr_eval(c, w->result, &v) < 0 ||
+            bool unreached = c->typing && !ce->arg &&
+                             ((ruled_out >= 0 && (int)i > ruled_out) ||
+                              (!hit && rl_expr_is_constant(w->expr)));
+            c->x->unreached += unreached;
+            int rc = rl_expr_eval(c, w->result, &v);
+            c->x->unreached -= unreached;
+            if (rc < 0 ||
                 (c->typing &&
                  rl_common_type_of(c, type, v.oid, "CASE", rl_node_location(w->result), &type) < 0))
                 return -1;
@@ -2497,7 +2553,12 @@ static int eval_node(rl_expr_ctx *c, const PgQuery__Node *node, rl_value *out)
     switch (node->node_case) {
     case PG_QUERY__NODE__NODE_GROUPING_FUNC: return eval_grouping_func(c, node->grouping_func, out);
     case PG_QUERY__NODE__NODE_A_ARRAY_EXPR: return eval_array_expr(c, node->a_array_expr, out);
-    case PG_QUERY__NODE__NODE_A_CONST: return rl_eval_const(c, rl_const(node->a_const), out);
+    case PG_QUERY__NODE__NODE_A_CONST:
+        if (rl_eval_const(c, rl_const(node->a_const), out) < 0)
+            return -1;
+        if (c->typing && c->x->unreached > 0)
+            rl_val_null(out, out->oid); /* its type only: see rl_exec.unreached */
+        return 0;
     case PG_QUERY__NODE__NODE_COLUMN_REF: return eval_colref(c, node->column_ref, out);
     case PG_QUERY__NODE__NODE_PARAM_REF: return rl_eval_param(c, node->param_ref, out);
     case PG_QUERY__NODE__NODE_A_EXPR: return eval_aexpr(c, node->a_expr, out);

@@ -61,6 +61,9 @@ bool rl_expr_is_aggregate(const PgQuery__Node *node);
 /* A set-returning function call a target list expands (generate_series,
  * unnest), as opposed to a scalar function or an aggregate. */
 bool rl_expr_is_srf(const PgQuery__FuncCall *f);
+/* No column, parameter, subquery or function call in it: what PostgreSQL's
+ * planner folds to one value. */
+bool rl_expr_is_constant(const PgQuery__Node *node);
 /* information_schema._pg_expandarray(anyarray): a set-returning call of
  * records (x, n): each element and its 1-based position. */
 bool rl_expr_is_expandarray(const PgQuery__FuncCall *f);

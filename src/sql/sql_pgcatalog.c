@@ -182,7 +182,8 @@ typedef struct pg15_is_schema {
  * struct (emit_row): a field of the struct (its C type), a string argument,
  * a constant, or (F_CALLER, and every column of a relation not emitted
  * that way) put by the caller. */
-enum { F_CALLER, F_U32, F_I16, F_I32, F_BOOL, F_CHAR, F_STR, F_INT, F_FLOAT, F_FALSE, F_NULL };
+enum { F_CALLER, F_U32, F_I16, F_I32, F_BOOL, F_CHAR, F_STR, F_INT, F_FLOAT, F_FALSE, F_NULL,
+       F_KCHAR };
 
 typedef struct vfield {
     uint8_t kind;
@@ -200,6 +201,7 @@ typedef struct vfield {
 #define KFLOAT(v) {F_FLOAT, 0, (v)}
 #define KFALSE {F_FALSE, 0, 0}
 #define KNULL {F_NULL, 0, 0}
+#define KCHAR(c) {F_KCHAR, 0, (c)}
 #define CALLER {F_CALLER, 0, 0}
 
 typedef struct vcol {
@@ -345,10 +347,21 @@ static const vcol constraint_cols[] = {
     {"conindid", RL_OID_OID, FLD(pg15_constraint, conindid)},
     {"conparentid", RL_OID_OID, FLD(pg15_constraint, conparentid)},
     {"confrelid", RL_OID_OID, FLD(pg15_constraint, confrelid)},
+    /* no foreign keys anywhere: ' ' and NULL, as PostgreSQL's other constraints have */
+    {"confupdtype", RL_OID_CHAR, KCHAR(' ')},
+    {"confdeltype", RL_OID_CHAR, KCHAR(' ')},
+    {"confmatchtype", RL_OID_CHAR, KCHAR(' ')},
     {"conislocal", RL_OID_BOOL, FLD(pg15_constraint, conislocal)},
     {"coninhcount", RL_OID_INT4, FLD(pg15_constraint, coninhcount)},
     {"connoinherit", RL_OID_BOOL, FLD(pg15_constraint, connoinherit)},
-    {"conkey", RL_OID_INT2_ARRAY, ARG(1)}};
+    {"conkey", RL_OID_INT2_ARRAY, ARG(1)},
+    {"confkey", RL_OID_INT2_ARRAY, KNULL},
+    {"conpfeqop", 1028, KNULL},
+    {"conppeqop", 1028, KNULL},
+    {"conffeqop", 1028, KNULL},
+    {"confdelsetcols", RL_OID_INT2_ARRAY, KNULL},
+    {"conexclop", 1028, KNULL},
+    {"conbin", RL_OID_PG_NODE_TREE, KNULL}};
 
 static const vcol description_cols[] = {COL("objoid", RL_OID_OID),
                                         COL("classoid", RL_OID_OID),
@@ -1261,6 +1274,8 @@ static int emit_row(gen_ctx *g, const vcol *cols, size_t n, const void *rec,
             put_bool(g, i, f->kind == F_BOOL && *(const bool *)at);
         else if (f->kind == F_CHAR)
             put_char(g, i, *at);
+        else if (f->kind == F_KCHAR)
+            put_char(g, i, (char)f->k);
         else if (f->kind == F_FLOAT)
             put_float(g, i, f->k);
         else

@@ -1841,7 +1841,94 @@ static rl_rowset *from_item(sel *S, const PgQuery__Node *item, const PgQuery__No
     }
 }
 
-/* FROM a, b, c: a cross join, folded left to right. */
+/* FROM a, b, c WHERE ...: each step of the fold joins on the WHERE's
+ * conjuncts that its two sides can already evaluate, so an equality
+ * between them hashes the join and the cross product never builds (a
+ * FROM list of nine catalogs joined by equalities in WHERE, as JDBC's
+ * getImportedKeys sends, would pass the result budget). Only plain
+ * conjuncts move: columns, constants, parameters, operators, casts, CASE
+ * and the like; no function call (it may be volatile), no subquery, no
+ * column of a later item or of an outer query. WHERE still filters the
+ * result as a whole afterwards, so moving one changes no answer. */
+typedef struct pushable {
+    const rl_rowset *l, *r;
+    bool ok;
+} pushable;
+
+static int visit_pushable(void *ctx, const ProtobufCMessage *m)
+{
+    pushable *p = ctx;
+    if (m->descriptor != &pg_query__node__descriptor)
+        return 0;
+    const PgQuery__Node *n = (const PgQuery__Node *)m;
+    switch (n->node_case) {
+    case PG_QUERY__NODE__NODE_COLUMN_REF: {
+        rl_binding bl = {(rl_rowset *)p->l, 0, NULL, NULL}, br = {(rl_rowset *)p->r, 0, NULL, NULL};
+        if (!rl_expr_column(&bl, n) && !rl_expr_column(&br, n))
+            p->ok = false;
+        return p->ok ? 1 : -1;
+    }
+    case PG_QUERY__NODE__NODE_A_EXPR:
+    case PG_QUERY__NODE__NODE_BOOL_EXPR:
+    case PG_QUERY__NODE__NODE_NULL_TEST:
+    case PG_QUERY__NODE__NODE_BOOLEAN_TEST:
+    case PG_QUERY__NODE__NODE_TYPE_CAST:
+    case PG_QUERY__NODE__NODE_TYPE_NAME:
+    case PG_QUERY__NODE__NODE_A_CONST:
+    case PG_QUERY__NODE__NODE_PARAM_REF:
+    case PG_QUERY__NODE__NODE_A_INDIRECTION:
+    case PG_QUERY__NODE__NODE_A_INDICES:
+    case PG_QUERY__NODE__NODE_CASE_EXPR:
+    case PG_QUERY__NODE__NODE_CASE_WHEN:
+    case PG_QUERY__NODE__NODE_COALESCE_EXPR:
+    case PG_QUERY__NODE__NODE_COLLATE_CLAUSE:
+    case PG_QUERY__NODE__NODE_LIST:
+    case PG_QUERY__NODE__NODE_STRING:
+    case PG_QUERY__NODE__NODE_INTEGER:
+        return 0;
+    default:
+        p->ok = false;
+        return -1;
+    }
+}
+
+/* The AND of where's conjuncts that l and r can evaluate (NULL: none). */
+static PgQuery__Node *step_quals(sel *S, const PgQuery__Node *where, const rl_rowset *l,
+                                 const rl_rowset *r)
+{
+    if (!where)
+        return NULL;
+    bool conj = where->node_case == PG_QUERY__NODE__NODE_BOOL_EXPR &&
+                where->bool_expr->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR;
+    PgQuery__Node *const *items = conj ? where->bool_expr->args : (PgQuery__Node *const *)&where;
+    size_t n = conj ? where->bool_expr->n_args : 1, k = 0;
+    PgQuery__Node **args = rl_arena_alloc(&S->arena, (n ? n : 1) * sizeof *args);
+    if (!args)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        pushable p = {l, r, true};
+        if (rl_tree_walk(&items[i]->base, visit_pushable, &p) == 0 && p.ok)
+            args[k++] = items[i];
+    }
+    if (k <= 1)
+        return k ? args[0] : NULL;
+    PgQuery__BoolExpr *b = rl_arena_alloc(&S->arena, sizeof *b);
+    PgQuery__Node *nd = rl_arena_alloc(&S->arena, sizeof *nd);
+    if (!b || !nd)
+        return NULL;
+    *b = (PgQuery__BoolExpr)PG_QUERY__BOOL_EXPR__INIT;
+    b->boolop = PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR;
+    b->n_args = k;
+    b->args = args;
+    b->location = -1;
+    *nd = (PgQuery__Node)PG_QUERY__NODE__INIT;
+    nd->node_case = PG_QUERY__NODE__NODE_BOOL_EXPR;
+    nd->bool_expr = b;
+    return nd;
+}
+
+/* FROM a, b, c: a cross join, folded left to right, each step joined on
+ * the WHERE conjuncts it can evaluate (step_quals). */
 static rl_rowset *from_clause(sel *S, const PgQuery__SelectStmt *st, const PgQuery__Node *where)
 {
     if (st->n_from_clause == 0) { /* SELECT without FROM: one empty row */
@@ -1864,6 +1951,8 @@ static rl_rowset *from_clause(sel *S, const PgQuery__SelectStmt *st, const PgQue
         }
         PgQuery__JoinExpr cross = PG_QUERY__JOIN_EXPR__INIT;
         cross.jointype = PG_QUERY__JOIN_TYPE__JOIN_INNER;
+        if (!lat && !S->type_only)
+            cross.quals = step_quals(S, where, acc, r);
         join_level level = {.j = &cross, .r = r, .lateral = lat};
         acc = pipe_run(S, acc, &level, 1, NULL);
     }
@@ -3896,10 +3985,13 @@ static rl_rowset *run_recursive_cte(rl_exec *x, const PgQuery__CommonTableExpr *
     return all;
 }
 
-/* type_only: a typing run, which needs the CTEs' columns, not their rows */
-static int bind_ctes(rl_exec *x, const PgQuery__WithClause *w, const rl_binding *outer,
+/* type_only: a typing run, which needs the CTEs' columns, not their rows.
+ * A WITH query that nothing in st names is only typed, as unreached code
+ * (rl_exec.unreached): PostgreSQL checks it but never plans nor runs it. */
+static int bind_ctes(rl_exec *x, const PgQuery__SelectStmt *st, const rl_binding *outer,
                      cte_env *envs, const cte_env *base, const cte_env **top, bool type_only)
 {
+    const PgQuery__WithClause *w = st->with_clause;
     const cte_env *env = base;
     for (size_t i = 0; i < w->n_ctes; i++) {
         const PgQuery__Node *n = w->ctes[i];
@@ -3914,7 +4006,11 @@ static int bind_ctes(rl_exec *x, const PgQuery__WithClause *w, const rl_binding 
             if (!(rs = run_recursive_cte(x, cte, outer, env, type_only)))
                 return -1;
         } else {
-            if (!(rs = run_raw_mode(x, cte->ctequery->select_stmt, outer, env, type_only)))
+            bool unused = !reads_relation(&st->base, cte->ctename);
+            x->unreached += unused;
+            rs = run_raw_mode(x, cte->ctequery->select_stmt, outer, env, type_only || unused);
+            x->unreached -= unused;
+            if (!rs)
                 return -1;
             if (name_cte_columns(x, cte, rs) < 0) {
                 rl_rowset_free(rs);
@@ -3949,7 +4045,7 @@ static rl_rowset *run_raw_mode(rl_exec *x, const PgQuery__SelectStmt *st,
         envs = calloc(nenv + 1, sizeof *envs);
         if (!envs)
             return fail_oom(x);
-        if (bind_ctes(x, st->with_clause, outer, envs, ctes, &S.ctes, type_only) < 0) {
+        if (bind_ctes(x, st, outer, envs, ctes, &S.ctes, type_only) < 0) {
             for (size_t i = 0; i < nenv; i++)
                 rl_rowset_free(envs[i].rs);
             free(envs);

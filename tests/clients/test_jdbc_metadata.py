@@ -27,12 +27,6 @@ JAR = Path.home() / ".m2" / "repository" / "org" / "postgresql" / "postgresql" /
 KNOWN_DIFFERENCES = {
     # a lake is one database: getCatalogs lists it alone (psql's \l too)
     "catalogs": "one database per lake",
-    # a nine-way comma join over pg_attribute and generate_series(1, 32):
-    # RockLake joins a FROM list in the order written, so the cross product
-    # passes the result budget (54000) before WHERE narrows it; and
-    # pg_constraint has no confkey column yet (42703)
-    "imported": "comma-join order; pg_constraint.confkey",
-    "exported": "comma-join order; pg_constraint.confkey",
     # an index's pages and tuples: relpages is 0 (no pages, docs/sql-support.md)
     # and reltuples -1 (never analyzed) where PostgreSQL says 1 and 0
     "index": "relpages 0, reltuples -1",

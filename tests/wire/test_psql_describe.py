@@ -80,8 +80,9 @@ KNOWN = {
         " Role name |                         Attributes                         | Member of \n"
         "-----------+------------------------------------------------------------+-----------\n"
         " lake      | Superuser, Create role, Create DB, Replication, Bypass RLS | {}\n\n",
-        "RockLake has no roles: the connected user is the bootstrap superuser (oid 10) that owns "
-        "every object; the test server has `postgres` (superuser) and `lake` (Create DB)",
+        "this server has no users file: the connected user is the bootstrap superuser (oid 10) "
+        "that owns every object (with one, \\du lists its users: tests/clients/test_roles.py); "
+        "the test server has `postgres` (superuser) and `lake` (Create DB)",
     ),
     r"\df pg_catalog.lower": (
         "                         List of functions\n"

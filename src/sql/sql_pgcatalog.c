@@ -2358,6 +2358,28 @@ int rl_pgcatalog_indexdef(rl_exec *x, uint32_t oid, int col, bool pretty, char *
     return 1;
 }
 
+int rl_pgcatalog_primary_key(rl_exec *x, uint32_t reloid, int16_t *attnums, size_t cap)
+{
+    for (size_t i = 0; i < PG15_CONSTRAINTS_COUNT; i++) { /* a system catalog's */
+        const pg15_constraint *k = &pg15_constraints[i];
+        if (k->conrelid != reloid || k->contype != 'p')
+            continue;
+        size_t n = 0;
+        for (const char *p = pg15_s(k->conkey); p && *p && n < cap; p++)
+            if (*p >= '0' && *p <= '9') {
+                attnums[n++] = (int16_t)strtol(p, (char **)&p, 10);
+                p--;
+            }
+        return (int)n;
+    }
+    table_ent t;
+    int r = find_lake_table(x, reloid, &t);
+    if (r <= 0 || t.oid != reloid || !has_pk(&t) || cap == 0)
+        return r < 0 ? -1 : 0;
+    attnums[0] = (int16_t)(t.d->pk_col + 1);
+    return 1;
+}
+
 int rl_pgcatalog_constraintdef(rl_exec *x, uint32_t oid, char *buf, size_t n)
 {
     table_ent t;

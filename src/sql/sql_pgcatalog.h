@@ -60,6 +60,10 @@ const char *rl_pgcatalog_description(uint32_t oid);
  * (into buf), 0 no such object, -1 error. */
 int rl_pgcatalog_indexdef(rl_exec *x, uint32_t oid, int col, bool pretty, char *buf, size_t n);
 int rl_pgcatalog_constraintdef(rl_exec *x, uint32_t oid, char *buf, size_t n);
+/* The attnums of relation reloid's primary key (a system catalog's or a
+ * lake table's) into attnums[cap]: how many, 0 when it has none, -1 on a
+ * failed catalog read (x->err). */
+int rl_pgcatalog_primary_key(rl_exec *x, uint32_t reloid, int16_t *attnums, size_t cap);
 /* reg* output: the name of object `oid` of reg type `type` as PostgreSQL
  * prints it ("-" for 0): 1 (into buf), 0 no such object (the caller prints
  * the number), -1 error. */

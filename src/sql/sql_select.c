@@ -39,6 +39,7 @@
 #include "sql/sql_expr.h"
 #include "sql/sql_func.h"
 #include "sql/sql_parse.h"
+#include "sql/sql_pgcatalog.h"
 #include "sql/sql_relation.h"
 #include "sql/sql_resultkey.h"
 #include "sql/sql_scan.h"
@@ -2517,10 +2518,11 @@ static const PgQuery__Node *group_expr(proj *p, const PgQuery__Node *g);
 
 /* PostgreSQL's check_ungrouped_columns, kept on the safe side: in an
  * aggregated query, a column of this level outside every aggregate and
- * every GROUP BY expression is 42803. A column whose table has another
- * column grouped is let through (it may depend on that table's primary
- * key, which PostgreSQL accepts), and subqueries are not looked into: a
- * query PostgreSQL accepts is never refused. */
+ * every GROUP BY expression is 42803, unless its table's whole primary key
+ * is grouped (PostgreSQL's functional dependency). Subqueries are not
+ * looked into, and a column seen through a derived table that keeps its
+ * table's identity is judged by that table: a query PostgreSQL accepts is
+ * never refused. */
 typedef struct ungrouped {
     proj *p;
     rl_binding b;
@@ -2540,17 +2542,35 @@ static bool is_grouped(const ungrouped *u, const PgQuery__Node *n)
     return false;
 }
 
-/* Another column of col's relation (same alias, same table) is grouped. */
+/* Is column attnum of col's relation (same alias, same table) grouped? */
+static bool grouped_attnum(const ungrouped *u, const rl_colmeta *col, int16_t attnum)
+{
+    for (size_t i = 0; i < u->ng; i++) {
+        const rl_colmeta *g = rl_expr_column(&u->b, u->g[i]);
+        if (g && g->table_oid == col->table_oid && strcmp(g->rel, col->rel) == 0 &&
+            g->attnum == attnum)
+            return true;
+    }
+    return false;
+}
+
+/* Does col depend on grouped columns: its table's whole primary key is
+ * grouped (PostgreSQL's functional dependency)? Unsure (a failed catalog
+ * read): yes, on the safe side. */
 static bool may_depend(const ungrouped *u, const rl_colmeta *col)
 {
     if (!col->table_oid)
         return false; /* a derived table or a function: no keys */
-    for (size_t i = 0; i < u->ng; i++) {
-        const rl_colmeta *g = rl_expr_column(&u->b, u->g[i]);
-        if (g && g->table_oid == col->table_oid && strcmp(g->rel, col->rel) == 0)
-            return true;
+    int16_t pk[16];
+    int n = rl_pgcatalog_primary_key(u->p->S->x, col->table_oid, pk, 16);
+    if (n < 0) {
+        rl_error_clear(u->p->S->x->err);
+        return true;
     }
-    return false;
+    for (int i = 0; i < n; i++)
+        if (!grouped_attnum(u, col, pk[i]))
+            return false;
+    return n > 0;
 }
 
 static bool names_output(const ungrouped *u, const PgQuery__ColumnRef *cr)

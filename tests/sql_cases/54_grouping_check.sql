@@ -31,3 +31,15 @@ SELECT t.x, count(*) FROM (SELECT table_id AS x, path FROM ducklake_data_file) t
 SELECT table_id FROM ducklake_data_file GROUP BY table_id, path ORDER BY path;
 SELECT count(*) FROM ducklake_data_file HAVING count(*) > 0;
 SELECT count(*) FROM ducklake_data_file GROUP BY () ;
+SELECT table_id, path FROM ducklake_data_file GROUP BY table_id;
+SELECT data_file_id, path, count(*) FROM ducklake_data_file GROUP BY data_file_id ORDER BY 1;
+SELECT f.data_file_id, f.path FROM ducklake_data_file f GROUP BY f.data_file_id ORDER BY f.path;
+SELECT f.path FROM ducklake_data_file f, ducklake_data_file g GROUP BY g.data_file_id;
+SELECT t.x, t.path FROM (SELECT table_id AS x, path FROM ducklake_data_file) t GROUP BY t.x;
+SELECT relkind, relname FROM pg_class GROUP BY relkind;
+SELECT relkind, count(*) FROM pg_class GROUP BY 1 HAVING relnatts > 1;
+SELECT c.relkind, count(*) FROM pg_class c GROUP BY 1 ORDER BY c.relpages;
+SELECT relkind, sum(relnatts) OVER () FROM pg_class GROUP BY relkind;
+SELECT oid, relname FROM pg_class GROUP BY oid LIMIT 0;
+SELECT a.attrelid, a.attnum, a.attname FROM pg_attribute a GROUP BY a.attrelid, a.attnum LIMIT 0;
+SELECT a.attrelid, a.attname FROM pg_attribute a GROUP BY a.attrelid LIMIT 0;

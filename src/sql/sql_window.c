@@ -621,6 +621,14 @@ static int type_call(win_run *R, const win_call *w, rl_rowset *typ, rl_window_ca
     if (R->grouped) /* arguments may be aggregates of the group */
         c.agg = &empty;
     rl_value v;
+    /* the window's keys are typed too, rows or none (NULL - NULL: 42725) */
+    for (size_t i = 0; i < w->npartition + w->norder; i++) {
+        const PgQuery__Node *k = i < w->npartition ? w->partition[i] : w->order[i - w->npartition];
+        if (k->node_case == PG_QUERY__NODE__NODE_SORT_BY)
+            k = k->sort_by->node;
+        if (rl_expr_eval(&c, k, &v) < 0)
+            return -1;
+    }
     switch (w->kind) {
     case WIN_ROW_NUMBER: case WIN_RANK: case WIN_DENSE_RANK:
         out->oid = RL_OID_INT8; out->typmod = -1; return 0;

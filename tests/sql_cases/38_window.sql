@@ -44,3 +44,7 @@ SELECT count(*), row_number() OVER () FROM ducklake_data_file;
 SELECT table_id, count(*) FILTER (WHERE record_count > 5), dense_rank() OVER (ORDER BY count(*)) FROM ducklake_data_file GROUP BY table_id ORDER BY 1;
 SELECT table_id, min(data_file_id), first_value(min(data_file_id)) OVER (ORDER BY table_id DESC), max(count(*)) OVER (PARTITION BY count(*) > 1) FROM ducklake_data_file GROUP BY table_id ORDER BY 1;
 SELECT table_id, count(*) FROM ducklake_data_file GROUP BY table_id ORDER BY rank() OVER (ORDER BY count(*) DESC), table_id;
+-- a window's keys are typed even when no row reaches them (diffuzz seed 5151)
+SELECT dense_rank() OVER (ORDER BY (NULL - NULL) DESC) FROM ducklake_delete_file WHERE false;
+SELECT rank() OVER (PARTITION BY nosuch) FROM ducklake_delete_file WHERE false;
+SELECT rank() OVER (PARTITION BY 1 + 'x') FROM ducklake_delete_file WHERE false;

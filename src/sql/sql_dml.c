@@ -707,19 +707,8 @@ static const PgQuery__Node *scan_where(dml_job *j, const PgQuery__Node *where, r
     }
     if (hints == 0)
         return where;
-    PgQuery__BoolExpr *b = rl_arena_alloc(a, sizeof *b);
-    PgQuery__Node *nd = rl_arena_alloc(a, sizeof *nd);
-    if (!b || !nd)
-        return where;
-    *b = (PgQuery__BoolExpr)PG_QUERY__BOOL_EXPR__INIT;
-    b->boolop = PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR;
-    b->n_args = n;
-    b->args = args;
-    b->location = -1;
-    *nd = (PgQuery__Node)PG_QUERY__NODE__INIT;
-    nd->node_case = PG_QUERY__NODE__NODE_BOOL_EXPR;
-    nd->bool_expr = b;
-    return nd;
+    PgQuery__Node *nd = rl_and_node(a, args, n);
+    return nd ? nd : where;
 }
 
 static int job_open(dml_job *j, rl_exec *x, const PgQuery__RangeVar *rv,

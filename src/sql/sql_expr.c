@@ -1953,7 +1953,7 @@ int rl_expr_expandarray_row(rl_expr_ctx *c, const rl_value *x, int32_t n, rl_val
 {
     static const char *const names[] = {"x", "n"};
     rl_value fields[2];
-    fields[0] = *x;
+    fields[0] = *x; /* out may be x */
     rl_val_int(&fields[1], RL_OID_INT4, n);
     if (n < 0)
         rl_val_null(&fields[1], RL_OID_INT4);
@@ -1962,7 +1962,7 @@ int rl_expr_expandarray_row(rl_expr_ctx *c, const rl_value *x, int32_t n, rl_val
     rl_record_build(&b, 2, names, fields);
     if (rl_val_buf_copy(c, out, RL_OID_RECORD, &b) < 0) /* frees b */
         return -1;
-    out->typmod = (int32_t)x->oid; /* (x, n)'s shape: what a NULL of it still knows */
+    out->typmod = (int32_t)fields[0].oid; /* (x, n)'s shape: what a NULL of it still knows */
     return 0;
 }
 

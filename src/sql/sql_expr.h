@@ -67,7 +67,7 @@ bool rl_expr_is_constant(const PgQuery__Node *node);
 /* information_schema._pg_expandarray(anyarray): a set-returning call of
  * records (x, n): each element and its 1-based position. */
 bool rl_expr_is_expandarray(const PgQuery__FuncCall *f);
-/* One record (x, n) of it (n < 0: NULL n, the typing row's). */
+/* One record (x, n) of it (n < 0: NULL n, the typing row's); out may be x. */
 int rl_expr_expandarray_row(rl_expr_ctx *c, const rl_value *x, int32_t n, rl_value *out);
 
 #endif

@@ -1379,6 +1379,24 @@ int rl_parse(rl_exec *x, const char *sql, rl_parsed **out)
     return 0;
 }
 
+PgQuery__Node *rl_and_node(rl_arena *arena, PgQuery__Node **args, size_t n)
+{
+    assert(n >= 2);
+    PgQuery__BoolExpr *b = rl_arena_alloc(arena, sizeof *b);
+    PgQuery__Node *nd = rl_arena_alloc(arena, sizeof *nd);
+    if (!b || !nd)
+        return NULL;
+    *b = (PgQuery__BoolExpr)PG_QUERY__BOOL_EXPR__INIT;
+    b->boolop = PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR;
+    b->n_args = n;
+    b->args = args;
+    b->location = -1;
+    *nd = (PgQuery__Node)PG_QUERY__NODE__INIT;
+    nd->node_case = PG_QUERY__NODE__NODE_BOOL_EXPR;
+    nd->bool_expr = b;
+    return nd;
+}
+
 int rl_tree_walk(const ProtobufCMessage *m, rl_tree_visit visit, void *ctx)
 {
     if (!m)

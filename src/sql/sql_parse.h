@@ -11,6 +11,7 @@
 #include <pg_query.h>
 #include <pg_query/pg_query.pb-c.h>
 
+#include "base/arena.h"
 #include "sql/sql_exec.h"
 
 /* The text of a String node; NULL for any other node or none. */
@@ -40,6 +41,10 @@ int rl_tree_walk(const ProtobufCMessage *m, rl_tree_visit visit, void *ctx);
  * match an expression against another before analysis exists (ORDER BY
  * against the DISTINCT target list). */
 bool rl_node_equal(const ProtobufCMessage *a, const ProtobufCMessage *b);
+
+/* A new node AND(args[0..n)) in arena (args borrowed, n >= 2); NULL when
+ * out of memory. For conditions the engine adds to a statement's own. */
+PgQuery__Node *rl_and_node(rl_arena *arena, PgQuery__Node **args, size_t n);
 
 /* Parse `sql` (through the session's cache of repeated texts). On success
  * *out is a reference the caller gives back with rl_parsed_release; its

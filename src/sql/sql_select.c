@@ -1575,57 +1575,24 @@ static rl_rowset *from_subscripts(sel *S, rl_expr_ctx *c, const PgQuery__FuncCal
     return rs;
 }
 
-/* FROM unnest(array): one row per element, in order (NULL elements too). */
-static rl_rowset *from_unnest(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
-                              const PgQuery__Alias *al)
+/* FROM unnest(array): one row per element, in order (NULL elements too);
+ * with records, information_schema._pg_expandarray(array) in a target
+ * list: the record (x, n) of each element, n counting from 1 (a vector's
+ * too). */
+static rl_rowset *from_elements(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
+                                const PgQuery__Alias *al, bool records)
 {
+    const char *fname = records ? "information_schema._pg_expandarray" : "unnest";
     rl_value arr;
     if (rl_expr_eval(c, f->args[0], &arr) < 0)
         return NULL;
     uint32_t elem = rl_elem_oid_of(arr.oid);
     if (!elem) {
-        rl_func_no_function(c, "unnest", 1, &arr, f->location);
+        rl_func_no_function(c, fname, 1, &arr, f->location);
         return NULL;
     }
-    rl_rowset *rs = function_rowset(S, al, "unnest", elem);
-    if (!rs || arr.d.isnull || S->type_only)
-        return rs;
-    rl_buf el;
-    rl_buf_init(&el, 0);
-    size_t pos = 0;
-    bool isnull;
-    int rc = 0;
-    while (rc == 0 && rl_elem_next(&arr, &pos, &el, &isnull)) {
-        rl_value v;
-        if (isnull)
-            rl_val_null(&v, elem);
-        else
-            rc = rl_text_to_value(c, el.len ? (const char *)el.data : "", el.len, elem, -1, false,
-                                  &v, f->location);
-        if (rc == 0)
-            rc = rl_rowset_add(rs, &v, NULL, S->x->err);
-    }
-    rl_buf_free(&el);
-    if (rc < 0) {
-        rl_rowset_free(rs);
-        return NULL;
-    }
-    return rs;
-}
-
-/* information_schema._pg_expandarray(array) in a target list: one record
- * (x, n) per element, n counting from 1 (a vector's too). */
-static rl_rowset *from_expandarray(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f)
-{
-    rl_value arr;
-    if (rl_expr_eval(c, f->args[0], &arr) < 0)
-        return NULL;
-    uint32_t elem = rl_elem_oid_of(arr.oid);
-    if (!elem) {
-        rl_func_no_function(c, "information_schema._pg_expandarray", 1, &arr, f->location);
-        return NULL;
-    }
-    rl_rowset *rs = function_rowset(S, NULL, "_pg_expandarray", RL_OID_RECORD);
+    rl_rowset *rs = records ? function_rowset(S, NULL, "_pg_expandarray", RL_OID_RECORD)
+                            : function_rowset(S, al, "unnest", elem);
     if (!rs || arr.d.isnull || S->type_only)
         return rs;
     rl_buf el;
@@ -1634,16 +1601,16 @@ static rl_rowset *from_expandarray(sel *S, rl_expr_ctx *c, const PgQuery__FuncCa
     bool isnull;
     int rc = 0;
     for (int32_t n = 1; rc == 0 && rl_elem_next(&arr, &pos, &el, &isnull); n++) {
-        rl_value x, rec;
+        rl_value v;
         if (isnull)
-            rl_val_null(&x, elem);
+            rl_val_null(&v, elem);
         else
             rc = rl_text_to_value(c, el.len ? (const char *)el.data : "", el.len, elem, -1, false,
-                                  &x, f->location);
+                                  &v, f->location);
+        if (rc == 0 && records)
+            rc = rl_expr_expandarray_row(c, &v, n, &v);
         if (rc == 0)
-            rc = rl_expr_expandarray_row(c, &x, n, &rec);
-        if (rc == 0)
-            rc = rl_rowset_add(rs, &rec, NULL, S->x->err);
+            rc = rl_rowset_add(rs, &v, NULL, S->x->err);
     }
     rl_buf_free(&el);
     if (rc < 0) {
@@ -1662,9 +1629,9 @@ static rl_rowset *srf_rows(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
                            const PgQuery__Alias *al)
 {
     if (rl_expr_is_expandarray(f))
-        return from_expandarray(S, c, f);
+        return from_elements(S, c, f, al, true);
     if (f->n_args == 1)
-        return from_unnest(S, c, f, al);
+        return from_elements(S, c, f, al, false);
     if (strcmp(rl_node_string(f->funcname[f->n_funcname - 1]), "generate_subscripts") == 0)
         return from_subscripts(S, c, f, al);
     rl_value a[3];
@@ -1913,19 +1880,7 @@ static PgQuery__Node *step_quals(sel *S, const PgQuery__Node *where, const rl_ro
     }
     if (k <= 1)
         return k ? args[0] : NULL;
-    PgQuery__BoolExpr *b = rl_arena_alloc(&S->arena, sizeof *b);
-    PgQuery__Node *nd = rl_arena_alloc(&S->arena, sizeof *nd);
-    if (!b || !nd)
-        return NULL;
-    *b = (PgQuery__BoolExpr)PG_QUERY__BOOL_EXPR__INIT;
-    b->boolop = PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR;
-    b->n_args = k;
-    b->args = args;
-    b->location = -1;
-    *nd = (PgQuery__Node)PG_QUERY__NODE__INIT;
-    nd->node_case = PG_QUERY__NODE__NODE_BOOL_EXPR;
-    nd->bool_expr = b;
-    return nd;
+    return rl_and_node(&S->arena, args, k);
 }
 
 /* FROM a, b, c: a cross join, folded left to right, each step joined on

@@ -3485,6 +3485,24 @@ static int check_where(sel *S, rl_rowset *typ, const PgQuery__Node *where)
     return rl_expr_check_where(&c, where);
 }
 
+/* A WHERE that joins evaluate on real rows (a FROM list's step_quals, a
+ * pushed-down join condition) is typed first, on the FROM's shape alone,
+ * as PostgreSQL analyzes WHERE before it runs anything: its type errors
+ * come before any row's, and COALESCE(NULL, NULL) is text there too. */
+static int type_where_first(sel *S, const PgQuery__SelectStmt *st, const PgQuery__Node *where)
+{
+    if (!where || S->type_only)
+        return 0;
+    S->type_only = true;
+    rl_rowset *shape = from_clause(S, st, where);
+    S->type_only = false;
+    rl_rowset *typ = shape ? rl_rowset_typing(shape, S->x->err) : NULL;
+    int rc = typ ? check_where(S, typ, where) : -1;
+    rl_rowset_free(typ);
+    rl_rowset_free(shape);
+    return rc;
+}
+
 static int filter_rows(sel *S, rl_rowset *in, const PgQuery__Node *where, size_t **keep,
                        size_t *nkeep)
 {
@@ -3563,10 +3581,13 @@ static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
         if (st->n_from_clause == 1 && need_after_from(st, &out_need))
             S->out_need = &out_need;
     }
-    if (from_has_join(st) || st->n_from_clause > 1)
+    int typed = 0;
+    if (from_has_join(st) || st->n_from_clause > 1) {
         S->join_where = where;
+        typed = type_where_first(S, st, where);
+    }
     S->pushed = &pushed;
-    p.in = from_clause(S, st, where);
+    p.in = typed < 0 ? NULL : from_clause(S, st, where);
     S->need = NULL;
     S->out_need = NULL;
     S->join_where = NULL;

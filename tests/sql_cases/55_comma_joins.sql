@@ -14,3 +14,8 @@ SELECT x, y FROM (VALUES (1, 'a'), (2, NULL)) a(x, s), (VALUES (1), (2)) b(y) WH
 SELECT a.x, b.x FROM (VALUES (1)) a(x), (VALUES (1)) b(x) WHERE x = 1;
 SELECT conname, confupdtype, confdeltype, confmatchtype, confkey, conpfeqop, conbin IS NULL FROM pg_constraint WHERE conname = 'pg_class_oid_index';
 SELECT count(*) FROM pg_constraint WHERE confkey IS NOT NULL;
+-- a WHERE the joins evaluate on rows is typed first (diffuzz seed 6001)
+SELECT 1 FROM ducklake_data_file t1, ducklake_snapshot t3 WHERE t1.record_count <> (COALESCE(NULL, NULL) * NULL);
+SELECT 1 FROM ducklake_data_file t1, LATERAL (SELECT 1 AS n) t3 WHERE t1.record_count <> (COALESCE(NULL, NULL) * NULL);
+SELECT 1 FROM ducklake_data_file t1 JOIN ducklake_snapshot t3 ON true WHERE t1.record_count <> (COALESCE(NULL, NULL) * NULL);
+SELECT 1 FROM ducklake_data_file t1, ducklake_snapshot t3 WHERE t1.nosuch = 1;

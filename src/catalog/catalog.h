@@ -148,11 +148,19 @@ const char *rl_sequence_reason_name(size_t i);
 
 rl_format rl_catalog_format(const rl_catalog *cat);
 uint64_t rl_catalog_writer_epoch(const rl_catalog *cat);
-/* A writer of an object store whose write to the store failed (an I/O
- * error or the store timeout): every transaction on it now fails with
- * 58030, and its owner should close it and open the store again (the
- * server does so on the next connection). */
+/* A writer whose write to its store failed: an object store's write (an
+ * I/O error or the store timeout), or a local store's journal write or
+ * fdatasync (disk full, EIO). Every transaction on it now fails with
+ * 58030, and its owner should close it and open the store again, which
+ * recovers exactly as a restart would (the server does so by itself,
+ * src/server/lakes.c). Sticky. */
 bool rl_catalog_failed(rl_catalog *cat);
+/* A failed catalog that reopening the store recovers: false when not
+ * failed, or when its journal file is no longer at its path (the store's
+ * directory was removed, moved or replaced: an operator must look). */
+bool rl_catalog_heals(rl_catalog *cat);
+/* Why it failed, in words ("" when it has not). */
+const char *rl_catalog_failed_why(rl_catalog *cat);
 /* Stop a failed catalog's writer (its lease heartbeat and SlateDB's writer)
  * so the store can be opened again in this process; the catalog is still
  * freed with rl_catalog_close. -1 (58030) when the store did not answer

@@ -281,8 +281,8 @@ int rl_catalog_shutdown(rl_catalog *cat, rl_error *err)
     rl_lease_stop(l, false);
     kv_error ke;
     if (kv_shutdown(cat->kv, &ke) < 0)
-        return rl_error_set(err, RL_SQLSTATE_IO, "the object store is still unavailable (%s)",
-                            ke.message);
+        return rl_error_set(err, RL_SQLSTATE_IO, "the %s is still unavailable (%s)",
+                            cat->object_store ? "object store" : "store", ke.message);
     return 0;
 }
 

@@ -181,7 +181,7 @@ static int take_snapshot(rl_txn *t, bool begin, rl_error *err)
 
 rl_txn *rl_txn_begin(rl_catalog *cat, rl_error *err)
 {
-    if (atomic_load(&cat->failed)) {
+    if (rl_catalog_failed(cat)) {
         cat_store_failed_error(cat, err);
         return NULL;
     }
@@ -206,7 +206,7 @@ rl_txn *rl_txn_begin(rl_catalog *cat, rl_error *err)
 int rl_txn_refresh(rl_txn *t, rl_error *err)
 {
     assert(!t->done && !t->snap_borrowed);
-    if (atomic_load(&t->cat->failed))
+    if (rl_catalog_failed(t->cat))
         return cat_store_failed_error(t->cat, err), -1;
     /* nothing written or expected yet: as good as a transaction begun now */
     bool fresh = t->nov == 0 && t->nex == 0;

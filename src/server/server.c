@@ -249,6 +249,11 @@ rl_server *rl_server_new(const rl_server_config *cfg, rl_error *err)
         return NULL;
     }
     srv_lakes_listening(srv->lakes, srv->port);
+    if (srv_lakes_start_healer(srv->lakes) < 0) {
+        rl_error_set(err, RL_SQLSTATE_INTERNAL, "cannot start the lake healer thread");
+        rl_server_free(srv);
+        return NULL;
+    }
     wire_clients(srv);
     if (srv->cfg.takeover) /* fence the old writer right away (a local root lists its lakes) */
         srv_lakes_open_all(srv->lakes);

@@ -231,6 +231,12 @@ def test_journal_io_error_fails_commits_then_heals_by_itself(start_server, tmp_p
     for v in range(1, 11):
         conn.execute("INSERT INTO f VALUES (%s)" % v)
         acked.append(v)
+    # a second session: a setting of its own, and a transaction open when
+    # the fault hits
+    blocked = psycopg.connect(srv.dsn(), autocommit=True)
+    blocked.execute("SET statement_timeout = 43210")
+    blocked.execute("BEGIN")
+    blocked.execute("INSERT INTO f VALUES (300)")
     flag.write_text(f"{kind}\n/lake/journal/")
     t0 = time.monotonic()
     with pytest.raises(psycopg.Error) as ei:
@@ -254,6 +260,16 @@ def test_journal_io_error_fails_commits_then_heals_by_itself(start_server, tmp_p
     acked.append(200)
     print(f"recovered {took:.1f}s after the fault was removed")
     check_recovered(srv, mport, "lake", other)
+    # the transaction open during the fault does not commit (its snapshot
+    # was of the failed lake); after it the session works on the new one,
+    # its setting kept
+    with pytest.raises(psycopg.Error) as ei:
+        blocked.execute("COMMIT")
+    assert ei.value.sqlstate == "58030", ei.value
+    blocked.execute("INSERT INTO f VALUES (301)")
+    acked.append(301)
+    assert blocked.execute("SHOW statement_timeout").fetchone()[0] == "43210ms"
+    blocked.close()
     got = rows(conn)
     assert set(acked) <= set(got) and len(got) == len(set(got)), (acked, got)
     assert set(got) - set(acked) <= {100}, got

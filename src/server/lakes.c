@@ -630,7 +630,11 @@ static rl_catalog *failed_catalog(srv_lake *l)
 {
     if (rl_catalog_failed(l->cat))
         return l->cat;
-    pthread_mutex_lock(&l->schemas_mu);
+    /* Called under L->mu (the healer, /metrics): never wait here, as the
+     * holder of schemas_mu may be opening a schema's store, which can take
+     * the store timeout. A failure missed now is seen at the next look. */
+    if (pthread_mutex_trylock(&l->schemas_mu) != 0)
+        return NULL;
     rl_catalog *failed = NULL;
     for (schema_lake *sl = l->schemas; sl && !failed; sl = sl->next)
         if (rl_catalog_failed(sl->cat))

@@ -221,7 +221,7 @@ def test_journal_io_error_fails_commits_then_heals_by_itself(start_server, tmp_p
     disk works, as a restart would, and the same connection commits."""
     flag = tmp_path / "io-fault"
     mport = free_port()
-    srv = start_server("--metrics", f"127.0.0.1:{mport}",
+    srv = start_server("--metrics", f"127.0.0.1:{mport}", "--heal-max-backoff-ms", "200",
                        env={"ROCKLAKE_TEST_IO_FAULT": str(flag)})
     other = psycopg.connect(srv.dsn(dbname="other"), autocommit=True)
     other.execute("CREATE TABLE g (a bigint)")
@@ -252,9 +252,13 @@ def test_journal_io_error_fails_commits_then_heals_by_itself(start_server, tmp_p
         conn.execute("INSERT INTO f VALUES (101)")
     assert ei.value.sqlstate == "58030"
     other.execute("INSERT INTO g VALUES (1)")  # another lake's journal works
-    time.sleep(1)  # reopens fail meanwhile: the old file cannot be fenced
+    time.sleep(1.5)  # reopens fail meanwhile: the old file cannot be fenced
     assert lake_state(mport, "lake") == "failed"
-    assert "database_reopen_failed" in srv.log_text()
+    # tried again and again, the wait doubling from 100 ms up to the cap
+    # --heal-max-backoff-ms set (the default would reach 400 ms by now)
+    log = srv.log_text()
+    assert "database_reopen_failed database=lake attempt=3 retry_in_ms=200" in log, log
+    assert "retry_in_ms=400" not in log, log
     flag.unlink()
     took = retry_until_committed(conn, "INSERT INTO f VALUES (200)")
     acked.append(200)

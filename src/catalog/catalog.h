@@ -89,6 +89,11 @@ typedef struct rl_catalog_options {
     rl_store_options store; /* how the store is opened */
     /* Writers: the writer lease (lease.h). */
     bool takeover;          /* open even if another writer's lease is live (fencing it) */
+    /* A reopen by this process after its writer's store failed: a live
+     * lease of this very process is taken over (its failed writer holds
+     * it), one of any other writer is refused as without takeover (it may
+     * have taken the lake over meanwhile: a reopen must not take it back). */
+    bool takeover_self;
     uint64_t lease_ms;      /* lease period recorded and renewed; 0 = RL_LEASE_DEFAULT_MS */
     const char *lease_listen; /* address recorded in the lease; NULL = "-" */
     /* Open a store that holds the copy-incomplete marker (an unfinished

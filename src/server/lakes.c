@@ -346,7 +346,10 @@ static rl_catalog *open_catalog(srv_lakes *L, const char *url, const char *name,
     if (missing)
         return NULL;
     rl_catalog_options o = {.create_if_missing = create, .read_only = L->cfg.read_only,
-                            .format = format, .takeover = L->cfg.takeover || takeover,
+                            .format = format, .takeover = L->cfg.takeover,
+                            /* a reopen takes over the lease its failed writer
+                             * holds, never another writer's */
+                            .takeover_self = takeover,
                             .lease_ms = L->cfg.lease_ms, .lease_listen = L->lease_listen,
                             .sequence_commits = L->cfg.sequence_commits};
     load_progress lp = {L, name};

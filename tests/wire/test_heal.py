@@ -303,6 +303,7 @@ def s3(tmp_path):
         moto.make_bucket("heal")
         proxy = FaultProxy(moto.endpoint)
         proxy.env = {**moto.env, "AWS_ENDPOINT_URL": proxy.endpoint}
+        proxy.direct_env = moto.env
         yield proxy
     finally:
         if proxy:
@@ -373,3 +374,45 @@ def test_s3_outage_fails_commits_then_heals_without_reconnect(start_server, s3):
     with psycopg.connect(srv2.dsn(dbname="other"), autocommit=True) as c:
         assert rows(c, "g") == [1, 2]
     assert srv2.stop() == 0
+
+
+def test_reopen_never_takes_the_lake_from_a_newer_writer(start_server, s3):
+    """While a lake is failed, another server takes it over (--takeover, on
+    a path to the store that works). When the store comes back, neither the
+    healer nor a new connection reopens the lake here: its lease is the new
+    writer's, and a reopen takes over only the lease of its own failed
+    writer; the new writer keeps committing."""
+    mport = free_port()
+    a = start_server("--store-timeout-ms", str(S3_TIMEOUT_MS), "--heal-max-backoff-ms", "300",
+                     "--metrics", f"127.0.0.1:{mport}", store_root="s3://heal/root",
+                     env=s3.env)
+    conn = psycopg.connect(a.dsn(), autocommit=True)
+    conn.execute("CREATE TABLE f (a bigint)")
+    conn.execute("INSERT INTO f VALUES (1)")
+    s3.set_mode("status", status=503)
+    with pytest.raises(psycopg.Error) as ei:
+        conn.execute("INSERT INTO f VALUES (100)")
+    assert ei.value.sqlstate == "58030", ei.value
+    check_failed_state(a, mport, "lake")
+    b = start_server("--takeover", "--store-timeout-ms", str(S3_TIMEOUT_MS),
+                     store_root="s3://heal/root", env=s3.direct_env)
+    nb = psycopg.connect(b.dsn(), autocommit=True)
+    nb.execute("INSERT INTO f VALUES (2)")
+    s3.set_mode("pass")
+    # the healer tries, and is refused: the lease is the other writer's
+    wait_until(lambda: "has a running writer" in a.log_text(), 30,
+               "the healer never tried the reopen")
+    with pytest.raises(psycopg.Error) as ei:  # nor does a new connection take it back
+        psycopg.connect(a.dsn(connect_timeout=30), autocommit=True)
+    assert "has a running writer" in str(ei.value), ei.value
+    with pytest.raises(psycopg.Error) as ei:  # the old session still gets 58030
+        conn.execute("INSERT INTO f VALUES (101)")
+    assert ei.value.sqlstate == "58030", ei.value
+    time.sleep(1)
+    nb.execute("INSERT INTO f VALUES (3)")  # the new writer was not fenced
+    assert {1, 2, 3} <= set(rows(nb)) <= {1, 2, 3, 100}
+    assert "database_recovered" not in a.log_text()
+    assert lake_state(mport, "lake") == "failed"
+    conn.close()
+    nb.close()
+    assert b.stop() == 0, b.log_text()

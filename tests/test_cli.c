@@ -278,7 +278,7 @@ static const struct cli_case {
       "--max-connections", "--port-file", "--log-min-duration-statement", "--cache-mb",
       "--mirror-mb", "--journal", "--busy-poll-us", "--authentication-timeout",
       "--writer-lease-ms", "--journal-salvage", "--rebuild-digest", "--max-auto-create",
-      "--store-timeout-ms", "--sequence-commits"}, 1},
+      "--store-timeout-ms", "--sequence-commits", "--heal-max-backoff-ms"}, 1},
     {{"db"}, {"--format"}, 0},
     {{"db", "list"}, {NULL}, 0},
     {{"db", "create"}, {"--format"}, 1},

@@ -311,6 +311,80 @@ static void test_abort_cancels_its_record(void)
     CHECK_EQ_INT(last, s3);
 }
 
+/* ROCKLAKE_TEST_IO_FAULT's flag file (set in main): while it exists the
+ * journal's writes or fdatasyncs fail with EIO (base/crashpoint.h). */
+static char g_io_fault[PATH_MAX + 16];
+
+static void io_fault(const char *kinds)
+{
+    FILE *f = fopen(g_io_fault, "w");
+    if (!f) return;
+    fputs(kinds, f);
+    fclose(f);
+}
+
+/* A failed fdatasync: the record it did not cover is refused (never
+ * acknowledged), the journal says it failed (rl_journal_failed, with the
+ * fdatasync's error) and refuses every later record even once the disk
+ * works again (after a failed fdatasync the page cache proves nothing, so
+ * the file is never reused in place), without asking for a restart. A new
+ * writer's recovery, as a reopen runs it, fails while the disk does, then
+ * reads back the acknowledged record and the one in doubt. */
+static void test_failed_sync_stops_the_journal_until_recovered(void)
+{
+    char dir[PATH_MAX], why[160];
+    kv_error err;
+    uint64_t id, s1, s2, s3, e;
+    rl_journal *j = fresh_journal(dir, sizeof dir, &id);
+    if (!j) return;
+    CHECK_EQ_INT(rl_journal_failed(j, why, sizeof why), 0);
+    CHECK_EQ_INT(append_str(j, "acked", &s1, &e), 0);
+    CHECK_EQ_INT(rl_journal_sync(j, s1, &err), 0);
+    io_fault("sync");
+    CHECK_EQ_INT(append_str(j, "in doubt", &s2, &e), 0);
+    CHECK_EQ_INT(rl_journal_sync(j, s2, &err), -1);
+    CHECK_EQ_INT(err.kind, KV_ERR_IO);
+    CHECK(strstr(err.message, "Input/output error") != NULL);
+    CHECK(strstr(err.message, "restart") == NULL);
+    CHECK_EQ_INT(rl_journal_failed(j, why, sizeof why), 1);
+    CHECK(strstr(why, "fdatasync: Input/output error") != NULL);
+    seen s = {0};
+    uint64_t last;
+    rl_journal_pos from = {id, 0, 0};
+    CHECK_EQ_INT(rl_journal_recover(dir, &from, collect, &s, &last, &err), -1);
+    CHECK_EQ_INT(err.kind, KV_ERR_IO);
+    unlink(g_io_fault);
+    CHECK_EQ_INT(rl_journal_append(j, (const uint8_t *)"after", 5, &s3, &e, &err), -1);
+    CHECK(strstr(err.message, "failed earlier (fdatasync: Input/output error)") != NULL);
+    CHECK(strstr(err.message, "by itself") != NULL);
+    CHECK(strstr(err.message, "restart") == NULL);
+    s = (seen){0};
+    CHECK_EQ_INT(rl_journal_recover(dir, &from, collect, &s, &last, &err), 0);
+    CHECK_EQ_INT(s.n, 2);
+    CHECK_EQ_STR(s.payloads[0], "acked");
+    CHECK_EQ_STR(s.payloads[1], "in doubt");
+    CHECK_EQ_INT(last, s2);
+    rl_journal_close(j);
+}
+
+/* A failed write: the record is refused and the journal says why. */
+static void test_failed_write_stops_the_journal(void)
+{
+    char dir[PATH_MAX], why[160];
+    kv_error err;
+    uint64_t id, seq, end;
+    rl_journal *j = fresh_journal(dir, sizeof dir, &id);
+    if (!j) return;
+    io_fault("write");
+    CHECK_EQ_INT(rl_journal_append(j, (const uint8_t *)"x", 1, &seq, &end, &err), -1);
+    unlink(g_io_fault);
+    CHECK(strstr(err.message, "Input/output error") != NULL);
+    CHECK_EQ_INT(rl_journal_failed(j, why, sizeof why), 1);
+    CHECK(strstr(why, "write: Input/output error") != NULL);
+    CHECK_EQ_INT(rl_journal_append(j, (const uint8_t *)"y", 1, &seq, &end, &err), -1);
+    rl_journal_close(j);
+}
+
 /* The journal file removed, or its directory moved and a new one made at
  * its path, under a running writer: a record appended to it then could
  * never be replayed by the next writer at that path, so the append is
@@ -1340,12 +1414,17 @@ int main(void)
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     exe[len > 0 ? len : 0] = 0;
     snprintf(g_helper, sizeof g_helper, "%s/helper_journal", dirname(exe));
+    /* before any journal call: the hook reads the variable once */
+    snprintf(g_io_fault, sizeof g_io_fault, "%s/io-fault", g_base);
+    setenv("ROCKLAKE_TEST_IO_FAULT", g_io_fault, 1);
 
     RUN(test_records_replay_in_order);
     RUN(test_header_reserved_bytes_are_zero);
     RUN(test_recover_from_position);
     RUN(test_torn_and_corrupt_tails);
     RUN(test_abort_cancels_its_record);
+    RUN(test_failed_sync_stops_the_journal_until_recovered);
+    RUN(test_failed_write_stops_the_journal);
     RUN(test_journal_removed_under_the_writer);
     RUN(test_journal_directory_replaced_under_the_writer);
     RUN(test_fence_stops_the_old_writer);

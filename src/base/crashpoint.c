@@ -56,6 +56,8 @@
  */
 #include "base/crashpoint.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -124,4 +126,42 @@ void rl_crash_point_slow(rl_crash_id id)
         /* nothing to do: the kill follows either way */
     }
     raise(SIGKILL);
+}
+
+/* ------------------------------------------------------------ I/O faults */
+
+static const char *io_fault_flag; /* ROCKLAKE_TEST_IO_FAULT, NULL when unset */
+static pthread_once_t io_once = PTHREAD_ONCE_INIT;
+
+static void read_io_env(void)
+{
+    const char *v = getenv("ROCKLAKE_TEST_IO_FAULT");
+    io_fault_flag = v && *v ? v : NULL;
+}
+
+bool rl_io_fault(rl_io_fault_kind kind, const char *path)
+{
+    pthread_once(&io_once, read_io_env);
+    if (!io_fault_flag) return false;
+    int fd = open(io_fault_flag, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false; /* no flag file: the disk works */
+    char buf[4096];
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    buf[n > 0 ? n : 0] = 0;
+    char *nl = strchr(buf, '\n');
+    const char *only = "";
+    if (nl) {
+        *nl = 0;
+        only = nl + 1;
+        for (char *e = nl + 1; *e; e++)
+            if (*e == '\n') {
+                *e = 0;
+                break;
+            }
+    }
+    bool hit = strstr(buf, kind == RL_IO_FAULT_WRITE ? "write" : "sync") != NULL &&
+               (!*only || (path && strstr(path, only)));
+    if (hit) errno = EIO;
+    return hit;
 }

@@ -13,11 +13,20 @@
  * Why zero cost when unset: the environment is read once, at the first
  * point reached; from then on an unarmed process pays one relaxed atomic
  * load per point.
+ *
+ * Also the I/O fault hook ROCKLAKE_TEST_IO_FAULT=<flag file>: while that
+ * file exists, the journal's writes and fdatasyncs whose kind its first
+ * line names ("write", "sync", or both) fail with EIO, as a disk failing
+ * under the server would make them (tests/wire/test_heal.py); a second
+ * line, when there is one, limits that to the files whose path contains
+ * it (one lake of several). The file is looked at on each such call only
+ * when the variable is set.
  */
 #ifndef ROCKLAKE_CRASHPOINT_H
 #define ROCKLAKE_CRASHPOINT_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 
 /* The points, in the order of crashpoint.c's table (its comment says where
  * each one is and what a kill there leaves). */
@@ -60,5 +69,13 @@ static inline void rl_crash_point(rl_crash_id id)
 
 /* The name of point `id` ("journal-before-write"), NULL if none. */
 const char *rl_crash_point_name(rl_crash_id id);
+
+/* The kinds of I/O the fault hook can fail. */
+typedef enum rl_io_fault_kind { RL_IO_FAULT_WRITE, RL_IO_FAULT_SYNC } rl_io_fault_kind;
+
+/* true (errno set to EIO) when ROCKLAKE_TEST_IO_FAULT's flag file exists
+ * now and names `kind` (and, if it names a path, `path` contains it): the
+ * caller fails the operation on the file at `path` as if the disk had. */
+bool rl_io_fault(rl_io_fault_kind kind, const char *path);
 
 #endif /* ROCKLAKE_CRASHPOINT_H */

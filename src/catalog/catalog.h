@@ -89,6 +89,11 @@ typedef struct rl_catalog_options {
     rl_store_options store; /* how the store is opened */
     /* Writers: the writer lease (lease.h). */
     bool takeover;          /* open even if another writer's lease is live (fencing it) */
+    /* A reopen by this process after its writer's store failed: a live
+     * lease of this very process is taken over (its failed writer holds
+     * it), one of any other writer is refused as without takeover (it may
+     * have taken the lake over meanwhile: a reopen must not take it back). */
+    bool takeover_self;
     uint64_t lease_ms;      /* lease period recorded and renewed; 0 = RL_LEASE_DEFAULT_MS */
     const char *lease_listen; /* address recorded in the lease; NULL = "-" */
     /* Open a store that holds the copy-incomplete marker (an unfinished
@@ -148,11 +153,19 @@ const char *rl_sequence_reason_name(size_t i);
 
 rl_format rl_catalog_format(const rl_catalog *cat);
 uint64_t rl_catalog_writer_epoch(const rl_catalog *cat);
-/* A writer of an object store whose write to the store failed (an I/O
- * error or the store timeout): every transaction on it now fails with
- * 58030, and its owner should close it and open the store again (the
- * server does so on the next connection). */
+/* A writer whose write to its store failed: an object store's write (an
+ * I/O error or the store timeout), or a local store's journal write or
+ * fdatasync (disk full, EIO). Every transaction on it now fails with
+ * 58030, and its owner should close it and open the store again, which
+ * recovers exactly as a restart would (the server does so by itself,
+ * src/server/lakes.c). Sticky. */
 bool rl_catalog_failed(rl_catalog *cat);
+/* A failed catalog that reopening the store recovers: false when not
+ * failed, or when its journal file is no longer at its path (the store's
+ * directory was removed, moved or replaced: an operator must look). */
+bool rl_catalog_heals(rl_catalog *cat);
+/* Why it failed, in words ("" when it has not). */
+const char *rl_catalog_failed_why(rl_catalog *cat);
 /* Stop a failed catalog's writer (its lease heartbeat and SlateDB's writer)
  * so the store can be opened again in this process; the catalog is still
  * freed with rl_catalog_close. -1 (58030) when the store did not answer

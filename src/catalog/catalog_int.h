@@ -116,14 +116,16 @@ struct rl_catalog {
     size_t ndyns, capdyns;
     uint32_t *dyn_slots;  /* dyn_id -> index + 1 of dyns, open addressing */
     size_t dyn_nslots;    /* 0, or a power of two >= 2 * ndyns */
-    /* Writers of an object store: a write or a wait for durability failed
-     * with an I/O error (the store failing, refusing or too slow, see
-     * kv_options.store_timeout_ms). SlateDB's writer is unusable after a
-     * failed WAL write, and the memtable (and in-memory copy) hold a
-     * commit that was reported as failed, so nothing is served from this
-     * handle any more: every transaction fails with 58030 until the owner
-     * reopens the store (rl_catalog_failed). `failed_why` is written once,
-     * by whoever wins `failed_claim`, before `failed` is set. */
+    /* Writers: a write or a wait for durability failed with an I/O error
+     * (an object store failing, refusing or too slow, see
+     * kv_options.store_timeout_ms; a local store's journal write or
+     * fdatasync failing, kv_write_failed). SlateDB's writer is unusable
+     * after a failed WAL write, the journal after a failed write or sync,
+     * and the memtable (and in-memory copy) hold a commit that was
+     * reported as failed, so nothing is served from this handle any more:
+     * every transaction fails with 58030 until the owner reopens the store
+     * (rl_catalog_failed). `failed_why` is written once, by whoever wins
+     * `failed_claim`, before `failed` is set. */
     bool object_store;
     atomic_flag failed_claim;
     atomic_bool failed;
@@ -305,6 +307,10 @@ void cat_hint_store_error(rl_error *err, const char *store_message);
 void cat_note_store_failure(rl_catalog *cat, const kv_error *ke);
 /* The 58030 of a failed store: -1. */
 int cat_store_failed_error(rl_catalog *cat, rl_error *err);
+/* The hint of a failed catalog's errors: the server recovers by itself
+ * (or, when the store's files moved, an operator must look). No-op when
+ * the catalog has not failed. */
+void cat_hint_store_failed(rl_catalog *cat, rl_error *err);
 /* Key k's value (k freed here) now (snap NULL) or at snap, malloc'd into
  * *v: 1 present, 0 absent, -1 with err. */
 int cat_store_get(kv_db *kv, kv_snapshot *snap, rl_buf *k, uint8_t **v, size_t *vlen,

@@ -392,7 +392,7 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
         return rl_error_set(err, RL_SQLSTATE_READ_ONLY_TRANSACTION,
                             "cannot commit writes on a read-only RockLake follower");
     rl_catalog *cat = t->cat;
-    if (atomic_load(&cat->failed))
+    if (rl_catalog_failed(cat))
         return cat_store_failed_error(cat, err);
     /* An expiry moves the lake's "retain-from" (the oldest snapshot left),
      * in the same batch. A concurrent expiry of the same rows conflicts in
@@ -444,6 +444,7 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
     if (kv_write_begin(cat->kv, b, &in_flight, &ke) < 0) {
         cat_note_store_failure(cat, &ke);
         cat_kv_fail(err, &ke, "committing");
+        cat_hint_store_failed(cat, err);
         goto unlock;
     }
     /* Later commits must number from here even before this one is durable;

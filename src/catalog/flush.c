@@ -4,7 +4,8 @@
  * Owns: turning kv's group commit (kv.h: every store write is numbered,
  * kv_wait_durable(seq) makes every write up to seq durable, one leader for
  * a group) into the catalog's errors: the store failure latch, the SQLSTATE
- * and, on an object store, the hint that the commit's outcome is unknown.
+ * and, after an I/O failure, the hint that the commit's outcome is unknown
+ * and that the server recovers by itself.
  * There is no second group commit here: one numbering, one leader, in kv.
  *
  * Invariants: called with no catalog lock held (a wait may take as long as
@@ -18,11 +19,14 @@ static int durable_failed(rl_catalog *cat, const kv_error *ke, const char *doing
 {
     cat_note_store_failure(cat, ke);
     cat_kv_fail(err, ke, doing);
-    if (cat->object_store && ke->kind == KV_ERR_IO)
-        rl_error_hint(err, "The object store did not take the write: this commit was "
-                           "not acknowledged, and may or may not be in the store. "
-                           "Reconnect once the store is reachable again (the server "
-                           "reopens the lake on the next connection).");
+    if (ke->kind == KV_ERR_IO && rl_catalog_heals(cat))
+        rl_error_hint(err, "The store did not take the write: this commit was not "
+                           "acknowledged, and may or may not be in the store. The server "
+                           "reopens the lake from its store by itself once the store works "
+                           "again (docs/operations.md, \"Store faults\"): retry then; no "
+                           "restart or new connection is needed.");
+    else
+        cat_hint_store_failed(cat, err);
     return -1;
 }
 

@@ -175,6 +175,19 @@ static int bump_writer_epoch(rl_catalog *cat, rl_error *err)
     return rc < 0 ? cat_kv_fail(err, &ke, "recording writer epoch") : 0;
 }
 
+/* Is `held` a lease this process wrote (the same host, pid and process
+ * start, and boot when known)? */
+static bool lease_is_mine(const rl_lease_owner *held)
+{
+    rl_lease_owner me = {.pid = (int64_t)getpid()};
+    if (gethostname(me.host, sizeof me.host) != 0 || !me.host[0])
+        snprintf(me.host, sizeof me.host, "-");
+    me.host[sizeof me.host - 1] = 0;
+    rl_lease_identify_self(&me);
+    return held->pid == me.pid && strcmp(held->host, me.host) == 0 &&
+           held->proc_start == me.proc_start && strcmp(held->boot_id, me.boot_id) == 0;
+}
+
 rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_error *err)
 {
     rl_catalog_options defaults = {0};
@@ -203,7 +216,8 @@ rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_
         if (rc < 0)
             goto fail;
         int64_t age;
-        if (rc == 1 && rl_lease_live(&held, rl_lease_now_ms(), &age)) {
+        if (rc == 1 && rl_lease_live(&held, rl_lease_now_ms(), &age) &&
+            !(o->takeover_self && lease_is_mine(&held))) {
             rl_lease_refuse(err, url, &held, age);
             goto fail;
         }
@@ -281,8 +295,8 @@ int rl_catalog_shutdown(rl_catalog *cat, rl_error *err)
     rl_lease_stop(l, false);
     kv_error ke;
     if (kv_shutdown(cat->kv, &ke) < 0)
-        return rl_error_set(err, RL_SQLSTATE_IO, "the object store is still unavailable (%s)",
-                            ke.message);
+        return rl_error_set(err, RL_SQLSTATE_IO, "the %s is still unavailable (%s)",
+                            cat->object_store ? "object store" : "store", ke.message);
     return 0;
 }
 

@@ -5,7 +5,10 @@
  *
  * Owns: cat_kv_fail's mapping (fenced -> 25006 with RL_CAUSE_WRITER_FENCED,
  * corrupt -> XX001, I/O -> 58030); rl_catalog.failed, set once by the first
- * I/O failure of an object store's write path and never cleared.
+ * I/O failure of a writer's write path (an object store's write, or a local
+ * store's journal write or fdatasync, also the lease heartbeat's: seen
+ * through kv_write_failed) and never cleared: the handle is replaced, not
+ * mended (the server reopens the store, src/server/lakes.c).
  *
  * Invariants: calls nothing else of the catalog (the bottom of its files);
  * `failed_why` is written only by the winner of `failed_claim`, before
@@ -54,31 +57,73 @@ int cat_kv_fail(rl_error *err, const kv_error *ke, const char *what)
     return -1;
 }
 
-/* A writer's write path saw `ke`: on an object store an I/O error leaves
- * the handle unusable (see rl_catalog.failed). */
-void cat_note_store_failure(rl_catalog *cat, const kv_error *ke)
+static void latch_failed(rl_catalog *cat, const char *why)
 {
-    if (cat->read_only || !cat->object_store || ke->kind != KV_ERR_IO)
-        return;
     if (atomic_flag_test_and_set(&cat->failed_claim))
         return;
-    memcpy(cat->failed_why, ke->message, sizeof cat->failed_why);
-    cat->failed_why[sizeof cat->failed_why - 1] = 0;
+    snprintf(cat->failed_why, sizeof cat->failed_why, "%s", why);
     atomic_store(&cat->failed, true);
+}
+
+/* A writer's write path saw `ke`: an I/O error leaves the handle unusable
+ * (see rl_catalog.failed). On an object store SlateDB's writer is broken
+ * after a failed WAL write; on a local store the journal refuses every
+ * record after a failed write or fdatasync (journal.c, "After a failure"),
+ * and SlateDB's background WAL writes share the disk that failed. */
+void cat_note_store_failure(rl_catalog *cat, const kv_error *ke)
+{
+    if (cat->read_only || ke->kind != KV_ERR_IO)
+        return;
+    latch_failed(cat, ke->message);
+}
+
+void cat_hint_store_failed(rl_catalog *cat, rl_error *err)
+{
+    if (!err || !rl_catalog_failed(cat))
+        return;
+    if (rl_catalog_heals(cat))
+        rl_error_hint(err, "The server reopens the lake from its store by itself once the store "
+                           "works again (docs/operations.md, \"Store faults\"): retry then; "
+                           "no restart or new connection is needed.");
+    else
+        rl_error_hint(err, "The store's files are no longer where the server opened them: stop "
+                           "the server and check the store before serving it again "
+                           "(docs/operations.md, \"Store faults\").");
 }
 
 int cat_store_failed_error(rl_catalog *cat, rl_error *err)
 {
     rl_error_set(err, RL_SQLSTATE_IO,
-                 "this lake is unavailable: a write to its object store failed (%s); the "
-                 "commits that were not acknowledged may or may not be in the store",
-                 cat->failed_why);
-    rl_error_hint(err, "Reconnect once the object store is reachable again: the server reopens "
-                       "the lake from the store on the next connection.");
+                 "this lake is unavailable: a write to its %s failed (%s); the commits that "
+                 "were not acknowledged may or may not be in the store",
+                 cat->object_store ? "object store" : "store's files", cat->failed_why);
+    cat_hint_store_failed(cat, err);
     return -1;
 }
 
-bool rl_catalog_failed(rl_catalog *cat) { return cat && atomic_load(&cat->failed); }
+bool rl_catalog_failed(rl_catalog *cat)
+{
+    if (!cat)
+        return false;
+    if (atomic_load(&cat->failed))
+        return true;
+    /* a local store's journal may have failed under a write that was not a
+     * commit (the lease heartbeat): latch it too, with its cause */
+    char why[sizeof cat->failed_why];
+    if (!cat->read_only && kv_write_failed(cat->kv, why, sizeof why))
+        latch_failed(cat, why);
+    return atomic_load(&cat->failed);
+}
+
+bool rl_catalog_heals(rl_catalog *cat)
+{
+    return rl_catalog_failed(cat) && kv_write_failed(cat->kv, NULL, 0) != 2;
+}
+
+const char *rl_catalog_failed_why(rl_catalog *cat)
+{
+    return rl_catalog_failed(cat) ? cat->failed_why : "";
+}
 
 /* Key k's value (k freed here) in the store as it is now (snap NULL) or at
  * snapshot snap, malloc'd into *v: 1 present, 0 absent, -1 with err set

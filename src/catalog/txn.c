@@ -181,7 +181,14 @@ static int take_snapshot(rl_txn *t, bool begin, rl_error *err)
 
 rl_txn *rl_txn_begin(rl_catalog *cat, rl_error *err)
 {
-    if (atomic_load(&cat->failed)) {
+    /* A failed object store's writer serves nothing (its memory holds a
+     * commit the store may never have taken). A local store's failed
+     * journal refuses commits only, as before it healed: reads go on from
+     * memory until the lake is reopened (a failed commit they may show is
+     * one the journal's replay would likely bring back, in doubt either
+     * way), and a lake whose files left their path stays readable for the
+     * operator who must look at it. */
+    if (cat->object_store && rl_catalog_failed(cat)) {
         cat_store_failed_error(cat, err);
         return NULL;
     }
@@ -206,7 +213,7 @@ rl_txn *rl_txn_begin(rl_catalog *cat, rl_error *err)
 int rl_txn_refresh(rl_txn *t, rl_error *err)
 {
     assert(!t->done && !t->snap_borrowed);
-    if (atomic_load(&t->cat->failed))
+    if (t->cat->object_store && rl_catalog_failed(t->cat)) /* as rl_txn_begin */
         return cat_store_failed_error(t->cat, err), -1;
     /* nothing written or expected yet: as good as a transaction begun now */
     bool fresh = t->nov == 0 && t->nex == 0;

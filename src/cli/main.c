@@ -802,7 +802,7 @@ static const char *const help_serve =
     "                      [--cache-mb N] [--mirror-mb N]\n"
     "                      [--result-cache-mb N] [--journal on|off] [--busy-poll-us N] [--writer-lease-ms MS]\n"
     "                      [--journal-salvage] [--rebuild-digest] [--store-timeout-ms MS]\n"
-    "                      [--sequence-commits on|off]\n"
+    "                      [--sequence-commits on|off] [--heal-max-backoff-ms MS]\n"
     "\n"
     "Serve RockLake catalogs over the PostgreSQL wire protocol (3.0), so DuckDB attaches\n"
     "with ATTACH 'ducklake:postgres:host=127.0.0.1 port=5433 dbname=lake user=me'.\n"
@@ -831,8 +831,15 @@ static const char *const help_serve =
     "  --store-timeout-ms MS  object stores (s3://): the longest a commit waits for the\n"
     "                         store to take its write, and the longest one request to the\n"
     "                         store and its retries may take; past it the commit fails\n"
-    "                         with 58030 and the lake is reopened by the next connection\n"
+    "                         with 58030, and the server reopens the lake by itself\n"
+    "                         once the store works again\n"
     "                         (ROCKLAKE_STORE_TIMEOUT_MS; default 30000, at least 100)\n"
+    "  --heal-max-backoff-ms MS\n"
+    "                         after a store fault (disk full, I/O error, object store\n"
+    "                         down) the server reopens the lake by itself, first after\n"
+    "                         100 ms, then waiting twice as long after each failed try,\n"
+    "                         at most MS (ROCKLAKE_HEAL_MAX_BACKOFF_MS; default 5000,\n"
+    "                         at least 100)\n"
     "  --sequence-commits on|off\n"
     "                         place a DuckLake commit that only appends and lost the race\n"
     "                         for its snapshot id on top of the commits that won it,\n"
@@ -950,7 +957,7 @@ enum {
     SO_LOG_FORMAT, SO_AUTO_CREATE, SO_MAX_CONN, SO_PORT_FILE, SO_LOG_MIN_DURATION, SO_CACHE_MB,
     SO_MIRROR_MB, SO_JOURNAL, SO_POLL_US, SO_AUTH_TIMEOUT, SO_LEASE_MS, SO_JOURNAL_SALVAGE,
     SO_REBUILD_DIGEST, SO_MAX_AUTO_CREATE, SO_STORE_TIMEOUT, SO_SEQUENCE_COMMITS,
-    SO_RESULT_CACHE_MB, SO_LOG_MIN_ERROR, SO__COUNT
+    SO_RESULT_CACHE_MB, SO_LOG_MIN_ERROR, SO_HEAL_MAX_BACKOFF, SO__COUNT
 };
 
 /* serve's options: --name, the environment variable and the config-file
@@ -988,6 +995,7 @@ static const cli_opt serve_opts[SO__COUNT] = {
     {"sequence-commits", true, "ROCKLAKE_SEQUENCE_COMMITS"},
     {"result-cache-mb", true, "ROCKLAKE_RESULT_CACHE_MB"},
     {"log-min-error-statement", true, "ROCKLAKE_LOG_MIN_ERROR_STATEMENT"},
+    {"heal-max-backoff-ms", true, "ROCKLAKE_HEAL_MAX_BACKOFF_MS"},
 };
 
 /* Option values by source; later sources win. Strings point into argv, the
@@ -1194,6 +1202,13 @@ static int serve_config(const serve_args *a, rl_server_config *c)
         return usage_error("serve", "--store-timeout-ms must be at least 100, not '%s'",
                            a->val[SO_STORE_TIMEOUT]);
     c->store_timeout_ms = (uint32_t)store_timeout;
+    uint64_t heal_max = 0;
+    if (!serve_number("--heal-max-backoff-ms", a->val[SO_HEAL_MAX_BACKOFF], 3600000, &heal_max))
+        return EXIT_USAGE;
+    if (a->val[SO_HEAL_MAX_BACKOFF] && heal_max < 100)
+        return usage_error("serve", "--heal-max-backoff-ms must be at least 100, not '%s'",
+                           a->val[SO_HEAL_MAX_BACKOFF]);
+    c->heal_max_ms = (uint32_t)heal_max;
     if (c->read_only && c->takeover)
         return usage_error("serve", "--read-only and --takeover exclude each other%s", "");
     return -1;

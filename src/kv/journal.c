@@ -22,13 +22,29 @@
  *  - pending_seq/pending_end (under sync_mu) name the last record written,
  *    as one pair; a sync covers such a pair, so durable_end is always the
  *    end of the record durable_seq names (or of its ABORT).
- *  - durable_seq <= pending_seq. `failed` is sticky. Once a sync sees a
+ *  - durable_seq <= pending_seq. `failed` is sticky: after a failed write
+ *    or fdatasync this file is never written or synced again, in place or
+ *    by a retry (see "After a failure" below). Once a sync sees a
  *    FENCED slot, durable_seq is final: the records ending at or before
  *    the cut (the new writer replays those), and nothing more.
  *  - One fdatasync runs at a time (`syncing`). The syncer thread starts one
  *    as soon as a record is written, so the fdatasync overlaps the caller's
  *    hand-off of the same batch to SlateDB instead of following it; a
  *    caller of rl_journal_sync that finds none running starts one itself.
+ *
+ * After a failure: a failed fdatasync may have dropped the dirty pages it
+ * could not write, or marked them clean (Linux does both, by file system),
+ * so a second fdatasync that succeeds proves nothing about the records
+ * before it. So the file is not reused: the owner reopens the store, as a
+ * restart would (kv_open_writer: a new journal file, the old one fenced,
+ * read back and replayed into SlateDB, which makes what it read durable
+ * in files of its own before the old file is removed). That reopen is as
+ * safe as a restart because it is one: it keeps nothing of this handle's
+ * memory and reads the same files through the same page cache a new
+ * process would. A record acknowledged before the failure was covered by
+ * an fdatasync that succeeded, so it is read back; one written after the
+ * last good sync was never acknowledged, and comes back or not (in doubt,
+ * as after a kill -9).
  * Asserted (no logic depends on them): a sync step starts with none
  * running; records only move `end` forward and never past alloc_end;
  * sequences handed out grow, and the pending pair never runs ahead of
@@ -94,6 +110,7 @@ struct rl_journal {
     uint64_t durable_seq, durable_end; /* under sync_mu: the last one synced */
     uint64_t fence_cut;    /* under sync_mu: once fenced, the new writer's cut */
     _Atomic int failed;    /* 0, or the kv_error_kind that stopped the journal */
+    _Atomic int write_errno; /* why a record's write failed (0: none did) */
     _Atomic bool gone;     /* failed because the file is no longer at `path` */
     dev_t dev;             /* the file's identity, to recognise it at `path` */
     ino_t ino;
@@ -411,7 +428,8 @@ static int fence_v2(const char *path, int fd, const rl_journal_pos *prev, pendin
     ok = ok &&
          read_records(fd, from, s == SLOT_DONE ? cut : UINT64_MAX, prev->seq, recs, n,
                       &scan_end, damage) == 0 &&
-         (s == SLOT_DONE || write_slot(fd, SLOT_FENCED, scan_end) == 0) && fdatasync(fd) == 0;
+         (s == SLOT_DONE || write_slot(fd, SLOT_FENCED, scan_end) == 0) &&
+         !rl_io_fault(RL_IO_FAULT_SYNC, path) && fdatasync(fd) == 0;
     if (!ok) {
         int e = errno;
         free_records(*recs, *n);
@@ -658,7 +676,7 @@ static void sync_step(rl_journal *j)
     pthread_mutex_unlock(&j->sync_mu);
     uint64_t cut = 0, fence_seq = 0;
     int fenced = 0;
-    int r = fdatasync(j->fd);
+    int r = rl_io_fault(RL_IO_FAULT_SYNC, j->path) ? -1 : fdatasync(j->fd);
     if (r == 0) rl_crash_point(RL_CRASH_JOURNAL_AFTER_SYNC);
     if (r == 0 && (fenced = await_fence(j, &cut)) < 0) r = -1;
     /* Fenced: the records up to the cut are ours to acknowledge, so make
@@ -753,7 +771,8 @@ rl_journal *rl_journal_create(const char *dir, uint64_t last_seq, kv_error *err)
     if (j->fd >= 0 && write_file_header(j->fd) == 0) zero_fill(j);
     struct stat st;
     if (j->fd < 0 || atomic_load(&j->alloc_end) == RL_JOURNAL_DATA_START ||
-        fsync(j->fd) < 0 || sync_dir(dir) < 0 || fstat(j->fd, &st) < 0) {
+        rl_io_fault(RL_IO_FAULT_SYNC, j->path) || fsync(j->fd) < 0 || sync_dir(dir) < 0 ||
+        fstat(j->fd, &st) < 0) {
         fail(err, KV_ERR_IO, "cannot create journal %s: %s", j->path,
              errno ? strerror(errno) : "short write");
         goto fail_mu;
@@ -832,8 +851,39 @@ static int refuse(rl_journal *j, kv_error *err)
     if (atomic_load(&j->failed) == KV_ERR_FENCED)
         return fail(err, KV_ERR_FENCED,
                     "a newer writer took over this store (it fenced journal %s)", j->path);
+    char why[160];
+    rl_journal_failed(j, why, sizeof why);
     return fail(err, KV_ERR_IO,
-                "journal %s failed earlier; restart the server to recover from it", j->path);
+                "journal %s failed earlier (%s): this lake takes no commits until the server "
+                "has reopened it from its files, which it does by itself once the disk works "
+                "again",
+                j->path, why);
+}
+
+int rl_journal_failed(rl_journal *j, char *why, size_t n)
+{
+    if (why && n) why[0] = 0;
+    int failed = atomic_load(&j->failed);
+    if (failed == 0 || failed == KV_ERR_FENCED) return 0;
+    if (atomic_load(&j->gone)) {
+        if (why) snprintf(why, n, "the file is no longer at that path");
+        return 2;
+    }
+    pthread_mutex_lock(&j->sync_mu);
+    int sync_errno = j->sync_errno;
+    bool stalled = j->fence_stalled;
+    pthread_mutex_unlock(&j->sync_mu);
+    int write_errno = atomic_load(&j->write_errno);
+    if (!why) return 1;
+    if (stalled)
+        snprintf(why, n, "a takeover did not name its cut in time");
+    else if (sync_errno)
+        snprintf(why, n, "fdatasync: %s", strerror(sync_errno));
+    else if (write_errno)
+        snprintf(why, n, "write: %s", strerror(write_errno));
+    else
+        snprintf(why, n, "a commit's cancel record could not be written");
+    return 1;
 }
 
 /* Why a sync could not cover a record: the fdatasync's error when one
@@ -847,7 +897,10 @@ static int sync_failure(rl_journal *j, int sync_errno, bool stalled, kv_error *e
                     "next writer that opens the store; check before retrying",
                     j->path, FENCE_WAIT_MS / 1000);
     if (sync_errno)
-        return fail(err, KV_ERR_IO, "cannot sync journal %s: %s; restart the server to recover",
+        return fail(err, KV_ERR_IO,
+                    "cannot sync journal %s: %s; the commits it did not cover were not "
+                    "acknowledged and may or may not be kept; the server reopens the lake from "
+                    "its files by itself once the disk works again",
                     j->path, strerror(sync_errno));
     return refuse(j, err);
 }
@@ -889,13 +942,15 @@ static int append_checked(rl_journal *j, int type, uint64_t seq, const uint8_t *
     uint64_t end = j->end + HEADER_LEN + len;
     bool crosses = end > atomic_load(&j->alloc_end);
     if (crosses) pthread_mutex_lock(&j->extend_mu);
-    int rc = write_record(j->fd, (int64_t)j->end, type, seq, payload, len);
+    int rc = rl_io_fault(RL_IO_FAULT_WRITE, j->path) ? -1
+             : write_record(j->fd, (int64_t)j->end, type, seq, payload, len);
     int e = errno;
     if (crosses) {
         if (end > atomic_load(&j->alloc_end)) atomic_store(&j->alloc_end, end);
         pthread_mutex_unlock(&j->extend_mu);
     }
     if (rc < 0) {
+        atomic_store(&j->write_errno, e);
         atomic_store(&j->failed, KV_ERR_IO);
         return fail(err, KV_ERR_IO, "cannot write to journal %s: %s", j->path, strerror(e));
     }

@@ -51,7 +51,9 @@
  *    (KV_ERR_FENCED). A cut once named is kept by later takeovers.
  *  - A record is acknowledged only after an fdatasync that covers it. After
  *    a failed write or fdatasync the journal refuses everything (the page
- *    cache can no longer be trusted); the server must be restarted.
+ *    cache can no longer be trusted, journal.c "After a failure"): its
+ *    owner reopens the store, which replays this file into a new writer
+ *    as a restart would (rl_journal_failed says when).
  *  - A record is appended only while the open file is still the one at its
  *    path (same device and inode): once the file was removed or its
  *    directory moved or replaced, nothing written to it would be replayed
@@ -166,6 +168,14 @@ int rl_journal_append(rl_journal *j, const uint8_t *payload, size_t len, uint64_
 /* Cancel the DATA record `seq` just appended (it never reached the store);
  * returns once the ABORT is on disk. */
 int rl_journal_abort(rl_journal *j, uint64_t seq, kv_error *err);
+
+/* Has a write or fdatasync failed, so that the journal refuses every
+ * record from now on? 0: no (or it was fenced: a newer writer took over,
+ * which is no fault); 1: it failed, and reopening the store (a new writer,
+ * which replays this file) recovers; 2: the file is no longer at its path
+ * (the store's directory was removed, moved or replaced), which a reopen
+ * must not paper over. With `why` (may be NULL), the cause in words. */
+int rl_journal_failed(rl_journal *j, char *why, size_t n);
 
 /* Return once every record up to `seq` is on disk. Concurrent callers share
  * one fdatasync. Thread-safe. Returns 0 or -1. */

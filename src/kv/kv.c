@@ -864,6 +864,13 @@ int kv_shutdown(kv_db *db, kv_error *err)
     return slate_shutdown(db->slate, err);
 }
 
+int kv_write_failed(kv_db *db, char *why, size_t n)
+{
+    if (why && n) why[0] = 0;
+    /* db->journal is set once at open, before the handle is shared */
+    return db && db->journal ? rl_journal_failed(db->journal, why, n) : 0;
+}
+
 /* Apparent sizes of the regular files below `dir` (symlinks not followed). */
 static uint64_t dir_bytes(const char *dir, int depth)
 {

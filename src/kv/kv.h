@@ -164,6 +164,14 @@ int kv_close(kv_db *db, kv_error *err);
  * stopped (however its last writes ended), -1 when the store did not
  * answer in time. */
 int kv_shutdown(kv_db *db, kv_error *err);
+/* Writers of a local store: has the journal failed (a write or fdatasync
+ * of it did), so that the handle takes no write any more? 0 no (also for
+ * object stores, readers, and a journal a newer writer fenced); 1 yes, and
+ * closing the handle and opening the store again recovers, as a restart
+ * would (journal.c, "After a failure"); 2 yes, and the journal file is no
+ * longer at its path (the directory was removed, moved or replaced): an
+ * operator must look first. `why` (may be NULL) gets the cause. */
+int kv_write_failed(kv_db *db, char *why, size_t n);
 
 /* Bytes the store takes: on a local store, the files under its directory
  * (SlateDB's objects and the journal, apparent sizes); on an object store,

@@ -1096,6 +1096,27 @@ static void handle_sync(client *c, uint64_t t0)
     log_commit(c, commit_secs, &ci);
 }
 
+/* Before a statement: when the session's lake was replaced (its store
+ * failed and the server reopened it) and the session is between
+ * transactions, move it to the new lake, so that a client retrying its
+ * statement succeeds on the same connection; settings, prepared statements
+ * and temporary tables stay. Inside a transaction it stays on the failed
+ * lake (58030) until the transaction ends: its snapshot was of that one. */
+static void follow_reopened_lake(client *c)
+{
+    srv_lake *next;
+    rl_engine *eng = srv_lake_successor(c->env->lakes, c->lake, &next);
+    if (!eng)
+        return;
+    if (!rl_session_rebind(c->sess, eng)) {
+        srv_lake_release(c->env->lakes, next);
+        return;
+    }
+    srv_lake_release(c->env->lakes, c->lake);
+    c->lake = next;
+    c->eng = eng;
+}
+
 /* The READY loop. Returns when the connection should close. */
 static void serve_queries(client *c)
 {
@@ -1112,6 +1133,8 @@ static void serve_queries(client *c)
             c->trip_t0 = rl_monotonic_ns();
         if (c->skip_till_sync && m.type != 'S')
             continue;
+        if (strchr("QPBDE", m.type))
+            follow_reopened_lake(c);
         bool ext = strchr("PBDECH", m.type) != NULL;
         if (ext && !ext_started) {
             begin_message(c);

@@ -6,7 +6,19 @@
  * further DuckLake metadata schema of it lives at ROOT/NAME/schemas/SCHEMA.
  * Lakes open on first use (outside the registry mutex, one opener per
  * name) and stay open for the run, except that one replaced after its
- * store failed is closed when its last session ends; with --auto-create a
+ * store failed is closed when its last session ends.
+ *
+ * Store faults heal: a lake whose store failed (rl_catalog_failed) is
+ * noted down once (error "database_failed", state "failed" in /metrics
+ * and /ready) by the healer thread, which retires it and opens the lake
+ * again from the store, with backoff, until that works
+ * ("database_recovered"). The reopen is a restart of that one lake: the
+ * failed writer is shut down first, then a new writer opens the store
+ * (SlateDB from its manifest, the journal replayed from its file) and
+ * nothing of the failed handle's memory is kept, so it keeps exactly what
+ * a restart would: every acknowledged commit, and possibly commits that
+ * failed (in doubt). Sessions move to the new lake at their next statement
+ * outside a transaction (srv_lake_successor). With --auto-create a
  * connect may create one, at most --max-auto-create per run (auto_created,
  * under the registry mutex), so unknown names cannot open stores without
  * bound. At start-up a lake is opened once: the lease check looks at the
@@ -25,6 +37,7 @@
 #include <ftw.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +70,7 @@ struct srv_lake {
     rl_engine *eng;
     bool fenced_logged;
     bool retired;                /* in L->retired (L->mu) */
+    _Atomic bool replaced;       /* = retired, read without L->mu by its sessions */
     int sessions;                /* sessions holding it: srv_lake_engine .. srv_lake_release (L->mu) */
     bool reopened;               /* opened again after its store failed: take over our own
                                     lease (the retired handle still holds it) */
@@ -71,6 +85,26 @@ struct srv_lake {
     } absent[ABSENT_SCHEMAS];
     size_t nabsent;
 };
+
+/* A database whose lake failed (rl_catalog_failed) and is not open again
+ * yet: from the failure until a reopen works (L->mu). The healer tries
+ * again at next_ns, each failed try doubling the wait up to the cap. */
+typedef struct lake_down {
+    char name[64];
+    int64_t since_ns;   /* the failure was seen */
+    int64_t next_ns;    /* the healer's next try */
+    int64_t backoff_ns; /* the wait after the next failed try */
+    unsigned attempts;  /* reopens tried and failed */
+    bool heals;         /* a reopen recovers (rl_catalog_heals); false: the
+                           store's files moved, an operator must look */
+    struct lake_down *next;
+} lake_down;
+
+/* The healer's wait before its first reopen and the cap of its backoff
+ * (srv_lakes_options.heal_min_ms / heal_max_ms when set). Also how often
+ * it looks for newly failed lakes. */
+#define HEAL_MIN_MS 100
+#define HEAL_MAX_MS 5000
 
 /* A name being opened by one thread, outside the registry lock: others
  * asking for it wait on srv_lakes.opened. */
@@ -96,6 +130,13 @@ struct srv_lakes {
      * the rest when the server stops */
     srv_lake *retired;
     opening *opening;       /* names being opened now (their openers' stack frames) */
+    lake_down *down;        /* databases whose lake failed, until reopened */
+    /* the healer: a thread that reopens failed lakes with backoff */
+    pthread_t healer;
+    bool healer_started;
+    bool healer_stop;       /* under mu */
+    pthread_cond_t heal_cv; /* wakes the healer (CLOCK_MONOTONIC) */
+    int64_t heal_min_ns, heal_max_ns;
     /* start-up: the lakes srv_lakes_check_leases looked at, described, until
      * srv_lakes_describe takes them (NULL: none kept) */
     srv_lake_desc *described;
@@ -112,6 +153,15 @@ srv_lakes *srv_lakes_new(const srv_lakes_options *opt, srv_logger *log)
     L->lock_fd = -1;
     pthread_mutex_init(&L->mu, NULL);
     pthread_cond_init(&L->opened, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&L->heal_cv, &ca);
+    pthread_condattr_destroy(&ca);
+    L->heal_min_ns = (int64_t)(opt->heal_min_ms ? opt->heal_min_ms : HEAL_MIN_MS) * 1000000LL;
+    L->heal_max_ns = (int64_t)(opt->heal_max_ms ? opt->heal_max_ms : HEAL_MAX_MS) * 1000000LL;
+    if (L->heal_max_ns < L->heal_min_ns)
+        L->heal_max_ns = L->heal_min_ns;
     return L;
 }
 
@@ -296,7 +346,10 @@ static rl_catalog *open_catalog(srv_lakes *L, const char *url, const char *name,
     if (missing)
         return NULL;
     rl_catalog_options o = {.create_if_missing = create, .read_only = L->cfg.read_only,
-                            .format = format, .takeover = L->cfg.takeover || takeover,
+                            .format = format, .takeover = L->cfg.takeover,
+                            /* a reopen takes over the lease its failed writer
+                             * holds, never another writer's */
+                            .takeover_self = takeover,
                             .lease_ms = L->cfg.lease_ms, .lease_listen = L->lease_listen,
                             .sequence_commits = L->cfg.sequence_commits};
     load_progress lp = {L, name};
@@ -502,7 +555,9 @@ static srv_lake *open_lake(srv_lakes *L, const char *name, bool reopen, rl_error
         no_database(L, err, name);
         return NULL;
     }
-    bool create = L->cfg.auto_create && !L->cfg.read_only;
+    /* a reopen never creates: a store missing now was removed, and an empty
+     * one in its place would hide that */
+    bool create = L->cfg.auto_create && !L->cfg.read_only && !reopen;
     rl_error_clear(err);
     /* an existing database opens whatever the auto-create count; a new one
      * only while the count is under --max-auto-create (each is a store with
@@ -538,7 +593,8 @@ static srv_lake *open_lake(srv_lakes *L, const char *name, bool reopen, rl_error
     if (!cat) {
         if (!err->sqlstate[0])
             no_database(L, err, name);
-        else /* the store refused (damaged journal, digest, lease): the operator's log says why */
+        else if (!reopen) /* the store refused (damaged journal, digest, lease): the
+                             operator's log says why (a reopen's failure: the healer's) */
             srv_log(L->log, "warning", "database_open_failed", "database", name, "message",
                     err->message, NULL);
         return NULL;
@@ -570,18 +626,88 @@ static srv_lake *open_lake(srv_lakes *L, const char *name, bool reopen, rl_error
     return l;
 }
 
-/* The lake's catalog, or one of its schemas' catalogs, lost its object
- * store (rl_catalog_failed): nothing can be served from it any more. */
-static bool lake_failed(srv_lake *l)
+/* The catalog of the lake, or of one of its schemas, whose store failed
+ * (rl_catalog_failed: an object store's write, a local journal's write or
+ * fdatasync), or NULL: nothing can be committed to a failed one. */
+static rl_catalog *failed_catalog(srv_lake *l)
 {
     if (rl_catalog_failed(l->cat))
-        return true;
-    pthread_mutex_lock(&l->schemas_mu);
-    bool failed = false;
+        return l->cat;
+    /* Called under L->mu (the healer, /metrics): never wait here, as the
+     * holder of schemas_mu may be opening a schema's store, which can take
+     * the store timeout. A failure missed now is seen at the next look. */
+    if (pthread_mutex_trylock(&l->schemas_mu) != 0)
+        return NULL;
+    rl_catalog *failed = NULL;
     for (schema_lake *sl = l->schemas; sl && !failed; sl = sl->next)
-        failed = rl_catalog_failed(sl->cat);
+        if (rl_catalog_failed(sl->cat))
+            failed = sl->cat;
     pthread_mutex_unlock(&l->schemas_mu);
     return failed;
+}
+
+static bool lake_failed(srv_lake *l) { return failed_catalog(l) != NULL; }
+
+/* Failed, and a reopen recovers it (not when the store's files moved). */
+static bool lake_heals(srv_lake *l)
+{
+    rl_catalog *cat = failed_catalog(l);
+    return cat && rl_catalog_heals(cat);
+}
+
+static lake_down *find_down(srv_lakes *L, const char *name)
+{
+    lake_down *d = L->down;
+    while (d && strcmp(d->name, name) != 0)
+        d = d->next;
+    return d;
+}
+
+/* Caller holds L->mu: `l` has failed. The first time for its name, note it
+ * down and say so once, at level error. */
+static void note_down(srv_lakes *L, srv_lake *l)
+{
+    if (find_down(L, l->name))
+        return;
+    rl_catalog *cat = failed_catalog(l);
+    lake_down *d = calloc(1, sizeof *d);
+    if (!d || !cat) { /* out of memory: the next look tries again */
+        free(d);
+        return;
+    }
+    snprintf(d->name, sizeof d->name, "%s", l->name);
+    d->since_ns = mono_ns();
+    d->backoff_ns = L->heal_min_ns;
+    d->next_ns = d->since_ns + L->heal_min_ns;
+    d->heals = rl_catalog_heals(cat);
+    d->next = L->down;
+    L->down = d;
+    srv_log(L->log, "error", "database_failed", "database", l->name, "message",
+            rl_catalog_failed_why(cat), "action",
+            d->heals ? "commits fail with 58030 until the server has reopened the lake from its "
+                       "store, which it tries by itself with backoff"
+                     : "the store's files are no longer where the server opened them: commits "
+                       "fail with 58030; stop the server and check the store",
+            NULL);
+}
+
+/* Caller holds L->mu: `name` is open again. Say so, and forget it was down. */
+static void note_recovered(srv_lakes *L, const char *name)
+{
+    for (lake_down **pp = &L->down; *pp; pp = &(*pp)->next) {
+        lake_down *d = *pp;
+        if (strcmp(d->name, name) != 0)
+            continue;
+        char attempts[24], down_ms[24];
+        snprintf(attempts, sizeof attempts, "%u", d->attempts + 1);
+        snprintf(down_ms, sizeof down_ms, "%" PRId64, (mono_ns() - d->since_ns) / 1000000);
+        srv_log(L->log, "info", "database_recovered", "database", name, "attempts", attempts,
+                "down_ms", down_ms, "message",
+                "the lake was reopened from its store; commits are taken again", NULL);
+        *pp = d->next;
+        free(d);
+        return;
+    }
 }
 
 static void free_lake(srv_lake *l)
@@ -641,8 +767,8 @@ static int shutdown_retired(srv_lake **rs, size_t n, rl_error *err)
         pthread_mutex_unlock(&rs[i]->schemas_mu);
     }
     if (rc < 0)
-        rl_error_hint(err, "Connect again once the object store is reachable: the server "
-                           "then opens the lake again.");
+        rl_error_hint(err, "The server opens the lake again by itself once the store works "
+                           "again: Connect again then.");
     return rc;
 }
 
@@ -655,6 +781,22 @@ static void free_lakes(srv_lake *list)
     }
 }
 
+/* Caller holds L->mu: take the failed lake *pp out of the open ones into
+ * the retired (sessions that hold it get 58030 from it until they move to
+ * the lake opened anew, srv_lake_successor). */
+static void retire_locked(srv_lakes *L, srv_lake **pp)
+{
+    srv_lake *l = *pp;
+    note_down(L, l);
+    *pp = l->next;
+    l->next = L->retired;
+    l->retired = true;
+    atomic_store(&l->replaced, true);
+    L->retired = l;
+    srv_log(L->log, "warning", "database_reopen", "database", l->name, "message",
+            "a write to the store failed; opening the lake again from the store", NULL);
+}
+
 /* The open lake `name`, or NULL when the caller is to open it: a failed
  * one is retired first, and while another connection opens the name this
  * waits for it. Caller holds L->mu (released while waiting). */
@@ -665,17 +807,10 @@ static srv_lake *find_or_retire(srv_lakes *L, const char *name)
         while (*pp && strcmp((*pp)->name, name) != 0)
             pp = &(*pp)->next;
         srv_lake *l = *pp;
-        if (l && lake_failed(l)) {
-            /* Sessions that have it keep getting 58030 from it; this one gets
-             * the lake as the store now holds it, opened anew (which fences
-             * the failed writer in the store). */
-            *pp = l->next;
-            l->next = L->retired;
-            l->retired = true;
-            L->retired = l;
-            srv_log(L->log, "warning", "database_reopen", "database", name, "message",
-                    "a write to the object store failed; opening the lake again from the store",
-                    NULL);
+        if (l && lake_heals(l)) {
+            /* This connection gets the lake as the store now holds it,
+             * opened anew (which fences the failed writer in the store). */
+            retire_locked(L, pp);
             l = NULL;
         }
         if (l || !is_opening(L, name))
@@ -712,7 +847,8 @@ static srv_lake **retired_of(srv_lakes *L, const char *name, size_t *n, bool *oo
  * memory, and a reopen first waits for the failed writers to stop (each
  * up to the store timeout); other databases, /metrics and cancels go on
  * meanwhile. A reopen that failed (the store still down) is tried again by
- * the next connection, still taking over the lease the retired one holds.
+ * the healer (with backoff) or by the next connection to the name, still
+ * taking over the lease the retired one holds.
  * Caller holds L->mu, held again on return; the opened lake is linked in
  * and the retired lakes it frees go to *unused. */
 static srv_lake *open_unlocked(srv_lakes *L, const char *name, srv_lake **unused,
@@ -743,6 +879,7 @@ static srv_lake *open_unlocked(srv_lakes *L, const char *name, srv_lake **unused
         l->next = L->lakes;
         L->lakes = l;
         collect_unused_retired(L, unused);
+        note_recovered(L, name);
     }
     return l;
 }
@@ -775,6 +912,113 @@ void srv_lake_release(srv_lakes *L, srv_lake *lake)
         collect_unused_retired(L, &unused);
     pthread_mutex_unlock(&L->mu);
     free_lakes(unused);
+}
+
+rl_engine *srv_lake_successor(srv_lakes *L, srv_lake *lake, srv_lake **next)
+{
+    *next = NULL;
+    if (!lake || !atomic_load(&lake->replaced))
+        return NULL; /* the common case: one atomic load per statement */
+    pthread_mutex_lock(&L->mu);
+    srv_lake *cur = find_lake(L->lakes, lake->name);
+    if (cur && !lake_failed(cur)) {
+        cur->sessions++;
+        *next = cur;
+    }
+    pthread_mutex_unlock(&L->mu);
+    return *next ? (*next)->eng : NULL;
+}
+
+/* ------------------------------------------------------------ the healer */
+
+/* Caller holds L->mu: the first database due for a reopen, or NULL; *wake
+ * is lowered to when the next one is due. */
+static lake_down *due_down(srv_lakes *L, int64_t now, int64_t *wake)
+{
+    lake_down *due = NULL;
+    for (lake_down *d = L->down; d; d = d->next) {
+        if (!d->heals || is_opening(L, d->name))
+            continue;
+        if (d->next_ns <= now && !due)
+            due = d;
+        else if (d->next_ns < *wake)
+            *wake = d->next_ns;
+    }
+    return due;
+}
+
+/* Caller holds L->mu (dropped while the store is opened): reopen the
+ * database `d` names, as a restart would open it (open_unlocked: the
+ * failed writers shut down first, then a new writer, which replays the
+ * journal). On failure, back off. */
+static void heal_one(srv_lakes *L, lake_down *d)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s", d->name);
+    srv_lake **pp = &L->lakes;
+    while (*pp && strcmp((*pp)->name, name) != 0)
+        pp = &(*pp)->next;
+    if (*pp && !lake_failed(*pp)) { /* a connection reopened it meanwhile */
+        note_recovered(L, name);
+        return;
+    }
+    if (*pp)
+        retire_locked(L, pp);
+    srv_lake *unused = NULL;
+    rl_error err;
+    rl_error_clear(&err);
+    srv_lake *l = open_unlocked(L, name, &unused, &err); /* drops L->mu meanwhile */
+    if (!l && (d = find_down(L, name))) {
+        d->attempts++;
+        d->next_ns = mono_ns() + d->backoff_ns;
+        char attempt[24], retry_ms[24];
+        snprintf(attempt, sizeof attempt, "%u", d->attempts);
+        snprintf(retry_ms, sizeof retry_ms, "%" PRId64, d->backoff_ns / 1000000);
+        d->backoff_ns = d->backoff_ns * 2 < L->heal_max_ns ? d->backoff_ns * 2 : L->heal_max_ns;
+        /* the first tries, then ever more rarely: an outage of hours logs
+         * a few dozen lines, not one per try */
+        if (d->attempts <= 3 || (d->attempts & (d->attempts - 1)) == 0)
+            srv_log(L->log, "warning", "database_reopen_failed", "database", name, "attempt",
+                    attempt, "retry_in_ms", retry_ms, "message", err.message, NULL);
+    }
+    pthread_mutex_unlock(&L->mu);
+    free_lakes(unused);
+    pthread_mutex_lock(&L->mu);
+}
+
+/* The healer: looks for failed lakes every heal_min, says so once, and
+ * reopens each with backoff until it works, with no client's help. Only
+ * one lake is opened at a time and never under L->mu, so other lakes,
+ * /metrics and connections go on while a reopen waits on a slow store. */
+static void *healer_main(void *arg)
+{
+    srv_lakes *L = arg;
+    pthread_mutex_lock(&L->mu);
+    while (!L->healer_stop) {
+        int64_t now = mono_ns();
+        for (srv_lake *l = L->lakes; l; l = l->next)
+            if (lake_failed(l))
+                note_down(L, l);
+        int64_t wake = now + L->heal_min_ns;
+        lake_down *d = due_down(L, now, &wake);
+        if (d) {
+            heal_one(L, d);
+            continue;
+        }
+        struct timespec at = {(time_t)(wake / 1000000000LL), (long)(wake % 1000000000LL)};
+        pthread_cond_timedwait(&L->heal_cv, &L->mu, &at);
+    }
+    pthread_mutex_unlock(&L->mu);
+    return NULL;
+}
+
+int srv_lakes_start_healer(srv_lakes *L)
+{
+    assert(!L->healer_started);
+    if (pthread_create(&L->healer, NULL, healer_main, L) != 0)
+        return -1;
+    L->healer_started = true;
+    return 0;
 }
 
 size_t srv_lakes_retired(srv_lakes *L)
@@ -1114,11 +1358,15 @@ void srv_lakes_each_state(srv_lakes *L, void (*fn)(void *ctx, const char *name,
     pthread_mutex_lock(&L->mu);
     for (srv_lake *l = L->lakes; l; l = l->next) {
         srv_lake_state st = rl_catalog_read_only(l->cat) ? SRV_LAKE_FOLLOWING
-                            : rl_catalog_failed(l->cat)   ? SRV_LAKE_FAILED
+                            : lake_failed(l)              ? SRV_LAKE_FAILED
                             : l->fenced_logged            ? SRV_LAKE_FENCED
                                                           : SRV_LAKE_WRITABLE;
         fn(ctx, l->name, st);
     }
+    /* retired and not open again yet (a reopen failed, or is under way) */
+    for (lake_down *d = L->down; d; d = d->next)
+        if (!find_lake(L->lakes, d->name))
+            fn(ctx, d->name, SRV_LAKE_FAILED);
     pthread_mutex_unlock(&L->mu);
 }
 
@@ -1150,6 +1398,17 @@ int srv_lakes_free(srv_lakes *L)
 {
     if (!L)
         return 0;
+    if (L->healer_started) { /* it may be reopening a lake: wait for that */
+        pthread_mutex_lock(&L->mu);
+        L->healer_stop = true;
+        pthread_cond_signal(&L->heal_cv);
+        pthread_mutex_unlock(&L->mu);
+        pthread_join(L->healer, NULL);
+    }
+    for (lake_down *d = L->down, *next; d; d = next) {
+        next = d->next;
+        free(d);
+    }
     int rc = 0;
     for (srv_lake *l = L->retired, *next; l; l = next) {
         next = l->next;
@@ -1172,6 +1431,7 @@ int srv_lakes_free(srv_lakes *L)
         close(L->lock_fd);
     free(L->described);
     pthread_cond_destroy(&L->opened);
+    pthread_cond_destroy(&L->heal_cv);
     pthread_mutex_destroy(&L->mu);
     free(L);
     return rc;

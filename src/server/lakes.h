@@ -9,7 +9,10 @@
  * name -> catalog + engine (opened on first use, created with
  * --auto-create), the stores of further DuckLake metadata schemas
  * (ROOT/NAME/schemas/SCHEMA, the engine's rl_schema_lakes hooks), and the
- * reopen of a lake whose object store failed.
+ * recovery of a lake whose store failed (rl_catalog_failed: an object
+ * store's write, a local journal's write or fdatasync): the healer thread
+ * notes it (one error line, state "failed") and reopens it from the store
+ * with backoff, as a restart would, with no client's help.
  *
  * Interface: the registry is made from its own options (srv_lakes_options,
  * filled by the server from its configuration) and the logger it is lent;
@@ -20,8 +23,11 @@
  *  - a lake is opened at most once per process under a name, by one thread
  *    at a time and without holding the registry lock (others asking for
  *    that name wait; other names, /metrics and cancels do not);
- *  - one whose store failed is retired (sessions that hold it keep getting
- *    58030) and a new one opened, after the retired writers were shut down;
+ *  - one whose store failed is retired (sessions that hold it get 58030
+ *    until they move to the new one between transactions,
+ *    srv_lake_successor) and a new one opened, after the retired writers
+ *    were shut down; never one whose journal file moved (an operator must
+ *    look: rl_catalog_heals); a reopen never creates a store;
  *    a retired lake is closed when no session holds it any more and its
  *    name is open again, or by srv_lakes_free;
  *  - an open lake is closed only by srv_lakes_free, after every connection
@@ -75,6 +81,8 @@ typedef struct srv_lakes_options {
     bool journal_off;           /* local stores: no journal (rl_store_options.journal_off) */
     bool journal_salvage;       /* rl_store_options.journal_salvage */
     bool rebuild_digest;        /* rl_store_options.digest_rebuild */
+    uint32_t heal_min_ms;       /* the healer's first wait and look interval; 0 = 100 ms */
+    uint32_t heal_max_ms;       /* the cap of its doubling backoff; 0 = 5000 ms */
 } srv_lakes_options;
 
 /* A registry opening lakes as opt says; it copies opt, borrows its strings
@@ -116,6 +124,11 @@ int srv_lakes_describe(srv_lakes *L, srv_lake_desc **out, size_t *n, size_t *tot
 void srv_lakes_listening(srv_lakes *L, int port);
 /* Open every lake of a local root now (--takeover fences the old writer). */
 void srv_lakes_open_all(srv_lakes *L);
+/* Start the healer: a thread that finds lakes whose store failed, logs
+ * each once (error "database_failed"), and reopens them from the store
+ * with backoff (heal_min_ms doubling to heal_max_ms) until a reopen works
+ * ("database_recovered"). Stopped by srv_lakes_free. 0 or -1. */
+int srv_lakes_start_healer(srv_lakes *L);
 /* Close every lake (flushing the stores) and free the registry. Returns 0,
  * or -1 if a store failed to close cleanly. */
 int srv_lakes_free(srv_lakes *L);
@@ -135,6 +148,12 @@ int srv_lake_exists_for_reader(srv_lakes *L, const char *name, rl_error *err);
  * used its engine has been freed: a retired lake no session holds any more
  * is closed here (once its name is open again). NULL is a no-op. */
 void srv_lake_release(srv_lakes *L, srv_lake *lake);
+/* A session's lake was replaced after its store failed, and the new one
+ * is open and working: its engine, with *next held for the session (as
+ * srv_lake_engine's hold; the caller then releases `lake`, or *next if it
+ * cannot move the session). NULL (*next NULL) otherwise; costs one atomic
+ * load while `lake` was not replaced. */
+rl_engine *srv_lake_successor(srv_lakes *L, srv_lake *lake, srv_lake **next);
 /* Retired lakes not closed yet (for /metrics). */
 size_t srv_lakes_retired(srv_lakes *L);
 /* A statement failed with 25006 "fenced": log it once per lake. */
@@ -148,10 +167,12 @@ typedef enum srv_lake_state {
     SRV_LAKE_WRITABLE,  /* the writer: commits are taken */
     SRV_LAKE_FOLLOWING, /* a follower (--read-only): reads the writer's commits */
     SRV_LAKE_FENCED,    /* a writer another took the lake from (--takeover) */
-    SRV_LAKE_FAILED     /* its store failed: no commits until it is reopened */
+    SRV_LAKE_FAILED     /* its store failed: no commits until the healer (or a
+                           connection) has reopened it */
 } srv_lake_state;
 const char *srv_lake_state_name(srv_lake_state s);
-/* fn(ctx, name, state) for each lake open now (under the registry lock:
+/* fn(ctx, name, state) for each lake open now, and as failed each one
+ * retired and not open again yet (under the registry lock:
  * fn must not call back into the registry); reads flags only, so it never
  * waits on a store. */
 void srv_lakes_each_state(srv_lakes *L, void (*fn)(void *ctx, const char *name,

@@ -86,6 +86,7 @@ static srv_lakes_options lakes_options(const rl_server_config *c, bool auto_crea
         .takeover = c->takeover, .auto_create = auto_create,
         .max_auto_create = c->max_auto_create, .lease_ms = c->lease_ms,
         .store_timeout_ms = c->store_timeout_ms, .sequence_commits = c->sequence_commits,
+        .heal_max_ms = c->heal_max_ms,
         .cache_bytes = c->cache_bytes, .mirror_bytes = c->mirror_bytes,
         .journal_off = c->journal_off, .journal_salvage = c->journal_salvage,
         .rebuild_digest = c->rebuild_digest};
@@ -249,6 +250,11 @@ rl_server *rl_server_new(const rl_server_config *cfg, rl_error *err)
         return NULL;
     }
     srv_lakes_listening(srv->lakes, srv->port);
+    if (srv_lakes_start_healer(srv->lakes) < 0) {
+        rl_error_set(err, RL_SQLSTATE_INTERNAL, "cannot start the lake healer thread");
+        rl_server_free(srv);
+        return NULL;
+    }
     wire_clients(srv);
     if (srv->cfg.takeover) /* fence the old writer right away (a local root lists its lakes) */
         srv_lakes_open_all(srv->lakes);

@@ -37,6 +37,8 @@ typedef struct rl_server_config {
     bool takeover;              /* become the writer even if another server is */
     uint64_t lease_ms;          /* writer lease period; 0 = RL_LEASE_DEFAULT_MS (lease.h) */
     uint32_t store_timeout_ms;  /* rl_store_options.store_timeout_ms; 0 = the kv default (30 s) */
+    uint32_t heal_max_ms;       /* the cap of the backoff between reopens of a lake whose store
+                                   failed (srv_lakes_options.heal_max_ms); 0 = 5000 */
     bool sequence_commits;      /* rl_catalog_options.sequence_commits for every lake */
     int auto_create;            /* create unknown databases on first use: 1/0; -1 = default
                                    (on only when store is the embedded default) */

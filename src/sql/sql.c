@@ -371,6 +371,24 @@ static void discard_session_state(rl_session *s)
     }
 }
 
+bool rl_session_rebind(rl_session *s, rl_engine *eng)
+{
+    if (s->in_block || s->copy_in || s->pending_sql || rl_lakes_any_txn(s))
+        return false;
+    /* no transaction: no slot holds a txn, and nothing of the old lake's
+     * catalog is referenced past this point (rowsets, parse trees and temp
+     * tables are the session's own) */
+    for (size_t i = 0; i < s->nlakes; i++)
+        assert(!s->lakes[i].txn);
+    s->eng = eng;
+    s->txn = NULL;
+    s->lakes[0] = (rl_session_lake){.eng = eng};
+    s->nlakes = 1;
+    s->cur = 0;
+    rl_pgcatalog_memo_free(s);
+    return true;
+}
+
 void rl_session_free(rl_session *s)
 {
     if (!s)

@@ -193,6 +193,13 @@ typedef struct rl_session_info {
 rl_session *rl_session_new(rl_engine *eng, const rl_session_info *info);
 /* Rolls back an open transaction and frees everything of the session. */
 void rl_session_free(rl_session *s);
+/* Move an idle session to `eng`, the engine of the same database opened
+ * anew (its store failed and was reopened, src/server/lakes.c): settings,
+ * temporary tables, prepared statements and portals stay; the engines of
+ * further schemas it touched are forgotten (they belonged to the old
+ * lake). Only between transactions: false, and nothing changed, while a
+ * transaction block, a catalog transaction or a COPY is open. */
+bool rl_session_rebind(rl_session *s, rl_engine *eng);
 
 /* Transaction status for ReadyForQuery: 'I' idle, 'T' in a transaction
  * block, 'E' in a failed transaction block. */

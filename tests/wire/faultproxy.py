@@ -17,6 +17,9 @@ mode is "refuse"):
 * "refuse"  — close every new connection at once without answering (the
               store unreachable); also drops keep-alive connections.
 
+With `path` (set_mode), "delay" and "status" apply only to requests whose
+path contains it (one lake of several, "/root/lake/"); the others pass.
+
 Counters: `writes` (write requests seen), `faulted` (writes answered with
 an error or dropped). Thread-safe; set the mode with set_mode().
 """
@@ -41,6 +44,7 @@ class FaultProxy:
         self.delay_reads = False
         self.status = 503
         self.fail_count = 0
+        self.path = None
         self.writes = 0
         self.faulted = 0
         proxy = self
@@ -63,7 +67,7 @@ class FaultProxy:
                     raise NotImplementedError("faultproxy: chunked request bodies")
                 n = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(n) if n else b""
-                fault = proxy.decide(self.command)
+                fault = proxy.decide(self.command, self.path)
                 if fault == "refuse":
                     self.close_connection = True
                     try:
@@ -127,16 +131,20 @@ class FaultProxy:
         with self.lock:
             return self.mode, self.delay_ms
 
-    def set_mode(self, mode, delay_ms=0, status=503, fail_count=0, reads=False):
+    def set_mode(self, mode, delay_ms=0, status=503, fail_count=0, reads=False, path=None):
         assert mode in ("pass", "delay", "status", "refuse")
+        assert path is None or mode in ("delay", "status")
         with self.lock:
             self.mode, self.delay_ms, self.delay_reads = mode, delay_ms, reads
-            self.status, self.fail_count = status, fail_count
+            self.status, self.fail_count, self.path = status, fail_count, path
 
-    def decide(self, method):
+    def decide(self, method, path=""):
         """None (forward), a float (sleep, then forward), an int (answer
         with that status) or "refuse" (drop the connection)."""
         with self.lock:
+            if self.path and self.path not in path:
+                self.writes += method in WRITE_METHODS
+                return None
             if self.mode == "refuse":
                 self.faulted += method in WRITE_METHODS
                 return "refuse"

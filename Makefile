@@ -130,8 +130,9 @@ demo: $(BUILD)/rocklake
 	$(BUILD)/rocklake stats ./rocklake-data/demo
 	$(BUILD)/rocklake inspect ./rocklake-data/demo --limit 40
 
-# The generated header dependencies (-MMD -MP) of every object and binary.
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# The generated header dependencies (-MMD -MP) of every object and binary
+# (files only: build/deb holds directories such as usr/lib/sysusers.d).
+-include $(shell find $(BUILD) -name '*.d' -type f 2>/dev/null)
 
 clean:
 	rm -rf build build-asan build-fuzz

@@ -16,6 +16,11 @@
 #   make bench-storage  storage-level benchmark of the reference catalog
 #   make serve      run `rocklake serve` on ./rocklake-data, 127.0.0.1:5433
 #   make demo       create a small catalog in ./rocklake-data/demo and show it
+#   make install    install the binary, man page, systemd unit (ExecStart set to
+#                   this PREFIX's binary), sysusers file and, if absent,
+#                   /etc/rocklake/rocklake.env: PREFIX=/usr/local DESTDIR= (also
+#                   BINDIR, MANDIR, UNITDIR, SYSUSERSDIR, SYSCONFDIR)
+#   make uninstall  remove what `make install` installed, except rocklake.env
 
 CC      ?= cc
 CSTD    := -std=c17 -D_GNU_SOURCE
@@ -41,7 +46,8 @@ DEPFLAGS  = -MMD -MP -MF $(basename $@).d -MT $@
 TESTS    := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 TEST_HELPERS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/helper_*.c))
 
-.PHONY: all check test layers circles asan-test fuzz bench bench-replay bench-duckdb bench-storage demo clean rust
+.PHONY: all check test layers circles asan-test fuzz bench bench-replay bench-duckdb bench-storage demo clean rust \
+        install uninstall
 all: $(BUILD)/rocklake $(BUILD)/lakedriver
 
 rust: $(RUST_LIB)
@@ -129,6 +135,37 @@ demo: $(BUILD)/rocklake
 	$(BUILD)/rocklake demo ./rocklake-data/demo
 	$(BUILD)/rocklake stats ./rocklake-data/demo
 	$(BUILD)/rocklake inspect ./rocklake-data/demo --limit 40
+
+# Installation layout. UNITDIR and SYSUSERSDIR under PREFIX/lib are on
+# systemd's search paths for PREFIX=/usr/local and /usr; for another PREFIX
+# set them (e.g. UNITDIR=/etc/systemd/system SYSUSERSDIR=/etc/sysusers.d).
+PREFIX      ?= /usr/local
+BINDIR      ?= $(PREFIX)/bin
+MANDIR      ?= $(PREFIX)/share/man
+UNITDIR     ?= $(PREFIX)/lib/systemd/system
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+SYSCONFDIR  ?= /etc
+DESTDIR     ?=
+
+# contrib/rocklake.service is the one copy of the unit: it says
+# /usr/local/bin/rocklake, and is installed with ExecStart naming BINDIR's
+# binary instead (the grep fails the install if that line ever changes
+# shape). rocklake.env is the operator's file: never overwritten.
+install: $(BUILD)/rocklake
+	install -D -m 0755 $(BUILD)/rocklake $(DESTDIR)$(BINDIR)/rocklake
+	install -D -m 0644 contrib/rocklake.1 $(DESTDIR)$(MANDIR)/man1/rocklake.1
+	install -D -m 0644 contrib/rocklake.sysusers $(DESTDIR)$(SYSUSERSDIR)/rocklake.conf
+	@mkdir -p $(DESTDIR)$(UNITDIR)
+	sed 's|^ExecStart=/usr/local/bin/rocklake |ExecStart=$(BINDIR)/rocklake |' \
+	    contrib/rocklake.service > $(DESTDIR)$(UNITDIR)/rocklake.service
+	grep -q '^ExecStart=$(BINDIR)/rocklake serve' $(DESTDIR)$(UNITDIR)/rocklake.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/rocklake.service
+	[ -e $(DESTDIR)$(SYSCONFDIR)/rocklake/rocklake.env ] || \
+	    install -D -m 0644 contrib/rocklake.env $(DESTDIR)$(SYSCONFDIR)/rocklake/rocklake.env
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/rocklake $(DESTDIR)$(MANDIR)/man1/rocklake.1 \
+	    $(DESTDIR)$(SYSUSERSDIR)/rocklake.conf $(DESTDIR)$(UNITDIR)/rocklake.service
 
 # The generated header dependencies (-MMD -MP) of every object and binary
 # (files only: build/deb holds directories such as usr/lib/sysusers.d).

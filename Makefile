@@ -21,6 +21,8 @@
 #                   /etc/rocklake/rocklake.env: PREFIX=/usr/local DESTDIR= (also
 #                   BINDIR, MANDIR, UNITDIR, SYSUSERSDIR, SYSCONFDIR)
 #   make uninstall  remove what `make install` installed, except rocklake.env
+#   make deb        build the Debian 12 package build/rocklake_VERSION_ARCH.deb
+#                   (scripts/build-deb.sh; DEB_VERSION= overrides the version)
 
 CC      ?= cc
 CSTD    := -std=c17 -D_GNU_SOURCE
@@ -47,7 +49,7 @@ TESTS    := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 TEST_HELPERS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/helper_*.c))
 
 .PHONY: all check test layers circles asan-test fuzz bench bench-replay bench-duckdb bench-storage demo clean rust \
-        install uninstall
+        install uninstall deb
 all: $(BUILD)/rocklake $(BUILD)/lakedriver
 
 rust: $(RUST_LIB)
@@ -166,6 +168,13 @@ install: $(BUILD)/rocklake
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/rocklake $(DESTDIR)$(MANDIR)/man1/rocklake.1 \
 	    $(DESTDIR)$(SYSUSERSDIR)/rocklake.conf $(DESTDIR)$(UNITDIR)/rocklake.service
+
+# The Debian package: `make install` into a staging folder (PREFIX=/usr, the
+# unit in Debian 12's /lib/systemd/system), then scripts/build-deb.sh adds
+# what Debian wants (stripped binary, gzipped man page, copyright, changelog,
+# maintainer scripts, computed Depends) and builds it with dpkg-deb.
+deb: $(BUILD)/rocklake
+	BUILD=$(BUILD) DEB_VERSION=$(DEB_VERSION) scripts/build-deb.sh
 
 # The generated header dependencies (-MMD -MP) of every object and binary
 # (files only: build/deb holds directories such as usr/lib/sysusers.d).

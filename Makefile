@@ -3,7 +3,7 @@
 # cargo; a handful of test/fuzz/bench binaries. See docs/architecture.md.
 #
 #   make            build build/rocklake (release C + Rust)
-#   make check      everything CI runs: test, asan-test, fuzz (bounded)
+#   make check      everything CI runs: test, package-test, asan-test, fuzz (bounded)
 #   make test       build and run every test (layer map, unit, property, integration, S3)
 #   make layers     check that every src/ include follows the layer map (src/LAYERS)
 #                   and that no SQLSTATE is spelled outside src/base/error.h
@@ -23,6 +23,9 @@
 #   make uninstall  remove what `make install` installed, except rocklake.env
 #   make deb        build the Debian 12 package build/rocklake_VERSION_ARCH.deb
 #                   (scripts/build-deb.sh; DEB_VERSION= overrides the version)
+#   make package-test  as root: build the package, lintian it, install it, serve
+#                   with its unit's command as its user, psql and DuckDB against
+#                   it, remove and purge it (tests/package/test_deb.sh; in `check`)
 
 CC      ?= cc
 CSTD    := -std=c17 -D_GNU_SOURCE
@@ -49,7 +52,7 @@ TESTS    := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 TEST_HELPERS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/helper_*.c))
 
 .PHONY: all check test layers circles asan-test fuzz bench bench-replay bench-duckdb bench-storage demo clean rust \
-        install uninstall deb
+        install uninstall deb package-test
 all: $(BUILD)/rocklake $(BUILD)/lakedriver
 
 rust: $(RUST_LIB)
@@ -76,6 +79,7 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/librocklake.a $(RUST_LIB)
 
 check:
 	$(MAKE) test
+	$(MAKE) package-test
 	$(MAKE) asan-test
 	$(MAKE) fuzz
 	@echo "check: all suites passed"
@@ -175,6 +179,10 @@ uninstall:
 # maintainer scripts, computed Depends) and builds it with dpkg-deb.
 deb: $(BUILD)/rocklake
 	BUILD=$(BUILD) DEB_VERSION=$(DEB_VERSION) scripts/build-deb.sh
+
+# Needs root (it installs the package); leaves the machine as it found it.
+package-test: $(BUILD)/rocklake
+	BUILD=$(BUILD) tests/package/test_deb.sh
 
 # The generated header dependencies (-MMD -MP) of every object and binary
 # (files only: build/deb holds directories such as usr/lib/sysusers.d).

@@ -13,7 +13,8 @@
 #      on a free port; psql and real DuckDB 1.5.5 (the ducklake and postgres
 #      extensions) write and read a lake there; SIGTERM drains it (exit 0);
 #   4. `dpkg -r`: program, unit, man page gone; conffile and lakes kept;
-#   5. `dpkg -P`: conffile, /var/lib/rocklake and the unit's enablement gone.
+#   5. `dpkg -P`: conffile, /var/lib/rocklake and the unit's enablement gone;
+#   6. `dpkg -i` where systemd-sysusers is missing: adduser makes the user.
 #
 # It refuses to start (and fails) when the package, /etc/rocklake or
 # /var/lib/rocklake is already there: purging would delete someone's lakes.
@@ -220,4 +221,26 @@ for f in /etc/rocklake /var/lib/rocklake; do check "purged: $f" test ! -e "$f"; 
 left=$(find /etc/systemd /var/lib/systemd/deb-systemd-helper-enabled -name 'rocklake*' 2>/dev/null || true)
 check "purged: the unit's enablement${left:+ ($left)}" test -z "$left"
 check "the system user stays (Debian leaves system users)" sh -c "getent passwd rocklake >/dev/null"
+
+# 6. a system without systemd-sysusers: the postinst makes the user with
+# adduser. PATH hides systemd-sysusers and nothing else: every other
+# /usr/bin command (/bin is /usr/bin on Debian 12) through symlinks.
+if [ "$had_user" = no ]; then
+    userdel rocklake; groupdel rocklake 2>/dev/null || true
+    mkdir "$tmp/bin"
+    for f in /usr/bin/*; do [ "${f##*/}" = systemd-sysusers ] || ln -s "$f" "$tmp/bin/"; done
+    PATH="$tmp/bin:/usr/sbin" dpkg -i "$deb" >"$tmp/dpkg-i2.log" 2>&1 ||
+        { cat "$tmp/dpkg-i2.log" >&2; fail "dpkg -i without systemd-sysusers"; }
+    ok "dpkg -i without systemd-sysusers"
+    IFS=: read -r _ _ uid _ _ home shell < <(getent passwd rocklake) || fail "adduser made no user rocklake"
+    check "adduser: system user rocklake (uid $uid, home $home, shell $shell)" \
+        test "$uid" -lt 1000 -a "$home" = /var/lib/rocklake -a "${shell##*/}" = nologin
+    check "adduser: group rocklake" sh -c "getent group rocklake >/dev/null"
+    check "adduser: /var/lib/rocklake is rocklake:rocklake 750" \
+        test "$(stat -c '%U:%G %a' /var/lib/rocklake)" = "rocklake:rocklake 750"
+    dpkg -P rocklake >"$tmp/dpkg-p2.log" 2>&1 || { cat "$tmp/dpkg-p2.log" >&2; fail "dpkg -P"; }
+    ok "dpkg -P"
+else
+    echo "# skipped the adduser path: user rocklake existed before the test"
+fi
 echo "$pass passed, 0 failed"

@@ -3,7 +3,7 @@
 # cargo; a handful of test/fuzz/bench binaries. See docs/architecture.md.
 #
 #   make            build build/rocklake (release C + Rust)
-#   make check      everything CI runs: test, asan-test, fuzz (bounded)
+#   make check      everything CI runs: test, package-test, asan-test, fuzz (bounded)
 #   make test       build and run every test (layer map, unit, property, integration, S3)
 #   make layers     check that every src/ include follows the layer map (src/LAYERS)
 #                   and that no SQLSTATE is spelled outside src/base/error.h
@@ -16,6 +16,16 @@
 #   make bench-storage  storage-level benchmark of the reference catalog
 #   make serve      run `rocklake serve` on ./rocklake-data, 127.0.0.1:5433
 #   make demo       create a small catalog in ./rocklake-data/demo and show it
+#   make install    install the binary, man page, systemd unit (ExecStart set to
+#                   this PREFIX's binary), sysusers file and, if absent,
+#                   /etc/rocklake/rocklake.env: PREFIX=/usr/local DESTDIR= (also
+#                   BINDIR, MANDIR, UNITDIR, SYSUSERSDIR, SYSCONFDIR)
+#   make uninstall  remove what `make install` installed, except rocklake.env
+#   make deb        build the Debian 12 package build/rocklake_VERSION_ARCH.deb
+#                   (scripts/build-deb.sh; DEB_VERSION= overrides the version)
+#   make package-test  as root: build the package, lintian it, install it, serve
+#                   with its unit's command as its user, psql and DuckDB against
+#                   it, remove and purge it (tests/package/test_deb.sh; in `check`)
 
 CC      ?= cc
 CSTD    := -std=c17 -D_GNU_SOURCE
@@ -41,7 +51,8 @@ DEPFLAGS  = -MMD -MP -MF $(basename $@).d -MT $@
 TESTS    := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 TEST_HELPERS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/helper_*.c))
 
-.PHONY: all check test layers circles asan-test fuzz bench bench-replay bench-duckdb bench-storage demo clean rust
+.PHONY: all check test layers circles asan-test fuzz bench bench-replay bench-duckdb bench-storage demo clean rust \
+        install uninstall deb package-test
 all: $(BUILD)/rocklake $(BUILD)/lakedriver
 
 rust: $(RUST_LIB)
@@ -68,6 +79,7 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/librocklake.a $(RUST_LIB)
 
 check:
 	$(MAKE) test
+	$(MAKE) package-test
 	$(MAKE) asan-test
 	$(MAKE) fuzz
 	@echo "check: all suites passed"
@@ -130,8 +142,51 @@ demo: $(BUILD)/rocklake
 	$(BUILD)/rocklake stats ./rocklake-data/demo
 	$(BUILD)/rocklake inspect ./rocklake-data/demo --limit 40
 
-# The generated header dependencies (-MMD -MP) of every object and binary.
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# Installation layout. UNITDIR and SYSUSERSDIR under PREFIX/lib are on
+# systemd's search paths for PREFIX=/usr/local and /usr; for another PREFIX
+# set them (e.g. UNITDIR=/etc/systemd/system SYSUSERSDIR=/etc/sysusers.d).
+PREFIX      ?= /usr/local
+BINDIR      ?= $(PREFIX)/bin
+MANDIR      ?= $(PREFIX)/share/man
+UNITDIR     ?= $(PREFIX)/lib/systemd/system
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+SYSCONFDIR  ?= /etc
+DESTDIR     ?=
+
+# contrib/rocklake.service is the one copy of the unit: it says
+# /usr/local/bin/rocklake, and is installed with ExecStart naming BINDIR's
+# binary instead (the grep fails the install if that line ever changes
+# shape). rocklake.env is the operator's file: never overwritten.
+install: $(BUILD)/rocklake
+	install -D -m 0755 $(BUILD)/rocklake $(DESTDIR)$(BINDIR)/rocklake
+	install -D -m 0644 contrib/rocklake.1 $(DESTDIR)$(MANDIR)/man1/rocklake.1
+	install -D -m 0644 contrib/rocklake.sysusers $(DESTDIR)$(SYSUSERSDIR)/rocklake.conf
+	@mkdir -p $(DESTDIR)$(UNITDIR)
+	sed 's|^ExecStart=/usr/local/bin/rocklake |ExecStart=$(BINDIR)/rocklake |' \
+	    contrib/rocklake.service > $(DESTDIR)$(UNITDIR)/rocklake.service
+	grep -q '^ExecStart=$(BINDIR)/rocklake serve' $(DESTDIR)$(UNITDIR)/rocklake.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/rocklake.service
+	[ -e $(DESTDIR)$(SYSCONFDIR)/rocklake/rocklake.env ] || \
+	    install -D -m 0644 contrib/rocklake.env $(DESTDIR)$(SYSCONFDIR)/rocklake/rocklake.env
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/rocklake $(DESTDIR)$(MANDIR)/man1/rocklake.1 \
+	    $(DESTDIR)$(SYSUSERSDIR)/rocklake.conf $(DESTDIR)$(UNITDIR)/rocklake.service
+
+# The Debian package: `make install` into a staging folder (PREFIX=/usr, the
+# unit in Debian 12's /lib/systemd/system), then scripts/build-deb.sh adds
+# what Debian wants (stripped binary, gzipped man page, copyright, changelog,
+# maintainer scripts, computed Depends) and builds it with dpkg-deb.
+deb: $(BUILD)/rocklake
+	BUILD=$(BUILD) DEB_VERSION=$(DEB_VERSION) scripts/build-deb.sh
+
+# Needs root (it installs the package); leaves the machine as it found it.
+package-test: $(BUILD)/rocklake
+	BUILD=$(BUILD) tests/package/test_deb.sh
+
+# The generated header dependencies (-MMD -MP) of every object and binary
+# (files only: build/deb holds directories such as usr/lib/sysusers.d).
+-include $(shell find $(BUILD) -name '*.d' -type f 2>/dev/null)
 
 clean:
 	rm -rf build build-asan build-fuzz

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what RockLake needs to build and test on a fresh Debian 12 machine:
-# a C toolchain, clang (libFuzzer), valgrind, systemd-analyze, Python + moto (a local
+# a C toolchain, clang (libFuzzer), valgrind, systemd-analyze, dpkg-dev and lintian
+# (the Debian package), Python + moto (a local
 # S3-compatible server for the S3 tests), libduckdb (DuckDB-file catalogs), and checks that cargo is recent
 # enough for the slatedb crate. Safe to run again: it only installs what is
 # missing. Run as root (or with sudo available).
@@ -37,6 +38,12 @@ dpkg -s libgmp-dev >/dev/null 2>&1 || need_apt+=(libgmp-dev)
 # systemd-analyze: tests/wire/test_systemd_unit.py verifies contrib/rocklake.service
 # (a fresh Debian 12 container has no systemd package)
 have systemd-analyze || need_apt+=(systemd)
+# the Debian package (make deb, make package-test): dpkg-dev's dpkg-shlibdeps
+# and dpkg-gencontrol build it, lintian checks it, and adduser is in its
+# Depends (dpkg -i installs no dependencies)
+have dpkg-shlibdeps || need_apt+=(dpkg-dev)
+have lintian || need_apt+=(lintian)
+have adduser || need_apt+=(adduser)
 # Java and Maven: the PostgreSQL JDBC driver's DatabaseMetaData suite
 # (tests/clients/test_jdbc_metadata.py); the driver itself comes from Maven
 # Central below

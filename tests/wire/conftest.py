@@ -98,6 +98,43 @@ def moto(tmp_path):
         m.stop()
 
 
+_LATE = []  # (proxy, stop moto) to close after the servers stopped
+
+
+def moto_behind_proxy(tmp_path, bucket):
+    """The body of an `s3` fixture (yield from it): moto on a free port with
+    `bucket`, a FaultProxy (faultproxy.py) in front of it whose .env points
+    AWS_* at the proxy and .direct_env at moto. Both stay up until after
+    start_server's teardown has stopped the servers (which runs after this
+    fixture's when the test asked for start_server first): _late_cleanup."""
+    from faultproxy import FaultProxy
+    if not shutil.which("moto_server"):
+        pytest.skip("moto_server not installed")
+    moto = Moto(tmp_path)
+    proxy = None
+    try:
+        moto.wait_ready(30)
+        moto.make_bucket(bucket)
+        proxy = FaultProxy(moto.endpoint)
+        proxy.env = {**moto.env, "AWS_ENDPOINT_URL": proxy.endpoint}
+        proxy.direct_env = moto.env
+        yield proxy
+    finally:
+        if proxy:
+            proxy.set_mode("pass")  # let the servers drain
+        _LATE.append((proxy, moto.stop))
+
+
+@pytest.fixture(autouse=True)
+def _late_cleanup():
+    yield
+    while _LATE:  # after start_server's teardown stopped the servers
+        proxy, stop = _LATE.pop()
+        if proxy:
+            proxy.close()
+        stop()
+
+
 # ------------------------------------------------------------ raw protocol
 
 

@@ -15,7 +15,6 @@ fault proxy, tests/wire/faultproxy.py).
 """
 import errno
 import os
-import shutil
 import subprocess
 import time
 import urllib.error
@@ -24,8 +23,7 @@ import urllib.request
 import psycopg
 import pytest
 
-from conftest import Moto, free_port
-from faultproxy import FaultProxy
+from conftest import free_port, moto_behind_proxy
 
 # a failed commit answers in bound: the local faults fail at once, the S3
 # one within its store timeout (generous for a loaded 2-core machine)
@@ -294,34 +292,9 @@ def test_journal_io_error_fails_commits_then_heals_by_itself(start_server, tmp_p
 
 @pytest.fixture
 def s3(tmp_path):
-    if not shutil.which("moto_server"):
-        pytest.skip("moto_server not installed")
-    moto = Moto(tmp_path)
-    proxy = None
-    try:
-        moto.wait_ready(30)
-        moto.make_bucket("heal")
-        proxy = FaultProxy(moto.endpoint)
-        proxy.env = {**moto.env, "AWS_ENDPOINT_URL": proxy.endpoint}
-        proxy.direct_env = moto.env
-        yield proxy
-    finally:
-        if proxy:
-            proxy.set_mode("pass")
-        _LATE.append((proxy, moto.stop))
-
-
-_LATE = []
-
-
-@pytest.fixture(autouse=True)
-def _late_cleanup():
-    yield
-    while _LATE:  # after start_server's teardown stopped the servers
-        proxy, stop = _LATE.pop()
-        if proxy:
-            proxy.close()
-        stop()
+    """moto on a free port with bucket "heal", a FaultProxy in front of it,
+    and the AWS_* environment pointing at the proxy (conftest.py)."""
+    yield from moto_behind_proxy(tmp_path, "heal")
 
 
 def test_s3_outage_fails_commits_then_heals_without_reconnect(start_server, s3):

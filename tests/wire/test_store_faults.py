@@ -11,15 +11,13 @@ after a restart and by `rocklake check`). docs/operations.md, "Object
 store faults".
 """
 import os
-import shutil
 import subprocess
 import time
 
 import psycopg
 import pytest
 
-from conftest import BIN, Moto, free_port
-from faultproxy import FaultProxy
+from conftest import BIN, free_port, moto_behind_proxy
 
 TIMEOUT_MS = 2000
 # generous for a loaded 2-core machine, but far below what a hang would be
@@ -29,38 +27,8 @@ BOUND_S = TIMEOUT_MS / 1000 * 3 + 4
 @pytest.fixture
 def s3(tmp_path):
     """moto on a free port with bucket "faults", a FaultProxy in front of it,
-    and the AWS_* environment pointing at the proxy."""
-    if not shutil.which("moto_server"):
-        pytest.skip("moto_server not installed")
-    moto = Moto(tmp_path)
-    proxy = None
-    try:
-        moto.wait_ready(30)
-        moto.make_bucket("faults")
-        proxy = FaultProxy(moto.endpoint)
-        proxy.env = {**moto.env, "AWS_ENDPOINT_URL": proxy.endpoint}
-        proxy.direct_env = moto.env
-        yield proxy
-    finally:
-        if proxy:
-            proxy.set_mode("pass")  # let the servers drain
-        # the servers are stopped by start_server's teardown, which runs
-        # after this fixture's (it was requested first), so keep moto and
-        # the proxy up until then
-        _LATE.append((proxy, moto.stop))
-
-
-_LATE = []
-
-
-@pytest.fixture(autouse=True)
-def _late_cleanup():
-    yield
-    while _LATE:
-        proxy, stop = _LATE.pop()
-        if proxy:
-            proxy.close()
-        stop()
+    and the AWS_* environment pointing at the proxy (conftest.py)."""
+    yield from moto_behind_proxy(tmp_path, "faults")
 
 
 ROOT_URL = "s3://faults/root"

@@ -626,6 +626,59 @@ static void test_numbered_names_share_a_parse(void)
     lake_close(&l);
 }
 
+/* Settings that change how values are written or read: a value RockLake
+ * cannot honour is refused (0A000, the setting unchanged), never taken and
+ * then ignored (SET TimeZone = 'Europe/Berlin' used to answer in UTC,
+ * DateStyle German in ISO, extra_float_digits 0 with all digits); values
+ * meaning what RockLake does are taken and shown as PostgreSQL shows them
+ * (tests/sql_cases/75_settings.sql compares those with PostgreSQL). */
+static void test_output_settings_refuse_what_they_cannot_honour(void)
+{
+    lake l;
+    CHECK(lake_open(&l));
+    rl_session *s = rl_session_new(l.eng, NULL);
+    recorder r;
+    rl_error e;
+    static const char *const refused[] = {
+        "SET TimeZone = 'Europe/Berlin'",
+        "SET TIME ZONE 'America/New_York'",
+        "SET TimeZone = '+05:30'",
+        "SET TimeZone = 3",
+        "SET TimeZone = 'EST5EDT'",
+        "SELECT set_config('TimeZone', 'Asia/Tokyo', false)",
+        "SET DateStyle = 'German'",
+        "SET DateStyle = 'SQL, DMY'",
+        "SET IntervalStyle = 'iso_8601'",
+        "SET bytea_output = 'escape'",
+        "SET extra_float_digits = 0",
+        "SET client_encoding = 'LATIN1'",
+        "SET standard_conforming_strings = off",
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        CHECK(run(s, refused[i], &r, &e) == RL_EXEC_ERROR);
+        CHECK_EQ_STR(e.sqlstate, "0A000");
+        CHECK(e.hint[0] != '\0');
+    }
+    CHECK(run(s, "SHOW TimeZone", &r, &e) == RL_EXEC_DONE);
+    CHECK_EQ_STR(r.first[0], "Etc/UTC");
+    CHECK(run(s, "SHOW DateStyle", &r, &e) == RL_EXEC_DONE);
+    CHECK_EQ_STR(r.first[0], "ISO, MDY");
+    CHECK(run(s, "SELECT '2024-07-01 12:00+00'::timestamptz", &r, &e) == RL_EXEC_DONE);
+    CHECK_EQ_STR(r.first[0], "2024-07-01 12:00:00+00");
+    /* inside a transaction the refusal fails it, as any error does */
+    CHECK(run(s, "BEGIN", &r, &e) == RL_EXEC_DONE);
+    CHECK(run(s, "SET LOCAL TimeZone = 'Asia/Tokyo'", &r, &e) == RL_EXEC_ERROR);
+    CHECK_EQ_STR(e.sqlstate, "0A000");
+    CHECK(run(s, "SELECT 1", &r, &e) == RL_EXEC_ERROR);
+    CHECK_EQ_STR(e.sqlstate, "25P02");
+    CHECK(run(s, "ROLLBACK", &r, &e) == RL_EXEC_DONE);
+    CHECK(run(s, "SET TimeZone = 'utc'", &r, &e) == RL_EXEC_DONE);
+    CHECK(run(s, "SHOW TimeZone", &r, &e) == RL_EXEC_DONE);
+    CHECK_EQ_STR(r.first[0], "UTC");
+    rl_session_free(s);
+    lake_close(&l);
+}
+
 int main(void)
 {
     RUN(test_numbered_names_share_a_parse);
@@ -638,5 +691,6 @@ int main(void)
     RUN(test_snapshot_isolation_while_another_session_commits);
     RUN(test_lake_under_another_metadata_schema);
     RUN(test_cancel_stops_a_running_statement_only);
+    RUN(test_output_settings_refuse_what_they_cannot_honour);
     return tu_finish();
 }

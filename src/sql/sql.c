@@ -773,7 +773,7 @@ static int exec_set(rl_exec *x, const PgQuery__VariableSetStmt *st)
         size_t used = strlen(value);
         snprintf(value + used, sizeof value - used, "%s%s", i ? ", " : "", part);
     }
-    if (rl_setting_assign(x, idx, value, st->is_local) < 0)
+    if (rl_setting_assign_named(x, idx, st->name, value, st->is_local) < 0)
         return -1;
     return rl_send_complete(x, "SET");
 }

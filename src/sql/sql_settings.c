@@ -16,6 +16,9 @@
  * return to `after` (or to the default, after_default) when it commits.
  */
 #include <assert.h>
+#include <ctype.h>
+#include <math.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -285,19 +288,333 @@ void rl_settings_free(rl_session *s)
     s->settings_saved = false;
 }
 
+/* ------------------------------------------------------ checking values */
+
+/* The settings that change how values are written or read. PostgreSQL
+ * takes every value of theirs; RockLake writes and reads values one way
+ * (ISO dates, postgres intervals, hex bytea, UTF-8, UTC, shortest-exact
+ * floats, standard strings), so it takes the values that mean that way and
+ * refuses the others with 0A000 rather than accept them and answer as if
+ * they had not been set. A value PostgreSQL itself refuses gets its 22023
+ * and wording: string settings name the parameter canonically (their check
+ * hooks do), enum, integer and boolean settings as the statement spelled it
+ * (`typed`). A taken value is stored as SHOW gives it (`canon`). */
+
+static int unsupported(rl_exec *x, const char *name, const char *value, const char *hint)
+{
+    int rc = rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                           "RockLake does not support %s = '%s'", name, value);
+    rl_error_hint(x->err, "%s", hint);
+    return rc;
+}
+
+static int invalid_value(rl_exec *x, const char *name, const char *value)
+{
+    return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                         "invalid value for parameter \"%s\": \"%s\"", name, value);
+}
+
+/* The zones whose offset is 0 at every instant (tzdata's UTC links and
+ * Etc/GMT±0), as PostgreSQL shows them: it looks names up case-blind and
+ * shows the zone file's own spelling. */
+static const char *const utc_zones[] = {
+    "Etc/GMT",   "Etc/GMT+0",  "Etc/GMT-0",     "Etc/GMT0",     "Etc/Greenwich",
+    "Etc/UCT",   "Etc/UTC",    "Etc/Universal", "Etc/Zulu",     "GMT",
+    "GMT+0",     "GMT-0",      "GMT0",          "Greenwich",    "UCT",
+    "UTC",       "Universal",  "Zulu",
+};
+
+/* A POSIX TZ spec with a zero offset and no daylight rule ("UTC0",
+ * "<+00>0", "FOO+0"): PostgreSQL takes it and shows it as written. */
+static bool posix_utc(const char *v)
+{
+    const char *p = v;
+    if (*p == '<') {
+        p = strchr(p, '>');
+        if (!p)
+            return false;
+        p++;
+    } else {
+        while (isalpha((unsigned char)*p))
+            p++;
+        if (p - v < 3)
+            return false;
+    }
+    if (*p == '+' || *p == '-')
+        p++;
+    if (*p != '0')
+        return false;
+    while (*p == '0')
+        p++;
+    return *p == '\0';
+}
+
+/* A zone name tzdata has (Debian's /usr/share/zoneinfo, which PostgreSQL
+ * 15 on Debian reads too), or a POSIX spec with an offset: a time zone
+ * PostgreSQL would take and RockLake cannot apply. */
+static bool known_other_zone(const char *v)
+{
+    if (!*v || v[0] == '/' || strstr(v, ".."))
+        return false;
+    char path[512];
+    snprintf(path, sizeof path, "/usr/share/zoneinfo/%s", v);
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+        return true;
+    const char *p = v; /* "EST5EDT", "FOO-3", or an offset alone ("+05:30") */
+    while (isalpha((unsigned char)*p))
+        p++;
+    if ((p > v && p - v < 3) || (*p != '+' && *p != '-' && !isdigit((unsigned char)*p)))
+        return false;
+    if (*p == '+' || *p == '-')
+        p++;
+    return isdigit((unsigned char)*p);
+}
+
+static int check_timezone(rl_exec *x, const char *v, char *canon, size_t n)
+{
+    char *end;
+    double hours = strtod(v, &end);
+    if (end != v && *end == '\0') { /* a number: hours east of UTC */
+        if (hours != 0)
+            return unsupported(x, "TimeZone", v,
+                               "RockLake's sessions are in UTC: use a UTC time zone and convert "
+                               "in the client.");
+        snprintf(canon, n, "<+00>-00");
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof utc_zones / sizeof utc_zones[0]; i++)
+        if (strcasecmp(v, utc_zones[i]) == 0) {
+            snprintf(canon, n, "%s", utc_zones[i]);
+            return 0;
+        }
+    if (posix_utc(v))
+        return 0;
+    if (known_other_zone(v))
+        return unsupported(x, "TimeZone", v,
+                           "RockLake's sessions are in UTC: use a UTC time zone and convert in "
+                           "the client.");
+    return invalid_value(x, "TimeZone", v);
+}
+
+/* DateStyle: a style (ISO, SQL, Postgres, German) and an order (YMD, DMY,
+ * MDY and their aliases), comma or space separated, each at most once,
+ * DEFAULT for either. Only the ISO style is written; the order only
+ * decides how an ambiguous input like 01/02/2024 reads, which RockLake's
+ * date input does not take in any order, so every order is kept. */
+static int check_datestyle(rl_exec *x, const char *v, char *canon, size_t n)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", v);
+    const char *style = NULL, *order = NULL, *explicit_order = NULL;
+    bool conflict = false;
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ", \t", &save); t; t = strtok_r(NULL, ", \t", &save)) {
+        const char *st = NULL, *ord = NULL;
+        if (strcasecmp(t, "ISO") == 0)
+            st = "ISO";
+        else if (strcasecmp(t, "SQL") == 0)
+            st = "SQL";
+        else if (strncasecmp(t, "POSTGRES", 8) == 0)
+            st = "Postgres";
+        else if (strcasecmp(t, "GERMAN") == 0) {
+            st = "German";
+            if (!explicit_order)
+                order = "DMY";
+        } else if (strcasecmp(t, "YMD") == 0)
+            ord = "YMD";
+        else if (strcasecmp(t, "DMY") == 0 || strncasecmp(t, "EURO", 4) == 0)
+            ord = "DMY";
+        else if (strcasecmp(t, "MDY") == 0 || strcasecmp(t, "US") == 0 ||
+                 strncasecmp(t, "NONEURO", 7) == 0)
+            ord = "MDY";
+        else if (strcasecmp(t, "DEFAULT") != 0) {
+            int rc = invalid_value(x, "DateStyle", v);
+            rl_error_detail(x->err, "Unrecognized key word: \"%s\".", t);
+            return rc;
+        }
+        if (st) {
+            conflict |= style && strcmp(style, st) != 0;
+            style = st;
+        }
+        if (ord) { /* German's own DMY gives way to an order given */
+            conflict |= explicit_order && strcmp(explicit_order, ord) != 0;
+            explicit_order = order = ord;
+        }
+    }
+    if (conflict) {
+        int rc = invalid_value(x, "DateStyle", v);
+        rl_error_detail(x->err, "Conflicting \"datestyle\" specifications.");
+        return rc;
+    }
+    if (style && strcmp(style, "ISO") != 0)
+        return unsupported(x, "DateStyle", v,
+                           "RockLake writes dates and times in the ISO style only: SET DateStyle "
+                           "= 'ISO'.");
+    snprintf(canon, n, "ISO, %s", order ? order : "MDY");
+    return 0;
+}
+
+/* An enum setting: one of `values` (case-blind), of which RockLake
+ * supports `supported`; shown in lower case as PostgreSQL shows enums. */
+static int check_enum(rl_exec *x, const char *typed, const char *v, const char *const *values,
+                      const char *supported, const char *hint, char *canon, size_t n)
+{
+    for (size_t i = 0; values[i]; i++)
+        if (strcasecmp(v, values[i]) == 0) {
+            if (strcmp(values[i], supported) != 0)
+                return unsupported(x, typed, v, hint);
+            snprintf(canon, n, "%s", values[i]);
+            return 0;
+        }
+    int rc = invalid_value(x, typed, v);
+    char avail[256] = "";
+    for (size_t i = 0; values[i]; i++) {
+        size_t used = strlen(avail);
+        snprintf(avail + used, sizeof avail - used, "%s%s", i ? ", " : "", values[i]);
+    }
+    rl_error_hint(x->err, "Available values: %s.", avail);
+    return rc;
+}
+
+/* extra_float_digits: an integer -15 .. 3 (a fraction rounds, as
+ * PostgreSQL's integer settings do). 1 to 3 all mean the shortest exact
+ * text of a float (PostgreSQL 12 and later), which is what RockLake
+ * writes; 0 and less ask for rounded digits. */
+static int check_extra_float_digits(rl_exec *x, const char *typed, const char *v, char *canon,
+                                    size_t n)
+{
+    char *end;
+    double d = strtod(v, &end);
+    while (*end == ' ')
+        end++;
+    if (end == v || *end || d != d)
+        return invalid_value(x, typed, v);
+    long i = lround(d);
+    if (d < -2147483648.0 || d > 2147483647.0 || i < -15 || i > 3)
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "%s is outside the valid range for parameter \"%s\" (-15 .. 3)", v,
+                             typed);
+    if (i < 1)
+        return unsupported(x, typed, v,
+                           "RockLake writes floats in their shortest exact form, as "
+                           "extra_float_digits 1 to 3 ask.");
+    snprintf(canon, n, "%ld", i);
+    return 0;
+}
+
+/* PostgreSQL's encoding names, compared as it compares them: letters and
+ * digits only, case-blind ("utf-8", "Unicode"). */
+static const char *const encodings[] = {
+    "BIG5",    "EUCCN",   "EUCJIS2004", "EUCJP",   "EUCKR",   "EUCTW",   "GB18030",
+    "GBK",     "ISO88595", "ISO88596",  "ISO88597", "ISO88598", "JOHAB",  "KOI8",
+    "KOI8R",   "KOI8U",   "LATIN1",     "LATIN10", "LATIN2",  "LATIN3",  "LATIN4",
+    "LATIN5",  "LATIN6",  "LATIN7",     "LATIN8",  "LATIN9",  "MULEINTERNAL", "SJIS",
+    "SHIFTJIS2004", "SQLASCII", "UHC",  "UNICODE", "UTF8",    "WIN",     "WIN1250",
+    "WIN1251", "WIN1252", "WIN1253",    "WIN1254", "WIN1255", "WIN1256", "WIN1257",
+    "WIN1258", "WIN866",  "WIN874",     "ALT",     "ISO885913", "ISO885914", "ISO885915",
+    "ISO885916", "ISO88591", "ISO88592", "ISO88593", "ISO88594", "ISO88599", "ISO885910",
+    "TCVN",    "TCVN5712", "VSCII",     "WINDOWS1250", "WINDOWS1251", "WINDOWS1252",
+    "WINDOWS1253", "WINDOWS1254", "WINDOWS1255", "WINDOWS1256", "WINDOWS1257",
+    "WINDOWS1258", "WINDOWS866", "WINDOWS874", "ABC", "MSKANBUN", "SHIFTJIS", "CP866",
+    "CP874",   "CP932",   "CP936",      "CP949",   "CP950",   "CP1250",  "CP1251",
+    "CP1252",  "CP1253",  "CP1254",     "CP1255",  "CP1256",  "CP1257",  "CP1258",
+    NULL,
+};
+
+static int check_client_encoding(rl_exec *x, const char *v, char *canon, size_t n)
+{
+    char key[64];
+    size_t k = 0;
+    for (const char *p = v; *p && k + 1 < sizeof key; p++)
+        if (isalnum((unsigned char)*p))
+            key[k++] = (char)toupper((unsigned char)*p);
+    key[k] = '\0';
+    for (size_t i = 0; encodings[i]; i++)
+        if (strcmp(key, encodings[i]) == 0) {
+            if (strcmp(key, "UTF8") != 0 && strcmp(key, "UNICODE") != 0)
+                return unsupported(x, "client_encoding", v,
+                                   "RockLake speaks UTF8 only: convert in the client, or leave "
+                                   "client_encoding at UTF8.");
+            snprintf(canon, n, "UTF8");
+            return 0;
+        }
+    return invalid_value(x, "client_encoding", v);
+}
+
+/* A boolean setting RockLake supports only `on` of. */
+static int check_on_only(rl_exec *x, const char *typed, const char *v, const char *hint,
+                         char *canon, size_t n)
+{
+    static const char *const yes[] = {"on", "true", "yes", "1", "t", "y", NULL};
+    static const char *const no[] = {"off", "false", "no", "0", "f", "n", NULL};
+    for (size_t i = 0; yes[i]; i++)
+        if (strcasecmp(v, yes[i]) == 0) {
+            snprintf(canon, n, "on");
+            return 0;
+        }
+    for (size_t i = 0; no[i]; i++)
+        if (strcasecmp(v, no[i]) == 0)
+            return unsupported(x, typed, v, hint);
+    return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                         "parameter \"%s\" requires a Boolean value", typed);
+}
+
+static const char *const interval_styles[] = {"postgres", "postgres_verbose", "sql_standard",
+                                              "iso_8601", NULL};
+static const char *const bytea_outputs[] = {"escape", "hex", NULL};
+
+/* 0 with *canon set to the value to keep (SHOW's form), or -1 with x->err
+ * set. typed: the name as the statement spelled it. */
+static int check_value(rl_exec *x, const char *name, const char *typed, const char *v,
+                       char *canon, size_t n)
+{
+    snprintf(canon, n, "%s", v);
+    if (strcmp(name, "TimeZone") == 0)
+        return check_timezone(x, v, canon, n);
+    if (strcmp(name, "DateStyle") == 0)
+        return check_datestyle(x, v, canon, n);
+    if (strcmp(name, "IntervalStyle") == 0)
+        return check_enum(x, typed, v, interval_styles, "postgres",
+                          "RockLake writes intervals in the postgres style only.", canon, n);
+    if (strcmp(name, "bytea_output") == 0)
+        return check_enum(x, typed, v, bytea_outputs, "hex",
+                          "RockLake writes bytea in the hex format only.", canon, n);
+    if (strcmp(name, "extra_float_digits") == 0)
+        return check_extra_float_digits(x, typed, v, canon, n);
+    if (strcmp(name, "client_encoding") == 0)
+        return check_client_encoding(x, v, canon, n);
+    if (strcmp(name, "standard_conforming_strings") == 0)
+        return check_on_only(x, typed, v,
+                             "RockLake reads string literals as standard SQL only (a backslash "
+                             "is an ordinary character): use E'...' for escapes.",
+                             canon, n);
+    return 0;
+}
+
 /* ------------------------------------------------------------ changing */
 
 int rl_setting_assign(rl_exec *x, int idx, const char *value, bool local)
 {
+    return rl_setting_assign_named(x, idx, NULL, value, local);
+}
+
+int rl_setting_assign_named(rl_exec *x, int idx, const char *typed, const char *value,
+                            bool local)
+{
     rl_session *s = x->s;
     assert(idx >= 0 && (size_t)idx < N_SETTINGS);
     const char *name = setting_defaults[idx].name;
-    char ms[64];
+    char ms[64], canon[256];
     if (setting_is_ms(name)) {
         if (parse_ms(value, ms, sizeof ms) < 0)
             return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
                                  "invalid value for parameter \"%s\": \"%s\"", name, value);
         value = ms;
+    } else {
+        if (check_value(x, name, typed ? typed : name, value, canon, sizeof canon) < 0)
+            return -1;
+        value = canon;
     }
     if (save_at_start(s) < 0)
         return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");

@@ -29,6 +29,15 @@ int64_t rl_setting_ms(const rl_session *s, const char *name);
  * for a time setting's bad value. Each change is undone if the transaction
  * rolls back. */
 int rl_setting_assign(rl_exec *x, int idx, const char *value, bool local);
+/* The same, naming the setting as the statement spelled it (`typed`) in
+ * the errors PostgreSQL words that way. Settings that change how values
+ * are written or read (TimeZone, DateStyle, IntervalStyle, bytea_output,
+ * extra_float_digits, client_encoding, standard_conforming_strings) take
+ * the values RockLake writes and reads by (stored as SHOW gives them) and
+ * refuse the others with 0A000, and PostgreSQL's invalid values with its
+ * 22023. */
+int rl_setting_assign_named(rl_exec *x, int idx, const char *typed, const char *value,
+                            bool local);
 int rl_setting_reset(rl_exec *x, int idx);
 int rl_settings_reset_all(rl_exec *x);
 

@@ -23,6 +23,7 @@
 
 #include "base/stack.h"
 #include "pgtype/json.h"
+#include "sql/sql_json.h"
 #include "pgtype/pgtype.h"
 #include "sql/sql_cast.h"
 #include "sql/sql_ctid.h"
@@ -69,7 +70,7 @@ char rl_oid_category(uint32_t oid)
     case RL_OID_DATE: case RL_OID_TIME: case RL_OID_TIMETZ: case RL_OID_TIMESTAMP:
     case RL_OID_TIMESTAMPTZ: return 'D';
     case RL_OID_INTERVAL: return 'T';
-    case RL_OID_JSON: return 'U';
+    case RL_OID_JSON: case RL_OID_JSONB: return 'U';
     case RL_OID_RECORD: return 'P';
     default: break;
     }
@@ -173,6 +174,8 @@ const char *rl_oid_type_name(uint32_t oid)
     case RL_OID_UUID: return "uuid";
     case RL_OID_JSON: return "json";
     case 199: return "json[]";
+    case RL_OID_JSONB: return "jsonb";
+    case 3807: return "jsonb[]";
     case RL_OID_RECORD: return "record";
     default: return "unknown";
     }
@@ -588,6 +591,8 @@ int rl_text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid,
     switch (oid) {
     case RL_OID_JSON:
         return json_input(c, p, len, out, loc);
+    case RL_OID_JSONB:
+        return json_input(c, p, len, out, loc) < 0 ? -1 : rl_jsonb_from_json(c, out, out, loc);
     case 194: /* pg_node_tree: only the catalogs make one (a NULL casts) */
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
                              "cannot accept a value of type pg_node_tree");
@@ -744,6 +749,12 @@ static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_
         }
         return 0;
     }
+    if (in->oid == RL_OID_JSON && oid == RL_OID_JSONB)
+        return rl_jsonb_from_json(c, in, out, location);
+    if (in->oid == RL_OID_JSONB && oid == RL_OID_JSON) {
+        rl_val_str(out, RL_OID_JSON, (const char *)in->d.v.s.p, in->d.v.s.len);
+        return 0;
+    }
     if (rl_oid_is_textual(in->oid))
         return rl_text_to_value(c, (const char *)in->d.v.s.p, in->d.v.s.len, oid, typmod,
                              explicit_cast, out, location);
@@ -796,7 +807,7 @@ static uint32_t special_type_oid(const char *name)
         {"tid", RL_OID_TID},         {"name", RL_OID_NAME},         {"char", RL_OID_CHAR},
         {"unknown", RL_OID_UNKNOWN}, {"int2vector", RL_OID_INT2VECTOR},
         {"oidvector", RL_OID_OIDVECTOR},  {"pg_node_tree", 194},
-        {"bpchar", RL_OID_TEXT},     {"json", RL_OID_JSON},         {"jsonb", RL_OID_TEXT},
+        {"bpchar", RL_OID_TEXT},     {"json", RL_OID_JSON},         {"jsonb", RL_OID_JSONB},
     };
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
         if (strcmp(types[i].name, name) == 0)

@@ -83,14 +83,27 @@ static int hexval(uint8_t ch)
                                     : -1;
 }
 
+static int js_surrogate(jscan *s, bool high)
+{
+    snprintf(s->detail, sizeof s->detail,
+             high ? "Unicode high surrogate must not follow a high surrogate."
+                  : "Unicode low surrogate must follow a high surrogate.");
+    return -1;
+}
+
 /* A string at i (which is '"'); out, when given, gets its de-escaped
- * bytes (UTF-8). */
+ * bytes (UTF-8), and then surrogates must pair as PostgreSQL's lexer
+ * requires when it de-escapes (a \u0000 gives a NUL byte: the caller's
+ * 22P05). */
 static int js_string(jscan *s, rl_buf *out)
 {
     s->i++;
+    int32_t hi = -1; /* a high surrogate waiting for its low one */
     while (s->i < s->n) {
         uint8_t ch = s->p[s->i];
         if (ch == '"') {
+            if (out && hi != -1)
+                return js_surrogate(s, false);
             s->i++;
             return 0;
         }
@@ -100,6 +113,8 @@ static int js_string(jscan *s, rl_buf *out)
             return -1;
         }
         if (ch != '\\') {
+            if (out && hi != -1)
+                return js_surrogate(s, false);
             if (out)
                 rl_buf_put_u8(out, ch);
             s->i++;
@@ -111,6 +126,8 @@ static int js_string(jscan *s, rl_buf *out)
         const char *simple = strchr("\"\\/bfnrt", ch);
         if (ch && simple) {
             static const char to[] = "\"\\/\b\f\n\r\t";
+            if (out && hi != -1)
+                return js_surrogate(s, false);
             if (out)
                 rl_buf_put_u8(out, (uint8_t)to[simple - "\"\\/bfnrt"]);
             s->i++;
@@ -133,19 +150,19 @@ static int js_string(jscan *s, rl_buf *out)
         s->i += 5;
         if (!out)
             continue;
-        if (cp >= 0xD800 && cp <= 0xDBFF && s->i + 5 < s->n && s->p[s->i] == '\\' &&
-            s->p[s->i + 1] == 'u') { /* a surrogate pair */
-            uint32_t lo = 0;
-            bool ok = true;
-            for (int k = 2; k <= 5; k++) {
-                int h = hexval(s->p[s->i + k]);
-                ok &= h >= 0;
-                lo = lo << 4 | (uint32_t)(h < 0 ? 0 : h);
-            }
-            if (ok && lo >= 0xDC00 && lo <= 0xDFFF) {
-                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-                s->i += 6;
-            }
+        if (cp >= 0xD800 && cp <= 0xDBFF) {
+            if (hi != -1)
+                return js_surrogate(s, true);
+            hi = (int32_t)cp;
+            continue;
+        }
+        if (cp >= 0xDC00 && cp <= 0xDFFF) {
+            if (hi == -1)
+                return js_surrogate(s, false);
+            cp = 0x10000 + (((uint32_t)hi - 0xD800) << 10) + (cp - 0xDC00);
+            hi = -1;
+        } else if (hi != -1) {
+            return js_surrogate(s, false);
         }
         uint8_t u[4];
         size_t len = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
@@ -228,8 +245,9 @@ static int js_object(jscan *s, int depth)
         if (s->i >= s->n || s->p[s->i] != ':')
             return js_fail(s, "\":\"");
         s->i++;
-        if (js_value(s, depth + 1) < 0)
-            return -1;
+        int rc = js_value(s, depth + 1);
+        if (rc < 0)
+            return rc;
         js_ws(s);
         if (s->i < s->n && s->p[s->i] == '}') {
             s->i++;
@@ -251,8 +269,9 @@ static int js_array(jscan *s, int depth)
         return 0;
     }
     for (;;) {
-        if (js_value(s, depth + 1) < 0)
-            return -1;
+        int rc = js_value(s, depth + 1);
+        if (rc < 0)
+            return rc;
         js_ws(s);
         if (s->i < s->n && s->p[s->i] == ']') {
             s->i++;
@@ -391,4 +410,30 @@ void rl_json_each_member(const uint8_t *p, size_t n, rl_json_member_fn fn, void 
             s.i++;
     }
     rl_buf_free(&key);
+}
+
+rl_json_status rl_json_check_escapes(const uint8_t *p, size_t n, bool *nul, char *detail,
+                                     size_t cap)
+{
+    jscan s = {p, n, 0, ""};
+    rl_buf tmp;
+    rl_buf_init(&tmp, 0);
+    int rc = 0;
+    *nul = false;
+    while (rc == 0 && s.i < s.n) {
+        if (s.p[s.i] != '"') {
+            s.i++;
+            continue;
+        }
+        rl_buf_reset(&tmp);
+        rc = js_string(&s, &tmp);
+        if (rc == 0 && tmp.len && memchr(tmp.data, 0, tmp.len)) {
+            *nul = true;
+            rc = -1;
+        }
+    }
+    rl_buf_free(&tmp);
+    if (rc < 0 && cap)
+        snprintf(detail, cap, "%s", s.detail);
+    return rc == 0 ? RL_JSON_OK : RL_JSON_SYNTAX;
 }

@@ -22,6 +22,12 @@ typedef enum rl_json_status {
  * RL_JSON_SYNTAX, detail (cap bytes) gets PostgreSQL's DETAIL. */
 rl_json_status rl_json_check(const uint8_t *p, size_t n, char *detail, size_t cap);
 
+/* Do the strings of p..p+n (passed rl_json_check) de-escape as
+ * PostgreSQL's lexer de-escapes them (surrogates in pairs, no \u0000)?
+ * RL_JSON_SYNTAX with detail, or with *nul for a \u0000 (22P05). */
+rl_json_status rl_json_check_escapes(const uint8_t *p, size_t n, bool *nul, char *detail,
+                                     size_t cap);
+
 /* The first byte of the value (after blanks): '{', '[', '"', 't', 'f',
  * 'n', or a number's first; 0 when there is none. p..p+n has passed
  * rl_json_check. */

@@ -110,6 +110,8 @@ static int cmp_resolved(rl_expr_ctx *c, const rl_value *a, const rl_value *b, co
         *res = cmp_i64(rl_ts_micros(a), rl_ts_micros(b));
         return 0;
     }
+    if (ta == RL_OID_JSONB && tb == RL_OID_JSONB)
+        return rl_jsonb_cmp(c, a, b, res);
     if (ta == tb) {
         rl_type t = rl_oid_type(ta);
         if (t != RL_T_INVALID) {
@@ -635,9 +637,10 @@ static int eval_like(rl_expr_ctx *c, const PgQuery__AExpr *e, bool negate, bool 
  * one within a type category)? An unknown literal fits anything. */
 static bool types_comparable(uint32_t a, uint32_t b)
 {
-    if (a == RL_OID_JSON || b == RL_OID_JSON || a == RL_OID_JSONB || b == RL_OID_JSONB)
-        /* json has no comparison operators; jsonb's (not yet here) */
+    if (a == RL_OID_JSON || b == RL_OID_JSON) /* json has no comparison operators */
         return false;
+    if (a == RL_OID_JSONB || b == RL_OID_JSONB)
+        return a == b || a == RL_OID_UNKNOWN || b == RL_OID_UNKNOWN;
     if (a == b || a == RL_OID_UNKNOWN || b == RL_OID_UNKNOWN)
         return true;
     if (rl_oid_is_textual(a) && rl_oid_is_textual(b)) /* "char" casts to text implicitly */
@@ -1695,8 +1698,9 @@ static int compare_values(const void *pa, const void *pb, void *arg)
 /* DISTINCT inside an aggregate: its non-NULL inputs, each value once
  * (compacted at the front of vals, *n their number), in ascending order or,
  * when the call's ORDER BY sorted them already (`presorted`: equal values
- * are then next to each other), in that order. Every aggregate here
- * ignores NULL inputs, so dropping them changes no answer. */
+ * are then next to each other), in that order; one NULL last when there
+ * was one and the inputs were not presorted (array_agg and json_agg show
+ * it, the others skip it). */
 static int agg_distinct_values(rl_expr_ctx *c, rl_value *vals, size_t *n, int location,
                                bool presorted)
 {
@@ -1969,6 +1973,8 @@ static int aggregate_values(rl_expr_ctx *c, const PgQuery__FuncCall *f, const ch
     uint32_t rtype = type == RL_OID_UNKNOWN || type == RL_OID_VARCHAR || type == RL_OID_NAME
                          ? RL_OID_TEXT
                          : type;
+    if (type == RL_OID_JSON || type == RL_OID_JSONB) /* no max(jsonb) in PostgreSQL */
+        return no_function(c, name, 1, &(rl_value){.oid = type}, f->location);
     bool is_max = name[1] == 'a';
     const rl_value *best = NULL;
     for (size_t i = 0; i < n; i++) {

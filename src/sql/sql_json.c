@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "pgtype/json.h"
+#include "pgtype/pgtype.h"
 #include "sql/sql_func.h"
 #include "sql/sql_json.h"
 #include "sql/sql_value.h"
@@ -309,6 +310,28 @@ int rl_fn_json_array_length(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out
     return 0;
 }
 
+/* PostgreSQL de-escapes a json's strings when it reads them (jsonb_in,
+ * the access operators and functions): a lone surrogate is 22P02, a
+ * \u0000 22P05. */
+static int check_escapes(rl_expr_ctx *c, const rl_value *j, int loc)
+{
+    char detail[160];
+    bool nul;
+    if (rl_json_check_escapes(j->d.v.s.p, j->d.v.s.len, &nul, detail, sizeof detail) ==
+        RL_JSON_OK)
+        return 0;
+    if (nul) {
+        rl_exec_error(c->x, RL_SQLSTATE_UNTRANSLATABLE_CHARACTER, loc,
+                      "unsupported Unicode escape sequence");
+        rl_error_detail(c->x->err, "\\u0000 cannot be converted to text.");
+        return -1;
+    }
+    rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
+                  "invalid input syntax for type json");
+    rl_error_detail(c->x->err, "%s", detail);
+    return -1;
+}
+
 /* The value span at p..p+n as the result of an access operator: json or
  * jsonb (the type of the container), or as text (a string de-escaped,
  * null as NULL). */
@@ -375,6 +398,8 @@ int rl_json_get(rl_expr_ctx *c, const rl_value *j, const rl_value *k, bool as_te
     rl_val_null(out, as_text ? RL_OID_TEXT : j->oid);
     if (j->d.isnull || k->d.isnull)
         return 0;
+    if (j->oid == RL_OID_JSON && check_escapes(c, j, -1) < 0)
+        return -1;
     const uint8_t *p = j->d.v.s.p;
     size_t n = j->d.v.s.len;
     bool by_index = rl_oid_is_intlike(k->oid);
@@ -392,6 +417,8 @@ int rl_json_get_path(rl_expr_ctx *c, const rl_value *j, const rl_value *path, bo
     rl_val_null(out, as_text ? RL_OID_TEXT : j->oid);
     if (j->d.isnull || path->d.isnull)
         return 0;
+    if (j->oid == RL_OID_JSON && check_escapes(c, j, -1) < 0)
+        return -1;
     const uint8_t *p = j->d.v.s.p;
     size_t n = j->d.v.s.len;
     rl_buf el;
@@ -597,6 +624,8 @@ int rl_jsonb_from_json(rl_expr_ctx *c, const rl_value *j, rl_value *out, int loc
         rl_val_null(out, RL_OID_JSONB);
         return 0;
     }
+    if (check_escapes(c, j, loc) < 0)
+        return -1;
     return jsonb_from_text(c, j->d.v.s.p, j->d.v.s.len, false, out, loc);
 }
 
@@ -1064,7 +1093,112 @@ int rl_json_srf_rows(rl_expr_ctx *c, const char *name, const rl_value *j, rl_row
         err = msg;
     if (err)
         return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1, "%s", err);
+    if (!jb && check_escapes(c, j, -1) < 0)
+        return -1;
     srf_walk w = {c, s, j->d.v.s.p, s->arg, rs, 0};
     rl_json_each_member(j->d.v.s.p, j->d.v.s.len, srf_member, &w);
     return w.rc;
+}
+
+/* ------------------------------------------------------------ ordering */
+
+/* compareJsonbContainers' type order: null < string < number < boolean <
+ * array < object (a top-level scalar being an array of one, "raw"). */
+static int jb_rank(uint8_t k)
+{
+    switch (k) {
+    case 'n': return 0;
+    case '"': return 1;
+    case 't': case 'f': return 3;
+    case '[': return 16;
+    case '{': return 17;
+    default: return 2;
+    }
+}
+
+static int jb_scalar_cmp(rl_expr_ctx *c, const uint8_t *a, size_t an, const uint8_t *b,
+                         size_t bn, int *res)
+{
+    uint8_t k = rl_json_kind(a, an);
+    if (k == 'n') {
+        *res = 0;
+    } else if (k == 't' || k == 'f') {
+        uint8_t kb = rl_json_kind(b, bn);
+        *res = k == kb ? 0 : k == 't' ? 1 : -1;
+    } else if (k == '"') { /* by their bytes, the shorter first on a tie */
+        rl_buf x, y;
+        rl_buf_init(&x, 0);
+        rl_buf_init(&y, 0);
+        (void)rl_json_string_decode(a, an, &x);
+        (void)rl_json_string_decode(b, bn, &y);
+        size_t m = x.len < y.len ? x.len : y.len;
+        int r = m ? memcmp(x.data, y.data, m) : 0;
+        *res = r ? (r < 0 ? -1 : 1) : x.len == y.len ? 0 : x.len < y.len ? -1 : 1;
+        rl_buf_free(&x);
+        rl_buf_free(&y);
+    } else {
+        rl_value x, y;
+        if (rl_text_to_value(c, (const char *)a, an, RL_OID_NUMERIC, -1, false, &x, -1) < 0 ||
+            rl_text_to_value(c, (const char *)b, bn, RL_OID_NUMERIC, -1, false, &y, -1) < 0)
+            return -1;
+        *res = rl_datum_compare(RL_T_NUMERIC, &x.d, &y.d);
+    }
+    return 0;
+}
+
+/* a against b (canonical spans); top: a top-level value, where a scalar
+ * is a raw-scalar array. */
+static int jb_cmp(rl_expr_ctx *c, const uint8_t *a, size_t an, const uint8_t *b, size_t bn,
+                  bool top, int *res)
+{
+    if (rl_exec_check_stack(c->x) < 0)
+        return -1;
+    uint8_t ka = rl_json_kind(a, an), kb = rl_json_kind(b, bn);
+    bool rawa = top && !is_container(ka), rawb = top && !is_container(kb);
+    int ra = rawa ? 16 : jb_rank(ka), rb = rawb ? 16 : jb_rank(kb);
+    if (ra != rb) {
+        *res = ra > rb ? 1 : -1;
+        return 0;
+    }
+    if (rawa && rawb)
+        return jb_cmp(c, a, an, b, bn, false, res);
+    if (!rawa && !is_container(ka))
+        return jb_scalar_cmp(c, a, an, b, bn, res);
+    jb_list la = {0}, lb = {0};
+    size_t na = 1, nb = 1;
+    int rc = 0;
+    if (!rawa && !list_of(a, an, &la))
+        rc = rl_expr_oom(c);
+    if (!rawb && rc == 0 && !list_of(b, bn, &lb))
+        rc = rl_expr_oom(c);
+    if (!rawa)
+        na = la.n;
+    if (!rawb)
+        nb = lb.n;
+    *res = 0;
+    if (rawa != rawb)
+        *res = rawa ? -1 : 1;
+    if (na != nb)
+        *res = na > nb ? 1 : -1;
+    for (size_t i = 0; rc == 0 && *res == 0 && i < na; i++) {
+        const uint8_t *ea = rawa ? a : la.v[i].p, *eb = rawb ? b : lb.v[i].p;
+        size_t ean = rawa ? an : la.v[i].n, ebn = rawb ? bn : lb.v[i].n;
+        if (ka == '{') { /* the key, then its value */
+            const rl_buf *x = &la.v[i].key, *y = &lb.v[i].key;
+            size_t m = x->len < y->len ? x->len : y->len;
+            int r = m ? memcmp(x->data, y->data, m) : 0;
+            *res = r ? (r < 0 ? -1 : 1) : x->len == y->len ? 0 : x->len < y->len ? -1 : 1;
+            if (*res)
+                break;
+        }
+        rc = jb_cmp(c, ea, ean, eb, ebn, false, res);
+    }
+    list_free(&la);
+    list_free(&lb);
+    return rc;
+}
+
+int rl_jsonb_cmp(rl_expr_ctx *c, const rl_value *a, const rl_value *b, int *res)
+{
+    return jb_cmp(c, a->d.v.s.p, a->d.v.s.len, b->d.v.s.p, b->d.v.s.len, true, res);
 }

@@ -32,6 +32,10 @@ int rl_json_get_path(rl_expr_ctx *c, const rl_value *j, const rl_value *path, bo
 int rl_jsonb_from_json(rl_expr_ctx *c, const rl_value *j, rl_value *out, int loc);
 /* a @> b of two jsonb values (not NULL). */
 int rl_jsonb_contains(rl_expr_ctx *c, const rl_value *a, const rl_value *b, bool *out);
+/* a against b (jsonb, not NULL) in PostgreSQL's jsonb order (*res <0, 0,
+ * >0): null < string < number < boolean < array < object, containers by
+ * their size first, a top-level scalar an array of one. */
+int rl_jsonb_cmp(rl_expr_ctx *c, const rl_value *a, const rl_value *b, int *res);
 /* j ? key of a jsonb value (not NULL). */
 bool rl_jsonb_exists(const rl_value *j, const uint8_t *key, size_t keylen);
 

@@ -99,3 +99,32 @@ select format_type(3802, -1), format_type(3807, -1), '3802'::regtype, 'jsonb'::r
 select oid, typname, typarray, typcategory from pg_type where typname in ('json', 'jsonb', '_jsonb') order by 1;
 select proname, prorettype::regtype from pg_proc where proname in ('to_jsonb', 'jsonb_build_object', 'jsonb_typeof', 'jsonb_pretty') order by 1, 2;
 select ARRAY['{"b":1,"a":2}'::jsonb, null], pg_typeof(ARRAY['1'::jsonb]);
+-- jsonb's equality and order (null < string < number < boolean < array < object; containers by size first; a top-level scalar an array of one)
+select '{"a":1}'::jsonb = '{"a":1}'::jsonb, '1'::jsonb = '1.0'::jsonb, '[]'::jsonb < 'null'::jsonb, '[1]'::jsonb > '2'::jsonb, '{"a":1}'::jsonb <> '{"a":2}', '"b"'::jsonb > '"ab"', 'true'::jsonb > '1', null::jsonb = '1';
+select j from (values ('null'::jsonb), ('"a"'), ('"ab"'), ('"b"'), ('1'), ('1.5'), ('-2'), ('true'), ('false'), ('[]'), ('[1]'), ('[1,2]'), ('[2]'), ('[[1]]'), ('[{}]'), ('{}'), ('{"a":1}'), ('{"b":0}'), ('{"a":2}'), ('{"aa":1}'), ('{"a":1,"b":2}'), ('[null]'), ('["x"]'), (null)) v(j) order by j;
+select j from (values ('null'::jsonb), ('"a"'), ('1'), ('[1]'), ('{"a":1}')) v(j) order by j desc;
+select distinct j from (values ('1'::jsonb), ('1.0'), ('{"a":1}'), ('{"a":1}')) v(j) order by 1;
+select min(j), max(j) from (values ('1'::jsonb), ('[1]'), ('{"a":1}'), ('"z"')) v(j);
+select key from ducklake_metadata where jsonb_build_object('k', key) -> 'k' = '"version"';
+select '{"a":1}'::jsonb = '{"a":1}'::json;
+select '{"a":1}'::jsonb < 1;
+-- nesting past the stack is 54001 (json and jsonb), not a crash; deep but fine values work
+select (repeat('[', 1000) || repeat(']', 1000))::jsonb #>> '{0,0,0}' is not null, jsonb_typeof((repeat('{"a":', 1000) || '1' || repeat('}', 1000))::jsonb);
+select jsonb_typeof((repeat('[', 200000) || repeat(']', 200000))::jsonb);
+select jsonb_typeof((repeat('{"a":', 200000) || '1' || repeat('}', 200000))::jsonb);
+select json_typeof((repeat('[', 200000) || repeat(']', 200000))::json);
+select jsonb_array_length(('[' || repeat('1,', 100000) || '1]')::jsonb), length(jsonb_pretty((repeat('[', 2000) || repeat(']', 2000))::jsonb));
+select (repeat('[', 2000) || repeat(']', 2000))::jsonb @> (repeat('[', 1999) || repeat(']', 1999))::jsonb, (repeat('[', 2000) || repeat(']', 2000))::jsonb = (repeat('[', 2000) || repeat(']', 2000))::jsonb;
+-- numbers past numeric's range (22003), long ones, surrogates (pairs only) and \u0000 (22P05)
+select '1e1000'::jsonb = '1e1000'::jsonb, length('1e1000'::jsonb::text), '1e-1000'::jsonb = '0'::jsonb, '[1e131071]'::jsonb is not null;
+select '1e100000000'::jsonb;
+select '[1e-16384]'::jsonb;
+select '"\ud800"'::jsonb;
+select '"\udc00x"'::jsonb;
+select '"\ud800\ud800"'::jsonb;
+select '"\ud800x"'::jsonb;
+select '{"\ud800":1}'::jsonb;
+select '"\ud800"'::json ->> 0;
+select '{"a":"\u0000","b":1}'::json -> 'b';
+select '["\ud83d\ude00"]'::jsonb ->> 0, '"\ud800"'::json, json_typeof('"\u0000"');
+select * from json_each('{"a":"\udc00"}');

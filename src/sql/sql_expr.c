@@ -2811,8 +2811,14 @@ static bool figure_name(const PgQuery__Node *node, char *out, size_t n)
                                                                                    : "least");
         return true;
     case PG_QUERY__NODE__NODE_CASE_EXPR:
-        /* CASE takes its ELSE's name when that is strong, else "case" */
-        if (node->case_expr->defresult && figure_name(node->case_expr->defresult, out, n))
+        /* CASE takes its ELSE's name when that is strong, else "case" (a
+         * cast is as strong as what it casts: its type name is weak) */
+        const PgQuery__Node *d = node->case_expr->defresult;
+        while (d && (d->node_case == PG_QUERY__NODE__NODE_TYPE_CAST ||
+                     d->node_case == PG_QUERY__NODE__NODE_CASE_EXPR))
+            d = d->node_case == PG_QUERY__NODE__NODE_TYPE_CAST ? d->type_cast->arg
+                                                               : d->case_expr->defresult;
+        if (d && figure_name(d, out, n))
             return true;
         copy_name(out, n, "case");
         return true;

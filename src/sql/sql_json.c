@@ -553,7 +553,8 @@ static int jb_canon(rl_expr_ctx *c, const uint8_t *p, size_t n, rl_buf *out, boo
     if (k == '{') {
         rl_json_each_member(p, n, jb_member, &w);
         if (w.rc == 0) {
-            qsort(w.pairs, w.n, sizeof *w.pairs, jb_pair_cmp);
+            if (w.n > 1)
+                qsort(w.pairs, w.n, sizeof *w.pairs, jb_pair_cmp);
             rl_buf_put_u8(out, '{');
             for (size_t i = 0; i < w.n; i++) {
                 if (i && same_key(&w.pairs[i], &w.pairs[i - 1]))

@@ -128,3 +128,5 @@ select '"\ud800"'::json ->> 0;
 select '{"a":"\u0000","b":1}'::json -> 'b';
 select '["\ud83d\ude00"]'::jsonb ->> 0, '"\ud800"'::json, json_typeof('"\u0000"');
 select * from json_each('{"a":"\udc00"}');
+-- a CASE is named by its ELSE only when that is a strong name: a cast's type name is not (diffuzz)
+select case when true then 1 else 2::int end, case when true then 1 else (jsonb_build_object('v', 2) ->> 'v')::int end, case when true then 1 else length('a')::int end, case when true then 1 else (case when true then 2 else length('a') end)::int end, case when true then 1 else (case when true then 2 end)::int end;

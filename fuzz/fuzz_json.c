@@ -9,7 +9,9 @@
  *  - a refused input has a DETAIL; an accepted one has a kind, and every
  *    member or element span of it is itself accepted JSON;
  *  - any bytes escaped as a JSON string are accepted and unescape to the
- *    same bytes.
+ *    same bytes;
+ *  - the de-escaping check of an accepted value (jsonb's) never crashes and
+ *    says why it refuses.
  */
 #include "pgtype/json.h"
 
@@ -55,6 +57,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         rl_json_each_member(data, size, each, &w);
         if (w.members && k != '{' && k != '[')
             fail("a scalar has members");
+        bool nul = false;
+        char d2[160] = "";
+        if (rl_json_check_escapes(data, size, &nul, d2, sizeof d2) != RL_JSON_OK && !nul &&
+            !d2[0])
+            fail("an escape refused without a DETAIL");
     }
     rl_buf esc, back;
     rl_buf_init(&esc, 0);

@@ -1,8 +1,13 @@
 /*
- * sql_json.c — the json type as PostgreSQL 15 has it (not jsonb): text kept
- * verbatim once it parses, as json_in keeps it; values made into json as
- * datum_to_json writes them; json_build_object / json_build_array, to_json,
- * json_typeof, json_array_length, the -> and ->> operators, json_agg.
+ * sql_json.c — the json and jsonb types as PostgreSQL 15 has them. json:
+ * text kept verbatim once it parses, as json_in keeps it; jsonb: the text
+ * jsonb_out would print (keys unique and sorted, numbers as numeric), made
+ * once at input. Values made into json as datum_to_json writes them;
+ * json(b)_build_object / _array, to_json(b), json(b)_typeof,
+ * json(b)_array_length, jsonb_pretty, jsonb_strip_nulls, the -> ->> #> #>>
+ * operators, jsonb's @> <@ ? ?| ?& and order, json_agg, jsonb_agg,
+ * json(b)_object_agg, the set-returning json(b)_each[_text],
+ * json(b)_array_elements[_text] and json(b)_object_keys.
  *
  * The grammar (PostgreSQL's jsonapi.c), its errors' DETAIL and the walks
  * over members are pgtype/json.c's; the input check itself is a cast from
@@ -10,7 +15,8 @@
  *
  * Invariants: a json value's bytes always parse (only rl_json_input and the
  * builders here make one); the access operators return a sub-span of those
- * bytes, trimmed of whitespace, so it parses too.
+ * bytes, trimmed of whitespace, so it parses too. A jsonb value's bytes are
+ * canonical (jsonb_from_text), and so is any member's span of them.
  */
 #include <assert.h>
 #include <errno.h>

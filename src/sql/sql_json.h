@@ -1,7 +1,8 @@
 /*
- * sql_json.h — the json type (sql_json.c), private to src/sql/: the
- * function table's json functions, the -> / ->> operators and json_agg
- * (its input check is a cast: sql_cast.c on pgtype/json.h).
+ * sql_json.h — the json and jsonb types (sql_json.c), private to src/sql/:
+ * the function table's json functions, the operators, the aggregates and
+ * the set-returning functions (the input check is a cast: sql_cast.c on
+ * pgtype/json.h, then rl_jsonb_from_json for jsonb).
  */
 #ifndef ROCKLAKE_SQL_JSON_H
 #define ROCKLAKE_SQL_JSON_H

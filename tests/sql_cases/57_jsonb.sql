@@ -130,3 +130,6 @@ select '["\ud83d\ude00"]'::jsonb ->> 0, '"\ud800"'::json, json_typeof('"\u0000"'
 select * from json_each('{"a":"\udc00"}');
 -- a CASE is named by its ELSE only when that is a strong name: a cast's type name is not (diffuzz)
 select case when true then 1 else 2::int end, case when true then 1 else (jsonb_build_object('v', 2) ->> 'v')::int end, case when true then 1 else length('a')::int end, case when true then 1 else (case when true then 2 else length('a') end)::int end, case when true then 1 else (case when true then 2 end)::int end;
+select j, count(*) from (values ('1'::jsonb), ('1.0'), ('{"a":1}'), ('{"a":1.00}')) v(j) group by j order by 1;
+select j from (values ('1'::jsonb), ('1.0')) v(j) union select '1.00'::jsonb;
+select distinct on (j) j from (values ('1'::jsonb), ('1.0')) v(j);

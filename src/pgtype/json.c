@@ -2,8 +2,9 @@
  * json.c — PostgreSQL's JSON grammar over bytes, as its json type uses it
  * (jsonapi.c): the check json_in makes, with the DETAIL of each error; a
  * walk of an object's members or an array's elements by byte spans; string
- * escaping and unescaping. No SQL values here: sql/sql_json.c builds the
- * json type on this.
+ * escaping and unescaping; jsonb's normalised text (numbers through
+ * pgtype.c's numeric). No SQL values here: sql/sql_json.c builds the json
+ * and jsonb types on this.
  *
  * Whitespace is space, tab, newline and carriage return; a token that is no
  * JSON token is the run of "alphanumeric" bytes (letters, digits, _, $ and
@@ -13,10 +14,13 @@
  */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/error.h"
 #include "base/stack.h"
 #include "pgtype/json.h"
+#include "pgtype/pgtype.h"
 
 /* ------------------------------------------------------------ scanning */
 
@@ -436,4 +440,185 @@ rl_json_status rl_json_check_escapes(const uint8_t *p, size_t n, bool *nul, char
     if (rc < 0 && cap)
         snprintf(detail, cap, "%s", s.detail);
     return rc == 0 ? RL_JSON_OK : RL_JSON_SYNTAX;
+}
+
+/* ------------------------------------------------------- jsonb's text */
+
+typedef struct jb_pair {
+    rl_buf key, val;
+    size_t order;
+} jb_pair;
+
+typedef struct jb_ctx {
+    bool strip;          /* objects' null members left out */
+    rl_buf num;          /* scratch for numbers */
+    char *err;
+    size_t errlen;
+    const char **sqlstate;
+} jb_ctx;
+
+typedef struct jb_walk {
+    jb_ctx *g;
+    const uint8_t *base;
+    rl_buf *out;
+    jb_pair *pairs;
+    size_t n, cap;
+    bool first;
+    int rc;
+} jb_walk;
+
+static int jb_canon(jb_ctx *g, const uint8_t *p, size_t n, rl_buf *out);
+
+static bool jb_elem(void *ctx, const rl_buf *key, size_t vs, size_t ve)
+{
+    jb_walk *w = ctx;
+    if (!w->first)
+        rl_buf_put_str(w->out, ", ");
+    w->first = false;
+    w->rc = jb_canon(w->g, w->base + vs, ve - vs, w->out);
+    return w->rc == 0;
+}
+
+static int jb_nul(jb_ctx *g)
+{
+    snprintf(g->err, g->errlen, "unsupported Unicode escape sequence");
+    *g->sqlstate = RL_SQLSTATE_UNTRANSLATABLE_CHARACTER;
+    return -1;
+}
+
+static bool jb_member(void *ctx, const rl_buf *key, size_t vs, size_t ve)
+{
+    jb_walk *w = ctx;
+    if (w->g->strip && ve - vs == 4 && memcmp(w->base + vs, "null", 4) == 0)
+        return true;
+    if (key->len && memchr(key->data, 0, key->len)) {
+        w->rc = jb_nul(w->g);
+        return false;
+    }
+    if (w->n == w->cap) {
+        size_t cap = w->cap ? 2 * w->cap : 8;
+        jb_pair *np = realloc(w->pairs, cap * sizeof *np);
+        if (!np) {
+            w->out->failed = true;
+            w->rc = -1;
+            return false;
+        }
+        w->pairs = np;
+        w->cap = cap;
+    }
+    jb_pair *pr = &w->pairs[w->n];
+    rl_buf_init(&pr->key, 0);
+    rl_buf_init(&pr->val, 0);
+    pr->order = w->n++;
+    rl_buf_put(&pr->key, key->data, key->len);
+    w->rc = jb_canon(w->g, w->base + vs, ve - vs, &pr->val);
+    if (pr->key.failed || pr->val.failed) {
+        w->out->failed = true;
+        w->rc = -1;
+    }
+    return w->rc == 0;
+}
+
+/* uniqueifyJsonbObject's order: by length, then bytes, the later of equal
+ * keys first (it wins). */
+static int jb_pair_cmp(const void *a, const void *b)
+{
+    const jb_pair *x = a, *y = b;
+    if (x->key.len != y->key.len)
+        return x->key.len < y->key.len ? -1 : 1;
+    int r = x->key.len ? memcmp(x->key.data, y->key.data, x->key.len) : 0;
+    if (r)
+        return r;
+    return x->order > y->order ? -1 : 1;
+}
+
+static bool same_key(const jb_pair *x, const jb_pair *y)
+{
+    return x->key.len == y->key.len &&
+           (x->key.len == 0 || memcmp(x->key.data, y->key.data, x->key.len) == 0);
+}
+
+/* The canonical text of the value at p..p+n appended to out: 0, -1 (err,
+ * *sqlstate set; or out->failed), -2 past the stack. */
+static int jb_canon(jb_ctx *g, const uint8_t *p, size_t n, rl_buf *out)
+{
+    if (rl_stack_exhausted())
+        return -2;
+    while (n && isspace(p[0]))
+        p++, n--;
+    while (n && isspace(p[n - 1]))
+        n--;
+    uint8_t k = rl_json_kind(p, n);
+    jb_walk w = {.g = g, .base = p, .out = out, .first = true};
+    if (k == '[') {
+        rl_buf_put_u8(out, '[');
+        rl_json_each_member(p, n, jb_elem, &w);
+        rl_buf_put_u8(out, ']');
+        return w.rc;
+    }
+    if (k == '{') {
+        rl_json_each_member(p, n, jb_member, &w);
+        if (w.rc == 0) {
+            if (w.n > 1)
+                qsort(w.pairs, w.n, sizeof *w.pairs, jb_pair_cmp);
+            rl_buf_put_u8(out, '{');
+            for (size_t i = 0; i < w.n; i++) {
+                if (i && same_key(&w.pairs[i], &w.pairs[i - 1]))
+                    continue;
+                if (i)
+                    rl_buf_put_str(out, ", ");
+                rl_json_put_string(out, w.pairs[i].key.data ? w.pairs[i].key.data
+                                                            : (const uint8_t *)"",
+                                   w.pairs[i].key.len);
+                rl_buf_put_str(out, ": ");
+                rl_buf_put(out, w.pairs[i].val.data, w.pairs[i].val.len);
+            }
+            rl_buf_put_u8(out, '}');
+        }
+        for (size_t i = 0; i < w.n; i++) {
+            rl_buf_free(&w.pairs[i].key);
+            rl_buf_free(&w.pairs[i].val);
+        }
+        free(w.pairs);
+        return w.rc;
+    }
+    if (k == '"') {
+        rl_buf s;
+        rl_buf_init(&s, 0);
+        (void)rl_json_string_decode(p, n, &s);
+        if (s.len && memchr(s.data, 0, s.len)) {
+            rl_buf_free(&s);
+            return jb_nul(g);
+        }
+        rl_json_put_string(out, s.data ? s.data : (const uint8_t *)"", s.len);
+        if (s.failed)
+            out->failed = true;
+        rl_buf_free(&s);
+        return 0;
+    }
+    if (k == 't' || k == 'f' || k == 'n') {
+        rl_buf_put(out, p, n);
+        return 0;
+    }
+    rl_datum d;
+    rl_buf_reset(&g->num);
+    if (rl_datum_input(RL_T_NUMERIC, (const char *)p, n, &d, &g->num, g->err, g->errlen,
+                       g->sqlstate) != RL_CODEC_OK) {
+        if (!*g->sqlstate)
+            *g->sqlstate = RL_SQLSTATE_INVALID_TEXT_REPRESENTATION;
+        return -1;
+    }
+    rl_datum_to_text(out, RL_T_NUMERIC, &d);
+    return 0;
+}
+
+rl_json_status rl_jsonb_canon(const uint8_t *p, size_t n, bool strip, rl_buf *out, char *err,
+                              size_t errlen, const char **sqlstate)
+{
+    jb_ctx g = {.strip = strip, .err = err, .errlen = errlen, .sqlstate = sqlstate};
+    rl_buf_init(&g.num, 0);
+    *sqlstate = NULL;
+    int rc = jb_canon(&g, p, n, out);
+    rl_buf_free(&g.num);
+    return rc == 0 ? RL_JSON_OK : rc == -2 ? RL_JSON_TOO_DEEP : RL_JSON_SYNTAX;
 }

@@ -23,7 +23,6 @@
 
 #include "base/stack.h"
 #include "pgtype/json.h"
-#include "sql/sql_json.h"
 #include "pgtype/pgtype.h"
 #include "sql/sql_cast.h"
 #include "sql/sql_ctid.h"
@@ -558,6 +557,63 @@ static int json_input(rl_expr_ctx *c, const char *p, size_t len, rl_value *out, 
     }
     rl_val_str(out, RL_OID_JSON, p, len);
     return 0;
+}
+
+/* PostgreSQL de-escapes a json's strings when it reads them (jsonb_in,
+ * the access operators and functions): a lone surrogate is 22P02, a
+ * \u0000 22P05. */
+int rl_json_escapes_check(rl_expr_ctx *c, const rl_value *j, int loc)
+{
+    char detail[160];
+    bool nul;
+    if (rl_json_check_escapes(j->d.v.s.p, j->d.v.s.len, &nul, detail, sizeof detail) ==
+        RL_JSON_OK)
+        return 0;
+    if (nul) {
+        rl_exec_error(c->x, RL_SQLSTATE_UNTRANSLATABLE_CHARACTER, loc,
+                      "unsupported Unicode escape sequence");
+        rl_error_detail(c->x->err, "\\u0000 cannot be converted to text.");
+        return -1;
+    }
+    rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
+                  "invalid input syntax for type json");
+    rl_error_detail(c->x->err, "%s", detail);
+    return -1;
+}
+
+int rl_jsonb_make(rl_expr_ctx *c, const uint8_t *p, size_t n, bool strip, rl_value *out, int loc)
+{
+    rl_value j;
+    rl_val_str(&j, RL_OID_JSON, (const char *)p, n);
+    if (rl_json_escapes_check(c, &j, loc) < 0)
+        return -1;
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    char err[160] = "";
+    const char *sqlstate = NULL;
+    rl_json_status st = rl_jsonb_canon(p, n, strip, &b, err, sizeof err, &sqlstate);
+    if (st != RL_JSON_OK || b.failed) {
+        rl_buf_free(&b);
+        if (st == RL_JSON_TOO_DEEP)
+            return rl_stack_depth_error(c->x->err);
+        if (st == RL_JSON_OK)
+            return rl_expr_oom(c);
+        rl_exec_error(c->x, sqlstate ? sqlstate : RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
+                      "%s", err);
+        if (sqlstate && strcmp(sqlstate, RL_SQLSTATE_UNTRANSLATABLE_CHARACTER) == 0)
+            rl_error_detail(c->x->err, "\\u0000 cannot be converted to text.");
+        return -1;
+    }
+    return rl_val_buf_copy(c, out, RL_OID_JSONB, &b);
+}
+
+int rl_jsonb_from_json(rl_expr_ctx *c, const rl_value *j, rl_value *out, int loc)
+{
+    if (j->d.isnull) {
+        rl_val_null(out, RL_OID_JSONB);
+        return 0;
+    }
+    return rl_jsonb_make(c, j->d.v.s.p, j->d.v.s.len, false, out, loc);
 }
 
 /* Input text of a type (a literal or a cast from text). */

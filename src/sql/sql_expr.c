@@ -2810,7 +2810,7 @@ static bool figure_name(const PgQuery__Node *node, char *out, size_t n)
         copy_name(out, n, node->min_max_expr->op == PG_QUERY__MIN_MAX_OP__IS_GREATEST ? "greatest"
                                                                                    : "least");
         return true;
-    case PG_QUERY__NODE__NODE_CASE_EXPR:
+    case PG_QUERY__NODE__NODE_CASE_EXPR: {
         /* CASE takes its ELSE's name when that is strong, else "case" (a
          * cast is as strong as what it casts: its type name is weak) */
         const PgQuery__Node *d = node->case_expr->defresult;
@@ -2822,6 +2822,7 @@ static bool figure_name(const PgQuery__Node *node, char *out, size_t n)
             return true;
         copy_name(out, n, "case");
         return true;
+    }
     case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION:
         copy_name(out, n, sqlvalue_name(node->sqlvalue_function->op));
         return true;

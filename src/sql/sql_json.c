@@ -16,7 +16,8 @@
  * Invariants: a json value's bytes always parse (only rl_json_input and the
  * builders here make one); the access operators return a sub-span of those
  * bytes, trimmed of whitespace, so it parses too. A jsonb value's bytes are
- * canonical (jsonb_from_text), and so is any member's span of them.
+ * canonical (rl_jsonb_make, on pgtype/json.c), and so is any member's span
+ * of them.
  */
 #include <assert.h>
 #include <errno.h>
@@ -28,7 +29,6 @@
 
 #include "pgtype/json.h"
 #include "pgtype/pgtype.h"
-#include "sql/sql_func.h"
 #include "sql/sql_json.h"
 #include "sql/sql_value.h"
 
@@ -316,28 +316,6 @@ int rl_fn_json_array_length(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out
     return 0;
 }
 
-/* PostgreSQL de-escapes a json's strings when it reads them (jsonb_in,
- * the access operators and functions): a lone surrogate is 22P02, a
- * \u0000 22P05. */
-static int check_escapes(rl_expr_ctx *c, const rl_value *j, int loc)
-{
-    char detail[160];
-    bool nul;
-    if (rl_json_check_escapes(j->d.v.s.p, j->d.v.s.len, &nul, detail, sizeof detail) ==
-        RL_JSON_OK)
-        return 0;
-    if (nul) {
-        rl_exec_error(c->x, RL_SQLSTATE_UNTRANSLATABLE_CHARACTER, loc,
-                      "unsupported Unicode escape sequence");
-        rl_error_detail(c->x->err, "\\u0000 cannot be converted to text.");
-        return -1;
-    }
-    rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
-                  "invalid input syntax for type json");
-    rl_error_detail(c->x->err, "%s", detail);
-    return -1;
-}
-
 /* The value span at p..p+n as the result of an access operator: json or
  * jsonb (the type of the container), or as text (a string de-escaped,
  * null as NULL). */
@@ -404,7 +382,7 @@ int rl_json_get(rl_expr_ctx *c, const rl_value *j, const rl_value *k, bool as_te
     rl_val_null(out, as_text ? RL_OID_TEXT : j->oid);
     if (j->d.isnull || k->d.isnull)
         return 0;
-    if (j->oid == RL_OID_JSON && check_escapes(c, j, -1) < 0)
+    if (j->oid == RL_OID_JSON && rl_json_escapes_check(c, j, -1) < 0)
         return -1;
     const uint8_t *p = j->d.v.s.p;
     size_t n = j->d.v.s.len;
@@ -423,7 +401,7 @@ int rl_json_get_path(rl_expr_ctx *c, const rl_value *j, const rl_value *path, bo
     rl_val_null(out, as_text ? RL_OID_TEXT : j->oid);
     if (j->d.isnull || path->d.isnull)
         return 0;
-    if (j->oid == RL_OID_JSON && check_escapes(c, j, -1) < 0)
+    if (j->oid == RL_OID_JSON && rl_json_escapes_check(c, j, -1) < 0)
         return -1;
     const uint8_t *p = j->d.v.s.p;
     size_t n = j->d.v.s.len;
@@ -462,179 +440,6 @@ int rl_json_get_path(rl_expr_ctx *c, const rl_value *j, const rl_value *path, bo
  * ", " between members and ": " after keys; strings re-escaped as
  * escape_json; numbers as numeric_out writes them. Such text is json, so
  * the walks above read it too, and a sub-span of it is again canonical. */
-
-typedef struct jb_pair {
-    rl_buf key, val;
-    size_t order;
-} jb_pair;
-
-typedef struct jb_walk {
-    rl_expr_ctx *c;
-    const uint8_t *base;
-    rl_buf *out;
-    jb_pair *pairs;
-    size_t n, cap;
-    bool first, strip_nulls;
-    int loc, rc;
-} jb_walk;
-
-static int jb_canon(rl_expr_ctx *c, const uint8_t *p, size_t n, rl_buf *out, bool strip, int loc);
-
-static bool jb_elem(void *ctx, const rl_buf *key, size_t vs, size_t ve)
-{
-    jb_walk *w = ctx;
-    if (!w->first)
-        rl_buf_put_str(w->out, ", ");
-    w->first = false;
-    w->rc = jb_canon(w->c, w->base + vs, ve - vs, w->out, w->strip_nulls, w->loc);
-    return w->rc == 0;
-}
-
-static bool jb_member(void *ctx, const rl_buf *key, size_t vs, size_t ve)
-{
-    jb_walk *w = ctx;
-    if (w->strip_nulls && ve - vs == 4 && memcmp(w->base + vs, "null", 4) == 0)
-        return true;
-    if (w->n == w->cap) {
-        size_t cap = w->cap ? 2 * w->cap : 8;
-        jb_pair *np = realloc(w->pairs, cap * sizeof *np);
-        if (!np) {
-            w->rc = rl_expr_oom(w->c);
-            return false;
-        }
-        w->pairs = np;
-        w->cap = cap;
-    }
-    jb_pair *pr = &w->pairs[w->n];
-    rl_buf_init(&pr->key, 0);
-    rl_buf_init(&pr->val, 0);
-    pr->order = w->n++;
-    rl_buf_put(&pr->key, key->data, key->len);
-    if (memchr(key->data ? key->data : (const uint8_t *)"", 0, key->len)) {
-        rl_exec_error(w->c->x, RL_SQLSTATE_UNTRANSLATABLE_CHARACTER, w->loc,
-                      "unsupported Unicode escape sequence");
-        rl_error_detail(w->c->x->err, "\\u0000 cannot be converted to text.");
-        w->rc = -1;
-        return false;
-    }
-    w->rc = jb_canon(w->c, w->base + vs, ve - vs, &pr->val, w->strip_nulls, w->loc);
-    return w->rc == 0;
-}
-
-static int jb_pair_cmp(const void *a, const void *b)
-{
-    const jb_pair *x = a, *y = b;
-    if (x->key.len != y->key.len)
-        return x->key.len < y->key.len ? -1 : 1;
-    int r = x->key.len ? memcmp(x->key.data, y->key.data, x->key.len) : 0;
-    if (r)
-        return r;
-    return x->order > y->order ? -1 : 1; /* the later first: it wins */
-}
-
-static bool same_key(const jb_pair *x, const jb_pair *y)
-{
-    return x->key.len == y->key.len &&
-           (x->key.len == 0 || memcmp(x->key.data, y->key.data, x->key.len) == 0);
-}
-
-/* The canonical text of the json value at p..p+n (passed rl_json_check)
- * appended to out; strip: objects' null members left out. */
-static int jb_canon(rl_expr_ctx *c, const uint8_t *p, size_t n, rl_buf *out, bool strip, int loc)
-{
-    if (rl_exec_check_stack(c->x) < 0)
-        return -1;
-    while (n && isspace(p[0]))
-        p++, n--;
-    while (n && isspace(p[n - 1]))
-        n--;
-    uint8_t k = rl_json_kind(p, n);
-    jb_walk w = {.c = c, .base = p, .out = out, .first = true, .strip_nulls = strip, .loc = loc};
-    if (k == '[') {
-        rl_buf_put_u8(out, '[');
-        rl_json_each_member(p, n, jb_elem, &w);
-        rl_buf_put_u8(out, ']');
-        return w.rc;
-    }
-    if (k == '{') {
-        rl_json_each_member(p, n, jb_member, &w);
-        if (w.rc == 0) {
-            if (w.n > 1)
-                qsort(w.pairs, w.n, sizeof *w.pairs, jb_pair_cmp);
-            rl_buf_put_u8(out, '{');
-            for (size_t i = 0; i < w.n; i++) {
-                if (i && same_key(&w.pairs[i], &w.pairs[i - 1]))
-                    continue;
-                if (i)
-                    rl_buf_put_str(out, ", ");
-                rl_json_put_string(out, w.pairs[i].key.data ? w.pairs[i].key.data
-                                                            : (const uint8_t *)"",
-                                   w.pairs[i].key.len);
-                rl_buf_put_str(out, ": ");
-                rl_buf_put(out, w.pairs[i].val.data, w.pairs[i].val.len);
-            }
-            rl_buf_put_u8(out, '}');
-        }
-        for (size_t i = 0; i < w.n; i++) {
-            rl_buf_free(&w.pairs[i].key);
-            rl_buf_free(&w.pairs[i].val);
-        }
-        free(w.pairs);
-        return w.rc;
-    }
-    if (k == '"') {
-        rl_buf s;
-        rl_buf_init(&s, 0);
-        (void)rl_json_string_decode(p, n, &s);
-        if (s.len && memchr(s.data, 0, s.len)) {
-            rl_buf_free(&s);
-            rl_exec_error(c->x, RL_SQLSTATE_UNTRANSLATABLE_CHARACTER, loc,
-                          "unsupported Unicode escape sequence");
-            rl_error_detail(c->x->err, "\\u0000 cannot be converted to text.");
-            return -1;
-        }
-        rl_json_put_string(out, s.data ? s.data : (const uint8_t *)"", s.len);
-        rl_buf_free(&s);
-        return 0;
-    }
-    if (k == 't' || k == 'f' || k == 'n') {
-        rl_buf_put(out, p, n);
-        return 0;
-    }
-    rl_value num;
-    if (rl_text_to_value(c, (const char *)p, n, RL_OID_NUMERIC, -1, false, &num, loc) < 0)
-        return -1;
-    rl_value_to_text(out, &num);
-    return 0;
-}
-
-/* j (json or jsonb text that parses) as a jsonb value. */
-static int jsonb_from_text(rl_expr_ctx *c, const uint8_t *p, size_t n, bool strip, rl_value *out,
-                           int loc)
-{
-    rl_buf b;
-    rl_buf_init(&b, 0);
-    if (jb_canon(c, p, n, &b, strip, loc) < 0) {
-        rl_buf_free(&b);
-        return -1;
-    }
-    if (b.failed) {
-        rl_buf_free(&b);
-        return rl_expr_oom(c);
-    }
-    return rl_val_buf_copy(c, out, RL_OID_JSONB, &b);
-}
-
-int rl_jsonb_from_json(rl_expr_ctx *c, const rl_value *j, rl_value *out, int loc)
-{
-    if (j->d.isnull) {
-        rl_val_null(out, RL_OID_JSONB);
-        return 0;
-    }
-    if (check_escapes(c, j, loc) < 0)
-        return -1;
-    return jsonb_from_text(c, j->d.v.s.p, j->d.v.s.len, false, out, loc);
-}
 
 /* A json result made into jsonb (to_jsonb and the jsonb builders are the
  * json ones, normalised). */
@@ -721,7 +526,7 @@ int rl_json_object_agg(rl_expr_ctx *c, const rl_value *keys, const rl_value *val
 
 int rl_fn_jsonb_strip_nulls(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
-    return jsonb_from_text(c, a[0].d.v.s.p, a[0].d.v.s.len, true, out, loc);
+    return rl_jsonb_make(c, a[0].d.v.s.p, a[0].d.v.s.len, true, out, loc);
 }
 
 /* jsonb_pretty: four blanks a level, each member on its own line. */
@@ -1036,8 +841,13 @@ int rl_json_srf_arg(rl_expr_ctx *c, const char *name, rl_value *arg, int loc)
     const struct json_srf *s = find_srf(name);
     if (arg->oid == RL_OID_UNKNOWN)
         return rl_value_coerce(c, arg, s->arg, -1, false, arg, loc);
-    if (arg->oid != s->arg)
-        return rl_func_no_function(c, name, 1, arg, loc);
+    if (arg->oid != s->arg) {
+        rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, loc, "function %s(%s) does not exist",
+                      name, rl_oid_type_name(arg->oid));
+        rl_error_hint(c->x->err, "No function matches the given name and argument types. You "
+                                 "might need to add explicit type casts.");
+        return -1;
+    }
     return 0;
 }
 
@@ -1100,7 +910,7 @@ int rl_json_srf_rows(rl_expr_ctx *c, const char *name, const rl_value *j, rl_row
         err = msg;
     if (err)
         return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1, "%s", err);
-    if (!jb && check_escapes(c, j, -1) < 0)
+    if (!jb && rl_json_escapes_check(c, j, -1) < 0)
         return -1;
     srf_walk w = {c, s, j->d.v.s.p, s->arg, rs, 0};
     rl_json_each_member(j->d.v.s.p, j->d.v.s.len, srf_member, &w);

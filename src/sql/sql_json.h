@@ -2,7 +2,7 @@
  * sql_json.h — the json and jsonb types (sql_json.c), private to src/sql/:
  * the function table's json functions, the operators, the aggregates and
  * the set-returning functions (the input check is a cast: sql_cast.c on
- * pgtype/json.h, then rl_jsonb_from_json for jsonb).
+ * pgtype/json.h, then rl_jsonb_from_json for jsonb, both in sql_cast.c).
  */
 #ifndef ROCKLAKE_SQL_JSON_H
 #define ROCKLAKE_SQL_JSON_H
@@ -29,8 +29,6 @@ int rl_fn_json_array_length(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out
 int rl_json_get_path(rl_expr_ctx *c, const rl_value *j, const rl_value *path, bool as_text,
                      rl_value *out);
 
-/* jsonb: json text (it parses) normalised as jsonb_in keeps it. */
-int rl_jsonb_from_json(rl_expr_ctx *c, const rl_value *j, rl_value *out, int loc);
 /* a @> b of two jsonb values (not NULL). */
 int rl_jsonb_contains(rl_expr_ctx *c, const rl_value *a, const rl_value *b, bool *out);
 /* a against b (jsonb, not NULL) in PostgreSQL's jsonb order (*res <0, 0,

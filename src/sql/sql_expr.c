@@ -991,12 +991,32 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
         return compare_nodes_values(c, &a, &b, kind, op, e->location, out);
     if (strcmp(op, "||") == 0 && (rl_array_elem_oid(a.oid) || rl_array_elem_oid(b.oid)))
         return array_cat(c, &a, &b, out, e->location);
+    if (strcmp(op, "||") == 0 && (a.oid == RL_OID_JSONB || b.oid == RL_OID_JSONB) &&
+        (a.oid == RL_OID_JSONB || a.oid == RL_OID_UNKNOWN) &&
+        (b.oid == RL_OID_JSONB || b.oid == RL_OID_UNKNOWN)) {
+        if (rl_value_coerce(c, &a, RL_OID_JSONB, -1, false, &a, e->location) < 0 ||
+            rl_value_coerce(c, &b, RL_OID_JSONB, -1, false, &b, e->location) < 0)
+            return -1;
+        return rl_jsonb_concat(c, &a, &b, out, e->location);
+    }
+    if (strcmp(op, "||") == 0 && (a.oid == RL_OID_JSON || a.oid == RL_OID_JSONB) &&
+        (b.oid == RL_OID_JSON || b.oid == RL_OID_JSONB)) /* json || json: none */
+        return op_error(c, op, a.oid, b.oid, e->location);
     if (strcmp(op, "||") == 0)
         return concat(c, &a, &b, out);
     if (strlen(op) == 1 && strchr("+-*/", op[0])) {
         int dt = rl_datetime_op(c, op[0], &a, &b, out, e->location);
         if (dt <= 0)
             return dt;
+    }
+    if (strcmp(op, "-") == 0 && a.oid == RL_OID_JSONB) { /* jsonb_delete[_array|_idx] */
+        if (b.oid == RL_OID_UNKNOWN &&
+            rl_value_coerce(c, &b, RL_OID_TEXT, -1, false, &b, e->location) < 0)
+            return -1;
+        if ((rl_oid_is_textual(b.oid) && b.oid != RL_OID_CHAR) || b.oid == RL_OID_INT4 ||
+            b.oid == RL_OID_INT2 || b.oid == RL_OID_TEXT_ARRAY || b.oid == 1015)
+            return rl_jsonb_delete(c, &a, &b, out);
+        return op_error(c, op, a.oid, b.oid, e->location);
     }
     if (strlen(op) == 1 && strchr("+-*/%", op[0])) {
         if (a.oid == RL_OID_UNKNOWN && b.oid == RL_OID_UNKNOWN)

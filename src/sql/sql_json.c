@@ -1019,3 +1019,123 @@ int rl_jsonb_cmp(rl_expr_ctx *c, const rl_value *a, const rl_value *b, int *res)
 {
     return jb_cmp(c, a->d.v.s.p, a->d.v.s.len, b->d.v.s.p, b->d.v.s.len, true, res);
 }
+
+/* ------------------------------------------------------------- jsonb || */
+
+/* a || b of jsonb values: two objects merged (b's members win), else one
+ * array of a's elements (a itself when not an array) then b's. */
+int rl_jsonb_concat(rl_expr_ctx *c, const rl_value *a, const rl_value *b, rl_value *out, int loc)
+{
+    if (a->d.isnull || b->d.isnull) {
+        rl_val_null(out, RL_OID_JSONB);
+        return 0;
+    }
+    uint8_t ka = rl_json_kind(a->d.v.s.p, a->d.v.s.len);
+    uint8_t kb = rl_json_kind(b->d.v.s.p, b->d.v.s.len);
+    bool objects = ka == '{' && kb == '{';
+    rl_buf t;
+    rl_buf_init(&t, 0);
+    rl_buf_put_u8(&t, objects ? '{' : '[');
+    const rl_value *v[2] = {a, b};
+    bool any = false;
+    for (int i = 0; i < 2; i++) {
+        const uint8_t *p = v[i]->d.v.s.p;
+        size_t n = v[i]->d.v.s.len;
+        uint8_t k = i ? kb : ka;
+        if (k == '[' || objects) { /* the inside of the brackets */
+            p++;
+            n -= 2;
+        }
+        if (!n)
+            continue;
+        if (any)
+            rl_buf_put_str(&t, ", ");
+        rl_buf_put(&t, p, n);
+        any = true;
+    }
+    rl_buf_put_u8(&t, objects ? '}' : ']');
+    if (t.failed) {
+        rl_buf_free(&t);
+        return rl_expr_oom(c);
+    }
+    int rc = rl_jsonb_make(c, t.data, t.len, false, out, loc);
+    rl_buf_free(&t);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- jsonb - */
+
+static bool key_in(const rl_buf *k, const rl_value *keys, bool one)
+{
+    if (one)
+        return k->len == keys->d.v.s.len &&
+               (k->len == 0 || memcmp(k->data, keys->d.v.s.p, k->len) == 0);
+    rl_buf el;
+    rl_buf_init(&el, 0);
+    size_t pos = 0;
+    bool isnull, hit = false;
+    while (!hit && rl_elem_next(keys, &pos, &el, &isnull))
+        hit = !isnull && el.len == k->len && (k->len == 0 || memcmp(el.data, k->data, k->len) == 0);
+    rl_buf_free(&el);
+    return hit;
+}
+
+/* a - key / a - keys (text[]) / a - index of jsonb a (PostgreSQL's
+ * jsonb_delete, jsonb_delete_array, jsonb_delete_idx). */
+int rl_jsonb_delete(rl_expr_ctx *c, const rl_value *a, const rl_value *b, rl_value *out)
+{
+    rl_val_null(out, RL_OID_JSONB);
+    if (a->d.isnull || b->d.isnull)
+        return 0;
+    const uint8_t *p = a->d.v.s.p;
+    size_t n = a->d.v.s.len;
+    uint8_t k = rl_json_kind(p, n);
+    bool by_index = rl_oid_is_intlike(b->oid), one = !by_index && !rl_elem_oid_of(b->oid);
+    if (!is_container(k))
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "cannot delete from scalar");
+    if (by_index && k == '{')
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "cannot delete from object using integer index");
+    jb_list l;
+    if (!list_of(p, n, &l)) {
+        list_free(&l);
+        return rl_expr_oom(c);
+    }
+    int64_t drop = -1;
+    if (by_index) {
+        drop = b->d.v.i < 0 ? (int64_t)l.n + b->d.v.i : b->d.v.i;
+        if (drop < 0 || drop >= (int64_t)l.n)
+            drop = -1;
+    }
+    rl_buf t, s;
+    rl_buf_init(&t, 0);
+    rl_buf_init(&s, 0);
+    rl_buf_put_u8(&t, k);
+    bool first = true;
+    for (size_t i = 0; i < l.n; i++) {
+        if (by_index && (int64_t)i == drop)
+            continue;
+        if (!by_index && k == '{' && key_in(&l.v[i].key, b, one))
+            continue;
+        if (!by_index && k == '[' && rl_json_kind(l.v[i].p, l.v[i].n) == '"') {
+            rl_buf_reset(&s);
+            (void)rl_json_string_decode(l.v[i].p, l.v[i].n, &s);
+            if (key_in(&s, b, one))
+                continue;
+        }
+        if (!first)
+            rl_buf_put_str(&t, ", ");
+        first = false;
+        if (k == '{') {
+            rl_json_put_string(&t, l.v[i].key.data ? l.v[i].key.data : (const uint8_t *)"",
+                               l.v[i].key.len);
+            rl_buf_put_str(&t, ": ");
+        }
+        rl_buf_put(&t, l.v[i].p, l.v[i].n);
+    }
+    rl_buf_put_u8(&t, k == '{' ? '}' : ']');
+    list_free(&l);
+    rl_buf_free(&s);
+    return rl_val_buf_copy(c, out, RL_OID_JSONB, &t);
+}

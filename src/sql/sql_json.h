@@ -35,6 +35,10 @@ int rl_jsonb_contains(rl_expr_ctx *c, const rl_value *a, const rl_value *b, bool
  * >0): null < string < number < boolean < array < object, containers by
  * their size first, a top-level scalar an array of one. */
 int rl_jsonb_cmp(rl_expr_ctx *c, const rl_value *a, const rl_value *b, int *res);
+/* a || b of jsonb values (PostgreSQL's jsonb_concat). */
+int rl_jsonb_concat(rl_expr_ctx *c, const rl_value *a, const rl_value *b, rl_value *out, int loc);
+/* a - key (text), a - keys (text[]), a - index (int) of jsonb a. */
+int rl_jsonb_delete(rl_expr_ctx *c, const rl_value *a, const rl_value *b, rl_value *out);
 /* j ? key of a jsonb value (not NULL). */
 bool rl_jsonb_exists(const rl_value *j, const uint8_t *key, size_t keylen);
 

@@ -133,3 +133,16 @@ select case when true then 1 else 2::int end, case when true then 1 else (jsonb_
 select j, count(*) from (values ('1'::jsonb), ('1.0'), ('{"a":1}'), ('{"a":1.00}')) v(j) group by j order by 1;
 select j from (values ('1'::jsonb), ('1.0')) v(j) union select '1.00'::jsonb;
 select distinct on (j) j from (values ('1'::jsonb), ('1.0')) v(j);
+-- jsonb || (objects merged, the right one winning; else arrays of both), json has no ||
+select '{"a":1,"b":1}'::jsonb || '{"b":2}', '[1]'::jsonb || '[2]', '{"a":1}'::jsonb || '[2]', '[2]'::jsonb || '{"a":1}', '1'::jsonb || '2', '1'::jsonb || '[2]', '{"a":1}'::jsonb || '1', '{"a":1}'::jsonb || 'x'::text, pg_typeof('{}'::jsonb || null), '[]'::jsonb || '{}', '{}'::jsonb || '{}', '[]'::jsonb || '[]', null::jsonb || '[1]';
+select '{"a":1}'::json || '{}'::json;
+select '{"a":1}'::jsonb || '{}'::json;
+select '{"a":1}'::json || 'x'::text;
+select '{"a":1}'::jsonb - 'a';
+select '[1]'::jsonb - 0;
+select '{"a":1}'::jsonb + '{}';
+select '{"a":1,"b":{"c":2}}'::jsonb - 'b', '["a","b",1,"a"]'::jsonb - 'a', '{"a":1,"b":2,"c":3}'::jsonb - '{a,c,x}'::text[], '["a","b"]'::jsonb - array['b', null], '[1,2,3]'::jsonb - 1, '[1,2,3]'::jsonb - -1, '[1,2,3]'::jsonb - 5, '[]'::jsonb - 0, '{}'::jsonb - 'a', null::jsonb - 'a', '{"a":1}'::jsonb - null::text, '{"a":1}'::jsonb - '{}'::text[];
+select '{"a":1}'::jsonb - 1;
+select '1'::jsonb - 'a';
+select '"a"'::jsonb - 0;
+select '{"a":1}'::jsonb - 1.5;

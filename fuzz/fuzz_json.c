@@ -1,4 +1,4 @@
-// fuzz-sources: src/pgtype/json.c src/base/buf.c src/base/stack.c src/base/error.c
+// fuzz-sources: src/pgtype/json.c src/pgtype/pgtype.c src/keys/codec.c src/base/buf.c src/base/stack.c src/base/error.c src/base/utf8.c
 /*
  * fuzz_json.c — libFuzzer target for PostgreSQL's JSON grammar over bytes
  * (src/pgtype/json.c), what every text -> json cast runs on client input.
@@ -9,7 +9,10 @@
  *  - a refused input has a DETAIL; an accepted one has a kind, and every
  *    member or element span of it is itself accepted JSON;
  *  - any bytes escaped as a JSON string are accepted and unescape to the
- *    same bytes.
+ *    same bytes;
+ *  - the de-escaping check of an accepted value (jsonb's) never crashes and
+ *    says why it refuses; jsonb's normalised text of a value that passes it
+ *    is JSON and normalises to itself.
  */
 #include "pgtype/json.h"
 
@@ -55,6 +58,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         rl_json_each_member(data, size, each, &w);
         if (w.members && k != '{' && k != '[')
             fail("a scalar has members");
+        bool nul = false;
+        char d2[160] = "";
+        if (rl_json_check_escapes(data, size, &nul, d2, sizeof d2) != RL_JSON_OK && !nul &&
+            !d2[0])
+            fail("an escape refused without a DETAIL");
+        if (!nul && !d2[0]) { /* jsonb's text: JSON again, and a fixed point */
+            rl_buf c1, c2;
+            rl_buf_init(&c1, 0);
+            rl_buf_init(&c2, 0);
+            char e[160];
+            const char *st1 = NULL, *st2 = NULL;
+            rl_json_status r1 = rl_jsonb_canon(data, size, false, &c1, e, sizeof e, &st1);
+            if (r1 == RL_JSON_SYNTAX && !st1)
+                fail("jsonb refused without a SQLSTATE");
+            if (r1 == RL_JSON_OK && !c1.failed) {
+                if (rl_json_check(c1.data, c1.len, d2, sizeof d2) != RL_JSON_OK)
+                    fail("jsonb's text is not JSON");
+                if (rl_jsonb_canon(c1.data, c1.len, false, &c2, e, sizeof e, &st2) !=
+                        RL_JSON_OK ||
+                    c2.len != c1.len || memcmp(c1.data, c2.data, c1.len) != 0)
+                    fail("jsonb's text is not its own normal form");
+            }
+            rl_buf_free(&c1);
+            rl_buf_free(&c2);
+        }
     }
     rl_buf esc, back;
     rl_buf_init(&esc, 0);

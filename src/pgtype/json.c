@@ -2,8 +2,9 @@
  * json.c — PostgreSQL's JSON grammar over bytes, as its json type uses it
  * (jsonapi.c): the check json_in makes, with the DETAIL of each error; a
  * walk of an object's members or an array's elements by byte spans; string
- * escaping and unescaping. No SQL values here: sql/sql_json.c builds the
- * json type on this.
+ * escaping and unescaping; jsonb's normalised text (numbers through
+ * pgtype.c's numeric). No SQL values here: sql/sql_json.c builds the json
+ * and jsonb types on this.
  *
  * Whitespace is space, tab, newline and carriage return; a token that is no
  * JSON token is the run of "alphanumeric" bytes (letters, digits, _, $ and
@@ -13,10 +14,13 @@
  */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/error.h"
 #include "base/stack.h"
 #include "pgtype/json.h"
+#include "pgtype/pgtype.h"
 
 /* ------------------------------------------------------------ scanning */
 
@@ -83,14 +87,27 @@ static int hexval(uint8_t ch)
                                     : -1;
 }
 
+static int js_surrogate(jscan *s, bool high)
+{
+    snprintf(s->detail, sizeof s->detail,
+             high ? "Unicode high surrogate must not follow a high surrogate."
+                  : "Unicode low surrogate must follow a high surrogate.");
+    return -1;
+}
+
 /* A string at i (which is '"'); out, when given, gets its de-escaped
- * bytes (UTF-8). */
+ * bytes (UTF-8), and then surrogates must pair as PostgreSQL's lexer
+ * requires when it de-escapes (a \u0000 gives a NUL byte: the caller's
+ * 22P05). */
 static int js_string(jscan *s, rl_buf *out)
 {
     s->i++;
+    int32_t hi = -1; /* a high surrogate waiting for its low one */
     while (s->i < s->n) {
         uint8_t ch = s->p[s->i];
         if (ch == '"') {
+            if (out && hi != -1)
+                return js_surrogate(s, false);
             s->i++;
             return 0;
         }
@@ -100,6 +117,8 @@ static int js_string(jscan *s, rl_buf *out)
             return -1;
         }
         if (ch != '\\') {
+            if (out && hi != -1)
+                return js_surrogate(s, false);
             if (out)
                 rl_buf_put_u8(out, ch);
             s->i++;
@@ -111,6 +130,8 @@ static int js_string(jscan *s, rl_buf *out)
         const char *simple = strchr("\"\\/bfnrt", ch);
         if (ch && simple) {
             static const char to[] = "\"\\/\b\f\n\r\t";
+            if (out && hi != -1)
+                return js_surrogate(s, false);
             if (out)
                 rl_buf_put_u8(out, (uint8_t)to[simple - "\"\\/bfnrt"]);
             s->i++;
@@ -133,19 +154,19 @@ static int js_string(jscan *s, rl_buf *out)
         s->i += 5;
         if (!out)
             continue;
-        if (cp >= 0xD800 && cp <= 0xDBFF && s->i + 5 < s->n && s->p[s->i] == '\\' &&
-            s->p[s->i + 1] == 'u') { /* a surrogate pair */
-            uint32_t lo = 0;
-            bool ok = true;
-            for (int k = 2; k <= 5; k++) {
-                int h = hexval(s->p[s->i + k]);
-                ok &= h >= 0;
-                lo = lo << 4 | (uint32_t)(h < 0 ? 0 : h);
-            }
-            if (ok && lo >= 0xDC00 && lo <= 0xDFFF) {
-                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-                s->i += 6;
-            }
+        if (cp >= 0xD800 && cp <= 0xDBFF) {
+            if (hi != -1)
+                return js_surrogate(s, true);
+            hi = (int32_t)cp;
+            continue;
+        }
+        if (cp >= 0xDC00 && cp <= 0xDFFF) {
+            if (hi == -1)
+                return js_surrogate(s, false);
+            cp = 0x10000 + (((uint32_t)hi - 0xD800) << 10) + (cp - 0xDC00);
+            hi = -1;
+        } else if (hi != -1) {
+            return js_surrogate(s, false);
         }
         uint8_t u[4];
         size_t len = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
@@ -228,8 +249,9 @@ static int js_object(jscan *s, int depth)
         if (s->i >= s->n || s->p[s->i] != ':')
             return js_fail(s, "\":\"");
         s->i++;
-        if (js_value(s, depth + 1) < 0)
-            return -1;
+        int rc = js_value(s, depth + 1);
+        if (rc < 0)
+            return rc;
         js_ws(s);
         if (s->i < s->n && s->p[s->i] == '}') {
             s->i++;
@@ -251,8 +273,9 @@ static int js_array(jscan *s, int depth)
         return 0;
     }
     for (;;) {
-        if (js_value(s, depth + 1) < 0)
-            return -1;
+        int rc = js_value(s, depth + 1);
+        if (rc < 0)
+            return rc;
         js_ws(s);
         if (s->i < s->n && s->p[s->i] == ']') {
             s->i++;
@@ -391,4 +414,211 @@ void rl_json_each_member(const uint8_t *p, size_t n, rl_json_member_fn fn, void 
             s.i++;
     }
     rl_buf_free(&key);
+}
+
+rl_json_status rl_json_check_escapes(const uint8_t *p, size_t n, bool *nul, char *detail,
+                                     size_t cap)
+{
+    jscan s = {p, n, 0, ""};
+    rl_buf tmp;
+    rl_buf_init(&tmp, 0);
+    int rc = 0;
+    *nul = false;
+    while (rc == 0 && s.i < s.n) {
+        if (s.p[s.i] != '"') {
+            s.i++;
+            continue;
+        }
+        rl_buf_reset(&tmp);
+        rc = js_string(&s, &tmp);
+        if (rc == 0 && tmp.len && memchr(tmp.data, 0, tmp.len)) {
+            *nul = true;
+            rc = -1;
+        }
+    }
+    rl_buf_free(&tmp);
+    if (rc < 0 && cap)
+        snprintf(detail, cap, "%s", s.detail);
+    return rc == 0 ? RL_JSON_OK : RL_JSON_SYNTAX;
+}
+
+/* ------------------------------------------------------- jsonb's text */
+
+typedef struct jb_pair {
+    rl_buf key, val;
+    size_t order;
+} jb_pair;
+
+typedef struct jb_ctx {
+    bool strip;          /* objects' null members left out */
+    rl_buf num;          /* scratch for numbers */
+    char *err;
+    size_t errlen;
+    const char **sqlstate;
+} jb_ctx;
+
+typedef struct jb_walk {
+    jb_ctx *g;
+    const uint8_t *base;
+    rl_buf *out;
+    jb_pair *pairs;
+    size_t n, cap;
+    bool first;
+    int rc;
+} jb_walk;
+
+static int jb_canon(jb_ctx *g, const uint8_t *p, size_t n, rl_buf *out);
+
+static bool jb_elem(void *ctx, const rl_buf *key, size_t vs, size_t ve)
+{
+    jb_walk *w = ctx;
+    if (!w->first)
+        rl_buf_put_str(w->out, ", ");
+    w->first = false;
+    w->rc = jb_canon(w->g, w->base + vs, ve - vs, w->out);
+    return w->rc == 0;
+}
+
+static int jb_nul(jb_ctx *g)
+{
+    snprintf(g->err, g->errlen, "unsupported Unicode escape sequence");
+    *g->sqlstate = RL_SQLSTATE_UNTRANSLATABLE_CHARACTER;
+    return -1;
+}
+
+static bool jb_member(void *ctx, const rl_buf *key, size_t vs, size_t ve)
+{
+    jb_walk *w = ctx;
+    if (w->g->strip && ve - vs == 4 && memcmp(w->base + vs, "null", 4) == 0)
+        return true;
+    if (key->len && memchr(key->data, 0, key->len)) {
+        w->rc = jb_nul(w->g);
+        return false;
+    }
+    if (w->n == w->cap) {
+        size_t cap = w->cap ? 2 * w->cap : 8;
+        jb_pair *np = realloc(w->pairs, cap * sizeof *np);
+        if (!np) {
+            w->out->failed = true;
+            w->rc = -1;
+            return false;
+        }
+        w->pairs = np;
+        w->cap = cap;
+    }
+    jb_pair *pr = &w->pairs[w->n];
+    rl_buf_init(&pr->key, 0);
+    rl_buf_init(&pr->val, 0);
+    pr->order = w->n++;
+    rl_buf_put(&pr->key, key->data, key->len);
+    w->rc = jb_canon(w->g, w->base + vs, ve - vs, &pr->val);
+    if (pr->key.failed || pr->val.failed) {
+        w->out->failed = true;
+        w->rc = -1;
+    }
+    return w->rc == 0;
+}
+
+/* uniqueifyJsonbObject's order: by length, then bytes, the later of equal
+ * keys first (it wins). */
+static int jb_pair_cmp(const void *a, const void *b)
+{
+    const jb_pair *x = a, *y = b;
+    if (x->key.len != y->key.len)
+        return x->key.len < y->key.len ? -1 : 1;
+    int r = x->key.len ? memcmp(x->key.data, y->key.data, x->key.len) : 0;
+    if (r)
+        return r;
+    return x->order > y->order ? -1 : 1;
+}
+
+static bool same_key(const jb_pair *x, const jb_pair *y)
+{
+    return x->key.len == y->key.len &&
+           (x->key.len == 0 || memcmp(x->key.data, y->key.data, x->key.len) == 0);
+}
+
+/* The canonical text of the value at p..p+n appended to out: 0, -1 (err,
+ * *sqlstate set; or out->failed), -2 past the stack. */
+static int jb_canon(jb_ctx *g, const uint8_t *p, size_t n, rl_buf *out)
+{
+    if (rl_stack_exhausted())
+        return -2;
+    while (n && isspace(p[0]))
+        p++, n--;
+    while (n && isspace(p[n - 1]))
+        n--;
+    uint8_t k = rl_json_kind(p, n);
+    jb_walk w = {.g = g, .base = p, .out = out, .first = true};
+    if (k == '[') {
+        rl_buf_put_u8(out, '[');
+        rl_json_each_member(p, n, jb_elem, &w);
+        rl_buf_put_u8(out, ']');
+        return w.rc;
+    }
+    if (k == '{') {
+        rl_json_each_member(p, n, jb_member, &w);
+        if (w.rc == 0) {
+            if (w.n > 1)
+                qsort(w.pairs, w.n, sizeof *w.pairs, jb_pair_cmp);
+            rl_buf_put_u8(out, '{');
+            for (size_t i = 0; i < w.n; i++) {
+                if (i && same_key(&w.pairs[i], &w.pairs[i - 1]))
+                    continue;
+                if (i)
+                    rl_buf_put_str(out, ", ");
+                rl_json_put_string(out, w.pairs[i].key.data ? w.pairs[i].key.data
+                                                            : (const uint8_t *)"",
+                                   w.pairs[i].key.len);
+                rl_buf_put_str(out, ": ");
+                rl_buf_put(out, w.pairs[i].val.data, w.pairs[i].val.len);
+            }
+            rl_buf_put_u8(out, '}');
+        }
+        for (size_t i = 0; i < w.n; i++) {
+            rl_buf_free(&w.pairs[i].key);
+            rl_buf_free(&w.pairs[i].val);
+        }
+        free(w.pairs);
+        return w.rc;
+    }
+    if (k == '"') {
+        rl_buf s;
+        rl_buf_init(&s, 0);
+        (void)rl_json_string_decode(p, n, &s);
+        if (s.len && memchr(s.data, 0, s.len)) {
+            rl_buf_free(&s);
+            return jb_nul(g);
+        }
+        rl_json_put_string(out, s.data ? s.data : (const uint8_t *)"", s.len);
+        if (s.failed)
+            out->failed = true;
+        rl_buf_free(&s);
+        return 0;
+    }
+    if (k == 't' || k == 'f' || k == 'n') {
+        rl_buf_put(out, p, n);
+        return 0;
+    }
+    rl_datum d;
+    rl_buf_reset(&g->num);
+    if (rl_datum_input(RL_T_NUMERIC, (const char *)p, n, &d, &g->num, g->err, g->errlen,
+                       g->sqlstate) != RL_CODEC_OK) {
+        if (!*g->sqlstate)
+            *g->sqlstate = RL_SQLSTATE_INVALID_TEXT_REPRESENTATION;
+        return -1;
+    }
+    rl_datum_to_text(out, RL_T_NUMERIC, &d);
+    return 0;
+}
+
+rl_json_status rl_jsonb_canon(const uint8_t *p, size_t n, bool strip, rl_buf *out, char *err,
+                              size_t errlen, const char **sqlstate)
+{
+    jb_ctx g = {.strip = strip, .err = err, .errlen = errlen, .sqlstate = sqlstate};
+    rl_buf_init(&g.num, 0);
+    *sqlstate = NULL;
+    int rc = jb_canon(&g, p, n, out);
+    rl_buf_free(&g.num);
+    return rc == 0 ? RL_JSON_OK : rc == -2 ? RL_JSON_TOO_DEEP : RL_JSON_SYNTAX;
 }

@@ -22,6 +22,23 @@ typedef enum rl_json_status {
  * RL_JSON_SYNTAX, detail (cap bytes) gets PostgreSQL's DETAIL. */
 rl_json_status rl_json_check(const uint8_t *p, size_t n, char *detail, size_t cap);
 
+/* Do the strings of p..p+n (passed rl_json_check) de-escape as
+ * PostgreSQL's lexer de-escapes them (surrogates in pairs, no \u0000)?
+ * RL_JSON_SYNTAX with detail, or with *nul for a \u0000 (22P05). */
+rl_json_status rl_json_check_escapes(const uint8_t *p, size_t n, bool *nul, char *detail,
+                                     size_t cap);
+
+/* The text jsonb_out prints for the JSON value p..p+n (passed
+ * rl_json_check and rl_json_check_escapes), appended to out: object keys
+ * unique (the last of a name wins) and sorted by length then bytes, ", "
+ * and ": ", strings escaped as escape_json, numbers as numeric_out prints
+ * them; strip: objects' null members left out (jsonb_strip_nulls).
+ * RL_JSON_TOO_DEEP past the stack; RL_JSON_SYNTAX with PostgreSQL's
+ * message in err and its SQLSTATE in *sqlstate (a number past numeric's
+ * range, a \u0000); out->failed when memory ran out. */
+rl_json_status rl_jsonb_canon(const uint8_t *p, size_t n, bool strip, rl_buf *out, char *err,
+                              size_t errlen, const char **sqlstate);
+
 /* The first byte of the value (after blanks): '{', '[', '"', 't', 'f',
  * 'n', or a number's first; 0 when there is none. p..p+n has passed
  * rl_json_check. */

@@ -709,7 +709,7 @@ static rl_codec_status parse_numeric(const text_in *in, rl_datum *d, rl_buf *are
         first = point; /* no nonzero digit before the point */
     if (scanned == NUM_OVERFLOW || point - first > NUMERIC_MAX_INT_DIGITS ||
         dscale > NUMERIC_MAX_DSCALE) {
-        in_err(in, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, "value overflows numeric format");
+        in_err(in, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, "value overflows numeric format");
         return RL_CODEC_ERR_INVALID;
     }
     size_t start = arena->len;

@@ -65,6 +65,7 @@ enum {
     RL_OID_RECORD = 2249,
     RL_OID_VOID = 2278,
     RL_OID_UUID = 2950,
+    RL_OID_JSONB = 3802,
     RL_OID_REGNAMESPACE = 4089
 };
 

@@ -69,7 +69,7 @@ char rl_oid_category(uint32_t oid)
     case RL_OID_DATE: case RL_OID_TIME: case RL_OID_TIMETZ: case RL_OID_TIMESTAMP:
     case RL_OID_TIMESTAMPTZ: return 'D';
     case RL_OID_INTERVAL: return 'T';
-    case RL_OID_JSON: return 'U';
+    case RL_OID_JSON: case RL_OID_JSONB: return 'U';
     case RL_OID_RECORD: return 'P';
     default: break;
     }
@@ -173,6 +173,8 @@ const char *rl_oid_type_name(uint32_t oid)
     case RL_OID_UUID: return "uuid";
     case RL_OID_JSON: return "json";
     case 199: return "json[]";
+    case RL_OID_JSONB: return "jsonb";
+    case 3807: return "jsonb[]";
     case RL_OID_RECORD: return "record";
     default: return "unknown";
     }
@@ -557,6 +559,63 @@ static int json_input(rl_expr_ctx *c, const char *p, size_t len, rl_value *out, 
     return 0;
 }
 
+/* PostgreSQL de-escapes a json's strings when it reads them (jsonb_in,
+ * the access operators and functions): a lone surrogate is 22P02, a
+ * \u0000 22P05. */
+int rl_json_escapes_check(rl_expr_ctx *c, const rl_value *j, int loc)
+{
+    char detail[160];
+    bool nul;
+    if (rl_json_check_escapes(j->d.v.s.p, j->d.v.s.len, &nul, detail, sizeof detail) ==
+        RL_JSON_OK)
+        return 0;
+    if (nul) {
+        rl_exec_error(c->x, RL_SQLSTATE_UNTRANSLATABLE_CHARACTER, loc,
+                      "unsupported Unicode escape sequence");
+        rl_error_detail(c->x->err, "\\u0000 cannot be converted to text.");
+        return -1;
+    }
+    rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
+                  "invalid input syntax for type json");
+    rl_error_detail(c->x->err, "%s", detail);
+    return -1;
+}
+
+int rl_jsonb_make(rl_expr_ctx *c, const uint8_t *p, size_t n, bool strip, rl_value *out, int loc)
+{
+    rl_value j;
+    rl_val_str(&j, RL_OID_JSON, (const char *)p, n);
+    if (rl_json_escapes_check(c, &j, loc) < 0)
+        return -1;
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    char err[160] = "";
+    const char *sqlstate = NULL;
+    rl_json_status st = rl_jsonb_canon(p, n, strip, &b, err, sizeof err, &sqlstate);
+    if (st != RL_JSON_OK || b.failed) {
+        rl_buf_free(&b);
+        if (st == RL_JSON_TOO_DEEP)
+            return rl_stack_depth_error(c->x->err);
+        if (st == RL_JSON_OK)
+            return rl_expr_oom(c);
+        rl_exec_error(c->x, sqlstate ? sqlstate : RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
+                      "%s", err);
+        if (sqlstate && strcmp(sqlstate, RL_SQLSTATE_UNTRANSLATABLE_CHARACTER) == 0)
+            rl_error_detail(c->x->err, "\\u0000 cannot be converted to text.");
+        return -1;
+    }
+    return rl_val_buf_copy(c, out, RL_OID_JSONB, &b);
+}
+
+int rl_jsonb_from_json(rl_expr_ctx *c, const rl_value *j, rl_value *out, int loc)
+{
+    if (j->d.isnull) {
+        rl_val_null(out, RL_OID_JSONB);
+        return 0;
+    }
+    return rl_jsonb_make(c, j->d.v.s.p, j->d.v.s.len, false, out, loc);
+}
+
 /* Input text of a type (a literal or a cast from text). */
 int rl_text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid,
                          int32_t typmod, bool explicit_cast, rl_value *out, int loc)
@@ -588,6 +647,8 @@ int rl_text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid,
     switch (oid) {
     case RL_OID_JSON:
         return json_input(c, p, len, out, loc);
+    case RL_OID_JSONB:
+        return json_input(c, p, len, out, loc) < 0 ? -1 : rl_jsonb_from_json(c, out, out, loc);
     case 194: /* pg_node_tree: only the catalogs make one (a NULL casts) */
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
                              "cannot accept a value of type pg_node_tree");
@@ -744,6 +805,12 @@ static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_
         }
         return 0;
     }
+    if (in->oid == RL_OID_JSON && oid == RL_OID_JSONB)
+        return rl_jsonb_from_json(c, in, out, location);
+    if (in->oid == RL_OID_JSONB && oid == RL_OID_JSON) {
+        rl_val_str(out, RL_OID_JSON, (const char *)in->d.v.s.p, in->d.v.s.len);
+        return 0;
+    }
     if (rl_oid_is_textual(in->oid))
         return rl_text_to_value(c, (const char *)in->d.v.s.p, in->d.v.s.len, oid, typmod,
                              explicit_cast, out, location);
@@ -796,7 +863,7 @@ static uint32_t special_type_oid(const char *name)
         {"tid", RL_OID_TID},         {"name", RL_OID_NAME},         {"char", RL_OID_CHAR},
         {"unknown", RL_OID_UNKNOWN}, {"int2vector", RL_OID_INT2VECTOR},
         {"oidvector", RL_OID_OIDVECTOR},  {"pg_node_tree", 194},
-        {"bpchar", RL_OID_TEXT},     {"json", RL_OID_JSON},         {"jsonb", RL_OID_TEXT},
+        {"bpchar", RL_OID_TEXT},     {"json", RL_OID_JSON},         {"jsonb", RL_OID_JSONB},
     };
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
         if (strcmp(types[i].name, name) == 0)

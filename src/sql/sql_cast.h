@@ -229,4 +229,13 @@ int rl_eval_typecast(rl_expr_ctx *c, const PgQuery__TypeCast *tc, rl_eval_fn eva
  * unsupported nodes are. Checks for cancel and stack as rl_expr_eval. */
 int rl_const_eval(rl_expr_ctx *c, const PgQuery__Node *node, rl_value *out);
 
+/* json's strings de-escaped as PostgreSQL's lexer does when it reads them
+ * (jsonb input, json's access operators): a lone surrogate 22P02, a
+ * \u0000 22P05. */
+int rl_json_escapes_check(rl_expr_ctx *c, const rl_value *j, int loc);
+/* jsonb of json text p..p+n that parses (strip: jsonb_strip_nulls), and of
+ * a json value (NULL stays NULL). */
+int rl_jsonb_make(rl_expr_ctx *c, const uint8_t *p, size_t n, bool strip, rl_value *out, int loc);
+int rl_jsonb_from_json(rl_expr_ctx *c, const rl_value *j, rl_value *out, int loc);
+
 #endif

@@ -110,6 +110,8 @@ static int cmp_resolved(rl_expr_ctx *c, const rl_value *a, const rl_value *b, co
         *res = cmp_i64(rl_ts_micros(a), rl_ts_micros(b));
         return 0;
     }
+    if (ta == RL_OID_JSONB && tb == RL_OID_JSONB)
+        return rl_jsonb_cmp(c, a, b, res);
     if (ta == tb) {
         rl_type t = rl_oid_type(ta);
         if (t != RL_T_INVALID) {
@@ -637,6 +639,8 @@ static bool types_comparable(uint32_t a, uint32_t b)
 {
     if (a == RL_OID_JSON || b == RL_OID_JSON) /* json has no comparison operators */
         return false;
+    if (a == RL_OID_JSONB || b == RL_OID_JSONB)
+        return a == b || a == RL_OID_UNKNOWN || b == RL_OID_UNKNOWN;
     if (a == b || a == RL_OID_UNKNOWN || b == RL_OID_UNKNOWN)
         return true;
     if (rl_oid_is_textual(a) && rl_oid_is_textual(b)) /* "char" casts to text implicitly */
@@ -844,6 +848,88 @@ static int eval_regex(rl_expr_ctx *c, const char *op, rl_value *a, rl_value *b, 
     return 0;
 }
 
+/* The json and jsonb operators: -> ->> #> #>> (both), @> <@ ? ?| ?&
+ * (jsonb); 1 when the operands are not theirs. */
+static bool is_json_op(const char *op)
+{
+    static const char *const ops[] = {"->", "->>", "#>", "#>>", "@>", "<@", "?", "?|", "?&"};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (strcmp(op, ops[i]) == 0)
+            return true;
+    return false;
+}
+
+static int json_op(rl_expr_ctx *c, const char *op, rl_value *a, rl_value *b, rl_value *out,
+                   int loc)
+{
+    bool json = a->oid == RL_OID_JSON || a->oid == RL_OID_JSONB;
+    if (op[0] == '-' && json) {
+        if (b->oid == RL_OID_UNKNOWN && rl_value_coerce(c, b, RL_OID_TEXT, -1, false, b, loc) < 0)
+            return -1;
+        if (rl_oid_is_textual(b->oid) || b->oid == RL_OID_INT4 || b->oid == RL_OID_INT2)
+            return rl_json_get(c, a, b, op[2] == '>', out);
+        return op_error(c, op, a->oid, b->oid, loc);
+    }
+    if (op[0] == '#' && json) {
+        if (b->oid == RL_OID_UNKNOWN &&
+            rl_value_coerce(c, b, RL_OID_TEXT_ARRAY, -1, false, b, loc) < 0)
+            return -1;
+        if (b->oid == RL_OID_TEXT_ARRAY || b->oid == 1015)
+            return rl_json_get_path(c, a, b, op[2] == '>', out);
+        return op_error(c, op, a->oid, b->oid, loc);
+    }
+    if (op[0] == '@' || op[0] == '<') {
+        if (a->oid == RL_OID_JSONB && b->oid == RL_OID_UNKNOWN &&
+            rl_value_coerce(c, b, RL_OID_JSONB, -1, false, b, loc) < 0)
+            return -1;
+        if (b->oid == RL_OID_JSONB && a->oid == RL_OID_UNKNOWN &&
+            rl_value_coerce(c, a, RL_OID_JSONB, -1, false, a, loc) < 0)
+            return -1;
+        if (a->oid != RL_OID_JSONB || b->oid != RL_OID_JSONB)
+            return json || b->oid == RL_OID_JSON || b->oid == RL_OID_JSONB
+                       ? op_error(c, op, a->oid, b->oid, loc)
+                       : 1;
+        rl_val_null(out, RL_OID_BOOL);
+        if (a->d.isnull || b->d.isnull)
+            return 0;
+        bool r;
+        if (rl_jsonb_contains(c, op[0] == '@' ? a : b, op[0] == '@' ? b : a, &r) < 0)
+            return -1;
+        rl_val_bool(out, r);
+        return 0;
+    }
+    if (op[0] == '?') {
+        uint32_t want = op[1] ? RL_OID_TEXT_ARRAY : RL_OID_TEXT;
+        if (a->oid == RL_OID_JSONB && b->oid == RL_OID_UNKNOWN &&
+            rl_value_coerce(c, b, want, -1, false, b, loc) < 0)
+            return -1;
+        bool ok = a->oid == RL_OID_JSONB &&
+                  (op[1] ? b->oid == RL_OID_TEXT_ARRAY || b->oid == 1015
+                         : rl_oid_is_textual(b->oid) && b->oid != RL_OID_CHAR);
+        if (!ok)
+            return op_error(c, op, a->oid, b->oid, loc);
+        rl_val_null(out, RL_OID_BOOL);
+        if (a->d.isnull || b->d.isnull)
+            return 0;
+        if (!op[1]) {
+            rl_val_bool(out, rl_jsonb_exists(a, b->d.v.s.p, b->d.v.s.len));
+            return 0;
+        }
+        bool all = op[1] == '&', res = all;
+        rl_buf el;
+        rl_buf_init(&el, 0);
+        size_t pos = 0;
+        bool isnull;
+        while (res == all && rl_elem_next(b, &pos, &el, &isnull))
+            if (!isnull)
+                res = rl_jsonb_exists(a, el.data ? el.data : (const uint8_t *)"", el.len);
+        rl_buf_free(&el);
+        rl_val_bool(out, res);
+        return 0;
+    }
+    return json ? op_error(c, op, a->oid, b->oid, loc) : 1;
+}
+
 static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
 {
     const char *op = op_name(e);
@@ -905,12 +991,32 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
         return compare_nodes_values(c, &a, &b, kind, op, e->location, out);
     if (strcmp(op, "||") == 0 && (rl_array_elem_oid(a.oid) || rl_array_elem_oid(b.oid)))
         return array_cat(c, &a, &b, out, e->location);
+    if (strcmp(op, "||") == 0 && (a.oid == RL_OID_JSONB || b.oid == RL_OID_JSONB) &&
+        (a.oid == RL_OID_JSONB || a.oid == RL_OID_UNKNOWN) &&
+        (b.oid == RL_OID_JSONB || b.oid == RL_OID_UNKNOWN)) {
+        if (rl_value_coerce(c, &a, RL_OID_JSONB, -1, false, &a, e->location) < 0 ||
+            rl_value_coerce(c, &b, RL_OID_JSONB, -1, false, &b, e->location) < 0)
+            return -1;
+        return rl_jsonb_concat(c, &a, &b, out, e->location);
+    }
+    if (strcmp(op, "||") == 0 && (a.oid == RL_OID_JSON || a.oid == RL_OID_JSONB) &&
+        (b.oid == RL_OID_JSON || b.oid == RL_OID_JSONB)) /* json || json: none */
+        return op_error(c, op, a.oid, b.oid, e->location);
     if (strcmp(op, "||") == 0)
         return concat(c, &a, &b, out);
     if (strlen(op) == 1 && strchr("+-*/", op[0])) {
         int dt = rl_datetime_op(c, op[0], &a, &b, out, e->location);
         if (dt <= 0)
             return dt;
+    }
+    if (strcmp(op, "-") == 0 && a.oid == RL_OID_JSONB) { /* jsonb_delete[_array|_idx] */
+        if (b.oid == RL_OID_UNKNOWN &&
+            rl_value_coerce(c, &b, RL_OID_TEXT, -1, false, &b, e->location) < 0)
+            return -1;
+        if ((rl_oid_is_textual(b.oid) && b.oid != RL_OID_CHAR) || b.oid == RL_OID_INT4 ||
+            b.oid == RL_OID_INT2 || b.oid == RL_OID_TEXT_ARRAY || b.oid == 1015)
+            return rl_jsonb_delete(c, &a, &b, out);
+        return op_error(c, op, a.oid, b.oid, e->location);
     }
     if (strlen(op) == 1 && strchr("+-*/%", op[0])) {
         if (a.oid == RL_OID_UNKNOWN && b.oid == RL_OID_UNKNOWN)
@@ -932,12 +1038,10 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
             return -1;
         return bitwise(c, op, &a, &b, out, e->location);
     }
-    if ((strcmp(op, "->") == 0 || strcmp(op, "->>") == 0) && a.oid == RL_OID_JSON) {
-        if (b.oid == RL_OID_UNKNOWN &&
-            rl_value_coerce(c, &b, RL_OID_TEXT, -1, false, &b, e->location) < 0)
-            return -1;
-        if (rl_oid_is_textual(b.oid) || b.oid == RL_OID_INT4 || b.oid == RL_OID_INT2)
-            return rl_json_get(c, &a, &b, op[2] == '>', out);
+    if (is_json_op(op)) {
+        int r = json_op(c, op, &a, &b, out, e->location);
+        if (r <= 0)
+            return r;
     }
     if (strcmp(op, "~~") == 0 || strcmp(op, "!~~") == 0)
         return eval_like(c, e, op[0] == '!', false, out);
@@ -1384,7 +1488,8 @@ static bool is_aggregate_name(const char *name)
            strcmp(name, "sum") == 0 || strcmp(name, "bool_or") == 0 ||
            strcmp(name, "bool_and") == 0 || strcmp(name, "string_agg") == 0 ||
            strcmp(name, "avg") == 0 || strcmp(name, "array_agg") == 0 ||
-           strcmp(name, "json_agg") == 0;
+           strcmp(name, "json_agg") == 0 || strcmp(name, "jsonb_agg") == 0 ||
+           strcmp(name, "json_object_agg") == 0 || strcmp(name, "jsonb_object_agg") == 0;
 }
 
 static const char *func_name(const PgQuery__FuncCall *f)
@@ -1613,15 +1718,21 @@ static int compare_values(const void *pa, const void *pb, void *arg)
 /* DISTINCT inside an aggregate: its non-NULL inputs, each value once
  * (compacted at the front of vals, *n their number), in ascending order or,
  * when the call's ORDER BY sorted them already (`presorted`: equal values
- * are then next to each other), in that order. Every aggregate here
- * ignores NULL inputs, so dropping them changes no answer. */
+ * are then next to each other), in that order; one NULL last when there
+ * was one and the inputs were not presorted (array_agg and json_agg show
+ * it, the others skip it). */
 static int agg_distinct_values(rl_expr_ctx *c, rl_value *vals, size_t *n, int location,
                                bool presorted)
 {
     size_t k = 0;
-    for (size_t i = 0; i < *n; i++)
+    rl_value null_val = {0};
+    bool any_null = false;
+    for (size_t i = 0; i < *n; i++) {
         if (!vals[i].d.isnull)
             vals[k++] = vals[i];
+        else if (!any_null)
+            any_null = true, null_val = vals[i];
+    }
     value_sort vs = {c, location, false};
     if (!presorted && k > 1) /* vals is NULL for a group of no rows */
         qsort_r(vals, k, sizeof *vals, compare_values, &vs);
@@ -1633,6 +1744,10 @@ static int agg_distinct_values(rl_expr_ctx *c, rl_value *vals, size_t *n, int lo
             continue;
         vals[m++] = vals[i];
     }
+    /* DISTINCT keeps one NULL, sorted last (the aggregates that skip NULLs
+     * skip it; array_agg and json_agg show it) */
+    if (any_null && !presorted)
+        vals[m++] = null_val;
     *n = m;
     return vs.failed ? -1 : 0;
 }
@@ -1767,6 +1882,22 @@ static int agg_string_agg(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *
     return rc;
 }
 
+/* json_object_agg(k, v) / jsonb_object_agg(k, v): the rows' pairs. */
+static int agg_object_agg(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char *name,
+                          rl_value *out)
+{
+    if (f->n_args != 2 || f->agg_star || f->agg_distinct) {
+        rl_value none[1] = {{0}};
+        return no_function(c, name, 0, none, f->location);
+    }
+    rl_value *keys = NULL, *vals = NULL;
+    uint32_t ktype = RL_OID_UNKNOWN, vtype = RL_OID_UNKNOWN;
+    if (agg_collect(c, f->args[0], &keys, &ktype) < 0 ||
+        agg_collect(c, f->args[1], &vals, &vtype) < 0)
+        return -1;
+    return rl_json_object_agg(c, keys, vals, c->agg->nrows, name[4] == 'b', out, f->location);
+}
+
 static int eval_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char *name,
                           rl_value *out)
 {
@@ -1786,6 +1917,8 @@ static int eval_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char
         return -1;
     if (strcmp(name, "string_agg") == 0)
         return agg_string_agg(&gc, f, out);
+    if (strcmp(name, "json_object_agg") == 0 || strcmp(name, "jsonb_object_agg") == 0)
+        return agg_object_agg(&gc, f, name, out);
     return eval_plain_aggregate(&gc, f, name, out);
 }
 
@@ -1837,6 +1970,8 @@ static int aggregate_values(rl_expr_ctx *c, const PgQuery__FuncCall *f, const ch
         return agg_array(c, vals, n, type, out, f->location);
     if (strcmp(name, "json_agg") == 0)
         return rl_json_agg(c, vals, n, out, f->location);
+    if (strcmp(name, "jsonb_agg") == 0)
+        return rl_jsonb_agg(c, vals, n, out, f->location);
     if (strcmp(name, "bool_or") == 0 || strcmp(name, "bool_and") == 0) {
         if (type != RL_OID_BOOL && type != RL_OID_UNKNOWN) /* unknown (NULL) resolves to bool */
             return no_function(c, name, 1, &(rl_value){.oid = type}, f->location);
@@ -1858,6 +1993,8 @@ static int aggregate_values(rl_expr_ctx *c, const PgQuery__FuncCall *f, const ch
     uint32_t rtype = type == RL_OID_UNKNOWN || type == RL_OID_VARCHAR || type == RL_OID_NAME
                          ? RL_OID_TEXT
                          : type;
+    if (type == RL_OID_JSON || type == RL_OID_JSONB) /* no max(jsonb) in PostgreSQL */
+        return no_function(c, name, 1, &(rl_value){.oid = type}, f->location);
     bool is_max = name[1] == 'a';
     const rl_value *best = NULL;
     for (size_t i = 0; i < n; i++) {
@@ -1906,7 +2043,8 @@ int rl_expr_aggregate_values(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_valu
                              uint32_t type, rl_value *out)
 {
     const char *name = func_name(f);
-    if (!name || !is_aggregate_name(name) || strcmp(name, "string_agg") == 0 || f->agg_filter ||
+    if (!name || !is_aggregate_name(name) || strcmp(name, "string_agg") == 0 ||
+        strstr(name, "object_agg") || f->agg_filter ||
         f->n_args > 1)
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
                              "this aggregate is not supported as a window over grouped rows");
@@ -1937,7 +2075,8 @@ bool rl_expr_is_srf(const PgQuery__FuncCall *f)
         return false;
     return (strcmp(name, "generate_series") == 0 && (f->n_args == 2 || f->n_args == 3)) ||
            (strcmp(name, "generate_subscripts") == 0 && (f->n_args == 2 || f->n_args == 3)) ||
-           (strcmp(name, "unnest") == 0 && f->n_args == 1) || rl_expr_is_expandarray(f);
+           (strcmp(name, "unnest") == 0 && f->n_args == 1) || rl_expr_is_expandarray(f) ||
+           (rl_json_is_srf(name) && f->n_args == 1);
 }
 
 bool rl_expr_is_expandarray(const PgQuery__FuncCall *f)
@@ -1988,6 +2127,17 @@ static int eval_srf(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *out)
                                        f->location);
         rl_val_null(&x, rl_elem_oid_of(a.oid));
         return rl_expr_expandarray_row(c, &x, -1, out);
+    }
+    if (rl_json_is_srf(func_name(f))) { /* its one column, or a record of two */
+        rl_value a;
+        const char *names[2];
+        uint32_t types[2];
+        if (rl_expr_eval(c, f->args[0], &a) < 0 ||
+            rl_json_srf_arg(c, func_name(f), &a, f->location) < 0)
+            return -1;
+        size_t k = rl_json_srf_shape(func_name(f), names, types);
+        rl_val_null(out, k == 1 ? types[0] : RL_OID_RECORD);
+        return 0;
     }
     uint32_t t = RL_OID_INT4;
     bool subscripts = strcmp(func_name(f), "generate_subscripts") == 0;
@@ -2680,12 +2830,19 @@ static bool figure_name(const PgQuery__Node *node, char *out, size_t n)
         copy_name(out, n, node->min_max_expr->op == PG_QUERY__MIN_MAX_OP__IS_GREATEST ? "greatest"
                                                                                    : "least");
         return true;
-    case PG_QUERY__NODE__NODE_CASE_EXPR:
-        /* CASE takes its ELSE's name when that is strong, else "case" */
-        if (node->case_expr->defresult && figure_name(node->case_expr->defresult, out, n))
+    case PG_QUERY__NODE__NODE_CASE_EXPR: {
+        /* CASE takes its ELSE's name when that is strong, else "case" (a
+         * cast is as strong as what it casts: its type name is weak) */
+        const PgQuery__Node *d = node->case_expr->defresult;
+        while (d && (d->node_case == PG_QUERY__NODE__NODE_TYPE_CAST ||
+                     d->node_case == PG_QUERY__NODE__NODE_CASE_EXPR))
+            d = d->node_case == PG_QUERY__NODE__NODE_TYPE_CAST ? d->type_cast->arg
+                                                               : d->case_expr->defresult;
+        if (d && figure_name(d, out, n))
             return true;
         copy_name(out, n, "case");
         return true;
+    }
     case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION:
         copy_name(out, n, sqlvalue_name(node->sqlvalue_function->op));
         return true;

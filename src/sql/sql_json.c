@@ -1,8 +1,13 @@
 /*
- * sql_json.c — the json type as PostgreSQL 15 has it (not jsonb): text kept
- * verbatim once it parses, as json_in keeps it; values made into json as
- * datum_to_json writes them; json_build_object / json_build_array, to_json,
- * json_typeof, json_array_length, the -> and ->> operators, json_agg.
+ * sql_json.c — the json and jsonb types as PostgreSQL 15 has them. json:
+ * text kept verbatim once it parses, as json_in keeps it; jsonb: the text
+ * jsonb_out would print (keys unique and sorted, numbers as numeric), made
+ * once at input. Values made into json as datum_to_json writes them;
+ * json(b)_build_object / _array, to_json(b), json(b)_typeof,
+ * json(b)_array_length, jsonb_pretty, jsonb_strip_nulls, the -> ->> #> #>>
+ * operators, jsonb's @> <@ ? ?| ?& and order, json_agg, jsonb_agg,
+ * json(b)_object_agg, the set-returning json(b)_each[_text],
+ * json(b)_array_elements[_text] and json(b)_object_keys.
  *
  * The grammar (PostgreSQL's jsonapi.c), its errors' DETAIL and the walks
  * over members are pgtype/json.c's; the input check itself is a cast from
@@ -10,9 +15,12 @@
  *
  * Invariants: a json value's bytes always parse (only rl_json_input and the
  * builders here make one); the access operators return a sub-span of those
- * bytes, trimmed of whitespace, so it parses too.
+ * bytes, trimmed of whitespace, so it parses too. A jsonb value's bytes are
+ * canonical (rl_jsonb_make, on pgtype/json.c), and so is any member's span
+ * of them.
  */
 #include <assert.h>
+#include <errno.h>
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -20,6 +28,7 @@
 #include <string.h>
 
 #include "pgtype/json.h"
+#include "pgtype/pgtype.h"
 #include "sql/sql_json.h"
 #include "sql/sql_value.h"
 
@@ -105,7 +114,7 @@ static int put_json_value(rl_expr_ctx *c, rl_buf *b, const rl_value *v, int loc)
         rl_buf_put_str(b, "null");
         return 0;
     }
-    if (v->oid == RL_OID_JSON) {
+    if (v->oid == RL_OID_JSON || v->oid == RL_OID_JSONB) {
         rl_buf_put(b, v->d.v.s.p, v->d.v.s.len);
         return 0;
     }
@@ -307,44 +316,21 @@ int rl_fn_json_array_length(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out
     return 0;
 }
 
-/* j -> key / j -> index (as_text: ->>): the member's json, or as text
- * (a string de-escaped, null as NULL); NULL when there is none. */
-int rl_json_get(rl_expr_ctx *c, const rl_value *j, const rl_value *k, bool as_text,
-                rl_value *out)
+/* The value span at p..p+n as the result of an access operator: json or
+ * jsonb (the type of the container), or as text (a string de-escaped,
+ * null as NULL). */
+static int access_result(rl_expr_ctx *c, uint32_t oid, const uint8_t *v, size_t vlen,
+                         bool as_text, rl_value *out)
 {
-    rl_val_null(out, as_text ? RL_OID_TEXT : RL_OID_JSON);
-    if (j->d.isnull || k->d.isnull)
-        return 0;
-    member_find f = {0};
-    uint8_t ch = first_byte(j);
-    if (rl_oid_is_intlike(k->oid)) {
-        if (ch != '[')
-            return 0;
-        f.index = k->d.v.i;
-        if (f.index < 0) { /* from the end */
-            int64_t count = 0;
-            rl_json_each_member(j->d.v.s.p, j->d.v.s.len, count_member, &count);
-            f.index += count;
-            if (f.index < 0)
-                return 0;
-        }
-    } else {
-        if (ch != '{')
-            return 0;
-        f.key = k->d.v.s.p;
-        f.keylen = k->d.v.s.len;
-    }
-    rl_json_each_member(j->d.v.s.p, j->d.v.s.len, find_member, &f);
-    if (!f.found)
-        return 0;
-    const uint8_t *v = j->d.v.s.p + f.vs;
-    size_t vlen = f.ve - f.vs;
     if (!as_text)
-        return rl_val_str_copy(c, out, RL_OID_JSON, v, vlen);
-    if (vlen == 4 && memcmp(v, "null", 4) == 0)
+        return rl_val_str_copy(c, out, oid, v, vlen);
+    uint8_t k = rl_json_kind(v, vlen);
+    if (k == 'n')
         return 0;
-    if (v[0] != '"')
+    if (k != '"')
         return rl_val_str_copy(c, out, RL_OID_TEXT, v, vlen);
+    while (vlen && v[0] != '"')
+        v++, vlen--;
     rl_buf b;
     rl_buf_init(&b, vlen);
     (void)rl_json_string_decode(v, vlen, &b);
@@ -353,4 +339,803 @@ int rl_json_get(rl_expr_ctx *c, const rl_value *j, const rl_value *k, bool as_te
         return rl_expr_oom(c);
     }
     return rl_val_buf_copy(c, out, RL_OID_TEXT, &b);
+}
+
+/* One step into p..p+*n: an object's member named key (keylen), or when
+ * by_index an array's element index (negative from the end). False when
+ * there is none; else *p, *n the member's span. */
+static bool access_step(const uint8_t **p, size_t *n, bool by_index, const uint8_t *key,
+                        size_t keylen, int64_t index)
+{
+    member_find f = {0};
+    uint8_t ch = rl_json_kind(*p, *n);
+    if (by_index) {
+        if (ch != '[')
+            return false;
+        f.index = index;
+        if (f.index < 0) { /* from the end */
+            int64_t count = 0;
+            rl_json_each_member(*p, *n, count_member, &count);
+            f.index += count;
+            if (f.index < 0)
+                return false;
+        }
+    } else {
+        if (ch != '{')
+            return false;
+        f.key = key;
+        f.keylen = keylen;
+    }
+    rl_json_each_member(*p, *n, find_member, &f);
+    if (!f.found)
+        return false;
+    *p += f.vs;
+    *n = f.ve - f.vs;
+    return true;
+}
+
+/* j -> key / j -> index (as_text: ->>): the member's json, or as text
+ * (a string de-escaped, null as NULL); NULL when there is none. */
+int rl_json_get(rl_expr_ctx *c, const rl_value *j, const rl_value *k, bool as_text,
+                rl_value *out)
+{
+    rl_val_null(out, as_text ? RL_OID_TEXT : j->oid);
+    if (j->d.isnull || k->d.isnull)
+        return 0;
+    if (j->oid == RL_OID_JSON && rl_json_escapes_check(c, j, -1) < 0)
+        return -1;
+    const uint8_t *p = j->d.v.s.p;
+    size_t n = j->d.v.s.len;
+    bool by_index = rl_oid_is_intlike(k->oid);
+    if (!access_step(&p, &n, by_index, by_index ? NULL : k->d.v.s.p,
+                     by_index ? 0 : k->d.v.s.len, by_index ? k->d.v.i : 0))
+        return 0;
+    return access_result(c, j->oid, p, n, as_text, out);
+}
+
+/* j #> path / j #>> path (path text[]): each step a key or, in an array,
+ * an integer index; NULL when a step finds nothing or is NULL. */
+int rl_json_get_path(rl_expr_ctx *c, const rl_value *j, const rl_value *path, bool as_text,
+                     rl_value *out)
+{
+    rl_val_null(out, as_text ? RL_OID_TEXT : j->oid);
+    if (j->d.isnull || path->d.isnull)
+        return 0;
+    if (j->oid == RL_OID_JSON && rl_json_escapes_check(c, j, -1) < 0)
+        return -1;
+    const uint8_t *p = j->d.v.s.p;
+    size_t n = j->d.v.s.len;
+    rl_buf el;
+    rl_buf_init(&el, 0);
+    size_t pos = 0;
+    bool isnull, found = true;
+    while (found && rl_elem_next(path, &pos, &el, &isnull)) {
+        if (isnull) {
+            found = false;
+            break;
+        }
+        const uint8_t *key = el.data ? el.data : (const uint8_t *)"";
+        if (rl_json_kind(p, n) == '[') {
+            char num[32];
+            char *end;
+            snprintf(num, sizeof num, "%.*s", (int)(el.len < 31 ? el.len : 31), (const char *)key);
+            errno = 0;
+            long long v = strtoll(num, &end, 10);
+            found = el.len > 0 && el.len < 31 && *end == 0 && errno == 0 && v >= INT32_MIN &&
+                    v <= INT32_MAX && access_step(&p, &n, true, NULL, 0, v);
+        } else {
+            found = access_step(&p, &n, false, key, el.len, 0);
+        }
+    }
+    rl_buf_free(&el);
+    if (!found)
+        return 0;
+    return access_result(c, j->oid, p, n, as_text, out);
+}
+
+/* --------------------------------------------------------------- jsonb */
+
+/* jsonb keeps its value as PostgreSQL's jsonb_out writes it: object keys
+ * unique (the last of a name wins) and sorted by length, then bytes;
+ * ", " between members and ": " after keys; strings re-escaped as
+ * escape_json; numbers as numeric_out writes them. Such text is json, so
+ * the walks above read it too, and a sub-span of it is again canonical. */
+
+/* A json result made into jsonb (to_jsonb and the jsonb builders are the
+ * json ones, normalised). */
+static int to_jsonb_result(rl_expr_ctx *c, int rc, rl_value *out, int loc)
+{
+    if (rc < 0 || out->d.isnull) {
+        if (rc == 0)
+            out->oid = RL_OID_JSONB;
+        return rc;
+    }
+    rl_value j = *out;
+    return rl_jsonb_from_json(c, &j, out, loc);
+}
+
+int rl_fn_to_jsonb(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return to_jsonb_result(c, rl_fn_to_json(c, n, a, out, loc), out, loc);
+}
+
+int rl_fn_jsonb_build_array(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return to_jsonb_result(c, rl_fn_json_build_array(c, n, a, out, loc), out, loc);
+}
+
+int rl_fn_jsonb_build_object(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    if (n % 2) {
+        rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                      "argument list must have even number of elements");
+        rl_error_hint(c->x->err, "The arguments of jsonb_build_object() must consist of "
+                                 "alternating keys and values.");
+        return -1;
+    }
+    for (size_t i = 0; i < n; i += 2)
+        if (a[i].d.isnull)
+            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                                 "argument %zu: key must not be null", i + 1);
+    return to_jsonb_result(c, rl_fn_json_build_object(c, n, a, out, loc), out, loc);
+}
+
+int rl_jsonb_agg(rl_expr_ctx *c, const rl_value *vals, size_t n, rl_value *out, int loc)
+{
+    return to_jsonb_result(c, rl_json_agg(c, vals, n, out, loc), out, loc);
+}
+
+/* json_object_agg(k, v) / jsonb_object_agg: { "k" : v, ... } (jsonb:
+ * normalised); NULL for no rows; a NULL name is an error. */
+int rl_json_object_agg(rl_expr_ctx *c, const rl_value *keys, const rl_value *vals, size_t n,
+                       bool jsonb, rl_value *out, int loc)
+{
+    if (n == 0) {
+        rl_val_null(out, jsonb ? RL_OID_JSONB : RL_OID_JSON);
+        return 0;
+    }
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    rl_buf_put_str(&b, "{ ");
+    for (size_t i = 0; i < n; i++) {
+        if (keys[i].d.isnull) {
+            rl_buf_free(&b);
+            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                                 "field name must not be null");
+        }
+        if (i)
+            rl_buf_put_str(&b, ", ");
+        rl_buf key;
+        rl_buf_init(&key, 0);
+        if (keys[i].oid == RL_OID_UNKNOWN)
+            rl_buf_put(&key, keys[i].d.v.s.p, keys[i].d.v.s.len);
+        else
+            rl_value_to_text(&key, &keys[i]);
+        rl_json_put_string(&b, key.data ? key.data : (const uint8_t *)"", key.len);
+        rl_buf_free(&key);
+        rl_buf_put_str(&b, " : ");
+        if (put_json_value(c, &b, &vals[i], loc) < 0) {
+            rl_buf_free(&b);
+            return -1;
+        }
+    }
+    rl_buf_put_str(&b, " }");
+    int rc = put_json_result(c, out, &b);
+    return jsonb ? to_jsonb_result(c, rc, out, loc) : rc;
+}
+
+int rl_fn_jsonb_strip_nulls(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return rl_jsonb_make(c, a[0].d.v.s.p, a[0].d.v.s.len, true, out, loc);
+}
+
+/* jsonb_pretty: four blanks a level, each member on its own line. */
+typedef struct jb_pretty {
+    rl_expr_ctx *c;
+    const uint8_t *base;
+    rl_buf *out;
+    int level, rc;
+    bool first;
+} jb_pretty;
+
+static int pretty_value(jb_pretty *pp, const uint8_t *p, size_t n);
+
+static void pretty_indent(rl_buf *b, int level)
+{
+    for (int i = 0; i < level; i++)
+        rl_buf_put_str(b, "    ");
+}
+
+static bool pretty_member(void *ctx, const rl_buf *key, size_t vs, size_t ve)
+{
+    jb_pretty *pp = ctx;
+    rl_buf_put_str(pp->out, pp->first ? "\n" : ",\n");
+    pp->first = false;
+    pretty_indent(pp->out, pp->level);
+    if (key) {
+        rl_json_put_string(pp->out, key->data ? key->data : (const uint8_t *)"", key->len);
+        rl_buf_put_str(pp->out, ": ");
+    }
+    jb_pretty sub = {pp->c, pp->base + vs, pp->out, pp->level, 0, true};
+    pp->rc = pretty_value(&sub, pp->base + vs, ve - vs);
+    return pp->rc == 0;
+}
+
+static int pretty_value(jb_pretty *pp, const uint8_t *p, size_t n)
+{
+    if (rl_exec_check_stack(pp->c->x) < 0)
+        return -1;
+    uint8_t k = rl_json_kind(p, n);
+    if (k != '{' && k != '[') {
+        rl_buf_put(pp->out, p, n);
+        return 0;
+    }
+    rl_buf_put_u8(pp->out, k);
+    jb_pretty sub = {pp->c, p, pp->out, pp->level + 1, 0, true};
+    rl_json_each_member(p, n, pretty_member, &sub);
+    if (sub.rc < 0)
+        return -1;
+    rl_buf_put_u8(pp->out, '\n');
+    pretty_indent(pp->out, pp->level);
+    rl_buf_put_u8(pp->out, k == '{' ? '}' : ']');
+    return 0;
+}
+
+int rl_fn_jsonb_pretty(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    jb_pretty pp = {c, a[0].d.v.s.p, &b, 0, 0, true};
+    if (pretty_value(&pp, a[0].d.v.s.p, a[0].d.v.s.len) < 0) {
+        rl_buf_free(&b);
+        return -1;
+    }
+    if (b.failed) {
+        rl_buf_free(&b);
+        return rl_expr_oom(c);
+    }
+    return rl_val_buf_copy(c, out, RL_OID_TEXT, &b);
+}
+
+/* ------------------------------------------------ containment, existence */
+
+/* The spans of a container's members (keys for objects), in order. */
+typedef struct jb_span {
+    const uint8_t *p;
+    size_t n;
+    rl_buf key;
+} jb_span;
+
+typedef struct jb_list {
+    const uint8_t *base;
+    jb_span *v;
+    size_t n, cap;
+    bool failed;
+} jb_list;
+
+static bool list_member(void *ctx, const rl_buf *key, size_t vs, size_t ve)
+{
+    jb_list *l = ctx;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 8;
+        jb_span *nv = realloc(l->v, cap * sizeof *nv);
+        if (!nv) {
+            l->failed = true;
+            return false;
+        }
+        l->v = nv;
+        l->cap = cap;
+    }
+    jb_span *s = &l->v[l->n++];
+    s->p = l->base + vs;
+    s->n = ve - vs;
+    rl_buf_init(&s->key, 0);
+    if (key)
+        rl_buf_put(&s->key, key->data, key->len);
+    return true;
+}
+
+static void list_free(jb_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        rl_buf_free(&l->v[i].key);
+    free(l->v);
+}
+
+static bool list_of(const uint8_t *p, size_t n, jb_list *l)
+{
+    *l = (jb_list){.base = p};
+    rl_json_each_member(p, n, list_member, l);
+    return !l->failed;
+}
+
+static bool is_container(uint8_t k)
+{
+    return k == '{' || k == '[';
+}
+
+/* A number's canonical text without trailing fraction zeros: numeric
+ * equality of two numeric_out texts. */
+static size_t number_len(const uint8_t *p, size_t n)
+{
+    if (!memchr(p, '.', n))
+        return n;
+    while (n && p[n - 1] == '0')
+        n--;
+    if (n && p[n - 1] == '.')
+        n--;
+    return n;
+}
+
+/* Equal canonical scalars (strings by their escaped bytes, which are the
+ * same for the same string; numbers numerically). */
+static bool scalar_equal(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
+{
+    uint8_t ka = rl_json_kind(a, an), kb = rl_json_kind(b, bn);
+    bool na = ka == '-' || isdigit(ka), nb = kb == '-' || isdigit(kb);
+    if (na && nb) {
+        an = number_len(a, an);
+        bn = number_len(b, bn);
+    }
+    return an == bn && memcmp(a, b, an) == 0;
+}
+
+/* Does a contain b (JsonbDeepContains, both canonical, neither a top-level
+ * scalar)? -1 on error. */
+static int jb_contains(rl_expr_ctx *c, const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
+{
+    if (rl_exec_check_stack(c->x) < 0)
+        return -1;
+    uint8_t ka = rl_json_kind(a, an), kb = rl_json_kind(b, bn);
+    if (ka != kb)
+        return 0;
+    jb_list la, lb;
+    bool ok_a = list_of(a, an, &la), ok_b = list_of(b, bn, &lb);
+    int res = 1;
+    if (!ok_a || !ok_b)
+        res = rl_expr_oom(c);
+    for (size_t i = 0; res == 1 && i < lb.n; i++) {
+        const jb_span *r = &lb.v[i];
+        uint8_t kr = rl_json_kind(r->p, r->n);
+        bool hit = false;
+        for (size_t j = 0; !hit && res == 1 && j < la.n; j++) {
+            const jb_span *l = &la.v[j];
+            if (ka == '{' && (l->key.len != r->key.len ||
+                              (l->key.len && memcmp(l->key.data, r->key.data, l->key.len))))
+                continue;
+            uint8_t kl = rl_json_kind(l->p, l->n);
+            if (is_container(kr)) {
+                int sub = kl == kr ? jb_contains(c, l->p, l->n, r->p, r->n) : 0;
+                if (sub < 0)
+                    res = -1;
+                hit = sub == 1;
+            } else {
+                hit = !is_container(kl) && scalar_equal(l->p, l->n, r->p, r->n);
+            }
+            if (ka == '{' && !hit)
+                break; /* the one member of that name does not match */
+        }
+        if (res == 1 && !hit)
+            res = 0;
+    }
+    list_free(&la);
+    list_free(&lb);
+    return res;
+}
+
+/* a @> b on jsonb values (neither NULL); a top-level scalar is an array
+ * of one that only a scalar or an array's scalar element contains. */
+int rl_jsonb_contains(rl_expr_ctx *c, const rl_value *a, const rl_value *b, bool *out)
+{
+    const uint8_t *ap = a->d.v.s.p, *bp = b->d.v.s.p;
+    size_t an = a->d.v.s.len, bn = b->d.v.s.len;
+    uint8_t ka = rl_json_kind(ap, an), kb = rl_json_kind(bp, bn);
+    int r;
+    if (!is_container(kb)) {
+        if (!is_container(ka)) {
+            r = scalar_equal(ap, an, bp, bn);
+        } else if (ka == '[') {
+            jb_list l;
+            r = list_of(ap, an, &l) ? 0 : rl_expr_oom(c);
+            for (size_t i = 0; r == 0 && i < l.n; i++)
+                r = !is_container(rl_json_kind(l.v[i].p, l.v[i].n)) &&
+                    scalar_equal(l.v[i].p, l.v[i].n, bp, bn);
+            list_free(&l);
+        } else {
+            r = 0;
+        }
+    } else if (!is_container(ka)) {
+        r = 0;
+    } else {
+        r = jb_contains(c, ap, an, bp, bn);
+    }
+    if (r < 0)
+        return -1;
+    *out = r == 1;
+    return 0;
+}
+
+/* j ? key: a top-level key, or a string element of an array (or the
+ * string a scalar is). */
+bool rl_jsonb_exists(const rl_value *j, const uint8_t *key, size_t keylen)
+{
+    const uint8_t *p = j->d.v.s.p;
+    size_t n = j->d.v.s.len;
+    uint8_t k = rl_json_kind(p, n);
+    if (k == '{') {
+        member_find f = {.key = key, .keylen = keylen};
+        rl_json_each_member(p, n, find_member, &f);
+        return f.found;
+    }
+    rl_buf s;
+    rl_buf_init(&s, 0);
+    bool found = false;
+    if (k == '"') {
+        (void)rl_json_string_decode(p, n, &s);
+        found = s.len == keylen && (keylen == 0 || memcmp(s.data, key, keylen) == 0);
+    } else if (k == '[') {
+        jb_list l;
+        if (list_of(p, n, &l))
+            for (size_t i = 0; !found && i < l.n; i++) {
+                if (rl_json_kind(l.v[i].p, l.v[i].n) != '"')
+                    continue;
+                rl_buf_reset(&s);
+                (void)rl_json_string_decode(l.v[i].p, l.v[i].n, &s);
+                found = s.len == keylen && (keylen == 0 || memcmp(s.data, key, keylen) == 0);
+            }
+        list_free(&l);
+    }
+    rl_buf_free(&s);
+    return found;
+}
+
+/* ------------------------------------------------ set-returning functions */
+
+static const struct json_srf {
+    const char *name;
+    uint32_t arg;  /* json or jsonb */
+    uint8_t what;  /* 'e' each, 'a' array elements, 'k' object keys */
+    bool as_text;
+} json_srfs[] = {
+    {"json_array_elements", RL_OID_JSON, 'a', false},
+    {"json_array_elements_text", RL_OID_JSON, 'a', true},
+    {"json_each", RL_OID_JSON, 'e', false},
+    {"json_each_text", RL_OID_JSON, 'e', true},
+    {"json_object_keys", RL_OID_JSON, 'k', true},
+    {"jsonb_array_elements", RL_OID_JSONB, 'a', false},
+    {"jsonb_array_elements_text", RL_OID_JSONB, 'a', true},
+    {"jsonb_each", RL_OID_JSONB, 'e', false},
+    {"jsonb_each_text", RL_OID_JSONB, 'e', true},
+    {"jsonb_object_keys", RL_OID_JSONB, 'k', true},
+};
+
+static const struct json_srf *find_srf(const char *name)
+{
+    for (size_t i = 0; name && i < sizeof json_srfs / sizeof json_srfs[0]; i++)
+        if (strcmp(json_srfs[i].name, name) == 0)
+            return &json_srfs[i];
+    return NULL;
+}
+
+bool rl_json_is_srf(const char *name)
+{
+    return find_srf(name) != NULL;
+}
+
+size_t rl_json_srf_shape(const char *name, const char **names, uint32_t *types)
+{
+    const struct json_srf *s = find_srf(name);
+    uint32_t vt = s->as_text ? RL_OID_TEXT : s->arg;
+    switch (s->what) {
+    case 'e':
+        names[0] = "key", types[0] = RL_OID_TEXT;
+        names[1] = "value", types[1] = vt;
+        return 2;
+    case 'a': names[0] = "value", types[0] = vt; return 1;
+    default: names[0] = s->name, types[0] = RL_OID_TEXT; return 1;
+    }
+}
+
+int rl_json_srf_arg(rl_expr_ctx *c, const char *name, rl_value *arg, int loc)
+{
+    const struct json_srf *s = find_srf(name);
+    if (arg->oid == RL_OID_UNKNOWN)
+        return rl_value_coerce(c, arg, s->arg, -1, false, arg, loc);
+    if (arg->oid != s->arg) {
+        rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, loc, "function %s(%s) does not exist",
+                      name, rl_oid_type_name(arg->oid));
+        rl_error_hint(c->x->err, "No function matches the given name and argument types. You "
+                                 "might need to add explicit type casts.");
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct srf_walk {
+    rl_expr_ctx *c;
+    const struct json_srf *s;
+    const uint8_t *base;
+    uint32_t oid;
+    rl_rowset *rs;
+    int rc;
+} srf_walk;
+
+static bool srf_member(void *ctx, const rl_buf *key, size_t vs, size_t ve)
+{
+    srf_walk *w = ctx;
+    rl_value row[2];
+    size_t k = 0;
+    if (key) {
+        if ((w->rc = rl_val_str_copy(w->c, &row[k++], RL_OID_TEXT,
+                                     key->data ? (const char *)key->data : "", key->len)) < 0)
+            return false;
+    }
+    if (w->s->what != 'k') {
+        rl_val_null(&row[k], w->s->as_text ? RL_OID_TEXT : w->oid);
+        if ((w->rc = access_result(w->c, w->oid, w->base + vs, ve - vs, w->s->as_text,
+                                   &row[k])) < 0)
+            return false;
+    }
+    w->rc = rl_rowset_add(w->rs, row, NULL, w->c->x->err);
+    return w->rc == 0;
+}
+
+int rl_json_srf_rows(rl_expr_ctx *c, const char *name, const rl_value *j, rl_rowset *rs)
+{
+    if (j->d.isnull)
+        return 0;
+    const struct json_srf *s = find_srf(name);
+    uint8_t k = rl_json_kind(j->d.v.s.p, j->d.v.s.len);
+    const char *err = NULL;
+    bool jb = s->arg == RL_OID_JSONB;
+    char msg[96] = "";
+    if (s->what == 'a' && k != '[') {
+        if (jb)
+            err = k == '{' ? "cannot extract elements from an object"
+                           : "cannot extract elements from a scalar";
+        else
+            snprintf(msg, sizeof msg, "cannot call %s on a %s", name,
+                     k == '{' ? "non-array" : "scalar");
+    } else if (s->what == 'e' && k != '{') {
+        if (jb)
+            snprintf(msg, sizeof msg, "cannot call %s on a non-object", name);
+        else
+            err = k == '[' ? "cannot deconstruct an array as an object"
+                           : "cannot deconstruct a scalar";
+    } else if (s->what == 'k' && k != '{') {
+        snprintf(msg, sizeof msg, "cannot call %s on %s", name,
+                 k == '[' ? "an array" : "a scalar");
+    }
+    if (!err && msg[0])
+        err = msg;
+    if (err)
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1, "%s", err);
+    if (!jb && rl_json_escapes_check(c, j, -1) < 0)
+        return -1;
+    srf_walk w = {c, s, j->d.v.s.p, s->arg, rs, 0};
+    rl_json_each_member(j->d.v.s.p, j->d.v.s.len, srf_member, &w);
+    return w.rc;
+}
+
+/* ------------------------------------------------------------ ordering */
+
+/* compareJsonbContainers' type order: null < string < number < boolean <
+ * array < object (a top-level scalar being an array of one, "raw"). */
+static int jb_rank(uint8_t k)
+{
+    switch (k) {
+    case 'n': return 0;
+    case '"': return 1;
+    case 't': case 'f': return 3;
+    case '[': return 16;
+    case '{': return 17;
+    default: return 2;
+    }
+}
+
+static int jb_scalar_cmp(rl_expr_ctx *c, const uint8_t *a, size_t an, const uint8_t *b,
+                         size_t bn, int *res)
+{
+    uint8_t k = rl_json_kind(a, an);
+    if (k == 'n') {
+        *res = 0;
+    } else if (k == 't' || k == 'f') {
+        uint8_t kb = rl_json_kind(b, bn);
+        *res = k == kb ? 0 : k == 't' ? 1 : -1;
+    } else if (k == '"') { /* by their bytes, the shorter first on a tie */
+        rl_buf x, y;
+        rl_buf_init(&x, 0);
+        rl_buf_init(&y, 0);
+        (void)rl_json_string_decode(a, an, &x);
+        (void)rl_json_string_decode(b, bn, &y);
+        size_t m = x.len < y.len ? x.len : y.len;
+        int r = m ? memcmp(x.data, y.data, m) : 0;
+        *res = r ? (r < 0 ? -1 : 1) : x.len == y.len ? 0 : x.len < y.len ? -1 : 1;
+        rl_buf_free(&x);
+        rl_buf_free(&y);
+    } else {
+        rl_value x, y;
+        if (rl_text_to_value(c, (const char *)a, an, RL_OID_NUMERIC, -1, false, &x, -1) < 0 ||
+            rl_text_to_value(c, (const char *)b, bn, RL_OID_NUMERIC, -1, false, &y, -1) < 0)
+            return -1;
+        *res = rl_datum_compare(RL_T_NUMERIC, &x.d, &y.d);
+    }
+    return 0;
+}
+
+/* a against b (canonical spans); top: a top-level value, where a scalar
+ * is a raw-scalar array. */
+static int jb_cmp(rl_expr_ctx *c, const uint8_t *a, size_t an, const uint8_t *b, size_t bn,
+                  bool top, int *res)
+{
+    if (rl_exec_check_stack(c->x) < 0)
+        return -1;
+    uint8_t ka = rl_json_kind(a, an), kb = rl_json_kind(b, bn);
+    bool rawa = top && !is_container(ka), rawb = top && !is_container(kb);
+    int ra = rawa ? 16 : jb_rank(ka), rb = rawb ? 16 : jb_rank(kb);
+    if (ra != rb) {
+        *res = ra > rb ? 1 : -1;
+        return 0;
+    }
+    if (rawa && rawb)
+        return jb_cmp(c, a, an, b, bn, false, res);
+    if (!rawa && !is_container(ka))
+        return jb_scalar_cmp(c, a, an, b, bn, res);
+    jb_list la = {0}, lb = {0};
+    size_t na = 1, nb = 1;
+    int rc = 0;
+    if (!rawa && !list_of(a, an, &la))
+        rc = rl_expr_oom(c);
+    if (!rawb && rc == 0 && !list_of(b, bn, &lb))
+        rc = rl_expr_oom(c);
+    if (!rawa)
+        na = la.n;
+    if (!rawb)
+        nb = lb.n;
+    *res = 0;
+    if (rawa != rawb)
+        *res = rawa ? -1 : 1;
+    if (na != nb)
+        *res = na > nb ? 1 : -1;
+    for (size_t i = 0; rc == 0 && *res == 0 && i < na; i++) {
+        const uint8_t *ea = rawa ? a : la.v[i].p, *eb = rawb ? b : lb.v[i].p;
+        size_t ean = rawa ? an : la.v[i].n, ebn = rawb ? bn : lb.v[i].n;
+        if (ka == '{') { /* the key, then its value */
+            const rl_buf *x = &la.v[i].key, *y = &lb.v[i].key;
+            size_t m = x->len < y->len ? x->len : y->len;
+            int r = m ? memcmp(x->data, y->data, m) : 0;
+            *res = r ? (r < 0 ? -1 : 1) : x->len == y->len ? 0 : x->len < y->len ? -1 : 1;
+            if (*res)
+                break;
+        }
+        rc = jb_cmp(c, ea, ean, eb, ebn, false, res);
+    }
+    list_free(&la);
+    list_free(&lb);
+    return rc;
+}
+
+int rl_jsonb_cmp(rl_expr_ctx *c, const rl_value *a, const rl_value *b, int *res)
+{
+    return jb_cmp(c, a->d.v.s.p, a->d.v.s.len, b->d.v.s.p, b->d.v.s.len, true, res);
+}
+
+/* ------------------------------------------------------------- jsonb || */
+
+/* a || b of jsonb values: two objects merged (b's members win), else one
+ * array of a's elements (a itself when not an array) then b's. */
+int rl_jsonb_concat(rl_expr_ctx *c, const rl_value *a, const rl_value *b, rl_value *out, int loc)
+{
+    if (a->d.isnull || b->d.isnull) {
+        rl_val_null(out, RL_OID_JSONB);
+        return 0;
+    }
+    uint8_t ka = rl_json_kind(a->d.v.s.p, a->d.v.s.len);
+    uint8_t kb = rl_json_kind(b->d.v.s.p, b->d.v.s.len);
+    bool objects = ka == '{' && kb == '{';
+    rl_buf t;
+    rl_buf_init(&t, 0);
+    rl_buf_put_u8(&t, objects ? '{' : '[');
+    const rl_value *v[2] = {a, b};
+    bool any = false;
+    for (int i = 0; i < 2; i++) {
+        const uint8_t *p = v[i]->d.v.s.p;
+        size_t n = v[i]->d.v.s.len;
+        uint8_t k = i ? kb : ka;
+        if (k == '[' || objects) { /* the inside of the brackets */
+            p++;
+            n -= 2;
+        }
+        if (!n)
+            continue;
+        if (any)
+            rl_buf_put_str(&t, ", ");
+        rl_buf_put(&t, p, n);
+        any = true;
+    }
+    rl_buf_put_u8(&t, objects ? '}' : ']');
+    if (t.failed) {
+        rl_buf_free(&t);
+        return rl_expr_oom(c);
+    }
+    int rc = rl_jsonb_make(c, t.data, t.len, false, out, loc);
+    rl_buf_free(&t);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- jsonb - */
+
+static bool key_in(const rl_buf *k, const rl_value *keys, bool one)
+{
+    if (one)
+        return k->len == keys->d.v.s.len &&
+               (k->len == 0 || memcmp(k->data, keys->d.v.s.p, k->len) == 0);
+    rl_buf el;
+    rl_buf_init(&el, 0);
+    size_t pos = 0;
+    bool isnull, hit = false;
+    while (!hit && rl_elem_next(keys, &pos, &el, &isnull))
+        hit = !isnull && el.len == k->len && (k->len == 0 || memcmp(el.data, k->data, k->len) == 0);
+    rl_buf_free(&el);
+    return hit;
+}
+
+/* a - key / a - keys (text[]) / a - index of jsonb a (PostgreSQL's
+ * jsonb_delete, jsonb_delete_array, jsonb_delete_idx). */
+int rl_jsonb_delete(rl_expr_ctx *c, const rl_value *a, const rl_value *b, rl_value *out)
+{
+    rl_val_null(out, RL_OID_JSONB);
+    if (a->d.isnull || b->d.isnull)
+        return 0;
+    const uint8_t *p = a->d.v.s.p;
+    size_t n = a->d.v.s.len;
+    uint8_t k = rl_json_kind(p, n);
+    bool by_index = rl_oid_is_intlike(b->oid), one = !by_index && !rl_elem_oid_of(b->oid);
+    if (!is_container(k))
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "cannot delete from scalar");
+    if (by_index && k == '{')
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "cannot delete from object using integer index");
+    jb_list l;
+    if (!list_of(p, n, &l)) {
+        list_free(&l);
+        return rl_expr_oom(c);
+    }
+    int64_t drop = -1;
+    if (by_index) {
+        drop = b->d.v.i < 0 ? (int64_t)l.n + b->d.v.i : b->d.v.i;
+        if (drop < 0 || drop >= (int64_t)l.n)
+            drop = -1;
+    }
+    rl_buf t, s;
+    rl_buf_init(&t, 0);
+    rl_buf_init(&s, 0);
+    rl_buf_put_u8(&t, k);
+    bool first = true;
+    for (size_t i = 0; i < l.n; i++) {
+        if (by_index && (int64_t)i == drop)
+            continue;
+        if (!by_index && k == '{' && key_in(&l.v[i].key, b, one))
+            continue;
+        if (!by_index && k == '[' && rl_json_kind(l.v[i].p, l.v[i].n) == '"') {
+            rl_buf_reset(&s);
+            (void)rl_json_string_decode(l.v[i].p, l.v[i].n, &s);
+            if (key_in(&s, b, one))
+                continue;
+        }
+        if (!first)
+            rl_buf_put_str(&t, ", ");
+        first = false;
+        if (k == '{') {
+            rl_json_put_string(&t, l.v[i].key.data ? l.v[i].key.data : (const uint8_t *)"",
+                               l.v[i].key.len);
+            rl_buf_put_str(&t, ": ");
+        }
+        rl_buf_put(&t, l.v[i].p, l.v[i].n);
+    }
+    rl_buf_put_u8(&t, k == '{' ? '}' : ']');
+    list_free(&l);
+    rl_buf_free(&s);
+    return rl_val_buf_copy(c, out, RL_OID_JSONB, &t);
 }

@@ -1,12 +1,14 @@
 /*
- * sql_json.h — the json type (sql_json.c), private to src/sql/: the
- * function table's json functions, the -> / ->> operators and json_agg
- * (its input check is a cast: sql_cast.c on pgtype/json.h).
+ * sql_json.h — the json and jsonb types (sql_json.c), private to src/sql/:
+ * the function table's json functions, the operators, the aggregates and
+ * the set-returning functions (the input check is a cast: sql_cast.c on
+ * pgtype/json.h, then rl_jsonb_from_json for jsonb, both in sql_cast.c).
  */
 #ifndef ROCKLAKE_SQL_JSON_H
 #define ROCKLAKE_SQL_JSON_H
 
 #include "sql/sql_cast.h"
+#include "sql/sql_value.h"
 
 /* j -> k (as_text: j ->> k), k text (an object's member) or an integer (an
  * array's element, negative from the end): NULL when there is none. */
@@ -22,5 +24,42 @@ int rl_fn_json_build_object(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out
 int rl_fn_json_build_array(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_json_typeof(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_json_array_length(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+
+/* j #> path / j #>> path (path a text[]). */
+int rl_json_get_path(rl_expr_ctx *c, const rl_value *j, const rl_value *path, bool as_text,
+                     rl_value *out);
+
+/* a @> b of two jsonb values (not NULL). */
+int rl_jsonb_contains(rl_expr_ctx *c, const rl_value *a, const rl_value *b, bool *out);
+/* a against b (jsonb, not NULL) in PostgreSQL's jsonb order (*res <0, 0,
+ * >0): null < string < number < boolean < array < object, containers by
+ * their size first, a top-level scalar an array of one. */
+int rl_jsonb_cmp(rl_expr_ctx *c, const rl_value *a, const rl_value *b, int *res);
+/* a || b of jsonb values (PostgreSQL's jsonb_concat). */
+int rl_jsonb_concat(rl_expr_ctx *c, const rl_value *a, const rl_value *b, rl_value *out, int loc);
+/* a - key (text), a - keys (text[]), a - index (int) of jsonb a. */
+int rl_jsonb_delete(rl_expr_ctx *c, const rl_value *a, const rl_value *b, rl_value *out);
+/* j ? key of a jsonb value (not NULL). */
+bool rl_jsonb_exists(const rl_value *j, const uint8_t *key, size_t keylen);
+
+/* jsonb_agg; json_object_agg / jsonb_object_agg over n (key, value) rows. */
+int rl_jsonb_agg(rl_expr_ctx *c, const rl_value *vals, size_t n, rl_value *out, int loc);
+int rl_json_object_agg(rl_expr_ctx *c, const rl_value *keys, const rl_value *vals, size_t n,
+                       bool jsonb, rl_value *out, int loc);
+
+/* The set-returning json(b)_each[_text], json(b)_array_elements[_text],
+ * json(b)_object_keys: is name one; its columns (names, types: at most 2);
+ * its argument checked (an unknown literal typed, else 42883); its rows
+ * for j appended to rs (22023 when j is not the container it takes). */
+bool rl_json_is_srf(const char *name);
+size_t rl_json_srf_shape(const char *name, const char **names, uint32_t *types);
+int rl_json_srf_arg(rl_expr_ctx *c, const char *name, rl_value *arg, int loc);
+int rl_json_srf_rows(rl_expr_ctx *c, const char *name, const rl_value *j, rl_rowset *rs);
+
+int rl_fn_to_jsonb(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+int rl_fn_jsonb_build_object(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+int rl_fn_jsonb_build_array(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+int rl_fn_jsonb_strip_nulls(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+int rl_fn_jsonb_pretty(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 
 #endif

@@ -43,6 +43,7 @@
 #include "sql/sql_relation.h"
 #include "sql/sql_resultkey.h"
 #include "sql/sql_scan.h"
+#include "sql/sql_json.h"
 #include "sql/sql_select.h"
 #include "sql/sql_value.h"
 #include "sql/sql_window.h"
@@ -1620,6 +1621,38 @@ static rl_rowset *from_elements(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall 
     return rs;
 }
 
+/* FROM json_each(j) and the other json set-returning functions: their
+ * columns (key, value or one), named by the alias's column list. */
+static rl_rowset *from_json(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
+                            const PgQuery__Alias *al)
+{
+    const char *fname = rl_node_string(f->funcname[f->n_funcname - 1]);
+    rl_value j;
+    if (rl_expr_eval(c, f->args[0], &j) < 0 || rl_json_srf_arg(c, fname, &j, f->location) < 0)
+        return NULL;
+    const char *names[2];
+    uint32_t types[2];
+    size_t k = rl_json_srf_shape(fname, names, types);
+    rl_rowset *rs = rl_rowset_new(k);
+    if (!rs)
+        return fail_oom(S->x);
+    const char *alias = al && al->aliasname ? al->aliasname : NULL;
+    for (size_t i = 0; i < k; i++) {
+        const char *col = alias && i < al->n_colnames ? rl_node_string(al->colnames[i])
+                          : alias && k == 1 && strcmp(names[0], fname) == 0 ? alias
+                                                                 : names[i];
+        snprintf(rs->cols[i].name, sizeof rs->cols[i].name, "%s", col);
+        snprintf(rs->cols[i].rel, sizeof rs->cols[i].rel, "%s", alias ? alias : fname);
+        rs->cols[i].oid = types[i];
+        rs->cols[i].typmod = -1;
+    }
+    rl_rowset_cols_changed(rs);
+    if (S->type_only || rl_json_srf_rows(c, fname, &j, rs) == 0)
+        return rs;
+    rl_rowset_free(rs);
+    return NULL;
+}
+
 /* The rows of a set-returning call, generate_series(start, stop [, step])
  * (integers, int4 unless an argument is int8) or unnest(array), as a
  * one-column row set named after `al` (or the function); only typed when
@@ -1630,6 +1663,8 @@ static rl_rowset *srf_rows(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
 {
     if (rl_expr_is_expandarray(f))
         return from_elements(S, c, f, al, true);
+    if (rl_json_is_srf(rl_node_string(f->funcname[f->n_funcname - 1])))
+        return from_json(S, c, f, al);
     if (f->n_args == 1)
         return from_elements(S, c, f, al, false);
     if (strcmp(rl_node_string(f->funcname[f->n_funcname - 1]), "generate_subscripts") == 0)
@@ -1704,8 +1739,8 @@ static rl_rowset *from_function(sel *S, const PgQuery__RangeFunction *rf)
     if (!f || !rl_expr_is_srf(f) || !schema || strcmp(schema, "pg_catalog") != 0 ||
         rf->lateral || rf->ordinality || rf->is_rowsfrom || rf->n_coldeflist)
         return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f ? f->location : -1,
-                             "only generate_series(integer, integer [, integer]), generate_subscripts and "
-                             "unnest(array) are supported as functions in FROM"),
+                             "only generate_series(integer, integer [, integer]), generate_subscripts, "
+                             "unnest(array) and the json set-returning functions are supported as functions in FROM"),
                NULL;
     rl_expr_ctx c = make_ctx(S, S->outer, NULL);
     return srf_rows(S, &c, f, rf->alias);
@@ -2321,6 +2356,16 @@ static int project_row(proj *p, rl_expr_ctx *c, const rl_binding *b, const rl_ro
     return 0;
 }
 
+/* Row k of a two-column set-returning call as one record value. */
+static int srf_record(rl_expr_ctx *c, rl_rowset *rs, size_t k, rl_value *out)
+{
+    const char *names[2] = {rs->cols[0].name, rs->cols[1].name};
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    rl_record_build(&b, 2, names, rl_rowset_row(rs, k));
+    return rl_val_buf_copy(c, out, RL_OID_RECORD, &b);
+}
+
 /* One input row (or group) through a target list with set-returning calls,
  * as PostgreSQL 10's ProjectSet: the calls run in lockstep, the row gives
  * as many output rows as the longest call (the shorter ones NULL after
@@ -2341,13 +2386,17 @@ static int project_set(proj *p, rl_expr_ctx *c, const rl_binding *b)
     rl_expr_ctx sc = *c;
     sc.srf = &now;
     for (size_t k = 0; rc == 0 && k < rows; k++) {
-        for (size_t j = 0; j < p->nsrf; j++) {
-            if (k < sets[j]->nrows)
+        for (size_t j = 0; rc == 0 && j < p->nsrf; j++) {
+            if (sets[j]->ncols == 2) /* json_each's (key, value) as a record */
+                rc = k < sets[j]->nrows ? srf_record(c, sets[j], k, &cur[j])
+                                        : (null_value(&cur[j], RL_OID_RECORD), 0);
+            else if (k < sets[j]->nrows)
                 cur[j] = rl_rowset_row(sets[j], k)[0];
             else
                 null_value(&cur[j], sets[j]->cols[0].oid);
         }
-        rc = project_row(p, &sc, b, NULL);
+        if (rc == 0)
+            rc = project_row(p, &sc, b, NULL);
     }
     for (size_t j = 0; sets && j < p->nsrf; j++)
         rl_rowset_free(sets[j]);

@@ -107,7 +107,8 @@ static const uint32_t array_types[][2] = { /* element, array */
     {RL_OID_TEXT, RL_OID_TEXT_ARRAY}, {RL_OID_VARCHAR, 1015}, {RL_OID_INT8, 1016},
     {RL_OID_FLOAT4, 1021},  {RL_OID_FLOAT8, 1022},   {RL_OID_OID, 1028},
     {RL_OID_NUMERIC, 1231}, {RL_OID_UUID, 2951},     {RL_OID_TIMESTAMPTZ, 1185},
-    {RL_OID_TIMESTAMP, 1115}, {RL_OID_DATE, 1182}, {RL_OID_JSON, 199}};
+    {RL_OID_TIMESTAMP, 1115}, {RL_OID_DATE, 1182}, {RL_OID_JSON, 199},
+    {RL_OID_JSONB, 3807}};
 
 uint32_t rl_array_oid_of(uint32_t elem)
 {
@@ -411,6 +412,10 @@ bool rl_value_encode_binary(rl_buf *out, const rl_value *v)
     case RL_OID_REGPROC: rl_buf_put_be32(out, (uint32_t)(int32_t)d->v.i); return true;
     case RL_OID_NAME:
     case RL_OID_CHAR:
+    case RL_OID_JSONB: /* jsonb_send: version 1, the text */
+        rl_buf_put_u8(out, 1);
+        rl_buf_put(out, d->v.s.p, d->v.s.len);
+        return true;
     case RL_OID_JSON: /* json_send: the text */
     case RL_OID_UNKNOWN: rl_buf_put(out, d->v.s.p, d->v.s.len); return true;
     case RL_OID_TID:

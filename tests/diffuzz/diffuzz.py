@@ -156,13 +156,28 @@ class Gen:
                 return f"({self.scalar(scope, INT, depth + 1)} {op} {self.scalar(scope, INT, depth + 1)})"
             if r < 0.8:
                 return f"COALESCE({self.scalar(scope, INT, depth + 1)}, {self.const(INT)})"
-            if r < 0.9:
+            if r < 0.85:
                 return f"length({self.scalar(scope, TEXT, depth + 1)})"
+            if r < 0.9:  # through json and jsonb
+                return self.r.choice([
+                    f"(jsonb_build_object('v', {self.scalar(scope, INT, depth + 1)}) ->> 'v')::int",
+                    f"jsonb_array_length(jsonb_build_array({self.scalar(scope, INT, depth + 1)}, "
+                    f"{self.scalar(scope, TEXT, depth + 1)}))",
+                    f"(json_build_array({self.scalar(scope, INT, depth + 1)}) #>> '{{0}}')::int"])
             return (f"CASE WHEN {self.pred(scope, depth + 1)} THEN {self.scalar(scope, INT, depth + 1)} "
                     f"ELSE {self.scalar(scope, INT, depth + 1)} END")
         if kind == TEXT:
-            if r < 0.6:
+            if r < 0.55:
                 return f"{self.r.choice(['lower', 'upper'])}({self.scalar(scope, TEXT, depth + 1)})"
+            if r < 0.6:  # json and jsonb built, normalised and read back
+                t, i = self.scalar(scope, TEXT, depth + 1), self.scalar(scope, INT, depth + 1)
+                return self.r.choice([
+                    f"(jsonb_build_object('k', {t}, 'n', {i}) ->> 'k')",
+                    f"jsonb_build_object('k', {t}, 'n', {i}, 'k2', {i})::text",
+                    f"to_jsonb({t}::text)::text",
+                    f"json_build_object('k', {t})::text",
+                    f"(json_build_array({t}, {i}) -> 0)::text",
+                    f"(jsonb_build_array({t}, {i}) #> '{{1}}')::text"])
             if r < 0.8:
                 return f"({self.scalar(scope, TEXT, depth + 1)} || {self.scalar(scope, TEXT, depth + 1)})"
             return f"COALESCE({self.scalar(scope, TEXT, depth + 1)}, 'none')"
@@ -191,6 +206,12 @@ class Gen:
             return self.r.choice([c, f"NOT {c}", f"{c} IS TRUE", f"{c} IS NOT FALSE"])
         if kind in (UUID,):
             return f"{c} {self.r.choice(['=', '<>'])} {self.const(kind)}"
+        if kind in (INT, TEXT) and r < 0.16:  # jsonb containment, existence and equality
+            return self.r.choice([
+                f"jsonb_build_object('a', {c}, 'b', 1) @> jsonb_build_object('a', {self.const(kind)})",
+                f"jsonb_build_array({c}) <@ jsonb_build_array({self.const(kind)}, {c})",
+                f"to_jsonb({c}) = to_jsonb({self.const(kind)})",
+                f"jsonb_build_object(COALESCE({c}::text, 'z'), 1) ? {self.const(TEXT)}"])
         if r < 0.25:
             items = ", ".join(self.const(kind) for _ in range(self.r.randint(1, 4)))
             return f"{c} {self.r.choice(['', 'NOT '])}IN ({items})"

@@ -38,8 +38,10 @@ when its median server time is larger on RockLake (one stall of a 2-core
 machine moves a mean, not a median); shapes are sorted by the time lost at
 the median (median difference x executions).
 
-  bench/duckdb_bench.py             full run (about 7 minutes on 2 cores)
-  bench/duckdb_bench.py --quick     small sizes (smoke test, ~2 minutes)
+  bench/duckdb_bench.py             full run (34 minutes on a 2-core machine busy
+                                    with other builds; Quack's writer runs, about 9
+                                    commits/s, are the longest part)
+  bench/duckdb_bench.py --quick     small sizes (smoke test, ~4 minutes)
 
 Options: --out DIR (where benchmarks.md and plots go; default: the project's
 docs/ and bench/plots/, or build/bench/ with --quick), --keep, --workdir DIR,

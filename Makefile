@@ -12,7 +12,8 @@
 #   make asan-test  the same tests built with AddressSanitizer + UBSan
 #   make fuzz       build libFuzzer targets (clang) and run each for FUZZ_SECONDS,
 #                   then the differential SQL fuzzer (tests/diffuzz) as long
-#   make bench      RockLake vs PostgreSQL 15 benchmark (not a test; BENCH_FLAGS=--quick)
+#   make bench      RockLake vs PostgreSQL 15 benchmark (not a test; BENCH_FLAGS=--quick);
+#                   its real-DuckDB half also measures Quack and the DuckDB-file catalog
 #   make bench-storage  storage-level benchmark of the reference catalog
 #   make serve      run `rocklake serve` on ./rocklake-data, 127.0.0.1:5433
 #   make demo       create a small catalog in ./rocklake-data/demo and show it
@@ -107,7 +108,8 @@ fuzz: $(RUST_LIB) $(BUILD)/rocklake
 	BUILD=build-fuzz ROCKLAKE_BIN=$(CURDIR)/$(BUILD)/rocklake fuzz/run.sh
 
 # RockLake vs PostgreSQL 15: the replay over the wire (bench/run.py), then
-# real DuckDB with the DuckDB-file catalog as the floor (bench/duckdb_bench.py).
+# real DuckDB on four catalogs, RockLake, PostgreSQL 15, Quack (DuckLake's own
+# catalog server) and the DuckDB-file catalog as the floor (bench/duckdb_bench.py).
 # Each prints its tables and writes its section of docs/benchmarks.md and
 # bench/plots/*.png. Not part of `check`. BENCH_FLAGS=--quick: small sizes,
 # output under build/bench/.
@@ -116,7 +118,7 @@ bench: $(BUILD)/rocklake $(BUILD)/lakedriver
 	BUILD=$(BUILD) python3 bench/duckdb_bench.py $(filter --quick,$(BENCH_FLAGS))
 
 # The two halves of `make bench`: the replay (server-only view) and real
-# DuckDB 1.5.5 against RockLake, PostgreSQL 15 and the DuckDB-file catalog.
+# DuckDB 1.5.5 against RockLake, PostgreSQL 15, Quack and the DuckDB-file catalog.
 bench-replay: $(BUILD)/rocklake $(BUILD)/lakedriver
 	python3 bench/run.py $(BENCH_FLAGS)
 

@@ -1,43 +1,55 @@
 #!/usr/bin/env python3
-"""Real DuckDB end to end: RockLake vs PostgreSQL 15 vs DuckLake's own
-in-process DuckDB-file catalog (`make bench`, after the replay benchmark).
+"""Real DuckDB end to end: RockLake vs PostgreSQL 15 vs Quack vs DuckLake's
+own in-process DuckDB-file catalog (`make bench`, after the replay benchmark).
 
-The client is DuckDB 1.5.5 with its signed ducklake and postgres extensions
-(PyPI: duckdb, duckdb-extension-ducklake, duckdb-extension-postgres ==1.5.5),
-loaded by path. The same plain DuckDB SQL runs on three catalogs:
+The client is DuckDB 1.5.5 with its signed ducklake, postgres, httpfs and
+quack extensions (PyPI: duckdb, duckdb-extension-ducklake,
+duckdb-extension-postgres, duckdb-extension-httpfs, duckdb-extension-quack
+==1.5.5), loaded by path. The same plain DuckDB SQL runs on four catalogs:
 
   rocklake  `rocklake serve --store file://…` (this build), ducklake:postgres:…
   pg        PostgreSQL 15 (fsync=on, synchronous_commit=on), ducklake:postgres:…
+  quack     Quack, DuckLake's own multi-client catalog server (the quack
+            extension): bench/quack_server.py serves one DuckDB file with
+            quack_serve('quack:localhost:PORT'), ducklake:quack:localhost:PORT;
+            one server serves one catalog, so every fresh lake gets its own
+            server process (started before the timed ATTACH)
   floor     ducklake:FILE.ducklake — DuckLake's in-process DuckDB-file catalog,
             no catalog server at all: what is left there is DuckDB's own work
 
-Rounds alternate the catalogs A B C, C B A, … (each round on a fresh lake);
-while one server is measured the other is frozen (SIGSTOP). Each operation
+Rounds alternate the catalogs A B C D, D C B A, … (each round on a fresh lake);
+while one server is measured the others are frozen (SIGSTOP, every Quack
+server included). Each operation
 reports the median and p99 of its wall time in the DuckDB client and, for
 RockLake, the server-side time it spent (rocklake_round_trip_seconds from its
 metrics endpoint, per DuckDB statement). Then N writer processes (1, 2, 4, 8,
 16) append to one table, commits/s from the first insert to the last commit
-(process start-up and ATTACH excluded), the p99 commit latency and the lost
-races (commits the catalog refused because another committed first), on
-PostgreSQL and on RockLake with commit sequencing off and on
-(`--sequence-commits on`, a second RockLake server); each count runs three
-times per catalog, alternating, and the median run is reported (one run's
+(process start-up and ATTACH excluded), the p99 commit latency, the lost
+races (commits the catalog refused because another committed first; Quack
+reports none) and the failed commits (those that ran out of DuckLake's
+retries), on PostgreSQL, on Quack and on RockLake with commit sequencing off
+and on (`--sequence-commits on`, a second RockLake server); each count runs
+three times per catalog, alternating, and the median run is reported (one run's
 rate hangs on how many races its writers happen to lose). Finally a statement-level profile: three
 more passes of the workload (two with --quick) and one attach of a 1,000-table
-lake with every statement logged by both servers (log_min_duration_statement =
+lake with every statement logged by RockLake and PostgreSQL (log_min_duration_statement =
 0), grouped by statement shape (literals replaced). A shape counts as slower
 when its median server time is larger on RockLake (one stall of a 2-core
 machine moves a mean, not a median); shapes are sorted by the time lost at
 the median (median difference x executions).
 
-  bench/duckdb_bench.py             full run (about 7 minutes on 2 cores)
-  bench/duckdb_bench.py --quick     small sizes (smoke test, ~2 minutes)
+  bench/duckdb_bench.py             full run (34 minutes on a 2-core machine busy
+                                    with other builds; Quack's writer runs, about 9
+                                    commits/s, are the longest part)
+  bench/duckdb_bench.py --quick     small sizes (smoke test, ~4 minutes)
 
 Options: --out DIR (where benchmarks.md and plots go; default: the project's
 docs/ and bench/plots/, or build/bench/ with --quick), --keep, --workdir DIR,
---skip writers,attach,profile (leave parts out), --rounds N (0: no per-lake
+--skip writers,attach,profile (leave parts out), --catalogs rocklake,pg,quack,floor
+(measure a subset; the profile needs rocklake and pg), --rounds N (0: no per-lake
 rounds), --writers 1,8 and --writer-repeats N (the writer runs),
---rocklake-arg=ARG (an extra `rocklake serve` option, for an A/B of one).
+--rocklake-arg=ARG (an extra `rocklake serve` option, for an A/B of one),
+--note TEXT (a line about the run's conditions in the generated section).
 
   bench/duckdb_bench.py --rounds 0 --skip attach,profile --writers 8 --out /tmp/w
                                     the 8-writer comparison alone (about 1 minute)
@@ -61,11 +73,12 @@ sys.path.insert(0, HERE)
 
 from benchutil import log, parse_prom, pct, run_driver  # noqa: E402
 from mdsection import replace_section  # noqa: E402
-from servers import PG_BIN, PgServer, RockLakeServer  # noqa: E402
+from servers import PG_BIN, PgServer, QuackServer, RockLakeServer  # noqa: E402
 
 DUCKDB_VERSION = '1.5.5'
-CATALOGS = ('rocklake', 'pg', 'floor')
-LABEL = {'rocklake': 'RockLake', 'pg': 'PostgreSQL 15', 'floor': 'DuckDB-file catalog'}
+CATALOGS = ('rocklake', 'pg', 'quack', 'floor')
+LABEL = {'rocklake': 'RockLake', 'pg': 'PostgreSQL 15', 'quack': 'Quack',
+         'floor': 'DuckDB-file catalog'}
 INLINING = 10   # DATA_INLINING_ROW_LIMIT, the same ATTACH option on every catalog
 
 
@@ -88,46 +101,89 @@ def config(quick):
 # ------------------------------------------------------------ DuckDB client
 
 def extension_dir(work):
-    """The two signed extension binaries in one folder, under the names DuckDB
+    """The signed extension binaries in one folder, under the names DuckDB
     derives their entry points from (postgres's is postgres_scanner)."""
     import duckdb_extension_ducklake
+    import duckdb_extension_httpfs
     import duckdb_extension_postgres
+    import duckdb_extension_quack
     d = os.path.join(work, 'extensions')
     os.makedirs(d, exist_ok=True)
     for mod, src, dst in ((duckdb_extension_ducklake, 'ducklake', 'ducklake'),
-                          (duckdb_extension_postgres, 'postgres', 'postgres_scanner')):
+                          (duckdb_extension_postgres, 'postgres', 'postgres_scanner'),
+                          (duckdb_extension_httpfs, 'httpfs', 'httpfs'),
+                          (duckdb_extension_quack, 'quack', 'quack')):
         p = os.path.join(os.path.dirname(mod.__file__), 'extensions', f'v{DUCKDB_VERSION}',
                          f'{src}.duckdb_extension')
         shutil.copyfile(p, os.path.join(d, f'{dst}.duckdb_extension'))
     return d
 
 
-def duck(ext_dir):
+def duck(ext_dir, kind=None):
+    """A fresh in-memory DuckDB with the extensions loaded; for Quack also
+    httpfs and quack and the token as a secret for every localhost port."""
     import duckdb
     c = duckdb.connect(config={'autoinstall_known_extensions': 'false',
                                'autoload_known_extensions': 'false'})
     c.execute(f"LOAD '{ext_dir}/postgres_scanner.duckdb_extension'")
     c.execute(f"LOAD '{ext_dir}/ducklake.duckdb_extension'")
+    if kind == 'quack':
+        c.execute(f"LOAD '{ext_dir}/httpfs.duckdb_extension'")
+        c.execute(f"LOAD '{ext_dir}/quack.duckdb_extension'")
+        c.execute(f"CREATE SECRET (TYPE quack, TOKEN '{QuackServer.TOKEN}', "
+                  f"SCOPE 'quack:localhost')")
     c.execute("SET TimeZone = 'UTC'")
     return c
 
 
 class Catalog:
-    """One catalog kind: how to name a fresh lake and ATTACH it."""
+    """One catalog kind: how to name a fresh lake and ATTACH it. Quack serves
+    one catalog per server, so its catalog starts a server per lake
+    (self.quack, lake -> QuackServer; `done` stops one no longer needed)."""
 
-    def __init__(self, kind, work, server=None):
-        self.kind, self.work, self.server = kind, work, server
+    def __init__(self, kind, work, server=None, ext_dir=None):
+        self.kind, self.work, self.server, self.ext_dir = kind, work, server, ext_dir
+        self.quack = {}
 
     def new_lake(self, name):
         if self.kind == 'pg':
             self.server.create_db(name)
         os.makedirs(os.path.join(self.work, 'data', self.kind, name), exist_ok=True)
+        if self.kind == 'quack':
+            self.done(name)
+            path = os.path.join(self.work, 'data', self.kind, name + '.duckdb')
+            for p in (path, path + '.wal'):
+                if os.path.exists(p):
+                    os.unlink(p)
+            srv = QuackServer(self.ext_dir, path, self.work, tag=f'quack-{name}')
+            self.quack[name] = srv   # in the dict first: stop_all stops it if start fails
+            srv.start()
         return name
+
+    def done(self, lake):
+        """A lake no longer used: stop its Quack server (the others have none)."""
+        srv = self.quack.pop(lake, None)
+        if srv is not None:
+            srv.stop()
+
+    def stop_all(self):
+        for lake in list(self.quack):
+            self.done(lake)
+
+    def pause(self, frozen):
+        """Freeze (or thaw) this catalog's server(s)."""
+        for srv in ([self.server] if self.server is not None else []) + list(self.quack.values()):
+            srv.pause() if frozen else srv.resume()
+
+    def port(self, lake):
+        return self.quack[lake].port if self.kind == 'quack' else self.server.port
 
     def attach_sql(self, lake, alias='lake'):
         data = os.path.join(self.work, 'data', self.kind, lake)
         if self.kind == 'floor':
             src = f"ducklake:{os.path.join(self.work, 'data', self.kind, lake + '.ducklake')}"
+        elif self.kind == 'quack':
+            src = f'ducklake:quack:localhost:{self.port(lake)}'
         else:
             src = f'ducklake:postgres:host=127.0.0.1 port={self.server.port} dbname={lake} user=lake'
         return f"ATTACH '{src}' AS {alias} (DATA_PATH '{data}/', DATA_INLINING_ROW_LIMIT {INLINING})"
@@ -140,8 +196,8 @@ class Catalog:
         """Commits the catalog refused so far because another one committed
         first (each makes DuckLake sleep and retry): RockLake's
         rocklake_conflicts_total, PostgreSQL's unique-key and serialization
-        errors in its log. None for the floor."""
-        if self.kind == 'floor':
+        errors in its log. None for the floor and Quack (no counter to read)."""
+        if self.kind in ('floor', 'quack'):
             return None
         if self.kind == 'pg':
             with open(self.server.logpath(), errors='replace') as f:
@@ -240,7 +296,7 @@ OPS = [  # (key, label) in report order
 
 def round_workload(rec, cat, ext_dir, lake, c):
     """The per-round operations on a fresh lake, in a fresh DuckDB."""
-    conn = duck(ext_dir)
+    conn = duck(ext_dir, cat.kind)
     try:
         timed(rec, cat, 'attach_fresh', conn, [cat.attach_sql(lake)])
         timed(rec, cat, 'create_table', conn,
@@ -278,7 +334,7 @@ def round_workload(rec, cat, ext_dir, lake, c):
 def build_big_lake(cat, ext_dir, lake, n_tables):
     """A lake with n_tables tables (3 columns each) and some history: tables
     created 500 per transaction, then 20 inlined commits and a dropped table."""
-    conn = duck(ext_dir)
+    conn = duck(ext_dir, cat.kind)
     try:
         conn.execute(cat.attach_sql(lake))
         for lo in range(0, n_tables, 500):
@@ -298,7 +354,7 @@ def attach_big(rec, cat, ext_dir, lake, n_tables, repeats):
     """ATTACH of an existing lake in a fresh DuckDB, then its first read."""
     op_a, op_r = f'attach_{n_tables}', f'attach_read_{n_tables}'
     for _ in range(repeats):
-        conn = duck(ext_dir)
+        conn = duck(ext_dir, cat.kind)
         try:
             timed(rec, cat, op_a, conn, [cat.attach_sql(lake)])
             timed(rec, cat, op_r, conn, [f'SELECT count(*) FROM lake.t{n_tables - 1}'])
@@ -312,7 +368,9 @@ def writer_child(args):
     """One writer process: ATTACH, say ready, wait for go, append."""
     cat = Catalog(args.kind, args.workdir)
     cat.server = type('S', (), {'port': args.port})()
-    conn = duck(args.ext_dir)
+    if args.kind == 'quack':
+        cat.quack[args.lake] = cat.server
+    conn = duck(args.ext_dir, args.kind)
     conn.execute(cat.attach_sql(args.lake))
     print('ready', flush=True)
     sys.stdin.readline()
@@ -340,7 +398,7 @@ def writers(rec, cat, ext_dir, lake, n, commits, work):
     for w in range(n):
         p = subprocess.Popen([sys.executable, os.path.abspath(__file__), '--writer-child',
                               '--kind', cat.kind, '--workdir', work, '--ext-dir', ext_dir,
-                              '--port', str(cat.server.port), '--lake', lake,
+                              '--port', str(cat.port(lake)), '--lake', lake,
                               '--wid', str(w), '--commits', str(commits)],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         procs.append(p)
@@ -483,6 +541,13 @@ class Bench:
         if args.writer_repeats is not None:
             self.c['writer_repeats'] = max(1, args.writer_repeats)
         self.skip = set((args.skip or '').split(',')) - {''}
+        want = set((getattr(args, 'catalogs', None) or ','.join(CATALOGS)).split(',')) - {''}
+        if want - set(CATALOGS):
+            raise SystemExit(f'--catalogs: unknown {",".join(sorted(want - set(CATALOGS)))}; '
+                             f'choose from {",".join(CATALOGS)}')
+        self.order = [k for k in CATALOGS if k in want]
+        if not {'rocklake', 'pg'} <= want:
+            self.skip.add('profile')   # it compares the two servers' statement logs
         self.work = args.workdir or tempfile.mkdtemp(prefix='rocklake-duckdb-bench-')
         os.makedirs(self.work, exist_ok=True)
         os.chmod(self.work, 0o755)
@@ -491,6 +556,8 @@ class Bench:
         self.profile = []
         self.versions = {}
         self.rtt = {}          # catalog kind -> seconds per libpq round trip
+        self.cats = {}         # the running catalogs (Quack's per-lake servers in them)
+        self.ext = None
 
     def start_servers(self, logging=False, tag=''):
         binary = os.path.join(ROOT, os.environ.get('BUILD', 'build'), 'rocklake')
@@ -504,20 +571,24 @@ class Bench:
             s.start()
             self.servers.append(s)
         self.versions = {'rocklake': rl.version(), 'pg': pg.version()}
-        return {'rocklake': Catalog('rocklake', self.work, rl), 'pg': Catalog('pg', self.work, pg),
-                'floor': Catalog('floor', self.work)}
+        self.cats = {'rocklake': Catalog('rocklake', self.work, rl),
+                     'pg': Catalog('pg', self.work, pg),
+                     'quack': Catalog('quack', self.work, ext_dir=self.ext),
+                     'floor': Catalog('floor', self.work)}
+        return self.cats
 
     def stop_servers(self):
+        for cat in self.cats.values():
+            cat.stop_all()
         for s in self.servers:
             s.stop()
         self.servers = []
 
     def focus(self, cats, kind):
         """Freeze the servers not being measured (the floor freezes all)."""
-        for k in ('rocklake', 'pg', 'rl_seq'):
+        for k in ('rocklake', 'pg', 'rl_seq', 'quack'):
             if k in cats:
-                srv = cats[k].server
-                srv.resume() if k == kind else srv.pause()
+                cats[k].pause(k != kind)
 
     def guarded(self, kind, op, fn):
         try:
@@ -529,11 +600,11 @@ class Bench:
 
     def main(self):
         t_start = time.time()
-        ext = extension_dir(self.work)
+        ext = self.ext = extension_dir(self.work)
         cats = self.start_servers()
         c = self.c
-        order = list(CATALOGS)
-        for kind in ('rocklake', 'pg'):
+        order = list(self.order)
+        for kind in [k for k in ('rocklake', 'pg') if k in order]:
             self.focus(cats, kind)
             self.guarded(kind, 'round_trip',
                          lambda: self.rtt.__setitem__(kind, round_trip_seconds(cats[kind], self.work)))
@@ -542,14 +613,17 @@ class Bench:
             for kind in seq:
                 log(f'round {r + 1}/{c["rounds"]}: {kind}')
                 self.focus(cats, kind)
-                lake = cats[kind].new_lake(f'r{r}')
-                self.guarded(kind, 'round', lambda: round_workload(self.rec, cats[kind], ext, lake, c))
+                lake = f'r{r}'
+                self.guarded(kind, 'round', lambda: (cats[kind].new_lake(lake), round_workload(
+                    self.rec, cats[kind], ext, lake, c)))
+                cats[kind].done(lake)
         if 'attach' not in self.skip:
             for n in c['big']:
                 for kind in order:
                     log(f'lake of {n} tables: building on {kind}')
                     self.focus(cats, kind)
-                    lake = cats[kind].new_lake(f'big{n}')
+                    lake = f'big{n}'
+                    self.guarded(kind, f'build_{n}', lambda: cats[kind].new_lake(lake))
                     t0 = time.perf_counter()
                     self.guarded(kind, f'build_{n}', lambda: build_big_lake(cats[kind], ext, lake, n))
                     self.rec.add(kind, f'build_{n}', time.perf_counter() - t0)
@@ -558,6 +632,8 @@ class Bench:
                     reps = max(1, c['big_repeats'] // 2)
                     self.guarded(kind, f'attach_{n}',
                                  lambda: attach_big(self.rec, cats[kind], ext, f'big{n}', n, reps))
+                for kind in order:
+                    cats[kind].done(f'big{n}')
         if 'writers' not in self.skip:
             # commit sequencing is a server option: a second RockLake server has it on
             binary = os.path.join(ROOT, os.environ.get('BUILD', 'build'), 'rocklake')
@@ -571,24 +647,20 @@ class Bench:
             # to lose (each a DuckLake retry sleep of 50-100 ms and more), so
             # one run is a coin flip: every count runs writer_repeats times,
             # the catalogs alternating, and the table reports the median.
-            kinds = ('rocklake', 'rl_seq', 'pg')   # one DuckDB file takes one writer process
+            # one DuckDB file takes one writer process: no floor here
+            kinds = [k for k in ('rocklake', 'rl_seq', 'pg', 'quack')
+                     if k in order or (k == 'rl_seq' and 'rocklake' in order)]
             for rep in range(c['writer_repeats']):
                 for n in c['writers']:
                     for kind in kinds if (n + rep) % 2 else kinds[::-1]:
                         log(f'{n} writer processes on {kind} '
                             f'(repetition {rep + 1}/{c["writer_repeats"]})')
                         self.focus(cats, kind)
-                        lake = cats[kind].new_lake(f'w{n}_{rep}')
-                        conn = duck(ext)
-                        conn.execute(cats[kind].attach_sql(lake))
-                        conn.execute('CREATE TABLE lake.w (writer INT, i INT)')
-                        conn.close()
                         self.guarded(kind, f'writers_{n}',
-                                     lambda: writers(self.rec, cats[kind], ext, lake, n,
-                                                     c['writer_commits'], self.work))
-        for k in ('rocklake', 'pg', 'rl_seq'):
+                                     lambda: self.writer_run(cats[kind], ext, n, rep))
+        for k in ('rocklake', 'pg', 'rl_seq', 'quack'):
             if k in cats:
-                cats[k].server.resume()
+                cats[k].pause(False)
         self.stop_servers()
         if 'profile' not in self.skip:
             log(f"statement-level profile: {c['profile_passes']} more rounds with every "
@@ -613,6 +685,18 @@ class Bench:
             self.rec.failures += prec.failures
         self.elapsed = time.time() - t_start
         self.report()
+
+    def writer_run(self, cat, ext, n, rep):
+        """n writer processes on a fresh lake of the catalog."""
+        lake = cat.new_lake(f'w{n}_{rep}')
+        try:
+            conn = duck(ext, cat.kind)
+            conn.execute(cat.attach_sql(lake))
+            conn.execute('CREATE TABLE lake.w (writer INT, i INT)')
+            conn.close()
+            writers(self.rec, cat, ext, lake, n, self.c['writer_commits'], self.work)
+        finally:
+            cat.done(lake)
 
     def stop_all(self):
         self.stop_servers()
@@ -641,12 +725,13 @@ class Bench:
             ops.append((f'attach_read_{n}', '  then its first read'))
         rows = []
         for key, label in ops:
-            (rm, rp), (pm, pp), (fm, fp) = (self.stat(k, key) for k in CATALOGS)
+            (rm, rp), (pm, pp), (qm, qp), (fm, fp) = (self.stat(k, key) for k in CATALOGS)
             rows.append({'op': key, 'label': label, 'rl': rm, 'rl_p99': rp, 'pg': pm, 'pg_p99': pp,
+                         'quack': qm, 'quack_p99': qp,
                          'floor': fm, 'floor_p99': fp, 'rl_server': self.server_ms(key),
                          'rl_trips': self.trips(key), 'rtt': self.rtt.get('rocklake'),
                          'rl_cpu': self.cpu('rocklake', key), 'pg_cpu': self.cpu('pg', key),
-                         'floor_cpu': self.cpu('floor', key),
+                         'quack_cpu': self.cpu('quack', key), 'floor_cpu': self.cpu('floor', key),
                          'n': len(self.rec.samples.get(('rocklake', key), []))})
         return rows
 
@@ -654,7 +739,7 @@ class Bench:
         out = []
         for n in self.c['writers']:
             row = {'n': n, 'rl_server': self.server_ms(f'writers_{n}')}
-            for kind, k in (('rocklake', 'rl'), ('rl_seq', 'seq'), ('pg', 'pg')):
+            for kind, k in (('rocklake', 'rl'), ('rl_seq', 'seq'), ('pg', 'pg'), ('quack', 'quack')):
                 runs = lambda suffix: self.rec.samples.get((kind, f'writers_{n}{suffix}'), [])
                 rates, lost = runs(''), runs('_lost')
                 row[f'{k}_runs'], row[f'{k}_lost_runs'] = rates, lost
@@ -702,15 +787,25 @@ class Bench:
                  f'on {time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}; this part took '
                  f'{self.elapsed / 60:.1f} minutes. Raw numbers: `build/bench/duckdb-results.json`.', '',
                  f'- Client: DuckDB {duckdb.__version__} (Python) with the signed ducklake and postgres '
-                 f'extensions {DUCKDB_VERSION} from PyPI, loaded by path; every catalog gets the same '
+                 f'extensions (for Quack also httpfs and quack) {DUCKDB_VERSION} from PyPI, loaded by '
+                 'path; every catalog gets the same '
                  f'plain DuckDB SQL and `DATA_INLINING_ROW_LIMIT {INLINING}`',
                  f'- RockLake: {self.versions.get("rocklake")}, `rocklake serve --store file://…`',
                  f'- PostgreSQL: {self.versions.get("pg")} (`{PG_BIN}`), fsync=on, synchronous_commit=on, '
                  'loopback TCP',
+                 f'- Quack: DuckLake\'s own multi-client catalog server, the quack DuckDB extension '
+                 f'{quack_version()} (PyPI duckdb-extension-quack, with duckdb-extension-httpfs), '
+                 'measured in the same run with the same SQL: a separate process '
+                 '(bench/quack_server.py) opens one DuckDB file and runs `CALL quack_serve('
+                 '\'quack:localhost:PORT\', token => …)`; the client loads httpfs and quack, '
+                 'creates a quack secret and runs `ATTACH \'ducklake:quack:localhost:PORT\'`. One '
+                 'server serves one catalog, so every fresh lake gets its own server process, '
+                 'started before the timed ATTACH and stopped when the lake is no longer used',
                  '- DuckDB-file catalog: `ATTACH \'ducklake:FILE.ducklake\'`, in process: the floor, '
                  'no catalog server at all',
-                 f'- {self.c["rounds"]} rounds alternating the catalogs (A B C, C B A, …), each on a '
-                 'fresh lake; the server not measured is frozen (SIGSTOP). Times are wall time in the '
+                 f'- {self.c["rounds"]} rounds alternating the catalogs (A B C D, D C B A, …), each on '
+                 'a fresh lake; the servers not measured are frozen (SIGSTOP, every Quack server '
+                 'included). Times are wall time in the '
                  'DuckDB client per statement (re-attach: DETACH + ATTACH + one read); "RL server" is '
                  'the time RockLake spent answering per DuckDB statement (each round trip from its '
                  'first message to its ReadyForQuery, Parse and Describe included) and "RL trips" '
@@ -720,7 +815,16 @@ class Bench:
                  f'{fus(self.rtt.get("pg"))}. The DuckDB-file catalog makes none, so an '
                  'operation\'s time above the floor is RockLake\'s server time, its round trips, and '
                  'the rest: the work DuckDB\'s postgres extension does as a client (sending, '
-                 'decoding binary COPY answers) beyond its work on the in-process catalog', '',
+                 'decoding binary COPY answers) beyond its work on the in-process catalog',
+                 f'- Writers: N processes (each ATTACHed before the start) append '
+                 f'{self.c["writer_commits"]} one-row commits each to one table of a fresh lake, '
+                 f'{self.c["writer_repeats"]} runs per count and catalog, alternating; the median '
+                 'run\'s commits/s. "Lost races" are RockLake\'s conflict counter and PostgreSQL\'s '
+                 'unique-key/serialization errors (Quack exposes no such count); "failed commits" '
+                 'are those that still failed after DuckLake\'s retries (summed over the runs)']
+        if getattr(self.args, 'note', None):
+            lines.append(f'- {self.args.note}')
+        lines += ['',
                  render(rows, wrows, self.profile, markdown=True), '']
         for p in plot_files:
             rel = os.path.relpath(p, os.path.dirname(md))
@@ -729,6 +833,14 @@ class Bench:
             lines += ['', 'Failures:', '']
             lines += [f"- {f['catalog']}/{f['op']}: `{f['error']}`" for f in self.rec.failures]
         return '\n'.join(lines) + '\n'
+
+
+def quack_version():
+    try:
+        from importlib.metadata import version
+        return version('duckdb-extension-quack')
+    except Exception:  # noqa: BLE001
+        return '?'
 
 
 def fus(v):
@@ -747,26 +859,31 @@ def ratio(a, b):
 
 
 def render(rows, wrows, profile, markdown):
-    head = ['operation', 'RockLake', 'p99', 'PostgreSQL', 'p99', 'DuckDB file', 'RL/PG',
-            'RL/floor', 'RL server', 'RL trips']
+    head = ['operation', 'RockLake', 'p99', 'PostgreSQL', 'p99', 'Quack', 'p99', 'DuckDB file',
+            'RL/PG', 'RL/Quack', 'RL/floor', 'RL server', 'RL trips']
     body = []
     for r in rows:
         body.append([r['label'], fms(r['rl']), fms(r['rl_p99']), fms(r['pg']), fms(r['pg_p99']),
-                     fms(r['floor']), ratio(r['rl'], r['pg']), ratio(r['rl'], r['floor']),
+                     fms(r.get('quack')), fms(r.get('quack_p99')), fms(r['floor']),
+                     ratio(r['rl'], r['pg']), ratio(r['rl'], r.get('quack')),
+                     ratio(r['rl'], r['floor']),
                      f"{r['rl_server']:.2f} ms" if r['rl_server'] is not None else '—',
                      f"{r['rl_trips']:.1f}" if r.get('rl_trips') is not None else '—'])
     wr = [['writer processes', 'RockLake commits/s', 'RL sequenced commits/s',
-           'PostgreSQL commits/s', 'RL/PG', 'RL seq/PG', 'p99 commit RL / RL seq / PG',
-           'lost races per run RL / RL seq / PG', 'failed commits RL / RL seq / PG']]
+           'PostgreSQL commits/s', 'Quack commits/s', 'RL/PG', 'RL seq/PG', 'RL/Quack',
+           'p99 commit RL / RL seq / PG / Quack', 'lost races per run RL / RL seq / PG',
+           'failed commits RL / RL seq / PG / Quack']]
     for w in wrows:
         rate = lambda v: f"{v:.0f}" if v else '—'
         wr.append([str(w['n']), rate(w['rl']), rate(w.get('seq')), rate(w['pg']),
+                   rate(w.get('quack')),
                    f"{w['rl'] / w['pg']:.2f}" if w['rl'] and w['pg'] else '—',
                    f"{w['seq'] / w['pg']:.2f}" if w.get('seq') and w['pg'] else '—',
-                   ' / '.join(fms(w.get(f'{k}_p99')) for k in ('rl', 'seq', 'pg')),
+                   f"{w['rl'] / w['quack']:.2f}" if w['rl'] and w.get('quack') else '—',
+                   ' / '.join(fms(w.get(f'{k}_p99')) for k in ('rl', 'seq', 'pg', 'quack')),
                    ' / '.join('—' if w.get(f'{k}_lost') is None else f"{w[f'{k}_lost']:g}"
                               for k in ('rl', 'seq', 'pg')),
-                   f"{w['rl_failed']} / {w.get('seq_failed', 0)} / {w['pg_failed']}"])
+                   ' / '.join(str(w.get(f'{k}_failed', 0)) for k in ('rl', 'seq', 'pg', 'quack'))])
     pr = [['statement shape', 'n RL/PG', 'RockLake total', 'PostgreSQL total', 'RL median',
            'PG median', 'lost at the median']]
     for p in profile[:25]:
@@ -884,17 +1001,18 @@ def make_plots(rows, wrows, plots):
         return []
     files = []
     ops = [r for r in rows if r['rl'] is not None]
-    fig, ax = plt.subplots(figsize=(11, 5))
+    fig, ax = plt.subplots(figsize=(12, 5))
     x = range(len(ops))
-    for i, (k, lab, col) in enumerate((('rl', 'RockLake', 'tab:orange'), ('pg', 'PostgreSQL 15', 'tab:blue'),
-                                       ('floor', 'DuckDB-file catalog', 'tab:gray'))):
-        ax.bar([j + (i - 1) * 0.27 for j in x], [(r[k] or 0) * 1e3 for r in ops], 0.27,
+    bars = (('rl', 'RockLake', 'tab:orange'), ('pg', 'PostgreSQL 15', 'tab:blue'),
+            ('quack', 'Quack', 'tab:green'), ('floor', 'DuckDB-file catalog', 'tab:gray'))
+    for i, (k, lab, col) in enumerate(bars):
+        ax.bar([j + (i - 1.5) * 0.2 for j in x], [(r.get(k) or 0) * 1e3 for r in ops], 0.2,
                label=lab, color=col)
     ax.set_xticks(list(x))
     ax.set_xticklabels([r['label'].strip() for r in ops], rotation=60, ha='right', fontsize=7)
     ax.set_yscale('log')
     ax.set_ylabel('median ms per DuckDB statement (log)')
-    ax.set_title('Real DuckDB 1.5.5: RockLake vs PostgreSQL 15 vs DuckDB-file catalog')
+    ax.set_title('Real DuckDB 1.5.5: RockLake vs PostgreSQL 15 vs Quack vs DuckDB-file catalog')
     ax.legend()
     fig.tight_layout()
     p = os.path.join(plots, 'duckdb_operations.png')
@@ -909,6 +1027,8 @@ def make_plots(rows, wrows, plots):
                 label='RockLake --sequence-commits on', color='tab:red')
         ax.plot([w['n'] for w in wrows], [w['pg'] or 0 for w in wrows], 'o-', label='PostgreSQL 15',
                 color='tab:blue')
+        ax.plot([w['n'] for w in wrows], [w.get('quack') or 0 for w in wrows], '^-', label='Quack',
+                color='tab:green')
         ax.set_xlabel('writer processes')
         ax.set_ylabel('commits/s')
         ax.set_title('DuckDB writer processes appending to one table')
@@ -927,6 +1047,9 @@ def main():
     ap.add_argument('--quick', action='store_true', help='small sizes, short runs')
     ap.add_argument('--rounds', type=int, help='rounds of the per-lake workload')
     ap.add_argument('--skip', help='comma-separated parts to leave out: attach,writers,profile')
+    ap.add_argument('--catalogs', help='comma-separated catalogs to measure (default all: '
+                    + ','.join(CATALOGS) + '; the profile needs rocklake and pg)')
+    ap.add_argument('--note', help="a line about the run's conditions in the generated section")
     ap.add_argument('--writers', help='comma-separated writer-process counts (default 1,2,4,8,16)')
     ap.add_argument('--writer-repeats', type=int,
                     help='runs of each writer count per catalog, alternating (default 3)')

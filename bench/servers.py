@@ -4,6 +4,8 @@
                  fsync=on, synchronous_commit=on, full_page_writes=on)
   RockLakeServer `rocklake serve --store file://DIR` or `s3://bucket/prefix`
   MotoServer     moto_server, a local S3-compatible endpoint
+  QuackServer    a Quack server (DuckLake's own catalog server, the quack
+                 DuckDB extension) serving one DuckDB file (bench/quack_server.py)
 
 Every server is a child process in its own process group; stop() sends
 SIGTERM, waits, then SIGKILL. The caller keeps them in a list and stops all in a
@@ -258,6 +260,29 @@ class RockLakeServer(_Proc):
                         pass
             st['on_disk_bytes'] = disk
         return st
+
+
+class QuackServer(_Proc):
+    """bench/quack_server.py: one DuckDB file served as a DuckLake catalog by
+    the quack extension's quack_serve(), on localhost:PORT with a token. One
+    server serves one catalog, so each lake gets its own."""
+    name = 'Quack'
+    TOKEN = 'secret-token'
+
+    def __init__(self, ext_dir, path, workdir, tag='quack'):
+        super().__init__()
+        self.ext_dir, self.path, self.workdir, self.tag = ext_dir, path, workdir, tag
+        self.port = free_port()
+
+    def start(self):
+        import sys
+        here = os.path.dirname(os.path.abspath(__file__))
+        self._spawn([sys.executable, os.path.join(here, 'quack_server.py'), self.ext_dir,
+                     self.path, str(self.port), self.TOKEN], self.logpath())
+        wait_port(self.port, self.proc, 60, 'quack server')
+
+    def logpath(self):
+        return os.path.join(self.workdir, f'{self.tag}.log')
 
 
 class MotoServer(_Proc):

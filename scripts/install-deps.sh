@@ -89,10 +89,12 @@ if ! python3 -c 'import psycopg, matplotlib' >/dev/null 2>&1; then
 fi
 # the real-DuckDB end-to-end suite (tests/duckdb) and benchmark: DuckDB 1.5.5
 # with the signed ducklake, postgres and sqlite extension binaries PyPI ships, and
-# pytz (DuckDB's Python API needs it for TIMESTAMPTZ values)
+# pytz (DuckDB's Python API needs it for TIMESTAMPTZ values); httpfs and quack
+# for the benchmark's fourth catalog, Quack (bench/quack_server.py)
 duckdb_pkgs=(duckdb==1.5.5 duckdb-extension-ducklake==1.5.5 duckdb-extension-postgres==1.5.5
-            duckdb-extension-sqlite==1.5.5 pytz)
-if ! python3 -c 'import duckdb, duckdb_extension_ducklake, duckdb_extension_postgres, duckdb_extension_sqlite, pytz, sys
+            duckdb-extension-sqlite==1.5.5 duckdb-extension-httpfs==1.5.5
+            duckdb-extension-quack==1.5.5 pytz)
+if ! python3 -c 'import duckdb, duckdb_extension_ducklake, duckdb_extension_postgres, duckdb_extension_sqlite, duckdb_extension_httpfs, duckdb_extension_quack, pytz, sys
 sys.exit(duckdb.__version__ != "1.5.5")' >/dev/null 2>&1; then
     echo "install-deps: pip install ${duckdb_pkgs[*]} (real-DuckDB suite)"
     python3 -m pip install -q "${duckdb_pkgs[@]}" 2>/dev/null ||

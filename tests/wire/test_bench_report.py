@@ -95,3 +95,52 @@ def test_a_writers_only_run_gives_no_floor_verdict(tmp_path):
     assert not [t for t in lines if "DuckDB-file catalog" in t], lines
     text = duckdb_bench.render(b.rows(), b.writer_rows(), [], markdown=True)
     assert "| operation |" not in text and "| writer processes |" in text
+
+
+def test_quack_is_a_fourth_catalog(tmp_path):
+    # Quack has a column pair (median, p99) and a ratio in the operations
+    # table, and a rate, a ratio, a p99 and failed commits in the writer
+    # table; the old columns keep their meaning and their place
+    b = _bench(tmp_path, {
+        ("rocklake", 8): [(80, 10)], ("pg", 8): [(40, 20)], ("quack", 8): [(20, 0)],
+    })
+    b.rec.add("quack", "writers_8_failed", 3)
+    for kind, secs in (("rocklake", 0.010), ("pg", 0.020), ("quack", 0.040), ("floor", 0.008)):
+        b.rec.add(kind, "insert_inlined", secs)
+    rows = b.rows()
+    r = next(r for r in rows if r["op"] == "insert_inlined")
+    assert (r["rl"], r["pg"], r["quack"], r["floor"]) == (0.010, 0.020, 0.040, 0.008)
+    w8 = next(w for w in b.writer_rows() if w["n"] == 8)
+    assert (w8["quack"], w8["quack_failed"], w8["quack_lost"]) == (20, 3, 0)
+    text = duckdb_bench.render(rows, b.writer_rows(), [], markdown=True)
+    lines = text.splitlines()
+    head = _line(lines, "| operation |").strip("| ").split(" | ")
+    assert head[:8] == ["operation", "RockLake", "p99", "PostgreSQL", "p99", "Quack", "p99",
+                        "DuckDB file"]
+    assert head[8:11] == ["RL/PG", "RL/Quack", "RL/floor"]
+    cells = _line(lines, "| INSERT commit, inlined").strip("| ").split(" | ")
+    assert cells[5] == "40.00 ms" and cells[8:11] == ["0.50", "0.25", "1.25"]
+    whead = _line(lines, "| writer processes |").strip("| ").split(" | ")
+    assert whead[4] == "Quack commits/s" and whead[7] == "RL/Quack"
+    w = _line(lines, "| 8 |").strip("| ").split(" | ")
+    assert w[1] == "80" and w[3] == "40" and w[4] == "20" and w[5] == "2.00" and w[7] == "4.00"
+    assert w[-1] == "0 / 0 / 0 / 3"   # failed commits RL / RL seq / PG / Quack
+    assert w[-2] == "10 / — / 20"     # lost races: Quack exposes no count
+
+
+def test_catalogs_option_selects_a_subset(tmp_path):
+    args = _Args()
+    args.workdir = str(tmp_path)
+    args.skip = "attach"
+    assert "profile" not in duckdb_bench.Bench(args).skip
+    args.catalogs = "quack,rocklake"
+    b = duckdb_bench.Bench(args)
+    assert b.order == ["rocklake", "quack"]   # always in the report's order
+    assert "profile" in b.skip                # it needs RockLake and PostgreSQL
+    args.catalogs = "rocklake,nope"
+    try:
+        duckdb_bench.Bench(args)
+    except SystemExit as e:
+        assert "nope" in str(e)
+    else:
+        raise AssertionError("an unknown catalog was accepted")

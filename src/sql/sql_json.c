@@ -105,6 +105,27 @@ static int put_json_record(rl_expr_ctx *c, rl_buf *b, const rl_value *v, int loc
     return rc;
 }
 
+/* v's text as to_json reads it: an untyped literal as written, anything
+ * else as its output function writes it. */
+static void value_text(rl_buf *t, const rl_value *v)
+{
+    if (v->oid == RL_OID_UNKNOWN)
+        rl_buf_put(t, v->d.v.s.p, v->d.v.s.len);
+    else
+        rl_value_to_text(t, v);
+}
+
+/* An object key: k's text as a JSON string (json_build_object,
+ * json_object_agg). */
+static void put_json_key(rl_buf *b, const rl_value *k)
+{
+    rl_buf key;
+    rl_buf_init(&key, 0);
+    value_text(&key, k);
+    rl_json_put_string(b, key.data ? key.data : (const uint8_t *)"", key.len);
+    rl_buf_free(&key);
+}
+
 /* v as datum_to_json writes it: NULL null, booleans and numbers bare (but
  * NaN and infinities quoted), json as it is, dates and timestamps in
  * ISO 8601 with a T, arrays as arrays, anything else its text quoted. */
@@ -124,10 +145,7 @@ static int put_json_value(rl_expr_ctx *c, rl_buf *b, const rl_value *v, int loc)
         return put_json_record(c, b, v, loc);
     rl_buf t;
     rl_buf_init(&t, 0);
-    if (v->oid == RL_OID_UNKNOWN)
-        rl_buf_put(&t, v->d.v.s.p, v->d.v.s.len);
-    else
-        rl_value_to_text(&t, v);
+    value_text(&t, v);
     if (t.failed) {
         rl_buf_free(&t);
         return rl_expr_oom(c);
@@ -198,14 +216,7 @@ int rl_fn_json_build_object(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out
         }
         if (i)
             rl_buf_put_str(&b, ", ");
-        rl_buf key;
-        rl_buf_init(&key, 0);
-        if (a[i].oid == RL_OID_UNKNOWN)
-            rl_buf_put(&key, a[i].d.v.s.p, a[i].d.v.s.len);
-        else
-            rl_value_to_text(&key, &a[i]);
-        rl_json_put_string(&b, key.data ? key.data : (const uint8_t *)"", key.len);
-        rl_buf_free(&key);
+        put_json_key(&b, &a[i]);
         rl_buf_put_str(&b, " : ");
         if (put_json_value(c, &b, &a[i + 1], loc) < 0) {
             rl_buf_free(&b);
@@ -505,14 +516,7 @@ int rl_json_object_agg(rl_expr_ctx *c, const rl_value *keys, const rl_value *val
         }
         if (i)
             rl_buf_put_str(&b, ", ");
-        rl_buf key;
-        rl_buf_init(&key, 0);
-        if (keys[i].oid == RL_OID_UNKNOWN)
-            rl_buf_put(&key, keys[i].d.v.s.p, keys[i].d.v.s.len);
-        else
-            rl_value_to_text(&key, &keys[i]);
-        rl_json_put_string(&b, key.data ? key.data : (const uint8_t *)"", key.len);
-        rl_buf_free(&key);
+        put_json_key(&b, &keys[i]);
         rl_buf_put_str(&b, " : ");
         if (put_json_value(c, &b, &vals[i], loc) < 0) {
             rl_buf_free(&b);

@@ -607,8 +607,7 @@ int rl_setting_assign_named(rl_exec *x, int idx, const char *typed, const char *
     char ms[64], canon[256];
     if (setting_is_ms(name)) {
         if (parse_ms(value, ms, sizeof ms) < 0)
-            return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
-                                 "invalid value for parameter \"%s\": \"%s\"", name, value);
+            return invalid_value(x, name, value);
         value = ms;
     } else {
         if (check_value(x, name, typed ? typed : name, value, canon, sizeof canon) < 0)

@@ -216,6 +216,11 @@ int rl_txn_refresh(rl_txn *txn, rl_error *err);
  * last number known durable (for tests and diagnostics; 0 on a follower). */
 uint64_t rl_txn_snapshot_seq(const rl_txn *txn);
 uint64_t rl_catalog_durable_seq(rl_catalog *cat);
+/* Group commit: how many store flushes made how many writes durable
+ * together since the lake opened. out[i] counts the groups of at most
+ * 2^i writes (1, 2, 4, 8, 16, 32), the last one every larger group. */
+#define RL_COMMIT_GROUP_BUCKETS 7
+void rl_catalog_group_sizes(rl_catalog *cat, uint64_t out[RL_COMMIT_GROUP_BUCKETS]);
 
 /* Who and what, recorded in the audit entry (0x81) at commit. Strings are
  * copied. Any may be NULL. */

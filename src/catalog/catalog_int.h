@@ -57,6 +57,8 @@ typedef struct commit_log_entry {
     uint64_t seq; /* write number; 0 = empty slot */
     uint8_t *blob;
     size_t len;
+    uint64_t kv_seq; /* the store write's number (kv_pending_seq), to place durable views */
+    bool shape;      /* wrote names or the format: a view before it reads other shapes */
 } commit_log_entry;
 
 #define COMMIT_LOG_SIZE 256

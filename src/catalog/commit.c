@@ -52,7 +52,8 @@ const char *rl_sequence_reason_name(size_t i)
 /* Remember the keys of commit `seq` (caller holds cat->lock). Without
  * memory the slot is left empty, which only costs later commits a store
  * read. */
-static void commit_log_add_locked(rl_catalog *cat, uint64_t seq, const rl_txn *t)
+static void commit_log_add_locked(rl_catalog *cat, uint64_t seq, const rl_txn *t,
+                                  uint64_t kv_seq)
 {
     CAT_ASSERT_LOCKED(cat);
     commit_log_entry *e = &cat->log[seq % COMMIT_LOG_SIZE];
@@ -71,7 +72,11 @@ static void commit_log_add_locked(rl_catalog *cat, uint64_t seq, const rl_txn *t
         memcpy(blob + off + 4, t->ov[i].key, kl);
         off += 4 + kl;
     }
-    *e = (commit_log_entry){.seq = seq, .blob = blob, .len = len};
+    *e = (commit_log_entry){.seq = seq,
+                            .blob = blob,
+                            .len = len,
+                            .kv_seq = kv_seq,
+                            .shape = t->wrote_names || t->fmt_changed};
 }
 
 /* Does the log hold every commit after the transaction's snapshot? */
@@ -458,7 +463,7 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
     if (seqc)
         seqc->value++;
     uint64_t my_seq = ++cat->written_seq;
-    commit_log_add_locked(cat, my_seq, t);
+    commit_log_add_locked(cat, my_seq, t, kv_pending_seq(in_flight));
     if (my_seq % MEMTABLE_FLUSH_EVERY == 0) {
         kv_error fe;
         kv_flush_memtable_async(cat->kv, &fe); /* best effort */

@@ -15,6 +15,13 @@
 
 uint64_t rl_catalog_durable_seq(rl_catalog *cat) { return kv_durable_seq(cat->kv); }
 
+_Static_assert(RL_COMMIT_GROUP_BUCKETS == KV_GROUP_BUCKETS, "catalog.h names kv's buckets");
+
+void rl_catalog_group_sizes(rl_catalog *cat, uint64_t out[RL_COMMIT_GROUP_BUCKETS])
+{
+    kv_group_sizes(cat->kv, out);
+}
+
 static int durable_failed(rl_catalog *cat, const kv_error *ke, const char *doing, rl_error *err)
 {
     cat_note_store_failure(cat, ke);

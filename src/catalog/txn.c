@@ -3,14 +3,16 @@
  * overlay, a sorted array of key -> value or tombstone) and its
  * expectations about the latest committed state.
  *
- * Owns: rl_txn_begin (the snapshot taken under cat->lock at written_seq,
- * and the wait until that is durable), rl_txn_free, the overlay, the
+ * Owns: rl_txn_begin (the snapshot taken under cat->lock: the durable
+ * view while commits are in flight, else the state at written_seq and the
+ * wait until that is durable), rl_txn_free, the overlay, the
  * expectations, savepoints (copies of the buffered writes and
  * expectations, put back by rl_txn_restore), reads of one key in the
  * transaction's view, the relations version.
  *
  * Invariants: the overlay is sorted by key with no duplicates; a writer's
- * snapshot holds the commits numbered up to snap_seq (exactly, unless a
+ * snapshot holds nothing that is not durable when it is first read; it
+ * holds the commits numbered up to snap_seq (exactly, unless a
  * READ COMMITTED refresh moved it on after the transaction wrote: then
  * snap_seq stays where its writes are validated from) and is only read
  * once they are durable; a refreshed transaction is never rebased; a finished
@@ -128,6 +130,53 @@ void cat_relations_changed(rl_txn *t)
 
 uint64_t rl_txn_relations_version(const rl_txn *t) { return t->rel_version; }
 
+/* A new transaction's snapshot while commits are in flight: the state the
+ * last group flush made durable (kv_snapshot_durable), so that it reads
+ * nothing a failed flush could take back without waiting for the flush in
+ * flight. Waiting made every transaction that began during a flush pay
+ * that flush and then its own commit's: with writers that each begin
+ * right after their last commit, one object write per commit in lockstep
+ * (docs/design/group-commit.md). snap_seq is the last commit the view
+ * holds, found in the commit log by its store write's number; commit
+ * validation then checks the commits after it as for any older snapshot.
+ * Not when a commit after it wrote names or the format (the catalog's
+ * name_gen and fmt are only known for the latest state), when the log
+ * does not reach back, or when kv has no view to give: 0, and the caller
+ * waits as before. 1 when taken, -1 never (a failure here falls back).
+ * Caller holds cat->lock. */
+static int durable_view_locked(rl_txn *t)
+{
+    rl_catalog *cat = t->cat;
+    CAT_ASSERT_LOCKED(cat);
+    if (kv_written_seq(cat->kv) == kv_durable_seq(cat->kv))
+        return 0; /* nothing in flight: the latest state is durable */
+    uint64_t d = 0;
+    kv_error ke;
+    kv_snapshot *snap = kv_snapshot_durable(cat->kv, &d, &ke);
+    if (!snap)
+        return 0;
+    uint64_t s = cat->written_seq;
+    for (; s > 0; s--) {
+        const commit_log_entry *e = &cat->log[s % COMMIT_LOG_SIZE];
+        if (e->seq != s || cat->written_seq - s >= COMMIT_LOG_MAX_SCAN) {
+            kv_snapshot_free(snap);
+            return 0;
+        }
+        if (e->kv_seq <= d)
+            break; /* commit s and every earlier one are in the view */
+        if (e->shape) {
+            kv_snapshot_free(snap);
+            return 0;
+        }
+    }
+    t->snap = snap;
+    t->snap_seq = s;
+    t->snap_write = d;
+    t->name_gen = cat->name_gen;
+    t->fmt = cat->fmt;
+    return 1;
+}
+
 /* Take the transaction's read snapshot now (begin, and READ COMMITTED's
  * refresh): on a follower a pinned view of the store and the format it
  * holds; on the writer the state after the last commit, once durable. On
@@ -155,6 +204,10 @@ static int take_snapshot(rl_txn *t, bool begin, rl_error *err)
      * numbered up to snap_seq and the names of generation name_gen
      * (commits reach the memtable under this lock) */
     pthread_mutex_lock(&cat->lock);
+    if (begin && durable_view_locked(t) == 1) {
+        pthread_mutex_unlock(&cat->lock);
+        return 0;
+    }
     if (begin) /* where commit validation starts; a refresh keeps it */
         t->snap_seq = cat->written_seq;
     t->snap_write = kv_written_seq(cat->kv);

@@ -30,6 +30,11 @@
  *  - Readers (followers) and writers opened with mirror_max_bytes < 0, or
  *    whose copy would have taken more than mirror_max_bytes at open, read
  *    SlateDB.
+ *  - The durable view (kv_snapshot_durable) is a mirror pin on the state
+ *    holding exactly the writes numbered <= durable_seq; it moves with
+ *    durable_seq, in the same step under durable_mu, and only forward.
+ *    Locks, outermost first: write_lock, view_mu; durable_mu is never held
+ *    while taking either.
  *
  * Why a journal: on a local store a writer makes commits durable by
  * appending them to its journal (journal.h) instead of waiting for
@@ -137,6 +142,29 @@ struct kv_db {
     uint64_t durable_seq; /* under durable_mu: every write <= this is durable */
     bool flushing;        /* under durable_mu: a leader's flush is running */
     _Atomic uint64_t group_flushes; /* flushes led by kv_wait_durable's leaders */
+    /* Group sizes (kv_group_sizes): writes numbered so far (under
+     * write_lock), those the flushes so far covered (under durable_mu),
+     * and how many flushes covered how many writes. */
+    uint64_t written_count; /* under view_mu */
+    uint64_t durable_count;
+    _Atomic uint64_t group_sizes[KV_GROUP_BUCKETS];
+    /* The durable view (kv_snapshot_durable): a mirror pin, taken by the
+     * leader under view_mu as it read its target, on the state right
+     * after the last write a flush made durable. Under durable_mu.
+     * view_mu (inside write_lock) covers a write's numbering and its
+     * mirror apply, not SlateDB's apply, which may wait for room in the
+     * WAL: so a leader never waits behind a write that waits for it. */
+    pthread_mutex_t view_mu;
+    bool durable_pinned;
+    uint64_t durable_mseq;
+    /* The leader's gather (gather_group): the size of the last group and
+     * the time its flush took (under durable_mu, read by the next leader),
+     * and arrive_cv, signalled under view_mu as each write is numbered
+     * while a leader gathers (leader_gathering, under view_mu). */
+    uint64_t last_group;
+    uint64_t last_flush_ns;
+    pthread_cond_t arrive_cv;
+    bool leader_gathering;
 };
 
 struct kv_pending {
@@ -498,9 +526,15 @@ static kv_db *wrap(slate_db *s, kv_error *err)
     }
     db->slate = s;
     pthread_mutex_init(&db->write_lock, NULL);
+    pthread_mutex_init(&db->view_mu, NULL);
     pthread_mutex_init(&db->release_lock, NULL);
     pthread_mutex_init(&db->durable_mu, NULL);
     pthread_cond_init(&db->durable_cv, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&db->arrive_cv, &ca);
+    pthread_condattr_destroy(&ca);
     return db;
 }
 
@@ -728,6 +762,11 @@ static int journal_open(kv_db *db, const char *store_dir, bool use_journal,
         if (j) {
             atomic_store(&db->written_seq, last);
             db->durable_seq = last; /* no other thread has the handle yet */
+            /* a durable view pinned before the renumbering names no
+             * write of the new numbering: the next flush pins one */
+            if (db->durable_pinned) kvm_unpin(db->mirror, db->durable_mseq);
+            db->durable_pinned = false;
+            db->durable_count = db->written_count;
         }
         db->journal = j;
         if (salvage)
@@ -753,9 +792,23 @@ static slate_options slate_options_of(const kv_options *o)
     return so;
 }
 
+/* SlateDB's own WAL flush interval for a writer of an object store when
+ * the caller left it at 0. Every write there is made durable by the group
+ * commit's explicit flush (kv_wait_durable), so SlateDB's timer adds no
+ * durability; at 10 ms it started a WAL object write of its own while a
+ * leader gathered its group, and the leader's flush then waited for it and
+ * wrote a second object: two object writes per group, each a round trip
+ * to the store (docs/design/group-commit.md). */
+#define OBJECT_STORE_WAL_FLUSH_MS 1000
+
 kv_db *kv_open_writer(const char *url, const kv_options *opts, kv_error *err)
 {
     slate_options so = slate_options_of(opts);
+    /* an object store: a URL with a scheme that is neither file:// nor
+     * memory:// (kv_local_dir's rule) */
+    if (so.flush_interval_ms == 0 && url && strstr(url, "://") &&
+        strncmp(url, "file://", 7) != 0 && strncmp(url, "memory://", 9) != 0)
+        so.flush_interval_ms = OBJECT_STORE_WAL_FLUSH_MS;
     slate_db *s = slate_open_writer(url, &so, err);
     kv_db *db = s ? wrap(s, err) : NULL;
     if (!db) return NULL;
@@ -846,11 +899,15 @@ int kv_close(kv_db *db, kv_error *err)
         rc = 0;
     }
     rl_journal_close(db->journal);
+    /* the durable view's pin is the handle's own: no reader may be left */
+    if (db->durable_pinned) kvm_unpin(db->mirror, db->durable_mseq);
     kvm_free(db->mirror);
     pthread_mutex_destroy(&db->write_lock);
+    pthread_mutex_destroy(&db->view_mu);
     pthread_mutex_destroy(&db->release_lock);
     pthread_mutex_destroy(&db->durable_mu);
     pthread_cond_destroy(&db->durable_cv);
+    pthread_cond_destroy(&db->arrive_cv);
     free(db->local_dir);
     free(db->url);
     free(db);
@@ -1496,9 +1553,12 @@ static int write_ordered(kv_db *db, const kv_batch *b, const rl_buf *payload, kv
     }
     rl_crash_point(RL_CRASH_KV_AFTER_STORE_WRITE);
     /* one numbering: the journal record's, or the next of our own */
+    pthread_mutex_lock(&db->view_mu);
     p->seq = posp ? pos.seq : atomic_load(&db->written_seq) + 1;
     assert(p->seq > atomic_load(&db->written_seq));
     atomic_store(&db->written_seq, p->seq);
+    db->written_count++;
+    if (db->leader_gathering) pthread_cond_signal(&db->arrive_cv);
     if (db->mirror) {
         mirror_apply(db->mirror, b);
         kvm_stats st;
@@ -1507,6 +1567,7 @@ static int write_ordered(kv_db *db, const kv_batch *b, const rl_buf *payload, kv
          * memory an operator gave it (--mirror-mb), not only the load. */
         if (st.bytes > db->mirror_limit) kvm_abandon(db->mirror);
     }
+    pthread_mutex_unlock(&db->view_mu);
     return 0;
 }
 
@@ -1610,13 +1671,64 @@ uint64_t kv_pending_seq(const kv_pending *p) { return p ? p->seq : 0; }
 
 uint64_t kv_written_seq(kv_db *db) { return atomic_load(&db->written_seq); }
 
+/* Count one flush that made n writes durable together (kv_group_sizes). */
+static void count_group(kv_db *db, uint64_t n)
+{
+    size_t i = 0;
+    while (i + 1 < KV_GROUP_BUCKETS && n > (1ull << i))
+        i++;
+    atomic_fetch_add(&db->group_sizes[i], 1);
+}
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The most a leader waits for its group to gather, and the share of the
+ * last flush's time it may spend on that. */
+#define GATHER_MAX_NS (20u * 1000000u)
+#define GATHER_SHARE 2 /* half a flush */
+
+/* Under view_mu, before the leader reads its target: when the last group
+ * held more than one write, wait until as many writes are waiting as that
+ * group held (or half the last flush's time, at most GATHER_MAX_NS).
+ * Writers that were all acknowledged by one flush come back together, but
+ * not at once: without this the first of them leads a flush of its own and
+ * the rest wait for the next, so groups alternate between one write and
+ * all the others and every commit waits for two flushes (PostgreSQL's
+ * commit_delay / commit_siblings, sized from what the last group was). A
+ * lone writer (last group 1) never waits. */
+static void gather_group(kv_db *db, uint64_t durable_count, uint64_t expect, uint64_t flush_ns)
+{
+    if (expect < 2 || flush_ns == 0) return;
+    uint64_t wait = flush_ns / GATHER_SHARE;
+    if (wait > GATHER_MAX_NS) wait = GATHER_MAX_NS;
+    uint64_t end = mono_ns() + wait;
+    struct timespec ts = {.tv_sec = (time_t)(end / 1000000000u),
+                          .tv_nsec = (long)(end % 1000000000u)};
+    db->leader_gathering = true;
+    while (db->written_count - durable_count < expect &&
+           pthread_cond_timedwait(&db->arrive_cv, &db->view_mu, &ts) != ETIMEDOUT) {
+    }
+    db->leader_gathering = false;
+}
+
 /* The group commit's leader: the waiter that finds no flush running makes
  * every write numbered so far durable (all of them are in the memtable and,
  * with a journal, in the journal: numbered under write_lock after both) by
  * one journal sync or one SlateDB WAL flush; the others wait for it and are
  * done when it covered them, or lead the next one. The crash points fire in
  * the leader around its flush, before any waiter is released, so a kill at
- * kv-after-flush leaves the group durable and none of it acknowledged. */
+ * kv-after-flush leaves the group durable and none of it acknowledged.
+ *
+ * The leader reads its target under view_mu and pins the in-memory
+ * copy's state there (the state holding exactly the writes <= target);
+ * once the flush succeeded that pin becomes the durable view
+ * (kv_snapshot_durable) in the same step as durable_seq, so the view never
+ * holds a write that is not durable. A failed flush drops its pin. */
 static int wait_flushed(kv_db *db, uint64_t seq, bool crash_points, kv_error *err)
 {
     int rc = 0;
@@ -1627,15 +1739,36 @@ static int wait_flushed(kv_db *db, uint64_t seq, bool crash_points, kv_error *er
             continue;
         }
         db->flushing = true;
+        uint64_t durable_count = db->durable_count, expect = db->last_group,
+                 flush_ns = db->last_flush_ns;
         pthread_mutex_unlock(&db->durable_mu);
+        pthread_mutex_lock(&db->view_mu);
+        gather_group(db, durable_count, expect, flush_ns);
         uint64_t target = atomic_load(&db->written_seq);
+        uint64_t count = db->written_count;
+        kv_mirror *m = usable_mirror(db);
+        uint64_t mseq = 0;
+        bool pinned = m && kvm_pin(m, &mseq) == 0;
+        pthread_mutex_unlock(&db->view_mu);
         atomic_fetch_add(&db->group_flushes, 1);
         if (crash_points) rl_crash_point(RL_CRASH_KV_BEFORE_FLUSH);
+        uint64_t t0 = mono_ns();
         rc = db->journal ? rl_journal_sync(db->journal, target, err) : slate_flush(db->slate, err);
+        uint64_t took = mono_ns() - t0;
         if (rc == 0 && crash_points) rl_crash_point(RL_CRASH_KV_AFTER_FLUSH);
         pthread_mutex_lock(&db->durable_mu);
-        if (rc == 0 && target > db->durable_seq)
+        if (rc == 0 && target > db->durable_seq) {
             db->durable_seq = target;
+            db->last_flush_ns = took;
+            db->last_group = count - db->durable_count;
+            if (count > db->durable_count) count_group(db, count - db->durable_count);
+            db->durable_count = count;
+            if (db->durable_pinned) kvm_unpin(db->mirror, db->durable_mseq);
+            db->durable_pinned = pinned;
+            db->durable_mseq = mseq;
+            pinned = false; /* handed over */
+        }
+        if (pinned) kvm_unpin(m, mseq);
         db->flushing = false;
         pthread_cond_broadcast(&db->durable_cv);
     }
@@ -1644,6 +1777,37 @@ static int wait_flushed(kv_db *db, uint64_t seq, bool crash_points, kv_error *er
 }
 
 uint64_t kv_group_flushes(kv_db *db) { return atomic_load(&db->group_flushes); }
+
+void kv_group_sizes(kv_db *db, uint64_t out[KV_GROUP_BUCKETS])
+{
+    for (size_t i = 0; i < KV_GROUP_BUCKETS; i++)
+        out[i] = db ? atomic_load(&db->group_sizes[i]) : 0;
+}
+
+kv_snapshot *kv_snapshot_durable(kv_db *db, uint64_t *seq, kv_error *err)
+{
+    set_err(err, KV_OK, "");
+    if (!db) {
+        set_err(err, KV_ERR_INVALID, "kv_db handle is NULL");
+        return NULL;
+    }
+    pthread_mutex_lock(&db->durable_mu);
+    bool ok = db->durable_pinned && usable_mirror(db) &&
+              kvm_pin_again(db->mirror, db->durable_mseq) == 0;
+    uint64_t mseq = db->durable_mseq, d = db->durable_seq;
+    pthread_mutex_unlock(&db->durable_mu);
+    if (!ok) return NULL; /* no view to give: KV_OK */
+    kv_snapshot *snap = calloc(1, sizeof *snap);
+    if (!snap) {
+        kvm_unpin(db->mirror, mseq);
+        set_err(err, KV_ERR_INTERNAL, "out of memory taking a snapshot");
+        return NULL;
+    }
+    snap->db = db;
+    snap->seq = mseq;
+    if (seq) *seq = d;
+    return snap;
+}
 
 uint64_t kv_durable_seq(kv_db *db)
 {

@@ -68,7 +68,9 @@ const char *kv_error_kind_name(kv_error_kind kind);
 
 /* Options for kv_open_writer / kv_open_reader. Zero means "RockLake default". */
 typedef struct kv_options {
-    uint64_t flush_interval_ms;      /* WAL flush interval; default 10 */
+    uint64_t flush_interval_ms;      /* SlateDB's WAL flush timer; default 10 (writers of
+                                      * object stores: 1000, as their group commit
+                                      * flushes every write itself) */
     uint64_t block_cache_bytes;      /* in-memory block cache; default 256 MiB */
     uint64_t reader_poll_interval_ms;/* reader: how often to look for new commits; default 100 */
     uint64_t scan_read_ahead_bytes;  /* scans: bytes fetched ahead per SST; default 1 MiB */
@@ -280,6 +282,23 @@ int kv_wait_durable(kv_db *db, uint64_t seq, kv_error *err);
  * leaders made on this handle: one per group of writes made durable
  * together. */
 uint64_t kv_group_flushes(kv_db *db);
+/* How many of those flushes made how many writes durable together: out[i]
+ * counts the flushes of at most 2^i writes (and more than 2^(i-1)); the
+ * last bucket also counts every larger group. A flush that found its
+ * writes already covered counts nowhere. */
+#define KV_GROUP_BUCKETS 7 /* 1, 2, 4, 8, 16, 32, more */
+void kv_group_sizes(kv_db *db, uint64_t out[KV_GROUP_BUCKETS]);
+
+/* A snapshot of the state right after the last write the group commit
+ * made durable, taken without waiting: while a flush is in flight the
+ * writes it carries (and those after it) are not in it, so nothing read
+ * through it can be taken back by a failed flush or a crash. *seq gets
+ * the last write it holds (a kv_durable_seq() value). Writers that read
+ * from their in-memory copy only, after their first group flush: NULL
+ * with err->kind KV_OK when there is no such view (no copy, a copy given
+ * up, no flush led since open); then take kv_snapshot_new and wait for
+ * kv_written_seq() to be durable instead. Free with kv_snapshot_free. */
+kv_snapshot *kv_snapshot_durable(kv_db *db, uint64_t *seq, kv_error *err);
 
 /* Make everything written so far durable: kv_wait_durable(kv_written_seq()).
  * Returns 0 or -1. */

@@ -90,6 +90,7 @@ static void metric(rl_buf *b, const char *name, const char *type, const char *he
 typedef struct lake_totals {
     uint64_t mirror_bytes, abandoned, sequencing;
     rl_sequence_stats seq;
+    uint64_t groups[RL_COMMIT_GROUP_BUCKETS]; /* store flushes by writes made durable */
 } lake_totals;
 
 static void add_lake(void *ctx, rl_catalog *cat)
@@ -103,6 +104,10 @@ static void add_lake(void *ctx, rl_catalog *cat)
     rl_sequence_stats one;
     rl_catalog_sequence_stats(cat, &one);
     t->sequencing += rl_catalog_sequence_commits(cat);
+    uint64_t groups[RL_COMMIT_GROUP_BUCKETS];
+    rl_catalog_group_sizes(cat, groups);
+    for (size_t i = 0; i < RL_COMMIT_GROUP_BUCKETS; i++)
+        t->groups[i] += groups[i];
     t->seq.rebased += one.rebased;
     t->seq.distance += one.distance;
     t->seq.rebase_ns += one.rebase_ns;
@@ -205,6 +210,20 @@ static void render_metrics(srv_metrics *sm, srv_lakes *lakes, rc_cache *results,
     for (size_t i = 1; rl_sequence_reason_name(i); i++)
         rl_buf_printf(b, "rocklake_sequence_fallbacks_total{reason=\"%s\"} %llu\n",
                       rl_sequence_reason_name(i), (unsigned long long)t.seq.fallbacks[i]);
+    /* Cumulative buckets, as put_histogram writes them; no _sum (kv
+     * counts flushes per bucket only). Open lakes only, as above. */
+    rl_buf_printf(b, "# HELP rocklake_commit_group_size Writes (commits, and the writer "
+                     "lease's) that one store flush made durable together (group commit).\n"
+                     "# TYPE rocklake_commit_group_size histogram\n");
+    unsigned long long cum = 0;
+    for (size_t i = 0; i < RL_COMMIT_GROUP_BUCKETS; i++) {
+        cum += t.groups[i];
+        if (i + 1 < RL_COMMIT_GROUP_BUCKETS)
+            rl_buf_printf(b, "rocklake_commit_group_size_bucket{le=\"%u\"} %llu\n", 1u << i, cum);
+        else
+            rl_buf_printf(b, "rocklake_commit_group_size_bucket{le=\"+Inf\"} %llu\n", cum);
+    }
+    rl_buf_printf(b, "rocklake_commit_group_size_count %llu\n", cum);
     metric(b, "rocklake_memory_catalog_bytes", "gauge",
            "Memory holding open lakes' catalogs for reads (--mirror-mb).",
            (long long)t.mirror_bytes);

@@ -145,12 +145,17 @@ def dump(db):
             "typarray", "typalign", "typstorage", "typnotnull", "typbasetype", "typtypmod",
             "typndims", "typcollation", "typsubscript::oid", "typinput::oid", "typoutput::oid",
             "typreceive::oid", "typsend::oid", "typmodin::oid", "typmodout::oid",
-            "typanalyze::oid"]), ",".join(map(str, sorted(want)))))
+            "typanalyze::oid", "typdefault", "typdefaultbin"]), ",".join(map(str, sorted(want)))))
+    # the system catalogs' keys and the CHECKs of the domains captured above
+    # (information_schema's), with their text as pg_get_constraintdef gives it
     d["constraints"] = db.rows(
-        "SELECT %s FROM pg_constraint k WHERE conrelid IN %s ORDER BY k.oid" % (t([
+        "SELECT %s FROM pg_constraint k WHERE conrelid IN %s OR contypid IN (%s) "
+        "ORDER BY k.oid" % (t([
             "oid", "conname", "connamespace", "contype", "condeferrable", "condeferred",
             "convalidated", "conrelid", "contypid", "conindid", "conparentid", "confrelid",
-            "conislocal", "coninhcount", "connoinherit", "conkey"]), rels))
+            "conislocal", "coninhcount", "connoinherit", "conkey",
+            "pg_get_constraintdef(oid, false)", "pg_get_constraintdef(oid, true)"]), rels,
+            ",".join(map(str, sorted(want)))))
     d["indexes"] = db.rows(
         "SELECT %s FROM pg_indexes i WHERE schemaname IN ('pg_catalog', 'information_schema') "
         "ORDER BY i.schemaname, i.tablename, i.indexname" % t(
@@ -290,14 +295,15 @@ def emit(d, cmd):
     array("pg15_type", "pg15_types", [
         [y[0], S(y[1]), y[2], y[3], y[4], b(y[5]), ch(y[6]), ch(y[7]), b(y[8]), b(y[9]),
          ch(y[10]), y[11], y[12], y[13], ch(y[14]), ch(y[15]), b(y[16]), y[17], y[18], y[19],
-         y[20]] + list(y[21:29]) for y in d["types"]])
+         y[20]] + list(y[21:29]) + [S(y[29]), S(y[30])] for y in d["types"]])
 
     array("pg15_procname", "pg15_procnames",
           [[p[0], S(p[1]), b(p[2])] for p in d["procnames"]])
 
     array("pg15_constraint", "pg15_constraints", [
         [k[0], S(k[1]), k[2], ch(k[3]), b(k[4]), b(k[5]), b(k[6]), k[7], k[8], k[9], k[10],
-         k[11], b(k[12]), k[13], b(k[14]), S(k[15])] for k in d["constraints"]])
+         k[11], b(k[12]), k[13], b(k[14]), S(k[15]), S(k[16]), S(k[17])]
+        for k in d["constraints"]])
 
     array("pg15_index", "pg15_indexes",
           [[S(i[0]), S(i[1]), S(i[2]), S(i[3]), S(i[4])] for i in d["indexes"]])

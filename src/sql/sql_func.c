@@ -541,7 +541,10 @@ static int fn_get_indexdef(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out,
 static int fn_get_constraintdef(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
     char buf[512];
-    int r = rl_pgcatalog_constraintdef(c->x, oid_arg(&a[0]), buf, sizeof buf);
+    /* pretty (the 2-argument form): PostgreSQL drops the parentheses a
+     * CHECK's expression needs only when printed alone */
+    bool pretty = n > 1 && a[1].d.v.b;
+    int r = rl_pgcatalog_constraintdef(c->x, oid_arg(&a[0]), pretty, buf, sizeof buf);
     if (r < 0)
         return -1;
     if (r == 0)

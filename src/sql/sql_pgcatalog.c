@@ -114,6 +114,7 @@ typedef struct pg15_type {
     /* regproc: the type's subscripting and I/O functions (0: none) */
     uint32_t typsubscript, typinput, typoutput, typreceive, typsend, typmodin, typmodout,
         typanalyze;
+    uint32_t typdefault, typdefaultbin; /* pg15_str offsets; PG15_NONE: NULL */
 } pg15_type;
 
 /* A function a captured row names in a regproc column, and whether
@@ -132,6 +133,8 @@ typedef struct pg15_constraint {
     int32_t coninhcount;
     bool connoinherit;
     uint32_t conkey;
+    /* pg_get_constraintdef's text, plain and pretty (pg15_str offsets) */
+    uint32_t condef, condef_pretty;
 } pg15_constraint;
 
 typedef struct pg15_index {
@@ -183,7 +186,7 @@ typedef struct pg15_is_schema {
  * a constant, or (F_CALLER, and every column of a relation not emitted
  * that way) put by the caller. */
 enum { F_CALLER, F_U32, F_I16, F_I32, F_BOOL, F_CHAR, F_STR, F_INT, F_FLOAT, F_FALSE, F_NULL,
-       F_KCHAR };
+       F_KCHAR, F_PG15STR };
 
 typedef struct vfield {
     uint8_t kind;
@@ -197,6 +200,8 @@ typedef struct vfield {
               char: F_CHAR),                                                                      \
      offsetof(T, f), 0}
 #define ARG(i) {F_STR, (i), 0}
+/* a uint32_t field of T holding a pg15_str offset (PG15_NONE: NULL) */
+#define PG15STR(T, f) {F_PG15STR, offsetof(T, f), 0}
 #define KINT(v) {F_INT, 0, (v)}
 #define KFLOAT(v) {F_FLOAT, 0, (v)}
 #define KFALSE {F_FALSE, 0, 0}
@@ -332,7 +337,14 @@ static const vcol type_cols[] = {
     {"typbasetype", RL_OID_OID, FLD(pg15_type, typbasetype)},
     {"typtypmod", RL_OID_INT4, FLD(pg15_type, typtypmod)},
     {"typndims", RL_OID_INT4, FLD(pg15_type, typndims)},
-    {"typcollation", RL_OID_OID, FLD(pg15_type, typcollation)}};
+    {"typcollation", RL_OID_OID, FLD(pg15_type, typcollation)},
+    /* a default belongs to a domain, and a type's ACL to CREATE TYPE: the
+     * built-in types RockLake has carry neither (NULL on PostgreSQL) */
+    /* a domain's default (information_schema.time_stamp's); no type has
+     * an ACL of its own (CREATE TYPE ... GRANT) */
+    {"typdefaultbin", RL_OID_PG_NODE_TREE, PG15STR(pg15_type, typdefaultbin)},
+    {"typdefault", RL_OID_TEXT, PG15STR(pg15_type, typdefault)},
+    {"typacl", ACLITEM_ARRAY_OID, KNULL}};
 
 static const vcol constraint_cols[] = {
     {"oid", RL_OID_OID, FLD(pg15_constraint, oid)},
@@ -1270,6 +1282,10 @@ static int emit_row(gen_ctx *g, const vcol *cols, size_t n, const void *rec,
             put_null(g, i);
         else if (f->kind == F_STR)
             put_strs(g, i, &strs[f->off], 1);
+        else if (f->kind == F_PG15STR) {
+            const char *v = pg15_s(*(const uint32_t *)at);
+            put_strs(g, i, &v, 1);
+        }
         else if (f->kind == F_BOOL || f->kind == F_FALSE)
             put_bool(g, i, f->kind == F_BOOL && *(const bool *)at);
         else if (f->kind == F_CHAR)
@@ -1407,7 +1423,8 @@ static int type_row(gen_ctx *g, const table_ent *t)
         .oid = rowtype_oid(t->oid), .nsoid = t->nsoid, .owner = OWNER_OID, .typlen = -1,
         .typtype = 'c', .typcategory = 'C', .typisdefined = true, .typdelim = ',',
         .typrelid = t->oid, .typalign = 'd', .typstorage = 'x', .typtypmod = -1,
-        .typinput = 2290, .typoutput = 2291, .typreceive = 2402, .typsend = 2403}; /* record_* */
+        .typinput = 2290, .typoutput = 2291, .typreceive = 2402, .typsend = 2403, /* record_* */
+        .typdefault = PG15_NONE, .typdefaultbin = PG15_NONE};
     const char *name = t->name;
     return emit_row(g, type_cols, N(type_cols), &row, &name);
 }
@@ -2380,8 +2397,15 @@ int rl_pgcatalog_primary_key(rl_exec *x, uint32_t reloid, int16_t *attnums, size
     return 1;
 }
 
-int rl_pgcatalog_constraintdef(rl_exec *x, uint32_t oid, char *buf, size_t n)
+int rl_pgcatalog_constraintdef(rl_exec *x, uint32_t oid, bool pretty, char *buf, size_t n)
 {
+    for (size_t i = 0; i < PG15_CONSTRAINTS_COUNT; i++) { /* a system catalog's or domain's */
+        const pg15_constraint *k = &pg15_constraints[i];
+        if (k->oid != oid)
+            continue;
+        snprintf(buf, n, "%s", pg15_s(pretty ? k->condef_pretty : k->condef));
+        return 1;
+    }
     table_ent t;
     int r = find_lake_table(x, oid, &t);
     if (r <= 0 || oid != constraint_oid(t.oid) || !has_pk(&t))

@@ -59,7 +59,7 @@ const char *rl_pgcatalog_description(uint32_t oid);
 /* pg_get_indexdef / pg_get_constraintdef of the lake's primary keys: 1
  * (into buf), 0 no such object, -1 error. */
 int rl_pgcatalog_indexdef(rl_exec *x, uint32_t oid, int col, bool pretty, char *buf, size_t n);
-int rl_pgcatalog_constraintdef(rl_exec *x, uint32_t oid, char *buf, size_t n);
+int rl_pgcatalog_constraintdef(rl_exec *x, uint32_t oid, bool pretty, char *buf, size_t n);
 /* The attnums of relation reloid's primary key (a system catalog's or a
  * lake table's) into attnums[cap]: how many, 0 when it has none, -1 on a
  * failed catalog read (x->err). */

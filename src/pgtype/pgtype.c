@@ -18,6 +18,7 @@
  *    every malformed input, never crashes.
  */
 #include "pgtype/pgtype.h"
+#include "pgtype/tzif.h"
 
 #include <errno.h>
 #include <float.h>
@@ -380,13 +381,16 @@ static void put_timestamp(rl_buf *out, int64_t us, bool with_zone)
         rl_buf_put_str(out, "-infinity");
         return;
     }
+    int32_t east = 0;
+    if (with_zone) /* in the session's zone (tzif.h), as PostgreSQL writes it */
+        us = rl_tz_utc_to_local_us(rl_tz_current(), us, &east);
     int64_t days = floor_div(us, USECS_PER_DAY);
     int64_t time_of_day = us - days * USECS_PER_DAY;
     bool bc = put_ymd(out, days + DAYS_1970_TO_2000);
     rl_buf_put_u8(out, ' ');
     put_hms(out, (uint64_t)time_of_day);
     if (with_zone)
-        rl_buf_put_str(out, "+00");
+        put_zone(out, -east);
     if (bc)
         rl_buf_put_str(out, " BC");
 }
@@ -1208,8 +1212,10 @@ static rl_codec_status parse_timestamp(const text_in *in, int64_t *out)
     bool in_range = days >= DATE_MIN_DAYS - 1 && days <= TIMESTAMP_END / USECS_PER_DAY + 1;
     if (in_range) {
         us = days * USECS_PER_DAY + tod;
-        if (in->type == RL_T_TIMESTAMPTZ)
+        if (in->type == RL_T_TIMESTAMPTZ && f.has_zone)
             us -= (int64_t)f.zone_east * USECS_PER_SEC;
+        else if (in->type == RL_T_TIMESTAMPTZ) /* a wall-clock time of the session's zone */
+            us = rl_tz_local_to_utc_us(rl_tz_current(), us, NULL);
         in_range = us >= TIMESTAMP_MIN && us < TIMESTAMP_END;
     }
     if (!in_range) {

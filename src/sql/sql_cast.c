@@ -24,6 +24,7 @@
 #include "base/stack.h"
 #include "pgtype/json.h"
 #include "pgtype/pgtype.h"
+#include "pgtype/tzif.h"
 #include "sql/sql_cast.h"
 #include "sql/sql_ctid.h"
 #include "sql/sql_exec.h"
@@ -833,6 +834,14 @@ static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_
     }
     if (rl_oid_is_timestamp(in->oid) && rl_oid_is_timestamp(oid)) {
         int64_t us = rl_ts_micros(in);
+        /* timestamptz <-> a wall-clock type: through the session's zone */
+        if (in->oid == RL_OID_TIMESTAMPTZ && oid != RL_OID_TIMESTAMPTZ)
+            us = rl_tz_utc_to_local_us(rl_tz_current(), us, NULL);
+        else if (in->oid != RL_OID_TIMESTAMPTZ && oid == RL_OID_TIMESTAMPTZ)
+            us = rl_tz_local_to_utc_us(rl_tz_current(), us, NULL);
+        if (us != INT64_MAX && us != INT64_MIN && !rl_timestamp_in_range(us))
+            return rl_exec_error(c->x, RL_SQLSTATE_DATETIME_FIELD_OVERFLOW, location,
+                                 "timestamp out of range");
         if (oid == RL_OID_DATE) {
             int64_t days = us == INT64_MAX   ? INT32_MAX
                            : us == INT64_MIN ? INT32_MIN

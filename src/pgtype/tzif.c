@@ -32,6 +32,7 @@
 #define TZ_MAX_TYPES 256
 #define TZ_MAX_CHARS 256
 #define TZ_MAX_FILE (1 << 20)
+#define TZ_MAX_OFFSET (7 * 24 * 3600) /* tzdata's widest is under 16 hours */
 #define ABBR_MAX 32
 #define SECS_PER_DAY INT64_C(86400)
 #define UNIX_DAYS_2000 INT64_C(10957)
@@ -393,7 +394,7 @@ static bool read_block(rd *r, const tzif_hdr *h, size_t tsize, rl_tz *tz, char *
     const uint8_t *chars = p + h->type * 6;
     for (size_t i = 0; i < h->type; i++, p += 6) {
         int32_t off = (int32_t)be32(p);
-        if (off == INT32_MIN || p[4] > 1 || p[5] >= h->chars ||
+        if (off > TZ_MAX_OFFSET || off < -TZ_MAX_OFFSET || p[4] > 1 || p[5] >= h->chars ||
             !memchr(chars + p[5], '\0', h->chars - p[5])) {
             snprintf(err, errlen, "TZif time type malformed");
             return false;
@@ -508,6 +509,7 @@ static const tz_type *early_type(const rl_tz *tz)
 
 static const tz_type *type_at(const rl_tz *tz, int64_t t)
 {
+    assert(tz->ntypes || tz->rule.present); /* a zone has a type for every instant */
     if (tz->ntrans && t >= tz->ats[tz->ntrans - 1] && tz->rule.present)
         return rule_type_at(&tz->rule, t);
     if (!tz->ntrans)

@@ -30,8 +30,9 @@ typedef struct rl_tz rl_tz;
 
 /* A zone from TZif bytes p[0..len); NULL with err set when they are not a
  * well-formed TZif file of this reader's limits (versions 1 to 4, at most
- * 2000 transitions and 256 types, no leap seconds). The result is the
- * caller's (rl_tz_free); name is kept for rl_tz_name. */
+ * 4096 transitions and 256 types, offsets within a week, no leap seconds,
+ * a footer that is a POSIX TZ string). The result is the caller's
+ * (rl_tz_free); name is kept for rl_tz_name. */
 rl_tz *rl_tz_parse(const uint8_t *p, size_t len, const char *name, char *err, size_t errlen);
 
 /* A zone from a POSIX TZ spec ("EST5EDT,M3.2.0,M11.1.0", "UTC+3", "<+05>-5");

@@ -702,11 +702,14 @@ static bool find_zone_file(const char *name, char *path, size_t pathlen, char *c
         char actual[256];
         if (!match_component(path, comp, actual, sizeof actual))
             return false;
-        size_t pl = strlen(path), cl = strlen(canon);
-        if (pl + 1 + strlen(actual) >= pathlen || cl + 1 + strlen(actual) >= canonlen)
+        size_t pl = strlen(path), cl = strlen(canon), al = strlen(actual);
+        if (pl + 1 + al >= pathlen || cl + 1 + al >= canonlen)
             return false;
-        snprintf(path + pl, pathlen - pl, "/%s", actual);
-        snprintf(canon + cl, canonlen - cl, "%s%s", cl ? "/" : "", actual);
+        path[pl] = '/';
+        memcpy(path + pl + 1, actual, al + 1);
+        if (cl)
+            canon[cl++] = '/';
+        memcpy(canon + cl, actual, al + 1);
     }
     struct stat st;
     return canon[0] && stat(path, &st) == 0 && S_ISREG(st.st_mode);
@@ -774,6 +777,34 @@ const rl_tz *rl_tz_fixed(int32_t east)
     /* PostgreSQL's pg_tzset_offset: the POSIX sign is west-positive */
     snprintf(name, sizeof name, east >= 0 ? "<+%s>-%s" : "<-%s>+%s", off, off);
     return rl_tz_lookup(name);
+}
+
+/* The fixed-offset abbreviations of PostgreSQL's Default
+ * timezone_abbreviations set that AT TIME ZONE is most often given (seconds
+ * east); they win over a zone file of the same name ('CET' is +01 all year,
+ * the zone CET is not). */
+static const struct {
+    const char *abbrev;
+    int32_t east;
+} zone_abbrevs[] = {
+    {"acdt", 37800},  {"acst", 34200},  {"adt", -10800},  {"aedt", 39600},  {"aest", 36000},
+    {"akdt", -28800}, {"akst", -32400}, {"ast", -14400},  {"awst", 28800},  {"bst", 3600},
+    {"cdt", -18000},  {"cest", 7200},   {"cet", 3600},    {"cst", -21600},  {"edt", -14400},
+    {"eest", 10800},  {"eet", 7200},    {"est", -18000},  {"gmt", 0},       {"hkt", 28800},
+    {"hst", -36000},  {"ist", 7200},    {"jst", 32400},   {"kst", 32400},   {"mdt", -21600},
+    {"mesz", 7200},   {"mez", 3600},    {"mst", -25200},  {"ndt", -9000},   {"nst", -12600},
+    {"nzdt", 46800},  {"nzst", 43200},  {"pdt", -25200},  {"pst", -28800},  {"sgt", 28800},
+    {"ut", 0},        {"utc", 0},       {"wet", 0},       {"z", 0},         {"zulu", 0},
+};
+
+bool rl_tz_abbrev(const char *name, int32_t *east)
+{
+    for (size_t i = 0; i < sizeof zone_abbrevs / sizeof zone_abbrevs[0]; i++)
+        if (strcasecmp(name, zone_abbrevs[i].abbrev) == 0) {
+            *east = zone_abbrevs[i].east;
+            return true;
+        }
+    return false;
 }
 
 /* ---------------------------------------------------------- session zone */

@@ -59,6 +59,12 @@ const rl_tz *rl_tz_lookup(const char *name);
  * "<+05:30>-05:30"). Cached; NULL when |east| is past 168 hours. */
 const rl_tz *rl_tz_fixed(int32_t east);
 
+/* A fixed-offset abbreviation of PostgreSQL's Default timezone_abbreviations
+ * set (the common ones: "CET" is +01:00 all year, "EST", "PST", "JST", ...),
+ * case-blind: true with *east its offset. What AT TIME ZONE and date/time
+ * input try before a zone name. */
+bool rl_tz_abbrev(const char *name, int32_t *east);
+
 /* The offset east of UTC (seconds) in effect at unix time t, and whether
  * it is daylight time and its abbreviation (either may be NULL). */
 int32_t rl_tz_offset_at(const rl_tz *tz, int64_t t, bool *isdst, const char **abbrev);

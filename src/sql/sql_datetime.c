@@ -971,24 +971,6 @@ int rl_fn_isfinite(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc
     return 0;
 }
 
-/* The fixed-offset abbreviations of PostgreSQL's Default
- * timezone_abbreviations set that AT TIME ZONE is most often given (seconds
- * east); they win over a zone file of the same name ('CET' is +01 all year,
- * the zone CET is not). */
-static const struct {
-    const char *abbrev;
-    int32_t east;
-} zone_abbrevs[] = {
-    {"acdt", 37800},  {"acst", 34200},  {"adt", -10800},  {"aedt", 39600},  {"aest", 36000},
-    {"akdt", -28800}, {"akst", -32400}, {"ast", -14400},  {"awst", 28800},  {"bst", 3600},
-    {"cdt", -18000},  {"cest", 7200},   {"cet", 3600},    {"cst", -21600},  {"edt", -14400},
-    {"eest", 10800},  {"eet", 7200},    {"est", -18000},  {"gmt", 0},       {"hkt", 28800},
-    {"hst", -36000},  {"ist", 7200},    {"jst", 32400},   {"kst", 32400},   {"mdt", -21600},
-    {"mesz", 7200},   {"mez", 3600},    {"mst", -25200},  {"ndt", -9000},   {"nst", -12600},
-    {"nzdt", 46800},  {"nzst", 43200},  {"pdt", -25200},  {"pst", -28800},  {"sgt", 28800},
-    {"ut", 0},        {"utc", 0},       {"wet", 0},       {"z", 0},         {"zulu", 0},
-};
-
 /* The zone of AT TIME ZONE's text: an abbreviation (a fixed offset,
  * *tz NULL), else a zone name as SET TimeZone takes it; 22023 if neither. */
 static int zone_of(rl_expr_ctx *c, const rl_value *z, const rl_tz **tz, int32_t *east)
@@ -999,11 +981,8 @@ static int zone_of(rl_expr_ctx *c, const rl_value *z, const rl_tz **tz, int32_t 
     name[len] = '\0';
     *tz = NULL;
     *east = 0;
-    for (size_t i = 0; i < sizeof zone_abbrevs / sizeof zone_abbrevs[0]; i++)
-        if (strcasecmp(name, zone_abbrevs[i].abbrev) == 0) {
-            *east = zone_abbrevs[i].east;
-            return 0;
-        }
+    if (rl_tz_abbrev(name, east))
+        return 0;
     if ((*tz = rl_tz_lookup(name)))
         return 0;
     return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,

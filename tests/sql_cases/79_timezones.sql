@@ -131,3 +131,20 @@ SET TimeZone = 'America/New_York';
 SELECT age('2024-04-01 00:00'::timestamptz, '2024-03-01 00:00'::timestamptz), age('2024-11-04 00:00'::timestamptz, '2024-11-02 12:00'::timestamptz);
 SELECT '2024-07-01 12:00+00'::timestamptz - '2024-07-01 08:00'::timestamp, '2024-07-01 08:00'::timestamp - '2024-07-01 11:00+00'::timestamptz;
 SELECT '2024-07-01'::date < '2024-07-01 03:00+00'::timestamptz, '2024-07-01'::date < '2024-07-01 05:00+00'::timestamptz, greatest('2024-07-01 08:00'::timestamp, '2024-07-01 11:00+00'::timestamptz);
+-- zone names and abbreviations inside date/time literals; timetz in the session zone
+SET TimeZone = 'Europe/Berlin';
+SELECT '2024-07-01 12:00 Europe/Berlin'::timestamptz, '2024-07-01 12:00 america/new_york'::timestamptz, '2024-03-10 02:30 America/New_York'::timestamptz;
+SELECT '2024-07-01 12:00 CET'::timestamptz, '2024-07-01 12:00 EST'::timestamptz, '2024-07-01T12:00:00 PST'::timestamptz;
+SELECT '2024-07-01 12:00 Mars/Base'::timestamptz;
+SELECT '2024-07-01 12:00 Europe/Berlin'::timestamp, '2024-07-01 12:00 CET'::timestamp;
+SELECT '2024-07-01 12:00 Etc/GMT+3'::timestamptz, '2024-07-01 12:00 America/Port-au-Prince'::timestamptz;
+SELECT '2024-07-01 12:00 XYZ'::timestamptz;
+SET TimeZone = 'Asia/Kolkata';
+SELECT '12:00'::timetz, '2024-07-01 12:00'::timetz, '12:00 CET'::timetz, '12:00+03'::timetz;
+SELECT '2024-07-01 12:00 Europe/Berlin'::timetz, '2024-01-01 12:00 Europe/Berlin'::timetz;
+-- the time of day of a timestamptz, in the session zone
+SET TimeZone = 'America/St_Johns';
+SELECT '2024-07-01 12:00+00'::timestamptz::time, '2024-07-01 12:00+00'::timestamptz::timetz, '2024-01-01 02:00+00'::timestamptz::time, 'infinity'::timestamptz::time;
+SELECT '2024-07-01 12:34:56.5'::timestamp::time, CAST('-infinity'::timestamp AS time);
+SELECT '2024-01-01 12:00'::timestamp::timetz;
+SELECT '2024-01-01'::date::time;

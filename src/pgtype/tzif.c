@@ -105,7 +105,8 @@ static int month_days(int64_t y, int m)
 
 /* ---------------------------------------------------------- POSIX TZ */
 
-/* A zone name: "<...>" or letters (PostgreSQL lets it be empty). */
+/* A zone name: "<...>", or anything up to a digit, sign or comma ("EST",
+ * "Foo/Bar"; PostgreSQL lets it be empty: "+05:30"). */
 static bool posix_name(const char **pp, char *out)
 {
     const char *p = *pp, *start;
@@ -120,7 +121,7 @@ static bool posix_name(const char **pp, char *out)
         p++;
     } else {
         start = p;
-        while (isalpha((unsigned char)*p))
+        while (*p && !isdigit((unsigned char)*p) && *p != ',' && *p != '-' && *p != '+')
             p++;
         n = (size_t)(p - start);
     }
@@ -210,7 +211,7 @@ static bool parse_posix(const char *spec, tz_rule *r)
     const char *p = spec;
     memset(r, 0, sizeof *r);
     int32_t west;
-    if (!posix_name(&p, r->std.abbr) || !posix_secs(&p, 24, &west))
+    if (!posix_name(&p, r->std.abbr) || !posix_secs(&p, 167, &west))
         return false;
     r->std.east = -west;
     r->present = true;
@@ -222,7 +223,7 @@ static bool parse_posix(const char *spec, tz_rule *r)
     r->dst.dst = true;
     r->dst.east = r->std.east + 3600;
     if (*p && *p != ',') {
-        if (!posix_secs(&p, 24, &west))
+        if (!posix_secs(&p, 167, &west))
             return false;
         r->dst.east = -west;
     }
@@ -740,7 +741,9 @@ static rl_tz *load_zone(const char *name)
         if (tz)
             return tz;
     }
-    return rl_tz_from_posix(name, name);
+    char upper[RL_TZ_NAME_MAX + 1]; /* PostgreSQL shows a POSIX spec upper-cased */
+    upper_key(name, upper);
+    return rl_tz_from_posix(upper, upper);
 }
 
 const rl_tz *rl_tz_lookup(const char *name)

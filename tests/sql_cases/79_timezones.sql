@@ -148,3 +148,19 @@ SELECT '2024-07-01 12:00+00'::timestamptz::time, '2024-07-01 12:00+00'::timestam
 SELECT '2024-07-01 12:34:56.5'::timestamp::time, CAST('-infinity'::timestamp AS time);
 SELECT '2024-01-01 12:00'::timestamp::timetz;
 SELECT '2024-01-01'::date::time;
+-- POSIX specs as PostgreSQL's tzparse reads them: any name up to a digit or
+-- sign, offsets up to 167 hours, shown upper-cased
+SET TimeZone = 'Foo/Bar+3';
+SHOW TimeZone;
+SELECT '2024-07-01 12:00+00'::timestamptz, to_char('2024-07-01 12:00+00'::timestamptz, 'TZ OF');
+SET TimeZone = 'abc-2:30';
+SHOW TimeZone;
+SELECT '2024-07-01 12:00+00'::timestamptz;
+SET TimeZone = 'Etc/GMT+99';
+SELECT '2024-07-01 12:00+00'::timestamptz;
+SET TimeZone = 'XYZ+168';
+SET TimeZone = 'X/Y';
+SET TIME ZONE 167.5;
+SHOW TimeZone;
+SET TIME ZONE 168.5;
+SHOW TimeZone;

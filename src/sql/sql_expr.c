@@ -1472,6 +1472,30 @@ static int eval_sqlvalue(rl_expr_ctx *c, const PgQuery__SQLValueFunction *f, rl_
     case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIMESTAMP_N:
         rl_val_int(out, RL_OID_TIMESTAMP, local);
         return 0;
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIME:
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIME_N:
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIME:
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIME_N: {
+        /* the wall clock's time of day (timetz: with the zone's offset), its
+         * fraction rounded to the precision asked (AdjustTimeForTypmod) */
+        int32_t east;
+        int64_t day = 86400000000LL, t = rl_tz_utc_to_local_us(rl_tz_current(), ts, &east) % day;
+        t += t < 0 ? day : 0;
+        if (f->typmod >= 0 && f->typmod < 6) {
+            int64_t scale = 1;
+            for (int i = f->typmod; i < 6; i++)
+                scale *= 10;
+            t = (t + scale / 2) / scale * scale;
+        }
+        bool tz = f->op == PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIME ||
+                  f->op == PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIME_N;
+        rl_val_int(out, tz ? RL_OID_TIMETZ : RL_OID_TIME, t);
+        if (tz) {
+            out->d.v.timetz.us = t;
+            out->d.v.timetz.zone = -east;
+        }
+        return 0;
+    }
     case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_ROLE:
     case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_USER:
     case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_USER:
@@ -1488,7 +1512,7 @@ static int eval_sqlvalue(rl_expr_ctx *c, const PgQuery__SQLValueFunction *f, rl_
         return 0;
     default:
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
-                             "CURRENT_TIME / LOCALTIME are not supported");
+                             "this SQL value function is not supported");
     }
 }
 

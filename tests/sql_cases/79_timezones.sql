@@ -164,3 +164,7 @@ SET TIME ZONE 167.5;
 SHOW TimeZone;
 SET TIME ZONE 168.5;
 SHOW TimeZone;
+-- localtime and current_time: the session zone's time of day
+SET TimeZone = 'Asia/Kolkata';
+SELECT localtime = now()::time, current_time = now()::timetz, pg_typeof(localtime), pg_typeof(current_time), pg_typeof(localtime(2));
+SELECT localtime(0) = date_trunc('second', now() + interval '0.5 second')::time, current_time::text ~ '\+05:30$';

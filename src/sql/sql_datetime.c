@@ -446,6 +446,8 @@ static void iso_week(int64_t days, int64_t *isoyear, int *week)
 
 /* ------------------------------------------------------------ date_trunc */
 
+static int zone_of(rl_expr_ctx *c, const rl_value *z, const rl_tz **tz, int32_t *east);
+
 static int trunc_ts(rl_expr_ctx *c, dt_unit u, const char *name, uint32_t type, int64_t ts,
                     int64_t *out)
 {
@@ -505,9 +507,12 @@ int rl_fn_date_trunc(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int l
 {
     char name[64];
     dt_unit u = unit_of(&a[0], name, sizeof name);
-    if (n > 2)
-        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
-                             "date_trunc with a time zone is not supported");
+    /* date_trunc(unit, timestamptz, zone): truncated on that zone's wall
+     * clock (timestamptz_trunc_zone), the zone looked up first */
+    const rl_tz *tzone = rl_tz_current();
+    int32_t fixed = 0;
+    if (n > 2 && zone_of(c, &a[2], &tzone, &fixed) < 0)
+        return -1;
     if (a[1].oid == RL_OID_INTERVAL) {
         if (u == U_NONE || u == U_WEEK || u > U_MILLENNIUM)
             return u == U_WEEK ? rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
@@ -534,18 +539,18 @@ int rl_fn_date_trunc(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int l
         return 0;
     }
     int64_t r = 0, ts = a[1].d.v.i;
-    int32_t east = 0;
+    int32_t east = fixed;
     bool tz = a[1].oid == RL_OID_TIMESTAMPTZ && ts_finite(ts);
     if (tz) /* truncated on the session zone's wall clock (timestamptz_trunc) */
-        ts = rl_tz_utc_to_local_us(rl_tz_current(), ts, &east);
+        ts = tzone ? rl_tz_utc_to_local_us(tzone, ts, &east) : ts + fixed * USECS_PER_SEC;
     if (trunc_ts(c, u, name, a[1].oid, ts, &r) < 0)
         return -1;
     if (tz) {
         /* a day or more: the offset of the truncated time; less: the
          * offset the value had (so 02:00 of a fall-back day stays apart) */
-        bool redo = u != U_HOUR && u != U_MINUTE && u != U_SECOND && u != U_MILLISECONDS &&
-                    u != U_MICROSECONDS;
-        r = redo ? rl_tz_local_to_utc_us(rl_tz_current(), r, NULL) : r - east * USECS_PER_SEC;
+        bool redo = tzone && u != U_HOUR && u != U_MINUTE && u != U_SECOND &&
+                    u != U_MILLISECONDS && u != U_MICROSECONDS;
+        r = redo ? rl_tz_local_to_utc_us(tzone, r, NULL) : r - east * USECS_PER_SEC;
         if (!rl_timestamp_in_range(r))
             return ts_range_error(c);
     }

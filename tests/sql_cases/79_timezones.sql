@@ -168,3 +168,11 @@ SHOW TimeZone;
 SET TimeZone = 'Asia/Kolkata';
 SELECT localtime = now()::time, current_time = now()::timetz, pg_typeof(localtime), pg_typeof(current_time), pg_typeof(localtime(2));
 SELECT localtime(0) = date_trunc('second', now() + interval '0.5 second')::time, current_time::text ~ '\+05:30$';
+-- date_trunc(unit, timestamptz, zone) (PostgreSQL 12 and later)
+SET TimeZone = 'Europe/Berlin';
+SELECT date_trunc('day', '2024-03-31 12:00+00'::timestamptz, 'America/New_York'), date_trunc('hour', '2024-11-03 06:30+00'::timestamptz, 'America/New_York');
+SELECT date_trunc('day', '2024-11-03 12:00+00'::timestamptz, 'america/new_york'), date_trunc('month', '2024-07-15 12:00+00'::timestamptz, 'Asia/Kolkata'), date_trunc('day', '2024-07-15 23:00+00'::timestamptz, 'CET');
+SELECT date_trunc('day', '2024-07-15 23:00+00'::timestamptz, 'UTC'), date_trunc('week', 'infinity'::timestamptz, 'Asia/Tokyo');
+SELECT date_trunc('day', '2024-07-15 23:00+00'::timestamptz, 'Mars/Base');
+SELECT date_trunc('fortnight', '2024-07-15 23:00+00'::timestamptz, 'UTC');
+SELECT date_trunc('day', now(), 'UTC') <= now();

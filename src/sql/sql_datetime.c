@@ -999,10 +999,23 @@ static int zone_of(rl_expr_ctx *c, const rl_value *z, const rl_tz **tz, int32_t 
  * a gap or overlap resolved as PostgreSQL does (tzif.h). */
 int rl_fn_timezone(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
-    const rl_tz *tz;
-    int32_t east;
-    if (zone_of(c, &a[0], &tz, &east) < 0)
+    const rl_tz *tz = NULL;
+    int32_t east = 0;
+    if (a[0].oid == RL_OID_INTERVAL) { /* AT TIME ZONE INTERVAL '+02:00': a fixed offset */
+        if (a[0].d.v.interval.months || a[0].d.v.interval.days) {
+            rl_buf t;
+            rl_buf_init(&t, 0);
+            rl_value_to_text(&t, &a[0]);
+            int rc = rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                                   "interval time zone \"%.*s\" must not include months or days",
+                                   (int)t.len, t.data ? (const char *)t.data : "");
+            rl_buf_free(&t);
+            return rc;
+        }
+        east = (int32_t)(a[0].d.v.interval.us / USECS_PER_SEC);
+    } else if (zone_of(c, &a[0], &tz, &east) < 0) {
         return -1;
+    }
     bool to_local = a[1].oid == RL_OID_TIMESTAMPTZ;
     int64_t ts = a[1].d.v.i, r = ts;
     if (ts_finite(ts)) {

@@ -176,3 +176,8 @@ SELECT date_trunc('day', '2024-07-15 23:00+00'::timestamptz, 'UTC'), date_trunc(
 SELECT date_trunc('day', '2024-07-15 23:00+00'::timestamptz, 'Mars/Base');
 SELECT date_trunc('fortnight', '2024-07-15 23:00+00'::timestamptz, 'UTC');
 SELECT date_trunc('day', now(), 'UTC') <= now();
+-- AT TIME ZONE INTERVAL: a fixed offset east of UTC
+SELECT '2024-07-01 12:00+00'::timestamptz AT TIME ZONE INTERVAL '+02:00', timezone(interval '-05:30', '2024-07-01 12:00+00'::timestamptz), '2024-07-01 12:00'::timestamp AT TIME ZONE INTERVAL '03:00';
+SELECT '2024-07-01 12:00'::timestamp AT TIME ZONE INTERVAL '-00:00:30.7', 'infinity'::timestamp AT TIME ZONE INTERVAL '01:00';
+SELECT now() AT TIME ZONE INTERVAL '1 day';
+SELECT now() AT TIME ZONE INTERVAL '-1 mon 2 hours';

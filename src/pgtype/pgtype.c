@@ -18,6 +18,7 @@
  *    every malformed input, never crashes.
  */
 #include "pgtype/pgtype.h"
+#include "pgtype/tzif.h"
 
 #include <errno.h>
 #include <float.h>
@@ -29,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "base/error.h"
 
@@ -380,13 +382,16 @@ static void put_timestamp(rl_buf *out, int64_t us, bool with_zone)
         rl_buf_put_str(out, "-infinity");
         return;
     }
+    int32_t east = 0;
+    if (with_zone) /* in the session's zone (tzif.h), as PostgreSQL writes it */
+        us = rl_tz_utc_to_local_us(rl_tz_current(), us, &east);
     int64_t days = floor_div(us, USECS_PER_DAY);
     int64_t time_of_day = us - days * USECS_PER_DAY;
     bool bc = put_ymd(out, days + DAYS_1970_TO_2000);
     rl_buf_put_u8(out, ' ');
     put_hms(out, (uint64_t)time_of_day);
     if (with_zone)
-        rl_buf_put_str(out, "+00");
+        put_zone(out, -east);
     if (bc)
         rl_buf_put_str(out, " BC");
 }
@@ -869,9 +874,13 @@ typedef struct dt_fields {
     int hour, min, sec;
     int64_t usec;     /* rounded fraction; may be 1000000 after rounding */
     int zone_east;    /* seconds east of UTC */
+    const rl_tz *zone_tz; /* a zone named ("Europe/Berlin"): its offset there */
+    char zone_name[64];   /* the name, for 22023 when no zone has it */
 } dt_fields;
 
-typedef enum { DT_OK, DT_SYNTAX, DT_FIELD_RANGE, DT_TZ_RANGE } dt_result;
+typedef enum { DT_OK, DT_SYNTAX, DT_FIELD_RANGE, DT_TZ_RANGE, DT_TZ_UNKNOWN } dt_result;
+
+#define SECS_PER_DAY_TZ INT64_C(86400)
 
 /* Reads 1..max_digits digits into *out. */
 static bool scan_digits(const char **pp, int max_digits, int64_t *out, int *ndigits)
@@ -1006,21 +1015,38 @@ static dt_result scan_word(const char **pp, dt_fields *f)
 {
     const char *p = *pp;
     size_t n = 0;
+    bool named = false; /* a zone name: letters then '/' ("America/Port-au-Prince") */
     while (is_alpha(p[n]))
         n++;
-    char word[8];
+    if (p[n] == '/' || p[n] == '_') {
+        named = true;
+        while (is_alpha(p[n]) || is_digit(p[n]) || p[n] == '/' || p[n] == '_' || p[n] == '-' ||
+               p[n] == '+')
+            n++;
+    }
+    char word[64];
     if (n == 0 || n >= sizeof word)
         return DT_SYNTAX;
     for (size_t i = 0; i < n; i++)
         word[i] = to_lower(p[i]);
     word[n] = '\0';
-    if (!f->has_zone && (strcmp(word, "z") == 0 || strcmp(word, "utc") == 0 ||
-                         strcmp(word, "gmt") == 0 || strcmp(word, "zulu") == 0)) {
+    int32_t east;
+    if (!f->has_zone && named) { /* a zone name, as PostgreSQL's pg_tzset takes it */
+        memcpy(f->zone_name, p, n);
+        f->zone_name[n] = '\0';
+        if (!(f->zone_tz = rl_tz_lookup(f->zone_name)))
+            return DT_TZ_UNKNOWN;
+        f->has_zone = true;
+    } else if (!f->has_zone && (strcmp(word, "z") == 0 || strcmp(word, "utc") == 0 ||
+                                strcmp(word, "gmt") == 0 || strcmp(word, "zulu") == 0)) {
         f->has_zone = true;
         f->zone_east = 0;
     } else if (!f->has_era && (strcmp(word, "bc") == 0 || strcmp(word, "ad") == 0)) {
         f->has_era = true;
         f->bc = word[0] == 'b';
+    } else if (!f->has_zone && rl_tz_abbrev(word, &east)) { /* "CET", "EST": fixed */
+        f->has_zone = true;
+        f->zone_east = east;
     } else {
         return DT_SYNTAX;
     }
@@ -1104,7 +1130,7 @@ static dt_result resolve_time(const dt_fields *f, int64_t *us)
     return DT_OK;
 }
 
-static rl_codec_status datetime_error(const text_in *in, dt_result r)
+static rl_codec_status datetime_error(const text_in *in, const dt_fields *f, dt_result r)
 {
 
     if (r == DT_FIELD_RANGE)
@@ -1112,6 +1138,11 @@ static rl_codec_status datetime_error(const text_in *in, dt_result r)
     if (r == DT_TZ_RANGE) {
         in_err(in, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE,
                "time zone displacement out of range: \"%s\"", in->text);
+        return RL_CODEC_ERR_INVALID;
+    }
+    if (r == DT_TZ_UNKNOWN) {
+        in_err(in, RL_SQLSTATE_INVALID_PARAMETER_VALUE, "time zone \"%s\" not recognized",
+               f->zone_name);
         return RL_CODEC_ERR_INVALID;
     }
     return syntax_error(in);
@@ -1145,7 +1176,7 @@ static rl_codec_status parse_date_and_time(const text_in *in, dt_fields *f, int6
         r = resolve_date(f, days);
     if (r == DT_OK)
         r = resolve_time(f, tod);
-    return r == DT_OK ? RL_CODEC_OK : datetime_error(in, r);
+    return r == DT_OK ? RL_CODEC_OK : datetime_error(in, f, r);
 }
 
 static rl_codec_status parse_date(const text_in *in, int64_t *out)
@@ -1165,8 +1196,25 @@ static rl_codec_status parse_date(const text_in *in, int64_t *out)
     return RL_CODEC_OK;
 }
 
+/* The offset of a timetz: the one written, else that of the zone named or
+ * the session's (tzif.h) on the date given, or today's date
+ * (DecodeTimeOnly's DetermineTimeZoneOffset). */
+static int32_t timetz_offset(const dt_fields *f, int64_t days, int64_t tod)
+{
+    if (f->has_zone && !f->zone_tz)
+        return f->zone_east;
+    const rl_tz *tz = f->zone_tz ? f->zone_tz : rl_tz_current();
+    if (days == INT64_MIN) { /* today in that zone */
+        int64_t now = (int64_t)time(NULL);
+        now += rl_tz_offset_at(tz, now, NULL, NULL);
+        days = floor_div(now, SECS_PER_DAY_TZ) - DAYS_1970_TO_2000;
+    }
+    int64_t local = (days + DAYS_1970_TO_2000) * SECS_PER_DAY_TZ + tod / USECS_PER_SEC;
+    return rl_tz_offset_of_local(tz, local, NULL);
+}
+
 /* time and timetz; a date prefix is allowed and ignored, and so is a zone
- * for plain time. A timetz without a zone is in the session zone, UTC. */
+ * for plain time. A timetz without a zone is in the session's zone. */
 static rl_codec_status parse_time(const text_in *in, rl_datum *d)
 {
     dt_fields f;
@@ -1181,10 +1229,10 @@ static rl_codec_status parse_time(const text_in *in, rl_datum *d)
     if (r == DT_OK && tod > USECS_PER_DAY)
         r = DT_FIELD_RANGE;
     if (r != DT_OK)
-        return datetime_error(in, r);
+        return datetime_error(in, &f, r);
     if (in->type == RL_T_TIMETZ) {
         d->v.timetz.us = tod;
-        d->v.timetz.zone = -f.zone_east;
+        d->v.timetz.zone = -timetz_offset(&f, f.has_date ? days : INT64_MIN, tod);
     } else {
         d->v.i = tod;
     }
@@ -1208,8 +1256,12 @@ static rl_codec_status parse_timestamp(const text_in *in, int64_t *out)
     bool in_range = days >= DATE_MIN_DAYS - 1 && days <= TIMESTAMP_END / USECS_PER_DAY + 1;
     if (in_range) {
         us = days * USECS_PER_DAY + tod;
-        if (in->type == RL_T_TIMESTAMPTZ)
+        if (in->type == RL_T_TIMESTAMPTZ && f.zone_tz) /* "... Europe/Berlin" */
+            us = rl_tz_local_to_utc_us(f.zone_tz, us, NULL);
+        else if (in->type == RL_T_TIMESTAMPTZ && f.has_zone)
             us -= (int64_t)f.zone_east * USECS_PER_SEC;
+        else if (in->type == RL_T_TIMESTAMPTZ) /* a wall-clock time of the session's zone */
+            us = rl_tz_local_to_utc_us(rl_tz_current(), us, NULL);
         in_range = us >= TIMESTAMP_MIN && us < TIMESTAMP_END;
     }
     if (!in_range) {

@@ -9,8 +9,10 @@
  * date/time values, and PostgreSQL's ordering. Knows nothing of the row encoding (codec.h),
  * the store or SQL: the SQL layer forwards messages and SQLSTATEs unchanged.
  *
- * Invariants: output matches PostgreSQL 15 with DateStyle=ISO, TimeZone=UTC,
- * IntervalStyle=postgres, extra_float_digits=1; every input error comes with
+ * Invariants: output matches PostgreSQL 15 with DateStyle=ISO,
+ * IntervalStyle=postgres, extra_float_digits=1 and TimeZone the calling
+ * thread's zone (tzif.h rl_tz_current: timestamptz is written, and read
+ * without an explicit zone, in it; UTC unless the SQL layer set one); every input error comes with
  * PostgreSQL's wording and its SQLSTATE as an RL_SQLSTATE_* constant
  * (error.h), chosen where the error is raised, so no caller derives a
  * SQLSTATE from message text.
@@ -27,7 +29,8 @@
 
 /* Text in PostgreSQL's output format (what psql prints): appends to `out`.
  * NULL appends nothing (callers decide how to show NULL). bytea as \x<hex>,
- * timestamps ISO ("2024-01-02 03:04:05.123456+00" for tz, UTC), bool t/f,
+ * timestamps ISO ("2024-01-02 03:04:05.123456+01" for tz, in the thread's
+ * zone: tzif.h), bool t/f,
  * interval in PG "postgres" style ("1 year 2 mons 3 days 04:05:06"). */
 void rl_datum_to_text(rl_buf *out, rl_type t, const rl_datum *d);
 

@@ -78,6 +78,13 @@ struct client {
     uint64_t startup_deadline_ns; /* startup + authentication must end by then */
     char user[NAME_MAX_LEN], database[NAME_MAX_LEN], appname[NAME_MAX_LEN];
     char options[1024];          /* startup `options`, applied after authentication */
+    /* the startup packet's other parameters ("name\0value\0" each), applied
+     * after `options` as PostgreSQL applies them: as SET */
+    char gucs[2048];
+    size_t gucs_len;
+    /* the values of the reported settings the client was last sent
+     * (ParameterStatus), so that a change is reported before ReadyForQuery */
+    char reported[4][256];
     srv_lake *lake;
     rl_engine *eng;
     rl_session *sess;
@@ -239,9 +246,12 @@ static void send_fatal_err(client *c, const rl_error *e)
     flush_out(c);
 }
 
+static void report_settings(client *c, bool all);
+
 static void send_ready(client *c)
 {
     char st = c->sess ? rl_session_status(c->sess) : 'I';
+    report_settings(c, false);
     pktbuf_write(&c->out, 'Z', "c", st);
     srv_count(c->env->metrics, M_READY_FOR_QUERY, 1); /* before the client can see it */
     if (c->trip_t0) {
@@ -1228,6 +1238,29 @@ static void clean_ascii(char *s)
             *s = '?';
 }
 
+/* The startup parameters that are settings (all but the connection's own:
+ * user, database, options, replication, application_name, and protocol
+ * options "_pq_.*"), kept for open_session to apply. A list that does not
+ * fit is cut at a whole parameter. */
+static void keep_startup_gucs(client *c, const proto_startup *st)
+{
+    static const char *const own[] = {"user", "database", "options", "replication",
+                                      "application_name"};
+    c->gucs_len = 0;
+    for (size_t i = 0; i < st->nparams; i++) {
+        const char *name = st->names[i], *value = st->values[i];
+        bool skip = strncmp(name, "_pq_.", 5) == 0;
+        for (size_t k = 0; k < sizeof own / sizeof own[0]; k++)
+            skip |= strcmp(name, own[k]) == 0;
+        size_t need = strlen(name) + strlen(value) + 2;
+        if (skip || need > sizeof c->gucs - c->gucs_len)
+            continue;
+        memcpy(c->gucs + c->gucs_len, name, strlen(name) + 1);
+        memcpy(c->gucs + c->gucs_len + strlen(name) + 1, value, strlen(value) + 1);
+        c->gucs_len += need;
+    }
+}
+
 /* Read the startup packet(s). Returns 1 with user/database set, 0 to close. */
 static int read_startup(client *c, proto_startup *st)
 {
@@ -1287,6 +1320,7 @@ static int read_startup(client *c, proto_startup *st)
         /* later reads move the input buffer that `st` points into */
         const char *options = proto_startup_param(st, "options");
         snprintf(c->options, sizeof c->options, "%s", options ? options : "");
+        keep_startup_gucs(c, st);
         return 1;
     }
 }
@@ -1327,6 +1361,36 @@ static bool authenticate(client *c)
     return rl_auth_run(&c->env->auth, &peer, &io);
 }
 
+/* SET name TO 'value' on the new session; false after its FATAL. */
+static bool apply_setting(client *c, const char *name, const char *value)
+{
+    char sql[2400];
+    rl_buf q;
+    rl_buf_init(&q, 0);
+    for (const char *v = value; *v; v++) { /* quote the value */
+        if (*v == '\'')
+            rl_buf_put_u8(&q, '\'');
+        rl_buf_put_u8(&q, (uint8_t)*v);
+    }
+    rl_buf_put_u8(&q, 0);
+    int len = snprintf(sql, sizeof sql, "SET \"%s\" TO '%s'", name,
+                       q.failed ? "" : (const char *)q.data);
+    rl_buf_free(&q);
+    rl_error err;
+    rl_error_clear(&err);
+    if (len < 0 || (size_t)len >= sizeof sql || strchr(name, '"')) {
+        send_fatal(c, RL_SQLSTATE_INVALID_PARAMETER_VALUE,
+                   "invalid value for parameter \"%s\": \"%s\"", name, value);
+        return false;
+    }
+    rl_sink none = {0};
+    if (rl_session_simple_query(c->sess, sql, &none, &err) == RL_EXEC_ERROR) {
+        send_fatal_err(c, &err);
+        return false;
+    }
+    return true;
+}
+
 /* "-c name=value" / "--name=value" pairs of the startup `options`, applied
  * as SET. Returns false after a FATAL. */
 static bool apply_options(client *c, const char *options)
@@ -1353,34 +1417,58 @@ static bool apply_options(client *c, const char *options)
             return false;
         }
         *eq = '\0';
-        char sql[1200];
-        rl_buf q;
-        rl_buf_init(&q, 0);
-        for (const char *v = eq + 1; *v; v++) { /* quote the value */
-            if (*v == '\'')
-                rl_buf_put_u8(&q, '\'');
-            rl_buf_put_u8(&q, (uint8_t)*v);
-        }
-        snprintf(sql, sizeof sql, "SET \"%s\" TO '%.*s'", t, (int)q.len, (const char *)q.data);
-        rl_buf_free(&q);
-        rl_error err;
-        rl_error_clear(&err);
-        rl_sink none = {0};
-        if (rl_session_simple_query(c->sess, sql, &none, &err) == RL_EXEC_ERROR) {
-            send_fatal_err(c, &err);
+        if (!apply_setting(c, t, eq + 1))
             return false;
-        }
     }
     return true;
 }
 
+/* The startup packet's settings, after `options` (so they win, as in
+ * PostgreSQL). One RockLake does not know is passed over, as before
+ * (clients send PostgreSQL settings RockLake has no use for); a value the
+ * SET refuses is its FATAL, as PostgreSQL's 22023 for a bad one. */
+static bool apply_startup_gucs(client *c)
+{
+    char buf[256];
+    for (size_t off = 0; off < c->gucs_len;) {
+        const char *name = c->gucs + off, *value = name + strlen(name) + 1;
+        off += strlen(name) + strlen(value) + 2;
+        if (rl_session_setting(c->sess, name, buf, sizeof buf) && !apply_setting(c, name, value))
+            return false;
+    }
+    return true;
+}
+
+/* The reported settings a session can change (PostgreSQL's GUC_REPORT
+ * ones), sent at the start and again before ReadyForQuery when changed. */
+static const char *const reported_settings[] = {"application_name", "DateStyle",
+                                                "default_transaction_read_only", "TimeZone"};
+
+/* ParameterStatus of each reported setting whose value differs from the
+ * one the client has. */
+static void report_settings(client *c, bool all)
+{
+    if (!c->sess)
+        return;
+    for (size_t i = 0; i < sizeof reported_settings / sizeof reported_settings[0]; i++) {
+        char buf[256];
+        const char *v = rl_session_setting(c->sess, reported_settings[i], buf, sizeof buf);
+        if (!v || (!all && strcmp(v, c->reported[i]) == 0))
+            continue;
+        snprintf(c->reported[i], sizeof c->reported[i], "%s", v);
+        pktbuf_write(&c->out, 'S', "ss", reported_settings[i], c->reported[i]);
+    }
+}
+
+/* The start's ParameterStatus, in PostgreSQL's order; the settings a
+ * session changes (the startup packet's TimeZone, ...) as it has them. */
 static void send_parameter_status(client *c)
 {
     const char *const params[][2] = {
-        {"application_name", c->appname},
+        {"application_name", NULL},
         {"client_encoding", "UTF8"},
-        {"DateStyle", "ISO, MDY"},
-        {"default_transaction_read_only", "off"},
+        {"DateStyle", NULL},
+        {"default_transaction_read_only", NULL},
         /* a follower is the closest thing to a hot standby */
         {"in_hot_standby", c->env->read_only ? "on" : "off"},
         {"integer_datetimes", "on"},
@@ -1390,10 +1478,20 @@ static void send_parameter_status(client *c)
         {"server_version", c->env->server_version},
         {"session_authorization", c->user},
         {"standard_conforming_strings", "on"},
-        {"TimeZone", "Etc/UTC"},
+        {"TimeZone", NULL},
     };
-    for (size_t i = 0; i < sizeof params / sizeof params[0]; i++)
-        pktbuf_write(&c->out, 'S', "ss", params[i][0], params[i][1]);
+    for (size_t i = 0; i < sizeof params / sizeof params[0]; i++) {
+        const char *v = params[i][1];
+        for (size_t k = 0; !v && k < sizeof reported_settings / sizeof reported_settings[0]; k++) {
+            if (strcmp(params[i][0], reported_settings[k]) != 0)
+                continue;
+            char buf[256];
+            v = rl_session_setting(c->sess, reported_settings[k], buf, sizeof buf);
+            snprintf(c->reported[k], sizeof c->reported[k], "%s", v ? v : "");
+            v = c->reported[k];
+        }
+        pktbuf_write(&c->out, 'S', "ss", params[i][0], v ? v : "");
+    }
 }
 
 /* What the session may do (the access= of the hba rule that admitted it)
@@ -1457,6 +1555,8 @@ static bool open_session(client *c)
     c->registered = true;
     rl_session_set_backend_pid(c->sess, c->slot.pid);
     if (c->options[0] && !apply_options(c, c->options))
+        return false;
+    if (!apply_startup_gucs(c))
         return false;
     send_parameter_status(c);
     pktbuf_write(&c->out, 'K', "ii", c->slot.pid, c->slot.secret);

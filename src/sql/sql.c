@@ -418,6 +418,12 @@ int64_t rl_session_timeout_ms(rl_session *s, const char *name)
     return rl_setting_ms(s, name);
 }
 
+const char *rl_session_setting(rl_session *s, const char *name, char *buf, size_t n)
+{
+    int idx = rl_setting_index(name);
+    return idx < 0 ? NULL : rl_setting_shown(s, idx, buf, n);
+}
+
 /* As in PostgreSQL, a cancel request only affects a statement that is
  * running; one that arrives while the session is idle is dropped. */
 void rl_session_cancel(rl_session *s)
@@ -675,6 +681,18 @@ static int exec_vacuum(rl_exec *x, const PgQuery__VacuumStmt *st)
 
 static int const_text(const PgQuery__Node *n, char *out, size_t len)
 {
+    /* SET TIME ZONE INTERVAL '...' [HOUR TO MINUTE]: "INTERVAL '...'", the
+     * form PostgreSQL's check_timezone reads (sql_settings.c) */
+    if (n->node_case == PG_QUERY__NODE__NODE_TYPE_CAST && n->type_cast->arg &&
+        n->type_cast->arg->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+        rl_const(n->type_cast->arg->a_const)->val_case == PG_QUERY__A__CONST__VAL_SVAL &&
+        n->type_cast->type_name && n->type_cast->type_name->n_names > 0 &&
+        strcmp(rl_node_string(n->type_cast->type_name
+                                  ->names[n->type_cast->type_name->n_names - 1]) ?: "",
+               "interval") == 0) {
+        snprintf(out, len, "INTERVAL '%s'", rl_const(n->type_cast->arg->a_const)->sval->sval);
+        return 0;
+    }
     if (n->node_case != PG_QUERY__NODE__NODE_A_CONST)
         return -1;
     const PgQuery__AConst *c = rl_const(n->a_const);
@@ -1329,6 +1347,7 @@ static rl_exec_status run_pending_statements(rl_session *s, const rl_sink *sink,
     for (size_t i = s->pending_next; i < tree->n_stmts; i++) {
         rl_exec x = {.s = s, .sink = sink, .err = err, .sql = s->pending_sql,
                      .simple_query = true, .stmt_index = i};
+        rl_settings_zone_apply(s);
         rl_exec_status st = run_statement(&x, tree->stmts[i]->stmt);
         if (st == RL_EXEC_COPY_IN) {
             s->pending_next = i + 1;
@@ -1365,6 +1384,7 @@ static rl_exec_status simple_query(rl_session *s, const char *sql, const rl_sink
     rl_error_clear(err);
     pending_clear(s);
     rl_exec x = {.s = s, .sink = sink, .err = err, .sql = sql};
+    rl_settings_zone_apply(s);
     rl_parsed *parsed;
     if (rl_parse(&x, sql, &parsed) < 0) {
         statement_failed(s);
@@ -1390,12 +1410,14 @@ static rl_exec_status simple_query(rl_session *s, const char *sql, const rl_sink
 int rl_session_copy_data(rl_session *s, const uint8_t *data, size_t len, rl_error *err)
 {
     rl_exec x = {.s = s, .err = err, .sql = s->pending_sql};
+    rl_settings_zone_apply(s);
     return rl_copy_in_data(&x, data, len);
 }
 
 rl_exec_status rl_session_copy_done(rl_session *s, const rl_sink *sink, rl_error *err)
 {
     rl_exec x = {.s = s, .sink = sink, .err = err, .sql = s->pending_sql};
+    rl_settings_zone_apply(s);
     if (rl_copy_in_done(&x) < 0) {
         statement_failed(s);
         pending_clear(s);
@@ -1441,6 +1463,7 @@ int rl_session_parse(rl_session *s, const char *stmt_name, const char *sql, size
 {
     rl_error_clear(err);
     rl_exec x = {.s = s, .err = err, .sql = sql};
+    rl_settings_zone_apply(s);
     if (stmt_name[0] && prepared_find(s, stmt_name))
         return rl_exec_error(&x, RL_SQLSTATE_DUPLICATE_PREPARED_STATEMENT, -1,
                              "prepared statement \"%s\" already exists",
@@ -1613,6 +1636,7 @@ int rl_session_describe_statement(rl_session *s, const char *stmt_name, rl_descr
     rl_error_clear(err);
     rl_prepared *p = prepared_find(s, stmt_name);
     rl_exec x = {.s = s, .err = err, .sql = p ? p->sql : NULL};
+    rl_settings_zone_apply(s);
     if (!p)
         return rl_exec_error(&x, RL_SQLSTATE_INVALID_SQL_STATEMENT_NAME, -1,
                              "prepared statement \"%s\" does not exist",
@@ -1631,6 +1655,7 @@ int rl_session_bind(rl_session *s, const char *portal, const char *stmt_name, si
     rl_error_clear(err);
     rl_prepared *p = prepared_find(s, stmt_name);
     rl_exec x = {.s = s, .err = err, .sql = p ? p->sql : NULL};
+    rl_settings_zone_apply(s);
     if (!p)
         return rl_exec_error(&x, RL_SQLSTATE_INVALID_SQL_STATEMENT_NAME, -1,
                              "prepared statement \"%s\" does not exist",
@@ -1711,6 +1736,7 @@ int rl_session_describe_portal(rl_session *s, const char *portal, rl_describe *o
     rl_error_clear(err);
     rl_portal *pt = portal_find(s, portal);
     rl_exec x = {.s = s, .err = err, .sql = pt ? pt->stmt->sql : NULL};
+    rl_settings_zone_apply(s);
     if (!pt)
         return rl_exec_error(&x, RL_SQLSTATE_INVALID_CURSOR_NAME, -1,
                              "portal \"%s\" does not exist", portal);
@@ -1788,6 +1814,7 @@ static rl_exec_status execute_portal(rl_session *s, const char *portal, uint64_t
     rl_error_clear(err);
     rl_portal *pt = portal_find(s, portal);
     rl_exec x = {.s = s, .sink = sink, .err = err, .sql = pt ? pt->stmt->sql : NULL};
+    rl_settings_zone_apply(s);
     if (!pt) {
         rl_exec_error(&x, RL_SQLSTATE_INVALID_CURSOR_NAME, -1, "portal \"%s\" does not exist",
                       portal);

@@ -210,6 +210,10 @@ char rl_session_status(const rl_session *s);
  * -1 when the session has not set it (the server's default applies). */
 int64_t rl_session_timeout_ms(rl_session *s, const char *name);
 
+/* A setting of this session as SHOW gives it (may point into buf); NULL
+ * when RockLake does not know the name (a SET of it is 42704). */
+const char *rl_session_setting(rl_session *s, const char *name, char *buf, size_t n);
+
 /* Ask the running statement to stop with 57014 (thread-safe). */
 void rl_session_cancel(rl_session *s);
 /* Whether a cancel (or the statement timeout) is waiting for the running

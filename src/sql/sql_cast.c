@@ -24,6 +24,7 @@
 #include "base/stack.h"
 #include "pgtype/json.h"
 #include "pgtype/pgtype.h"
+#include "pgtype/tzif.h"
 #include "sql/sql_cast.h"
 #include "sql/sql_ctid.h"
 #include "sql/sql_exec.h"
@@ -789,6 +790,29 @@ int rl_value_coerce(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_t ty
     return oid == RL_OID_NUMERIC ? apply_numeric_typmod(c, out, typmod, location) : 0;
 }
 
+/* timestamp -> time, timestamptz -> time / timetz: the time of day of the
+ * wall clock (a timestamptz's in the session's zone, with its offset);
+ * NULL for an infinity, as timestamp_time gives. */
+static int timestamp_to_time(const rl_value *in, uint32_t oid, rl_value *out)
+{
+    int64_t us = in->d.v.i;
+    if (us == INT64_MAX || us == INT64_MIN) {
+        rl_val_null(out, oid);
+        return 0;
+    }
+    int32_t east = 0;
+    if (in->oid == RL_OID_TIMESTAMPTZ)
+        us = rl_tz_utc_to_local_us(rl_tz_current(), us, &east);
+    const int64_t day = INT64_C(86400000000);
+    int64_t tod = us % day < 0 ? us % day + day : us % day;
+    rl_val_int(out, oid, tod);
+    if (oid == RL_OID_TIMETZ) {
+        out->d.v.timetz.us = tod;
+        out->d.v.timetz.zone = -east;
+    }
+    return 0;
+}
+
 static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_t typmod,
                         bool explicit_cast, rl_value *out, int location)
 {
@@ -833,6 +857,14 @@ static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_
     }
     if (rl_oid_is_timestamp(in->oid) && rl_oid_is_timestamp(oid)) {
         int64_t us = rl_ts_micros(in);
+        /* timestamptz <-> a wall-clock type: through the session's zone */
+        if (in->oid == RL_OID_TIMESTAMPTZ && oid != RL_OID_TIMESTAMPTZ)
+            us = rl_tz_utc_to_local_us(rl_tz_current(), us, NULL);
+        else if (in->oid != RL_OID_TIMESTAMPTZ && oid == RL_OID_TIMESTAMPTZ)
+            us = rl_tz_local_to_utc_us(rl_tz_current(), us, NULL);
+        if (us != INT64_MAX && us != INT64_MIN && !rl_timestamp_in_range(us))
+            return rl_exec_error(c->x, RL_SQLSTATE_DATETIME_FIELD_OVERFLOW, location,
+                                 "timestamp out of range");
         if (oid == RL_OID_DATE) {
             int64_t days = us == INT64_MAX   ? INT32_MAX
                            : us == INT64_MIN ? INT32_MIN
@@ -843,6 +875,9 @@ static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_
         }
         return 0;
     }
+    if ((in->oid == RL_OID_TIMESTAMP && oid == RL_OID_TIME) ||
+        (in->oid == RL_OID_TIMESTAMPTZ && (oid == RL_OID_TIME || oid == RL_OID_TIMETZ)))
+        return timestamp_to_time(in, oid, out);
     return rl_exec_error(c->x, RL_SQLSTATE_CANNOT_COERCE, location, "cannot cast type %s to %s",
                          rl_oid_type_name(in->oid), rl_oid_type_name(oid));
 }

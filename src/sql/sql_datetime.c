@@ -5,12 +5,14 @@
  * interval, interval × / number, unary minus; and the function table's
  * date_trunc, date_part / extract, age, to_timestamp, make_date,
  * make_timestamp, justify_days / hours / interval, isfinite, timezone (AT
- * TIME ZONE, UTC only) and to_char of dates and timestamps.
+ * TIME ZONE) and to_char of dates and timestamps.
  *
  * Values: date = days since 2000-01-01, timestamp[tz] = microseconds since
  * 2000-01-01 (UTC for tz), interval = {months, days, microseconds}; the
- * infinities are INT32_MAX/MIN (date) and INT64_MAX/MIN (timestamps). The
- * session's TimeZone is UTC, so timestamptz arithmetic is timestamp's.
+ * infinities are INT32_MAX/MIN (date) and INT64_MAX/MIN (timestamps).
+ * timestamptz works in the session's zone (tzif.h, rl_tz_current) where
+ * PostgreSQL does: its fields, date_trunc, adding months and days (in local
+ * time, across DST), to_char; an absolute amount of time is added as is.
  *
  * Invariants: a finite result outside PostgreSQL's range is 22008
  * "timestamp out of range" / "date out of range", an interval field out of
@@ -25,6 +27,7 @@
 #include <strings.h>
 
 #include "pgtype/pgtype.h"
+#include "pgtype/tzif.h"
 #include "sql/sql_datetime.h"
 #include "sql/sql_numeric.h"
 #include "sql/sql_value.h"
@@ -110,14 +113,18 @@ static void put_interval(rl_value *out, int32_t months, int32_t days, int64_t us
 /* timestamp + interval (timestamp_pl_interval): months with the day of
  * month clamped to the month's length, then days, then the time. */
 static int ts_plus_interval(rl_expr_ctx *c, int64_t ts, int32_t months, int32_t days, int64_t us,
-                            int64_t *out)
+                            const rl_tz *tz, int64_t *out)
 {
     if (!ts_finite(ts)) {
         *out = ts;
         return 0;
     }
+    /* timestamptz (tz set): months and days move the wall clock of the
+     * session's zone, each step's offset decided anew (timestamptz_pl_interval) */
     if (months) {
         tsparts p;
+        if (tz)
+            ts = rl_tz_utc_to_local_us(tz, ts, NULL);
         ts_split(ts, &p);
         int64_t m = (int64_t)p.mon - 1 + months;
         p.year += floor_div(m, 12);
@@ -127,9 +134,13 @@ static int ts_plus_interval(rl_expr_ctx *c, int64_t ts, int32_t months, int32_t 
             p.mday = dim;
         if (!ts_join(&p, &ts))
             return ts_range_error(c);
+        if (tz)
+            ts = rl_tz_local_to_utc_us(tz, ts, NULL);
     }
     if (days) {
         tsparts p;
+        if (tz)
+            ts = rl_tz_utc_to_local_us(tz, ts, NULL);
         ts_split(ts, &p);
         int64_t t = ts - floor_div(ts, USECS_PER_DAY) * USECS_PER_DAY;
         int64_t d = rl_ymd_to_date(p.year, p.mon, p.mday) + days;
@@ -137,6 +148,8 @@ static int ts_plus_interval(rl_expr_ctx *c, int64_t ts, int32_t months, int32_t 
         if (v < INT64_MIN || v > INT64_MAX || !rl_timestamp_in_range((int64_t)v))
             return ts_range_error(c);
         ts = (int64_t)v;
+        if (tz)
+            ts = rl_tz_local_to_utc_us(tz, ts, NULL);
     }
     if (__builtin_add_overflow(ts, us, &ts) || !rl_timestamp_in_range(ts))
         return ts_range_error(c);
@@ -302,6 +315,10 @@ int rl_datetime_op(rl_expr_ctx *c, char op, rl_value *a, rl_value *b, rl_value *
     }
     if (rt == RL_OID_INTERVAL) { /* timestamp - timestamp */
         int64_t x = rl_ts_micros(a), y = rl_ts_micros(b), t;
+        if (ta != tb && ta == RL_OID_TIMESTAMPTZ) /* timestamptz - timestamp: as timestamptz */
+            y = rl_tz_local_to_utc_us(rl_tz_current(), y, NULL);
+        else if (ta != tb && tb == RL_OID_TIMESTAMPTZ)
+            x = rl_tz_local_to_utc_us(rl_tz_current(), x, NULL);
         if (!ts_finite(x) || !ts_finite(y))
             return rl_exec_error(c->x, RL_SQLSTATE_DATETIME_FIELD_OVERFLOW, -1,
                                  "cannot subtract infinite timestamps");
@@ -316,7 +333,8 @@ int rl_datetime_op(rl_expr_ctx *c, char op, rl_value *a, rl_value *b, rl_value *
     const rl_value *tsv = ta == RL_OID_INTERVAL ? b : a, *iv = ta == RL_OID_INTERVAL ? a : b;
     int64_t r = 0;
     if (ts_plus_interval(c, rl_ts_micros(tsv), sign * iv->d.v.interval.months,
-                         sign * iv->d.v.interval.days, sign * iv->d.v.interval.us, &r) < 0)
+                         sign * iv->d.v.interval.days, sign * iv->d.v.interval.us,
+                         rt == RL_OID_TIMESTAMPTZ ? rl_tz_current() : NULL, &r) < 0)
         return -1;
     put_ts(out, rt, r);
     return 0;
@@ -373,7 +391,9 @@ static const struct {
 };
 
 /* A unit's name as PostgreSQL reads it (lower-cased, a trailing 's' of the
- * plural known), NONE when unknown; the lower-cased text into buf. */
+ * plural known, only its first 10 characters compared, as DecodeUnits'
+ * TOKMAXLEN: 'timezone_hour' is timezone_h), NONE when unknown; the
+ * lower-cased text into buf. */
 static dt_unit unit_of(const rl_value *v, char *buf, size_t n)
 {
     size_t len = v->d.v.s.len < n - 1 ? v->d.v.s.len : n - 1;
@@ -381,7 +401,7 @@ static dt_unit unit_of(const rl_value *v, char *buf, size_t n)
         buf[i] = (char)tolower(v->d.v.s.p[i]);
     buf[len] = 0;
     for (size_t i = 0; i < sizeof unit_names / sizeof unit_names[0]; i++)
-        if (strcmp(unit_names[i].name, buf) == 0)
+        if (strncmp(unit_names[i].name, buf, 10) == 0)
             return unit_names[i].unit;
     return U_NONE;
 }
@@ -425,6 +445,8 @@ static void iso_week(int64_t days, int64_t *isoyear, int *week)
 }
 
 /* ------------------------------------------------------------ date_trunc */
+
+static int zone_of(rl_expr_ctx *c, const rl_value *z, const rl_tz **tz, int32_t *east);
 
 static int trunc_ts(rl_expr_ctx *c, dt_unit u, const char *name, uint32_t type, int64_t ts,
                     int64_t *out)
@@ -485,9 +507,12 @@ int rl_fn_date_trunc(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int l
 {
     char name[64];
     dt_unit u = unit_of(&a[0], name, sizeof name);
-    if (n > 2)
-        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
-                             "date_trunc with a time zone is not supported");
+    /* date_trunc(unit, timestamptz, zone): truncated on that zone's wall
+     * clock (timestamptz_trunc_zone), the zone looked up first */
+    const rl_tz *tzone = rl_tz_current();
+    int32_t fixed = 0;
+    if (n > 2 && zone_of(c, &a[2], &tzone, &fixed) < 0)
+        return -1;
     if (a[1].oid == RL_OID_INTERVAL) {
         if (u == U_NONE || u == U_WEEK || u > U_MILLENNIUM)
             return u == U_WEEK ? rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
@@ -513,9 +538,22 @@ int rl_fn_date_trunc(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int l
         put_interval(out, months, days, t);
         return 0;
     }
-    int64_t r;
-    if (trunc_ts(c, u, name, a[1].oid, a[1].d.v.i, &r) < 0)
+    int64_t r = 0, ts = a[1].d.v.i;
+    int32_t east = fixed;
+    bool tz = a[1].oid == RL_OID_TIMESTAMPTZ && ts_finite(ts);
+    if (tz) /* truncated on the session zone's wall clock (timestamptz_trunc) */
+        ts = tzone ? rl_tz_utc_to_local_us(tzone, ts, &east) : ts + fixed * USECS_PER_SEC;
+    if (trunc_ts(c, u, name, a[1].oid, ts, &r) < 0)
         return -1;
+    if (tz) {
+        /* a day or more: the offset of the truncated time; less: the
+         * offset the value had (so 02:00 of a fall-back day stays apart) */
+        bool redo = tzone && u != U_HOUR && u != U_MINUTE && u != U_SECOND &&
+                    u != U_MILLISECONDS && u != U_MICROSECONDS;
+        r = redo ? rl_tz_local_to_utc_us(tzone, r, NULL) : r - east * USECS_PER_SEC;
+        if (!rl_timestamp_in_range(r))
+            return ts_range_error(c);
+    }
     put_ts(out, a[1].oid, r);
     return 0;
 }
@@ -544,6 +582,10 @@ static int ts_field(rl_expr_ctx *c, dt_unit u, const char *name, uint32_t type, 
                     int64_t *value, int *scale)
 {
     tsparts p;
+    int32_t east = 0;
+    int64_t utc = ts;
+    if (type == RL_OID_TIMESTAMPTZ) /* the fields of the session zone's wall clock */
+        ts = rl_tz_utc_to_local_us(rl_tz_current(), ts, &east);
     ts_split(ts, &p);
     int64_t days = floor_div(ts, USECS_PER_DAY);
     *scale = 0;
@@ -609,7 +651,7 @@ static int ts_field(rl_expr_ctx *c, dt_unit u, const char *name, uint32_t type, 
             *value = (days - 0) * SECS_PER_DAY + INT64_C(946684800);
             return 0;
         }
-        *value = ts + EPOCH_1970_US;
+        *value = utc + EPOCH_1970_US;
         *scale = 6;
         return 0;
     case U_TIMEZONE:
@@ -617,7 +659,7 @@ static int ts_field(rl_expr_ctx *c, dt_unit u, const char *name, uint32_t type, 
     case U_TIMEZONE_M:
         if (type != RL_OID_TIMESTAMPTZ)
             break;
-        *value = 0; /* the session's TimeZone is UTC */
+        *value = u == U_TIMEZONE ? east : u == U_TIMEZONE_H ? east / 3600 : east / 60 % 60;
         return 0;
     default: break;
     }
@@ -779,14 +821,23 @@ static int age(rl_expr_ctx *c, int64_t t1, int64_t t2, rl_value *out)
     return 0;
 }
 
+/* A timestamp's wall clock: a timestamptz's in the session's zone (the
+ * fields timestamptz_age counts in). */
+static int64_t wall_clock(const rl_value *v)
+{
+    int64_t us = rl_ts_micros(v);
+    return v->oid == RL_OID_TIMESTAMPTZ ? rl_tz_utc_to_local_us(rl_tz_current(), us, NULL) : us;
+}
+
 int rl_fn_age(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
     if (n == 2)
-        return age(c, rl_ts_micros(&a[0]), rl_ts_micros(&a[1]), out);
-    /* age(x): from today's midnight (current_date, the transaction's) */
-    int64_t now = rl_exec_txn_start(c->x);
+        return age(c, wall_clock(&a[0]), wall_clock(&a[1]), out);
+    /* age(x): from today's midnight (current_date, the transaction's, in
+     * the session's zone) */
+    int64_t now = rl_tz_utc_to_local_us(rl_tz_current(), rl_exec_txn_start(c->x), NULL);
     int64_t midnight = floor_div(now, USECS_PER_DAY) * USECS_PER_DAY;
-    return age(c, midnight, rl_ts_micros(&a[0]), out);
+    return age(c, midnight, wall_clock(&a[0]), out);
 }
 
 /* ----------------------------------------------------------- construct */
@@ -925,24 +976,57 @@ int rl_fn_isfinite(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc
     return 0;
 }
 
-/* timezone(zone, x), what AT TIME ZONE means: UTC only (the session's
- * zone): timestamptz -> timestamp and timestamp -> timestamptz, same
- * instant. Another zone is refused rather than converted wrongly. */
+/* The zone of AT TIME ZONE's text: an abbreviation (a fixed offset,
+ * *tz NULL), else a zone name as SET TimeZone takes it; 22023 if neither. */
+static int zone_of(rl_expr_ctx *c, const rl_value *z, const rl_tz **tz, int32_t *east)
+{
+    char name[RL_TZ_NAME_MAX + 1];
+    size_t len = z->d.v.s.len < sizeof name - 1 ? z->d.v.s.len : sizeof name - 1;
+    memcpy(name, z->d.v.s.p, len);
+    name[len] = '\0';
+    *tz = NULL;
+    *east = 0;
+    if (rl_tz_abbrev(name, east))
+        return 0;
+    if ((*tz = rl_tz_lookup(name)))
+        return 0;
+    return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                         "time zone \"%s\" not recognized", name);
+}
+
+/* timezone(zone, x), what AT TIME ZONE means: timestamptz -> the zone's
+ * wall-clock timestamp, timestamp (a wall clock of the zone) -> timestamptz,
+ * a gap or overlap resolved as PostgreSQL does (tzif.h). */
 int rl_fn_timezone(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
-    char z[64];
-    size_t len = a[0].d.v.s.len < sizeof z - 1 ? a[0].d.v.s.len : sizeof z - 1;
-    for (size_t i = 0; i < len; i++)
-        z[i] = (char)toupper(a[0].d.v.s.p[i]);
-    z[len] = 0;
-    if (strcmp(z, "UTC") != 0 && strcmp(z, "GMT") != 0 && strcmp(z, "Z") != 0 &&
-        strcmp(z, "ETC/UTC") != 0 && strcmp(z, "UCT") != 0 && strcmp(z, "ZULU") != 0 &&
-        strcmp(z, "UNIVERSAL") != 0 && strcmp(z, "+00") != 0 && strcmp(z, "+00:00") != 0)
-        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                             "time zone \"%.*s\" is not supported: RockLake converts to and from "
-                             "UTC only", (int)a[0].d.v.s.len, (const char *)a[0].d.v.s.p);
-    put_ts(out, a[1].oid == RL_OID_TIMESTAMPTZ ? RL_OID_TIMESTAMP : RL_OID_TIMESTAMPTZ,
-           a[1].d.v.i);
+    const rl_tz *tz = NULL;
+    int32_t east = 0;
+    if (a[0].oid == RL_OID_INTERVAL) { /* AT TIME ZONE INTERVAL '+02:00': a fixed offset */
+        if (a[0].d.v.interval.months || a[0].d.v.interval.days) {
+            rl_buf t;
+            rl_buf_init(&t, 0);
+            rl_value_to_text(&t, &a[0]);
+            int rc = rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                                   "interval time zone \"%.*s\" must not include months or days",
+                                   (int)t.len, t.data ? (const char *)t.data : "");
+            rl_buf_free(&t);
+            return rc;
+        }
+        east = (int32_t)(a[0].d.v.interval.us / USECS_PER_SEC);
+    } else if (zone_of(c, &a[0], &tz, &east) < 0) {
+        return -1;
+    }
+    bool to_local = a[1].oid == RL_OID_TIMESTAMPTZ;
+    int64_t ts = a[1].d.v.i, r = ts;
+    if (ts_finite(ts)) {
+        if (tz)
+            r = to_local ? rl_tz_utc_to_local_us(tz, ts, NULL) : rl_tz_local_to_utc_us(tz, ts, NULL);
+        else
+            r = to_local ? ts + east * USECS_PER_SEC : ts - east * USECS_PER_SEC;
+        if (!rl_timestamp_in_range(r))
+            return ts_range_error(c);
+    }
+    put_ts(out, to_local ? RL_OID_TIMESTAMP : RL_OID_TIMESTAMPTZ, r);
     return 0;
 }
 
@@ -997,6 +1081,17 @@ int rl_fn_to_char(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
         rl_val_null(out, RL_OID_TEXT);
         return 0;
     }
+    /* timestamptz: the session zone's wall clock, its abbreviation and
+     * offset (TZ, OF, TZH, TZM); a timestamp has no abbreviation, offset 0 */
+    bool with_tz = a[0].oid == RL_OID_TIMESTAMPTZ;
+    int32_t east = 0;
+    const char *abbrev = "";
+    if (with_tz) {
+        rl_tz_offset_at(rl_tz_current(), floor_div(ts, USECS_PER_SEC) + EPOCH_1970_US / USECS_PER_SEC,
+                        NULL, &abbrev);
+        ts = rl_tz_utc_to_local_us(rl_tz_current(), ts, &east);
+    }
+    int32_t aeast = east < 0 ? -east : east;
     tsparts p;
     ts_split(ts, &p);
     int64_t days = floor_div(ts, USECS_PER_DAY);
@@ -1057,9 +1152,20 @@ int rl_fn_to_char(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
         }
         else if (pat(s, "WW")) { put_num(&b, (days - rl_ymd_to_date(p.year, 1, 1)) / 7 + 1, 2, fm); s += 2; }
         else if (pat(s, "Q")) { put_num(&b, (p.mon - 1) / 3 + 1, 1, fm); s += 1; }
-        else if (pat(s, "TZ")) { if (a[0].oid == RL_OID_TIMESTAMPTZ) rl_buf_put_str(&b, "UTC"); s += 2; }
-        else if (pat(s, "tz")) { if (a[0].oid == RL_OID_TIMESTAMPTZ) rl_buf_put_str(&b, "utc"); s += 2; }
-        else if (pat(s, "OF")) { if (a[0].oid == RL_OID_TIMESTAMPTZ) rl_buf_put_str(&b, "+00"); s += 2; }
+        else if (pat(s, "TZH")) { rl_buf_printf(&b, "%c%02d", east >= 0 ? '+' : '-', aeast / 3600); s += 3; }
+        else if (pat(s, "TZM")) { rl_buf_printf(&b, "%02d", aeast % 3600 / 60); s += 3; }
+        else if (pat(s, "TZ") || pat(s, "tz")) {
+            for (const char *q = abbrev; with_tz && *q; q++)
+                rl_buf_put_u8(&b, (uint8_t)(s[0] == 'T' ? toupper((unsigned char)*q)
+                                                        : tolower((unsigned char)*q)));
+            s += 2;
+        }
+        else if (pat(s, "OF")) {
+            rl_buf_printf(&b, "%c%0*d", east >= 0 ? '+' : '-', fm ? 0 : 2, aeast / 3600);
+            if (aeast % 3600)
+                rl_buf_printf(&b, ":%02d", aeast % 3600 / 60);
+            s += 2;
+        }
         else if (*s == '\\' && s[1]) { rl_buf_put_u8(&b, (uint8_t)s[1]); s += 2; }
         else { rl_buf_put_u8(&b, (uint8_t)*s); s++; }
     }

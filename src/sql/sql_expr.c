@@ -29,6 +29,7 @@
 #include <strings.h>
 
 #include "pgtype/pgtype.h"
+#include "pgtype/tzif.h"
 #include "sql/sql_cast.h"
 #include "sql/sql_exec.h"
 #include "sql/sql_expr.h"
@@ -107,7 +108,15 @@ static int cmp_resolved(rl_expr_ctx *c, const rl_value *a, const rl_value *b, co
         return 0;
     }
     if (rl_oid_is_timestamp(ta) && rl_oid_is_timestamp(tb)) {
-        *res = cmp_i64(rl_ts_micros(a), rl_ts_micros(b));
+        int64_t x = rl_ts_micros(a), y = rl_ts_micros(b);
+        /* timestamptz beside a wall-clock type: that one in the session's zone */
+        if ((ta == RL_OID_TIMESTAMPTZ) != (tb == RL_OID_TIMESTAMPTZ)) {
+            if (ta != RL_OID_TIMESTAMPTZ)
+                x = rl_tz_local_to_utc_us(rl_tz_current(), x, NULL);
+            else
+                y = rl_tz_local_to_utc_us(rl_tz_current(), y, NULL);
+        }
+        *res = cmp_i64(x, y);
         return 0;
     }
     if (ta == RL_OID_JSONB && tb == RL_OID_JSONB)
@@ -1449,10 +1458,11 @@ static int eval_case(rl_expr_ctx *c, const PgQuery__CaseExpr *ce, rl_value *out)
 static int eval_sqlvalue(rl_expr_ctx *c, const PgQuery__SQLValueFunction *f, rl_value *out)
 {
     int64_t ts = rl_func_txn_start(c);
+    int64_t local = rl_tz_utc_to_local_us(rl_tz_current(), ts, NULL); /* the session's zone */
     const char *user = c->x->s && c->x->s->user[0] ? c->x->s->user : "postgres";
     switch (f->op) {
     case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_DATE:
-        rl_val_int(out, RL_OID_DATE, (ts >= 0 ? ts : ts - 86399999999LL) / 86400000000LL);
+        rl_val_int(out, RL_OID_DATE, (local >= 0 ? local : local - 86399999999LL) / 86400000000LL);
         return 0;
     case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIMESTAMP:
     case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIMESTAMP_N:
@@ -1460,8 +1470,32 @@ static int eval_sqlvalue(rl_expr_ctx *c, const PgQuery__SQLValueFunction *f, rl_
         return 0;
     case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIMESTAMP:
     case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIMESTAMP_N:
-        rl_val_int(out, RL_OID_TIMESTAMP, ts); /* the session time zone is UTC */
+        rl_val_int(out, RL_OID_TIMESTAMP, local);
         return 0;
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIME:
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIME_N:
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIME:
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIME_N: {
+        /* the wall clock's time of day (timetz: with the zone's offset), its
+         * fraction rounded to the precision asked (AdjustTimeForTypmod) */
+        int32_t east;
+        int64_t day = 86400000000LL, t = rl_tz_utc_to_local_us(rl_tz_current(), ts, &east) % day;
+        t += t < 0 ? day : 0;
+        if (f->typmod >= 0 && f->typmod < 6) {
+            int64_t scale = 1;
+            for (int i = f->typmod; i < 6; i++)
+                scale *= 10;
+            t = (t + scale / 2) / scale * scale;
+        }
+        bool tz = f->op == PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIME ||
+                  f->op == PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIME_N;
+        rl_val_int(out, tz ? RL_OID_TIMETZ : RL_OID_TIME, t);
+        if (tz) {
+            out->d.v.timetz.us = t;
+            out->d.v.timetz.zone = -east;
+        }
+        return 0;
+    }
     case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_ROLE:
     case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_USER:
     case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_USER:
@@ -1478,7 +1512,7 @@ static int eval_sqlvalue(rl_expr_ctx *c, const PgQuery__SQLValueFunction *f, rl_
         return 0;
     default:
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
-                             "CURRENT_TIME / LOCALTIME are not supported");
+                             "this SQL value function is not supported");
     }
 }
 

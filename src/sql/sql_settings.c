@@ -18,12 +18,13 @@
 #include <assert.h>
 #include <ctype.h>
 #include <math.h>
-#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "pgtype/pgtype.h"
+#include "pgtype/tzif.h"
 #include "sql/sql_settings.h"
 
 /* PostgreSQL 15's defaults for the settings clients ask about. SHOW of
@@ -261,6 +262,7 @@ void rl_settings_txn_end(rl_session *s, bool committed)
     }
     s->settings_at_start = NULL;
     s->settings_saved = false;
+    rl_settings_zone_apply(s);
 }
 
 rl_setting *rl_settings_snapshot(const rl_session *s, bool *ok)
@@ -276,6 +278,7 @@ void rl_settings_restore(rl_session *s, const rl_setting *snapshot)
         return; /* out of memory: the settings stay as they are */
     list_free(s->settings);
     s->settings = copy;
+    rl_settings_zone_apply(s);
 }
 
 void rl_settings_snapshot_free(rl_setting *snapshot) { list_free(snapshot); }
@@ -286,13 +289,14 @@ void rl_settings_free(rl_session *s)
     list_free(s->settings_at_start);
     s->settings = s->settings_at_start = NULL;
     s->settings_saved = false;
+    rl_tz_set_current(NULL);
 }
 
 /* ------------------------------------------------------ checking values */
 
 /* The settings that change how values are written or read. PostgreSQL
  * takes every value of theirs; RockLake writes and reads values one way
- * (ISO dates, postgres intervals, hex bytea, UTF-8, UTC, shortest-exact
+ * (ISO dates, postgres intervals, hex bytea, UTF-8, shortest-exact
  * floats, standard strings), so it takes the values that mean that way and
  * refuses the others with 0A000 rather than accept them and answer as if
  * they had not been set. A value PostgreSQL itself refuses gets its 22023
@@ -314,87 +318,56 @@ static int invalid_value(rl_exec *x, const char *name, const char *value)
                          "invalid value for parameter \"%s\": \"%s\"", name, value);
 }
 
-/* The zones whose offset is 0 at every instant (tzdata's UTC links and
- * Etc/GMT±0), as PostgreSQL shows them: it looks names up case-blind and
- * shows the zone file's own spelling. */
-static const char *const utc_zones[] = {
-    "Etc/GMT",   "Etc/GMT+0",  "Etc/GMT-0",     "Etc/GMT0",     "Etc/Greenwich",
-    "Etc/UCT",   "Etc/UTC",    "Etc/Universal", "Etc/Zulu",     "GMT",
-    "GMT+0",     "GMT-0",      "GMT0",          "Greenwich",    "UCT",
-    "UTC",       "Universal",  "Zulu",
-};
-
-/* A POSIX TZ spec with a zero offset and no daylight rule ("UTC0",
- * "<+00>0", "FOO+0"): PostgreSQL takes it and shows it as written. */
-static bool posix_utc(const char *v)
-{
-    const char *p = v;
-    if (*p == '<') {
-        p = strchr(p, '>');
-        if (!p)
-            return false;
-        p++;
-    } else {
-        while (isalpha((unsigned char)*p))
-            p++;
-        if (p - v < 3)
-            return false;
-    }
-    if (*p == '+' || *p == '-')
-        p++;
-    if (*p != '0')
-        return false;
-    while (*p == '0')
-        p++;
-    return *p == '\0';
-}
-
-/* A zone name tzdata has (Debian's /usr/share/zoneinfo, which PostgreSQL
- * 15 on Debian reads too), or a POSIX spec with an offset: a time zone
- * PostgreSQL would take and RockLake cannot apply. */
-static bool known_other_zone(const char *v)
-{
-    if (!*v || v[0] == '/' || strstr(v, ".."))
-        return false;
-    char path[512];
-    snprintf(path, sizeof path, "/usr/share/zoneinfo/%s", v);
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-        return true;
-    const char *p = v; /* "EST5EDT", "FOO-3", or an offset alone ("+05:30") */
-    while (isalpha((unsigned char)*p))
-        p++;
-    if ((p > v && p - v < 3) || (*p != '+' && *p != '-' && !isdigit((unsigned char)*p)))
-        return false;
-    if (*p == '+' || *p == '-')
-        p++;
-    return isdigit((unsigned char)*p);
-}
-
+/* TimeZone as PostgreSQL's check_timezone takes it: "INTERVAL '...'" (SET
+ * TIME ZONE INTERVAL ..., as sql.c flattens it: an offset without months or
+ * days), a number of hours east of UTC, else a zone name (tzif.h: a zone
+ * file matched case-blind, shown in its own spelling, or a POSIX TZ spec,
+ * shown as written). Offsets become the zone PostgreSQL names "<+03>-03". */
 static int check_timezone(rl_exec *x, const char *v, char *canon, size_t n)
 {
+    const rl_tz *tz = NULL;
     char *end;
-    double hours = strtod(v, &end);
-    if (end != v && *end == '\0') { /* a number: hours east of UTC */
-        if (hours != 0)
-            return unsupported(x, "TimeZone", v,
-                               "RockLake's sessions are in UTC: use a UTC time zone and convert "
-                               "in the client.");
-        snprintf(canon, n, "<+00>-00");
-        return 0;
-    }
-    for (size_t i = 0; i < sizeof utc_zones / sizeof utc_zones[0]; i++)
-        if (strcasecmp(v, utc_zones[i]) == 0) {
-            snprintf(canon, n, "%s", utc_zones[i]);
-            return 0;
+    if (strncasecmp(v, "interval", 8) == 0) {
+        const char *q = strchr(v, '\'');
+        rl_datum d;
+        rl_buf arena;
+        rl_buf_init(&arena, 0);
+        char err[256];
+        bool ok = q && rl_datum_from_text(RL_T_INTERVAL, q + 1, strcspn(q + 1, "'"), &d, &arena,
+                                          err, sizeof err) == RL_CODEC_OK;
+        rl_buf_free(&arena);
+        if (!ok)
+            return invalid_value(x, "TimeZone", v);
+        if (d.v.interval.months || d.v.interval.days) {
+            int rc = invalid_value(x, "TimeZone", v);
+            rl_error_detail(x->err, "Cannot specify %s in time zone interval.",
+                            d.v.interval.months ? "months" : "days");
+            return rc;
         }
-    if (posix_utc(v))
-        return 0;
-    if (known_other_zone(v))
-        return unsupported(x, "TimeZone", v,
-                           "RockLake's sessions are in UTC: use a UTC time zone and convert in "
-                           "the client.");
-    return invalid_value(x, "TimeZone", v);
+        tz = rl_tz_fixed((int32_t)(d.v.interval.us / 1000000));
+    } else {
+        double hours = strtod(v, &end);
+        if (end != v && *end == '\0') { /* hours east of UTC */
+            tz = fabs(hours) <= 168 ? rl_tz_fixed((int32_t)(hours * 3600)) : NULL;
+        } else {
+            tz = rl_tz_lookup(v);
+            if (!tz)
+                return invalid_value(x, "TimeZone", v);
+        }
+    }
+    if (!tz) {
+        int rc = invalid_value(x, "TimeZone", v);
+        rl_error_detail(x->err, "UTC timezone offset is out of range.");
+        return rc;
+    }
+    snprintf(canon, n, "%s", rl_tz_name(tz));
+    return 0;
+}
+
+void rl_settings_zone_apply(const rl_session *s)
+{
+    const rl_setting *st = setting_find(s, "TimeZone");
+    rl_tz_set_current(st ? rl_tz_lookup(st->value) : NULL);
 }
 
 /* DateStyle: a style (ISO, SQL, Postgres, German) and an order (YMD, DMY,
@@ -633,6 +606,7 @@ int rl_setting_assign_named(rl_exec *x, int idx, const char *typed, const char *
         st->local = false;
     }
     snprintf(st->value, sizeof st->value, "%s", value);
+    rl_settings_zone_apply(s);
     return 0;
 }
 
@@ -641,6 +615,7 @@ int rl_setting_reset(rl_exec *x, int idx)
     if (save_at_start(x->s) < 0)
         return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     remove_entry(x->s, setting_defaults[idx].name);
+    rl_settings_zone_apply(x->s);
     return 0;
 }
 
@@ -650,5 +625,6 @@ int rl_settings_reset_all(rl_exec *x)
         return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     list_free(x->s->settings);
     x->s->settings = NULL;
+    rl_settings_zone_apply(x->s);
     return 0;
 }

@@ -48,6 +48,10 @@ void rl_settings_txn_end(rl_session *s, bool committed);
 rl_setting *rl_settings_snapshot(const rl_session *s, bool *ok);
 void rl_settings_restore(rl_session *s, const rl_setting *snapshot);
 void rl_settings_snapshot_free(rl_setting *snapshot);
+/* Makes the session's TimeZone the calling thread's zone (tzif.h) that
+ * timestamptz text I/O and the datetime functions follow: at each
+ * statement's start (sessions may share a thread) and after each change. */
+void rl_settings_zone_apply(const rl_session *s);
 /* Everything (DISCARD ALL, the session's end). */
 void rl_settings_free(rl_session *s);
 

@@ -75,7 +75,9 @@ def test_jdbc_metadata_matches_postgres():
                 for stmt in ddl:
                     c.execute(stmt)
                 c.execute("INSERT INTO ducklake_snapshot VALUES (0, now(), 0, 1, 0)")
-            run = subprocess.run(["java", "-cp", f"{JAR}:{tmp}", "Meta", url],
+            # a JVM outside UTC: JDBC sends its zone in the startup packet
+            run = subprocess.run(["java", "-Duser.timezone=America/New_York", "-cp",
+                                  f"{JAR}:{tmp}", "Meta", url],
                                  capture_output=True, text=True, timeout=120)
             assert run.returncode == 0, run.stderr[-2000:]
             out[name] = blocks(run.stdout)
@@ -90,6 +92,8 @@ def test_jdbc_metadata_matches_postgres():
             "".join(f"\n{k}:\n  postgres: {pg[k][:6]}\n  rocklake: {rlo.get(k, [])[:6]}"
                     for k in sorted(differ))
         assert len(pg) - len(KNOWN_DIFFERENCES) >= 10, sorted(pg)
+        assert pg["timezone"][0].startswith("America/New_York | 2024-07-01 08:00:00-04"), pg
+        assert rlo["timezone"] == pg["timezone"]
     finally:
         assert rl.stop() == 0, rl.log_text()[-3000:]
         oracle.stop()

@@ -51,6 +51,55 @@ def test_parameter_status_and_key_data(server):
     r.close()
 
 
+def test_startup_timezone_and_settings_applied_like_set(server):
+    """The startup packet's TimeZone (JDBC sends its JVM's, libpq PGTZ) and
+    its other settings are taken as a SET would take them: ParameterStatus
+    and SHOW give the session's values, timestamptz is written in the zone."""
+    r = Raw(server.port)
+    msgs = r.login(TimeZone="europe/berlin", DateStyle="ISO, DMY", extra_float_digits="3",
+                   lc_messages="C")  # a PostgreSQL setting RockLake has no use for: passed over
+    assert msgs[-1] == ("Z", b"I")
+    params = dict(p.split(b"\0")[:2] for t, p in msgs if t == "S")
+    assert params[b"TimeZone"] == b"Europe/Berlin" and params[b"DateStyle"] == b"ISO, DMY"
+    r.close()
+    with psycopg.connect(server.dsn(options="-c TimeZone=Asia/Kolkata -c DateStyle=ISO")) as c:
+        assert c.info.parameter_status("TimeZone") == "Asia/Kolkata"
+        row = c.execute("SELECT '2024-07-01 12:00+00'::timestamptz::text, "
+                        "current_setting('TimeZone')").fetchone()
+        assert row == ("2024-07-01 17:30:00+05:30", "Asia/Kolkata")
+        # a change is reported before ReadyForQuery, as PostgreSQL 14+ does
+        c.execute("SET TimeZone = 'America/New_York'")
+        assert c.info.parameter_status("TimeZone") == "America/New_York"
+        # binary timestamptz is the instant, whatever the zone
+        c.execute("SET TimeZone = 'Pacific/Chatham'")
+        got = c.execute("SELECT '2024-07-01 12:00+00'::timestamptz", binary=True).fetchone()[0]
+        assert got.timestamp() == 1719835200
+
+
+def test_startup_bad_timezone_is_fatal_22023(server):
+    """PostgreSQL ends the connection with FATAL 22023 for a setting value
+    it refuses in the startup packet (PGTZ=Nowhere, -c TimeZone=Nowhere)."""
+    r = Raw(server.port)
+    msgs = r.login(TimeZone="Nowhere")
+    t, payload = msgs[-1]
+    fields = error_fields(payload)
+    assert t == "E" and fields["S"] == "FATAL" and fields["C"] == "22023"
+    assert fields["M"] == 'invalid value for parameter "TimeZone": "Nowhere"'
+    r.close()
+    with pytest.raises(psycopg.OperationalError) as e:
+        psycopg.connect(server.dsn(options="-c TimeZone=Nowhere"))
+    assert "invalid value for parameter" in str(e.value)
+
+
+def test_psql_pgtz_names_the_session_zone(server):
+    env = dict(os.environ, PGTZ="australia/lord_howe")
+    out = subprocess.run(["psql", "-X", "-A", "-t", server.dsn(), "-c", "SHOW TimeZone",
+                          "-c", "SELECT '2024-07-01 00:00+00'::timestamptz"],
+                         env=env, capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["Australia/Lord_Howe", "2024-07-01", "10:30:00+10:30"]
+
+
 def test_ssl_and_gss_requests_answered_n(server):
     r = Raw(server.port)
     r.send(struct.pack("!II", 8, 80877104))          # GSSENCRequest

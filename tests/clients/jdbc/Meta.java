@@ -62,6 +62,17 @@ public class Meta {
                 System.out.println("## query " + md.getColumnTypeName(1) + " " + md.getColumnTypeName(2) + " " + md.getTableName(1) + " " + md.isNullable(1) + " " + md.isAutoIncrement(1) + " " + md.getPrecision(2));
             }
         });
+        // the JVM's zone (the test runs it in America/New_York) is the
+        // session's: JDBC sends it as the startup packet's TimeZone
+        step("timezone", () -> {
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+                    "SELECT current_setting('TimeZone'), '2024-07-01 12:00+00'::timestamptz::text, "
+                    + "'2024-03-10 02:30'::timestamptz, '2024-11-03 01:30'::timestamptz::text")) {
+                rs.next();
+                System.out.println("## timezone " + rs.getString(1) + " | " + rs.getString(2) + " | "
+                        + rs.getTimestamp(3).getTime() + " | " + rs.getString(4));
+            }
+        });
         c.close();
     }
 }

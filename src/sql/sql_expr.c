@@ -250,6 +250,43 @@ const rl_colmeta *rl_expr_column(const rl_binding *b, const PgQuery__Node *node)
     return i >= 0 ? &b->rs->cols[i] : NULL;
 }
 
+/* A relation's name where a column's is expected (SELECT t FROM t t,
+ * row_to_json(t)): PostgreSQL's whole-row reference, a record of the
+ * relation's columns in this row, named as they are. 0 made, 1 no such
+ * relation here, -1 error. */
+static int whole_row(rl_expr_ctx *c, const char *rel, rl_value *out)
+{
+    for (const rl_binding *b = c->b; b; b = b->outer) {
+        if (!b->rs || !rel_exists(b->rs, rel))
+            continue;
+        for (const rl_binding *m = c->b; m != b; m = m->outer)
+            if (!m->rs && m->correlated)
+                *m->correlated = true;
+        if (c->typing) {
+            rl_val_null(out, RL_OID_RECORD);
+            return 0;
+        }
+        size_t n = 0;
+        const char **names = rl_arena_alloc(c->arena, (b->rs->ncols + 1) * sizeof *names);
+        rl_value *vals = rl_arena_alloc(c->arena, (b->rs->ncols + 1) * sizeof *vals);
+        if (!names || !vals)
+            return rl_expr_oom(c);
+        const rl_value *row = rl_rowset_row(b->rs, b->row);
+        for (size_t i = 0; i < b->rs->ncols; i++) {
+            const rl_colmeta *m = &b->rs->cols[i];
+            if (strcmp(m->rel, rel) != 0 || m->attnum < 0)
+                continue;
+            names[n] = m->name;
+            vals[n++] = row[i];
+        }
+        rl_buf buf;
+        rl_buf_init(&buf, 0);
+        rl_record_build(&buf, n, names, vals);
+        return rl_val_buf_copy(c, out, RL_OID_RECORD, &buf);
+    }
+    return 1;
+}
+
 static int eval_colref(rl_expr_ctx *c, const PgQuery__ColumnRef *cr, rl_value *out)
 {
     colref r;
@@ -278,6 +315,11 @@ static int eval_colref(rl_expr_ctx *c, const PgQuery__ColumnRef *cr, rl_value *o
                 *m->correlated = true;
         *out = rl_rowset_row(b->rs, b->row)[i];
         return 0;
+    }
+    if (!r.rel) {
+        int w = whole_row(c, r.name, out);
+        if (w <= 0)
+            return w;
     }
     if (r.rel && !rel_seen)
         return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_TABLE, cr->location,

@@ -69,3 +69,12 @@ SELECT a, b FROM k k1 WHERE EXISTS (SELECT 1 FROM k k2 WHERE (k2.a, k2.b) = (k1.
 SELECT a, b FROM k WHERE ((a, b) > (1, 'b') AND (a, b) < (3, 'a')) OR (a, b) = (1, 'a') ORDER BY a, b;
 SELECT count(*) FILTER (WHERE (a, b) >= (2, 'a')) FROM k;
 SELECT (SELECT ROW(a, b) FROM k WHERE c = 0);
+-- whole-row references and rows as json
+SELECT s FROM (SELECT a, b FROM k WHERE c > 1) s ORDER BY a;
+SELECT v, v.x FROM (VALUES (1, 'a b'), (2, NULL)) v(x, y) ORDER BY x;
+SELECT row_to_json(t) FROM k t ORDER BY a, b;
+SELECT row_to_json(s, true) FROM (SELECT a, b, c FROM k WHERE a = 1) s ORDER BY b;
+SELECT row_to_json(ROW(1, 'a', NULL, 1.50, true)), to_json(ROW(1, 'x')), to_jsonb(ROW(2, 'y', ARRAY[1, 2]));
+SELECT to_json(s), to_jsonb(s) FROM (SELECT a AS "A", b FROM k WHERE c = 0) s;
+SELECT json_agg(s ORDER BY s.a) FROM (SELECT a, b FROM k WHERE a < 3) s;
+SELECT row_to_json(NULL), row_to_json(1);

@@ -35,6 +35,7 @@
 #include "sql/sql_func.h"
 #include "sql/sql_datetime.h"
 #include "sql/sql_json.h"
+#include "sql/sql_mathfunc.h"
 #include "sql/sql_numeric.h"
 #include "sql/sql_strfunc.h"
 #include "sql/sql_parse.h"
@@ -1172,6 +1173,37 @@ static int json_op(rl_expr_ctx *c, const char *op, rl_value *a, rl_value *b, rl_
     return json ? op_error(c, op, a->oid, b->oid, loc) : 1;
 }
 
+/* x ^ y: numeric_power when either is numeric (and neither a float), else
+ * dpow on double precision (integers included, as PostgreSQL resolves
+ * them); a NULL of the result's type for a NULL. */
+static int power_op(rl_expr_ctx *c, rl_value *a, const PgQuery__Node *an, rl_value *b,
+                    const PgQuery__Node *bn, rl_value *out, int loc)
+{
+    if (a->oid == RL_OID_UNKNOWN && b->oid == RL_OID_UNKNOWN) {
+        rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_FUNCTION, loc,
+                      "operator is not unique: unknown ^ unknown");
+        rl_error_hint(c->x->err, "Could not choose a best candidate operator. You might need "
+                                 "to add explicit type casts.");
+        return -1;
+    }
+    if (resolve_operands(c, a, an, b, bn) < 0)
+        return -1;
+    if (!rl_oid_is_number(a->oid) || !rl_oid_is_number(b->oid))
+        return op_error(c, "^", a->oid, b->oid, loc);
+    bool numeric = !rl_oid_is_float(a->oid) && !rl_oid_is_float(b->oid) &&
+                   (a->oid == RL_OID_NUMERIC || b->oid == RL_OID_NUMERIC);
+    uint32_t t = numeric ? RL_OID_NUMERIC : RL_OID_FLOAT8;
+    rl_value args[2];
+    if (a->d.isnull || b->d.isnull) {
+        rl_val_null(out, t);
+        return 0;
+    }
+    if (rl_number_convert(c, a, t, &args[0], loc) < 0 ||
+        rl_number_convert(c, b, t, &args[1], loc) < 0)
+        return -1;
+    return rl_fn_power(c, 2, args, out, loc);
+}
+
 static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
 {
     const char *op = op_name(e);
@@ -1273,6 +1305,8 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
             return -1;
         return arith(c, op[0], &a, &b, out, e->location);
     }
+    if (strcmp(op, "^") == 0)
+        return power_op(c, &a, e->lexpr, &b, e->rexpr, out, e->location);
     if (is_bitwise_op(op)) {
         if (a.oid == RL_OID_UNKNOWN && b.oid == RL_OID_UNKNOWN) {
             rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_FUNCTION, e->location,

@@ -36,6 +36,7 @@
 #include "sql/sql_func.h"
 #include "sql/sql_datetime.h"
 #include "sql/sql_json.h"
+#include "sql/sql_mathfunc.h"
 #include "sql/sql_numeric.h"
 #include "sql/sql_strfunc.h"
 #include "sql/sql_parse.h"
@@ -259,6 +260,43 @@ const rl_colmeta *rl_expr_column(const rl_binding *b, const PgQuery__Node *node)
     return i >= 0 ? &b->rs->cols[i] : NULL;
 }
 
+/* A relation's name where a column's is expected (SELECT t FROM t t,
+ * row_to_json(t)): PostgreSQL's whole-row reference, a record of the
+ * relation's columns in this row, named as they are. 0 made, 1 no such
+ * relation here, -1 error. */
+static int whole_row(rl_expr_ctx *c, const char *rel, rl_value *out)
+{
+    for (const rl_binding *b = c->b; b; b = b->outer) {
+        if (!b->rs || !rel_exists(b->rs, rel))
+            continue;
+        for (const rl_binding *m = c->b; m != b; m = m->outer)
+            if (!m->rs && m->correlated)
+                *m->correlated = true;
+        if (c->typing) {
+            rl_val_null(out, RL_OID_RECORD);
+            return 0;
+        }
+        size_t n = 0;
+        const char **names = rl_arena_alloc(c->arena, (b->rs->ncols + 1) * sizeof *names);
+        rl_value *vals = rl_arena_alloc(c->arena, (b->rs->ncols + 1) * sizeof *vals);
+        if (!names || !vals)
+            return rl_expr_oom(c);
+        const rl_value *row = rl_rowset_row(b->rs, b->row);
+        for (size_t i = 0; i < b->rs->ncols; i++) {
+            const rl_colmeta *m = &b->rs->cols[i];
+            if (strcmp(m->rel, rel) != 0 || m->attnum < 0)
+                continue;
+            names[n] = m->name;
+            vals[n++] = row[i];
+        }
+        rl_buf buf;
+        rl_buf_init(&buf, 0);
+        rl_record_build(&buf, n, names, vals);
+        return rl_val_buf_copy(c, out, RL_OID_RECORD, &buf);
+    }
+    return 1;
+}
+
 static int eval_colref(rl_expr_ctx *c, const PgQuery__ColumnRef *cr, rl_value *out)
 {
     colref r;
@@ -287,6 +325,11 @@ static int eval_colref(rl_expr_ctx *c, const PgQuery__ColumnRef *cr, rl_value *o
                 *m->correlated = true;
         *out = rl_rowset_row(b->rs, b->row)[i];
         return 0;
+    }
+    if (!r.rel) {
+        int w = whole_row(c, r.name, out);
+        if (w <= 0)
+            return w;
     }
     if (r.rel && !rel_seen)
         return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_TABLE, cr->location,
@@ -686,6 +729,201 @@ static int resolve_operands(rl_expr_ctx *c, rl_value *a, const PgQuery__Node *an
     return 0;
 }
 
+/* ------------------------------------------------------------ rows */
+
+/* ROW(a, b) / (a, b) as an operand: its fields, or NULL for any other node. */
+static const PgQuery__RowExpr *row_of(const PgQuery__Node *n)
+{
+    return n && n->node_case == PG_QUERY__NODE__NODE_ROW_EXPR ? n->row_expr : NULL;
+}
+
+static int eval_row_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl,
+                            const PgQuery__RowExpr *l, const char *op, rl_value *out);
+
+static int row_arity_error(rl_expr_ctx *c, int loc)
+{
+    return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, loc,
+                         "unequal number of entries in row expressions");
+}
+
+/* The fields of a row constructor, evaluated into the arena. */
+static int eval_row_fields(rl_expr_ctx *c, const PgQuery__RowExpr *r, rl_value **out)
+{
+    rl_value *v = rl_arena_alloc(c->arena, (r->n_args + 1) * sizeof *v);
+    if (!v)
+        return rl_expr_oom(c);
+    for (size_t i = 0; i < r->n_args; i++)
+        if (rl_expr_eval(c, r->args[i], &v[i]) < 0)
+            return -1;
+    *out = v;
+    return 0;
+}
+
+/* a[i] op b[i] for n pairs, as PostgreSQL's make_row_comparison_op builds
+ * it: every pair's operator must exist (unknown literals take the other
+ * side's type); = is the AND of the pairs, <> their OR; < <= > >= decide
+ * at the first pair that is not equal, NULL when a NULL comes first. */
+static int row_compare_values(rl_expr_ctx *c, rl_value *a, rl_value *b, size_t n, int kind,
+                              const char *op, int loc, rl_value *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (resolve_unknown_pair(c, &a[i], &b[i], loc) < 0)
+            return -1;
+        if (!types_comparable(a[i].oid, b[i].oid))
+            return op_error(c, op, a[i].oid, b[i].oid, loc);
+    }
+    bool any_null = false;
+    for (size_t i = 0; i < n; i++) {
+        int r;
+        if (a[i].d.isnull || b[i].d.isnull) {
+            if (kind > 2) { /* ordering: undecided at a NULL */
+                rl_val_null(out, RL_OID_BOOL);
+                return 0;
+            }
+            any_null = true;
+            continue;
+        }
+        if (cmp_resolved(c, &a[i], &b[i], op, &r, loc) < 0)
+            return -1;
+        if (kind > 2 && r != 0) {
+            rl_val_bool(out, cmp_holds(kind, r));
+            return 0;
+        }
+        if (kind <= 2 && cmp_holds(kind, r) != (kind == 0)) { /* = false, <> true */
+            rl_val_bool(out, kind != 0);
+            return 0;
+        }
+    }
+    if (any_null)
+        rl_val_null(out, RL_OID_BOOL);
+    else
+        rl_val_bool(out, cmp_holds(kind, 0));
+    return 0;
+}
+
+/* row op row, both row constructors. Only comparison operators make a
+ * boolean of two rows; PostgreSQL's 42804 for others (pairs of numbers
+ * added, ...). */
+static int eval_row_op(rl_expr_ctx *c, const PgQuery__RowExpr *l, const PgQuery__RowExpr *r,
+                       const char *op, int loc, rl_value *out)
+{
+    if (l->n_args != r->n_args)
+        return row_arity_error(c, loc);
+    int kind = cmp_kind(op);
+    if (kind < 0)
+        return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, loc,
+                             "row comparison operator must yield type boolean");
+    rl_value *a, *b;
+    if (eval_row_fields(c, l, &a) < 0 || eval_row_fields(c, r, &b) < 0)
+        return -1;
+    return row_compare_values(c, a, b, l->n_args, kind, op, loc, out);
+}
+
+/* row IS [NOT] DISTINCT FROM row: the OR of the pairs' IS DISTINCT FROM. */
+static int eval_row_distinct(rl_expr_ctx *c, const PgQuery__RowExpr *l,
+                             const PgQuery__RowExpr *r, bool not_distinct, int loc, rl_value *out)
+{
+    if (l->n_args != r->n_args)
+        return row_arity_error(c, loc);
+    rl_value *a, *b;
+    if (eval_row_fields(c, l, &a) < 0 || eval_row_fields(c, r, &b) < 0)
+        return -1;
+    bool distinct = false;
+    for (size_t i = 0; i < l->n_args; i++) {
+        if (resolve_unknown_pair(c, &a[i], &b[i], loc) < 0)
+            return -1;
+        if (!types_comparable(a[i].oid, b[i].oid))
+            return op_error(c, "=", a[i].oid, b[i].oid, loc);
+    }
+    for (size_t i = 0; i < l->n_args && !distinct; i++) {
+        int cmp = 0;
+        if (a[i].d.isnull || b[i].d.isnull)
+            distinct = a[i].d.isnull != b[i].d.isnull;
+        else if (cmp_resolved(c, &a[i], &b[i], "=", &cmp, loc) < 0)
+            return -1;
+        distinct |= cmp != 0;
+    }
+    rl_val_bool(out, not_distinct ? !distinct : distinct);
+    return 0;
+}
+
+/* ROW(a, b) as a value: a record of fields f1, f2, ... (PostgreSQL's
+ * anonymous record type); a NULL of it on the typing row. */
+static int eval_row(rl_expr_ctx *c, const PgQuery__RowExpr *r, rl_value *out)
+{
+    rl_value *v;
+    if (eval_row_fields(c, r, &v) < 0)
+        return -1;
+    if (c->typing) {
+        rl_val_null(out, RL_OID_RECORD);
+        return 0;
+    }
+    const char **names = rl_arena_alloc(c->arena, (r->n_args + 1) * sizeof *names);
+    if (!names)
+        return rl_expr_oom(c);
+    for (size_t i = 0; i < r->n_args; i++) {
+        char *nm = rl_arena_alloc(c->arena, 24);
+        if (!nm)
+            return rl_expr_oom(c);
+        snprintf(nm, 24, "f%zu", i + 1);
+        names[i] = nm;
+        if (v[i].oid == RL_OID_UNKNOWN) /* an unknown literal is text in a row */
+            v[i].oid = RL_OID_TEXT;
+    }
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    rl_record_build(&b, r->n_args, names, v);
+    return rl_val_buf_copy(c, out, RL_OID_RECORD, &b);
+}
+
+/* ROW(...) IS [NOT] NULL: all fields NULL / none NULL (PostgreSQL's test
+ * of a composite value). */
+static int eval_row_nulltest(rl_expr_ctx *c, const PgQuery__RowExpr *r, bool is_null,
+                             rl_value *out)
+{
+    rl_value *v;
+    if (eval_row_fields(c, r, &v) < 0)
+        return -1;
+    bool all = true;
+    for (size_t i = 0; i < r->n_args && all; i++)
+        all = v[i].d.isnull == is_null;
+    rl_val_bool(out, all);
+    return 0;
+}
+
+/* row IN (row, row, ...): the OR of row = row (NOT IN: the AND of
+ * row <> row); an item that is no row constructor compares a record with
+ * it, which no operator does. */
+static int eval_row_in(rl_expr_ctx *c, const PgQuery__AExpr *e, bool negate, rl_value *out)
+{
+    const PgQuery__RowExpr *l = row_of(e->lexpr);
+    const PgQuery__List *list = e->rexpr->list;
+    bool saw_null = false, hit = false;
+    for (size_t i = 0; i < list->n_items; i++) {
+        const PgQuery__RowExpr *r = row_of(list->items[i]);
+        rl_value eq;
+        if (!r) {
+            rl_value rv;
+            if (rl_expr_eval(c, list->items[i], &rv) < 0)
+                return -1;
+            return op_error(c, negate ? "<>" : "=", RL_OID_RECORD, rv.oid, e->location);
+        }
+        if (eval_row_op(c, l, r, negate ? "<>" : "=", e->location, &eq) < 0)
+            return -1;
+        if (eq.d.isnull)
+            saw_null = true;
+        else if (eq.d.v.b != negate && !hit) /* decided; the rest still get typed */
+            hit = !c->typing;
+    }
+    if (hit)
+        rl_val_bool(out, !negate);
+    else if (saw_null)
+        rl_val_null(out, RL_OID_BOOL);
+    else
+        rl_val_bool(out, negate);
+    return 0;
+}
+
 static int eval_in(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
 {
     const char *op = op_name(e);
@@ -693,10 +931,12 @@ static int eval_in(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
     if (!e->rexpr || e->rexpr->node_case != PG_QUERY__NODE__NODE_LIST)
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, e->location,
                              "IN with this right-hand side is not supported");
+    const PgQuery__List *list = e->rexpr->list;
+    if (row_of(e->lexpr))
+        return eval_row_in(c, e, negate, out);
     rl_value l;
     if (rl_expr_eval(c, e->lexpr, &l) < 0)
         return -1;
-    const PgQuery__List *list = e->rexpr->list;
     bool saw_null = l.d.isnull;
     for (size_t i = 0; i < list->n_items; i++) {
         rl_value r, eq;
@@ -760,6 +1000,9 @@ static int eval_between(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
 static int eval_distinct(rl_expr_ctx *c, const PgQuery__AExpr *e, bool not_distinct,
                          rl_value *out)
 {
+    if (row_of(e->lexpr) && row_of(e->rexpr))
+        return eval_row_distinct(c, row_of(e->lexpr), row_of(e->rexpr), not_distinct,
+                                 e->location, out);
     rl_value a, b;
     if (rl_expr_eval(c, e->lexpr, &a) < 0 || rl_expr_eval(c, e->rexpr, &b) < 0)
         return -1;
@@ -939,6 +1182,37 @@ static int json_op(rl_expr_ctx *c, const char *op, rl_value *a, rl_value *b, rl_
     return json ? op_error(c, op, a->oid, b->oid, loc) : 1;
 }
 
+/* x ^ y: numeric_power when either is numeric (and neither a float), else
+ * dpow on double precision (integers included, as PostgreSQL resolves
+ * them); a NULL of the result's type for a NULL. */
+static int power_op(rl_expr_ctx *c, rl_value *a, const PgQuery__Node *an, rl_value *b,
+                    const PgQuery__Node *bn, rl_value *out, int loc)
+{
+    if (a->oid == RL_OID_UNKNOWN && b->oid == RL_OID_UNKNOWN) {
+        rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_FUNCTION, loc,
+                      "operator is not unique: unknown ^ unknown");
+        rl_error_hint(c->x->err, "Could not choose a best candidate operator. You might need "
+                                 "to add explicit type casts.");
+        return -1;
+    }
+    if (resolve_operands(c, a, an, b, bn) < 0)
+        return -1;
+    if (!rl_oid_is_number(a->oid) || !rl_oid_is_number(b->oid))
+        return op_error(c, "^", a->oid, b->oid, loc);
+    bool numeric = !rl_oid_is_float(a->oid) && !rl_oid_is_float(b->oid) &&
+                   (a->oid == RL_OID_NUMERIC || b->oid == RL_OID_NUMERIC);
+    uint32_t t = numeric ? RL_OID_NUMERIC : RL_OID_FLOAT8;
+    rl_value args[2];
+    if (a->d.isnull || b->d.isnull) {
+        rl_val_null(out, t);
+        return 0;
+    }
+    if (rl_number_convert(c, a, t, &args[0], loc) < 0 ||
+        rl_number_convert(c, b, t, &args[1], loc) < 0)
+        return -1;
+    return rl_fn_power(c, 2, args, out, loc);
+}
+
 static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
 {
     const char *op = op_name(e);
@@ -991,6 +1265,11 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
                              "operator does not exist: %s %s", op,
                              rl_oid_type_name(b.oid));
     }
+    if (row_of(e->lexpr) && row_of(e->rexpr))
+        return eval_row_op(c, row_of(e->lexpr), row_of(e->rexpr), op, e->location, out);
+    if (row_of(e->lexpr) && e->rexpr->node_case == PG_QUERY__NODE__NODE_SUB_LINK &&
+        e->rexpr->sub_link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK)
+        return eval_row_sublink(c, e->rexpr->sub_link, row_of(e->lexpr), op, out);
     if (rl_expr_eval(c, e->lexpr, &a) < 0 || rl_expr_eval(c, e->rexpr, &b) < 0)
         return -1;
     int kind = cmp_kind(op);
@@ -1035,6 +1314,8 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
             return -1;
         return arith(c, op[0], &a, &b, out, e->location);
     }
+    if (strcmp(op, "^") == 0)
+        return power_op(c, &a, e->lexpr, &b, e->rexpr, out, e->location);
     if (is_bitwise_op(op)) {
         if (a.oid == RL_OID_UNKNOWN && b.oid == RL_OID_UNKNOWN) {
             rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_FUNCTION, e->location,
@@ -1196,6 +1477,9 @@ static int eval_collate(rl_expr_ctx *c, const PgQuery__CollateClause *cc, rl_val
 
 static int eval_nulltest(rl_expr_ctx *c, const PgQuery__NullTest *nt, rl_value *out)
 {
+    if (row_of(nt->arg))
+        return eval_row_nulltest(c, row_of(nt->arg),
+                                 nt->nulltesttype == PG_QUERY__NULL_TEST_TYPE__IS_NULL, out);
     rl_value v;
     if (rl_expr_eval(c, nt->arg, &v) < 0)
         return -1;
@@ -2402,12 +2686,86 @@ static int type_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *ou
     return rc;
 }
 
+/* row op ANY / ALL (subquery), row IN (subquery), row op (subquery): the
+ * subquery has one column per field, each pair typed as row op row
+ * (row_compare_values), then compared with each of its rows; the last
+ * form takes at most one row (21000), NULL for none. */
+static int eval_row_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl,
+                            const PgQuery__RowExpr *l, const char *op, rl_value *out)
+{
+    if (!sl->subselect || sl->subselect->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+        return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, sl->location, "malformed subquery");
+    bool all = sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK;
+    bool single = sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ROWCOMPARE_SUBLINK ||
+                  sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK;
+    int kind = op ? cmp_kind(op) : -1;
+    if (kind < 0)
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, sl->location,
+                             "only comparison operators are supported with a row and a "
+                             "subquery");
+    rl_value *a, *b = rl_arena_alloc(c->arena, (l->n_args + 1) * sizeof *b), r;
+    if (!b)
+        return rl_expr_oom(c);
+    if (eval_row_fields(c, l, &a) < 0)
+        return -1;
+    rl_rowset *rs = rl_select_subquery(c, sl->subselect->select_stmt, c->typing);
+    if (!rs)
+        return -1;
+    int rc = 0;
+    if (rs->ncols != l->n_args)
+        rc = rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, sl->location,
+                           rs->ncols > l->n_args ? "subquery has too many columns"
+                                                 : "subquery has too few columns");
+    for (size_t i = 0; rc == 0 && i < l->n_args; i++)
+        rl_val_null(&b[i], rs->cols[i].oid);
+    if (rc == 0) /* the pairs' types, whatever the rows */
+        rc = row_compare_values(c, a, b, l->n_args, kind, op, sl->location, &r);
+    if (rc == 0 && single && rs->nrows > 1)
+        rc = rl_exec_error(c->x, RL_SQLSTATE_CARDINALITY_VIOLATION, -1,
+                           "more than one row returned by a subquery used as an expression");
+    if (rc < 0 || c->typing || (single && rs->nrows == 0)) {
+        rl_rowset_free(rs);
+        rl_val_null(out, RL_OID_BOOL);
+        return rc;
+    }
+    /* ANY: true at the first true, ALL: false at the first false; over no
+     * rows ANY is false and ALL true */
+    bool saw_null = false, decided = false;
+    for (size_t i = 0; i < rs->nrows && !decided && rc == 0; i++) {
+        memcpy(b, rl_rowset_row(rs, i), l->n_args * sizeof *b);
+        rc = row_compare_values(c, a, b, l->n_args, kind, op, sl->location, &r);
+        if (rc == 0 && single)
+            *out = r;
+        else if (rc == 0 && r.d.isnull)
+            saw_null = true;
+        else if (rc == 0 && r.d.v.b != all)
+            decided = true;
+    }
+    rl_rowset_free(rs);
+    if (rc < 0 || single)
+        return rc;
+    if (decided)
+        rl_val_bool(out, !all);
+    else if (saw_null)
+        rl_val_null(out, RL_OID_BOOL);
+    else
+        rl_val_bool(out, all);
+    return 0;
+}
+
 static int eval_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *out)
 {
     if (!sl->subselect || sl->subselect->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
         return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, sl->location, "malformed subquery");
     bool all = sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK;
     bool quantified = all || sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK;
+    if (row_of(sl->testexpr) &&
+        (quantified || sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ROWCOMPARE_SUBLINK))
+        return eval_row_sublink(c, sl, row_of(sl->testexpr),
+                                sl->n_oper_name
+                                    ? rl_node_string(sl->oper_name[sl->n_oper_name - 1])
+                                    : "=",
+                                out);
     if (sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK &&
         sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK && !quantified &&
         sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK)
@@ -2758,6 +3116,7 @@ static int eval_node(rl_expr_ctx *c, const PgQuery__Node *node, rl_value *out)
     case PG_QUERY__NODE__NODE_SUB_LINK: return eval_sublink(c, node->sub_link, out);
     case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION: return eval_sqlvalue(c, node->sqlvalue_function, out);
     case PG_QUERY__NODE__NODE_A_INDIRECTION: return eval_subscript(c, node->a_indirection, out);
+    case PG_QUERY__NODE__NODE_ROW_EXPR: return eval_row(c, node->row_expr, out);
     default: {
         const ProtobufCFieldDescriptor *fd =
             protobuf_c_message_descriptor_get_field(&pg_query__node__descriptor, node->node_case);
@@ -2860,6 +3219,7 @@ static bool figure_name(const PgQuery__Node *node, char *out, size_t n)
         }
         return false;
     case PG_QUERY__NODE__NODE_COALESCE_EXPR: copy_name(out, n, "coalesce"); return true;
+    case PG_QUERY__NODE__NODE_ROW_EXPR: copy_name(out, n, "row"); return true;
     case PG_QUERY__NODE__NODE_MIN_MAX_EXPR:
         copy_name(out, n, node->min_max_expr->op == PG_QUERY__MIN_MAX_OP__IS_GREATEST ? "greatest"
                                                                                    : "least");

@@ -66,8 +66,9 @@ static int put_json_array(rl_expr_ctx *c, rl_buf *b, const rl_value *v, int loc)
 static int put_json_value(rl_expr_ctx *c, rl_buf *b, const rl_value *v, int loc);
 
 /* A record as composite_to_json writes it: {"field":value,...}, each value
- * in its field's type. */
-static int put_json_record(rl_expr_ctx *c, rl_buf *b, const rl_value *v, int loc)
+ * in its field's type, `sep` between fields. */
+static int put_json_record(rl_expr_ctx *c, rl_buf *b, const rl_value *v, const char *sep,
+                           int loc)
 {
     const char *h = (const char *)v->d.v.s.p;
     const char *end = memchr(h, RL_RECORD_SEP, v->d.v.s.len);
@@ -94,7 +95,7 @@ static int put_json_record(rl_expr_ctx *c, rl_buf *b, const rl_value *v, int loc
             rc = rl_text_to_value(c, text.len ? (const char *)text.data : "", text.len, oid, -1,
                                   false, &f, loc);
         if (!first)
-            rl_buf_put_u8(b, ',');
+            rl_buf_put_str(b, sep);
         rl_json_put_string(b, (const uint8_t *)name, strlen(name));
         rl_buf_put_u8(b, ':');
         if (rc == 0)
@@ -142,7 +143,7 @@ static int put_json_value(rl_expr_ctx *c, rl_buf *b, const rl_value *v, int loc)
     if (rl_array_elem_oid(v->oid))
         return put_json_array(c, b, v, loc);
     if (v->oid == RL_OID_RECORD)
-        return put_json_record(c, b, v, loc);
+        return put_json_record(c, b, v, ",", loc);
     rl_buf t;
     rl_buf_init(&t, 0);
     value_text(&t, v);
@@ -187,6 +188,20 @@ int rl_fn_to_json(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
     rl_buf b;
     rl_buf_init(&b, 0);
     if (put_json_value(c, &b, &a[0], loc) < 0) {
+        rl_buf_free(&b);
+        return -1;
+    }
+    return put_json_result(c, out, &b);
+}
+
+int rl_fn_row_to_json(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    if (a[0].oid != RL_OID_RECORD) /* an untyped literal: no anonymous record input */
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
+                             "input of anonymous composite types is not implemented");
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    if (put_json_record(c, &b, &a[0], n > 1 && a[1].d.v.b ? ",\n " : ",", loc) < 0) {
         rl_buf_free(&b);
         return -1;
     }

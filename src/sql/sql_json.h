@@ -20,6 +20,9 @@ int rl_json_agg(rl_expr_ctx *c, const rl_value *vals, size_t n, rl_value *out, i
 
 /* Each as rl_func_impl (sql_func.h). */
 int rl_fn_to_json(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+/* row_to_json(record [, pretty]): the record as to_json writes it, each
+ * field after the first on a line of its own when pretty. */
+int rl_fn_row_to_json(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_json_build_object(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_json_build_array(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_json_typeof(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);

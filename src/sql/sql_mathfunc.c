@@ -8,10 +8,8 @@
  *
  * float8 results follow float.c: rint() for round (half to even),
  * PostgreSQL's errors for the domains (2201E logarithms, 2201F powers and
- * square roots, 22003 overflow). numeric ones are sql_numeric.c's; where
- * PostgreSQL computes a numeric transcendental (exp, ln, log, power of
- * numerics) RockLake answers 0A000 and says to cast to double precision,
- * rather than give a different number of digits.
+ * square roots, 22003 overflow). numeric ones are sql_numeric.c's (exp,
+ * ln, log and power of numerics too, digit for digit numeric.c's).
  */
 #include <errno.h>
 #include <math.h>
@@ -48,14 +46,6 @@ static int put_checked(rl_expr_ctx *c, rl_value *out, double r, double in, bool 
                              "value out of range: underflow");
     rl_val_float(out, RL_OID_FLOAT8, r);
     return 0;
-}
-
-static int unsupported_numeric(rl_expr_ctx *c, const char *name, int loc)
-{
-    rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc, "%s(numeric) is not supported",
-                  name);
-    rl_error_hint(c->x->err, "Cast the argument to double precision: %s(x::float8).", name);
-    return -1;
 }
 
 /* ----------------------------------------------------------- abs, sign */
@@ -151,7 +141,7 @@ int rl_fn_cbrt(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 int rl_fn_exp(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
     if (a[0].oid == RL_OID_NUMERIC)
-        return unsupported_numeric(c, "exp", loc);
+        return rl_numeric_exp(c, &a[0], out, loc);
     double x = f8(&a[0]);
     errno = 0;
     double r = exp(x);
@@ -180,7 +170,7 @@ static int log_domain(rl_expr_ctx *c, double x)
 int rl_fn_ln(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
     if (a[0].oid == RL_OID_NUMERIC)
-        return unsupported_numeric(c, "ln", loc);
+        return rl_numeric_ln(c, &a[0], out, loc);
     double x = f8(&a[0]);
     if (log_domain(c, x) < 0)
         return -1;
@@ -189,19 +179,28 @@ int rl_fn_ln(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 
 int rl_fn_log10(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
-    if (a[0].oid == RL_OID_NUMERIC)
-        return unsupported_numeric(c, "log", loc);
+    if (a[0].oid == RL_OID_NUMERIC) { /* log(x) is log(10, x) */
+        rl_value ten;
+        rl_val_int(&ten, RL_OID_INT4, 10);
+        return rl_numeric_log(c, &ten, &a[0], out, loc);
+    }
     double x = f8(&a[0]);
     if (log_domain(c, x) < 0)
         return -1;
     return put_checked(c, out, log10(x), x, x == 1.0);
 }
 
+/* log(b, x) of numerics (numeric_log). */
+int rl_fn_log(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return rl_numeric_log(c, &a[0], &a[1], out, loc);
+}
+
 /* power(x, y) as float.c's dpow: its special cases first, then pow(). */
 int rl_fn_power(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
     if (a[0].oid == RL_OID_NUMERIC)
-        return unsupported_numeric(c, "power", loc);
+        return rl_numeric_power(c, &a[0], &a[1], out, loc);
     double x = f8(&a[0]), y = f8(&a[1]);
     if (isnan(x) || isnan(y)) {
         rl_val_float(out, RL_OID_FLOAT8, (isnan(x) && y == 0) || (isnan(y) && x == 1) ? 1 : NAN);

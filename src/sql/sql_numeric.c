@@ -20,6 +20,8 @@
 #include <gmp.h>
 
 #include <assert.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -650,4 +652,678 @@ int rl_numeric_trim_scale(rl_expr_ctx *c, const rl_value *a, rl_value *out, int 
         rc = num_to_value(c, &x, out, loc);
     num_clear(&x);
     return rc;
+}
+
+/* ------------------------------------------- exp, ln, log and power
+ *
+ * numeric.c's exp, ln, log and power choose a result scale from estimates
+ * of the result's weight (reproduced below as numeric.c computes them, in
+ * doubles) and compute the value to that scale with guard digits. Here the
+ * value is computed in fixed point on GMP integers (value = z / 10^q) with
+ * at least 20 guard digits and rounded half away from zero to the scale, so
+ * the digits are the exact value's, as PostgreSQL's are. */
+
+#define NUMERIC_MAX_RESULT_SCALE_X3 6000 /* exp_var's argument limit */
+#define GUARD 20
+
+/* z / 10^scale as the nearest double (numericvar_to_double_no_overflow:
+ * strtod of the digits, so +-HUGE_VAL past the range). */
+static double z_to_double(const mpz_t z, long scale)
+{
+    char *s = mpz_get_str(NULL, 10, z);
+    if (!s)
+        return 0;
+    size_t len = strlen(s);
+    char *t = malloc(len + 32);
+    double d = 0;
+    if (t) {
+        snprintf(t, len + 32, "%se%ld", s, -scale);
+        d = strtod(t, NULL);
+        free(t);
+    }
+    free(s);
+    return d;
+}
+
+static double num_to_double(const rl_num *n)
+{
+    return z_to_double(n->v, n->dscale);
+}
+
+static void pow10_z(mpz_t r, long k)
+{
+    assert(k >= 0);
+    mpz_ui_pow_ui(r, 10, (unsigned long)k);
+}
+
+/* z (scale zs) brought to scale q: multiplied up, or truncated down. */
+static void rescale_z(mpz_t out, const mpz_t z, long zs, long q)
+{
+    mpz_t p;
+    mpz_init(p);
+    if (q >= zs) {
+        pow10_z(p, q - zs);
+        mpz_mul(out, z, p);
+    } else {
+        pow10_z(p, zs - q);
+        mpz_tdiv_q(out, z, p);
+    }
+    mpz_clear(p);
+}
+
+/* 2 * atanh(1 / k) at scale q (k >= 3): ln((k + 1) / (k - 1)). */
+static void ln_ratio(mpz_t out, unsigned long k, long q)
+{
+    mpz_t term, sum, t;
+    mpz_inits(term, sum, t, NULL);
+    pow10_z(term, q);
+    mpz_tdiv_q_ui(term, term, k); /* 1/k */
+    mpz_set(sum, term);
+    for (unsigned long n = 3; mpz_sgn(term); n += 2) {
+        mpz_tdiv_q_ui(term, term, k * k);
+        mpz_tdiv_q_ui(t, term, n);
+        mpz_add(sum, sum, t);
+    }
+    mpz_mul_2exp(out, sum, 1);
+    mpz_clears(term, sum, t, NULL);
+}
+
+/* 2 * atanh(z), z at scale q with |z| <= 0.2: ln((1 + z) / (1 - z)). */
+static void atanh2(mpz_t out, const mpz_t z, long q)
+{
+    mpz_t z2, pw, sum, t, one;
+    mpz_inits(z2, pw, sum, t, one, NULL);
+    pow10_z(one, q);
+    mpz_mul(z2, z, z);
+    mpz_tdiv_q(z2, z2, one);
+    mpz_set(pw, z);
+    mpz_set(sum, z);
+    for (unsigned long n = 3; mpz_sgn(pw); n += 2) {
+        mpz_mul(pw, pw, z2);
+        mpz_tdiv_q(pw, pw, one);
+        mpz_tdiv_q_ui(t, pw, n);
+        mpz_add(sum, sum, t);
+    }
+    mpz_mul_2exp(out, sum, 1);
+    mpz_clears(z2, pw, sum, t, one, NULL);
+}
+
+/* ln(x) of a finite x > 0 at scale p + GUARD (returned), its error a few
+ * units of the last place: x = m * 10^k * 2^-j with m * 2^j in [0.75,
+ * 1.5), ln m by atanh, ln 2 and ln 10 = 3 ln 2 + ln 1.25 by their series. */
+static long ln_fx(mpz_t out, const rl_num *x, long p)
+{
+    long q = p + GUARD;
+    long len = (long)mpz_sizeinbase(x->v, 10);
+    mpz_t m, lim, z, den, c, t;
+    mpz_inits(m, lim, z, den, c, t, NULL);
+    /* k: x = m * 10^k with m in [0.1, 1) (len may be one too many) */
+    long k = len - x->dscale;
+    rescale_z(m, x->v, (long)x->dscale + k, q); /* m = x / 10^k at scale q */
+    pow10_z(lim, q);
+    mpz_tdiv_q_ui(t, lim, 10);
+    while (mpz_cmp(m, t) < 0) { /* len was one too many */
+        mpz_mul_ui(m, m, 10);
+        k--;
+    }
+    long j = 0;
+    mpz_mul_ui(t, lim, 3);
+    mpz_tdiv_q_ui(t, t, 4); /* 0.75 */
+    while (mpz_cmp(m, t) < 0) {
+        mpz_mul_2exp(m, m, 1);
+        j++;
+    }
+    /* z = (m - 1) / (m + 1) */
+    mpz_sub(z, m, lim);
+    mpz_add(den, m, lim);
+    mpz_mul(z, z, lim);
+    mpz_tdiv_q(z, z, den);
+    atanh2(out, z, q);
+    long digits_k = 1;
+    for (long a = k < 0 ? -k : k; a >= 10; a /= 10)
+        digits_k++;
+    long qc = q + digits_k + 2; /* k * ln 10 keeps q digits */
+    mpz_t ln2;
+    mpz_init(ln2);
+    ln_ratio(ln2, 3, qc);
+    if (j) {
+        mpz_mul_si(t, ln2, -j);
+        rescale_z(t, t, qc, q);
+        mpz_add(out, out, t);
+    }
+    if (k) {
+        ln_ratio(c, 9, qc);     /* ln 1.25 */
+        mpz_addmul_ui(c, ln2, 3); /* ln 10 */
+        mpz_mul_si(c, c, k);
+        rescale_z(c, c, qc, q);
+        mpz_add(out, out, c);
+    }
+    mpz_clears(m, lim, z, den, c, t, ln2, NULL);
+    return q;
+}
+
+/* exp(x), x = xz / 10^xs with |x| < 6000, at a scale q >= p + GUARD
+ * (returned) whose last places are right to within a few units: x = n ln 2
+ * + r, exp(r / 2^10) by its series, squared ten times, times 2^n. */
+static long exp_fx(mpz_t out, const mpz_t xz, long xs, long p)
+{
+    double xd = z_to_double(xz, xs); /* |x| < 6000: exp_to checked it */
+    long n = lround(xd / 0.6931471805599453);
+    long q = p + GUARD + (n > 0 ? (long)(n * 0.30103) + 1 : 0) + 4; /* 2^10: 4 more */
+    long digits_n = 1;
+    for (long a = n < 0 ? -n : n; a >= 10; a /= 10)
+        digits_n++;
+    long qc = q + digits_n + 2;
+    mpz_t ln2, r, one, term, sum;
+    mpz_inits(ln2, r, one, term, sum, NULL);
+    ln_ratio(ln2, 3, qc);
+    rescale_z(r, xz, xs, qc);
+    mpz_mul_si(ln2, ln2, n);
+    mpz_sub(r, r, ln2);
+    rescale_z(r, r, qc, q);
+    mpz_tdiv_q_2exp(r, r, 10);
+    pow10_z(one, q);
+    mpz_set(term, one);
+    mpz_set(sum, one);
+    for (unsigned long k = 1; mpz_sgn(term); k++) {
+        mpz_mul(term, term, r);
+        mpz_tdiv_q(term, term, one);
+        mpz_tdiv_q_ui(term, term, k);
+        mpz_add(sum, sum, term);
+    }
+    for (int i = 0; i < 10; i++) {
+        mpz_mul(sum, sum, sum);
+        mpz_tdiv_q(sum, sum, one);
+    }
+    if (n >= 0)
+        mpz_mul_2exp(out, sum, (mp_bitcnt_t)n);
+    else
+        mpz_tdiv_q_2exp(out, sum, (mp_bitcnt_t)-n);
+    mpz_clears(ln2, r, one, term, sum, NULL);
+    return q;
+}
+
+/* floor(log10(|z| / 10^scale)), z != 0. */
+static long dec_exponent(const mpz_t z, long scale)
+{
+    long e = (long)mpz_sizeinbase(z, 10) - 1; /* may be one too many */
+    mpz_t a, p;
+    mpz_inits(a, p, NULL);
+    mpz_abs(a, z);
+    pow10_z(p, e);
+    if (mpz_cmp(a, p) < 0)
+        e--;
+    mpz_clears(a, p, NULL);
+    return e - scale;
+}
+
+/* numeric.c's estimate_ln_dweight: the decimal weight of ln(x), from x - 1
+ * near 1, else from x's first two base-10000 digits in doubles. */
+static long estimate_ln_dweight(const rl_num *x)
+{
+    if (mpz_sgn(x->v) == 0)
+        return 0;
+    mpz_t t, p;
+    mpz_inits(t, p, NULL);
+    pow10_z(p, x->dscale);
+    mpz_mul_ui(t, x->v, 10);
+    long r;
+    mpz_mul_ui(p, p, 9);
+    bool near_one = mpz_cmp(t, p) >= 0;
+    mpz_divexact_ui(p, p, 9);
+    mpz_mul_ui(p, p, 11);
+    near_one = near_one && mpz_cmp(t, p) <= 0;
+    if (near_one) { /* 0.9 <= x <= 1.1: ln(1 + d) ~ d */
+        mpz_divexact_ui(p, p, 11);
+        mpz_sub(t, x->v, p);
+        r = mpz_sgn(t) ? dec_exponent(t, x->dscale) : 0;
+    } else {
+        long e = dec_exponent(x->v, x->dscale);
+        long w = e >= 0 ? e / 4 : -((-e + 3) / 4); /* base-10000 weight */
+        long shift = (long)x->dscale + 4 * w - 4;  /* two digits of base 10000 */
+        mpz_abs(t, x->v);
+        if (shift >= 0) {
+            pow10_z(p, shift);
+            mpz_tdiv_q(t, t, p);
+        } else {
+            pow10_z(p, -shift);
+            mpz_mul(t, t, p);
+        }
+        unsigned long two = mpz_get_ui(t), d0 = two / 10000, d1 = two % 10000;
+        bool more = false; /* a digit of base 10000 after the first */
+        if (shift + 4 > 0) {
+            pow10_z(p, shift + 4);
+            mpz_abs(t, x->v);
+            more = !mpz_divisible_p(t, p);
+        }
+        double digits = more ? (double)(d0 * 10000 + d1) : (double)d0;
+        long dweight = 4 * w - (more ? 4 : 0);
+        double ln_x = log(digits) + (double)dweight * 2.302585092994046;
+        r = (long)log10(fabs(ln_x));
+    }
+    mpz_clears(t, p, NULL);
+    return r;
+}
+
+static long clamp_scale(long rscale)
+{
+    if (rscale < 0)
+        rscale = 0;
+    return rscale > NUMERIC_MAX_DIV_SCALE ? NUMERIC_MAX_DIV_SCALE : rscale;
+}
+
+/* r = z / 10^q rounded to rscale. */
+static void set_rounded(rl_num *r, mpz_t z, long q, long rscale)
+{
+    mpz_swap(r->v, z);
+    r->dscale = (int32_t)q;
+    r->kind = NUM_FINITE;
+    round_to(r, (int32_t)rscale, RL_NUMERIC_ROUND);
+}
+
+static void set_zero(rl_num *r, long dscale)
+{
+    r->kind = NUM_FINITE;
+    mpz_set_ui(r->v, 0);
+    r->dscale = (int32_t)dscale;
+}
+
+static int overflows(rl_expr_ctx *c)
+{
+    return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, -1,
+                         "value overflows numeric format");
+}
+
+/* e^x to rscale, |x| < 6000 (else overflow, or zero below). */
+static int exp_to(rl_expr_ctx *c, const mpz_t xz, long xs, long rscale, rl_num *r)
+{
+    double xd = z_to_double(xz, xs);
+    if (fabs(xd) >= NUMERIC_MAX_RESULT_SCALE_X3) {
+        if (xd > 0)
+            return overflows(c);
+        set_zero(r, rscale);
+        return 0;
+    }
+    mpz_t z;
+    mpz_init(z);
+    long q = exp_fx(z, xz, xs, rscale);
+    set_rounded(r, z, q, rscale);
+    mpz_clear(z);
+    return 0;
+}
+
+static int log_error(rl_expr_ctx *c, const rl_num *x)
+{
+    return rl_exec_error(c->x, RL_SQLSTATE_INVALID_ARGUMENT_FOR_LOG, -1,
+                         sign_of(x) == 0 ? "cannot take logarithm of zero"
+                                         : "cannot take logarithm of a negative number");
+}
+
+/* The function of one numeric: read it, compute, write the result. */
+typedef int (*num_fn2)(rl_expr_ctx *c, const rl_num *x, const rl_num *y, rl_num *r);
+
+static int run2(rl_expr_ctx *c, num_fn2 fn, const rl_value *a, const rl_value *b, rl_value *out,
+                int loc)
+{
+    rl_num x, y, r;
+    num_init(&x);
+    num_init(&y);
+    num_init(&r);
+    int rc = num_from_value(c, a, &x, loc) == 0 && num_from_value(c, b, &y, loc) == 0 ? 0 : -1;
+    if (rc == 0)
+        rc = fn(c, &x, &y, &r);
+    if (rc == 0)
+        rc = num_to_value(c, &r, out, loc);
+    num_clear(&x);
+    num_clear(&y);
+    num_clear(&r);
+    return rc;
+}
+
+static int num_exp(rl_expr_ctx *c, const rl_num *x, const rl_num *unused, rl_num *r)
+{
+    (void)unused;
+    if (x->kind != NUM_FINITE) { /* exp(-Infinity) is 0 */
+        r->kind = x->kind == NUM_NINF ? NUM_FINITE : x->kind;
+        return 0;
+    }
+    double val = num_to_double(x) * 0.434294481903252; /* the result's decimal weight */
+    if (val > NUMERIC_MAX_RESULT_SCALE)
+        val = NUMERIC_MAX_RESULT_SCALE;
+    if (val < -NUMERIC_MAX_RESULT_SCALE)
+        val = -NUMERIC_MAX_RESULT_SCALE;
+    long rscale = NUMERIC_MIN_SIG_DIGITS - (long)val;
+    if (rscale < x->dscale)
+        rscale = x->dscale;
+    return exp_to(c, x->v, x->dscale, clamp_scale(rscale), r);
+}
+
+static int num_ln(rl_expr_ctx *c, const rl_num *x, const rl_num *unused, rl_num *r)
+{
+    (void)unused;
+    if (x->kind == NUM_NAN || x->kind == NUM_PINF) {
+        r->kind = x->kind;
+        return 0;
+    }
+    if (sign_of(x) <= 0)
+        return log_error(c, x);
+    long rscale = NUMERIC_MIN_SIG_DIGITS - estimate_ln_dweight(x);
+    if (rscale < x->dscale)
+        rscale = x->dscale;
+    rscale = clamp_scale(rscale);
+    mpz_t z;
+    mpz_init(z);
+    long q = ln_fx(z, x, rscale);
+    set_rounded(r, z, q, rscale);
+    mpz_clear(z);
+    return 0;
+}
+
+/* log(b, x) as numeric.c's numeric_log and log_var: ln x / ln b to a scale
+ * from both logarithms' estimated weights. */
+static int num_log(rl_expr_ctx *c, const rl_num *b, const rl_num *x, rl_num *r)
+{
+    if (b->kind != NUM_FINITE || x->kind != NUM_FINITE) {
+        if (b->kind == NUM_NAN || x->kind == NUM_NAN) {
+            r->kind = NUM_NAN;
+            return 0;
+        }
+        if (sign_of(b) <= 0)
+            return log_error(c, b);
+        if (sign_of(x) <= 0)
+            return log_error(c, x);
+        if (b->kind == NUM_PINF) { /* log(Inf, Inf) is NaN, log(Inf, x) 0 */
+            if (x->kind == NUM_PINF)
+                r->kind = NUM_NAN;
+            return 0;
+        }
+        r->kind = NUM_PINF;
+        return 0;
+    }
+    if (sign_of(b) <= 0)
+        return log_error(c, b);
+    if (sign_of(x) <= 0)
+        return log_error(c, x);
+    long bw = estimate_ln_dweight(b), xw = estimate_ln_dweight(x), rw = xw - bw;
+    long rscale = NUMERIC_MIN_SIG_DIGITS - rw;
+    if (rscale < b->dscale)
+        rscale = b->dscale;
+    if (rscale < x->dscale)
+        rscale = x->dscale;
+    rscale = clamp_scale(rscale);
+    long p = rscale + (rw > 0 ? rw : 0) + (bw < 0 ? -bw : 0) + 10;
+    mpz_t lb, lx, t;
+    mpz_inits(lb, lx, t, NULL);
+    ln_fx(lb, b, p);
+    ln_fx(lx, x, p);
+    pow10_z(t, b->dscale);
+    int rc = 0;
+    if (mpz_cmp(b->v, t) == 0) { /* ln 1 = 0 */
+        rc = division_by_zero(c, -1);
+    } else {
+        pow10_z(t, rscale + GUARD);
+        mpz_mul(lx, lx, t);
+        mpz_tdiv_q(lx, lx, lb);
+        set_rounded(r, lx, rscale + GUARD, rscale);
+    }
+    mpz_clears(lb, lx, t, NULL);
+    return rc;
+}
+
+/* The special values of power(), POSIX's pow() rules as numeric_power
+ * applies them: 1 decided with r set, 0 not special, -1 error. */
+static int power_special(rl_expr_ctx *c, const rl_num *b, const rl_num *y, rl_num *r);
+
+static bool is_integral(const rl_num *y)
+{
+    if (y->kind != NUM_FINITE)
+        return false;
+    mpz_t p;
+    mpz_init(p);
+    pow10_z(p, y->dscale);
+    bool yes = mpz_divisible_p(y->v, p);
+    mpz_clear(p);
+    return yes;
+}
+
+static int power_errors(rl_expr_ctx *c, int sb, int sy, bool integral)
+{
+    if (sb == 0 && sy < 0)
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_ARGUMENT_FOR_POWER, -1,
+                             "zero raised to a negative power is undefined");
+    if (sb < 0 && !integral)
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_ARGUMENT_FOR_POWER, -1,
+                             "a negative number raised to a non-integer power yields a "
+                             "complex result");
+    return 0;
+}
+
+static int power_special(rl_expr_ctx *c, const rl_num *b, const rl_num *y, rl_num *r)
+{
+    if (b->kind == NUM_FINITE && y->kind == NUM_FINITE)
+        return 0;
+    bool b_one = b->kind == NUM_FINITE && mpz_cmp_ui(b->v, 1) == 0 && b->dscale == 0;
+    if (b->kind == NUM_FINITE && !b_one) { /* 1.000 is one too */
+        mpz_t p;
+        mpz_init(p);
+        pow10_z(p, b->dscale);
+        b_one = mpz_cmp(b->v, p) == 0;
+        mpz_clear(p);
+    }
+    if (b->kind == NUM_NAN || y->kind == NUM_NAN) { /* NaN ^ 0 = 1, 1 ^ NaN = 1 */
+        bool one = (b->kind == NUM_NAN && y->kind == NUM_FINITE && mpz_sgn(y->v) == 0) ||
+                   (y->kind == NUM_NAN && b_one);
+        r->kind = one ? NUM_FINITE : NUM_NAN;
+        mpz_set_ui(r->v, one);
+        return 1;
+    }
+    int sb = sign_of(b), sy = sign_of(y);
+    if (power_errors(c, sb, sy, y->kind != NUM_FINITE || is_integral(y)) < 0)
+        return -1;
+    r->kind = NUM_FINITE;
+    if (b_one || sy == 0) {
+        mpz_set_ui(r->v, 1);
+        return 1;
+    }
+    if (sb == 0) { /* 0 ^ positive */
+        mpz_set_ui(r->v, 0);
+        return 1;
+    }
+    if (y->kind != NUM_FINITE) { /* x ^ +-Inf */
+        bool gt_one = true;
+        if (b->kind == NUM_FINITE) {
+            mpz_t p, a;
+            mpz_inits(p, a, NULL);
+            pow10_z(p, b->dscale);
+            mpz_abs(a, b->v);
+            int cmp = mpz_cmp(a, p);
+            mpz_clears(p, a, NULL);
+            if (cmp == 0) { /* -1 ^ +-Inf */
+                mpz_set_ui(r->v, 1);
+                return 1;
+            }
+            gt_one = cmp > 0;
+        }
+        if (gt_one == (sy > 0))
+            r->kind = NUM_PINF;
+        else
+            mpz_set_ui(r->v, 0);
+        return 1;
+    }
+    if (b->kind == NUM_PINF) {
+        if (sy > 0)
+            r->kind = NUM_PINF;
+        else
+            mpz_set_ui(r->v, 0);
+        return 1;
+    }
+    /* -Inf ^ y: 0 for y < 0; -Inf for an odd integer y > 0, else +Inf */
+    if (sy < 0) {
+        mpz_set_ui(r->v, 0);
+        return 1;
+    }
+    bool odd = false;
+    if (is_integral(y)) {
+        mpz_t p, q;
+        mpz_inits(p, q, NULL);
+        pow10_z(p, y->dscale);
+        mpz_tdiv_q(q, y->v, p);
+        odd = mpz_odd_p(q);
+        mpz_clears(p, q, NULL);
+    }
+    r->kind = odd ? NUM_NINF : NUM_PINF;
+    return 1;
+}
+
+/* b ^ e for an integer e that fits int32: exact (b^e, or 10^k / b^-e),
+ * rounded to max(16, b's scale) digits, as power_var_int's result. */
+static int power_int(rl_expr_ctx *c, const rl_num *b, long e, rl_num *r, bool *done)
+{
+    long rscale = clamp_scale(b->dscale > NUMERIC_MIN_SIG_DIGITS ? b->dscale
+                                                                  : NUMERIC_MIN_SIG_DIGITS);
+    *done = true;
+    if (e == 0 || mpz_sgn(b->v) == 0) {
+        set_zero(r, rscale);
+        mpz_set_ui(r->v, e == 0);
+        if (e == 0)
+            scale_up(r->v, (int32_t)rscale);
+        return 0;
+    }
+    double f = (double)e * log10(fabs(num_to_double(b)));
+    if (f > NUMERIC_MAX_INT_DIGITS + 16)
+        return overflows(c);
+    if (f + 1 < -(double)rscale - 2) { /* rounds to zero */
+        set_zero(r, rscale);
+        return 0;
+    }
+    unsigned long ae = (unsigned long)(e < 0 ? -e : e);
+    if ((double)b->dscale * (double)ae > 200000 || f > 140000) {
+        *done = false; /* too many digits to be exact: through exp and ln */
+        return 0;
+    }
+    mpz_t v, t;
+    mpz_inits(v, t, NULL);
+    mpz_abs(t, b->v);
+    mpz_pow_ui(v, t, ae);
+    long vs = (long)b->dscale * (long)ae;
+    if (e > 0) {
+        set_rounded(r, v, vs, rscale);
+    } else { /* 10^vs / v */
+        pow10_z(t, vs + rscale + GUARD);
+        mpz_tdiv_q(t, t, v);
+        set_rounded(r, t, rscale + GUARD, rscale);
+    }
+    if (mpz_sgn(b->v) < 0 && (ae & 1))
+        mpz_neg(r->v, r->v);
+    mpz_clears(v, t, NULL);
+    return 0;
+}
+
+static long int_digits(const rl_num *y)
+{
+    long e = mpz_sgn(y->v) ? dec_exponent(y->v, y->dscale) : 0;
+    return e > 0 ? e + 1 : 1;
+}
+
+/* b ^ y through exp(y ln b), b > 0: power_var's scale, from a first
+ * estimate of y ln b at 8 significant digits. */
+static int power_real(rl_expr_ctx *c, const rl_num *b, const rl_num *y, rl_num *r)
+{
+    if (mpz_sgn(b->v) == 0) {
+        set_zero(r, NUMERIC_MIN_SIG_DIGITS);
+        return 0;
+    }
+    long lw = estimate_ln_dweight(b);
+    long local = clamp_scale(8 - lw);
+    rl_num lnb, est;
+    num_init(&lnb);
+    num_init(&est);
+    mpz_t z;
+    mpz_init(z);
+    long q = ln_fx(z, b, local);
+    set_rounded(&lnb, z, q, local);
+    mpz_mul(est.v, lnb.v, y->v);
+    est.dscale = lnb.dscale + y->dscale;
+    round_to(&est, (int32_t)local, RL_NUMERIC_ROUND);
+    double val = num_to_double(&est);
+    num_clear(&lnb);
+    num_clear(&est);
+    int rc = 0;
+    if (fabs(val) > NUMERIC_MAX_RESULT_SCALE_X3 * 1.003333) { /* power_var's fuzz factor */
+        if (val > 0)
+            rc = overflows(c);
+        else
+            set_zero(r, NUMERIC_MAX_DIV_SCALE); /* underflow: zero at the largest scale */
+    } else {
+        val *= 0.434294481903252;
+        long rscale = NUMERIC_MIN_SIG_DIGITS - (long)val;
+        if (rscale < b->dscale)
+            rscale = b->dscale;
+        if (rscale < y->dscale)
+            rscale = y->dscale;
+        rscale = clamp_scale(rscale);
+        long pa = rscale + (val > 0 ? (long)val : 0) + 10;
+        q = ln_fx(z, b, pa + int_digits(y) + 5);
+        mpz_mul(z, z, y->v);
+        rc = exp_to(c, z, q + y->dscale, rscale, r);
+    }
+    mpz_clear(z);
+    return rc;
+}
+
+static int num_power(rl_expr_ctx *c, const rl_num *b, const rl_num *y, rl_num *r)
+{
+    int sp = power_special(c, b, y, r);
+    if (sp != 0)
+        return sp < 0 ? -1 : 0;
+    bool integral = is_integral(y);
+    if (power_errors(c, sign_of(b), sign_of(y), integral) < 0)
+        return -1;
+    if (integral) {
+        mpz_t p, e;
+        mpz_inits(p, e, NULL);
+        pow10_z(p, y->dscale);
+        mpz_tdiv_q(e, y->v, p);
+        bool fits = mpz_cmp_si(e, INT32_MIN) >= 0 && mpz_cmp_si(e, INT32_MAX) <= 0;
+        long ev = fits ? mpz_get_si(e) : (long)mpz_odd_p(e); /* else its parity */
+        mpz_clears(p, e, NULL);
+        bool done = false;
+        if (fits && power_int(c, b, ev, r, &done) < 0)
+            return -1;
+        if (done)
+            return 0;
+        if (sign_of(b) < 0) { /* an odd power keeps the sign */
+            rl_num ab = {NUM_FINITE, {{0}}, b->dscale};
+            mpz_init(ab.v);
+            mpz_abs(ab.v, b->v);
+            int rc = power_real(c, &ab, y, r);
+            mpz_clear(ab.v);
+            if (rc == 0 && (ev & 1))
+                mpz_neg(r->v, r->v);
+            return rc;
+        }
+    }
+    return power_real(c, b, y, r);
+}
+
+int rl_numeric_exp(rl_expr_ctx *c, const rl_value *a, rl_value *out, int loc)
+{
+    return run2(c, num_exp, a, a, out, loc);
+}
+
+int rl_numeric_ln(rl_expr_ctx *c, const rl_value *a, rl_value *out, int loc)
+{
+    return run2(c, num_ln, a, a, out, loc);
+}
+
+int rl_numeric_log(rl_expr_ctx *c, const rl_value *base, const rl_value *a, rl_value *out,
+                   int loc)
+{
+    return run2(c, num_log, base, a, out, loc);
+}
+
+int rl_numeric_power(rl_expr_ctx *c, const rl_value *a, const rl_value *b, rl_value *out,
+                     int loc)
+{
+    return run2(c, num_power, a, b, out, loc);
 }

@@ -43,6 +43,15 @@ int rl_numeric_round(rl_expr_ctx *c, rl_numeric_round_kind kind, const rl_value 
 /* sqrt(numeric): PostgreSQL's result scale (at least 16 significant
  * digits, at least the input's scale), rounded; 2201F for a negative x. */
 int rl_numeric_sqrt(rl_expr_ctx *c, const rl_value *a, rl_value *out, int loc);
+/* exp, ln, log(base, x) and power(x, y) of numerics (not NULL), digit
+ * for digit PostgreSQL's: its result scales, the exact value rounded half
+ * away from zero; 2201E / 2201F / 22003 / 22012 as numeric.c. */
+int rl_numeric_exp(rl_expr_ctx *c, const rl_value *a, rl_value *out, int loc);
+int rl_numeric_ln(rl_expr_ctx *c, const rl_value *a, rl_value *out, int loc);
+int rl_numeric_log(rl_expr_ctx *c, const rl_value *base, const rl_value *a, rl_value *out,
+                   int loc);
+int rl_numeric_power(rl_expr_ctx *c, const rl_value *a, const rl_value *b, rl_value *out,
+                     int loc);
 /* div(a, b): the quotient truncated toward zero, scale 0. */
 int rl_numeric_div_trunc(rl_expr_ctx *c, const rl_value *a, const rl_value *b, rl_value *out,
                          int loc);

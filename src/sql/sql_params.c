@@ -257,8 +257,29 @@ static void type_list_against(param_scan *ps, const PgQuery__Node *list, uint32_
         set_type(ps, list->list->items[i], oid);
 }
 
+/* (a, b) op ($1, $2): each field gives its pair's parameter a type. */
+static bool type_rows(param_scan *ps, const PgQuery__Node *l, const PgQuery__Node *r)
+{
+    if (!l || !r || l->node_case != PG_QUERY__NODE__NODE_ROW_EXPR ||
+        r->node_case != PG_QUERY__NODE__NODE_ROW_EXPR)
+        return false;
+    const PgQuery__RowExpr *a = l->row_expr, *b = r->row_expr;
+    for (size_t i = 0; i < a->n_args && i < b->n_args; i++) {
+        set_type(ps, a->args[i], operand_oid(ps, b->args[i]));
+        set_type(ps, b->args[i], operand_oid(ps, a->args[i]));
+    }
+    return true;
+}
+
 static void type_a_expr(param_scan *ps, const PgQuery__AExpr *e)
 {
+    if (e->kind == PG_QUERY__A__EXPR__KIND__AEXPR_IN && e->rexpr &&
+        e->rexpr->node_case == PG_QUERY__NODE__NODE_LIST) {
+        for (size_t i = 0; i < e->rexpr->list->n_items; i++)
+            type_rows(ps, e->lexpr, e->rexpr->list->items[i]);
+    }
+    if (type_rows(ps, e->lexpr, e->rexpr))
+        return;
     switch (e->kind) {
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP:
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY:

@@ -3601,6 +3601,123 @@ static int window_values(sel *S, const PgQuery__SelectStmt *st, proj *p, rl_rows
     return 0;
 }
 
+/* The clauses after WHERE, typed on the typing row in the order
+ * PostgreSQL's transformSelectStmt transforms them: HAVING, ORDER BY,
+ * GROUP BY, DISTINCT [ON], OFFSET, LIMIT. Grouping sets are left to the
+ * run (their GROUPING() needs the sets). */
+static int check_clauses(proj *p, rl_rowset *typ, bool aggregated)
+{
+    sel *S = p->S;
+    const PgQuery__SelectStmt *st = p->st;
+    bool sets = has_grouping_sets(st);
+    bool *none = calloc(st->n_group_clause + 1, sizeof *none);
+    if (!none)
+        return fail_oom(S->x), -1;
+    rl_grouping g = {(const PgQuery__Node *const *)st->group_clause, st->n_group_clause, none,
+                     false};
+    S->grouping = sets ? NULL : &g;
+    rl_binding b = {typ, 0, S->outer, NULL};
+    rl_agg_ctx agg = {p->in, NULL, 0, S->outer};
+    rl_expr_ctx c = make_ctx(S, &b, aggregated ? &agg : NULL), row = make_ctx(S, &b, NULL);
+    c.typing = row.typing = true;
+    rl_value v;
+    int rc = sets ? 0 : rl_expr_check_where(&c, st->having_clause);
+    if (rc == 0)
+        rc = plan_sort(S, st, p->out->cols, p->nt, false, &p->k);
+    p->nk = p->k ? st->n_sort_clause : 0;
+    for (size_t i = 0; rc == 0 && !sets && i < p->nk; i++)
+        if (p->k[i].expr)
+            rc = rl_expr_eval(&c, p->k[i].expr, &v);
+    for (size_t i = 0; rc == 0 && !sets && i < st->n_group_clause; i++) {
+        rc = check_position(S, st->group_clause[i], p->nt, "GROUP BY");
+        if (rc == 0)
+            rc = rl_expr_eval(&row, group_expr(p, st->group_clause[i]), &v);
+    }
+    for (size_t i = 0; rc == 0 && !plain_distinct(st) && i < st->n_distinct_clause; i++)
+        if (distinct_on_column(p, typ, st->distinct_clause[i]) == -1)
+            rc = rl_expr_eval(&c, st->distinct_clause[i], &v);
+    if (rc == 0 && st->n_distinct_clause)
+        rc = plain_distinct(st) ? distinct_sort_keys(p, typ) : plan_distinct_on(p, typ);
+    S->grouping = NULL;
+    free(none);
+    const PgQuery__Node *counts[2] = {st->limit_offset, st->limit_count};
+    for (size_t i = 0; rc == 0 && i < 2; i++)
+        if (counts[i] && (rl_expr_eval(&row, counts[i], &v) < 0 ||
+                          rl_value_coerce(&row, &v, RL_OID_INT8, -1, false, &v, -1) < 0))
+            rc = -1;
+    return rc;
+}
+
+/* A typing run of one level (S->type_only): its result columns, with the
+ * checks PostgreSQL's analyzer makes, in its order: FROM, the target list,
+ * WHERE, check_clauses, then the locking clause and grouping (42803). A
+ * statement's errors are the ones it would report, whichever clauses hold
+ * them. */
+static rl_rowset *type_level(sel *S, const PgQuery__SelectStmt *st)
+{
+    proj p = {.S = S, .st = st};
+    rl_rowset *typ = NULL, *result = NULL;
+    rl_colmeta *meta = NULL;
+    rl_window_values win;
+    size_t nokeep = 0;
+    bool aggregated = st->n_group_clause || st->having_clause ||
+                      any_aggregate(st->target_list, st->n_target_list) ||
+                      any_aggregate(st->sort_clause, st->n_sort_clause);
+    p.in = from_clause(S, st, NULL); /* WHERE's literals are checked after the targets */
+    if (!p.in)
+        return NULL;
+    if (!(typ = rl_rowset_typing(p.in, S->x->err)) ||
+        plan_targets(S, st, p.in, &p.t, &meta, &p.nt) < 0)
+        goto done;
+    if (!(p.out = rl_rowset_new(p.nt))) {
+        fail_oom(S->x);
+        goto done;
+    }
+    memcpy(p.out->cols, meta, p.nt * sizeof *meta);
+    if (rl_window_present(st) && window_values(S, st, &p, typ, aggregated, &nokeep, 0, &win) < 0)
+        goto done;
+    if (type_targets(&p, typ, aggregated) < 0 || check_where(S, typ, st->where_clause) < 0 ||
+        check_clauses(&p, typ, aggregated) < 0 || check_locking(S, st, aggregated) < 0 ||
+        (aggregated && check_ungrouped(&p, typ) < 0))
+        goto done;
+    if (st->n_distinct_clause) /* DISTINCT compares them: an unknown literal becomes text */
+        resolve_unknown(p.out);
+    result = p.out;
+    p.out = NULL;
+done:
+    rl_rowset_free(p.out);
+    rl_rowset_free(p.in);
+    rl_rowset_free(typ);
+    free(p.t);
+    free(p.k);
+    free(meta);
+    return result;
+}
+
+/* Does analyzing st before running it change which error comes first?
+ * Only when a clause after the target list is there to fail. */
+static bool clauses_after_targets(const PgQuery__SelectStmt *st)
+{
+    return st->where_clause || st->having_clause || st->n_group_clause || st->n_sort_clause ||
+           st->n_distinct_clause || st->limit_count || st->limit_offset;
+}
+
+/* PostgreSQL analyzes a statement whole before it runs any of it: a level
+ * that no outer row binds is typed first (type_level), so an error in its
+ * target list comes before one in its WHERE, and every analysis error
+ * before any row's. A subquery with outer references was typed with the
+ * statement around it. */
+static int analyze_first(sel *S, const PgQuery__SelectStmt *st)
+{
+    if (S->type_only || S->outer || !clauses_after_targets(st))
+        return 0;
+    S->type_only = true;
+    rl_rowset *t = type_level(S, st);
+    S->type_only = false;
+    rl_rowset_free(t);
+    return t ? 0 : -1;
+}
+
 static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
 {
     rl_rowset *fast = NULL;
@@ -3611,6 +3728,10 @@ static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
         return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                              "SELECT INTO is not supported"),
                NULL;
+    if (S->type_only)
+        return type_level(S, st);
+    if (analyze_first(S, st) < 0)
+        return NULL;
     const PgQuery__Node *where = st->where_clause;
     if (st->n_from_clause == 1 && st->from_clause[0]->node_case == PG_QUERY__NODE__NODE_RANGE_VAR &&
         presolve_where(S, st->where_clause, &where) < 0)
@@ -3647,7 +3768,7 @@ static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
         return NULL;
     }
     int fr_rc = (typ = rl_rowset_typing(p.in, S->x->err)) ? check_where(S, typ, where) : -1;
-    if (fr_rc == 0 && !S->type_only)
+    if (fr_rc == 0)
         fr_rc = filter_rows(S, p.in, where, &keep, &nkeep);
     S->pushed = was_pushed_log;
     if (fr_rc < 0)
@@ -3671,11 +3792,6 @@ static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
         goto done;
     if (st->n_distinct_clause) /* DISTINCT compares them: an unknown literal becomes text */
         resolve_unknown(p.out);
-    if (S->type_only) { /* the columns are all a typing pass needs */
-        result = p.out;
-        p.out = NULL;
-        goto done;
-    }
     if (plan_sort(S, st, p.out->cols, p.nt, false, &p.k) < 0)
         goto done;
     p.nk = st->n_sort_clause;

@@ -215,6 +215,17 @@ class Gen:
                 # function), an error query, not the comparison meant here
                 f"to_jsonb({c}) = to_jsonb({self.const(kind)}::{'bigint' if kind == INT else 'text'})",
                 f"jsonb_build_object(COALESCE({c}::text, 'z'), 1) ? {self.const(TEXT)}"])
+        if kind in (INT, TEXT) and r < 0.19:  # row comparisons (keyset pagination)
+            other = self.column(scope, INT)
+            if other:
+                row = f"({c}, {other[0]})"
+
+                def key():
+                    return f"({self.const(kind)}, {self.const(INT)})"
+                return self.r.choice([
+                    f"{row} {self.r.choice(['=', '<>', '<', '<=', '>', '>='])} {key()}",
+                    f"{row} {self.r.choice(['', 'NOT '])}IN ({key()}, {key()})",
+                    f"{row} IS {self.r.choice(['', 'NOT '])}DISTINCT FROM {key()}"])
         if r < 0.25:
             items = ", ".join(self.const(kind) for _ in range(self.r.randint(1, 4)))
             return f"{c} {self.r.choice(['', 'NOT '])}IN ({items})"

@@ -33,6 +33,9 @@ have openssl || need_apt+=(openssl)
 dpkg -s zlib1g-dev >/dev/null 2>&1 || need_apt+=(zlib1g-dev)
 # PCRE2: the regular-expression operators ~ ~* !~ !~* (src/sql/sql_func.c)
 dpkg -s libpcre2-dev >/dev/null 2>&1 || need_apt+=(libpcre2-dev)
+# tzdata: session time zones read /usr/share/zoneinfo (src/pgtype/tzif.c), the
+# files PostgreSQL on Debian reads too
+[ -d /usr/share/zoneinfo ] && dpkg -s tzdata >/dev/null 2>&1 || need_apt+=(tzdata)
 # GMP: numeric arithmetic exact to PostgreSQL's digits (src/sql/sql_numeric.c)
 dpkg -s libgmp-dev >/dev/null 2>&1 || need_apt+=(libgmp-dev)
 # systemd-analyze: tests/wire/test_systemd_unit.py verifies contrib/rocklake.service

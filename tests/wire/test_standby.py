@@ -366,3 +366,39 @@ def test_kill9_promote_rounds_under_load(start_server):
     assert len(rows) == len(set(rows)), "an id is there twice"
     print(f"{len(acked)} inserts acknowledged, {load.errors} failed (not acknowledged)")
     assert len(acked) > 200
+
+
+def test_s3_kill9_round_under_load(moto, start_server):  # moto outlives the servers
+    """One round on an s3:// root (moto): a --standby follows the writer
+    through the object store, promotes itself after the writer's kill -9,
+    and holds every insert the writer acknowledged (on S3 an acknowledged
+    commit is in SlateDB's WAL object, which the new writer's open reads)."""
+    moto.make_bucket("standby")
+    root = "s3://standby/root"
+    w = start_server(store_root=root, env=moto.env)
+    with psycopg.connect(w.dsn(), autocommit=True) as c:
+        c.execute("CREATE TABLE load_t (id bigint)")
+    s = start_server("--standby", store_root=root, env=moto.env)
+    wait_rows(s.dsn(), "SELECT count(*) FROM load_t", [(0,)])
+    load = Load([w.port, s.port], threads=2)
+    try:
+        deadline = time.monotonic() + 20
+        while load.acknowledged() < 50:
+            assert time.monotonic() < deadline, "the load is stuck"
+            time.sleep(0.01)
+        time.sleep(0.3)  # the standby has seen the writer's lease
+        w.crash()
+        t0 = time.monotonic()
+        after = load.acknowledged()
+        deadline = time.monotonic() + 20
+        while load.acknowledged() < after + 10:
+            assert time.monotonic() < deadline, "no commit on the new writer"
+            time.sleep(0.005)
+        print(f"s3: kill -9 -> clients committing on the new writer: "
+              f"{(time.monotonic() - t0) * 1000:.0f} ms")
+    finally:
+        load.finish()
+    with psycopg.connect(s.dsn(), autocommit=True) as c:
+        rows = [r[0] for r in c.execute("SELECT id FROM load_t").fetchall()]
+    assert not set(load.acked) - set(rows)
+    assert len(rows) == len(set(rows))

@@ -133,7 +133,7 @@ def test_promote_fences_a_live_writer(start_server, tmp_path):
     idle = psycopg.connect(f.dsn(), autocommit=True)
     assert idle.execute("SELECT count(*) FROM sb_t").fetchone() == (20,)
     in_txn = psycopg.connect(f.dsn(), autocommit=True)
-    in_txn.execute("BEGIN")
+    in_txn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")  # one snapshot to COMMIT
     assert in_txn.execute("SELECT count(*) FROM sb_t").fetchone() == (20,)
     old.execute("INSERT INTO sb_t VALUES (20)")  # acknowledged just before
     # a user with access=read-only may not promote
@@ -152,7 +152,8 @@ def test_promote_fences_a_live_writer(start_server, tmp_path):
     idle.execute("INSERT INTO sb_t VALUES (21)")
     assert idle.info.parameter_status("in_hot_standby") == "off"
     assert idle.execute("SHOW transaction_read_only").fetchone() == ("off",)
-    # the one inside a transaction reads its snapshot to the end
+    # the one inside a transaction reads its snapshot to the end (on the
+    # follower, which it moves off only after COMMIT)
     assert in_txn.execute("SELECT count(*) FROM sb_t").fetchone() == (20,)
     in_txn.execute("COMMIT")
     in_txn.execute("INSERT INTO sb_t VALUES (22)")

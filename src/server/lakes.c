@@ -1093,7 +1093,29 @@ void srv_lake_fenced(srv_lake *lake)
 }
 
 
-/* ------------------------------------------------- hot standby: promotion */
+/* ------------------------------------------------- hot standby: promotion
+ *
+ * A follower becomes the writer by opening each of its lakes again, as the
+ * writer with takeover, rather than by turning its follower catalog into a
+ * writer in place. Why that is both safe and fast:
+ *  - safe: the writer open is what a restart does (SlateDB fences the old
+ *    writer, the open reads the latest manifest and WAL, and on a local
+ *    store replays the old writer's journal beyond them), so the new
+ *    writer holds every commit the old one acknowledged — the latest
+ *    durable state, which the follower itself may lag by a poll interval
+ *    and, on a local store, by the journal records its WAL had not taken
+ *    yet. Nothing is carried over from the follower, so what the writer
+ *    holds is by construction what a fresh open reads;
+ *  - fast: what makes a cold writer open slow is loading the whole lake
+ *    into memory (kv's mirror), and the follower had no such copy to keep
+ *    (its reads went to SlateDB). The promotion skips that load
+ *    (open_catalog's `promoting`) and the new writer reads SlateDB as the
+ *    follower did, so it takes tens of milliseconds whatever the lake's
+ *    size (docs/operations.md, "Hot standby and promotion", has figures);
+ *  - the follower's catalog is retired as a failed writer's is, but not
+ *    shut down (it writes nothing): sessions inside a transaction finish
+ *    it on the follower's snapshot and move to the writer after it.
+ */
 
 /* Caller holds L->mu: the first open lake still following, or NULL. */
 static srv_lake **first_follower(srv_lakes *L)

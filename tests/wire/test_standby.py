@@ -6,6 +6,7 @@ by itself once the writer it follows is gone; and over kill -9 / promote
 rounds under a concurrent write load every acknowledged commit is there,
 once.
 """
+import json
 import os
 import signal
 import subprocess
@@ -15,7 +16,18 @@ import time
 import psycopg
 import pytest
 
-from conftest import BIN
+from conftest import BIN, free_port
+
+
+def ready(port):
+    """(HTTP status, JSON body) of GET /ready on a metrics listener."""
+    import urllib.error
+    import urllib.request
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/ready", timeout=5) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
 
 
 def wait_rows(dsn, sql, want, timeout=10):
@@ -119,13 +131,14 @@ def test_promote_fences_a_live_writer(start_server, tmp_path):
     on the new writer, the follower's sessions keep working (an idle one
     writes at once, one inside a transaction finishes it and then writes),
     and new read-write connections go to the new writer."""
-    w = start_server()
+    wm, fm = free_port(), free_port()
+    w = start_server("--metrics", f"127.0.0.1:{wm}")
     with psycopg.connect(w.dsn(), autocommit=True) as c:
         c.execute("CREATE TABLE sb_t (a bigint)")
     hba = tmp_path / "hba.conf"
     hba.write_text("host all reader 127.0.0.1/32 trust access=read-only\n"
                    "host all all 127.0.0.1/32 trust\n")
-    f = start_server("--read-only", "--hba", str(hba))
+    f = start_server("--read-only", "--hba", str(hba), "--metrics", f"127.0.0.1:{fm}")
     old = psycopg.connect(w.dsn(), autocommit=True)
     for i in range(20):
         old.execute("INSERT INTO sb_t VALUES (%s)", (i,))
@@ -141,13 +154,19 @@ def test_promote_fences_a_live_writer(start_server, tmp_path):
         with pytest.raises(psycopg.Error) as e:
             c.execute("SELECT pg_promote()")
         assert e.value.sqlstate == "42501"
+    assert ready(fm) == (200, {"status": "ready", "role": "follower",
+                               "lakes": {"lake": "following"}, "problems": []})
     code, out = promote(f)
     assert code == 0 and "promoted" in out, out
     assert "database_promoted database=lake" in f.log_text()
+    assert ready(fm) == (200, {"status": "ready", "role": "writer",
+                               "lakes": {"lake": "writable"}, "problems": []})
     with pytest.raises(psycopg.Error) as e:
         old.execute("INSERT INTO sb_t VALUES (999)")
     assert e.value.sqlstate == "25006" and "fenced" in str(e.value)
     old.close()
+    status, doc = ready(wm)  # the old writer: not ready, its lake fenced
+    assert status == 503 and doc["lakes"] == {"lake": "fenced"}
     # the idle follower session writes now, and is told it left recovery
     idle.execute("INSERT INTO sb_t VALUES (21)")
     assert idle.info.parameter_status("in_hot_standby") == "off"

@@ -422,3 +422,37 @@ def test_s3_kill9_round_under_load(moto, start_server):  # moto outlives the ser
         rows = [r[0] for r in c.execute("SELECT id FROM load_t").fetchall()]
     assert not set(load.acked) - set(rows)
     assert len(rows) == len(set(rows))
+
+
+def test_promote_under_load_with_the_writer_alive(start_server):
+    """`rocklake promote` while three clients commit to a live writer: the
+    old writer's commits fail from the fence on (25006), the clients find
+    the new writer through target_session_attrs=read-write (the fenced one
+    now says it is read-only), and every insert either writer acknowledged
+    is on the new one, once."""
+    w = start_server()
+    with psycopg.connect(w.dsn(), autocommit=True) as c:
+        c.execute("CREATE TABLE load_t (id bigint)")
+    f = start_server("--read-only")
+    wait_rows(f.dsn(), "SELECT count(*) FROM load_t", [(0,)])
+    load = Load([w.port, f.port])
+    try:
+        deadline = time.monotonic() + 10
+        while load.acknowledged() < 200:
+            assert time.monotonic() < deadline, "the load is stuck"
+            time.sleep(0.01)
+        code, out = promote(f)
+        assert code == 0, out
+        after = load.acknowledged()
+        deadline = time.monotonic() + 10
+        while load.acknowledged() < after + 200:
+            assert time.monotonic() < deadline, "the clients did not reach the new writer"
+            time.sleep(0.01)
+    finally:
+        load.finish()
+    assert "writer_fenced" in w.log_text()
+    with psycopg.connect(f.dsn(), autocommit=True) as c:
+        rows = [r[0] for r in c.execute("SELECT id FROM load_t").fetchall()]
+    lost = set(load.acked) - set(rows)
+    assert not lost, f"lost acknowledged ids: {sorted(lost)[:20]}"
+    assert len(rows) == len(set(rows)), "an id is there twice"

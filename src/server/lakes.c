@@ -1628,6 +1628,31 @@ void srv_lakes_open_all(srv_lakes *L)
     rl_db_list(L->cfg.store, open_one, L, NULL);
 }
 
+void srv_lakes_follow_all(srv_lakes *L)
+{
+    char *dir = rl_store_local_dir(L->cfg.store);
+    if (dir) {
+        free(dir);
+        srv_lakes_open_all(L);
+        return;
+    }
+    /* an object store: the names one level below the root (a name that
+     * holds no lake is logged by open_one and skipped) */
+    char *names = NULL;
+    size_t len = 0;
+    rl_error e;
+    rl_error_clear(&e);
+    if (rl_store_list_names(L->cfg.store, &names, &len, &e) < 0) {
+        srv_log(L->log, "warning", "standby_list_failed", "store", L->cfg.store, "message",
+                e.message, "action", "the standby watches the lakes clients open", NULL);
+        return;
+    }
+    for (size_t i = 0; i < len; i += strlen(names + i) + 1)
+        if (valid_db_name(names + i))
+            open_one(names + i, L);
+    free(names);
+}
+
 /* ------------------------------------------------------ metrics, closing */
 
 const char *srv_lake_state_name(srv_lake_state s)

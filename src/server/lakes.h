@@ -128,6 +128,10 @@ int srv_lakes_describe(srv_lakes *L, srv_lake_desc **out, size_t *n, size_t *tot
 void srv_lakes_listening(srv_lakes *L, int port);
 /* Open every lake of a local root now (--takeover fences the old writer). */
 void srv_lakes_open_all(srv_lakes *L);
+/* --standby: open every lake of the root as a follower now, also of an
+ * object-store root (its names listed), so that the standby watches their
+ * writer before any client connects to it. */
+void srv_lakes_follow_all(srv_lakes *L);
 /* Start the healer: a thread that finds lakes whose store failed, logs
  * each once (error "database_failed"), and reopens them from the store
  * with backoff (heal_min_ms doubling to heal_max_ms) until a reopen works

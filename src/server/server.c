@@ -259,10 +259,9 @@ rl_server *rl_server_new(const rl_server_config *cfg, rl_error *err)
     if (srv->cfg.takeover) /* fence the old writer right away (a local root lists its lakes) */
         srv_lakes_open_all(srv->lakes);
     if (srv->cfg.standby) {
-        /* follow every lake of a local root from the start, so that the
-         * watcher sees their writer (an object-store root: the lakes
-         * clients open) */
-        srv_lakes_open_all(srv->lakes);
+        /* follow every lake of the root from the start, so that the
+         * watcher sees their writer before any client connects here */
+        srv_lakes_follow_all(srv->lakes);
         if (srv_lakes_start_standby(srv->lakes) < 0) {
             rl_error_set(err, RL_SQLSTATE_INTERNAL, "cannot start the standby thread");
             rl_server_free(srv);

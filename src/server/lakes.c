@@ -1220,8 +1220,10 @@ int srv_lakes_promote(srv_lakes *L, const char *why, rl_error *err)
 }
 
 /* --standby: how often the watcher reads the writer leases (a follower
- * sees the store's changes every 100 ms anyway). */
+ * sees the store's changes every 100 ms anyway), and how often it lists
+ * the root for lakes created since (srv_lakes_follow_all). */
 #define STANDBY_LOOK_MS 50
+#define STANDBY_LIST_MS 2000
 
 /* One follower the watcher looks at, held (sessions++) while it reads. */
 typedef struct standby_look {
@@ -1262,12 +1264,14 @@ static bool writer_gone(srv_lakes *L, srv_lake *l, bool *saw, char *why, size_t 
 /* The watcher of --standby: every STANDBY_LOOK_MS it reads the writer
  * lease of each lake it follows; once a writer it saw alive is gone (its
  * lease expired, its process on this host died, or it released the lease
- * by stopping) it promotes the server. A lake whose writer it never saw
+ * by stopping) it promotes the server. Every STANDBY_LIST_MS it opens the
+ * lakes created since it started. A lake whose writer it never saw
  * alive (none was running when it opened) does not promote it: a standby
  * started before its writer would otherwise take the lakes at once. */
 static void *standby_main(void *arg)
 {
     srv_lakes *L = arg;
+    int64_t next_list = mono_ns() + STANDBY_LIST_MS * 1000000LL;
     /* lakes (by name) whose writer was seen alive */
     char (*seen)[64] = NULL;
     size_t nseen = 0, capseen = 0;
@@ -1288,6 +1292,10 @@ static void *standby_main(void *arg)
             k++;
         }
         pthread_mutex_unlock(&L->mu);
+        if (mono_ns() >= next_list) { /* lakes the writer created since */
+            srv_lakes_follow_all(L);
+            next_list = mono_ns() + STANDBY_LIST_MS * 1000000LL;
+        }
         char why[400] = "";
         bool gone = false;
         for (size_t i = 0; i < k; i++) {
@@ -1618,7 +1626,10 @@ static void open_one(const char *name, void *ctx)
     srv_lakes *L = ctx;
     rl_error e;
     rl_error_clear(&e);
-    if (!srv_lake_engine(L, name, NULL, &e))
+    /* a listed name that holds no lake (3D000: an object store's prefix
+     * of something else) is no news */
+    if (!srv_lake_engine(L, name, NULL, &e) &&
+        strcmp(e.sqlstate, RL_SQLSTATE_INVALID_CATALOG_NAME) != 0)
         srv_log(L->log, "warning", "database_open_failed", "database", name, "message",
                 e.message, NULL);
 }

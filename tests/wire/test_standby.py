@@ -459,3 +459,27 @@ def test_promote_under_load_with_the_writer_alive(start_server):
     lost = set(load.acked) - set(rows)
     assert not lost, f"lost acknowledged ids: {sorted(lost)[:20]}"
     assert len(rows) == len(set(rows)), "an id is there twice"
+
+
+def test_standby_watches_lakes_created_after_it_started(start_server):
+    """A standby started before its writer created any lake lists the root
+    again (every 2 s) and follows the lake the writer created since, so it
+    still promotes when that writer dies."""
+    w = start_server()
+    s = start_server("--standby")
+    with psycopg.connect(w.dsn(dbname="late"), autocommit=True) as c:
+        c.execute("CREATE TABLE sb_t (a bigint)")
+        c.execute("INSERT INTO sb_t VALUES (1)")
+    deadline = time.monotonic() + 10
+    while "database_opened database=late" not in s.log_text():
+        assert time.monotonic() < deadline, "the standby never opened the new lake"
+        time.sleep(0.05)
+    time.sleep(0.2)  # it has seen the writer's lease
+    w.crash()
+    deadline = time.monotonic() + 10
+    while "promoted store=" not in s.log_text():
+        assert time.monotonic() < deadline, "the standby did not promote"
+        time.sleep(0.02)
+    with psycopg.connect(s.dsn(dbname="late"), autocommit=True) as c:
+        c.execute("INSERT INTO sb_t VALUES (2)")
+        assert sorted(c.execute("SELECT a FROM sb_t").fetchall()) == [(1,), (2,)]

@@ -1437,7 +1437,6 @@ static bool session_roles(client *c, rl_session_info *info)
     return true;
 }
 
-/* Open the session and say hello. False after a FATAL. */
 /* pg_promote() of a session: the server's promotion (lakes.c). */
 static int promote_server(void *ctx, rl_error *err)
 {
@@ -1447,6 +1446,7 @@ static int promote_server(void *ctx, rl_error *err)
     return srv_lakes_promote(c->env->lakes, why, err);
 }
 
+/* Open the session and say hello. False after a FATAL. */
 static bool open_session(client *c)
 {
     rl_error err;

@@ -144,18 +144,20 @@ static int fn_is_in_recovery(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *ou
 static int fn_promote(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
     rl_session *s = c->x->s;
-    if (a[1].d.v.i <= 0)
-        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
-                             "\"wait_seconds\" must not be negative or zero");
+    /* the privilege first: PostgreSQL checks EXECUTE before the call */
     if (s->read_only_role)
         return rl_exec_error(c->x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, -1,
                              "permission denied for function pg_promote");
+    /* then recovery, then the argument, in PostgreSQL's order */
     if (!s->promote || !rl_catalog_read_only(s->eng->cat)) {
         rl_exec_error(c->x, RL_SQLSTATE_OBJECT_STATE, -1, "recovery is not in progress");
         rl_error_hint(c->x->err,
                       "Recovery control functions can only be executed during recovery.");
         return -1;
     }
+    if (a[1].d.v.i <= 0)
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "\"wait_seconds\" must not be negative or zero");
     if (s->promote(s->promote_ctx, c->x->err) < 0)
         return -1;
     rl_val_bool(out, true);

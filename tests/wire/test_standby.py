@@ -115,9 +115,9 @@ def test_follower_answers_as_a_hot_standby(start_server):
         assert str(e.value).startswith("recovery is not in progress")
         assert e.value.diag.message_hint == \
             "Recovery control functions can only be executed during recovery."
-        with pytest.raises(psycopg.Error) as e:
+        with pytest.raises(psycopg.Error) as e:  # recovery is checked first, as there
             c.execute("SELECT pg_promote(true, 0)")
-        assert e.value.sqlstate == "22023"
+        assert e.value.sqlstate == "55000"
         assert c.execute("SELECT pronargs, pronargdefaults, prorettype::regtype::text "
                          "FROM pg_proc WHERE proname = 'pg_promote'").fetchall() == \
             [(2, 2, "boolean")]
@@ -149,11 +149,16 @@ def test_promote_fences_a_live_writer(start_server, tmp_path):
     in_txn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")  # one snapshot to COMMIT
     assert in_txn.execute("SELECT count(*) FROM sb_t").fetchone() == (20,)
     old.execute("INSERT INTO sb_t VALUES (20)")  # acknowledged just before
-    # a user with access=read-only may not promote
+    # a user with access=read-only may not promote; a bad wait_seconds
     with psycopg.connect(f.dsn(user="reader"), autocommit=True) as c:
         with pytest.raises(psycopg.Error) as e:
             c.execute("SELECT pg_promote()")
         assert e.value.sqlstate == "42501"
+    with psycopg.connect(f.dsn(), autocommit=True) as c:
+        with pytest.raises(psycopg.Error) as e:
+            c.execute("SELECT pg_promote(false, -1)")
+        assert e.value.sqlstate == "22023"
+        assert str(e.value).startswith('"wait_seconds" must not be negative or zero')
     assert ready(fm) == (200, {"status": "ready", "role": "follower",
                                "lakes": {"lake": "following"}, "problems": []})
     code, out = promote(f)

@@ -172,6 +172,11 @@ const char *rl_catalog_failed_why(rl_catalog *cat);
  * within the store timeout. */
 int rl_catalog_shutdown(rl_catalog *cat, rl_error *err);
 bool rl_catalog_read_only(const rl_catalog *cat);
+/* A writer that a newer writer fenced (--takeover, a promoted standby), as
+ * a commit or its lease heartbeat (within a fifth of the lease period)
+ * found: nothing
+ * it commits is taken any more. Sticky; false for readers. */
+bool rl_catalog_fenced(rl_catalog *cat);
 /* The store underneath, for tools that read raw keys (inspect, stats, check). */
 kv_db *rl_catalog_kv(rl_catalog *cat);
 /* What the catalog's store takes, in bytes (kv_size_bytes). */

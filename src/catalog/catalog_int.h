@@ -131,6 +131,9 @@ struct rl_catalog {
     bool object_store;
     atomic_flag failed_claim;
     atomic_bool failed;
+    /* A write found the writer fenced by a newer one (rl_catalog_fenced;
+     * its lease heartbeat finds it too). */
+    atomic_bool fenced;
     char failed_why[sizeof(((kv_error *)0)->message)];
     /* Commit sequencing (sequence.h): on for this writer, and its metrics. */
     bool sequence_commits;

@@ -202,6 +202,7 @@ rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_
     cat->name_gen = 1;
     atomic_flag_clear(&cat->failed_claim);
     atomic_init(&cat->failed, false);
+    atomic_init(&cat->fenced, false);
     char *local = kv_local_dir(url);
     cat->object_store = !local;
     free(local);
@@ -303,6 +304,16 @@ int rl_catalog_shutdown(rl_catalog *cat, rl_error *err)
 rl_format rl_catalog_format(const rl_catalog *cat) { return cat->fmt; }
 uint64_t rl_catalog_writer_epoch(const rl_catalog *cat) { return cat->epoch; }
 bool rl_catalog_read_only(const rl_catalog *cat) { return cat->read_only; }
+
+bool rl_catalog_fenced(rl_catalog *cat)
+{
+    if (atomic_load(&cat->fenced))
+        return true;
+    pthread_mutex_lock(&cat->lock); /* rl_catalog_shutdown takes the lease away */
+    bool fenced = rl_lease_fenced(cat->lease);
+    pthread_mutex_unlock(&cat->lock);
+    return fenced;
+}
 kv_db *rl_catalog_kv(rl_catalog *cat) { return cat->kv; }
 uint64_t rl_catalog_size_bytes(rl_catalog *cat) { return kv_size_bytes(cat->kv); }
 

@@ -72,6 +72,8 @@ static void latch_failed(rl_catalog *cat, const char *why)
  * and SlateDB's background WAL writes share the disk that failed. */
 void cat_note_store_failure(rl_catalog *cat, const kv_error *ke)
 {
+    if (!cat->read_only && ke->kind == KV_ERR_FENCED)
+        atomic_store(&cat->fenced, true); /* rl_catalog_fenced: sticky */
     if (cat->read_only || ke->kind != KV_ERR_IO)
         return;
     latch_failed(cat, ke->message);

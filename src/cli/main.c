@@ -31,6 +31,7 @@
 #include "cli/check.h"
 #include "cli/demo.h"
 #include "cli/inspect.h"
+#include "cli/promote.h"
 #include "kv/kv.h"
 #include "server/lakes.h"
 #include "server/server.h"
@@ -56,6 +57,7 @@ static const char *const help_main =
     "  checkpoint create|list STORE\n"
     "                    make or list SlateDB checkpoints\n"
     "  serve [OPTIONS]   serve the catalogs over the PostgreSQL wire protocol\n"
+    "  promote CONNINFO  make a hot standby (serve --read-only) the writer of its lakes\n"
     "  db list|create|drop ROOT [NAME]\n"
     "                    manage the databases (one catalog each) under a store root\n"
     "  backup STORE DEST copy one lake consistently while its writer serves\n"
@@ -791,7 +793,7 @@ static int cmd_checkpoint(int argc, char **argv)
 
 static const char *const help_serve =
     "usage: rocklake serve [--store URL] [--listen ADDR:PORT] [--config FILE] [--read-only]\n"
-    "                      [--takeover] [--tls-cert FILE --tls-key FILE] [--users FILE]\n"
+    "                      [--standby] [--takeover] [--tls-cert FILE --tls-key FILE] [--users FILE]\n"
     "                      [--hba FILE] [--max-message-bytes N] [--statement-timeout MS]\n"
     "                      [--idle-in-transaction-timeout MS] [--metrics ADDR:PORT]\n"
     "                      [--log-format text|json] [--auto-create on|off]\n"
@@ -821,6 +823,12 @@ static const char *const help_serve =
     "                         a commit of the writer shows within about 110 ms (SlateDB's\n"
     "                         WAL follows the writer's journal within 10 ms, and the\n"
     "                         follower polls the store every 100 ms) (ROCKLAKE_READ_ONLY=1)\n"
+    "  --standby              a hot standby: a --read-only follower that becomes the writer\n"
+    "                         by itself once the writer it follows is gone (its lease\n"
+    "                         expired, it stopped, or its process on this host died),\n"
+    "                         fencing it as --takeover does; implies --read-only. Without\n"
+    "                         it a follower is promoted by `rocklake promote` or SELECT\n"
+    "                         pg_promote() (ROCKLAKE_STANDBY=1)\n"
     "  --takeover             become the writer even if another server is (it is fenced:\n"
     "                         its commits then fail with 25006) (ROCKLAKE_TAKEOVER=1)\n"
     "  --writer-lease-ms MS   the writer lease: a writer records itself (host, pid, listen\n"
@@ -957,7 +965,7 @@ enum {
     SO_LOG_FORMAT, SO_AUTO_CREATE, SO_MAX_CONN, SO_PORT_FILE, SO_LOG_MIN_DURATION, SO_CACHE_MB,
     SO_MIRROR_MB, SO_JOURNAL, SO_POLL_US, SO_AUTH_TIMEOUT, SO_LEASE_MS, SO_JOURNAL_SALVAGE,
     SO_REBUILD_DIGEST, SO_MAX_AUTO_CREATE, SO_STORE_TIMEOUT, SO_SEQUENCE_COMMITS,
-    SO_RESULT_CACHE_MB, SO_LOG_MIN_ERROR, SO_HEAL_MAX_BACKOFF, SO__COUNT
+    SO_RESULT_CACHE_MB, SO_LOG_MIN_ERROR, SO_HEAL_MAX_BACKOFF, SO_STANDBY, SO__COUNT
 };
 
 /* serve's options: --name, the environment variable and the config-file
@@ -996,6 +1004,7 @@ static const cli_opt serve_opts[SO__COUNT] = {
     {"result-cache-mb", true, "ROCKLAKE_RESULT_CACHE_MB"},
     {"log-min-error-statement", true, "ROCKLAKE_LOG_MIN_ERROR_STATEMENT"},
     {"heal-max-backoff-ms", true, "ROCKLAKE_HEAL_MAX_BACKOFF_MS"},
+    {"standby", false, "ROCKLAKE_STANDBY"},
 };
 
 /* Option values by source; later sources win. Strings point into argv, the
@@ -1103,6 +1112,8 @@ static int serve_config(const serve_args *a, rl_server_config *c)
     c->listen = a->val[SO_LISTEN];
     c->read_only = truthy(a->val[SO_READ_ONLY]);
     c->takeover = truthy(a->val[SO_TAKEOVER]);
+    c->standby = truthy(a->val[SO_STANDBY]);
+    c->read_only = c->read_only || c->standby;
     c->journal_salvage = truthy(a->val[SO_JOURNAL_SALVAGE]);
     c->rebuild_digest = truthy(a->val[SO_REBUILD_DIGEST]);
     c->tls_cert = a->val[SO_TLS_CERT];
@@ -1210,7 +1221,8 @@ static int serve_config(const serve_args *a, rl_server_config *c)
                            a->val[SO_HEAL_MAX_BACKOFF]);
     c->heal_max_ms = (uint32_t)heal_max;
     if (c->read_only && c->takeover)
-        return usage_error("serve", "--read-only and --takeover exclude each other%s", "");
+        return usage_error("serve", "--read-only (or --standby) and --takeover exclude each "
+                                    "other%s", "");
     return -1;
 }
 
@@ -1687,11 +1699,39 @@ typedef struct command {
     int (*run)(int argc, char **argv);
 } command;
 
+static const char *const help_promote =
+    "usage: rocklake promote CONNINFO\n"
+    "\n"
+    "Make a hot standby the writer of its lakes: a server started with\n"
+    "`rocklake serve --read-only` (or --standby) fences the writer it follows, as\n"
+    "--takeover does, and from then on takes commits; its sessions keep working and\n"
+    "write from their next transaction. CONNINFO is a libpq connection string or URI\n"
+    "naming the standby (\"host=db2 port=5433 user=admin dbname=lake\"); PG* variables\n"
+    "(PGPASSWORD, ...) fill in the rest. It runs SELECT pg_promote(), which any client\n"
+    "may send: it takes a user that may write (not access=read-only).\n"
+    "\n"
+    "Exit codes: 0 promoted; 1 not (cannot connect, the server is a writer already,\n"
+    "or a lake could not be opened as the writer); 2 usage error.\n";
+
+static int cmd_promote(int argc, char **argv)
+{
+    if (argc == 1 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0)) {
+        fputs(help_promote, stdout);
+        return EXIT_OK;
+    }
+    if (argc != 1 || argv[0][0] == '-') {
+        fputs(help_promote, stderr);
+        return EXIT_USAGE;
+    }
+    return rl_promote_run(argv[0]) == 0 ? EXIT_OK : EXIT_FAIL;
+}
+
 static const command commands[] = {
     {"create", cmd_create}, {"demo", cmd_demo},   {"inspect", cmd_inspect},
     {"stats", cmd_stats},   {"check", cmd_check}, {"checkpoint", cmd_checkpoint},
     {"serve", cmd_serve},   {"db", cmd_db},   {"backup", cmd_backup},
     {"restore", cmd_restore}, {"import", cmd_import}, {"export", cmd_export},
+    {"promote", cmd_promote},
 };
 
 int main(int argc, char **argv)
@@ -1718,7 +1758,7 @@ int main(int argc, char **argv)
     fprintf(stderr,
             "rocklake: unknown %s '%s'\n"
             "Commands: create, demo, inspect, stats, check, checkpoint, serve, db, backup, "
-            "restore, import, export. Run `rocklake --help` for usage.\n",
+            "restore, import, export, promote. Run `rocklake --help` for usage.\n",
             name[0] == '-' ? "option" : "command", name);
     return EXIT_USAGE;
 }

@@ -1106,8 +1106,17 @@ static void handle_sync(client *c, uint64_t t0)
     log_commit(c, commit_secs, &ci);
 }
 
+/* ParameterStatus in_hot_standby of a session on `eng`: on while its lake
+ * is served by a follower (PostgreSQL's hot standby), off on the writer.
+ * libpq's target_session_attrs (read-write, primary, standby) reads it. */
+static bool in_hot_standby(rl_engine *eng)
+{
+    return rl_catalog_read_only(rl_engine_catalog(eng));
+}
+
 /* Before a statement: when the session's lake was replaced (its store
- * failed and the server reopened it) and the session is between
+ * failed and the server reopened it, or a follower was promoted to its
+ * writer) and the session is between
  * transactions, move it to the new lake, so that a client retrying its
  * statement succeeds on the same connection; settings, prepared statements
  * and temporary tables stay. Inside a transaction it stays on the failed
@@ -1122,9 +1131,14 @@ static void follow_reopened_lake(client *c)
         srv_lake_release(c->env->lakes, next);
         return;
     }
+    bool was_standby = in_hot_standby(c->eng);
     srv_lake_release(c->env->lakes, c->lake);
     c->lake = next;
     c->eng = eng;
+    /* a promoted follower: PostgreSQL reports the end of recovery to the
+     * sessions of a promoted standby the same way */
+    if (was_standby != in_hot_standby(eng))
+        pktbuf_write(&c->out, 'S', "ss", "in_hot_standby", in_hot_standby(eng) ? "on" : "off");
 }
 
 /* The READY loop. Returns when the connection should close. */
@@ -1444,6 +1458,17 @@ static bool apply_startup_gucs(client *c)
 static const char *const reported_settings[] = {"application_name", "DateStyle",
                                                 "default_transaction_read_only", "TimeZone"};
 
+/* A reported setting's value as the client is told it: the session's,
+ * but default_transaction_read_only is on at a writer a newer one fenced
+ * (it takes no commit), so that libpq's target_session_attrs=read-write
+ * passes it by for the new writer. */
+static const char *reported_value(client *c, const char *name, char *buf, size_t n)
+{
+    if (strcmp(name, "default_transaction_read_only") == 0 && srv_lake_is_fenced(c->lake))
+        return "on";
+    return rl_session_setting(c->sess, name, buf, n);
+}
+
 /* ParameterStatus of each reported setting whose value differs from the
  * one the client has. */
 static void report_settings(client *c, bool all)
@@ -1452,7 +1477,7 @@ static void report_settings(client *c, bool all)
         return;
     for (size_t i = 0; i < sizeof reported_settings / sizeof reported_settings[0]; i++) {
         char buf[256];
-        const char *v = rl_session_setting(c->sess, reported_settings[i], buf, sizeof buf);
+        const char *v = reported_value(c, reported_settings[i], buf, sizeof buf);
         if (!v || (!all && strcmp(v, c->reported[i]) == 0))
             continue;
         snprintf(c->reported[i], sizeof c->reported[i], "%s", v);
@@ -1470,7 +1495,7 @@ static void send_parameter_status(client *c)
         {"DateStyle", NULL},
         {"default_transaction_read_only", NULL},
         /* a follower is the closest thing to a hot standby */
-        {"in_hot_standby", c->env->read_only ? "on" : "off"},
+        {"in_hot_standby", in_hot_standby(c->eng) ? "on" : "off"},
         {"integer_datetimes", "on"},
         {"IntervalStyle", "postgres"},
         {"is_superuser", "off"},
@@ -1486,7 +1511,7 @@ static void send_parameter_status(client *c)
             if (strcmp(params[i][0], reported_settings[k]) != 0)
                 continue;
             char buf[256];
-            v = rl_session_setting(c->sess, reported_settings[k], buf, sizeof buf);
+            v = reported_value(c, reported_settings[k], buf, sizeof buf);
             snprintf(c->reported[k], sizeof c->reported[k], "%s", v ? v : "");
             v = c->reported[k];
         }
@@ -1519,13 +1544,23 @@ static bool session_roles(client *c, rl_session_info *info)
     return true;
 }
 
+/* pg_promote() of a session: the server's promotion (lakes.c). */
+static int promote_server(void *ctx, rl_error *err)
+{
+    client *c = ctx;
+    char why[256];
+    snprintf(why, sizeof why, "pg_promote() by user %s from %s", c->user, c->addr);
+    return srv_lakes_promote(c->env->lakes, why, err);
+}
+
 /* Open the session and say hello. False after a FATAL. */
 static bool open_session(client *c)
 {
     rl_error err;
     rl_error_clear(&err);
     rl_session_info info = {.user = c->user, .application_name = c->appname,
-                            .client_addr = c->addr};
+                            .client_addr = c->addr, .promote = promote_server,
+                            .promote_ctx = c};
     if (!session_roles(c, &info)) {
         send_fatal(c, RL_SQLSTATE_OUT_OF_MEMORY, "out of memory");
         return false;

@@ -54,7 +54,6 @@ typedef struct client_env {
     rl_tls_ctx *tls;               /* NULL without TLS */
     rl_auth_config auth;           /* --hba rules, --users, the mock SCRAM key */
     const atomic_bool *stopping;   /* set when the drain begins */
-    bool read_only;                /* a follower: in_hot_standby on */
     const char *server_version;    /* ParameterStatus server_version */
     size_t max_message_bytes;      /* 0 = PROTO_DEFAULT_MAX_MESSAGE */
     uint64_t statement_timeout_ms;             /* 0 = none */

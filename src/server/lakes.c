@@ -141,7 +141,29 @@ struct srv_lakes {
      * srv_lakes_describe takes them (NULL: none kept) */
     srv_lake_desc *described;
     size_t nlisted;         /* the lakes it listed (the first ones described) */
+    /* The role (hot standby, srv_lakes_promote): a follower (cfg.read_only)
+     * until promoted, then a writer that opens every lake with takeover.
+     * Read without mu by the openers and the probes; written once, under
+     * promote_mu and mu. */
+    _Atomic bool following;
+    _Atomic bool promoted;
+    pthread_mutex_t promote_mu; /* one promotion at a time (taken before mu) */
+    /* --standby: the thread that watches the writer leases of the lakes
+     * followed and promotes the server once their writer is gone */
+    pthread_t standby;
+    bool standby_started;
+    bool standby_stop;          /* under mu */
+    pthread_cond_t standby_cv;  /* wakes it to stop (CLOCK_MONOTONIC) */
 };
+
+/* Does the registry open lakes as a follower now? */
+static bool following(const srv_lakes *L) { return atomic_load(&L->following); }
+/* Does a writer's open fence the current writer (--takeover, or promoted)? */
+static bool takes_over(const srv_lakes *L)
+{
+    return L->cfg.takeover || atomic_load(&L->promoted);
+}
+bool srv_lakes_following(const srv_lakes *L) { return following(L); }
 
 srv_lakes *srv_lakes_new(const srv_lakes_options *opt, srv_logger *log)
 {
@@ -157,7 +179,11 @@ srv_lakes *srv_lakes_new(const srv_lakes_options *opt, srv_logger *log)
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
     pthread_cond_init(&L->heal_cv, &ca);
+    pthread_cond_init(&L->standby_cv, &ca);
     pthread_condattr_destroy(&ca);
+    pthread_mutex_init(&L->promote_mu, NULL);
+    atomic_init(&L->following, opt->read_only);
+    atomic_init(&L->promoted, false);
     L->heal_min_ns = (int64_t)(opt->heal_min_ms ? opt->heal_min_ms : HEAL_MIN_MS) * 1000000LL;
     L->heal_max_ns = (int64_t)(opt->heal_max_ms ? opt->heal_max_ms : HEAL_MAX_MS) * 1000000LL;
     if (L->heal_max_ns < L->heal_min_ns)
@@ -286,7 +312,7 @@ int rl_db_drop(const char *root, const char *name, rl_error *err)
 static int no_database(const srv_lakes *L, rl_error *err, const char *name)
 {
     rl_error_set(err, RL_SQLSTATE_INVALID_CATALOG_NAME, "database \"%s\" does not exist", name);
-    if (!L->cfg.auto_create && !L->cfg.read_only)
+    if (!L->cfg.auto_create && !following(L))
         rl_error_hint(err, "create it with `rocklake db create %s %s` (the server opens it on the "
                            "next connect), or start rocklake serve with --auto-create on",
                       L->cfg.store, name);
@@ -320,7 +346,7 @@ static void log_store_notice(void *ctx, const char *message)
 /* Open (or, with create, make) the catalog at url; NULL with err, or NULL
  * with err clear when the store does not exist and create is off. */
 static rl_catalog *open_catalog(srv_lakes *L, const char *url, const char *name, bool create,
-                                rl_format format, bool takeover, rl_error *err)
+                                rl_format format, bool takeover, bool promoting, rl_error *err)
 {
     /* a writer open would create an empty store: check first (a local
      * store is cheap to look at, also a directory that holds none; an
@@ -345,8 +371,8 @@ static rl_catalog *open_catalog(srv_lakes *L, const char *url, const char *name,
     free(dir);
     if (missing)
         return NULL;
-    rl_catalog_options o = {.create_if_missing = create, .read_only = L->cfg.read_only,
-                            .format = format, .takeover = L->cfg.takeover,
+    rl_catalog_options o = {.create_if_missing = create, .read_only = following(L),
+                            .format = format, .takeover = takes_over(L),
                             /* a reopen takes over the lease its failed writer
                              * holds, never another writer's */
                             .takeover_self = takeover,
@@ -357,7 +383,11 @@ static rl_catalog *open_catalog(srv_lakes *L, const char *url, const char *name,
     o.store.load_progress_ctx = &lp;
     o.store.block_cache_bytes = L->cfg.cache_bytes;
     o.store.store_timeout_ms = L->cfg.store_timeout_ms;
-    o.store.mirror_max_bytes = L->cfg.mirror_bytes;
+    /* A promotion reads SlateDB as the follower did instead of loading the
+     * whole lake into memory first: the load takes seconds per million
+     * keys, and the standby is to write within a second (see
+     * srv_lakes_promote). */
+    o.store.mirror_max_bytes = promoting ? -1 : L->cfg.mirror_bytes;
     o.store.journal_off = L->cfg.journal_off;
     o.store.journal_salvage = L->cfg.journal_salvage;
     o.store.digest_rebuild = L->cfg.rebuild_digest;
@@ -384,7 +414,7 @@ static void log_opened(srv_lakes *L, const char *name, const char *url, rl_catal
         snprintf(in_memory, sizeof in_memory, "%" PRIu64 " keys, %.1f MiB", mi.keys,
                  (double)mi.bytes / (1 << 20));
     srv_log(L->log, "info", "database_opened", "database", name, "url", url, "mode",
-            L->cfg.read_only ? "read-only" : "writer", "in_memory", in_memory, NULL);
+            rl_catalog_read_only(cat) ? "read-only" : "writer", "in_memory", in_memory, NULL);
 }
 
 static int64_t mono_ns(void)
@@ -398,7 +428,7 @@ static bool schema_known_absent(srv_lake *l, const char *schema)
 {
     for (size_t i = 0; i < l->nabsent; i++)
         if (strcmp(l->absent[i].schema, schema) == 0)
-            return !l->L->cfg.read_only ||
+            return !following(l->L) ||
                    mono_ns() - l->absent[i].at_ns < FOLLOWER_ABSENT_NS;
     return false;
 }
@@ -440,8 +470,8 @@ static schema_lake *open_schema_lake(srv_lake *l, const char *schema, bool creat
         rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, "store path too long");
         return NULL;
     }
-    rl_catalog *cat = open_catalog(l->L, url, l->name, create && !l->L->cfg.read_only,
-                                   rl_catalog_format(l->cat), l->reopened, err);
+    rl_catalog *cat = open_catalog(l->L, url, l->name, create && !following(l->L),
+                                   rl_catalog_format(l->cat), l->reopened, false, err);
     if (!cat)
         return NULL;
     rl_engine_options eo = {.database = l->name};
@@ -484,7 +514,7 @@ static rl_engine *schema_lake_find(void *ctx, const char *schema, bool create, r
 static bool schema_lake_any(void *ctx)
 {
     srv_lake *l = ctx;
-    if (l->L->cfg.read_only)
+    if (following(l->L))
         return true; /* a follower learns of the writer's new schemas by looking */
     pthread_mutex_lock(&l->schemas_mu);
     bool any = l->schemas != NULL;
@@ -548,7 +578,8 @@ static void close_schema_lakes(srv_lake *l)
     pthread_mutex_destroy(&l->schemas_mu);
 }
 
-static srv_lake *open_lake(srv_lakes *L, const char *name, bool reopen, rl_error *err)
+static srv_lake *open_lake(srv_lakes *L, const char *name, bool reopen, bool promoting,
+                           rl_error *err)
 {
     char url[4096];
     if (!rl_db_url(L->cfg.store, name, url, sizeof url)) {
@@ -557,12 +588,12 @@ static srv_lake *open_lake(srv_lakes *L, const char *name, bool reopen, rl_error
     }
     /* a reopen never creates: a store missing now was removed, and an empty
      * one in its place would hide that */
-    bool create = L->cfg.auto_create && !L->cfg.read_only && !reopen;
+    bool create = L->cfg.auto_create && !following(L) && !reopen;
     rl_error_clear(err);
     /* an existing database opens whatever the auto-create count; a new one
      * only while the count is under --max-auto-create (each is a store with
      * memory of its own, and any client can name one) */
-    rl_catalog *cat = open_catalog(L, url, name, false, 0, reopen, err);
+    rl_catalog *cat = open_catalog(L, url, name, false, 0, reopen, promoting, err);
     if (!cat && !err->sqlstate[0] && create) {
         uint64_t max = L->cfg.max_auto_create ? L->cfg.max_auto_create
                                                 : SRV_DEFAULT_MAX_AUTO_CREATE;
@@ -583,7 +614,7 @@ static srv_lake *open_lake(srv_lakes *L, const char *name, bool reopen, rl_error
                     err->message, NULL);
             return NULL;
         }
-        cat = open_catalog(L, url, name, true, 0, reopen, err);
+        cat = open_catalog(L, url, name, true, 0, reopen, false, err);
         if (!cat) {
             pthread_mutex_lock(&L->mu);
             L->auto_created--;
@@ -760,6 +791,10 @@ static int shutdown_retired(srv_lake **rs, size_t n, rl_error *err)
 {
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
+        /* a follower (retired by a promotion) writes nothing: there is
+         * nothing to stop, and its sessions may still read through it */
+        if (rl_catalog_read_only(rs[i]->cat))
+            continue;
         rc = rl_catalog_shutdown(rs[i]->cat, err);
         pthread_mutex_lock(&rs[i]->schemas_mu);
         for (schema_lake *sl = rs[i]->schemas; sl && rc == 0; sl = sl->next)
@@ -851,8 +886,8 @@ static srv_lake **retired_of(srv_lakes *L, const char *name, size_t *n, bool *oo
  * taking over the lease the retired one holds.
  * Caller holds L->mu, held again on return; the opened lake is linked in
  * and the retired lakes it frees go to *unused. */
-static srv_lake *open_unlocked(srv_lakes *L, const char *name, srv_lake **unused,
-                               rl_error *err)
+static srv_lake *open_unlocked(srv_lakes *L, const char *name, bool promoting,
+                               srv_lake **unused, rl_error *err)
 {
     size_t n;
     bool oom;
@@ -866,7 +901,7 @@ static srv_lake *open_unlocked(srv_lakes *L, const char *name, srv_lake **unused
     pthread_mutex_unlock(&L->mu);
     srv_lake *l = NULL;
     if (shutdown_retired(rs, n, err) == 0)
-        l = open_lake(L, name, n > 0, err);
+        l = open_lake(L, name, n > 0, promoting, err);
     free(rs);
     pthread_mutex_lock(&L->mu);
     opening **op = &L->opening;
@@ -890,7 +925,7 @@ rl_engine *srv_lake_engine(srv_lakes *L, const char *name, srv_lake **lake, rl_e
     pthread_mutex_lock(&L->mu);
     srv_lake *l = find_or_retire(L, name);
     if (!l)
-        l = open_unlocked(L, name, &unused, err);
+        l = open_unlocked(L, name, false, &unused, err);
     if (l && lake)
         l->sessions++;
     pthread_mutex_unlock(&L->mu);
@@ -967,7 +1002,7 @@ static void heal_one(srv_lakes *L, lake_down *d)
     srv_lake *unused = NULL;
     rl_error err;
     rl_error_clear(&err);
-    srv_lake *l = open_unlocked(L, name, &unused, &err); /* drops L->mu meanwhile */
+    srv_lake *l = open_unlocked(L, name, false, &unused, &err); /* drops L->mu meanwhile */
     if (!l && (d = find_down(L, name))) {
         d->attempts++;
         d->next_ns = mono_ns() + d->backoff_ns;
@@ -1031,6 +1066,16 @@ size_t srv_lakes_retired(srv_lakes *L)
     return n;
 }
 
+bool srv_lake_is_fenced(srv_lake *lake)
+{
+    if (!lake)
+        return false;
+    pthread_mutex_lock(&lake->L->mu);
+    bool logged = lake->fenced_logged;
+    pthread_mutex_unlock(&lake->L->mu);
+    return logged || rl_catalog_fenced(lake->cat);
+}
+
 void srv_lake_fenced(srv_lake *lake)
 {
     if (!lake)
@@ -1047,6 +1092,259 @@ void srv_lake_fenced(srv_lake *lake)
                 NULL);
 }
 
+
+/* ------------------------------------------------- hot standby: promotion
+ *
+ * A follower becomes the writer by opening each of its lakes again, as the
+ * writer with takeover, rather than by turning its follower catalog into a
+ * writer in place. Why that is both safe and fast:
+ *  - safe: the writer open is what a restart does (SlateDB fences the old
+ *    writer, the open reads the latest manifest and WAL, and on a local
+ *    store replays the old writer's journal beyond them), so the new
+ *    writer holds every commit the old one acknowledged — the latest
+ *    durable state, which the follower itself may lag by a poll interval
+ *    and, on a local store, by the journal records its WAL had not taken
+ *    yet. Nothing is carried over from the follower, so what the writer
+ *    holds is by construction what a fresh open reads;
+ *  - fast: what makes a cold writer open slow is loading the whole lake
+ *    into memory (kv's mirror), and the follower had no such copy to keep
+ *    (its reads went to SlateDB). The promotion skips that load
+ *    (open_catalog's `promoting`) and the new writer reads SlateDB as the
+ *    follower did, so it takes tens of milliseconds whatever the lake's
+ *    size (docs/operations.md, "Hot standby and promotion", has figures);
+ *  - the follower's catalog is retired as a failed writer's is, but not
+ *    shut down (it writes nothing): sessions inside a transaction finish
+ *    it on the follower's snapshot and move to the writer after it.
+ */
+
+/* Caller holds L->mu: the first open lake still following, or NULL. */
+static srv_lake **first_follower(srv_lakes *L)
+{
+    for (srv_lake **pp = &L->lakes; *pp; pp = &(*pp)->next)
+        if (rl_catalog_read_only((*pp)->cat))
+            return pp;
+    return NULL;
+}
+
+/* Caller holds L->mu: retire the follower *pp, then open its lake as the
+ * writer (dropping mu meanwhile; open_unlocked). Its sessions keep reading
+ * through the follower until they move over between transactions
+ * (srv_lake_successor), as after a store fault. */
+static srv_lake *promote_one(srv_lakes *L, srv_lake **pp, srv_lake **unused, rl_error *err)
+{
+    srv_lake *f = *pp;
+    char name[64];
+    snprintf(name, sizeof name, "%s", f->name);
+    *pp = f->next;
+    f->next = L->retired;
+    f->retired = true;
+    atomic_store(&f->replaced, true);
+    L->retired = f;
+    int64_t t0 = mono_ns();
+    srv_lake *w = open_unlocked(L, name, true, unused, err);
+    char ms[24];
+    snprintf(ms, sizeof ms, "%.1f", (double)(mono_ns() - t0) / 1e6);
+    if (w)
+        srv_log(L->log, "info", "database_promoted", "database", name, "open_ms", ms,
+                "message", "this server is now the writer of the lake; the old writer is fenced",
+                NULL);
+    else
+        srv_log(L->log, "error", "database_promote_failed", "database", name, "message",
+                err->message, "action", "the next connection to the database opens it as the "
+                "writer again", NULL);
+    return w;
+}
+
+int srv_lakes_promote(srv_lakes *L, const char *why, rl_error *err)
+{
+    pthread_mutex_lock(&L->promote_mu);
+    if (!following(L)) {
+        pthread_mutex_unlock(&L->promote_mu);
+        rl_error_set(err, RL_SQLSTATE_OBJECT_STATE, "recovery is not in progress");
+        rl_error_hint(err, "Recovery control functions can only be executed during recovery.");
+        return -1;
+    }
+    int64_t t0 = mono_ns();
+    srv_log(L->log, "warning", "promoting", "store", L->cfg.store, "reason", why, "message",
+            "becoming the writer of every lake of the store root: the old writer is fenced",
+            NULL);
+    pthread_mutex_lock(&L->mu);
+    /* From here every open is a writer's that fences the old writer (as
+     * --takeover); opens under way started as a follower's: wait for them,
+     * then promote every follower open now. */
+    atomic_store(&L->promoted, true);
+    atomic_store(&L->following, false);
+    while (L->opening)
+        pthread_cond_wait(&L->opened, &L->mu);
+    srv_lake *unused = NULL;
+    int failed = 0, done = 0;
+    rl_error first;
+    rl_error_clear(&first);
+    srv_lake **pp;
+    while ((pp = first_follower(L))) {
+        rl_error e;
+        rl_error_clear(&e);
+        if (promote_one(L, pp, &unused, &e))
+            done++;
+        else if (failed++ == 0)
+            first = e;
+    }
+    pthread_cond_broadcast(&L->standby_cv); /* the watcher has nothing left to watch */
+    pthread_mutex_unlock(&L->mu);
+    free_lakes(unused);
+    /* a local root: the lock a writer holds (the old writer may still hold
+     * it until it exits; the lease and SlateDB's fencing decide, as with
+     * --takeover) */
+    char *dir = rl_store_local_dir(L->cfg.store);
+    if (dir && L->lock_fd < 0) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/.rocklake-serve.lock", dir);
+        int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
+            L->lock_fd = fd;
+        else if (fd >= 0)
+            close(fd);
+    }
+    free(dir);
+    char n[24], ms[24];
+    snprintf(n, sizeof n, "%d", done);
+    snprintf(ms, sizeof ms, "%.1f", (double)(mono_ns() - t0) / 1e6);
+    srv_log(L->log, failed ? "error" : "info", "promoted", "store", L->cfg.store, "lakes", n,
+            "promote_ms", ms, "message", "this server is the writer now", NULL);
+    pthread_mutex_unlock(&L->promote_mu);
+    if (failed) {
+        *err = first;
+        return -1;
+    }
+    return 0;
+}
+
+/* --standby: how often the watcher reads the writer leases (a follower
+ * sees the store's changes every 100 ms anyway), and how often it lists
+ * the root for lakes created since (srv_lakes_follow_all). */
+#define STANDBY_LOOK_MS 50
+#define STANDBY_LIST_MS 2000
+
+/* One follower the watcher looks at, held (sessions++) while it reads. */
+typedef struct standby_look {
+    srv_lake *l;
+    bool saw_writer; /* a live writer lease was seen on it before */
+} standby_look;
+
+/* Is the writer the follower `l` follows gone? *saw: a live lease seen
+ * now. Reads the lease through the follower's own reader (which never
+ * fences: a DbReader writes no manifest of a writer). */
+static bool writer_gone(srv_lakes *L, srv_lake *l, bool *saw, char *why, size_t n)
+{
+    rl_lease_owner o;
+    rl_error e;
+    rl_error_clear(&e);
+    *saw = false;
+    int rc = rl_lease_get(rl_catalog_kv(l->cat), l->name, &o, &e);
+    if (rc < 0)
+        return false; /* the store cannot be read now: no news of the writer */
+    if (rc == 0) {
+        snprintf(why, n, "the writer of database \"%s\" released its lease (it stopped)", l->name);
+        return true;
+    }
+    int64_t age = 0;
+    char dead[160] = "";
+    if (rl_lease_check(&o, rl_lease_now_ms(), &age, dead, sizeof dead)) {
+        *saw = true;
+        return false;
+    }
+    if (dead[0])
+        snprintf(why, n, "the writer of database \"%s\" is gone: %s", l->name, dead);
+    else
+        snprintf(why, n, "the writer lease of database \"%s\" expired (renewed %" PRId64
+                 " ms ago, lease period %" PRIu64 " ms)", l->name, age, o.lease_ms);
+    return true;
+}
+
+/* The watcher of --standby: every STANDBY_LOOK_MS it reads the writer
+ * lease of each lake it follows; once a writer it saw alive is gone (its
+ * lease expired, its process on this host died, or it released the lease
+ * by stopping) it promotes the server. Every STANDBY_LIST_MS it opens the
+ * lakes created since it started. A lake whose writer it never saw
+ * alive (none was running when it opened) does not promote it: a standby
+ * started before its writer would otherwise take the lakes at once. */
+static void *standby_main(void *arg)
+{
+    srv_lakes *L = arg;
+    int64_t next_list = mono_ns() + STANDBY_LIST_MS * 1000000LL;
+    /* lakes (by name) whose writer was seen alive */
+    char (*seen)[64] = NULL;
+    size_t nseen = 0, capseen = 0;
+    pthread_mutex_lock(&L->mu);
+    while (!L->standby_stop && following(L)) {
+        size_t n = 0;
+        for (srv_lake *l = L->lakes; l; l = l->next)
+            n += rl_catalog_read_only(l->cat);
+        standby_look *looks = n ? calloc(n, sizeof *looks) : NULL;
+        size_t k = 0;
+        for (srv_lake *l = L->lakes; l && looks; l = l->next) {
+            if (!rl_catalog_read_only(l->cat))
+                continue;
+            l->sessions++; /* held while the lease is read without mu */
+            looks[k].l = l;
+            for (size_t i = 0; i < nseen; i++)
+                looks[k].saw_writer |= strcmp(seen[i], l->name) == 0;
+            k++;
+        }
+        pthread_mutex_unlock(&L->mu);
+        if (mono_ns() >= next_list) { /* lakes the writer created since */
+            srv_lakes_follow_all(L);
+            next_list = mono_ns() + STANDBY_LIST_MS * 1000000LL;
+        }
+        char why[400] = "";
+        bool gone = false;
+        for (size_t i = 0; i < k; i++) {
+            bool saw = false;
+            char w[400];
+            if (writer_gone(L, looks[i].l, &saw, w, sizeof w) && looks[i].saw_writer && !gone) {
+                gone = true;
+                snprintf(why, sizeof why, "%s", w);
+            }
+            if (saw && !looks[i].saw_writer && nseen == capseen) {
+                size_t cap = capseen ? capseen * 2 : 8;
+                char (*more)[64] = realloc(seen, cap * sizeof *seen);
+                if (more) {
+                    seen = more;
+                    capseen = cap;
+                }
+            }
+            if (saw && !looks[i].saw_writer && nseen < capseen)
+                snprintf(seen[nseen++], 64, "%s", looks[i].l->name);
+        }
+        for (size_t i = 0; i < k; i++)
+            srv_lake_release(L, looks[i].l);
+        free(looks);
+        if (gone) {
+            rl_error e;
+            rl_error_clear(&e);
+            srv_lakes_promote(L, why, &e); /* it logs how it went */
+            pthread_mutex_lock(&L->mu);
+            break;
+        }
+        pthread_mutex_lock(&L->mu);
+        int64_t wake = mono_ns() + STANDBY_LOOK_MS * 1000000LL;
+        struct timespec at = {(time_t)(wake / 1000000000LL), (long)(wake % 1000000000LL)};
+        if (!L->standby_stop)
+            pthread_cond_timedwait(&L->standby_cv, &L->mu, &at);
+    }
+    pthread_mutex_unlock(&L->mu);
+    free(seen);
+    return NULL;
+}
+
+int srv_lakes_start_standby(srv_lakes *L)
+{
+    assert(!L->standby_started && following(L));
+    if (pthread_create(&L->standby, NULL, standby_main, L) != 0)
+        return -1;
+    L->standby_started = true;
+    return 0;
+}
 
 /* A local store root and its missing parents, as `mkdir -p` makes them
  * (a first `serve --store /new/dir` should not need one). */
@@ -1328,7 +1626,10 @@ static void open_one(const char *name, void *ctx)
     srv_lakes *L = ctx;
     rl_error e;
     rl_error_clear(&e);
-    if (!srv_lake_engine(L, name, NULL, &e))
+    /* a listed name that holds no lake (3D000: an object store's prefix
+     * of something else) is no news */
+    if (!srv_lake_engine(L, name, NULL, &e) &&
+        strcmp(e.sqlstate, RL_SQLSTATE_INVALID_CATALOG_NAME) != 0)
         srv_log(L->log, "warning", "database_open_failed", "database", name, "message",
                 e.message, NULL);
 }
@@ -1336,6 +1637,31 @@ static void open_one(const char *name, void *ctx)
 void srv_lakes_open_all(srv_lakes *L)
 {
     rl_db_list(L->cfg.store, open_one, L, NULL);
+}
+
+void srv_lakes_follow_all(srv_lakes *L)
+{
+    char *dir = rl_store_local_dir(L->cfg.store);
+    if (dir) {
+        free(dir);
+        srv_lakes_open_all(L);
+        return;
+    }
+    /* an object store: the names one level below the root (a name that
+     * holds no lake is logged by open_one and skipped) */
+    char *names = NULL;
+    size_t len = 0;
+    rl_error e;
+    rl_error_clear(&e);
+    if (rl_store_list_names(L->cfg.store, &names, &len, &e) < 0) {
+        srv_log(L->log, "warning", "standby_list_failed", "store", L->cfg.store, "message",
+                e.message, "action", "the standby watches the lakes clients open", NULL);
+        return;
+    }
+    for (size_t i = 0; i < len; i += strlen(names + i) + 1)
+        if (valid_db_name(names + i))
+            open_one(names + i, L);
+    free(names);
 }
 
 /* ------------------------------------------------------ metrics, closing */
@@ -1359,7 +1685,7 @@ void srv_lakes_each_state(srv_lakes *L, void (*fn)(void *ctx, const char *name,
     for (srv_lake *l = L->lakes; l; l = l->next) {
         srv_lake_state st = rl_catalog_read_only(l->cat) ? SRV_LAKE_FOLLOWING
                             : lake_failed(l)              ? SRV_LAKE_FAILED
-                            : l->fenced_logged            ? SRV_LAKE_FENCED
+                            : l->fenced_logged || rl_catalog_fenced(l->cat) ? SRV_LAKE_FENCED
                                                           : SRV_LAKE_WRITABLE;
         fn(ctx, l->name, st);
     }
@@ -1379,7 +1705,7 @@ bool srv_lakes_root_reachable(srv_lakes *L, char *why, size_t n)
     struct stat st;
     errno = 0;
     bool ok = stat(dir, &st) == 0 && S_ISDIR(st.st_mode) &&
-              access(dir, L->cfg.read_only ? R_OK : R_OK | W_OK) == 0;
+              access(dir, following(L) ? R_OK : R_OK | W_OK) == 0;
     if (!ok)
         snprintf(why, n, "store root %s: %s", dir, errno ? strerror(errno) : "not a directory");
     free(dir);
@@ -1398,6 +1724,13 @@ int srv_lakes_free(srv_lakes *L)
 {
     if (!L)
         return 0;
+    if (L->standby_started) { /* it may be promoting: wait for that */
+        pthread_mutex_lock(&L->mu);
+        L->standby_stop = true;
+        pthread_cond_signal(&L->standby_cv);
+        pthread_mutex_unlock(&L->mu);
+        pthread_join(L->standby, NULL);
+    }
     if (L->healer_started) { /* it may be reopening a lake: wait for that */
         pthread_mutex_lock(&L->mu);
         L->healer_stop = true;
@@ -1432,6 +1765,8 @@ int srv_lakes_free(srv_lakes *L)
     free(L->described);
     pthread_cond_destroy(&L->opened);
     pthread_cond_destroy(&L->heal_cv);
+    pthread_cond_destroy(&L->standby_cv);
+    pthread_mutex_destroy(&L->promote_mu);
     pthread_mutex_destroy(&L->mu);
     free(L);
     return rc;
@@ -1439,7 +1774,7 @@ int srv_lakes_free(srv_lakes *L)
 
 int srv_lake_exists_for_reader(srv_lakes *L, const char *name, rl_error *err)
 {
-    if (!L->cfg.auto_create || L->cfg.read_only)
+    if (!L->cfg.auto_create || following(L))
         return 0; /* nothing would be created: the open says whether it exists */
     pthread_mutex_lock(&L->mu);
     bool open = find_lake(L->lakes, name) != NULL;

@@ -32,6 +32,10 @@
  *    name is open again, or by srv_lakes_free;
  *  - an open lake is closed only by srv_lakes_free, after every connection
  *    thread has ended;
+ *  - a follower is promoted at most once (srv_lakes_promote): its open
+ *    followers are retired (their sessions keep reading until they move
+ *    between transactions) and opened again as writers; every later open
+ *    is a writer's with takeover;
  *  - the store is reached through catalog.h only (never kv.h).
  */
 #ifndef ROCKLAKE_LAKES_H
@@ -124,11 +128,38 @@ int srv_lakes_describe(srv_lakes *L, srv_lake_desc **out, size_t *n, size_t *tot
 void srv_lakes_listening(srv_lakes *L, int port);
 /* Open every lake of a local root now (--takeover fences the old writer). */
 void srv_lakes_open_all(srv_lakes *L);
+/* --standby: open every lake of the root as a follower now, also of an
+ * object-store root (its names listed), so that the standby watches their
+ * writer before any client connects to it. */
+void srv_lakes_follow_all(srv_lakes *L);
 /* Start the healer: a thread that finds lakes whose store failed, logs
  * each once (error "database_failed"), and reopens them from the store
  * with backoff (heal_min_ms doubling to heal_max_ms) until a reopen works
  * ("database_recovered"). Stopped by srv_lakes_free. 0 or -1. */
 int srv_lakes_start_healer(srv_lakes *L);
+/* ------------------------------------------------ hot standby (promotion) */
+
+/* Does the registry serve its lakes as a follower now (--read-only, not
+ * promoted yet)? Read without a lock: the role changes once, on promotion. */
+bool srv_lakes_following(const srv_lakes *L);
+/* Promote a follower to the writer of its store root: from now on every
+ * lake opens as the writer with takeover (fencing the old writer, as
+ * --takeover does), and each lake open as a follower now is opened again
+ * as the writer: its writer open replays the old writer's journal, so it
+ * holds every commit the old one acknowledged. Its sessions move to the
+ * writer at their next statement outside a transaction. `why` goes to the
+ * log. 0 when every lake open was promoted; -1 with err when the server is
+ * not a follower (55000 "recovery is not in progress", as PostgreSQL's
+ * pg_promote on a primary) or a lake could not be opened as the writer
+ * (that one opens as the writer on its next connection). Thread-safe; one
+ * promotion at a time. */
+int srv_lakes_promote(srv_lakes *L, const char *why, rl_error *err);
+/* --standby: start the thread that promotes this follower once the writer
+ * it follows is gone: a live writer lease it saw on one of its lakes
+ * expired, was released (the writer stopped), or names a process of this
+ * host that no longer exists. Stopped by srv_lakes_free. 0 or -1. */
+int srv_lakes_start_standby(srv_lakes *L);
+
 /* Close every lake (flushing the stores) and free the registry. Returns 0,
  * or -1 if a store failed to close cleanly. */
 int srv_lakes_free(srv_lakes *L);
@@ -158,6 +189,9 @@ rl_engine *srv_lake_successor(srv_lakes *L, srv_lake *lake, srv_lake **next);
 size_t srv_lakes_retired(srv_lakes *L);
 /* A statement failed with 25006 "fenced": log it once per lake. */
 void srv_lake_fenced(srv_lake *lake);
+/* Has a newer writer fenced this lake's writer (a statement saw 25006, or
+ * its lease heartbeat did)? */
+bool srv_lake_is_fenced(srv_lake *lake);
 /* fn for the catalog of every open lake (not retired ones, not the stores
  * of further schemas), under the registry lock: for /metrics. */
 void srv_lakes_each_catalog(srv_lakes *L, void (*fn)(void *ctx, rl_catalog *cat), void *ctx);

@@ -102,7 +102,7 @@ static void wire_clients(rl_server *srv)
         .lakes = srv->lakes, .results = srv->results, .tls = srv->ssl_ctx,
         .auth = {.rules = srv->rules, .users = srv->users, .mock_key = srv->mock_key,
                  .mock_key_len = sizeof srv->mock_key},
-        .stopping = &srv->stopping, .read_only = c->read_only,
+        .stopping = &srv->stopping,
         .server_version = c->server_version ? c->server_version : RL_SERVER_VERSION,
         .max_message_bytes = c->max_message_bytes,
         .statement_timeout_ms = c->statement_timeout_ms,
@@ -258,6 +258,16 @@ rl_server *rl_server_new(const rl_server_config *cfg, rl_error *err)
     wire_clients(srv);
     if (srv->cfg.takeover) /* fence the old writer right away (a local root lists its lakes) */
         srv_lakes_open_all(srv->lakes);
+    if (srv->cfg.standby) {
+        /* follow every lake of the root from the start, so that the
+         * watcher sees their writer before any client connects here */
+        srv_lakes_follow_all(srv->lakes);
+        if (srv_lakes_start_standby(srv->lakes) < 0) {
+            rl_error_set(err, RL_SQLSTATE_INTERNAL, "cannot start the standby thread");
+            rl_server_free(srv);
+            return NULL;
+        }
+    }
     write_port_file(srv);
     return srv;
 }
@@ -328,7 +338,7 @@ static void *metrics_conn_main(void *arg)
     free(arg);
     srv_probe_state probe = {.listening = srv->listen_fd >= 0,
                              .stopping = atomic_load(&srv->stopping),
-                             .read_only = srv->cfg.read_only};
+                             .read_only = srv_lakes_following(srv->lakes)};
     srv_metrics_serve(&srv->metrics, srv->lakes, srv->results, &probe, fd);
     thread_done(srv);
     return NULL;
@@ -456,7 +466,7 @@ static void print_attach_hint(const rl_server *srv)
     if (!host[0] || strcmp(host, "0.0.0.0") == 0 || strcmp(host, "*") == 0)
         snprintf(host, sizeof host, "127.0.0.1");
     printf("RockLake is serving the lakes under %s on %s:%d%s.\n", srv->cfg.store, host,
-           srv->port, srv->cfg.read_only ? " (read-only follower)" : "");
+           srv->port, srv->cfg.standby ? " (hot standby: a read-only follower until promoted)" : srv->cfg.read_only ? " (read-only follower)" : "");
     srv_lake_desc *descs = NULL;
     int exists;
     bool initialized;

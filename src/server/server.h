@@ -35,6 +35,8 @@ typedef struct rl_server_config {
     const char *metrics_listen; /* ADDR:PORT of the metrics endpoint; NULL = off */
     bool read_only;             /* open lakes as followers */
     bool takeover;              /* become the writer even if another server is */
+    bool standby;               /* with read_only: promote by itself once the writer
+                                   followed is gone (lakes.h, srv_lakes_start_standby) */
     uint64_t lease_ms;          /* writer lease period; 0 = RL_LEASE_DEFAULT_MS (lease.h) */
     uint32_t store_timeout_ms;  /* rl_store_options.store_timeout_ms; 0 = the kv default (30 s) */
     uint32_t heal_max_ms;       /* the cap of the backoff between reopens of a lake whose store

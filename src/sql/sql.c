@@ -113,6 +113,8 @@ rl_session *rl_session_new(rl_engine *eng, const rl_session_info *info)
     snprintf(s->client, sizeof s->client, "%s",
              info && info->client_addr ? info->client_addr : "");
     s->read_only_role = info && info->read_only_role;
+    s->promote = info ? info->promote : NULL;
+    s->promote_ctx = info ? info->promote_ctx : NULL;
     if (info && info->nroles) {
         s->roles = calloc(info->nroles, sizeof *s->roles);
         if (!s->roles) {

@@ -189,6 +189,11 @@ typedef struct rl_session_info {
      * shows the session user alone, as the owner and a superuser. */
     const rl_role *roles;
     size_t nroles;
+    /* pg_promote(): make the server the writer of its lakes (a hot
+     * standby's promotion, src/server/lakes.c). 0, or -1 with err; NULL:
+     * pg_promote says recovery is not in progress. */
+    int (*promote)(void *ctx, rl_error *err);
+    void *promote_ctx;
 } rl_session_info;
 
 rl_session *rl_session_new(rl_engine *eng, const rl_session_info *info);

@@ -69,6 +69,8 @@ struct rl_session {
                                  temporary tables' rows (sql_dml.c, sql_ddl.c) */
     char user[64], application[64], client[64];
     bool read_only_role;   /* rl_session_info.read_only_role */
+    int (*promote)(void *ctx, rl_error *err); /* rl_session_info.promote */
+    void *promote_ctx;
     rl_session_role *roles; /* rl_session_info.roles, copied */
     size_t nroles;
     int32_t backend_pid;   /* BackendKeyData's process id (pg_backend_pid) */

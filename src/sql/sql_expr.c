@@ -2502,6 +2502,7 @@ static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *o
     for (size_t i = 0; i < n; i++)
         if (rl_expr_eval(c, f->args[i], &args[i]) < 0)
             return -1;
+    n = rl_func_add_defaults(name, n, args, MAX_FUNC_ARGS);
     const rl_func *fn;
     if (rl_func_resolve(c, name, n, args, &fn, f->location) < 0)
         return -1;

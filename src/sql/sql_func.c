@@ -136,6 +136,34 @@ static int fn_is_in_recovery(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *ou
     return 0;
 }
 
+/* pg_promote(wait, wait_seconds): a follower (--read-only) becomes the
+ * writer of its lakes (src/server/lakes.c, srv_lakes_promote), fencing the
+ * old writer. The promotion is done when it returns, whatever `wait`
+ * says (it takes well under wait_seconds). PostgreSQL lets superusers
+ * alone call it; here a session that may write (not access=read-only). */
+static int fn_promote(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    rl_session *s = c->x->s;
+    /* the privilege first: PostgreSQL checks EXECUTE before the call */
+    if (s->read_only_role)
+        return rl_exec_error(c->x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, -1,
+                             "permission denied for function pg_promote");
+    /* then recovery, then the argument, in PostgreSQL's order */
+    if (!s->promote || !rl_catalog_read_only(s->eng->cat)) {
+        rl_exec_error(c->x, RL_SQLSTATE_OBJECT_STATE, -1, "recovery is not in progress");
+        rl_error_hint(c->x->err,
+                      "Recovery control functions can only be executed during recovery.");
+        return -1;
+    }
+    if (a[1].d.v.i <= 0)
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "\"wait_seconds\" must not be negative or zero");
+    if (s->promote(s->promote_ctx, c->x->err) < 0)
+        return -1;
+    rl_val_bool(out, true);
+    return 0;
+}
+
 static int fn_client_encoding(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
     rl_val_str(out, RL_OID_NAME, "UTF8", 4);
@@ -698,6 +726,27 @@ const rl_func *rl_func_all(size_t *n)
 static bool is_variadic(const rl_func *f)
 {
     return f->nargs > 0 && f->argtypes[f->nargs - 1] == RL_OID_VARIADIC_ANY;
+}
+
+size_t rl_func_add_defaults(const char *name, size_t n, rl_value *args, size_t cap)
+{
+    for (size_t i = 0; i < sizeof rl_func_defaults / sizeof rl_func_defaults[0]; i++) {
+        const rl_func_default *d = &rl_func_defaults[i];
+        if (strcmp(d->name, name) != 0 || n >= d->nargs || n < (size_t)(d->nargs - d->ndefaults) ||
+            d->nargs > cap || rl_func_find(name, n))
+            continue;
+        const rl_func *f = rl_func_find(name, d->nargs);
+        assert(f);
+        for (size_t a = n; a < d->nargs; a++) {
+            size_t k = a - (size_t)(d->nargs - d->ndefaults);
+            if (f->argtypes[a] == RL_OID_BOOL)
+                rl_val_bool(&args[a], d->b[k]);
+            else
+                rl_val_int(&args[a], RL_OID_INT4, d->i[k]);
+        }
+        return d->nargs;
+    }
+    return n;
 }
 
 /* The row taking exactly n arguments, else a VARIADIC one that takes n. */

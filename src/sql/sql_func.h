@@ -42,6 +42,33 @@ typedef struct rl_func {
 const rl_func *rl_func_all(size_t *n);
 /* The overload of `name` taking n arguments, or NULL. */
 const rl_func *rl_func_find(const char *name, size_t n);
+/* Functions with defaults for their last arguments (pg_proc.proargdefaults):
+ * a call may leave them out (rl_func_add_defaults). Data in the header, so
+ * that pg_proc (sql_pgcatalog.c) reads it without calling sql_func.c. */
+typedef struct rl_func_default {
+    const char *name;
+    uint8_t nargs;     /* the row's arguments */
+    uint8_t ndefaults; /* how many of the last ones have a default */
+    bool b[2];         /* the defaults: bool, then int4, as the row declares them */
+    int32_t i[2];
+} rl_func_default;
+static const rl_func_default rl_func_defaults[] = {
+    /* pg_promote(wait boolean DEFAULT true, wait_seconds integer DEFAULT 60) */
+    {"pg_promote", 2, 2, {true, false}, {0, 60}},
+};
+
+/* How many trailing arguments of the row (name, nargs) have defaults
+ * (pg_proc.pronargdefaults). */
+static inline int rl_func_ndefaults(const char *name, size_t nargs)
+{
+    for (size_t i = 0; i < sizeof rl_func_defaults / sizeof rl_func_defaults[0]; i++)
+        if (strcmp(rl_func_defaults[i].name, name) == 0 && rl_func_defaults[i].nargs == nargs)
+            return rl_func_defaults[i].ndefaults;
+    return 0;
+}
+/* A call of `name` with n arguments that leaves out defaulted ones: their
+ * defaults appended to args (room for cap), and the new count; else n. */
+size_t rl_func_add_defaults(const char *name, size_t n, rl_value *args, size_t cap);
 /* Is there a function of this name at all? */
 bool rl_func_known(const char *name);
 /* The overload of `name` a call with these n evaluated arguments means, as

@@ -2091,7 +2091,7 @@ static int fixed_proc(gen_ctx *g)
         put_char(g, 14, f->volatility);
         put_char(g, 15, 's');
         put_int(g, 16, f->nargs);
-        put_int(g, 17, 0);
+        put_int(g, 17, rl_func_ndefaults(f->name, f->nargs));
         put_int(g, 18, f->rettype);
         put_str(g, 19, argtypes);
         put_str(g, 20, f->prosrc);

@@ -155,7 +155,12 @@ static const char *setting_value(const rl_session *s, int idx)
     if (strcmp(name, "transaction_isolation") == 0)
         return setting_value(s, rl_setting_index("default_transaction_isolation"));
     if (strcmp(name, "transaction_read_only") == 0)
-        return s->read_only_txn || rl_catalog_read_only(s->eng->cat) ? "on" : "off";
+        /* a fenced writer takes no commit either: libpq's
+         * target_session_attrs=read-write must pass it by */
+        return s->read_only_txn || rl_catalog_read_only(s->eng->cat) ||
+                       rl_catalog_fenced(s->eng->cat)
+                   ? "on"
+                   : "off";
     if (strcmp(name, "in_hot_standby") == 0)
         return rl_catalog_read_only(s->eng->cat) ? "on" : "off";
     if (strcmp(name, "application_name") == 0 && !setting_find(s, name))

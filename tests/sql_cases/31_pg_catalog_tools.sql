@@ -26,6 +26,8 @@ SELECT oid, amname, amtype FROM pg_catalog.pg_am ORDER BY oid;
 SELECT p.proname, p.pronargs, p.proargtypes, p.prorettype, p.provolatile, p.proisstrict, p.prosrc, p.prokind, p.proretset, p.pronamespace FROM pg_catalog.pg_proc p WHERE p.oid IN (89, 395, 870, 871, 1081, 1299, 1621, 1642, 1716, 2079, 2088, 2288, 2509, 2649, 3495) ORDER BY p.oid;
 SELECT pg_catalog.pg_get_function_result(p.oid), pg_catalog.pg_get_function_arguments(p.oid) FROM pg_catalog.pg_proc p WHERE p.oid IN (870, 2088, 1081, 2507) ORDER BY p.oid;
 SELECT pg_catalog.pg_function_is_visible(870), pg_catalog.pg_function_is_visible(0);
+-- the hot standby's functions (pg_promote: two arguments, both with defaults)
+SELECT p.proname, p.pronargs, p.pronargdefaults, p.proargtypes, p.prorettype, p.provolatile, p.proisstrict, p.prosrc FROM pg_catalog.pg_proc p WHERE p.oid IN (3436, 3810) ORDER BY p.oid;
 -- visibility
 SELECT pg_catalog.pg_table_is_visible(c.oid), c.relname FROM pg_catalog.pg_class c WHERE c.relname IN ('ducklake_snapshot', 'pg_class', 'tables', 'ducklake_snapshot_pkey') ORDER BY 2;
 SELECT pg_catalog.pg_table_is_visible(0), pg_catalog.pg_type_is_visible(0), pg_catalog.pg_table_is_visible(NULL);

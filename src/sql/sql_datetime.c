@@ -19,6 +19,7 @@
  * its int32 / int64 range 22008 "interval out of range"; infinities pass
  * through the functions PostgreSQL passes them through.
  */
+#include <assert.h>
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -29,6 +30,7 @@
 #include "pgtype/pgtype.h"
 #include "pgtype/tzif.h"
 #include "sql/sql_datetime.h"
+#include "sql/sql_func.h"
 #include "sql/sql_numeric.h"
 #include "sql/sql_value.h"
 
@@ -1172,3 +1174,79 @@ int rl_fn_to_char(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
     free(f);
     return rl_val_buf_copy(c, out, RL_OID_TEXT, &b);
 }
+
+/* ------------------------------------------------ generate_series(ts, ...) */
+
+static bool is_series_point(uint32_t oid)
+{
+    return oid == RL_OID_DATE || oid == RL_OID_TIMESTAMP || oid == RL_OID_TIMESTAMPTZ;
+}
+
+/* PostgreSQL's candidates for three arguments of which one is a date/time
+ * or an interval: (timestamp, timestamp, interval) when the bounds are
+ * timestamps or unknown literals, else (timestamptz, timestamptz,
+ * interval), the preferred type of the two (two unknown literals, a date
+ * or a timestamptz). */
+int rl_series_datetime_type(rl_expr_ctx *c, size_t n, const rl_value *a, uint32_t *t, int loc)
+{
+    bool any = false;
+    for (size_t i = 0; i < n; i++)
+        any |= is_series_point(a[i].oid) || a[i].oid == RL_OID_INTERVAL;
+    if (!any)
+        return 0;
+    bool bounds_ok = n == 3, all_ts = true, any_ts = false;
+    for (size_t i = 0; i < 2 && i < n; i++) {
+        bounds_ok &= is_series_point(a[i].oid) || a[i].oid == RL_OID_UNKNOWN;
+        all_ts &= a[i].oid == RL_OID_TIMESTAMP || a[i].oid == RL_OID_UNKNOWN;
+        any_ts |= a[i].oid == RL_OID_TIMESTAMP;
+    }
+    if (!bounds_ok || (a[2].oid != RL_OID_INTERVAL && a[2].oid != RL_OID_UNKNOWN)) {
+        rl_func_no_function(c, "generate_series", n, a, loc);
+        return -1;
+    }
+    *t = all_ts && any_ts ? RL_OID_TIMESTAMP : RL_OID_TIMESTAMPTZ;
+    return 1;
+}
+
+/* An interval's sign as PostgreSQL orders intervals: by its span with a
+ * month of 30 days and a day of 24 hours (interval_cmp_value). */
+static int interval_sign(const rl_datum *d)
+{
+    __int128 span = ((__int128)d->v.interval.months * 30 + d->v.interval.days) *
+                        (__int128)86400000000 +
+                    d->v.interval.us;
+    return span > 0 ? 1 : span < 0 ? -1 : 0;
+}
+
+int rl_series_datetime_prepare(rl_expr_ctx *c, rl_value *a, uint32_t t, int *dir, int loc)
+{
+    for (size_t i = 0; i < 3; i++)
+        if (rl_value_coerce(c, &a[i], i < 2 ? t : RL_OID_INTERVAL, -1, false, &a[i], loc) < 0)
+            return -1;
+    *dir = 1;
+    if (a[2].d.isnull)
+        return 0;
+    *dir = interval_sign(&a[2].d);
+    if (*dir == 0)
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "step size cannot equal zero");
+    return 0;
+}
+
+int rl_series_datetime_within(const rl_value *cur, const rl_value *stop, int dir)
+{
+    assert(!cur->d.isnull && !stop->d.isnull);
+    return dir > 0 ? cur->d.v.i <= stop->d.v.i : cur->d.v.i >= stop->d.v.i;
+}
+
+int rl_series_datetime_next(rl_expr_ctx *c, rl_value *cur, rl_value *step, int loc)
+{
+    rl_value at = *cur, next;
+    /* the value before plus the step, as PostgreSQL adds it (a month from
+     * Jan 31 is Feb 29, and from there Mar 29) */
+    if (rl_datetime_op(c, '+', &at, step, &next, loc) < 0)
+        return -1;
+    *cur = next;
+    return 0;
+}
+

@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "sql/sql_cast.h"
+#include "sql/sql_datetime.h"
 #include "sql/sql_exec.h"
 #include "sql/sql_expr.h"
 #include "sql/sql_func.h"
@@ -1653,6 +1654,30 @@ static rl_rowset *from_json(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
     return NULL;
 }
 
+/* generate_series(start, stop, step) over timestamps (t) or timestamptz:
+ * start, then the value before plus the step while within stop. Strict:
+ * no rows when an argument is NULL. */
+static rl_rowset *datetime_series(sel *S, rl_expr_ctx *c, const PgQuery__Alias *al, rl_value *a,
+                                  uint32_t t, int loc)
+{
+    int dir;
+    if (rl_series_datetime_prepare(c, a, t, &dir, loc) < 0)
+        return NULL;
+    rl_rowset *rs = function_rowset(S, al, "generate_series", t);
+    if (!rs || S->type_only || a[0].d.isnull || a[1].d.isnull || a[2].d.isnull)
+        return rs;
+    rl_value cur = a[0];
+    for (size_t n = 0; rl_series_datetime_within(&cur, &a[1], dir); n++) {
+        if (rl_rowset_add(rs, &cur, NULL, S->x->err) < 0 ||
+            ((n & 4095) == 0 && rl_exec_check_cancel(S->x) < 0) ||
+            rl_series_datetime_next(c, &cur, &a[2], loc) < 0) {
+            rl_rowset_free(rs);
+            return NULL;
+        }
+    }
+    return rs;
+}
+
 /* The rows of a set-returning call, generate_series(start, stop [, step])
  * (integers, int4 unless an argument is int8) or unnest(array), as a
  * one-column row set named after `al` (or the function); only typed when
@@ -1685,6 +1710,9 @@ static rl_rowset *srf_rows(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
                                  "to add explicit type casts.");
         return NULL;
     }
+    int dt = rl_series_datetime_type(c, f->n_args, a, &t, f->location);
+    if (dt != 0)
+        return dt < 0 ? NULL : datetime_series(S, c, al, a, t, f->location);
     for (size_t i = 0; i < f->n_args; i++) {
         if (a[i].oid == RL_OID_UNKNOWN &&
             rl_value_coerce(c, &a[i], RL_OID_INT4, -1, false, &a[i], f->location) < 0)

@@ -2459,18 +2459,16 @@ static int eval_srf(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *out)
     }
     uint32_t t = RL_OID_INT4;
     bool subscripts = strcmp(func_name(f), "generate_subscripts") == 0;
-    if (!subscripts && f->n_args > 1) { /* generate_series over timestamps */
+    if (!subscripts && f->n_args > 1) { /* generate_series: numbers or timestamps */
         rl_value a[3];
         for (size_t i = 0; i < f->n_args; i++)
             if (rl_expr_eval(c, f->args[i], &a[i]) < 0)
                 return -1;
         int dt = rl_series_datetime_type(c, f->n_args, a, &t, f->location);
-        if (dt < 0)
+        if (dt < 0 || (dt == 0 && rl_series_number_type(c, f->n_args, a, &t, f->location) < 0))
             return -1;
-        if (dt > 0) {
-            rl_val_null(out, t);
-            return 0;
-        }
+        rl_val_null(out, t);
+        return 0;
     }
     for (size_t i = 0; i < f->n_args; i++) {
         rl_value a;

@@ -49,18 +49,37 @@
 
 /* ----------------------------------------------------------- helpers */
 
+/* "integer, text": the argument types as PostgreSQL's errors list them. */
+static void arg_types(size_t nargs, const rl_value *args, char *types, size_t cap)
+{
+    size_t off = 0;
+    types[0] = '\0';
+    for (size_t i = 0; i < nargs && off < cap; i++)
+        off += (size_t)snprintf(types + off, cap - off, "%s%s", i ? ", " : "",
+                                rl_oid_type_name(args[i].oid));
+}
+
 int rl_func_no_function(rl_expr_ctx *c, const char *name, size_t nargs, const rl_value *args,
                         int loc)
 {
-    char types[512] = "";
-    size_t off = 0;
-    for (size_t i = 0; i < nargs && off < sizeof types; i++)
-        off += (size_t)snprintf(types + off, sizeof types - off, "%s%s", i ? ", " : "",
-                                rl_oid_type_name(args[i].oid));
+    char types[512];
+    arg_types(nargs, args, types, sizeof types);
     rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, loc, "function %s(%s) does not exist", name,
                   types);
     rl_error_hint(c->x->err, "No function matches the given name and argument types. You might "
                              "need to add explicit type casts.");
+    return -1;
+}
+
+int rl_func_not_unique(rl_expr_ctx *c, const char *name, size_t nargs, const rl_value *args,
+                       int loc)
+{
+    char types[512];
+    arg_types(nargs, args, types, sizeof types);
+    rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_FUNCTION, loc, "function %s(%s) is not unique", name,
+                  types);
+    rl_error_hint(c->x->err, "Could not choose a best candidate function. You might need to add "
+                             "explicit type casts.");
     return -1;
 }
 

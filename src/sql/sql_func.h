@@ -85,6 +85,10 @@ int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_
 /* 42883 "function name(types) does not exist" with PostgreSQL's hint. */
 int rl_func_no_function(rl_expr_ctx *c, const char *name, size_t nargs, const rl_value *args,
                         int loc);
+/* 42725 "function name(types) is not unique" with PostgreSQL's hint: more
+ * than one candidate fits equally. -1. */
+int rl_func_not_unique(rl_expr_ctx *c, const char *name, size_t nargs, const rl_value *args,
+                       int loc);
 
 /* The operators ~ (case-sensitive) and ~* (icase) on text: *match, or -1
  * with 2201B for a bad pattern. Compiled patterns are kept for the

@@ -27,7 +27,9 @@
 
 #include "base/error.h"
 #include "sql/sql_cast.h"
+#include "sql/sql_func.h"
 #include "sql/sql_numeric.h"
+#include "sql/sql_value.h"
 
 #define NUMERIC_MAX_INT_DIGITS 131072 /* digits before the point */
 #define NUMERIC_MAX_DSCALE 16383
@@ -1327,3 +1329,71 @@ int rl_numeric_power(rl_expr_ctx *c, const rl_value *a, const rl_value *b, rl_va
 {
     return run2(c, num_power, a, b, out, loc);
 }
+
+/* ------------------------------------------------ generate_series(numeric) */
+
+static bool text_is(const rl_value *v, const char *s)
+{
+    size_t n = strlen(s);
+    return v->d.v.s.len == n && memcmp(v->d.v.s.p, s, n) == 0;
+}
+
+/* The sign of a finite numeric in canonical text: -1, 0 or 1. */
+static int text_sign(const rl_value *v)
+{
+    const uint8_t *p = v->d.v.s.p;
+    size_t n = v->d.v.s.len;
+    bool digit = false;
+    for (size_t i = 0; i < n; i++)
+        digit |= p[i] >= '1' && p[i] <= '9';
+    return !digit ? 0 : n && p[0] == '-' ? -1 : 1;
+}
+
+int rl_series_number_type(rl_expr_ctx *c, size_t n, const rl_value *a, uint32_t *t, int loc)
+{
+    *t = RL_OID_INT4;
+    bool numeric = false, int8 = false, int4 = false;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t o = a[i].oid;
+        if (o == RL_OID_UNKNOWN)
+            continue;
+        if (o != RL_OID_NUMERIC && (!rl_oid_is_intlike(o) || rl_oid_is_reg(o) || o == RL_OID_OID))
+            return rl_func_no_function(c, "generate_series", n, a, loc);
+        numeric |= o == RL_OID_NUMERIC;
+        int8 |= o == RL_OID_INT8;
+        int4 |= o == RL_OID_INT4;
+    }
+    /* only unknown literals and smallints: int4, int8 and numeric fit alike */
+    if (!numeric && !int8 && !int4)
+        return rl_func_not_unique(c, "generate_series", n, a, loc);
+    *t = numeric ? RL_OID_NUMERIC : int8 ? RL_OID_INT8 : RL_OID_INT4;
+    return 0;
+}
+
+int rl_numeric_series_prepare(rl_expr_ctx *c, rl_value *a, size_t n, int *dir, int loc)
+{
+    static const char *const what[] = {"start value", "stop value", "step size"};
+    assert(n == 2 || n == 3);
+    if (n == 2)
+        rl_val_int(&a[2], RL_OID_INT4, 1);
+    for (size_t i = 0; i < 3; i++)
+        if (rl_value_coerce(c, &a[i], RL_OID_NUMERIC, -1, false, &a[i], loc) < 0)
+            return -1;
+    *dir = 1;
+    if (a[0].d.isnull || a[1].d.isnull || a[2].d.isnull)
+        return 0; /* strict: no rows, nothing checked */
+    for (size_t i = 0; i < 3; i++) {
+        if (text_is(&a[i], "NaN"))
+            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                                 "%s cannot be NaN", what[i]);
+        if (text_is(&a[i], "Infinity") || text_is(&a[i], "-Infinity"))
+            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                                 "%s cannot be infinity", what[i]);
+    }
+    *dir = text_sign(&a[2]);
+    if (*dir == 0)
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "step size cannot equal zero");
+    return 0;
+}
+

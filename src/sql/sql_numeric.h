@@ -59,6 +59,19 @@ int rl_numeric_div_trunc(rl_expr_ctx *c, const rl_value *a, const rl_value *b, r
 int rl_numeric_scale(rl_expr_ctx *c, const rl_value *a, rl_value *out, int loc);
 int rl_numeric_trim_scale(rl_expr_ctx *c, const rl_value *a, rl_value *out, int loc);
 
+/* generate_series(start, stop [, step]) of numbers: *t is int4, int8 or
+ * numeric as PostgreSQL picks (numeric when an argument is, int8 when one
+ * is, unknown literals following the others); -1 and 42883 when an
+ * argument is no integer or numeric (a float, an oid). */
+int rl_series_number_type(rl_expr_ctx *c, size_t n, const rl_value *a, uint32_t *t, int loc);
+
+/* generate_series(start, stop [, step]) of numerics: a[0..n) coerced to
+ * numeric (n is 2 or 3; step 1 when absent, put in a[2]) and checked as
+ * PostgreSQL checks them (22023: a NaN or infinite bound or step, a zero
+ * step); *dir is +1 or -1. NULLs pass unchecked (the caller yields no
+ * rows). */
+int rl_numeric_series_prepare(rl_expr_ctx *c, rl_value *a, size_t n, int *dir, int loc);
+
 /* Sum of the non-NULL values (int2/4/8 or numeric) of vals[0..n) as numeric
  * (NULL when there are none), and their average (sum / count with
  * numeric_div's scale). */

@@ -45,6 +45,7 @@
 #include "sql/sql_resultkey.h"
 #include "sql/sql_scan.h"
 #include "sql/sql_json.h"
+#include "sql/sql_numeric.h"
 #include "sql/sql_select.h"
 #include "sql/sql_value.h"
 #include "sql/sql_window.h"
@@ -1678,6 +1679,36 @@ static rl_rowset *datetime_series(sel *S, rl_expr_ctx *c, const PgQuery__Alias *
     return rs;
 }
 
+/* generate_series(start, stop [, step]) of numerics: start (its own
+ * scale), then the value before plus the step while within stop. */
+static rl_rowset *numeric_series(sel *S, rl_expr_ctx *c, const PgQuery__Alias *al, rl_value *a,
+                                 size_t n, int loc)
+{
+    int dir;
+    if (rl_numeric_series_prepare(c, a, n, &dir, loc) < 0)
+        return NULL;
+    rl_rowset *rs = function_rowset(S, al, "generate_series", RL_OID_NUMERIC);
+    if (!rs || S->type_only || a[0].d.isnull || a[1].d.isnull || a[2].d.isnull)
+        return rs;
+    rl_value cur = a[0];
+    for (size_t i = 0;; i++) {
+        int cmp;
+        if (rl_value_cmp(c, &cur, &a[1], &cmp, loc) < 0)
+            goto fail;
+        if (dir > 0 ? cmp > 0 : cmp < 0)
+            return rs;
+        rl_value next;
+        if (rl_rowset_add(rs, &cur, NULL, S->x->err) < 0 ||
+            ((i & 4095) == 0 && rl_exec_check_cancel(S->x) < 0) ||
+            rl_numeric_arith(c, '+', &cur, &a[2], &next, loc) < 0)
+            goto fail;
+        cur = next;
+    }
+fail:
+    rl_rowset_free(rs);
+    return NULL;
+}
+
 /* The rows of a set-returning call, generate_series(start, stop [, step])
  * (integers, int4 unless an argument is int8) or unnest(array), as a
  * one-column row set named after `al` (or the function); only typed when
@@ -1696,32 +1727,22 @@ static rl_rowset *srf_rows(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
         return from_subscripts(S, c, f, al);
     rl_value a[3];
     uint32_t t = RL_OID_INT4;
-    bool all_unknown = true;
-    for (size_t i = 0; i < f->n_args; i++) {
+    for (size_t i = 0; i < f->n_args; i++)
         if (rl_expr_eval(c, f->args[i], &a[i]) < 0)
             return NULL;
-        all_unknown &= a[i].oid == RL_OID_UNKNOWN;
-    }
-    if (all_unknown) {
-        rl_exec_error(S->x, RL_SQLSTATE_AMBIGUOUS_FUNCTION, f->location,
-                      "function generate_series(unknown, unknown%s) is not unique",
-                      f->n_args == 3 ? ", unknown" : "");
-        rl_error_hint(S->x->err, "Could not choose a best candidate function. You might need "
-                                 "to add explicit type casts.");
-        return NULL;
-    }
     int dt = rl_series_datetime_type(c, f->n_args, a, &t, f->location);
     if (dt != 0)
         return dt < 0 ? NULL : datetime_series(S, c, al, a, t, f->location);
+    if (rl_series_number_type(c, f->n_args, a, &t, f->location) < 0)
+        return NULL;
+    if (t == RL_OID_NUMERIC)
+        return numeric_series(S, c, al, a, f->n_args, f->location);
     for (size_t i = 0; i < f->n_args; i++) {
         if (a[i].oid == RL_OID_UNKNOWN &&
             rl_value_coerce(c, &a[i], RL_OID_INT4, -1, false, &a[i], f->location) < 0)
             return NULL;
-        if (!rl_oid_is_intlike(a[i].oid) || rl_oid_is_reg(a[i].oid) || a[i].oid == RL_OID_OID)
-            return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
-                                 "generate_series of %s is not supported",
-                                 rl_oid_type_name(a[i].oid)),
-                   NULL;
+        assert(rl_oid_is_intlike(a[i].oid) && !rl_oid_is_reg(a[i].oid) &&
+               a[i].oid != RL_OID_OID); /* rl_series_number_type */
         if (a[i].oid == RL_OID_INT8)
             t = RL_OID_INT8;
     }

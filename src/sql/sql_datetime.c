@@ -30,7 +30,6 @@
 #include "pgtype/pgtype.h"
 #include "pgtype/tzif.h"
 #include "sql/sql_datetime.h"
-#include "sql/sql_func.h"
 #include "sql/sql_numeric.h"
 #include "sql/sql_value.h"
 
@@ -1176,37 +1175,6 @@ int rl_fn_to_char(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 }
 
 /* ------------------------------------------------ generate_series(ts, ...) */
-
-static bool is_series_point(uint32_t oid)
-{
-    return oid == RL_OID_DATE || oid == RL_OID_TIMESTAMP || oid == RL_OID_TIMESTAMPTZ;
-}
-
-/* PostgreSQL's candidates for three arguments of which one is a date/time
- * or an interval: (timestamp, timestamp, interval) when the bounds are
- * timestamps or unknown literals, else (timestamptz, timestamptz,
- * interval), the preferred type of the two (two unknown literals, a date
- * or a timestamptz). */
-int rl_series_datetime_type(rl_expr_ctx *c, size_t n, const rl_value *a, uint32_t *t, int loc)
-{
-    bool any = false;
-    for (size_t i = 0; i < n; i++)
-        any |= is_series_point(a[i].oid) || a[i].oid == RL_OID_INTERVAL;
-    if (!any)
-        return 0;
-    bool bounds_ok = n == 3, all_ts = true, any_ts = false;
-    for (size_t i = 0; i < 2 && i < n; i++) {
-        bounds_ok &= is_series_point(a[i].oid) || a[i].oid == RL_OID_UNKNOWN;
-        all_ts &= a[i].oid == RL_OID_TIMESTAMP || a[i].oid == RL_OID_UNKNOWN;
-        any_ts |= a[i].oid == RL_OID_TIMESTAMP;
-    }
-    if (!bounds_ok || (a[2].oid != RL_OID_INTERVAL && a[2].oid != RL_OID_UNKNOWN)) {
-        rl_func_no_function(c, "generate_series", n, a, loc);
-        return -1;
-    }
-    *t = all_ts && any_ts ? RL_OID_TIMESTAMP : RL_OID_TIMESTAMPTZ;
-    return 1;
-}
 
 /* An interval's sign as PostgreSQL orders intervals: by its span with a
  * month of 30 days and a day of 24 hours (interval_cmp_value). */

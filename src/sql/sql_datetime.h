@@ -30,16 +30,11 @@ int rl_fn_isfinite(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc
 int rl_fn_timezone(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_to_char(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 
-/* generate_series over date/time values (PostgreSQL's (timestamp,
- * timestamp, interval) and (timestamptz, timestamptz, interval)).
- * rl_series_datetime_type: is a call with these n argument types one of
- * them? 0: no date/time or interval among the arguments (an integer
- * series); else 1 with *t the result type, or -1 (the error set: no such
- * function). rl_series_datetime_prepare coerces the arguments to
- * (t, t, interval) and checks the step (22023 when it is zero); *dir is
- * +1 or -1. rl_series_datetime_next moves *cur one step on and says
- * whether it is still within stop (1), past it (0), or failed (-1). */
-int rl_series_datetime_type(rl_expr_ctx *c, size_t n, const rl_value *a, uint32_t *t, int loc);
+/* generate_series(start, stop, step) over timestamp or timestamptz t
+ * (rl_func_series_type picks it). rl_series_datetime_prepare coerces the
+ * arguments to (t, t, interval) and checks the step (22023 when it is
+ * zero); *dir is +1 or -1. rl_series_datetime_within: is cur still within
+ * stop? rl_series_datetime_next moves *cur one step on. */
 int rl_series_datetime_prepare(rl_expr_ctx *c, rl_value *a, uint32_t t, int *dir, int loc);
 int rl_series_datetime_within(const rl_value *cur, const rl_value *stop, int dir);
 int rl_series_datetime_next(rl_expr_ctx *c, rl_value *cur, rl_value *step, int loc);

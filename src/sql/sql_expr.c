@@ -2464,8 +2464,7 @@ static int eval_srf(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *out)
         for (size_t i = 0; i < f->n_args; i++)
             if (rl_expr_eval(c, f->args[i], &a[i]) < 0)
                 return -1;
-        int dt = rl_series_datetime_type(c, f->n_args, a, &t, f->location);
-        if (dt < 0 || (dt == 0 && rl_series_number_type(c, f->n_args, a, &t, f->location) < 0))
+        if (rl_func_series_type(c, f->n_args, a, &t, f->location) < 0)
             return -1;
         rl_val_null(out, t);
         return 0;

@@ -28,6 +28,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+#include <assert.h>
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -81,6 +82,61 @@ int rl_func_not_unique(rl_expr_ctx *c, const char *name, size_t nargs, const rl_
     rl_error_hint(c->x->err, "Could not choose a best candidate function. You might need to add "
                              "explicit type casts.");
     return -1;
+}
+
+static bool is_series_point(uint32_t oid)
+{
+    return oid == RL_OID_DATE || oid == RL_OID_TIMESTAMP || oid == RL_OID_TIMESTAMPTZ;
+}
+
+/* generate_series over date/time values: PostgreSQL's candidates
+ * (timestamp, timestamp, interval) when the bounds are timestamps or
+ * unknown literals, else (timestamptz, timestamptz, interval), the
+ * preferred type of the two (two unknown literals, a date or a
+ * timestamptz). */
+static int series_datetime_type(rl_expr_ctx *c, size_t n, const rl_value *a, uint32_t *t, int loc)
+{
+    bool bounds_ok = n == 3, all_ts = true, any_ts = false;
+    for (size_t i = 0; i < 2; i++) {
+        bounds_ok &= is_series_point(a[i].oid) || a[i].oid == RL_OID_UNKNOWN;
+        all_ts &= a[i].oid == RL_OID_TIMESTAMP || a[i].oid == RL_OID_UNKNOWN;
+        any_ts |= a[i].oid == RL_OID_TIMESTAMP;
+    }
+    if (!bounds_ok || (a[2].oid != RL_OID_INTERVAL && a[2].oid != RL_OID_UNKNOWN))
+        return rl_func_no_function(c, "generate_series", n, a, loc);
+    *t = all_ts && any_ts ? RL_OID_TIMESTAMP : RL_OID_TIMESTAMPTZ;
+    return 0;
+}
+
+/* generate_series over numbers: numeric when an argument is, int8 when
+ * one is, else int4; unknown literals follow the others. */
+static int series_number_type(rl_expr_ctx *c, size_t n, const rl_value *a, uint32_t *t, int loc)
+{
+    bool numeric = false, int8 = false, int4 = false;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t o = a[i].oid;
+        if (o == RL_OID_UNKNOWN)
+            continue;
+        if (o != RL_OID_NUMERIC && (!rl_oid_is_intlike(o) || rl_oid_is_reg(o) || o == RL_OID_OID))
+            return rl_func_no_function(c, "generate_series", n, a, loc);
+        numeric |= o == RL_OID_NUMERIC;
+        int8 |= o == RL_OID_INT8;
+        int4 |= o == RL_OID_INT4;
+    }
+    /* only unknown literals and smallints: int4, int8 and numeric fit alike */
+    if (!numeric && !int8 && !int4)
+        return rl_func_not_unique(c, "generate_series", n, a, loc);
+    *t = numeric ? RL_OID_NUMERIC : int8 ? RL_OID_INT8 : RL_OID_INT4;
+    return 0;
+}
+
+int rl_func_series_type(rl_expr_ctx *c, size_t n, const rl_value *a, uint32_t *t, int loc)
+{
+    assert(n == 2 || n == 3);
+    for (size_t i = 0; i < n; i++)
+        if (is_series_point(a[i].oid) || a[i].oid == RL_OID_INTERVAL)
+            return series_datetime_type(c, n, a, t, loc);
+    return series_number_type(c, n, a, t, loc);
 }
 
 static int64_t now_us(void)

@@ -89,6 +89,11 @@ int rl_func_no_function(rl_expr_ctx *c, const char *name, size_t nargs, const rl
  * than one candidate fits equally. -1. */
 int rl_func_not_unique(rl_expr_ctx *c, const char *name, size_t nargs, const rl_value *args,
                        int loc);
+/* The type generate_series(a[0..n)) returns, n 2 or 3, as PostgreSQL
+ * resolves it among its (int4), (int8), (numeric), (timestamp, .., interval)
+ * and (timestamptz, .., interval) forms: 0 with *t, or -1 with 42883 (no
+ * form fits) or 42725 (none is preferred: smallints, unknown literals). */
+int rl_func_series_type(rl_expr_ctx *c, size_t n, const rl_value *a, uint32_t *t, int loc);
 
 /* The operators ~ (case-sensitive) and ~* (icase) on text: *match, or -1
  * with 2201B for a bad pattern. Compiled patterns are kept for the

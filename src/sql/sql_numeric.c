@@ -27,7 +27,6 @@
 
 #include "base/error.h"
 #include "sql/sql_cast.h"
-#include "sql/sql_func.h"
 #include "sql/sql_numeric.h"
 #include "sql/sql_value.h"
 
@@ -1347,27 +1346,6 @@ static int text_sign(const rl_value *v)
     for (size_t i = 0; i < n; i++)
         digit |= p[i] >= '1' && p[i] <= '9';
     return !digit ? 0 : n && p[0] == '-' ? -1 : 1;
-}
-
-int rl_series_number_type(rl_expr_ctx *c, size_t n, const rl_value *a, uint32_t *t, int loc)
-{
-    *t = RL_OID_INT4;
-    bool numeric = false, int8 = false, int4 = false;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t o = a[i].oid;
-        if (o == RL_OID_UNKNOWN)
-            continue;
-        if (o != RL_OID_NUMERIC && (!rl_oid_is_intlike(o) || rl_oid_is_reg(o) || o == RL_OID_OID))
-            return rl_func_no_function(c, "generate_series", n, a, loc);
-        numeric |= o == RL_OID_NUMERIC;
-        int8 |= o == RL_OID_INT8;
-        int4 |= o == RL_OID_INT4;
-    }
-    /* only unknown literals and smallints: int4, int8 and numeric fit alike */
-    if (!numeric && !int8 && !int4)
-        return rl_func_not_unique(c, "generate_series", n, a, loc);
-    *t = numeric ? RL_OID_NUMERIC : int8 ? RL_OID_INT8 : RL_OID_INT4;
-    return 0;
 }
 
 int rl_numeric_series_prepare(rl_expr_ctx *c, rl_value *a, size_t n, int *dir, int loc)

@@ -59,12 +59,6 @@ int rl_numeric_div_trunc(rl_expr_ctx *c, const rl_value *a, const rl_value *b, r
 int rl_numeric_scale(rl_expr_ctx *c, const rl_value *a, rl_value *out, int loc);
 int rl_numeric_trim_scale(rl_expr_ctx *c, const rl_value *a, rl_value *out, int loc);
 
-/* generate_series(start, stop [, step]) of numbers: *t is int4, int8 or
- * numeric as PostgreSQL picks (numeric when an argument is, int8 when one
- * is, unknown literals following the others); -1 and 42883 when an
- * argument is no integer or numeric (a float, an oid). */
-int rl_series_number_type(rl_expr_ctx *c, size_t n, const rl_value *a, uint32_t *t, int loc);
-
 /* generate_series(start, stop [, step]) of numerics: a[0..n) coerced to
  * numeric (n is 2 or 3; step 1 when absent, put in a[2]) and checked as
  * PostgreSQL checks them (22023: a NaN or infinite bound or step, a zero

@@ -1730,11 +1730,10 @@ static rl_rowset *srf_rows(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
     for (size_t i = 0; i < f->n_args; i++)
         if (rl_expr_eval(c, f->args[i], &a[i]) < 0)
             return NULL;
-    int dt = rl_series_datetime_type(c, f->n_args, a, &t, f->location);
-    if (dt != 0)
-        return dt < 0 ? NULL : datetime_series(S, c, al, a, t, f->location);
-    if (rl_series_number_type(c, f->n_args, a, &t, f->location) < 0)
+    if (rl_func_series_type(c, f->n_args, a, &t, f->location) < 0)
         return NULL;
+    if (t == RL_OID_TIMESTAMP || t == RL_OID_TIMESTAMPTZ)
+        return datetime_series(S, c, al, a, t, f->location);
     if (t == RL_OID_NUMERIC)
         return numeric_series(S, c, al, a, f->n_args, f->location);
     for (size_t i = 0; i < f->n_args; i++) {
@@ -1742,7 +1741,7 @@ static rl_rowset *srf_rows(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
             rl_value_coerce(c, &a[i], RL_OID_INT4, -1, false, &a[i], f->location) < 0)
             return NULL;
         assert(rl_oid_is_intlike(a[i].oid) && !rl_oid_is_reg(a[i].oid) &&
-               a[i].oid != RL_OID_OID); /* rl_series_number_type */
+               a[i].oid != RL_OID_OID); /* rl_func_series_type */
         if (a[i].oid == RL_OID_INT8)
             t = RL_OID_INT8;
     }

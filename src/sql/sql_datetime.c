@@ -883,7 +883,8 @@ int rl_fn_make_date(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int lo
     return 0;
 }
 
-int rl_fn_make_timestamp(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+/* make_timestamp's wall-clock value of its six fields in *ts. */
+static int make_local(rl_expr_ctx *c, const rl_value *a, int64_t *ts_out)
 {
     int64_t y = a[0].d.v.i, m = a[1].d.v.i, d = a[2].d.v.i, h = a[3].d.v.i, mi = a[4].d.v.i;
     double s = a[5].d.v.f;
@@ -903,7 +904,80 @@ int rl_fn_make_timestamp(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, i
     int64_t t = h * USECS_PER_HOUR + mi * USECS_PER_MIN + (int64_t)rint(s * 1e6);
     if (__builtin_add_overflow(ts, t, &ts) || !rl_timestamp_in_range(ts))
         return ts_range_error(c);
+    *ts_out = ts;
+    return 0;
+}
+
+int rl_fn_make_timestamp(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    int64_t ts;
+    if (make_local(c, a, &ts) < 0)
+        return -1;
     put_ts(out, RL_OID_TIMESTAMP, ts);
+    return 0;
+}
+
+/* A numeric time zone as make_timestamptz reads it (PostgreSQL's
+ * DecodeTimezone): +HH, +HHMM, +HH:MM[:SS], east of UTC. 1 with *east,
+ * 0 when the text is not one (it may still name a zone), -1 (22023) when
+ * it is one out of range. */
+static int numeric_zone(rl_expr_ctx *c, const char *z, int32_t *east)
+{
+    if (z[0] != '+' && z[0] != '-')
+        return 0;
+    char *end;
+    long hr = strtol(z + 1, &end, 10), min = 0, sec = 0;
+    if (*end == ':') {
+        min = strtol(end + 1, &end, 10);
+        if (*end == ':')
+            sec = strtol(end + 1, &end, 10);
+    } else if (*end == '\0' && strlen(z) > 3) { /* +HHMM */
+        min = hr % 100;
+        hr /= 100;
+    }
+    if (hr < 0 || hr > 15 || min < 0 || min >= 60 || sec < 0 || sec >= 60)
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "numeric time zone \"%s\" out of range", z);
+    if (*end != '\0')
+        return 0;
+    int32_t off = (int32_t)(hr * 3600 + min * 60 + sec);
+    *east = z[0] == '-' ? -off : off;
+    return 1;
+}
+
+/* make_timestamptz(y, m, d, h, mi, s [, zone]): the wall clock of the
+ * session's zone, or of `zone` (a numeric offset east of UTC, else an
+ * abbreviation or a zone name as AT TIME ZONE reads it), as timestamptz. */
+int rl_fn_make_timestamptz(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    int64_t ts;
+    if (make_local(c, a, &ts) < 0)
+        return -1;
+    const rl_tz *tz = rl_tz_current();
+    int32_t east = 0;
+    if (n == 7) {
+        char z[RL_TZ_NAME_MAX + 1];
+        size_t len = a[6].d.v.s.len < sizeof z - 1 ? a[6].d.v.s.len : sizeof z - 1;
+        memcpy(z, a[6].d.v.s.p, len);
+        z[len] = '\0';
+        if (isdigit((unsigned char)z[0])) {
+            rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                          "invalid input syntax for type numeric time zone: \"%s\"", z);
+            rl_error_hint(c->x->err,
+                          "Numeric time zones must have \"-\" or \"+\" as first character.");
+            return -1;
+        }
+        int num = numeric_zone(c, z, &east);
+        if (num < 0)
+            return -1;
+        tz = NULL;
+        if (num == 0 && zone_of(c, &a[6], &tz, &east) < 0)
+            return -1;
+    }
+    int64_t r = tz ? rl_tz_local_to_utc_us(tz, ts, NULL) : ts - east * USECS_PER_SEC;
+    if (!rl_timestamp_in_range(r))
+        return ts_range_error(c);
+    put_ts(out, RL_OID_TIMESTAMPTZ, r);
     return 0;
 }
 

@@ -12,7 +12,7 @@
 
 #include "sql/sql_cast.h"
 
-#define RL_FUNC_MAX_ARGS 6
+#define RL_FUNC_MAX_ARGS 7 /* make_timestamptz(y, m, d, h, mi, s, zone) */
 #define RL_OID_ANY 2276u          /* a declared argument type: any value */
 #define RL_OID_ANYARRAY 2277u     /* a declared argument type: any array */
 #define RL_OID_ANYELEMENT 2283u   /* a declared argument type: any value of a known type */

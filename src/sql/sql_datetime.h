@@ -16,6 +16,7 @@ int rl_datetime_op(rl_expr_ctx *c, char op, rl_value *a, rl_value *b, rl_value *
 int rl_interval_negate(rl_expr_ctx *c, const rl_value *iv, rl_value *out);
 
 /* Implementations of the function table's date/time rows (rl_func_impl). */
+int rl_fn_date_bin(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_date_trunc(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_extract(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_date_part(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);

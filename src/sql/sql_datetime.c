@@ -727,6 +727,21 @@ static int part(rl_expr_ctx *c, rl_value *a, rl_value *out, bool numeric)
         case U_EPOCH: value = t; scale = 6; break;
         default: return unit_error(c, u, name, RL_OID_TIME);
         }
+    } else if (x->oid == RL_OID_TIMETZ) {
+        /* the wall-clock fields as written; zone is seconds west of UTC */
+        int64_t t = x->d.v.timetz.us, west = x->d.v.timetz.zone;
+        switch (u) {
+        case U_MICROSECONDS: value = t % USECS_PER_MIN; break;
+        case U_MILLISECONDS: value = t % USECS_PER_MIN; scale = 3; break;
+        case U_SECOND: value = t % USECS_PER_MIN; scale = 6; break;
+        case U_MINUTE: value = t / USECS_PER_MIN % 60; break;
+        case U_HOUR: value = t / USECS_PER_HOUR; break;
+        case U_EPOCH: value = t + west * USECS_PER_SEC; scale = 6; break;
+        case U_TIMEZONE: value = -west; break;
+        case U_TIMEZONE_H: value = -west / 3600; break;
+        case U_TIMEZONE_M: value = -west / 60 % 60; break;
+        default: return unit_error(c, u, name, RL_OID_TIMETZ);
+        }
     } else {
         int64_t ts = rl_ts_micros(x);
         if (!ts_finite(ts)) {

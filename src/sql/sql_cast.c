@@ -13,6 +13,7 @@
  *  - Evaluates no expression but constants, parameters and casts of them
  *    (rl_const_eval): sits below sql_expr.c and sql_scan.c.
  */
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -233,6 +234,49 @@ static int numeric_to_int(rl_expr_ctx *c, const rl_value *in, uint32_t oid, rl_v
 }
 
 /* Conversions inside the numeric family (int2/4/8, oid, numeric, float). */
+/* numeric -> float8 / float4 as PostgreSQL does it, through the numeric's
+ * text and float8in / float4in: a value past the type's range, or so small
+ * it would read as zero, is 22003 naming the text (the whole of it: a
+ * numeric's text can be long, so it is copied to the heap, not cut). */
+static int numeric_to_float(rl_expr_ctx *c, const rl_value *in, uint32_t oid, rl_value *out,
+                            int loc)
+{
+    size_t n = in->d.v.s.len;
+    char *text = malloc(n + 1);
+    if (!text)
+        return rl_exec_error(c->x, RL_SQLSTATE_OUT_OF_MEMORY, loc, "out of memory");
+    memcpy(text, in->d.v.s.p, n);
+    text[n] = '\0';
+    errno = 0;
+    double v = oid == RL_OID_FLOAT4 ? (double)strtof(text, NULL) : strtod(text, NULL);
+    bool out_of_range = errno == ERANGE && (v == 0.0 || isinf(v)) &&
+                        strcmp(text, "Infinity") != 0 && strcmp(text, "-Infinity") != 0;
+    int rc = 0;
+    if (out_of_range)
+        rc = rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, loc,
+                           "\"%s\" is out of range for type %s", text,
+                           oid == RL_OID_FLOAT4 ? "real" : "double precision");
+    else
+        rl_val_float(out, oid, v);
+    free(text);
+    return rc;
+}
+
+/* float8 -> float4 (PostgreSQL's float8_to_float4): an overflow to
+ * infinity or an underflow to zero of a value that was neither is 22003. */
+static int float8_to_float4(rl_expr_ctx *c, double f, rl_value *out, int loc)
+{
+    float r = (float)f;
+    if (isinf(r) && !isinf(f))
+        return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, loc,
+                             "value out of range: overflow");
+    if (r == 0.0f && f != 0.0)
+        return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, loc,
+                             "value out of range: underflow");
+    rl_val_float(out, RL_OID_FLOAT4, (double)r);
+    return 0;
+}
+
 int rl_number_convert(rl_expr_ctx *c, const rl_value *in, uint32_t oid, rl_value *out,
                           int loc)
 {
@@ -254,8 +298,10 @@ int rl_number_convert(rl_expr_ctx *c, const rl_value *in, uint32_t oid, rl_value
     }
     if (rl_oid_is_float(in->oid)) {
         double f = in->d.v.f;
+        if (oid == RL_OID_FLOAT4) /* float8_to_float4: no silent infinity or zero */
+            return float8_to_float4(c, f, out, loc);
         if (rl_oid_is_float(oid)) {
-            rl_val_float(out, oid, oid == RL_OID_FLOAT4 ? (double)(float)f : f);
+            rl_val_float(out, oid, f);
             return 0;
         }
         if (rl_oid_is_intlike(oid)) {
@@ -278,14 +324,8 @@ int rl_number_convert(rl_expr_ctx *c, const rl_value *in, uint32_t oid, rl_value
     /* numeric */
     if (rl_oid_is_intlike(oid))
         return numeric_to_int(c, in, oid, out, loc);
-    if (rl_oid_is_float(oid)) {
-        char buf[128];
-        size_t n = in->d.v.s.len < sizeof buf - 1 ? in->d.v.s.len : sizeof buf - 1;
-        memcpy(buf, in->d.v.s.p, n);
-        buf[n] = 0;
-        rl_val_float(out, oid, strtod(buf, NULL));
-        return 0;
-    }
+    if (rl_oid_is_float(oid))
+        return numeric_to_float(c, in, oid, out, loc);
     *out = *in;
     return 0;
 }
@@ -813,6 +853,43 @@ static int timestamp_to_time(const rl_value *in, uint32_t oid, rl_value *out)
     return 0;
 }
 
+/* jsonb::numeric, ::int2/4/8, ::float4/8 and ::bool (explicit casts only,
+ * as in PostgreSQL): a JSON number through numeric, true or false; any
+ * other JSON value is 22023 naming its kind. jsonb's text is normalised
+ * (no leading space), so its first byte tells the kind. */
+static int jsonb_to_scalar(rl_expr_ctx *c, const rl_value *in, uint32_t oid, rl_value *out,
+                           int location)
+{
+    const char *p = (const char *)in->d.v.s.p;
+    size_t n = in->d.v.s.len;
+    assert(n > 0);
+    bool is_bool = p[0] == 't' || p[0] == 'f';
+    bool is_number = p[0] == '-' || (p[0] >= '0' && p[0] <= '9');
+    bool want_bool = oid == RL_OID_BOOL;
+    if (want_bool ? !is_bool : !is_number) {
+        const char *kind = p[0] == '{' ? "object"
+                           : p[0] == '[' ? "array"
+                           : p[0] == '"' ? "string"
+                           : p[0] == 'n' ? "null"
+                           : is_bool     ? "boolean"
+                                         : "numeric";
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, location,
+                             "cannot cast jsonb %s to type %s", kind, rl_oid_type_name(oid));
+    }
+    if (want_bool) {
+        rl_val_bool(out, p[0] == 't');
+        return 0;
+    }
+    rl_value num;
+    if (rl_text_to_value(c, p, n, RL_OID_NUMERIC, -1, true, &num, location) < 0)
+        return -1;
+    if (oid == RL_OID_NUMERIC) {
+        *out = num;
+        return 0;
+    }
+    return rl_number_convert(c, &num, oid, out, location);
+}
+
 static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_t typmod,
                         bool explicit_cast, rl_value *out, int location)
 {
@@ -835,6 +912,8 @@ static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_
         rl_val_str(out, RL_OID_JSON, (const char *)in->d.v.s.p, in->d.v.s.len);
         return 0;
     }
+    if (in->oid == RL_OID_JSONB && explicit_cast && (rl_oid_is_number(oid) || oid == RL_OID_BOOL))
+        return jsonb_to_scalar(c, in, oid, out, location);
     if (rl_oid_is_textual(in->oid))
         return rl_text_to_value(c, (const char *)in->d.v.s.p, in->d.v.s.len, oid, typmod,
                              explicit_cast, out, location);

@@ -1772,6 +1772,41 @@ static rl_rowset *srf_rows(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
     return rs;
 }
 
+/* WITH ORDINALITY: rs (consumed) with one more column, bigint, numbering
+ * its rows from 1, named by the alias's next column name or "ordinality". */
+static rl_rowset *with_ordinality(sel *S, rl_rowset *rs, const PgQuery__Alias *al)
+{
+    size_t n = rs->ncols;
+    rl_rowset *out = rl_rowset_new(n + 1);
+    rl_value *row = calloc(n + 1, sizeof *row);
+    if (!out || !row) {
+        rl_rowset_free(out);
+        rl_rowset_free(rs);
+        free(row);
+        return fail_oom(S->x);
+    }
+    memcpy(out->cols, rs->cols, n * sizeof *rs->cols);
+    rl_colmeta *ord = &out->cols[n];
+    const char *name = al && (size_t)al->n_colnames > n ? rl_node_string(al->colnames[n]) : NULL;
+    snprintf(ord->name, sizeof ord->name, "%s", name ? name : "ordinality");
+    snprintf(ord->rel, sizeof ord->rel, "%s", rs->cols[0].rel);
+    ord->oid = RL_OID_INT8;
+    ord->typmod = -1;
+    rl_rowset_cols_changed(out);
+    for (size_t i = 0; i < rs->nrows; i++) {
+        memcpy(row, rl_rowset_row(rs, i), n * sizeof *row);
+        rl_val_int(&row[n], RL_OID_INT8, (int64_t)i + 1);
+        if (rl_rowset_add(out, row, NULL, S->x->err) < 0) {
+            rl_rowset_free(out);
+            out = NULL;
+            break;
+        }
+    }
+    free(row);
+    rl_rowset_free(rs);
+    return out;
+}
+
 /* FROM generate_series(...) / unnest(array) [AS a [(col)]]: the arguments
  * may name the outer query's columns (psql's \d sends one inside a
  * correlated subquery). */
@@ -1785,13 +1820,15 @@ static rl_rowset *from_function(sel *S, const PgQuery__RangeFunction *rf)
     const char *schema = f && f->n_funcname > 1 ? rl_node_string(f->funcname[f->n_funcname - 2])
                                                  : "pg_catalog";
     if (!f || !rl_expr_is_srf(f) || !schema || strcmp(schema, "pg_catalog") != 0 ||
-        rf->lateral || rf->ordinality || rf->is_rowsfrom || rf->n_coldeflist)
+        rf->lateral || rf->is_rowsfrom || rf->n_coldeflist)
         return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f ? f->location : -1,
-                             "only generate_series(integer, integer [, integer]), generate_subscripts, "
-                             "unnest(array) and the json set-returning functions are supported as functions in FROM"),
+                             "only generate_series, generate_subscripts, unnest(array) and the json "
+                             "set-returning functions are supported as functions in FROM, without "
+                             "LATERAL, ROWS FROM or a column definition list"),
                NULL;
     rl_expr_ctx c = make_ctx(S, S->outer, NULL);
-    return srf_rows(S, &c, f, rf->alias);
+    rl_rowset *rs = srf_rows(S, &c, f, rf->alias);
+    return rs && rf->ordinality ? with_ordinality(S, rs, rf->alias) : rs;
 }
 
 /* TABLESAMPLE's sampler: each row kept with probability percent/100, drawn

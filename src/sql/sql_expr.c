@@ -1100,11 +1100,11 @@ static int eval_regex(rl_expr_ctx *c, const char *op, rl_value *a, rl_value *b, 
     return 0;
 }
 
-/* The json and jsonb operators: -> ->> #> #>> (both), @> <@ ? ?| ?&
+/* The json and jsonb operators: -> ->> #> #>> (both), #- @> <@ ? ?| ?&
  * (jsonb); 1 when the operands are not theirs. */
 static bool is_json_op(const char *op)
 {
-    static const char *const ops[] = {"->", "->>", "#>", "#>>", "@>", "<@", "?", "?|", "?&"};
+    static const char *const ops[] = {"->", "->>", "#>", "#>>", "#-", "@>", "<@", "?", "?|", "?&"};
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         if (strcmp(op, ops[i]) == 0)
             return true;
@@ -1120,6 +1120,14 @@ static int json_op(rl_expr_ctx *c, const char *op, rl_value *a, rl_value *b, rl_
             return -1;
         if (rl_oid_is_textual(b->oid) || b->oid == RL_OID_INT4 || b->oid == RL_OID_INT2)
             return rl_json_get(c, a, b, op[2] == '>', out);
+        return op_error(c, op, a->oid, b->oid, loc);
+    }
+    if (strcmp(op, "#-") == 0) { /* jsonb_delete_path */
+        if (b->oid == RL_OID_UNKNOWN &&
+            rl_value_coerce(c, b, RL_OID_TEXT_ARRAY, -1, false, b, loc) < 0)
+            return -1;
+        if (a->oid == RL_OID_JSONB && (b->oid == RL_OID_TEXT_ARRAY || b->oid == 1015))
+            return rl_jsonb_delete_path(c, a, b, out, loc);
         return op_error(c, op, a->oid, b->oid, loc);
     }
     if (op[0] == '#' && json) {

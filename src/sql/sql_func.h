@@ -55,6 +55,10 @@ typedef struct rl_func_default {
 static const rl_func_default rl_func_defaults[] = {
     /* pg_promote(wait boolean DEFAULT true, wait_seconds integer DEFAULT 60) */
     {"pg_promote", 2, 2, {true, false}, {0, 60}},
+    /* jsonb_set(..., create_if_missing boolean DEFAULT true) */
+    {"jsonb_set", 4, 1, {true, false}, {0, 0}},
+    /* jsonb_insert(..., insert_after boolean DEFAULT false) */
+    {"jsonb_insert", 4, 1, {false, false}, {0, 0}},
 };
 
 /* How many trailing arguments of the row (name, nargs) have defaults

@@ -1158,3 +1158,253 @@ int rl_jsonb_delete(rl_expr_ctx *c, const rl_value *a, const rl_value *b, rl_val
     rl_buf_free(&s);
     return rl_val_buf_copy(c, out, RL_OID_JSONB, &t);
 }
+
+/* ------------------------------------- jsonb_set, jsonb_insert, #- (paths) */
+
+/* What a path walk does at its last step (PostgreSQL's setPath op types). */
+typedef enum jb_path_op {
+    JB_PATH_REPLACE,       /* jsonb_set(..., false): replace what is there */
+    JB_PATH_CREATE,        /* jsonb_set(..., true): replace, or add when missing */
+    JB_PATH_INSERT_BEFORE, /* jsonb_insert(..., false) */
+    JB_PATH_INSERT_AFTER,  /* jsonb_insert(..., true) */
+    JB_PATH_DELETE         /* #- */
+} jb_path_op;
+
+typedef struct jb_path {
+    rl_expr_ctx *c;
+    rl_buf *elems; /* the path's elements */
+    bool *nulls;
+    size_t n;
+    const rl_value *newval; /* jsonb; NULL for a delete */
+    jb_path_op op;
+} jb_path;
+
+static bool creates(jb_path_op op) { return op == JB_PATH_CREATE || op == JB_PATH_INSERT_BEFORE || op == JB_PATH_INSERT_AFTER; }
+
+static void put_newval(const jb_path *w, rl_buf *t)
+{
+    rl_buf_put(t, w->newval->d.v.s.p, w->newval->d.v.s.len);
+}
+
+static void put_sep(rl_buf *t, bool *first)
+{
+    if (!*first)
+        rl_buf_put_str(t, ", ");
+    *first = false;
+}
+
+static int path_walk(const jb_path *w, const uint8_t *p, size_t n, size_t level, rl_buf *t);
+
+static int path_object(const jb_path *w, const jb_list *l, size_t level, rl_buf *t)
+{
+    const rl_buf *key = &w->elems[level];
+    bool last = level == w->n - 1, done = false, first = true;
+    rl_buf_put_u8(t, '{');
+    for (size_t i = 0; i < l->n; i++) {
+        const jb_span *m = &l->v[i];
+        bool hit = !done && m->key.len == key->len &&
+                   (key->len == 0 || memcmp(m->key.data, key->data, key->len) == 0);
+        if (hit && last && (w->op == JB_PATH_INSERT_BEFORE || w->op == JB_PATH_INSERT_AFTER)) {
+            rl_exec_error(w->c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                          "cannot replace existing key");
+            rl_error_hint(w->c->x->err, "Try using the function jsonb_set to replace key value.");
+            return -1;
+        }
+        done |= hit;
+        if (hit && last && w->op == JB_PATH_DELETE)
+            continue;
+        put_sep(t, &first);
+        rl_json_put_string(t, m->key.data ? m->key.data : (const uint8_t *)"", m->key.len);
+        rl_buf_put_str(t, ": ");
+        if (!hit)
+            rl_buf_put(t, m->p, m->n);
+        else if (last)
+            put_newval(w, t);
+        else if (path_walk(w, m->p, m->n, level + 1, t) < 0)
+            return -1;
+    }
+    if (!done && last && creates(w->op)) { /* a missing key at the end: added */
+        put_sep(t, &first);
+        rl_json_put_string(t, key->data ? key->data : (const uint8_t *)"", key->len);
+        rl_buf_put_str(t, ": ");
+        put_newval(w, t);
+    }
+    rl_buf_put_u8(t, '}');
+    return 0;
+}
+
+static int path_array(const jb_path *w, const jb_list *l, size_t level, rl_buf *t)
+{
+    const rl_buf *el = &w->elems[level];
+    char s[64];
+    size_t len = el->len < sizeof s - 1 ? el->len : sizeof s - 1;
+    memcpy(s, el->data ? (const char *)el->data : "", len);
+    s[len] = '\0';
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end != '\0' || errno != 0 || v < INT32_MIN || v > INT32_MAX ||
+        el->len >= sizeof s)
+        return rl_exec_error(w->c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, -1,
+                             "path element at position %zu is not an integer: \"%.*s\"", level + 1,
+                             (int)el->len, el->data ? (const char *)el->data : "");
+    int64_t nelems = (int64_t)l->n, idx = v;
+    bool before_start = false;
+    if (idx < 0) {
+        if (-idx > nelems)
+            before_start = true;
+        else
+            idx += nelems;
+    }
+    bool last = level == w->n - 1, done = false, first = true;
+    rl_buf_put_u8(t, '[');
+    if ((before_start || nelems == 0) && last && creates(w->op)) {
+        put_sep(t, &first);
+        put_newval(w, t);
+        done = true;
+    }
+    for (int64_t i = 0; i < nelems; i++) {
+        const jb_span *m = &l->v[i];
+        if (before_start || i != idx) {
+            put_sep(t, &first);
+            rl_buf_put(t, m->p, m->n);
+            continue;
+        }
+        done = true;
+        if (!last) {
+            put_sep(t, &first);
+            if (path_walk(w, m->p, m->n, level + 1, t) < 0)
+                return -1;
+            continue;
+        }
+        if (w->op == JB_PATH_INSERT_BEFORE) {
+            put_sep(t, &first);
+            put_newval(w, t);
+        }
+        if (w->op == JB_PATH_INSERT_BEFORE || w->op == JB_PATH_INSERT_AFTER) {
+            put_sep(t, &first);
+            rl_buf_put(t, m->p, m->n);
+        }
+        if (w->op != JB_PATH_INSERT_BEFORE && w->op != JB_PATH_DELETE) {
+            put_sep(t, &first);
+            put_newval(w, t);
+        }
+    }
+    if (!done && last && creates(w->op)) { /* past the end: appended */
+        put_sep(t, &first);
+        put_newval(w, t);
+    }
+    rl_buf_put_u8(t, ']');
+    return 0;
+}
+
+/* The value at p with the path's step `level` and those after applied: a
+ * scalar, or a container the path does not go on into, is kept as is. */
+static int path_walk(const jb_path *w, const uint8_t *p, size_t n, size_t level, rl_buf *t)
+{
+    uint8_t k = rl_json_kind(p, n);
+    if (!is_container(k) || level >= w->n) {
+        rl_buf_put(t, p, n);
+        return 0;
+    }
+    if (w->nulls[level])
+        return rl_exec_error(w->c->x, RL_SQLSTATE_NULL_VALUE_NOT_ALLOWED, -1,
+                             "path element at position %zu is null", level + 1);
+    jb_list l;
+    if (!list_of(p, n, &l)) {
+        list_free(&l);
+        return rl_expr_oom(w->c);
+    }
+    int rc = k == '{' ? path_object(w, &l, level, t) : path_array(w, &l, level, t);
+    list_free(&l);
+    return rc;
+}
+
+/* jsonb_set / jsonb_insert / #-: the checks PostgreSQL makes before the
+ * walk, the walk, and the result made canonical (keys sorted). */
+static int path_apply(rl_expr_ctx *c, const rl_value *target, const rl_value *path,
+                      const rl_value *newval, jb_path_op op, rl_value *out, int loc)
+{
+    const uint8_t *p = target->d.v.s.p;
+    size_t n = target->d.v.s.len;
+    if (!is_container(rl_json_kind(p, n)))
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             op == JB_PATH_DELETE ? "cannot delete path in scalar"
+                                                  : "cannot set path in scalar");
+    jb_path w = {.c = c, .newval = newval, .op = op};
+    size_t cap = 0, pos = 0;
+    rl_buf el;
+    rl_buf_init(&el, 0);
+    bool isnull, oom = false;
+    while (!oom && rl_elem_next(path, &pos, &el, &isnull)) {
+        if (w.n == cap) {
+            size_t nc = cap ? 2 * cap : 8;
+            rl_buf *ne = realloc(w.elems, nc * sizeof *ne);
+            bool *nn = ne ? realloc(w.nulls, nc * sizeof *nn) : NULL;
+            if (ne)
+                w.elems = ne;
+            if (nn)
+                w.nulls = nn;
+            oom = !ne || !nn;
+            cap = oom ? cap : nc;
+            if (oom)
+                break;
+        }
+        rl_buf_init(&w.elems[w.n], 0);
+        rl_buf_put(&w.elems[w.n], el.data, el.len);
+        w.nulls[w.n++] = isnull;
+    }
+    rl_buf_free(&el);
+    int rc;
+    rl_buf t;
+    rl_buf_init(&t, 0);
+    if (oom) {
+        rc = rl_expr_oom(c);
+    } else if (w.n == 0) { /* an empty path changes nothing */
+        *out = *target;
+        rc = 0;
+    } else if ((rc = path_walk(&w, p, n, 0, &t)) == 0) {
+        rc = t.failed ? rl_expr_oom(c) : rl_jsonb_make(c, t.data, t.len, false, out, loc);
+    }
+    rl_buf_free(&t);
+    for (size_t i = 0; i < w.n; i++)
+        rl_buf_free(&w.elems[i]);
+    free(w.elems);
+    free(w.nulls);
+    return rc;
+}
+
+int rl_fn_jsonb_set(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    bool create = n < 4 || a[3].d.v.b;
+    /* an empty container stays as it is unless asked to create */
+    const uint8_t *p = a[0].d.v.s.p;
+    if (!create && a[0].d.v.s.len == 2 && is_container(p[0])) {
+        *out = a[0];
+        return 0;
+    }
+    return path_apply(c, &a[0], &a[1], &a[2], create ? JB_PATH_CREATE : JB_PATH_REPLACE, out,
+                      loc);
+}
+
+int rl_fn_jsonb_insert(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    bool after = n > 3 && a[3].d.v.b;
+    return path_apply(c, &a[0], &a[1], &a[2], after ? JB_PATH_INSERT_AFTER : JB_PATH_INSERT_BEFORE,
+                      out, loc);
+}
+
+int rl_jsonb_delete_path(rl_expr_ctx *c, const rl_value *a, const rl_value *path, rl_value *out,
+                         int loc)
+{
+    if (a->d.isnull || path->d.isnull) {
+        rl_val_null(out, RL_OID_JSONB);
+        return 0;
+    }
+    const uint8_t *p = a->d.v.s.p;
+    if (a->d.v.s.len == 2 && is_container(p[0]) && is_container(rl_json_kind(p, 2))) {
+        *out = *a; /* nothing to delete from */
+        return 0;
+    }
+    return path_apply(c, a, path, NULL, JB_PATH_DELETE, out, loc);
+}

@@ -63,6 +63,16 @@ int rl_fn_to_jsonb(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc
 int rl_fn_jsonb_build_object(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_jsonb_build_array(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_jsonb_strip_nulls(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+/* jsonb_set(target, path, new [, create_if_missing]), jsonb_insert(target,
+ * path, new [, insert_after]) and target #- path as PostgreSQL's setPath
+ * walks them: object keys and array indexes (negative from the end) along
+ * the path, a missing last step added (create / insert), 22023 for a
+ * scalar target or an existing key jsonb_insert would replace, 22P02 for
+ * an array step that is no integer, 22004 for a NULL step reached. */
+int rl_fn_jsonb_set(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+int rl_fn_jsonb_insert(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+int rl_jsonb_delete_path(rl_expr_ctx *c, const rl_value *a, const rl_value *path, rl_value *out,
+                         int loc);
 int rl_fn_jsonb_pretty(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 
 #endif

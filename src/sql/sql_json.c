@@ -548,6 +548,75 @@ int rl_fn_jsonb_strip_nulls(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out
     return rl_jsonb_make(c, a[0].d.v.s.p, a[0].d.v.s.len, true, out, loc);
 }
 
+/* json_strip_nulls: the json written again without blanks (PostgreSQL
+ * re-emits its tokens), object members whose value is null left out
+ * (nulls in arrays stay), strings unescaped and escaped again as
+ * escape_json writes them, numbers as written, duplicate keys kept. */
+typedef struct json_strip {
+    const uint8_t *base;
+    rl_buf *out;
+    bool object, first;
+} json_strip;
+
+static void strip_value(rl_buf *out, const uint8_t *p, size_t n);
+static bool is_container(uint8_t k);
+
+static bool strip_member(void *ctx, const rl_buf *key, size_t vs, size_t ve)
+{
+    json_strip *st = ctx;
+    const uint8_t *v = st->base + vs;
+    size_t vn = ve - vs;
+    if (st->object && rl_json_kind(v, vn) == 'n')
+        return true;
+    if (!st->first)
+        rl_buf_put_u8(st->out, ',');
+    st->first = false;
+    if (st->object) {
+        rl_json_put_string(st->out, key && key->data ? key->data : (const uint8_t *)"",
+                           key ? key->len : 0);
+        rl_buf_put_u8(st->out, ':');
+    }
+    strip_value(st->out, v, vn);
+    return true;
+}
+
+static void strip_value(rl_buf *out, const uint8_t *p, size_t n)
+{
+    while (n && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+        p++, n--;
+    while (n && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\n' || p[n - 1] == '\r'))
+        n--;
+    uint8_t k = rl_json_kind(p, n);
+    if (is_container(k)) {
+        json_strip st = {p, out, k == '{', true};
+        rl_buf_put_u8(out, k);
+        rl_json_each_member(p, n, strip_member, &st);
+        rl_buf_put_u8(out, k == '{' ? '}' : ']');
+        return;
+    }
+    if (k == '"') {
+        rl_buf s;
+        rl_buf_init(&s, 0);
+        (void)rl_json_string_decode(p, n, &s);
+        rl_json_put_string(out, s.data ? s.data : (const uint8_t *)"", s.len);
+        rl_buf_free(&s);
+        return;
+    }
+    rl_buf_put(out, p, n);
+}
+
+int rl_fn_json_strip_nulls(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    strip_value(&b, a[0].d.v.s.p, a[0].d.v.s.len);
+    if (b.failed) {
+        rl_buf_free(&b);
+        return rl_expr_oom(c);
+    }
+    return rl_val_buf_copy(c, out, RL_OID_JSON, &b);
+}
+
 /* jsonb_pretty: four blanks a level, each member on its own line. */
 typedef struct jb_pretty {
     rl_expr_ctx *c;

@@ -23,3 +23,7 @@ select '[1,2]'::jsonb #- '{a}';
 select '{"a":[1,{"b":2}]}'::jsonb #- '{a,1,b}', '{"a":[1,{"b":2}]}'::jsonb #- array['a','-1'];
 select '{"a":1}'::json #- '{a}';
 select pg_typeof(jsonb_set('{}', '{a}', '1')), jsonb_set('{"a":1}'::jsonb, array['a'], to_jsonb('x'::text));
+-- json_strip_nulls (42883 before): the json written again without blanks, object members whose value is null left out, nulls in arrays kept, strings re-escaped as escape_json writes them, numbers as written, duplicate keys kept.
+select json_strip_nulls('[1, null, {"a": null, "b": 2 , "c" : {"d":null}}]'), json_strip_nulls('  "x"  '), json_strip_nulls('{"a":1.50e0, "a": null}'), json_strip_nulls('null'), json_strip_nulls('{"a" : "\u00e9\n\"q"}');
+select json_strip_nulls('{"a": [null, {"b": null}], "c": true, "d": false, "e": -0.5E+3}'), json_strip_nulls(' [ ] '), json_strip_nulls('{ }'), json_strip_nulls(null), pg_typeof(json_strip_nulls('1'));
+select json_strip_nulls('{"k\u0041": "\u00e9", "z": "\\\/"}');

@@ -1,4 +1,4 @@
-// fuzz-sources: src/keys/codec.c src/pgtype/pgtype.c src/base/buf.c src/base/error.c
+// fuzz-sources: src/keys/codec.c src/pgtype/pgtype.c src/pgtype/tzif.c src/base/buf.c src/base/error.c
 /*
  * fuzz_codec.c — libFuzzer target for the value codec (src/keys/codec.c).
  *

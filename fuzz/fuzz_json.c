@@ -1,4 +1,4 @@
-// fuzz-sources: src/pgtype/json.c src/pgtype/pgtype.c src/keys/codec.c src/base/buf.c src/base/stack.c src/base/error.c src/base/utf8.c
+// fuzz-sources: src/pgtype/json.c src/pgtype/pgtype.c src/pgtype/tzif.c src/keys/codec.c src/base/buf.c src/base/stack.c src/base/error.c src/base/utf8.c
 /*
  * fuzz_json.c — libFuzzer target for PostgreSQL's JSON grammar over bytes
  * (src/pgtype/json.c), what every text -> json cast runs on client input.

@@ -23,10 +23,10 @@ for src in fuzz/fuzz_*.c; do
     [ -e "$src" ] || continue
     name=$(basename "$src" .c)
     deps=$(sed -n 's#^// fuzz-sources:##p' "$src" | head -1)
-    # "LIB" = the whole library (every src/*/*.c but the CLI entry point and
-    # transfer*.c, the import/export over libpq, SQLite and DuckDB, which no
-    # target reaches)
-    if [ "$(echo $deps)" = LIB ]; then deps=$(ls src/*/*.c | grep -v -e '^src/cli/main.c$' -e '^src/cli/transfer.c$' -e '^src/cli/transfer_pg.c$' -e '^src/cli/transfer_sqlite.c$' -e '^src/cli/transfer_duckdb.c$' | tr '\n' ' '); fi
+    # "LIB" = the whole library (every src/*/*.c but the CLI entry point,
+    # transfer*.c, the import/export over libpq, SQLite and DuckDB, and
+    # promote.c, `rocklake promote` over libpq, which no target reaches)
+    if [ "$(echo $deps)" = LIB ]; then deps=$(ls src/*/*.c | grep -v -e '^src/cli/main.c$' -e '^src/cli/transfer.c$' -e '^src/cli/transfer_pg.c$' -e '^src/cli/transfer_sqlite.c$' -e '^src/cli/transfer_duckdb.c$' -e '^src/cli/promote.c$' | tr '\n' ' '); fi
     link=$(sed -n 's#^// fuzz-link:##p' "$src" | head -1)
     echo "== $name (sources: $deps)"
     # shellcheck disable=SC2086 # $deps is a list of paths

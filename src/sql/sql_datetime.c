@@ -704,6 +704,33 @@ static int interval_field(rl_expr_ctx *c, dt_unit u, const char *name, const rl_
     return unit_error(c, u, name, RL_OID_INTERVAL);
 }
 
+/* A field of a time of day t (time_part, timetz_part): the wall-clock
+ * fields as written; for timetz (west: its zone in seconds west of UTC, as
+ * stored) also the zone's fields, east of UTC, and an epoch in UTC. */
+static int time_field(rl_expr_ctx *c, dt_unit u, const char *name, uint32_t type, int64_t t,
+                      int64_t west, int64_t *value, int *scale)
+{
+    bool tz = type == RL_OID_TIMETZ;
+    *scale = 0;
+    switch (u) {
+    case U_MICROSECONDS: *value = t % USECS_PER_MIN; return 0;
+    case U_MILLISECONDS: *value = t % USECS_PER_MIN; *scale = 3; return 0;
+    case U_SECOND: *value = t % USECS_PER_MIN; *scale = 6; return 0;
+    case U_MINUTE: *value = t / USECS_PER_MIN % 60; return 0;
+    case U_HOUR: *value = t / USECS_PER_HOUR; return 0;
+    case U_EPOCH: *value = t + west * USECS_PER_SEC; *scale = 6; return 0;
+    case U_TIMEZONE:
+    case U_TIMEZONE_H:
+    case U_TIMEZONE_M:
+        if (!tz)
+            break;
+        *value = u == U_TIMEZONE ? -west : u == U_TIMEZONE_H ? -west / 3600 : -west / 60 % 60;
+        return 0;
+    default: break;
+    }
+    return unit_error(c, u, name, type);
+}
+
 /* extract(field FROM x) / date_part(field, x): numeric for extract, double
  * precision for date_part (the same value). */
 static int part(rl_expr_ctx *c, rl_value *a, rl_value *out, bool numeric)
@@ -716,32 +743,11 @@ static int part(rl_expr_ctx *c, rl_value *a, rl_value *out, bool numeric)
     if (x->oid == RL_OID_INTERVAL) {
         if (interval_field(c, u, name, x, &value, &scale) < 0)
             return -1;
-    } else if (x->oid == RL_OID_TIME) {
-        int64_t t = x->d.v.i;
-        switch (u) {
-        case U_MICROSECONDS: value = t % USECS_PER_MIN; break;
-        case U_MILLISECONDS: value = t % USECS_PER_MIN; scale = 3; break;
-        case U_SECOND: value = t % USECS_PER_MIN; scale = 6; break;
-        case U_MINUTE: value = t / USECS_PER_MIN % 60; break;
-        case U_HOUR: value = t / USECS_PER_HOUR; break;
-        case U_EPOCH: value = t; scale = 6; break;
-        default: return unit_error(c, u, name, RL_OID_TIME);
-        }
-    } else if (x->oid == RL_OID_TIMETZ) {
-        /* the wall-clock fields as written; zone is seconds west of UTC */
-        int64_t t = x->d.v.timetz.us, west = x->d.v.timetz.zone;
-        switch (u) {
-        case U_MICROSECONDS: value = t % USECS_PER_MIN; break;
-        case U_MILLISECONDS: value = t % USECS_PER_MIN; scale = 3; break;
-        case U_SECOND: value = t % USECS_PER_MIN; scale = 6; break;
-        case U_MINUTE: value = t / USECS_PER_MIN % 60; break;
-        case U_HOUR: value = t / USECS_PER_HOUR; break;
-        case U_EPOCH: value = t + west * USECS_PER_SEC; scale = 6; break;
-        case U_TIMEZONE: value = -west; break;
-        case U_TIMEZONE_H: value = -west / 3600; break;
-        case U_TIMEZONE_M: value = -west / 60 % 60; break;
-        default: return unit_error(c, u, name, RL_OID_TIMETZ);
-        }
+    } else if (x->oid == RL_OID_TIME || x->oid == RL_OID_TIMETZ) {
+        bool tz = x->oid == RL_OID_TIMETZ;
+        if (time_field(c, u, name, x->oid, tz ? x->d.v.timetz.us : x->d.v.i,
+                       tz ? x->d.v.timetz.zone : 0, &value, &scale) < 0)
+            return -1;
     } else {
         int64_t ts = rl_ts_micros(x);
         if (!ts_finite(ts)) {

@@ -60,28 +60,33 @@ static void arg_types(size_t nargs, const rl_value *args, char *types, size_t ca
                                 rl_oid_type_name(args[i].oid));
 }
 
-int rl_func_no_function(rl_expr_ctx *c, const char *name, size_t nargs, const rl_value *args,
-                        int loc)
+/* "function name(types) <what>" with `sqlstate` and PostgreSQL's hint. */
+static int call_error(rl_expr_ctx *c, const char *sqlstate, const char *what, const char *hint,
+                      const char *name, size_t nargs, const rl_value *args, int loc)
 {
     char types[512];
     arg_types(nargs, args, types, sizeof types);
-    rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, loc, "function %s(%s) does not exist", name,
-                  types);
-    rl_error_hint(c->x->err, "No function matches the given name and argument types. You might "
-                             "need to add explicit type casts.");
+    rl_exec_error(c->x, sqlstate, loc, "function %s(%s) %s", name, types, what);
+    rl_error_hint(c->x->err, "%s", hint);
     return -1;
+}
+
+int rl_func_no_function(rl_expr_ctx *c, const char *name, size_t nargs, const rl_value *args,
+                        int loc)
+{
+    return call_error(c, RL_SQLSTATE_UNDEFINED_FUNCTION, "does not exist",
+                      "No function matches the given name and argument types. You might need to "
+                      "add explicit type casts.",
+                      name, nargs, args, loc);
 }
 
 int rl_func_not_unique(rl_expr_ctx *c, const char *name, size_t nargs, const rl_value *args,
                        int loc)
 {
-    char types[512];
-    arg_types(nargs, args, types, sizeof types);
-    rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_FUNCTION, loc, "function %s(%s) is not unique", name,
-                  types);
-    rl_error_hint(c->x->err, "Could not choose a best candidate function. You might need to add "
-                             "explicit type casts.");
-    return -1;
+    return call_error(c, RL_SQLSTATE_AMBIGUOUS_FUNCTION, "is not unique",
+                      "Could not choose a best candidate function. You might need to add explicit "
+                      "type casts.",
+                      name, nargs, args, loc);
 }
 
 static bool is_series_point(uint32_t oid)

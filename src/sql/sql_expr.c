@@ -360,6 +360,19 @@ static int eval_tri(rl_expr_ctx *c, const PgQuery__Node *node, const char *what,
     return v.d.isnull ? 2 : v.d.v.b;
 }
 
+/* The value of an OR (or AND, ANY, ALL, IN) folded over its operands in
+ * three-valued logic: `decider` when an operand decided it (a true one
+ * of an OR, a false one of an AND), else NULL when an operand was NULL,
+ * else the other value. */
+static void put_folded(rl_value *out, bool decided, bool saw_null, bool decider)
+{
+    if (decided)
+        rl_val_bool(out, decider);
+    else if (saw_null)
+        rl_val_null(out, RL_OID_BOOL);
+    else
+        rl_val_bool(out, !decider);
+}
 
 static int eval_boolexpr(rl_expr_ctx *c, const PgQuery__BoolExpr *be, rl_value *out)
 {
@@ -399,12 +412,7 @@ static int eval_boolexpr(rl_expr_ctx *c, const PgQuery__BoolExpr *be, rl_value *
         }
     }
     c->x->unreached -= by_constant;
-    if (decided)
-        rl_val_bool(out, !is_and);
-    else if (saw_null)
-        rl_val_null(out, RL_OID_BOOL);
-    else
-        rl_val_bool(out, is_and);
+    put_folded(out, decided, saw_null, !is_and);
     return 0;
 }
 
@@ -915,12 +923,7 @@ static int eval_row_in(rl_expr_ctx *c, const PgQuery__AExpr *e, bool negate, rl_
         else if (eq.d.v.b != negate && !hit) /* decided; the rest still get typed */
             hit = !c->typing;
     }
-    if (hit)
-        rl_val_bool(out, !negate);
-    else if (saw_null)
-        rl_val_null(out, RL_OID_BOOL);
-    else
-        rl_val_bool(out, negate);
+    put_folded(out, hit, saw_null, !negate);
     return 0;
 }
 
@@ -1427,12 +1430,7 @@ static int eval_op_any(rl_expr_ctx *c, const PgQuery__AExpr *e, bool all, rl_val
     rl_buf_free(&el);
     if (rc < 0)
         return -1;
-    if (decided)
-        rl_val_bool(out, !all);
-    else if (saw_null)
-        rl_val_null(out, RL_OID_BOOL);
-    else
-        rl_val_bool(out, all);
+    put_folded(out, decided, saw_null, !all);
     return 0;
 }
 
@@ -2763,12 +2761,7 @@ static int eval_row_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl,
     rl_rowset_free(rs);
     if (rc < 0 || single)
         return rc;
-    if (decided)
-        rl_val_bool(out, !all);
-    else if (saw_null)
-        rl_val_null(out, RL_OID_BOOL);
-    else
-        rl_val_bool(out, all);
+    put_folded(out, decided, saw_null, !all);
     return 0;
 }
 
@@ -2841,12 +2834,7 @@ static int eval_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *ou
             else if (rc == 0 && r.d.v.b != all)
                 decided = true;
         }
-        if (decided)
-            rl_val_bool(out, !all);
-        else if (saw_null)
-            rl_val_null(out, RL_OID_BOOL);
-        else
-            rl_val_bool(out, all);
+        put_folded(out, decided, saw_null, !all);
     }
     rl_rowset_free(rs);
     return rc;

@@ -1479,6 +1479,24 @@ static int read_lease(const lease_scan *ls, rl_catalog *look, const char *url,
     return rl_lease_read(url, &lo.store, held, e);
 }
 
+/* The names one level below an object-store root that are valid database
+ * names, each passed to fn (rl_db_list's counterpart for object stores,
+ * where a name may hold no lake: fn finds that out). -1 with *err when
+ * the root cannot be listed. */
+static int each_object_name(const char *root, void (*fn)(const char *name, void *ctx), void *ctx,
+                            rl_error *err)
+{
+    char *names = NULL;
+    size_t len = 0;
+    if (rl_store_list_names(root, &names, &len, err) < 0)
+        return -1;
+    for (size_t i = 0; i < len; i += strlen(names + i) + 1)
+        if (valid_db_name(names + i))
+            fn(names + i, ctx);
+    free(names);
+    return 0;
+}
+
 static void check_one_lease(const char *name, void *ctx)
 {
     lease_scan *ls = ctx;
@@ -1542,19 +1560,14 @@ int srv_lakes_check_leases(srv_lakes *L, rl_error *err)
         return check_local_leases(L, err);
     }
     lease_scan ls = {L, err, 0, NULL, 0};
-    char *names = NULL;
-    size_t len = 0;
     rl_error le;
     rl_error_clear(&le);
-    if (rl_store_list_names(L->cfg.store, &names, &len, &le) < 0) {
+    if (each_object_name(L->cfg.store, check_one_lease, &ls, &le) < 0) {
         /* each lake's lease is still checked when it is opened */
         srv_log(L->log, "warning", "writer_lease_unreadable", "store", L->cfg.store, "message",
                 le.message, NULL);
         return 0;
     }
-    for (size_t i = 0; i < len; i += strlen(names + i) + 1)
-        check_one_lease(names + i, &ls);
-    free(names);
     return ls.refused ? -1 : 0;
 }
 
@@ -1649,19 +1662,11 @@ void srv_lakes_follow_all(srv_lakes *L)
     }
     /* an object store: the names one level below the root (a name that
      * holds no lake is logged by open_one and skipped) */
-    char *names = NULL;
-    size_t len = 0;
     rl_error e;
     rl_error_clear(&e);
-    if (rl_store_list_names(L->cfg.store, &names, &len, &e) < 0) {
+    if (each_object_name(L->cfg.store, open_one, L, &e) < 0)
         srv_log(L->log, "warning", "standby_list_failed", "store", L->cfg.store, "message",
                 e.message, "action", "the standby watches the lakes clients open", NULL);
-        return;
-    }
-    for (size_t i = 0; i < len; i += strlen(names + i) + 1)
-        if (valid_db_name(names + i))
-            open_one(names + i, L);
-    free(names);
 }
 
 /* ------------------------------------------------------ metrics, closing */

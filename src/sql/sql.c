@@ -94,6 +94,7 @@ struct rl_portal {
     int16_t *formats;
     size_t nformats;
     rl_rowset *result;          /* materialized at the first Execute of a SELECT */
+    char tag[48];               /* result's CommandComplete when not "SELECT n" (RETURNING) */
     size_t sent;
     bool finished;
     rl_portal *next;
@@ -1600,7 +1601,8 @@ static int describe_prepared(rl_exec *x, rl_prepared *p, rl_describe *out)
     out->nparams = p->nparams;
     out->param_oids = p->inferred_oids;
     const PgQuery__Node *n = prepared_stmt(p);
-    if (!n || n->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+    bool returning = rl_dml_has_returning(n);
+    if (!n || (n->node_case != PG_QUERY__NODE__NODE_SELECT_STMT && !returning))
         return 0; /* NoData */
     if (!p->shape) {
         if (rl_lakes_route(x, n) < 0)
@@ -1619,7 +1621,8 @@ static int describe_prepared(rl_exec *x, rl_prepared *p, rl_describe *out)
         x->params = unbound;
         x->nparams = p->nparams;
         const rl_parsed *prev = rl_parsed_activate(p->parsed);
-        p->shape = rl_select_describe(x, n->select_stmt);
+        p->shape = returning ? rl_dml_returning_describe(x, n)
+                             : rl_select_describe(x, n->select_stmt);
         x->params = bound;
         x->nparams = nbound;
         rl_parsed_activate(prev);
@@ -1786,7 +1789,10 @@ static rl_exec_status portal_send_rows(rl_exec *x, rl_portal *pt, uint64_t max_r
     if (pt->sent < rs->nrows)
         return RL_EXEC_SUSPENDED;
     char tag[48];
-    snprintf(tag, sizeof tag, "SELECT %zu", rs->nrows);
+    if (pt->tag[0])
+        snprintf(tag, sizeof tag, "%s", pt->tag);
+    else
+        snprintf(tag, sizeof tag, "SELECT %zu", rs->nrows);
     pt->finished = true;
     return rl_send_complete(x, tag) < 0 ? RL_EXEC_ERROR : RL_EXEC_DONE;
 }
@@ -1869,6 +1875,19 @@ static rl_exec_status execute_portal(rl_session *s, const char *portal, uint64_t
             }
         }
         st = portal_send_rows(&x, pt, max_rows);
+    } else if (pt->result) { /* the rest of a RETURNING result */
+        st = portal_send_rows(&x, pt, max_rows);
+    } else if (max_rows && rl_dml_has_returning(n)) {
+        rl_returning_hold hold = {0};
+        x.hold = &hold;
+        st = run_statement(&x, n);
+        if (st == RL_EXEC_DONE && hold.rows && (pt = portal_find(s, portal)) != NULL) {
+            pt->result = hold.rows;
+            snprintf(pt->tag, sizeof pt->tag, "%s", hold.tag);
+            st = portal_send_rows(&x, pt, max_rows);
+        } else {
+            rl_rowset_free(hold.rows);
+        }
     } else {
         st = run_statement(&x, n);
         if ((pt = portal_find(s, portal)) != NULL) /* gone after DEALLOCATE ALL */

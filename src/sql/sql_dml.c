@@ -20,6 +20,7 @@
  *    expression evaluator, so they work whatever form the tid value takes
  *    (tid, or text "'(p,o)'" with PostgreSQL-tolerated quotes).
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,12 +60,117 @@ static int col_index(const rl_rowset *rs, size_t ntab, const char *name)
     return -1;
 }
 
-static int reject_unsupported(rl_exec *x, size_t nreturning, const char *what)
+/* ------------------------------------------------------------ RETURNING
+ *
+ * The rows a statement wrote (INSERT, UPDATE: the new values; DELETE: the
+ * old), each followed by the rows of its FROM / USING items it matched,
+ * are gathered here and the list is evaluated over them once the last
+ * write succeeded (rl_select_returning): as PostgreSQL, a statement that
+ * fails sends none of its rows. The list is typed over no rows before the
+ * first write, so its errors (42703, 42803, ...) come before any write's. */
+typedef struct returning {
+    PgQuery__Node **list; /* NULL: the statement has no RETURNING */
+    size_t n;
+    rl_rowset *rows;       /* target's columns (relation `alias`), then FROM's */
+    size_t ntarget;        /* of which the target's, its ctid included */
+    rl_value *scratch;     /* one row of rows->ncols */
+} returning;
+
+static void returning_free(returning *r)
 {
-    if (nreturning)
-        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                             "%s ... RETURNING is not supported by RockLake", what);
+    rl_rowset_free(r->rows);
+    free(r->scratch);
+    memset(r, 0, sizeof *r);
+}
+
+/* The result of the list over the rows gathered so far. */
+static rl_rowset *returning_result(rl_exec *x, returning *r)
+{
+    return rl_select_returning(x, r->list, r->n, r->rows);
+}
+
+static int returning_open(rl_exec *x, returning *r, PgQuery__Node **list, size_t n,
+                          const rl_rowset *target, const char *alias, rl_rowset *const *from,
+                          size_t nfrom)
+{
+    memset(r, 0, sizeof *r);
+    if (!n)
+        return 0;
+    size_t ncols = target->ncols;
+    for (size_t k = 0; k < nfrom; k++)
+        ncols += from[k]->ncols;
+    r->list = list;
+    r->n = n;
+    r->ntarget = target->ncols;
+    r->rows = rl_rowset_new(ncols);
+    r->scratch = calloc(ncols + 1, sizeof *r->scratch);
+    if (!r->rows || !r->scratch) {
+        returning_free(r);
+        return oom(x);
+    }
+    memcpy(r->rows->cols, target->cols, target->ncols * sizeof *target->cols);
+    for (size_t i = 0; i < target->ncols; i++)
+        rl_str_copy(r->rows->cols[i].rel, sizeof r->rows->cols[i].rel, alias);
+    size_t at = target->ncols;
+    for (size_t k = 0; k < nfrom; k++) {
+        memcpy(r->rows->cols + at, from[k]->cols, from[k]->ncols * sizeof *from[k]->cols);
+        at += from[k]->ncols;
+    }
+    rl_rowset *typed = returning_result(x, r);
+    if (!typed) {
+        returning_free(r);
+        return -1;
+    }
+    rl_rowset_free(typed);
     return 0;
+}
+
+/* Gather one written row: its `ntab` table columns (the target's hidden
+ * columns read NULL) and, for UPDATE ... FROM / DELETE ... USING, the FROM
+ * rows it matched: b is the innermost binding of job_run's chain (the
+ * last FROM item's), whose outer links lead back to the target. */
+static int returning_add(rl_exec *x, returning *r, const rl_value *row, size_t ntab,
+                         const rl_binding *b, size_t nfrom)
+{
+    if (!r->list)
+        return 0;
+    rl_value *v = r->scratch;
+    for (size_t i = 0; i < r->ntarget; i++) {
+        if (i < ntab) {
+            v[i] = row[i];
+            continue;
+        }
+        memset(&v[i], 0, sizeof v[i]);
+        v[i].oid = r->rows->cols[i].oid;
+        v[i].typmod = r->rows->cols[i].typmod;
+        v[i].d.isnull = true;
+    }
+    size_t end = r->rows->ncols;
+    for (size_t k = nfrom; k > 0; k--, b = b->outer) {
+        assert(b && b->rs);
+        end -= b->rs->ncols;
+        memcpy(&v[end], rl_rowset_row(b->rs, b->row), b->rs->ncols * sizeof *v);
+    }
+    assert(end == r->ntarget);
+    return rl_rowset_add(r->rows, v, NULL, x->err);
+}
+
+/* CommandComplete `tag`, after the RETURNING rows if there is a list. */
+static int returning_complete(rl_exec *x, returning *r, const char *tag)
+{
+    if (!r->list)
+        return rl_send_complete(x, tag);
+    rl_rowset *res = returning_result(x, r);
+    if (!res)
+        return -1;
+    if (x->hold) { /* the portal sends them (rl_returning_hold) */
+        x->hold->rows = res;
+        rl_str_copy(x->hold->tag, sizeof x->hold->tag, tag);
+        return 0;
+    }
+    int rc = rl_select_send_rows(x, res, tag);
+    rl_rowset_free(res);
+    return rc;
 }
 
 /* ---------------------------------------------------------- insert row */
@@ -148,7 +254,7 @@ static int assign(rl_expr_ctx *ec, const rl_rowset *shape, size_t c, const rl_va
 /* One VALUES row: evaluate, coerce, insert. */
 static int insert_values_row(rl_exec *x, const rl_relation *rel, const rl_rowset *shape,
                              size_t ntab, const int *tcols, size_t ntarget, bool listed,
-                             const PgQuery__List *items)
+                             const PgQuery__List *items, returning *ret)
 {
     if (items->n_items > ntarget)
         return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, rl_node_location(items->items[ntarget]),
@@ -172,6 +278,8 @@ static int insert_values_row(rl_exec *x, const rl_relation *rel, const rl_rowset
     }
     if (rc == 0)
         rc = rl_dml_insert_row(x, rel, row);
+    if (rc == 0)
+        rc = returning_add(x, ret, row, ntab, NULL, 0);
     rl_arena_free(&arena);
     return rc;
 }
@@ -179,7 +287,7 @@ static int insert_values_row(rl_exec *x, const rl_relation *rel, const rl_rowset
 /* INSERT ... SELECT: run the query, then coerce and insert each row. */
 static int insert_select(rl_exec *x, const rl_relation *rel, const rl_rowset *shape,
                          size_t ntab, const int *tcols, size_t ntarget,
-                         const PgQuery__SelectStmt *sel, uint64_t *count)
+                         const PgQuery__SelectStmt *sel, uint64_t *count, returning *ret)
 {
     rl_rowset *rs = rl_select_run(x, sel, NULL);
     if (!rs)
@@ -196,7 +304,8 @@ static int insert_select(rl_exec *x, const rl_relation *rel, const rl_rowset *sh
         const rl_value *src = rl_rowset_row(rs, r);
         for (size_t i = 0; rc == 0 && i < rs->ncols; i++)
             rc = assign(&ec, shape, (size_t)tcols[i], &src[i], row, -1);
-        if (rc == 0 && (rc = rl_dml_insert_row(x, rel, row)) == 0)
+        if (rc == 0 && (rc = rl_dml_insert_row(x, rel, row)) == 0 &&
+            (rc = returning_add(x, ret, row, ntab, NULL, 0)) == 0)
             (*count)++;
         rl_arena_free(&arena);
     }
@@ -206,8 +315,6 @@ static int insert_select(rl_exec *x, const rl_relation *rel, const rl_rowset *sh
 
 int rl_dml_insert(rl_exec *x, const PgQuery__InsertStmt *st)
 {
-    if (reject_unsupported(x, st->n_returning_list, "INSERT") < 0)
-        return -1;
     if (st->on_conflict_clause)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                              "INSERT ... ON CONFLICT is not supported by RockLake");
@@ -231,6 +338,10 @@ int rl_dml_insert(rl_exec *x, const PgQuery__InsertStmt *st)
                                                    "too many columns") : 0;
     if (rc == 0)
         rc = insert_targets(x, st, shape, ntab, tcols, &ntarget);
+    returning ret = {0};
+    if (rc == 0)
+        rc = returning_open(x, &ret, st->returning_list, st->n_returning_list, shape,
+                            rl_range_var_alias(st->relation), NULL, 0);
     const PgQuery__SelectStmt *sel =
         st->select_stmt && st->select_stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT
             ? st->select_stmt->select_stmt
@@ -243,18 +354,20 @@ int rl_dml_insert(rl_exec *x, const PgQuery__InsertStmt *st)
             if ((r & 255) == 0 && rl_exec_check_cancel(x) < 0)
                 rc = -1;
             else if ((rc = insert_values_row(x, &rel, shape, ntab, tcols, ntarget, st->n_cols != 0,
-                                              sel->values_lists[r]->list)) == 0)
+                                              sel->values_lists[r]->list, &ret)) == 0)
                 count++;
         }
     } else if (rc == 0) {
-        rc = insert_select(x, &rel, shape, ntab, tcols, ntarget, sel, &count);
+        rc = insert_select(x, &rel, shape, ntab, tcols, ntarget, sel, &count, &ret);
     }
     rl_rowset_free(shape);
-    if (rc < 0)
-        return -1;
-    char tag[48];
-    snprintf(tag, sizeof tag, "INSERT 0 %llu", (unsigned long long)count);
-    return rl_send_complete(x, tag);
+    if (rc == 0) {
+        char tag[48];
+        snprintf(tag, sizeof tag, "INSERT 0 %llu", (unsigned long long)count);
+        rc = returning_complete(x, &ret, tag);
+    }
+    returning_free(&ret);
+    return rc < 0 ? -1 : 0;
 }
 
 /* ------------------------------------------ UPDATE / DELETE: the join */
@@ -492,10 +605,23 @@ static rl_rowset *from_item(dml_job *j, const PgQuery__Node *n)
             return NULL;
         }
         rl_rowset *out = rl_select_run(x, rs->subquery->select_stmt, NULL);
-        for (size_t i = 0; out && i < out->ncols; i++)
-            rl_str_copy(out->cols[i].rel, sizeof out->cols[i].rel, rs->alias->aliasname);
-        if (out)
-            rl_rowset_cols_changed(out);
+        if (!out)
+            return NULL;
+        const PgQuery__Alias *al = rs->alias;
+        if (al->n_colnames > out->ncols) {
+            rl_exec_error(x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE, -1,
+                          "table \"%s\" has %zu columns available but %zu columns specified",
+                          al->aliasname, out->ncols, al->n_colnames);
+            rl_rowset_free(out);
+            return NULL;
+        }
+        for (size_t i = 0; i < out->ncols; i++) {
+            rl_str_copy(out->cols[i].rel, sizeof out->cols[i].rel, al->aliasname);
+            const PgQuery__Node *cn = i < al->n_colnames ? al->colnames[i] : NULL;
+            if (cn && cn->node_case == PG_QUERY__NODE__NODE_STRING)
+                rl_str_copy(out->cols[i].name, sizeof out->cols[i].name, cn->string->sval);
+        }
+        rl_rowset_cols_changed(out);
         return out;
     }
     rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, rl_node_location(n),
@@ -837,6 +963,7 @@ typedef struct upd_ctx {
     const PgQuery__UpdateStmt *st;
     int cols[RL_MAX_COLUMNS];
     uint64_t count;
+    returning ret;
 } upd_ctx;
 
 static int update_targets(dml_job *j, upd_ctx *u)
@@ -907,30 +1034,33 @@ static int update_row(dml_job *j, rl_expr_ctx *ec, size_t r, void *ctx)
             return -1;
     }
     u->count++;
-    return 0;
+    return returning_add(j->x, &u->ret, nrow, j->ntab, ec->b, j->nfrom);
 }
 
 int rl_dml_update(rl_exec *x, const PgQuery__UpdateStmt *st)
 {
-    if (reject_unsupported(x, st->n_returning_list, "UPDATE") < 0)
-        return -1;
     dml_job j;
     upd_ctx u = {.st = st};
     int rc = job_open(&j, x, st->relation, st->with_clause, st->from_clause, st->n_from_clause,
                       st->where_clause);
     if (rc == 0)
         rc = update_targets(&j, &u);
+    if (rc == 0)
+        rc = returning_open(x, &u.ret, st->returning_list, st->n_returning_list, j.target,
+                            j.alias, j.from, j.nfrom);
     if (rc == 0 && j.rel.kind == RL_REL_STORED && !j.target->src && j.target->nrows)
         rc = rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "scan of \"%s\" lost its row keys",
                            j.rel.name);
     if (rc == 0)
         rc = job_run(&j, update_row, &u);
     job_free(&j);
-    if (rc < 0)
-        return -1;
-    char tag[48];
-    snprintf(tag, sizeof tag, "UPDATE %llu", (unsigned long long)u.count);
-    return rl_send_complete(x, tag);
+    if (rc == 0) {
+        char tag[48];
+        snprintf(tag, sizeof tag, "UPDATE %llu", (unsigned long long)u.count);
+        rc = returning_complete(x, &u.ret, tag);
+    }
+    returning_free(&u.ret);
+    return rc < 0 ? -1 : 0;
 }
 
 /* --------------------------------------------------------------- DELETE */
@@ -938,11 +1068,11 @@ int rl_dml_update(rl_exec *x, const PgQuery__UpdateStmt *st)
 typedef struct del_ctx {
     bool *gone;       /* temp tables: rows to remove */
     uint64_t count;
+    returning ret;
 } del_ctx;
 
 static int delete_row(dml_job *j, rl_expr_ctx *ec, size_t r, void *ctx)
 {
-    (void)ec;
     del_ctx *dc = ctx;
     if (j->rel.kind == RL_REL_TEMP) {
         dc->gone[r] = true;
@@ -955,7 +1085,7 @@ static int delete_row(dml_job *j, rl_expr_ctx *ec, size_t r, void *ctx)
             return -1;
     }
     dc->count++;
-    return 0;
+    return returning_add(j->x, &dc->ret, rl_rowset_row(j->target, r), j->ntab, ec->b, j->nfrom);
 }
 
 static void temp_compact(rl_rowset *rs, const bool *gone)
@@ -1058,8 +1188,6 @@ static int delete_by_ctids(rl_exec *x, const PgQuery__DeleteStmt *st, dml_job *j
 
 int rl_dml_delete(rl_exec *x, const PgQuery__DeleteStmt *st)
 {
-    if (reject_unsupported(x, st->n_returning_list, "DELETE") < 0)
-        return -1;
     dml_job j;
     memset(&j, 0, sizeof j);
     j.x = x;
@@ -1072,13 +1200,17 @@ int rl_dml_delete(rl_exec *x, const PgQuery__DeleteStmt *st)
         return -1;
     if (split_where(&j, st->where_clause) < 0)
         return -1;
-    if (rel.kind == RL_REL_STORED && !st->n_using_clause && j.nconj == 1 && j.conj_ctid[0]) {
+    if (rel.kind == RL_REL_STORED && !st->n_using_clause && j.nconj == 1 && j.conj_ctid[0] &&
+        !st->n_returning_list) {
         j.rel = rel;
         rc = delete_by_ctids(x, st, &j, &dc.count);
         job_free(&j);
     } else {
         rc = job_open(&j, x, st->relation, st->with_clause, st->using_clause,
                       st->n_using_clause, st->where_clause);
+        if (rc == 0)
+            rc = returning_open(x, &dc.ret, st->returning_list, st->n_returning_list, j.target,
+                                j.alias, j.from, j.nfrom);
         if (rc == 0 && j.rel.kind == RL_REL_STORED && !j.target->src && j.target->nrows)
             rc = rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1,
                                "scan of \"%s\" lost its row keys",
@@ -1095,9 +1227,72 @@ int rl_dml_delete(rl_exec *x, const PgQuery__DeleteStmt *st)
         free(dc.gone);
         job_free(&j);
     }
-    if (rc < 0)
-        return -1;
-    char tag[48];
-    snprintf(tag, sizeof tag, "DELETE %llu", (unsigned long long)dc.count);
-    return rl_send_complete(x, tag);
+    if (rc == 0) {
+        char tag[48];
+        snprintf(tag, sizeof tag, "DELETE %llu", (unsigned long long)dc.count);
+        rc = returning_complete(x, &dc.ret, tag);
+    }
+    returning_free(&dc.ret);
+    return rc < 0 ? -1 : 0;
+}
+
+/* ------------------------------------------------ RETURNING's Describe */
+
+bool rl_dml_has_returning(const PgQuery__Node *n)
+{
+    if (!n)
+        return false;
+    switch (n->node_case) {
+    case PG_QUERY__NODE__NODE_INSERT_STMT: return n->insert_stmt->n_returning_list > 0;
+    case PG_QUERY__NODE__NODE_UPDATE_STMT: return n->update_stmt->n_returning_list > 0;
+    case PG_QUERY__NODE__NODE_DELETE_STMT: return n->delete_stmt->n_returning_list > 0;
+    default: return false;
+    }
+}
+
+rl_rowset *rl_dml_returning_describe(rl_exec *x, const PgQuery__Node *n)
+{
+    assert(rl_dml_has_returning(n));
+    const PgQuery__RangeVar *rv;
+    PgQuery__Node **list, **from = NULL;
+    size_t nlist, nfrom = 0;
+    const PgQuery__WithClause *with = NULL;
+    if (n->node_case == PG_QUERY__NODE__NODE_INSERT_STMT) {
+        const PgQuery__InsertStmt *st = n->insert_stmt;
+        rv = st->relation, list = st->returning_list, nlist = st->n_returning_list;
+    } else if (n->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT) {
+        const PgQuery__UpdateStmt *st = n->update_stmt;
+        rv = st->relation, list = st->returning_list, nlist = st->n_returning_list;
+        from = st->from_clause, nfrom = st->n_from_clause, with = st->with_clause;
+    } else {
+        const PgQuery__DeleteStmt *st = n->delete_stmt;
+        rv = st->relation, list = st->returning_list, nlist = st->n_returning_list;
+        from = st->using_clause, nfrom = st->n_using_clause, with = st->with_clause;
+    }
+    dml_job j;
+    memset(&j, 0, sizeof j);
+    j.x = x;
+    j.with = with;
+    j.alias = rl_range_var_alias(rv);
+    rl_rowset *shape = NULL, *res = NULL;
+    returning r = {0};
+    int rc = rl_relation_resolve(x, rv, &j.rel);
+    if (rc == 0 && nfrom > sizeof j.from / sizeof j.from[0])
+        rc = rl_exec_error(x, RL_SQLSTATE_STATEMENT_TOO_COMPLEX, -1, "too many FROM items");
+    for (size_t i = 0; rc == 0 && i < nfrom; i++) {
+        if (!(j.from[i] = from_item(&j, from[i])))
+            rc = -1;
+        else
+            j.nfrom++;
+    }
+    if (rc == 0 && !(shape = rl_relation_shape(x, &j.rel, j.alias)))
+        rc = -1;
+    if (rc == 0)
+        rc = returning_open(x, &r, list, nlist, shape, j.alias, j.from, j.nfrom);
+    if (rc == 0)
+        res = returning_result(x, &r);
+    returning_free(&r);
+    rl_rowset_free(shape);
+    job_free(&j);
+    return res;
 }

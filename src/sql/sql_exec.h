@@ -114,6 +114,15 @@ struct rl_session {
 
 /* --------------------------------------------------- execution context */
 
+/* An Execute with a row limit of INSERT / UPDATE / DELETE ... RETURNING:
+ * the statement leaves its result rows and command tag here instead of
+ * sending them, and the portal sends them max_rows at a time (PostgreSQL
+ * runs such a statement to its end at the first Execute and keeps them). */
+typedef struct rl_returning_hold {
+    struct rl_rowset *rows; /* owned by the holder once set */
+    char tag[48];
+} rl_returning_hold;
+
 typedef struct rl_exec {
     rl_session *s;
     const rl_sink *sink;
@@ -132,6 +141,7 @@ typedef struct rl_exec {
      * its constants type as NULLs there, so nothing is computed from them
      * (make_date(41, 18, 35) fails only where PostgreSQL would fold it). */
     int unreached;
+    rl_returning_hold *hold;  /* NULL: RETURNING rows go to the sink */
 } rl_exec;
 
 /* The transaction of the current statement (begun on first use). */

@@ -54,7 +54,14 @@ typedef struct rl_cte_env {
     const char *name;
     rl_rowset *rs;
     const struct rl_cte_env *next;
+    bool keep_rels; /* RETURNING's rows: each column keeps its relation name */
 } cte_env;
+
+/* The name RETURNING's rows go by in the FROM of the query that evaluates
+ * its list (rl_select_returning): no statement can spell it, so a
+ * subquery in RETURNING that names the target table reads the table. */
+#define RETURNING_REL "\x01returning"
+
 
 /* Column names a SELECT can reference (projection pushdown, see
  * need_collect): NULL in sel = keep every column. */
@@ -713,7 +720,7 @@ static rl_rowset *from_rangevar(sel *S, const PgQuery__RangeVar *rv, const PgQue
     pushed_filter pf;
     rl_row_filter filter;
     if (cte) {
-        rl_rowset *rs = rowset_clone(S->x, cte->rs, alias);
+        rl_rowset *rs = rowset_clone(S->x, cte->rs, cte->keep_rels ? NULL : alias);
         const rl_row_filter *f = rs ? pushed_for(S, rs, &pf, &filter) : NULL;
         if (rs && f && rl_rowset_filter(rs, f) < 0) {
             rl_rowset_free(rs);
@@ -4203,7 +4210,7 @@ static rl_rowset *run_recursive_cte(rl_exec *x, const PgQuery__CommonTableExpr *
             failed = true;
             break;
         }
-        cte_env self = {cte->ctename, work, env};
+        cte_env self = {cte->ctename, work, env, false};
         rl_rowset *next = rl_exec_check_cancel(x) < 0 ? NULL : run_raw(x, st->rarg, outer, &self);
         rl_rowset_free(work);
         work = NULL;
@@ -4263,7 +4270,7 @@ static int bind_ctes(rl_exec *x, const PgQuery__SelectStmt *st, const rl_binding
                 return -1;
             }
         }
-        envs[i] = (cte_env){cte->ctename, rs, env};
+        envs[i] = (cte_env){cte->ctename, rs, env, false};
         env = &envs[i];
     }
     *top = env;
@@ -4583,6 +4590,34 @@ bool rl_select_streamable(const PgQuery__SelectStmt *st)
     return streamable(st);
 }
 
+rl_rowset *rl_select_returning(rl_exec *x, PgQuery__Node **targets, size_t ntargets,
+                               rl_rowset *rows)
+{
+    for (size_t i = 0; i < ntargets; i++)
+        if (contains_aggregate(targets[i])) {
+            rl_exec_error(x, RL_SQLSTATE_GROUPING_ERROR, rl_node_location(targets[i]),
+                          "aggregate functions are not allowed in RETURNING");
+            return NULL;
+        }
+    PgQuery__RangeVar rv = PG_QUERY__RANGE_VAR__INIT;
+    rv.relname = (char *)RETURNING_REL;
+    rv.inh = true;
+    rv.location = -1;
+    PgQuery__Node from = PG_QUERY__NODE__INIT;
+    from.node_case = PG_QUERY__NODE__NODE_RANGE_VAR;
+    from.range_var = &rv;
+    PgQuery__Node *fromv[1] = {&from};
+    PgQuery__SelectStmt q = PG_QUERY__SELECT_STMT__INIT;
+    q.n_target_list = ntargets;
+    q.target_list = targets;
+    q.n_from_clause = 1;
+    q.from_clause = fromv;
+    q.op = PG_QUERY__SET_OPERATION__SETOP_NONE;
+    q.limit_option = PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_DEFAULT;
+    cte_env env = {RETURNING_REL, rows, NULL, true};
+    return run_raw(x, &q, NULL, &env);
+}
+
 rl_rowset *rl_select_describe(rl_exec *x, const PgQuery__SelectStmt *st)
 {
     if (streamable(st) && !rl_exec_uses_ctids(x))
@@ -4703,6 +4738,20 @@ int rl_select_send_streamed(rl_exec *x, const PgQuery__SelectStmt *st, bool row_
     return rc;
 }
 
+int rl_select_send_rows(rl_exec *x, rl_rowset *rs, const char *tag)
+{
+    const rl_sink *sink = x->sink;
+    int rc = send_row_description(x, rs->ncols, rs->cols);
+    for (size_t i = 0; rc == 0 && i < rs->nrows; i++) {
+        if ((i & 255) == 255 && rl_exec_check_cancel(x) < 0)
+            rc = -1;
+        else if (sink && sink->data_row &&
+                 sink->data_row(sink->ctx, rs->ncols, rl_rowset_row(rs, i)) < 0)
+            rc = sink_lost(x);
+    }
+    return rc == 0 ? rl_send_complete(x, tag) : rc;
+}
+
 int rl_select_send(rl_exec *x, const PgQuery__SelectStmt *st)
 {
     int cached = rl_result_cache_probe(x, st);
@@ -4717,20 +4766,9 @@ int rl_select_send(rl_exec *x, const PgQuery__SelectStmt *st)
     rl_result_budget_end(&budget);
     if (!rs)
         return -1;
-    const rl_sink *sink = x->sink;
-    int rc = send_row_description(x, rs->ncols, rs->cols);
-    for (size_t i = 0; rc == 0 && i < rs->nrows; i++) {
-        if ((i & 255) == 255 && rl_exec_check_cancel(x) < 0)
-            rc = -1;
-        else if (sink && sink->data_row &&
-                 sink->data_row(sink->ctx, rs->ncols, rl_rowset_row(rs, i)) < 0)
-            rc = sink_lost(x);
-    }
-    if (rc == 0) {
-        char tag[64];
-        snprintf(tag, sizeof tag, "SELECT %zu", rs->nrows);
-        rc = rl_send_complete(x, tag);
-    }
+    char tag[64];
+    snprintf(tag, sizeof tag, "SELECT %zu", rs->nrows);
+    int rc = rl_select_send_rows(x, rs, tag);
     rl_rowset_free(rs);
     return rc;
 }

@@ -44,6 +44,15 @@ rl_rowset *rl_select_describe(rl_exec *x, const PgQuery__SelectStmt *st);
  * rl_select_run then. Answers and errors are those of rl_select_run. */
 int rl_select_stream(rl_exec *x, const PgQuery__SelectStmt *st, const rl_row_stream *out,
                      size_t *nrows);
+/* RETURNING: the list `targets` evaluated over `rows`, the rows an
+ * INSERT / UPDATE / DELETE wrote (with the columns of its FROM / USING
+ * items after the target's), each column named by its own relation, as a
+ * SELECT over them would; 42803 for an aggregate. With no rows it gives
+ * the result's columns (Describe, and the check made before writing). */
+rl_rowset *rl_select_returning(rl_exec *x, PgQuery__Node **targets, size_t ntargets,
+                               rl_rowset *rows);
+/* Send RowDescription, rs's rows as DataRows and CommandComplete `tag`. */
+int rl_select_send_rows(rl_exec *x, rl_rowset *rs, const char *tag);
 /* Evaluate a VALUES list (values_stmt->values_lists) into a row set whose
  * columns are named colnames[i] (or column1, column2, ...) with relation
  * alias `alias`; column types are resolved as PostgreSQL resolves VALUES

@@ -42,6 +42,11 @@ void rl_params_infer(rl_exec *x, const PgQuery__Node *stmt, uint32_t *oids, size
 int rl_dml_insert(rl_exec *x, const PgQuery__InsertStmt *st);
 int rl_dml_update(rl_exec *x, const PgQuery__UpdateStmt *st);
 int rl_dml_delete(rl_exec *x, const PgQuery__DeleteStmt *st);
+/* Does this INSERT / UPDATE / DELETE have a RETURNING list? */
+bool rl_dml_has_returning(const PgQuery__Node *n);
+/* Its result columns, with no rows (extended-protocol Describe): NULL with
+ * x's error set when the list or the statement does not type. */
+rl_rowset *rl_dml_returning_describe(rl_exec *x, const PgQuery__Node *n);
 /* Insert one row of already-coerced values into a relation (used by INSERT
  * and COPY FROM). */
 int rl_dml_insert_row(rl_exec *x, const rl_relation *rel, const rl_value *row);

@@ -340,6 +340,43 @@ def test_execute_row_limit_portal_suspended(server):
     r.close()
 
 
+def test_returning_through_the_extended_protocol(server):
+    """INSERT / UPDATE / DELETE ... RETURNING as drivers send them: Describe
+    gives the RETURNING columns (it said NoData and Execute refused the
+    statement with 0A000 before), Execute with a row limit runs the write to
+    its end and hands the rows out max_rows at a time, PortalSuspended in
+    between, then CommandComplete with the write's own tag."""
+    r = Raw(server.port)
+    r.login()
+    r.send(msg(b"Q", b"CREATE TABLE ret_t (a int, b text)\0"))
+    assert "E" not in [t for t, _ in r.until()]
+    sql = b"INSERT INTO ret_t VALUES (1, 'x'), (2, 'y'), (3, 'z') RETURNING a, b || '!' AS c\0"
+    bind = b"\0\0" + b"\0\0" + b"\0\0" + b"\0\0"
+    r.send(msg(b"P", b"\0" + sql + b"\0\0") + msg(b"B", bind) + msg(b"D", b"P\0") +
+           msg(b"E", b"\0" + struct.pack("!i", 2)) + msg(b"E", b"\0" + struct.pack("!i", 0)) +
+           msg(b"S"))
+    out = r.until()
+    assert [t for t, _ in out] == ["1", "2", "T", "D", "D", "s", "D", "C", "Z"], out
+    assert out[2][1].startswith(struct.pack("!h", 2) + b"a\0")
+    assert [v for t, v in out if t == "D"] == [
+        struct.pack("!hi", 2, 1) + b"1" + struct.pack("!i", 2) + b"x!",
+        struct.pack("!hi", 2, 1) + b"2" + struct.pack("!i", 2) + b"y!",
+        struct.pack("!hi", 2, 1) + b"3" + struct.pack("!i", 2) + b"z!"]
+    assert out[7][1] == b"INSERT 0 3\0"
+    r.close()
+    with psycopg.connect(server.dsn(), autocommit=True) as conn:
+        cur = conn.execute("UPDATE ret_t SET b = %s WHERE a >= %s RETURNING a, b", ("u", 2),
+                           prepare=True)
+        assert [d.name for d in cur.description] == ["a", "b"]
+        assert sorted(cur.fetchall()) == [(2, "u"), (3, "u")] and cur.statusmessage == "UPDATE 2"
+        cur = conn.execute("DELETE FROM ret_t WHERE a = %s RETURNING *", (9,), prepare=True)
+        assert [d.type_code for d in cur.description] == [23, 25] and cur.fetchall() == []
+        with pytest.raises(psycopg.errors.UndefinedColumn):
+            conn.execute("INSERT INTO ret_t VALUES (%s, %s) RETURNING nosuch", (4, "w"),
+                         prepare=True)
+        assert conn.execute("SELECT count(*) FROM ret_t").fetchone() == (3,)
+
+
 def test_extended_error_skips_until_sync(server):
     r = Raw(server.port)
     r.login()

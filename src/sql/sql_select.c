@@ -2418,6 +2418,11 @@ typedef struct proj {
     rl_window_values *win; /* the level's window calls (NULL: none) */
     const PgQuery__FuncCall **srf; /* set-returning calls of the targets and keys */
     size_t nsrf, capsrf;
+    /* type_level: the first target whose constant folding failed
+     * (folding_error), reported only if no later clause fails analysis */
+    bool defer_folding;
+    bool folded_failed;
+    rl_error folded;
 } proj;
 
 /* Evaluate targets and sort keys in context c into one output row. */
@@ -2581,6 +2586,18 @@ static bool contains_aggregate(const PgQuery__Node *n)
 }
 
 /* Output types: every target evaluated on the typing row. */
+/* An error PostgreSQL's planner raises when it folds a constant call (1/0,
+ * ln(0), power(0, -1)): after the whole statement was analyzed, so any
+ * clause's analysis error (42703 in WHERE) comes first. Literal input
+ * errors (22P02, 22003 of '9e99'::int) are the parser's and keep their
+ * place, which is why the out-of-range class is not deferred. */
+static bool folding_error(const rl_error *e)
+{
+    return strcmp(e->sqlstate, RL_SQLSTATE_DIVISION_BY_ZERO) == 0 ||
+           strcmp(e->sqlstate, RL_SQLSTATE_INVALID_ARGUMENT_FOR_LOG) == 0 ||
+           strcmp(e->sqlstate, RL_SQLSTATE_INVALID_ARGUMENT_FOR_POWER) == 0;
+}
+
 static int type_targets(proj *p, rl_rowset *typ, bool aggregated)
 {
     rl_binding b = {typ, 0, p->S->outer, NULL};
@@ -2592,8 +2609,15 @@ static int type_targets(proj *p, rl_rowset *typ, bool aggregated)
         if (!p->t[i].expr)
             continue; /* `*` columns keep their input meta */
         rl_value v;
-        if (rl_expr_eval(&c, p->t[i].expr, &v) < 0)
-            return -1;
+        if (rl_expr_eval(&c, p->t[i].expr, &v) < 0) {
+            if (!p->defer_folding || !folding_error(p->S->x->err))
+                return -1;
+            if (!p->folded_failed)
+                p->folded = *p->S->x->err;
+            p->folded_failed = true;
+            rl_error_clear(p->S->x->err);
+            continue;
+        }
         m->oid = v.oid;
         m->typmod = v.oid == RL_OID_VARCHAR || v.oid == RL_OID_NUMERIC || v.oid == RL_OID_RECORD
                         ? v.typmod
@@ -3747,7 +3771,7 @@ static int check_clauses(proj *p, rl_rowset *typ, bool aggregated)
  * them. */
 static rl_rowset *type_level(sel *S, const PgQuery__SelectStmt *st)
 {
-    proj p = {.S = S, .st = st};
+    proj p = {.S = S, .st = st, .defer_folding = true};
     rl_rowset *typ = NULL, *result = NULL;
     rl_colmeta *meta = NULL;
     rl_window_values win;
@@ -3772,6 +3796,10 @@ static rl_rowset *type_level(sel *S, const PgQuery__SelectStmt *st)
         check_clauses(&p, typ, aggregated) < 0 || check_locking(S, st, aggregated) < 0 ||
         (aggregated && check_ungrouped(&p, typ) < 0))
         goto done;
+    if (p.folded_failed) {
+        *S->x->err = p.folded;
+        goto done;
+    }
     if (st->n_distinct_clause) /* DISTINCT compares them: an unknown literal becomes text */
         resolve_unknown(p.out);
     result = p.out;
@@ -3787,11 +3815,12 @@ done:
 }
 
 /* Does analyzing st before running it change which error comes first?
- * Only when a clause after the target list is there to fail. */
+ * Only when a clause after the first target is there to fail (a later
+ * target's 42703 comes before an earlier one's 1/0, folding_error). */
 static bool clauses_after_targets(const PgQuery__SelectStmt *st)
 {
     return st->where_clause || st->having_clause || st->n_group_clause || st->n_sort_clause ||
-           st->n_distinct_clause || st->limit_count || st->limit_offset;
+           st->n_distinct_clause || st->limit_count || st->limit_offset || st->n_target_list > 1;
 }
 
 /* PostgreSQL analyzes a statement whole before it runs any of it: a level

@@ -71,3 +71,11 @@ SELECT a, b FROM e ORDER BY a;
 SELECT nosuch, 1 / 0 FROM e;
 SELECT 'a'::int FROM e WHERE 1 / 0 = 1;
 SELECT a FROM e WHERE nosuch = 1 AND 1 / 0 = 1;
+-- constant folding fails after analysis: a WHERE's 42703 comes before a target's 1/0
+select 1/0 from ducklake_snapshot where nosuch = 1;
+select ln(0), 1/0 from ducklake_snapshot where snapshot_id = 'x';
+select 1/0, nosuch from ducklake_snapshot;
+select 1/0 from ducklake_snapshot where snapshot_id = 1 order by 1;
+select 1/0 from ducklake_snapshot order by nosuch;
+select '99999999999'::int4, nosuch from ducklake_snapshot;
+select 1/0 from ducklake_snapshot group by snapshot_time having nosuch > 0;

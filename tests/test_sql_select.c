@@ -382,6 +382,40 @@ static void test_casts(void)
                  "schema_id\n1");
 }
 
+/* Property: for random byte strings (every byte value, lengths 0..80,
+ * across base64's 76-character line breaks), decode(encode(b, f), f) is b
+ * in each of hex, base64 and escape, and encode's length is what the
+ * format implies for hex and base64. */
+static void test_encode_decode_round_trip(void)
+{
+    static const char *const formats[] = {"hex", "base64", "escape"};
+    uint32_t seed = 12345;
+    for (int round = 0; round < 60; round++) {
+        size_t n = (size_t)(round * 7 % 81);
+        char hex[2 * 81 + 1];
+        for (size_t i = 0; i < n; i++) {
+            seed = seed * 1103515245u + 12345u;
+            snprintf(hex + 2 * i, 3, "%02x", (seed >> 16) & 0xff);
+        }
+        hex[2 * n] = 0;
+        for (size_t f = 0; f < 3; f++) {
+            char sql[1024];
+            snprintf(sql, sizeof sql,
+                     "SELECT decode(encode('\\x%s'::bytea, '%s'), '%s') = '\\x%s'::bytea, "
+                     "length(replace(encode('\\x%s'::bytea, '%s'), chr(10), ''))",
+                     hex, formats[f], formats[f], hex, hex, formats[f]);
+            const char *r = q(sql);
+            const char *row = strchr(r, '\n');
+            CHECK(row && row[1] == 't' && row[2] == '|');
+            long len = row ? strtol(row + 3, NULL, 10) : -1;
+            if (f == 0)
+                CHECK_EQ_INT(len, (long)(2 * n));
+            if (f == 1)
+                CHECK_EQ_INT(len, (long)((n + 2) / 3 * 4));
+        }
+    }
+}
+
 /* A big table: the latest-snapshot query must not read every snapshot. */
 static void test_latest_snapshot_is_cheap(void)
 {
@@ -591,6 +625,7 @@ int main(void)
     RUN(test_row_description);
     RUN(test_error_positions);
     RUN(test_casts);
+    RUN(test_encode_decode_round_trip);
     RUN(test_recursion_without_end_is_refused);
     RUN(test_latest_snapshot_is_cheap);
     RUN(test_heap_order_descriptors);

@@ -30,6 +30,7 @@
 
 #include "pgtype/pgtype.h"
 #include "pgtype/tzif.h"
+#include "sql/sql_bytea.h"
 #include "sql/sql_cast.h"
 #include "sql/sql_exec.h"
 #include "sql/sql_expr.h"
@@ -1301,6 +1302,14 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
     if (strcmp(op, "||") == 0 && (a.oid == RL_OID_JSON || a.oid == RL_OID_JSONB) &&
         (b.oid == RL_OID_JSON || b.oid == RL_OID_JSONB)) /* json || json: none */
         return op_error(c, op, a.oid, b.oid, e->location);
+    if (strcmp(op, "||") == 0 && (a.oid == RL_OID_BYTEA || b.oid == RL_OID_BYTEA) &&
+        (a.oid == RL_OID_BYTEA || a.oid == RL_OID_UNKNOWN) &&
+        (b.oid == RL_OID_BYTEA || b.oid == RL_OID_UNKNOWN)) { /* byteacat */
+        if (rl_value_coerce(c, &a, RL_OID_BYTEA, -1, false, &a, e->location) < 0 ||
+            rl_value_coerce(c, &b, RL_OID_BYTEA, -1, false, &b, e->location) < 0)
+            return -1;
+        return rl_bytea_concat(c, &a, &b, out);
+    }
     if (strcmp(op, "||") == 0)
         return concat(c, &a, &b, out);
     if (strlen(op) == 1 && strchr("+-*/", op[0])) {

@@ -39,6 +39,7 @@
 #include "sql/sql_exec.h"
 #include "sql/sql_func.h"
 #include "sql/sql_pgcatalog.h"
+#include "sql/sql_bytea.h"
 #include "sql/sql_datetime.h"
 #include "sql/sql_json.h"
 #include "sql/sql_mathfunc.h"

@@ -1,0 +1,1 @@
+select decode('YWJj', 'base64'), encode(decode('61 62', 'hex'), 'escape'), decode('a\\b\001', 'escape'), overlay('abc' placing 'X' from 2 for 1), convert_from(convert_to('é', 'LATIN1'), 'LATIN1'), substring(sha256('x') from 2 for 3), set_byte('\x0102'::bytea, 1, 7) || '\x03'::bytea

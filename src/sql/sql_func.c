@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/time.h>
 
 #include "sql/sql_exec.h"
@@ -417,6 +418,194 @@ static int visible_answer(rl_value *out, int r)
         rl_val_null(out, RL_OID_BOOL); /* no such object: NULL, as PostgreSQL */
     else
         rl_val_bool(out, r == 1);
+    return 0;
+}
+
+/* ------------------------------------- has_*_privilege, pg_has_role (acl.c)
+ *
+ * Each takes an optional role first (a name, 42704 when no role has it, or
+ * an oid), the object (a name, which must exist, or an oid, NULL when none
+ * has it) and a privilege list: names separated by commas, any case,
+ * spaces around them, each maybe WITH GRANT OPTION (22023 for another
+ * word); true when the role holds any of them (rl_pgcatalog_privilege). */
+
+typedef struct acl_word {
+    const char *name;
+    unsigned bit;
+} acl_word;
+
+static const acl_word table_privs[] = {
+    {"SELECT", RL_ACL_SELECT}, {"INSERT", RL_ACL_INSERT}, {"UPDATE", RL_ACL_UPDATE},
+    {"DELETE", RL_ACL_DELETE}, {"TRUNCATE", RL_ACL_TRUNCATE}, {"REFERENCES", RL_ACL_REFERENCES},
+    {"TRIGGER", RL_ACL_TRIGGER}, {NULL, 0}};
+static const acl_word schema_privs[] = {{"CREATE", RL_ACL_CREATE}, {"USAGE", RL_ACL_USAGE},
+                                        {NULL, 0}};
+static const acl_word database_privs[] = {{"CREATE", RL_ACL_CREATE}, {"CONNECT", RL_ACL_CONNECT},
+                                          {"TEMPORARY", RL_ACL_TEMPORARY},
+                                          {"TEMP", RL_ACL_TEMPORARY}, {NULL, 0}};
+static const acl_word role_privs[] = {{"MEMBER", 1}, {"USAGE", 1}, {NULL, 0}};
+
+static int acl_privs(rl_expr_ctx *c, const rl_value *v, const acl_word *words, bool admin_option,
+                     unsigned *out)
+{
+    const char *p = (const char *)v->d.v.s.p;
+    size_t len = v->d.v.s.len;
+    *out = 0;
+    for (size_t i = 0; i <= len;) {
+        size_t j = i;
+        while (j < len && p[j] != ',')
+            j++;
+        size_t b = i, e = j;
+        while (b < e && isspace((unsigned char)p[b]))
+            b++;
+        while (e > b && isspace((unsigned char)p[e - 1]))
+            e--;
+        char word[64];
+        size_t wl = e - b < sizeof word - 1 ? e - b : sizeof word - 1;
+        memcpy(word, p + b, wl);
+        word[wl] = 0;
+        unsigned bit = 0;
+        for (size_t k = 0; words[k].name && !bit; k++) {
+            size_t nl = strlen(words[k].name);
+            if (strncasecmp(word, words[k].name, nl) != 0)
+                continue;
+            if (word[nl] == 0)
+                bit = words[k].bit;
+            else if (strcasecmp(word + nl, " WITH GRANT OPTION") == 0 ||
+                     (admin_option && strcasecmp(word + nl, " WITH ADMIN OPTION") == 0))
+                bit = words[k].bit | RL_ACL_GRANT_OPTION;
+        }
+        if (!bit || e - b >= sizeof word)
+            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                                 "unrecognized privilege type: \"%.*s\"", (int)(e - b), p + b);
+        *out |= bit;
+        i = j + 1;
+    }
+    return 0;
+}
+
+/* The role argument: by name (42704 when none) or by oid. */
+static int acl_role(rl_expr_ctx *c, const rl_value *v, uint32_t *role)
+{
+    if (v->oid != RL_OID_NAME && v->oid != RL_OID_TEXT) {
+        *role = (uint32_t)v->d.v.i;
+        return 0;
+    }
+    char name[128];
+    snprintf(name, sizeof name, "%.*s", (int)v->d.v.s.len, (const char *)v->d.v.s.p);
+    if (rl_pgcatalog_role_oid(c->x, name, role) == 1)
+        return 0;
+    return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_OBJECT, -1, "role \"%s\" does not exist",
+                         name);
+}
+
+static bool by_name(const rl_value *v) { return v->oid == RL_OID_TEXT || v->oid == RL_OID_NAME; }
+
+/* The role (the session's when the call names none) and the object's
+ * argument of a has_*_privilege call. */
+static int acl_target(rl_expr_ctx *c, size_t n, rl_value *a, uint32_t *role, rl_value **obj)
+{
+    *role = rl_pgcatalog_current_role(c->x);
+    *obj = &a[n - 2];
+    return n == 3 ? acl_role(c, &a[0], role) : 0;
+}
+
+static int acl_answer(rl_value *out, int r)
+{
+    if (r < 0)
+        return -1;
+    if (r == 2)
+        rl_val_null(out, RL_OID_BOOL);
+    else
+        rl_val_bool(out, r == 1);
+    return 0;
+}
+
+static int fn_has_table_privilege(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    uint32_t role;
+    rl_value *obj, rel;
+    unsigned privs;
+    if (acl_target(c, n, a, &role, &obj) < 0)
+        return -1;
+    uint32_t oid = (uint32_t)obj->d.v.i;
+    if (by_name(obj)) {
+        /* PostgreSQL's error here has no position: the name is a value */
+        if (rl_regclass_from_text(c, (const char *)obj->d.v.s.p, obj->d.v.s.len, false, &rel,
+                                  -1) < 0)
+            return -1;
+        oid = (uint32_t)rel.d.v.i;
+    }
+    if (acl_privs(c, &a[n - 1], table_privs, false, &privs) < 0)
+        return -1;
+    return acl_answer(out, rl_pgcatalog_privilege(c->x, role, RL_ACL_TABLE, oid, privs));
+}
+
+static int fn_has_schema_privilege(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    uint32_t role;
+    rl_value *obj;
+    unsigned privs;
+    if (acl_target(c, n, a, &role, &obj) < 0)
+        return -1;
+    uint32_t oid = (uint32_t)obj->d.v.i;
+    if (by_name(obj)) {
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)obj->d.v.s.len, (const char *)obj->d.v.s.p);
+        int ex = rl_pgcatalog_schema_exists(c->x, name);
+        if (ex < 0)
+            return -1;
+        if (ex == 0)
+            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_SCHEMA_NAME, -1,
+                                 "schema \"%s\" does not exist", name);
+        oid = rl_pgcatalog_namespace_oid(name);
+    } else {
+        char buf[128];
+        int r = rl_pgcatalog_reg_name(c->x, RL_OID_REGNAMESPACE, oid, buf, sizeof buf);
+        if (r <= 0)
+            return r < 0 ? -1 : acl_answer(out, 2);
+    }
+    if (acl_privs(c, &a[n - 1], schema_privs, false, &privs) < 0)
+        return -1;
+    return acl_answer(out, rl_pgcatalog_privilege(c->x, role, RL_ACL_SCHEMA, oid, privs));
+}
+
+static int fn_has_database_privilege(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out,
+                                     int loc)
+{
+    uint32_t role;
+    rl_value *obj;
+    unsigned privs;
+    if (acl_target(c, n, a, &role, &obj) < 0)
+        return -1;
+    const char *db = c->x->s->eng->database;
+    uint32_t oid = rl_pgcatalog_database_oid(c->x);
+    if (by_name(obj)) {
+        if (obj->d.v.s.len != strlen(db) || memcmp(obj->d.v.s.p, db, obj->d.v.s.len) != 0)
+            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_CATALOG_NAME, -1,
+                                 "database \"%.*s\" does not exist", (int)obj->d.v.s.len,
+                                 (const char *)obj->d.v.s.p);
+    } else if ((uint32_t)obj->d.v.i != oid) {
+        return acl_answer(out, 2);
+    }
+    if (acl_privs(c, &a[n - 1], database_privs, false, &privs) < 0)
+        return -1;
+    return acl_answer(out, rl_pgcatalog_privilege(c->x, role, RL_ACL_DATABASE, oid, privs));
+}
+
+/* pg_has_role([member,] role, 'MEMBER' | 'USAGE' [WITH ADMIN | GRANT OPTION]):
+ * superusers are members of every role and may administer it. */
+static int fn_pg_has_role(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    uint32_t member = rl_pgcatalog_current_role(c->x), role;
+    unsigned privs;
+    if ((n == 3 && acl_role(c, &a[0], &member) < 0) || acl_role(c, &a[n - 2], &role) < 0 ||
+        acl_privs(c, &a[n - 1], role_privs, true, &privs) < 0)
+        return -1;
+    bool in = rl_pgcatalog_role_member(c->x, member, role);
+    if (privs & RL_ACL_GRANT_OPTION) /* only a superuser administers a role here */
+        in = in && rl_pgcatalog_role_super(c->x, member);
+    rl_val_bool(out, in);
     return 0;
 }
 

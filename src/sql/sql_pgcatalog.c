@@ -1848,6 +1848,8 @@ static int gen_is_schemata(gen_ctx *g)
 
 static uint32_t database_oid(const char *db) { return 16384u + fnv1a32("db:", db, "") % 1000000u; }
 
+uint32_t rl_pgcatalog_database_oid(rl_exec *x) { return database_oid(x->s->eng->database); }
+
 /* The session's database, owned by the bootstrap superuser, UTF8 with the
  * C collation (RockLake compares strings bytewise). */
 static int gen_database(gen_ctx *g)
@@ -2258,6 +2260,137 @@ int rl_pgcatalog_type_visible(rl_exec *x, uint32_t oid)
     if (r <= 0 || oid != rowtype_oid(t.oid))
         return r < 0 ? -1 : 2;
     return schema_on_path(x, t.schema);
+}
+
+/* ------------------------------------------------ privileges (acl.c)
+ *
+ * What has_*_privilege and pg_has_role answer, from the roles pg_roles
+ * lists: the owner and every login role that may write are superusers (all
+ * privileges, members of every role); a read-only login role is a member of
+ * pg_read_all_data; pg_read_all_data reads every table and uses every
+ * schema, pg_write_all_data writes them; everyone has PUBLIC's grants of a
+ * fresh PostgreSQL 15 database: CONNECT and TEMPORARY on it, USAGE on
+ * public, pg_catalog and information_schema, SELECT on the system
+ * catalogs. Nobody holds a grant option but a superuser. */
+
+typedef struct role_power {
+    bool super, reads_all, writes_all;
+} role_power;
+
+/* 1 with *p set, 0 no such role. */
+static int role_power_of(rl_exec *x, uint32_t oid, role_power *p)
+{
+    memset(p, 0, sizeof *p);
+    if (oid == OWNER_OID) {
+        p->super = true;
+        return 1;
+    }
+    for (size_t i = 0; i < N(predefined_roles); i++)
+        if (predefined_roles[i].oid == oid) {
+            p->reads_all = oid == 6181;
+            p->writes_all = oid == 6182;
+            return 1;
+        }
+    const char *name;
+    bool read_only;
+    if (oid < LOGIN_ROLE_OID0 || !login_role(x, oid - LOGIN_ROLE_OID0, &name, &read_only) ||
+        strcmp(name, owner_name(x)) == 0)
+        return 0;
+    p->super = !read_only;
+    p->reads_all = read_only; /* through pg_read_all_data */
+    return 1;
+}
+
+int rl_pgcatalog_role_oid(rl_exec *x, const char *name, uint32_t *oid)
+{
+    if (strcmp(name, owner_name(x)) == 0) {
+        *oid = OWNER_OID;
+        return 1;
+    }
+    for (size_t i = 0; i < N(predefined_roles); i++)
+        if (strcmp(predefined_roles[i].name, name) == 0) {
+            *oid = predefined_roles[i].oid;
+            return 1;
+        }
+    const char *login;
+    bool read_only;
+    for (size_t i = 0; login_role(x, i, &login, &read_only); i++)
+        if (strcmp(login, name) == 0) {
+            *oid = LOGIN_ROLE_OID0 + (uint32_t)i;
+            return 1;
+        }
+    return 0;
+}
+
+uint32_t rl_pgcatalog_current_role(rl_exec *x)
+{
+    uint32_t oid = OWNER_OID;
+    if (x && x->s && x->s->read_only_role)
+        rl_pgcatalog_role_oid(x, x->s->user, &oid);
+    return oid;
+}
+
+int rl_pgcatalog_privilege(rl_exec *x, uint32_t role, rl_acl_object kind, uint32_t oid,
+                           unsigned privs)
+{
+    role_power p;
+    if (role_power_of(x, role, &p) == 0)
+        return 0; /* an oid naming no role holds nothing */
+    bool grant = privs & RL_ACL_GRANT_OPTION;
+    privs &= ~RL_ACL_GRANT_OPTION;
+    if (kind == RL_ACL_TABLE) {
+        const pg15_class *c = pg15_class_by_oid(oid);
+        table_ent t;
+        int r = c ? 1 : find_lake_table(x, oid, &t);
+        if (r < 0)
+            return -1;
+        if (r == 0 || (!c && oid != t.oid))
+            return 2;
+        if (p.super)
+            return 1;
+        if (grant)
+            return 0;
+        unsigned held = c ? RL_ACL_SELECT : 0;
+        if (p.reads_all)
+            held |= RL_ACL_SELECT;
+        if (p.writes_all && !c)
+            held |= RL_ACL_INSERT | RL_ACL_UPDATE | RL_ACL_DELETE;
+        return (held & privs) != 0;
+    }
+    if (kind == RL_ACL_SCHEMA) {
+        /* the caller resolved the schema's name: oid is known to exist */
+        if (p.super)
+            return 1;
+        if (grant)
+            return 0;
+        bool usage = p.reads_all || p.writes_all || oid == PG_CATALOG_NAMESPACE_OID ||
+                     oid == rl_pgcatalog_namespace_oid("public") ||
+                     oid == rl_pgcatalog_namespace_oid("information_schema");
+        return (privs & RL_ACL_USAGE) && usage;
+    }
+    /* the database: CONNECT and TEMPORARY are PUBLIC's */
+    if (p.super)
+        return 1;
+    return !grant && (privs & (RL_ACL_CONNECT | RL_ACL_TEMPORARY)) != 0;
+}
+
+bool rl_pgcatalog_role_super(rl_exec *x, uint32_t role)
+{
+    role_power p;
+    return role_power_of(x, role, &p) == 1 && p.super;
+}
+
+bool rl_pgcatalog_role_member(rl_exec *x, uint32_t member, uint32_t role)
+{
+    role_power p;
+    if (role_power_of(x, member, &p) == 0)
+        return false;
+    if (p.super || member == role)
+        return true;
+    if (p.reads_all && role == 6181) /* a read-only login role's one grant */
+        return true;
+    /* pg_monitor's grants in a fresh PostgreSQL 15 (fixed_auth_members) */
+    return member == 3373 && (role == 3374 || role == 3375 || role == 3377);
 }
 
 /* PostgreSQL's SQL-standard spellings of its built-in types. */

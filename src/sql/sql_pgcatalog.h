@@ -52,6 +52,29 @@ int rl_pgcatalog_type_visible(rl_exec *x, uint32_t oid);
 int rl_pgcatalog_collation_visible(uint32_t oid);
 /* A role's name (the bootstrap superuser is the session's user), or NULL. */
 const char *rl_pgcatalog_role_name(rl_exec *x, uint32_t oid);
+/* Roles and privileges (has_*_privilege, pg_has_role). The oid of the
+ * role named `name`: 1 (*oid set), 0 no such role. */
+int rl_pgcatalog_role_oid(rl_exec *x, const char *name, uint32_t *oid);
+/* The session's database's oid (pg_database's one row). */
+uint32_t rl_pgcatalog_database_oid(rl_exec *x);
+/* The session's role (current_user's oid). */
+uint32_t rl_pgcatalog_current_role(rl_exec *x);
+typedef enum rl_acl_object { RL_ACL_TABLE, RL_ACL_SCHEMA, RL_ACL_DATABASE } rl_acl_object;
+enum {
+    RL_ACL_SELECT = 1 << 0, RL_ACL_INSERT = 1 << 1, RL_ACL_UPDATE = 1 << 2,
+    RL_ACL_DELETE = 1 << 3, RL_ACL_TRUNCATE = 1 << 4, RL_ACL_REFERENCES = 1 << 5,
+    RL_ACL_TRIGGER = 1 << 6, RL_ACL_USAGE = 1 << 7, RL_ACL_CREATE = 1 << 8,
+    RL_ACL_CONNECT = 1 << 9, RL_ACL_TEMPORARY = 1 << 10,
+    RL_ACL_GRANT_OPTION = 1 << 15 /* asked WITH GRANT OPTION */
+};
+/* Does `role` hold any of `privs` on the object (a relation's oid, a
+ * schema's oid, the database)? 1 yes, 0 no, 2 no such relation, -1 error. */
+int rl_pgcatalog_privilege(rl_exec *x, uint32_t role, rl_acl_object kind, uint32_t oid,
+                           unsigned privs);
+/* Is `role` a superuser (the owner, a login role that may write)? */
+bool rl_pgcatalog_role_super(rl_exec *x, uint32_t role);
+/* Is `member` a member of `role` (superusers are of every role)? */
+bool rl_pgcatalog_role_member(rl_exec *x, uint32_t member, uint32_t role);
 /* format_type(oid, typmod) into buf ("???" for no such type). */
 void rl_pgcatalog_format_type(rl_exec *x, uint32_t oid, int32_t typmod, char *buf, size_t n);
 /* The comment on an object, or NULL. */

@@ -66,6 +66,25 @@ READER_STATEMENTS = [
     "INSERT INTO pg_class VALUES (1)",
     "CREATE TEMP TABLE tt(a int)",
     "SELECT count(*) FROM t",
+    # what tools ask before they show a table (42883 before): the reader
+    # holds pg_read_all_data's privileges and PUBLIC's, nothing else
+    "SELECT has_table_privilege('t', 'SELECT'), has_table_privilege('t', 'INSERT'), "
+    "has_table_privilege('s2.u', 'select, update'), has_table_privilege('pg_class', 'SELECT')",
+    "SELECT has_table_privilege('reader', 't', 'DELETE'), "
+    "has_table_privilege('t', 'SELECT WITH GRANT OPTION'), has_table_privilege('nosuch', 'SELECT')",
+    "SELECT has_table_privilege('t', 'FLY')",
+    "SELECT has_table_privilege('nobody', 't', 'SELECT')",
+    "SELECT relname FROM pg_class WHERE relname IN ('t', 'u') AND has_table_privilege(oid, "
+    "'SELECT') AND NOT has_table_privilege(oid, 'INSERT,UPDATE,DELETE,TRUNCATE') ORDER BY 1",
+    "SELECT has_schema_privilege('s2', 'USAGE'), has_schema_privilege('s2', 'CREATE'), "
+    "has_schema_privilege('public', 'CREATE'), has_schema_privilege('pg_catalog', 'USAGE')",
+    "SELECT has_schema_privilege('nosuch', 'USAGE')",
+    "SELECT has_database_privilege(current_database(), 'CONNECT'), "
+    "has_database_privilege(current_database(), 'CREATE'), "
+    "has_database_privilege(current_database(), 'TEMP')",
+    "SELECT pg_has_role('pg_read_all_data', 'MEMBER'), pg_has_role('pg_write_all_data', "
+    "'USAGE'), pg_has_role('reader', 'MEMBER'), pg_has_role('pg_monitor', 'pg_read_all_stats', "
+    "'MEMBER'), pg_has_role('pg_read_all_data', 'MEMBER WITH ADMIN OPTION')",
 ]
 
 # Statements sent as one transaction block: temporary tables are a read-only

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "pgtype/pgtype.h"
 #include "pgtype/tzif.h"
@@ -206,7 +207,73 @@ static int interval_scale(rl_expr_ctx *c, const rl_value *iv, double factor, boo
 static bool is_datetime(uint32_t oid)
 {
     return oid == RL_OID_DATE || oid == RL_OID_TIMESTAMP || oid == RL_OID_TIMESTAMPTZ ||
-           oid == RL_OID_INTERVAL || oid == RL_OID_TIME;
+           oid == RL_OID_INTERVAL || oid == RL_OID_TIME || oid == RL_OID_TIMETZ;
+}
+
+/* A time of day moved by `us` and wrapped into [0, 24h) (time_pl_interval:
+ * an interval's months and days do not move a time). */
+static int64_t time_wrap(int64_t t, int64_t us)
+{
+    int64_t r = t + us % USECS_PER_DAY;
+    r %= USECS_PER_DAY;
+    return r < 0 ? r + USECS_PER_DAY : r;
+}
+
+/* The operators on times of day, PostgreSQL's date_pl_time, timedate_pl,
+ * datetimetz_pl, timetzdate_pl, time_pl_interval, interval_pl_time,
+ * time_mi_interval, time_mi_time, timetz_pl_interval, timetz_mi_interval;
+ * and date - time, which PostgreSQL reads as date - interval (time casts
+ * to interval implicitly). 1 when none applies. */
+static int time_op(rl_expr_ctx *c, char op, const rl_value *a, const rl_value *b, rl_value *out)
+{
+    uint32_t ta = a->oid, tb = b->oid, rt = 0;
+    bool plus = op == '+';
+    if (plus && ((ta == RL_OID_DATE && tb == RL_OID_TIME) || (ta == RL_OID_TIME && tb == RL_OID_DATE)))
+        rt = RL_OID_TIMESTAMP;
+    else if (plus && ((ta == RL_OID_DATE && tb == RL_OID_TIMETZ) ||
+                      (ta == RL_OID_TIMETZ && tb == RL_OID_DATE)))
+        rt = RL_OID_TIMESTAMPTZ;
+    else if ((ta == RL_OID_TIME || ta == RL_OID_TIMETZ) && tb == RL_OID_INTERVAL)
+        rt = ta;
+    else if (plus && ta == RL_OID_INTERVAL && (tb == RL_OID_TIME || tb == RL_OID_TIMETZ))
+        rt = tb;
+    else if (!plus && ta == RL_OID_TIME && tb == RL_OID_TIME)
+        rt = RL_OID_INTERVAL;
+    else if (!plus && ta == RL_OID_DATE && tb == RL_OID_TIME)
+        rt = RL_OID_TIMESTAMP;
+    if (!rt)
+        return 1;
+    if (a->d.isnull || b->d.isnull) {
+        rl_val_null(out, rt);
+        return 0;
+    }
+    if (rt == RL_OID_INTERVAL) {
+        put_interval(out, 0, 0, a->d.v.i - b->d.v.i);
+        return 0;
+    }
+    if (rt == RL_OID_TIMESTAMP || rt == RL_OID_TIMESTAMPTZ) {
+        const rl_value *d = ta == RL_OID_DATE ? a : b, *t = ta == RL_OID_DATE ? b : a;
+        int64_t day = d->d.v.i, tod = rt == RL_OID_TIMESTAMPTZ ? t->d.v.timetz.us : t->d.v.i;
+        if (!date_finite(day)) {
+            put_ts(out, rt, day < 0 ? INT64_MIN : INT64_MAX);
+            return 0;
+        }
+        int64_t r = day * USECS_PER_DAY + (plus ? tod : -tod);
+        if (rt == RL_OID_TIMESTAMPTZ)
+            r += (int64_t)t->d.v.timetz.zone * 1000000; /* zone: seconds west */
+        if (!rl_timestamp_in_range(r))
+            return ts_range_error(c);
+        put_ts(out, rt, r);
+        return 0;
+    }
+    const rl_value *t = ta == RL_OID_INTERVAL ? b : a, *iv = ta == RL_OID_INTERVAL ? a : b;
+    int64_t span = plus ? iv->d.v.interval.us : -iv->d.v.interval.us;
+    *out = *t;
+    if (rt == RL_OID_TIME)
+        out->d.v.i = time_wrap(t->d.v.i, span);
+    else
+        out->d.v.timetz.us = time_wrap(t->d.v.timetz.us, span);
+    return 0;
 }
 
 /* ----------------------------------------------------------- operators */
@@ -231,6 +298,11 @@ int rl_datetime_op(rl_expr_ctx *c, char op, rl_value *a, rl_value *b, rl_value *
             want = RL_OID_TIMESTAMP; /* unknown + interval: timestamp + interval */
         if (rl_value_coerce(c, u, want, -1, false, u, loc) < 0)
             return -1;
+    }
+    if (op == '+' || op == '-') {
+        int r = time_op(c, op, a, b, out);
+        if (r <= 0)
+            return r;
     }
     uint32_t ta = a->oid, tb = b->oid;
     bool a_num = rl_oid_is_number(ta), b_num = rl_oid_is_number(tb);
@@ -927,6 +999,62 @@ static int make_local(rl_expr_ctx *c, const rl_value *a, int64_t *ts_out)
         return ts_range_error(c);
     *ts_out = ts;
     return 0;
+}
+
+/* make_time(hour, min, sec): as make_timestamp's time part. */
+int rl_fn_make_time(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    int64_t h = a[0].d.v.i, mi = a[1].d.v.i;
+    double s = a[2].d.v.f;
+    if (h < 0 || h > 24 || mi < 0 || mi > 59 || isnan(s) || s < 0 || s > 60 ||
+        (h == 24 && (mi > 0 || s > 0)))
+        return rl_exec_error(c->x, RL_SQLSTATE_DATETIME_FIELD_OVERFLOW, -1,
+                             "time field value out of range: %lld:%02lld:%02g", (long long)h,
+                             (long long)mi, s);
+    rl_val_int(out, RL_OID_TIME, h * USECS_PER_HOUR + mi * USECS_PER_MIN + (int64_t)rint(s * 1e6));
+    return 0;
+}
+
+/* make_interval(years, months, weeks, days, hours, mins, secs), every one
+ * defaulting to 0 (rl_func_defaults). PostgreSQL 15 checks only that secs
+ * is finite (22008) and lets the integer fields wrap as its C arithmetic
+ * does (make_interval(2147483647, 1) is -11 mons): so do we, in unsigned
+ * arithmetic, which wraps without undefined behaviour. */
+int rl_fn_make_interval(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    uint32_t y = (uint32_t)a[0].d.v.i, mo = (uint32_t)a[1].d.v.i, w = (uint32_t)a[2].d.v.i,
+             d = (uint32_t)a[3].d.v.i;
+    uint64_t h = (uint64_t)a[4].d.v.i, mi = (uint64_t)a[5].d.v.i;
+    double s = rint(a[6].d.v.f * 1e6);
+    if (isnan(s) || isinf(s) || fabs(s) >= 9.2e18)
+        return rl_exec_error(c->x, RL_SQLSTATE_DATETIME_FIELD_OVERFLOW, -1,
+                             "interval out of range");
+    uint64_t us = h * (uint64_t)USECS_PER_HOUR + mi * (uint64_t)USECS_PER_MIN + (uint64_t)(int64_t)s;
+    put_interval(out, (int32_t)(y * 12u + mo), (int32_t)(w * 7u + d), (int64_t)us);
+    return 0;
+}
+
+/* timeofday(): the wall clock now, in the session's zone, as PostgreSQL
+ * writes it: "Sat Dec 05 22:29:14.123456 2026 UTC". */
+int rl_fn_timeofday(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    const rl_tz *tz = rl_tz_current();
+    const char *abbrev = "UTC";
+    int32_t east = 0;
+    bool dst;
+    int64_t pg_us = ((int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000) - EPOCH_1970_US;
+    if (tz)
+        east = rl_tz_offset_at(tz, pg_us, &dst, &abbrev);
+    time_t local = now.tv_sec + east;
+    struct tm tm;
+    gmtime_r(&local, &tm);
+    char day[64], buf[128];
+    strftime(day, sizeof day, "%a %b %d %H:%M:%S", &tm);
+    int len = snprintf(buf, sizeof buf, "%s.%06ld %d %s", day, now.tv_nsec / 1000,
+                       tm.tm_year + 1900, abbrev ? abbrev : "");
+    return rl_val_str_copy(c, out, RL_OID_TEXT, buf, (size_t)len);
 }
 
 int rl_fn_make_timestamp(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)

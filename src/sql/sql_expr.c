@@ -2523,11 +2523,25 @@ static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *o
         return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, f->location,
                              "function %s does not exist", name);
     rl_value args[MAX_FUNC_ARGS];
+    const char *names[MAX_FUNC_ARGS];
     size_t n = f->n_args;
-    for (size_t i = 0; i < n; i++)
-        if (rl_expr_eval(c, f->args[i], &args[i]) < 0)
+    for (size_t i = 0; i < n; i++) {
+        const PgQuery__Node *arg = f->args[i];
+        names[i] = NULL;
+        if (arg->node_case == PG_QUERY__NODE__NODE_NAMED_ARG_EXPR) {
+            const PgQuery__NamedArgExpr *na = arg->named_arg_expr;
+            for (size_t k = 0; k < i; k++)
+                if (names[k] && strcmp(names[k], na->name) == 0)
+                    return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, na->location,
+                                         "argument name \"%s\" used more than once", na->name);
+            names[i] = na->name;
+            arg = (const PgQuery__Node *)na->arg;
+        }
+        if (rl_expr_eval(c, arg, &args[i]) < 0)
             return -1;
-    n = rl_func_add_defaults(name, n, args, MAX_FUNC_ARGS);
+    }
+    if (rl_func_arrange(c, name, args, names, &n, MAX_FUNC_ARGS, f->location) < 0)
+        return -1;
     const rl_func *fn;
     if (rl_func_resolve(c, name, n, args, &fn, f->location) < 0)
         return -1;

@@ -998,25 +998,91 @@ static bool is_variadic(const rl_func *f)
     return f->nargs > 0 && f->argtypes[f->nargs - 1] == RL_OID_VARIADIC_ANY;
 }
 
-size_t rl_func_add_defaults(const char *name, size_t n, rl_value *args, size_t cap)
+/* Fill args[from..d->nargs) with d's defaults; false when one of them has
+ * none (an argument without a default is missing). */
+static int fill_defaults(rl_expr_ctx *c, const rl_func_default *d, rl_value *args,
+                         const bool *given, int loc, bool *ok)
 {
-    for (size_t i = 0; i < sizeof rl_func_defaults / sizeof rl_func_defaults[0]; i++) {
-        const rl_func_default *d = &rl_func_defaults[i];
-        if (strcmp(d->name, name) != 0 || n >= d->nargs || n < (size_t)(d->nargs - d->ndefaults) ||
-            d->nargs > cap || rl_func_find(name, n))
+    const rl_func *f = rl_func_find(d->name, d->nargs);
+    assert(f);
+    *ok = true;
+    for (size_t a = 0; a < d->nargs && *ok; a++) {
+        if (given[a])
             continue;
-        const rl_func *f = rl_func_find(name, d->nargs);
-        assert(f);
-        for (size_t a = n; a < d->nargs; a++) {
-            size_t k = a - (size_t)(d->nargs - d->ndefaults);
-            if (f->argtypes[a] == RL_OID_BOOL)
-                rl_val_bool(&args[a], d->b[k]);
-            else
-                rl_val_int(&args[a], RL_OID_INT4, d->i[k]);
+        size_t first = (size_t)(d->nargs - d->ndefaults);
+        if (a < first) {
+            *ok = false;
+            break;
         }
-        return d->nargs;
+        const char *text = d->defaults[a - first];
+        assert(text);
+        if (rl_text_to_value(c, text, strlen(text), f->argtypes[a], -1, false, &args[a], loc) < 0)
+            return -1;
     }
-    return n;
+    return 0;
+}
+
+/* 42883 for named arguments that fit no row, PostgreSQL's way of writing
+ * the call: "function make_interval(foo => integer) does not exist". */
+static int no_named_function(rl_expr_ctx *c, const char *name, const rl_value *args,
+                             const char *const *names, size_t n, int loc)
+{
+    char types[512] = "";
+    size_t off = 0;
+    for (size_t i = 0; i < n && off < sizeof types; i++)
+        off += (size_t)snprintf(types + off, sizeof types - off, "%s%s%s%s", i ? ", " : "",
+                                names[i] ? names[i] : "", names[i] ? " => " : "",
+                                rl_oid_type_name(args[i].oid));
+    rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, loc, "function %s(%s) does not exist",
+                  name, types);
+    rl_error_hint(c->x->err, "No function matches the given name and argument types. You "
+                             "might need to add explicit type casts.");
+    return -1;
+}
+
+int rl_func_arrange(rl_expr_ctx *c, const char *name, rl_value *args, const char *const *names,
+                    size_t *n, size_t cap, int loc)
+{
+    size_t positional = *n;
+    for (size_t i = 0; i < *n; i++)
+        if (names[i]) {
+            positional = i;
+            break;
+        }
+    bool named = positional < *n;
+    if (!named && rl_func_find(name, *n))
+        return 0; /* a row takes them as they are */
+    for (size_t k = 0; k < sizeof rl_func_defaults / sizeof rl_func_defaults[0]; k++) {
+        const rl_func_default *d = &rl_func_defaults[k];
+        if (strcmp(d->name, name) != 0 || d->nargs > cap || *n > d->nargs ||
+            (named && !d->argnames[0]) || (!named && *n < (size_t)(d->nargs - d->ndefaults)))
+            continue;
+        rl_value placed[RL_FUNC_MAX_ARGS];
+        bool given[RL_FUNC_MAX_ARGS] = {false};
+        bool fits = true;
+        for (size_t i = 0; i < *n && fits; i++) {
+            size_t at = i;
+            if (names[i]) {
+                for (at = 0; at < d->nargs && strcmp(d->argnames[at], names[i]) != 0; at++)
+                    ;
+                fits = at < d->nargs && !given[at];
+            }
+            if (fits) {
+                placed[at] = args[i];
+                given[at] = true;
+            }
+        }
+        if (!fits)
+            continue;
+        if (fill_defaults(c, d, placed, given, loc, &fits) < 0)
+            return -1;
+        if (!fits)
+            continue;
+        memcpy(args, placed, d->nargs * sizeof *args);
+        *n = d->nargs;
+        return 0;
+    }
+    return named ? no_named_function(c, name, args, names, *n, loc) : 0;
 }
 
 /* The row taking exactly n arguments, else a VARIADIC one that takes n. */

@@ -42,23 +42,32 @@ typedef struct rl_func {
 const rl_func *rl_func_all(size_t *n);
 /* The overload of `name` taking n arguments, or NULL. */
 const rl_func *rl_func_find(const char *name, size_t n);
-/* Functions with defaults for their last arguments (pg_proc.proargdefaults):
- * a call may leave them out (rl_func_add_defaults). Data in the header, so
- * that pg_proc (sql_pgcatalog.c) reads it without calling sql_func.c. */
+/* Functions with defaults for their last arguments (pg_proc.proargdefaults)
+ * or with argument names (proargnames): a call may leave the defaulted
+ * ones out, and may pass arguments as `name => value` after its
+ * positional ones (rl_func_arrange). Data in the header, so that pg_proc
+ * (sql_pgcatalog.c) reads it without calling sql_func.c. */
 typedef struct rl_func_default {
     const char *name;
     uint8_t nargs;     /* the row's arguments */
     uint8_t ndefaults; /* how many of the last ones have a default */
-    bool b[2];         /* the defaults: bool, then int4, as the row declares them */
-    int32_t i[2];
+    /* the defaults of those last ndefaults arguments, as input text of
+     * their declared types */
+    const char *defaults[RL_FUNC_MAX_ARGS];
+    const char *argnames[RL_FUNC_MAX_ARGS]; /* all nargs, or none */
 } rl_func_default;
 static const rl_func_default rl_func_defaults[] = {
-    /* pg_promote(wait boolean DEFAULT true, wait_seconds integer DEFAULT 60) */
-    {"pg_promote", 2, 2, {true, false}, {0, 60}},
-    /* jsonb_set(..., create_if_missing boolean DEFAULT true) */
-    {"jsonb_set", 4, 1, {true, false}, {0, 0}},
-    /* jsonb_insert(..., insert_after boolean DEFAULT false) */
-    {"jsonb_insert", 4, 1, {false, false}, {0, 0}},
+    {"pg_promote", 2, 2, {"true", "60"}, {"wait", "wait_seconds"}},
+    {"jsonb_set", 4, 1, {"true"}, {"jsonb_in", "path", "replacement", "create_if_missing"}},
+    {"jsonb_insert", 4, 1, {"false"}, {"jsonb_in", "path", "replacement", "insert_after"}},
+    {"make_interval", 7, 7, {"0", "0", "0", "0", "0", "0", "0.0"},
+     {"years", "months", "weeks", "days", "hours", "mins", "secs"}},
+    {"make_date", 3, 0, {NULL}, {"year", "month", "day"}},
+    {"make_time", 3, 0, {NULL}, {"hour", "min", "sec"}},
+    {"make_timestamp", 6, 0, {NULL}, {"year", "month", "mday", "hour", "min", "sec"}},
+    {"make_timestamptz", 6, 0, {NULL}, {"year", "month", "mday", "hour", "min", "sec"}},
+    {"make_timestamptz", 7, 0, {NULL},
+     {"year", "month", "mday", "hour", "min", "sec", "timezone"}},
 };
 
 /* How many trailing arguments of the row (name, nargs) have defaults
@@ -70,9 +79,14 @@ static inline int rl_func_ndefaults(const char *name, size_t nargs)
             return rl_func_defaults[i].ndefaults;
     return 0;
 }
-/* A call of `name` with n arguments that leaves out defaulted ones: their
- * defaults appended to args (room for cap), and the new count; else n. */
-size_t rl_func_add_defaults(const char *name, size_t n, rl_value *args, size_t cap);
+/* A call's arguments arranged for the table's rows: the positional ones as
+ * evaluated, the `name => value` ones (names[i] set; they follow the
+ * positional ones) moved to where their row takes them, and the defaults
+ * of those left out filled in (args has room for cap). *n is the call's
+ * count in, the row's out. 0, or -1 with 42883 when named arguments fit no
+ * row of `name`. */
+int rl_func_arrange(rl_expr_ctx *c, const char *name, rl_value *args, const char *const *names,
+                    size_t *n, size_t cap, int loc);
 /* Is there a function of this name at all? */
 bool rl_func_known(const char *name);
 /* The overload of `name` a call with these n evaluated arguments means, as

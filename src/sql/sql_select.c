@@ -3761,6 +3761,21 @@ static int check_clauses(proj *p, rl_rowset *typ, bool aggregated)
         if (counts[i] && (rl_expr_eval(&row, counts[i], &v) < 0 ||
                           rl_value_coerce(&row, &v, RL_OID_INT8, -1, false, &v, -1) < 0))
             rc = -1;
+    /* the WINDOW clause, used or not (transformWindowDefinitions) */
+    for (size_t i = 0; rc == 0 && i < st->n_window_clause; i++) {
+        const PgQuery__Node *n = st->window_clause[i];
+        if (n->node_case != PG_QUERY__NODE__NODE_WINDOW_DEF)
+            continue;
+        const PgQuery__WindowDef *w = n->window_def;
+        for (size_t k = 0; rc == 0 && k < w->n_partition_clause; k++)
+            rc = rl_expr_eval(&c, w->partition_clause[k], &v);
+        for (size_t k = 0; rc == 0 && k < w->n_order_clause; k++) {
+            const PgQuery__Node *o = w->order_clause[k];
+            if (o->node_case == PG_QUERY__NODE__NODE_SORT_BY)
+                o = o->sort_by->node;
+            rc = rl_expr_eval(&c, o, &v);
+        }
+    }
     return rc;
 }
 
@@ -3820,7 +3835,8 @@ done:
 static bool clauses_after_targets(const PgQuery__SelectStmt *st)
 {
     return st->where_clause || st->having_clause || st->n_group_clause || st->n_sort_clause ||
-           st->n_distinct_clause || st->limit_count || st->limit_offset || st->n_target_list > 1;
+           st->n_distinct_clause || st->limit_count || st->limit_offset || st->n_target_list > 1 ||
+           st->n_window_clause;
 }
 
 /* PostgreSQL analyzes a statement whole before it runs any of it: a level

@@ -79,3 +79,8 @@ select 1/0 from ducklake_snapshot where snapshot_id = 1 order by 1;
 select 1/0 from ducklake_snapshot order by nosuch;
 select '99999999999'::int4, nosuch from ducklake_snapshot;
 select 1/0 from ducklake_snapshot group by snapshot_time having nosuch > 0;
+-- a WINDOW clause is analyzed whether a window function uses it or not
+select snapshot_id from ducklake_snapshot window w as (order by nosuch);
+select snapshot_id from ducklake_snapshot window w as (partition by nosuch2);
+select snapshot_id from ducklake_snapshot window w as (order by snapshot_id) order by 1;
+select count(*) from ducklake_snapshot window w as (partition by nosuch) limit 'x';

@@ -1256,7 +1256,7 @@ static void *race_writes(void *arg)
             r->stopped = err.kind;
             return NULL;
         }
-        r->acked = i + 1;
+        __atomic_store_n(&r->acked, i + 1, __ATOMIC_RELEASE);
     }
     return NULL;
 }
@@ -1276,7 +1276,18 @@ static void test_takeover_under_concurrent_commits(void)
         r[i] = (racer){a, i, 0, KV_OK};
         pthread_create(&t[i], NULL, race_writes, &r[i]);
     }
-    usleep(100000);
+    /* the takeover comes once every thread has a write acknowledged: a
+     * fixed 100 ms was not always enough on a loaded machine (a thread
+     * with none made the test fail without a fault of the store) */
+    for (int waited = 0; waited < 3000; waited++) {
+        int ready = 0;
+        for (int i = 0; i < 4; i++)
+            ready += __atomic_load_n(&r[i].acked, __ATOMIC_ACQUIRE) > 0;
+        if (ready == 4)
+            break;
+        usleep(10000);
+    }
+    usleep(50000);
     kv_db *b = open_writer(url, 0, 0);
     CHECK(b != NULL);
     for (int i = 0; i < 4; i++) {

@@ -2,9 +2,10 @@
  * sql_bytea.c — the function table's binary-string functions, as
  * PostgreSQL 15's varlena.c / encode.c / cryptohashfuncs.c / mbutils.c
  * answer them: encode / decode (hex, base64, escape), the SHA-2 digests and
- * md5 of bytea, byte access (get_byte, set_byte), bytea substring, trim,
- * position and overlay, text overlay and bit_length, and convert_to /
- * convert_from between UTF-8 and the encodings RockLake converts.
+ * md5 of bytea, byte access (get_byte, set_byte), bytea substring, trim
+ * and position, bit_length, and convert_to / convert_from between UTF-8 and
+ * the encodings RockLake converts (overlay of text and bytea is in
+ * sql_strfunc.c, beside the character arithmetic it shares).
  *
  * Invariants: every function is strict (the table says so), so no
  * argument is NULL here; lengths and positions are bytes for bytea and
@@ -435,70 +436,6 @@ int rl_fn_bytea_ltrim(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int 
 int rl_fn_bytea_rtrim(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
     return bytea_trim(a, out, false, true);
-}
-
-/* ------------------------------------------------------------- overlay */
-
-/* Byte offset of character k (0-based) of UTF-8 p[0..n), or n. */
-static size_t char_offset(const uint8_t *p, size_t n, uint64_t k)
-{
-    size_t off = 0;
-    while (k > 0 && off < n) {
-        size_t l = rl_utf8_char_len(p + off, n - off);
-        off += l ? l : 1;
-        k--;
-    }
-    return off;
-}
-
-static uint64_t char_count(const uint8_t *p, size_t n)
-{
-    uint64_t k = 0;
-    for (size_t off = 0; off < n; k++) {
-        size_t l = rl_utf8_char_len(p + off, n - off);
-        off += l ? l : 1;
-    }
-    return k;
-}
-
-/* overlay(s PLACING r FROM start [FOR count]): s's first start-1 units, r,
- * then s from unit start+count (count defaults to r's length). PostgreSQL
- * checks start + count for overflow (22003) and takes the head as a
- * substring of start-1 units (22011 when that is negative). */
-static int overlay(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, bool text)
-{
-    const uint8_t *s = bytes_p(&a[0]), *r = bytes_p(&a[1]);
-    size_t ns = bytes_n(&a[0]), nr = bytes_n(&a[1]);
-    int64_t start = a[2].d.v.i;
-    int64_t count = n > 3 ? a[3].d.v.i : (int64_t)(text ? char_count(r, nr) : nr), tail;
-    /* int4 arithmetic, as PostgreSQL's */
-    if (__builtin_add_overflow(start, count, &tail) || tail > INT32_MAX || tail < INT32_MIN)
-        return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, -1,
-                             "integer out of range");
-    if (start - 1 < 0)
-        return rl_exec_error(c->x, RL_SQLSTATE_SUBSTRING_ERROR, -1,
-                             "negative substring length not allowed");
-    size_t head = text ? char_offset(s, ns, (uint64_t)(start - 1))
-                       : ((uint64_t)(start - 1) < ns ? (size_t)(start - 1) : ns);
-    size_t rest = tail < 1 ? 0
-                  : text   ? char_offset(s, ns, (uint64_t)(tail - 1))
-                           : ((uint64_t)(tail - 1) < ns ? (size_t)(tail - 1) : ns);
-    rl_buf b;
-    rl_buf_init(&b, 0);
-    rl_buf_put(&b, s, head);
-    rl_buf_put(&b, r, nr);
-    rl_buf_put(&b, s + rest, ns - rest);
-    return rl_val_buf_copy(c, out, text ? RL_OID_TEXT : RL_OID_BYTEA, &b);
-}
-
-int rl_fn_text_overlay(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
-{
-    return overlay(c, n, a, out, true);
-}
-
-int rl_fn_bytea_overlay(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
-{
-    return overlay(c, n, a, out, false);
 }
 
 /* ---------------------------------------------- convert_to / convert_from */

@@ -25,8 +25,6 @@ int rl_fn_bytea_position(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, i
 int rl_fn_bytea_btrim(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_bytea_ltrim(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_bytea_rtrim(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
-int rl_fn_text_overlay(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
-int rl_fn_bytea_overlay(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_convert_to(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_convert_from(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 

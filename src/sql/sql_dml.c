@@ -156,6 +156,21 @@ static int returning_add(rl_exec *x, returning *r, const rl_value *row, size_t n
 }
 
 /* CommandComplete `tag`, after the RETURNING rows if there is a list. */
+static int returning_complete(rl_exec *x, returning *r, const char *tag);
+
+/* A statement's end: when it succeeded (rc 0), its tag "<verb> <count>"
+ * after its RETURNING rows; r freed either way. */
+static int returning_finish(rl_exec *x, returning *r, int rc, const char *verb, uint64_t count)
+{
+    if (rc == 0) {
+        char tag[48];
+        snprintf(tag, sizeof tag, "%s %llu", verb, (unsigned long long)count);
+        rc = returning_complete(x, r, tag);
+    }
+    returning_free(r);
+    return rc < 0 ? -1 : 0;
+}
+
 static int returning_complete(rl_exec *x, returning *r, const char *tag)
 {
     if (!r->list)
@@ -361,13 +376,7 @@ int rl_dml_insert(rl_exec *x, const PgQuery__InsertStmt *st)
         rc = insert_select(x, &rel, shape, ntab, tcols, ntarget, sel, &count, &ret);
     }
     rl_rowset_free(shape);
-    if (rc == 0) {
-        char tag[48];
-        snprintf(tag, sizeof tag, "INSERT 0 %llu", (unsigned long long)count);
-        rc = returning_complete(x, &ret, tag);
-    }
-    returning_free(&ret);
-    return rc < 0 ? -1 : 0;
+    return returning_finish(x, &ret, rc, "INSERT 0", count);
 }
 
 /* ------------------------------------------ UPDATE / DELETE: the join */
@@ -1054,13 +1063,7 @@ int rl_dml_update(rl_exec *x, const PgQuery__UpdateStmt *st)
     if (rc == 0)
         rc = job_run(&j, update_row, &u);
     job_free(&j);
-    if (rc == 0) {
-        char tag[48];
-        snprintf(tag, sizeof tag, "UPDATE %llu", (unsigned long long)u.count);
-        rc = returning_complete(x, &u.ret, tag);
-    }
-    returning_free(&u.ret);
-    return rc < 0 ? -1 : 0;
+    return returning_finish(x, &u.ret, rc, "UPDATE", u.count);
 }
 
 /* --------------------------------------------------------------- DELETE */
@@ -1227,13 +1230,7 @@ int rl_dml_delete(rl_exec *x, const PgQuery__DeleteStmt *st)
         free(dc.gone);
         job_free(&j);
     }
-    if (rc == 0) {
-        char tag[48];
-        snprintf(tag, sizeof tag, "DELETE %llu", (unsigned long long)dc.count);
-        rc = returning_complete(x, &dc.ret, tag);
-    }
-    returning_free(&dc.ret);
-    return rc < 0 ? -1 : 0;
+    return returning_finish(x, &dc.ret, rc, "DELETE", dc.count);
 }
 
 /* ------------------------------------------------ RETURNING's Describe */

@@ -492,6 +492,48 @@ int rl_fn_md5(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
     return rl_val_str_copy(c, out, RL_OID_TEXT, hex, 2 * (size_t)dn);
 }
 
+/* ------------------------------------------------------------- overlay */
+
+/* overlay(s PLACING r FROM start [FOR count]): s's first start-1 units, r,
+ * then s from unit start+count (count defaults to r's length). PostgreSQL
+ * checks start + count for overflow (22003) and takes the head as a
+ * substring of start-1 units (22011 when that is negative). */
+static int overlay(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, bool text)
+{
+    const uint8_t *s = str_p(&a[0]), *r = str_p(&a[1]);
+    size_t ns = str_n(&a[0]), nr = str_n(&a[1]);
+    int64_t start = a[2].d.v.i;
+    int64_t count = n > 3 ? a[3].d.v.i : (int64_t)(text ? char_count(r, nr) : nr), tail;
+    /* int4 arithmetic, as PostgreSQL's */
+    if (__builtin_add_overflow(start, count, &tail) || tail > INT32_MAX || tail < INT32_MIN)
+        return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, -1,
+                             "integer out of range");
+    if (start - 1 < 0)
+        return rl_exec_error(c->x, RL_SQLSTATE_SUBSTRING_ERROR, -1,
+                             "negative substring length not allowed");
+    size_t head = text ? char_offset(s, ns, (size_t)(start - 1))
+                       : ((uint64_t)(start - 1) < ns ? (size_t)(start - 1) : ns);
+    size_t rest = tail < 1 ? 0
+                  : text   ? char_offset(s, ns, (size_t)(tail - 1))
+                           : ((uint64_t)(tail - 1) < ns ? (size_t)(tail - 1) : ns);
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    rl_buf_put(&b, s, head);
+    rl_buf_put(&b, r, nr);
+    rl_buf_put(&b, s + rest, ns - rest);
+    return rl_val_buf_copy(c, out, text ? RL_OID_TEXT : RL_OID_BYTEA, &b);
+}
+
+int rl_fn_text_overlay(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return overlay(c, n, a, out, true);
+}
+
+int rl_fn_bytea_overlay(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return overlay(c, n, a, out, false);
+}
+
 /* --------------------------------------------------------- concatenation */
 
 /* A value's text as concat and format print it (unknown literals as

@@ -27,6 +27,9 @@ int rl_fn_translate(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int lo
 int rl_fn_ascii(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_octet_length(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_md5(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+/* overlay of text (characters) and of bytea (bytes) */
+int rl_fn_text_overlay(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+int rl_fn_bytea_overlay(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_concat(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_concat_ws(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_quote_ident(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);

@@ -2650,6 +2650,8 @@ typedef struct ungrouped {
     size_t ng;
     bool in_sort;               /* ORDER BY: a bare name may be an output column */
     const PgQuery__Node *bad;   /* the first ungrouped column */
+    bool bad_in_subquery;       /* ... named from inside a subquery */
+    const PgQuery__Node *outer_agg; /* an aggregate of only this level's columns in a subquery */
 } ungrouped;
 
 static bool is_grouped(const ungrouped *u, const PgQuery__Node *n)
@@ -2702,6 +2704,103 @@ static bool names_output(const ungrouped *u, const PgQuery__ColumnRef *cr)
     return false;
 }
 
+/* ------------------------------------- this level's columns in a subquery
+ *
+ * PostgreSQL checks the columns a subquery of a grouped query names from
+ * it like the query's own (42803 "subquery uses ungrouped column"), and
+ * takes an aggregate in the subquery whose arguments name only the outer
+ * query's columns as an aggregate of the outer query. RockLake evaluates
+ * such an aggregate in the subquery, over one row: it refuses it (0A000)
+ * rather than answer otherwise. Nested subqueries are not looked into. */
+typedef struct sub_scope {
+    ungrouped *u;
+    rl_binding inner;   /* the subquery's FROM columns */
+    int refs;           /* in an aggregate's arguments: 1 outer seen, 2 inner seen */
+} sub_scope;
+
+/* 0 inner (or another level's), 1 this level's and grouped, 2 this
+ * level's and not grouped. */
+static int outer_ref(sub_scope *sc, const PgQuery__Node *n)
+{
+    if (rl_expr_column(&sc->inner, n))
+        return 0;
+    const rl_colmeta *col = rl_expr_column(&sc->u->b, n);
+    if (!col)
+        return 0;
+    return is_grouped(sc->u, n) || may_depend(sc->u, col) ? 1 : 2;
+}
+
+static int visit_agg_args(void *ctx, const ProtobufCMessage *m)
+{
+    sub_scope *sc = ctx;
+    if (m->descriptor != &pg_query__node__descriptor)
+        return 0;
+    const PgQuery__Node *n = (const PgQuery__Node *)m;
+    if (n->node_case == PG_QUERY__NODE__NODE_SUB_LINK)
+        return 1;
+    if (n->node_case == PG_QUERY__NODE__NODE_COLUMN_REF)
+        sc->refs |= outer_ref(sc, n) ? 1 : 2;
+    return 0;
+}
+
+static int visit_subquery(void *ctx, const ProtobufCMessage *m)
+{
+    sub_scope *sc = ctx;
+    if (m->descriptor != &pg_query__node__descriptor)
+        return 0;
+    const PgQuery__Node *n = (const PgQuery__Node *)m;
+    if (n->node_case == PG_QUERY__NODE__NODE_SUB_LINK)
+        return 1;
+    if (rl_expr_is_aggregate(n)) {
+        const PgQuery__FuncCall *f = n->func_call;
+        sc->refs = 0;
+        for (size_t i = 0; i < f->n_args; i++)
+            if (rl_tree_walk(&f->args[i]->base, visit_agg_args, sc) < 0)
+                return 1;
+        if (sc->refs == 1) {
+            sc->u->outer_agg = n;
+            return -1;
+        }
+        return 1;
+    }
+    if (n->node_case == PG_QUERY__NODE__NODE_COLUMN_REF && outer_ref(sc, n) == 2) {
+        sc->u->bad = n;
+        sc->u->bad_in_subquery = true;
+        return -1;
+    }
+    return 0;
+}
+
+/* A subquery of the grouped level: its expressions' references to this
+ * level (0, or -1 with u->bad / u->outer_agg set). Its FROM is typed
+ * on its own; when that fails the subquery's run reports it. */
+static int check_subquery(ungrouped *u, const PgQuery__SubLink *sl)
+{
+    if (!sl->subselect || sl->subselect->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+        return 0;
+    const PgQuery__SelectStmt *st = sl->subselect->select_stmt;
+    if (st->op != PG_QUERY__SET_OPERATION__SETOP_NONE || st->with_clause)
+        return 0;
+    sel *S = u->p->S;
+    sel T = {.x = S->x, .outer = &u->b, .ctes = S->ctes, .type_only = true};
+    rl_rowset *in = st->n_from_clause ? from_clause(&T, st, NULL) : rl_rowset_new(0);
+    rl_arena_free(&T.arena);
+    if (!in) {
+        rl_error_clear(S->x->err);
+        return 0;
+    }
+    sub_scope sc = {.u = u, .inner = {in, 0, NULL, NULL}};
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < st->n_target_list; i++)
+        rc = rl_tree_walk(&st->target_list[i]->base, visit_subquery, &sc);
+    const PgQuery__Node *clauses[2] = {st->where_clause, st->having_clause};
+    for (size_t i = 0; rc == 0 && i < 2; i++)
+        if (clauses[i])
+            rc = rl_tree_walk(&clauses[i]->base, visit_subquery, &sc);
+    rl_rowset_free(in);
+    return rc == -1 ? -1 : 0;
+}
+
 static int visit_ungrouped(void *ctx, const ProtobufCMessage *m)
 {
     ungrouped *u = ctx;
@@ -2711,7 +2810,7 @@ static int visit_ungrouped(void *ctx, const ProtobufCMessage *m)
     if (is_grouped(u, n) || rl_expr_is_aggregate(n))
         return 1;
     switch (n->node_case) {
-    case PG_QUERY__NODE__NODE_SUB_LINK: return 1;
+    case PG_QUERY__NODE__NODE_SUB_LINK: return check_subquery(u, n->sub_link) < 0 ? -1 : 1;
     case PG_QUERY__NODE__NODE_COLUMN_REF: {
         const rl_colmeta *col = rl_expr_column(&u->b, n);
         if (!col || may_depend(u, col) || (u->in_sort && names_output(u, n->column_ref)))
@@ -2784,9 +2883,18 @@ static int check_ungrouped(proj *p, rl_rowset *typ)
     free(u.g);
     if (rc == -2)
         return 0; /* too deep to look at: the evaluation reports it */
+    if (u.outer_agg)
+        return rl_exec_error(p->S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
+                             u.outer_agg->func_call->location,
+                             "an aggregate of the outer query inside a subquery is not supported "
+                             "by RockLake");
     if (!u.bad)
         return 0;
     const rl_colmeta *col = rl_expr_column(&u.b, u.bad);
+    if (u.bad_in_subquery)
+        return rl_exec_error(p->S->x, RL_SQLSTATE_GROUPING_ERROR, u.bad->column_ref->location,
+                             "subquery uses ungrouped column \"%s%s%s\" from outer query",
+                             col->rel, col->rel[0] ? "." : "", col->name);
     return rl_exec_error(p->S->x, RL_SQLSTATE_GROUPING_ERROR, u.bad->column_ref->location,
                          "column \"%s%s%s\" must appear in the GROUP BY clause or be used in an "
                          "aggregate function",

@@ -43,3 +43,14 @@ SELECT relkind, sum(relnatts) OVER () FROM pg_class GROUP BY relkind;
 SELECT oid, relname FROM pg_class GROUP BY oid LIMIT 0;
 SELECT a.attrelid, a.attnum, a.attname FROM pg_attribute a GROUP BY a.attrelid, a.attnum LIMIT 0;
 SELECT a.attrelid, a.attname FROM pg_attribute a GROUP BY a.attrelid LIMIT 0;
+-- a subquery naming the grouped query's columns: ungrouped ones are 42803 (RockLake answered
+-- with one row's value), grouped ones and the subquery's own columns are fine
+insert into ducklake_snapshot values (100, '2024-01-01 00:00:00+00', 7, 1, 1), (101, '2024-01-02 00:00:00+00', 7, 2, 3), (102, '2024-01-03 00:00:00+00', 8, 3, 3);
+select schema_version, (select snapshot_id) from ducklake_snapshot group by schema_version;
+select schema_version from ducklake_snapshot group by schema_version having (select next_file_id) > 0;
+select schema_version, exists (select 1 where ducklake_snapshot.next_catalog_id > 1) from ducklake_snapshot group by schema_version;
+select schema_version from ducklake_snapshot group by schema_version order by (select snapshot_time);
+select schema_version, (select count(*) from ducklake_snapshot s2 where s2.schema_version = ducklake_snapshot.schema_version) from ducklake_snapshot group by schema_version order by 1;
+select schema_version, (select max(s2.snapshot_id + ducklake_snapshot.schema_version) from ducklake_snapshot s2) from ducklake_snapshot group by schema_version order by 1;
+select snapshot_id, (select snapshot_id) from ducklake_snapshot group by snapshot_id order by 1;
+select schema_version, (select snapshot_id from ducklake_snapshot s2 order by 1 limit 1) from ducklake_snapshot group by schema_version order by 1;

@@ -1814,6 +1814,48 @@ static rl_rowset *with_ordinality(sel *S, rl_rowset *rs, const PgQuery__Alias *a
     return out;
 }
 
+/* FROM f(...) of a function that returns one value (lower('X'), now(),
+ * extract(epoch FROM ts)): one row of one column, named by the alias's
+ * column list, else by the alias, else by the function, as PostgreSQL
+ * names it. */
+static rl_rowset *from_scalar_function(sel *S, const PgQuery__Node *call,
+                                       const PgQuery__RangeFunction *rf)
+{
+    const PgQuery__FuncCall *f = call->func_call;
+    const PgQuery__Alias *al = rf->alias;
+    if (rl_expr_is_aggregate(call))
+        return rl_exec_error(S->x, RL_SQLSTATE_GROUPING_ERROR, f->location,
+                             "aggregate functions are not allowed in functions in FROM"),
+               NULL;
+    rl_expr_ctx c = make_ctx(S, S->outer, NULL);
+    c.typing = S->type_only; /* a typing run: the type, without running it */
+    rl_value v;
+    if (rl_expr_eval(&c, call, &v) < 0)
+        return NULL;
+    const char *fname = rl_node_string(f->funcname[f->n_funcname - 1]);
+    const char *name = al && al->n_colnames ? rl_node_string(al->colnames[0])
+                       : al                 ? al->aliasname
+                                            : fname;
+    if (al && al->n_colnames > 1)
+        return rl_exec_error(S->x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE, -1,
+                             "too many column aliases specified for function %s", fname),
+               NULL;
+    rl_rowset *rs = rl_rowset_new(1);
+    if (!rs)
+        return fail_oom(S->x);
+    rl_colmeta *m = &rs->cols[0];
+    rl_str_copy(m->name, sizeof m->name, name ? name : "?column?");
+    rl_str_copy(m->rel, sizeof m->rel, al ? al->aliasname : fname);
+    m->oid = v.oid == RL_OID_UNKNOWN ? RL_OID_TEXT : v.oid;
+    m->typmod = v.typmod;
+    v.oid = m->oid;
+    if (!S->type_only && rl_rowset_add(rs, &v, NULL, S->x->err) < 0) {
+        rl_rowset_free(rs);
+        return NULL;
+    }
+    return rs;
+}
+
 /* FROM generate_series(...) / unnest(array) [AS a [(col)]]: the arguments
  * may name the outer query's columns (psql's \d sends one inside a
  * correlated subquery). */
@@ -1826,6 +1868,11 @@ static rl_rowset *from_function(sel *S, const PgQuery__RangeFunction *rf)
         f = rf->functions[0]->list->items[0]->func_call;
     const char *schema = f && f->n_funcname > 1 ? rl_node_string(f->funcname[f->n_funcname - 2])
                                                  : "pg_catalog";
+    if (f && !rl_expr_is_srf(f) && schema && strcmp(schema, "pg_catalog") == 0 && !rf->lateral &&
+        !rf->is_rowsfrom && !rf->n_coldeflist) {
+        rl_rowset *rs = from_scalar_function(S, rf->functions[0]->list->items[0], rf);
+        return rs && rf->ordinality ? with_ordinality(S, rs, rf->alias) : rs;
+    }
     if (!f || !rl_expr_is_srf(f) || !schema || strcmp(schema, "pg_catalog") != 0 ||
         rf->lateral || rf->is_rowsfrom || rf->n_coldeflist)
         return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f ? f->location : -1,

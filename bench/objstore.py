@@ -97,6 +97,8 @@ class Store:
         self.moto.start()
         self.moto.create_bucket(BUCKET)
         self.proxy = FaultProxy(f'http://127.0.0.1:{self.moto.port}')
+        # a client gone mid-answer (a killed server) is expected here: no traceback
+        self.proxy.httpd.handle_error = lambda _request, _address: None
         self.direct_env = self.moto.env()
         self.env = {**self.direct_env, 'AWS_ENDPOINT_URL': self.proxy.endpoint}
 
@@ -452,6 +454,7 @@ class Bench:
     def report(self):
         a = self.args
         if a.json and not a.from_json:
+            os.makedirs(os.path.dirname(os.path.abspath(a.json)), exist_ok=True)
             with open(a.json, 'w') as f:
                 json.dump(self.R, f, indent=1)
         out = a.out or (os.path.join(ROOT, 'build', 'bench') if a.quick else None)
@@ -523,7 +526,11 @@ def targets(R):
              secs)
     time_row(f'promotion by rocklake promote <= 1 s{tag}{note}', big and med(big['promote']),
              T_PROMOTE, secs)
-    time_row(f'cold open at 25 ms <= 3 s{tag}{note}', big and med(big['open']), T_OPEN, secs)
+    time_row(f'cold open at 25 ms <= 3 s{tag}{note}', big and big['open'] and big['open'][0],
+             T_OPEN, secs)
+    if big and len(big['open']) > 1:
+        time_row(f'cold open after promotions at 25 ms <= 3 s{tag}{note}',
+                 max(big['open'][1:]), T_OPEN, secs)
     lag = R.get('lag') if at25 else None
     time_row('follower lag at 25 ms, p99 <= 200 ms', lag and lag['p99'], T_LAG_P99, ms)
     return rows
@@ -575,16 +582,21 @@ def markdown(R, c, args, files, md):
               '`rocklake serve` to the first answered query (`SELECT max(snapshot_id) FROM '
               'ducklake_snapshot`). kill -9: SIGKILL of the writer to the first commit on a '
               '`--standby` that followed it. promote: `rocklake promote` of a `--read-only` '
-              'follower to the first commit on it. Medians of the repetitions (all shown).', '',
-              '| data files | lake from | cold open | kill -9 -> first commit | '
-              'promote -> first commit |', '|---|---|---|---|---|']
+              'follower to the first commit on it. Each repetition runs the three on the same '
+              'lake, one after the other: the first cold open is of the lake as `rocklake demo` '
+              'left it, a later one of the lake after a kill -9 and two promotions. Promotions: '
+              'medians of the repetitions (all shown).', '',
+              '| data files | lake from | cold open, first | cold open, after promotions | '
+              'kill -9 -> first commit | promote -> first commit |',
+              '|---|---|---|---|---|---|']
         for r in R['open']:
-            lk = R['lakes'].get(r['size'], {})
-            allv = [', '.join(f'{x:.2f}' for x in r[k]) for k in ('open', 'kill9', 'promote')]
+            lk = R['lakes'].get(r['size'], R['lakes'].get(str(r['size']), {}))
+            allv = [', '.join(f'{x:.2f}' for x in r[k]) for k in ('kill9', 'promote')]
+            later = ', '.join(secs(x) for x in r['open'][1:]) or '-'
             L.append(f'| {r["size"]:,} | {lk.get("how", "?")} ({lk.get("seconds", 0):.0f} s) | '
-                     f'{secs(pct(r["open"], 50))} ({allv[0]}) | '
-                     f'{secs(pct(r["kill9"], 50))} ({allv[1]}) | '
-                     f'{secs(pct(r["promote"], 50))} ({allv[2]}) |')
+                     f'{secs(r["open"][0] if r["open"] else None)} | {later} | '
+                     f'{secs(pct(r["kill9"], 50))} ({allv[0]}) | '
+                     f'{secs(pct(r["promote"], 50))} ({allv[1]}) |')
         L.append('')
     lag = R.get('lag')
     if lag:
@@ -654,8 +666,13 @@ def make_plots(R, plots, olat=OPEN_LATENCY_MS):
         rs = sorted(R['open'], key=lambda r: r['size'])
         fig, ax = plt.subplots(figsize=(6, 4))
         xs = [r['size'] for r in rs]
-        for k, lab, col in (('open', 'cold open', 'tab:blue'),
-                            ('kill9', 'kill -9 -> first commit (--standby)', 'tab:red'),
+        ax.plot(xs, [r['open'][0] if r['open'] else None for r in rs], 'o-', color='tab:blue',
+                label='cold open (the lake as built)')
+        later = [(r['size'], x) for r in rs for x in r['open'][1:]]
+        if later:
+            ax.plot([a for a, _x in later], [x for _a, x in later], 'x', color='tab:blue',
+                    label='cold open after kill -9 + promotions')
+        for k, lab, col in (('kill9', 'kill -9 -> first commit (--standby)', 'tab:red'),
                             ('promote', 'rocklake promote -> first commit', 'tab:orange')):
             ax.plot(xs, [pct(r[k], 50) for r in rs], 'o-', color=col, label=lab)
         ax.axhline(T_OPEN, color='tab:blue', ls=':', label='target cold open 3 s')
@@ -663,7 +680,7 @@ def make_plots(R, plots, olat=OPEN_LATENCY_MS):
         ax.set_xscale('log')
         ax.set_yscale('log')
         ax.set_xlabel('data files in the lake')
-        ax.set_ylabel(f'seconds (median, {olat} ms per request, log)')
+        ax.set_ylabel(f'seconds ({olat} ms per request, log)')
         ax.set_title('Cold open and promotion on s3://')
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=7)
@@ -675,7 +692,7 @@ def make_plots(R, plots, olat=OPEN_LATENCY_MS):
     return files
 
 
-def main():
+def parse_args(argv=None):
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--quick', action='store_true', help='25 ms, 1 and 8 writers, the 1k lake')
@@ -697,7 +714,11 @@ def main():
     ap.add_argument('--keep', action='store_true', help='keep the work directory')
     ap.add_argument('--workdir', help='work directory (default: a new one under $TMPDIR)')
     ap.add_argument('--out', help='output directory for benchmarks.md and plots/')
-    args = ap.parse_args()
+    return ap.parse_args(argv)
+
+
+def main():
+    args = parse_args()
     if args.from_json:
         b = Bench(args)
         with open(args.from_json) as f:

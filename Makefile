@@ -52,7 +52,7 @@ DEPFLAGS  = -MMD -MP -MF $(basename $@).d -MT $@
 TESTS    := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 TEST_HELPERS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/helper_*.c))
 
-.PHONY: all check test layers circles asan-test fuzz bench bench-replay bench-duckdb bench-storage demo clean rust \
+.PHONY: all check test layers circles asan-test fuzz bench bench-replay bench-duckdb bench-objstore bench-storage demo clean rust \
         install uninstall deb package-test
 all: $(BUILD)/rocklake $(BUILD)/lakedriver
 
@@ -116,14 +116,19 @@ fuzz: $(RUST_LIB) $(BUILD)/rocklake
 bench: $(BUILD)/rocklake $(BUILD)/lakedriver
 	python3 bench/run.py $(BENCH_FLAGS)
 	BUILD=$(BUILD) python3 bench/duckdb_bench.py $(filter --quick,$(BENCH_FLAGS))
+	BUILD=$(BUILD) python3 bench/objstore.py $(filter --quick,$(BENCH_FLAGS))
 
-# The two halves of `make bench`: the replay (server-only view) and real
-# DuckDB 1.5.5 against RockLake, PostgreSQL 15, Quack and the DuckDB-file catalog.
+# The three parts of `make bench`: the replay (server-only view), real
+# DuckDB 1.5.5 against RockLake, PostgreSQL 15, Quack and the DuckDB-file
+# catalog, and RockLake on s3:// behind a latency proxy (object storage).
 bench-replay: $(BUILD)/rocklake $(BUILD)/lakedriver
 	python3 bench/run.py $(BENCH_FLAGS)
 
 bench-duckdb: $(BUILD)/rocklake
 	BUILD=$(BUILD) python3 bench/duckdb_bench.py $(filter --quick,$(BENCH_FLAGS))
+
+bench-objstore: $(BUILD)/rocklake
+	BUILD=$(BUILD) python3 bench/objstore.py $(filter --quick,$(BENCH_FLAGS))
 
 # The load driver of `make bench` and bench/probe.py (libpq, one thread per client).
 $(BUILD)/lakedriver: bench/lakedriver.c

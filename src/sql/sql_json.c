@@ -506,6 +506,195 @@ int rl_fn_jsonb_build_object(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *ou
     return to_jsonb_result(c, rl_fn_json_build_object(c, n, a, out, loc), out, loc);
 }
 
+/* ------------------------------------------------------- json_object */
+
+/* The elements of a text[] in its text form, flattened, and how many
+ * dimensions it has (0 empty, 1, 2 for {{a,b},{c,d}}, 3 for deeper);
+ * *cols is the inner length of a 2-D array (-1 when the rows differ). */
+typedef struct text_elems {
+    rl_buf *v;   /* the elements' bytes, one after another */
+    size_t *off; /* element i is v->data[off[i] .. off[i + 1]) */
+    bool *null;
+    size_t n, cap;
+} text_elems;
+
+static int elems_push(text_elems *e, const rl_buf *el, bool isnull)
+{
+    if (e->n + 2 > e->cap) {
+        size_t cap = e->cap ? e->cap * 2 : 16;
+        size_t *o = realloc(e->off, cap * sizeof *o);
+        if (!o)
+            return -1;
+        e->off = o;
+        bool *nl = realloc(e->null, cap * sizeof *nl);
+        if (!nl)
+            return -1;
+        e->null = nl;
+        e->cap = cap;
+    }
+    e->off[e->n] = e->v->len;
+    e->null[e->n] = isnull;
+    rl_buf_put(e->v, el->data ? el->data : (const uint8_t *)"", el->len);
+    e->n++;
+    e->off[e->n] = e->v->len;
+    return e->v->failed ? -1 : 0;
+}
+
+static void elems_free(text_elems *e)
+{
+    free(e->off);
+    free(e->null);
+}
+
+/* Read arr's elements into e; *ndims and *cols as above. */
+static int read_text_array(const rl_value *arr, text_elems *e, int *ndims, long *cols)
+{
+    const char *p = (const char *)arr->d.v.s.p;
+    size_t len = arr->d.v.s.len, i = 0;
+    while (i < len && p[i] != '{') /* a "[1:2]=" prefix */
+        i++;
+    size_t j = i + 1;
+    while (j < len && isspace((unsigned char)p[j]))
+        j++;
+    rl_buf el;
+    rl_buf_init(&el, 0);
+    bool isnull;
+    int rc = 0;
+    *cols = 0;
+    if (j >= len || p[j] != '{') { /* one dimension */
+        size_t pos = 0;
+        while (rc == 0 && rl_array_next(p + i, len - i, &pos, &el, &isnull))
+            rc = elems_push(e, &el, isnull);
+        *ndims = e->n ? 1 : 0;
+        rl_buf_free(&el);
+        return rc;
+    }
+    /* rows {..} inside the outer braces, quotes respected */
+    *ndims = 2;
+    long width = -1;
+    size_t k = j;
+    while (rc == 0 && k < len && p[k] == '{') {
+        size_t start = k, depth = 0;
+        bool q = false;
+        for (; k < len; k++) {
+            if (q) {
+                if (p[k] == '\\')
+                    k++;
+                else if (p[k] == '"')
+                    q = false;
+            } else if (p[k] == '"') {
+                q = true;
+            } else if (p[k] == '{') {
+                depth++;
+            } else if (p[k] == '}' && --depth == 0) {
+                break;
+            }
+        }
+        if (memchr(p + start + 1, '{', k > start ? k - start - 1 : 0))
+            *ndims = 3;
+        size_t pos = 0;
+        long count = 0;
+        while (rc == 0 && rl_array_next(p + start, k + 1 - start, &pos, &el, &isnull)) {
+            rc = elems_push(e, &el, isnull);
+            count++;
+        }
+        width = width < 0 || width == count ? count : -2;
+        for (k++; k < len && (p[k] == ',' || isspace((unsigned char)p[k])); k++)
+            ;
+    }
+    *cols = width;
+    rl_buf_free(&el);
+    return rc;
+}
+
+/* json_object(text[]) / json_object(keys text[], values text[]) and the
+ * jsonb ones: { "k" : "v", ... } of pairs (a flat array, a two-column
+ * array, or two arrays), NULL values as null; 2202E for a wrong shape,
+ * 22004 for a NULL key. */
+static int json_object_common(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, bool jsonb,
+                              int loc)
+{
+    rl_buf kv, vv;
+    rl_buf_init(&kv, 0);
+    rl_buf_init(&vv, 0);
+    text_elems k = {.v = &kv}, v = {.v = &vv};
+    int kd, vd = 0, rc = -1;
+    long kcols, vcols;
+    if (read_text_array(&a[0], &k, &kd, &kcols) < 0 ||
+        (n == 2 && read_text_array(&a[1], &v, &vd, &vcols) < 0)) {
+        rc = rl_expr_oom(c);
+        goto done;
+    }
+    size_t pairs;
+    if (n == 2) {
+        if (kd > 1 || kd != vd) {
+            rl_exec_error(c->x, RL_SQLSTATE_ARRAY_SUBSCRIPT_ERROR, -1,
+                          "wrong number of array subscripts");
+            goto done;
+        }
+        if (k.n != v.n) {
+            rl_exec_error(c->x, RL_SQLSTATE_ARRAY_SUBSCRIPT_ERROR, -1,
+                          "mismatched array dimensions");
+            goto done;
+        }
+        pairs = k.n;
+    } else if (kd == 1 && k.n % 2) {
+        rl_exec_error(c->x, RL_SQLSTATE_ARRAY_SUBSCRIPT_ERROR, -1,
+                      "array must have even number of elements");
+        goto done;
+    } else if (kd == 2 && kcols != 2) {
+        rl_exec_error(c->x, RL_SQLSTATE_ARRAY_SUBSCRIPT_ERROR, -1, "array must have two columns");
+        goto done;
+    } else if (kd > 2) {
+        rl_exec_error(c->x, RL_SQLSTATE_ARRAY_SUBSCRIPT_ERROR, -1,
+                      "wrong number of array subscripts");
+        goto done;
+    } else {
+        pairs = k.n / 2;
+    }
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    rl_buf_put_u8(&b, '{');
+    for (size_t i = 0; i < pairs; i++) {
+        text_elems *ve = n == 2 ? &v : &k;
+        size_t ki = n == 2 ? i : 2 * i, vi = n == 2 ? i : 2 * i + 1;
+        if (k.null[ki]) {
+            rl_buf_free(&b);
+            rl_exec_error(c->x, RL_SQLSTATE_NULL_VALUE_NOT_ALLOWED, -1,
+                          "null value not allowed for object key");
+            goto done;
+        }
+        if (i)
+            rl_buf_put_str(&b, ", ");
+        rl_json_put_string(&b, kv.data + k.off[ki], k.off[ki + 1] - k.off[ki]);
+        rl_buf_put_str(&b, " : ");
+        if (ve->null[vi])
+            rl_buf_put_str(&b, "null");
+        else
+            rl_json_put_string(&b, ve->v->data + ve->off[vi], ve->off[vi + 1] - ve->off[vi]);
+    }
+    rl_buf_put_u8(&b, '}');
+    rc = rl_val_buf_copy(c, out, RL_OID_JSON, &b);
+    if (rc == 0 && jsonb)
+        rc = to_jsonb_result(c, rc, out, loc);
+done:
+    elems_free(&k);
+    elems_free(&v);
+    rl_buf_free(&kv);
+    rl_buf_free(&vv);
+    return rc;
+}
+
+int rl_fn_json_object(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return json_object_common(c, n, a, out, false, loc);
+}
+
+int rl_fn_jsonb_object(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return json_object_common(c, n, a, out, true, loc);
+}
+
 int rl_jsonb_agg(rl_expr_ctx *c, const rl_value *vals, size_t n, rl_value *out, int loc)
 {
     return to_jsonb_result(c, rl_json_agg(c, vals, n, out, loc), out, loc);

@@ -61,6 +61,9 @@ int rl_json_srf_rows(rl_expr_ctx *c, const char *name, const rl_value *j, rl_row
 
 int rl_fn_to_jsonb(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_jsonb_build_object(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+/* json_object(text[]) / json_object(text[], text[]) and jsonb_object. */
+int rl_fn_json_object(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+int rl_fn_jsonb_object(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_jsonb_build_array(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_json_strip_nulls(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_jsonb_strip_nulls(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "pgtype/json.h"
 #include "pgtype/pgtype.h"
@@ -1665,4 +1666,238 @@ int rl_jsonb_delete_path(rl_expr_ctx *c, const rl_value *a, const rl_value *path
         return 0;
     }
     return path_apply(c, a, path, NULL, JB_PATH_DELETE, out, loc);
+}
+
+/* ------------------------------------------ json(b)_to_record(set) */
+
+static const struct json_record_fn {
+    const char *name;
+    uint32_t arg;
+    bool set;
+} json_record_fns[] = {
+    {"json_to_record", RL_OID_JSON, false},
+    {"json_to_recordset", RL_OID_JSON, true},
+    {"jsonb_to_record", RL_OID_JSONB, false},
+    {"jsonb_to_recordset", RL_OID_JSONB, true},
+};
+
+static const struct json_record_fn *find_record_fn(const char *name)
+{
+    for (size_t i = 0; name && i < sizeof json_record_fns / sizeof json_record_fns[0]; i++)
+        if (strcmp(json_record_fns[i].name, name) == 0)
+            return &json_record_fns[i];
+    return NULL;
+}
+
+bool rl_json_is_record_fn(const char *name) { return find_record_fn(name) != NULL; }
+
+int rl_json_record_arg(rl_expr_ctx *c, const char *name, rl_value *arg, int loc)
+{
+    const struct json_record_fn *r = find_record_fn(name);
+    if (arg->oid == RL_OID_UNKNOWN)
+        return rl_value_coerce(c, arg, r->arg, -1, false, arg, loc);
+    if (arg->oid != r->arg) {
+        rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, loc, "function %s(%s) does not exist",
+                      name, rl_oid_type_name(arg->oid));
+        rl_error_hint(c->x->err, "No function matches the given name and argument types. You "
+                                 "might need to add explicit type casts.");
+        return -1;
+    }
+    return 0;
+}
+
+/* Append s[0..n) to b as array_out writes an element: quoted when empty,
+ * NULL, or holding braces, commas, quotes, backslashes or blanks. */
+static void put_array_elem(rl_buf *b, const uint8_t *s, size_t n)
+{
+    bool quote = n == 0 || (n == 4 && strncasecmp((const char *)s, "null", 4) == 0);
+    for (size_t i = 0; i < n && !quote; i++)
+        quote = strchr("{},\"\\", s[i]) != NULL || isspace(s[i]);
+    if (!quote) {
+        rl_buf_put(b, s, n);
+        return;
+    }
+    rl_buf_put_u8(b, '"');
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"' || s[i] == '\\')
+            rl_buf_put_u8(b, '\\');
+        rl_buf_put_u8(b, s[i]);
+    }
+    rl_buf_put_u8(b, '"');
+}
+
+typedef struct elem_walk {
+    const uint8_t *base;
+    rl_buf *out;
+    size_t count;
+    int rc; /* 1: a nested array or object */
+} elem_walk;
+
+static bool array_elem(void *ctx, const rl_buf *key, size_t vs, size_t ve)
+{
+    elem_walk *w = ctx;
+    const uint8_t *v = w->base + vs;
+    size_t n = ve - vs;
+    uint8_t k = rl_json_kind(v, n);
+    if (w->count++)
+        rl_buf_put_u8(w->out, ',');
+    if (k == '[' || k == '{') {
+        w->rc = 1;
+        return false;
+    }
+    if (k == 'n') {
+        rl_buf_put_str(w->out, "NULL");
+    } else if (k == '"') {
+        rl_buf s;
+        rl_buf_init(&s, 0);
+        (void)rl_json_string_decode(v, n, &s);
+        put_array_elem(w->out, s.data ? s.data : (const uint8_t *)"", s.len);
+        rl_buf_free(&s);
+    } else {
+        put_array_elem(w->out, v, n);
+    }
+    return true;
+}
+
+/* One JSON value as a column of type oid (populate_record's rules): null
+ * is NULL; json and jsonb take the value's text; strings their contents;
+ * arrays of scalars make an array; other values their JSON text. */
+static int json_to_column(rl_expr_ctx *c, const uint8_t *v, size_t n, uint32_t oid,
+                          int32_t typmod, rl_value *out, int loc)
+{
+    uint8_t k = rl_json_kind(v, n);
+    if (k == 'n' || k == 0) {
+        rl_val_null(out, oid);
+        out->typmod = typmod;
+        return 0;
+    }
+    if (oid == RL_OID_JSON || oid == RL_OID_JSONB)
+        return rl_text_to_value(c, (const char *)v, n, oid, typmod, false, out, loc);
+    if (oid == RL_OID_RECORD)
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
+                             "composite columns of json_to_record are not supported");
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    int rc;
+    if (k == '"') {
+        (void)rl_json_string_decode(v, n, &b);
+    } else if (rl_array_elem_oid(oid) != 0) {
+        if (k != '[') {
+            rl_buf_free(&b);
+            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
+                                 "expected JSON array");
+        }
+        elem_walk w = {.base = v, .out = &b};
+        rl_buf_put_u8(&b, '{');
+        rl_json_each_member(v, n, array_elem, &w);
+        rl_buf_put_u8(&b, '}');
+        if (w.rc) {
+            rl_buf_free(&b);
+            return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
+                                 "multidimensional arrays are not supported");
+        }
+    } else {
+        rl_buf_put(&b, v, n);
+    }
+    if (b.failed) {
+        rl_buf_free(&b);
+        return rl_expr_oom(c);
+    }
+    /* the value may keep the text: give it the arena's copy */
+    char *t = rl_arena_alloc(c->arena, b.len + 1);
+    if (!t) {
+        rl_buf_free(&b);
+        return rl_expr_oom(c);
+    }
+    if (b.len)
+        memcpy(t, b.data, b.len);
+    t[b.len] = '\0';
+    rc = rl_text_to_value(c, t, b.len, oid, typmod, false, out, loc);
+    rl_buf_free(&b);
+    return rc;
+}
+
+typedef struct rec_member {
+    const char *name;
+    size_t vs, ve;
+    bool found;
+} rec_member;
+
+static bool find_last_member(void *ctx, const rl_buf *key, size_t vs, size_t ve)
+{
+    rec_member *m = ctx;
+    size_t nl = strlen(m->name);
+    if (key && key->len == nl && (nl == 0 || memcmp(key->data, m->name, nl) == 0)) {
+        m->vs = vs;
+        m->ve = ve;
+        m->found = true; /* the last of a name wins, as populate_record's hash */
+    }
+    return true;
+}
+
+/* One row from the object p[0..n): each column the member of its name. */
+static int record_row(rl_expr_ctx *c, const uint8_t *p, size_t n, rl_rowset *rs, int loc)
+{
+    rl_value *row = rl_arena_alloc(c->arena, rs->ncols * sizeof *row);
+    if (!row)
+        return rl_expr_oom(c);
+    for (size_t i = 0; i < rs->ncols; i++) {
+        rec_member m = {.name = rs->cols[i].name};
+        if (p)
+            rl_json_each_member(p, n, find_last_member, &m);
+        if (!m.found) {
+            rl_val_null(&row[i], rs->cols[i].oid);
+            continue;
+        }
+        if (json_to_column(c, p + m.vs, m.ve - m.vs, rs->cols[i].oid, rs->cols[i].typmod, &row[i],
+                           loc) < 0)
+            return -1;
+    }
+    return rl_rowset_add(rs, row, NULL, c->x->err);
+}
+
+typedef struct set_walk {
+    rl_expr_ctx *c;
+    const uint8_t *base;
+    rl_rowset *rs;
+    const char *name;
+    int loc, rc;
+} set_walk;
+
+static bool set_element(void *ctx, const rl_buf *key, size_t vs, size_t ve)
+{
+    set_walk *w = ctx;
+    if (rl_json_kind(w->base + vs, ve - vs) != '{') {
+        w->rc = rl_exec_error(w->c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                              "argument of %s must be an array of objects", w->name);
+        return false;
+    }
+    w->rc = record_row(w->c, w->base + vs, ve - vs, w->rs, w->loc);
+    return w->rc == 0;
+}
+
+int rl_json_record_rows(rl_expr_ctx *c, const char *name, const rl_value *j, rl_rowset *rs,
+                        int loc)
+{
+    const struct json_record_fn *r = find_record_fn(name);
+    if (j->d.isnull) /* strict: json_to_record's NULL record is a row of NULLs */
+        return r->set ? 0 : record_row(c, NULL, 0, rs, loc);
+    const uint8_t *p = j->d.v.s.p;
+    size_t n = j->d.v.s.len;
+    uint8_t k = rl_json_kind(p, n);
+    if (r->arg == RL_OID_JSON && rl_json_escapes_check(c, j, -1) < 0)
+        return -1;
+    if (!r->set) {
+        if (k != '{')
+            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                                 "cannot call populate_composite on %s",
+                                 k == '[' ? "an array" : "a scalar");
+        return record_row(c, p, n, rs, loc);
+    }
+    if (k != '[')
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "cannot call %s on %s", name, k == '{' ? "an object" : "a scalar");
+    set_walk w = {.c = c, .base = p, .rs = rs, .name = name, .loc = loc};
+    rl_json_each_member(p, n, set_element, &w);
+    return w.rc;
 }

@@ -346,9 +346,29 @@ static void put_name(rl_buf *b, const rl_dtfmt_node *n, const char *name, int ca
             rl_buf_put_u8(b, ' ');
 }
 
-static int64_t adjust_year(int64_t y) { return y <= 0 ? -(y - 1) : y; }
+/* The year as shown: BC years counted back from 1; an interval's as is. */
+static int64_t show_year(const rl_dtfmt_tm *tm, int64_t y)
+{
+    return tm->is_interval ? y : y <= 0 ? -(y - 1) : y;
+}
 
-int rl_dtfmt_to_char(const rl_dtfmt *f, const rl_dtfmt_tm *tm, rl_buf *out)
+/* The patterns an interval has no value for (INVALID_FOR_INTERVAL). */
+static bool not_for_interval(int id)
+{
+    switch (id) {
+    case DT_tz: case DT_TZ: case DT_TZH: case DT_TZM: case DT_OF:
+    case DT_A_D: case DT_B_C: case DT_AD: case DT_BC: case DT_a_d: case DT_b_c: case DT_ad:
+    case DT_bc: case DT_MONTH: case DT_Month: case DT_month: case DT_MON: case DT_Mon:
+    case DT_mon: case DT_DAY: case DT_Day: case DT_day: case DT_DY: case DT_Dy: case DT_dy:
+    case DT_D: case DT_ID: return true;
+    default: return false;
+    }
+}
+
+/* A signed field's width: one more for its minus sign. */
+static int signed_width(int width, int64_t v) { return v >= 0 ? width : width + 1; }
+
+int rl_dtfmt_to_char(const rl_dtfmt *f, const rl_dtfmt_tm *tm, rl_buf *out, rl_dtfmt_error *err)
 {
     bool pm = tm->hour % 24 >= 12;
     bool bc = tm->year <= 0;
@@ -362,6 +382,9 @@ int rl_dtfmt_to_char(const rl_dtfmt *f, const rl_dtfmt_tm *tm, rl_buf *out)
             continue;
         }
         int id = kw[n->key].id;
+        if (tm->is_interval && not_for_interval(id))
+            return set_err(err, SQLSTATE_FORMAT,
+                           "invalid format specification for an interval value");
         if (!iso_done && (id == DT_IW || id == DT_IYYY || id == DT_IYY || id == DT_IY ||
                           id == DT_I || id == DT_IDDD)) {
             iso_of(tm->year, tm->mon, tm->mday, &isoyear, &isoweek);
@@ -372,10 +395,12 @@ int rl_dtfmt_to_char(const rl_dtfmt *f, const rl_dtfmt_tm *tm, rl_buf *out)
         case DT_AM: case DT_PM: rl_buf_put_str(out, pm ? "PM" : "AM"); break;
         case DT_a_m: case DT_p_m: rl_buf_put_str(out, pm ? "p.m." : "a.m."); break;
         case DT_am: case DT_pm: rl_buf_put_str(out, pm ? "pm" : "am"); break;
-        case DT_HH: case DT_HH12: put_num(out, n, 2, tm->hour % 12 == 0 ? 12 : tm->hour % 12); break;
-        case DT_HH24: put_num(out, n, 2, tm->hour); break;
-        case DT_MI: put_num(out, n, 2, tm->min); break;
-        case DT_SS: put_num(out, n, 2, tm->sec); break;
+        case DT_HH: case DT_HH12:
+            put_num(out, n, signed_width(2, tm->hour), tm->hour % 12 == 0 ? 12 : tm->hour % 12);
+            break;
+        case DT_HH24: put_num(out, n, signed_width(2, tm->hour), tm->hour); break;
+        case DT_MI: put_num(out, n, signed_width(2, tm->min), tm->min); break;
+        case DT_SS: put_num(out, n, signed_width(2, tm->sec), tm->sec); break;
         case DT_FF1: case DT_FF2: case DT_FF3: case DT_FF4: case DT_FF5: case DT_FF6:
         case DT_MS: case DT_US: {
             int digits = id == DT_MS ? 3 : id == DT_US ? 6 : id - DT_FF1 + 1;
@@ -390,7 +415,7 @@ int rl_dtfmt_to_char(const rl_dtfmt *f, const rl_dtfmt_tm *tm, rl_buf *out)
         case DT_SSSS: {
             rl_dtfmt_node plain = *n;
             plain.suffix |= RL_DTFMT_S_FM;
-            put_num(out, &plain, 0, (int64_t)tm->hour * 3600 + tm->min * 60 + tm->sec);
+            put_num(out, &plain, 0, tm->hour * 3600 + tm->min * 60 + tm->sec);
             break;
         }
         case DT_tz:
@@ -419,7 +444,7 @@ int rl_dtfmt_to_char(const rl_dtfmt *f, const rl_dtfmt_tm *tm, rl_buf *out)
         case DT_MON: put_name(out, n, months_abbrev[tm->mon - 1], 1, 0); break;
         case DT_Mon: put_name(out, n, months_abbrev[tm->mon - 1], 0, 0); break;
         case DT_mon: put_name(out, n, months_abbrev[tm->mon - 1], -1, 0); break;
-        case DT_MM: put_num(out, n, 2, tm->mon); break;
+        case DT_MM: put_num(out, n, signed_width(2, tm->mon), tm->mon); break;
         case DT_DAY: put_name(out, n, days_full[tm->wday], 1, 9); break;
         case DT_Day: put_name(out, n, days_full[tm->wday], 0, 9); break;
         case DT_day: put_name(out, n, days_full[tm->wday], -1, 9); break;
@@ -435,14 +460,19 @@ int rl_dtfmt_to_char(const rl_dtfmt *f, const rl_dtfmt_tm *tm, rl_buf *out)
         case DT_ID: put_num(out, n, 0, tm->wday == 0 ? 7 : tm->wday); break;
         case DT_WW: put_num(out, n, 2, (tm->yday - 1) / 7 + 1); break;
         case DT_IW: put_num(out, n, 2, isoweek); break;
-        case DT_Q: put_num(out, n, 0, (tm->mon - 1) / 3 + 1); break;
+        case DT_Q:
+            if (tm->mon)
+                put_num(out, n, 0, (tm->mon - 1) / 3 + 1);
+            break;
         case DT_CC: {
-            int64_t c = tm->year > 0 ? (tm->year - 1) / 100 + 1 : tm->year / 100 - 1;
+            int64_t c = tm->is_interval ? tm->year / 100
+                        : tm->year > 0  ? (tm->year - 1) / 100 + 1
+                                        : tm->year / 100 - 1;
             put_num(out, n, c <= 99 && c >= -99 ? (c >= 0 ? 2 : 3) : 0, c);
             break;
         }
         case DT_Y_YYY: {
-            int64_t y = adjust_year(tm->year);
+            int64_t y = show_year(tm, tm->year);
             size_t at = out->len;
             rl_buf_printf(out, "%lld,%03lld", (long long)(y / 1000), (long long)(y % 1000));
             if (THth(n) && !out->failed)
@@ -450,17 +480,35 @@ int rl_dtfmt_to_char(const rl_dtfmt *f, const rl_dtfmt_tm *tm, rl_buf *out)
                                             (n->suffix & RL_DTFMT_S_TH) != 0));
             break;
         }
-        case DT_YYYY: put_num(out, n, 4, adjust_year(tm->year)); break;
-        case DT_IYYY: put_num(out, n, 4, adjust_year(isoyear)); break;
-        case DT_YYY: put_num(out, n, 3, adjust_year(tm->year) % 1000); break;
-        case DT_IYY: put_num(out, n, 3, adjust_year(isoyear) % 1000); break;
-        case DT_YY: put_num(out, n, 2, adjust_year(tm->year) % 100); break;
-        case DT_IY: put_num(out, n, 2, adjust_year(isoyear) % 100); break;
-        case DT_Y: put_num(out, n, 1, adjust_year(tm->year) % 10); break;
-        case DT_I: put_num(out, n, 1, adjust_year(isoyear) % 10); break;
+        case DT_YYYY:
+        case DT_IYYY: {
+            int64_t y = show_year(tm, id == DT_YYYY ? tm->year : isoyear);
+            put_num(out, n, signed_width(4, show_year(tm, tm->year)), y); /* the width: the year's */
+            break;
+        }
+        case DT_YYY:
+        case DT_IYY: {
+            int64_t y = show_year(tm, id == DT_YYY ? tm->year : isoyear);
+            put_num(out, n, signed_width(3, show_year(tm, tm->year)), y % 1000);
+            break;
+        }
+        case DT_YY:
+        case DT_IY: {
+            int64_t y = show_year(tm, id == DT_YY ? tm->year : isoyear);
+            put_num(out, n, signed_width(2, show_year(tm, tm->year)), y % 100);
+            break;
+        }
+        case DT_Y: put_num(out, n, 1, show_year(tm, tm->year) % 10); break;
+        case DT_I: put_num(out, n, 1, show_year(tm, isoyear) % 10); break;
         case DT_RM:
         case DT_rm: {
-            const char *name = (id == DT_RM ? rm_upper : rm_lower)[12 - tm->mon];
+            if (!tm->mon && !tm->year)
+                break;
+            /* December first; an interval's whole years and negative
+             * months count back from it */
+            int at = tm->mon == 0 ? (tm->year >= 0 ? 0 : 11)
+                     : tm->mon < 0 ? -(tm->mon + 1) : 12 - tm->mon;
+            const char *name = (id == DT_RM ? rm_upper : rm_lower)[at];
             rl_buf_printf(out, "%*s", FM(n) ? 0 : -4, name);
             break;
         }
@@ -469,7 +517,7 @@ int rl_dtfmt_to_char(const rl_dtfmt *f, const rl_dtfmt_tm *tm, rl_buf *out)
         default: break; /* FX */
         }
     }
-    return out->failed ? -1 : 0;
+    return out->failed ? set_err(err, SQLSTATE_OOM, "out of memory") : 0;
 }
 
 /* ----------------------------------------------------------- from_char */

@@ -48,17 +48,22 @@ int rl_dtfmt_parse(const char *fmt, size_t len, rl_dtfmt *f);
 void rl_dtfmt_free(rl_dtfmt *f);
 
 /* A point in time broken down for to_char; year is astronomical (0 is
- * 1 BC), wday 0 is Sunday, yday from 1; tzn NULL for a timestamp. */
+ * 1 BC), wday 0 is Sunday, yday from 1; tzn NULL for a timestamp. An
+ * interval (is_interval) has its years, months (-11..11), days, hours
+ * (any), minutes, seconds, microseconds, each with the interval's sign,
+ * and yday its span in 30-day months and days. */
 typedef struct rl_dtfmt_tm {
-    int64_t year;
-    int mon, mday, hour, min, sec, wday, yday;
+    int64_t year, hour;
+    int mon, mday, min, sec, wday, yday;
+    bool is_interval;
     int32_t fsec;   /* microseconds */
     int32_t gmtoff; /* seconds east of UTC */
     const char *tzn;
 } rl_dtfmt_tm;
 
-/* to_char of a date/time. 0, or -1 (out of memory). */
-int rl_dtfmt_to_char(const rl_dtfmt *f, const rl_dtfmt_tm *tm, rl_buf *out);
+/* to_char of a date/time or an interval. 0, or -1 with *err (22007: a
+ * pattern an interval has no value for; 53200 out of memory). */
+int rl_dtfmt_to_char(const rl_dtfmt *f, const rl_dtfmt_tm *tm, rl_buf *out, rl_dtfmt_error *err);
 
 /* What to_timestamp / to_date read: the calendar fields (year
  * astronomical; month and day 1 when absent), the time, the fraction's

@@ -1168,51 +1168,74 @@ int rl_fn_date_bin(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc
 
 /* ------------------------------------------ to_char, to_timestamp, to_date */
 
-/* to_char(timestamp[tz] | date-as-timestamp, format): PostgreSQL's
- * date/time template patterns (pgtype/dtfmt.c, the table to_timestamp
- * reads with); NULL for an infinite value or an empty pattern. */
+/* to_char(timestamp[tz] | date-as-timestamp | interval, format):
+ * PostgreSQL's date/time template patterns (pgtype/dtfmt.c, the table
+ * to_timestamp reads with); NULL for an infinite value or an empty
+ * pattern. */
 int rl_fn_to_char(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
-    if (a[0].oid == RL_OID_INTERVAL || rl_oid_is_number(a[0].oid))
-        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
-                             "to_char(%s, text) is not supported", rl_oid_type_name(a[0].oid));
-    int64_t ts = rl_ts_micros(&a[0]);
-    if (!ts_finite(ts) || a[1].d.v.s.len == 0) {
+    rl_dtfmt_tm tm = {0};
+    if (a[1].d.v.s.len == 0) {
         rl_val_null(out, RL_OID_TEXT);
         return 0;
     }
-    /* timestamptz: the session zone's wall clock, its abbreviation and
-     * offset (TZ, OF, TZH, TZM); a timestamp has no abbreviation, offset 0 */
-    rl_dtfmt_tm tm = {0};
-    if (a[0].oid == RL_OID_TIMESTAMPTZ) {
-        rl_tz_offset_at(rl_tz_current(), floor_div(ts, USECS_PER_SEC) + EPOCH_1970_US / USECS_PER_SEC,
-                        NULL, &tm.tzn);
-        ts = rl_tz_utc_to_local_us(rl_tz_current(), ts, &tm.gmtoff);
-        if (!tm.tzn)
-            tm.tzn = "";
+    if (a[0].oid == RL_OID_INTERVAL) {
+        /* interval2itm: years and months, days, then the time split with
+         * its sign in every field */
+        const rl_datum *d = &a[0].d;
+        int64_t t = d->v.interval.us;
+        tm.is_interval = true;
+        tm.year = d->v.interval.months / 12;
+        tm.mon = (int)(d->v.interval.months % 12);
+        tm.mday = d->v.interval.days;
+        tm.hour = t / USECS_PER_HOUR;
+        t -= tm.hour * USECS_PER_HOUR;
+        tm.min = (int)(t / USECS_PER_MIN);
+        t -= (int64_t)tm.min * USECS_PER_MIN;
+        tm.sec = (int)(t / USECS_PER_SEC);
+        tm.fsec = (int32_t)(t - (int64_t)tm.sec * USECS_PER_SEC);
+        tm.yday = (int)((tm.year * 12 + tm.mon) * DAYS_PER_MONTH + tm.mday);
+    } else {
+        int64_t ts = rl_ts_micros(&a[0]);
+        if (!ts_finite(ts)) {
+            rl_val_null(out, RL_OID_TEXT);
+            return 0;
+        }
+        /* timestamptz: the session zone's wall clock, its abbreviation and
+         * offset (TZ, OF, TZH, TZM); a timestamp has no abbreviation,
+         * offset 0 */
+        if (a[0].oid == RL_OID_TIMESTAMPTZ) {
+            rl_tz_offset_at(rl_tz_current(),
+                            floor_div(ts, USECS_PER_SEC) + EPOCH_1970_US / USECS_PER_SEC, NULL,
+                            &tm.tzn);
+            ts = rl_tz_utc_to_local_us(rl_tz_current(), ts, &tm.gmtoff);
+            if (!tm.tzn)
+                tm.tzn = "";
+        }
+        tsparts p;
+        ts_split(ts, &p);
+        int64_t days = floor_div(ts, USECS_PER_DAY);
+        tm.year = p.year;
+        tm.mon = p.mon;
+        tm.mday = p.mday;
+        tm.hour = p.hour;
+        tm.min = p.min;
+        tm.sec = p.sec;
+        tm.fsec = (int32_t)p.usec;
+        tm.wday = (int)((weekday_monday0(days) + 1) % 7);
+        tm.yday = (int)(days - rl_ymd_to_date(p.year, 1, 1) + 1);
     }
-    tsparts p;
-    ts_split(ts, &p);
-    int64_t days = floor_div(ts, USECS_PER_DAY);
-    tm.year = p.year;
-    tm.mon = p.mon;
-    tm.mday = p.mday;
-    tm.hour = p.hour;
-    tm.min = p.min;
-    tm.sec = p.sec;
-    tm.fsec = (int32_t)p.usec;
-    tm.wday = (int)((weekday_monday0(days) + 1) % 7);
-    tm.yday = (int)(days - rl_ymd_to_date(p.year, 1, 1) + 1);
     rl_dtfmt f;
     if (rl_dtfmt_parse((const char *)a[1].d.v.s.p, a[1].d.v.s.len, &f) < 0)
         return rl_expr_oom(c);
     rl_buf b;
     rl_buf_init(&b, 0);
-    int rc = rl_dtfmt_to_char(&f, &tm, &b);
+    rl_dtfmt_error e;
+    int rc = rl_dtfmt_to_char(&f, &tm, &b, &e);
     rl_dtfmt_free(&f);
     if (rc < 0) {
         rl_buf_free(&b);
-        return rl_expr_oom(c);
+        return rl_exec_error(c->x, e.sqlstate, -1, "%s", e.msg);
     }
     return rl_val_buf_copy(c, out, RL_OID_TEXT, &b);
 }

@@ -15,6 +15,17 @@ SET TIME ZONE 'America/New_York';
 select to_char(timestamptz '2024-07-05 14:07:09+00', 'YYYY-MM-DD HH24:MI:SS TZ tz OF TZH:TZM FMOF'), to_char(timestamptz '2024-01-05 14:07:09+00', 'TZ OF');
 SET TIME ZONE 'Asia/Kolkata';
 select to_char(timestamptz '2024-07-05 14:07:09+00', 'HH24:MI TZ OF FMOF TZH TZM');
+-- to_char of intervals: fields with the interval's sign, years as they are, 22007 for calendar-only patterns
+select to_char(interval '1 year 2 months 3 days 04:05:06.789', 'YYYY-MM-DD HH24:MI:SS.MS US FF2'), to_char(interval '-1 year -2 months -3 days -04:05:06.789', 'YYYY YY Y MM DD HH24 HH HH12 MI SS MS'), to_char(interval '100 hours', 'HH24 HH12 AM SSSS DDD'), to_char(interval '3 months', 'Q RM rm MM W WW');
+select to_char(interval '0', 'HH24:MI:SS YYYY CC Q RM|'), to_char(interval '-14 months', 'RM YYYY MM CC'), to_char(interval '12 months', 'RM|FMRM|Y,YYY'), to_char(interval '2500 years', 'CC Y,YYY IYYY J IW IDDD'), to_char(interval '1 day', ''), to_char(null::interval, 'HH'), to_char(interval '15 hours', 'FMHH12th PM a.m.');
+select to_char(interval '100 hours', 'IYYY IYY IY I'), to_char(interval '-00:00:00.5', 'IYYY YYYY IW'), to_char(interval '0', 'IYYY CC J');
+select to_char(interval '1 day', 'Day');
+select to_char(interval '1 day', 'MON');
+select to_char(interval '1 day', 'TZ');
+select to_char(interval '1 day', 'AD');
+select to_char(interval '1 day', 'D');
+select to_char(interval '1 day', 'ID');
+select to_char(interval '1 day', 'OF');
 SET TIME ZONE 'UTC';
 -- to_timestamp / to_date
 select to_timestamp('2024-03-05 14:07:09', 'YYYY-MM-DD HH24:MI:SS'), to_date('2024-03-05', 'YYYY-MM-DD'), to_date('05 Mar 2024', 'DD Mon YYYY'), to_date('March 5, 2024', 'Month DD, YYYY'), to_date('20240305', 'YYYYMMDD');

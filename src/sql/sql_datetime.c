@@ -5,7 +5,9 @@
  * interval, interval × / number, unary minus; and the function table's
  * date_trunc, date_part / extract, age, to_timestamp, make_date,
  * make_timestamp, justify_days / hours / interval, isfinite, timezone (AT
- * TIME ZONE) and to_char of dates and timestamps.
+ * TIME ZONE), to_char of dates, timestamps and intervals and its reverse
+ * to_timestamp(text, text) / to_date(text, text) (the patterns:
+ * pgtype/dtfmt.c).
  *
  * Values: date = days since 2000-01-01, timestamp[tz] = microseconds since
  * 2000-01-01 (UTC for tz), interval = {months, days, microseconds}; the

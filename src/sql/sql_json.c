@@ -7,7 +7,8 @@
  * json(b)_array_length, jsonb_pretty, jsonb_strip_nulls, the -> ->> #> #>>
  * operators, jsonb's @> <@ ? ?| ?& and order, json_agg, jsonb_agg,
  * json(b)_object_agg, the set-returning json(b)_each[_text],
- * json(b)_array_elements[_text] and json(b)_object_keys.
+ * json(b)_array_elements[_text] and json(b)_object_keys, json(b)_object
+ * of text arrays, and the rows of json(b)_to_record(set).
  *
  * The grammar (PostgreSQL's jsonapi.c), its errors' DETAIL and the walks
  * over members are pgtype/json.c's; the input check itself is a cast from

@@ -2,7 +2,8 @@
  * sql_mathfunc.c — the numeric functions of the function table
  * (sql_functab.inc): abs, round, trunc, ceil/ceiling, floor, sign, sqrt,
  * cbrt, exp, ln, log, log10, power/pow, mod, div, gcd, lcm, scale,
- * trim_scale, degrees, radians, the trigonometric functions, to_hex — each
+ * trim_scale, degrees, radians, the trigonometric functions, to_hex, and
+ * to_char of numbers / to_number (the patterns: pgtype/numfmt.c) — each
  * overload as PostgreSQL 15 declares it (the dispatcher picks the overload
  * as PostgreSQL does: round(1) is round(double precision)).
  *

@@ -87,3 +87,7 @@ select md5(to_char(1.5::float8, '9.' || repeat('9', 5000) || 'EEEE')), md5(to_ch
 select md5(to_number(repeat('1', 2000), repeat('9', 2000))::text), md5(to_number(repeat('1', 1100) || '.' || repeat('2', 1100), repeat('9', 1100) || '.' || repeat('9', 1100))::text), length(to_char(7, repeat('RN', 3000))), length(to_char(7, repeat('th', 3000)));
 select to_char(12, repeat('9', 40) || 'V' || repeat('9', 30)), to_char(1.5::float8, repeat('9', 20) || 'V' || repeat('9', 30));
 select to_number('12', repeat('9', 70000));
+-- parameters typed by their context
+\describe SELECT to_number($1, '999');
+\describe SELECT to_char($1::numeric, $2);
+\describe SELECT to_char($1, 'FM999');

@@ -82,3 +82,7 @@ select v, f, to_timestamp(v, f) from (values (1, '2024-03-05'), (2, '05/03/2024'
 -- long and hostile patterns stay linear
 select length(to_char(timestamp '2024-03-05', repeat('YYYY-MM-DD ', 2000))), length(to_char(timestamp '2024-03-05', repeat('FMMonth', 3000))), md5(to_char(timestamp '2024-03-05', repeat('"', 1001) || 'x')), to_timestamp(repeat(' ', 5000) || '2024', repeat(' ', 3000) || 'YYYY');
 select to_timestamp(repeat('1', 20000), 'YYYY');
+-- parameters typed by their context
+\describe SELECT to_timestamp($1, 'YYYY-MM-DD');
+\describe SELECT to_date($1, $2);
+\describe SELECT to_char($1::interval, $2);

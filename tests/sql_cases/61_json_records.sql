@@ -46,3 +46,4 @@ select * from jsonb_to_recordset('5') as x(a int);
 select * from json_to_record('{"a":1}');
 select * from json_to_record('{"a":1') as x(a int);
 select * from json_to_record(1) as x(a int);
+\describe SELECT json_object($1::text[]);

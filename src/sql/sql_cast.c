@@ -1066,7 +1066,8 @@ int rl_eval_const(rl_expr_ctx *c, const PgQuery__AConst *k, rl_value *out)
         rl_val_int(out, RL_OID_INT4, k->ival->ival);
         return 0;
     case PG_QUERY__A__CONST__VAL_FVAL: {
-        /* integers too large for int4 arrive as Float: int8 if they fit */
+        /* integers too large for int4 arrive as Float: int8 if they fit,
+         * int4 if they do after all (-2147483648: the minus folded in) */
         const char *s = k->fval->fval;
         char *end;
         const char *digits = s[0] == '-' ? s + 1 : s;
@@ -1074,7 +1075,7 @@ int rl_eval_const(rl_expr_ctx *c, const PgQuery__AConst *k, rl_value *out)
             errno = 0;
             long long v = strtoll(s, &end, 10);
             if (errno == 0 && *end == 0) {
-                rl_val_int(out, RL_OID_INT8, v);
+                rl_val_int(out, v >= INT32_MIN && v <= INT32_MAX ? RL_OID_INT4 : RL_OID_INT8, v);
                 return 0;
             }
         }

@@ -5,7 +5,9 @@
  * interval, interval × / number, unary minus; and the function table's
  * date_trunc, date_part / extract, age, to_timestamp, make_date,
  * make_timestamp, justify_days / hours / interval, isfinite, timezone (AT
- * TIME ZONE) and to_char of dates and timestamps.
+ * TIME ZONE), to_char of dates, timestamps and intervals and its reverse
+ * to_timestamp(text, text) / to_date(text, text) (the patterns:
+ * pgtype/dtfmt.c).
  *
  * Values: date = days since 2000-01-01, timestamp[tz] = microseconds since
  * 2000-01-01 (UTC for tz), interval = {months, days, microseconds}; the
@@ -30,6 +32,7 @@
 
 #include "pgtype/pgtype.h"
 #include "pgtype/tzif.h"
+#include "pgtype/dtfmt.h"
 #include "sql/sql_datetime.h"
 #include "sql/sql_numeric.h"
 #include "sql/sql_value.h"
@@ -1293,147 +1296,161 @@ int rl_fn_date_bin(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc
     return 0;
 }
 
-/* --------------------------------------------------------------- to_char */
+/* ------------------------------------------ to_char, to_timestamp, to_date */
 
-static const char *const month_names[] = {"January", "February", "March",     "April",
-                                          "May",     "June",     "July",      "August",
-                                          "September", "October", "November", "December"};
-static const char *const day_names[] = {"Sunday",   "Monday", "Tuesday", "Wednesday",
-                                        "Thursday", "Friday", "Saturday"};
-
-/* Text in the case the pattern's letters ask for: "Month" as is, "MONTH"
- * upper, "month" lower; padded to `pad` unless FM. */
-static void put_name(rl_buf *b, const char *name, const char *pat, size_t abbrev, int pad, bool fm)
-{
-    char w[16];
-    size_t n = abbrev ? abbrev : strlen(name);
-    for (size_t i = 0; i < n; i++) {
-        char ch = name[i];
-        if (isupper((unsigned char)pat[0]) && isupper((unsigned char)pat[1]))
-            ch = (char)toupper(ch);
-        else if (islower((unsigned char)pat[0]))
-            ch = (char)tolower(ch);
-        w[i] = ch;
-    }
-    rl_buf_put(b, w, n);
-    for (int i = (int)n; !fm && i < pad; i++)
-        rl_buf_put_u8(b, ' ');
-}
-
-static void put_num(rl_buf *b, int64_t v, int width, bool fm)
-{
-    if (fm)
-        rl_buf_printf(b, "%lld", (long long)v);
-    else
-        rl_buf_printf(b, "%0*lld", width, (long long)v);
-}
-
-static bool pat(const char *p, const char *kw) { return strncmp(p, kw, strlen(kw)) == 0; }
-static bool pat_ci(const char *p, const char *kw) { return strncasecmp(p, kw, strlen(kw)) == 0; }
-
-/* to_char(timestamp[tz] | date-as-timestamp, format) for PostgreSQL's
- * date/time template patterns (the common ones); other characters are
- * copied, "quoted text" as written. */
+/* to_char(timestamp[tz] | date-as-timestamp | interval, format):
+ * PostgreSQL's date/time template patterns (pgtype/dtfmt.c, the table
+ * to_timestamp reads with); NULL for an infinite value or an empty
+ * pattern. */
 int rl_fn_to_char(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
-    if (a[0].oid == RL_OID_INTERVAL || rl_oid_is_number(a[0].oid))
-        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
-                             "to_char(%s, text) is not supported", rl_oid_type_name(a[0].oid));
-    int64_t ts = rl_ts_micros(&a[0]);
-    if (!ts_finite(ts)) {
+    rl_dtfmt_tm tm = {0};
+    if (a[1].d.v.s.len == 0) {
         rl_val_null(out, RL_OID_TEXT);
         return 0;
     }
-    /* timestamptz: the session zone's wall clock, its abbreviation and
-     * offset (TZ, OF, TZH, TZM); a timestamp has no abbreviation, offset 0 */
-    bool with_tz = a[0].oid == RL_OID_TIMESTAMPTZ;
-    int32_t east = 0;
-    const char *abbrev = "";
-    if (with_tz) {
-        rl_tz_offset_at(rl_tz_current(), floor_div(ts, USECS_PER_SEC) + EPOCH_1970_US / USECS_PER_SEC,
-                        NULL, &abbrev);
-        ts = rl_tz_utc_to_local_us(rl_tz_current(), ts, &east);
+    if (a[0].oid == RL_OID_INTERVAL) {
+        /* interval2itm: years and months, days, then the time split with
+         * its sign in every field */
+        const rl_datum *d = &a[0].d;
+        int64_t t = d->v.interval.us;
+        tm.is_interval = true;
+        tm.year = d->v.interval.months / 12;
+        tm.mon = (int)(d->v.interval.months % 12);
+        tm.mday = d->v.interval.days;
+        tm.hour = t / USECS_PER_HOUR;
+        t -= tm.hour * USECS_PER_HOUR;
+        tm.min = (int)(t / USECS_PER_MIN);
+        t -= (int64_t)tm.min * USECS_PER_MIN;
+        tm.sec = (int)(t / USECS_PER_SEC);
+        tm.fsec = (int32_t)(t - (int64_t)tm.sec * USECS_PER_SEC);
+        tm.yday = (int)((tm.year * 12 + tm.mon) * DAYS_PER_MONTH + tm.mday);
+    } else {
+        int64_t ts = rl_ts_micros(&a[0]);
+        if (!ts_finite(ts)) {
+            rl_val_null(out, RL_OID_TEXT);
+            return 0;
+        }
+        /* timestamptz: the session zone's wall clock, its abbreviation and
+         * offset (TZ, OF, TZH, TZM); a timestamp has no abbreviation,
+         * offset 0 */
+        if (a[0].oid == RL_OID_TIMESTAMPTZ) {
+            rl_tz_offset_at(rl_tz_current(),
+                            floor_div(ts, USECS_PER_SEC) + EPOCH_1970_US / USECS_PER_SEC, NULL,
+                            &tm.tzn);
+            ts = rl_tz_utc_to_local_us(rl_tz_current(), ts, &tm.gmtoff);
+            if (!tm.tzn)
+                tm.tzn = "";
+        }
+        tsparts p;
+        ts_split(ts, &p);
+        int64_t days = floor_div(ts, USECS_PER_DAY);
+        tm.year = p.year;
+        tm.mon = p.mon;
+        tm.mday = p.mday;
+        tm.hour = p.hour;
+        tm.min = p.min;
+        tm.sec = p.sec;
+        tm.fsec = (int32_t)p.usec;
+        tm.wday = (int)((weekday_monday0(days) + 1) % 7);
+        tm.yday = (int)(days - rl_ymd_to_date(p.year, 1, 1) + 1);
     }
-    int32_t aeast = east < 0 ? -east : east;
-    tsparts p;
-    ts_split(ts, &p);
-    int64_t days = floor_div(ts, USECS_PER_DAY);
-    int dow = (int)((weekday_monday0(days) + 1) % 7);
-    int64_t year = p.year > 0 ? p.year : 1 - p.year; /* shown without sign; BC apart */
-    char *f = strndup((const char *)a[1].d.v.s.p, a[1].d.v.s.len);
-    if (!f)
-        return rl_exec_error(c->x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    rl_dtfmt f;
+    if (rl_dtfmt_parse((const char *)a[1].d.v.s.p, a[1].d.v.s.len, &f) < 0)
+        return rl_expr_oom(c);
     rl_buf b;
     rl_buf_init(&b, 0);
-    for (const char *s = f; *s;) {
-        bool fm = false;
-        if (pat_ci(s, "FM")) {
-            fm = true;
-            s += 2;
-        }
-        if (*s == '"') { /* quoted literal text */
-            for (s++; *s && *s != '"'; s++) {
-                if (*s == '\\' && s[1])
-                    s++;
-                rl_buf_put_u8(&b, (uint8_t)*s);
-            }
-            if (*s)
-                s++;
-            continue;
-        }
-        if (pat(s, "HH24")) { put_num(&b, p.hour, 2, fm); s += 4; }
-        else if (pat(s, "HH12")) { put_num(&b, p.hour % 12 ? p.hour % 12 : 12, 2, fm); s += 4; }
-        else if (pat(s, "HH")) { put_num(&b, p.hour % 12 ? p.hour % 12 : 12, 2, fm); s += 2; }
-        else if (pat(s, "MI")) { put_num(&b, p.min, 2, fm); s += 2; }
-        else if (pat(s, "SSSS")) { put_num(&b, p.hour * 3600 + p.min * 60 + p.sec, 1, true); s += 4; }
-        else if (pat(s, "SS")) { put_num(&b, p.sec, 2, fm); s += 2; }
-        else if (pat(s, "MS")) { put_num(&b, p.usec / 1000, 3, fm); s += 2; }
-        else if (pat(s, "US")) { put_num(&b, p.usec, 6, fm); s += 2; }
-        else if (pat(s, "AM") || pat(s, "PM")) { rl_buf_put_str(&b, p.hour < 12 ? "AM" : "PM"); s += 2; }
-        else if (pat(s, "am") || pat(s, "pm")) { rl_buf_put_str(&b, p.hour < 12 ? "am" : "pm"); s += 2; }
-        else if (pat(s, "A.M.") || pat(s, "P.M.")) { rl_buf_put_str(&b, p.hour < 12 ? "A.M." : "P.M."); s += 4; }
-        else if (pat(s, "a.m.") || pat(s, "p.m.")) { rl_buf_put_str(&b, p.hour < 12 ? "a.m." : "p.m."); s += 4; }
-        else if (pat(s, "YYYY")) { put_num(&b, year, 4, fm); s += 4; }
-        else if (pat(s, "YYY")) { put_num(&b, year % 1000, 3, fm); s += 3; }
-        else if (pat(s, "YY")) { put_num(&b, year % 100, 2, fm); s += 2; }
-        else if (pat(s, "Y")) { put_num(&b, year % 10, 1, fm); s += 1; }
-        else if (pat(s, "BC") || pat(s, "AD")) { rl_buf_put_str(&b, p.year > 0 ? "AD" : "BC"); s += 2; }
-        else if (pat_ci(s, "MONTH")) { put_name(&b, month_names[p.mon - 1], s, 0, 9, fm); s += 5; }
-        else if (pat_ci(s, "MON")) { put_name(&b, month_names[p.mon - 1], s, 3, 3, fm); s += 3; }
-        else if (pat(s, "MM")) { put_num(&b, p.mon, 2, fm); s += 2; }
-        else if (pat_ci(s, "DAY")) { put_name(&b, day_names[dow], s, 0, 9, fm); s += 3; }
-        else if (pat_ci(s, "DY")) { put_name(&b, day_names[dow], s, 3, 3, fm); s += 2; }
-        else if (pat(s, "DDD")) { put_num(&b, days - rl_ymd_to_date(p.year, 1, 1) + 1, 3, fm); s += 3; }
-        else if (pat(s, "DD")) { put_num(&b, p.mday, 2, fm); s += 2; }
-        else if (pat(s, "D")) { put_num(&b, dow + 1, 1, fm); s += 1; }
-        else if (pat(s, "IW")) {
-            int64_t iy;
-            int w;
-            iso_week(days, &iy, &w);
-            put_num(&b, w, 2, fm);
-            s += 2;
-        }
-        else if (pat(s, "WW")) { put_num(&b, (days - rl_ymd_to_date(p.year, 1, 1)) / 7 + 1, 2, fm); s += 2; }
-        else if (pat(s, "Q")) { put_num(&b, (p.mon - 1) / 3 + 1, 1, fm); s += 1; }
-        else if (pat(s, "TZH")) { rl_buf_printf(&b, "%c%02d", east >= 0 ? '+' : '-', aeast / 3600); s += 3; }
-        else if (pat(s, "TZM")) { rl_buf_printf(&b, "%02d", aeast % 3600 / 60); s += 3; }
-        else if (pat(s, "TZ") || pat(s, "tz")) {
-            for (const char *q = abbrev; with_tz && *q; q++)
-                rl_buf_put_u8(&b, (uint8_t)(s[0] == 'T' ? toupper((unsigned char)*q)
-                                                        : tolower((unsigned char)*q)));
-            s += 2;
-        }
-        else if (pat(s, "OF")) {
-            rl_buf_printf(&b, "%c%0*d", east >= 0 ? '+' : '-', fm ? 0 : 2, aeast / 3600);
-            if (aeast % 3600)
-                rl_buf_printf(&b, ":%02d", aeast % 3600 / 60);
-            s += 2;
-        }
-        else if (*s == '\\' && s[1]) { rl_buf_put_u8(&b, (uint8_t)s[1]); s += 2; }
-        else { rl_buf_put_u8(&b, (uint8_t)*s); s++; }
+    rl_dtfmt_error e;
+    int rc = rl_dtfmt_to_char(&f, &tm, &b, &e);
+    rl_dtfmt_free(&f);
+    if (rc < 0) {
+        rl_buf_free(&b);
+        return rl_exec_error(c->x, e.sqlstate, -1, "%s", e.msg);
     }
-    free(f);
     return rl_val_buf_copy(c, out, RL_OID_TEXT, &b);
+}
+
+/* do_to_timestamp: the fields text[0] holds by pattern text[1]. */
+static int read_datetime(rl_expr_ctx *c, const rl_value *a, rl_dtfmt_result *r)
+{
+    rl_dtfmt f;
+    if (rl_dtfmt_parse((const char *)a[1].d.v.s.p, a[1].d.v.s.len, &f) < 0)
+        return rl_expr_oom(c);
+    rl_dtfmt_error e;
+    int rc = rl_dtfmt_from_char(&f, (const char *)a[0].d.v.s.p, a[0].d.v.s.len, r, &e);
+    rl_dtfmt_free(&f);
+    if (rc < 0)
+        return rl_exec_error(c->x, e.sqlstate, -1, "%s", e.msg);
+    return 0;
+}
+
+/* PostgreSQL's IS_VALID_JULIAN: from 4714-11-24 BC to 5874898-06-01. */
+static bool valid_julian(int64_t y, int64_t m)
+{
+    return (y > -4713 || (y == -4713 && m >= 11)) && (y < 5874898 || (y == 5874898 && m < 6));
+}
+
+/* AdjustTimestampForTypmod: round to p digits after the second (half
+ * away from zero, as the microseconds' sign goes). */
+static int64_t ts_round_to(int64_t us, int p)
+{
+    static const int64_t scale[] = {1000000, 100000, 10000, 1000, 100, 10, 1};
+    if (p < 0 || p >= 6)
+        return us;
+    int64_t s = scale[p], h = s / 2;
+    return us >= 0 ? (us + h) / s * s : -((-us + h) / s * s);
+}
+
+/* to_timestamp(text, pattern): the local time the fields make, in the zone
+ * of TZH/TZM or else the session's; FF1..FF6 round it. */
+int rl_fn_to_timestamp_fmt(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    rl_dtfmt_result r;
+    if (read_datetime(c, a, &r) < 0)
+        return -1;
+    if (!valid_julian(r.year, r.mon))
+        return ts_range_error(c);
+    int64_t days = rl_dtfmt_date2j(r.year, r.mon, r.mday) - 2451545;
+    __int128 local = (__int128)days * USECS_PER_DAY +
+                     ((r.hour * 60 + r.min) * 60 + r.sec) * USECS_PER_SEC + r.fsec;
+    /* room for a zone's shift either way; the range check follows it */
+    if (local < (__int128)INT64_MIN + 2 * USECS_PER_DAY || local > (__int128)INT64_MAX - 2 * USECS_PER_DAY)
+        return ts_range_error(c);
+    int64_t us = (int64_t)local;
+    if (r.has_tz)
+        us -= (int64_t)r.tz_east * USECS_PER_SEC;
+    else
+        us = rl_tz_local_to_utc_us(rl_tz_current(), us, NULL);
+    if (!rl_timestamp_in_range(us))
+        return ts_range_error(c);
+    if (r.fprec) {
+        us = ts_round_to(us, r.fprec);
+        if (!rl_timestamp_in_range(us))
+            return ts_range_error(c);
+    }
+    put_ts(out, RL_OID_TIMESTAMPTZ, us);
+    return 0;
+}
+
+/* to_date(text, pattern): the date the fields make (times are read and
+ * checked, then dropped). */
+int rl_fn_to_date(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    rl_dtfmt_result r;
+    if (read_datetime(c, a, &r) < 0)
+        return -1;
+    char text[64];
+    int tl = (int)(a[0].d.v.s.len < 60 ? a[0].d.v.s.len : 60);
+    snprintf(text, sizeof text, "%.*s", tl, (const char *)a[0].d.v.s.p);
+    if (!valid_julian(r.year, r.mon))
+        return rl_exec_error(c->x, RL_SQLSTATE_DATETIME_FIELD_OVERFLOW, -1,
+                             "date out of range: \"%s\"", text);
+    int64_t days = rl_dtfmt_date2j(r.year, r.mon, r.mday) - 2451545;
+    if (!rl_date_in_range(days))
+        return rl_exec_error(c->x, RL_SQLSTATE_DATETIME_FIELD_OVERFLOW, -1,
+                             "date out of range: \"%s\"", text);
+    rl_val_int(out, RL_OID_DATE, days);
+    return 0;
 }
 
 /* ------------------------------------------------ generate_series(ts, ...) */

@@ -34,6 +34,10 @@ int rl_fn_justify_interval(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out,
 int rl_fn_isfinite(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_timezone(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_to_char(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+/* to_timestamp(text, text) and to_date(text, text): PostgreSQL's
+ * date/time template patterns read back (pgtype/dtfmt.h). */
+int rl_fn_to_timestamp_fmt(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+int rl_fn_to_date(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 
 /* generate_series(start, stop, step) over timestamp or timestamptz t
  * (rl_func_series_type picks it). rl_series_datetime_prepare coerces the

@@ -7,7 +7,8 @@
  * json(b)_array_length, jsonb_pretty, jsonb_strip_nulls, the -> ->> #> #>>
  * operators, jsonb's @> <@ ? ?| ?& and order, json_agg, jsonb_agg,
  * json(b)_object_agg, the set-returning json(b)_each[_text],
- * json(b)_array_elements[_text] and json(b)_object_keys.
+ * json(b)_array_elements[_text] and json(b)_object_keys, json(b)_object
+ * of text arrays, and the rows of json(b)_to_record(set).
  *
  * The grammar (PostgreSQL's jsonapi.c), its errors' DETAIL and the walks
  * over members are pgtype/json.c's; the input check itself is a cast from
@@ -26,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "pgtype/json.h"
 #include "pgtype/pgtype.h"
@@ -504,6 +506,195 @@ int rl_fn_jsonb_build_object(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *ou
             return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
                                  "argument %zu: key must not be null", i + 1);
     return to_jsonb_result(c, rl_fn_json_build_object(c, n, a, out, loc), out, loc);
+}
+
+/* ------------------------------------------------------- json_object */
+
+/* The elements of a text[] in its text form, flattened, and how many
+ * dimensions it has (0 empty, 1, 2 for {{a,b},{c,d}}, 3 for deeper);
+ * *cols is the inner length of a 2-D array (-1 when the rows differ). */
+typedef struct text_elems {
+    rl_buf *v;   /* the elements' bytes, one after another */
+    size_t *off; /* element i is v->data[off[i] .. off[i + 1]) */
+    bool *null;
+    size_t n, cap;
+} text_elems;
+
+static int elems_push(text_elems *e, const rl_buf *el, bool isnull)
+{
+    if (e->n + 2 > e->cap) {
+        size_t cap = e->cap ? e->cap * 2 : 16;
+        size_t *o = realloc(e->off, cap * sizeof *o);
+        if (!o)
+            return -1;
+        e->off = o;
+        bool *nl = realloc(e->null, cap * sizeof *nl);
+        if (!nl)
+            return -1;
+        e->null = nl;
+        e->cap = cap;
+    }
+    e->off[e->n] = e->v->len;
+    e->null[e->n] = isnull;
+    rl_buf_put(e->v, el->data ? el->data : (const uint8_t *)"", el->len);
+    e->n++;
+    e->off[e->n] = e->v->len;
+    return e->v->failed ? -1 : 0;
+}
+
+static void elems_free(text_elems *e)
+{
+    free(e->off);
+    free(e->null);
+}
+
+/* Read arr's elements into e; *ndims and *cols as above. */
+static int read_text_array(const rl_value *arr, text_elems *e, int *ndims, long *cols)
+{
+    const char *p = (const char *)arr->d.v.s.p;
+    size_t len = arr->d.v.s.len, i = 0;
+    while (i < len && p[i] != '{') /* a "[1:2]=" prefix */
+        i++;
+    size_t j = i + 1;
+    while (j < len && isspace((unsigned char)p[j]))
+        j++;
+    rl_buf el;
+    rl_buf_init(&el, 0);
+    bool isnull;
+    int rc = 0;
+    *cols = 0;
+    if (j >= len || p[j] != '{') { /* one dimension */
+        size_t pos = 0;
+        while (rc == 0 && rl_array_next(p + i, len - i, &pos, &el, &isnull))
+            rc = elems_push(e, &el, isnull);
+        *ndims = e->n ? 1 : 0;
+        rl_buf_free(&el);
+        return rc;
+    }
+    /* rows {..} inside the outer braces, quotes respected */
+    *ndims = 2;
+    long width = -1;
+    size_t k = j;
+    while (rc == 0 && k < len && p[k] == '{') {
+        size_t start = k, depth = 0;
+        bool q = false;
+        for (; k < len; k++) {
+            if (q) {
+                if (p[k] == '\\')
+                    k++;
+                else if (p[k] == '"')
+                    q = false;
+            } else if (p[k] == '"') {
+                q = true;
+            } else if (p[k] == '{') {
+                depth++;
+            } else if (p[k] == '}' && --depth == 0) {
+                break;
+            }
+        }
+        if (memchr(p + start + 1, '{', k > start ? k - start - 1 : 0))
+            *ndims = 3;
+        size_t pos = 0;
+        long count = 0;
+        while (rc == 0 && rl_array_next(p + start, k + 1 - start, &pos, &el, &isnull)) {
+            rc = elems_push(e, &el, isnull);
+            count++;
+        }
+        width = width < 0 || width == count ? count : -2;
+        for (k++; k < len && (p[k] == ',' || isspace((unsigned char)p[k])); k++)
+            ;
+    }
+    *cols = width;
+    rl_buf_free(&el);
+    return rc;
+}
+
+/* json_object(text[]) / json_object(keys text[], values text[]) and the
+ * jsonb ones: { "k" : "v", ... } of pairs (a flat array, a two-column
+ * array, or two arrays), NULL values as null; 2202E for a wrong shape,
+ * 22004 for a NULL key. */
+static int json_object_common(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, bool jsonb,
+                              int loc)
+{
+    rl_buf kv, vv;
+    rl_buf_init(&kv, 0);
+    rl_buf_init(&vv, 0);
+    text_elems k = {.v = &kv}, v = {.v = &vv};
+    int kd, vd = 0, rc = -1;
+    long kcols, vcols;
+    if (read_text_array(&a[0], &k, &kd, &kcols) < 0 ||
+        (n == 2 && read_text_array(&a[1], &v, &vd, &vcols) < 0)) {
+        rc = rl_expr_oom(c);
+        goto done;
+    }
+    size_t pairs;
+    if (n == 2) {
+        if (kd > 1 || kd != vd) {
+            rl_exec_error(c->x, RL_SQLSTATE_ARRAY_SUBSCRIPT_ERROR, -1,
+                          "wrong number of array subscripts");
+            goto done;
+        }
+        if (k.n != v.n) {
+            rl_exec_error(c->x, RL_SQLSTATE_ARRAY_SUBSCRIPT_ERROR, -1,
+                          "mismatched array dimensions");
+            goto done;
+        }
+        pairs = k.n;
+    } else if (kd == 1 && k.n % 2) {
+        rl_exec_error(c->x, RL_SQLSTATE_ARRAY_SUBSCRIPT_ERROR, -1,
+                      "array must have even number of elements");
+        goto done;
+    } else if (kd == 2 && kcols != 2) {
+        rl_exec_error(c->x, RL_SQLSTATE_ARRAY_SUBSCRIPT_ERROR, -1, "array must have two columns");
+        goto done;
+    } else if (kd > 2) {
+        rl_exec_error(c->x, RL_SQLSTATE_ARRAY_SUBSCRIPT_ERROR, -1,
+                      "wrong number of array subscripts");
+        goto done;
+    } else {
+        pairs = k.n / 2;
+    }
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    rl_buf_put_u8(&b, '{');
+    for (size_t i = 0; i < pairs; i++) {
+        text_elems *ve = n == 2 ? &v : &k;
+        size_t ki = n == 2 ? i : 2 * i, vi = n == 2 ? i : 2 * i + 1;
+        if (k.null[ki]) {
+            rl_buf_free(&b);
+            rl_exec_error(c->x, RL_SQLSTATE_NULL_VALUE_NOT_ALLOWED, -1,
+                          "null value not allowed for object key");
+            goto done;
+        }
+        if (i)
+            rl_buf_put_str(&b, ", ");
+        rl_json_put_string(&b, kv.data + k.off[ki], k.off[ki + 1] - k.off[ki]);
+        rl_buf_put_str(&b, " : ");
+        if (ve->null[vi])
+            rl_buf_put_str(&b, "null");
+        else
+            rl_json_put_string(&b, ve->v->data + ve->off[vi], ve->off[vi + 1] - ve->off[vi]);
+    }
+    rl_buf_put_u8(&b, '}');
+    rc = rl_val_buf_copy(c, out, RL_OID_JSON, &b);
+    if (rc == 0 && jsonb)
+        rc = to_jsonb_result(c, rc, out, loc);
+done:
+    elems_free(&k);
+    elems_free(&v);
+    rl_buf_free(&kv);
+    rl_buf_free(&vv);
+    return rc;
+}
+
+int rl_fn_json_object(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return json_object_common(c, n, a, out, false, loc);
+}
+
+int rl_fn_jsonb_object(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return json_object_common(c, n, a, out, true, loc);
 }
 
 int rl_jsonb_agg(rl_expr_ctx *c, const rl_value *vals, size_t n, rl_value *out, int loc)
@@ -1476,4 +1667,238 @@ int rl_jsonb_delete_path(rl_expr_ctx *c, const rl_value *a, const rl_value *path
         return 0;
     }
     return path_apply(c, a, path, NULL, JB_PATH_DELETE, out, loc);
+}
+
+/* ------------------------------------------ json(b)_to_record(set) */
+
+static const struct json_record_fn {
+    const char *name;
+    uint32_t arg;
+    bool set;
+} json_record_fns[] = {
+    {"json_to_record", RL_OID_JSON, false},
+    {"json_to_recordset", RL_OID_JSON, true},
+    {"jsonb_to_record", RL_OID_JSONB, false},
+    {"jsonb_to_recordset", RL_OID_JSONB, true},
+};
+
+static const struct json_record_fn *find_record_fn(const char *name)
+{
+    for (size_t i = 0; name && i < sizeof json_record_fns / sizeof json_record_fns[0]; i++)
+        if (strcmp(json_record_fns[i].name, name) == 0)
+            return &json_record_fns[i];
+    return NULL;
+}
+
+bool rl_json_is_record_fn(const char *name) { return find_record_fn(name) != NULL; }
+
+int rl_json_record_arg(rl_expr_ctx *c, const char *name, rl_value *arg, int loc)
+{
+    const struct json_record_fn *r = find_record_fn(name);
+    if (arg->oid == RL_OID_UNKNOWN)
+        return rl_value_coerce(c, arg, r->arg, -1, false, arg, loc);
+    if (arg->oid != r->arg) {
+        rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, loc, "function %s(%s) does not exist",
+                      name, rl_oid_type_name(arg->oid));
+        rl_error_hint(c->x->err, "No function matches the given name and argument types. You "
+                                 "might need to add explicit type casts.");
+        return -1;
+    }
+    return 0;
+}
+
+/* Append s[0..n) to b as array_out writes an element: quoted when empty,
+ * NULL, or holding braces, commas, quotes, backslashes or blanks. */
+static void put_array_elem(rl_buf *b, const uint8_t *s, size_t n)
+{
+    bool quote = n == 0 || (n == 4 && strncasecmp((const char *)s, "null", 4) == 0);
+    for (size_t i = 0; i < n && !quote; i++)
+        quote = strchr("{},\"\\", s[i]) != NULL || isspace(s[i]);
+    if (!quote) {
+        rl_buf_put(b, s, n);
+        return;
+    }
+    rl_buf_put_u8(b, '"');
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"' || s[i] == '\\')
+            rl_buf_put_u8(b, '\\');
+        rl_buf_put_u8(b, s[i]);
+    }
+    rl_buf_put_u8(b, '"');
+}
+
+typedef struct elem_walk {
+    const uint8_t *base;
+    rl_buf *out;
+    size_t count;
+    int rc; /* 1: a nested array or object */
+} elem_walk;
+
+static bool array_elem(void *ctx, const rl_buf *key, size_t vs, size_t ve)
+{
+    elem_walk *w = ctx;
+    const uint8_t *v = w->base + vs;
+    size_t n = ve - vs;
+    uint8_t k = rl_json_kind(v, n);
+    if (w->count++)
+        rl_buf_put_u8(w->out, ',');
+    if (k == '[' || k == '{') {
+        w->rc = 1;
+        return false;
+    }
+    if (k == 'n') {
+        rl_buf_put_str(w->out, "NULL");
+    } else if (k == '"') {
+        rl_buf s;
+        rl_buf_init(&s, 0);
+        (void)rl_json_string_decode(v, n, &s);
+        put_array_elem(w->out, s.data ? s.data : (const uint8_t *)"", s.len);
+        rl_buf_free(&s);
+    } else {
+        put_array_elem(w->out, v, n);
+    }
+    return true;
+}
+
+/* One JSON value as a column of type oid (populate_record's rules): null
+ * is NULL; json and jsonb take the value's text; strings their contents;
+ * arrays of scalars make an array; other values their JSON text. */
+static int json_to_column(rl_expr_ctx *c, const uint8_t *v, size_t n, uint32_t oid,
+                          int32_t typmod, rl_value *out, int loc)
+{
+    uint8_t k = rl_json_kind(v, n);
+    if (k == 'n' || k == 0) {
+        rl_val_null(out, oid);
+        out->typmod = typmod;
+        return 0;
+    }
+    if (oid == RL_OID_JSON || oid == RL_OID_JSONB)
+        return rl_text_to_value(c, (const char *)v, n, oid, typmod, false, out, loc);
+    if (oid == RL_OID_RECORD)
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
+                             "composite columns of json_to_record are not supported");
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    int rc;
+    if (k == '"') {
+        (void)rl_json_string_decode(v, n, &b);
+    } else if (rl_array_elem_oid(oid) != 0) {
+        if (k != '[') {
+            rl_buf_free(&b);
+            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
+                                 "expected JSON array");
+        }
+        elem_walk w = {.base = v, .out = &b};
+        rl_buf_put_u8(&b, '{');
+        rl_json_each_member(v, n, array_elem, &w);
+        rl_buf_put_u8(&b, '}');
+        if (w.rc) {
+            rl_buf_free(&b);
+            return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
+                                 "multidimensional arrays are not supported");
+        }
+    } else {
+        rl_buf_put(&b, v, n);
+    }
+    if (b.failed) {
+        rl_buf_free(&b);
+        return rl_expr_oom(c);
+    }
+    /* the value may keep the text: give it the arena's copy */
+    char *t = rl_arena_alloc(c->arena, b.len + 1);
+    if (!t) {
+        rl_buf_free(&b);
+        return rl_expr_oom(c);
+    }
+    if (b.len)
+        memcpy(t, b.data, b.len);
+    t[b.len] = '\0';
+    rc = rl_text_to_value(c, t, b.len, oid, typmod, false, out, loc);
+    rl_buf_free(&b);
+    return rc;
+}
+
+typedef struct rec_member {
+    const char *name;
+    size_t vs, ve;
+    bool found;
+} rec_member;
+
+static bool find_last_member(void *ctx, const rl_buf *key, size_t vs, size_t ve)
+{
+    rec_member *m = ctx;
+    size_t nl = strlen(m->name);
+    if (key && key->len == nl && (nl == 0 || memcmp(key->data, m->name, nl) == 0)) {
+        m->vs = vs;
+        m->ve = ve;
+        m->found = true; /* the last of a name wins, as populate_record's hash */
+    }
+    return true;
+}
+
+/* One row from the object p[0..n): each column the member of its name. */
+static int record_row(rl_expr_ctx *c, const uint8_t *p, size_t n, rl_rowset *rs, int loc)
+{
+    rl_value *row = rl_arena_alloc(c->arena, rs->ncols * sizeof *row);
+    if (!row)
+        return rl_expr_oom(c);
+    for (size_t i = 0; i < rs->ncols; i++) {
+        rec_member m = {.name = rs->cols[i].name};
+        if (p)
+            rl_json_each_member(p, n, find_last_member, &m);
+        if (!m.found) {
+            rl_val_null(&row[i], rs->cols[i].oid);
+            continue;
+        }
+        if (json_to_column(c, p + m.vs, m.ve - m.vs, rs->cols[i].oid, rs->cols[i].typmod, &row[i],
+                           loc) < 0)
+            return -1;
+    }
+    return rl_rowset_add(rs, row, NULL, c->x->err);
+}
+
+typedef struct set_walk {
+    rl_expr_ctx *c;
+    const uint8_t *base;
+    rl_rowset *rs;
+    const char *name;
+    int loc, rc;
+} set_walk;
+
+static bool set_element(void *ctx, const rl_buf *key, size_t vs, size_t ve)
+{
+    set_walk *w = ctx;
+    if (rl_json_kind(w->base + vs, ve - vs) != '{') {
+        w->rc = rl_exec_error(w->c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                              "argument of %s must be an array of objects", w->name);
+        return false;
+    }
+    w->rc = record_row(w->c, w->base + vs, ve - vs, w->rs, w->loc);
+    return w->rc == 0;
+}
+
+int rl_json_record_rows(rl_expr_ctx *c, const char *name, const rl_value *j, rl_rowset *rs,
+                        int loc)
+{
+    const struct json_record_fn *r = find_record_fn(name);
+    if (j->d.isnull) /* strict: json_to_record's NULL record is a row of NULLs */
+        return r->set ? 0 : record_row(c, NULL, 0, rs, loc);
+    const uint8_t *p = j->d.v.s.p;
+    size_t n = j->d.v.s.len;
+    uint8_t k = rl_json_kind(p, n);
+    if (r->arg == RL_OID_JSON && rl_json_escapes_check(c, j, -1) < 0)
+        return -1;
+    if (!r->set) {
+        if (k != '{')
+            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                                 "cannot call populate_composite on %s",
+                                 k == '[' ? "an array" : "a scalar");
+        return record_row(c, p, n, rs, loc);
+    }
+    if (k != '[')
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "cannot call %s on %s", name, k == '{' ? "an object" : "a scalar");
+    set_walk w = {.c = c, .base = p, .rs = rs, .name = name, .loc = loc};
+    rl_json_each_member(p, n, set_element, &w);
+    return w.rc;
 }

@@ -55,12 +55,24 @@ int rl_json_object_agg(rl_expr_ctx *c, const rl_value *keys, const rl_value *val
  * its argument checked (an unknown literal typed, else 42883); its rows
  * for j appended to rs (22023 when j is not the container it takes). */
 bool rl_json_is_srf(const char *name);
+/* json_to_record / json_to_recordset / jsonb_to_record(set) in FROM with a
+ * column definition list: is name one, its argument checked (unknown
+ * coerced, 42883 for another type), and the rows of rs (columns already
+ * named and typed): each column the object's member of its name, as
+ * populate_record converts it; 22023 for a value of the wrong shape. */
+bool rl_json_is_record_fn(const char *name);
+int rl_json_record_arg(rl_expr_ctx *c, const char *name, rl_value *arg, int loc);
+int rl_json_record_rows(rl_expr_ctx *c, const char *name, const rl_value *j, rl_rowset *rs,
+                        int loc);
 size_t rl_json_srf_shape(const char *name, const char **names, uint32_t *types);
 int rl_json_srf_arg(rl_expr_ctx *c, const char *name, rl_value *arg, int loc);
 int rl_json_srf_rows(rl_expr_ctx *c, const char *name, const rl_value *j, rl_rowset *rs);
 
 int rl_fn_to_jsonb(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_jsonb_build_object(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+/* json_object(text[]) / json_object(text[], text[]) and jsonb_object. */
+int rl_fn_json_object(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+int rl_fn_jsonb_object(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_jsonb_build_array(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_json_strip_nulls(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_jsonb_strip_nulls(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);

@@ -2,7 +2,8 @@
  * sql_mathfunc.c — the numeric functions of the function table
  * (sql_functab.inc): abs, round, trunc, ceil/ceiling, floor, sign, sqrt,
  * cbrt, exp, ln, log, log10, power/pow, mod, div, gcd, lcm, scale,
- * trim_scale, degrees, radians, the trigonometric functions, to_hex — each
+ * trim_scale, degrees, radians, the trigonometric functions, to_hex, and
+ * to_char of numbers / to_number (the patterns: pgtype/numfmt.c) — each
  * overload as PostgreSQL 15 declares it (the dispatcher picks the overload
  * as PostgreSQL does: round(1) is round(double precision)).
  *
@@ -11,12 +12,14 @@
  * square roots, 22003 overflow). numeric ones are sql_numeric.c's (exp,
  * ln, log and power of numerics too, digit for digit numeric.c's).
  */
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "pgtype/numfmt.h"
 #include "sql/sql_mathfunc.h"
 #include "sql/sql_numeric.h"
 #include "sql/sql_value.h"
@@ -354,4 +357,139 @@ int rl_fn_atan2(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
     rl_val_float(out, RL_OID_FLOAT8, atan2(f8(&a[0]), f8(&a[1])));
     return 0;
+}
+
+/* ------------------------------------------------ to_char, to_number */
+
+static int numfmt_error(rl_expr_ctx *c, const rl_numfmt_error *e)
+{
+    return rl_exec_error(c->x, e->sqlstate, -1, "%s", e->msg);
+}
+
+/* A numeric's digits for the pattern: times 10^multi for V, rounded to the
+ * pattern's digits after the point (numeric_to_char); rounded to an int4
+ * for RN (22003 / 0A000 as numeric_int4), its own text for EEEE. */
+static int numeric_digits(rl_expr_ctx *c, rl_numfmt *f, const rl_value *v, rl_numfmt_digits *d,
+                          rl_numfmt_error *e, int loc)
+{
+    if (f->flag & RL_NUMFMT_F_ROMAN) {
+        rl_value iv;
+        if (rl_value_coerce(c, v, RL_OID_INT4, -1, true, &iv, loc) < 0)
+            return -1;
+        return rl_numfmt_digits_numeric(f, "", 0, (int32_t)iv.d.v.i, d, e) < 0 ? numfmt_error(c, e)
+                                                                             : 0;
+    }
+    rl_value x = *v;
+    if (!(f->flag & RL_NUMFMT_F_EEEE)) {
+        if (f->flag & RL_NUMFMT_F_MULTI) {
+            char *p = rl_arena_alloc(c->arena, (size_t)f->multi + 2);
+            if (!p)
+                return rl_expr_oom(c);
+            p[0] = '1';
+            memset(p + 1, '0', (size_t)f->multi);
+            rl_value pow10, prod;
+            rl_val_str(&pow10, RL_OID_NUMERIC, p, (size_t)f->multi + 1);
+            if (rl_numeric_arith(c, '*', v, &pow10, &prod, loc) < 0)
+                return -1;
+            x = prod;
+        }
+        rl_value r;
+        if (rl_numeric_round(c, RL_NUMERIC_ROUND, &x, f->post, &r, loc) < 0)
+            return -1;
+        x = r;
+    }
+    if (rl_numfmt_digits_numeric(f, (const char *)x.d.v.s.p, x.d.v.s.len, 0, d, e) < 0)
+        return numfmt_error(c, e);
+    return 0;
+}
+
+int rl_fn_to_char_num(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    if (a[1].d.v.s.len == 0)
+        return rl_val_str_copy(c, out, RL_OID_TEXT, "", 0);
+    rl_numfmt f;
+    rl_numfmt_error e;
+    rl_numfmt_digits d = {0};
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    int rc = -1;
+    if (rl_numfmt_parse((const char *)a[1].d.v.s.p, a[1].d.v.s.len, &f, &e) < 0) {
+        numfmt_error(c, &e);
+        goto done;
+    }
+    int r;
+    switch (a[0].oid) {
+    case RL_OID_INT2:
+    case RL_OID_INT4: r = rl_numfmt_digits_int4(&f, (int32_t)a[0].d.v.i, &d, &e); break;
+    case RL_OID_INT8: r = rl_numfmt_digits_int8(&f, a[0].d.v.i, &d, &e); break;
+    case RL_OID_FLOAT4:
+    case RL_OID_FLOAT8:
+        r = rl_numfmt_digits_float(&f, a[0].d.v.f, a[0].oid == RL_OID_FLOAT4, &d, &e);
+        break;
+    default:
+        assert(a[0].oid == RL_OID_NUMERIC);
+        if (numeric_digits(c, &f, &a[0], &d, &e, loc) < 0)
+            goto done;
+        r = 0;
+        break;
+    }
+    if (r < 0 || rl_numfmt_render(&f, &d, &b, &e) < 0) {
+        numfmt_error(c, &e);
+        goto done;
+    }
+    rc = rl_val_buf_copy(c, out, RL_OID_TEXT, &b);
+done:
+    rl_buf_free(&b);
+    rl_numfmt_digits_free(&d);
+    rl_numfmt_free(&f);
+    return rc;
+}
+
+/* to_number(text, pattern): the digits the pattern reads, as numeric with
+ * the precision and scale they make (numeric_in's 22P02 for no digits,
+ * 22003 past the precision), divided by 10^multi for V. NULL for an empty
+ * pattern. */
+int rl_fn_to_number(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    if (a[1].d.v.s.len == 0) {
+        rl_val_null(out, RL_OID_NUMERIC);
+        return 0;
+    }
+    rl_numfmt f;
+    rl_numfmt_error e;
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    int rc = -1;
+    if (rl_numfmt_parse((const char *)a[1].d.v.s.p, a[1].d.v.s.len, &f, &e) < 0 ||
+        rl_numfmt_read(&f, (const char *)a[0].d.v.s.p, a[0].d.v.s.len, &b, &e) < 0) {
+        numfmt_error(c, &e);
+        goto done;
+    }
+    /* numeric_in's typmod, wrapping as PostgreSQL's int arithmetic does */
+    uint32_t precision = (uint32_t)f.pre + (uint32_t)f.multi + (uint32_t)f.post;
+    int32_t typmod = (int32_t)(((precision << 16) | (uint32_t)f.post) + 4u);
+    rl_value text, num;
+    if (rl_val_str_copy(c, &text, RL_OID_TEXT, b.data, b.len) < 0)
+        goto done;
+    if (rl_value_coerce(c, &text, RL_OID_NUMERIC, typmod, true, &num, loc) < 0)
+        goto done;
+    num.typmod = -1;
+    if (f.flag & RL_NUMFMT_F_MULTI) {
+        char e10[16];
+        int len = snprintf(e10, sizeof e10, "%d", -f.multi);
+        rl_value ten, exp, scale, prod;
+        rl_val_str(&ten, RL_OID_NUMERIC, "10", 2);
+        rl_val_str(&exp, RL_OID_NUMERIC, e10, (size_t)len);
+        if (rl_numeric_power(c, &ten, &exp, &scale, loc) < 0 ||
+            rl_numeric_arith(c, '*', &num, &scale, &prod, loc) < 0)
+            goto done;
+        num = prod;
+    }
+    *out = num;
+    out->typmod = -1;
+    rc = 0;
+done:
+    rl_buf_free(&b);
+    rl_numfmt_free(&f);
+    return rc;
 }

@@ -38,5 +38,10 @@ int rl_fn_asin(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_acos(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_atan(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_atan2(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+/* to_char(int4 | int8 | float4 | float8 | numeric, text) and
+ * to_number(text, text): PostgreSQL's numeric format patterns
+ * (pgtype/numfmt.h). */
+int rl_fn_to_char_num(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+int rl_fn_to_number(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 
 #endif

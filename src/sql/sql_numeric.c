@@ -34,7 +34,8 @@
 #define NUMERIC_MAX_DSCALE 16383
 #define NUMERIC_MAX_DIV_SCALE 1000   /* NUMERIC_MAX_DISPLAY_SCALE */
 #define NUMERIC_MIN_SIG_DIGITS 16
-#define NUMERIC_MAX_RESULT_SCALE 2000 /* round()/trunc()'s bound on s */
+#define NUMERIC_MAX_RESULT_SCALE 2000
+#define NUMERIC_MIN_ROUND_SCALE (-(32767 + 1) * 4 - 1) /* round()/trunc()'s lower bound on s */
 
 typedef enum num_kind { NUM_FINITE, NUM_NAN, NUM_PINF, NUM_NINF } num_kind;
 
@@ -465,10 +466,12 @@ int rl_numeric_round(rl_expr_ctx *c, rl_numeric_round_kind kind, const rl_value 
         switch (kind) {
         case RL_NUMERIC_ROUND:
         case RL_NUMERIC_TRUNC:
-            if (scale > NUMERIC_MAX_RESULT_SCALE)
-                scale = NUMERIC_MAX_RESULT_SCALE;
-            if (scale < -NUMERIC_MAX_RESULT_SCALE)
-                scale = -NUMERIC_MAX_RESULT_SCALE;
+            /* PostgreSQL 15's bounds: a numeric's largest display scale,
+             * and one digit past its largest weight */
+            if (scale > NUMERIC_MAX_DSCALE)
+                scale = NUMERIC_MAX_DSCALE;
+            if (scale < NUMERIC_MIN_ROUND_SCALE)
+                scale = NUMERIC_MIN_ROUND_SCALE;
             round_to(&x, (int32_t)scale, kind);
             break;
         case RL_NUMERIC_CEIL:

@@ -1856,6 +1856,50 @@ static rl_rowset *from_scalar_function(sel *S, const PgQuery__Node *call,
     return rs;
 }
 
+/* FROM json_to_record(j) AS x(a int, b text) and the other record
+ * functions: the columns the definition list names and types. */
+static rl_rowset *from_json_record(sel *S, const PgQuery__RangeFunction *rf,
+                                   const PgQuery__FuncCall *f)
+{
+    const char *fname = rl_node_string(f->funcname[f->n_funcname - 1]);
+    if (rf->n_coldeflist == 0)
+        return rl_exec_error(S->x, RL_SQLSTATE_SYNTAX_ERROR, f->location,
+                             "a column definition list is required for functions returning "
+                             "\"record\""),
+               NULL;
+    if (rf->ordinality)
+        return rl_exec_error(S->x, RL_SQLSTATE_SYNTAX_ERROR, rf->coldeflist[0]->column_def ?
+                                 rf->coldeflist[0]->column_def->location : -1,
+                             "WITH ORDINALITY cannot be used with a column definition list"),
+               NULL;
+    rl_expr_ctx c = make_ctx(S, S->outer, NULL);
+    rl_value j;
+    if (rl_expr_eval(&c, f->args[0], &j) < 0 || rl_json_record_arg(&c, fname, &j, f->location) < 0)
+        return NULL;
+    rl_rowset *rs = rl_rowset_new(rf->n_coldeflist);
+    if (!rs)
+        return fail_oom(S->x);
+    const char *alias = rf->alias && rf->alias->aliasname ? rf->alias->aliasname : fname;
+    for (size_t i = 0; i < rf->n_coldeflist; i++) {
+        const PgQuery__Node *nd = rf->coldeflist[i];
+        const PgQuery__ColumnDef *cd =
+            nd->node_case == PG_QUERY__NODE__NODE_COLUMN_DEF ? nd->column_def : NULL;
+        if (!cd || !cd->type_name ||
+            rl_type_from_typename(S->x, cd->type_name, &rs->cols[i].oid, &rs->cols[i].typmod) < 0) {
+            rl_rowset_free(rs);
+            return NULL;
+        }
+        snprintf(rs->cols[i].name, sizeof rs->cols[i].name, "%s", cd->colname);
+        snprintf(rs->cols[i].rel, sizeof rs->cols[i].rel, "%s", alias);
+    }
+    rl_rowset_cols_changed(rs);
+    if (!S->type_only && rl_json_record_rows(&c, fname, &j, rs, f->location) < 0) {
+        rl_rowset_free(rs);
+        return NULL;
+    }
+    return rs;
+}
+
 /* FROM generate_series(...) / unnest(array) [AS a [(col)]]: the arguments
  * may name the outer query's columns (psql's \d sends one inside a
  * correlated subquery). */
@@ -1868,6 +1912,9 @@ static rl_rowset *from_function(sel *S, const PgQuery__RangeFunction *rf)
         f = rf->functions[0]->list->items[0]->func_call;
     const char *schema = f && f->n_funcname > 1 ? rl_node_string(f->funcname[f->n_funcname - 2])
                                                  : "pg_catalog";
+    if (f && f->n_args == 1 && !rf->is_rowsfrom && schema && strcmp(schema, "pg_catalog") == 0 &&
+        rl_json_is_record_fn(rl_node_string(f->funcname[f->n_funcname - 1])))
+        return from_json_record(S, rf, f);
     if (f && !rl_expr_is_srf(f) && schema && strcmp(schema, "pg_catalog") == 0 && !rf->lateral &&
         !rf->is_rowsfrom && !rf->n_coldeflist) {
         rl_rowset *rs = from_scalar_function(S, rf->functions[0]->list->items[0], rf);

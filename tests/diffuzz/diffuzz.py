@@ -178,6 +178,14 @@ class Gen:
                     f"json_build_object('k', {t})::text",
                     f"(json_build_array({t}, {i}) -> 0)::text",
                     f"(jsonb_build_array({t}, {i}) #> '{{1}}')::text"])
+            if r < 0.66:  # to_char of numbers: the numeric format patterns
+                i = self.scalar(scope, INT, depth + 1)
+                fmt = self.r.choice(["999", "FM9,999", "0000", "S999", "999MI", "PL999", "SG999",
+                                     "999PR", "99V9", "RN", "FMrn", "9.99EEEE", "FM999th",
+                                     "FM999.00", '"n="999', "9G999D9", "B9999", "FM0.0"])
+                arg = self.r.choice([i, f"({i})::numeric / 7", f"({i})::float8 / 4",
+                                     f"({i})::bigint * 1000"])
+                return f"to_char({arg}, '{fmt}')"
             if r < 0.8:
                 return f"({self.scalar(scope, TEXT, depth + 1)} || {self.scalar(scope, TEXT, depth + 1)})"
             return f"COALESCE({self.scalar(scope, TEXT, depth + 1)}, 'none')"

@@ -55,3 +55,8 @@ SELECT 1, 2 FROM ducklake_snapshot WHERE snapshot_id = 'ccc';
 SELECT 1000 SELEC;
 SELECT 2000 SELEC;
 SELECT 30000 SELEC;
+-- -2147483648 arrives as a Float with the minus folded in: int4 all the same (make_const)
+SELECT -2147483648, pg_typeof(-2147483648), pg_typeof(2147483648), pg_typeof(-2147483649), pg_typeof(-9223372036854775808), -2147483648 + 0;
+SELECT -2147483649 AS v;
+SELECT -2147483648 AS v;
+SELECT -2147483649 AS v;

@@ -44,3 +44,5 @@ SELECT avg('1');
 SELECT avg(true);
 SELECT sum('a'::text);
 SELECT avg(path) FROM ducklake_data_file;
+-- round/trunc's scale is bounded by numeric's largest display scale (16383) and one digit past its largest weight, not 2000
+select length(round(1.5, 3000)::text), length(round(1.5, 20000)::text), length(trunc(1.5, 16384)::text), round(1.5, -200000), trunc(-1.5, -200000), round(power(10::numeric, 2500) + 7 * power(10::numeric, 2100), -2300) = power(10::numeric, 2500), trunc(power(10::numeric, 2500) + 7 * power(10::numeric, 2100), -2300) = power(10::numeric, 2500);

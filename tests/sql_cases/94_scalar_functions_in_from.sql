@@ -18,3 +18,4 @@ SELECT n FROM round(2.567, 1) AS n;
 select s.snapshot_id, v from ducklake_snapshot s, abs(-2) v order by 1;
 select * from initcap('hello world') as t(txt);
 select * from make_interval(days => 2) i;
+select * from to_char(12.5, '999D9') as t(txt);

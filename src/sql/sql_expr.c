@@ -1224,6 +1224,30 @@ static int power_op(rl_expr_ctx *c, rl_value *a, const PgQuery__Node *an, rl_val
     return rl_fn_power(c, 2, args, out, loc);
 }
 
+/* The prefix operators |/ (dsqrt), ||/ (dcbrt) of float8 and @ (the abs of
+ * each number type): 0 done, -1 error, 1 not one of them. */
+static int prefix_math(rl_expr_ctx *c, const char *op, rl_value *b, rl_value *out, int loc)
+{
+    bool root = strcmp(op, "|/") == 0, cube = strcmp(op, "||/") == 0;
+    if (!root && !cube && strcmp(op, "@") != 0)
+        return 1;
+    /* an unknown literal takes the numeric category's preferred type */
+    if (b->oid == RL_OID_UNKNOWN && rl_value_coerce(c, b, RL_OID_FLOAT8, -1, false, b, loc) < 0)
+        return -1;
+    if ((root || cube) && b->oid != RL_OID_FLOAT8 &&
+        rl_value_coerce(c, b, RL_OID_FLOAT8, -1, false, b, loc) < 0)
+        return -1;
+    if (b->d.isnull) {
+        rl_val_null(out, b->oid);
+        return 0;
+    }
+    if (root)
+        return rl_fn_sqrt(c, 1, b, out, loc);
+    if (cube)
+        return rl_fn_cbrt(c, 1, b, out, loc);
+    return rl_fn_abs(c, 1, b, out, loc);
+}
+
 static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
 {
     const char *op = op_name(e);
@@ -1271,6 +1295,11 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
             else
                 rl_val_int(out, b.oid, ~b.d.v.i);
             return 0;
+        }
+        if (rl_oid_is_number(b.oid) || b.oid == RL_OID_UNKNOWN) {
+            int r = prefix_math(c, op, &b, out, e->location);
+            if (r <= 0)
+                return r;
         }
         return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, e->location,
                              "operator does not exist: %s %s", op,

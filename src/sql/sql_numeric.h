@@ -72,4 +72,12 @@ int rl_numeric_series_prepare(rl_expr_ctx *c, rl_value *a, size_t n, int *dir, i
 int rl_numeric_sum(rl_expr_ctx *c, const rl_value *vals, size_t n, rl_value *out, int loc);
 int rl_numeric_avg(rl_expr_ctx *c, const rl_value *vals, size_t n, rl_value *out, int loc);
 
+/* factorial(k): k! as numeric (22003 for a negative k or one above
+ * 32177, whose factorial overflows the numeric format). */
+int rl_numeric_factorial(rl_expr_ctx *c, int64_t k, rl_value *out, int loc);
+/* width_bucket(operand, b1, b2, count) of numerics (not NULL, count > 0):
+ * numeric.c's bucket, its errors (2201G) and 22003 beyond int4. */
+int rl_numeric_width_bucket(rl_expr_ctx *c, const rl_value *operand, const rl_value *b1,
+                            const rl_value *b2, int32_t count, rl_value *out, int loc);
+
 #endif

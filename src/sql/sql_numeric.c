@@ -1496,3 +1496,96 @@ int rl_numeric_width_bucket(rl_expr_ctx *c, const rl_value *operand, const rl_va
     num_clear(&hi);
     return rc;
 }
+
+/* ------------------------------------------- variance and stddev */
+
+/* numeric.c's numeric_stddev_internal over the non-NULL values (integers
+ * or numerics) of vals[0..n): N * sum(x^2) - sum(x)^2 exactly (the sums
+ * keep the largest input scale d, so the numerator has scale 2d), divided
+ * by N * (N - 1) (sample) or N * N (population) at select_div_scale's
+ * scale, then for a standard deviation the square root of that rounded
+ * quotient at the same scale. NULL with no values, or one for a sample
+ * (even a NaN); else NaN when a NaN or an infinity is among them; 0 when rounding made the
+ * numerator zero or negative (it cannot be, being exact, unless zero). */
+int rl_numeric_variance(rl_expr_ctx *c, const rl_value *vals, size_t n, bool sample,
+                        bool stddev, rl_value *out, int loc)
+{
+    rl_num x, sx, sxx, num, den, q;
+    num_init(&x);
+    num_init(&sx);
+    num_init(&sxx);
+    num_init(&num);
+    num_init(&den);
+    num_init(&q);
+    int64_t count = 0;
+    bool special = false;
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        if (vals[i].d.isnull)
+            continue;
+        count++;
+        rc = num_from_value(c, &vals[i], &x, loc);
+        if (rc < 0 || x.kind != NUM_FINITE) {
+            special = true;
+            continue;
+        }
+        /* sx at scale max(d), sxx at scale 2 * max(d) */
+        if (x.dscale > sx.dscale) {
+            scale_up(sx.v, x.dscale - sx.dscale);
+            scale_up(sxx.v, 2 * (x.dscale - sx.dscale));
+            sx.dscale = x.dscale;
+            sxx.dscale = 2 * x.dscale;
+        }
+        mpz_t t;
+        mpz_init(t);
+        mpz_mul(t, x.v, x.v);
+        scale_up(t, sxx.dscale - 2 * x.dscale);
+        mpz_add(sxx.v, sxx.v, t);
+        mpz_set(t, x.v);
+        scale_up(t, sx.dscale - x.dscale);
+        mpz_add(sx.v, sx.v, t);
+        mpz_clear(t);
+    }
+    bool null = rc == 0 && (count == 0 || (sample && count <= 1));
+    if (rc == 0 && null) {
+        rl_val_null(out, RL_OID_NUMERIC);
+    } else if (rc == 0 && special) {
+        q.kind = NUM_NAN;
+        rc = num_to_value(c, &q, out, loc);
+    } else if (rc == 0) {
+        /* num = N * sxx - sx^2 at scale 2d */
+        mpz_mul_si(num.v, sxx.v, count);
+        mpz_t t;
+        mpz_init(t);
+        mpz_mul(t, sx.v, sx.v);
+        mpz_sub(num.v, num.v, t);
+        mpz_clear(t);
+        num.dscale = sxx.dscale;
+        if (mpz_sgn(num.v) <= 0) {
+            rc = num_to_value(c, &q, out, loc); /* q is 0, scale 0 */
+        } else {
+            mpz_set_si(den.v, count);
+            mpz_mul_si(den.v, den.v, sample ? count - 1 : count);
+            int32_t rscale = div_scale(&num, &den);
+            div_round(&q, &num, &den, rscale);
+            if (stddev) { /* floor(sqrt * 10^(rscale+1)), rounded on its last digit */
+                mpz_t r;
+                mpz_init_set(r, q.v);
+                scale_up(r, rscale + 2);
+                mpz_sqrt(r, r);
+                mpz_add_ui(r, r, 5);
+                mpz_tdiv_q_ui(r, r, 10);
+                mpz_swap(q.v, r);
+                mpz_clear(r);
+            }
+            rc = num_to_value(c, &q, out, loc);
+        }
+    }
+    num_clear(&x);
+    num_clear(&sx);
+    num_clear(&sxx);
+    num_clear(&num);
+    num_clear(&den);
+    num_clear(&q);
+    return rc;
+}

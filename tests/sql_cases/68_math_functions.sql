@@ -104,3 +104,6 @@ SELECT |/ '16', ||/ '-8';
 SELECT |/ 'x';
 SELECT ~ 'x'::text;
 SELECT @ 'a'::text;
+-- the catalog lists them as the function table declares them
+SELECT proname, pronargs, prorettype::regtype, provolatile, proisstrict, prosrc, proargtypes::text, provariadic <> 0, prokind FROM pg_proc WHERE proname IN ('sind', 'cotd', 'atan2d', 'sinh', 'cot', 'factorial', 'min_scale', 'num_nulls', 'num_nonnulls', 'width_bucket') AND oid <> 3218 ORDER BY oid;
+SELECT pg_get_function_result(oid), pg_get_function_arguments(oid) FROM pg_proc WHERE proname IN ('num_nulls', 'width_bucket', 'factorial') AND oid <> 3218 ORDER BY oid;

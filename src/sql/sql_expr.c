@@ -2283,6 +2283,64 @@ static int agg_no_function(rl_expr_ctx *c, const PgQuery__FuncCall *f, const cha
     return no_function(c, name, n, types, f->location);
 }
 
+/* Order of (y, x) pairs (ys[i], xs[i] at pa[0] == i): NULLs after values. */
+typedef struct pair_sort {
+    rl_expr_ctx *c;
+    const rl_value *ys, *xs;
+    int location;
+    bool failed;
+} pair_sort;
+
+static int cmp_nullable(pair_sort *ps, const rl_value *a, const rl_value *b)
+{
+    if (a->d.isnull || b->d.isnull)
+        return a->d.isnull == b->d.isnull ? 0 : a->d.isnull ? 1 : -1;
+    int r = 0;
+    if (!ps->failed && rl_value_cmp(ps->c, a, b, &r, ps->location) < 0)
+        ps->failed = true;
+    return r;
+}
+
+static int compare_pairs(const void *pa, const void *pb, void *arg)
+{
+    pair_sort *ps = arg;
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    int r = cmp_nullable(ps, &ps->ys[a], &ps->ys[b]);
+    return r ? r : cmp_nullable(ps, &ps->xs[a], &ps->xs[b]);
+}
+
+/* DISTINCT of a two-argument aggregate: each (y, x) pair once, compacted
+ * at the front of ys and xs (*n their number), in ascending order. */
+static int distinct_pairs(rl_expr_ctx *c, rl_value *ys, rl_value *xs, size_t *n, int location)
+{
+    size_t k = *n;
+    if (k < 2)
+        return 0;
+    size_t *idx = rl_arena_alloc(c->arena, k * sizeof *idx);
+    rl_value *ny = rl_arena_alloc(c->arena, k * sizeof *ny);
+    rl_value *nx = rl_arena_alloc(c->arena, k * sizeof *nx);
+    if (!idx || !ny || !nx)
+        return rl_expr_oom(c);
+    for (size_t i = 0; i < k; i++)
+        idx[i] = i;
+    pair_sort ps = {c, ys, xs, location, false};
+    qsort_r(idx, k, sizeof *idx, compare_pairs, &ps);
+    size_t m = 0;
+    for (size_t i = 0; i < k && !ps.failed; i++) {
+        if (m > 0 && compare_pairs(&idx[i - 1], &idx[i], &ps) == 0)
+            continue;
+        ny[m] = ys[idx[i]];
+        nx[m] = xs[idx[i]];
+        m++;
+    }
+    if (ps.failed)
+        return -1;
+    memcpy(ys, ny, m * sizeof *ys);
+    memcpy(xs, nx, m * sizeof *xs);
+    *n = m;
+    return 0;
+}
+
 /* corr, covar_*, regr_* (y, x): float8 pairs; either NULL skips the row. */
 static int agg_regression(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char *name,
                           rl_value *out)
@@ -2298,10 +2356,9 @@ static int agg_regression(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char
         rl_value types[2] = {{.oid = yt}, {.oid = xt}};
         return no_function(c, name, 2, types, f->location);
     }
-    if (f->agg_distinct)
-        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
-                             "DISTINCT is not supported for %s", name);
     size_t n = c->agg->nrows;
+    if (f->agg_distinct && distinct_pairs(c, ys, xs, &n, f->location) < 0)
+        return -1;
     for (size_t i = 0; i < n; i++) {
         if ((!ys[i].d.isnull && ys[i].oid != RL_OID_FLOAT8 &&
              rl_value_coerce(c, &ys[i], RL_OID_FLOAT8, -1, false, &ys[i], f->location) < 0) ||

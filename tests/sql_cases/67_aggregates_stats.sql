@@ -133,3 +133,6 @@ SELECT stddev(x), stddev_samp(x::int2), variance(x::int8), var_pop(x::numeric(10
 SELECT stddev(x), variance(x) FROM (VALUES (0.1), (0.2), (0.30), (0.4000)) AS v(x);
 SELECT stddev_pop(x), var_pop(x), stddev(x) FROM (VALUES (-1e-10), (1e-10)) AS v(x);
 SELECT variance(x) FROM (VALUES (99999999999999999999.0), (0.00000000000000000001)) AS v(x);
+SELECT regr_count(DISTINCT y, x), corr(DISTINCT y, x), covar_pop(DISTINCT y, x), regr_sxx(DISTINCT y, x) FROM (VALUES (1, 1), (1, 1), (2, 3), (2, 3), (NULL, 4), (NULL, 4), (5, NULL), (4, 7.5)) AS v(y, x);
+SELECT regr_count(DISTINCT y, x) FILTER (WHERE y > 1) FROM (VALUES (1, 1), (2, 3), (2, 3)) AS v(y, x);
+SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY x::numeric(10,3)), mode() WITHIN GROUP (ORDER BY x::varchar(5)), percentile_disc(ARRAY[0.5]) WITHIN GROUP (ORDER BY x::numeric(10,3)) FROM generate_series(1, 3) AS x;

@@ -136,3 +136,5 @@ SELECT variance(x) FROM (VALUES (99999999999999999999.0), (0.0000000000000000000
 SELECT regr_count(DISTINCT y, x), corr(DISTINCT y, x), covar_pop(DISTINCT y, x), regr_sxx(DISTINCT y, x) FROM (VALUES (1, 1), (1, 1), (2, 3), (2, 3), (NULL, 4), (NULL, 4), (5, NULL), (4, 7.5)) AS v(y, x);
 SELECT regr_count(DISTINCT y, x) FILTER (WHERE y > 1) FROM (VALUES (1, 1), (2, 3), (2, 3)) AS v(y, x);
 SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY x::numeric(10,3)), mode() WITHIN GROUP (ORDER BY x::varchar(5)), percentile_disc(ARRAY[0.5]) WITHIN GROUP (ORDER BY x::numeric(10,3)) FROM generate_series(1, 3) AS x;
+\describe SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY i4), percentile_disc(ARRAY[0.5]) WITHIN GROUP (ORDER BY t), mode() WITHIN GROUP (ORDER BY n), variance(n), stddev(f4), corr(i4, f8), regr_count(i2, i2), bit_xor(i8), every(b) FROM s;
+\describe SELECT percentile_cont($1) WITHIN GROUP (ORDER BY i4), variance(i4) FILTER (WHERE i4 > $2) FROM s;

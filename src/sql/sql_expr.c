@@ -2722,12 +2722,38 @@ static int window_value(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *ou
                          "window functions are not allowed here");
 }
 
+/* corr / covar_* / regr_* over (y, x) pairs interleaved in vals. */
+static int regression_of_pairs(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char *name,
+                               const rl_value *vals, size_t n, rl_value *out)
+{
+    rl_value *ys = rl_arena_alloc(c->arena, (n + 1) * sizeof *ys);
+    rl_value *xs = rl_arena_alloc(c->arena, (n + 1) * sizeof *xs);
+    if (!ys || !xs)
+        return rl_expr_oom(c);
+    for (size_t i = 0; i < n; i++) {
+        ys[i] = vals[2 * i];
+        xs[i] = vals[2 * i + 1];
+        for (rl_value *v = &ys[i]; v; v = v == &ys[i] ? &xs[i] : NULL) {
+            if (!rl_oid_is_number(v->oid) && v->oid != RL_OID_UNKNOWN) {
+                rl_value types[2] = {{.oid = ys[i].oid}, {.oid = xs[i].oid}};
+                return no_function(c, name, 2, types, f->location);
+            }
+            if (!v->d.isnull && v->oid != RL_OID_FLOAT8 &&
+                rl_value_coerce(c, v, RL_OID_FLOAT8, -1, false, v, f->location) < 0)
+                return -1;
+        }
+    }
+    return rl_agg_regression(c, name, ys, xs, n, out);
+}
+
 int rl_expr_aggregate_values(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *vals, size_t n,
                              uint32_t type, rl_value *out)
 {
     const char *name = func_name(f);
+    if (name && rl_agg_is_regression(name) && f->n_args == 2 && !f->agg_filter)
+        return regression_of_pairs(c, f, name, vals, n, out);
     if (!name || !is_aggregate_name(name) || strcmp(name, "string_agg") == 0 ||
-        strstr(name, "object_agg") || f->agg_filter ||
+        strstr(name, "object_agg") || f->agg_filter || is_ordered_set_name(name) ||
         f->n_args > 1)
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
                              "this aggregate is not supported as a window over grouped rows");

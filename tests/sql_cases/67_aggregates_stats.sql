@@ -138,3 +138,6 @@ SELECT regr_count(DISTINCT y, x) FILTER (WHERE y > 1) FROM (VALUES (1, 1), (2, 3
 SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY x::numeric(10,3)), mode() WITHIN GROUP (ORDER BY x::varchar(5)), percentile_disc(ARRAY[0.5]) WITHIN GROUP (ORDER BY x::numeric(10,3)) FROM generate_series(1, 3) AS x;
 \describe SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY i4), percentile_disc(ARRAY[0.5]) WITHIN GROUP (ORDER BY t), mode() WITHIN GROUP (ORDER BY n), variance(n), stddev(f4), corr(i4, f8), regr_count(i2, i2), bit_xor(i8), every(b) FROM s;
 \describe SELECT percentile_cont($1) WITHIN GROUP (ORDER BY i4), variance(i4) FILTER (WHERE i4 > $2) FROM s;
+-- two-argument aggregates as a window over a grouped query's groups
+SELECT g, corr(max(f8), min(i4)) OVER (), regr_count(max(f8), g) OVER (ORDER BY g), covar_samp(sum(i4), g) OVER (ORDER BY g ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING), regr_slope(g, count(*)) OVER () FROM s GROUP BY g ORDER BY g;
+SELECT g, corr(max(t), g) OVER () FROM s GROUP BY g ORDER BY g;

@@ -409,24 +409,18 @@ static double cosd_q1(const degree_consts *k, double x)
     return x <= 60.0 ? cosd_0_to_60(k, x) : sind_0_to_30(k, 90.0 - x);
 }
 
-static const degree_consts *degrees_k(void)
+/* The landmarks, computed on every call (a handful of libm calls): no
+ * shared state between the sessions' threads. */
+static void degrees_k(degree_consts *k)
 {
-    static degree_consts k;
-    static bool ready;
-    if (!ready) { /* idempotent: racing threads store the same values */
-        volatile double thirty = 30.0, sixty = 60.0, half = 0.5, one = 1.0;
-        degree_consts t;
-        t.sin_30 = sin(thirty * RADIANS_PER_DEGREE);
-        t.one_minus_cos_60 = 1.0 - cos(sixty * RADIANS_PER_DEGREE);
-        t.asin_0_5 = asin(half);
-        t.acos_0_5 = acos(half);
-        t.atan_1_0 = atan(one);
-        t.tan_45 = sind_q1(&t, 45.0) / cosd_q1(&t, 45.0);
-        t.cot_45 = cosd_q1(&t, 45.0) / sind_q1(&t, 45.0);
-        k = t;
-        ready = true;
-    }
-    return &k;
+    volatile double thirty = 30.0, sixty = 60.0, half = 0.5, one = 1.0;
+    k->sin_30 = sin(thirty * RADIANS_PER_DEGREE);
+    k->one_minus_cos_60 = 1.0 - cos(sixty * RADIANS_PER_DEGREE);
+    k->asin_0_5 = asin(half);
+    k->acos_0_5 = acos(half);
+    k->atan_1_0 = atan(one);
+    k->tan_45 = sind_q1(k, 45.0) / cosd_q1(k, 45.0);
+    k->cot_45 = cosd_q1(k, 45.0) / sind_q1(k, 45.0);
 }
 
 static double asind_q1(const degree_consts *k, double x)
@@ -454,7 +448,8 @@ typedef enum degree_fn { DEG_SIN, DEG_COS, DEG_TAN, DEG_COT } degree_fn;
 /* sind, cosd, tand, cotd of x (finite, not NaN). */
 static double degree_trig(degree_fn fn, double x)
 {
-    const degree_consts *k = degrees_k();
+    degree_consts kk, *k = &kk;
+    degrees_k(k);
     double sign = 1.0;
     x = fmod(x, 360.0);
     if (x < 0.0) {
@@ -530,7 +525,8 @@ static int inverse_degree(rl_expr_ctx *c, bool is_acos, const rl_value *a, rl_va
     if (x < -1.0 || x > 1.0)
         return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, -1,
                              "input is out of range");
-    const degree_consts *k = degrees_k();
+    degree_consts k0, *k = &k0;
+    degrees_k(k);
     double r;
     if (is_acos)
         r = x >= 0.0 ? acosd_q1(k, x) : 90.0 + asind_q1(k, -x);
@@ -556,8 +552,10 @@ int rl_fn_atand(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
         rl_val_float(out, RL_OID_FLOAT8, NAN);
         return 0;
     }
+    degree_consts k;
+    degrees_k(&k);
     volatile double r = atan(x);
-    return put_f8(c, out, (r / degrees_k()->atan_1_0) * 45.0);
+    return put_f8(c, out, (r / k.atan_1_0) * 45.0);
 }
 
 int rl_fn_atan2d(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
@@ -567,8 +565,10 @@ int rl_fn_atan2d(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
         rl_val_float(out, RL_OID_FLOAT8, NAN);
         return 0;
     }
+    degree_consts k;
+    degrees_k(&k);
     volatile double r = atan2(y, x);
-    return put_f8(c, out, (r / degrees_k()->atan_1_0) * 45.0);
+    return put_f8(c, out, (r / k.atan_1_0) * 45.0);
 }
 
 /* ------------------------------------------------ hyperbolic functions */

@@ -107,3 +107,9 @@ SELECT @ 'a'::text;
 -- the catalog lists them as the function table declares them
 SELECT proname, pronargs, prorettype::regtype, provolatile, proisstrict, prosrc, proargtypes::text, provariadic <> 0, prokind FROM pg_proc WHERE proname IN ('sind', 'cotd', 'atan2d', 'sinh', 'cot', 'factorial', 'min_scale', 'num_nulls', 'num_nonnulls', 'width_bucket') AND oid <> 3218 ORDER BY oid;
 SELECT pg_get_function_result(oid), pg_get_function_arguments(oid) FROM pg_proc WHERE proname IN ('num_nulls', 'width_bucket', 'factorial') AND oid <> 3218 ORDER BY oid;
+-- array types by their pg_type names (_int4): sqlsmith, generating calls from
+-- the function table's pg_proc rows, casts NULLs to them
+SELECT CAST(NULL AS _text), pg_typeof(CAST(NULL AS _int4)), '{1,2}'::_int8, pg_typeof('{a}'::pg_catalog._varchar), CAST(NULL AS _bool) IS NULL;
+SELECT pg_typeof(NULL::_float8), pg_typeof(NULL::_numeric), pg_typeof(NULL::_jsonb), pg_typeof(NULL::_name), pg_typeof(NULL::_oid), pg_typeof(NULL::_timestamptz), pg_typeof(NULL::_uuid), pg_typeof(NULL::_date);
+SELECT NULL::_int;
+SELECT NULL::_nosuch;

@@ -985,6 +985,30 @@ static uint32_t special_type_oid(const char *name)
     return 0;
 }
 
+/* An array type by its pg_type name, the element's typname after an
+ * underscore (_text, _int4: what sqlsmith and catalog-driven clients
+ * write); only the canonical element names, as PostgreSQL has no _int. */
+static uint32_t internal_array_type_oid(const char *name)
+{
+    static const char *const elems[] = {
+        "bool", "int2", "int4", "int8", "float4", "float8", "numeric", "text", "varchar",
+        "name", "char", "oid", "date", "time", "timetz", "timestamp", "timestamptz",
+        "interval", "uuid", "bytea", "json", "jsonb", "regclass", "regtype", "regproc",
+        "regnamespace",
+    };
+    if (name[0] != '_')
+        return 0;
+    for (size_t i = 0; i < sizeof elems / sizeof elems[0]; i++) {
+        if (strcmp(name + 1, elems[i]) != 0)
+            continue;
+        uint32_t e = special_type_oid(elems[i]);
+        if (!e)
+            e = rl_type_oid(rl_type_from_name(elems[i]));
+        return e ? rl_array_oid_of(e) : 0;
+    }
+    return 0;
+}
+
 static int typmod_value(const PgQuery__Node *n, long *out)
 {
     if (n && n->node_case == PG_QUERY__NODE__NODE_A_CONST &&
@@ -1013,6 +1037,8 @@ int rl_type_from_typename(rl_exec *x, const PgQuery__TypeName *tn, uint32_t *oid
     uint32_t o = special_type_oid(name);
     if (!o)
         o = rl_type_oid(rl_type_from_name(name));
+    if (!o)
+        o = internal_array_type_oid(name);
     if (!o)
         return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, tn->location,
                              "type \"%s\" does not exist", name);

@@ -37,6 +37,7 @@
 #include "sql/sql_func.h"
 #include "sql/sql_datetime.h"
 #include "sql/sql_json.h"
+#include "sql/sql_aggfunc.h"
 #include "sql/sql_mathfunc.h"
 #include "sql/sql_numeric.h"
 #include "sql/sql_strfunc.h"
@@ -1225,6 +1226,30 @@ static int power_op(rl_expr_ctx *c, rl_value *a, const PgQuery__Node *an, rl_val
     return rl_fn_power(c, 2, args, out, loc);
 }
 
+/* The prefix operators |/ (dsqrt), ||/ (dcbrt) of float8 and @ (the abs of
+ * each number type): 0 done, -1 error, 1 not one of them. */
+static int prefix_math(rl_expr_ctx *c, const char *op, rl_value *b, rl_value *out, int loc)
+{
+    bool root = strcmp(op, "|/") == 0, cube = strcmp(op, "||/") == 0;
+    if (!root && !cube && strcmp(op, "@") != 0)
+        return 1;
+    /* an unknown literal takes the numeric category's preferred type */
+    if (b->oid == RL_OID_UNKNOWN && rl_value_coerce(c, b, RL_OID_FLOAT8, -1, false, b, loc) < 0)
+        return -1;
+    if ((root || cube) && b->oid != RL_OID_FLOAT8 &&
+        rl_value_coerce(c, b, RL_OID_FLOAT8, -1, false, b, loc) < 0)
+        return -1;
+    if (b->d.isnull) {
+        rl_val_null(out, b->oid);
+        return 0;
+    }
+    if (root)
+        return rl_fn_sqrt(c, 1, b, out, loc);
+    if (cube)
+        return rl_fn_cbrt(c, 1, b, out, loc);
+    return rl_fn_abs(c, 1, b, out, loc);
+}
+
 static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
 {
     const char *op = op_name(e);
@@ -1272,6 +1297,11 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
             else
                 rl_val_int(out, b.oid, ~b.d.v.i);
             return 0;
+        }
+        if (rl_oid_is_number(b.oid) || b.oid == RL_OID_UNKNOWN) {
+            int r = prefix_math(c, op, &b, out, e->location);
+            if (r <= 0)
+                return r;
         }
         return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, e->location,
                              "operator does not exist: %s %s", op,
@@ -1815,6 +1845,13 @@ static int eval_sqlvalue(rl_expr_ctx *c, const PgQuery__SQLValueFunction *f, rl_
     }
 }
 
+/* The ordered-set aggregates (WITHIN GROUP (ORDER BY ...)). */
+static bool is_ordered_set_name(const char *name)
+{
+    return strcmp(name, "percentile_cont") == 0 || strcmp(name, "percentile_disc") == 0 ||
+           strcmp(name, "mode") == 0;
+}
+
 static bool is_aggregate_name(const char *name)
 {
     return strcmp(name, "count") == 0 || strcmp(name, "max") == 0 || strcmp(name, "min") == 0 ||
@@ -1822,7 +1859,10 @@ static bool is_aggregate_name(const char *name)
            strcmp(name, "bool_and") == 0 || strcmp(name, "string_agg") == 0 ||
            strcmp(name, "avg") == 0 || strcmp(name, "array_agg") == 0 ||
            strcmp(name, "json_agg") == 0 || strcmp(name, "jsonb_agg") == 0 ||
-           strcmp(name, "json_object_agg") == 0 || strcmp(name, "jsonb_object_agg") == 0;
+           strcmp(name, "json_object_agg") == 0 || strcmp(name, "jsonb_object_agg") == 0 ||
+           strcmp(name, "every") == 0 || strcmp(name, "bit_and") == 0 ||
+           strcmp(name, "bit_or") == 0 || strcmp(name, "bit_xor") == 0 ||
+           rl_agg_is_variance(name) || rl_agg_is_regression(name) || is_ordered_set_name(name);
 }
 
 static const char *func_name(const PgQuery__FuncCall *f)
@@ -2231,15 +2271,315 @@ static int agg_object_agg(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char
     return rl_json_object_agg(c, keys, vals, c->agg->nrows, name[4] == 'b', out, f->location);
 }
 
+/* The types of an aggregate call's arguments (and, for WITHIN GROUP, its
+ * ORDER BY keys after them) for a 42883 message. */
+static int agg_no_function(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char *name)
+{
+    size_t nk = f->agg_within_group ? f->n_agg_order : 0, n = f->n_args + nk;
+    rl_value *types = rl_arena_alloc(c->arena, (n + 1) * sizeof *types);
+    if (!types)
+        return rl_expr_oom(c);
+    rl_expr_ctx sub = *c;
+    sub.agg = NULL;
+    sub.grouping = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const PgQuery__Node *e = i < f->n_args ? f->args[i] : f->agg_order[i - f->n_args]->sort_by->node;
+        rl_value v;
+        if (rl_expr_eval(&sub, e, &v) < 0)
+            return -1;
+        types[i] = (rl_value){.oid = v.oid};
+    }
+    return no_function(c, name, n, types, f->location);
+}
+
+/* Order of (y, x) pairs (ys[i], xs[i] at pa[0] == i): NULLs after values. */
+typedef struct pair_sort {
+    rl_expr_ctx *c;
+    const rl_value *ys, *xs;
+    int location;
+    bool failed;
+} pair_sort;
+
+static int cmp_nullable(pair_sort *ps, const rl_value *a, const rl_value *b)
+{
+    if (a->d.isnull || b->d.isnull)
+        return a->d.isnull == b->d.isnull ? 0 : a->d.isnull ? 1 : -1;
+    int r = 0;
+    if (!ps->failed && rl_value_cmp(ps->c, a, b, &r, ps->location) < 0)
+        ps->failed = true;
+    return r;
+}
+
+static int compare_pairs(const void *pa, const void *pb, void *arg)
+{
+    pair_sort *ps = arg;
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    int r = cmp_nullable(ps, &ps->ys[a], &ps->ys[b]);
+    return r ? r : cmp_nullable(ps, &ps->xs[a], &ps->xs[b]);
+}
+
+/* DISTINCT of a two-argument aggregate: each (y, x) pair once, compacted
+ * at the front of ys and xs (*n their number), in ascending order. */
+static int distinct_pairs(rl_expr_ctx *c, rl_value *ys, rl_value *xs, size_t *n, int location)
+{
+    size_t k = *n;
+    if (k < 2)
+        return 0;
+    size_t *idx = rl_arena_alloc(c->arena, k * sizeof *idx);
+    rl_value *ny = rl_arena_alloc(c->arena, k * sizeof *ny);
+    rl_value *nx = rl_arena_alloc(c->arena, k * sizeof *nx);
+    if (!idx || !ny || !nx)
+        return rl_expr_oom(c);
+    for (size_t i = 0; i < k; i++)
+        idx[i] = i;
+    pair_sort ps = {c, ys, xs, location, false};
+    qsort_r(idx, k, sizeof *idx, compare_pairs, &ps);
+    size_t m = 0;
+    for (size_t i = 0; i < k && !ps.failed; i++) {
+        if (m > 0 && compare_pairs(&idx[i - 1], &idx[i], &ps) == 0)
+            continue;
+        ny[m] = ys[idx[i]];
+        nx[m] = xs[idx[i]];
+        m++;
+    }
+    if (ps.failed)
+        return -1;
+    memcpy(ys, ny, m * sizeof *ys);
+    memcpy(xs, nx, m * sizeof *xs);
+    *n = m;
+    return 0;
+}
+
+/* corr, covar_*, regr_* (y, x): float8 pairs; either NULL skips the row. */
+static int agg_regression(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char *name,
+                          rl_value *out)
+{
+    if (f->n_args != 2 || f->agg_star)
+        return agg_no_function(c, f, name);
+    rl_value *ys = NULL, *xs = NULL;
+    uint32_t yt = RL_OID_UNKNOWN, xt = RL_OID_UNKNOWN;
+    if (agg_collect(c, f->args[0], &ys, &yt) < 0 || agg_collect(c, f->args[1], &xs, &xt) < 0)
+        return -1;
+    if ((!rl_oid_is_number(yt) && yt != RL_OID_UNKNOWN) ||
+        (!rl_oid_is_number(xt) && xt != RL_OID_UNKNOWN)) {
+        rl_value types[2] = {{.oid = yt}, {.oid = xt}};
+        return no_function(c, name, 2, types, f->location);
+    }
+    size_t n = c->agg->nrows;
+    if (f->agg_distinct && distinct_pairs(c, ys, xs, &n, f->location) < 0)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        if ((!ys[i].d.isnull && ys[i].oid != RL_OID_FLOAT8 &&
+             rl_value_coerce(c, &ys[i], RL_OID_FLOAT8, -1, false, &ys[i], f->location) < 0) ||
+            (!xs[i].d.isnull && xs[i].oid != RL_OID_FLOAT8 &&
+             rl_value_coerce(c, &xs[i], RL_OID_FLOAT8, -1, false, &xs[i], f->location) < 0))
+            return -1;
+    }
+    return rl_agg_regression(c, name, ys, xs, n, out);
+}
+
+/* The fractions of percentile_cont / percentile_disc: one float8, or an
+ * array of them (NULL elements stay NULL: nan marks them in *isnull). */
+typedef struct fractions {
+    bool array, null;
+    size_t n;
+    double *v;
+    bool *isnull;
+} fractions;
+
+static int read_fractions(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char *name,
+                          uint32_t keytype, fractions *fr)
+{
+    memset(fr, 0, sizeof *fr);
+    rl_expr_ctx sub = *c;
+    sub.agg = NULL; /* an aggregate in a direct argument is an error (42803) */
+    sub.grouping = NULL;
+    rl_value a;
+    if (rl_expr_eval(&sub, f->args[0], &a) < 0)
+        return -1;
+    uint32_t elem = rl_array_elem_oid(a.oid);
+    fr->array = elem != 0;
+    if (fr->array ? !rl_oid_is_number(elem) && elem != RL_OID_UNKNOWN
+                  : !rl_oid_is_number(a.oid) && a.oid != RL_OID_UNKNOWN) {
+        rl_value types[2] = {{.oid = a.oid}, {.oid = keytype}};
+        return no_function(c, name, 2, types, f->location);
+    }
+    if (a.d.isnull) {
+        fr->null = true;
+        return 0;
+    }
+    if (!fr->array) {
+        rl_value d;
+        if (rl_value_coerce(c, &a, RL_OID_FLOAT8, -1, false, &d, f->location) < 0)
+            return -1;
+        fr->n = 1;
+        fr->v = rl_arena_alloc(c->arena, sizeof *fr->v);
+        fr->isnull = rl_arena_alloc(c->arena, sizeof *fr->isnull);
+        if (!fr->v || !fr->isnull)
+            return rl_expr_oom(c);
+        fr->v[0] = d.d.v.f;
+        fr->isnull[0] = false;
+        return 0;
+    }
+    size_t cap = a.d.v.s.len + 1, pos = 0; /* elements <= bytes */
+    fr->v = rl_arena_alloc(c->arena, cap * sizeof *fr->v);
+    fr->isnull = rl_arena_alloc(c->arena, cap * sizeof *fr->isnull);
+    if (!fr->v || !fr->isnull)
+        return rl_expr_oom(c);
+    rl_buf el;
+    rl_buf_init(&el, 0);
+    bool isnull;
+    int rc = 0;
+    while (rc == 0 && fr->n < cap && rl_elem_next(&a, &pos, &el, &isnull) == 1) {
+        fr->isnull[fr->n] = isnull;
+        fr->v[fr->n] = 0;
+        if (!isnull) {
+            rl_value t, d;
+            rl_val_str(&t, RL_OID_UNKNOWN, el.data, el.len);
+            rc = rl_value_coerce(c, &t, RL_OID_FLOAT8, -1, false, &d, f->location);
+            fr->v[fr->n] = d.d.v.f;
+        }
+        fr->n++;
+    }
+    bool failed = el.failed;
+    rl_buf_free(&el);
+    if (rc == 0 && failed)
+        return rl_expr_oom(c);
+    return rc;
+}
+
+/* mode(): the most frequent of the sorted values, the first in the sort
+ * order among equally frequent ones. */
+static int mode_of(rl_expr_ctx *c, const rl_value *v, size_t n, rl_value *out, int loc)
+{
+    size_t best = 0, best_n = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        for (; j < n; j++) {
+            int r = 0;
+            if (rl_value_cmp(c, &v[i], &v[j], &r, loc) < 0)
+                return -1;
+            if (r != 0)
+                break;
+        }
+        if (j - i > best_n)
+            best = i, best_n = j - i;
+        i = j;
+    }
+    *out = v[best];
+    return 0;
+}
+
+/* percentile_cont / percentile_disc / mode WITHIN GROUP (ORDER BY key):
+ * the group's non-NULL keys (FILTER applied) in the ORDER BY's direction.
+ * The misuses are PostgreSQL's: OVER (0A000), a plain aggregate with
+ * WITHIN GROUP and an ordered-set one without it (42883: no such function
+ * of those arguments). */
+static int eval_ordered_set(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char *name,
+                            rl_value *out)
+{
+    if (f->over && is_ordered_set_name(name))
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
+                             "OVER is not supported for ordered-set aggregate %s", name);
+    bool is_mode = strcmp(name, "mode") == 0, cont = strcmp(name, "percentile_cont") == 0;
+    if (!is_ordered_set_name(name) || !f->agg_within_group || f->n_agg_order != 1 ||
+        f->n_args != (is_mode ? 0u : 1u) || f->agg_star)
+        return agg_no_function(c, f, name);
+    rl_agg_ctx group = *c->agg;
+    rl_expr_ctx gc = *c;
+    gc.agg = &group;
+    if (agg_filter_rows(&gc, f, &group) < 0)
+        return -1;
+    const PgQuery__SortBy *sb = f->agg_order[0]->sort_by;
+    rl_value *vals = NULL;
+    uint32_t type = RL_OID_UNKNOWN;
+    if (agg_collect(&gc, sb->node, &vals, &type) < 0)
+        return -1;
+    if (cont && type == RL_OID_UNKNOWN)
+        type = RL_OID_FLOAT8;
+    if (cont && type != RL_OID_INTERVAL && type != RL_OID_FLOAT8) {
+        if (!rl_oid_is_number(type)) {
+            rl_value a;
+            rl_expr_ctx sub = gc;
+            sub.agg = NULL;
+            if (rl_expr_eval(&sub, f->args[0], &a) < 0)
+                return -1;
+            rl_value types[2] = {{.oid = a.oid}, {.oid = type}};
+            return no_function(c, name, 2, types, f->location);
+        }
+        type = RL_OID_FLOAT8;
+    }
+    if (!cont && type == RL_OID_UNKNOWN)
+        return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, -1,
+                             "could not determine polymorphic type because input has type "
+                             "unknown");
+    fractions fr = {0};
+    if (!is_mode && read_fractions(&gc, f, name, type, &fr) < 0)
+        return -1;
+    uint32_t rtype = fr.array ? rl_array_oid_of(type) : type;
+    if (fr.array && !rtype)
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
+                             "%s of %s[] is not supported", name, rl_oid_type_name(type));
+    /* the non-NULL keys, of the key's type, sorted */
+    size_t n = 0;
+    for (size_t i = 0; i < group.nrows; i++) {
+        if (vals[i].d.isnull)
+            continue;
+        if (vals[i].oid != type &&
+            rl_value_coerce(&gc, &vals[i], type, -1, false, &vals[i], f->location) < 0)
+            return -1;
+        vals[n++] = vals[i];
+    }
+    if (fr.null || (fr.array && n == 0)) {
+        rl_val_null(out, rtype);
+        return 0;
+    }
+    for (size_t i = 0; i < fr.n; i++) /* checked before looking at the rows */
+        if (!fr.isnull[i] && rl_agg_check_fraction(c, fr.v[i]) < 0)
+            return -1;
+    if (n == 0) {
+        rl_val_null(out, rtype);
+        return 0;
+    }
+    value_sort vs = {c, sb->location, false};
+    if (n > 1)
+        qsort_r(vals, n, sizeof *vals, compare_values, &vs);
+    if (vs.failed)
+        return -1;
+    if (sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC)
+        for (size_t i = 0; i < n / 2; i++) {
+            rl_value t = vals[i];
+            vals[i] = vals[n - 1 - i];
+            vals[n - 1 - i] = t;
+        }
+    if (is_mode)
+        return mode_of(c, vals, n, out, f->location);
+    rl_value *res = rl_arena_alloc(c->arena, fr.n * sizeof *res);
+    if (!res)
+        return rl_expr_oom(c);
+    for (size_t i = 0; i < fr.n; i++) {
+        if (fr.isnull[i])
+            rl_val_null(&res[i], type);
+        else if (cont && rl_agg_percentile_cont(c, vals, n, fr.v[i], &res[i], f->location) < 0)
+            return -1;
+        else if (!cont)
+            res[i] = vals[rl_agg_percentile_disc_row(n, fr.v[i])];
+    }
+    if (!fr.array) {
+        *out = res[0];
+        return 0;
+    }
+    return array_of_values(c, rtype, res, fr.n, 1, out);
+}
+
 static int eval_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char *name,
                           rl_value *out)
 {
     if (!c->agg)
         return rl_exec_error(c->x, RL_SQLSTATE_GROUPING_ERROR, f->location,
                              "aggregate functions are not allowed in WHERE");
-    if (f->agg_within_group)
-        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
-                             "WITHIN GROUP is not supported");
+    if (is_ordered_set_name(name) || f->agg_within_group)
+        return eval_ordered_set(c, f, name, out);
     /* ORDER BY inside the call: these aggregates' results do not depend on
      * their inputs' order, so it is read for errors only (as PostgreSQL,
      * which sorts and gets the same answer) */
@@ -2252,6 +2592,8 @@ static int eval_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char
         return agg_string_agg(&gc, f, out);
     if (strcmp(name, "json_object_agg") == 0 || strcmp(name, "jsonb_object_agg") == 0)
         return agg_object_agg(&gc, f, name, out);
+    if (rl_agg_is_regression(name))
+        return agg_regression(&gc, f, name, out);
     return eval_plain_aggregate(&gc, f, name, out);
 }
 
@@ -2305,10 +2647,27 @@ static int aggregate_values(rl_expr_ctx *c, const PgQuery__FuncCall *f, const ch
         return rl_json_agg(c, vals, n, out, f->location);
     if (strcmp(name, "jsonb_agg") == 0)
         return rl_jsonb_agg(c, vals, n, out, f->location);
-    if (strcmp(name, "bool_or") == 0 || strcmp(name, "bool_and") == 0) {
+    if (rl_agg_is_variance(name))
+        return rl_agg_variance(c, name, vals, n, type, out, f->location);
+    if (strncmp(name, "bit_", 4) == 0) {
+        if (type == RL_OID_UNKNOWN) { /* int2, int4, int8, bit */
+            rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_FUNCTION, f->location,
+                          "function %s(unknown) is not unique", name);
+            rl_error_hint(c->x->err, "Could not choose a best candidate function. You might "
+                                     "need to add explicit type casts.");
+            return -1;
+        }
+        if (!plain_int(type))
+            return no_function(c, name, 1, &(rl_value){.oid = type}, f->location);
+        rl_agg_bits(name[4] == 'a' ? '&' : name[4] == 'o' ? '|' : '#', vals, n, type, out);
+        return 0;
+    }
+    /* every is bool_and under SQL's name */
+    if (strcmp(name, "bool_or") == 0 || strcmp(name, "bool_and") == 0 ||
+        strcmp(name, "every") == 0) {
         if (type != RL_OID_BOOL && type != RL_OID_UNKNOWN) /* unknown (NULL) resolves to bool */
             return no_function(c, name, 1, &(rl_value){.oid = type}, f->location);
-        bool is_or = name[5] == 'o', any = false, acc = !is_or;
+        bool is_or = strcmp(name, "bool_or") == 0, any = false, acc = !is_or;
         for (size_t i = 0; i < n; i++) {
             if (vals[i].d.isnull)
                 continue;
@@ -2372,12 +2731,38 @@ static int window_value(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *ou
                          "window functions are not allowed here");
 }
 
+/* corr / covar_* / regr_* over (y, x) pairs interleaved in vals. */
+static int regression_of_pairs(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char *name,
+                               const rl_value *vals, size_t n, rl_value *out)
+{
+    rl_value *ys = rl_arena_alloc(c->arena, (n + 1) * sizeof *ys);
+    rl_value *xs = rl_arena_alloc(c->arena, (n + 1) * sizeof *xs);
+    if (!ys || !xs)
+        return rl_expr_oom(c);
+    for (size_t i = 0; i < n; i++) {
+        ys[i] = vals[2 * i];
+        xs[i] = vals[2 * i + 1];
+        for (rl_value *v = &ys[i]; v; v = v == &ys[i] ? &xs[i] : NULL) {
+            if (!rl_oid_is_number(v->oid) && v->oid != RL_OID_UNKNOWN) {
+                rl_value types[2] = {{.oid = ys[i].oid}, {.oid = xs[i].oid}};
+                return no_function(c, name, 2, types, f->location);
+            }
+            if (!v->d.isnull && v->oid != RL_OID_FLOAT8 &&
+                rl_value_coerce(c, v, RL_OID_FLOAT8, -1, false, v, f->location) < 0)
+                return -1;
+        }
+    }
+    return rl_agg_regression(c, name, ys, xs, n, out);
+}
+
 int rl_expr_aggregate_values(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *vals, size_t n,
                              uint32_t type, rl_value *out)
 {
     const char *name = func_name(f);
+    if (name && rl_agg_is_regression(name) && f->n_args == 2 && !f->agg_filter)
+        return regression_of_pairs(c, f, name, vals, n, out);
     if (!name || !is_aggregate_name(name) || strcmp(name, "string_agg") == 0 ||
-        strstr(name, "object_agg") || f->agg_filter ||
+        strstr(name, "object_agg") || f->agg_filter || is_ordered_set_name(name) ||
         f->n_args > 1)
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
                              "this aggregate is not supported as a window over grouped rows");

@@ -51,9 +51,11 @@ void rl_expr_free_subtypes(rl_session *s);
 /* Evaluate aggregate call f over the rows of c->agg as if it had no OVER
  * clause (a window's frame, sql_window.c). */
 int rl_expr_eval_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *out);
-/* Aggregate call f (count, sum, min, max, bool_and, bool_or) over values
- * already evaluated: vals[0 .. n) of type `type` (count(*): n). A window
- * over grouped rows aggregates its argument's value per group this way. */
+/* Aggregate call f (count, sum, min, max, bool_and, bool_or, ...) over
+ * values already evaluated: vals[0 .. n) of type `type` (count(*): n); for
+ * the two-argument corr / covar_* / regr_* the pairs interleaved, (y, x) at
+ * vals[2i], vals[2i+1]. A window over grouped rows aggregates its
+ * arguments' values per group this way. */
 int rl_expr_aggregate_values(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *vals, size_t n,
                              uint32_t type, rl_value *out);
 /* Is the node a call of an aggregate we implement (count/max/min/sum/...)? */

@@ -2,8 +2,10 @@
  * sql_mathfunc.c — the numeric functions of the function table
  * (sql_functab.inc): abs, round, trunc, ceil/ceiling, floor, sign, sqrt,
  * cbrt, exp, ln, log, log10, power/pow, mod, div, gcd, lcm, scale,
- * trim_scale, degrees, radians, the trigonometric functions, to_hex, and
- * to_char of numbers / to_number (the patterns: pgtype/numfmt.c) — each
+ * trim_scale, min_scale, degrees, radians, the trigonometric functions
+ * (also in degrees: sind ... atan2d) and the hyperbolic ones, factorial,
+ * width_bucket, num_nulls / num_nonnulls, to_hex, and to_char of numbers /
+ * to_number (the patterns: pgtype/numfmt.c) — each
  * overload as PostgreSQL 15 declares it (the dispatcher picks the overload
  * as PostgreSQL does: round(1) is round(double precision)).
  *
@@ -492,4 +494,367 @@ done:
     rl_buf_free(&b);
     rl_numfmt_free(&f);
     return rc;
+}
+
+int rl_fn_cot(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    double x = f8(&a[0]);
+    if (isnan(x)) {
+        rl_val_float(out, RL_OID_FLOAT8, NAN);
+        return 0;
+    }
+    if (isinf(x))
+        return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, -1,
+                             "input is out of range");
+    rl_val_float(out, RL_OID_FLOAT8, 1.0 / tan(x)); /* cot(0) is Infinity: no check */
+    return 0;
+}
+
+/* --------------------------------------------- trigonometry in degrees
+ *
+ * float.c's dsind ... datan2d: the argument is folded into the first
+ * quadrant, and each result is scaled by the function's own value at a
+ * landmark angle (sin 30, 1 - cos 60, asin 0.5, acos 0.5, atan 1), so that
+ * sind(30) is exactly 0.5, tand(45) exactly 1 and asind(1) exactly 90.
+ * The landmarks are computed at run time with libm, as PostgreSQL does, so
+ * that both divide by the same rounded values. */
+
+#define RADIANS_PER_DEGREE 0.0174532925199432957692
+
+typedef struct degree_consts {
+    double sin_30, one_minus_cos_60, asin_0_5, acos_0_5, atan_1_0, tan_45, cot_45;
+} degree_consts;
+
+static double sind_0_to_30(const degree_consts *k, double x)
+{
+    volatile double s = sin(x * RADIANS_PER_DEGREE);
+    return (s / k->sin_30) / 2.0;
+}
+
+static double cosd_0_to_60(const degree_consts *k, double x)
+{
+    volatile double omc = 1.0 - cos(x * RADIANS_PER_DEGREE);
+    return 1.0 - (omc / k->one_minus_cos_60) / 2.0;
+}
+
+static double sind_q1(const degree_consts *k, double x)
+{
+    return x <= 30.0 ? sind_0_to_30(k, x) : cosd_0_to_60(k, 90.0 - x);
+}
+
+static double cosd_q1(const degree_consts *k, double x)
+{
+    return x <= 60.0 ? cosd_0_to_60(k, x) : sind_0_to_30(k, 90.0 - x);
+}
+
+/* The landmarks, computed on every call (a handful of libm calls): no
+ * shared state between the sessions' threads. */
+static void degrees_k(degree_consts *k)
+{
+    volatile double thirty = 30.0, sixty = 60.0, half = 0.5, one = 1.0;
+    k->sin_30 = sin(thirty * RADIANS_PER_DEGREE);
+    k->one_minus_cos_60 = 1.0 - cos(sixty * RADIANS_PER_DEGREE);
+    k->asin_0_5 = asin(half);
+    k->acos_0_5 = acos(half);
+    k->atan_1_0 = atan(one);
+    k->tan_45 = sind_q1(k, 45.0) / cosd_q1(k, 45.0);
+    k->cot_45 = cosd_q1(k, 45.0) / sind_q1(k, 45.0);
+}
+
+static double asind_q1(const degree_consts *k, double x)
+{
+    if (x <= 0.5) {
+        volatile double r = asin(x);
+        return (r / k->asin_0_5) * 30.0;
+    }
+    volatile double r = acos(x);
+    return 90.0 - (r / k->acos_0_5) * 60.0;
+}
+
+static double acosd_q1(const degree_consts *k, double x)
+{
+    if (x <= 0.5) {
+        volatile double r = asin(x);
+        return 90.0 - (r / k->asin_0_5) * 30.0;
+    }
+    volatile double r = acos(x);
+    return (r / k->acos_0_5) * 60.0;
+}
+
+typedef enum degree_fn { DEG_SIN, DEG_COS, DEG_TAN, DEG_COT } degree_fn;
+
+/* sind, cosd, tand, cotd of x (finite, not NaN). */
+static double degree_trig(degree_fn fn, double x)
+{
+    degree_consts kk, *k = &kk;
+    degrees_k(k);
+    double sign = 1.0;
+    x = fmod(x, 360.0);
+    if (x < 0.0) {
+        x = -x;
+        if (fn != DEG_COS) /* cos is even */
+            sign = -sign;
+    }
+    if (x > 180.0) {
+        x = 360.0 - x;
+        if (fn != DEG_COS)
+            sign = -sign;
+    }
+    if (x > 90.0) {
+        x = 180.0 - x;
+        if (fn != DEG_SIN) /* sin(180 - x) = sin x; the others change sign */
+            sign = -sign;
+    }
+    double r;
+    switch (fn) {
+    case DEG_SIN: return sign * sind_q1(k, x);
+    case DEG_COS: return sign * cosd_q1(k, x);
+    case DEG_TAN: r = sign * ((sind_q1(k, x) / cosd_q1(k, x)) / k->tan_45); break;
+    default: r = sign * ((cosd_q1(k, x) / sind_q1(k, x)) / k->cot_45); break;
+    }
+    return r == 0.0 ? 0.0 : r; /* no minus zero (tand(180), cotd(270)) */
+}
+
+static int degree_call(rl_expr_ctx *c, degree_fn fn, const rl_value *a, rl_value *out)
+{
+    double x = f8(&a[0]);
+    if (isnan(x)) {
+        rl_val_float(out, RL_OID_FLOAT8, NAN);
+        return 0;
+    }
+    if (isinf(x))
+        return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, -1,
+                             "input is out of range");
+    double r = degree_trig(fn, x);
+    if (isinf(r) && (fn == DEG_SIN || fn == DEG_COS))
+        return put_f8(c, out, r);
+    rl_val_float(out, RL_OID_FLOAT8, r); /* tand(90), cotd(0): Infinity */
+    return 0;
+}
+
+int rl_fn_sind(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return degree_call(c, DEG_SIN, a, out);
+}
+
+int rl_fn_cosd(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return degree_call(c, DEG_COS, a, out);
+}
+
+int rl_fn_tand(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return degree_call(c, DEG_TAN, a, out);
+}
+
+int rl_fn_cotd(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return degree_call(c, DEG_COT, a, out);
+}
+
+/* asind, acosd: [-1, 1] folded onto [0, 1]. */
+static int inverse_degree(rl_expr_ctx *c, bool is_acos, const rl_value *a, rl_value *out)
+{
+    double x = f8(&a[0]);
+    if (isnan(x)) {
+        rl_val_float(out, RL_OID_FLOAT8, NAN);
+        return 0;
+    }
+    if (x < -1.0 || x > 1.0)
+        return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, -1,
+                             "input is out of range");
+    degree_consts k0, *k = &k0;
+    degrees_k(k);
+    double r;
+    if (is_acos)
+        r = x >= 0.0 ? acosd_q1(k, x) : 90.0 + asind_q1(k, -x);
+    else
+        r = x >= 0.0 ? asind_q1(k, x) : -asind_q1(k, -x);
+    return put_f8(c, out, r);
+}
+
+int rl_fn_asind(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return inverse_degree(c, false, a, out);
+}
+
+int rl_fn_acosd(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return inverse_degree(c, true, a, out);
+}
+
+int rl_fn_atand(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    double x = f8(&a[0]);
+    if (isnan(x)) {
+        rl_val_float(out, RL_OID_FLOAT8, NAN);
+        return 0;
+    }
+    degree_consts k;
+    degrees_k(&k);
+    volatile double r = atan(x);
+    return put_f8(c, out, (r / k.atan_1_0) * 45.0);
+}
+
+int rl_fn_atan2d(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    double y = f8(&a[0]), x = f8(&a[1]);
+    if (isnan(y) || isnan(x)) {
+        rl_val_float(out, RL_OID_FLOAT8, NAN);
+        return 0;
+    }
+    degree_consts k;
+    degrees_k(&k);
+    volatile double r = atan2(y, x);
+    return put_f8(c, out, (r / k.atan_1_0) * 45.0);
+}
+
+/* ------------------------------------------------ hyperbolic functions */
+
+int rl_fn_sinh(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    double x = f8(&a[0]);
+    errno = 0;
+    double r = sinh(x);
+    if (errno == ERANGE) /* an overflow is the infinity of x's sign, no error */
+        r = x < 0 ? -HUGE_VAL : HUGE_VAL;
+    rl_val_float(out, RL_OID_FLOAT8, r);
+    return 0;
+}
+
+int rl_fn_cosh(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    double x = f8(&a[0]);
+    errno = 0;
+    double r = cosh(x);
+    if (errno == ERANGE)
+        r = HUGE_VAL;
+    if (r == 0.0)
+        return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, -1,
+                             "value out of range: underflow");
+    rl_val_float(out, RL_OID_FLOAT8, r);
+    return 0;
+}
+
+int rl_fn_tanh(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return put_f8(c, out, tanh(f8(&a[0])));
+}
+
+int rl_fn_asinh(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    rl_val_float(out, RL_OID_FLOAT8, asinh(f8(&a[0])));
+    return 0;
+}
+
+int rl_fn_acosh(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    double x = f8(&a[0]);
+    if (x < 1.0) /* NaN passes: acosh(NaN) is NaN */
+        return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, -1,
+                             "input is out of range");
+    rl_val_float(out, RL_OID_FLOAT8, acosh(x));
+    return 0;
+}
+
+int rl_fn_atanh(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    double x = f8(&a[0]);
+    if (x < -1.0 || x > 1.0)
+        return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, -1,
+                             "input is out of range");
+    /* the poles are infinities, whatever libm's errno says */
+    rl_val_float(out, RL_OID_FLOAT8, x == -1.0 ? -HUGE_VAL : x == 1.0 ? HUGE_VAL : atanh(x));
+    return 0;
+}
+
+/* ------------------------------------- factorial, min_scale, width_bucket */
+
+int rl_fn_factorial(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return rl_numeric_factorial(c, a[0].d.v.i, out, loc);
+}
+
+int rl_fn_min_scale(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    rl_value t;
+    if (rl_numeric_trim_scale(c, &a[0], &t, loc) < 0)
+        return -1;
+    return rl_numeric_scale(c, &t, out, loc); /* NULL for NaN and the infinities */
+}
+
+static int width_bucket_error(rl_expr_ctx *c, const char *msg)
+{
+    return rl_exec_error(c->x, RL_SQLSTATE_INVALID_ARGUMENT_FOR_WIDTH_BUCKET_FUNCTION, -1, "%s",
+                         msg);
+}
+
+/* A double converted to int32 as x86-64's cvttsd2si does it (C leaves
+ * NaN and out-of-range values undefined): those become INT32_MIN. */
+static int32_t x86_to_int32(double d)
+{
+    if (isnan(d) || d >= 2147483648.0 || d <= -2147483649.0)
+        return INT32_MIN;
+    return (int32_t)d;
+}
+
+/* width_bucket(operand, b1, b2, count) of float8 as PostgreSQL 15's
+ * float.c computes it: count * (x - b1) / (b2 - b1) + 1 in double, then
+ * truncated to int4; so a range wider than the largest double gives NaN,
+ * which x86-64 converts to -2147483648, as PostgreSQL answers. */
+static int width_bucket_f8(rl_expr_ctx *c, double x, double b1, double b2, int32_t count,
+                           rl_value *out)
+{
+    if (count <= 0)
+        return width_bucket_error(c, "count must be greater than zero");
+    if (isnan(x) || isnan(b1) || isnan(b2))
+        return width_bucket_error(c, "operand, lower bound, and upper bound cannot be NaN");
+    if (isinf(b1) || isinf(b2))
+        return width_bucket_error(c, "lower and upper bounds must be finite");
+    if (b1 == b2)
+        return width_bucket_error(c, "lower bound cannot equal upper bound");
+    bool up = b1 < b2;
+    int64_t r;
+    if (up ? x < b1 : x > b1)
+        r = 0;
+    else if (up ? x >= b2 : x <= b2)
+        r = (int64_t)count + 1;
+    else if (up)
+        r = x86_to_int32((double)count * (x - b1) / (b2 - b1) + 1);
+    else
+        r = x86_to_int32((double)count * (b1 - x) / (b1 - b2) + 1);
+    if (r > INT32_MAX)
+        return rl_range_error(c, RL_OID_INT4, -1);
+    rl_val_int(out, RL_OID_INT4, r);
+    return 0;
+}
+
+int rl_fn_width_bucket(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    if (a[0].oid == RL_OID_NUMERIC) {
+        int32_t count = (int32_t)a[3].d.v.i;
+        if (count <= 0)
+            return width_bucket_error(c, "count must be greater than zero");
+        return rl_numeric_width_bucket(c, &a[0], &a[1], &a[2], count, out, loc);
+    }
+    return width_bucket_f8(c, f8(&a[0]), f8(&a[1]), f8(&a[2]), (int32_t)a[3].d.v.i, out);
+}
+
+/* num_nulls("any" ...), num_nonnulls("any" ...): not strict. */
+int rl_fn_num_nulls(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    int32_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += a[i].d.isnull;
+    rl_val_int(out, RL_OID_INT4, k);
+    return 0;
+}
+
+int rl_fn_num_nonnulls(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    int32_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += !a[i].d.isnull;
+    rl_val_int(out, RL_OID_INT4, k);
+    return 0;
 }

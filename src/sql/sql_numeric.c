@@ -1378,3 +1378,217 @@ int rl_numeric_series_prepare(rl_expr_ctx *c, rl_value *a, size_t n, int *dir, i
     return 0;
 }
 
+
+/* ------------------------------------------ factorial, width_bucket */
+
+int rl_numeric_factorial(rl_expr_ctx *c, int64_t k, rl_value *out, int loc)
+{
+    if (k < 0)
+        return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, -1,
+                             "factorial of a negative number is undefined");
+    if (k > 32177) /* numeric_fac's bound: 32178! has more than 131072 digits */
+        return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, -1,
+                             "value overflows numeric format");
+    rl_num r;
+    num_init(&r);
+    mpz_fac_ui(r.v, (unsigned long)(k < 1 ? 1 : k));
+    int rc = num_to_value(c, &r, out, loc);
+    num_clear(&r);
+    return rc;
+}
+
+/* Three-way comparison of a and b (neither NaN); infinities order. */
+static int num_cmp(const rl_num *a, const rl_num *b)
+{
+    int ka = a->kind == NUM_PINF ? 1 : a->kind == NUM_NINF ? -1 : 0;
+    int kb = b->kind == NUM_PINF ? 1 : b->kind == NUM_NINF ? -1 : 0;
+    if (ka || kb)
+        return ka < kb ? -1 : ka > kb;
+    rl_num x, y;
+    num_init(&x);
+    num_init(&y);
+    mpz_set(x.v, a->v);
+    x.dscale = a->dscale;
+    mpz_set(y.v, b->v);
+    y.dscale = b->dscale;
+    align(&x, &y);
+    int r = mpz_cmp(x.v, y.v);
+    num_clear(&x);
+    num_clear(&y);
+    return r < 0 ? -1 : r > 0;
+}
+
+static int bucket_error(rl_expr_ctx *c, const char *msg)
+{
+    return rl_exec_error(c->x, RL_SQLSTATE_INVALID_ARGUMENT_FOR_WIDTH_BUCKET_FUNCTION, -1, "%s",
+                         msg);
+}
+
+/* floor(round((x - lo) * count / (hi - lo), select_div_scale)) + 1, as
+ * numeric.c's compute_bucket (it multiplies first, then divides with the
+ * usual rounding); x, lo, hi finite, lo != hi. For a reversed range the
+ * differences are taken the other way round. */
+static void compute_bucket(rl_num *x, rl_num *lo, rl_num *hi, int32_t count, bool reversed,
+                           mpz_t result)
+{
+    rl_num num, den, q;
+    num_init(&num);
+    num_init(&den);
+    num_init(&q);
+    if (!reversed) {
+        num.dscale = align(x, lo);
+        mpz_sub(num.v, x->v, lo->v);
+        den.dscale = align(hi, lo);
+        mpz_sub(den.v, hi->v, lo->v);
+    } else {
+        num.dscale = align(lo, x);
+        mpz_sub(num.v, lo->v, x->v);
+        den.dscale = align(lo, hi);
+        mpz_sub(den.v, lo->v, hi->v);
+    }
+    mpz_mul_si(num.v, num.v, count);
+    div_round(&q, &num, &den, div_scale(&num, &den));
+    mpz_t p;
+    mpz_init(p);
+    mpz_ui_pow_ui(p, 10, (unsigned long)q.dscale);
+    mpz_fdiv_q(result, q.v, p);
+    mpz_add_ui(result, result, 1);
+    mpz_clear(p);
+    num_clear(&num);
+    num_clear(&den);
+    num_clear(&q);
+}
+
+int rl_numeric_width_bucket(rl_expr_ctx *c, const rl_value *operand, const rl_value *b1,
+                            const rl_value *b2, int32_t count, rl_value *out, int loc)
+{
+    assert(count > 0);
+    rl_num x, lo, hi;
+    num_init(&x);
+    num_init(&lo);
+    num_init(&hi);
+    mpz_t r;
+    mpz_init(r);
+    int rc = num_from_value(c, operand, &x, loc) == 0 && num_from_value(c, b1, &lo, loc) == 0 &&
+                     num_from_value(c, b2, &hi, loc) == 0
+                 ? 0
+                 : -1;
+    if (rc == 0 && (x.kind == NUM_NAN || lo.kind == NUM_NAN || hi.kind == NUM_NAN))
+        rc = bucket_error(c, "operand, lower bound, and upper bound cannot be NaN");
+    else if (rc == 0 && (lo.kind != NUM_FINITE || hi.kind != NUM_FINITE))
+        rc = bucket_error(c, "lower and upper bounds must be finite");
+    int bounds = rc == 0 ? num_cmp(&lo, &hi) : 0;
+    if (rc == 0 && bounds == 0)
+        rc = bucket_error(c, "lower bound cannot equal upper bound");
+    if (rc == 0) {
+        int below = num_cmp(&x, &lo), above = num_cmp(&x, &hi);
+        if (bounds < 0 ? below < 0 : below > 0)
+            mpz_set_ui(r, 0);
+        else if (bounds < 0 ? above >= 0 : above <= 0)
+            mpz_set_si(r, (long)count + 1);
+        else
+            compute_bucket(&x, &lo, &hi, count, bounds > 0, r);
+        if (!mpz_fits_slong_p(r) || mpz_get_si(r) > INT32_MAX)
+            rc = rl_range_error(c, RL_OID_INT4, -1);
+        else
+            rl_val_int(out, RL_OID_INT4, mpz_get_si(r));
+    }
+    mpz_clear(r);
+    num_clear(&x);
+    num_clear(&lo);
+    num_clear(&hi);
+    return rc;
+}
+
+/* ------------------------------------------- variance and stddev */
+
+/* numeric.c's numeric_stddev_internal over the non-NULL values (integers
+ * or numerics) of vals[0..n): N * sum(x^2) - sum(x)^2 exactly (the sums
+ * keep the largest input scale d, so the numerator has scale 2d), divided
+ * by N * (N - 1) (sample) or N * N (population) at select_div_scale's
+ * scale, then for a standard deviation the square root of that rounded
+ * quotient at the same scale. NULL with no values, or one for a sample
+ * (even a NaN); else NaN when a NaN or an infinity is among them; 0 when rounding made the
+ * numerator zero or negative (it cannot be, being exact, unless zero). */
+int rl_numeric_variance(rl_expr_ctx *c, const rl_value *vals, size_t n, bool sample,
+                        bool stddev, rl_value *out, int loc)
+{
+    rl_num x, sx, sxx, num, den, q;
+    num_init(&x);
+    num_init(&sx);
+    num_init(&sxx);
+    num_init(&num);
+    num_init(&den);
+    num_init(&q);
+    int64_t count = 0;
+    bool special = false;
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        if (vals[i].d.isnull)
+            continue;
+        count++;
+        rc = num_from_value(c, &vals[i], &x, loc);
+        if (rc < 0 || x.kind != NUM_FINITE) {
+            special = true;
+            continue;
+        }
+        /* sx at scale max(d), sxx at scale 2 * max(d) */
+        if (x.dscale > sx.dscale) {
+            scale_up(sx.v, x.dscale - sx.dscale);
+            scale_up(sxx.v, 2 * (x.dscale - sx.dscale));
+            sx.dscale = x.dscale;
+            sxx.dscale = 2 * x.dscale;
+        }
+        mpz_t t;
+        mpz_init(t);
+        mpz_mul(t, x.v, x.v);
+        scale_up(t, sxx.dscale - 2 * x.dscale);
+        mpz_add(sxx.v, sxx.v, t);
+        mpz_set(t, x.v);
+        scale_up(t, sx.dscale - x.dscale);
+        mpz_add(sx.v, sx.v, t);
+        mpz_clear(t);
+    }
+    bool null = rc == 0 && (count == 0 || (sample && count <= 1));
+    if (rc == 0 && null) {
+        rl_val_null(out, RL_OID_NUMERIC);
+    } else if (rc == 0 && special) {
+        q.kind = NUM_NAN;
+        rc = num_to_value(c, &q, out, loc);
+    } else if (rc == 0) {
+        /* num = N * sxx - sx^2 at scale 2d */
+        mpz_mul_si(num.v, sxx.v, count);
+        mpz_t t;
+        mpz_init(t);
+        mpz_mul(t, sx.v, sx.v);
+        mpz_sub(num.v, num.v, t);
+        mpz_clear(t);
+        num.dscale = sxx.dscale;
+        if (mpz_sgn(num.v) <= 0) {
+            rc = num_to_value(c, &q, out, loc); /* q is 0, scale 0 */
+        } else {
+            mpz_set_si(den.v, count);
+            mpz_mul_si(den.v, den.v, sample ? count - 1 : count);
+            int32_t rscale = div_scale(&num, &den);
+            div_round(&q, &num, &den, rscale);
+            if (stddev) { /* floor(sqrt * 10^(rscale+1)), rounded on its last digit */
+                mpz_t r;
+                mpz_init_set(r, q.v);
+                scale_up(r, rscale + 2);
+                mpz_sqrt(r, r);
+                mpz_add_ui(r, r, 5);
+                mpz_tdiv_q_ui(r, r, 10);
+                mpz_swap(q.v, r);
+                mpz_clear(r);
+            }
+            rc = num_to_value(c, &q, out, loc);
+        }
+    }
+    num_clear(&x);
+    num_clear(&sx);
+    num_clear(&sxx);
+    num_clear(&num);
+    num_clear(&den);
+    num_clear(&q);
+    return rc;
+}

@@ -17,6 +17,8 @@
  *     (a column of any relation the statement names, qualified or not);
  *   - $n op constant: the constant's type (integer, numeric, boolean);
  *   - LIMIT $n / OFFSET $n: bigint;
+ *   - percentile_cont($n) / percentile_disc($n) WITHIN GROUP (...): double
+ *     precision (the fraction; an array of them only by a cast);
  *   - WHERE $n, and $n as an operand of AND, OR or NOT: boolean.
  * A parameter no context types is text, as an unknown literal is; one
  * seen only as the operand of IS [NOT] NULL has no type at all (42P18 at
@@ -316,6 +318,12 @@ static int type_visit(void *ctx, const ProtobufCMessage *m)
             set_type(ps, tc->arg, cast_oid(ps, tc->type_name));
     } else if (d == &pg_query__a__expr__descriptor) {
         type_a_expr(ps, (const PgQuery__AExpr *)m);
+    } else if (d == &pg_query__func_call__descriptor) {
+        const PgQuery__FuncCall *f = (const PgQuery__FuncCall *)m;
+        const char *name = f->n_funcname ? rl_node_string(f->funcname[f->n_funcname - 1]) : NULL;
+        if (name && f->agg_within_group && f->n_args == 1 &&
+            (strcmp(name, "percentile_cont") == 0 || strcmp(name, "percentile_disc") == 0))
+            set_type(ps, f->args[0], RL_OID_FLOAT8);
     } else if (d == &pg_query__bool_expr__descriptor) {
         const PgQuery__BoolExpr *be = (const PgQuery__BoolExpr *)m;
         for (size_t i = 0; i < be->n_args; i++)

@@ -346,15 +346,17 @@ static int frame_of_groups(win_run *R, const win_call *w, const size_t *order, s
                            size_t fs, size_t fe, rl_value *out)
 {
     rl_value proto = {.oid = RL_OID_UNKNOWN};
-    rl_value *vals = rl_arena_alloc(R->arena, (fe - fs + 1) * sizeof *vals);
+    bool star = w->f->agg_star || w->f->n_args == 0;
+    size_t na = star ? 1 : w->f->n_args == 2 ? 2 : 1; /* (y, x) pairs interleaved */
+    rl_value *vals = rl_arena_alloc(R->arena, (fe - fs + 1) * na * sizeof *vals);
     if (!vals)
         return rl_exec_error(R->x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
-    bool star = w->f->agg_star || w->f->n_args == 0;
     if (!star && arg_at(R, w, order, pos, 0, &proto) < 0)
         return -1;
     for (size_t i = fs; !star && i < fe; i++)
-        if (arg_at(R, w, order, i, 0, &vals[i - fs]) < 0)
-            return -1;
+        for (size_t k = 0; k < na; k++)
+            if (arg_at(R, w, order, i, k, &vals[(i - fs) * na + k]) < 0)
+                return -1;
     rl_binding b;
     rl_expr_ctx c = ctx_at(R, order[pos], &b);
     return rl_expr_aggregate_values(&c, w->f, vals, fe - fs, proto.oid, out);

@@ -315,15 +315,25 @@ class Gen:
             if agg_kind == INT:
                 agg = self.r.choice([f"count({arg})", f"count(DISTINCT {arg})", f"sum({arg})",
                                      f"min({arg})", f"max({arg})", "count(*)",
-                                     f"count(*) FILTER (WHERE {self.pred(scope, 2)})"])
+                                     f"count(*) FILTER (WHERE {self.pred(scope, 2)})",
+                                     f"bit_and({arg})", f"bit_or({arg})", f"bit_xor(DISTINCT {arg})",
+                                     f"regr_count({arg}, {arg})",
+                                     f"percentile_disc(0.5) WITHIN GROUP (ORDER BY {arg})",
+                                     f"mode() WITHIN GROUP (ORDER BY {arg} DESC)",
+                                     f"percentile_cont(0.25) WITHIN GROUP (ORDER BY {arg})",
+                                     f"stddev_pop({arg})", f"var_samp({arg})"])
                 if agg.startswith("sum"):
                     agg = f"({agg})::bigint"
+                elif agg.startswith(("percentile_cont", "stddev", "var_")):  # numeric / float8
+                    agg = f"round({agg})::bigint"
             elif agg_kind == TEXT:
                 agg = self.r.choice([f"min({arg})", f"max({arg})",
                                      f"string_agg({arg}, ',' ORDER BY {arg})",
-                                     f"string_agg(DISTINCT {arg}, '|')"])
+                                     f"string_agg(DISTINCT {arg}, '|')",
+                                     f"percentile_disc(0.7) WITHIN GROUP (ORDER BY {arg})",
+                                     f"mode() WITHIN GROUP (ORDER BY {arg})"])
             else:
-                agg = self.r.choice([f"bool_and({arg})", f"bool_or({arg})"])
+                agg = self.r.choice([f"bool_and({arg})", f"bool_or({arg})", f"every({arg})"])
             targets = keys + [agg]
             group = f" GROUP BY {', '.join(keys)}" if keys else ""
             if keys and self.r.random() < 0.2:

@@ -1,0 +1,1 @@
+select variance(x), stddev(x::numeric / 7), var_pop(x * 0.5::float8), corr(x, x * x), regr_slope(x, -x), bit_xor(x), every(x > 2), percentile_cont(array[0, 0.5, 1]) within group (order by x desc), percentile_disc(0.3) within group (order by x::text), mode() within group (order by x % 3) from generate_series(1, 9) as x

@@ -1,0 +1,1 @@
+select sind(30), cotd(-90), atan2d(1, 0), asinh(1e300), atanh(1), factorial(40), min_scale(1.2300), width_bucket(5.5, 0, 10, 3), width_bucket(1e300::float8, -1e308, 1e308, 7), num_nulls(1, null), |/ 2, @ -3, ||/ 8, 5 # 3 << 2, ~7::int2

@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sql/sql_array.h"
 #include "sql/sql_cast.h"
 #include "sql/sql_datetime.h"
 #include "sql/sql_exec.h"
@@ -1716,6 +1717,93 @@ fail:
     return NULL;
 }
 
+/* FROM unnest(a1, a2, ...) [AS t (c1, c2, ...)]: one column per array, as
+ * many rows as the longest has elements, the shorter ones' columns NULL
+ * past their end (a NULL array has none); columns named by the alias's
+ * list, else "unnest". An argument that is not an array: 42883. */
+static rl_rowset *from_unnest_many(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
+                                   const PgQuery__Alias *al)
+{
+    size_t n = f->n_args;
+    rl_value *a = rl_arena_alloc(c->arena, n * sizeof *a);
+    rl_value **elems = rl_arena_alloc(c->arena, n * sizeof *elems);
+    size_t *counts = rl_arena_alloc(c->arena, n * sizeof *counts);
+    if (!a || !elems || !counts)
+        return fail_oom(S->x);
+    for (size_t i = 0; i < n; i++)
+        if (rl_expr_eval(c, f->args[i], &a[i]) < 0)
+            return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (!rl_elem_oid_of(a[i].oid)) {
+            rl_func_no_function(c, "unnest", n, a, f->location);
+            return NULL;
+        }
+    rl_rowset *rs = rl_rowset_new(n);
+    if (!rs)
+        return fail_oom(S->x);
+    const char *alias = al && al->aliasname ? al->aliasname : NULL;
+    for (size_t i = 0; i < n; i++) {
+        const char *col = alias && i < al->n_colnames ? rl_node_string(al->colnames[i]) : "unnest";
+        snprintf(rs->cols[i].name, sizeof rs->cols[i].name, "%s", col);
+        snprintf(rs->cols[i].rel, sizeof rs->cols[i].rel, "%s", alias ? alias : "unnest");
+        rs->cols[i].oid = rl_elem_oid_of(a[i].oid);
+        rs->cols[i].typmod = -1;
+    }
+    rl_rowset_cols_changed(rs);
+    if (S->type_only)
+        return rs;
+    size_t rows = 0;
+    for (size_t i = 0; i < n; i++) {
+        counts[i] = 0;
+        if (!a[i].d.isnull && rl_array_decode(c, &a[i], &elems[i], &counts[i], f->location) < 0) {
+            rl_rowset_free(rs);
+            return NULL;
+        }
+        rows = counts[i] > rows ? counts[i] : rows;
+    }
+    rl_value *row = rl_arena_alloc(c->arena, n * sizeof *row);
+    if (!row) {
+        rl_rowset_free(rs);
+        return fail_oom(S->x);
+    }
+    for (size_t r = 0; r < rows; r++) {
+        for (size_t i = 0; i < n; i++) {
+            if (r < counts[i])
+                row[i] = elems[i][r];
+            else
+                rl_val_null(&row[i], rs->cols[i].oid);
+        }
+        if (rl_rowset_add(rs, row, NULL, S->x->err) < 0) {
+            rl_rowset_free(rs);
+            return NULL;
+        }
+    }
+    return rs;
+}
+
+/* FROM regexp_matches / regexp_split_to_table / string_to_table: the
+ * values of the set-returning function (sql_func.c), one column. */
+static rl_rowset *from_setfn(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
+                             const PgQuery__Alias *al)
+{
+    const char *fname = rl_node_string(f->funcname[f->n_funcname - 1]);
+    rl_value a[3];
+    for (size_t i = 0; i < f->n_args; i++)
+        if (rl_expr_eval(c, f->args[i], &a[i]) < 0)
+            return NULL;
+    rl_value *vals = NULL;
+    size_t count = 0;
+    if (rl_func_setfn_rows(c, fname, f->n_args, a, S->type_only, &vals, &count, f->location) < 0)
+        return NULL;
+    rl_rowset *rs = function_rowset(S, al, fname, rl_func_setfn_type(fname));
+    for (size_t i = 0; rs && i < count; i++)
+        if (rl_rowset_add(rs, &vals[i], NULL, S->x->err) < 0) {
+            rl_rowset_free(rs);
+            return NULL;
+        }
+    return rs;
+}
+
 /* The rows of a set-returning call, generate_series(start, stop [, step])
  * (integers, int4 unless an argument is int8) or unnest(array), as a
  * one-column row set named after `al` (or the function); only typed when
@@ -1728,6 +1816,8 @@ static rl_rowset *srf_rows(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
         return from_elements(S, c, f, al, true);
     if (rl_json_is_srf(rl_node_string(f->funcname[f->n_funcname - 1])))
         return from_json(S, c, f, al);
+    if (rl_func_is_setfn(rl_node_string(f->funcname[f->n_funcname - 1]), f->n_args))
+        return from_setfn(S, c, f, al);
     if (f->n_args == 1)
         return from_elements(S, c, f, al, false);
     if (strcmp(rl_node_string(f->funcname[f->n_funcname - 1]), "generate_subscripts") == 0)
@@ -1826,7 +1916,9 @@ static rl_rowset *from_function(sel *S, const PgQuery__RangeFunction *rf)
         f = rf->functions[0]->list->items[0]->func_call;
     const char *schema = f && f->n_funcname > 1 ? rl_node_string(f->funcname[f->n_funcname - 2])
                                                  : "pg_catalog";
-    if (!f || !rl_expr_is_srf(f) || !schema || strcmp(schema, "pg_catalog") != 0 ||
+    bool unnest_many = f && f->n_funcname == 1 && f->n_args > 1 && !f->agg_star &&
+                       strcmp(rl_node_string(f->funcname[0]), "unnest") == 0;
+    if (!f || !(rl_expr_is_srf(f) || unnest_many) || !schema || strcmp(schema, "pg_catalog") != 0 ||
         rf->lateral || rf->is_rowsfrom || rf->n_coldeflist)
         return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f ? f->location : -1,
                              "only generate_series, generate_subscripts, unnest(array) and the json "
@@ -1834,7 +1926,7 @@ static rl_rowset *from_function(sel *S, const PgQuery__RangeFunction *rf)
                              "LATERAL, ROWS FROM or a column definition list"),
                NULL;
     rl_expr_ctx c = make_ctx(S, S->outer, NULL);
-    rl_rowset *rs = srf_rows(S, &c, f, rf->alias);
+    rl_rowset *rs = unnest_many ? from_unnest_many(S, &c, f, rf->alias) : srf_rows(S, &c, f, rf->alias);
     return rs && rf->ordinality ? with_ordinality(S, rs, rf->alias) : rs;
 }
 

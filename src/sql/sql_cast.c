@@ -1089,6 +1089,10 @@ static uint32_t special_type_oid(const char *name)
         {"unknown", RL_OID_UNKNOWN}, {"int2vector", RL_OID_INT2VECTOR},
         {"oidvector", RL_OID_OIDVECTOR},  {"pg_node_tree", 194},
         {"bpchar", RL_OID_TEXT},     {"json", RL_OID_JSON},         {"jsonb", RL_OID_JSONB},
+        /* pseudo-types: only a NULL casts to them (as PostgreSQL's
+         * NULL::anyarray), and no function or operator takes one */
+        {"anyarray", 2277},          {"anyelement", 2283},          {"anycompatible", 5077},
+        {"anycompatiblearray", 5078},
     };
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
         if (strcmp(types[i].name, name) == 0)
@@ -1124,6 +1128,14 @@ int rl_type_from_typename(rl_exec *x, const PgQuery__TypeName *tn, uint32_t *oid
     uint32_t o = special_type_oid(name);
     if (!o)
         o = rl_type_oid(rl_type_from_name(name));
+    if (!o && name[0] == '_' && name[1]) { /* _int4, _text: pg_type's names of arrays */
+        uint32_t elem = special_type_oid(name + 1);
+        if (!elem)
+            elem = rl_type_oid(rl_type_from_name(name + 1));
+        o = elem && elem != RL_OID_TEXT ? rl_array_oid_of(elem)
+            : elem && strcmp(name + 1, "text") == 0 ? RL_OID_TEXT_ARRAY
+                                                    : 0;
+    }
     if (!o)
         return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, tn->location,
                              "type \"%s\" does not exist", name);

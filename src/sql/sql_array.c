@@ -12,7 +12,9 @@
  *  - elements compare with their type's own order (numeric 1.5 = 1.50),
  *    never by their text;
  *  - an array this file makes is at most the statement's result budget in
- *    text (54000 past it), so array_fill cannot take unbounded memory.
+ *    text, and the elements it decodes at most that budget in values
+ *    (54000 past it), so array_fill or a split of a huge string cannot take
+ *    unbounded memory; the quadratic @> <@ && can be cancelled.
  */
 #include <assert.h>
 #include <string.h>
@@ -27,6 +29,15 @@
 #define MAX_ARRAY_SIZE 134217727 /* PostgreSQL's MaxArraySize */
 
 /* ------------------------------------------------------------ elements */
+
+int rl_array_room(rl_expr_ctx *c, size_t n)
+{
+    size_t limit = rl_result_budget_limit(RL_RESULT_MEM_DEFAULT);
+    if (n <= limit / sizeof(rl_value))
+        return 0;
+    return rl_exec_error(c->x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
+                         "result of this statement needs more than %zu MB", limit >> 20);
+}
 
 int rl_array_decode(rl_expr_ctx *c, const rl_value *arr, rl_value **vals, size_t *n, int loc)
 {
@@ -43,9 +54,10 @@ int rl_array_decode(rl_expr_ctx *c, const rl_value *arr, rl_value **vals, size_t
     int rc = 0;
     while (rc == 0 && rl_elem_next(arr, &pos, &el, &isnull) == 1) {
         if (k == cap) {
-            rl_value *nv = rl_arena_alloc(c->arena, 2 * cap * sizeof *nv);
-            if (!nv) {
-                rc = rl_expr_oom(c);
+            rl_value *nv = NULL;
+            if ((rc = rl_array_room(c, 2 * cap)) < 0 ||
+                !(nv = rl_arena_alloc(c->arena, 2 * cap * sizeof *nv))) {
+                rc = rc < 0 ? rc : rl_expr_oom(c);
                 break;
             }
             memcpy(nv, v, cap * sizeof *v);
@@ -165,6 +177,8 @@ int rl_array_contains(rl_expr_ctx *c, char op, const rl_value *a, const rl_value
     *res = !overlap;
     for (size_t i = 0; i < nb; i++) {
         bool found = false;
+        if ((i & 255) == 255 && rl_exec_check_cancel(c->x) < 0) /* n * m comparisons */
+            return -1;
         if (!vb[i].d.isnull && has_elem(c, va, na, &vb[i], &found, loc) < 0)
             return -1;
         if (overlap && found) {
@@ -454,6 +468,8 @@ int rl_string_to_pieces(rl_expr_ctx *c, size_t n, const rl_value *a, rl_value **
             next = end == len ? len + 1 : end + dl;
         }
         if (k == cap) {
+            if (rl_array_room(c, 2 * cap) < 0)
+                return -1;
             rl_value *nv = rl_arena_alloc(c->arena, 2 * cap * sizeof *nv);
             if (!nv)
                 return rl_expr_oom(c);

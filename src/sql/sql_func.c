@@ -1451,7 +1451,9 @@ static int fn_regexp_replace(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *ou
     rl_buf b;
     rl_buf_init(&b, 0);
     while (at <= len) {
-        int r = pcre2_match(code, p, len, at, 0, md, rc->mctx);
+        /* the subject's UTF-8 is checked once, at the first match */
+        int r = pcre2_match(code, p, len, at, at > 0 && copied > 0 ? PCRE2_NO_UTF_CHECK : 0, md,
+                            rc->mctx);
         if (r == PCRE2_ERROR_NOMATCH)
             break;
         if (r < 0) {
@@ -1501,11 +1503,15 @@ static int fn_regexp_replace(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *ou
     return rl_val_buf_copy(c, out, RL_OID_TEXT, &b);
 }
 
-/* Does s match from byte `from`? 1 / 0, or -1 with the error set. */
+/* Does s match from byte `from`? 1 / 0, or -1 with the error set.
+ * `checked`: s was found valid UTF-8 by an earlier call (PCRE2 checks the
+ * whole subject on each call otherwise: a loop over the matches of a long
+ * string would be quadratic). */
 static int regex_find(rl_expr_ctx *c, pcre2_code *code, pcre2_match_data *md, const rl_value *s,
-                      size_t from, int loc)
+                      size_t from, bool checked, int loc)
 {
-    int r = pcre2_match(code, s->d.v.s.p, s->d.v.s.len, from, 0, md, c->x->s->regex->mctx);
+    int r = pcre2_match(code, s->d.v.s.p, s->d.v.s.len, from, checked ? PCRE2_NO_UTF_CHECK : 0,
+                        md, c->x->s->regex->mctx);
     if (r == PCRE2_ERROR_NOMATCH)
         return 0;
     return r < 0 ? regex_failed(c, r, loc) : 1;
@@ -1520,7 +1526,7 @@ static int fn_regexp_like(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, 
     pcre2_code *code = regex_get(c, &a[1], opts, loc);
     if (!code)
         return -1;
-    int r = regex_find(c, code, c->x->s->regex->md, &a[0], 0, loc);
+    int r = regex_find(c, code, c->x->s->regex->md, &a[0], 0, false, loc);
     if (r < 0)
         return -1;
     rl_val_bool(out, r == 1);
@@ -1552,7 +1558,7 @@ static int regex_each(rl_expr_ctx *c, pcre2_code *code, const rl_value *s, size_
     size_t len = s->d.v.s.len, at = from, prev_end = from;
     int rc = 0;
     for (uint64_t k = 0; rc == 0 && at <= len; k++) {
-        int r = regex_find(c, code, md, s, at, loc);
+        int r = regex_find(c, code, md, s, at, k > 0, loc);
         if (r <= 0) {
             rc = r;
             break;
@@ -1572,7 +1578,7 @@ static int regex_each(rl_expr_ctx *c, pcre2_code *code, const rl_value *s, size_
             while (at < len && (p[at] & 0xC0) == 0x80)
                 at++;
         }
-        if ((k & 4095) == 4095 && rl_exec_check_cancel(c->x) < 0)
+        if ((k & 63) == 63 && rl_exec_check_cancel(c->x) < 0) /* each match may be slow */
             rc = -1;
     }
     pcre2_match_data_free(md);
@@ -1612,6 +1618,8 @@ static int list_add(val_list *l, const rl_value *v)
 {
     if (l->n == l->cap) {
         size_t cap = l->cap ? 2 * l->cap : 8;
+        if (rl_array_room(l->c, cap) < 0)
+            return -1;
         rl_value *nv = rl_arena_alloc(l->c->arena, cap * sizeof *nv);
         if (!nv)
             return rl_expr_oom(l->c);

@@ -2322,12 +2322,6 @@ void rl_pgcatalog_format_type(rl_exec *x, uint32_t oid, int32_t typmod, char *bu
                 snprintf(buf, n, "%s", t.name);
             else
                 snprintf(buf, n, "%s.%s", t.schema, t.name);
-        } else if (oid == RL_OID_ANYCOMPATIBLE || oid == RL_OID_ANYCOMPATIBLEARRAY) {
-            /* pseudo-types of function-table rows (array_append, ...) that
-             * pg_type leaves out, so that sqlsmith casts no NULLs to them
-             * (tests/wire/test_sqlsmith.py) */
-            snprintf(buf, n, "%s", oid == RL_OID_ANYCOMPATIBLE ? "anycompatible"
-                                                               : "anycompatiblearray");
         } else {
             snprintf(buf, n, "???");
         }

@@ -70,3 +70,6 @@ select regexp_replace('abc', 'b', 'x', 'r');
 select regexp_match('abc', 'b')::text, (regexp_match('key=val', '(\w+)=(\w+)'))[2];
 select array_length(regexp_split_to_array(repeat('a,', 500), ','), 1);
 select regexp_count(repeat('a', 5000), '(a|aa)+$');
+-- every match of a long string: PCRE2 checked the whole subject's UTF-8 at each match, minutes for these
+select regexp_count(repeat('aé', 300000), 'é'), length(regexp_replace(repeat('ab', 300000), 'b', 'c', 'g'));
+select cardinality(regexp_split_to_array(repeat('a,', 300000), ',')), count(*) from regexp_matches(repeat('xy', 300000), 'y', 'g');

@@ -503,21 +503,29 @@ static int fn_encoding_to_char(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *
     return put_text(c, out, RL_OID_NAME, s);
 }
 
-/* array_to_string(array, delimiter): the elements of an array's text form
- * ({a,"b c",NULL}) joined, NULL elements left out. */
+/* array_to_string(array, delimiter [, null string]): the elements of an
+ * array's text form ({a,"b c",NULL}) joined, NULL elements left out or
+ * written as the null string. The 3-argument form is not strict: a NULL
+ * array or delimiter is NULL, a NULL null string leaves NULLs out. */
 static int fn_array_to_string(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
+    if (a[0].d.isnull || a[1].d.isnull)
+        return 0; /* out is a NULL of text */
+    const rl_value *nulls = n == 3 && !a[2].d.isnull ? &a[2] : NULL;
     rl_buf b, el;
     rl_buf_init(&b, 0);
     rl_buf_init(&el, 0);
     size_t pos = 0;
     bool first = true, isnull;
     while (rl_elem_next(&a[0], &pos, &el, &isnull)) {
-        if (isnull)
+        if (isnull && !nulls)
             continue;
         if (!first)
             rl_buf_put(&b, a[1].d.v.s.p, a[1].d.v.s.len);
-        rl_buf_put(&b, el.data, el.len);
+        if (isnull)
+            rl_buf_put(&b, nulls->d.v.s.p, nulls->d.v.s.len);
+        else
+            rl_buf_put(&b, el.data, el.len);
         first = false;
     }
     rl_buf_free(&el);

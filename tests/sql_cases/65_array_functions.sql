@@ -130,3 +130,5 @@ select null::anyarray is null, pg_typeof(null::anyarray);
 select array_append(null::anycompatiblearray, 1);
 select format_type('array_append'::regproc::oid, null) is null, pg_get_function_arguments(378), pg_get_function_result(383);
 select proname, proargtypes::text, prorettype::regtype, proisstrict from pg_proc where proname in ('array_append', 'array_fill', 'regexp_count', 'string_to_array') order by proname, oid;
+select array_to_string(array[1,null,3], ',', '*'), array_to_string(array['a',null], '-', null), array_to_string(null::int[], ',', '*');
+select array_to_string(array[1,2], null, '*'), array_to_string('{}'::text[], ',', 'x'), array_to_string(array[null]::text[], ',', '');

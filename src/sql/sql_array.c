@@ -39,9 +39,25 @@ int rl_array_room(rl_expr_ctx *c, size_t n)
                          "result of this statement needs more than %zu MB", limit >> 20);
 }
 
+/* Is a (non-NULL) array's text multidimensional ({{1,2},{3,4}}: kept as
+ * its input text, which these functions do not take apart)? */
+static bool multidimensional(const rl_value *arr)
+{
+    const uint8_t *p = arr->d.v.s.p;
+    size_t i = 1, len = arr->d.v.s.len;
+    if (len < 2 || p[0] != '{')
+        return false;
+    while (i < len && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n'))
+        i++;
+    return i < len && p[i] == '{';
+}
+
 int rl_array_decode(rl_expr_ctx *c, const rl_value *arr, rl_value **vals, size_t *n, int loc)
 {
     assert(!arr->d.isnull);
+    if (multidimensional(arr))
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
+                             "multidimensional arrays are not supported");
     uint32_t elem = rl_elem_oid_of(arr->oid);
     assert(elem);
     size_t cap = 8, k = 0, pos = 0;
@@ -126,6 +142,12 @@ static int elem_same(rl_expr_ctx *c, const rl_value *a, const rl_value *b, bool 
 
 int rl_array_cmp(rl_expr_ctx *c, const rl_value *a, const rl_value *b, int *res, int loc)
 {
+    if (multidimensional(a) || multidimensional(b)) { /* their texts, as before */
+        size_t la = a->d.v.s.len, lb = b->d.v.s.len, m = la < lb ? la : lb;
+        int r = m ? memcmp(a->d.v.s.p, b->d.v.s.p, m) : 0;
+        *res = r ? (r < 0 ? -1 : 1) : (la > lb) - (la < lb);
+        return 0;
+    }
     rl_value *va, *vb;
     size_t na, nb;
     if (rl_array_decode(c, a, &va, &na, loc) < 0 || rl_array_decode(c, b, &vb, &nb, loc) < 0)

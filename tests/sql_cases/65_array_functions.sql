@@ -132,3 +132,4 @@ select format_type('array_append'::regproc::oid, null) is null, pg_get_function_
 select proname, proargtypes::text, prorettype::regtype, proisstrict from pg_proc where proname in ('array_append', 'array_fill', 'regexp_count', 'string_to_array') order by proname, oid;
 select array_to_string(array[1,null,3], ',', '*'), array_to_string(array['a',null], '-', null), array_to_string(null::int[], ',', '*');
 select array_to_string(array[1,2], null, '*'), array_to_string('{}'::text[], ',', 'x'), array_to_string(array[null]::text[], ',', '');
+select '{{1,2},{3,4}}'::int[] = '{{1,2},{3,4}}'::int[], '{{1}}'::text[] <> '{{2}}'::text[];

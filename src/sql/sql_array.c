@@ -396,7 +396,9 @@ int rl_fn_array_fill(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int l
     if (nd == 0)
         return make_array(c, t, NULL, 0, out);
     for (size_t i = 0; i < nd; i++)
-        if (dims[i].d.isnull)
+        if (dims[i].d.isnull && c->typing) /* the typing row's made-up NULL */
+            return 0;
+        else if (dims[i].d.isnull)
             return rl_exec_error(c->x, RL_SQLSTATE_NULL_VALUE_NOT_ALLOWED, -1,
                                  "dimension values cannot be null");
     if (nd > 1)

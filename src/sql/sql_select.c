@@ -982,8 +982,9 @@ typedef struct join_level {
     bool right;       /* RIGHT / FULL JOIN: an r row no row matched is joined
                          to NULLs for everything before it (after the rows) */
     bool *rmatched;   /* right: which r rows matched */
-    const PgQuery__RangeSubselect *lateral; /* LATERAL (subquery): r is its
-                         columns only; its rows are made per joined row */
+    const PgQuery__Node *lateral; /* LATERAL (subquery) or a function naming
+                         earlier FROM items: r is its columns only; its rows
+                         are made per joined row */
     bool hashed;      /* candidates from r's buckets on column rc */
     bool only_equi;   /* ON is just joined[lc] = r[rc] */
     long lc, rc;
@@ -1123,8 +1124,10 @@ static int level_match(join_pipe *P, join_level *L)
 
 static int pipe_candidates(join_pipe *P, join_level *L, size_t i, rl_rowset *r);
 
-/* LATERAL (subquery) at level L: its rows for the joined row so far, whose
- * columns it may name. */
+static rl_rowset *lateral_item(sel *S, const PgQuery__Node *item);
+
+/* LATERAL (subquery) or function at level L: its rows for the joined row
+ * so far, whose columns it may name. */
 static rl_rowset *lateral_rows(join_pipe *P, join_level *L)
 {
     rl_rowset left = {.ncols = L->at, .cols = P->cols, .nrows = 1, .caprows = 1, .vals = P->row};
@@ -1133,7 +1136,7 @@ static rl_rowset *lateral_rows(join_pipe *P, join_level *L)
     bool was_type_only = P->S->type_only;
     P->S->outer = &b;
     P->S->type_only = false;
-    rl_rowset *r = from_subselect(P->S, L->lateral);
+    rl_rowset *r = lateral_item(P->S, L->lateral);
     P->S->outer = was;
     P->S->type_only = was_type_only;
     return r;
@@ -1404,19 +1407,44 @@ static size_t chain_length(const PgQuery__JoinExpr *top)
     return k;
 }
 
-/* The LATERAL subquery a FROM item is, or NULL. */
-static const PgQuery__RangeSubselect *lateral_subquery(const PgQuery__Node *item)
+static int names_a_column(void *ctx, const ProtobufCMessage *m)
 {
-    return item->node_case == PG_QUERY__NODE__NODE_RANGE_SUBSELECT &&
-                   item->range_subselect->lateral
-               ? item->range_subselect
-               : NULL;
+    (void)ctx;
+    return m->descriptor == &pg_query__column_ref__descriptor ? -1 : 0;
+}
+
+/* The FROM item if it is LATERAL: a LATERAL subquery, or a function call
+ * that says LATERAL or names a column (PostgreSQL takes a function in FROM
+ * as LATERAL: unnest(t.a), regexp_split_to_table(v.x, ',')); else NULL. */
+static const PgQuery__Node *lateral_subquery(const PgQuery__Node *item)
+{
+    if (item->node_case == PG_QUERY__NODE__NODE_RANGE_SUBSELECT)
+        return item->range_subselect->lateral ? item : NULL;
+    if (item->node_case != PG_QUERY__NODE__NODE_RANGE_FUNCTION)
+        return NULL;
+    const PgQuery__RangeFunction *rf = item->range_function;
+    if (rf->lateral)
+        return item;
+    for (size_t i = 0; i < rf->n_functions; i++)
+        if (rl_tree_walk(&rf->functions[i]->base, names_a_column, NULL) != 0)
+            return item;
+    return NULL;
+}
+
+static rl_rowset *from_function(sel *S, const PgQuery__RangeFunction *rf);
+
+/* The rows of a LATERAL item, S->outer binding the row it is joined to. */
+static rl_rowset *lateral_item(sel *S, const PgQuery__Node *item)
+{
+    return item->node_case == PG_QUERY__NODE__NODE_RANGE_SUBSELECT
+               ? from_subselect(S, item->range_subselect)
+               : from_function(S, item->range_function);
 }
 
 /* The columns of a LATERAL subquery joined to rows of layout `left`
  * (typed against an all-NULL row of it): its rows are made per joined row
  * (lateral_rows). Only INNER and LEFT joins may feed it, as in PostgreSQL. */
-static rl_rowset *lateral_shape(sel *S, const PgQuery__RangeSubselect *sub, const rl_rowset *left,
+static rl_rowset *lateral_shape(sel *S, const PgQuery__Node *sub, const rl_rowset *left,
                                 PgQuery__JoinType type)
 {
     if (type != PG_QUERY__JOIN_TYPE__JOIN_INNER && type != PG_QUERY__JOIN_TYPE__JOIN_LEFT) {
@@ -1434,7 +1462,7 @@ static rl_rowset *lateral_shape(sel *S, const PgQuery__RangeSubselect *sub, cons
     bool was_type_only = S->type_only;
     S->outer = &b;
     S->type_only = true;
-    rl_rowset *r = from_subselect(S, sub);
+    rl_rowset *r = lateral_item(S, sub);
     S->outer = was;
     S->type_only = was_type_only;
     rl_rowset_free(typ);
@@ -1919,13 +1947,15 @@ static rl_rowset *from_function(sel *S, const PgQuery__RangeFunction *rf)
     bool unnest_many = f && f->n_funcname == 1 && f->n_args > 1 && !f->agg_star &&
                        strcmp(rl_node_string(f->funcname[0]), "unnest") == 0;
     if (!f || !(rl_expr_is_srf(f) || unnest_many) || !schema || strcmp(schema, "pg_catalog") != 0 ||
-        rf->lateral || rf->is_rowsfrom || rf->n_coldeflist)
+        rf->is_rowsfrom || rf->n_coldeflist)
         return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f ? f->location : -1,
-                             "only generate_series, generate_subscripts, unnest(array) and the json "
-                             "set-returning functions are supported as functions in FROM, without "
-                             "LATERAL, ROWS FROM or a column definition list"),
+                             "only generate_series, generate_subscripts, unnest, string_to_table, "
+                             "regexp_matches, regexp_split_to_table and the json set-returning "
+                             "functions are supported as functions in FROM, without ROWS FROM or a "
+                             "column definition list"),
                NULL;
     rl_expr_ctx c = make_ctx(S, S->outer, NULL);
+    c.typing = S->type_only; /* a LATERAL item typed on a row of made-up NULLs */
     rl_rowset *rs = unnest_many ? from_unnest_many(S, &c, f, rf->alias) : srf_rows(S, &c, f, rf->alias);
     return rs && rf->ordinality ? with_ordinality(S, rs, rf->alias) : rs;
 }
@@ -2117,7 +2147,7 @@ static rl_rowset *from_clause(sel *S, const PgQuery__SelectStmt *st, const PgQue
     bool single = st->n_from_clause == 1;
     rl_rowset *acc = from_item(S, st->from_clause[0], single ? where : NULL);
     for (size_t i = 1; acc && i < st->n_from_clause; i++) {
-        const PgQuery__RangeSubselect *lat = lateral_subquery(st->from_clause[i]);
+        const PgQuery__Node *lat = lateral_subquery(st->from_clause[i]);
         rl_rowset *r = lat ? lateral_shape(S, lat, acc, PG_QUERY__JOIN_TYPE__JOIN_INNER)
                            : from_item(S, st->from_clause[i], NULL);
         if (!r) {

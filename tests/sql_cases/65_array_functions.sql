@@ -133,3 +133,11 @@ select proname, proargtypes::text, prorettype::regtype, proisstrict from pg_proc
 select array_to_string(array[1,null,3], ',', '*'), array_to_string(array['a',null], '-', null), array_to_string(null::int[], ',', '*');
 select array_to_string(array[1,2], null, '*'), array_to_string('{}'::text[], ',', 'x'), array_to_string(array[null]::text[], ',', '');
 select '{{1,2},{3,4}}'::int[] = '{{1,2},{3,4}}'::int[], '{{1}}'::text[] <> '{{2}}'::text[];
+-- functions in FROM naming earlier FROM items (LATERAL, as PostgreSQL takes them; 0A000 before)
+select u from (values (array[1,2])) v(x), unnest(x) u;
+select a, b from (values (array[1,2], array['x'])) v(x, y), unnest(x, y) u(a, b);
+select g, s from generate_series(1,3) g, generate_subscripts(array_fill(0, array[g]), 1) s order by 1, 2;
+select count(*) from (values (1),(2)) v(n), generate_series(1, n) g;
+select n, g from (values (1)) v(n), lateral generate_series(1, 2) g;
+select n, e from (values (0), (2)) v(n) left join lateral unnest(array_fill(n, array[n])) e on true order by 1, 2;
+select count(*) from (values (1),(2)) v(n) full join lateral generate_series(1, n) g on true;

@@ -73,3 +73,8 @@ select regexp_count(repeat('a', 5000), '(a|aa)+$');
 -- every match of a long string: PCRE2 checked the whole subject's UTF-8 at each match, minutes for these
 select regexp_count(repeat('aé', 300000), 'é'), length(regexp_replace(repeat('ab', 300000), 'b', 'c', 'g'));
 select cardinality(regexp_split_to_array(repeat('a,', 300000), ',')), count(*) from regexp_matches(repeat('xy', 300000), 'y', 'g');
+-- set-returning functions in FROM naming earlier FROM items (LATERAL, as PostgreSQL takes them)
+select v.x, s from (values ('a-b'), ('c')) v(x), regexp_split_to_table(x, '-') s order by 1, 2;
+select x, m from (values ('a1b2'), ('c')) v(x) cross join lateral regexp_matches(x, '\d', 'g') m order by 1, 2;
+select x, t from (values ('a,b'), (null)) v(x) left join lateral string_to_table(x, ',') t on true order by 1, 2;
+select x, m[1] from (values ('k=v'), ('no')) v(x), regexp_matches(x, '(\w)=(\w)') m;

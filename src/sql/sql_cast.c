@@ -1092,7 +1092,7 @@ static uint32_t special_type_oid(const char *name)
         /* pseudo-types: only a NULL casts to them (as PostgreSQL's
          * NULL::anyarray), and no function or operator takes one */
         {"anyarray", 2277},          {"anyelement", 2283},          {"anycompatible", 5077},
-        {"anycompatiblearray", 5078},
+        {"anycompatiblearray", 5078}, {"any", 2276},                {"record", RL_OID_RECORD},
     };
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
         if (strcmp(types[i].name, name) == 0)

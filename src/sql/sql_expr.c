@@ -1088,6 +1088,51 @@ static int array_containment(rl_expr_ctx *c, const char *op, rl_value *a, rl_val
     return 0;
 }
 
+/* A comparison with a constant NULL operand (no column, parameter, call or
+ * subquery in it): PostgreSQL's planner folds the strict operator to NULL
+ * and never evaluates the other operand, so make_date(23, 71, 88) <>
+ * NULL::date is NULL, not 22008, when the other operand is not constant
+ * itself (one that is gets folded, so run, first). On the typing row it is
+ * still typed (its 42xxx errors are PostgreSQL's parser's), but a data
+ * error it raises there (class 22) is not PostgreSQL's. 0 with *out, -1,
+ * or 1: not such a comparison. */
+static int refers_to_rows(void *ctx, const ProtobufCMessage *m)
+{
+    (void)ctx;
+    return m->descriptor == &pg_query__column_ref__descriptor ||
+                   m->descriptor == &pg_query__param_ref__descriptor ||
+                   m->descriptor == &pg_query__sub_link__descriptor
+               ? -1
+               : 0;
+}
+
+static int fold_null_operand(rl_expr_ctx *c, const PgQuery__AExpr *e, const char *op,
+                             rl_value *out)
+{
+    if (cmp_kind(op) < 0)
+        return 1;
+    bool left = rl_expr_is_constant(e->lexpr);
+    const PgQuery__Node *k = left ? e->lexpr : rl_expr_is_constant(e->rexpr) ? e->rexpr : NULL;
+    /* an other side without columns, parameters or subqueries is folded
+     * (so run) first, functions and all */
+    if (!k || rl_tree_walk(&(left ? e->rexpr : e->lexpr)->base, refers_to_rows, NULL) == 0)
+        return 1;
+    rl_value kv, other;
+    if (rl_expr_eval(c, k, &kv) < 0)
+        return -1;
+    if (!kv.d.isnull)
+        return 1;
+    if (c->typing) {
+        if (rl_expr_eval(c, left ? e->rexpr : e->lexpr, &other) == 0)
+            return 1; /* typed: the comparison's own checks follow */
+        if (strncmp(c->x->err->sqlstate, "22", 2) != 0)
+            return -1;
+        rl_error_clear(c->x->err);
+    }
+    rl_val_null(out, RL_OID_BOOL);
+    return 0;
+}
+
 /* ~ ~* !~ !~*: POSIX regular-expression match (sql_func.c). */
 static bool is_regex_op(const char *op)
 {
@@ -1292,6 +1337,9 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
     if (row_of(e->lexpr) && e->rexpr->node_case == PG_QUERY__NODE__NODE_SUB_LINK &&
         e->rexpr->sub_link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK)
         return eval_row_sublink(c, e->rexpr->sub_link, row_of(e->lexpr), op, out);
+    int folded = fold_null_operand(c, e, op, out);
+    if (folded != 1)
+        return folded;
     if (rl_expr_eval(c, e->lexpr, &a) < 0 || rl_expr_eval(c, e->rexpr, &b) < 0)
         return -1;
     int kind = cmp_kind(op);

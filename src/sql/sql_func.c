@@ -4,7 +4,9 @@
  * strictness, C symbol (prosrc) and implementation. Calls are dispatched
  * through it (sql_expr.c), pg_proc lists its rows (sql_pgcatalog.c), and
  * the result cache reads volatility from it (sql_resultkey.c). Also the
- * regular-expression match of ~ ~* !~ !~* (PCRE2).
+ * regular-expression match of ~ ~* !~ !~* and the regexp_* functions
+ * (PCRE2), and the set-returning text functions (regexp_matches,
+ * regexp_split_to_table, string_to_table) that sql_select.c expands.
  *
  * Invariants:
  *  - one row per overload; (name, nargs) picks at most one row;
@@ -23,7 +25,11 @@
  * [[:<:]] / [[:>:]], (?n)-style embedded options ARE has and PCRE2 does not
  * (or spells differently); PCRE2's own extensions (lookbehind, possessive
  * quantifiers, \K) are accepted where PostgreSQL rejects them; and a bad
- * pattern's message text (SQLSTATE 2201B is the same) is PCRE2's.
+ * pattern's message text (SQLSTATE 2201B is the same) is PCRE2's. The
+ * flags n / m / p / w map to PCRE2's MULTILINE and DOTALL (ARE's
+ * newline-sensitive [^a] also refuses a newline; PCRE2's does not); b and e
+ * (BRE / ERE) are 0A000. A subject's UTF-8 is checked once per call, not
+ * at every match (a loop over the matches stays linear).
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>

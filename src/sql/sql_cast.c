@@ -820,6 +820,111 @@ static int value_to_textval(rl_expr_ctx *c, const rl_value *in, uint32_t oid, rl
 static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_t typmod,
                         bool explicit_cast, rl_value *out, int location);
 
+/* ---------------------------------------------------------------- arrays */
+
+/* PostgreSQL's array_out: {a,"b c",NULL}; an element is quoted when empty,
+ * "NULL" in any case, or holding braces, commas, quotes, backslashes or
+ * white space, with quotes and backslashes escaped. */
+static void array_put_elem(rl_buf *b, const rl_buf *el)
+{
+    bool quote = el->len == 0 || (el->len == 4 && strncasecmp((const char *)el->data, "null", 4) == 0);
+    for (size_t i = 0; i < el->len && !quote; i++)
+        quote = strchr("{},\"\\ \t\n\r\v\f", el->data[i]) != NULL && el->data[i] != '\0';
+    if (!quote) {
+        rl_buf_put(b, el->data, el->len);
+        return;
+    }
+    rl_buf_put_u8(b, '"');
+    for (size_t i = 0; i < el->len; i++) {
+        if (el->data[i] == '"' || el->data[i] == '\\')
+            rl_buf_put_u8(b, '\\');
+        rl_buf_put_u8(b, el->data[i]);
+    }
+    rl_buf_put_u8(b, '"');
+}
+
+/* An array of type `t` (its text form) from n values, the i-th at
+ * vals[i * stride]. */
+int rl_array_of_values(rl_expr_ctx *c, uint32_t t, const rl_value *vals, size_t n,
+                       size_t stride, rl_value *out)
+{
+    rl_buf b, el;
+    rl_buf_init(&b, 0);
+    rl_buf_init(&el, 0);
+    rl_buf_put_u8(&b, '{');
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            rl_buf_put_u8(&b, ',');
+        const rl_value *v = &vals[i * stride];
+        if (v->d.isnull) {
+            rl_buf_put_str(&b, "NULL");
+            continue;
+        }
+        rl_buf_reset(&el);
+        if (v->oid == RL_OID_BOOL) /* array_out prints t / f */
+            rl_buf_put_u8(&el, v->d.v.b ? 't' : 'f');
+        else
+            rl_value_to_text(&el, v);
+        array_put_elem(&b, &el);
+    }
+    rl_buf_put_u8(&b, '}');
+    rl_buf_free(&el);
+    return rl_val_buf_copy(c, out, t, &b);
+}
+
+
+/* A cast of an array to another array type: each element through the
+ * element types' cast (int4[] to numeric[], text[] to int4[], ...), as
+ * array_map does; NULL elements stay NULL. */
+static int array_coerce(rl_expr_ctx *c, const rl_value *in, uint32_t oid, bool explicit_cast,
+                        rl_value *out, int location)
+{
+    uint32_t from = rl_elem_oid_of(in->oid), to = rl_array_elem_oid(oid);
+    rl_buf b, el, txt;
+    rl_buf_init(&b, 0);
+    rl_buf_init(&el, 0);
+    rl_buf_init(&txt, 0);
+    rl_buf_put_u8(&b, '{');
+    size_t pos = 0, k = 0;
+    bool isnull;
+    int rc = 0;
+    while (rc == 0 && rl_elem_next(in, &pos, &el, &isnull) == 1) {
+        if (k++)
+            rl_buf_put_u8(&b, ',');
+        if (isnull) {
+            rl_buf_put_str(&b, "NULL");
+            continue;
+        }
+        rl_value v;
+        char *copy = rl_arena_alloc(c->arena, el.len + 1);
+        if (!copy) {
+            rc = rl_expr_oom(c);
+            break;
+        }
+        memcpy(copy, el.data, el.len);
+        copy[el.len] = '\0';
+        rc = rl_text_to_value(c, copy, el.len, from, -1, false, &v, location);
+        if (rc == 0)
+            rc = rl_value_coerce(c, &v, to, -1, explicit_cast, &v, location);
+        if (rc == 0) {
+            rl_buf_reset(&txt);
+            if (v.oid == RL_OID_BOOL)
+                rl_buf_put_u8(&txt, v.d.v.b ? 't' : 'f');
+            else
+                rl_value_to_text(&txt, &v);
+            array_put_elem(&b, &txt);
+        }
+    }
+    rl_buf_put_u8(&b, '}');
+    rl_buf_free(&el);
+    rl_buf_free(&txt);
+    if (rc < 0) {
+        rl_buf_free(&b);
+        return -1;
+    }
+    return rl_val_buf_copy(c, out, oid, &b);
+}
+
 int rl_value_coerce(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_t typmod,
                     bool explicit_cast, rl_value *out, int location)
 {
@@ -954,6 +1059,12 @@ static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_
         }
         return 0;
     }
+    if (rl_elem_oid_of(in->oid) && rl_array_elem_oid(oid) && !in->d.isnull)
+        return array_coerce(c, in, oid, explicit_cast, out, location);
+    if (rl_elem_oid_of(in->oid) && rl_array_elem_oid(oid)) {
+        rl_val_null(out, oid);
+        return 0;
+    }
     if ((in->oid == RL_OID_TIMESTAMP && oid == RL_OID_TIME) ||
         (in->oid == RL_OID_TIMESTAMPTZ && (oid == RL_OID_TIME || oid == RL_OID_TIMETZ)))
         return timestamp_to_time(in, oid, out);
@@ -978,6 +1089,10 @@ static uint32_t special_type_oid(const char *name)
         {"unknown", RL_OID_UNKNOWN}, {"int2vector", RL_OID_INT2VECTOR},
         {"oidvector", RL_OID_OIDVECTOR},  {"pg_node_tree", 194},
         {"bpchar", RL_OID_TEXT},     {"json", RL_OID_JSON},         {"jsonb", RL_OID_JSONB},
+        /* pseudo-types: only a NULL casts to them (as PostgreSQL's
+         * NULL::anyarray), and no function or operator takes one */
+        {"anyarray", 2277},          {"anyelement", 2283},          {"anycompatible", 5077},
+        {"anycompatiblearray", 5078}, {"any", 2276},                {"record", RL_OID_RECORD},
     };
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
         if (strcmp(types[i].name, name) == 0)
@@ -1137,6 +1252,11 @@ int rl_eval_typecast(rl_expr_ctx *c, const PgQuery__TypeCast *tc, rl_eval_fn eva
     rl_value v;
     if (rl_type_from_typename(c->x, tc->type_name, &oid, &typmod) < 0)
         return -1;
+    if (tc->arg && tc->arg->node_case == PG_QUERY__NODE__NODE_A_ARRAY_EXPR &&
+        tc->arg->a_array_expr->n_elements == 0 && rl_array_elem_oid(oid)) {
+        rl_val_str(out, oid, "{}", 2); /* ARRAY[]::t[]: the cast gives the type */
+        return 0;
+    }
     if (eval(c, tc->arg, &v) < 0)
         return -1;
     int loc = rl_node_location(tc->arg);

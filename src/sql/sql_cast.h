@@ -94,6 +94,10 @@ typedef struct rl_expr_ctx {
  * explicit cast (explicit = true). 22P02 / 22003 / 42804 on failure. */
 int rl_value_coerce(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_t typmod,
                     bool explicit_cast, rl_value *out, int location);
+/* An array of type `t` (its text form, as array_out writes it) from n
+ * values, the i-th at vals[i * stride]. */
+int rl_array_of_values(rl_expr_ctx *c, uint32_t t, const rl_value *vals, size_t n, size_t stride,
+                       rl_value *out);
 /* Type name as SQL spells it ("bigint", "character varying") -> OID/typmod. */
 int rl_type_from_typename(rl_exec *x, const PgQuery__TypeName *tn, uint32_t *oid,
                           int32_t *typmod);

@@ -30,6 +30,7 @@
 
 #include "pgtype/pgtype.h"
 #include "pgtype/tzif.h"
+#include "sql/sql_array.h"
 #include "sql/sql_bytea.h"
 #include "sql/sql_cast.h"
 #include "sql/sql_exec.h"
@@ -134,10 +135,8 @@ static int cmp_resolved(rl_expr_ctx *c, const rl_value *a, const rl_value *b, co
             *res = cmp_i64(a->d.v.i, b->d.v.i);
             return 0;
         }
-        if (rl_array_elem_oid(ta)) { /* canonical text forms */
-            *res = cmp_bytes(a, b);
-            return 0;
-        }
+        if (rl_array_elem_oid(ta)) /* element by element (btarraycmp) */
+            return rl_array_cmp(c, a, b, res, loc);
     }
     return op_error(c, op, ta, tb, loc);
 }
@@ -1045,38 +1044,95 @@ static int eval_nullif(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
     return 0;
 }
 
-/* array || array (PostgreSQL's array_cat): the elements of both; a NULL
- * array adds nothing (both NULL: NULL). An unknown literal takes the other
- * side's array type. Element || array and array || element are not done. */
-static int array_cat(rl_expr_ctx *c, rl_value *a, rl_value *b, rl_value *out, int loc)
+/* a || b with an array on a side: array_cat (two arrays, or an unknown
+ * literal taken as the other side's array type), array_append (array ||
+ * element) or array_prepend (element || array), through the function
+ * table's rows, which coerce both to their common element type. Element
+ * types of different categories: 42883 for the operator. */
+static int array_concat(rl_expr_ctx *c, rl_value *a, rl_value *b, rl_value *out, int loc)
+{
+    bool aa = rl_array_elem_oid(a->oid) != 0, ba = rl_array_elem_oid(b->oid) != 0;
+    const char *fn = (aa && ba) || a->oid == RL_OID_UNKNOWN || b->oid == RL_OID_UNKNOWN
+                         ? "array_cat"
+                     : aa ? "array_append"
+                          : "array_prepend";
+    uint32_t ea = aa ? rl_array_elem_oid(a->oid) : a->oid;
+    uint32_t eb = ba ? rl_array_elem_oid(b->oid) : b->oid;
+    if (ea != RL_OID_UNKNOWN && eb != RL_OID_UNKNOWN && ea != eb &&
+        rl_oid_category(ea) != rl_oid_category(eb))
+        return op_error(c, "||", a->oid, b->oid, loc);
+    const rl_func *f = rl_func_find(fn, 2);
+    assert(f);
+    rl_value args[2] = {*a, *b};
+    return rl_func_call(c, f, 2, args, out, loc);
+}
+
+/* a @> b, a <@ b, a && b on arrays of one type (an unknown literal takes
+ * the other side's): boolean, NULL when a side is NULL. */
+static int array_containment(rl_expr_ctx *c, const char *op, rl_value *a, rl_value *b,
+                             rl_value *out, int loc)
 {
     if (a->oid == RL_OID_UNKNOWN && rl_value_coerce(c, a, b->oid, -1, false, a, loc) < 0)
         return -1;
     if (b->oid == RL_OID_UNKNOWN && rl_value_coerce(c, b, a->oid, -1, false, b, loc) < 0)
         return -1;
-    if (a->oid != b->oid)
-        return op_error(c, "||", a->oid, b->oid, loc);
+    if (a->oid != b->oid || !rl_array_elem_oid(a->oid))
+        return op_error(c, op, a->oid, b->oid, loc);
     if (a->d.isnull || b->d.isnull) {
-        *out = a->d.isnull ? *b : *a;
+        rl_val_null(out, RL_OID_BOOL);
         return 0;
     }
-    /* {x,y} || {z} = {x,y,z}: the inner texts joined with a comma */
-    size_t la = a->d.v.s.len, lb = b->d.v.s.len;
-    const uint8_t *pa = a->d.v.s.p, *pb = b->d.v.s.p;
-    if (la <= 2) {
-        *out = *b;
-        return 0;
+    bool r;
+    char kind = op[0] == '@' ? '>' : op[0] == '<' ? '<' : '&';
+    if (rl_array_contains(c, kind, a, b, &r, loc) < 0)
+        return -1;
+    rl_val_bool(out, r);
+    return 0;
+}
+
+/* A comparison with a constant NULL operand (no column, parameter, call or
+ * subquery in it): PostgreSQL's planner folds the strict operator to NULL
+ * and never evaluates the other operand, so make_date(23, 71, 88) <>
+ * NULL::date is NULL, not 22008, when the other operand is not constant
+ * itself (one that is gets folded, so run, first). On the typing row it is
+ * still typed (its 42xxx errors are PostgreSQL's parser's), but a data
+ * error it raises there (class 22) is not PostgreSQL's. 0 with *out, -1,
+ * or 1: not such a comparison. */
+static int refers_to_rows(void *ctx, const ProtobufCMessage *m)
+{
+    (void)ctx;
+    return m->descriptor == &pg_query__column_ref__descriptor ||
+                   m->descriptor == &pg_query__param_ref__descriptor ||
+                   m->descriptor == &pg_query__sub_link__descriptor
+               ? -1
+               : 0;
+}
+
+static int fold_null_operand(rl_expr_ctx *c, const PgQuery__AExpr *e, const char *op,
+                             rl_value *out)
+{
+    if (cmp_kind(op) < 0)
+        return 1;
+    bool left = rl_expr_is_constant(e->lexpr);
+    const PgQuery__Node *k = left ? e->lexpr : rl_expr_is_constant(e->rexpr) ? e->rexpr : NULL;
+    /* an other side without columns, parameters or subqueries is folded
+     * (so run) first, functions and all */
+    if (!k || rl_tree_walk(&(left ? e->rexpr : e->lexpr)->base, refers_to_rows, NULL) == 0)
+        return 1;
+    rl_value kv, other;
+    if (rl_expr_eval(c, k, &kv) < 0)
+        return -1;
+    if (!kv.d.isnull)
+        return 1;
+    if (c->typing) {
+        if (rl_expr_eval(c, left ? e->rexpr : e->lexpr, &other) == 0)
+            return 1; /* typed: the comparison's own checks follow */
+        if (strncmp(c->x->err->sqlstate, "22", 2) != 0)
+            return -1;
+        rl_error_clear(c->x->err);
     }
-    if (lb <= 2) {
-        *out = *a;
-        return 0;
-    }
-    rl_buf buf;
-    rl_buf_init(&buf, 0);
-    rl_buf_put(&buf, pa, la - 1);
-    rl_buf_put_u8(&buf, ',');
-    rl_buf_put(&buf, pb + 1, lb - 1);
-    return rl_val_buf_copy(c, out, a->oid, &buf);
+    rl_val_null(out, RL_OID_BOOL);
+    return 0;
 }
 
 /* ~ ~* !~ !~*: POSIX regular-expression match (sql_func.c). */
@@ -1312,6 +1368,9 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
     if (row_of(e->lexpr) && e->rexpr->node_case == PG_QUERY__NODE__NODE_SUB_LINK &&
         e->rexpr->sub_link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK)
         return eval_row_sublink(c, e->rexpr->sub_link, row_of(e->lexpr), op, out);
+    int folded = fold_null_operand(c, e, op, out);
+    if (folded != 1)
+        return folded;
     if (rl_expr_eval(c, e->lexpr, &a) < 0 || rl_expr_eval(c, e->rexpr, &b) < 0)
         return -1;
     int kind = cmp_kind(op);
@@ -1320,7 +1379,7 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
     if (kind >= 0)
         return compare_nodes_values(c, &a, &b, kind, op, e->location, out);
     if (strcmp(op, "||") == 0 && (rl_array_elem_oid(a.oid) || rl_array_elem_oid(b.oid)))
-        return array_cat(c, &a, &b, out, e->location);
+        return array_concat(c, &a, &b, out, e->location);
     if (strcmp(op, "||") == 0 && (a.oid == RL_OID_JSONB || b.oid == RL_OID_JSONB) &&
         (a.oid == RL_OID_JSONB || a.oid == RL_OID_UNKNOWN) &&
         (b.oid == RL_OID_JSONB || b.oid == RL_OID_UNKNOWN)) {
@@ -1378,6 +1437,9 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
             return -1;
         return bitwise(c, op, &a, &b, out, e->location);
     }
+    if ((strcmp(op, "@>") == 0 || strcmp(op, "<@") == 0 || strcmp(op, "&&") == 0) &&
+        (rl_array_elem_oid(a.oid) || rl_array_elem_oid(b.oid)))
+        return array_containment(c, op, &a, &b, out, e->location);
     if (is_json_op(op)) {
         int r = json_op(c, op, &a, &b, out, e->location);
         if (r <= 0)
@@ -1967,9 +2029,6 @@ static int agg_avg(rl_expr_ctx *c, const rl_value *vals, size_t n, uint32_t argt
     return rl_numeric_avg(c, vals, n, out, loc);
 }
 
-static int array_of_values(rl_expr_ctx *c, uint32_t t, const rl_value *vals, size_t n,
-                           size_t stride, rl_value *out);
-
 /* array_agg: the values (NULLs too) in the group's order as an array of
  * their type; NULL for no rows. */
 static int agg_array(rl_expr_ctx *c, const rl_value *vals, size_t n, uint32_t type,
@@ -1990,7 +2049,7 @@ static int agg_array(rl_expr_ctx *c, const rl_value *vals, size_t n, uint32_t ty
         rl_val_null(out, at);
         return 0;
     }
-    return array_of_values(c, at, vals, n, 1, out);
+    return rl_array_of_values(c, at, vals, n, 1, out);
 }
 
 /* Evaluate the aggregate's argument over the group's rows into vals. */
@@ -2569,7 +2628,7 @@ static int eval_ordered_set(rl_expr_ctx *c, const PgQuery__FuncCall *f, const ch
         *out = res[0];
         return 0;
     }
-    return array_of_values(c, rtype, res, fr.n, 1, out);
+    return rl_array_of_values(c, rtype, res, fr.n, 1, out);
 }
 
 static int eval_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char *name,
@@ -2794,7 +2853,7 @@ bool rl_expr_is_srf(const PgQuery__FuncCall *f)
     return (strcmp(name, "generate_series") == 0 && (f->n_args == 2 || f->n_args == 3)) ||
            (strcmp(name, "generate_subscripts") == 0 && (f->n_args == 2 || f->n_args == 3)) ||
            (strcmp(name, "unnest") == 0 && f->n_args == 1) || rl_expr_is_expandarray(f) ||
-           (rl_json_is_srf(name) && f->n_args == 1);
+           (rl_json_is_srf(name) && f->n_args == 1) || rl_func_is_setfn(name, f->n_args);
 }
 
 bool rl_expr_is_expandarray(const PgQuery__FuncCall *f)
@@ -2855,6 +2914,17 @@ static int eval_srf(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *out)
             return -1;
         size_t k = rl_json_srf_shape(func_name(f), names, types);
         rl_val_null(out, k == 1 ? types[0] : RL_OID_RECORD);
+        return 0;
+    }
+    if (rl_func_is_setfn(func_name(f), f->n_args)) { /* its arguments' errors, then its type */
+        rl_value a[3], *vals;
+        size_t count;
+        for (size_t i = 0; i < f->n_args; i++)
+            if (rl_expr_eval(c, f->args[i], &a[i]) < 0)
+                return -1;
+        if (rl_func_setfn_rows(c, func_name(f), f->n_args, a, true, &vals, &count, f->location) < 0)
+            return -1;
+        rl_val_null(out, rl_func_setfn_type(func_name(f)));
         return 0;
     }
     uint32_t t = RL_OID_INT4;
@@ -2978,63 +3048,13 @@ static int array_sublink_type(rl_expr_ctx *c, const PgQuery__SubLink *sl, uint32
                          "ARRAY(SELECT ...) of type %s is not supported", rl_oid_type_name(elem));
 }
 
-/* PostgreSQL's array_out: {a,"b c",NULL}; an element is quoted when empty,
- * "NULL" in any case, or holding braces, commas, quotes, backslashes or
- * white space, with quotes and backslashes escaped. */
-static void array_put_elem(rl_buf *b, const rl_buf *el)
-{
-    bool quote = el->len == 0 || (el->len == 4 && strncasecmp((const char *)el->data, "null", 4) == 0);
-    for (size_t i = 0; i < el->len && !quote; i++)
-        quote = strchr("{},\"\\ \t\n\r\v\f", el->data[i]) != NULL && el->data[i] != '\0';
-    if (!quote) {
-        rl_buf_put(b, el->data, el->len);
-        return;
-    }
-    rl_buf_put_u8(b, '"');
-    for (size_t i = 0; i < el->len; i++) {
-        if (el->data[i] == '"' || el->data[i] == '\\')
-            rl_buf_put_u8(b, '\\');
-        rl_buf_put_u8(b, el->data[i]);
-    }
-    rl_buf_put_u8(b, '"');
-}
-
-/* An array of type `t` (its text form) from n values, the i-th at
- * vals[i * stride]. */
-static int array_of_values(rl_expr_ctx *c, uint32_t t, const rl_value *vals, size_t n,
-                           size_t stride, rl_value *out)
-{
-    rl_buf b, el;
-    rl_buf_init(&b, 0);
-    rl_buf_init(&el, 0);
-    rl_buf_put_u8(&b, '{');
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            rl_buf_put_u8(&b, ',');
-        const rl_value *v = &vals[i * stride];
-        if (v->d.isnull) {
-            rl_buf_put_str(&b, "NULL");
-            continue;
-        }
-        rl_buf_reset(&el);
-        if (v->oid == RL_OID_BOOL) /* array_out prints t / f */
-            rl_buf_put_u8(&el, v->d.v.b ? 't' : 'f');
-        else
-            rl_value_to_text(&el, v);
-        array_put_elem(&b, &el);
-    }
-    rl_buf_put_u8(&b, '}');
-    rl_buf_free(&el);
-    return rl_val_buf_copy(c, out, t, &b);
-}
-
 static int array_sublink_value(rl_expr_ctx *c, const PgQuery__SubLink *sl, const rl_rowset *rs,
                                rl_value *out)
 {
     uint32_t t;
     if (array_sublink_type(c, sl, rs->cols[0].oid, &t) < 0)
         return -1;
-    return array_of_values(c, t, rs->vals, rs->nrows, rs->ncols, out);
+    return rl_array_of_values(c, t, rs->vals, rs->nrows, rs->ncols, out);
 }
 
 /* ARRAY[a, b, ...]: the elements in their common type (select_common_type,
@@ -3076,7 +3096,7 @@ static int eval_array_expr(rl_expr_ctx *c, const PgQuery__AArrayExpr *ae, rl_val
         rl_val_null(out, at);
         return 0;
     }
-    return array_of_values(c, at, vals, n, 1, out);
+    return rl_array_of_values(c, at, vals, n, 1, out);
 }
 
 static int type_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *out)

@@ -4,7 +4,9 @@
  * strictness, C symbol (prosrc) and implementation. Calls are dispatched
  * through it (sql_expr.c), pg_proc lists its rows (sql_pgcatalog.c), and
  * the result cache reads volatility from it (sql_resultkey.c). Also the
- * regular-expression match of ~ ~* !~ !~* (PCRE2).
+ * regular-expression match of ~ ~* !~ !~* and the regexp_* functions
+ * (PCRE2), and the set-returning text functions (regexp_matches,
+ * regexp_split_to_table, string_to_table) that sql_select.c expands.
  *
  * Invariants:
  *  - one row per overload; (name, nargs) picks at most one row;
@@ -23,7 +25,11 @@
  * [[:<:]] / [[:>:]], (?n)-style embedded options ARE has and PCRE2 does not
  * (or spells differently); PCRE2's own extensions (lookbehind, possessive
  * quantifiers, \K) are accepted where PostgreSQL rejects them; and a bad
- * pattern's message text (SQLSTATE 2201B is the same) is PCRE2's.
+ * pattern's message text (SQLSTATE 2201B is the same) is PCRE2's. The
+ * flags n / m / p / w map to PCRE2's MULTILINE and DOTALL (ARE's
+ * newline-sensitive [^a] also refuses a newline; PCRE2's does not); b and e
+ * (BRE / ERE) are 0A000. A subject's UTF-8 is checked once per call, not
+ * at every match (a loop over the matches stays linear).
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -37,6 +43,7 @@
 #include <strings.h>
 #include <sys/time.h>
 
+#include "sql/sql_array.h"
 #include "sql/sql_exec.h"
 #include "sql/sql_func.h"
 #include "sql/sql_pgcatalog.h"
@@ -692,21 +699,29 @@ static int fn_encoding_to_char(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *
     return put_text(c, out, RL_OID_NAME, s);
 }
 
-/* array_to_string(array, delimiter): the elements of an array's text form
- * ({a,"b c",NULL}) joined, NULL elements left out. */
+/* array_to_string(array, delimiter [, null string]): the elements of an
+ * array's text form ({a,"b c",NULL}) joined, NULL elements left out or
+ * written as the null string. The 3-argument form is not strict: a NULL
+ * array or delimiter is NULL, a NULL null string leaves NULLs out. */
 static int fn_array_to_string(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
+    if (a[0].d.isnull || a[1].d.isnull)
+        return 0; /* out is a NULL of text */
+    const rl_value *nulls = n == 3 && !a[2].d.isnull ? &a[2] : NULL;
     rl_buf b, el;
     rl_buf_init(&b, 0);
     rl_buf_init(&el, 0);
     size_t pos = 0;
     bool first = true, isnull;
     while (rl_elem_next(&a[0], &pos, &el, &isnull)) {
-        if (isnull)
+        if (isnull && !nulls)
             continue;
         if (!first)
             rl_buf_put(&b, a[1].d.v.s.p, a[1].d.v.s.len);
-        rl_buf_put(&b, el.data, el.len);
+        if (isnull)
+            rl_buf_put(&b, nulls->d.v.s.p, nulls->d.v.s.len);
+        else
+            rl_buf_put(&b, el.data, el.len);
         first = false;
     }
     rl_buf_free(&el);
@@ -978,6 +993,11 @@ static int fn_textregexeq(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, 
 
 static int fn_regexp_replace(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 static int fn_regexp_like(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+static int fn_regexp_match(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+static int fn_regexp_split_to_array(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+static int fn_regexp_count(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+static int fn_regexp_instr(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+static int fn_regexp_substr(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 static int fn_regex_substring(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 
 #define RL_FUNC(name, oid, nargs, ret, vol, strict, src, impl, ...)                           \
@@ -1146,16 +1166,17 @@ static uint32_t declared(const rl_func *f, size_t i)
 static bool polymorphic(uint32_t t)
 {
     return t == RL_OID_ANY || t == RL_OID_VARIADIC_ANY || t == RL_OID_ANYARRAY ||
-           t == RL_OID_ANYELEMENT || t == RL_OID_PG_NODE_TREE;
+           t == RL_OID_ANYELEMENT || t == RL_OID_PG_NODE_TREE || t == RL_OID_ANYCOMPATIBLE ||
+           t == RL_OID_ANYCOMPATIBLEARRAY;
 }
 
 /* Can argument type `have` reach declared type `want` implicitly? */
 static bool reachable(uint32_t have, uint32_t want)
 {
     if (have == RL_OID_UNKNOWN || have == want || want == RL_OID_ANY ||
-        want == RL_OID_VARIADIC_ANY || want == RL_OID_ANYELEMENT)
+        want == RL_OID_VARIADIC_ANY || want == RL_OID_ANYELEMENT || want == RL_OID_ANYCOMPATIBLE)
         return true;
-    if (want == RL_OID_ANYARRAY)
+    if (want == RL_OID_ANYARRAY || want == RL_OID_ANYCOMPATIBLEARRAY)
         return rl_array_elem_oid(have) != 0 || have == RL_OID_INT2VECTOR ||
                have == RL_OID_OIDVECTOR;
     if (want == RL_OID_PG_NODE_TREE)
@@ -1302,9 +1323,10 @@ int rl_func_resolve(rl_expr_ctx *c, const char *name, size_t n, const rl_value *
 static bool arg_fits(uint32_t have, uint32_t want)
 {
     if (have == want || want == RL_OID_ANY || want == RL_OID_VARIADIC_ANY ||
-        want == RL_OID_ANYELEMENT)
+        want == RL_OID_ANYELEMENT || want == RL_OID_ANYCOMPATIBLE)
         return true;
     switch (want) {
+    case RL_OID_ANYCOMPATIBLEARRAY:
     case RL_OID_TEXT:
     case RL_OID_NAME: return rl_oid_is_textual(have);
     case RL_OID_OID:
@@ -1319,6 +1341,53 @@ static bool arg_fits(uint32_t have, uint32_t want)
     return false;
 }
 
+/* The common element type of f's anycompatible and anycompatiblearray
+ * arguments (text when all are unknown literals), as
+ * resolve_polymorphic_argtypes finds it: 0 with *elem, or -1 with 42883
+ * when their types are of different categories or have no array type. */
+static int anycompatible_type(rl_expr_ctx *c, const rl_func *f, size_t n, const rl_value *args,
+                              uint32_t *elem, int loc)
+{
+    uint32_t t = 0;
+    for (size_t i = 0; i < n && i < f->nargs; i++) {
+        uint32_t have = args[i].oid;
+        if (have == RL_OID_UNKNOWN)
+            continue;
+        if (f->argtypes[i] == RL_OID_ANYCOMPATIBLEARRAY)
+            have = rl_elem_oid_of(have);
+        else if (f->argtypes[i] != RL_OID_ANYCOMPATIBLE)
+            continue;
+        if (!have || (t && rl_oid_category(t) != rl_oid_category(have)))
+            return rl_func_no_function(c, f->name, n, args, loc);
+        /* the wider of the two: the one the other casts to implicitly
+         * and not back, or the category's preferred type */
+        if (!t || (t != have && rl_oid_implicit_cast(t, have) &&
+                   (!rl_oid_implicit_cast(have, t) || rl_oid_preferred(have))))
+            t = have;
+    }
+    *elem = t ? t : RL_OID_TEXT;
+    if (*elem == RL_OID_INT2VECTOR || !rl_array_oid_of(*elem))
+        return rl_func_no_function(c, f->name, n, args, loc);
+    return 0;
+}
+
+/* The result type of a call of f whose arguments are resolved: the
+ * declared one, or what the polymorphic arguments make it. */
+static uint32_t result_type(const rl_func *f, size_t n, const rl_value *args, uint32_t compat)
+{
+    if (f->rettype == RL_OID_ANYCOMPATIBLEARRAY)
+        return rl_array_oid_of(compat);
+    if (f->rettype != RL_OID_ANYARRAY)
+        return f->rettype;
+    for (size_t i = 0; i < n && i < f->nargs; i++) {
+        if (f->argtypes[i] == RL_OID_ANYARRAY)
+            return args[i].oid;
+        if (f->argtypes[i] == RL_OID_ANYELEMENT)
+            return rl_array_oid_of(args[i].oid);
+    }
+    return f->rettype;
+}
+
 int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_value *out,
                  int loc)
 {
@@ -1330,8 +1399,24 @@ int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_
         if (!args[i].d.isnull && args[i].oid != RL_OID_UNKNOWN && !reachable(args[i].oid, want))
             return rl_func_no_function(c, f->name, n, args, loc);
     }
+    uint32_t compat = 0;
+    bool has_compat = false;
+    for (size_t i = 0; i < n && i < f->nargs; i++)
+        has_compat |= f->argtypes[i] == RL_OID_ANYCOMPATIBLE ||
+                      f->argtypes[i] == RL_OID_ANYCOMPATIBLEARRAY;
+    if (has_compat && anycompatible_type(c, f, n, args, &compat, loc) < 0)
+        return -1;
     for (size_t i = 0; i < n; i++) {
         uint32_t want = i < f->nargs ? f->argtypes[i] : RL_OID_VARIADIC_ANY;
+        if (want == RL_OID_ANYCOMPATIBLE || want == RL_OID_ANYCOMPATIBLEARRAY) {
+            /* every one to the common type, unknown literals too */
+            uint32_t to = want == RL_OID_ANYCOMPATIBLE ? compat : rl_array_oid_of(compat);
+            if (args[i].oid != to && rl_value_coerce(c, &args[i], to, -1, false, &args[i], loc) < 0)
+                return -1;
+            args[i].oid = to;
+            any_null |= args[i].d.isnull;
+            continue;
+        }
         /* an implicit cast the chosen row needs (int4 into float8, numeric
          * into float8, date into timestamp, ...): applied here */
         if (args[i].oid != RL_OID_UNKNOWN && args[i].oid != want && !polymorphic(want) &&
@@ -1361,10 +1446,12 @@ int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_
      * run for its side effects (set_config would set). An immutable call
      * whose arguments are all known is run, as PostgreSQL folds it while
      * planning: make_date(40, 72, 73) fails even where no row reaches it. */
+    uint32_t ret = result_type(f, n, args, compat);
     if ((f->strict && any_null) || (c->typing && (any_null || f->volatility != 'i'))) {
-        rl_val_null(out, f->rettype);
+        rl_val_null(out, ret);
         return 0;
     }
+    rl_val_null(out, ret);
     return f->impl(c, n, args, out, loc);
 }
 
@@ -1375,7 +1462,7 @@ int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_
 typedef struct regex_ent {
     char *pattern; /* NUL-terminated copy */
     size_t len;
-    bool icase;
+    uint32_t opts; /* PCRE2 compile options */
     pcre2_code *code;
 } regex_ent;
 
@@ -1440,11 +1527,13 @@ static struct rl_regex_cache *regex_cache(rl_exec *x)
     return s->regex;
 }
 
-static pcre2_code *regex_compile(rl_expr_ctx *c, const rl_value *pattern, bool icase, int loc)
+/* ARE's defaults: '.' and [^...] match newlines, '$' is the end only. */
+#define RE_DEFAULT (PCRE2_UTF | PCRE2_DOTALL | PCRE2_DOLLAR_ENDONLY)
+
+static pcre2_code *regex_compile(rl_expr_ctx *c, const rl_value *pattern, uint32_t opts, int loc)
 {
     int err;
     PCRE2_SIZE off;
-    uint32_t opts = PCRE2_UTF | PCRE2_DOTALL | PCRE2_DOLLAR_ENDONLY | (icase ? PCRE2_CASELESS : 0);
     pcre2_code *code =
         pcre2_compile(pattern->d.v.s.p, pattern->d.v.s.len, opts, &err, &off, NULL);
     if (!code) {
@@ -1458,7 +1547,7 @@ static pcre2_code *regex_compile(rl_expr_ctx *c, const rl_value *pattern, bool i
 
 /* The compiled pattern, from the statement's cache or compiled now (NULL
  * with the error set). */
-static pcre2_code *regex_get(rl_expr_ctx *c, const rl_value *pattern, bool icase, int loc)
+static pcre2_code *regex_get(rl_expr_ctx *c, const rl_value *pattern, uint32_t opts, int loc)
 {
     struct rl_regex_cache *rc = regex_cache(c->x);
     if (!rc) {
@@ -1468,12 +1557,12 @@ static pcre2_code *regex_get(rl_expr_ctx *c, const rl_value *pattern, bool icase
     pcre2_code *code = NULL;
     for (size_t i = 0; i < rc->n && !code; i++) {
         regex_ent *e = &rc->ents[i];
-        if (e->icase == icase && e->len == pattern->d.v.s.len &&
+        if (e->opts == opts && e->len == pattern->d.v.s.len &&
             memcmp(e->pattern, pattern->d.v.s.p, e->len) == 0)
             code = e->code;
     }
     if (!code) {
-        if (!(code = regex_compile(c, pattern, icase, loc)))
+        if (!(code = regex_compile(c, pattern, opts, loc)))
             return NULL;
         if (rc->n == REGEX_CACHE) { /* full: the oldest goes */
             free(rc->ents[0].pattern);
@@ -1490,7 +1579,7 @@ static pcre2_code *regex_get(rl_expr_ctx *c, const rl_value *pattern, bool icase
         memcpy(e->pattern, pattern->d.v.s.p, pattern->d.v.s.len);
         e->pattern[pattern->d.v.s.len] = '\0';
         e->len = pattern->d.v.s.len;
-        e->icase = icase;
+        e->opts = opts;
         e->code = code;
         rc->n++;
     }
@@ -1512,7 +1601,7 @@ static int regex_failed(rl_expr_ctx *c, int r, int loc)
 int rl_regex_match(rl_expr_ctx *c, const rl_value *s, const rl_value *pattern, bool icase,
                    bool *match, int loc)
 {
-    pcre2_code *code = regex_get(c, pattern, icase, loc);
+    pcre2_code *code = regex_get(c, pattern, RE_DEFAULT | (icase ? PCRE2_CASELESS : 0), loc);
     if (!code)
         return -1;
     struct rl_regex_cache *rc = c->x->s->regex;
@@ -1533,7 +1622,7 @@ int rl_regex_match(rl_expr_ctx *c, const rl_value *s, const rl_value *pattern, b
  * (PostgreSQL's textregexsubstr); NULL when nothing matches. */
 static int fn_regex_substring(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
-    pcre2_code *code = regex_get(c, &a[1], false, loc);
+    pcre2_code *code = regex_get(c, &a[1], RE_DEFAULT, loc);
     if (!code)
         return -1;
     struct rl_regex_cache *rc = c->x->s->regex;
@@ -1559,29 +1648,54 @@ static int fn_regex_substring(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *o
     return rc_out;
 }
 
-/* The flags argument of regexp_replace / regexp_like: g (every match, where
- * allowed), i (ignore case), c (respect case). Others: 22023. */
-static int regex_flags(rl_expr_ctx *c, const rl_value *flags, bool allow_g, bool *global,
-                       bool *icase)
+/* PostgreSQL's regular-expression flags (parse_re_flags) as PCRE2
+ * options: g (every match: *global, where `fname` is NULL; else 22023
+ * "fname does not support the global option"), i / c (case), n / m
+ * (newline-sensitive), p (partial), w (inverse partial), s (not newline-
+ * sensitive), x / t (expanded / tight syntax), q (the pattern is a literal
+ * string). b and e (basic and extended syntax): 0A000, PCRE2 has only
+ * ARE-like syntax. Others: 22023. flags NULL: the defaults. */
+static int regex_flags(rl_expr_ctx *c, const rl_value *flags, const char *fname, bool *global,
+                       uint32_t *opts)
 {
-    *global = *icase = false;
-    if (!flags)
-        return 0;
-    for (size_t i = 0; i < flags->d.v.s.len; i++) {
+    *global = false;
+    *opts = RE_DEFAULT;
+    const uint32_t lines = PCRE2_DOTALL | PCRE2_DOLLAR_ENDONLY | PCRE2_MULTILINE;
+    for (size_t i = 0; flags && i < flags->d.v.s.len; i++) {
         char f = (char)flags->d.v.s.p[i];
-        if (f == 'g' && allow_g)
+        switch (f) {
+        case 'g':
+            if (fname)
+                return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                                     "%s does not support the \"global\" option", fname);
             *global = true;
-        else if (f == 'i')
-            *icase = true;
-        else if (f == 'c')
-            *icase = false;
-        else if (f == 'g')
+            break;
+        case 'i': *opts |= PCRE2_CASELESS; break;
+        case 'c': *opts &= ~(uint32_t)PCRE2_CASELESS; break;
+        case 'n':
+        case 'm': *opts = (*opts & ~lines) | PCRE2_MULTILINE; break;
+        case 'p': *opts = *opts & ~lines; break;
+        case 'w': *opts = (*opts & ~lines) | PCRE2_MULTILINE | PCRE2_DOTALL; break;
+        case 's': *opts = (*opts & ~lines) | PCRE2_DOTALL | PCRE2_DOLLAR_ENDONLY; break;
+        case 'x': *opts |= PCRE2_EXTENDED; break;
+        case 't': *opts &= ~(uint32_t)PCRE2_EXTENDED; break;
+        case 'q': *opts |= PCRE2_LITERAL; break;
+        case 'b':
+        case 'e':
+            return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                                 "regular expression option \"%c\" is not supported", f);
+        default: {
+            size_t k = 1; /* the whole (UTF-8) character */
+            while (i + k < flags->d.v.s.len && (flags->d.v.s.p[i + k] & 0xC0) == 0x80)
+                k++;
             return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
-                                 "regexp_like() does not support the \"global\" option");
-        else
-            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
-                                 "invalid regular expression option: \"%c\"", f);
+                                 "invalid regular expression option: \"%.*s\"", (int)k,
+                                 (const char *)flags->d.v.s.p + i);
+        }
+        }
     }
+    if (*opts & PCRE2_LITERAL) /* PCRE2 takes only these beside a literal */
+        *opts &= PCRE2_UTF | PCRE2_CASELESS | PCRE2_LITERAL;
     return 0;
 }
 
@@ -1590,10 +1704,11 @@ static int regex_flags(rl_expr_ctx *c, const rl_value *flags, bool allow_g, bool
  * whole match, \\ a backslash. */
 static int fn_regexp_replace(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
-    bool global, icase;
-    if (regex_flags(c, n > 3 ? &a[3] : NULL, true, &global, &icase) < 0)
+    bool global;
+    uint32_t opts;
+    if (regex_flags(c, n > 3 ? &a[3] : NULL, NULL, &global, &opts) < 0)
         return -1;
-    pcre2_code *code = regex_get(c, &a[1], icase, loc);
+    pcre2_code *code = regex_get(c, &a[1], opts, loc);
     if (!code)
         return -1;
     /* room for every group of this pattern (the cache's match data has one) */
@@ -1606,7 +1721,9 @@ static int fn_regexp_replace(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *ou
     rl_buf b;
     rl_buf_init(&b, 0);
     while (at <= len) {
-        int r = pcre2_match(code, p, len, at, 0, md, rc->mctx);
+        /* the subject's UTF-8 is checked once, at the first match */
+        int r = pcre2_match(code, p, len, at, at > 0 && copied > 0 ? PCRE2_NO_UTF_CHECK : 0, md,
+                            rc->mctx);
         if (r == PCRE2_ERROR_NOMATCH)
             break;
         if (r < 0) {
@@ -1656,12 +1773,375 @@ static int fn_regexp_replace(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *ou
     return rl_val_buf_copy(c, out, RL_OID_TEXT, &b);
 }
 
+/* Does s match from byte `from`? 1 / 0, or -1 with the error set.
+ * `checked`: s was found valid UTF-8 by an earlier call (PCRE2 checks the
+ * whole subject on each call otherwise: a loop over the matches of a long
+ * string would be quadratic). */
+static int regex_find(rl_expr_ctx *c, pcre2_code *code, pcre2_match_data *md, const rl_value *s,
+                      size_t from, bool checked, int loc)
+{
+    int r = pcre2_match(code, s->d.v.s.p, s->d.v.s.len, from, checked ? PCRE2_NO_UTF_CHECK : 0,
+                        md, c->x->s->regex->mctx);
+    if (r == PCRE2_ERROR_NOMATCH)
+        return 0;
+    return r < 0 ? regex_failed(c, r, loc) : 1;
+}
+
 static int fn_regexp_like(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
-    bool global, icase, m;
-    if (regex_flags(c, n > 2 ? &a[2] : NULL, false, &global, &icase) < 0 ||
-        rl_regex_match(c, &a[0], &a[1], icase, &m, loc) < 0)
+    bool global;
+    uint32_t opts;
+    if (regex_flags(c, n > 2 ? &a[2] : NULL, "regexp_like()", &global, &opts) < 0)
         return -1;
-    rl_val_bool(out, m);
+    pcre2_code *code = regex_get(c, &a[1], opts, loc);
+    if (!code)
+        return -1;
+    int r = regex_find(c, code, c->x->s->regex->md, &a[0], 0, false, loc);
+    if (r < 0)
+        return -1;
+    rl_val_bool(out, r == 1);
+    return 0;
+}
+
+/* ------------------------------------- the regexp_* functions of PG 15 */
+
+/* What one match tells its consumer: the match's ovector (group 0, then
+ * ngroups groups; PCRE2_UNSET for a group that took no part). */
+typedef int (*regex_each_fn)(void *ctx, const rl_value *s, const PCRE2_SIZE *ov,
+                             uint32_t ngroups);
+
+/* The matches of code in s from byte `from`, as PostgreSQL's
+ * setup_regexp_matches finds them: the first only unless global; after an
+ * empty match the next search starts one character further; with
+ * ignore_degenerate (the splits) an empty match at the end of s or right
+ * where the previous match ended is skipped. `each` answers 0 to go on, 1
+ * to stop, -1 on error. 0, or -1 with the error set. */
+static int regex_each(rl_expr_ctx *c, pcre2_code *code, const rl_value *s, size_t from,
+                      bool global, bool ignore_degenerate, regex_each_fn each, void *ctx, int loc)
+{
+    pcre2_match_data *md = pcre2_match_data_create_from_pattern(code, NULL);
+    if (!md)
+        return rl_expr_oom(c);
+    uint32_t ngroups = 0;
+    pcre2_pattern_info(code, PCRE2_INFO_CAPTURECOUNT, &ngroups);
+    const uint8_t *p = s->d.v.s.p;
+    size_t len = s->d.v.s.len, at = from, prev_end = from;
+    int rc = 0;
+    for (uint64_t k = 0; rc == 0 && at <= len; k++) {
+        int r = regex_find(c, code, md, s, at, k > 0, loc);
+        if (r <= 0) {
+            rc = r;
+            break;
+        }
+        const PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+        size_t so = ov[0], eo = ov[1];
+        if (!ignore_degenerate || (so < len && eo > prev_end))
+            rc = each(ctx, s, ov, ngroups);
+        if (rc != 0 || !global)
+            break;
+        prev_end = eo;
+        at = eo;
+        if (so == eo) { /* one character on */
+            if (at >= len)
+                break;
+            at++;
+            while (at < len && (p[at] & 0xC0) == 0x80)
+                at++;
+        }
+        if ((k & 63) == 63 && rl_exec_check_cancel(c->x) < 0) /* each match may be slow */
+            rc = -1;
+    }
+    pcre2_match_data_free(md);
+    return rc < 0 ? -1 : 0;
+}
+
+/* Characters in p[0..off). */
+static int64_t char_count(const uint8_t *p, size_t off)
+{
+    int64_t n = 0;
+    for (size_t i = 0; i < off; i++)
+        n += (p[i] & 0xC0) != 0x80;
+    return n;
+}
+
+/* The byte where character `chars` (0-based) of s starts, len past the end. */
+static size_t char_offset(const rl_value *s, int64_t chars)
+{
+    size_t i = 0, len = s->d.v.s.len;
+    const uint8_t *p = s->d.v.s.p;
+    for (; i < len && chars > 0; chars--) {
+        i++;
+        while (i < len && (p[i] & 0xC0) == 0x80)
+            i++;
+    }
+    return chars > 0 ? len + 1 : i;
+}
+
+/* A growing list of values in the evaluation arena. */
+typedef struct val_list {
+    rl_expr_ctx *c;
+    rl_value *v;
+    size_t n, cap;
+} val_list;
+
+static int list_add(val_list *l, const rl_value *v)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 8;
+        if (rl_array_room(l->c, cap) < 0)
+            return -1;
+        rl_value *nv = rl_arena_alloc(l->c->arena, cap * sizeof *nv);
+        if (!nv)
+            return rl_expr_oom(l->c);
+        if (l->n)
+            memcpy(nv, l->v, l->n * sizeof *nv);
+        l->v = nv;
+        l->cap = cap;
+    }
+    l->v[l->n++] = *v;
+    return 0;
+}
+
+/* A match as regexp_match(es) give it: text[] of its groups (NULL for one
+ * that took no part), or of the whole match when the pattern has none. */
+static int match_array(rl_expr_ctx *c, const rl_value *s, const PCRE2_SIZE *ov, uint32_t ngroups,
+                       rl_value *out)
+{
+    uint32_t k = ngroups ? ngroups : 1;
+    rl_value *v = rl_arena_alloc(c->arena, k * sizeof *v);
+    if (!v)
+        return rl_expr_oom(c);
+    for (uint32_t i = 0; i < k; i++) {
+        uint32_t g = ngroups ? i + 1 : 0;
+        if (ov[2 * g] == PCRE2_UNSET)
+            rl_val_null(&v[i], RL_OID_TEXT);
+        else
+            rl_val_str(&v[i], RL_OID_TEXT, (const char *)s->d.v.s.p + ov[2 * g],
+                       ov[2 * g + 1] - ov[2 * g]);
+    }
+    return rl_array_of_values(c, RL_OID_TEXT_ARRAY, v, k, 1, out);
+}
+
+typedef struct matches_ctx {
+    val_list l;
+} matches_ctx;
+
+static int each_match_array(void *ctx, const rl_value *s, const PCRE2_SIZE *ov, uint32_t ngroups)
+{
+    matches_ctx *m = ctx;
+    rl_value arr;
+    if (match_array(m->l.c, s, ov, ngroups, &arr) < 0)
+        return -1;
+    return list_add(&m->l, &arr);
+}
+
+/* regexp_match(s, pattern [, flags]): the first match's array, or NULL. */
+static int fn_regexp_match(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    bool global;
+    uint32_t opts;
+    if (regex_flags(c, n > 2 ? &a[2] : NULL, "regexp_match()", &global, &opts) < 0) {
+        rl_error_hint(c->x->err, "Use the regexp_matches function instead.");
+        return -1;
+    }
+    pcre2_code *code = regex_get(c, &a[1], opts, loc);
+    matches_ctx m = {{c, NULL, 0, 0}};
+    if (!code || regex_each(c, code, &a[0], 0, false, false, each_match_array, &m, loc) < 0)
+        return -1;
+    if (m.l.n)
+        *out = m.l.v[0];
+    return 0;
+}
+
+typedef struct split_ctx {
+    val_list l;
+    size_t start; /* where the next piece begins */
+} split_ctx;
+
+static int each_split(void *ctx, const rl_value *s, const PCRE2_SIZE *ov, uint32_t ngroups)
+{
+    split_ctx *sp = ctx;
+    rl_value v;
+    rl_val_str(&v, RL_OID_TEXT, (const char *)s->d.v.s.p + sp->start, ov[0] - sp->start);
+    sp->start = ov[1];
+    return list_add(&sp->l, &v);
+}
+
+/* The pieces of regexp_split_to_array / _table: s cut at every match
+ * (degenerate empty ones skipped). */
+static int regex_split(rl_expr_ctx *c, size_t n, rl_value *a, const char *fname, val_list *out,
+                       int loc)
+{
+    bool global;
+    uint32_t opts;
+    if (regex_flags(c, n > 2 ? &a[2] : NULL, fname, &global, &opts) < 0)
+        return -1;
+    pcre2_code *code = regex_get(c, &a[1], opts, loc);
+    split_ctx sp = {{c, NULL, 0, 0}, 0};
+    if (!code || regex_each(c, code, &a[0], 0, true, true, each_split, &sp, loc) < 0)
+        return -1;
+    rl_value last;
+    rl_val_str(&last, RL_OID_TEXT, (const char *)a[0].d.v.s.p + sp.start,
+               a[0].d.v.s.len - sp.start);
+    if (list_add(&sp.l, &last) < 0)
+        return -1;
+    *out = sp.l;
+    return 0;
+}
+
+static int fn_regexp_split_to_array(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    val_list l;
+    if (regex_split(c, n, a, "regexp_split_to_array()", &l, loc) < 0)
+        return -1;
+    return rl_array_of_values(c, RL_OID_TEXT_ARRAY, l.v, l.n, 1, out);
+}
+
+/* The optional integer arguments of regexp_count / instr / substr:
+ * PostgreSQL's 22023 for a value out of its range. */
+static int regex_param(rl_expr_ctx *c, const rl_value *v, const char *name, int64_t min,
+                       int64_t max)
+{
+    if (v->d.v.i < min || v->d.v.i > max)
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "invalid value for parameter \"%s\": %lld", name,
+                             (long long)v->d.v.i);
+    return 0;
+}
+
+typedef struct nth_ctx {
+    int64_t want, seen; /* the n-th match (1-based); matches seen */
+    PCRE2_SIZE so, eo;  /* its (sub)match, PCRE2_UNSET if it has none */
+    uint32_t subexpr;
+} nth_ctx;
+
+static int each_nth(void *ctx, const rl_value *s, const PCRE2_SIZE *ov, uint32_t ngroups)
+{
+    nth_ctx *t = ctx;
+    if (++t->seen < t->want)
+        return 0;
+    if (t->subexpr <= ngroups) {
+        t->so = ov[2 * t->subexpr];
+        t->eo = ov[2 * t->subexpr + 1];
+    }
+    return t->want ? 1 : 0;
+}
+
+/* The common part of regexp_count / instr / substr: flags at a[fi] (if
+ * n > fi), start at a[2] (if n > 2); the want-th match (0: count them). */
+static int regex_nth(rl_expr_ctx *c, size_t n, rl_value *a, size_t fi, const char *fname,
+                     nth_ctx *t, int loc)
+{
+    bool global;
+    uint32_t opts;
+    if (regex_flags(c, n > fi ? &a[fi] : NULL, fname, &global, &opts) < 0)
+        return -1;
+    pcre2_code *code = regex_get(c, &a[1], opts, loc);
+    if (!code)
+        return -1;
+    size_t from = n > 2 ? char_offset(&a[0], a[2].d.v.i - 1) : 0;
+    t->so = t->eo = PCRE2_UNSET;
+    if (from > a[0].d.v.s.len)
+        return 0;
+    return regex_each(c, code, &a[0], from, true, false, each_nth, t, loc);
+}
+
+/* regexp_count(s, pattern [, start [, flags]]): matches from start. */
+static int fn_regexp_count(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    if (n > 2 && regex_param(c, &a[2], "start", 1, INT32_MAX) < 0)
+        return -1;
+    nth_ctx t = {.want = 0, .subexpr = 0};
+    if (regex_nth(c, n, a, 3, "regexp_count()", &t, loc) < 0)
+        return -1;
+    rl_val_int(out, RL_OID_INT4, t.seen);
+    return 0;
+}
+
+/* regexp_instr(s, pattern [, start [, N [, endoption [, flags [, subexpr]]]]]):
+ * where the N-th match (its subexpression) starts, or the character after
+ * it ends (endoption 1); 0 when there is none. */
+static int fn_regexp_instr(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    if ((n > 2 && regex_param(c, &a[2], "start", 1, INT32_MAX) < 0) ||
+        (n > 3 && regex_param(c, &a[3], "n", 1, INT32_MAX) < 0) ||
+        (n > 4 && regex_param(c, &a[4], "endoption", 0, 1) < 0) ||
+        (n > 6 && regex_param(c, &a[6], "subexpr", 0, INT32_MAX) < 0))
+        return -1;
+    nth_ctx t = {.want = n > 3 ? a[3].d.v.i : 1, .subexpr = n > 6 ? (uint32_t)a[6].d.v.i : 0};
+    if (regex_nth(c, n, a, 5, "regexp_instr()", &t, loc) < 0)
+        return -1;
+    int64_t pos = 0;
+    if (t.seen >= t.want && t.so != PCRE2_UNSET)
+        pos = char_count(a[0].d.v.s.p, n > 4 && a[4].d.v.i == 1 ? t.eo : t.so) + 1;
+    rl_val_int(out, RL_OID_INT4, pos);
+    return 0;
+}
+
+/* regexp_substr(s, pattern [, start [, N [, flags [, subexpr]]]]): the text
+ * of the N-th match (its subexpression), NULL when there is none. */
+static int fn_regexp_substr(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    if ((n > 2 && regex_param(c, &a[2], "start", 1, INT32_MAX) < 0) ||
+        (n > 3 && regex_param(c, &a[3], "n", 1, INT32_MAX) < 0) ||
+        (n > 5 && regex_param(c, &a[5], "subexpr", 0, INT32_MAX) < 0))
+        return -1;
+    nth_ctx t = {.want = n > 3 ? a[3].d.v.i : 1, .subexpr = n > 5 ? (uint32_t)a[5].d.v.i : 0};
+    if (regex_nth(c, n, a, 4, "regexp_substr()", &t, loc) < 0)
+        return -1;
+    rl_val_null(out, RL_OID_TEXT);
+    if (t.seen >= t.want && t.so != PCRE2_UNSET)
+        return rl_val_str_copy(c, out, RL_OID_TEXT, a[0].d.v.s.p + t.so, t.eo - t.so);
+    return 0;
+}
+
+/* ------------------------------------------- set-returning text functions */
+
+bool rl_func_is_setfn(const char *name, size_t n)
+{
+    return name && (n == 2 || n == 3) &&
+           (strcmp(name, "regexp_matches") == 0 || strcmp(name, "regexp_split_to_table") == 0 ||
+            strcmp(name, "string_to_table") == 0);
+}
+
+uint32_t rl_func_setfn_type(const char *name)
+{
+    return strcmp(name, "regexp_matches") == 0 ? RL_OID_TEXT_ARRAY : RL_OID_TEXT;
+}
+
+int rl_func_setfn_rows(rl_expr_ctx *c, const char *name, size_t n, rl_value *a, bool type_only,
+                       rl_value **vals, size_t *count, int loc)
+{
+    *vals = NULL;
+    *count = 0;
+    bool strict = strcmp(name, "string_to_table") != 0, any_null = false;
+    for (size_t i = 0; i < n; i++) { /* (text, text [, text]) */
+        if (a[i].oid != RL_OID_UNKNOWN && !rl_oid_is_textual(a[i].oid))
+            return rl_func_no_function(c, name, n, a, loc);
+        if (rl_value_coerce(c, &a[i], RL_OID_TEXT, -1, false, &a[i], loc) < 0)
+            return -1;
+        any_null |= a[i].d.isnull;
+    }
+    if (type_only || (strict && any_null))
+        return 0;
+    if (strcmp(name, "string_to_table") == 0)
+        return rl_string_to_pieces(c, n, a, vals, count, loc);
+    val_list l = {c, NULL, 0, 0};
+    if (strcmp(name, "regexp_split_to_table") == 0) {
+        if (regex_split(c, n, a, "regexp_split_to_table()", &l, loc) < 0)
+            return -1;
+    } else {
+        bool global;
+        uint32_t opts;
+        if (regex_flags(c, n > 2 ? &a[2] : NULL, NULL, &global, &opts) < 0)
+            return -1;
+        pcre2_code *code = regex_get(c, &a[1], opts, loc);
+        matches_ctx m = {{c, NULL, 0, 0}};
+        if (!code || regex_each(c, code, &a[0], 0, global, false, each_match_array, &m, loc) < 0)
+            return -1;
+        l = m.l;
+    }
+    *vals = l.v;
+    *count = l.n;
     return 0;
 }

@@ -16,6 +16,8 @@
 #define RL_OID_ANY 2276u          /* a declared argument type: any value */
 #define RL_OID_ANYARRAY 2277u     /* a declared argument type: any array */
 #define RL_OID_ANYELEMENT 2283u   /* a declared argument type: any value of a known type */
+#define RL_OID_ANYCOMPATIBLE 5077u      /* a declared type: any value, one common type */
+#define RL_OID_ANYCOMPATIBLEARRAY 5078u /* a declared type: an array of that common type */
 #define RL_OID_PG_NODE_TREE 194u  /* an expression tree (none in a lake) */
 /* A declared last argument type: VARIADIC "any", one or more further
  * arguments of any type (pg_proc shows it as "any", provariadic 2276). */
@@ -97,7 +99,12 @@ int rl_func_resolve(rl_expr_ctx *c, const char *name, size_t n, const rl_value *
 /* The most volatile of the overloads of (name, n): 'i', 's', 'v'; 0 if none. */
 char rl_func_volatility(const char *name, size_t n);
 /* Call f on n evaluated arguments (strictness and argument coercion of
- * unknown literals applied here). */
+ * unknown literals applied here). Polymorphic types are resolved as
+ * PostgreSQL does: anycompatible / anycompatiblearray arguments are
+ * coerced to their common element type (42883 when none), an anyarray
+ * result is the type of the anyarray argument or the array of the
+ * anyelement one; the implementation gets `out` as a NULL of the
+ * resolved result type. */
 int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_value *out,
                  int loc);
 /* 42883 "function name(types) does not exist" with PostgreSQL's hint. */
@@ -118,6 +125,16 @@ int rl_func_series_type(rl_expr_ctx *c, size_t n, const rl_value *a, uint32_t *t
  * statement (rl_exec.id) in the session. */
 int rl_regex_match(rl_expr_ctx *c, const rl_value *s, const rl_value *pattern, bool icase,
                    bool *match, int loc);
+/* The set-returning functions of text: regexp_matches(s, p [, flags])
+ * (text[] per match), regexp_split_to_table(s, p [, flags]) and
+ * string_to_table(s, delimiter [, null]) (text per piece), n 2 or 3. */
+bool rl_func_is_setfn(const char *name, size_t n);
+uint32_t rl_func_setfn_type(const char *name);
+/* Their rows for arguments a[0..n) (evaluated; coerced here): 0 with
+ * *vals (arena, *count of them), or -1 with 42883 / 2201B / 22023 as
+ * PostgreSQL. type_only: the checks without the rows. */
+int rl_func_setfn_rows(rl_expr_ctx *c, const char *name, size_t n, rl_value *a, bool type_only,
+                       rl_value **vals, size_t *count, int loc);
 /* Free the session's compiled patterns (session end). */
 void rl_regex_cache_free(rl_session *s);
 

@@ -22,6 +22,7 @@
 #ifndef ROCKLAKE_SQL_INT_H
 #define ROCKLAKE_SQL_INT_H
 
+#include "sql/sql_array.h"
 #include "sql/sql_cast.h"
 #include "sql/sql_ctid.h"
 #include "sql/sql_exec.h"

@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sql/sql_array.h"
 #include "sql/sql_cast.h"
 #include "sql/sql_datetime.h"
 #include "sql/sql_exec.h"
@@ -981,8 +982,9 @@ typedef struct join_level {
     bool right;       /* RIGHT / FULL JOIN: an r row no row matched is joined
                          to NULLs for everything before it (after the rows) */
     bool *rmatched;   /* right: which r rows matched */
-    const PgQuery__RangeSubselect *lateral; /* LATERAL (subquery): r is its
-                         columns only; its rows are made per joined row */
+    const PgQuery__Node *lateral; /* LATERAL (subquery) or a function naming
+                         earlier FROM items: r is its columns only; its rows
+                         are made per joined row */
     bool hashed;      /* candidates from r's buckets on column rc */
     bool only_equi;   /* ON is just joined[lc] = r[rc] */
     long lc, rc;
@@ -1122,8 +1124,10 @@ static int level_match(join_pipe *P, join_level *L)
 
 static int pipe_candidates(join_pipe *P, join_level *L, size_t i, rl_rowset *r);
 
-/* LATERAL (subquery) at level L: its rows for the joined row so far, whose
- * columns it may name. */
+static rl_rowset *lateral_item(sel *S, const PgQuery__Node *item);
+
+/* LATERAL (subquery) or function at level L: its rows for the joined row
+ * so far, whose columns it may name. */
 static rl_rowset *lateral_rows(join_pipe *P, join_level *L)
 {
     rl_rowset left = {.ncols = L->at, .cols = P->cols, .nrows = 1, .caprows = 1, .vals = P->row};
@@ -1132,7 +1136,7 @@ static rl_rowset *lateral_rows(join_pipe *P, join_level *L)
     bool was_type_only = P->S->type_only;
     P->S->outer = &b;
     P->S->type_only = false;
-    rl_rowset *r = from_subselect(P->S, L->lateral);
+    rl_rowset *r = lateral_item(P->S, L->lateral);
     P->S->outer = was;
     P->S->type_only = was_type_only;
     return r;
@@ -1403,19 +1407,44 @@ static size_t chain_length(const PgQuery__JoinExpr *top)
     return k;
 }
 
-/* The LATERAL subquery a FROM item is, or NULL. */
-static const PgQuery__RangeSubselect *lateral_subquery(const PgQuery__Node *item)
+static int names_a_column(void *ctx, const ProtobufCMessage *m)
 {
-    return item->node_case == PG_QUERY__NODE__NODE_RANGE_SUBSELECT &&
-                   item->range_subselect->lateral
-               ? item->range_subselect
-               : NULL;
+    (void)ctx;
+    return m->descriptor == &pg_query__column_ref__descriptor ? -1 : 0;
+}
+
+/* The FROM item if it is LATERAL: a LATERAL subquery, or a function call
+ * that says LATERAL or names a column (PostgreSQL takes a function in FROM
+ * as LATERAL: unnest(t.a), regexp_split_to_table(v.x, ',')); else NULL. */
+static const PgQuery__Node *lateral_subquery(const PgQuery__Node *item)
+{
+    if (item->node_case == PG_QUERY__NODE__NODE_RANGE_SUBSELECT)
+        return item->range_subselect->lateral ? item : NULL;
+    if (item->node_case != PG_QUERY__NODE__NODE_RANGE_FUNCTION)
+        return NULL;
+    const PgQuery__RangeFunction *rf = item->range_function;
+    if (rf->lateral)
+        return item;
+    for (size_t i = 0; i < rf->n_functions; i++)
+        if (rl_tree_walk(&rf->functions[i]->base, names_a_column, NULL) != 0)
+            return item;
+    return NULL;
+}
+
+static rl_rowset *from_function(sel *S, const PgQuery__RangeFunction *rf);
+
+/* The rows of a LATERAL item, S->outer binding the row it is joined to. */
+static rl_rowset *lateral_item(sel *S, const PgQuery__Node *item)
+{
+    return item->node_case == PG_QUERY__NODE__NODE_RANGE_SUBSELECT
+               ? from_subselect(S, item->range_subselect)
+               : from_function(S, item->range_function);
 }
 
 /* The columns of a LATERAL subquery joined to rows of layout `left`
  * (typed against an all-NULL row of it): its rows are made per joined row
  * (lateral_rows). Only INNER and LEFT joins may feed it, as in PostgreSQL. */
-static rl_rowset *lateral_shape(sel *S, const PgQuery__RangeSubselect *sub, const rl_rowset *left,
+static rl_rowset *lateral_shape(sel *S, const PgQuery__Node *sub, const rl_rowset *left,
                                 PgQuery__JoinType type)
 {
     if (type != PG_QUERY__JOIN_TYPE__JOIN_INNER && type != PG_QUERY__JOIN_TYPE__JOIN_LEFT) {
@@ -1433,7 +1462,7 @@ static rl_rowset *lateral_shape(sel *S, const PgQuery__RangeSubselect *sub, cons
     bool was_type_only = S->type_only;
     S->outer = &b;
     S->type_only = true;
-    rl_rowset *r = from_subselect(S, sub);
+    rl_rowset *r = lateral_item(S, sub);
     S->outer = was;
     S->type_only = was_type_only;
     rl_rowset_free(typ);
@@ -1716,6 +1745,93 @@ fail:
     return NULL;
 }
 
+/* FROM unnest(a1, a2, ...) [AS t (c1, c2, ...)]: one column per array, as
+ * many rows as the longest has elements, the shorter ones' columns NULL
+ * past their end (a NULL array has none); columns named by the alias's
+ * list, else "unnest". An argument that is not an array: 42883. */
+static rl_rowset *from_unnest_many(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
+                                   const PgQuery__Alias *al)
+{
+    size_t n = f->n_args;
+    rl_value *a = rl_arena_alloc(c->arena, n * sizeof *a);
+    rl_value **elems = rl_arena_alloc(c->arena, n * sizeof *elems);
+    size_t *counts = rl_arena_alloc(c->arena, n * sizeof *counts);
+    if (!a || !elems || !counts)
+        return fail_oom(S->x);
+    for (size_t i = 0; i < n; i++)
+        if (rl_expr_eval(c, f->args[i], &a[i]) < 0)
+            return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (!rl_elem_oid_of(a[i].oid)) {
+            rl_func_no_function(c, "unnest", n, a, f->location);
+            return NULL;
+        }
+    rl_rowset *rs = rl_rowset_new(n);
+    if (!rs)
+        return fail_oom(S->x);
+    const char *alias = al && al->aliasname ? al->aliasname : NULL;
+    for (size_t i = 0; i < n; i++) {
+        const char *col = alias && i < al->n_colnames ? rl_node_string(al->colnames[i]) : "unnest";
+        snprintf(rs->cols[i].name, sizeof rs->cols[i].name, "%s", col);
+        snprintf(rs->cols[i].rel, sizeof rs->cols[i].rel, "%s", alias ? alias : "unnest");
+        rs->cols[i].oid = rl_elem_oid_of(a[i].oid);
+        rs->cols[i].typmod = -1;
+    }
+    rl_rowset_cols_changed(rs);
+    if (S->type_only)
+        return rs;
+    size_t rows = 0;
+    for (size_t i = 0; i < n; i++) {
+        counts[i] = 0;
+        if (!a[i].d.isnull && rl_array_decode(c, &a[i], &elems[i], &counts[i], f->location) < 0) {
+            rl_rowset_free(rs);
+            return NULL;
+        }
+        rows = counts[i] > rows ? counts[i] : rows;
+    }
+    rl_value *row = rl_arena_alloc(c->arena, n * sizeof *row);
+    if (!row) {
+        rl_rowset_free(rs);
+        return fail_oom(S->x);
+    }
+    for (size_t r = 0; r < rows; r++) {
+        for (size_t i = 0; i < n; i++) {
+            if (r < counts[i])
+                row[i] = elems[i][r];
+            else
+                rl_val_null(&row[i], rs->cols[i].oid);
+        }
+        if (rl_rowset_add(rs, row, NULL, S->x->err) < 0) {
+            rl_rowset_free(rs);
+            return NULL;
+        }
+    }
+    return rs;
+}
+
+/* FROM regexp_matches / regexp_split_to_table / string_to_table: the
+ * values of the set-returning function (sql_func.c), one column. */
+static rl_rowset *from_setfn(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
+                             const PgQuery__Alias *al)
+{
+    const char *fname = rl_node_string(f->funcname[f->n_funcname - 1]);
+    rl_value a[3];
+    for (size_t i = 0; i < f->n_args; i++)
+        if (rl_expr_eval(c, f->args[i], &a[i]) < 0)
+            return NULL;
+    rl_value *vals = NULL;
+    size_t count = 0;
+    if (rl_func_setfn_rows(c, fname, f->n_args, a, S->type_only, &vals, &count, f->location) < 0)
+        return NULL;
+    rl_rowset *rs = function_rowset(S, al, fname, rl_func_setfn_type(fname));
+    for (size_t i = 0; rs && i < count; i++)
+        if (rl_rowset_add(rs, &vals[i], NULL, S->x->err) < 0) {
+            rl_rowset_free(rs);
+            return NULL;
+        }
+    return rs;
+}
+
 /* The rows of a set-returning call, generate_series(start, stop [, step])
  * (integers, int4 unless an argument is int8) or unnest(array), as a
  * one-column row set named after `al` (or the function); only typed when
@@ -1728,6 +1844,8 @@ static rl_rowset *srf_rows(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
         return from_elements(S, c, f, al, true);
     if (rl_json_is_srf(rl_node_string(f->funcname[f->n_funcname - 1])))
         return from_json(S, c, f, al);
+    if (rl_func_is_setfn(rl_node_string(f->funcname[f->n_funcname - 1]), f->n_args))
+        return from_setfn(S, c, f, al);
     if (f->n_args == 1)
         return from_elements(S, c, f, al, false);
     if (strcmp(rl_node_string(f->funcname[f->n_funcname - 1]), "generate_subscripts") == 0)
@@ -1912,23 +2030,27 @@ static rl_rowset *from_function(sel *S, const PgQuery__RangeFunction *rf)
         f = rf->functions[0]->list->items[0]->func_call;
     const char *schema = f && f->n_funcname > 1 ? rl_node_string(f->funcname[f->n_funcname - 2])
                                                  : "pg_catalog";
+    bool unnest_many = f && f->n_funcname == 1 && f->n_args > 1 && !f->agg_star &&
+                       strcmp(rl_node_string(f->funcname[0]), "unnest") == 0;
     if (f && f->n_args == 1 && !rf->is_rowsfrom && schema && strcmp(schema, "pg_catalog") == 0 &&
         rl_json_is_record_fn(rl_node_string(f->funcname[f->n_funcname - 1])))
         return from_json_record(S, rf, f);
-    if (f && !rl_expr_is_srf(f) && schema && strcmp(schema, "pg_catalog") == 0 && !rf->lateral &&
+    if (f && !rl_expr_is_srf(f) && !unnest_many && schema && strcmp(schema, "pg_catalog") == 0 &&
         !rf->is_rowsfrom && !rf->n_coldeflist) {
         rl_rowset *rs = from_scalar_function(S, rf->functions[0]->list->items[0], rf);
         return rs && rf->ordinality ? with_ordinality(S, rs, rf->alias) : rs;
     }
-    if (!f || !rl_expr_is_srf(f) || !schema || strcmp(schema, "pg_catalog") != 0 ||
-        rf->lateral || rf->is_rowsfrom || rf->n_coldeflist)
+    if (!f || !(rl_expr_is_srf(f) || unnest_many) || !schema || strcmp(schema, "pg_catalog") != 0 ||
+        rf->is_rowsfrom || rf->n_coldeflist)
         return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f ? f->location : -1,
-                             "only generate_series, generate_subscripts, unnest(array) and the json "
-                             "set-returning functions are supported as functions in FROM, without "
-                             "LATERAL, ROWS FROM or a column definition list"),
+                             "only generate_series, generate_subscripts, unnest, string_to_table, "
+                             "regexp_matches, regexp_split_to_table and the json set-returning "
+                             "functions are supported as functions in FROM, without ROWS FROM or a "
+                             "column definition list"),
                NULL;
     rl_expr_ctx c = make_ctx(S, S->outer, NULL);
-    rl_rowset *rs = srf_rows(S, &c, f, rf->alias);
+    c.typing = S->type_only; /* a LATERAL item typed on a row of made-up NULLs */
+    rl_rowset *rs = unnest_many ? from_unnest_many(S, &c, f, rf->alias) : srf_rows(S, &c, f, rf->alias);
     return rs && rf->ordinality ? with_ordinality(S, rs, rf->alias) : rs;
 }
 
@@ -2119,7 +2241,7 @@ static rl_rowset *from_clause(sel *S, const PgQuery__SelectStmt *st, const PgQue
     bool single = st->n_from_clause == 1;
     rl_rowset *acc = from_item(S, st->from_clause[0], single ? where : NULL);
     for (size_t i = 1; acc && i < st->n_from_clause; i++) {
-        const PgQuery__RangeSubselect *lat = lateral_subquery(st->from_clause[i]);
+        const PgQuery__Node *lat = lateral_subquery(st->from_clause[i]);
         rl_rowset *r = lat ? lateral_shape(S, lat, acc, PG_QUERY__JOIN_TYPE__JOIN_INNER)
                            : from_item(S, st->from_clause[i], NULL);
         if (!r) {

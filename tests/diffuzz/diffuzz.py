@@ -14,7 +14,7 @@ The grammar covers what docs/sql-support.md says RockLake answers as
 PostgreSQL does (joins of every kind, WHERE with AND/OR/NOT, comparisons,
 IN, BETWEEN, LIKE, IS NULL, CASE, COALESCE, subqueries, GROUP BY with
 aggregates and HAVING, DISTINCT, set operations, window functions, WITH,
-LIMIT/OFFSET); a construct joins it when it lands. A difference is a bug (or
+LIMIT/OFFSET, json/jsonb, arrays and the regexp_* functions); a construct joins it when it lands. A difference is a bug (or
 a construct in the grammar the engine does not answer yet).
 
   diffuzz.py [--queries N | --seconds S] [--seed S] [--rows N] [--verbose]
@@ -156,8 +156,17 @@ class Gen:
                 return f"({self.scalar(scope, INT, depth + 1)} {op} {self.scalar(scope, INT, depth + 1)})"
             if r < 0.8:
                 return f"COALESCE({self.scalar(scope, INT, depth + 1)}, {self.const(INT)})"
-            if r < 0.85:
+            if r < 0.83:
                 return f"length({self.scalar(scope, TEXT, depth + 1)})"
+            if r < 0.85:  # through arrays and regular expressions
+                i1, i2 = self.scalar(scope, INT, depth + 1), self.scalar(scope, INT, depth + 1)
+                t = self.scalar(scope, TEXT, depth + 1)
+                return self.r.choice([
+                    f"cardinality(array_remove(ARRAY[{i1}, {i2}, {self.const(INT)}], {i2}))",
+                    f"COALESCE(array_position(ARRAY[{i1}, {i2}] || {self.const(INT)}, {i2}), -1)",
+                    f"COALESCE(array_length(string_to_array({t}, 'a'), 1), 0)",
+                    f"regexp_count({t}, '[aeiou].')",
+                    f"regexp_instr({t}, '[a-m]+', 1, 1, 1)"])
             if r < 0.9:  # through json and jsonb
                 return self.r.choice([
                     f"(jsonb_build_object('v', {self.scalar(scope, INT, depth + 1)}) ->> 'v')::int",
@@ -167,8 +176,18 @@ class Gen:
             return (f"CASE WHEN {self.pred(scope, depth + 1)} THEN {self.scalar(scope, INT, depth + 1)} "
                     f"ELSE {self.scalar(scope, INT, depth + 1)} END")
         if kind == TEXT:
-            if r < 0.55:
+            if r < 0.52:
                 return f"{self.r.choice(['lower', 'upper'])}({self.scalar(scope, TEXT, depth + 1)})"
+            if r < 0.55:  # through arrays and regular expressions
+                t, u = self.scalar(scope, TEXT, depth + 1), self.scalar(scope, TEXT, depth + 1)
+                return self.r.choice([
+                    f"array_to_string(array_append(ARRAY[{t}], {u}) || 'z'::text, ',', '?')",
+                    f"array_to_string(array_replace(ARRAY[{t}, {u}], {u}, 'r'), '/')",
+                    f"regexp_replace({t}, '[aeiou]+', '<\\&>', 'g')",
+                    f"COALESCE(regexp_substr({t}, '[a-z]+', 1, 2), 'none')",
+                    f"array_to_string(regexp_split_to_array({t}, '[ae]'), '-')",
+                    f"COALESCE((regexp_match({t}, '(.)(.)'))[2], 'none')",
+                    f"array_to_string(string_to_array({t}, 'e', 'x'), '+', '~')"])
             if r < 0.6:  # json and jsonb built, normalised and read back
                 t, i = self.scalar(scope, TEXT, depth + 1), self.scalar(scope, INT, depth + 1)
                 return self.r.choice([
@@ -214,6 +233,16 @@ class Gen:
             return self.r.choice([c, f"NOT {c}", f"{c} IS TRUE", f"{c} IS NOT FALSE"])
         if kind in (UUID,):
             return f"{c} {self.r.choice(['=', '<>'])} {self.const(kind)}"
+        if kind in (INT, TEXT) and 0.16 <= r < 0.2:  # arrays: containment, overlap, order
+            k = self.const(kind)
+            return self.r.choice([
+                f"ARRAY[{c}] <@ ARRAY[{k}, {c}]",
+                f"ARRAY[{c}, {k}] && ARRAY[{k}]",
+                f"ARRAY[{c}, {k}] @> ARRAY[{c}]",
+                f"ARRAY[{c}] < ARRAY[{k}]",
+                f"ARRAY[{k}, {c}] = ARRAY[{c}, {k}]",
+                f"{c} = ANY (array_append(ARRAY[{k}], {c}))"] +
+                ([f"regexp_like({c}, '^[a-m]', 'i')", f"{c} ~ '[aeiou]{{2}}'"] if kind == TEXT else []))
         if kind in (INT, TEXT) and r < 0.16:  # jsonb containment, existence and equality
             return self.r.choice([
                 f"jsonb_build_object('a', {c}, 'b', 1) @> jsonb_build_object('a', {self.const(kind)})",

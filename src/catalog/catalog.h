@@ -416,6 +416,17 @@ int rl_store_exists(const char *url, rl_error *err);
  * batches_written, bytes_written). */
 typedef kv_mirror_info rl_catalog_memory;
 int rl_catalog_memory_stats(rl_catalog *cat, rl_catalog_memory *out);
+/* Where a writer's rl_catalog_open spent its time (ns): the lease check
+ * before the store opened (object stores: a reader's open), the store's
+ * open (kv_open_timing: SlateDB, journal, the load into memory, the digest
+ * check), and the catalog's own steps after it (format, copy marker,
+ * writer epoch, lease start). */
+typedef struct rl_catalog_open_timing {
+    uint64_t lease_check_ns;
+    kv_open_timing store;
+    uint64_t catalog_ns;
+} rl_catalog_open_timing;
+void rl_catalog_open_timing_get(const rl_catalog *cat, rl_catalog_open_timing *out);
 typedef kv_counters rl_store_counters;
 void rl_store_counters_get(rl_store_counters *out);
 /* After a successful rl_txn_commit: true and *id = the id of the (largest)

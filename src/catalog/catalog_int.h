@@ -100,6 +100,7 @@ typedef struct dyn_entry {
 
 struct rl_catalog {
     kv_db *kv;
+    rl_catalog_open_timing timing; /* written by rl_catalog_open only */
     rl_lease *lease; /* writers: the heartbeat of the writer lease */
     bool read_only;
     rl_format fmt;

@@ -210,6 +210,7 @@ rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_
     cat->read_only = o->read_only || o->store.journal_salvage;
     cat->sequence_commits = o->sequence_commits && !cat->read_only;
     kv_error ke;
+    uint64_t t0 = rl_monotonic_ns();
     if (!o->read_only && !o->takeover) {
         /* before opening as writer, which would fence a running one */
         rl_lease_owner held;
@@ -224,6 +225,8 @@ rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_
         }
     }
     kv_options ko = cat_kv_options(&o->store);
+    uint64_t t1 = rl_monotonic_ns();
+    cat->timing.lease_check_ns = t1 - t0;
     cat->kv = o->read_only ? kv_open_reader(url, &ko, &ke) : kv_open_writer(url, &ko, &ke);
     if (!cat->kv) {
         cat_kv_fail(err, &ke, "opening store");
@@ -231,6 +234,8 @@ rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_
                            "s3://bucket/prefix) and, for S3, the AWS_* environment variables");
         goto fail;
     }
+    kv_open_timing_get(cat->kv, &cat->timing.store);
+    uint64_t t2 = rl_monotonic_ns();
     if (check_or_create(cat, o, url, err) < 0)
         goto fail;
     if (!o->allow_incomplete_copy && refuse_incomplete_copy(cat, url, err) < 0)
@@ -255,6 +260,7 @@ rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_
             goto fail;
         cat->epoch = e;
     }
+    cat->timing.catalog_ns = rl_monotonic_ns() - t2;
     return cat;
 fail:
     rl_catalog_close(cat, NULL);
@@ -332,6 +338,11 @@ int rl_store_exists(const char *url, rl_error *err)
     kv_error ke;
     int rc = kv_store_exists(url, &ke);
     return rc < 0 ? cat_kv_fail(err, &ke, "looking for a store") : rc;
+}
+
+void rl_catalog_open_timing_get(const rl_catalog *cat, rl_catalog_open_timing *out)
+{
+    *out = cat->timing;
 }
 
 int rl_catalog_memory_stats(rl_catalog *cat, rl_catalog_memory *out)

@@ -165,6 +165,7 @@ struct kv_db {
     uint64_t last_flush_ns;
     pthread_cond_t arrive_cv;
     bool leader_gathering;
+    kv_open_timing timing; /* written by kv_open_writer only */
 };
 
 struct kv_pending {
@@ -543,9 +544,10 @@ static kv_db *wrap(slate_db *s, kv_error *err)
  * than `limit` bytes or memory runs out (the writer then reads SlateDB; *r
  * is incomplete), or when SlateDB fails (1 in *failed, error in *err). */
 static kv_mirror *load_mirror(slate_db *s, uint64_t limit, const kv_options *opts,
-                              kv_verify_report *r, int *failed, kv_error *err)
+                              kv_verify_report *r, uint64_t *pairs, int *failed, kv_error *err)
 {
     *failed = 0;
+    *pairs = 0;
     kv_mirror *m = kvm_new();
     if (!m) return NULL;
     static const uint8_t lowest[1] = {0};
@@ -565,6 +567,7 @@ static kv_mirror *load_mirror(slate_db *s, uint64_t limit, const kv_options *opt
     uint64_t every = (opts && opts->load_progress_ms ? opts->load_progress_ms : 1000) * 1000000ull;
     while ((rc = slate_iter_next(it, &k, &kl, &v, &vl, err)) == 1) {
         count(&load_keys, 1);
+        ++*pairs;
         verify_pair(r, k, kl, v, vl); /* the digest check, on the way */
         if (is_own_key(k, kl)) continue;
         kvm_stats_get(m, &st);
@@ -801,8 +804,15 @@ static slate_options slate_options_of(const kv_options *o)
  * to the store (docs/design/group-commit.md). */
 #define OBJECT_STORE_WAL_FLUSH_MS 1000
 
+void kv_open_timing_get(const kv_db *db, kv_open_timing *out)
+{
+    memset(out, 0, sizeof *out);
+    if (db) *out = db->timing;
+}
+
 kv_db *kv_open_writer(const char *url, const kv_options *opts, kv_error *err)
 {
+    uint64_t t0 = rl_monotonic_ns();
     slate_options so = slate_options_of(opts);
     /* an object store: a URL with a scheme that is neither file:// nor
      * memory:// (kv_local_dir's rule) */
@@ -812,6 +822,8 @@ kv_db *kv_open_writer(const char *url, const kv_options *opts, kv_error *err)
     slate_db *s = slate_open_writer(url, &so, err);
     kv_db *db = s ? wrap(s, err) : NULL;
     if (!db) return NULL;
+    uint64_t t1 = rl_monotonic_ns();
+    db->timing.slate_ns = t1 - t0;
     db->url = strdup(url);
     db->local_dir = kv_local_dir(url);
     bool salvage = db->local_dir && opts && opts->journal_salvage;
@@ -824,6 +836,8 @@ kv_db *kv_open_writer(const char *url, const kv_options *opts, kv_error *err)
             return NULL;
         }
     }
+    uint64_t t2 = rl_monotonic_ns();
+    db->timing.journal_ns = t2 - t1;
     int64_t max = opts ? opts->mirror_max_bytes : 0;
     kv_verify_report *r = calloc(1, sizeof *r);
     kv_mirror *m = NULL;
@@ -834,14 +848,17 @@ kv_db *kv_open_writer(const char *url, const kv_options *opts, kv_error *err)
     if (max >= 0) {
         int failed;
         db->mirror_limit = max ? (uint64_t)max : DEFAULT_MIRROR_MAX_BYTES;
-        m = load_mirror(s, db->mirror_limit, opts, r, &failed, err);
+        m = load_mirror(s, db->mirror_limit, opts, r, &db->timing.load_keys, &failed, err);
         if (failed) goto fail;
     }
+    uint64_t t3 = rl_monotonic_ns();
+    db->timing.load_ns = t3 - t2;
     /* The digest is written (first open, rebuild) before the mirror is
      * attached: the mirror never holds the kv layer's own keys. After a
      * salvage it is checked, and rebuilt, against the store as the
      * salvaged records left it. */
     if (digest_open(db, r, m != NULL, opts, err) < 0) goto fail;
+    db->timing.digest_ns = rl_monotonic_ns() - t3;
     /* Only now: journal_open (the position, naming no file any more) and
      * digest_open write through kv_write, which a salvaged store refuses. */
     assert(!db->journal || !salvage);

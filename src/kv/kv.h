@@ -192,6 +192,21 @@ typedef struct kv_mirror_info {
 /* 1 and *out filled if `db` reads from a mirror, 0 (and *out zeroed) if not. */
 int kv_mirror_stats(kv_db *db, kv_mirror_info *out);
 
+/* Where a writer's open spent its time, in nanoseconds (all 0 for a
+ * reader): SlateDB's open (the manifest, the WAL objects since the last
+ * memtable flush replayed), a local store's journal recovery, the one scan
+ * that loads the mirror and sums the integrity digest on the way, and the
+ * digest's check (and its first write or rebuild). For the server's
+ * database_opened log line and bench/cold_open.py. */
+typedef struct kv_open_timing {
+    uint64_t slate_ns;
+    uint64_t journal_ns;
+    uint64_t load_ns;
+    uint64_t digest_ns;
+    uint64_t load_keys; /* pairs the load scan read */
+} kv_open_timing;
+void kv_open_timing_get(const kv_db *db, kv_open_timing *out);
+
 /* A consistent read view at this instant: on a writer a mirror sequence, or
  * a SlateDB snapshot when the writer has no mirror; on a reader a pinned
  * view, a second SlateDB reader that never refreshes (it holds the state

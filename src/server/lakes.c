@@ -319,6 +319,13 @@ static int no_database(const srv_lakes *L, rl_error *err, const char *name)
     return -1;
 }
 
+static int64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
 /* A large lake takes seconds to load into memory at open: say so. */
 typedef struct load_progress {
     srv_lakes *L;
@@ -346,8 +353,10 @@ static void log_store_notice(void *ctx, const char *message)
 /* Open (or, with create, make) the catalog at url; NULL with err, or NULL
  * with err clear when the store does not exist and create is off. */
 static rl_catalog *open_catalog(srv_lakes *L, const char *url, const char *name, bool create,
-                                rl_format format, bool takeover, bool promoting, rl_error *err)
+                                rl_format format, bool takeover, bool promoting,
+                                int64_t *exists_ns, rl_error *err)
 {
+    int64_t t0 = mono_ns();
     /* a writer open would create an empty store: check first (a local
      * store is cheap to look at, also a directory that holds none; an
      * object store needs a reader) */
@@ -369,6 +378,7 @@ static rl_catalog *open_catalog(srv_lakes *L, const char *url, const char *name,
         missing = exists == 0;
     }
     free(dir);
+    *exists_ns += mono_ns() - t0;
     if (missing)
         return NULL;
     rl_catalog_options o = {.create_if_missing = create, .read_only = following(L),
@@ -406,22 +416,35 @@ static rl_catalog *open_catalog(srv_lakes *L, const char *url, const char *name,
     return cat;
 }
 
-static void log_opened(srv_lakes *L, const char *name, const char *url, rl_catalog *cat)
+/* The database_opened line: what the open holds in memory and where its
+ * time went (`t0`: when the open began; exists_ns: its existence checks),
+ * in milliseconds: open_ms in all, then its parts (bench/cold_open.py,
+ * docs/operations.md "Opening a large lake"). */
+static void log_opened(srv_lakes *L, const char *name, const char *url, rl_catalog *cat,
+                       int64_t t0, int64_t exists_ns)
 {
     rl_catalog_memory mi;
     char in_memory[64] = "no";
     if (rl_catalog_memory_stats(cat, &mi))
         snprintf(in_memory, sizeof in_memory, "%" PRIu64 " keys, %.1f MiB", mi.keys,
                  (double)mi.bytes / (1 << 20));
+    rl_catalog_open_timing t;
+    rl_catalog_open_timing_get(cat, &t);
+    char ms[8][24];
+    const double per_ms = 1e6;
+    snprintf(ms[0], sizeof ms[0], "%.1f", (double)(mono_ns() - t0) / per_ms);
+    snprintf(ms[1], sizeof ms[1], "%.1f", (double)exists_ns / per_ms);
+    snprintf(ms[2], sizeof ms[2], "%.1f", (double)t.lease_check_ns / per_ms);
+    snprintf(ms[3], sizeof ms[3], "%.1f", (double)t.store.slate_ns / per_ms);
+    snprintf(ms[4], sizeof ms[4], "%.1f", (double)t.store.journal_ns / per_ms);
+    snprintf(ms[5], sizeof ms[5], "%.1f", (double)t.store.load_ns / per_ms);
+    snprintf(ms[6], sizeof ms[6], "%.1f", (double)t.store.digest_ns / per_ms);
+    snprintf(ms[7], sizeof ms[7], "%.1f", (double)t.catalog_ns / per_ms);
     srv_log(L->log, "info", "database_opened", "database", name, "url", url, "mode",
-            rl_catalog_read_only(cat) ? "read-only" : "writer", "in_memory", in_memory, NULL);
-}
-
-static int64_t mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+            rl_catalog_read_only(cat) ? "read-only" : "writer", "in_memory", in_memory,
+            "open_ms", ms[0], "exists_ms", ms[1], "lease_check_ms", ms[2], "slatedb_open_ms",
+            ms[3], "journal_ms", ms[4], "load_ms", ms[5], "digest_ms", ms[6], "catalog_ms", ms[7],
+            NULL);
 }
 
 static bool schema_known_absent(srv_lake *l, const char *schema)
@@ -470,8 +493,9 @@ static schema_lake *open_schema_lake(srv_lake *l, const char *schema, bool creat
         rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, "store path too long");
         return NULL;
     }
+    int64_t t0 = mono_ns(), exists_ns = 0;
     rl_catalog *cat = open_catalog(l->L, url, l->name, create && !following(l->L),
-                                   rl_catalog_format(l->cat), l->reopened, false, err);
+                                   rl_catalog_format(l->cat), l->reopened, false, &exists_ns, err);
     if (!cat)
         return NULL;
     rl_engine_options eo = {.database = l->name};
@@ -491,7 +515,7 @@ static schema_lake *open_schema_lake(srv_lake *l, const char *schema, bool creat
     while (*tail)
         tail = &(*tail)->next;
     *tail = sl;
-    log_opened(l->L, l->name, url, cat);
+    log_opened(l->L, l->name, url, cat, t0, exists_ns);
     return sl;
 }
 
@@ -593,7 +617,8 @@ static srv_lake *open_lake(srv_lakes *L, const char *name, bool reopen, bool pro
     /* an existing database opens whatever the auto-create count; a new one
      * only while the count is under --max-auto-create (each is a store with
      * memory of its own, and any client can name one) */
-    rl_catalog *cat = open_catalog(L, url, name, false, 0, reopen, promoting, err);
+    int64_t t0 = mono_ns(), exists_ns = 0;
+    rl_catalog *cat = open_catalog(L, url, name, false, 0, reopen, promoting, &exists_ns, err);
     if (!cat && !err->sqlstate[0] && create) {
         uint64_t max = L->cfg.max_auto_create ? L->cfg.max_auto_create
                                                 : SRV_DEFAULT_MAX_AUTO_CREATE;
@@ -614,7 +639,7 @@ static srv_lake *open_lake(srv_lakes *L, const char *name, bool reopen, bool pro
                     err->message, NULL);
             return NULL;
         }
-        cat = open_catalog(L, url, name, true, 0, reopen, false, err);
+        cat = open_catalog(L, url, name, true, 0, reopen, false, &exists_ns, err);
         if (!cat) {
             pthread_mutex_lock(&L->mu);
             L->auto_created--;
@@ -652,7 +677,7 @@ static srv_lake *open_lake(srv_lakes *L, const char *name, bool reopen, bool pro
     snprintf(l->name, sizeof l->name, "%s", name);
     l->cat = cat;
     l->eng = eng;
-    log_opened(L, name, url, cat);
+    log_opened(L, name, url, cat, t0, exists_ns);
     open_schema_lakes(l);
     return l;
 }

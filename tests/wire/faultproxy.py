@@ -21,7 +21,9 @@ With `path` (set_mode), "delay" and "status" apply only to requests whose
 path contains it (one lake of several, "/root/lake/"); the others pass.
 
 Counters: `writes` (write requests seen), `faulted` (writes answered with
-an error or dropped). Thread-safe; set the mode with set_mode().
+an error or dropped), `requests` (every request forwarded, by method in
+`by_method`), `bytes_down` (response body bytes relayed back, what the
+client read). Thread-safe; set the mode with set_mode().
 """
 import http.client
 import http.server
@@ -47,6 +49,9 @@ class FaultProxy:
         self.path = None
         self.writes = 0
         self.faulted = 0
+        self.requests = 0
+        self.by_method = {}
+        self.bytes_down = 0
         proxy = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -95,6 +100,7 @@ class FaultProxy:
                                  headers=headers)
                     r = conn.getresponse()
                     data = r.read()
+                    proxy.count(self.command, len(data))
                     self.send_response(r.status, r.reason)
                     for k, v in r.getheaders():
                         if k.lower() not in ("connection", "keep-alive", "transfer-encoding",
@@ -162,6 +168,17 @@ class FaultProxy:
                         self.mode = "pass"
                 return st
             return None
+
+    def count(self, method, nbytes):
+        with self.lock:
+            self.requests += 1
+            self.by_method[method] = self.by_method.get(method, 0) + 1
+            self.bytes_down += nbytes
+
+    def counters(self):
+        """(requests, {method: requests}, bytes_down) so far."""
+        with self.lock:
+            return self.requests, dict(self.by_method), self.bytes_down
 
     def close(self):
         self.httpd.shutdown()

@@ -89,7 +89,8 @@ int rl_array_decode(rl_expr_ctx *c, const rl_value *arr, rl_value **vals, size_t
             rc = rl_expr_oom(c);
             break;
         }
-        memcpy(copy, el.data, el.len);
+        if (el.len) /* an empty element ("") has no bytes, and el.data may be NULL */
+            memcpy(copy, el.data, el.len);
         copy[el.len] = '\0';
         rc = rl_text_to_value(c, copy, el.len, elem, -1, false, &v[k++], loc);
     }

@@ -901,7 +901,8 @@ static int array_coerce(rl_expr_ctx *c, const rl_value *in, uint32_t oid, bool e
             rc = rl_expr_oom(c);
             break;
         }
-        memcpy(copy, el.data, el.len);
+        if (el.len) /* an empty element has no bytes, and el.data may be NULL */
+            memcpy(copy, el.data, el.len);
         copy[el.len] = '\0';
         rc = rl_text_to_value(c, copy, el.len, from, -1, false, &v, location);
         if (rc == 0)

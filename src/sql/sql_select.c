@@ -4041,6 +4041,67 @@ static int window_values(sel *S, const PgQuery__SelectStmt *st, proj *p, rl_rows
     return 0;
 }
 
+/* Window specifications (PARTITION BY / ORDER BY of an OVER or a WINDOW
+ * clause) are PostgreSQL's transformWindowDefinitions, after WHERE; the
+ * window functions' arguments are part of the target list, before it. */
+typedef struct spec_walk {
+    rl_expr_ctx *c;
+    bool failed;
+} spec_walk;
+
+static int spec_exprs(spec_walk *w, const PgQuery__WindowDef *d)
+{
+    rl_value v;
+    for (size_t k = 0; !w->failed && k < d->n_partition_clause; k++)
+        w->failed = rl_expr_eval(w->c, d->partition_clause[k], &v) < 0;
+    for (size_t k = 0; !w->failed && k < d->n_order_clause; k++) {
+        const PgQuery__Node *o = d->order_clause[k];
+        if (o->node_case == PG_QUERY__NODE__NODE_SORT_BY)
+            o = o->sort_by->node;
+        w->failed = rl_expr_eval(w->c, o, &v) < 0;
+    }
+    return w->failed ? -1 : 0;
+}
+
+static int visit_specs(void *ctx, const ProtobufCMessage *m)
+{
+    spec_walk *w = ctx;
+    if (m->descriptor != &pg_query__node__descriptor)
+        return 0;
+    const PgQuery__Node *n = (const PgQuery__Node *)m;
+    if (n->node_case == PG_QUERY__NODE__NODE_SUB_LINK)
+        return 1;
+    if (n->node_case == PG_QUERY__NODE__NODE_FUNC_CALL && n->func_call->over)
+        return spec_exprs(w, n->func_call->over) < 0 ? -1 : 0;
+    return 0;
+}
+
+/* window_values failed: when the error is in a window specification (it
+ * fails again evaluated alone) and WHERE has an analysis error of its own,
+ * WHERE's is the one PostgreSQL reports. x's error is left as it should be. */
+static void window_spec_order(sel *S, const PgQuery__SelectStmt *st, rl_rowset *in,
+                              rl_rowset *typ, bool aggregated)
+{
+    if (!st->where_clause)
+        return;
+    rl_error first = *S->x->err;
+    rl_binding b = {typ, 0, S->outer, NULL};
+    rl_agg_ctx agg = {in, NULL, 0, S->outer};
+    rl_expr_ctx c = make_ctx(S, &b, aggregated ? &agg : NULL);
+    c.typing = true;
+    spec_walk w = {&c, false};
+    rl_error_clear(S->x->err);
+    for (size_t i = 0; !w.failed && i < st->n_target_list; i++)
+        rl_tree_walk(&st->target_list[i]->base, visit_specs, &w);
+    for (size_t i = 0; !w.failed && i < st->n_window_clause; i++)
+        if (st->window_clause[i]->node_case == PG_QUERY__NODE__NODE_WINDOW_DEF)
+            spec_exprs(&w, st->window_clause[i]->window_def);
+    rl_error_clear(S->x->err);
+    if (w.failed && check_where(S, typ, st->where_clause) < 0)
+        return; /* WHERE's error stands */
+    *S->x->err = first;
+}
+
 /* The clauses after WHERE, typed on the typing row in the order
  * PostgreSQL's transformSelectStmt transforms them: HAVING, ORDER BY,
  * GROUP BY, DISTINCT [ON], OFFSET, LIMIT. Grouping sets are left to the
@@ -4129,8 +4190,10 @@ static rl_rowset *type_level(sel *S, const PgQuery__SelectStmt *st)
         goto done;
     }
     memcpy(p.out->cols, meta, p.nt * sizeof *meta);
-    if (rl_window_present(st) && window_values(S, st, &p, typ, aggregated, &nokeep, 0, &win) < 0)
+    if (rl_window_present(st) && window_values(S, st, &p, typ, aggregated, &nokeep, 0, &win) < 0) {
+        window_spec_order(S, st, p.in, typ, aggregated);
         goto done;
+    }
     if (type_targets(&p, typ, aggregated) < 0 || check_where(S, typ, st->where_clause) < 0 ||
         check_clauses(&p, typ, aggregated) < 0 || check_locking(S, st, aggregated) < 0 ||
         (aggregated && check_ungrouped(&p, typ) < 0))

@@ -141,3 +141,6 @@ select count(*) from (values (1),(2)) v(n), generate_series(1, n) g;
 select n, g from (values (1)) v(n), lateral generate_series(1, 2) g;
 select n, e from (values (0), (2)) v(n) left join lateral unnest(array_fill(n, array[n])) e on true order by 1, 2;
 select count(*) from (values (1),(2)) v(n) full join lateral generate_series(1, n) g on true;
+-- an empty element read back (UBSan: memcpy from a NULL buffer of 0 bytes)
+select array_append(array[''], ''), array_to_string(array_append(array[NULL::text, ''], '') || 'z'::text, ',', '?');
+select array['', 'a']::varchar[], array['']::text[]::int4[] is null;

@@ -84,3 +84,10 @@ select snapshot_id from ducklake_snapshot window w as (order by nosuch);
 select snapshot_id from ducklake_snapshot window w as (partition by nosuch2);
 select snapshot_id from ducklake_snapshot window w as (order by snapshot_id) order by 1;
 select count(*) from ducklake_snapshot window w as (partition by nosuch) limit 'x';
+-- a window specification is analyzed after WHERE, a window function's arguments with the targets
+select sum(snapshot_id) over (partition by nosuch) from ducklake_snapshot where nosuch2 = 1;
+select sum(nosuch) over () from ducklake_snapshot where nosuch2 = 1;
+select sum(snapshot_id) over (order by nosuch) from ducklake_snapshot where snapshot_id = 'x';
+select rank() over w from ducklake_snapshot where nosuch2 = 1 window w as (partition by nosuch);
+select sum(snapshot_id) over (partition by (null + null)) from ducklake_snapshot where array[snapshot_id, 6] && array[6];
+select sum(snapshot_id) over (partition by nosuch) from ducklake_snapshot where snapshot_id > 0;

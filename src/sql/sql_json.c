@@ -1115,19 +1115,27 @@ size_t rl_json_srf_shape(const char *name, const char **names, uint32_t *types)
     }
 }
 
+/* The one argument of a json function taking json or jsonb (`want`): an
+ * unknown literal read as that type, any other type 42883 as PostgreSQL's
+ * resolution says it (sql_func.c's rl_func_no_function writes the same,
+ * but sql_func.c calls into this file, so the layer order keeps it out of
+ * reach here). */
+static int json_fn_arg(rl_expr_ctx *c, const char *name, uint32_t want, rl_value *arg, int loc)
+{
+    if (arg->oid == RL_OID_UNKNOWN)
+        return rl_value_coerce(c, arg, want, -1, false, arg, loc);
+    if (arg->oid == want)
+        return 0;
+    rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, loc, "function %s(%s) does not exist", name,
+                  rl_oid_type_name(arg->oid));
+    rl_error_hint(c->x->err, "No function matches the given name and argument types. You might "
+                             "need to add explicit type casts.");
+    return -1;
+}
+
 int rl_json_srf_arg(rl_expr_ctx *c, const char *name, rl_value *arg, int loc)
 {
-    const struct json_srf *s = find_srf(name);
-    if (arg->oid == RL_OID_UNKNOWN)
-        return rl_value_coerce(c, arg, s->arg, -1, false, arg, loc);
-    if (arg->oid != s->arg) {
-        rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, loc, "function %s(%s) does not exist",
-                      name, rl_oid_type_name(arg->oid));
-        rl_error_hint(c->x->err, "No function matches the given name and argument types. You "
-                                 "might need to add explicit type casts.");
-        return -1;
-    }
-    return 0;
+    return json_fn_arg(c, name, find_srf(name)->arg, arg, loc);
 }
 
 typedef struct srf_walk {
@@ -1694,17 +1702,7 @@ bool rl_json_is_record_fn(const char *name) { return find_record_fn(name) != NUL
 
 int rl_json_record_arg(rl_expr_ctx *c, const char *name, rl_value *arg, int loc)
 {
-    const struct json_record_fn *r = find_record_fn(name);
-    if (arg->oid == RL_OID_UNKNOWN)
-        return rl_value_coerce(c, arg, r->arg, -1, false, arg, loc);
-    if (arg->oid != r->arg) {
-        rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, loc, "function %s(%s) does not exist",
-                      name, rl_oid_type_name(arg->oid));
-        rl_error_hint(c->x->err, "No function matches the given name and argument types. You "
-                                 "might need to add explicit type casts.");
-        return -1;
-    }
-    return 0;
+    return json_fn_arg(c, name, find_record_fn(name)->arg, arg, loc);
 }
 
 /* Append s[0..n) to b as array_out writes an element: quoted when empty,

@@ -58,3 +58,17 @@ def run_driver(driver, args):
         elif args.keep:
             log(f'bench: kept {driver.work}')
     return 0
+
+
+def pyplot():
+    """matplotlib's pyplot on the Agg backend, or None (logged) when it is
+    not installed: the benches print their tables without plots then."""
+    try:
+        import matplotlib
+        matplotlib.use('Agg')
+        import matplotlib.pyplot as plt
+        import matplotlib.ticker  # noqa: F401 - run.py's plots format ticks
+    except Exception as e:  # noqa: BLE001
+        log(f'bench: no plots ({e}); pip install matplotlib')
+        return None
+    return plt

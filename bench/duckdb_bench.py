@@ -71,7 +71,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
-from benchutil import log, parse_prom, pct, run_driver  # noqa: E402
+from benchutil import log, parse_prom, pct, pyplot, run_driver  # noqa: E402
 from mdsection import replace_section  # noqa: E402
 from servers import PG_BIN, PgServer, QuackServer, RockLakeServer  # noqa: E402
 
@@ -992,12 +992,8 @@ def table(rows, markdown):
 
 
 def make_plots(rows, wrows, plots):
-    try:
-        import matplotlib
-        matplotlib.use('Agg')
-        import matplotlib.pyplot as plt
-    except Exception as e:  # noqa: BLE001
-        log(f'bench: no plots ({e}); pip install matplotlib')
+    plt = pyplot()
+    if plt is None:
         return []
     files = []
     ops = [r for r in rows if r['rl'] is not None]

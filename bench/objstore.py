@@ -51,7 +51,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, 'tests', 'wire'))
 
-from benchutil import log, parse_prom, pct, run_driver  # noqa: E402
+from benchutil import log, parse_prom, pct, pyplot, run_driver  # noqa: E402
 from mdsection import replace_section  # noqa: E402
 from servers import MotoServer, RockLakeServer, git_rev  # noqa: E402
 
@@ -620,13 +620,10 @@ def markdown(R, c, args, files, md):
 
 
 def make_plots(R, plots, olat=OPEN_LATENCY_MS):
-    try:
-        import matplotlib
-        matplotlib.use('Agg')
-        import matplotlib.pyplot as plt
-    except Exception as e:  # noqa: BLE001
-        log(f'bench: no plots ({e}); pip install matplotlib')
+    plt = pyplot()
+    if plt is None:
         return []
+    from matplotlib import ticker
     files = []
     w = R['writers']
     if w:
@@ -649,7 +646,7 @@ def make_plots(R, plots, olat=OPEN_LATENCY_MS):
         for ax, yl in ((axes[0], 'commits/s'), (axes[1], 'p99 commit latency (ms, log)')):
             ax.set_xscale('log', base=2)
             ax.set_xticks([1, 2, 4, 8, 16])
-            ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _p: f'{v:g}'))
+            ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _p: f'{v:g}'))
             ax.set_xlabel('DuckDB writer processes')
             ax.set_ylabel(yl)
             ax.grid(True, alpha=0.3)

@@ -34,7 +34,7 @@ sys.path.insert(0, HERE)
 
 import templates as T  # noqa: E402
 import workloads as W  # noqa: E402
-from benchutil import log, parse_prom, pct, run_driver  # noqa: E402
+from benchutil import log, parse_prom, pct, pyplot, run_driver  # noqa: E402
 from catalog import Catalog  # noqa: E402
 from lakewire import Conn, ServerError  # noqa: E402
 from mdsection import replace_section  # noqa: E402
@@ -1053,14 +1053,10 @@ def machine_info():
 
 
 def make_plots(results, plots, attach):
-    try:
-        import matplotlib
-        matplotlib.use('Agg')
-        import matplotlib.pyplot as plt
-        import matplotlib.ticker  # noqa: F401
-    except Exception as e:  # noqa: BLE001
-        log(f'bench: no plots ({e}); pip install matplotlib')
+    plt = pyplot()
+    if plt is None:
         return []
+    from matplotlib import ticker
     files = []
     P, L, S3 = results['pg'], results['rocklake'], results['rocklake_s3']
     series = [('PostgreSQL 15', P, 'tab:blue'), ('RockLake file://', L, 'tab:orange'),
@@ -1075,8 +1071,8 @@ def make_plots(results, plots, attach):
                 ys = [(i + 1) / len(xs) for i in range(len(xs))]
                 ax.plot(xs, ys, label=label, color=col)
         ax.set_xscale('log')
-        ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _p: f'{v:g}'))
-        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+        ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _p: f'{v:g}'))
+        ax.xaxis.set_minor_formatter(ticker.NullFormatter())
         ax.set_xlabel('commit latency (ms, log)')
         ax.set_ylabel('fraction of commits')
         ax.set_title(f'{kind} commit, one client (CDF)')
@@ -1102,7 +1098,7 @@ def make_plots(results, plots, attach):
     ax2.set_ylabel('retries per commit (dashed)')
     ax.set_xscale('log', base=2)
     ax.set_xticks([1, 2, 4, 8, 16])
-    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _p: f'{v:g}'))
+    ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _p: f'{v:g}'))
     ax.set_title('Commit throughput with DuckLake retries')
     ax.grid(True, alpha=0.3)
     ax.legend(loc='upper left')

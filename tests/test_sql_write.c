@@ -690,6 +690,47 @@ static void test_alter_and_temp(void)
     env_close(&e);
 }
 
+/* Columns of the client's own on DuckLake tables (ducklakepy's "1.1" has
+ * some): added by ALTER TABLE, read NULL in existing rows, kept across a
+ * reopen; refused where RockLake reads the table itself, NOT NULL or with a
+ * default, and a format change that would put the format's own column where
+ * an extension column is. */
+static void test_extension_columns(void)
+{
+    env e;
+    CHECK(env_open(&e, "extcols") == 0);
+    init_lake(&e);
+    CHECK_EQ_INT(q(&e, "ALTER TABLE ducklake_schema ADD COLUMN parent_schema_id BIGINT"),
+                 RL_EXEC_DONE);
+    CHECK_EQ_STR(copy_text(&e, "COPY (SELECT schema_id, parent_schema_id FROM ducklake_schema) "
+                               "TO STDOUT"),
+                 "0\t\\N\n");
+    CHECK_EQ_INT(q(&e, "UPDATE ducklake_schema SET parent_schema_id = 7"), RL_EXEC_DONE);
+    CHECK_EQ_INT(q(&e, "ALTER TABLE ducklake_snapshot ADD COLUMN mine BIGINT"), RL_EXEC_ERROR);
+    CHECK_EQ_STR(e.err.sqlstate, "0A000");
+    CHECK(strstr(e.err.message, "cannot have column \"mine\"") != NULL);
+    CHECK_EQ_INT(q(&e, "ALTER TABLE ducklake_schema ADD COLUMN nn BIGINT NOT NULL"), RL_EXEC_ERROR);
+    CHECK_EQ_STR(e.err.sqlstate, "0A000");
+    CHECK_EQ_INT(q(&e, "ALTER TABLE ducklake_schema ADD COLUMN d BIGINT DEFAULT 1"), RL_EXEC_ERROR);
+    CHECK_EQ_STR(e.err.sqlstate, "0A000");
+    /* 1.1 appends row_group_count to ducklake_delete_file: a column of the
+     * client's own there blocks the migration */
+    CHECK_EQ_INT(q(&e, "ALTER TABLE ducklake_delete_file ADD COLUMN mine BIGINT"), RL_EXEC_DONE);
+    CHECK_EQ_INT(q(&e, "ALTER TABLE ducklake_data_file ADD COLUMN row_group_count BIGINT"),
+                 RL_EXEC_ERROR);
+    CHECK_EQ_STR(e.err.sqlstate, "0A000");
+    CHECK(strstr(e.err.message, "ducklake_delete_file") != NULL);
+    env_close(&e);
+    CHECK(env_open(&e, "extcols") == 0);
+    CHECK_EQ_STR(copy_text(&e, "COPY (SELECT schema_name, parent_schema_id FROM ducklake_schema) "
+                               "TO STDOUT"),
+                 "main\t7\n");
+    CHECK_EQ_STR(copy_text(&e, "COPY (SELECT count(*) FROM pg_attribute WHERE attrelid = "
+                               "'ducklake_delete_file'::regclass AND attname = 'mine') TO STDOUT"),
+                 "1\n");
+    env_close(&e);
+}
+
 static void test_binary_values(void)
 {
     static const struct { const char *text, *hex; } nums[] = {
@@ -781,6 +822,7 @@ int main(void)
     RUN(test_errors);
     RUN(test_bad_copy_input);
     RUN(test_alter_and_temp);
+    RUN(test_extension_columns);
     RUN(test_large_copy_out_chunks);
     RUN(test_read_only_role);
     return tu_finish();

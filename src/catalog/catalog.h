@@ -335,6 +335,40 @@ int rl_txn_drop_dynamic(rl_txn *txn, const rl_table_desc *d, rl_error *err);
  * refused with 0A000. */
 int rl_txn_register_fixed(rl_txn *txn, const char *schema, const rl_table_desc *d,
                           bool if_not_exists, rl_error *err);
+/* The same with `nextra` columns of the client's own after the format's
+ * (ducklakepy's "1.1" adds ducklake_schema.parent_schema_id and the stats
+ * tables' min_is_exact / max_is_exact, which DuckDB's 1.1 does not have):
+ * nullable, appended to the rows' values; rows written without them read
+ * NULL. Refused (0A000) on a table the catalog reads itself
+ * (d->catalog_reads). The name index value then holds them (rl_name_entry)
+ * and the table resolves to an extended descriptor for SQL, pg_catalog and
+ * the value codec. nextra 0 is rl_txn_register_fixed. */
+int rl_txn_register_fixed_ext(rl_txn *txn, const char *schema, const rl_table_desc *d,
+                              size_t nextra, const rl_column_desc *extra, bool if_not_exists,
+                              rl_error *err);
+/* ALTER TABLE ... ADD COLUMN of a column of the client's own to fixed table
+ * `d` (as found, possibly extended already): re-registers it with one more
+ * extension column. Same rules as rl_txn_register_fixed_ext. */
+int rl_txn_extend_fixed(rl_txn *txn, const char *schema, const rl_table_desc *d,
+                        const rl_column_desc *col, rl_error *err);
+
+/* A name index value (0x80 03 schema name -> table): a fixed table's tag (1
+ * byte); a fixed table with extension columns ([tag][format][the columns as
+ * a dynamic definition encodes them]); or a dynamic table's id (8 bytes
+ * big-endian, first byte 0: ids stay below 2^56). false if malformed. */
+typedef struct rl_name_entry {
+    uint8_t tag;           /* fixed table; 0 for a dynamic one */
+    uint64_t dyn_id;       /* dynamic table */
+    rl_format ext_fmt;     /* extension: the format the table's shape is taken from */
+    const uint8_t *ext;    /* extension columns (borrowed from the value), or NULL */
+    size_t ext_len;
+} rl_name_entry;
+bool rl_name_entry_decode(const uint8_t *v, size_t vl, rl_name_entry *out);
+/* Fixed table `base` in format `fmt` with the extension columns `colbytes`
+ * appended (since = fmt), owned by the caller (rl_dynamic_desc_free); NULL if
+ * they do not decode, duplicate a name or exceed RL_MAX_COLUMNS. For tools. */
+rl_table_desc *rl_fixed_desc_extend(const rl_table_desc *base, rl_format fmt,
+                                    const uint8_t *colbytes, size_t len);
 /* The DuckLake format (table shapes) this transaction sees: the catalog's
  * at its start, or what it set. */
 rl_format rl_txn_format(const rl_txn *txn);

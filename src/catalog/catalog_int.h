@@ -87,11 +87,18 @@ typedef struct name_cache_entry {
     uint64_t hash;
     char schema[64], name[128];
     int rc;        /* name_lookup's result: 1 found, 0 absent */
-    uint8_t tag;
-    uint64_t dyn_id;
+    const rl_table_desc *d; /* found: the table's descriptor (fixed, extended or dynamic) */
 } name_cache_entry;
 /* Past this many commits since a snapshot the log scan stops paying off. */
 #define COMMIT_LOG_MAX_SCAN 128
+
+/* A fixed table extended with columns of a client's own: the name index
+ * value that declares them (rl_name_entry) and the descriptor built from it. */
+typedef struct ext_entry {
+    uint8_t *val;
+    size_t len;
+    rl_table_desc *desc;
+} ext_entry;
 
 typedef struct dyn_entry {
     rl_table_desc *desc;
@@ -119,6 +126,8 @@ struct rl_catalog {
     size_t ndyns, capdyns;
     uint32_t *dyn_slots;  /* dyn_id -> index + 1 of dyns, open addressing */
     size_t dyn_nslots;    /* 0, or a power of two >= 2 * ndyns */
+    ext_entry *exts;      /* extended fixed tables seen (under `lock`; never freed before close) */
+    size_t nexts, capexts;
     /* Writers: a write or a wait for durability failed with an I/O error
      * (an object store failing, refusing or too slow, see
      * kv_options.store_timeout_ms; a local store's journal write or
@@ -391,5 +400,10 @@ void cat_encode_dyn_columns(rl_buf *b, size_t ncols, const rl_column_desc *cols)
 rl_table_desc *cat_dyn_desc_new(uint64_t id, const char *name, size_t ncols);
 const rl_table_desc *cat_dyn_cache_put(rl_catalog *cat, rl_table_desc *d, const char *schema);
 const rl_table_desc *cat_dyn_load(rl_txn *t, uint64_t id, rl_error *err);
+/* The descriptor of fixed table `base` extended as name index value `val`
+ * declares (rl_name_entry with ext), cached in cat; NULL if it does not
+ * decode (corrupt) or out of memory. */
+const rl_table_desc *cat_fixed_ext_load(rl_catalog *cat, const rl_table_desc *base,
+                                        const uint8_t *val, size_t vlen);
 
 #endif

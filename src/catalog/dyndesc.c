@@ -1,10 +1,12 @@
 /*
- * dyndesc.c — dynamic tables' definitions: the byte form of their column
- * lists, their descriptors, and the catalog's cache of them.
+ * dyndesc.c — the catalog's caches of table descriptors: dynamic tables'
+ * and extended fixed tables'.
  *
- * Owns: rl_dynamic_desc_decode / _free, the descriptor cache (dyns and its
- * open-addressing index dyn_slots, under cat->lock), loading a definition
- * through a transaction's view.
+ * Owns: the descriptor cache of dynamic tables (dyns and its open-addressing
+ * index dyn_slots, under cat->lock), loading a definition through a
+ * transaction's view; the cache of DuckLake fixed tables extended with a
+ * client's own trailing columns (exts, keyed by the name index value that
+ * declares them). Their byte forms are tabledef.c's.
  *
  * Invariants: a cached descriptor lives as long as the catalog (freed by
  * rl_catalog_close) and is never replaced: the first one cached for an id
@@ -19,116 +21,39 @@
 #include "keys/keys.h"
 #include "keys/tags.h"
 
-/* --------------------------------------------------------- dynamic tables */
-
-/* Column list of a dynamic table as stored in its definition row:
- * uvarint n, then per column uvarint name length, name, u8 type, u8 flags
- * (bit 0 NOT NULL, bit 1 a zigzag-varint typmod follows). */
-#define DYN_COL_NOT_NULL 0x01
-#define DYN_COL_TYPMOD 0x02
-
-void cat_encode_dyn_columns(rl_buf *b, size_t ncols, const rl_column_desc *cols)
+const rl_table_desc *cat_fixed_ext_load(rl_catalog *cat, const rl_table_desc *base,
+                                        const uint8_t *val, size_t vlen)
 {
-    rl_buf_put_uvarint(b, ncols);
-    for (size_t i = 0; i < ncols; i++) {
-        rl_buf_put_uvarint(b, strlen(cols[i].name));
-        rl_buf_put_str(b, cols[i].name);
-        rl_buf_put_u8(b, (uint8_t)cols[i].type);
-        uint8_t flags = (cols[i].not_null ? DYN_COL_NOT_NULL : 0) |
-                        (cols[i].typmod > 0 ? DYN_COL_TYPMOD : 0);
-        rl_buf_put_u8(b, flags);
-        if (flags & DYN_COL_TYPMOD)
-            rl_buf_put_svarint(b, cols[i].typmod);
-    }
-}
-
-void rl_dynamic_desc_free(rl_table_desc *d)
-{
-    if (!d)
-        return;
-    for (size_t i = 0; i < d->ncols_max; i++)
-        free((char *)d->cols[i].name);
-    free((rl_column_desc *)d->cols);
-    free((char *)d->name);
-    free(d);
-}
-
-rl_table_desc *cat_dyn_desc_new(uint64_t id, const char *name, size_t ncols)
-{
-    if (ncols > RL_MAX_COLUMNS)
-        return NULL;
-    rl_table_desc *d = calloc(1, sizeof *d);
-    rl_column_desc *cols = calloc(ncols ? ncols : 1, sizeof *cols);
-    char *nm = strdup(name);
-    if (!d || !cols || !nm) {
-        free(d);
-        free(cols);
-        free(nm);
-        return NULL;
-    }
-    d->tag = RL_TAG_DYNAMIC_ROW;
-    d->name = nm;
-    d->since = RL_FMT_1_0;
-    d->ncols_max = (uint8_t)ncols;
-    d->cols = cols;
-    d->nkey = 1;
-    d->key[0] = RL_KEY_SEQ;
-    d->begin_col = d->end_col = d->pk_col = -1;
-    d->counter_col = -1;
-    d->dyn_id = id;
-    return d;
-}
-
-rl_table_desc *rl_dynamic_desc_decode(uint64_t dyn_id, const uint8_t *val, size_t vlen,
-                                      char *schema_out, size_t schema_n)
-{
-    rl_type types[RL_MAX_COLUMNS];
-    rl_datum vals[RL_MAX_COLUMNS];
-    size_t n = rl_desc_value_columns(&rl_desc_dynamic_table, RL_FMT_LATEST, types, NULL);
-    if (rl_row_decode(val, vlen, RL_TAG_DYNAMIC_TABLE, n, types, NULL, vals, NULL, 0) !=
-        RL_CODEC_OK)
-        return NULL;
-    /* value columns: schema_name, table_name, columns */
-    if (vals[0].isnull || vals[1].isnull || vals[2].isnull)
-        return NULL;
-    if (schema_out)
-        snprintf(schema_out, schema_n, "%.*s", (int)vals[0].v.s.len, (const char *)vals[0].v.s.p);
-    char name[256];
-    snprintf(name, sizeof name, "%.*s", (int)vals[1].v.s.len, (const char *)vals[1].v.s.p);
-    rl_reader r;
-    rl_reader_init(&r, vals[2].v.s.p, vals[2].v.s.len);
-    uint64_t ncols;
-    if (!rl_reader_uvarint(&r, &ncols) || ncols > RL_MAX_COLUMNS)
-        return NULL;
-    rl_table_desc *d = cat_dyn_desc_new(dyn_id, name, (size_t)ncols);
-    if (!d)
-        return NULL;
-    rl_column_desc *cols = (rl_column_desc *)d->cols;
-    for (size_t i = 0; i < ncols; i++) {
-        uint64_t len;
-        const uint8_t *p;
-        uint8_t type, nn;
-        if (!rl_reader_uvarint(&r, &len) || len > 1024 || !rl_reader_bytes(&r, len, &p) ||
-            !rl_reader_u8(&r, &type) || !rl_reader_u8(&r, &nn) || type == 0 ||
-            type >= RL_T_MAX_ || !(cols[i].name = strndup((const char *)p, len))) {
-            d->ncols_max = (uint8_t)i; /* free only what was filled */
-            rl_dynamic_desc_free(d);
-            return NULL;
+    pthread_mutex_lock(&cat->lock);
+    for (size_t i = 0; i < cat->nexts; i++)
+        if (cat->exts[i].len == vlen && memcmp(cat->exts[i].val, val, vlen) == 0) {
+            const rl_table_desc *d = cat->exts[i].desc;
+            pthread_mutex_unlock(&cat->lock);
+            return d;
         }
-        int64_t typmod = 0;
-        if (nn & ~(DYN_COL_NOT_NULL | DYN_COL_TYPMOD) ||
-            ((nn & DYN_COL_TYPMOD) &&
-             (!rl_reader_svarint(&r, &typmod) || typmod <= 0 || typmod > INT32_MAX))) {
-            d->ncols_max = (uint8_t)(i + 1);
-            rl_dynamic_desc_free(d);
-            return NULL;
-        }
-        cols[i].type = (rl_type)type;
-        cols[i].not_null = (nn & DYN_COL_NOT_NULL) != 0;
-        cols[i].since = RL_FMT_1_0;
-        cols[i].typmod = (int32_t)typmod;
+    pthread_mutex_unlock(&cat->lock);
+    rl_name_entry e;
+    if (!rl_name_entry_decode(val, vlen, &e) || !e.ext)
+        return NULL;
+    rl_table_desc *d = rl_fixed_desc_extend(base, e.ext_fmt, e.ext, e.ext_len);
+    uint8_t *copy = d ? malloc(vlen) : NULL;
+    if (!copy) {
+        rl_dynamic_desc_free(d);
+        return NULL;
     }
-    return d;
+    memcpy(copy, val, vlen);
+    pthread_mutex_lock(&cat->lock);
+    ext_entry *grown = rl_array_reserve(cat->exts, cat->nexts, &cat->capexts, sizeof *grown, 4);
+    if (!grown) {
+        pthread_mutex_unlock(&cat->lock);
+        free(copy);
+        rl_dynamic_desc_free(d);
+        return NULL;
+    }
+    cat->exts = grown;
+    cat->exts[cat->nexts++] = (ext_entry){copy, vlen, d};
+    pthread_mutex_unlock(&cat->lock);
+    return d; /* a racing load of the same entry keeps its own: both live as long as cat */
 }
 
 /* The slot of dyn_id in cat's index: where it is, or the empty slot where

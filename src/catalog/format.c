@@ -2,11 +2,10 @@
  * format.c — table shapes per DuckLake format within a transaction, and a
  * row's value bytes in that shape.
  *
- * Owns: the format a transaction sees (rl_txn_format, rl_txn_set_format,
- * which writes the ducklake-format key and expects it unchanged), a table
- * migration in progress (tables still lagging in the old shape), the
- * columns of a table (rl_txn_table_ncols), encoding the non-key columns of
- * a row and decoding key + value into a row.
+ * Owns: the format a transaction sees (rl_txn_format; changing it is
+ * relations.c's, as it must look at the registered tables), the columns of
+ * a table (rl_txn_table_ncols), encoding the non-key columns of a row and
+ * decoding key + value into a row.
  *
  * Invariants: a fixed table's value holds exactly the value columns of
  * table_format(t, d); the decoded-columns cache (vc_desc) is reset on any
@@ -15,6 +14,7 @@
 #include "catalog/catalog_int.h"
 
 #include <assert.h>
+#include <stdio.h>
 
 #include "keys/keys.h"
 #include "keys/tags.h"
@@ -95,63 +95,4 @@ size_t rl_txn_table_ncols(const rl_txn *t, const rl_table_desc *d)
     if (d->tag == RL_TAG_DYNAMIC_ROW)
         return d->ncols_max;
     return rl_desc_ncols(d, table_format(t, d));
-}
-
-int rl_txn_migrate_table(rl_txn *t, const rl_table_desc *d, rl_format fmt, rl_error *err)
-{
-    cat_relations_changed(t); /* before any early return: a failed try may have written */
-    assert(d->tag < 64 && d->tag != RL_TAG_DYNAMIC_ROW);
-    rl_format old = t->fmt;
-    if (fmt != old) {
-        if (rl_txn_set_format(t, fmt, err) < 0)
-            return -1;
-        /* the other tables whose shape differs keep the old one until the
-         * migration reaches them, as each ALTER TABLE does in PostgreSQL */
-        t->lag_fmt = old;
-        t->lagging = 0;
-        for (size_t i = 0; i < rl_ntables; i++) {
-            const rl_table_desc *o = &rl_tables[i];
-            if (!o->internal && rl_desc_in_format(o, old) &&
-                rl_desc_ncols(o, old) != rl_desc_ncols(o, fmt))
-                t->lagging |= tag_bit(o->tag);
-        }
-    }
-    t->lagging &= ~tag_bit(d->tag);
-    t->vc_desc = NULL;
-    return 0;
-}
-
-bool rl_txn_table_lagging(const rl_txn *t, const rl_table_desc *d)
-{
-    return d->tag != RL_TAG_DYNAMIC_ROW && (t->lagging & tag_bit(d->tag));
-}
-
-int rl_txn_set_format(rl_txn *t, rl_format fmt, rl_error *err)
-{
-    cat_relations_changed(t); /* before any early return: a failed try may have written */
-    if (!cat_is_write_allowed(t, err))
-        return -1;
-    if (fmt == t->fmt)
-        return 0;
-    rl_buf k;
-    rl_buf_init(&k, 0);
-    rl_key_system(&k, RL_SYS_DUCKLAKE_FORMAT);
-    uint8_t *v = NULL;
-    size_t vlen = 0;
-    int rc = cat_view_get(t, k.data, k.len, &v, &vlen, err);
-    /* a concurrent change of the format (another migration) is a conflict */
-    if (rc >= 0 && !cat_ov_find(t, k.data, k.len))
-        rc = cat_add_expectation(t, EXPECT_VALUE, k.data, k.len, rc == 1 ? v : NULL, vlen, NULL,
-                             NULL, err);
-    const char *name = rl_format_name(fmt);
-    if (rc >= 0)
-        rc = cat_ov_set(t, k.data, k.len, (const uint8_t *)name, strlen(name), err);
-    free(v);
-    rl_buf_free(&k);
-    if (rc < 0)
-        return -1;
-    t->fmt = fmt;
-    t->fmt_changed = true;
-    t->vc_desc = NULL; /* value layouts follow the shapes */
-    return 0;
 }

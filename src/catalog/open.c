@@ -282,6 +282,11 @@ int rl_catalog_close(rl_catalog *cat, rl_error *err)
         rl_dynamic_desc_free(cat->dyns[i].desc);
     free(cat->dyns);
     free(cat->dyn_slots);
+    for (size_t i = 0; i < cat->nexts; i++) {
+        free(cat->exts[i].val);
+        rl_dynamic_desc_free(cat->exts[i].desc);
+    }
+    free(cat->exts);
     free(cat->counters);
     for (size_t i = 0; i < COMMIT_LOG_SIZE; i++)
         free(cat->log[i].blob);

@@ -4,8 +4,13 @@
  * tables (fixed and dynamic), listing them.
  *
  * Owns: name -> table resolution (rl_txn_find_table), the name cache
- * (name_lock), rl_txn_create/drop_dynamic, rl_txn_register_fixed,
- * rl_txn_drop_table, rl_txn_list_tables, schemas (rl_txn_*_schema).
+ * (name_lock), rl_txn_create/drop_dynamic, rl_txn_register_fixed[_ext] and
+ * rl_txn_extend_fixed (a DuckLake table with columns of the client's own),
+ * rl_txn_drop_table, rl_txn_list_tables, schemas (rl_txn_*_schema), and
+ * changes of the lake's format (rl_txn_set_format, which writes the
+ * ducklake-format key and expects it unchanged, and refuses while an
+ * extended table's shape would change; rl_txn_migrate_table, a migration
+ * in progress with tables still lagging in the old shape).
  *
  * Invariants: a name cache entry serves only transactions at the name
  * generation it was filled at, never one that wrote names, never a
@@ -14,14 +19,15 @@
  */
 #include "catalog/catalog_int.h"
 
+#include <assert.h>
 #include <stdio.h>
 
 #include "keys/keys.h"
 #include "keys/tags.h"
 
-/* Name index lookup: 1 with *fixed_tag or *dyn_id set, 0 absent, -1 error. */
+/* Name index lookup: 1 with *out set, 0 absent, -1 error. */
 static int name_lookup_store(rl_txn *t, const char *schema, const char *name,
-                             uint8_t *fixed_tag, uint64_t *dyn_id, rl_error *err);
+                             const rl_table_desc **out, rl_error *err);
 
 static uint64_t name_hash(const char *schema, const char *name)
 {
@@ -31,7 +37,7 @@ static uint64_t name_hash(const char *schema, const char *name)
 
 /* A cached answer for (schema, name) at the transaction's name generation. */
 static bool name_cache_get(rl_txn *t, uint64_t h, const char *schema, const char *name,
-                           int *rc, uint8_t *tag, uint64_t *dyn_id)
+                           int *rc, const rl_table_desc **d)
 {
     rl_catalog *cat = t->cat;
     /* a follower does not see which commits change names */
@@ -43,8 +49,7 @@ static bool name_cache_get(rl_txn *t, uint64_t h, const char *schema, const char
     if (e->gen == t->name_gen && e->hash == h && strcmp(e->schema, schema) == 0 &&
         strcmp(e->name, name) == 0) {
         *rc = e->rc;
-        *tag = e->tag;
-        *dyn_id = e->dyn_id;
+        *d = e->d;
         hit = true;
     }
     pthread_mutex_unlock(&cat->name_lock);
@@ -52,7 +57,7 @@ static bool name_cache_get(rl_txn *t, uint64_t h, const char *schema, const char
 }
 
 static void name_cache_put(rl_txn *t, uint64_t h, const char *schema, const char *name, int rc,
-                           uint8_t tag, uint64_t dyn_id)
+                           const rl_table_desc *d)
 {
     rl_catalog *cat = t->cat;
     if (t->wrote_names || !t->snap || cat->read_only ||
@@ -66,26 +71,53 @@ static void name_cache_put(rl_txn *t, uint64_t h, const char *schema, const char
     rl_str_copy(e->schema, sizeof e->schema, schema);
     rl_str_copy(e->name, sizeof e->name, name);
     e->rc = rc;
-    e->tag = tag;
-    e->dyn_id = dyn_id;
+    e->d = d; /* descriptors live as long as the catalog */
     pthread_mutex_unlock(&cat->name_lock);
 }
 
-static int name_lookup(rl_txn *t, const char *schema, const char *name, uint8_t *fixed_tag,
-                       uint64_t *dyn_id, rl_error *err)
+static int name_lookup(rl_txn *t, const char *schema, const char *name,
+                       const rl_table_desc **out, rl_error *err)
 {
     uint64_t h = name_hash(schema, name);
     int cached;
-    if (name_cache_get(t, h, schema, name, &cached, fixed_tag, dyn_id))
+    if (name_cache_get(t, h, schema, name, &cached, out))
         return cached;
-    int rc = name_lookup_store(t, schema, name, fixed_tag, dyn_id, err);
+    int rc = name_lookup_store(t, schema, name, out, err);
     if (rc >= 0)
-        name_cache_put(t, h, schema, name, rc, rc == 1 ? *fixed_tag : 0, rc == 1 ? *dyn_id : 0);
+        name_cache_put(t, h, schema, name, rc, rc == 1 ? *out : NULL);
     return rc;
 }
 
+/* The table a name index value names: a fixed descriptor, the catalog's
+ * extended copy of one, or a dynamic table's; NULL with err (corruption). */
+static const rl_table_desc *entry_desc(rl_txn *t, const char *schema, const char *name,
+                                       const uint8_t *v, size_t vl, rl_error *err)
+{
+    rl_name_entry e;
+    if (!rl_name_entry_decode(v, vl, &e)) {
+        rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED, "name index entry of \"%s.%s\" is malformed",
+                     schema, name);
+        return NULL;
+    }
+    if (!e.tag)
+        return cat_dyn_load(t, e.dyn_id, err);
+    const rl_table_desc *d = rl_desc_by_tag(e.tag);
+    if (!d || d->internal || !rl_desc_in_format(d, t->fmt)) {
+        rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED,
+                     "\"%s.%s\" is registered as unknown table tag 0x%02x", schema, name, e.tag);
+        return NULL;
+    }
+    if (!e.ext)
+        return d;
+    const rl_table_desc *x = cat_fixed_ext_load(t->cat, d, v, vl);
+    if (!x)
+        rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED,
+                     "the extension columns of \"%s.%s\" do not decode", schema, name);
+    return x;
+}
+
 static int name_lookup_store(rl_txn *t, const char *schema, const char *name,
-                             uint8_t *fixed_tag, uint64_t *dyn_id, rl_error *err)
+                             const rl_table_desc **out, rl_error *err)
 {
     rl_buf k;
     rl_buf_init(&k, 0);
@@ -94,17 +126,8 @@ static int name_lookup_store(rl_txn *t, const char *schema, const char *name,
     size_t vlen = 0;
     int rc = cat_view_get(t, k.data, k.len, &v, &vlen, err);
     rl_buf_free(&k);
-    if (rc == 1) {
-        *fixed_tag = 0;
-        *dyn_id = 0;
-        if (vlen == 1)
-            *fixed_tag = v[0];
-        else if (vlen == 8)
-            *dyn_id = rl_load_be64(v);
-        else
-            rc = rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED,
-                              "name index entry of \"%s.%s\" is malformed", schema, name);
-    }
+    if (rc == 1 && !(*out = entry_desc(t, schema, name, v, vlen, err)))
+        rc = -1;
     free(v);
     return rc;
 }
@@ -112,9 +135,8 @@ static int name_lookup_store(rl_txn *t, const char *schema, const char *name,
 const rl_table_desc *rl_txn_find_table(rl_txn *t, const char *schema, const char *name,
                                        rl_error *err)
 {
-    uint8_t tag;
-    uint64_t id;
-    int rc = name_lookup(t, schema, name, &tag, &id, err);
+    const rl_table_desc *d = NULL;
+    int rc = name_lookup(t, schema, name, &d, err);
     if (rc < 0)
         return NULL;
     if (rc == 0) {
@@ -122,14 +144,7 @@ const rl_table_desc *rl_txn_find_table(rl_txn *t, const char *schema, const char
                      name);
         return NULL;
     }
-    if (tag) {
-        const rl_table_desc *d = rl_desc_by_tag(tag);
-        if (!d || !rl_desc_in_format(d, t->fmt))
-            rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED,
-                         "\"%s.%s\" is registered as unknown table tag 0x%02x", schema, name, tag);
-        return d;
-    }
-    return cat_dyn_load(t, id, err);
+    return d;
 }
 
 const rl_table_desc *rl_txn_find_dynamic(rl_txn *t, const char *schema, const char *name,
@@ -263,12 +278,64 @@ static int fixed_schema_in_use(rl_txn *t, char *out, size_t n, rl_error *err);
 int rl_txn_register_fixed(rl_txn *t, const char *schema, const rl_table_desc *d,
                           bool if_not_exists, rl_error *err)
 {
+    return rl_txn_register_fixed_ext(t, schema, d, 0, NULL, if_not_exists, err);
+}
+
+/* The name index value of fixed table `d` (the static descriptor) with
+ * `nextra` extension columns in format `fmt`; 0, or -1 with err. */
+static int fixed_entry_value(rl_buf *v, const rl_table_desc *d, rl_format fmt, size_t nextra,
+                             const rl_column_desc *extra, rl_error *err)
+{
+    rl_buf_put_u8(v, d->tag);
+    if (nextra == 0)
+        return 0;
+    if (d->catalog_reads) {
+        rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
+                     "RockLake keeps table \"%s\" in DuckLake %s's shape: it cannot have column "
+                     "\"%s\" of its own",
+                     d->name, rl_format_name(fmt), extra[0].name);
+        rl_error_hint(err, "RockLake reads and rewrites this table itself when it sequences "
+                           "commits; create it with DuckLake's columns");
+        return -1;
+    }
+    if (rl_desc_ncols(d, fmt) + nextra > RL_MAX_COLUMNS)
+        return rl_error_set(err, RL_SQLSTATE_TOO_MANY_COLUMNS,
+                            "tables can have at most %d columns in RockLake", RL_MAX_COLUMNS);
+    for (size_t i = 0; i < nextra; i++)
+        if (extra[i].not_null)
+            return rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
+                                "column \"%s\" of DuckLake table \"%s\" must allow NULL in "
+                                "RockLake",
+                                extra[i].name, d->name);
+    rl_buf_put_u8(v, (uint8_t)fmt);
+    cat_encode_dyn_columns(v, nextra, extra);
+    return v->failed ? oom(err) : 0;
+}
+
+/* Write the name index entry schema.d->name = v (a new one must be unique). */
+static int put_name_entry(rl_txn *t, const char *schema, const char *name, const rl_buf *v,
+                          bool is_new, rl_error *err)
+{
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_dynamic_name(&k, schema, name);
+    int rc = cat_ov_set(t, k.data, k.len, v->data, v->len, err);
+    if (rc == 0 && is_new)
+        rc = cat_expect_unique(t, k.data, k.len, name, "", err);
+    rl_buf_free(&k);
+    return rc;
+}
+
+int rl_txn_register_fixed_ext(rl_txn *t, const char *schema, const rl_table_desc *d,
+                              size_t nextra, const rl_column_desc *extra, bool if_not_exists,
+                              rl_error *err)
+{
     cat_relations_changed(t); /* before any early return: a failed try may have written */
     if (!cat_is_write_allowed(t, err))
         return -1;
-    uint8_t tag;
-    uint64_t id;
-    int rc = name_lookup(t, schema, d->name, &tag, &id, err);
+    assert(d == rl_desc_by_tag(d->tag));
+    const rl_table_desc *have;
+    int rc = name_lookup(t, schema, d->name, &have, err);
     if (rc < 0)
         return -1;
     if (rc == 1) {
@@ -289,13 +356,37 @@ int rl_txn_register_fixed(rl_txn *t, const char *schema, const rl_table_desc *d,
                            "METADATA_SCHEMA '%s'", other);
         return -1;
     }
-    rl_buf k;
-    rl_buf_init(&k, 0);
-    rl_key_dynamic_name(&k, schema, d->name);
-    rc = cat_ov_set(t, k.data, k.len, &d->tag, 1, err);
+    rl_buf v;
+    rl_buf_init(&v, 0);
+    rc = fixed_entry_value(&v, d, table_format(t, d), nextra, extra, err);
     if (rc == 0)
-        rc = cat_expect_unique(t, k.data, k.len, d->name, "", err);
-    rl_buf_free(&k);
+        rc = put_name_entry(t, schema, d->name, &v, true, err);
+    rl_buf_free(&v);
+    return rc;
+}
+
+int rl_txn_extend_fixed(rl_txn *t, const char *schema, const rl_table_desc *d,
+                        const rl_column_desc *col, rl_error *err)
+{
+    cat_relations_changed(t); /* before any early return: a failed try may have written */
+    if (!cat_is_write_allowed(t, err))
+        return -1;
+    const rl_table_desc *base = rl_desc_by_tag(d->tag);
+    assert(base && d->tag != RL_TAG_DYNAMIC_ROW);
+    rl_format fmt = table_format(t, base);
+    size_t n0 = rl_desc_ncols(base, fmt), n = rl_txn_table_ncols(t, d);
+    assert(n >= n0);
+    rl_column_desc extra[RL_MAX_COLUMNS];
+    size_t nx = 0;
+    for (size_t i = n0; i < n && nx < RL_MAX_COLUMNS - 1; i++)
+        extra[nx++] = d->cols[i];
+    extra[nx++] = *col;
+    rl_buf v;
+    rl_buf_init(&v, 0);
+    int rc = fixed_entry_value(&v, base, fmt, nx, extra, err);
+    if (rc == 0)
+        rc = put_name_entry(t, schema, d->name, &v, false, err);
+    rl_buf_free(&v);
     return rc;
 }
 
@@ -359,20 +450,14 @@ typedef struct name_visit {
 static int visit_name(void *ctx, char *const *strs, const uint8_t *v, size_t vl, rl_error *err)
 {
     name_visit *nv = ctx;
-    const rl_table_desc *d = NULL;
-    if (nv->resolve) {
-        if (vl == 1)
-            d = rl_desc_by_tag(v[0]);
-        else if (vl == 8)
-            d = cat_dyn_load(nv->t, rl_load_be64(v), err);
-        if (!d) {
-            if (!err || !err->sqlstate[0])
-                rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED, "table \"%s\" does not resolve",
-                             strs[1]);
-            return -1;
-        }
-    } else if (vl != 1 || !(d = rl_desc_by_tag(v[0]))) {
+    if (!nv->resolve && (vl == 0 || v[0] == 0))
         return 0; /* only fixed tables asked for */
+    const rl_table_desc *d = entry_desc(nv->t, strs[0], strs[1], v, vl, err);
+    if (!d) {
+        if (!err || !err->sqlstate[0])
+            rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED, "table \"%s\" does not resolve",
+                         strs[1]);
+        return -1;
     }
     return nv->visit(nv->ctx, strs[0], strs[1], d);
 }
@@ -572,4 +657,98 @@ int rl_txn_drop_schema(rl_txn *t, const char *schema, rl_error *err)
     free(v);
     rl_buf_free(&k);
     return rc < 0 ? -1 : 0;
+}
+
+/* ------------------------------------------------------ format changes */
+
+int rl_txn_migrate_table(rl_txn *t, const rl_table_desc *d, rl_format fmt, rl_error *err)
+{
+    cat_relations_changed(t); /* before any early return: a failed try may have written */
+    assert(d->tag < 64 && d->tag != RL_TAG_DYNAMIC_ROW);
+    rl_format old = t->fmt;
+    if (fmt != old) {
+        if (rl_txn_set_format(t, fmt, err) < 0)
+            return -1;
+        /* the other tables whose shape differs keep the old one until the
+         * migration reaches them, as each ALTER TABLE does in PostgreSQL */
+        t->lag_fmt = old;
+        t->lagging = 0;
+        for (size_t i = 0; i < rl_ntables; i++) {
+            const rl_table_desc *o = &rl_tables[i];
+            if (!o->internal && rl_desc_in_format(o, old) &&
+                rl_desc_ncols(o, old) != rl_desc_ncols(o, fmt))
+                t->lagging |= tag_bit(o->tag);
+        }
+    }
+    t->lagging &= ~tag_bit(d->tag);
+    t->vc_desc = NULL;
+    return 0;
+}
+
+bool rl_txn_table_lagging(const rl_txn *t, const rl_table_desc *d)
+{
+    return d->tag != RL_TAG_DYNAMIC_ROW && (t->lagging & tag_bit(d->tag));
+}
+
+/* What extended_shape_changes looks for: an extended fixed table whose
+ * DuckLake shape differs between the two formats. */
+typedef struct shape_probe {
+    rl_format from, to;
+    char table[128]; /* found ("" none): the visitor's name does not outlive it */
+} shape_probe;
+
+static int extended_shape_changes(void *ctx, const char *schema, const char *name,
+                                  const rl_table_desc *d)
+{
+    shape_probe *p = ctx;
+    (void)schema;
+    const rl_table_desc *base = d->tag == RL_TAG_DYNAMIC_ROW ? NULL : rl_desc_by_tag(d->tag);
+    if (!base || base == d || rl_desc_ncols(base, p->from) == rl_desc_ncols(base, p->to))
+        return 0;
+    snprintf(p->table, sizeof p->table, "%s", name);
+    return 1;
+}
+
+int rl_txn_set_format(rl_txn *t, rl_format fmt, rl_error *err)
+{
+    cat_relations_changed(t); /* before any early return: a failed try may have written */
+    if (!cat_is_write_allowed(t, err))
+        return -1;
+    if (fmt == t->fmt)
+        return 0;
+    /* an extended table's rows hold its extension columns where the new
+     * format's own columns would go */
+    shape_probe p = {t->fmt, fmt, ""};
+    if (rl_txn_list_tables(t, extended_shape_changes, &p, err) < 0)
+        return -1;
+    if (p.table[0]) {
+        rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
+                     "cannot change this catalog to DuckLake %s: table \"%s\" has columns of its "
+                     "own where %s adds columns",
+                     rl_format_name(fmt), p.table, rl_format_name(fmt));
+        rl_error_hint(err, "export the catalog (rocklake export), drop the extra columns and "
+                           "import it");
+        return -1;
+    }
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_system(&k, RL_SYS_DUCKLAKE_FORMAT);
+    uint8_t *v = NULL;
+    size_t vlen = 0;
+    int rc = cat_view_get(t, k.data, k.len, &v, &vlen, err);
+    /* a concurrent change of the format (another migration) is a conflict */
+    if (rc >= 0 && !cat_ov_find(t, k.data, k.len))
+        rc = cat_add_expectation(t, EXPECT_VALUE, k.data, k.len, rc == 1 ? v : NULL, vlen, NULL,
+                             NULL, err);
+    const char *name = rl_format_name(fmt);
+    if (rc >= 0)
+        rc = cat_ov_set(t, k.data, k.len, (const uint8_t *)name, strlen(name), err);
+    free(v);
+    rl_buf_free(&k);
+    if (rc < 0)
+        return -1;
+    t->fmt = fmt;
+    t->fmt_changed = true;
+    t->vc_desc = NULL; /* value layouts follow the shapes */
+    return 0;
 }

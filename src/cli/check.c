@@ -643,13 +643,18 @@ static void check_name_entry(checker *c, const uint8_t *k, size_t kl, const uint
     rl_buf_init(&name, 0);
     bool ok = rl_key_get_str(&r, &schema) && rl_key_get_str(&r, &name) && !rl_reader_left(&r);
     name_entry *grown;
-    if (ok && vl == 1) {
+    rl_name_entry ne;
+    bool decoded = ok && rl_name_entry_decode(v, vl, &ne);
+    if (decoded && ne.tag) {
         /* a DuckLake table registered by CREATE TABLE: must name a known
-         * protocol table; its rows need no definition */
-        const rl_table_desc *d = rl_desc_by_tag(v[0]);
+         * protocol table; its rows need no definition, extension columns
+         * must decode (rl_dyn_defs_load counted those that do not) */
+        const rl_table_desc *d = rl_desc_by_tag(ne.tag);
         if (!d || d->internal)
-            problem(c, k, kl, "table name index entry points to unknown table tag 0x%02x", v[0]);
-    } else if (!ok || vl != 8) {
+            problem(c, k, kl, "table name index entry points to unknown table tag 0x%02x", ne.tag);
+        else if (ne.ext && (ne.tag >= 64 || !c->defs.fixed[ne.tag]))
+            problem(c, k, kl, "the extension columns of %s do not decode", d->name);
+    } else if (!decoded) {
         problem(c, k, kl, "malformed table name index entry");
     } else if (!(grown = rl_array_reserve(c->names, c->nnames, &c->capnames,
                                             sizeof *c->names, 16))) {
@@ -800,7 +805,7 @@ static void check_key(checker *c, const uint8_t *k, size_t kl, const uint8_t *v,
     case RL_TAG_SYSTEM: check_system(c, k, kl, v, vl); return;
     default: break;
     }
-    const rl_table_desc *d = rl_desc_by_tag(k[0]);
+    const rl_table_desc *d = rl_defs_fixed_desc(&c->defs, k[0]);
     if (!d) {
         problem(c, k, kl, "unknown tag 0x%02x", k[0]);
         return;

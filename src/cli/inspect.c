@@ -63,6 +63,37 @@ static int defs_add(rl_dyn_defs *out, uint64_t id, rl_table_desc *d, const char 
     return 0;
 }
 
+/* The name index's entries that extend a DuckLake table, into defs->fixed. */
+static int load_fixed_extensions(kv_db *kv, rl_dyn_defs *out, rl_error *err)
+{
+    uint8_t prefix[RL_KEY_INDEX_PREFIX_LEN];
+    size_t plen = rl_key_index_prefix(prefix, RL_INDEX_DYNAMIC_NAME);
+    kv_error ke;
+    kv_iter *it = kv_scan_prefix(kv, NULL, prefix, plen, &ke);
+    if (!it)
+        return kv_err(err, &ke, "scanning the table name index");
+    const uint8_t *k, *v;
+    size_t kl, vl;
+    int rc;
+    while ((rc = kv_iter_next(it, &k, &kl, &v, &vl, &ke)) == 1) {
+        rl_name_entry e;
+        if (!rl_name_entry_decode(v, vl, &e) || !e.ext)
+            continue; /* plain entries; `check` reports malformed ones */
+        const rl_table_desc *base = rl_desc_by_tag(e.tag);
+        rl_table_desc *d = base && !base->internal && e.tag < 64
+                               ? rl_fixed_desc_extend(base, e.ext_fmt, e.ext, e.ext_len)
+                               : NULL;
+        if (!d) {
+            out->undecodable++;
+            continue;
+        }
+        rl_dynamic_desc_free(out->fixed[e.tag]); /* one DuckLake schema: at most one each */
+        out->fixed[e.tag] = d;
+    }
+    kv_iter_free(it);
+    return rc < 0 ? kv_err(err, &ke, "scanning the table name index") : 0;
+}
+
 int rl_dyn_defs_load(kv_db *kv, rl_dyn_defs *out, rl_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -94,7 +125,14 @@ int rl_dyn_defs_load(kv_db *kv, rl_dyn_defs *out, rl_error *err)
         return kv_err(err, &ke, "scanning dynamic table definitions");
     if (out->n)
         qsort(out->defs, out->n, sizeof *out->defs, def_cmp); /* keys are ordered; be sure */
-    return 0;
+    return load_fixed_extensions(kv, out, err);
+}
+
+const rl_table_desc *rl_defs_fixed_desc(const rl_dyn_defs *defs, uint8_t tag)
+{
+    if (defs && tag < 64 && defs->fixed[tag])
+        return defs->fixed[tag];
+    return rl_desc_by_tag(tag);
 }
 
 const rl_dyn_def *rl_dyn_defs_find(const rl_dyn_defs *defs, uint64_t id)
@@ -111,6 +149,8 @@ void rl_dyn_defs_free(rl_dyn_defs *defs)
         return;
     for (size_t i = 0; i < defs->n; i++)
         rl_dynamic_desc_free(defs->defs[i].desc);
+    for (size_t i = 0; i < 64; i++)
+        rl_dynamic_desc_free(defs->fixed[i]);
     free(defs->defs);
     memset(defs, 0, sizeof *defs);
 }
@@ -189,7 +229,7 @@ const rl_table_desc *rl_desc_for_key(const uint8_t *key, size_t klen, const rl_d
         const rl_dyn_def *def = klen >= 9 ? rl_dyn_defs_find(defs, rl_load_be64(key + 1)) : NULL;
         return def ? def->desc : NULL;
     }
-    return rl_desc_by_tag(key[0]); /* protocol tags, audit, definitions */
+    return rl_defs_fixed_desc(defs, key[0]); /* protocol tags, audit, definitions */
 }
 
 /* Printable bytes as-is; quote, backslash and anything else escaped. */
@@ -335,9 +375,20 @@ static int describe_index_value(rl_buf *out, const uint8_t *key, size_t klen,
         rl_buf_free(&rowkey);
         return 0;
     }
-    if (kind == RL_INDEX_DYNAMIC_NAME && vlen == 1) {
-        const rl_table_desc *d = rl_desc_by_tag(val[0]);
-        rl_buf_printf(out, "fixed table %s (tag 0x%02x)", d ? d->name : "?", val[0]);
+    rl_name_entry e;
+    if (kind == RL_INDEX_DYNAMIC_NAME && rl_name_entry_decode(val, vlen, &e) && e.tag) {
+        const rl_table_desc *d = rl_desc_by_tag(e.tag);
+        rl_buf_printf(out, "fixed table %s (tag 0x%02x)", d ? d->name : "?", e.tag);
+        if (e.ext) {
+            const rl_table_desc *x = e.tag < 64 ? defs->fixed[e.tag] : NULL;
+            size_t n0 = d ? rl_desc_ncols(d, e.ext_fmt) : 0;
+            rl_buf_printf(out, " in DuckLake %s's shape, with columns of its own:",
+                          rl_format_name(e.ext_fmt));
+            for (size_t i = n0; x && i < x->ncols_max; i++)
+                rl_buf_printf(out, " %s %s", x->cols[i].name, rl_type_name(x->cols[i].type));
+            if (!x)
+                rl_buf_put_str(out, " (undecodable)");
+        }
         return 0;
     }
     if (kind == RL_INDEX_SCHEMA) {
@@ -347,8 +398,8 @@ static int describe_index_value(rl_buf *out, const uint8_t *key, size_t klen,
         return 0;
     }
     if (kind == RL_INDEX_DYNAMIC_NAME) {
-        if (vlen != 8)
-            return fail(why, whylen, "table name index value is %zu bytes, expected 1 or 8", vlen);
+        if (vlen != 8 || val[0] != 0)
+            return fail(why, whylen, "table name index value (%zu bytes) is malformed", vlen);
         uint64_t id = rl_load_be64(val);
         rl_buf_printf(out, "dyn_id=%" PRIu64, id);
         if (!rl_dyn_defs_find(defs, id))
@@ -414,7 +465,7 @@ int rl_describe_value(rl_buf *out, const uint8_t *key, size_t klen, const uint8_
     default:
         break;
     }
-    const rl_table_desc *d = rl_desc_by_tag(key[0]);
+    const rl_table_desc *d = rl_defs_fixed_desc(defs, key[0]);
     if (!d)
         return fail(why, whylen, "unknown tag 0x%02x", key[0]);
     return describe_row(out, d, fmt, key, klen, val, vlen, why, whylen);

@@ -38,14 +38,22 @@ typedef struct rl_dyn_defs {
     rl_dyn_def *defs;
     size_t n;
     size_t undecodable; /* definitions whose value did not decode */
+    /* DuckLake tables extended with columns of the client's own (the name
+     * index declares them, rl_name_entry), by tag; NULL: the plain one */
+    rl_table_desc *fixed[64];
 } rl_dyn_defs;
 
-/* Load all 0x82 definitions of the store. *out is filled (caller frees with
+/* Load all 0x82 definitions of the store and the extension columns of
+ * DuckLake tables (name index entries that declare them; one that does not
+ * decode counts as undecodable). *out is filled (caller frees with
  * rl_dyn_defs_free even on failure). Returns 0 or -1. */
 int rl_dyn_defs_load(kv_db *kv, rl_dyn_defs *out, rl_error *err);
 /* Borrowed pointer into `defs`, or NULL. */
 const rl_dyn_def *rl_dyn_defs_find(const rl_dyn_defs *defs, uint64_t id);
 void rl_dyn_defs_free(rl_dyn_defs *defs);
+/* The descriptor rows of fixed tag `tag` decode with: the extended one the
+ * store declares, or the plain descriptor (NULL: unknown tag). */
+const rl_table_desc *rl_defs_fixed_desc(const rl_dyn_defs *defs, uint8_t tag);
 
 /* ---------------------------------------------------------- decoding */
 

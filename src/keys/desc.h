@@ -107,6 +107,11 @@ typedef struct rl_table_desc {
     rl_heap_order heap_order;    /* row order of a full scan (zero: key order) */
     int8_t heap_col;             /* the column heap_order sorts by, -1 none */
     rl_parent_ref parents[RL_MAX_PARENTS]; /* columns that name a parent row */
+    /* The catalog itself reads and rewrites rows of this table by its tag
+     * (commit sequencing, retention, the commit's snapshot checks), always in
+     * the descriptor's shape: a client cannot add columns of its own to it
+     * (rl_txn_register_fixed's extension columns). */
+    bool catalog_reads;
 } rl_table_desc;
 
 /* All descriptors, in tag order. */

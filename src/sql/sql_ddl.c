@@ -5,9 +5,12 @@
  * Owns: mapping DDL onto the catalog's name registry —
  *  - a DuckLake fixed table (rl_desc_by_name in the catalog's format) whose
  *    column list matches the descriptor exactly (names, order, types, NOT
- *    NULL, PRIMARY KEY) is registered with rl_txn_register_fixed; a
- *    ducklake_* descriptor name with other columns is refused (0A000 naming
- *    the first difference), because its rows are stored in the fixed layout;
+ *    NULL, PRIMARY KEY) is registered with rl_txn_register_fixed; trailing
+ *    nullable columns beyond the format's are the table's own (ducklakepy's
+ *    "1.1" adds some) and extend it (rl_txn_register_fixed_ext, and ADD
+ *    COLUMN through rl_txn_extend_fixed); a ducklake_* descriptor name with
+ *    other columns is refused (0A000 naming the first difference), because
+ *    its rows are stored in the fixed layout;
  *  - every other table (ducklake_inlined_data_*, _inlined_delete_*, ...)
  *    becomes a dynamic table (rl_txn_create_dynamic);
  *  - CREATE [LOCAL] TEMP TABLE lives in the session (x->s->temps), with ON
@@ -275,10 +278,32 @@ void rl_ddl_free_temps(rl_session *s)
 
 /* ------------------------------------------------------- CREATE TABLE */
 
+/* The column a CREATE TABLE or ADD COLUMN adds to a DuckLake table beyond
+ * its format's columns (rl_txn_register_fixed_ext): nullable, no key, a
+ * stored type. 0, or -1 with 0A000 naming it. */
+static int extension_column(rl_exec *x, const rl_table_desc *d, const col_spec *c,
+                            rl_column_desc *out)
+{
+    const char *why = c->pk ? "cannot be a PRIMARY KEY"
+                      : c->unique ? "cannot be UNIQUE"
+                      : c->not_null ? "must allow NULL"
+                      : c->def ? "cannot have a default"
+                      : rl_oid_type(c->oid) == RL_T_INVALID ? "has a type RockLake does not store"
+                                                            : NULL;
+    if (why)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, c->location,
+                             "column \"%s\" that RockLake adds to DuckLake table \"%s\" %s",
+                             c->name, d->name, why);
+    *out = (rl_column_desc){.name = c->name, .type = rl_oid_type(c->oid), .since = RL_FMT_1_0,
+                            .typmod = c->typmod > 0 ? c->typmod : 0};
+    return 0;
+}
+
 /* Does the CREATE TABLE match the fixed descriptor? 0A000 naming the first
- * difference if not. */
+ * difference if not. With `extend`, columns after the format's are the
+ * table's own (ducklakepy's 1.1 adds some): checked, and counted in *nextra. */
 static int fixed_matches(rl_exec *x, const rl_table_desc *d, rl_format fmt,
-                         const col_spec *cols, size_t n)
+                         const col_spec *cols, size_t n, bool extend, size_t *nextra)
 {
     size_t want = rl_desc_ncols(d, fmt);
     const char *fname = rl_format_name(fmt);
@@ -306,6 +331,14 @@ static int fixed_matches(rl_exec *x, const rl_table_desc *d, rl_format fmt,
             return -1;
         }
     }
+    if (n > want && extend) {
+        rl_column_desc ignored;
+        for (size_t i = want; i < n; i++)
+            if (extension_column(x, d, &cols[i], &ignored) < 0)
+                return -1;
+        *nextra = n - want;
+        return 0;
+    }
     if (n != want) {
         rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                       "table \"%s\" does not match DuckLake %s: it has %zu columns, expected %zu "
@@ -314,6 +347,8 @@ static int fixed_matches(rl_exec *x, const rl_table_desc *d, rl_format fmt,
                       n < want ? d->cols[n].name : cols[want].name);
         return -1;
     }
+    if (nextra)
+        *nextra = 0;
     return 0;
 }
 
@@ -351,8 +386,8 @@ static int note_shape(void *ctx, const char *schema, const char *name, const rl_
     shapes_agree_ctx *c = ctx;
     (void)schema;
     (void)name;
-    if (!rl_desc_is_dynamic(d) && !d->internal &&
-        rl_desc_ncols(d, c->from) != rl_desc_ncols(d, c->to))
+    const rl_table_desc *base = rl_desc_is_dynamic(d) ? NULL : rl_desc_by_tag(d->tag);
+    if (base && !base->internal && rl_desc_ncols(base, c->from) != rl_desc_ncols(base, c->to))
         c->agree = false;
     return c->agree ? 0 : 1;
 }
@@ -367,14 +402,14 @@ static int newer_format_creates(rl_exec *x, rl_txn *txn, const rl_table_desc *d,
 {
     rl_format cur = rl_txn_format(txn);
     rl_error saved = *x->err;
-    bool matches_now = rl_desc_in_format(d, cur) && fixed_matches(x, d, cur, cols, n) == 0;
+    bool matches_now = rl_desc_in_format(d, cur) && fixed_matches(x, d, cur, cols, n, false, NULL) == 0;
     *x->err = saved; /* probes: the caller reports against the format it ends up with */
     if (matches_now)
         return 0;
     for (rl_format f = cur + 1; f <= RL_FMT_LATEST; f++) {
         if (rl_format_parse(rl_format_name(f)) != f || !rl_desc_in_format(d, f))
             continue; /* not a format */
-        bool matches = fixed_matches(x, d, f, cols, n) == 0;
+        bool matches = fixed_matches(x, d, f, cols, n, false, NULL) == 0;
         *x->err = saved;
         if (!matches)
             continue;
@@ -421,9 +456,13 @@ static int create_stored(rl_exec *x, const PgQuery__CreateStmt *st, const col_sp
                              "table \"%s\" belongs to a newer DuckLake format than this "
                              "catalog's (%s)",
                              name, rl_format_name(fmt));
-    if (fixed_matches(x, d, fmt, cols, n) < 0)
+    size_t nextra = 0;
+    if (fixed_matches(x, d, fmt, cols, n, true, &nextra) < 0)
         return -1;
-    return rl_txn_register_fixed(txn, schema, d, false, x->err);
+    rl_column_desc extra[RL_MAX_COLUMNS];
+    for (size_t i = 0; i < nextra; i++)
+        extension_column(x, d, &cols[n - nextra + i], &extra[i]);
+    return rl_txn_register_fixed_ext(txn, schema, d, nextra, extra, false, x->err);
 }
 
 int rl_ddl_create_table(rl_exec *x, const PgQuery__CreateStmt *st)
@@ -751,8 +790,34 @@ static int rebuild_dynamic(rl_exec *x, const rl_relation *rel, const char *newna
     return rc;
 }
 
+/* ADD COLUMN of columns of the client's own to a DuckLake table (its
+ * existing rows read NULL there: no rewrite). 1 = done, 0 = not only such
+ * additions, -1 error. */
+static int extend_fixed(rl_exec *x, const rl_relation *rel, const char *newname,
+                        const new_shape *ns)
+{
+    rl_txn *txn = rl_exec_txn(x);
+    if (!txn)
+        return -1;
+    size_t n0 = rl_txn_table_ncols(txn, rel->desc);
+    if (strcmp(newname, rel->name) != 0 || ns->n <= n0)
+        return 0;
+    for (size_t i = 0; i < ns->n; i++)
+        if (ns->from[i] != (i < n0 ? (int)i : -1))
+            return 0;
+    for (size_t i = n0; i < ns->n; i++) {
+        rl_column_desc c;
+        const rl_table_desc *d = rl_txn_find_table(txn, rel->schema, rel->name, x->err);
+        if (!d || extension_column(x, d, &ns->cols[i], &c) < 0 ||
+            rl_txn_extend_fixed(txn, rel->schema, d, &c, x->err) < 0)
+            return -1;
+    }
+    return 1;
+}
+
 /* Change a table to `ns` under `newname`: temp and dynamic tables are
- * rebuilt; fixed DuckLake tables cannot change shape. */
+ * rebuilt; fixed DuckLake tables only take columns of the client's own
+ * (extend_fixed). */
 static int apply_shape(rl_exec *x, const rl_relation *rel, const char *newname,
                        const new_shape *ns)
 {
@@ -760,6 +825,9 @@ static int apply_shape(rl_exec *x, const rl_relation *rel, const char *newname,
         return rebuild_temp(x, rel->temp, newname, ns);
     if (rel->kind == RL_REL_STORED && rl_desc_is_dynamic(rel->desc))
         return rebuild_dynamic(x, rel, newname, ns);
+    int extended = rel->kind == RL_REL_STORED ? extend_fixed(x, rel, newname, ns) : 0;
+    if (extended != 0)
+        return extended < 0 ? -1 : 0;
     return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                          "ALTER TABLE of DuckLake table \"%s\" is not supported: its shape is "
                          "fixed by the catalog's DuckLake format (%s)",

@@ -28,16 +28,8 @@ from rlserver import Postgres, Server, suite_tmp  # noqa: E402
 from duckdb_process import duckdb_run  # noqa: E402
 
 
-# step -> why it differs
-KNOWN_DIFFERENCES = {
-    # ducklakepy's default format "1.1" adds columns DuckDB 1.5/2.0's 1.1 does
-    # not have (ducklake_schema.parent_schema_id, the stats tables'
-    # min_is_exact / max_is_exact): RockLake keeps DuckLake's tables in fixed
-    # descriptors per format and refuses the CREATE TABLE (0A000, naming the
-    # column) where PostgreSQL takes any columns. With spec_version="1.0"
-    # (the sequence below) every step matches.
-    "default_spec_initialize": "ducklakepy's 1.1 layout is not DuckDB's 1.1",
-}
+# step -> why it differs (none today; a listed step that matches fails too)
+KNOWN_DIFFERENCES = {}
 
 
 
@@ -84,7 +76,10 @@ def rows_of(arrow):
     return sorted((tuple(r.values()) for r in arrow.to_pylist()), key=repr)
 
 
-def ducklakepy_sequence(url, data):
+def ducklakepy_sequence(url, data, spec):
+    """ducklakepy's API over one lake in format `spec` (None: ducklakepy's
+    default, its "1.1", whose ducklake_schema has parent_schema_id and whose
+    stats tables have min_is_exact / max_is_exact beyond DuckDB's 1.1)."""
     from ducklakepy import DuckLakeCatalog
     from ducklakepy.expressions import col
     from ducklakepy.schema import Schema
@@ -95,7 +90,8 @@ def ducklakepy_sequence(url, data):
     def step(name, fn):
         out[name] = outcome(fn, data)
 
-    cat = DuckLakeCatalog("lake", url=url, data_path=str(data) + "/", spec_version="1.0")
+    opts = {"spec_version": spec} if spec else {}
+    cat = DuckLakeCatalog("lake", url=url, data_path=str(data) + "/", **opts)
     schema = Schema(Column("id", Int64Type()), Column("name", VarcharType()),
                     Column("v", Float64Type()), Column("flag", BooleanType()),
                     Column("d", DateType()), Column("ts", TimestampTzType()))
@@ -142,6 +138,11 @@ def ducklakepy_sequence(url, data):
     step("append_partitioned", lambda: cat.append_to_table(t(), batch,
                                                            inline_threshold=0).snapshot_id)
     step("read_partitioned", read)
+    if spec is None:  # nested namespaces are 1.1's (parent_schema_id)
+        step("create_nested", lambda: cat.create_namespace(("s1", "inner")).snapshot_id)
+        step("table_in_nested", lambda: cat.create_table(("s1", "inner", "u"),
+                                                          schema=schema).name)
+        step("list_nested", lambda: sorted(map(str, cat.list_namespaces())))
     step("drop_table", lambda: cat.drop_table(("s1", "t")) and None)
     step("table_exists", lambda: cat.table_exists(("s1", "t")))
     cat.close()
@@ -183,24 +184,15 @@ def compare(results, what):
 
 
 def test_ducklakepy_and_polars_match_postgres(servers):
-    cats = lakes(servers, "dlpy")
-    results = {c: ducklakepy_sequence(url, data) for c, (url, data) in cats.items()}
-    differ = compare(results, "ducklakepy")
-    pg = results["postgres"]
-    assert all(v[0] == "ok" for v in pg.values()), pg  # the sequence ran to its end
-    assert pg["read_partitioned"] == results["rocklake"]["read_partitioned"]
-
-    # ducklakepy's default format: created on PostgreSQL, refused by RockLake
-    default = lakes(servers, "dlpy_default")
-    res2 = {}
-    for c, (url, data) in default.items():
-        from ducklakepy import DuckLakeCatalog
-        cat = DuckLakeCatalog("lake", url=url, data_path=str(data) + "/")
-        res2[c] = {"default_spec_initialize": outcome(lambda: cat.initialize() or "ok", data)}
-        cat.close()
-    differ.update(compare(res2, "ducklakepy default format"))
-    assert res2["rocklake"]["default_spec_initialize"][:3] == \
-        ("error", "NotSupportedError", "0A000"), res2
+    differ = {}
+    for name, spec in (("dlpy", "1.0"), ("dlpy_default", None)):
+        cats = lakes(servers, name)
+        results = {c: ducklakepy_sequence(url, data, spec) for c, (url, data) in cats.items()}
+        differ.update(compare(results, f"ducklakepy (format {spec or 'default'})"))
+        pg = results["postgres"]
+        assert all(v[0] == "ok" for v in pg.values()), pg  # the sequence ran to its end
+        assert pg["read_partitioned"] == results["rocklake"]["read_partitioned"]
+    assert "'s1.inner'" in results["rocklake"]["list_nested"][1], results["rocklake"]
 
     # polars-ducklake reads a lake DuckDB wrote, on both
     duck = lakes(servers, "dlpy_duckdb")

@@ -1,0 +1,215 @@
+/*
+ * tabledef.c — the byte forms of table definitions, and the descriptors
+ * built from them; pure functions (no store, no catalog state), so tools and
+ * the fuzz target decode them as the catalog does.
+ *
+ * Owns: a dynamic table's column list (cat_encode_dyn_columns; uvarint n,
+ * then per column uvarint name length, name, u8 type, u8 flags: bit 0 NOT
+ * NULL, bit 1 a zigzag-varint typmod follows) and its definition row
+ * (rl_dynamic_desc_decode); the value of a name index entry (rl_name_entry);
+ * a DuckLake fixed table extended with columns of a client's own
+ * (rl_fixed_desc_extend).
+ *
+ * Invariants: a descriptor built here owns its name and every column name
+ * (rl_dynamic_desc_free frees exactly ncols_max of them); an extended
+ * descriptor is the fixed one in its format's shape with the extension
+ * columns appended (since = that format), never with a duplicate name or
+ * more than RL_MAX_COLUMNS columns.
+ */
+#include "catalog/catalog_int.h"
+
+#include <assert.h>
+#include <stdio.h>
+
+#include "keys/tags.h"
+
+/* --------------------------------------------------------- dynamic tables */
+
+/* Column list of a dynamic table as stored in its definition row:
+ * uvarint n, then per column uvarint name length, name, u8 type, u8 flags
+ * (bit 0 NOT NULL, bit 1 a zigzag-varint typmod follows). */
+#define DYN_COL_NOT_NULL 0x01
+#define DYN_COL_TYPMOD 0x02
+
+void cat_encode_dyn_columns(rl_buf *b, size_t ncols, const rl_column_desc *cols)
+{
+    rl_buf_put_uvarint(b, ncols);
+    for (size_t i = 0; i < ncols; i++) {
+        rl_buf_put_uvarint(b, strlen(cols[i].name));
+        rl_buf_put_str(b, cols[i].name);
+        rl_buf_put_u8(b, (uint8_t)cols[i].type);
+        uint8_t flags = (cols[i].not_null ? DYN_COL_NOT_NULL : 0) |
+                        (cols[i].typmod > 0 ? DYN_COL_TYPMOD : 0);
+        rl_buf_put_u8(b, flags);
+        if (flags & DYN_COL_TYPMOD)
+            rl_buf_put_svarint(b, cols[i].typmod);
+    }
+}
+
+void rl_dynamic_desc_free(rl_table_desc *d)
+{
+    if (!d)
+        return;
+    for (size_t i = 0; i < d->ncols_max; i++)
+        free((char *)d->cols[i].name);
+    free((rl_column_desc *)d->cols);
+    free((char *)d->name);
+    free(d);
+}
+
+rl_table_desc *cat_dyn_desc_new(uint64_t id, const char *name, size_t ncols)
+{
+    if (ncols > RL_MAX_COLUMNS)
+        return NULL;
+    rl_table_desc *d = calloc(1, sizeof *d);
+    rl_column_desc *cols = calloc(ncols ? ncols : 1, sizeof *cols);
+    char *nm = strdup(name);
+    if (!d || !cols || !nm) {
+        free(d);
+        free(cols);
+        free(nm);
+        return NULL;
+    }
+    d->tag = RL_TAG_DYNAMIC_ROW;
+    d->name = nm;
+    d->since = RL_FMT_1_0;
+    d->ncols_max = (uint8_t)ncols;
+    d->cols = cols;
+    d->nkey = 1;
+    d->key[0] = RL_KEY_SEQ;
+    d->begin_col = d->end_col = d->pk_col = -1;
+    d->counter_col = -1;
+    d->dyn_id = id;
+    return d;
+}
+
+/* `ncols` columns as cat_encode_dyn_columns wrote them into cols[]; *filled
+ * counts those whose name was allocated (to free on failure). */
+static bool decode_columns(rl_reader *r, rl_column_desc *cols, size_t ncols, size_t *filled)
+{
+    for (size_t i = 0; i < ncols; i++) {
+        uint64_t len;
+        const uint8_t *p;
+        uint8_t type, nn;
+        if (!rl_reader_uvarint(r, &len) || len > 1024 || !rl_reader_bytes(r, len, &p) ||
+            !rl_reader_u8(r, &type) || !rl_reader_u8(r, &nn) || type == 0 ||
+            type >= RL_T_MAX_ || !(cols[i].name = strndup((const char *)p, len)))
+            return false;
+        *filled = i + 1;
+        int64_t typmod = 0;
+        if (nn & ~(DYN_COL_NOT_NULL | DYN_COL_TYPMOD) ||
+            ((nn & DYN_COL_TYPMOD) &&
+             (!rl_reader_svarint(r, &typmod) || typmod <= 0 || typmod > INT32_MAX)))
+            return false;
+        cols[i].type = (rl_type)type;
+        cols[i].not_null = (nn & DYN_COL_NOT_NULL) != 0;
+        cols[i].since = RL_FMT_1_0;
+        cols[i].typmod = (int32_t)typmod;
+    }
+    return true;
+}
+
+rl_table_desc *rl_dynamic_desc_decode(uint64_t dyn_id, const uint8_t *val, size_t vlen,
+                                      char *schema_out, size_t schema_n)
+{
+    rl_type types[RL_MAX_COLUMNS];
+    rl_datum vals[RL_MAX_COLUMNS];
+    size_t n = rl_desc_value_columns(&rl_desc_dynamic_table, RL_FMT_LATEST, types, NULL);
+    if (rl_row_decode(val, vlen, RL_TAG_DYNAMIC_TABLE, n, types, NULL, vals, NULL, 0) !=
+        RL_CODEC_OK)
+        return NULL;
+    /* value columns: schema_name, table_name, columns */
+    if (vals[0].isnull || vals[1].isnull || vals[2].isnull)
+        return NULL;
+    if (schema_out)
+        snprintf(schema_out, schema_n, "%.*s", (int)vals[0].v.s.len, (const char *)vals[0].v.s.p);
+    char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)vals[1].v.s.len, (const char *)vals[1].v.s.p);
+    rl_reader r;
+    rl_reader_init(&r, vals[2].v.s.p, vals[2].v.s.len);
+    uint64_t ncols;
+    if (!rl_reader_uvarint(&r, &ncols) || ncols > RL_MAX_COLUMNS)
+        return NULL;
+    rl_table_desc *d = cat_dyn_desc_new(dyn_id, name, (size_t)ncols);
+    if (!d)
+        return NULL;
+    size_t filled = 0;
+    if (!decode_columns(&r, (rl_column_desc *)d->cols, (size_t)ncols, &filled)) {
+        d->ncols_max = (uint8_t)filled; /* free only what was filled */
+        rl_dynamic_desc_free(d);
+        return NULL;
+    }
+    return d;
+}
+
+/* ------------------------------------------------ extended fixed tables */
+
+rl_table_desc *rl_fixed_desc_extend(const rl_table_desc *base, rl_format fmt,
+                                    const uint8_t *colbytes, size_t len)
+{
+    assert(base->tag != RL_TAG_DYNAMIC_ROW && !base->internal);
+    rl_reader r;
+    rl_reader_init(&r, colbytes, len);
+    uint64_t nx;
+    size_t n0 = rl_desc_ncols(base, fmt);
+    if (n0 == 0 || !rl_reader_uvarint(&r, &nx) || nx == 0 || nx > RL_MAX_COLUMNS - n0)
+        return NULL;
+    rl_table_desc *d = calloc(1, sizeof *d);
+    rl_column_desc *cols = calloc(n0 + (size_t)nx, sizeof *cols);
+    char *nm = strdup(base->name);
+    if (!d || !cols || !nm) {
+        free(d);
+        free(cols);
+        free(nm);
+        return NULL;
+    }
+    *d = *base;
+    d->name = nm;
+    d->cols = cols;
+    d->ncols_max = 0; /* what rl_dynamic_desc_free frees, as filled */
+    for (size_t i = 0; i < n0; i++, d->ncols_max++) {
+        cols[i] = base->cols[i];
+        if (!(cols[i].name = strdup(base->cols[i].name))) {
+            rl_dynamic_desc_free(d);
+            return NULL;
+        }
+    }
+    size_t filled = 0;
+    bool ok = decode_columns(&r, cols + n0, (size_t)nx, &filled) && !rl_reader_left(&r);
+    d->ncols_max = (uint8_t)(n0 + filled);
+    for (size_t i = n0; ok && i < n0 + nx; i++) {
+        cols[i].since = fmt; /* in the table's shape from the format it was made in */
+        for (size_t j = 0; j < i; j++) /* a duplicate name is a corrupt entry */
+            ok = ok && strcmp(cols[i].name, cols[j].name) != 0;
+    }
+    if (!ok) {
+        rl_dynamic_desc_free(d);
+        return NULL;
+    }
+    assert(rl_desc_ncols(d, fmt) == n0 + nx);
+    return d;
+}
+
+/* ------------------------------------------------------ name index values */
+
+bool rl_name_entry_decode(const uint8_t *v, size_t vl, rl_name_entry *out)
+{
+    memset(out, 0, sizeof *out);
+    if (vl == 1 && v[0] != 0) {
+        out->tag = v[0];
+        return true;
+    }
+    if (vl == 8 && v[0] == 0) {
+        out->dyn_id = rl_load_be64(v);
+        return true;
+    }
+    if (vl >= 3 && v[0] != 0 && rl_format_parse(rl_format_name((rl_format)v[1])) == v[1]) {
+        out->tag = v[0];
+        out->ext_fmt = (rl_format)v[1];
+        out->ext = v + 2;
+        out->ext_len = vl - 2;
+        return true;
+    }
+    return false;
+}
+

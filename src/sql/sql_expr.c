@@ -71,6 +71,22 @@ static int op_error(rl_expr_ctx *c, const char *op, uint32_t a, uint32_t b, int 
     return -1;
 }
 
+/* 42725 for an operator PostgreSQL finds several candidates for (an
+ * unknown operand several operators' types could take). `a` is NULL for a
+ * prefix operator. */
+static int op_ambiguous(rl_expr_ctx *c, const char *op, const uint32_t *a, uint32_t b, int loc)
+{
+    if (a)
+        rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_FUNCTION, loc, "operator is not unique: %s %s %s",
+                      rl_oid_type_name(*a), op, rl_oid_type_name(b));
+    else
+        rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_FUNCTION, loc, "operator is not unique: %s %s",
+                      op, rl_oid_type_name(b));
+    rl_error_hint(c->x->err, "Could not choose a best candidate operator. You might need to add "
+                             "explicit type casts.");
+    return -1;
+}
+
 /* Give an unknown literal the type of the other operand, as PostgreSQL's
  * operator resolution does; both unknown compare as text. */
 static int resolve_unknown_pair(rl_expr_ctx *c, rl_value *a, rl_value *b, int loc)
@@ -1176,6 +1192,10 @@ static int json_op(rl_expr_ctx *c, const char *op, rl_value *a, rl_value *b, rl_
                    int loc)
 {
     bool json = a->oid == RL_OID_JSON || a->oid == RL_OID_JSONB;
+    /* -> ->> #> #>> exist for json and jsonb alike: an unknown left
+     * operand fits both */
+    if ((op[0] == '-' || (op[0] == '#' && op[1] == '>')) && a->oid == RL_OID_UNKNOWN)
+        return op_ambiguous(c, op, &a->oid, b->oid, loc);
     if (op[0] == '-' && json) {
         if (b->oid == RL_OID_UNKNOWN && rl_value_coerce(c, b, RL_OID_TEXT, -1, false, b, loc) < 0)
             return -1;
@@ -1183,7 +1203,10 @@ static int json_op(rl_expr_ctx *c, const char *op, rl_value *a, rl_value *b, rl_
             return rl_json_get(c, a, b, op[2] == '>', out);
         return op_error(c, op, a->oid, b->oid, loc);
     }
-    if (strcmp(op, "#-") == 0) { /* jsonb_delete_path */
+    if (strcmp(op, "#-") == 0) { /* jsonb_delete_path, the only #- */
+        if (a->oid == RL_OID_UNKNOWN &&
+            rl_value_coerce(c, a, RL_OID_JSONB, -1, false, a, loc) < 0)
+            return -1;
         if (b->oid == RL_OID_UNKNOWN &&
             rl_value_coerce(c, b, RL_OID_TEXT_ARRAY, -1, false, b, loc) < 0)
             return -1;
@@ -1319,6 +1342,8 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
             *out = b;
             return 0;
         }
+        if (strcmp(op, "+") == 0 && b.oid == RL_OID_UNKNOWN) /* float8up, the preferred */
+            return rl_value_coerce(c, &b, RL_OID_FLOAT8, -1, false, out, e->location);
         if (strcmp(op, "-") == 0 && b.oid == RL_OID_INTERVAL)
             return rl_interval_negate(c, &b, out);
         if (strcmp(op, "-") == 0 && rl_oid_is_number(b.oid)) {
@@ -1340,13 +1365,11 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
             }
             return arith(c, '-', &zero, &b, out, e->location);
         }
-        if (strcmp(op, "~") == 0 && b.oid == RL_OID_UNKNOWN) { /* int2/4/8not, bit_not, inetnot */
-            rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_FUNCTION, e->location,
-                          "operator is not unique: ~ unknown");
-            rl_error_hint(c->x->err, "Could not choose a best candidate operator. You might need "
-                                     "to add explicit type casts.");
-            return -1;
-        }
+        /* ~ (int2/4/8not, bit_not, inetnot) and - (numbers' and
+         * interval's: two categories) fit an unknown operand several ways;
+         * + is the numbers' only, so float8 is preferred */
+        if ((strcmp(op, "~") == 0 || strcmp(op, "-") == 0) && b.oid == RL_OID_UNKNOWN)
+            return op_ambiguous(c, op, NULL, b.oid, e->location);
         if (strcmp(op, "~") == 0 && plain_int(b.oid)) { /* int2not, int4not, int8not */
             if (b.d.isnull)
                 *out = b;
@@ -1406,6 +1429,13 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
         if (dt <= 0)
             return dt;
     }
+    /* unknown - text / text[]: jsonb_delete is the only - taking a string
+     * or a string array on its right */
+    if (strcmp(op, "-") == 0 && a.oid == RL_OID_UNKNOWN && b.oid != RL_OID_UNKNOWN &&
+        ((rl_oid_is_textual(b.oid) && b.oid != RL_OID_CHAR) || b.oid == RL_OID_TEXT_ARRAY ||
+         b.oid == 1015) &&
+        rl_value_coerce(c, &a, RL_OID_JSONB, -1, false, &a, e->location) < 0)
+        return -1;
     if (strcmp(op, "-") == 0 && a.oid == RL_OID_JSONB) { /* jsonb_delete[_array|_idx] */
         if (b.oid == RL_OID_UNKNOWN &&
             rl_value_coerce(c, &b, RL_OID_TEXT, -1, false, &b, e->location) < 0)
@@ -1774,60 +1804,72 @@ static int eval_case(rl_expr_ctx *c, const PgQuery__CaseExpr *ce, rl_value *out)
                 ruled_out = (int)i;
         }
     }
-    if (c->typing && ce->defresult) { /* PostgreSQL types the ELSE first */
-        rl_value v;
-        c->x->unreached += ruled_out >= 0;
-        int rc = rl_expr_eval(c, ce->defresult, &v);
-        c->x->unreached -= ruled_out >= 0;
-        if (rc < 0)
-            return -1;
-        type = v.oid;
-    }
-    for (size_t i = 0; i < ce->n_args; i++) {
+    /* typing follows PostgreSQL's transformCaseExpr: every WHEN and its
+     * result in order, then the ELSE (their own errors first, in that
+     * order), then the common type, taken from the ELSE first and then the
+     * results in order (select_common_type's 42804 last) */
+    uint32_t *types = c->typing && ce->n_args ? calloc(ce->n_args, sizeof *types) : NULL;
+    if (c->typing && ce->n_args && !types)
+        return rl_exec_error(c->x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < ce->n_args; i++) {
         if (ce->args[i]->node_case != PG_QUERY__NODE__NODE_CASE_WHEN)
             continue;
         const PgQuery__CaseWhen *w = ce->args[i]->case_when;
         bool hit = false;
-        if (!chosen) {
+        if (!chosen || c->typing) { /* typing: every WHEN, for its errors */
+            bool past = c->typing && ruled_out >= 0 && (int)i > ruled_out;
+            c->x->unreached += past;
             if (ce->arg) {
                 rl_value k, eq;
-                if (rl_expr_eval(c, w->expr, &k) < 0 ||
-                    compare_nodes_values(c, &arg, &k, 0, "=", w->location, &eq) < 0)
-                    return -1;
-                hit = !eq.d.isnull && eq.d.v.b;
+                rc = rl_expr_eval(c, w->expr, &k) < 0 ||
+                             compare_nodes_values(c, &arg, &k, 0, "=", w->location, &eq) < 0
+                         ? -1
+                         : 0;
+                hit = !chosen && rc == 0 && !eq.d.isnull && eq.d.v.b;
             } else {
                 int t = eval_tri(c, w->expr, "CASE/WHEN", w->location);
-                if (t < 0)
-                    return -1;
-                hit = t == 1;
+                rc = t < 0 ? -1 : 0;
+                hit = !chosen && t == 1;
             }
+            c->x->unreached -= past;
         }
         /* typing evaluates every branch for the common type; real rows only
          * the chosen one (another branch may fail on real data) */
-        if (hit || c->typing) {
+        if (rc == 0 && (hit || c->typing)) {
             rl_value v;
             bool unreached = c->typing && !ce->arg &&
                              ((ruled_out >= 0 && (int)i > ruled_out) ||
                               (!hit && rl_expr_is_constant(w->expr)));
             c->x->unreached += unreached;
-            int rc = rl_expr_eval(c, w->result, &v);
+            rc = rl_expr_eval(c, w->result, &v);
             c->x->unreached -= unreached;
-            if (rc < 0 ||
-                (c->typing &&
-                 rl_common_type_of(c, type, v.oid, "CASE", rl_node_location(w->result), &type) < 0))
-                return -1;
-            if (hit) {
+            if (rc == 0 && types)
+                types[i] = v.oid;
+            if (rc == 0 && hit) {
                 result = v;
                 chosen = true;
             }
         }
     }
-    if (ce->defresult && !chosen) {
+    if (rc == 0 && ce->defresult && (!chosen || c->typing)) {
         rl_value v;
-        if (rl_expr_eval(c, ce->defresult, &v) < 0)
-            return -1;
-        result = v;
+        bool unreached = c->typing && ruled_out >= 0;
+        c->x->unreached += unreached;
+        rc = rl_expr_eval(c, ce->defresult, &v);
+        c->x->unreached -= unreached;
+        if (rc == 0 && c->typing)
+            type = v.oid;
+        if (rc == 0 && !chosen)
+            result = v;
     }
+    for (size_t i = 0; rc == 0 && types && i < ce->n_args; i++)
+        if (ce->args[i]->node_case == PG_QUERY__NODE__NODE_CASE_WHEN)
+            rc = rl_common_type_of(c, type, types[i], "CASE",
+                                   rl_node_location(ce->args[i]->case_when->result), &type);
+    free(types);
+    if (rc < 0)
+        return -1;
     if (!c->typing) {
         *out = result;
         /* a NULL branch carries no type of its own: the CASE's, as typed */

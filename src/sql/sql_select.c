@@ -155,6 +155,93 @@ static void resolve_unknown(rl_rowset *rs)
     }
 }
 
+/* Column j of rs becomes text if it is still unknown. */
+static void resolve_unknown_column(rl_rowset *rs, size_t j)
+{
+    if (rs->cols[j].oid != RL_OID_UNKNOWN)
+        return;
+    rs->cols[j].oid = RL_OID_TEXT;
+    for (size_t i = 0; i < rs->nrows; i++)
+        rl_rowset_row(rs, i)[j].oid = RL_OID_TEXT;
+}
+
+/* The target an ORDER BY / GROUP BY position names (1-based), or -1. */
+static int position_of(const PgQuery__Node *n, size_t nt)
+{
+    if (n && n->node_case == PG_QUERY__NODE__NODE_SORT_BY)
+        n = n->sort_by->node;
+    if (!n || n->node_case != PG_QUERY__NODE__NODE_A_CONST ||
+        rl_const(n->a_const)->val_case != PG_QUERY__A__CONST__VAL_IVAL)
+        return -1;
+    int pos = rl_const(n->a_const)->ival->ival;
+    return pos >= 1 && (size_t)pos <= nt ? pos - 1 : -1;
+}
+
+/* Are a and b the same untyped literal (NULL, or the same string)? What
+ * PostgreSQL's equal() finds when a window's key is a target. */
+static bool same_untyped_literal(const PgQuery__Node *a, const PgQuery__Node *b)
+{
+    if (a && a->node_case == PG_QUERY__NODE__NODE_SORT_BY)
+        a = a->sort_by->node;
+    if (!a || !b || a->node_case != PG_QUERY__NODE__NODE_A_CONST ||
+        b->node_case != PG_QUERY__NODE__NODE_A_CONST)
+        return false;
+    const PgQuery__AConst *x = rl_const(a->a_const), *y = rl_const(b->a_const);
+    if (x->isnull || y->isnull)
+        return x->isnull && y->isnull;
+    return x->val_case == PG_QUERY__A__CONST__VAL_SVAL &&
+           y->val_case == PG_QUERY__A__CONST__VAL_SVAL && strcmp(x->sval->sval, y->sval->sval) == 0;
+}
+
+/* Keys of window `w` that are the untyped literal of a target: that target. */
+static void window_keys_resolve(const PgQuery__WindowDef *w, const PgQuery__SelectStmt *st,
+                                rl_rowset *rs)
+{
+    for (size_t j = 0; w && j < rs->ncols && j < st->n_target_list; j++) {
+        const PgQuery__Node *t = st->target_list[j];
+        const PgQuery__Node *e = t->node_case == PG_QUERY__NODE__NODE_RES_TARGET
+                                     ? t->res_target->val
+                                     : NULL;
+        for (size_t i = 0; i < w->n_partition_clause; i++)
+            if (same_untyped_literal(w->partition_clause[i], e))
+                resolve_unknown_column(rs, j);
+        for (size_t i = 0; i < w->n_order_clause; i++)
+            if (same_untyped_literal(w->order_clause[i], e))
+                resolve_unknown_column(rs, j);
+    }
+}
+
+/* An untyped literal target that a sort or grouping key names becomes
+ * text, as PostgreSQL's addTargetToSortList / addTargetToGroupList coerce
+ * it: by position in ORDER BY and GROUP BY (a constant there is 42601), by
+ * being equal to a window's PARTITION BY / ORDER BY key (SQL99 matching).
+ * Seen where the column stays unknown otherwise: a UNION's branch
+ * (diffuzz seed 3 q2665: text vs bigint is 42804 there). */
+static void resolve_keyed_unknowns(const PgQuery__SelectStmt *st, rl_rowset *rs)
+{
+    for (size_t i = 0; i < st->n_sort_clause; i++) {
+        int j = position_of(st->sort_clause[i], rs->ncols);
+        if (j >= 0)
+            resolve_unknown_column(rs, (size_t)j);
+    }
+    for (size_t i = 0; i < st->n_group_clause; i++) {
+        int j = position_of(st->group_clause[i], rs->ncols);
+        if (j >= 0)
+            resolve_unknown_column(rs, (size_t)j);
+    }
+    for (size_t i = 0; i < st->n_window_clause; i++)
+        if (st->window_clause[i]->node_case == PG_QUERY__NODE__NODE_WINDOW_DEF)
+            window_keys_resolve(st->window_clause[i]->window_def, st, rs);
+    for (size_t j = 0; j < st->n_target_list; j++) {
+        const PgQuery__Node *t = st->target_list[j];
+        const PgQuery__Node *e = t->node_case == PG_QUERY__NODE__NODE_RES_TARGET
+                                     ? t->res_target->val
+                                     : NULL;
+        if (e && e->node_case == PG_QUERY__NODE__NODE_FUNC_CALL && e->func_call->over)
+            window_keys_resolve(e->func_call->over, st, rs);
+    }
+}
+
 /* PostgreSQL's MaxTupleAttributeNumber: a result has at most this many
  * columns (RowDescription's count is 16 bits; PostgreSQL stops far below). */
 #define MAX_TARGET_COLUMNS 1664
@@ -3559,6 +3646,11 @@ static int distinct_sort_keys(proj *p, const rl_rowset *typ)
 static long distinct_on_column(proj *p, const rl_rowset *typ, const PgQuery__Node *e)
 {
     if (e->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+        rl_const(e->a_const)->val_case != PG_QUERY__A__CONST__VAL_IVAL) /* SQL92's rule */
+        return rl_exec_error(p->S->x, RL_SQLSTATE_SYNTAX_ERROR, e->a_const->location,
+                             "non-integer constant in DISTINCT ON"),
+               -2;
+    if (e->node_case == PG_QUERY__NODE__NODE_A_CONST &&
         rl_const(e->a_const)->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
         int pos = rl_const(e->a_const)->ival->ival;
         if (pos < 1 || (size_t)pos > p->nt)
@@ -4204,6 +4296,7 @@ static rl_rowset *type_level(sel *S, const PgQuery__SelectStmt *st)
     }
     if (st->n_distinct_clause) /* DISTINCT compares them: an unknown literal becomes text */
         resolve_unknown(p.out);
+    resolve_keyed_unknowns(st, p.out);
     result = p.out;
     p.out = NULL;
 done:
@@ -4316,6 +4409,7 @@ static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
         goto done;
     if (st->n_distinct_clause) /* DISTINCT compares them: an unknown literal becomes text */
         resolve_unknown(p.out);
+    resolve_keyed_unknowns(st, p.out);
     if (plan_sort(S, st, p.out->cols, p.nt, false, &p.k) < 0)
         goto done;
     p.nk = st->n_sort_clause;

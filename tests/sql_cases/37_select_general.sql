@@ -172,3 +172,18 @@ SELECT count(*) FROM ducklake_snapshot TABLESAMPLE SYSTEM ('NaN');
 SELECT count(*) FROM ducklake_snapshot TABLESAMPLE BERNOULLI ('x');
 -- an element of a text-like array read by subscript outlives the element's buffer (heap-use-after-free under ASan before, from JDBC's getTypeInfo)
 SELECT (ARRAY['a', 'bb'])[2], (current_schemas(false))[1], ('{x,y}'::text[])[1] || 'z', s.r FROM (SELECT ('{p,q}'::name[])[2] AS r) s;
+-- an untyped literal a sort or grouping key names becomes text, in a set
+-- operation's branch too (diffuzz seed 3 q2665: 42804 on PostgreSQL,
+-- answered on RockLake): ORDER BY / GROUP BY positions, window keys equal
+-- to the target; DISTINCT ON with a non-integer constant is 42601
+(SELECT NULL ORDER BY 1) UNION SELECT 1;
+SELECT NULL, NULL GROUP BY 2 UNION SELECT 1, 2;
+SELECT rank() OVER (ORDER BY NULL), NULL UNION SELECT 1, 2;
+SELECT rank() OVER (PARTITION BY NULL), NULL UNION SELECT 1, 2;
+SELECT rank() OVER w, NULL WINDOW w AS (ORDER BY NULL) UNION SELECT 1, 2;
+SELECT rank() OVER (ORDER BY 'a'), 'a' UNION SELECT 1, 2;
+SELECT rank() OVER (ORDER BY 'a'), 'b' UNION SELECT 1, 2;
+SELECT rank() OVER (ORDER BY NULL), NULL UNION SELECT 1, 'x' ORDER BY 1, 2;
+SELECT DISTINCT ON (NULL) NULL, 1;
+SELECT DISTINCT ON ('a') 1;
+SELECT DISTINCT ON (2) 1, 2;

@@ -146,3 +146,18 @@ select '{"a":1}'::jsonb - 1;
 select '1'::jsonb - 'a';
 select '"a"'::jsonb - 0;
 select '{"a":1}'::jsonb - 1.5;
+-- operators with an unknown operand, resolved as PostgreSQL's candidates
+-- allow: jsonb - text / text[] and #- are jsonb's alone; -> ->> #> #>> are
+-- json's and jsonb's (42725); prefix - is numbers' and interval's (42725),
+-- prefix + numbers' alone (float8, the preferred)
+SELECT pg_typeof(NULL - 'a'::text), NULL - 'a'::varchar, '{"a":1}' - 'a'::text;
+SELECT pg_typeof(NULL - ARRAY['a']), '{"a":1,"b":2}' - ARRAY['a','b'];
+SELECT NULL #- ARRAY['a'], '{"a":{"b":1}}' #- '{a,b}';
+SELECT NULL -> 'a'::text;
+SELECT NULL ->> 1;
+SELECT '{"a":1}' -> 'a';
+SELECT pg_typeof(NULL #> '{a}');
+SELECT '{"a":1}' - 'a';
+SELECT - NULL;
+SELECT - '1';
+SELECT + '1.5', pg_typeof(+ NULL);

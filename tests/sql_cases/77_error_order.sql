@@ -91,3 +91,11 @@ select sum(snapshot_id) over (order by nosuch) from ducklake_snapshot where snap
 select rank() over w from ducklake_snapshot where nosuch2 = 1 window w as (partition by nosuch);
 select sum(snapshot_id) over (partition by (null + null)) from ducklake_snapshot where array[snapshot_id, 6] && array[6];
 select sum(snapshot_id) over (partition by nosuch) from ducklake_snapshot where snapshot_id > 0;
+-- CASE as transformCaseExpr: every WHEN and its result, then the ELSE,
+-- their own errors in that order; the branches' common type (42804) last
+-- (diffuzz seeds 1796513873 q3622, 1796509692 q46670: 42804 came first)
+SELECT CASE WHEN t5.table_id < ANY (ARRAY[NULL]) THEN t5.begin_snapshot ELSE CASE WHEN t5.column_id > t5.column_order THEN t5.table_id ELSE COALESCE(NULL, NULL) END END FROM ducklake_column t5;
+SELECT CASE WHEN 1 = 1 THEN 1 ELSE 'x' || 1 END;
+SELECT CASE WHEN true THEN 'a'::text WHEN nosuch THEN 1 END;
+SELECT CASE WHEN t1.column_id > 0 THEN CASE WHEN t1.column_id = 1 THEN t1.table_id ELSE t1.column_id END ELSE (NULL - COALESCE(NULL, NULL)) END FROM ducklake_table_column_stats t1;
+SELECT CASE 1 WHEN 1 THEN 'a'::date WHEN 'x'::int THEN 2 END;

@@ -347,6 +347,31 @@ int rl_fn_array_position(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, i
     return 0;
 }
 
+int rl_fn_width_bucket_array(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    rl_value *v;
+    size_t k;
+    if (rl_array_decode(c, &a[1], &v, &k, loc) < 0)
+        return -1;
+    for (size_t i = 0; i < k; i++)
+        if (v[i].d.isnull)
+            return rl_exec_error(c->x, RL_SQLSTATE_NULL_VALUE_NOT_ALLOWED, -1,
+                                 "thresholds array must not contain NULLs");
+    size_t left = 0, right = k; /* PostgreSQL's search: unsorted input answers as it does */
+    while (left < right) {
+        size_t mid = (left + right) / 2;
+        int r;
+        if (elem_cmp(c, &a[0], &v[mid], &r, loc) < 0)
+            return -1;
+        if (r < 0)
+            right = mid;
+        else
+            left = mid + 1;
+    }
+    rl_val_int(out, RL_OID_INT4, (int64_t)left);
+    return 0;
+}
+
 /* array_positions(array, x): every such subscript, as int4[]. */
 int rl_fn_array_positions(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {

@@ -36,6 +36,9 @@ int rl_fn_array_cat(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int lo
 int rl_fn_array_remove(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_array_replace(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_array_position(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+/* width_bucket(x, thresholds[]): how many thresholds are <= x, by binary
+ * search of the (ascending) thresholds; 22004 if one is NULL. */
+int rl_fn_width_bucket_array(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_array_positions(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_array_fill(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_trim_array(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);

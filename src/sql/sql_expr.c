@@ -2786,7 +2786,9 @@ static int aggregate_values(rl_expr_ctx *c, const PgQuery__FuncCall *f, const ch
     uint32_t rtype = type == RL_OID_UNKNOWN || type == RL_OID_VARCHAR || type == RL_OID_NAME
                          ? RL_OID_TEXT
                          : type;
-    if (type == RL_OID_JSON || type == RL_OID_JSONB) /* no max(jsonb) in PostgreSQL */
+    /* PostgreSQL 15 has no max/min of json(b), bytea, boolean or uuid */
+    if (type == RL_OID_JSON || type == RL_OID_JSONB || type == RL_OID_BYTEA ||
+        type == RL_OID_BOOL || type == RL_OID_UUID)
         return no_function(c, name, 1, &(rl_value){.oid = type}, f->location);
     bool is_max = name[1] == 'a';
     const rl_value *best = NULL;

@@ -141,3 +141,9 @@ SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY x::numeric(10,3)), mode() WIT
 -- two-argument aggregates as a window over a grouped query's groups
 SELECT g, corr(max(f8), min(i4)) OVER (), regr_count(max(f8), g) OVER (ORDER BY g), covar_samp(sum(i4), g) OVER (ORDER BY g ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING), regr_slope(g, count(*)) OVER () FROM s GROUP BY g ORDER BY g;
 SELECT g, corr(max(t), g) OVER () FROM s GROUP BY g ORDER BY g;
+-- max/min exist for neither bytea, boolean nor uuid (answered before)
+SELECT max('\x01'::bytea);
+SELECT max(true);
+SELECT min('00000000-0000-0000-0000-000000000001'::uuid);
+SELECT min(x) FROM (VALUES ('\x01'::bytea)) v(x) WHERE false;
+SELECT max(x) OVER () FROM (VALUES (true)) v(x);

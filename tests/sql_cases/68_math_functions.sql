@@ -113,3 +113,9 @@ SELECT CAST(NULL AS _text), pg_typeof(CAST(NULL AS _int4)), '{1,2}'::_int8, pg_t
 SELECT pg_typeof(NULL::_float8), pg_typeof(NULL::_numeric), pg_typeof(NULL::_jsonb), pg_typeof(NULL::_name), pg_typeof(NULL::_oid), pg_typeof(NULL::_timestamptz), pg_typeof(NULL::_uuid), pg_typeof(NULL::_date);
 SELECT NULL::_int;
 SELECT NULL::_nosuch;
+-- width_bucket(x, thresholds[]) (42883 before): PostgreSQL's binary search
+SELECT width_bucket(5, ARRAY[1,3,6]), width_bucket(0, ARRAY[1,3,6]), width_bucket(6, ARRAY[1,3,6]), width_bucket(7, ARRAY[1,3,6]);
+SELECT width_bucket(2.5, ARRAY[1,3,6]), width_bucket('b', ARRAY['a','c']), width_bucket(5, '{}'::int[]);
+SELECT width_bucket(NULL, ARRAY[1,6]), width_bucket(5, ARRAY[6,3,1]);
+SELECT width_bucket(5, ARRAY[1,NULL,6]);
+SELECT width_bucket(date '2024-02-01', ARRAY[date '2024-01-01', date '2024-03-01']);

@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "keys/tags.h"
 #include "pgtype/pgtype.h"
 #include "sql/sql_cast.h"
 #include "sql/sql_ctid.h"
@@ -494,10 +495,91 @@ static int64_t int_or_min(const rl_datum *v)
     return v && !v->isnull ? v->v.i : INT64_MIN;
 }
 
+/* When each file (ducklake_data_file, ducklake_delete_file: ids from the
+ * snapshots' next_file_id) was inserted, as the snapshots show it: the
+ * commit that allocated id is the first snapshot whose counter is past it.
+ * A file's begin_snapshot is not always when it was written: flushing
+ * inlined data and merging files insert files that begin at older
+ * snapshots, and PostgreSQL's heap has them where they were written.
+ * Snapshots are ascending and so are their counters. (Schemas and tables
+ * are only ever inserted at their begin_snapshot; the map costs a scan of
+ * the snapshots, so it is loaded only for a whole-table read of files that
+ * has rows to order.) */
+typedef struct insert_map {
+    int64_t *snap, *next; /* snapshot id, its counter */
+    size_t n;
+} insert_map;
+
+static void insert_map_free(insert_map *m)
+{
+    free(m->snap);
+    free(m->next);
+    memset(m, 0, sizeof *m);
+}
+
+/* The map for d (empty when d's ids do not come from a snapshot counter). */
+static int insert_map_load(rl_exec *x, const rl_table_desc *d, insert_map *m)
+{
+    memset(m, 0, sizeof *m);
+    const char *counter = d->counter_col >= 0 && d->counter_col == d->heap_col ? d->counter : NULL;
+    const char *col = counter && strcmp(counter, RL_COUNTER_NEXT_FILE_ID) == 0 ? "next_file_id"
+                                                                               : NULL;
+    rl_txn *t = col ? rl_exec_txn(x) : NULL;
+    if (!t)
+        return col ? -1 : 0;
+    const rl_table_desc *sd = rl_desc_by_tag(RL_TAG_SNAPSHOT);
+    int c = rl_desc_column_index(sd, col, rl_txn_format(t));
+    rl_scan *sc = c >= 0 ? rl_txn_scan(t, sd, NULL, 0, x->err) : NULL;
+    if (!sc)
+        return c >= 0 ? -1 : 0;
+    size_t cap = 0;
+    const rl_row *row;
+    int rc;
+    while ((rc = rl_scan_next(sc, &row, x->err)) == 1) {
+        if (row->vals[0].isnull || row->vals[c].isnull)
+            continue;
+        if (m->n == cap) {
+            cap = cap ? 2 * cap : 64;
+            int64_t *a = realloc(m->snap, cap * sizeof *a);
+            if (a)
+                m->snap = a;
+            int64_t *b = a ? realloc(m->next, cap * sizeof *b) : NULL;
+            if (!b) {
+                rc = rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+                break;
+            }
+            m->next = b;
+        }
+        m->snap[m->n] = row->vals[0].v.i;
+        m->next[m->n++] = row->vals[c].v.i;
+    }
+    rl_scan_free(sc);
+    if (rc < 0)
+        insert_map_free(m);
+    return rc < 0 ? -1 : 0;
+}
+
+/* The earliest snapshot id could have been inserted at: just after the last
+ * snapshot whose counter had not reached it (with no snapshot missing, the
+ * one that allocated it); INT64_MIN when no snapshot says. */
+static int64_t inserted_after(const insert_map *m, int64_t id)
+{
+    size_t lo = 0, hi = m->n;
+    while (lo < hi) { /* first snapshot whose counter is past id */
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->next[mid] > id)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo == 0 || lo == m->n ? INT64_MIN : m->snap[lo - 1] + 1;
+}
+
 /* From the row's begin_snapshot, end_snapshot and heap column (each NULL
  * when the descriptor has none). A row whose end_snapshot differs from its
  * begin was UPDATEd at end_snapshot; one written with both equal (DuckLake
- * 1.1's closed partition rows) was inserted so. */
+ * 1.1's closed partition rows) was inserted so; any other was inserted at
+ * begin_snapshot (or later: ranks_adjust_inserted). */
 static heap_rank heap_rank_of(const rl_table_desc *d, const rl_datum *begin, const rl_datum *end,
                               const rl_datum *col, uint32_t idx)
 {
@@ -511,6 +593,26 @@ static heap_rank heap_rank_of(const rl_table_desc *d, const rl_datum *begin, con
     r.written = !closed;
     r.then = col ? int_or_min(col) : 0;
     return r;
+}
+
+/* Rows inserted later than their begin_snapshot (insert_map) ranked where
+ * they were written. 0, or -1 with x's error. */
+static int ranks_adjust_inserted(rl_exec *x, const rl_table_desc *d, heap_rank *r, size_t n)
+{
+    if (n < 2 || d->heap_order != RL_HEAP_LAST_WRITE)
+        return 0;
+    insert_map m;
+    if (insert_map_load(x, d, &m) < 0)
+        return -1;
+    for (size_t i = 0; i < n && m.n; i++) {
+        if (!r[i].written || r[i].then == INT64_MIN)
+            continue;
+        int64_t at = inserted_after(&m, r[i].then);
+        if (at > r[i].first)
+            r[i].first = at;
+    }
+    insert_map_free(&m);
+    return 0;
 }
 
 static const rl_datum *col_of(const rl_datum *vals, int col)
@@ -596,6 +698,10 @@ static int rowset_heap_sort(rl_exec *x, const rl_table_desc *d, rl_rowset *rs)
         ranks[i] = heap_rank_of(d, value_col(row, d->begin_col), value_col(row, d->end_col),
                                 value_col(row, d->heap_col), (uint32_t)i);
     }
+    if (ranks_adjust_inserted(x, d, ranks, n) < 0) {
+        free(ranks);
+        return -1;
+    }
     const heap_rank *r = sort_ranks(ranks, n, &scratch);
     if (r && !scratch) { /* already in heap order */
         free(ranks);
@@ -651,10 +757,11 @@ struct rl_heap_spool {
 rl_heap_spool *rl_heap_spool_new(rl_exec *x, const rl_table_desc *d)
 {
     rl_heap_spool *sp = calloc(1, sizeof *sp);
-    if (!sp)
+    if (!sp) {
         rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
-    else
-        *sp = (rl_heap_spool){.x = x, .d = d};
+        return NULL;
+    }
+    *sp = (rl_heap_spool){.x = x, .d = d};
     return sp;
 }
 
@@ -775,6 +882,8 @@ int rl_heap_spool_send(rl_heap_spool *sp, const rl_row_stream *st, bool as_writt
 {
     int rc;
     heap_rank *scratch = NULL;
+    if (!as_written && ranks_adjust_inserted(sp->x, sp->d, sp->ranks, sp->n) < 0)
+        return -1;
     const heap_rank *r = sp->n && !as_written ? sort_ranks(sp->ranks, sp->n, &scratch) : NULL;
     if (sp->n && !as_written && !r)
         rc = rl_exec_error(sp->x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");

@@ -657,6 +657,84 @@ int rl_jsonb_from_json(rl_expr_ctx *c, const rl_value *j, rl_value *out, int loc
     return rl_jsonb_make(c, j->d.v.s.p, j->d.v.s.len, false, out, loc);
 }
 
+/* array_in of a one-dimensional array's text `t` (braces included): every
+ * element through its type's input, so that a bad element fails here
+ * (22P02, as PostgreSQL's cast does) and the value is kept in array_out's
+ * form ({true} is {t}, {"a"} is {a}); an empty element is a malformed
+ * literal. A multidimensional literal is kept as written (their support is
+ * the text form only). `whole` is the input as given, for the message. */
+static int array_input(rl_expr_ctx *c, const char *whole, size_t wlen, const char *t, size_t n,
+                       uint32_t oid, int32_t typmod, bool explicit_cast, rl_value *out, int loc)
+{
+    size_t i = 1;
+    while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n'))
+        i++;
+    if (i < n && t[i] == '{') {
+        rl_val_str(out, oid, t, n);
+        return 0;
+    }
+    uint32_t elem = rl_array_elem_oid(oid);
+    size_t cap = 8, k = 0, pos = 0;
+    rl_value *vals = rl_arena_alloc(c->arena, cap * sizeof *vals);
+    rl_buf el;
+    rl_buf_init(&el, 0);
+    bool isnull;
+    int rc = vals ? 0 : rl_expr_oom(c);
+    while (rc == 0 && rl_array_next(t, n, &pos, &el, &isnull) == 1) {
+        if (k == cap) {
+            rl_value *nv = NULL;
+            size_t limit = rl_result_budget_limit(RL_RESULT_MEM_DEFAULT);
+            if (2 * cap > limit / sizeof *nv) {
+                rc = rl_exec_error(c->x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
+                                   "result of this statement needs more than %zu MB",
+                                   limit >> 20);
+                break;
+            }
+            if (!(nv = rl_arena_alloc(c->arena, 2 * cap * sizeof *nv))) {
+                rc = rl_expr_oom(c);
+                break;
+            }
+            memcpy(nv, vals, cap * sizeof *vals);
+            vals = nv;
+            cap *= 2;
+        }
+        /* an unquoted element with nothing in it ({1,,2}, {1,}) */
+        size_t at = pos > 0 ? pos - 1 : 0;
+        if (el.len == 0 && !isnull && (at >= n || t[at] == ',' || t[at] == '}') &&
+            !memchr(t + 1, '"', n - 1)) {
+            rc = rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
+                               "malformed array literal: \"%.*s\"", (int)wlen, whole);
+            rl_error_detail(c->x->err, "Unexpected \",\" character.");
+            break;
+        }
+        if (isnull) {
+            rl_val_null(&vals[k++], elem);
+            continue;
+        }
+        char *copy = rl_arena_alloc(c->arena, el.len + 1); /* text values point into it */
+        if (!copy) {
+            rc = rl_expr_oom(c);
+            break;
+        }
+        if (el.len)
+            memcpy(copy, el.data, el.len);
+        copy[el.len] = 0;
+        rc = rl_text_to_value(c, copy, el.len, elem, typmod, explicit_cast, &vals[k++], loc);
+    }
+    rl_buf_free(&el);
+    size_t last = n - 1; /* a separator before the closing brace: {1,} */
+    while (rc == 0 && last > 1 && (t[last - 1] == ' ' || t[last - 1] == '\t' ||
+                                   t[last - 1] == '\n'))
+        last--;
+    if (rc == 0 && last > 1 && t[last - 1] == ',' && !memchr(t + 1, '"', n - 1)) {
+        rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
+                      "malformed array literal: \"%.*s\"", (int)wlen, whole);
+        rl_error_detail(c->x->err, "Unexpected \"}\" character.");
+        rc = -1;
+    }
+    return rc < 0 ? -1 : rl_array_of_values(c, oid, vals, k, 1, out);
+}
+
 /* Input text of a type (a literal or a cast from text). */
 int rl_text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid,
                          int32_t typmod, bool explicit_cast, rl_value *out, int loc)
@@ -682,8 +760,7 @@ int rl_text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid,
         if (z - a < 2 || p[a] != '{' || p[z - 1] != '}')
             return rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
                                  "malformed array literal: \"%.*s\"", (int)len, p);
-        rl_val_str(out, oid, p + a, z - a);
-        return 0;
+        return array_input(c, p, len, p + a, z - a, oid, typmod, explicit_cast, out, loc);
     }
     switch (oid) {
     case RL_OID_JSON:

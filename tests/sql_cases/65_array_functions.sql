@@ -144,3 +144,14 @@ select count(*) from (values (1),(2)) v(n) full join lateral generate_series(1, 
 -- an empty element read back (UBSan: memcpy from a NULL buffer of 0 bytes)
 select array_append(array[''], ''), array_to_string(array_append(array[NULL::text, ''], '') || 'z'::text, ',', '?');
 select array['', 'a']::varchar[], array['']::text[]::int4[] is null;
+-- array input: every element through its type's input at the cast, kept in
+-- array_out's form ({1,,2} was accepted, {true} kept as written)
+SELECT '{true}'::bool[], '{t,false,yes}'::bool[];
+SELECT '{1,,2}'::int[];
+SELECT '{1,}'::int[];
+SELECT '{,1}'::int[];
+SELECT '{a}'::int[];
+SELECT '{"a", b ,"c d",NULL,"NULL"}'::text[], '{""}'::text[], '{"",1}'::text[];
+SELECT '{}'::int[], '{ 1 , 2 }'::int[], '{1.50,2}'::numeric[];
+SELECT '{2024-01-01}'::date[], '{"2024-01-01 12:00+02"}'::timestamptz[];
+SELECT '{1,2}'::int[] = '{1, 2}'::int[], array_length('{1,2,3}'::int[], 1);

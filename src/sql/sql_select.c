@@ -377,6 +377,14 @@ static int need_visit(void *ctx, const ProtobufCMessage *m)
             need_add(w, rl_node_string(cr->fields[cr->n_fields - 1]));
         return w->all ? -1 : 1;
     }
+    if (m->descriptor == &pg_query__a__indirection__descriptor) { /* (s).* */
+        const PgQuery__AIndirection *ind = (const PgQuery__AIndirection *)m;
+        for (size_t i = 0; i < ind->n_indirection; i++)
+            if (ind->indirection[i]->node_case == PG_QUERY__NODE__NODE_A_STAR)
+                w->all = true;
+        if (w->all)
+            return -1;
+    }
     if (m->descriptor == &pg_query__join_expr__descriptor) {
         const PgQuery__JoinExpr *j = (const PgQuery__JoinExpr *)m;
         if (j->is_natural)
@@ -2505,9 +2513,8 @@ static size_t target_add(sel *S, target_list *tl)
 
 /* `*` or `rel.*`: the input columns it stands for. */
 static int target_star(sel *S, const PgQuery__SelectStmt *st, const rl_rowset *in,
-                       const PgQuery__ColumnRef *cr, int location, target_list *tl)
+                       const char *rel, int cr_location, int location, target_list *tl)
 {
-    const char *rel = cr->n_fields >= 2 ? rl_node_string(cr->fields[cr->n_fields - 2]) : NULL;
     size_t before = tl->n;
     for (size_t c = 0; c < in->ncols; c++) {
         const rl_colmeta *im = &in->cols[c];
@@ -2521,12 +2528,35 @@ static int target_star(sel *S, const PgQuery__SelectStmt *st, const rl_rowset *i
         tl->m[k].using_dup = false;
     }
     if (rel && tl->n == before && !in->ncols)
-        return rl_exec_error(S->x, RL_SQLSTATE_UNDEFINED_TABLE, cr->location,
+        return rl_exec_error(S->x, RL_SQLSTATE_UNDEFINED_TABLE, cr_location,
                              "missing FROM-clause entry for table \"%s\"", rel);
     if (!rel && st->n_from_clause == 0)
-        return rl_exec_error(S->x, RL_SQLSTATE_SYNTAX_ERROR, cr->location,
+        return rl_exec_error(S->x, RL_SQLSTATE_SYNTAX_ERROR, cr_location,
                              "SELECT * with no tables specified is not valid");
     return 0;
+}
+
+/* `(name).*` where name is a FROM item and no column: its whole row taken
+ * apart, which is `name.*` (PostgreSQL looks for a column first). The
+ * relation's name, or NULL when v is not that. */
+static const char *whole_row_star(const rl_rowset *in, const PgQuery__Node *v)
+{
+    if (!v || v->node_case != PG_QUERY__NODE__NODE_A_INDIRECTION)
+        return NULL;
+    const PgQuery__AIndirection *ind = v->a_indirection;
+    if (ind->n_indirection != 1 ||
+        ind->indirection[0]->node_case != PG_QUERY__NODE__NODE_A_STAR || !ind->arg ||
+        ind->arg->node_case != PG_QUERY__NODE__NODE_COLUMN_REF ||
+        ind->arg->column_ref->n_fields != 1)
+        return NULL;
+    const char *name = rl_node_string(ind->arg->column_ref->fields[0]);
+    bool rel = false;
+    for (size_t c = 0; name && c < in->ncols; c++) {
+        if (in->cols[c].attnum >= 0 && strcmp(in->cols[c].name, name) == 0)
+            return NULL; /* a column of that name */
+        rel |= strcmp(in->cols[c].rel, name) == 0;
+    }
+    return rel ? name : NULL;
 }
 
 static int plan_targets(sel *S, const PgQuery__SelectStmt *st, const rl_rowset *in, tcol **out,
@@ -2544,7 +2574,15 @@ static int plan_targets(sel *S, const PgQuery__SelectStmt *st, const rl_rowset *
             v && v->node_case == PG_QUERY__NODE__NODE_COLUMN_REF ? v->column_ref : NULL;
         if (cr && cr->n_fields &&
             cr->fields[cr->n_fields - 1]->node_case == PG_QUERY__NODE__NODE_A_STAR) {
-            rc = target_star(S, st, in, cr, rt->location, &tl);
+            const char *rel =
+                cr->n_fields >= 2 ? rl_node_string(cr->fields[cr->n_fields - 2]) : NULL;
+            rc = target_star(S, st, in, rel, cr->location, rt->location, &tl);
+            continue;
+        }
+        const char *whole = whole_row_star(in, v);
+        if (whole) {
+            rc = target_star(S, st, in, whole, v->a_indirection->arg->column_ref->location,
+                             rt->location, &tl);
             continue;
         }
         size_t k = target_add(S, &tl);

@@ -187,3 +187,9 @@ SELECT rank() OVER (ORDER BY NULL), NULL UNION SELECT 1, 'x' ORDER BY 1, 2;
 SELECT DISTINCT ON (NULL) NULL, 1;
 SELECT DISTINCT ON ('a') 1;
 SELECT DISTINCT ON (2) 1, 2;
+-- (s).* of a FROM item is s.* (0A000 before), joins included
+SELECT (s).* FROM (SELECT 1 AS a, 2 AS b) s;
+SELECT (s).*, 3 FROM (SELECT 1 AS a, 2 AS b) s;
+SELECT (s).* FROM (SELECT 1 AS a, 2 AS b) s, (SELECT 3 AS c) u;
+SELECT count(*) FROM (SELECT (s).* FROM (SELECT 1 AS a, 2 AS b) s) q;
+SELECT (t).* FROM ducklake_table t WHERE false;

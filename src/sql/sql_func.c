@@ -1388,6 +1388,39 @@ static uint32_t result_type(const rl_func *f, size_t n, const rl_value *args, ui
     return f->rettype;
 }
 
+uint32_t rl_func_arg_type(rl_exec *x, const char *name, size_t n, const uint32_t *oids,
+                          size_t which)
+{
+    if (n > RL_FUNC_MAX_ARGS || which >= n)
+        return 0;
+    rl_value args[RL_FUNC_MAX_ARGS];
+    for (size_t i = 0; i < n; i++) {
+        rl_val_null(&args[i], oids[i] ? oids[i] : RL_OID_UNKNOWN);
+        args[i].d.isnull = oids[i] == RL_OID_UNKNOWN || !oids[i];
+    }
+    rl_error scratch, *keep = x->err;
+    x->err = &scratch;
+    memset(&scratch, 0, sizeof scratch);
+    rl_expr_ctx c = {.x = x};
+    const rl_func *f = NULL;
+    int rc = rl_func_resolve(&c, name, n, args, &f, -1);
+    uint32_t t = rc == 0 ? declared(f, which) : 0;
+    if (t == RL_OID_ANYCOMPATIBLE || t == RL_OID_ANYCOMPATIBLEARRAY) {
+        uint32_t elem = 0;
+        bool known = false;
+        for (size_t i = 0; i < n; i++)
+            known |= args[i].oid != RL_OID_UNKNOWN;
+        if (!known || anycompatible_type(&c, f, n, args, &elem, -1) < 0)
+            t = 0;
+        else
+            t = t == RL_OID_ANYCOMPATIBLE ? elem : rl_array_oid_of(elem);
+    } else if (t && polymorphic(t)) {
+        t = 0; /* anyelement / anyarray / any: left to the other contexts */
+    }
+    x->err = keep;
+    return t;
+}
+
 int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_value *out,
                  int loc)
 {

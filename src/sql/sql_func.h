@@ -96,6 +96,14 @@ bool rl_func_known(const char *name);
  * 42883 (none) / 42725 (not unique). */
 int rl_func_resolve(rl_expr_ctx *c, const char *name, size_t n, const rl_value *args,
                     const rl_func **out, int loc);
+/* The type a call of `name` with n arguments of types `oids` (unknown for
+ * an untyped parameter or literal) gives its argument `which`, as
+ * PostgreSQL's function resolution fixes an unknown argument: the chosen
+ * overload's declared type, a polymorphic one resolved from the other
+ * arguments; 0 when no overload or several fit, or nothing fixes it. For
+ * the types of a prepared statement's parameters (sql_params.c). */
+uint32_t rl_func_arg_type(rl_exec *x, const char *name, size_t n, const uint32_t *oids,
+                          size_t which);
 /* The most volatile of the overloads of (name, n): 'i', 's', 'v'; 0 if none. */
 char rl_func_volatility(const char *name, size_t n);
 /* Call f on n evaluated arguments (strictness and argument coercion of

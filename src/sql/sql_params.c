@@ -19,7 +19,11 @@
  *   - LIMIT $n / OFFSET $n: bigint;
  *   - percentile_cont($n) / percentile_disc($n) WITHIN GROUP (...): double
  *     precision (the fraction; an array of them only by a cast);
- *   - WHERE $n, and $n as an operand of AND, OR or NOT: boolean.
+ *   - WHERE $n, and $n as an operand of AND, OR or NOT: boolean;
+ *   - GREATEST / LEAST / COALESCE(..., $n, ...): the other arguments' type;
+ *   - f(..., $n, ...): the type function resolution gives the argument
+ *     (rl_func_arg_type: to_timestamp($1) is double precision, round($1, 2)
+ *     numeric, width_bucket($1, ARRAY[1,2]) integer).
  * A parameter no context types is text, as an unknown literal is; one
  * seen only as the operand of IS [NOT] NULL has no type at all (42P18 at
  * Parse, sql.c), as in PostgreSQL.
@@ -34,6 +38,7 @@
 
 #include "sql/sql_cast.h"
 #include "sql/sql_exec.h"
+#include "sql/sql_func.h"
 #include "sql/sql_parse.h"
 #include "sql/sql_relation.h"
 #include "sql/sql_scan.h"
@@ -308,6 +313,50 @@ static void type_a_expr(param_scan *ps, const PgQuery__AExpr *e)
     }
 }
 
+/* ARRAY[...] of elements of one plain type: that type's array, or 0. */
+static uint32_t array_oid(const param_scan *ps, const PgQuery__Node *n)
+{
+    const PgQuery__AArrayExpr *ae = n->a_array_expr;
+    uint32_t elem = 0;
+    for (size_t i = 0; i < ae->n_elements; i++) {
+        uint32_t t = operand_oid(ps, ae->elements[i]);
+        if (!t || (elem && t != elem))
+            return 0;
+        elem = t;
+    }
+    return elem ? rl_array_oid_of(elem) : 0;
+}
+
+/* f(..., $n, ...): the type PostgreSQL's function resolution gives the
+ * parameter, from the overloads of f and the types of the other arguments
+ * that are plain (a column, a constant, a cast). */
+static void type_func_args(param_scan *ps, const PgQuery__FuncCall *f, const char *name)
+{
+    if (f->n_args == 0 || f->n_args > RL_FUNC_MAX_ARGS || f->agg_star || f->func_variadic)
+        return;
+    uint32_t oids[RL_FUNC_MAX_ARGS];
+    bool any_param = false;
+    for (size_t i = 0; i < f->n_args; i++) {
+        const PgQuery__Node *a = f->args[i];
+        if (a->node_case == PG_QUERY__NODE__NODE_NAMED_ARG_EXPR)
+            return; /* name => value: the arranged call decides */
+        const PgQuery__ParamRef *p = param_of(a);
+        any_param |= p && p->number >= 1 && (size_t)p->number <= ps->n && !ps->oids[p->number - 1];
+        uint32_t t = p ? (p->number >= 1 && (size_t)p->number <= ps->n ? ps->oids[p->number - 1]
+                                                                         : 0)
+                       : a->node_case == PG_QUERY__NODE__NODE_A_ARRAY_EXPR ? array_oid(ps, a)
+                                                                         : operand_oid(ps, a);
+        if (!t && !p && a->node_case != PG_QUERY__NODE__NODE_A_CONST)
+            return; /* an argument whose type this walk cannot see */
+        oids[i] = t ? t : RL_OID_UNKNOWN;
+    }
+    if (!any_param)
+        return;
+    for (size_t i = 0; i < f->n_args; i++)
+        if (param_of(f->args[i]))
+            set_type(ps, f->args[i], rl_func_arg_type(ps->x, name, f->n_args, oids, i));
+}
+
 static int type_visit(void *ctx, const ProtobufCMessage *m)
 {
     param_scan *ps = ctx;
@@ -324,6 +373,29 @@ static int type_visit(void *ctx, const ProtobufCMessage *m)
         if (name && f->agg_within_group && f->n_args == 1 &&
             (strcmp(name, "percentile_cont") == 0 || strcmp(name, "percentile_disc") == 0))
             set_type(ps, f->args[0], RL_OID_FLOAT8);
+        else if (name && !f->agg_within_group && !f->over && f->n_funcname <= 2)
+            type_func_args(ps, f, name);
+    } else if (d == &pg_query__min_max_expr__descriptor ||
+               d == &pg_query__coalesce_expr__descriptor) {
+        /* GREATEST / LEAST / COALESCE: the arguments' common type (of the
+         * plain ones; all numbers: the widest) */
+        bool mm = d == &pg_query__min_max_expr__descriptor;
+        size_t n = mm ? ((const PgQuery__MinMaxExpr *)m)->n_args
+                      : ((const PgQuery__CoalesceExpr *)m)->n_args;
+        PgQuery__Node *const *args = mm ? ((const PgQuery__MinMaxExpr *)m)->args
+                                        : ((const PgQuery__CoalesceExpr *)m)->args;
+        uint32_t common = 0;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t t = param_of(args[i]) ? 0 : operand_oid(ps, args[i]);
+            if (t && common && t != common)
+                common = rl_oid_number_rank(t) && rl_oid_number_rank(common)
+                             ? (rl_oid_number_rank(t) > rl_oid_number_rank(common) ? t : common)
+                             : common;
+            else if (t)
+                common = t;
+        }
+        for (size_t i = 0; common && i < n; i++)
+            set_type(ps, args[i], common);
     } else if (d == &pg_query__bool_expr__descriptor) {
         const PgQuery__BoolExpr *be = (const PgQuery__BoolExpr *)m;
         for (size_t i = 0; i < be->n_args; i++)

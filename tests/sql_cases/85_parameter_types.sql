@@ -44,3 +44,15 @@ INSERT INTO ducklake_snapshot VALUES (0, now(), 0, 1, 0), (1, now(), 1, 2, 0);
 \describe SELECT snapshot_id FROM ducklake_snapshot WHERE snapshot_id = $1 AND $2 IS NULL;
 -- typed before IS NULL sees it: one type, no error
 \describe SELECT snapshot_id FROM ducklake_snapshot WHERE snapshot_id = $1 OR $1 IS NULL;
+-- an argument of a function: the overload function resolution picks
+-- (text for each before)
+\describe SELECT to_timestamp($1);
+\describe SELECT round($1, 2), abs($2), length($3);
+\describe SELECT width_bucket($1, ARRAY[1,2]);
+\describe SELECT date_trunc($1, now()), upper($2), substr($3, 1, 2);
+\describe SELECT snapshot_id FROM ducklake_snapshot WHERE snapshot_id = abs($1);
+\describe SELECT coalesce($1, 0), least(1.5, $2, 2), coalesce(snapshot_id, $3) FROM ducklake_snapshot;
+\describe SELECT array_append(ARRAY[1], $1), array_position(ARRAY['a'], $2);
+\describe SELECT left($1, 3), repeat($2, 2), make_date($3, 1, 1);
+\describe SELECT gen_random_uuid(), md5($1), to_char(now(), $2);
+\describe SELECT greatest($1, 2), nullif($2, 3);

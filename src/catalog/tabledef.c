@@ -57,10 +57,10 @@ void rl_dynamic_desc_free(rl_table_desc *d)
     free(d);
 }
 
-rl_table_desc *cat_dyn_desc_new(uint64_t id, const char *name, size_t ncols)
+/* A descriptor named `name` with room for ncols zeroed columns (d->cols),
+ * everything else zero; NULL when out of memory. */
+static rl_table_desc *desc_alloc(const char *name, size_t ncols)
 {
-    if (ncols > RL_MAX_COLUMNS)
-        return NULL;
     rl_table_desc *d = calloc(1, sizeof *d);
     rl_column_desc *cols = calloc(ncols ? ncols : 1, sizeof *cols);
     char *nm = strdup(name);
@@ -70,11 +70,21 @@ rl_table_desc *cat_dyn_desc_new(uint64_t id, const char *name, size_t ncols)
         free(nm);
         return NULL;
     }
-    d->tag = RL_TAG_DYNAMIC_ROW;
     d->name = nm;
+    d->cols = cols;
+    return d;
+}
+
+rl_table_desc *cat_dyn_desc_new(uint64_t id, const char *name, size_t ncols)
+{
+    if (ncols > RL_MAX_COLUMNS)
+        return NULL;
+    rl_table_desc *d = desc_alloc(name, ncols);
+    if (!d)
+        return NULL;
+    d->tag = RL_TAG_DYNAMIC_ROW;
     d->since = RL_FMT_1_0;
     d->ncols_max = (uint8_t)ncols;
-    d->cols = cols;
     d->nkey = 1;
     d->key[0] = RL_KEY_SEQ;
     d->begin_col = d->end_col = d->pk_col = -1;
@@ -154,15 +164,11 @@ rl_table_desc *rl_fixed_desc_extend(const rl_table_desc *base, rl_format fmt,
     size_t n0 = rl_desc_ncols(base, fmt);
     if (n0 == 0 || !rl_reader_uvarint(&r, &nx) || nx == 0 || nx > RL_MAX_COLUMNS - n0)
         return NULL;
-    rl_table_desc *d = calloc(1, sizeof *d);
-    rl_column_desc *cols = calloc(n0 + (size_t)nx, sizeof *cols);
-    char *nm = strdup(base->name);
-    if (!d || !cols || !nm) {
-        free(d);
-        free(cols);
-        free(nm);
+    rl_table_desc *d = desc_alloc(base->name, n0 + (size_t)nx);
+    if (!d)
         return NULL;
-    }
+    const char *nm = d->name;
+    rl_column_desc *cols = (rl_column_desc *)d->cols;
     *d = *base;
     d->name = nm;
     d->cols = cols;

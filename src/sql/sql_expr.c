@@ -3103,6 +3103,110 @@ static int array_sublink_value(rl_expr_ctx *c, const PgQuery__SubLink *sl, const
 
 /* ARRAY[a, b, ...]: the elements in their common type (select_common_type,
  * unknowns text), as that type's array; 42P18 for ARRAY[] without a cast. */
+/* The dimensions of an array's text ({{1,2},{3,4}}: 2 x 2) as a string of
+ * element counts per level along the first element ("2,2"), or "" for an
+ * empty array. Enough to check that sub-arrays match, as PostgreSQL does
+ * (2202E), for arrays PostgreSQL wrote or this constructor built. */
+static void array_dims_sig(const rl_value *v, rl_buf *sig)
+{
+    enum { MAXD = 6 }; /* PostgreSQL's MAXDIM */
+    const uint8_t *p = v->d.v.s.p;
+    size_t len = v->d.v.s.len, depth = 0, count[MAXD] = {0};
+    bool done[MAXD] = {false}, any[MAXD] = {false}, quoted = false;
+    for (size_t i = 0; i < len; i++) {
+        uint8_t ch = p[i];
+        bool counting = depth >= 1 && depth <= MAXD && !done[depth - 1];
+        if (quoted) {
+            if (ch == '\\')
+                i++;
+            else if (ch == '"')
+                quoted = false;
+        } else if (ch == '{') {
+            if (counting)
+                any[depth - 1] = true;
+            depth++;
+        } else if (ch == '}') {
+            if (depth >= 1 && depth <= MAXD)
+                done[depth - 1] = true; /* the first path only */
+            depth -= depth > 0;
+        } else if (ch == ',') {
+            if (counting)
+                count[depth - 1]++;
+        } else if (ch != ' ' && counting) {
+            any[depth - 1] = true;
+            quoted = ch == '"';
+        }
+    }
+    rl_buf_reset(sig);
+    for (size_t d = 0; d < MAXD && any[d]; d++)
+        rl_buf_printf(sig, "%s%zu", d ? "," : "", count[d] + 1);
+}
+
+/* ARRAY[[1,2],[3,4]] (and ARRAY[ARRAY[...], ...]): a multidimensional
+ * array of the sub-arrays' common type, kept as its text like any other
+ * multidimensional array; the sub-arrays must have equal dimensions
+ * (2202E). */
+static int eval_array_of_arrays(rl_expr_ctx *c, const PgQuery__AArrayExpr *ae, rl_value *vals,
+                                rl_value *out)
+{
+    size_t n = ae->n_elements;
+    uint32_t t = RL_OID_UNKNOWN;
+    for (size_t i = 0; i < n; i++) {
+        if (rl_expr_eval(c, ae->elements[i], &vals[i]) < 0)
+            return -1;
+        uint32_t have = vals[i].oid;
+        if (have != RL_OID_UNKNOWN && !rl_array_elem_oid(have))
+            return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, ae->location,
+                                 "multidimensional array elements must be arrays");
+        uint32_t elem = have == RL_OID_UNKNOWN ? have : rl_array_elem_oid(have);
+        if (rl_common_type_of(c, t, elem, "ARRAY", rl_node_location(ae->elements[i]), &t) < 0)
+            return -1;
+    }
+    t = rl_array_oid_of(t == RL_OID_UNKNOWN ? RL_OID_TEXT : t); /* t: the common element type */
+    if (!t)
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, ae->location,
+                             "arrays of this type are not supported");
+    if (c->typing) {
+        rl_val_null(out, t);
+        return 0;
+    }
+    rl_buf b, sig, first;
+    rl_buf_init(&b, 0);
+    rl_buf_init(&sig, 0);
+    rl_buf_init(&first, 0);
+    int rc = 0;
+    rl_buf_put_u8(&b, '{');
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        rl_value v = vals[i];
+        if (v.d.isnull) /* PostgreSQL leaves a NULL sub-array out */
+            continue;
+        if (v.oid != t && (rc = rl_value_coerce(c, &v, t, -1, false, &v,
+                                                rl_node_location(ae->elements[i]))) < 0)
+            break;
+        array_dims_sig(&v, &sig);
+        if (b.len > 1 && (sig.len != first.len || memcmp(sig.data, first.data, sig.len) != 0)) {
+            rc = rl_exec_error(c->x, RL_SQLSTATE_ARRAY_SUBSCRIPT_ERROR, ae->location,
+                               "multidimensional arrays must have array expressions with "
+                               "matching dimensions");
+            break;
+        }
+        if (b.len == 1) {
+            rl_buf_reset(&first);
+            rl_buf_put(&first, sig.data, sig.len);
+        } else {
+            rl_buf_put_u8(&b, ',');
+        }
+        rl_buf_put(&b, v.d.v.s.p, v.d.v.s.len);
+    }
+    rl_buf_put_u8(&b, '}');
+    if (rc == 0)
+        rc = rl_val_buf_copy(c, out, t, &b);
+    rl_buf_free(&b);
+    rl_buf_free(&sig);
+    rl_buf_free(&first);
+    return rc;
+}
+
 static int eval_array_expr(rl_expr_ctx *c, const PgQuery__AArrayExpr *ae, rl_value *out)
 {
     size_t n = ae->n_elements;
@@ -3117,10 +3221,10 @@ static int eval_array_expr(rl_expr_ctx *c, const PgQuery__AArrayExpr *ae, rl_val
     if (!vals)
         return rl_expr_oom(c);
     uint32_t t = RL_OID_UNKNOWN;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++)
         if (ae->elements[i]->node_case == PG_QUERY__NODE__NODE_A_ARRAY_EXPR)
-            return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, ae->location,
-                                 "multidimensional arrays are not supported");
+            return eval_array_of_arrays(c, ae, vals, out);
+    for (size_t i = 0; i < n; i++) {
         if (rl_expr_eval(c, ae->elements[i], &vals[i]) < 0 ||
             rl_common_type_of(c, t, vals[i].oid, "ARRAY", rl_node_location(ae->elements[i]),
                               &t) < 0)

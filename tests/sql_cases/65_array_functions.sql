@@ -155,3 +155,10 @@ SELECT '{"a", b ,"c d",NULL,"NULL"}'::text[], '{""}'::text[], '{"",1}'::text[];
 SELECT '{}'::int[], '{ 1 , 2 }'::int[], '{1.50,2}'::numeric[];
 SELECT '{2024-01-01}'::date[], '{"2024-01-01 12:00+02"}'::timestamptz[];
 SELECT '{1,2}'::int[] = '{1, 2}'::int[], array_length('{1,2,3}'::int[], 1);
+-- multidimensional ARRAY constructors (0A000 before): kept as their text
+SELECT ARRAY[[1,2],[3,4]], pg_typeof(ARRAY[[1,2],[3,4]]), ARRAY[ARRAY[1,2],ARRAY[3,4]];
+SELECT ARRAY[[1,2],[3]];
+SELECT ARRAY[[1,2],[3.5,4]], ARRAY[['a','b c'],['"','d']], ARRAY[[[1,2],[3,4]],[[5,6],[7,8]]];
+SELECT ARRAY[[1,2],NULL], ARRAY[[1],[2],[3]], ARRAY[[NULL,1],[2,NULL]];
+SELECT ARRAY[ARRAY[1,2], 3];
+SELECT ARRAY[[1,2],[3,4]] = '{{1,2},{3,4}}'::int[];

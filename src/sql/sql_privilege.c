@@ -17,8 +17,9 @@
  *   DROP / ALTER of a schema             must be owner of schema S
  *   CHECKPOINT                           must be superuser or have ...
  *   CREATE ROLE                          permission denied to create role
- * A name that does not resolve is left to the statement, which reports it
- * (42P01, or IF EXISTS's notice) as PostgreSQL does before it checks
+ * A name that does not resolve (a relation, or a column INSERT or UPDATE
+ * names) is left to the statement, which reports it (42P01 / 42703, or IF
+ * EXISTS's notice) as PostgreSQL's analysis does before it checks
  * privileges.
  *
  * Invariant: rl_privilege_check runs before a statement of a read-only
@@ -33,6 +34,7 @@
 #include "catalog/catalog.h"
 #include "sql/sql_exec.h"
 #include "sql/sql_relation.h"
+#include "sql/sql_scan.h"
 #include "sql/sql_stmt.h"
 
 /* The relation `rv` names, or false when it does not resolve (then the
@@ -73,6 +75,45 @@ static int check_write(rl_exec *x, const PgQuery__RangeVar *rv,
     if (!rv || !resolve_quietly(x, rv, &rel) || rel.kind == RL_REL_TEMP)
         return 0;
     return denied(x, &rel);
+}
+
+/* Does every name of targets (ResTargets: INSERT's column list, UPDATE's
+ * SET) name a column of rel? A statement that names one that does not
+ * fails its analysis with 42703 before PostgreSQL checks privileges. */
+static bool columns_exist(rl_exec *x, const rl_relation *rel, PgQuery__Node *const *targets,
+                          size_t n)
+{
+    if (n == 0)
+        return true;
+    rl_rowset *shape = rl_relation_shape(x, rel, rel->name);
+    if (!shape) {
+        rl_error_clear(x->err);
+        return false;
+    }
+    bool all = true;
+    for (size_t i = 0; i < n && all; i++) {
+        const PgQuery__ResTarget *t = targets[i]->node_case == PG_QUERY__NODE__NODE_RES_TARGET
+                                          ? targets[i]->res_target
+                                          : NULL;
+        bool found = !t || !t->name;
+        for (size_t c = 0; t && t->name && c < shape->ncols && !found; c++)
+            found = strcmp(shape->cols[c].name, t->name) == 0;
+        all = found;
+    }
+    rl_rowset_free(shape);
+    return all;
+}
+
+/* INSERT / UPDATE: 42501 as check_write, unless a target column does not
+ * exist (the statement reports that first, as PostgreSQL's analysis does). */
+static int check_dml_targets(rl_exec *x, const PgQuery__RangeVar *rv,
+                             PgQuery__Node *const *targets, size_t n)
+{
+    rl_relation rel;
+    if (!rv || !resolve_quietly(x, rv, &rel) || rel.kind == RL_REL_TEMP ||
+        !columns_exist(x, &rel, targets, n))
+        return 0;
+    return denied_table(x, &rel);
 }
 
 static bool names_temp(const PgQuery__RangeVar *rv)
@@ -214,9 +255,11 @@ int rl_privilege_check(rl_exec *x, const PgQuery__Node *n)
     case PG_QUERY__NODE__NODE_SELECT_STMT:
         return check_locking(x, n->select_stmt);
     case PG_QUERY__NODE__NODE_INSERT_STMT:
-        return check_write(x, n->insert_stmt->relation, denied_table);
+        return check_dml_targets(x, n->insert_stmt->relation, n->insert_stmt->cols,
+                                 n->insert_stmt->n_cols);
     case PG_QUERY__NODE__NODE_UPDATE_STMT:
-        return check_write(x, n->update_stmt->relation, denied_table);
+        return check_dml_targets(x, n->update_stmt->relation, n->update_stmt->target_list,
+                                 n->update_stmt->n_target_list);
     case PG_QUERY__NODE__NODE_DELETE_STMT:
         return check_write(x, n->delete_stmt->relation, denied_table);
     case PG_QUERY__NODE__NODE_COPY_STMT:

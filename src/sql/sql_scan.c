@@ -35,7 +35,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "keys/tags.h"
 #include "pgtype/pgtype.h"
 #include "sql/sql_cast.h"
 #include "sql/sql_ctid.h"
@@ -522,13 +521,15 @@ static int insert_map_load(rl_exec *x, const rl_table_desc *d, insert_map *m)
 {
     memset(m, 0, sizeof *m);
     const char *counter = d->counter_col >= 0 && d->counter_col == d->heap_col ? d->counter : NULL;
-    const char *col = counter && strcmp(counter, RL_COUNTER_NEXT_FILE_ID) == 0 ? "next_file_id"
-                                                                               : NULL;
+    const rl_table_desc *files = rl_desc_by_name("ducklake_data_file", RL_FMT_LATEST);
+    const char *col = counter && files && files->counter && strcmp(counter, files->counter) == 0
+                          ? "next_file_id" /* the counter data files take their ids from */
+                          : NULL;
     rl_txn *t = col ? rl_exec_txn(x) : NULL;
     if (!t)
         return col ? -1 : 0;
-    const rl_table_desc *sd = rl_desc_by_tag(RL_TAG_SNAPSHOT);
-    int c = rl_desc_column_index(sd, col, rl_txn_format(t));
+    const rl_table_desc *sd = rl_desc_by_name("ducklake_snapshot", RL_FMT_LATEST);
+    int c = sd ? rl_desc_column_index(sd, col, rl_txn_format(t)) : -1;
     rl_scan *sc = c >= 0 ? rl_txn_scan(t, sd, NULL, 0, x->err) : NULL;
     if (!sc)
         return c >= 0 ? -1 : 0;

@@ -26,8 +26,9 @@
  *    or PostgreSQL's system oids (< 16384): namespaces in [16384, 1016384),
  *    relations in [2,000,000, 1,002,000,000) <= row types < 2,002,000,000 <=
  *    constraints;
- *  - relpages is always 0 (system relations included), so clients never
- *    plan parallel ctid-range scans.
+ *  - relpages is 0 for every table (system relations included), so clients
+ *    never plan parallel ctid-range scans (a lake table's primary-key
+ *    index has PostgreSQL's 1, RELPAGES).
  * Only stored (non-temporary) tables are listed.
  */
 #include <stddef.h>
@@ -186,7 +187,7 @@ typedef struct pg15_is_schema {
  * a constant, or (F_CALLER, and every column of a relation not emitted
  * that way) put by the caller. */
 enum { F_CALLER, F_U32, F_I16, F_I32, F_BOOL, F_CHAR, F_STR, F_INT, F_FLOAT, F_FALSE, F_NULL,
-       F_KCHAR, F_PG15STR };
+       F_KCHAR, F_PG15STR, F_RELPAGES, F_RELTUPLES };
 
 typedef struct vfield {
     uint8_t kind;
@@ -207,6 +208,13 @@ typedef struct vfield {
 #define KFALSE {F_FALSE, 0, 0}
 #define KNULL {F_NULL, 0, 0}
 #define KCHAR(c) {F_KCHAR, 0, (c)}
+/* pg_class.relpages / reltuples of a pg15_class row: 0 and -1 ("never
+ * analyzed"; no pages, so clients never plan ctid-range scans of a
+ * table), but 1 and 0 for the index of a lake table's primary key, as
+ * PostgreSQL's btree build leaves an index made on an empty table (its
+ * metapage, no tuples) until a VACUUM or ANALYZE */
+#define RELPAGES {F_RELPAGES, 0, 0}
+#define RELTUPLES {F_RELTUPLES, 0, 0}
 #define CALLER {F_CALLER, 0, 0}
 
 typedef struct vcol {
@@ -260,8 +268,8 @@ static const vcol class_cols[] = {
     {"relam", RL_OID_OID, FLD(pg15_class, relam)},
     {"relfilenode", RL_OID_OID, FLD(pg15_class, relfilenode)},
     {"reltablespace", RL_OID_OID, FLD(pg15_class, reltablespace)},
-    {"relpages", RL_OID_INT4, KINT(0)},
-    {"reltuples", RL_OID_FLOAT4, KFLOAT(-1)},
+    {"relpages", RL_OID_INT4, RELPAGES},
+    {"reltuples", RL_OID_FLOAT4, RELTUPLES},
     {"relallvisible", RL_OID_INT4, KINT(0)},
     {"reltoastrelid", RL_OID_OID, FLD(pg15_class, reltoastrelid)},
     {"relhasindex", RL_OID_BOOL, FLD(pg15_class, relhasindex)},
@@ -1294,6 +1302,14 @@ static int emit_row(gen_ctx *g, const vcol *cols, size_t n, const void *rec,
             put_char(g, i, (char)f->k);
         else if (f->kind == F_FLOAT)
             put_float(g, i, f->k);
+        else if (f->kind == F_RELPAGES || f->kind == F_RELTUPLES) {
+            const pg15_class *c = rec;
+            bool lake_index = c->relkind == 'i' && c->oid >= 16384;
+            if (f->kind == F_RELPAGES)
+                put_int(g, i, lake_index);
+            else
+                put_float(g, i, lake_index ? 0 : -1);
+        }
         else
             put_int(g, i, field_int(f, at));
     }
@@ -1320,7 +1336,7 @@ static int emit_fixed(gen_ctx *g, const vcol *cols, size_t ncols, const void *ro
     emit_fixed((g), (cols), N(cols), (rows), (n), sizeof(T), offsetof(T, name))
 
 /* relpages 0 and reltuples -1 ("never analyzed") for every relation (see
- * class_cols), so clients never plan ctid-range scans. */
+ * RELPAGES), so clients never plan ctid-range scans. */
 static int fixed_class(gen_ctx *g)
 {
     return EMIT_FIXED(g, class_cols, pg15_class, pg15_classes, PG15_CLASSES_COUNT);

@@ -148,6 +148,7 @@ struct kv_db {
     uint64_t written_count; /* under view_mu */
     uint64_t durable_count;
     _Atomic uint64_t group_sizes[KV_GROUP_BUCKETS];
+    _Atomic uint64_t gather_ns, flush_ns; /* kv_group_times_get */
     /* The durable view (kv_snapshot_durable): a mirror pin, taken by the
      * leader under view_mu as it read its target, on the state right
      * after the last write a flush made durable. Under durable_mu.
@@ -1759,6 +1760,7 @@ static int wait_flushed(kv_db *db, uint64_t seq, bool crash_points, kv_error *er
         uint64_t durable_count = db->durable_count, expect = db->last_group,
                  flush_ns = db->last_flush_ns;
         pthread_mutex_unlock(&db->durable_mu);
+        uint64_t g0 = mono_ns();
         pthread_mutex_lock(&db->view_mu);
         gather_group(db, durable_count, expect, flush_ns);
         uint64_t target = atomic_load(&db->written_seq);
@@ -1770,8 +1772,10 @@ static int wait_flushed(kv_db *db, uint64_t seq, bool crash_points, kv_error *er
         atomic_fetch_add(&db->group_flushes, 1);
         if (crash_points) rl_crash_point(RL_CRASH_KV_BEFORE_FLUSH);
         uint64_t t0 = mono_ns();
+        atomic_fetch_add(&db->gather_ns, t0 - g0);
         rc = db->journal ? rl_journal_sync(db->journal, target, err) : slate_flush(db->slate, err);
         uint64_t took = mono_ns() - t0;
+        atomic_fetch_add(&db->flush_ns, took);
         if (rc == 0 && crash_points) rl_crash_point(RL_CRASH_KV_AFTER_FLUSH);
         pthread_mutex_lock(&db->durable_mu);
         if (rc == 0 && target > db->durable_seq) {
@@ -1799,6 +1803,12 @@ void kv_group_sizes(kv_db *db, uint64_t out[KV_GROUP_BUCKETS])
 {
     for (size_t i = 0; i < KV_GROUP_BUCKETS; i++)
         out[i] = db ? atomic_load(&db->group_sizes[i]) : 0;
+}
+
+void kv_group_times_get(kv_db *db, kv_group_times *out)
+{
+    out->gather_ns = db ? atomic_load(&db->gather_ns) : 0;
+    out->flush_ns = db ? atomic_load(&db->flush_ns) : 0;
 }
 
 kv_snapshot *kv_snapshot_durable(kv_db *db, uint64_t *seq, kv_error *err)

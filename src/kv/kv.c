@@ -166,6 +166,9 @@ struct kv_db {
     uint64_t last_flush_ns;
     pthread_cond_t arrive_cv;
     bool leader_gathering;
+    /* Merge tries the gather skips after one that failed (under view_mu,
+     * touched by the one leader only). */
+    unsigned merge_skip;
     kv_open_timing timing; /* written by kv_open_writer only */
 };
 
@@ -1706,9 +1709,18 @@ static uint64_t mono_ns(void)
 }
 
 /* The most a leader waits for its group to gather, and the share of the
- * last flush's time it may spend on that. */
+ * last flush's time it may spend on that: for the group the last flush
+ * held, or for two cohorts to merge (gather_group). */
 #define GATHER_MAX_NS (20u * 1000000u)
-#define GATHER_SHARE 2 /* half a flush */
+#define GATHER_SHARE 2     /* half a flush */
+#define GATHER_MERGE_SHARE 4 /* a quarter of a flush to merge two cohorts */
+#define MERGE_BACKOFF 8    /* after a merge that did not come together, skip 8 */
+
+static struct timespec abs_time(uint64_t ns)
+{
+    return (struct timespec){.tv_sec = (time_t)(ns / 1000000000u),
+                             .tv_nsec = (long)(ns % 1000000000u)};
+}
 
 /* Under view_mu, before the leader reads its target: when the last group
  * held more than one write, wait until as many writes are waiting as that
@@ -1718,19 +1730,40 @@ static uint64_t mono_ns(void)
  * the rest wait for the next, so groups alternate between one write and
  * all the others and every commit waits for two flushes (PostgreSQL's
  * commit_delay / commit_siblings, sized from what the last group was). A
- * lone writer (last group 1) never waits. */
+ * lone writer (last group 1) never waits.
+ *
+ * Writes already waiting when the leader starts (two or more: they came
+ * while the last flush was in flight, so they are not the group it just
+ * acknowledged) are a second cohort. Flushes are one at a time, so two
+ * cohorts that keep alternating make every commit wait for the flush in
+ * flight and then its own: two flushes, with the store carrying half the
+ * writers each time. The leader then also waits for the group just
+ * acknowledged to come back (last group + waiting), for at most an eighth
+ * of a flush. Clients that come back quickly (a commit of a few round
+ * trips) merge into one cohort, every commit waiting for one flush; slow
+ * ones cost the leader that eighth of a flush, and a merge that did not
+ * come together is not tried again for the next MERGE_BACKOFF chances:
+ * clients whose own work between commits takes longer (DuckDB's thirteen
+ * round trips on a loaded machine) stay in two cohorts, whose client work
+ * then overlaps the other cohort's flush. */
 static void gather_group(kv_db *db, uint64_t durable_count, uint64_t expect, uint64_t flush_ns)
 {
-    if (expect < 2 || flush_ns == 0) return;
-    uint64_t wait = flush_ns / GATHER_SHARE;
+    uint64_t have = db->written_count - durable_count;
+    bool merge = have >= 2 && expect >= 1;
+    if (merge && db->merge_skip > 0) {
+        db->merge_skip--;
+        merge = false;
+    }
+    if ((expect < 2 && !merge) || flush_ns == 0) return;
+    uint64_t want = merge ? expect + have : expect;
+    uint64_t wait = flush_ns / (merge ? GATHER_MERGE_SHARE : GATHER_SHARE);
     if (wait > GATHER_MAX_NS) wait = GATHER_MAX_NS;
-    uint64_t end = mono_ns() + wait;
-    struct timespec ts = {.tv_sec = (time_t)(end / 1000000000u),
-                          .tv_nsec = (long)(end % 1000000000u)};
+    struct timespec ts = abs_time(mono_ns() + wait);
     db->leader_gathering = true;
-    while (db->written_count - durable_count < expect &&
+    while (db->written_count - durable_count < want &&
            pthread_cond_timedwait(&db->arrive_cv, &db->view_mu, &ts) != ETIMEDOUT) {
     }
+    if (merge && db->written_count - durable_count < want) db->merge_skip = MERGE_BACKOFF;
     db->leader_gathering = false;
 }
 

@@ -178,6 +178,7 @@ def test_one_flush_carries_every_writer_and_metrics_say_where_time_goes(start_se
           f"{int(snap_waits)} snapshot waits")
     assert commits >= SEQ_WRITERS, commits
     assert 0 < flushes < commits, (flushes, commits)        # batched
+    assert commits / flushes >= 7.3, (commits, flushes)     # one cohort, not two
     assert flush_s / flushes >= DELAY_MS / 1e3 * 0.9, flush_s / flushes  # the store's latency
     assert held_s < flush_s / 2, (held_s, flush_s)          # the lock is not where time goes
     assert wait_s >= 0 and gather_s >= 0

@@ -1732,17 +1732,17 @@ static struct timespec abs_time(uint64_t ns)
  * commit_delay / commit_siblings, sized from what the last group was). A
  * lone writer (last group 1) never waits.
  *
- * Writes already waiting when the leader starts (two or more: they came
- * while the last flush was in flight, so they are not the group it just
- * acknowledged) are a second cohort. Flushes are one at a time, so two
- * cohorts that keep alternating make every commit wait for the flush in
- * flight and then its own: two flushes, with the store carrying half the
- * writers each time. The leader then also waits for the group just
- * acknowledged to come back (last group + waiting), for at most an eighth
- * of a flush. Clients that come back quickly (a commit of a few round
- * trips) merge into one cohort, every commit waiting for one flush; slow
- * ones cost the leader that eighth of a flush, and a merge that did not
- * come together is not tried again for the next MERGE_BACKOFF chances:
+ * Writes already waiting when the leader starts (two or more, its own
+ * included: they came while the last flush was in flight, so they are not
+ * the group it just acknowledged) are a second cohort. Flushes are one at
+ * a time, so two cohorts that keep alternating make every commit wait for
+ * the flush in flight and then its own: two flushes, with the store
+ * carrying half the writers each time. The leader then also waits for the
+ * group just acknowledged to come back (last group + waiting), for at most
+ * a quarter of a flush. Clients that come back quickly (a commit of a few
+ * round trips) merge into one cohort, every commit waiting for one flush;
+ * slow ones cost the leader that quarter of a flush, and a merge that did
+ * not come together is not tried again for the next MERGE_BACKOFF chances:
  * clients whose own work between commits takes longer (DuckDB's thirteen
  * round trips on a loaded machine) stay in two cohorts, whose client work
  * then overlaps the other cohort's flush. */

@@ -120,6 +120,16 @@ def prom(text):
     return out
 
 
+def cpu_seconds(pid):
+    """User + system CPU seconds of process `pid` so far (Linux /proc), 0 if unknown."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            st = f.read().rsplit(")", 1)[1].split()
+        return (int(st[11]) + int(st[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default=str(ROOT / "build" / "rocklake"))
@@ -184,8 +194,11 @@ def main():
                         c.execute("CREATE TABLE gc (v BIGINT)")
                 proxy.set_mode("delay", delay_ms=args.delay_ms, reads=args.delay_reads)
                 w0 = proxy.writes
-                m0 = prom(urllib.request.urlopen(f"http://127.0.0.1:{mport}/metrics",
-                                                 timeout=10).read().decode())
+                r0 = proxy.counters()[1]
+                cpu0 = (cpu_seconds(proc.pid), cpu_seconds(moto.proc.pid))
+                body0 = urllib.request.urlopen(f"http://127.0.0.1:{mport}/metrics",
+                                               timeout=10).read().decode()
+                m0, g0 = prom(body0), group_sizes(body0)
                 if args.client == "duckdb":
                     rate, lat, nfail, nok = duckdb_writers(port, lake, n, args.commits, str(tmp),
                                                            ext_dir)
@@ -193,7 +206,10 @@ def main():
                     acked, lat, fails, el = run_writers(dsn, n, args.seconds)
                     rate, nfail, nok = len(acked) / el, len(fails), len(acked)
                 proxy.set_mode("pass")
+                cpu = (cpu_seconds(proc.pid) - cpu0[0], cpu_seconds(moto.proc.pid) - cpu0[1])
                 puts = proxy.writes - w0
+                r1 = proxy.counters()[1]
+                reqs = {k: v - r0.get(k, 0) for k, v in r1.items() if v - r0.get(k, 0)}
                 body = urllib.request.urlopen(f"http://127.0.0.1:{mport}/metrics",
                                               timeout=10).read().decode()
                 gs = group_sizes(body)
@@ -208,12 +224,23 @@ def main():
                 prof = (f"rt/commit={d.get('rocklake_ready_for_query_total', 0) / per:.1f} "
                         f"server_ms/commit={d.get('rocklake_round_trip_seconds_sum', 0) * 1000 / per:.1f} "
                         f"commit_ms={d.get('rocklake_commit_seconds_sum', 0) * 1000 / per:.1f} "
-                        f"rebase_ms/commit={d.get('rocklake_sequence_rebase_seconds_total', 0) * 1000 / per:.3f}")
+                        f"rebase_ms/commit={d.get('rocklake_sequence_rebase_seconds_total', 0) * 1000 / per:.3f} "
+                        f"lock_wait_ms/commit={d.get('rocklake_commit_lock_wait_seconds_total', 0) * 1000 / per:.3f} "
+                        f"lock_held_ms/commit={d.get('rocklake_commit_lock_held_seconds_total', 0) * 1000 / per:.3f} "
+                        f"snapshot_waits={int(d.get('rocklake_snapshot_waits_total', 0))} "
+                        f"snapshot_wait_ms/commit={d.get('rocklake_snapshot_wait_seconds_total', 0) * 1000 / per:.2f} "
+                        f"cpu_ms/commit: server={cpu[0] * 1000 / per:.1f} moto={cpu[1] * 1000 / per:.1f}")
+                # the group commit: flushes, each one's gather and flush time
+                nfl = gs.get("+Inf", 0) - g0.get("+Inf", 0)
+                fl = (f"flushes={nfl} writes/flush={nok / max(1, nfl):.1f} "
+                      f"gather_ms/flush={d.get('rocklake_commit_gather_seconds_total', 0) * 1000 / max(1, nfl):.1f} "
+                      f"flush_ms/flush={d.get('rocklake_commit_flush_seconds_total', 0) * 1000 / max(1, nfl):.1f} "
+                      f"requests={reqs}")
                 print(f"client={args.client} writers={n} seq={args.sequence_commits or 'default'} "
                       f"delay={args.delay_ms}ms commits/s={rate:.1f} "
                       f"p50={pct(lat, .5) * 1000:.1f}ms p99={pct(lat, .99) * 1000:.1f}ms "
                       f"ok={nok} failed={nfail} conflicts={int(conf) if conf is not None else '?'} "
-                      f"writes/commit={puts / max(1, nok):.2f} {prof} groups={gs or 'n/a'}",
+                      f"writes/commit={puts / max(1, nok):.2f} {prof} {fl} groups={gs or 'n/a'}",
                       flush=True)
             finally:
                 proxy.set_mode("pass")

@@ -226,6 +226,22 @@ uint64_t rl_catalog_durable_seq(rl_catalog *cat);
  * 2^i writes (1, 2, 4, 8, 16, 32), the last one every larger group. */
 #define RL_COMMIT_GROUP_BUCKETS 7
 void rl_catalog_group_sizes(rl_catalog *cat, uint64_t out[RL_COMMIT_GROUP_BUCKETS]);
+/* Where commits' time went since the lake opened, in nanoseconds: waiting
+ * for the commit lock and holding it (validation, a sequenced commit's
+ * rebase, the memtable write), and the group commit's leaders gathering
+ * their groups and flushing them (one store flush per group). */
+typedef struct rl_commit_times {
+    uint64_t lock_wait_ns;
+    uint64_t lock_held_ns;
+    uint64_t gather_ns;
+    uint64_t flush_ns;
+    /* transactions' snapshots that waited for a flush before their first
+     * read (taken while writes were in flight, with no durable view to
+     * read instead), and the time they waited */
+    uint64_t snapshot_waits;
+    uint64_t snapshot_wait_ns;
+} rl_commit_times;
+void rl_catalog_commit_times(rl_catalog *cat, rl_commit_times *out);
 
 /* Who and what, recorded in the audit entry (0x81) at commit. Strings are
  * copied. Any may be NULL. */

@@ -149,6 +149,11 @@ struct rl_catalog {
     bool sequence_commits;
     _Atomic uint64_t seq_rebased, seq_distance, seq_ns;
     _Atomic uint64_t seq_fallbacks[RL_SEQ_NREASONS];
+    /* Commits' time waiting for and holding cat->lock (rl_catalog_commit_times). */
+    _Atomic uint64_t commit_lock_wait_ns, commit_lock_held_ns;
+    /* Snapshots that waited for a flush before their first read (no
+     * durable view to take), and the time they waited. */
+    _Atomic uint64_t snapshot_waits, snapshot_wait_ns;
 };
 
 

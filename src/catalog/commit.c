@@ -417,7 +417,10 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
      * are ordered and each one validates against every earlier one. The
      * wait for durability happens outside it: commits that arrive while a
      * WAL flush is in flight share the next one (group commit). */
+    uint64_t w0 = monotonic_ns();
     pthread_mutex_lock(&cat->lock);
+    uint64_t l0 = monotonic_ns();
+    atomic_fetch_add(&cat->commit_lock_wait_ns, l0 - w0);
     if (!b) {
         oom(err);
         goto unlock;
@@ -431,6 +434,7 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
         goto unlock;
     }
     if (t->nov == 0) { /* only UPDATEs that changed nothing: validated, nothing to write */
+        atomic_fetch_add(&cat->commit_lock_held_ns, monotonic_ns() - l0);
         pthread_mutex_unlock(&cat->lock);
         kv_batch_free(b);
         free(values);
@@ -476,6 +480,7 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
                    : t->wrote_names ? RL_CRASH_DDL_WRITTEN : RL_CRASH_COMMIT_WRITTEN);
     rc = 0;
 unlock:
+    atomic_fetch_add(&cat->commit_lock_held_ns, monotonic_ns() - l0);
     pthread_mutex_unlock(&cat->lock);
     kv_batch_free(b);
     free(values);

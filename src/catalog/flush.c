@@ -22,6 +22,18 @@ void rl_catalog_group_sizes(rl_catalog *cat, uint64_t out[RL_COMMIT_GROUP_BUCKET
     kv_group_sizes(cat->kv, out);
 }
 
+void rl_catalog_commit_times(rl_catalog *cat, rl_commit_times *out)
+{
+    kv_group_times g;
+    kv_group_times_get(cat->kv, &g);
+    *out = (rl_commit_times){.lock_wait_ns = atomic_load(&cat->commit_lock_wait_ns),
+                             .lock_held_ns = atomic_load(&cat->commit_lock_held_ns),
+                             .gather_ns = g.gather_ns,
+                             .flush_ns = g.flush_ns,
+                             .snapshot_waits = atomic_load(&cat->snapshot_waits),
+                             .snapshot_wait_ns = atomic_load(&cat->snapshot_wait_ns)};
+}
+
 static int durable_failed(rl_catalog *cat, const kv_error *ke, const char *doing, rl_error *err)
 {
     cat_note_store_failure(cat, ke);

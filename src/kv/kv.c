@@ -148,6 +148,7 @@ struct kv_db {
     uint64_t written_count; /* under view_mu */
     uint64_t durable_count;
     _Atomic uint64_t group_sizes[KV_GROUP_BUCKETS];
+    _Atomic uint64_t gather_ns, flush_ns; /* kv_group_times_get */
     /* The durable view (kv_snapshot_durable): a mirror pin, taken by the
      * leader under view_mu as it read its target, on the state right
      * after the last write a flush made durable. Under durable_mu.
@@ -165,6 +166,9 @@ struct kv_db {
     uint64_t last_flush_ns;
     pthread_cond_t arrive_cv;
     bool leader_gathering;
+    /* Merge tries the gather skips after one that failed (under view_mu,
+     * touched by the one leader only). */
+    unsigned merge_skip;
     kv_open_timing timing; /* written by kv_open_writer only */
 };
 
@@ -1705,9 +1709,18 @@ static uint64_t mono_ns(void)
 }
 
 /* The most a leader waits for its group to gather, and the share of the
- * last flush's time it may spend on that. */
+ * last flush's time it may spend on that: for the group the last flush
+ * held, or for two cohorts to merge (gather_group). */
 #define GATHER_MAX_NS (20u * 1000000u)
-#define GATHER_SHARE 2 /* half a flush */
+#define GATHER_SHARE 2     /* half a flush */
+#define GATHER_MERGE_SHARE 4 /* a quarter of a flush to merge two cohorts */
+#define MERGE_BACKOFF 8    /* after a merge that did not come together, skip 8 */
+
+static struct timespec abs_time(uint64_t ns)
+{
+    return (struct timespec){.tv_sec = (time_t)(ns / 1000000000u),
+                             .tv_nsec = (long)(ns % 1000000000u)};
+}
 
 /* Under view_mu, before the leader reads its target: when the last group
  * held more than one write, wait until as many writes are waiting as that
@@ -1717,19 +1730,40 @@ static uint64_t mono_ns(void)
  * the rest wait for the next, so groups alternate between one write and
  * all the others and every commit waits for two flushes (PostgreSQL's
  * commit_delay / commit_siblings, sized from what the last group was). A
- * lone writer (last group 1) never waits. */
+ * lone writer (last group 1) never waits.
+ *
+ * Writes already waiting when the leader starts (two or more, its own
+ * included: they came while the last flush was in flight, so they are not
+ * the group it just acknowledged) are a second cohort. Flushes are one at
+ * a time, so two cohorts that keep alternating make every commit wait for
+ * the flush in flight and then its own: two flushes, with the store
+ * carrying half the writers each time. The leader then also waits for the
+ * group just acknowledged to come back (last group + waiting), for at most
+ * a quarter of a flush. Clients that come back quickly (a commit of a few
+ * round trips) merge into one cohort, every commit waiting for one flush;
+ * slow ones cost the leader that quarter of a flush, and a merge that did
+ * not come together is not tried again for the next MERGE_BACKOFF chances:
+ * clients whose own work between commits takes longer (DuckDB's thirteen
+ * round trips on a loaded machine) stay in two cohorts, whose client work
+ * then overlaps the other cohort's flush. */
 static void gather_group(kv_db *db, uint64_t durable_count, uint64_t expect, uint64_t flush_ns)
 {
-    if (expect < 2 || flush_ns == 0) return;
-    uint64_t wait = flush_ns / GATHER_SHARE;
+    uint64_t have = db->written_count - durable_count;
+    bool merge = have >= 2 && expect >= 1;
+    if (merge && db->merge_skip > 0) {
+        db->merge_skip--;
+        merge = false;
+    }
+    if ((expect < 2 && !merge) || flush_ns == 0) return;
+    uint64_t want = merge ? expect + have : expect;
+    uint64_t wait = flush_ns / (merge ? GATHER_MERGE_SHARE : GATHER_SHARE);
     if (wait > GATHER_MAX_NS) wait = GATHER_MAX_NS;
-    uint64_t end = mono_ns() + wait;
-    struct timespec ts = {.tv_sec = (time_t)(end / 1000000000u),
-                          .tv_nsec = (long)(end % 1000000000u)};
+    struct timespec ts = abs_time(mono_ns() + wait);
     db->leader_gathering = true;
-    while (db->written_count - durable_count < expect &&
+    while (db->written_count - durable_count < want &&
            pthread_cond_timedwait(&db->arrive_cv, &db->view_mu, &ts) != ETIMEDOUT) {
     }
+    if (merge && db->written_count - durable_count < want) db->merge_skip = MERGE_BACKOFF;
     db->leader_gathering = false;
 }
 
@@ -1759,6 +1793,7 @@ static int wait_flushed(kv_db *db, uint64_t seq, bool crash_points, kv_error *er
         uint64_t durable_count = db->durable_count, expect = db->last_group,
                  flush_ns = db->last_flush_ns;
         pthread_mutex_unlock(&db->durable_mu);
+        uint64_t g0 = mono_ns();
         pthread_mutex_lock(&db->view_mu);
         gather_group(db, durable_count, expect, flush_ns);
         uint64_t target = atomic_load(&db->written_seq);
@@ -1770,8 +1805,10 @@ static int wait_flushed(kv_db *db, uint64_t seq, bool crash_points, kv_error *er
         atomic_fetch_add(&db->group_flushes, 1);
         if (crash_points) rl_crash_point(RL_CRASH_KV_BEFORE_FLUSH);
         uint64_t t0 = mono_ns();
+        atomic_fetch_add(&db->gather_ns, t0 - g0);
         rc = db->journal ? rl_journal_sync(db->journal, target, err) : slate_flush(db->slate, err);
         uint64_t took = mono_ns() - t0;
+        atomic_fetch_add(&db->flush_ns, took);
         if (rc == 0 && crash_points) rl_crash_point(RL_CRASH_KV_AFTER_FLUSH);
         pthread_mutex_lock(&db->durable_mu);
         if (rc == 0 && target > db->durable_seq) {
@@ -1799,6 +1836,12 @@ void kv_group_sizes(kv_db *db, uint64_t out[KV_GROUP_BUCKETS])
 {
     for (size_t i = 0; i < KV_GROUP_BUCKETS; i++)
         out[i] = db ? atomic_load(&db->group_sizes[i]) : 0;
+}
+
+void kv_group_times_get(kv_db *db, kv_group_times *out)
+{
+    out->gather_ns = db ? atomic_load(&db->gather_ns) : 0;
+    out->flush_ns = db ? atomic_load(&db->flush_ns) : 0;
 }
 
 kv_snapshot *kv_snapshot_durable(kv_db *db, uint64_t *seq, kv_error *err)

@@ -303,6 +303,14 @@ uint64_t kv_group_flushes(kv_db *db);
  * writes already covered counts nowhere. */
 #define KV_GROUP_BUCKETS 7 /* 1, 2, 4, 8, 16, 32, more */
 void kv_group_sizes(kv_db *db, uint64_t out[KV_GROUP_BUCKETS]);
+/* Where the group commit's time went on this handle, in nanoseconds: the
+ * leaders' gathering of their groups (gather_ns) and their flushes or
+ * syncs (flush_ns). */
+typedef struct kv_group_times {
+    uint64_t gather_ns;
+    uint64_t flush_ns;
+} kv_group_times;
+void kv_group_times_get(kv_db *db, kv_group_times *out);
 
 /* A snapshot of the state right after the last write the group commit
  * made durable, taken without waiting: while a flush is in flight the

@@ -10,6 +10,7 @@
 #include "server/metrics.h"
 
 #include <stdio.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -91,6 +92,7 @@ typedef struct lake_totals {
     uint64_t mirror_bytes, abandoned, sequencing;
     rl_sequence_stats seq;
     uint64_t groups[RL_COMMIT_GROUP_BUCKETS]; /* store flushes by writes made durable */
+    rl_commit_times times;
 } lake_totals;
 
 static void add_lake(void *ctx, rl_catalog *cat)
@@ -108,6 +110,14 @@ static void add_lake(void *ctx, rl_catalog *cat)
     rl_catalog_group_sizes(cat, groups);
     for (size_t i = 0; i < RL_COMMIT_GROUP_BUCKETS; i++)
         t->groups[i] += groups[i];
+    rl_commit_times ct;
+    rl_catalog_commit_times(cat, &ct);
+    t->times.lock_wait_ns += ct.lock_wait_ns;
+    t->times.lock_held_ns += ct.lock_held_ns;
+    t->times.gather_ns += ct.gather_ns;
+    t->times.flush_ns += ct.flush_ns;
+    t->times.snapshot_waits += ct.snapshot_waits;
+    t->times.snapshot_wait_ns += ct.snapshot_wait_ns;
     t->seq.rebased += one.rebased;
     t->seq.distance += one.distance;
     t->seq.rebase_ns += one.rebase_ns;
@@ -224,6 +234,38 @@ static void render_metrics(srv_metrics *sm, srv_lakes *lakes, rc_cache *results,
             rl_buf_printf(b, "rocklake_commit_group_size_bucket{le=\"+Inf\"} %llu\n", cum);
     }
     rl_buf_printf(b, "rocklake_commit_group_size_count %llu\n", cum);
+    static const struct {
+        const char *name, *help;
+        size_t off;
+    } ct[] = {
+        {"rocklake_commit_lock_wait_seconds_total",
+         "Time commits waited for the commit lock.", offsetof(rl_commit_times, lock_wait_ns)},
+        {"rocklake_commit_lock_held_seconds_total",
+         "Time commits held the commit lock (validation, a sequenced commit's rebase, the "
+         "memtable write).",
+         offsetof(rl_commit_times, lock_held_ns)},
+        {"rocklake_commit_gather_seconds_total",
+         "Time group commit leaders waited for their group to gather before flushing.",
+         offsetof(rl_commit_times, gather_ns)},
+        {"rocklake_commit_flush_seconds_total",
+         "Time group commit leaders spent in store flushes (one per group; "
+         "rocklake_commit_group_size_count counts them).",
+         offsetof(rl_commit_times, flush_ns)},
+        {"rocklake_snapshot_wait_seconds_total",
+         "Time transactions waited, before their first read, for commits in flight to become "
+         "durable (no durable view to read instead).",
+         offsetof(rl_commit_times, snapshot_wait_ns)},
+    };
+    metric(b, "rocklake_snapshot_waits_total", "counter",
+           "Transactions whose snapshot waited for commits in flight to become durable before "
+           "its first read.",
+           (long long)t.times.snapshot_waits);
+    for (size_t i = 0; i < sizeof ct / sizeof ct[0]; i++) {
+        uint64_t ns;
+        memcpy(&ns, (const char *)&t.times + ct[i].off, sizeof ns);
+        rl_buf_printf(b, "# HELP %s %s\n# TYPE %s counter\n%s %.6f\n", ct[i].name, ct[i].help,
+                      ct[i].name, ct[i].name, (double)ns / 1e9);
+    }
     metric(b, "rocklake_memory_catalog_bytes", "gauge",
            "Memory holding open lakes' catalogs for reads (--mirror-mb).",
            (long long)t.mirror_bytes);

@@ -54,7 +54,7 @@ connection and table:
     (its NULL-ness and length are still compared).
 
 Needs PostgreSQL 15 in /usr/lib/postgresql/15/bin and root (runuser) to
-start it on port 55505; skipped otherwise. ROCKLAKE_REPLAY_PHASES=NN limits
+start it on a free port; skipped otherwise. ROCKLAKE_REPLAY_PHASES=NN limits
 the replay to phases <= NN. The whole replay is bounded by
 ROCKLAKE_REPLAY_TIMEOUT seconds (default 300) and every socket read by 20 s.
 """
@@ -75,7 +75,17 @@ from conftest import ROOT
 
 CORPUS = ROOT / "tests" / "data" / "corpus.txt.gz"
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
-PG_PORT = 55505
+
+
+def free_port():
+    """A port nothing listens on now (a fixed one collided between suites
+    run side by side)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+PG_PORT = free_port()
 PG_EPOCH = 946684800  # 2000-01-01 in unix seconds
 
 

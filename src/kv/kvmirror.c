@@ -19,7 +19,8 @@
  *    version unlinked by batch n is freed once no pin older than n remains
  *    (pins taken later start their walk after the unlink).
  * Asserted (cheap, O(1) per call): loads come before any batch and in
- * strictly ascending key order; batches are applied between one begin and
+ * strictly ascending key order (a load in parts: each part ascending, and
+ * kvm_load_append joins a part only after every key of the ones before); batches are applied between one begin and
  * one end, on the thread that began them; a batch publishes exactly the
  * sequence after the last published one; a pushed version is no older
  * than the chain head it covers; pins are taken in ascending sequence.

@@ -1371,6 +1371,145 @@ static void test_mirror_load_one_pass(void)
     close_db(ref);
 }
 
+/* The load in parallel parts (kv_options.load_parts) builds the same copy
+ * as SlateDB holds: keys of several prefixes over three L0 tables, with
+ * rewrites and deletes, cut at block boundaries (split keys are keys of
+ * some table, here also deleted or rewritten ones); the joined copy answers
+ * point reads, scans from anywhere, seeks and later writes as SlateDB does.
+ * A store whose keys do not add up to its digest is refused in parts too. */
+static int forge_journal_record(const char *dir, const kv_batch *b, bool damage);
+
+/* Range j of test_mirror_load_parallel: [lo, hi) with a seek to sk. */
+static void range_of(int j, char lo[32], char hi[32], char sk[32])
+{
+    int i = j * 997;
+    snprintf(lo, 32, "%c%06d", "abpq"[j % 4], i);
+    snprintf(hi, 32, "%c%06d", "abpq"[(j + 1) % 4], i + 400);
+    snprintf(sk, 32, "%c%06d", "abpq"[j % 4], i + 200);
+}
+
+/* The store of test_mirror_load_parallel: keys of four prefixes over
+ * three L0 tables, rewritten and deleted in every round. */
+enum { PL_N = 12000, PL_ROUNDS = 3 };
+static bool build_l0_store(const char *url)
+{
+    kv_db *db = open_writer_opts(url, 0);
+    if (!db) return false;
+    char k[32], v[32];
+    for (int r = 0; r < PL_ROUNDS; r++) { /* each round an L0 table, then rewrites */
+        kv_batch *b = kv_batch_new();
+        for (int i = r; i < PL_N; i += 1 + r) {
+            snprintf(k, sizeof k, "%c%06d", "abpq"[i % 4], i);
+            snprintf(v, sizeof v, "r%d-%d", r, i);
+            bput(b, k, v);
+        }
+        for (int i = r; i < PL_N; i += 5 + r) { /* deletes in every round */
+            snprintf(k, sizeof k, "%c%06d", "abpq"[i % 4], i);
+            kv_batch_delete(b, (const uint8_t *)k, strlen(k));
+        }
+        CHECK_EQ_INT(write_batch(db, b), 0);
+        kv_batch_free(b);
+        CHECK_EQ_INT(kv_flush(db, NULL), 0);
+        if (r < PL_ROUNDS - 1) CHECK_EQ_INT(kv_flush_memtable_async(db, NULL), 0);
+    }
+    close_db(db);
+    return true;
+}
+
+static void test_mirror_load_parallel(void)
+{
+    char url[PATH_MAX];
+    fresh_url(url, sizeof url);
+    if (!build_l0_store(url)) return;
+    char k[32];
+    static char want[1 << 20], got[1 << 20], a[1 << 16];
+    enum { NRANGES = 13 };
+    static char ranges[NRANGES][1 << 16];
+    char lo[32], hi[32], sk[32];
+    kv_db *ref = open_writer_opts(url, -1); /* reads SlateDB */
+    if (!ref) return;
+    scan_text(ref, NULL, "", NULL, NULL, want, sizeof want);
+    for (int j = 0; j < NRANGES; j++) {
+        range_of(j, lo, hi, sk);
+        scan_text(ref, NULL, lo, hi, sk, ranges[j], sizeof ranges[j]);
+    }
+    close_db(ref);
+    for (uint32_t parts = 2; parts <= 4; parts++) {
+        kv_error err;
+        kv_options o = {0};
+        o.load_parts = parts;
+        kv_db *db = kv_open_writer(url, &o, &err);
+        CHECK(db != NULL);
+        if (!db) return;
+        kv_open_timing t;
+        kv_open_timing_get(db, &t);
+        CHECK_EQ_INT(t.load_parts, parts);
+        kv_mirror_info info;
+        CHECK_EQ_INT(kv_mirror_stats(db, &info), 1);
+        scan_text(db, NULL, "", NULL, NULL, got, sizeof got);
+        CHECK(strcmp(got, want) == 0);
+        /* point reads through the joined levels, present and absent keys */
+        int bad = 0;
+        for (int i = 0; i < PL_N; i += 7) {
+            snprintf(k, sizeof k, "%c%06d", "abpq"[i % 4], i);
+            uint8_t *val = NULL;
+            size_t vl = 0;
+            int rc = kv_get(db, NULL, (const uint8_t *)k, strlen(k), &val, &vl, &err);
+            char pat[40];
+            snprintf(pat, sizeof pat, "%s=", k);
+            const char *at = strstr(want, pat);
+            if (rc != (at ? 1 : 0) || (at && strncmp(at + strlen(pat), (char *)val, vl) != 0))
+                bad++;
+            free(val);
+        }
+        CHECK_EQ_INT(bad, 0);
+        /* ranges and seeks starting anywhere, across the parts' bounds */
+        for (int j = 0; j < NRANGES; j++) {
+            range_of(j, lo, hi, sk);
+            scan_text(db, NULL, lo, hi, sk, a, sizeof a);
+            CHECK(strcmp(a, ranges[j]) == 0);
+        }
+        /* writes after the load land between the parts' keys */
+        kv_batch *b = kv_batch_new();
+        for (int i = 1; i < PL_N; i += 1500) {
+            snprintf(k, sizeof k, "%c%06d+", "abpq"[i % 4], i);
+            bput(b, k, "new");
+        }
+        CHECK_EQ_INT(write_batch(db, b), 0);
+        kv_batch_free(b);
+        for (int i = 1; i < PL_N; i += 1500) {
+            snprintf(k, sizeof k, "%c%06d+", "abpq"[i % 4], i);
+            expect(db, NULL, k, "new");
+        }
+        b = kv_batch_new(); /* and are gone again: the next round starts from `want` */
+        for (int i = 1; i < PL_N; i += 1500) {
+            snprintf(k, sizeof k, "%c%06d+", "abpq"[i % 4], i);
+            kv_batch_delete(b, (const uint8_t *)k, strlen(k));
+        }
+        CHECK_EQ_INT(write_batch(db, b), 0);
+        kv_batch_free(b);
+        close_db(db);
+    }
+    if (g_backend != BK_FILE) return; /* keys are removed through a local journal */
+    fresh_url(url, sizeof url); /* one writer's journal, to forge a record into */
+    if (!build_l0_store(url)) return;
+    kv_batch *b = kv_batch_new();
+    for (int i = 0; i < PL_N; i += 1000) { /* lost behind RockLake's back */
+        snprintf(k, sizeof k, "%c%06d", "abpq"[i % 4], i);
+        kv_batch_delete(b, (const uint8_t *)k, strlen(k));
+    }
+    CHECK_EQ_INT(forge_journal_record(url + strlen("file://"), b, false), 0);
+    kv_batch_free(b);
+    kv_error err;
+    kv_options o = {0};
+    o.load_parts = 3;
+    kv_db *db = kv_open_writer(url, &o, &err);
+    CHECK(db == NULL);
+    CHECK_EQ_INT(err.kind, KV_ERR_CORRUPT);
+    CHECK(strstr(err.message, "integrity digest") != NULL);
+    if (db) kv_close(db, NULL);
+}
+
 /* A store whose in-memory copy would take more than mirror_max_bytes at
  * open is read from SlateDB, with the same answers. */
 static void test_mirror_size_limit(void)
@@ -1754,6 +1893,7 @@ static void run_suite(const char *name)
     RUN(test_mirror_size_limit);
     RUN(test_mirror_load_progress);
     RUN(test_mirror_load_one_pass);
+    RUN(test_mirror_load_parallel);
 }
 
 int main(void)

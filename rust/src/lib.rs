@@ -1474,6 +1474,116 @@ pub unsafe extern "C" fn slate_iter_free(it: *mut KvIter) {
 }
 
 // ---------------------------------------------------------------------------
+// Split points of a writer's load (a parallel load of its in-memory copy)
+// ---------------------------------------------------------------------------
+
+/// The data blocks of every table of a writer's LSM tree (L0 tables and
+/// sorted runs, of every segment) as (first key, stored bytes). An SST
+/// shared by several views counts once per view (an overestimate of its
+/// part, harmless to a split). The block
+/// indexes come through the handle's cache, where the load's scans then
+/// find them.
+async fn load_blocks(db: &KvDb, w: &Db) -> KvResult<Vec<(Bytes, u64)>> {
+    let m = w.manifest();
+    let handles: Vec<_> = m.all_sst_views().map(|v| v.sst.clone()).collect();
+    let reader = slatedb::SstReader::new(
+        db.path.clone(),
+        db.store.clone(),
+        Some(db.cache.clone()),
+        None,
+    );
+    let files = handles
+        .into_iter()
+        .map(|h| reader.open_with_handle(h))
+        .collect::<Result<Vec<_>, _>>()?;
+    let indexes = futures_util::future::try_join_all(files.iter().map(|f| f.index())).await?;
+    let mut blocks = Vec::new();
+    for (f, idx) in files.iter().zip(indexes.iter()) {
+        let end = f.info().index_offset;
+        let n = idx.len();
+        for i in 0..n {
+            let Some((off, key)) = idx.get(i) else { break };
+            let next = idx.get(i + 1).map_or(end, |(o, _)| o);
+            blocks.push((Bytes::copy_from_slice(key), next.saturating_sub(off)));
+        }
+    }
+    Ok(blocks)
+}
+
+/// Keys that cut a writer's keyspace into `parts` ranges of about equal
+/// stored size (the first keys of data blocks, weighted by their bytes,
+/// across overlapping L0 tables too): at most parts - 1, strictly
+/// ascending, none empty. None when the tables hold less than `min_bytes`
+/// (a small store loads in one pass) or there is nothing to split.
+fn load_splits(db: &KvDb, parts: usize, min_bytes: u64) -> KvResult<Vec<Bytes>> {
+    let w = db.writer()?;
+    if parts < 2 {
+        return Ok(Vec::new());
+    }
+    let mut blocks = block_on(load_blocks(db, w))?;
+    let total: u64 = blocks.iter().map(|b| b.1).sum();
+    if total == 0 || total < min_bytes {
+        return Ok(Vec::new());
+    }
+    blocks.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    let mut out: Vec<Bytes> = Vec::new();
+    let mut acc = 0u64;
+    for (key, bytes) in blocks {
+        // the block's first key starts the next part once the bytes before
+        // it reach that part's share
+        let share = total / parts as u64 * (out.len() as u64 + 1);
+        if acc >= share
+            && out.len() + 1 < parts
+            && !key.is_empty()
+            && out.last().is_none_or(|l| key > *l)
+        {
+            out.push(key);
+        }
+        acc += bytes;
+    }
+    Ok(out)
+}
+
+/// slate_load_splits: the split keys of load_splits, written into `out` as
+/// one malloc'd buffer of (u32 length, little-endian; key bytes) entries,
+/// `*count` of them (*out NULL when none). 0, or -1 with *err.
+#[no_mangle]
+pub unsafe extern "C" fn slate_load_splits(
+    db: *mut KvDb,
+    parts: u32,
+    min_bytes: u64,
+    out: *mut *mut u8,
+    outlen: *mut usize,
+    count: *mut usize,
+    err: *mut KvError,
+) -> c_int {
+    guard(err, -1, || {
+        if out.is_null() || outlen.is_null() || count.is_null() {
+            return Err(Fail::invalid("slate_load_splits: NULL out-parameter"));
+        }
+        let db = db_ref(db)?;
+        let keys = load_splits(db, parts as usize, min_bytes)?;
+        let mut buf = Vec::new();
+        for k in &keys {
+            buf.extend_from_slice(&(k.len() as u32).to_le_bytes());
+            buf.extend_from_slice(k);
+        }
+        let p = if keys.is_empty() {
+            std::ptr::null_mut()
+        } else {
+            malloc_copy(&buf)?
+        };
+        // SAFETY: out-parameters checked non-NULL above.
+        unsafe {
+            *out = p;
+            *outlen = buf.len();
+            *count = keys.len();
+        }
+        Ok(0)
+    })
+}
+
+// ---------------------------------------------------------------------------
 // Batches and writes
 // ---------------------------------------------------------------------------
 

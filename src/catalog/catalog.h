@@ -40,6 +40,8 @@
 #include "base/error.h"
 #include "kv/kv.h"
 
+struct rl_lease_owner; /* lease.h */
+
 typedef struct rl_catalog rl_catalog;
 typedef struct rl_txn rl_txn;
 typedef struct rl_scan rl_scan;
@@ -107,6 +109,11 @@ typedef struct rl_catalog_options {
      * placed on top of the commits that won it, instead of failing with
      * 23505 and making the client retry. Writers only; off by default. */
     bool sequence_commits;
+    /* Writers without takeover: the caller read the writer lease just
+     * before, with rl_catalog_probe; `lease` is what it found (NULL: the
+     * store held none). The open then reads it no second time. */
+    bool lease_probed;
+    const struct rl_lease_owner *lease;
 } rl_catalog_options;
 
 /* Open (and maybe create) the catalog in the store at `url`. A store with a
@@ -125,6 +132,13 @@ int rl_catalog_close(rl_catalog *cat, rl_error *err);
  * store_timeout_ms bounds each request to the store as
  * rl_store_options.store_timeout_ms does (0: its default). */
 int rl_catalog_exists(const char *url, uint32_t store_timeout_ms, rl_error *err);
+/* rl_catalog_exists and the writer lease (lease.h) through the same
+ * reader: one open of the store where a writer's open would take two (on
+ * an object store each is a manifest read and a WAL replay, about a
+ * second at 25 ms a request). 1 a catalog (*lease_found: it holds a
+ * readable writer lease, in *lease), 0 none, -1 with err. */
+int rl_catalog_probe(const char *url, uint32_t store_timeout_ms, struct rl_lease_owner *lease,
+                     bool *lease_found, rl_error *err);
 
 /* The copy-incomplete marker (system key RL_SYS_COPY_INCOMPLETE): a copy
  * into a new lake (`rocklake import`, `backup`, `restore`) writes it durably

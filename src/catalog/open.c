@@ -160,6 +160,29 @@ int rl_catalog_exists(const char *url, uint32_t store_timeout_ms, rl_error *err)
     return rc < 0 ? -1 : found ? 1 : 0;
 }
 
+int rl_catalog_probe(const char *url, uint32_t store_timeout_ms, rl_lease_owner *lease,
+                     bool *lease_found, rl_error *err)
+{
+    *lease_found = false;
+    kv_error ke;
+    kv_options ko = {.reader_no_writes = 1, .mirror_max_bytes = -1,
+                     .store_timeout_ms = store_timeout_ms};
+    kv_db *kv = kv_open_reader(url, &ko, &ke);
+    if (!kv)
+        return kv_error_is_no_store(&ke) ? 0 : cat_kv_fail(err, &ke, "looking for a catalog");
+    bool found = false;
+    uint64_t ver = 0;
+    int rc = cat_get_system_u64(kv, RL_SYS_FORMAT_VERSION, &ver, &found, err);
+    if (rc >= 0 && found) {
+        int lrc = rl_lease_get(kv, url, lease, err);
+        if (lrc < 0)
+            rc = -1;
+        *lease_found = lrc == 1;
+    }
+    kv_close(kv, NULL);
+    return rc < 0 ? -1 : found ? 1 : 0;
+}
+
 static int bump_writer_epoch(rl_catalog *cat, rl_error *err)
 {
     uint64_t epoch = 0;
@@ -214,7 +237,13 @@ rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_
     if (!o->read_only && !o->takeover) {
         /* before opening as writer, which would fence a running one */
         rl_lease_owner held;
-        int rc = rl_lease_read(url, &o->store, &held, err);
+        int rc = 0;
+        if (o->lease_probed && o->lease) {
+            held = *o->lease;
+            rc = 1;
+        } else if (!o->lease_probed) {
+            rc = rl_lease_read(url, &o->store, &held, err);
+        }
         if (rc < 0)
             goto fail;
         int64_t age;

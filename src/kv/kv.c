@@ -543,57 +543,248 @@ static kv_db *wrap(slate_db *s, kv_error *err)
     return db;
 }
 
+/* The mirror's load at open: one scan of the whole keyspace, or (a large
+ * store, a machine with more than one core) scans of disjoint key ranges
+ * on threads of their own, each building its own mirror and digest sums,
+ * joined in key order at the end. SlateDB's iterator is what the load
+ * costs (its merge of the tables, a few microseconds a key): the parts
+ * divide that by the cores. */
+#define LOAD_MAX_PARTS 4
+#define LOAD_SPLIT_MIN_BYTES (8u << 20)
+
+typedef struct load_part load_part;
+
+/* What the parts of one load share. */
+typedef struct load_shared {
+    slate_db *s;
+    uint64_t limit;           /* the mirror's byte limit, for all parts together */
+    load_part *parts;
+    size_t nparts;
+    _Atomic bool stop;        /* a part failed or went over the limit */
+} load_shared;
+
+struct load_part {
+    load_shared *sh;
+    const uint8_t *lo, *hi;   /* [lo, hi); hi NULL: to the end */
+    size_t lolen, hilen;
+    kv_mirror *m;
+    kv_verify_report r;
+    uint64_t pairs;
+    int failed;               /* 1 SlateDB failed (err), 2 too big or out of memory */
+    kv_error err;
+    _Atomic uint64_t keys, bytes; /* progress, published every LOAD_PUBLISH keys */
+    pthread_t thread;
+    bool threaded;
+};
+
+#define LOAD_PUBLISH 1024
+
+/* The other parts' published bytes. */
+static uint64_t others_bytes(const load_part *p)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < p->sh->nparts; i++)
+        if (&p->sh->parts[i] != p)
+            n += atomic_load_explicit(&p->sh->parts[i].bytes, memory_order_relaxed);
+    return n;
+}
+
+/* Progress of all parts together, from the opening thread. */
+static void load_report(load_shared *sh, const kv_options *opts)
+{
+    uint64_t keys = 0, bytes = 0;
+    for (size_t i = 0; i < sh->nparts; i++) {
+        keys += atomic_load_explicit(&sh->parts[i].keys, memory_order_relaxed);
+        bytes += atomic_load_explicit(&sh->parts[i].bytes, memory_order_relaxed);
+    }
+    opts->load_progress(opts->load_progress_ctx, keys, bytes);
+}
+
+/* Scan one part into its own mirror; `opts` non-NULL on the opening
+ * thread only (the progress callback). */
+static void load_part_run(load_part *p, const kv_options *opts)
+{
+    load_shared *sh = p->sh;
+    p->m = kvm_new();
+    if (!p->m) {
+        p->failed = 2;
+        atomic_store(&sh->stop, true);
+        return;
+    }
+    kvm_load_seed(p->m, 0x9E3779B97F4A7C15ull * (uint64_t)(p - sh->parts + 1));
+    slate_iter *it = slate_scan(sh->s, NULL, p->lo, p->lolen, p->hi, p->hilen, &p->err);
+    if (!it) {
+        p->failed = 1;
+        atomic_store(&sh->stop, true);
+        return;
+    }
+    const uint8_t *k, *v;
+    size_t kl, vl;
+    int rc;
+    kvm_stats st;
+    uint64_t n = 0, others = 0;
+    uint64_t last = rl_monotonic_ns();
+    uint64_t every = (opts && opts->load_progress_ms ? opts->load_progress_ms : 1000) * 1000000ull;
+    while ((rc = slate_iter_next(it, &k, &kl, &v, &vl, &p->err)) == 1) {
+        ++p->pairs;
+        verify_pair(&p->r, k, kl, v, vl); /* the digest check, on the way */
+        if (is_own_key(k, kl)) continue;
+        kvm_stats_get(p->m, &st);
+        if ((++n % LOAD_PUBLISH) == 0) {
+            atomic_store_explicit(&p->keys, n, memory_order_relaxed);
+            atomic_store_explicit(&p->bytes, st.bytes, memory_order_relaxed);
+            if (atomic_load_explicit(&sh->stop, memory_order_relaxed)) break;
+            if (sh->nparts > 1) others = others_bytes(p);
+        }
+        if ((n & 0xFFFF) == 0 && opts && opts->load_progress &&
+            rl_monotonic_ns() - last >= every) {
+            load_report(sh, opts);
+            last = rl_monotonic_ns();
+        }
+        if (st.bytes + others > sh->limit || kvm_load(p->m, k, kl, v, vl) < 0) {
+            /* Too big for memory: drain nothing more, read SlateDB. */
+            p->failed = 2;
+            break;
+        }
+    }
+    slate_iter_free(it);
+    count(&load_scans, 1);
+    count(&load_keys, p->pairs);
+    if (rc < 0) p->failed = 1;
+    if (p->failed) atomic_store(&sh->stop, true);
+    kvm_stats_get(p->m, &st);
+    atomic_store_explicit(&p->keys, n, memory_order_relaxed);
+    atomic_store_explicit(&p->bytes, st.bytes, memory_order_relaxed);
+}
+
+static void *load_part_thread(void *arg)
+{
+    load_part_run(arg, NULL);
+    return NULL;
+}
+
+/* How many parts a load of `s` runs as, and their split keys (a malloc'd
+ * buffer of slate_load_splits' entries, in *buf; NULL for one part). */
+static size_t load_plan(slate_db *s, const kv_options *opts, uint8_t **buf, size_t *buflen)
+{
+    *buf = NULL;
+    *buflen = 0;
+    uint32_t want = opts ? opts->load_parts : 0;
+    uint64_t min_bytes = want ? 0 : LOAD_SPLIT_MIN_BYTES;
+    if (!want) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        want = cores < 1 ? 1 : cores > LOAD_MAX_PARTS ? LOAD_MAX_PARTS : (uint32_t)cores;
+    }
+    if (want > LOAD_MAX_PARTS) want = LOAD_MAX_PARTS;
+    if (want < 2) return 1;
+    size_t count = 0;
+    kv_error ignored;
+    /* no split points (or no way to read them): one scan, which reports
+     * any trouble reading the store itself */
+    if (slate_load_splits(s, want, min_bytes, buf, buflen, &count, &ignored) < 0) {
+        *buf = NULL;
+        return 1;
+    }
+    return count + 1;
+}
+
 /* Copy the whole keyspace into a new mirror, adding every pair to *r (the
  * digest check). Returns the mirror, or NULL when the copy would take more
  * than `limit` bytes or memory runs out (the writer then reads SlateDB; *r
  * is incomplete), or when SlateDB fails (1 in *failed, error in *err). */
 static kv_mirror *load_mirror(slate_db *s, uint64_t limit, const kv_options *opts,
-                              kv_verify_report *r, uint64_t *pairs, int *failed, kv_error *err)
+                              kv_verify_report *r, uint64_t *pairs, uint32_t *nparts,
+                              int *failed, kv_error *err)
 {
     *failed = 0;
     *pairs = 0;
-    kv_mirror *m = kvm_new();
-    if (!m) return NULL;
+    uint8_t *splits;
+    size_t splitlen;
+    size_t n = load_plan(s, opts, &splits, &splitlen);
+    *nparts = (uint32_t)n;
+    load_shared sh = {.s = s, .limit = limit, .nparts = n};
+    sh.parts = calloc(n, sizeof *sh.parts);
+    if (!sh.parts) {
+        free(splits);
+        return NULL;
+    }
     static const uint8_t lowest[1] = {0};
-    slate_iter *it = slate_scan(s, NULL, lowest, 0, NULL, 0, err);
-    if (!it) {
-        kvm_free(m);
-        *failed = 1;
-        return NULL;
-    }
-    count(&load_scans, 1);
-    const uint8_t *k, *v;
-    size_t kl, vl;
-    int rc;
-    kvm_stats st;
-    uint64_t n = 0;
-    uint64_t last = rl_monotonic_ns();
-    uint64_t every = (opts && opts->load_progress_ms ? opts->load_progress_ms : 1000) * 1000000ull;
-    while ((rc = slate_iter_next(it, &k, &kl, &v, &vl, err)) == 1) {
-        count(&load_keys, 1);
-        ++*pairs;
-        verify_pair(r, k, kl, v, vl); /* the digest check, on the way */
-        if (is_own_key(k, kl)) continue;
-        kvm_stats_get(m, &st);
-        if ((++n & 0xFFFF) == 0 && opts && opts->load_progress &&
-            rl_monotonic_ns() - last >= every) {
-            opts->load_progress(opts->load_progress_ctx, n, st.bytes);
-            last = rl_monotonic_ns();
+    const uint8_t *at = splits;
+    for (size_t i = 0; i < n; i++) {
+        load_part *p = &sh.parts[i];
+        p->sh = &sh;
+        if (i == 0) {
+            p->lo = lowest;
+            p->lolen = 0;
+        } else {
+            p->lo = sh.parts[i - 1].hi;
+            p->lolen = sh.parts[i - 1].hilen;
         }
-        if (st.bytes > limit || kvm_load(m, k, kl, v, vl) < 0) {
-            /* Too big for memory: drain nothing more, read SlateDB. */
-            slate_iter_free(it);
-            kvm_free(m);
-            set_err(err, KV_OK, "");
-            return NULL;
+        if (i + 1 < n) { /* the next split key ends this part */
+            uint32_t len = (uint32_t)at[0] | (uint32_t)at[1] << 8 | (uint32_t)at[2] << 16 |
+                           (uint32_t)at[3] << 24;
+            p->hi = at + 4;
+            p->hilen = len;
+            at += 4 + len;
+            assert((size_t)(at - splits) <= splitlen);
+            assert(p->hilen > 0 && (i == 0 || rl_bytes_cmp(p->lo, p->lolen, p->hi, p->hilen) < 0));
         }
     }
-    slate_iter_free(it);
-    if (rc < 0) {
-        kvm_free(m);
-        *failed = 1;
-        return NULL;
+    for (size_t i = 1; i < n; i++)
+        sh.parts[i].threaded = pthread_create(&sh.parts[i].thread, NULL, load_part_thread,
+                                              &sh.parts[i]) == 0;
+    load_part_run(&sh.parts[0], opts);
+    for (size_t i = 1; i < n; i++) {
+        if (sh.parts[i].threaded)
+            pthread_join(sh.parts[i].thread, NULL);
+        else if (!atomic_load(&sh.stop))
+            load_part_run(&sh.parts[i], opts); /* no thread for it: here, after the others */
+        else
+            sh.parts[i].failed = 2; /* not run: the load stops anyway */
     }
+    /* One SlateDB failure fails the open; otherwise a part over the limit
+     * (or out of memory) means no mirror. Else join the parts in key order
+     * and add up their digest sums. */
+    kv_mirror *m = NULL;
+    int worst = 0;
+    for (size_t i = 0; i < n; i++) {
+        load_part *p = &sh.parts[i];
+        *pairs += p->pairs;
+        if (p->failed == 1 && worst != 1) {
+            worst = 1;
+            *err = p->err;
+        } else if (p->failed == 2 && !worst) {
+            worst = 2;
+        }
+    }
+    if (!worst) {
+        m = sh.parts[0].m;
+        sh.parts[0].m = NULL;
+        for (size_t i = 1; i < n; i++) {
+            kvm_load_append(m, sh.parts[i].m);
+            sh.parts[i].m = NULL;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        const kv_verify_report *pr = &sh.parts[i].r;
+        r->has_digest |= pr->has_digest;
+        r->keys += pr->keys;
+        r->malformed += pr->malformed;
+        for (int t = 0; t < 256; t++) {
+            r->found[t].count += pr->found[t].count;
+            r->found[t].key_sum += pr->found[t].key_sum;
+            r->found[t].pair_sum += pr->found[t].pair_sum;
+            /* each digest key is in one part; zero elsewhere */
+            r->expected[t].count += pr->expected[t].count;
+            r->expected[t].key_sum += pr->expected[t].key_sum;
+            r->expected[t].pair_sum += pr->expected[t].pair_sum;
+        }
+        kvm_free(sh.parts[i].m);
+    }
+    free(sh.parts);
+    free(splits);
+    if (worst == 1) *failed = 1;
+    else if (worst == 2) set_err(err, KV_OK, "");
     return m;
 }
 
@@ -852,7 +1043,8 @@ kv_db *kv_open_writer(const char *url, const kv_options *opts, kv_error *err)
     if (max >= 0) {
         int failed;
         db->mirror_limit = max ? (uint64_t)max : DEFAULT_MIRROR_MAX_BYTES;
-        m = load_mirror(s, db->mirror_limit, opts, r, &db->timing.load_keys, &failed, err);
+        m = load_mirror(s, db->mirror_limit, opts, r, &db->timing.load_keys,
+                        &db->timing.load_parts, &failed, err);
         if (failed) goto fail;
     }
     uint64_t t3 = rl_monotonic_ns();

@@ -126,6 +126,13 @@ typedef struct kv_options {
      * written to stderr. */
     void (*notice)(void *ctx, const char *message);
     void *notice_ctx;
+    /* Writers: the mirror's load at open runs as this many scans of
+     * disjoint key ranges at once, each on its own thread, joined in key
+     * order. 0 = as many as the machine has cores (at most 4) when the
+     * store's tables hold 8 MiB or more, else one; N = N parts whatever
+     * the size (tests), 1 = one pass. Fewer parts when the tables offer
+     * fewer split points. */
+    uint32_t load_parts;
 } kv_options;
 
 typedef struct kv_db kv_db;
@@ -204,6 +211,7 @@ typedef struct kv_open_timing {
     uint64_t load_ns;
     uint64_t digest_ns;
     uint64_t load_keys; /* pairs the load scan read */
+    uint32_t load_parts; /* scans the load ran as at once (kv_options.load_parts) */
 } kv_open_timing;
 void kv_open_timing_get(const kv_db *db, kv_open_timing *out);
 

@@ -19,7 +19,8 @@
  *    version unlinked by batch n is freed once no pin older than n remains
  *    (pins taken later start their walk after the unlink).
  * Asserted (cheap, O(1) per call): loads come before any batch and in
- * strictly ascending key order; batches are applied between one begin and
+ * strictly ascending key order (a load in parts: each part ascending, and
+ * kvm_load_append joins a part only after every key of the ones before); batches are applied between one begin and
  * one end, on the thread that began them; a batch publishes exactly the
  * sequence after the last published one; a pushed version is no older
  * than the chain head it covers; pins are taken in ascending sequence.
@@ -225,6 +226,43 @@ int kvm_load(kv_mirror *m, const uint8_t *key, size_t klen, const uint8_t *val, 
     link_node(m, n, m->load_tail);
     for (int i = 0; i < n->height; i++) m->load_tail[i] = n;
     return 0;
+}
+
+int kvm_load_append(kv_mirror *m, kv_mirror *tail)
+{
+    assert(m != tail);
+    assert(!m->applying && atomic_load_explicit(&m->published, memory_order_relaxed) == 0);
+    assert(!tail->applying && atomic_load_explicit(&tail->published, memory_order_relaxed) == 0);
+    kvm_node *first = atomic_load_explicit(&tail->head->next[0], memory_order_relaxed);
+    assert(!first || m->load_tail[0] == m->head ||
+           rl_bytes_cmp(m->load_tail[0]->key, m->load_tail[0]->klen, first->key,
+                        first->klen) < 0);
+    /* Every level of `tail` continues where m's ends: m's last node on a
+     * level points to tail's first on it, and tail's last becomes m's. */
+    for (int i = 0; i < KVM_MAX_HEIGHT; i++) {
+        kvm_node *n = atomic_load_explicit(&tail->head->next[i], memory_order_relaxed);
+        if (!n) continue;
+        atomic_store_explicit(&m->load_tail[i]->next[i], n, memory_order_release);
+        m->load_tail[i] = tail->load_tail[i];
+    }
+    int h = atomic_load_explicit(&tail->height, memory_order_relaxed);
+    if (h > atomic_load_explicit(&m->height, memory_order_relaxed))
+        atomic_store_explicit(&m->height, h, memory_order_relaxed);
+    /* tail's sentinel is all that remains its own */
+    size_t sentinel = sizeof(kvm_node) + KVM_MAX_HEIGHT * sizeof(_Atomic(kvm_node *));
+    account(m, (int64_t)atomic_load_explicit(&tail->nodes, memory_order_relaxed) - 1,
+            (int64_t)atomic_load_explicit(&tail->versions, memory_order_relaxed),
+            (int64_t)(atomic_load_explicit(&tail->bytes, memory_order_relaxed) - sentinel));
+    for (int i = 0; i < KVM_MAX_HEIGHT; i++) atomic_store_explicit(&tail->head->next[i], NULL,
+                                                                   memory_order_relaxed);
+    kvm_free(tail);
+    return 0;
+}
+
+void kvm_load_seed(kv_mirror *m, uint64_t seed)
+{
+    assert(atomic_load_explicit(&m->published, memory_order_relaxed) == 0);
+    m->rng = seed ? seed : 0x9E3779B97F4A7C15ull; /* xorshift needs a nonzero state */
 }
 
 /* Free the retired versions no pin can be reading: those unlinked by a

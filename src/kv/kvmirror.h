@@ -48,6 +48,13 @@ void kvm_free(kv_mirror *m);
 /* Loading at open, before any reader or writer: pairs must come in strictly
  * ascending key order. Returns 0, or -1 when out of memory. */
 int kvm_load(kv_mirror *m, const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen);
+/* A load in parts (kv.c's parallel load at open): `tail`, loaded on its
+ * own with every key above m's, continues m's load; tail is freed (its
+ * nodes now m's). Both still loading (nothing applied or published).
+ * Returns 0. */
+int kvm_load_append(kv_mirror *m, kv_mirror *tail);
+/* The seed of m's node heights (each part of a parallel load its own). */
+void kvm_load_seed(kv_mirror *m, uint64_t seed);
 
 /* Apply one batch: begin, then puts/deletes in batch order (a later op on
  * the same key wins), then end. kvm_apply_put/delete return 0, or -1 when

@@ -91,6 +91,14 @@ int slate_iter_next(slate_iter *it, const uint8_t **key, size_t *klen, const uin
                     size_t *vlen, kv_error *err);
 int slate_iter_seek(slate_iter *it, const uint8_t *key, size_t klen, kv_error *err);
 void slate_iter_free(slate_iter *it);
+/* A writer's keys that cut its keyspace into `parts` ranges of about equal
+ * stored size (first keys of data blocks weighted by their bytes), for a
+ * load in parallel: *count keys (at most parts - 1, strictly ascending,
+ * none empty) in one malloc'd *out of (u32 little-endian length, bytes)
+ * entries, *out NULL when none (fewer than min_bytes stored, nothing to
+ * split). 0, or -1 with err. */
+int slate_load_splits(slate_db *db, uint32_t parts, uint64_t min_bytes, uint8_t **out,
+                      size_t *outlen, size_t *count, kv_error *err);
 
 /* The i-th op of b: 1 put, 0 delete (val NULL), -1 past the end. Pointers
  * borrow from b. */

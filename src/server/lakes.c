@@ -362,6 +362,11 @@ static rl_catalog *open_catalog(srv_lakes *L, const char *url, const char *name,
      * object store needs a reader) */
     char *dir = rl_store_local_dir(url);
     bool missing = false;
+    /* A writer that does not take over reads the lease before its open
+     * fences anyone: the same reader says whether there is a catalog. */
+    bool probe = !dir && !create && !following(L) && !takes_over(L);
+    rl_lease_owner lease;
+    bool lease_found = false;
     if (!create && dir) {
         int exists = dir_exists(dir) ? rl_store_exists(url, err) : 0;
         if (exists < 0) {
@@ -370,7 +375,14 @@ static rl_catalog *open_catalog(srv_lakes *L, const char *url, const char *name,
         }
         missing = exists == 0;
     } else if (!create) {
-        int exists = rl_catalog_exists(url, L->cfg.store_timeout_ms, err);
+        /* A writer that takes over reads no lease: one list of the
+         * store's manifests says whether there is a store at all, and its
+         * open then finds the catalog in it or says there is none
+         * (RL_CAUSE_NO_CATALOG), as a reader's open would have. */
+        int exists = probe ? rl_catalog_probe(url, L->cfg.store_timeout_ms, &lease,
+                                              &lease_found, err)
+                     : !following(L) ? rl_store_exists(url, err)
+                                     : rl_catalog_exists(url, L->cfg.store_timeout_ms, err);
         if (exists < 0) {
             free(dir);
             return NULL;
@@ -387,7 +399,9 @@ static rl_catalog *open_catalog(srv_lakes *L, const char *url, const char *name,
                              * holds, never another writer's */
                             .takeover_self = takeover,
                             .lease_ms = L->cfg.lease_ms, .lease_listen = L->lease_listen,
-                            .sequence_commits = L->cfg.sequence_commits};
+                            .sequence_commits = L->cfg.sequence_commits,
+                            .lease_probed = probe,
+                            .lease = lease_found ? &lease : NULL};
     load_progress lp = {L, name};
     o.store.load_progress = log_load_progress;
     o.store.load_progress_ctx = &lp;
@@ -430,7 +444,8 @@ static void log_opened(srv_lakes *L, const char *name, const char *url, rl_catal
                  (double)mi.bytes / (1 << 20));
     rl_catalog_open_timing t;
     rl_catalog_open_timing_get(cat, &t);
-    char ms[8][24];
+    char ms[8][24], parts[16];
+    snprintf(parts, sizeof parts, "%" PRIu32, t.store.load_parts);
     const double per_ms = 1e6;
     snprintf(ms[0], sizeof ms[0], "%.1f", (double)(mono_ns() - t0) / per_ms);
     snprintf(ms[1], sizeof ms[1], "%.1f", (double)exists_ns / per_ms);
@@ -443,8 +458,8 @@ static void log_opened(srv_lakes *L, const char *name, const char *url, rl_catal
     srv_log(L->log, "info", "database_opened", "database", name, "url", url, "mode",
             rl_catalog_read_only(cat) ? "read-only" : "writer", "in_memory", in_memory,
             "open_ms", ms[0], "exists_ms", ms[1], "lease_check_ms", ms[2], "slatedb_open_ms",
-            ms[3], "journal_ms", ms[4], "load_ms", ms[5], "digest_ms", ms[6], "catalog_ms", ms[7],
-            NULL);
+            ms[3], "journal_ms", ms[4], "load_ms", ms[5], "load_parts", parts, "digest_ms", ms[6],
+            "catalog_ms", ms[7], NULL);
 }
 
 static bool schema_known_absent(srv_lake *l, const char *schema)

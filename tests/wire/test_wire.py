@@ -850,6 +850,14 @@ def test_unknown_database_on_s3_leaves_no_store(s3_env, moto, start_server):
             psycopg.connect(a.dsn(dbname=name), autocommit=True)
         assert f'database "{name}" does not exist' in str(exc.value), exc.value
         assert moto.keys("lease", f"probe/{name}") == []
+    # a writer that takes over looks with one list of the manifests, not a
+    # reader (Round 21): it creates nothing either
+    t = start_server("--auto-create", "off", "--takeover", store_root=root, env=s3_env)
+    with pytest.raises(psycopg.OperationalError) as exc:
+        psycopg.connect(t.dsn(dbname="nope4"), autocommit=True)
+    assert 'database "nope4" does not exist' in str(exc.value), exc.value
+    assert moto.keys("lease", "probe/nope4") == []
+    t.stop()
     b = start_server("--auto-create", "on", "--max-auto-create", "1", store_root=root,
                      env=s3_env)
     with psycopg.connect(b.dsn(dbname="made1"), autocommit=True) as conn:

@@ -910,6 +910,23 @@ impl FollowShared {
         }
     }
 
+    /// The reader read a manifest: its views' listing of the manifests
+    /// names it (the reader finds new manifests by reading the next id,
+    /// not by listing), so a view opens at the manifest the reader has.
+    fn listed(&self, meta: &object_store::ObjectMeta) {
+        if manifest_id(&meta.location).is_none() {
+            return;
+        }
+        let parts: Vec<_> = meta.location.parts().collect();
+        let dir = Path::from_iter(parts[..parts.len() - 1].iter().cloned()).to_string();
+        let Ok(mut l) = self.lists.lock() else { return };
+        let Some(items) = l.get_mut(&dir) else { return };
+        // ids are zero-padded: names sort as the ids do
+        if items.last().is_none_or(|last| last.location.as_ref() < meta.location.as_ref()) {
+            items.push(meta.clone());
+        }
+    }
+
     /// Is `p` a WAL object or manifest newer than any the reader has seen
     /// (so, for a view, one that does not exist yet)?
     fn beyond(&self, p: &Path) -> bool {
@@ -999,6 +1016,7 @@ impl FollowStore {
         let data = got.bytes().await?;
         if !self.view {
             self.shared.saw(location);
+            self.shared.listed(&meta);
         }
         self.shared.insert(key, meta.clone(), data.clone());
         Self::result(meta, data, &options)

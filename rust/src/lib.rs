@@ -830,9 +830,11 @@ struct ObjCache {
     bytes: usize,
 }
 
-/// WAL objects and manifests of a follower kept in memory: a commit's WAL
-/// object is a few KiB, a manifest some KiB per thousand tables.
-const FOLLOW_CACHE_BYTES: usize = 64 << 20;
+/// WAL objects and manifests of a follower kept in memory, per lake: a
+/// commit's WAL object is a few KiB, a manifest some KiB per thousand
+/// tables. A view whose WAL objects were dropped reads them from the store
+/// (slower, as before FollowStore, not wrong).
+const FOLLOW_CACHE_BYTES: usize = 32 << 20;
 
 /// wal/<id>.sst and manifest/<id>.manifest: written once, never changed.
 fn immutable(p: &Path) -> bool {

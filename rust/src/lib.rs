@@ -380,7 +380,10 @@ fn resolve_opts(p: *const SlateOptions) -> Opts {
     Opts {
         flush_interval: Duration::from_millis(or_default(o.flush_interval_ms, 10)),
         block_cache_bytes: or_default(o.block_cache_bytes, 256 << 20),
-        reader_poll_interval: Duration::from_millis(or_default(o.reader_poll_interval_ms, 100)),
+        reader_poll_interval: Duration::from_millis(or_default(
+            o.reader_poll_interval_ms,
+            READER_POLL_MS,
+        )),
         scan_read_ahead_bytes: or_default(o.scan_read_ahead_bytes, 1 << 20) as usize,
         scan_fetch_tasks: or_default(o.scan_fetch_tasks as u64, 8) as usize,
         store_timeout: Duration::from_millis(or_default(
@@ -776,6 +779,9 @@ pub struct KvDb {
     /// Readers: the newest pinned view handed out by slate_snapshot_new,
     /// reused while it is still current (see `reader_view`).
     view: Mutex<Option<Arc<View>>>,
+    /// Followers (readers that keep a checkpoint): the store their views
+    /// open against, answering from what the reader saw (`FollowStore`).
+    view_store: Option<Arc<dyn ObjectStore>>,
     /// Writers: the close slate_shutdown started, if any.
     closing: Mutex<Option<Closing>>,
 }
@@ -783,6 +789,408 @@ pub struct KvDb {
 enum Closing {
     Running(tokio::task::JoinHandle<Result<(), slatedb::Error>>),
     Done,
+}
+
+// ---------------------------------------------------------------------------
+// A follower's store: what its reader read, shared with its pinned views
+// ---------------------------------------------------------------------------
+
+/// What a follower's reader learnt of the store, kept for its pinned views
+/// (`open_view`). A view is a reader of its own; opened against the bare
+/// store it reads the latest manifest and every WAL object since the last
+/// L0 flush again (tens to hundreds of requests in series, seconds at
+/// 25 ms per request, growing with each commit). Opened against the same
+/// state through `FollowStore`, it makes no request at all: WAL objects and
+/// manifests are immutable once written (SlateDB writes each id once, with
+/// put-if-absent), so their bytes are cached whole; listings and "is there
+/// a WAL object N" are answered as the follower's reader last saw them, so
+/// a view holds the state the follower has applied, never a newer or older
+/// one (reader_view: the follower is that stale anyway).
+///
+/// Invariants: `objects` holds only immutable objects (`immutable`), each
+/// whole; `bytes` is the sum of their sizes and stays under
+/// FOLLOW_CACHE_BYTES (oldest evicted first); `wal_seen` only grows.
+struct FollowShared {
+    cache: Mutex<ObjCache>,
+    /// the reader's last listing of each prefix (its manifest directory)
+    lists: Mutex<HashMap<String, Vec<object_store::ObjectMeta>>>,
+    /// the highest WAL id the reader has seen exist
+    wal_seen: AtomicU64,
+    /// the highest manifest id the reader has seen exist
+    manifest_seen: AtomicU64,
+    /// the GC boundaries (gc/<name>.boundary) as the reader last read
+    /// them; None: there was none (a lake whose GC never ran)
+    boundaries: Mutex<HashMap<String, Option<(object_store::ObjectMeta, Bytes)>>>,
+}
+
+#[derive(Default)]
+struct ObjCache {
+    objects: HashMap<String, (object_store::ObjectMeta, Bytes)>,
+    order: std::collections::VecDeque<String>,
+    bytes: usize,
+}
+
+/// WAL objects and manifests of a follower kept in memory, per lake: a
+/// commit's WAL object is a few KiB, a manifest some KiB per thousand
+/// tables. A view whose WAL objects were dropped reads them from the store
+/// (slower, as before FollowStore, not wrong).
+const FOLLOW_CACHE_BYTES: usize = 32 << 20;
+
+/// wal/<id>.sst and manifest/<id>.manifest: written once, never changed.
+fn immutable(p: &Path) -> bool {
+    let parts: Vec<_> = p.parts().collect();
+    let n = parts.len();
+    if n < 2 {
+        return false;
+    }
+    let (dir, file) = (parts[n - 2].as_ref(), parts[n - 1].as_ref());
+    (dir == "wal" && file.ends_with(".sst")) || (dir == "manifest" && file.ends_with(".manifest"))
+}
+
+/// gc/<name>.boundary: rewritten in place as the writer's GC moves on.
+fn boundary(p: &Path) -> bool {
+    let parts: Vec<_> = p.parts().collect();
+    let n = parts.len();
+    n >= 2 && parts[n - 2].as_ref() == "gc" && parts[n - 1].as_ref().ends_with(".boundary")
+}
+
+/// The id of <dir>/<id>.<ext>.
+fn object_id(p: &Path, dir: &str, ext: &str) -> Option<u64> {
+    let parts: Vec<_> = p.parts().collect();
+    let n = parts.len();
+    if n < 2 || parts[n - 2].as_ref() != dir {
+        return None;
+    }
+    parts[n - 1].as_ref().strip_suffix(ext)?.parse().ok()
+}
+
+fn wal_id(p: &Path) -> Option<u64> {
+    object_id(p, "wal", ".sst")
+}
+
+fn manifest_id(p: &Path) -> Option<u64> {
+    object_id(p, "manifest", ".manifest")
+}
+
+impl FollowShared {
+    fn new() -> Arc<Self> {
+        Arc::new(FollowShared {
+            cache: Mutex::new(ObjCache::default()),
+            lists: Mutex::new(HashMap::new()),
+            wal_seen: AtomicU64::new(0),
+            manifest_seen: AtomicU64::new(0),
+            boundaries: Mutex::new(HashMap::new()),
+        })
+    }
+
+    fn cached(&self, key: &str) -> Option<(object_store::ObjectMeta, Bytes)> {
+        self.cache.lock().ok()?.objects.get(key).cloned()
+    }
+
+    fn insert(&self, key: String, meta: object_store::ObjectMeta, data: Bytes) {
+        let Ok(mut c) = self.cache.lock() else { return };
+        if data.len() > FOLLOW_CACHE_BYTES / 4 || c.objects.contains_key(&key) {
+            return;
+        }
+        c.bytes += data.len();
+        c.order.push_back(key.clone());
+        c.objects.insert(key, (meta, data));
+        while c.bytes > FOLLOW_CACHE_BYTES {
+            let Some(old) = c.order.pop_front() else { break };
+            if let Some((_, d)) = c.objects.remove(&old) {
+                c.bytes -= d.len();
+            }
+        }
+    }
+
+    fn saw(&self, p: &Path) {
+        if let Some(id) = wal_id(p) {
+            self.wal_seen.fetch_max(id, Ordering::Relaxed);
+        }
+        if let Some(id) = manifest_id(p) {
+            self.manifest_seen.fetch_max(id, Ordering::Relaxed);
+        }
+    }
+
+    /// The reader read a manifest: its views' listing of the manifests
+    /// names it (the reader finds new manifests by reading the next id,
+    /// not by listing), so a view opens at the manifest the reader has.
+    fn listed(&self, meta: &object_store::ObjectMeta) {
+        if manifest_id(&meta.location).is_none() {
+            return;
+        }
+        let parts: Vec<_> = meta.location.parts().collect();
+        let dir = Path::from_iter(parts[..parts.len() - 1].iter().cloned()).to_string();
+        let Ok(mut l) = self.lists.lock() else { return };
+        let Some(items) = l.get_mut(&dir) else { return };
+        // ids are zero-padded: names sort as the ids do
+        if items.last().is_none_or(|last| last.location.as_ref() < meta.location.as_ref()) {
+            items.push(meta.clone());
+        }
+    }
+
+    /// Is `p` a WAL object or manifest newer than any the reader has seen
+    /// (so, for a view, one that does not exist yet)?
+    fn beyond(&self, p: &Path) -> bool {
+        wal_id(p).is_some_and(|id| id > self.wal_seen.load(Ordering::Relaxed))
+            || manifest_id(p).is_some_and(|id| id > self.manifest_seen.load(Ordering::Relaxed))
+    }
+}
+
+/// The follower's reader (`view` false: every request goes to the store,
+/// what it learns is kept) or one of its pinned views (`view` true: served
+/// from what the reader learnt where that is the same answer).
+#[derive(Clone)]
+struct FollowStore {
+    inner: Arc<dyn ObjectStore>,
+    shared: Arc<FollowShared>,
+    view: bool,
+}
+
+impl std::fmt::Debug for FollowStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "FollowStore({}, view: {})", self.inner, self.view)
+    }
+}
+
+impl std::fmt::Display for FollowStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self, f)
+    }
+}
+
+fn not_found(p: &Path) -> object_store::Error {
+    object_store::Error::NotFound {
+        path: p.to_string(),
+        source: "beyond what the follower has seen".into(),
+    }
+}
+
+impl FollowStore {
+    fn result(
+        meta: object_store::ObjectMeta,
+        data: Bytes,
+        options: &object_store::GetOptions,
+    ) -> object_store::Result<object_store::GetResult> {
+        let range = match &options.range {
+            Some(r) => r.as_range(meta.size).map_err(|e| object_store::Error::Generic {
+                store: "follower",
+                source: e.to_string().into(),
+            })?,
+            None => 0..meta.size,
+        };
+        let body = if options.head {
+            Bytes::new()
+        } else {
+            data.slice(range.start as usize..range.end as usize)
+        };
+        Ok(object_store::GetResult {
+            payload: object_store::GetResultPayload::Stream(
+                futures_util::stream::once(async move { Ok(body) }).boxed(),
+            ),
+            meta,
+            range,
+            attributes: Default::default(),
+            extensions: Default::default(),
+        })
+    }
+
+    async fn get_immutable(
+        &self,
+        location: &Path,
+        options: object_store::GetOptions,
+    ) -> object_store::Result<object_store::GetResult> {
+        let key = location.to_string();
+        if let Some((meta, data)) = self.shared.cached(&key) {
+            return Self::result(meta, data, &options);
+        }
+        // a view asks only for what the reader saw: a WAL object or
+        // manifest beyond it is one the follower has not applied
+        if self.view && self.shared.beyond(location) {
+            return Err(not_found(location));
+        }
+        let whole = object_store::GetOptions {
+            extensions: options.extensions.clone(),
+            ..Default::default()
+        };
+        let got = self.inner.get_opts(location, whole).await?;
+        let meta = got.meta.clone();
+        let data = got.bytes().await?;
+        if !self.view {
+            self.shared.saw(location);
+            self.shared.listed(&meta);
+        }
+        self.shared.insert(key, meta.clone(), data.clone());
+        Self::result(meta, data, &options)
+    }
+}
+
+impl FollowStore {
+    /// A view reads the boundary the reader last read (its manifest is
+    /// one the reader saw with it); the reader reads the store and keeps it.
+    async fn get_boundary(
+        &self,
+        location: &Path,
+        options: object_store::GetOptions,
+    ) -> object_store::Result<object_store::GetResult> {
+        let key = location.to_string();
+        if self.view {
+            let known = self.shared.boundaries.lock().ok().and_then(|b| b.get(&key).cloned());
+            let Some(known) = known else {
+                return self.inner.get_opts(location, options).await;
+            };
+            let Some((meta, data)) = known else {
+                return Err(not_found(location));
+            };
+            if options.if_none_match.is_some() && options.if_none_match == meta.e_tag {
+                return Err(object_store::Error::NotModified {
+                    path: key,
+                    source: "unchanged since the follower read it".into(),
+                });
+            }
+            return Self::result(meta, data, &options);
+        }
+        let got = match self.inner.get_opts(location, options.clone()).await {
+            Ok(got) => got,
+            Err(e @ object_store::Error::NotFound { .. }) => {
+                if let Ok(mut b) = self.shared.boundaries.lock() {
+                    b.insert(key, None);
+                }
+                return Err(e);
+            }
+            Err(e) => return Err(e),
+        };
+        let meta = got.meta.clone();
+        let data = got.bytes().await?;
+        if let Ok(mut b) = self.shared.boundaries.lock() {
+            b.insert(key, Some((meta.clone(), data.clone())));
+        }
+        Self::result(meta, data, &object_store::GetOptions { range: None, ..options })
+    }
+}
+
+#[async_trait::async_trait]
+impl ObjectStore for FollowStore {
+    async fn put_opts(
+        &self,
+        location: &Path,
+        payload: object_store::PutPayload,
+        opts: object_store::PutOptions,
+    ) -> object_store::Result<object_store::PutResult> {
+        self.inner.put_opts(location, payload, opts).await
+    }
+
+    async fn put_multipart_opts(
+        &self,
+        location: &Path,
+        opts: object_store::PutMultipartOptions,
+    ) -> object_store::Result<Box<dyn object_store::MultipartUpload>> {
+        self.inner.put_multipart_opts(location, opts).await
+    }
+
+    async fn get_opts(
+        &self,
+        location: &Path,
+        options: object_store::GetOptions,
+    ) -> object_store::Result<object_store::GetResult> {
+        let plain = options.if_match.is_none()
+            && options.if_none_match.is_none()
+            && options.if_modified_since.is_none()
+            && options.if_unmodified_since.is_none()
+            && options.version.is_none();
+        if plain && immutable(location) {
+            return self.get_immutable(location, options).await;
+        }
+        if !options.head && options.range.is_none() && boundary(location) {
+            return self.get_boundary(location, options).await;
+        }
+        self.inner.get_opts(location, options).await
+    }
+
+    async fn get_ranges(
+        &self,
+        location: &Path,
+        ranges: &[std::ops::Range<u64>],
+    ) -> object_store::Result<Vec<Bytes>> {
+        if !immutable(location) {
+            return self.inner.get_ranges(location, ranges).await;
+        }
+        let got = self.get_immutable(location, Default::default()).await?;
+        let data = got.bytes().await?;
+        Ok(ranges.iter().map(|r| data.slice(r.start as usize..r.end as usize)).collect())
+    }
+
+    fn delete_stream(
+        &self,
+        locations: futures_util::stream::BoxStream<'static, object_store::Result<Path>>,
+    ) -> futures_util::stream::BoxStream<'static, object_store::Result<Path>> {
+        self.inner.delete_stream(locations)
+    }
+
+    fn list(
+        &self,
+        prefix: Option<&Path>,
+    ) -> futures_util::stream::BoxStream<'static, object_store::Result<object_store::ObjectMeta>>
+    {
+        let key = prefix.map(|p| p.to_string()).unwrap_or_default();
+        if self.view {
+            let known = self.shared.lists.lock().ok().and_then(|l| l.get(&key).cloned());
+            if let Some(items) = known {
+                return futures_util::stream::iter(items.into_iter().map(Ok)).boxed();
+            }
+            return self.inner.list(prefix);
+        }
+        // the reader's listing, kept whole for the views that follow it
+        let inner = self.inner.list(prefix);
+        let shared = self.shared.clone();
+        futures_util::stream::once(async move {
+            let items: Vec<object_store::ObjectMeta> = inner.try_collect().await?;
+            for m in &items {
+                shared.saw(&m.location);
+            }
+            if let Ok(mut l) = shared.lists.lock() {
+                l.insert(key, items.clone());
+            }
+            Ok::<_, object_store::Error>(items)
+        })
+        .map_ok(|items| futures_util::stream::iter(items.into_iter().map(Ok)))
+        .try_flatten()
+        .boxed()
+    }
+
+    fn list_with_offset(
+        &self,
+        prefix: Option<&Path>,
+        offset: &Path,
+    ) -> futures_util::stream::BoxStream<'static, object_store::Result<object_store::ObjectMeta>>
+    {
+        self.inner.list_with_offset(prefix, offset)
+    }
+
+    async fn list_with_delimiter(
+        &self,
+        prefix: Option<&Path>,
+    ) -> object_store::Result<object_store::ListResult> {
+        self.inner.list_with_delimiter(prefix).await
+    }
+
+    async fn copy_opts(
+        &self,
+        from: &Path,
+        to: &Path,
+        options: object_store::CopyOptions,
+    ) -> object_store::Result<()> {
+        self.inner.copy_opts(from, to, options).await
+    }
+
+    async fn rename_opts(
+        &self,
+        from: &Path,
+        to: &Path,
+        options: object_store::RenameOptions,
+    ) -> object_store::Result<()> {
+        self.inner.rename_opts(from, to, options).await
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -873,7 +1281,8 @@ async fn open_view(db: &KvDb) -> KvResult<View> {
     });
     // FollowLatest writes nothing to the store (no checkpoint); the
     // follower's own reader keeps its managed checkpoint.
-    let reader = DbReader::builder(db.path.clone(), db.store.clone())
+    let store = db.view_store.clone().unwrap_or_else(|| db.store.clone());
+    let reader = DbReader::builder(db.path.clone(), store)
         .with_options(reader_opts)
         .with_reader_mode(DbReaderMode::FollowLatest)
         .with_system_clock(clock)
@@ -889,9 +1298,13 @@ async fn open_view(db: &KvDb) -> KvResult<View> {
 }
 
 /// The view a new snapshot of reader `r` pins: the last one handed out if
-/// the follower has seen nothing newer than it, or if it is younger than
-/// one poll interval (the follower itself is that stale at most, so a
-/// snapshot is no staler than a read without one); otherwise a new one.
+/// the follower has seen nothing newer than it; otherwise a new one. A
+/// follower's views open from what its reader saw (`FollowStore`, no
+/// request), so a new view holds what the follower has applied and costs
+/// only the replay of its WAL objects from memory. A reader without one
+/// (`rocklake check`, inspect) reads the store for each view, so it also
+/// reuses a view younger than one poll interval (the reader itself is that
+/// stale at most, so a snapshot is no staler than a read without one).
 fn reader_view(db: &KvDb, r: &DbReader) -> KvResult<Arc<View>> {
     let mut slot = db
         .view
@@ -899,11 +1312,16 @@ fn reader_view(db: &KvDb, r: &DbReader) -> KvResult<Arc<View>> {
         .map_err(|_| Fail::new(KV_ERR_INTERNAL, "reader view lock poisoned"))?;
     if let Some(v) = slot.as_ref() {
         let live = r.subscribe().borrow().durable_seq;
-        if live <= v.seq || v.opened.elapsed() < db.opts.reader_poll_interval {
+        let young = db.view_store.is_none() && v.opened.elapsed() < db.opts.reader_poll_interval;
+        if live <= v.seq || young {
             return Ok(v.clone());
         }
     }
     let v = Arc::new(block_on(open_view(db))?);
+    // never a view older than the one handed out before
+    if let Some(old) = slot.as_ref().filter(|old| old.seq > v.seq) {
+        return Ok(old.clone());
+    }
     *slot = Some(v.clone());
     Ok(v)
 }
@@ -959,6 +1377,7 @@ fn open_writer(url: &str, opts: Opts) -> KvResult<KvDb> {
         store,
         path,
         view: Mutex::new(None),
+        view_store: None,
         closing: Mutex::new(None),
     })
 }
@@ -986,12 +1405,47 @@ async fn require_existing_store(
     Ok(())
 }
 
+/// The default poll interval of a reader (kv.h's reader_poll_interval_ms).
+const READER_POLL_MS: u64 = 100;
+/// A follower's on an object store when left at the default: each poll
+/// there is a few requests in series (the next manifest's id, the GC
+/// boundary, the WAL objects after the last one seen: ~100 ms at 25 ms
+/// per request) and the next starts one interval after it ends, so the
+/// interval adds to what the follower lags by; at 25 ms an idle follower
+/// makes some 25 small GETs a second.
+const FOLLOWER_OBJECT_STORE_POLL_MS: u64 = 25;
+
+fn follower_poll_interval(url: &str, opts: &Opts, no_writes: bool) -> Duration {
+    let default = opts.reader_poll_interval == Duration::from_millis(READER_POLL_MS);
+    if !no_writes && url.starts_with("s3://") && default {
+        return Duration::from_millis(FOLLOWER_OBJECT_STORE_POLL_MS);
+    }
+    opts.reader_poll_interval
+}
+
 fn open_reader(url: &str, opts: Opts, no_writes: bool) -> KvResult<KvDb> {
     let (store, path) = resolve_url(url, &opts, false)?;
     block_on(require_existing_store(&store, &path, url))?;
+    // a follower: its reader keeps what it reads for its views
+    let (store, view_store) = if no_writes {
+        (store, None)
+    } else {
+        let shared = FollowShared::new();
+        let view: Arc<dyn ObjectStore> = Arc::new(FollowStore {
+            inner: store.clone(),
+            shared: shared.clone(),
+            view: true,
+        });
+        let main: Arc<dyn ObjectStore> = Arc::new(FollowStore {
+            inner: store,
+            shared,
+            view: false,
+        });
+        (main, Some(view))
+    };
     let cache = make_cache(&opts);
     let reader_opts = DbReaderOptions {
-        manifest_poll_interval: opts.reader_poll_interval,
+        manifest_poll_interval: follower_poll_interval(url, &opts, no_writes),
         object_store_max_retries: Some(OBJECT_STORE_MAX_RETRIES),
         ..DbReaderOptions::default()
     };
@@ -1020,6 +1474,7 @@ fn open_reader(url: &str, opts: Opts, no_writes: bool) -> KvResult<KvDb> {
         store,
         path,
         view: Mutex::new(None),
+        view_store,
         closing: Mutex::new(None),
     })
 }

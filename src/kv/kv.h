@@ -72,7 +72,8 @@ typedef struct kv_options {
                                       * object stores: 1000, as their group commit
                                       * flushes every write itself) */
     uint64_t block_cache_bytes;      /* in-memory block cache; default 256 MiB */
-    uint64_t reader_poll_interval_ms;/* reader: how often to look for new commits; default 100 */
+    uint64_t reader_poll_interval_ms;/* reader: how often to look for new commits; default 100
+                                      * (a follower of an s3:// store: 25) */
     uint64_t scan_read_ahead_bytes;  /* scans: bytes fetched ahead per SST; default 1 MiB */
     uint32_t scan_fetch_tasks;       /* scans: parallel block fetches; default 8 */
     /* Object stores (s3://): the most one request to the store, the time
@@ -218,13 +219,15 @@ void kv_open_timing_get(const kv_db *db, kv_open_timing *out);
 /* A consistent read view at this instant: on a writer a mirror sequence, or
  * a SlateDB snapshot when the writer has no mirror; on a reader a pinned
  * view, a second SlateDB reader that never refreshes (it holds the state
- * the store had when it opened, and writes nothing to the store). A
- * reader's snapshot reuses the last view it opened while the reader has
- * seen nothing newer, or while that view is younger than
- * reader_poll_interval_ms (no staler than the reader itself), so a new
- * view costs a reader open (manifest + WAL read) at most once per poll
- * interval. Free with kv_snapshot_free(); iterators opened on it keep
- * it alive. */
+ * it opened at, and writes nothing to the store). A reader's snapshot
+ * reuses the last view it opened while the reader has seen nothing newer.
+ * A follower's (reader_no_writes off) view opens from what the follower's
+ * reader has read (its WAL objects, manifests and listings, kept in
+ * memory), without a request, and holds what the reader has applied;
+ * another reader's reads the store (manifest + WAL), so it also reuses a
+ * view younger than reader_poll_interval_ms (no staler than the reader
+ * itself). Free with kv_snapshot_free(); iterators opened on it keep it
+ * alive. */
 kv_snapshot *kv_snapshot_new(kv_db *db, kv_error *err);
 void kv_snapshot_free(kv_snapshot *snap);
 

@@ -364,7 +364,7 @@ static rl_catalog *open_catalog(srv_lakes *L, const char *url, const char *name,
     bool missing = false;
     /* A writer that does not take over reads the lease before its open
      * fences anyone: the same reader says whether there is a catalog. */
-    bool probe = !dir && !create && !following(L) && !takes_over(L);
+    bool probe = !dir && !create && !promoting && !following(L) && !takes_over(L);
     rl_lease_owner lease;
     bool lease_found = false;
     if (!create && dir) {
@@ -374,10 +374,12 @@ static rl_catalog *open_catalog(srv_lakes *L, const char *url, const char *name,
             return NULL;
         }
         missing = exists == 0;
-    } else if (!create) {
-        /* A writer that takes over reads no lease: one list of the
-         * store's manifests says whether there is a store at all, and its
-         * open then finds the catalog in it or says there is none
+    } else if (!create && !promoting) {
+        /* A promotion opens a lake its follower has open: it exists (the
+         * check's reader open is ~1 s of requests in series at 25 ms). A
+         * writer that takes over reads no lease: one list of the store's
+         * manifests says whether there is a store at all, and its open
+         * then finds the catalog in it or says there is none
          * (RL_CAUSE_NO_CATALOG), as a reader's open would have. */
         int exists = probe ? rl_catalog_probe(url, L->cfg.store_timeout_ms, &lease,
                                               &lease_found, err)

@@ -488,3 +488,42 @@ def test_standby_watches_lakes_created_after_it_started(start_server):
     with psycopg.connect(s.dsn(dbname="late"), autocommit=True) as c:
         c.execute("INSERT INTO sb_t VALUES (2)")
         assert sorted(c.execute("SELECT a FROM sb_t").fetchall()) == [(1,), (2,)]
+
+
+@pytest.fixture
+def s3_proxy(tmp_path):
+    from conftest import moto_behind_proxy
+    yield from moto_behind_proxy(tmp_path, "lag")
+
+
+def test_s3_follower_lag_at_25ms(start_server, s3_proxy):
+    """A --read-only follower on s3:// with 25 ms per request shows an
+    acknowledged commit within ~0.1-0.25 s (one poll of its reader). Each
+    new read snapshot of a follower was a SlateDB reader opened from
+    scratch, which read the manifest, the GC boundary and every WAL object
+    since the last L0 flush again: the lag was ~0.9 s from the first
+    commits and grew by ~15 ms a commit (median 1.1 s here). Its views now
+    open from what the follower's reader read (rust/src/lib.rs,
+    FollowStore), without a request. ~10 s."""
+    w = start_server(store_root="s3://lag/root", env=s3_proxy.env)
+    with psycopg.connect(w.dsn(), autocommit=True) as c:
+        c.execute("CREATE TABLE lag_t (a bigint)")
+        for i in range(40):  # WAL objects a view had to read again
+            c.execute("INSERT INTO lag_t VALUES (%s)", (-i,))
+    s3_proxy.set_mode("delay", delay_ms=25, reads=True)
+    f = start_server("--read-only", store_root="s3://lag/root", env=s3_proxy.env)
+    wait_rows(f.dsn(), "SELECT count(*) FROM lag_t", [(40,)], timeout=30)
+    lags = []
+    with psycopg.connect(w.dsn(), autocommit=True) as wc, \
+            psycopg.connect(f.dsn(), autocommit=True) as fc:
+        for i in range(1, 13):
+            wc.execute("INSERT INTO lag_t VALUES (%s)", (i,))
+            t0 = time.monotonic()
+            while fc.execute("SELECT max(a) FROM lag_t").fetchone()[0] < i:
+                assert time.monotonic() - t0 < 30, f"commit {i} not on the follower"
+                time.sleep(0.002)
+            lags.append(time.monotonic() - t0)
+            time.sleep(0.01 + (i * 37 % 50) / 1000)  # commits at varied phases
+    lags.sort()
+    print(f"s3 follower lag at 25 ms: {[round(x * 1000) for x in lags]} ms")
+    assert lags[len(lags) // 2] < 0.5, lags

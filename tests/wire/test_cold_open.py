@@ -20,7 +20,7 @@ from rlserver import BIN  # noqa: E402
 # existence check (`--takeover`: one list of the manifests), the writer's
 # open (manifest, WAL probe, fencing), one pass over the tables, the writer
 # epoch and lease writes. A reader's open for the existence check (as before
-# Round 21: 102-106) adds about 38, a second pass or a read per key hundreds.
+# Round 22: 102-106) adds about 38, a second pass or a read per key hundreds.
 MAX_REQUESTS = 90
 
 

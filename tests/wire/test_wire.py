@@ -851,7 +851,7 @@ def test_unknown_database_on_s3_leaves_no_store(s3_env, moto, start_server):
         assert f'database "{name}" does not exist' in str(exc.value), exc.value
         assert moto.keys("lease", f"probe/{name}") == []
     # a writer that takes over looks with one list of the manifests, not a
-    # reader (Round 21): it creates nothing either
+    # reader (Round 22): it creates nothing either
     t = start_server("--auto-create", "off", "--takeover", store_root=root, env=s3_env)
     with pytest.raises(psycopg.OperationalError) as exc:
         psycopg.connect(t.dsn(dbname="nope4"), autocommit=True)

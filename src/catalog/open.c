@@ -145,8 +145,12 @@ int rl_catalog_copy_marker_clear(rl_catalog *cat, rl_error *err)
     return copy_marker_write(cat, NULL, err);
 }
 
-int rl_catalog_exists(const char *url, uint32_t store_timeout_ms, rl_error *err)
+/* A reader of the store at url, and whether it holds a catalog: 1 with
+ * *out open (the caller closes it), 0 when there is no store or no catalog
+ * in it, -1 with err. */
+static int catalog_reader(const char *url, uint32_t store_timeout_ms, kv_db **out, rl_error *err)
 {
+    *out = NULL;
     kv_error ke;
     kv_options ko = {.reader_no_writes = 1, .mirror_max_bytes = -1,
                      .store_timeout_ms = store_timeout_ms};
@@ -156,31 +160,36 @@ int rl_catalog_exists(const char *url, uint32_t store_timeout_ms, rl_error *err)
     bool found = false;
     uint64_t ver = 0;
     int rc = cat_get_system_u64(kv, RL_SYS_FORMAT_VERSION, &ver, &found, err);
+    if (rc < 0 || !found) {
+        kv_close(kv, NULL);
+        return rc < 0 ? -1 : 0;
+    }
+    *out = kv;
+    return 1;
+}
+
+int rl_catalog_exists(const char *url, uint32_t store_timeout_ms, rl_error *err)
+{
+    kv_db *kv;
+    int rc = catalog_reader(url, store_timeout_ms, &kv, err);
     kv_close(kv, NULL);
-    return rc < 0 ? -1 : found ? 1 : 0;
+    return rc;
 }
 
 int rl_catalog_probe(const char *url, uint32_t store_timeout_ms, rl_lease_owner *lease,
                      bool *lease_found, rl_error *err)
 {
     *lease_found = false;
-    kv_error ke;
-    kv_options ko = {.reader_no_writes = 1, .mirror_max_bytes = -1,
-                     .store_timeout_ms = store_timeout_ms};
-    kv_db *kv = kv_open_reader(url, &ko, &ke);
-    if (!kv)
-        return kv_error_is_no_store(&ke) ? 0 : cat_kv_fail(err, &ke, "looking for a catalog");
-    bool found = false;
-    uint64_t ver = 0;
-    int rc = cat_get_system_u64(kv, RL_SYS_FORMAT_VERSION, &ver, &found, err);
-    if (rc >= 0 && found) {
+    kv_db *kv;
+    int rc = catalog_reader(url, store_timeout_ms, &kv, err);
+    if (rc == 1) {
         int lrc = rl_lease_get(kv, url, lease, err);
         if (lrc < 0)
             rc = -1;
         *lease_found = lrc == 1;
     }
     kv_close(kv, NULL);
-    return rc < 0 ? -1 : found ? 1 : 0;
+    return rc;
 }
 
 static int bump_writer_epoch(rl_catalog *cat, rl_error *err)

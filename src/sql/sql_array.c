@@ -30,15 +30,6 @@
 
 /* ------------------------------------------------------------ elements */
 
-int rl_array_room(rl_expr_ctx *c, size_t n)
-{
-    size_t limit = rl_result_budget_limit(RL_RESULT_MEM_DEFAULT);
-    if (n <= limit / sizeof(rl_value))
-        return 0;
-    return rl_exec_error(c->x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
-                         "result of this statement needs more than %zu MB", limit >> 20);
-}
-
 /* Is a (non-NULL) array's text multidimensional ({{1,2},{3,4}}: kept as
  * its input text, which these functions do not take apart)? */
 static bool multidimensional(const rl_value *arr)
@@ -58,46 +49,7 @@ int rl_array_decode(rl_expr_ctx *c, const rl_value *arr, rl_value **vals, size_t
     if (multidimensional(arr))
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
                              "multidimensional arrays are not supported");
-    uint32_t elem = rl_elem_oid_of(arr->oid);
-    assert(elem);
-    size_t cap = 8, k = 0, pos = 0;
-    rl_value *v = rl_arena_alloc(c->arena, cap * sizeof *v);
-    if (!v)
-        return rl_expr_oom(c);
-    rl_buf el;
-    rl_buf_init(&el, 0);
-    bool isnull;
-    int rc = 0;
-    while (rc == 0 && rl_elem_next(arr, &pos, &el, &isnull) == 1) {
-        if (k == cap) {
-            rl_value *nv = NULL;
-            if ((rc = rl_array_room(c, 2 * cap)) < 0 ||
-                !(nv = rl_arena_alloc(c->arena, 2 * cap * sizeof *nv))) {
-                rc = rc < 0 ? rc : rl_expr_oom(c);
-                break;
-            }
-            memcpy(nv, v, cap * sizeof *v);
-            v = nv;
-            cap *= 2;
-        }
-        if (isnull) {
-            rl_val_null(&v[k++], elem);
-            continue;
-        }
-        char *copy = rl_arena_alloc(c->arena, el.len + 1); /* text values point into it */
-        if (!copy) {
-            rc = rl_expr_oom(c);
-            break;
-        }
-        if (el.len) /* an empty element ("") has no bytes, and el.data may be NULL */
-            memcpy(copy, el.data, el.len);
-        copy[el.len] = '\0';
-        rc = rl_text_to_value(c, copy, el.len, elem, -1, false, &v[k++], loc);
-    }
-    rl_buf_free(&el);
-    *vals = v;
-    *n = k;
-    return rc;
+    return rl_array_elements(c, arr, -1, false, NULL, 0, vals, n, loc);
 }
 
 /* The order of two non-NULL values of one element type. */

@@ -13,9 +13,6 @@
 
 #include "sql/sql_cast.h"
 
-/* Room for n element values within the statement's result budget: 0, or
- * -1 with 54000. */
-int rl_array_room(rl_expr_ctx *c, size_t n);
 /* The elements of a non-NULL array (or vector) as values of its element
  * type, in the evaluation arena: 0 with *vals (n of them), or -1. */
 int rl_array_decode(rl_expr_ctx *c, const rl_value *arr, rl_value **vals, size_t *n, int loc);

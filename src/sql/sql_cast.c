@@ -657,6 +657,86 @@ int rl_jsonb_from_json(rl_expr_ctx *c, const rl_value *j, rl_value *out, int loc
     return rl_jsonb_make(c, j->d.v.s.p, j->d.v.s.len, false, out, loc);
 }
 
+int rl_array_room(rl_expr_ctx *c, size_t n)
+{
+    size_t limit = rl_result_budget_limit(RL_RESULT_MEM_DEFAULT);
+    if (n <= limit / sizeof(rl_value))
+        return 0;
+    return rl_exec_error(c->x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
+                         "result of this statement needs more than %zu MB", limit >> 20);
+}
+
+/* 22P02 for the literal `whole` (as given) with PostgreSQL's detail. */
+static int malformed_array(rl_expr_ctx *c, const char *whole, size_t wlen, const char *detail,
+                           int loc)
+{
+    rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
+                  "malformed array literal: \"%.*s\"", (int)wlen, whole);
+    rl_error_detail(c->x->err, "%s", detail);
+    return -1;
+}
+
+int rl_array_elements(rl_expr_ctx *c, const rl_value *arr, int32_t typmod, bool explicit_cast,
+                      const char *whole, size_t wlen, rl_value **vals, size_t *n, int loc)
+{
+    uint32_t elem = rl_elem_oid_of(arr->oid);
+    assert(elem && !arr->d.isnull);
+    const char *t = (const char *)arr->d.v.s.p;
+    size_t tn = arr->d.v.s.len;
+    /* an unquoted separator with nothing before it ({1,,2}, {,1}) or after
+     * it ({1,}) is malformed; a quote anywhere makes "" an element */
+    bool strict = whole && !memchr(t, '"', tn);
+    size_t cap = 8, k = 0, pos = 0;
+    rl_value *v = rl_arena_alloc(c->arena, cap * sizeof *v);
+    if (!v)
+        return rl_expr_oom(c);
+    rl_buf el;
+    rl_buf_init(&el, 0);
+    bool isnull;
+    int rc = 0;
+    while (rc == 0 && rl_elem_next(arr, &pos, &el, &isnull) == 1) {
+        if (k == cap) {
+            rl_value *nv = NULL;
+            if ((rc = rl_array_room(c, 2 * cap)) < 0 ||
+                !(nv = rl_arena_alloc(c->arena, 2 * cap * sizeof *nv))) {
+                rc = rc < 0 ? rc : rl_expr_oom(c);
+                break;
+            }
+            memcpy(nv, v, cap * sizeof *v);
+            v = nv;
+            cap *= 2;
+        }
+        size_t at = pos > 0 ? pos - 1 : 0;
+        if (strict && el.len == 0 && !isnull && (at >= tn || t[at] == ',' || t[at] == '}')) {
+            rc = malformed_array(c, whole, wlen, "Unexpected \",\" character.", loc);
+            break;
+        }
+        if (isnull) {
+            rl_val_null(&v[k++], elem);
+            continue;
+        }
+        char *copy = rl_arena_alloc(c->arena, el.len + 1); /* text values point into it */
+        if (!copy) {
+            rc = rl_expr_oom(c);
+            break;
+        }
+        if (el.len) /* an empty element ("") has no bytes, and el.data may be NULL */
+            memcpy(copy, el.data, el.len);
+        copy[el.len] = '\0';
+        rc = rl_text_to_value(c, copy, el.len, elem, typmod, explicit_cast, &v[k++], loc);
+    }
+    rl_buf_free(&el);
+    size_t last = tn - 1; /* a separator before the closing brace: {1,} */
+    while (strict && rc == 0 && last > 1 &&
+           (t[last - 1] == ' ' || t[last - 1] == '\t' || t[last - 1] == '\n'))
+        last--;
+    if (strict && rc == 0 && last > 1 && t[last - 1] == ',')
+        rc = malformed_array(c, whole, wlen, "Unexpected \"}\" character.", loc);
+    *vals = v;
+    *n = k;
+    return rc;
+}
+
 /* array_in of a one-dimensional array's text `t` (braces included): every
  * element through its type's input, so that a bad element fails here
  * (22P02, as PostgreSQL's cast does) and the value is kept in array_out's
@@ -669,70 +749,14 @@ static int array_input(rl_expr_ctx *c, const char *whole, size_t wlen, const cha
     size_t i = 1;
     while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n'))
         i++;
-    if (i < n && t[i] == '{') {
-        rl_val_str(out, oid, t, n);
+    rl_val_str(out, oid, t, n);
+    if (i < n && t[i] == '{')
         return 0;
-    }
-    uint32_t elem = rl_array_elem_oid(oid);
-    size_t cap = 8, k = 0, pos = 0;
-    rl_value *vals = rl_arena_alloc(c->arena, cap * sizeof *vals);
-    rl_buf el;
-    rl_buf_init(&el, 0);
-    bool isnull;
-    int rc = vals ? 0 : rl_expr_oom(c);
-    while (rc == 0 && rl_array_next(t, n, &pos, &el, &isnull) == 1) {
-        if (k == cap) {
-            rl_value *nv = NULL;
-            size_t limit = rl_result_budget_limit(RL_RESULT_MEM_DEFAULT);
-            if (2 * cap > limit / sizeof *nv) {
-                rc = rl_exec_error(c->x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
-                                   "result of this statement needs more than %zu MB",
-                                   limit >> 20);
-                break;
-            }
-            if (!(nv = rl_arena_alloc(c->arena, 2 * cap * sizeof *nv))) {
-                rc = rl_expr_oom(c);
-                break;
-            }
-            memcpy(nv, vals, cap * sizeof *vals);
-            vals = nv;
-            cap *= 2;
-        }
-        /* an unquoted element with nothing in it ({1,,2}, {1,}) */
-        size_t at = pos > 0 ? pos - 1 : 0;
-        if (el.len == 0 && !isnull && (at >= n || t[at] == ',' || t[at] == '}') &&
-            !memchr(t + 1, '"', n - 1)) {
-            rc = rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
-                               "malformed array literal: \"%.*s\"", (int)wlen, whole);
-            rl_error_detail(c->x->err, "Unexpected \",\" character.");
-            break;
-        }
-        if (isnull) {
-            rl_val_null(&vals[k++], elem);
-            continue;
-        }
-        char *copy = rl_arena_alloc(c->arena, el.len + 1); /* text values point into it */
-        if (!copy) {
-            rc = rl_expr_oom(c);
-            break;
-        }
-        if (el.len)
-            memcpy(copy, el.data, el.len);
-        copy[el.len] = 0;
-        rc = rl_text_to_value(c, copy, el.len, elem, typmod, explicit_cast, &vals[k++], loc);
-    }
-    rl_buf_free(&el);
-    size_t last = n - 1; /* a separator before the closing brace: {1,} */
-    while (rc == 0 && last > 1 && (t[last - 1] == ' ' || t[last - 1] == '\t' ||
-                                   t[last - 1] == '\n'))
-        last--;
-    if (rc == 0 && last > 1 && t[last - 1] == ',' && !memchr(t + 1, '"', n - 1)) {
-        rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
-                      "malformed array literal: \"%.*s\"", (int)wlen, whole);
-        rl_error_detail(c->x->err, "Unexpected \"}\" character.");
-        rc = -1;
-    }
-    return rc < 0 ? -1 : rl_array_of_values(c, oid, vals, k, 1, out);
+    rl_value *vals;
+    size_t k;
+    if (rl_array_elements(c, out, typmod, explicit_cast, whole, wlen, &vals, &k, loc) < 0)
+        return -1;
+    return rl_array_of_values(c, oid, vals, k, 1, out);
 }
 
 /* Input text of a type (a literal or a cast from text). */

@@ -96,6 +96,16 @@ int rl_value_coerce(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_t ty
                     bool explicit_cast, rl_value *out, int location);
 /* An array of type `t` (its text form, as array_out writes it) from n
  * values, the i-th at vals[i * stride]. */
+/* Room for n element values within the statement's result budget: 0, or
+ * -1 with 54000. */
+int rl_array_room(rl_expr_ctx *c, size_t n);
+/* The elements of non-NULL array `arr` (its text; int2vector and oidvector
+ * too), each through its element type's input (typmod, explicit_cast), as
+ * *n values in the statement's arena. With `whole` (the literal as the
+ * client gave it), array_in's checks of an input literal: an unquoted empty
+ * element ({1,,2}, {1,}) is 22P02 naming it. 0, or -1 with c's error. */
+int rl_array_elements(rl_expr_ctx *c, const rl_value *arr, int32_t typmod, bool explicit_cast,
+                      const char *whole, size_t wlen, rl_value **vals, size_t *n, int loc);
 int rl_array_of_values(rl_expr_ctx *c, uint32_t t, const rl_value *vals, size_t n, size_t stride,
                        rl_value *out);
 /* Type name as SQL spells it ("bigint", "character varying") -> OID/typmod. */

@@ -38,6 +38,7 @@
 
 #include "sql/sql_cast.h"
 #include "sql/sql_exec.h"
+#include "sql/sql_expr.h"
 #include "sql/sql_func.h"
 #include "sql/sql_parse.h"
 #include "sql/sql_relation.h"
@@ -377,8 +378,8 @@ static int type_visit(void *ctx, const ProtobufCMessage *m)
             type_func_args(ps, f, name);
     } else if (d == &pg_query__min_max_expr__descriptor ||
                d == &pg_query__coalesce_expr__descriptor) {
-        /* GREATEST / LEAST / COALESCE: the arguments' common type (of the
-         * plain ones; all numbers: the widest) */
+        /* GREATEST / LEAST / COALESCE: the plain arguments' common type
+         * (rl_common_type, as the call itself takes it) */
         bool mm = d == &pg_query__min_max_expr__descriptor;
         size_t n = mm ? ((const PgQuery__MinMaxExpr *)m)->n_args
                       : ((const PgQuery__CoalesceExpr *)m)->n_args;
@@ -387,12 +388,8 @@ static int type_visit(void *ctx, const ProtobufCMessage *m)
         uint32_t common = 0;
         for (size_t i = 0; i < n; i++) {
             uint32_t t = param_of(args[i]) ? 0 : operand_oid(ps, args[i]);
-            if (t && common && t != common)
-                common = rl_oid_number_rank(t) && rl_oid_number_rank(common)
-                             ? (rl_oid_number_rank(t) > rl_oid_number_rank(common) ? t : common)
-                             : common;
-            else if (t)
-                common = t;
+            if (t)
+                common = common ? rl_common_type(common, t) : t;
         }
         for (size_t i = 0; common && i < n; i++)
             set_type(ps, args[i], common);

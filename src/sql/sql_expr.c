@@ -1280,13 +1280,8 @@ static int json_op(rl_expr_ctx *c, const char *op, rl_value *a, rl_value *b, rl_
 static int power_op(rl_expr_ctx *c, rl_value *a, const PgQuery__Node *an, rl_value *b,
                     const PgQuery__Node *bn, rl_value *out, int loc)
 {
-    if (a->oid == RL_OID_UNKNOWN && b->oid == RL_OID_UNKNOWN) {
-        rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_FUNCTION, loc,
-                      "operator is not unique: unknown ^ unknown");
-        rl_error_hint(c->x->err, "Could not choose a best candidate operator. You might need "
-                                 "to add explicit type casts.");
-        return -1;
-    }
+    if (a->oid == RL_OID_UNKNOWN && b->oid == RL_OID_UNKNOWN)
+        return op_ambiguous(c, "^", &a->oid, b->oid, loc);
     if (resolve_operands(c, a, an, b, bn) < 0)
         return -1;
     if (!rl_oid_is_number(a->oid) || !rl_oid_is_number(b->oid))
@@ -1456,13 +1451,8 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
     if (strcmp(op, "^") == 0)
         return power_op(c, &a, e->lexpr, &b, e->rexpr, out, e->location);
     if (is_bitwise_op(op)) {
-        if (a.oid == RL_OID_UNKNOWN && b.oid == RL_OID_UNKNOWN) {
-            rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_FUNCTION, e->location,
-                          "operator is not unique: unknown %s unknown", op);
-            rl_error_hint(c->x->err, "Could not choose a best candidate operator. You might need "
-                                     "to add explicit type casts.");
-            return -1;
-        }
+        if (a.oid == RL_OID_UNKNOWN && b.oid == RL_OID_UNKNOWN)
+            return op_ambiguous(c, op, &a.oid, b.oid, e->location);
         if (resolve_operands(c, &a, e->lexpr, &b, e->rexpr) < 0)
             return -1;
         return bitwise(c, op, &a, &b, out, e->location);
@@ -3101,8 +3091,6 @@ static int array_sublink_value(rl_expr_ctx *c, const PgQuery__SubLink *sl, const
     return rl_array_of_values(c, t, rs->vals, rs->nrows, rs->ncols, out);
 }
 
-/* ARRAY[a, b, ...]: the elements in their common type (select_common_type,
- * unknowns text), as that type's array; 42P18 for ARRAY[] without a cast. */
 /* The dimensions of an array's text ({{1,2},{3,4}}: 2 x 2) as a string of
  * element counts per level along the first element ("2,2"), or "" for an
  * empty array. Enough to check that sub-arrays match, as PostgreSQL does
@@ -3207,6 +3195,8 @@ static int eval_array_of_arrays(rl_expr_ctx *c, const PgQuery__AArrayExpr *ae, r
     return rc;
 }
 
+/* ARRAY[a, b, ...]: the elements in their common type (select_common_type,
+ * unknowns text), as that type's array; 42P18 for ARRAY[] without a cast. */
 static int eval_array_expr(rl_expr_ctx *c, const PgQuery__AArrayExpr *ae, rl_value *out)
 {
     size_t n = ae->n_elements;

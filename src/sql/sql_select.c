@@ -143,18 +143,6 @@ static rl_rowset *rowset_clone(rl_exec *x, rl_rowset *rs, const char *alias)
     return out;
 }
 
-/* Unknown output columns become text (PostgreSQL 10+). */
-static void resolve_unknown(rl_rowset *rs)
-{
-    for (size_t j = 0; j < rs->ncols; j++) {
-        if (rs->cols[j].oid != RL_OID_UNKNOWN)
-            continue;
-        rs->cols[j].oid = RL_OID_TEXT;
-        for (size_t i = 0; i < rs->nrows; i++)
-            rl_rowset_row(rs, i)[j].oid = RL_OID_TEXT;
-    }
-}
-
 /* Column j of rs becomes text if it is still unknown. */
 static void resolve_unknown_column(rl_rowset *rs, size_t j)
 {
@@ -163,6 +151,13 @@ static void resolve_unknown_column(rl_rowset *rs, size_t j)
     rs->cols[j].oid = RL_OID_TEXT;
     for (size_t i = 0; i < rs->nrows; i++)
         rl_rowset_row(rs, i)[j].oid = RL_OID_TEXT;
+}
+
+/* Unknown output columns become text (PostgreSQL 10+). */
+static void resolve_unknown(rl_rowset *rs)
+{
+    for (size_t j = 0; j < rs->ncols; j++)
+        resolve_unknown_column(rs, j);
 }
 
 /* The target an ORDER BY / GROUP BY position names (1-based), or -1. */
@@ -193,15 +188,19 @@ static bool same_untyped_literal(const PgQuery__Node *a, const PgQuery__Node *b)
            y->val_case == PG_QUERY__A__CONST__VAL_SVAL && strcmp(x->sval->sval, y->sval->sval) == 0;
 }
 
+/* Target j's expression, or NULL. */
+static const PgQuery__Node *target_expr(const PgQuery__SelectStmt *st, size_t j)
+{
+    const PgQuery__Node *t = st->target_list[j];
+    return t->node_case == PG_QUERY__NODE__NODE_RES_TARGET ? t->res_target->val : NULL;
+}
+
 /* Keys of window `w` that are the untyped literal of a target: that target. */
 static void window_keys_resolve(const PgQuery__WindowDef *w, const PgQuery__SelectStmt *st,
                                 rl_rowset *rs)
 {
     for (size_t j = 0; w && j < rs->ncols && j < st->n_target_list; j++) {
-        const PgQuery__Node *t = st->target_list[j];
-        const PgQuery__Node *e = t->node_case == PG_QUERY__NODE__NODE_RES_TARGET
-                                     ? t->res_target->val
-                                     : NULL;
+        const PgQuery__Node *e = target_expr(st, j);
         for (size_t i = 0; i < w->n_partition_clause; i++)
             if (same_untyped_literal(w->partition_clause[i], e))
                 resolve_unknown_column(rs, j);
@@ -213,12 +212,15 @@ static void window_keys_resolve(const PgQuery__WindowDef *w, const PgQuery__Sele
 
 /* An untyped literal target that a sort or grouping key names becomes
  * text, as PostgreSQL's addTargetToSortList / addTargetToGroupList coerce
- * it: by position in ORDER BY and GROUP BY (a constant there is 42601), by
- * being equal to a window's PARTITION BY / ORDER BY key (SQL99 matching).
+ * it: every target under DISTINCT (it compares them), by position in ORDER
+ * BY and GROUP BY (a constant there is 42601), by being equal to a
+ * window's PARTITION BY / ORDER BY key (SQL99 matching).
  * Seen where the column stays unknown otherwise: a UNION's branch
  * (diffuzz seed 3 q2665: text vs bigint is 42804 there). */
 static void resolve_keyed_unknowns(const PgQuery__SelectStmt *st, rl_rowset *rs)
 {
+    if (st->n_distinct_clause)
+        resolve_unknown(rs);
     for (size_t i = 0; i < st->n_sort_clause; i++) {
         int j = position_of(st->sort_clause[i], rs->ncols);
         if (j >= 0)
@@ -233,10 +235,7 @@ static void resolve_keyed_unknowns(const PgQuery__SelectStmt *st, rl_rowset *rs)
         if (st->window_clause[i]->node_case == PG_QUERY__NODE__NODE_WINDOW_DEF)
             window_keys_resolve(st->window_clause[i]->window_def, st, rs);
     for (size_t j = 0; j < st->n_target_list; j++) {
-        const PgQuery__Node *t = st->target_list[j];
-        const PgQuery__Node *e = t->node_case == PG_QUERY__NODE__NODE_RES_TARGET
-                                     ? t->res_target->val
-                                     : NULL;
+        const PgQuery__Node *e = target_expr(st, j);
         if (e && e->node_case == PG_QUERY__NODE__NODE_FUNC_CALL && e->func_call->over)
             window_keys_resolve(e->func_call->over, st, rs);
     }
@@ -4332,8 +4331,6 @@ static rl_rowset *type_level(sel *S, const PgQuery__SelectStmt *st)
         *S->x->err = p.folded;
         goto done;
     }
-    if (st->n_distinct_clause) /* DISTINCT compares them: an unknown literal becomes text */
-        resolve_unknown(p.out);
     resolve_keyed_unknowns(st, p.out);
     result = p.out;
     p.out = NULL;
@@ -4445,8 +4442,6 @@ static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
     if (type_targets(&p, typ, aggregated) < 0 || check_locking(S, st, aggregated) < 0 ||
         (aggregated && check_ungrouped(&p, typ) < 0))
         goto done;
-    if (st->n_distinct_clause) /* DISTINCT compares them: an unknown literal becomes text */
-        resolve_unknown(p.out);
     resolve_keyed_unknowns(st, p.out);
     if (plan_sort(S, st, p.out->cols, p.nt, false, &p.k) < 0)
         goto done;

@@ -300,10 +300,11 @@ static int extension_column(rl_exec *x, const rl_table_desc *d, const col_spec *
 }
 
 /* Does the CREATE TABLE match the fixed descriptor? 0A000 naming the first
- * difference if not. With `extend`, columns after the format's are the
- * table's own (ducklakepy's 1.1 adds some): checked, and counted in *nextra. */
+ * difference if not. With `extra`, columns after the format's are the
+ * table's own (ducklakepy's 1.1 adds some): checked, and put in extra[0..
+ * *nextra). */
 static int fixed_matches(rl_exec *x, const rl_table_desc *d, rl_format fmt,
-                         const col_spec *cols, size_t n, bool extend, size_t *nextra)
+                         const col_spec *cols, size_t n, rl_column_desc *extra, size_t *nextra)
 {
     size_t want = rl_desc_ncols(d, fmt);
     const char *fname = rl_format_name(fmt);
@@ -331,10 +332,9 @@ static int fixed_matches(rl_exec *x, const rl_table_desc *d, rl_format fmt,
             return -1;
         }
     }
-    if (n > want && extend) {
-        rl_column_desc ignored;
+    if (n > want && extra) {
         for (size_t i = want; i < n; i++)
-            if (extension_column(x, d, &cols[i], &ignored) < 0)
+            if (extension_column(x, d, &cols[i], &extra[i - want]) < 0)
                 return -1;
         *nextra = n - want;
         return 0;
@@ -402,14 +402,14 @@ static int newer_format_creates(rl_exec *x, rl_txn *txn, const rl_table_desc *d,
 {
     rl_format cur = rl_txn_format(txn);
     rl_error saved = *x->err;
-    bool matches_now = rl_desc_in_format(d, cur) && fixed_matches(x, d, cur, cols, n, false, NULL) == 0;
+    bool matches_now = rl_desc_in_format(d, cur) && fixed_matches(x, d, cur, cols, n, NULL, NULL) == 0;
     *x->err = saved; /* probes: the caller reports against the format it ends up with */
     if (matches_now)
         return 0;
     for (rl_format f = cur + 1; f <= RL_FMT_LATEST; f++) {
         if (rl_format_parse(rl_format_name(f)) != f || !rl_desc_in_format(d, f))
             continue; /* not a format */
-        bool matches = fixed_matches(x, d, f, cols, n, false, NULL) == 0;
+        bool matches = fixed_matches(x, d, f, cols, n, NULL, NULL) == 0;
         *x->err = saved;
         if (!matches)
             continue;
@@ -457,11 +457,9 @@ static int create_stored(rl_exec *x, const PgQuery__CreateStmt *st, const col_sp
                              "catalog's (%s)",
                              name, rl_format_name(fmt));
     size_t nextra = 0;
-    if (fixed_matches(x, d, fmt, cols, n, true, &nextra) < 0)
-        return -1;
     rl_column_desc extra[RL_MAX_COLUMNS];
-    for (size_t i = 0; i < nextra; i++)
-        extension_column(x, d, &cols[n - nextra + i], &extra[i]);
+    if (fixed_matches(x, d, fmt, cols, n, extra, &nextra) < 0)
+        return -1;
     return rl_txn_register_fixed_ext(txn, schema, d, nextra, extra, false, x->err);
 }
 

@@ -505,14 +505,15 @@ static int64_t int_or_min(const rl_datum *v)
  * the snapshots, so it is loaded only for a whole-table read of files that
  * has rows to order.) */
 typedef struct insert_map {
-    int64_t *snap, *next; /* snapshot id, its counter */
-    size_t n;
+    struct insert_at {
+        int64_t snap, next; /* snapshot id, its counter */
+    } *at;
+    size_t n, cap;
 } insert_map;
 
 static void insert_map_free(insert_map *m)
 {
-    free(m->snap);
-    free(m->next);
+    free(m->at);
     memset(m, 0, sizeof *m);
 }
 
@@ -533,26 +534,18 @@ static int insert_map_load(rl_exec *x, const rl_table_desc *d, insert_map *m)
     rl_scan *sc = c >= 0 ? rl_txn_scan(t, sd, NULL, 0, x->err) : NULL;
     if (!sc)
         return c >= 0 ? -1 : 0;
-    size_t cap = 0;
     const rl_row *row;
     int rc;
     while ((rc = rl_scan_next(sc, &row, x->err)) == 1) {
         if (row->vals[0].isnull || row->vals[c].isnull)
             continue;
-        if (m->n == cap) {
-            cap = cap ? 2 * cap : 64;
-            int64_t *a = realloc(m->snap, cap * sizeof *a);
-            if (a)
-                m->snap = a;
-            int64_t *b = a ? realloc(m->next, cap * sizeof *b) : NULL;
-            if (!b) {
-                rc = rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
-                break;
-            }
-            m->next = b;
+        struct insert_at *grown = rl_array_reserve(m->at, m->n, &m->cap, sizeof *grown, 64);
+        if (!grown) {
+            rc = rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+            break;
         }
-        m->snap[m->n] = row->vals[0].v.i;
-        m->next[m->n++] = row->vals[c].v.i;
+        m->at = grown;
+        m->at[m->n++] = (struct insert_at){row->vals[0].v.i, row->vals[c].v.i};
     }
     rl_scan_free(sc);
     if (rc < 0)
@@ -568,12 +561,12 @@ static int64_t inserted_after(const insert_map *m, int64_t id)
     size_t lo = 0, hi = m->n;
     while (lo < hi) { /* first snapshot whose counter is past id */
         size_t mid = lo + (hi - lo) / 2;
-        if (m->next[mid] > id)
+        if (m->at[mid].next > id)
             hi = mid;
         else
             lo = mid + 1;
     }
-    return lo == 0 || lo == m->n ? INT64_MIN : m->snap[lo - 1] + 1;
+    return lo == 0 || lo == m->n ? INT64_MIN : m->at[lo - 1].snap + 1;
 }
 
 /* From the row's begin_snapshot, end_snapshot and heap column (each NULL

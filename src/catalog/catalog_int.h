@@ -402,6 +402,12 @@ int cat_add_row(rl_txn *t, const rl_table_desc *d, const rl_datum *row, uint64_t
 /* ---------------------------------------------------------------- dyndesc.c */
 
 void cat_encode_dyn_columns(rl_buf *b, size_t ncols, const rl_column_desc *cols);
+/* A name index value (rl_name_entry, which decodes them): a dynamic
+ * table's id (below 2^56), or a fixed table's tag with its extension
+ * columns in format fmt (none: the tag alone). */
+void cat_name_entry_dynamic(rl_buf *b, uint64_t dyn_id);
+void cat_name_entry_fixed(rl_buf *b, uint8_t tag, rl_format fmt, size_t nextra,
+                          const rl_column_desc *extra);
 rl_table_desc *cat_dyn_desc_new(uint64_t id, const char *name, size_t ncols);
 const rl_table_desc *cat_dyn_cache_put(rl_catalog *cat, rl_table_desc *d, const char *schema);
 const rl_table_desc *cat_dyn_load(rl_txn *t, uint64_t id, rl_error *err);

@@ -159,6 +159,20 @@ const rl_table_desc *rl_txn_find_dynamic(rl_txn *t, const char *schema, const ch
     return d;
 }
 
+/* Write the name index entry schema.name = v (a new one must be unique). */
+static int put_name_entry(rl_txn *t, const char *schema, const char *name, const rl_buf *v,
+                          bool is_new, rl_error *err)
+{
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_dynamic_name(&k, schema, name);
+    int rc = cat_ov_set(t, k.data, k.len, v->data, v->len, err);
+    if (rc == 0 && is_new)
+        rc = cat_expect_unique(t, k.data, k.len, name, "", err);
+    rl_buf_free(&k);
+    return rc;
+}
+
 const rl_table_desc *rl_txn_create_dynamic(rl_txn *t, const char *schema, const char *name,
                                            size_t ncols, const rl_column_desc *cols,
                                            bool if_not_exists, rl_error *err)
@@ -204,9 +218,9 @@ const rl_table_desc *rl_txn_create_dynamic(rl_txn *t, const char *schema, const 
             return NULL;
         }
     }
-    rl_buf colbytes, k;
+    rl_buf colbytes, v;
     rl_buf_init(&colbytes, 0);
-    rl_buf_init(&k, 0);
+    rl_buf_init(&v, 0);
     cat_encode_dyn_columns(&colbytes, ncols, cols);
     rl_datum row[RL_DYN_NCOLS];
     memset(row, 0, sizeof row);
@@ -217,16 +231,12 @@ const rl_table_desc *rl_txn_create_dynamic(rl_txn *t, const char *schema, const 
     row[RL_DYN_NAME].v.s.len = strlen(name);
     row[RL_DYN_COLUMNS].v.s.p = colbytes.data;
     row[RL_DYN_COLUMNS].v.s.len = colbytes.len;
-    rl_key_dynamic_name(&k, schema, name);
-    uint8_t idbytes[8];
-    rl_store_be64(idbytes, id);
+    cat_name_entry_dynamic(&v, id);
     int rc = colbytes.failed ? oom(err) : cat_add_row(t, &rl_desc_dynamic_table, row, 0, err);
-    if (rc == 0)
-        rc = cat_ov_set(t, k.data, k.len, idbytes, 8, err);
     if (rc == 0) /* dropped and re-created in this txn is fine: see cat_expect_unique */
-        rc = cat_expect_unique(t, k.data, k.len, name, "", err);
+        rc = v.failed ? oom(err) : put_name_entry(t, schema, name, &v, true, err);
     rl_buf_free(&colbytes);
-    rl_buf_free(&k);
+    rl_buf_free(&v);
     if (rc < 0) {
         rl_dynamic_desc_free(d);
         return NULL;
@@ -286,9 +296,10 @@ int rl_txn_register_fixed(rl_txn *t, const char *schema, const rl_table_desc *d,
 static int fixed_entry_value(rl_buf *v, const rl_table_desc *d, rl_format fmt, size_t nextra,
                              const rl_column_desc *extra, rl_error *err)
 {
-    rl_buf_put_u8(v, d->tag);
-    if (nextra == 0)
+    if (nextra == 0) {
+        cat_name_entry_fixed(v, d->tag, fmt, 0, NULL);
         return 0;
+    }
     if (d->catalog_reads) {
         rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
                      "RockLake keeps table \"%s\" in DuckLake %s's shape: it cannot have column "
@@ -307,23 +318,8 @@ static int fixed_entry_value(rl_buf *v, const rl_table_desc *d, rl_format fmt, s
                                 "column \"%s\" of DuckLake table \"%s\" must allow NULL in "
                                 "RockLake",
                                 extra[i].name, d->name);
-    rl_buf_put_u8(v, (uint8_t)fmt);
-    cat_encode_dyn_columns(v, nextra, extra);
+    cat_name_entry_fixed(v, d->tag, fmt, nextra, extra);
     return v->failed ? oom(err) : 0;
-}
-
-/* Write the name index entry schema.d->name = v (a new one must be unique). */
-static int put_name_entry(rl_txn *t, const char *schema, const char *name, const rl_buf *v,
-                          bool is_new, rl_error *err)
-{
-    rl_buf k;
-    rl_buf_init(&k, 0);
-    rl_key_dynamic_name(&k, schema, name);
-    int rc = cat_ov_set(t, k.data, k.len, v->data, v->len, err);
-    if (rc == 0 && is_new)
-        rc = cat_expect_unique(t, k.data, k.len, name, "", err);
-    rl_buf_free(&k);
-    return rc;
 }
 
 int rl_txn_register_fixed_ext(rl_txn *t, const char *schema, const rl_table_desc *d,

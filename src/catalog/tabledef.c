@@ -198,6 +198,25 @@ rl_table_desc *rl_fixed_desc_extend(const rl_table_desc *base, rl_format fmt,
 
 /* ------------------------------------------------------ name index values */
 
+void cat_name_entry_dynamic(rl_buf *b, uint64_t dyn_id)
+{
+    assert(dyn_id >> 56 == 0); /* the first byte tells a dynamic id from a fixed tag */
+    uint8_t id[8];
+    rl_store_be64(id, dyn_id);
+    rl_buf_put(b, id, sizeof id);
+}
+
+void cat_name_entry_fixed(rl_buf *b, uint8_t tag, rl_format fmt, size_t nextra,
+                          const rl_column_desc *extra)
+{
+    assert(tag != 0);
+    rl_buf_put_u8(b, tag);
+    if (nextra == 0)
+        return;
+    rl_buf_put_u8(b, (uint8_t)fmt);
+    cat_encode_dyn_columns(b, nextra, extra);
+}
+
 bool rl_name_entry_decode(const uint8_t *v, size_t vl, rl_name_entry *out)
 {
     memset(out, 0, sizeof *out);

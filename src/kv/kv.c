@@ -271,6 +271,13 @@ static void digest_pair(kv_digest *d, const uint8_t *k, size_t kl, const uint8_t
     }
 }
 
+static void digest_add(kv_digest *a, const kv_digest *b)
+{
+    a->count += b->count;
+    a->key_sum += b->key_sum;
+    a->pair_sum += b->pair_sum;
+}
+
 static bool digest_eq(const kv_digest *a, const kv_digest *b)
 {
     return a->count == b->count && a->key_sum == b->key_sum && a->pair_sum == b->pair_sum;
@@ -771,13 +778,9 @@ static kv_mirror *load_mirror(slate_db *s, uint64_t limit, const kv_options *opt
         r->keys += pr->keys;
         r->malformed += pr->malformed;
         for (int t = 0; t < 256; t++) {
-            r->found[t].count += pr->found[t].count;
-            r->found[t].key_sum += pr->found[t].key_sum;
-            r->found[t].pair_sum += pr->found[t].pair_sum;
+            digest_add(&r->found[t], &pr->found[t]);
             /* each digest key is in one part; zero elsewhere */
-            r->expected[t].count += pr->expected[t].count;
-            r->expected[t].key_sum += pr->expected[t].key_sum;
-            r->expected[t].pair_sum += pr->expected[t].pair_sum;
+            digest_add(&r->expected[t], &pr->expected[t]);
         }
         kvm_free(sh.parts[i].m);
     }

@@ -838,30 +838,28 @@ const FOLLOW_CACHE_BYTES: usize = 32 << 20;
 
 /// wal/<id>.sst and manifest/<id>.manifest: written once, never changed.
 fn immutable(p: &Path) -> bool {
-    let parts: Vec<_> = p.parts().collect();
-    let n = parts.len();
-    if n < 2 {
-        return false;
-    }
-    let (dir, file) = (parts[n - 2].as_ref(), parts[n - 1].as_ref());
-    (dir == "wal" && file.ends_with(".sst")) || (dir == "manifest" && file.ends_with(".manifest"))
+    in_dir(p, "wal", ".sst").is_some() || in_dir(p, "manifest", ".manifest").is_some()
 }
 
 /// gc/<name>.boundary: rewritten in place as the writer's GC moves on.
 fn boundary(p: &Path) -> bool {
-    let parts: Vec<_> = p.parts().collect();
-    let n = parts.len();
-    n >= 2 && parts[n - 2].as_ref() == "gc" && parts[n - 1].as_ref().ends_with(".boundary")
+    in_dir(p, "gc", ".boundary").is_some()
 }
 
-/// The id of <dir>/<id>.<ext>.
-fn object_id(p: &Path, dir: &str, ext: &str) -> Option<u64> {
+/// The stem of <dir>/<stem><ext>: the file's name without `ext` when its
+/// directory is `dir` and its name ends with `ext`.
+fn in_dir(p: &Path, dir: &str, ext: &str) -> Option<String> {
     let parts: Vec<_> = p.parts().collect();
     let n = parts.len();
     if n < 2 || parts[n - 2].as_ref() != dir {
         return None;
     }
-    parts[n - 1].as_ref().strip_suffix(ext)?.parse().ok()
+    parts[n - 1].as_ref().strip_suffix(ext).map(str::to_owned)
+}
+
+/// The id of <dir>/<id>.<ext>.
+fn object_id(p: &Path, dir: &str, ext: &str) -> Option<u64> {
+    in_dir(p, dir, ext)?.parse().ok()
 }
 
 fn wal_id(p: &Path) -> Option<u64> {

@@ -295,13 +295,6 @@ static int replay_locked(rl_txn *t, const rl_seq_plan *plan, rl_error *err)
     return rc;
 }
 
-static uint64_t monotonic_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* Sequencing's COMMIT (docs/design/commit-sequencing.md §7.3), under
  * cat->lock: when the transaction's snapshot id is still free, validate as
  * always; when a concurrent commit took it, rebase the transaction onto the
@@ -326,7 +319,7 @@ static int sequence_locked(rl_txn *t, rl_error *err)
         return cat_kv_fail(err, &ke, "validating commit");
     if (taken == 0)
         return check_expectations(t, err);
-    uint64_t t0 = monotonic_ns();
+    uint64_t t0 = cat_monotonic_ns();
     rl_seq_reason reason = RL_SEQ_OK;
     if (t->seq_foreign)
         reason = RL_SEQ_NOT_APPEND;
@@ -366,7 +359,7 @@ static int sequence_locked(rl_txn *t, rl_error *err)
         atomic_fetch_add(&cat->seq_fallbacks[RL_SEQ_ERROR], 1);
     }
     rl_seq_plan_free(&plan);
-    atomic_fetch_add(&cat->seq_ns, monotonic_ns() - t0);
+    atomic_fetch_add(&cat->seq_ns, cat_monotonic_ns() - t0);
     return rc;
 }
 
@@ -417,9 +410,9 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
      * are ordered and each one validates against every earlier one. The
      * wait for durability happens outside it: commits that arrive while a
      * WAL flush is in flight share the next one (group commit). */
-    uint64_t w0 = monotonic_ns();
+    uint64_t w0 = cat_monotonic_ns();
     pthread_mutex_lock(&cat->lock);
-    uint64_t l0 = monotonic_ns();
+    uint64_t l0 = cat_monotonic_ns();
     atomic_fetch_add(&cat->commit_lock_wait_ns, l0 - w0);
     if (!b) {
         oom(err);
@@ -434,7 +427,7 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
         goto unlock;
     }
     if (t->nov == 0) { /* only UPDATEs that changed nothing: validated, nothing to write */
-        atomic_fetch_add(&cat->commit_lock_held_ns, monotonic_ns() - l0);
+        atomic_fetch_add(&cat->commit_lock_held_ns, cat_monotonic_ns() - l0);
         pthread_mutex_unlock(&cat->lock);
         kv_batch_free(b);
         free(values);
@@ -480,7 +473,7 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
                    : t->wrote_names ? RL_CRASH_DDL_WRITTEN : RL_CRASH_COMMIT_WRITTEN);
     rc = 0;
 unlock:
-    atomic_fetch_add(&cat->commit_lock_held_ns, monotonic_ns() - l0);
+    atomic_fetch_add(&cat->commit_lock_held_ns, cat_monotonic_ns() - l0);
     pthread_mutex_unlock(&cat->lock);
     kv_batch_free(b);
     free(values);

@@ -224,9 +224,7 @@ static int take_snapshot(rl_txn *t, bool begin, rl_error *err)
      * it, as PostgreSQL only shows a commit once its WAL is flushed.
      * Nothing is waited for when no commit is in flight. */
     bool waits = kv_durable_seq(cat->kv) < t->snap_write;
-    struct timespec w0, w1;
-    if (waits)
-        clock_gettime(CLOCK_MONOTONIC, &w0);
+    uint64_t w0 = waits ? cat_monotonic_ns() : 0;
     if (cat_wait_durable(cat, t->snap_write, "waiting for an earlier commit to become durable",
                          err) < 0) {
         kv_snapshot_free(t->snap);
@@ -234,11 +232,8 @@ static int take_snapshot(rl_txn *t, bool begin, rl_error *err)
         return -1;
     }
     if (waits) {
-        clock_gettime(CLOCK_MONOTONIC, &w1);
         atomic_fetch_add(&cat->snapshot_waits, 1);
-        atomic_fetch_add(&cat->snapshot_wait_ns,
-                         (uint64_t)((w1.tv_sec - w0.tv_sec) * 1000000000LL +
-                                    (w1.tv_nsec - w0.tv_nsec)));
+        atomic_fetch_add(&cat->snapshot_wait_ns, cat_monotonic_ns() - w0);
     }
     return 0;
 }

@@ -1178,7 +1178,7 @@ static void test_concurrent_commits_race_like_ducklake(void)
 
 
 typedef struct name_list {
-    char names[8][80];
+    char names[8][300];
     int n;
 } name_list;
 
@@ -1203,6 +1203,95 @@ static int collect_schema(void *ctx, const char *schema)
  * whose snapshot predates a CREATE or DROP keeps seeing the names of its
  * snapshot, later ones see the change, and a transaction's own DDL is seen
  * by itself. */
+static int collect_index(void *ctx, const char *schema, const char *name, const rl_index_def *d)
+{
+    name_list *l = ctx;
+    if (l->n < 8)
+        snprintf(l->names[l->n++], sizeof l->names[0], "%s.%s on %s(%s)", schema, name, d->table,
+                 d->cols[0]);
+    return 0;
+}
+
+/* Index definitions (0x80 05): created, listed, dropped, durable; a
+ * schema's table and index names never overlap, also between concurrent
+ * transactions; rocklake check accepts them and reports one that does not
+ * decode, which a listing refuses loudly (XX001). */
+static void test_index_definitions(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *c = open_cat(url, true);
+    if (!c)
+        return;
+    rl_error e;
+    rl_index_def d = {.table = "ducklake_snapshot", .method = RL_INDEX_BTREE, .ncols = 1,
+                      .cols = {"snapshot_time"}, .opts = {RL_INDEX_COL_DESC}};
+    rl_txn *t = rl_txn_begin(c, &e);
+    CHECK(rl_txn_register_fixed(t, "public", rl_desc_by_tag(RL_TAG_SNAPSHOT), false, &e) == 0);
+    CHECK(rl_txn_create_index(t, "public", "snap_time", &d, &e) == 0);
+    CHECK(rl_txn_create_index(t, "public", "snap_time", &d, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "42P07");
+    CHECK(rl_txn_create_index(t, "public", "ducklake_snapshot", &d, &e) < 0); /* a table's */
+    CHECK_EQ_STR(e.sqlstate, "42P07");
+    rl_column_desc cols[1] = {{"a", RL_T_INT4, false, RL_FMT_1_0, 0}};
+    CHECK(rl_txn_create_dynamic(t, "public", "snap_time", 1, cols, false, &e) == NULL);
+    CHECK_EQ_STR(e.sqlstate, "42P07");
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+
+    /* two transactions take one name: the second to commit loses */
+    rl_txn *a = rl_txn_begin(c, &e), *b = rl_txn_begin(c, &e);
+    CHECK(rl_txn_create_index(a, "public", "race", &d, &e) == 0);
+    CHECK(rl_txn_create_dynamic(b, "public", "race", 1, cols, false, &e) != NULL);
+    CHECK(rl_txn_commit(a, &e) == 0);
+    CHECK(rl_txn_commit(b, &e) < 0);
+    rl_txn_free(a);
+    rl_txn_free(b);
+
+    rl_catalog_close(c, NULL);
+    c = open_cat(url, false); /* durable */
+    if (!c)
+        return;
+    t = rl_txn_begin(c, &e);
+    rl_index_def got;
+    CHECK_EQ_INT(rl_txn_find_index(t, "public", "snap_time", &got, &e), 1);
+    CHECK(memcmp(&got, &d, sizeof d) == 0);
+    CHECK_EQ_INT(rl_txn_find_index(t, "public", "nope", &got, &e), 0);
+    name_list l = {0};
+    CHECK(rl_txn_list_indexes(t, collect_index, &l, &e) == 0);
+    CHECK_EQ_INT(l.n, 2);
+    CHECK_EQ_STR(l.names[0], "public.race on ducklake_snapshot(snapshot_time)");
+    CHECK_EQ_STR(l.names[1], "public.snap_time on ducklake_snapshot(snapshot_time)");
+    CHECK(rl_txn_drop_index(t, "public", "race", &e) == 0);
+    CHECK(rl_txn_drop_index(t, "public", "race", &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "42704");
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    uint64_t keys = 0;
+    CHECK_EQ_INT(rl_check(c, stderr, &keys, &e), 0);
+
+    /* a definition that does not decode: check reports it, reads refuse it */
+    kv_batch *kb = kv_batch_new();
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_sql_index(&k, "public", "broken");
+    kv_batch_put(kb, k.data, k.len, (const uint8_t *)"\x01\x00", 2);
+    CHECK(kv_write(rl_catalog_kv(c), kb, NULL) == 0);
+    kv_batch_free(kb);
+    rl_buf_free(&k);
+    FILE *devnull = fopen("/dev/null", "w");
+    CHECK_EQ_INT(rl_check(c, devnull, NULL, &e), 1);
+    fclose(devnull);
+    t = rl_txn_begin(c, &e);
+    l.n = 0;
+    CHECK(rl_txn_list_indexes(t, collect_index, &l, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "XX001");
+    CHECK(rl_txn_find_index(t, "public", "broken", &got, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "XX001");
+    rl_txn_free(t);
+    rl_catalog_close(c, NULL);
+}
+
 static void test_name_cache_follows_snapshots(void)
 {
     char url[600];
@@ -2220,6 +2309,7 @@ static void run_suite(void)
     RUN(test_read_only_follower);
     RUN(test_concurrent_commits_race_like_ducklake);
     RUN(test_table_and_schema_registry);
+    RUN(test_index_definitions);
     RUN(test_name_cache_follows_snapshots);
     RUN(test_group_commit_shares_flushes);
     RUN(test_reads_see_only_durable_commits);

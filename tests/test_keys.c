@@ -973,6 +973,22 @@ static void test_schema_index_key(void)
     CHECK(describe_is(truncated, sizeof truncated, "index schema (malformed)"));
 }
 
+/* An index created by CREATE INDEX (80 05): golden bytes of the key
+ * builder and its description, plus a malformed variant. */
+static void test_sql_index_key(void)
+{
+    const uint8_t want[] = {0x80, 0x05, 'p', 'u', 'b', 'l', 'i', 'c', 0x00, 0x01,
+                            'i', 'x', 0x00, 0x01};
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_sql_index(&k, "public", "ix");
+    CHECK(k.len == sizeof want && memcmp(k.data, want, sizeof want) == 0);
+    rl_buf_free(&k);
+    CHECK(describe_is(want, sizeof want, "index sql-index schema='public' name='ix'"));
+    const uint8_t truncated[] = {0x80, 0x05, 'p', 'u', 0x00, 0x01, 'i'};
+    CHECK(describe_is(truncated, sizeof truncated, "index sql-index (malformed)"));
+}
+
 static void test_describe_pk_index_every_tag(void)
 {
     for (int tag = 0; tag < 256; tag++) {
@@ -1671,6 +1687,7 @@ int main(void)
     RUN(test_describe_pk_index_every_tag);
     RUN(test_prop_pk_index_value);
     RUN(test_schema_index_key);
+    RUN(test_sql_index_key);
     RUN(test_describe);
     RUN(test_desc_tags);
     RUN(test_desc_keys);

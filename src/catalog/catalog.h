@@ -399,6 +399,39 @@ bool rl_name_entry_decode(const uint8_t *v, size_t vl, rl_name_entry *out);
  * they do not decode, duplicate a name or exceed RL_MAX_COLUMNS. For tools. */
 rl_table_desc *rl_fixed_desc_extend(const rl_table_desc *base, rl_format fmt,
                                     const uint8_t *colbytes, size_t len);
+/* An index a client created on a table (CREATE INDEX). Its definition is
+ * the value of 0x80 05 schema name: u8 version (1), the table's name
+ * (uvarint length, bytes; the index's schema), u8 method, u8 flags, uvarint
+ * ncols, then per key column its name (uvarint length, bytes) and u8
+ * options. Column names, not positions: a dynamic table's rebuild keeps them.
+ * RockLake keeps no index entries: the definition is what PostgreSQL's
+ * catalogs show (pg_class, pg_index, pg_indexes, pg_get_indexdef, psql \d). */
+#define RL_INDEX_MAX_KEYS 32 /* PostgreSQL's INDEX_MAX_KEYS */
+#define RL_INDEX_NAME_MAX 64 /* NAMEDATALEN: names are shorter */
+typedef enum rl_index_method {
+    RL_INDEX_BTREE = 0,
+    RL_INDEX_HASH = 1,
+    RL_INDEX_BRIN = 2,
+    RL_INDEX_SPGIST = 3
+} rl_index_method;
+#define RL_INDEX_COL_DESC 0x01
+#define RL_INDEX_COL_NULLS_FIRST 0x02
+typedef struct rl_index_def {
+    char table[RL_INDEX_NAME_MAX];
+    rl_index_method method;
+    size_t ncols; /* 1..RL_INDEX_MAX_KEYS */
+    char cols[RL_INDEX_MAX_KEYS][RL_INDEX_NAME_MAX];
+    uint8_t opts[RL_INDEX_MAX_KEYS]; /* RL_INDEX_COL_* */
+} rl_index_def;
+void rl_index_def_encode(rl_buf *b, const rl_index_def *d);
+/* false if malformed: an unknown version, method, flag or option, a name
+ * empty, too long or holding NUL, no or too many columns, trailing bytes. */
+bool rl_index_def_decode(const uint8_t *v, size_t vl, rl_index_def *out);
+/* The names of an index's columns as PostgreSQL's pg_attribute lists them
+ * (ChooseIndexColumnNames): each key column's name, a repeated one made
+ * unique by a number (a, a1, a2 ...), shortened to fit with it. */
+void rl_index_column_names(const rl_index_def *d, char names[][RL_INDEX_NAME_MAX]);
+
 /* The DuckLake format (table shapes) this transaction sees: the catalog's
  * at its start, or what it set. */
 rl_format rl_txn_format(const rl_txn *txn);
@@ -441,6 +474,22 @@ uint64_t rl_txn_relations_version(const rl_txn *txn);
 typedef int (*rl_table_visitor)(void *ctx, const char *schema, const char *name,
                                 const rl_table_desc *d);
 int rl_txn_list_tables(rl_txn *txn, rl_table_visitor visit, void *ctx, rl_error *err);
+
+/* Indexes created by CREATE INDEX (0x80 05 schema name -> rl_index_def).
+ * find: 1 with *out, 0 absent, -1 error (XX001 if it does not decode).
+ * create: 42P07 if a table or index holds the name (it then stays free
+ * until commit). replace (e.g. the table renamed) and drop: 42704 if
+ * absent. list: in (schema, name) order; the visitor returns 0 to go on. */
+int rl_txn_find_index(rl_txn *txn, const char *schema, const char *name, rl_index_def *out,
+                      rl_error *err);
+int rl_txn_create_index(rl_txn *txn, const char *schema, const char *name,
+                        const rl_index_def *d, rl_error *err);
+int rl_txn_replace_index(rl_txn *txn, const char *schema, const char *name,
+                         const rl_index_def *d, rl_error *err);
+int rl_txn_drop_index(rl_txn *txn, const char *schema, const char *name, rl_error *err);
+typedef int (*rl_index_visitor)(void *ctx, const char *schema, const char *name,
+                                const rl_index_def *d);
+int rl_txn_list_indexes(rl_txn *txn, rl_index_visitor visit, void *ctx, rl_error *err);
 
 /* Schemas created with CREATE SCHEMA (0x80 04 index). "public" always
  * exists, as in a new PostgreSQL database. 42P06 if it exists already. */

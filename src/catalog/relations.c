@@ -6,7 +6,8 @@
  * Owns: name -> table resolution (rl_txn_find_table), the name cache
  * (name_lock), rl_txn_create/drop_dynamic, rl_txn_register_fixed[_ext] and
  * rl_txn_extend_fixed (a DuckLake table with columns of the client's own),
- * rl_txn_drop_table, rl_txn_list_tables, schemas (rl_txn_*_schema), and
+ * rl_txn_drop_table, rl_txn_list_tables, schemas (rl_txn_*_schema), the
+ * definitions of indexes created by CREATE INDEX (rl_txn_*_index), and
  * changes of the lake's format (rl_txn_set_format, which writes the
  * ducklake-format key and expects it unchanged, and refuses while an
  * extended table's shape would change; rl_txn_migrate_table, a migration
@@ -14,7 +15,7 @@
  *
  * Invariants: a name cache entry serves only transactions at the name
  * generation it was filled at, never one that wrote names, never a
- * follower; every DDL call changes the transaction's relations version
+ * follower; a schema's table and index names never overlap; every DDL call changes the transaction's relations version
  * before it can fail; one schema per lake holds DuckLake's fixed tables.
  */
 #include "catalog/catalog_int.h"
@@ -159,7 +160,10 @@ const rl_table_desc *rl_txn_find_dynamic(rl_txn *t, const char *schema, const ch
     return d;
 }
 
-/* Write the name index entry schema.name = v (a new one must be unique). */
+static int index_name_free(rl_txn *t, const char *schema, const char *name, rl_error *err);
+
+/* Write the name index entry schema.name = v (a new one must be unique;
+ * its caller has made sure no index holds the name: index_name_free). */
 static int put_name_entry(rl_txn *t, const char *schema, const char *name, const rl_buf *v,
                           bool is_new, rl_error *err)
 {
@@ -198,6 +202,9 @@ const rl_table_desc *rl_txn_create_dynamic(rl_txn *t, const char *schema, const 
             *err = probe;
         return NULL;
     }
+    /* tables and indexes share a schema's names: checked before any write */
+    if (index_name_free(t, schema, name, err) < 0)
+        return NULL;
     uint64_t id;
     if (cat_alloc_seq(t->cat, RL_COUNTER_NEXT_DYNAMIC_ID, &id, err) < 0 ||
         cat_touch_counter(t, RL_COUNTER_NEXT_DYNAMIC_ID, id + 1, err) < 0)
@@ -352,6 +359,8 @@ int rl_txn_register_fixed_ext(rl_txn *t, const char *schema, const rl_table_desc
                            "METADATA_SCHEMA '%s'", other);
         return -1;
     }
+    if (index_name_free(t, schema, d->name, err) < 0)
+        return -1;
     rl_buf v;
     rl_buf_init(&v, 0);
     rc = fixed_entry_value(&v, d, table_format(t, d), nextra, extra, err);
@@ -653,6 +662,125 @@ int rl_txn_drop_schema(rl_txn *t, const char *schema, rl_error *err)
     free(v);
     rl_buf_free(&k);
     return rc < 0 ? -1 : 0;
+}
+
+/* ------------------------------------------------------------- indexes */
+
+/* 42P07 if an index holds schema.name; else it must stay free until the
+ * transaction commits (a concurrent CREATE INDEX of the name loses). */
+static int index_name_free(rl_txn *t, const char *schema, const char *name, rl_error *err)
+{
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_sql_index(&k, schema, name);
+    int rc = cat_view_get(t, k.data, k.len, NULL, NULL, err);
+    if (rc == 1)
+        rc = rl_error_set(err, RL_SQLSTATE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
+    else if (rc == 0)
+        rc = cat_expect_unique(t, k.data, k.len, name, "", err);
+    rl_buf_free(&k);
+    return rc < 0 ? -1 : 0;
+}
+
+int rl_txn_find_index(rl_txn *t, const char *schema, const char *name, rl_index_def *out,
+                      rl_error *err)
+{
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_sql_index(&k, schema, name);
+    uint8_t *v = NULL;
+    size_t vl = 0;
+    int rc = cat_view_get(t, k.data, k.len, &v, &vl, err);
+    rl_buf_free(&k);
+    if (rc == 1 && !rl_index_def_decode(v, vl, out))
+        rc = rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED,
+                          "the definition of index \"%s\" does not decode", name);
+    free(v);
+    return rc;
+}
+
+/* Write schema.name's definition (or, d NULL, delete it). */
+static int put_index(rl_txn *t, const char *schema, const char *name, const rl_index_def *d,
+                     rl_error *err)
+{
+    rl_buf k, v;
+    rl_buf_init(&k, 0);
+    rl_buf_init(&v, 0);
+    rl_key_sql_index(&k, schema, name);
+    if (d)
+        rl_index_def_encode(&v, d);
+    int rc = k.failed || v.failed ? oom(err)
+                                  : cat_ov_set(t, k.data, k.len, d ? v.data : NULL, v.len, err);
+    rl_buf_free(&k);
+    rl_buf_free(&v);
+    return rc;
+}
+
+int rl_txn_create_index(rl_txn *t, const char *schema, const char *name, const rl_index_def *d,
+                        rl_error *err)
+{
+    cat_relations_changed(t); /* before any early return: a failed try may have written */
+    if (!cat_is_write_allowed(t, err))
+        return -1;
+    assert(d->ncols >= 1 && d->ncols <= RL_INDEX_MAX_KEYS);
+    rl_error probe;
+    memset(&probe, 0, sizeof probe);
+    if (rl_txn_find_table(t, schema, name, &probe))
+        return rl_error_set(err, RL_SQLSTATE_DUPLICATE_TABLE, "relation \"%s\" already exists",
+                            name);
+    if (strcmp(probe.sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) != 0) {
+        *err = probe;
+        return -1;
+    }
+    /* the table name must stay free too (a concurrent CREATE TABLE loses) */
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_dynamic_name(&k, schema, name);
+    int rc = cat_expect_unique(t, k.data, k.len, name, "", err);
+    rl_buf_free(&k);
+    if (rc < 0 || index_name_free(t, schema, name, err) < 0)
+        return -1;
+    return put_index(t, schema, name, d, err);
+}
+
+int rl_txn_replace_index(rl_txn *t, const char *schema, const char *name, const rl_index_def *d,
+                         rl_error *err)
+{
+    cat_relations_changed(t);
+    if (!cat_is_write_allowed(t, err))
+        return -1;
+    rl_index_def old;
+    int rc = rl_txn_find_index(t, schema, name, &old, err);
+    if (rc == 0)
+        return rl_error_set(err, RL_SQLSTATE_UNDEFINED_OBJECT, "index \"%s\" does not exist", name);
+    return rc < 0 ? -1 : put_index(t, schema, name, d, err);
+}
+
+int rl_txn_drop_index(rl_txn *t, const char *schema, const char *name, rl_error *err)
+{
+    return rl_txn_replace_index(t, schema, name, NULL, err);
+}
+
+/* What list_index hands each index to. */
+typedef struct index_visit {
+    rl_index_visitor visit;
+    void *ctx;
+} index_visit;
+
+static int list_index(void *ctx, char *const *strs, const uint8_t *v, size_t vl, rl_error *err)
+{
+    index_visit *iv = ctx;
+    rl_index_def d;
+    if (!rl_index_def_decode(v, vl, &d))
+        return rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED,
+                            "the definition of index \"%s\" does not decode", strs[1]);
+    return iv->visit(iv->ctx, strs[0], strs[1], &d);
+}
+
+int rl_txn_list_indexes(rl_txn *t, rl_index_visitor visit, void *ctx, rl_error *err)
+{
+    index_visit iv = {visit, ctx};
+    return scan_index_keys(t, RL_INDEX_SQL_INDEX, 2, "sql index", list_index, &iv, err);
 }
 
 /* ------------------------------------------------------ format changes */

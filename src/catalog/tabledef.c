@@ -8,7 +8,8 @@
  * NULL, bit 1 a zigzag-varint typmod follows) and its definition row
  * (rl_dynamic_desc_decode); the value of a name index entry (rl_name_entry);
  * a DuckLake fixed table extended with columns of a client's own
- * (rl_fixed_desc_extend).
+ * (rl_fixed_desc_extend); an index definition (rl_index_def_encode/decode,
+ * the value of 0x80 05) and its columns' names (rl_index_column_names).
  *
  * Invariants: a descriptor built here owns its name and every column name
  * (rl_dynamic_desc_free frees exactly ncols_max of them); an extended
@@ -238,3 +239,91 @@ bool rl_name_entry_decode(const uint8_t *v, size_t vl, rl_name_entry *out)
     return false;
 }
 
+
+/* ------------------------------------------------------ index definitions */
+
+#define INDEX_DEF_VERSION 1
+
+static void put_name(rl_buf *b, const char *s)
+{
+    rl_buf_put_uvarint(b, strlen(s));
+    rl_buf_put_str(b, s);
+}
+
+void rl_index_def_encode(rl_buf *b, const rl_index_def *d)
+{
+    assert(d->ncols >= 1 && d->ncols <= RL_INDEX_MAX_KEYS);
+    rl_buf_put_u8(b, INDEX_DEF_VERSION);
+    put_name(b, d->table);
+    rl_buf_put_u8(b, (uint8_t)d->method);
+    rl_buf_put_u8(b, 0); /* flags: none yet (UNIQUE is refused, not stored) */
+    rl_buf_put_uvarint(b, d->ncols);
+    for (size_t i = 0; i < d->ncols; i++) {
+        put_name(b, d->cols[i]);
+        rl_buf_put_u8(b, d->opts[i]);
+    }
+}
+
+/* A name of 1..63 bytes without NUL into out[RL_INDEX_NAME_MAX]. */
+static bool get_name(rl_reader *r, char *out)
+{
+    uint64_t len;
+    const uint8_t *p;
+    if (!rl_reader_uvarint(r, &len) || len == 0 || len >= RL_INDEX_NAME_MAX ||
+        !rl_reader_bytes(r, len, &p) || memchr(p, 0, len))
+        return false;
+    memcpy(out, p, len);
+    out[len] = '\0';
+    return true;
+}
+
+bool rl_index_def_decode(const uint8_t *v, size_t vl, rl_index_def *out)
+{
+    memset(out, 0, sizeof *out);
+    rl_reader r;
+    rl_reader_init(&r, v, vl);
+    uint8_t version, method, flags;
+    uint64_t ncols;
+    if (!rl_reader_u8(&r, &version) || version != INDEX_DEF_VERSION || !get_name(&r, out->table) ||
+        !rl_reader_u8(&r, &method) || method > RL_INDEX_SPGIST || !rl_reader_u8(&r, &flags) ||
+        flags != 0 || !rl_reader_uvarint(&r, &ncols) || ncols == 0 || ncols > RL_INDEX_MAX_KEYS)
+        return false;
+    out->method = (rl_index_method)method;
+    out->ncols = (size_t)ncols;
+    for (size_t i = 0; i < out->ncols; i++) {
+        if (!get_name(&r, out->cols[i]) || !rl_reader_u8(&r, &out->opts[i]) ||
+            out->opts[i] & ~(RL_INDEX_COL_DESC | RL_INDEX_COL_NULLS_FIRST))
+            return false;
+    }
+    return rl_reader_left(&r) == 0;
+}
+
+/* The first n bytes of s, cut back to a whole UTF-8 character. */
+static size_t clip_utf8(const char *s, size_t n)
+{
+    size_t len = strlen(s);
+    if (n >= len)
+        return len;
+    while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+        n--;
+    return n;
+}
+
+void rl_index_column_names(const rl_index_def *d, char names[][RL_INDEX_NAME_MAX])
+{
+    assert(d->ncols <= RL_INDEX_MAX_KEYS);
+    for (size_t i = 0; i < d->ncols; i++) {
+        snprintf(names[i], RL_INDEX_NAME_MAX, "%s", d->cols[i]);
+        for (int n = 1;; n++) {
+            bool clash = false;
+            for (size_t j = 0; j < i && !clash; j++)
+                clash = strcmp(names[j], names[i]) == 0;
+            if (!clash)
+                break;
+            char digits[16];
+            int nd = snprintf(digits, sizeof digits, "%d", n);
+            size_t keep = clip_utf8(d->cols[i], RL_INDEX_NAME_MAX - 1 - (size_t)nd);
+            snprintf(names[i], RL_INDEX_NAME_MAX, "%.*s%s", (int)keep, d->cols[i], digits);
+        }
+    }
+}

@@ -685,6 +685,28 @@ static void check_schema_entry(checker *c, const uint8_t *k, size_t kl, size_t v
     rl_buf_free(&schema);
 }
 
+/* An index created by CREATE INDEX: its key holds schema and name, its
+ * value a definition that decodes. (Its table is not required to exist:
+ * the catalog drops a table's indexes with it, and a lake copied from one
+ * where it did not is still readable; pg_catalog lists only indexes of
+ * listed tables.) */
+static void check_sql_index_entry(checker *c, const uint8_t *k, size_t kl, const uint8_t *v,
+                                  size_t vl)
+{
+    rl_reader r;
+    rl_reader_init(&r, k + 2, kl - 2);
+    rl_buf schema, name;
+    rl_buf_init(&schema, 0);
+    rl_buf_init(&name, 0);
+    rl_index_def d;
+    if (!rl_key_get_str(&r, &schema) || !rl_key_get_str(&r, &name) || rl_reader_left(&r))
+        problem(c, k, kl, "malformed index definition key");
+    else if (!rl_index_def_decode(v, vl, &d))
+        problem(c, k, kl, "index definition does not decode");
+    rl_buf_free(&schema);
+    rl_buf_free(&name);
+}
+
 static void check_index_key(checker *c, const uint8_t *k, size_t kl, const uint8_t *v,
                             size_t vl)
 {
@@ -697,6 +719,8 @@ static void check_index_key(checker *c, const uint8_t *k, size_t kl, const uint8
         check_name_entry(c, k, kl, v, vl);
     else if (kind == RL_INDEX_SCHEMA)
         check_schema_entry(c, k, kl, vl);
+    else if (kind == RL_INDEX_SQL_INDEX)
+        check_sql_index_entry(c, k, kl, v, vl);
     else
         problem(c, k, kl, "unknown index kind 0x%02x", kind);
 }

@@ -391,6 +391,19 @@ static int describe_index_value(rl_buf *out, const uint8_t *key, size_t klen,
         }
         return 0;
     }
+    rl_index_def idx;
+    if (kind == RL_INDEX_SQL_INDEX) {
+        if (!rl_index_def_decode(val, vlen, &idx))
+            return fail(why, whylen, "index definition (%zu bytes) does not decode", vlen);
+        static const char *const am[] = {"btree", "hash", "brin", "spgist"};
+        rl_buf_printf(out, "index on %s using %s (", idx.table, am[idx.method]);
+        for (size_t i = 0; i < idx.ncols; i++)
+            rl_buf_printf(out, "%s%s%s%s", i ? ", " : "", idx.cols[i],
+                          idx.opts[i] & RL_INDEX_COL_DESC ? " DESC" : "",
+                          idx.opts[i] & RL_INDEX_COL_NULLS_FIRST ? " NULLS FIRST" : "");
+        rl_buf_put_str(out, ")");
+        return 0;
+    }
     if (kind == RL_INDEX_SCHEMA) {
         if (vlen != 0)
             return fail(why, whylen, "schema index entry has a %zu-byte value, expected none", vlen);

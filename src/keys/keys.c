@@ -357,6 +357,14 @@ void rl_key_dynamic_name(rl_buf *b, const char *schema, const char *name)
     rl_key_put_str(b, (const uint8_t *)name, strlen(name));
 }
 
+void rl_key_sql_index(rl_buf *b, const char *schema, const char *name)
+{
+    rl_buf_put_u8(b, RL_TAG_INDEX);
+    rl_buf_put_u8(b, RL_INDEX_SQL_INDEX);
+    rl_key_put_str(b, (const uint8_t *)schema, strlen(schema));
+    rl_key_put_str(b, (const uint8_t *)name, strlen(name));
+}
+
 void rl_key_hex(rl_buf *b, const uint8_t *key, size_t klen)
 {
     for (size_t i = 0; i < klen; i++)
@@ -430,20 +438,21 @@ static void describe_index(rl_buf *b, const uint8_t *key, size_t klen)
         rl_buf_free(&schema);
         return;
     }
-    if (kind == RL_INDEX_DYNAMIC_NAME) {
+    if (kind == RL_INDEX_DYNAMIC_NAME || kind == RL_INDEX_SQL_INDEX) {
+        const char *what = kind == RL_INDEX_SQL_INDEX ? "sql-index" : "table-name";
         rl_reader r;
         rl_reader_init(&r, key + 2, klen - 2);
         rl_buf schema, name;
         rl_buf_init(&schema, 0);
         rl_buf_init(&name, 0);
         if (rl_key_get_str(&r, &schema) && rl_key_get_str(&r, &name) && !rl_reader_left(&r)) {
-            rl_buf_put_str(b, "index table-name schema='");
+            rl_buf_printf(b, "index %s schema='", what);
             put_printable(b, schema.data, schema.len);
             rl_buf_put_str(b, "' name='");
             put_printable(b, name.data, name.len);
             rl_buf_put_u8(b, '\'');
         } else {
-            rl_buf_put_str(b, "index table-name (malformed)");
+            rl_buf_printf(b, "index %s (malformed)", what);
         }
         rl_buf_free(&schema);
         rl_buf_free(&name);

@@ -111,6 +111,9 @@ rl_key_status rl_key_pk_index_value(rl_buf *b, const rl_table_desc *d, const rl_
 rl_key_status rl_key_from_pk_index(rl_buf *key, const rl_table_desc *d, uint64_t id,
                                    const uint8_t *v, size_t vl);
 void rl_key_dynamic_name(rl_buf *b, const char *schema, const char *name);
+/* An index created by CREATE INDEX: 0x80 05 + escaped schema + escaped index
+ * name (index names share the schema's relation names with tables). */
+void rl_key_sql_index(rl_buf *b, const char *schema, const char *name);
 
 
 /* Append "05 00 00 00 00 00 00 00 2a ..." (spaced lowercase hex). */

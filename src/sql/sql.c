@@ -1133,6 +1133,7 @@ static bool statement_writes(const PgQuery__Node *n)
     case PG_QUERY__NODE__NODE_DROP_STMT:
     case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
     case PG_QUERY__NODE__NODE_RENAME_STMT:
+    case PG_QUERY__NODE__NODE_INDEX_STMT:
         return true;
     case PG_QUERY__NODE__NODE_COPY_STMT:
         return n->copy_stmt->is_from;
@@ -1149,9 +1150,16 @@ static const char *statement_name(const PgQuery__Node *n)
     case PG_QUERY__NODE__NODE_DELETE_STMT: return "DELETE";
     case PG_QUERY__NODE__NODE_CREATE_STMT: return "CREATE TABLE";
     case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT: return "CREATE SCHEMA";
-    case PG_QUERY__NODE__NODE_DROP_STMT: return "DROP";
+    case PG_QUERY__NODE__NODE_DROP_STMT:
+        return n->drop_stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE    ? "DROP TABLE"
+               : n->drop_stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA ? "DROP SCHEMA"
+               : n->drop_stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX  ? "DROP INDEX"
+                                                                                   : "DROP";
     case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT: return "ALTER TABLE";
-    case PG_QUERY__NODE__NODE_RENAME_STMT: return "ALTER TABLE";
+    case PG_QUERY__NODE__NODE_RENAME_STMT:
+        return n->rename_stmt->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX ? "ALTER INDEX"
+                                                                                : "ALTER TABLE";
+    case PG_QUERY__NODE__NODE_INDEX_STMT: return "CREATE INDEX";
     case PG_QUERY__NODE__NODE_COPY_STMT: return "COPY FROM";
     default: return "this statement";
     }
@@ -1265,6 +1273,9 @@ static rl_exec_status run_statement(rl_exec *x, const PgQuery__Node *n)
         break;
     case PG_QUERY__NODE__NODE_RENAME_STMT:
         rc = rl_ddl_rename(x, n->rename_stmt);
+        break;
+    case PG_QUERY__NODE__NODE_INDEX_STMT:
+        rc = rl_ddl_create_index(x, n->index_stmt);
         break;
     case PG_QUERY__NODE__NODE_COPY_STMT:
         return rl_copy_start(x, n->copy_stmt);

@@ -445,6 +445,15 @@ static int create_stored(rl_exec *x, const PgQuery__CreateStmt *st, const col_sp
         *x->err = probe;
         return -1;
     }
+    int taken = rl_index_name_taken(x, txn, schema, name); /* an index of that name */
+    if (taken != 0) {
+        if (taken > 0 && st->if_not_exists)
+            return notice(x, RL_SQLSTATE_DUPLICATE_TABLE,
+                          "relation \"%s\" already exists, skipping%s", name, "");
+        return taken < 0 ? -1
+                         : rl_exec_error(x, RL_SQLSTATE_DUPLICATE_TABLE, -1,
+                                         "relation \"%s\" already exists", name);
+    }
     const rl_table_desc *d = rl_desc_by_name(name, RL_FMT_LATEST);
     if (!d || d->internal)
         return create_dynamic(x, txn, schema, name, cols, n);
@@ -552,10 +561,21 @@ static int drop_table(rl_exec *x, const PgQuery__Node *obj, bool missing_ok)
     }
     rl_error e;
     memset(&e, 0, sizeof e);
-    if (rl_txn_drop_table(txn, sch, name, &e) == 0)
-        return 0;
+    if (rl_txn_drop_table(txn, sch, name, &e) == 0) {
+        const rl_index_change gone = {.dropped_table = true};
+        return rl_index_table_changed(x, txn, sch, name, &gone);
+    }
     if (strcmp(e.sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) != 0) {
         *x->err = e;
+        return -1;
+    }
+    rl_index_def idx;
+    int is_index = rl_txn_find_index(txn, sch, name, &idx, x->err);
+    if (is_index != 0) {
+        if (is_index < 0)
+            return -1;
+        rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1, "\"%s\" is not a table", name);
+        rl_error_hint(x->err, "Use DROP INDEX to remove an index.");
         return -1;
     }
 absent:
@@ -589,10 +609,12 @@ static int drop_schema(rl_exec *x, const PgQuery__Node *obj, bool missing_ok)
 
 int rl_ddl_drop(rl_exec *x, const PgQuery__DropStmt *st)
 {
+    if (st->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX)
+        return rl_ddl_drop_index(x, st);
     bool table = st->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE;
     if (!table && st->remove_type != PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                             "only DROP TABLE and DROP SCHEMA are supported by RockLake");
+                             "only DROP TABLE, DROP INDEX and DROP SCHEMA are supported by RockLake");
     for (size_t i = 0; i < st->n_objects; i++) {
         int rc = table ? drop_table(x, st->objects[i], st->missing_ok)
                        : drop_schema(x, st->objects[i], st->missing_ok);
@@ -919,6 +941,15 @@ int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
     }
     if (rc >= 0 && changed)
         rc = apply_shape(x, &rel, rel.name, &ns);
+    for (size_t i = 0; rc >= 0 && changed && rel.kind == RL_REL_STORED && i < st->n_cmds; i++) {
+        const PgQuery__AlterTableCmd *cmd = st->cmds[i]->alter_table_cmd;
+        if (st->cmds[i]->node_case != PG_QUERY__NODE__NODE_ALTER_TABLE_CMD ||
+            cmd->subtype != PG_QUERY__ALTER_TABLE_TYPE__AT_DropColumn)
+            continue;
+        const rl_index_change dropped = {.dropped_column = cmd->name};
+        rl_txn *txn = rl_exec_txn(x);
+        rc = txn ? rl_index_table_changed(x, txn, rel.schema, rel.name, &dropped) : -1;
+    }
     rl_rowset_free(shape); /* after apply: ns borrows its column names */
     rl_arena_free(&ns.arena);
     return rc < 0 ? -1 : rl_send_complete(x, "ALTER TABLE");
@@ -926,7 +957,16 @@ int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
 
 int rl_ddl_rename(rl_exec *x, const PgQuery__RenameStmt *st)
 {
-    bool table = st->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE;
+    /* ALTER TABLE and ALTER INDEX ... RENAME TO each rename either kind */
+    bool as_index = st->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX;
+    if (as_index || st->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE) {
+        bool handled;
+        int rc = rl_ddl_rename_index(x, st, &handled);
+        if (rc < 0 || handled)
+            return rc;
+    }
+    const char *tag = as_index ? "ALTER INDEX" : "ALTER TABLE";
+    bool table = st->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE || as_index;
     bool column = st->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_COLUMN &&
                   st->relation_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE;
     if ((!table && !column) || !st->relation)
@@ -938,7 +978,7 @@ int rl_ddl_rename(rl_exec *x, const PgQuery__RenameStmt *st)
     rl_relation rel;
     int found = alter_target(x, st->relation, st->missing_ok, &rel);
     if (found <= 0)
-        return found < 0 ? -1 : rl_send_complete(x, "ALTER TABLE");
+        return found < 0 ? -1 : rl_send_complete(x, tag);
     rl_rowset *shape = rl_relation_shape(x, &rel, rel.name);
     if (!shape)
         return -1;
@@ -950,10 +990,17 @@ int rl_ddl_rename(rl_exec *x, const PgQuery__RenameStmt *st)
         rl_relation other;
         newname = st->newname;
         rl_error keep = *x->err;
-        if (rel.kind == RL_REL_TEMP ? temp_find(x->s, newname) != NULL
-                                    : rl_relation_lookup(x, rel.schema, newname, &other) == 0)
+        rl_txn *txn = rel.kind == RL_REL_STORED ? rl_exec_txn(x) : NULL;
+        int taken = rel.kind == RL_REL_TEMP ? temp_find(x->s, newname) != NULL
+                    : rl_relation_lookup(x, rel.schema, newname, &other) == 0
+                        ? 1
+                        : (*x->err = keep, txn ? rl_index_name_taken(x, txn, rel.schema, newname)
+                                               : 0);
+        if (taken > 0)
             rc = rl_exec_error(x, RL_SQLSTATE_DUPLICATE_TABLE, -1, "relation \"%s\" already exists",
                                newname);
+        else if (taken < 0)
+            rc = -1;
         else
             *x->err = keep;
     } else {
@@ -970,7 +1017,14 @@ int rl_ddl_rename(rl_exec *x, const PgQuery__RenameStmt *st)
     }
     if (rc == 0)
         rc = apply_shape(x, &rel, newname, &ns);
+    if (rc == 0 && rel.kind == RL_REL_STORED) {
+        const rl_index_change renamed = {.new_table = table ? newname : NULL,
+                                         .old_column = table ? NULL : st->subname,
+                                         .new_column = table ? NULL : st->newname};
+        rl_txn *txn = rl_exec_txn(x);
+        rc = txn ? rl_index_table_changed(x, txn, rel.schema, rel.name, &renamed) : -1;
+    }
     rl_rowset_free(shape);
     rl_arena_free(&ns.arena);
-    return rc < 0 ? -1 : rl_send_complete(x, "ALTER TABLE");
+    return rc < 0 ? -1 : rl_send_complete(x, tag);
 }

@@ -1,6 +1,7 @@
 /*
  * sql_parse.c — SQL text to libpg_query parse trees, and each session's
- * cache of the trees of texts it sends again.
+ * cache of the trees of texts it sends again; quoting an identifier as the
+ * grammar needs it (rl_quote_ident: its keyword list is the scanner's).
  *
  * Why a cache: libpg_query hands its tree over as protobuf, so every parse
  * is grammar + pack + unpack + free, and for DuckLake's short catalog
@@ -51,6 +52,8 @@
  *    rl_parsed_location: its own errors are set with rl_error_set (none has
  *    a tree location; a syntax error carries the grammar's cursor).
  */
+#include <ctype.h>
+#include <stdio.h>
 #include <assert.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -1552,3 +1555,61 @@ int rl_node_location(const PgQuery__Node *n)
     default: return -1;
     }
 }
+
+/* ---------------------------------------------------- identifier quoting */
+
+/* Does PostgreSQL's quote_ident leave this identifier bare: lower-case
+ * letters, digits and underscores, not starting with a digit, and not a
+ * keyword other than an unreserved one? */
+static bool ident_is_bare(const char *s, size_t n)
+{
+    if (n == 0 || !(islower((unsigned char)s[0]) || s[0] == '_'))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!(islower((unsigned char)s[i]) || isdigit((unsigned char)s[i]) || s[i] == '_'))
+            return false;
+    char buf[128];
+    if (n >= sizeof buf)
+        return true; /* longer than any keyword */
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    PgQueryScanResult scan = pg_query_scan(buf);
+    bool bare = true;
+    if (!scan.error) {
+        PgQuery__ScanResult *r = pg_query__scan_result__unpack(NULL, scan.pbuf.len,
+                                                               (const uint8_t *)scan.pbuf.data);
+        if (r && r->n_tokens == 1 &&
+            r->tokens[0]->keyword_kind != PG_QUERY__KEYWORD_KIND__NO_KEYWORD &&
+            r->tokens[0]->keyword_kind != PG_QUERY__KEYWORD_KIND__UNRESERVED_KEYWORD)
+            bare = false;
+        if (r)
+            pg_query__scan_result__free_unpacked(r, NULL);
+    }
+    pg_query_free_scan_result(scan);
+    return bare;
+}
+
+void rl_put_quoted_ident(rl_buf *b, const uint8_t *p, size_t n)
+{
+    if (ident_is_bare((const char *)p, n)) {
+        rl_buf_put(b, p, n);
+        return;
+    }
+    rl_buf_put_u8(b, '"');
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '"')
+            rl_buf_put_u8(b, '"');
+        rl_buf_put_u8(b, p[i]);
+    }
+    rl_buf_put_u8(b, '"');
+}
+
+void rl_quote_ident(const char *s, char *buf, size_t n)
+{
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    rl_put_quoted_ident(&b, (const uint8_t *)s, strlen(s));
+    snprintf(buf, n, "%.*s", b.failed ? 0 : (int)b.len, b.failed ? "" : (const char *)b.data);
+    rl_buf_free(&b);
+}
+

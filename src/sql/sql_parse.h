@@ -79,4 +79,11 @@ int rl_parsed_location(int location);
 /* A node's parse location (0-based byte offset) for error positions, or -1. */
 int rl_node_location(const PgQuery__Node *n);
 
+/* PostgreSQL's quote_ident: p[0..n) bare when lower-case letters, digits
+ * and '_' (not first a digit) and not a keyword other than an unreserved
+ * one (the grammar's list), else in double quotes with quotes doubled;
+ * appended to b, or into buf[n] (truncated to fit). */
+void rl_put_quoted_ident(rl_buf *b, const uint8_t *p, size_t n);
+void rl_quote_ident(const char *s, char *buf, size_t n);
+
 #endif

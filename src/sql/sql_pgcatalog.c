@@ -45,6 +45,7 @@
 #include "sql/sql_lakes.h"
 #include "sql/sql_pgcatalog.h"
 #include "sql/sql_relation.h"
+#include "sql/sql_parse.h"
 #include "sql/sql_value.h"
 
 #define PUBLIC_NAMESPACE_OID 2200u /* "public" in every PostgreSQL database */
@@ -56,6 +57,9 @@
 #define CONSTRAINT_OID_OFFSET 2000000000u
 #define INDEX_OID_OFFSET 3000000000u
 #define BTREE_AM_OID 403u
+#define HASH_AM_OID 405u
+#define BRIN_AM_OID 3580u
+#define SPGIST_AM_OID 4000u
 #define PG_CATALOG_NAMESPACE_OID 11u
 #define TEXT_ARRAY_OID 1009u
 #define OID_ARRAY_OID 1028u
@@ -813,13 +817,23 @@ rl_rowset *rl_pgcatalog_columns(int id)
 
 /* ============================================================ generation */
 
-/* One SQL-visible table as this transaction sees it. */
+/* One SQL-visible table as this transaction sees it; its indexes (CREATE
+ * INDEX) are indexes[first_index .. first_index + nindexes) of its list. */
 typedef struct table_ent {
     char schema[64], name[64];
     const rl_table_desc *d;
     uint32_t oid, nsoid;
     size_t ncols;
+    size_t first_index, nindexes;
 } table_ent;
+
+/* One index created by CREATE INDEX on a listed table (tables[table]). */
+typedef struct index_ent {
+    char schema[64], name[64];
+    uint32_t oid;
+    size_t table;
+    rl_index_def def;
+} index_ent;
 
 /* Where generated rows go (rl_pgcatalog_fill): dst's column j takes the
  * generated column map[j], or the row's ctid (MAP_CTID); rows the scan's
@@ -841,6 +855,9 @@ struct gen_ctx {
     pgc_sink *sink;  /* a query's rows: where emit puts them */
     table_ent *tables;
     size_t ntables, cap;
+    index_ent *indexes; /* by table, then name (index_ents_link) */
+    size_t nindexes, capindexes;
+    size_t lake_first; /* the first of g->tables of the lake being collected */
     rl_value row[VREL_MAX_COLS];
     char chars[VREL_MAX_COLS]; /* storage of "char" values of the row being built */
     rl_txn *txn;    /* transaction of the lake whose tables are being collected */
@@ -867,6 +884,56 @@ static int collect_table(void *ctx, const char *schema, const char *name,
     t->oid = rl_pgcatalog_rel_oid(schema, name);
     t->nsoid = rl_pgcatalog_namespace_oid(schema);
     t->ncols = rl_txn_table_ncols(g->txn, d);
+    t->first_index = t->nindexes = 0;
+    return 0;
+}
+
+/* This lake's listed table schema.name: its place in g->tables, or -1. */
+static long lake_table_at(const gen_ctx *g, const char *schema, const char *name)
+{
+    for (size_t i = g->lake_first; i < g->ntables; i++)
+        if (strcmp(g->tables[i].name, name) == 0 && strcmp(g->tables[i].schema, schema) == 0)
+            return (long)i;
+    return -1;
+}
+
+static bool names_hold(const rl_keyset *names, const char *s)
+{
+    for (size_t i = 0; names && i < names->n; i++)
+        if (names->vals[i].d.v.s.len == strlen(s) &&
+            memcmp(names->vals[i].d.v.s.p, s, names->vals[i].d.v.s.len) == 0)
+            return true;
+    return false;
+}
+
+/* An index of this lake (rl_index_visitor): kept when its table is listed;
+ * a statement about some names lists the table of an index it names. Its
+ * table's place is set by index_ents_link once every lake is collected. */
+static int collect_index(void *ctx, const char *schema, const char *name, const rl_index_def *d)
+{
+    gen_ctx *g = ctx;
+    long at = lake_table_at(g, schema, d->table);
+    if (at < 0 && g->names && names_hold(g->names, name)) {
+        rl_error probe;
+        memset(&probe, 0, sizeof probe);
+        const rl_table_desc *td = rl_txn_find_table(g->txn, schema, d->table, &probe);
+        if (td && collect_table(g, schema, d->table, td) < 0)
+            return -1;
+        at = td ? (long)g->ntables - 1 : -1;
+    }
+    if (at < 0)
+        return 0;
+    index_ent *grown =
+        rl_array_reserve(g->indexes, g->nindexes, &g->capindexes, sizeof *grown, 4);
+    if (!grown)
+        return -1;
+    g->indexes = grown;
+    index_ent *e = &g->indexes[g->nindexes++];
+    rl_str_copy(e->schema, sizeof e->schema, schema);
+    rl_str_copy(e->name, sizeof e->name, name);
+    e->oid = rl_pgcatalog_rel_oid(schema, name);
+    e->table = 0;
+    e->def = *d;
     return 0;
 }
 
@@ -875,7 +942,9 @@ static int collect_lake_tables(void *ctx, rl_txn *t, rl_format fmt)
     gen_ctx *g = ctx;
     (void)fmt;
     g->txn = t;
-    return rl_txn_list_tables(t, collect_table, g, g->err);
+    g->lake_first = g->ntables;
+    int rc = rl_txn_list_tables(t, collect_table, g, g->err);
+    return rc == 0 ? rl_txn_list_indexes(t, collect_index, g, g->err) : rc;
 }
 
 /* A session's list of the tables its current statement sees: a discovery
@@ -886,6 +955,8 @@ struct rl_pgc_tables {
     uint64_t exec;
     table_ent *tables;
     size_t n;
+    index_ent *indexes;
+    size_t nindexes;
     bool complete; /* every table; else only those of some names */
     /* !complete: the names looked up, found or not (a name that is no
      * table has no rows, and a partial list knows that as well) */
@@ -922,6 +993,9 @@ static bool list_has_oid(const struct rl_pgc_tables *c, int64_t v)
             v == (int64_t)constraint_oid((uint32_t)o) || v == (int64_t)index_oid((uint32_t)o))
             return true;
     }
+    for (size_t i = 0; i < c->nindexes; i++)
+        if (v == (int64_t)c->indexes[i].oid)
+            return true;
     return false;
 }
 
@@ -987,6 +1061,7 @@ static int collect_named(void *ctx, rl_txn *t, rl_format fmt)
     gen_ctx *g = ctx;
     (void)fmt;
     g->txn = t;
+    g->lake_first = g->ntables;
     schema_list sl = {0};
     int rc = schema_add(&sl, "public");
     if (rc == 0)
@@ -1013,15 +1088,56 @@ static int collect_named(void *ctx, rl_txn *t, rl_format fmt)
         }
     }
     free(sl.names);
+    if (rc == 0)
+        rc = rl_txn_list_indexes(t, collect_index, g, g->err);
     if (rc == 0 && g->ntables - first > 1)
         qsort(g->tables + first, g->ntables - first, sizeof *g->tables, cmp_table_ent);
     return rc;
+}
+
+static int cmp_index_ent(const void *a, const void *b)
+{
+    const index_ent *x = a, *y = b;
+    return x->table != y->table ? (x->table < y->table ? -1 : 1) : strcmp(x->name, y->name);
+}
+
+/* Give each index its table's place and each table its run of indexes
+ * (indexes sorted by table, then name). Every index's table is listed
+ * (collect_index keeps no other). */
+static void index_ents_link(gen_ctx *g)
+{
+    for (size_t i = 0; i < g->nindexes; i++) {
+        index_ent *e = &g->indexes[i];
+        for (size_t t = 0; t < g->ntables; t++)
+            if (strcmp(g->tables[t].name, e->def.table) == 0 &&
+                strcmp(g->tables[t].schema, e->schema) == 0) {
+                e->table = t;
+                break;
+            }
+    }
+    if (g->nindexes > 1)
+        qsort(g->indexes, g->nindexes, sizeof *g->indexes, cmp_index_ent);
+    for (size_t i = 0; i < g->nindexes; i++) {
+        table_ent *t = &g->tables[g->indexes[i].table];
+        if (t->nindexes++ == 0)
+            t->first_index = i;
+    }
+}
+
+/* Free what load_tables collected unless it is the session's list. */
+static void gen_release(gen_ctx *g)
+{
+    if (g->borrowed)
+        return;
+    free(g->tables);
+    free(g->indexes);
 }
 
 void rl_pgcatalog_cache_free(struct rl_pgc_tables *c)
 {
     if (c) {
         free(c->tables);
+        free(c->indexes);
         free(c->looked);
     }
     free(c);
@@ -1059,6 +1175,8 @@ static int load_tables(gen_ctx *g)
     if (current && (c->complete || partial_serves(g, c))) {
         g->tables = c->tables;
         g->ntables = c->n;
+        g->indexes = c->indexes;
+        g->nindexes = c->nindexes;
         g->borrowed = true;
         return 0;
     }
@@ -1076,12 +1194,16 @@ static int load_tables(gen_ctx *g)
             rl_exec_error(g->x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
         return -1;
     }
+    index_ents_link(g);
     if (!c && !(c = s->pgc_tables = calloc(1, sizeof *c)))
         return 0; /* no list kept: g->tables stays g's own */
     free(c->tables);
+    free(c->indexes);
     c->exec = g->x->id;
     c->tables = g->tables;
     c->n = g->ntables;
+    c->indexes = g->indexes;
+    c->nindexes = g->nindexes;
     c->complete = g->names == NULL;
     keep_looked(c, g->names);
     g->borrowed = true;
@@ -1247,6 +1369,28 @@ static int gen_namespace(gen_ctx *g)
 
 static bool has_pk(const table_ent *t) { return t->d->pk_check != RL_PK_NONE && t->d->pk_col >= 0; }
 
+/* The indexes CREATE INDEX made on t, in name order. */
+static const index_ent *indexes_of(const gen_ctx *g, const table_ent *t)
+{
+    return t->nindexes ? &g->indexes[t->first_index] : NULL;
+}
+
+/* The table column (0-based) an index's key column `i` is, or -1 (a
+ * column the table no longer has: not listed). */
+static int index_column(const table_ent *t, const index_ent *e, size_t i)
+{
+    for (size_t c = 0; c < t->ncols; c++)
+        if (strcmp(t->d->cols[c].name, e->def.cols[i]) == 0)
+            return (int)c;
+    return -1;
+}
+
+static uint32_t index_am(const index_ent *e)
+{
+    static const uint32_t am[] = {BTREE_AM_OID, HASH_AM_OID, BRIN_AM_OID, SPGIST_AM_OID};
+    return am[e->def.method];
+}
+
 /* The rows `rows` makes for each lake table the query is about (see
  * load_tables): 0, or -1 at the first failure. */
 static int each_table(gen_ctx *g, int (*rows)(gen_ctx *g, const table_ent *t))
@@ -1349,12 +1493,22 @@ static int class_row(gen_ctx *g, const table_ent *t)
     const pg15_class c = {
         .oid = t->oid, .nsoid = t->nsoid, .reltype = rowtype_oid(t->oid),
         .relowner = OWNER_OID, .relam = HEAP_AM_OID, .relfilenode = t->oid,
-        .relhasindex = has_pk(t), .relpersistence = 'p', .relkind = 'r',
+        .relhasindex = has_pk(t) || t->nindexes, .relpersistence = 'p', .relkind = 'r',
         .relnatts = (int16_t)t->ncols, /* <= RL_MAX_COLUMNS */
         .relispopulated = true, .relreplident = 'd'};
     const char *name = t->name;
     if (emit_row(g, class_cols, N(class_cols), &c, &name) < 0)
         return -1;
+    const index_ent *ix = indexes_of(g, t);
+    for (size_t k = 0; k < t->nindexes; k++) {
+        const pg15_class i = {
+            .oid = ix[k].oid, .nsoid = t->nsoid, .relowner = OWNER_OID, .relam = index_am(&ix[k]),
+            .relfilenode = ix[k].oid, .relpersistence = 'p', .relkind = 'i',
+            .relnatts = (int16_t)ix[k].def.ncols, .relispopulated = true, .relreplident = 'n'};
+        name = ix[k].name;
+        if (emit_row(g, class_cols, N(class_cols), &i, &name) < 0)
+            return -1;
+    }
     if (!has_pk(t))
         return 0;
     /* its primary key's unique btree index <table>_pkey */
@@ -1390,6 +1544,27 @@ static int fixed_attribute(gen_ctx *g)
     return 0;
 }
 
+/* Column attnum of index relid, on table column `col`, as PostgreSQL lists
+ * an index's columns: of the type the index stores (a hash index stores
+ * int4 hash codes; brin's text_minmax_ops keeps a varchar as text). */
+static int index_attribute(gen_ctx *g, uint32_t relid, const rl_column_desc *col, int16_t attnum,
+                           const char *name, int method)
+{
+    uint32_t toid = rl_type_oid(col->type);
+    int32_t typmod = col->typmod > 0 ? col->typmod : -1;
+    if (method == RL_INDEX_HASH || (method == RL_INDEX_BRIN && toid == RL_OID_VARCHAR)) {
+        toid = method == RL_INDEX_HASH ? RL_OID_INT4 : RL_OID_TEXT;
+        typmod = -1;
+    }
+    const pg15_type *ty = pg15_type_by_oid(toid);
+    const pg15_attribute k = {
+        .atttypid = toid, .atttypmod = typmod,
+        .attlen = ty ? ty->typlen : -1, .attnum = attnum, .attbyval = ty && ty->typbyval,
+        .attalign = ty ? ty->typalign : 'i', .attstorage = ty ? ty->typstorage : 'x',
+        .attislocal = true, .attcollation = ty ? ty->typcollation : 0};
+    return emit_attribute(g, relid, &k, name);
+}
+
 /* A lake column takes its length, alignment, storage and collation from
  * its PostgreSQL type; a PRIMARY KEY column is NOT NULL, as in PostgreSQL. */
 static int attribute_rows(gen_ctx *g, const table_ent *t)
@@ -1408,18 +1583,22 @@ static int attribute_rows(gen_ctx *g, const table_ent *t)
         if (emit_attribute(g, t->oid, &a, col->name) < 0)
             return -1;
     }
+    const index_ent *ix = indexes_of(g, t);
+    for (size_t k = 0; k < t->nindexes; k++) {
+        char names[RL_INDEX_MAX_KEYS][RL_INDEX_NAME_MAX];
+        rl_index_column_names(&ix[k].def, names);
+        for (size_t i = 0; i < ix[k].def.ncols; i++) {
+            int c = index_column(t, &ix[k], i);
+            if (c >= 0 && index_attribute(g, ix[k].oid, &t->d->cols[c], (int16_t)(i + 1),
+                                          names[i], (int)ix[k].def.method) < 0)
+                return -1;
+        }
+    }
     if (!has_pk(t))
         return 0;
     /* the primary-key index's one column, as PostgreSQL lists an index's */
     const rl_column_desc *col = &t->d->cols[t->d->pk_col];
-    uint32_t toid = rl_type_oid(col->type);
-    const pg15_type *ty = pg15_type_by_oid(toid);
-    const pg15_attribute k = {
-        .atttypid = toid, .atttypmod = col->typmod > 0 ? col->typmod : -1,
-        .attlen = ty ? ty->typlen : -1, .attnum = 1, .attbyval = ty && ty->typbyval,
-        .attalign = ty ? ty->typalign : 'i', .attstorage = ty ? ty->typstorage : 'x',
-        .attislocal = true, .attcollation = ty ? ty->typcollation : 0};
-    return emit_attribute(g, index_oid(t->oid), &k, col->name);
+    return index_attribute(g, index_oid(t->oid), col, 1, col->name, RL_INDEX_BTREE);
 }
 
 static int gen_attribute(gen_ctx *g) { return each_table(g, attribute_rows); }
@@ -1582,9 +1761,22 @@ static int fixed_indexes(gen_ctx *g)
     return 0;
 }
 
-/* A lake table with a primary key has its unique <table>_pkey index. */
+static void index_definition(rl_exec *x, const table_ent *t, const index_ent *e, int col,
+                             bool pretty, char *buf, size_t n);
+
+/* A lake table's indexes: those CREATE INDEX made, and with a primary key
+ * its unique <table>_pkey index. */
 static int index_row(gen_ctx *g, const table_ent *t)
 {
+    const index_ent *ix = indexes_of(g, t);
+    for (size_t k = 0; k < t->nindexes; k++) {
+        char def[4096];
+        index_definition(g->x, t, &ix[k], 0, false, def, sizeof def);
+        const char *row[] = {t->schema, t->name, ix[k].name, NULL, def};
+        put_strs(g, 0, row, N(row));
+        if (emit(g) < 0)
+            return -1;
+    }
     if (!has_pk(t))
         return 0;
     char idx[160], def[512];
@@ -2121,46 +2313,84 @@ static int fixed_proc(gen_ctx *g)
 
 /* ------------------------------------------------------------- pg_index */
 
-/* The btree operator class of a primary-key column's type. */
-static uint32_t opclass_of(uint32_t type_oid)
+/* The default btree, hash, brin and spgist operator classes (pg_opclass.oid)
+ * of the types a lake column may have, as PostgreSQL 15 numbers them (0:
+ * none, as boolean has no brin class and only text an spgist one). */
+static const struct {
+    uint32_t type, oid[4]; /* by rl_index_method */
+} opclasses[] = {
+    {RL_OID_INT8, {3124, 10021, 10098, 0}},      {RL_OID_INT4, {1978, 10020, 10104, 0}},
+    {RL_OID_INT2, {1979, 10019, 10101, 0}},      {RL_OID_FLOAT4, {10012, 10013, 10115, 0}},
+    {RL_OID_FLOAT8, {3123, 10014, 10118, 0}},    {RL_OID_NUMERIC, {3125, 10030, 10153, 0}},
+    {RL_OID_TEXT, {3126, 10037, 10107, 10086}},  {RL_OID_VARCHAR, {3126, 10037, 10107, 10086}},
+    {RL_OID_BYTEA, {10006, 10049, 10092, 0}},    {RL_OID_BOOL, {10003, 10048, 0, 0}},
+    {RL_OID_UUID, {10065, 10066, 10156, 0}},     {RL_OID_DATE, {3122, 10011, 10136, 0}},
+    {RL_OID_TIME, {10038, 10039, 10133, 0}},     {RL_OID_TIMETZ, {10041, 10042, 10148, 0}},
+    {RL_OID_TIMESTAMP, {3128, 10046, 10139, 0}}, {RL_OID_TIMESTAMPTZ, {3127, 10040, 10142, 0}},
+    {RL_OID_INTERVAL, {10022, 10023, 10145, 0}}};
+
+uint32_t rl_pgcatalog_opclass(uint32_t type_oid, int method)
 {
-    switch (type_oid) {
-    case RL_OID_INT8: return 3124;
-    case RL_OID_INT4: return 1978;
-    case RL_OID_INT2: return 1976;
-    case RL_OID_TEXT:
-    case RL_OID_VARCHAR: return 3126;
-    case RL_OID_UUID: return 2968;
-    default: return 0;
-    }
+    for (size_t i = 0; i < N(opclasses); i++)
+        if (opclasses[i].type == type_oid && method >= 0 && method < 4)
+            return opclasses[i].oid[method];
+    return 0;
 }
 
-static int index_rel_row(gen_ctx *g, const table_ent *t)
+/* pg_index's row of an index on t over columns attnums[0..n): its flags,
+ * and per column the collation, operator class and options. */
+static int emit_index(gen_ctx *g, const table_ent *t, uint32_t oid, const int16_t *attnums,
+                      const uint8_t *opts, size_t n, bool primary, int method)
 {
-    if (!has_pk(t))
-        return 0;
-    const rl_column_desc *col = &t->d->cols[t->d->pk_col];
-    uint32_t toid = rl_type_oid(col->type);
-    const pg15_type *ty = pg15_type_by_oid(toid);
-    char key[16], coll[16], cls[16];
-    snprintf(key, sizeof key, "%d", t->d->pk_col + 1);
-    snprintf(coll, sizeof coll, "%u", ty ? ty->typcollation : 0);
-    snprintf(cls, sizeof cls, "%u", opclass_of(toid));
+    char key[RL_INDEX_MAX_KEYS * 7 + 1] = "", coll[RL_INDEX_MAX_KEYS * 11 + 1] = "",
+         cls[RL_INDEX_MAX_KEYS * 11 + 1] = "", opt[RL_INDEX_MAX_KEYS * 7 + 1] = "";
+    size_t lk = 0, lc = 0, ls = 0, lo = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t toid = rl_type_oid(t->d->cols[attnums[i] - 1].type);
+        const pg15_type *ty = pg15_type_by_oid(toid);
+        const char *sep = i ? " " : "";
+        lk += (size_t)snprintf(key + lk, sizeof key - lk, "%s%d", sep, attnums[i]);
+        lc += (size_t)snprintf(coll + lc, sizeof coll - lc, "%s%u", sep, ty ? ty->typcollation : 0);
+        ls += (size_t)snprintf(cls + ls, sizeof cls - ls, "%s%u", sep, rl_pgcatalog_opclass(toid, method));
+        lo += (size_t)snprintf(opt + lo, sizeof opt - lo, "%s%d", sep, opts ? opts[i] : 0);
+    }
     for (size_t c = 0; c < N(index_cols); c++)
         put_null(g, c);
-    put_int(g, 0, index_oid(t->oid));
+    put_int(g, 0, oid);
     put_int(g, 1, t->oid);
-    put_int(g, 2, 1);
-    put_int(g, 3, 1);
-    static const bool flags[] = {true, false, true, false, true, false, true, false, true, true,
-                                 false}; /* indisunique .. indisreplident */
+    put_int(g, 2, (int64_t)n);
+    put_int(g, 3, (int64_t)n);
+    /* indisunique .. indisreplident: a primary key's is unique */
+    const bool flags[] = {primary, false, primary, false, true, false, true, false, true, true,
+                          false};
     for (size_t i = 0; i < N(flags); i++)
         put_bool(g, 4 + i, flags[i]);
     put_str(g, 15, key);
     put_str(g, 16, coll);
     put_str(g, 17, cls);
-    put_str(g, 18, "0");
+    put_str(g, 18, opt);
     return emit(g);
+}
+
+static int index_rel_row(gen_ctx *g, const table_ent *t)
+{
+    const index_ent *ix = indexes_of(g, t);
+    for (size_t k = 0; k < t->nindexes; k++) {
+        int16_t attnums[RL_INDEX_MAX_KEYS];
+        bool whole = true;
+        for (size_t i = 0; i < ix[k].def.ncols && whole; i++) {
+            int c = index_column(t, &ix[k], i);
+            whole = c >= 0;
+            attnums[i] = (int16_t)(c + 1);
+        }
+        if (whole && emit_index(g, t, ix[k].oid, attnums, ix[k].def.opts, ix[k].def.ncols, false,
+                                (int)ix[k].def.method) < 0)
+            return -1;
+    }
+    if (!has_pk(t))
+        return 0;
+    const int16_t pk = (int16_t)(t->d->pk_col + 1);
+    return emit_index(g, t, index_oid(t->oid), &pk, NULL, 1, true, RL_INDEX_BTREE);
 }
 
 static int gen_index(gen_ctx *g) { return each_table(g, index_rel_row); }
@@ -2232,8 +2462,29 @@ static int find_lake_table(rl_exec *x, uint32_t oid, table_ent *out)
             found = 1;
         }
     }
-    if (!g.borrowed)
-        free(g.tables);
+    gen_release(&g);
+    return found;
+}
+
+/* The index CREATE INDEX made whose oid is `oid`, and its table, as this
+ * statement sees them: 1 (into *t and *out), 0 none, -1 error. */
+static int find_lake_index(rl_exec *x, uint32_t oid, table_ent *t, index_ent *out)
+{
+    if (oid < REL_OID_BASE || !x || !x->s)
+        return 0;
+    gen_ctx g;
+    memset(&g, 0, sizeof g);
+    g.x = x;
+    g.err = x->err;
+    g.id = rl_pgcatalog_find("pg_catalog", "pg_class");
+    int found = load_tables(&g) < 0 ? -1 : 0;
+    for (size_t i = 0; found == 0 && i < g.nindexes; i++)
+        if (g.indexes[i].oid == oid) {
+            *out = g.indexes[i];
+            *t = g.tables[g.indexes[i].table];
+            found = 1;
+        }
+    gen_release(&g);
     return found;
 }
 
@@ -2258,7 +2509,11 @@ int rl_pgcatalog_rel_visible(rl_exec *x, uint32_t oid)
     if (c)
         return c->nsoid == PG_CATALOG_NAMESPACE_OID;
     table_ent t;
-    int r = find_lake_table(x, oid, &t);
+    index_ent ix;
+    int r = find_lake_index(x, oid, &t, &ix);
+    if (r != 0)
+        return r < 0 ? -1 : schema_on_path(x, t.schema);
+    r = find_lake_table(x, oid, &t);
     if (r <= 0 || oid == rowtype_oid(t.oid) || oid == constraint_oid(t.oid))
         return r < 0 ? -1 : 2;
     if (oid == index_oid(t.oid) && !has_pk(&t))
@@ -2505,9 +2760,60 @@ const char *rl_pgcatalog_description(uint32_t oid)
     return NULL;
 }
 
+static void quote_ident(const char *s, char *buf, size_t n);
+static void qualified(rl_exec *x, const char *schema, const char *name, char *buf, size_t n);
+
+/* pg_get_indexdef's text of index e on t: the whole CREATE INDEX (col 0:
+ * the table qualified unless pretty and on the search path, each key
+ * column with DESC and NULLS FIRST/LAST where they differ from the
+ * default), key column col's name (1-based), or "" past the last. */
+static void index_definition(rl_exec *x, const table_ent *t, const index_ent *e, int col,
+                             bool pretty, char *buf, size_t n)
+{
+    char q[RL_INDEX_NAME_MAX * 2 + 3];
+    if (col > 0) {
+        if ((size_t)col > e->def.ncols)
+            snprintf(buf, n, "%s", "");
+        else
+            quote_ident(e->def.cols[col - 1], buf, n);
+        return;
+    }
+    char name[RL_INDEX_NAME_MAX * 2 + 3], table[RL_INDEX_NAME_MAX * 4 + 8];
+    quote_ident(e->name, name, sizeof name);
+    if (pretty)
+        qualified(x, t->schema, t->name, table, sizeof table);
+    else {
+        quote_ident(t->schema, q, sizeof q);
+        size_t l = (size_t)snprintf(table, sizeof table, "%s.", q);
+        quote_ident(t->name, table + l, sizeof table - l);
+    }
+    static const char *const am[] = {"btree", "hash", "brin", "spgist"};
+    size_t len = (size_t)snprintf(buf, n, "CREATE INDEX %s ON %s USING %s (", name, table,
+                                  am[e->def.method]);
+    for (size_t i = 0; i < e->def.ncols && len < n; i++) {
+        uint8_t o = e->def.opts[i];
+        bool desc = o & RL_INDEX_COL_DESC, nulls_first = o & RL_INDEX_COL_NULLS_FIRST;
+        quote_ident(e->def.cols[i], q, sizeof q);
+        len += (size_t)snprintf(buf + len, n - len, "%s%s%s%s", i ? ", " : "", q,
+                                desc ? " DESC" : "",
+                                desc && !nulls_first   ? " NULLS LAST"
+                                : !desc && nulls_first ? " NULLS FIRST"
+                                                       : "");
+    }
+    if (len < n)
+        snprintf(buf + len, n - len, ")");
+}
+
 int rl_pgcatalog_indexdef(rl_exec *x, uint32_t oid, int col, bool pretty, char *buf, size_t n)
 {
     table_ent t;
+    index_ent ix;
+    int found = find_lake_index(x, oid, &t, &ix);
+    if (found != 0) {
+        if (found > 0)
+            index_definition(x, &t, &ix, col, pretty, buf, n);
+        return found;
+    }
     int r = find_lake_table(x, oid, &t);
     if (r <= 0 || oid != index_oid(t.oid) || !has_pk(&t))
         return r < 0 ? -1 : 0;
@@ -2568,30 +2874,8 @@ int rl_pgcatalog_constraintdef(rl_exec *x, uint32_t oid, bool pretty, char *buf,
  * regclass, regtype, regnamespace, regproc and regprocedure: an oid that
  * reads and prints as a name, looked up in this transaction's catalog. */
 
-/* PostgreSQL's quote_ident: bare when lower-case letters, digits and '_'
- * (not first a digit), else in double quotes with quotes doubled. Keywords
- * are not checked: no lake name the grammar accepts unquoted is one. */
-static void quote_ident(const char *s, char *buf, size_t n)
-{
-    bool bare = *s && !(*s >= '0' && *s <= '9');
-    for (const char *p = s; *p && bare; p++)
-        bare = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_';
-    if (bare) {
-        snprintf(buf, n, "%s", s);
-        return;
-    }
-    size_t o = 0;
-    if (o + 1 < n)
-        buf[o++] = '"';
-    for (const char *p = s; *p && o + 3 < n; p++) {
-        if (*p == '"')
-            buf[o++] = '"';
-        buf[o++] = *p;
-    }
-    if (o + 1 < n)
-        buf[o++] = '"';
-    buf[o] = '\0';
-}
+/* PostgreSQL's quote_ident (keywords included). */
+static void quote_ident(const char *s, char *buf, size_t n) { rl_quote_ident(s, buf, n); }
 
 /* schema.name as regclassout prints it: bare on the search path. */
 static void qualified(rl_exec *x, const char *schema, const char *name, char *buf, size_t n)
@@ -2701,7 +2985,14 @@ static int regclass_name(rl_exec *x, uint32_t oid, char *buf, size_t n)
         return 1;
     }
     table_ent t;
-    int r = find_lake_table(x, oid, &t);
+    index_ent ix;
+    int r = find_lake_index(x, oid, &t, &ix);
+    if (r != 0) {
+        if (r > 0)
+            qualified(x, t.schema, ix.name, buf, n);
+        return r;
+    }
+    r = find_lake_table(x, oid, &t);
     if (r <= 0 || (oid != t.oid && !(oid == index_oid(t.oid) && has_pk(&t))))
         return r < 0 ? -1 : 0;
     char idx[160];
@@ -2822,8 +3113,7 @@ static int type_by_name(rl_exec *x, const char *schema, const char *name, uint32
             found = 1;
         }
     }
-    if (!g.borrowed)
-        free(g.tables);
+    gen_release(&g);
     return found;
 }
 
@@ -2886,7 +3176,7 @@ int rl_pgcatalog_schema_exists(rl_exec *x, const char *schema)
 int rl_pgcatalog_index_oid(rl_exec *x, const char *schema, const char *name, uint32_t *oid)
 {
     size_t len = strlen(name);
-    if (len <= 5 || strcmp(name + len - 5, "_pkey") != 0 || !x || !x->s)
+    if (!x || !x->s)
         return 0;
     gen_ctx g;
     memset(&g, 0, sizeof g);
@@ -2894,6 +3184,18 @@ int rl_pgcatalog_index_oid(rl_exec *x, const char *schema, const char *name, uin
     g.err = x->err;
     g.id = rl_pgcatalog_find("pg_catalog", "pg_class");
     int found = load_tables(&g) < 0 ? -1 : 0;
+    for (size_t i = 0; found == 0 && i < g.nindexes; i++) {
+        const index_ent *e = &g.indexes[i];
+        if (strcmp(e->name, name) == 0 &&
+            (schema ? strcmp(e->schema, schema) == 0 : schema_on_path(x, e->schema))) {
+            *oid = e->oid;
+            found = 1;
+        }
+    }
+    if (len <= 5 || strcmp(name + len - 5, "_pkey") != 0) {
+        gen_release(&g);
+        return found;
+    }
     for (size_t i = 0; found == 0 && i < g.ntables; i++) {
         const table_ent *t = &g.tables[i];
         if (has_pk(t) && strlen(t->name) == len - 5 && strncmp(t->name, name, len - 5) == 0 &&
@@ -2902,8 +3204,7 @@ int rl_pgcatalog_index_oid(rl_exec *x, const char *schema, const char *name, uin
             found = 1;
         }
     }
-    if (!g.borrowed)
-        free(g.tables);
+    gen_release(&g);
     return found;
 }
 
@@ -3255,8 +3556,7 @@ int rl_pgcatalog_fill(rl_exec *x, int id, const rl_scan_keys *keys, const rl_row
         rc = put_fixed_rows(x, id, &sink, keys);
     if (rc == 0 && vrels[id].gen)
         rc = vrels[id].gen(&g);
-    if (!g.borrowed)
-        free(g.tables);
+    gen_release(&g);
     free(sink.map);
     free(sink.out);
     return rc < 0 ? -1 : 0;
@@ -3324,7 +3624,8 @@ static void put_table(rl_buf *out, const table_ent *te)
 /* Everything a pure relation's generated rows are made of (see the gen_*
  * functions above): the lake's schemas, and per table its schema, name,
  * primary key and the columns this transaction sees, with name, type,
- * typmod and NOT NULL. Fixed rows are PostgreSQL 15's, the same for every
+ * typmod and NOT NULL; then every index CREATE INDEX made, with its table,
+ * method and key columns. Fixed rows are PostgreSQL 15's, the same for every
  * lake, and oids are functions of names. The table list is this
  * statement's (load_tables), so the scans that follow reuse it. */
 static int compute_fingerprint(rl_exec *x, rl_buf *out)
@@ -3345,8 +3646,20 @@ static int compute_fingerprint(rl_exec *x, rl_buf *out)
     rl_buf_put_be64(out, g.ntables);
     for (size_t i = 0; rc == 0 && i < g.ntables; i++)
         put_table(out, &g.tables[i]);
-    if (!g.borrowed)
-        free(g.tables);
+    /* the indexes CREATE INDEX made: a renamed or dropped one changes rows */
+    rl_buf_put_be64(out, g.nindexes);
+    for (size_t i = 0; rc == 0 && i < g.nindexes; i++) {
+        const index_ent *e = &g.indexes[i];
+        put_name(out, e->name);
+        rl_buf_put_uvarint(out, e->table);
+        rl_buf_put_u8(out, (uint8_t)e->def.method);
+        rl_buf_put_uvarint(out, e->def.ncols);
+        for (size_t c = 0; c < e->def.ncols; c++) {
+            put_name(out, e->def.cols[c]);
+            rl_buf_put_u8(out, e->def.opts[c]);
+        }
+    }
+    gen_release(&g);
     return rc;
 }
 

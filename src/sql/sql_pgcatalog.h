@@ -76,6 +76,9 @@ bool rl_pgcatalog_role_super(rl_exec *x, uint32_t role);
 /* Is `member` a member of `role` (superusers are of every role)? */
 bool rl_pgcatalog_role_member(rl_exec *x, uint32_t member, uint32_t role);
 /* format_type(oid, typmod) into buf ("???" for no such type). */
+/* The default operator class of a lake column's type for index access
+ * method `method` (rl_index_method), or 0 if it has none. */
+uint32_t rl_pgcatalog_opclass(uint32_t type_oid, int method);
 void rl_pgcatalog_format_type(rl_exec *x, uint32_t oid, int32_t typmod, char *buf, size_t n);
 /* The comment on an object, or NULL. */
 const char *rl_pgcatalog_description(uint32_t oid);

@@ -56,6 +56,26 @@ int rl_ddl_create_schema(rl_exec *x, const PgQuery__CreateSchemaStmt *st);
 int rl_ddl_drop(rl_exec *x, const PgQuery__DropStmt *st);
 int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st);
 int rl_ddl_rename(rl_exec *x, const PgQuery__RenameStmt *st);
+/* sql_index.c: CREATE INDEX, DROP INDEX, ALTER INDEX ... RENAME. */
+int rl_ddl_create_index(rl_exec *x, const PgQuery__IndexStmt *st);
+int rl_ddl_drop_index(rl_exec *x, const PgQuery__DropStmt *st);
+/* ALTER INDEX/TABLE name RENAME when `name` is an index: *handled and its
+ * result; else *handled false and 0 (a table's rename goes on), or -1. */
+int rl_ddl_rename_index(rl_exec *x, const PgQuery__RenameStmt *st, bool *handled);
+/* 1 if a table or an index holds schema.name, 0 if neither, -1 error. */
+int rl_index_name_taken(rl_exec *x, rl_txn *txn, const char *schema, const char *name);
+/* What a table's DDL did, for its indexes to follow: dropped (they go),
+ * renamed (they name the new table), a column renamed (old -> new) or
+ * dropped (the indexes using it go, as PostgreSQL drops them). */
+typedef struct rl_index_change {
+    bool dropped_table;
+    const char *new_table;
+    const char *old_column, *new_column;
+    const char *dropped_column;
+} rl_index_change;
+int rl_index_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
+                           const rl_index_change *ch);
+
 /* Drop ON COMMIT DROP temp tables (commit) / all of this txn's (rollback). */
 void rl_ddl_end_transaction(rl_session *s, bool committed);
 void rl_ddl_free_temps(rl_session *s);

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sql/sql_parse.h"
 #include "sql/sql_settings.h"
 #include "sql/sql_strfunc.h"
 #include "sql/sql_value.h"
@@ -584,52 +585,6 @@ int rl_fn_concat_ws(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int lo
 
 /* ------------------------------------------------------------- quoting */
 
-/* Does PostgreSQL's quote_ident leave this identifier bare: lower-case
- * letters, digits and underscores, not starting with a digit, and not a
- * keyword other than an unreserved one? */
-static bool ident_is_bare(const char *s, size_t n)
-{
-    if (n == 0 || !(islower((unsigned char)s[0]) || s[0] == '_'))
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (!(islower((unsigned char)s[i]) || isdigit((unsigned char)s[i]) || s[i] == '_'))
-            return false;
-    char buf[128];
-    if (n >= sizeof buf)
-        return true; /* longer than any keyword */
-    memcpy(buf, s, n);
-    buf[n] = 0;
-    PgQueryScanResult scan = pg_query_scan(buf);
-    bool bare = true;
-    if (!scan.error) {
-        PgQuery__ScanResult *r = pg_query__scan_result__unpack(NULL, scan.pbuf.len,
-                                                               (const uint8_t *)scan.pbuf.data);
-        if (r && r->n_tokens == 1 &&
-            r->tokens[0]->keyword_kind != PG_QUERY__KEYWORD_KIND__NO_KEYWORD &&
-            r->tokens[0]->keyword_kind != PG_QUERY__KEYWORD_KIND__UNRESERVED_KEYWORD)
-            bare = false;
-        if (r)
-            pg_query__scan_result__free_unpacked(r, NULL);
-    }
-    pg_query_free_scan_result(scan);
-    return bare;
-}
-
-static void put_quoted_ident(rl_buf *b, const uint8_t *p, size_t n)
-{
-    if (ident_is_bare((const char *)p, n)) {
-        rl_buf_put(b, p, n);
-        return;
-    }
-    rl_buf_put_u8(b, '"');
-    for (size_t i = 0; i < n; i++) {
-        if (p[i] == '"')
-            rl_buf_put_u8(b, '"');
-        rl_buf_put_u8(b, p[i]);
-    }
-    rl_buf_put_u8(b, '"');
-}
-
 /* 'text' with quotes doubled; with a backslash, E'...' and backslashes
  * doubled, as quote_literal does. */
 static void put_quoted_literal(rl_buf *b, const uint8_t *p, size_t n)
@@ -649,7 +604,7 @@ int rl_fn_quote_ident(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int 
 {
     rl_buf b;
     rl_buf_init(&b, 0);
-    put_quoted_ident(&b, str_p(&a[0]), str_n(&a[0]));
+    rl_put_quoted_ident(&b, str_p(&a[0]), str_n(&a[0]));
     return put_buf(c, out, &b);
 }
 
@@ -815,7 +770,7 @@ int rl_fn_format(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
             rl_buf_init(&raw, 0);
             put_value_text(&raw, v);
             if (type == 'I')
-                put_quoted_ident(&text, raw.data, raw.len);
+                rl_put_quoted_ident(&text, raw.data, raw.len);
             else
                 put_quoted_literal(&text, raw.data, raw.len);
             rl_buf_free(&raw);

@@ -25,6 +25,15 @@ PSQL = "/usr/bin/psql"
 PG_ENV = ROOT / "tests" / "pg" / "pg_env.sh"
 SCHEMA = ROOT / "tests" / "sql_cases" / "00_schema.sql"
 DB = "psqldesc"
+# Indexes a client or a person adds to the catalog (CREATE INDEX keeps their
+# definitions): \d shows them under "Indexes:", \di lists them, \d <index>
+# describes one (a hash index's column is its int4 hash code).
+INDEXES = (
+    "CREATE INDEX ON ducklake_data_file (table_id, data_file_id DESC);"
+    "CREATE INDEX df_path ON ducklake_data_file USING hash (path);"
+    'CREATE INDEX "Snap Time" ON ducklake_snapshot (snapshot_time NULLS FIRST);'
+    "CREATE INDEX ON ducklake_table USING brin (begin_snapshot, end_snapshot);"
+)
 
 SAME = [
     r"\dn",
@@ -52,6 +61,13 @@ SAME = [
     r"\d ducklake_schema_pkey",
     r"\d+ ducklake_schema_pkey",
     r"\d nothing_like_this",
+    r"\d ducklake_data_file",
+    r"\d+ ducklake_table",
+    r"\d ducklake_data_file_table_id_data_file_id_idx",
+    r"\d+ df_path",
+    r'\d "Snap Time"',
+    r"\di ducklake_data*",
+    r"\d ducklake_data_file*",
 ]
 
 # The same, but for the Size column: a lake's relations have no pages (their
@@ -131,8 +147,9 @@ def pg():
     as_pg = ["runuser", "-u", "postgres", "--"] if os.getuid() == 0 else []
     subprocess.run(as_pg + [PSQL, *admin, "-c", f"CREATE DATABASE {DB} OWNER lake"],
                    check=True, capture_output=True)
-    subprocess.run([PSQL, "-X", "-q", "-h", str(d), "-p", str(port), "-U", "lake", "-d", DB,
-                    "-v", "ON_ERROR_STOP=1", "-f", str(SCHEMA)], check=True, capture_output=True)
+    for step in (["-f", str(SCHEMA)], ["-c", INDEXES]):
+        subprocess.run([PSQL, "-X", "-q", "-h", str(d), "-p", str(port), "-U", "lake", "-d", DB,
+                        "-v", "ON_ERROR_STOP=1", *step], check=True, capture_output=True)
     yield (str(d), port)
     subprocess.run([str(PG_ENV), "stop", str(d)], capture_output=True)
     shutil.rmtree(d, ignore_errors=True)
@@ -140,10 +157,11 @@ def pg():
 
 @pytest.fixture
 def rl(server):
-    r = subprocess.run([PSQL, "-X", "-q", "-h", "127.0.0.1", "-p", str(server.port), "-U", "lake",
-                        "-d", DB, "-v", "ON_ERROR_STOP=1", "-f", str(SCHEMA)],
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    for step in (["-f", str(SCHEMA)], ["-c", INDEXES]):
+        r = subprocess.run([PSQL, "-X", "-q", "-h", "127.0.0.1", "-p", str(server.port), "-U",
+                            "lake", "-d", DB, "-v", "ON_ERROR_STOP=1", *step],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
     return ("127.0.0.1", server.port)
 
 

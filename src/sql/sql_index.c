@@ -1,0 +1,483 @@
+/*
+ * sql_index.c — CREATE INDEX, DROP INDEX and ALTER INDEX ... RENAME on the
+ * catalog's tables, and the indexes following their table's DDL.
+ *
+ * Owns: checking an index statement as PostgreSQL 15 checks it (its errors
+ * and notices, the name it chooses when none is given: ChooseRelationName's
+ * <table>_<columns>_idx, truncated to 63 bytes, idx1, idx2 ... on a clash)
+ * and recording its definition in the catalog (rl_txn_create_index); what
+ * happens to a table's indexes when the table is dropped, renamed, or a
+ * column it indexes is renamed or dropped (rl_index_table_changed).
+ *
+ * Why definitions only: RockLake answers every read from its own key order
+ * and scans, so an index would change no answer and no plan; what a client
+ * or a person sees of one is PostgreSQL's catalogs (pg_class, pg_index,
+ * pg_indexes, pg_get_indexdef, psql's \d), which sql_pgcatalog.c builds from
+ * the definitions. A UNIQUE index would also be a constraint RockLake would
+ * have to enforce on every write: refused (0A000) rather than accepted and
+ * not enforced; so are expression, partial and INCLUDE indexes (btree,
+ * hash, brin and spgist are kept; gist and gin have no operator class for
+ * a lake column's type, 42704 as on PostgreSQL).
+ *
+ * Invariants: an index names 1..RL_INDEX_MAX_KEYS columns of its table, by
+ * name, in the table's schema; a schema's index and table names never
+ * overlap (the catalog checks both at create and rename); tags are "CREATE
+ * INDEX", "DROP INDEX", "ALTER INDEX".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/utf8.h"
+#include "sql/sql_exec.h"
+#include "sql/sql_parse.h"
+#include "sql/sql_pgcatalog.h"
+#include "sql/sql_relation.h"
+#include "sql/sql_scan.h"
+#include "sql/sql_stmt.h"
+
+#define NAMEDATALEN RL_INDEX_NAME_MAX
+
+static int notice(rl_exec *x, const char *sqlstate, const char *fmt, const char *a)
+{
+    rl_error n;
+    memset(&n, 0, sizeof n);
+    rl_error_set(&n, sqlstate, fmt, a);
+    if (x->sink && x->sink->notice)
+        x->sink->notice(x->sink->ctx, &n);
+    return 0;
+}
+
+/* A statement PostgreSQL runs only outside a transaction block (the
+ * CONCURRENTLY forms): in one, or in a multi-statement query, 25001. */
+static int outside_block(rl_exec *x, const char *what)
+{
+    const PgQuery__ParseResult *query =
+        x->simple_query && x->s->pending ? rl_parsed_tree(x->s->pending) : NULL;
+    if (x->s->in_block || (query && query->n_stmts > 1))
+        return rl_exec_error(x, RL_SQLSTATE_ACTIVE_SQL_TRANSACTION, -1,
+                             "%s cannot run inside a transaction block", what);
+    return 0;
+}
+
+/* 1 if a table or an index holds schema.name, 0 if neither, -1 error. */
+int rl_index_name_taken(rl_exec *x, rl_txn *txn, const char *schema, const char *name)
+{
+    rl_error probe;
+    memset(&probe, 0, sizeof probe);
+    if (rl_txn_find_table(txn, schema, name, &probe))
+        return 1;
+    if (strcmp(probe.sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) != 0) {
+        *x->err = probe;
+        return -1;
+    }
+    rl_index_def d;
+    return rl_txn_find_index(txn, schema, name, &d, x->err);
+}
+
+/* ------------------------------------------------------ choosing a name */
+
+/* The first n bytes of s, cut back to a whole UTF-8 character (pg_mbcliplen). */
+static size_t clip(const char *s, size_t n)
+{
+    size_t len = strlen(s);
+    if (n >= len)
+        return len;
+    while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+        n--;
+    return n;
+}
+
+/* makeObjectName: name1_name2_label within NAMEDATALEN - 1 bytes, the
+ * longer of name1 and name2 shortened first. */
+static void object_name(const char *name1, const char *name2, const char *label, char *out)
+{
+    size_t overhead = 1 + strlen(label) + 1; /* both underscores and the label */
+    size_t avail = NAMEDATALEN - 1 - overhead;
+    size_t n1 = strlen(name1), n2 = strlen(name2);
+    while (n1 + n2 > avail) {
+        if (n1 > n2)
+            n1--;
+        else
+            n2--;
+    }
+    n1 = clip(name1, n1);
+    n2 = clip(name2, n2);
+    snprintf(out, NAMEDATALEN, "%.*s_%.*s_%s", (int)n1, name1, (int)n2, name2, label);
+}
+
+/* ChooseRelationName(table, <columns joined by '_'>, "idx"): the first of
+ * ..._idx, ..._idx1, ... that no relation of the schema holds. */
+static int choose_name(rl_exec *x, rl_txn *txn, const char *schema, const rl_index_def *d,
+                       char *out)
+{
+    char names[RL_INDEX_MAX_KEYS][NAMEDATALEN], cols[NAMEDATALEN] = "";
+    rl_index_column_names(d, names);
+    size_t len = 0;
+    for (size_t i = 0; i < d->ncols && len < NAMEDATALEN - 1; i++) {
+        if (len)
+            cols[len++] = '_';
+        size_t n = strlen(names[i]);
+        if (n > NAMEDATALEN - 1 - len)
+            n = NAMEDATALEN - 1 - len;
+        memcpy(cols + len, names[i], n);
+        len += n;
+        cols[len] = '\0';
+    }
+    for (int pass = 0;; pass++) {
+        char label[16];
+        snprintf(label, sizeof label, pass ? "idx%d" : "idx", pass);
+        object_name(d->table, cols, label, out);
+        int taken = rl_index_name_taken(x, txn, schema, out);
+        if (taken <= 0)
+            return taken;
+    }
+}
+
+/* --------------------------------------------------------- CREATE INDEX */
+
+/* An access method by name: RockLake's number for it (rl_index_method),
+ * and whether it orders its keys (ASC/DESC, NULLS FIRST/LAST); gist and
+ * gin have no operator class for any type a lake column has. */
+typedef struct access_method {
+    const char *name;
+    int method; /* -1: gist, gin (no operator class: 42704 per column) */
+    bool orders, multicolumn;
+} access_method;
+
+static const access_method methods[] = {
+    {"btree", RL_INDEX_BTREE, true, true}, {"hash", RL_INDEX_HASH, false, false},
+    {"brin", RL_INDEX_BRIN, false, true},  {"spgist", RL_INDEX_SPGIST, false, false},
+    {"gist", -1, false, true},             {"gin", -1, false, true}};
+
+/* The index's key columns from the statement into d: plain columns of the
+ * table, each with the method's operator class for its type, and ASC/DESC
+ * and NULLS FIRST/LAST where the method orders. */
+static int key_columns(rl_exec *x, const PgQuery__IndexStmt *st, const rl_relation *rel,
+                       const access_method *am, rl_index_def *d)
+{
+    if (st->n_index_params > RL_INDEX_MAX_KEYS)
+        return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1,
+                             "cannot use more than %d columns in an index", RL_INDEX_MAX_KEYS);
+    rl_rowset *shape = rl_relation_shape(x, rel, rel->name);
+    if (!shape)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < st->n_index_params; i++) {
+        const PgQuery__IndexElem *e = st->index_params[i]->index_elem;
+        if (!e || !e->name || e->expr || e->collation || e->n_opclass || e->n_opclassopts) {
+            rc = rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                               "RockLake supports indexes on plain columns only (no "
+                               "expressions, collations or operator classes)");
+            break;
+        }
+        const rl_colmeta *m = NULL;
+        for (size_t c = 0; c < shape->ncols && !m; c++)
+            if (shape->cols[c].attnum > 0 && strcmp(shape->cols[c].name, e->name) == 0)
+                m = &shape->cols[c];
+        if (!m) {
+            rc = rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
+                               "column \"%s\" does not exist", e->name);
+            break;
+        }
+        if (!rl_pgcatalog_opclass(m->oid, am->method)) {
+            char type[128];
+            rl_pgcatalog_format_type(x, m->oid, -1, type, sizeof type);
+            rc = rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
+                               "data type %s has no default operator class for access method "
+                               "\"%s\"",
+                               type, am->name);
+            rl_error_hint(x->err, "You must specify an operator class for the index or define a "
+                                  "default operator class for the data type.");
+            break;
+        }
+        bool desc = e->ordering == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
+        bool nulls_set = e->nulls_ordering != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_DEFAULT;
+        if (!am->orders && (e->ordering != PG_QUERY__SORT_BY_DIR__SORTBY_DEFAULT || nulls_set)) {
+            rc = rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                               nulls_set ? "access method \"%s\" does not support NULLS "
+                                           "FIRST/LAST options"
+                                         : "access method \"%s\" does not support ASC/DESC "
+                                           "options",
+                               am->name);
+            break;
+        }
+        bool nulls_first = nulls_set ? e->nulls_ordering == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST
+                                     : desc; /* DESC puts NULLs first by default */
+        snprintf(d->cols[d->ncols], NAMEDATALEN, "%s", e->name);
+        d->opts[d->ncols++] = (uint8_t)((desc ? RL_INDEX_COL_DESC : 0) |
+                                        (nulls_first ? RL_INDEX_COL_NULLS_FIRST : 0));
+    }
+    rl_rowset_free(shape);
+    return rc;
+}
+
+/* The index's table: a stored table (a system catalog is 42501 as on
+ * PostgreSQL; a temporary table's index is not supported). */
+static int index_table(rl_exec *x, const PgQuery__IndexStmt *st, rl_relation *rel)
+{
+    if (rl_relation_resolve(x, st->relation, rel) < 0)
+        return -1;
+    if (rel->kind == RL_REL_VIRTUAL)
+        return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, -1,
+                             "permission denied: \"%s\" is a system catalog", rel->name);
+    if (rel->kind != RL_REL_STORED)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "RockLake does not support indexes on temporary tables");
+    return 0;
+}
+
+/* The statement's access method (btree by default); 42704 for one
+ * PostgreSQL does not have, 0A000 for hash or spgist over several columns.
+ * NULL with x's error set. */
+static const access_method *find_method(rl_exec *x, const PgQuery__IndexStmt *st)
+{
+    const char *am = st->access_method && st->access_method[0] ? st->access_method : "btree";
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
+        if (strcmp(am, methods[i].name) != 0)
+            continue;
+        if (!methods[i].multicolumn && st->n_index_params > 1) {
+            rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                          "access method \"%s\" does not support multicolumn indexes", am);
+            return NULL;
+        }
+        return &methods[i];
+    }
+    rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1, "access method \"%s\" does not exist", am);
+    return NULL;
+}
+
+int rl_ddl_create_index(rl_exec *x, const PgQuery__IndexStmt *st)
+{
+    if (st->concurrent && outside_block(x, "CREATE INDEX CONCURRENTLY") < 0)
+        return -1;
+    rl_relation rel;
+    if (index_table(x, st, &rel) < 0)
+        return -1;
+    if (st->unique || st->primary || st->isconstraint)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "RockLake does not support unique indexes on catalog tables");
+    if (st->where_clause || st->n_index_including_params)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "RockLake does not support partial indexes or INCLUDE columns");
+    if (st->table_space && st->table_space[0])
+        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
+                             "tablespace \"%s\" does not exist", st->table_space);
+    rl_index_def *d = calloc(1, sizeof *d);
+    if (!d)
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    snprintf(d->table, sizeof d->table, "%s", rel.name);
+    rl_txn *txn = NULL;
+    const access_method *am = find_method(x, st);
+    int rc = am ? key_columns(x, st, &rel, am, d) : -1;
+    d->method = am && am->method >= 0 ? (rl_index_method)am->method : RL_INDEX_BTREE;
+    if (rc == 0 && !(txn = rl_exec_txn(x)))
+        rc = -1;
+    char name[NAMEDATALEN];
+    if (rc == 0 && st->idxname && st->idxname[0]) {
+        snprintf(name, sizeof name, "%.*s", (int)clip(st->idxname, NAMEDATALEN - 1), st->idxname);
+        int taken = rl_index_name_taken(x, txn, rel.schema, name);
+        if (taken == 1 && st->if_not_exists)
+            rc = 1; /* notice below */
+        else if (taken == 1)
+            rc = rl_exec_error(x, RL_SQLSTATE_DUPLICATE_TABLE, -1,
+                               "relation \"%s\" already exists", name);
+        else
+            rc = taken;
+    } else if (rc == 0) {
+        rc = choose_name(x, txn, rel.schema, d, name);
+    }
+    if (rc == 0)
+        rc = rl_txn_create_index(txn, rel.schema, name, d, x->err);
+    free(d);
+    if (rc == 1)
+        notice(x, RL_SQLSTATE_DUPLICATE_TABLE, "relation \"%s\" already exists, skipping", name);
+    return rc < 0 ? -1 : rl_send_complete(x, "CREATE INDEX");
+}
+
+/* ----------------------------------------------------------- DROP INDEX */
+
+/* What the tables' indexes find (rl_txn_list_indexes ctx): every index of
+ * schema.table, by name, for the caller to act on after the scan. */
+typedef struct table_indexes {
+    const char *schema, *table;
+    char (*names)[NAMEDATALEN];
+    rl_index_def *defs;
+    size_t n, cap;
+} table_indexes;
+
+static int collect_of_table(void *ctx, const char *schema, const char *name,
+                            const rl_index_def *d)
+{
+    table_indexes *ti = ctx;
+    if (strcmp(schema, ti->schema) != 0 || strcmp(d->table, ti->table) != 0)
+        return 0;
+    if (ti->n == ti->cap) {
+        size_t cap = ti->cap ? ti->cap * 2 : 4;
+        char(*names)[NAMEDATALEN] = realloc(ti->names, cap * sizeof *names);
+        if (names)
+            ti->names = names;
+        rl_index_def *defs = names ? realloc(ti->defs, cap * sizeof *defs) : NULL;
+        if (!defs)
+            return -1;
+        ti->defs = defs;
+        ti->cap = cap;
+    }
+    snprintf(ti->names[ti->n], NAMEDATALEN, "%s", name);
+    ti->defs[ti->n++] = *d;
+    return 0;
+}
+
+static bool def_uses(const rl_index_def *d, const char *col)
+{
+    for (size_t i = 0; i < d->ncols; i++)
+        if (strcmp(d->cols[i], col) == 0)
+            return true;
+    return false;
+}
+
+int rl_index_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
+                           const rl_index_change *ch)
+{
+    table_indexes ti = {.schema = schema, .table = table};
+    int rc = rl_txn_list_indexes(txn, collect_of_table, &ti, x->err);
+    if (rc != 0 && !x->err->sqlstate[0])
+        rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    for (size_t i = 0; rc == 0 && i < ti.n; i++) {
+        rl_index_def *d = &ti.defs[i];
+        if (ch->dropped_table || (ch->dropped_column && def_uses(d, ch->dropped_column))) {
+            rc = rl_txn_drop_index(txn, schema, ti.names[i], x->err);
+            continue;
+        }
+        if (ch->new_table)
+            snprintf(d->table, sizeof d->table, "%s", ch->new_table);
+        for (size_t c = 0; ch->old_column && c < d->ncols; c++)
+            if (strcmp(d->cols[c], ch->old_column) == 0)
+                snprintf(d->cols[c], sizeof d->cols[c], "%s", ch->new_column);
+        rc = rl_txn_replace_index(txn, schema, ti.names[i], d, x->err);
+    }
+    free(ti.names);
+    free(ti.defs);
+    return rc < 0 ? -1 : 0;
+}
+
+/* The schema an unqualified index name is found in: the first schema of
+ * the search path (public) holding it. */
+static const char *drop_schema_of(const PgQuery__Node *obj, const char **name)
+{
+    const PgQuery__List *l = obj->list;
+    *name = l->items[l->n_items - 1]->string->sval;
+    return l->n_items >= 2 ? l->items[l->n_items - 2]->string->sval : "public";
+}
+
+/* Why schema.name is no index to drop: 42809 for a table, 2BP01 for a
+ * primary key's index, else 42704 (or, IF EXISTS, a notice: 0). */
+static int not_an_index(rl_exec *x, rl_txn *txn, const char *schema, const char *name,
+                        bool missing_ok)
+{
+    rl_error probe;
+    memset(&probe, 0, sizeof probe);
+    const rl_table_desc *t = rl_txn_find_table(txn, schema, name, &probe);
+    if (t) {
+        rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1, "\"%s\" is not an index", name);
+        rl_error_hint(x->err, "Use DROP TABLE to remove a table.");
+        return -1;
+    }
+    size_t len = strlen(name);
+    char table[NAMEDATALEN];
+    if (len > 5 && len - 5 < sizeof table && strcmp(name + len - 5, "_pkey") == 0) {
+        snprintf(table, sizeof table, "%.*s", (int)(len - 5), name);
+        memset(&probe, 0, sizeof probe);
+        t = rl_txn_find_table(txn, schema, table, &probe);
+        if (t && t->pk_check != RL_PK_NONE && t->pk_col >= 0) {
+            rl_exec_error(x, RL_SQLSTATE_DEPENDENT_OBJECTS_STILL_EXIST, -1,
+                          "cannot drop index %s because constraint %s on table %s requires it",
+                          name, name, table);
+            char hint[256];
+            snprintf(hint, sizeof hint, "You can drop constraint %s on table %s instead.", name,
+                     table);
+            rl_error_hint(x->err, hint);
+            return -1;
+        }
+    }
+    if (missing_ok)
+        return notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
+                      "index \"%s\" does not exist, skipping", name);
+    return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1, "index \"%s\" does not exist", name);
+}
+
+int rl_ddl_drop_index(rl_exec *x, const PgQuery__DropStmt *st)
+{
+    if (st->concurrent && st->n_objects > 1)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "DROP INDEX CONCURRENTLY does not support dropping multiple "
+                             "objects");
+    if (st->concurrent && outside_block(x, "DROP INDEX CONCURRENTLY") < 0)
+        return -1;
+    rl_txn *txn = rl_exec_txn(x);
+    if (!txn)
+        return -1;
+    for (size_t i = 0; i < st->n_objects; i++) {
+        const PgQuery__Node *obj = st->objects[i];
+        if (obj->node_case != PG_QUERY__NODE__NODE_LIST || obj->list->n_items < 1 ||
+            obj->list->n_items > 3)
+            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "improper qualified name");
+        const char *name, *schema = drop_schema_of(obj, &name);
+        if (!rl_txn_schema_exists(txn, schema)) {
+            if (st->missing_ok) {
+                notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
+                       "schema \"%s\" does not exist, skipping", schema);
+                continue;
+            }
+            return rl_exec_error(x, RL_SQLSTATE_INVALID_SCHEMA_NAME, -1,
+                                 "schema \"%s\" does not exist", schema);
+        }
+        rl_index_def d;
+        int found = rl_txn_find_index(txn, schema, name, &d, x->err);
+        if (found < 0)
+            return -1;
+        if (found == 0) {
+            if (not_an_index(x, txn, schema, name, st->missing_ok) < 0)
+                return -1;
+            continue;
+        }
+        if (rl_txn_drop_index(txn, schema, name, x->err) < 0)
+            return -1;
+    }
+    return rl_send_complete(x, "DROP INDEX");
+}
+
+/* --------------------------------------------------- ALTER INDEX RENAME */
+
+int rl_ddl_rename_index(rl_exec *x, const PgQuery__RenameStmt *st, bool *handled)
+{
+    *handled = false;
+    const PgQuery__RangeVar *rv = st->relation;
+    if (!rv || (rv->relpersistence && rv->relpersistence[0] == 't'))
+        return 0;
+    rl_txn *txn = rl_exec_txn(x);
+    if (!txn)
+        return -1;
+    const char *schema = rv->schemaname && rv->schemaname[0] ? rv->schemaname : "public";
+    rl_index_def d;
+    int found = rl_txn_schema_exists(txn, schema)
+                    ? rl_txn_find_index(txn, schema, rv->relname, &d, x->err)
+                    : 0;
+    if (found <= 0)
+        return found; /* not an index: the table statement goes on */
+    *handled = true;
+    if (strlen(st->newname) >= NAMEDATALEN)
+        return rl_exec_error(x, RL_SQLSTATE_NAME_TOO_LONG, -1, "identifier \"%s\" is too long",
+                             st->newname);
+    int taken = rl_index_name_taken(x, txn, schema, st->newname);
+    if (taken != 0)
+        return taken < 0 ? -1
+                         : rl_exec_error(x, RL_SQLSTATE_DUPLICATE_TABLE, -1,
+                                         "relation \"%s\" already exists", st->newname);
+    if (rl_txn_drop_index(txn, schema, rv->relname, x->err) < 0 ||
+        rl_txn_create_index(txn, schema, st->newname, &d, x->err) < 0)
+        return -1;
+    return rl_send_complete(x, st->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX
+                                   ? "ALTER INDEX"
+                                   : "ALTER TABLE");
+}

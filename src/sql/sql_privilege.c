@@ -169,6 +169,21 @@ static int check_schema_owner(rl_exec *x, const char *name)
                          name);
 }
 
+/* DROP INDEX / ALTER INDEX of an index (CREATE INDEX's) the names hold:
+ * not its owner. Any other name is left to the statement. */
+static int check_index_owner(rl_exec *x, const char *schema, const char *name)
+{
+    rl_txn *txn = name ? rl_exec_txn(x) : NULL;
+    rl_index_def d;
+    if (!txn || rl_txn_find_index(txn, schema && schema[0] ? schema : "public", name, &d,
+                                  x->err) != 1) {
+        rl_error_clear(x->err);
+        return 0;
+    }
+    return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, -1, "must be owner of index %s",
+                         name);
+}
+
 static int check_drop(rl_exec *x, const PgQuery__DropStmt *st)
 {
     for (size_t i = 0; i < st->n_objects; i++) {
@@ -177,6 +192,9 @@ static int check_drop(rl_exec *x, const PgQuery__DropStmt *st)
         if (st->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE &&
             object_as_rangevar(st->objects[i], &rv))
             rc = check_write(x, &rv, not_owner_table);
+        else if (st->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX &&
+                 object_as_rangevar(st->objects[i], &rv))
+            rc = check_index_owner(x, rv.schemaname, rv.relname);
         else if (st->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA)
             rc = check_schema_owner(x, object_as_name(st->objects[i]));
         if (rc < 0)
@@ -189,6 +207,8 @@ static int check_rename(rl_exec *x, const PgQuery__RenameStmt *st)
 {
     if (st->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA)
         return check_schema_owner(x, st->subname);
+    if (st->relation && check_index_owner(x, st->relation->schemaname, st->relation->relname) < 0)
+        return -1;
     return check_write(x, st->relation, not_owner_table);
 }
 

@@ -28,6 +28,7 @@ SETUP = [
     "CREATE TABLE s2.u(x int)",
     "INSERT INTO t VALUES (1, 'x'), (2, 'y')",
     "INSERT INTO s2.u VALUES (7)",
+    "CREATE INDEX t_a_idx ON t(a)",
 ]
 
 # One statement per entry, each in its own transaction (autocommit).
@@ -57,6 +58,10 @@ READER_STATEMENTS = [
     "ALTER TABLE t RENAME COLUMN a TO a2",
     "ALTER SCHEMA s2 RENAME TO s4",
     "CREATE INDEX ON t(a)",
+    "DROP INDEX t_a_idx",
+    "DROP INDEX IF EXISTS nosuch_idx",
+    "ALTER INDEX t_a_idx RENAME TO t_b_idx",
+    "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 't'",
     "COMMENT ON TABLE t IS 'x'",
     "COMMENT ON COLUMN t.a IS 'x'",
     "LOCK TABLE t IN SHARE ROW EXCLUSIVE MODE",

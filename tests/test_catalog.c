@@ -1292,6 +1292,67 @@ static void test_index_definitions(void)
     rl_catalog_close(c, NULL);
 }
 
+static int collect_comment(void *ctx, const char *schema, const char *rel, const char *col,
+                           const char *text)
+{
+    name_list *l = ctx;
+    if (l->n < 8)
+        snprintf(l->names[l->n++], sizeof l->names[0], "%s.%s.%s=%s", schema, rel, col, text);
+    return 0;
+}
+
+/* Comments (0x80 06): set, replaced, removed by an empty text, listed by
+ * relation or all, durable; rocklake check accepts them and reports an
+ * empty one. */
+static void test_comments(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *c = open_cat(url, true);
+    if (!c)
+        return;
+    rl_error e;
+    rl_txn *t = rl_txn_begin(c, &e);
+    CHECK(rl_txn_set_comment(t, "public", "t", "", "a table", &e) == 0);
+    CHECK(rl_txn_set_comment(t, "public", "t", "a", "col a", &e) == 0);
+    CHECK(rl_txn_set_comment(t, "public", "t", "b", "col b", &e) == 0);
+    CHECK(rl_txn_set_comment(t, "public", "tt", "", "not t's", &e) == 0);
+    CHECK(rl_txn_set_comment(t, "s", "", "", "a schema", &e) == 0);
+    CHECK(rl_txn_set_comment(t, "public", "t", "b", "", &e) == 0); /* removed */
+    CHECK(rl_txn_set_comment(t, "public", "t", "", "the table", &e) == 0); /* replaced */
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    rl_catalog_close(c, NULL);
+    c = open_cat(url, false);
+    if (!c)
+        return;
+    t = rl_txn_begin(c, &e);
+    name_list l = {0};
+    CHECK(rl_txn_list_comments(t, "public", "t", collect_comment, &l, &e) == 0);
+    CHECK_EQ_INT(l.n, 2);
+    CHECK_EQ_STR(l.names[0], "public.t.=the table");
+    CHECK_EQ_STR(l.names[1], "public.t.a=col a");
+    l.n = 0;
+    CHECK(rl_txn_list_comments(t, NULL, NULL, collect_comment, &l, &e) == 0);
+    CHECK_EQ_INT(l.n, 4);
+    CHECK_EQ_STR(l.names[3], "s..=a schema");
+    rl_txn_free(t);
+    uint64_t keys = 0;
+    CHECK_EQ_INT(rl_check(c, stderr, &keys, &e), 0);
+    kv_batch *kb = kv_batch_new();
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_comment(&k, "public", "t", "z");
+    kv_batch_put(kb, k.data, k.len, (const uint8_t *)"", 0);
+    CHECK(kv_write(rl_catalog_kv(c), kb, NULL) == 0);
+    kv_batch_free(kb);
+    rl_buf_free(&k);
+    FILE *devnull = fopen("/dev/null", "w");
+    CHECK_EQ_INT(rl_check(c, devnull, NULL, &e), 1);
+    fclose(devnull);
+    rl_catalog_close(c, NULL);
+}
+
 static void test_name_cache_follows_snapshots(void)
 {
     char url[600];
@@ -2310,6 +2371,7 @@ static void run_suite(void)
     RUN(test_concurrent_commits_race_like_ducklake);
     RUN(test_table_and_schema_registry);
     RUN(test_index_definitions);
+    RUN(test_comments);
     RUN(test_name_cache_follows_snapshots);
     RUN(test_group_commit_shares_flushes);
     RUN(test_reads_see_only_durable_commits);

@@ -989,6 +989,23 @@ static void test_sql_index_key(void)
     CHECK(describe_is(truncated, sizeof truncated, "index sql-index (malformed)"));
 }
 
+/* A comment (80 06): schema, relation, column; a relation's own has
+ * column "", a schema's relation "" too. */
+static void test_comment_key(void)
+{
+    const uint8_t want[] = {0x80, 0x06, 'p', 0x00, 0x01, 't', 0x00, 0x01, 0x00, 0x01};
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_comment(&k, "p", "t", "");
+    CHECK(k.len == sizeof want && memcmp(k.data, want, sizeof want) == 0);
+    rl_buf_reset(&k);
+    rl_key_comment_prefix(&k, "p", "t");
+    CHECK(k.len == sizeof want - 2 && memcmp(k.data, want, k.len) == 0);
+    rl_buf_free(&k);
+    CHECK(describe_is(want, sizeof want, "index comment schema='p' relation='t' column=''"));
+    CHECK(describe_is(want, sizeof want - 2, "index comment (malformed)"));
+}
+
 static void test_describe_pk_index_every_tag(void)
 {
     for (int tag = 0; tag < 256; tag++) {
@@ -1688,6 +1705,7 @@ int main(void)
     RUN(test_prop_pk_index_value);
     RUN(test_schema_index_key);
     RUN(test_sql_index_key);
+    RUN(test_comment_key);
     RUN(test_describe);
     RUN(test_desc_tags);
     RUN(test_desc_keys);

@@ -162,9 +162,11 @@ def dump(db):
         "ORDER BY i.schemaname, i.tablename, i.indexname" % t(
             ["schemaname", "tablename", "indexname", "tablespace", "indexdef"]))
     # comments on the relations or their columns (the discovery query's
-    # col_desc / tbl_desc); PostgreSQL 15 has none, but stay faithful
+    # col_desc / tbl_desc; PostgreSQL 15 has none, but stay faithful) and on
+    # the schemas (psql's \dn+: "standard public schema")
     d["descriptions"] = db.rows(
-        "SELECT %s FROM pg_description x WHERE classoid = 'pg_class'::regclass AND objoid IN %s "
+        "SELECT %s FROM pg_description x WHERE (classoid = 'pg_class'::regclass AND objoid IN %s) "
+        "OR classoid = 'pg_namespace'::regclass "
         "ORDER BY x.objoid, x.objsubid" % (t(["objoid", "classoid", "objsubid", "description"]),
                                        rels))
     d["operators"] = db.rows(

@@ -491,6 +491,20 @@ typedef int (*rl_index_visitor)(void *ctx, const char *schema, const char *name,
                                 const rl_index_def *d);
 int rl_txn_list_indexes(rl_txn *txn, rl_index_visitor visit, void *ctx, rl_error *err);
 
+/* Comments (COMMENT ON; 0x80 06 schema relation column -> the text): a
+ * relation's own under column "", a schema's under relation "" and column
+ * "". text NULL or "" removes it, as PostgreSQL does. The catalog does not
+ * check that the object exists; the SQL layer does, and moves or drops a
+ * relation's comments with it. list: in key order, of schema.relation
+ * (relation NULL: all of the schema's; schema NULL: every comment); the
+ * visitor returns 0 to go on; XX001 for an entry that does not decode. */
+int rl_txn_set_comment(rl_txn *txn, const char *schema, const char *relation, const char *column,
+                       const char *text, rl_error *err);
+typedef int (*rl_comment_visitor)(void *ctx, const char *schema, const char *relation,
+                                  const char *column, const char *text);
+int rl_txn_list_comments(rl_txn *txn, const char *schema, const char *relation,
+                         rl_comment_visitor visit, void *ctx, rl_error *err);
+
 /* Schemas created with CREATE SCHEMA (0x80 04 index). "public" always
  * exists, as in a new PostgreSQL database. 42P06 if it exists already. */
 int rl_txn_create_schema(rl_txn *txn, const char *schema, bool if_not_exists, rl_error *err);

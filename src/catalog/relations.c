@@ -7,7 +7,8 @@
  * (name_lock), rl_txn_create/drop_dynamic, rl_txn_register_fixed[_ext] and
  * rl_txn_extend_fixed (a DuckLake table with columns of the client's own),
  * rl_txn_drop_table, rl_txn_list_tables, schemas (rl_txn_*_schema), the
- * definitions of indexes created by CREATE INDEX (rl_txn_*_index), and
+ * definitions of indexes created by CREATE INDEX (rl_txn_*_index), comments
+ * (rl_txn_set_comment, rl_txn_list_comments), and
  * changes of the lake's format (rl_txn_set_format, which writes the
  * ducklake-format key and expects it unchanged, and refuses while an
  * extended table's shape would change; rl_txn_migrate_table, a migration
@@ -781,6 +782,79 @@ int rl_txn_list_indexes(rl_txn *t, rl_index_visitor visit, void *ctx, rl_error *
 {
     index_visit iv = {visit, ctx};
     return scan_index_keys(t, RL_INDEX_SQL_INDEX, 2, "sql index", list_index, &iv, err);
+}
+
+/* ------------------------------------------------------------ comments */
+
+int rl_txn_set_comment(rl_txn *t, const char *schema, const char *relation, const char *column,
+                       const char *text, rl_error *err)
+{
+    cat_relations_changed(t);
+    if (!cat_is_write_allowed(t, err))
+        return -1;
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_comment(&k, schema, relation, column);
+    bool del = !text || !text[0]; /* PostgreSQL: an empty comment drops it */
+    int rc = k.failed ? oom(err)
+                      : cat_ov_set(t, k.data, k.len, del ? NULL : (const uint8_t *)text,
+                                   del ? 0 : strlen(text), err);
+    rl_buf_free(&k);
+    return rc;
+}
+
+int rl_txn_list_comments(rl_txn *t, const char *schema, const char *relation,
+                         rl_comment_visitor visit, void *ctx, rl_error *err)
+{
+    rl_buf p;
+    rl_buf_init(&p, 0);
+    if (schema)
+        rl_key_comment_prefix(&p, schema, relation);
+    else
+        rl_buf_put(&p, (const uint8_t[]){RL_TAG_INDEX, RL_INDEX_COMMENT}, 2);
+    rl_scan s;
+    if (p.failed || cat_raw_scan_open(t, &s, p.data, p.len, err) < 0) {
+        int rc = p.failed ? oom(err) : -1;
+        rl_buf_free(&p);
+        return rc;
+    }
+    const uint8_t *k, *v;
+    size_t kl, vl;
+    rl_buf part[3], text;
+    for (int i = 0; i < 3; i++)
+        rl_buf_init(&part[i], 0);
+    rl_buf_init(&text, 0);
+    int rc;
+    while ((rc = cat_scan_merged_next(&s, &k, &kl, &v, &vl, err)) == 1) {
+        rl_reader r;
+        rl_reader_init(&r, k + 2, kl - 2);
+        bool ok = true;
+        for (int i = 0; i < 3 && ok; i++) {
+            rl_buf_reset(&part[i]);
+            ok = rl_key_get_str(&r, &part[i]);
+            rl_buf_put_u8(&part[i], 0);
+        }
+        rl_buf_reset(&text);
+        rl_buf_put(&text, v, vl);
+        rl_buf_put_u8(&text, 0);
+        if (!ok || rl_reader_left(&r) || memchr(v, 0, vl)) {
+            rc = rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED, "malformed comment entry");
+            break;
+        }
+        if (part[0].failed || part[1].failed || part[2].failed || text.failed) {
+            rc = oom(err);
+            break;
+        }
+        if ((rc = visit(ctx, (const char *)part[0].data, (const char *)part[1].data,
+                        (const char *)part[2].data, (const char *)text.data)) != 0)
+            break;
+    }
+    kv_iter_free(s.it);
+    for (int i = 0; i < 3; i++)
+        rl_buf_free(&part[i]);
+    rl_buf_free(&text);
+    rl_buf_free(&p);
+    return rc;
 }
 
 /* ------------------------------------------------------ format changes */

@@ -55,7 +55,7 @@ int cat_ov_set(rl_txn *t, const uint8_t *k, size_t kl, const uint8_t *val, size_
     if (val && !(v = dup_bytes(val, vlen)))
         return oom(err);
     if (kl >= 2 && k[0] == RL_TAG_INDEX &&
-        (k[1] == RL_INDEX_DYNAMIC_NAME || k[1] == RL_INDEX_SQL_INDEX))
+        (k[1] == RL_INDEX_DYNAMIC_NAME || k[1] == RL_INDEX_SQL_INDEX || k[1] == RL_INDEX_COMMENT))
         t->wrote_names = true;
     if (t->seq && t->seq_depth == 0)
         t->seq_foreign = true; /* not a row write sequencing can replay */

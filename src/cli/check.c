@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "cli/inspect.h"
 #include "keys/keys.h"
 #include "catalog/lease.h"
@@ -707,6 +708,27 @@ static void check_sql_index_entry(checker *c, const uint8_t *k, size_t kl, const
     rl_buf_free(&name);
 }
 
+/* A comment: schema, relation and column in its key, text without NUL
+ * (valid UTF-8: the SQL layer wrote it from a statement) in its value. */
+static void check_comment_entry(checker *c, const uint8_t *k, size_t kl, const uint8_t *v,
+                                size_t vl)
+{
+    rl_reader r;
+    rl_reader_init(&r, k + 2, kl - 2);
+    rl_buf part;
+    rl_buf_init(&part, 0);
+    bool ok = true;
+    for (int i = 0; i < 3 && ok; i++) {
+        rl_buf_reset(&part);
+        ok = rl_key_get_str(&r, &part);
+    }
+    if (!ok || rl_reader_left(&r))
+        problem(c, k, kl, "malformed comment key");
+    else if (vl == 0 || memchr(v, 0, vl) || rl_utf8_invalid_at(v, vl) != vl)
+        problem(c, k, kl, "comment text is empty or not UTF-8");
+    rl_buf_free(&part);
+}
+
 static void check_index_key(checker *c, const uint8_t *k, size_t kl, const uint8_t *v,
                             size_t vl)
 {
@@ -721,6 +743,8 @@ static void check_index_key(checker *c, const uint8_t *k, size_t kl, const uint8
         check_schema_entry(c, k, kl, vl);
     else if (kind == RL_INDEX_SQL_INDEX)
         check_sql_index_entry(c, k, kl, v, vl);
+    else if (kind == RL_INDEX_COMMENT)
+        check_comment_entry(c, k, kl, v, vl);
     else
         problem(c, k, kl, "unknown index kind 0x%02x", kind);
 }

@@ -391,6 +391,14 @@ static int describe_index_value(rl_buf *out, const uint8_t *key, size_t klen,
         }
         return 0;
     }
+    if (kind == RL_INDEX_COMMENT) {
+        rl_buf_put_str(out, "comment '");
+        for (size_t i = 0; i < vlen; i++)
+            rl_buf_printf(out, val[i] >= 0x20 && val[i] < 0x7f && val[i] != '\\' ? "%c" : "\\x%02x",
+                          val[i]);
+        rl_buf_put_str(out, "'");
+        return 0;
+    }
     rl_index_def idx;
     if (kind == RL_INDEX_SQL_INDEX) {
         if (!rl_index_def_decode(val, vlen, &idx))

@@ -365,6 +365,21 @@ void rl_key_sql_index(rl_buf *b, const char *schema, const char *name)
     rl_key_put_str(b, (const uint8_t *)name, strlen(name));
 }
 
+void rl_key_comment_prefix(rl_buf *b, const char *schema, const char *relation)
+{
+    rl_buf_put_u8(b, RL_TAG_INDEX);
+    rl_buf_put_u8(b, RL_INDEX_COMMENT);
+    rl_key_put_str(b, (const uint8_t *)schema, strlen(schema));
+    if (relation)
+        rl_key_put_str(b, (const uint8_t *)relation, strlen(relation));
+}
+
+void rl_key_comment(rl_buf *b, const char *schema, const char *relation, const char *column)
+{
+    rl_key_comment_prefix(b, schema, relation);
+    rl_key_put_str(b, (const uint8_t *)column, strlen(column));
+}
+
 void rl_key_hex(rl_buf *b, const uint8_t *key, size_t klen)
 {
     for (size_t i = 0; i < klen; i++)
@@ -456,6 +471,30 @@ static void describe_index(rl_buf *b, const uint8_t *key, size_t klen)
         }
         rl_buf_free(&schema);
         rl_buf_free(&name);
+        return;
+    }
+    if (kind == RL_INDEX_COMMENT) {
+        rl_reader r;
+        rl_reader_init(&r, key + 2, klen - 2);
+        rl_buf part[3];
+        bool ok = true;
+        for (int i = 0; i < 3; i++) {
+            rl_buf_init(&part[i], 0);
+            ok = ok && rl_key_get_str(&r, &part[i]);
+        }
+        if (ok && !rl_reader_left(&r)) {
+            static const char *const label[] = {"schema", "relation", "column"};
+            rl_buf_put_str(b, "index comment");
+            for (int i = 0; i < 3; i++) {
+                rl_buf_printf(b, " %s='", label[i]);
+                put_printable(b, part[i].data, part[i].len);
+                rl_buf_put_u8(b, '\'');
+            }
+        } else {
+            rl_buf_put_str(b, "index comment (malformed)");
+        }
+        for (int i = 0; i < 3; i++)
+            rl_buf_free(&part[i]);
         return;
     }
     const rl_table_desc *d = klen >= 3 ? rl_desc_by_tag(key[2]) : NULL;

@@ -114,6 +114,12 @@ void rl_key_dynamic_name(rl_buf *b, const char *schema, const char *name);
 /* An index created by CREATE INDEX: 0x80 05 + escaped schema + escaped index
  * name (index names share the schema's relation names with tables). */
 void rl_key_sql_index(rl_buf *b, const char *schema, const char *name);
+/* A comment (COMMENT ON): 0x80 06 + escaped schema, relation and column
+ * names; a relation's own comment has column "", a schema's relation "" too
+ * (no identifier is empty). rl_key_comment_prefix: every comment of
+ * schema.relation (relation NULL: of the schema's objects). */
+void rl_key_comment(rl_buf *b, const char *schema, const char *relation, const char *column);
+void rl_key_comment_prefix(rl_buf *b, const char *schema, const char *relation);
 
 
 /* Append "05 00 00 00 00 00 00 00 2a ..." (spaced lowercase hex). */

@@ -110,7 +110,8 @@ enum rl_index_kind {
     RL_INDEX_PK = 0x02,
     RL_INDEX_DYNAMIC_NAME = 0x03, /* every SQL-visible table name: fixed tag or dynamic id */
     RL_INDEX_SCHEMA = 0x04,       /* schemas created by CREATE SCHEMA */
-    RL_INDEX_SQL_INDEX = 0x05     /* indexes created by CREATE INDEX on a table */
+    RL_INDEX_SQL_INDEX = 0x05,    /* indexes created by CREATE INDEX on a table */
+    RL_INDEX_COMMENT = 0x06       /* comments (COMMENT ON) on schemas, relations, columns */
 };
 
 /* Counter names (tag 0xFE). Values: big-endian u64 "next free". */

@@ -1134,6 +1134,7 @@ static bool statement_writes(const PgQuery__Node *n)
     case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
     case PG_QUERY__NODE__NODE_RENAME_STMT:
     case PG_QUERY__NODE__NODE_INDEX_STMT:
+    case PG_QUERY__NODE__NODE_COMMENT_STMT:
         return true;
     case PG_QUERY__NODE__NODE_COPY_STMT:
         return n->copy_stmt->is_from;
@@ -1160,6 +1161,7 @@ static const char *statement_name(const PgQuery__Node *n)
         return n->rename_stmt->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX ? "ALTER INDEX"
                                                                                 : "ALTER TABLE";
     case PG_QUERY__NODE__NODE_INDEX_STMT: return "CREATE INDEX";
+    case PG_QUERY__NODE__NODE_COMMENT_STMT: return "COMMENT";
     case PG_QUERY__NODE__NODE_COPY_STMT: return "COPY FROM";
     default: return "this statement";
     }
@@ -1276,6 +1278,9 @@ static rl_exec_status run_statement(rl_exec *x, const PgQuery__Node *n)
         break;
     case PG_QUERY__NODE__NODE_INDEX_STMT:
         rc = rl_ddl_create_index(x, n->index_stmt);
+        break;
+    case PG_QUERY__NODE__NODE_COMMENT_STMT:
+        rc = rl_ddl_comment(x, n->comment_stmt);
         break;
     case PG_QUERY__NODE__NODE_COPY_STMT:
         return rl_copy_start(x, n->copy_stmt);

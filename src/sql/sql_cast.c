@@ -797,6 +797,7 @@ int rl_text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid,
     case RL_OID_UNKNOWN:
     case RL_OID_INT2VECTOR:
     case RL_OID_OIDVECTOR:
+    case 1033: /* aclitem: an element of the catalogs' grants, kept as its text */
         rl_val_str(out, oid, p, len);
         return 0;
     case RL_OID_TID: {

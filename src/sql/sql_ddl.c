@@ -517,6 +517,16 @@ int rl_ddl_create_schema(rl_exec *x, const PgQuery__CreateSchemaStmt *st)
     return rl_send_complete(x, "CREATE SCHEMA");
 }
 
+/* A table's indexes and comments follow its DDL (sql_index.c,
+ * sql_comment.c). */
+static int table_dependents_follow(rl_exec *x, rl_txn *txn, const char *schema,
+                                   const char *table, const rl_table_change *ch)
+{
+    if (rl_index_table_changed(x, txn, schema, table, ch) < 0)
+        return -1;
+    return rl_comment_table_changed(x, txn, schema, table, ch);
+}
+
 /* ---------------------------------------------------------------- DROP */
 
 /* schema and name of a DROP object (a List of String: [schema,] name). */
@@ -562,8 +572,8 @@ static int drop_table(rl_exec *x, const PgQuery__Node *obj, bool missing_ok)
     rl_error e;
     memset(&e, 0, sizeof e);
     if (rl_txn_drop_table(txn, sch, name, &e) == 0) {
-        const rl_index_change gone = {.dropped_table = true};
-        return rl_index_table_changed(x, txn, sch, name, &gone);
+        const rl_table_change gone = {.dropped_table = true};
+        return table_dependents_follow(x, txn, sch, name, &gone);
     }
     if (strcmp(e.sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) != 0) {
         *x->err = e;
@@ -946,9 +956,9 @@ int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
         if (st->cmds[i]->node_case != PG_QUERY__NODE__NODE_ALTER_TABLE_CMD ||
             cmd->subtype != PG_QUERY__ALTER_TABLE_TYPE__AT_DropColumn)
             continue;
-        const rl_index_change dropped = {.dropped_column = cmd->name};
+        const rl_table_change dropped = {.dropped_column = cmd->name};
         rl_txn *txn = rl_exec_txn(x);
-        rc = txn ? rl_index_table_changed(x, txn, rel.schema, rel.name, &dropped) : -1;
+        rc = txn ? table_dependents_follow(x, txn, rel.schema, rel.name, &dropped) : -1;
     }
     rl_rowset_free(shape); /* after apply: ns borrows its column names */
     rl_arena_free(&ns.arena);
@@ -1018,11 +1028,11 @@ int rl_ddl_rename(rl_exec *x, const PgQuery__RenameStmt *st)
     if (rc == 0)
         rc = apply_shape(x, &rel, newname, &ns);
     if (rc == 0 && rel.kind == RL_REL_STORED) {
-        const rl_index_change renamed = {.new_table = table ? newname : NULL,
+        const rl_table_change renamed = {.new_table = table ? newname : NULL,
                                          .old_column = table ? NULL : st->subname,
                                          .new_column = table ? NULL : st->newname};
         rl_txn *txn = rl_exec_txn(x);
-        rc = txn ? rl_index_table_changed(x, txn, rel.schema, rel.name, &renamed) : -1;
+        rc = txn ? table_dependents_follow(x, txn, rel.schema, rel.name, &renamed) : -1;
     }
     rl_rowset_free(shape);
     rl_arena_free(&ns.arena);

@@ -814,17 +814,38 @@ static int fn_array_dims(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, i
     return rl_val_str_copy(c, out, RL_OID_TEXT, buf, strlen(buf));
 }
 
-/* Comments: RockLake keeps none on the lake's objects, and PostgreSQL 15's
- * fresh database has none on the objects \d shows; obj_description of a
- * system object reads pg_description's fixed rows. */
+/* obj_description(oid [, catalog name]) and col_description(oid, attnum):
+ * a system object's comment from pg_description's fixed rows (PostgreSQL
+ * 15's fresh database has none on the objects \d shows), a lake object's
+ * from its COMMENT ON (sql_comment.c). */
 static int fn_description(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
-    const char *d = rl_pgcatalog_description(oid_arg(&a[0]));
-    if (!d || (n == 2 && a[1].oid == RL_OID_INT4)) { /* col_description: never */
+    bool column = n == 2 && a[1].oid == RL_OID_INT4;
+    uint32_t oid = oid_arg(&a[0]), classoid = 0;
+    if (n == 2 && !column) { /* the catalog by name, as regclass would read it */
+        const char *cat = (const char *)a[1].d.v.s.p;
+        size_t len = a[1].d.v.s.len;
+        classoid = len == 8 && memcmp(cat, "pg_class", 8) == 0          ? 1259
+                   : len == 12 && memcmp(cat, "pg_namespace", 12) == 0 ? 2615
+                                                                       : UINT32_MAX;
+    }
+    const char *d = column || classoid == UINT32_MAX ? NULL : rl_pgcatalog_description(oid, classoid);
+    if (d)
+        return put_text(c, out, RL_OID_TEXT, d);
+    char *lake = NULL;
+    int r = classoid == UINT32_MAX
+                ? 0
+                : rl_pgcatalog_lake_description(c->x, oid, classoid,
+                                                column ? (int32_t)a[1].d.v.i : 0, &lake);
+    if (r < 0)
+        return -1;
+    if (r == 0) {
         rl_val_null(out, RL_OID_TEXT);
         return 0;
     }
-    return put_text(c, out, RL_OID_TEXT, d);
+    int rc = put_text(c, out, RL_OID_TEXT, lake);
+    free(lake);
+    return rc;
 }
 
 /* The lake keeps no expressions (defaults, partition bounds, policies):

@@ -328,6 +328,15 @@ static int collect_of_table(void *ctx, const char *schema, const char *name,
     return 0;
 }
 
+/* An index and its comment gone. */
+static int drop_index(rl_exec *x, rl_txn *txn, const char *schema, const char *name)
+{
+    const rl_table_change gone = {.dropped_table = true};
+    if (rl_txn_drop_index(txn, schema, name, x->err) < 0)
+        return -1;
+    return rl_comment_table_changed(x, txn, schema, name, &gone);
+}
+
 static bool def_uses(const rl_index_def *d, const char *col)
 {
     for (size_t i = 0; i < d->ncols; i++)
@@ -337,7 +346,7 @@ static bool def_uses(const rl_index_def *d, const char *col)
 }
 
 int rl_index_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
-                           const rl_index_change *ch)
+                           const rl_table_change *ch)
 {
     table_indexes ti = {.schema = schema, .table = table};
     int rc = rl_txn_list_indexes(txn, collect_of_table, &ti, x->err);
@@ -346,7 +355,7 @@ int rl_index_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const ch
     for (size_t i = 0; rc == 0 && i < ti.n; i++) {
         rl_index_def *d = &ti.defs[i];
         if (ch->dropped_table || (ch->dropped_column && def_uses(d, ch->dropped_column))) {
-            rc = rl_txn_drop_index(txn, schema, ti.names[i], x->err);
+            rc = drop_index(x, txn, schema, ti.names[i]);
             continue;
         }
         if (ch->new_table)
@@ -441,7 +450,7 @@ int rl_ddl_drop_index(rl_exec *x, const PgQuery__DropStmt *st)
                 return -1;
             continue;
         }
-        if (rl_txn_drop_index(txn, schema, name, x->err) < 0)
+        if (drop_index(x, txn, schema, name) < 0)
             return -1;
     }
     return rl_send_complete(x, "DROP INDEX");
@@ -474,8 +483,10 @@ int rl_ddl_rename_index(rl_exec *x, const PgQuery__RenameStmt *st, bool *handled
         return taken < 0 ? -1
                          : rl_exec_error(x, RL_SQLSTATE_DUPLICATE_TABLE, -1,
                                          "relation \"%s\" already exists", st->newname);
+    const rl_table_change renamed = {.new_table = st->newname};
     if (rl_txn_drop_index(txn, schema, rv->relname, x->err) < 0 ||
-        rl_txn_create_index(txn, schema, st->newname, &d, x->err) < 0)
+        rl_txn_create_index(txn, schema, st->newname, &d, x->err) < 0 ||
+        rl_comment_table_changed(x, txn, schema, rv->relname, &renamed) < 0)
         return -1;
     return rl_send_complete(x, st->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX
                                    ? "ALTER INDEX"

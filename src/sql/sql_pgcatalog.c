@@ -259,8 +259,9 @@ typedef struct vrel {
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-static const vcol namespace_cols[] = {
-    COL("oid", RL_OID_OID), COL("nspname", RL_OID_NAME), COL("nspowner", RL_OID_OID)};
+static const vcol namespace_cols[] = {COL("oid", RL_OID_OID), COL("nspname", RL_OID_NAME),
+                                      COL("nspowner", RL_OID_OID),
+                                      COL("nspacl", ACLITEM_ARRAY_OID)};
 
 static const vcol class_cols[] = {
     {"oid", RL_OID_OID, FLD(pg15_class, oid)},
@@ -579,6 +580,7 @@ static int gen_type(gen_ctx *g);
 static int fixed_constraint(gen_ctx *g);
 static int gen_constraint(gen_ctx *g);
 static int fixed_description(gen_ctx *g);
+static int gen_description(gen_ctx *g);
 static int fixed_indexes(gen_ctx *g);
 static int gen_indexes(gen_ctx *g);
 static int gen_settings(gen_ctx *g);
@@ -609,7 +611,8 @@ static const vrel vrels[] = {
     {"pg_catalog", "pg_type", type_cols, N(type_cols), fixed_type, gen_type, {0, 11}, -1, false},
     {"pg_catalog", "pg_constraint", constraint_cols, N(constraint_cols), fixed_constraint,
      gen_constraint, {0, 7}, -1, false},
-    {"pg_catalog", "pg_description", description_cols, N(description_cols), fixed_description, NULL,
+    {"pg_catalog", "pg_description", description_cols, N(description_cols), fixed_description,
+     gen_description,
      {-1, -1}, -1, false},
     /* a fresh PostgreSQL 15 database has no enum types */
     {"pg_catalog", "pg_enum", enum_cols, N(enum_cols), NULL, NULL, {-1, -1}, -1, false},
@@ -827,6 +830,12 @@ typedef struct table_ent {
     size_t first_index, nindexes;
 } table_ent;
 
+/* One comment (COMMENT ON) of the lake: its text at texts.data + text. */
+typedef struct comment_ent {
+    char schema[64], rel[64], col[64];
+    size_t text;
+} comment_ent;
+
 /* One index created by CREATE INDEX on a listed table (tables[table]). */
 typedef struct index_ent {
     char schema[64], name[64];
@@ -857,6 +866,9 @@ struct gen_ctx {
     size_t ntables, cap;
     index_ent *indexes; /* by table, then name (index_ents_link) */
     size_t nindexes, capindexes;
+    comment_ent *comments; /* every comment of the lakes, texts in `texts` */
+    size_t ncomments, capcomments;
+    rl_buf texts;
     size_t lake_first; /* the first of g->tables of the lake being collected */
     rl_value row[VREL_MAX_COLS];
     char chars[VREL_MAX_COLS]; /* storage of "char" values of the row being built */
@@ -937,6 +949,36 @@ static int collect_index(void *ctx, const char *schema, const char *name, const 
     return 0;
 }
 
+/* A comment of this lake (rl_comment_visitor): every one is kept (a lake
+ * has few); gen_description shows those whose object is listed. */
+static int collect_comment(void *ctx, const char *schema, const char *rel, const char *col,
+                           const char *text)
+{
+    gen_ctx *g = ctx;
+    comment_ent *grown =
+        rl_array_reserve(g->comments, g->ncomments, &g->capcomments, sizeof *grown, 8);
+    if (!grown)
+        return -1;
+    g->comments = grown;
+    if (!g->texts.limit) /* the first comment: g was zeroed */
+        rl_buf_init(&g->texts, 0);
+    comment_ent *e = &g->comments[g->ncomments++];
+    rl_str_copy(e->schema, sizeof e->schema, schema);
+    rl_str_copy(e->rel, sizeof e->rel, rel);
+    rl_str_copy(e->col, sizeof e->col, col);
+    e->text = g->texts.len;
+    rl_buf_put_str(&g->texts, text);
+    rl_buf_put_u8(&g->texts, 0);
+    return g->texts.failed ? -1 : 0;
+}
+
+/* This lake's indexes and comments, after its tables. */
+static int collect_dependents(gen_ctx *g, rl_txn *t)
+{
+    int rc = rl_txn_list_indexes(t, collect_index, g, g->err);
+    return rc == 0 ? rl_txn_list_comments(t, NULL, NULL, collect_comment, g, g->err) : rc;
+}
+
 static int collect_lake_tables(void *ctx, rl_txn *t, rl_format fmt)
 {
     gen_ctx *g = ctx;
@@ -944,7 +986,7 @@ static int collect_lake_tables(void *ctx, rl_txn *t, rl_format fmt)
     g->txn = t;
     g->lake_first = g->ntables;
     int rc = rl_txn_list_tables(t, collect_table, g, g->err);
-    return rc == 0 ? rl_txn_list_indexes(t, collect_index, g, g->err) : rc;
+    return rc == 0 ? collect_dependents(g, t) : rc;
 }
 
 /* A session's list of the tables its current statement sees: a discovery
@@ -957,6 +999,9 @@ struct rl_pgc_tables {
     size_t n;
     index_ent *indexes;
     size_t nindexes;
+    comment_ent *comments;
+    size_t ncomments;
+    rl_buf texts;
     bool complete; /* every table; else only those of some names */
     /* !complete: the names looked up, found or not (a name that is no
      * table has no rows, and a partial list knows that as well) */
@@ -1089,7 +1134,7 @@ static int collect_named(void *ctx, rl_txn *t, rl_format fmt)
     }
     free(sl.names);
     if (rc == 0)
-        rc = rl_txn_list_indexes(t, collect_index, g, g->err);
+        rc = collect_dependents(g, t);
     if (rc == 0 && g->ntables - first > 1)
         qsort(g->tables + first, g->ntables - first, sizeof *g->tables, cmp_table_ent);
     return rc;
@@ -1131,6 +1176,8 @@ static void gen_release(gen_ctx *g)
         return;
     free(g->tables);
     free(g->indexes);
+    free(g->comments);
+    rl_buf_free(&g->texts);
 }
 
 void rl_pgcatalog_cache_free(struct rl_pgc_tables *c)
@@ -1138,6 +1185,8 @@ void rl_pgcatalog_cache_free(struct rl_pgc_tables *c)
     if (c) {
         free(c->tables);
         free(c->indexes);
+        free(c->comments);
+        rl_buf_free(&c->texts);
         free(c->looked);
     }
     free(c);
@@ -1177,6 +1226,9 @@ static int load_tables(gen_ctx *g)
         g->ntables = c->n;
         g->indexes = c->indexes;
         g->nindexes = c->nindexes;
+        g->comments = c->comments;
+        g->ncomments = c->ncomments;
+        g->texts = c->texts;
         g->borrowed = true;
         return 0;
     }
@@ -1199,11 +1251,16 @@ static int load_tables(gen_ctx *g)
         return 0; /* no list kept: g->tables stays g's own */
     free(c->tables);
     free(c->indexes);
+    free(c->comments);
+    rl_buf_free(&c->texts);
     c->exec = g->x->id;
     c->tables = g->tables;
     c->n = g->ntables;
     c->indexes = g->indexes;
     c->nindexes = g->nindexes;
+    c->comments = g->comments;
+    c->ncomments = g->ncomments;
+    c->texts = g->texts;
     c->complete = g->names == NULL;
     keep_looked(c, g->names);
     g->borrowed = true;
@@ -1338,11 +1395,21 @@ static int created_schemas(rl_exec *x, schema_list *l)
     return 0;
 }
 
+/* A schema's row. nspacl: public's grants as a fresh PostgreSQL 15
+ * database has them (its owner pg_database_owner: USAGE and CREATE; PUBLIC:
+ * USAGE), which psql's \dn+ shows; NULL (the default) for the others: a
+ * created schema's, and pg_catalog's and information_schema's, whose
+ * grants name the bootstrap superuser, a name that differs by session
+ * here (the rows stay the same for every session). */
 static int emit_namespace(gen_ctx *g, uint32_t oid, const char *name, uint32_t owner)
 {
     put_int(g, 0, oid);
     put_str(g, 1, name);
     put_int(g, 2, owner);
+    if (oid == PUBLIC_NAMESPACE_OID)
+        put_str(g, 3, "{pg_database_owner=UC/pg_database_owner,=U/pg_database_owner}");
+    else
+        put_null(g, 3);
     return emit(g);
 }
 
@@ -1667,7 +1734,7 @@ static int gen_constraint(gen_ctx *g) { return each_table(g, constraint_row); }
 
 /* ------------------------------------------------------- pg_description */
 
-/* Comments on PostgreSQL's relations (none in 15), never on the lake's. */
+/* Comments on PostgreSQL's relations (none in 15) and schemas. */
 static int fixed_description(gen_ctx *g)
 {
     const size_t n = PG15_DESCRIPTIONS_COUNT; /* may be 0: no -Wtype-limits */
@@ -1681,6 +1748,91 @@ static int fixed_description(gen_ctx *g)
             return -1;
     }
     return 0;
+}
+
+#define PG_CLASS_OID 1259u
+#define PG_NAMESPACE_OID 2615u
+
+/* The object comment c is on, as pg_description names it: 1 with its oid,
+ * catalog and column (0: the object itself), 0 when it is not listed (or
+ * no longer exists), -1 error. */
+static int comment_object(gen_ctx *g, const comment_ent *c, uint32_t *objoid, uint32_t *classoid,
+                          int32_t *subid)
+{
+    *subid = 0;
+    *classoid = PG_CLASS_OID;
+    if (!c->rel[0]) {
+        *classoid = PG_NAMESPACE_OID;
+        *objoid = rl_pgcatalog_namespace_oid(c->schema);
+        return rl_pgcatalog_schema_exists(g->x, c->schema);
+    }
+    for (size_t i = 0; i < g->nindexes; i++)
+        if (!c->col[0] && strcmp(g->indexes[i].name, c->rel) == 0 &&
+            strcmp(g->indexes[i].schema, c->schema) == 0) {
+            *objoid = g->indexes[i].oid;
+            return 1;
+        }
+    for (size_t i = 0; i < g->ntables; i++) {
+        const table_ent *t = &g->tables[i];
+        if (strcmp(t->name, c->rel) != 0 || strcmp(t->schema, c->schema) != 0)
+            continue;
+        *objoid = t->oid;
+        for (size_t k = 0; c->col[0] && k < t->ncols; k++)
+            if (strcmp(t->d->cols[k].name, c->col) == 0)
+                *subid = (int32_t)k + 1;
+        return !c->col[0] || *subid > 0;
+    }
+    return 0;
+}
+
+/* The lake's comments on the objects this statement sees. */
+static int gen_description(gen_ctx *g)
+{
+    if (load_tables(g) < 0)
+        return -1;
+    for (size_t i = 0; i < g->ncomments; i++) {
+        uint32_t objoid, classoid;
+        int32_t subid;
+        int r = comment_object(g, &g->comments[i], &objoid, &classoid, &subid);
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            continue;
+        put_int(g, 0, objoid);
+        put_int(g, 1, classoid);
+        put_int(g, 2, subid);
+        put_str(g, 3, (const char *)g->texts.data + g->comments[i].text);
+        if (emit(g) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int rl_pgcatalog_lake_description(rl_exec *x, uint32_t oid, uint32_t classoid, int32_t subid,
+                                  char **out)
+{
+    *out = NULL;
+    if (oid < 16384 || !x || !x->s)
+        return 0;
+    gen_ctx g;
+    memset(&g, 0, sizeof g);
+    g.x = x;
+    g.err = x->err;
+    g.id = rl_pgcatalog_find("pg_catalog", "pg_description");
+    int found = load_tables(&g) < 0 ? -1 : 0;
+    for (size_t i = 0; found == 0 && i < g.ncomments; i++) {
+        uint32_t o, k;
+        int32_t sub;
+        int r = comment_object(&g, &g.comments[i], &o, &k, &sub);
+        if (r < 0)
+            found = -1;
+        else if (r == 1 && o == oid && sub == subid && (!classoid || k == classoid)) {
+            *out = strdup((const char *)g.texts.data + g.comments[i].text);
+            found = *out ? 1 : -1;
+        }
+    }
+    gen_release(&g);
+    return found;
 }
 
 /* -------------------------------------------------------- pg_tablespace */
@@ -2751,11 +2903,12 @@ void rl_pgcatalog_format_type(rl_exec *x, uint32_t oid, int32_t typmod, char *bu
         snprintf(buf, n, "%s", base);
 }
 
-const char *rl_pgcatalog_description(uint32_t oid)
+const char *rl_pgcatalog_description(uint32_t oid, uint32_t classoid)
 {
     const size_t n = PG15_DESCRIPTIONS_COUNT; /* may be 0: no -Wtype-limits */
     for (size_t i = 0; i < n; i++)
-        if (pg15_descriptions[i].objoid == oid)
+        if (pg15_descriptions[i].objoid == oid && pg15_descriptions[i].objsubid == 0 &&
+            (!classoid || pg15_descriptions[i].classoid == classoid))
             return pg15_s(pg15_descriptions[i].description);
     return NULL;
 }
@@ -3646,7 +3799,15 @@ static int compute_fingerprint(rl_exec *x, rl_buf *out)
     rl_buf_put_be64(out, g.ntables);
     for (size_t i = 0; rc == 0 && i < g.ntables; i++)
         put_table(out, &g.tables[i]);
-    /* the indexes CREATE INDEX made: a renamed or dropped one changes rows */
+    /* the comments, and the indexes CREATE INDEX made: a renamed or dropped
+     * one changes rows */
+    rl_buf_put_be64(out, g.ncomments);
+    for (size_t i = 0; rc == 0 && i < g.ncomments; i++) {
+        put_name(out, g.comments[i].schema);
+        put_name(out, g.comments[i].rel);
+        put_name(out, g.comments[i].col);
+        put_name(out, (const char *)g.texts.data + g.comments[i].text);
+    }
     rl_buf_put_be64(out, g.nindexes);
     for (size_t i = 0; rc == 0 && i < g.nindexes; i++) {
         const index_ent *e = &g.indexes[i];

@@ -80,8 +80,13 @@ bool rl_pgcatalog_role_member(rl_exec *x, uint32_t member, uint32_t role);
  * method `method` (rl_index_method), or 0 if it has none. */
 uint32_t rl_pgcatalog_opclass(uint32_t type_oid, int method);
 void rl_pgcatalog_format_type(rl_exec *x, uint32_t oid, int32_t typmod, char *buf, size_t n);
-/* The comment on an object, or NULL. */
-const char *rl_pgcatalog_description(uint32_t oid);
+/* PostgreSQL's own comment on object oid of catalog classoid (0: any), or NULL. */
+const char *rl_pgcatalog_description(uint32_t oid, uint32_t classoid);
+/* The lake's comment (COMMENT ON) on object oid of catalog classoid (0:
+ * any), column subid (0: the object itself): 1 with *out (malloc'd), 0
+ * none, -1 error. */
+int rl_pgcatalog_lake_description(rl_exec *x, uint32_t oid, uint32_t classoid, int32_t subid,
+                                  char **out);
 /* pg_get_indexdef / pg_get_constraintdef of the lake's primary keys: 1
  * (into buf), 0 no such object, -1 error. */
 int rl_pgcatalog_indexdef(rl_exec *x, uint32_t oid, int col, bool pretty, char *buf, size_t n);

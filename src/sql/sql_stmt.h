@@ -67,14 +67,22 @@ int rl_index_name_taken(rl_exec *x, rl_txn *txn, const char *schema, const char 
 /* What a table's DDL did, for its indexes to follow: dropped (they go),
  * renamed (they name the new table), a column renamed (old -> new) or
  * dropped (the indexes using it go, as PostgreSQL drops them). */
-typedef struct rl_index_change {
+typedef struct rl_table_change {
     bool dropped_table;
     const char *new_table;
     const char *old_column, *new_column;
     const char *dropped_column;
-} rl_index_change;
+} rl_table_change;
 int rl_index_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
-                           const rl_index_change *ch);
+                           const rl_table_change *ch);
+
+/* sql_comment.c: COMMENT ON TABLE / COLUMN / INDEX / SCHEMA. */
+int rl_ddl_comment(rl_exec *x, const PgQuery__CommentStmt *st);
+/* A relation's comments (its own and its columns') follow `ch` as its
+ * indexes do; an index's own comment follows the index (dropped_table /
+ * new_table). */
+int rl_comment_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
+                             const rl_table_change *ch);
 
 /* Drop ON COMMIT DROP temp tables (commit) / all of this txn's (rollback). */
 void rl_ddl_end_transaction(rl_session *s, bool committed);

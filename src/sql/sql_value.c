@@ -78,6 +78,7 @@ int16_t rl_oid_typlen(uint32_t oid)
     case RL_OID_TIMESTAMPTZ:
         return 8;
     case RL_OID_TIMETZ:
+    case 1033: /* aclitem */
         return 12;
     case RL_OID_INTERVAL:
     case RL_OID_UUID:
@@ -108,7 +109,8 @@ static const uint32_t array_types[][2] = { /* element, array */
     {RL_OID_FLOAT4, 1021},  {RL_OID_FLOAT8, 1022},   {RL_OID_OID, 1028},
     {RL_OID_NUMERIC, 1231}, {RL_OID_UUID, 2951},     {RL_OID_TIMESTAMPTZ, 1185},
     {RL_OID_TIMESTAMP, 1115}, {RL_OID_DATE, 1182}, {RL_OID_JSON, 199},
-    {RL_OID_JSONB, 3807}};
+    {RL_OID_JSONB, 3807},
+    {1033, 1034}}; /* aclitem[]: the catalogs' *acl columns, kept as text */
 
 uint32_t rl_array_oid_of(uint32_t elem)
 {

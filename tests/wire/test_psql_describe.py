@@ -25,14 +25,20 @@ PSQL = "/usr/bin/psql"
 PG_ENV = ROOT / "tests" / "pg" / "pg_env.sh"
 SCHEMA = ROOT / "tests" / "sql_cases" / "00_schema.sql"
 DB = "psqldesc"
-# Indexes a client or a person adds to the catalog (CREATE INDEX keeps their
-# definitions): \d shows them under "Indexes:", \di lists them, \d <index>
-# describes one (a hash index's column is its int4 hash code).
+# Indexes and comments a client or a person adds to the catalog (CREATE
+# INDEX keeps their definitions, COMMENT ON the texts): \d shows indexes
+# under "Indexes:", \di lists them, \d <index> describes one (a hash
+# index's column is its int4 hash code); \d+, \dt+, \di+ and \dn+ show the
+# comments in their Description columns.
 INDEXES = (
     "CREATE INDEX ON ducklake_data_file (table_id, data_file_id DESC);"
     "CREATE INDEX df_path ON ducklake_data_file USING hash (path);"
     'CREATE INDEX "Snap Time" ON ducklake_snapshot (snapshot_time NULLS FIRST);'
     "CREATE INDEX ON ducklake_table USING brin (begin_snapshot, end_snapshot);"
+    "COMMENT ON TABLE ducklake_data_file IS 'one row per Parquet file';"
+    "COMMENT ON COLUMN ducklake_data_file.path IS 'relative to the table''s path';"
+    "COMMENT ON INDEX df_path IS 'lookups by path';"
+    "CREATE SCHEMA docs; COMMENT ON SCHEMA docs IS 'notes';"
 )
 
 SAME = [
@@ -68,6 +74,9 @@ SAME = [
     r'\d "Snap Time"',
     r"\di ducklake_data*",
     r"\d ducklake_data_file*",
+    r"\d+ ducklake_data_file",
+    r"\dn+",
+    r"\dn+ docs",
 ]
 
 # The same, but for the Size column: a lake's relations have no pages (their
@@ -78,6 +87,8 @@ SIZED = [
     r"\dt+",
     r"\dt+ ducklake_snap*",
     r"\di+",
+    r"\dt+ ducklake_data*",
+    r"\di+ df_path",
 ]
 
 # command -> (RockLake's exact output, why it differs from PostgreSQL's)

@@ -731,11 +731,13 @@ static void test_extension_columns(void)
     env_close(&e);
 }
 
-/* CREATE INDEX on catalog tables: what RockLake refuses where PostgreSQL
- * accepts (0A000 with a reason: a UNIQUE index would be a constraint to
- * enforce; expressions, partial and INCLUDE indexes; a temporary table's),
- * and the definitions kept across a reopen. (What both answer alike is in
- * tests/sql_cases/100_create_index.sql.) */
+/* CREATE INDEX and ALTER TABLE's constraints on catalog tables: what
+ * RockLake refuses where PostgreSQL accepts (0A000 with a reason: a UNIQUE
+ * index or an added constraint would have to be enforced; expression,
+ * partial and INCLUDE indexes; a temporary table's; a fixed table's NOT
+ * NULL and primary key), and index definitions kept across a reopen. (What
+ * both answer alike: tests/sql_cases/100_create_index.sql,
+ * 102_alter_constraints.sql.) */
 static void test_indexes(void)
 {
     env e;
@@ -748,6 +750,13 @@ static void test_indexes(void)
         "CREATE INDEX ON ducklake_table (table_id) INCLUDE (table_name)",
         "CREATE INDEX ON ducklake_table (table_name COLLATE \"C\")",
         "CREATE INDEX ON ducklake_table (table_name text_pattern_ops)",
+        /* constraints RockLake would have to enforce, and a fixed table's */
+        "ALTER TABLE ducklake_metadata ADD PRIMARY KEY (\"key\")",
+        "ALTER TABLE ducklake_snapshot ADD CONSTRAINT u UNIQUE (schema_version)",
+        "ALTER TABLE ducklake_snapshot ADD CONSTRAINT c CHECK (schema_version >= 0)",
+        "ALTER TABLE ducklake_table ADD FOREIGN KEY (schema_id) REFERENCES ducklake_schema",
+        "ALTER TABLE ducklake_snapshot ALTER COLUMN schema_version SET NOT NULL",
+        "ALTER TABLE ducklake_snapshot DROP CONSTRAINT ducklake_snapshot_pkey",
     };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         CHECK_EQ_INT(q(&e, refused[i]), RL_EXEC_ERROR);

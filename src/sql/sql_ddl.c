@@ -686,6 +686,23 @@ static void shape_from_rowset(const rl_rowset *rs, size_t ntab, new_shape *ns)
     }
 }
 
+/* A stored table's NOT NULL and primary-key columns into its shape (the
+ * row set's columns do not carry them): a rebuilt dynamic table keeps them
+ * (ALTER TABLE ... ADD COLUMN lost a NOT NULL before). */
+static void shape_constraints(rl_exec *x, const rl_relation *rel, new_shape *ns)
+{
+    if (rel->kind != RL_REL_STORED)
+        return;
+    const rl_table_desc *d = rel->desc;
+    rl_txn *txn = rl_exec_txn(x);
+    size_t n = txn ? rl_txn_table_ncols(txn, d) : 0;
+    for (size_t i = 0; i < ns->n && i < n; i++) {
+        bool pk = d->pk_check != RL_PK_NONE && d->pk_col == (int)i;
+        ns->cols[i].pk = pk;
+        ns->cols[i].not_null = d->cols[i].not_null || pk;
+    }
+}
+
 static size_t table_ncols(const rl_rowset *rs)
 {
     size_t n = rs->ncols;
@@ -700,6 +717,72 @@ static int shape_find(const new_shape *ns, const char *name)
         if (strcmp(ns->cols[i].name, name) == 0)
             return (int)i;
     return -1;
+}
+
+/* ALTER COLUMN SET / DROP NOT NULL: 1 = changed, 0 = already so (as
+ * PostgreSQL, a no-op), -1 error (42703; 42P16 for a primary-key column's
+ * DROP NOT NULL). */
+static int alter_not_null(rl_exec *x, const char *table, const PgQuery__AlterTableCmd *cmd,
+                          new_shape *ns)
+{
+    int c = shape_find(ns, cmd->name);
+    if (c < 0)
+        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
+                             "column \"%s\" of relation \"%s\" does not exist", cmd->name, table);
+    bool set = cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_SetNotNull;
+    if (!set && ns->cols[c].pk)
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_TABLE_DEFINITION, -1,
+                             "column \"%s\" is in a primary key", cmd->name);
+    if (ns->cols[c].not_null == set)
+        return 0;
+    ns->cols[c].not_null = set;
+    return 1;
+}
+
+static bool shape_has_pk(const new_shape *ns)
+{
+    for (size_t i = 0; i < ns->n; i++)
+        if (ns->cols[i].pk)
+            return true;
+    return false;
+}
+
+/* ADD CONSTRAINT: a second primary key is 42P16 as on PostgreSQL; any other
+ * constraint would have to be enforced on every write, and RockLake keeps
+ * only the primary keys and NOT NULLs of the tables' definitions: 0A000. */
+static int add_constraint(rl_exec *x, const char *table, const PgQuery__AlterTableCmd *cmd,
+                          const new_shape *ns)
+{
+    const PgQuery__Constraint *k = cmd->def && cmd->def->node_case == PG_QUERY__NODE__NODE_CONSTRAINT
+                                       ? cmd->def->constraint
+                                       : NULL;
+    if (k && k->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY && shape_has_pk(ns))
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_TABLE_DEFINITION, -1,
+                             "multiple primary keys for table \"%s\" are not allowed", table);
+    rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                  "RockLake does not add PRIMARY KEY, UNIQUE, CHECK or FOREIGN KEY constraints "
+                  "to existing tables");
+    rl_error_hint(x->err, "a catalog table's constraints are its definition's: its primary key "
+                          "and NOT NULL columns (docs/sql-support.md, \"Indexes\")");
+    return -1;
+}
+
+/* DROP CONSTRAINT: a table's primary key stays (0A000); any other name is
+ * no constraint of it (42704, or IF EXISTS's notice: 0). */
+static int drop_constraint(rl_exec *x, const char *table, const PgQuery__AlterTableCmd *cmd,
+                           const new_shape *ns)
+{
+    char pkey[RL_INDEX_NAME_MAX + 8];
+    snprintf(pkey, sizeof pkey, "%s_pkey", table);
+    if (shape_has_pk(ns) && strcmp(cmd->name, pkey) == 0)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "RockLake keeps the primary key of table \"%s\"", table);
+    if (cmd->missing_ok)
+        return notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
+                      "constraint \"%s\" of relation \"%s\" does not exist, skipping", cmd->name,
+                      table);
+    return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
+                         "constraint \"%s\" of relation \"%s\" does not exist", cmd->name, table);
 }
 
 /* Apply one ALTER TABLE command to the shape. 1 = changed, 0 = skipped
@@ -750,6 +833,13 @@ static int alter_cmd(rl_exec *x, const char *table, const PgQuery__AlterTableCmd
         ns->n--;
         return 1;
     }
+    if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_SetNotNull ||
+        cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_DropNotNull)
+        return alter_not_null(x, table, cmd, ns);
+    if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_AddConstraint)
+        return add_constraint(x, table, cmd, ns);
+    if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_DropConstraint)
+        return drop_constraint(x, table, cmd, ns);
     return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                          "this ALTER TABLE action is not supported by RockLake");
 }
@@ -796,11 +886,16 @@ static int rebuild_dynamic(rl_exec *x, const rl_relation *rel, const char *newna
     if (!rows)
         return -1;
     int rc = 0;
-    for (size_t i = 0; rc == 0 && i < ns->n; i++)
-        if (ns->from[i] < 0 && ns->cols[i].not_null && ns->fill[i].d.isnull && rows->nrows)
+    for (size_t i = 0; rc == 0 && i < ns->n; i++) {
+        bool nulls = ns->from[i] < 0 ? ns->fill[i].d.isnull && rows->nrows : false;
+        for (size_t r = 0; ns->from[i] >= 0 && ns->cols[i].not_null && !nulls && r < rows->nrows;
+             r++)
+            nulls = rl_rowset_row(rows, r)[ns->from[i]].d.isnull;
+        if (ns->cols[i].not_null && nulls)
             rc = rl_exec_error(x, RL_SQLSTATE_NOT_NULL_VIOLATION, -1,
                                "column \"%s\" of relation \"%s\" contains null values",
                                ns->cols[i].name, rel->name);
+    }
     if (rc == 0)
         rc = rl_txn_drop_table(txn, rel->schema, rel->name, x->err);
     if (rc == 0)
@@ -942,6 +1037,7 @@ int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
         return -1;
     new_shape ns;
     shape_from_rowset(shape, table_ncols(shape), &ns);
+    shape_constraints(x, &rel, &ns);
     int rc = 0, changed = 0;
     for (size_t i = 0; rc >= 0 && i < st->n_cmds; i++) {
         if (st->cmds[i]->node_case != PG_QUERY__NODE__NODE_ALTER_TABLE_CMD)
@@ -994,6 +1090,7 @@ int rl_ddl_rename(rl_exec *x, const PgQuery__RenameStmt *st)
         return -1;
     new_shape ns;
     shape_from_rowset(shape, table_ncols(shape), &ns);
+    shape_constraints(x, &rel, &ns);
     int rc = 0;
     const char *newname = rel.name;
     if (table) {

@@ -138,9 +138,22 @@ int rl_fn_sqrt(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
     return put_checked(c, out, sqrt(x), x, false);
 }
 
+/* glibc's cbrt, which PostgreSQL's dcbrt calls. The Rust staticlib brings
+ * a cbrt of its own (compiler-builtins' libm port) that the link resolves
+ * the plain name to; it is correctly rounded where glibc's is not (glibc:
+ * cbrt(27) = 3.0000000000000004, cbrt(2) = 1.2599210498948734; ours gave
+ * 3 and ...732). The versioned name reaches libm's. */
+#if defined(__GLIBC__) && defined(__x86_64__)
+double rl_glibc_cbrt(double x);
+__asm__(".symver rl_glibc_cbrt, cbrt@GLIBC_2.2.5");
+#define GLIBC_CBRT rl_glibc_cbrt
+#else
+#define GLIBC_CBRT cbrt
+#endif
+
 int rl_fn_cbrt(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
-    return put_checked(c, out, cbrt(f8(&a[0])), f8(&a[0]), false);
+    return put_checked(c, out, GLIBC_CBRT(f8(&a[0])), f8(&a[0]), false);
 }
 
 int rl_fn_exp(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)

@@ -724,6 +724,8 @@ int rl_array_elements(rl_expr_ctx *c, const rl_value *arr, int32_t typmod, bool 
             memcpy(copy, el.data, el.len);
         copy[el.len] = '\0';
         rc = rl_text_to_value(c, copy, el.len, elem, typmod, explicit_cast, &v[k++], loc);
+        if (rc == 0 && elem == RL_OID_NUMERIC) /* numeric_in's typmod */
+            rc = apply_numeric_typmod(c, &v[k - 1], typmod, loc);
     }
     rl_buf_free(&el);
     size_t last = tn - 1; /* a separator before the closing brace: {1,} */
@@ -754,9 +756,11 @@ static int array_input(rl_expr_ctx *c, const char *whole, size_t wlen, const cha
         return 0;
     rl_value *vals;
     size_t k;
-    if (rl_array_elements(c, out, typmod, explicit_cast, whole, wlen, &vals, &k, loc) < 0)
+    if (rl_array_elements(c, out, typmod, explicit_cast, whole, wlen, &vals, &k, loc) < 0 ||
+        rl_array_of_values(c, oid, vals, k, 1, out) < 0)
         return -1;
-    return rl_array_of_values(c, oid, vals, k, 1, out);
+    out->typmod = typmod;
+    return 0;
 }
 
 /* Input text of a type (a literal or a cast from text). */
@@ -976,10 +980,11 @@ int rl_array_of_values(rl_expr_ctx *c, uint32_t t, const rl_value *vals, size_t 
 
 
 /* A cast of an array to another array type: each element through the
- * element types' cast (int4[] to numeric[], text[] to int4[], ...), as
- * array_map does; NULL elements stay NULL. */
-static int array_coerce(rl_expr_ctx *c, const rl_value *in, uint32_t oid, bool explicit_cast,
-                        rl_value *out, int location)
+ * element types' cast (int4[] to numeric[], text[] to int4[], ...) with the
+ * target's typmod (varchar(2)[] cuts, numeric(3,1)[] rounds), as array_map
+ * does; NULL elements stay NULL. */
+static int array_coerce(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_t typmod,
+                        bool explicit_cast, rl_value *out, int location)
 {
     uint32_t from = rl_elem_oid_of(in->oid), to = rl_array_elem_oid(oid);
     rl_buf b, el, txt;
@@ -1008,7 +1013,7 @@ static int array_coerce(rl_expr_ctx *c, const rl_value *in, uint32_t oid, bool e
         copy[el.len] = '\0';
         rc = rl_text_to_value(c, copy, el.len, from, -1, false, &v, location);
         if (rc == 0)
-            rc = rl_value_coerce(c, &v, to, -1, explicit_cast, &v, location);
+            rc = rl_value_coerce(c, &v, to, typmod, explicit_cast, &v, location);
         if (rc == 0) {
             rl_buf_reset(&txt);
             if (v.oid == RL_OID_BOOL)
@@ -1025,7 +1030,9 @@ static int array_coerce(rl_expr_ctx *c, const rl_value *in, uint32_t oid, bool e
         rl_buf_free(&b);
         return -1;
     }
-    return rl_val_buf_copy(c, out, oid, &b);
+    rc = rl_val_buf_copy(c, out, oid, &b);
+    out->typmod = typmod;
+    return rc;
 }
 
 int rl_value_coerce(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_t typmod,
@@ -1106,6 +1113,8 @@ static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_
         out->typmod = typmod;
         return 0;
     }
+    if (in->oid == oid && typmod >= 0 && rl_array_elem_oid(oid))
+        return array_coerce(c, in, oid, typmod, explicit_cast, out, location);
     if (in->oid == oid) {
         *out = *in;
         if (oid == RL_OID_VARCHAR) {
@@ -1163,7 +1172,7 @@ static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_
         return 0;
     }
     if (rl_elem_oid_of(in->oid) && rl_array_elem_oid(oid) && !in->d.isnull)
-        return array_coerce(c, in, oid, explicit_cast, out, location);
+        return array_coerce(c, in, oid, typmod, explicit_cast, out, location);
     if (rl_elem_oid_of(in->oid) && rl_array_elem_oid(oid)) {
         rl_val_null(out, oid);
         return 0;
@@ -1287,8 +1296,7 @@ int rl_type_from_typename(rl_exec *x, const PgQuery__TypeName *tn, uint32_t *oid
         if (!a)
             return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, tn->location,
                                  "arrays of %s are not supported", rl_oid_type_name(o));
-        o = a;
-        *typmod = -1;
+        o = a; /* the typmod is the elements' (varchar(2)[] is 6, as attypmod) */
     }
     *oid = o;
     return 0;

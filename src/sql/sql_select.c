@@ -2959,7 +2959,9 @@ static int type_targets(proj *p, rl_rowset *typ, bool aggregated)
             continue;
         }
         m->oid = v.oid;
-        m->typmod = v.oid == RL_OID_VARCHAR || v.oid == RL_OID_NUMERIC || v.oid == RL_OID_RECORD
+        uint32_t elem = rl_array_elem_oid(v.oid); /* an array's typmod is its elements' */
+        m->typmod = v.oid == RL_OID_VARCHAR || v.oid == RL_OID_NUMERIC || v.oid == RL_OID_RECORD ||
+                            elem == RL_OID_VARCHAR || elem == RL_OID_NUMERIC
                         ? v.typmod
                         : -1;
         const rl_colmeta *src = aggregated ? NULL : rl_expr_column(&b, p->t[i].expr);

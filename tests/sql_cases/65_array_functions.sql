@@ -162,3 +162,10 @@ SELECT ARRAY[[1,2],[3.5,4]], ARRAY[['a','b c'],['"','d']], ARRAY[[[1,2],[3,4]],[
 SELECT ARRAY[[1,2],NULL], ARRAY[[1],[2],[3]], ARRAY[[NULL,1],[2,NULL]];
 SELECT ARRAY[ARRAY[1,2], 3];
 SELECT ARRAY[[1,2],[3,4]] = '{{1,2},{3,4}}'::int[];
+-- an array type's typmod is its elements' (varchar(2)[] is 6 in
+-- RowDescription, as attypmod): casts cut and round each element (kept
+-- whole before: '{abc}'::varchar(2)[] was {abc})
+SELECT '{abc,de}'::varchar(2)[], '{abc,NULL,"x y z"}'::varchar(2)[], ARRAY['abc']::varchar(2)[], CAST(ARRAY['abcdef'] AS varchar(3)[]);
+SELECT '{1.234}'::numeric(3,1)[], ARRAY[1.25, 2.35]::numeric(3,1)[], '{a}'::varchar[], NULL::varchar(4)[];
+SELECT x::varchar(1)[] FROM (VALUES ('{ab,cd}')) v(x);
+SELECT '{999.99}'::numeric(3,1)[];

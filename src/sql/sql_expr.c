@@ -314,6 +314,11 @@ static int whole_row(rl_expr_ctx *c, const char *rel, rl_value *out)
     return 1;
 }
 
+/* The column r names, its lookups cached under `key` (a node of the
+ * statement's tree, which lives as long as the caches do). */
+static int eval_colref_as(rl_expr_ctx *c, const void *key, colref r, int location,
+                          rl_value *out);
+
 static int eval_colref(rl_expr_ctx *c, const PgQuery__ColumnRef *cr, rl_value *out)
 {
     colref r;
@@ -322,15 +327,21 @@ static int eval_colref(rl_expr_ctx *c, const PgQuery__ColumnRef *cr, rl_value *o
     if (!r.name)
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cr->location,
                              "row expressions (*) are not supported here");
+    return eval_colref_as(c, cr, r, cr->location, out);
+}
+
+static int eval_colref_as(rl_expr_ctx *c, const void *key, colref r, int location,
+                          rl_value *out)
+{
     bool rel_seen = false;
     for (const rl_binding *b = c->b; b; b = b->outer) {
         if (!b->rs) {
             continue; /* subquery boundary: noted only if we resolve beyond it */
         }
         bool seen = false;
-        long i = find_col_cached(b->rs, cr, &r, &seen);
+        long i = find_col_cached(b->rs, key, &r, &seen);
         if (i == -2)
-            return rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_COLUMN, cr->location,
+            return rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_COLUMN, location,
                                  "column reference \"%s\" is ambiguous",
                                  r.name);
         rel_seen |= seen;
@@ -349,13 +360,13 @@ static int eval_colref(rl_expr_ctx *c, const PgQuery__ColumnRef *cr, rl_value *o
             return w;
     }
     if (r.rel && !rel_seen)
-        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_TABLE, cr->location,
+        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_TABLE, location,
                              "missing FROM-clause entry for table \"%s\"", r.rel);
     if (r.rel)
-        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_COLUMN, cr->location,
+        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_COLUMN, location,
                              "column %s.%s does not exist", r.rel,
                              r.name);
-    return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_COLUMN, cr->location,
+    return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_COLUMN, location,
                          "column \"%s\" does not exist", r.name);
 }
 
@@ -3557,9 +3568,34 @@ static int eval_node(rl_expr_ctx *c, const PgQuery__Node *node, rl_value *out);
  * typing row of a record column) has no fields to read: its typmod says
  * the type of x of _pg_expandarray's (x, n), the one record RockLake
  * makes. */
+/* (s).f where s names no column but a FROM item: its column f, as
+ * PostgreSQL reads a whole-row reference's field (a column s of the
+ * same name wins there; here the FROM item does). 1 done, 0 not such a
+ * reference, -1 error. */
+static int eval_item_field(rl_expr_ctx *c, const PgQuery__AIndirection *ind, const char *field,
+                           rl_value *out)
+{
+    const PgQuery__Node *a = ind->arg;
+    if (a->node_case != PG_QUERY__NODE__NODE_COLUMN_REF || a->column_ref->n_fields != 1 ||
+        !rl_node_string(a->column_ref->fields[0]))
+        return 0;
+    colref r = {.rel = rl_node_string(a->column_ref->fields[0]), .name = field};
+    rl_error keep = *c->x->err;
+    if (eval_colref_as(c, ind, r, a->column_ref->location, out) == 0)
+        return 1;
+    bool no_item = strcmp(c->x->err->sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) == 0;
+    if (!no_item)
+        return -1; /* the item is there: its column is not (42703), or ambiguous */
+    *c->x->err = keep;
+    return 0;
+}
+
 static int eval_field(rl_expr_ctx *c, const PgQuery__AIndirection *ind, const char *field,
                       rl_value *out)
 {
+    int item = eval_item_field(c, ind, field, out);
+    if (item != 0)
+        return item < 0 ? -1 : 0;
     rl_value rec;
     if (rl_expr_eval(c, ind->arg, &rec) < 0)
         return -1;

@@ -435,9 +435,12 @@ static int prune_columns(sel *S, rl_rowset *rs)
     if (!keep)
         return fail_oom(S->x), -1;
     for (size_t i = 0; i < rs->ncols; i++) {
+        /* a name of the item itself is a whole-row reference (SELECT s,
+         * row_to_json(s), (s).f): every column of it */
         bool k = i == 0;
         for (size_t j = 0; !k && j < w->n; j++)
-            k = strcmp(rs->cols[i].name, w->names[j]) == 0;
+            k = strcmp(rs->cols[i].name, w->names[j]) == 0 ||
+                strcmp(rs->cols[i].rel, w->names[j]) == 0;
         if (k)
             keep[m++] = i;
     }
@@ -1164,7 +1167,8 @@ static int pipe_output(join_pipe *P)
     for (size_t i = 0; i < n; i++) {
         size_t c = !P->map ? i : P->map[i].side ? top->at + P->map[i].col : P->map[i].col;
         reordered |= c != m;
-        if (i == 0 || !P->keep || name_in(P->keep, P->cols[c].name)) {
+        if (i == 0 || !P->keep || name_in(P->keep, P->cols[c].name) ||
+            name_in(P->keep, P->cols[c].rel)) { /* a whole-row reference's item */
             from[m] = i;
             P->src[m++] = c;
         }

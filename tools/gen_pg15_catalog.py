@@ -132,6 +132,11 @@ def dump(db):
     # closed over element and base types so every join finds its row
     want = set(ENGINE_TYPES) | {int(a[2]) for a in d["attributes"]}
     want |= {int(c[3]) for c in d["classes"]}
+    # every type that is no relation's row type (or is a free-standing
+    # composite), as JDBC's getTypeInfo and psql's \dT list them
+    want |= {int(r[0]) for r in db.rows(
+        "SELECT t.oid::text FROM pg_type t WHERE t.typrelid = 0 OR (SELECT c.relkind = 'c' "
+        "FROM pg_class c WHERE c.oid = t.typrelid)")}
     while True:
         more = db.rows("SELECT typelem::text, typbasetype::text FROM pg_type WHERE oid IN (%s)"
                        % ",".join(map(str, sorted(want))))

@@ -56,6 +56,10 @@
 #define ROWTYPE_OID_OFFSET 1000000000u
 #define CONSTRAINT_OID_OFFSET 2000000000u
 #define INDEX_OID_OFFSET 3000000000u
+/* A lake table's row type's array type: the last range left (the ones
+ * above end at 4,002,000,000), a function of the table's oid as well. */
+#define ARRAYTYPE_OID_BASE 4002000000u
+#define ARRAYTYPE_OID_SPAN 290000000u
 #define BTREE_AM_OID 403u
 #define HASH_AM_OID 405u
 #define BRIN_AM_OID 3580u
@@ -763,6 +767,10 @@ uint32_t rl_pgcatalog_rel_oid(const char *schema, const char *name)
 static uint32_t rowtype_oid(uint32_t rel_oid) { return rel_oid + ROWTYPE_OID_OFFSET; }
 static uint32_t constraint_oid(uint32_t rel_oid) { return rel_oid + CONSTRAINT_OID_OFFSET; }
 static uint32_t index_oid(uint32_t rel_oid) { return rel_oid + INDEX_OID_OFFSET; }
+static uint32_t arraytype_oid(uint32_t rel_oid)
+{
+    return ARRAYTYPE_OID_BASE + (rel_oid - REL_OID_BASE) % ARRAYTYPE_OID_SPAN;
+}
 
 /* ============================================================== lookups */
 
@@ -1677,18 +1685,32 @@ static int fixed_type(gen_ctx *g)
     return EMIT_FIXED(g, type_cols, pg15_type, pg15_types, PG15_TYPES_COUNT);
 }
 
-/* Every table has a composite row type, as in PostgreSQL (no array type:
- * RockLake does not create one). */
+/* Every table has a composite row type and its array type, as in
+ * PostgreSQL (named _<table>, makeArrayTypeName's, cut to 63 bytes). */
 static int type_row(gen_ctx *g, const table_ent *t)
 {
     const pg15_type row = {
         .oid = rowtype_oid(t->oid), .nsoid = t->nsoid, .owner = OWNER_OID, .typlen = -1,
         .typtype = 'c', .typcategory = 'C', .typisdefined = true, .typdelim = ',',
-        .typrelid = t->oid, .typalign = 'd', .typstorage = 'x', .typtypmod = -1,
-        .typinput = 2290, .typoutput = 2291, .typreceive = 2402, .typsend = 2403, /* record_* */
+        .typrelid = t->oid, .typarray = arraytype_oid(t->oid), .typalign = 'd',
+        .typstorage = 'x', .typtypmod = -1, .typinput = 2290, .typoutput = 2291,
+        .typreceive = 2402, .typsend = 2403, /* record_* */
         .typdefault = PG15_NONE, .typdefaultbin = PG15_NONE};
     const char *name = t->name;
-    return emit_row(g, type_cols, N(type_cols), &row, &name);
+    if (emit_row(g, type_cols, N(type_cols), &row, &name) < 0)
+        return -1;
+    const pg15_type arr = {
+        .oid = arraytype_oid(t->oid), .nsoid = t->nsoid, .owner = OWNER_OID, .typlen = -1,
+        .typtype = 'b', .typcategory = 'A', .typisdefined = true, .typdelim = ',',
+        .typelem = rowtype_oid(t->oid), .typalign = 'd', .typstorage = 'x', .typtypmod = -1,
+        .typsubscript = 6179, .typinput = 750, .typoutput = 751, .typreceive = 2400,
+        .typsend = 2401, .typanalyze = 3816, /* array_* */
+        .typdefault = PG15_NONE, .typdefaultbin = PG15_NONE};
+    char aname[64];
+    aname[0] = '_';
+    rl_str_copy(aname + 1, sizeof aname - 1, t->name); /* cut to 63 bytes */
+    name = aname;
+    return emit_row(g, type_cols, N(type_cols), &arr, &name);
 }
 
 static int gen_type(gen_ctx *g) { return each_table(g, type_row); }
@@ -2609,7 +2631,8 @@ static int find_lake_table(rl_exec *x, uint32_t oid, table_ent *out)
     int found = load_tables(&g) < 0 ? -1 : 0;
     for (size_t i = 0; found == 0 && i < g.ntables; i++) {
         uint32_t o = g.tables[i].oid;
-        if (oid == o || oid == rowtype_oid(o) || oid == index_oid(o) || oid == constraint_oid(o)) {
+        if (oid == o || oid == rowtype_oid(o) || oid == index_oid(o) || oid == constraint_oid(o) ||
+            oid == arraytype_oid(o)) {
             *out = g.tables[i];
             found = 1;
         }
@@ -2666,7 +2689,8 @@ int rl_pgcatalog_rel_visible(rl_exec *x, uint32_t oid)
     if (r != 0)
         return r < 0 ? -1 : schema_on_path(x, t.schema);
     r = find_lake_table(x, oid, &t);
-    if (r <= 0 || oid == rowtype_oid(t.oid) || oid == constraint_oid(t.oid))
+    if (r <= 0 || oid == rowtype_oid(t.oid) || oid == constraint_oid(t.oid) ||
+        oid == arraytype_oid(t.oid))
         return r < 0 ? -1 : 2;
     if (oid == index_oid(t.oid) && !has_pk(&t))
         return 2;
@@ -2680,7 +2704,7 @@ int rl_pgcatalog_type_visible(rl_exec *x, uint32_t oid)
         return ty->nsoid == PG_CATALOG_NAMESPACE_OID;
     table_ent t;
     int r = find_lake_table(x, oid, &t);
-    if (r <= 0 || oid != rowtype_oid(t.oid))
+    if (r <= 0 || (oid != rowtype_oid(t.oid) && oid != arraytype_oid(t.oid)))
         return r < 0 ? -1 : 2;
     return schema_on_path(x, t.schema);
 }
@@ -2870,14 +2894,20 @@ static void format_typmod(uint32_t oid, int32_t typmod, char *buf, size_t n, con
 void rl_pgcatalog_format_type(rl_exec *x, uint32_t oid, int32_t typmod, char *buf, size_t n)
 {
     assert(n > 0);
+    if (oid == 0) { /* format_type_extended's InvalidOid */
+        snprintf(buf, n, "-");
+        return;
+    }
     const pg15_type *ty = pg15_type_by_oid(oid);
     if (!ty) {
         table_ent t;
-        if (find_lake_table(x, oid, &t) == 1 && oid == rowtype_oid(t.oid)) {
+        if (find_lake_table(x, oid, &t) == 1 &&
+            (oid == rowtype_oid(t.oid) || oid == arraytype_oid(t.oid))) {
+            const char *arr = oid == arraytype_oid(t.oid) ? "[]" : "";
             if (schema_on_path(x, t.schema))
-                snprintf(buf, n, "%s", t.name);
+                snprintf(buf, n, "%s%s", t.name, arr);
             else
-                snprintf(buf, n, "%s.%s", t.schema, t.name);
+                snprintf(buf, n, "%s.%s%s", t.schema, t.name, arr);
         } else {
             snprintf(buf, n, "???");
         }
@@ -3122,7 +3152,7 @@ static int regtype_name(rl_exec *x, uint32_t oid, char *buf, size_t n)
     table_ent t;
     if (!pg15_type_by_oid(oid)) {
         int r = find_lake_table(x, oid, &t);
-        if (r <= 0 || oid != rowtype_oid(t.oid))
+        if (r <= 0 || (oid != rowtype_oid(t.oid) && oid != arraytype_oid(t.oid)))
             return r < 0 ? -1 : 0;
     }
     rl_pgcatalog_format_type(x, oid, -1, buf, n);
@@ -3234,7 +3264,10 @@ static int type_by_name(rl_exec *x, const char *schema, const char *name, uint32
         if (r <= 0)
             return r;
         const pg15_type *et = pg15_type_by_oid(e);
-        *oid = et ? et->typarray : 0;
+        *oid = et ? et->typarray
+                  : e >= ROWTYPE_OID_OFFSET + REL_OID_BASE && e < CONSTRAINT_OID_OFFSET
+                      ? arraytype_oid(e - ROWTYPE_OID_OFFSET) /* a lake table's row type */
+                      : 0;
         return *oid != 0;
     }
     uint32_t a = schema ? 0 : type_alias(name);
@@ -3260,9 +3293,11 @@ static int type_by_name(rl_exec *x, const char *schema, const char *name, uint32
     int found = x->s && load_tables(&g) < 0 ? -1 : 0;
     for (size_t i = 0; found == 0 && i < g.ntables; i++) {
         const table_ent *t = &g.tables[i];
-        if (strcmp(t->name, name) == 0 &&
+        /* _<table> is its row type's array type */
+        bool arr = name[0] == '_' && strcmp(t->name, name + 1) == 0;
+        if ((arr || strcmp(t->name, name) == 0) &&
             (schema ? strcmp(t->schema, schema) == 0 : schema_on_path(x, t->schema))) {
-            *oid = rowtype_oid(t->oid);
+            *oid = arr ? arraytype_oid(t->oid) : rowtype_oid(t->oid);
             found = 1;
         }
     }

@@ -27,9 +27,6 @@ JAR = Path.home() / ".m2" / "repository" / "org" / "postgresql" / "postgresql" /
 KNOWN_DIFFERENCES = {
     # a lake is one database: getCatalogs lists it alone (psql's \l too)
     "catalogs": "one database per lake",
-    # pg_type lists the types RockLake's catalogs and engine use (286), not
-    # PostgreSQL's ~600
-    "typeinfo": "pg_type lists RockLake's types",
 }
 
 

@@ -18,6 +18,8 @@ order, and nothing time- or install-dependent (relpages, reltuples,
 relfrozenxid, ...) is read. Uses psycopg 3 when installed, else `psql -At`.
 """
 import argparse
+import re
+from pathlib import Path
 import os
 import shutil
 import subprocess
@@ -39,6 +41,19 @@ ENGINE_TYPES = [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 114, 199, 700, 7
                 5077, 5078]
 
 NULL = None
+
+# The aggregate and window functions the engine computes (sql_expr.c's
+# is_aggregate_name, sql_window.c): pg_proc lists their overloads whose
+# argument types are the engine's (prokind 'a' / 'w'), as it lists the
+# function table's scalar functions.
+ENGINE_AGGREGATES = [
+    "count", "max", "min", "sum", "avg", "bool_or", "bool_and", "every", "string_agg",
+    "array_agg", "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg", "bit_and",
+    "bit_or", "bit_xor", "var_pop", "var_samp", "variance", "stddev", "stddev_pop", "stddev_samp",
+    "corr", "covar_pop", "covar_samp", "regr_avgx", "regr_avgy", "regr_count", "regr_intercept",
+    "regr_r2", "regr_slope", "regr_sxx", "regr_sxy", "regr_syy", "percentile_cont",
+    "percentile_disc", "mode", "row_number", "rank", "dense_rank", "percent_rank", "cume_dist",
+    "ntile", "lag", "lead", "first_value", "last_value", "nth_value"]
 
 # pg_operator lists the operators RockLake evaluates (as pg_proc lists its
 # functions): comparisons of two values of one scalar type the engine
@@ -166,14 +181,6 @@ def dump(db):
         "SELECT %s FROM pg_indexes i WHERE schemaname IN ('pg_catalog', 'information_schema') "
         "ORDER BY i.schemaname, i.tablename, i.indexname" % t(
             ["schemaname", "tablename", "indexname", "tablespace", "indexdef"]))
-    # comments on the relations or their columns (the discovery query's
-    # col_desc / tbl_desc; PostgreSQL 15 has none, but stay faithful) and on
-    # the schemas (psql's \dn+: "standard public schema")
-    d["descriptions"] = db.rows(
-        "SELECT %s FROM pg_description x WHERE (classoid = 'pg_class'::regclass AND objoid IN %s) "
-        "OR classoid = 'pg_namespace'::regclass "
-        "ORDER BY x.objoid, x.objsubid" % (t(["objoid", "classoid", "objsubid", "description"]),
-                                       rels))
     d["operators"] = db.rows(
         "SELECT %s FROM pg_operator o WHERE %s ORDER BY o.oid" % (t([
             "oid", "oprname", "oprnamespace", "oprowner", "oprkind", "oprcanmerge", "oprcanhash",
@@ -193,6 +200,30 @@ def dump(db):
             "oid", "proname",
             "(SELECT count(*) FROM pg_proc q WHERE q.proname = p.proname) > 1"]),
             ",".join(map(str, sorted(refs)))))
+    # the engine's aggregates and window functions (ENGINE_AGGREGATES) over
+    # the engine's types: the rows psql's \\df and JDBC's getFunctions show
+    d["aggprocs"] = db.rows(
+        "SELECT %s FROM pg_proc p WHERE prokind IN ('a', 'w') AND proname IN (%s) AND "
+        "proargtypes::oid[] <@ ARRAY[%s]::oid[] AND prorettype = ANY (ARRAY[%s]::oid[]) "
+        # not the hypothetical-set aggregates (rank(...) WITHIN GROUP): not the engine's
+        "AND NOT (prokind = 'a' AND proname IN ('rank', 'dense_rank', 'percent_rank', "
+        "'cume_dist')) ORDER BY p.oid" % (t([
+            "oid", "proname", "prokind", "proisstrict", "provolatile", "proparallel", "pronargs",
+            "prorettype", "proargtypes::text", "prosrc", "provariadic"]),
+            ",".join("'%s'" % n for n in ENGINE_AGGREGATES),
+            ",".join(map(str, ENGINE_TYPES)), ",".join(map(str, ENGINE_TYPES))))
+    # comments on the relations or their columns (the discovery query's
+    # col_desc / tbl_desc; PostgreSQL 15 has none, but stay faithful), on
+    # the schemas (psql's \dn+: "standard public schema") and on the
+    # functions pg_proc lists (the function table's and the aggregates
+    # above: psql's \da, \df+)
+    procs = functab_oids() | {int(a[0]) for a in d["aggprocs"]}
+    d["descriptions"] = db.rows(
+        "SELECT %s FROM pg_description x WHERE (classoid = 'pg_class'::regclass AND objoid IN %s) "
+        "OR classoid = 'pg_namespace'::regclass OR (classoid = 'pg_proc'::regclass AND "
+        "objoid IN (%s)) ORDER BY x.objoid, x.objsubid" % (
+            t(["objoid", "classoid", "objsubid", "description"]), rels,
+            ",".join(map(str, sorted(procs)))))
     d["opclasses"] = db.rows(
         "SELECT %s FROM pg_opclass o ORDER BY o.oid" % t([
             "oid", "opcmethod", "opcname", "opcnamespace", "opcowner", "opcfamily", "opcintype",
@@ -250,6 +281,12 @@ class Strings:
         if cur:
             lines.append(cur)
         return "\n    ".join(lines)
+
+
+def functab_oids():
+    """The oids of src/sql/sql_functab.inc's functions (RL_FUNC("name", oid, ...))."""
+    text = (Path(__file__).resolve().parents[1] / "src" / "sql" / "sql_functab.inc").read_text()
+    return {int(m) for m in re.findall(r'RL_FUNC\("[^"]*",\s*(\d+),', text)}
 
 
 def b(v):
@@ -329,6 +366,10 @@ def emit(d, cmd):
     array("pg15_operator", "pg15_operators",
           [[o[0], S(o[1]), o[2], o[3], ch(o[4]), b(o[5]), b(o[6])] + list(o[7:15])
            for o in d["operators"]])
+
+    array("pg15_aggproc", "pg15_aggprocs",
+          [[a[0], S(a[1]), ch(a[2]), b(a[3]), ch(a[4]), ch(a[5]), a[6], a[7], S(a[8]), S(a[9]),
+            a[10]] for a in d["aggprocs"]])
 
     array("pg15_opclass", "pg15_opclasses",
           [[o[0], o[1], S(o[2]), o[3], o[4], o[5], o[6], b(o[7]), o[8]] for o in d["opclasses"]])

@@ -647,12 +647,16 @@ static int fn_function_is_visible(rl_expr_ctx *c, size_t n, rl_value *a, rl_valu
     uint32_t oid = oid_arg(&a[0]);
     size_t nf;
     const rl_func *all = rl_func_all(&nf);
-    for (size_t i = 0; i < nf; i++)
-        if (all[i].oid == oid) {
-            rl_val_bool(out, true);
-            return 0;
-        }
-    rl_val_null(out, RL_OID_BOOL);
+    uint32_t ret, args[8];
+    size_t nargs;
+    bool ordered;
+    bool found = rl_pgcatalog_aggproc(oid, &ret, args, &nargs, &ordered) == 1;
+    for (size_t i = 0; i < nf && !found; i++)
+        found = all[i].oid == oid;
+    if (found) /* every built-in is in pg_catalog, always searched */
+        rl_val_bool(out, true);
+    else
+        rl_val_null(out, RL_OID_BOOL);
     return 0;
 }
 
@@ -827,6 +831,7 @@ static int fn_description(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, 
         size_t len = a[1].d.v.s.len;
         classoid = len == 8 && memcmp(cat, "pg_class", 8) == 0          ? 1259
                    : len == 12 && memcmp(cat, "pg_namespace", 12) == 0 ? 2615
+                   : len == 7 && memcmp(cat, "pg_proc", 7) == 0        ? 1255
                                                                        : UINT32_MAX;
     }
     const char *d = column || classoid == UINT32_MAX ? NULL : rl_pgcatalog_description(oid, classoid);
@@ -907,12 +912,41 @@ static const rl_func *func_by_oid(uint32_t oid)
     return NULL;
 }
 
+/* pg_get_function_result / _arguments of an aggregate or window function
+ * (pg_proc's prokind 'a' / 'w' rows): an ordered-set aggregate's last
+ * argument is the aggregated one, "ORDER BY" before it. 1 done, 0 none. */
+static int aggproc_text(rl_expr_ctx *c, uint32_t oid, bool result, rl_value *out)
+{
+    uint32_t ret, args[8];
+    size_t nargs;
+    bool ordered;
+    if (!rl_pgcatalog_aggproc(oid, &ret, args, &nargs, &ordered))
+        return 0;
+    char buf[512] = "";
+    if (result) {
+        rl_pgcatalog_format_type(c->x, ret, -1, buf, sizeof buf);
+        return put_text(c, out, RL_OID_TEXT, buf) < 0 ? -1 : 1;
+    }
+    size_t off = 0;
+    for (size_t i = 0; i < nargs && off < sizeof buf; i++) {
+        char t[128];
+        rl_pgcatalog_format_type(c->x, args[i], -1, t, sizeof t);
+        const char *sep = ordered && i == nargs - 1 ? (i ? " ORDER BY " : "ORDER BY ")
+                          : i                       ? ", "
+                                                    : "";
+        off += (size_t)snprintf(buf + off, sizeof buf - off, "%s%s", sep, t);
+    }
+    return put_text(c, out, RL_OID_TEXT, buf) < 0 ? -1 : 1;
+}
+
 static int fn_function_result(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
     const rl_func *f = func_by_oid(oid_arg(&a[0]));
     if (!f) {
-        rl_val_null(out, RL_OID_TEXT);
-        return 0;
+        int r = aggproc_text(c, oid_arg(&a[0]), true, out);
+        if (r == 0)
+            rl_val_null(out, RL_OID_TEXT);
+        return r < 0 ? -1 : 0;
     }
     char buf[128];
     rl_pgcatalog_format_type(c->x, f->rettype, -1, buf, sizeof buf);
@@ -923,8 +957,10 @@ static int fn_function_arguments(rl_expr_ctx *c, size_t n, rl_value *a, rl_value
 {
     const rl_func *f = func_by_oid(oid_arg(&a[0]));
     if (!f) {
-        rl_val_null(out, RL_OID_TEXT);
-        return 0;
+        int r = aggproc_text(c, oid_arg(&a[0]), false, out);
+        if (r == 0)
+            rl_val_null(out, RL_OID_TEXT);
+        return r < 0 ? -1 : 0;
     }
     char buf[512] = "";
     size_t off = 0;

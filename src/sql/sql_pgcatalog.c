@@ -163,6 +163,17 @@ typedef struct pg15_operator {
     uint32_t left, right, result, com, negate, code, rest, join;
 } pg15_operator;
 
+/* An aggregate or window function the engine computes, as pg_proc has it
+ * (prokind 'a' / 'w'); argtypes and prosrc are pg15_str offsets. */
+typedef struct pg15_aggproc {
+    uint32_t oid, name;
+    char kind;
+    bool strict;
+    char volatility, parallel;
+    int16_t nargs;
+    uint32_t rettype, argtypes, prosrc, variadic;
+} pg15_aggproc;
+
 typedef struct pg15_opclass {
     uint32_t oid, method, name, namespace, owner, family, intype;
     bool isdefault;
@@ -2445,6 +2456,67 @@ static const proc_def procs[] = {
 
 /* One row per overload of the function table, in pg_catalog, language
  * internal (12) or sql (14), as PostgreSQL 15 declares them. */
+/* The aggregates and window functions the engine computes, over its
+ * types, as PostgreSQL 15 declares them (tools/gen_pg15_catalog.py's
+ * ENGINE_AGGREGATES): psql's \\df and \\da, JDBC's getFunctions. */
+static int fixed_aggprocs(gen_ctx *g)
+{
+    for (size_t i = 0; i < PG15_AGGPROCS_COUNT; i++) {
+        const pg15_aggproc *a = &pg15_aggprocs[i];
+        for (size_t c = 0; c < N(proc_cols); c++)
+            put_null(g, c);
+        put_int(g, 0, a->oid);
+        put_str(g, 1, pg15_s(a->name));
+        put_int(g, 2, PG_CATALOG_NAMESPACE_OID);
+        put_int(g, 3, OWNER_OID);
+        put_int(g, 4, 12); /* internal */
+        put_float(g, 5, 1);
+        put_float(g, 6, 0);
+        put_int(g, 7, a->variadic);
+        put_int(g, 8, 0);
+        put_char(g, 9, a->kind);
+        put_bool(g, 10, false);
+        put_bool(g, 11, false);
+        put_bool(g, 12, a->strict);
+        put_bool(g, 13, false);
+        put_char(g, 14, a->volatility);
+        put_char(g, 15, a->parallel);
+        put_int(g, 16, a->nargs);
+        put_int(g, 17, 0);
+        put_int(g, 18, a->rettype);
+        put_str(g, 19, pg15_s(a->argtypes));
+        put_str(g, 20, pg15_s(a->prosrc));
+        if (emit(g) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int rl_pgcatalog_aggproc(uint32_t oid, uint32_t *rettype, uint32_t *argtypes, size_t *nargs,
+                         bool *ordered_set)
+{
+    for (size_t i = 0; i < PG15_AGGPROCS_COUNT; i++) {
+        const pg15_aggproc *a = &pg15_aggprocs[i];
+        if (a->oid != oid)
+            continue;
+        *rettype = a->rettype;
+        *nargs = 0;
+        for (const char *p = pg15_s(a->argtypes); *p && *nargs < 8;) {
+            char *end;
+            unsigned long v = strtoul(p, &end, 10);
+            if (end == p)
+                break;
+            argtypes[(*nargs)++] = (uint32_t)v;
+            p = end;
+        }
+        const char *name = pg15_s(a->name);
+        *ordered_set = strcmp(name, "percentile_cont") == 0 ||
+                       strcmp(name, "percentile_disc") == 0 || strcmp(name, "mode") == 0;
+        return 1;
+    }
+    return 0;
+}
+
 static int fixed_proc(gen_ctx *g)
 {
     for (size_t i = 0; i < N(procs); i++) {
@@ -2482,7 +2554,7 @@ static int fixed_proc(gen_ctx *g)
         if (emit(g) < 0)
             return -1;
     }
-    return 0;
+    return fixed_aggprocs(g);
 }
 
 /* ------------------------------------------------------------- pg_index */
@@ -2841,6 +2913,8 @@ bool rl_pgcatalog_role_member(rl_exec *x, uint32_t member, uint32_t role)
 }
 
 /* PostgreSQL's SQL-standard spellings of its built-in types. */
+static void quote_ident(const char *s, char *buf, size_t n);
+
 static const char *standard_type_name(uint32_t oid)
 {
     switch (oid) {
@@ -2859,6 +2933,8 @@ static const char *standard_type_name(uint32_t oid)
     case RL_OID_TIMESTAMPTZ: return "timestamp with time zone";
     case 1560: return "bit";
     case 1562: return "bit varying";
+    case RL_OID_NUMERIC: return "numeric";   /* keywords format_type spells bare */
+    case RL_OID_INTERVAL: return "interval";
     default: return NULL;
     }
 }
@@ -2884,6 +2960,7 @@ static void format_typmod(uint32_t oid, int32_t typmod, char *buf, size_t n, con
     }
     case 1560:
     case 1562:
+    case RL_OID_CHAR: /* not one of format_type's own spellings: printtypmod's */
         snprintf(buf, n, "%s(%d)", base, typmod);
         return;
     default:
@@ -2913,7 +2990,9 @@ void rl_pgcatalog_format_type(rl_exec *x, uint32_t oid, int32_t typmod, char *bu
         }
         return;
     }
-    if (ty->typcategory == 'A' && ty->typelem && ty->typlen == -1) {
+    /* a true array type (IsTrueArrayType) not stored plain: int2vector and
+     * oidvector print as themselves */
+    if (ty->typelem && ty->typsubscript == 6179 && ty->typstorage != 'p') {
         char elem[128];
         rl_pgcatalog_format_type(x, ty->typelem, typmod, elem, sizeof elem);
         snprintf(buf, n, "%s[]", elem);
@@ -2923,12 +3002,14 @@ void rl_pgcatalog_format_type(rl_exec *x, uint32_t oid, int32_t typmod, char *bu
     char base[160];
     if (std)
         snprintf(base, sizeof base, "%s", std);
-    else if (ty->nsoid == PG_CATALOG_NAMESPACE_OID)
-        snprintf(base, sizeof base, "%s", pg15_s(ty->name));
+    else if (ty->nsoid == PG_CATALOG_NAMESPACE_OID) /* quoted as a keyword needs: "any" */
+        quote_ident(pg15_s(ty->name), base, sizeof base);
     else
         snprintf(base, sizeof base, "information_schema.%s", pg15_s(ty->name));
     if (typmod >= 0 && (std || oid == RL_OID_NUMERIC))
         format_typmod(oid, typmod, buf, n, base);
+    else if (typmod >= 0 && !ty->typmodout) /* printtypmod of a type without typmodout */
+        snprintf(buf, n, "%s(%d)", base, typmod);
     else
         snprintf(buf, n, "%s", base);
 }
@@ -2943,7 +3024,6 @@ const char *rl_pgcatalog_description(uint32_t oid, uint32_t classoid)
     return NULL;
 }
 
-static void quote_ident(const char *s, char *buf, size_t n);
 static void qualified(rl_exec *x, const char *schema, const char *name, char *buf, size_t n);
 
 /* pg_get_indexdef's text of index e on t: the whole CREATE INDEX (col 0:

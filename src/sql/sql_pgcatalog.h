@@ -80,6 +80,12 @@ bool rl_pgcatalog_role_member(rl_exec *x, uint32_t member, uint32_t role);
  * method `method` (rl_index_method), or 0 if it has none. */
 uint32_t rl_pgcatalog_opclass(uint32_t type_oid, int method);
 void rl_pgcatalog_format_type(rl_exec *x, uint32_t oid, int32_t typmod, char *buf, size_t n);
+/* An aggregate or window function pg_proc lists (prokind 'a' / 'w'): 1
+ * with its result and up to 8 argument types, and whether it is an
+ * ordered-set aggregate (its last argument is the aggregated one: ORDER
+ * BY); 0 when oid is none. */
+int rl_pgcatalog_aggproc(uint32_t oid, uint32_t *rettype, uint32_t *argtypes, size_t *nargs,
+                         bool *ordered_set);
 /* PostgreSQL's own comment on object oid of catalog classoid (0: any), or NULL. */
 const char *rl_pgcatalog_description(uint32_t oid, uint32_t classoid);
 /* The lake's comment (COMMENT ON) on object oid of catalog classoid (0:

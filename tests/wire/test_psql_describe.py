@@ -77,6 +77,12 @@ SAME = [
     r"\d+ ducklake_data_file",
     r"\dn+",
     r"\dn+ docs",
+    r"\df pg_catalog.count",
+    r"\daS count",
+    r"\daS string_agg",
+    r"\dfw",
+    r"\df pg_catalog.percentile_disc",
+    r"\df pg_catalog.json_object_agg",
 ]
 
 # The same, but for the Size column: a lake's relations have no pages (their

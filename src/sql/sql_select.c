@@ -2641,8 +2641,24 @@ static int check_position(sel *S, const PgQuery__Node *n, size_t ntargets, const
     return 0;
 }
 
+/* Do output columns a and b compute the same (findTargetlistEntrySQL92's
+ * equal(): the same input column, or equal expressions)? */
+static bool same_target(const tcol *t, const rl_colmeta *meta, size_t a, size_t b)
+{
+    if (!t[a].expr && !t[b].expr)
+        return t[a].src == t[b].src;
+    if (!t[a].expr || !t[b].expr) { /* a `*` column and a plain reference to it */
+        const PgQuery__Node *e = t[a].expr ? t[a].expr : t[b].expr;
+        const PgQuery__ColumnRef *cr =
+            e->node_case == PG_QUERY__NODE__NODE_COLUMN_REF ? e->column_ref : NULL;
+        const char *last = cr && cr->n_fields ? rl_node_string(cr->fields[cr->n_fields - 1]) : NULL;
+        return last && strcmp(last, meta[t[a].expr ? b : a].name) == 0;
+    }
+    return rl_node_equal(&t[a].expr->base, &t[b].expr->base);
+}
+
 static int plan_sort(sel *S, const PgQuery__SelectStmt *st, const rl_colmeta *meta, size_t nout,
-                     bool setop, skey **out)
+                     const tcol *targets, bool setop, skey **out)
 {
     size_t n = st->n_sort_clause;
     skey *k = calloc(n + 1, sizeof *k);
@@ -2676,11 +2692,21 @@ static int plan_sort(sel *S, const PgQuery__SelectStmt *st, const rl_colmeta *me
         }
         if (e->node_case == PG_QUERY__NODE__NODE_COLUMN_REF && e->column_ref->n_fields == 1) {
             const char *name = rl_node_string(e->column_ref->fields[0]);
-            for (size_t c = 0; name && c < nout; c++)
-                if (strcmp(meta[c].name, name) == 0) {
-                    k[i].outcol = (long)c;
-                    break;
+            for (size_t c = 0; name && c < nout; c++) {
+                if (strcmp(meta[c].name, name) != 0)
+                    continue;
+                /* two output columns of that name that differ: 42702 */
+                if (k[i].outcol >= 0 && targets && !same_target(targets, meta, (size_t)k[i].outcol, c)) {
+                    free(k);
+                    return rl_exec_error(S->x, RL_SQLSTATE_AMBIGUOUS_COLUMN,
+                                         e->column_ref->location, "ORDER BY \"%s\" is ambiguous",
+                                         name);
                 }
+                if (k[i].outcol < 0)
+                    k[i].outcol = (long)c;
+                if (!targets)
+                    break;
+            }
         }
         if (k[i].outcol < 0 && setop) {
             /* a set operation's ORDER BY sees only its output columns */
@@ -4259,7 +4285,7 @@ static int check_clauses(proj *p, rl_rowset *typ, bool aggregated)
     rl_value v;
     int rc = sets ? 0 : rl_expr_check_where(&c, st->having_clause);
     if (rc == 0)
-        rc = plan_sort(S, st, p->out->cols, p->nt, false, &p->k);
+        rc = plan_sort(S, st, p->out->cols, p->nt, p->t, false, &p->k);
     p->nk = p->k ? st->n_sort_clause : 0;
     for (size_t i = 0; rc == 0 && !sets && i < p->nk; i++)
         if (p->k[i].expr)
@@ -4449,7 +4475,7 @@ static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
         (aggregated && check_ungrouped(&p, typ) < 0))
         goto done;
     resolve_keyed_unknowns(st, p.out);
-    if (plan_sort(S, st, p.out->cols, p.nt, false, &p.k) < 0)
+    if (plan_sort(S, st, p.out->cols, p.nt, p.t, false, &p.k) < 0)
         goto done;
     p.nk = st->n_sort_clause;
     if (plain_distinct(st) && distinct_sort_keys(&p, typ) < 0)
@@ -4629,7 +4655,7 @@ static rl_rowset *run_union(sel *S, const PgQuery__SelectStmt *st)
             goto fail;
         out = kept;
     }
-    if (plan_sort(S, st, out->cols, out->ncols, true, &k) < 0)
+    if (plan_sort(S, st, out->cols, out->ncols, NULL, true, &k) < 0)
         goto fail;
     rl_rowset *fin = finish_rows(S, st, out, NULL, k, st->n_sort_clause, 0);
     if (!fin)
@@ -4886,7 +4912,7 @@ static rl_rowset *run_raw_mode(rl_exec *x, const PgQuery__SelectStmt *st,
         rs = rl_values_run(x, st, NULL, NULL, 0);
         if (rs && (st->n_sort_clause || st->limit_count || st->limit_offset)) {
             skey *k = NULL;
-            if (plan_sort(&S, st, rs->cols, rs->ncols, true, &k) < 0) {
+            if (plan_sort(&S, st, rs->cols, rs->ncols, NULL, true, &k) < 0) {
                 rl_rowset_free(rs);
                 rs = NULL;
             } else {

@@ -42,6 +42,20 @@ ENGINE_TYPES = [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 114, 199, 700, 7
 
 NULL = None
 
+# Catalogs captured whole, as a fresh database has them (rows in heap order,
+# every column from pg_attribute): psql's \\dx, \\dL, \\dC, \\dc, \\dF,
+# \\ddp, \\dy, \\dl, \\des, \\dew, \\drds read them. sql_pgcatalog.c serves
+# each as a relation of its own (fixed_captured).
+CAPTURED = ["pg_extension", "pg_language", "pg_cast", "pg_conversion", "pg_default_acl",
+            "pg_event_trigger", "pg_largeobject_metadata", "pg_foreign_server",
+            "pg_foreign_data_wrapper", "pg_db_role_setting", "pg_ts_config",
+            "pg_ts_dict", "pg_ts_parser", "pg_ts_template", "pg_transform", "pg_trigger"]
+# the column types a captured catalog may have (how sql_pgcatalog.c puts
+# each: bool, integers and oids, regproc as its oid, floats, "char", the
+# rest as text)
+CAPTURED_TYPES = {16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 30, 194, 700, 701, 1002, 1009,
+                  1028, 1034}
+
 # The aggregate and window functions the engine computes (sql_expr.c's
 # is_aggregate_name, sql_window.c): pg_proc lists their overloads whose
 # argument types are the engine's (prokind 'a' / 'w'), as it lists the
@@ -122,6 +136,11 @@ def t(cols):
     return ", ".join("(%s)::text" % c for c in cols)
 
 
+def q(name):
+    """A column name quoted for SQL."""
+    return '"%s"' % name.replace('"', '""')
+
+
 def dump(db):
     d = {}
     d["version"] = db.rows("SELECT current_setting('server_version')")[0][0]
@@ -186,20 +205,6 @@ def dump(db):
             "oid", "oprname", "oprnamespace", "oprowner", "oprkind", "oprcanmerge", "oprcanhash",
             "oprleft", "oprright", "oprresult", "oprcom", "oprnegate", "oprcode::oid",
             "oprrest::oid", "oprjoin::oid"]), OPERATOR_FILTER))
-    # the functions the captured rows name in regproc columns (a type's I/O,
-    # an operator's code and estimators): their names, so that regproc
-    # prints and reads them although pg_proc lists RockLake's functions only
-    refs = set()
-    for y in d["types"]:
-        refs |= {int(v) for v in y[21:29] if v and v != "0"}
-    for o in d["operators"]:
-        refs |= {int(v) for v in o[12:15] if v and v != "0"}
-    refs |= {2290, 2291, 2402, 2403, 750}  # record I/O of a lake table's row type; array_in
-    d["procnames"] = db.rows(
-        "SELECT %s FROM pg_proc p WHERE oid IN (%s) ORDER BY p.oid" % (t([
-            "oid", "proname",
-            "(SELECT count(*) FROM pg_proc q WHERE q.proname = p.proname) > 1"]),
-            ",".join(map(str, sorted(refs)))))
     # the engine's aggregates and window functions (ENGINE_AGGREGATES) over
     # the engine's types: the rows psql's \\df and JDBC's getFunctions show
     d["aggprocs"] = db.rows(
@@ -212,6 +217,36 @@ def dump(db):
             "prorettype", "proargtypes::text", "prosrc", "provariadic"]),
             ",".join("'%s'" % n for n in ENGINE_AGGREGATES),
             ",".join(map(str, ENGINE_TYPES)), ",".join(map(str, ENGINE_TYPES))))
+    d["captured"] = []
+    for rel in CAPTURED:
+        cols = db.rows("SELECT %s FROM pg_attribute a WHERE attrelid = 'pg_catalog.%s'::regclass "
+                       "AND attnum > 0 AND NOT attisdropped ORDER BY attnum"
+                       % (t(["attname", "atttypid"]), rel))
+        bad = [c for c in cols if int(c[1]) not in CAPTURED_TYPES]
+        assert not bad, "%s: column types sql_pgcatalog.c does not put: %s" % (rel, bad)
+        sel = ", ".join("%s::oid::text" % q(c[0]) if c[1] == "24" else "%s::text" % q(c[0])
+                        for c in cols)
+        d["captured"].append((rel, cols, db.rows("SELECT %s FROM pg_catalog.%s" % (sel, rel))))
+    # the functions the captured rows name in regproc columns (a type's I/O,
+    # an operator's code and estimators, a cast's function): their names, so
+    # that regproc prints and reads them although pg_proc lists RockLake's
+    # functions only
+    refs = set()
+    for y in d["types"]:
+        refs |= {int(v) for v in y[21:29] if v and v != "0"}
+    for o in d["operators"]:
+        refs |= {int(v) for v in o[12:15] if v and v != "0"}
+    refs |= {2290, 2291, 2402, 2403, 750}  # record I/O of a lake table's row type; array_in
+    # the captured catalogs' regproc columns (pg_cast.castfunc, ...)
+    for rel, cols, rows in d["captured"]:
+        for at, c in enumerate(cols):
+            if c[1] == "24":
+                refs |= {int(r[at]) for r in rows if r[at] and r[at] != "0"}
+    d["procnames"] = db.rows(
+        "SELECT %s FROM pg_proc p WHERE oid IN (%s) ORDER BY p.oid" % (t([
+            "oid", "proname",
+            "(SELECT count(*) FROM pg_proc q WHERE q.proname = p.proname) > 1"]),
+            ",".join(map(str, sorted(refs)))))
     # comments on the relations or their columns (the discovery query's
     # col_desc / tbl_desc; PostgreSQL 15 has none, but stay faithful), on
     # the schemas (psql's \dn+: "standard public schema") and on the
@@ -220,7 +255,11 @@ def dump(db):
     procs = functab_oids() | {int(a[0]) for a in d["aggprocs"]}
     d["descriptions"] = db.rows(
         "SELECT %s FROM pg_description x WHERE (classoid = 'pg_class'::regclass AND objoid IN %s) "
-        "OR classoid = 'pg_namespace'::regclass OR (classoid = 'pg_proc'::regclass AND "
+        "OR classoid IN ('pg_namespace'::regclass, 'pg_extension'::regclass, "
+        "'pg_am'::regclass, 'pg_language'::regclass, 'pg_ts_config'::regclass, "
+        "'pg_ts_dict'::regclass, 'pg_ts_parser'::regclass, 'pg_ts_template'::regclass, "
+        "'pg_cast'::regclass, 'pg_conversion'::regclass) "
+        "OR (classoid = 'pg_proc'::regclass AND "
         "objoid IN (%s)) ORDER BY x.objoid, x.objsubid" % (
             t(["objoid", "classoid", "objsubid", "description"]), rels,
             ",".join(map(str, sorted(procs)))))
@@ -379,6 +418,27 @@ def emit(d, cmd):
 
     array("pg15_is_schema", "pg15_is_schemata",
           [["{" + ", ".join(S(v) for v in x) + "}"] for x in d["is_schemata"]])
+
+    vrels, caps = [], []
+    for rel, cols, rows in d["captured"]:
+        out.append("static const vcol pg15_cap_%s_cols[] = {" % rel)
+        out.append("    " + ", ".join('{"%s", %s, CALLER}' % (c[0], c[1]) for c in cols) + "};")
+        cells = [S(v) if v is not None else "PG15_NONE" for r in rows for v in r]
+        out.append("static const uint32_t pg15_cap_%s_cells[] = {%s};" % (
+            rel, ", ".join(cells) if cells else "0"))
+        vrels.append('    {"pg_catalog", "%s", pg15_cap_%s_cols, N(pg15_cap_%s_cols), '
+                     'fixed_captured, NULL, {-1, -1}, -1, false},' % (rel, rel, rel))
+        caps.append('    {"%s", pg15_cap_%s_cells, %d},' % (rel, rel, len(rows)))
+    out.append("")
+    out.append("/* the captured catalogs' entries of vrels */")
+    out.append("#define PG15_CAPTURED_VRELS \\")
+    out.append(" \\\n".join(vrels))
+    out.append("")
+    out.append("static const pg15_captured pg15_captured_rels[] = {")
+    out.extend(caps)
+    out.append("};")
+    out.append("#define PG15_CAPTURED_COUNT %d" % len(caps))
+    out.append("")
 
     head = [
         "/*",

@@ -632,6 +632,35 @@ static int fn_collation_is_visible(rl_expr_ctx *c, size_t n, rl_value *a, rl_val
     return visible_answer(out, rl_pgcatalog_collation_visible(oid_arg(&a[0])));
 }
 
+/* pg_operator_is_visible, pg_opclass_is_visible, pg_conversion_is_visible
+ * and the text search ones: the object's catalog by the function's name. */
+#define OBJECT_VISIBLE(fn, catalog)                                                               \
+    static int fn(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)                 \
+    {                                                                                             \
+        return visible_answer(out, rl_pgcatalog_object_visible(catalog, oid_arg(&a[0])));        \
+    }
+OBJECT_VISIBLE(fn_operator_is_visible, "pg_operator")
+OBJECT_VISIBLE(fn_opclass_is_visible, "pg_opclass")
+OBJECT_VISIBLE(fn_conversion_is_visible, "pg_conversion")
+OBJECT_VISIBLE(fn_ts_config_is_visible, "pg_ts_config")
+OBJECT_VISIBLE(fn_ts_dict_is_visible, "pg_ts_dict")
+OBJECT_VISIBLE(fn_ts_parser_is_visible, "pg_ts_parser")
+OBJECT_VISIBLE(fn_ts_template_is_visible, "pg_ts_template")
+OBJECT_VISIBLE(fn_statistics_obj_is_visible, "pg_statistic_ext")
+
+/* getdatabaseencoding(): the one encoding RockLake speaks. */
+static int fn_database_encoding(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return put_text(c, out, RL_OID_NAME, "UTF8");
+}
+
+/* pg_tablespace_location(oid): '' for the default tablespaces (in the data
+ * directory), which are the only ones. */
+static int fn_tablespace_location(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return put_text(c, out, RL_OID_TEXT, "");
+}
+
 /* pg_get_serial_sequence(table, column): the sequence a serial or identity
  * column owns; a lake's columns own none, so NULL (without PostgreSQL's
  * 42P01 / 42703 for a table or column that does not exist). */
@@ -832,6 +861,15 @@ static int fn_description(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, 
         classoid = len == 8 && memcmp(cat, "pg_class", 8) == 0          ? 1259
                    : len == 12 && memcmp(cat, "pg_namespace", 12) == 0 ? 2615
                    : len == 7 && memcmp(cat, "pg_proc", 7) == 0        ? 1255
+                   : len == 12 && memcmp(cat, "pg_extension", 12) == 0 ? 3079
+                   : len == 5 && memcmp(cat, "pg_am", 5) == 0          ? 2601
+                   : len == 11 && memcmp(cat, "pg_language", 11) == 0  ? 2612
+                   : len == 12 && memcmp(cat, "pg_ts_config", 12) == 0 ? 3602
+                   : len == 10 && memcmp(cat, "pg_ts_dict", 10) == 0   ? 3600
+                   : len == 12 && memcmp(cat, "pg_ts_parser", 12) == 0 ? 3601
+                   : len == 14 && memcmp(cat, "pg_ts_template", 14) == 0 ? 3764
+                   : len == 7 && memcmp(cat, "pg_cast", 7) == 0        ? 2605
+                   : len == 13 && memcmp(cat, "pg_conversion", 13) == 0 ? 2607
                                                                        : UINT32_MAX;
     }
     const char *d = column || classoid == UINT32_MAX ? NULL : rl_pgcatalog_description(oid, classoid);

@@ -334,7 +334,11 @@ static const vcol attribute_cols[] = {
     {"attisdropped", RL_OID_BOOL, KFALSE},
     {"attislocal", RL_OID_BOOL, FLD(pg15_attribute, attislocal)},
     {"attinhcount", RL_OID_INT4, FLD(pg15_attribute, attinhcount)},
-    {"attcollation", RL_OID_OID, FLD(pg15_attribute, attcollation)}};
+    {"attcollation", RL_OID_OID, FLD(pg15_attribute, attcollation)},
+    /* no column grants or options (psql's \\dp reads attacl) */
+    {"attacl", ACLITEM_ARRAY_OID, KNULL},
+    {"attoptions", TEXT_ARRAY_OID, KNULL},
+    {"attfdwoptions", TEXT_ARRAY_OID, KNULL}};
 
 static const vcol type_cols[] = {
     {"oid", RL_OID_OID, FLD(pg15_type, oid)},
@@ -616,6 +620,19 @@ static int fixed_opclass(gen_ctx *g);
 static int fixed_operator(gen_ctx *g);
 static int fixed_tablespace(gen_ctx *g);
 
+/* A catalog captured whole (tools/gen_pg15_catalog.py's CAPTURED): its
+ * rows' cells, row-major in its columns' order, pg15_str offsets
+ * (PG15_NONE: NULL). */
+typedef struct pg15_captured {
+    const char *name;
+    const uint32_t *cells;
+    size_t nrows;
+} pg15_captured;
+
+static int fixed_captured(gen_ctx *g);
+
+#include "sql/pg15_catalog.inc"
+
 static const vrel vrels[] = {
     {"pg_catalog", "pg_namespace", namespace_cols, N(namespace_cols), NULL, gen_namespace,
      {-1, -1}, -1, false},
@@ -683,11 +700,12 @@ static const vrel vrels[] = {
      {-1, -1}, -1, false},
     {"pg_catalog", "pg_collation", collation_cols, N(collation_cols), fixed_collation, NULL,
      {-1, -1}, -1, false},
+    /* pg_extension, pg_language, pg_cast, pg_conversion, text search, ...
+     * as a fresh PostgreSQL 15 database has them */
+    PG15_CAPTURED_VRELS
 };
 
 /* ====================================================== PostgreSQL's rows */
-
-#include "sql/pg15_catalog.inc"
 
 static const char *pg15_s(uint32_t off) { return off == PG15_NONE ? NULL : pg15_str + off; }
 
@@ -1866,6 +1884,73 @@ int rl_pgcatalog_lake_description(rl_exec *x, uint32_t oid, uint32_t classoid, i
     }
     gen_release(&g);
     return found;
+}
+
+/* ------------------------------------------------------ captured catalogs */
+
+int rl_pgcatalog_object_visible(const char *catalog, uint32_t oid)
+{
+    if (strcmp(catalog, "pg_operator") == 0) {
+        for (size_t i = 0; i < PG15_OPERATORS_COUNT; i++)
+            if (pg15_operators[i].oid == oid)
+                return 1; /* all in pg_catalog, always searched */
+        return 2;
+    }
+    if (strcmp(catalog, "pg_opclass") == 0) {
+        for (size_t i = 0; i < PG15_OPCLASSES_COUNT; i++)
+            if (pg15_opclasses[i].oid == oid)
+                return 1;
+        return 2;
+    }
+    for (size_t i = 0; i < PG15_CAPTURED_COUNT; i++) {
+        const pg15_captured *c = &pg15_captured_rels[i];
+        if (strcmp(c->name, catalog) != 0)
+            continue;
+        int id = rl_pgcatalog_find("pg_catalog", catalog);
+        size_t ncols = id >= 0 ? vrels[id].ncols : 0;
+        for (size_t r = 0; ncols && r < c->nrows; r++) { /* each one's oid comes first */
+            const char *cell = pg15_s(c->cells[r * ncols]);
+            if (cell && strtoul(cell, NULL, 10) == oid)
+                return 1;
+        }
+    }
+    return 2;
+}
+
+/* A captured catalog's rows (vrels[g->id]), each cell put as its column's
+ * type holds it: a regproc as its oid (it prints its name at output). */
+static int fixed_captured(gen_ctx *g)
+{
+    const vrel *v = &vrels[g->id];
+    const pg15_captured *c = NULL;
+    for (size_t i = 0; i < PG15_CAPTURED_COUNT && !c; i++)
+        if (strcmp(pg15_captured_rels[i].name, v->name) == 0)
+            c = &pg15_captured_rels[i];
+    assert(c); /* PG15_CAPTURED_VRELS and pg15_captured_rels are made together */
+    for (size_t r = 0; r < c->nrows; r++) {
+        for (size_t k = 0; k < v->ncols; k++) {
+            const char *cell = pg15_s(c->cells[r * v->ncols + k]);
+            if (!cell) {
+                put_null(g, k);
+                continue;
+            }
+            switch (v->cols[k].oid) {
+            case RL_OID_BOOL: put_bool(g, k, cell[0] == 't'); break;
+            case RL_OID_INT2:
+            case RL_OID_INT4:
+            case RL_OID_INT8:
+            case RL_OID_OID:
+            case RL_OID_REGPROC: put_int(g, k, strtoll(cell, NULL, 10)); break;
+            case RL_OID_FLOAT4:
+            case RL_OID_FLOAT8: put_float(g, k, strtod(cell, NULL)); break;
+            case RL_OID_CHAR: put_char(g, k, cell[0]); break;
+            default: put_str(g, k, cell); break;
+            }
+        }
+        if (emit(g) < 0)
+            return -1;
+    }
+    return 0;
 }
 
 /* -------------------------------------------------------- pg_tablespace */

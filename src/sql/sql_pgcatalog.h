@@ -86,6 +86,10 @@ void rl_pgcatalog_format_type(rl_exec *x, uint32_t oid, int32_t typmod, char *bu
  * BY); 0 when oid is none. */
 int rl_pgcatalog_aggproc(uint32_t oid, uint32_t *rettype, uint32_t *argtypes, size_t *nargs,
                          bool *ordered_set);
+/* pg_<object>_is_visible of an object of catalog `catalog` (pg_operator,
+ * pg_opclass, or a captured one: pg_conversion, pg_ts_config, ...): 1
+ * visible (they are all in pg_catalog), 2 no such object. */
+int rl_pgcatalog_object_visible(const char *catalog, uint32_t oid);
 /* PostgreSQL's own comment on object oid of catalog classoid (0: any), or NULL. */
 const char *rl_pgcatalog_description(uint32_t oid, uint32_t classoid);
 /* The lake's comment (COMMENT ON) on object oid of catalog classoid (0:

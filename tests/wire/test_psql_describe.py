@@ -83,6 +83,22 @@ SAME = [
     r"\dfw",
     r"\df pg_catalog.percentile_disc",
     r"\df pg_catalog.json_object_agg",
+    # the catalogs captured whole from a fresh PostgreSQL 15 database
+    r"\dx",
+    r"\dp",
+    r"\dp ducklake_snapshot",
+    r"\do",
+    r"\dc",
+    r"\dF",
+    r"\dFp",
+    r"\dFd",
+    r"\dFt",
+    r"\ddp",
+    r"\dy",
+    r"\dl",
+    r"\des",
+    r"\dew",
+    r"\drds",
 ]
 
 # The same, but for the Size column: a lake's relations have no pages (their

@@ -784,6 +784,8 @@ pub struct KvDb {
     view_store: Option<Arc<dyn ObjectStore>>,
     /// Followers: what their reader and WAL prober saw (`FollowShared`).
     follow: Option<Arc<FollowShared>>,
+    /// Writers: their compactor (`BackgroundCompactor`).
+    compactor: Option<Arc<BackgroundCompactor>>,
     /// Writers: the close slate_shutdown started, if any.
     closing: Mutex<Option<Closing>>,
 }
@@ -1413,19 +1415,88 @@ fn db_ref<'a>(db: *const KvDb) -> KvResult<&'a KvDb> {
     Ok(unsafe { &*db })
 }
 
+/// A writer's compactor, run beside its Db instead of inside it. Started
+/// inside SlateDB's open, it made some six requests in series before the
+/// open returned (the compactions file read and written twice, the
+/// manifest listed, read and its boundary checked: ~0.2 s at 25 ms per
+/// request, on the path of a promotion and of every cold open); started
+/// after the open, the writer commits meanwhile. SlateDB supports a
+/// compactor apart from the Db (as a process of its own): it claims its
+/// own epoch in the store, and the writer's manifest updates and its are
+/// compare-and-swap, so they interleave safely. Its failure is not the
+/// writer's: it is started again a second later while the writer is open
+/// (a writer fenced by a newer one fails its next write and closes).
+struct BackgroundCompactor {
+    stop: Mutex<Option<tokio::sync::oneshot::Sender<()>>>,
+    task: Mutex<Option<tokio::task::JoinHandle<()>>>,
+}
+
+impl BackgroundCompactor {
+    fn start(path: Path, store: Arc<dyn ObjectStore>, db: Db) -> Arc<Self> {
+        let (tx, mut rx) = tokio::sync::oneshot::channel::<()>();
+        let task = runtime().spawn(async move {
+            loop {
+                let c = slatedb::CompactorBuilder::new(path.clone(), store.clone())
+                    .with_options(compactor_options())
+                    .build();
+                let stopping = tokio::select! {
+                    _ = c.run() => false,
+                    _ = &mut rx => true,
+                };
+                // whether run() stopped in its start (nothing running yet)
+                // or later: stop whatever of it runs
+                let _ = c.stop().await;
+                // SlateDB's own compactor failing fails its Db (which then
+                // heals by reopening); this one is started again while its
+                // writer is open, or the writer's flushes would wait on a
+                // full L0 for good
+                if stopping || db.status().close_reason.is_some() {
+                    return;
+                }
+                tokio::select! {
+                    _ = tokio::time::sleep(Duration::from_secs(1)) => {}
+                    _ = &mut rx => return,
+                }
+            }
+        });
+        Arc::new(BackgroundCompactor {
+            stop: Mutex::new(Some(tx)),
+            task: Mutex::new(Some(task)),
+        })
+    }
+
+    /// Stop it and wait until it has: right after the Db's close, so that
+    /// nothing of the writer writes to the store once its close returned.
+    async fn stop(&self) {
+        if let Some(tx) = self.stop.lock().ok().and_then(|mut s| s.take()) {
+            let _ = tx.send(());
+        }
+        let task = self.task.lock().ok().and_then(|mut t| t.take());
+        if let Some(task) = task {
+            let _ = task.await;
+        }
+    }
+}
+
+fn compactor_options() -> slatedb::config::CompactorOptions {
+    slatedb::config::CompactorOptions {
+        // SlateDB's default polls for compactions every 5 s; a catalog load
+        // writes L0 tables far faster than that, and every L0 table is one
+        // more source in each scan until it is compacted.
+        poll_interval: Duration::from_secs(1),
+        object_store_max_retries: Some(OBJECT_STORE_MAX_RETRIES),
+        ..Default::default()
+    }
+}
+
 fn open_writer(url: &str, opts: Opts) -> KvResult<KvDb> {
     let (store, path) = resolve_url(url, &opts, true)?;
     let cache = make_cache(&opts);
     let settings = Settings {
         flush_interval: Some(opts.flush_interval),
         object_store_max_retries: Some(OBJECT_STORE_MAX_RETRIES),
-        // SlateDB's default polls for compactions every 5 s; a catalog load
-        // writes L0 tables far faster than that, and every L0 table is one
-        // more source in each scan until it is compacted.
-        compactor_options: Some(slatedb::config::CompactorOptions {
-            poll_interval: Duration::from_secs(1),
-            ..Default::default()
-        }),
+        // run after the open (BackgroundCompactor)
+        compactor_options: None,
         ..Settings::default()
     };
     let db = block_on(
@@ -1434,6 +1505,7 @@ fn open_writer(url: &str, opts: Opts) -> KvResult<KvDb> {
             .with_db_cache(cache.clone(), 0)
             .build(),
     )?;
+    let compactor = BackgroundCompactor::start(path.clone(), store.clone(), db.clone());
     Ok(KvDb {
         engine: Engine::Writer(db),
         opts,
@@ -1443,6 +1515,7 @@ fn open_writer(url: &str, opts: Opts) -> KvResult<KvDb> {
         view: Mutex::new(None),
         view_store: None,
         follow: None,
+        compactor: Some(compactor),
         closing: Mutex::new(None),
     })
 }
@@ -1554,6 +1627,7 @@ fn open_reader(url: &str, opts: Opts, no_writes: bool) -> KvResult<KvDb> {
         view: Mutex::new(None),
         view_store,
         follow: follow.map(|(_, shared)| shared),
+        compactor: None,
         closing: Mutex::new(None),
     })
 }
@@ -1628,6 +1702,12 @@ async fn close_engine(db: &KvDb) -> KvResult<()> {
         Engine::Writer(w) => w.close().await,
         Engine::Reader(r) => r.close().await,
     };
+    // after the Db's close, as SlateDB orders its own compactor's stop: the
+    // close flushes the memtable, which waits for compactions while L0 is
+    // full (stopped first, that flush never ended: a hang seen under load)
+    if let Some(c) = &db.compactor {
+        c.stop().await;
+    }
     // The cache is ours (passed via with_db_cache), so SlateDB leaves it open.
     let _ = db.cache.close().await;
     res.map_err(Fail::from)
@@ -1661,7 +1741,14 @@ pub unsafe extern "C" fn slate_shutdown(db: *mut KvDb, err: *mut KvError) -> c_i
                 // testing. A call that times out leaves it running; the
                 // next call waits for it again.
                 let w = w.clone();
-                let mut h = runtime().spawn(async move { w.close().await });
+                let compactor = db.compactor.clone();
+                let mut h = runtime().spawn(async move {
+                    let closed = w.close().await;
+                    if let Some(c) = compactor {
+                        c.stop().await;
+                    }
+                    closed
+                });
                 let r = block_on(async { tokio::time::timeout(db.opts.store_timeout, &mut h).await });
                 *slot = Some(Closing::Running(h));
                 r

@@ -782,6 +782,10 @@ pub struct KvDb {
     /// Followers (readers that keep a checkpoint): the store their views
     /// open against, answering from what the reader saw (`FollowStore`).
     view_store: Option<Arc<dyn ObjectStore>>,
+    /// Followers: what their reader and WAL prober saw (`FollowShared`).
+    follow: Option<Arc<FollowShared>>,
+    /// Writers: their compactor (`BackgroundCompactor`).
+    compactor: Option<Arc<BackgroundCompactor>>,
     /// Writers: the close slate_shutdown started, if any.
     closing: Mutex<Option<Closing>>,
 }
@@ -803,9 +807,10 @@ enum Closing {
 /// state through `FollowStore`, it makes no request at all: WAL objects and
 /// manifests are immutable once written (SlateDB writes each id once, with
 /// put-if-absent), so their bytes are cached whole; listings and "is there
-/// a WAL object N" are answered as the follower's reader last saw them, so
-/// a view holds the state the follower has applied, never a newer or older
-/// one (reader_view: the follower is that stale anyway).
+/// a WAL object N" are answered as the follower's reader (and, for WAL
+/// objects, its prober: `probe_wal`) last saw them, so a view holds the
+/// state the follower has seen, never an older one (reader_view: the
+/// follower is that stale anyway).
 ///
 /// Invariants: `objects` holds only immutable objects (`immutable`), each
 /// whole; `bytes` is the sum of their sizes and stays under
@@ -821,6 +826,8 @@ struct FollowShared {
     /// the GC boundaries (gc/<name>.boundary) as the reader last read
     /// them; None: there was none (a lake whose GC never ran)
     boundaries: Mutex<HashMap<String, Option<(object_store::ObjectMeta, Bytes)>>>,
+    /// set when the follower closes: its WAL prober stops (`probe_wal`)
+    stop: std::sync::atomic::AtomicBool,
 }
 
 #[derive(Default)]
@@ -878,6 +885,7 @@ impl FollowShared {
             wal_seen: AtomicU64::new(0),
             manifest_seen: AtomicU64::new(0),
             boundaries: Mutex::new(HashMap::new()),
+            stop: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
@@ -1014,11 +1022,13 @@ impl FollowStore {
         let got = self.inner.get_opts(location, whole).await?;
         let meta = got.meta.clone();
         let data = got.bytes().await?;
+        // cached before it is announced: a view opened once wal_seen names
+        // it finds it in memory
+        self.shared.insert(key, meta.clone(), data.clone());
         if !self.view {
             self.shared.saw(location);
             self.shared.listed(&meta);
         }
-        self.shared.insert(key, meta.clone(), data.clone());
         Self::result(meta, data, &options)
     }
 }
@@ -1191,6 +1201,55 @@ impl ObjectStore for FollowStore {
     }
 }
 
+/// What a follower's WAL prober waits after a probe that found nothing
+/// (at 25 ms per request an idle follower's prober makes some 30 GETs a
+/// second, beside its reader's poll), and after a failed one.
+const WAL_PROBE_IDLE: Duration = Duration::from_millis(5);
+const WAL_PROBE_BACKOFF: Duration = Duration::from_millis(100);
+
+/// A follower's WAL prober (`open_reader`, followers on an object store):
+/// asks the store again and again for the WAL object after the highest one
+/// the follower has seen, and when it is there keeps it (`get_immutable`:
+/// cached, then `wal_seen` moves on). The follower's reader learns of a
+/// commit only at its poll's WAL probe, which SlateDB makes after two
+/// other round trips (the next manifest's id, then the GC boundary), so a
+/// commit waited one poll (three round trips) and up to one more; the
+/// prober sees it one round trip after it is durable, and the views
+/// (`reader_view`) open from what the follower has seen, so a snapshot
+/// shows it without waiting for the reader's poll, whose own probe of it
+/// is then answered from memory.
+///
+/// Why a view that has WAL objects the reader has not applied is a state
+/// the store had: WAL ids are written once each, in order, with
+/// put-if-absent, and a view replays on top of the reader's manifest M
+/// every WAL object from M's replay point up to the highest id seen, F, all
+/// of which existed (a found object is immutable; an id is "seen" only
+/// once its bytes are cached). That is every write up to WAL F, what a
+/// reader that had read M and then probed the WAL at the prober's moment
+/// would hold: SlateDB's reader itself replays new WAL objects on an older
+/// manifest between manifest changes. Only objects found are used: a
+/// "not found" of the prober answers nothing (the reader's own probe of an
+/// id beyond F still goes to the store), so nothing stale is served.
+async fn probe_wal(store: FollowStore, wal_dir: Path) {
+    let shared = store.shared.clone();
+    while !shared.stop.load(Ordering::Relaxed) {
+        // nothing seen yet (the reader found every WAL object flushed):
+        // the reader's poll finds the next one, the prober goes on from it
+        let seen = shared.wal_seen.load(Ordering::Relaxed);
+        if seen == 0 {
+            tokio::time::sleep(WAL_PROBE_IDLE).await;
+            continue;
+        }
+        let next = wal_dir.clone().join(format!("{:020}.sst", seen + 1));
+        debug_assert_eq!(wal_id(&next), Some(seen + 1));
+        match store.get_immutable(&next, Default::default()).await {
+            Ok(_) => {}
+            Err(object_store::Error::NotFound { .. }) => tokio::time::sleep(WAL_PROBE_IDLE).await,
+            Err(_) => tokio::time::sleep(WAL_PROBE_BACKOFF).await,
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Pinned reader views (snapshots of a follower)
 // ---------------------------------------------------------------------------
@@ -1249,6 +1308,9 @@ pub struct View {
     opened: Instant,
     /// The durable sequence it holds.
     seq: u64,
+    /// The follower's highest WAL id seen when it opened (it holds at
+    /// least the WAL objects up to it).
+    wal: u64,
 }
 
 impl Drop for View {
@@ -1280,6 +1342,8 @@ async fn open_view(db: &KvDb) -> KvResult<View> {
     // FollowLatest writes nothing to the store (no checkpoint); the
     // follower's own reader keeps its managed checkpoint.
     let store = db.view_store.clone().unwrap_or_else(|| db.store.clone());
+    // read before the open: a WAL object seen during it reopens the next one
+    let wal = db.follow.as_ref().map_or(0, |f| f.wal_seen.load(Ordering::Relaxed));
     let reader = DbReader::builder(db.path.clone(), store)
         .with_options(reader_opts)
         .with_reader_mode(DbReaderMode::FollowLatest)
@@ -1292,11 +1356,13 @@ async fn open_view(db: &KvDb) -> KvResult<View> {
         reader: Some(reader),
         opened: Instant::now(),
         seq,
+        wal,
     })
 }
 
 /// The view a new snapshot of reader `r` pins: the last one handed out if
-/// the follower has seen nothing newer than it; otherwise a new one. A
+/// the follower has seen nothing newer than it (its reader applied nothing
+/// newer, its WAL prober found no newer WAL object); otherwise a new one. A
 /// follower's views open from what its reader saw (`FollowStore`, no
 /// request), so a new view holds what the follower has applied and costs
 /// only the replay of its WAL objects from memory. A reader without one
@@ -1311,7 +1377,9 @@ fn reader_view(db: &KvDb, r: &DbReader) -> KvResult<Arc<View>> {
     if let Some(v) = slot.as_ref() {
         let live = r.subscribe().borrow().durable_seq;
         let young = db.view_store.is_none() && v.opened.elapsed() < db.opts.reader_poll_interval;
-        if live <= v.seq || young {
+        // a follower has seen a WAL object its reader may not have applied
+        let wal_new = db.follow.as_ref().is_some_and(|f| f.wal_seen.load(Ordering::Relaxed) > v.wal);
+        if (live <= v.seq && !wal_new) || young {
             return Ok(v.clone());
         }
     }
@@ -1347,19 +1415,88 @@ fn db_ref<'a>(db: *const KvDb) -> KvResult<&'a KvDb> {
     Ok(unsafe { &*db })
 }
 
+/// A writer's compactor, run beside its Db instead of inside it. Started
+/// inside SlateDB's open, it made some six requests in series before the
+/// open returned (the compactions file read and written twice, the
+/// manifest listed, read and its boundary checked: ~0.2 s at 25 ms per
+/// request, on the path of a promotion and of every cold open); started
+/// after the open, the writer commits meanwhile. SlateDB supports a
+/// compactor apart from the Db (as a process of its own): it claims its
+/// own epoch in the store, and the writer's manifest updates and its are
+/// compare-and-swap, so they interleave safely. Its failure is not the
+/// writer's: it is started again a second later while the writer is open
+/// (a writer fenced by a newer one fails its next write and closes).
+struct BackgroundCompactor {
+    stop: Mutex<Option<tokio::sync::oneshot::Sender<()>>>,
+    task: Mutex<Option<tokio::task::JoinHandle<()>>>,
+}
+
+impl BackgroundCompactor {
+    fn start(path: Path, store: Arc<dyn ObjectStore>, db: Db) -> Arc<Self> {
+        let (tx, mut rx) = tokio::sync::oneshot::channel::<()>();
+        let task = runtime().spawn(async move {
+            loop {
+                let c = slatedb::CompactorBuilder::new(path.clone(), store.clone())
+                    .with_options(compactor_options())
+                    .build();
+                let stopping = tokio::select! {
+                    _ = c.run() => false,
+                    _ = &mut rx => true,
+                };
+                // whether run() stopped in its start (nothing running yet)
+                // or later: stop whatever of it runs
+                let _ = c.stop().await;
+                // SlateDB's own compactor failing fails its Db (which then
+                // heals by reopening); this one is started again while its
+                // writer is open, or the writer's flushes would wait on a
+                // full L0 for good
+                if stopping || db.status().close_reason.is_some() {
+                    return;
+                }
+                tokio::select! {
+                    _ = tokio::time::sleep(Duration::from_secs(1)) => {}
+                    _ = &mut rx => return,
+                }
+            }
+        });
+        Arc::new(BackgroundCompactor {
+            stop: Mutex::new(Some(tx)),
+            task: Mutex::new(Some(task)),
+        })
+    }
+
+    /// Stop it and wait until it has: right after the Db's close, so that
+    /// nothing of the writer writes to the store once its close returned.
+    async fn stop(&self) {
+        if let Some(tx) = self.stop.lock().ok().and_then(|mut s| s.take()) {
+            let _ = tx.send(());
+        }
+        let task = self.task.lock().ok().and_then(|mut t| t.take());
+        if let Some(task) = task {
+            let _ = task.await;
+        }
+    }
+}
+
+fn compactor_options() -> slatedb::config::CompactorOptions {
+    slatedb::config::CompactorOptions {
+        // SlateDB's default polls for compactions every 5 s; a catalog load
+        // writes L0 tables far faster than that, and every L0 table is one
+        // more source in each scan until it is compacted.
+        poll_interval: Duration::from_secs(1),
+        object_store_max_retries: Some(OBJECT_STORE_MAX_RETRIES),
+        ..Default::default()
+    }
+}
+
 fn open_writer(url: &str, opts: Opts) -> KvResult<KvDb> {
     let (store, path) = resolve_url(url, &opts, true)?;
     let cache = make_cache(&opts);
     let settings = Settings {
         flush_interval: Some(opts.flush_interval),
         object_store_max_retries: Some(OBJECT_STORE_MAX_RETRIES),
-        // SlateDB's default polls for compactions every 5 s; a catalog load
-        // writes L0 tables far faster than that, and every L0 table is one
-        // more source in each scan until it is compacted.
-        compactor_options: Some(slatedb::config::CompactorOptions {
-            poll_interval: Duration::from_secs(1),
-            ..Default::default()
-        }),
+        // run after the open (BackgroundCompactor)
+        compactor_options: None,
         ..Settings::default()
     };
     let db = block_on(
@@ -1368,6 +1505,7 @@ fn open_writer(url: &str, opts: Opts) -> KvResult<KvDb> {
             .with_db_cache(cache.clone(), 0)
             .build(),
     )?;
+    let compactor = BackgroundCompactor::start(path.clone(), store.clone(), db.clone());
     Ok(KvDb {
         engine: Engine::Writer(db),
         opts,
@@ -1376,6 +1514,8 @@ fn open_writer(url: &str, opts: Opts) -> KvResult<KvDb> {
         path,
         view: Mutex::new(None),
         view_store: None,
+        follow: None,
+        compactor: Some(compactor),
         closing: Mutex::new(None),
     })
 }
@@ -1414,6 +1554,13 @@ const READER_POLL_MS: u64 = 100;
 const FOLLOWER_OBJECT_STORE_POLL_MS: u64 = 25;
 
 fn follower_poll_interval(url: &str, opts: &Opts, no_writes: bool) -> Duration {
+    // tests only: a follower's reader polling seldom, so that what shows
+    // a commit sooner than its poll is seen to (test_standby.py, the WAL
+    // prober)
+    let test = std::env::var("ROCKLAKE_TEST_READER_POLL_MS").ok().and_then(|v| v.parse().ok());
+    if let Some(ms) = test.filter(|_| !no_writes) {
+        return Duration::from_millis(ms);
+    }
     let default = opts.reader_poll_interval == Duration::from_millis(READER_POLL_MS);
     if !no_writes && url.starts_with("s3://") && default {
         return Duration::from_millis(FOLLOWER_OBJECT_STORE_POLL_MS);
@@ -1425,8 +1572,8 @@ fn open_reader(url: &str, opts: Opts, no_writes: bool) -> KvResult<KvDb> {
     let (store, path) = resolve_url(url, &opts, false)?;
     block_on(require_existing_store(&store, &path, url))?;
     // a follower: its reader keeps what it reads for its views
-    let (store, view_store) = if no_writes {
-        (store, None)
+    let (store, view_store, follow) = if no_writes {
+        (store, None, None)
     } else {
         let shared = FollowShared::new();
         let view: Arc<dyn ObjectStore> = Arc::new(FollowStore {
@@ -1434,12 +1581,12 @@ fn open_reader(url: &str, opts: Opts, no_writes: bool) -> KvResult<KvDb> {
             shared: shared.clone(),
             view: true,
         });
-        let main: Arc<dyn ObjectStore> = Arc::new(FollowStore {
+        let main = FollowStore {
             inner: store,
-            shared,
+            shared: shared.clone(),
             view: false,
-        });
-        (main, Some(view))
+        };
+        (Arc::new(main.clone()) as Arc<dyn ObjectStore>, Some(view), Some((main, shared)))
     };
     let cache = make_cache(&opts);
     let reader_opts = DbReaderOptions {
@@ -1465,6 +1612,12 @@ fn open_reader(url: &str, opts: Opts, no_writes: bool) -> KvResult<KvDb> {
             .with_db_cache(cache.clone(), 0)
             .build(),
     )?;
+    // after the reader's open, so the prober starts from the WAL end it
+    // found; on an object store, where the reader's poll is slow (locally
+    // it is a few file lookups)
+    if let Some((main, _)) = follow.as_ref().filter(|_| url.starts_with("s3://")) {
+        runtime().spawn(probe_wal(main.clone(), path.clone().join("wal")));
+    }
     Ok(KvDb {
         engine: Engine::Reader(reader),
         opts,
@@ -1473,6 +1626,8 @@ fn open_reader(url: &str, opts: Opts, no_writes: bool) -> KvResult<KvDb> {
         path,
         view: Mutex::new(None),
         view_store,
+        follow: follow.map(|(_, shared)| shared),
+        compactor: None,
         closing: Mutex::new(None),
     })
 }
@@ -1531,6 +1686,9 @@ pub unsafe extern "C" fn slate_is_reader(db: *const KvDb) -> c_int {
 }
 
 async fn close_engine(db: &KvDb) -> KvResult<()> {
+    if let Some(f) = &db.follow {
+        f.stop.store(true, Ordering::Relaxed);
+    }
     // the last view: closed here unless a snapshot still holds it (then
     // when that is freed)
     let view = db.view.lock().ok().and_then(|mut v| v.take());
@@ -1544,6 +1702,12 @@ async fn close_engine(db: &KvDb) -> KvResult<()> {
         Engine::Writer(w) => w.close().await,
         Engine::Reader(r) => r.close().await,
     };
+    // after the Db's close, as SlateDB orders its own compactor's stop: the
+    // close flushes the memtable, which waits for compactions while L0 is
+    // full (stopped first, that flush never ended: a hang seen under load)
+    if let Some(c) = &db.compactor {
+        c.stop().await;
+    }
     // The cache is ours (passed via with_db_cache), so SlateDB leaves it open.
     let _ = db.cache.close().await;
     res.map_err(Fail::from)
@@ -1577,7 +1741,14 @@ pub unsafe extern "C" fn slate_shutdown(db: *mut KvDb, err: *mut KvError) -> c_i
                 // testing. A call that times out leaves it running; the
                 // next call waits for it again.
                 let w = w.clone();
-                let mut h = runtime().spawn(async move { w.close().await });
+                let compactor = db.compactor.clone();
+                let mut h = runtime().spawn(async move {
+                    let closed = w.close().await;
+                    if let Some(c) = compactor {
+                        c.stop().await;
+                    }
+                    closed
+                });
                 let r = block_on(async { tokio::time::timeout(db.opts.store_timeout, &mut h).await });
                 *slot = Some(Closing::Running(h));
                 r
@@ -1651,6 +1822,20 @@ fn snap_ref<'a>(snap: *mut KvSnapshot) -> Option<&'a KvSnapshot> {
     unsafe { snap.as_ref() }
 }
 
+/// A follower's read without a snapshot reads its newest view: its views
+/// may hold WAL objects its reader has not applied yet (`probe_wal`), and a
+/// read without a snapshot must not show an older state than a snapshot
+/// taken before it (a counter beside the rows of a view).
+fn follower_latest(db: &KvDb, snap: Option<&KvSnapshot>) -> KvResult<Option<KvSnapshot>> {
+    if snap.is_some() || db.follow.is_none() {
+        return Ok(None);
+    }
+    let Engine::Reader(r) = &db.engine else {
+        return Ok(None);
+    };
+    Ok(Some(KvSnapshot::Reader(reader_view(db, r)?)))
+}
+
 async fn get_value(db: &KvDb, snap: Option<&KvSnapshot>, key: &[u8]) -> KvResult<Option<Bytes>> {
     let ro = ReadOptions::default();
     let v = match (snap, &db.engine) {
@@ -1679,7 +1864,9 @@ pub unsafe extern "C" fn slate_get(
             return Err(Fail::invalid("empty key"));
         }
         bump(&GETS, 1);
-        let Some(v) = block_on_read(get_value(db, snap_ref(snap), key))? else {
+        let latest = follower_latest(db, snap_ref(snap))?;
+        let snap = snap_ref(snap).or(latest.as_ref());
+        let Some(v) = block_on_read(get_value(db, snap, key))? else {
             return Ok(0);
         };
         bump(&KEYS_READ, 1);
@@ -1746,6 +1933,8 @@ fn scan_range(
     end: Option<&[u8]>,
 ) -> KvResult<*mut KvIter> {
     let db = db_ref(db)?;
+    let latest = follower_latest(db, snap_ref(snap))?;
+    let snap = snap_ref(snap).or(latest.as_ref());
     let start = Bytes::copy_from_slice(start);
     let end = end.map(Bytes::copy_from_slice);
     // SlateDB panics on an empty range; an empty range simply yields nothing.
@@ -1754,14 +1943,10 @@ fn scan_range(
         None
     } else {
         let hi = end.clone().map_or(Bound::Unbounded, Bound::Excluded);
-        Some(block_on_read(open_iter(
-            db,
-            snap_ref(snap),
-            (Bound::Included(start.clone()), hi),
-        ))?)
+        Some(block_on_read(open_iter(db, snap, (Bound::Included(start.clone()), hi)))?)
     };
     bump(&SCANS, 1);
-    let view = match snap_ref(snap) {
+    let view = match snap {
         Some(KvSnapshot::Reader(v)) => Some(v.clone()),
         _ => None,
     };

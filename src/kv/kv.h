@@ -223,7 +223,11 @@ void kv_open_timing_get(const kv_db *db, kv_open_timing *out);
  * reuses the last view it opened while the reader has seen nothing newer.
  * A follower's (reader_no_writes off) view opens from what the follower's
  * reader has read (its WAL objects, manifests and listings, kept in
- * memory), without a request, and holds what the reader has applied;
+ * memory), without a request, and holds what the reader has applied plus
+ * the WAL objects its WAL prober found since (on an object store it asks
+ * for the next WAL object between the reader's polls, so a view shows a
+ * commit about one request after it is durable; a read without a
+ * snapshot on a follower reads the newest view);
  * another reader's reads the store (manifest + WAL), so it also reuses a
  * view younger than reader_poll_interval_ms (no staler than the reader
  * itself). Free with kv_snapshot_free(); iterators opened on it keep it

@@ -498,13 +498,14 @@ def s3_proxy(tmp_path):
 
 def test_s3_follower_lag_at_25ms(start_server, s3_proxy):
     """A --read-only follower on s3:// with 25 ms per request shows an
-    acknowledged commit within ~0.1-0.25 s (one poll of its reader). Each
-    new read snapshot of a follower was a SlateDB reader opened from
+    acknowledged commit within ~5-60 ms (one request of its WAL prober).
+    Each new read snapshot of a follower was a SlateDB reader opened from
     scratch, which read the manifest, the GC boundary and every WAL object
     since the last L0 flush again: the lag was ~0.9 s from the first
     commits and grew by ~15 ms a commit (median 1.1 s here). Its views now
-    open from what the follower's reader read (rust/src/lib.rs,
-    FollowStore), without a request. ~10 s."""
+    open from what the follower read (rust/src/lib.rs, FollowStore),
+    without a request (median ~50 ms, one poll of its reader), and with
+    the WAL prober ~20 ms. ~10 s."""
     w = start_server(store_root="s3://lag/root", env=s3_proxy.env)
     with psycopg.connect(w.dsn(), autocommit=True) as c:
         c.execute("CREATE TABLE lag_t (a bigint)")
@@ -526,4 +527,41 @@ def test_s3_follower_lag_at_25ms(start_server, s3_proxy):
             time.sleep(0.01 + (i * 37 % 50) / 1000)  # commits at varied phases
     lags.sort()
     print(f"s3 follower lag at 25 ms: {[round(x * 1000) for x in lags]} ms")
+    assert lags[len(lags) // 2] < 0.2, lags
+
+
+def test_s3_follower_sees_commits_between_its_polls(start_server, s3_proxy):
+    """A follower on s3:// shows a commit about one request after it is
+    durable, not at its reader's next poll: its WAL prober asks for the
+    next WAL object between polls and its snapshots open from what it
+    found (rust/src/lib.rs, probe_wal). With the reader polling every 3 s
+    (ROCKLAKE_TEST_READER_POLL_MS), a commit waited for the poll: 0-3 s,
+    median ~1.5 s; with the prober ~20-60 ms at 25 ms per request. The
+    rows and a count (a read without a snapshot reads the newest view) of
+    each commit show together. ~5 s."""
+    w = start_server(store_root="s3://lag/root", env=s3_proxy.env)
+    with psycopg.connect(w.dsn(), autocommit=True) as c:
+        c.execute("CREATE TABLE lag_t (a bigint)")
+        c.execute("INSERT INTO lag_t VALUES (0)")
+    s3_proxy.set_mode("delay", delay_ms=25, reads=True)
+    f = start_server("--read-only", store_root="s3://lag/root",
+                     env={**s3_proxy.env, "ROCKLAKE_TEST_READER_POLL_MS": "3000"})
+    wait_rows(f.dsn(), "SELECT count(*) FROM lag_t", [(1,)], timeout=30)
+    lags = []
+    with psycopg.connect(w.dsn(), autocommit=True) as wc, \
+            psycopg.connect(f.dsn(), autocommit=True) as fc:
+        for i in range(1, 8):
+            wc.execute("INSERT INTO lag_t VALUES (%s)", (i,))
+            t0 = time.monotonic()
+            while True:
+                got = fc.execute("SELECT max(a), count(*) FROM lag_t").fetchone()
+                if got[0] >= i:
+                    break
+                assert time.monotonic() - t0 < 30, f"commit {i} not on the follower"
+                time.sleep(0.002)
+            lags.append(time.monotonic() - t0)
+            assert got == (i, i + 1), got
+            time.sleep(0.01 + (i * 37 % 50) / 1000)
+    lags.sort()
+    print(f"s3 follower lag, reader polling every 3 s: {[round(x * 1000) for x in lags]} ms")
     assert lags[len(lags) // 2] < 0.5, lags

@@ -1,5 +1,6 @@
 /*
- * utf8.c — UTF-8 validation with PostgreSQL's error (see utf8.h).
+ * utf8.c — UTF-8 validation with PostgreSQL's error, and cutting a string at
+ * a character boundary (see utf8.h).
  */
 #include "base/utf8.h"
 
@@ -58,4 +59,14 @@ int rl_utf8_check(rl_error *e, const uint8_t *p, size_t n)
                                  p[at + k]);
     return rl_error_set(e, RL_SQLSTATE_CHARACTER_NOT_IN_REPERTOIRE,
                         "invalid byte sequence for encoding \"UTF8\": %s", hex);
+}
+
+size_t rl_utf8_clip(const char *s, size_t n)
+{
+    size_t len = strlen(s);
+    if (n >= len)
+        return len;
+    while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80) /* a continuation byte */
+        n--;
+    return n;
 }

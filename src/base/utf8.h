@@ -21,6 +21,10 @@
  * surrogate, a code point past U+10FFFF, or a truncated sequence). */
 size_t rl_utf8_char_len(const uint8_t *p, size_t n);
 
+/* The first n bytes of NUL-terminated s, cut back to a whole character
+ * (PostgreSQL's pg_mbcliplen for UTF-8): its length, at most strlen(s). */
+size_t rl_utf8_clip(const char *s, size_t n);
+
 /* Offset of the first invalid character in p[0..n), or n if all is valid. */
 size_t rl_utf8_invalid_at(const uint8_t *p, size_t n);
 

@@ -402,22 +402,25 @@ int rl_txn_extend_fixed(rl_txn *t, const char *schema, const rl_table_desc *d,
 typedef int (*index_entry_fn)(void *ctx, char *const *strs, const uint8_t *v, size_t vl,
                               rl_error *err);
 
-/* Every entry of index `kind`, whose keys hold `nstr` (1 or 2) strings
- * after the index's 2-byte prefix, handed to `each`; a key that does not
- * decode is corruption ("malformed <what> index key"). */
-static int scan_index_keys(rl_txn *t, uint8_t kind, size_t nstr, const char *what,
-                           index_entry_fn each, void *ctx, rl_error *err)
+#define INDEX_KEY_MAX_STRS 3
+
+/* Every entry under `prefix` (of an index whose keys hold `nstr`, 1 to 3,
+ * strings after its 2-byte kind prefix) handed to `each`; a key that does
+ * not decode to exactly those strings is corruption ("malformed <what>
+ * index key"). */
+static int scan_prefix_keys(rl_txn *t, uint8_t *prefix, size_t plen, size_t nstr,
+                            const char *what, index_entry_fn each, void *ctx, rl_error *err)
 {
-    uint8_t prefix[RL_KEY_INDEX_PREFIX_LEN];
+    assert(nstr >= 1 && nstr <= INDEX_KEY_MAX_STRS && plen >= RL_KEY_INDEX_PREFIX_LEN);
     rl_scan s;
-    if (cat_raw_scan_open(t, &s, prefix, rl_key_index_prefix(prefix, kind), err) < 0)
+    if (cat_raw_scan_open(t, &s, prefix, plen, err) < 0)
         return -1;
     const uint8_t *k, *v;
     size_t kl, vl;
-    rl_buf b[2];
-    char *strs[2] = {NULL, NULL};
-    rl_buf_init(&b[0], 0);
-    rl_buf_init(&b[1], 0);
+    rl_buf b[INDEX_KEY_MAX_STRS];
+    char *strs[INDEX_KEY_MAX_STRS] = {NULL, NULL, NULL};
+    for (size_t i = 0; i < INDEX_KEY_MAX_STRS; i++)
+        rl_buf_init(&b[i], 0);
     int rc;
     while ((rc = cat_scan_merged_next(&s, &k, &kl, &v, &vl, err)) == 1) {
         rl_reader r;
@@ -428,8 +431,9 @@ static int scan_index_keys(rl_txn *t, uint8_t kind, size_t nstr, const char *wha
             ok = rl_key_get_str(&r, &b[i]);
             rl_buf_put_u8(&b[i], 0);
             strs[i] = (char *)b[i].data;
+            ok = ok && !b[i].failed;
         }
-        if (!ok) {
+        if (!ok || (nstr == INDEX_KEY_MAX_STRS && rl_reader_left(&r))) {
             rc = rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED, "malformed %s index key", what);
             break;
         }
@@ -437,9 +441,18 @@ static int scan_index_keys(rl_txn *t, uint8_t kind, size_t nstr, const char *wha
             break;
     }
     kv_iter_free(s.it);
-    rl_buf_free(&b[0]);
-    rl_buf_free(&b[1]);
+    for (size_t i = 0; i < INDEX_KEY_MAX_STRS; i++)
+        rl_buf_free(&b[i]);
     return rc;
+}
+
+/* Every entry of index `kind` (scan_prefix_keys). */
+static int scan_index_keys(rl_txn *t, uint8_t kind, size_t nstr, const char *what,
+                           index_entry_fn each, void *ctx, rl_error *err)
+{
+    uint8_t prefix[RL_KEY_INDEX_PREFIX_LEN];
+    return scan_prefix_keys(t, prefix, rl_key_index_prefix(prefix, kind), nstr, what, each, ctx,
+                            err);
 }
 
 /* What visit_names' entries go to. */
@@ -803,6 +816,26 @@ int rl_txn_set_comment(rl_txn *t, const char *schema, const char *relation, cons
     return rc;
 }
 
+/* What list_comment hands each comment to, and its text's NUL-ended copy. */
+typedef struct comment_visit {
+    rl_comment_visitor visit;
+    void *ctx;
+    rl_buf text;
+} comment_visit;
+
+static int list_comment(void *ctx, char *const *strs, const uint8_t *v, size_t vl, rl_error *err)
+{
+    comment_visit *cv = ctx;
+    if (memchr(v, 0, vl))
+        return rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED, "malformed comment entry");
+    rl_buf_reset(&cv->text);
+    rl_buf_put(&cv->text, v, vl);
+    rl_buf_put_u8(&cv->text, 0);
+    if (cv->text.failed)
+        return oom(err);
+    return cv->visit(cv->ctx, strs[0], strs[1], strs[2], (const char *)cv->text.data);
+}
+
 int rl_txn_list_comments(rl_txn *t, const char *schema, const char *relation,
                          rl_comment_visitor visit, void *ctx, rl_error *err)
 {
@@ -812,47 +845,11 @@ int rl_txn_list_comments(rl_txn *t, const char *schema, const char *relation,
         rl_key_comment_prefix(&p, schema, relation);
     else
         rl_buf_put(&p, (const uint8_t[]){RL_TAG_INDEX, RL_INDEX_COMMENT}, 2);
-    rl_scan s;
-    if (p.failed || cat_raw_scan_open(t, &s, p.data, p.len, err) < 0) {
-        int rc = p.failed ? oom(err) : -1;
-        rl_buf_free(&p);
-        return rc;
-    }
-    const uint8_t *k, *v;
-    size_t kl, vl;
-    rl_buf part[3], text;
-    for (int i = 0; i < 3; i++)
-        rl_buf_init(&part[i], 0);
-    rl_buf_init(&text, 0);
-    int rc;
-    while ((rc = cat_scan_merged_next(&s, &k, &kl, &v, &vl, err)) == 1) {
-        rl_reader r;
-        rl_reader_init(&r, k + 2, kl - 2);
-        bool ok = true;
-        for (int i = 0; i < 3 && ok; i++) {
-            rl_buf_reset(&part[i]);
-            ok = rl_key_get_str(&r, &part[i]);
-            rl_buf_put_u8(&part[i], 0);
-        }
-        rl_buf_reset(&text);
-        rl_buf_put(&text, v, vl);
-        rl_buf_put_u8(&text, 0);
-        if (!ok || rl_reader_left(&r) || memchr(v, 0, vl)) {
-            rc = rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED, "malformed comment entry");
-            break;
-        }
-        if (part[0].failed || part[1].failed || part[2].failed || text.failed) {
-            rc = oom(err);
-            break;
-        }
-        if ((rc = visit(ctx, (const char *)part[0].data, (const char *)part[1].data,
-                        (const char *)part[2].data, (const char *)text.data)) != 0)
-            break;
-    }
-    kv_iter_free(s.it);
-    for (int i = 0; i < 3; i++)
-        rl_buf_free(&part[i]);
-    rl_buf_free(&text);
+    comment_visit cv = {visit, ctx, {0}};
+    rl_buf_init(&cv.text, 0);
+    int rc = p.failed ? oom(err)
+                      : scan_prefix_keys(t, p.data, p.len, 3, "comment", list_comment, &cv, err);
+    rl_buf_free(&cv.text);
     rl_buf_free(&p);
     return rc;
 }

@@ -19,6 +19,8 @@
  */
 #include "catalog/catalog_int.h"
 
+#include "base/utf8.h"
+
 #include <assert.h>
 #include <stdio.h>
 
@@ -298,17 +300,6 @@ bool rl_index_def_decode(const uint8_t *v, size_t vl, rl_index_def *out)
     return rl_reader_left(&r) == 0;
 }
 
-/* The first n bytes of s, cut back to a whole UTF-8 character. */
-static size_t clip_utf8(const char *s, size_t n)
-{
-    size_t len = strlen(s);
-    if (n >= len)
-        return len;
-    while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-        n--;
-    return n;
-}
-
 void rl_index_column_names(const rl_index_def *d, char names[][RL_INDEX_NAME_MAX])
 {
     assert(d->ncols <= RL_INDEX_MAX_KEYS);
@@ -322,7 +313,7 @@ void rl_index_column_names(const rl_index_def *d, char names[][RL_INDEX_NAME_MAX
                 break;
             char digits[16];
             int nd = snprintf(digits, sizeof digits, "%d", n);
-            size_t keep = clip_utf8(d->cols[i], RL_INDEX_NAME_MAX - 1 - (size_t)nd);
+            size_t keep = rl_utf8_clip(d->cols[i], RL_INDEX_NAME_MAX - 1 - (size_t)nd);
             snprintf(names[i], RL_INDEX_NAME_MAX, "%.*s%s", (int)keep, d->cols[i], digits);
         }
     }

@@ -77,17 +77,6 @@ int rl_index_name_taken(rl_exec *x, rl_txn *txn, const char *schema, const char 
 
 /* ------------------------------------------------------ choosing a name */
 
-/* The first n bytes of s, cut back to a whole UTF-8 character (pg_mbcliplen). */
-static size_t clip(const char *s, size_t n)
-{
-    size_t len = strlen(s);
-    if (n >= len)
-        return len;
-    while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-        n--;
-    return n;
-}
-
 /* makeObjectName: name1_name2_label within NAMEDATALEN - 1 bytes, the
  * longer of name1 and name2 shortened first. */
 static void object_name(const char *name1, const char *name2, const char *label, char *out)
@@ -101,8 +90,8 @@ static void object_name(const char *name1, const char *name2, const char *label,
         else
             n2--;
     }
-    n1 = clip(name1, n1);
-    n2 = clip(name2, n2);
+    n1 = rl_utf8_clip(name1, n1);
+    n2 = rl_utf8_clip(name2, n2);
     snprintf(out, NAMEDATALEN, "%.*s_%.*s_%s", (int)n1, name1, (int)n2, name2, label);
 }
 
@@ -275,7 +264,7 @@ int rl_ddl_create_index(rl_exec *x, const PgQuery__IndexStmt *st)
         rc = -1;
     char name[NAMEDATALEN];
     if (rc == 0 && st->idxname && st->idxname[0]) {
-        snprintf(name, sizeof name, "%.*s", (int)clip(st->idxname, NAMEDATALEN - 1), st->idxname);
+        snprintf(name, sizeof name, "%.*s", (int)rl_utf8_clip(st->idxname, NAMEDATALEN - 1), st->idxname);
         int taken = rl_index_name_taken(x, txn, rel.schema, name);
         if (taken == 1 && st->if_not_exists)
             rc = 1; /* notice below */

@@ -1206,6 +1206,8 @@ static void index_ents_link(gen_ctx *g)
     }
 }
 
+static int load_listing(gen_ctx *g, rl_exec *x, const char *relation);
+
 /* Free what load_tables collected unless it is the session's list. */
 static void gen_release(gen_ctx *g)
 {
@@ -1866,11 +1868,7 @@ int rl_pgcatalog_lake_description(rl_exec *x, uint32_t oid, uint32_t classoid, i
     if (oid < 16384 || !x || !x->s)
         return 0;
     gen_ctx g;
-    memset(&g, 0, sizeof g);
-    g.x = x;
-    g.err = x->err;
-    g.id = rl_pgcatalog_find("pg_catalog", "pg_description");
-    int found = load_tables(&g) < 0 ? -1 : 0;
+    int found = load_listing(&g, x, "pg_description");
     for (size_t i = 0; found == 0 && i < g.ncomments; i++) {
         uint32_t o, k;
         int32_t sub;
@@ -2773,6 +2771,18 @@ int rl_pgcatalog_collation_visible(uint32_t oid)
     return 2;
 }
 
+/* The tables, indexes and comments this statement sees, into g (freed by
+ * gen_release), as a query of pg_catalog.`relation` loads them: 0, or -1
+ * with x's error. */
+static int load_listing(gen_ctx *g, rl_exec *x, const char *relation)
+{
+    memset(g, 0, sizeof *g);
+    g->x = x;
+    g->err = x->err;
+    g->id = rl_pgcatalog_find("pg_catalog", relation);
+    return load_tables(g) < 0 ? -1 : 0;
+}
+
 /* The lake table whose relation, row type, index or constraint oid is
  * `oid`, as this statement sees the tables: 1 (into *out), 0 none, -1
  * error. */
@@ -2781,11 +2791,7 @@ static int find_lake_table(rl_exec *x, uint32_t oid, table_ent *out)
     if (oid < REL_OID_BASE || !x || !x->s)
         return 0;
     gen_ctx g;
-    memset(&g, 0, sizeof g);
-    g.x = x;
-    g.err = x->err;
-    g.id = rl_pgcatalog_find("pg_catalog", "pg_class");
-    int found = load_tables(&g) < 0 ? -1 : 0;
+    int found = load_listing(&g, x, "pg_class");
     for (size_t i = 0; found == 0 && i < g.ntables; i++) {
         uint32_t o = g.tables[i].oid;
         if (oid == o || oid == rowtype_oid(o) || oid == index_oid(o) || oid == constraint_oid(o) ||
@@ -2805,11 +2811,7 @@ static int find_lake_index(rl_exec *x, uint32_t oid, table_ent *t, index_ent *ou
     if (oid < REL_OID_BASE || !x || !x->s)
         return 0;
     gen_ctx g;
-    memset(&g, 0, sizeof g);
-    g.x = x;
-    g.err = x->err;
-    g.id = rl_pgcatalog_find("pg_catalog", "pg_class");
-    int found = load_tables(&g) < 0 ? -1 : 0;
+    int found = load_listing(&g, x, "pg_class");
     for (size_t i = 0; found == 0 && i < g.nindexes; i++)
         if (g.indexes[i].oid == oid) {
             *out = g.indexes[i];
@@ -3451,11 +3453,7 @@ static int type_by_name(rl_exec *x, const char *schema, const char *name, uint32
         }
     }
     gen_ctx g; /* a lake table's row type, by the search path without a schema */
-    memset(&g, 0, sizeof g);
-    g.x = x;
-    g.err = x->err;
-    g.id = rl_pgcatalog_find("pg_catalog", "pg_class");
-    int found = x->s && load_tables(&g) < 0 ? -1 : 0;
+    int found = x->s ? load_listing(&g, x, "pg_class") : (memset(&g, 0, sizeof g), 0);
     for (size_t i = 0; found == 0 && i < g.ntables; i++) {
         const table_ent *t = &g.tables[i];
         /* _<table> is its row type's array type */
@@ -3532,11 +3530,7 @@ int rl_pgcatalog_index_oid(rl_exec *x, const char *schema, const char *name, uin
     if (!x || !x->s)
         return 0;
     gen_ctx g;
-    memset(&g, 0, sizeof g);
-    g.x = x;
-    g.err = x->err;
-    g.id = rl_pgcatalog_find("pg_catalog", "pg_class");
-    int found = load_tables(&g) < 0 ? -1 : 0;
+    int found = load_listing(&g, x, "pg_class");
     for (size_t i = 0; found == 0 && i < g.nindexes; i++) {
         const index_ent *e = &g.indexes[i];
         if (strcmp(e->name, name) == 0 &&

@@ -350,6 +350,30 @@ static void log_store_notice(void *ctx, const char *message)
             NULL);
 }
 
+/* The end of a background load (rl_store_options.load_background), from
+ * its thread: the database_loaded line (docs/operations.md, "Opening a
+ * large lake"). ctx is the registry, which outlives every lake. */
+static void log_loaded(void *ctx, const char *url, const kv_open_timing *t,
+                       const kv_error *refusal)
+{
+    srv_lakes *L = ctx;
+    char ms[24], keys[24], parts[16], replayed[24];
+    snprintf(ms, sizeof ms, "%.1f", (double)t->load_ns / 1e6);
+    snprintf(keys, sizeof keys, "%" PRIu64, t->load_keys);
+    snprintf(parts, sizeof parts, "%" PRIu32, t->load_parts);
+    snprintf(replayed, sizeof replayed, "%" PRIu64, t->replayed);
+    const char *result = t->background == 2 ? "in_memory" : t->background == 4 ? "refused"
+                                                                                : "given_up";
+    srv_log(L->log, refusal ? "error" : "info", "database_loaded", "url", url, "result", result,
+            "load_ms", ms, "load_keys", keys, "load_parts", parts, "replayed", replayed,
+            "message", refusal ? refusal->message
+            : t->background == 2 ? "reads now use the in-memory copy; commits made during the "
+                                   "load were acknowledged once its integrity check passed"
+                                 : "the copy was not kept (too big, out of memory or a store "
+                                   "error): reads stay on the store",
+            NULL);
+}
+
 /* Open (or, with create, make) the catalog at url; NULL with err, or NULL
  * with err clear when the store does not exist and create is off. */
 static rl_catalog *open_catalog(srv_lakes *L, const char *url, const char *name, bool create,
@@ -419,6 +443,12 @@ static rl_catalog *open_catalog(srv_lakes *L, const char *url, const char *name,
     o.store.digest_rebuild = L->cfg.rebuild_digest;
     o.store.notice = log_store_notice;
     o.store.notice_ctx = &lp;
+    /* A first open answers from the store at once and loads the copy in
+     * the background (kv.h, load_background); a reopen after a failure
+     * loads first, so that a store refused by its digest stays refused. */
+    o.store.load_background = !takeover && !promoting && !L->cfg.load_in_open;
+    o.store.loaded = log_loaded;
+    o.store.loaded_ctx = L;
     /* tests only: SlateDB's WAL lags the journal this long, so that only the
      * journal holds the latest acknowledged commits (tests/wire/test_backup.py) */
     const char *wal_ms = getenv("ROCKLAKE_TEST_WAL_FLUSH_MS");
@@ -435,7 +465,9 @@ static rl_catalog *open_catalog(srv_lakes *L, const char *url, const char *name,
 /* The database_opened line: what the open holds in memory and where its
  * time went (`t0`: when the open began; exists_ns: its existence checks),
  * in milliseconds: open_ms in all, then its parts (bench/cold_open.py,
- * docs/operations.md "Opening a large lake"). */
+ * docs/operations.md "Opening a large lake"). `load`: "background" when the
+ * in-memory copy loads after the open (load_ms 0 here; database_loaded
+ * says when it is done), "in_open" when the open loaded it (or keeps none). */
 static void log_opened(srv_lakes *L, const char *name, const char *url, rl_catalog *cat,
                        int64_t t0, int64_t exists_ns)
 {
@@ -461,7 +493,7 @@ static void log_opened(srv_lakes *L, const char *name, const char *url, rl_catal
             rl_catalog_read_only(cat) ? "read-only" : "writer", "in_memory", in_memory,
             "open_ms", ms[0], "exists_ms", ms[1], "lease_check_ms", ms[2], "slatedb_open_ms",
             ms[3], "journal_ms", ms[4], "load_ms", ms[5], "load_parts", parts, "digest_ms", ms[6],
-            "catalog_ms", ms[7], NULL);
+            "catalog_ms", ms[7], "load", t.store.background ? "background" : "in_open", NULL);
 }
 
 static bool schema_known_absent(srv_lake *l, const char *schema)
@@ -759,8 +791,12 @@ static void note_down(srv_lakes *L, srv_lake *l)
             rl_catalog_failed_why(cat), "action",
             d->heals ? "commits fail with 58030 until the server has reopened the lake from its "
                        "store, which it tries by itself with backoff"
-                     : "the store's files are no longer where the server opened them: commits "
-                       "fail with 58030; stop the server and check the store",
+            : rl_catalog_refused(cat)
+                ? "the store does not hold what was committed: every statement fails with "
+                  "XX001 and no commit made since the open was acknowledged; restore the "
+                  "store, or restart with --rebuild-digest to accept what it holds"
+                : "the store's files are no longer where the server opened them: commits "
+                  "fail with 58030; stop the server and check the store",
             NULL);
 }
 

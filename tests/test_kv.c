@@ -1616,15 +1616,19 @@ static void test_mirror_load_background(void)
 
     kv_error err;
     kv_options o = {0};
-    o.load_background = 1;
+    o.load_background = 2; /* started below, after writes it must replay */
     o.load_parts = 2;
     db = kv_open_writer(url, &o, &err);
     CHECK(db != NULL);
     if (!db) return;
     kv_open_timing t;
     kv_open_timing_get(db, &t);
-    CHECK(t.background >= 1);
+    CHECK_EQ_INT(t.background, 1);
     kv_mirror_info mi;
+    CHECK_EQ_INT(kv_mirror_stats(db, &mi), 0); /* reads go to SlateDB */
+    put1(db, "a-before-start", "1"); /* kv_write: not gated, replayed at the switch */
+    expect(db, NULL, "a-before-start", "1");
+    kv_load_start(db);
     bg_committer c = {.db = db};
     pthread_t th;
     CHECK_EQ_INT(pthread_create(&th, NULL, bg_commit_thread, &c), 0);
@@ -1654,7 +1658,7 @@ static void test_mirror_load_background(void)
     CHECK_EQ_INT(kv_load_wait(db, 0, &err), 0);
     kv_open_timing_get(db, &t);
     CHECK_EQ_INT(t.background, 2);
-    CHECK(t.replayed > 0); /* commits were made during the load */
+    CHECK(t.replayed > 1); /* the write before the start, and commits during the load */
     CHECK_EQ_INT(t.load_parts, 2);
     CHECK(before != NULL);
     if (before) { /* the snapshot from before the switch reads the same state after it */
@@ -1667,6 +1671,7 @@ static void test_mirror_load_background(void)
     static char got[8 << 20], want[8 << 20];
     scan_text(db, NULL, "", NULL, NULL, got, sizeof got);
     expect(db, NULL, "c000123", "123");
+    expect(db, NULL, "a-before-start", "1");
     close_db(db);
     db = open_writer_opts(url, 0); /* loads in the open: digest checked, same keys */
     if (!db) return;
@@ -1686,6 +1691,7 @@ static void test_mirror_load_background(void)
     }
     CHECK_EQ_INT(forge_journal_record(url + strlen("file://"), b, false), 0);
     kv_batch_free(b);
+    o.load_background = 1; /* starts at open */
     db = kv_open_writer(url, &o, &err);
     CHECK(db != NULL);
     if (!db) return;

@@ -65,7 +65,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -176,7 +178,8 @@ struct kv_db {
     /* The background load (kv_options.load_background, "Background load"
      * below). loader_started is set before the handle is shared and never
      * changes; load_snap is the loader's until it ends. */
-    bool loader_started;
+    bool load_bg;              /* a background load: pending, running or over */
+    bool loader_started;       /* its thread runs (kv_load_start, or at open) */
     pthread_t loader;
     slate_snapshot *load_snap;
     kv_options load_opts;      /* load_parts only: no callbacks into the opener's stack */
@@ -189,6 +192,7 @@ struct kv_db {
     kv_error refusal;          /* under load_mu; written before `refused` is set */
     _Atomic bool refused;      /* the digest check refused the store: every call fails */
     _Atomic bool load_stop;    /* kv_close, or the log grew too big: give up */
+    _Atomic bool closing;      /* kv_close: the load's end is not reported */
     /* Under view_mu: while load_logging, each batch SlateDB took is also
      * appended to load_log (u32 length + rl_batch_encode), for the switch
      * to apply to the copy; load_log_lost once it was given up. */
@@ -703,8 +707,22 @@ static void load_part_run(load_part *p, const kv_options *opts)
     atomic_store_explicit(&p->bytes, st.bytes, memory_order_relaxed);
 }
 
+/* A background load's threads yield to the ones serving: the load's CPU
+ * (SlateDB's merge, seconds on a large lake) would otherwise take the
+ * cores from the first queries, which read SlateDB meanwhile. Linux's
+ * per-thread nice; elsewhere a no-op. */
+#define LOAD_BACKGROUND_NICE 5
+static void load_yield_cpu(void)
+{
+#ifdef SYS_gettid
+    (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), LOAD_BACKGROUND_NICE);
+#endif
+}
+
 static void *load_part_thread(void *arg)
 {
+    load_part *p = arg;
+    if (p->sh->snap) load_yield_cpu(); /* a background load's part */
     load_part_run(arg, NULL);
     return NULL;
 }
@@ -1153,7 +1171,8 @@ fail:
  *  - Given up (too big, out of memory, SlateDB failed, the log too big):
  *    reads stay on SlateDB as without a copy, the digest is taken as
  *    stored (as for a writer without a copy), and the gate opens.
- *  - kv_close stops the loader (load_stop) and joins it before closing. */
+ *  - kv_close stops the loader (load_stop) and joins it before closing;
+ *    a load that ends because of the close is not reported (`loaded`). */
 
 static void mirror_apply(kv_mirror *m, const kv_batch *b);
 
@@ -1197,6 +1216,7 @@ static void *load_thread(void *arg)
 {
     kv_db *db = arg;
     uint64_t t0 = rl_monotonic_ns();
+    load_yield_cpu();
     kv_verify_report *r = calloc(1, sizeof *r);
     kv_error err;
     set_err(&err, KV_OK, "");
@@ -1251,7 +1271,7 @@ static void *load_thread(void *arg)
     pthread_cond_broadcast(&db->load_cv);
     pthread_mutex_unlock(&db->load_mu);
     free(r);
-    if (db->loaded)
+    if (db->loaded && !atomic_load(&db->closing))
         db->loaded(db->loaded_ctx, db->url, &t, state == 4 ? &err : NULL);
     return NULL;
 }
@@ -1259,6 +1279,8 @@ static void *load_thread(void *arg)
 /* At open, before the handle is shared: read the stored digest and start
  * the load on its own thread. 1 started, 0 not (no digest to trust yet, or
  * no thread: the caller loads in the open), -1 failed (err). */
+static void load_start(kv_db *db);
+
 static int load_background_start(kv_db *db, const kv_options *opts, kv_verify_report *r,
                                  kv_error *err)
 {
@@ -1279,17 +1301,38 @@ static int load_background_start(kv_db *db, const kv_options *opts, kv_verify_re
     db->load_logging = true;
     db->load_state = 1;
     db->timing.background = 1;
-    if (pthread_create(&db->loader, NULL, load_thread, db) != 0) {
-        db->load_logging = false;
-        db->load_state = 0;
-        db->timing.background = 0;
-        slate_snapshot_free(db->load_snap);
-        db->load_snap = NULL;
-        db->digest_on = false;
-        return 0;
-    }
-    db->loader_started = true;
+    db->load_bg = true;
+    if (opts->load_background == 2) return 1; /* kv_load_start starts it */
+    load_start(db);
     return 1;
+}
+
+/* Start the background load's thread (once). Without a thread the load
+ * is given up: reads stay on SlateDB, the gate opens. */
+static void load_start(kv_db *db)
+{
+    if (!db->load_bg || db->loader_started) return;
+    if (pthread_create(&db->loader, NULL, load_thread, db) == 0) {
+        db->loader_started = true;
+        return;
+    }
+    pthread_mutex_lock(&db->write_lock);
+    pthread_mutex_lock(&db->view_mu);
+    db->load_logging = false;
+    rl_buf_free(&db->load_log);
+    pthread_mutex_unlock(&db->view_mu);
+    pthread_mutex_unlock(&db->write_lock);
+    slate_snapshot_free(db->load_snap);
+    db->load_snap = NULL;
+    pthread_mutex_lock(&db->load_mu);
+    db->load_state = db->timing.background = 3;
+    pthread_cond_broadcast(&db->load_cv);
+    pthread_mutex_unlock(&db->load_mu);
+}
+
+void kv_load_start(kv_db *db)
+{
+    if (db) load_start(db);
 }
 
 /* Fails the call when the load refused the store. */
@@ -1305,7 +1348,7 @@ static bool refused(kv_db *db, kv_error *err)
  * it ran. 0, or -1 with the refusal. */
 static int load_gate(kv_db *db, uint64_t seq, kv_error *err)
 {
-    if (!db->loader_started) return 0;
+    if (!db->load_bg) return 0;
     uint64_t from = atomic_load(&db->gate_from);
     if (from == 0 || seq < from) return 0;
     pthread_mutex_lock(&db->load_mu);
@@ -1319,7 +1362,7 @@ static int load_gate(kv_db *db, uint64_t seq, kv_error *err)
 int kv_load_wait(kv_db *db, uint32_t timeout_ms, kv_error *err)
 {
     set_err(err, KV_OK, "");
-    if (!db || !db->loader_started) return 0;
+    if (!db || !db->load_bg) return 0;
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_sec += timeout_ms / 1000;
@@ -1376,9 +1419,11 @@ int kv_close(kv_db *db, kv_error *err)
     set_err(err, KV_OK, "");
     if (!db) return 0;
     if (db->loader_started) { /* no other thread uses the handle now: stop the load */
+        atomic_store(&db->closing, true);
         atomic_store(&db->load_stop, true);
         pthread_join(db->loader, NULL);
     }
+    slate_snapshot_free(db->load_snap); /* a load never started (NULL once it ran) */
     kv_error local;
     kv_error *e = err ? err : &local;
     int rc = slate_close(db->slate, e);

@@ -148,7 +148,9 @@ typedef struct kv_options {
      * KV_ERR_CORRUPT, kv_load_refused). kv_write's rare writes (the
      * catalog's epoch and lease) do not wait. Ignored (the load happens
      * in the open) when the store has no well-formed digest yet, with
-     * digest_rebuild, and when mirror_max_bytes < 0. */
+     * digest_rebuild, and when mirror_max_bytes < 0. 1: the load starts
+     * at open; 2: at kv_load_start (the catalog's open steps first, so
+     * that their reads and writes do not wait behind the load's). */
     int load_background;
     /* With load_background: called once from the loading thread when the
      * load is over (loaded and switched to, given up, or refused), with
@@ -251,6 +253,10 @@ void kv_open_timing_get(kv_db *db, kv_open_timing *out);
  * running at the timeout, -1: the store was refused (err: KV_ERR_CORRUPT
  * and the digest's message). */
 int kv_load_wait(kv_db *db, uint32_t timeout_ms, kv_error *err);
+/* Start a background load opened with load_background 2 (once; a no-op
+ * otherwise). Until then commits made are logged for it and their
+ * acknowledgements wait as during the load. */
+void kv_load_start(kv_db *db);
 /* Did the background load's digest check refuse the store? 1 and the
  * message in `why` (may be NULL), or 0. */
 int kv_load_refused(kv_db *db, char *why, size_t n);

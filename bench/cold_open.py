@@ -93,8 +93,9 @@ def _first_answer(port, db, proc, deadline):
             time.sleep(0.01)
 
 
-def open_once(bin_path, env, store_root, db, proxy, latency_ms, work, extra=()):
-    """Start `serve --takeover` on store_root, wait for db's first answer
+def open_once(bin_path, env, store_root, db, proxy, latency_ms, work, extra=(), takeover=True):
+    """Start `serve --takeover` (or, takeover False, without: the start-up
+    lease check probes each lake first) on store_root, wait for db's first answer
     and for its in-memory copy to be loaded (the database_loaded line of a
     load in the background; at once with --load-in-open), stop it. A dict:
     seconds (to the first answer), loaded_seconds (to database_loaded, or
@@ -109,7 +110,7 @@ def open_once(bin_path, env, store_root, db, proxy, latency_ms, work, extra=()):
     with open(log_path, "w") as log:
         proc = subprocess.Popen(
             [bin_path, "serve", "--store", store_root, "--listen", f"127.0.0.1:{port}",
-             "--takeover", "--log-format", "json", *extra],
+             *(["--takeover"] if takeover else []), "--log-format", "json", *extra],
             stdout=log, stderr=subprocess.STDOUT, env=env)
         try:
             t1 = _first_answer(port, db, proc, t0 + 600)

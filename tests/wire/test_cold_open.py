@@ -66,3 +66,19 @@ def test_cold_open_answers_logs_phases_and_bounds_requests(lake):
     assert float(ph["load_ms"]) == 0 and float(ph["loaded_load_ms"]) > 0, ph
     assert r["requests"] <= MAX_REQUESTS + 10, r
     assert r["bytes"] < 4 << 20, r
+
+
+def test_first_open_reuses_the_start_up_probe(lake):
+    """Without --takeover, the start-up lease check opens a reader of each
+    lake on an object-store root (catalog and lease); the lake's open on
+    the first connect, within seconds, uses what it read instead of
+    opening a second reader (about 38 requests and 0.8 s at 25 ms)."""
+    from cold_open import open_once
+    r = open_once(BIN, lake.env, lake.store_root, lake.db, lake.proxy, 0, lake.work,
+                  takeover=False)
+    ph = r["phases"]
+    assert float(ph["exists_ms"]) < 20, ph  # a reader open takes 100 ms and more
+    assert ph.get("loaded_result") == "in_memory", ph
+    # the start-up probe, the writer's open, the load: no more than a
+    # --takeover open (which lists instead of probing) and one reader
+    assert r["requests"] <= MAX_REQUESTS + 40, r

@@ -65,9 +65,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -707,22 +705,8 @@ static void load_part_run(load_part *p, const kv_options *opts)
     atomic_store_explicit(&p->bytes, st.bytes, memory_order_relaxed);
 }
 
-/* A background load's threads yield to the ones serving: the load's CPU
- * (SlateDB's merge, seconds on a large lake) would otherwise take the
- * cores from the first queries, which read SlateDB meanwhile. Linux's
- * per-thread nice; elsewhere a no-op. */
-#define LOAD_BACKGROUND_NICE 5
-static void load_yield_cpu(void)
-{
-#ifdef SYS_gettid
-    (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), LOAD_BACKGROUND_NICE);
-#endif
-}
-
 static void *load_part_thread(void *arg)
 {
-    load_part *p = arg;
-    if (p->sh->snap) load_yield_cpu(); /* a background load's part */
     load_part_run(arg, NULL);
     return NULL;
 }
@@ -1216,7 +1200,6 @@ static void *load_thread(void *arg)
 {
     kv_db *db = arg;
     uint64_t t0 = rl_monotonic_ns();
-    load_yield_cpu();
     kv_verify_report *r = calloc(1, sizeof *r);
     kv_error err;
     set_err(&err, KV_OK, "");

@@ -1679,6 +1679,22 @@ static void test_mirror_load_background(void)
     CHECK(strcmp(got, want) == 0);
     close_db(db);
 
+    /* a deferred load nobody started: the first commit waiting for it
+     * starts it (no acknowledgement waits forever) */
+    db = kv_open_writer(url, &o, &err); /* load_background 2 */
+    CHECK(db != NULL);
+    if (!db) return;
+    b = kv_batch_new();
+    bput(b, "z-unstarted", "1");
+    kv_pending *p0 = NULL;
+    CHECK_EQ_INT(kv_write_begin(db, b, &p0, &err), 0);
+    kv_batch_free(b);
+    CHECK_EQ_INT(kv_write_wait(p0, &err), 0);
+    kv_open_timing_get(db, &t);
+    CHECK_EQ_INT(t.background, 2);
+    expect(db, NULL, "z-unstarted", "1");
+    close_db(db);
+
     if (g_backend != BK_FILE) return; /* keys are removed through a local journal */
     /* A store that does not add up: the open answers, then the load
      * refuses it; a commit begun meanwhile is not acknowledged. */

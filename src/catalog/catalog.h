@@ -189,6 +189,11 @@ bool rl_catalog_failed(rl_catalog *cat);
  * a reopen does not help (rl_catalog_heals false): restore the store or
  * open it with --rebuild-digest. */
 bool rl_catalog_refused(rl_catalog *cat);
+/* Start the background load of a catalog opened with
+ * store.load_background (kv_load_start; a no-op otherwise): its owner does
+ * once the open's first reads are done, so that they do not queue behind
+ * the load's (the first commit to wait for the load starts it anyway). */
+void rl_catalog_start_load(rl_catalog *cat);
 /* A failed catalog that reopening the store recovers: false when not
  * failed, or when its journal file is no longer at its path (the store's
  * directory was removed, moved or replaced: an operator must look). */

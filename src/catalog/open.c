@@ -299,10 +299,6 @@ rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_
         cat->epoch = e;
     }
     cat->timing.catalog_ns = rl_monotonic_ns() - t2;
-    /* a background load (rl_store_options.load_background) starts once
-     * the steps above have read and written what they need */
-    if (!cat->read_only)
-        kv_load_start(cat->kv);
     return cat;
 fail:
     rl_catalog_close(cat, NULL);

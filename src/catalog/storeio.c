@@ -131,6 +131,12 @@ bool rl_catalog_refused(rl_catalog *cat)
     return cat && !cat->read_only && kv_load_refused(cat->kv, NULL, 0);
 }
 
+void rl_catalog_start_load(rl_catalog *cat)
+{
+    if (cat && !cat->read_only)
+        kv_load_start(cat->kv);
+}
+
 bool rl_catalog_heals(rl_catalog *cat)
 {
     return rl_catalog_failed(cat) && kv_write_failed(cat->kv, NULL, 0) != 2 &&

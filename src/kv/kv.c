@@ -174,10 +174,12 @@ struct kv_db {
     unsigned merge_skip;
     kv_open_timing timing; /* kv_open_writer's; the load's fields under load_mu */
     /* The background load (kv_options.load_background, "Background load"
-     * below). loader_started is set before the handle is shared and never
+     * below). load_bg is set before the handle is shared and never
      * changes; load_snap is the loader's until it ends. */
     bool load_bg;              /* a background load: pending, running or over */
-    bool loader_started;       /* its thread runs (kv_load_start, or at open) */
+    bool loader_started;       /* load_start ran (kv_load_start, or at open) */
+    bool loader_thread;        /* ... and started the thread, joined by kv_close */
+    pthread_mutex_t start_mu;  /* over both; outermost (before write_lock) */
     pthread_t loader;
     slate_snapshot *load_snap;
     kv_options load_opts;      /* load_parts only: no callbacks into the opener's stack */
@@ -582,6 +584,7 @@ static kv_db *wrap(slate_db *s, kv_error *err)
     pthread_condattr_destroy(&ca);
     pthread_mutex_init(&db->load_mu, NULL);
     pthread_cond_init(&db->load_cv, NULL);
+    pthread_mutex_init(&db->start_mu, NULL);
     return db;
 }
 
@@ -1294,11 +1297,15 @@ static int load_background_start(kv_db *db, const kv_options *opts, kv_verify_re
  * is given up: reads stay on SlateDB, the gate opens. */
 static void load_start(kv_db *db)
 {
-    if (!db->load_bg || db->loader_started) return;
-    if (pthread_create(&db->loader, NULL, load_thread, db) == 0) {
-        db->loader_started = true;
-        return;
-    }
+    if (!db->load_bg) return;
+    pthread_mutex_lock(&db->start_mu);
+    bool run = !db->loader_started;
+    db->loader_started = true;
+    if (run) db->loader_thread = pthread_create(&db->loader, NULL, load_thread, db) == 0;
+    bool failed = run && !db->loader_thread;
+    pthread_mutex_unlock(&db->start_mu);
+    if (!failed) return;
+    /* no thread: given up */
     pthread_mutex_lock(&db->write_lock);
     pthread_mutex_lock(&db->view_mu);
     db->load_logging = false;
@@ -1334,6 +1341,7 @@ static int load_gate(kv_db *db, uint64_t seq, kv_error *err)
     if (!db->load_bg) return 0;
     uint64_t from = atomic_load(&db->gate_from);
     if (from == 0 || seq < from) return 0;
+    load_start(db); /* a commit waits for the load: it must run */
     pthread_mutex_lock(&db->load_mu);
     while (db->load_state == 1) pthread_cond_wait(&db->load_cv, &db->load_mu);
     int rc = db->load_state == 4 ? -1 : 0;
@@ -1346,6 +1354,7 @@ int kv_load_wait(kv_db *db, uint32_t timeout_ms, kv_error *err)
 {
     set_err(err, KV_OK, "");
     if (!db || !db->load_bg) return 0;
+    load_start(db);
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_sec += timeout_ms / 1000;
@@ -1401,7 +1410,7 @@ int kv_close(kv_db *db, kv_error *err)
 {
     set_err(err, KV_OK, "");
     if (!db) return 0;
-    if (db->loader_started) { /* no other thread uses the handle now: stop the load */
+    if (db->loader_thread) { /* no other thread uses the handle now: stop the load */
         atomic_store(&db->closing, true);
         atomic_store(&db->load_stop, true);
         pthread_join(db->loader, NULL);
@@ -1432,6 +1441,7 @@ int kv_close(kv_db *db, kv_error *err)
     pthread_cond_destroy(&db->arrive_cv);
     pthread_mutex_destroy(&db->load_mu);
     pthread_cond_destroy(&db->load_cv);
+    pthread_mutex_destroy(&db->start_mu);
     rl_buf_free(&db->load_log);
     free(db->local_dir);
     free(db->url);

@@ -254,8 +254,9 @@ void kv_open_timing_get(kv_db *db, kv_open_timing *out);
  * and the digest's message). */
 int kv_load_wait(kv_db *db, uint32_t timeout_ms, kv_error *err);
 /* Start a background load opened with load_background 2 (once; a no-op
- * otherwise). Until then commits made are logged for it and their
- * acknowledgements wait as during the load. */
+ * otherwise). Until then commits made are logged for it; the first
+ * acknowledgement that must wait for the load (and kv_load_wait) starts
+ * it if nothing did. */
 void kv_load_start(kv_db *db);
 /* Did the background load's digest check refuse the store? 1 and the
  * message in `why` (may be NULL), or 0. */

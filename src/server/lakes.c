@@ -631,6 +631,7 @@ static schema_lake *open_schema_lake(srv_lake *l, const char *schema, bool creat
         tail = &(*tail)->next;
     *tail = sl;
     log_opened(l->L, l->name, url, cat, t0, exists_ns);
+    rl_catalog_start_load(cat);
     return sl;
 }
 
@@ -794,6 +795,9 @@ static srv_lake *open_lake(srv_lakes *L, const char *name, bool reopen, bool pro
     l->eng = eng;
     log_opened(L, name, url, cat, t0, exists_ns);
     open_schema_lakes(l);
+    /* after the open's own reads (the schemas listed above): with the
+     * load running they queue behind its block fetches */
+    rl_catalog_start_load(cat);
     return l;
 }
 

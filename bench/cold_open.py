@@ -57,20 +57,21 @@ def _rss_peak_mb(pid):
     return None
 
 
-def _opened_event(log_path, db):
-    """The server's database_opened line for `db` as a dict, or None."""
+def _opened_event(log_path, db, event="database_opened"):
+    """The server's database_opened line for `db` (or its database_loaded
+    line, which names the store's url, ending in /db) as a dict, or None."""
     try:
         lines = open(log_path, errors="replace").read().splitlines()
     except OSError:
         return None
     for line in lines:
-        if '"database_opened"' not in line and "database_opened" not in line:
+        if f'"{event}"' not in line:
             continue
         try:
             ev = json.loads(line)
         except ValueError:
             continue
-        if ev.get("database") == db:
+        if ev.get("database") == db or ev.get("url", "").endswith("/" + db):
             return ev
     return None
 
@@ -92,9 +93,15 @@ def _first_answer(port, db, proc, deadline):
             time.sleep(0.01)
 
 
-def open_once(bin_path, env, store_root, db, proxy, latency_ms, work, extra=()):
-    """Start `serve --takeover` on store_root, wait for db's first answer,
-    stop it. A dict: seconds, requests, by_method, bytes, rss_mb, phases."""
+def open_once(bin_path, env, store_root, db, proxy, latency_ms, work, extra=(), takeover=True):
+    """Start `serve --takeover` (or, takeover False, without: the start-up
+    lease check probes each lake first) on store_root, wait for db's first answer
+    and for its in-memory copy to be loaded (the database_loaded line of a
+    load in the background; at once with --load-in-open), stop it. A dict:
+    seconds (to the first answer), loaded_seconds (to database_loaded, or
+    the first answer), requests, by_method, bytes (the whole open, the load
+    included), rss_mb, phases (database_opened's, and database_loaded's as
+    loaded_*)."""
     port = _free_port()
     log_path = Path(work) / f"serve-{time.time_ns()}.log"
     proxy.set_mode("delay", delay_ms=latency_ms, reads=True) if latency_ms else proxy.set_mode("pass")
@@ -103,10 +110,16 @@ def open_once(bin_path, env, store_root, db, proxy, latency_ms, work, extra=()):
     with open(log_path, "w") as log:
         proc = subprocess.Popen(
             [bin_path, "serve", "--store", store_root, "--listen", f"127.0.0.1:{port}",
-             "--takeover", "--log-format", "json", *extra],
+             *(["--takeover"] if takeover else []), "--log-format", "json", *extra],
             stdout=log, stderr=subprocess.STDOUT, env=env)
         try:
             t1 = _first_answer(port, db, proc, t0 + 600)
+            t2 = t1
+            while (_opened_event(log_path, db) or {}).get("load") == "background" and \
+                    not _opened_event(log_path, db, "database_loaded") and \
+                    time.monotonic() < t0 + 600 and proc.poll() is None:
+                time.sleep(0.01)
+                t2 = time.monotonic()
             rss = _rss_peak_mb(proc.pid)
         finally:
             proxy.set_mode("pass")
@@ -118,8 +131,11 @@ def open_once(bin_path, env, store_root, db, proxy, latency_ms, work, extra=()):
                 proc.wait()
     r1, m1, b1 = proxy.counters()
     ev = _opened_event(log_path, db) or {}
-    phases = {k: v for k, v in ev.items() if k.endswith("_ms") or k in ("in_memory",)}
-    return {"seconds": t1 - t0, "requests": r1 - r0,
+    phases = {k: v for k, v in ev.items() if k.endswith("_ms") or k in ("in_memory", "load")}
+    loaded = _opened_event(log_path, db, "database_loaded") or {}
+    phases.update({f"loaded_{k}": v for k, v in loaded.items()
+                   if k in ("result", "load_ms", "load_keys", "load_parts", "replayed")})
+    return {"seconds": t1 - t0, "loaded_seconds": t2 - t0, "requests": r1 - r0,
             "by_method": {k: m1.get(k, 0) - m0.get(k, 0) for k in m1 if m1.get(k, 0) - m0.get(k, 0)},
             "bytes": b1 - b0, "rss_mb": rss, "phases": phases}
 
@@ -196,6 +212,7 @@ def main():
             r = measure_cold_open(args.files, ms, bin_path=args.bin, lake=lake, runs=args.runs)
             ph = " ".join(f"{k}={v}" for k, v in sorted(r["phases"].items()))
             print(f"files={args.files} latency={ms}ms seconds={r['seconds']:.2f} "
+                  f"loaded_seconds={r['loaded_seconds']:.2f} "
                   f"requests={r['requests']} {r['by_method']} bytes={r['bytes']} "
                   f"rss_mb={r['rss_mb']:.0f} {ph}", flush=True)
     finally:

@@ -1510,6 +1510,231 @@ static void test_mirror_load_parallel(void)
     if (db) kv_close(db, NULL);
 }
 
+/* kv_options.load_background: the open returns before the copy is loaded,
+ * reads go to SlateDB, commits made meanwhile are applied to the copy at
+ * the switch, and their acknowledgements wait for the digest check.
+ * A committer thread makes BG_COMMITS batches (each: c<i> put, d<i>
+ * deleted, "n-count" = i + 1) through kv_write_begin while the load runs, and
+ * waits for all of them only then; the main thread takes snapshots all
+ * along and checks each is one state (n-count = k: c0..c(k-1), d(k)..), keeps
+ * one taken before the switch and reads it again after. At the end the
+ * copy holds every commit once, matches what a fresh open (loading in the
+ * open, digest checked) reads, and the committer's acknowledgements all
+ * came after the load was over. */
+enum { BG_BASE = 60000, BG_COMMITS = 400 };
+
+typedef struct bg_committer {
+    kv_db *db;
+    int begun, acked_while_loading, failed;
+} bg_committer;
+
+static void *bg_commit_thread(void *arg)
+{
+    bg_committer *c = arg;
+    kv_pending **p = calloc(BG_COMMITS, sizeof *p);
+    char k[32], v[32];
+    for (int i = 0; i < BG_COMMITS; i++) {
+        kv_batch *b = kv_batch_new();
+        snprintf(k, sizeof k, "c%06d", i);
+        snprintf(v, sizeof v, "%d", i);
+        bput(b, k, v);
+        snprintf(k, sizeof k, "d%06d", i);
+        kv_batch_delete(b, (const uint8_t *)k, strlen(k));
+        snprintf(v, sizeof v, "%d", i + 1);
+        bput(b, "n-count", v);
+        kv_error err;
+        if (kv_write_begin(c->db, b, &p[i], &err) < 0) c->failed++;
+        kv_batch_free(b);
+        c->begun = i + 1;
+        if (i % 16 == 15) sched_yield();
+    }
+    for (int i = 0; i < BG_COMMITS; i++) {
+        kv_error err;
+        if (p[i] && kv_write_wait(p[i], &err) < 0) c->failed++;
+        kv_open_timing t;
+        kv_open_timing_get(c->db, &t);
+        if (i == 0 && t.background == 1) c->acked_while_loading++;
+    }
+    free(p);
+    return NULL;
+}
+
+/* One state in snapshot s: "n-count" = k, exactly c0..c(k-1) and d(k).. of
+ * the BG_COMMITS d keys. Returns k, or -1 when the state is torn. */
+static int bg_state(kv_db *db, kv_snapshot *s)
+{
+    uint8_t *v = NULL;
+    size_t vl = 0;
+    int k = 0;
+    int rc = get_raw(db, s, "n-count", 7, &v, &vl);
+    if (rc < 0) return -1;
+    if (rc == 1) { /* the value is not NUL-terminated */
+        char num[16];
+        snprintf(num, sizeof num, "%.*s", (int)(vl < 15 ? vl : 15), (const char *)v);
+        k = atoi(num);
+    }
+    free(v);
+    kv_error err;
+    kv_iter *it = kv_scan(db, s, (const uint8_t *)"c", 1, (const uint8_t *)"e", 1, &err);
+    if (!it) return -1;
+    const uint8_t *key, *val;
+    size_t kl, vl2;
+    int nc = 0, nd = 0, bad = 0;
+    char want[32];
+    while ((rc = kv_iter_next(it, &key, &kl, &val, &vl2, &err)) == 1) {
+        if (key[0] == 'c') {
+            snprintf(want, sizeof want, "c%06d", nc++);
+        } else {
+            snprintf(want, sizeof want, "d%06d", k + nd++);
+        }
+        if (kl != strlen(want) || memcmp(key, want, kl) != 0) bad++;
+    }
+    kv_iter_free(it);
+    if (rc < 0 || bad || nc != k || nd != BG_COMMITS - k) return -1;
+    return k;
+}
+
+static void test_mirror_load_background(void)
+{
+    char url[PATH_MAX], k[32];
+    fresh_url(url, sizeof url);
+    kv_db *db = open_writer_opts(url, 0);
+    if (!db) return;
+    kv_batch *b = kv_batch_new();
+    for (int i = 0; i < BG_BASE; i++) { /* enough that the load takes a while */
+        snprintf(k, sizeof k, "b%07d", i);
+        bput(b, k, "base-value-of-some-length");
+    }
+    for (int i = 0; i < BG_COMMITS; i++) {
+        snprintf(k, sizeof k, "d%06d", i);
+        bput(b, k, "d");
+    }
+    CHECK_EQ_INT(write_batch(db, b), 0);
+    kv_batch_free(b);
+    CHECK_EQ_INT(kv_flush(db, NULL), 0);
+    close_db(db);
+
+    kv_error err;
+    kv_options o = {0};
+    o.load_background = 2; /* started below, after writes it must replay */
+    o.load_parts = 2;
+    db = kv_open_writer(url, &o, &err);
+    CHECK(db != NULL);
+    if (!db) return;
+    kv_open_timing t;
+    kv_open_timing_get(db, &t);
+    CHECK_EQ_INT(t.background, 1);
+    kv_mirror_info mi;
+    CHECK_EQ_INT(kv_mirror_stats(db, &mi), 0); /* reads go to SlateDB */
+    put1(db, "a-before-start", "1"); /* kv_write: not gated, replayed at the switch */
+    expect(db, NULL, "a-before-start", "1");
+    kv_load_start(db);
+    bg_committer c = {.db = db};
+    pthread_t th;
+    CHECK_EQ_INT(pthread_create(&th, NULL, bg_commit_thread, &c), 0);
+    kv_snapshot *before = NULL;
+    int before_k = -1, snaps = 0, torn = 0;
+    for (;;) { /* snapshots while the load and the commits run */
+        kv_open_timing_get(db, &t);
+        bool loading = t.background == 1;
+        kv_snapshot *s = kv_snapshot_new(db, &err);
+        CHECK(s != NULL);
+        if (!s) break;
+        int st = bg_state(db, s);
+        snaps++;
+        if (st < 0) torn++;
+        if (loading && !before) { /* keep one from before the switch */
+            before = s;
+            before_k = st;
+        } else {
+            kv_snapshot_free(s);
+        }
+        if (!loading && c.begun == BG_COMMITS) break;
+    }
+    pthread_join(th, NULL);
+    CHECK_EQ_INT(torn, 0);
+    CHECK_EQ_INT(c.failed, 0);
+    CHECK_EQ_INT(c.acked_while_loading, 0); /* acks waited for the digest check */
+    CHECK_EQ_INT(kv_load_wait(db, 0, &err), 0);
+    kv_open_timing_get(db, &t);
+    CHECK_EQ_INT(t.background, 2);
+    CHECK(t.replayed > 1); /* the write before the start, and commits during the load */
+    CHECK_EQ_INT(t.load_parts, 2);
+    CHECK(before != NULL);
+    if (before) { /* the snapshot from before the switch reads the same state after it */
+        CHECK(before_k >= 0);
+        CHECK_EQ_INT(bg_state(db, before), before_k);
+        kv_snapshot_free(before);
+    }
+    CHECK_EQ_INT(kv_mirror_stats(db, &mi), 1); /* reads now use the copy */
+    CHECK_EQ_INT(bg_state(db, NULL), BG_COMMITS);
+    static char got[8 << 20], want[8 << 20];
+    scan_text(db, NULL, "", NULL, NULL, got, sizeof got);
+    expect(db, NULL, "c000123", "123");
+    expect(db, NULL, "a-before-start", "1");
+    close_db(db);
+    db = open_writer_opts(url, 0); /* loads in the open: digest checked, same keys */
+    if (!db) return;
+    scan_text(db, NULL, "", NULL, NULL, want, sizeof want);
+    CHECK(strcmp(got, want) == 0);
+    close_db(db);
+
+    /* a deferred load nobody started: the first commit waiting for it
+     * starts it (no acknowledgement waits forever) */
+    db = kv_open_writer(url, &o, &err); /* load_background 2 */
+    CHECK(db != NULL);
+    if (!db) return;
+    b = kv_batch_new();
+    bput(b, "z-unstarted", "1");
+    kv_pending *p0 = NULL;
+    CHECK_EQ_INT(kv_write_begin(db, b, &p0, &err), 0);
+    kv_batch_free(b);
+    CHECK_EQ_INT(kv_write_wait(p0, &err), 0);
+    kv_open_timing_get(db, &t);
+    CHECK_EQ_INT(t.background, 2);
+    expect(db, NULL, "z-unstarted", "1");
+    close_db(db);
+
+    if (g_backend != BK_FILE) return; /* keys are removed through a local journal */
+    /* A store that does not add up: the open answers, then the load
+     * refuses it; a commit begun meanwhile is not acknowledged. */
+    fresh_url(url, sizeof url);
+    if (!build_l0_store(url)) return;
+    b = kv_batch_new();
+    for (int i = 0; i < PL_N; i += 1000) {
+        snprintf(k, sizeof k, "%c%06d", "abpq"[i % 4], i);
+        kv_batch_delete(b, (const uint8_t *)k, strlen(k));
+    }
+    CHECK_EQ_INT(forge_journal_record(url + strlen("file://"), b, false), 0);
+    kv_batch_free(b);
+    o.load_background = 1; /* starts at open */
+    db = kv_open_writer(url, &o, &err);
+    CHECK(db != NULL);
+    if (!db) return;
+    b = kv_batch_new();
+    bput(b, "zz-after", "x");
+    kv_pending *p = NULL;
+    int rc = kv_write_begin(db, b, &p, &err);
+    if (rc == 0) rc = kv_write_wait(p, &err);
+    kv_batch_free(b);
+    CHECK_EQ_INT(rc, -1);
+    CHECK_EQ_INT(err.kind, KV_ERR_CORRUPT);
+    CHECK_EQ_INT(kv_load_wait(db, 0, &err), -1);
+    CHECK_EQ_INT(err.kind, KV_ERR_CORRUPT);
+    CHECK(strstr(err.message, "integrity digest") != NULL);
+    char why[600];
+    CHECK_EQ_INT(kv_load_refused(db, why, sizeof why), 1);
+    CHECK(kv_get(db, NULL, (const uint8_t *)"a000001", 7, NULL, NULL, &err) < 0);
+    CHECK_EQ_INT(err.kind, KV_ERR_CORRUPT);
+    CHECK(kv_snapshot_new(db, &err) == NULL);
+    close_db(db);
+    o.load_background = 0; /* and a later open still refuses it */
+    db = kv_open_writer(url, &o, &err);
+    CHECK(db == NULL);
+    CHECK_EQ_INT(err.kind, KV_ERR_CORRUPT);
+    if (db) kv_close(db, NULL);
+}
+
 /* A store whose in-memory copy would take more than mirror_max_bytes at
  * open is read from SlateDB, with the same answers. */
 static void test_mirror_size_limit(void)
@@ -1894,6 +2119,7 @@ static void run_suite(const char *name)
     RUN(test_mirror_load_progress);
     RUN(test_mirror_load_one_pass);
     RUN(test_mirror_load_parallel);
+    RUN(test_mirror_load_background);
 }
 
 int main(void)

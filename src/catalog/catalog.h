@@ -82,6 +82,15 @@ typedef struct rl_store_options {
      * store beyond opening it; NULL = stderr. */
     void (*notice)(void *ctx, const char *message);
     void *notice_ctx;
+    /* Writers: answer from SlateDB while the in-memory copy loads in the
+     * background, commits acknowledged once its digest check passed
+     * (kv_options.load_background; a refused store then fails every
+     * statement, rl_catalog_failed); `loaded` (may be NULL; its ctx must
+     * outlive the catalog) is told when the load is over. */
+    bool load_background;
+    void (*loaded)(void *ctx, const char *url, const kv_open_timing *timing,
+                   const kv_error *refusal);
+    void *loaded_ctx;
 } rl_store_options;
 
 typedef struct rl_catalog_options {
@@ -174,6 +183,17 @@ uint64_t rl_catalog_writer_epoch(const rl_catalog *cat);
  * recovers exactly as a restart would (the server does so by itself,
  * src/server/lakes.c). Sticky. */
 bool rl_catalog_failed(rl_catalog *cat);
+/* A writer opened with store.load_background whose in-memory copy's load
+ * found the store's keys disagreeing with its integrity digest: failed
+ * (above), every statement fails with XX001 and the digest's message, and
+ * a reopen does not help (rl_catalog_heals false): restore the store or
+ * open it with --rebuild-digest. */
+bool rl_catalog_refused(rl_catalog *cat);
+/* Start the background load of a catalog opened with
+ * store.load_background (kv_load_start; a no-op otherwise): its owner does
+ * once the open's first reads are done, so that they do not queue behind
+ * the load's (the first commit to wait for the load starts it anyway). */
+void rl_catalog_start_load(rl_catalog *cat);
 /* A failed catalog that reopening the store recovers: false when not
  * failed, or when its journal file is no longer at its path (the store's
  * directory was removed, moved or replaced: an operator must look). */

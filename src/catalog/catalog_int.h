@@ -308,6 +308,9 @@ static inline kv_options cat_kv_options(const rl_store_options *s)
     ko.load_progress_ms = s->load_progress_ms;
     ko.notice = s->notice;
     ko.notice_ctx = s->notice_ctx;
+    ko.load_background = s->load_background ? 2 : 0; /* rl_catalog_start_load */
+    ko.loaded = s->loaded;
+    ko.loaded_ctx = s->loaded_ctx;
     return ko;
 }
 

@@ -7,7 +7,9 @@
  * corrupt -> XX001, I/O -> 58030); rl_catalog.failed, set once by the first
  * I/O failure of a writer's write path (an object store's write, or a local
  * store's journal write or fdatasync, also the lease heartbeat's: seen
- * through kv_write_failed) and never cleared: the handle is replaced, not
+ * through kv_write_failed), or by the refusal of a background load's
+ * digest check (kv_load_refused: XX001, not healed by a reopen), and never
+ * cleared: the handle is replaced, not
  * mended (the server reopens the store, src/server/lakes.c).
  *
  * Invariants: calls nothing else of the catalog (the bottom of its files);
@@ -95,6 +97,10 @@ void cat_hint_store_failed(rl_catalog *cat, rl_error *err)
 
 int cat_store_failed_error(rl_catalog *cat, rl_error *err)
 {
+    if (rl_catalog_refused(cat)) {
+        rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED, "%s", cat->failed_why);
+        return -1;
+    }
     rl_error_set(err, RL_SQLSTATE_IO,
                  "this lake is unavailable: a write to its %s failed (%s); the commits that "
                  "were not acknowledged may or may not be in the store",
@@ -114,12 +120,27 @@ bool rl_catalog_failed(rl_catalog *cat)
     char why[sizeof cat->failed_why];
     if (!cat->read_only && kv_write_failed(cat->kv, why, sizeof why))
         latch_failed(cat, why);
+    /* the in-memory copy's load, after the open, refused the store */
+    if (!cat->read_only && kv_load_refused(cat->kv, why, sizeof why))
+        latch_failed(cat, why);
     return atomic_load(&cat->failed);
+}
+
+bool rl_catalog_refused(rl_catalog *cat)
+{
+    return cat && !cat->read_only && kv_load_refused(cat->kv, NULL, 0);
+}
+
+void rl_catalog_start_load(rl_catalog *cat)
+{
+    if (cat && !cat->read_only)
+        kv_load_start(cat->kv);
 }
 
 bool rl_catalog_heals(rl_catalog *cat)
 {
-    return rl_catalog_failed(cat) && kv_write_failed(cat->kv, NULL, 0) != 2;
+    return rl_catalog_failed(cat) && kv_write_failed(cat->kv, NULL, 0) != 2 &&
+           !rl_catalog_refused(cat);
 }
 
 const char *rl_catalog_failed_why(rl_catalog *cat)

@@ -803,7 +803,8 @@ static const char *const help_serve =
     "                      [--log-min-duration-statement MS] [--log-min-error-statement LEVEL]\n"
     "                      [--cache-mb N] [--mirror-mb N]\n"
     "                      [--result-cache-mb N] [--journal on|off] [--busy-poll-us N] [--writer-lease-ms MS]\n"
-    "                      [--journal-salvage] [--rebuild-digest] [--store-timeout-ms MS]\n"
+    "                      [--journal-salvage] [--rebuild-digest] [--load-in-open]\n"
+    "                      [--store-timeout-ms MS]\n"
     "                      [--sequence-commits on|off] [--heal-max-backoff-ms MS]\n"
     "\n"
     "Serve RockLake catalogs over the PostgreSQL wire protocol (3.0), so DuckDB attaches\n"
@@ -934,6 +935,10 @@ static const char *const help_serve =
     "                         store lost or regained keys; refused otherwise) is served with\n"
     "                         what it holds, the digest rewritten to match; only once a\n"
     "                         restore from a backup is ruled out (docs/operations.md)\n"
+    "  --load-in-open         a lake opens only once its in-memory copy is loaded and its\n"
+    "                         integrity digest checked (ROCKLAKE_LOAD_IN_OPEN). By default\n"
+    "                         it answers at once from the store while the copy loads, and\n"
+    "                         acknowledges commits once the check passed (docs/operations.md)\n"
     "  --busy-poll-us N       after answering, a session checks for its next message without\n"
     "                         sleeping for up to N microseconds (ROCKLAKE_BUSY_POLL_US;\n"
     "                         default 100; 0 = never; at most one session fewer than the CPUs\n"
@@ -965,7 +970,8 @@ enum {
     SO_LOG_FORMAT, SO_AUTO_CREATE, SO_MAX_CONN, SO_PORT_FILE, SO_LOG_MIN_DURATION, SO_CACHE_MB,
     SO_MIRROR_MB, SO_JOURNAL, SO_POLL_US, SO_AUTH_TIMEOUT, SO_LEASE_MS, SO_JOURNAL_SALVAGE,
     SO_REBUILD_DIGEST, SO_MAX_AUTO_CREATE, SO_STORE_TIMEOUT, SO_SEQUENCE_COMMITS,
-    SO_RESULT_CACHE_MB, SO_LOG_MIN_ERROR, SO_HEAL_MAX_BACKOFF, SO_STANDBY, SO__COUNT
+    SO_RESULT_CACHE_MB, SO_LOG_MIN_ERROR, SO_HEAL_MAX_BACKOFF, SO_STANDBY, SO_LOAD_IN_OPEN,
+    SO__COUNT
 };
 
 /* serve's options: --name, the environment variable and the config-file
@@ -1005,6 +1011,7 @@ static const cli_opt serve_opts[SO__COUNT] = {
     {"log-min-error-statement", true, "ROCKLAKE_LOG_MIN_ERROR_STATEMENT"},
     {"heal-max-backoff-ms", true, "ROCKLAKE_HEAL_MAX_BACKOFF_MS"},
     {"standby", false, "ROCKLAKE_STANDBY"},
+    {"load-in-open", false, "ROCKLAKE_LOAD_IN_OPEN"},
 };
 
 /* Option values by source; later sources win. Strings point into argv, the
@@ -1116,6 +1123,7 @@ static int serve_config(const serve_args *a, rl_server_config *c)
     c->read_only = c->read_only || c->standby;
     c->journal_salvage = truthy(a->val[SO_JOURNAL_SALVAGE]);
     c->rebuild_digest = truthy(a->val[SO_REBUILD_DIGEST]);
+    c->load_in_open = truthy(a->val[SO_LOAD_IN_OPEN]);
     c->tls_cert = a->val[SO_TLS_CERT];
     c->tls_key = a->val[SO_TLS_KEY];
     c->users_file = a->val[SO_USERS];

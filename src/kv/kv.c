@@ -115,7 +115,10 @@ static bool is_own_key(const uint8_t *k, size_t kl)
 
 struct kv_db {
     slate_db *slate;
-    kv_mirror *mirror; /* NULL: every read goes to SlateDB */
+    /* NULL: every read goes to SlateDB. Set once: at open, or by the
+     * background load's switch (under write_lock and view_mu); atomic so
+     * that readers without a lock see it whole. */
+    _Atomic(kv_mirror *) mirror;
     uint64_t mirror_limit; /* bytes past which the mirror is given up */
     /* Orders the journal append, SlateDB's memtable apply and the mirror
      * apply of each batch. */
@@ -169,11 +172,43 @@ struct kv_db {
     /* Merge tries the gather skips after one that failed (under view_mu,
      * touched by the one leader only). */
     unsigned merge_skip;
-    kv_open_timing timing; /* written by kv_open_writer only */
+    kv_open_timing timing; /* kv_open_writer's; the load's fields under load_mu */
+    /* The background load (kv_options.load_background, "Background load"
+     * below). load_bg is set before the handle is shared and never
+     * changes; load_snap is the loader's until it ends. */
+    bool load_bg;              /* a background load: pending, running or over */
+    bool loader_started;       /* load_start ran (kv_load_start, or at open) */
+    bool loader_thread;        /* ... and started the thread, joined by kv_close */
+    pthread_mutex_t start_mu;  /* over both; outermost (before write_lock) */
+    pthread_t loader;
+    slate_snapshot *load_snap;
+    kv_options load_opts;      /* load_parts only: no callbacks into the opener's stack */
+    void (*loaded)(void *ctx, const char *url, const kv_open_timing *timing,
+                   const kv_error *refusal);
+    void *loaded_ctx;
+    pthread_mutex_t load_mu;
+    pthread_cond_t load_cv;    /* load_state left 1 */
+    uint32_t load_state;       /* under load_mu: kv_open_timing.background */
+    kv_error refusal;          /* under load_mu; written before `refused` is set */
+    _Atomic bool refused;      /* the digest check refused the store: every call fails */
+    _Atomic bool load_stop;    /* kv_close, or the log grew too big: give up */
+    _Atomic bool closing;      /* kv_close: the load's end is not reported */
+    /* Under view_mu: while load_logging, each batch SlateDB took is also
+     * appended to load_log (u32 length + rl_batch_encode), for the switch
+     * to apply to the copy; load_log_lost once it was given up. */
+    bool load_logging;
+    bool load_log_lost;
+    rl_buf load_log;
+    uint64_t load_logged;
+    /* The first write numbered by kv_write_begin (not kv_write) while the
+     * load ran, 0 none: kv_write_wait / kv_wait_durable of it or a later
+     * number wait for the load's digest check. Stored under view_mu. */
+    _Atomic uint64_t gate_from;
 };
 
 struct kv_pending {
     kv_db *db;
+    bool gated;           /* a commit (kv_write_begin): its ack waits for a running load */
     slate_pending *slate;
     uint64_t seq;         /* the write's number (kv_pending_seq) */
     uint64_t own_bytes;   /* digest key + value bytes this write added */
@@ -547,6 +582,9 @@ static kv_db *wrap(slate_db *s, kv_error *err)
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
     pthread_cond_init(&db->arrive_cv, &ca);
     pthread_condattr_destroy(&ca);
+    pthread_mutex_init(&db->load_mu, NULL);
+    pthread_cond_init(&db->load_cv, NULL);
+    pthread_mutex_init(&db->start_mu, NULL);
     return db;
 }
 
@@ -564,6 +602,8 @@ typedef struct load_part load_part;
 /* What the parts of one load share. */
 typedef struct load_shared {
     slate_db *s;
+    slate_snapshot *snap;     /* the state loaded (background load), NULL the latest */
+    _Atomic bool *cancel;     /* NULL, or set by the handle's close: give up */
     uint64_t limit;           /* the mirror's byte limit, for all parts together */
     load_part *parts;
     size_t nparts;
@@ -619,7 +659,7 @@ static void load_part_run(load_part *p, const kv_options *opts)
         return;
     }
     kvm_load_seed(p->m, 0x9E3779B97F4A7C15ull * (uint64_t)(p - sh->parts + 1));
-    slate_iter *it = slate_scan(sh->s, NULL, p->lo, p->lolen, p->hi, p->hilen, &p->err);
+    slate_iter *it = slate_scan(sh->s, sh->snap, p->lo, p->lolen, p->hi, p->hilen, &p->err);
     if (!it) {
         p->failed = 1;
         atomic_store(&sh->stop, true);
@@ -641,6 +681,10 @@ static void load_part_run(load_part *p, const kv_options *opts)
             atomic_store_explicit(&p->keys, n, memory_order_relaxed);
             atomic_store_explicit(&p->bytes, st.bytes, memory_order_relaxed);
             if (atomic_load_explicit(&sh->stop, memory_order_relaxed)) break;
+            if (sh->cancel && atomic_load(sh->cancel)) {
+                p->failed = 2; /* given up: no copy */
+                break;
+            }
             if (sh->nparts > 1) others = others_bytes(p);
         }
         if ((n & 0xFFFF) == 0 && opts && opts->load_progress &&
@@ -699,9 +743,9 @@ static size_t load_plan(slate_db *s, const kv_options *opts, uint8_t **buf, size
  * digest check). Returns the mirror, or NULL when the copy would take more
  * than `limit` bytes or memory runs out (the writer then reads SlateDB; *r
  * is incomplete), or when SlateDB fails (1 in *failed, error in *err). */
-static kv_mirror *load_mirror(slate_db *s, uint64_t limit, const kv_options *opts,
-                              kv_verify_report *r, uint64_t *pairs, uint32_t *nparts,
-                              int *failed, kv_error *err)
+static kv_mirror *load_mirror(slate_db *s, slate_snapshot *snap, _Atomic bool *cancel,
+                              uint64_t limit, const kv_options *opts, kv_verify_report *r,
+                              uint64_t *pairs, uint32_t *nparts, int *failed, kv_error *err)
 {
     *failed = 0;
     *pairs = 0;
@@ -709,7 +753,7 @@ static kv_mirror *load_mirror(slate_db *s, uint64_t limit, const kv_options *opt
     size_t splitlen;
     size_t n = load_plan(s, opts, &splits, &splitlen);
     *nparts = (uint32_t)n;
-    load_shared sh = {.s = s, .limit = limit, .nparts = n};
+    load_shared sh = {.s = s, .snap = snap, .cancel = cancel, .limit = limit, .nparts = n};
     sh.parts = calloc(n, sizeof *sh.parts);
     if (!sh.parts) {
         free(splits);
@@ -1002,11 +1046,17 @@ static slate_options slate_options_of(const kv_options *o)
  * to the store (docs/design/group-commit.md). */
 #define OBJECT_STORE_WAL_FLUSH_MS 1000
 
-void kv_open_timing_get(const kv_db *db, kv_open_timing *out)
+void kv_open_timing_get(kv_db *db, kv_open_timing *out)
 {
     memset(out, 0, sizeof *out);
-    if (db) *out = db->timing;
+    if (!db) return;
+    pthread_mutex_lock(&db->load_mu); /* a background load writes its fields */
+    *out = db->timing;
+    pthread_mutex_unlock(&db->load_mu);
 }
+
+static int load_background_start(kv_db *db, const kv_options *opts, kv_verify_report *r,
+                                 kv_error *err);
 
 kv_db *kv_open_writer(const char *url, const kv_options *opts, kv_error *err)
 {
@@ -1043,10 +1093,22 @@ kv_db *kv_open_writer(const char *url, const kv_options *opts, kv_error *err)
         set_err(err, KV_ERR_INTERNAL, "out of memory opening the store");
         goto fail;
     }
+    if (max >= 0 && opts && opts->load_background && !opts->digest_rebuild) {
+        db->mirror_limit = max ? (uint64_t)max : DEFAULT_MIRROR_MAX_BYTES;
+        int started = load_background_start(db, opts, r, err);
+        if (started < 0) goto fail;
+        if (started) {
+            db->timing.digest_ns = rl_monotonic_ns() - t2; /* the stored digest's read */
+            assert(!db->journal || !salvage);
+            db->salvaged = salvage;
+            free(r);
+            return db;
+        }
+    }
     if (max >= 0) {
         int failed;
         db->mirror_limit = max ? (uint64_t)max : DEFAULT_MIRROR_MAX_BYTES;
-        m = load_mirror(s, db->mirror_limit, opts, r, &db->timing.load_keys,
+        m = load_mirror(s, NULL, NULL, db->mirror_limit, opts, r, &db->timing.load_keys,
                         &db->timing.load_parts, &failed, err);
         if (failed) goto fail;
     }
@@ -1071,6 +1133,253 @@ fail:
     kv_error ignored;
     kv_close(db, &ignored);
     return NULL;
+}
+
+/* ------------------------------------------------------------ background load */
+
+/* kv_options.load_background (docs/design/background-load.md): the open
+ * returns once SlateDB is open and the stored digest read; reads go to
+ * SlateDB (db->mirror NULL) while a thread loads the copy at load_snap, the
+ * SlateDB snapshot taken at open before the handle was shared.
+ *  - Every batch SlateDB takes from then on is also appended to load_log
+ *    (under view_mu, in the order of write_lock), so the log holds exactly
+ *    the batches after load_snap.
+ *  - The switch runs under write_lock and view_mu: the log's batches are
+ *    applied to the copy in order, logging stops, and db->mirror is set.
+ *    No batch is between SlateDB and the copy then, so the copy's latest
+ *    state is SlateDB's latest state. A snapshot taken before the switch is
+ *    a SlateDB snapshot and keeps reading SlateDB; one taken after pins the
+ *    copy; reads without a snapshot see the latest state either way.
+ *  - The digest check compares the keys at load_snap with the digest keys
+ *    at load_snap (both in the one scan). Until it passed, no commit is
+ *    acknowledged (kv_write_wait, kv_wait_durable: gate_from), so no client
+ *    is told a commit is safe on a store that is then refused; a refused
+ *    store fails every later call with the digest's message (refused).
+ *  - Given up (too big, out of memory, SlateDB failed, the log too big):
+ *    reads stay on SlateDB as without a copy, the digest is taken as
+ *    stored (as for a writer without a copy), and the gate opens.
+ *  - kv_close stops the loader (load_stop) and joins it before closing;
+ *    a load that ends because of the close is not reported (`loaded`). */
+
+static void mirror_apply(kv_mirror *m, const kv_batch *b);
+
+/* Under view_mu, while logging: append b (SlateDB took it) to the log. */
+static void load_log_batch(kv_db *db, const kv_batch *b)
+{
+    if (db->load_log_lost) return;
+    size_t at = db->load_log.len;
+    rl_buf_put_be64(&db->load_log, 0);
+    if (rl_batch_encode(b, &db->load_log) < 0 || db->load_log.failed) {
+        /* past its limit (the copy's) or out of memory: the copy cannot
+         * catch up; the load gives up, reads stay on SlateDB */
+        db->load_log_lost = true;
+        rl_buf_free(&db->load_log);
+        atomic_store(&db->load_stop, true);
+        return;
+    }
+    rl_store_be64(db->load_log.data + at, db->load_log.len - at - 8);
+    db->load_logged++;
+}
+
+/* Under write_lock and view_mu: apply the log to m, in order. 0, or -1
+ * (a batch that does not decode, or m broken: out of memory). */
+static int load_log_replay(kv_db *db, kv_mirror *m)
+{
+    size_t at = 0;
+    while (at < db->load_log.len) {
+        assert(db->load_log.len - at >= 8);
+        uint64_t n = rl_load_be64(db->load_log.data + at);
+        kv_batch *b = rl_batch_decode(db->load_log.data + at + 8, n);
+        if (!b) return -1;
+        mirror_apply(m, b);
+        kv_batch_free(b);
+        if (kvm_broken(m)) return -1;
+        at += 8 + n;
+    }
+    return 0;
+}
+
+static void *load_thread(void *arg)
+{
+    kv_db *db = arg;
+    uint64_t t0 = rl_monotonic_ns();
+    kv_verify_report *r = calloc(1, sizeof *r);
+    kv_error err;
+    set_err(&err, KV_OK, "");
+    int failed = 1;
+    uint64_t pairs = 0;
+    uint32_t nparts = 0;
+    kv_mirror *m = r ? load_mirror(db->slate, db->load_snap, &db->load_stop, db->mirror_limit,
+                                   &db->load_opts, r, &pairs, &nparts, &failed, &err)
+                     : NULL;
+    uint32_t state = m ? 2 : 3;
+    if (m && (r->malformed || kv_verify_mismatches(r))) {
+        digest_refusal(db, r, &err);
+        kvm_free(m);
+        m = NULL;
+        state = 4;
+    }
+    uint64_t replayed;
+    pthread_mutex_lock(&db->write_lock);
+    pthread_mutex_lock(&db->view_mu);
+    replayed = db->load_logged;
+    if (m && (db->load_log_lost || load_log_replay(db, m) < 0)) {
+        kvm_free(m);
+        m = NULL;
+        state = 3;
+    }
+    db->load_logging = false;
+    rl_buf_free(&db->load_log);
+    if (m) {
+        kvm_stats st;
+        kvm_stats_get(m, &st);
+        if (st.bytes > db->mirror_limit) kvm_abandon(m); /* as a batch past it would */
+        db->mirror = m;
+    }
+    if (state == 4) {
+        pthread_mutex_lock(&db->load_mu);
+        db->refusal = err;
+        pthread_mutex_unlock(&db->load_mu);
+        atomic_store(&db->refused, true); /* before any later write takes write_lock */
+    }
+    pthread_mutex_unlock(&db->view_mu);
+    pthread_mutex_unlock(&db->write_lock);
+    slate_snapshot_free(db->load_snap);
+    db->load_snap = NULL;
+    pthread_mutex_lock(&db->load_mu);
+    db->timing.load_ns = rl_monotonic_ns() - t0;
+    db->timing.load_keys += pairs;
+    db->timing.load_parts = nparts;
+    db->timing.replayed = replayed;
+    db->timing.background = state;
+    db->load_state = state;
+    kv_open_timing t = db->timing;
+    pthread_cond_broadcast(&db->load_cv);
+    pthread_mutex_unlock(&db->load_mu);
+    free(r);
+    if (db->loaded && !atomic_load(&db->closing))
+        db->loaded(db->loaded_ctx, db->url, &t, state == 4 ? &err : NULL);
+    return NULL;
+}
+
+/* At open, before the handle is shared: read the stored digest and start
+ * the load on its own thread. 1 started, 0 not (no digest to trust yet, or
+ * no thread: the caller loads in the open), -1 failed (err). */
+static void load_start(kv_db *db);
+
+static int load_background_start(kv_db *db, const kv_options *opts, kv_verify_report *r,
+                                 kv_error *err)
+{
+    uint64_t pairs;
+    memset(r, 0, sizeof *r);
+    if (verify_scan(db, true, r, &pairs, err) < 0) return -1;
+    count(&load_scans, 1);
+    count(&load_keys, pairs);
+    if (!r->has_digest || r->malformed) return 0;
+    db->load_snap = slate_snapshot_new(db->slate, err);
+    if (!db->load_snap) return -1;
+    for (int t = 0; t < 256; t++) db->digest[t] = r->expected[t];
+    db->digest_on = true;
+    db->load_opts = (kv_options){.load_parts = opts->load_parts};
+    db->loaded = opts->loaded;
+    db->loaded_ctx = opts->loaded_ctx;
+    rl_buf_init(&db->load_log, db->mirror_limit);
+    db->load_logging = true;
+    db->load_state = 1;
+    db->timing.background = 1;
+    db->load_bg = true;
+    if (opts->load_background == 2) return 1; /* kv_load_start starts it */
+    load_start(db);
+    return 1;
+}
+
+/* Start the background load's thread (once). Without a thread the load
+ * is given up: reads stay on SlateDB, the gate opens. */
+static void load_start(kv_db *db)
+{
+    if (!db->load_bg) return;
+    pthread_mutex_lock(&db->start_mu);
+    bool run = !db->loader_started;
+    db->loader_started = true;
+    if (run) db->loader_thread = pthread_create(&db->loader, NULL, load_thread, db) == 0;
+    bool failed = run && !db->loader_thread;
+    pthread_mutex_unlock(&db->start_mu);
+    if (!failed) return;
+    /* no thread: given up */
+    pthread_mutex_lock(&db->write_lock);
+    pthread_mutex_lock(&db->view_mu);
+    db->load_logging = false;
+    rl_buf_free(&db->load_log);
+    pthread_mutex_unlock(&db->view_mu);
+    pthread_mutex_unlock(&db->write_lock);
+    slate_snapshot_free(db->load_snap);
+    db->load_snap = NULL;
+    pthread_mutex_lock(&db->load_mu);
+    db->load_state = db->timing.background = 3;
+    pthread_cond_broadcast(&db->load_cv);
+    pthread_mutex_unlock(&db->load_mu);
+}
+
+void kv_load_start(kv_db *db)
+{
+    if (db) load_start(db);
+}
+
+/* Fails the call when the load refused the store. */
+static bool refused(kv_db *db, kv_error *err)
+{
+    if (!atomic_load(&db->refused)) return false;
+    if (err) *err = db->refusal; /* written before `refused`, never again */
+    return true;
+}
+
+/* A commit's acknowledgement (write `seq` durable): wait for a running
+ * load's digest check when seq is at or past the first commit made while
+ * it ran. 0, or -1 with the refusal. */
+static int load_gate(kv_db *db, uint64_t seq, kv_error *err)
+{
+    if (!db->load_bg) return 0;
+    uint64_t from = atomic_load(&db->gate_from);
+    if (from == 0 || seq < from) return 0;
+    load_start(db); /* a commit waits for the load: it must run */
+    pthread_mutex_lock(&db->load_mu);
+    while (db->load_state == 1) pthread_cond_wait(&db->load_cv, &db->load_mu);
+    int rc = db->load_state == 4 ? -1 : 0;
+    if (rc < 0 && err) *err = db->refusal;
+    pthread_mutex_unlock(&db->load_mu);
+    return rc;
+}
+
+int kv_load_wait(kv_db *db, uint32_t timeout_ms, kv_error *err)
+{
+    set_err(err, KV_OK, "");
+    if (!db || !db->load_bg) return 0;
+    load_start(db);
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += timeout_ms / 1000;
+    until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&db->load_mu);
+    while (db->load_state == 1) {
+        if (!timeout_ms) pthread_cond_wait(&db->load_cv, &db->load_mu);
+        else if (pthread_cond_timedwait(&db->load_cv, &db->load_mu, &until) == ETIMEDOUT) break;
+    }
+    int rc = db->load_state == 1 ? 1 : db->load_state == 4 ? -1 : 0;
+    if (rc < 0 && err) *err = db->refusal;
+    pthread_mutex_unlock(&db->load_mu);
+    return rc;
+}
+
+int kv_load_refused(kv_db *db, char *why, size_t n)
+{
+    if (why && n) why[0] = 0;
+    if (!db || !atomic_load(&db->refused)) return 0;
+    if (why && n) snprintf(why, n, "%s", db->refusal.message);
+    return 1;
 }
 
 int kv_error_is_no_store(const kv_error *err)
@@ -1101,6 +1410,12 @@ int kv_close(kv_db *db, kv_error *err)
 {
     set_err(err, KV_OK, "");
     if (!db) return 0;
+    if (db->loader_thread) { /* no other thread uses the handle now: stop the load */
+        atomic_store(&db->closing, true);
+        atomic_store(&db->load_stop, true);
+        pthread_join(db->loader, NULL);
+    }
+    slate_snapshot_free(db->load_snap); /* a load never started (NULL once it ran) */
     kv_error local;
     kv_error *e = err ? err : &local;
     int rc = slate_close(db->slate, e);
@@ -1124,6 +1439,10 @@ int kv_close(kv_db *db, kv_error *err)
     pthread_mutex_destroy(&db->durable_mu);
     pthread_cond_destroy(&db->durable_cv);
     pthread_cond_destroy(&db->arrive_cv);
+    pthread_mutex_destroy(&db->load_mu);
+    pthread_cond_destroy(&db->load_cv);
+    pthread_mutex_destroy(&db->start_mu);
+    rl_buf_free(&db->load_log);
     free(db->local_dir);
     free(db->url);
     free(db);
@@ -1195,6 +1514,7 @@ kv_snapshot *kv_snapshot_new(kv_db *db, kv_error *err)
         set_err(err, KV_ERR_INVALID, "kv_db handle is NULL");
         return NULL;
     }
+    if (refused(db, err)) return NULL;
     kv_snapshot *snap = calloc(1, sizeof *snap);
     if (!snap) {
         set_err(err, KV_ERR_INTERNAL, "out of memory taking a snapshot");
@@ -1363,6 +1683,7 @@ int kv_get(kv_db *db, kv_snapshot *snap, const uint8_t *key, size_t klen, uint8_
         set_err(err, KV_ERR_INVALID, "kv_db handle is NULL");
         return -1;
     }
+    if (refused(db, err)) return -1;
     if (key && is_own_key(key, klen)) {
         set_err(err, KV_OK, "");
         return 0;
@@ -1429,6 +1750,7 @@ kv_iter *kv_scan(kv_db *db, kv_snapshot *snap, const uint8_t *start, size_t slen
         set_err(err, KV_ERR_INVALID, "kv_db handle is NULL");
         return NULL;
     }
+    if (refused(db, err)) return NULL;
     kv_mirror *m = snap ? (snap->slate ? NULL : db->mirror) : usable_mirror(db);
     if (m) return mirror_scan(db, m, snap, start, slen, end, elen, err);
     slate_iter *s = slate_scan(db->slate, snap ? snap->slate : NULL, start, slen, end, elen, err);
@@ -1775,6 +2097,10 @@ static int write_ordered(kv_db *db, const kv_batch *b, const rl_buf *payload, kv
     atomic_store(&db->written_seq, p->seq);
     db->written_count++;
     if (db->leader_gathering) pthread_cond_signal(&db->arrive_cv);
+    if (db->load_logging) {
+        load_log_batch(db, b);
+        if (p->gated && atomic_load(&db->gate_from) == 0) atomic_store(&db->gate_from, p->seq);
+    }
     if (db->mirror) {
         mirror_apply(db->mirror, b);
         kvm_stats st;
@@ -1787,13 +2113,17 @@ static int write_ordered(kv_db *db, const kv_batch *b, const rl_buf *payload, kv
     return 0;
 }
 
-int kv_write_begin(kv_db *db, const kv_batch *b, kv_pending **out, kv_error *err)
+/* kv_write_begin; `gated`: a commit, whose acknowledgement waits for a
+ * running background load's digest check (load_gate). */
+static int write_begin(kv_db *db, const kv_batch *b, bool gated, kv_pending **out,
+                       kv_error *err)
 {
     if (out) *out = NULL;
     if (!db || !out) {
         set_err(err, KV_ERR_INVALID, db ? "out is NULL" : "kv_db handle is NULL");
         return -1;
     }
+    if (refused(db, err)) return -1;
     if (!b) {
         set_err(err, KV_ERR_INVALID, "kv_batch is NULL");
         return -1;
@@ -1821,6 +2151,7 @@ int kv_write_begin(kv_db *db, const kv_batch *b, kv_pending **out, kv_error *err
         return -1;
     }
     p->db = db;
+    p->gated = gated;
     pthread_mutex_lock(&db->write_lock);
     /* b gains the digest keys (kv.h); the caller only frees it after */
     int rc = write_locked(db, (kv_batch *)b, &payload, p, err);
@@ -1832,6 +2163,11 @@ int kv_write_begin(kv_db *db, const kv_batch *b, kv_pending **out, kv_error *err
     }
     *out = p;
     return 0;
+}
+
+int kv_write_begin(kv_db *db, const kv_batch *b, kv_pending **out, kv_error *err)
+{
+    return write_begin(db, b, true, out, err);
 }
 
 /* Every JOURNAL_RELEASE_BYTES of journal: flush SlateDB's WAL so that it
@@ -1880,7 +2216,9 @@ static int pending_finish(kv_pending *p, int rc, kv_error *err)
 int kv_write_wait(kv_pending *p, kv_error *err)
 {
     if (!p) return 0;
-    return pending_finish(p, wait_durable(p->db, p->seq, true, err), err);
+    int rc = wait_durable(p->db, p->seq, true, err);
+    if (rc == 0) rc = load_gate(p->db, p->seq, err);
+    return pending_finish(p, rc, err);
 }
 
 uint64_t kv_pending_seq(const kv_pending *p) { return p ? p->seq : 0; }
@@ -2088,13 +2426,14 @@ int kv_wait_durable(kv_db *db, uint64_t seq, kv_error *err)
         set_err(err, KV_ERR_INVALID, "kv_db handle is NULL");
         return -1;
     }
-    return wait_durable(db, seq, true, err);
+    if (wait_durable(db, seq, true, err) < 0) return -1;
+    return load_gate(db, seq, err);
 }
 
 int kv_write(kv_db *db, const kv_batch *b, kv_error *err)
 {
     kv_pending *p = NULL;
-    if (kv_write_begin(db, b, &p, err) < 0) return -1;
+    if (write_begin(db, b, false, &p, err) < 0) return -1;
     if (!p) return 0;
     /* Durable by the group commit (the journal's sync, or the WAL flush);
      * with a journal, SlateDB's WAL is flushed now too rather than on its

@@ -66,6 +66,8 @@ typedef struct kv_error {
 /* Human name of an error kind ("fenced", "conflict", "io", ...). Static string. */
 const char *kv_error_kind_name(kv_error_kind kind);
 
+struct kv_open_timing; /* below: kv_options.loaded reports one */
+
 /* Options for kv_open_writer / kv_open_reader. Zero means "RockLake default". */
 typedef struct kv_options {
     uint64_t flush_interval_ms;      /* SlateDB's WAL flush timer; default 10 (writers of
@@ -134,6 +136,30 @@ typedef struct kv_options {
      * the size (tests), 1 = one pass. Fewer parts when the tables offer
      * fewer split points. */
     uint32_t load_parts;
+    /* Writers: return from the open before the mirror is loaded, serving
+     * every read from SlateDB meanwhile (as a writer without a mirror
+     * does), and load it on a thread of its own at a SlateDB snapshot
+     * taken at open; the batches written meanwhile are kept and applied to
+     * it, and reads switch to it in one step under the write lock once it
+     * holds every batch (docs/design/background-load.md). Its digest check
+     * runs at the end: writes acknowledged through kv_write_wait and
+     * kv_wait_durable (commits, and reads waiting for them) wait for it;
+     * a store that fails it is refused from then on (every call
+     * KV_ERR_CORRUPT, kv_load_refused). kv_write's rare writes (the
+     * catalog's epoch and lease) do not wait. Ignored (the load happens
+     * in the open) when the store has no well-formed digest yet, with
+     * digest_rebuild, and when mirror_max_bytes < 0. 1: the load starts
+     * at open; 2: at kv_load_start (the catalog's open steps first, so
+     * that their reads and writes do not wait behind the load's). */
+    int load_background;
+    /* With load_background: called once from the loading thread when the
+     * load is over (loaded and switched to, given up, or refused), with
+     * the handle's URL, its timing (kv_open_timing: load_ns, load_keys,
+     * load_parts, replayed), and NULL or the refusal. `ctx` must outlive
+     * the handle (kv_close waits for the load). May be NULL. */
+    void (*loaded)(void *ctx, const char *url, const struct kv_open_timing *timing,
+                   const struct kv_error *refusal);
+    void *loaded_ctx;
 } kv_options;
 
 typedef struct kv_db kv_db;
@@ -213,8 +239,28 @@ typedef struct kv_open_timing {
     uint64_t digest_ns;
     uint64_t load_keys; /* pairs the load scan read */
     uint32_t load_parts; /* scans the load ran as at once (kv_options.load_parts) */
+    /* kv_options.load_background: 1 while the load runs, 2 once the reads
+     * use the loaded copy, 3 given up (too big, out of memory, SlateDB
+     * failed: reads stay on SlateDB, the digest is not checked), 4 the
+     * store was refused; 0 without a background load. load_ns then counts
+     * from the open's return to the switch. */
+    uint32_t background;
+    uint64_t replayed; /* batches written during the load, applied to the copy */
 } kv_open_timing;
-void kv_open_timing_get(const kv_db *db, kv_open_timing *out);
+void kv_open_timing_get(kv_db *db, kv_open_timing *out);
+/* Wait until a background load (kv_options.load_background) is over; at
+ * most timeout_ms (0 = no limit). 0: over (or there is none), 1: still
+ * running at the timeout, -1: the store was refused (err: KV_ERR_CORRUPT
+ * and the digest's message). */
+int kv_load_wait(kv_db *db, uint32_t timeout_ms, kv_error *err);
+/* Start a background load opened with load_background 2 (once; a no-op
+ * otherwise). Until then commits made are logged for it; the first
+ * acknowledgement that must wait for the load (and kv_load_wait) starts
+ * it if nothing did. */
+void kv_load_start(kv_db *db);
+/* Did the background load's digest check refuse the store? 1 and the
+ * message in `why` (may be NULL), or 0. */
+int kv_load_refused(kv_db *db, char *why, size_t n);
 
 /* A consistent read view at this instant: on a writer a mirror sequence, or
  * a SlateDB snapshot when the writer has no mirror; on a reader a pinned

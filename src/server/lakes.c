@@ -24,7 +24,9 @@
  * bound. At start-up a lake is opened once: the lease check looks at the
  * lakes the banner lists (a read-only catalog that writes nothing, the
  * lease read through it: rl_lease_get) and keeps what it saw for
- * srv_lakes_describe; with --takeover the banner describes the lakes the
+ * srv_lakes_describe; on an object-store root it probes each lake as a
+ * first open would (rl_catalog_probe) and keeps the answer for that open
+ * if it comes within PROBE_REUSE_NS (kept_probe); with --takeover the banner describes the lakes the
  * registry opened. The store is reached through catalog.h (and lease.h)
  * only.
  */
@@ -106,6 +108,21 @@ typedef struct lake_down {
 #define HEAL_MIN_MS 100
 #define HEAL_MAX_MS 5000
 
+/* What the start-up lease check found about a lake of an object-store
+ * root (rl_catalog_probe: a reader open, ~0.8 s at 25 ms per request), kept
+ * for the lake's first open to use instead of probing again when it comes
+ * within PROBE_REUSE_NS: the check and the open then read the lease once,
+ * as a lone open does. A later open probes anew. */
+#define PROBES_KEPT 8
+#define PROBE_REUSE_NS (3LL * 1000000000LL)
+typedef struct kept_probe {
+    char url[512];          /* "" unused */
+    int exists;             /* rl_catalog_probe's 1 / 0 */
+    rl_lease_owner lease;
+    bool lease_found;
+    int64_t at_ns;          /* when the probe ended */
+} kept_probe;
+
 /* A name being opened by one thread, outside the registry lock: others
  * asking for it wait on srv_lakes.opened. */
 typedef struct opening {
@@ -141,6 +158,7 @@ struct srv_lakes {
      * srv_lakes_describe takes them (NULL: none kept) */
     srv_lake_desc *described;
     size_t nlisted;         /* the lakes it listed (the first ones described) */
+    kept_probe probes[PROBES_KEPT]; /* under mu */
     /* The role (hot standby, srv_lakes_promote): a follower (cfg.read_only)
      * until promoted, then a writer that opens every lake with takeover.
      * Read without mu by the openers and the probes; written once, under
@@ -350,6 +368,76 @@ static void log_store_notice(void *ctx, const char *message)
             NULL);
 }
 
+/* The end of a background load (rl_store_options.load_background), from
+ * its thread: the database_loaded line (docs/operations.md, "Opening a
+ * large lake"). ctx is the registry, which outlives every lake. */
+static void log_loaded(void *ctx, const char *url, const kv_open_timing *t,
+                       const kv_error *refusal)
+{
+    srv_lakes *L = ctx;
+    char ms[24], keys[24], parts[16], replayed[24];
+    snprintf(ms, sizeof ms, "%.1f", (double)t->load_ns / 1e6);
+    snprintf(keys, sizeof keys, "%" PRIu64, t->load_keys);
+    snprintf(parts, sizeof parts, "%" PRIu32, t->load_parts);
+    snprintf(replayed, sizeof replayed, "%" PRIu64, t->replayed);
+    const char *result = t->background == 2 ? "in_memory" : t->background == 4 ? "refused"
+                                                                                : "given_up";
+    srv_log(L->log, refusal ? "error" : "info", "database_loaded", "url", url, "result", result,
+            "load_ms", ms, "load_keys", keys, "load_parts", parts, "replayed", replayed,
+            "message", refusal ? refusal->message
+            : t->background == 2 ? "reads now use the in-memory copy; commits made during the "
+                                   "load were acknowledged once its integrity check passed"
+                                 : "the copy was not kept (too big, out of memory or a store "
+                                   "error): reads stay on the store",
+            NULL);
+}
+
+/* Keep what the start-up check's probe of url found (kept_probe). */
+static void keep_probe(srv_lakes *L, const char *url, int exists, const rl_lease_owner *lease,
+                       bool lease_found)
+{
+    size_t len = strlen(url);
+    if (len >= sizeof L->probes[0].url)
+        return;
+    pthread_mutex_lock(&L->mu);
+    kept_probe *slot = &L->probes[0];
+    for (size_t i = 0; i < PROBES_KEPT; i++) /* a free slot, else the oldest */
+        if (!L->probes[i].url[0] || L->probes[i].at_ns < slot->at_ns) {
+            slot = &L->probes[i];
+            if (!slot->url[0])
+                break;
+        }
+    memcpy(slot->url, url, len + 1); /* fits: checked above */
+    slot->exists = exists;
+    slot->lease_found = lease_found;
+    if (lease_found)
+        slot->lease = *lease;
+    slot->at_ns = mono_ns();
+    pthread_mutex_unlock(&L->mu);
+}
+
+/* A kept probe of url that found a catalog, young enough to stand for the
+ * open's own (used once): true with the lease it read. */
+static bool take_probe(srv_lakes *L, const char *url, rl_lease_owner *lease, bool *lease_found)
+{
+    bool found = false;
+    pthread_mutex_lock(&L->mu);
+    for (size_t i = 0; i < PROBES_KEPT && !found; i++) {
+        kept_probe *k = &L->probes[i];
+        if (!k->url[0] || strcmp(k->url, url) != 0)
+            continue;
+        found = k->exists == 1 && mono_ns() - k->at_ns < PROBE_REUSE_NS;
+        if (found) {
+            *lease_found = k->lease_found;
+            if (k->lease_found)
+                *lease = k->lease;
+        }
+        k->url[0] = 0; /* one use, and a stale one is dropped */
+    }
+    pthread_mutex_unlock(&L->mu);
+    return found;
+}
+
 /* Open (or, with create, make) the catalog at url; NULL with err, or NULL
  * with err clear when the store does not exist and create is off. */
 static rl_catalog *open_catalog(srv_lakes *L, const char *url, const char *name, bool create,
@@ -381,8 +469,10 @@ static rl_catalog *open_catalog(srv_lakes *L, const char *url, const char *name,
          * manifests says whether there is a store at all, and its open
          * then finds the catalog in it or says there is none
          * (RL_CAUSE_NO_CATALOG), as a reader's open would have. */
-        int exists = probe ? rl_catalog_probe(url, L->cfg.store_timeout_ms, &lease,
-                                              &lease_found, err)
+        int exists = probe && take_probe(L, url, &lease, &lease_found)
+                         ? 1
+                     : probe ? rl_catalog_probe(url, L->cfg.store_timeout_ms, &lease,
+                                                &lease_found, err)
                      : !following(L) ? rl_store_exists(url, err)
                                      : rl_catalog_exists(url, L->cfg.store_timeout_ms, err);
         if (exists < 0) {
@@ -419,6 +509,12 @@ static rl_catalog *open_catalog(srv_lakes *L, const char *url, const char *name,
     o.store.digest_rebuild = L->cfg.rebuild_digest;
     o.store.notice = log_store_notice;
     o.store.notice_ctx = &lp;
+    /* A first open answers from the store at once and loads the copy in
+     * the background (kv.h, load_background); a reopen after a failure
+     * loads first, so that a store refused by its digest stays refused. */
+    o.store.load_background = !takeover && !promoting && !L->cfg.load_in_open;
+    o.store.loaded = log_loaded;
+    o.store.loaded_ctx = L;
     /* tests only: SlateDB's WAL lags the journal this long, so that only the
      * journal holds the latest acknowledged commits (tests/wire/test_backup.py) */
     const char *wal_ms = getenv("ROCKLAKE_TEST_WAL_FLUSH_MS");
@@ -435,7 +531,9 @@ static rl_catalog *open_catalog(srv_lakes *L, const char *url, const char *name,
 /* The database_opened line: what the open holds in memory and where its
  * time went (`t0`: when the open began; exists_ns: its existence checks),
  * in milliseconds: open_ms in all, then its parts (bench/cold_open.py,
- * docs/operations.md "Opening a large lake"). */
+ * docs/operations.md "Opening a large lake"). `load`: "background" when the
+ * in-memory copy loads after the open (load_ms 0 here; database_loaded
+ * says when it is done), "in_open" when the open loaded it (or keeps none). */
 static void log_opened(srv_lakes *L, const char *name, const char *url, rl_catalog *cat,
                        int64_t t0, int64_t exists_ns)
 {
@@ -461,7 +559,7 @@ static void log_opened(srv_lakes *L, const char *name, const char *url, rl_catal
             rl_catalog_read_only(cat) ? "read-only" : "writer", "in_memory", in_memory,
             "open_ms", ms[0], "exists_ms", ms[1], "lease_check_ms", ms[2], "slatedb_open_ms",
             ms[3], "journal_ms", ms[4], "load_ms", ms[5], "load_parts", parts, "digest_ms", ms[6],
-            "catalog_ms", ms[7], NULL);
+            "catalog_ms", ms[7], "load", t.store.background ? "background" : "in_open", NULL);
 }
 
 static bool schema_known_absent(srv_lake *l, const char *schema)
@@ -533,6 +631,7 @@ static schema_lake *open_schema_lake(srv_lake *l, const char *schema, bool creat
         tail = &(*tail)->next;
     *tail = sl;
     log_opened(l->L, l->name, url, cat, t0, exists_ns);
+    rl_catalog_start_load(cat);
     return sl;
 }
 
@@ -696,6 +795,9 @@ static srv_lake *open_lake(srv_lakes *L, const char *name, bool reopen, bool pro
     l->eng = eng;
     log_opened(L, name, url, cat, t0, exists_ns);
     open_schema_lakes(l);
+    /* after the open's own reads (the schemas listed above): with the
+     * load running they queue behind its block fetches */
+    rl_catalog_start_load(cat);
     return l;
 }
 
@@ -759,8 +861,12 @@ static void note_down(srv_lakes *L, srv_lake *l)
             rl_catalog_failed_why(cat), "action",
             d->heals ? "commits fail with 58030 until the server has reopened the lake from its "
                        "store, which it tries by itself with backoff"
-                     : "the store's files are no longer where the server opened them: commits "
-                       "fail with 58030; stop the server and check the store",
+            : rl_catalog_refused(cat)
+                ? "the store does not hold what was committed: every statement fails with "
+                  "XX001 and no commit made since the open was acknowledged; restore the "
+                  "store, or restart with --rebuild-digest to accept what it holds"
+                : "the store's files are no longer where the server opened them: commits "
+                  "fail with 58030; stop the server and check the store",
             NULL);
 }
 
@@ -1557,7 +1663,19 @@ static void check_one_lease(const char *name, void *ctx)
     rl_lease_owner held;
     rl_error e;
     rl_error_clear(&e);
-    int rc = read_lease(ls, look, url, &held, &e);
+    int rc;
+    if (!look && !ls->descs) {
+        /* an object-store root: the probe a first open makes (the
+         * catalog's format key and the lease through one reader), kept
+         * for that open */
+        bool found = false;
+        int exists = rl_catalog_probe(url, ls->L->cfg.store_timeout_ms, &held, &found, &e);
+        rc = exists < 0 ? -1 : found ? 1 : 0;
+        if (exists >= 0)
+            keep_probe(ls->L, url, exists, &held, found);
+    } else {
+        rc = read_lease(ls, look, url, &held, &e);
+    }
     rl_catalog_close(look, NULL);
     int64_t age;
     char why[256];

@@ -85,6 +85,7 @@ typedef struct srv_lakes_options {
     bool journal_off;           /* local stores: no journal (rl_store_options.journal_off) */
     bool journal_salvage;       /* rl_store_options.journal_salvage */
     bool rebuild_digest;        /* rl_store_options.digest_rebuild */
+    bool load_in_open;          /* first opens too load before answering (no load_background) */
     uint32_t heal_min_ms;       /* the healer's first wait and look interval; 0 = 100 ms */
     uint32_t heal_max_ms;       /* the cap of its doubling backoff; 0 = 5000 ms */
 } srv_lakes_options;

@@ -89,7 +89,7 @@ static srv_lakes_options lakes_options(const rl_server_config *c, bool auto_crea
         .heal_max_ms = c->heal_max_ms,
         .cache_bytes = c->cache_bytes, .mirror_bytes = c->mirror_bytes,
         .journal_off = c->journal_off, .journal_salvage = c->journal_salvage,
-        .rebuild_digest = c->rebuild_digest};
+        .rebuild_digest = c->rebuild_digest, .load_in_open = c->load_in_open};
 }
 
 /* What every connection is handed: the parts set up by now, and its

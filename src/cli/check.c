@@ -675,15 +675,26 @@ static void check_name_entry(checker *c, const uint8_t *k, size_t kl, const uint
     rl_buf_free(&name);
 }
 
-static void check_schema_entry(checker *c, const uint8_t *k, size_t kl, size_t vl)
+/* Does index key k hold exactly n strings after its 2-byte kind? */
+static bool key_holds_strings(const uint8_t *k, size_t kl, size_t n)
 {
     rl_reader r;
     rl_reader_init(&r, k + 2, kl - 2);
-    rl_buf schema;
-    rl_buf_init(&schema, 0);
-    if (!rl_key_get_str(&r, &schema) || rl_reader_left(&r) || vl != 0)
+    rl_buf part;
+    rl_buf_init(&part, 0);
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; i++) {
+        rl_buf_reset(&part);
+        ok = rl_key_get_str(&r, &part);
+    }
+    rl_buf_free(&part);
+    return ok && !rl_reader_left(&r);
+}
+
+static void check_schema_entry(checker *c, const uint8_t *k, size_t kl, size_t vl)
+{
+    if (!key_holds_strings(k, kl, 1) || vl != 0)
         problem(c, k, kl, "malformed schema index entry");
-    rl_buf_free(&schema);
 }
 
 /* An index created by CREATE INDEX: its key holds schema and name, its
@@ -694,18 +705,11 @@ static void check_schema_entry(checker *c, const uint8_t *k, size_t kl, size_t v
 static void check_sql_index_entry(checker *c, const uint8_t *k, size_t kl, const uint8_t *v,
                                   size_t vl)
 {
-    rl_reader r;
-    rl_reader_init(&r, k + 2, kl - 2);
-    rl_buf schema, name;
-    rl_buf_init(&schema, 0);
-    rl_buf_init(&name, 0);
     rl_index_def d;
-    if (!rl_key_get_str(&r, &schema) || !rl_key_get_str(&r, &name) || rl_reader_left(&r))
+    if (!key_holds_strings(k, kl, 2))
         problem(c, k, kl, "malformed index definition key");
     else if (!rl_index_def_decode(v, vl, &d))
         problem(c, k, kl, "index definition does not decode");
-    rl_buf_free(&schema);
-    rl_buf_free(&name);
 }
 
 /* A comment: schema, relation and column in its key, text without NUL
@@ -713,20 +717,10 @@ static void check_sql_index_entry(checker *c, const uint8_t *k, size_t kl, const
 static void check_comment_entry(checker *c, const uint8_t *k, size_t kl, const uint8_t *v,
                                 size_t vl)
 {
-    rl_reader r;
-    rl_reader_init(&r, k + 2, kl - 2);
-    rl_buf part;
-    rl_buf_init(&part, 0);
-    bool ok = true;
-    for (int i = 0; i < 3 && ok; i++) {
-        rl_buf_reset(&part);
-        ok = rl_key_get_str(&r, &part);
-    }
-    if (!ok || rl_reader_left(&r))
+    if (!key_holds_strings(k, kl, 3))
         problem(c, k, kl, "malformed comment key");
     else if (vl == 0 || memchr(v, 0, vl) || rl_utf8_invalid_at(v, vl) != vl)
         problem(c, k, kl, "comment text is empty or not UTF-8");
-    rl_buf_free(&part);
 }
 
 static void check_index_key(checker *c, const uint8_t *k, size_t kl, const uint8_t *v,

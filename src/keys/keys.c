@@ -431,6 +431,38 @@ static bool describe_fields(rl_buf *b, const rl_table_desc *d, const uint8_t *ke
     return ok;
 }
 
+/* "index <what>" and the n (at most 3) strings of an index key after its
+ * kind, each as label='value' ('value' alone for a NULL label), or
+ * "index <what> (malformed)" unless the key holds exactly those strings. */
+static void describe_strings(rl_buf *b, const uint8_t *key, size_t klen, const char *what,
+                             const char *const *labels, size_t n)
+{
+    assert(n >= 1 && n <= 3 && klen >= 2);
+    rl_reader r;
+    rl_reader_init(&r, key + 2, klen - 2);
+    rl_buf part[3];
+    bool ok = true;
+    for (size_t i = 0; i < n; i++) {
+        rl_buf_init(&part[i], 0);
+        ok = ok && rl_key_get_str(&r, &part[i]);
+    }
+    if (ok && !rl_reader_left(&r)) {
+        rl_buf_printf(b, "index %s", what);
+        for (size_t i = 0; i < n; i++) {
+            if (labels[i])
+                rl_buf_printf(b, " %s='", labels[i]);
+            else
+                rl_buf_put_str(b, " '");
+            put_printable(b, part[i].data, part[i].len);
+            rl_buf_put_u8(b, '\'');
+        }
+    } else {
+        rl_buf_printf(b, "index %s (malformed)", what);
+    }
+    for (size_t i = 0; i < n; i++)
+        rl_buf_free(&part[i]);
+}
+
 static void describe_index(rl_buf *b, const uint8_t *key, size_t klen)
 {
     if (klen < 2) {
@@ -438,63 +470,20 @@ static void describe_index(rl_buf *b, const uint8_t *key, size_t klen)
         return;
     }
     uint8_t kind = key[1];
+    static const char *const schema_labels[] = {NULL};
+    static const char *const name_labels[] = {"schema", "name"};
+    static const char *const comment_labels[] = {"schema", "relation", "column"};
     if (kind == RL_INDEX_SCHEMA) {
-        rl_reader r;
-        rl_reader_init(&r, key + 2, klen - 2);
-        rl_buf schema;
-        rl_buf_init(&schema, 0);
-        if (rl_key_get_str(&r, &schema) && !rl_reader_left(&r)) {
-            rl_buf_put_str(b, "index schema '");
-            put_printable(b, schema.data, schema.len);
-            rl_buf_put_u8(b, '\'');
-        } else {
-            rl_buf_put_str(b, "index schema (malformed)");
-        }
-        rl_buf_free(&schema);
+        describe_strings(b, key, klen, "schema", schema_labels, 1);
         return;
     }
     if (kind == RL_INDEX_DYNAMIC_NAME || kind == RL_INDEX_SQL_INDEX) {
-        const char *what = kind == RL_INDEX_SQL_INDEX ? "sql-index" : "table-name";
-        rl_reader r;
-        rl_reader_init(&r, key + 2, klen - 2);
-        rl_buf schema, name;
-        rl_buf_init(&schema, 0);
-        rl_buf_init(&name, 0);
-        if (rl_key_get_str(&r, &schema) && rl_key_get_str(&r, &name) && !rl_reader_left(&r)) {
-            rl_buf_printf(b, "index %s schema='", what);
-            put_printable(b, schema.data, schema.len);
-            rl_buf_put_str(b, "' name='");
-            put_printable(b, name.data, name.len);
-            rl_buf_put_u8(b, '\'');
-        } else {
-            rl_buf_printf(b, "index %s (malformed)", what);
-        }
-        rl_buf_free(&schema);
-        rl_buf_free(&name);
+        describe_strings(b, key, klen, kind == RL_INDEX_SQL_INDEX ? "sql-index" : "table-name",
+                         name_labels, 2);
         return;
     }
     if (kind == RL_INDEX_COMMENT) {
-        rl_reader r;
-        rl_reader_init(&r, key + 2, klen - 2);
-        rl_buf part[3];
-        bool ok = true;
-        for (int i = 0; i < 3; i++) {
-            rl_buf_init(&part[i], 0);
-            ok = ok && rl_key_get_str(&r, &part[i]);
-        }
-        if (ok && !rl_reader_left(&r)) {
-            static const char *const label[] = {"schema", "relation", "column"};
-            rl_buf_put_str(b, "index comment");
-            for (int i = 0; i < 3; i++) {
-                rl_buf_printf(b, " %s='", label[i]);
-                put_printable(b, part[i].data, part[i].len);
-                rl_buf_put_u8(b, '\'');
-            }
-        } else {
-            rl_buf_put_str(b, "index comment (malformed)");
-        }
-        for (int i = 0; i < 3; i++)
-            rl_buf_free(&part[i]);
+        describe_strings(b, key, klen, "comment", comment_labels, 3);
         return;
     }
     const rl_table_desc *d = klen >= 3 ? rl_desc_by_tag(key[2]) : NULL;

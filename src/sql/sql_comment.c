@@ -160,9 +160,13 @@ int rl_ddl_comment(rl_exec *x, const PgQuery__CommentStmt *st)
 
 /* One comment of a relation (rl_comment_visitor ctx): kept for the caller
  * to move or drop after the scan. */
+typedef struct comment_entry {
+    char col[RL_INDEX_NAME_MAX];
+    char *text; /* malloc'd */
+} comment_entry;
+
 typedef struct comment_list {
-    char (*cols)[RL_INDEX_NAME_MAX];
-    char **texts;
+    comment_entry *e;
     size_t n, cap;
 } comment_list;
 
@@ -170,29 +174,21 @@ static int collect_comment(void *ctx, const char *schema, const char *relation,
                            const char *column, const char *text)
 {
     comment_list *l = ctx;
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 8;
-        char(*cols)[RL_INDEX_NAME_MAX] = realloc(l->cols, cap * sizeof *cols);
-        if (cols)
-            l->cols = cols;
-        char **texts = cols ? realloc(l->texts, cap * sizeof *texts) : NULL;
-        if (!texts)
-            return -1;
-        l->texts = texts;
-        l->cap = cap;
-    }
-    if (!(l->texts[l->n] = strdup(text)))
+    comment_entry *grown = rl_array_reserve(l->e, l->n, &l->cap, sizeof *grown, 8);
+    if (!grown)
         return -1;
-    snprintf(l->cols[l->n++], RL_INDEX_NAME_MAX, "%s", column);
+    l->e = grown;
+    if (!(l->e[l->n].text = strdup(text)))
+        return -1;
+    snprintf(l->e[l->n++].col, RL_INDEX_NAME_MAX, "%s", column);
     return 0;
 }
 
 static void comment_list_free(comment_list *l)
 {
     for (size_t i = 0; i < l->n; i++)
-        free(l->texts[i]);
-    free(l->texts);
-    free(l->cols);
+        free(l->e[i].text);
+    free(l->e);
 }
 
 int rl_comment_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
@@ -203,7 +199,7 @@ int rl_comment_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const 
     if (rc != 0 && !x->err->sqlstate[0])
         rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     for (size_t i = 0; rc == 0 && i < l.n; i++) {
-        const char *col = l.cols[i];
+        const char *col = l.e[i].col;
         bool moves = ch->new_table || (ch->old_column && strcmp(col, ch->old_column) == 0);
         bool drops = ch->dropped_table || (ch->dropped_column && strcmp(col, ch->dropped_column) == 0);
         if (!moves && !drops)
@@ -214,7 +210,7 @@ int rl_comment_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const 
                                     ch->old_column && strcmp(col, ch->old_column) == 0
                                         ? ch->new_column
                                         : col,
-                                    l.texts[i], x->err);
+                                    l.e[i].text, x->err);
     }
     comment_list_free(&l);
     return rc < 0 ? -1 : 0;

@@ -288,10 +288,14 @@ int rl_ddl_create_index(rl_exec *x, const PgQuery__IndexStmt *st)
 
 /* What the tables' indexes find (rl_txn_list_indexes ctx): every index of
  * schema.table, by name, for the caller to act on after the scan. */
+typedef struct table_index {
+    char name[NAMEDATALEN];
+    rl_index_def def;
+} table_index;
+
 typedef struct table_indexes {
     const char *schema, *table;
-    char (*names)[NAMEDATALEN];
-    rl_index_def *defs;
+    table_index *ix;
     size_t n, cap;
 } table_indexes;
 
@@ -301,19 +305,12 @@ static int collect_of_table(void *ctx, const char *schema, const char *name,
     table_indexes *ti = ctx;
     if (strcmp(schema, ti->schema) != 0 || strcmp(d->table, ti->table) != 0)
         return 0;
-    if (ti->n == ti->cap) {
-        size_t cap = ti->cap ? ti->cap * 2 : 4;
-        char(*names)[NAMEDATALEN] = realloc(ti->names, cap * sizeof *names);
-        if (names)
-            ti->names = names;
-        rl_index_def *defs = names ? realloc(ti->defs, cap * sizeof *defs) : NULL;
-        if (!defs)
-            return -1;
-        ti->defs = defs;
-        ti->cap = cap;
-    }
-    snprintf(ti->names[ti->n], NAMEDATALEN, "%s", name);
-    ti->defs[ti->n++] = *d;
+    table_index *grown = rl_array_reserve(ti->ix, ti->n, &ti->cap, sizeof *grown, 4);
+    if (!grown)
+        return -1;
+    ti->ix = grown;
+    snprintf(ti->ix[ti->n].name, NAMEDATALEN, "%s", name);
+    ti->ix[ti->n++].def = *d;
     return 0;
 }
 
@@ -342,9 +339,9 @@ int rl_index_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const ch
     if (rc != 0 && !x->err->sqlstate[0])
         rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     for (size_t i = 0; rc == 0 && i < ti.n; i++) {
-        rl_index_def *d = &ti.defs[i];
+        rl_index_def *d = &ti.ix[i].def;
         if (ch->dropped_table || (ch->dropped_column && def_uses(d, ch->dropped_column))) {
-            rc = drop_index(x, txn, schema, ti.names[i]);
+            rc = drop_index(x, txn, schema, ti.ix[i].name);
             continue;
         }
         if (ch->new_table)
@@ -352,10 +349,9 @@ int rl_index_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const ch
         for (size_t c = 0; ch->old_column && c < d->ncols; c++)
             if (strcmp(d->cols[c], ch->old_column) == 0)
                 snprintf(d->cols[c], sizeof d->cols[c], "%s", ch->new_column);
-        rc = rl_txn_replace_index(txn, schema, ti.names[i], d, x->err);
+        rc = rl_txn_replace_index(txn, schema, ti.ix[i].name, d, x->err);
     }
-    free(ti.names);
-    free(ti.defs);
+    free(ti.ix);
     return rc < 0 ? -1 : 0;
 }
 

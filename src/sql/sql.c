@@ -647,11 +647,8 @@ static int exec_lock(rl_exec *x, const PgQuery__LockStmt *st)
 static int exec_vacuum(rl_exec *x, const PgQuery__VacuumStmt *st)
 {
     const char *what = st->is_vacuumcmd ? "VACUUM" : "ANALYZE";
-    const PgQuery__ParseResult *query = x->simple_query && x->s->pending
-                                            ? rl_parsed_tree(x->s->pending) : NULL;
-    if (st->is_vacuumcmd && (x->s->in_block || (query && query->n_stmts > 1)))
-        return rl_exec_error(x, RL_SQLSTATE_ACTIVE_SQL_TRANSACTION, -1,
-                             "VACUUM cannot run inside a transaction block");
+    if (st->is_vacuumcmd && rl_exec_outside_block(x, "VACUUM") < 0)
+        return -1;
     for (size_t i = 0; i < st->n_rels; i++) {
         const PgQuery__Node *r = st->rels[i];
         if (r->node_case != PG_QUERY__NODE__NODE_VACUUM_RELATION || !r->vacuum_relation->relation)
@@ -869,11 +866,8 @@ static int exec_discard(rl_exec *x, const PgQuery__DiscardStmt *st)
     /* RockLake caches no plans: prepared statements are planned at each run */
     if (st->target == PG_QUERY__DISCARD_MODE__DISCARD_PLANS)
         return rl_send_complete(x, "DISCARD PLANS");
-    /* a multi-statement query string is an implicit transaction block */
-    const PgQuery__ParseResult *pending = s->pending ? rl_parsed_tree(s->pending) : NULL;
-    if (s->in_block || (pending && pending->n_stmts > 1))
-        return rl_exec_error(x, RL_SQLSTATE_ACTIVE_SQL_TRANSACTION, -1,
-                             "DISCARD ALL cannot run inside a transaction block");
+    if (rl_exec_outside_block(x, "DISCARD ALL") < 0)
+        return -1;
     if (st->target != PG_QUERY__DISCARD_MODE__DISCARD_ALL)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                              "RockLake supports only DISCARD ALL and DISCARD PLANS");

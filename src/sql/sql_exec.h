@@ -153,6 +153,10 @@ int64_t rl_exec_txn_start(rl_exec *x);
  * which a migration changes before COMMIT (rl_txn_set_format). */
 rl_format rl_exec_format(rl_exec *x);
 
+/* 25001 "<what> cannot run inside a transaction block" in a transaction
+ * block or a multi-statement query string (VACUUM, DISCARD ALL, the
+ * CONCURRENTLY forms of CREATE / DROP INDEX); else 0. */
+int rl_exec_outside_block(rl_exec *x, const char *what);
 /* 57014 if the session was cancelled; call in long loops. */
 int rl_exec_check_cancel(rl_exec *x);
 /* 54001 "stack depth limit exceeded" when the thread's stack is nearly

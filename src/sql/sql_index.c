@@ -48,18 +48,6 @@ static int notice(rl_exec *x, const char *sqlstate, const char *fmt, const char 
     return 0;
 }
 
-/* A statement PostgreSQL runs only outside a transaction block (the
- * CONCURRENTLY forms): in one, or in a multi-statement query, 25001. */
-static int outside_block(rl_exec *x, const char *what)
-{
-    const PgQuery__ParseResult *query =
-        x->simple_query && x->s->pending ? rl_parsed_tree(x->s->pending) : NULL;
-    if (x->s->in_block || (query && query->n_stmts > 1))
-        return rl_exec_error(x, RL_SQLSTATE_ACTIVE_SQL_TRANSACTION, -1,
-                             "%s cannot run inside a transaction block", what);
-    return 0;
-}
-
 /* 1 if a table or an index holds schema.name, 0 if neither, -1 error. */
 int rl_index_name_taken(rl_exec *x, rl_txn *txn, const char *schema, const char *name)
 {
@@ -238,7 +226,7 @@ static const access_method *find_method(rl_exec *x, const PgQuery__IndexStmt *st
 
 int rl_ddl_create_index(rl_exec *x, const PgQuery__IndexStmt *st)
 {
-    if (st->concurrent && outside_block(x, "CREATE INDEX CONCURRENTLY") < 0)
+    if (st->concurrent && rl_exec_outside_block(x, "CREATE INDEX CONCURRENTLY") < 0)
         return -1;
     rl_relation rel;
     if (index_table(x, st, &rel) < 0)
@@ -406,7 +394,7 @@ int rl_ddl_drop_index(rl_exec *x, const PgQuery__DropStmt *st)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                              "DROP INDEX CONCURRENTLY does not support dropping multiple "
                              "objects");
-    if (st->concurrent && outside_block(x, "DROP INDEX CONCURRENTLY") < 0)
+    if (st->concurrent && rl_exec_outside_block(x, "DROP INDEX CONCURRENTLY") < 0)
         return -1;
     rl_txn *txn = rl_exec_txn(x);
     if (!txn)

@@ -39,7 +39,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "base/arena.h"
 #include "base/buf.h"
@@ -267,14 +266,6 @@ struct rl_scan {
  * holds it; the callers' structure makes that thread the caller). Not
  * evaluated under NDEBUG. */
 #define CAT_ASSERT_LOCKED(cat) assert(pthread_mutex_trylock(&(cat)->lock) == EBUSY)
-
-/* Nanoseconds on the monotonic clock, for the commit-time metrics. */
-static inline uint64_t cat_monotonic_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static inline int oom(rl_error *err)
 {

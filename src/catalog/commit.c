@@ -319,7 +319,7 @@ static int sequence_locked(rl_txn *t, rl_error *err)
         return cat_kv_fail(err, &ke, "validating commit");
     if (taken == 0)
         return check_expectations(t, err);
-    uint64_t t0 = cat_monotonic_ns();
+    uint64_t t0 = rl_monotonic_ns();
     rl_seq_reason reason = RL_SEQ_OK;
     if (t->seq_foreign)
         reason = RL_SEQ_NOT_APPEND;
@@ -359,7 +359,7 @@ static int sequence_locked(rl_txn *t, rl_error *err)
         atomic_fetch_add(&cat->seq_fallbacks[RL_SEQ_ERROR], 1);
     }
     rl_seq_plan_free(&plan);
-    atomic_fetch_add(&cat->seq_ns, cat_monotonic_ns() - t0);
+    atomic_fetch_add(&cat->seq_ns, rl_monotonic_ns() - t0);
     return rc;
 }
 
@@ -410,9 +410,9 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
      * are ordered and each one validates against every earlier one. The
      * wait for durability happens outside it: commits that arrive while a
      * WAL flush is in flight share the next one (group commit). */
-    uint64_t w0 = cat_monotonic_ns();
+    uint64_t w0 = rl_monotonic_ns();
     pthread_mutex_lock(&cat->lock);
-    uint64_t l0 = cat_monotonic_ns();
+    uint64_t l0 = rl_monotonic_ns();
     atomic_fetch_add(&cat->commit_lock_wait_ns, l0 - w0);
     if (!b) {
         oom(err);
@@ -427,7 +427,7 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
         goto unlock;
     }
     if (t->nov == 0) { /* only UPDATEs that changed nothing: validated, nothing to write */
-        atomic_fetch_add(&cat->commit_lock_held_ns, cat_monotonic_ns() - l0);
+        atomic_fetch_add(&cat->commit_lock_held_ns, rl_monotonic_ns() - l0);
         pthread_mutex_unlock(&cat->lock);
         kv_batch_free(b);
         free(values);
@@ -473,7 +473,7 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
                    : t->wrote_names ? RL_CRASH_DDL_WRITTEN : RL_CRASH_COMMIT_WRITTEN);
     rc = 0;
 unlock:
-    atomic_fetch_add(&cat->commit_lock_held_ns, cat_monotonic_ns() - l0);
+    atomic_fetch_add(&cat->commit_lock_held_ns, rl_monotonic_ns() - l0);
     pthread_mutex_unlock(&cat->lock);
     kv_batch_free(b);
     free(values);

@@ -225,7 +225,7 @@ static int take_snapshot(rl_txn *t, bool begin, rl_error *err)
      * it, as PostgreSQL only shows a commit once its WAL is flushed.
      * Nothing is waited for when no commit is in flight. */
     bool waits = kv_durable_seq(cat->kv) < t->snap_write;
-    uint64_t w0 = waits ? cat_monotonic_ns() : 0;
+    uint64_t w0 = waits ? rl_monotonic_ns() : 0;
     if (cat_wait_durable(cat, t->snap_write, "waiting for an earlier commit to become durable",
                          err) < 0) {
         kv_snapshot_free(t->snap);
@@ -234,7 +234,7 @@ static int take_snapshot(rl_txn *t, bool begin, rl_error *err)
     }
     if (waits) {
         atomic_fetch_add(&cat->snapshot_waits, 1);
-        atomic_fetch_add(&cat->snapshot_wait_ns, cat_monotonic_ns() - w0);
+        atomic_fetch_add(&cat->snapshot_wait_ns, rl_monotonic_ns() - w0);
     }
     return 0;
 }

@@ -38,6 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/buf.h"
 #include "catalog/catalog.h"
 #include "cli/check.h"
 #include "keys/keys.h"
@@ -90,12 +91,7 @@ static int fail(const copy_job *j, const char *fmt, ...)
     return -1;
 }
 
-static uint64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
+static uint64_t now_ms(void) { return rl_monotonic_ns() / 1000000; }
 
 static void utc_now(char *buf, size_t n)
 {

@@ -1565,12 +1565,7 @@ static int snapshot_journal_pos(kv_db *db, kv_snapshot *snap, rl_journal_pos *po
     return 0;
 }
 
-static uint64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
+static uint64_t now_ms(void) { return rl_monotonic_ns() / 1000000; }
 
 kv_snapshot *kv_snapshot_acknowledged(kv_db *db, uint32_t timeout_ms, kv_error *err)
 {
@@ -2234,12 +2229,6 @@ static void count_group(kv_db *db, uint64_t n)
     atomic_fetch_add(&db->group_sizes[i], 1);
 }
 
-static uint64_t mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* The most a leader waits for its group to gather, and the share of the
  * last flush's time it may spend on that: for the group the last flush
@@ -2291,7 +2280,7 @@ static void gather_group(kv_db *db, uint64_t durable_count, uint64_t expect, uin
     uint64_t want = merge ? expect + have : expect;
     uint64_t wait = flush_ns / (merge ? GATHER_MERGE_SHARE : GATHER_SHARE);
     if (wait > GATHER_MAX_NS) wait = GATHER_MAX_NS;
-    struct timespec ts = abs_time(mono_ns() + wait);
+    struct timespec ts = abs_time(rl_monotonic_ns() + wait);
     db->leader_gathering = true;
     while (db->written_count - durable_count < want &&
            pthread_cond_timedwait(&db->arrive_cv, &db->view_mu, &ts) != ETIMEDOUT) {
@@ -2326,7 +2315,7 @@ static int wait_flushed(kv_db *db, uint64_t seq, bool crash_points, kv_error *er
         uint64_t durable_count = db->durable_count, expect = db->last_group,
                  flush_ns = db->last_flush_ns;
         pthread_mutex_unlock(&db->durable_mu);
-        uint64_t g0 = mono_ns();
+        uint64_t g0 = rl_monotonic_ns();
         pthread_mutex_lock(&db->view_mu);
         gather_group(db, durable_count, expect, flush_ns);
         uint64_t target = atomic_load(&db->written_seq);
@@ -2337,10 +2326,10 @@ static int wait_flushed(kv_db *db, uint64_t seq, bool crash_points, kv_error *er
         pthread_mutex_unlock(&db->view_mu);
         atomic_fetch_add(&db->group_flushes, 1);
         if (crash_points) rl_crash_point(RL_CRASH_KV_BEFORE_FLUSH);
-        uint64_t t0 = mono_ns();
+        uint64_t t0 = rl_monotonic_ns();
         atomic_fetch_add(&db->gather_ns, t0 - g0);
         rc = db->journal ? rl_journal_sync(db->journal, target, err) : slate_flush(db->slate, err);
-        uint64_t took = mono_ns() - t0;
+        uint64_t took = rl_monotonic_ns() - t0;
         atomic_fetch_add(&db->flush_ns, took);
         if (rc == 0 && crash_points) rl_crash_point(RL_CRASH_KV_AFTER_FLUSH);
         pthread_mutex_lock(&db->durable_mu);

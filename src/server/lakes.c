@@ -48,6 +48,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/buf.h"
 #include "catalog/lease.h"
 #include "server/log.h"
 
@@ -337,12 +338,7 @@ static int no_database(const srv_lakes *L, rl_error *err, const char *name)
     return -1;
 }
 
-static int64_t mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
+static int64_t mono_ns(void) { return (int64_t)rl_monotonic_ns(); }
 
 /* A large lake takes seconds to load into memory at open: say so. */
 typedef struct load_progress {

@@ -1216,6 +1216,105 @@ static int collect_index(void *ctx, const char *schema, const char *name, const 
  * schema's table and index names never overlap, also between concurrent
  * transactions; rocklake check accepts them and reports one that does not
  * decode, which a listing refuses loudly (XX001). */
+/* A row of dynamic table d: (a int4, b text) with b NULL when b is. */
+static int insert_ab(rl_txn *t, const rl_table_desc *d, int a, const char *b, rl_error *e)
+{
+    rl_datum row[2] = {{.v.i = a}, {.isnull = b == NULL}};
+    if (b) {
+        row[1].v.s.p = (const uint8_t *)b;
+        row[1].v.s.len = strlen(b);
+    }
+    return rl_txn_insert(t, d, row, e);
+}
+
+/* UNIQUE indexes are enforced across transactions: the second of two
+ * commits of one value fails (23505, the index's name); a CREATE UNIQUE
+ * INDEX and a concurrent write to its table cannot both commit (40001);
+ * rows written at one generation of unique definitions cannot commit after
+ * another (40001); `rocklake check` knows the entries. */
+static void test_unique_indexes(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *c = open_cat(url, true);
+    if (!c)
+        return;
+    rl_error e;
+    rl_column_desc cols[2] = {{"a", RL_T_INT4, false, RL_FMT_1_0, 0},
+                              {"b", RL_T_TEXT, false, RL_FMT_1_0, 0}};
+    rl_index_def ua = {.table = "u", .method = RL_INDEX_BTREE, .ncols = 1, .cols = {"a"},
+                       .unique = true};
+    rl_txn *t = rl_txn_begin(c, &e);
+    const rl_table_desc *d = rl_txn_create_dynamic(t, "public", "u", 2, cols, false, &e);
+    CHECK(d != NULL);
+    CHECK(insert_ab(t, d, 1, "x", &e) == 0);
+    CHECK(rl_txn_create_index(t, "public", "u_a", &ua, &e) == 0);
+    CHECK(insert_ab(t, d, 1, "y", &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "23505");
+    CHECK(strstr(e.message, "\"u_a\"") != NULL);
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+
+    /* the same value from two transactions: the second commit fails */
+    rl_txn *a = rl_txn_begin(c, &e), *b = rl_txn_begin(c, &e);
+    d = rl_txn_find_table(a, "public", "u", &e);
+    CHECK(d != NULL);
+    CHECK(insert_ab(a, d, 2, NULL, &e) == 0);
+    CHECK(insert_ab(b, d, 2, NULL, &e) == 0); /* a's row is not b's to see */
+    CHECK(rl_txn_commit(a, &e) == 0);
+    CHECK(rl_txn_commit(b, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "23505");
+    CHECK_EQ_STR(e.detail, "Key (a)=(2) already exists.");
+    rl_txn_free(a);
+    rl_txn_free(b);
+
+    /* a new unique index and a concurrent write to its table: the second
+     * to commit fails, either way round */
+    rl_index_def ub = {.table = "u", .method = RL_INDEX_BTREE, .ncols = 1, .cols = {"b"},
+                       .unique = true};
+    for (int order = 0; order < 2; order++) {
+        a = rl_txn_begin(c, &e);
+        b = rl_txn_begin(c, &e);
+        CHECK(rl_txn_create_index(a, "public", order ? "u_b2" : "u_b1", &ub, &e) == 0);
+        /* order 1: a duplicate of (1, 'x'), which a's index never saw */
+        CHECK(insert_ab(b, d, 10 + order, order ? "x" : "q", &e) == 0);
+        rl_txn *first = order ? b : a, *second = order ? a : b;
+        CHECK(rl_txn_commit(first, &e) == 0);
+        CHECK(rl_txn_commit(second, &e) < 0);
+        CHECK_EQ_STR(e.sqlstate, "40001");
+        rl_txn_free(a);
+        rl_txn_free(b);
+        if (order == 0) { /* b's rows were checked before u_b1 came: it lost */
+            t = rl_txn_begin(c, &e);
+            CHECK(rl_txn_drop_index(t, "public", "u_b1", &e) == 0);
+            CHECK(rl_txn_commit(t, &e) == 0);
+            rl_txn_free(t);
+        }
+    }
+    /* order 1 committed the row (b = 'x' twice now): the index cannot be made */
+    t = rl_txn_begin(c, &e);
+    CHECK(rl_txn_create_index(t, "public", "u_b3", &ub, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "23505");
+    CHECK_EQ_STR(e.detail, "Key (b)=(x) is duplicated.");
+    rl_txn_free(t);
+
+    uint64_t keys = 0;
+    CHECK_EQ_INT(rl_check(c, stderr, &keys, &e), 0);
+    rl_catalog_close(c, NULL);
+    c = open_cat(url, false); /* durable: the entries of u_a still hold */
+    if (!c)
+        return;
+    t = rl_txn_begin(c, &e);
+    d = rl_txn_find_table(t, "public", "u", &e);
+    CHECK(d != NULL);
+    CHECK(insert_ab(t, d, 1, "z", &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "23505");
+    CHECK(insert_ab(t, d, 3, "x", &e) == 0); /* no index on b is left */
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    rl_catalog_close(c, NULL);
+}
+
 static void test_index_definitions(void)
 {
     char url[600];
@@ -2371,6 +2470,7 @@ static void run_suite(void)
     RUN(test_concurrent_commits_race_like_ducklake);
     RUN(test_table_and_schema_registry);
     RUN(test_index_definitions);
+    RUN(test_unique_indexes);
     RUN(test_comments);
     RUN(test_name_cache_follows_snapshots);
     RUN(test_group_commit_shares_flushes);

@@ -817,6 +817,106 @@ static int compare_text(rl_type t, const char *a, const char *b)
     return r;
 }
 
+/* Property: rl_datum_equality_key (the bytes of a unique index entry) is
+ * the same for two datums exactly when rl_datum_compare finds them equal:
+ * hand-picked values that PostgreSQL's btree equates in another spelling,
+ * and random ints, floats (NaN payloads, -0) and intervals. */
+static bool equal_keys(rl_type t, const rl_datum *a, const rl_datum *b)
+{
+    rl_buf ka, kb;
+    rl_buf_init(&ka, 0);
+    rl_buf_init(&kb, 0);
+    rl_datum_equality_key(&ka, t, a);
+    rl_datum_equality_key(&kb, t, b);
+    bool same = !ka.failed && !kb.failed && ka.len == kb.len &&
+                (ka.len == 0 || memcmp(ka.data, kb.data, ka.len) == 0);
+    rl_buf_free(&ka);
+    rl_buf_free(&kb);
+    return same;
+}
+
+static void test_equality_keys_follow_compare(void)
+{
+    static const struct { rl_type t; const char *v[8]; } pools[] = {
+        {RL_T_NUMERIC, {"1", "1.0", "1.000", "-0.0", "0", "0.00", "10", "NaN"}},
+        {RL_T_NUMERIC, {"-1.50", "-1.5", "Infinity", "-Infinity", "100", "1e2", "0.1", "0.10"}},
+        {RL_T_FLOAT8, {"0", "-0", "NaN", "1", "1.0", "Infinity", "-Infinity", "1e-320"}},
+        {RL_T_FLOAT4, {"0", "-0", "NaN", "1.5", "1.50", "3.4e38", "-1", "Infinity"}},
+        {RL_T_INTERVAL, {"1 day", "24 hours", "1440 minutes", "1 mon", "30 days", "720 hours",
+                         "-1 day", "1 day -1 microsecond"}},
+        {RL_T_TIMETZ, {"12:00+01", "11:00+00", "12:00+01:00", "10:00-01", "11:00", "00:00+00",
+                       "24:00+00", "00:00+14"}},
+        {RL_T_TIMESTAMPTZ, {"2024-01-01 01:00+01", "2024-01-01 00:00+00", "2024-01-01 00:00:00.000001+00",
+                            "infinity", "-infinity", "2023-12-31 23:00-01", "2024-01-01", "2000-01-01 00:00+00"}},
+        {RL_T_TEXT, {"a", "a ", "A", "", "ab", "a\\x00", "\xc3\xa9", "e\xcc\x81"}},
+        {RL_T_BYTEA, {"\\x", "\\x00", "\\x0000", "\\x61", "a", "\\x41", "\\xff", "\\xfe"}},
+        {RL_T_UUID, {"00000000-0000-0000-0000-000000000001", "{00000000-0000-0000-0000-000000000001}",
+                     "00000000000000000000000000000001", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+                     "A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11", NULL}},
+        {RL_T_BOOL, {"t", "true", "yes", "f", "off", NULL}},
+        {RL_T_DATE, {"2024-01-02", "2024-1-2", "infinity", "-infinity", "2024-01-03", NULL}},
+    };
+    int failures = 0;
+    for (size_t p = 0; p < sizeof pools / sizeof pools[0]; p++) {
+        rl_datum d[8];
+        rl_buf arena[8];
+        size_t n = 0;
+        char err[200];
+        for (size_t i = 0; i < 8 && pools[p].v[i]; i++) {
+            rl_buf_init(&arena[n], 0);
+            if (rl_datum_from_text(pools[p].t, pools[p].v[i], strlen(pools[p].v[i]), &d[n],
+                                   &arena[n], err, sizeof err) != RL_CODEC_OK) {
+                fprintf(stderr, "  %s: '%s' does not parse: %s\n", rl_type_name(pools[p].t),
+                        pools[p].v[i], err);
+                failures++;
+            }
+            n++;
+        }
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < n; j++) {
+                bool eq = rl_datum_compare(pools[p].t, &d[i], &d[j]) == 0;
+                if (eq != equal_keys(pools[p].t, &d[i], &d[j])) {
+                    fprintf(stderr, "  %s: '%s' vs '%s': compare %s, keys %s\n",
+                            rl_type_name(pools[p].t), pools[p].v[i], pools[p].v[j],
+                            eq ? "equal" : "differ", eq ? "differ" : "equal");
+                    failures++;
+                }
+            }
+        for (size_t i = 0; i < n; i++)
+            rl_buf_free(&arena[i]);
+    }
+    uint64_t rng = tu_seed("equality keys", 0xe9);
+    for (int i = 0; i < 20000; i++) {
+        rl_datum a = {0}, b = {0};
+        rl_type t = i % 3 == 0 ? RL_T_FLOAT8 : i % 3 == 1 ? RL_T_INTERVAL : RL_T_INT8;
+        if (t == RL_T_FLOAT8) {
+            a.v.f = random_double(&rng);
+            b.v.f = i % 2 ? a.v.f : random_double(&rng);
+            if (i % 5 == 0) { /* NaN payloads and signs, -0 */
+                uint64_t bits;
+                memcpy(&bits, &a.v.f, 8);
+                bits ^= (i % 10 == 0) ? 0x8000000000000000ULL : 1;
+                memcpy(&b.v.f, &bits, 8);
+            }
+        } else if (t == RL_T_INTERVAL) {
+            a.v.interval.months = (int32_t)(tu_rand(&rng) % 5);
+            a.v.interval.days = (int32_t)(tu_rand(&rng) % 70) - 10;
+            a.v.interval.us = (int64_t)(tu_rand(&rng) % 5) * 86400000000LL;
+            b.v.interval.months = (int32_t)(tu_rand(&rng) % 5);
+            b.v.interval.days = (int32_t)(tu_rand(&rng) % 70) - 10;
+            b.v.interval.us = (int64_t)(tu_rand(&rng) % 5) * 86400000000LL;
+        } else {
+            a.v.i = random_int(&rng);
+            b.v.i = i % 2 ? a.v.i : random_int(&rng);
+        }
+        bool eq = rl_datum_compare(t, &a, &b) == 0;
+        if (eq != equal_keys(t, &a, &b) && failures++ < 10)
+            fprintf(stderr, "  random %s #%d: compare %s, keys disagree\n", rl_type_name(t), i,
+                    eq ? "equal" : "differ");
+    }
+    CHECK_EQ_INT(failures, 0);
+}
+
 static void test_compare_like_postgres(void)
 {
     /* each: a < b in PostgreSQL (checked with psql: select a < b) */
@@ -983,6 +1083,7 @@ int main(void)
     RUN(test_text_round_trip);
     RUN(test_string_input_keeps_bytes);
     RUN(test_compare_like_postgres);
+    RUN(test_equality_keys_follow_compare);
     RUN(test_input_sqlstates);
     RUN(test_binary_round_trip);
     RUN(test_binary_input_errors);

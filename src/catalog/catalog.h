@@ -424,8 +424,12 @@ rl_table_desc *rl_fixed_desc_extend(const rl_table_desc *base, rl_format fmt,
  * (uvarint length, bytes; the index's schema), u8 method, u8 flags, uvarint
  * ncols, then per key column its name (uvarint length, bytes) and u8
  * options. Column names, not positions: a dynamic table's rebuild keeps them.
- * RockLake keeps no index entries: the definition is what PostgreSQL's
- * catalogs show (pg_class, pg_index, pg_indexes, pg_get_indexdef, psql \d). */
+ * A UNIQUE index (flags bit 0; bit 1 NULLS NOT DISTINCT) then holds its
+ * id (8 bytes, big-endian, from counter next-unique-index-id), which keys
+ * its entries (0x80 07 id | key values -> row key, kept by every row write:
+ * rows.c, uniques.c). Other indexes keep no entries: the definition is what
+ * PostgreSQL's catalogs show (pg_class, pg_index, pg_indexes,
+ * pg_get_indexdef, psql \d), and RockLake reads in its own key order. */
 #define RL_INDEX_MAX_KEYS 32 /* PostgreSQL's INDEX_MAX_KEYS */
 #define RL_INDEX_NAME_MAX 64 /* NAMEDATALEN: names are shorter */
 typedef enum rl_index_method {
@@ -442,6 +446,9 @@ typedef struct rl_index_def {
     size_t ncols; /* 1..RL_INDEX_MAX_KEYS */
     char cols[RL_INDEX_MAX_KEYS][RL_INDEX_NAME_MAX];
     uint8_t opts[RL_INDEX_MAX_KEYS]; /* RL_INDEX_COL_* */
+    bool unique;             /* btree only; entries enforce it */
+    bool nulls_not_distinct; /* unique only: NULLs collide too */
+    uint64_t id;             /* unique only: its entries' id (0 = not allocated yet) */
 } rl_index_def;
 void rl_index_def_encode(rl_buf *b, const rl_index_def *d);
 /* false if malformed: an unknown version, method, flag or option, a name
@@ -498,7 +505,9 @@ int rl_txn_list_tables(rl_txn *txn, rl_table_visitor visit, void *ctx, rl_error 
 /* Indexes created by CREATE INDEX (0x80 05 schema name -> rl_index_def).
  * find: 1 with *out, 0 absent, -1 error (XX001 if it does not decode).
  * create: 42P07 if a table or index holds the name (it then stays free
- * until commit). replace (e.g. the table renamed) and drop: 42704 if
+ * until commit); a UNIQUE one gets its id and the entries of the table's
+ * rows (23505 "could not create unique index" on a duplicate), and the
+ * table must stay unchanged by others until COMMIT (40001). replace (e.g. the table renamed) and drop: 42704 if
  * absent. list: in (schema, name) order; the visitor returns 0 to go on. */
 int rl_txn_find_index(rl_txn *txn, const char *schema, const char *name, rl_index_def *out,
                       rl_error *err);
@@ -507,6 +516,10 @@ int rl_txn_create_index(rl_txn *txn, const char *schema, const char *name,
 int rl_txn_replace_index(rl_txn *txn, const char *schema, const char *name,
                          const rl_index_def *d, rl_error *err);
 int rl_txn_drop_index(rl_txn *txn, const char *schema, const char *name, rl_error *err);
+/* ALTER INDEX ... RENAME: the definition (and a UNIQUE index's entries,
+ * keyed by its id) kept under newname; 42P07 as create. */
+int rl_txn_rename_index(rl_txn *txn, const char *schema, const char *name, const char *newname,
+                        rl_error *err);
 typedef int (*rl_index_visitor)(void *ctx, const char *schema, const char *name,
                                 const rl_index_def *d);
 int rl_txn_list_indexes(rl_txn *txn, rl_index_visitor visit, void *ctx, rl_error *err);

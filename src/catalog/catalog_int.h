@@ -11,6 +11,7 @@
  *   txn.c       a transaction: snapshot, overlay, expectations
  *   format.c    table shapes per DuckLake format, a row's value bytes
  *   scan.c      reads: gets, merged scans, the live-row index, MVCC
+ *   uniques.c   the UNIQUE indexes a transaction sees, their entries' keys
  *   sequence.c  commit sequencing's planner (reads through scan.c only)
  *   rows.c      row writes with PostgreSQL's constraint errors
  *   retention.c the oldest snapshot retained
@@ -151,6 +152,12 @@ struct rl_catalog {
     _Atomic uint64_t seq_fallbacks[RL_SEQ_NREASONS];
     /* Commits' time waiting for and holding cat->lock (rl_catalog_commit_times). */
     _Atomic uint64_t commit_lock_wait_ns, commit_lock_held_ns;
+    /* UNIQUE index definitions: unique_gen counts the commits that
+     * created or dropped one (under `lock`); a transaction whose rows were
+     * checked against an older generation fails its COMMIT (40001).
+     * unique_none_gen is 1 + a generation known to have none (uniques.c). */
+    uint64_t unique_gen;
+    _Atomic uint64_t unique_none_gen;
     /* Snapshots that waited for a flush before their first read (no
      * durable view to take), and the time they waited. */
     _Atomic uint64_t snapshot_waits, snapshot_wait_ns;
@@ -168,9 +175,12 @@ typedef enum expect_kind {
     EXPECT_KEY_ABSENT,    /* nobody committed this key since our snapshot */
     EXPECT_PREFIX_ABSENT, /* nobody committed any key with this prefix */
     EXPECT_VALUE,         /* the key still holds what we read (or is still absent) */
-    EXPECT_SLOT_FREE      /* a row placed at its natural key in a table that keeps
+    EXPECT_SLOT_FREE,     /* a row placed at its natural key in a table that keeps
                            * duplicates: if a commit took the key since, the row
                            * moves to key | dup at commit (no error) */
+    EXPECT_RANGE_UNCHANGED /* nobody committed any key under this prefix since our
+                            * snapshot (a table's rows a new UNIQUE index was
+                            * built from): 40001 otherwise */
 } expect_kind;
 
 typedef struct expectation {
@@ -221,6 +231,18 @@ struct rl_txn {
     bool locked;        /* the replay runs under cat->lock: take counters without it */
     bool snap_borrowed; /* a reader sharing another transaction's snapshot */
     uint64_t rel_version; /* rl_txn_relations_version: unique in the process */
+    /* UNIQUE indexes (uniques.c): the registry of the view at
+     * (uniq_rel_version, uniq_gen); unique_gen is cat->unique_gen at the
+     * snapshot; unique_changed: this transaction created or dropped one;
+     * rows_unique_gen: the generation its row writes were checked at
+     * (rows_checked: it wrote rows). */
+    struct cat_unique *uniq;
+    size_t nuniq, capuniq;
+    bool uniq_built;
+    uint64_t uniq_rel_version, uniq_gen;
+    uint64_t unique_gen;
+    bool unique_changed, rows_checked;
+    uint64_t rows_unique_gen;
     bool rebased;       /* for the audit: what the rebase moved */
     uint64_t claimed_sid, base_sid;
     char id_map[512];
@@ -392,6 +414,31 @@ int cat_decode_row(rl_txn *t, const rl_table_desc *d, const uint8_t *key, size_t
 int cat_scan_merged_next(rl_scan *s, const uint8_t **k, size_t *kl, const uint8_t **v,
                          size_t *vl, rl_error *err);
 int cat_raw_scan_open(rl_txn *t, rl_scan *s, uint8_t *prefix, size_t plen, rl_error *err);
+
+/* ---------------------------------------------------------------- uniques.c */
+
+/* A UNIQUE index of the transaction's view: where it is (schema, name),
+ * its definition, and the table it is on (tag; dyn_id for a dynamic one). */
+typedef struct cat_unique {
+    char schema[RL_INDEX_NAME_MAX], name[RL_INDEX_NAME_MAX];
+    uint8_t tag;
+    uint64_t dyn_id;
+    rl_index_def def;
+} cat_unique;
+/* Every UNIQUE index the transaction sees (borrowed until its next DDL or
+ * snapshot); 0, or -1 with err. */
+int cat_uniques(rl_txn *t, const cat_unique **out, size_t *n, rl_error *err);
+bool cat_unique_on(const cat_unique *u, const rl_table_desc *d);
+/* The entry key of `row` of d in u into key: 1, or 0 when the row has no
+ * entry (a NULL key column with NULLS DISTINCT; a key column d lacks, in a
+ * rebuild, uniques.c), or -1 with err (54000 too long). */
+int cat_unique_entry_key(rl_txn *t, const cat_unique *u, const rl_table_desc *d,
+                         const rl_datum *row, rl_buf *key, rl_error *err);
+/* PostgreSQL's detail "Key (a, b)=(1, x) <what>." into out. */
+void cat_unique_key_text(rl_txn *t, const cat_unique *u, const rl_table_desc *d,
+                         const rl_datum *row, const char *what, char *out, size_t n);
+/* Tombstone every entry of index `id` in the transaction's view. */
+int cat_unique_clear(rl_txn *t, uint64_t id, rl_error *err);
 
 /* ------------------------------------------------------------------- rows.c */
 

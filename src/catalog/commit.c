@@ -98,7 +98,7 @@ static bool commit_log_touches_locked(const rl_txn *t, const expectation *e)
 {
     CAT_ASSERT_LOCKED(t->cat);
     const rl_catalog *cat = t->cat;
-    bool prefix = e->kind == EXPECT_PREFIX_ABSENT;
+    bool prefix = e->kind == EXPECT_PREFIX_ABSENT || e->kind == EXPECT_RANGE_UNCHANGED;
     for (uint64_t s = t->snap_seq + 1; s <= cat->written_seq; s++) {
         const commit_log_entry *c = &cat->log[s % COMMIT_LOG_SIZE];
         for (size_t off = 0; off + 4 <= c->len;) {
@@ -160,6 +160,51 @@ static int move_to_dup_locked(rl_txn *t, const expectation *e, rl_error *err)
     return rc;
 }
 
+static int serialization_failure(rl_error *err, const char *why)
+{
+    rl_error_set(err, RL_SQLSTATE_SERIALIZATION_FAILURE, "could not serialize access due to %s",
+                 why);
+    rl_error_hint(err, "retry the transaction");
+    return -1;
+}
+
+/* Does the range under e's prefix hold the same keys and values in the
+ * latest state as in the transaction's snapshot? 1 yes, 0 no, -1 error. */
+static int range_unchanged_locked(rl_txn *t, const expectation *e, rl_error *err)
+{
+    CAT_ASSERT_LOCKED(t->cat);
+    if (!t->snap)
+        return 0;
+    kv_error ke;
+    kv_iter *then = kv_scan_prefix(t->cat->kv, t->snap, e->key, e->klen, &ke);
+    kv_iter *now = then ? kv_scan_prefix(t->cat->kv, NULL, e->key, e->klen, &ke) : NULL;
+    int same = 1;
+    for (;;) {
+        if (!now) {
+            same = cat_kv_fail(err, &ke, "validating commit");
+            break;
+        }
+        const uint8_t *k1, *v1, *k2, *v2;
+        size_t kl1, vl1, kl2, vl2;
+        int r1 = kv_iter_next(then, &k1, &kl1, &v1, &vl1, &ke);
+        int r2 = r1 < 0 ? -1 : kv_iter_next(now, &k2, &kl2, &v2, &vl2, &ke);
+        if (r1 < 0 || r2 < 0) {
+            same = cat_kv_fail(err, &ke, "validating commit");
+            break;
+        }
+        if (r1 != r2 || (r1 == 1 && (rl_bytes_cmp(k1, kl1, k2, kl2) != 0 ||
+                                     rl_bytes_cmp(v1, vl1, v2, vl2) != 0))) {
+            same = 0;
+            break;
+        }
+        if (r1 == 0)
+            break;
+    }
+    kv_iter_free(then);
+    kv_iter_free(now);
+    return same;
+}
+
 static int check_expectations(rl_txn *t, rl_error *err)
 {
     CAT_ASSERT_LOCKED(t->cat); /* commit validates under the lock */
@@ -172,6 +217,15 @@ static int check_expectations(rl_txn *t, rl_error *err)
         if (logged && !commit_log_touches_locked(t, e))
             continue;
         int taken;
+        if (e->kind == EXPECT_RANGE_UNCHANGED) {
+            int same = logged ? 0 : range_unchanged_locked(t, e, err);
+            if (same < 0)
+                return -1;
+            if (!same)
+                return serialization_failure(err, "a concurrent change of a table a unique "
+                                                  "index was built on");
+            continue;
+        }
         if (e->kind == EXPECT_PREFIX_ABSENT) {
             kv_iter *it = kv_scan_prefix(kv, NULL, e->key, e->klen, &ke);
             if (!it)
@@ -418,6 +472,12 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
         oom(err);
         goto unlock;
     }
+    /* rows checked against other UNIQUE indexes than the latest commit's
+     * lack the entries of one created since, or keep those of one dropped */
+    if (t->rows_checked && t->rows_unique_gen != cat->unique_gen) {
+        serialization_failure(err, "a concurrent CREATE or DROP of a unique index");
+        goto unlock;
+    }
     if ((t->seq && t->inserted_snapshot ? sequence_locked(t, err) : check_expectations(t, err)) <
         0)
         goto unlock;
@@ -467,6 +527,8 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
     }
     if (t->wrote_names)
         cat->name_gen++;
+    if (t->unique_changed)
+        cat->unique_gen++;
     if (t->fmt_changed)
         cat->fmt = t->fmt; /* transactions begun from now on see the new shapes */
     rl_crash_point(t->fmt_changed   ? RL_CRASH_FORMAT_WRITTEN

@@ -254,12 +254,36 @@ const rl_table_desc *rl_txn_create_dynamic(rl_txn *t, const char *schema, const 
 
 static int delete_rows_of(rl_txn *t, const rl_table_desc *d, rl_error *err);
 
+/* A dynamic table's rows go without rl_txn_delete: the entries of its
+ * UNIQUE indexes go here (their definitions follow the table's DDL in the
+ * SQL layer; a rebuilt table writes its rows, and their entries, again). */
+static int clear_uniques_of(rl_txn *t, const rl_table_desc *d, rl_error *err)
+{
+    const cat_unique *u;
+    size_t n;
+    if (cat_uniques(t, &u, &n, err) < 0)
+        return -1;
+    uint64_t ids[RL_INDEX_MAX_KEYS * 4];
+    size_t nids = 0;
+    for (size_t i = 0; i < n; i++)
+        if (cat_unique_on(&u[i], d)) {
+            if (nids == sizeof ids / sizeof ids[0])
+                return rl_error_set(err, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED,
+                                    "table \"%s\" has too many unique indexes", d->name);
+            ids[nids++] = u[i].def.id;
+        }
+    for (size_t i = 0; i < nids; i++)
+        if (cat_unique_clear(t, ids[i], err) < 0)
+            return -1;
+    return 0;
+}
+
 int rl_txn_drop_dynamic(rl_txn *t, const rl_table_desc *d, rl_error *err)
 {
     cat_relations_changed(t); /* before any early return: a failed try may have written */
     if (!cat_is_write_allowed(t, err))
         return -1;
-    if (delete_rows_of(t, d, err) < 0)
+    if (clear_uniques_of(t, d, err) < 0 || delete_rows_of(t, d, err) < 0)
         return -1;
     int rc;
     /* then the definition and its name index */
@@ -730,6 +754,147 @@ static int put_index(rl_txn *t, const char *schema, const char *name, const rl_i
     return rc;
 }
 
+/* ------------------------------------------------------- UNIQUE indexes */
+
+/* One row's entry of a UNIQUE index being built, held until the scan ends
+ * (the scan reads the overlay the entries go to). */
+typedef struct built_entry {
+    uint8_t *key, *rowkey;
+    size_t klen, rklen;
+    char detail[256];
+} built_entry;
+
+typedef struct unique_build {
+    built_entry *e;
+    size_t n, cap;
+} unique_build;
+
+static void unique_build_free(unique_build *b)
+{
+    for (size_t i = 0; i < b->n; i++) {
+        free(b->e[i].key);
+        free(b->e[i].rowkey);
+    }
+    free(b->e);
+}
+
+/* Every row of the table (all versions: a row is a row to PostgreSQL) into
+ * b: its entry key, its key and the duplicate's detail text. */
+static int collect_entries(rl_txn *t, const cat_unique *u, const rl_table_desc *d,
+                           unique_build *b, rl_error *err)
+{
+    rl_scan *s = rl_txn_scan(t, d, NULL, 0, err);
+    if (!s)
+        return -1;
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    const rl_row *row;
+    int rc;
+    while ((rc = rl_scan_next(s, &row, err)) == 1) {
+        int has = cat_unique_entry_key(t, u, d, row->vals, &k, err);
+        if (has < 0) {
+            rc = -1;
+            break;
+        }
+        if (has == 0)
+            continue;
+        built_entry *grown = rl_array_reserve(b->e, b->n, &b->cap, sizeof *grown, 64);
+        if (!grown) {
+            rc = oom(err);
+            break;
+        }
+        b->e = grown;
+        built_entry *e = &b->e[b->n];
+        e->key = dup_bytes(k.data, k.len);
+        e->rowkey = e->key ? dup_bytes(row->key, row->klen) : NULL;
+        if (!e->rowkey) {
+            free(e->key);
+            rc = oom(err);
+            break;
+        }
+        e->klen = k.len;
+        e->rklen = row->klen;
+        cat_unique_key_text(t, u, d, row->vals, "is duplicated", e->detail, sizeof e->detail);
+        b->n++;
+    }
+    rl_buf_free(&k);
+    rl_scan_free(s);
+    return rc < 0 ? -1 : 0;
+}
+
+/* The entries of UNIQUE index u over its table's rows: 23505 "could not
+ * create unique index" at the first duplicate; the table must then stay
+ * as this transaction read it until COMMIT (a row another transaction
+ * writes meanwhile would have no entry). */
+static int build_entries(rl_txn *t, const cat_unique *u, const rl_table_desc *d, rl_error *err)
+{
+    unique_build b = {0};
+    int rc = collect_entries(t, u, d, &b, err);
+    for (size_t i = 0; rc == 0 && i < b.n; i++) {
+        pending *p = cat_ov_find(t, b.e[i].key, b.e[i].klen);
+        if (p && p->val) {
+            rl_error_set(err, RL_SQLSTATE_UNIQUE_VIOLATION, "could not create unique index \"%s\"",
+                         u->name);
+            rl_error_detail(err, "%s", b.e[i].detail);
+            rc = -1;
+            break;
+        }
+        rc = cat_ov_set(t, b.e[i].key, b.e[i].klen, b.e[i].rowkey, b.e[i].rklen, err);
+    }
+    unique_build_free(&b);
+    if (rc < 0)
+        return -1;
+    rl_buf prefix;
+    rl_buf_init(&prefix, 0);
+    rc = rl_key_encode_prefix(&prefix, d, NULL, 0) != RL_KEY_OK || prefix.failed
+             ? oom(err)
+             : cat_add_expectation(t, EXPECT_RANGE_UNCHANGED, prefix.data, prefix.len, NULL, 0,
+                                   NULL, NULL, err);
+    rl_buf_free(&prefix);
+    return rc;
+}
+
+/* The entries of UNIQUE index `id` (its definition written) from the rows
+ * its table has now. */
+static int fill_unique_index(rl_txn *t, uint64_t id, rl_error *err)
+{
+    cat_relations_changed(t); /* the registry is rebuilt with the definition */
+    const cat_unique *u;
+    size_t n;
+    if (cat_uniques(t, &u, &n, err) < 0)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        if (u[i].def.id != id)
+            continue;
+        const rl_table_desc *d = rl_txn_find_table(t, u[i].schema, u[i].def.table, err);
+        return d ? build_entries(t, &u[i], d, err) : -1;
+    }
+    return rl_error_set(err, RL_SQLSTATE_INTERNAL, "unique index %llu is not registered",
+                        (unsigned long long)id);
+}
+
+/* CREATE UNIQUE INDEX: an id for its entries, its definition, and the
+ * entries of the rows the table has. */
+static int new_unique_index(rl_txn *t, const char *schema, const char *name, rl_index_def *def,
+                            rl_error *err)
+{
+    const rl_table_desc *d = rl_txn_find_table(t, schema, def->table, err);
+    if (!d)
+        return -1;
+    uint64_t id;
+    if (cat_txn_alloc_seq(t, RL_COUNTER_NEXT_INDEX_ID, &id, err) < 0)
+        return -1;
+    if (id == 0 && cat_txn_alloc_seq(t, RL_COUNTER_NEXT_INDEX_ID, &id, err) < 0)
+        return -1; /* 0 is "not allocated" */
+    if (cat_touch_counter(t, RL_COUNTER_NEXT_INDEX_ID, id + 1, err) < 0)
+        return -1;
+    def->id = id;
+    t->unique_changed = true;
+    if (put_index(t, schema, name, def, err) < 0)
+        return -1;
+    return fill_unique_index(t, id, err);
+}
+
 int rl_txn_create_index(rl_txn *t, const char *schema, const char *name, const rl_index_def *d,
                         rl_error *err)
 {
@@ -754,7 +919,15 @@ int rl_txn_create_index(rl_txn *t, const char *schema, const char *name, const r
     rl_buf_free(&k);
     if (rc < 0 || index_name_free(t, schema, name, err) < 0)
         return -1;
-    return put_index(t, schema, name, d, err);
+    if (!d->unique)
+        return put_index(t, schema, name, d, err);
+    rl_index_def *def = malloc(sizeof *def);
+    if (!def)
+        return oom(err);
+    *def = *d;
+    rc = new_unique_index(t, schema, name, def, err);
+    free(def);
+    return rc;
 }
 
 int rl_txn_replace_index(rl_txn *t, const char *schema, const char *name, const rl_index_def *d,
@@ -767,7 +940,42 @@ int rl_txn_replace_index(rl_txn *t, const char *schema, const char *name, const 
     int rc = rl_txn_find_index(t, schema, name, &old, err);
     if (rc == 0)
         return rl_error_set(err, RL_SQLSTATE_UNDEFINED_OBJECT, "index \"%s\" does not exist", name);
-    return rc < 0 ? -1 : put_index(t, schema, name, d, err);
+    if (rc < 0)
+        return -1;
+    /* a replacement (its table or a column renamed) keeps the index's id;
+     * its entries are those of the table's rows now: a renamed table was
+     * rebuilt under its new name and wrote its rows without them */
+    assert(!d || (d->unique == old.unique && d->id == old.id));
+    if (old.unique) {
+        t->unique_changed = true;
+        if (cat_unique_clear(t, old.id, err) < 0)
+            return -1;
+    }
+    if (put_index(t, schema, name, d, err) < 0)
+        return -1;
+    return d && d->unique ? fill_unique_index(t, d->id, err) : 0;
+}
+
+int rl_txn_rename_index(rl_txn *t, const char *schema, const char *name, const char *newname,
+                        rl_error *err)
+{
+    cat_relations_changed(t);
+    if (!cat_is_write_allowed(t, err))
+        return -1;
+    rl_index_def def;
+    int rc = rl_txn_find_index(t, schema, name, &def, err);
+    if (rc == 0)
+        return rl_error_set(err, RL_SQLSTATE_UNDEFINED_OBJECT, "index \"%s\" does not exist", name);
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_dynamic_name(&k, schema, newname);
+    if (rc == 1)
+        rc = k.failed ? oom(err) : cat_expect_unique(t, k.data, k.len, newname, "", err);
+    rl_buf_free(&k);
+    if (rc < 0 || index_name_free(t, schema, newname, err) < 0 ||
+        put_index(t, schema, name, NULL, err) < 0)
+        return -1;
+    return put_index(t, schema, newname, &def, err);
 }
 
 int rl_txn_drop_index(rl_txn *t, const char *schema, const char *name, rl_error *err)

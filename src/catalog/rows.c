@@ -3,7 +3,8 @@
  * and DELETE of one row, their index entries, and uniqueness.
  *
  * Owns: NOT NULL (23502) and key (22003) checks, PRIMARY KEY and storage
- * key uniqueness (23505, with PostgreSQL's detail), the expectations they
+ * key uniqueness (23505, with PostgreSQL's detail), the entries of UNIQUE
+ * indexes (0x80 07, their keys uniques.c's), the expectations they
  * leave for commit, duplicate rows of tables without a PRIMARY KEY (at
  * their key plus a discriminator), the live-row and PK index entries of a
  * row, and, with commit sequencing on, each row write kept as a logical
@@ -300,6 +301,133 @@ static int place_keeping_duplicates(rl_txn *t, rl_buf *key, rl_error *err)
     return expect_free(t, EXPECT_SLOT_FREE, key->data, key->len, NULL, NULL, err);
 }
 
+/* ------------------------------------------------ UNIQUE index entries */
+
+static int unique_generation_moved(rl_error *err)
+{
+    rl_error_set(err, RL_SQLSTATE_SERIALIZATION_FAILURE,
+                 "could not serialize access due to a concurrent CREATE or DROP of a unique "
+                 "index");
+    rl_error_hint(err, "retry the transaction");
+    return -1;
+}
+
+/* The UNIQUE indexes a row write keeps, noting the generation of
+ * definitions the transaction's rows are checked at: rows written under
+ * another one (a READ COMMITTED statement after a new index committed)
+ * would lack its entries, and so would a commit after one (commit.c). */
+static int uniques_for_rows(rl_txn *t, const cat_unique **u, size_t *n, rl_error *err)
+{
+    if (t->rows_checked && t->rows_unique_gen != t->unique_gen)
+        return unique_generation_moved(err);
+    if (cat_uniques(t, u, n, err) < 0)
+        return -1;
+    t->rows_checked = true;
+    t->rows_unique_gen = t->unique_gen;
+    return 0;
+}
+
+static int unique_violation(rl_txn *t, const cat_unique *u, const rl_table_desc *d,
+                            const rl_datum *row, rl_error *err)
+{
+    char detail[256];
+    cat_unique_key_text(t, u, d, row, "already exists", detail, sizeof detail);
+    rl_error_set(err, RL_SQLSTATE_UNIQUE_VIOLATION,
+                 "duplicate key value violates unique constraint \"%s\"", u->name);
+    rl_error_detail(err, "%s", detail);
+    return -1;
+}
+
+/* u's entry for `row` (at row key rk): refused if another row holds it,
+ * expected free at commit, written. */
+static int unique_put_one(rl_txn *t, const cat_unique *u, const rl_table_desc *d,
+                          const rl_datum *row, const uint8_t *rk, size_t rkl, rl_buf *k,
+                          rl_error *err)
+{
+    int has = cat_unique_entry_key(t, u, d, row, k, err);
+    if (has <= 0)
+        return has;
+    int taken = unique_key_taken(t, k->data, k->len, err);
+    if (taken != 0)
+        return taken < 0 ? -1 : unique_violation(t, u, d, row, err);
+    char detail[256];
+    cat_unique_key_text(t, u, d, row, "already exists", detail, sizeof detail);
+    if (cat_expect_unique(t, k->data, k->len, u->name, detail, err) < 0)
+        return -1;
+    return cat_ov_set(t, k->data, k->len, rk, rkl, err);
+}
+
+static int unique_put(rl_txn *t, const rl_table_desc *d, const rl_datum *row, const uint8_t *rk,
+                      size_t rkl, rl_error *err)
+{
+    const cat_unique *u;
+    size_t n;
+    if (uniques_for_rows(t, &u, &n, err) < 0)
+        return -1;
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++)
+        if (cat_unique_on(&u[i], d))
+            rc = unique_put_one(t, &u[i], d, row, rk, rkl, &k, err);
+    rl_buf_free(&k);
+    return rc < 0 ? -1 : 0;
+}
+
+static int unique_delete(rl_txn *t, const rl_table_desc *d, const rl_datum *row, rl_error *err)
+{
+    const cat_unique *u;
+    size_t n;
+    if (uniques_for_rows(t, &u, &n, err) < 0)
+        return -1;
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        if (!cat_unique_on(&u[i], d))
+            continue;
+        rc = cat_unique_entry_key(t, &u[i], d, row, &k, err);
+        if (rc == 1)
+            rc = cat_ov_set(t, k.data, k.len, NULL, 0, err);
+    }
+    rl_buf_free(&k);
+    return rc < 0 ? -1 : 0;
+}
+
+/* An UPDATE that keeps the row's key: each index whose key values changed
+ * moves its entry (the old one first, so a row may take back its own). */
+static int unique_update(rl_txn *t, const rl_table_desc *d, const rl_datum *old,
+                         const rl_datum *nw, const uint8_t *rk, size_t rkl, rl_error *err)
+{
+    const cat_unique *u;
+    size_t n;
+    if (uniques_for_rows(t, &u, &n, err) < 0)
+        return -1;
+    rl_buf ko, kn;
+    rl_buf_init(&ko, 0);
+    rl_buf_init(&kn, 0);
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        if (!cat_unique_on(&u[i], d))
+            continue;
+        int ho = cat_unique_entry_key(t, &u[i], d, old, &ko, err);
+        int hn = ho < 0 ? -1 : cat_unique_entry_key(t, &u[i], d, nw, &kn, err);
+        if (hn < 0) {
+            rc = -1;
+            break;
+        }
+        if (ho == hn && (ho == 0 || rl_bytes_cmp(ko.data, ko.len, kn.data, kn.len) == 0))
+            continue;
+        if (ho == 1 && cat_ov_set(t, ko.data, ko.len, NULL, 0, err) < 0)
+            rc = -1;
+        else if (hn == 1)
+            rc = unique_put_one(t, &u[i], d, nw, rk, rkl, &kn, err);
+    }
+    rl_buf_free(&ko);
+    rl_buf_free(&kn);
+    return rc < 0 ? -1 : 0;
+}
+
 /* Write a row after the checks: at its key, or for a duplicate in a table
  * that keeps them, at the key plus a discriminator. */
 int cat_add_row(rl_txn *t, const rl_table_desc *d, const rl_datum *row, uint64_t seq,
@@ -324,7 +452,8 @@ int cat_add_row(rl_txn *t, const rl_table_desc *d, const rl_datum *row, uint64_t
         goto out;
     if (cat_ov_set(t, key.data, key.len, val.data ? val.data : (const uint8_t *)"", val.len, err) < 0)
         goto out;
-    if (put_row_indexes(t, d, row, key.data, key.len, err) < 0)
+    if (put_row_indexes(t, d, row, key.data, key.len, err) < 0 ||
+        unique_put(t, d, row, key.data, key.len, err) < 0)
         goto out;
     if (d->counter && d->counter_col >= 0 && !row[d->counter_col].isnull &&
         cat_touch_counter(t, d->counter, (uint64_t)row[d->counter_col].v.i + 1, err) < 0)
@@ -488,7 +617,8 @@ int rl_txn_delete(rl_txn *t, const rl_table_desc *d, const uint8_t *key, size_t 
     bool own = cat_ov_find(t, kcopy, klen) != NULL;
     t->seq_depth++;
     if (load_for_change(t, d, kcopy, klen, &val, &vlen, row, &arena, err) == 0 &&
-        delete_row_indexes(t, d, row->vals, kcopy, klen, err) == 0)
+        delete_row_indexes(t, d, row->vals, kcopy, klen, err) == 0 &&
+        unique_delete(t, d, row->vals, err) == 0)
         rc = cat_ov_set(t, kcopy, klen, NULL, 0, err);
     t->seq_depth--;
     if (rc == 0 && t->seq)
@@ -579,7 +709,8 @@ int rl_txn_update(rl_txn *t, const rl_table_desc *d, const uint8_t *oldkey, size
             rc = 0;
             goto out;
         }
-        if (cat_ov_set(t, kcopy, oldklen, nval.data ? nval.data : (const uint8_t *)"", nval.len,
+        if (unique_update(t, d, old->vals, newrow, kcopy, oldklen, err) < 0 ||
+            cat_ov_set(t, kcopy, oldklen, nval.data ? nval.data : (const uint8_t *)"", nval.len,
                    err) < 0 ||
             put_row_indexes(t, d, newrow, kcopy, oldklen, err) < 0)
             goto out;
@@ -589,6 +720,7 @@ int rl_txn_update(rl_txn *t, const rl_table_desc *d, const uint8_t *oldkey, size
     /* Key or PK changed: remove the old row, then add the new one with all
      * uniqueness checks. */
     if (delete_row_indexes(t, d, old->vals, kcopy, oldklen, err) < 0 ||
+        unique_delete(t, d, old->vals, err) < 0 ||
         cat_ov_set(t, kcopy, oldklen, NULL, 0, err) < 0)
         goto out;
     rc = cat_add_row(t, d, newrow, old->seq, err);

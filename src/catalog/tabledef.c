@@ -245,6 +245,8 @@ bool rl_name_entry_decode(const uint8_t *v, size_t vl, rl_name_entry *out)
 /* ------------------------------------------------------ index definitions */
 
 #define INDEX_DEF_VERSION 1
+#define INDEX_DEF_UNIQUE 0x01
+#define INDEX_DEF_NULLS_NOT_DISTINCT 0x02
 
 static void put_name(rl_buf *b, const char *s)
 {
@@ -258,7 +260,11 @@ void rl_index_def_encode(rl_buf *b, const rl_index_def *d)
     rl_buf_put_u8(b, INDEX_DEF_VERSION);
     put_name(b, d->table);
     rl_buf_put_u8(b, (uint8_t)d->method);
-    rl_buf_put_u8(b, 0); /* flags: none yet (UNIQUE is refused, not stored) */
+    assert(d->unique ? d->id != 0 && d->method == RL_INDEX_BTREE : !d->nulls_not_distinct);
+    rl_buf_put_u8(b, (uint8_t)((d->unique ? INDEX_DEF_UNIQUE : 0) |
+                               (d->nulls_not_distinct ? INDEX_DEF_NULLS_NOT_DISTINCT : 0)));
+    if (d->unique)
+        rl_buf_put_be64(b, d->id);
     rl_buf_put_uvarint(b, d->ncols);
     for (size_t i = 0; i < d->ncols; i++) {
         put_name(b, d->cols[i]);
@@ -288,7 +294,15 @@ bool rl_index_def_decode(const uint8_t *v, size_t vl, rl_index_def *out)
     uint64_t ncols;
     if (!rl_reader_u8(&r, &version) || version != INDEX_DEF_VERSION || !get_name(&r, out->table) ||
         !rl_reader_u8(&r, &method) || method > RL_INDEX_SPGIST || !rl_reader_u8(&r, &flags) ||
-        flags != 0 || !rl_reader_uvarint(&r, &ncols) || ncols == 0 || ncols > RL_INDEX_MAX_KEYS)
+        flags & ~(INDEX_DEF_UNIQUE | INDEX_DEF_NULLS_NOT_DISTINCT))
+        return false;
+    out->unique = flags & INDEX_DEF_UNIQUE;
+    out->nulls_not_distinct = flags & INDEX_DEF_NULLS_NOT_DISTINCT;
+    if (out->nulls_not_distinct && !out->unique)
+        return false;
+    if (out->unique && (method != RL_INDEX_BTREE || !rl_reader_be64(&r, &out->id) || out->id == 0))
+        return false;
+    if (!rl_reader_uvarint(&r, &ncols) || ncols == 0 || ncols > RL_INDEX_MAX_KEYS)
         return false;
     out->method = (rl_index_method)method;
     out->ncols = (size_t)ncols;

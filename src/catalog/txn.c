@@ -55,8 +55,13 @@ int cat_ov_set(rl_txn *t, const uint8_t *k, size_t kl, const uint8_t *val, size_
     if (val && !(v = dup_bytes(val, vlen)))
         return oom(err);
     if (kl >= 2 && k[0] == RL_TAG_INDEX &&
-        (k[1] == RL_INDEX_DYNAMIC_NAME || k[1] == RL_INDEX_SQL_INDEX || k[1] == RL_INDEX_COMMENT))
+        (k[1] == RL_INDEX_DYNAMIC_NAME || k[1] == RL_INDEX_SQL_INDEX || k[1] == RL_INDEX_COMMENT)) {
         t->wrote_names = true;
+        /* the UNIQUE index registry (uniques.c) resolves index definitions
+         * through table names: a write of either makes it stale */
+        if (k[1] != RL_INDEX_COMMENT)
+            t->uniq_built = false;
+    }
     if (t->seq && t->seq_depth == 0)
         t->seq_foreign = true; /* not a row write sequencing can replay */
     size_t i = cat_ov_lower_bound(t, k, kl);
@@ -174,6 +179,7 @@ static int durable_view_locked(rl_txn *t)
     t->snap_seq = s;
     t->snap_write = d;
     t->name_gen = cat->name_gen;
+    t->unique_gen = cat->unique_gen;
     t->fmt = cat->fmt;
     return 1;
 }
@@ -213,6 +219,7 @@ static int take_snapshot(rl_txn *t, bool begin, rl_error *err)
         t->snap_seq = cat->written_seq;
     t->snap_write = kv_written_seq(cat->kv);
     t->name_gen = cat->name_gen;
+    t->unique_gen = cat->unique_gen;
     if (!t->fmt_changed)
         t->fmt = cat->fmt; /* set with the commit that wrote it, under this lock */
     t->snap = kv_snapshot_new(cat->kv, &ke);
@@ -307,6 +314,7 @@ void rl_txn_free(rl_txn *t)
     if (!t->snap_borrowed)
         kv_snapshot_free(t->snap);
     free(t->seqw);
+    free(t->uniq);
     rl_arena_free(&t->seq_arena);
     free(t);
 }
@@ -325,7 +333,7 @@ struct rl_txn_savepoint {
     touched_counter *tc;
     size_t ntc;
     size_t nseqw;
-    bool wrote_names, inserted_snapshot, seq_foreign, fmt_changed;
+    bool wrote_names, inserted_snapshot, seq_foreign, fmt_changed, unique_changed;
     uint64_t max_snapshot_inserted, lagging;
     rl_format fmt, lag_fmt;
 };
@@ -404,6 +412,7 @@ rl_txn_savepoint *rl_txn_save(const rl_txn *t, rl_error *err)
     sp->inserted_snapshot = t->inserted_snapshot;
     sp->seq_foreign = t->seq_foreign;
     sp->fmt_changed = t->fmt_changed;
+    sp->unique_changed = t->unique_changed;
     sp->max_snapshot_inserted = t->max_snapshot_inserted;
     sp->lagging = t->lagging;
     sp->fmt = t->fmt;
@@ -442,6 +451,8 @@ int rl_txn_restore(rl_txn *t, const rl_txn_savepoint *sp, rl_error *err)
     t->inserted_snapshot = sp->inserted_snapshot;
     t->seq_foreign = sp->seq_foreign;
     t->fmt_changed = sp->fmt_changed;
+    t->unique_changed = sp->unique_changed;
+    t->uniq_built = false; /* uniques.c rebuilds: its definitions may be gone */
     t->max_snapshot_inserted = sp->max_snapshot_inserted;
     t->lagging = sp->lagging;
     t->fmt = sp->fmt;

@@ -276,6 +276,7 @@ typedef struct checker {
     size_t ncounters, capcounters;
     name_entry *names;
     size_t nnames, capnames;
+    idset unique_ids; /* ids of the UNIQUE index definitions seen (0x80 05 sort first) */
     bool have_format_version, have_ducklake_format, have_epoch;
     bool allow_copy_marker; /* rl_check_copy: the marker is expected */
 } checker;
@@ -710,6 +711,26 @@ static void check_sql_index_entry(checker *c, const uint8_t *k, size_t kl, const
         problem(c, k, kl, "malformed index definition key");
     else if (!rl_index_def_decode(v, vl, &d))
         problem(c, k, kl, "index definition does not decode");
+    else if (d.unique && !idset_add(&c->unique_ids, d.id))
+        c->oom = true;
+    else if (d.unique)
+        need_above(c, RL_COUNTER_NEXT_INDEX_ID, d.id, "unique index id");
+}
+
+/* An entry of a UNIQUE index: the id of a definition seen, at least one
+ * key column, and the key of the row it stands for as its value. */
+static void check_unique_entry(checker *c, const uint8_t *k, size_t kl, size_t vl)
+{
+    if (kl <= RL_KEY_UNIQUE_PREFIX_LEN) {
+        problem(c, k, kl, "unique index entry key is %zu bytes, expected more than %d", kl,
+                RL_KEY_UNIQUE_PREFIX_LEN);
+        return;
+    }
+    uint64_t id = rl_load_be64(k + 2);
+    if (!idset_has(&c->unique_ids, id))
+        problem(c, k, kl, "entry of unique index %" PRIu64 ", which has no definition", id);
+    else if (vl == 0)
+        problem(c, k, kl, "unique index entry names no row");
 }
 
 /* A comment: schema, relation and column in its key, text without NUL
@@ -739,6 +760,8 @@ static void check_index_key(checker *c, const uint8_t *k, size_t kl, const uint8
         check_sql_index_entry(c, k, kl, v, vl);
     else if (kind == RL_INDEX_COMMENT)
         check_comment_entry(c, k, kl, v, vl);
+    else if (kind == RL_INDEX_UNIQUE)
+        check_unique_entry(c, k, kl, vl);
     else
         problem(c, k, kl, "unknown index kind 0x%02x", kind);
 }
@@ -980,6 +1003,7 @@ static void checker_free(checker *c)
     for (size_t i = 0; i < 256; i++)
         free(c->parent_ids[i].slots);
     free(c->table_range.slots);
+    free(c->unique_ids.slots);
     free(c->file_table.slots);
     keymap_free(&c->rows);
     free(c->needs);

@@ -375,6 +375,11 @@ static int describe_index_value(rl_buf *out, const uint8_t *key, size_t klen,
         rl_buf_free(&rowkey);
         return 0;
     }
+    if (kind == RL_INDEX_UNIQUE) {
+        rl_buf_put_str(out, "-> ");
+        rl_key_describe(out, val, vlen);
+        return 0;
+    }
     rl_name_entry e;
     if (kind == RL_INDEX_DYNAMIC_NAME && rl_name_entry_decode(val, vlen, &e) && e.tag) {
         const rl_table_desc *d = rl_desc_by_tag(e.tag);
@@ -410,6 +415,10 @@ static int describe_index_value(rl_buf *out, const uint8_t *key, size_t klen,
                           idx.opts[i] & RL_INDEX_COL_DESC ? " DESC" : "",
                           idx.opts[i] & RL_INDEX_COL_NULLS_FIRST ? " NULLS FIRST" : "");
         rl_buf_put_str(out, ")");
+        if (idx.unique)
+            rl_buf_printf(out, " unique%s, id %llu",
+                          idx.nulls_not_distinct ? " nulls not distinct" : "",
+                          (unsigned long long)idx.id);
         return 0;
     }
     if (kind == RL_INDEX_SCHEMA) {

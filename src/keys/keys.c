@@ -380,6 +380,13 @@ void rl_key_comment(rl_buf *b, const char *schema, const char *relation, const c
     rl_key_put_str(b, (const uint8_t *)column, strlen(column));
 }
 
+void rl_key_unique_index(rl_buf *b, uint64_t id)
+{
+    uint8_t p[RL_KEY_INDEX_PREFIX_LEN];
+    rl_buf_put(b, p, rl_key_index_prefix(p, RL_INDEX_UNIQUE));
+    rl_buf_put_be64(b, id);
+}
+
 void rl_key_hex(rl_buf *b, const uint8_t *key, size_t klen)
 {
     for (size_t i = 0; i < klen; i++)
@@ -484,6 +491,11 @@ static void describe_index(rl_buf *b, const uint8_t *key, size_t klen)
     }
     if (kind == RL_INDEX_COMMENT) {
         describe_strings(b, key, klen, "comment", comment_labels, 3);
+        return;
+    }
+    if (kind == RL_INDEX_UNIQUE && klen > RL_KEY_UNIQUE_PREFIX_LEN) {
+        rl_buf_printf(b, "unique-entry index %llu (%zu bytes of key values)",
+                      (unsigned long long)rl_load_be64(key + 2), klen - RL_KEY_UNIQUE_PREFIX_LEN);
         return;
     }
     const rl_table_desc *d = klen >= 3 ? rl_desc_by_tag(key[2]) : NULL;

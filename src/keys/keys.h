@@ -120,6 +120,11 @@ void rl_key_sql_index(rl_buf *b, const char *schema, const char *name);
  * schema.relation (relation NULL: of the schema's objects). */
 void rl_key_comment(rl_buf *b, const char *schema, const char *relation, const char *column);
 void rl_key_comment_prefix(rl_buf *b, const char *schema, const char *relation);
+/* The entries of UNIQUE index `id` start with 0x80 07 + id (8 bytes,
+ * big-endian); the catalog appends each key column's equality bytes
+ * (rows.c) and stores the row's key as the value. */
+#define RL_KEY_UNIQUE_PREFIX_LEN 10
+void rl_key_unique_index(rl_buf *b, uint64_t id);
 
 
 /* Append "05 00 00 00 00 00 00 00 2a ..." (spaced lowercase hex). */

@@ -111,7 +111,8 @@ enum rl_index_kind {
     RL_INDEX_DYNAMIC_NAME = 0x03, /* every SQL-visible table name: fixed tag or dynamic id */
     RL_INDEX_SCHEMA = 0x04,       /* schemas created by CREATE SCHEMA */
     RL_INDEX_SQL_INDEX = 0x05,    /* indexes created by CREATE INDEX on a table */
-    RL_INDEX_COMMENT = 0x06       /* comments (COMMENT ON) on schemas, relations, columns */
+    RL_INDEX_COMMENT = 0x06,      /* comments (COMMENT ON) on schemas, relations, columns */
+    RL_INDEX_UNIQUE = 0x07        /* entries of UNIQUE indexes: index id, key values -> row key */
 };
 
 /* Counter names (tag 0xFE). Values: big-endian u64 "next free". */
@@ -120,6 +121,7 @@ enum rl_index_kind {
 #define RL_COUNTER_NEXT_FILE_ID "next-file-id"
 #define RL_COUNTER_NEXT_COMMIT_SEQ "next-commit-seq"
 #define RL_COUNTER_NEXT_DYNAMIC_ID "next-dynamic-table-id"
+#define RL_COUNTER_NEXT_INDEX_ID "next-unique-index-id" /* ids of UNIQUE indexes (0x80 07) */
 #define RL_COUNTER_ROWSEQ_PREFIX "next-row-seq:" /* + "xx" tag hex, or "fd:<dyn id>" */
 /* Discriminators of duplicate rows (keys.h), one sequence for all tables. */
 #define RL_COUNTER_NEXT_DUP RL_COUNTER_ROWSEQ_PREFIX "dup"

@@ -20,6 +20,7 @@
 #include "pgtype/pgtype.h"
 #include "pgtype/tzif.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <float.h>
 #include <inttypes.h>
@@ -2064,6 +2065,59 @@ static int cmp_interval(const rl_datum *a, const rl_datum *b)
     __int128 sb = ((__int128)b->v.interval.months * 30 + b->v.interval.days) * USECS_PER_DAY +
                   b->v.interval.us;
     return (sa > sb) - (sa < sb);
+}
+
+/* rl_datum_equality_key: the bytes follow each comparison above, so that
+ * two datums compare equal exactly when their keys are the same bytes. */
+static void float_equality_key(rl_buf *out, double f)
+{
+    if (isnan(f))
+        f = NAN; /* every NaN equals every other */
+    else if (f == 0)
+        f = 0; /* -0 == 0 */
+    uint64_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    rl_buf_put_be64(out, bits);
+}
+
+static void numeric_equality_key(rl_buf *out, const rl_datum *d)
+{
+    numeric_parts np;
+    split_numeric(d->v.s.p, d->v.s.len, &np);
+    rl_buf_put_u8(out, (uint8_t)(np.kind + 1));
+    if (np.kind != 0)
+        return;
+    rl_buf_put_u8(out, np.negative);
+    rl_buf_put(out, np.int_digits, np.int_len);
+    rl_buf_put_u8(out, '.');
+    rl_buf_put(out, np.frac_digits, np.frac_len);
+}
+
+void rl_datum_equality_key(rl_buf *out, rl_type t, const rl_datum *d)
+{
+    assert(!d->isnull);
+    switch (t) {
+    case RL_T_FLOAT4:
+    case RL_T_FLOAT8: float_equality_key(out, d->v.f); return;
+    case RL_T_NUMERIC: numeric_equality_key(out, d); return;
+    case RL_T_VARCHAR:
+    case RL_T_TEXT:
+    case RL_T_BYTEA: rl_buf_put(out, d->v.s.p, d->v.s.len); return;
+    case RL_T_BOOL: rl_buf_put_u8(out, d->v.b); return;
+    case RL_T_UUID: rl_buf_put(out, d->v.uuid, 16); return;
+    case RL_T_TIMETZ:
+        rl_buf_put_be64(out, (uint64_t)d->v.timetz.us);
+        rl_buf_put_be32(out, (uint32_t)d->v.timetz.zone);
+        return;
+    case RL_T_INTERVAL: {
+        __int128 span = ((__int128)d->v.interval.months * 30 + d->v.interval.days) *
+                            USECS_PER_DAY + d->v.interval.us;
+        rl_buf_put_be64(out, (uint64_t)(span >> 64));
+        rl_buf_put_be64(out, (uint64_t)span);
+        return;
+    }
+    default: rl_buf_put_be64(out, (uint64_t)d->v.i); return;
+    }
 }
 
 int rl_datum_compare(rl_type t, const rl_datum *a, const rl_datum *b)

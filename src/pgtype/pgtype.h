@@ -91,5 +91,10 @@ bool rl_timestamp_in_range(int64_t us);
 /* Equality and ordering of two non-NULL datums of the same type, as
  * PostgreSQL orders them (strings bytewise = COLLATE "C"). */
 int rl_datum_compare(rl_type t, const rl_datum *a, const rl_datum *b);
+/* Bytes of a non-NULL datum that two datums of type t share exactly when
+ * rl_datum_compare finds them equal (numeric 1.0 = 1.00, float -0 = 0 and
+ * NaN = NaN, interval '1 day' = '24 hours'): the key of a unique index
+ * entry. Appended to out (its sticky failed flag on no memory). */
+void rl_datum_equality_key(rl_buf *out, rl_type t, const rl_datum *d);
 
 #endif

@@ -13,9 +13,10 @@
  * and scans, so an index would change no answer and no plan; what a client
  * or a person sees of one is PostgreSQL's catalogs (pg_class, pg_index,
  * pg_indexes, pg_get_indexdef, psql's \d), which sql_pgcatalog.c builds from
- * the definitions. A UNIQUE index would also be a constraint RockLake would
- * have to enforce on every write: refused (0A000) rather than accepted and
- * not enforced; so are expression, partial and INCLUDE indexes (btree,
+ * the definitions. A UNIQUE index (btree, NULLS [NOT] DISTINCT) is also a
+ * constraint: the catalog keeps its entries and checks every row write
+ * against them (rows.c); expression, partial and INCLUDE indexes are
+ * refused (0A000: their deparse and upkeep are not built; btree,
  * hash, brin and spgist are kept; gist and gin have no operator class for
  * a lake column's type, 42704 as on PostgreSQL).
  *
@@ -231,9 +232,9 @@ int rl_ddl_create_index(rl_exec *x, const PgQuery__IndexStmt *st)
     rl_relation rel;
     if (index_table(x, st, &rel) < 0)
         return -1;
-    if (st->unique || st->primary || st->isconstraint)
+    if (st->primary || st->isconstraint)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                             "RockLake does not support unique indexes on catalog tables");
+                             "RockLake does not support index-backed constraints here");
     if (st->where_clause || st->n_index_including_params)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                              "RockLake does not support partial indexes or INCLUDE columns");
@@ -248,6 +249,11 @@ int rl_ddl_create_index(rl_exec *x, const PgQuery__IndexStmt *st)
     const access_method *am = find_method(x, st);
     int rc = am ? key_columns(x, st, &rel, am, d) : -1;
     d->method = am && am->method >= 0 ? (rl_index_method)am->method : RL_INDEX_BTREE;
+    if (rc == 0 && st->unique && d->method != RL_INDEX_BTREE)
+        rc = rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                           "access method \"%s\" does not support unique indexes", am->name);
+    d->unique = st->unique;
+    d->nulls_not_distinct = st->unique && st->nulls_not_distinct;
     if (rc == 0 && !(txn = rl_exec_txn(x)))
         rc = -1;
     char name[NAMEDATALEN];
@@ -457,8 +463,7 @@ int rl_ddl_rename_index(rl_exec *x, const PgQuery__RenameStmt *st, bool *handled
                          : rl_exec_error(x, RL_SQLSTATE_DUPLICATE_TABLE, -1,
                                          "relation \"%s\" already exists", st->newname);
     const rl_table_change renamed = {.new_table = st->newname};
-    if (rl_txn_drop_index(txn, schema, rv->relname, x->err) < 0 ||
-        rl_txn_create_index(txn, schema, st->newname, &d, x->err) < 0 ||
+    if (rl_txn_rename_index(txn, schema, rv->relname, st->newname, x->err) < 0 ||
         rl_comment_table_changed(x, txn, schema, rv->relname, &renamed) < 0)
         return -1;
     return rl_send_complete(x, st->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX

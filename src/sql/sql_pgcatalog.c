@@ -2669,7 +2669,8 @@ uint32_t rl_pgcatalog_opclass(uint32_t type_oid, int method)
 /* pg_index's row of an index on t over columns attnums[0..n): its flags,
  * and per column the collation, operator class and options. */
 static int emit_index(gen_ctx *g, const table_ent *t, uint32_t oid, const int16_t *attnums,
-                      const uint8_t *opts, size_t n, bool primary, int method)
+                      const uint8_t *opts, size_t n, bool primary, bool unique,
+                      bool nulls_not_distinct, int method)
 {
     char key[RL_INDEX_MAX_KEYS * 7 + 1] = "", coll[RL_INDEX_MAX_KEYS * 11 + 1] = "",
          cls[RL_INDEX_MAX_KEYS * 11 + 1] = "", opt[RL_INDEX_MAX_KEYS * 7 + 1] = "";
@@ -2690,8 +2691,8 @@ static int emit_index(gen_ctx *g, const table_ent *t, uint32_t oid, const int16_
     put_int(g, 2, (int64_t)n);
     put_int(g, 3, (int64_t)n);
     /* indisunique .. indisreplident: a primary key's is unique */
-    const bool flags[] = {primary, false, primary, false, true, false, true, false, true, true,
-                          false};
+    const bool flags[] = {primary || unique, nulls_not_distinct, primary, false, true, false, true,
+                          false, true, true, false};
     for (size_t i = 0; i < N(flags); i++)
         put_bool(g, 4 + i, flags[i]);
     put_str(g, 15, key);
@@ -2713,13 +2714,14 @@ static int index_rel_row(gen_ctx *g, const table_ent *t)
             attnums[i] = (int16_t)(c + 1);
         }
         if (whole && emit_index(g, t, ix[k].oid, attnums, ix[k].def.opts, ix[k].def.ncols, false,
+                                ix[k].def.unique, ix[k].def.nulls_not_distinct,
                                 (int)ix[k].def.method) < 0)
             return -1;
     }
     if (!has_pk(t))
         return 0;
     const int16_t pk = (int16_t)(t->d->pk_col + 1);
-    return emit_index(g, t, index_oid(t->oid), &pk, NULL, 1, true, RL_INDEX_BTREE);
+    return emit_index(g, t, index_oid(t->oid), &pk, NULL, 1, true, true, false, RL_INDEX_BTREE);
 }
 
 static int gen_index(gen_ctx *g) { return each_table(g, index_rel_row); }
@@ -3138,8 +3140,8 @@ static void index_definition(rl_exec *x, const table_ent *t, const index_ent *e,
         quote_ident(t->name, table + l, sizeof table - l);
     }
     static const char *const am[] = {"btree", "hash", "brin", "spgist"};
-    size_t len = (size_t)snprintf(buf, n, "CREATE INDEX %s ON %s USING %s (", name, table,
-                                  am[e->def.method]);
+    size_t len = (size_t)snprintf(buf, n, "CREATE %sINDEX %s ON %s USING %s (",
+                                  e->def.unique ? "UNIQUE " : "", name, table, am[e->def.method]);
     for (size_t i = 0; i < e->def.ncols && len < n; i++) {
         uint8_t o = e->def.opts[i];
         bool desc = o & RL_INDEX_COL_DESC, nulls_first = o & RL_INDEX_COL_NULLS_FIRST;
@@ -3151,7 +3153,7 @@ static void index_definition(rl_exec *x, const table_ent *t, const index_ent *e,
                                                        : "");
     }
     if (len < n)
-        snprintf(buf + len, n - len, ")");
+        snprintf(buf + len, n - len, ")%s", e->def.nulls_not_distinct ? " NULLS NOT DISTINCT" : "");
 }
 
 int rl_pgcatalog_indexdef(rl_exec *x, uint32_t oid, int col, bool pretty, char *buf, size_t n)

@@ -1,0 +1,267 @@
+/*
+ * uniques.c — the UNIQUE indexes a transaction sees, and their entries'
+ * keys.
+ *
+ * Owns: the transaction's registry of UNIQUE indexes (every 0x80 05
+ * definition with the unique flag, with the table it is on resolved
+ * through the name index 0x80 03 to a fixed tag or a dynamic id), rebuilt
+ * when the transaction's DDL or snapshot changes it; the catalog's note
+ * that a generation of committed definitions has none (so that a lake
+ * without UNIQUE indexes pays no scan per transaction); an entry's key
+ * (0x80 07 id | per key column 00 for NULL or 01, uvarint length and the
+ * value's equality bytes, rl_datum_equality_key) and the 23505 texts;
+ * clearing an index's entries.
+ *
+ * Invariants: the registry is that of the transaction's view at
+ * (rel_version, unique_gen) and is dropped by any write of a name or an
+ * index definition (cat_ov_set); cat->unique_none_gen is 1 + a generation
+ * whose committed definitions hold no UNIQUE index, and is only set from a
+ * view of that generation without DDL of its own. Reads go through scan.c
+ * only (rows.c writes the entries, relations.c the definitions).
+ */
+#include "catalog/catalog_int.h"
+
+#include <assert.h>
+#include <stdio.h>
+
+#include "keys/keys.h"
+#include "keys/tags.h"
+#include "pgtype/pgtype.h"
+
+/* An entry longer than this is refused (54000): it would be a key of the
+ * store. PostgreSQL's btree refuses rows over 2704 bytes after compression. */
+#define UNIQUE_ENTRY_MAX 4096
+
+static bool registry_current(const rl_txn *t)
+{
+    return t->uniq_built && t->uniq_rel_version == t->rel_version &&
+           t->uniq_gen == t->unique_gen;
+}
+
+/* One definition under 0x80 05 into the registry when it is UNIQUE and its
+ * table exists in the view. */
+static int add_definition(rl_txn *t, const uint8_t *k, size_t kl, const uint8_t *v, size_t vl,
+                          rl_error *err)
+{
+    rl_index_def def;
+    if (!rl_index_def_decode(v, vl, &def))
+        return rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED,
+                            "an index definition (0x80 05) does not decode");
+    if (!def.unique)
+        return 0;
+    rl_reader r;
+    rl_buf schema, name;
+    rl_buf_init(&schema, 0);
+    rl_buf_init(&name, 0);
+    rl_reader_init(&r, k + RL_KEY_INDEX_PREFIX_LEN, kl - RL_KEY_INDEX_PREFIX_LEN);
+    bool ok = rl_key_get_str(&r, &schema) && rl_key_get_str(&r, &name) && !rl_reader_left(&r) &&
+              schema.len < RL_INDEX_NAME_MAX && name.len < RL_INDEX_NAME_MAX;
+    int rc = 0;
+    if (!ok) {
+        rc = rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED, "malformed index definition key");
+        goto out;
+    }
+    cat_unique u;
+    memset(&u, 0, sizeof u);
+    memcpy(u.schema, schema.data, schema.len);
+    memcpy(u.name, name.data, name.len);
+    u.def = def;
+    rl_buf nk;
+    rl_buf_init(&nk, 0);
+    rl_key_dynamic_name(&nk, u.schema, def.table);
+    uint8_t *nv = NULL;
+    size_t nvl = 0;
+    rc = nk.failed ? oom(err) : cat_view_get(t, nk.data, nk.len, &nv, &nvl, err);
+    rl_buf_free(&nk);
+    rl_name_entry e;
+    if (rc == 1 && !rl_name_entry_decode(nv, nvl, &e))
+        rc = rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED,
+                          "name index entry of \"%s.%s\" is malformed", u.schema, def.table);
+    free(nv);
+    if (rc != 1)
+        goto out; /* 0: the table is gone in this view, its index with it */
+    u.tag = e.tag ? e.tag : RL_TAG_DYNAMIC_ROW;
+    u.dyn_id = e.tag ? 0 : e.dyn_id;
+    cat_unique *grown = rl_array_reserve(t->uniq, t->nuniq, &t->capuniq, sizeof *grown, 4);
+    if (!grown) {
+        rc = oom(err);
+        goto out;
+    }
+    t->uniq = grown;
+    t->uniq[t->nuniq++] = u;
+    rc = 0;
+out:
+    rl_buf_free(&schema);
+    rl_buf_free(&name);
+    return rc;
+}
+
+static int by_id(const void *a, const void *b)
+{
+    uint64_t x = ((const cat_unique *)a)->def.id, y = ((const cat_unique *)b)->def.id;
+    return (x > y) - (x < y);
+}
+
+static int build_registry(rl_txn *t, rl_error *err)
+{
+    t->nuniq = 0;
+    t->uniq_built = false;
+    bool own = t->wrote_names; /* DDL of ours: the committed generation does not say */
+    uint64_t none = atomic_load(&t->cat->unique_none_gen);
+    if (own || none != t->unique_gen + 1) {
+        uint8_t prefix[RL_KEY_INDEX_PREFIX_LEN];
+        rl_scan s;
+        if (cat_raw_scan_open(t, &s, prefix, rl_key_index_prefix(prefix, RL_INDEX_SQL_INDEX),
+                              err) < 0)
+            return -1;
+        const uint8_t *k, *v;
+        size_t kl, vl;
+        int rc;
+        while ((rc = cat_scan_merged_next(&s, &k, &kl, &v, &vl, err)) == 1)
+            if (add_definition(t, k, kl, v, vl, err) < 0) {
+                rc = -1;
+                break;
+            }
+        kv_iter_free(s.it);
+        if (rc < 0)
+            return -1;
+        /* in creation order, which is PostgreSQL's (an index's oid): the
+         * first index a row violates is the one its 23505 names */
+        qsort(t->uniq, t->nuniq, sizeof *t->uniq, by_id);
+        if (!own && t->nuniq == 0 && !t->cat->read_only)
+            atomic_store(&t->cat->unique_none_gen, t->unique_gen + 1);
+    }
+    t->uniq_built = true;
+    t->uniq_rel_version = t->rel_version;
+    t->uniq_gen = t->unique_gen;
+    return 0;
+}
+
+int cat_uniques(rl_txn *t, const cat_unique **out, size_t *n, rl_error *err)
+{
+    if (!registry_current(t) && build_registry(t, err) < 0)
+        return -1;
+    *out = t->uniq;
+    *n = t->nuniq;
+    return 0;
+}
+
+bool cat_unique_on(const cat_unique *u, const rl_table_desc *d)
+{
+    return rl_desc_is_dynamic(d) ? u->tag == RL_TAG_DYNAMIC_ROW && u->dyn_id == d->dyn_id
+                                 : u->tag == d->tag;
+}
+
+/* The column of d each key column of u names; -1 if one is missing: the
+ * table is being rebuilt in a new shape (ALTER TABLE of a dynamic table)
+ * and the index's definition follows it afterwards (dropped with its
+ * column, or renamed and refilled: relations.c). */
+static int key_column(rl_txn *t, const rl_table_desc *d, const cat_unique *u, size_t i)
+{
+    return rl_desc_column_index(d, u->def.cols[i], t->fmt);
+}
+
+int cat_unique_entry_key(rl_txn *t, const cat_unique *u, const rl_table_desc *d,
+                         const rl_datum *row, rl_buf *key, rl_error *err)
+{
+    rl_buf_reset(key);
+    rl_key_unique_index(key, u->def.id);
+    rl_buf val;
+    rl_buf_init(&val, 0);
+    int rc = 1;
+    for (size_t i = 0; i < u->def.ncols && rc == 1; i++) {
+        int c = key_column(t, d, u, i);
+        if (c < 0) {
+            rc = 0; /* not an index of this shape of the table (above) */
+            break;
+        }
+        if (row[c].isnull) {
+            if (!u->def.nulls_not_distinct)
+                rc = 0; /* NULLs are distinct: no entry, no conflict */
+            rl_buf_put_u8(key, 0);
+            continue;
+        }
+        rl_buf_reset(&val);
+        rl_datum_equality_key(&val, d->cols[c].type, &row[c]);
+        rl_buf_put_u8(key, 1);
+        rl_buf_put_uvarint(key, val.len);
+        rl_buf_put(key, val.data, val.len);
+    }
+    rl_buf_free(&val);
+    if (rc >= 0 && (key->failed || val.failed))
+        return oom(err);
+    if (rc == 1 && key->len > UNIQUE_ENTRY_MAX)
+        return rl_error_set(err, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED,
+                            "index row size %zu exceeds RockLake's maximum %d for index \"%s\"",
+                            key->len, UNIQUE_ENTRY_MAX, u->name);
+    return rc;
+}
+
+void cat_unique_key_text(rl_txn *t, const cat_unique *u, const rl_table_desc *d,
+                         const rl_datum *row, const char *what, char *out, size_t n)
+{
+    rl_buf names, vals;
+    rl_buf_init(&names, 0);
+    rl_buf_init(&vals, 0);
+    for (size_t i = 0; i < u->def.ncols; i++) {
+        int c = key_column(t, d, u, i);
+        rl_buf_printf(&names, "%s%s", i ? ", " : "", u->def.cols[i]);
+        if (i)
+            rl_buf_put_str(&vals, ", ");
+        if (c < 0 || row[c].isnull)
+            rl_buf_put_str(&vals, "null");
+        else
+            rl_datum_to_text(&vals, d->cols[c].type, &row[c]);
+    }
+    snprintf(out, n, "Key (%.*s)=(%.*s) %s.", (int)names.len,
+             names.data ? (const char *)names.data : "", (int)vals.len,
+             vals.data ? (const char *)vals.data : "", what);
+    rl_buf_free(&names);
+    rl_buf_free(&vals);
+}
+
+typedef struct held_key {
+    uint8_t *k;
+    size_t kl;
+} held_key;
+
+int cat_unique_clear(rl_txn *t, uint64_t id, rl_error *err)
+{
+    rl_buf p;
+    rl_buf_init(&p, 0);
+    rl_key_unique_index(&p, id);
+    if (p.failed)
+        return oom(err);
+    /* collect first: the scan reads the overlay the tombstones go to */
+    rl_scan s;
+    int rc = cat_raw_scan_open(t, &s, p.data, p.len, err);
+    if (rc < 0) {
+        rl_buf_free(&p);
+        return -1;
+    }
+    held_key *keys = NULL;
+    size_t nkeys = 0, cap = 0;
+    const uint8_t *k, *v;
+    size_t kl, vl;
+    while ((rc = cat_scan_merged_next(&s, &k, &kl, &v, &vl, err)) == 1) {
+        held_key *grown = rl_array_reserve(keys, nkeys, &cap, sizeof *grown, 16);
+        uint8_t *kd = grown ? malloc(kl) : NULL;
+        if (grown)
+            keys = grown;
+        if (!kd) {
+            rc = oom(err);
+            break;
+        }
+        memcpy(kd, k, kl);
+        keys[nkeys++] = (held_key){kd, kl};
+    }
+    kv_iter_free(s.it);
+    rl_buf_free(&p);
+    for (size_t i = 0; i < nkeys; i++) {
+        if (rc == 0)
+            rc = cat_ov_set(t, keys[i].k, keys[i].kl, NULL, 0, err);
+        free(keys[i].k);
+    }
+    free(keys);
+    return rc < 0 ? -1 : 0;
+}

@@ -424,7 +424,8 @@ rl_table_desc *rl_fixed_desc_extend(const rl_table_desc *base, rl_format fmt,
  * (uvarint length, bytes; the index's schema), u8 method, u8 flags, uvarint
  * ncols, then per key column its name (uvarint length, bytes) and u8
  * options. Column names, not positions: a dynamic table's rebuild keeps them.
- * A UNIQUE index (flags bit 0; bit 1 NULLS NOT DISTINCT) then holds its
+ * A UNIQUE index (flags bit 0; bit 1 NULLS NOT DISTINCT; bit 2 a UNIQUE
+ * constraint's, bit 3 with it the PRIMARY KEY's) then holds its
  * id (8 bytes, big-endian, from counter next-unique-index-id), which keys
  * its entries (0x80 07 id | key values -> row key, kept by every row write:
  * rows.c, uniques.c). Other indexes keep no entries: the definition is what
@@ -448,6 +449,9 @@ typedef struct rl_index_def {
     uint8_t opts[RL_INDEX_MAX_KEYS]; /* RL_INDEX_COL_* */
     bool unique;             /* btree only; entries enforce it */
     bool nulls_not_distinct; /* unique only: NULLs collide too */
+    bool constraint;         /* unique only: a UNIQUE or PRIMARY KEY constraint's index
+                              * (pg_constraint lists it; DROP CONSTRAINT drops it) */
+    bool primary;            /* constraint only: the PRIMARY KEY's */
     uint64_t id;             /* unique only: its entries' id (0 = not allocated yet) */
 } rl_index_def;
 void rl_index_def_encode(rl_buf *b, const rl_index_def *d);

@@ -247,6 +247,8 @@ bool rl_name_entry_decode(const uint8_t *v, size_t vl, rl_name_entry *out)
 #define INDEX_DEF_VERSION 1
 #define INDEX_DEF_UNIQUE 0x01
 #define INDEX_DEF_NULLS_NOT_DISTINCT 0x02
+#define INDEX_DEF_CONSTRAINT 0x04
+#define INDEX_DEF_PRIMARY 0x08
 
 static void put_name(rl_buf *b, const char *s)
 {
@@ -260,9 +262,13 @@ void rl_index_def_encode(rl_buf *b, const rl_index_def *d)
     rl_buf_put_u8(b, INDEX_DEF_VERSION);
     put_name(b, d->table);
     rl_buf_put_u8(b, (uint8_t)d->method);
-    assert(d->unique ? d->id != 0 && d->method == RL_INDEX_BTREE : !d->nulls_not_distinct);
+    assert(d->unique ? d->id != 0 && d->method == RL_INDEX_BTREE
+                     : !d->nulls_not_distinct && !d->constraint);
+    assert(!d->primary || d->constraint);
     rl_buf_put_u8(b, (uint8_t)((d->unique ? INDEX_DEF_UNIQUE : 0) |
-                               (d->nulls_not_distinct ? INDEX_DEF_NULLS_NOT_DISTINCT : 0)));
+                               (d->nulls_not_distinct ? INDEX_DEF_NULLS_NOT_DISTINCT : 0) |
+                               (d->constraint ? INDEX_DEF_CONSTRAINT : 0) |
+                               (d->primary ? INDEX_DEF_PRIMARY : 0)));
     if (d->unique)
         rl_buf_put_be64(b, d->id);
     rl_buf_put_uvarint(b, d->ncols);
@@ -294,11 +300,16 @@ bool rl_index_def_decode(const uint8_t *v, size_t vl, rl_index_def *out)
     uint64_t ncols;
     if (!rl_reader_u8(&r, &version) || version != INDEX_DEF_VERSION || !get_name(&r, out->table) ||
         !rl_reader_u8(&r, &method) || method > RL_INDEX_SPGIST || !rl_reader_u8(&r, &flags) ||
-        flags & ~(INDEX_DEF_UNIQUE | INDEX_DEF_NULLS_NOT_DISTINCT))
+        flags & ~(INDEX_DEF_UNIQUE | INDEX_DEF_NULLS_NOT_DISTINCT | INDEX_DEF_CONSTRAINT |
+                  INDEX_DEF_PRIMARY))
         return false;
     out->unique = flags & INDEX_DEF_UNIQUE;
     out->nulls_not_distinct = flags & INDEX_DEF_NULLS_NOT_DISTINCT;
-    if (out->nulls_not_distinct && !out->unique)
+    out->constraint = flags & INDEX_DEF_CONSTRAINT;
+    out->primary = flags & INDEX_DEF_PRIMARY;
+    if ((out->nulls_not_distinct || out->constraint) && !out->unique)
+        return false;
+    if (out->primary && (!out->constraint || out->nulls_not_distinct))
         return false;
     if (out->unique && (method != RL_INDEX_BTREE || !rl_reader_be64(&r, &out->id) || out->id == 0))
         return false;

@@ -154,9 +154,6 @@ static int table_constraint(rl_exec *x, const PgQuery__Constraint *c, col_spec *
     if (!pk && c->contype != PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, c->location,
                              "this table constraint is not supported by RockLake");
-    if (pk && c->n_keys != 1)
-        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, c->location,
-                             "multi-column PRIMARY KEY is not supported by RockLake");
     for (size_t k = 0; k < c->n_keys; k++) {
         const char *name = c->keys[k]->string->sval;
         size_t i = 0;
@@ -362,11 +359,10 @@ static int create_dynamic(rl_exec *x, rl_txn *txn, const char *schema, const cha
             return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cols[i].location,
                                  "type %s is not supported for table columns by RockLake",
                                  rl_oid_type_name(cols[i].oid));
-        if (cols[i].pk || cols[i].unique)
-            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cols[i].location,
-                                 "PRIMARY KEY / UNIQUE are only supported on DuckLake's own "
-                                 "tables in RockLake");
-        dc[i] = (rl_column_desc){.name = cols[i].name, .type = t, .not_null = cols[i].not_null,
+        /* a primary key's columns are NOT NULL (its UNIQUE index comes
+         * after the table: create_key_constraints) */
+        dc[i] = (rl_column_desc){.name = cols[i].name, .type = t,
+                                 .not_null = cols[i].not_null || cols[i].pk,
                                  .since = RL_FMT_1_0,
                                  .typmod = cols[i].typmod > 0 ? cols[i].typmod : 0};
     }
@@ -421,6 +417,70 @@ static int newer_format_creates(rl_exec *x, rl_txn *txn, const rl_table_desc *d,
     return 0;
 }
 
+/* The PRIMARY KEY and UNIQUE constraints of a new table, as PostgreSQL
+ * makes their indexes (transformIndexConstraints): the primary key first,
+ * then the others in order, a second one over the same columns (and NULLS
+ * treatment) folded into the first, which takes its name if it has none. */
+static int create_key_constraints(rl_exec *x, rl_txn *txn, const char *schema, const char *name,
+                                  const PgQuery__CreateStmt *st)
+{
+    rl_key_constraint *ks = calloc(RL_MAX_COLUMNS * 2 + 1, sizeof *ks);
+    if (!ks)
+        return oom(x);
+    size_t nk = 0, cap = RL_MAX_COLUMNS * 2 + 1;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < st->n_table_elts; i++) {
+        const PgQuery__Node *e = st->table_elts[i];
+        const PgQuery__ColumnDef *cd =
+            e->node_case == PG_QUERY__NODE__NODE_COLUMN_DEF ? e->column_def : NULL;
+        size_t nc = cd ? cd->n_constraints : e->node_case == PG_QUERY__NODE__NODE_CONSTRAINT;
+        for (size_t j = 0; rc == 0 && j < nc; j++) {
+            const PgQuery__Node *cn = cd ? cd->constraints[j] : e;
+            if (cn->node_case != PG_QUERY__NODE__NODE_CONSTRAINT)
+                continue;
+            if (nk == cap) {
+                rc = rl_exec_error(x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
+                                   "too many key constraints");
+                break;
+            }
+            int got = rl_key_constraint_from(x, cn->constraint, cd ? cd->colname : NULL, &ks[nk]);
+            if (got < 0)
+                rc = -1;
+            else if (got == 1 && ks[nk].primary && nk > 0 && ks[0].primary)
+                rc = rl_exec_error(x, RL_SQLSTATE_INVALID_TABLE_DEFINITION, -1,
+                                   "multiple primary keys for table \"%s\" are not allowed",
+                                   name);
+            else if (got == 1 && ks[nk].primary) { /* first */
+                rl_key_constraint pk = ks[nk];
+                memmove(&ks[1], &ks[0], nk * sizeof *ks);
+                ks[0] = pk;
+                nk++;
+            } else if (got == 1) {
+                nk++;
+            }
+        }
+    }
+    for (size_t i = 0; rc == 0 && i < nk; i++) {
+        bool folded = false;
+        for (size_t j = 0; j < i && !folded; j++) {
+            if (ks[j].ncols != ks[i].ncols || ks[j].nulls_not_distinct != ks[i].nulls_not_distinct)
+                continue;
+            size_t c = 0;
+            while (c < ks[i].ncols && strcmp(ks[i].cols[c], ks[j].cols[c]) == 0)
+                c++;
+            folded = c == ks[i].ncols;
+            if (folded && !ks[j].name)
+                ks[j].name = ks[i].name;
+        }
+        ks[i].ncols = folded ? 0 : ks[i].ncols; /* 0: made by the one it folded into */
+    }
+    for (size_t i = 0; rc == 0 && i < nk; i++)
+        if (ks[i].ncols)
+            rc = rl_index_add_key_constraint(x, txn, schema, name, &ks[i]);
+    free(ks);
+    return rc;
+}
+
 static int create_stored(rl_exec *x, const PgQuery__CreateStmt *st, const col_spec *cols,
                          size_t n)
 {
@@ -456,7 +516,9 @@ static int create_stored(rl_exec *x, const PgQuery__CreateStmt *st, const col_sp
     }
     const rl_table_desc *d = rl_desc_by_name(name, RL_FMT_LATEST);
     if (!d || d->internal)
-        return create_dynamic(x, txn, schema, name, cols, n);
+        return create_dynamic(x, txn, schema, name, cols, n) < 0
+                   ? -1
+                   : create_key_constraints(x, txn, schema, name, st);
     if (newer_format_creates(x, txn, d, cols, n) < 0)
         return -1;
     rl_format fmt = rl_txn_format(txn);
@@ -639,12 +701,20 @@ int rl_ddl_drop(rl_exec *x, const PgQuery__DropStmt *st)
 /* A table's new shape: for each new column, the old column it comes from
  * (-1 = new: every existing row gets fill[i], the ADD COLUMN default or
  * NULL). fill strings live in `arena`. */
+#define MAX_ADDED_KEYS 8
 typedef struct new_shape {
     size_t n;
     col_spec cols[RL_MAX_COLUMNS];
     int from[RL_MAX_COLUMNS];
     rl_value fill[RL_MAX_COLUMNS];
     rl_arena arena;
+    /* a stored table's: its schema, whether DuckLake's format fixes its
+     * shape, and the key constraints ADD CONSTRAINT makes once the shape
+     * is applied (their primary key's columns NOT NULL first) */
+    const char *schema;
+    bool fixed;
+    rl_key_constraint adds[MAX_ADDED_KEYS];
+    size_t nadds;
 } new_shape;
 
 /* The value existing rows get in an added column: its DEFAULT, evaluated
@@ -676,6 +746,9 @@ static int add_column_fill(rl_exec *x, const col_spec *cs, rl_arena *arena, rl_v
 static void shape_from_rowset(const rl_rowset *rs, size_t ntab, new_shape *ns)
 {
     memset(&ns->arena, 0, sizeof ns->arena);
+    ns->schema = NULL;
+    ns->fixed = false;
+    ns->nadds = 0;
     ns->n = ntab;
     for (size_t i = 0; i < ntab; i++) {
         memset(&ns->cols[i], 0, sizeof ns->cols[i]);
@@ -689,6 +762,10 @@ static void shape_from_rowset(const rl_rowset *rs, size_t ntab, new_shape *ns)
 /* A stored table's NOT NULL and primary-key columns into its shape (the
  * row set's columns do not carry them): a rebuilt dynamic table keeps them
  * (ALTER TABLE ... ADD COLUMN lost a NOT NULL before). */
+static int shape_find(const new_shape *ns, const char *name);
+
+/* A stored table's NOT NULL and primary-key columns into its shape: the
+ * descriptor's, and a PRIMARY KEY constraint's (a dynamic table's). */
 static void shape_constraints(rl_exec *x, const rl_relation *rel, new_shape *ns)
 {
     if (rel->kind != RL_REL_STORED)
@@ -696,11 +773,24 @@ static void shape_constraints(rl_exec *x, const rl_relation *rel, new_shape *ns)
     const rl_table_desc *d = rel->desc;
     rl_txn *txn = rl_exec_txn(x);
     size_t n = txn ? rl_txn_table_ncols(txn, d) : 0;
+    ns->schema = rel->schema;
+    ns->fixed = !rl_desc_is_dynamic(d);
     for (size_t i = 0; i < ns->n && i < n; i++) {
         bool pk = d->pk_check != RL_PK_NONE && d->pk_col == (int)i;
         ns->cols[i].pk = pk;
         ns->cols[i].not_null = d->cols[i].not_null || pk;
     }
+    char name[RL_INDEX_NAME_MAX];
+    rl_index_def *pk = txn ? malloc(sizeof *pk) : NULL;
+    rl_error keep = *x->err;
+    if (pk && rl_index_primary_key(x, txn, rel->schema, rel->name, name, pk) == 1)
+        for (size_t c = 0; c < pk->ncols; c++) {
+            int i = shape_find(ns, pk->cols[c]);
+            if (i >= 0)
+                ns->cols[i].pk = true;
+        }
+    *x->err = keep; /* a failed look is the statement's to meet again */
+    free(pk);
 }
 
 static size_t table_ncols(const rl_rowset *rs)
@@ -747,31 +837,68 @@ static bool shape_has_pk(const new_shape *ns)
     return false;
 }
 
-/* ADD CONSTRAINT: a second primary key is 42P16 as on PostgreSQL; any other
- * constraint would have to be enforced on every write, and RockLake keeps
- * only the primary keys and NOT NULLs of the tables' definitions: 0A000. */
+/* ADD CONSTRAINT: a second primary key is 42P16 as on PostgreSQL; UNIQUE,
+ * and on a dynamic table PRIMARY KEY (its columns made NOT NULL: the
+ * shape changes, 1), are made after the shape (ns->adds); CHECK, FOREIGN
+ * KEY and a DuckLake table's new primary key (its NOT NULLs are its
+ * format's) are 0A000. */
 static int add_constraint(rl_exec *x, const char *table, const PgQuery__AlterTableCmd *cmd,
-                          const new_shape *ns)
+                          new_shape *ns)
 {
     const PgQuery__Constraint *k = cmd->def && cmd->def->node_case == PG_QUERY__NODE__NODE_CONSTRAINT
                                        ? cmd->def->constraint
                                        : NULL;
-    if (k && k->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY && shape_has_pk(ns))
+    bool pk = k && k->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY;
+    if (pk && shape_has_pk(ns))
         return rl_exec_error(x, RL_SQLSTATE_INVALID_TABLE_DEFINITION, -1,
                              "multiple primary keys for table \"%s\" are not allowed", table);
-    rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                  "RockLake does not add PRIMARY KEY, UNIQUE, CHECK or FOREIGN KEY constraints "
-                  "to existing tables");
-    rl_error_hint(x->err, "a catalog table's constraints are its definition's: its primary key "
-                          "and NOT NULL columns (docs/sql-support.md, \"Indexes\")");
-    return -1;
+    bool keyed = k && (pk || k->contype == PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE);
+    if (!keyed || !ns->schema || (pk && ns->fixed)) {
+        rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                      "RockLake does not add CHECK or FOREIGN KEY constraints, nor a primary key "
+                      "to a DuckLake table");
+        rl_error_hint(x->err, "UNIQUE and PRIMARY KEY constraints are kept on the catalog's "
+                              "tables (docs/sql-support.md, \"Constraints\")");
+        return -1;
+    }
+    if (ns->nadds == MAX_ADDED_KEYS)
+        return rl_exec_error(x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
+                             "RockLake adds at most %d key constraints in one ALTER TABLE",
+                             MAX_ADDED_KEYS);
+    rl_key_constraint *kc = &ns->adds[ns->nadds];
+    if (rl_key_constraint_from(x, k, NULL, kc) < 0)
+        return -1;
+    ns->nadds++;
+    int changed = 0;
+    for (size_t i = 0; pk && i < kc->ncols; i++) {
+        int c = shape_find(ns, kc->cols[i]);
+        if (c < 0)
+            return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
+                                 "column \"%s\" of relation \"%s\" does not exist", kc->cols[i],
+                                 table);
+        ns->cols[c].pk = true;
+        if (!ns->cols[c].not_null) {
+            ns->cols[c].not_null = true;
+            changed = 1;
+        }
+    }
+    return changed;
 }
 
 /* DROP CONSTRAINT: a table's primary key stays (0A000); any other name is
  * no constraint of it (42704, or IF EXISTS's notice: 0). */
 static int drop_constraint(rl_exec *x, const char *table, const PgQuery__AlterTableCmd *cmd,
-                           const new_shape *ns)
+                           new_shape *ns)
 {
+    rl_txn *txn = ns->schema ? rl_exec_txn(x) : NULL;
+    rl_index_def *def = txn ? malloc(sizeof *def) : NULL;
+    int found = def ? rl_index_find_constraint(x, txn, ns->schema, table, cmd->name, def) : 0;
+    if (found == 1 && def->primary) /* its columns stay NOT NULL, as in PostgreSQL 15 */
+        for (size_t i = 0; i < ns->n; i++)
+            ns->cols[i].pk = false;
+    free(def);
+    if (found != 0)
+        return found < 0 || rl_index_drop_constraint(x, txn, ns->schema, cmd->name) < 0 ? -1 : 0;
     char pkey[RL_INDEX_NAME_MAX + 8];
     snprintf(pkey, sizeof pkey, "%s_pkey", table);
     if (shape_has_pk(ns) && strcmp(cmd->name, pkey) == 0)
@@ -1047,6 +1174,10 @@ int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
     }
     if (rc >= 0 && changed)
         rc = apply_shape(x, &rel, rel.name, &ns);
+    for (size_t i = 0; rc >= 0 && i < ns.nadds; i++) {
+        rl_txn *txn = rl_exec_txn(x);
+        rc = txn ? rl_index_add_key_constraint(x, txn, rel.schema, rel.name, &ns.adds[i]) : -1;
+    }
     for (size_t i = 0; rc >= 0 && changed && rel.kind == RL_REL_STORED && i < st->n_cmds; i++) {
         const PgQuery__AlterTableCmd *cmd = st->cmds[i]->alter_table_cmd;
         if (st->cmds[i]->node_case != PG_QUERY__NODE__NODE_ALTER_TABLE_CMD ||

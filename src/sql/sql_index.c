@@ -2,7 +2,10 @@
  * sql_index.c — CREATE INDEX, DROP INDEX and ALTER INDEX ... RENAME on the
  * catalog's tables, and the indexes following their table's DDL.
  *
- * Owns: checking an index statement as PostgreSQL 15 checks it (its errors
+ * Owns: the UNIQUE and PRIMARY KEY constraints of CREATE TABLE and ALTER
+ * TABLE ADD / DROP CONSTRAINT as the UNIQUE indexes they own (named
+ * <table>_pkey, <table>_<columns>_key; DROP INDEX of one is 2BP01);
+ * checking an index statement as PostgreSQL 15 checks it (its errors
  * and notices, the name it chooses when none is given: ChooseRelationName's
  * <table>_<columns>_idx, truncated to 63 bytes, idx1, idx2 ... on a clash)
  * and recording its definition in the catalog (rl_txn_create_index); what
@@ -84,10 +87,19 @@ static void object_name(const char *name1, const char *name2, const char *label,
     snprintf(out, NAMEDATALEN, "%.*s_%.*s_%s", (int)n1, name1, (int)n2, name2, label);
 }
 
-/* ChooseRelationName(table, <columns joined by '_'>, "idx"): the first of
- * ..._idx, ..._idx1, ... that no relation of the schema holds. */
+/* makeObjectName without a second name: name1_label. */
+static void object_name2(const char *name1, const char *label, char *out)
+{
+    size_t avail = NAMEDATALEN - 1 - 1 - strlen(label);
+    size_t n1 = rl_utf8_clip(name1, strlen(name1) < avail ? strlen(name1) : avail);
+    snprintf(out, NAMEDATALEN, "%.*s_%s", (int)n1, name1, label);
+}
+
+/* ChooseRelationName(table, <columns joined by '_'>, label): the first of
+ * ..._<label>, ..._<label>1, ... that no relation of the schema holds; a
+ * primary key's is <table>_pkey (no columns). */
 static int choose_name(rl_exec *x, rl_txn *txn, const char *schema, const rl_index_def *d,
-                       char *out)
+                       const char *label0, char *out)
 {
     char names[RL_INDEX_MAX_KEYS][NAMEDATALEN], cols[NAMEDATALEN] = "";
     rl_index_column_names(d, names);
@@ -104,8 +116,11 @@ static int choose_name(rl_exec *x, rl_txn *txn, const char *schema, const rl_ind
     }
     for (int pass = 0;; pass++) {
         char label[16];
-        snprintf(label, sizeof label, pass ? "idx%d" : "idx", pass);
-        object_name(d->table, cols, label, out);
+        snprintf(label, sizeof label, pass ? "%s%d" : "%s", label0, pass);
+        if (d->primary)
+            object_name2(d->table, label, out);
+        else
+            object_name(d->table, cols, label, out);
         int taken = rl_index_name_taken(x, txn, schema, out);
         if (taken <= 0)
             return taken;
@@ -268,7 +283,7 @@ int rl_ddl_create_index(rl_exec *x, const PgQuery__IndexStmt *st)
         else
             rc = taken;
     } else if (rc == 0) {
-        rc = choose_name(x, txn, rel.schema, d, name);
+        rc = choose_name(x, txn, rel.schema, d, "idx", name);
     }
     if (rc == 0)
         rc = rl_txn_create_index(txn, rel.schema, name, d, x->err);
@@ -279,6 +294,7 @@ int rl_ddl_create_index(rl_exec *x, const PgQuery__IndexStmt *st)
 }
 
 /* ----------------------------------------------------------- DROP INDEX */
+
 
 /* What the tables' indexes find (rl_txn_list_indexes ctx): every index of
  * schema.table, by name, for the caller to act on after the scan. */
@@ -358,6 +374,19 @@ static const char *drop_schema_of(const PgQuery__Node *obj, const char **name)
     return l->n_items >= 2 ? l->items[l->n_items - 2]->string->sval : "public";
 }
 
+/* 2BP01: an index a constraint of the same name owns goes with the
+ * constraint (ALTER TABLE ... DROP CONSTRAINT), not alone. */
+static int constraint_needs_index(rl_exec *x, const char *name, const char *table)
+{
+    rl_exec_error(x, RL_SQLSTATE_DEPENDENT_OBJECTS_STILL_EXIST, -1,
+                  "cannot drop index %s because constraint %s on table %s requires it", name,
+                  name, table);
+    char hint[256];
+    snprintf(hint, sizeof hint, "You can drop constraint %s on table %s instead.", name, table);
+    rl_error_hint(x->err, hint);
+    return -1;
+}
+
 /* Why schema.name is no index to drop: 42809 for a table, 2BP01 for a
  * primary key's index, else 42704 (or, IF EXISTS, a notice: 0). */
 static int not_an_index(rl_exec *x, rl_txn *txn, const char *schema, const char *name,
@@ -377,16 +406,8 @@ static int not_an_index(rl_exec *x, rl_txn *txn, const char *schema, const char 
         snprintf(table, sizeof table, "%.*s", (int)(len - 5), name);
         memset(&probe, 0, sizeof probe);
         t = rl_txn_find_table(txn, schema, table, &probe);
-        if (t && t->pk_check != RL_PK_NONE && t->pk_col >= 0) {
-            rl_exec_error(x, RL_SQLSTATE_DEPENDENT_OBJECTS_STILL_EXIST, -1,
-                          "cannot drop index %s because constraint %s on table %s requires it",
-                          name, name, table);
-            char hint[256];
-            snprintf(hint, sizeof hint, "You can drop constraint %s on table %s instead.", name,
-                     table);
-            rl_error_hint(x->err, hint);
-            return -1;
-        }
+        if (t && t->pk_check != RL_PK_NONE && t->pk_col >= 0)
+            return constraint_needs_index(x, name, table);
     }
     if (missing_ok)
         return notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
@@ -429,6 +450,8 @@ int rl_ddl_drop_index(rl_exec *x, const PgQuery__DropStmt *st)
                 return -1;
             continue;
         }
+        if (d.constraint)
+            return constraint_needs_index(x, name, d.table);
         if (drop_index(x, txn, schema, name) < 0)
             return -1;
     }
@@ -470,3 +493,166 @@ int rl_ddl_rename_index(rl_exec *x, const PgQuery__RenameStmt *st, bool *handled
                                    ? "ALTER INDEX"
                                    : "ALTER TABLE");
 }
+
+/* ------------------------------------------- UNIQUE / PRIMARY KEY constraints */
+
+int rl_key_constraint_from(rl_exec *x, const PgQuery__Constraint *c, const char *column,
+                           rl_key_constraint *out)
+{
+    memset(out, 0, sizeof *out);
+    bool pk = c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY;
+    if (!pk && c->contype != PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE)
+        return 0;
+    if (c->deferrable || c->initdeferred || c->n_including || (c->indexname && c->indexname[0]) ||
+        (c->indexspace && c->indexspace[0]) || c->n_options || c->where_clause)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, c->location,
+                             "RockLake does not support DEFERRABLE, INCLUDE, USING INDEX or "
+                             "storage options of a key constraint");
+    out->name = c->conname && c->conname[0] ? c->conname : NULL;
+    out->primary = pk;
+    out->nulls_not_distinct = c->nulls_not_distinct;
+    if (column) {
+        out->cols[out->ncols++] = column;
+        return 1;
+    }
+    if (c->n_keys > RL_INDEX_MAX_KEYS)
+        return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, c->location,
+                             "cannot use more than %d columns in an index", RL_INDEX_MAX_KEYS);
+    for (size_t i = 0; i < c->n_keys; i++)
+        out->cols[out->ncols++] = c->keys[i]->string->sval;
+    return 1;
+}
+
+/* What a constraint index search finds (rl_txn_list_indexes ctx). */
+typedef struct constraint_find {
+    const char *schema, *table, *name; /* name NULL: the primary key */
+    char found[NAMEDATALEN];
+    rl_index_def def;
+    int hit;
+} constraint_find;
+
+static int find_constraint(void *ctx, const char *schema, const char *name,
+                           const rl_index_def *d)
+{
+    constraint_find *f = ctx;
+    if (!d->constraint || strcmp(schema, f->schema) != 0 || strcmp(d->table, f->table) != 0)
+        return 0;
+    if (f->name ? strcmp(name, f->name) != 0 : !d->primary)
+        return 0;
+    snprintf(f->found, sizeof f->found, "%s", name);
+    f->def = *d;
+    f->hit = 1;
+    return 1;
+}
+
+static int constraint_search(rl_exec *x, rl_txn *txn, constraint_find *f)
+{
+    int rc = rl_txn_list_indexes(txn, find_constraint, f, x->err);
+    return rc < 0 ? -1 : f->hit;
+}
+
+int rl_index_find_constraint(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
+                             const char *name, rl_index_def *def)
+{
+    constraint_find f = {.schema = schema, .table = table, .name = name};
+    int rc = constraint_search(x, txn, &f);
+    if (rc == 1)
+        *def = f.def;
+    return rc;
+}
+
+int rl_index_primary_key(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
+                         char *name, rl_index_def *def)
+{
+    constraint_find f = {.schema = schema, .table = table};
+    int rc = constraint_search(x, txn, &f);
+    if (rc == 1) {
+        snprintf(name, NAMEDATALEN, "%s", f.found);
+        *def = f.def;
+    }
+    return rc;
+}
+
+/* The constraint's columns into d: columns of the table (42703), each with
+ * a btree operator class for its type (42704, as for CREATE INDEX). */
+static int constraint_columns(rl_exec *x, const rl_relation *rel, const rl_key_constraint *k,
+                              rl_index_def *d)
+{
+    rl_rowset *shape = rl_relation_shape(x, rel, rel->name);
+    if (!shape)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < k->ncols; i++) {
+        const rl_colmeta *m = NULL;
+        for (size_t c = 0; c < shape->ncols && !m; c++)
+            if (shape->cols[c].attnum > 0 && strcmp(shape->cols[c].name, k->cols[i]) == 0)
+                m = &shape->cols[c];
+        if (!m) {
+            rc = rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
+                               "column \"%s\" named in key does not exist", k->cols[i]);
+            break;
+        }
+        if (!rl_pgcatalog_opclass(m->oid, RL_INDEX_BTREE)) {
+            char type[128];
+            rl_pgcatalog_format_type(x, m->oid, -1, type, sizeof type);
+            rc = rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
+                               "data type %s has no default operator class for access method "
+                               "\"btree\"",
+                               type);
+            rl_error_hint(x->err, "You must specify an operator class for the index or define a "
+                                  "default operator class for the data type.");
+            break;
+        }
+        snprintf(d->cols[d->ncols], NAMEDATALEN, "%s", k->cols[i]);
+        d->opts[d->ncols++] = 0;
+    }
+    rl_rowset_free(shape);
+    return rc;
+}
+
+int rl_index_add_key_constraint(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
+                                const rl_key_constraint *k)
+{
+    rl_relation rel;
+    if (rl_relation_lookup(x, schema, table, &rel) < 0)
+        return -1;
+    if (k->primary) {
+        char pk[NAMEDATALEN];
+        rl_index_def old;
+        int has = rl_index_primary_key(x, txn, schema, table, pk, &old);
+        if (has < 0)
+            return -1;
+        if (has || (rel.desc && rel.desc->pk_check != RL_PK_NONE && rel.desc->pk_col >= 0))
+            return rl_exec_error(x, RL_SQLSTATE_INVALID_TABLE_DEFINITION, -1,
+                                 "multiple primary keys for table \"%s\" are not allowed", table);
+    }
+    rl_index_def *d = calloc(1, sizeof *d);
+    if (!d)
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    snprintf(d->table, sizeof d->table, "%s", table);
+    d->method = RL_INDEX_BTREE;
+    d->unique = d->constraint = true;
+    d->primary = k->primary;
+    d->nulls_not_distinct = k->nulls_not_distinct;
+    char name[NAMEDATALEN];
+    int rc = constraint_columns(x, &rel, k, d);
+    if (rc == 0 && k->name) {
+        snprintf(name, sizeof name, "%.*s", (int)rl_utf8_clip(k->name, NAMEDATALEN - 1), k->name);
+        int taken = rl_index_name_taken(x, txn, schema, name);
+        rc = taken == 1 ? rl_exec_error(x, RL_SQLSTATE_DUPLICATE_TABLE, -1,
+                                        "relation \"%s\" already exists", name)
+                        : taken;
+    } else if (rc == 0) {
+        rc = choose_name(x, txn, schema, d, k->primary ? "pkey" : "key", name);
+    }
+    if (rc == 0)
+        rc = rl_txn_create_index(txn, schema, name, d, x->err);
+    free(d);
+    return rc < 0 ? -1 : 0;
+}
+
+int rl_index_drop_constraint(rl_exec *x, rl_txn *txn, const char *schema, const char *name)
+{
+    return drop_index(x, txn, schema, name);
+}
+

@@ -1768,9 +1768,46 @@ static int fixed_constraint(gen_ctx *g)
     return 0;
 }
 
+/* "{1,3}": the attnums of index e's key columns; false if one is gone. */
+static bool index_conkey(const table_ent *t, const index_ent *e, char *out, size_t n)
+{
+    size_t len = (size_t)snprintf(out, n, "{");
+    for (size_t i = 0; i < e->def.ncols && len < n; i++) {
+        int c = index_column(t, e, i);
+        if (c < 0)
+            return false;
+        len += (size_t)snprintf(out + len, n - len, "%s%d", i ? "," : "", c + 1);
+    }
+    if (len < n)
+        snprintf(out + len, n - len, "}");
+    return len < n;
+}
+
+/* The UNIQUE and PRIMARY KEY constraints made with a table or added to it:
+ * their index's name, contype u / p, conindid the index. */
+static int key_constraint_rows(gen_ctx *g, const table_ent *t)
+{
+    const index_ent *ix = indexes_of(g, t);
+    for (size_t k = 0; k < t->nindexes; k++) {
+        char conkey[RL_INDEX_MAX_KEYS * 7 + 3];
+        if (!ix[k].def.constraint || !index_conkey(t, &ix[k], conkey, sizeof conkey))
+            continue;
+        const pg15_constraint c = {.oid = constraint_oid(ix[k].oid), .nsoid = t->nsoid,
+                                   .contype = ix[k].def.primary ? 'p' : 'u',
+                                   .convalidated = true, .conrelid = t->oid,
+                                   .conindid = ix[k].oid, .conislocal = true,
+                                   .connoinherit = true};
+        if (emit_constraint(g, &c, ix[k].name, conkey) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* A lake table with a primary key has its <table>_pkey constraint. */
 static int constraint_row(gen_ctx *g, const table_ent *t)
 {
+    if (key_constraint_rows(g, t) < 0)
+        return -1;
     if (!has_pk(t))
         return 0;
     char conname[160], conkey[16];
@@ -2713,8 +2750,8 @@ static int index_rel_row(gen_ctx *g, const table_ent *t)
             whole = c >= 0;
             attnums[i] = (int16_t)(c + 1);
         }
-        if (whole && emit_index(g, t, ix[k].oid, attnums, ix[k].def.opts, ix[k].def.ncols, false,
-                                ix[k].def.unique, ix[k].def.nulls_not_distinct,
+        if (whole && emit_index(g, t, ix[k].oid, attnums, ix[k].def.opts, ix[k].def.ncols,
+                                ix[k].def.primary, ix[k].def.unique, ix[k].def.nulls_not_distinct,
                                 (int)ix[k].def.method) < 0)
             return -1;
     }
@@ -3198,10 +3235,64 @@ int rl_pgcatalog_primary_key(rl_exec *x, uint32_t reloid, int16_t *attnums, size
     }
     table_ent t;
     int r = find_lake_table(x, reloid, &t);
-    if (r <= 0 || t.oid != reloid || !has_pk(&t) || cap == 0)
+    if (r <= 0 || t.oid != reloid || cap == 0)
         return r < 0 ? -1 : 0;
-    attnums[0] = (int16_t)(t.d->pk_col + 1);
-    return 1;
+    if (has_pk(&t)) {
+        attnums[0] = (int16_t)(t.d->pk_col + 1);
+        return 1;
+    }
+    gen_ctx g; /* a PRIMARY KEY constraint made with the table or added */
+    int found = load_listing(&g, x, "pg_index");
+    for (size_t i = 0; found == 0 && i < g.nindexes; i++) {
+        const index_ent *e = &g.indexes[i];
+        const table_ent *et = &g.tables[e->table];
+        if (!e->def.primary || et->oid != reloid)
+            continue;
+        size_t n = 0;
+        for (size_t c = 0; c < e->def.ncols && n < cap; c++) {
+            int col = index_column(et, e, c);
+            if (col >= 0)
+                attnums[n++] = (int16_t)(col + 1);
+        }
+        found = (int)n;
+    }
+    gen_release(&g);
+    return found;
+}
+
+/* pg_get_constraintdef of a key constraint: PRIMARY KEY (a, b), UNIQUE
+ * [NULLS NOT DISTINCT] (a). */
+static void key_constraint_def(const index_ent *e, char *buf, size_t n)
+{
+    size_t len = (size_t)snprintf(buf, n, "%s (", e->def.primary ? "PRIMARY KEY"
+                                                  : e->def.nulls_not_distinct
+                                                      ? "UNIQUE NULLS NOT DISTINCT"
+                                                      : "UNIQUE");
+    for (size_t i = 0; i < e->def.ncols && len < n; i++) {
+        char q[RL_INDEX_NAME_MAX * 2 + 3];
+        quote_ident(e->def.cols[i], q, sizeof q);
+        len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "", q);
+    }
+    if (len < n)
+        snprintf(buf + len, n - len, ")");
+}
+
+/* The key constraint whose oid is `oid` (an index's constraint_oid): 1,
+ * 0 none, -1 error. */
+static int find_key_constraint(rl_exec *x, uint32_t oid, table_ent *t, index_ent *out)
+{
+    if (oid < REL_OID_BASE || !x || !x->s)
+        return 0;
+    gen_ctx g;
+    int found = load_listing(&g, x, "pg_constraint");
+    for (size_t i = 0; found == 0 && i < g.nindexes; i++)
+        if (g.indexes[i].def.constraint && constraint_oid(g.indexes[i].oid) == oid) {
+            *out = g.indexes[i];
+            *t = g.tables[g.indexes[i].table];
+            found = 1;
+        }
+    gen_release(&g);
+    return found;
 }
 
 int rl_pgcatalog_constraintdef(rl_exec *x, uint32_t oid, bool pretty, char *buf, size_t n)
@@ -3214,6 +3305,13 @@ int rl_pgcatalog_constraintdef(rl_exec *x, uint32_t oid, bool pretty, char *buf,
         return 1;
     }
     table_ent t;
+    index_ent ix;
+    int found = find_key_constraint(x, oid, &t, &ix);
+    if (found != 0) {
+        if (found > 0)
+            key_constraint_def(&ix, buf, n);
+        return found;
+    }
     int r = find_lake_table(x, oid, &t);
     if (r <= 0 || oid != constraint_oid(t.oid) || !has_pk(&t))
         return r < 0 ? -1 : 0;

@@ -75,6 +75,34 @@ typedef struct rl_table_change {
 } rl_table_change;
 int rl_index_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
                            const rl_table_change *ch);
+/* A UNIQUE or PRIMARY KEY constraint to make (CREATE TABLE, ALTER TABLE
+ * ADD): its index is a UNIQUE index flagged as the constraint's, named as
+ * PostgreSQL names it (<table>_pkey, <table>_<columns>_key) unless `name`. */
+typedef struct rl_key_constraint {
+    const char *name; /* NULL: chosen */
+    bool primary, nulls_not_distinct;
+    size_t ncols;
+    const char *cols[RL_INDEX_MAX_KEYS];
+} rl_key_constraint;
+/* c as a key constraint (`column`: the column of a column constraint, else
+ * NULL): 1, 0 if c is another kind, -1 error (0A000 for options RockLake
+ * does not keep, 54011 for too many columns). */
+int rl_key_constraint_from(rl_exec *x, const PgQuery__Constraint *c, const char *column,
+                           rl_key_constraint *out);
+/* Make k on stored table schema.table (its columns NOT NULL already for a
+ * primary key): 42P16 a second primary key, 42703, 42704 a type without
+ * a btree operator class, 42P07 a name taken, 23505 over duplicate rows. */
+int rl_index_add_key_constraint(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
+                                const rl_key_constraint *k);
+/* The constraint index `name` of schema.table into *def: 1, 0 none, -1. */
+int rl_index_find_constraint(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
+                             const char *name, rl_index_def *def);
+/* The name of schema.table's primary-key constraint index into name
+ * (RL_INDEX_NAME_MAX) and its definition: 1, 0 none, -1 error. */
+int rl_index_primary_key(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
+                         char *name, rl_index_def *def);
+/* DROP CONSTRAINT of a constraint index (its entries go with it). */
+int rl_index_drop_constraint(rl_exec *x, rl_txn *txn, const char *schema, const char *name);
 
 /* sql_comment.c: COMMENT ON TABLE / COLUMN / INDEX / SCHEMA. */
 int rl_ddl_comment(rl_exec *x, const PgQuery__CommentStmt *st);

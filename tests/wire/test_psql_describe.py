@@ -39,6 +39,10 @@ INDEXES = (
     "COMMENT ON COLUMN ducklake_data_file.path IS 'relative to the table''s path';"
     "COMMENT ON INDEX df_path IS 'lookups by path';"
     "CREATE SCHEMA docs; COMMENT ON SCHEMA docs IS 'notes';"
+    # UNIQUE indexes and key constraints (enforced: 0x80 07 entries)
+    "CREATE UNIQUE INDEX meta_key_scope ON ducklake_metadata (key, scope_id) NULLS NOT DISTINCT;"
+    "CREATE TABLE notes (id bigint PRIMARY KEY, slug text UNIQUE, body text, UNIQUE (body, slug));"
+    "ALTER TABLE ducklake_tag ADD CONSTRAINT tag_once UNIQUE (object_id, key, begin_snapshot);"
 )
 
 SAME = [
@@ -62,6 +66,12 @@ SAME = [
     r"\d ducklake_snapshot",
     r"\d+ ducklake_snapshot",
     r"\d ducklake_metadata",
+    r"\d notes",
+    r"\d+ notes",
+    r"\d notes_pkey",
+    r"\d meta_key_scope",
+    r"\d ducklake_tag",
+    r"\di notes*",
     r"\d+ ducklake_data_file",
     r"\d ducklake_s*",
     r"\d ducklake_schema_pkey",

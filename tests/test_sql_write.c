@@ -677,11 +677,14 @@ static void test_alter_and_temp(void)
     CHECK_EQ_INT(q(&e, "DROP TABLE tt"), RL_EXEC_DONE);
     CHECK_EQ_INT(q(&e, "ALTER TABLE ducklake_x RENAME TO y"), RL_EXEC_ERROR);
     CHECK_EQ_STR(e.err.sqlstate, "42P01");
-    /* deliberate deviations: no PRIMARY KEY on dynamic tables, no column
-     * defaults for later INSERTs (CREATE TABLE ... DEFAULT is refused; an
-     * ADD COLUMN default fills the existing rows only) */
-    CHECK_EQ_INT(q(&e, "CREATE TABLE pk(a BIGINT PRIMARY KEY)"), RL_EXEC_ERROR);
-    CHECK_EQ_STR(e.err.sqlstate, "0A000");
+    /* a PRIMARY KEY on a dynamic table is kept and enforced (it was 0A000) */
+    CHECK_EQ_INT(q(&e, "CREATE TABLE pk(a BIGINT PRIMARY KEY)"), RL_EXEC_DONE);
+    CHECK_EQ_INT(q(&e, "INSERT INTO pk VALUES (1)"), RL_EXEC_DONE);
+    CHECK_EQ_INT(q(&e, "INSERT INTO pk VALUES (1)"), RL_EXEC_ERROR);
+    CHECK_EQ_STR(e.err.sqlstate, "23505");
+    /* deliberate deviation: no column defaults for later INSERTs (CREATE
+     * TABLE ... DEFAULT is refused; an ADD COLUMN default fills the
+     * existing rows only) */
     CHECK_EQ_INT(q(&e, "CREATE TABLE dflt(a BIGINT DEFAULT 1)"), RL_EXEC_ERROR);
     CHECK_EQ_STR(e.err.sqlstate, "0A000");
     CHECK_EQ_INT(q(&e, "ALTER TABLE u2 ADD COLUMN c BIGINT DEFAULT 7"), RL_EXEC_DONE);

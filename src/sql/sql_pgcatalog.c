@@ -474,6 +474,31 @@ static const vcol is_schemata_cols[IS_SCHEMATA_NCOLS] = {
     COL("default_character_set_catalog", ISN), COL("default_character_set_schema", ISN),
     COL("default_character_set_name", ISN), COL("sql_path", ISV)};
 
+/* information_schema.table_constraints, .key_column_usage,
+ * .referential_constraints and .views (PostgreSQL 15's columns; the
+ * domains as RowDescription reports them). */
+static const vcol is_table_constraints_cols[] = {
+    COL("constraint_catalog", ISN), COL("constraint_schema", ISN), COL("constraint_name", ISN),
+    COL("table_catalog", ISN),      COL("table_schema", ISN),      COL("table_name", ISN),
+    COL("constraint_type", ISV),    YN("is_deferrable"),           YN("initially_deferred"),
+    YN("enforced"),                 YN("nulls_distinct")};
+static const vcol is_key_column_usage_cols[] = {
+    COL("constraint_catalog", ISN), COL("constraint_schema", ISN), COL("constraint_name", ISN),
+    COL("table_catalog", ISN),      COL("table_schema", ISN),      COL("table_name", ISN),
+    COL("column_name", ISN),        COL("ordinal_position", ISI),
+    COL("position_in_unique_constraint", ISI)};
+static const vcol is_referential_constraints_cols[] = {
+    COL("constraint_catalog", ISN),        COL("constraint_schema", ISN),
+    COL("constraint_name", ISN),           COL("unique_constraint_catalog", ISN),
+    COL("unique_constraint_schema", ISN),  COL("unique_constraint_name", ISN),
+    COL("match_option", ISV),              COL("update_rule", ISV),
+    COL("delete_rule", ISV)};
+static const vcol is_views_cols[] = {
+    COL("table_catalog", ISN),    COL("table_schema", ISN),      COL("table_name", ISN),
+    COL("view_definition", ISV),  COL("check_option", ISV),      YN("is_updatable"),
+    YN("is_insertable_into"),     YN("is_trigger_updatable"),    YN("is_trigger_deletable"),
+    YN("is_trigger_insertable_into")};
+
 /* pg_database without datfrozenxid / datminmxid (xid, a type RockLake
  * does not have); datacl (aclitem[]) is always NULL: no privileges. */
 static const vcol database_cols[] = {
@@ -608,6 +633,9 @@ static int gen_tables_view(gen_ctx *g);
 static int gen_is_tables(gen_ctx *g);
 static int gen_is_columns(gen_ctx *g);
 static int gen_is_schemata(gen_ctx *g);
+static int gen_is_table_constraints(gen_ctx *g);
+static int gen_is_key_column_usage(gen_ctx *g);
+static int gen_is_views(gen_ctx *g);
 static int gen_database(gen_ctx *g);
 static int gen_roles(gen_ctx *g);
 static int fixed_auth_members(gen_ctx *g);
@@ -661,6 +689,16 @@ static const vrel vrels[] = {
      gen_is_schemata, {-1, -1}, -1, true},
     {"information_schema", "tables", is_tables_cols, N(is_tables_cols), NULL, gen_is_tables,
      {-1, -1}, 2, true},
+    {"information_schema", "table_constraints", is_table_constraints_cols,
+     N(is_table_constraints_cols), NULL, gen_is_table_constraints, {-1, -1}, 5, true},
+    {"information_schema", "key_column_usage", is_key_column_usage_cols,
+     N(is_key_column_usage_cols), NULL, gen_is_key_column_usage, {-1, -1}, 5, true},
+    /* no foreign keys: RockLake keeps none, and role lake sees none of the
+     * system catalogs' */
+    {"information_schema", "referential_constraints", is_referential_constraints_cols,
+     N(is_referential_constraints_cols), NULL, NULL, {-1, -1}, -1, true},
+    {"information_schema", "views", is_views_cols, N(is_views_cols), NULL, gen_is_views,
+     {-1, -1}, -1, true},
     /* the one database the engine serves (per session: its name) */
     {"pg_catalog", "pg_database", database_cols, N(database_cols), NULL, gen_database,
      {-1, -1}, -1, true},
@@ -775,7 +813,11 @@ static int32_t yes_no_typmod(const vrel *v, size_t i)
     static const char *const yes_no[] = {"is_nullable",        "is_self_referencing",
                                          "is_identity",        "identity_cycle",
                                          "is_updatable",       "is_insertable_into",
-                                         "is_typed"};
+                                         "is_typed",           "is_deferrable",
+                                         "initially_deferred", "enforced",
+                                         "nulls_distinct",     "is_trigger_updatable",
+                                         "is_trigger_deletable",
+                                         "is_trigger_insertable_into"};
     if (strcmp(v->schema, "information_schema") != 0)
         return -1;
     for (size_t k = 0; k < sizeof yes_no / sizeof yes_no[0]; k++)
@@ -2321,6 +2363,163 @@ static int gen_is_columns(gen_ctx *g)
 /* The schemas role `lake` may use: pg_catalog and information_schema as
  * PostgreSQL lists them, public (owned by pg_database_owner), and the
  * lake's own metadata schemas. */
+/* ------------------------------- information_schema constraints, views */
+
+/* A key constraint's table_constraints row: its kind, and NULLS DISTINCT
+ * for a UNIQUE one (NULL for a primary key). */
+static int is_key_constraint_row(gen_ctx *g, const table_ent *t, const char *name, bool primary,
+                                 bool nulls_not_distinct)
+{
+    const char *db = g->x->s->eng->database;
+    const char *row[] = {db, t->schema, name, db, t->schema, t->name,
+                         primary ? "PRIMARY KEY" : "UNIQUE", "NO", "NO", "YES",
+                         primary ? NULL : nulls_not_distinct ? "NO" : "YES"};
+    put_strs(g, 0, row, N(row));
+    return emit(g);
+}
+
+/* A table's constraints as role lake sees them on its own tables: the
+ * primary key, the UNIQUE constraints, and a CHECK per NOT NULL column,
+ * named <schema oid>_<table oid>_<attnum>_not_null (PostgreSQL's oids
+ * are not RockLake's: the names differ by them). */
+static int is_table_constraint_rows(gen_ctx *g, const table_ent *t)
+{
+    char name[160];
+    if (has_pk(t)) {
+        snprintf(name, sizeof name, "%s_pkey", t->name);
+        if (is_key_constraint_row(g, t, name, true, false) < 0)
+            return -1;
+    }
+    const index_ent *ix = indexes_of(g, t);
+    for (size_t k = 0; k < t->nindexes; k++) {
+        char conkey[RL_INDEX_MAX_KEYS * 7 + 3];
+        if (ix[k].def.constraint && index_conkey(t, &ix[k], conkey, sizeof conkey) &&
+            is_key_constraint_row(g, t, ix[k].name, ix[k].def.primary,
+                                  ix[k].def.nulls_not_distinct) < 0)
+            return -1;
+    }
+    const char *db = g->x->s->eng->database;
+    for (size_t c = 0; c < t->ncols; c++) {
+        if (!(t->d->cols[c].not_null || (has_pk(t) && (size_t)t->d->pk_col == c)))
+            continue;
+        snprintf(name, sizeof name, "%u_%u_%zu_not_null", t->nsoid, t->oid, c + 1);
+        const char *row[] = {db, t->schema, name, db, t->schema, t->name, "CHECK", "NO", "NO",
+                             "YES", NULL};
+        put_strs(g, 0, row, N(row));
+        if (emit(g) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int gen_is_table_constraints(gen_ctx *g) { return each_table(g, is_table_constraint_rows); }
+
+static int is_key_column_row(gen_ctx *g, const table_ent *t, const char *name, const char *col,
+                             size_t pos)
+{
+    const char *db = g->x->s->eng->database;
+    const char *row[] = {db, t->schema, name, db, t->schema, t->name, col};
+    put_strs(g, 0, row, N(row));
+    put_int(g, 7, (int64_t)pos);
+    put_null(g, 8);
+    return emit(g);
+}
+
+/* The columns of each primary key and UNIQUE constraint, in key order. */
+static int is_key_column_rows(gen_ctx *g, const table_ent *t)
+{
+    if (has_pk(t)) {
+        char name[160];
+        snprintf(name, sizeof name, "%s_pkey", t->name);
+        if (is_key_column_row(g, t, name, t->d->cols[t->d->pk_col].name, 1) < 0)
+            return -1;
+    }
+    const index_ent *ix = indexes_of(g, t);
+    for (size_t k = 0; k < t->nindexes; k++) {
+        char conkey[RL_INDEX_MAX_KEYS * 7 + 3];
+        if (!ix[k].def.constraint || !index_conkey(t, &ix[k], conkey, sizeof conkey))
+            continue;
+        for (size_t i = 0; i < ix[k].def.ncols; i++)
+            if (is_key_column_row(g, t, ix[k].name, ix[k].def.cols[i], i + 1) < 0)
+                return -1;
+    }
+    return 0;
+}
+
+static const char *pg15_namespace_name(uint32_t oid);
+static const pg15_class *pg15_class_by_oid(uint32_t oid);
+
+/* The system catalogs PUBLIC may not read (PostgreSQL 15 revokes SELECT
+ * on them): the view does not list their keys to role lake. */
+static bool public_readable(const pg15_class *c)
+{
+    static const char *const revoked[] = {"pg_authid", "pg_user_mapping", "pg_largeobject",
+                                          "pg_statistic", "pg_statistic_ext_data"};
+    for (size_t i = 0; i < N(revoked); i++)
+        if (strcmp(pg15_s(c->name), revoked[i]) == 0)
+            return false;
+    return true;
+}
+
+/* The system catalogs' primary keys and unique constraints (role lake may
+ * read their columns, so the view lists them), from the captured
+ * pg_constraint rows and the catalogs' columns. */
+static int is_system_key_columns(gen_ctx *g)
+{
+    const char *db = g->x->s->eng->database;
+    for (size_t i = 0; i < PG15_CONSTRAINTS_COUNT; i++) {
+        const pg15_constraint *k = &pg15_constraints[i];
+        const pg15_class *c = k->conrelid ? pg15_class_by_oid(k->conrelid) : NULL;
+        if (!c || (k->contype != 'p' && k->contype != 'u') || !public_readable(c))
+            continue;
+        const char *p = pg15_s(k->conkey);
+        for (size_t pos = 1; p && *p; p++) {
+            if (*p < '0' || *p > '9')
+                continue;
+            long attnum = strtol(p, (char **)&p, 10);
+            p--;
+            const char *col = NULL;
+            for (size_t a = c->att_first; a < (size_t)c->att_first + c->att_count && !col; a++)
+                if (pg15_attributes[a].attnum == attnum)
+                    col = pg15_s(pg15_attributes[a].name);
+            const char *ns = pg15_namespace_name(c->nsoid);
+            const char *row[] = {db, pg15_namespace_name(k->nsoid), pg15_s(k->name), db, ns,
+                                 pg15_s(c->name), col};
+            put_strs(g, 0, row, N(row));
+            put_int(g, 7, (int64_t)pos++);
+            put_null(g, 8);
+            if (emit(g) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static int gen_is_key_column_usage(gen_ctx *g)
+{
+    return is_system_key_columns(g) < 0 ? -1 : each_table(g, is_key_column_rows);
+}
+
+/* PostgreSQL's system views as role lake sees them (no definition: it
+ * owns none); a lake has no views of its own. Updatable where they are
+ * insertable (pg_group, pg_stat_database_conflicts in 15). */
+static int gen_is_views(gen_ctx *g)
+{
+    const char *db = g->x->s->eng->database;
+    for (size_t i = 0; i < PG15_IS_TABLES_COUNT; i++) {
+        const pg15_is_table *t = &pg15_is_tables[i];
+        if (strcmp(pg15_s(t->type), "VIEW") != 0)
+            continue;
+        const char *ins = pg15_s(t->insertable);
+        const char *row[] = {db, pg15_s(t->schema), pg15_s(t->name), NULL, "NONE", ins, ins,
+                             "NO", "NO", "NO"};
+        put_strs(g, 0, row, N(row));
+        if (emit(g) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int gen_is_schemata(gen_ctx *g)
 {
     const char *db = g->x->s->eng->database;

@@ -3717,16 +3717,18 @@ static uint32_t type_alias(const char *name)
 }
 
 /* A type name (lower-cased unless it was quoted, schema split off) to its
- * oid, 0 if none: PostgreSQL's own types by name or SQL spelling, the
- * lake's row types by table name. */
-static int type_by_name(rl_exec *x, const char *schema, const char *name, uint32_t *oid)
+ * oid, 0 if none: PostgreSQL's own types by name or SQL spelling (not a
+ * quoted name: '"char"' is the type named char, oid 18, where 'char' is
+ * character), the lake's row types by table name. */
+static int type_by_name(rl_exec *x, const char *schema, const char *name, bool quoted,
+                        uint32_t *oid)
 {
     size_t len = strlen(name);
     if (len > 2 && strcmp(name + len - 2, "[]") == 0) { /* elem[] */
         char elem[128];
         snprintf(elem, sizeof elem, "%.*s", (int)(len - 2), name);
         uint32_t e;
-        int r = type_by_name(x, schema, elem, &e);
+        int r = type_by_name(x, schema, elem, quoted, &e);
         if (r <= 0)
             return r;
         const pg15_type *et = pg15_type_by_oid(e);
@@ -3736,7 +3738,7 @@ static int type_by_name(rl_exec *x, const char *schema, const char *name, uint32
                       : 0;
         return *oid != 0;
     }
-    uint32_t a = schema ? 0 : type_alias(name);
+    uint32_t a = schema || quoted ? 0 : type_alias(name);
     if (a) {
         *oid = a;
         return 1;
@@ -3922,7 +3924,7 @@ int rl_pgcatalog_reg_oid(rl_exec *x, uint32_t type, const char *p, size_t len, u
     }
     switch (type) {
     case RL_OID_REGTYPE:
-        return type_by_name(x, has_schema ? schema : NULL, name, oid);
+        return type_by_name(x, has_schema ? schema : NULL, name, p[namelen - 1] == '"', oid);
     case RL_OID_REGNAMESPACE: {
         if (has_schema)
             return -4;

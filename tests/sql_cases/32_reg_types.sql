@@ -38,3 +38,6 @@ select 'nosuch.x'::regproc;
 select to_regclass('nosuch.x'), to_regclass('ducklake_snapshot_pkey'), to_regclass('public.ducklake_snapshot_pkey');
 SELECT to_regtype('int4'), to_regtype('hstore'), to_regtype('pg_catalog.text'), to_regtype('bigint'), to_regnamespace('public'), to_regnamespace('nope');
 SELECT t.oid, typarray FROM pg_type t WHERE t.oid = to_regtype('hstore');
+-- a quoted type name is the pg_type name itself: "char" is oid 18, char is character
+SELECT '"char"'::regtype::oid, '"char"'::regtype, 'char'::regtype::oid, '"int4"'::regtype, 'pg_catalog."char"'::regtype::oid;
+SELECT '"integer"'::regtype;

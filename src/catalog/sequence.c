@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "keys/keys.h"
 #include "keys/tags.h"
 
 static const char *const reason_names[RL_SEQ_NREASONS] = {
@@ -63,9 +64,12 @@ bool rl_seq_append_key(const uint8_t *key, size_t klen)
     case RL_TAG_TABLE_COLUMN_STATS:
     case RL_TAG_DYNAMIC_ROW:
         return true;
-    case RL_TAG_INDEX: /* the live and PK index entries that follow those rows */
-        return klen >= 3 && (key[1] == RL_INDEX_LIVE || key[1] == RL_INDEX_PK) &&
-               (key[2] == RL_TAG_DATA_FILE);
+    case RL_TAG_INDEX: /* the live and PK index entries that follow those rows, and the
+                        * entries of UNIQUE indexes (a row key of another table
+                        * beside them still makes the commit no append) */
+        return (klen >= 3 && (key[1] == RL_INDEX_LIVE || key[1] == RL_INDEX_PK) &&
+                key[2] == RL_TAG_DATA_FILE) ||
+               (klen > RL_KEY_UNIQUE_PREFIX_LEN && key[1] == RL_INDEX_UNIQUE);
     default:
         return false;
     }

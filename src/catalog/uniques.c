@@ -127,7 +127,8 @@ static int build_registry(rl_txn *t, rl_error *err)
             return -1;
         /* in creation order, which is PostgreSQL's (an index's oid): the
          * first index a row violates is the one its 23505 names */
-        qsort(t->uniq, t->nuniq, sizeof *t->uniq, by_id);
+        if (t->nuniq > 1)
+            qsort(t->uniq, t->nuniq, sizeof *t->uniq, by_id);
         if (!own && t->nuniq == 0 && !t->cat->read_only)
             atomic_store(&t->cat->unique_none_gen, t->unique_gen + 1);
     }

@@ -185,6 +185,49 @@ def test_appending_writers_never_retry(seq_server, ext_dir, tmp_path, ntables):
     assert seq_server.metrics.fallbacks(after) == seq_server.metrics.fallbacks(before)
 
 
+def test_unique_indexes_on_ducklake_tables_under_sequenced_writers(seq_server, ext_dir,
+                                                                    tmp_path):
+    """A person's UNIQUE index and UNIQUE constraint on DuckLake's own tables
+    (0x80 07 entries) under 8 sequenced DuckDB writers: every commit lands
+    (rebased ones keep their entries: the rebase writes its rows through
+    the same checks), the store checks clean, and the constraints still
+    refuse a duplicate afterwards."""
+    import psycopg
+    lake = new_lake(seq_server, ext_dir, tmp_path, "uniq")
+    c = lake.conn()
+    c.execute(lake.attach_sql())
+    c.execute("CREATE TABLE lake.t (who VARCHAR, i INTEGER, j INTEGER)")
+    with psycopg.connect(seq_server.dsn(lake.db), autocommit=True) as pg:
+        pg.execute("CREATE UNIQUE INDEX data_file_path ON ducklake_data_file (path)")
+        pg.execute("ALTER TABLE ducklake_table_column_stats ADD CONSTRAINT stats_once "
+                   "UNIQUE (table_id, column_id)")
+    created = c.execute("SELECT max(snapshot_id) FROM lake.snapshots()").fetchone()[0]
+    before = seq_server.metrics.read()
+    n = 20
+    results = run_writers(lake, ext_dir, ["t"], n, retries=1)
+    after = seq_server.metrics.read()
+    for r in results:
+        assert r["errors"] == [] and r["ok"] == n, r["errors"][:3]
+    expected = WRITERS * sum(rows_of_commit(i) for i in range(n))
+    assert c.execute("SELECT count(*), count(DISTINCT rowid) FROM lake.t").fetchone() == \
+        (expected, expected)
+    latest = c.execute("SELECT max(snapshot_id) FROM lake.snapshots()").fetchone()[0]
+    assert latest == created + WRITERS * n
+    c.close()
+    check_store(seq_server, lake)
+    assert after["rocklake_sequenced_commits_total"] > before["rocklake_sequenced_commits_total"]
+    with psycopg.connect(seq_server.dsn(lake.db), autocommit=True) as pg:
+        files = pg.execute("SELECT count(*) FROM ducklake_data_file").fetchone()[0]
+        assert files == WRITERS * (n // BIG_EVERY)
+        with pytest.raises(psycopg.errors.UniqueViolation, match="data_file_path"):
+            pg.execute("INSERT INTO ducklake_data_file (data_file_id, table_id, begin_snapshot, "
+                       "path) SELECT data_file_id + 1000000, table_id, begin_snapshot, path "
+                       "FROM ducklake_data_file LIMIT 1")
+        with pytest.raises(psycopg.errors.UniqueViolation, match="stats_once"):
+            pg.execute("INSERT INTO ducklake_table_column_stats SELECT * FROM "
+                       "ducklake_table_column_stats LIMIT 1")
+
+
 def test_last_committed_snapshot_names_the_claim(seq_server, ext_dir, tmp_path):
     """The documented deviation (design note §8.3): after a rebased commit,
     DuckLake's ducklake_last_committed_snapshot() still returns the id the

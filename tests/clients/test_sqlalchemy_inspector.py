@@ -38,6 +38,13 @@ EXTRA = [
     "('data_path', 's3://bucket/lake/', NULL, NULL), ('encrypted', 'false', 'schema', 1)",
     "INSERT INTO ducklake_snapshot VALUES (0, '2024-01-01 00:00:00+00', 0, 1, 0), "
     "(1, '2024-01-02 00:00:00+00', 1, 2, 0)",
+    # a person's constraints and indexes: what get_pk_constraint,
+    # get_unique_constraints and get_indexes reflect of them
+    "CREATE TABLE notes (id BIGINT, slug VARCHAR, body VARCHAR, CONSTRAINT notes_pk "
+    "PRIMARY KEY (id, slug), UNIQUE (body, slug))",
+    "CREATE UNIQUE INDEX notes_body ON notes (body DESC) NULLS NOT DISTINCT",
+    "CREATE INDEX notes_slug ON notes (slug)",
+    "ALTER TABLE ducklake_metadata ADD CONSTRAINT metadata_once UNIQUE (key, scope, scope_id)",
 ]
 
 # call -> why it differs today. Checked exactly: a new difference fails, and
@@ -48,7 +55,8 @@ EXTRA = [
 KNOWN_DIFFERENCES: dict = {}
 
 TABLES = ["ducklake_snapshot", "ducklake_metadata", "ducklake_column", "ducklake_table",
-          "ducklake_data_file", "ducklake_file_column_stats", "ducklake_inlined_data_1_1"]
+          "ducklake_data_file", "ducklake_file_column_stats", "ducklake_inlined_data_1_1",
+          "notes"]
 
 
 

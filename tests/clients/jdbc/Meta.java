@@ -49,6 +49,11 @@ public class Meta {
         step("imported", () -> dump("imported", m.getImportedKeys(null, "public", "ducklake_snapshot"), none));
         step("exported", () -> dump("exported", m.getExportedKeys(null, "public", "ducklake_snapshot"), none));
         step("index", () -> dump("index", m.getIndexInfo(null, "public", "ducklake_snapshot", false, false), none));
+        // a person's constraints: a composite primary key, UNIQUE constraints and indexes
+        step("pk notes", () -> dump("pk notes", m.getPrimaryKeys(null, "public", "notes"), none));
+        step("index notes", () -> dump("index notes", m.getIndexInfo(null, "public", "notes", false, false), none));
+        step("unique notes", () -> dump("unique notes", m.getIndexInfo(null, "public", "notes", true, false), none));
+        step("bestrow notes", () -> dump("bestrow notes", m.getBestRowIdentifier(null, "public", "notes", DatabaseMetaData.bestRowSession, true), none));
         step("typeinfo", () -> dump("typeinfo", m.getTypeInfo(), none));
         step("procedures", () -> dump("procedures", m.getProcedures(null, "public", "%"), none));
         step("functions", () -> dump("functions", m.getFunctions(null, "public", "%"), none));

@@ -951,6 +951,139 @@ static int export_tables(exporter *ex, const export_target *to, rl_error *err)
     return xfer_interrupted ? 1 : 0;
 }
 
+/* ------------------------------------ indexes, constraints, comments */
+
+/* The lake's indexes, key constraints and comments on the tables being
+ * exported, as statements for a PostgreSQL target (in ex->schema): the
+ * rows come first, so a UNIQUE index is built over them as PostgreSQL
+ * would build it. A DuckLake table's own primary key is its CREATE
+ * TABLE's already. */
+static const char EXTRAS_SQL[] =
+    "SELECT tc.relname, ic.relname, con.contype, pg_get_constraintdef(con.oid), "
+    "pg_get_indexdef(i.indexrelid), i.indisunique "
+    "FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid "
+    "JOIN pg_class tc ON tc.oid = i.indrelid "
+    "LEFT JOIN pg_constraint con ON con.conindid = i.indexrelid AND con.conrelid = i.indrelid "
+    "WHERE tc.relnamespace = 'public'::regnamespace ORDER BY ic.oid";
+static const char COMMENTS_SQL[] =
+    "SELECT c.relname, c.relkind, a.attname, d.description FROM pg_description d "
+    "JOIN pg_class c ON c.oid = d.objoid "
+    "LEFT JOIN pg_attribute a ON a.attrelid = d.objoid AND a.attnum = d.objsubid "
+    "WHERE d.classoid = 'pg_class'::regclass AND c.relnamespace = 'public'::regnamespace "
+    "ORDER BY 1, 3 NULLS FIRST";
+
+static const ttable *exported(const exporter *ex, const char *name)
+{
+    for (size_t i = 0; i < ex->tables.n; i++)
+        if (strcmp(ex->tables.t[i].name, name) == 0)
+            return &ex->tables.t[i];
+    return NULL;
+}
+
+static void quote_literal(rl_buf *q, const char *s)
+{
+    rl_buf_put(q, "'", 1);
+    for (; *s; s++) {
+        if (*s == '\'')
+            rl_buf_put(q, "'", 1); /* doubled */
+        rl_buf_put(q, s, 1);
+    }
+    rl_buf_put(q, "'", 1);
+}
+
+/* One index or key constraint of an exported table as its statement. */
+static bool index_statement(const exporter *ex, const trows *r, size_t row, rl_buf *q)
+{
+    const char *table = xfer_cell(r, row, 0), *index = xfer_cell(r, row, 1);
+    const char *contype = xfer_cell(r, row, 2), *condef = xfer_cell(r, row, 3);
+    const char *indexdef = xfer_cell(r, row, 4), *unique = xfer_cell(r, row, 5);
+    const rl_table_desc *d = rl_desc_by_name(table, RL_FMT_LATEST);
+    if (!exported(ex, table) || !indexdef)
+        return false;
+    if (contype && *contype == 'p' && d && d->pk_col >= 0)
+        return false; /* DuckLake's own primary key: in its CREATE TABLE */
+    if (contype && condef) {
+        rl_buf_put_str(q, "ALTER TABLE ");
+        xfer_qualified(q, ex->schema, table);
+        rl_buf_put_str(q, " ADD CONSTRAINT ");
+        xfer_quote_ident(q, index);
+        rl_buf_printf(q, " %s;\n", condef);
+        return true;
+    }
+    const char *using = strstr(indexdef, " USING ");
+    if (!using)
+        return false;
+    rl_buf_printf(q, "CREATE %sINDEX ", unique && *unique == 't' ? "UNIQUE " : "");
+    xfer_quote_ident(q, index);
+    rl_buf_put_str(q, " ON ");
+    xfer_qualified(q, ex->schema, table);
+    rl_buf_printf(q, "%s;\n", using);
+    return true;
+}
+
+/* One comment on an exported table, a column of it, or an index of one. */
+static bool comment_statement(const exporter *ex, const trows *r, size_t row,
+                              const trows *indexes, rl_buf *q)
+{
+    const char *rel = xfer_cell(r, row, 0), *kind = xfer_cell(r, row, 1);
+    const char *col = xfer_cell(r, row, 2), *text = xfer_cell(r, row, 3);
+    const char *table = rel;
+    for (size_t i = 0; kind && *kind == 'i' && i < indexes->nrows; i++)
+        if (strcmp(xfer_cell(indexes, i, 1), rel) == 0)
+            table = xfer_cell(indexes, i, 0);
+    if (!text || !exported(ex, table) || (kind && *kind == 'i' && table == rel))
+        return false;
+    rl_buf_printf(q, "COMMENT ON %s ", col ? "COLUMN" : kind && *kind == 'i' ? "INDEX" : "TABLE");
+    xfer_qualified(q, ex->schema, rel);
+    if (col) {
+        rl_buf_put(q, ".", 1);
+        xfer_quote_ident(q, col);
+    }
+    rl_buf_put_str(q, " IS ");
+    quote_literal(q, text);
+    rl_buf_put_str(q, ";\n");
+    return true;
+}
+
+/* The statements into q, their count into *n. */
+static int extras_sql(exporter *ex, rl_buf *q, size_t *n, rl_error *err)
+{
+    trows ix, cm;
+    *n = 0;
+    if (xfer_lake_rows(ex->s, EXTRAS_SQL, &ix, err) < 0)
+        return -1;
+    if (xfer_lake_rows(ex->s, COMMENTS_SQL, &cm, err) < 0) {
+        xfer_trows_free(&ix);
+        return -1;
+    }
+    for (size_t i = 0; i < ix.nrows; i++)
+        *n += index_statement(ex, &ix, i, q);
+    for (size_t i = 0; i < cm.nrows; i++)
+        *n += comment_statement(ex, &cm, i, &ix, q);
+    xfer_trows_free(&ix);
+    xfer_trows_free(&cm);
+    rl_buf_put(q, "", 1);
+    return q->failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory") : 0;
+}
+
+/* The indexes, constraints and comments into a target that runs SQL; a
+ * file target's count is reported as not carried. */
+static int export_extras(exporter *ex, const export_target *to, rl_error *err)
+{
+    rl_buf q;
+    rl_buf_init(&q, 0);
+    size_t n;
+    int rc = extras_sql(ex, &q, &n, err);
+    if (rc == 0 && n && to->exec)
+        rc = to->exec(ex, (const char *)q.data, err);
+    if (rc < 0 && !err->detail[0])
+        rl_error_detail(err, "while recreating the lake's indexes, constraints and comments");
+    if (rc == 0 && n)
+        *(to->exec ? &ex->extras : &ex->extras_skipped) = n;
+    rl_buf_free(&q);
+    return rc;
+}
+
 /* The lake opened and read, the target opened, every table copied and
  * checked, the target committed: 0, 1 interrupted, -1. */
 static int export_run(exporter *ex, const export_target *to, const char *lake_url,
@@ -962,6 +1095,8 @@ static int export_run(exporter *ex, const export_target *to, const char *lake_ur
         to->open(ex, target, err) < 0)
         return -1;
     int rc = export_tables(ex, to, err);
+    if (rc == 0)
+        rc = export_extras(ex, to, err);
     return rc != 0 ? rc : to->commit(ex, err);
 }
 
@@ -992,6 +1127,14 @@ rl_transfer_result xfer_export(exporter *ex, const export_target *to, const char
                 ex->tables.total_rows, lake_url);
         to->describe(ex, report);
         fprintf(report, " in %.1f s\n", now_s() - t0);
+        if (ex->extras)
+            fprintf(report, "recreated %zu indexes, constraints and comments there\n",
+                    ex->extras);
+        if (ex->extras_skipped)
+            fprintf(report,
+                    "warning: %zu indexes, constraints and comments made on the lake's tables "
+                    "were not carried (a file target; export to PostgreSQL keeps them)\n",
+                    ex->extras_skipped);
     }
     if (to->close)
         to->close(ex, rc != 0);

@@ -793,7 +793,7 @@ static void dk_target_close(exporter *ex, bool failed)
 
 static const export_target dk_target = {dk_target_load, dk_target_ready, dk_export_table,
                                         dk_target_count, dk_target_commit, dk_target_describe,
-                                        dk_target_close};
+                                        dk_target_close, NULL};
 
 rl_transfer_result rl_export_duckdb(const char *lake_url, const char *target,
                                     const rl_transfer_opts *o, FILE *report, rl_error *err)

@@ -188,6 +188,7 @@ typedef struct exporter {
     rl_error copy_err;
     bool copy_failed;
     int chunks; /* tables copied (the test hook's count) */
+    size_t extras, extras_skipped; /* index / constraint / comment statements */
     /* a file target (SQLite, DuckDB): */
     const char *path;
     bool created; /* the file did not exist before */
@@ -211,6 +212,11 @@ typedef struct export_target {
     /* NULL, or the target closed before the exporter is freed (failed: its
      * transaction rolled back, a file the export made removed) */
     void (*close)(exporter *ex, bool failed);
+    /* NULL, or the target runs SQL statements in its transaction: the
+     * indexes, key constraints and comments a person made on the lake's
+     * tables are recreated there after the rows (a file target reports
+     * them as not carried) */
+    int (*exec)(exporter *ex, const char *sql, rl_error *err);
 } export_target;
 
 /* An export of the lake at lake_url into `to`'s target: progress when asked

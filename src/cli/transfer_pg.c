@@ -446,8 +446,9 @@ static void pg_target_close(exporter *ex, bool failed)
     tgt_of(ex)->pg = NULL;
 }
 
-static const export_target pg_target = {NULL, pg_target_open, export_table, pg_target_count,
-                                        pg_target_commit, pg_target_describe, pg_target_close};
+static const export_target pg_target = {NULL,           pg_target_open,     export_table,
+                                        pg_target_count, pg_target_commit, pg_target_describe,
+                                        pg_target_close, pg_target_exec};
 
 rl_transfer_result rl_export_postgres(const char *lake_url, const char *target,
                                       const rl_transfer_opts *o, FILE *report, rl_error *err)

@@ -434,7 +434,8 @@ static void sq_target_close(exporter *ex, bool failed)
 }
 
 static const export_target sq_target = {NULL, sq_target_ready, sq_export_table, sq_target_count,
-                                        sq_target_commit, sq_target_describe, sq_target_close};
+                                        sq_target_commit, sq_target_describe, sq_target_close,
+                                        NULL};
 
 rl_transfer_result rl_export_sqlite(const char *lake_url, const char *target,
                                     const rl_transfer_opts *o, FILE *report, rl_error *err)

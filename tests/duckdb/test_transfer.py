@@ -368,6 +368,54 @@ def test_format_11_catalog_round_trip(pg_lake, pg_server, tmp_path):
         assert b.execute(tag).fetchall() == a.execute(tag).fetchall() != []
 
 
+def test_export_carries_indexes_constraints_and_comments(pg_lake, pg_server, ext_dir, tmp_path):
+    """What a person made on the lake's tables (CREATE [UNIQUE] INDEX, ADD
+    CONSTRAINT UNIQUE, COMMENT ON) is recreated in a PostgreSQL target after
+    the rows, still enforced there; a file target says it was not carried."""
+    dsn, _, _ = pg_lake
+    root = tmp_path / "root"
+    assert run("import", dsn, str(root / "ix")).returncode == 0
+    srv = rocklake_server(TMP, extra=("--auto-create", "off"), store=root)
+    try:
+        with psycopg.connect(srv.dsn("ix"), autocommit=True) as c:
+            c.execute("CREATE UNIQUE INDEX file_path ON ducklake_data_file (path)")
+            c.execute('CREATE INDEX "Snap Time" ON ducklake_snapshot (snapshot_time DESC)')
+            c.execute("ALTER TABLE ducklake_metadata ADD CONSTRAINT metadata_once "
+                      "UNIQUE NULLS NOT DISTINCT (key, scope, scope_id)")
+            c.execute("COMMENT ON TABLE ducklake_data_file IS 'one row per Parquet file'")
+            c.execute("COMMENT ON COLUMN ducklake_data_file.path IS 'it''s relative'")
+            c.execute("COMMENT ON INDEX file_path IS 'no file twice'")
+    finally:
+        assert srv.stop() == 0, srv.log_text()[-3000:]
+    target = pg_server.new_database(f"dstix_{uuid.uuid4().hex[:8]}")
+    out = run("export", str(root / "ix"), pg_server.dsn(target))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "recreated 6 indexes, constraints and comments there" in out.stdout, out.stdout
+    with psycopg.connect(pg_server.dsn(target), autocommit=True) as b:
+        ix = b.execute("SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' "
+                       "AND indexname NOT LIKE '%pkey' ORDER BY 1").fetchall()
+        assert ix == [
+            ("Snap Time", 'CREATE INDEX "Snap Time" ON public.ducklake_snapshot USING btree '
+                          "(snapshot_time DESC)"),
+            ("file_path", "CREATE UNIQUE INDEX file_path ON public.ducklake_data_file USING btree "
+                          "(path)"),
+            ("metadata_once", "CREATE UNIQUE INDEX metadata_once ON public.ducklake_metadata "
+                              "USING btree (key, scope, scope_id) NULLS NOT DISTINCT")], ix
+        assert b.execute("SELECT contype FROM pg_constraint WHERE conname = 'metadata_once'"
+                         ).fetchall() == [("u",)]
+        assert b.execute("SELECT obj_description('ducklake_data_file'::regclass), "
+                         "col_description('ducklake_data_file'::regclass, 6), "
+                         "obj_description('file_path'::regclass)").fetchone() == \
+            ("one row per Parquet file", "it's relative", "no file twice")
+        with pytest.raises(psycopg.errors.UniqueViolation):
+            b.execute("INSERT INTO ducklake_metadata (key, value) "
+                      "SELECT key, value FROM ducklake_metadata WHERE scope IS NULL LIMIT 1")
+    out = run("export", str(root / "ix"), f"sqlite:{tmp_path / 'ix.sqlite'}")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "warning: 6 indexes, constraints and comments made on the lake's tables were not " \
+           "carried" in out.stdout, out.stdout
+
+
 def test_other_metadata_schemas(pg_server, ext_dir, tmp_path):
     """--schema on both sides: a catalog DuckDB keeps in METADATA_SCHEMA 'src'
     imports (into the lake's public schema) and exports into schema 'dst',

@@ -515,6 +515,7 @@ typedef struct importer {
     int64_t in_chunk;  /* its rows in the open COPY */
     int chunks;
     bool copying; /* a COPY FROM STDIN is open on the lake's session */
+    size_t extras, extras_skipped; /* the source's indexes, constraints, comments */
 } importer;
 
 static int source_discover(importer *im, rl_format *fmt, rl_error *err)
@@ -709,6 +710,40 @@ static int import_open_lake(importer *im, const char *lake_url, rl_format fmt, r
     return 0;
 }
 
+/* The source's indexes, key constraints and comments on the lake's new
+ * tables, one statement at a time: one the lake refuses (an expression or
+ * partial index, gist: 0A000 / 42704) is left out and counted, any other
+ * error fails the import. */
+static int import_extras(importer *im, rl_error *err)
+{
+    if (!im->ops->extras)
+        return 0;
+    rl_buf stmts;
+    rl_buf_init(&stmts, 0);
+    size_t n;
+    int rc = im->ops->extras(im->src, &im->tables, &stmts, &n, err);
+    for (size_t off = 0; rc == 0 && off < stmts.len;) {
+        const char *st = (const char *)stmts.data + off;
+        off += strlen(st) + 1;
+        rl_error e;
+        memset(&e, 0, sizeof e);
+        if (lake_exec(im->s, st, &e) == 0) {
+            im->extras++;
+            continue;
+        }
+        if (strcmp(e.sqlstate, RL_SQLSTATE_FEATURE_NOT_SUPPORTED) == 0 ||
+            strcmp(e.sqlstate, RL_SQLSTATE_UNDEFINED_OBJECT) == 0) {
+            im->extras_skipped++;
+            continue;
+        }
+        *err = e;
+        rl_error_detail(err, "while recreating the source's %s", st);
+        rc = -1;
+    }
+    rl_buf_free(&stmts);
+    return rc;
+}
+
 static int import_run(importer *im, const char *source, const char *lake_url, FILE *report,
                       rl_error *err)
 {
@@ -735,7 +770,7 @@ static int import_run(importer *im, const char *source, const char *lake_url, FI
     }
     progress_end(&im->prog);
     im->prog.on = false;
-    if (import_verify(im, report, err) < 0)
+    if (import_extras(im, err) < 0 || import_verify(im, report, err) < 0)
         return -1;
     im->ops->finish(im->src, err);
     if (xfer_interrupted)
@@ -764,11 +799,20 @@ rl_transfer_result xfer_import(const source_ops *ops, void *src, const char *wha
     double t0 = transfer_start(&im->prog, o, "import");
     int rc = import_run(im, source, lake_url, report, err);
     transfer_stopped(&im->prog, rc);
-    if (rc == 0)
+    if (rc == 0) {
         fprintf(report, "imported %zu tables, %" PRId64 " rows into %s (DuckLake %s) in %.1f s; "
                         "check: ok\n",
                 im->tables.n, im->tables.total_rows, lake_url,
                 rl_format_name(rl_catalog_format(im->cat)), now_s() - t0);
+        if (im->extras)
+            fprintf(report, "recreated %zu indexes, constraints and comments of the source\n",
+                    im->extras);
+        if (im->extras_skipped)
+            fprintf(report,
+                    "warning: %zu indexes of the source were left out (expression, partial or "
+                    "gist/gin indexes: RockLake does not keep them)\n",
+                    im->extras_skipped);
+    }
     importer_free(im);
     return transfer_result(rc);
 }
@@ -953,31 +997,31 @@ static int export_tables(exporter *ex, const export_target *to, rl_error *err)
 
 /* ------------------------------------ indexes, constraints, comments */
 
-/* The lake's indexes, key constraints and comments on the tables being
- * exported, as statements for a PostgreSQL target (in ex->schema): the
- * rows come first, so a UNIQUE index is built over them as PostgreSQL
- * would build it. A DuckLake table's own primary key is its CREATE
- * TABLE's already. */
+/* The indexes, key constraints and comments a person made on the DuckLake
+ * tables of one side (the lake, or a PostgreSQL source: both answer these
+ * catalog queries alike), as statements for the other side. The rows are
+ * copied first, so a UNIQUE index is built over them as PostgreSQL would
+ * build it. A DuckLake table's own primary key is its CREATE TABLE's. */
 static const char EXTRAS_SQL[] =
     "SELECT tc.relname, ic.relname, con.contype, pg_get_constraintdef(con.oid), "
     "pg_get_indexdef(i.indexrelid), i.indisunique "
     "FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid "
     "JOIN pg_class tc ON tc.oid = i.indrelid "
     "LEFT JOIN pg_constraint con ON con.conindid = i.indexrelid AND con.conrelid = i.indrelid "
-    "WHERE tc.relnamespace = 'public'::regnamespace ORDER BY ic.oid";
+    "WHERE tc.relnamespace = %s::regnamespace ORDER BY ic.oid";
 static const char COMMENTS_SQL[] =
     "SELECT c.relname, c.relkind, a.attname, d.description FROM pg_description d "
     "JOIN pg_class c ON c.oid = d.objoid "
     "LEFT JOIN pg_attribute a ON a.attrelid = d.objoid AND a.attnum = d.objsubid "
-    "WHERE d.classoid = 'pg_class'::regclass AND c.relnamespace = 'public'::regnamespace "
+    "WHERE d.classoid = 'pg_class'::regclass AND c.relnamespace = %s::regnamespace "
     "ORDER BY 1, 3 NULLS FIRST";
 
-static const ttable *exported(const exporter *ex, const char *name)
+static bool listed(const tlist *l, const char *name)
 {
-    for (size_t i = 0; i < ex->tables.n; i++)
-        if (strcmp(ex->tables.t[i].name, name) == 0)
-            return &ex->tables.t[i];
-    return NULL;
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->t[i].name, name) == 0)
+            return true;
+    return false;
 }
 
 static void quote_literal(rl_buf *q, const char *s)
@@ -991,23 +1035,33 @@ static void quote_literal(rl_buf *q, const char *s)
     rl_buf_put(q, "'", 1);
 }
 
-/* One index or key constraint of an exported table as its statement. */
-static bool index_statement(const exporter *ex, const trows *r, size_t row, rl_buf *q)
+/* Where the statements go: qualified by `schema`, or unqualified (NULL). */
+static void qualify(rl_buf *q, const char *schema, const char *name)
+{
+    if (schema)
+        xfer_qualified(q, schema, name);
+    else
+        xfer_quote_ident(q, name);
+}
+
+/* One index or key constraint of a listed table as its statement. */
+static bool index_statement(const tlist *l, const trows *r, size_t row, const char *schema,
+                            rl_buf *q)
 {
     const char *table = xfer_cell(r, row, 0), *index = xfer_cell(r, row, 1);
     const char *contype = xfer_cell(r, row, 2), *condef = xfer_cell(r, row, 3);
     const char *indexdef = xfer_cell(r, row, 4), *unique = xfer_cell(r, row, 5);
     const rl_table_desc *d = rl_desc_by_name(table, RL_FMT_LATEST);
-    if (!exported(ex, table) || !indexdef)
+    if (!listed(l, table) || !indexdef)
         return false;
     if (contype && *contype == 'p' && d && d->pk_col >= 0)
         return false; /* DuckLake's own primary key: in its CREATE TABLE */
     if (contype && condef) {
         rl_buf_put_str(q, "ALTER TABLE ");
-        xfer_qualified(q, ex->schema, table);
+        qualify(q, schema, table);
         rl_buf_put_str(q, " ADD CONSTRAINT ");
         xfer_quote_ident(q, index);
-        rl_buf_printf(q, " %s;\n", condef);
+        rl_buf_printf(q, " %s", condef);
         return true;
     }
     const char *using = strstr(indexdef, " USING ");
@@ -1016,71 +1070,107 @@ static bool index_statement(const exporter *ex, const trows *r, size_t row, rl_b
     rl_buf_printf(q, "CREATE %sINDEX ", unique && *unique == 't' ? "UNIQUE " : "");
     xfer_quote_ident(q, index);
     rl_buf_put_str(q, " ON ");
-    xfer_qualified(q, ex->schema, table);
-    rl_buf_printf(q, "%s;\n", using);
+    qualify(q, schema, table);
+    rl_buf_put_str(q, using);
     return true;
 }
 
-/* One comment on an exported table, a column of it, or an index of one. */
-static bool comment_statement(const exporter *ex, const trows *r, size_t row,
-                              const trows *indexes, rl_buf *q)
+/* One comment on a listed table, a column of it, or an index of one. */
+static bool comment_statement(const tlist *l, const trows *r, size_t row, const trows *indexes,
+                              const char *schema, rl_buf *q)
 {
     const char *rel = xfer_cell(r, row, 0), *kind = xfer_cell(r, row, 1);
     const char *col = xfer_cell(r, row, 2), *text = xfer_cell(r, row, 3);
-    const char *table = rel;
-    for (size_t i = 0; kind && *kind == 'i' && i < indexes->nrows; i++)
+    bool index = kind && *kind == 'i';
+    const char *table = index ? NULL : rel;
+    for (size_t i = 0; index && i < indexes->nrows; i++)
         if (strcmp(xfer_cell(indexes, i, 1), rel) == 0)
             table = xfer_cell(indexes, i, 0);
-    if (!text || !exported(ex, table) || (kind && *kind == 'i' && table == rel))
+    if (!text || !table || !listed(l, table))
         return false;
-    rl_buf_printf(q, "COMMENT ON %s ", col ? "COLUMN" : kind && *kind == 'i' ? "INDEX" : "TABLE");
-    xfer_qualified(q, ex->schema, rel);
+    rl_buf_printf(q, "COMMENT ON %s ", col ? "COLUMN" : index ? "INDEX" : "TABLE");
+    qualify(q, schema, rel);
     if (col) {
         rl_buf_put(q, ".", 1);
         xfer_quote_ident(q, col);
     }
     rl_buf_put_str(q, " IS ");
     quote_literal(q, text);
-    rl_buf_put_str(q, ";\n");
     return true;
 }
 
-/* The statements into q, their count into *n. */
-static int extras_sql(exporter *ex, rl_buf *q, size_t *n, rl_error *err)
+/* The statements of one side (whose catalog queries `rows` answers; its
+ * DuckLake tables in schema `from`) for the tables of l, into *out, each
+ * ending with a NUL, *n of them, qualified by `to` (NULL: unqualified). */
+int xfer_extras(extras_rows_fn rows, void *ctx, const char *from, const tlist *l,
+                const char *to, rl_buf *out, size_t *n, rl_error *err)
 {
-    trows ix, cm;
+    rl_buf sql, lit;
+    rl_buf_init(&sql, 0);
+    rl_buf_init(&lit, 0);
+    quote_literal(&lit, from);
+    rl_buf_put(&lit, "", 1);
+    trows ix = {0}, cm = {0};
+    rl_buf_printf(&sql, EXTRAS_SQL, (const char *)lit.data);
+    rl_buf_put(&sql, "", 1);
+    int rc = sql.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
+                        : rows(ctx, (const char *)sql.data, &ix, err);
+    rl_buf_reset(&sql);
+    rl_buf_printf(&sql, COMMENTS_SQL, (const char *)lit.data);
+    rl_buf_put(&sql, "", 1);
+    if (rc == 0)
+        rc = sql.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
+                        : rows(ctx, (const char *)sql.data, &cm, err);
     *n = 0;
-    if (xfer_lake_rows(ex->s, EXTRAS_SQL, &ix, err) < 0)
-        return -1;
-    if (xfer_lake_rows(ex->s, COMMENTS_SQL, &cm, err) < 0) {
-        xfer_trows_free(&ix);
-        return -1;
-    }
-    for (size_t i = 0; i < ix.nrows; i++)
-        *n += index_statement(ex, &ix, i, q);
-    for (size_t i = 0; i < cm.nrows; i++)
-        *n += comment_statement(ex, &cm, i, &ix, q);
+    for (size_t i = 0; rc == 0 && i < ix.nrows; i++)
+        if (index_statement(l, &ix, i, to, out)) {
+            rl_buf_put(out, "", 1);
+            (*n)++;
+        }
+    for (size_t i = 0; rc == 0 && i < cm.nrows; i++)
+        if (comment_statement(l, &cm, i, &ix, to, out)) {
+            rl_buf_put(out, "", 1);
+            (*n)++;
+        }
     xfer_trows_free(&ix);
     xfer_trows_free(&cm);
-    rl_buf_put(q, "", 1);
-    return q->failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory") : 0;
+    rl_buf_free(&sql);
+    rl_buf_free(&lit);
+    if (rc == 0 && out->failed)
+        rc = rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory");
+    return rc;
 }
 
-/* The indexes, constraints and comments into a target that runs SQL; a
- * file target's count is reported as not carried. */
+static int lake_rows(void *ctx, const char *sql, trows *out, rl_error *err)
+{
+    return xfer_lake_rows(ctx, sql, out, err);
+}
+
+/* The indexes, constraints and comments into a target that runs SQL (one
+ * batch, in its transaction); a file target's count is reported as not
+ * carried. */
 static int export_extras(exporter *ex, const export_target *to, rl_error *err)
 {
-    rl_buf q;
-    rl_buf_init(&q, 0);
+    rl_buf stmts, batch;
+    rl_buf_init(&stmts, 0);
+    rl_buf_init(&batch, 0);
     size_t n;
-    int rc = extras_sql(ex, &q, &n, err);
+    int rc = xfer_extras(lake_rows, ex->s, "public", &ex->tables, ex->schema, &stmts, &n, err);
+    for (size_t off = 0; rc == 0 && off < stmts.len;) {
+        const char *st = (const char *)stmts.data + off;
+        rl_buf_printf(&batch, "%s;\n", st);
+        off += strlen(st) + 1;
+    }
+    rl_buf_put(&batch, "", 1);
     if (rc == 0 && n && to->exec)
-        rc = to->exec(ex, (const char *)q.data, err);
+        rc = batch.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
+                          : to->exec(ex, (const char *)batch.data, err);
     if (rc < 0 && !err->detail[0])
         rl_error_detail(err, "while recreating the lake's indexes, constraints and comments");
     if (rc == 0 && n)
         *(to->exec ? &ex->extras : &ex->extras_skipped) = n;
-    rl_buf_free(&q);
+    rl_buf_free(&stmts);
+    rl_buf_free(&batch);
     return rc;
 }
 

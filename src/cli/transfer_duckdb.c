@@ -353,7 +353,7 @@ static void dks_close(void *src)
 
 static const source_ops dk_source_ops = {dks_open,  dks_discover, dks_version,  dks_count,
                                          dks_stream, dks_finish,  dks_describe, dks_close,
-                                         NULL};
+                                         NULL, NULL};
 
 bool rl_transfer_is_duckdb(const char *where)
 {

@@ -160,6 +160,9 @@ typedef struct source_ops {
     void (*close)(void *src);
     /* NULL, or the hint of "the source has no DuckLake catalog" */
     const char *no_catalog_hint;
+    /* NULL, or the source's indexes, key constraints and comments on its
+     * tables l, as statements for the lake (xfer_extras) */
+    int (*extras)(void *src, const tlist *l, rl_buf *out, size_t *n, rl_error *err);
 } source_ops;
 
 /* An import from `source` (read through `ops` on `src`; `what` names where
@@ -175,6 +178,19 @@ rl_transfer_result xfer_import(const source_ops *ops, void *src, const char *wha
 rl_transfer_result xfer_import_file(const source_ops *ops, void *src, const char *kind,
                                     bool prefixed, const char *source, const char *lake_url,
                                     const rl_transfer_opts *o, FILE *report, rl_error *err);
+
+/* ------------------------------------- indexes, constraints, comments */
+
+/* Runs a catalog query on one side: the lake's session, or a PostgreSQL
+ * source's connection. */
+typedef int (*extras_rows_fn)(void *ctx, const char *sql, trows *out, rl_error *err);
+/* The indexes, UNIQUE / PRIMARY KEY constraints and comments a person made
+ * on the tables of l in schema `from` of one side (asked through rows), as
+ * statements for the other: each NUL-terminated in *out, *n of them, the
+ * tables qualified by `to` (NULL: unqualified). A DuckLake table's own
+ * primary key is left out (its CREATE TABLE has it). */
+int xfer_extras(extras_rows_fn rows, void *ctx, const char *from, const tlist *l,
+                const char *to, rl_buf *out, size_t *n, rl_error *err);
 
 /* ------------------------------------------------------------- export */
 

@@ -283,10 +283,22 @@ static void pgs_close(void *src)
     p->pg = NULL;
 }
 
+static int pgs_rows(void *ctx, const char *sql, trows *out, rl_error *err)
+{
+    return pg_rows(ctx, sql, out, err);
+}
+
+/* The source's indexes, key constraints and comments on its tables l. */
+static int pgs_extras(void *src, const tlist *l, rl_buf *out, size_t *n, rl_error *err)
+{
+    pg_source *p = src;
+    return xfer_extras(pgs_rows, p->pg, p->schema, l, NULL, out, n, err);
+}
+
 static const source_ops pg_source_ops = {
     pgs_open,  pgs_discover, pgs_version,  pgs_count,
     pgs_stream, pgs_finish,  pgs_describe, pgs_close,
-    "name the schema DuckLake's METADATA_SCHEMA used with --schema"};
+    "name the schema DuckLake's METADATA_SCHEMA used with --schema", pgs_extras};
 
 rl_transfer_result rl_import_postgres(const char *source, const char *lake_url,
                                       const rl_transfer_opts *o, FILE *report, rl_error *err)

@@ -241,7 +241,7 @@ static void sqs_close(void *src)
 
 static const source_ops sq_source_ops = {sqs_open,  sqs_discover, sqs_version,  sqs_count,
                                          sqs_stream, sqs_finish,  sqs_describe, sqs_close,
-                                         NULL};
+                                         NULL, NULL};
 
 bool rl_transfer_is_sqlite(const char *where)
 {

@@ -416,6 +416,42 @@ def test_export_carries_indexes_constraints_and_comments(pg_lake, pg_server, ext
            "carried" in out.stdout, out.stdout
 
 
+def test_import_carries_indexes_constraints_and_comments(pg_lake, pg_server, tmp_path):
+    """A PostgreSQL catalog's indexes, key constraints and comments on its
+    DuckLake tables come into the lake (enforced there); one RockLake does
+    not keep (an expression index) is left out with a warning."""
+    dsn, _, _ = pg_lake
+    with psycopg.connect(dsn, autocommit=True) as a:
+        a.execute("CREATE INDEX df_table ON ducklake_data_file (table_id, data_file_id DESC)")
+        a.execute("CREATE UNIQUE INDEX df_path ON ducklake_data_file (path)")
+        a.execute("CREATE INDEX df_lower ON ducklake_data_file (lower(path))")
+        a.execute("ALTER TABLE ducklake_metadata ADD CONSTRAINT metadata_once "
+                  "UNIQUE NULLS NOT DISTINCT (key, scope, scope_id)")
+        a.execute("COMMENT ON TABLE ducklake_snapshot IS 'one row per commit'")
+        a.execute("COMMENT ON COLUMN ducklake_snapshot.snapshot_time IS 'UTC'")
+    root = tmp_path / "root"
+    out = run("import", dsn, str(root / "im"))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "recreated 5 indexes, constraints and comments of the source" in out.stdout, out.stdout
+    assert "warning: 1 indexes of the source were left out" in out.stdout, out.stdout
+    assert run("check", str(root / "im")).returncode == 0
+    srv = rocklake_server(TMP, extra=("--auto-create", "off"), store=root)
+    try:
+        with psycopg.connect(srv.dsn("im"), autocommit=True) as c, \
+                psycopg.connect(dsn) as a:
+            q = ("SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' "
+                 "AND indexname NOT LIKE '%pkey' AND indexname <> 'df_lower' ORDER BY 1")
+            assert c.execute(q).fetchall() == a.execute(q).fetchall() != []
+            q = ("SELECT obj_description('ducklake_snapshot'::regclass), "
+                 "col_description('ducklake_snapshot'::regclass, 2)")
+            assert c.execute(q).fetchone() == ("one row per commit", "UTC")
+            with pytest.raises(psycopg.errors.UniqueViolation, match="metadata_once"):
+                c.execute("INSERT INTO ducklake_metadata (key, value) "
+                          "SELECT key, value FROM ducklake_metadata WHERE scope IS NULL LIMIT 1")
+    finally:
+        assert srv.stop() == 0, srv.log_text()[-3000:]
+
+
 def test_other_metadata_schemas(pg_server, ext_dir, tmp_path):
     """--schema on both sides: a catalog DuckDB keeps in METADATA_SCHEMA 'src'
     imports (into the lake's public schema) and exports into schema 'dst',

@@ -357,8 +357,10 @@ static int unique_put_one(rl_txn *t, const cat_unique *u, const rl_table_desc *d
     return cat_ov_set(t, k->data, k->len, rk, rkl, err);
 }
 
-static int unique_put(rl_txn *t, const rl_table_desc *d, const rl_datum *row, const uint8_t *rk,
-                      size_t rkl, rl_error *err)
+/* The entries of `row` in the UNIQUE indexes on d: written (rk the row's
+ * key, checked first) or, rk NULL, deleted. */
+static int unique_entries(rl_txn *t, const rl_table_desc *d, const rl_datum *row,
+                          const uint8_t *rk, size_t rkl, rl_error *err)
 {
     const cat_unique *u;
     size_t n;
@@ -367,25 +369,13 @@ static int unique_put(rl_txn *t, const rl_table_desc *d, const rl_datum *row, co
     rl_buf k;
     rl_buf_init(&k, 0);
     int rc = 0;
-    for (size_t i = 0; i < n && rc == 0; i++)
-        if (cat_unique_on(&u[i], d))
-            rc = unique_put_one(t, &u[i], d, row, rk, rkl, &k, err);
-    rl_buf_free(&k);
-    return rc < 0 ? -1 : 0;
-}
-
-static int unique_delete(rl_txn *t, const rl_table_desc *d, const rl_datum *row, rl_error *err)
-{
-    const cat_unique *u;
-    size_t n;
-    if (uniques_for_rows(t, &u, &n, err) < 0)
-        return -1;
-    rl_buf k;
-    rl_buf_init(&k, 0);
-    int rc = 0;
-    for (size_t i = 0; i < n && rc == 0; i++) {
+    for (size_t i = 0; i < n && rc >= 0; i++) {
         if (!cat_unique_on(&u[i], d))
             continue;
+        if (rk) {
+            rc = unique_put_one(t, &u[i], d, row, rk, rkl, &k, err);
+            continue;
+        }
         rc = cat_unique_entry_key(t, &u[i], d, row, &k, err);
         if (rc == 1)
             rc = cat_ov_set(t, k.data, k.len, NULL, 0, err);
@@ -453,7 +443,7 @@ int cat_add_row(rl_txn *t, const rl_table_desc *d, const rl_datum *row, uint64_t
     if (cat_ov_set(t, key.data, key.len, val.data ? val.data : (const uint8_t *)"", val.len, err) < 0)
         goto out;
     if (put_row_indexes(t, d, row, key.data, key.len, err) < 0 ||
-        unique_put(t, d, row, key.data, key.len, err) < 0)
+        unique_entries(t, d, row, key.data, key.len, err) < 0)
         goto out;
     if (d->counter && d->counter_col >= 0 && !row[d->counter_col].isnull &&
         cat_touch_counter(t, d->counter, (uint64_t)row[d->counter_col].v.i + 1, err) < 0)
@@ -618,7 +608,7 @@ int rl_txn_delete(rl_txn *t, const rl_table_desc *d, const uint8_t *key, size_t 
     t->seq_depth++;
     if (load_for_change(t, d, kcopy, klen, &val, &vlen, row, &arena, err) == 0 &&
         delete_row_indexes(t, d, row->vals, kcopy, klen, err) == 0 &&
-        unique_delete(t, d, row->vals, err) == 0)
+        unique_entries(t, d, row->vals, NULL, 0, err) == 0)
         rc = cat_ov_set(t, kcopy, klen, NULL, 0, err);
     t->seq_depth--;
     if (rc == 0 && t->seq)
@@ -720,7 +710,7 @@ int rl_txn_update(rl_txn *t, const rl_table_desc *d, const uint8_t *oldkey, size
     /* Key or PK changed: remove the old row, then add the new one with all
      * uniqueness checks. */
     if (delete_row_indexes(t, d, old->vals, kcopy, oldklen, err) < 0 ||
-        unique_delete(t, d, old->vals, err) < 0 ||
+        unique_entries(t, d, old->vals, NULL, 0, err) < 0 ||
         cat_ov_set(t, kcopy, oldklen, NULL, 0, err) < 0)
         goto out;
     rc = cat_add_row(t, d, newrow, old->seq, err);

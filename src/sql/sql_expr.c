@@ -330,6 +330,43 @@ static int eval_colref(rl_expr_ctx *c, const PgQuery__ColumnRef *cr, rl_value *o
     return eval_colref_as(c, cr, r, cr->location, out);
 }
 
+/* The system column tableoid of relation `rel` (NULL: the one relation
+ * of the innermost level that has relations): the oid of the table the
+ * row comes from, as PostgreSQL gives every table; NULL where an outer
+ * join NULL-extended the relation. Read off the relation's hidden ctid
+ * column (a subquery's output has none: tableoid is 42703 there too).
+ * 0 made, 1 none here, -1 error (42702 unqualified over several). */
+static int table_oid_column(rl_expr_ctx *c, const char *rel, int location, rl_value *out)
+{
+    for (const rl_binding *b = c->b; b; b = b->outer) {
+        if (!b->rs)
+            continue;
+        long found = -1;
+        for (size_t i = 0; i < b->rs->ncols; i++) {
+            const rl_colmeta *m = &b->rs->cols[i];
+            if (m->attnum != RL_CTID_ATTNUM || !m->table_oid || (rel && strcmp(m->rel, rel) != 0))
+                continue;
+            if (found >= 0)
+                return rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_COLUMN, location,
+                                     "column reference \"tableoid\" is ambiguous");
+            found = (long)i;
+        }
+        if (found < 0)
+            continue;
+        for (const rl_binding *m = c->b; m != b; m = m->outer)
+            if (!m->rs && m->correlated)
+                *m->correlated = true;
+        bool extended = !c->typing && rl_rowset_row(b->rs, b->row)[found].d.isnull;
+        memset(out, 0, sizeof *out);
+        out->oid = RL_OID_OID;
+        out->typmod = -1;
+        out->d.isnull = extended;
+        out->d.v.i = extended ? 0 : b->rs->cols[found].table_oid;
+        return 0;
+    }
+    return 1;
+}
+
 static int eval_colref_as(rl_expr_ctx *c, const void *key, colref r, int location,
                           rl_value *out)
 {
@@ -358,6 +395,11 @@ static int eval_colref_as(rl_expr_ctx *c, const void *key, colref r, int locatio
         int w = whole_row(c, r.name, out);
         if (w <= 0)
             return w;
+    }
+    if (strcmp(r.name, "tableoid") == 0) {
+        int t = table_oid_column(c, r.rel, location, out);
+        if (t <= 0)
+            return t;
     }
     if (r.rel && !rel_seen)
         return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_TABLE, location,

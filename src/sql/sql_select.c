@@ -425,6 +425,14 @@ static bool from_has_join(const PgQuery__SelectStmt *st)
             st->from_clause[0]->node_case == PG_QUERY__NODE__NODE_JOIN_EXPR);
 }
 
+static bool name_in(const name_set *w, const char *name)
+{
+    for (size_t i = 0; i < w->n; i++)
+        if (strcmp(w->names[i], name) == 0)
+            return true;
+    return false;
+}
+
 /* Drop the columns of a FROM item that S->need says nothing can reference. */
 static int prune_columns(sel *S, rl_rowset *rs)
 {
@@ -437,7 +445,7 @@ static int prune_columns(sel *S, rl_rowset *rs)
     for (size_t i = 0; i < rs->ncols; i++) {
         /* a name of the item itself is a whole-row reference (SELECT s,
          * row_to_json(s), (s).f): every column of it */
-        bool k = i == 0;
+        bool k = i == 0 || (rs->cols[i].attnum == RL_CTID_ATTNUM && name_in(w, "tableoid"));
         for (size_t j = 0; !k && j < w->n; j++)
             k = strcmp(rs->cols[i].name, w->names[j]) == 0 ||
                 strcmp(rs->cols[i].rel, w->names[j]) == 0;
@@ -1126,13 +1134,6 @@ static int pipe_emit(join_pipe *P)
                         : rl_rowset_add_ref(P->out, row, P->S->x->err);
 }
 
-static bool name_in(const name_set *w, const char *name)
-{
-    for (size_t i = 0; i < w->n; i++)
-        if (strcmp(w->names[i], name) == 0)
-            return true;
-    return false;
-}
 
 /* Is map entry i a left copy of a USING column (kept only for a merge)? */
 static bool left_using_copy(const join_pipe *P, const join_level *top, size_t i)
@@ -1168,7 +1169,8 @@ static int pipe_output(join_pipe *P)
         size_t c = !P->map ? i : P->map[i].side ? top->at + P->map[i].col : P->map[i].col;
         reordered |= c != m;
         if (i == 0 || !P->keep || name_in(P->keep, P->cols[c].name) ||
-            name_in(P->keep, P->cols[c].rel)) { /* a whole-row reference's item */
+            name_in(P->keep, P->cols[c].rel) || /* a whole-row reference's item */
+            (P->cols[c].attnum == RL_CTID_ATTNUM && name_in(P->keep, "tableoid"))) {
             from[m] = i;
             P->src[m++] = c;
         }

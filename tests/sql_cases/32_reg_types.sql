@@ -41,3 +41,13 @@ SELECT t.oid, typarray FROM pg_type t WHERE t.oid = to_regtype('hstore');
 -- a quoted type name is the pg_type name itself: "char" is oid 18, char is character
 SELECT '"char"'::regtype::oid, '"char"'::regtype, 'char'::regtype::oid, '"int4"'::regtype, 'pg_catalog."char"'::regtype::oid;
 SELECT '"integer"'::regtype;
+-- the system column tableoid: the row's table (psql's \dL and \dC+ join pg_description on it)
+SELECT l.lanname, l.tableoid::regclass FROM pg_language l ORDER BY 1;
+INSERT INTO ducklake_snapshot VALUES (0, now(), 0, 1, 0), (1, now(), 1, 2, 0);
+SELECT tableoid::regclass, count(*) FROM ducklake_snapshot GROUP BY 1;
+SELECT s.tableoid::regclass, t.tableoid::regclass, m.tableoid::regclass FROM ducklake_snapshot s JOIN ducklake_snapshot t USING (snapshot_id) LEFT JOIN ducklake_metadata m ON false;
+SELECT tableoid FROM ducklake_snapshot s, ducklake_metadata t;
+SELECT x.tableoid FROM (SELECT 1) x;
+SELECT count(*) FROM pg_description d JOIN pg_language l ON d.classoid = l.tableoid AND d.objoid = l.oid;
+SELECT x.tableoid FROM (SELECT * FROM ducklake_snapshot) x;
+SELECT tableoid::regclass FROM ducklake_snapshot WHERE tableoid = 'ducklake_snapshot'::regclass LIMIT 1;

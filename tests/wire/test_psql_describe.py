@@ -143,6 +143,15 @@ KNOWN = {
         "that owns every object (with one, \\du lists its users: tests/clients/test_roles.py); "
         "the test server has `postgres` (superuser) and `lake` (Create DB)",
     ),
+    r"\dL": (
+        "                    List of languages\n"
+        "  Name   | Owner | Trusted |         Description          \n"
+        "---------+-------+---------+------------------------------\n"
+        " plpgsql | lake  | t       | PL/pgSQL procedural language\n"
+        "(1 row)\n\n",
+        "the system objects' owner is the bootstrap superuser, here the connected user (as "
+        "for \\du); the test server's is `postgres`",
+    ),
     r"\df pg_catalog.lower": (
         "                         List of functions\n"
         "   Schema   | Name  | Result data type | Argument data types | Type \n"

@@ -116,6 +116,18 @@ static int constraint_apply(rl_exec *x, const PgQuery__Constraint *c, col_spec *
     }
 }
 
+/* PostgreSQL's system columns: every table has them, so no column may be
+ * named so (42701). RockLake's rows answer ctid and tableoid. */
+static int not_a_system_column(rl_exec *x, const char *name, int location)
+{
+    static const char *const system[] = {"tableoid", "cmax", "xmax", "cmin", "xmin", "ctid"};
+    for (size_t i = 0; i < sizeof system / sizeof system[0]; i++)
+        if (strcmp(name, system[i]) == 0)
+            return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_COLUMN, location,
+                                 "column name \"%s\" conflicts with a system column name", name);
+    return 0;
+}
+
 static int column_def(rl_exec *x, const PgQuery__ColumnDef *cd, col_spec *cs)
 {
     memset(cs, 0, sizeof *cs);
@@ -126,6 +138,8 @@ static int column_def(rl_exec *x, const PgQuery__ColumnDef *cd, col_spec *cs)
         return rl_exec_error(x, RL_SQLSTATE_NAME_TOO_LONG, cd->location,
                              "column name \"%s\" is too long",
                              cd->colname);
+    if (not_a_system_column(x, cd->colname, cd->location) < 0)
+        return -1;
     if (!cd->type_name || rl_type_from_typename(x, cd->type_name, &cs->oid, &cs->typmod) < 0)
         return -1;
     cs->def = cd->raw_default;
@@ -1246,6 +1260,8 @@ int rl_ddl_rename(rl_exec *x, const PgQuery__RenameStmt *st)
         if (c < 0)
             rc = rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1, "column \"%s\" does not exist",
                                st->subname);
+        else if (not_a_system_column(x, st->newname, -1) < 0)
+            rc = -1;
         else if (shape_find(&ns, st->newname) >= 0)
             rc = rl_exec_error(x, RL_SQLSTATE_DUPLICATE_COLUMN, -1,
                                "column \"%s\" of relation \"%s\" already exists",

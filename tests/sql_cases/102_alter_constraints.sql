@@ -34,3 +34,13 @@ BEGIN;
 ALTER TABLE ducklake_inlined_data_1_1 ALTER COLUMN a DROP NOT NULL;
 ROLLBACK;
 INSERT INTO ducklake_inlined_data_1_1 VALUES (4, 1, NULL, NULL, 'v');
+-- PostgreSQL's system column names are no column's (42701): CREATE TABLE,
+-- ADD COLUMN, RENAME COLUMN, temporary tables too (RockLake took them)
+CREATE TABLE sysc (tableoid int);
+CREATE TABLE sysc (a int, xmin int);
+CREATE TEMP TABLE sysc (ctid int);
+CREATE TABLE sysc (a int);
+ALTER TABLE sysc ADD COLUMN cmax int;
+ALTER TABLE sysc RENAME COLUMN a TO xmax;
+ALTER TABLE sysc RENAME COLUMN a TO cmin;
+SELECT attname FROM pg_attribute WHERE attrelid = 'sysc'::regclass AND attnum > 0;

@@ -383,7 +383,7 @@ static int constraint_needs_index(rl_exec *x, const char *name, const char *tabl
                   name, table);
     char hint[256];
     snprintf(hint, sizeof hint, "You can drop constraint %s on table %s instead.", name, table);
-    rl_error_hint(x->err, hint);
+    rl_error_hint(x->err, "%s", hint);
     return -1;
 }
 

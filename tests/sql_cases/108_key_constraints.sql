@@ -77,3 +77,7 @@ INSERT INTO ducklake_metadata VALUES ('b', '1', 'table', 1), ('b', '1', 'table',
 SELECT conname, contype, pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'ducklake_metadata'::regclass;
 ALTER TABLE ducklake_metadata DROP CONSTRAINT meta_uq;
 INSERT INTO ducklake_metadata VALUES ('b', '1', 'table', 1);
+-- a constraint's name is not a format string (DROP INDEX of one formatted its hint with it)
+CREATE TABLE k6 (a int, CONSTRAINT "k6%s%n%s" UNIQUE (a));
+DROP INDEX "k6%s%n%s";
+ALTER TABLE k6 DROP CONSTRAINT "k6%s%n%s";

@@ -718,18 +718,72 @@ static int fn_format_type(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, 
 /* The server encoding is always UTF8 (6); PostgreSQL answers "" for an
  * encoding number it does not know. (KOI8R / KOI8U are split literals only
  * so that scripts/check-sqlstates.py does not take them for SQLSTATEs.) */
+/* PostgreSQL's encodings by number (pg_enc), and the other names its
+ * pg_char_to_encoding knows them by (lower case, letters and digits only:
+ * 'ISO-8859-1' is 'iso88591'). */
+static const char *const encoding_names[] = {
+    "SQL_ASCII", "EUC_JP", "EUC_CN", "EUC_KR", "EUC_TW", "EUC_JIS_2004", "UTF8",
+    "MULE_INTERNAL", "LATIN1", "LATIN2", "LATIN3", "LATIN4", "LATIN5", "LATIN6",
+    "LATIN7", "LATIN8", "LATIN9", "LATIN10", "WIN1256", "WIN1258", "WIN866", "WIN874",
+    "KOI8" "R", "WIN1251", "WIN1252", "ISO_8859_5", "ISO_8859_6", "ISO_8859_7",
+    "ISO_8859_8", "WIN1250", "WIN1253", "WIN1254", "WIN1255", "WIN1257", "KOI8" "U",
+    "SJIS", "BIG5", "GBK", "UHC", "GB18030", "JOHAB", "SHIFT_JIS_2004"};
+static const struct {
+    const char *alias, *name;
+} encoding_aliases[] = {
+    {"abc", "WIN1258"},       {"alt", "WIN866"},         {"iso88591", "LATIN1"},
+    {"iso885910", "LATIN6"},  {"iso885913", "LATIN7"},   {"iso885914", "LATIN8"},
+    {"iso885915", "LATIN9"},  {"iso885916", "LATIN10"},  {"iso88592", "LATIN2"},
+    {"iso88593", "LATIN3"},   {"iso88594", "LATIN4"},    {"iso88599", "LATIN5"},
+    {"koi8", "KOI8" "R"},     {"mskanji", "SJIS"},       {"shiftjis", "SJIS"},
+    {"tcvn", "WIN1258"},      {"tcvn5712", "WIN1258"},   {"unicode", "UTF8"},
+    {"vscii", "WIN1258"},     {"win", "WIN1251"},        {"win932", "SJIS"},
+    {"win936", "GBK"},        {"win949", "UHC"},         {"win950", "BIG5"},
+    {"windows1250", "WIN1250"}, {"windows1251", "WIN1251"}, {"windows1252", "WIN1252"},
+    {"windows1253", "WIN1253"}, {"windows1254", "WIN1254"}, {"windows1255", "WIN1255"},
+    {"windows1256", "WIN1256"}, {"windows1257", "WIN1257"}, {"windows1258", "WIN1258"},
+    {"windows866", "WIN866"}, {"windows874", "WIN874"},  {"windows932", "SJIS"},
+    {"windows936", "GBK"},    {"windows949", "UHC"},     {"windows950", "BIG5"}};
+
 static int fn_encoding_to_char(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
-    static const char *const names[] = {
-        "SQL_ASCII", "EUC_JP", "EUC_CN", "EUC_KR", "EUC_TW", "EUC_JIS_2004", "UTF8",
-        "MULE_INTERNAL", "LATIN1", "LATIN2", "LATIN3", "LATIN4", "LATIN5", "LATIN6",
-        "LATIN7", "LATIN8", "LATIN9", "LATIN10", "WIN1256", "WIN1258", "WIN866", "WIN874",
-        "KOI8" "R", "WIN1251", "WIN1252", "ISO_8859_5", "ISO_8859_6", "ISO_8859_7",
-        "ISO_8859_8", "WIN1250", "WIN1253", "WIN1254", "WIN1255", "WIN1257", "KOI8" "U",
-        "SJIS", "BIG5", "GBK", "UHC", "GB18030", "JOHAB", "SHIFT_JIS_2004"};
     int64_t e = a[0].d.v.i;
-    const char *s = e >= 0 && e < (int64_t)(sizeof names / sizeof names[0]) ? names[e] : "";
+    const char *s = e >= 0 && e < (int64_t)(sizeof encoding_names / sizeof encoding_names[0])
+                        ? encoding_names[e]
+                        : "";
     return put_text(c, out, RL_OID_NAME, s);
+}
+
+/* name with only its letters and digits, lower-cased, into out (n > 0). */
+static void encoding_key(const uint8_t *p, size_t len, char *out, size_t n)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < len && o + 1 < n; i++)
+        if (isalnum(p[i]))
+            out[o++] = (char)tolower(p[i]);
+    out[o] = '\0';
+}
+
+/* pg_char_to_encoding(name): the encoding's number, -1 if none. */
+static int fn_char_to_encoding(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    char key[64], canon[64];
+    encoding_key(a[0].d.v.s.p, a[0].d.v.s.len, key, sizeof key);
+    for (size_t i = 0; i < sizeof encoding_aliases / sizeof encoding_aliases[0]; i++)
+        if (strcmp(key, encoding_aliases[i].alias) == 0) {
+            const char *name = encoding_aliases[i].name;
+            encoding_key((const uint8_t *)name, strlen(name), key, sizeof key);
+            break;
+        }
+    int64_t found = -1;
+    for (size_t i = 0; found < 0 && i < sizeof encoding_names / sizeof encoding_names[0]; i++) {
+        encoding_key((const uint8_t *)encoding_names[i], strlen(encoding_names[i]), canon,
+                     sizeof canon);
+        if (strcmp(key, canon) == 0)
+            found = (int64_t)i;
+    }
+    rl_val_int(out, RL_OID_INT4, found);
+    return 0;
 }
 
 /* array_to_string(array, delimiter [, null string]): the elements of an

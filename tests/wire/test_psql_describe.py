@@ -109,6 +109,10 @@ SAME = [
     r"\des",
     r"\dew",
     r"\drds",
+    # pg_char_to_encoding (\dOS lists PostgreSQL's system locales: not here)
+    r"\dO",
+    r"\dO+",
+    r"\dOS+ C",
 ]
 
 # The same, but for the Size column: a lake's relations have no pages (their

@@ -301,7 +301,16 @@ static int whole_row(rl_expr_ctx *c, const char *rel, rl_value *out)
         const rl_value *row = rl_rowset_row(b->rs, b->row);
         for (size_t i = 0; i < b->rs->ncols; i++) {
             const rl_colmeta *m = &b->rs->cols[i];
-            if (strcmp(m->rel, rel) != 0 || m->attnum < 0)
+            if (strcmp(m->rel, rel) != 0)
+                continue;
+            if (m->attnum == RL_CTID_ATTNUM && row[i].d.isnull) {
+                /* a table an outer join NULL-extended: its whole row is
+                 * NULL, not a record of NULLs (a subquery's rows have no
+                 * ctid to tell: docs/sql-support.md) */
+                rl_val_null(out, RL_OID_RECORD);
+                return 0;
+            }
+            if (m->attnum < 0)
                 continue;
             names[n] = m->name;
             vals[n++] = row[i];
@@ -1663,8 +1672,14 @@ static int eval_nulltest(rl_expr_ctx *c, const PgQuery__NullTest *nt, rl_value *
     rl_value v;
     if (rl_expr_eval(c, nt->arg, &v) < 0)
         return -1;
-    bool is_null = v.d.isnull;
-    rl_val_bool(out, nt->nulltesttype == PG_QUERY__NULL_TEST_TYPE__IS_NULL ? is_null : !is_null);
+    bool test_null = nt->nulltesttype == PG_QUERY__NULL_TEST_TYPE__IS_NULL;
+    if (v.oid == RL_OID_RECORD && !v.d.isnull) { /* a whole row: field by field */
+        size_t n, nulls;
+        rl_record_nulls(&v, &n, &nulls);
+        rl_val_bool(out, test_null ? nulls == n : nulls == 0);
+        return 0;
+    }
+    rl_val_bool(out, test_null ? v.d.isnull : !v.d.isnull);
     return 0;
 }
 

@@ -279,6 +279,31 @@ const char *rl_record_text(const rl_value *rec, size_t *len)
     return sep + 1;
 }
 
+void rl_record_nulls(const rl_value *rec, size_t *nfields, size_t *nnulls)
+{
+    size_t tlen;
+    const char *t = rl_record_text(rec, &tlen);
+    const char *h = (const char *)rec->d.v.s.p, *end = t - 1;
+    *nfields = *nnulls = 0;
+    for (; h < end; h++) /* "name:oid," per field */
+        *nfields += *h == ',';
+    if (*nfields == 0 || tlen < 2)
+        return;
+    /* "(a,"b",)": a field with no text at all is NULL ("" is an empty string) */
+    size_t start = 1;
+    bool quoted = false;
+    for (size_t i = 1; i < tlen; i++) {
+        if (i == tlen - 1 || (!quoted && t[i] == ',')) {
+            *nnulls += i == start;
+            start = i + 1;
+        } else if (t[i] == '\\') {
+            i++;
+        } else if (t[i] == '"') {
+            quoted = !quoted;
+        }
+    }
+}
+
 bool rl_record_field(const rl_value *rec, const char *name, uint32_t *oid, rl_buf *text,
                      bool *isnull)
 {

@@ -217,5 +217,8 @@ const char *rl_record_text(const rl_value *rec, size_t *len);
  * `text` (reset first) and *isnull; false when it has no such field. */
 bool rl_record_field(const rl_value *rec, const char *name, uint32_t *oid, rl_buf *text,
                      bool *isnull);
+/* How many fields a non-NULL record has, and how many of them are NULL
+ * (PostgreSQL's row IS NULL: all of them; IS NOT NULL: none). */
+void rl_record_nulls(const rl_value *rec, size_t *nfields, size_t *nnulls);
 
 #endif

@@ -4,7 +4,7 @@
 -- ta, tz` gave (2) for (2,b)), and (s).f of a FROM item was 42703 ("could
 -- not identify column in record data type"). (Compared as text: a
 -- whole-row reference is typed record here, the table's row type there;
--- docs/sql-support.md lists that, and a NULL-extended row's, (,) for NULL.)
+-- docs/sql-support.md lists that.)
 \i 00_schema.sql
 INSERT INTO ducklake_snapshot VALUES (0, '2024-01-01 00:00:00+00', 0, 1, 0), (1, '2024-01-02 00:00:00+00', 1, 2, 0);
 INSERT INTO ducklake_metadata VALUES ('version', '0.3', NULL, NULL), ('data_path', 's3://b/', NULL, NULL);
@@ -29,3 +29,18 @@ SELECT (ta).x FROM ta GROUP BY (ta).x ORDER BY 1;
 SELECT count(*) FROM ta WHERE (ta).y = 'c';
 SELECT (ducklake_snapshot).snapshot_time, (m).value FROM ducklake_snapshot, ducklake_metadata m WHERE (m)."key" = 'version' ORDER BY 1;
 SELECT (r).a FROM (SELECT ROW(1, 2) AS r) x;
+-- a table an outer join NULL-extended has a NULL whole row (it was a record
+-- of NULLs), and a record IS [NOT] NULL tests its fields, as PostgreSQL's
+CREATE TABLE wr1 (a int, b text);
+INSERT INTO wr1 VALUES (1, 'x'), (NULL, NULL);
+CREATE TABLE wr2 (c int);
+INSERT INTO wr2 VALUES (1), (2);
+SELECT wr2.c, wr1::text FROM wr2 LEFT JOIN wr1 ON wr1.a = wr2.c ORDER BY 1;
+SELECT wr2.c, wr1 IS NULL, wr1 IS NOT NULL, row_to_json(wr1) FROM wr2 LEFT JOIN wr1 ON wr1.a = wr2.c ORDER BY 1;
+SELECT wr2.c, wr1::text FROM wr1 RIGHT JOIN wr2 ON false ORDER BY 1;
+SELECT count(wr1), count(*) FROM wr2 LEFT JOIN wr1 ON wr1.a = wr2.c;
+SELECT wr1::text, wr1 IS NULL, wr1 IS NOT NULL FROM wr1 ORDER BY a;
+SELECT s IS NULL, s IS NOT NULL FROM (SELECT NULL::int AS a, ''::text AS b) s;
+SELECT s IS NULL, s IS NOT NULL FROM (SELECT NULL::int AS a, NULL::text AS b) s;
+SELECT s IS NULL, s IS NOT NULL FROM (SELECT 1 AS a, 'a,"b' AS b) s;
+SELECT s IS NULL, s IS NOT NULL FROM (SELECT ',' AS a, NULL AS b) s;

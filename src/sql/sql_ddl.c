@@ -1206,8 +1206,51 @@ int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
     return rc < 0 ? -1 : rl_send_complete(x, "ALTER TABLE");
 }
 
+/* ALTER TABLE ... RENAME CONSTRAINT of a UNIQUE / PRIMARY KEY constraint
+ * (its index is renamed with it, as in PostgreSQL); a DuckLake table's own
+ * primary key keeps its name (0A000); any other name is 42704. */
+static int rename_constraint(rl_exec *x, const PgQuery__RenameStmt *st)
+{
+    rl_relation rel;
+    int found = alter_target(x, st->relation, st->missing_ok, &rel);
+    if (found <= 0)
+        return found < 0 ? -1 : rl_send_complete(x, "ALTER TABLE");
+    rl_txn *txn = rel.kind == RL_REL_STORED ? rl_exec_txn(x) : NULL;
+    rl_index_def *def = txn ? malloc(sizeof *def) : NULL;
+    int has = def ? rl_index_find_constraint(x, txn, rel.schema, rel.name, st->subname, def) : 0;
+    free(def);
+    if (has < 0)
+        return -1;
+    if (has == 0) {
+        char pkey[RL_INDEX_NAME_MAX + 8];
+        snprintf(pkey, sizeof pkey, "%s_pkey", rel.name);
+        if (rel.kind == RL_REL_STORED && rel.desc->pk_check != RL_PK_NONE &&
+            rel.desc->pk_col >= 0 && strcmp(st->subname, pkey) == 0)
+            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                                 "RockLake keeps the primary key of table \"%s\"", rel.name);
+        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
+                             "constraint \"%s\" for table \"%s\" does not exist", st->subname,
+                             rel.name);
+    }
+    if (strlen(st->newname) >= RL_INDEX_NAME_MAX)
+        return rl_exec_error(x, RL_SQLSTATE_NAME_TOO_LONG, -1, "identifier \"%s\" is too long",
+                             st->newname);
+    int taken = rl_index_name_taken(x, txn, rel.schema, st->newname);
+    if (taken != 0)
+        return taken < 0 ? -1
+                         : rl_exec_error(x, RL_SQLSTATE_DUPLICATE_TABLE, -1,
+                                         "relation \"%s\" already exists", st->newname);
+    const rl_table_change renamed = {.new_table = st->newname};
+    if (rl_txn_rename_index(txn, rel.schema, st->subname, st->newname, x->err) < 0 ||
+        rl_comment_table_changed(x, txn, rel.schema, st->subname, &renamed) < 0)
+        return -1;
+    return rl_send_complete(x, "ALTER TABLE");
+}
+
 int rl_ddl_rename(rl_exec *x, const PgQuery__RenameStmt *st)
 {
+    if (st->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABCONSTRAINT && st->relation)
+        return rename_constraint(x, st);
     /* ALTER TABLE and ALTER INDEX ... RENAME TO each rename either kind */
     bool as_index = st->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX;
     if (as_index || st->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE) {

@@ -81,3 +81,15 @@ INSERT INTO ducklake_metadata VALUES ('b', '1', 'table', 1);
 CREATE TABLE k6 (a int, CONSTRAINT "k6%s%n%s" UNIQUE (a));
 DROP INDEX "k6%s%n%s";
 ALTER TABLE k6 DROP CONSTRAINT "k6%s%n%s";
+-- RENAME CONSTRAINT renames its index (and its entries stay enforced)
+CREATE TABLE rc1 (a int CONSTRAINT rc1_u UNIQUE, b int);
+INSERT INTO rc1 VALUES (1, 1);
+COMMENT ON INDEX rc1_u IS 'one a';
+ALTER TABLE rc1 RENAME CONSTRAINT rc1_u TO rc1_u2;
+SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'rc1'::regclass;
+SELECT indexname FROM pg_indexes WHERE tablename = 'rc1';
+SELECT obj_description('rc1_u2'::regclass);
+INSERT INTO rc1 VALUES (1, 2);
+ALTER TABLE rc1 RENAME CONSTRAINT nosuch TO x;
+ALTER TABLE rc1 RENAME CONSTRAINT rc1_u2 TO rc1;
+ALTER TABLE IF EXISTS nosuch RENAME CONSTRAINT a TO b;

@@ -262,11 +262,14 @@ int rl_ddl_create_index(rl_exec *x, const PgQuery__IndexStmt *st)
     snprintf(d->table, sizeof d->table, "%s", rel.name);
     rl_txn *txn = NULL;
     const access_method *am = find_method(x, st);
-    int rc = am ? key_columns(x, st, &rel, am, d) : -1;
-    d->method = am && am->method >= 0 ? (rl_index_method)am->method : RL_INDEX_BTREE;
-    if (rc == 0 && st->unique && d->method != RL_INDEX_BTREE)
+    int rc = am ? 0 : -1;
+    /* as DefineIndex: the method's abilities before the columns */
+    if (am && st->unique && strcmp(am->name, "btree") != 0)
         rc = rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                            "access method \"%s\" does not support unique indexes", am->name);
+    if (rc == 0)
+        rc = key_columns(x, st, &rel, am, d);
+    d->method = am && am->method >= 0 ? (rl_index_method)am->method : RL_INDEX_BTREE;
     d->unique = st->unique;
     d->nulls_not_distinct = st->unique && st->nulls_not_distinct;
     if (rc == 0 && !(txn = rl_exec_txn(x)))

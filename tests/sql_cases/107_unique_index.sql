@@ -111,3 +111,8 @@ INSERT INTO ducklake_snapshot VALUES (0, now(), 0, 1, 0), (1, now(), 1, 2, 0);
 INSERT INTO ducklake_snapshot VALUES (2, now(), 1, 2, 0);
 UPDATE ducklake_snapshot SET schema_version = 0 WHERE snapshot_id = 1;
 SELECT snapshot_id, schema_version FROM ducklake_snapshot ORDER BY 1;
+-- the method's abilities are checked before the columns, as PostgreSQL does
+CREATE UNIQUE INDEX ON ducklake_snapshot USING hash (nosuch);
+CREATE UNIQUE INDEX ON ducklake_snapshot USING gist (snapshot_id);
+CREATE UNIQUE INDEX ON ducklake_snapshot USING gin (nosuch);
+CREATE UNIQUE INDEX ON ducklake_snapshot USING spgist (snapshot_id, schema_version);

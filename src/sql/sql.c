@@ -486,6 +486,7 @@ static int finish_txn(rl_session *s, bool commit, rl_error *err)
         note_commit(s);
     finish_txn_quietly(s, committed);
     s->txn_start_us = 0;
+    s->txid = 0;
     return rc;
 }
 

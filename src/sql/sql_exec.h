@@ -101,6 +101,7 @@ struct rl_session {
     size_t pending_next;   /* ... and the next one to run */
     bool implicit;         /* the open txn is implicit (ends with the query / Sync) */
     int64_t txn_start_us;  /* now() of the current transaction */
+    int64_t txid;          /* txid_current() of the current transaction, 0: none yet */
     atomic_bool cancel;
     atomic_bool running;   /* a statement is executing: only then does a cancel count */
     rl_parse_cache *parse_cache; /* trees of texts this session sent twice; lazily made */

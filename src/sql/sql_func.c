@@ -36,6 +36,7 @@
 
 #include <assert.h>
 #include <ctype.h>
+#include <stdatomic.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -214,6 +215,35 @@ static int fn_current_schema(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *ou
 static int fn_backend_pid(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
     rl_val_int(out, RL_OID_INT4, c->x->s->backend_pid);
+    return 0;
+}
+
+/* txid_current(): the transaction's number, taken at its first call:
+ * the writer's epoch (one more at every open of the lake as its writer)
+ * above a counter of the process, so numbers only grow, as PostgreSQL's
+ * epoch-extended xids do. A follower assigns none (25006, as a standby). */
+static int fn_txid_current(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    static _Atomic uint64_t assigned;
+    rl_session *s = c->x->s;
+    if (rl_catalog_read_only(s->eng->cat))
+        return rl_exec_error(c->x, RL_SQLSTATE_READ_ONLY_SQL_TRANSACTION, loc,
+                             "cannot assign TransactionIds during recovery");
+    if (!s->txid) {
+        uint64_t k = (atomic_fetch_add(&assigned, 1) + 1) & 0xffffffffu;
+        s->txid = (int64_t)((rl_catalog_writer_epoch(s->eng->cat) << 32) | k);
+    }
+    rl_val_int(out, RL_OID_INT8, s->txid);
+    return 0;
+}
+
+static int fn_txid_current_if_assigned(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out,
+                                       int loc)
+{
+    if (c->x->s->txid)
+        rl_val_int(out, RL_OID_INT8, c->x->s->txid);
+    else
+        rl_val_null(out, RL_OID_INT8);
     return 0;
 }
 

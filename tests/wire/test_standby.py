@@ -91,6 +91,14 @@ def test_follower_answers_as_a_hot_standby(start_server):
                              "pg_is_in_recovery()").fetchone() == (ro, ro == "on")
             assert c.info.parameter_status("in_hot_standby") == ro
             assert c.info.parameter_status("default_transaction_read_only") == "off"
+            # a standby assigns no transaction ids (PostgreSQL: 25006)
+            if ro == "on":
+                with pytest.raises(psycopg.errors.ReadOnlySqlTransaction,
+                                   match="cannot assign TransactionIds during recovery"):
+                    c.execute("SELECT txid_current()")
+                assert c.execute("SELECT txid_current_if_assigned()").fetchone() == (None,)
+            else:
+                assert c.execute("SELECT txid_current() > 0").fetchone() == (True,)
     picks = {"read-write": w, "primary": w, "read-only": f, "standby": f,
              "prefer-standby": f, "any": f}
     for attrs, want in picks.items():

@@ -295,6 +295,14 @@ size_t rl_txn_pending(const rl_txn *txn);
  * one is stored at the key plus a discriminator (keys.h), also when a
  * concurrent transaction inserts the same key fields and commits first. */
 int rl_txn_insert(rl_txn *txn, const rl_table_desc *d, const rl_datum *row, rl_error *err);
+/* INSERT ... ON CONFLICT's arbiters: would `row` of d collide with a row the
+ * transaction sees (its own writes, its snapshot, or a commit since), under
+ * the table's PRIMARY KEY (pk: a DuckLake table's own) or the UNIQUE indexes
+ * whose ids are ids[0..nids) (all of the table's when ids is NULL)? 1 yes,
+ * 0 no, -1 error. Nothing is written or expected: the INSERT that follows
+ * records its own expectations. */
+int rl_txn_row_conflicts(rl_txn *txn, const rl_table_desc *d, const rl_datum *row, bool pk,
+                         const uint64_t *ids, size_t nids, rl_error *err);
 
 /* Replace the row whose primary key is `oldkey` with `row` (which may move
  * it to another key when key columns change). The old row must exist in this

@@ -418,6 +418,57 @@ static int unique_update(rl_txn *t, const rl_table_desc *d, const rl_datum *old,
     return rc < 0 ? -1 : 0;
 }
 
+/* ---------------------------------------- ON CONFLICT: would it collide */
+
+/* Does the table's own primary key (a DuckLake table's) hold row's value? */
+static int primary_key_taken(rl_txn *t, const rl_table_desc *d, const rl_datum *row,
+                             rl_error *err)
+{
+    if (d->pk_check == RL_PK_NONE || d->pk_col < 0 || row[d->pk_col].isnull)
+        return 0;
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    int taken;
+    if (d->pk_check == RL_PK_INDEX) {
+        rl_key_pk_index(&k, d->tag, (uint64_t)row[d->pk_col].v.i);
+        taken = k.failed ? oom(err) : unique_key_taken(t, k.data, k.len, err);
+    } else { /* the first key field: any key under it */
+        taken = rl_key_encode_prefix(&k, d, &row[d->key[0]], 1) != RL_KEY_OK ? 0
+                : k.failed                                                ? oom(err)
+                                          : unique_prefix_taken(t, k.data, k.len, err);
+    }
+    rl_buf_free(&k);
+    return taken;
+}
+
+int rl_txn_row_conflicts(rl_txn *t, const rl_table_desc *d, const rl_datum *row, bool pk,
+                         const uint64_t *ids, size_t nids, rl_error *err)
+{
+    int taken = pk ? primary_key_taken(t, d, row, err) : 0;
+    if (taken != 0)
+        return taken;
+    const cat_unique *u;
+    size_t n;
+    if (cat_uniques(t, &u, &n, err) < 0)
+        return -1;
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    for (size_t i = 0; i < n && taken == 0; i++) {
+        if (!cat_unique_on(&u[i], d))
+            continue;
+        bool arbiter = !ids;
+        for (size_t j = 0; ids && j < nids && !arbiter; j++)
+            arbiter = ids[j] == u[i].def.id;
+        if (!arbiter)
+            continue;
+        taken = cat_unique_entry_key(t, &u[i], d, row, &k, err);
+        if (taken == 1)
+            taken = unique_key_taken(t, k.data, k.len, err);
+    }
+    rl_buf_free(&k);
+    return taken;
+}
+
 /* Write a row after the checks: at its key, or for a duplicate in a table
  * that keeps them, at the key plus a discriminator. */
 int cat_add_row(rl_txn *t, const rl_table_desc *d, const rl_datum *row, uint64_t seq,

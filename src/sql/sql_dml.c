@@ -211,6 +211,29 @@ int rl_dml_insert_row(rl_exec *x, const rl_relation *rel, const rl_value *row)
 
 /* --------------------------------------------------------------- INSERT */
 
+/* Insert `row`, or with ON CONFLICT DO NOTHING's arbiters (arb) leave it
+ * out when it would collide with a row the transaction sees: 0 inserted,
+ * 1 left out, -1 error. */
+static int insert_or_skip(rl_exec *x, const rl_relation *rel, const rl_value *row,
+                          const rl_arbiters *arb)
+{
+    if (arb && rel->kind == RL_REL_STORED) {
+        rl_txn *txn = rl_exec_txn(x);
+        if (!txn)
+            return -1;
+        size_t n = rl_txn_table_ncols(txn, rel->desc);
+        rl_datum d[RL_MAX_COLUMNS];
+        for (size_t i = 0; i < n && i < RL_MAX_COLUMNS; i++)
+            d[i] = row[i].d;
+        int hit = rl_txn_row_conflicts(txn, rel->desc, d, arb->pk, arb->all ? NULL : arb->ids,
+                                       arb->nids, x->err);
+        if (hit != 0)
+            return hit;
+    }
+    return rl_dml_insert_row(x, rel, row);
+}
+
+
 /* Target columns of an INSERT: the listed ones, or all in order. */
 static int insert_targets(rl_exec *x, const PgQuery__InsertStmt *st, const rl_rowset *shape,
                           size_t ntab, int *tcols, size_t *ntarget)
@@ -267,9 +290,11 @@ static int assign(rl_expr_ctx *ec, const rl_rowset *shape, size_t c, const rl_va
 }
 
 /* One VALUES row: evaluate, coerce, insert. */
+/* One VALUES row inserted (0), left out by ON CONFLICT DO NOTHING (1), or
+ * -1. */
 static int insert_values_row(rl_exec *x, const rl_relation *rel, const rl_rowset *shape,
                              size_t ntab, const int *tcols, size_t ntarget, bool listed,
-                             const PgQuery__List *items, returning *ret)
+                             const PgQuery__List *items, returning *ret, const rl_arbiters *arb)
 {
     if (items->n_items > ntarget)
         return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, rl_node_location(items->items[ntarget]),
@@ -292,7 +317,7 @@ static int insert_values_row(rl_exec *x, const rl_relation *rel, const rl_rowset
             rc = assign(&ec, shape, (size_t)tcols[i], &v, row, rl_node_location(e));
     }
     if (rc == 0)
-        rc = rl_dml_insert_row(x, rel, row);
+        rc = insert_or_skip(x, rel, row, arb);
     if (rc == 0)
         rc = returning_add(x, ret, row, ntab, NULL, 0);
     rl_arena_free(&arena);
@@ -302,7 +327,8 @@ static int insert_values_row(rl_exec *x, const rl_relation *rel, const rl_rowset
 /* INSERT ... SELECT: run the query, then coerce and insert each row. */
 static int insert_select(rl_exec *x, const rl_relation *rel, const rl_rowset *shape,
                          size_t ntab, const int *tcols, size_t ntarget,
-                         const PgQuery__SelectStmt *sel, uint64_t *count, returning *ret)
+                         const PgQuery__SelectStmt *sel, uint64_t *count, returning *ret,
+                         const rl_arbiters *arb)
 {
     rl_rowset *rs = rl_select_run(x, sel, NULL);
     if (!rs)
@@ -319,20 +345,32 @@ static int insert_select(rl_exec *x, const rl_relation *rel, const rl_rowset *sh
         const rl_value *src = rl_rowset_row(rs, r);
         for (size_t i = 0; rc == 0 && i < rs->ncols; i++)
             rc = assign(&ec, shape, (size_t)tcols[i], &src[i], row, -1);
-        if (rc == 0 && (rc = rl_dml_insert_row(x, rel, row)) == 0 &&
-            (rc = returning_add(x, ret, row, ntab, NULL, 0)) == 0)
+        int ins = rc == 0 ? insert_or_skip(x, rel, row, arb) : -1;
+        if (ins == 0 && (rc = returning_add(x, ret, row, ntab, NULL, 0)) == 0)
             (*count)++;
+        else if (ins < 0)
+            rc = -1;
         rl_arena_free(&arena);
     }
     rl_rowset_free(rs);
     return rc;
 }
 
+/* ON CONFLICT DO NOTHING's arbiters into *arb (DO UPDATE: 0A000). */
+static int conflict_arbiters(rl_exec *x, const PgQuery__OnConflictClause *oc,
+                             const rl_relation *rel, rl_arbiters *arb)
+{
+    if (oc->action != PG_QUERY__ON_CONFLICT_ACTION__ONCONFLICT_NOTHING)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, oc->location,
+                             "INSERT ... ON CONFLICT DO UPDATE is not supported by RockLake");
+    rl_txn *txn = rel->kind == RL_REL_STORED ? rl_exec_txn(x) : NULL;
+    if (rel->kind == RL_REL_STORED && !txn)
+        return -1;
+    return rl_index_arbiters(x, txn, rel, oc->infer, arb);
+}
+
 int rl_dml_insert(rl_exec *x, const PgQuery__InsertStmt *st)
 {
-    if (st->on_conflict_clause)
-        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                             "INSERT ... ON CONFLICT is not supported by RockLake");
     if (st->with_clause)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, st->with_clause->location,
                              "WITH ... INSERT is not supported by RockLake");
@@ -343,6 +381,12 @@ int rl_dml_insert(rl_exec *x, const PgQuery__InsertStmt *st)
         return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, st->relation->location,
                              "permission denied for table %s",
                              rel.name);
+    rl_arbiters arbiters, *arb = NULL;
+    if (st->on_conflict_clause) {
+        if (conflict_arbiters(x, st->on_conflict_clause, &rel, &arbiters) < 0)
+            return -1;
+        arb = &arbiters;
+    }
     rl_rowset *shape = rl_relation_shape(x, &rel, rel.name);
     if (!shape)
         return -1;
@@ -369,11 +413,13 @@ int rl_dml_insert(rl_exec *x, const PgQuery__InsertStmt *st)
             if ((r & 255) == 0 && rl_exec_check_cancel(x) < 0)
                 rc = -1;
             else if ((rc = insert_values_row(x, &rel, shape, ntab, tcols, ntarget, st->n_cols != 0,
-                                              sel->values_lists[r]->list, &ret)) == 0)
+                                              sel->values_lists[r]->list, &ret, arb)) == 0)
                 count++;
+            else if (rc == 1)
+                rc = 0; /* left out: ON CONFLICT DO NOTHING */
         }
     } else if (rc == 0) {
-        rc = insert_select(x, &rel, shape, ntab, tcols, ntarget, sel, &count, &ret);
+        rc = insert_select(x, &rel, shape, ntab, tcols, ntarget, sel, &count, &ret, arb);
     }
     rl_rowset_free(shape);
     return returning_finish(x, &ret, rc, "INSERT 0", count);

@@ -659,3 +659,88 @@ int rl_index_drop_constraint(rl_exec *x, rl_txn *txn, const char *schema, const 
     return drop_index(x, txn, schema, name);
 }
 
+
+/* ---------------------------------------------- ON CONFLICT arbiters */
+
+/* Does the set of d's key columns equal the set named by infer? */
+static bool same_column_set(const rl_index_def *d, const PgQuery__InferClause *infer)
+{
+    if (d->ncols != infer->n_index_elems)
+        return false;
+    for (size_t i = 0; i < infer->n_index_elems; i++) {
+        const PgQuery__IndexElem *e = infer->index_elems[i]->index_elem;
+        bool in = false;
+        for (size_t c = 0; c < d->ncols && !in; c++)
+            in = strcmp(d->cols[c], e->name) == 0;
+        if (!in)
+            return false;
+    }
+    return true;
+}
+
+typedef struct arbiter_find {
+    const char *schema, *table;
+    const PgQuery__InferClause *infer;
+    rl_arbiters *out;
+} arbiter_find;
+
+static int add_arbiter(void *ctx, const char *schema, const char *name, const rl_index_def *d)
+{
+    arbiter_find *f = ctx;
+    (void)name;
+    if (!d->unique || strcmp(schema, f->schema) != 0 || strcmp(d->table, f->table) != 0 ||
+        !same_column_set(d, f->infer) || f->out->nids == RL_MAX_ARBITERS)
+        return 0;
+    f->out->ids[f->out->nids++] = d->id;
+    return 0;
+}
+
+int rl_index_arbiters(rl_exec *x, rl_txn *txn, const rl_relation *rel,
+                      const PgQuery__InferClause *infer, rl_arbiters *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!infer) {
+        out->all = out->pk = true;
+        return 0;
+    }
+    const rl_table_desc *d = rel->kind == RL_REL_STORED ? rel->desc : NULL;
+    bool has_pk = d && d->pk_check != RL_PK_NONE && d->pk_col >= 0;
+    if (infer->conname && infer->conname[0]) {
+        char pkey[NAMEDATALEN + 8];
+        snprintf(pkey, sizeof pkey, "%s_pkey", rel->name);
+        rl_index_def def;
+        int found = txn ? rl_index_find_constraint(x, txn, rel->schema, rel->name,
+                                                   infer->conname, &def)
+                        : 0;
+        if (found < 0)
+            return -1;
+        if (found) {
+            out->ids[out->nids++] = def.id;
+            return 0;
+        }
+        if (has_pk && strcmp(infer->conname, pkey) == 0) {
+            out->pk = true;
+            return 0;
+        }
+        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
+                             "constraint \"%s\" for table \"%s\" does not exist",
+                             infer->conname, rel->name);
+    }
+    for (size_t i = 0; i < infer->n_index_elems; i++) {
+        const PgQuery__IndexElem *e = infer->index_elems[i]->index_elem;
+        if (!e || !e->name || e->expr)
+            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                                 "RockLake infers ON CONFLICT arbiters from plain columns only");
+    }
+    if (has_pk && infer->n_index_elems == 1 &&
+        strcmp(infer->index_elems[0]->index_elem->name, d->cols[d->pk_col].name) == 0)
+        out->pk = true;
+    arbiter_find f = {rel->schema, rel->name, infer, out};
+    if (txn && rl_txn_list_indexes(txn, add_arbiter, &f, x->err) < 0)
+        return -1;
+    if (!out->pk && out->nids == 0)
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE, -1,
+                             "there is no unique or exclusion constraint matching the ON "
+                             "CONFLICT specification");
+    return 0;
+}

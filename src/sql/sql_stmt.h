@@ -101,6 +101,19 @@ int rl_index_find_constraint(rl_exec *x, rl_txn *txn, const char *schema, const 
  * (RL_INDEX_NAME_MAX) and its definition: 1, 0 none, -1 error. */
 int rl_index_primary_key(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
                          char *name, rl_index_def *def);
+/* INSERT ... ON CONFLICT's arbiters on a stored table: its own primary key
+ * (a DuckLake table's), and UNIQUE indexes by id; `all`: every one. */
+#define RL_MAX_ARBITERS 16
+typedef struct rl_arbiters {
+    bool all, pk;
+    uint64_t ids[RL_MAX_ARBITERS];
+    size_t nids;
+} rl_arbiters;
+/* The arbiters `infer` names (NULL: all): ON CONSTRAINT name (42704), or
+ * the UNIQUE indexes and primary key over exactly the listed columns
+ * (42P10 when none is). */
+int rl_index_arbiters(rl_exec *x, rl_txn *txn, const rl_relation *rel,
+                      const PgQuery__InferClause *infer, rl_arbiters *out);
 /* DROP CONSTRAINT of a constraint index (its entries go with it). */
 int rl_index_drop_constraint(rl_exec *x, rl_txn *txn, const char *schema, const char *name);
 

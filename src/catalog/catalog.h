@@ -299,10 +299,15 @@ int rl_txn_insert(rl_txn *txn, const rl_table_desc *d, const rl_datum *row, rl_e
  * transaction sees (its own writes, its snapshot, or a commit since), under
  * the table's PRIMARY KEY (pk: a DuckLake table's own) or the UNIQUE indexes
  * whose ids are ids[0..nids) (all of the table's when ids is NULL)? 1 yes,
- * 0 no, -1 error. Nothing is written or expected: the INSERT that follows
- * records its own expectations. */
+ * 0 no, -1 error; rowkey (NULL: not wanted) gets the key of the row it
+ * collides with. Nothing is written or expected: the INSERT or UPDATE that
+ * follows records its own expectations. */
 int rl_txn_row_conflicts(rl_txn *txn, const rl_table_desc *d, const rl_datum *row, bool pk,
-                         const uint64_t *ids, size_t nids, rl_error *err);
+                         const uint64_t *ids, size_t nids, rl_buf *rowkey, rl_error *err);
+/* The row of d stored at `key` (as rl_txn_get; the row lives until the
+ * transaction's next get): 1 with *out, 0 none, -1 error. */
+int rl_txn_get_key(rl_txn *txn, const rl_table_desc *d, const uint8_t *key, size_t klen,
+                   const rl_row **out, rl_error *err);
 
 /* Replace the row whose primary key is `oldkey` with `row` (which may move
  * it to another key when key columns change). The old row must exist in this

@@ -420,9 +420,36 @@ static int unique_update(rl_txn *t, const rl_table_desc *d, const rl_datum *old,
 
 /* ---------------------------------------- ON CONFLICT: would it collide */
 
-/* Does the table's own primary key (a DuckLake table's) hold row's value? */
+/* The first live key under `prefix` in the transaction's view into out:
+ * 1, 0 none, -1 error. */
+static int first_key_under(rl_txn *t, const uint8_t *prefix, size_t plen, rl_buf *out,
+                           rl_error *err)
+{
+    uint8_t *p = dup_bytes(prefix, plen);
+    if (!p)
+        return oom(err);
+    rl_scan s;
+    int rc = cat_raw_scan_open(t, &s, p, plen, err);
+    const uint8_t *k, *v;
+    size_t kl, vl;
+    if (rc == 0)
+        rc = cat_scan_merged_next(&s, &k, &kl, &v, &vl, err);
+    if (rc == 1) {
+        rl_buf_reset(out);
+        rl_buf_put(out, k, kl);
+        if (out->failed)
+            rc = oom(err);
+    }
+    if (s.it)
+        kv_iter_free(s.it);
+    free(p);
+    return rc;
+}
+
+/* Does the table's own primary key (a DuckLake table's) hold row's value?
+ * 1 (the row's key into rowkey unless NULL), 0, -1. */
 static int primary_key_taken(rl_txn *t, const rl_table_desc *d, const rl_datum *row,
-                             rl_error *err)
+                             rl_buf *rowkey, rl_error *err)
 {
     if (d->pk_check == RL_PK_NONE || d->pk_col < 0 || row[d->pk_col].isnull)
         return 0;
@@ -430,21 +457,43 @@ static int primary_key_taken(rl_txn *t, const rl_table_desc *d, const rl_datum *
     rl_buf_init(&k, 0);
     int taken;
     if (d->pk_check == RL_PK_INDEX) {
-        rl_key_pk_index(&k, d->tag, (uint64_t)row[d->pk_col].v.i);
+        uint64_t id = (uint64_t)row[d->pk_col].v.i;
+        rl_key_pk_index(&k, d->tag, id);
+        uint8_t *v = NULL;
+        size_t vl = 0;
         taken = k.failed ? oom(err) : unique_key_taken(t, k.data, k.len, err);
+        if (taken == 1 && rowkey) { /* the index names the row's other key fields */
+            int got = cat_view_get(t, k.data, k.len, &v, &vl, err);
+            rl_buf_reset(rowkey);
+            taken = got < 0 ? -1
+                    : got == 0 || rl_key_from_pk_index(rowkey, d, id, v, vl) != RL_KEY_OK
+                        ? rl_error_set(err, RL_SQLSTATE_SERIALIZATION_FAILURE,
+                                       "could not serialize access: the conflicting row of "
+                                       "\"%s\" moved",
+                                       d->name)
+                        : 1;
+            free(v);
+        }
     } else { /* the first key field: any key under it */
         taken = rl_key_encode_prefix(&k, d, &row[d->key[0]], 1) != RL_KEY_OK ? 0
                 : k.failed                                                ? oom(err)
                                           : unique_prefix_taken(t, k.data, k.len, err);
+        if (taken == 1 && rowkey && first_key_under(t, k.data, k.len, rowkey, err) != 1)
+            taken = err->sqlstate[0] ? -1
+                                     : rl_error_set(err, RL_SQLSTATE_SERIALIZATION_FAILURE,
+                                                    "could not serialize access: the "
+                                                    "conflicting row of \"%s\" was committed "
+                                                    "after this transaction's snapshot",
+                                                    d->name);
     }
     rl_buf_free(&k);
     return taken;
 }
 
 int rl_txn_row_conflicts(rl_txn *t, const rl_table_desc *d, const rl_datum *row, bool pk,
-                         const uint64_t *ids, size_t nids, rl_error *err)
+                         const uint64_t *ids, size_t nids, rl_buf *rowkey, rl_error *err)
 {
-    int taken = pk ? primary_key_taken(t, d, row, err) : 0;
+    int taken = pk ? primary_key_taken(t, d, row, rowkey, err) : 0;
     if (taken != 0)
         return taken;
     const cat_unique *u;
@@ -464,6 +513,23 @@ int rl_txn_row_conflicts(rl_txn *t, const rl_table_desc *d, const rl_datum *row,
         taken = cat_unique_entry_key(t, &u[i], d, row, &k, err);
         if (taken == 1)
             taken = unique_key_taken(t, k.data, k.len, err);
+        if (taken == 1 && rowkey) { /* the entry names its row */
+            uint8_t *v = NULL;
+            size_t vl = 0;
+            int got = cat_view_get(t, k.data, k.len, &v, &vl, err);
+            rl_buf_reset(rowkey);
+            if (got == 1)
+                rl_buf_put(rowkey, v, vl);
+            taken = got < 0 ? -1
+                    : got == 0 ? rl_error_set(err, RL_SQLSTATE_SERIALIZATION_FAILURE,
+                                              "could not serialize access: the conflicting "
+                                              "row of \"%s\" was committed after this "
+                                              "transaction's snapshot",
+                                              d->name)
+                    : rowkey->failed ? oom(err)
+                                     : 1;
+            free(v);
+        }
     }
     rl_buf_free(&k);
     return taken;

@@ -211,28 +211,199 @@ int rl_dml_insert_row(rl_exec *x, const rl_relation *rel, const rl_value *row)
 
 /* --------------------------------------------------------------- INSERT */
 
-/* Insert `row`, or with ON CONFLICT DO NOTHING's arbiters (arb) leave it
- * out when it would collide with a row the transaction sees: 0 inserted,
- * 1 left out, -1 error. */
-static int insert_or_skip(rl_exec *x, const rl_relation *rel, const rl_value *row,
-                          const rl_arbiters *arb)
+static int assign(rl_expr_ctx *ec, const rl_rowset *shape, size_t c, const rl_value *v,
+                  rl_value *row, int location);
+
+/* INSERT ... ON CONFLICT: the arbiters, and for DO UPDATE its SET targets,
+ * the target's name in SET / WHERE, and the keys of the rows this
+ * statement inserted or updated (a row is affected at most once: 21000). */
+typedef struct conflict {
+    const PgQuery__OnConflictClause *oc;
+    rl_arbiters arb;
+    bool update;
+    int cols[RL_MAX_COLUMNS];
+    const char *alias;
+    rl_buf key;              /* scratch: a conflicting row's key */
+    uint64_t *seen;          /* hashes of the keys affected, open addressing (0 = empty) */
+    size_t nseen, capseen;
+} conflict;
+
+static void conflict_free(conflict *cf)
 {
-    if (arb && rel->kind == RL_REL_STORED) {
-        rl_txn *txn = rl_exec_txn(x);
-        if (!txn)
-            return -1;
-        size_t n = rl_txn_table_ncols(txn, rel->desc);
-        rl_datum d[RL_MAX_COLUMNS];
-        for (size_t i = 0; i < n && i < RL_MAX_COLUMNS; i++)
-            d[i] = row[i].d;
-        int hit = rl_txn_row_conflicts(txn, rel->desc, d, arb->pk, arb->all ? NULL : arb->ids,
-                                       arb->nids, x->err);
-        if (hit != 0)
-            return hit;
-    }
-    return rl_dml_insert_row(x, rel, row);
+    rl_buf_free(&cf->key);
+    free(cf->seen);
 }
 
+/* Note a key this statement affected: 1 new, 0 affected before (by hash:
+ * a collision of 64-bit hashes would call a row affected twice), -1. */
+static int affect_once(rl_exec *x, conflict *cf, const uint8_t *k, size_t kl)
+{
+    uint64_t h = rl_hash_bytes(RL_HASH_SEED, k, kl) | 1;
+    if ((cf->nseen + 1) * 2 > cf->capseen) {
+        size_t cap = cf->capseen ? cf->capseen * 2 : 64;
+        uint64_t *t = calloc(cap, sizeof *t);
+        if (!t)
+            return oom(x);
+        for (size_t i = 0; i < cf->capseen; i++)
+            if (cf->seen[i]) {
+                size_t j = cf->seen[i] & (cap - 1);
+                while (t[j])
+                    j = (j + 1) & (cap - 1);
+                t[j] = cf->seen[i];
+            }
+        free(cf->seen);
+        cf->seen = t;
+        cf->capseen = cap;
+    }
+    size_t j = h & (cf->capseen - 1);
+    while (cf->seen[j]) {
+        if (cf->seen[j] == h)
+            return 0;
+        j = (j + 1) & (cf->capseen - 1);
+    }
+    cf->seen[j] = h;
+    cf->nseen++;
+    return 1;
+}
+
+static int affected_twice(rl_exec *x)
+{
+    rl_exec_error(x, RL_SQLSTATE_CARDINALITY_VIOLATION, -1,
+                  "ON CONFLICT DO UPDATE command cannot affect row a second time");
+    rl_error_hint(x->err, "Ensure that no rows proposed for insertion within the same command "
+                          "have duplicate constrained values.");
+    return -1;
+}
+
+/* The conflicting row (at cf->key) and the proposed one side by side, for
+ * SET and WHERE: the target's columns under its name, then EXCLUDED's. */
+static rl_rowset *conflict_pair(rl_exec *x, const conflict *cf, const rl_rowset *shape,
+                                size_t ntab, const rl_value *old, const rl_value *proposed)
+{
+    rl_rowset *pair = rl_rowset_new(2 * ntab);
+    if (!pair) {
+        oom(x);
+        return NULL;
+    }
+    rl_value vals[2 * RL_MAX_COLUMNS];
+    for (size_t i = 0; i < ntab; i++) {
+        pair->cols[i] = shape->cols[i];
+        pair->cols[ntab + i] = shape->cols[i];
+        rl_str_copy(pair->cols[i].rel, sizeof pair->cols[i].rel, cf->alias);
+        rl_str_copy(pair->cols[ntab + i].rel, sizeof pair->cols[ntab + i].rel, "excluded");
+        vals[i] = old[i];
+        vals[ntab + i] = proposed[i];
+    }
+    if (rl_rowset_add(pair, vals, NULL, x->err) < 0) {
+        rl_rowset_free(pair);
+        return NULL;
+    }
+    return pair;
+}
+
+/* DO UPDATE of the row at cf->key with the proposed row: 0 updated (into
+ * out), 1 left alone (its WHERE), -1 error. */
+static int conflict_update(rl_exec *x, const rl_relation *rel, const rl_rowset *shape,
+                           size_t ntab, conflict *cf, const rl_value *proposed, rl_value *out,
+                           rl_arena *arena)
+{
+    rl_txn *txn = rl_exec_txn(x);
+    if (!txn)
+        return -1;
+    int once = affect_once(x, cf, cf->key.data, cf->key.len);
+    if (once <= 0)
+        return once < 0 ? -1 : affected_twice(x);
+    const rl_row *r;
+    int got = rl_txn_get_key(txn, rel->desc, cf->key.data, cf->key.len, &r, x->err);
+    if (got <= 0)
+        return got < 0 ? -1
+                       : rl_exec_error(x, RL_SQLSTATE_SERIALIZATION_FAILURE, -1,
+                                       "could not serialize access due to concurrent update");
+    rl_value old[RL_MAX_COLUMNS];
+    for (size_t c = 0; c < ntab; c++) {
+        old[c] = (rl_value){.oid = shape->cols[c].oid, .typmod = shape->cols[c].typmod,
+                            .d = r->vals[c]};
+        if (rl_value_own(arena, &old[c]) < 0) /* the row read lives until the next read */
+            return oom(x);
+    }
+    rl_rowset *pair = conflict_pair(x, cf, shape, ntab, old, proposed);
+    if (!pair)
+        return -1;
+    rl_binding b = {.rs = pair, .row = 0};
+    rl_expr_ctx ec = {.x = x, .b = &b, .arena = arena};
+    int rc = 0;
+    const PgQuery__OnConflictClause *oc = cf->oc;
+    if (oc->where_clause) {
+        rl_value w;
+        rc = rl_expr_eval(&ec, oc->where_clause, &w);
+        if (rc == 0 && w.oid != RL_OID_BOOL && !w.d.isnull)
+            rc = rl_exec_error(x, RL_SQLSTATE_DATATYPE_MISMATCH, -1,
+                               "argument of WHERE must be type boolean, not type %s",
+                               rl_oid_type_name(w.oid));
+        if (rc == 0 && (w.d.isnull || !w.d.v.b))
+            rc = 1;
+    }
+    memcpy(out, old, ntab * sizeof *out);
+    for (size_t i = 0; rc == 0 && i < oc->n_target_list; i++) {
+        const PgQuery__ResTarget *rt = oc->target_list[i]->res_target;
+        size_t c = (size_t)cf->cols[i];
+        rl_value v;
+        if (rt->val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) {
+            out[c].d.isnull = true;
+            continue;
+        }
+        rc = rl_expr_eval(&ec, rt->val, &v);
+        if (rc == 0)
+            rc = assign(&ec, shape, c, &v, out, rl_node_location(rt->val));
+    }
+    if (rc == 0) {
+        rl_datum d[RL_MAX_COLUMNS];
+        for (size_t c = 0; c < ntab; c++)
+            d[c] = out[c].d;
+        rc = rl_txn_update(txn, rel->desc, cf->key.data, cf->key.len, d, x->err);
+    }
+    rl_rowset_free(pair);
+    return rc;
+}
+
+/* Insert `row`; with ON CONFLICT (cf) leave it out (DO NOTHING) or update
+ * the row it collides with (DO UPDATE, the new row into *ret_row): 0
+ * inserted or updated, 1 left out, -1 error. *ret_row is what RETURNING
+ * shows. */
+static int insert_resolving(rl_exec *x, const rl_relation *rel, const rl_rowset *shape,
+                            size_t ntab, const rl_value *row, conflict *cf, rl_value *upd,
+                            const rl_value **ret_row, rl_arena *arena)
+{
+    *ret_row = row;
+    if (!cf || rel->kind != RL_REL_STORED)
+        return rl_dml_insert_row(x, rel, row);
+    rl_txn *txn = rl_exec_txn(x);
+    if (!txn)
+        return -1;
+    size_t n = rl_txn_table_ncols(txn, rel->desc);
+    rl_datum d[RL_MAX_COLUMNS];
+    for (size_t i = 0; i < n && i < RL_MAX_COLUMNS; i++)
+        d[i] = row[i].d;
+    const uint64_t *ids = cf->arb.all ? NULL : cf->arb.ids;
+    rl_buf *key = cf->update ? &cf->key : NULL;
+    int hit = rl_txn_row_conflicts(txn, rel->desc, d, cf->arb.pk, ids, cf->arb.nids, key,
+                                   x->err);
+    if (hit < 0)
+        return -1;
+    if (hit == 1 && !cf->update)
+        return 1;
+    if (hit == 1) {
+        *ret_row = upd;
+        return conflict_update(x, rel, shape, ntab, cf, row, upd, arena);
+    }
+    if (rl_dml_insert_row(x, rel, row) < 0)
+        return -1;
+    if (!cf->update)
+        return 0;
+    /* the row just inserted may not be updated by a later proposal */
+    hit = rl_txn_row_conflicts(txn, rel->desc, d, cf->arb.pk, ids, cf->arb.nids, key, x->err);
+    return hit < 0 ? -1 : hit == 0 || affect_once(x, cf, key->data, key->len) >= 0 ? 0 : -1;
+}
 
 /* Target columns of an INSERT: the listed ones, or all in order. */
 static int insert_targets(rl_exec *x, const PgQuery__InsertStmt *st, const rl_rowset *shape,
@@ -294,7 +465,7 @@ static int assign(rl_expr_ctx *ec, const rl_rowset *shape, size_t c, const rl_va
  * -1. */
 static int insert_values_row(rl_exec *x, const rl_relation *rel, const rl_rowset *shape,
                              size_t ntab, const int *tcols, size_t ntarget, bool listed,
-                             const PgQuery__List *items, returning *ret, const rl_arbiters *arb)
+                             const PgQuery__List *items, returning *ret, conflict *cf)
 {
     if (items->n_items > ntarget)
         return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, rl_node_location(items->items[ntarget]),
@@ -316,10 +487,12 @@ static int insert_values_row(rl_exec *x, const rl_relation *rel, const rl_rowset
         if (rc == 0)
             rc = assign(&ec, shape, (size_t)tcols[i], &v, row, rl_node_location(e));
     }
+    rl_value upd[RL_MAX_COLUMNS + 1];
+    const rl_value *shown = row;
     if (rc == 0)
-        rc = insert_or_skip(x, rel, row, arb);
+        rc = insert_resolving(x, rel, shape, ntab, row, cf, upd, &shown, &arena);
     if (rc == 0)
-        rc = returning_add(x, ret, row, ntab, NULL, 0);
+        rc = returning_add(x, ret, shown, ntab, NULL, 0);
     rl_arena_free(&arena);
     return rc;
 }
@@ -328,7 +501,7 @@ static int insert_values_row(rl_exec *x, const rl_relation *rel, const rl_rowset
 static int insert_select(rl_exec *x, const rl_relation *rel, const rl_rowset *shape,
                          size_t ntab, const int *tcols, size_t ntarget,
                          const PgQuery__SelectStmt *sel, uint64_t *count, returning *ret,
-                         const rl_arbiters *arb)
+                         conflict *cf)
 {
     rl_rowset *rs = rl_select_run(x, sel, NULL);
     if (!rs)
@@ -345,8 +518,11 @@ static int insert_select(rl_exec *x, const rl_relation *rel, const rl_rowset *sh
         const rl_value *src = rl_rowset_row(rs, r);
         for (size_t i = 0; rc == 0 && i < rs->ncols; i++)
             rc = assign(&ec, shape, (size_t)tcols[i], &src[i], row, -1);
-        int ins = rc == 0 ? insert_or_skip(x, rel, row, arb) : -1;
-        if (ins == 0 && (rc = returning_add(x, ret, row, ntab, NULL, 0)) == 0)
+        rl_value upd[RL_MAX_COLUMNS + 1];
+        const rl_value *shown = row;
+        int ins = rc == 0 ? insert_resolving(x, rel, shape, ntab, row, cf, upd, &shown, &arena)
+                          : -1;
+        if (ins == 0 && (rc = returning_add(x, ret, shown, ntab, NULL, 0)) == 0)
             (*count)++;
         else if (ins < 0)
             rc = -1;
@@ -356,17 +532,48 @@ static int insert_select(rl_exec *x, const rl_relation *rel, const rl_rowset *sh
     return rc;
 }
 
-/* ON CONFLICT DO NOTHING's arbiters into *arb (DO UPDATE: 0A000). */
-static int conflict_arbiters(rl_exec *x, const PgQuery__OnConflictClause *oc,
-                             const rl_relation *rel, rl_arbiters *arb)
+/* ON CONFLICT's arbiters into cf, and DO UPDATE's SET targets (columns of
+ * the table, each once: 42703, 42601). */
+static int conflict_open(rl_exec *x, const PgQuery__InsertStmt *st, const rl_relation *rel,
+                         const rl_rowset *shape, size_t ntab, conflict *cf)
 {
-    if (oc->action != PG_QUERY__ON_CONFLICT_ACTION__ONCONFLICT_NOTHING)
-        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, oc->location,
-                             "INSERT ... ON CONFLICT DO UPDATE is not supported by RockLake");
+    const PgQuery__OnConflictClause *oc = st->on_conflict_clause;
+    cf->oc = oc;
+    cf->update = oc->action == PG_QUERY__ON_CONFLICT_ACTION__ONCONFLICT_UPDATE;
+    cf->alias = rl_range_var_alias(st->relation);
+    rl_buf_init(&cf->key, 0);
+    if (cf->update && !oc->infer) {
+        rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, oc->location,
+                      "ON CONFLICT DO UPDATE requires inference specification or constraint "
+                      "name");
+        rl_error_hint(x->err, "For example, ON CONFLICT (column_name).");
+        return -1;
+    }
     rl_txn *txn = rel->kind == RL_REL_STORED ? rl_exec_txn(x) : NULL;
     if (rel->kind == RL_REL_STORED && !txn)
         return -1;
-    return rl_index_arbiters(x, txn, rel, oc->infer, arb);
+    if (rl_index_arbiters(x, txn, rel, oc->infer, &cf->arb) < 0)
+        return -1;
+    if (oc->n_target_list > RL_MAX_COLUMNS)
+        return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1, "too many SET targets");
+    for (size_t i = 0; i < oc->n_target_list; i++) {
+        const PgQuery__ResTarget *rt = oc->target_list[i]->res_target;
+        if (rt->n_indirection ||
+            (rt->val && rt->val->node_case == PG_QUERY__NODE__NODE_MULTI_ASSIGN_REF))
+            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, rt->location,
+                                 "multiple-column or subscripted SET is not supported");
+        int c = col_index(shape, ntab, rt->name);
+        if (c < 0)
+            return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, rt->location,
+                                 "column \"%s\" of relation \"%s\" does not exist", rt->name,
+                                 rel->name);
+        for (size_t k = 0; k < i; k++) /* PostgreSQL points at no position here */
+            if (cf->cols[k] == c)
+                return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+                                     "multiple assignments to same column \"%s\"", rt->name);
+        cf->cols[i] = c;
+    }
+    return 0;
 }
 
 int rl_dml_insert(rl_exec *x, const PgQuery__InsertStmt *st)
@@ -381,12 +588,6 @@ int rl_dml_insert(rl_exec *x, const PgQuery__InsertStmt *st)
         return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, st->relation->location,
                              "permission denied for table %s",
                              rel.name);
-    rl_arbiters arbiters, *arb = NULL;
-    if (st->on_conflict_clause) {
-        if (conflict_arbiters(x, st->on_conflict_clause, &rel, &arbiters) < 0)
-            return -1;
-        arb = &arbiters;
-    }
     rl_rowset *shape = rl_relation_shape(x, &rel, rel.name);
     if (!shape)
         return -1;
@@ -395,6 +596,11 @@ int rl_dml_insert(rl_exec *x, const PgQuery__InsertStmt *st)
     uint64_t count = 0;
     int rc = ntab > RL_MAX_COLUMNS ? rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1,
                                                    "too many columns") : 0;
+    conflict cfs = {0}, *cf = NULL;
+    if (rc == 0 && st->on_conflict_clause) {
+        cf = &cfs;
+        rc = conflict_open(x, st, &rel, shape, ntab, cf);
+    }
     if (rc == 0)
         rc = insert_targets(x, st, shape, ntab, tcols, &ntarget);
     returning ret = {0};
@@ -413,14 +619,15 @@ int rl_dml_insert(rl_exec *x, const PgQuery__InsertStmt *st)
             if ((r & 255) == 0 && rl_exec_check_cancel(x) < 0)
                 rc = -1;
             else if ((rc = insert_values_row(x, &rel, shape, ntab, tcols, ntarget, st->n_cols != 0,
-                                              sel->values_lists[r]->list, &ret, arb)) == 0)
+                                              sel->values_lists[r]->list, &ret, cf)) == 0)
                 count++;
             else if (rc == 1)
                 rc = 0; /* left out: ON CONFLICT DO NOTHING */
         }
     } else if (rc == 0) {
-        rc = insert_select(x, &rel, shape, ntab, tcols, ntarget, sel, &count, &ret, arb);
+        rc = insert_select(x, &rel, shape, ntab, tcols, ntarget, sel, &count, &ret, cf);
     }
+    conflict_free(&cfs);
     rl_rowset_free(shape);
     return returning_finish(x, &ret, rc, "INSERT 0", count);
 }

@@ -362,6 +362,11 @@ static int conflict_update(rl_exec *x, const rl_relation *rel, const rl_rowset *
             d[c] = out[c].d;
         rc = rl_txn_update(txn, rel->desc, cf->key.data, cf->key.len, d, x->err);
     }
+    /* RETURNING reads out after the pair is gone: SET may have copied a
+     * string of EXCLUDED's (in the pair's arena) into it */
+    for (size_t c = 0; rc == 0 && c < ntab; c++)
+        if (rl_value_own(arena, &out[c]) < 0)
+            rc = oom(x);
     rl_rowset_free(pair);
     return rc;
 }

@@ -214,6 +214,30 @@ int rl_dml_insert_row(rl_exec *x, const rl_relation *rel, const rl_value *row)
 static int assign(rl_expr_ctx *ec, const rl_rowset *shape, size_t c, const rl_value *v,
                   rl_value *row, int location);
 
+/* What SET target rt assigns: its expression, or for one column of
+ * `SET (a, b) = (x, y)` (a MultiAssignRef) that column's element of the
+ * row. NULL with x's error: a sub-SELECT source (0A000), or a row of
+ * another length than the column list (42601, as PostgreSQL). */
+static const PgQuery__Node *set_source(rl_exec *x, const PgQuery__ResTarget *rt)
+{
+    if (!rt->val || rt->val->node_case != PG_QUERY__NODE__NODE_MULTI_ASSIGN_REF)
+        return rt->val;
+    const PgQuery__MultiAssignRef *m = rt->val->multi_assign_ref;
+    const PgQuery__Node *src = m->source;
+    if (!src || src->node_case != PG_QUERY__NODE__NODE_ROW_EXPR) {
+        rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, rt->location,
+                      "SET (...) = (SELECT ...) is not supported by RockLake");
+        return NULL;
+    }
+    const PgQuery__RowExpr *r = src->row_expr;
+    if (r->n_args != (size_t)m->ncolumns) {
+        rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, r->location,
+                      "number of columns does not match number of values");
+        return NULL;
+    }
+    return m->colno >= 1 && (size_t)m->colno <= r->n_args ? r->args[m->colno - 1] : NULL;
+}
+
 /* INSERT ... ON CONFLICT: the arbiters, and for DO UPDATE its SET targets,
  * the target's name in SET / WHERE, and the keys of the rows this
  * statement inserted or updated (a row is affected at most once: 21000). */
@@ -348,13 +372,14 @@ static int conflict_update(rl_exec *x, const rl_relation *rel, const rl_rowset *
         const PgQuery__ResTarget *rt = oc->target_list[i]->res_target;
         size_t c = (size_t)cf->cols[i];
         rl_value v;
-        if (rt->val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) {
+        const PgQuery__Node *src = set_source(x, rt);
+        if (src->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) {
             out[c].d.isnull = true;
             continue;
         }
-        rc = rl_expr_eval(&ec, rt->val, &v);
+        rc = rl_expr_eval(&ec, src, &v);
         if (rc == 0)
-            rc = assign(&ec, shape, c, &v, out, rl_node_location(rt->val));
+            rc = assign(&ec, shape, c, &v, out, rl_node_location(src));
     }
     if (rc == 0) {
         rl_datum d[RL_MAX_COLUMNS];
@@ -563,10 +588,11 @@ static int conflict_open(rl_exec *x, const PgQuery__InsertStmt *st, const rl_rel
         return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1, "too many SET targets");
     for (size_t i = 0; i < oc->n_target_list; i++) {
         const PgQuery__ResTarget *rt = oc->target_list[i]->res_target;
-        if (rt->n_indirection ||
-            (rt->val && rt->val->node_case == PG_QUERY__NODE__NODE_MULTI_ASSIGN_REF))
+        if (rt->n_indirection)
             return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, rt->location,
-                                 "multiple-column or subscripted SET is not supported");
+                                 "subscripted SET is not supported");
+        if (!set_source(x, rt))
+            return -1;
         int c = col_index(shape, ntab, rt->name);
         if (c < 0)
             return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, rt->location,
@@ -1244,10 +1270,11 @@ static int update_targets(dml_job *j, upd_ctx *u)
             return rl_exec_error(j->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                                  "this SET form is not supported");
         const PgQuery__ResTarget *rt = n->res_target;
-        if (rt->n_indirection ||
-            (rt->val && rt->val->node_case == PG_QUERY__NODE__NODE_MULTI_ASSIGN_REF))
+        if (rt->n_indirection)
             return rl_exec_error(j->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, rt->location,
-                                 "multiple-column or subscripted SET is not supported");
+                                 "subscripted SET is not supported");
+        if (!set_source(j->x, rt))
+            return -1;
         int c = col_index(j->target, j->ntab, rt->name);
         if (c < 0)
             return rl_exec_error(j->x, RL_SQLSTATE_UNDEFINED_COLUMN, rt->location,
@@ -1255,7 +1282,7 @@ static int update_targets(dml_job *j, upd_ctx *u)
                                  j->rel.name);
         for (size_t k = 0; k < i; k++)
             if (u->cols[k] == c)
-                return rl_exec_error(j->x, RL_SQLSTATE_SYNTAX_ERROR, rt->location,
+                return rl_exec_error(j->x, RL_SQLSTATE_SYNTAX_ERROR, -1, /* as PostgreSQL's */
                                      "multiple assignments to same column \"%s\"", rt->name);
         u->cols[i] = c;
     }
@@ -1272,12 +1299,13 @@ static int update_row(dml_job *j, rl_expr_ctx *ec, size_t r, void *ctx)
         const PgQuery__ResTarget *rt = u->st->target_list[i]->res_target;
         size_t c = (size_t)u->cols[i];
         rl_value v;
-        if (rt->val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) {
+        const PgQuery__Node *src = set_source(j->x, rt);
+        if (src->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) {
             nrow[c].d.isnull = true;
             continue;
         }
-        if (rl_expr_eval(ec, rt->val, &v) < 0 ||
-            assign(ec, j->target, c, &v, nrow, rl_node_location(rt->val)) < 0)
+        if (rl_expr_eval(ec, src, &v) < 0 ||
+            assign(ec, j->target, c, &v, nrow, rl_node_location(src)) < 0)
             return -1;
     }
     if (j->rel.kind == RL_REL_TEMP) {

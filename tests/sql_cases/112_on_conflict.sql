@@ -65,3 +65,16 @@ SELECT * FROM up ORDER BY id;
 INSERT INTO ducklake_snapshot VALUES (0, '2024-01-01 00:00:00+00', 7, 8, 9) ON CONFLICT (snapshot_id) DO UPDATE SET schema_version = excluded.schema_version RETURNING snapshot_id, schema_version;
 INSERT INTO ducklake_data_file (data_file_id, table_id, begin_snapshot, path) VALUES (1, 1, 0, 'moved') ON CONFLICT (data_file_id) DO UPDATE SET path = excluded.path;
 SELECT data_file_id, table_id, path FROM ducklake_data_file;
+-- SET (a, b) = (x, y) in UPDATE and DO UPDATE (was 0A000); a sub-SELECT
+-- source stays 0A000 (not compared here)
+CREATE TABLE ma (a int PRIMARY KEY, b text, c int);
+INSERT INTO ma VALUES (1, 'x', 10), (2, 'y', 20);
+UPDATE ma SET (b, c) = ('z', c + 1) WHERE a = 1 RETURNING *;
+UPDATE ma SET (b, c) = ROW('w', 5) WHERE a = 2 RETURNING *;
+UPDATE ma SET (b, c) = ('only') WHERE a = 2;
+UPDATE ma SET (b, c) = ('a', 1, 2) WHERE a = 2;
+UPDATE ma SET (b, b) = ('u', 'v') WHERE a = 2;
+UPDATE ma SET (b, c) = (DEFAULT, 7) WHERE a = 2 RETURNING *;
+INSERT INTO ma VALUES (1, 'n', 0) ON CONFLICT (a) DO UPDATE SET (b, c) = (excluded.b, ma.c * 2) RETURNING *;
+INSERT INTO ma VALUES (1, 'n', 0) ON CONFLICT (a) DO UPDATE SET (b, c) = (excluded.b) RETURNING *;
+SELECT * FROM ma ORDER BY a;

@@ -1,4 +1,4 @@
-// fuzz-sources: src/catalog/tabledef.c src/keys/desc.c src/keys/codec.c src/pgtype/pgtype.c src/pgtype/tzif.c src/base/buf.c src/base/error.c src/base/utf8.c
+// fuzz-sources: src/catalog/tabledef.c src/keys/keys.c src/keys/desc.c src/keys/codec.c src/pgtype/pgtype.c src/pgtype/tzif.c src/base/buf.c src/base/error.c src/base/utf8.c
 /*
  * fuzz_tabledef.c — libFuzzer target for the byte forms of table
  * definitions (src/catalog/tabledef.c): name index values (rl_name_entry)

@@ -1298,6 +1298,10 @@ static void test_unique_indexes(void)
     CHECK_EQ_STR(e.detail, "Key (b)=(x) is duplicated.");
     rl_txn_free(t);
 
+    /* every row has its entries and no entry stands alone: the refused
+     * (1, 'y') above left nothing behind although its transaction went on
+     * to commit (it left its row, without an entry, before the entries
+     * were probed first) */
     uint64_t keys = 0;
     CHECK_EQ_INT(rl_check(c, stderr, &keys, &e), 0);
     rl_catalog_close(c, NULL);
@@ -1312,6 +1316,41 @@ static void test_unique_indexes(void)
     CHECK(insert_ab(t, d, 3, "x", &e) == 0); /* no index on b is left */
     CHECK(rl_txn_commit(t, &e) == 0);
     rl_txn_free(t);
+    /* a refused UPDATE leaves the row and its entry alone */
+    t = rl_txn_begin(c, &e);
+    rl_scan *sc = rl_txn_scan(t, d, NULL, 0, &e);
+    const rl_row *row;
+    uint8_t key1[64];
+    size_t key1len = 0;
+    while (sc && rl_scan_next(sc, &row, &e) == 1)
+        if (row->vals[0].v.i == 3 && row->klen <= sizeof key1) {
+            memcpy(key1, row->key, row->klen);
+            key1len = row->klen;
+        }
+    rl_scan_free(sc);
+    CHECK(key1len > 0);
+    rl_datum to1[2] = {{.v.i = 1}, {.isnull = true}};
+    CHECK(rl_txn_update(t, d, key1, key1len, to1, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "23505");
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    CHECK_EQ_INT(rl_check(c, stderr, &keys, &e), 0);
+    /* what check finds when entries and rows disagree: a row without its
+     * entry, and an entry of no row */
+    kv_batch *kb = kv_batch_new();
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_unique_index(&k, 1);
+    rl_buf_put(&k, (const uint8_t[]){1, 8, 0, 0, 0, 0, 0, 0, 0, 3}, 10); /* a = 3 */
+    kv_batch_delete(kb, k.data, k.len);
+    rl_buf_reset(&k);
+    rl_key_unique_index(&k, 1);
+    rl_buf_put(&k, (const uint8_t[]){1, 8, 0, 0, 0, 0, 0, 0, 0, 77}, 10); /* a = 77 */
+    kv_batch_put(kb, k.data, k.len, key1, key1len);
+    CHECK(kv_write(rl_catalog_kv(c), kb, NULL) == 0);
+    kv_batch_free(kb);
+    rl_buf_free(&k);
+    CHECK_EQ_INT(rl_check(c, stderr, &keys, &e), 2);
     rl_catalog_close(c, NULL);
 }
 

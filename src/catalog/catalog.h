@@ -475,6 +475,16 @@ bool rl_index_def_decode(const uint8_t *v, size_t vl, rl_index_def *out);
  * (ChooseIndexColumnNames): each key column's name, a repeated one made
  * unique by a number (a, a1, a2 ...), shortened to fit with it. */
 void rl_index_column_names(const rl_index_def *d, char names[][RL_INDEX_NAME_MAX]);
+/* The key of `row`'s entry in UNIQUE index def on table d (format fmt) into
+ * key: 0x80 07 | def->id | per key column 00 (NULL, NULLS NOT DISTINCT
+ * only) or 01, uvarint length and rl_datum_equality_key's bytes. 1 made;
+ * 0 none (a NULL key column with NULLS DISTINCT, or a column d lacks: a
+ * dynamic table being rebuilt in a new shape); -1 out of memory; -2 longer
+ * than RL_UNIQUE_ENTRY_MAX (a store key; PostgreSQL's btree refuses rows
+ * over 2704 bytes after compression). Pure: `rocklake check` uses it. */
+#define RL_UNIQUE_ENTRY_MAX 4096
+int rl_unique_entry_key(rl_buf *key, const rl_index_def *def, const rl_table_desc *d,
+                        rl_format fmt, const rl_datum *row);
 
 /* The DuckLake format (table shapes) this transaction sees: the catalog's
  * at its start, or what it set. */

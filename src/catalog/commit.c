@@ -138,10 +138,34 @@ static int ov_move_to_dup(rl_txn *t, const uint8_t *k, size_t kl, uint64_t dup, 
     return rc;
 }
 
+/* The transaction's UNIQUE index entries (0x80 07) that name the row at
+ * `from` name it at `to` now (the row moved to a discriminator). */
+static int ov_renames_row(rl_txn *t, const uint8_t *from, size_t fl, const uint8_t *to,
+                          size_t tl, rl_error *err)
+{
+    uint8_t prefix[RL_KEY_INDEX_PREFIX_LEN];
+    size_t plen = rl_key_index_prefix(prefix, RL_INDEX_UNIQUE);
+    for (size_t i = cat_ov_lower_bound(t, prefix, plen); i < t->nov; i++) {
+        pending *p = &t->ov[i];
+        if (p->klen < plen || memcmp(p->key, prefix, plen) != 0)
+            break;
+        if (!p->val || rl_bytes_cmp(p->val, p->vlen, from, fl) != 0)
+            continue;
+        uint8_t *nv = dup_bytes(to, tl);
+        if (!nv)
+            return oom(err);
+        free(p->val);
+        p->val = nv;
+        p->vlen = tl;
+    }
+    return 0;
+}
+
 /* A concurrent commit took the natural key K that this transaction put a
  * row at (EXPECT_SLOT_FREE): the row and its live-index entry move to
- * K | dup, as PostgreSQL would keep both rows. Caller holds cat->lock, so
- * the discriminator is taken here and nothing else can take K | dup. */
+ * K | dup, as PostgreSQL would keep both rows, and the UNIQUE index entries
+ * that named it follow. Caller holds cat->lock, so the discriminator is
+ * taken here and nothing else can take K | dup. */
 static int move_to_dup_locked(rl_txn *t, const expectation *e, rl_error *err)
 {
     CAT_ASSERT_LOCKED(t->cat);
@@ -154,8 +178,16 @@ static int move_to_dup_locked(rl_txn *t, const expectation *e, rl_error *err)
         oom(err);
     else if (cat_alloc_seq_locked(t->cat, RL_COUNTER_NEXT_DUP, &dup, err) == 0 &&
              cat_touch_counter(t, RL_COUNTER_NEXT_DUP, dup + 1, err) == 0 &&
-             ov_move_to_dup(t, e->key, e->klen, dup, err) == 0)
-        rc = ov_move_to_dup(t, live.data, live.len, dup, err);
+             ov_move_to_dup(t, e->key, e->klen, dup, err) == 0 &&
+             ov_move_to_dup(t, live.data, live.len, dup, err) == 0) {
+        rl_buf moved;
+        rl_buf_init(&moved, 0);
+        rl_buf_put(&moved, e->key, e->klen);
+        rl_key_put_dup(&moved, dup);
+        rc = moved.failed ? oom(err)
+                          : ov_renames_row(t, e->key, e->klen, moved.data, moved.len, err);
+        rl_buf_free(&moved);
+    }
     rl_buf_free(&live);
     return rc;
 }

@@ -11,10 +11,11 @@
  * write (rl_seq_write) for a rebase.
  *
  * Invariants: every write of a row also writes or deletes its index
- * entries in the same overlay; a uniqueness probe is always followed by an
- * expectation, so a race lost after the probe still fails at COMMIT; a
- * check that fails writes nothing (sequence numbers are taken after
- * validation).
+ * entries (UNIQUE indexes' included) in the same overlay; a uniqueness
+ * probe is always followed by an expectation, so a race lost after the
+ * probe still fails at COMMIT; a check that fails writes nothing (sequence
+ * numbers are taken after validation; UNIQUE entries are probed before the
+ * row or any entry is written: unique_probe).
  */
 #include "catalog/catalog_int.h"
 
@@ -338,6 +339,37 @@ static int unique_violation(rl_txn *t, const cat_unique *u, const rl_table_desc 
     return -1;
 }
 
+/* 23505 if another row holds one of `row`'s entries in the UNIQUE indexes on
+ * d; the row's own entry (`own`: its key, before an UPDATE) is no conflict.
+ * Writes nothing, so a write it refuses leaves the transaction as it was. */
+static int unique_probe(rl_txn *t, const rl_table_desc *d, const rl_datum *row,
+                        const uint8_t *own, size_t ownl, rl_error *err)
+{
+    const cat_unique *u;
+    size_t n;
+    if (uniques_for_rows(t, &u, &n, err) < 0)
+        return -1;
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        if (!cat_unique_on(&u[i], d))
+            continue;
+        int has = cat_unique_entry_key(t, &u[i], d, row, &k, err);
+        int taken = has == 1 ? unique_key_taken(t, k.data, k.len, err) : has;
+        if (taken == 1 && own) { /* held by this row itself? */
+            uint8_t *v = NULL;
+            size_t vl = 0;
+            int got = cat_view_get(t, k.data, k.len, &v, &vl, err);
+            taken = got < 0 ? -1 : got == 1 && rl_bytes_cmp(v, vl, own, ownl) == 0 ? 0 : 1;
+            free(v);
+        }
+        rc = taken < 0 ? -1 : taken ? unique_violation(t, &u[i], d, row, err) : 0;
+    }
+    rl_buf_free(&k);
+    return rc;
+}
+
 /* u's entry for `row` (at row key rk): refused if another row holds it,
  * expected free at commit, written. */
 static int unique_put_one(rl_txn *t, const cat_unique *u, const rl_table_desc *d,
@@ -553,6 +585,8 @@ int cat_add_row(rl_txn *t, const rl_table_desc *d, const rl_datum *row, uint64_t
         goto out;
     }
     if (cat_encode_value(t, d, row, &val, err) < 0)
+        goto out;
+    if (unique_probe(t, d, row, NULL, 0, err) < 0) /* before anything is written */
         goto out;
     if ((rl_desc_keeps_duplicates(d) ? place_keeping_duplicates(t, &key, err)
                                      : place_unique(t, d, row, &key, err)) < 0)
@@ -799,6 +833,10 @@ int rl_txn_update(rl_txn *t, const rl_table_desc *d, const uint8_t *oldkey, size
         oom(err);
         goto out;
     }
+    /* the new values' UNIQUE entries are free but for the row's own, before
+     * any write: a refused UPDATE leaves the row and its entries alone */
+    if (unique_probe(t, d, newrow, kcopy, oldklen, err) < 0)
+        goto out;
     bool same_key = rl_bytes_cmp(nkey.data, nkey.len, kcopy, oldklen) == 0;
     bool same_pk = d->pk_col < 0 || old->vals[d->pk_col].isnull == newrow[d->pk_col].isnull;
     if (same_pk && d->pk_col >= 0 && !newrow[d->pk_col].isnull)

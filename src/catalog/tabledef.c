@@ -9,7 +9,8 @@
  * (rl_dynamic_desc_decode); the value of a name index entry (rl_name_entry);
  * a DuckLake fixed table extended with columns of a client's own
  * (rl_fixed_desc_extend); an index definition (rl_index_def_encode/decode,
- * the value of 0x80 05) and its columns' names (rl_index_column_names).
+ * the value of 0x80 05) and its columns' names (rl_index_column_names); the
+ * key of a row's entry in a UNIQUE index (rl_unique_entry_key, 0x80 07).
  *
  * Invariants: a descriptor built here owns its name and every column name
  * (rl_dynamic_desc_free frees exactly ncols_max of them); an extended
@@ -24,7 +25,9 @@
 #include <assert.h>
 #include <stdio.h>
 
+#include "keys/keys.h"
 #include "keys/tags.h"
+#include "pgtype/pgtype.h"
 
 /* --------------------------------------------------------- dynamic tables */
 
@@ -342,4 +345,38 @@ void rl_index_column_names(const rl_index_def *d, char names[][RL_INDEX_NAME_MAX
             snprintf(names[i], RL_INDEX_NAME_MAX, "%.*s%s", (int)keep, d->cols[i], digits);
         }
     }
+}
+
+/* ------------------------------------------------- UNIQUE index entries */
+
+int rl_unique_entry_key(rl_buf *key, const rl_index_def *def, const rl_table_desc *d,
+                        rl_format fmt, const rl_datum *row)
+{
+    assert(def->unique && def->ncols >= 1);
+    rl_buf_reset(key);
+    rl_key_unique_index(key, def->id);
+    rl_buf val;
+    rl_buf_init(&val, 0);
+    int rc = 1;
+    for (size_t i = 0; i < def->ncols && rc == 1; i++) {
+        int c = rl_desc_column_index(d, def->cols[i], fmt);
+        if (c < 0 || (row[c].isnull && !def->nulls_not_distinct)) {
+            rc = 0; /* another shape of the table (a rebuild), or NULLs distinct */
+            break;
+        }
+        if (row[c].isnull) {
+            rl_buf_put_u8(key, 0);
+            continue;
+        }
+        rl_buf_reset(&val);
+        rl_datum_equality_key(&val, d->cols[c].type, &row[c]);
+        rl_buf_put_u8(key, 1);
+        rl_buf_put_uvarint(key, val.len);
+        rl_buf_put(key, val.data, val.len);
+    }
+    bool failed = key->failed || val.failed;
+    rl_buf_free(&val);
+    if (failed)
+        return -1;
+    return rc == 1 && key->len > RL_UNIQUE_ENTRY_MAX ? -2 : rc;
 }

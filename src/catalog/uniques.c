@@ -28,10 +28,6 @@
 #include "keys/tags.h"
 #include "pgtype/pgtype.h"
 
-/* An entry longer than this is refused (54000): it would be a key of the
- * store. PostgreSQL's btree refuses rows over 2704 bytes after compression. */
-#define UNIQUE_ENTRY_MAX 4096
-
 static bool registry_current(const rl_txn *t)
 {
     return t->uniq_built && t->uniq_rel_version == t->rel_version &&
@@ -165,36 +161,13 @@ static int key_column(rl_txn *t, const rl_table_desc *d, const cat_unique *u, si
 int cat_unique_entry_key(rl_txn *t, const cat_unique *u, const rl_table_desc *d,
                          const rl_datum *row, rl_buf *key, rl_error *err)
 {
-    rl_buf_reset(key);
-    rl_key_unique_index(key, u->def.id);
-    rl_buf val;
-    rl_buf_init(&val, 0);
-    int rc = 1;
-    for (size_t i = 0; i < u->def.ncols && rc == 1; i++) {
-        int c = key_column(t, d, u, i);
-        if (c < 0) {
-            rc = 0; /* not an index of this shape of the table (above) */
-            break;
-        }
-        if (row[c].isnull) {
-            if (!u->def.nulls_not_distinct)
-                rc = 0; /* NULLs are distinct: no entry, no conflict */
-            rl_buf_put_u8(key, 0);
-            continue;
-        }
-        rl_buf_reset(&val);
-        rl_datum_equality_key(&val, d->cols[c].type, &row[c]);
-        rl_buf_put_u8(key, 1);
-        rl_buf_put_uvarint(key, val.len);
-        rl_buf_put(key, val.data, val.len);
-    }
-    rl_buf_free(&val);
-    if (rc >= 0 && (key->failed || val.failed))
+    int rc = rl_unique_entry_key(key, &u->def, d, t->fmt, row);
+    if (rc == -1)
         return oom(err);
-    if (rc == 1 && key->len > UNIQUE_ENTRY_MAX)
+    if (rc == -2)
         return rl_error_set(err, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED,
                             "index row size %zu exceeds RockLake's maximum %d for index \"%s\"",
-                            key->len, UNIQUE_ENTRY_MAX, u->name);
+                            key->len, RL_UNIQUE_ENTRY_MAX, u->name);
     return rc;
 }
 

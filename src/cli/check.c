@@ -246,6 +246,13 @@ typedef struct name_entry {
     size_t klen;
 } name_entry;
 
+/* A UNIQUE index definition and the table it is on (name index 0x80 03). */
+typedef struct unique_def {
+    rl_index_def def;
+    uint8_t tag;
+    uint64_t dyn_id;
+} unique_def;
+
 typedef struct checker {
     FILE *out;
     rl_format fmt;
@@ -277,6 +284,12 @@ typedef struct checker {
     name_entry *names;
     size_t nnames, capnames;
     idset unique_ids; /* ids of the UNIQUE index definitions seen (0x80 05 sort first) */
+    /* the UNIQUE definitions, read before the pass (rows sort before them),
+     * and the entries the rows want / the store has, by hash of the entry
+     * key: a = hash of the row key, b = the index id */
+    unique_def *udefs;
+    size_t nudefs;
+    idmap uwanted, uhave;
     bool have_format_version, have_ducklake_format, have_epoch;
     bool allow_copy_marker; /* rl_check_copy: the marker is expected */
 } checker;
@@ -562,6 +575,138 @@ static void check_row(checker *c, const uint8_t *k, size_t kl)
     check_discriminator(c, k, kl);
 }
 
+/* ------------------------------------------------- UNIQUE index entries */
+
+/* A 64-bit digest of key bytes, kept below UINT64_MAX (idmap keys id + 1). */
+static uint64_t key_digest(const uint8_t *k, size_t kl)
+{
+    return rl_hash_bytes(RL_HASH_SEED, k, kl) >> 1;
+}
+
+/* Note an entry (of index `id`, for the row whose key digests to `row`) in
+ * m; false if it was there already. */
+static bool note_entry(checker *c, idmap *m, uint64_t entry, uint64_t row, uint64_t id)
+{
+    bool added;
+    idmap_slot *s = idmap_get(m, entry, &added);
+    if (!s) {
+        c->oom = true;
+        return true;
+    }
+    if (added) {
+        s->a = row;
+        s->b = id;
+    }
+    return added;
+}
+
+/* The entries row `k` of d wants in its table's UNIQUE indexes. */
+static void want_entries(checker *c, const rl_table_desc *d, const uint8_t *k, size_t kl)
+{
+    rl_buf e;
+    rl_buf_init(&e, 0);
+    for (size_t i = 0; i < c->nudefs; i++) {
+        const unique_def *u = &c->udefs[i];
+        if (rl_desc_is_dynamic(d) ? u->tag != RL_TAG_DYNAMIC_ROW || u->dyn_id != d->dyn_id
+                                  : u->tag != d->tag)
+            continue;
+        int has = rl_unique_entry_key(&e, &u->def, d, c->fmt, c->row.vals);
+        if (has == -1)
+            c->oom = true;
+        if (has != 1)
+            continue;
+        if (!note_entry(c, &c->uwanted, key_digest(e.data, e.len), key_digest(k, kl), u->def.id))
+            problem(c, k, kl, "row holds the value another row of unique index %" PRIu64 " holds",
+                    u->def.id);
+    }
+    rl_buf_free(&e);
+}
+
+/* Every UNIQUE definition of the store with the table it is on, before the
+ * pass: the rows come first in key order and want their entries. */
+static int load_unique_defs(checker *c, kv_db *kv, rl_error *err)
+{
+    uint8_t prefix[RL_KEY_INDEX_PREFIX_LEN];
+    kv_error ke;
+    kv_iter *it = kv_scan_prefix(kv, NULL, prefix, rl_key_index_prefix(prefix, RL_INDEX_SQL_INDEX),
+                                 &ke);
+    if (!it)
+        return rl_error_set(err, RL_SQLSTATE_IO_ERROR, "listing index definitions: %s",
+                            ke.message);
+    const uint8_t *k, *v;
+    size_t kl, vl;
+    int rc;
+    rl_buf schema, nk;
+    rl_buf_init(&schema, 0);
+    rl_buf_init(&nk, 0);
+    size_t cap = 0;
+    while ((rc = kv_iter_next(it, &k, &kl, &v, &vl, &ke)) == 1) {
+        unique_def u;
+        memset(&u, 0, sizeof u);
+        rl_reader r;
+        rl_reader_init(&r, k + RL_KEY_INDEX_PREFIX_LEN, kl - RL_KEY_INDEX_PREFIX_LEN);
+        rl_buf_reset(&schema);
+        if (!rl_index_def_decode(v, vl, &u.def) || !u.def.unique ||
+            !rl_key_get_str(&r, &schema))
+            continue; /* the pass reports what does not decode */
+        rl_buf_put_u8(&schema, 0);
+        rl_buf_reset(&nk);
+        rl_key_dynamic_name(&nk, (const char *)schema.data, u.def.table);
+        uint8_t *nv = NULL;
+        size_t nvl = 0;
+        rl_name_entry e;
+        kv_error ge;
+        if (schema.failed || nk.failed ||
+            kv_get(kv, NULL, nk.data, nk.len, &nv, &nvl, &ge) != 1 ||
+            !rl_name_entry_decode(nv, nvl, &e)) {
+            free(nv);
+            continue; /* a definition of a table gone: its entries name no row */
+        }
+        free(nv);
+        u.tag = e.tag ? e.tag : RL_TAG_DYNAMIC_ROW;
+        u.dyn_id = e.tag ? 0 : e.dyn_id;
+        unique_def *grown = rl_array_reserve(c->udefs, c->nudefs, &cap, sizeof *grown, 4);
+        if (!grown) {
+            c->oom = true;
+            break;
+        }
+        c->udefs = grown;
+        c->udefs[c->nudefs++] = u;
+    }
+    kv_iter_free(it);
+    rl_buf_free(&schema);
+    rl_buf_free(&nk);
+    if (rc < 0)
+        return rl_error_set(err, RL_SQLSTATE_IO_ERROR, "listing index definitions: %s",
+                            ke.message);
+    return 0;
+}
+
+/* After the pass: every entry a row wants is there, naming that row, and
+ * every entry there is one a row wants. */
+static void check_unique_entries(checker *c)
+{
+    size_t missing = 0, stray = 0, misnamed = 0;
+    for (size_t i = 0; i < c->uwanted.cap; i++) {
+        const idmap_slot *w = &c->uwanted.slots[i];
+        if (!w->id1)
+            continue;
+        const idmap_slot *h = idmap_find(&c->uhave, w->id1 - 1);
+        missing += !h;
+        misnamed += h && h->a != w->a;
+    }
+    for (size_t i = 0; i < c->uhave.cap; i++)
+        stray += c->uhave.slots[i].id1 && !idmap_find(&c->uwanted, c->uhave.slots[i].id1 - 1);
+    if (missing)
+        problem(c, NULL, 0, "%zu rows lack their entry in a unique index (0x80 07)", missing);
+    if (misnamed)
+        problem(c, NULL, 0, "%zu unique index entries name another row than the one holding "
+                            "their values", misnamed);
+    if (stray)
+        problem(c, NULL, 0, "%zu unique index entries stand for no row holding their values",
+                stray);
+}
+
 static void check_table_key(checker *c, const rl_table_desc *d, const uint8_t *k, size_t kl,
                             const uint8_t *v, size_t vl)
 {
@@ -571,6 +716,8 @@ static void check_table_key(checker *c, const rl_table_desc *d, const uint8_t *k
         return;
     }
     check_row(c, k, kl);
+    if (c->nudefs)
+        want_entries(c, d, k, kl);
 }
 
 /* ------------------------------------------------------------ index keys */
@@ -719,7 +866,8 @@ static void check_sql_index_entry(checker *c, const uint8_t *k, size_t kl, const
 
 /* An entry of a UNIQUE index: the id of a definition seen, at least one
  * key column, and the key of the row it stands for as its value. */
-static void check_unique_entry(checker *c, const uint8_t *k, size_t kl, size_t vl)
+static void check_unique_entry(checker *c, const uint8_t *k, size_t kl, const uint8_t *v,
+                               size_t vl)
 {
     if (kl <= RL_KEY_UNIQUE_PREFIX_LEN) {
         problem(c, k, kl, "unique index entry key is %zu bytes, expected more than %d", kl,
@@ -731,6 +879,8 @@ static void check_unique_entry(checker *c, const uint8_t *k, size_t kl, size_t v
         problem(c, k, kl, "entry of unique index %" PRIu64 ", which has no definition", id);
     else if (vl == 0)
         problem(c, k, kl, "unique index entry names no row");
+    else
+        note_entry(c, &c->uhave, key_digest(k, kl), key_digest(v, vl), id);
 }
 
 /* A comment: schema, relation and column in its key, text without NUL
@@ -761,7 +911,7 @@ static void check_index_key(checker *c, const uint8_t *k, size_t kl, const uint8
     else if (kind == RL_INDEX_COMMENT)
         check_comment_entry(c, k, kl, v, vl);
     else if (kind == RL_INDEX_UNIQUE)
-        check_unique_entry(c, k, kl, vl);
+        check_unique_entry(c, k, kl, v, vl);
     else
         problem(c, k, kl, "unknown index kind 0x%02x", kind);
 }
@@ -1004,6 +1154,9 @@ static void checker_free(checker *c)
         free(c->parent_ids[i].slots);
     free(c->table_range.slots);
     free(c->unique_ids.slots);
+    free(c->udefs);
+    free(c->uwanted.slots);
+    free(c->uhave.slots);
     free(c->file_table.slots);
     keymap_free(&c->rows);
     free(c->needs);
@@ -1095,9 +1248,10 @@ static long check_run(rl_catalog *cat, bool allow_copy_marker, FILE *out, uint64
     parents_init(&c);
     long result = -1;
     if (rl_dyn_defs_load(rl_catalog_kv(cat), &c.defs, err) < 0 ||
-        scan(&c, rl_catalog_kv(cat), err) < 0)
+        load_unique_defs(&c, rl_catalog_kv(cat), err) < 0 || scan(&c, rl_catalog_kv(cat), err) < 0)
         goto out;
     finish_entity(&c);
+    check_unique_entries(&c);
     if (check_digest(&c, rl_catalog_kv(cat), err) < 0)
         goto out;
     check_rows_indexed(&c);

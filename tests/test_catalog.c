@@ -1354,6 +1354,40 @@ static void test_unique_indexes(void)
     rl_catalog_close(c, NULL);
 }
 
+/* Two transactions insert rows of one natural key into a DuckLake table
+ * that keeps duplicates and has a UNIQUE index on another column: the
+ * second to commit moves its row to key | dup, and its entry follows it
+ * (check finds each entry naming its row). */
+static void test_unique_entries_follow_a_moved_duplicate(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *c = open_cat(url, true);
+    if (!c)
+        return;
+    rl_error e;
+    const rl_table_desc *d = rl_desc_by_tag(RL_TAG_TABLE_STATS);
+    rl_index_def ux = {.table = "ducklake_table_stats", .method = RL_INDEX_BTREE, .ncols = 1,
+                       .cols = {"record_count"}, .unique = true};
+    rl_txn *t = rl_txn_begin(c, &e);
+    CHECK(rl_txn_register_fixed(t, "public", d, false, &e) == 0);
+    CHECK(rl_txn_create_index(t, "public", "stats_count", &ux, &e) == 0);
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    rl_txn *a = rl_txn_begin(c, &e), *b = rl_txn_begin(c, &e);
+    rl_datum ra[4] = {{.v.i = 1}, {.v.i = 10}, {.v.i = 10}, {.v.i = 100}};
+    rl_datum rb[4] = {{.v.i = 1}, {.v.i = 20}, {.v.i = 20}, {.v.i = 200}};
+    CHECK(rl_txn_insert(a, d, ra, &e) == 0);
+    CHECK(rl_txn_insert(b, d, rb, &e) == 0);
+    CHECK(rl_txn_commit(a, &e) == 0);
+    CHECK(rl_txn_commit(b, &e) == 0); /* moved to key | dup: PostgreSQL keeps both */
+    rl_txn_free(a);
+    rl_txn_free(b);
+    uint64_t keys = 0;
+    CHECK_EQ_INT(rl_check(c, stderr, &keys, &e), 0);
+    rl_catalog_close(c, NULL);
+}
+
 static void test_index_definitions(void)
 {
     char url[600];
@@ -2510,6 +2544,7 @@ static void run_suite(void)
     RUN(test_table_and_schema_registry);
     RUN(test_index_definitions);
     RUN(test_unique_indexes);
+    RUN(test_unique_entries_follow_a_moved_duplicate);
     RUN(test_comments);
     RUN(test_name_cache_follows_snapshots);
     RUN(test_group_commit_shares_flushes);

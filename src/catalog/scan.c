@@ -251,32 +251,9 @@ void rl_scan_free(rl_scan *s)
     free(s);
 }
 
-int rl_txn_get(rl_txn *t, const rl_table_desc *d, const rl_datum *fields, const rl_row **out,
-               rl_error *err)
+/* The row of d at t->get_key, decoded into t->get_row: 1, 0 none, -1. */
+static int get_at_get_key(rl_txn *t, const rl_table_desc *d, const rl_row **out, rl_error *err)
 {
-    rl_buf_reset(&t->get_key);
-    if (rl_key_encode_prefix(&t->get_key, d, fields, d->nkey) != RL_KEY_OK)
-        return 0;
-    free(t->get_val);
-    t->get_val = NULL;
-    size_t vlen = 0;
-    int rc = cat_view_get(t, t->get_key.data, t->get_key.len, &t->get_val, &vlen, err);
-    if (rc <= 0)
-        return rc;
-    if (cat_decode_row(t, d, t->get_key.data, t->get_key.len, t->get_val, vlen, &t->get_row,
-                   &t->get_arena, err) < 0)
-        return -1;
-    *out = &t->get_row;
-    return 1;
-}
-
-int rl_txn_get_key(rl_txn *t, const rl_table_desc *d, const uint8_t *key, size_t klen,
-                   const rl_row **out, rl_error *err)
-{
-    rl_buf_reset(&t->get_key);
-    rl_buf_put(&t->get_key, key, klen);
-    if (t->get_key.failed)
-        return oom(err);
     free(t->get_val);
     t->get_val = NULL;
     size_t vlen = 0;
@@ -288,6 +265,23 @@ int rl_txn_get_key(rl_txn *t, const rl_table_desc *d, const uint8_t *key, size_t
         return -1;
     *out = &t->get_row;
     return 1;
+}
+
+int rl_txn_get(rl_txn *t, const rl_table_desc *d, const rl_datum *fields, const rl_row **out,
+               rl_error *err)
+{
+    rl_buf_reset(&t->get_key);
+    if (rl_key_encode_prefix(&t->get_key, d, fields, d->nkey) != RL_KEY_OK)
+        return 0;
+    return get_at_get_key(t, d, out, err);
+}
+
+int rl_txn_get_key(rl_txn *t, const rl_table_desc *d, const uint8_t *key, size_t klen,
+                   const rl_row **out, rl_error *err)
+{
+    rl_buf_reset(&t->get_key);
+    rl_buf_put(&t->get_key, key, klen);
+    return t->get_key.failed ? oom(err) : get_at_get_key(t, d, out, err);
 }
 
 bool rl_row_visible_at(const rl_row *row, uint64_t snapshot)

@@ -190,6 +190,15 @@ static int returning_complete(rl_exec *x, returning *r, const char *tag)
 
 /* ---------------------------------------------------------- insert row */
 
+/* A stored table's row as the catalog takes it: the columns of the shape
+ * the transaction sees. */
+static void row_datums(rl_txn *txn, const rl_relation *rel, const rl_value *row, rl_datum *d)
+{
+    size_t n = rl_txn_table_ncols(txn, rel->desc);
+    for (size_t i = 0; i < n && i < RL_MAX_COLUMNS; i++)
+        d[i] = row[i].d;
+}
+
 int rl_dml_insert_row(rl_exec *x, const rl_relation *rel, const rl_value *row)
 {
     if (rel->kind == RL_REL_TEMP) {
@@ -202,10 +211,8 @@ int rl_dml_insert_row(rl_exec *x, const rl_relation *rel, const rl_value *row)
     rl_txn *txn = rl_exec_txn(x);
     if (!txn)
         return -1;
-    size_t n = rl_txn_table_ncols(txn, rel->desc);
     rl_datum d[RL_MAX_COLUMNS];
-    for (size_t i = 0; i < n && i < RL_MAX_COLUMNS; i++)
-        d[i] = row[i].d;
+    row_datums(txn, rel, row, d);
     return rl_txn_insert(txn, rel->desc, d, x->err);
 }
 
@@ -410,10 +417,8 @@ static int insert_resolving(rl_exec *x, const rl_relation *rel, const rl_rowset 
     rl_txn *txn = rl_exec_txn(x);
     if (!txn)
         return -1;
-    size_t n = rl_txn_table_ncols(txn, rel->desc);
     rl_datum d[RL_MAX_COLUMNS];
-    for (size_t i = 0; i < n && i < RL_MAX_COLUMNS; i++)
-        d[i] = row[i].d;
+    row_datums(txn, rel, row, d);
     const uint64_t *ids = cf->arb.all ? NULL : cf->arb.ids;
     rl_buf *key = cf->update ? &cf->key : NULL;
     int hit = rl_txn_row_conflicts(txn, rel->desc, d, cf->arb.pk, ids, cf->arb.nids, key,

@@ -254,12 +254,44 @@ fn guard_void(f: impl FnOnce()) {
 // Runtime, counters, small helpers
 // ---------------------------------------------------------------------------
 
+/// SlateDB's log lines (the `log` crate: retries, backpressure, fencing)
+/// on stderr, at the level ROCKLAKE_SLATEDB_LOG names (error, warn, info,
+/// debug, trace); without it they are dropped, as before. For diagnosing a
+/// store that stalls: SlateDB says why it waits only there.
+struct SlateLog;
+
+impl log::Log for SlateLog {
+    fn enabled(&self, m: &log::Metadata) -> bool {
+        m.level() <= log::max_level()
+    }
+    fn log(&self, r: &log::Record) {
+        if self.enabled(r.metadata()) {
+            eprintln!("{} slatedb {} {}: {}", now_ms(), r.level(), r.target(), r.args());
+        }
+    }
+    fn flush(&self) {}
+}
+
+fn slatedb_log() {
+    static ONCE: OnceLock<()> = OnceLock::new();
+    ONCE.get_or_init(|| {
+        let level = std::env::var("ROCKLAKE_SLATEDB_LOG").ok().and_then(|v| v.parse().ok());
+        if let Some(level) = level {
+            static LOGGER: SlateLog = SlateLog;
+            if log::set_logger(&LOGGER).is_ok() {
+                log::set_max_level(level);
+            }
+        }
+    });
+}
+
 /// One runtime for the process. C threads call `block_on` on it; SlateDB's
 /// background tasks (WAL flush, compaction, GC, reader polling) run on its
 /// two workers.
 fn runtime() -> &'static Runtime {
     static RT: OnceLock<Runtime> = OnceLock::new();
     RT.get_or_init(|| {
+        slatedb_log();
         tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .thread_name("rocklake-kv")

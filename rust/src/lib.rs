@@ -755,6 +755,21 @@ fn s3_store(url: &url::Url, timeout: Duration) -> KvResult<(Arc<dyn ObjectStore>
             ms(timeout.min(Duration::from_secs(5))),
         )
         .with_retry(retry)
+        // Every request runs on the shared runtime. Without this a request
+        // ran on the runtime of whoever made it, and so did the connection
+        // it opened: reads block on a runtime of the calling C thread
+        // (block_on_read), which runs only while that thread reads, yet the
+        // connection went back to the client's pool for everyone. A WAL
+        // write (on the shared runtime) that picked it up then waited until
+        // that thread read again: the promoted or newly opened writer's
+        // epoch write, its thread blocked on that very write, never went out
+        // and failed after the 30 s request timeout (seen in about one
+        // promotion in five of the 100k-file lake at 25 ms, and in cold
+        // opens and lease renewals since Round 20: docs/benchmarks.md
+        // Round 27).
+        .with_http_connector(object_store::client::SpawnedReqwestConnector::new(
+            runtime().handle().clone(),
+        ))
         .build()?;
     let prefix = url.path().trim_matches('/');
     Ok((Arc::new(s3), Path::from(prefix)))

@@ -13,9 +13,11 @@ delayed: 5 ms ~ S3 Express, 25 ms ~ S3 Standard, 100 ms ~ a far region).
   open       lakes of 1k/10k/100k data files (`rocklake demo`, 50 tables x 10
              columns) at 25 ms: cold open (spawn of `rocklake serve` to the
              first answered query), promotion of a `--standby` after kill -9
-             of the writer (the kill to the first commit on the standby), and
-             `rocklake promote` of a `--read-only` follower (the command to
-             the first commit on it)
+             of the writer (the kill to the first commit on the standby; the
+             same host, so the standby sees the pid gone within its 50 ms
+             look, no lease expiry), and `rocklake promote` of a
+             `--read-only` follower (the command's start to the first commit
+             on it; the writer it fences is alive)
   lag        follower lag at 25 ms: a commit acknowledged on the writer to it
              being visible on a `--read-only` follower (polled every 2 ms)
 
@@ -580,9 +582,14 @@ def markdown(R, c, args, files, md):
               '',
               f'`rocklake demo --files N {" ".join(DEMO)}`. Cold open: spawn of '
               '`rocklake serve` to the first answered query (`SELECT max(snapshot_id) FROM '
-              'ducklake_snapshot`). kill -9: SIGKILL of the writer to the first commit on a '
-              '`--standby` that followed it. promote: `rocklake promote` of a `--read-only` '
-              'follower to the first commit on it. Each repetition runs the three on the same '
+              'ducklake_snapshot`). kill -9: SIGKILL of the writer (reaped at once) to the '
+              'first commit on a `--standby` that followed it, on the same host: the standby '
+              'sees the pid gone at its next look (every 50 ms); a standby on another host '
+              'waits for the writer lease to expire instead (`--writer-lease-ms`, 10 s by '
+              'default), which this does not measure. promote: start of `rocklake promote` '
+              'of a `--read-only` follower to the first commit on it; the writer it fences is '
+              'alive (the standby promoted before). First commit: an INSERT on a fresh '
+              'connection, tried every 5 ms. Each repetition runs the three on the same '
               'lake, one after the other: the first cold open is of the lake as `rocklake demo` '
               'left it, a later one of the lake after a kill -9 and two promotions. Promotions: '
               'medians of the repetitions (all shown).', '',

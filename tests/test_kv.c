@@ -738,6 +738,96 @@ static void test_reader_follows_writer(void)
     close_db(w);
 }
 
+/* A promotion (kv_options.promote_from): the writer opened from a follower
+ * holds every write the old writer made durable, also those the follower
+ * never saw (its open takes only objects the follower read from memory,
+ * and asks the store for the rest), fences the old writer, and keeps
+ * working once the follower whose block cache it shares is closed. */
+static void test_promote_from_follower(void)
+{
+    char url[PATH_MAX], other[PATH_MAX];
+    fresh_url(url, sizeof url);
+    fresh_url(other, sizeof other);
+    kv_db *w = open_writer(url);
+    if (!w) return;
+    for (int i = 0; i < 20; i++) {
+        char k[32];
+        snprintf(k, sizeof k, "pf|%02d", i);
+        put1(w, k, "old");
+    }
+    CHECK_EQ_INT(kv_flush(w, NULL), 0);
+    kv_error err;
+    kv_options ro = {0};
+    ro.reader_poll_interval_ms = 240 * 1000; /* sees what its open found, nothing later */
+    kv_db *r = kv_open_reader(url, &ro, &err);
+    if (!r) fprintf(stderr, "  open_reader: %s\n", err.message);
+    CHECK(r != NULL);
+    if (!r) {
+        close_db(w);
+        return;
+    }
+    expect(r, NULL, "pf|19", "old");
+    usleep(200 * 1000); /* past its poller's first tick, which comes at once */
+    /* durable, never seen by the follower */
+    put1(w, "pf|late", "after the follower's open");
+    CHECK_EQ_INT(kv_flush(w, NULL), 0);
+    expect(r, NULL, "pf|late", NULL);
+
+    /* not a follower of this store: refused, nothing opened or fenced */
+    kv_options po = {0};
+    po.mirror_max_bytes = -1; /* as a promotion opens: reads from SlateDB */
+    po.promote_from = w;
+    CHECK(kv_open_writer(url, &po, &err) == NULL);
+    CHECK_EQ_INT(err.kind, KV_ERR_INVALID);
+    kv_db *w0 = open_writer(other);
+    if (w0) {
+        put1(w0, "x", "y");
+        close_db(w0);
+    }
+    po.promote_from = r;
+    CHECK(kv_open_writer(other, &po, &err) == NULL);
+    CHECK_EQ_INT(err.kind, KV_ERR_INVALID);
+    put1(w, "pf|still", "the old writer was not fenced by a refused open");
+
+    kv_db *p = kv_open_writer(url, &po, &err);
+    if (!p) fprintf(stderr, "  promote_from open: %s\n", err.message);
+    CHECK(p != NULL);
+    if (!p) {
+        close_db(r);
+        close_db(w);
+        return;
+    }
+    /* the old writer is fenced */
+    kv_batch *b = kv_batch_new();
+    bput(b, "pf|fenced", "x");
+    CHECK_EQ_INT(kv_write(w, b, &err), -1);
+    CHECK_EQ_INT(err.kind, KV_ERR_FENCED);
+    kv_batch_free(b);
+    expect(p, NULL, "pf|00", "old");
+    expect(p, NULL, "pf|19", "old");
+    expect(p, NULL, "pf|late", "after the follower's open");
+    expect(p, NULL, "pf|still", "the old writer was not fenced by a refused open");
+    expect(p, NULL, "pf|fenced", NULL);
+    put1(p, "pf|new", "promoted");
+    /* the follower closes (its block cache stays the writer's) */
+    close_db(r);
+    put1(p, "pf|after", "the follower closed");
+    CHECK_EQ_INT(kv_flush(p, NULL), 0);
+    expect(p, NULL, "pf|05", "old");
+    kv_iter *it = kv_scan_prefix(p, NULL, (const uint8_t *)"pf|", 3, NULL);
+    CHECK_EQ_INT(drain(it), 20 + 4);
+    kv_iter_free(it);
+    CHECK_EQ_INT(kv_close(w, &err), 0);
+    close_db(p);
+
+    kv_db *c = open_writer(url);
+    if (!c) return;
+    expect(c, NULL, "pf|late", "after the follower's open");
+    expect(c, NULL, "pf|after", "the follower closed");
+    expect(c, NULL, "pf|fenced", NULL);
+    close_db(c);
+}
+
 /* ---- 8. checkpoints ------------------------------------------------------- */
 
 static void test_checkpoints(void)
@@ -2103,6 +2193,7 @@ static void run_suite(const char *name)
     RUN(test_atomic_batch);
     RUN(test_fencing);
     RUN(test_reader_follows_writer);
+    RUN(test_promote_from_follower);
     RUN(test_checkpoints);
     RUN(test_threads_share_db);
     RUN(test_group_commit);

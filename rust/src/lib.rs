@@ -254,12 +254,44 @@ fn guard_void(f: impl FnOnce()) {
 // Runtime, counters, small helpers
 // ---------------------------------------------------------------------------
 
+/// SlateDB's log lines (the `log` crate: retries, backpressure, fencing)
+/// on stderr, at the level ROCKLAKE_SLATEDB_LOG names (error, warn, info,
+/// debug, trace); without it they are dropped, as before. For diagnosing a
+/// store that stalls: SlateDB says why it waits only there.
+struct SlateLog;
+
+impl log::Log for SlateLog {
+    fn enabled(&self, m: &log::Metadata) -> bool {
+        m.level() <= log::max_level()
+    }
+    fn log(&self, r: &log::Record) {
+        if self.enabled(r.metadata()) {
+            eprintln!("{} slatedb {} {}: {}", now_ms(), r.level(), r.target(), r.args());
+        }
+    }
+    fn flush(&self) {}
+}
+
+fn slatedb_log() {
+    static ONCE: OnceLock<()> = OnceLock::new();
+    ONCE.get_or_init(|| {
+        let level = std::env::var("ROCKLAKE_SLATEDB_LOG").ok().and_then(|v| v.parse().ok());
+        if let Some(level) = level {
+            static LOGGER: SlateLog = SlateLog;
+            if log::set_logger(&LOGGER).is_ok() {
+                log::set_max_level(level);
+            }
+        }
+    });
+}
+
 /// One runtime for the process. C threads call `block_on` on it; SlateDB's
 /// background tasks (WAL flush, compaction, GC, reader polling) run on its
 /// two workers.
 fn runtime() -> &'static Runtime {
     static RT: OnceLock<Runtime> = OnceLock::new();
     RT.get_or_init(|| {
+        slatedb_log();
         tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .thread_name("rocklake-kv")
@@ -723,6 +755,21 @@ fn s3_store(url: &url::Url, timeout: Duration) -> KvResult<(Arc<dyn ObjectStore>
             ms(timeout.min(Duration::from_secs(5))),
         )
         .with_retry(retry)
+        // Every request runs on the shared runtime. Without this a request
+        // ran on the runtime of whoever made it, and so did the connection
+        // it opened: reads block on a runtime of the calling C thread
+        // (block_on_read), which runs only while that thread reads, yet the
+        // connection went back to the client's pool for everyone. A WAL
+        // write (on the shared runtime) that picked it up then waited until
+        // that thread read again: the promoted or newly opened writer's
+        // epoch write, its thread blocked on that very write, never went out
+        // and failed after the 30 s request timeout (seen in about one
+        // promotion in five of the 100k-file lake at 25 ms, and in cold
+        // opens and lease renewals since Round 20: docs/benchmarks.md
+        // Round 27).
+        .with_http_connector(object_store::client::SpawnedReqwestConnector::new(
+            runtime().handle().clone(),
+        ))
         .build()?;
     let prefix = url.path().trim_matches('/');
     Ok((Arc::new(s3), Path::from(prefix)))
@@ -788,6 +835,11 @@ pub struct KvDb {
     compactor: Option<Arc<BackgroundCompactor>>,
     /// Writers: the close slate_shutdown started, if any.
     closing: Mutex<Option<Closing>>,
+    /// The handles using `cache` (a promoted writer shares its follower's:
+    /// `open_writer`); the last one to close closes it.
+    cache_users: Arc<AtomicU64>,
+    /// The store URL as opened (a promotion checks its follower's).
+    url: String,
 }
 
 enum Closing {
@@ -1489,9 +1541,197 @@ fn compactor_options() -> slatedb::config::CompactorOptions {
     }
 }
 
-fn open_writer(url: &str, opts: Opts) -> KvResult<KvDb> {
+/// A promoted writer's store while it opens (`open_writer`): the WAL
+/// objects and manifests its follower read (`FollowShared`) answer the
+/// open's reads of them from memory; everything else, and every object the
+/// follower did not read, goes to the store.
+///
+/// SlateDB's writer open reads the latest manifest, looks for the end of
+/// the WAL (HEADs of WAL ids after the manifest's replay point: a round of
+/// 8 in parallel, then a binary search, one round trip each) and, after
+/// fencing, replays the WAL objects up to it (a HEAD round, then a GET of
+/// each): about five round trips of the open the follower had already
+/// made. Why the answers are the store's: a found object is immutable
+/// (SlateDB writes each WAL and manifest id once, with put-if-absent), so
+/// its bytes are the store's whenever they were read; only "found" is
+/// answered from memory, never "not found" (those go to the store). The
+/// end of the WAL the open finds is then never beyond the store's (ids
+/// found exist or existed, and the end only grows), at most behind it
+/// when the old writer wrote more since the follower read; the fencing
+/// that follows handles that as it handles a writer racing the open (its
+/// fence object's put-if-absent fails on an id taken, and it tries the
+/// next), so the old writer is fenced exactly as by --takeover. The
+/// manifest listing, the fencing writes and every manifest read after
+/// them (ids the follower never saw) go to the store.
+struct PromoteStore {
+    inner: Arc<dyn ObjectStore>,
+    /// the follower's; None once the open is over (`forget`)
+    seen: Mutex<Option<Arc<FollowShared>>>,
+}
+
+impl std::fmt::Debug for PromoteStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PromoteStore({})", self.inner)
+    }
+}
+
+impl std::fmt::Display for PromoteStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self, f)
+    }
+}
+
+impl PromoteStore {
+    /// The follower's bytes of the immutable object `location`, if it read it.
+    fn seen(&self, location: &Path) -> Option<(object_store::ObjectMeta, Bytes)> {
+        if !immutable(location) {
+            return None;
+        }
+        let shared = self.seen.lock().ok()?.clone()?;
+        shared.cached(location.as_ref())
+    }
+
+    /// The open is over: the follower's memory is let go (its WAL objects
+    /// are replayed; what the writer reads later is newer than it).
+    fn forget(&self) {
+        if let Ok(mut s) = self.seen.lock() {
+            *s = None;
+        }
+    }
+}
+
+#[async_trait::async_trait]
+impl ObjectStore for PromoteStore {
+    async fn put_opts(
+        &self,
+        location: &Path,
+        payload: object_store::PutPayload,
+        opts: object_store::PutOptions,
+    ) -> object_store::Result<object_store::PutResult> {
+        self.inner.put_opts(location, payload, opts).await
+    }
+
+    async fn put_multipart_opts(
+        &self,
+        location: &Path,
+        opts: object_store::PutMultipartOptions,
+    ) -> object_store::Result<Box<dyn object_store::MultipartUpload>> {
+        self.inner.put_multipart_opts(location, opts).await
+    }
+
+    async fn get_opts(
+        &self,
+        location: &Path,
+        options: object_store::GetOptions,
+    ) -> object_store::Result<object_store::GetResult> {
+        let plain = options.if_match.is_none()
+            && options.if_none_match.is_none()
+            && options.if_modified_since.is_none()
+            && options.if_unmodified_since.is_none()
+            && options.version.is_none();
+        if let Some((meta, data)) = self.seen(location).filter(|_| plain) {
+            return FollowStore::result(meta, data, &options);
+        }
+        self.inner.get_opts(location, options).await
+    }
+
+    async fn get_ranges(
+        &self,
+        location: &Path,
+        ranges: &[std::ops::Range<u64>],
+    ) -> object_store::Result<Vec<Bytes>> {
+        let Some((meta, data)) = self.seen(location) else {
+            return self.inner.get_ranges(location, ranges).await;
+        };
+        if let Some(r) = ranges.iter().find(|r| r.start > r.end || r.end > meta.size) {
+            return Err(object_store::Error::Generic {
+                store: "promotion",
+                source: format!("range {r:?} beyond the object's {} bytes", meta.size).into(),
+            });
+        }
+        Ok(ranges.iter().map(|r| data.slice(r.start as usize..r.end as usize)).collect())
+    }
+
+    fn delete_stream(
+        &self,
+        locations: futures_util::stream::BoxStream<'static, object_store::Result<Path>>,
+    ) -> futures_util::stream::BoxStream<'static, object_store::Result<Path>> {
+        self.inner.delete_stream(locations)
+    }
+
+    fn list(
+        &self,
+        prefix: Option<&Path>,
+    ) -> futures_util::stream::BoxStream<'static, object_store::Result<object_store::ObjectMeta>>
+    {
+        self.inner.list(prefix)
+    }
+
+    fn list_with_offset(
+        &self,
+        prefix: Option<&Path>,
+        offset: &Path,
+    ) -> futures_util::stream::BoxStream<'static, object_store::Result<object_store::ObjectMeta>>
+    {
+        self.inner.list_with_offset(prefix, offset)
+    }
+
+    async fn list_with_delimiter(
+        &self,
+        prefix: Option<&Path>,
+    ) -> object_store::Result<object_store::ListResult> {
+        self.inner.list_with_delimiter(prefix).await
+    }
+
+    async fn copy_opts(
+        &self,
+        from: &Path,
+        to: &Path,
+        options: object_store::CopyOptions,
+    ) -> object_store::Result<()> {
+        self.inner.copy_opts(from, to, options).await
+    }
+
+    async fn rename_opts(
+        &self,
+        from: &Path,
+        to: &Path,
+        options: object_store::RenameOptions,
+    ) -> object_store::Result<()> {
+        self.inner.rename_opts(from, to, options).await
+    }
+}
+
+/// Open the writer of `url`. `from`: the follower of the same store this
+/// writer replaces (a promotion): the writer shares its block cache (the
+/// tables' blocks, indexes and filters the follower read are the same
+/// immutable objects, under the same cache scope) and its open reads what
+/// the follower read from memory (`PromoteStore`).
+fn open_writer(url: &str, opts: Opts, from: Option<&KvDb>) -> KvResult<KvDb> {
     let (store, path) = resolve_url(url, &opts, true)?;
-    let cache = make_cache(&opts);
+    let from = match from {
+        Some(f) if f.url != url => {
+            return Err(Fail::invalid(format!(
+                "a promotion of {url} from a follower of {}",
+                f.url
+            )))
+        }
+        Some(KvDb { engine: Engine::Writer(_), .. }) => {
+            return Err(Fail::invalid("a promotion from a writer, not a follower"))
+        }
+        f => f,
+    };
+    let (cache, cache_users) = match from {
+        Some(f) => {
+            f.cache_users.fetch_add(1, Ordering::AcqRel);
+            (f.cache.clone(), f.cache_users.clone())
+        }
+        None => (make_cache(&opts), Arc::new(AtomicU64::new(1))),
+    };
+    let promote = Arc::new(PromoteStore {
+        inner: store.clone(),
+        seen: Mutex::new(from.and_then(|f| f.follow.clone())),
+    });
     let settings = Settings {
         flush_interval: Some(opts.flush_interval),
         object_store_max_retries: Some(OBJECT_STORE_MAX_RETRIES),
@@ -1499,12 +1739,20 @@ fn open_writer(url: &str, opts: Opts) -> KvResult<KvDb> {
         compactor_options: None,
         ..Settings::default()
     };
-    let db = block_on(
-        Db::builder(path.clone(), store.clone())
+    let built = block_on(
+        Db::builder(path.clone(), promote.clone() as Arc<dyn ObjectStore>)
             .with_settings(settings)
             .with_db_cache(cache.clone(), 0)
             .build(),
-    )?;
+    );
+    promote.forget();
+    let db = match built {
+        Ok(db) => db,
+        Err(e) => {
+            cache_users.fetch_sub(1, Ordering::AcqRel);
+            return Err(e.into());
+        }
+    };
     let compactor = BackgroundCompactor::start(path.clone(), store.clone(), db.clone());
     Ok(KvDb {
         engine: Engine::Writer(db),
@@ -1517,6 +1765,8 @@ fn open_writer(url: &str, opts: Opts) -> KvResult<KvDb> {
         follow: None,
         compactor: Some(compactor),
         closing: Mutex::new(None),
+        cache_users,
+        url: url.to_owned(),
     })
 }
 
@@ -1629,6 +1879,8 @@ fn open_reader(url: &str, opts: Opts, no_writes: bool) -> KvResult<KvDb> {
         follow: follow.map(|(_, shared)| shared),
         compactor: None,
         closing: Mutex::new(None),
+        cache_users: Arc::new(AtomicU64::new(1)),
+        url: url.to_owned(),
     })
 }
 
@@ -1657,11 +1909,14 @@ pub extern "C" fn kv_error_kind_name(kind: c_int) -> *const c_char {
 pub unsafe extern "C" fn slate_open_writer(
     url: *const c_char,
     opts: *const SlateOptions,
+    from: *const KvDb,
     err: *mut KvError,
 ) -> *mut KvDb {
     guard(err, std::ptr::null_mut(), || {
         let url = c_str(url, "url")?;
-        open_writer(url, resolve_opts(opts)).map(into_handle)
+        // SAFETY: NULL or a live handle from kv_open_reader (slate.h)
+        let from = if from.is_null() { None } else { Some(db_ref(from)?) };
+        open_writer(url, resolve_opts(opts), from).map(into_handle)
     })
 }
 
@@ -1708,8 +1963,11 @@ async fn close_engine(db: &KvDb) -> KvResult<()> {
     if let Some(c) = &db.compactor {
         c.stop().await;
     }
-    // The cache is ours (passed via with_db_cache), so SlateDB leaves it open.
-    let _ = db.cache.close().await;
+    // The cache is ours (passed via with_db_cache), so SlateDB leaves it
+    // open; shared with a promoted writer, the last of the two closes it.
+    if db.cache_users.fetch_sub(1, Ordering::AcqRel) == 1 {
+        let _ = db.cache.close().await;
+    }
     res.map_err(Fail::from)
 }
 

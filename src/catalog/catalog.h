@@ -91,6 +91,11 @@ typedef struct rl_store_options {
     void (*loaded)(void *ctx, const char *url, const kv_open_timing *timing,
                    const kv_error *refusal);
     void *loaded_ctx;
+    /* Writers: NULL, or the kv handle of a follower of the same store this
+     * writer replaces (a promotion), open until rl_catalog_open returns:
+     * its block cache and the WAL objects and manifests it read serve the
+     * open (kv_options.promote_from). */
+    const kv_db *promote_from;
 } rl_store_options;
 
 typedef struct rl_catalog_options {

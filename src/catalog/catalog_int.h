@@ -324,6 +324,7 @@ static inline kv_options cat_kv_options(const rl_store_options *s)
     ko.load_background = s->load_background ? 2 : 0; /* rl_catalog_start_load */
     ko.loaded = s->loaded;
     ko.loaded_ctx = s->loaded_ctx;
+    ko.promote_from = s->promote_from;
     return ko;
 }
 

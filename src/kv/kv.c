@@ -1067,7 +1067,8 @@ kv_db *kv_open_writer(const char *url, const kv_options *opts, kv_error *err)
     if (so.flush_interval_ms == 0 && url && strstr(url, "://") &&
         strncmp(url, "file://", 7) != 0 && strncmp(url, "memory://", 9) != 0)
         so.flush_interval_ms = OBJECT_STORE_WAL_FLUSH_MS;
-    slate_db *s = slate_open_writer(url, &so, err);
+    const kv_db *from = opts ? opts->promote_from : NULL;
+    slate_db *s = slate_open_writer(url, &so, from ? from->slate : NULL, err);
     kv_db *db = s ? wrap(s, err) : NULL;
     if (!db) return NULL;
     uint64_t t1 = rl_monotonic_ns();

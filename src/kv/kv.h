@@ -160,6 +160,16 @@ typedef struct kv_options {
     void (*loaded)(void *ctx, const char *url, const struct kv_open_timing *timing,
                    const struct kv_error *refusal);
     void *loaded_ctx;
+    /* Writers: NULL, or a follower (kv_open_reader) of the same url that
+     * this writer replaces (a promotion), open until kv_open_writer
+     * returns. The writer shares its block cache (the tables' blocks,
+     * indexes and filters it read), and its open takes the WAL objects and
+     * manifests the follower read from memory instead of reading them
+     * again: they are immutable once written, and only objects found are
+     * answered so (the end of the WAL, the manifest listing and the
+     * fencing still ask the store), so the open fences the old writer and
+     * holds every write it made durable, as any writer open. */
+    const struct kv_db *promote_from;
 } kv_options;
 
 typedef struct kv_db kv_db;

@@ -72,8 +72,12 @@ typedef struct slate_db slate_db;
 typedef struct slate_snapshot slate_snapshot;
 typedef struct slate_iter slate_iter;
 
-/* opts may be NULL (all defaults). */
-slate_db *slate_open_writer(const char *url, const slate_options *opts, kv_error *err);
+/* opts may be NULL (all defaults). from: NULL, or a reader of the same
+ * url (open until this returns) whose block cache the writer shares and
+ * whose WAL objects and manifests read its open answers from memory
+ * (kv_options.promote_from). */
+slate_db *slate_open_writer(const char *url, const slate_options *opts, const slate_db *from,
+                            kv_error *err);
 /* no_writes: a reader that keeps no SlateDB checkpoint (kv_options.reader_no_writes). */
 slate_db *slate_open_reader(const char *url, const slate_options *opts, int no_writes,
                             kv_error *err);

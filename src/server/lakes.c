@@ -437,7 +437,7 @@ static bool take_probe(srv_lakes *L, const char *url, rl_lease_owner *lease, boo
 /* Open (or, with create, make) the catalog at url; NULL with err, or NULL
  * with err clear when the store does not exist and create is off. */
 static rl_catalog *open_catalog(srv_lakes *L, const char *url, const char *name, bool create,
-                                rl_format format, bool takeover, bool promoting,
+                                rl_format format, bool takeover, const srv_lake *promoting,
                                 int64_t *exists_ns, rl_error *err)
 {
     int64_t t0 = mono_ns();
@@ -500,6 +500,11 @@ static rl_catalog *open_catalog(srv_lakes *L, const char *url, const char *name,
      * keys, and the standby is to write within a second (see
      * srv_lakes_promote). */
     o.store.mirror_max_bytes = promoting ? -1 : L->cfg.mirror_bytes;
+    /* ... and it shares the follower's block cache and takes the WAL
+     * objects and manifests the follower read from memory (kv.h
+     * promote_from: about five round trips of SlateDB's open, and the
+     * catalog's first reads from cold blocks). */
+    o.store.promote_from = promoting ? rl_catalog_kv(promoting->cat) : NULL;
     o.store.journal_off = L->cfg.journal_off;
     o.store.journal_salvage = L->cfg.journal_salvage;
     o.store.digest_rebuild = L->cfg.rebuild_digest;
@@ -606,7 +611,7 @@ static schema_lake *open_schema_lake(srv_lake *l, const char *schema, bool creat
     }
     int64_t t0 = mono_ns(), exists_ns = 0;
     rl_catalog *cat = open_catalog(l->L, url, l->name, create && !following(l->L),
-                                   rl_catalog_format(l->cat), l->reopened, false, &exists_ns, err);
+                                   rl_catalog_format(l->cat), l->reopened, NULL, &exists_ns, err);
     if (!cat)
         return NULL;
     rl_engine_options eo = {.database = l->name};
@@ -714,8 +719,8 @@ static void close_schema_lakes(srv_lake *l)
     pthread_mutex_destroy(&l->schemas_mu);
 }
 
-static srv_lake *open_lake(srv_lakes *L, const char *name, bool reopen, bool promoting,
-                           rl_error *err)
+static srv_lake *open_lake(srv_lakes *L, const char *name, bool reopen,
+                           const srv_lake *promoting, rl_error *err)
 {
     char url[4096];
     if (!rl_db_url(L->cfg.store, name, url, sizeof url)) {
@@ -751,7 +756,7 @@ static srv_lake *open_lake(srv_lakes *L, const char *name, bool reopen, bool pro
                     err->message, NULL);
             return NULL;
         }
-        cat = open_catalog(L, url, name, true, 0, reopen, false, &exists_ns, err);
+        cat = open_catalog(L, url, name, true, 0, reopen, NULL, &exists_ns, err);
         if (!cat) {
             pthread_mutex_lock(&L->mu);
             L->auto_created--;
@@ -1027,10 +1032,11 @@ static srv_lake **retired_of(srv_lakes *L, const char *name, size_t *n, bool *oo
  * up to the store timeout); other databases, /metrics and cancels go on
  * meanwhile. A reopen that failed (the store still down) is tried again by
  * the healer (with backoff) or by the next connection to the name, still
- * taking over the lease the retired one holds.
+ * taking over the lease the retired one holds. `promoting`: NULL, or the
+ * retired follower of `name` this writer open replaces (a promotion).
  * Caller holds L->mu, held again on return; the opened lake is linked in
  * and the retired lakes it frees go to *unused. */
-static srv_lake *open_unlocked(srv_lakes *L, const char *name, bool promoting,
+static srv_lake *open_unlocked(srv_lakes *L, const char *name, const srv_lake *promoting,
                                srv_lake **unused, rl_error *err)
 {
     size_t n;
@@ -1069,7 +1075,7 @@ rl_engine *srv_lake_engine(srv_lakes *L, const char *name, srv_lake **lake, rl_e
     pthread_mutex_lock(&L->mu);
     srv_lake *l = find_or_retire(L, name);
     if (!l)
-        l = open_unlocked(L, name, false, &unused, err);
+        l = open_unlocked(L, name, NULL, &unused, err);
     if (l && lake)
         l->sessions++;
     pthread_mutex_unlock(&L->mu);
@@ -1146,7 +1152,7 @@ static void heal_one(srv_lakes *L, lake_down *d)
     srv_lake *unused = NULL;
     rl_error err;
     rl_error_clear(&err);
-    srv_lake *l = open_unlocked(L, name, false, &unused, &err); /* drops L->mu meanwhile */
+    srv_lake *l = open_unlocked(L, name, NULL, &unused, &err); /* drops L->mu meanwhile */
     if (!l && (d = find_down(L, name))) {
         d->attempts++;
         d->next_ns = mono_ns() + d->backoff_ns;
@@ -1255,7 +1261,13 @@ void srv_lake_fenced(srv_lake *lake)
  *    (its reads went to SlateDB). The promotion skips that load
  *    (open_catalog's `promoting`) and the new writer reads SlateDB as the
  *    follower did, so it takes tens of milliseconds whatever the lake's
- *    size (docs/operations.md, "Hot standby and promotion", has figures);
+ *    size on a local store. On an object store what is left is SlateDB's
+ *    writer open, round trips in series; the follower hands the writer
+ *    its block cache and the WAL objects and manifests it read (kv.h
+ *    promote_from), which are immutable, so the open asks the store only
+ *    for what the follower cannot know: the manifest listing, the end of
+ *    the WAL beyond what it saw, and the fencing (docs/operations.md,
+ *    "Hot standby and promotion", has figures);
  *  - the follower's catalog is retired as a failed writer's is, but not
  *    shut down (it writes nothing): sessions inside a transaction finish
  *    it on the follower's snapshot and move to the writer after it.
@@ -1285,7 +1297,9 @@ static srv_lake *promote_one(srv_lakes *L, srv_lake **pp, srv_lake **unused, rl_
     atomic_store(&f->replaced, true);
     L->retired = f;
     int64_t t0 = mono_ns();
-    srv_lake *w = open_unlocked(L, name, true, unused, err);
+    /* f stays open meanwhile: a retired lake is freed only once its name
+     * is open again (collect_unused_retired) */
+    srv_lake *w = open_unlocked(L, name, f, unused, err);
     char ms[24];
     snprintf(ms, sizeof ms, "%.1f", (double)(mono_ns() - t0) / 1e6);
     if (w)

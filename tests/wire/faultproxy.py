@@ -23,7 +23,9 @@ path contains it (one lake of several, "/root/lake/"); the others pass.
 Counters: `writes` (write requests seen), `faulted` (writes answered with
 an error or dropped), `requests` (every request forwarded, by method in
 `by_method`), `bytes_down` (response body bytes relayed back, what the
-client read). Thread-safe; set the mode with set_mode().
+client read). Thread-safe; set the mode with set_mode(). With `trace` set
+to a list, every request forwarded is appended to it as (method, path,
+status) once answered.
 """
 import http.client
 import http.server
@@ -52,6 +54,7 @@ class FaultProxy:
         self.requests = 0
         self.by_method = {}
         self.bytes_down = 0
+        self.trace = None
         proxy = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -107,7 +110,7 @@ class FaultProxy:
                                  headers=headers)
                     r = conn.getresponse()
                     data = r.read()
-                    proxy.count(self.command, len(data))
+                    proxy.count(self.command, len(data), self.path, r.status)
                     self.send_response(r.status, r.reason)
                     for k, v in r.getheaders():
                         if k.lower() not in ("connection", "keep-alive", "transfer-encoding",
@@ -176,11 +179,13 @@ class FaultProxy:
                 return st
             return None
 
-    def count(self, method, nbytes):
+    def count(self, method, nbytes, path="", status=0):
         with self.lock:
             self.requests += 1
             self.by_method[method] = self.by_method.get(method, 0) + 1
             self.bytes_down += nbytes
+            if self.trace is not None:
+                self.trace.append((method, path, status))
 
     def counters(self):
         """(requests, {method: requests}, bytes_down) so far."""

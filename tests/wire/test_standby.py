@@ -345,48 +345,49 @@ class Load:
             t.join(30)
 
 
-def test_kill9_promote_rounds_under_load(start_server):
-    """ROUNDS (6; ROCKLAKE_STANDBY_ROUNDS) of kill -9 of the writer under three
-    writing clients,
+def kill9_promote_rounds(start, rounds, before=30, after=10, timeout=10):
+    """`rounds` kill -9s of the writer under three writing clients,
     alternating an explicit `rocklake promote` and --standby's own
-    promotion; a new standby follows each new writer. Every acknowledged
-    insert is on the last writer exactly once, and the clients went on
-    (target_session_attrs=read-write found each new writer)."""
-    w = start_server()
+    promotion; a new standby follows each new writer (start(*args) starts
+    a server of the same root). Every acknowledged insert is on the last
+    writer exactly once, and the clients went on (target_session_attrs=
+    read-write found each new writer). Returns (ms from each kill to the
+    clients' 10th commit on the new writer, inserts acknowledged)."""
+    w = start()
     with psycopg.connect(w.dsn(), autocommit=True) as c:
         c.execute("CREATE TABLE load_t (id bigint)")
     # even rounds: a plain follower promoted by `rocklake promote`; odd
     # rounds: a --standby that promotes itself
     def follower(rnd):
-        return start_server("--read-only" if rnd % 2 == 0 else "--standby")
+        return start("--read-only" if rnd % 2 == 0 else "--standby")
 
     s = follower(0)
-    wait_rows(s.dsn(), "SELECT count(*) FROM load_t", [(0,)])
+    wait_rows(s.dsn(), "SELECT count(*) FROM load_t", [(0,)], timeout=30)
     load = Load([w.port, s.port])
+    times = []
     try:
-        times = []
-        for rnd in range(ROUNDS):
-            before = load.acknowledged()
-            deadline = time.monotonic() + 10
-            while load.acknowledged() < before + 30:
+        for rnd in range(rounds):
+            n0 = load.acknowledged()
+            deadline = time.monotonic() + timeout
+            while load.acknowledged() < n0 + before:
                 assert time.monotonic() < deadline, f"round {rnd}: the load is stuck"
                 time.sleep(0.01)
             time.sleep(0.2)  # the standby has seen the writer's lease by now
             w.crash()
             t0 = time.monotonic()
-            after = load.acknowledged()
+            n1 = load.acknowledged()
             if rnd % 2 == 0:
                 code, out = promote(s)
                 assert code == 0, out
-            deadline = time.monotonic() + 10
-            while load.acknowledged() < after + 10:
+            deadline = time.monotonic() + timeout
+            while load.acknowledged() < n1 + after:
                 assert time.monotonic() < deadline, f"round {rnd}: no commit on the new writer"
                 time.sleep(0.005)
             times.append((time.monotonic() - t0) * 1000)
             w, s = s, follower(rnd + 1)
             with load.lock:
                 load.ports = [w.port, s.port]
-            wait_rows(s.dsn(), "SELECT count(*) > 0 FROM load_t", [(True,)])
+            wait_rows(s.dsn(), "SELECT count(*) > 0 FROM load_t", [(True,)], timeout=30)
         print("kill -9 -> clients committing on the new writer (ms):",
               [round(t) for t in times])
     finally:
@@ -398,7 +399,74 @@ def test_kill9_promote_rounds_under_load(start_server):
     assert not acked - set(rows), f"lost acknowledged ids: {sorted(acked - set(rows))[:20]}"
     assert len(rows) == len(set(rows)), "an id is there twice"
     print(f"{len(acked)} inserts acknowledged, {load.errors} failed (not acknowledged)")
-    assert len(acked) > 200
+    return times, len(acked)
+
+
+def test_kill9_promote_rounds_under_load(start_server):
+    """ROUNDS (6; ROCKLAKE_STANDBY_ROUNDS) kill -9 / promote rounds on a
+    local store (kill9_promote_rounds)."""
+    _, acked = kill9_promote_rounds(start_server, ROUNDS)
+    assert acked > 200
+
+
+@pytest.fixture
+def s3_slow(tmp_path):
+    from conftest import moto_behind_proxy
+    yield from moto_behind_proxy(tmp_path, "rounds")
+
+
+def test_s3_kill9_promote_rounds_at_25ms(start_server, s3_slow):
+    """The rounds of kill9_promote_rounds on s3:// at 25 ms per request
+    (S3 Standard), where a promoted writer's open takes the WAL objects
+    and manifests its follower read from memory and shares its block
+    cache (kv.h promote_from): 2 rounds (one `rocklake promote`, one
+    --standby promoting itself; ROCKLAKE_STANDBY_ROUNDS=20 for #36's
+    20), every acknowledged insert there once. ~20 s."""
+    s3_slow.set_mode("delay", delay_ms=25, reads=True)
+    rounds = int(os.environ.get("ROCKLAKE_STANDBY_ROUNDS", "2"))
+
+    def start(*args):
+        return start_server(*args, store_root="s3://rounds/root", env=s3_slow.env)
+    times, acked = kill9_promote_rounds(start, rounds, timeout=30)
+    assert acked > 20 * rounds
+
+
+def test_s3_promotion_reads_nothing_its_follower_read(start_server, s3_slow):
+    """A promoted writer's open takes the WAL objects and manifests its
+    follower read from memory (each a round trip to the store, ~5 in
+    series of SlateDB's open: the WAL end's HEADs, the replay's reads):
+    from `rocklake promote` to the first commit, no WAL object the
+    follower had read is asked for again (before: the open's HEADs and
+    GETs of them, 13-16 requests here), and every commit is there. ~5 s."""
+    import re
+    root = "s3://rounds/root"
+    w = start_server(store_root=root, env=s3_slow.env)
+    with psycopg.connect(w.dsn(), autocommit=True) as c:
+        c.execute("CREATE TABLE sb_t (a bigint)")
+        for i in range(30):  # WAL objects the follower reads, then the writer's open
+            c.execute("INSERT INTO sb_t VALUES (%s)", (i,))
+    s3_slow.trace = []
+    f = start_server("--read-only", store_root=root, env=s3_slow.env)
+    wait_rows(f.dsn(), "SELECT count(*) FROM sb_t", [(30,)], timeout=30)
+    w.crash()  # no WAL object after this one
+    time.sleep(0.5)  # the follower's WAL prober has seen the last ones
+    mark = len(s3_slow.trace)
+    t0 = time.monotonic()
+    code, out = promote(f)
+    assert code == 0, out
+    first_commit_ms(f, t0, sql="INSERT INTO sb_t VALUES (30)")
+    trace = list(s3_slow.trace)
+    s3_slow.trace = None
+
+    def wal_id(path):
+        m = re.search(r"/wal/(\d+)\.sst", path)
+        return int(m.group(1)) if m else None
+    read = {wal_id(p) for m, p, st in trace[:mark] if m == "GET" and st == 200} - {None}
+    again = [(m, p) for m, p, st in trace[mark:] if wal_id(p) in read]
+    assert read, "the follower read no WAL object"
+    assert not again, f"asked again for what the follower read: {again[:10]}"
+    with psycopg.connect(f.dsn(), autocommit=True) as c:
+        assert c.execute("SELECT count(*), count(DISTINCT a) FROM sb_t").fetchone() == (31, 31)
 
 
 def test_s3_kill9_round_under_load(moto, start_server):  # moto outlives the servers

@@ -263,17 +263,10 @@ static int clear_uniques_of(rl_txn *t, const rl_table_desc *d, rl_error *err)
     size_t n;
     if (cat_uniques(t, &u, &n, err) < 0)
         return -1;
-    uint64_t ids[RL_INDEX_MAX_KEYS * 4];
-    size_t nids = 0;
+    /* clearing writes entries only: the registry stays as it is (cat_ov_set
+     * drops it for names and definitions) */
     for (size_t i = 0; i < n; i++)
-        if (cat_unique_on(&u[i], d)) {
-            if (nids == sizeof ids / sizeof ids[0])
-                return rl_error_set(err, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED,
-                                    "table \"%s\" has too many unique indexes", d->name);
-            ids[nids++] = u[i].def.id;
-        }
-    for (size_t i = 0; i < nids; i++)
-        if (cat_unique_clear(t, ids[i], err) < 0)
+        if (cat_unique_on(&u[i], d) && cat_unique_clear(t, u[i].def.id, err) < 0)
             return -1;
     return 0;
 }

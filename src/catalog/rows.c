@@ -186,6 +186,19 @@ static int delete_row_indexes(rl_txn *t, const rl_table_desc *d, const rl_datum 
     return rc;
 }
 
+/* The key a table's own primary key is probed at: its pk index entry
+ * (RL_PK_INDEX: that key exactly) or, RL_PK_KEY, the first key field's
+ * prefix (any key under it holds the value): *prefix says which. */
+static rl_key_status primary_key_probe(const rl_table_desc *d, const rl_datum *row, rl_buf *k,
+                                       bool *prefix)
+{
+    *prefix = d->pk_check == RL_PK_KEY;
+    if (*prefix)
+        return rl_key_encode_prefix(k, d, &row[d->key[0]], 1);
+    rl_key_pk_index(k, d->tag, (uint64_t)row[d->pk_col].v.i);
+    return RL_KEY_OK;
+}
+
 /* PRIMARY KEY checks beyond the storage key itself. */
 static int check_primary_key(rl_txn *t, const rl_table_desc *d, const rl_datum *row,
                              const uint8_t *key, size_t klen, rl_error *err)
@@ -194,17 +207,11 @@ static int check_primary_key(rl_txn *t, const rl_table_desc *d, const rl_datum *
         return 0; /* the storage key check covers it */
     rl_buf k;
     rl_buf_init(&k, 0);
-    int taken;
-    expect_kind kind;
-    if (d->pk_check == RL_PK_KEY) {
-        rl_key_encode_prefix(&k, d, &row[d->key[0]], 1);
-        kind = EXPECT_PREFIX_ABSENT;
-        taken = unique_prefix_taken(t, k.data, k.len, err);
-    } else {
-        rl_key_pk_index(&k, d->tag, (uint64_t)row[d->pk_col].v.i);
-        kind = EXPECT_KEY_ABSENT;
-        taken = unique_key_taken(t, k.data, k.len, err);
-    }
+    bool prefix;
+    primary_key_probe(d, row, &k, &prefix);
+    expect_kind kind = prefix ? EXPECT_PREFIX_ABSENT : EXPECT_KEY_ABSENT;
+    int taken = prefix ? unique_prefix_taken(t, k.data, k.len, err)
+                       : unique_key_taken(t, k.data, k.len, err);
     (void)key;
     (void)klen;
     int rc = taken;
@@ -487,36 +494,33 @@ static int primary_key_taken(rl_txn *t, const rl_table_desc *d, const rl_datum *
         return 0;
     rl_buf k;
     rl_buf_init(&k, 0);
-    int taken;
-    if (d->pk_check == RL_PK_INDEX) {
+    bool prefix;
+    int taken = primary_key_probe(d, row, &k, &prefix) != RL_KEY_OK ? 0
+                : k.failed                                        ? oom(err)
+                : prefix ? unique_prefix_taken(t, k.data, k.len, err)
+                         : unique_key_taken(t, k.data, k.len, err);
+    if (!prefix && taken == 1 && rowkey) { /* the index names the row's other key fields */
         uint64_t id = (uint64_t)row[d->pk_col].v.i;
-        rl_key_pk_index(&k, d->tag, id);
         uint8_t *v = NULL;
         size_t vl = 0;
-        taken = k.failed ? oom(err) : unique_key_taken(t, k.data, k.len, err);
-        if (taken == 1 && rowkey) { /* the index names the row's other key fields */
-            int got = cat_view_get(t, k.data, k.len, &v, &vl, err);
-            rl_buf_reset(rowkey);
-            taken = got < 0 ? -1
-                    : got == 0 || rl_key_from_pk_index(rowkey, d, id, v, vl) != RL_KEY_OK
-                        ? rl_error_set(err, RL_SQLSTATE_SERIALIZATION_FAILURE,
-                                       "could not serialize access: the conflicting row of "
-                                       "\"%s\" moved",
-                                       d->name)
-                        : 1;
-            free(v);
-        }
-    } else { /* the first key field: any key under it */
-        taken = rl_key_encode_prefix(&k, d, &row[d->key[0]], 1) != RL_KEY_OK ? 0
-                : k.failed                                                ? oom(err)
-                                          : unique_prefix_taken(t, k.data, k.len, err);
-        if (taken == 1 && rowkey && first_key_under(t, k.data, k.len, rowkey, err) != 1)
-            taken = err->sqlstate[0] ? -1
-                                     : rl_error_set(err, RL_SQLSTATE_SERIALIZATION_FAILURE,
-                                                    "could not serialize access: the "
-                                                    "conflicting row of \"%s\" was committed "
-                                                    "after this transaction's snapshot",
-                                                    d->name);
+        int got = cat_view_get(t, k.data, k.len, &v, &vl, err);
+        rl_buf_reset(rowkey);
+        taken = got < 0 ? -1
+                : got == 0 || rl_key_from_pk_index(rowkey, d, id, v, vl) != RL_KEY_OK
+                    ? rl_error_set(err, RL_SQLSTATE_SERIALIZATION_FAILURE,
+                                   "could not serialize access: the conflicting row of "
+                                   "\"%s\" moved",
+                                   d->name)
+                    : 1;
+        free(v);
+    } else if (prefix && taken == 1 && rowkey &&
+               first_key_under(t, k.data, k.len, rowkey, err) != 1) { /* any key under it */
+        taken = err->sqlstate[0] ? -1
+                                 : rl_error_set(err, RL_SQLSTATE_SERIALIZATION_FAILURE,
+                                                "could not serialize access: the conflicting "
+                                                "row of \"%s\" was committed after this "
+                                                "transaction's snapshot",
+                                                d->name);
     }
     rl_buf_free(&k);
     return taken;

@@ -377,8 +377,8 @@ static int unique_probe(rl_txn *t, const rl_table_desc *d, const rl_datum *row,
     return rc;
 }
 
-/* u's entry for `row` (at row key rk): refused if another row holds it,
- * expected free at commit, written. */
+/* u's entry for `row` (at row key rk), which unique_probe found free
+ * before anything was written: expected free at commit, and written. */
 static int unique_put_one(rl_txn *t, const cat_unique *u, const rl_table_desc *d,
                           const rl_datum *row, const uint8_t *rk, size_t rkl, rl_buf *k,
                           rl_error *err)
@@ -386,9 +386,6 @@ static int unique_put_one(rl_txn *t, const cat_unique *u, const rl_table_desc *d
     int has = cat_unique_entry_key(t, u, d, row, k, err);
     if (has <= 0)
         return has;
-    int taken = unique_key_taken(t, k->data, k->len, err);
-    if (taken != 0)
-        return taken < 0 ? -1 : unique_violation(t, u, d, row, err);
     char detail[256];
     cat_unique_key_text(t, u, d, row, "already exists", detail, sizeof detail);
     if (cat_expect_unique(t, k->data, k->len, u->name, detail, err) < 0)
@@ -397,7 +394,7 @@ static int unique_put_one(rl_txn *t, const cat_unique *u, const rl_table_desc *d
 }
 
 /* The entries of `row` in the UNIQUE indexes on d: written (rk the row's
- * key, checked first) or, rk NULL, deleted. */
+ * key; unique_probe found them free first) or, rk NULL, deleted. */
 static int unique_entries(rl_txn *t, const rl_table_desc *d, const rl_datum *row,
                           const uint8_t *rk, size_t rkl, rl_error *err)
 {

@@ -245,6 +245,58 @@ static const PgQuery__Node *set_source(rl_exec *x, const PgQuery__ResTarget *rt)
     return m->colno >= 1 && (size_t)m->colno <= r->n_args ? r->args[m->colno - 1] : NULL;
 }
 
+/* The table columns a SET list assigns (UPDATE's, ON CONFLICT DO UPDATE's)
+ * into cols: each a column of the table (42703), once (42601, without a
+ * position, as PostgreSQL's), not subscripted (0A000). */
+static int set_columns(rl_exec *x, PgQuery__Node *const *targets, size_t n,
+                       const rl_rowset *shape, size_t ntab, const char *relname, int *cols)
+{
+    if (n > RL_MAX_COLUMNS)
+        return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1, "too many SET targets");
+    for (size_t i = 0; i < n; i++) {
+        if (targets[i]->node_case != PG_QUERY__NODE__NODE_RES_TARGET)
+            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                                 "this SET form is not supported");
+        const PgQuery__ResTarget *rt = targets[i]->res_target;
+        if (rt->n_indirection)
+            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, rt->location,
+                                 "subscripted SET is not supported");
+        if (!set_source(x, rt))
+            return -1;
+        int c = col_index(shape, ntab, rt->name);
+        if (c < 0)
+            return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, rt->location,
+                                 "column \"%s\" of relation \"%s\" does not exist", rt->name,
+                                 relname);
+        for (size_t k = 0; k < i; k++)
+            if (cols[k] == c)
+                return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+                                     "multiple assignments to same column \"%s\"", rt->name);
+        cols[i] = c;
+    }
+    return 0;
+}
+
+/* The SET list (columns from set_columns) applied to row, every expression
+ * seeing ec's rows (the old row, and for ON CONFLICT the proposed one). */
+static int apply_set(rl_expr_ctx *ec, PgQuery__Node *const *targets, size_t n, const int *cols,
+                     const rl_rowset *shape, rl_value *row)
+{
+    for (size_t i = 0; i < n; i++) {
+        const PgQuery__Node *src = set_source(ec->x, targets[i]->res_target);
+        size_t c = (size_t)cols[i];
+        rl_value v;
+        if (src->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) {
+            row[c].d.isnull = true;
+            continue;
+        }
+        if (rl_expr_eval(ec, src, &v) < 0 ||
+            assign(ec, shape, c, &v, row, rl_node_location(src)) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* INSERT ... ON CONFLICT: the arbiters, and for DO UPDATE its SET targets,
  * the target's name in SET / WHERE, and the keys of the rows this
  * statement inserted or updated (a row is affected at most once: 21000). */
@@ -375,19 +427,8 @@ static int conflict_update(rl_exec *x, const rl_relation *rel, const rl_rowset *
             rc = 1;
     }
     memcpy(out, old, ntab * sizeof *out);
-    for (size_t i = 0; rc == 0 && i < oc->n_target_list; i++) {
-        const PgQuery__ResTarget *rt = oc->target_list[i]->res_target;
-        size_t c = (size_t)cf->cols[i];
-        rl_value v;
-        const PgQuery__Node *src = set_source(x, rt);
-        if (src->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) {
-            out[c].d.isnull = true;
-            continue;
-        }
-        rc = rl_expr_eval(&ec, src, &v);
-        if (rc == 0)
-            rc = assign(&ec, shape, c, &v, out, rl_node_location(src));
-    }
+    if (rc == 0)
+        rc = apply_set(&ec, oc->target_list, oc->n_target_list, cf->cols, shape, out);
     if (rc == 0) {
         rl_datum d[RL_MAX_COLUMNS];
         for (size_t c = 0; c < ntab; c++)
@@ -589,27 +630,7 @@ static int conflict_open(rl_exec *x, const PgQuery__InsertStmt *st, const rl_rel
         return -1;
     if (rl_index_arbiters(x, txn, rel, oc->infer, &cf->arb) < 0)
         return -1;
-    if (oc->n_target_list > RL_MAX_COLUMNS)
-        return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1, "too many SET targets");
-    for (size_t i = 0; i < oc->n_target_list; i++) {
-        const PgQuery__ResTarget *rt = oc->target_list[i]->res_target;
-        if (rt->n_indirection)
-            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, rt->location,
-                                 "subscripted SET is not supported");
-        if (!set_source(x, rt))
-            return -1;
-        int c = col_index(shape, ntab, rt->name);
-        if (c < 0)
-            return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, rt->location,
-                                 "column \"%s\" of relation \"%s\" does not exist", rt->name,
-                                 rel->name);
-        for (size_t k = 0; k < i; k++) /* PostgreSQL points at no position here */
-            if (cf->cols[k] == c)
-                return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1,
-                                     "multiple assignments to same column \"%s\"", rt->name);
-        cf->cols[i] = c;
-    }
-    return 0;
+    return set_columns(x, oc->target_list, oc->n_target_list, shape, ntab, rel->name, cf->cols);
 }
 
 int rl_dml_insert(rl_exec *x, const PgQuery__InsertStmt *st)
@@ -1266,32 +1287,8 @@ typedef struct upd_ctx {
 
 static int update_targets(dml_job *j, upd_ctx *u)
 {
-    const PgQuery__UpdateStmt *st = u->st;
-    if (st->n_target_list > RL_MAX_COLUMNS)
-        return rl_exec_error(j->x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1, "too many SET targets");
-    for (size_t i = 0; i < st->n_target_list; i++) {
-        const PgQuery__Node *n = st->target_list[i];
-        if (n->node_case != PG_QUERY__NODE__NODE_RES_TARGET)
-            return rl_exec_error(j->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                                 "this SET form is not supported");
-        const PgQuery__ResTarget *rt = n->res_target;
-        if (rt->n_indirection)
-            return rl_exec_error(j->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, rt->location,
-                                 "subscripted SET is not supported");
-        if (!set_source(j->x, rt))
-            return -1;
-        int c = col_index(j->target, j->ntab, rt->name);
-        if (c < 0)
-            return rl_exec_error(j->x, RL_SQLSTATE_UNDEFINED_COLUMN, rt->location,
-                                 "column \"%s\" of relation \"%s\" does not exist", rt->name,
-                                 j->rel.name);
-        for (size_t k = 0; k < i; k++)
-            if (u->cols[k] == c)
-                return rl_exec_error(j->x, RL_SQLSTATE_SYNTAX_ERROR, -1, /* as PostgreSQL's */
-                                     "multiple assignments to same column \"%s\"", rt->name);
-        u->cols[i] = c;
-    }
-    return 0;
+    return set_columns(j->x, u->st->target_list, u->st->n_target_list, j->target, j->ntab,
+                       j->rel.name, u->cols);
 }
 
 static int update_row(dml_job *j, rl_expr_ctx *ec, size_t r, void *ctx)
@@ -1300,19 +1297,8 @@ static int update_row(dml_job *j, rl_expr_ctx *ec, size_t r, void *ctx)
     rl_value nrow[RL_MAX_COLUMNS + 1];
     memcpy(nrow, rl_rowset_row(j->target, r), j->ntab * sizeof *nrow);
     /* every SET expression sees the old row */
-    for (size_t i = 0; i < u->st->n_target_list; i++) {
-        const PgQuery__ResTarget *rt = u->st->target_list[i]->res_target;
-        size_t c = (size_t)u->cols[i];
-        rl_value v;
-        const PgQuery__Node *src = set_source(j->x, rt);
-        if (src->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) {
-            nrow[c].d.isnull = true;
-            continue;
-        }
-        if (rl_expr_eval(ec, src, &v) < 0 ||
-            assign(ec, j->target, c, &v, nrow, rl_node_location(src)) < 0)
-            return -1;
-    }
+    if (apply_set(ec, u->st->target_list, u->st->n_target_list, u->cols, j->target, nrow) < 0)
+        return -1;
     if (j->rel.kind == RL_REL_TEMP) {
         j->x->s->unsaved_changes++;
         rl_value *dst = rl_rowset_row(j->rel.temp->rows, r);

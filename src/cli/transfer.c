@@ -276,6 +276,17 @@ void xfer_columns_sql(rl_buf *q, const char *schema, bool pg_source)
     rl_buf_put(q, "", 1);
 }
 
+void xfer_quote_literal(rl_buf *b, const char *s)
+{
+    rl_buf_put(b, "'", 1);
+    for (; *s; s++) {
+        rl_buf_put(b, s, 1);
+        if (*s == '\'')
+            rl_buf_put(b, s, 1); /* doubled */
+    }
+    rl_buf_put(b, "'", 1);
+}
+
 void xfer_quote_ident(rl_buf *b, const char *s)
 {
     rl_buf_put(b, "\"", 1);
@@ -1024,17 +1035,6 @@ static bool listed(const tlist *l, const char *name)
     return false;
 }
 
-static void quote_literal(rl_buf *q, const char *s)
-{
-    rl_buf_put(q, "'", 1);
-    for (; *s; s++) {
-        if (*s == '\'')
-            rl_buf_put(q, "'", 1); /* doubled */
-        rl_buf_put(q, s, 1);
-    }
-    rl_buf_put(q, "'", 1);
-}
-
 /* Where the statements go: qualified by `schema`, or unqualified (NULL). */
 static void qualify(rl_buf *q, const char *schema, const char *name)
 {
@@ -1095,7 +1095,7 @@ static bool comment_statement(const tlist *l, const trows *r, size_t row, const 
         xfer_quote_ident(q, col);
     }
     rl_buf_put_str(q, " IS ");
-    quote_literal(q, text);
+    xfer_quote_literal(q, text);
     return true;
 }
 
@@ -1108,7 +1108,7 @@ int xfer_extras(extras_rows_fn rows, void *ctx, const char *from, const tlist *l
     rl_buf sql, lit;
     rl_buf_init(&sql, 0);
     rl_buf_init(&lit, 0);
-    quote_literal(&lit, from);
+    xfer_quote_literal(&lit, from);
     rl_buf_put(&lit, "", 1);
     trows ix = {0}, cm = {0};
     rl_buf_printf(&sql, EXTRAS_SQL, (const char *)lit.data);

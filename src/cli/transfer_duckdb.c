@@ -116,17 +116,6 @@ static int dk_exec(dk_conn *d, const char *sql, rl_error *err)
     return dk_rows(d, sql, NULL, err);
 }
 
-static void quote_literal(rl_buf *b, const char *s)
-{
-    rl_buf_put(b, "'", 1);
-    for (; *s; s++) {
-        rl_buf_put(b, s, 1);
-        if (*s == '\'')
-            rl_buf_put(b, s, 1);
-    }
-    rl_buf_put(b, "'", 1);
-}
-
 /* Load libduckdb, open an in-memory DuckDB and attach the file as
  * `alias` (READ_ONLY for a source). Nothing is downloaded: DuckDB's
  * extension autoloading is off. */
@@ -147,7 +136,7 @@ static int dk_open(dk_conn *d, const char *path, const char *alias, bool read_on
     rl_buf q;
     rl_buf_init(&q, 0);
     rl_buf_put_str(&q, "ATTACH ");
-    quote_literal(&q, path);
+    xfer_quote_literal(&q, path);
     rl_buf_printf(&q, " AS %s%s", alias, read_only ? " (READ_ONLY)" : "");
     rl_buf_put(&q, "", 1);
     int rc = q.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
@@ -494,7 +483,7 @@ static int dk_inlined_types(exporter *ex, ttable *t, rl_error *err)
     rl_buf_init(&q, 0);
     rl_buf_put_str(&q, "SELECT table_id, schema_version FROM public.ducklake_inlined_data_tables "
                        "WHERE table_name = ");
-    quote_literal(&q, t->name);
+    xfer_quote_literal(&q, t->name);
     rl_buf_put(&q, "", 1);
     trows which;
     int rc = xfer_lake_rows(ex->s, (const char *)q.data, &which, err);

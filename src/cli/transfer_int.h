@@ -98,6 +98,8 @@ int xfer_add_col(tlist *l, const char *rel, const char *att, const char *decl,
 int xfer_desc_col_type(const char *rel, const char *att, tcol *c);
 
 void xfer_quote_ident(rl_buf *b, const char *s);
+/* 'text' with its quotes doubled (standard_conforming_strings). */
+void xfer_quote_literal(rl_buf *b, const char *s);
 /* "c1", "c2", ... : a table's columns, quoted */
 void xfer_column_list(rl_buf *q, const ttable *t);
 /* "schema"."table" */

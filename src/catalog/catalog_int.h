@@ -402,6 +402,8 @@ void cat_relations_changed(rl_txn *t);
 int cat_view_get(rl_txn *t, const uint8_t *k, size_t kl, uint8_t **val, size_t *vlen,
                  rl_error *err);
 bool cat_is_write_allowed(rl_txn *t, rl_error *err);
+/* 40001 "could not serialize access due to <why>", hint: retry; -1. */
+int cat_serialization_failure(rl_error *err, const char *why);
 
 /* ----------------------------------------------------------------- format.c */
 

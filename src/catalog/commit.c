@@ -192,14 +192,6 @@ static int move_to_dup_locked(rl_txn *t, const expectation *e, rl_error *err)
     return rc;
 }
 
-static int serialization_failure(rl_error *err, const char *why)
-{
-    rl_error_set(err, RL_SQLSTATE_SERIALIZATION_FAILURE, "could not serialize access due to %s",
-                 why);
-    rl_error_hint(err, "retry the transaction");
-    return -1;
-}
-
 /* Does the range under e's prefix hold the same keys and values in the
  * latest state as in the transaction's snapshot? 1 yes, 0 no, -1 error. */
 static int range_unchanged_locked(rl_txn *t, const expectation *e, rl_error *err)
@@ -254,7 +246,7 @@ static int check_expectations(rl_txn *t, rl_error *err)
             if (same < 0)
                 return -1;
             if (!same)
-                return serialization_failure(err, "a concurrent change of a table a unique "
+                return cat_serialization_failure(err, "a concurrent change of a table a unique "
                                                   "index was built on");
             continue;
         }
@@ -507,7 +499,7 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
     /* rows checked against other UNIQUE indexes than the latest commit's
      * lack the entries of one created since, or keep those of one dropped */
     if (t->rows_checked && t->rows_unique_gen != cat->unique_gen) {
-        serialization_failure(err, "a concurrent CREATE or DROP of a unique index");
+        cat_serialization_failure(err, "a concurrent CREATE or DROP of a unique index");
         goto unlock;
     }
     if ((t->seq && t->inserted_snapshot ? sequence_locked(t, err) : check_expectations(t, err)) <

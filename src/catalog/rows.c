@@ -311,15 +311,6 @@ static int place_keeping_duplicates(rl_txn *t, rl_buf *key, rl_error *err)
 
 /* ------------------------------------------------ UNIQUE index entries */
 
-static int unique_generation_moved(rl_error *err)
-{
-    rl_error_set(err, RL_SQLSTATE_SERIALIZATION_FAILURE,
-                 "could not serialize access due to a concurrent CREATE or DROP of a unique "
-                 "index");
-    rl_error_hint(err, "retry the transaction");
-    return -1;
-}
-
 /* The UNIQUE indexes a row write keeps, noting the generation of
  * definitions the transaction's rows are checked at: rows written under
  * another one (a READ COMMITTED statement after a new index committed)
@@ -327,7 +318,7 @@ static int unique_generation_moved(rl_error *err)
 static int uniques_for_rows(rl_txn *t, const cat_unique **u, size_t *n, rl_error *err)
 {
     if (t->rows_checked && t->rows_unique_gen != t->unique_gen)
-        return unique_generation_moved(err);
+        return cat_serialization_failure(err, "a concurrent CREATE or DROP of a unique index");
     if (cat_uniques(t, u, n, err) < 0)
         return -1;
     t->rows_checked = true;

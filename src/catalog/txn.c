@@ -494,6 +494,14 @@ int cat_view_get(rl_txn *t, const uint8_t *k, size_t kl, uint8_t **val, size_t *
     return rc < 0 ? cat_kv_fail(err, &ke, "reading") : rc;
 }
 
+int cat_serialization_failure(rl_error *err, const char *why)
+{
+    rl_error_set(err, RL_SQLSTATE_SERIALIZATION_FAILURE, "could not serialize access due to %s",
+                 why);
+    rl_error_hint(err, "retry the transaction");
+    return -1;
+}
+
 bool cat_is_write_allowed(rl_txn *t, rl_error *err)
 {
     if (t->cat->read_only) {

@@ -491,6 +491,37 @@ void rl_index_column_names(const rl_index_def *d, char names[][RL_INDEX_NAME_MAX
 int rl_unique_entry_key(rl_buf *key, const rl_index_def *def, const rl_table_desc *d,
                         rl_format fmt, const rl_datum *row);
 
+/* A FOREIGN KEY constraint (0x80 08 schema table name -> its definition:
+ * u8 version (1), u8 flags (bit 0 MATCH FULL, bit 1 NOT VALID), the
+ * ON UPDATE and ON DELETE actions (one byte each, pg_constraint's letters),
+ * the referenced UNIQUE index's id (8 bytes), the fkey's own id (8 bytes,
+ * from counter next-foreign-key-id: its entries' key), uvarint ncols, then
+ * per key column its name in the referencing table (uvarint length, bytes)
+ * and the position (u8) of the referenced column in the UNIQUE index's key.
+ * The referenced table and columns are the index's: they follow its
+ * renames with no change here. Every referencing row whose key columns
+ * are all non-NULL keeps an entry 0x80 09 id | key values | row key (rows.c,
+ * fkeys.c), which a referenced row's DELETE or key UPDATE looks up. */
+#define RL_FKEY_NO_ACTION 'a'
+#define RL_FKEY_RESTRICT 'r'
+#define RL_FKEY_CASCADE 'c'
+#define RL_FKEY_SET_NULL 'n'
+#define RL_FKEY_SET_DEFAULT 'd'
+typedef struct rl_fkey_def {
+    size_t ncols; /* 1..RL_INDEX_MAX_KEYS */
+    char cols[RL_INDEX_MAX_KEYS][RL_INDEX_NAME_MAX];
+    uint8_t ref_pos[RL_INDEX_MAX_KEYS]; /* the referenced index's key column of each */
+    uint64_t ref_index_id;              /* the referenced UNIQUE index (rl_index_def.id) */
+    char on_update, on_delete;          /* RL_FKEY_* */
+    bool match_full, not_valid;
+    uint64_t id; /* its entries' id (0 = not allocated yet) */
+} rl_fkey_def;
+void rl_fkey_def_encode(rl_buf *b, const rl_fkey_def *d);
+/* false if malformed: an unknown version, flag or action, a name empty, too
+ * long or holding NUL, no or too many columns, a position past the index's
+ * maximum, a zero id, trailing bytes. */
+bool rl_fkey_def_decode(const uint8_t *v, size_t vl, rl_fkey_def *out);
+
 /* The DuckLake format (table shapes) this transaction sees: the catalog's
  * at its start, or what it set. */
 rl_format rl_txn_format(const rl_txn *txn);
@@ -555,6 +586,43 @@ int rl_txn_rename_index(rl_txn *txn, const char *schema, const char *name, const
 typedef int (*rl_index_visitor)(void *ctx, const char *schema, const char *name,
                                 const rl_index_def *d);
 int rl_txn_list_indexes(rl_txn *txn, rl_index_visitor visit, void *ctx, rl_error *err);
+
+/* FOREIGN KEY constraints. find: 1 with *out, 0 absent, -1 error (XX001 if
+ * it does not decode). create (schema.table the referencing table): an id,
+ * the definition, an entry per referencing row, each row's referenced key
+ * checked unless NOT VALID (23503 with PostgreSQL's texts); both tables must
+ * stay unchanged by others until COMMIT (40001). replace: the definition
+ * under a new table name and/or content (same id), its entries made again
+ * from the table's rows (a renamed or rebuilt table's row keys changed).
+ * drop: the definition and its entries. list: in (schema, table, name)
+ * order of every FOREIGN KEY (schema NULL) or of schema.table. */
+int rl_txn_find_fkey(rl_txn *txn, const char *schema, const char *table, const char *name,
+                     rl_fkey_def *out, rl_error *err);
+int rl_txn_create_fkey(rl_txn *txn, const char *schema, const char *table, const char *name,
+                       const rl_fkey_def *d, rl_error *err);
+int rl_txn_replace_fkey(rl_txn *txn, const char *schema, const char *table, const char *name,
+                        const char *newtable, const char *newname, const rl_fkey_def *d,
+                        rl_error *err);
+int rl_txn_drop_fkey(rl_txn *txn, const char *schema, const char *table, const char *name,
+                     rl_error *err);
+typedef int (*rl_fkey_visitor)(void *ctx, const char *schema, const char *table,
+                               const char *name, const rl_fkey_def *d);
+int rl_txn_list_fkeys(rl_txn *txn, const char *schema, const char *table, rl_fkey_visitor visit,
+                      void *ctx, rl_error *err);
+/* The checks a referenced row's DELETE or key UPDATE leaves for the end of
+ * the statement (NO ACTION, as PostgreSQL checks it then: a statement that
+ * removes a referenced row and its referencing rows, in any order, is
+ * fine): 23503 if a row still references a key no row holds any more. The
+ * SQL layer calls it when a writing statement ends; COMMIT calls it too. */
+int rl_txn_fkey_statement_end(rl_txn *txn, rl_error *err);
+/* The UNIQUE index whose id is `id` (a FOREIGN KEY's referenced one): 1
+ * with its schema and name (RL_INDEX_NAME_MAX each) and definition, 0 if
+ * the view has none, -1 with err. */
+int rl_txn_unique_index_by_id(rl_txn *txn, uint64_t id, char *schema, char *name,
+                              rl_index_def *def, rl_error *err);
+/* Off: row writes keep FOREIGN KEY entries but check no referenced key (a
+ * rebuild writing back rows that were valid, in any order). */
+void rl_txn_fkey_checks(rl_txn *txn, bool on);
 
 /* Comments (COMMENT ON; 0x80 06 schema relation column -> the text): a
  * relation's own under column "", a schema's under relation "" and column

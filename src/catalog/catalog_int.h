@@ -178,9 +178,13 @@ typedef enum expect_kind {
     EXPECT_SLOT_FREE,     /* a row placed at its natural key in a table that keeps
                            * duplicates: if a commit took the key since, the row
                            * moves to key | dup at commit (no error) */
-    EXPECT_RANGE_UNCHANGED /* nobody committed any key under this prefix since our
-                            * snapshot (a table's rows a new UNIQUE index was
-                            * built from): 40001 otherwise */
+    EXPECT_RANGE_UNCHANGED, /* nobody committed any key under this prefix since our
+                             * snapshot (a table's rows a new UNIQUE index was
+                             * built from): 40001 otherwise */
+    EXPECT_FKEY_PRESENT,    /* the referenced key a referencing row names is still
+                             * there (a UNIQUE entry): 23503 "insert or update" */
+    EXPECT_FKEY_UNREFERENCED /* no row references this key (no FOREIGN KEY entry
+                              * under the prefix): 23503 "update or delete" */
 } expect_kind;
 
 typedef struct expectation {
@@ -189,8 +193,11 @@ typedef struct expectation {
     size_t klen;
     uint8_t *val; /* EXPECT_VALUE: what we read; NULL = absent */
     size_t vlen;
-    char constraint[128]; /* for 23505 text */
+    char constraint[128]; /* for 23505 / 23503 text */
     char detail[256];
+    /* EXPECT_FKEY_*: the referencing table (PRESENT), or the referenced
+     * and the referencing one (UNREFERENCED), for 23503's text */
+    char table[RL_INDEX_NAME_MAX], other[RL_INDEX_NAME_MAX];
 } expectation;
 
 typedef struct touched_counter {
@@ -243,6 +250,17 @@ struct rl_txn {
     uint64_t unique_gen;
     bool unique_changed, rows_checked;
     uint64_t rows_unique_gen;
+    /* FOREIGN KEYs (fkeys.c): the registry of the view at (fk_rel_version,
+     * fk_gen), rebuilt when the UNIQUE one is; the checks NO ACTION leaves
+     * for the statement's end (fkd); cascades' nesting; checks off while a
+     * rebuilt table writes its rows back (rl_txn_fkey_checks). */
+    struct cat_fkey *fk;
+    size_t nfk, capfk;
+    bool fk_built, fk_checks_off;
+    uint64_t fk_rel_version, fk_gen;
+    struct fkey_deferred *fkd;
+    size_t nfkd, capfkd;
+    int fk_depth;
     bool rebased;       /* for the audit: what the rebase moved */
     uint64_t claimed_sid, base_sid;
     char id_map[512];
@@ -442,6 +460,56 @@ void cat_unique_key_text(rl_txn *t, const cat_unique *u, const rl_table_desc *d,
                          const rl_datum *row, const char *what, char *out, size_t n);
 /* Tombstone every entry of index `id` in the transaction's view. */
 int cat_unique_clear(rl_txn *t, uint64_t id, rl_error *err);
+
+/* The table schema.table resolves to in the view (name index 0x80 03): 1
+ * with its tag (RL_TAG_DYNAMIC_ROW and dyn_id for a dynamic one), 0 if it
+ * is gone, -1 with err (XX001 for an entry that does not decode). */
+int cat_table_ident(rl_txn *t, const char *schema, const char *table, uint8_t *tag,
+                    uint64_t *dyn_id, rl_error *err);
+
+/* ----------------------------------------------------------------- fkeys.c */
+
+/* A FOREIGN KEY of the transaction's view: where it is (its schema, its
+ * referencing table, its name), its definition, the referencing table
+ * (tag; dyn_id for a dynamic one) and the UNIQUE index it references. */
+typedef struct cat_fkey {
+    char schema[RL_INDEX_NAME_MAX], table[RL_INDEX_NAME_MAX], name[RL_INDEX_NAME_MAX];
+    uint8_t tag;
+    uint64_t dyn_id;
+    rl_fkey_def def;
+    cat_unique ref;
+} cat_fkey;
+/* A NO ACTION check left for the statement's end: FOREIGN KEY id, the
+ * prefix of the entries that would reference the key, the referenced
+ * UNIQUE entry (a row holding the key again satisfies it), 23503's detail. */
+typedef struct fkey_deferred {
+    uint64_t id;
+    uint8_t *prefix, *refkey;
+    size_t plen, rklen;
+    char detail[256];
+} fkey_deferred;
+/* Every FOREIGN KEY the transaction sees (borrowed until its next DDL or
+ * snapshot); 0, or -1 with err. */
+int cat_fkeys(rl_txn *t, const cat_fkey **out, size_t *n, rl_error *err);
+/* A row of d about to be written (old: its values before, on an UPDATE):
+ * the referenced key of each FOREIGN KEY of d whose key columns it sets is
+ * there (23503), MATCH FULL's NULLs (23503). Writes nothing but
+ * expectations. */
+int cat_fkey_check_row(rl_txn *t, const rl_table_desc *d, const rl_datum *row,
+                       const rl_datum *old, rl_error *err);
+/* Write (put) or delete the FOREIGN KEY entries of `row` of d at row key rk. */
+int cat_fkey_entries(rl_txn *t, const rl_table_desc *d, const rl_datum *row, const uint8_t *rk,
+                     size_t rkl, bool put, rl_error *err);
+/* Row rk of d, referenced by FOREIGN KEYs, is deleted (nw NULL) or
+ * updated to nw: each constraint's action on the rows that reference a key
+ * that went. */
+int cat_fkey_referenced_change(rl_txn *t, const rl_table_desc *d, const rl_datum *old,
+                               const rl_datum *nw, const uint8_t *rk, size_t rkl, rl_error *err);
+int cat_fkey_defer(rl_txn *t, const cat_fkey *f, const rl_buf *prefix, const rl_table_desc *pd,
+                   const int *rcols, const rl_datum *old, const char *detail, rl_error *err);
+void cat_fkey_deferred_free(rl_txn *t);
+/* Tombstone the FOREIGN KEY entries of d's rows (its rows go wholesale). */
+int cat_fkey_clear_of(rl_txn *t, const rl_table_desc *d, rl_error *err);
 
 /* ------------------------------------------------------------------- rows.c */
 

@@ -98,7 +98,8 @@ static bool commit_log_touches_locked(const rl_txn *t, const expectation *e)
 {
     CAT_ASSERT_LOCKED(t->cat);
     const rl_catalog *cat = t->cat;
-    bool prefix = e->kind == EXPECT_PREFIX_ABSENT || e->kind == EXPECT_RANGE_UNCHANGED;
+    bool prefix = e->kind == EXPECT_PREFIX_ABSENT || e->kind == EXPECT_RANGE_UNCHANGED ||
+                  e->kind == EXPECT_FKEY_UNREFERENCED;
     for (uint64_t s = t->snap_seq + 1; s <= cat->written_seq; s++) {
         const commit_log_entry *c = &cat->log[s % COMMIT_LOG_SIZE];
         for (size_t off = 0; off + 4 <= c->len;) {
@@ -229,6 +230,43 @@ static int range_unchanged_locked(rl_txn *t, const expectation *e, rl_error *err
     return same;
 }
 
+/* A FOREIGN KEY's expectation in the latest state: the referenced key
+ * still there (a concurrent DELETE of the referenced row committed first),
+ * or no referencing row (a concurrent INSERT of one committed first);
+ * PostgreSQL waits for the other transaction and fails this one with the
+ * same 23503. 0 holds, -1 with err. */
+static int fkey_expectation_holds(rl_txn *t, const expectation *e, rl_error *err)
+{
+    kv_error ke;
+    int found;
+    if (e->kind == EXPECT_FKEY_PRESENT) {
+        found = kv_get(t->cat->kv, NULL, e->key, e->klen, NULL, NULL, &ke);
+    } else {
+        kv_iter *it = kv_scan_prefix(t->cat->kv, NULL, e->key, e->klen, &ke);
+        if (!it)
+            return cat_kv_fail(err, &ke, "validating commit");
+        const uint8_t *k, *v;
+        size_t kl, vl;
+        found = kv_iter_next(it, &k, &kl, &v, &vl, &ke);
+        kv_iter_free(it);
+    }
+    if (found < 0)
+        return cat_kv_fail(err, &ke, "validating commit");
+    if (e->kind == EXPECT_FKEY_PRESENT && found == 0)
+        rl_error_set(err, RL_SQLSTATE_FOREIGN_KEY_VIOLATION,
+                     "insert or update on table \"%s\" violates foreign key constraint \"%s\"",
+                     e->table, e->constraint);
+    else if (e->kind == EXPECT_FKEY_UNREFERENCED && found == 1)
+        rl_error_set(err, RL_SQLSTATE_FOREIGN_KEY_VIOLATION,
+                     "update or delete on table \"%s\" violates foreign key constraint \"%s\" "
+                     "on table \"%s\"",
+                     e->table, e->constraint, e->other);
+    else
+        return 0;
+    rl_error_detail(err, "%s", e->detail);
+    return -1;
+}
+
 static int check_expectations(rl_txn *t, rl_error *err)
 {
     CAT_ASSERT_LOCKED(t->cat); /* commit validates under the lock */
@@ -248,6 +286,11 @@ static int check_expectations(rl_txn *t, rl_error *err)
             if (!same)
                 return cat_serialization_failure(err, "a concurrent change of a table a unique "
                                                   "index was built on");
+            continue;
+        }
+        if (e->kind == EXPECT_FKEY_PRESENT || e->kind == EXPECT_FKEY_UNREFERENCED) {
+            if (fkey_expectation_holds(t, e, err) < 0)
+                return -1;
             continue;
         }
         if (e->kind == EXPECT_PREFIX_ABSENT) {
@@ -461,6 +504,11 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
 {
     if (t->done)
         return rl_error_set(err, RL_SQLSTATE_INTERNAL, "transaction already finished");
+    /* NO ACTION checks a writer through the API did not end a statement for */
+    if (t->nfkd && rl_txn_fkey_statement_end(t, err) < 0) {
+        t->done = true;
+        return -1;
+    }
     t->done = true;
     if (t->nov == 0 && t->nex == 0)
         return 0;

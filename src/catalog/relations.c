@@ -276,7 +276,8 @@ int rl_txn_drop_dynamic(rl_txn *t, const rl_table_desc *d, rl_error *err)
     cat_relations_changed(t); /* before any early return: a failed try may have written */
     if (!cat_is_write_allowed(t, err))
         return -1;
-    if (clear_uniques_of(t, d, err) < 0 || delete_rows_of(t, d, err) < 0)
+    if (clear_uniques_of(t, d, err) < 0 || cat_fkey_clear_of(t, d, err) < 0 ||
+        delete_rows_of(t, d, err) < 0)
         return -1;
     int rc;
     /* then the definition and its name index */

@@ -4,7 +4,8 @@
  *
  * Owns: NOT NULL (23502) and key (22003) checks, PRIMARY KEY and storage
  * key uniqueness (23505, with PostgreSQL's detail), the entries of UNIQUE
- * indexes (0x80 07, their keys uniques.c's), the expectations they
+ * indexes (0x80 07, their keys uniques.c's) and of FOREIGN KEYs (0x80 09,
+ * their checks and actions fkeys.c's), the expectations they
  * leave for commit, duplicate rows of tables without a PRIMARY KEY (at
  * their key plus a discriminator), the live-row and PK index entries of a
  * row, and, with commit sequencing on, each row write kept as a logical
@@ -578,7 +579,8 @@ int cat_add_row(rl_txn *t, const rl_table_desc *d, const rl_datum *row, uint64_t
     }
     if (cat_encode_value(t, d, row, &val, err) < 0)
         goto out;
-    if (unique_probe(t, d, row, NULL, 0, err) < 0) /* before anything is written */
+    if (unique_probe(t, d, row, NULL, 0, err) < 0 || /* before anything is written */
+        cat_fkey_check_row(t, d, row, NULL, err) < 0)
         goto out;
     if ((rl_desc_keeps_duplicates(d) ? place_keeping_duplicates(t, &key, err)
                                      : place_unique(t, d, row, &key, err)) < 0)
@@ -586,7 +588,8 @@ int cat_add_row(rl_txn *t, const rl_table_desc *d, const rl_datum *row, uint64_t
     if (cat_ov_set(t, key.data, key.len, val.data ? val.data : (const uint8_t *)"", val.len, err) < 0)
         goto out;
     if (put_row_indexes(t, d, row, key.data, key.len, err) < 0 ||
-        unique_entries(t, d, row, key.data, key.len, err) < 0)
+        unique_entries(t, d, row, key.data, key.len, err) < 0 ||
+        cat_fkey_entries(t, d, row, key.data, key.len, true, err) < 0)
         goto out;
     if (d->counter && d->counter_col >= 0 && !row[d->counter_col].isnull &&
         cat_touch_counter(t, d->counter, (uint64_t)row[d->counter_col].v.i + 1, err) < 0)
@@ -749,10 +752,14 @@ int rl_txn_delete(rl_txn *t, const rl_table_desc *d, const uint8_t *key, size_t 
     }
     bool own = cat_ov_find(t, kcopy, klen) != NULL;
     t->seq_depth++;
+    /* the row goes first, then what references it: a cascade that comes
+     * back to it (a cycle of references) finds it gone */
     if (load_for_change(t, d, kcopy, klen, &val, &vlen, row, &arena, err) == 0 &&
         delete_row_indexes(t, d, row->vals, kcopy, klen, err) == 0 &&
-        unique_entries(t, d, row->vals, NULL, 0, err) == 0)
-        rc = cat_ov_set(t, kcopy, klen, NULL, 0, err);
+        unique_entries(t, d, row->vals, NULL, 0, err) == 0 &&
+        cat_fkey_entries(t, d, row->vals, kcopy, klen, false, err) == 0 &&
+        cat_ov_set(t, kcopy, klen, NULL, 0, err) == 0)
+        rc = cat_fkey_referenced_change(t, d, row->vals, NULL, kcopy, klen, err);
     t->seq_depth--;
     if (rc == 0 && t->seq)
         rc = seq_record(t, RL_SEQ_DELETE, d, NULL, row->vals, own, kcopy, klen, err);
@@ -827,7 +834,8 @@ int rl_txn_update(rl_txn *t, const rl_table_desc *d, const uint8_t *oldkey, size
     }
     /* the new values' UNIQUE entries are free but for the row's own, before
      * any write: a refused UPDATE leaves the row and its entries alone */
-    if (unique_probe(t, d, newrow, kcopy, oldklen, err) < 0)
+    if (unique_probe(t, d, newrow, kcopy, oldklen, err) < 0 ||
+        cat_fkey_check_row(t, d, newrow, old->vals, err) < 0)
         goto out;
     bool same_key = rl_bytes_cmp(nkey.data, nkey.len, kcopy, oldklen) == 0;
     bool same_pk = d->pk_col < 0 || old->vals[d->pk_col].isnull == newrow[d->pk_col].isnull;
@@ -849,18 +857,23 @@ int rl_txn_update(rl_txn *t, const rl_table_desc *d, const uint8_t *oldkey, size
         if (unique_update(t, d, old->vals, newrow, kcopy, oldklen, err) < 0 ||
             cat_ov_set(t, kcopy, oldklen, nval.data ? nval.data : (const uint8_t *)"", nval.len,
                    err) < 0 ||
-            put_row_indexes(t, d, newrow, kcopy, oldklen, err) < 0)
+            put_row_indexes(t, d, newrow, kcopy, oldklen, err) < 0 ||
+            cat_fkey_entries(t, d, old->vals, kcopy, oldklen, false, err) < 0 ||
+            cat_fkey_entries(t, d, newrow, kcopy, oldklen, true, err) < 0)
             goto out;
-        rc = 0;
+        rc = cat_fkey_referenced_change(t, d, old->vals, newrow, kcopy, oldklen, err);
         goto out;
     }
     /* Key or PK changed: remove the old row, then add the new one with all
      * uniqueness checks. */
     if (delete_row_indexes(t, d, old->vals, kcopy, oldklen, err) < 0 ||
         unique_entries(t, d, old->vals, NULL, 0, err) < 0 ||
+        cat_fkey_entries(t, d, old->vals, kcopy, oldklen, false, err) < 0 ||
         cat_ov_set(t, kcopy, oldklen, NULL, 0, err) < 0)
         goto out;
     rc = cat_add_row(t, d, newrow, old->seq, err);
+    if (rc == 0)
+        rc = cat_fkey_referenced_change(t, d, old->vals, newrow, kcopy, oldklen, err);
 out:
     if (kcopy && old)
         t->seq_depth--;

@@ -347,6 +347,63 @@ void rl_index_column_names(const rl_index_def *d, char names[][RL_INDEX_NAME_MAX
     }
 }
 
+/* ------------------------------------------------ FOREIGN KEY definitions */
+
+#define FKEY_DEF_VERSION 1
+#define FKEY_DEF_MATCH_FULL 0x01
+#define FKEY_DEF_NOT_VALID 0x02
+
+static bool fkey_action_valid(uint8_t a)
+{
+    return a == RL_FKEY_NO_ACTION || a == RL_FKEY_RESTRICT || a == RL_FKEY_CASCADE ||
+           a == RL_FKEY_SET_NULL || a == RL_FKEY_SET_DEFAULT;
+}
+
+void rl_fkey_def_encode(rl_buf *b, const rl_fkey_def *d)
+{
+    assert(d->ncols >= 1 && d->ncols <= RL_INDEX_MAX_KEYS && d->id != 0 && d->ref_index_id != 0);
+    assert(fkey_action_valid((uint8_t)d->on_update) && fkey_action_valid((uint8_t)d->on_delete));
+    rl_buf_put_u8(b, FKEY_DEF_VERSION);
+    rl_buf_put_u8(b, (uint8_t)((d->match_full ? FKEY_DEF_MATCH_FULL : 0) |
+                               (d->not_valid ? FKEY_DEF_NOT_VALID : 0)));
+    rl_buf_put_u8(b, (uint8_t)d->on_update);
+    rl_buf_put_u8(b, (uint8_t)d->on_delete);
+    rl_buf_put_be64(b, d->ref_index_id);
+    rl_buf_put_be64(b, d->id);
+    rl_buf_put_uvarint(b, d->ncols);
+    for (size_t i = 0; i < d->ncols; i++) {
+        assert(d->ref_pos[i] < RL_INDEX_MAX_KEYS);
+        put_name(b, d->cols[i]);
+        rl_buf_put_u8(b, d->ref_pos[i]);
+    }
+}
+
+bool rl_fkey_def_decode(const uint8_t *v, size_t vl, rl_fkey_def *out)
+{
+    memset(out, 0, sizeof *out);
+    rl_reader r;
+    rl_reader_init(&r, v, vl);
+    uint8_t version, flags, upd, del;
+    uint64_t ncols;
+    if (!rl_reader_u8(&r, &version) || version != FKEY_DEF_VERSION || !rl_reader_u8(&r, &flags) ||
+        flags & ~(FKEY_DEF_MATCH_FULL | FKEY_DEF_NOT_VALID) || !rl_reader_u8(&r, &upd) ||
+        !rl_reader_u8(&r, &del) || !fkey_action_valid(upd) || !fkey_action_valid(del) ||
+        !rl_reader_be64(&r, &out->ref_index_id) || out->ref_index_id == 0 ||
+        !rl_reader_be64(&r, &out->id) || out->id == 0 || !rl_reader_uvarint(&r, &ncols) ||
+        ncols == 0 || ncols > RL_INDEX_MAX_KEYS)
+        return false;
+    out->match_full = flags & FKEY_DEF_MATCH_FULL;
+    out->not_valid = flags & FKEY_DEF_NOT_VALID;
+    out->on_update = (char)upd;
+    out->on_delete = (char)del;
+    out->ncols = (size_t)ncols;
+    for (size_t i = 0; i < out->ncols; i++)
+        if (!get_name(&r, out->cols[i]) || !rl_reader_u8(&r, &out->ref_pos[i]) ||
+            out->ref_pos[i] >= RL_INDEX_MAX_KEYS)
+            return false;
+    return rl_reader_left(&r) == 0;
+}
+
 /* ------------------------------------------------- UNIQUE index entries */
 
 int rl_unique_entry_key(rl_buf *key, const rl_index_def *def, const rl_table_desc *d,

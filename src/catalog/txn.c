@@ -55,12 +55,16 @@ int cat_ov_set(rl_txn *t, const uint8_t *k, size_t kl, const uint8_t *val, size_
     if (val && !(v = dup_bytes(val, vlen)))
         return oom(err);
     if (kl >= 2 && k[0] == RL_TAG_INDEX &&
-        (k[1] == RL_INDEX_DYNAMIC_NAME || k[1] == RL_INDEX_SQL_INDEX || k[1] == RL_INDEX_COMMENT)) {
+        (k[1] == RL_INDEX_DYNAMIC_NAME || k[1] == RL_INDEX_SQL_INDEX || k[1] == RL_INDEX_COMMENT ||
+         k[1] == RL_INDEX_FKEY)) {
         t->wrote_names = true;
-        /* the UNIQUE index registry (uniques.c) resolves index definitions
-         * through table names: a write of either makes it stale */
-        if (k[1] != RL_INDEX_COMMENT)
+        /* the UNIQUE index and FOREIGN KEY registries (uniques.c, fkeys.c)
+         * resolve definitions through table names: a write of either makes
+         * them stale */
+        if (k[1] != RL_INDEX_COMMENT) {
             t->uniq_built = false;
+            t->fk_built = false;
+        }
     }
     if (t->seq && t->seq_depth == 0)
         t->seq_foreign = true; /* not a row write sequencing can replay */
@@ -315,6 +319,8 @@ void rl_txn_free(rl_txn *t)
         kv_snapshot_free(t->snap);
     free(t->seqw);
     free(t->uniq);
+    free(t->fk);
+    cat_fkey_deferred_free(t);
     rl_arena_free(&t->seq_arena);
     free(t);
 }
@@ -453,6 +459,8 @@ int rl_txn_restore(rl_txn *t, const rl_txn_savepoint *sp, rl_error *err)
     t->fmt_changed = sp->fmt_changed;
     t->unique_changed = sp->unique_changed;
     t->uniq_built = false; /* uniques.c rebuilds: its definitions may be gone */
+    t->fk_built = false;
+    cat_fkey_deferred_free(t);
     t->max_snapshot_inserted = sp->max_snapshot_inserted;
     t->lagging = sp->lagging;
     t->fmt = sp->fmt;

@@ -62,22 +62,9 @@ static int add_definition(rl_txn *t, const uint8_t *k, size_t kl, const uint8_t 
     memcpy(u.schema, schema.data, schema.len);
     memcpy(u.name, name.data, name.len);
     u.def = def;
-    rl_buf nk;
-    rl_buf_init(&nk, 0);
-    rl_key_dynamic_name(&nk, u.schema, def.table);
-    uint8_t *nv = NULL;
-    size_t nvl = 0;
-    rc = nk.failed ? oom(err) : cat_view_get(t, nk.data, nk.len, &nv, &nvl, err);
-    rl_buf_free(&nk);
-    rl_name_entry e;
-    if (rc == 1 && !rl_name_entry_decode(nv, nvl, &e))
-        rc = rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED,
-                          "name index entry of \"%s.%s\" is malformed", u.schema, def.table);
-    free(nv);
+    rc = cat_table_ident(t, u.schema, def.table, &u.tag, &u.dyn_id, err);
     if (rc != 1)
         goto out; /* 0: the table is gone in this view, its index with it */
-    u.tag = e.tag ? e.tag : RL_TAG_DYNAMIC_ROW;
-    u.dyn_id = e.tag ? 0 : e.dyn_id;
     cat_unique *grown = rl_array_reserve(t->uniq, t->nuniq, &t->capuniq, sizeof *grown, 4);
     if (!grown) {
         rc = oom(err);
@@ -90,6 +77,28 @@ out:
     rl_buf_free(&schema);
     rl_buf_free(&name);
     return rc;
+}
+
+int cat_table_ident(rl_txn *t, const char *schema, const char *table, uint8_t *tag,
+                    uint64_t *dyn_id, rl_error *err)
+{
+    rl_buf nk;
+    rl_buf_init(&nk, 0);
+    rl_key_dynamic_name(&nk, schema, table);
+    uint8_t *nv = NULL;
+    size_t nvl = 0;
+    int rc = nk.failed ? oom(err) : cat_view_get(t, nk.data, nk.len, &nv, &nvl, err);
+    rl_buf_free(&nk);
+    rl_name_entry e;
+    if (rc == 1 && !rl_name_entry_decode(nv, nvl, &e))
+        rc = rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED,
+                          "name index entry of \"%s.%s\" is malformed", schema, table);
+    free(nv);
+    if (rc != 1)
+        return rc;
+    *tag = e.tag ? e.tag : RL_TAG_DYNAMIC_ROW;
+    *dyn_id = e.tag ? 0 : e.dyn_id;
+    return 1;
 }
 
 static int by_id(const void *a, const void *b)

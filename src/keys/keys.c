@@ -387,6 +387,29 @@ void rl_key_unique_index(rl_buf *b, uint64_t id)
     rl_buf_put_be64(b, id);
 }
 
+void rl_key_fkey_prefix(rl_buf *b, const char *schema, const char *table)
+{
+    rl_buf_put_u8(b, RL_TAG_INDEX);
+    rl_buf_put_u8(b, RL_INDEX_FKEY);
+    if (schema)
+        rl_key_put_str(b, (const uint8_t *)schema, strlen(schema));
+    if (schema && table)
+        rl_key_put_str(b, (const uint8_t *)table, strlen(table));
+}
+
+void rl_key_fkey(rl_buf *b, const char *schema, const char *table, const char *name)
+{
+    rl_key_fkey_prefix(b, schema, table);
+    rl_key_put_str(b, (const uint8_t *)name, strlen(name));
+}
+
+void rl_key_fkey_entries(rl_buf *b, uint64_t id)
+{
+    uint8_t p[RL_KEY_INDEX_PREFIX_LEN];
+    rl_buf_put(b, p, rl_key_index_prefix(p, RL_INDEX_FKEY_ENTRY));
+    rl_buf_put_be64(b, id);
+}
+
 void rl_key_hex(rl_buf *b, const uint8_t *key, size_t klen)
 {
     for (size_t i = 0; i < klen; i++)
@@ -491,6 +514,16 @@ static void describe_index(rl_buf *b, const uint8_t *key, size_t klen)
     }
     if (kind == RL_INDEX_COMMENT) {
         describe_strings(b, key, klen, "comment", comment_labels, 3);
+        return;
+    }
+    if (kind == RL_INDEX_FKEY) {
+        static const char *const fkey_labels[] = {"schema", "table", "name"};
+        describe_strings(b, key, klen, "foreign-key", fkey_labels, 3);
+        return;
+    }
+    if (kind == RL_INDEX_FKEY_ENTRY && klen > RL_KEY_FKEY_PREFIX_LEN) {
+        rl_buf_printf(b, "foreign-key-entry %llu (%zu bytes of key values and row key)",
+                      (unsigned long long)rl_load_be64(key + 2), klen - RL_KEY_FKEY_PREFIX_LEN);
         return;
     }
     if (kind == RL_INDEX_UNIQUE && klen > RL_KEY_UNIQUE_PREFIX_LEN) {

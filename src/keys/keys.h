@@ -125,6 +125,17 @@ void rl_key_comment_prefix(rl_buf *b, const char *schema, const char *relation);
  * (rows.c) and stores the row's key as the value. */
 #define RL_KEY_UNIQUE_PREFIX_LEN 10
 void rl_key_unique_index(rl_buf *b, uint64_t id);
+/* A FOREIGN KEY's definition: 0x80 08 + escaped schema, table (the
+ * referencing one) and constraint name; rl_key_fkey_prefix: every one of
+ * schema.table (table NULL: of the schema; schema NULL too: all). */
+void rl_key_fkey(rl_buf *b, const char *schema, const char *table, const char *name);
+void rl_key_fkey_prefix(rl_buf *b, const char *schema, const char *table);
+/* The entries of FOREIGN KEY `id` (one per referencing row whose key
+ * columns are all non-NULL) start with 0x80 09 + id (8 bytes, big-endian);
+ * the catalog appends each key column's equality bytes (as a UNIQUE
+ * entry's) and the referencing row's key; the value is empty. */
+#define RL_KEY_FKEY_PREFIX_LEN 10
+void rl_key_fkey_entries(rl_buf *b, uint64_t id);
 
 
 /* Append "05 00 00 00 00 00 00 00 2a ..." (spaced lowercase hex). */

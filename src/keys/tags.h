@@ -112,7 +112,9 @@ enum rl_index_kind {
     RL_INDEX_SCHEMA = 0x04,       /* schemas created by CREATE SCHEMA */
     RL_INDEX_SQL_INDEX = 0x05,    /* indexes created by CREATE INDEX on a table */
     RL_INDEX_COMMENT = 0x06,      /* comments (COMMENT ON) on schemas, relations, columns */
-    RL_INDEX_UNIQUE = 0x07        /* entries of UNIQUE indexes: index id, key values -> row key */
+    RL_INDEX_UNIQUE = 0x07,       /* entries of UNIQUE indexes: index id, key values -> row key */
+    RL_INDEX_FKEY = 0x08,         /* FOREIGN KEY definitions: schema, table, constraint name */
+    RL_INDEX_FKEY_ENTRY = 0x09    /* referencing rows: fkey id, key values, row key -> empty */
 };
 
 /* Counter names (tag 0xFE). Values: big-endian u64 "next free". */
@@ -122,6 +124,7 @@ enum rl_index_kind {
 #define RL_COUNTER_NEXT_COMMIT_SEQ "next-commit-seq"
 #define RL_COUNTER_NEXT_DYNAMIC_ID "next-dynamic-table-id"
 #define RL_COUNTER_NEXT_INDEX_ID "next-unique-index-id" /* ids of UNIQUE indexes (0x80 07) */
+#define RL_COUNTER_NEXT_FKEY_ID "next-foreign-key-id"   /* ids of FOREIGN KEYs (0x80 09) */
 #define RL_COUNTER_ROWSEQ_PREFIX "next-row-seq:" /* + "xx" tag hex, or "fd:<dyn id>" */
 /* Discriminators of duplicate rows (keys.h), one sequence for all tables. */
 #define RL_COUNTER_NEXT_DUP RL_COUNTER_ROWSEQ_PREFIX "dup"

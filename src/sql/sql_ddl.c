@@ -93,6 +93,7 @@ typedef struct col_spec {
     bool not_null, pk, unique;
     int location;
     const PgQuery__Node *def; /* DEFAULT expression (ADD COLUMN only), or NULL */
+    bool references;          /* REFERENCES: a FOREIGN KEY made after the table */
 } col_spec;
 
 static int constraint_apply(rl_exec *x, const PgQuery__Constraint *c, col_spec *cs)
@@ -102,6 +103,7 @@ static int constraint_apply(rl_exec *x, const PgQuery__Constraint *c, col_spec *
     case PG_QUERY__CONSTR_TYPE__CONSTR_NULL: return 0;
     case PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY: cs->pk = true; return 0;
     case PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE: cs->unique = true; return 0;
+    case PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN: cs->references = true; return 0; /* sql_fkey.c */
     case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT:
         /* only DEFAULT NULL means the same as no default; ADD COLUMN
          * (alter_cmd) takes any other default for the existing rows */
@@ -165,6 +167,8 @@ static int no_default(rl_exec *x, const col_spec *cs)
 static int table_constraint(rl_exec *x, const PgQuery__Constraint *c, col_spec *cols, size_t n)
 {
     bool pk = c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY;
+    if (c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN)
+        return 0; /* made after the table (sql_fkey.c) */
     if (!pk && c->contype != PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, c->location,
                              "this table constraint is not supported by RockLake");
@@ -218,9 +222,24 @@ static int column_list(rl_exec *x, const PgQuery__CreateStmt *st, col_spec *cols
 
 /* -------------------------------------------------------- temp tables */
 
+static bool has_foreign_key(const PgQuery__CreateStmt *st, const col_spec *cols, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (cols[i].references)
+            return true;
+    for (size_t i = 0; i < st->n_table_elts; i++)
+        if (st->table_elts[i]->node_case == PG_QUERY__NODE__NODE_CONSTRAINT &&
+            st->table_elts[i]->constraint->contype == PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN)
+            return true;
+    return false;
+}
+
 static int create_temp(rl_exec *x, const PgQuery__CreateStmt *st, const col_spec *cols,
                        size_t n)
 {
+    if (has_foreign_key(st, cols, n))
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "RockLake does not keep foreign keys on temporary tables");
     const char *name = st->relation->relname;
     if (st->relation->schemaname && st->relation->schemaname[0] &&
         strncmp(st->relation->schemaname, "pg_temp", 7) != 0)
@@ -530,9 +549,10 @@ static int create_stored(rl_exec *x, const PgQuery__CreateStmt *st, const col_sp
     }
     const rl_table_desc *d = rl_desc_by_name(name, RL_FMT_LATEST);
     if (!d || d->internal)
-        return create_dynamic(x, txn, schema, name, cols, n) < 0
+        return create_dynamic(x, txn, schema, name, cols, n) < 0 ||
+                       create_key_constraints(x, txn, schema, name, st) < 0
                    ? -1
-                   : create_key_constraints(x, txn, schema, name, st);
+                   : rl_fkey_add_all(x, txn, schema, name, st);
     if (newer_format_creates(x, txn, d, cols, n) < 0)
         return -1;
     rl_format fmt = rl_txn_format(txn);
@@ -545,7 +565,9 @@ static int create_stored(rl_exec *x, const PgQuery__CreateStmt *st, const col_sp
     rl_column_desc extra[RL_MAX_COLUMNS];
     if (fixed_matches(x, d, fmt, cols, n, extra, &nextra) < 0)
         return -1;
-    return rl_txn_register_fixed_ext(txn, schema, d, nextra, extra, false, x->err);
+    if (rl_txn_register_fixed_ext(txn, schema, d, nextra, extra, false, x->err) < 0)
+        return -1;
+    return rl_fkey_add_all(x, txn, schema, name, st);
 }
 
 int rl_ddl_create_table(rl_exec *x, const PgQuery__CreateStmt *st)
@@ -598,7 +620,8 @@ int rl_ddl_create_schema(rl_exec *x, const PgQuery__CreateSchemaStmt *st)
 static int table_dependents_follow(rl_exec *x, rl_txn *txn, const char *schema,
                                    const char *table, const rl_table_change *ch)
 {
-    if (rl_index_table_changed(x, txn, schema, table, ch) < 0)
+    if (rl_index_table_changed(x, txn, schema, table, ch) < 0 ||
+        rl_fkey_table_changed(x, txn, schema, table, ch) < 0)
         return -1;
     return rl_comment_table_changed(x, txn, schema, table, ch);
 }
@@ -620,7 +643,7 @@ static int drop_name(rl_exec *x, const PgQuery__Node *obj, const char **schema,
     return 0;
 }
 
-static int drop_table(rl_exec *x, const PgQuery__Node *obj, bool missing_ok)
+static int drop_table(rl_exec *x, const PgQuery__Node *obj, bool missing_ok, bool cascade)
 {
     const char *schema = NULL, *name = NULL;
     if (drop_name(x, obj, &schema, &name) < 0)
@@ -646,6 +669,10 @@ static int drop_table(rl_exec *x, const PgQuery__Node *obj, bool missing_ok)
                              sch);
     }
     rl_error e;
+    memset(&e, 0, sizeof e);
+    if (rl_txn_find_table(txn, sch, name, &e) &&
+        rl_fkey_table_dropping(x, txn, sch, name, cascade) < 0)
+        return -1;
     memset(&e, 0, sizeof e);
     if (rl_txn_drop_table(txn, sch, name, &e) == 0) {
         const rl_table_change gone = {.dropped_table = true};
@@ -702,7 +729,8 @@ int rl_ddl_drop(rl_exec *x, const PgQuery__DropStmt *st)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                              "only DROP TABLE, DROP INDEX and DROP SCHEMA are supported by RockLake");
     for (size_t i = 0; i < st->n_objects; i++) {
-        int rc = table ? drop_table(x, st->objects[i], st->missing_ok)
+        int rc = table ? drop_table(x, st->objects[i], st->missing_ok,
+                                    st->behavior == PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE)
                        : drop_schema(x, st->objects[i], st->missing_ok);
         if (rc < 0)
             return -1;
@@ -729,6 +757,8 @@ typedef struct new_shape {
     bool fixed;
     rl_key_constraint adds[MAX_ADDED_KEYS];
     size_t nadds;
+    const PgQuery__Constraint *fkeys[MAX_ADDED_KEYS]; /* ADD FOREIGN KEY, made last */
+    size_t nfkeys;
 } new_shape;
 
 /* The value existing rows get in an added column: its DEFAULT, evaluated
@@ -763,6 +793,7 @@ static void shape_from_rowset(const rl_rowset *rs, size_t ntab, new_shape *ns)
     ns->schema = NULL;
     ns->fixed = false;
     ns->nadds = 0;
+    ns->nfkeys = 0;
     ns->n = ntab;
     for (size_t i = 0; i < ntab; i++) {
         memset(&ns->cols[i], 0, sizeof ns->cols[i]);
@@ -863,6 +894,14 @@ static int add_constraint(rl_exec *x, const char *table, const PgQuery__AlterTab
                                        ? cmd->def->constraint
                                        : NULL;
     bool pk = k && k->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY;
+    if (k && k->contype == PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN && ns->schema) {
+        if (ns->nfkeys == MAX_ADDED_KEYS)
+            return rl_exec_error(x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
+                                 "RockLake adds at most %d foreign keys in one ALTER TABLE",
+                                 MAX_ADDED_KEYS);
+        ns->fkeys[ns->nfkeys++] = k;
+        return 0;
+    }
     if (pk && shape_has_pk(ns))
         return rl_exec_error(x, RL_SQLSTATE_INVALID_TABLE_DEFINITION, -1,
                              "multiple primary keys for table \"%s\" are not allowed", table);
@@ -905,8 +944,21 @@ static int drop_constraint(rl_exec *x, const char *table, const PgQuery__AlterTa
                            new_shape *ns)
 {
     rl_txn *txn = ns->schema ? rl_exec_txn(x) : NULL;
+    rl_fkey_def *fk = txn ? malloc(sizeof *fk) : NULL;
+    int is_fk = fk ? rl_fkey_find(x, txn, ns->schema, table, cmd->name, fk) : 0;
+    free(fk);
+    if (is_fk != 0)
+        return is_fk < 0 || rl_txn_drop_fkey(txn, ns->schema, table, cmd->name, x->err) < 0 ? -1
+                                                                                          : 0;
     rl_index_def *def = txn ? malloc(sizeof *def) : NULL;
     int found = def ? rl_index_find_constraint(x, txn, ns->schema, table, cmd->name, def) : 0;
+    if (found == 1) {
+        char what[RL_INDEX_NAME_MAX * 2 + 32];
+        snprintf(what, sizeof what, "constraint %s on table %s", cmd->name, table);
+        if (rl_fkey_index_dropping(x, txn, def, what, cmd->name,
+                                   cmd->behavior == PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE) < 0)
+            found = -1;
+    }
     if (found == 1 && def->primary) /* its columns stay NOT NULL, as in PostgreSQL 15 */
         for (size_t i = 0; i < ns->n; i++)
             ns->cols[i].pk = false;
@@ -1044,6 +1096,9 @@ static int rebuild_dynamic(rl_exec *x, const rl_relation *rel, const char *newna
     const rl_table_desc *d = rc == 0 ? rl_txn_find_table(txn, rel->schema, newname, x->err) : NULL;
     if (rc == 0 && !d)
         rc = -1;
+    /* the rows were valid and are written back in any order: a FOREIGN
+     * KEY's entries are kept, its referenced keys not checked */
+    rl_txn_fkey_checks(txn, false);
     for (size_t r = 0; rc == 0 && r < rows->nrows; r++) {
         rl_datum row[RL_MAX_COLUMNS];
         const rl_value *src = rl_rowset_row(rows, r);
@@ -1052,6 +1107,7 @@ static int rebuild_dynamic(rl_exec *x, const rl_relation *rel, const char *newna
         }
         rc = rl_txn_insert(txn, d, row, x->err);
     }
+    rl_txn_fkey_checks(txn, true);
     rl_rowset_free(rows);
     return rc;
 }
@@ -1192,6 +1248,10 @@ int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
         rl_txn *txn = rl_exec_txn(x);
         rc = txn ? rl_index_add_key_constraint(x, txn, rel.schema, rel.name, &ns.adds[i]) : -1;
     }
+    for (size_t i = 0; rc >= 0 && i < ns.nfkeys; i++) {
+        rl_txn *txn = rl_exec_txn(x);
+        rc = txn ? rl_fkey_add(x, txn, rel.schema, rel.name, ns.fkeys[i], NULL) : -1;
+    }
     for (size_t i = 0; rc >= 0 && changed && rel.kind == RL_REL_STORED && i < st->n_cmds; i++) {
         const PgQuery__AlterTableCmd *cmd = st->cmds[i]->alter_table_cmd;
         if (st->cmds[i]->node_case != PG_QUERY__NODE__NODE_ALTER_TABLE_CMD ||
@@ -1206,6 +1266,29 @@ int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
     return rc < 0 ? -1 : rl_send_complete(x, "ALTER TABLE");
 }
 
+/* RENAME CONSTRAINT of a FOREIGN KEY: 42710 if a constraint of the table
+ * holds the new name. 1 done, -1 error. */
+static int rename_fkey(rl_exec *x, rl_txn *txn, const rl_relation *rel, const char *name,
+                       const char *newname, const rl_fkey_def *fk)
+{
+    rl_fkey_def *other = malloc(sizeof *other);
+    rl_index_def *idx = other ? malloc(sizeof *idx) : NULL;
+    int taken = idx ? rl_fkey_find(x, txn, rel->schema, rel->name, newname, other) : -1;
+    if (taken == 0)
+        taken = rl_index_find_constraint(x, txn, rel->schema, rel->name, newname, idx);
+    free(other);
+    free(idx);
+    if (taken != 0)
+        return taken < 0 ? -1
+                         : rl_exec_error(x, RL_SQLSTATE_DUPLICATE_OBJECT, -1,
+                                         "constraint \"%s\" for relation \"%s\" already exists",
+                                         newname, rel->name);
+    return rl_txn_replace_fkey(txn, rel->schema, rel->name, name, rel->name, newname, fk, x->err) <
+                   0
+               ? -1
+               : 1;
+}
+
 /* ALTER TABLE ... RENAME CONSTRAINT of a UNIQUE / PRIMARY KEY constraint
  * (its index is renamed with it, as in PostgreSQL); a DuckLake table's own
  * primary key keeps its name (0A000); any other name is 42704. */
@@ -1216,6 +1299,16 @@ static int rename_constraint(rl_exec *x, const PgQuery__RenameStmt *st)
     if (found <= 0)
         return found < 0 ? -1 : rl_send_complete(x, "ALTER TABLE");
     rl_txn *txn = rel.kind == RL_REL_STORED ? rl_exec_txn(x) : NULL;
+    rl_fkey_def *fk = txn ? malloc(sizeof *fk) : NULL;
+    int is_fk = fk ? rl_fkey_find(x, txn, rel.schema, rel.name, st->subname, fk) : 0;
+    if (is_fk == 1 && strlen(st->newname) >= RL_INDEX_NAME_MAX)
+        is_fk = rl_exec_error(x, RL_SQLSTATE_NAME_TOO_LONG, -1, "identifier \"%s\" is too long",
+                              st->newname);
+    if (is_fk == 1)
+        is_fk = rename_fkey(x, txn, &rel, st->subname, st->newname, fk);
+    free(fk);
+    if (is_fk != 0)
+        return is_fk < 0 ? -1 : rl_send_complete(x, "ALTER TABLE");
     rl_index_def *def = txn ? malloc(sizeof *def) : NULL;
     int has = def ? rl_index_find_constraint(x, txn, rel.schema, rel.name, st->subname, def) : 0;
     free(def);

@@ -162,6 +162,10 @@ static int returning_complete(rl_exec *x, returning *r, const char *tag);
  * after its RETURNING rows; r freed either way. */
 static int returning_finish(rl_exec *x, returning *r, int rc, const char *verb, uint64_t count)
 {
+    /* NO ACTION's FOREIGN KEY checks, as PostgreSQL runs them: when the
+     * statement's writes are all done */
+    if (rc == 0 && x->s->txn && rl_txn_fkey_statement_end(x->s->txn, x->err) < 0)
+        rc = -1;
     if (rc == 0) {
         char tag[48];
         snprintf(tag, sizeof tag, "%s %llu", verb, (unsigned long long)count);

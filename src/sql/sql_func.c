@@ -984,6 +984,14 @@ static int fn_get_expr(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int
                          "cannot accept a value of type pg_node_tree");
 }
 
+/* The lake has no triggers (pg_trigger is empty; a FOREIGN KEY's checks
+ * are the catalog's own, not triggers): NULL, as for an unknown oid. */
+static int fn_get_triggerdef(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    rl_val_null(out, RL_OID_TEXT);
+    return 0;
+}
+
 static int fn_get_indexdef(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
     char buf[512];
@@ -2311,6 +2319,8 @@ static int fn_regexp_substr(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out
 
 bool rl_func_is_setfn(const char *name, size_t n)
 {
+    if (name && n == 1 && strcmp(name, "pg_partition_ancestors") == 0)
+        return true;
     return name && (n == 2 || n == 3) &&
            (strcmp(name, "regexp_matches") == 0 || strcmp(name, "regexp_split_to_table") == 0 ||
             strcmp(name, "string_to_table") == 0);
@@ -2318,7 +2328,20 @@ bool rl_func_is_setfn(const char *name, size_t n)
 
 uint32_t rl_func_setfn_type(const char *name)
 {
+    if (strcmp(name, "pg_partition_ancestors") == 0)
+        return RL_OID_REGCLASS;
     return strcmp(name, "regexp_matches") == 0 ? RL_OID_TEXT_ARRAY : RL_OID_TEXT;
+}
+
+/* pg_partition_ancestors(regclass): a partition's ancestors and itself; no
+ * row for any other relation, and the lake has no partitions (psql's "\d"
+ * asks it for a table's "Referenced by"). The argument is still a regclass
+ * (42P01 for an unknown name). */
+static int partition_ancestors(rl_expr_ctx *c, rl_value *a, bool type_only, int loc)
+{
+    if (a->oid != RL_OID_UNKNOWN && a->oid != RL_OID_REGCLASS && a->oid != RL_OID_OID)
+        return rl_func_no_function(c, "pg_partition_ancestors", 1, a, loc);
+    return type_only ? 0 : rl_value_coerce(c, a, RL_OID_REGCLASS, -1, false, a, loc);
 }
 
 int rl_func_setfn_rows(rl_expr_ctx *c, const char *name, size_t n, rl_value *a, bool type_only,
@@ -2326,6 +2349,8 @@ int rl_func_setfn_rows(rl_expr_ctx *c, const char *name, size_t n, rl_value *a, 
 {
     *vals = NULL;
     *count = 0;
+    if (strcmp(name, "pg_partition_ancestors") == 0)
+        return partition_ancestors(c, a, type_only, loc);
     bool strict = strcmp(name, "string_to_table") != 0, any_null = false;
     for (size_t i = 0; i < n; i++) { /* (text, text [, text]) */
         if (a[i].oid != RL_OID_UNKNOWN && !rl_oid_is_textual(a[i].oid))

@@ -71,7 +71,7 @@ int rl_index_name_taken(rl_exec *x, rl_txn *txn, const char *schema, const char 
 
 /* makeObjectName: name1_name2_label within NAMEDATALEN - 1 bytes, the
  * longer of name1 and name2 shortened first. */
-static void object_name(const char *name1, const char *name2, const char *label, char *out)
+void rl_object_name(const char *name1, const char *name2, const char *label, char *out)
 {
     size_t overhead = 1 + strlen(label) + 1; /* both underscores and the label */
     size_t avail = NAMEDATALEN - 1 - overhead;
@@ -120,7 +120,7 @@ static int choose_name(rl_exec *x, rl_txn *txn, const char *schema, const rl_ind
         if (d->primary)
             object_name2(d->table, label, out);
         else
-            object_name(d->table, cols, label, out);
+            rl_object_name(d->table, cols, label, out);
         int taken = rl_index_name_taken(x, txn, schema, out);
         if (taken <= 0)
             return taken;
@@ -354,7 +354,12 @@ int rl_index_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const ch
     for (size_t i = 0; rc == 0 && i < ti.n; i++) {
         rl_index_def *d = &ti.ix[i].def;
         if (ch->dropped_table || (ch->dropped_column && def_uses(d, ch->dropped_column))) {
-            rc = drop_index(x, txn, schema, ti.ix[i].name);
+            char what[NAMEDATALEN * 2 + 32];
+            snprintf(what, sizeof what, "column %s of table %s", ch->dropped_column, table);
+            if (ch->dropped_column && rl_fkey_index_dropping(x, txn, d, what, what, false) < 0)
+                rc = -1;
+            else
+                rc = drop_index(x, txn, schema, ti.ix[i].name);
             continue;
         }
         if (ch->new_table)
@@ -455,7 +460,11 @@ int rl_ddl_drop_index(rl_exec *x, const PgQuery__DropStmt *st)
         }
         if (d.constraint)
             return constraint_needs_index(x, name, d.table);
-        if (drop_index(x, txn, schema, name) < 0)
+        char what[NAMEDATALEN + 8];
+        snprintf(what, sizeof what, "index %s", name);
+        if (rl_fkey_index_dropping(x, txn, &d, what, name,
+                                   st->behavior == PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE) < 0 ||
+            drop_index(x, txn, schema, name) < 0)
             return -1;
     }
     return rl_send_complete(x, "DROP INDEX");

@@ -391,18 +391,18 @@ static const vcol constraint_cols[] = {
     {"conindid", RL_OID_OID, FLD(pg15_constraint, conindid)},
     {"conparentid", RL_OID_OID, FLD(pg15_constraint, conparentid)},
     {"confrelid", RL_OID_OID, FLD(pg15_constraint, confrelid)},
-    /* no foreign keys anywhere: ' ' and NULL, as PostgreSQL's other constraints have */
-    {"confupdtype", RL_OID_CHAR, KCHAR(' ')},
-    {"confdeltype", RL_OID_CHAR, KCHAR(' ')},
-    {"confmatchtype", RL_OID_CHAR, KCHAR(' ')},
+    /* a FOREIGN KEY's; ' ' and NULL for the other kinds, as PostgreSQL's */
+    {"confupdtype", RL_OID_CHAR, ARG(2)},
+    {"confdeltype", RL_OID_CHAR, ARG(3)},
+    {"confmatchtype", RL_OID_CHAR, ARG(4)},
     {"conislocal", RL_OID_BOOL, FLD(pg15_constraint, conislocal)},
     {"coninhcount", RL_OID_INT4, FLD(pg15_constraint, coninhcount)},
     {"connoinherit", RL_OID_BOOL, FLD(pg15_constraint, connoinherit)},
     {"conkey", RL_OID_INT2_ARRAY, ARG(1)},
-    {"confkey", RL_OID_INT2_ARRAY, KNULL},
-    {"conpfeqop", 1028, KNULL},
-    {"conppeqop", 1028, KNULL},
-    {"conffeqop", 1028, KNULL},
+    {"confkey", RL_OID_INT2_ARRAY, ARG(5)},
+    {"conpfeqop", 1028, ARG(6)},
+    {"conppeqop", 1028, ARG(7)},
+    {"conffeqop", 1028, ARG(8)},
     {"confdelsetcols", RL_OID_INT2_ARRAY, KNULL},
     {"conexclop", 1028, KNULL},
     {"conbin", RL_OID_PG_NODE_TREE, KNULL}};
@@ -904,6 +904,7 @@ rl_rowset *rl_pgcatalog_columns(int id)
 typedef struct table_ent {
     char schema[64], name[64];
     const rl_table_desc *d;
+    rl_txn *txn; /* its lake's transaction, for the statement that listed it */
     uint32_t oid, nsoid;
     size_t ncols;
     size_t first_index, nindexes;
@@ -972,6 +973,7 @@ static int collect_table(void *ctx, const char *schema, const char *name,
     rl_str_copy(t->schema, sizeof t->schema, schema);
     rl_str_copy(t->name, sizeof t->name, name);
     t->d = d;
+    t->txn = g->txn;
     t->oid = rl_pgcatalog_rel_oid(schema, name);
     t->nsoid = rl_pgcatalog_namespace_oid(schema);
     t->ncols = rl_txn_table_ncols(g->txn, d);
@@ -1636,12 +1638,49 @@ static int fixed_class(gen_ctx *g)
 
 /* A lake table is an ordinary, permanent heap relation owned by the
  * bootstrap superuser, with its composite row type. */
+/* What a search for a table's FOREIGN KEYs, either side, is after. */
+typedef struct fkey_any {
+    const table_ent *t;
+    bool hit;
+} fkey_any;
+
+static int fkey_touches(void *ctx, const char *schema, const char *table, const char *name,
+                        const rl_fkey_def *d)
+{
+    fkey_any *a = ctx;
+    (void)name;
+    if (strcmp(schema, a->t->schema) == 0 && strcmp(table, a->t->name) == 0)
+        return a->hit = true;
+    char rs[RL_INDEX_NAME_MAX], rn[RL_INDEX_NAME_MAX];
+    rl_index_def *ref = malloc(sizeof *ref);
+    rl_error probe;
+    memset(&probe, 0, sizeof probe);
+    if (ref && rl_txn_unique_index_by_id(a->t->txn, d->ref_index_id, rs, rn, ref, &probe) == 1 &&
+        strcmp(rs, a->t->schema) == 0 && strcmp(ref->table, a->t->name) == 0)
+        a->hit = true;
+    free(ref);
+    return a->hit;
+}
+
+/* relhastriggers: PostgreSQL's FOREIGN KEYs are triggers on both tables
+ * (psql shows a table's foreign keys and "Referenced by" only then). */
+static bool has_fkeys(const table_ent *t)
+{
+    fkey_any a = {t, false};
+    rl_error probe;
+    memset(&probe, 0, sizeof probe);
+    if (t->txn)
+        rl_txn_list_fkeys(t->txn, NULL, NULL, fkey_touches, &a, &probe);
+    return a.hit;
+}
+
 static int class_row(gen_ctx *g, const table_ent *t)
 {
     const pg15_class c = {
         .oid = t->oid, .nsoid = t->nsoid, .reltype = rowtype_oid(t->oid),
         .relowner = OWNER_OID, .relam = HEAP_AM_OID, .relfilenode = t->oid,
-        .relhasindex = has_pk(t) || t->nindexes, .relpersistence = 'p', .relkind = 'r',
+        .relhasindex = has_pk(t) || t->nindexes, .relhastriggers = has_fkeys(t),
+        .relpersistence = 'p', .relkind = 'r',
         .relnatts = (int16_t)t->ncols, /* <= RL_MAX_COLUMNS */
         .relispopulated = true, .relreplident = 'd'};
     const char *name = t->name;
@@ -1794,8 +1833,157 @@ static int gen_type(gen_ctx *g) { return each_table(g, type_row); }
 static int emit_constraint(gen_ctx *g, const pg15_constraint *k, const char *name,
                            const char *conkey)
 {
-    const char *strs[] = {name, conkey};
+    const char *strs[] = {name, conkey, " ", " ", " ", NULL, NULL, NULL, NULL};
     return emit_row(g, constraint_cols, N(constraint_cols), k, strs);
+}
+
+/* PostgreSQL's equality operator of (left, right) among the types a
+ * FOREIGN KEY pairs (sql_fkey.c: one family), or 0. */
+static uint32_t equality_op(uint32_t l, uint32_t r)
+{
+    static const struct {
+        uint32_t l, r, op;
+    } ops[] = {{RL_OID_INT2, RL_OID_INT2, 94},  {RL_OID_INT4, RL_OID_INT4, 96},
+               {RL_OID_INT8, RL_OID_INT8, 410}, {RL_OID_INT2, RL_OID_INT4, 532},
+               {RL_OID_INT4, RL_OID_INT2, 533}, {RL_OID_INT2, RL_OID_INT8, 1862},
+               {RL_OID_INT8, RL_OID_INT2, 1868}, {RL_OID_INT4, RL_OID_INT8, 15},
+               {RL_OID_INT8, RL_OID_INT4, 416}, {RL_OID_TEXT, RL_OID_TEXT, 98},
+               {RL_OID_BOOL, RL_OID_BOOL, 91},  {RL_OID_NUMERIC, RL_OID_NUMERIC, 1752},
+               {RL_OID_FLOAT4, RL_OID_FLOAT4, 620}, {RL_OID_FLOAT8, RL_OID_FLOAT8, 670},
+               {RL_OID_UUID, RL_OID_UUID, 2972}, {RL_OID_DATE, RL_OID_DATE, 1093},
+               {RL_OID_TIMESTAMP, RL_OID_TIMESTAMP, 2060},
+               {RL_OID_TIMESTAMPTZ, RL_OID_TIMESTAMPTZ, 1320},
+               {RL_OID_BYTEA, RL_OID_BYTEA, 1955}};
+    if (l == RL_OID_VARCHAR)
+        l = RL_OID_TEXT; /* varchar compares with text's operators */
+    if (r == RL_OID_VARCHAR)
+        r = RL_OID_TEXT;
+    for (size_t i = 0; i < N(ops); i++)
+        if (ops[i].l == l && ops[i].r == r)
+            return ops[i].op;
+    return 0;
+}
+
+/* One FOREIGN KEY of a listed table, resolved for pg_constraint and
+ * pg_get_constraintdef: its oid, the referenced table and index, and the
+ * attnums and types of both sides. */
+typedef struct fkey_view {
+    char name[RL_INDEX_NAME_MAX];
+    rl_fkey_def def;
+    char ref_schema[RL_INDEX_NAME_MAX], ref_index[RL_INDEX_NAME_MAX];
+    rl_index_def ref;
+    uint32_t oid;
+    int16_t key[RL_INDEX_MAX_KEYS], fkey[RL_INDEX_MAX_KEYS];
+    uint32_t type[RL_INDEX_MAX_KEYS], ftype[RL_INDEX_MAX_KEYS];
+} fkey_view;
+
+static uint32_t fkey_oid(const char *schema, const char *table, const char *name)
+{
+    char both[RL_INDEX_NAME_MAX * 2 + 2];
+    snprintf(both, sizeof both, "%s\x1f%s", table, name);
+    return constraint_oid(rl_pgcatalog_rel_oid(schema, both));
+}
+
+/* What a walk over a table's FOREIGN KEYs hands each resolved one to. */
+typedef struct fkey_walk {
+    const table_ent *t;
+    int (*each)(struct fkey_walk *w, const fkey_view *v);
+    void *ctx;
+    gen_ctx *g;
+} fkey_walk;
+
+static int attnum_in(const rl_table_desc *d, size_t ncols, const char *col, uint32_t *type)
+{
+    for (size_t c = 0; c < ncols; c++)
+        if (strcmp(d->cols[c].name, col) == 0) {
+            *type = rl_type_oid(d->cols[c].type);
+            return (int)c + 1;
+        }
+    return 0;
+}
+
+static int fkey_visit(void *ctx, const char *schema, const char *table, const char *name,
+                      const rl_fkey_def *d)
+{
+    fkey_walk *w = ctx;
+    (void)table;
+    fkey_view *v = calloc(1, sizeof *v);
+    if (!v)
+        return -1;
+    rl_str_copy(v->name, sizeof v->name, name);
+    v->def = *d;
+    v->oid = fkey_oid(schema, w->t->name, name);
+    rl_error probe;
+    memset(&probe, 0, sizeof probe);
+    const rl_table_desc *pd = NULL;
+    int rc = rl_txn_unique_index_by_id(w->t->txn, d->ref_index_id, v->ref_schema, v->ref_index,
+                                       &v->ref, &probe);
+    if (rc == 1)
+        pd = rl_txn_find_table(w->t->txn, v->ref_schema, v->ref.table, &probe);
+    size_t pn = pd ? rl_txn_table_ncols(w->t->txn, pd) : 0;
+    for (size_t j = 0; pd && j < d->ncols; j++) {
+        v->key[j] = (int16_t)attnum_in(w->t->d, w->t->ncols, d->cols[j], &v->type[j]);
+        v->fkey[j] = (int16_t)attnum_in(pd, pn, v->ref.cols[d->ref_pos[j]], &v->ftype[j]);
+        if (!v->key[j] || !v->fkey[j])
+            pd = NULL;
+    }
+    rc = pd ? w->each(w, v) : 0; /* one that does not resolve shows nothing */
+    free(v);
+    return rc;
+}
+
+/* Every FOREIGN KEY of t, resolved, to each(). */
+static int each_fkey(gen_ctx *g, const table_ent *t, int (*each)(fkey_walk *w, const fkey_view *v),
+                     void *ctx)
+{
+    if (!t->txn)
+        return 0;
+    fkey_walk w = {t, each, ctx, g};
+    rl_error probe;
+    memset(&probe, 0, sizeof probe);
+    return rl_txn_list_fkeys(t->txn, t->schema, t->name, fkey_visit, &w,
+                             g && g->err ? g->err : &probe);
+}
+
+/* "{a,b}" of n int16 or oid values. */
+static void int_array(char *out, size_t n, const int64_t *vals, size_t count)
+{
+    size_t len = (size_t)snprintf(out, n, "{");
+    for (size_t i = 0; i < count && len < n; i++)
+        len += (size_t)snprintf(out + len, n - len, "%s%lld", i ? "," : "", (long long)vals[i]);
+    if (len < n)
+        snprintf(out + len, n - len, "}");
+}
+
+static int fkey_row(fkey_walk *w, const fkey_view *v)
+{
+    size_t n = v->def.ncols;
+    int64_t key[RL_INDEX_MAX_KEYS], fkey[RL_INDEX_MAX_KEYS], pf[RL_INDEX_MAX_KEYS],
+        pp[RL_INDEX_MAX_KEYS], ff[RL_INDEX_MAX_KEYS];
+    for (size_t j = 0; j < n; j++) {
+        key[j] = v->key[j];
+        fkey[j] = v->fkey[j];
+        pf[j] = equality_op(v->ftype[j], v->type[j]);
+        pp[j] = equality_op(v->ftype[j], v->ftype[j]);
+        ff[j] = equality_op(v->type[j], v->type[j]);
+    }
+    char conkey[RL_INDEX_MAX_KEYS * 7 + 3], confkey[RL_INDEX_MAX_KEYS * 7 + 3];
+    char pfs[RL_INDEX_MAX_KEYS * 12 + 3], pps[RL_INDEX_MAX_KEYS * 12 + 3],
+        ffs[RL_INDEX_MAX_KEYS * 12 + 3];
+    int_array(conkey, sizeof conkey, key, n);
+    int_array(confkey, sizeof confkey, fkey, n);
+    int_array(pfs, sizeof pfs, pf, n);
+    int_array(pps, sizeof pps, pp, n);
+    int_array(ffs, sizeof ffs, ff, n);
+    char upd[2] = {v->def.on_update, 0}, del[2] = {v->def.on_delete, 0};
+    const char *strs[] = {v->name, conkey, upd, del, v->def.match_full ? "f" : "s",
+                          confkey, pfs, pps, ffs};
+    const pg15_constraint c = {.oid = v->oid, .nsoid = w->t->nsoid, .contype = 'f',
+                               .convalidated = !v->def.not_valid, .conrelid = w->t->oid,
+                               .conindid = rl_pgcatalog_rel_oid(v->ref_schema, v->ref_index),
+                               .confrelid = rl_pgcatalog_rel_oid(v->ref_schema, v->ref.table),
+                               .conislocal = true, .connoinherit = true};
+    return emit_row(w->g, constraint_cols, N(constraint_cols), &c, strs);
 }
 
 /* PostgreSQL 14+ declares the system catalogs' primary keys and unique
@@ -1848,7 +2036,7 @@ static int key_constraint_rows(gen_ctx *g, const table_ent *t)
 /* A lake table with a primary key has its <table>_pkey constraint. */
 static int constraint_row(gen_ctx *g, const table_ent *t)
 {
-    if (key_constraint_rows(g, t) < 0)
+    if (key_constraint_rows(g, t) < 0 || each_fkey(g, t, fkey_row, NULL) < 0)
         return -1;
     if (!has_pk(t))
         return 0;
@@ -3494,6 +3682,78 @@ static int find_key_constraint(rl_exec *x, uint32_t oid, table_ent *t, index_ent
     return found;
 }
 
+/* What a search for a FOREIGN KEY's definition text is after. */
+typedef struct fkey_def_find {
+    rl_exec *x;
+    uint32_t oid;
+    char *buf;
+    size_t n;
+    int found;
+} fkey_def_find;
+
+static const char *action_text(char a)
+{
+    switch (a) {
+    case RL_FKEY_RESTRICT: return "RESTRICT";
+    case RL_FKEY_CASCADE: return "CASCADE";
+    case RL_FKEY_SET_NULL: return "SET NULL";
+    case RL_FKEY_SET_DEFAULT: return "SET DEFAULT";
+    default: return NULL;
+    }
+}
+
+/* pg_get_constraintdef of a FOREIGN KEY: FOREIGN KEY (a) REFERENCES t(b)
+ * [MATCH FULL] [ON UPDATE ..] [ON DELETE ..] [NOT VALID], the table
+ * qualified when off the search path. */
+static int fkey_text(fkey_walk *w, const fkey_view *v)
+{
+    fkey_def_find *f = w->ctx;
+    if (v->oid != f->oid)
+        return 0;
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    char q[RL_INDEX_NAME_MAX * 2 + 3], table[RL_INDEX_NAME_MAX * 4 + 8];
+    rl_buf_put_str(&b, "FOREIGN KEY (");
+    for (size_t j = 0; j < v->def.ncols; j++) {
+        quote_ident(v->def.cols[j], q, sizeof q);
+        rl_buf_printf(&b, "%s%s", j ? ", " : "", q);
+    }
+    qualified(f->x, v->ref_schema, v->ref.table, table, sizeof table);
+    rl_buf_printf(&b, ") REFERENCES %s(", table);
+    for (size_t j = 0; j < v->def.ncols; j++) {
+        quote_ident(v->ref.cols[v->def.ref_pos[j]], q, sizeof q);
+        rl_buf_printf(&b, "%s%s", j ? ", " : "", q);
+    }
+    rl_buf_put_str(&b, ")");
+    if (v->def.match_full)
+        rl_buf_put_str(&b, " MATCH FULL");
+    if (action_text(v->def.on_update))
+        rl_buf_printf(&b, " ON UPDATE %s", action_text(v->def.on_update));
+    if (action_text(v->def.on_delete))
+        rl_buf_printf(&b, " ON DELETE %s", action_text(v->def.on_delete));
+    if (v->def.not_valid)
+        rl_buf_put_str(&b, " NOT VALID");
+    snprintf(f->buf, f->n, "%.*s", (int)b.len, b.data ? (const char *)b.data : "");
+    rl_buf_free(&b);
+    f->found = 1;
+    return 1;
+}
+
+static int fkey_constraintdef(rl_exec *x, uint32_t oid, char *buf, size_t n)
+{
+    if (oid < CONSTRAINT_OID_OFFSET || !x || !x->s)
+        return 0;
+    gen_ctx g;
+    if (load_listing(&g, x, "pg_constraint") < 0)
+        return -1;
+    fkey_def_find f = {x, oid, buf, n, 0};
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && !f.found && i < g.ntables; i++)
+        rc = each_fkey(&g, &g.tables[i], fkey_text, &f);
+    gen_release(&g);
+    return rc < 0 ? -1 : f.found;
+}
+
 int rl_pgcatalog_constraintdef(rl_exec *x, uint32_t oid, bool pretty, char *buf, size_t n)
 {
     for (size_t i = 0; i < PG15_CONSTRAINTS_COUNT; i++) { /* a system catalog's or domain's */
@@ -3511,6 +3771,9 @@ int rl_pgcatalog_constraintdef(rl_exec *x, uint32_t oid, bool pretty, char *buf,
             key_constraint_def(&ix, buf, n);
         return found;
     }
+    found = fkey_constraintdef(x, oid, buf, n);
+    if (found != 0)
+        return found;
     int r = find_lake_table(x, oid, &t);
     if (r <= 0 || oid != constraint_oid(t.oid) || !has_pk(&t))
         return r < 0 ? -1 : 0;

@@ -1923,7 +1923,11 @@ static rl_rowset *from_setfn(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
     size_t count = 0;
     if (rl_func_setfn_rows(c, fname, f->n_args, a, S->type_only, &vals, &count, f->location) < 0)
         return NULL;
+    /* pg_partition_ancestors' column is its OUT parameter, relid */
+    bool out_named = strcmp(fname, "pg_partition_ancestors") == 0;
     rl_rowset *rs = function_rowset(S, al, fname, rl_func_setfn_type(fname));
+    if (rs && out_named && !(al && al->n_colnames))
+        snprintf(rs->cols[0].name, sizeof rs->cols[0].name, "%s", "relid");
     for (size_t i = 0; rs && i < count; i++)
         if (rl_rowset_add(rs, &vals[i], NULL, S->x->err) < 0) {
             rl_rowset_free(rs);

@@ -117,6 +117,30 @@ int rl_index_arbiters(rl_exec *x, rl_txn *txn, const rl_relation *rel,
 /* DROP CONSTRAINT of a constraint index (its entries go with it). */
 int rl_index_drop_constraint(rl_exec *x, rl_txn *txn, const char *schema, const char *name);
 
+/* makeObjectName: name1_name2_label within NAMEDATALEN - 1 bytes, the
+ * longer of name1 and name2 shortened first (sql_index.c). */
+void rl_object_name(const char *name1, const char *name2, const char *label, char *out);
+
+/* sql_fkey.c: FOREIGN KEY constraints. add: c (a REFERENCES of column
+ * `column`, or a table constraint with column NULL) on stored table
+ * schema.table; add_all: every one of a CREATE TABLE. find: 1 with *out,
+ * 0, -1. table_dropping: DROP TABLE of a table others reference (2BP01, or
+ * cascade: those constraints dropped with a notice). index_dropping: the
+ * same for UNIQUE index d (`what` the object the statement drops).
+ * table_changed: the table's own FOREIGN KEYs follow ch. */
+int rl_fkey_add(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
+                const PgQuery__Constraint *c, const char *column);
+int rl_fkey_add_all(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
+                    const PgQuery__CreateStmt *st);
+int rl_fkey_find(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
+                 const char *name, rl_fkey_def *out);
+int rl_fkey_table_dropping(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
+                           bool cascade);
+int rl_fkey_index_dropping(rl_exec *x, rl_txn *txn, const rl_index_def *d, const char *what,
+                           const char *index, bool cascade);
+int rl_fkey_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
+                          const rl_table_change *ch);
+
 /* sql_comment.c: COMMENT ON TABLE / COLUMN / INDEX / SCHEMA. */
 int rl_ddl_comment(rl_exec *x, const PgQuery__CommentStmt *st);
 /* A relation's comments (its own and its columns') follow `ch` as its

@@ -1,0 +1,927 @@
+/*
+ * fkeys.c — FOREIGN KEY constraints: their definitions, the entries of
+ * referencing rows, and the checks and actions row writes make.
+ *
+ * Owns: the definitions (0x80 08 schema table name -> rl_fkey_def,
+ * tabledef.c codes them) and their DDL (create with validation, replace,
+ * drop, list); the transaction's registry of FOREIGN KEYs (each resolved
+ * to its referencing table and to the UNIQUE index it references, from
+ * uniques.c's registry, so a lake without UNIQUE indexes has none without
+ * a scan); an entry per referencing row (0x80 09 id | key values | row key,
+ * the key values as a UNIQUE entry's equality bytes); for rows.c: the
+ * referenced key a new row names must be there (23503 "is not present"),
+ * and what a referenced row's DELETE or key UPDATE does to the rows that
+ * reference it (RESTRICT 23503 at once, NO ACTION at the statement's end,
+ * CASCADE, SET NULL, SET DEFAULT: as no column has a default, NULL).
+ *
+ * Invariants: an entry exists exactly for each row of the referencing
+ * table whose key columns are all non-NULL (rows.c writes and deletes them
+ * beside the row; create and replace fill them from the rows); every check
+ * that passes leaves an expectation, so that a concurrent commit that
+ * removes the referenced key, or adds a referencing row, fails the later
+ * of the two with the same 23503 at COMMIT; a FOREIGN KEY's referenced
+ * columns are exactly the key of a UNIQUE index (the SQL layer chooses it),
+ * so "is the key there" is one lookup of that index's entry. Reads go
+ * through the transaction's view (scan.c, txn.c).
+ */
+#include "catalog/catalog_int.h"
+
+#include <assert.h>
+#include <stdio.h>
+
+#include "keys/keys.h"
+#include "keys/tags.h"
+#include "pgtype/pgtype.h"
+
+/* Cascades nest (a referencing row deleted is itself referenced): past this
+ * depth the chain is refused as PostgreSQL's stack limit would. */
+#define FKEY_MAX_DEPTH 256
+
+/* ------------------------------------------------------------ registry */
+
+static bool registry_current(const rl_txn *t)
+{
+    return t->fk_built && t->fk_rel_version == t->rel_version && t->fk_gen == t->unique_gen;
+}
+
+static int add_fkey(rl_txn *t, const cat_unique *u, size_t nu, const uint8_t *k, size_t kl,
+                    const uint8_t *v, size_t vl, rl_error *err)
+{
+    cat_fkey f;
+    memset(&f, 0, sizeof f);
+    rl_reader r;
+    rl_buf s[3];
+    for (int i = 0; i < 3; i++)
+        rl_buf_init(&s[i], 0);
+    rl_reader_init(&r, k + RL_KEY_INDEX_PREFIX_LEN, kl - RL_KEY_INDEX_PREFIX_LEN);
+    bool ok = rl_key_get_str(&r, &s[0]) && rl_key_get_str(&r, &s[1]) &&
+              rl_key_get_str(&r, &s[2]) && !rl_reader_left(&r);
+    for (int i = 0; i < 3 && ok; i++)
+        ok = s[i].len > 0 && s[i].len < RL_INDEX_NAME_MAX;
+    int rc = 0;
+    if (!ok || !rl_fkey_def_decode(v, vl, &f.def)) {
+        rc = rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED,
+                          "a FOREIGN KEY definition (0x80 08) does not decode");
+        goto out;
+    }
+    memcpy(f.schema, s[0].data, s[0].len);
+    memcpy(f.table, s[1].data, s[1].len);
+    memcpy(f.name, s[2].data, s[2].len);
+    rc = cat_table_ident(t, f.schema, f.table, &f.tag, &f.dyn_id, err);
+    if (rc <= 0)
+        goto out; /* 0: the table is gone in this view, and its constraints with it */
+    size_t i = 0;
+    while (i < nu && u[i].def.id != f.def.ref_index_id)
+        i++;
+    if (i == nu) {
+        /* its referenced table is gone in this view: a rebuild (ALTER
+         * TABLE of a dynamic table) between its drop and its new shape;
+         * `rocklake check` finds one that stays dangling */
+        rc = 0;
+        goto out;
+    }
+    f.ref = u[i];
+    cat_fkey *grown = rl_array_reserve(t->fk, t->nfk, &t->capfk, sizeof *grown, 4);
+    if (!grown) {
+        rc = oom(err);
+        goto out;
+    }
+    t->fk = grown;
+    t->fk[t->nfk++] = f;
+    rc = 0;
+out:
+    for (int j = 0; j < 3; j++)
+        rl_buf_free(&s[j]);
+    return rc < 0 ? -1 : 0;
+}
+
+static int build_registry(rl_txn *t, rl_error *err)
+{
+    t->nfk = 0;
+    t->fk_built = false;
+    const cat_unique *u;
+    size_t nu;
+    if (cat_uniques(t, &u, &nu, err) < 0)
+        return -1;
+    if (nu > 0) { /* a FOREIGN KEY references a UNIQUE index: none without one */
+        uint8_t prefix[RL_KEY_INDEX_PREFIX_LEN];
+        rl_scan s;
+        if (cat_raw_scan_open(t, &s, prefix, rl_key_index_prefix(prefix, RL_INDEX_FKEY), err) < 0)
+            return -1;
+        const uint8_t *k, *v;
+        size_t kl, vl;
+        int rc;
+        while ((rc = cat_scan_merged_next(&s, &k, &kl, &v, &vl, err)) == 1)
+            if (add_fkey(t, u, nu, k, kl, v, vl, err) < 0) {
+                rc = -1;
+                break;
+            }
+        kv_iter_free(s.it);
+        if (rc < 0)
+            return -1;
+    }
+    t->fk_built = true;
+    t->fk_rel_version = t->rel_version;
+    t->fk_gen = t->unique_gen;
+    return 0;
+}
+
+int cat_fkeys(rl_txn *t, const cat_fkey **out, size_t *n, rl_error *err)
+{
+    if (!registry_current(t) && build_registry(t, err) < 0)
+        return -1;
+    *out = t->fk;
+    *n = t->nfk;
+    return 0;
+}
+
+static bool on_table(uint8_t tag, uint64_t dyn_id, const rl_table_desc *d)
+{
+    return rl_desc_is_dynamic(d) ? tag == RL_TAG_DYNAMIC_ROW && dyn_id == d->dyn_id : tag == d->tag;
+}
+
+/* ----------------------------------------------------------- entry keys */
+
+/* One key value's bytes as a UNIQUE entry holds them: 01, uvarint length,
+ * the equality bytes. */
+static void put_value(rl_buf *key, rl_buf *scratch, rl_type type, const rl_datum *v)
+{
+    rl_buf_reset(scratch);
+    rl_datum_equality_key(scratch, type, v);
+    rl_buf_put_u8(key, 1);
+    rl_buf_put_uvarint(key, scratch->len);
+    rl_buf_put(key, scratch->data, scratch->len);
+}
+
+/* The referencing row's key values: 1 all non-NULL, 0 all NULL (or, MATCH
+ * SIMPLE, any), -2 MATCH FULL with some NULL and some not, -3 a column the
+ * table lacks (a rebuild in another shape: it is refilled afterwards). */
+static int referencing_nulls(rl_txn *t, const cat_fkey *f, const rl_table_desc *d,
+                             const rl_datum *row, int *cols)
+{
+    size_t nulls = 0;
+    for (size_t j = 0; j < f->def.ncols; j++) {
+        cols[j] = rl_desc_column_index(d, f->def.cols[j], t->fmt);
+        if (cols[j] < 0)
+            return -3;
+        nulls += row[cols[j]].isnull;
+    }
+    if (nulls == 0)
+        return 1;
+    return f->def.match_full && nulls < f->def.ncols ? -2 : 0;
+}
+
+/* The entry prefix 0x80 09 id | values of `row` (a row of the referencing
+ * table d, cols from referencing_nulls) into key. */
+static int entry_prefix(const cat_fkey *f, const rl_table_desc *d, const int *cols,
+                        const rl_datum *row, rl_buf *key, rl_error *err)
+{
+    rl_buf scratch;
+    rl_buf_init(&scratch, 0);
+    rl_buf_reset(key);
+    rl_key_fkey_entries(key, f->def.id);
+    for (size_t j = 0; j < f->def.ncols; j++)
+        put_value(key, &scratch, d->cols[cols[j]].type, &row[cols[j]]);
+    bool failed = key->failed || scratch.failed;
+    rl_buf_free(&scratch);
+    return failed ? oom(err) : 0;
+}
+
+/* The referenced UNIQUE index's entry key for the values of the
+ * referencing row (index column i holds the FOREIGN KEY's column j with
+ * ref_pos[j] == i). */
+static int referenced_key(const cat_fkey *f, const rl_table_desc *d, const int *cols,
+                          const rl_datum *row, rl_buf *key, rl_error *err)
+{
+    rl_buf scratch;
+    rl_buf_init(&scratch, 0);
+    rl_buf_reset(key);
+    rl_key_unique_index(key, f->ref.def.id);
+    for (size_t i = 0; i < f->ref.def.ncols; i++)
+        for (size_t j = 0; j < f->def.ncols; j++)
+            if (f->def.ref_pos[j] == i)
+                put_value(key, &scratch, d->cols[cols[j]].type, &row[cols[j]]);
+    bool failed = key->failed || scratch.failed;
+    rl_buf_free(&scratch);
+    return failed ? oom(err) : 0;
+}
+
+/* The referenced table's columns (in d, the referenced table) of each
+ * FOREIGN KEY column: -1 for one d lacks (a rebuild in another shape). */
+static bool referenced_cols(rl_txn *t, const cat_fkey *f, const rl_table_desc *d, int *cols)
+{
+    for (size_t j = 0; j < f->def.ncols; j++) {
+        cols[j] = rl_desc_column_index(d, f->ref.def.cols[f->def.ref_pos[j]], t->fmt);
+        if (cols[j] < 0)
+            return false;
+    }
+    return true;
+}
+
+/* "Key (a, b)=(1, x) <what>." of the columns `cols` of row in d. */
+static void key_text(const rl_table_desc *d, const int *cols, size_t n, const rl_datum *row,
+                     const char *what, char *out, size_t outn)
+{
+    rl_buf names, vals;
+    rl_buf_init(&names, 0);
+    rl_buf_init(&vals, 0);
+    for (size_t j = 0; j < n; j++) {
+        rl_buf_printf(&names, "%s%s", j ? ", " : "", d->cols[cols[j]].name);
+        if (j)
+            rl_buf_put_str(&vals, ", ");
+        if (row[cols[j]].isnull)
+            rl_buf_put_str(&vals, "null");
+        else
+            rl_datum_to_text(&vals, d->cols[cols[j]].type, &row[cols[j]]);
+    }
+    snprintf(out, outn, "Key (%.*s)=(%.*s) %s", (int)names.len,
+             names.data ? (const char *)names.data : "", (int)vals.len,
+             vals.data ? (const char *)vals.data : "", what);
+    rl_buf_free(&names);
+    rl_buf_free(&vals);
+}
+
+/* --------------------------------------------- a referencing row's write */
+
+static int match_full_violation(const cat_fkey *f, const char *table, rl_error *err)
+{
+    rl_error_set(err, RL_SQLSTATE_FOREIGN_KEY_VIOLATION,
+                 "insert or update on table \"%s\" violates foreign key constraint \"%s\"", table,
+                 f->name);
+    rl_error_detail(err, "MATCH FULL does not allow mixing of null and nonnull key values.");
+    return -1;
+}
+
+/* Is the key the referencing row of d names held by that same row (a table
+ * that references itself: a row may name its own key)? */
+static bool names_itself(rl_txn *t, const cat_fkey *f, const rl_table_desc *d, const int *cols,
+                         const rl_datum *row)
+{
+    if (!on_table(f->ref.tag, f->ref.dyn_id, d))
+        return false;
+    for (size_t j = 0; j < f->def.ncols; j++) {
+        int rc = rl_desc_column_index(d, f->ref.def.cols[f->def.ref_pos[j]], t->fmt);
+        if (rc < 0 || row[rc].isnull ||
+            rl_datum_compare(d->cols[rc].type, &row[rc], &row[cols[j]]) != 0)
+            return false;
+    }
+    return true;
+}
+
+/* The referenced key of one FOREIGN KEY must be there (or be the row's own). */
+static int check_one(rl_txn *t, const cat_fkey *f, const rl_table_desc *d, const rl_datum *row,
+                     rl_buf *key, rl_error *err)
+{
+    int cols[RL_INDEX_MAX_KEYS];
+    int has = referencing_nulls(t, f, d, row, cols);
+    if (has == -2)
+        return match_full_violation(f, d->name, err);
+    if (has != 1 || t->fk_checks_off)
+        return 0;
+    if (referenced_key(f, d, cols, row, key, err) < 0)
+        return -1;
+    pending *p = cat_ov_find(t, key->data, key->len);
+    int found = p ? p->val != NULL : cat_view_get(t, key->data, key->len, NULL, NULL, err);
+    if (found < 0)
+        return -1;
+    if (found == 0 && names_itself(t, f, d, cols, row))
+        return 0;
+    char detail[256];
+    char what[RL_INDEX_NAME_MAX + 40];
+    snprintf(what, sizeof what, "is not present in table \"%s\".", f->ref.def.table);
+    key_text(d, cols, f->def.ncols, row, what, detail, sizeof detail);
+    if (found == 0) {
+        rl_error_set(err, RL_SQLSTATE_FOREIGN_KEY_VIOLATION,
+                     "insert or update on table \"%s\" violates foreign key constraint \"%s\"",
+                     d->name, f->name);
+        rl_error_detail(err, "%s", detail);
+        return -1;
+    }
+    if (p)
+        return 0; /* our own referenced row: its removal is checked where it happens */
+    if (cat_add_expectation(t, EXPECT_FKEY_PRESENT, key->data, key->len, NULL, 0, f->name,
+                            detail, err) < 0)
+        return -1;
+    expectation *e = &t->ex[t->nex - 1];
+    rl_str_copy(e->table, sizeof e->table, d->name);
+    return 0;
+}
+
+int cat_fkey_check_row(rl_txn *t, const rl_table_desc *d, const rl_datum *row,
+                       const rl_datum *old, rl_error *err)
+{
+    const cat_fkey *f;
+    size_t n;
+    if (cat_fkeys(t, &f, &n, err) < 0)
+        return -1;
+    rl_buf key;
+    rl_buf_init(&key, 0);
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        if (!on_table(f[i].tag, f[i].dyn_id, d))
+            continue;
+        if (old) { /* an UPDATE that leaves the key columns alone checks nothing */
+            int cols[RL_INDEX_MAX_KEYS];
+            if (referencing_nulls(t, &f[i], d, row, cols) == -3)
+                continue;
+            size_t j = 0;
+            while (j < f[i].def.ncols && old[cols[j]].isnull == row[cols[j]].isnull &&
+                   (row[cols[j]].isnull ||
+                    rl_datum_compare(d->cols[cols[j]].type, &old[cols[j]], &row[cols[j]]) == 0))
+                j++;
+            if (j == f[i].def.ncols)
+                continue;
+        }
+        rc = check_one(t, &f[i], d, row, &key, err);
+    }
+    rl_buf_free(&key);
+    return rc;
+}
+
+int cat_fkey_entries(rl_txn *t, const rl_table_desc *d, const rl_datum *row, const uint8_t *rk,
+                     size_t rkl, bool put, rl_error *err)
+{
+    const cat_fkey *f;
+    size_t n;
+    if (cat_fkeys(t, &f, &n, err) < 0)
+        return -1;
+    rl_buf key;
+    rl_buf_init(&key, 0);
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        int cols[RL_INDEX_MAX_KEYS];
+        if (!on_table(f[i].tag, f[i].dyn_id, d) || referencing_nulls(t, &f[i], d, row, cols) != 1)
+            continue;
+        if (entry_prefix(&f[i], d, cols, row, &key, err) < 0) {
+            rc = -1;
+            break;
+        }
+        rl_buf_put(&key, rk, rkl);
+        rc = key.failed ? oom(err) : cat_ov_set(t, key.data, key.len, put ? (const uint8_t *)"" : NULL, 0, err);
+    }
+    rl_buf_free(&key);
+    return rc;
+}
+
+/* ------------------------------------- a referenced row's DELETE / UPDATE */
+
+typedef struct held_key {
+    uint8_t *k;
+    size_t kl;
+} held_key;
+
+static void held_free(held_key *h, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(h[i].k);
+    free(h);
+}
+
+/* The row keys of the entries under `prefix` in the view (the referencing
+ * rows), but `self` (the referenced row itself, in a table that references
+ * itself): collected first, as acting on them changes the entries. */
+static int referencing_rows(rl_txn *t, const rl_buf *prefix, const uint8_t *self, size_t selfl,
+                            held_key **out, size_t *n, rl_error *err)
+{
+    *out = NULL;
+    *n = 0;
+    uint8_t *p = dup_bytes(prefix->data, prefix->len);
+    if (!p)
+        return oom(err);
+    rl_scan s;
+    if (cat_raw_scan_open(t, &s, p, prefix->len, err) < 0) {
+        free(p);
+        return -1;
+    }
+    size_t cap = 0;
+    const uint8_t *k, *v;
+    size_t kl, vl;
+    int rc;
+    while ((rc = cat_scan_merged_next(&s, &k, &kl, &v, &vl, err)) == 1) {
+        const uint8_t *rk = k + prefix->len;
+        size_t rkl = kl - prefix->len;
+        if (self && rl_bytes_cmp(rk, rkl, self, selfl) == 0)
+            continue;
+        held_key *grown = rl_array_reserve(*out, *n, &cap, sizeof *grown, 8);
+        uint8_t *c = grown ? dup_bytes(rk, rkl) : NULL;
+        if (grown)
+            *out = grown;
+        if (!c) {
+            rc = oom(err);
+            break;
+        }
+        (*out)[(*n)++] = (held_key){c, rkl};
+    }
+    kv_iter_free(s.it);
+    free(p);
+    if (rc < 0) {
+        held_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+        return -1;
+    }
+    return 0;
+}
+
+static int still_referenced(const cat_fkey *f, const char *detail, rl_error *err)
+{
+    rl_error_set(err, RL_SQLSTATE_FOREIGN_KEY_VIOLATION,
+                 "update or delete on table \"%s\" violates foreign key constraint \"%s\" on "
+                 "table \"%s\"",
+                 f->ref.def.table, f->name, f->table);
+    rl_error_detail(err, "%s", detail);
+    return -1;
+}
+
+static int expect_unreferenced(rl_txn *t, const cat_fkey *f, const rl_buf *prefix,
+                               const char *detail, rl_error *err)
+{
+    if (cat_add_expectation(t, EXPECT_FKEY_UNREFERENCED, prefix->data, prefix->len, NULL, 0,
+                            f->name, detail, err) < 0)
+        return -1;
+    expectation *e = &t->ex[t->nex - 1];
+    rl_str_copy(e->table, sizeof e->table, f->ref.def.table);
+    rl_str_copy(e->other, sizeof e->other, f->table);
+    return 0;
+}
+
+/* One referencing row (key rk of table cd) after its referenced key went:
+ * deleted (CASCADE), or its key columns set to NULL or (CASCADE on UPDATE)
+ * to the new key `nw` (columns rcols of referenced table pd). */
+static int act_on_row(rl_txn *t, const cat_fkey *f, const rl_table_desc *cd, const uint8_t *rk,
+                      size_t rkl, char action, const rl_table_desc *pd, const int *rcols,
+                      const rl_datum *nw, rl_error *err)
+{
+    if (action == RL_FKEY_CASCADE && !nw)
+        return rl_txn_delete(t, cd, rk, rkl, err);
+    uint8_t *val = NULL;
+    size_t vl = 0;
+    rl_buf arena;
+    rl_buf_init(&arena, 0);
+    rl_row *row = malloc(sizeof *row);
+    int rc = row ? cat_view_get(t, rk, rkl, &val, &vl, err) : oom(err);
+    if (rc == 1)
+        rc = cat_decode_row(t, cd, rk, rkl, val, vl, row, &arena, err) < 0 ? -1 : 1;
+    if (rc == 1) {
+        rl_datum nr[RL_MAX_COLUMNS];
+        memcpy(nr, row->vals, sizeof nr);
+        for (size_t j = 0; j < f->def.ncols; j++) {
+            int c = rl_desc_column_index(cd, f->def.cols[j], t->fmt);
+            assert(c >= 0);
+            if (action == RL_FKEY_CASCADE)
+                nr[c] = nw[rcols[j]];
+            else
+                nr[c].isnull = true;
+        }
+        (void)pd;
+        rc = rl_txn_update(t, cd, rk, rkl, nr, err);
+    }
+    free(val);
+    free(row);
+    rl_buf_free(&arena);
+    return rc < 0 ? -1 : 0;
+}
+
+/* A referenced key of pd went (old's; nw the row's new values on an UPDATE):
+ * the FOREIGN KEY f's action on the rows that reference it. */
+static int referenced_key_gone(rl_txn *t, const cat_fkey *f, const rl_table_desc *pd,
+                               const rl_datum *old, const rl_datum *nw, const uint8_t *rk,
+                               size_t rkl, rl_error *err)
+{
+    int rcols[RL_INDEX_MAX_KEYS];
+    if (!referenced_cols(t, f, pd, rcols))
+        return 0;
+    for (size_t j = 0; j < f->def.ncols; j++)
+        if (old[rcols[j]].isnull)
+            return 0; /* no row references a key with a NULL in it */
+    rl_buf prefix, np;
+    rl_buf_init(&prefix, 0);
+    rl_buf_init(&np, 0);
+    int rc = entry_prefix(f, pd, rcols, old, &prefix, err);
+    if (rc == 0 && nw) {
+        bool nulls = false;
+        for (size_t j = 0; j < f->def.ncols; j++)
+            nulls |= nw[rcols[j]].isnull;
+        if (!nulls && entry_prefix(f, pd, rcols, nw, &np, err) < 0)
+            rc = -1;
+        else if (!nulls && rl_bytes_cmp(prefix.data, prefix.len, np.data, np.len) == 0)
+            goto out; /* the key is the same: nothing references another one */
+    }
+    char action = nw ? f->def.on_update : f->def.on_delete;
+    char detail[256], what[RL_INDEX_NAME_MAX + 40];
+    snprintf(what, sizeof what, "is still referenced from table \"%s\".", f->table);
+    key_text(pd, rcols, f->def.ncols, old, what, detail, sizeof detail);
+    held_key *refs = NULL;
+    size_t nrefs = 0;
+    bool self = on_table(f->tag, f->dyn_id, pd);
+    if (rc == 0)
+        rc = referencing_rows(t, &prefix, self ? rk : NULL, rkl, &refs, &nrefs, err);
+    if (rc == 0 && nrefs == 0)
+        rc = expect_unreferenced(t, f, &prefix, detail, err);
+    else if (rc == 0 && action == RL_FKEY_RESTRICT)
+        rc = still_referenced(f, detail, err);
+    else if (rc == 0 && action == RL_FKEY_NO_ACTION)
+        rc = cat_fkey_defer(t, f, &prefix, pd, rcols, old, detail, err);
+    else if (rc == 0) {
+        const rl_table_desc *cd = rl_txn_find_table(t, f->schema, f->table, err);
+        if (!cd)
+            rc = -1;
+        if (++t->fk_depth > FKEY_MAX_DEPTH)
+            rc = rl_error_set(err, RL_SQLSTATE_STATEMENT_TOO_COMPLEX,
+                              "foreign key actions nest deeper than %d rows", FKEY_MAX_DEPTH);
+        for (size_t i = 0; rc == 0 && i < nrefs; i++)
+            rc = act_on_row(t, f, cd, refs[i].k, refs[i].kl, action, pd, rcols, nw, err);
+        t->fk_depth--;
+    }
+    held_free(refs, nrefs);
+out:
+    rl_buf_free(&prefix);
+    rl_buf_free(&np);
+    return rc < 0 ? -1 : 0;
+}
+
+int cat_fkey_referenced_change(rl_txn *t, const rl_table_desc *d, const rl_datum *old,
+                               const rl_datum *nw, const uint8_t *rk, size_t rkl, rl_error *err)
+{
+    const cat_fkey *f;
+    size_t n;
+    if (cat_fkeys(t, &f, &n, err) < 0)
+        return -1;
+    if (n == 0)
+        return 0;
+    /* the actions write rows, which may rebuild the registry: a copy */
+    cat_fkey *copy = malloc(n * sizeof *copy);
+    if (!copy)
+        return oom(err);
+    memcpy(copy, f, n * sizeof *copy);
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++)
+        if (on_table(copy[i].ref.tag, copy[i].ref.dyn_id, d))
+            rc = referenced_key_gone(t, &copy[i], d, old, nw, rk, rkl, err);
+    free(copy);
+    return rc;
+}
+
+/* ---------------------------------------------- NO ACTION: statement end */
+
+int cat_fkey_defer(rl_txn *t, const cat_fkey *f, const rl_buf *prefix, const rl_table_desc *pd,
+                   const int *rcols, const rl_datum *old, const char *detail, rl_error *err)
+{
+    fkey_deferred *grown = rl_array_reserve(t->fkd, t->nfkd, &t->capfkd, sizeof *grown, 4);
+    if (!grown)
+        return oom(err);
+    t->fkd = grown;
+    fkey_deferred *q = &t->fkd[t->nfkd];
+    memset(q, 0, sizeof *q);
+    rl_buf rkey;
+    rl_buf_init(&rkey, 0);
+    if (referenced_key(f, pd, rcols, old, &rkey, err) < 0)
+        return -1;
+    q->prefix = dup_bytes(prefix->data, prefix->len);
+    q->plen = prefix->len;
+    q->refkey = dup_bytes(rkey.data, rkey.len);
+    q->rklen = rkey.len;
+    rl_buf_free(&rkey);
+    if (!q->prefix || !q->refkey) {
+        free(q->prefix);
+        free(q->refkey);
+        return oom(err);
+    }
+    q->id = f->def.id;
+    rl_str_copy(q->detail, sizeof q->detail, detail);
+    t->nfkd++;
+    return 0;
+}
+
+static void deferred_free(rl_txn *t)
+{
+    for (size_t i = 0; i < t->nfkd; i++) {
+        free(t->fkd[i].prefix);
+        free(t->fkd[i].refkey);
+    }
+    t->nfkd = 0;
+}
+
+void cat_fkey_deferred_free(rl_txn *t)
+{
+    deferred_free(t);
+    free(t->fkd);
+    t->fkd = NULL;
+    t->capfkd = 0;
+}
+
+/* One deferred check: a row holds the key again (an UPDATE that swapped
+ * keys), or no row references it any more; else 23503. */
+static int deferred_check(rl_txn *t, const fkey_deferred *q, rl_error *err)
+{
+    const cat_fkey *f;
+    size_t n;
+    if (cat_fkeys(t, &f, &n, err) < 0)
+        return -1;
+    size_t i = 0;
+    while (i < n && f[i].def.id != q->id)
+        i++;
+    if (i == n)
+        return 0; /* the constraint was dropped since */
+    int held = cat_view_get(t, q->refkey, q->rklen, NULL, NULL, err);
+    if (held != 0)
+        return held < 0 ? -1 : 0;
+    rl_buf prefix;
+    rl_buf_init(&prefix, 0);
+    rl_buf_put(&prefix, q->prefix, q->plen);
+    held_key *refs = NULL;
+    size_t nrefs = 0;
+    int rc = prefix.failed ? oom(err) : referencing_rows(t, &prefix, NULL, 0, &refs, &nrefs, err);
+    held_free(refs, nrefs);
+    if (rc == 0)
+        rc = nrefs ? still_referenced(&f[i], q->detail, err)
+                   : expect_unreferenced(t, &f[i], &prefix, q->detail, err);
+    rl_buf_free(&prefix);
+    return rc;
+}
+
+int rl_txn_fkey_statement_end(rl_txn *t, rl_error *err)
+{
+    int rc = 0;
+    for (size_t i = 0; i < t->nfkd && rc == 0; i++)
+        rc = deferred_check(t, &t->fkd[i], err);
+    deferred_free(t);
+    return rc;
+}
+
+int rl_txn_unique_index_by_id(rl_txn *t, uint64_t id, char *schema, char *name,
+                              rl_index_def *def, rl_error *err)
+{
+    const cat_unique *u;
+    size_t n;
+    if (cat_uniques(t, &u, &n, err) < 0)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (u[i].def.id == id) {
+            rl_str_copy(schema, RL_INDEX_NAME_MAX, u[i].schema);
+            rl_str_copy(name, RL_INDEX_NAME_MAX, u[i].name);
+            *def = u[i].def;
+            return 1;
+        }
+    return 0;
+}
+
+void rl_txn_fkey_checks(rl_txn *t, bool on)
+{
+    t->fk_checks_off = !on;
+}
+
+/* ------------------------------------------------------------------ DDL */
+
+int rl_txn_find_fkey(rl_txn *t, const char *schema, const char *table, const char *name,
+                     rl_fkey_def *out, rl_error *err)
+{
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_fkey(&k, schema, table, name);
+    uint8_t *v = NULL;
+    size_t vl = 0;
+    int rc = k.failed ? oom(err) : cat_view_get(t, k.data, k.len, &v, &vl, err);
+    rl_buf_free(&k);
+    if (rc == 1 && !rl_fkey_def_decode(v, vl, out))
+        rc = rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED,
+                          "the definition of constraint \"%s\" does not decode", name);
+    free(v);
+    return rc;
+}
+
+static int put_fkey(rl_txn *t, const char *schema, const char *table, const char *name,
+                    const rl_fkey_def *d, rl_error *err)
+{
+    rl_buf k, v;
+    rl_buf_init(&k, 0);
+    rl_buf_init(&v, 0);
+    rl_key_fkey(&k, schema, table, name);
+    if (d)
+        rl_fkey_def_encode(&v, d);
+    t->unique_changed = true; /* writers checked under the old definitions conflict */
+    int rc = k.failed || v.failed ? oom(err)
+                                  : cat_ov_set(t, k.data, k.len, d ? v.data : NULL, v.len, err);
+    rl_buf_free(&k);
+    rl_buf_free(&v);
+    return rc;
+}
+
+/* Tombstone every entry of FOREIGN KEY `id`. */
+static int clear_entries(rl_txn *t, uint64_t id, rl_error *err)
+{
+    rl_buf p;
+    rl_buf_init(&p, 0);
+    rl_key_fkey_entries(&p, id);
+    held_key *keys = NULL;
+    size_t n = 0;
+    int rc = p.failed ? oom(err) : referencing_rows(t, &p, NULL, 0, &keys, &n, err);
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        rl_buf_reset(&k);
+        rl_buf_put(&k, p.data, p.len);
+        rl_buf_put(&k, keys[i].k, keys[i].kl);
+        rc = k.failed ? oom(err) : cat_ov_set(t, k.data, k.len, NULL, 0, err);
+    }
+    held_free(keys, n);
+    rl_buf_free(&k);
+    rl_buf_free(&p);
+    return rc;
+}
+
+/* The prefix of every row key of d, for EXPECT_RANGE_UNCHANGED. */
+static int expect_table_unchanged(rl_txn *t, const rl_table_desc *d, rl_error *err)
+{
+    rl_buf prefix;
+    rl_buf_init(&prefix, 0);
+    int rc = rl_key_encode_prefix(&prefix, d, NULL, 0) != RL_KEY_OK || prefix.failed
+                 ? oom(err)
+                 : cat_add_expectation(t, EXPECT_RANGE_UNCHANGED, prefix.data, prefix.len, NULL,
+                                       0, NULL, NULL, err);
+    rl_buf_free(&prefix);
+    return rc;
+}
+
+/* The entries of FOREIGN KEY `id` (its definition written) from the rows
+ * of its table, each one's referenced key checked unless `check` is off;
+ * both tables must stay as read until COMMIT. */
+static int fill_entries(rl_txn *t, uint64_t id, bool check, rl_error *err)
+{
+    cat_relations_changed(t); /* the registry is rebuilt with the definition */
+    const cat_fkey *fs;
+    size_t n;
+    if (cat_fkeys(t, &fs, &n, err) < 0)
+        return -1;
+    size_t i = 0;
+    while (i < n && fs[i].def.id != id)
+        i++;
+    if (i == n)
+        return rl_error_set(err, RL_SQLSTATE_INTERNAL, "foreign key %llu is not registered",
+                            (unsigned long long)id);
+    cat_fkey f = fs[i];
+    const rl_table_desc *d = rl_txn_find_table(t, f.schema, f.table, err);
+    const rl_table_desc *pd = d ? rl_txn_find_table(t, f.ref.schema, f.ref.def.table, err) : NULL;
+    if (!pd)
+        return -1;
+    rl_scan *s = rl_txn_scan(t, d, NULL, 0, err);
+    if (!s)
+        return -1;
+    /* the scan reads the overlay the entries go to: collect, then write */
+    held_key *keys = NULL;
+    size_t nk = 0, cap = 0;
+    rl_buf key, rkey;
+    rl_buf_init(&key, 0);
+    rl_buf_init(&rkey, 0);
+    bool off = t->fk_checks_off;
+    t->fk_checks_off = !check;
+    const rl_row *row;
+    int rc;
+    while ((rc = rl_scan_next(s, &row, err)) == 1) {
+        if (check_one(t, &f, d, row->vals, &rkey, err) < 0) {
+            rc = -1;
+            break;
+        }
+        int cols[RL_INDEX_MAX_KEYS];
+        if (referencing_nulls(t, &f, d, row->vals, cols) != 1)
+            continue;
+        if (entry_prefix(&f, d, cols, row->vals, &key, err) < 0) {
+            rc = -1;
+            break;
+        }
+        rl_buf_put(&key, row->key, row->klen);
+        held_key *grown = rl_array_reserve(keys, nk, &cap, sizeof *grown, 64);
+        uint8_t *c = grown ? dup_bytes(key.data, key.len) : NULL;
+        if (grown)
+            keys = grown;
+        if (!c || key.failed) {
+            free(c);
+            rc = oom(err);
+            break;
+        }
+        keys[nk++] = (held_key){c, key.len};
+    }
+    t->fk_checks_off = off;
+    rl_scan_free(s);
+    for (size_t j = 0; rc == 0 && j < nk; j++)
+        rc = cat_ov_set(t, keys[j].k, keys[j].kl, (const uint8_t *)"", 0, err);
+    held_free(keys, nk);
+    rl_buf_free(&key);
+    rl_buf_free(&rkey);
+    if (rc < 0)
+        return -1;
+    if (expect_table_unchanged(t, d, err) < 0)
+        return -1;
+    return pd == d ? 0 : expect_table_unchanged(t, pd, err);
+}
+
+int rl_txn_create_fkey(rl_txn *t, const char *schema, const char *table, const char *name,
+                       const rl_fkey_def *d, rl_error *err)
+{
+    cat_relations_changed(t);
+    if (!cat_is_write_allowed(t, err))
+        return -1;
+    assert(d->ncols >= 1 && d->ncols <= RL_INDEX_MAX_KEYS);
+    rl_fkey_def def = *d;
+    if (cat_txn_alloc_seq(t, RL_COUNTER_NEXT_FKEY_ID, &def.id, err) < 0)
+        return -1;
+    if (def.id == 0 && cat_txn_alloc_seq(t, RL_COUNTER_NEXT_FKEY_ID, &def.id, err) < 0)
+        return -1; /* 0 is "not allocated" */
+    if (cat_touch_counter(t, RL_COUNTER_NEXT_FKEY_ID, def.id + 1, err) < 0)
+        return -1;
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_fkey(&k, schema, table, name);
+    int rc = k.failed ? oom(err) : cat_expect_unique(t, k.data, k.len, name, "", err);
+    rl_buf_free(&k);
+    if (rc < 0 || put_fkey(t, schema, table, name, &def, err) < 0)
+        return -1;
+    return fill_entries(t, def.id, !def.not_valid, err);
+}
+
+int rl_txn_replace_fkey(rl_txn *t, const char *schema, const char *table, const char *name,
+                        const char *newtable, const char *newname, const rl_fkey_def *d,
+                        rl_error *err)
+{
+    cat_relations_changed(t);
+    if (!cat_is_write_allowed(t, err))
+        return -1;
+    rl_fkey_def old;
+    int rc = rl_txn_find_fkey(t, schema, table, name, &old, err);
+    if (rc == 0)
+        return rl_error_set(err, RL_SQLSTATE_UNDEFINED_OBJECT,
+                            "constraint \"%s\" of relation \"%s\" does not exist", name, table);
+    if (rc < 0 || clear_entries(t, old.id, err) < 0 || put_fkey(t, schema, table, name, NULL, err) < 0)
+        return -1;
+    if (!d)
+        return 0;
+    rl_fkey_def def = *d;
+    def.id = old.id;
+    if (put_fkey(t, schema, newtable, newname, &def, err) < 0)
+        return -1;
+    return fill_entries(t, def.id, false, err);
+}
+
+int rl_txn_drop_fkey(rl_txn *t, const char *schema, const char *table, const char *name,
+                     rl_error *err)
+{
+    return rl_txn_replace_fkey(t, schema, table, name, NULL, NULL, NULL, err);
+}
+
+int cat_fkey_clear_of(rl_txn *t, const rl_table_desc *d, rl_error *err)
+{
+    const cat_fkey *f;
+    size_t n;
+    if (cat_fkeys(t, &f, &n, err) < 0)
+        return -1;
+    /* clearing writes entries only, which leaves the registry as it is */
+    for (size_t i = 0; i < n; i++)
+        if (on_table(f[i].tag, f[i].dyn_id, d) && clear_entries(t, f[i].def.id, err) < 0)
+            return -1;
+    return 0;
+}
+
+int rl_txn_list_fkeys(rl_txn *t, const char *schema, const char *table, rl_fkey_visitor visit,
+                      void *ctx, rl_error *err)
+{
+    rl_buf p;
+    rl_buf_init(&p, 0);
+    rl_key_fkey_prefix(&p, schema, table);
+    if (p.failed)
+        return oom(err);
+    rl_scan s;
+    if (cat_raw_scan_open(t, &s, p.data, p.len, err) < 0) {
+        rl_buf_free(&p);
+        return -1;
+    }
+    const uint8_t *k, *v;
+    size_t kl, vl;
+    rl_buf b[3];
+    for (int i = 0; i < 3; i++)
+        rl_buf_init(&b[i], 0);
+    int rc;
+    while ((rc = cat_scan_merged_next(&s, &k, &kl, &v, &vl, err)) == 1) {
+        rl_reader r;
+        rl_reader_init(&r, k + RL_KEY_INDEX_PREFIX_LEN, kl - RL_KEY_INDEX_PREFIX_LEN);
+        bool ok = true;
+        for (int i = 0; i < 3 && ok; i++) {
+            rl_buf_reset(&b[i]);
+            ok = rl_key_get_str(&r, &b[i]);
+            rl_buf_put_u8(&b[i], 0);
+            ok = ok && !b[i].failed;
+        }
+        rl_fkey_def d;
+        if (!ok || rl_reader_left(&r) || !rl_fkey_def_decode(v, vl, &d)) {
+            rc = rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED,
+                              "a FOREIGN KEY definition (0x80 08) does not decode");
+            break;
+        }
+        if ((rc = visit(ctx, (char *)b[0].data, (char *)b[1].data, (char *)b[2].data, &d)) != 0)
+            break;
+    }
+    kv_iter_free(s.it);
+    for (int i = 0; i < 3; i++)
+        rl_buf_free(&b[i]);
+    rl_buf_free(&p);
+    return rc;
+}

@@ -507,7 +507,6 @@ int cat_fkey_referenced_change(rl_txn *t, const rl_table_desc *d, const rl_datum
                                const rl_datum *nw, const uint8_t *rk, size_t rkl, rl_error *err);
 int cat_fkey_defer(rl_txn *t, const cat_fkey *f, const rl_buf *prefix, const rl_table_desc *pd,
                    const int *rcols, const rl_datum *old, const char *detail, rl_error *err);
-void cat_fkey_deferred_free(rl_txn *t);
 /* Tombstone the FOREIGN KEY entries of d's rows (its rows go wholesale). */
 int cat_fkey_clear_of(rl_txn *t, const rl_table_desc *d, rl_error *err);
 

@@ -602,14 +602,6 @@ static void deferred_free(rl_txn *t)
     t->nfkd = 0;
 }
 
-void cat_fkey_deferred_free(rl_txn *t)
-{
-    deferred_free(t);
-    free(t->fkd);
-    t->fkd = NULL;
-    t->capfkd = 0;
-}
-
 /* One deferred check: a row holds the key again (an UPDATE that swapped
  * keys), or no row references it any more; else 23503. */
 static int deferred_check(rl_txn *t, const fkey_deferred *q, rl_error *err)

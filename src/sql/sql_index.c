@@ -69,24 +69,6 @@ int rl_index_name_taken(rl_exec *x, rl_txn *txn, const char *schema, const char 
 
 /* ------------------------------------------------------ choosing a name */
 
-/* makeObjectName: name1_name2_label within NAMEDATALEN - 1 bytes, the
- * longer of name1 and name2 shortened first. */
-void rl_object_name(const char *name1, const char *name2, const char *label, char *out)
-{
-    size_t overhead = 1 + strlen(label) + 1; /* both underscores and the label */
-    size_t avail = NAMEDATALEN - 1 - overhead;
-    size_t n1 = strlen(name1), n2 = strlen(name2);
-    while (n1 + n2 > avail) {
-        if (n1 > n2)
-            n1--;
-        else
-            n2--;
-    }
-    n1 = rl_utf8_clip(name1, n1);
-    n2 = rl_utf8_clip(name2, n2);
-    snprintf(out, NAMEDATALEN, "%.*s_%.*s_%s", (int)n1, name1, (int)n2, name2, label);
-}
-
 /* makeObjectName without a second name: name1_label. */
 static void object_name2(const char *name1, const char *label, char *out)
 {

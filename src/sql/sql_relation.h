@@ -44,4 +44,9 @@ typedef struct rl_relation {
 int rl_relation_resolve(rl_exec *x, const PgQuery__RangeVar *rv, rl_relation *out);
 int rl_relation_lookup(rl_exec *x, const char *schema, const char *name, rl_relation *out);
 
+/* makeObjectName: name1_name2_label within NAMEDATALEN - 1 bytes, the
+ * longer of name1 and name2 shortened first (the names PostgreSQL chooses
+ * for indexes and constraints). */
+void rl_object_name(const char *name1, const char *name2, const char *label, char *out);
+
 #endif

@@ -10,7 +10,10 @@
  * context (the statement's transaction) and pg_catalog's relation ids and
  * oids.
  */
+#include <stdio.h>
 #include <string.h>
+
+#include "base/utf8.h"
 
 #include "sql/sql_exec.h"
 #include "sql/sql_pgcatalog.h"
@@ -116,4 +119,22 @@ int rl_relation_resolve(rl_exec *x, const PgQuery__RangeVar *rv, rl_relation *ou
                              "cross-database references are not implemented: \"%s.%s.%s\"",
                              rv->catalogname, rv->schemaname, rv->relname);
     return lookup_at(x, rv->schemaname, rv->relname, rv->location, out);
+}
+
+/* makeObjectName: name1_name2_label within RL_INDEX_NAME_MAX - 1 bytes, the
+ * longer of name1 and name2 shortened first. */
+void rl_object_name(const char *name1, const char *name2, const char *label, char *out)
+{
+    size_t overhead = 1 + strlen(label) + 1; /* both underscores and the label */
+    size_t avail = RL_INDEX_NAME_MAX - 1 - overhead;
+    size_t n1 = strlen(name1), n2 = strlen(name2);
+    while (n1 + n2 > avail) {
+        if (n1 > n2)
+            n1--;
+        else
+            n2--;
+    }
+    n1 = rl_utf8_clip(name1, n1);
+    n2 = rl_utf8_clip(name2, n2);
+    snprintf(out, RL_INDEX_NAME_MAX, "%.*s_%.*s_%s", (int)n1, name1, (int)n2, name2, label);
 }

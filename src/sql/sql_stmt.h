@@ -117,10 +117,6 @@ int rl_index_arbiters(rl_exec *x, rl_txn *txn, const rl_relation *rel,
 /* DROP CONSTRAINT of a constraint index (its entries go with it). */
 int rl_index_drop_constraint(rl_exec *x, rl_txn *txn, const char *schema, const char *name);
 
-/* makeObjectName: name1_name2_label within NAMEDATALEN - 1 bytes, the
- * longer of name1 and name2 shortened first (sql_index.c). */
-void rl_object_name(const char *name1, const char *name2, const char *label, char *out);
-
 /* sql_fkey.c: FOREIGN KEY constraints. add: c (a REFERENCES of column
  * `column`, or a table constraint with column NULL) on stored table
  * schema.table; add_all: every one of a CREATE TABLE. find: 1 with *out,

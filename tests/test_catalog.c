@@ -1354,6 +1354,103 @@ static void test_unique_indexes(void)
     rl_catalog_close(c, NULL);
 }
 
+/* FOREIGN KEYs across transactions: a referencing row and a concurrent
+ * DELETE of the row it references cannot both commit, either way round
+ * (the later one fails with PostgreSQL's 23503), nor can a new FOREIGN
+ * KEY and a concurrent write to its table (40001); a row written through
+ * the API without its referenced key is refused and writes nothing;
+ * `rocklake check` knows the definitions and entries. */
+static void test_foreign_keys(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *c = open_cat(url, true);
+    if (!c)
+        return;
+    rl_error e;
+    rl_column_desc cols[2] = {{"a", RL_T_INT4, false, RL_FMT_1_0, 0},
+                              {"b", RL_T_TEXT, false, RL_FMT_1_0, 0}};
+    rl_index_def pk = {.table = "p", .method = RL_INDEX_BTREE, .ncols = 1, .cols = {"a"},
+                       .unique = true, .constraint = true, .primary = true};
+    rl_txn *t = rl_txn_begin(c, &e);
+    const rl_table_desc *p = rl_txn_create_dynamic(t, "public", "p", 2, cols, false, &e);
+    const rl_table_desc *ch = rl_txn_create_dynamic(t, "public", "ch", 2, cols, false, &e);
+    CHECK(p && ch);
+    CHECK(rl_txn_create_index(t, "public", "p_pkey", &pk, &e) == 0);
+    rl_index_def got;
+    CHECK(rl_txn_find_index(t, "public", "p_pkey", &got, &e) == 1);
+    rl_fkey_def fk = {.ncols = 1, .cols = {"a"}, .ref_pos = {0}, .ref_index_id = got.id,
+                      .on_update = RL_FKEY_NO_ACTION, .on_delete = RL_FKEY_NO_ACTION};
+    CHECK(rl_txn_create_fkey(t, "public", "ch", "ch_a_fkey", &fk, &e) == 0);
+    CHECK(insert_ab(t, p, 1, "x", &e) == 0);
+    CHECK(insert_ab(t, p, 2, "y", &e) == 0);
+    CHECK(insert_ab(t, p, 5, "z", &e) == 0);
+    CHECK(insert_ab(t, ch, 1, "c1", &e) == 0);
+    CHECK(insert_ab(t, ch, 3, "c3", &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "23503");
+    CHECK_EQ_STR(e.message,
+                 "insert or update on table \"ch\" violates foreign key constraint \"ch_a_fkey\"");
+    CHECK_EQ_STR(e.detail, "Key (a)=(3) is not present in table \"p\".");
+    CHECK(rl_txn_commit(t, &e) == 0); /* the refused row left nothing */
+    rl_txn_free(t);
+
+    /* a row referencing 2 (5) and a concurrent DELETE of it: the later fails */
+    for (int order = 0; order < 2; order++) {
+        int key_a = order ? 5 : 2;
+        rl_txn *a = rl_txn_begin(c, &e), *b = rl_txn_begin(c, &e);
+        CHECK(insert_ab(a, ch, key_a, order ? "late" : "early", &e) == 0);
+        rl_scan *sc = rl_txn_scan(b, p, NULL, 0, &e);
+        const rl_row *row;
+        uint8_t key[64];
+        size_t klen = 0;
+        while (sc && rl_scan_next(sc, &row, &e) == 1)
+            if (row->vals[0].v.i == key_a && row->klen <= sizeof key) {
+                memcpy(key, row->key, row->klen);
+                klen = row->klen;
+            }
+        rl_scan_free(sc);
+        CHECK(klen > 0);
+        CHECK(rl_txn_delete(b, p, key, klen, &e) == 0);
+        CHECK(rl_txn_fkey_statement_end(b, &e) == 0); /* b sees no row referencing it */
+        rl_txn *first = order ? b : a, *second = order ? a : b;
+        CHECK(rl_txn_commit(first, &e) == 0);
+        CHECK(rl_txn_commit(second, &e) < 0);
+        CHECK_EQ_STR(e.sqlstate, "23503");
+        CHECK_EQ_STR(e.message, order ? "insert or update on table \"ch\" violates foreign key "
+                                        "constraint \"ch_a_fkey\""
+                                      : "update or delete on table \"p\" violates foreign key "
+                                        "constraint \"ch_a_fkey\" on table \"ch\"");
+        rl_txn_free(a);
+        rl_txn_free(b);
+    }
+
+    /* a new FOREIGN KEY and a concurrent write to its table */
+    rl_fkey_def fk2 = fk;
+    rl_txn *a = rl_txn_begin(c, &e), *b = rl_txn_begin(c, &e);
+    CHECK(rl_txn_create_fkey(a, "public", "ch", "ch_a_fkey2", &fk2, &e) == 0);
+    CHECK(insert_ab(b, p, 9, "nine", &e) == 0);
+    CHECK(rl_txn_commit(b, &e) == 0);
+    CHECK(rl_txn_commit(a, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "40001");
+    rl_txn_free(a);
+    rl_txn_free(b);
+
+    uint64_t keys = 0;
+    CHECK_EQ_INT(rl_check(c, stderr, &keys, &e), 0);
+    /* an entry of no definition is found */
+    kv_batch *kb = kv_batch_new();
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_fkey_entries(&k, 999);
+    rl_buf_put(&k, (const uint8_t[]){1, 8, 0, 0, 0, 0, 0, 0, 0, 3, 0xfd}, 11);
+    kv_batch_put(kb, k.data, k.len, (const uint8_t *)"", 0);
+    CHECK(kv_write(rl_catalog_kv(c), kb, NULL) == 0);
+    kv_batch_free(kb);
+    rl_buf_free(&k);
+    CHECK_EQ_INT(rl_check(c, stderr, &keys, &e), 1);
+    rl_catalog_close(c, NULL);
+}
+
 /* Two transactions insert rows of one natural key into a DuckLake table
  * that keeps duplicates and has a UNIQUE index on another column: the
  * second to commit moves its row to key | dup, and its entry follows it
@@ -2544,6 +2641,7 @@ static void run_suite(void)
     RUN(test_table_and_schema_registry);
     RUN(test_index_definitions);
     RUN(test_unique_indexes);
+    RUN(test_foreign_keys);
     RUN(test_unique_entries_follow_a_moved_duplicate);
     RUN(test_comments);
     RUN(test_name_cache_follows_snapshots);

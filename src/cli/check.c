@@ -284,6 +284,7 @@ typedef struct checker {
     name_entry *names;
     size_t nnames, capnames;
     idset unique_ids; /* ids of the UNIQUE index definitions seen (0x80 05 sort first) */
+    idset fkey_ids;   /* ids of the FOREIGN KEY definitions seen (0x80 08, before 0x80 09) */
     /* the UNIQUE definitions, read before the pass (rows sort before them),
      * and the entries the rows want / the store has, by hash of the entry
      * key: a = hash of the row key, b = the index id */
@@ -883,6 +884,40 @@ static void check_unique_entry(checker *c, const uint8_t *k, size_t kl, const ui
         note_entry(c, &c->uhave, key_digest(k, kl), key_digest(v, vl), id);
 }
 
+/* A FOREIGN KEY definition: schema, table and name in its key; it decodes
+ * and references a UNIQUE index defined (0x80 05 sorts before 0x80 08). */
+static void check_fkey_def(checker *c, const uint8_t *k, size_t kl, const uint8_t *v, size_t vl)
+{
+    rl_fkey_def d;
+    if (!key_holds_strings(k, kl, 3))
+        problem(c, k, kl, "malformed foreign key definition key");
+    else if (!rl_fkey_def_decode(v, vl, &d))
+        problem(c, k, kl, "foreign key definition does not decode");
+    else if (!idset_has(&c->unique_ids, d.ref_index_id))
+        problem(c, k, kl, "foreign key references unique index %" PRIu64 ", which has no "
+                "definition", d.ref_index_id);
+    else if (!idset_add(&c->fkey_ids, d.id))
+        c->oom = true;
+    else
+        need_above(c, RL_COUNTER_NEXT_FKEY_ID, d.id, "foreign key id");
+}
+
+/* An entry of a referencing row: the id of a FOREIGN KEY defined, key
+ * values and the row's key after it, an empty value. */
+static void check_fkey_entry(checker *c, const uint8_t *k, size_t kl, size_t vl)
+{
+    if (kl <= RL_KEY_FKEY_PREFIX_LEN + 2) {
+        problem(c, k, kl, "foreign key entry key is %zu bytes, expected more than %d", kl,
+                RL_KEY_FKEY_PREFIX_LEN + 2);
+        return;
+    }
+    uint64_t id = rl_load_be64(k + 2);
+    if (!idset_has(&c->fkey_ids, id))
+        problem(c, k, kl, "entry of foreign key %" PRIu64 ", which has no definition", id);
+    else if (vl != 0)
+        problem(c, k, kl, "foreign key entry has a value");
+}
+
 /* A comment: schema, relation and column in its key, text without NUL
  * (valid UTF-8: the SQL layer wrote it from a statement) in its value. */
 static void check_comment_entry(checker *c, const uint8_t *k, size_t kl, const uint8_t *v,
@@ -912,6 +947,10 @@ static void check_index_key(checker *c, const uint8_t *k, size_t kl, const uint8
         check_comment_entry(c, k, kl, v, vl);
     else if (kind == RL_INDEX_UNIQUE)
         check_unique_entry(c, k, kl, v, vl);
+    else if (kind == RL_INDEX_FKEY)
+        check_fkey_def(c, k, kl, v, vl);
+    else if (kind == RL_INDEX_FKEY_ENTRY)
+        check_fkey_entry(c, k, kl, vl);
     else
         problem(c, k, kl, "unknown index kind 0x%02x", kind);
 }
@@ -1154,6 +1193,7 @@ static void checker_free(checker *c)
         free(c->parent_ids[i].slots);
     free(c->table_range.slots);
     free(c->unique_ids.slots);
+    free(c->fkey_ids.slots);
     free(c->udefs);
     free(c->uwanted.slots);
     free(c->uhave.slots);

@@ -187,9 +187,11 @@ static int ref_candidate(void *ctx, const char *schema, const char *name, const 
                 return 0;
         }
     }
-    s->def = *d;
+    /* the first in creation order (PostgreSQL's: its index list by oid) */
+    if (!s->hit || d->id < s->def.id)
+        s->def = *d;
     s->hit = true;
-    return 1;
+    return 0;
 }
 
 /* ------------------------------------------------------------- adding */

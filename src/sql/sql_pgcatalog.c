@@ -635,6 +635,7 @@ static int gen_is_columns(gen_ctx *g);
 static int gen_is_schemata(gen_ctx *g);
 static int gen_is_table_constraints(gen_ctx *g);
 static int gen_is_key_column_usage(gen_ctx *g);
+static int gen_is_referential_constraints(gen_ctx *g);
 static int gen_is_views(gen_ctx *g);
 static int gen_database(gen_ctx *g);
 static int gen_roles(gen_ctx *g);
@@ -696,7 +697,8 @@ static const vrel vrels[] = {
     /* no foreign keys: RockLake keeps none, and role lake sees none of the
      * system catalogs' */
     {"information_schema", "referential_constraints", is_referential_constraints_cols,
-     N(is_referential_constraints_cols), NULL, NULL, {-1, -1}, -1, true},
+     N(is_referential_constraints_cols), NULL, gen_is_referential_constraints, {-1, -1}, -1,
+     true},
     {"information_schema", "views", is_views_cols, N(is_views_cols), NULL, gen_is_views,
      {-1, -1}, -1, true},
     /* the one database the engine serves (per session: its name) */
@@ -2600,7 +2602,72 @@ static int is_table_constraint_rows(gen_ctx *g, const table_ent *t)
     return 0;
 }
 
-static int gen_is_table_constraints(gen_ctx *g) { return each_table(g, is_table_constraint_rows); }
+/* A FOREIGN KEY's rows in table_constraints, key_column_usage (each
+ * column, its place in the referenced key) and referential_constraints
+ * (the referenced constraint, NULL for a plain UNIQUE index; MATCH FULL
+ * or NONE; the rules), one walker for the three (w->ctx the relation). */
+static const char *rule_text(char a)
+{
+    switch (a) {
+    case RL_FKEY_RESTRICT: return "RESTRICT";
+    case RL_FKEY_CASCADE: return "CASCADE";
+    case RL_FKEY_SET_NULL: return "SET NULL";
+    case RL_FKEY_SET_DEFAULT: return "SET DEFAULT";
+    default: return "NO ACTION";
+    }
+}
+
+static int is_fkey_rows(fkey_walk *w, const fkey_view *v)
+{
+    gen_ctx *g = w->g;
+    const table_ent *t = w->t;
+    const char *db = g->x->s->eng->database;
+    const char *which = w->ctx;
+    if (strcmp(which, "table_constraints") == 0) {
+        const char *row[] = {db, t->schema, v->name, db, t->schema, t->name, "FOREIGN KEY",
+                             "NO", "NO", "YES", NULL};
+        put_strs(g, 0, row, N(row));
+        return emit(g);
+    }
+    if (strcmp(which, "key_column_usage") == 0) {
+        for (size_t j = 0; j < v->def.ncols; j++) {
+            const char *row[] = {db, t->schema, v->name, db, t->schema, t->name, v->def.cols[j]};
+            put_strs(g, 0, row, N(row));
+            put_int(g, 7, (int64_t)j + 1);
+            put_int(g, 8, (int64_t)v->def.ref_pos[j] + 1);
+            if (emit(g) < 0)
+                return -1;
+        }
+        return 0;
+    }
+    bool named = v->ref.constraint;
+    const char *row[] = {db, t->schema, v->name, named ? db : NULL,
+                         named ? v->ref_schema : NULL, named ? v->ref_index : NULL,
+                         v->def.match_full ? "FULL" : "NONE", rule_text(v->def.on_update),
+                         rule_text(v->def.on_delete)};
+    put_strs(g, 0, row, N(row));
+    return emit(g);
+}
+
+static int is_table_fkey_rows(gen_ctx *g, const table_ent *t)
+{
+    return each_fkey(g, t, is_fkey_rows, (void *)"table_constraints");
+}
+
+static int gen_is_table_constraints(gen_ctx *g)
+{
+    return each_table(g, is_table_constraint_rows) < 0 ? -1 : each_table(g, is_table_fkey_rows);
+}
+
+static int is_referential_rows(gen_ctx *g, const table_ent *t)
+{
+    return each_fkey(g, t, is_fkey_rows, (void *)"referential_constraints");
+}
+
+static int gen_is_referential_constraints(gen_ctx *g)
+{
+    return each_table(g, is_referential_rows);
+}
 
 static int is_key_column_row(gen_ctx *g, const table_ent *t, const char *name, const char *col,
                              size_t pos)
@@ -2683,9 +2750,16 @@ static int is_system_key_columns(gen_ctx *g)
     return 0;
 }
 
+static int is_fkey_column_rows(gen_ctx *g, const table_ent *t)
+{
+    return each_fkey(g, t, is_fkey_rows, (void *)"key_column_usage");
+}
+
 static int gen_is_key_column_usage(gen_ctx *g)
 {
-    return is_system_key_columns(g) < 0 ? -1 : each_table(g, is_key_column_rows);
+    if (is_system_key_columns(g) < 0 || each_table(g, is_key_column_rows) < 0)
+        return -1;
+    return each_table(g, is_fkey_column_rows);
 }
 
 /* PostgreSQL's system views as role lake sees them (no definition: it

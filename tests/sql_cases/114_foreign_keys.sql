@@ -140,3 +140,15 @@ SELECT conname, confupdtype, confdeltype, confmatchtype, confkey FROM pg_constra
 SELECT relname, relhastriggers FROM pg_class WHERE relname IN ('gc', 'gp', 'op', 'fq') ORDER BY 1;
 SELECT * FROM pg_partition_ancestors('gp');
 SELECT pg_get_triggerdef(0), pg_get_triggerdef(0, true);
+-- information_schema; with a constraint and a plain UNIQUE index over one
+-- column, the one made first is referenced
+CREATE UNIQUE INDEX gp_code_idx ON gp (code);
+CREATE TABLE gd (c varchar(5) REFERENCES gp (code));
+SELECT constraint_name, table_name, constraint_type, is_deferrable, initially_deferred, enforced, nulls_distinct FROM information_schema.table_constraints WHERE table_schema IN ('public', 'fko') AND constraint_type = 'FOREIGN KEY' ORDER BY 1;
+SELECT constraint_name, table_name, column_name, ordinal_position, position_in_unique_constraint FROM information_schema.key_column_usage WHERE table_schema IN ('public', 'fko') ORDER BY 1, 4;
+SELECT constraint_name, unique_constraint_schema, unique_constraint_name, match_option, update_rule, delete_rule FROM information_schema.referential_constraints ORDER BY constraint_name;
+CREATE TABLE ge (c varchar(5));
+CREATE UNIQUE INDEX ge_c_idx ON ge (c);
+CREATE TABLE gf (c text REFERENCES ge (c));
+SELECT constraint_name, unique_constraint_schema, unique_constraint_name FROM information_schema.referential_constraints WHERE constraint_name = 'gf_c_fkey';
+SELECT conname, (SELECT relname FROM pg_class WHERE oid = conindid) FROM pg_constraint WHERE conrelid = 'gf'::regclass;

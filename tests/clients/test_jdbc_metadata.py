@@ -73,6 +73,10 @@ def test_jdbc_metadata_matches_postgres():
                           "CONSTRAINT notes_pk PRIMARY KEY (id, slug), UNIQUE (body, slug))")
                 c.execute("CREATE UNIQUE INDEX notes_body ON notes (body DESC)")
                 c.execute("CREATE INDEX notes_slug ON notes (slug)")
+                c.execute("CREATE TABLE note_refs (id INT PRIMARY KEY, note_id BIGINT, "
+                          "note_slug VARCHAR, up INT REFERENCES note_refs ON DELETE SET NULL, "
+                          "CONSTRAINT note_refs_note FOREIGN KEY (note_id, note_slug) "
+                          "REFERENCES notes ON DELETE CASCADE ON UPDATE RESTRICT)")
             # a JVM outside UTC: JDBC sends its zone in the startup packet
             run = subprocess.run(["java", "-Duser.timezone=America/New_York", "-cp",
                                   f"{JAR}:{tmp}", "Meta", url],
@@ -80,7 +84,7 @@ def test_jdbc_metadata_matches_postgres():
             assert run.returncode == 0, run.stderr[-2000:]
             out[name] = blocks(run.stdout)
         pg, rlo = out["postgres"], out["rocklake"]
-        assert "tables" in pg and pg["tables"][0] == "(29)", pg.get("tables")  # 28 + notes
+        assert "tables" in pg and pg["tables"][0] == "(30)", pg.get("tables")  # 28 + notes, note_refs
         differ = {k for k in pg if pg[k] != rlo.get(k)}
         unexpected = sorted(differ - set(KNOWN_DIFFERENCES))
         gone = sorted(set(KNOWN_DIFFERENCES) - differ)

@@ -45,6 +45,15 @@ EXTRA = [
     "CREATE UNIQUE INDEX notes_body ON notes (body DESC) NULLS NOT DISTINCT",
     "CREATE INDEX notes_slug ON notes (slug)",
     "ALTER TABLE ducklake_metadata ADD CONSTRAINT metadata_once UNIQUE (key, scope, scope_id)",
+    # FOREIGN KEYs (enforced: 0x80 09 entries): what get_foreign_keys reflects,
+    # a composite one with its actions, one to another schema, one MATCH FULL
+    "CREATE TABLE note_refs (id INT PRIMARY KEY, note_id BIGINT, note_slug VARCHAR, "
+    "parent INT REFERENCES note_refs ON DELETE SET NULL, meta_key VARCHAR, "
+    "CONSTRAINT note_refs_note FOREIGN KEY (note_id, note_slug) REFERENCES notes "
+    "ON DELETE CASCADE ON UPDATE RESTRICT)",
+    "CREATE SCHEMA people",
+    "CREATE TABLE people.owners (id BIGINT PRIMARY KEY)",
+    "ALTER TABLE note_refs ADD FOREIGN KEY (id) REFERENCES people.owners MATCH FULL NOT VALID",
 ]
 
 # call -> why it differs today. Checked exactly: a new difference fails, and
@@ -56,7 +65,7 @@ KNOWN_DIFFERENCES: dict = {}
 
 TABLES = ["ducklake_snapshot", "ducklake_metadata", "ducklake_column", "ducklake_table",
           "ducklake_data_file", "ducklake_file_column_stats", "ducklake_inlined_data_1_1",
-          "notes"]
+          "notes", "note_refs"]
 
 
 
@@ -133,6 +142,8 @@ def reflect(url):
                            for k, v in ins.get_multi_columns().items()))
         out["multi pk"] = outcome(lambda: sorted((k[1], str(v))
                                                  for k, v in ins.get_multi_pk_constraint().items()))
+        out["multi fks"] = outcome(lambda: sorted((k[1], str(v))
+                                                  for k, v in ins.get_multi_foreign_keys().items()))
         out["multi indexes"] = outcome(lambda: sorted((k[1], str(v))
                                                       for k, v in ins.get_multi_indexes().items()))
         md = sa.MetaData()

@@ -43,6 +43,13 @@ INDEXES = (
     "CREATE UNIQUE INDEX meta_key_scope ON ducklake_metadata (key, scope_id) NULLS NOT DISTINCT;"
     "CREATE TABLE notes (id bigint PRIMARY KEY, slug text UNIQUE, body text, UNIQUE (body, slug));"
     "ALTER TABLE ducklake_tag ADD CONSTRAINT tag_once UNIQUE (object_id, key, begin_snapshot);"
+    # FOREIGN KEYs (enforced: 0x80 09 entries): "Foreign-key constraints:" and
+    # "Referenced by:"
+    "CREATE TABLE note_refs (id int PRIMARY KEY, note bigint REFERENCES notes ON DELETE CASCADE,"
+    " slug text, up int REFERENCES note_refs, CONSTRAINT note_refs_slug FOREIGN KEY (slug)"
+    " REFERENCES notes (slug) MATCH FULL ON UPDATE SET NULL);"
+    "CREATE TABLE docs.owners (id int PRIMARY KEY);"
+    "ALTER TABLE note_refs ADD FOREIGN KEY (id) REFERENCES docs.owners NOT VALID;"
 )
 
 SAME = [
@@ -68,6 +75,9 @@ SAME = [
     r"\d ducklake_metadata",
     r"\d notes",
     r"\d+ notes",
+    r"\d note_refs",
+    r"\d+ note_refs",
+    r"\d docs.owners",
     r"\d notes_pkey",
     r"\d meta_key_scope",
     r"\d ducklake_tag",

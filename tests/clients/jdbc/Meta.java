@@ -53,6 +53,10 @@ public class Meta {
         step("pk notes", () -> dump("pk notes", m.getPrimaryKeys(null, "public", "notes"), none));
         step("index notes", () -> dump("index notes", m.getIndexInfo(null, "public", "notes", false, false), none));
         step("unique notes", () -> dump("unique notes", m.getIndexInfo(null, "public", "notes", true, false), none));
+        // FOREIGN KEYs: a composite one with its actions, one to its own table
+        step("imported note_refs", () -> dump("imported note_refs", m.getImportedKeys(null, "public", "note_refs"), none));
+        step("exported notes", () -> dump("exported notes", m.getExportedKeys(null, "public", "notes"), none));
+        step("cross notes", () -> dump("cross notes", m.getCrossReference(null, "public", "notes", null, "public", "note_refs"), none));
         step("bestrow notes", () -> dump("bestrow notes", m.getBestRowIdentifier(null, "public", "notes", DatabaseMetaData.bestRowSession, true), none));
         step("typeinfo", () -> dump("typeinfo", m.getTypeInfo(), none));
         step("procedures", () -> dump("procedures", m.getProcedures(null, "public", "%"), none));

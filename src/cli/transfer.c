@@ -820,8 +820,9 @@ rl_transfer_result xfer_import(const source_ops *ops, void *src, const char *wha
                     im->extras);
         if (im->extras_skipped)
             fprintf(report,
-                    "warning: %zu indexes of the source were left out (expression, partial or "
-                    "gist/gin indexes: RockLake does not keep them)\n",
+                    "warning: %zu indexes or constraints of the source were left out "
+                    "(expression, partial or gist/gin indexes, foreign keys to DuckLake's own "
+                    "primary keys: RockLake does not keep them)\n",
                     im->extras_skipped);
     }
     importer_free(im);
@@ -1020,6 +1021,14 @@ static const char EXTRAS_SQL[] =
     "JOIN pg_class tc ON tc.oid = i.indrelid "
     "LEFT JOIN pg_constraint con ON con.conindid = i.indexrelid AND con.conrelid = i.indrelid "
     "WHERE tc.relnamespace = %s::regnamespace ORDER BY ic.oid";
+/* FOREIGN KEYs between the tables of one side, after the indexes (the
+ * keys they reference), in creation order. */
+static const char FKEYS_SQL[] =
+    "SELECT c.relname, con.conname, pg_get_constraintdef(con.oid), f.relname "
+    "FROM pg_constraint con JOIN pg_class c ON c.oid = con.conrelid "
+    "JOIN pg_class f ON f.oid = con.confrelid "
+    "WHERE con.contype = 'f' AND c.relnamespace = %s::regnamespace "
+    "AND f.relnamespace = c.relnamespace ORDER BY con.oid";
 static const char COMMENTS_SQL[] =
     "SELECT c.relname, c.relkind, a.attname, d.description FROM pg_description d "
     "JOIN pg_class c ON c.oid = d.objoid "
@@ -1075,6 +1084,31 @@ static bool index_statement(const tlist *l, const trows *r, size_t row, const ch
     return true;
 }
 
+/* One FOREIGN KEY between listed tables as its ALTER TABLE ... ADD
+ * CONSTRAINT, its REFERENCES target qualified for the other side (the
+ * definition names it as the source's search path shows it). */
+static bool fkey_statement(const tlist *l, const trows *r, size_t row, const char *schema,
+                           rl_buf *q)
+{
+    const char *table = xfer_cell(r, row, 0), *name = xfer_cell(r, row, 1);
+    const char *condef = xfer_cell(r, row, 2), *ref = xfer_cell(r, row, 3);
+    if (!table || !name || !condef || !ref || !listed(l, table) || !listed(l, ref))
+        return false;
+    const char *at = strstr(condef, " REFERENCES ");
+    const char *cols = at ? strchr(at + 12, '(') : NULL;
+    if (!cols)
+        return false;
+    rl_buf_put_str(q, "ALTER TABLE ");
+    qualify(q, schema, table);
+    rl_buf_put_str(q, " ADD CONSTRAINT ");
+    xfer_quote_ident(q, name);
+    rl_buf_put(q, " ", 1);
+    rl_buf_put(q, condef, (size_t)(at + 12 - condef));
+    qualify(q, schema, ref);
+    rl_buf_put_str(q, cols);
+    return true;
+}
+
 /* One comment on a listed table, a column of it, or an index of one. */
 static bool comment_statement(const tlist *l, const trows *r, size_t row, const trows *indexes,
                               const char *schema, rl_buf *q)
@@ -1121,12 +1155,25 @@ int xfer_extras(extras_rows_fn rows, void *ctx, const char *from, const tlist *l
     if (rc == 0)
         rc = sql.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
                         : rows(ctx, (const char *)sql.data, &cm, err);
+    trows fk = {0};
+    rl_buf_reset(&sql);
+    rl_buf_printf(&sql, FKEYS_SQL, (const char *)lit.data);
+    rl_buf_put(&sql, "", 1);
+    if (rc == 0)
+        rc = sql.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
+                        : rows(ctx, (const char *)sql.data, &fk, err);
     *n = 0;
     for (size_t i = 0; rc == 0 && i < ix.nrows; i++)
         if (index_statement(l, &ix, i, to, out)) {
             rl_buf_put(out, "", 1);
             (*n)++;
         }
+    for (size_t i = 0; rc == 0 && i < fk.nrows; i++)
+        if (fkey_statement(l, &fk, i, to, out)) {
+            rl_buf_put(out, "", 1);
+            (*n)++;
+        }
+    xfer_trows_free(&fk);
     for (size_t i = 0; rc == 0 && i < cm.nrows; i++)
         if (comment_statement(l, &cm, i, &ix, to, out)) {
             rl_buf_put(out, "", 1);

@@ -324,6 +324,12 @@ int rl_fkey_add(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
                     .ncols = (size_t)npk};
     if (rl_txn_list_indexes(txn, ref_candidate, &s, x->err) < 0)
         return -1;
+    if (!s.hit && parent.desc->pk_check != RL_PK_NONE && parent.desc->pk_col >= 0 &&
+        (npk == 0 || (npk == 1 && strcmp(pk[0], parent.desc->cols[parent.desc->pk_col].name) == 0)))
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "RockLake does not keep foreign keys that reference DuckLake's own "
+                             "primary key of table \"%s\"",
+                             parent.name);
     if (!s.hit && npk == 0)
         return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
                              "there is no primary key for referenced table \"%s\"", parent.name);

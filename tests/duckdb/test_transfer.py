@@ -385,24 +385,36 @@ def test_export_carries_indexes_constraints_and_comments(pg_lake, pg_server, ext
             c.execute("COMMENT ON TABLE ducklake_data_file IS 'one row per Parquet file'")
             c.execute("COMMENT ON COLUMN ducklake_data_file.path IS 'it''s relative'")
             c.execute("COMMENT ON INDEX file_path IS 'no file twice'")
+            # a FOREIGN KEY between two of them, over a UNIQUE constraint
+            c.execute("ALTER TABLE ducklake_data_file ADD CONSTRAINT df_id UNIQUE (data_file_id)")
+            c.execute("ALTER TABLE ducklake_file_column_stats ADD CONSTRAINT stats_file "
+                      "FOREIGN KEY (data_file_id) REFERENCES ducklake_data_file (data_file_id) "
+                      "ON DELETE CASCADE NOT VALID")
     finally:
         assert srv.stop() == 0, srv.log_text()[-3000:]
     target = pg_server.new_database(f"dstix_{uuid.uuid4().hex[:8]}")
     out = run("export", str(root / "ix"), pg_server.dsn(target))
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "recreated 6 indexes, constraints and comments there" in out.stdout, out.stdout
+    assert "recreated 8 indexes, constraints and comments there" in out.stdout, out.stdout
     with psycopg.connect(pg_server.dsn(target), autocommit=True) as b:
         ix = b.execute("SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' "
                        "AND indexname NOT LIKE '%pkey' ORDER BY 1").fetchall()
         assert ix == [
             ("Snap Time", 'CREATE INDEX "Snap Time" ON public.ducklake_snapshot USING btree '
                           "(snapshot_time DESC)"),
+            ("df_id", "CREATE UNIQUE INDEX df_id ON public.ducklake_data_file USING btree "
+                      "(data_file_id)"),
             ("file_path", "CREATE UNIQUE INDEX file_path ON public.ducklake_data_file USING btree "
                           "(path)"),
             ("metadata_once", "CREATE UNIQUE INDEX metadata_once ON public.ducklake_metadata "
                               "USING btree (key, scope, scope_id) NULLS NOT DISTINCT")], ix
         assert b.execute("SELECT contype FROM pg_constraint WHERE conname = 'metadata_once'"
                          ).fetchall() == [("u",)]
+        assert b.execute("SELECT conname, conrelid::regclass::text, pg_get_constraintdef(oid) "
+                         "FROM pg_constraint WHERE contype = 'f'").fetchall() == [
+            ("stats_file", "ducklake_file_column_stats",
+             "FOREIGN KEY (data_file_id) REFERENCES ducklake_data_file(data_file_id) "
+             "ON DELETE CASCADE NOT VALID")]
         assert b.execute("SELECT obj_description('ducklake_data_file'::regclass), "
                          "col_description('ducklake_data_file'::regclass, 6), "
                          "obj_description('file_path'::regclass)").fetchone() == \
@@ -412,7 +424,7 @@ def test_export_carries_indexes_constraints_and_comments(pg_lake, pg_server, ext
                       "SELECT key, value FROM ducklake_metadata WHERE scope IS NULL LIMIT 1")
     out = run("export", str(root / "ix"), f"sqlite:{tmp_path / 'ix.sqlite'}")
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "warning: 6 indexes, constraints and comments made on the lake's tables were not " \
+    assert "warning: 8 indexes, constraints and comments made on the lake's tables were not " \
            "carried" in out.stdout, out.stdout
 
 
@@ -429,11 +441,20 @@ def test_import_carries_indexes_constraints_and_comments(pg_lake, pg_server, tmp
                   "UNIQUE NULLS NOT DISTINCT (key, scope, scope_id)")
         a.execute("COMMENT ON TABLE ducklake_snapshot IS 'one row per commit'")
         a.execute("COMMENT ON COLUMN ducklake_snapshot.snapshot_time IS 'UTC'")
+        # FOREIGN KEYs: one over a UNIQUE constraint comes along, one to
+        # DuckLake's own primary key of ducklake_snapshot is left out
+        a.execute("ALTER TABLE ducklake_data_file ADD CONSTRAINT df_id UNIQUE (data_file_id)")
+        a.execute("ALTER TABLE ducklake_file_column_stats ADD CONSTRAINT stats_file "
+                  "FOREIGN KEY (data_file_id) REFERENCES ducklake_data_file (data_file_id) "
+                  "NOT VALID")
+        a.execute("ALTER TABLE ducklake_table ADD CONSTRAINT table_snap "
+                  "FOREIGN KEY (begin_snapshot) REFERENCES ducklake_snapshot NOT VALID")
     root = tmp_path / "root"
     out = run("import", dsn, str(root / "im"))
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "recreated 5 indexes, constraints and comments of the source" in out.stdout, out.stdout
-    assert "warning: 1 indexes of the source were left out" in out.stdout, out.stdout
+    assert "recreated 7 indexes, constraints and comments of the source" in out.stdout, out.stdout
+    assert "warning: 2 indexes or constraints of the source were left out" in out.stdout, \
+        out.stdout
     assert run("check", str(root / "im")).returncode == 0
     srv = rocklake_server(TMP, extra=("--auto-create", "off"), store=root)
     try:
@@ -448,6 +469,14 @@ def test_import_carries_indexes_constraints_and_comments(pg_lake, pg_server, tmp
             with pytest.raises(psycopg.errors.UniqueViolation, match="metadata_once"):
                 c.execute("INSERT INTO ducklake_metadata (key, value) "
                           "SELECT key, value FROM ducklake_metadata WHERE scope IS NULL LIMIT 1")
+            q = ("SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint "
+                 "WHERE contype = 'f' ORDER BY 1")
+            assert c.execute(q).fetchall() == [
+                ("stats_file", "FOREIGN KEY (data_file_id) REFERENCES "
+                               "ducklake_data_file(data_file_id) NOT VALID")]
+            with pytest.raises(psycopg.errors.ForeignKeyViolation, match="stats_file"):
+                c.execute("INSERT INTO ducklake_file_column_stats (data_file_id, table_id, "
+                          "column_id) VALUES (987654321, 1, 1)")
     finally:
         assert srv.stop() == 0, srv.log_text()[-3000:]
 

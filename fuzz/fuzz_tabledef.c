@@ -5,11 +5,12 @@
  * and the extended fixed-table descriptors they declare, and dynamic
  * tables' definition rows.
  *
- * and index definitions (rl_index_def, the value of 0x80 05).
+ * and index definitions (rl_index_def, the value of 0x80 05), and FOREIGN
+ * KEY definitions (rl_fkey_def, the value of 0x80 08).
  *
- * Input layout: byte 0 = mode (mod 3 = 0: the rest is a name index value;
- * 1: a dynamic definition row value; 2: an index definition); everything
- * after it is the value.
+ * Input layout: byte 0 = mode (mod 4 = 0: the rest is a name index value;
+ * 1: a dynamic definition row value; 2: an index definition; 3: a FOREIGN
+ * KEY definition); everything after it is the value.
  *
  * Properties checked (abort on violation):
  *  - decoding never crashes or reads out of bounds (ASan);
@@ -24,7 +25,10 @@
  *  - an index definition that decodes names 1..RL_INDEX_MAX_KEYS columns
  *    with non-empty NUL-free names and known options, and re-encodes to
  *    bytes that decode to the same definition (lengths may have come as
- *    overlong varints: found by this target; the encoder writes minimal ones).
+ *    overlong varints: found by this target; the encoder writes minimal ones);
+ *  - a FOREIGN KEY definition that decodes has 1..RL_INDEX_MAX_KEYS named
+ *    columns, known actions, non-zero ids, and re-encodes to bytes that
+ *    decode to the same definition.
  */
 #include "catalog/catalog_int.h"
 #include "keys/tags.h"
@@ -127,15 +131,44 @@ static void check_index(const uint8_t *v, size_t vl)
     rl_buf_free(&b);
 }
 
+static bool known_action(char a)
+{
+    return a == RL_FKEY_NO_ACTION || a == RL_FKEY_RESTRICT || a == RL_FKEY_CASCADE ||
+           a == RL_FKEY_SET_NULL || a == RL_FKEY_SET_DEFAULT;
+}
+
+static void check_fkey(const uint8_t *v, size_t vl)
+{
+    rl_fkey_def d;
+    if (!rl_fkey_def_decode(v, vl, &d))
+        return;
+    if (d.ncols < 1 || d.ncols > RL_INDEX_MAX_KEYS || !d.id || !d.ref_index_id ||
+        !known_action(d.on_update) || !known_action(d.on_delete))
+        fail("foreign key definition has the wrong shape");
+    for (size_t i = 0; i < d.ncols; i++)
+        if (!d.cols[i][0] || d.ref_pos[i] >= RL_INDEX_MAX_KEYS)
+            fail("foreign key definition has a bad column");
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    rl_fkey_def_encode(&b, &d);
+    rl_fkey_def again;
+    if (b.failed || b.len > vl || !rl_fkey_def_decode(b.data, b.len, &again) ||
+        memcmp(&again, &d, sizeof d) != 0)
+        fail("foreign key definition re-encodes to another definition");
+    rl_buf_free(&b);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    if (data[0] % 3 == 0)
+    if (data[0] % 4 == 0)
         check_extension(data + 1, size - 1);
-    else if (data[0] % 3 == 1)
+    else if (data[0] % 4 == 1)
         check_definition(data + 1, size - 1);
-    else
+    else if (data[0] % 4 == 2)
         check_index(data + 1, size - 1);
+    else
+        check_fkey(data + 1, size - 1);
     return 0;
 }

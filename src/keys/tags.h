@@ -57,6 +57,11 @@
  *        kind 0x03 table name           0x80 03 | schema(str) | name(str)        -> dyn id (8 bytes)
  *                                                                                 or fixed tag (1 byte)
  *        kind 0x04 schema               0x80 04 | schema(str)                    -> empty
+ *        kind 0x05 index definitions    0x80 05 | schema(str) | index name(str)  -> rl_index_def
+ *        kind 0x06 comments             0x80 06 | schema | relation | column     -> text
+ *        kind 0x07 UNIQUE entries       0x80 07 | index id | key values         -> row key
+ *        kind 0x08 FOREIGN KEYs         0x80 08 | schema | table | name          -> rl_fkey_def
+ *        kind 0x09 referencing rows     0x80 09 | fkey id | key values | row key -> empty
  *   0x81 audit log                      snapshot_id | commit seq
  *   0x82 dynamic table definitions      dyn id
  *   0xFD dynamic table rows             dyn id | seq

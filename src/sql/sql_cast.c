@@ -1035,6 +1035,55 @@ static int array_coerce(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_
     return rc;
 }
 
+/* The types rl_assignable judges: the lake's stored types. */
+static bool judged(uint32_t t)
+{
+    switch (t) {
+    case RL_OID_BOOL: case RL_OID_INT2: case RL_OID_INT4: case RL_OID_INT8:
+    case RL_OID_NUMERIC: case RL_OID_FLOAT4: case RL_OID_FLOAT8: case RL_OID_TEXT:
+    case RL_OID_VARCHAR: case RL_OID_DATE: case RL_OID_TIME: case RL_OID_TIMETZ:
+    case RL_OID_TIMESTAMP: case RL_OID_TIMESTAMPTZ: case RL_OID_INTERVAL: case RL_OID_UUID:
+    case RL_OID_BYTEA: case RL_OID_JSON: case RL_OID_JSONB: return true;
+    default: return false;
+    }
+}
+
+/* pg_cast's implicit and assignment casts among the date/time types. */
+static bool datetime_assignable(uint32_t from, uint32_t to)
+{
+    static const uint32_t pairs[][2] = {
+        {RL_OID_DATE, RL_OID_TIMESTAMP},      {RL_OID_DATE, RL_OID_TIMESTAMPTZ},
+        {RL_OID_TIMESTAMP, RL_OID_DATE},      {RL_OID_TIMESTAMPTZ, RL_OID_DATE},
+        {RL_OID_TIMESTAMP, RL_OID_TIMESTAMPTZ}, {RL_OID_TIMESTAMPTZ, RL_OID_TIMESTAMP},
+        {RL_OID_TIMESTAMP, RL_OID_TIME},      {RL_OID_TIMESTAMPTZ, RL_OID_TIME},
+        {RL_OID_TIMESTAMPTZ, RL_OID_TIMETZ},  {RL_OID_TIME, RL_OID_TIMETZ},
+        {RL_OID_TIMETZ, RL_OID_TIME},         {RL_OID_TIME, RL_OID_INTERVAL},
+        {RL_OID_INTERVAL, RL_OID_TIME}};
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+        if (pairs[i][0] == from && pairs[i][1] == to)
+            return true;
+    return false;
+}
+
+bool rl_assignable(uint32_t from, uint32_t to)
+{
+    if (from == to || from == RL_OID_UNKNOWN || rl_oid_is_textual(to))
+        return true;
+    uint32_t fe = rl_array_elem_oid(from), te = rl_array_elem_oid(to);
+    if (fe && te)
+        return rl_assignable(fe, te);
+    if (fe || te)
+        return !(judged(fe ? fe : from) && judged(te ? te : to));
+    if (!judged(from) || !judged(to))
+        return true; /* not ours to judge: rl_value_coerce decides */
+    bool num_from = rl_oid_is_number(from), num_to = rl_oid_is_number(to);
+    if (num_from || num_to)
+        return num_from && num_to;
+    if ((from == RL_OID_JSON || from == RL_OID_JSONB) && (to == RL_OID_JSON || to == RL_OID_JSONB))
+        return true;
+    return datetime_assignable(from, to);
+}
+
 int rl_value_coerce(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_t typmod,
                     bool explicit_cast, rl_value *out, int location)
 {

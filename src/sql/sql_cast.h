@@ -90,6 +90,13 @@ typedef struct rl_expr_ctx {
     const rl_srf_row *srf;       /* set-returning calls of the target list */
 } rl_expr_ctx;
 
+/* May a value of type `from` be stored in a column of type `to` (INSERT,
+ * UPDATE: PostgreSQL's assignment coercion)? Same type, an unknown literal,
+ * a string target (I/O conversion), or a cast PostgreSQL marks implicit or
+ * assignment (among numbers, among date/time types, json and jsonb, arrays
+ * of such elements). Only the lake's stored types are judged: another pair
+ * is left to rl_value_coerce. */
+bool rl_assignable(uint32_t from, uint32_t to);
 /* Coerce to a type as an assignment would (INSERT/UPDATE/COPY) or as an
  * explicit cast (explicit = true). 22P02 / 22003 / 42804 on failure. */
 int rl_value_coerce(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_t typmod,

@@ -222,22 +222,58 @@ int rl_dml_insert_row(rl_exec *x, const rl_relation *rel, const rl_value *row)
 
 /* --------------------------------------------------------------- INSERT */
 
+/* Store v in row's column c as an assignment: its type must be one
+ * PostgreSQL assigns to the column's (42804, assignable), then coerced
+ * (store). */
 static int assign(rl_expr_ctx *ec, const rl_rowset *shape, size_t c, const rl_value *v,
                   rl_value *row, int location);
+static int assignable(rl_expr_ctx *ec, const rl_rowset *shape, size_t c, const rl_value *v,
+                      int location);
+static int store(rl_expr_ctx *ec, const rl_rowset *shape, size_t c, const rl_value *v,
+                 rl_value *row, int location);
+
+/* Where PostgreSQL points for an expression's assignment error
+ * (exprLocation): a cast `x::t` at its operand's start. */
+static int expr_start(const PgQuery__Node *e)
+{
+    while (e && e->node_case == PG_QUERY__NODE__NODE_TYPE_CAST && e->type_cast->arg) {
+        int inner = rl_node_location(e->type_cast->arg);
+        if (inner < 0 || inner > e->type_cast->location)
+            break;
+        e = e->type_cast->arg;
+    }
+    return rl_node_location(e);
+}
+
+/* The sub-SELECT of `SET (a, b) = (SELECT ...)`, or NULL. */
+static const PgQuery__SubLink *multi_select(const PgQuery__ResTarget *rt)
+{
+    if (!rt->val || rt->val->node_case != PG_QUERY__NODE__NODE_MULTI_ASSIGN_REF)
+        return NULL;
+    const PgQuery__Node *src = rt->val->multi_assign_ref->source;
+    return src && src->node_case == PG_QUERY__NODE__NODE_SUB_LINK &&
+                   src->sub_link->subselect &&
+                   src->sub_link->subselect->node_case == PG_QUERY__NODE__NODE_SELECT_STMT
+               ? src->sub_link
+               : NULL;
+}
 
 /* What SET target rt assigns: its expression, or for one column of
  * `SET (a, b) = (x, y)` (a MultiAssignRef) that column's element of the
- * row. NULL with x's error: a sub-SELECT source (0A000), or a row of
- * another length than the column list (42601, as PostgreSQL). */
+ * row (of a sub-SELECT: the MultiAssignRef itself, apply_set runs it).
+ * NULL with x's error: another source (0A000), or a row of another length
+ * than the column list (42601, as PostgreSQL). */
 static const PgQuery__Node *set_source(rl_exec *x, const PgQuery__ResTarget *rt)
 {
     if (!rt->val || rt->val->node_case != PG_QUERY__NODE__NODE_MULTI_ASSIGN_REF)
         return rt->val;
     const PgQuery__MultiAssignRef *m = rt->val->multi_assign_ref;
     const PgQuery__Node *src = m->source;
+    if (multi_select(rt))
+        return rt->val;
     if (!src || src->node_case != PG_QUERY__NODE__NODE_ROW_EXPR) {
         rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, rt->location,
-                      "SET (...) = (SELECT ...) is not supported by RockLake");
+                      "this source of SET (...) = is not supported by RockLake");
         return NULL;
     }
     const PgQuery__RowExpr *r = src->row_expr;
@@ -281,21 +317,66 @@ static int set_columns(rl_exec *x, PgQuery__Node *const *targets, size_t n,
     return 0;
 }
 
+/* `SET (a, b, ...) = (SELECT ...)` for one row: the sub-SELECT run once
+ * (at its first column), its one row's values into vals (owned by ec's
+ * arena; none: NULLs), as PostgreSQL's MULTIEXPR subplan: 42601 for
+ * another number of columns, 21000 for more than one row. */
+static int run_multi_select(rl_expr_ctx *ec, const PgQuery__ResTarget *rt, rl_value *vals)
+{
+    const PgQuery__SubLink *sl = multi_select(rt);
+    int ncols = rt->val->multi_assign_ref->ncolumns;
+    rl_rowset *rs = rl_select_subquery(ec, sl->subselect->select_stmt, false);
+    if (!rs)
+        return -1;
+    int rc = 0;
+    if (rs->ncols != (size_t)ncols)
+        rc = rl_exec_error(ec->x, RL_SQLSTATE_SYNTAX_ERROR, sl->location,
+                           "number of columns does not match number of values");
+    else if (rs->nrows > 1)
+        rc = rl_exec_error(ec->x, RL_SQLSTATE_CARDINALITY_VIOLATION, -1,
+                           "more than one row returned by a subquery used as an expression");
+    for (size_t i = 0; rc == 0 && i < rs->ncols; i++) {
+        if (rs->nrows == 0) {
+            rl_val_null(&vals[i], rs->cols[i].oid == RL_OID_UNKNOWN ? RL_OID_TEXT
+                                                                   : rs->cols[i].oid);
+            continue;
+        }
+        vals[i] = rl_rowset_row(rs, 0)[i];
+        if (vals[i].oid == RL_OID_UNKNOWN) /* a sub-SELECT's output: text, as PostgreSQL's */
+            vals[i].oid = RL_OID_TEXT;
+        if (rl_value_own(ec->arena, &vals[i]) < 0)
+            rc = rl_exec_error(ec->x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    }
+    rl_rowset_free(rs);
+    return rc;
+}
+
 /* The SET list (columns from set_columns) applied to row, every expression
  * seeing ec's rows (the old row, and for ON CONFLICT the proposed one). */
 static int apply_set(rl_expr_ctx *ec, PgQuery__Node *const *targets, size_t n, const int *cols,
                      const rl_rowset *shape, rl_value *row)
 {
+    rl_value multi[RL_MAX_COLUMNS];
     for (size_t i = 0; i < n; i++) {
-        const PgQuery__Node *src = set_source(ec->x, targets[i]->res_target);
+        const PgQuery__ResTarget *rt = targets[i]->res_target;
+        const PgQuery__Node *src = set_source(ec->x, rt);
         size_t c = (size_t)cols[i];
         rl_value v;
+        if (multi_select(rt)) {
+            int colno = rt->val->multi_assign_ref->colno;
+            if (colno == 1 && run_multi_select(ec, rt, multi) < 0)
+                return -1;
+            if (colno < 1 || colno > RL_MAX_COLUMNS ||
+                assign(ec, shape, c, &multi[colno - 1], row, rt->location) < 0)
+                return -1;
+            continue;
+        }
         if (src->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) {
             row[c].d.isnull = true;
             continue;
         }
         if (rl_expr_eval(ec, src, &v) < 0 ||
-            assign(ec, shape, c, &v, row, rl_node_location(src)) < 0)
+            assign(ec, shape, c, &v, row, expr_start(src)) < 0)
             return -1;
     }
     return 0;
@@ -532,6 +613,27 @@ static void null_row(const rl_rowset *shape, size_t ntab, rl_value *row)
 static int assign(rl_expr_ctx *ec, const rl_rowset *shape, size_t c, const rl_value *v,
                   rl_value *row, int location)
 {
+    if (assignable(ec, shape, c, v, location) < 0) /* NULL too: it is typed */
+        return -1;
+    return store(ec, shape, c, v, row, location);
+}
+
+static int assignable(rl_expr_ctx *ec, const rl_rowset *shape, size_t c, const rl_value *v,
+                      int location)
+{
+    if (rl_assignable(v->oid, shape->cols[c].oid))
+        return 0;
+    rl_exec_error(ec->x, RL_SQLSTATE_DATATYPE_MISMATCH, location,
+                  "column \"%s\" is of type %s but expression is of type %s",
+                  shape->cols[c].name, rl_oid_type_name(shape->cols[c].oid),
+                  rl_oid_type_name(v->oid));
+    rl_error_hint(ec->x->err, "You will need to rewrite or cast the expression.");
+    return -1;
+}
+
+static int store(rl_expr_ctx *ec, const rl_rowset *shape, size_t c, const rl_value *v,
+                 rl_value *row, int location)
+{
     if (v->d.isnull) {
         row[c].d.isnull = true;
         return 0;
@@ -565,7 +667,7 @@ static int insert_values_row(rl_exec *x, const rl_relation *rel, const rl_rowset
         rl_value v;
         rc = rl_expr_eval(&ec, e, &v);
         if (rc == 0)
-            rc = assign(&ec, shape, (size_t)tcols[i], &v, row, rl_node_location(e));
+            rc = assign(&ec, shape, (size_t)tcols[i], &v, row, expr_start(e));
     }
     rl_value upd[RL_MAX_COLUMNS + 1];
     const rl_value *shown = row;
@@ -575,6 +677,25 @@ static int insert_values_row(rl_exec *x, const rl_relation *rel, const rl_rowset
         rc = returning_add(x, ret, shown, ntab, NULL, 0);
     rl_arena_free(&arena);
     return rc;
+}
+
+/* The expression of a plain SELECT's i-th target, or NULL (VALUES, a set
+ * operation, `*`). */
+static const PgQuery__Node *select_target(const PgQuery__SelectStmt *sel, size_t i)
+{
+    if (sel->op != PG_QUERY__SET_OPERATION__SETOP_NONE || sel->n_values_lists ||
+        i >= sel->n_target_list || sel->target_list[i]->node_case != PG_QUERY__NODE__NODE_RES_TARGET)
+        return NULL;
+    const PgQuery__Node *v = sel->target_list[i]->res_target->val;
+    return v;
+}
+
+/* A string literal or NULL without a cast: unknown-typed, which INSERT
+ * ... SELECT gives the target column's type (PostgreSQL 10 and later). */
+static bool untyped_literal(const PgQuery__Node *e)
+{
+    return e->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+           (e->a_const->isnull || e->a_const->val_case == PG_QUERY__A__CONST__VAL_SVAL);
 }
 
 /* INSERT ... SELECT: run the query, then coerce and insert each row. */
@@ -590,6 +711,15 @@ static int insert_select(rl_exec *x, const rl_relation *rel, const rl_rowset *sh
     if (rs->ncols > ntarget)
         rc = rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1,
                            "INSERT has more expressions than target columns");
+    rl_expr_ctx tc = {.x = x};
+    for (size_t i = 0; rc == 0 && i < rs->ncols; i++) { /* before any row, as PostgreSQL */
+        const PgQuery__Node *e = select_target(sel, i);
+        if (e && untyped_literal(e))
+            continue; /* an unknown literal takes the column's type */
+        rl_value typed;
+        rl_val_null(&typed, rs->cols[i].oid);
+        rc = assignable(&tc, shape, (size_t)tcols[i], &typed, e ? expr_start(e) : -1);
+    }
     for (size_t r = 0; rc == 0 && r < rs->nrows; r++) {
         rl_value row[RL_MAX_COLUMNS + 1];
         null_row(shape, ntab, row);
@@ -597,7 +727,7 @@ static int insert_select(rl_exec *x, const rl_relation *rel, const rl_rowset *sh
         rl_expr_ctx ec = {.x = x, .arena = &arena};
         const rl_value *src = rl_rowset_row(rs, r);
         for (size_t i = 0; rc == 0 && i < rs->ncols; i++)
-            rc = assign(&ec, shape, (size_t)tcols[i], &src[i], row, -1);
+            rc = store(&ec, shape, (size_t)tcols[i], &src[i], row, -1);
         rl_value upd[RL_MAX_COLUMNS + 1];
         const rl_value *shown = row;
         int ins = rc == 0 ? insert_resolving(x, rel, shape, ntab, row, cf, upd, &shown, &arena)
@@ -711,6 +841,11 @@ typedef struct dml_job {
     bool conj_ctid[64];
     size_t nconj;
     rl_arena arena;         /* evaluation strings; reset per target row */
+    /* an UPDATE's SET list, its types checked against the columns' before
+     * any row as PostgreSQL's parser does (job_check_where) */
+    PgQuery__Node *const *set;
+    size_t nset;
+    const int *set_cols;
 } dml_job;
 
 static void job_free(dml_job *j)
@@ -1225,6 +1360,17 @@ static int job_check_where(dml_job *j)
     for (size_t i = 0; i < j->nconj && rc == 0; i++)
         if (!j->conj_ctid[i])
             rc = rl_expr_check_where(&ec, j->conj[i]);
+    ec.typing = true; /* each SET expression's type, on the typing rows */
+    for (size_t i = 0; i < j->nset && rc == 0; i++) {
+        const PgQuery__ResTarget *rt = j->set[i]->res_target;
+        const PgQuery__Node *src = set_source(j->x, rt);
+        rl_value v;
+        if (!src || multi_select(rt) || src->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT)
+            continue;
+        rc = rl_expr_eval(&ec, src, &v);
+        if (rc == 0)
+            rc = assignable(&ec, j->target, (size_t)j->set_cols[i], &v, expr_start(src));
+    }
     for (size_t k = 0; k <= j->nfrom; k++)
         rl_rowset_free(typ[k]);
     rl_arena_free(&j->arena); /* the typing values are not kept */
@@ -1291,6 +1437,9 @@ typedef struct upd_ctx {
 
 static int update_targets(dml_job *j, upd_ctx *u)
 {
+    j->set = u->st->target_list;
+    j->nset = u->st->n_target_list;
+    j->set_cols = u->cols;
     return set_columns(j->x, u->st->target_list, u->st->n_target_list, j->target, j->ntab,
                        j->rel.name, u->cols);
 }

@@ -125,6 +125,10 @@ void rl_key_comment_prefix(rl_buf *b, const char *schema, const char *relation);
  * (rows.c) and stores the row's key as the value. */
 #define RL_KEY_UNIQUE_PREFIX_LEN 10
 void rl_key_unique_index(rl_buf *b, uint64_t id);
+/* A CHECK constraint's definition (0x80 0A schema table name); the prefix
+ * of a table's (table NULL: a schema's) definitions. */
+void rl_key_check(rl_buf *b, const char *schema, const char *table, const char *name);
+void rl_key_check_prefix(rl_buf *b, const char *schema, const char *table);
 
 
 /* Append "05 00 00 00 00 00 00 00 2a ..." (spaced lowercase hex). */

@@ -57,6 +57,8 @@
  *        kind 0x03 table name           0x80 03 | schema(str) | name(str)        -> dyn id (8 bytes)
  *                                                                                 or fixed tag (1 byte)
  *        kind 0x04 schema               0x80 04 | schema(str)                    -> empty
+ *        kind 0x0A CHECK constraint     0x80 0A | schema(str) | table(str) | name(str)
+ *                                                                                 -> definition
  *   0x81 audit log                      snapshot_id | commit seq
  *   0x82 dynamic table definitions      dyn id
  *   0xFD dynamic table rows             dyn id | seq
@@ -112,7 +114,9 @@ enum rl_index_kind {
     RL_INDEX_SCHEMA = 0x04,       /* schemas created by CREATE SCHEMA */
     RL_INDEX_SQL_INDEX = 0x05,    /* indexes created by CREATE INDEX on a table */
     RL_INDEX_COMMENT = 0x06,      /* comments (COMMENT ON) on schemas, relations, columns */
-    RL_INDEX_UNIQUE = 0x07        /* entries of UNIQUE indexes: index id, key values -> row key */
+    RL_INDEX_UNIQUE = 0x07,       /* entries of UNIQUE indexes: index id, key values -> row key */
+    /* 0x08 and 0x09 are FOREIGN KEY's (docs/design/constraints.md) */
+    RL_INDEX_CHECK = 0x0A         /* CHECK constraints: schema, table, name -> definition */
 };
 
 /* Counter names (tag 0xFE). Values: big-endian u64 "next free". */

@@ -814,6 +814,8 @@ static bool simple(const dn *d, const dn *parent, bool first)
         return true;
     case DN_CAST:
         return d->func || simple(d->a[0], d, true);
+    case DN_SAOP: /* not among isSimpleNode's kinds: parenthesised anywhere */
+        return false;
     case DN_OP:
         if (parent->k == DN_OP) {
             const char *op = d->s, *pop = parent->s;
@@ -830,7 +832,6 @@ static bool simple(const dn *d, const dn *parent, bool first)
     case DN_NULLTEST:
     case DN_BOOLTEST:
     case DN_DISTINCT:
-    case DN_SAOP:
         if (d->k == DN_PREFIX && parent->k == DN_OP)
             return false;
         return parent->k == DN_AND || parent->k == DN_OR || parent->k == DN_NOT ||

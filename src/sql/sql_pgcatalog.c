@@ -1640,11 +1640,32 @@ static int fixed_class(gen_ctx *g)
     return EMIT_FIXED(g, class_cols, pg15_class, pg15_classes, PG15_CLASSES_COUNT);
 }
 
+/* How many CHECK constraints table t has (pg_class.relchecks: psql's \d
+ * asks for them only when it is not 0); -1 error. */
+static int table_checks(gen_ctx *g, const table_ent *t)
+{
+    rl_txn *txn = g->x ? rl_exec_txn(g->x) : NULL;
+    const rl_check_con *c;
+    size_t n;
+    if (!txn)
+        return 0;
+    if (rl_txn_checks(txn, &c, &n, NULL, g->x->err) < 0)
+        return -1;
+    int k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += !strcmp(c[i].def.table, t->name) && !strcmp(c[i].schema, t->schema);
+    return k;
+}
+
 /* A lake table is an ordinary, permanent heap relation owned by the
  * bootstrap superuser, with its composite row type. */
 static int class_row(gen_ctx *g, const table_ent *t)
 {
+    int checks = table_checks(g, t);
+    if (checks < 0)
+        return -1;
     const pg15_class c = {
+        .relchecks = (int16_t)checks,
         .oid = t->oid, .nsoid = t->nsoid, .reltype = rowtype_oid(t->oid),
         .relowner = OWNER_OID, .relam = HEAP_AM_OID, .relfilenode = t->oid,
         .relhasindex = has_pk(t) || t->nindexes, .relpersistence = 'p', .relkind = 'r',

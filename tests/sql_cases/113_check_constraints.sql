@@ -109,3 +109,9 @@ SELECT * FROM information_schema.check_constraints WHERE constraint_schema = 'pu
 SELECT constraint_name, table_name, constraint_type, is_deferrable, initially_deferred, enforced, nulls_distinct FROM information_schema.table_constraints WHERE table_name = 'ic' AND constraint_name NOT LIKE '%not_null' ORDER BY constraint_name;
 SELECT count(*) FROM information_schema.check_constraints WHERE constraint_name LIKE '%not_null' AND check_clause = 'a IS NOT NULL';
 SELECT conname, convalidated FROM pg_constraint WHERE conrelid = 'ic'::regclass ORDER BY conname;
+-- pretty: an = ANY under OR keeps its parentheses (isSimpleNode knows no
+-- ScalarArrayOpExpr); pg_class.relchecks counts a table's CHECKs (psql's \d
+-- asks for them only then)
+CREATE TABLE prices (id int, code varchar(8), qty int, CONSTRAINT kinds CHECK (code IN ('a', 'b') OR qty IS NULL), CHECK (qty BETWEEN 1 AND 10 OR qty IN (20, 30)));
+SELECT conname, pg_get_constraintdef(oid, true) FROM pg_constraint WHERE conrelid = 'prices'::regclass ORDER BY 1;
+SELECT relname, relchecks FROM pg_class WHERE relname IN ('prices', 't', 'e2', 'ic', 'ducklake_snapshot', 'ducklake_table') ORDER BY 1;

@@ -43,6 +43,13 @@ INDEXES = (
     "CREATE UNIQUE INDEX meta_key_scope ON ducklake_metadata (key, scope_id) NULLS NOT DISTINCT;"
     "CREATE TABLE notes (id bigint PRIMARY KEY, slug text UNIQUE, body text, UNIQUE (body, slug));"
     "ALTER TABLE ducklake_tag ADD CONSTRAINT tag_once UNIQUE (object_id, key, begin_snapshot);"
+    # CHECK constraints (0x80 0A, enforced by the SQL layer): \d lists them
+    # under "Check constraints:" as pg_get_constraintdef(oid, true) prints them
+    "CREATE TABLE prices (id int, price numeric CHECK (price > 0), code varchar(8) CHECK (code <> ''),"
+    " qty int, CHECK (qty BETWEEN 1 AND 10), CONSTRAINT kinds CHECK (code IN ('a', 'b') OR qty IS NULL),"
+    " CONSTRAINT dates CHECK (id > -1) NO INHERIT);"
+    "ALTER TABLE prices ADD CONSTRAINT later CHECK (id < 1000) NOT VALID;"
+    "ALTER TABLE ducklake_snapshot ADD CONSTRAINT snap_pos CHECK (snapshot_id >= 0);"
 )
 
 SAME = [
@@ -68,6 +75,8 @@ SAME = [
     r"\d ducklake_metadata",
     r"\d notes",
     r"\d+ notes",
+    r"\d prices",
+    r"\d+ prices",
     r"\d notes_pkey",
     r"\d meta_key_scope",
     r"\d ducklake_tag",

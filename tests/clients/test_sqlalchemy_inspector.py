@@ -45,6 +45,14 @@ EXTRA = [
     "CREATE UNIQUE INDEX notes_body ON notes (body DESC) NULLS NOT DISTINCT",
     "CREATE INDEX notes_slug ON notes (slug)",
     "ALTER TABLE ducklake_metadata ADD CONSTRAINT metadata_once UNIQUE (key, scope, scope_id)",
+    # CHECK constraints: what get_check_constraints reflects (name, the
+    # sqltext pg_get_constraintdef prints, NOT VALID / NO INHERIT in dialect
+    # options)
+    "CREATE TABLE priced (id INT CHECK (id > 0), price NUMERIC, code VARCHAR(8), "
+    "CONSTRAINT price_pos CHECK (price > 0 AND code IN ('a', 'b')), "
+    "CONSTRAINT code_set CHECK (code <> '') NO INHERIT)",
+    "ALTER TABLE priced ADD CONSTRAINT later CHECK (id < 1000) NOT VALID",
+    "ALTER TABLE ducklake_snapshot ADD CONSTRAINT snap_pos CHECK (snapshot_id >= 0)",
 ]
 
 # call -> why it differs today. Checked exactly: a new difference fails, and
@@ -56,7 +64,7 @@ KNOWN_DIFFERENCES: dict = {}
 
 TABLES = ["ducklake_snapshot", "ducklake_metadata", "ducklake_column", "ducklake_table",
           "ducklake_data_file", "ducklake_file_column_stats", "ducklake_inlined_data_1_1",
-          "notes"]
+          "notes", "priced"]
 
 
 

@@ -148,8 +148,8 @@ static int cached(rl_exec *x, uint64_t stamp, size_t n, size_t i, const rl_check
     return 0;
 }
 
-/* PostgreSQL's DETAIL "Failing row contains (1, x, null)." (each value cut
- * to 64 bytes). */
+/* PostgreSQL's DETAIL "Failing row contains (1, x, null)." (a value longer
+ * than 64 bytes cut there, "..." after it). */
 static void failing_row(rl_exec *x, const rl_value *row, size_t ncols)
 {
     rl_buf b;
@@ -164,8 +164,10 @@ static void failing_row(rl_exec *x, const rl_value *row, size_t ncols)
         }
         size_t at = b.len;
         rl_value_to_text(&b, &row[i]);
-        if (b.len - at > 64)
+        if (b.len - at > 64) { /* ExecBuildSlotValueDescription's maxfieldlen */
             b.len = at + rl_utf8_clip((const char *)b.data + at, 64);
+            rl_buf_put_str(&b, "...");
+        }
     }
     rl_buf_put_str(&b, ").");
     rl_buf_put_u8(&b, 0);

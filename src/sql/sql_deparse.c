@@ -102,6 +102,8 @@ static dn *node(dctx *c, dn_kind k, uint32_t type, size_t n)
 
 /* ------------------------------------------------------------- types */
 
+#define OID_BPCHAR 1042u /* char(n) */
+
 static bool is_int(uint32_t t)
 {
     return t == RL_OID_INT2 || t == RL_OID_INT4 || t == RL_OID_INT8;
@@ -188,7 +190,20 @@ static int resolve_op(dctx *c, const char *op, uint32_t l, uint32_t r, uint32_t 
     }
     if (!cmp && !arith)
         return unsupported(c, "this operator", loc);
+    char lc = rl_oid_category(l), rc = rl_oid_category(r);
+    if (cmp && lc && rc && lc != rc) /* PostgreSQL has no comparison across categories */
+        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, loc,
+                             "operator does not exist: %s %s %s", rl_oid_type_name(l), op,
+                             rl_oid_type_name(r));
     *res = cmp ? RL_OID_BOOL : l;
+    if (l == OID_BPCHAR || r == OID_BPCHAR) {
+        /* bpchar has its own comparisons; with text the bpchar side is cast */
+        if (!cmp || (l != OID_BPCHAR && l != RL_OID_TEXT) || (r != OID_BPCHAR && r != RL_OID_TEXT))
+            return unsupported(c, "this operator's argument types", loc);
+        if (l != r)
+            *lt = *rt = RL_OID_TEXT;
+        return 0;
+    }
     if (l == RL_OID_VARCHAR || r == RL_OID_VARCHAR) { /* varchar has text's operators */
         if ((l != RL_OID_TEXT && l != RL_OID_VARCHAR) || (r != RL_OID_TEXT && r != RL_OID_VARCHAR) ||
             !cmp)
@@ -297,6 +312,11 @@ static dn *column(dctx *c, const PgQuery__ColumnRef *cr)
         name = rl_node_string(cr->fields[1]);
     } else if (cr->n_fields == 1) {
         name = rl_node_string(cr->fields[0]);
+    } else if (cr->n_fields == 3 && rl_node_string(cr->fields[1]) &&
+               strcmp(rl_node_string(cr->fields[1]), c->table) != 0) { /* schema.table.column */
+        rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_TABLE, cr->location,
+                      "missing FROM-clause entry for table \"%s\"", rl_node_string(cr->fields[1]));
+        return NULL;
     }
     if (!name) {
         unsupported(c, "this column reference", cr->location);
@@ -351,6 +371,11 @@ static dn *constant(dctx *c, const PgQuery__AConst *k0)
             (void)strtoll(s, &end, 10);
         d->type = integral && errno == 0 && end && *end == '\0' ? RL_OID_INT8 : RL_OID_NUMERIC;
         d->s = s;
+        if (d->type == RL_OID_NUMERIC) { /* its value as numeric prints it: 1e3 is 1000 */
+            d->type = RL_OID_UNKNOWN;
+            if (!coerce(c, d, RL_OID_NUMERIC))
+                return NULL;
+        }
         break;
     }
     case PG_QUERY__A__CONST__VAL_BOOLVAL:
@@ -479,6 +504,8 @@ static dn *aexpr(dctx *c, const PgQuery__AExpr *e)
         if (!e->rexpr || e->rexpr->node_case != PG_QUERY__NODE__NODE_LIST)
             return unsupported(c, "this IN", loc), NULL;
         bool in = !strcmp(op, "=");
+        if (e->rexpr->list->n_items == 1) /* transformAExprIn: one value is one comparison */
+            return binary_of(c, in ? "=" : "<>", e->lexpr, e->rexpr->list->items[0], loc);
         return any_array(c, in ? "=" : "<>", in, analyse(c, e->lexpr), e->rexpr->list->items,
                          e->rexpr->list->n_items, 0, loc);
     }
@@ -649,40 +676,45 @@ static dn *common_args(dctx *c, const char *what, PgQuery__Node **args, size_t n
     return d;
 }
 
+/* CASE WHEN ... THEN ... [ELSE ...] END: the results in their common type,
+ * found as transformCaseExpr does (the ELSE first, then each THEN: among
+ * strings the first one's type stays); no ELSE is ELSE NULL of that type,
+ * which ruleutils prints. a[2i], a[2i+1]: WHEN and THEN; a[n-1]: ELSE. */
 static dn *caseexpr(dctx *c, const PgQuery__CaseExpr *ce)
 {
-    size_t n = ce->n_args * 2 + (ce->defresult != NULL);
+    size_t n = ce->n_args * 2 + 1;
     dn *d = node(c, DN_CASE, RL_OID_UNKNOWN, n);
     if (!d)
         return NULL;
-    d->flag = ce->defresult != NULL;
+    d->flag = true;
     if (ce->arg)
         return unsupported(c, "CASE with a test value", ce->location), NULL;
     for (size_t i = 0; i < ce->n_args; i++) {
         const PgQuery__CaseWhen *w = ce->args[i]->case_when;
         dn *cond = to_bool(c, analyse(c, w->expr), "CASE/WHEN", rl_node_location(w->expr));
-        if (!cond)
+        if (!cond || !(d->a[2 * i + 1] = analyse(c, w->result)))
             return NULL;
         d->a[2 * i] = cond;
-        if (!(d->a[2 * i + 1] = analyse(c, w->result)))
-            return NULL;
     }
-    if (ce->defresult && !(d->a[n - 1] = analyse(c, ce->defresult)))
-        return NULL;
-    for (size_t i = 1; i < n; i += (i + 1 < n - (d->flag ? 1 : 0) || !d->flag) ? 2 : 1) {
+    if (ce->defresult) {
+        if (!(d->a[n - 1] = analyse(c, ce->defresult)))
+            return NULL;
+    } else {
+        if (!(d->a[n - 1] = node(c, DN_CONST, RL_OID_UNKNOWN, 0)))
+            return NULL;
+        d->a[n - 1]->flag = true; /* NULL */
+        d->a[n - 1]->s = "NULL";
+    }
+    d->type = d->a[n - 1]->type;
+    for (size_t i = 1; i < n - 1; i += 2)
         if (rl_common_type_of(c->ec, d->type, d->a[i]->type, "CASE", ce->location, &d->type) < 0)
             return NULL;
-        if (i == n - 1)
-            break;
-    }
     if (d->type == RL_OID_UNKNOWN)
         d->type = RL_OID_TEXT;
-    for (size_t i = 1; i < n; i += 2)
+    for (size_t i = 1; i < n - 1; i += 2)
         if (!(d->a[i] = coerce(c, d->a[i], d->type)))
             return NULL;
-    if (d->flag && !(d->a[n - 1] = coerce(c, d->a[n - 1], d->type)))
-        return NULL;
-    return d;
+    return (d->a[n - 1] = coerce(c, d->a[n - 1], d->type)) ? d : NULL;
 }
 
 static dn *analyse(dctx *c, const PgQuery__Node *n)
@@ -731,6 +763,10 @@ static dn *analyse(dctx *c, const PgQuery__Node *n)
             d->a[0] = a, d->s = tests[t];
         return d;
     }
+    case PG_QUERY__NODE__NODE_PARAM_REF:
+        rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_PARAMETER, n->param_ref->location,
+                      "there is no parameter $%d", n->param_ref->number);
+        return NULL;
     case PG_QUERY__NODE__NODE_SUB_LINK:
         rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, n->sub_link->location,
                       "cannot use subquery in check constraint");

@@ -1921,13 +1921,13 @@ static int check_constraint_rows(gen_ctx *g)
         return txn ? -1 : 0;
     for (size_t i = 0; i < n; i++) {
         char conkey[RL_MAX_COLUMNS * 4 + 3];
-        check_conkey(&c[i], conkey, sizeof conkey);
+        check_conkey(&c[i], conkey, sizeof conkey); /* no column: NULL, as PostgreSQL's */
         const pg15_constraint k = {.oid = check_oid(&c[i]),
                                    .nsoid = rl_pgcatalog_namespace_oid(c[i].schema),
                                    .contype = 'c', .convalidated = !c[i].def.not_valid,
                                    .conrelid = rl_pgcatalog_rel_oid(c[i].schema, c[i].def.table),
                                    .conislocal = true, .connoinherit = c[i].def.no_inherit};
-        if (emit_constraint(g, &k, c[i].name, conkey) < 0)
+        if (emit_constraint(g, &k, c[i].name, c[i].def.nconkey ? conkey : NULL) < 0)
             return -1;
     }
     return 0;

@@ -115,3 +115,25 @@ SELECT conname, convalidated FROM pg_constraint WHERE conrelid = 'ic'::regclass 
 CREATE TABLE prices (id int, code varchar(8), qty int, CONSTRAINT kinds CHECK (code IN ('a', 'b') OR qty IS NULL), CHECK (qty BETWEEN 1 AND 10 OR qty IN (20, 30)));
 SELECT conname, pg_get_constraintdef(oid, true) FROM pg_constraint WHERE conrelid = 'prices'::regclass ORDER BY 1;
 SELECT relname, relchecks FROM pg_class WHERE relname IN ('prices', 't', 'e2', 'ic', 'ducklake_snapshot', 'ducklake_table') ORDER BY 1;
+-- the failing row: each value as its type prints it, NULL as null, one of
+-- more than 64 bytes cut there (at a character) with "..."
+CREATE TABLE dm (id int, s text, n numeric, ts timestamptz, f float8, b bool, d date, CHECK (id > 0));
+INSERT INTO dm VALUES (-1, repeat('x', 100), 1.50, '2024-01-01 00:00:00+00', 1.5, true, '2024-02-03');
+INSERT INTO dm VALUES (-1, NULL, NULL, NULL, NULL, NULL, NULL);
+INSERT INTO dm VALUES (-1, 'a''b "c"', -0.0, '2024-01-01 00:00:00+00', 'NaN', false, 'infinity');
+INSERT INTO dm VALUES (1, 'ok', 1, NULL, NULL, NULL, NULL);
+UPDATE dm SET id = -5;
+UPDATE dm SET s = repeat('é', 70), id = -1;
+-- more of ruleutils' forms: numeric constants as numeric prints them, an IN
+-- of one value, CASE's common type (the ELSE's first) and its implicit ELSE
+-- NULL, a constant CHECK (conkey NULL), the analysis errors of operators
+-- and names PostgreSQL gives
+CREATE TABLE fm (a int, b varchar(10), s text, n numeric, f float8, r real, bi bigint, sm smallint, d date, ts timestamp, tz timestamptz, flag boolean, CONSTRAINT k1 CHECK (n > 1e3 AND n > 1.50 AND n < 123456789012345678901234567890), CONSTRAINT k2 CHECK (a IN (1) AND b NOT IN ('x')), CONSTRAINT k3 CHECK (CASE WHEN a > 0 THEN b ELSE s END <> ''), CONSTRAINT k4 CHECK (CASE WHEN flag THEN a END > 0), CONSTRAINT k5 CHECK (CASE WHEN a > 0 THEN 1 WHEN a < 0 THEN 2.5 END > 0), CONSTRAINT k6 CHECK (true), CONSTRAINT k7 CHECK (r > a AND r > f AND sm > bi AND f >= n AND d < ts AND ts < tz), CONSTRAINT k8 CHECK (coalesce(b, s) <> '' AND coalesce(n, 0) > 0 AND a % sm = 0), CONSTRAINT k9 CHECK (-(a + 1) < 0 AND a - (1 - 2) > 0 AND (a - 1) - 2 > 0 AND 2 * a + 1 > 0), CONSTRAINT k10 CHECK (NOT (a > 0 AND flag) OR flag IS NOT UNKNOWN), CONSTRAINT k11 CHECK (a = ANY (ARRAY[1, 2]) AND n IN (1, 2.5) AND d IN ('2020-01-01', '2021-01-01')));
+SELECT conname, pg_get_constraintdef(oid), pg_get_constraintdef(oid, true), conkey FROM pg_constraint WHERE conrelid = 'fm'::regclass ORDER BY conname;
+CREATE TABLE e6 (a int, b varchar, CHECK (a = b));
+CREATE TABLE e6 (a int, s text, CHECK (s > a));
+CREATE TABLE e6 (a int, CHECK (x.y.a > 0));
+CREATE TABLE e6 (a int, CHECK (a > $1));
+CREATE TABLE e6 (a int, CHECK (nosuchfn(a) > 0));
+CREATE TABLE e6 (a int, CHECK (a IN (SELECT 1)));
+CREATE TABLE e6 (a int, CHECK (sum(a) > 0));

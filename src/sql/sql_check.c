@@ -152,8 +152,9 @@ static int cached(rl_exec *x, uint64_t stamp, size_t n, size_t i, const rl_check
  * than 64 bytes cut there, "..." after it). */
 static void failing_row(rl_exec *x, const rl_value *row, size_t ncols)
 {
-    rl_buf b;
+    rl_buf b, val;
     rl_buf_init(&b, 0);
+    rl_buf_init(&val, 0);
     rl_buf_put_str(&b, "Failing row contains (");
     for (size_t i = 0; i < ncols; i++) {
         if (i)
@@ -162,17 +163,24 @@ static void failing_row(rl_exec *x, const rl_value *row, size_t ncols)
             rl_buf_put_str(&b, "null");
             continue;
         }
-        size_t at = b.len;
-        rl_value_to_text(&b, &row[i]);
-        if (b.len - at > 64) { /* ExecBuildSlotValueDescription's maxfieldlen */
-            b.len = at + rl_utf8_clip((const char *)b.data + at, 64);
+        rl_buf_reset(&val);
+        rl_value_to_text(&val, &row[i]);
+        size_t len = val.len;
+        rl_buf_put_u8(&val, 0); /* rl_utf8_clip reads a C string */
+        if (val.failed)
+            break;
+        bool cut = len > 64; /* ExecBuildSlotValueDescription's maxfieldlen */
+        if (cut)
+            len = rl_utf8_clip((const char *)val.data, 64);
+        rl_buf_put(&b, val.data, len);
+        if (cut)
             rl_buf_put_str(&b, "...");
-        }
     }
     rl_buf_put_str(&b, ").");
     rl_buf_put_u8(&b, 0);
-    if (!b.failed)
+    if (!b.failed && !val.failed)
         rl_error_detail(x->err, "%s", (const char *)b.data);
+    rl_buf_free(&val);
     rl_buf_free(&b);
 }
 

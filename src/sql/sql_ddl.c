@@ -1010,6 +1010,24 @@ static int alter_cmd(rl_exec *x, const char *table, const PgQuery__AlterTableCmd
                                  RL_MAX_COLUMNS);
         if (add_column_fill(x, &cs, &ns->arena, &ns->fill[ns->n]) < 0)
             return -1;
+        /* its CHECKs are made after the shape, with the table's (sql_check.c) */
+        const PgQuery__ColumnDef *cd = cmd->def->column_def;
+        for (size_t i = 0; cs.check && i < cd->n_constraints; i++) {
+            const PgQuery__Node *cn = cd->constraints[i];
+            if (cn->node_case != PG_QUERY__NODE__NODE_CONSTRAINT ||
+                cn->constraint->contype != PG_QUERY__CONSTR_TYPE__CONSTR_CHECK)
+                continue;
+            if (!ns->schema)
+                return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                                     "CHECK constraints on temporary tables are not supported by "
+                                     "RockLake");
+            if (ns->nchecks == MAX_ADDED_KEYS)
+                return rl_exec_error(x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
+                                     "RockLake adds at most %d CHECK constraints in one ALTER "
+                                     "TABLE",
+                                     MAX_ADDED_KEYS);
+            ns->checks[ns->nchecks++] = cn->constraint;
+        }
         ns->cols[ns->n] = cs;
         ns->from[ns->n++] = -1;
         return 1;
@@ -1197,6 +1215,8 @@ static int alter_fixed_format(rl_exec *x, const rl_relation *rel, const PgQuery_
     col_spec cs;
     if (column_def(x, cmd->def->column_def, &cs) < 0)
         return -1;
+    if (cs.check)
+        return 0; /* no format's column has a CHECK: the generic path answers */
     rl_txn *txn = rl_exec_txn(x);
     if (!txn)
         return -1;

@@ -137,3 +137,13 @@ CREATE TABLE e6 (a int, CHECK (a > $1));
 CREATE TABLE e6 (a int, CHECK (nosuchfn(a) > 0));
 CREATE TABLE e6 (a int, CHECK (a IN (SELECT 1)));
 CREATE TABLE e6 (a int, CHECK (sum(a) > 0));
+-- ADD COLUMN with a CHECK: made with the column, over the existing rows
+CREATE TABLE ac (id int);
+INSERT INTO ac VALUES (1);
+ALTER TABLE ac ADD COLUMN v int CHECK (v > 0);
+INSERT INTO ac VALUES (2, -1);
+INSERT INTO ac VALUES (2, 5);
+ALTER TABLE ac ADD COLUMN w int DEFAULT 0 CHECK (w > 0);
+ALTER TABLE ac ADD COLUMN w int DEFAULT 1 CONSTRAINT w_pos CHECK (w > 0);
+SELECT conname, pg_get_constraintdef(oid), conkey FROM pg_constraint WHERE conrelid = 'ac'::regclass ORDER BY 1;
+SELECT * FROM ac ORDER BY id;

@@ -1451,6 +1451,110 @@ static void test_foreign_keys(void)
     rl_catalog_close(c, NULL);
 }
 
+static int count_checks(void *ctx, const rl_check_con *c)
+{
+    (void)c;
+    (*(size_t *)ctx)++;
+    return 0;
+}
+
+/* A CHECK (u_a_check, "(a > 0)" on u(a, b)) as the SQL layer stores it. */
+static int put_check_a(rl_txn *t, const char *name, const rl_table_desc *rows_read, rl_error *e)
+{
+    rl_check_def def = {.table = "u", .expr = "(a > 0)", .pretty = "a > 0", .nconkey = 1,
+                        .conkey = {1}};
+    return rl_txn_put_check(t, "public", name, &def, rows_read, e);
+}
+
+/* CHECK constraints: the catalog keeps and lists their definitions (the
+ * registry in key order; a dropped table's still found by its name, so the
+ * SQL layer can drop them with it); an ADD CHECK that read the table's rows
+ * and a concurrent write to the table cannot both commit, either way round
+ * (40001: the rows expected unchanged, the writer checked under an older
+ * generation); `rocklake check` decodes them. */
+static void test_check_constraints(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *c = open_cat(url, true);
+    if (!c)
+        return;
+    rl_error e;
+    rl_column_desc cols[2] = {{"a", RL_T_INT4, false, RL_FMT_1_0, 0},
+                              {"b", RL_T_TEXT, false, RL_FMT_1_0, 0}};
+    rl_txn *t = rl_txn_begin(c, &e);
+    const rl_check_con *cc;
+    size_t n = 9;
+    uint64_t stamp0 = 0, stamp1 = 0;
+    CHECK(rl_txn_checks(t, &cc, &n, &stamp0, &e) == 0);
+    CHECK_EQ_INT((int)n, 0);
+    const rl_table_desc *d = rl_txn_create_dynamic(t, "public", "u", 2, cols, false, &e);
+    CHECK(d != NULL);
+    CHECK(put_check_a(t, "u_a_check", NULL, &e) == 0);
+    CHECK(rl_txn_checks(t, &cc, &n, &stamp1, &e) == 0); /* its own DDL shows */
+    CHECK_EQ_INT((int)n, 1);
+    CHECK(stamp1 != stamp0);
+    CHECK_EQ_STR(cc[0].name, "u_a_check");
+    CHECK_EQ_STR(cc[0].def.table, "u");
+    CHECK_EQ_STR(cc[0].def.expr, "(a > 0)");
+    CHECK_EQ_STR(cc[0].def.pretty, "a > 0");
+    CHECK(cc[0].def.nconkey == 1 && cc[0].def.conkey[0] == 1 && !cc[0].def.not_valid);
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+
+    /* ADD CHECK (rows read) and a concurrent insert: the second to commit
+     * fails, either way round */
+    for (int order = 0; order < 2; order++) {
+        rl_txn *a = rl_txn_begin(c, &e), *b = rl_txn_begin(c, &e);
+        d = rl_txn_find_table(a, "public", "u", &e);
+        CHECK(d != NULL);
+        CHECK(put_check_a(a, order ? "u_a_check2" : "u_a_check1", d, &e) == 0);
+        CHECK(insert_ab(b, rl_txn_find_table(b, "public", "u", &e), 20 + order, "w", &e) == 0);
+        rl_txn *first = order ? b : a, *second = order ? a : b;
+        CHECK(rl_txn_commit(first, &e) == 0);
+        CHECK(rl_txn_commit(second, &e) < 0);
+        CHECK_EQ_STR(e.sqlstate, "40001");
+        rl_txn_free(a);
+        rl_txn_free(b);
+    }
+    /* a NOT VALID one (no rows read) still fails the writer that checked
+     * its rows before it came */
+    rl_txn *a = rl_txn_begin(c, &e), *b = rl_txn_begin(c, &e);
+    CHECK(insert_ab(b, rl_txn_find_table(b, "public", "u", &e), 30, "v", &e) == 0);
+    CHECK(put_check_a(a, "u_a_check3", NULL, &e) == 0);
+    CHECK(rl_txn_commit(a, &e) == 0);
+    CHECK(rl_txn_commit(b, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "40001");
+    rl_txn_free(a);
+    rl_txn_free(b);
+
+    /* the table dropped: the registry no longer lists its CHECKs, the
+     * table's own listing still does; dropping them empties both */
+    t = rl_txn_begin(c, &e);
+    CHECK(rl_txn_checks(t, &cc, &n, NULL, &e) == 0);
+    CHECK_EQ_INT((int)n, 3); /* u_a_check, u_a_check1 (order 0's ADD won), u_a_check3 */
+    CHECK(rl_txn_drop_table(t, "public", "u", &e) == 0);
+    CHECK(rl_txn_checks(t, &cc, &n, NULL, &e) == 0);
+    CHECK_EQ_INT((int)n, 0);
+    size_t listed = 0;
+    CHECK(rl_txn_table_checks(t, "public", "u", count_checks, &listed, &e) == 0);
+    CHECK_EQ_INT((int)listed, 3);
+    uint64_t keys = 0;
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    CHECK_EQ_INT(rl_check(c, stderr, &keys, &e), 0); /* they decode */
+    t = rl_txn_begin(c, &e);
+    const char *names[] = {"u_a_check", "u_a_check1", "u_a_check3"};
+    for (size_t i = 0; i < 3; i++)
+        CHECK(rl_txn_drop_check(t, "public", "u", names[i], &e) == 0);
+    listed = 0;
+    CHECK(rl_txn_table_checks(t, "public", "u", count_checks, &listed, &e) == 0);
+    CHECK_EQ_INT((int)listed, 0);
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    rl_catalog_close(c, NULL);
+}
+
 /* Two transactions insert rows of one natural key into a DuckLake table
  * that keeps duplicates and has a UNIQUE index on another column: the
  * second to commit moves its row to key | dup, and its entry follows it
@@ -2642,6 +2746,7 @@ static void run_suite(void)
     RUN(test_index_definitions);
     RUN(test_unique_indexes);
     RUN(test_foreign_keys);
+    RUN(test_check_constraints);
     RUN(test_unique_entries_follow_a_moved_duplicate);
     RUN(test_comments);
     RUN(test_name_cache_follows_snapshots);

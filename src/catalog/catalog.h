@@ -623,6 +623,55 @@ int rl_txn_unique_index_by_id(rl_txn *txn, uint64_t id, char *schema, char *name
 /* Off: row writes keep FOREIGN KEY entries but check no referenced key (a
  * rebuild writing back rows that were valid, in any order). */
 void rl_txn_fkey_checks(rl_txn *txn, bool on);
+/* CHECK constraints (0x80 0A schema table name -> definition, checks.c).
+ * The catalog stores and lists them; the expression's texts are what the
+ * SQL layer wrote (pg_get_constraintdef's, plain and pretty: the plain one
+ * re-parses to the same meaning, and is what the SQL layer evaluates) and
+ * the catalog never reads them. With them the columns the expression uses
+ * (pg_constraint.conkey), so that the catalogs are answered without
+ * analysing the expression again.
+ * put: def NULL is drop_check's. rows_read (the table, or NULL): the SQL
+ * layer checked the table's rows against it, so they must stay unchanged by
+ * others until COMMIT (40001). Either call moves the UNIQUE generation
+ * (uniques.c): writers whose rows were checked under the older definitions
+ * fail their COMMIT (40001). rl_txn_checks: every CHECK the transaction
+ * sees, in key order (schema, table, name: PostgreSQL checks a table's in
+ * name order), borrowed until its next DDL or snapshot; *stamp differs
+ * whenever the list may (a value unique in the process): the SQL layer's
+ * cache of parsed expressions is keyed by it. A lake without CHECKs pays
+ * one integer comparison per transaction. */
+typedef struct rl_check_def {
+    char table[RL_INDEX_NAME_MAX];
+    bool not_valid, no_inherit;
+    const char *expr;   /* plain text, NUL-terminated */
+    const char *pretty; /* pretty text, NUL-terminated */
+    size_t nconkey;
+    int16_t conkey[RL_MAX_COLUMNS]; /* attnums, in order of appearance */
+} rl_check_def;
+typedef struct rl_check_con {
+    char schema[RL_INDEX_NAME_MAX], name[RL_INDEX_NAME_MAX];
+    rl_check_def def;
+} rl_check_con;
+/* Value: u8 version (1), u8 flags (bit 0 NOT VALID, bit 1 NO INHERIT), the
+ * plain and the pretty text (each uvarint length, UTF-8 bytes without NUL),
+ * uvarint nconkey, each attnum (uvarint). decode: out->table is the key's
+ * (set by the caller); both texts are copied into text_buf[text_n] (false
+ * if they do not fit). */
+void rl_check_def_encode(rl_buf *b, const rl_check_def *d);
+bool rl_check_def_decode(const uint8_t *v, size_t vl, rl_check_def *out, char *text_buf,
+                         size_t text_n);
+#define RL_CHECK_TEXT_MAX 32768 /* both texts with their NULs */
+int rl_txn_put_check(rl_txn *txn, const char *schema, const char *name, const rl_check_def *def,
+                     const rl_table_desc *rows_read, rl_error *err);
+int rl_txn_drop_check(rl_txn *txn, const char *schema, const char *table, const char *name,
+                      rl_error *err);
+int rl_txn_checks(rl_txn *txn, const rl_check_con **out, size_t *n, uint64_t *stamp, rl_error *err);
+/* The definitions stored for schema.table, whether or not the table exists
+ * in the view (it was just dropped or renamed: its CHECKs follow), in name
+ * order; the visitor returns 0 to go on; XX001 for one that does not decode. */
+typedef int (*rl_check_visitor)(void *ctx, const rl_check_con *c);
+int rl_txn_table_checks(rl_txn *txn, const char *schema, const char *table,
+                        rl_check_visitor visit, void *ctx, rl_error *err);
 
 /* Comments (COMMENT ON; 0x80 06 schema relation column -> the text): a
  * relation's own under column "", a schema's under relation "" and column

@@ -158,6 +158,9 @@ struct rl_catalog {
      * unique_none_gen is 1 + a generation known to have none (uniques.c). */
     uint64_t unique_gen;
     _Atomic uint64_t unique_none_gen;
+    /* 1 + a generation whose committed definitions hold no CHECK (checks.c;
+     * CHECK DDL moves unique_gen too) */
+    _Atomic uint64_t check_none_gen;
     /* Snapshots that waited for a flush before their first read (no
      * durable view to take), and the time they waited. */
     _Atomic uint64_t snapshot_waits, snapshot_wait_ns;
@@ -261,6 +264,15 @@ struct rl_txn {
     struct fkey_deferred *fkd;
     size_t nfkd, capfkd;
     int fk_depth;
+    /* CHECK constraints (checks.c): the registry of the view at
+     * (chk_rel_version, chk_gen), stamped for the SQL layer's cache; the
+     * tables they are on (chk_tag, chk_dyn: fixed tag or dynamic id). */
+    rl_check_con *chk;
+    uint8_t *chk_tag;
+    uint64_t *chk_dyn;
+    size_t nchk, capchk;
+    bool chk_built;
+    uint64_t chk_rel_version, chk_gen, chk_stamp;
     bool rebased;       /* for the audit: what the rebase moved */
     uint64_t claimed_sid, base_sid;
     char id_map[512];
@@ -509,6 +521,11 @@ int cat_fkey_defer(rl_txn *t, const cat_fkey *f, const rl_buf *prefix, const rl_
                    const int *rcols, const rl_datum *old, const char *detail, rl_error *err);
 /* Tombstone the FOREIGN KEY entries of d's rows (its rows go wholesale). */
 int cat_fkey_clear_of(rl_txn *t, const rl_table_desc *d, rl_error *err);
+/* ----------------------------------------------------------------- checks.c */
+
+/* Does a CHECK constraint of the view sit on table d? (Commit sequencing
+ * does not rebase rows of such a table: rows.c.) 1, 0, or -1 with err. */
+int cat_table_has_checks(rl_txn *t, const rl_table_desc *d, rl_error *err);
 
 /* ------------------------------------------------------------------- rows.c */
 

@@ -653,7 +653,13 @@ static int seq_record(rl_txn *t, rl_seq_op op, const rl_table_desc *d, const rl_
     /* A write no append makes (a catalog row, a delete) or a transaction
      * far larger than a commit batch can never be rebased: stop keeping
      * its writes, so DDL-heavy transactions cost no memory here. */
-    if (t->seq_foreign || !rl_seq_append_key(&d->tag, 1) || op == RL_SEQ_DELETE ||
+    /* A rebase writes rows with new ids below the SQL layer, which alone
+     * evaluates CHECK constraints: a table with one is never rebased (the
+     * commit falls back to its plain validation). */
+    int checked = t->seq_foreign ? 0 : cat_table_has_checks(t, d, err);
+    if (checked < 0)
+        return -1;
+    if (t->seq_foreign || checked || !rl_seq_append_key(&d->tag, 1) || op == RL_SEQ_DELETE ||
         t->nseqw >= SEQ_MAX_WRITES) {
         t->seq_foreign = true;
         return 0;

@@ -69,15 +69,13 @@ int cat_ov_set(rl_txn *t, const uint8_t *k, size_t kl, const uint8_t *val, size_
         return oom(err);
     if (kl >= 2 && k[0] == RL_TAG_INDEX &&
         (k[1] == RL_INDEX_DYNAMIC_NAME || k[1] == RL_INDEX_SQL_INDEX || k[1] == RL_INDEX_COMMENT ||
-         k[1] == RL_INDEX_FKEY)) {
+         k[1] == RL_INDEX_FKEY || k[1] == RL_INDEX_CHECK)) {
         t->wrote_names = true;
-        /* the UNIQUE index and FOREIGN KEY registries (uniques.c, fkeys.c)
-         * resolve definitions through table names: a write of either makes
-         * them stale */
-        if (k[1] != RL_INDEX_COMMENT) {
-            t->uniq_built = false;
-            t->fk_built = false;
-        }
+        /* the UNIQUE index, FOREIGN KEY and CHECK registries (uniques.c,
+         * fkeys.c, checks.c) resolve definitions through table names: a
+         * write of either makes them stale */
+        if (k[1] != RL_INDEX_COMMENT)
+            t->uniq_built = t->fk_built = t->chk_built = false;
     }
     if (t->seq && t->seq_depth == 0)
         t->seq_foreign = true; /* not a row write sequencing can replay */
@@ -334,6 +332,11 @@ void rl_txn_free(rl_txn *t)
     free(t->uniq);
     free(t->fk);
     txn_fkey_deferred_free(t);
+    for (size_t i = 0; i < t->nchk; i++) /* checks.c's registry: each entry owns its texts */
+        free((char *)t->chk[i].def.expr);
+    free(t->chk);
+    free(t->chk_tag);
+    free(t->chk_dyn);
     rl_arena_free(&t->seq_arena);
     free(t);
 }
@@ -471,8 +474,8 @@ int rl_txn_restore(rl_txn *t, const rl_txn_savepoint *sp, rl_error *err)
     t->seq_foreign = sp->seq_foreign;
     t->fmt_changed = sp->fmt_changed;
     t->unique_changed = sp->unique_changed;
-    t->uniq_built = false; /* uniques.c rebuilds: its definitions may be gone */
-    t->fk_built = false;
+    t->uniq_built = t->fk_built = t->chk_built = false; /* uniques.c, fkeys.c, checks.c
+                                                         * rebuild: definitions may be gone */
     txn_fkey_deferred_free(t);
     t->max_snapshot_inserted = sp->max_snapshot_inserted;
     t->lagging = sp->lagging;

@@ -929,6 +929,28 @@ static void check_comment_entry(checker *c, const uint8_t *k, size_t kl, const u
         problem(c, k, kl, "comment text is empty or not UTF-8");
 }
 
+/* A CHECK constraint: schema, table and name in its key, a definition
+ * that decodes (flags, its two texts, the attnums it uses) in its value.
+ * (Its expression is the SQL layer's to evaluate; its table, as an index's,
+ * is not required to exist.) */
+static void check_check_entry(checker *c, const uint8_t *k, size_t kl, const uint8_t *v,
+                              size_t vl)
+{
+    rl_check_def d;
+    memset(&d, 0, sizeof d);
+    d.table[0] = 'x'; /* the key's; decode keeps it */
+    char *texts = malloc(RL_CHECK_TEXT_MAX);
+    if (!texts)
+        c->oom = true;
+    else if (!key_holds_strings(k, kl, 3))
+        problem(c, k, kl, "malformed CHECK constraint key");
+    else if (!rl_check_def_decode(v, vl, &d, texts, RL_CHECK_TEXT_MAX) ||
+             rl_utf8_invalid_at((const uint8_t *)d.expr, strlen(d.expr)) != strlen(d.expr) ||
+             rl_utf8_invalid_at((const uint8_t *)d.pretty, strlen(d.pretty)) != strlen(d.pretty))
+        problem(c, k, kl, "CHECK constraint definition does not decode");
+    free(texts);
+}
+
 static void check_index_key(checker *c, const uint8_t *k, size_t kl, const uint8_t *v,
                             size_t vl)
 {
@@ -951,6 +973,8 @@ static void check_index_key(checker *c, const uint8_t *k, size_t kl, const uint8
         check_fkey_def(c, k, kl, v, vl);
     else if (kind == RL_INDEX_FKEY_ENTRY)
         check_fkey_entry(c, k, kl, vl);
+    else if (kind == RL_INDEX_CHECK)
+        check_check_entry(c, k, kl, v, vl);
     else
         problem(c, k, kl, "unknown index kind 0x%02x", kind);
 }

@@ -1009,9 +1009,9 @@ static int export_tables(exporter *ex, const export_target *to, rl_error *err)
 
 /* ------------------------------------ indexes, constraints, comments */
 
-/* The indexes, key constraints and comments a person made on the DuckLake
- * tables of one side (the lake, or a PostgreSQL source: both answer these
- * catalog queries alike), as statements for the other side. The rows are
+/* The indexes, key and CHECK constraints and comments a person made on the
+ * DuckLake tables of one side (the lake, or a PostgreSQL source: both
+ * answer these catalog queries alike), as statements for the other side. The rows are
  * copied first, so a UNIQUE index is built over them as PostgreSQL would
  * build it. A DuckLake table's own primary key is its CREATE TABLE's. */
 static const char EXTRAS_SQL[] =
@@ -1029,6 +1029,10 @@ static const char FKEYS_SQL[] =
     "JOIN pg_class f ON f.oid = con.confrelid "
     "WHERE con.contype = 'f' AND c.relnamespace = %s::regnamespace "
     "AND f.relnamespace = c.relnamespace ORDER BY con.oid";
+static const char CHECKS_SQL[] =
+    "SELECT c.relname, con.conname, pg_get_constraintdef(con.oid) FROM pg_constraint con "
+    "JOIN pg_class c ON c.oid = con.conrelid "
+    "WHERE con.contype = 'c' AND c.relnamespace = %s::regnamespace ORDER BY 1, 2";
 static const char COMMENTS_SQL[] =
     "SELECT c.relname, c.relkind, a.attname, d.description FROM pg_description d "
     "JOIN pg_class c ON c.oid = d.objoid "
@@ -1109,6 +1113,24 @@ static bool fkey_statement(const tlist *l, const trows *r, size_t row, const cha
     return true;
 }
 
+/* One CHECK constraint of a listed table: ALTER TABLE ... ADD CONSTRAINT
+ * with pg_get_constraintdef's text (NO INHERIT and NOT VALID with it: a
+ * valid one is checked against the rows copied before it). */
+static bool check_statement(const tlist *l, const trows *r, size_t row, const char *schema,
+                            rl_buf *q)
+{
+    const char *table = xfer_cell(r, row, 0), *name = xfer_cell(r, row, 1);
+    const char *condef = xfer_cell(r, row, 2);
+    if (!table || !name || !condef || !listed(l, table))
+        return false;
+    rl_buf_put_str(q, "ALTER TABLE ");
+    qualify(q, schema, table);
+    rl_buf_put_str(q, " ADD CONSTRAINT ");
+    xfer_quote_ident(q, name);
+    rl_buf_printf(q, " %s", condef);
+    return true;
+}
+
 /* One comment on a listed table, a column of it, or an index of one. */
 static bool comment_statement(const tlist *l, const trows *r, size_t row, const trows *indexes,
                               const char *schema, rl_buf *q)
@@ -1144,11 +1166,17 @@ int xfer_extras(extras_rows_fn rows, void *ctx, const char *from, const tlist *l
     rl_buf_init(&lit, 0);
     xfer_quote_literal(&lit, from);
     rl_buf_put(&lit, "", 1);
-    trows ix = {0}, cm = {0};
+    trows ix = {0}, ck = {0}, cm = {0};
     rl_buf_printf(&sql, EXTRAS_SQL, (const char *)lit.data);
     rl_buf_put(&sql, "", 1);
     int rc = sql.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
                         : rows(ctx, (const char *)sql.data, &ix, err);
+    rl_buf_reset(&sql);
+    rl_buf_printf(&sql, CHECKS_SQL, (const char *)lit.data);
+    rl_buf_put(&sql, "", 1);
+    if (rc == 0)
+        rc = sql.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
+                        : rows(ctx, (const char *)sql.data, &ck, err);
     rl_buf_reset(&sql);
     rl_buf_printf(&sql, COMMENTS_SQL, (const char *)lit.data);
     rl_buf_put(&sql, "", 1);
@@ -1174,12 +1202,18 @@ int xfer_extras(extras_rows_fn rows, void *ctx, const char *from, const tlist *l
             (*n)++;
         }
     xfer_trows_free(&fk);
+    for (size_t i = 0; rc == 0 && i < ck.nrows; i++)
+        if (check_statement(l, &ck, i, to, out)) {
+            rl_buf_put(out, "", 1);
+            (*n)++;
+        }
     for (size_t i = 0; rc == 0 && i < cm.nrows; i++)
         if (comment_statement(l, &cm, i, &ix, to, out)) {
             rl_buf_put(out, "", 1);
             (*n)++;
         }
     xfer_trows_free(&ix);
+    xfer_trows_free(&ck);
     xfer_trows_free(&cm);
     rl_buf_free(&sql);
     rl_buf_free(&lit);

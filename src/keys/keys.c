@@ -380,6 +380,21 @@ void rl_key_comment(rl_buf *b, const char *schema, const char *relation, const c
     rl_key_put_str(b, (const uint8_t *)column, strlen(column));
 }
 
+void rl_key_check_prefix(rl_buf *b, const char *schema, const char *table)
+{
+    rl_buf_put_u8(b, RL_TAG_INDEX);
+    rl_buf_put_u8(b, RL_INDEX_CHECK);
+    rl_key_put_str(b, (const uint8_t *)schema, strlen(schema));
+    if (table)
+        rl_key_put_str(b, (const uint8_t *)table, strlen(table));
+}
+
+void rl_key_check(rl_buf *b, const char *schema, const char *table, const char *name)
+{
+    rl_key_check_prefix(b, schema, table);
+    rl_key_put_str(b, (const uint8_t *)name, strlen(name));
+}
+
 void rl_key_unique_index(rl_buf *b, uint64_t id)
 {
     uint8_t p[RL_KEY_INDEX_PREFIX_LEN];
@@ -503,6 +518,7 @@ static void describe_index(rl_buf *b, const uint8_t *key, size_t klen)
     static const char *const schema_labels[] = {NULL};
     static const char *const name_labels[] = {"schema", "name"};
     static const char *const comment_labels[] = {"schema", "relation", "column"};
+    static const char *const check_labels[] = {"schema", "table", "name"};
     if (kind == RL_INDEX_SCHEMA) {
         describe_strings(b, key, klen, "schema", schema_labels, 1);
         return;
@@ -524,6 +540,10 @@ static void describe_index(rl_buf *b, const uint8_t *key, size_t klen)
     if (kind == RL_INDEX_FKEY_ENTRY && klen > RL_KEY_FKEY_PREFIX_LEN) {
         rl_buf_printf(b, "foreign-key-entry %llu (%zu bytes of key values and row key)",
                       (unsigned long long)rl_load_be64(key + 2), klen - RL_KEY_FKEY_PREFIX_LEN);
+        return;
+    }
+    if (kind == RL_INDEX_CHECK) {
+        describe_strings(b, key, klen, "check", check_labels, 3);
         return;
     }
     if (kind == RL_INDEX_UNIQUE && klen > RL_KEY_UNIQUE_PREFIX_LEN) {

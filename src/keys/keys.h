@@ -136,6 +136,10 @@ void rl_key_fkey_prefix(rl_buf *b, const char *schema, const char *table);
  * entry's) and the referencing row's key; the value is empty. */
 #define RL_KEY_FKEY_PREFIX_LEN 10
 void rl_key_fkey_entries(rl_buf *b, uint64_t id);
+/* A CHECK constraint's definition (0x80 0A schema table name); the prefix
+ * of a table's (table NULL: a schema's) definitions. */
+void rl_key_check(rl_buf *b, const char *schema, const char *table, const char *name);
+void rl_key_check_prefix(rl_buf *b, const char *schema, const char *table);
 
 
 /* Append "05 00 00 00 00 00 00 00 2a ..." (spaced lowercase hex). */

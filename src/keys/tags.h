@@ -62,6 +62,8 @@
  *        kind 0x07 UNIQUE entries       0x80 07 | index id | key values         -> row key
  *        kind 0x08 FOREIGN KEYs         0x80 08 | schema | table | name          -> rl_fkey_def
  *        kind 0x09 referencing rows     0x80 09 | fkey id | key values | row key -> empty
+ *        kind 0x0A CHECK constraint     0x80 0A | schema(str) | table(str) | name(str)
+ *                                                                                 -> definition
  *   0x81 audit log                      snapshot_id | commit seq
  *   0x82 dynamic table definitions      dyn id
  *   0xFD dynamic table rows             dyn id | seq
@@ -119,7 +121,8 @@ enum rl_index_kind {
     RL_INDEX_COMMENT = 0x06,      /* comments (COMMENT ON) on schemas, relations, columns */
     RL_INDEX_UNIQUE = 0x07,       /* entries of UNIQUE indexes: index id, key values -> row key */
     RL_INDEX_FKEY = 0x08,         /* FOREIGN KEY definitions: schema, table, constraint name */
-    RL_INDEX_FKEY_ENTRY = 0x09    /* referencing rows: fkey id, key values, row key -> empty */
+    RL_INDEX_FKEY_ENTRY = 0x09,   /* referencing rows: fkey id, key values, row key -> empty */
+    RL_INDEX_CHECK = 0x0A         /* CHECK constraints: schema, table, name -> definition */
 };
 
 /* Counter names (tag 0xFE). Values: big-endian u64 "next free". */

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "sql/sql_check.h"
 #include "sql/sql_ctid.h"
 #include "sql/sql_exec.h"
 #include "sql/sql_expr.h"
@@ -403,6 +404,7 @@ void rl_session_free(rl_session *s)
     discard_session_state(s);
     rl_parse_cache_free(s->parse_cache);
     rl_expr_free_subtypes(s);
+    rl_check_cache_free(s);
     rl_pgcatalog_cache_free(s->pgc_tables);
     rl_regex_cache_free(s);
     free(s->roles);

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "sql/sql_cast.h"
+#include "sql/sql_check.h"
 #include "sql/sql_exec.h"
 #include "sql/sql_expr.h"
 #include "sql/sql_parse.h"
@@ -90,7 +91,7 @@ typedef struct col_spec {
     const char *name;
     uint32_t oid;
     int32_t typmod;
-    bool not_null, pk, unique;
+    bool not_null, pk, unique, check;
     int location;
     const PgQuery__Node *def; /* DEFAULT expression (ADD COLUMN only), or NULL */
     bool references;          /* REFERENCES: a FOREIGN KEY made after the table */
@@ -104,6 +105,7 @@ static int constraint_apply(rl_exec *x, const PgQuery__Constraint *c, col_spec *
     case PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY: cs->pk = true; return 0;
     case PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE: cs->unique = true; return 0;
     case PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN: cs->references = true; return 0; /* sql_fkey.c */
+    case PG_QUERY__CONSTR_TYPE__CONSTR_CHECK: cs->check = true; return 0; /* sql_check.c */
     case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT:
         /* only DEFAULT NULL means the same as no default; ADD COLUMN
          * (alter_cmd) takes any other default for the existing rows */
@@ -169,6 +171,8 @@ static int table_constraint(rl_exec *x, const PgQuery__Constraint *c, col_spec *
     bool pk = c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY;
     if (c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN)
         return 0; /* made after the table (sql_fkey.c) */
+    if (c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_CHECK)
+        return 0; /* made with the table (sql_check.c) */
     if (!pk && c->contype != PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, c->location,
                              "this table constraint is not supported by RockLake");
@@ -255,6 +259,13 @@ static int create_temp(rl_exec *x, const PgQuery__CreateStmt *st, const col_spec
     if (st->oncommit == PG_QUERY__ON_COMMIT_ACTION__ONCOMMIT_DELETE_ROWS)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                              "ON COMMIT DELETE ROWS is not supported by RockLake");
+    for (size_t i = 0; i < st->n_table_elts; i++)
+        if ((st->table_elts[i]->node_case == PG_QUERY__NODE__NODE_CONSTRAINT &&
+             st->table_elts[i]->constraint->contype == PG_QUERY__CONSTR_TYPE__CONSTR_CHECK) ||
+            (i < n && cols[i].check))
+            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                                 "CHECK constraints on temporary tables are not supported by "
+                                 "RockLake");
     /* a transaction must exist so its end (commit or rollback) reaches
      * rl_ddl_end_transaction with the right outcome */
     if (!rl_exec_txn(x))
@@ -552,6 +563,8 @@ static int create_stored(rl_exec *x, const PgQuery__CreateStmt *st, const col_sp
         return create_dynamic(x, txn, schema, name, cols, n) < 0 ||
                        create_key_constraints(x, txn, schema, name, st) < 0
                    ? -1
+                   : rl_check_create_table(x, schema, name, st) < 0
+                   ? -1
                    : rl_fkey_add_all(x, txn, schema, name, st);
     if (newer_format_creates(x, txn, d, cols, n) < 0)
         return -1;
@@ -563,9 +576,10 @@ static int create_stored(rl_exec *x, const PgQuery__CreateStmt *st, const col_sp
                              name, rl_format_name(fmt));
     size_t nextra = 0;
     rl_column_desc extra[RL_MAX_COLUMNS];
-    if (fixed_matches(x, d, fmt, cols, n, extra, &nextra) < 0)
+    if (fixed_matches(x, d, fmt, cols, n, extra, &nextra) < 0 ||
+        rl_txn_register_fixed_ext(txn, schema, d, nextra, extra, false, x->err) < 0)
         return -1;
-    if (rl_txn_register_fixed_ext(txn, schema, d, nextra, extra, false, x->err) < 0)
+    if (rl_check_create_table(x, schema, name, st) < 0)
         return -1;
     return rl_fkey_add_all(x, txn, schema, name, st);
 }
@@ -621,6 +635,7 @@ static int table_dependents_follow(rl_exec *x, rl_txn *txn, const char *schema,
                                    const char *table, const rl_table_change *ch)
 {
     if (rl_index_table_changed(x, txn, schema, table, ch) < 0 ||
+        rl_check_table_changed(x, txn, schema, table, ch) < 0 ||
         rl_fkey_table_changed(x, txn, schema, table, ch) < 0)
         return -1;
     return rl_comment_table_changed(x, txn, schema, table, ch);
@@ -759,6 +774,8 @@ typedef struct new_shape {
     size_t nadds;
     const PgQuery__Constraint *fkeys[MAX_ADDED_KEYS]; /* ADD FOREIGN KEY, made last */
     size_t nfkeys;
+    const PgQuery__Constraint *checks[MAX_ADDED_KEYS]; /* ADD CHECK, after the shape */
+    size_t nchecks;
 } new_shape;
 
 /* The value existing rows get in an added column: its DEFAULT, evaluated
@@ -794,6 +811,7 @@ static void shape_from_rowset(const rl_rowset *rs, size_t ntab, new_shape *ns)
     ns->fixed = false;
     ns->nadds = 0;
     ns->nfkeys = 0;
+    ns->nchecks = 0;
     ns->n = ntab;
     for (size_t i = 0; i < ntab; i++) {
         memset(&ns->cols[i], 0, sizeof ns->cols[i]);
@@ -884,9 +902,10 @@ static bool shape_has_pk(const new_shape *ns)
 
 /* ADD CONSTRAINT: a second primary key is 42P16 as on PostgreSQL; UNIQUE,
  * and on a dynamic table PRIMARY KEY (its columns made NOT NULL: the
- * shape changes, 1), are made after the shape (ns->adds); CHECK, FOREIGN
- * KEY and a DuckLake table's new primary key (its NOT NULLs are its
- * format's) are 0A000. */
+ * shape changes, 1), are made after the shape (ns->adds), CHECK after it
+ * too (ns->checks, sql_check.c; not on a temporary table); FOREIGN KEY and
+ * a DuckLake table's new primary key (its NOT NULLs are its format's) are
+ * 0A000. */
 static int add_constraint(rl_exec *x, const char *table, const PgQuery__AlterTableCmd *cmd,
                           new_shape *ns)
 {
@@ -902,16 +921,28 @@ static int add_constraint(rl_exec *x, const char *table, const PgQuery__AlterTab
         ns->fkeys[ns->nfkeys++] = k;
         return 0;
     }
+    if (k && k->contype == PG_QUERY__CONSTR_TYPE__CONSTR_CHECK) {
+        if (!ns->schema)
+            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                                 "CHECK constraints on temporary tables are not supported by "
+                                 "RockLake");
+        if (ns->nchecks == MAX_ADDED_KEYS)
+            return rl_exec_error(x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
+                                 "RockLake adds at most %d CHECK constraints in one ALTER TABLE",
+                                 MAX_ADDED_KEYS);
+        ns->checks[ns->nchecks++] = k;
+        return 0;
+    }
     if (pk && shape_has_pk(ns))
         return rl_exec_error(x, RL_SQLSTATE_INVALID_TABLE_DEFINITION, -1,
                              "multiple primary keys for table \"%s\" are not allowed", table);
     bool keyed = k && (pk || k->contype == PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE);
     if (!keyed || !ns->schema || (pk && ns->fixed)) {
         rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                      "RockLake does not add CHECK or FOREIGN KEY constraints, nor a primary key "
-                      "to a DuckLake table");
-        rl_error_hint(x->err, "UNIQUE and PRIMARY KEY constraints are kept on the catalog's "
-                              "tables (docs/sql-support.md, \"Constraints\")");
+                      "RockLake does not add this constraint, nor a primary key to a DuckLake "
+                      "table");
+        rl_error_hint(x->err, "UNIQUE, PRIMARY KEY, FOREIGN KEY and CHECK constraints are kept "
+                              "on the catalog's tables (docs/sql-support.md, \"Constraints\")");
         return -1;
     }
     if (ns->nadds == MAX_ADDED_KEYS)
@@ -950,6 +981,12 @@ static int drop_constraint(rl_exec *x, const char *table, const PgQuery__AlterTa
     if (is_fk != 0)
         return is_fk < 0 || rl_txn_drop_fkey(txn, ns->schema, table, cmd->name, x->err) < 0 ? -1
                                                                                           : 0;
+    rl_relation rel = {.kind = RL_REL_STORED};
+    rl_str_copy(rel.schema, sizeof rel.schema, ns->schema ? ns->schema : "");
+    rl_str_copy(rel.name, sizeof rel.name, table);
+    int check = txn ? rl_check_drop(x, &rel, cmd->name) : 0;
+    if (check != 0)
+        return check < 0 ? -1 : 0;
     rl_index_def *def = txn ? malloc(sizeof *def) : NULL;
     int found = def ? rl_index_find_constraint(x, txn, ns->schema, table, cmd->name, def) : 0;
     if (found == 1) {
@@ -974,6 +1011,27 @@ static int drop_constraint(rl_exec *x, const char *table, const PgQuery__AlterTa
         return notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
                       "constraint \"%s\" of relation \"%s\" does not exist, skipping", cmd->name,
                       table);
+    return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
+                         "constraint \"%s\" of relation \"%s\" does not exist", cmd->name, table);
+}
+
+/* VALIDATE CONSTRAINT: a NOT VALID CHECK checked against the rows and
+ * marked valid; a key constraint is valid already; any other name 42704. */
+static int validate_constraint(rl_exec *x, const char *table, const PgQuery__AlterTableCmd *cmd,
+                               new_shape *ns)
+{
+    rl_txn *txn = ns->schema ? rl_exec_txn(x) : NULL;
+    rl_relation rel;
+    int found = 0;
+    if (txn) {
+        if (rl_relation_lookup(x, ns->schema, table, &rel) < 0)
+            return -1;
+        found = rl_check_validate(x, &rel, cmd->name);
+        if (found == 0)
+            found = rl_index_find_constraint(x, txn, ns->schema, table, cmd->name, NULL);
+    }
+    if (found != 0)
+        return found < 0 ? -1 : 0;
     return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
                          "constraint \"%s\" of relation \"%s\" does not exist", cmd->name, table);
 }
@@ -1005,6 +1063,24 @@ static int alter_cmd(rl_exec *x, const char *table, const PgQuery__AlterTableCmd
                                  RL_MAX_COLUMNS);
         if (add_column_fill(x, &cs, &ns->arena, &ns->fill[ns->n]) < 0)
             return -1;
+        /* its CHECKs are made after the shape, with the table's (sql_check.c) */
+        const PgQuery__ColumnDef *cd = cmd->def->column_def;
+        for (size_t i = 0; cs.check && i < cd->n_constraints; i++) {
+            const PgQuery__Node *cn = cd->constraints[i];
+            if (cn->node_case != PG_QUERY__NODE__NODE_CONSTRAINT ||
+                cn->constraint->contype != PG_QUERY__CONSTR_TYPE__CONSTR_CHECK)
+                continue;
+            if (!ns->schema)
+                return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                                     "CHECK constraints on temporary tables are not supported by "
+                                     "RockLake");
+            if (ns->nchecks == MAX_ADDED_KEYS)
+                return rl_exec_error(x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
+                                     "RockLake adds at most %d CHECK constraints in one ALTER "
+                                     "TABLE",
+                                     MAX_ADDED_KEYS);
+            ns->checks[ns->nchecks++] = cn->constraint;
+        }
         ns->cols[ns->n] = cs;
         ns->from[ns->n++] = -1;
         return 1;
@@ -1033,6 +1109,8 @@ static int alter_cmd(rl_exec *x, const char *table, const PgQuery__AlterTableCmd
         return add_constraint(x, table, cmd, ns);
     if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_DropConstraint)
         return drop_constraint(x, table, cmd, ns);
+    if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_ValidateConstraint)
+        return validate_constraint(x, table, cmd, ns);
     return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                          "this ALTER TABLE action is not supported by RockLake");
 }
@@ -1194,6 +1272,8 @@ static int alter_fixed_format(rl_exec *x, const rl_relation *rel, const PgQuery_
     col_spec cs;
     if (column_def(x, cmd->def->column_def, &cs) < 0)
         return -1;
+    if (cs.check)
+        return 0; /* no format's column has a CHECK: the generic path answers */
     rl_txn *txn = rl_exec_txn(x);
     if (!txn)
         return -1;
@@ -1252,6 +1332,12 @@ int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
         rl_txn *txn = rl_exec_txn(x);
         rc = txn ? rl_fkey_add(x, txn, rel.schema, rel.name, ns.fkeys[i], NULL) : -1;
     }
+    for (size_t i = 0; rc >= 0 && i < ns.nchecks; i++) {
+        rl_relation now; /* after a rebuild the table is another descriptor */
+        rc = rl_relation_lookup(x, rel.schema, rel.name, &now) < 0
+                 ? -1
+                 : rl_check_add(x, &now, ns.checks[i]);
+    }
     for (size_t i = 0; rc >= 0 && changed && rel.kind == RL_REL_STORED && i < st->n_cmds; i++) {
         const PgQuery__AlterTableCmd *cmd = st->cmds[i]->alter_table_cmd;
         if (st->cmds[i]->node_case != PG_QUERY__NODE__NODE_ALTER_TABLE_CMD ||
@@ -1309,6 +1395,12 @@ static int rename_constraint(rl_exec *x, const PgQuery__RenameStmt *st)
     free(fk);
     if (is_fk != 0)
         return is_fk < 0 ? -1 : rl_send_complete(x, "ALTER TABLE");
+    if (txn && strlen(st->newname) >= RL_INDEX_NAME_MAX)
+        return rl_exec_error(x, RL_SQLSTATE_NAME_TOO_LONG, -1, "identifier \"%s\" is too long",
+                             st->newname);
+    int check = txn ? rl_check_rename(x, &rel, st->subname, st->newname) : 0;
+    if (check != 0)
+        return check < 0 ? -1 : rl_send_complete(x, "ALTER TABLE");
     rl_index_def *def = txn ? malloc(sizeof *def) : NULL;
     int has = def ? rl_index_find_constraint(x, txn, rel.schema, rel.name, st->subname, def) : 0;
     free(def);

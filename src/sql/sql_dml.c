@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "sql/sql_cast.h"
+#include "sql/sql_check.h"
 #include "sql/sql_ctid.h"
 #include "sql/sql_exec.h"
 #include "sql/sql_expr.h"
@@ -217,6 +218,8 @@ int rl_dml_insert_row(rl_exec *x, const rl_relation *rel, const rl_value *row)
         return -1;
     rl_datum d[RL_MAX_COLUMNS];
     row_datums(txn, rel, row, d);
+    if (rl_check_row(x, rel, row, rl_txn_table_ncols(txn, rel->desc)) < 0)
+        return -1;
     return rl_txn_insert(txn, rel->desc, d, x->err);
 }
 
@@ -518,7 +521,9 @@ static int conflict_update(rl_exec *x, const rl_relation *rel, const rl_rowset *
         rl_datum d[RL_MAX_COLUMNS];
         for (size_t c = 0; c < ntab; c++)
             d[c] = out[c].d;
-        rc = rl_txn_update(txn, rel->desc, cf->key.data, cf->key.len, d, x->err);
+        rc = rl_check_row(x, rel, out, ntab);
+        if (rc == 0)
+            rc = rl_txn_update(txn, rel->desc, cf->key.data, cf->key.len, d, x->err);
     }
     /* RETURNING reads out after the pair is gone: SET may have copied a
      * string of EXCLUDED's (in the pair's arena) into it */
@@ -1469,7 +1474,8 @@ static int update_row(dml_job *j, rl_expr_ctx *ec, size_t r, void *ctx)
         for (size_t c = 0; c < j->ntab; c++)
             d[c] = nrow[c].d;
         const rl_rowsrc *src = &j->target->src[r];
-        if (rl_txn_update(txn, j->rel.desc, src->key, src->klen, d, j->x->err) < 0)
+        if (rl_check_row(j->x, &j->rel, nrow, j->ntab) < 0 ||
+            rl_txn_update(txn, j->rel.desc, src->key, src->klen, d, j->x->err) < 0)
             return -1;
     }
     u->count++;

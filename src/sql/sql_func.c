@@ -1009,17 +1009,21 @@ static int fn_get_indexdef(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out,
 
 static int fn_get_constraintdef(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
-    char buf[512];
+    /* a CHECK's texts are up to RL_CHECK_TEXT_MAX */
+    char *buf = malloc(RL_CHECK_TEXT_MAX + 64);
+    if (!buf)
+        return rl_exec_error(c->x, RL_SQLSTATE_OUT_OF_MEMORY, loc, "out of memory");
     /* pretty (the 2-argument form): PostgreSQL drops the parentheses a
      * CHECK's expression needs only when printed alone */
     bool pretty = n > 1 && a[1].d.v.b;
-    int r = rl_pgcatalog_constraintdef(c->x, oid_arg(&a[0]), pretty, buf, sizeof buf);
-    if (r < 0)
-        return -1;
+    int r = rl_pgcatalog_constraintdef(c->x, oid_arg(&a[0]), pretty, buf, RL_CHECK_TEXT_MAX + 64);
     if (r == 0)
-        return rl_exec_error(c->x, RL_SQLSTATE_INTERNAL_ERROR, loc,
-                             "cache lookup failed for constraint %" PRIu32, oid_arg(&a[0]));
-    return put_text(c, out, RL_OID_TEXT, buf);
+        r = rl_exec_error(c->x, RL_SQLSTATE_INTERNAL_ERROR, loc,
+                          "cache lookup failed for constraint %" PRIu32, oid_arg(&a[0]));
+    if (r == 1)
+        r = put_text(c, out, RL_OID_TEXT, buf);
+    free(buf);
+    return r < 0 ? -1 : 0;
 }
 
 /* A lake has no extended statistics objects (pg_statistic_ext is empty):

@@ -550,7 +550,7 @@ int rl_index_find_constraint(rl_exec *x, rl_txn *txn, const char *schema, const 
 {
     constraint_find f = {.schema = schema, .table = table, .name = name};
     int rc = constraint_search(x, txn, &f);
-    if (rc == 1)
+    if (rc == 1 && def)
         *def = f.def;
     return rc;
 }

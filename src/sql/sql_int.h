@@ -24,6 +24,7 @@
 
 #include "sql/sql_array.h"
 #include "sql/sql_cast.h"
+#include "sql/sql_check.h"
 #include "sql/sql_ctid.h"
 #include "sql/sql_exec.h"
 #include "sql/sql_expr.h"

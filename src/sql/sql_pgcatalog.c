@@ -482,6 +482,9 @@ static const vcol is_table_constraints_cols[] = {
     COL("table_catalog", ISN),      COL("table_schema", ISN),      COL("table_name", ISN),
     COL("constraint_type", ISV),    YN("is_deferrable"),           YN("initially_deferred"),
     YN("enforced"),                 YN("nulls_distinct")};
+static const vcol is_check_constraints_cols[] = {
+    COL("constraint_catalog", ISN), COL("constraint_schema", ISN), COL("constraint_name", ISN),
+    COL("check_clause", ISV)};
 static const vcol is_key_column_usage_cols[] = {
     COL("constraint_catalog", ISN), COL("constraint_schema", ISN), COL("constraint_name", ISN),
     COL("table_catalog", ISN),      COL("table_schema", ISN),      COL("table_name", ISN),
@@ -636,6 +639,7 @@ static int gen_is_schemata(gen_ctx *g);
 static int gen_is_table_constraints(gen_ctx *g);
 static int gen_is_key_column_usage(gen_ctx *g);
 static int gen_is_referential_constraints(gen_ctx *g);
+static int gen_is_check_constraints(gen_ctx *g);
 static int gen_is_views(gen_ctx *g);
 static int gen_database(gen_ctx *g);
 static int gen_roles(gen_ctx *g);
@@ -692,6 +696,8 @@ static const vrel vrels[] = {
      {-1, -1}, 2, true},
     {"information_schema", "table_constraints", is_table_constraints_cols,
      N(is_table_constraints_cols), NULL, gen_is_table_constraints, {-1, -1}, 5, true},
+    {"information_schema", "check_constraints", is_check_constraints_cols,
+     N(is_check_constraints_cols), NULL, gen_is_check_constraints, {-1, -1}, -1, true},
     {"information_schema", "key_column_usage", is_key_column_usage_cols,
      N(is_key_column_usage_cols), NULL, gen_is_key_column_usage, {-1, -1}, 5, true},
     /* no foreign keys: RockLake keeps none, and role lake sees none of the
@@ -1638,6 +1644,23 @@ static int fixed_class(gen_ctx *g)
     return EMIT_FIXED(g, class_cols, pg15_class, pg15_classes, PG15_CLASSES_COUNT);
 }
 
+/* How many CHECK constraints table t has (pg_class.relchecks: psql's \d
+ * asks for them only when it is not 0); -1 error. */
+static int table_checks(gen_ctx *g, const table_ent *t)
+{
+    rl_txn *txn = g->x ? rl_exec_txn(g->x) : NULL;
+    const rl_check_con *c;
+    size_t n;
+    if (!txn)
+        return 0;
+    if (rl_txn_checks(txn, &c, &n, NULL, g->x->err) < 0)
+        return -1;
+    int k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += !strcmp(c[i].def.table, t->name) && !strcmp(c[i].schema, t->schema);
+    return k;
+}
+
 /* A lake table is an ordinary, permanent heap relation owned by the
  * bootstrap superuser, with its composite row type. */
 /* What a search for a table's FOREIGN KEYs, either side, is after. */
@@ -1678,7 +1701,11 @@ static bool has_fkeys(const table_ent *t)
 
 static int class_row(gen_ctx *g, const table_ent *t)
 {
+    int checks = table_checks(g, t);
+    if (checks < 0)
+        return -1;
     const pg15_class c = {
+        .relchecks = (int16_t)checks,
         .oid = t->oid, .nsoid = t->nsoid, .reltype = rowtype_oid(t->oid),
         .relowner = OWNER_OID, .relam = HEAP_AM_OID, .relfilenode = t->oid,
         .relhasindex = has_pk(t) || t->nindexes, .relhastriggers = has_fkeys(t),
@@ -2052,7 +2079,80 @@ static int constraint_row(gen_ctx *g, const table_ent *t)
     return emit_constraint(g, &k, conname, conkey);
 }
 
-static int gen_constraint(gen_ctx *g) { return each_table(g, constraint_row); }
+/* A CHECK constraint's oid: from its schema, table and name, in the range
+ * of relations' (a hash, as theirs), never its table's own. */
+static uint32_t check_oid(const rl_check_con *c)
+{
+    char key[RL_INDEX_NAME_MAX * 2 + 8];
+    snprintf(key, sizeof key, "%s.%s", c->def.table, c->name);
+    uint32_t o = rl_pgcatalog_rel_oid(c->schema, key);
+    return o == rl_pgcatalog_rel_oid(c->schema, c->def.table) ? o + 1 : o;
+}
+
+/* "{1,3}": a CHECK's conkey. */
+static void check_conkey(const rl_check_con *c, char *out, size_t n)
+{
+    size_t len = (size_t)snprintf(out, n, "{");
+    for (size_t k = 0; k < c->def.nconkey && len < n; k++)
+        len += (size_t)snprintf(out + len, n - len, "%s%d", k ? "," : "", c->def.conkey[k]);
+    if (len < n)
+        snprintf(out + len, n - len, "}");
+}
+
+/* The CHECK constraints of this statement's lake (sql_check.c writes them,
+ * the catalog keeps their texts): contype c, conbin NULL as every
+ * pg_node_tree column here. */
+static int check_constraint_rows(gen_ctx *g)
+{
+    rl_txn *txn = g->x ? rl_exec_txn(g->x) : NULL;
+    const rl_check_con *c;
+    size_t n;
+    if (!txn || rl_txn_checks(txn, &c, &n, NULL, g->x->err) < 0)
+        return txn ? -1 : 0;
+    for (size_t i = 0; i < n; i++) {
+        char conkey[RL_MAX_COLUMNS * 4 + 3];
+        check_conkey(&c[i], conkey, sizeof conkey); /* no column: NULL, as PostgreSQL's */
+        const pg15_constraint k = {.oid = check_oid(&c[i]),
+                                   .nsoid = rl_pgcatalog_namespace_oid(c[i].schema),
+                                   .contype = 'c', .convalidated = !c[i].def.not_valid,
+                                   .conrelid = rl_pgcatalog_rel_oid(c[i].schema, c[i].def.table),
+                                   .conislocal = true, .connoinherit = c[i].def.no_inherit};
+        if (emit_constraint(g, &k, c[i].name, c[i].def.nconkey ? conkey : NULL) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* pg_get_constraintdef of a CHECK into buf: "CHECK (<text>)", then
+ * " NO INHERIT", then " NOT VALID", as ruleutils.c adds them. */
+static void check_def(const rl_check_con *c, bool pretty, char *buf, size_t n)
+{
+    snprintf(buf, n, "CHECK (%s)%s%s", pretty ? c->def.pretty : c->def.expr,
+             c->def.no_inherit ? " NO INHERIT" : "", c->def.not_valid ? " NOT VALID" : "");
+}
+
+/* The CHECK whose oid is `oid` into buf: 1, 0 none, -1 error. */
+static int find_check_def(rl_exec *x, uint32_t oid, bool pretty, char *buf, size_t n)
+{
+    rl_txn *txn = x && x->s ? rl_exec_txn(x) : NULL;
+    const rl_check_con *c;
+    size_t nc;
+    if (!txn || rl_txn_checks(txn, &c, &nc, NULL, x->err) < 0)
+        return txn ? -1 : 0;
+    for (size_t i = 0; i < nc; i++)
+        if (check_oid(&c[i]) == oid) {
+            check_def(&c[i], pretty, buf, n);
+            return 1;
+        }
+    return 0;
+}
+
+static int gen_constraint(gen_ctx *g)
+{
+    if (each_table(g, constraint_row) < 0)
+        return -1;
+    return check_constraint_rows(g);
+}
 
 /* ------------------------------------------------------- pg_description */
 
@@ -2589,6 +2689,20 @@ static int is_table_constraint_rows(gen_ctx *g, const table_ent *t)
             return -1;
     }
     const char *db = g->x->s->eng->database;
+    rl_txn *txn = rl_exec_txn(g->x);
+    const rl_check_con *chk;
+    size_t nchk = 0;
+    if (!txn || rl_txn_checks(txn, &chk, &nchk, NULL, g->x->err) < 0)
+        return -1;
+    for (size_t k = 0; k < nchk; k++) { /* its CHECK constraints */
+        if (strcmp(chk[k].def.table, t->name) != 0 || strcmp(chk[k].schema, t->schema) != 0)
+            continue;
+        const char *row[] = {db, t->schema, chk[k].name, db, t->schema, t->name, "CHECK", "NO",
+                             "NO", "YES", NULL};
+        put_strs(g, 0, row, N(row));
+        if (emit(g) < 0)
+            return -1;
+    }
     for (size_t c = 0; c < t->ncols; c++) {
         if (!(t->d->cols[c].not_null || (has_pk(t) && (size_t)t->d->pk_col == c)))
             continue;
@@ -2753,6 +2867,58 @@ static int is_system_key_columns(gen_ctx *g)
 static int is_fkey_column_rows(gen_ctx *g, const table_ent *t)
 {
     return each_fkey(g, t, is_fkey_rows, (void *)"key_column_usage");
+}
+
+/* information_schema.check_constraints: each CHECK with its text after
+ * "CHECK " (as the view takes pg_get_constraintdef's from character 7),
+ * and the NOT NULL columns' pseudo-constraints, as table_constraints
+ * names them. */
+static int not_null_clause_rows(gen_ctx *g, const table_ent *t)
+{
+    const char *db = g->x->s->eng->database;
+    for (size_t c = 0; c < t->ncols; c++) {
+        if (!(t->d->cols[c].not_null || (has_pk(t) && (size_t)t->d->pk_col == c)))
+            continue;
+        char name[160], clause[160];
+        snprintf(name, sizeof name, "%u_%u_%zu_not_null", t->nsoid, t->oid, c + 1);
+        snprintf(clause, sizeof clause, "%s IS NOT NULL", t->d->cols[c].name);
+        const char *row[] = {db, t->schema, name, clause};
+        put_strs(g, 0, row, N(row));
+        if (emit(g) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int gen_is_check_constraints(gen_ctx *g)
+{
+    if (each_table(g, not_null_clause_rows) < 0)
+        return -1;
+    rl_txn *txn = rl_exec_txn(g->x);
+    const rl_check_con *c;
+    size_t n;
+    if (!txn || rl_txn_checks(txn, &c, &n, NULL, g->x->err) < 0)
+        return -1;
+    const char *db = g->x->s->eng->database;
+    for (size_t i = 0; i < n; i++) {
+        /* the view is a UNION: two tables' CHECKs of one name and text are
+         * one row */
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = !strcmp(c[j].schema, c[i].schema) && !strcmp(c[j].name, c[i].name) &&
+                   !strcmp(c[j].def.expr, c[i].def.expr) &&
+                   c[j].def.not_valid == c[i].def.not_valid &&
+                   c[j].def.no_inherit == c[i].def.no_inherit;
+        if (seen)
+            continue;
+        char def[RL_CHECK_TEXT_MAX];
+        check_def(&c[i], false, def, sizeof def);
+        const char *row[] = {db, c[i].schema, c[i].name, def + 6}; /* after "CHECK " */
+        put_strs(g, 0, row, N(row));
+        if (emit(g) < 0)
+            return -1;
+    }
+    return 0;
 }
 
 static int gen_is_key_column_usage(gen_ctx *g)
@@ -3836,6 +4002,11 @@ int rl_pgcatalog_constraintdef(rl_exec *x, uint32_t oid, bool pretty, char *buf,
             continue;
         snprintf(buf, n, "%s", pg15_s(pretty ? k->condef_pretty : k->condef));
         return 1;
+    }
+    if (oid >= REL_OID_BASE) {
+        int c = find_check_def(x, oid, pretty, buf, n);
+        if (c != 0)
+            return c;
     }
     table_ent t;
     index_ent ix;

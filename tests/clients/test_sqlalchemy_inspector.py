@@ -54,6 +54,14 @@ EXTRA = [
     "CREATE SCHEMA people",
     "CREATE TABLE people.owners (id BIGINT PRIMARY KEY)",
     "ALTER TABLE note_refs ADD FOREIGN KEY (id) REFERENCES people.owners MATCH FULL NOT VALID",
+    # CHECK constraints: what get_check_constraints reflects (name, the
+    # sqltext pg_get_constraintdef prints, NOT VALID / NO INHERIT in dialect
+    # options)
+    "CREATE TABLE priced (id INT CHECK (id > 0), price NUMERIC, code VARCHAR(8), "
+    "CONSTRAINT price_pos CHECK (price > 0 AND code IN ('a', 'b')), "
+    "CONSTRAINT code_set CHECK (code <> '') NO INHERIT)",
+    "ALTER TABLE priced ADD CONSTRAINT later CHECK (id < 1000) NOT VALID",
+    "ALTER TABLE ducklake_snapshot ADD CONSTRAINT snap_pos CHECK (snapshot_id >= 0)",
 ]
 
 # call -> why it differs today. Checked exactly: a new difference fails, and
@@ -65,7 +73,7 @@ KNOWN_DIFFERENCES: dict = {}
 
 TABLES = ["ducklake_snapshot", "ducklake_metadata", "ducklake_column", "ducklake_table",
           "ducklake_data_file", "ducklake_file_column_stats", "ducklake_inlined_data_1_1",
-          "notes", "note_refs"]
+          "notes", "note_refs", "priced"]
 
 
 

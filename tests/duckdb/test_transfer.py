@@ -370,7 +370,7 @@ def test_format_11_catalog_round_trip(pg_lake, pg_server, tmp_path):
 
 def test_export_carries_indexes_constraints_and_comments(pg_lake, pg_server, ext_dir, tmp_path):
     """What a person made on the lake's tables (CREATE [UNIQUE] INDEX, ADD
-    CONSTRAINT UNIQUE, COMMENT ON) is recreated in a PostgreSQL target after
+    CONSTRAINT UNIQUE / CHECK, COMMENT ON) is recreated in a PostgreSQL target after
     the rows, still enforced there; a file target says it was not carried."""
     dsn, _, _ = pg_lake
     root = tmp_path / "root"
@@ -390,12 +390,16 @@ def test_export_carries_indexes_constraints_and_comments(pg_lake, pg_server, ext
             c.execute("ALTER TABLE ducklake_file_column_stats ADD CONSTRAINT stats_file "
                       "FOREIGN KEY (data_file_id) REFERENCES ducklake_data_file (data_file_id) "
                       "ON DELETE CASCADE NOT VALID")
+            c.execute("ALTER TABLE ducklake_snapshot ADD CONSTRAINT snap_pos "
+                      "CHECK (snapshot_id >= 0)")
+            c.execute("ALTER TABLE ducklake_data_file ADD CONSTRAINT path_set "
+                      "CHECK (path <> '') NOT VALID")
     finally:
         assert srv.stop() == 0, srv.log_text()[-3000:]
     target = pg_server.new_database(f"dstix_{uuid.uuid4().hex[:8]}")
     out = run("export", str(root / "ix"), pg_server.dsn(target))
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "recreated 8 indexes, constraints and comments there" in out.stdout, out.stdout
+    assert "recreated 10 indexes, constraints and comments there" in out.stdout, out.stdout
     with psycopg.connect(pg_server.dsn(target), autocommit=True) as b:
         ix = b.execute("SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' "
                        "AND indexname NOT LIKE '%pkey' ORDER BY 1").fetchall()
@@ -419,12 +423,19 @@ def test_export_carries_indexes_constraints_and_comments(pg_lake, pg_server, ext
                          "col_description('ducklake_data_file'::regclass, 6), "
                          "obj_description('file_path'::regclass)").fetchone() == \
             ("one row per Parquet file", "it's relative", "no file twice")
+        assert b.execute("SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint "
+                         "WHERE contype = 'c' AND connamespace = 'public'::regnamespace "
+                         "ORDER BY 1").fetchall() == [
+            ("path_set", "CHECK (((path)::text <> ''::text)) NOT VALID"),
+            ("snap_pos", "CHECK ((snapshot_id >= 0))")]
         with pytest.raises(psycopg.errors.UniqueViolation):
             b.execute("INSERT INTO ducklake_metadata (key, value) "
                       "SELECT key, value FROM ducklake_metadata WHERE scope IS NULL LIMIT 1")
+        with pytest.raises(psycopg.errors.CheckViolation, match="snap_pos"):
+            b.execute("INSERT INTO ducklake_snapshot VALUES (-1, now(), 0, 0, 0)")
     out = run("export", str(root / "ix"), f"sqlite:{tmp_path / 'ix.sqlite'}")
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "warning: 8 indexes, constraints and comments made on the lake's tables were not " \
+    assert "warning: 10 indexes, constraints and comments made on the lake's tables were not " \
            "carried" in out.stdout, out.stdout
 
 
@@ -441,6 +452,8 @@ def test_import_carries_indexes_constraints_and_comments(pg_lake, pg_server, tmp
                   "UNIQUE NULLS NOT DISTINCT (key, scope, scope_id)")
         a.execute("COMMENT ON TABLE ducklake_snapshot IS 'one row per commit'")
         a.execute("COMMENT ON COLUMN ducklake_snapshot.snapshot_time IS 'UTC'")
+        a.execute("ALTER TABLE ducklake_snapshot ADD CONSTRAINT snap_pos "
+                  "CHECK (snapshot_id >= 0) NO INHERIT")
         # FOREIGN KEYs: one over a UNIQUE constraint comes along, one to
         # DuckLake's own primary key of ducklake_snapshot is left out
         a.execute("ALTER TABLE ducklake_data_file ADD CONSTRAINT df_id UNIQUE (data_file_id)")
@@ -452,7 +465,7 @@ def test_import_carries_indexes_constraints_and_comments(pg_lake, pg_server, tmp
     root = tmp_path / "root"
     out = run("import", dsn, str(root / "im"))
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "recreated 7 indexes, constraints and comments of the source" in out.stdout, out.stdout
+    assert "recreated 8 indexes, constraints and comments of the source" in out.stdout, out.stdout
     assert "warning: 2 indexes or constraints of the source were left out" in out.stdout, \
         out.stdout
     assert run("check", str(root / "im")).returncode == 0
@@ -477,6 +490,12 @@ def test_import_carries_indexes_constraints_and_comments(pg_lake, pg_server, tmp
             with pytest.raises(psycopg.errors.ForeignKeyViolation, match="stats_file"):
                 c.execute("INSERT INTO ducklake_file_column_stats (data_file_id, table_id, "
                           "column_id) VALUES (987654321, 1, 1)")
+            q = ("SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint "
+                 "WHERE contype = 'c' AND conrelid = 'ducklake_snapshot'::regclass")
+            assert c.execute(q).fetchall() == a.execute(q).fetchall() == [
+                ("snap_pos", "CHECK ((snapshot_id >= 0)) NO INHERIT")]
+            with pytest.raises(psycopg.errors.CheckViolation, match="snap_pos"):
+                c.execute("INSERT INTO ducklake_snapshot VALUES (-1, now(), 0, 0, 0)")
     finally:
         assert srv.stop() == 0, srv.log_text()[-3000:]
 

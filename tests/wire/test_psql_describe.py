@@ -50,6 +50,13 @@ INDEXES = (
     " REFERENCES notes (slug) MATCH FULL ON UPDATE SET NULL);"
     "CREATE TABLE docs.owners (id int PRIMARY KEY);"
     "ALTER TABLE note_refs ADD FOREIGN KEY (id) REFERENCES docs.owners NOT VALID;"
+    # CHECK constraints (0x80 0A, enforced by the SQL layer): \d lists them
+    # under "Check constraints:" as pg_get_constraintdef(oid, true) prints them
+    "CREATE TABLE prices (id int, price numeric CHECK (price > 0), code varchar(8) CHECK (code <> ''),"
+    " qty int, CHECK (qty BETWEEN 1 AND 10), CONSTRAINT kinds CHECK (code IN ('a', 'b') OR qty IS NULL),"
+    " CONSTRAINT dates CHECK (id > -1) NO INHERIT);"
+    "ALTER TABLE prices ADD CONSTRAINT later CHECK (id < 1000) NOT VALID;"
+    "ALTER TABLE ducklake_snapshot ADD CONSTRAINT snap_pos CHECK (snapshot_id >= 0);"
 )
 
 SAME = [
@@ -78,6 +85,8 @@ SAME = [
     r"\d note_refs",
     r"\d+ note_refs",
     r"\d docs.owners",
+    r"\d prices",
+    r"\d+ prices",
     r"\d notes_pkey",
     r"\d meta_key_scope",
     r"\d ducklake_tag",

@@ -772,6 +772,19 @@ static void test_indexes(void)
         CHECK_EQ_INT(q(&e, refused[i]), RL_EXEC_ERROR);
         CHECK_EQ_STR(e.err.sqlstate, "0A000");
     }
+    /* a FOREIGN KEY whose action rewrites rows (below the CHECKs' evaluation)
+     * and a CHECK on its table are not kept together, in either order */
+    CHECK_EQ_INT(q(&e, "CREATE TABLE fp (id int PRIMARY KEY)"), RL_EXEC_DONE);
+    CHECK_EQ_INT(q(&e, "CREATE TABLE fc (pid int REFERENCES fp ON DELETE SET NULL, n int)"),
+                 RL_EXEC_DONE);
+    CHECK_EQ_INT(q(&e, "ALTER TABLE fc ADD CHECK (pid IS NOT NULL)"), RL_EXEC_ERROR);
+    CHECK_EQ_STR(e.err.sqlstate, "0A000");
+    CHECK_EQ_INT(q(&e, "CREATE TABLE fd (pid int CHECK (pid > 0), n int)"), RL_EXEC_DONE);
+    CHECK_EQ_INT(q(&e, "ALTER TABLE fd ADD FOREIGN KEY (pid) REFERENCES fp ON UPDATE CASCADE"),
+                 RL_EXEC_ERROR);
+    CHECK_EQ_STR(e.err.sqlstate, "0A000");
+    CHECK_EQ_INT(q(&e, "ALTER TABLE fd ADD FOREIGN KEY (pid) REFERENCES fp ON DELETE CASCADE"),
+                 RL_EXEC_DONE); /* deleting rows passes every CHECK */
     CHECK_EQ_INT(q(&e, "CREATE TEMP TABLE tt (a int)"), RL_EXEC_DONE);
     CHECK_EQ_INT(q(&e, "CREATE INDEX ON tt (a)"), RL_EXEC_ERROR);
     CHECK_EQ_STR(e.err.sqlstate, "0A000");

@@ -1333,6 +1333,11 @@ int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
         rc = txn ? rl_fkey_add(x, txn, rel.schema, rel.name, ns.fkeys[i], NULL) : -1;
     }
     for (size_t i = 0; rc >= 0 && i < ns.nchecks; i++) {
+        rl_txn *ctxn = rl_exec_txn(x);
+        if (!ctxn || rl_fkey_check_conflict(x, ctxn, rel.schema, rel.name) < 0) {
+            rc = -1;
+            break;
+        }
         rl_relation now; /* after a rebuild the table is another descriptor */
         rc = rl_relation_lookup(x, rel.schema, rel.name, &now) < 0
                  ? -1

@@ -281,9 +281,60 @@ static int referenced_table(rl_exec *x, const PgQuery__RangeVar *rv, rl_relation
     return 0;
 }
 
+/* An action that rewrites the referencing rows (CASCADE on UPDATE, SET
+ * NULL / SET DEFAULT): the catalog writes them below the SQL layer, which
+ * evaluates CHECK constraints, so such an action and a CHECK on the
+ * referencing table are not kept together (0A000) rather than let a row
+ * past its CHECK. */
+static bool rewrites_rows(char on_update, char on_delete)
+{
+    return on_update == RL_FKEY_CASCADE || on_update == RL_FKEY_SET_NULL ||
+           on_update == RL_FKEY_SET_DEFAULT || on_delete == RL_FKEY_SET_NULL ||
+           on_delete == RL_FKEY_SET_DEFAULT;
+}
+
+static int count_check(void *ctx, const rl_check_con *c)
+{
+    (void)c;
+    (*(size_t *)ctx)++;
+    return 0;
+}
+
+static int rewriting_fkey(void *ctx, const char *schema, const char *table, const char *name,
+                          const rl_fkey_def *d)
+{
+    (void)schema, (void)table, (void)name;
+    return rewrites_rows(d->on_update, d->on_delete) ? (*(bool *)ctx = true, 1) : 0;
+}
+
+int rl_fkey_check_conflict(rl_exec *x, rl_txn *txn, const char *schema, const char *table)
+{
+    bool found = false;
+    if (rl_txn_list_fkeys(txn, schema, table, rewriting_fkey, &found, x->err) < 0)
+        return -1;
+    if (!found)
+        return 0;
+    return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                         "RockLake does not keep CHECK constraints on table \"%s\", whose "
+                         "foreign keys rewrite its rows (ON UPDATE CASCADE, SET NULL, SET "
+                         "DEFAULT)",
+                         table);
+}
+
 int rl_fkey_add(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
                 const PgQuery__Constraint *c, const char *column)
 {
+    if (rewrites_rows(action_of(c->fk_upd_action), action_of(c->fk_del_action))) {
+        size_t nchecks = 0;
+        if (rl_txn_table_checks(txn, schema, table, count_check, &nchecks, x->err) < 0)
+            return -1;
+        if (nchecks)
+            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                                 "RockLake does not keep a foreign key that rewrites the rows of "
+                                 "table \"%s\" (ON UPDATE CASCADE, SET NULL, SET DEFAULT) beside "
+                                 "its CHECK constraints",
+                                 table);
+    }
     if (supported_options(x, c) < 0)
         return -1;
     const char *fk[RL_INDEX_MAX_KEYS], *pk[RL_INDEX_MAX_KEYS];

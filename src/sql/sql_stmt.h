@@ -136,6 +136,10 @@ int rl_fkey_index_dropping(rl_exec *x, rl_txn *txn, const rl_index_def *d, const
                            const char *index, bool cascade);
 int rl_fkey_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
                           const rl_table_change *ch);
+/* 0A000 if a FOREIGN KEY of schema.table rewrites its rows (its actions
+ * run below the SQL layer's CHECK evaluation): a CHECK cannot be added to
+ * it. 0, or -1. */
+int rl_fkey_check_conflict(rl_exec *x, rl_txn *txn, const char *schema, const char *table);
 
 /* sql_comment.c: COMMENT ON TABLE / COLUMN / INDEX / SCHEMA. */
 int rl_ddl_comment(rl_exec *x, const PgQuery__CommentStmt *st);

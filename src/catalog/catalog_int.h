@@ -428,6 +428,10 @@ int cat_add_expectation(rl_txn *t, expect_kind kind, const uint8_t *k, size_t kl
                         const uint8_t *val, size_t vlen, const char *constraint,
                         const char *detail, rl_error *err);
 void cat_free_buffered_writes(rl_txn *t);
+/* The rows of d this transaction read (to build a UNIQUE index's entries,
+ * validate a FOREIGN KEY or a CHECK) must be unchanged by others at COMMIT
+ * (EXPECT_RANGE_UNCHANGED over d's key prefix: 40001 otherwise). */
+int cat_expect_table_unchanged(rl_txn *t, const rl_table_desc *d, rl_error *err);
 void cat_relations_changed(rl_txn *t);
 int cat_view_get(rl_txn *t, const uint8_t *k, size_t kl, uint8_t **val, size_t *vlen,
                  rl_error *err);

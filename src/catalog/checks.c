@@ -136,29 +136,6 @@ static bool registry_current(const rl_txn *t)
     return t->chk_built && t->chk_rel_version == t->rel_version && t->chk_gen == t->unique_gen;
 }
 
-/* The table a definition is on: 1 with its tag / dynamic id, 0 when it is
- * gone in this view (its definitions with it), -1 error. */
-static int resolve_table(rl_txn *t, const char *schema, const char *table, uint8_t *tag,
-                         uint64_t *dyn, rl_error *err)
-{
-    rl_buf nk;
-    rl_buf_init(&nk, 0);
-    rl_key_dynamic_name(&nk, schema, table);
-    uint8_t *nv = NULL;
-    size_t nvl = 0;
-    int rc = nk.failed ? oom(err) : cat_view_get(t, nk.data, nk.len, &nv, &nvl, err);
-    rl_buf_free(&nk);
-    rl_name_entry e;
-    if (rc == 1 && !rl_name_entry_decode(nv, nvl, &e))
-        rc = rl_error_set(err, RL_SQLSTATE_DATA_CORRUPTED,
-                          "name index entry of \"%s.%s\" is malformed", schema, table);
-    free(nv);
-    if (rc == 1) {
-        *tag = e.tag ? e.tag : RL_TAG_DYNAMIC_ROW;
-        *dyn = e.tag ? 0 : e.dyn_id;
-    }
-    return rc;
-}
 
 /* An entry under 0x80 0A decoded into *c (its text in expr). */
 static int decode_entry(const uint8_t *k, size_t kl, const uint8_t *v, size_t vl, char *texts,
@@ -198,7 +175,7 @@ static int add_definition(rl_txn *t, const uint8_t *k, size_t kl, const uint8_t 
         return -1;
     uint8_t tag = 0;
     uint64_t dyn = 0;
-    int rc = resolve_table(t, c.schema, c.def.table, &tag, &dyn, err);
+    int rc = cat_table_ident(t, c.schema, c.def.table, &tag, &dyn, err);
     if (rc <= 0)
         return rc;
     if (t->nchk == t->capchk) {
@@ -287,19 +264,6 @@ int cat_table_has_checks(rl_txn *t, const rl_table_desc *d, rl_error *err)
 
 /* ---------------------------------------------------------- definitions */
 
-/* A validated CHECK read the table's rows of this snapshot: nobody may
- * change them before our COMMIT (a row written meanwhile was not checked). */
-static int expect_rows_unchanged(rl_txn *t, const rl_table_desc *d, rl_error *err)
-{
-    rl_buf prefix;
-    rl_buf_init(&prefix, 0);
-    int rc = rl_key_encode_prefix(&prefix, d, NULL, 0) != RL_KEY_OK || prefix.failed
-                 ? oom(err)
-                 : cat_add_expectation(t, EXPECT_RANGE_UNCHANGED, prefix.data, prefix.len, NULL,
-                                       0, NULL, NULL, err);
-    rl_buf_free(&prefix);
-    return rc;
-}
 
 static int put_def(rl_txn *t, const char *schema, const char *table, const char *name,
                    const rl_check_def *def, rl_error *err)
@@ -330,7 +294,7 @@ int rl_txn_put_check(rl_txn *t, const char *schema, const char *name, const rl_c
     assert(def && strlen(def->expr) + strlen(def->pretty) + 2 <= RL_CHECK_TEXT_MAX);
     if (put_def(t, schema, def->table, name, def, err) < 0)
         return -1;
-    return rows_read ? expect_rows_unchanged(t, rows_read, err) : 0;
+    return rows_read ? cat_expect_table_unchanged(t, rows_read, err) : 0;
 }
 
 int rl_txn_drop_check(rl_txn *t, const char *schema, const char *table, const char *name,

@@ -252,6 +252,18 @@ static int match_full_violation(const cat_fkey *f, const char *table, rl_error *
     return -1;
 }
 
+/* An expectation of f at COMMIT (commit.c words its 23503 with the tables). */
+static int fkey_expect(rl_txn *t, expect_kind kind, const rl_buf *key, const cat_fkey *f,
+                       const char *detail, const char *table, const char *other, rl_error *err)
+{
+    if (cat_add_expectation(t, kind, key->data, key->len, NULL, 0, f->name, detail, err) < 0)
+        return -1;
+    expectation *e = &t->ex[t->nex - 1];
+    rl_str_copy(e->table, sizeof e->table, table);
+    rl_str_copy(e->other, sizeof e->other, other ? other : "");
+    return 0;
+}
+
 /* Is the key the referencing row of d names held by that same row (a table
  * that references itself: a row may name its own key)? */
 static bool names_itself(rl_txn *t, const cat_fkey *f, const rl_table_desc *d, const int *cols,
@@ -299,12 +311,7 @@ static int check_one(rl_txn *t, const cat_fkey *f, const rl_table_desc *d, const
     }
     if (p)
         return 0; /* our own referenced row: its removal is checked where it happens */
-    if (cat_add_expectation(t, EXPECT_FKEY_PRESENT, key->data, key->len, NULL, 0, f->name,
-                            detail, err) < 0)
-        return -1;
-    expectation *e = &t->ex[t->nex - 1];
-    rl_str_copy(e->table, sizeof e->table, d->name);
-    return 0;
+    return fkey_expect(t, EXPECT_FKEY_PRESENT, key, f, detail, d->name, NULL, err);
 }
 
 int cat_fkey_check_row(rl_txn *t, const rl_table_desc *d, const rl_datum *row,
@@ -436,13 +443,8 @@ static int still_referenced(const cat_fkey *f, const char *detail, rl_error *err
 static int expect_unreferenced(rl_txn *t, const cat_fkey *f, const rl_buf *prefix,
                                const char *detail, rl_error *err)
 {
-    if (cat_add_expectation(t, EXPECT_FKEY_UNREFERENCED, prefix->data, prefix->len, NULL, 0,
-                            f->name, detail, err) < 0)
-        return -1;
-    expectation *e = &t->ex[t->nex - 1];
-    rl_str_copy(e->table, sizeof e->table, f->ref.def.table);
-    rl_str_copy(e->other, sizeof e->other, f->table);
-    return 0;
+    return fkey_expect(t, EXPECT_FKEY_UNREFERENCED, prefix, f, detail, f->ref.def.table, f->table,
+                       err);
 }
 
 /* One referencing row (key rk of table cd) after its referenced key went:
@@ -722,18 +724,6 @@ static int clear_entries(rl_txn *t, uint64_t id, rl_error *err)
     return rc;
 }
 
-/* The prefix of every row key of d, for EXPECT_RANGE_UNCHANGED. */
-static int expect_table_unchanged(rl_txn *t, const rl_table_desc *d, rl_error *err)
-{
-    rl_buf prefix;
-    rl_buf_init(&prefix, 0);
-    int rc = rl_key_encode_prefix(&prefix, d, NULL, 0) != RL_KEY_OK || prefix.failed
-                 ? oom(err)
-                 : cat_add_expectation(t, EXPECT_RANGE_UNCHANGED, prefix.data, prefix.len, NULL,
-                                       0, NULL, NULL, err);
-    rl_buf_free(&prefix);
-    return rc;
-}
 
 /* The entries of FOREIGN KEY `id` (its definition written) from the rows
  * of its table, each one's referenced key checked unless `check` is off;
@@ -802,9 +792,9 @@ static int fill_entries(rl_txn *t, uint64_t id, bool check, rl_error *err)
     rl_buf_free(&rkey);
     if (rc < 0)
         return -1;
-    if (expect_table_unchanged(t, d, err) < 0)
+    if (cat_expect_table_unchanged(t, d, err) < 0)
         return -1;
-    return pd == d ? 0 : expect_table_unchanged(t, pd, err);
+    return pd == d ? 0 : cat_expect_table_unchanged(t, pd, err);
 }
 
 int rl_txn_create_fkey(rl_txn *t, const char *schema, const char *table, const char *name,

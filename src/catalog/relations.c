@@ -838,14 +838,7 @@ static int build_entries(rl_txn *t, const cat_unique *u, const rl_table_desc *d,
     unique_build_free(&b);
     if (rc < 0)
         return -1;
-    rl_buf prefix;
-    rl_buf_init(&prefix, 0);
-    rc = rl_key_encode_prefix(&prefix, d, NULL, 0) != RL_KEY_OK || prefix.failed
-             ? oom(err)
-             : cat_add_expectation(t, EXPECT_RANGE_UNCHANGED, prefix.data, prefix.len, NULL, 0,
-                                   NULL, NULL, err);
-    rl_buf_free(&prefix);
-    return rc;
+    return cat_expect_table_unchanged(t, d, err);
 }
 
 /* The entries of UNIQUE index `id` (its definition written) from the rows

@@ -139,6 +139,18 @@ int cat_add_expectation(rl_txn *t, expect_kind kind, const uint8_t *k, size_t kl
     return 0;
 }
 
+int cat_expect_table_unchanged(rl_txn *t, const rl_table_desc *d, rl_error *err)
+{
+    rl_buf prefix;
+    rl_buf_init(&prefix, 0);
+    int rc = rl_key_encode_prefix(&prefix, d, NULL, 0) != RL_KEY_OK || prefix.failed
+                 ? oom(err)
+                 : cat_add_expectation(t, EXPECT_RANGE_UNCHANGED, prefix.data, prefix.len, NULL,
+                                       0, NULL, NULL, err);
+    rl_buf_free(&prefix);
+    return rc;
+}
+
 /* A new relations version for t (see rl_txn_relations_version): drawn from
  * one counter for the whole process, so no two transactions, and no two
  * states of one, ever share a value. */

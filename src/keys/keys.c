@@ -380,19 +380,27 @@ void rl_key_comment(rl_buf *b, const char *schema, const char *relation, const c
     rl_key_put_str(b, (const uint8_t *)column, strlen(column));
 }
 
-void rl_key_check_prefix(rl_buf *b, const char *schema, const char *table)
+/* A constraint's key of index `kind` (0x80 kind schema table name), or
+ * the prefix of a table's (name NULL), a schema's (table NULL too) or,
+ * schema NULL, of them all. */
+static void constraint_key(rl_buf *b, uint8_t kind, const char *schema, const char *table,
+                           const char *name)
 {
     rl_buf_put_u8(b, RL_TAG_INDEX);
-    rl_buf_put_u8(b, RL_INDEX_CHECK);
-    rl_key_put_str(b, (const uint8_t *)schema, strlen(schema));
-    if (table)
-        rl_key_put_str(b, (const uint8_t *)table, strlen(table));
+    rl_buf_put_u8(b, kind);
+    const char *parts[] = {schema, table, name};
+    for (size_t i = 0; i < 3 && parts[i]; i++)
+        rl_key_put_str(b, (const uint8_t *)parts[i], strlen(parts[i]));
+}
+
+void rl_key_check_prefix(rl_buf *b, const char *schema, const char *table)
+{
+    constraint_key(b, RL_INDEX_CHECK, schema, table, NULL);
 }
 
 void rl_key_check(rl_buf *b, const char *schema, const char *table, const char *name)
 {
-    rl_key_check_prefix(b, schema, table);
-    rl_key_put_str(b, (const uint8_t *)name, strlen(name));
+    constraint_key(b, RL_INDEX_CHECK, schema, table, name);
 }
 
 void rl_key_unique_index(rl_buf *b, uint64_t id)
@@ -404,18 +412,12 @@ void rl_key_unique_index(rl_buf *b, uint64_t id)
 
 void rl_key_fkey_prefix(rl_buf *b, const char *schema, const char *table)
 {
-    rl_buf_put_u8(b, RL_TAG_INDEX);
-    rl_buf_put_u8(b, RL_INDEX_FKEY);
-    if (schema)
-        rl_key_put_str(b, (const uint8_t *)schema, strlen(schema));
-    if (schema && table)
-        rl_key_put_str(b, (const uint8_t *)table, strlen(table));
+    constraint_key(b, RL_INDEX_FKEY, schema, table, NULL);
 }
 
 void rl_key_fkey(rl_buf *b, const char *schema, const char *table, const char *name)
 {
-    rl_key_fkey_prefix(b, schema, table);
-    rl_key_put_str(b, (const uint8_t *)name, strlen(name));
+    constraint_key(b, RL_INDEX_FKEY, schema, table, name);
 }
 
 void rl_key_fkey_entries(rl_buf *b, uint64_t id)

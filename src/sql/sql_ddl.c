@@ -465,45 +465,46 @@ static int newer_format_creates(rl_exec *x, rl_txn *txn, const rl_table_desc *d,
  * makes their indexes (transformIndexConstraints): the primary key first,
  * then the others in order, a second one over the same columns (and NULLS
  * treatment) folded into the first, which takes its name if it has none. */
+/* What the walk over CREATE TABLE's constraints collects the key ones in
+ * (the primary key first). */
+typedef struct key_list {
+    rl_exec *x;
+    const char *table;
+    rl_key_constraint *ks;
+    size_t nk, cap;
+} key_list;
+
+static int collect_key_constraint(void *ctx, const PgQuery__Constraint *c, const char *column)
+{
+    key_list *l = ctx;
+    rl_key_constraint *ks = l->ks;
+    if (l->nk == l->cap)
+        return rl_exec_error(l->x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
+                             "too many key constraints");
+    int got = rl_key_constraint_from(l->x, c, column, &ks[l->nk]);
+    if (got < 0)
+        return -1;
+    if (got == 1 && ks[l->nk].primary && l->nk > 0 && ks[0].primary)
+        return rl_exec_error(l->x, RL_SQLSTATE_INVALID_TABLE_DEFINITION, -1,
+                             "multiple primary keys for table \"%s\" are not allowed", l->table);
+    if (got == 1 && ks[l->nk].primary) { /* first */
+        rl_key_constraint pk = ks[l->nk];
+        memmove(&ks[1], &ks[0], l->nk * sizeof *ks);
+        ks[0] = pk;
+    }
+    l->nk += got == 1;
+    return 0;
+}
+
 static int create_key_constraints(rl_exec *x, rl_txn *txn, const char *schema, const char *name,
                                   const PgQuery__CreateStmt *st)
 {
     rl_key_constraint *ks = calloc(RL_MAX_COLUMNS * 2 + 1, sizeof *ks);
     if (!ks)
         return oom(x);
-    size_t nk = 0, cap = RL_MAX_COLUMNS * 2 + 1;
-    int rc = 0;
-    for (size_t i = 0; rc == 0 && i < st->n_table_elts; i++) {
-        const PgQuery__Node *e = st->table_elts[i];
-        const PgQuery__ColumnDef *cd =
-            e->node_case == PG_QUERY__NODE__NODE_COLUMN_DEF ? e->column_def : NULL;
-        size_t nc = cd ? cd->n_constraints : e->node_case == PG_QUERY__NODE__NODE_CONSTRAINT;
-        for (size_t j = 0; rc == 0 && j < nc; j++) {
-            const PgQuery__Node *cn = cd ? cd->constraints[j] : e;
-            if (cn->node_case != PG_QUERY__NODE__NODE_CONSTRAINT)
-                continue;
-            if (nk == cap) {
-                rc = rl_exec_error(x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
-                                   "too many key constraints");
-                break;
-            }
-            int got = rl_key_constraint_from(x, cn->constraint, cd ? cd->colname : NULL, &ks[nk]);
-            if (got < 0)
-                rc = -1;
-            else if (got == 1 && ks[nk].primary && nk > 0 && ks[0].primary)
-                rc = rl_exec_error(x, RL_SQLSTATE_INVALID_TABLE_DEFINITION, -1,
-                                   "multiple primary keys for table \"%s\" are not allowed",
-                                   name);
-            else if (got == 1 && ks[nk].primary) { /* first */
-                rl_key_constraint pk = ks[nk];
-                memmove(&ks[1], &ks[0], nk * sizeof *ks);
-                ks[0] = pk;
-                nk++;
-            } else if (got == 1) {
-                nk++;
-            }
-        }
-    }
+    key_list l = {x, name, ks, 0, RL_MAX_COLUMNS * 2 + 1};
+    int rc = rl_create_constraints(st, collect_key_constraint, &l) != 0 ? -1 : 0;
+    size_t nk = l.nk;
     for (size_t i = 0; rc == 0 && i < nk; i++) {
         bool folded = false;
         for (size_t j = 0; j < i && !folded; j++) {

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "sql/sql_exec.h"
+#include "sql/sql_parse.h"
 #include "sql/sql_pgcatalog.h"
 #include "sql/sql_relation.h"
 #include "sql/sql_scan.h"
@@ -413,23 +414,26 @@ int rl_fkey_add(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
     return rc;
 }
 
+/* What CREATE TABLE's walk over its constraints adds the FOREIGN KEYs to. */
+typedef struct create_fkeys {
+    rl_exec *x;
+    rl_txn *txn;
+    const char *schema, *table;
+} create_fkeys;
+
+static int add_if_fkey(void *ctx, const PgQuery__Constraint *c, const char *column)
+{
+    create_fkeys *cf = ctx;
+    if (c->contype != PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN)
+        return 0;
+    return rl_fkey_add(cf->x, cf->txn, cf->schema, cf->table, c, column) < 0 ? -1 : 0;
+}
+
 int rl_fkey_add_all(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
                     const PgQuery__CreateStmt *st)
 {
-    for (size_t i = 0; i < st->n_table_elts; i++) {
-        const PgQuery__Node *e = st->table_elts[i];
-        const PgQuery__ColumnDef *cd =
-            e->node_case == PG_QUERY__NODE__NODE_COLUMN_DEF ? e->column_def : NULL;
-        size_t nc = cd ? cd->n_constraints : e->node_case == PG_QUERY__NODE__NODE_CONSTRAINT;
-        for (size_t j = 0; j < nc; j++) {
-            const PgQuery__Node *cn = cd ? cd->constraints[j] : e;
-            if (cn->node_case == PG_QUERY__NODE__NODE_CONSTRAINT &&
-                cn->constraint->contype == PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN &&
-                rl_fkey_add(x, txn, schema, table, cn->constraint, cd ? cd->colname : NULL) < 0)
-                return -1;
-        }
-    }
-    return 0;
+    create_fkeys cf = {x, txn, schema, table};
+    return rl_create_constraints(st, add_if_fkey, &cf);
 }
 
 /* ------------------------------------------------- dropping, following */

@@ -1537,6 +1537,25 @@ bool rl_node_equal(const ProtobufCMessage *a, const ProtobufCMessage *b)
 
 /* ------------------------------------------------------------ locations */
 
+int rl_create_constraints(const PgQuery__CreateStmt *st, rl_constraint_visit visit, void *ctx)
+{
+    for (size_t i = 0; i < st->n_table_elts; i++) {
+        const PgQuery__Node *e = st->table_elts[i];
+        const PgQuery__ColumnDef *cd =
+            e->node_case == PG_QUERY__NODE__NODE_COLUMN_DEF ? e->column_def : NULL;
+        size_t nc = cd ? cd->n_constraints : e->node_case == PG_QUERY__NODE__NODE_CONSTRAINT;
+        for (size_t j = 0; j < nc; j++) {
+            const PgQuery__Node *cn = cd ? cd->constraints[j] : e;
+            if (cn->node_case != PG_QUERY__NODE__NODE_CONSTRAINT)
+                continue;
+            int rc = visit(ctx, cn->constraint, cd ? cd->colname : NULL);
+            if (rc != 0)
+                return rc;
+        }
+    }
+    return 0;
+}
+
 int rl_node_location(const PgQuery__Node *n)
 {
     if (!n)

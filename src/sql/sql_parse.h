@@ -78,6 +78,11 @@ bool rl_const_sealed(const PgQuery__AConst *k);
 int rl_parsed_location(int location);
 /* A node's parse location (0-based byte offset) for error positions, or -1. */
 int rl_node_location(const PgQuery__Node *n);
+/* Each constraint of a CREATE TABLE in the statement's order, a column's
+ * with that column's name, a table constraint's with NULL; visit returns 0
+ * to go on, anything else stops the walk and is returned. */
+typedef int (*rl_constraint_visit)(void *ctx, const PgQuery__Constraint *c, const char *column);
+int rl_create_constraints(const PgQuery__CreateStmt *st, rl_constraint_visit visit, void *ctx);
 
 /* PostgreSQL's quote_ident: p[0..n) bare when lower-case letters, digits
  * and '_' (not first a digit) and not a keyword other than an unreserved

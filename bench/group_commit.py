@@ -7,17 +7,21 @@ processes through DuckLake (default), or psycopg connections.
 
     python3 bench/group_commit.py [--bin build/rocklake] [--delay-ms 25]
         [--delay-reads] [--writers 1,4,8] [--client duckdb --commits 50 |
-        --client psycopg --seconds 5] [--sequence-commits on]
+        --client psycopg --seconds 5] [--sequence-commits on] [--duckdb-threads N]
 
 Prints commits/s, p50 and p99 commit latency per writer count, and the
 server's commit-group figures (rocklake_commit_group_size) when it has
-them. docs/benchmarks.md, "Group commit on object storage".
+them, and the CPU per commit of the server, moto, the DuckDB writer
+processes (in their timed loops) and this process (the proxy, psycopg
+clients), with the cores that adds up to (server and moto counted from
+the writers' start, so a little high). docs/benchmarks.md, "Group commit on object storage".
 
 Also imported by tests/wire/test_group_commit.py (run_writers).
 """
 import argparse
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -87,17 +91,21 @@ def group_sizes(metrics_text):
         r'^rocklake_commit_group_size_bucket\{le="([^"]+)"\} (\d+)', metrics_text, re.M)}
 
 
-def duckdb_writers(port, lake, n, commits, work, ext_dir):
+def duckdb_writers(port, lake, n, commits, work, ext_dir, threads=None):
     """n DuckDB 1.5.5 writer processes (bench/duckdb_bench.py's writer
-    children: ATTACH the lake, then `commits` single-row INSERTs each, every
-    one its own DuckLake commit). Returns (commits/s, latencies, failed)."""
+    children: ATTACH the lake and load its catalog (--warm), then `commits`
+    single-row INSERTs each, every one its own DuckLake commit; `threads`:
+    DuckDB's worker threads, default one per core). Returns (commits/s,
+    latencies, failed, acknowledged, the writers' CPU seconds in their
+    timed loops)."""
     import json
     procs = []
     for w in range(n):
         procs.append(subprocess.Popen(
             [sys.executable, str(ROOT / "bench" / "duckdb_bench.py"), "--writer-child",
              "--kind", "rocklake", "--workdir", work, "--ext-dir", ext_dir, "--port", str(port),
-             "--lake", lake, "--wid", str(w), "--commits", str(commits)],
+             "--lake", lake, "--wid", str(w), "--commits", str(commits), "--warm",
+             *(["--threads", str(threads)] if threads else [])],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True))
     for p in procs:
         if p.stdout.readline().strip() != "ready":
@@ -109,7 +117,7 @@ def duckdb_writers(port, lake, n, commits, work, ext_dir):
     span = max(r["last"] for r in res) - min(r["first"] for r in res)
     ok = sum(r["ok"] for r in res)
     return (ok / span if span > 0 else 0.0, [x for r in res for x in r["latencies"]],
-            sum(r["failed"] for r in res), ok)
+            sum(r["failed"] for r in res), ok, sum(r["cpu"] for r in res))
 
 
 def prom(text):
@@ -143,6 +151,8 @@ def main():
     ap.add_argument("--commits", type=int, default=50)
     ap.add_argument("--seconds", type=float, default=5)
     ap.add_argument("--sequence-commits", default=None)
+    ap.add_argument("--duckdb-threads", type=int, default=None,
+                    help="DuckDB worker threads of each writer process (default one per core)")
     args = ap.parse_args()
     if not shutil.which("moto_server"):
         sys.exit("moto_server not installed")
@@ -196,17 +206,22 @@ def main():
                 w0 = proxy.writes
                 r0 = proxy.counters()[1]
                 cpu0 = (cpu_seconds(proc.pid), cpu_seconds(moto.proc.pid))
+                self0 = resource.getrusage(resource.RUSAGE_SELF)
+                clients_cpu = 0.0
                 body0 = urllib.request.urlopen(f"http://127.0.0.1:{mport}/metrics",
                                                timeout=10).read().decode()
                 m0, g0 = prom(body0), group_sizes(body0)
                 if args.client == "duckdb":
-                    rate, lat, nfail, nok = duckdb_writers(port, lake, n, args.commits, str(tmp),
-                                                           ext_dir)
+                    rate, lat, nfail, nok, clients_cpu = duckdb_writers(
+                        port, lake, n, args.commits, str(tmp), ext_dir, args.duckdb_threads)
                 else:
                     acked, lat, fails, el = run_writers(dsn, n, args.seconds)
                     rate, nfail, nok = len(acked) / el, len(fails), len(acked)
                 proxy.set_mode("pass")
                 cpu = (cpu_seconds(proc.pid) - cpu0[0], cpu_seconds(moto.proc.pid) - cpu0[1])
+                self1 = resource.getrusage(resource.RUSAGE_SELF)
+                # this process: the proxy's threads (and the psycopg clients)
+                proxy_cpu = (self1.ru_utime + self1.ru_stime) - (self0.ru_utime + self0.ru_stime)
                 puts = proxy.writes - w0
                 r1 = proxy.counters()[1]
                 reqs = {k: v - r0.get(k, 0) for k, v in r1.items() if v - r0.get(k, 0)}
@@ -229,7 +244,9 @@ def main():
                         f"lock_held_ms/commit={d.get('rocklake_commit_lock_held_seconds_total', 0) * 1000 / per:.3f} "
                         f"snapshot_waits={int(d.get('rocklake_snapshot_waits_total', 0))} "
                         f"snapshot_wait_ms/commit={d.get('rocklake_snapshot_wait_seconds_total', 0) * 1000 / per:.2f} "
-                        f"cpu_ms/commit: server={cpu[0] * 1000 / per:.1f} moto={cpu[1] * 1000 / per:.1f}")
+                        f"cpu_ms/commit: server={cpu[0] * 1000 / per:.1f} moto={cpu[1] * 1000 / per:.1f} "
+                        f"clients={clients_cpu * 1000 / per:.1f} bench+proxy={proxy_cpu * 1000 / per:.1f} "
+                        f"cores_busy={(clients_cpu + cpu[0] + cpu[1] + proxy_cpu) * rate / per:.2f}")
                 # the group commit: flushes, each one's gather and flush time
                 nfl = gs.get("+Inf", 0) - g0.get("+Inf", 0)
                 fl = (f"flushes={nfl} writes/flush={nok / max(1, nfl):.1f} "

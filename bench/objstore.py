@@ -5,7 +5,8 @@ behind a latency-injecting proxy (tests/wire/faultproxy.py, every request
 delayed: 5 ms ~ S3 Express, 25 ms ~ S3 Standard, 100 ms ~ a far region).
 
   writers    1/2/4/8/16 DuckDB 1.5.5 writer processes (bench/duckdb_bench.py's
-             writer children: ATTACH, then single-row INSERTs, each its own
+             writer children: ATTACH and a read that loads the lake's
+             catalog into DuckLake, then single-row INSERTs, each its own
              DuckLake commit) at every latency, commit sequencing off and on
              (`--sequence-commits on`, a second server): commits/s from the
              first insert to the last commit, p50/p99 commit latency, object
@@ -292,7 +293,7 @@ class Bench:
                             st.delay(lat)
                             w0 = st.proxy.writes
                             m0 = parse_prom(srv.metrics())
-                            rate, lat_s, nfail, nok = duckdb_writers(srv.port, lake, n, k,
+                            rate, lat_s, nfail, nok, ccpu = duckdb_writers(srv.port, lake, n, k,
                                                                      self.work, ext)
                             puts = st.proxy.writes - w0
                             m1 = parse_prom(srv.metrics())
@@ -302,7 +303,8 @@ class Bench:
                             r = {'latency_ms': lat, 'writers': n, 'seq': seq, 'ok': nok,
                                  'failed': nfail, 'rate': rate, 'p50': pct(lat_s, 50),
                                  'p99': pct(lat_s, 99), 'puts_per_commit': puts / max(1, nok),
-                                 'lost_races': int(conf)}
+                                 'lost_races': int(conf),
+                                 'client_cpu_ms': ccpu * 1000 / max(1, nok)}
                             log(f'  {rate:.1f} commits/s, p50 {ms(r["p50"])}, p99 {ms(r["p99"])}, '
                                 f'{r["puts_per_commit"]:.2f} PUTs/commit, {nfail} failed, '
                                 f'{int(conf)} lost races')
@@ -558,8 +560,8 @@ def markdown(R, c, args, files, md):
     L.append('')
     if R['writers']:
         L += ['### Writer processes', '',
-              'Commits/s from the first insert to the last commit (start-up and ATTACH '
-              'excluded); p50/p99 of each commit as the DuckDB client saw it; object '
+              'Commits/s from the first insert to the last commit (start-up, ATTACH '
+              'and DuckLake\'s first load of the catalog excluded); p50/p99 of each commit as the DuckDB client saw it; object '
               'writes through the proxy per acknowledged commit; lost races '
               '(rocklake_conflicts_total: DuckLake slept and retried).', '',
               '| latency | sequencing | writers | commits/s | vs 1 writer | p50 | p99 | '

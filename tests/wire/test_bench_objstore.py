@@ -49,6 +49,8 @@ def test_objstore_bench_end_to_end(tmp_path, monkeypatch):
         assert w["rate"] > 0 and 0 < w["p50"] <= w["p99"] < 30
         # each commit writes through the proxy; a group shares a PUT
         assert 0.2 <= w["puts_per_commit"] <= 5, w
+        # the writer processes' own CPU in their timed loops, per commit
+        assert 0 < w["client_cpu_ms"] < 1000, w
     # open: the lake was built (and cached), opened, promoted twice
     (o,) = R["open"]
     assert o["size"] == 200 and R["lakes"]["200"]["how"] == "built"

@@ -271,11 +271,6 @@ static int find(rl_exec *x, const char *schema, const char *table, const char *n
     return 0;
 }
 
-int rl_check_exists(rl_exec *x, const char *schema, const char *table, const char *name)
-{
-    return find(x, schema, table, name, NULL);
-}
-
 /* Is `name` a constraint name in schema already (ChooseConstraintName's
  * test), or one this statement chose? */
 static int name_used(rl_exec *x, const char *schema, const char *name, char (*chosen)[64],

@@ -116,6 +116,8 @@ static int holds(rl_exec *x, const rl_parsed *p, const PgQuery__Node *expr, cons
     if (rc == 0)
         rc = rl_expr_eval(&ec, expr, &v);
     rl_parsed_activate(prev);
+    if (rc < 0)
+        x->err->position = 0; /* a place in the constraint's text, not the statement's */
     int out = rc < 0 ? -1 : v.d.isnull || (v.oid == RL_OID_BOOL && v.d.v.b) ? 1 : 0;
     rl_arena_free(&arena);
     rl_rowset_free(rs);

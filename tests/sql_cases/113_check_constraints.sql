@@ -147,3 +147,9 @@ ALTER TABLE ac ADD COLUMN w int DEFAULT 0 CHECK (w > 0);
 ALTER TABLE ac ADD COLUMN w int DEFAULT 1 CONSTRAINT w_pos CHECK (w > 0);
 SELECT conname, pg_get_constraintdef(oid), conkey FROM pg_constraint WHERE conrelid = 'ac'::regclass ORDER BY 1;
 SELECT * FROM ac ORDER BY id;
+-- an error while evaluating a CHECK is the expression's (22012, 22P02)
+CREATE TABLE dz (a int, b int, s text, CHECK (a / b > 0), CONSTRAINT lenok CHECK (length(s) > 0 AND s::int > 0));
+INSERT INTO dz VALUES (1, 0, 'x');
+INSERT INTO dz VALUES (1, 1, 'x');
+INSERT INTO dz VALUES (1, 1, '5');
+ALTER TABLE dz ADD CONSTRAINT again CHECK (b / (a - 1) = 0);

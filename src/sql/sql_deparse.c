@@ -586,7 +586,7 @@ static dn *typecast(dctx *c, const PgQuery__TypeCast *tc)
 }
 
 /* Is the call an aggregate, a window or a set-returning function? */
-static int not_in_check(dctx *c, const PgQuery__FuncCall *f, const char *name)
+static int not_in_check(dctx *c, const PgQuery__FuncCall *f)
 {
     if (f->over)
         return rl_exec_error(c->x, RL_SQLSTATE_WINDOWING_ERROR, f->location,
@@ -600,7 +600,6 @@ static int not_in_check(dctx *c, const PgQuery__FuncCall *f, const char *name)
     if (rl_expr_is_srf(f))
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
                              "set-returning functions are not allowed in check constraints");
-    (void)name;
     return 0;
 }
 
@@ -617,7 +616,7 @@ static dn *funccall(dctx *c, const PgQuery__FuncCall *f)
     if (!name || (f->n_funcname == 2 && strcmp(rl_node_string(f->funcname[0]), "pg_catalog")) ||
         f->n_funcname > 2)
         return unsupported(c, "this function name", f->location), NULL;
-    if (not_in_check(c, f, name) < 0)
+    if (not_in_check(c, f) < 0)
         return NULL;
     if (f->funcformat == PG_QUERY__COERCION_FORM__COERCE_SQL_SYNTAX || f->func_variadic ||
         f->n_agg_order || f->agg_filter || f->n_args > RL_FUNC_MAX_ARGS)

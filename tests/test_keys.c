@@ -1006,6 +1006,26 @@ static void test_comment_key(void)
     CHECK(describe_is(want, sizeof want - 2, "index comment (malformed)"));
 }
 
+/* A CHECK constraint (80 0A): schema, table, name (constraint names are
+ * per table); the prefix of a table's. */
+static void test_check_key(void)
+{
+    const uint8_t want[] = {0x80, 0x0A, 'p', 0x00, 0x01, 't', 0x00, 0x01, 'c', 0x00, 0x01};
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_check(&k, "p", "t", "c");
+    CHECK(k.len == sizeof want && memcmp(k.data, want, sizeof want) == 0);
+    rl_buf_reset(&k);
+    rl_key_check_prefix(&k, "p", "t");
+    CHECK(k.len == sizeof want - 3 && memcmp(k.data, want, k.len) == 0);
+    rl_buf_reset(&k);
+    rl_key_check_prefix(&k, "p", NULL);
+    CHECK(k.len == 5 && memcmp(k.data, want, k.len) == 0);
+    rl_buf_free(&k);
+    CHECK(describe_is(want, sizeof want, "index check schema='p' table='t' name='c'"));
+    CHECK(describe_is(want, sizeof want - 3, "index check (malformed)"));
+}
+
 static void test_describe_pk_index_every_tag(void)
 {
     for (int tag = 0; tag < 256; tag++) {
@@ -1706,6 +1726,7 @@ int main(void)
     RUN(test_schema_index_key);
     RUN(test_sql_index_key);
     RUN(test_comment_key);
+    RUN(test_check_key);
     RUN(test_describe);
     RUN(test_desc_tags);
     RUN(test_desc_keys);

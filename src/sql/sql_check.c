@@ -116,6 +116,8 @@ static int holds(rl_exec *x, const rl_parsed *p, const PgQuery__Node *expr, cons
     if (rc == 0)
         rc = rl_expr_eval(&ec, expr, &v);
     rl_parsed_activate(prev);
+    if (rc < 0)
+        x->err->position = 0; /* a place in the constraint's text, not the statement's */
     int out = rc < 0 ? -1 : v.d.isnull || (v.oid == RL_OID_BOOL && v.d.v.b) ? 1 : 0;
     rl_arena_free(&arena);
     rl_rowset_free(rs);
@@ -271,11 +273,6 @@ static int find(rl_exec *x, const char *schema, const char *table, const char *n
     return 0;
 }
 
-int rl_check_exists(rl_exec *x, const char *schema, const char *table, const char *name)
-{
-    return find(x, schema, table, name, NULL);
-}
-
 /* Is `name` a constraint name in schema already (ChooseConstraintName's
  * test), or one this statement chose? */
 static int name_used(rl_exec *x, const char *schema, const char *name, char (*chosen)[64],
@@ -323,6 +320,36 @@ static int choose_name(rl_exec *x, const char *schema, const char *table, const 
     }
 }
 
+/* The stored text must read back as itself (sql_deparse.c's invariant):
+ * renames and DROP COLUMN analyse it again and store what they print, and
+ * pg_constraint shows it. A text that would print differently is refused
+ * (0A000) rather than kept. 0 or -1. */
+static int reads_back(rl_exec *x, const rl_check_text *tx, const rl_rowset *shape, size_t ncols,
+                      const char *table)
+{
+    rl_parsed *p = NULL;
+    const PgQuery__Node *expr;
+    if (parse_expr(x, (const char *)tx->plain.data, &p, &expr) < 0)
+        return -1;
+    rl_check_text again;
+    const rl_parsed *prev = rl_parsed_activate(p);
+    int rc = rl_check_deparse(x, expr, shape, ncols, table, NULL, NULL, &again);
+    rl_parsed_activate(prev);
+    rl_parsed_release(p);
+    if (rc < 0)
+        return -1;
+    bool same = again.plain.len == tx->plain.len && again.pretty.len == tx->pretty.len &&
+                !memcmp(again.plain.data, tx->plain.data, tx->plain.len) &&
+                !memcmp(again.pretty.data, tx->pretty.data, tx->pretty.len);
+    rl_check_text_free(&again);
+    if (same)
+        return 0;
+    return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                         "this CHECK expression's form is not supported by RockLake: its text "
+                         "%s does not read back the same",
+                         (const char *)tx->plain.data);
+}
+
 /* One CHECK of table rel (shape given) stored under its name (chosen when
  * c has none). */
 static int add_one(rl_exec *x, const char *schema, const char *table, const rl_rowset *shape,
@@ -340,6 +367,8 @@ static int add_one(rl_exec *x, const char *schema, const char *table, const rl_r
         rc = rl_exec_error(x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, c->location,
                            "CHECK expression of %zu bytes exceeds RockLake's maximum %d",
                            tx.plain.len + tx.pretty.len, RL_CHECK_TEXT_MAX);
+    else if (reads_back(x, &tx, shape, ncols, table) < 0)
+        rc = -1;
     else if (c->conname && c->conname[0]) {
         rl_str_copy(name, sizeof name, c->conname);
         int dup = 0;

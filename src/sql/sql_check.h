@@ -42,8 +42,6 @@ int rl_check_add(rl_exec *x, const rl_relation *rel, const PgQuery__Constraint *
 int rl_check_drop(rl_exec *x, const rl_relation *rel, const char *name);
 int rl_check_validate(rl_exec *x, const rl_relation *rel, const char *name);
 int rl_check_rename(rl_exec *x, const rl_relation *rel, const char *name, const char *newname);
-/* Is `name` a CHECK constraint of schema.table? 1, 0, -1. */
-int rl_check_exists(rl_exec *x, const char *schema, const char *table, const char *name);
 /* A table's CHECKs follow its DDL (DROP TABLE, renames, DROP COLUMN). */
 int rl_check_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
                            const rl_table_change *ch);

@@ -50,7 +50,8 @@ typedef enum dn_kind {
     DN_CAST,      /* (arg)::type; func: a FuncExpr cast (function-like) */
     DN_FUNC,
     DN_COALESCE,  /* s: COALESCE, GREATEST, LEAST, NULLIF */
-    DN_CASE
+    DN_CASE,
+    DN_SVF /* CURRENT_DATE, CURRENT_TIMESTAMP[(n)], LOCALTIMESTAMP[(n)]: s, typmod n */
 } dn_kind;
 
 typedef struct dn {
@@ -160,6 +161,34 @@ static dn *coerce(dctx *c, dn *d, uint32_t t)
     return k;
 }
 
+/* The result of date/time + or - where pg_operator has the exact
+ * operands (date ± integer, date - date, date ± interval, timestamp[tz] ±
+ * interval, interval + timestamp[tz], timestamp[tz] - timestamp[tz],
+ * interval ± interval): no casts; 0 for anything else (an untyped literal
+ * among them is ambiguous in PostgreSQL's resolution: refused). */
+static uint32_t datetime_arith(uint32_t l, uint32_t r, bool plus)
+{
+    bool ts_l = l == RL_OID_TIMESTAMP || l == RL_OID_TIMESTAMPTZ;
+    bool ts_r = r == RL_OID_TIMESTAMP || r == RL_OID_TIMESTAMPTZ;
+    if (l == RL_OID_DATE && r == RL_OID_INT4)
+        return RL_OID_DATE;
+    if (plus && l == RL_OID_INT4 && r == RL_OID_DATE)
+        return RL_OID_DATE;
+    if (!plus && l == RL_OID_DATE && r == RL_OID_DATE)
+        return RL_OID_INT4;
+    if (l == RL_OID_DATE && r == RL_OID_INTERVAL)
+        return RL_OID_TIMESTAMP;
+    if (ts_l && r == RL_OID_INTERVAL)
+        return l;
+    if (plus && l == RL_OID_INTERVAL && ts_r)
+        return r;
+    if (!plus && ts_l && l == r)
+        return RL_OID_INTERVAL;
+    if (l == RL_OID_INTERVAL && r == RL_OID_INTERVAL)
+        return RL_OID_INTERVAL;
+    return 0;
+}
+
 /* The operand types operator `op` is resolved to for (l, r), as
  * PostgreSQL's oper_select_candidate picks among pg_operator's rows for
  * the types RockLake stores: 0 with *lt, *rt (the argument types) and
@@ -174,6 +203,14 @@ static int resolve_op(dctx *c, const char *op, uint32_t l, uint32_t r, uint32_t 
     bool textop = !strcmp(op, "~~") || !strcmp(op, "!~~") || !strcmp(op, "~~*") ||
                   !strcmp(op, "!~~*") || !strcmp(op, "~") || !strcmp(op, "!~") ||
                   !strcmp(op, "~*") || !strcmp(op, "!~*") || !strcmp(op, "||");
+    bool plus = !strcmp(op, "+"), minus = !strcmp(op, "-");
+    if ((plus || minus) && (is_datetime(l) || is_datetime(r) || l == RL_OID_INTERVAL ||
+                            r == RL_OID_INTERVAL)) {
+        *lt = l, *rt = r;
+        if (!(*res = datetime_arith(l, r, plus)))
+            return unsupported(c, "this date/time arithmetic", loc);
+        return 0;
+    }
     if (l == RL_OID_UNKNOWN && r == RL_OID_UNKNOWN)
         l = r = RL_OID_TEXT;
     if (l == RL_OID_UNKNOWN)
@@ -586,7 +623,7 @@ static dn *typecast(dctx *c, const PgQuery__TypeCast *tc)
 }
 
 /* Is the call an aggregate, a window or a set-returning function? */
-static int not_in_check(dctx *c, const PgQuery__FuncCall *f, const char *name)
+static int not_in_check(dctx *c, const PgQuery__FuncCall *f)
 {
     if (f->over)
         return rl_exec_error(c->x, RL_SQLSTATE_WINDOWING_ERROR, f->location,
@@ -600,7 +637,6 @@ static int not_in_check(dctx *c, const PgQuery__FuncCall *f, const char *name)
     if (rl_expr_is_srf(f))
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
                              "set-returning functions are not allowed in check constraints");
-    (void)name;
     return 0;
 }
 
@@ -617,7 +653,7 @@ static dn *funccall(dctx *c, const PgQuery__FuncCall *f)
     if (!name || (f->n_funcname == 2 && strcmp(rl_node_string(f->funcname[0]), "pg_catalog")) ||
         f->n_funcname > 2)
         return unsupported(c, "this function name", f->location), NULL;
-    if (not_in_check(c, f, name) < 0)
+    if (not_in_check(c, f) < 0)
         return NULL;
     if (f->funcformat == PG_QUERY__COERCION_FORM__COERCE_SQL_SYNTAX || f->func_variadic ||
         f->n_agg_order || f->agg_filter || f->n_args > RL_FUNC_MAX_ARGS)
@@ -763,6 +799,37 @@ static dn *analyse(dctx *c, const PgQuery__Node *n)
             d->a[0] = a, d->s = tests[t];
         return d;
     }
+    case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION: {
+        const PgQuery__SQLValueFunction *f = n->sqlvalue_function;
+        static const struct {
+            PgQuery__SQLValueFunctionOp op;
+            const char *kw;
+            uint32_t type;
+            bool n;
+        } svf[] = {
+            {PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_DATE, "CURRENT_DATE", RL_OID_DATE, false},
+            {PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIMESTAMP, "CURRENT_TIMESTAMP",
+             RL_OID_TIMESTAMPTZ, false},
+            {PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIMESTAMP_N, "CURRENT_TIMESTAMP",
+             RL_OID_TIMESTAMPTZ, true},
+            {PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIMESTAMP, "LOCALTIMESTAMP",
+             RL_OID_TIMESTAMP, false},
+            {PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIMESTAMP_N, "LOCALTIMESTAMP",
+             RL_OID_TIMESTAMP, true}};
+        for (size_t i = 0; i < sizeof svf / sizeof svf[0]; i++) {
+            if (svf[i].op != f->op)
+                continue;
+            if (svf[i].n && (f->typmod < 0 || f->typmod > 6))
+                break;
+            dn *d = node(c, DN_SVF, svf[i].type, 0);
+            if (d) {
+                d->s = svf[i].kw;
+                d->typmod = svf[i].n ? f->typmod : -1;
+            }
+            return d;
+        }
+        return unsupported(c, "this SQL value function", f->location), NULL;
+    }
     case PG_QUERY__NODE__NODE_PARAM_REF:
         rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_PARAMETER, n->param_ref->location,
                       "there is no parameter $%d", n->param_ref->number);
@@ -843,6 +910,7 @@ static bool simple(const dn *d, const dn *parent, bool first)
     switch (d->k) {
     case DN_VAR:
     case DN_CONST:
+    case DN_SVF:
     case DN_FUNC:
     case DN_COALESCE:
     case DN_ARRAY:
@@ -946,6 +1014,11 @@ static void print(pctx *p, const dn *d)
         return;
     }
     case DN_CONST: print_const(p, d, 0); return;
+    case DN_SVF:
+        rl_buf_put_str(p->b, d->s);
+        if (d->typmod >= 0)
+            rl_buf_printf(p->b, "(%d)", (int)d->typmod);
+        return;
     case DN_OP:
     case DN_DISTINCT:
         open_paren(p);

@@ -4823,6 +4823,23 @@ static int compute_fingerprint(rl_exec *x, rl_buf *out)
             rl_buf_put_u8(out, e->def.opts[c]);
         }
     }
+    /* the CHECK constraints: pg_constraint and pg_class.relchecks show them */
+    const rl_check_con *ck = NULL;
+    size_t nck = 0;
+    rl_txn *txn = rc == 0 ? rl_exec_txn(x) : NULL;
+    if (rc == 0 && (!txn || rl_txn_checks(txn, &ck, &nck, NULL, x->err) < 0))
+        rc = -1;
+    rl_buf_put_be64(out, nck);
+    for (size_t i = 0; rc == 0 && i < nck; i++) {
+        put_name(out, ck[i].schema);
+        put_name(out, ck[i].def.table);
+        put_name(out, ck[i].name);
+        rl_buf_put_u8(out, (uint8_t)(ck[i].def.not_valid | ck[i].def.no_inherit << 1));
+        put_name(out, ck[i].def.expr);
+        rl_buf_put_uvarint(out, ck[i].def.nconkey);
+        for (size_t k = 0; k < ck[i].def.nconkey; k++)
+            rl_buf_put_uvarint(out, (uint64_t)ck[i].def.conkey[k]);
+    }
     gen_release(&g);
     return rc;
 }

@@ -147,3 +147,18 @@ ALTER TABLE ac ADD COLUMN w int DEFAULT 0 CHECK (w > 0);
 ALTER TABLE ac ADD COLUMN w int DEFAULT 1 CONSTRAINT w_pos CHECK (w > 0);
 SELECT conname, pg_get_constraintdef(oid), conkey FROM pg_constraint WHERE conrelid = 'ac'::regclass ORDER BY 1;
 SELECT * FROM ac ORDER BY id;
+-- an error while evaluating a CHECK is the expression's (22012, 22P02)
+CREATE TABLE dz (a int, b int, s text, CHECK (a / b > 0), CONSTRAINT lenok CHECK (length(s) > 0 AND s::int > 0));
+INSERT INTO dz VALUES (1, 0, 'x');
+INSERT INTO dz VALUES (1, 1, 'x');
+INSERT INTO dz VALUES (1, 1, '5');
+ALTER TABLE dz ADD CONSTRAINT again CHECK (b / (a - 1) = 0);
+-- date/time: CURRENT_DATE / CURRENT_TIMESTAMP(n) / LOCALTIMESTAMP as
+-- ruleutils prints them, and the arithmetic pg_operator has exactly
+CREATE TABLE dt (d date, ts timestamptz, t timestamp, i interval, x int, CHECK (d <= current_date), CHECK (ts <= current_timestamp(3)), CHECK (t <= localtimestamp), CHECK (d + x > d), CHECK (ts - interval '1 day' < ts), CONSTRAINT k1 CHECK (d + i > t AND ts - ts >= i AND d - d = 0 AND t - i < t AND 1 + d > d AND i + i >= i));
+SELECT conname, pg_get_constraintdef(oid), pg_get_constraintdef(oid, true) FROM pg_constraint WHERE conrelid = 'dt'::regclass ORDER BY conname;
+INSERT INTO dt VALUES ('2020-01-01', '2020-01-01 00:00:00+00', '2020-01-01', '1 hour', 1);
+INSERT INTO dt VALUES ('2999-01-01', NULL, NULL, NULL, NULL);
+INSERT INTO dt VALUES ('2020-01-01', NULL, NULL, NULL, 0);
+INSERT INTO dt VALUES ('2020-01-01', '2020-01-01 00:00:00+00', '2020-01-01', '-1 hour', 1);
+SELECT count(*) FROM dt;

@@ -105,3 +105,35 @@ def test_read_committed_never_loses_an_update(rl):  # noqa: F811
             a.commit()
         assert b.execute("SELECT value FROM ducklake_metadata WHERE key = 'row'").fetchone() == \
             ("from b",)
+
+
+def test_add_check_and_a_concurrent_insert_cannot_both_commit(rl):  # noqa: F811
+    """ALTER TABLE ... ADD CHECK checks the rows its transaction sees; a row
+    another transaction inserts meanwhile was not checked. PostgreSQL makes
+    one wait for the other's lock; RockLake fails the second COMMIT with
+    40001, either way round, so no violating row is ever committed under
+    the constraint."""
+    host, port = rl
+    with psycopg.connect(dsn(host, port), autocommit=True) as setup:
+        setup.execute("DROP TABLE IF EXISTS chk")
+        setup.execute("CREATE TABLE chk (v int)")
+        setup.execute("INSERT INTO chk VALUES (1)")
+    for ddl_first in (True, False):
+        with psycopg.connect(dsn(host, port)) as a, psycopg.connect(dsn(host, port)) as b:
+            a.execute("ALTER TABLE chk ADD CONSTRAINT chk_pos CHECK (v > 0)")
+            b.execute("INSERT INTO chk VALUES (-1)")  # b does not see a's CHECK yet
+            first, second = (a, b) if ddl_first else (b, a)
+            first.commit()
+            with pytest.raises(psycopg.errors.SerializationFailure):
+                second.commit()
+        with psycopg.connect(dsn(host, port), autocommit=True) as c:
+            rows = c.execute("SELECT v FROM chk ORDER BY v").fetchall()
+            cons = c.execute("SELECT conname FROM pg_constraint WHERE conrelid = 'chk'::regclass"
+                             ).fetchall()
+            if ddl_first:  # the constraint holds and the row never came
+                assert rows == [(1,)] and cons == [("chk_pos",)]
+                with pytest.raises(psycopg.errors.CheckViolation):
+                    c.execute("INSERT INTO chk VALUES (-1)")
+                c.execute("ALTER TABLE chk DROP CONSTRAINT chk_pos")
+            else:  # the row came and the constraint did not
+                assert rows == [(-1,), (1,)] and cons == []

@@ -102,6 +102,31 @@ def test_another_sessions_create_table_is_seen(cached):
         assert simple(a, q) == extended(a, q) == [(b"row_id",), (b"v",)]
 
 
+def test_check_constraint_ddl_is_seen(cached):
+    """CHECK constraints are part of the fingerprint: pg_constraint's and
+    pg_class.relchecks' kept answers are not served after another session
+    adds, validates or drops one (they were, before the CHECKs joined it)."""
+    q = ("SELECT conname, convalidated, conkey FROM pg_constraint WHERE contype = 'c' "
+         "AND connamespace = 2200 ORDER BY conname")
+    rel = "SELECT relname, relchecks FROM pg_class WHERE relnamespace = 2200 ORDER BY relname"
+    with psycopg.connect(cached.dsn(), autocommit=True) as a, \
+            psycopg.connect(cached.dsn(), autocommit=True) as b:
+        a.execute("CREATE TABLE rc (x int, y int)")
+        assert simple(a, q) == simple(a, q) == []
+        assert simple(a, rel) == simple(a, rel) == [(b"rc", b"0")]
+        b.execute("ALTER TABLE rc ADD CONSTRAINT rc_pos CHECK (y > 0) NOT VALID")
+        assert simple(a, q) == simple(a, q) == [(b"rc_pos", b"f", b"{2}")]
+        assert simple(a, rel) == [(b"rc", b"1")]
+        b.execute("ALTER TABLE rc VALIDATE CONSTRAINT rc_pos")
+        assert simple(a, q) == extended(a, q) == [(b"rc_pos", b"t", b"{2}")]
+        b.execute("ALTER TABLE rc RENAME COLUMN x TO z")
+        b.execute("ALTER TABLE rc DROP COLUMN z")
+        assert simple(a, q) == extended(a, q) == [(b"rc_pos", b"t", b"{1}")]
+        b.execute("ALTER TABLE rc DROP CONSTRAINT rc_pos")
+        assert simple(a, q) == []
+        assert simple(a, rel) == [(b"rc", b"0")]
+
+
 def test_own_transaction_ddl_is_seen_and_rolled_back(cached):
     with psycopg.connect(cached.dsn(), autocommit=True) as conn:
         conn.execute("CREATE TABLE ducklake_inlined_data_1_1 (row_id bigint)")

@@ -547,7 +547,8 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
     /* rows checked against other UNIQUE indexes than the latest commit's
      * lack the entries of one created since, or keep those of one dropped */
     if (t->rows_checked && t->rows_unique_gen != cat->unique_gen) {
-        cat_serialization_failure(err, "a concurrent CREATE or DROP of a unique index");
+        cat_serialization_failure(err, "a concurrent change of a table's constraints (UNIQUE, "
+                                       "FOREIGN KEY or CHECK)");
         goto unlock;
     }
     if ((t->seq && t->inserted_snapshot ? sequence_locked(t, err) : check_expectations(t, err)) <

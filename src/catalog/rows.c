@@ -319,7 +319,8 @@ static int place_keeping_duplicates(rl_txn *t, rl_buf *key, rl_error *err)
 static int uniques_for_rows(rl_txn *t, const cat_unique **u, size_t *n, rl_error *err)
 {
     if (t->rows_checked && t->rows_unique_gen != t->unique_gen)
-        return cat_serialization_failure(err, "a concurrent CREATE or DROP of a unique index");
+        return cat_serialization_failure(err, "a concurrent change of a table's constraints "
+                                              "(UNIQUE, FOREIGN KEY or CHECK)");
     if (cat_uniques(t, u, n, err) < 0)
         return -1;
     t->rows_checked = true;

@@ -413,39 +413,44 @@ static int add_one(rl_exec *x, const char *schema, const char *table, const rl_r
     return rc;
 }
 
+/* What CREATE TABLE's walk over its constraints adds the CHECKs with (the
+ * table's shape read at the first one; the names chosen so far, which the
+ * catalog does not hold yet). */
+typedef struct create_checks {
+    rl_exec *x;
+    const char *schema, *table;
+    rl_relation rel;
+    rl_rowset *shape;
+    size_t ncols;
+    char (*chosen)[64];
+    size_t nchosen;
+} create_checks;
+
+static int add_if_check(void *ctx, const PgQuery__Constraint *c, const char *column)
+{
+    create_checks *cc = ctx;
+    (void)column; /* a column CHECK may name any column, as a table one */
+    if (c->contype != PG_QUERY__CONSTR_TYPE__CONSTR_CHECK)
+        return 0;
+    if (!cc->shape && !(cc->shape = table_shape(cc->x, &cc->rel, &cc->ncols)))
+        return -1;
+    return add_one(cc->x, cc->schema, cc->table, cc->shape, cc->ncols, c, true, cc->chosen,
+                   &cc->nchosen, NULL) < 0
+               ? -1
+               : 0;
+}
+
 int rl_check_create_table(rl_exec *x, const char *schema, const char *table,
                           const PgQuery__CreateStmt *st)
 {
-    rl_relation rel;
-    if (rl_relation_lookup(x, schema, table, &rel) < 0)
+    create_checks cc = {.x = x, .schema = schema, .table = table};
+    if (rl_relation_lookup(x, schema, table, &cc.rel) < 0)
         return -1;
-    size_t ncols = 0;
-    rl_rowset *shape = NULL;
-    char(*chosen)[64] = calloc(RL_MAX_COLUMNS * 2, 64);
-    size_t nchosen = 0;
-    if (!chosen)
+    if (!(cc.chosen = calloc(RL_MAX_COLUMNS * 2, 64)))
         return oom(x);
-    int rc = 0;
-    for (size_t i = 0; rc == 0 && i < st->n_table_elts; i++) {
-        const PgQuery__Node *e = st->table_elts[i];
-        const PgQuery__ColumnDef *cd =
-            e->node_case == PG_QUERY__NODE__NODE_COLUMN_DEF ? e->column_def : NULL;
-        size_t nc = cd ? cd->n_constraints : e->node_case == PG_QUERY__NODE__NODE_CONSTRAINT;
-        for (size_t j = 0; rc == 0 && j < nc; j++) {
-            const PgQuery__Node *cn = cd ? cd->constraints[j] : e;
-            if (cn->node_case != PG_QUERY__NODE__NODE_CONSTRAINT ||
-                cn->constraint->contype != PG_QUERY__CONSTR_TYPE__CONSTR_CHECK)
-                continue;
-            if (!shape && !(shape = table_shape(x, &rel, &ncols))) {
-                rc = -1;
-                break;
-            }
-            rc = add_one(x, schema, table, shape, ncols, cn->constraint, true, chosen, &nchosen,
-                         NULL);
-        }
-    }
-    rl_rowset_free(shape);
-    free(chosen);
+    int rc = rl_create_constraints(st, add_if_check, &cc) != 0 ? -1 : 0;
+    rl_rowset_free(cc.shape);
+    free(cc.chosen);
     return rc;
 }
 

@@ -1223,7 +1223,14 @@ bool srv_lake_is_fenced(srv_lake *lake)
     pthread_mutex_lock(&lake->L->mu);
     bool logged = lake->fenced_logged;
     pthread_mutex_unlock(&lake->L->mu);
-    return logged || rl_catalog_fenced(lake->cat);
+    if (logged)
+        return true;
+    /* the catalog learned of the newer writer (its lease, a read) before any
+     * commit hit the fence: the operator's log says so all the same */
+    if (!rl_catalog_fenced(lake->cat))
+        return false;
+    srv_lake_fenced(lake);
+    return true;
 }
 
 void srv_lake_fenced(srv_lake *lake)

@@ -19,9 +19,12 @@ from rlserver import BIN  # noqa: E402
 # Measured: 68 requests for this lake (27,629 keys, 3 MiB in memory): the
 # existence check (`--takeover`: one list of the manifests), the writer's
 # open (manifest, WAL probe, fencing), one pass over the tables, the writer
-# epoch and lease writes. A reader's open for the existence check (as before
-# Round 22: 102-106) adds about 38, a second pass or a read per key hundreds.
-MAX_REQUESTS = 90
+# epoch and lease writes; since Round 28 the open's background flush of what
+# it replayed (an L0 table and the manifest, up to ~12 more when it lands
+# before the first answer: 91 seen under ASan). A reader's open for the
+# existence check (as before Round 22: 102-106) adds about 38, a second pass
+# or a read per key hundreds.
+MAX_REQUESTS = 100
 
 
 @pytest.fixture

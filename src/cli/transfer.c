@@ -1057,6 +1057,16 @@ static void qualify(rl_buf *q, const char *schema, const char *name)
         xfer_quote_ident(q, name);
 }
 
+/* "ALTER TABLE <table> ADD CONSTRAINT <name> ", the definition to follow. */
+static void add_constraint(rl_buf *q, const char *schema, const char *table, const char *name)
+{
+    rl_buf_put_str(q, "ALTER TABLE ");
+    qualify(q, schema, table);
+    rl_buf_put_str(q, " ADD CONSTRAINT ");
+    xfer_quote_ident(q, name);
+    rl_buf_put(q, " ", 1);
+}
+
 /* One index or key constraint of a listed table as its statement. */
 static bool index_statement(const tlist *l, const trows *r, size_t row, const char *schema,
                             rl_buf *q)
@@ -1070,11 +1080,8 @@ static bool index_statement(const tlist *l, const trows *r, size_t row, const ch
     if (contype && *contype == 'p' && d && d->pk_col >= 0)
         return false; /* DuckLake's own primary key: in its CREATE TABLE */
     if (contype && condef) {
-        rl_buf_put_str(q, "ALTER TABLE ");
-        qualify(q, schema, table);
-        rl_buf_put_str(q, " ADD CONSTRAINT ");
-        xfer_quote_ident(q, index);
-        rl_buf_printf(q, " %s", condef);
+        add_constraint(q, schema, table, index);
+        rl_buf_put_str(q, condef);
         return true;
     }
     const char *using = strstr(indexdef, " USING ");
@@ -1102,11 +1109,7 @@ static bool fkey_statement(const tlist *l, const trows *r, size_t row, const cha
     const char *cols = at ? strchr(at + 12, '(') : NULL;
     if (!cols)
         return false;
-    rl_buf_put_str(q, "ALTER TABLE ");
-    qualify(q, schema, table);
-    rl_buf_put_str(q, " ADD CONSTRAINT ");
-    xfer_quote_ident(q, name);
-    rl_buf_put(q, " ", 1);
+    add_constraint(q, schema, table, name);
     rl_buf_put(q, condef, (size_t)(at + 12 - condef));
     qualify(q, schema, ref);
     rl_buf_put_str(q, cols);
@@ -1123,11 +1126,8 @@ static bool check_statement(const tlist *l, const trows *r, size_t row, const ch
     const char *condef = xfer_cell(r, row, 2);
     if (!table || !name || !condef || !listed(l, table))
         return false;
-    rl_buf_put_str(q, "ALTER TABLE ");
-    qualify(q, schema, table);
-    rl_buf_put_str(q, " ADD CONSTRAINT ");
-    xfer_quote_ident(q, name);
-    rl_buf_printf(q, " %s", condef);
+    add_constraint(q, schema, table, name);
+    rl_buf_put_str(q, condef);
     return true;
 }
 

@@ -230,28 +230,14 @@ static int range_unchanged_locked(rl_txn *t, const expectation *e, rl_error *err
     return same;
 }
 
-/* A FOREIGN KEY's expectation in the latest state: the referenced key
- * still there (a concurrent DELETE of the referenced row committed first),
- * or no referencing row (a concurrent INSERT of one committed first);
- * PostgreSQL waits for the other transaction and fails this one with the
- * same 23503. 0 holds, -1 with err. */
-static int fkey_expectation_holds(rl_txn *t, const expectation *e, rl_error *err)
+/* A FOREIGN KEY's expectation against the latest state (`found`: the
+ * referenced key, or a referencing row under the prefix, is there): the
+ * referenced key gone (a concurrent DELETE of the referenced row committed
+ * first), or a referencing row there (a concurrent INSERT of one committed
+ * first); PostgreSQL waits for the other transaction and fails this one
+ * with the same 23503. 0 holds, -1 with err. */
+static int fkey_expectation_holds(const expectation *e, int found, rl_error *err)
 {
-    kv_error ke;
-    int found;
-    if (e->kind == EXPECT_FKEY_PRESENT) {
-        found = kv_get(t->cat->kv, NULL, e->key, e->klen, NULL, NULL, &ke);
-    } else {
-        kv_iter *it = kv_scan_prefix(t->cat->kv, NULL, e->key, e->klen, &ke);
-        if (!it)
-            return cat_kv_fail(err, &ke, "validating commit");
-        const uint8_t *k, *v;
-        size_t kl, vl;
-        found = kv_iter_next(it, &k, &kl, &v, &vl, &ke);
-        kv_iter_free(it);
-    }
-    if (found < 0)
-        return cat_kv_fail(err, &ke, "validating commit");
     if (e->kind == EXPECT_FKEY_PRESENT && found == 0)
         rl_error_set(err, RL_SQLSTATE_FOREIGN_KEY_VIOLATION,
                      "insert or update on table \"%s\" violates foreign key constraint \"%s\"",
@@ -288,12 +274,8 @@ static int check_expectations(rl_txn *t, rl_error *err)
                                                   "index was built on");
             continue;
         }
-        if (e->kind == EXPECT_FKEY_PRESENT || e->kind == EXPECT_FKEY_UNREFERENCED) {
-            if (fkey_expectation_holds(t, e, err) < 0)
-                return -1;
-            continue;
-        }
-        if (e->kind == EXPECT_PREFIX_ABSENT) {
+        bool fkey = e->kind == EXPECT_FKEY_PRESENT || e->kind == EXPECT_FKEY_UNREFERENCED;
+        if (e->kind == EXPECT_PREFIX_ABSENT || e->kind == EXPECT_FKEY_UNREFERENCED) {
             kv_iter *it = kv_scan_prefix(kv, NULL, e->key, e->klen, &ke);
             if (!it)
                 return cat_kv_fail(err, &ke, "validating commit");
@@ -322,6 +304,11 @@ static int check_expectations(rl_txn *t, rl_error *err)
         }
         if (taken < 0)
             return cat_kv_fail(err, &ke, "validating commit");
+        if (fkey) {
+            if (fkey_expectation_holds(e, taken, err) < 0)
+                return -1;
+            continue;
+        }
         if (taken && e->kind == EXPECT_SLOT_FREE) {
             if (move_to_dup_locked(t, e, err) < 0)
                 return -1;

@@ -965,6 +965,7 @@ struct gen_ctx {
     bool borrowed;  /* tables belongs to the session's list (load_tables) */
     int id;         /* the relation being generated */
     const rl_keyset *names; /* collect_named: the table names looked up */
+    rl_txn *fk_none; /* a lake's transaction seen to have no FOREIGN KEY (has_fkeys) */
 };
 
 static int collect_table(void *ctx, const char *schema, const char *name,
@@ -1689,13 +1690,29 @@ static int fkey_touches(void *ctx, const char *schema, const char *table, const 
 
 /* relhastriggers: PostgreSQL's FOREIGN KEYs are triggers on both tables
  * (psql shows a table's foreign keys and "Referenced by" only then). */
-static bool has_fkeys(const table_ent *t)
+static int any_fkey(void *ctx, const char *schema, const char *table, const char *name,
+                    const rl_fkey_def *d)
 {
-    fkey_any a = {t, false};
+    (void)schema, (void)table, (void)name, (void)d;
+    return *(bool *)ctx = true;
+}
+
+/* A lake with no FOREIGN KEY (the usual one) is found so once per
+ * listing, not once per table. */
+static bool has_fkeys(gen_ctx *g, const table_ent *t)
+{
+    if (!t->txn || t->txn == g->fk_none)
+        return false;
     rl_error probe;
     memset(&probe, 0, sizeof probe);
-    if (t->txn)
-        rl_txn_list_fkeys(t->txn, NULL, NULL, fkey_touches, &a, &probe);
+    bool any = false;
+    rl_txn_list_fkeys(t->txn, NULL, NULL, any_fkey, &any, &probe);
+    if (!any) {
+        g->fk_none = t->txn;
+        return false;
+    }
+    fkey_any a = {t, false};
+    rl_txn_list_fkeys(t->txn, NULL, NULL, fkey_touches, &a, &probe);
     return a.hit;
 }
 
@@ -1708,7 +1725,7 @@ static int class_row(gen_ctx *g, const table_ent *t)
         .relchecks = (int16_t)checks,
         .oid = t->oid, .nsoid = t->nsoid, .reltype = rowtype_oid(t->oid),
         .relowner = OWNER_OID, .relam = HEAP_AM_OID, .relfilenode = t->oid,
-        .relhasindex = has_pk(t) || t->nindexes, .relhastriggers = has_fkeys(t),
+        .relhasindex = has_pk(t) || t->nindexes, .relhastriggers = has_fkeys(g, t),
         .relpersistence = 'p', .relkind = 'r',
         .relnatts = (int16_t)t->ncols, /* <= RL_MAX_COLUMNS */
         .relispopulated = true, .relreplident = 'd'};

@@ -21,6 +21,7 @@ typedef struct rl_check_text {
     int16_t conkey[RL_MAX_COLUMNS];
     size_t nconkey;
     char column[64];
+    bool is_volatile; /* it calls a volatile function (random(), ...) */
 } rl_check_text;
 /* Analyse expr against the first ncols columns of shape (table `table`);
  * a column named rename_from is looked up as rename_to (a column renamed

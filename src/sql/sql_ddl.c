@@ -771,6 +771,7 @@ typedef struct new_shape {
     col_spec cols[RL_MAX_COLUMNS];
     int from[RL_MAX_COLUMNS];
     rl_value fill[RL_MAX_COLUMNS];
+    bool fill_per_row[RL_MAX_COLUMNS]; /* a volatile default: evaluated per row */
     rl_arena arena;
     /* a stored table's: its schema, whether DuckLake's format fixes its
      * shape, and the key constraints ADD CONSTRAINT makes once the shape
@@ -794,19 +795,22 @@ typedef struct new_shape {
 } new_shape;
 
 /* The value existing rows get in an added column: its DEFAULT, analysed
- * as PostgreSQL analyses one (sql_default.c), evaluated once and coerced
- * like an assignment, or NULL. */
-static int add_column_fill(rl_exec *x, const col_spec *cs, rl_arena *arena, rl_value *out)
+ * as PostgreSQL analyses one (sql_default.c), evaluated and coerced like
+ * an assignment, or NULL; *per_row: a volatile default, which each row
+ * gets evaluated again (as PostgreSQL's table rewrite does). */
+static int add_column_fill(rl_exec *x, const col_spec *cs, rl_arena *arena, rl_value *out,
+                           bool *per_row)
 {
     memset(out, 0, sizeof *out);
     out->oid = cs->oid;
     out->typmod = cs->typmod;
     out->d.isnull = true;
+    *per_row = false;
     if (!cs->def)
         return 0;
     rl_expr_ctx c = {.x = x, .arena = arena};
     rl_value v;
-    if (rl_default_fill_value(x, cs->name, cs->oid, cs->def, &c, &v) < 0)
+    if (rl_default_fill_value(x, cs->name, cs->oid, cs->def, &c, &v, per_row) < 0)
         return -1;
     if (v.d.isnull)
         return 0;
@@ -860,6 +864,7 @@ static void shape_from_rowset(const rl_rowset *rs, size_t ntab, new_shape *ns)
     ns->nfkeys = 0;
     ns->nchecks = 0;
     ns->ndefaults = 0;
+    memset(ns->fill_per_row, 0, sizeof ns->fill_per_row);
     ns->n = ntab;
     for (size_t i = 0; i < ntab; i++) {
         memset(&ns->cols[i], 0, sizeof ns->cols[i]);
@@ -1108,7 +1113,7 @@ static int alter_cmd(rl_exec *x, const char *table, const PgQuery__AlterTableCmd
             return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1,
                                  "tables can have at most %d columns in RockLake",
                                  RL_MAX_COLUMNS);
-        if (add_column_fill(x, &cs, &ns->arena, &ns->fill[ns->n]) < 0 ||
+        if (add_column_fill(x, &cs, &ns->arena, &ns->fill[ns->n], &ns->fill_per_row[ns->n]) < 0 ||
             (cs.def && keep_default(x, ns, cs.name, cs.oid, cs.def, true) < 0))
             return -1;
         /* its CHECKs are made after the shape, with the table's (sql_check.c) */
@@ -1147,6 +1152,8 @@ static int alter_cmd(rl_exec *x, const char *table, const PgQuery__AlterTableCmd
         memmove(&ns->cols[c], &ns->cols[c + 1], (ns->n - (size_t)c - 1) * sizeof ns->cols[0]);
         memmove(&ns->from[c], &ns->from[c + 1], (ns->n - (size_t)c - 1) * sizeof ns->from[0]);
         memmove(&ns->fill[c], &ns->fill[c + 1], (ns->n - (size_t)c - 1) * sizeof ns->fill[0]);
+        memmove(&ns->fill_per_row[c], &ns->fill_per_row[c + 1],
+                (ns->n - (size_t)c - 1) * sizeof ns->fill_per_row[0]);
         ns->n--;
         return 1;
     }
@@ -1165,6 +1172,19 @@ static int alter_cmd(rl_exec *x, const char *table, const PgQuery__AlterTableCmd
                          "this ALTER TABLE action is not supported by RockLake");
 }
 
+/* The value an existing row gets in added column i: the default evaluated
+ * once, or for this row (a volatile one; its strings in arena). */
+static int new_column_value(rl_exec *x, const new_shape *ns, size_t i, rl_arena *arena,
+                            rl_value *out)
+{
+    if (!ns->fill_per_row[i]) {
+        *out = ns->fill[i];
+        return 0;
+    }
+    bool per_row;
+    return add_column_fill(x, &ns->cols[i], arena, out, &per_row);
+}
+
 /* Rebuild a temp table into the new shape (rows re-laid column by column). */
 static int rebuild_temp(rl_exec *x, rl_temp_table *t, const char *newname, const new_shape *ns)
 {
@@ -1181,10 +1201,15 @@ static int rebuild_temp(rl_exec *x, rl_temp_table *t, const char *newname, const
     }
     for (size_t r = 0; r < old->nrows; r++) {
         rl_value row[RL_MAX_COLUMNS];
-        for (size_t i = 0; i < ns->n; i++) {
-            row[i] = ns->from[i] >= 0 ? rl_rowset_row(old, r)[ns->from[i]] : ns->fill[i];
-        }
-        if (rl_rowset_add(nw, row, NULL, x->err) < 0) {
+        rl_arena arena = {0};
+        int rc = 0;
+        for (size_t i = 0; rc == 0 && i < ns->n; i++)
+            rc = ns->from[i] >= 0 ? (row[i] = rl_rowset_row(old, r)[ns->from[i]], 0)
+                                  : new_column_value(x, ns, i, &arena, &row[i]);
+        if (rc == 0)
+            rc = rl_rowset_add(nw, row, NULL, x->err); /* copies the strings */
+        rl_arena_free(&arena);
+        if (rc < 0) {
             rl_rowset_free(nw);
             return -1;
         }
@@ -1230,10 +1255,17 @@ static int rebuild_dynamic(rl_exec *x, const rl_relation *rel, const char *newna
     for (size_t r = 0; rc == 0 && r < rows->nrows; r++) {
         rl_datum row[RL_MAX_COLUMNS];
         const rl_value *src = rl_rowset_row(rows, r);
-        for (size_t i = 0; i < ns->n; i++) {
-            row[i] = ns->from[i] >= 0 ? src[ns->from[i]].d : ns->fill[i].d;
+        rl_arena arena = {0};
+        for (size_t i = 0; rc == 0 && i < ns->n; i++) {
+            rl_value v;
+            if (ns->from[i] >= 0)
+                row[i] = src[ns->from[i]].d;
+            else if ((rc = new_column_value(x, ns, i, &arena, &v)) == 0)
+                row[i] = v.d;
         }
-        rc = rl_txn_insert(txn, d, row, x->err);
+        if (rc == 0)
+            rc = rl_txn_insert(txn, d, row, x->err);
+        rl_arena_free(&arena);
     }
     rl_txn_fkey_checks(txn, true);
     rl_rowset_free(rows);

@@ -142,10 +142,11 @@ int rl_default_set(rl_exec *x, const char *schema, const char *table, const char
 }
 
 int rl_default_fill_value(rl_exec *x, const char *column, uint32_t oid, const PgQuery__Node *expr,
-                          rl_expr_ctx *ec, rl_value *out)
+                          rl_expr_ctx *ec, rl_value *out, bool *per_row)
 {
     rl_check_text tx;
     int got = analyse(x, column, oid, expr, &tx);
+    *per_row = got > 0 && tx.is_volatile;
     if (got <= 0) {
         rl_val_null(out, RL_OID_UNKNOWN);
         return got;

@@ -40,11 +40,13 @@ int rl_default_create_table(rl_exec *x, const char *schema, const char *table,
  * expression analysed against the column's type (oid) and kept. 0 or -1. */
 int rl_default_set(rl_exec *x, const char *schema, const char *table, const char *column,
                    uint32_t oid, const PgQuery__Node *expr);
-/* The value ADD COLUMN c T DEFAULT expr gives the existing rows: the
- * expression analysed as a DEFAULT (PostgreSQL's errors) and evaluated
- * once, unassigned (*out NULL-typed unknown for a NULL default). 0 or -1. */
+/* The value ADD COLUMN c T DEFAULT expr gives an existing row: the
+ * expression analysed as a DEFAULT (PostgreSQL's errors) and evaluated,
+ * unassigned (*out NULL-typed unknown for a NULL default); *per_row: it is
+ * volatile, so PostgreSQL evaluates it for each row (call again per row).
+ * 0 or -1. */
 int rl_default_fill_value(rl_exec *x, const char *column, uint32_t oid, const PgQuery__Node *expr,
-                          rl_expr_ctx *ec, rl_value *out);
+                          rl_expr_ctx *ec, rl_value *out, bool *per_row);
 /* A table's defaults follow its DDL: DROP TABLE drops them, a table or
  * column rename moves them, DROP COLUMN drops the column's. 0 or -1. */
 int rl_default_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const char *table,

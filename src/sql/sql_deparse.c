@@ -80,7 +80,8 @@ typedef struct dctx {
     rl_arena *arena;
     int16_t conkey[RL_MAX_COLUMNS];
     size_t nconkey;
-    bool is_default; /* a column DEFAULT, not a CHECK */
+    bool is_default;  /* a column DEFAULT, not a CHECK */
+    bool is_volatile; /* a volatile function was called */
 } dctx;
 
 static int unsupported(dctx *c, const char *what, int loc)
@@ -705,6 +706,7 @@ static dn *funccall(dctx *c, const PgQuery__FuncCall *f)
     }
     if (polymorphic(fn->rettype))
         return unsupported(c, "a polymorphic function", f->location), NULL;
+    c->is_volatile |= fn->volatility == 'v';
     d->type = fn->rettype;
     return d;
 }
@@ -1244,6 +1246,7 @@ int rl_default_deparse(rl_exec *x, const PgQuery__Node *expr, const char *column
         *is_null = true; /* a NULL constant: PostgreSQL keeps no default */
     else if (d)
         rc = print_both(x, d, out);
+    out->is_volatile = c.is_volatile;
     rl_arena_free(&arena);
     if (rc < 0)
         rl_check_text_free(out);

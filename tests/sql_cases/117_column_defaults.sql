@@ -92,6 +92,15 @@ CREATE TABLE u2 (k int, most int);
 INSERT INTO u2 (k) VALUES (1);
 SELECT * FROM u2;
 SELECT count(*) FROM pg_attrdef d JOIN pg_class c ON c.oid = d.adrelid WHERE c.relname = 'u2';
+-- ADD COLUMN with a volatile default: each existing row gets its own value
+-- (PostgreSQL rewrites the table); a stable one (now()) one value
+ALTER TABLE t ADD COLUMN r float8 DEFAULT random(), ADD COLUMN g uuid DEFAULT gen_random_uuid(), ADD COLUMN ts timestamptz DEFAULT now();
+SELECT count(*) > 3, count(DISTINCT r) = count(*), count(DISTINCT g) = count(*), count(DISTINCT ts) FROM t;
+CREATE TEMP TABLE tt (a int);
+INSERT INTO tt VALUES (1), (2), (3);
+ALTER TABLE tt ADD COLUMN g uuid DEFAULT gen_random_uuid();
+SELECT count(DISTINCT g) FROM tt;
+ALTER TABLE t DROP COLUMN r, DROP COLUMN g, DROP COLUMN ts;
 -- in a transaction: a default set and rolled back is gone
 BEGIN;
 ALTER TABLE t ALTER COLUMN flag SET DEFAULT true;

@@ -42,32 +42,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void check_expr_def(const uint8_t *v, size_t vl)
-{
-    static char texts[RL_CHECK_TEXT_MAX], again_texts[RL_CHECK_TEXT_MAX];
-    rl_check_def d = {.table = "t"};
-    if (!rl_check_def_decode(v, vl, &d, texts, sizeof texts))
-        return;
-    if (!d.expr[0] || !d.pretty[0] || strlen(d.expr) + strlen(d.pretty) + 2 > sizeof texts ||
-        d.nconkey > RL_MAX_COLUMNS)
-        fail("expression definition has the wrong shape");
-    for (size_t i = 0; i < d.nconkey; i++)
-        if (d.conkey[i] < 1 || d.conkey[i] > RL_MAX_COLUMNS)
-            fail("expression definition has a bad attnum");
-    rl_buf b;
-    rl_buf_init(&b, 0);
-    rl_check_def_encode(&b, &d);
-    rl_check_def again = {.table = "t"};
-    if (b.failed || b.len > vl ||
-        !rl_check_def_decode(b.data, b.len, &again, again_texts, sizeof again_texts) ||
-        strcmp(again.expr, d.expr) != 0 || strcmp(again.pretty, d.pretty) != 0 ||
-        again.not_valid != d.not_valid || again.no_inherit != d.no_inherit ||
-        again.nconkey != d.nconkey ||
-        memcmp(again.conkey, d.conkey, d.nconkey * sizeof d.conkey[0]) != 0)
-        fail("expression definition re-encodes to another definition");
-    rl_buf_free(&b);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void fail(const char *what)

@@ -446,20 +446,14 @@ int rl_unique_entry_key(rl_buf *key, const rl_index_def *def, const rl_table_des
 #define CHECK_NOT_VALID 0x01
 #define CHECK_NO_INHERIT 0x02
 
-static void put_text(rl_buf *b, const char *t)
-{
-    rl_buf_put_uvarint(b, strlen(t));
-    rl_buf_put_str(b, t);
-}
-
 void rl_check_def_encode(rl_buf *b, const rl_check_def *d)
 {
     assert(d->expr && d->pretty && d->table[0] && d->nconkey <= RL_MAX_COLUMNS);
     rl_buf_put_u8(b, CHECK_DEF_VERSION);
     rl_buf_put_u8(b, (uint8_t)((d->not_valid ? CHECK_NOT_VALID : 0) |
                                (d->no_inherit ? CHECK_NO_INHERIT : 0)));
-    put_text(b, d->expr);
-    put_text(b, d->pretty);
+    put_name(b, d->expr);
+    put_name(b, d->pretty);
     rl_buf_put_uvarint(b, d->nconkey);
     for (size_t i = 0; i < d->nconkey; i++)
         rl_buf_put_uvarint(b, (uint64_t)d->conkey[i]);

@@ -5,12 +5,14 @@
  * and the extended fixed-table descriptors they declare, and dynamic
  * tables' definition rows.
  *
- * and index definitions (rl_index_def, the value of 0x80 05), and FOREIGN
- * KEY definitions (rl_fkey_def, the value of 0x80 08).
+ * and index definitions (rl_index_def, the value of 0x80 05), FOREIGN KEY
+ * definitions (rl_fkey_def, the value of 0x80 08), and CHECK / column
+ * DEFAULT definitions (rl_check_def, the value of 0x80 0A and 0B).
  *
- * Input layout: byte 0 = mode (mod 4 = 0: the rest is a name index value;
+ * Input layout: byte 0 = mode (mod 5 = 0: the rest is a name index value;
  * 1: a dynamic definition row value; 2: an index definition; 3: a FOREIGN
- * KEY definition); everything after it is the value.
+ * KEY definition; 4: a CHECK / DEFAULT definition); everything after it is
+ * the value.
  *
  * Properties checked (abort on violation):
  *  - decoding never crashes or reads out of bounds (ASan);
@@ -26,6 +28,9 @@
  *    with non-empty NUL-free names and known options, and re-encodes to
  *    bytes that decode to the same definition (lengths may have come as
  *    overlong varints: found by this target; the encoder writes minimal ones);
+ *  - a CHECK / DEFAULT definition that decodes has two non-empty texts
+ *    that fit the buffer, attnums in 1..RL_MAX_COLUMNS, and re-encodes to
+ *    bytes that decode to the same definition;
  *  - a FOREIGN KEY definition that decodes has 1..RL_INDEX_MAX_KEYS named
  *    columns, known actions, non-zero ids, and re-encodes to bytes that
  *    decode to the same definition.
@@ -158,17 +163,42 @@ static void check_fkey(const uint8_t *v, size_t vl)
     rl_buf_free(&b);
 }
 
+static void check_expr_def(const uint8_t *v, size_t vl)
+{
+    static char texts[RL_CHECK_TEXT_MAX], again_texts[RL_CHECK_TEXT_MAX];
+    rl_check_def d = {.table = "t"};
+    if (!rl_check_def_decode(v, vl, &d, texts, sizeof texts))
+        return;
+    if (!d.expr[0] || !d.pretty[0] || strlen(d.expr) + strlen(d.pretty) + 2 > sizeof texts ||
+        d.nconkey > RL_MAX_COLUMNS)
+        fail("expression definition has the wrong shape");
+    for (size_t i = 0; i < d.nconkey; i++)
+        if (d.conkey[i] < 1 || d.conkey[i] > RL_MAX_COLUMNS)
+            fail("expression definition has a bad attnum");
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    rl_check_def_encode(&b, &d);
+    rl_check_def again = {.table = "t"};
+    if (b.failed || b.len > vl ||
+        !rl_check_def_decode(b.data, b.len, &again, again_texts, sizeof again_texts) ||
+        strcmp(again.expr, d.expr) != 0 || strcmp(again.pretty, d.pretty) != 0 ||
+        again.not_valid != d.not_valid || again.no_inherit != d.no_inherit ||
+        again.nconkey != d.nconkey ||
+        memcmp(again.conkey, d.conkey, d.nconkey * sizeof d.conkey[0]) != 0)
+        fail("expression definition re-encodes to another definition");
+    rl_buf_free(&b);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    if (data[0] % 4 == 0)
-        check_extension(data + 1, size - 1);
-    else if (data[0] % 4 == 1)
-        check_definition(data + 1, size - 1);
-    else if (data[0] % 4 == 2)
-        check_index(data + 1, size - 1);
-    else
-        check_fkey(data + 1, size - 1);
+    switch (data[0] % 5) {
+    case 0: check_extension(data + 1, size - 1); break;
+    case 1: check_definition(data + 1, size - 1); break;
+    case 2: check_index(data + 1, size - 1); break;
+    case 3: check_fkey(data + 1, size - 1); break;
+    default: check_expr_def(data + 1, size - 1); break;
+    }
     return 0;
 }

@@ -1555,6 +1555,80 @@ static void test_check_constraints(void)
     rl_catalog_close(c, NULL);
 }
 
+/* Column DEFAULTs: kept and listed as CHECKs are (0x80 0B, the column's
+ * name in the key), a lake first seen without any (the catalog's note that
+ * a generation has none) sees one another transaction commits, a dropped
+ * default is gone, the two kinds never mix, `rocklake check` decodes them
+ * and refuses one with a CHECK's flags. */
+static void test_column_defaults(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *c = open_cat(url, true);
+    if (!c)
+        return;
+    rl_error e;
+    rl_column_desc cols[2] = {{"a", RL_T_INT4, false, RL_FMT_1_0, 0},
+                              {"b", RL_T_TEXT, false, RL_FMT_1_0, 0}};
+    rl_txn *t = rl_txn_begin(c, &e);
+    CHECK(rl_txn_create_dynamic(t, "public", "u", 2, cols, false, &e) != NULL);
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    const rl_check_con *dc;
+    size_t n = 9;
+    t = rl_txn_begin(c, &e); /* notes that this generation has no default */
+    CHECK(rl_txn_defaults(t, &dc, &n, NULL, &e) == 0);
+    CHECK_EQ_INT((int)n, 0);
+    rl_txn_free(t);
+
+    t = rl_txn_begin(c, &e);
+    CHECK(rl_txn_put_default(t, "public", "u", "b", "'x'::text", "'x'::text", &e) == 0);
+    CHECK(rl_txn_put_default(t, "public", "u", "a", "(2 + 3)", "(2 + 3)", &e) == 0);
+    CHECK(rl_txn_defaults(t, &dc, &n, NULL, &e) == 0); /* its own DDL shows, in key order */
+    CHECK_EQ_INT((int)n, 2);
+    CHECK_EQ_STR(dc[0].name, "a");
+    CHECK_EQ_STR(dc[0].def.expr, "(2 + 3)");
+    CHECK_EQ_STR(dc[1].name, "b");
+    CHECK_EQ_STR(dc[1].def.table, "u");
+    const rl_check_con *cc;
+    CHECK(rl_txn_checks(t, &cc, &n, NULL, &e) == 0); /* not a CHECK */
+    CHECK_EQ_INT((int)n, 0);
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+
+    t = rl_txn_begin(c, &e); /* the committed ones, past the note of none */
+    CHECK(rl_txn_defaults(t, &dc, &n, NULL, &e) == 0);
+    CHECK_EQ_INT((int)n, 2);
+    CHECK(rl_txn_put_default(t, "public", "u", "a", NULL, NULL, &e) == 0);
+    CHECK(rl_txn_defaults(t, &dc, &n, NULL, &e) == 0);
+    CHECK_EQ_INT((int)n, 1);
+    CHECK_EQ_STR(dc[0].name, "b");
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    uint64_t keys = 0;
+    CHECK_EQ_INT(rl_check(c, stderr, &keys, &e), 0);
+
+    /* a DEFAULT carrying a CHECK's flags or attnums is corrupt: refused */
+    kv_batch *kb = kv_batch_new();
+    rl_buf k, v;
+    rl_buf_init(&k, 0);
+    rl_buf_init(&v, 0);
+    rl_key_default(&k, "public", "u", "a");
+    rl_check_def bad = {.table = "u", .expr = "1", .pretty = "1", .not_valid = true};
+    rl_check_def_encode(&v, &bad);
+    kv_batch_put(kb, k.data, k.len, v.data, v.len);
+    CHECK(kv_write(rl_catalog_kv(c), kb, NULL) == 0);
+    kv_batch_free(kb);
+    rl_buf_free(&k);
+    rl_buf_free(&v);
+    CHECK_EQ_INT(rl_check(c, stderr, &keys, &e), 1);
+    t = rl_txn_begin(c, &e);
+    CHECK(rl_txn_defaults(t, &dc, &n, NULL, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "XX001");
+    rl_txn_free(t);
+    rl_catalog_close(c, NULL);
+}
+
 /* Two transactions insert rows of one natural key into a DuckLake table
  * that keeps duplicates and has a UNIQUE index on another column: the
  * second to commit moves its row to key | dup, and its entry follows it
@@ -2747,6 +2821,7 @@ static void run_suite(void)
     RUN(test_unique_indexes);
     RUN(test_foreign_keys);
     RUN(test_check_constraints);
+    RUN(test_column_defaults);
     RUN(test_unique_entries_follow_a_moved_duplicate);
     RUN(test_comments);
     RUN(test_name_cache_follows_snapshots);

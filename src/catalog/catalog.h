@@ -673,6 +673,23 @@ typedef int (*rl_check_visitor)(void *ctx, const rl_check_con *c);
 int rl_txn_table_checks(rl_txn *txn, const char *schema, const char *table,
                         rl_check_visitor visit, void *ctx, rl_error *err);
 
+/* Column DEFAULTs (0x80 0B schema table column -> definition, checks.c):
+ * the value a CHECK's is (rl_check_def, flags and attnums empty), holding
+ * pg_get_expr's texts of the default as the SQL layer analysed it, plain
+ * (what it evaluates) and pretty; the catalog never reads them. put: expr
+ * NULL drops the column's default. Either moves the UNIQUE generation,
+ * as a CHECK's DDL does. rl_txn_defaults: every default the transaction
+ * sees, in key order, as rl_check_con whose name is the column's (borrowed
+ * and stamped as rl_txn_checks'); a lake without defaults pays one integer
+ * comparison per transaction. rl_txn_table_defaults: schema.table's,
+ * whether or not the table exists in the view (as rl_txn_table_checks). */
+int rl_txn_put_default(rl_txn *txn, const char *schema, const char *table, const char *column,
+                       const char *expr, const char *pretty, rl_error *err);
+int rl_txn_defaults(rl_txn *txn, const rl_check_con **out, size_t *n, uint64_t *stamp,
+                    rl_error *err);
+int rl_txn_table_defaults(rl_txn *txn, const char *schema, const char *table,
+                          rl_check_visitor visit, void *ctx, rl_error *err);
+
 /* Comments (COMMENT ON; 0x80 06 schema relation column -> the text): a
  * relation's own under column "", a schema's under relation "" and column
  * "". text NULL or "" removes it, as PostgreSQL does. The catalog does not

@@ -95,6 +95,29 @@ typedef struct name_cache_entry {
 
 /* A fixed table extended with columns of a client's own: the name index
  * value that declares them (rl_name_entry) and the descriptor built from it. */
+/* The definitions a transaction sees of one kind kept as expression texts
+ * (checks.c): CHECK constraints, column DEFAULTs. The registry is that of
+ * the view at (rel_version, gen), in key order, stamped for the SQL layer's
+ * cache; the tables they are on (tag, dyn: fixed tag or dynamic id). */
+typedef enum cat_expr_kind { CAT_EXPR_CHECK, CAT_EXPR_DEFAULT, CAT_EXPR_KINDS } cat_expr_kind;
+typedef struct cat_expr_registry {
+    rl_check_con *ent;
+    uint8_t *tag;
+    uint64_t *dyn;
+    size_t n, cap;
+    bool built;
+    uint64_t rel_version, gen, stamp;
+} cat_expr_registry;
+/* A registry emptied (each entry owns one block of texts, at def.expr) and
+ * marked for rebuilding. */
+static inline void cat_expr_registry_clear(cat_expr_registry *r)
+{
+    for (size_t i = 0; i < r->n; i++)
+        free((char *)r->ent[i].def.expr);
+    r->n = 0;
+    r->built = false;
+}
+
 typedef struct ext_entry {
     uint8_t *val;
     size_t len;
@@ -158,9 +181,10 @@ struct rl_catalog {
      * unique_none_gen is 1 + a generation known to have none (uniques.c). */
     uint64_t unique_gen;
     _Atomic uint64_t unique_none_gen;
-    /* 1 + a generation whose committed definitions hold no CHECK (checks.c;
-     * CHECK DDL moves unique_gen too) */
-    _Atomic uint64_t check_none_gen;
+    /* 1 + a generation whose committed definitions hold no CHECK, or no
+     * column DEFAULT (checks.c, by cat_expr_kind; their DDL moves
+     * unique_gen too) */
+    _Atomic uint64_t expr_none_gen[CAT_EXPR_KINDS];
     /* Snapshots that waited for a flush before their first read (no
      * durable view to take), and the time they waited. */
     _Atomic uint64_t snapshot_waits, snapshot_wait_ns;
@@ -264,15 +288,8 @@ struct rl_txn {
     struct fkey_deferred *fkd;
     size_t nfkd, capfkd;
     int fk_depth;
-    /* CHECK constraints (checks.c): the registry of the view at
-     * (chk_rel_version, chk_gen), stamped for the SQL layer's cache; the
-     * tables they are on (chk_tag, chk_dyn: fixed tag or dynamic id). */
-    rl_check_con *chk;
-    uint8_t *chk_tag;
-    uint64_t *chk_dyn;
-    size_t nchk, capchk;
-    bool chk_built;
-    uint64_t chk_rel_version, chk_gen, chk_stamp;
+    /* CHECK constraints and column DEFAULTs (checks.c): their registries */
+    cat_expr_registry exprs[CAT_EXPR_KINDS];
     bool rebased;       /* for the audit: what the rebase moved */
     uint64_t claimed_sid, base_sid;
     char id_map[512];

@@ -10,7 +10,9 @@
  * a DuckLake fixed table extended with columns of a client's own
  * (rl_fixed_desc_extend); an index definition (rl_index_def_encode/decode,
  * the value of 0x80 05) and its columns' names (rl_index_column_names); the
- * key of a row's entry in a UNIQUE index (rl_unique_entry_key, 0x80 07).
+ * key of a row's entry in a UNIQUE index (rl_unique_entry_key, 0x80 07); a
+ * CHECK constraint's or column DEFAULT's definition (rl_check_def_encode /
+ * decode, the value of 0x80 0A and 0B).
  *
  * Invariants: a descriptor built here owns its name and every column name
  * (rl_dynamic_desc_free frees exactly ncols_max of them); an extended
@@ -436,4 +438,68 @@ int rl_unique_entry_key(rl_buf *key, const rl_index_def *def, const rl_table_des
     if (failed)
         return -1;
     return rc == 1 && key->len > RL_UNIQUE_ENTRY_MAX ? -2 : rc;
+}
+
+/* ------------------------------------- CHECK and DEFAULT expressions */
+
+#define CHECK_DEF_VERSION 1
+#define CHECK_NOT_VALID 0x01
+#define CHECK_NO_INHERIT 0x02
+
+void rl_check_def_encode(rl_buf *b, const rl_check_def *d)
+{
+    assert(d->expr && d->pretty && d->table[0] && d->nconkey <= RL_MAX_COLUMNS);
+    rl_buf_put_u8(b, CHECK_DEF_VERSION);
+    rl_buf_put_u8(b, (uint8_t)((d->not_valid ? CHECK_NOT_VALID : 0) |
+                               (d->no_inherit ? CHECK_NO_INHERIT : 0)));
+    put_name(b, d->expr);
+    put_name(b, d->pretty);
+    rl_buf_put_uvarint(b, d->nconkey);
+    for (size_t i = 0; i < d->nconkey; i++)
+        rl_buf_put_uvarint(b, (uint64_t)d->conkey[i]);
+}
+
+/* One text (not empty, no NUL) into buf[*at ..], NUL-ended. */
+static const char *get_text(rl_reader *r, char *buf, size_t n, size_t *at)
+{
+    uint64_t len;
+    const uint8_t *p;
+    if (!rl_reader_uvarint(r, &len) || len == 0 || len >= n - *at ||
+        !rl_reader_bytes(r, len, &p) || memchr(p, 0, len))
+        return NULL;
+    char *t = buf + *at;
+    memcpy(t, p, len);
+    t[len] = '\0';
+    *at += len + 1;
+    return t;
+}
+
+bool rl_check_def_decode(const uint8_t *v, size_t vl, rl_check_def *out, char *text_buf,
+                         size_t text_n)
+{
+    char table[RL_INDEX_NAME_MAX];
+    memcpy(table, out->table, sizeof table); /* the key's, set by the caller */
+    memset(out, 0, sizeof *out);
+    memcpy(out->table, table, sizeof table);
+    rl_reader r;
+    rl_reader_init(&r, v, vl);
+    uint8_t version, flags;
+    uint64_t n;
+    size_t at = 0;
+    if (!rl_reader_u8(&r, &version) || version != CHECK_DEF_VERSION ||
+        !rl_reader_u8(&r, &flags) || flags & ~(CHECK_NOT_VALID | CHECK_NO_INHERIT) ||
+        !(out->expr = get_text(&r, text_buf, text_n, &at)) ||
+        !(out->pretty = get_text(&r, text_buf, text_n, &at)) || !rl_reader_uvarint(&r, &n) ||
+        n > RL_MAX_COLUMNS)
+        return false;
+    out->nconkey = (size_t)n;
+    for (size_t i = 0; i < out->nconkey; i++) {
+        uint64_t a;
+        if (!rl_reader_uvarint(&r, &a) || a == 0 || a > RL_MAX_COLUMNS)
+            return false;
+        out->conkey[i] = (int16_t)a;
+    }
+    out->not_valid = flags & CHECK_NOT_VALID;
+    out->no_inherit = flags & CHECK_NO_INHERIT;
+    return rl_reader_left(&r) == 0;
 }

@@ -60,6 +60,13 @@ static void txn_fkey_deferred_free(rl_txn *t)
     t->nfkd = t->capfkd = 0;
 }
 
+/* checks.c's registries: stale after DDL, rebuilt on next use. */
+static void cat_exprs_stale(rl_txn *t)
+{
+    for (int k = 0; k < CAT_EXPR_KINDS; k++)
+        t->exprs[k].built = false;
+}
+
 /* Put (val != NULL) or tombstone (val == NULL) in the overlay. */
 int cat_ov_set(rl_txn *t, const uint8_t *k, size_t kl, const uint8_t *val, size_t vlen,
                   rl_error *err)
@@ -69,13 +76,15 @@ int cat_ov_set(rl_txn *t, const uint8_t *k, size_t kl, const uint8_t *val, size_
         return oom(err);
     if (kl >= 2 && k[0] == RL_TAG_INDEX &&
         (k[1] == RL_INDEX_DYNAMIC_NAME || k[1] == RL_INDEX_SQL_INDEX || k[1] == RL_INDEX_COMMENT ||
-         k[1] == RL_INDEX_FKEY || k[1] == RL_INDEX_CHECK)) {
+         k[1] == RL_INDEX_FKEY || k[1] == RL_INDEX_CHECK || k[1] == RL_INDEX_DEFAULT)) {
         t->wrote_names = true;
-        /* the UNIQUE index, FOREIGN KEY and CHECK registries (uniques.c,
-         * fkeys.c, checks.c) resolve definitions through table names: a
-         * write of either makes them stale */
-        if (k[1] != RL_INDEX_COMMENT)
-            t->uniq_built = t->fk_built = t->chk_built = false;
+        /* the UNIQUE index, FOREIGN KEY, CHECK and DEFAULT registries
+         * (uniques.c, fkeys.c, checks.c) resolve definitions through table
+         * names: a write of either makes them stale */
+        if (k[1] != RL_INDEX_COMMENT) {
+            t->uniq_built = t->fk_built = false;
+            cat_exprs_stale(t);
+        }
     }
     if (t->seq && t->seq_depth == 0)
         t->seq_foreign = true; /* not a row write sequencing can replay */
@@ -344,11 +353,14 @@ void rl_txn_free(rl_txn *t)
     free(t->uniq);
     free(t->fk);
     txn_fkey_deferred_free(t);
-    for (size_t i = 0; i < t->nchk; i++) /* checks.c's registry: each entry owns its texts */
-        free((char *)t->chk[i].def.expr);
-    free(t->chk);
-    free(t->chk_tag);
-    free(t->chk_dyn);
+    for (int k = 0; k < CAT_EXPR_KINDS; k++) { /* checks.c's registries */
+        cat_expr_registry *r = &t->exprs[k];
+        cat_expr_registry_clear(r);
+        free(r->ent);
+        free(r->tag);
+        free(r->dyn);
+        memset(r, 0, sizeof *r);
+    }
     rl_arena_free(&t->seq_arena);
     free(t);
 }
@@ -486,8 +498,8 @@ int rl_txn_restore(rl_txn *t, const rl_txn_savepoint *sp, rl_error *err)
     t->seq_foreign = sp->seq_foreign;
     t->fmt_changed = sp->fmt_changed;
     t->unique_changed = sp->unique_changed;
-    t->uniq_built = t->fk_built = t->chk_built = false; /* uniques.c, fkeys.c, checks.c
-                                                         * rebuild: definitions may be gone */
+    t->uniq_built = t->fk_built = false; /* uniques.c, fkeys.c, checks.c rebuild: */
+    cat_exprs_stale(t);                  /* definitions may be gone */
     txn_fkey_deferred_free(t);
     t->max_snapshot_inserted = sp->max_snapshot_inserted;
     t->lagging = sp->lagging;

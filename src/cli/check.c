@@ -933,9 +933,12 @@ static void check_comment_entry(checker *c, const uint8_t *k, size_t kl, const u
  * that decodes (flags, its two texts, the attnums it uses) in its value.
  * (Its expression is the SQL layer's to evaluate; its table, as an index's,
  * is not required to exist.) */
-static void check_check_entry(checker *c, const uint8_t *k, size_t kl, const uint8_t *v,
-                              size_t vl)
+/* A CHECK constraint's or a column DEFAULT's definition (0x80 0A / 0B):
+ * the same value, a DEFAULT's without flags or attnums. */
+static void check_expr_entry(checker *c, const uint8_t *k, size_t kl, const uint8_t *v, size_t vl)
 {
+    bool is_default = k[1] == RL_INDEX_DEFAULT;
+    const char *what = is_default ? "column DEFAULT" : "CHECK constraint";
     rl_check_def d;
     memset(&d, 0, sizeof d);
     d.table[0] = 'x'; /* the key's; decode keeps it */
@@ -943,11 +946,12 @@ static void check_check_entry(checker *c, const uint8_t *k, size_t kl, const uin
     if (!texts)
         c->oom = true;
     else if (!key_holds_strings(k, kl, 3))
-        problem(c, k, kl, "malformed CHECK constraint key");
+        problem(c, k, kl, "malformed %s key", what);
     else if (!rl_check_def_decode(v, vl, &d, texts, RL_CHECK_TEXT_MAX) ||
              rl_utf8_invalid_at((const uint8_t *)d.expr, strlen(d.expr)) != strlen(d.expr) ||
-             rl_utf8_invalid_at((const uint8_t *)d.pretty, strlen(d.pretty)) != strlen(d.pretty))
-        problem(c, k, kl, "CHECK constraint definition does not decode");
+             rl_utf8_invalid_at((const uint8_t *)d.pretty, strlen(d.pretty)) != strlen(d.pretty) ||
+             (is_default && (d.not_valid || d.no_inherit || d.nconkey)))
+        problem(c, k, kl, "%s definition does not decode", what);
     free(texts);
 }
 
@@ -973,8 +977,8 @@ static void check_index_key(checker *c, const uint8_t *k, size_t kl, const uint8
         check_fkey_def(c, k, kl, v, vl);
     else if (kind == RL_INDEX_FKEY_ENTRY)
         check_fkey_entry(c, k, kl, vl);
-    else if (kind == RL_INDEX_CHECK)
-        check_check_entry(c, k, kl, v, vl);
+    else if (kind == RL_INDEX_CHECK || kind == RL_INDEX_DEFAULT)
+        check_expr_entry(c, k, kl, v, vl);
     else
         problem(c, k, kl, "unknown index kind 0x%02x", kind);
 }

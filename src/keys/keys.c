@@ -403,6 +403,16 @@ void rl_key_check(rl_buf *b, const char *schema, const char *table, const char *
     constraint_key(b, RL_INDEX_CHECK, schema, table, name);
 }
 
+void rl_key_default_prefix(rl_buf *b, const char *schema, const char *table)
+{
+    constraint_key(b, RL_INDEX_DEFAULT, schema, table, NULL);
+}
+
+void rl_key_default(rl_buf *b, const char *schema, const char *table, const char *column)
+{
+    constraint_key(b, RL_INDEX_DEFAULT, schema, table, column);
+}
+
 void rl_key_unique_index(rl_buf *b, uint64_t id)
 {
     uint8_t p[RL_KEY_INDEX_PREFIX_LEN];
@@ -546,6 +556,11 @@ static void describe_index(rl_buf *b, const uint8_t *key, size_t klen)
     }
     if (kind == RL_INDEX_CHECK) {
         describe_strings(b, key, klen, "check", check_labels, 3);
+        return;
+    }
+    if (kind == RL_INDEX_DEFAULT) {
+        static const char *const default_labels[] = {"schema", "table", "column"};
+        describe_strings(b, key, klen, "default", default_labels, 3);
         return;
     }
     if (kind == RL_INDEX_UNIQUE && klen > RL_KEY_UNIQUE_PREFIX_LEN) {

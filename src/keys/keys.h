@@ -140,6 +140,9 @@ void rl_key_fkey_entries(rl_buf *b, uint64_t id);
  * of a table's (table NULL: a schema's) definitions. */
 void rl_key_check(rl_buf *b, const char *schema, const char *table, const char *name);
 void rl_key_check_prefix(rl_buf *b, const char *schema, const char *table);
+/* A column DEFAULT's key (0x80 0B schema table column), a table's prefix. */
+void rl_key_default(rl_buf *b, const char *schema, const char *table, const char *column);
+void rl_key_default_prefix(rl_buf *b, const char *schema, const char *table);
 
 
 /* Append "05 00 00 00 00 00 00 00 2a ..." (spaced lowercase hex). */

@@ -122,7 +122,8 @@ enum rl_index_kind {
     RL_INDEX_UNIQUE = 0x07,       /* entries of UNIQUE indexes: index id, key values -> row key */
     RL_INDEX_FKEY = 0x08,         /* FOREIGN KEY definitions: schema, table, constraint name */
     RL_INDEX_FKEY_ENTRY = 0x09,   /* referencing rows: fkey id, key values, row key -> empty */
-    RL_INDEX_CHECK = 0x0A         /* CHECK constraints: schema, table, name -> definition */
+    RL_INDEX_CHECK = 0x0A,        /* CHECK constraints: schema, table, name -> definition */
+    RL_INDEX_DEFAULT = 0x0B       /* column DEFAULTs: schema, table, column -> definition */
 };
 
 /* Counter names (tag 0xFE). Values: big-endian u64 "next free". */

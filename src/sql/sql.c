@@ -404,7 +404,8 @@ void rl_session_free(rl_session *s)
     discard_session_state(s);
     rl_parse_cache_free(s->parse_cache);
     rl_expr_free_subtypes(s);
-    rl_check_cache_free(s);
+    rl_expr_cache_free(&s->checks);
+    rl_expr_cache_free(&s->defaults);
     rl_pgcatalog_cache_free(s->pgc_tables);
     rl_regex_cache_free(s);
     free(s->roles);

@@ -28,7 +28,7 @@
 #include "sql/sql_parse.h"
 #include "sql/sql_scan.h"
 
-struct rl_check_cache {
+struct rl_expr_cache {
     uint64_t stamp;
     size_t n;
     rl_parsed **parsed; /* n, aligned with the registry; NULL until first used */
@@ -39,20 +39,19 @@ static int oom(rl_exec *x)
     return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
 }
 
-void rl_check_cache_free(rl_session *s)
+void rl_expr_cache_free(rl_expr_cache **cache)
 {
-    rl_check_cache *c = s->checks;
+    rl_expr_cache *c = *cache;
     if (!c)
         return;
     for (size_t i = 0; i < c->n; i++)
         rl_parsed_release(c->parsed[i]);
     free(c->parsed);
     free(c);
-    s->checks = NULL;
+    *cache = NULL;
 }
 
-/* "SELECT <text>" parsed; its expression at *expr (valid while held). */
-static int parse_expr(rl_exec *x, const char *text, rl_parsed **out, const PgQuery__Node **expr)
+int rl_stored_expr_parse(rl_exec *x, const char *text, rl_parsed **out, const PgQuery__Node **expr)
 {
     rl_buf q;
     rl_buf_init(&q, 0);
@@ -76,7 +75,7 @@ static int parse_expr(rl_exec *x, const char *text, rl_parsed **out, const PgQue
         rl_parsed_release(*out);
         *out = NULL;
         return rl_exec_error(x, RL_SQLSTATE_DATA_CORRUPTED, -1,
-                             "a stored CHECK expression does not parse as one");
+                             "a stored CHECK or DEFAULT expression does not parse as one");
     }
     *expr = s->target_list[0]->res_target->val;
     return 0;
@@ -124,13 +123,12 @@ static int holds(rl_exec *x, const rl_parsed *p, const PgQuery__Node *expr, cons
     return out;
 }
 
-/* The session's parsed expression of registry entry i. */
-static int cached(rl_exec *x, uint64_t stamp, size_t n, size_t i, const rl_check_con *c,
-                  rl_parsed **p, const PgQuery__Node **expr)
+int rl_expr_cache_get(rl_exec *x, rl_expr_cache **cache, uint64_t stamp, size_t n, size_t i,
+                      const char *text, rl_parsed **p, const PgQuery__Node **expr)
 {
-    rl_check_cache *cc = x->s->checks;
+    rl_expr_cache *cc = *cache;
     if (!cc || cc->stamp != stamp || cc->n != n) {
-        rl_check_cache_free(x->s);
+        rl_expr_cache_free(cache);
         cc = calloc(1, sizeof *cc);
         rl_parsed **a = cc ? calloc(n ? n : 1, sizeof *a) : NULL;
         if (!a) {
@@ -140,9 +138,9 @@ static int cached(rl_exec *x, uint64_t stamp, size_t n, size_t i, const rl_check
         cc->stamp = stamp;
         cc->n = n;
         cc->parsed = a;
-        x->s->checks = cc;
+        *cache = cc;
     }
-    if (!cc->parsed[i] && parse_expr(x, c->def.expr, &cc->parsed[i], expr) < 0)
+    if (!cc->parsed[i] && rl_stored_expr_parse(x, text, &cc->parsed[i], expr) < 0)
         return -1;
     *p = cc->parsed[i];
     const PgQuery__ParseResult *t = rl_parsed_tree(*p);
@@ -206,7 +204,7 @@ int rl_check_row(rl_exec *x, const rl_relation *rel, const rl_value *row, size_t
         const PgQuery__Node *expr = NULL;
         if (!shape && !(shape = table_shape(x, rel, &tcols)))
             return -1;
-        if (cached(x, stamp, n, i, &c[i], &p, &expr) < 0) {
+        if (rl_expr_cache_get(x, &x->s->checks, stamp, n, i, c[i].def.expr, &p, &expr) < 0) {
             rc = -1;
             break;
         }
@@ -230,7 +228,7 @@ static int validate_rows(rl_exec *x, const rl_relation *rel, const char *name, c
 {
     rl_parsed *p;
     const PgQuery__Node *expr;
-    if (parse_expr(x, text, &p, &expr) < 0)
+    if (rl_stored_expr_parse(x, text, &p, &expr) < 0)
         return -1;
     rl_rowset *rows = rl_relation_scan(x, rel, rel->name, NULL, RL_SCAN_KEY);
     size_t ncols = 0;
@@ -329,7 +327,7 @@ static int reads_back(rl_exec *x, const rl_check_text *tx, const rl_rowset *shap
 {
     rl_parsed *p = NULL;
     const PgQuery__Node *expr;
-    if (parse_expr(x, (const char *)tx->plain.data, &p, &expr) < 0)
+    if (rl_stored_expr_parse(x, (const char *)tx->plain.data, &p, &expr) < 0)
         return -1;
     rl_check_text again;
     const rl_parsed *prev = rl_parsed_activate(p);
@@ -546,7 +544,7 @@ static int follow_one(rl_exec *x, rl_txn *txn, const rl_check_con *c, const rl_t
     rl_rowset *shape = table_shape(x, &rel, &ncols);
     rl_parsed *p = NULL;
     const PgQuery__Node *expr;
-    if (!shape || parse_expr(x, c->def.expr, &p, &expr) < 0) {
+    if (!shape || rl_stored_expr_parse(x, c->def.expr, &p, &expr) < 0) {
         rl_rowset_free(shape);
         return -1;
     }

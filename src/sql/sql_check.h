@@ -21,6 +21,7 @@ typedef struct rl_check_text {
     int16_t conkey[RL_MAX_COLUMNS];
     size_t nconkey;
     char column[64];
+    bool is_volatile; /* it calls a volatile function (random(), ...) */
 } rl_check_text;
 /* Analyse expr against the first ncols columns of shape (table `table`);
  * a column named rename_from is looked up as rename_to (a column renamed
@@ -30,6 +31,13 @@ int rl_check_deparse(rl_exec *x, const PgQuery__Node *expr, const rl_rowset *sha
                      const char *table, const char *rename_from, const char *rename_to,
                      rl_check_text *out);
 void rl_check_text_free(rl_check_text *t);
+/* A column DEFAULT analysed as PostgreSQL's cookDefault does (no column
+ * references, aggregates, window or set-returning functions, subqueries;
+ * the result assigned to the column's type `oid`: 42804) and printed as
+ * pg_get_expr prints it into out (conkey empty). *is_null: the default is a
+ * NULL constant, which PostgreSQL does not keep (out empty). 0 or -1. */
+int rl_default_deparse(rl_exec *x, const PgQuery__Node *expr, const char *column, uint32_t oid,
+                       rl_check_text *out, bool *is_null);
 
 /* CREATE TABLE's CHECK constraints (column and table ones), stored for the
  * new table schema.table. 0 or -1. */
@@ -48,6 +56,15 @@ int rl_check_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const ch
 /* The row about to be written to stored relation rel (its columns in the
  * table's order) against the table's CHECKs: 0, or -1 with 23514. */
 int rl_check_row(rl_exec *x, const rl_relation *rel, const rl_value *row, size_t ncols);
-void rl_check_cache_free(rl_session *s);
+/* Stored expressions (a CHECK's or a DEFAULT's plain text) parsed as
+ * "SELECT <text>": the expression at *expr, valid while *out is held
+ * (XX001 if the text is not one expression). A session's cache of them is
+ * aligned with one catalog registry, named by its stamp (n entries): entry
+ * i's is parsed on first use and kept until the stamp changes. */
+int rl_stored_expr_parse(rl_exec *x, const char *text, rl_parsed **out,
+                         const PgQuery__Node **expr);
+int rl_expr_cache_get(rl_exec *x, rl_expr_cache **cache, uint64_t stamp, size_t n, size_t i,
+                      const char *text, rl_parsed **p, const PgQuery__Node **expr);
+void rl_expr_cache_free(rl_expr_cache **cache);
 
 #endif

@@ -843,9 +843,26 @@ static void null_row(const rl_copy_in *ci, rl_value *row)
     }
 }
 
+/* A row inserted; with a column list, the columns it leaves out get their
+ * DEFAULTs first (PostgreSQL's COPY FROM evaluates them per row). */
 static int insert_and_count(rl_exec *x, rl_copy_in *ci, const rl_value *row)
 {
-    if (rl_dml_insert_row(x, &ci->rel, row) < 0)
+    rl_value full[RL_MAX_COLUMNS + 1];
+    bool given[RL_MAX_COLUMNS + 1] = {false};
+    rl_arena arena = {0};
+    if (ci->nfields < ci->ntab && ci->ntab <= RL_MAX_COLUMNS) {
+        memcpy(full, row, ci->ntab * sizeof *full);
+        for (size_t f = 0; f < ci->nfields; f++)
+            given[ci->map[f]] = true;
+        if (rl_dml_defaults_fill(x, &ci->rel, ci->shape, ci->ntab, given, full, &arena) < 0) {
+            rl_arena_free(&arena);
+            return -1;
+        }
+        row = full;
+    }
+    int rc = rl_dml_insert_row(x, &ci->rel, row);
+    rl_arena_free(&arena);
+    if (rc < 0)
         return -1;
     ci->rows++;
     return 0;

@@ -32,6 +32,7 @@
 
 #include "sql/sql_cast.h"
 #include "sql/sql_check.h"
+#include "sql/sql_default.h"
 #include "sql/sql_exec.h"
 #include "sql/sql_expr.h"
 #include "sql/sql_parse.h"
@@ -154,15 +155,14 @@ static int column_def(rl_exec *x, const PgQuery__ColumnDef *cd, col_spec *cs)
     return 0;
 }
 
-/* CREATE TABLE: a column default would have to apply to later INSERTs,
- * which needs the default stored in the table definition — the catalog
- * has no place for it. */
-static int no_default(rl_exec *x, const col_spec *cs)
+/* CREATE TEMPORARY TABLE: a temporary table's defaults would live in the
+ * session, which keeps none yet (a stored table's: sql_default.c). */
+static int no_temp_default(rl_exec *x, const col_spec *cs)
 {
     if (!cs->def)
         return 0;
     return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cs->location,
-                         "column defaults are not supported by RockLake");
+                         "column defaults on temporary tables are not supported by RockLake");
 }
 
 /* Table-level PRIMARY KEY / UNIQUE (col, ...): mark the columns. */
@@ -192,7 +192,8 @@ static int table_constraint(rl_exec *x, const PgQuery__Constraint *c, col_spec *
     return 0;
 }
 
-static int column_list(rl_exec *x, const PgQuery__CreateStmt *st, col_spec *cols, size_t *n)
+static int column_list(rl_exec *x, const PgQuery__CreateStmt *st, bool temp, col_spec *cols,
+                       size_t *n)
 {
     *n = 0;
     for (size_t i = 0; i < st->n_table_elts; i++) {
@@ -203,7 +204,8 @@ static int column_list(rl_exec *x, const PgQuery__CreateStmt *st, col_spec *cols
             return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1,
                                  "tables can have at most %d columns in RockLake",
                                  RL_MAX_COLUMNS);
-        if (column_def(x, e->column_def, &cols[*n]) < 0 || no_default(x, &cols[*n]) < 0)
+        if (column_def(x, e->column_def, &cols[*n]) < 0 ||
+            (temp && no_temp_default(x, &cols[*n]) < 0))
             return -1;
         for (size_t k = 0; k < *n; k++)
             if (strcmp(cols[k].name, cols[*n].name) == 0)
@@ -562,7 +564,8 @@ static int create_stored(rl_exec *x, const PgQuery__CreateStmt *st, const col_sp
     const rl_table_desc *d = rl_desc_by_name(name, RL_FMT_LATEST);
     if (!d || d->internal)
         return create_dynamic(x, txn, schema, name, cols, n) < 0 ||
-                       create_key_constraints(x, txn, schema, name, st) < 0
+                       create_key_constraints(x, txn, schema, name, st) < 0 ||
+                       rl_default_create_table(x, schema, name, st) < 0
                    ? -1
                    : rl_check_create_table(x, schema, name, st) < 0
                    ? -1
@@ -578,7 +581,8 @@ static int create_stored(rl_exec *x, const PgQuery__CreateStmt *st, const col_sp
     size_t nextra = 0;
     rl_column_desc extra[RL_MAX_COLUMNS];
     if (fixed_matches(x, d, fmt, cols, n, extra, &nextra) < 0 ||
-        rl_txn_register_fixed_ext(txn, schema, d, nextra, extra, false, x->err) < 0)
+        rl_txn_register_fixed_ext(txn, schema, d, nextra, extra, false, x->err) < 0 ||
+        rl_default_create_table(x, schema, name, st) < 0)
         return -1;
     if (rl_check_create_table(x, schema, name, st) < 0)
         return -1;
@@ -597,7 +601,7 @@ int rl_ddl_create_table(rl_exec *x, const PgQuery__CreateStmt *st)
                              "identifier \"%s\" is too long", st->relation->relname);
     col_spec cols[RL_MAX_COLUMNS];
     size_t n;
-    if (column_list(x, st, cols, &n) < 0)
+    if (column_list(x, st, is_temp(st->relation), cols, &n) < 0)
         return -1;
     int rc = is_temp(st->relation) ? create_temp(x, st, cols, n) : create_stored(x, st, cols, n);
     return rc < 0 ? -1 : rl_send_complete(x, "CREATE TABLE");
@@ -630,13 +634,15 @@ int rl_ddl_create_schema(rl_exec *x, const PgQuery__CreateSchemaStmt *st)
     return rl_send_complete(x, "CREATE SCHEMA");
 }
 
-/* A table's indexes and comments follow its DDL (sql_index.c,
+/* A table's indexes, CHECKs, defaults, FOREIGN KEYs and comments follow
+ * its DDL (sql_index.c, sql_check.c, sql_default.c, sql_fkey.c,
  * sql_comment.c). */
 static int table_dependents_follow(rl_exec *x, rl_txn *txn, const char *schema,
                                    const char *table, const rl_table_change *ch)
 {
     if (rl_index_table_changed(x, txn, schema, table, ch) < 0 ||
         rl_check_table_changed(x, txn, schema, table, ch) < 0 ||
+        rl_default_table_changed(x, txn, schema, table, ch) < 0 ||
         rl_fkey_table_changed(x, txn, schema, table, ch) < 0)
         return -1;
     return rl_comment_table_changed(x, txn, schema, table, ch);
@@ -765,6 +771,7 @@ typedef struct new_shape {
     col_spec cols[RL_MAX_COLUMNS];
     int from[RL_MAX_COLUMNS];
     rl_value fill[RL_MAX_COLUMNS];
+    bool fill_per_row[RL_MAX_COLUMNS]; /* a volatile default: evaluated per row */
     rl_arena arena;
     /* a stored table's: its schema, whether DuckLake's format fixes its
      * shape, and the key constraints ADD CONSTRAINT makes once the shape
@@ -777,32 +784,75 @@ typedef struct new_shape {
     size_t nfkeys;
     const PgQuery__Constraint *checks[MAX_ADDED_KEYS]; /* ADD CHECK, after the shape */
     size_t nchecks;
+    /* defaults set (expr) or dropped (NULL) by ADD COLUMN, ALTER COLUMN SET
+     * / DROP DEFAULT, in the statement's order, kept after the shape */
+    struct {
+        const char *column;
+        uint32_t oid;
+        const PgQuery__Node *expr;
+    } defaults[RL_MAX_COLUMNS];
+    size_t ndefaults;
 } new_shape;
 
-/* The value existing rows get in an added column: its DEFAULT, evaluated
- * once (a constant expression: column references are 0A000 as in
- * PostgreSQL's "cannot use column reference in DEFAULT expression") and
- * coerced like an assignment, or NULL. */
-static int add_column_fill(rl_exec *x, const col_spec *cs, rl_arena *arena, rl_value *out)
+/* The value existing rows get in an added column: its DEFAULT, analysed
+ * as PostgreSQL analyses one (sql_default.c), evaluated and coerced like
+ * an assignment, or NULL; *per_row: a volatile default, which each row
+ * gets evaluated again (as PostgreSQL's table rewrite does). */
+static int add_column_fill(rl_exec *x, const col_spec *cs, rl_arena *arena, rl_value *out,
+                           bool *per_row)
 {
     memset(out, 0, sizeof *out);
     out->oid = cs->oid;
     out->typmod = cs->typmod;
     out->d.isnull = true;
+    *per_row = false;
     if (!cs->def)
         return 0;
     rl_expr_ctx c = {.x = x, .arena = arena};
     rl_value v;
-    if (rl_expr_eval(&c, cs->def, &v) < 0) {
-        if (strcmp(x->err->sqlstate,
-                   RL_SQLSTATE_UNDEFINED_COLUMN) == 0 || strcmp(x->err->sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) == 0)
-            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                                 "cannot use column reference in DEFAULT expression");
+    if (rl_default_fill_value(x, cs->name, cs->oid, cs->def, &c, &v, per_row) < 0)
         return -1;
-    }
     if (v.d.isnull)
         return 0;
     return rl_value_coerce(&c, &v, cs->oid, cs->typmod, false, out, -1);
+}
+
+/* A default to keep after the shape (a stored dynamic table's: a DuckLake
+ * table's shape is its format's, and ADD COLUMN's default only fills its
+ * rows, as before; a temporary table keeps none). 0, or -1 (0A000). */
+static int keep_default(rl_exec *x, new_shape *ns, const char *column, uint32_t oid,
+                        const PgQuery__Node *expr, bool adding)
+{
+    if (!ns->schema || ns->fixed) {
+        if (adding)
+            return 0;
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "column defaults on %s are not supported by RockLake",
+                             ns->schema ? "DuckLake's own tables" : "temporary tables");
+    }
+    if (ns->ndefaults == RL_MAX_COLUMNS)
+        return rl_exec_error(x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
+                             "RockLake changes at most %d column defaults in one ALTER TABLE",
+                             RL_MAX_COLUMNS);
+    ns->defaults[ns->ndefaults].column = column;
+    ns->defaults[ns->ndefaults].oid = oid;
+    ns->defaults[ns->ndefaults++].expr = expr;
+    return 0;
+}
+
+static int shape_find(const new_shape *ns, const char *name);
+
+/* ALTER COLUMN c SET DEFAULT expr / DROP DEFAULT: 0 (the shape is the
+ * same), -1 error (42703). */
+static int alter_default(rl_exec *x, const char *table, const PgQuery__AlterTableCmd *cmd,
+                         new_shape *ns)
+{
+    int c = shape_find(ns, cmd->name);
+    if (c < 0)
+        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
+                             "column \"%s\" of relation \"%s\" does not exist", cmd->name,
+                             table);
+    return keep_default(x, ns, ns->cols[c].name, ns->cols[c].oid, cmd->def, false);
 }
 
 static void shape_from_rowset(const rl_rowset *rs, size_t ntab, new_shape *ns)
@@ -813,6 +863,8 @@ static void shape_from_rowset(const rl_rowset *rs, size_t ntab, new_shape *ns)
     ns->nadds = 0;
     ns->nfkeys = 0;
     ns->nchecks = 0;
+    ns->ndefaults = 0;
+    memset(ns->fill_per_row, 0, sizeof ns->fill_per_row);
     ns->n = ntab;
     for (size_t i = 0; i < ntab; i++) {
         memset(&ns->cols[i], 0, sizeof ns->cols[i]);
@@ -826,7 +878,6 @@ static void shape_from_rowset(const rl_rowset *rs, size_t ntab, new_shape *ns)
 /* A stored table's NOT NULL and primary-key columns into its shape (the
  * row set's columns do not carry them): a rebuilt dynamic table keeps them
  * (ALTER TABLE ... ADD COLUMN lost a NOT NULL before). */
-static int shape_find(const new_shape *ns, const char *name);
 
 /* A stored table's NOT NULL and primary-key columns into its shape: the
  * descriptor's, and a PRIMARY KEY constraint's (a dynamic table's). */
@@ -1062,7 +1113,8 @@ static int alter_cmd(rl_exec *x, const char *table, const PgQuery__AlterTableCmd
             return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1,
                                  "tables can have at most %d columns in RockLake",
                                  RL_MAX_COLUMNS);
-        if (add_column_fill(x, &cs, &ns->arena, &ns->fill[ns->n]) < 0)
+        if (add_column_fill(x, &cs, &ns->arena, &ns->fill[ns->n], &ns->fill_per_row[ns->n]) < 0 ||
+            (cs.def && keep_default(x, ns, cs.name, cs.oid, cs.def, true) < 0))
             return -1;
         /* its CHECKs are made after the shape, with the table's (sql_check.c) */
         const PgQuery__ColumnDef *cd = cmd->def->column_def;
@@ -1100,6 +1152,8 @@ static int alter_cmd(rl_exec *x, const char *table, const PgQuery__AlterTableCmd
         memmove(&ns->cols[c], &ns->cols[c + 1], (ns->n - (size_t)c - 1) * sizeof ns->cols[0]);
         memmove(&ns->from[c], &ns->from[c + 1], (ns->n - (size_t)c - 1) * sizeof ns->from[0]);
         memmove(&ns->fill[c], &ns->fill[c + 1], (ns->n - (size_t)c - 1) * sizeof ns->fill[0]);
+        memmove(&ns->fill_per_row[c], &ns->fill_per_row[c + 1],
+                (ns->n - (size_t)c - 1) * sizeof ns->fill_per_row[0]);
         ns->n--;
         return 1;
     }
@@ -1112,8 +1166,23 @@ static int alter_cmd(rl_exec *x, const char *table, const PgQuery__AlterTableCmd
         return drop_constraint(x, table, cmd, ns);
     if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_ValidateConstraint)
         return validate_constraint(x, table, cmd, ns);
+    if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_ColumnDefault)
+        return alter_default(x, table, cmd, ns);
     return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                          "this ALTER TABLE action is not supported by RockLake");
+}
+
+/* The value an existing row gets in added column i: the default evaluated
+ * once, or for this row (a volatile one; its strings in arena). */
+static int new_column_value(rl_exec *x, const new_shape *ns, size_t i, rl_arena *arena,
+                            rl_value *out)
+{
+    if (!ns->fill_per_row[i]) {
+        *out = ns->fill[i];
+        return 0;
+    }
+    bool per_row;
+    return add_column_fill(x, &ns->cols[i], arena, out, &per_row);
 }
 
 /* Rebuild a temp table into the new shape (rows re-laid column by column). */
@@ -1132,10 +1201,15 @@ static int rebuild_temp(rl_exec *x, rl_temp_table *t, const char *newname, const
     }
     for (size_t r = 0; r < old->nrows; r++) {
         rl_value row[RL_MAX_COLUMNS];
-        for (size_t i = 0; i < ns->n; i++) {
-            row[i] = ns->from[i] >= 0 ? rl_rowset_row(old, r)[ns->from[i]] : ns->fill[i];
-        }
-        if (rl_rowset_add(nw, row, NULL, x->err) < 0) {
+        rl_arena arena = {0};
+        int rc = 0;
+        for (size_t i = 0; rc == 0 && i < ns->n; i++)
+            rc = ns->from[i] >= 0 ? (row[i] = rl_rowset_row(old, r)[ns->from[i]], 0)
+                                  : new_column_value(x, ns, i, &arena, &row[i]);
+        if (rc == 0)
+            rc = rl_rowset_add(nw, row, NULL, x->err); /* copies the strings */
+        rl_arena_free(&arena);
+        if (rc < 0) {
             rl_rowset_free(nw);
             return -1;
         }
@@ -1181,10 +1255,17 @@ static int rebuild_dynamic(rl_exec *x, const rl_relation *rel, const char *newna
     for (size_t r = 0; rc == 0 && r < rows->nrows; r++) {
         rl_datum row[RL_MAX_COLUMNS];
         const rl_value *src = rl_rowset_row(rows, r);
-        for (size_t i = 0; i < ns->n; i++) {
-            row[i] = ns->from[i] >= 0 ? src[ns->from[i]].d : ns->fill[i].d;
+        rl_arena arena = {0};
+        for (size_t i = 0; rc == 0 && i < ns->n; i++) {
+            rl_value v;
+            if (ns->from[i] >= 0)
+                row[i] = src[ns->from[i]].d;
+            else if ((rc = new_column_value(x, ns, i, &arena, &v)) == 0)
+                row[i] = v.d;
         }
-        rc = rl_txn_insert(txn, d, row, x->err);
+        if (rc == 0)
+            rc = rl_txn_insert(txn, d, row, x->err);
+        rl_arena_free(&arena);
     }
     rl_txn_fkey_checks(txn, true);
     rl_rowset_free(rows);
@@ -1325,6 +1406,9 @@ int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
     }
     if (rc >= 0 && changed)
         rc = apply_shape(x, &rel, rel.name, &ns);
+    for (size_t i = 0; rc >= 0 && i < ns.ndefaults; i++)
+        rc = rl_default_set(x, rel.schema, rel.name, ns.defaults[i].column, ns.defaults[i].oid,
+                            ns.defaults[i].expr);
     for (size_t i = 0; rc >= 0 && i < ns.nadds; i++) {
         rl_txn *txn = rl_exec_txn(x);
         rc = txn ? rl_index_add_key_constraint(x, txn, rel.schema, rel.name, &ns.adds[i]) : -1;

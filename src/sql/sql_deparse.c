@@ -1,7 +1,8 @@
 /*
- * sql_deparse.c — a CHECK constraint's expression analysed as PostgreSQL's
- * parser analyses it, and printed as its ruleutils.c prints the result
- * (pg_get_constraintdef): `CHECK ((a > 0))`, pretty `CHECK (a > 0)`.
+ * sql_deparse.c — a CHECK constraint's or a column DEFAULT's expression
+ * analysed as PostgreSQL's parser analyses it, and printed as its
+ * ruleutils.c prints the result (pg_get_constraintdef: `CHECK ((a > 0))`,
+ * pretty `CHECK (a > 0)`; pg_get_expr of a default: `(2 + 3)`).
  *
  * Owns: the typed tree of one CHECK expression (dn): column references
  * against the table's columns, constants typed as the grammar types them,
@@ -13,7 +14,9 @@
  * subquery, 42803 aggregate, 42P20 window, 0A000 set-returning, 42703 /
  * 42P01 unknown names); and the two texts, plain and pretty, with the
  * columns the expression uses in order of appearance (conkey) and the one
- * column PostgreSQL names a constraint after.
+ * column PostgreSQL names a constraint after. A DEFAULT refers to no
+ * column (0A000) and is coerced to its column's type by assignment (an
+ * implicit cast pg_get_expr hides; 42804 where none exists).
  *
  * Invariants: a form this file does not know is refused with 0A000 naming
  * it, never printed differently from PostgreSQL; the plain text re-parses
@@ -61,6 +64,7 @@ typedef struct dn {
     const char *s; /* name, operator, keyword; a constant's output text */
     bool flag;     /* const: NULL; saop: ANY; case: has ELSE */
     bool func;     /* cast: a FuncExpr (simple in any context) */
+    bool implicit; /* cast: a DEFAULT's coercion to its column, never printed */
     struct dn **a;
     size_t n;
     struct dn *carg; /* CASE's test value */
@@ -76,12 +80,21 @@ typedef struct dctx {
     rl_arena *arena;
     int16_t conkey[RL_MAX_COLUMNS];
     size_t nconkey;
+    bool is_default;  /* a column DEFAULT, not a CHECK */
+    bool is_volatile; /* a volatile function was called */
 } dctx;
 
 static int unsupported(dctx *c, const char *what, int loc)
 {
     return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
-                         "%s in a CHECK constraint is not supported by RockLake", what);
+                         "%s in a %s is not supported by RockLake", what,
+                         c->is_default ? "DEFAULT expression" : "CHECK constraint");
+}
+
+/* How PostgreSQL's errors name the expression's place (ParseExprKind). */
+static const char *kind_plural(const dctx *c)
+{
+    return c->is_default ? "DEFAULT expressions" : "check constraints";
 }
 
 static dn *node(dctx *c, dn_kind k, uint32_t type, size_t n)
@@ -339,6 +352,11 @@ static dn *bool_node(dctx *c, dn_kind k, dn *l, dn *r)
 static dn *column(dctx *c, const PgQuery__ColumnRef *cr)
 {
     const char *name = NULL;
+    if (c->is_default) {
+        rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cr->location,
+                      "cannot use column reference in DEFAULT expression");
+        return NULL;
+    }
     if (cr->n_fields == 2) {
         const char *rel = rl_node_string(cr->fields[0]);
         if (!rel || strcmp(rel, c->table) != 0) {
@@ -627,16 +645,17 @@ static int not_in_check(dctx *c, const PgQuery__FuncCall *f)
 {
     if (f->over)
         return rl_exec_error(c->x, RL_SQLSTATE_WINDOWING_ERROR, f->location,
-                             "window functions are not allowed in check constraints");
+                             "window functions are not allowed in %s", kind_plural(c));
     PgQuery__Node fn = PG_QUERY__NODE__INIT;
     fn.node_case = PG_QUERY__NODE__NODE_FUNC_CALL;
     fn.func_call = (PgQuery__FuncCall *)f;
     if (f->agg_star || f->agg_distinct || rl_expr_is_aggregate(&fn))
         return rl_exec_error(c->x, RL_SQLSTATE_GROUPING_ERROR, f->location,
-                             "aggregate functions are not allowed in check constraints");
+                             "aggregate functions are not allowed in %s", kind_plural(c));
     if (rl_expr_is_srf(f))
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
-                             "set-returning functions are not allowed in check constraints");
+                             "set-returning functions are not allowed in %s",
+                             kind_plural(c));
     return 0;
 }
 
@@ -687,6 +706,7 @@ static dn *funccall(dctx *c, const PgQuery__FuncCall *f)
     }
     if (polymorphic(fn->rettype))
         return unsupported(c, "a polymorphic function", f->location), NULL;
+    c->is_volatile |= fn->volatility == 'v';
     d->type = fn->rettype;
     return d;
 }
@@ -815,7 +835,24 @@ static dn *analyse(dctx *c, const PgQuery__Node *n)
             {PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIMESTAMP, "LOCALTIMESTAMP",
              RL_OID_TIMESTAMP, false},
             {PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIMESTAMP_N, "LOCALTIMESTAMP",
-             RL_OID_TIMESTAMP, true}};
+             RL_OID_TIMESTAMP, true},
+            {PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIME, "CURRENT_TIME", RL_OID_TIMETZ,
+             false},
+            {PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIME_N, "CURRENT_TIME", RL_OID_TIMETZ,
+             true},
+            {PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIME, "LOCALTIME", RL_OID_TIME, false},
+            {PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIME_N, "LOCALTIME", RL_OID_TIME, true},
+            {PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_ROLE, "CURRENT_ROLE", RL_OID_NAME,
+             false},
+            {PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_USER, "CURRENT_USER", RL_OID_NAME,
+             false},
+            {PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_USER, "USER", RL_OID_NAME, false},
+            {PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_SESSION_USER, "SESSION_USER", RL_OID_NAME,
+             false},
+            {PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_CATALOG, "CURRENT_CATALOG",
+             RL_OID_NAME, false},
+            {PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_SCHEMA, "CURRENT_SCHEMA", RL_OID_NAME,
+             false}};
         for (size_t i = 0; i < sizeof svf / sizeof svf[0]; i++) {
             if (svf[i].op != f->op)
                 continue;
@@ -836,7 +873,8 @@ static dn *analyse(dctx *c, const PgQuery__Node *n)
         return NULL;
     case PG_QUERY__NODE__NODE_SUB_LINK:
         rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, n->sub_link->location,
-                      "cannot use subquery in check constraint");
+                      "cannot use subquery in %s",
+                      c->is_default ? "DEFAULT expression" : "check constraint");
         return NULL;
     default:
         return unsupported(c, "this kind of expression", rl_node_location(n)), NULL;
@@ -1006,6 +1044,10 @@ static void print_cast(pctx *p, const dn *d)
 
 static void print(pctx *p, const dn *d)
 {
+    if (d->k == DN_CAST && d->implicit) { /* ruleutils hides it, not its parentheses */
+        print_arg(p, d->a[0], d, true);
+        return;
+    }
     switch (d->k) {
     case DN_VAR: {
         char q[140];
@@ -1109,6 +1151,20 @@ static void print(pctx *p, const dn *d)
 
 /* ------------------------------------------------------------- entry */
 
+/* The two texts of d into out (NUL-terminated). 0 or -1. */
+static int print_both(rl_exec *x, const dn *d, rl_check_text *out)
+{
+    pctx pp = {.b = &out->plain, .pretty = false};
+    print(&pp, d);
+    pctx pr = {.b = &out->pretty, .pretty = true};
+    print(&pr, d);
+    rl_buf_put_u8(&out->plain, 0);
+    rl_buf_put_u8(&out->pretty, 0);
+    if (out->plain.failed || out->pretty.failed)
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    return 0;
+}
+
 int rl_check_deparse(rl_exec *x, const PgQuery__Node *expr, const rl_rowset *shape, size_t ncols,
                      const char *table, const char *rename_from, const char *rename_to,
                      rl_check_text *out)
@@ -1126,16 +1182,8 @@ int rl_check_deparse(rl_exec *x, const PgQuery__Node *expr, const rl_rowset *sha
     dctx c = {.x = x, .ec = &ec, .shape = shape, .ncols = ncols, .table = table,
               .rename_from = rename_from, .rename_to = rename_to, .arena = &arena};
     dn *d = to_bool(&c, analyse(&c, expr), "CHECK", rl_node_location(expr));
-    int rc = d ? 0 : -1;
+    int rc = d ? print_both(x, d, out) : -1;
     if (rc == 0) {
-        pctx pp = {.b = &out->plain, .pretty = false};
-        print(&pp, d);
-        pctx pr = {.b = &out->pretty, .pretty = true};
-        print(&pr, d);
-        rl_buf_put_u8(&out->plain, 0);
-        rl_buf_put_u8(&out->pretty, 0);
-        if (out->plain.failed || out->pretty.failed)
-            rc = rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
         memcpy(out->conkey, c.conkey, sizeof c.conkey);
         out->nconkey = c.nconkey;
         if (c.nconkey == 1)
@@ -1143,6 +1191,63 @@ int rl_check_deparse(rl_exec *x, const PgQuery__Node *expr, const rl_rowset *sha
     }
     rl_arena_free(&arena);
     rl_rowset_free(typing);
+    if (rc < 0)
+        rl_check_text_free(out);
+    return rc;
+}
+
+/* cookDefault's coercion of the analysed default d to the column's type
+ * (assignment rules): an untyped literal read as the type (its input
+ * error at the literal, as PostgreSQL reports it), another type through an
+ * implicit cast that pg_get_expr does not print; 42804 otherwise. */
+static dn *to_column(dctx *c, dn *d, const char *column, uint32_t oid, int loc)
+{
+    if (!d || d->type == oid)
+        return d;
+    if (is_unknown_const(d)) {
+        dn *k = coerce(c, d, oid);
+        if (!k && c->x->err->position == 0) {
+            char sqlstate[6], message[512];
+            memcpy(sqlstate, c->x->err->sqlstate, sizeof sqlstate);
+            memcpy(message, c->x->err->message, sizeof message);
+            rl_exec_error(c->x, sqlstate, loc, "%s", message);
+        }
+        return k;
+    }
+    if (!rl_assignable(d->type, oid)) {
+        rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, -1,
+                      "column \"%s\" is of type %s but default expression is of type %s", column,
+                      rl_oid_type_name(oid), rl_oid_type_name(d->type));
+        rl_error_hint(c->x->err, "You will need to rewrite or cast the expression.");
+        return NULL;
+    }
+    dn *k = node(c, DN_CAST, oid, 1);
+    if (k) {
+        k->a[0] = d;
+        k->implicit = true;
+    }
+    return k;
+}
+
+int rl_default_deparse(rl_exec *x, const PgQuery__Node *expr, const char *column, uint32_t oid,
+                       rl_check_text *out, bool *is_null)
+{
+    memset(out, 0, sizeof *out);
+    rl_buf_init(&out->plain, 0);
+    rl_buf_init(&out->pretty, 0);
+    *is_null = false;
+    rl_arena arena;
+    memset(&arena, 0, sizeof arena);
+    rl_expr_ctx ec = {.x = x, .arena = &arena, .typing = true};
+    dctx c = {.x = x, .ec = &ec, .table = "", .arena = &arena, .is_default = true};
+    dn *d = to_column(&c, analyse(&c, expr), column, oid, rl_node_location(expr));
+    int rc = d ? 0 : -1;
+    if (d && d->k == DN_CONST && d->flag)
+        *is_null = true; /* a NULL constant: PostgreSQL keeps no default */
+    else if (d)
+        rc = print_both(x, d, out);
+    out->is_volatile = c.is_volatile;
+    rl_arena_free(&arena);
     if (rc < 0)
         rl_check_text_free(out);
     return rc;

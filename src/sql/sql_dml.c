@@ -28,6 +28,7 @@
 #include "sql/sql_cast.h"
 #include "sql/sql_check.h"
 #include "sql/sql_ctid.h"
+#include "sql/sql_default.h"
 #include "sql/sql_exec.h"
 #include "sql/sql_expr.h"
 #include "sql/sql_parse.h"
@@ -234,6 +235,10 @@ static int assignable(rl_expr_ctx *ec, const rl_rowset *shape, size_t c, const r
                       int location);
 static int store(rl_expr_ctx *ec, const rl_rowset *shape, size_t c, const rl_value *v,
                  rl_value *row, int location);
+/* Column c of row gets its DEFAULT (d NULL or none: NULL), stored as an
+ * assignment. 0 or -1. */
+static int put_default(rl_expr_ctx *ec, const rl_defaults *d, const rl_rowset *shape, size_t c,
+                       rl_value *row);
 
 /* Where PostgreSQL points for an expression's assignment error
  * (exprLocation): a cast `x::t` at its operand's start. */
@@ -357,7 +362,7 @@ static int run_multi_select(rl_expr_ctx *ec, const PgQuery__ResTarget *rt, rl_va
 /* The SET list (columns from set_columns) applied to row, every expression
  * seeing ec's rows (the old row, and for ON CONFLICT the proposed one). */
 static int apply_set(rl_expr_ctx *ec, PgQuery__Node *const *targets, size_t n, const int *cols,
-                     const rl_rowset *shape, rl_value *row)
+                     const rl_rowset *shape, const rl_defaults *defs, rl_value *row)
 {
     rl_value multi[RL_MAX_COLUMNS];
     for (size_t i = 0; i < n; i++) {
@@ -375,7 +380,8 @@ static int apply_set(rl_expr_ctx *ec, PgQuery__Node *const *targets, size_t n, c
             continue;
         }
         if (src->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) {
-            row[c].d.isnull = true;
+            if (put_default(ec, defs, shape, c, row) < 0)
+                return -1;
             continue;
         }
         if (rl_expr_eval(ec, src, &v) < 0 ||
@@ -394,6 +400,7 @@ typedef struct conflict {
     bool update;
     int cols[RL_MAX_COLUMNS];
     const char *alias;
+    const rl_defaults *defs; /* the table's, for SET c = DEFAULT */
     rl_buf key;              /* scratch: a conflicting row's key */
     uint64_t *seen;          /* hashes of the keys affected, open addressing (0 = empty) */
     size_t nseen, capseen;
@@ -516,7 +523,7 @@ static int conflict_update(rl_exec *x, const rl_relation *rel, const rl_rowset *
     }
     memcpy(out, old, ntab * sizeof *out);
     if (rc == 0)
-        rc = apply_set(&ec, oc->target_list, oc->n_target_list, cf->cols, shape, out);
+        rc = apply_set(&ec, oc->target_list, oc->n_target_list, cf->cols, shape, cf->defs, out);
     if (rc == 0) {
         rl_datum d[RL_MAX_COLUMNS];
         for (size_t c = 0; c < ntab; c++)
@@ -647,12 +654,60 @@ static int store(rl_expr_ctx *ec, const rl_rowset *shape, size_t c, const rl_val
                            location);
 }
 
-/* One VALUES row: evaluate, coerce, insert. */
+static int put_default(rl_expr_ctx *ec, const rl_defaults *d, const rl_rowset *shape, size_t c,
+                       rl_value *row)
+{
+    rl_value v;
+    int got = d && d->any ? rl_default_eval(ec, d, c, &v) : 0;
+    if (got <= 0) {
+        row[c].d.isnull = true;
+        return got;
+    }
+    return store(ec, shape, c, &v, row, -1);
+}
+
+/* The columns `given` does not mark get their DEFAULTs, in column order. */
+static int fill_defaults(rl_expr_ctx *ec, const rl_defaults *d, const rl_rowset *shape,
+                         size_t ntab, const bool *given, rl_value *row)
+{
+    for (size_t c = 0; d && d->any && c < ntab; c++)
+        if (!given[c] && put_default(ec, d, shape, c, row) < 0)
+            return -1;
+    return 0;
+}
+
+int rl_dml_defaults_fill(rl_exec *x, const rl_relation *rel, const rl_rowset *shape, size_t ntab,
+                         const bool *given, rl_value *row, rl_arena *arena)
+{
+    rl_defaults d;
+    if (rl_defaults_of(x, rel, shape, ntab, &d) < 0)
+        return -1;
+    rl_expr_ctx ec = {.x = x, .arena = arena};
+    return fill_defaults(&ec, &d, shape, ntab, given, row);
+}
+
+/* VALUES item i into its column (DEFAULT: the column's default). */
+static int values_item(rl_expr_ctx *ec, const rl_defaults *defs, const rl_rowset *shape,
+                       const int *tcols, const PgQuery__List *items, size_t i, rl_value *row)
+{
+    const PgQuery__Node *e = items->items[i];
+    size_t c = (size_t)tcols[i];
+    if (e->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT)
+        return put_default(ec, defs, shape, c, row);
+    rl_value v;
+    if (rl_expr_eval(ec, e, &v) < 0)
+        return -1;
+    return assign(ec, shape, c, &v, row, expr_start(e));
+}
+
 /* One VALUES row inserted (0), left out by ON CONFLICT DO NOTHING (1), or
- * -1. */
+ * -1. Its values in PostgreSQL's order: a single row's target list is in
+ * column order, defaults among the items; the rows of a multi-row VALUES
+ * are evaluated first, the defaults of the columns they leave out after. */
 static int insert_values_row(rl_exec *x, const rl_relation *rel, const rl_rowset *shape,
                              size_t ntab, const int *tcols, size_t ntarget, bool listed,
-                             const PgQuery__List *items, returning *ret, conflict *cf)
+                             const PgQuery__List *items, bool single, const rl_defaults *defs,
+                             returning *ret, conflict *cf)
 {
     if (items->n_items > ntarget)
         return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, rl_node_location(items->items[ntarget]),
@@ -665,14 +720,24 @@ static int insert_values_row(rl_exec *x, const rl_relation *rel, const rl_rowset
     rl_arena arena = {0};
     rl_expr_ctx ec = {.x = x, .arena = &arena};
     int rc = 0;
-    for (size_t i = 0; rc == 0 && i < items->n_items; i++) {
-        const PgQuery__Node *e = items->items[i];
-        if (e->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT)
-            continue; /* no column defaults: DEFAULT is NULL */
-        rl_value v;
-        rc = rl_expr_eval(&ec, e, &v);
+    int item_of[RL_MAX_COLUMNS + 1];
+    bool given[RL_MAX_COLUMNS + 1] = {false};
+    for (size_t c = 0; c < ntab; c++)
+        item_of[c] = -1;
+    for (size_t i = 0; i < items->n_items; i++) {
+        item_of[tcols[i]] = (int)i;
+        given[tcols[i]] = true;
+    }
+    if (single && defs->any) {
+        for (size_t c = 0; rc == 0 && c < ntab; c++)
+            rc = item_of[c] >= 0
+                     ? values_item(&ec, defs, shape, tcols, items, (size_t)item_of[c], row)
+                     : put_default(&ec, defs, shape, c, row);
+    } else {
+        for (size_t i = 0; rc == 0 && i < items->n_items; i++)
+            rc = values_item(&ec, defs, shape, tcols, items, i, row);
         if (rc == 0)
-            rc = assign(&ec, shape, (size_t)tcols[i], &v, row, expr_start(e));
+            rc = fill_defaults(&ec, defs, shape, ntab, given, row);
     }
     rl_value upd[RL_MAX_COLUMNS + 1];
     const rl_value *shown = row;
@@ -706,8 +771,8 @@ static bool untyped_literal(const PgQuery__Node *e)
 /* INSERT ... SELECT: run the query, then coerce and insert each row. */
 static int insert_select(rl_exec *x, const rl_relation *rel, const rl_rowset *shape,
                          size_t ntab, const int *tcols, size_t ntarget,
-                         const PgQuery__SelectStmt *sel, uint64_t *count, returning *ret,
-                         conflict *cf)
+                         const PgQuery__SelectStmt *sel, const rl_defaults *defs, uint64_t *count,
+                         returning *ret, conflict *cf)
 {
     rl_rowset *rs = rl_select_run(x, sel, NULL);
     if (!rs)
@@ -731,8 +796,13 @@ static int insert_select(rl_exec *x, const rl_relation *rel, const rl_rowset *sh
         rl_arena arena = {0};
         rl_expr_ctx ec = {.x = x, .arena = &arena};
         const rl_value *src = rl_rowset_row(rs, r);
-        for (size_t i = 0; rc == 0 && i < rs->ncols; i++)
+        bool given[RL_MAX_COLUMNS + 1] = {false};
+        for (size_t i = 0; rc == 0 && i < rs->ncols; i++) {
+            given[tcols[i]] = true;
             rc = store(&ec, shape, (size_t)tcols[i], &src[i], row, -1);
+        }
+        if (rc == 0)
+            rc = fill_defaults(&ec, defs, shape, ntab, given, row);
         rl_value upd[RL_MAX_COLUMNS + 1];
         const rl_value *shown = row;
         int ins = rc == 0 ? insert_resolving(x, rel, shape, ntab, row, cf, upd, &shown, &arena)
@@ -803,25 +873,35 @@ int rl_dml_insert(rl_exec *x, const PgQuery__InsertStmt *st)
     if (rc == 0)
         rc = returning_open(x, &ret, st->returning_list, st->n_returning_list, shape,
                             rl_range_var_alias(st->relation), NULL, 0);
+    rl_defaults defs;
+    if (rc == 0)
+        rc = rl_defaults_of(x, &rel, shape, ntab, &defs);
+    cfs.defs = &defs;
     const PgQuery__SelectStmt *sel =
         st->select_stmt && st->select_stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT
             ? st->select_stmt->select_stmt
             : NULL;
-    if (rc == 0 && !sel)
-        rc = rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                           "INSERT ... DEFAULT VALUES is not supported by RockLake");
-    if (rc == 0 && sel->n_values_lists) {
+    if (rc == 0 && !sel) { /* DEFAULT VALUES: one row of defaults */
+        static const PgQuery__List none = PG_QUERY__LIST__INIT;
+        rc = insert_values_row(x, &rel, shape, ntab, tcols, ntarget, false, &none, true, &defs,
+                               &ret, cf);
+        if (rc == 0)
+            count++;
+        else if (rc == 1)
+            rc = 0;
+    } else if (rc == 0 && sel->n_values_lists) {
         for (size_t r = 0; rc == 0 && r < sel->n_values_lists; r++) {
             if ((r & 255) == 0 && rl_exec_check_cancel(x) < 0)
                 rc = -1;
             else if ((rc = insert_values_row(x, &rel, shape, ntab, tcols, ntarget, st->n_cols != 0,
-                                              sel->values_lists[r]->list, &ret, cf)) == 0)
+                                              sel->values_lists[r]->list,
+                                              sel->n_values_lists == 1, &defs, &ret, cf)) == 0)
                 count++;
             else if (rc == 1)
                 rc = 0; /* left out: ON CONFLICT DO NOTHING */
         }
     } else if (rc == 0) {
-        rc = insert_select(x, &rel, shape, ntab, tcols, ntarget, sel, &count, &ret, cf);
+        rc = insert_select(x, &rel, shape, ntab, tcols, ntarget, sel, &defs, &count, &ret, cf);
     }
     conflict_free(&cfs);
     rl_rowset_free(shape);
@@ -1436,6 +1516,7 @@ static int job_run(dml_job *j, row_action act, void *ctx)
 typedef struct upd_ctx {
     const PgQuery__UpdateStmt *st;
     int cols[RL_MAX_COLUMNS];
+    rl_defaults defs; /* SET c = DEFAULT */
     uint64_t count;
     returning ret;
 } upd_ctx;
@@ -1455,7 +1536,8 @@ static int update_row(dml_job *j, rl_expr_ctx *ec, size_t r, void *ctx)
     rl_value nrow[RL_MAX_COLUMNS + 1];
     memcpy(nrow, rl_rowset_row(j->target, r), j->ntab * sizeof *nrow);
     /* every SET expression sees the old row */
-    if (apply_set(ec, u->st->target_list, u->st->n_target_list, u->cols, j->target, nrow) < 0)
+    if (apply_set(ec, u->st->target_list, u->st->n_target_list, u->cols, j->target, &u->defs,
+                  nrow) < 0)
         return -1;
     if (j->rel.kind == RL_REL_TEMP) {
         j->x->s->unsaved_changes++;
@@ -1490,6 +1572,8 @@ int rl_dml_update(rl_exec *x, const PgQuery__UpdateStmt *st)
                       st->where_clause);
     if (rc == 0)
         rc = update_targets(&j, &u);
+    if (rc == 0)
+        rc = rl_defaults_of(x, &j.rel, j.target, j.ntab, &u.defs);
     if (rc == 0)
         rc = returning_open(x, &u.ret, st->returning_list, st->n_returning_list, j.target,
                             j.alias, j.from, j.nfrom);

@@ -53,7 +53,7 @@ typedef struct rl_portal rl_portal;     /* sql.c */
 typedef struct rl_copy_in rl_copy_in;   /* sql_copy.c */
 typedef struct rl_ctid_map rl_ctid_map; /* sql_ctid.c */
 typedef struct rl_subtype rl_subtype;   /* sql_expr.c */
-typedef struct rl_check_cache rl_check_cache; /* sql_check.c */
+typedef struct rl_expr_cache rl_expr_cache; /* sql_check.c */
 
 typedef struct rl_savepoint rl_savepoint; /* sql.c */
 
@@ -107,7 +107,8 @@ struct rl_session {
     atomic_bool running;   /* a statement is executing: only then does a cancel count */
     rl_parse_cache *parse_cache; /* trees of texts this session sent twice; lazily made */
     rl_subtype *subtypes;  /* result types of scalar subqueries (sql_expr.c); lazily made */
-    rl_check_cache *checks; /* parsed CHECK expressions of one registry (sql_check.c) */
+    rl_expr_cache *checks;   /* parsed CHECK expressions of one registry (sql_check.c) */
+    rl_expr_cache *defaults; /* parsed column DEFAULTs of one registry (sql_default.c) */
     uint64_t exec_seq;     /* last rl_exec.id handed out */
     struct rl_pgc_tables *pgc_tables; /* sql_pgcatalog.c: this statement's tables */
     struct rl_pgc_memo *pgc_memo;     /* sql_pgcatalog.c: this transaction's fingerprint */

@@ -975,13 +975,28 @@ static int fn_description(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, 
     return rc;
 }
 
-/* The lake keeps no expressions (defaults, partition bounds, policies):
- * every pg_node_tree column is NULL, so pg_get_expr only ever sees NULL
- * (strict). A literal is refused as PostgreSQL's pg_node_tree input does. */
+/* pg_get_expr: the lake keeps one kind of expression, column defaults,
+ * whose adbin holds pg_get_expr's plain text (pg_attrdef); every other
+ * pg_node_tree column is NULL (strict). Any other value came from a
+ * literal, which PostgreSQL's pg_node_tree input refuses (0A000). */
 static int fn_get_expr(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
-    return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
-                         "cannot accept a value of type pg_node_tree");
+    bool pretty = n == 3 && a[2].d.v.b;
+    size_t len = a[0].d.v.s.len;
+    char *plain = malloc(len + 1);
+    if (!plain)
+        return rl_exec_error(c->x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    memcpy(plain, a[0].d.v.s.p, len);
+    plain[len] = '\0';
+    const char *text;
+    int rc = rl_pgcatalog_default_expr(c->x, oid_arg(&a[1]), plain, pretty, &text);
+    if (rc == 0) /* not an adbin: a literal, which pg_node_tree's input refuses */
+        rc = rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
+                           "cannot accept a value of type pg_node_tree");
+    else if (rc > 0)
+        rc = put_text(c, out, RL_OID_TEXT, text);
+    free(plain);
+    return rc < 0 ? -1 : 0;
 }
 
 /* The lake has no triggers (pg_trigger is empty; a FOREIGN KEY's checks

@@ -622,6 +622,7 @@ static int fixed_class(gen_ctx *g);
 static int gen_class(gen_ctx *g);
 static int fixed_attribute(gen_ctx *g);
 static int gen_attribute(gen_ctx *g);
+static int gen_attrdef(gen_ctx *g);
 static int fixed_type(gen_ctx *g);
 static int gen_type(gen_ctx *g);
 static int fixed_constraint(gen_ctx *g);
@@ -719,10 +720,12 @@ static const vrel vrels[] = {
     {"pg_catalog", "pg_proc", proc_cols, N(proc_cols), fixed_proc, NULL, {-1, -1}, -1, false},
     /* the lake's primary keys (PostgreSQL's own indexes are not listed) */
     {"pg_catalog", "pg_index", index_cols, N(index_cols), NULL, gen_index, {0, 1}, -1, false},
-    /* no inheritance, no column defaults */
+    /* no inheritance */
     {"pg_catalog", "pg_inherits", inherits_cols, N(inherits_cols), NULL, NULL, {-1, -1}, -1,
      false},
-    {"pg_catalog", "pg_attrdef", attrdef_cols, N(attrdef_cols), NULL, NULL, {-1, -1}, -1, false},
+    /* the lake's column defaults (sql_default.c) */
+    {"pg_catalog", "pg_attrdef", attrdef_cols, N(attrdef_cols), NULL, gen_attrdef, {-1, -1}, -1,
+     false},
     /* PostgreSQL's operator classes, as generated; no sequences (DuckLake
      * creates none, nor identity columns) */
     /* the operators the engine evaluates, as generated (as pg_proc: the
@@ -1798,12 +1801,45 @@ static int index_attribute(gen_ctx *g, uint32_t relid, const rl_column_desc *col
     return emit_attribute(g, relid, &k, name);
 }
 
+/* The default of column `column` of t (sql_default.c keeps them): 1 with
+ * *out, 0 none, -1 error. */
+static int column_default(gen_ctx *g, const table_ent *t, const char *column,
+                          const rl_check_con **out)
+{
+    const rl_check_con *c;
+    size_t n;
+    *out = NULL;
+    if (!t->txn || !rl_desc_is_dynamic(t->d))
+        return 0;
+    if (rl_txn_defaults(t->txn, &c, &n, NULL, g->x->err) < 0)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(c[i].name, column) && !strcmp(c[i].def.table, t->name) &&
+            !strcmp(c[i].schema, t->schema)) {
+            *out = &c[i];
+            return 1;
+        }
+    return 0;
+}
+
+/* A column default's oid: from its table and column, in the range of
+ * relations' (a hash, as theirs). */
+static uint32_t attrdef_oid(const table_ent *t, const char *column)
+{
+    char key[RL_INDEX_NAME_MAX * 2 + 16];
+    snprintf(key, sizeof key, "%s.%s:default", t->name, column);
+    return rl_pgcatalog_rel_oid(t->schema, key);
+}
+
 /* A lake column takes its length, alignment, storage and collation from
  * its PostgreSQL type; a PRIMARY KEY column is NOT NULL, as in PostgreSQL. */
 static int attribute_rows(gen_ctx *g, const table_ent *t)
 {
     for (size_t c = 0; c < t->ncols; c++) {
         const rl_column_desc *col = &t->d->cols[c];
+        const rl_check_con *def;
+        if (column_default(g, t, col->name, &def) < 0)
+            return -1;
         uint32_t toid = rl_type_oid(col->type);
         const pg15_type *ty = pg15_type_by_oid(toid);
         const pg15_attribute a = {
@@ -1812,6 +1848,7 @@ static int attribute_rows(gen_ctx *g, const table_ent *t)
             .attbyval = ty && ty->typbyval, .attalign = ty ? ty->typalign : 'i',
             .attstorage = ty ? ty->typstorage : 'x',
             .attnotnull = col->not_null || (has_pk(t) && (size_t)t->d->pk_col == c),
+            .atthasdef = def != NULL,
             .attislocal = true, .attcollation = ty ? ty->typcollation : 0};
         if (emit_attribute(g, t->oid, &a, col->name) < 0)
             return -1;
@@ -1835,6 +1872,55 @@ static int attribute_rows(gen_ctx *g, const table_ent *t)
 }
 
 static int gen_attribute(gen_ctx *g) { return each_table(g, attribute_rows); }
+
+/* ------------------------------------------------------------ pg_attrdef */
+
+/* adbin, a pg_node_tree, holds the default's plain pg_get_expr text
+ * (PostgreSQL: the node tree; clients read it through pg_get_expr). */
+static int attrdef_rows(gen_ctx *g, const table_ent *t)
+{
+    for (size_t c = 0; c < t->ncols; c++) {
+        const rl_check_con *d;
+        int has = column_default(g, t, t->d->cols[c].name, &d);
+        if (has <= 0) {
+            if (has < 0)
+                return -1;
+            continue;
+        }
+        put_int(g, 0, attrdef_oid(t, d->name));
+        put_int(g, 1, t->oid);
+        put_int(g, 2, (int64_t)c + 1);
+        put_str(g, 3, d->def.expr);
+        if (emit(g) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int gen_attrdef(gen_ctx *g) { return each_table(g, attrdef_rows); }
+
+int rl_pgcatalog_default_expr(rl_exec *x, uint32_t relid, const char *plain, bool pretty,
+                              const char **out)
+{
+    rl_txn *txn = x && x->s ? rl_exec_txn(x) : NULL;
+    const rl_check_con *c;
+    size_t n;
+    *out = NULL;
+    if (!txn)
+        return 0;
+    if (rl_txn_defaults(txn, &c, &n, NULL, x->err) < 0)
+        return -1;
+    for (size_t i = 0; i < n; i++) { /* its own relation's first */
+        if (strcmp(c[i].def.expr, plain) != 0)
+            continue;
+        bool own = rl_pgcatalog_rel_oid(c[i].schema, c[i].def.table) == relid;
+        if (!*out || own)
+            *out = pretty ? c[i].def.pretty : c[i].def.expr;
+        if (own)
+            break;
+    }
+    return *out ? 1 : 0;
+}
 
 /* -------------------------------------------------------------- pg_type */
 
@@ -2605,6 +2691,11 @@ static int is_column_row(gen_ctx *g, const table_ent *t)
         put_str(g, 2, t->name);
         put_str(g, 3, col->name);
         put_int(g, 4, (int64_t)i + 1);
+        const rl_check_con *def;
+        if (column_default(g, t, col->name, &def) < 0)
+            return -1;
+        if (def)
+            put_str(g, 5, def->def.expr);
         put_str(g, 6, not_null ? "NO" : "YES");
         put_str(g, 7, data_type);
         switch (oid) {

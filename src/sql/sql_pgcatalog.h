@@ -101,6 +101,12 @@ int rl_pgcatalog_lake_description(rl_exec *x, uint32_t oid, uint32_t classoid, i
  * (into buf), 0 no such object, -1 error. */
 int rl_pgcatalog_indexdef(rl_exec *x, uint32_t oid, int col, bool pretty, char *buf, size_t n);
 int rl_pgcatalog_constraintdef(rl_exec *x, uint32_t oid, bool pretty, char *buf, size_t n);
+/* pg_get_expr of a column default's adbin (its plain text) on relation
+ * relid: *out the default's plain or `pretty` text (relid's own default
+ * first; borrowed until the transaction's next DDL). 1 found, 0 no default
+ * has that text (not an adbin the lake made), -1 error. */
+int rl_pgcatalog_default_expr(rl_exec *x, uint32_t relid, const char *plain, bool pretty,
+                              const char **out);
 /* The attnums of relation reloid's primary key (a system catalog's or a
  * lake table's) into attnums[cap]: how many, 0 when it has none, -1 on a
  * failed catalog read (x->err). */

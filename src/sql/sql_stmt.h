@@ -50,6 +50,11 @@ rl_rowset *rl_dml_returning_describe(rl_exec *x, const PgQuery__Node *n);
 /* Insert one row of already-coerced values into a relation (used by INSERT
  * and COPY FROM). */
 int rl_dml_insert_row(rl_exec *x, const rl_relation *rel, const rl_value *row);
+/* The columns of row (rel's, in shape's first ntab columns) that `given`
+ * does not mark get their DEFAULTs (COPY FROM's columns left out), their
+ * strings in `arena`. 0 or -1. */
+int rl_dml_defaults_fill(rl_exec *x, const rl_relation *rel, const rl_rowset *shape, size_t ntab,
+                         const bool *given, rl_value *row, rl_arena *arena);
 
 int rl_ddl_create_table(rl_exec *x, const PgQuery__CreateStmt *st);
 int rl_ddl_create_schema(rl_exec *x, const PgQuery__CreateSchemaStmt *st);

@@ -77,6 +77,8 @@ def test_jdbc_metadata_matches_postgres():
                           "note_slug VARCHAR, up INT REFERENCES note_refs ON DELETE SET NULL, "
                           "CONSTRAINT note_refs_note FOREIGN KEY (note_id, note_slug) "
                           "REFERENCES notes ON DELETE CASCADE ON UPDATE RESTRICT)")
+                c.execute("CREATE TABLE defaulted (id INT NOT NULL DEFAULT 0, note TEXT "
+                          "DEFAULT 'none', qty BIGINT DEFAULT 2 + 3, made TIMESTAMP DEFAULT now())")
             # a JVM outside UTC: JDBC sends its zone in the startup packet
             run = subprocess.run(["java", "-Duser.timezone=America/New_York", "-cp",
                                   f"{JAR}:{tmp}", "Meta", url],
@@ -84,7 +86,7 @@ def test_jdbc_metadata_matches_postgres():
             assert run.returncode == 0, run.stderr[-2000:]
             out[name] = blocks(run.stdout)
         pg, rlo = out["postgres"], out["rocklake"]
-        assert "tables" in pg and pg["tables"][0] == "(30)", pg.get("tables")  # 28 + notes, note_refs
+        assert "tables" in pg and pg["tables"][0] == "(31)", pg.get("tables")  # 28 + notes, note_refs, defaulted
         differ = {k for k in pg if pg[k] != rlo.get(k)}
         unexpected = sorted(differ - set(KNOWN_DIFFERENCES))
         gone = sorted(set(KNOWN_DIFFERENCES) - differ)

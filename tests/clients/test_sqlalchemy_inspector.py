@@ -62,6 +62,10 @@ EXTRA = [
     "CONSTRAINT code_set CHECK (code <> '') NO INHERIT)",
     "ALTER TABLE priced ADD CONSTRAINT later CHECK (id < 1000) NOT VALID",
     "ALTER TABLE ducklake_snapshot ADD CONSTRAINT snap_pos CHECK (snapshot_id >= 0)",
+    # column DEFAULTs: get_columns' "default" is pg_get_expr(adbin, adrelid)
+    "CREATE TABLE defaulted (id INT NOT NULL DEFAULT 0, note TEXT DEFAULT 'none', "
+    "qty BIGINT DEFAULT 2 + 3, made TIMESTAMP DEFAULT now(), code VARCHAR(4) DEFAULT upper('ab'))",
+    "ALTER TABLE defaulted ALTER COLUMN qty SET DEFAULT -7",
 ]
 
 # call -> why it differs today. Checked exactly: a new difference fails, and
@@ -73,7 +77,7 @@ KNOWN_DIFFERENCES: dict = {}
 
 TABLES = ["ducklake_snapshot", "ducklake_metadata", "ducklake_column", "ducklake_table",
           "ducklake_data_file", "ducklake_file_column_stats", "ducklake_inlined_data_1_1",
-          "notes", "note_refs", "priced"]
+          "notes", "note_refs", "priced", "defaulted"]
 
 
 

@@ -57,6 +57,11 @@ INDEXES = (
     " CONSTRAINT dates CHECK (id > -1) NO INHERIT);"
     "ALTER TABLE prices ADD CONSTRAINT later CHECK (id < 1000) NOT VALID;"
     "ALTER TABLE ducklake_snapshot ADD CONSTRAINT snap_pos CHECK (snapshot_id >= 0);"
+    # column DEFAULTs (0x80 0B): \d shows them in the Default column as
+    # pg_get_expr(adbin, adrelid, true) prints them
+    "CREATE TABLE orders (id int NOT NULL DEFAULT 0, note text DEFAULT 'none', qty bigint DEFAULT 2 + 3,"
+    " made timestamp DEFAULT now(), code varchar(4) DEFAULT upper('ab'), price numeric(8,2) DEFAULT -1.5);"
+    "ALTER TABLE orders ALTER COLUMN qty SET DEFAULT 7, ALTER COLUMN note DROP DEFAULT;"
 )
 
 SAME = [
@@ -87,6 +92,8 @@ SAME = [
     r"\d docs.owners",
     r"\d prices",
     r"\d+ prices",
+    r"\d orders",
+    r"\d+ orders",
     r"\d notes_pkey",
     r"\d meta_key_scope",
     r"\d ducklake_tag",

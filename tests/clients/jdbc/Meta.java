@@ -45,6 +45,7 @@ public class Meta {
         step("tabletypes", () -> dump("tabletypes", m.getTableTypes(), none));
         step("tables", () -> dump("tables", m.getTables(null, "public", "%", new String[]{"TABLE", "VIEW"}), none));
         step("columns", () -> dump("columns", m.getColumns(null, "public", "ducklake_%", "%"), none));
+        step("columns defaulted", () -> dump("columns defaulted", m.getColumns(null, "public", "defaulted", "%"), none));
         step("pk", () -> dump("pk", m.getPrimaryKeys(null, "public", "ducklake_snapshot"), none));
         step("imported", () -> dump("imported", m.getImportedKeys(null, "public", "ducklake_snapshot"), none));
         step("exported", () -> dump("exported", m.getExportedKeys(null, "public", "ducklake_snapshot"), none));

@@ -593,7 +593,8 @@ int rl_txn_list_indexes(rl_txn *txn, rl_index_visitor visit, void *ctx, rl_error
  * checked unless NOT VALID (23503 with PostgreSQL's texts); both tables must
  * stay unchanged by others until COMMIT (40001). replace: the definition
  * under a new table name and/or content (same id), its entries made again
- * from the table's rows (a renamed or rebuilt table's row keys changed).
+ * from the table's rows (a renamed or rebuilt table's row keys changed),
+ * each row's referenced key checked when a NOT VALID key becomes valid.
  * drop: the definition and its entries. list: in (schema, table, name)
  * order of every FOREIGN KEY (schema NULL) or of schema.table. */
 int rl_txn_find_fkey(rl_txn *txn, const char *schema, const char *table, const char *name,

@@ -841,7 +841,9 @@ int rl_txn_replace_fkey(rl_txn *t, const char *schema, const char *table, const 
     def.id = old.id;
     if (put_fkey(t, schema, newtable, newname, &def, err) < 0)
         return -1;
-    return fill_entries(t, def.id, false, err);
+    /* rows it has held are valid; a NOT VALID one made valid (VALIDATE
+     * CONSTRAINT) has every row's key checked now */
+    return fill_entries(t, def.id, old.not_valid && !def.not_valid, err);
 }
 
 int rl_txn_drop_fkey(rl_txn *t, const char *schema, const char *table, const char *name,

@@ -1067,8 +1067,9 @@ static int drop_constraint(rl_exec *x, const char *table, const PgQuery__AlterTa
                          "constraint \"%s\" of relation \"%s\" does not exist", cmd->name, table);
 }
 
-/* VALIDATE CONSTRAINT: a NOT VALID CHECK checked against the rows and
- * marked valid; a key constraint is valid already; any other name 42704. */
+/* VALIDATE CONSTRAINT: a NOT VALID CHECK or FOREIGN KEY checked against
+ * the rows and marked valid; a key constraint is valid already; any other
+ * name 42704. */
 static int validate_constraint(rl_exec *x, const char *table, const PgQuery__AlterTableCmd *cmd,
                                new_shape *ns)
 {
@@ -1079,6 +1080,8 @@ static int validate_constraint(rl_exec *x, const char *table, const PgQuery__Alt
         if (rl_relation_lookup(x, ns->schema, table, &rel) < 0)
             return -1;
         found = rl_check_validate(x, &rel, cmd->name);
+        if (found == 0)
+            found = rl_fkey_validate(x, txn, ns->schema, table, cmd->name);
         if (found == 0)
             found = rl_index_find_constraint(x, txn, ns->schema, table, cmd->name, NULL);
     }

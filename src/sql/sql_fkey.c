@@ -444,6 +444,17 @@ int rl_fkey_find(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
     return rl_txn_find_fkey(txn, schema, table, name, out, x->err);
 }
 
+int rl_fkey_validate(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
+                     const char *name)
+{
+    rl_fkey_def def;
+    int found = rl_txn_find_fkey(txn, schema, table, name, &def, x->err);
+    if (found <= 0 || !def.not_valid)
+        return found;
+    def.not_valid = false;
+    return rl_txn_replace_fkey(txn, schema, table, name, table, name, &def, x->err) < 0 ? -1 : 1;
+}
+
 /* One FOREIGN KEY that references an object being dropped. */
 typedef struct dependent {
     char schema[NAMEDATALEN], table[NAMEDATALEN], name[NAMEDATALEN];

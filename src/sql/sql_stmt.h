@@ -135,6 +135,11 @@ int rl_fkey_add_all(rl_exec *x, rl_txn *txn, const char *schema, const char *tab
                     const PgQuery__CreateStmt *st);
 int rl_fkey_find(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
                  const char *name, rl_fkey_def *out);
+/* ALTER TABLE ... VALIDATE CONSTRAINT of a FOREIGN KEY: a NOT VALID one
+ * has every row's key checked (23503 as PostgreSQL) and is marked valid; a
+ * valid one is left as it is. 1 done, 0 no FOREIGN KEY of that name, -1. */
+int rl_fkey_validate(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
+                     const char *name);
 int rl_fkey_table_dropping(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
                            bool cascade);
 int rl_fkey_index_dropping(rl_exec *x, rl_txn *txn, const rl_index_def *d, const char *what,

@@ -37,6 +37,7 @@
 
 #include "keys/codec.h"
 #include "keys/desc.h"
+#include "base/arena.h"
 #include "base/error.h"
 #include "kv/kv.h"
 
@@ -621,6 +622,15 @@ int rl_txn_fkey_statement_end(rl_txn *txn, rl_error *err);
  * the view has none, -1 with err. */
 int rl_txn_unique_index_by_id(rl_txn *txn, uint64_t id, char *schema, char *name,
                               rl_index_def *def, rl_error *err);
+/* The column defaults a FOREIGN KEY's SET DEFAULT action writes: the
+ * catalog keeps their texts and cannot evaluate them, so the SQL layer
+ * hands it this (per statement; NULL: NULLs, as with no default). It puts
+ * the default of column `col` of table d (schema.table) into *out, NULL if
+ * the column has none, its bytes in `arena` (valid until the row is
+ * written); 0 or -1 with err. */
+typedef int (*rl_default_fn)(void *ctx, const char *schema, const rl_table_desc *d,
+                             size_t col, rl_arena *arena, rl_datum *out, rl_error *err);
+void rl_txn_set_default_fn(rl_txn *txn, rl_default_fn fn, void *ctx);
 /* Off: row writes keep FOREIGN KEY entries but check no referenced key (a
  * rebuild writing back rows that were valid, in any order). */
 void rl_txn_fkey_checks(rl_txn *txn, bool on);

@@ -284,6 +284,8 @@ struct rl_txn {
     struct cat_fkey *fk;
     size_t nfk, capfk;
     bool fk_built, fk_checks_off;
+    rl_default_fn default_fn; /* SET DEFAULT's values (the SQL layer's) */
+    void *default_ctx;
     uint64_t fk_rel_version, fk_gen;
     struct fkey_deferred *fkd;
     size_t nfkd, capfkd;

@@ -447,8 +447,15 @@ static int expect_unreferenced(rl_txn *t, const cat_fkey *f, const rl_buf *prefi
                        err);
 }
 
+void rl_txn_set_default_fn(rl_txn *t, rl_default_fn fn, void *ctx)
+{
+    t->default_fn = fn;
+    t->default_ctx = ctx;
+}
+
 /* One referencing row (key rk of table cd) after its referenced key went:
- * deleted (CASCADE), or its key columns set to NULL or (CASCADE on UPDATE)
+ * deleted (CASCADE), or its key columns set to NULL, to their defaults
+ * (SET DEFAULT, through the SQL layer's default_fn) or (CASCADE on UPDATE)
  * to the new key `nw` (columns rcols of referenced table pd). */
 static int act_on_row(rl_txn *t, const cat_fkey *f, const rl_table_desc *cd, const uint8_t *rk,
                       size_t rkl, char action, const rl_table_desc *pd, const int *rcols,
@@ -460,6 +467,8 @@ static int act_on_row(rl_txn *t, const cat_fkey *f, const rl_table_desc *cd, con
     size_t vl = 0;
     rl_buf arena;
     rl_buf_init(&arena, 0);
+    rl_arena defaults;
+    memset(&defaults, 0, sizeof defaults);
     rl_row *row = malloc(sizeof *row);
     int rc = row ? cat_view_get(t, rk, rkl, &val, &vl, err) : oom(err);
     if (rc == 1)
@@ -472,12 +481,17 @@ static int act_on_row(rl_txn *t, const cat_fkey *f, const rl_table_desc *cd, con
             assert(c >= 0);
             if (action == RL_FKEY_CASCADE)
                 nr[c] = nw[rcols[j]];
+            else if (action == RL_FKEY_SET_DEFAULT && t->default_fn)
+                rc = t->default_fn(t->default_ctx, f->schema, cd, (size_t)c, &defaults, &nr[c],
+                                   err) < 0 ? -1 : rc;
             else
                 nr[c].isnull = true;
         }
         (void)pd;
-        rc = rl_txn_update(t, cd, rk, rkl, nr, err);
+        if (rc == 1)
+            rc = rl_txn_update(t, cd, rk, rkl, nr, err);
     }
+    rl_arena_free(&defaults);
     free(val);
     free(row);
     rl_buf_free(&arena);

@@ -82,6 +82,38 @@ int rl_default_eval(rl_expr_ctx *ec, const rl_defaults *d, size_t c, rl_value *o
     return 1;
 }
 
+int rl_default_for_fkey(void *ctx, const char *schema, const rl_table_desc *d, size_t col,
+                        rl_arena *arena, rl_datum *out, rl_error *err)
+{
+    rl_exec *x = ctx;
+    rl_relation rel;
+    memset(out, 0, sizeof *out);
+    out->isnull = true;
+    rl_rowset *shape = NULL;
+    int rc = rl_relation_lookup(x, schema, d->name, &rel);
+    if (rc == 0 && !(shape = rl_relation_shape(x, &rel, rel.name)))
+        rc = -1;
+    rl_defaults defs;
+    if (rc == 0 && col < shape->ncols)
+        rc = rl_defaults_of(x, &rel, shape, shape->ncols, &defs);
+    rl_expr_ctx ec = {.x = x, .arena = arena};
+    rl_value v, stored;
+    int got = rc == 0 && col < shape->ncols ? rl_default_eval(&ec, &defs, col, &v) : 0;
+    if (got > 0)
+        rc = rl_value_coerce(&ec, &v, shape->cols[col].oid, shape->cols[col].typmod, false,
+                             &stored, -1) < 0 || rl_value_own(arena, &stored) < 0
+                 ? -1
+                 : 0;
+    if (got < 0)
+        rc = -1;
+    if (rc == 0 && got > 0)
+        *out = stored.d;
+    rl_rowset_free(shape);
+    if (rc < 0 && err != x->err)
+        *err = *x->err;
+    return rc;
+}
+
 /* ---------------------------------------------------------------- DDL */
 
 /* expr analysed as column's DEFAULT: 1 with its texts in *tx, 0 a NULL

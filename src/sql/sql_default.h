@@ -31,6 +31,12 @@ int rl_defaults_of(rl_exec *x, const rl_relation *rel, const rl_rowset *shape, s
  * the value to the column (its typmod, as PostgreSQL's coercion does). */
 int rl_default_eval(rl_expr_ctx *ec, const rl_defaults *d, size_t c, rl_value *out);
 
+/* The catalog's rl_default_fn (ctx: the statement's rl_exec): a FOREIGN
+ * KEY's SET DEFAULT action takes the column's default, evaluated and
+ * assigned to it. The DML statements set it for their run. */
+int rl_default_for_fkey(void *ctx, const char *schema, const rl_table_desc *d, size_t col,
+                        rl_arena *arena, rl_datum *out, rl_error *err);
+
 /* CREATE TABLE's column defaults for the new stored table schema.table
  * (0A000 for a DuckLake table's own columns). 0 or -1. */
 int rl_default_create_table(rl_exec *x, const char *schema, const char *table,

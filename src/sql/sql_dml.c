@@ -194,6 +194,24 @@ static int returning_complete(rl_exec *x, returning *r, const char *tag)
     return rc;
 }
 
+/* The statement's transaction, its FOREIGN KEYs' SET DEFAULT actions
+ * taking the columns' defaults through this statement (sql_default.c);
+ * dml_done takes that away when the statement ends. */
+static rl_txn *dml_txn(rl_exec *x)
+{
+    rl_txn *txn = rl_exec_txn(x);
+    if (txn)
+        rl_txn_set_default_fn(txn, rl_default_for_fkey, x);
+    return txn;
+}
+
+static int dml_done(rl_exec *x, int rc)
+{
+    if (x->s->txn)
+        rl_txn_set_default_fn(x->s->txn, NULL, NULL);
+    return rc;
+}
+
 /* ---------------------------------------------------------- insert row */
 
 /* A stored table's row as the catalog takes it: the columns of the shape
@@ -214,7 +232,7 @@ int rl_dml_insert_row(rl_exec *x, const rl_relation *rel, const rl_value *row)
     if (rel->kind != RL_REL_STORED)
         return rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1, "cannot change relation \"%s\"",
                              rel->name);
-    rl_txn *txn = rl_exec_txn(x);
+    rl_txn *txn = dml_txn(x);
     if (!txn)
         return -1;
     rl_datum d[RL_MAX_COLUMNS];
@@ -485,7 +503,7 @@ static int conflict_update(rl_exec *x, const rl_relation *rel, const rl_rowset *
                            size_t ntab, conflict *cf, const rl_value *proposed, rl_value *out,
                            rl_arena *arena)
 {
-    rl_txn *txn = rl_exec_txn(x);
+    rl_txn *txn = dml_txn(x);
     if (!txn)
         return -1;
     int once = affect_once(x, cf, cf->key.data, cf->key.len);
@@ -552,7 +570,7 @@ static int insert_resolving(rl_exec *x, const rl_relation *rel, const rl_rowset 
     *ret_row = row;
     if (!cf || rel->kind != RL_REL_STORED)
         return rl_dml_insert_row(x, rel, row);
-    rl_txn *txn = rl_exec_txn(x);
+    rl_txn *txn = dml_txn(x);
     if (!txn)
         return -1;
     rl_datum d[RL_MAX_COLUMNS];
@@ -834,7 +852,7 @@ static int conflict_open(rl_exec *x, const PgQuery__InsertStmt *st, const rl_rel
         rl_error_hint(x->err, "For example, ON CONFLICT (column_name).");
         return -1;
     }
-    rl_txn *txn = rel->kind == RL_REL_STORED ? rl_exec_txn(x) : NULL;
+    rl_txn *txn = rel->kind == RL_REL_STORED ? dml_txn(x) : NULL;
     if (rel->kind == RL_REL_STORED && !txn)
         return -1;
     if (rl_index_arbiters(x, txn, rel, oc->infer, &cf->arb) < 0)
@@ -905,7 +923,7 @@ int rl_dml_insert(rl_exec *x, const PgQuery__InsertStmt *st)
     }
     conflict_free(&cfs);
     rl_rowset_free(shape);
-    return returning_finish(x, &ret, rc, "INSERT 0", count);
+    return dml_done(x, returning_finish(x, &ret, rc, "INSERT 0", count));
 }
 
 /* ------------------------------------------ UPDATE / DELETE: the join */
@@ -1549,7 +1567,7 @@ static int update_row(dml_job *j, rl_expr_ctx *ec, size_t r, void *ctx)
             dst[c] = nrow[c];
         }
     } else {
-        rl_txn *txn = rl_exec_txn(j->x);
+        rl_txn *txn = dml_txn(j->x);
         if (!txn)
             return -1;
         rl_datum d[RL_MAX_COLUMNS];
@@ -1583,7 +1601,7 @@ int rl_dml_update(rl_exec *x, const PgQuery__UpdateStmt *st)
     if (rc == 0)
         rc = job_run(&j, update_row, &u);
     job_free(&j);
-    return returning_finish(x, &u.ret, rc, "UPDATE", u.count);
+    return dml_done(x, returning_finish(x, &u.ret, rc, "UPDATE", u.count));
 }
 
 /* --------------------------------------------------------------- DELETE */
@@ -1600,7 +1618,7 @@ static int delete_row(dml_job *j, rl_expr_ctx *ec, size_t r, void *ctx)
     if (j->rel.kind == RL_REL_TEMP) {
         dc->gone[r] = true;
     } else {
-        rl_txn *txn = rl_exec_txn(j->x);
+        rl_txn *txn = dml_txn(j->x);
         if (!txn)
             return -1;
         const rl_rowsrc *src = &j->target->src[r];
@@ -1670,7 +1688,7 @@ static int delete_by_ctids(rl_exec *x, const PgQuery__DeleteStmt *st, dml_job *j
         items = &one;
         nitems = 1;
     }
-    rl_txn *txn = rl_exec_txn(x);
+    rl_txn *txn = dml_txn(x);
     if (!txn)
         return -1;
     uint64_t *done = calloc(nitems ? nitems : 1, sizeof *done);
@@ -1750,7 +1768,7 @@ int rl_dml_delete(rl_exec *x, const PgQuery__DeleteStmt *st)
         free(dc.gone);
         job_free(&j);
     }
-    return returning_finish(x, &dc.ret, rc, "DELETE", dc.count);
+    return dml_done(x, returning_finish(x, &dc.ret, rc, "DELETE", dc.count));
 }
 
 /* ------------------------------------------------ RETURNING's Describe */

@@ -164,6 +164,12 @@ struct rl_catalog {
     /* Snapshots that waited for a flush before their first read (no
      * durable view to take), and the time they waited. */
     _Atomic uint64_t snapshot_waits, snapshot_wait_ns;
+    /* Sequences' states in memory (seqobj.c), loaded at first use: memory
+     * is the truth on the one writer; `logged` is the state last made
+     * durable (under seq_lock, held across that write's durable wait). */
+    pthread_mutex_t seq_lock;
+    struct cat_seq_state *seqs;
+    size_t nseqs, capseqs;
 };
 
 

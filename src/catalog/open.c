@@ -231,6 +231,7 @@ rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_
     }
     pthread_mutex_init(&cat->lock, NULL);
     pthread_mutex_init(&cat->name_lock, NULL);
+    pthread_mutex_init(&cat->seq_lock, NULL);
     cat->name_gen = 1;
     atomic_flag_clear(&cat->failed_claim);
     atomic_init(&cat->failed, false);
@@ -330,6 +331,8 @@ int rl_catalog_close(rl_catalog *cat, rl_error *err)
         free(cat->log[i].blob);
     pthread_mutex_destroy(&cat->lock);
     pthread_mutex_destroy(&cat->name_lock);
+    pthread_mutex_destroy(&cat->seq_lock);
+    free(cat->seqs);
     free(cat);
     return rc;
 }

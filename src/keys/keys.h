@@ -140,6 +140,11 @@ void rl_key_fkey_entries(rl_buf *b, uint64_t id);
  * of a table's (table NULL: a schema's) definitions. */
 void rl_key_check(rl_buf *b, const char *schema, const char *table, const char *name);
 void rl_key_check_prefix(rl_buf *b, const char *schema, const char *table);
+/* A sequence's definition (0x80 0C schema name; name NULL: the prefix of
+ * a schema's, schema NULL too: of all), and its state (0x80 0D + id, 8
+ * bytes big-endian), which the catalog writes outside transactions. */
+void rl_key_sequence(rl_buf *b, const char *schema, const char *name);
+void rl_key_sequence_state(rl_buf *b, uint64_t id);
 
 
 /* Append "05 00 00 00 00 00 00 00 2a ..." (spaced lowercase hex). */

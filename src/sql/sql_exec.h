@@ -108,6 +108,8 @@ struct rl_session {
     rl_parse_cache *parse_cache; /* trees of texts this session sent twice; lazily made */
     rl_subtype *subtypes;  /* result types of scalar subqueries (sql_expr.c); lazily made */
     rl_check_cache *checks; /* parsed CHECK expressions of one registry (sql_check.c) */
+    struct rl_seq_cache *seqs; /* sequences this session used: currval, cached values (sql_seq.c) */
+    uint32_t last_seq;     /* lastval's sequence (pg_class oid), 0: none yet */
     uint64_t exec_seq;     /* last rl_exec.id handed out */
     struct rl_pgc_tables *pgc_tables; /* sql_pgcatalog.c: this statement's tables */
     struct rl_pgc_memo *pgc_memo;     /* sql_pgcatalog.c: this transaction's fingerprint */

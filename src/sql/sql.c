@@ -1654,8 +1654,11 @@ static int describe_prepared(rl_exec *x, rl_prepared *p, rl_describe *out)
         x->params = unbound;
         x->nparams = p->nparams;
         const rl_parsed *prev = rl_parsed_activate(p->parsed);
+        bool was = x->describing;
+        x->describing = true; /* nextval and setval change nothing now */
         p->shape = returning ? rl_dml_returning_describe(x, n)
                              : rl_select_describe(x, n->select_stmt);
+        x->describing = was;
         x->params = bound;
         x->nparams = nbound;
         rl_parsed_activate(prev);

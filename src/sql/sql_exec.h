@@ -136,6 +136,7 @@ typedef struct rl_exec {
     const rl_value *params;   /* $1.. of the extended protocol */
     size_t nparams;
     bool explain_analyze;
+    bool describing;          /* run for its shape only (Describe): no side effects (nextval) */
     uint64_t keys_read;       /* store keys read by this statement */
     int8_t ctids;             /* does the text mention ctid? 0 = not looked yet, 1 yes, -1 no */
     uint64_t id;              /* this execution, for per-statement caches; 0 = none yet */

@@ -598,10 +598,14 @@ int rl_seq_nextval(rl_exec *x, uint32_t oid, int64_t *out, int loc)
 
 static uint32_t oid_of(const rl_value *v) { return (uint32_t)v->d.v.i; }
 
+/* Evaluated for a type only (typing row, Describe): no call may change or
+ * read a sequence then; the value is a placeholder of the right type. */
+static bool shape_only(const rl_expr_ctx *c) { return c->typing || c->x->describing; }
+
 int rl_fn_nextval(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
     int64_t v = 0;
-    if (!c->typing && rl_seq_nextval(c->x, oid_of(&a[0]), &v, loc) < 0)
+    if (!shape_only(c) && rl_seq_nextval(c->x, oid_of(&a[0]), &v, loc) < 0)
         return -1;
     rl_val_int(out, RL_OID_INT8, v);
     return 0;
@@ -610,7 +614,7 @@ int rl_fn_nextval(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 int rl_fn_currval(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
     rl_val_int(out, RL_OID_INT8, 0);
-    if (c->typing)
+    if (shape_only(c))
         return 0;
     seq_found f;
     if (find_by_oid(c->x, oid_of(&a[0]), &f, loc) < 0)
@@ -627,7 +631,7 @@ int rl_fn_currval(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 int rl_fn_lastval(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
     rl_val_int(out, RL_OID_INT8, 0);
-    if (c->typing)
+    if (shape_only(c))
         return 0;
     rl_seq_cache *e = c->x->s->last_seq ? cache_find(c->x->s, c->x->s->last_seq) : NULL;
     if (!e || !e->last_valid)
@@ -649,7 +653,7 @@ int rl_fn_setval(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
     int64_t v = a[1].d.v.i;
     bool called = n < 3 || a[2].d.v.b;
     rl_val_int(out, RL_OID_INT8, v);
-    if (c->typing)
+    if (shape_only(c))
         return 0;
     rl_exec *x = c->x;
     seq_found f;
@@ -694,7 +698,7 @@ static int owner_visit(void *ctx, const char *schema, const char *name, const rl
 int rl_fn_get_serial_sequence(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
     rl_val_null(out, RL_OID_TEXT);
-    if (c->typing)
+    if (shape_only(c))
         return 0;
     rl_value rel;
     if (rl_regclass_from_text(c, (const char *)a[0].d.v.s.p, a[0].d.v.s.len, false, &rel, loc) <

@@ -1958,7 +1958,9 @@ static int is_sequence_row(gen_ctx *g, const seq_ent *e)
     put_str(g, 0, g->x->s->eng->database);
     put_str(g, 1, e->schema);
     put_str(g, 2, e->name);
-    put_str(g, 3, rl_oid_type_name(seq_type_oid(&e->def)));
+    put_str(g, 3, e->def.type_bytes == 2   ? "smallint"
+                  : e->def.type_bytes == 4 ? "integer"
+                                           : "bigint");
     put_int(g, 4, e->def.type_bytes * 8);
     put_int(g, 5, 2);
     put_int(g, 6, 0);

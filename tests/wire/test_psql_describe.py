@@ -57,6 +57,12 @@ INDEXES = (
     " CONSTRAINT dates CHECK (id > -1) NO INHERIT);"
     "ALTER TABLE prices ADD CONSTRAINT later CHECK (id < 1000) NOT VALID;"
     "ALTER TABLE ducklake_snapshot ADD CONSTRAINT snap_pos CHECK (snapshot_id >= 0);"
+    # sequences (0x80 0C / 0D): \ds lists them, \d describes one with its
+    # "Owned by:" (pg_depend) and "Sequence for identity column" never
+    "CREATE SEQUENCE plain_seq;"
+    "CREATE SEQUENCE small_seq AS smallint INCREMENT 5 MINVALUE -10 MAXVALUE 1000 START 0 CACHE 4 CYCLE;"
+    "CREATE SEQUENCE notes_id_seq AS integer OWNED BY notes.id;"
+    "CREATE SEQUENCE docs.doc_seq INCREMENT -1;"
 )
 
 SAME = [
@@ -96,6 +102,13 @@ SAME = [
     r"\d ducklake_schema_pkey",
     r"\d+ ducklake_schema_pkey",
     r"\d nothing_like_this",
+    r"\ds",
+    r"\ds *_seq",
+    r"\ds docs.*",
+    r"\d plain_seq",
+    r"\d small_seq",
+    r"\d+ notes_id_seq",
+    r"\d docs.doc_seq",
     r"\d ducklake_data_file",
     r"\d+ ducklake_table",
     r"\d ducklake_data_file_table_id_data_file_id_idx",
@@ -144,6 +157,7 @@ SIZED = [
     r"\di+",
     r"\dt+ ducklake_data*",
     r"\di+ df_path",
+    r"\ds+",
 ]
 
 # command -> (RockLake's exact output, why it differs from PostgreSQL's)

@@ -1787,16 +1787,18 @@ static int class_row(gen_ctx *g, const table_ent *t)
 
 /* ------------------------------------------------------------ sequences */
 
-/* One sequence of the lake, as this statement's transaction sees it. */
+/* One sequence of a lake, as this statement's transaction sees it. */
 typedef struct seq_ent {
     char schema[64], name[64];
     rl_seq_def def;
     uint32_t oid, nsoid;
+    rl_txn *txn; /* its lake's transaction */
 } seq_ent;
 
 typedef struct seq_list {
     seq_ent *v;
     size_t n, cap;
+    rl_txn *txn; /* the lake being listed */
 } seq_list;
 
 static int seq_collect(void *ctx, const char *schema, const char *name, const rl_seq_def *def)
@@ -1812,19 +1814,49 @@ static int seq_collect(void *ctx, const char *schema, const char *name, const rl
     e->def = *def;
     e->oid = rl_pgcatalog_rel_oid(schema, name);
     e->nsoid = rl_pgcatalog_namespace_oid(schema);
+    e->txn = l->txn;
     return 0;
 }
 
-/* The lake's sequences into *l (free l->v): 0, or -1 with x's error. */
+static int seq_list_lake(void *ctx, rl_txn *t, rl_format fmt)
+{
+    (void)fmt;
+    seq_list *l = ctx;
+    l->txn = t;
+    rl_error e;
+    memset(&e, 0, sizeof e);
+    return rl_txn_list_sequences(t, NULL, seq_collect, l, &e) == 0 ? 0 : -1;
+}
+
+/* Creation order (a lake's ids grow), as PostgreSQL's heap lists pg_class. */
+static int seq_cmp(const void *a, const void *b)
+{
+    const seq_ent *x = a, *y = b;
+    uintptr_t tx = (uintptr_t)x->txn, ty = (uintptr_t)y->txn; /* lakes apart */
+    if (tx != ty)
+        return tx < ty ? -1 : 1;
+    return x->def.id < y->def.id ? -1 : x->def.id > y->def.id;
+}
+
+/* The sequences of every lake of the database into *l (free l->v), this
+ * statement's lake first: 0, or -1 with x's error. */
 static int load_sequences(rl_exec *x, seq_list *l)
 {
     memset(l, 0, sizeof *l);
     rl_txn *t = rl_exec_txn(x);
     if (!t)
         return -1;
+    l->txn = t;
     int rc = rl_txn_list_sequences(t, NULL, seq_collect, l, x->err);
+    size_t mine = l->n;
+    if (rc == 0)
+        rc = rl_lakes_each_other(x, seq_list_lake, l);
     if (rc != 0 && !x->err->sqlstate[0])
         rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    if (rc == 0) {
+        qsort(l->v, mine, sizeof *l->v, seq_cmp);
+        qsort(l->v + mine, l->n - mine, sizeof *l->v, seq_cmp);
+    }
     return rc == 0 ? 0 : -1;
 }
 
@@ -1897,8 +1929,7 @@ static int gen_sequence(gen_ctx *g) { return each_sequence(g, sequence_row); }
 static int sequences_view_row(gen_ctx *g, const seq_ent *e)
 {
     rl_seq_state st;
-    rl_txn *t = rl_exec_txn(g->x);
-    if (!t || rl_txn_sequence_state(t, &e->def, &st, g->x->err) < 0)
+    if (rl_txn_sequence_state(e->txn, &e->def, &st, g->x->err) < 0)
         return -1;
     const char *owner = rl_pgcatalog_role_name(g->x, OWNER_OID);
     put_str(g, 0, e->schema);
@@ -1927,10 +1958,10 @@ static int depend_row(gen_ctx *g, const seq_ent *e)
 {
     if (!e->def.owned_table[0])
         return 0;
-    rl_txn *t = rl_exec_txn(g->x);
+    rl_txn *t = e->txn;
     rl_error probe;
     memset(&probe, 0, sizeof probe);
-    const rl_table_desc *d = t ? rl_txn_find_table(t, e->schema, e->def.owned_table, &probe) : NULL;
+    const rl_table_desc *d = rl_txn_find_table(t, e->schema, e->def.owned_table, &probe);
     size_t nc = d ? rl_txn_table_ncols(t, d) : 0, attnum = 0;
     for (size_t i = 0; i < nc && !attnum; i++)
         if (strcmp(d->cols[i].name, e->def.owned_column) == 0)

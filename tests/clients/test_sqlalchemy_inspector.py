@@ -62,6 +62,11 @@ EXTRA = [
     "CONSTRAINT code_set CHECK (code <> '') NO INHERIT)",
     "ALTER TABLE priced ADD CONSTRAINT later CHECK (id < 1000) NOT VALID",
     "ALTER TABLE ducklake_snapshot ADD CONSTRAINT snap_pos CHECK (snapshot_id >= 0)",
+    # sequences: get_sequence_names / has_sequence (pg_class relkind 'S'), one
+    # OWNED BY a column, one in the second schema
+    "CREATE SEQUENCE notes_seq",
+    "CREATE SEQUENCE note_refs_id_seq AS integer OWNED BY note_refs.id",
+    "CREATE SEQUENCE meta2.meta_seq INCREMENT 10",
 ]
 
 # call -> why it differs today. Checked exactly: a new difference fails, and
@@ -134,7 +139,9 @@ def reflect(url):
         out["has"] = outcome(lambda: (ins.has_table("ducklake_table"), ins.has_table("nope"),
                                       ins.has_table("ducklake_metadata", "meta2"),
                                       ins.has_schema("meta2"), ins.has_schema("nope"),
-                                      ins.has_sequence("nope"), ins.has_index(
+                                      ins.has_sequence("nope"), ins.has_sequence("notes_seq"),
+                                      ins.has_sequence("meta_seq", "meta2"),
+                                      ins.has_sequence("meta_seq"), ins.has_index(
                                           "ducklake_snapshot", "ducklake_snapshot_pkey")))
         for t in TABLES:
             out[f"columns {t}"] = outcome(lambda: [column(c) for c in ins.get_columns(t)])

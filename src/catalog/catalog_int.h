@@ -413,6 +413,14 @@ int cat_wait_durable(rl_catalog *cat, uint64_t seq, const char *doing, rl_error 
 /* The same for a commit's pending write, which it consumes (NULL: none). */
 int cat_write_wait(rl_catalog *cat, kv_pending *p, const char *doing, rl_error *err);
 
+/* ----------------------------------------------------------------- seqobj.c */
+
+/* A clean close of a writer: each sequence's state in memory made durable
+ * exactly (PostgreSQL's shutdown checkpoint keeps it, so a clean restart
+ * skips no value); its logged-ahead count set to 0 first, so a nextval
+ * still running logs again before it hands out a value. Best effort. */
+void cat_seq_write_back(rl_catalog *cat);
+
 /* --------------------------------------------------------------- counters.c */
 
 counter *cat_counter_locked(rl_catalog *cat, const char *name, rl_error *err);

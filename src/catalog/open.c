@@ -311,6 +311,8 @@ int rl_catalog_close(rl_catalog *cat, rl_error *err)
     if (!cat)
         return 0;
     int rc = 0;
+    if (cat->kv && !cat->read_only && !atomic_load(&cat->fenced))
+        cat_seq_write_back(cat); /* while this writer holds the lease */
     rl_lease_stop(cat->lease, true);
     if (cat->kv) {
         kv_error ke;

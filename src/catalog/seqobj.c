@@ -561,3 +561,19 @@ int rl_txn_sequence_state(rl_txn *t, const rl_seq_def *d, rl_seq_state *out, rl_
     pthread_mutex_unlock(&cat->seq_lock);
     return st ? 0 : -1;
 }
+
+void cat_seq_write_back(rl_catalog *cat)
+{
+    pthread_mutex_lock(&cat->seq_lock);
+    for (size_t i = 0; i < cat->nseqs; i++) {
+        rl_seq_state *s = &cat->seqs[i].s;
+        if (s->log_cnt == 0) /* the store holds it already (or logged ahead of it) */
+            continue;
+        s->log_cnt = 0;
+        rl_error e;
+        memset(&e, 0, sizeof e);
+        if (state_write_locked(cat, cat->seqs[i].id, s->last_value, s->is_called, &e) < 0)
+            break; /* the logged state stays: values skipped, none repeated */
+    }
+    pthread_mutex_unlock(&cat->seq_lock);
+}

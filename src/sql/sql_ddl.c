@@ -38,6 +38,7 @@
 #include "sql/sql_parse.h"
 #include "sql/sql_relation.h"
 #include "sql/sql_scan.h"
+#include "sql/sql_seq.h"
 #include "sql/sql_stmt.h"
 #include "sql/sql_value.h"
 
@@ -643,7 +644,8 @@ static int table_dependents_follow(rl_exec *x, rl_txn *txn, const char *schema,
     if (rl_index_table_changed(x, txn, schema, table, ch) < 0 ||
         rl_check_table_changed(x, txn, schema, table, ch) < 0 ||
         rl_default_table_changed(x, txn, schema, table, ch) < 0 ||
-        rl_fkey_table_changed(x, txn, schema, table, ch) < 0)
+        rl_fkey_table_changed(x, txn, schema, table, ch) < 0 ||
+        rl_seq_table_changed(x, txn, schema, table, ch) < 0)
         return -1;
     return rl_comment_table_changed(x, txn, schema, table, ch);
 }
@@ -711,6 +713,14 @@ static int drop_table(rl_exec *x, const PgQuery__Node *obj, bool missing_ok, boo
             return -1;
         rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1, "\"%s\" is not a table", name);
         rl_error_hint(x->err, "Use DROP INDEX to remove an index.");
+        return -1;
+    }
+    int is_seq = rl_txn_sequence_exists(txn, sch, name, x->err);
+    if (is_seq != 0) {
+        if (is_seq < 0)
+            return -1;
+        rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1, "\"%s\" is not a table", name);
+        rl_error_hint(x->err, "Use DROP SEQUENCE to remove a sequence.");
         return -1;
     }
 absent:

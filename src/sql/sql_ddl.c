@@ -95,8 +95,9 @@ typedef struct col_spec {
     int32_t typmod;
     bool not_null, pk, unique, check;
     int location;
-    const PgQuery__Node *def; /* DEFAULT expression (ADD COLUMN only), or NULL */
+    const PgQuery__Node *def; /* DEFAULT expression, or NULL */
     bool references;          /* REFERENCES: a FOREIGN KEY made after the table */
+    uint8_t serial;           /* smallserial / serial / bigserial: 2, 4, 8 bytes; 0 none */
 } col_spec;
 
 static int constraint_apply(rl_exec *x, const PgQuery__Constraint *c, col_spec *cs)
@@ -134,6 +135,38 @@ static int not_a_system_column(rl_exec *x, const char *name, int location)
     return 0;
 }
 
+/* transformColumnDefinition's serial types: a one-part type name
+ * smallserial / serial2, serial / serial4, bigserial / serial8 is that
+ * integer, NOT NULL, its default the nextval of a sequence made for it
+ * (create_serials). 0 (cs->serial set or not), -1 (0A000 for an array). */
+static int serial_type(rl_exec *x, const PgQuery__ColumnDef *cd, col_spec *cs)
+{
+    static const struct {
+        const char *name;
+        uint32_t oid;
+        uint8_t bytes;
+    } serials[] = {{"smallserial", RL_OID_INT2, 2}, {"serial2", RL_OID_INT2, 2},
+                   {"serial", RL_OID_INT4, 4},      {"serial4", RL_OID_INT4, 4},
+                   {"bigserial", RL_OID_INT8, 8},   {"serial8", RL_OID_INT8, 8}};
+    const PgQuery__TypeName *tn = cd->type_name;
+    const char *name = tn->n_names == 1 ? rl_node_string(tn->names[0]) : NULL;
+    if (!name || tn->pct_type)
+        return 0;
+    for (size_t i = 0; i < sizeof serials / sizeof serials[0]; i++) {
+        if (strcmp(name, serials[i].name) != 0)
+            continue;
+        if (tn->n_array_bounds)
+            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, tn->location,
+                                 "array of serial is not implemented");
+        cs->serial = serials[i].bytes;
+        cs->oid = serials[i].oid;
+        cs->typmod = -1;
+        cs->not_null = true;
+        return 0;
+    }
+    return 0;
+}
+
 static int column_def(rl_exec *x, const PgQuery__ColumnDef *cd, col_spec *cs)
 {
     memset(cs, 0, sizeof *cs);
@@ -146,13 +179,16 @@ static int column_def(rl_exec *x, const PgQuery__ColumnDef *cd, col_spec *cs)
                              cd->colname);
     if (not_a_system_column(x, cd->colname, cd->location) < 0)
         return -1;
-    if (!cd->type_name || rl_type_from_typename(x, cd->type_name, &cs->oid, &cs->typmod) < 0)
+    if (!cd->type_name || serial_type(x, cd, cs) < 0 ||
+        (!cs->serial && rl_type_from_typename(x, cd->type_name, &cs->oid, &cs->typmod) < 0))
         return -1;
     cs->def = cd->raw_default;
+    bool serial_not_null = cs->not_null;
     for (size_t i = 0; i < cd->n_constraints; i++)
         if (cd->constraints[i]->node_case == PG_QUERY__NODE__NODE_CONSTRAINT &&
             constraint_apply(x, cd->constraints[i]->constraint, cs) < 0)
             return -1;
+    cs->not_null |= serial_not_null;
     return 0;
 }
 
@@ -160,7 +196,7 @@ static int column_def(rl_exec *x, const PgQuery__ColumnDef *cd, col_spec *cs)
  * session, which keeps none yet (a stored table's: sql_default.c). */
 static int no_temp_default(rl_exec *x, const col_spec *cs)
 {
-    if (!cs->def)
+    if (!cs->def && !cs->serial)
         return 0;
     return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cs->location,
                          "column defaults on temporary tables are not supported by RockLake");
@@ -529,6 +565,64 @@ static int create_key_constraints(rl_exec *x, rl_txn *txn, const char *schema, c
     return rc;
 }
 
+/* The serial columns of the new table schema.name: each its sequence
+ * (sql_seq.c) and the default nextval('<sequence>'::regclass), the name
+ * qualified as PostgreSQL writes it (regclass prints it back unqualified
+ * where the search path finds it). A DEFAULT beside a serial is 42601. */
+static int create_serials(rl_exec *x, const char *schema, const char *name, const col_spec *cols,
+                          size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!cols[i].serial)
+            continue;
+        if (cols[i].def)
+            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+                                 "multiple default values specified for column \"%s\" of table "
+                                 "\"%s\"",
+                                 cols[i].name, name);
+        char seq[64], qs[140], qn[140];
+        if (rl_seq_create_serial(x, schema, name, cols[i].name, cols[i].serial, seq) < 0)
+            return -1;
+        rl_quote_ident(schema, qs, sizeof qs);
+        rl_quote_ident(seq, qn, sizeof qn);
+        rl_buf text;
+        rl_buf_init(&text, 0);
+        rl_buf_put_str(&text, "nextval('");
+        for (const char *p = qs; *p; p++) /* as a string literal: quotes doubled */
+            rl_buf_put(&text, p, *p == '\'' ? 2 : 1);
+        rl_buf_put(&text, ".", 1);
+        for (const char *p = qn; *p; p++)
+            rl_buf_put(&text, p, *p == '\'' ? 2 : 1);
+        rl_buf_put_str(&text, "'::regclass)");
+        rl_buf_put_u8(&text, 0);
+        rl_parsed *p = NULL;
+        const PgQuery__Node *expr;
+        int rc = text.failed ? oom(x)
+                             : rl_stored_expr_parse(x, (const char *)text.data, &p, &expr);
+        if (rc == 0) {
+            const rl_parsed *prev = rl_parsed_activate(p);
+            rc = rl_default_set(x, schema, name, cols[i].name, cols[i].oid, expr);
+            rl_parsed_activate(prev);
+        }
+        rl_parsed_release(p);
+        rl_buf_free(&text);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* A DuckLake table's own columns are its format's: no serial. */
+static int no_serials(rl_exec *x, const col_spec *cols, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (cols[i].serial)
+            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cols[i].location,
+                                 "serial columns on DuckLake's own tables are not supported by "
+                                 "RockLake");
+    return 0;
+}
+
 static int create_stored(rl_exec *x, const PgQuery__CreateStmt *st, const col_spec *cols,
                          size_t n)
 {
@@ -566,7 +660,8 @@ static int create_stored(rl_exec *x, const PgQuery__CreateStmt *st, const col_sp
     if (!d || d->internal)
         return create_dynamic(x, txn, schema, name, cols, n) < 0 ||
                        create_key_constraints(x, txn, schema, name, st) < 0 ||
-                       rl_default_create_table(x, schema, name, st) < 0
+                       rl_default_create_table(x, schema, name, st) < 0 ||
+                       create_serials(x, schema, name, cols, n) < 0
                    ? -1
                    : rl_check_create_table(x, schema, name, st) < 0
                    ? -1
@@ -583,7 +678,7 @@ static int create_stored(rl_exec *x, const PgQuery__CreateStmt *st, const col_sp
     rl_column_desc extra[RL_MAX_COLUMNS];
     if (fixed_matches(x, d, fmt, cols, n, extra, &nextra) < 0 ||
         rl_txn_register_fixed_ext(txn, schema, d, nextra, extra, false, x->err) < 0 ||
-        rl_default_create_table(x, schema, name, st) < 0)
+        rl_default_create_table(x, schema, name, st) < 0 || no_serials(x, cols, n) < 0)
         return -1;
     if (rl_check_create_table(x, schema, name, st) < 0)
         return -1;

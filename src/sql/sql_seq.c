@@ -449,6 +449,54 @@ int rl_seq_create(rl_exec *x, const PgQuery__CreateSeqStmt *st)
     return rl_send_complete(x, "CREATE SEQUENCE");
 }
 
+/* Is `name` a relation of schema (a table, a sequence or an index)? 1, 0,
+ * -1. */
+static int relation_name_taken(rl_exec *x, rl_txn *t, const char *schema, const char *name)
+{
+    rl_error probe;
+    memset(&probe, 0, sizeof probe);
+    if (rl_txn_find_table(t, schema, name, &probe))
+        return 1;
+    int seq = rl_txn_sequence_exists(t, schema, name, x->err);
+    if (seq != 0)
+        return seq;
+    return rl_index_name_taken(x, t, schema, name);
+}
+
+int rl_seq_create_serial(rl_exec *x, const char *schema, const char *table, const char *column,
+                         uint8_t type_bytes, char *name)
+{
+    rl_txn *t = rl_exec_txn(x);
+    if (!t)
+        return -1;
+    for (int pass = 0;; pass++) { /* ChooseRelationName: seq, seq1, seq2, ... */
+        char label[16];
+        snprintf(label, sizeof label, pass ? "seq%d" : "seq", pass);
+        rl_object_name(table, column, label, name);
+        int taken = relation_name_taken(x, t, schema, name);
+        if (taken < 0)
+            return -1;
+        if (!taken)
+            break;
+    }
+    seq_opts o;
+    memset(&o, 0, sizeof o);
+    rl_seq_def def;
+    memset(&def, 0, sizeof def);
+    int64_t last = 0;
+    bool called = false, restarted;
+    if (apply_opts(x, &o, true, &def, &last, &called, &restarted) < 0)
+        return -1;
+    def.type_bytes = type_bytes; /* the column's type: its largest value the end */
+    def.max = type_max(type_bytes);
+    def.initial = last;
+    def.initial_called = called;
+    rl_str_copy(def.owned_table, sizeof def.owned_table, table);
+    rl_str_copy(def.owned_column, sizeof def.owned_column, column);
+    bool created;
+    return rl_txn_create_sequence(t, schema, name, &def, false, &created, x->err);
+}
+
 int rl_seq_alter(rl_exec *x, const PgQuery__AlterSeqStmt *st)
 {
     const PgQuery__RangeVar *rv = st->sequence;

@@ -565,6 +565,38 @@ static int create_key_constraints(rl_exec *x, rl_txn *txn, const char *schema, c
     return rc;
 }
 
+/* Is `name` a relation of schema (a table, a sequence or an index)? 1, 0,
+ * -1. */
+static int relation_name_taken(rl_exec *x, rl_txn *t, const char *schema, const char *name)
+{
+    rl_error probe;
+    memset(&probe, 0, sizeof probe);
+    if (rl_txn_find_table(t, schema, name, &probe))
+        return 1;
+    int seq = rl_txn_sequence_exists(t, schema, name, x->err);
+    if (seq != 0)
+        return seq;
+    return rl_index_name_taken(x, t, schema, name);
+}
+
+/* ChooseRelationName for a serial column's sequence: <table>_<column>_seq,
+ * then seq1, seq2, ... while a relation holds the name. 0 or -1. */
+static int serial_sequence_name(rl_exec *x, const char *schema, const char *table,
+                                const char *column, char *name)
+{
+    rl_txn *t = rl_exec_txn(x);
+    if (!t)
+        return -1;
+    for (int pass = 0;; pass++) {
+        char label[16];
+        snprintf(label, sizeof label, pass ? "seq%d" : "seq", pass);
+        rl_object_name(table, column, label, name);
+        int taken = relation_name_taken(x, t, schema, name);
+        if (taken <= 0)
+            return taken;
+    }
+}
+
 /* The serial columns of the new table schema.name: each its sequence
  * (sql_seq.c) and the default nextval('<sequence>'::regclass), the name
  * qualified as PostgreSQL writes it (regclass prints it back unqualified
@@ -581,7 +613,8 @@ static int create_serials(rl_exec *x, const char *schema, const char *name, cons
                                  "\"%s\"",
                                  cols[i].name, name);
         char seq[64], qs[140], qn[140];
-        if (rl_seq_create_serial(x, schema, name, cols[i].name, cols[i].serial, seq) < 0)
+        if (serial_sequence_name(x, schema, name, cols[i].name, seq) < 0 ||
+            rl_seq_create_serial(x, schema, seq, name, cols[i].name, cols[i].serial) < 0)
             return -1;
         rl_quote_ident(schema, qs, sizeof qs);
         rl_quote_ident(seq, qn, sizeof qn);

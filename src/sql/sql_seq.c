@@ -449,36 +449,12 @@ int rl_seq_create(rl_exec *x, const PgQuery__CreateSeqStmt *st)
     return rl_send_complete(x, "CREATE SEQUENCE");
 }
 
-/* Is `name` a relation of schema (a table, a sequence or an index)? 1, 0,
- * -1. */
-static int relation_name_taken(rl_exec *x, rl_txn *t, const char *schema, const char *name)
-{
-    rl_error probe;
-    memset(&probe, 0, sizeof probe);
-    if (rl_txn_find_table(t, schema, name, &probe))
-        return 1;
-    int seq = rl_txn_sequence_exists(t, schema, name, x->err);
-    if (seq != 0)
-        return seq;
-    return rl_index_name_taken(x, t, schema, name);
-}
-
-int rl_seq_create_serial(rl_exec *x, const char *schema, const char *table, const char *column,
-                         uint8_t type_bytes, char *name)
+int rl_seq_create_serial(rl_exec *x, const char *schema, const char *name, const char *table,
+                         const char *column, uint8_t type_bytes)
 {
     rl_txn *t = rl_exec_txn(x);
     if (!t)
         return -1;
-    for (int pass = 0;; pass++) { /* ChooseRelationName: seq, seq1, seq2, ... */
-        char label[16];
-        snprintf(label, sizeof label, pass ? "seq%d" : "seq", pass);
-        rl_object_name(table, column, label, name);
-        int taken = relation_name_taken(x, t, schema, name);
-        if (taken < 0)
-            return -1;
-        if (!taken)
-            break;
-    }
     seq_opts o;
     memset(&o, 0, sizeof o);
     rl_seq_def def;
@@ -549,6 +525,164 @@ static int object_name(rl_exec *x, const PgQuery__Node *obj, PgQuery__RangeVar *
     return 0;
 }
 
+/* ------------------------------------ column DEFAULTs that call one */
+
+/* The column defaults that call nextval of sequence schema.name (their
+ * texts hold its regclass literal; PostgreSQL keeps the dependency by
+ * oid): DROP SEQUENCE is 2BP01 with PostgreSQL's detail and hint unless
+ * CASCADE, which drops them with its notice; RENAME rewrites their texts
+ * to the new name (sql_default.c keeps them; the catalog lists them). */
+
+/* The two forms a regclass literal of schema.name takes in a stored
+ * default (regclassout's: bare where the search path finds it, else
+ * qualified), quotes doubled as in a string literal. */
+static void regclass_literals(const char *schema, const char *name, rl_buf *bare, rl_buf *qual)
+{
+    char qs[140], qn[140];
+    rl_quote_ident(schema, qs, sizeof qs);
+    rl_quote_ident(name, qn, sizeof qn);
+    rl_buf *out[2] = {bare, qual};
+    for (int k = 0; k < 2; k++) {
+        rl_buf_put(out[k], "'", 1);
+        for (const char *p = qs; k == 1 && *p; p++)
+            rl_buf_put(out[k], p, *p == '\'' ? 2 : 1);
+        if (k == 1)
+            rl_buf_put(out[k], ".", 1);
+        for (const char *p = qn; *p; p++)
+            rl_buf_put(out[k], p, *p == '\'' ? 2 : 1);
+        rl_buf_put_str(out[k], "'::regclass");
+        rl_buf_put_u8(out[k], 0);
+    }
+}
+
+/* text with every `from` replaced by `to`, into out (NUL-ended). */
+static void replace_all(const char *text, const char *from, const char *to, rl_buf *out)
+{
+    size_t fl = strlen(from);
+    for (const char *p = text, *hit; *p; p = hit + fl) {
+        hit = strstr(p, from);
+        if (!hit) {
+            rl_buf_put_str(out, p);
+            break;
+        }
+        rl_buf_put(out, p, (size_t)(hit - p));
+        rl_buf_put_str(out, to);
+    }
+    rl_buf_put_u8(out, 0);
+}
+
+static bool calls_sequence(const rl_check_con *c, const rl_buf *bare, const rl_buf *qual)
+{
+    return strstr(c->def.expr, (const char *)bare->data) ||
+           strstr(c->def.expr, (const char *)qual->data);
+}
+
+static int defaults_sequence_dropping(rl_exec *x, const char *schema, const char *name, bool cascade)
+{
+    rl_txn *txn = rl_exec_txn(x);
+    const rl_check_con *c;
+    size_t n;
+    if (!txn || rl_txn_defaults(txn, &c, &n, NULL, x->err) < 0)
+        return -1;
+    rl_buf bare, qual, detail;
+    rl_buf_init(&bare, 0);
+    rl_buf_init(&qual, 0);
+    rl_buf_init(&detail, 0);
+    regclass_literals(schema, name, &bare, &qual);
+    size_t hits = 0;
+    char (*gone)[2][RL_INDEX_NAME_MAX] = calloc(n ? n : 1, sizeof *gone);
+    int rc = gone ? 0 : rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        if (!calls_sequence(&c[i], &bare, &qual))
+            continue;
+        rl_buf_printf(&detail, "%s%sdefault value for column %s of table %s", hits ? "\n" : "",
+                      cascade ? "drop cascades to " : "", c[i].name, c[i].def.table);
+        rl_str_copy(gone[hits][0], RL_INDEX_NAME_MAX, c[i].def.table);
+        rl_str_copy(gone[hits++][1], RL_INDEX_NAME_MAX, c[i].name);
+    }
+    rl_buf_put_u8(&detail, 0);
+    if (rc == 0 && hits && !cascade) {
+        rl_exec_error(x, RL_SQLSTATE_DEPENDENT_OBJECTS_STILL_EXIST, -1,
+                      "cannot drop sequence %s because other objects depend on it", name);
+        rl_error_detail(x->err, "%s", (const char *)detail.data);
+        rl_error_hint(x->err, "Use DROP ... CASCADE to drop the dependent objects too.");
+        rc = -1;
+    } else if (rc == 0 && hits) {
+        /* PostgreSQL's notice: the one object, or how many with the list */
+        rl_error note;
+        memset(&note, 0, sizeof note);
+        if (hits == 1) {
+            rl_error_set(&note, RL_SQLSTATE_SUCCESSFUL_COMPLETION, "%s",
+                         (const char *)detail.data);
+        } else {
+            rl_error_set(&note, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
+                         "drop cascades to %zu other objects", hits);
+            rl_error_detail(&note, "%s", (const char *)detail.data);
+        }
+        if (x->sink && x->sink->notice)
+            x->sink->notice(x->sink->ctx, &note);
+        for (size_t i = 0; rc == 0 && i < hits; i++)
+            rc = rl_txn_put_default(txn, schema, gone[i][0], gone[i][1], NULL, NULL, x->err);
+    }
+    free(gone);
+    rl_buf_free(&bare);
+    rl_buf_free(&qual);
+    rl_buf_free(&detail);
+    return rc;
+}
+
+static int defaults_sequence_renamed(rl_exec *x, const char *schema, const char *name,
+                                const char *newname)
+{
+    rl_txn *txn = rl_exec_txn(x);
+    const rl_check_con *c;
+    size_t n;
+    if (!txn || rl_txn_defaults(txn, &c, &n, NULL, x->err) < 0)
+        return -1;
+    rl_buf ob, oq, nb, nq;
+    rl_buf_init(&ob, 0);
+    rl_buf_init(&oq, 0);
+    rl_buf_init(&nb, 0);
+    rl_buf_init(&nq, 0);
+    regclass_literals(schema, name, &ob, &oq);
+    regclass_literals(schema, newname, &nb, &nq);
+    /* collect first: each write rebuilds the registry c points into */
+    rl_check_con *hit = calloc(n ? n : 1, sizeof *hit);
+    rl_buf *texts = calloc(n ? 2 * n : 1, sizeof *texts);
+    size_t nh = 0;
+    int rc = hit && texts ? 0 : rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        if (!calls_sequence(&c[i], &ob, &oq))
+            continue;
+        const char *src[2] = {c[i].def.expr, c[i].def.pretty};
+        for (int k = 0; k < 2; k++) {
+            rl_buf once;
+            rl_buf_init(&once, 0);
+            replace_all(src[k], (const char *)oq.data, (const char *)nq.data, &once);
+            rl_buf_init(&texts[2 * nh + k], 0);
+            replace_all((const char *)once.data, (const char *)ob.data, (const char *)nb.data,
+                        &texts[2 * nh + k]);
+            rl_buf_free(&once);
+        }
+        hit[nh++] = c[i];
+    }
+    for (size_t i = 0; rc == 0 && i < nh; i++)
+        rc = texts[2 * i].failed || texts[2 * i + 1].failed
+                 ? rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory")
+                 : rl_txn_put_default(txn, hit[i].schema, hit[i].def.table, hit[i].name,
+                                      (const char *)texts[2 * i].data,
+                                      (const char *)texts[2 * i + 1].data, x->err);
+    for (size_t i = 0; texts && i < 2 * nh; i++)
+        rl_buf_free(&texts[i]);
+    free(texts);
+    free(hit);
+    rl_buf_free(&ob);
+    rl_buf_free(&oq);
+    rl_buf_free(&nb);
+    rl_buf_free(&nq);
+    return rc;
+}
+
 int rl_seq_drop(rl_exec *x, const PgQuery__DropStmt *st)
 {
     rl_txn *t = rl_exec_txn(x);
@@ -574,7 +708,10 @@ int rl_seq_drop(rl_exec *x, const PgQuery__DropStmt *st)
                 notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
                        "sequence \"%s\" does not exist, skipping", rv.relname);
             if (rc == 1 && pass == 1 &&
-                rl_txn_drop_sequence(t, schema_of(&rv), rv.relname, x->err) < 0)
+                (defaults_sequence_dropping(
+                     x, schema_of(&rv), rv.relname,
+                     st->behavior == PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE) < 0 ||
+                 rl_txn_drop_sequence(t, schema_of(&rv), rv.relname, x->err) < 0))
                 return -1;
         }
     }
@@ -599,7 +736,9 @@ int rl_seq_rename(rl_exec *x, const PgQuery__RenameStmt *st)
         return rl_exec_error(x, RL_SQLSTATE_NAME_TOO_LONG, -1, "identifier \"%s\" is too long",
                              st->newname);
     if (rl_txn_rename_sequence(rl_exec_txn(x), schema_of(st->relation), st->relation->relname,
-                               st->newname, x->err) < 0)
+                               st->newname, x->err) < 0 ||
+        defaults_sequence_renamed(x, schema_of(st->relation), st->relation->relname,
+                                    st->newname) < 0)
         return -1;
     return rl_send_complete(x, "ALTER SEQUENCE");
 }

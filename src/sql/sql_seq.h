@@ -24,13 +24,11 @@ int rl_seq_alter(rl_exec *x, const PgQuery__AlterSeqStmt *st);
 int rl_seq_drop(rl_exec *x, const PgQuery__DropStmt *st);
 int rl_seq_rename(rl_exec *x, const PgQuery__RenameStmt *st);
 
-/* The sequence of a serial column of the new table schema.table (CREATE
- * TABLE's smallserial / serial / bigserial): named as PostgreSQL's
- * ChooseRelationName names it (<table>_<column>_seq, then seq1, seq2, ...
- * while a relation holds the name) into name[64], of the column's type
- * (type_bytes 2, 4, 8), OWNED BY the column. 0 or -1. */
-int rl_seq_create_serial(rl_exec *x, const char *schema, const char *table, const char *column,
-                         uint8_t type_bytes, char *name);
+/* The sequence schema.name of a serial column of the new table
+ * schema.table (CREATE TABLE's smallserial / serial / bigserial): of the
+ * column's type (type_bytes 2, 4, 8), OWNED BY the column. 0 or -1. */
+int rl_seq_create_serial(rl_exec *x, const char *schema, const char *name, const char *table,
+                         const char *column, uint8_t type_bytes);
 
 /* nextval of the sequence with pg_class oid `oid`: 0 with *out, or -1
  * with x's error (42P01, 42809, 2200H, 25006). Not undone by ROLLBACK. */

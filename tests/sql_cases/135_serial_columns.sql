@@ -35,3 +35,18 @@ CREATE TABLE e1 (id serial[]);
 DROP TABLE t2;
 SELECT sequencename FROM pg_sequences ORDER BY 1;
 SELECT count(*) FROM pg_class WHERE relname LIKE 't2%';
+-- a sequence a default calls: renamed, the default follows; dropped, 2BP01
+-- unless CASCADE, which drops the defaults
+CREATE TABLE t4 (id serial, k int DEFAULT nextval('s'));
+ALTER SEQUENCE s RENAME TO s_renamed;
+ALTER SEQUENCE t4_id_seq RENAME TO t4_ids;
+SELECT a.attname, pg_get_expr(d.adbin, d.adrelid) FROM pg_attrdef d JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum WHERE d.adrelid IN ('t'::regclass, 't4'::regclass) ORDER BY d.adrelid::regclass::text, a.attnum;
+INSERT INTO t4 DEFAULT VALUES;
+SELECT * FROM t4;
+DROP SEQUENCE s_renamed;
+DROP SEQUENCE t4_ids;
+DROP SEQUENCE t4_ids CASCADE;
+DROP SEQUENCE s_renamed CASCADE;
+SELECT count(*) FROM pg_attrdef d WHERE d.adrelid IN ('t'::regclass, 't4'::regclass);
+INSERT INTO t4 (id) VALUES (7);
+SELECT * FROM t4 ORDER BY id;

@@ -62,6 +62,8 @@ INDEXES = (
     "CREATE TABLE orders (id int NOT NULL DEFAULT 0, note text DEFAULT 'none', qty bigint DEFAULT 2 + 3,"
     " made timestamp DEFAULT now(), code varchar(4) DEFAULT upper('ab'), price numeric(8,2) DEFAULT -1.5);"
     "ALTER TABLE orders ALTER COLUMN qty SET DEFAULT 7, ALTER COLUMN note DROP DEFAULT;"
+    # serial columns: their sequence OWNED BY them, the default nextval(...)
+    "CREATE TABLE serials (id serial PRIMARY KEY, big bigserial, note text);"
     # sequences (0x80 0C / 0D): \ds lists them, \d describes one with its
     # "Owned by:" (pg_depend) and "Sequence for identity column" never
     "CREATE SEQUENCE plain_seq;"
@@ -100,6 +102,8 @@ SAME = [
     r"\d+ prices",
     r"\d orders",
     r"\d+ orders",
+    r"\d serials",
+    r"\d serials_id_seq",
     r"\d notes_pkey",
     r"\d meta_key_scope",
     r"\d ducklake_tag",

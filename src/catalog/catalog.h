@@ -701,6 +701,68 @@ int rl_txn_defaults(rl_txn *txn, const rl_check_con **out, size_t *n, uint64_t *
 int rl_txn_table_defaults(rl_txn *txn, const char *schema, const char *table,
                           rl_check_visitor visit, void *ctx, rl_error *err);
 
+/* Sequences (CREATE SEQUENCE; seqobj.c). A definition (0x80 0C schema
+ * name -> rl_seq_def) is transactional DDL like a table's; the state it
+ * names by `id` (0x80 0D id -> last value, called) is not: nextval/setval
+ * change it at once, for every session, whatever becomes of the caller's
+ * transaction, and a value handed out is never handed out again, across
+ * restarts and crashes too (the state is logged RL_SEQ_LOG_VALS values
+ * ahead, durably, before a value of the new range is returned). A new id
+ * (with the state `initial` / `initial_called` until its first write) is
+ * how CREATE and ALTER ... RESTART start over transactionally. The SQL
+ * layer checks the options (PostgreSQL's 22023s); the catalog checks the
+ * namespace (42P07 against tables and sequences alike). */
+#define RL_SEQ_LOG_VALS 32
+typedef struct rl_seq_def {
+    uint64_t id;              /* the state's key; rl_txn_create_sequence assigns it */
+    uint8_t type_bytes;       /* 2 smallint, 4 integer, 8 bigint */
+    bool cycle;
+    int64_t start, increment, min, max, cache;
+    int64_t initial;          /* the state while none is written: last value */
+    bool initial_called;      /* ... and is_called */
+    char owned_table[RL_INDEX_NAME_MAX];  /* OWNED BY (same schema); "" none */
+    char owned_column[RL_INDEX_NAME_MAX];
+} rl_seq_def;
+typedef struct rl_seq_state {
+    int64_t last_value, log_cnt;
+    bool is_called;
+} rl_seq_state;
+void rl_seq_def_encode(rl_buf *b, const rl_seq_def *d);
+bool rl_seq_def_decode(const uint8_t *v, size_t vl, rl_seq_def *out); /* pure */
+/* CREATE: 42P07 when a table or sequence holds the name (if_not_exists: 0
+ * and nothing written, *created false). def->id set. */
+int rl_txn_create_sequence(rl_txn *txn, const char *schema, const char *name, rl_seq_def *def,
+                           bool if_not_exists, bool *created, rl_error *err);
+/* 1 with *out, 0 absent, -1 error (XX001 one that does not decode). */
+int rl_txn_get_sequence(rl_txn *txn, const char *schema, const char *name, rl_seq_def *out,
+                        rl_error *err);
+/* ALTER: the definition replaced (new_id: a fresh id for a RESTART, whose
+ * state starts at def->initial / initial_called). The sequence must exist. */
+int rl_txn_alter_sequence(rl_txn *txn, const char *schema, const char *name, rl_seq_def *def,
+                          bool new_id, rl_error *err);
+/* DROP, and RENAME (to a free name: 42P07). */
+int rl_txn_drop_sequence(rl_txn *txn, const char *schema, const char *name, rl_error *err);
+int rl_txn_rename_sequence(rl_txn *txn, const char *schema, const char *name,
+                           const char *new_name, rl_error *err);
+typedef int (*rl_seq_visitor)(void *ctx, const char *schema, const char *name,
+                              const rl_seq_def *def);
+/* Every sequence (schema NULL) or a schema's, in key order. */
+int rl_txn_list_sequences(rl_txn *txn, const char *schema, rl_seq_visitor visit, void *ctx,
+                          rl_error *err);
+/* nextval: *first the value to return, *last the last one this call took
+ * (cache > 1: the caller's session hands out first..last itself). 2200H
+ * at the end of a sequence without CYCLE (name for the message), 25006 on
+ * a follower. Durable before it returns whenever it logged ahead. */
+int rl_txn_sequence_next(rl_txn *txn, const char *name, const rl_seq_def *def, int64_t *first,
+                         int64_t *last, rl_error *err);
+/* setval: the state set, durably (the caller checked the bounds). */
+int rl_txn_sequence_set(rl_txn *txn, const rl_seq_def *def, int64_t value, bool is_called,
+                        rl_error *err);
+/* The current state (SELECT * FROM a sequence, ALTER's bound checks). */
+int rl_txn_sequence_state(rl_txn *txn, const rl_seq_def *def, rl_seq_state *out, rl_error *err);
+/* Whether a sequence holds schema.name (for CREATE TABLE's 42P07). */
+int rl_txn_sequence_exists(rl_txn *txn, const char *schema, const char *name, rl_error *err);
+
 /* Comments (COMMENT ON; 0x80 06 schema relation column -> the text): a
  * relation's own under column "", a schema's under relation "" and column
  * "". text NULL or "" removes it, as PostgreSQL does. The catalog does not

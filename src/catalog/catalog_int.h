@@ -188,6 +188,12 @@ struct rl_catalog {
     /* Snapshots that waited for a flush before their first read (no
      * durable view to take), and the time they waited. */
     _Atomic uint64_t snapshot_waits, snapshot_wait_ns;
+    /* Sequences' states in memory (seqobj.c), loaded at first use: memory
+     * is the truth on the one writer; `logged` is the state last made
+     * durable (under seq_lock, held across that write's durable wait). */
+    pthread_mutex_t seq_lock;
+    struct cat_seq_state *seqs;
+    size_t nseqs, capseqs;
 };
 
 
@@ -425,6 +431,14 @@ int cat_load_format(rl_catalog *cat, kv_snapshot *snap, rl_format *out, rl_error
 int cat_wait_durable(rl_catalog *cat, uint64_t seq, const char *doing, rl_error *err);
 /* The same for a commit's pending write, which it consumes (NULL: none). */
 int cat_write_wait(rl_catalog *cat, kv_pending *p, const char *doing, rl_error *err);
+
+/* ----------------------------------------------------------------- seqobj.c */
+
+/* A clean close of a writer: each sequence's state in memory made durable
+ * exactly (PostgreSQL's shutdown checkpoint keeps it, so a clean restart
+ * skips no value); its logged-ahead count set to 0 first, so a nextval
+ * still running logs again before it hands out a value. Best effort. */
+void cat_seq_write_back(rl_catalog *cat);
 
 /* --------------------------------------------------------------- counters.c */
 

@@ -231,6 +231,7 @@ rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_
     }
     pthread_mutex_init(&cat->lock, NULL);
     pthread_mutex_init(&cat->name_lock, NULL);
+    pthread_mutex_init(&cat->seq_lock, NULL);
     cat->name_gen = 1;
     atomic_flag_clear(&cat->failed_claim);
     atomic_init(&cat->failed, false);
@@ -310,6 +311,8 @@ int rl_catalog_close(rl_catalog *cat, rl_error *err)
     if (!cat)
         return 0;
     int rc = 0;
+    if (cat->kv && !cat->read_only && !atomic_load(&cat->fenced))
+        cat_seq_write_back(cat); /* while this writer holds the lease */
     rl_lease_stop(cat->lease, true);
     if (cat->kv) {
         kv_error ke;
@@ -330,6 +333,8 @@ int rl_catalog_close(rl_catalog *cat, rl_error *err)
         free(cat->log[i].blob);
     pthread_mutex_destroy(&cat->lock);
     pthread_mutex_destroy(&cat->name_lock);
+    pthread_mutex_destroy(&cat->seq_lock);
+    free(cat->seqs);
     free(cat);
     return rc;
 }

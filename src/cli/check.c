@@ -955,6 +955,35 @@ static void check_expr_entry(checker *c, const uint8_t *k, size_t kl, const uint
     free(texts);
 }
 
+/* A sequence's definition: schema and name in its key, a definition that
+ * decodes (catalog.h rl_seq_def: type, bounds, OWNED BY) in its value, its
+ * state's id below the counter next-sequence-id. */
+static void check_sequence_def(checker *c, const uint8_t *k, size_t kl, const uint8_t *v,
+                               size_t vl)
+{
+    rl_seq_def d;
+    if (!key_holds_strings(k, kl, 2))
+        problem(c, k, kl, "malformed sequence key");
+    else if (!rl_seq_def_decode(v, vl, &d))
+        problem(c, k, kl, "sequence definition does not decode");
+    else
+        need_above(c, RL_COUNTER_NEXT_SEQUENCE_ID, d.id, "sequence id");
+}
+
+/* A sequence's state (written outside transactions): id in its key, the
+ * last value (8 bytes) and is_called (0 or 1) in its value. A state whose
+ * sequence is gone (a CREATE rolled back) is harmless: no id is reused. */
+static void check_sequence_state(checker *c, const uint8_t *k, size_t kl, const uint8_t *v,
+                                 size_t vl)
+{
+    if (kl != 10)
+        problem(c, k, kl, "sequence state key is %zu bytes, expected 10", kl);
+    else if (vl != 9 || v[8] > 1)
+        problem(c, k, kl, "sequence state does not decode");
+    else
+        need_above(c, RL_COUNTER_NEXT_SEQUENCE_ID, rl_load_be64(k + 2), "sequence id");
+}
+
 static void check_index_key(checker *c, const uint8_t *k, size_t kl, const uint8_t *v,
                             size_t vl)
 {
@@ -979,6 +1008,10 @@ static void check_index_key(checker *c, const uint8_t *k, size_t kl, const uint8
         check_fkey_entry(c, k, kl, vl);
     else if (kind == RL_INDEX_CHECK || kind == RL_INDEX_DEFAULT)
         check_expr_entry(c, k, kl, v, vl);
+    else if (kind == RL_INDEX_SEQUENCE)
+        check_sequence_def(c, k, kl, v, vl);
+    else if (kind == RL_INDEX_SEQUENCE_STATE)
+        check_sequence_state(c, k, kl, v, vl);
     else
         problem(c, k, kl, "unknown index kind 0x%02x", kind);
 }

@@ -1040,6 +1040,19 @@ static const char COMMENTS_SQL[] =
     "WHERE d.classoid = 'pg_class'::regclass AND c.relnamespace = %s::regnamespace "
     "ORDER BY 1, 3 NULLS FIRST";
 
+/* The sequences of one side (CREATE SEQUENCE), in creation order, with
+ * the table column that owns one; each one's state is read on its own
+ * (SEQUENCE_STATE_SQL) so that a setval(.., false) comes along too. */
+static const char SEQUENCES_SQL[] =
+    "SELECT c.relname, format_type(s.seqtypid, NULL), s.seqincrement, s.seqmin, s.seqmax, "
+    "s.seqstart, s.seqcache, s.seqcycle, t.relname, a.attname "
+    "FROM pg_sequence s JOIN pg_class c ON c.oid = s.seqrelid "
+    "LEFT JOIN pg_depend d ON d.objid = c.oid AND d.classid = 'pg_class'::regclass "
+    "AND d.refclassid = 'pg_class'::regclass AND d.deptype = 'a' "
+    "LEFT JOIN pg_class t ON t.oid = d.refobjid "
+    "LEFT JOIN pg_attribute a ON a.attrelid = d.refobjid AND a.attnum = d.refobjsubid "
+    "WHERE c.relnamespace = %s::regnamespace ORDER BY c.oid";
+
 static bool listed(const tlist *l, const char *name)
 {
     for (size_t i = 0; i < l->n; i++)
@@ -1131,6 +1144,56 @@ static bool check_statement(const tlist *l, const trows *r, size_t row, const ch
     return true;
 }
 
+/* One sequence as CREATE SEQUENCE (OWNED BY a listed table's column), and
+ * its state as setval when it moved from its start: two statements. */
+static int sequence_statements(extras_rows_fn rows, void *ctx, const char *from, const tlist *l,
+                               const trows *r, size_t row, const char *to, rl_buf *out,
+                               size_t *n, rl_error *err)
+{
+    const char *name = xfer_cell(r, row, 0), *type = xfer_cell(r, row, 1);
+    const char *cycle = xfer_cell(r, row, 7), *table = xfer_cell(r, row, 8);
+    const char *column = xfer_cell(r, row, 9);
+    if (!name || !type)
+        return 0;
+    rl_buf_put_str(out, "CREATE SEQUENCE ");
+    qualify(out, to, name);
+    rl_buf_printf(out, " AS %s INCREMENT BY %s MINVALUE %s MAXVALUE %s START WITH %s CACHE %s %s",
+                  type, xfer_cell(r, row, 2), xfer_cell(r, row, 3), xfer_cell(r, row, 4),
+                  xfer_cell(r, row, 5), xfer_cell(r, row, 6),
+                  cycle && *cycle == 't' ? "CYCLE" : "NO CYCLE");
+    if (table && column && listed(l, table)) {
+        rl_buf_put_str(out, " OWNED BY ");
+        qualify(out, to, table);
+        rl_buf_put(out, ".", 1);
+        xfer_quote_ident(out, column);
+    }
+    rl_buf_put(out, "", 1);
+    (*n)++;
+    rl_buf q;
+    rl_buf_init(&q, 0);
+    rl_buf_put_str(&q, "SELECT last_value, is_called FROM ");
+    xfer_qualified(&q, from, name);
+    rl_buf_put(&q, "", 1);
+    trows st = {0};
+    int rc = q.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
+                      : rows(ctx, (const char *)q.data, &st, err);
+    const char *last = rc == 0 && st.nrows == 1 ? xfer_cell(&st, 0, 0) : NULL;
+    const char *called = rc == 0 && st.nrows == 1 ? xfer_cell(&st, 0, 1) : NULL;
+    if (last && called && (*called == 't' || strcmp(last, xfer_cell(r, row, 5)) != 0)) {
+        rl_buf_reset(&q);
+        qualify(&q, to, name);
+        rl_buf_put(&q, "", 1);
+        rl_buf_put_str(out, "SELECT setval(");
+        xfer_quote_literal(out, (const char *)q.data);
+        rl_buf_printf(out, ", %s, %s)", last, *called == 't' ? "true" : "false");
+        rl_buf_put(out, "", 1);
+        (*n)++;
+    }
+    xfer_trows_free(&st);
+    rl_buf_free(&q);
+    return rc;
+}
+
 /* One comment on a listed table, a column of it, or an index of one. */
 static bool comment_statement(const tlist *l, const trows *r, size_t row, const trows *indexes,
                               const char *schema, rl_buf *q)
@@ -1183,7 +1246,13 @@ int xfer_extras(extras_rows_fn rows, void *ctx, const char *from, const tlist *l
     if (rc == 0)
         rc = sql.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
                         : rows(ctx, (const char *)sql.data, &cm, err);
-    trows fk = {0};
+    trows fk = {0}, sq = {0};
+    rl_buf_reset(&sql);
+    rl_buf_printf(&sql, SEQUENCES_SQL, (const char *)lit.data);
+    rl_buf_put(&sql, "", 1);
+    if (rc == 0)
+        rc = sql.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
+                        : rows(ctx, (const char *)sql.data, &sq, err);
     rl_buf_reset(&sql);
     rl_buf_printf(&sql, FKEYS_SQL, (const char *)lit.data);
     rl_buf_put(&sql, "", 1);
@@ -1202,6 +1271,9 @@ int xfer_extras(extras_rows_fn rows, void *ctx, const char *from, const tlist *l
             (*n)++;
         }
     xfer_trows_free(&fk);
+    for (size_t i = 0; rc == 0 && i < sq.nrows; i++)
+        rc = sequence_statements(rows, ctx, from, l, &sq, i, to, out, n, err);
+    xfer_trows_free(&sq);
     for (size_t i = 0; rc == 0 && i < ck.nrows; i++)
         if (check_statement(l, &ck, i, to, out)) {
             rl_buf_put(out, "", 1);

@@ -413,6 +413,23 @@ void rl_key_default(rl_buf *b, const char *schema, const char *table, const char
     constraint_key(b, RL_INDEX_DEFAULT, schema, table, column);
 }
 
+void rl_key_sequence(rl_buf *b, const char *schema, const char *name)
+{
+    rl_buf_put_u8(b, RL_TAG_INDEX);
+    rl_buf_put_u8(b, RL_INDEX_SEQUENCE);
+    if (schema)
+        rl_key_put_str(b, (const uint8_t *)schema, strlen(schema));
+    if (schema && name)
+        rl_key_put_str(b, (const uint8_t *)name, strlen(name));
+}
+
+void rl_key_sequence_state(rl_buf *b, uint64_t id)
+{
+    uint8_t p[RL_KEY_INDEX_PREFIX_LEN];
+    rl_buf_put(b, p, rl_key_index_prefix(p, RL_INDEX_SEQUENCE_STATE));
+    rl_buf_put_be64(b, id);
+}
+
 void rl_key_unique_index(rl_buf *b, uint64_t id)
 {
     uint8_t p[RL_KEY_INDEX_PREFIX_LEN];

@@ -144,6 +144,12 @@ void rl_key_check_prefix(rl_buf *b, const char *schema, const char *table);
 void rl_key_default(rl_buf *b, const char *schema, const char *table, const char *column);
 void rl_key_default_prefix(rl_buf *b, const char *schema, const char *table);
 
+/* A sequence's definition (0x80 0C schema name; name NULL: the prefix of
+ * a schema's, schema NULL too: of all), and its state (0x80 0D + id, 8
+ * bytes big-endian), which the catalog writes outside transactions. */
+void rl_key_sequence(rl_buf *b, const char *schema, const char *name);
+void rl_key_sequence_state(rl_buf *b, uint64_t id);
+
 
 /* Append "05 00 00 00 00 00 00 00 2a ..." (spaced lowercase hex). */
 void rl_key_hex(rl_buf *b, const uint8_t *key, size_t klen);

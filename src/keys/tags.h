@@ -64,6 +64,8 @@
  *        kind 0x09 referencing rows     0x80 09 | fkey id | key values | row key -> empty
  *        kind 0x0A CHECK constraint     0x80 0A | schema(str) | table(str) | name(str)
  *                                                                                 -> definition
+ *        kind 0x0C sequence definition  0x80 0C | schema(str) | name(str)        -> rl_seq_def
+ *        kind 0x0D sequence state       0x80 0D | sequence id                    -> last value, called
  *   0x81 audit log                      snapshot_id | commit seq
  *   0x82 dynamic table definitions      dyn id
  *   0xFD dynamic table rows             dyn id | seq
@@ -123,7 +125,9 @@ enum rl_index_kind {
     RL_INDEX_FKEY = 0x08,         /* FOREIGN KEY definitions: schema, table, constraint name */
     RL_INDEX_FKEY_ENTRY = 0x09,   /* referencing rows: fkey id, key values, row key -> empty */
     RL_INDEX_CHECK = 0x0A,        /* CHECK constraints: schema, table, name -> definition */
-    RL_INDEX_DEFAULT = 0x0B       /* column DEFAULTs: schema, table, column -> definition */
+    RL_INDEX_DEFAULT = 0x0B,      /* column DEFAULTs: schema, table, column -> definition */
+    RL_INDEX_SEQUENCE = 0x0C,     /* sequences (CREATE SEQUENCE): schema, name -> definition */
+    RL_INDEX_SEQUENCE_STATE = 0x0D /* a sequence's state, written outside transactions: id */
 };
 
 /* Counter names (tag 0xFE). Values: big-endian u64 "next free". */
@@ -134,6 +138,7 @@ enum rl_index_kind {
 #define RL_COUNTER_NEXT_DYNAMIC_ID "next-dynamic-table-id"
 #define RL_COUNTER_NEXT_INDEX_ID "next-unique-index-id" /* ids of UNIQUE indexes (0x80 07) */
 #define RL_COUNTER_NEXT_FKEY_ID "next-foreign-key-id"   /* ids of FOREIGN KEYs (0x80 09) */
+#define RL_COUNTER_NEXT_SEQUENCE_ID "next-sequence-id" /* ids of sequences' states (0x80 0D) */
 #define RL_COUNTER_ROWSEQ_PREFIX "next-row-seq:" /* + "xx" tag hex, or "fd:<dyn id>" */
 /* Discriminators of duplicate rows (keys.h), one sequence for all tables. */
 #define RL_COUNTER_NEXT_DUP RL_COUNTER_ROWSEQ_PREFIX "dup"

@@ -31,6 +31,7 @@
 #include "sql/sql_relation.h"
 #include "sql/sql_scan.h"
 #include "sql/sql_select.h"
+#include "sql/sql_seq.h"
 #include "sql/sql_settings.h"
 #include "sql/sql_stmt.h"
 #include "sql/sql_value.h"
@@ -363,6 +364,7 @@ static void discard_session_state(rl_session *s)
 {
     rl_ddl_free_temps(s);
     rl_settings_free(s);
+    rl_seq_session_free(s);
     while (s->portals) {
         rl_portal *n = s->portals->next;
         portal_free(s->portals);
@@ -1133,6 +1135,8 @@ static bool statement_writes(const PgQuery__Node *n)
     case PG_QUERY__NODE__NODE_RENAME_STMT:
     case PG_QUERY__NODE__NODE_INDEX_STMT:
     case PG_QUERY__NODE__NODE_COMMENT_STMT:
+    case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT:
         return true;
     case PG_QUERY__NODE__NODE_COPY_STMT:
         return n->copy_stmt->is_from;
@@ -1153,11 +1157,17 @@ static const char *statement_name(const PgQuery__Node *n)
         return n->drop_stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE    ? "DROP TABLE"
                : n->drop_stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA ? "DROP SCHEMA"
                : n->drop_stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX  ? "DROP INDEX"
-                                                                                   : "DROP";
+               : n->drop_stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_SEQUENCE
+                   ? "DROP SEQUENCE"
+                   : "DROP";
+    case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT: return "CREATE SEQUENCE";
+    case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT: return "ALTER SEQUENCE";
     case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT: return "ALTER TABLE";
     case PG_QUERY__NODE__NODE_RENAME_STMT:
         return n->rename_stmt->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX ? "ALTER INDEX"
-                                                                                : "ALTER TABLE";
+               : n->rename_stmt->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_SEQUENCE
+                   ? "ALTER SEQUENCE"
+                   : "ALTER TABLE";
     case PG_QUERY__NODE__NODE_INDEX_STMT: return "CREATE INDEX";
     case PG_QUERY__NODE__NODE_COMMENT_STMT: return "COMMENT";
     case PG_QUERY__NODE__NODE_COPY_STMT: return "COPY FROM";
@@ -1266,19 +1276,29 @@ static rl_exec_status run_statement(rl_exec *x, const PgQuery__Node *n)
         rc = rl_ddl_create_schema(x, n->create_schema_stmt);
         break;
     case PG_QUERY__NODE__NODE_DROP_STMT:
-        rc = rl_ddl_drop(x, n->drop_stmt);
+        rc = n->drop_stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_SEQUENCE
+                 ? rl_seq_drop(x, n->drop_stmt)
+                 : rl_ddl_drop(x, n->drop_stmt);
         break;
     case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
         rc = rl_ddl_alter_table(x, n->alter_table_stmt);
         break;
     case PG_QUERY__NODE__NODE_RENAME_STMT:
-        rc = rl_ddl_rename(x, n->rename_stmt);
+        rc = n->rename_stmt->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_SEQUENCE
+                 ? rl_seq_rename(x, n->rename_stmt)
+                 : rl_ddl_rename(x, n->rename_stmt);
         break;
     case PG_QUERY__NODE__NODE_INDEX_STMT:
         rc = rl_ddl_create_index(x, n->index_stmt);
         break;
     case PG_QUERY__NODE__NODE_COMMENT_STMT:
         rc = rl_ddl_comment(x, n->comment_stmt);
+        break;
+    case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
+        rc = rl_seq_create(x, n->create_seq_stmt);
+        break;
+    case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT:
+        rc = rl_seq_alter(x, n->alter_seq_stmt);
         break;
     case PG_QUERY__NODE__NODE_COPY_STMT:
         return rl_copy_start(x, n->copy_stmt);
@@ -1635,8 +1655,11 @@ static int describe_prepared(rl_exec *x, rl_prepared *p, rl_describe *out)
         x->params = unbound;
         x->nparams = p->nparams;
         const rl_parsed *prev = rl_parsed_activate(p->parsed);
+        bool was = x->describing;
+        x->describing = true; /* nextval and setval change nothing now */
         p->shape = returning ? rl_dml_returning_describe(x, n)
                              : rl_select_describe(x, n->select_stmt);
+        x->describing = was;
         x->params = bound;
         x->nparams = nbound;
         rl_parsed_activate(prev);

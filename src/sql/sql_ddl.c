@@ -38,6 +38,7 @@
 #include "sql/sql_parse.h"
 #include "sql/sql_relation.h"
 #include "sql/sql_scan.h"
+#include "sql/sql_seq.h"
 #include "sql/sql_stmt.h"
 #include "sql/sql_value.h"
 
@@ -94,8 +95,9 @@ typedef struct col_spec {
     int32_t typmod;
     bool not_null, pk, unique, check;
     int location;
-    const PgQuery__Node *def; /* DEFAULT expression (ADD COLUMN only), or NULL */
+    const PgQuery__Node *def; /* DEFAULT expression, or NULL */
     bool references;          /* REFERENCES: a FOREIGN KEY made after the table */
+    uint8_t serial;           /* smallserial / serial / bigserial: 2, 4, 8 bytes; 0 none */
 } col_spec;
 
 static int constraint_apply(rl_exec *x, const PgQuery__Constraint *c, col_spec *cs)
@@ -133,6 +135,38 @@ static int not_a_system_column(rl_exec *x, const char *name, int location)
     return 0;
 }
 
+/* transformColumnDefinition's serial types: a one-part type name
+ * smallserial / serial2, serial / serial4, bigserial / serial8 is that
+ * integer, NOT NULL, its default the nextval of a sequence made for it
+ * (create_serials). 0 (cs->serial set or not), -1 (0A000 for an array). */
+static int serial_type(rl_exec *x, const PgQuery__ColumnDef *cd, col_spec *cs)
+{
+    static const struct {
+        const char *name;
+        uint32_t oid;
+        uint8_t bytes;
+    } serials[] = {{"smallserial", RL_OID_INT2, 2}, {"serial2", RL_OID_INT2, 2},
+                   {"serial", RL_OID_INT4, 4},      {"serial4", RL_OID_INT4, 4},
+                   {"bigserial", RL_OID_INT8, 8},   {"serial8", RL_OID_INT8, 8}};
+    const PgQuery__TypeName *tn = cd->type_name;
+    const char *name = tn->n_names == 1 ? rl_node_string(tn->names[0]) : NULL;
+    if (!name || tn->pct_type)
+        return 0;
+    for (size_t i = 0; i < sizeof serials / sizeof serials[0]; i++) {
+        if (strcmp(name, serials[i].name) != 0)
+            continue;
+        if (tn->n_array_bounds)
+            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, tn->location,
+                                 "array of serial is not implemented");
+        cs->serial = serials[i].bytes;
+        cs->oid = serials[i].oid;
+        cs->typmod = -1;
+        cs->not_null = true;
+        return 0;
+    }
+    return 0;
+}
+
 static int column_def(rl_exec *x, const PgQuery__ColumnDef *cd, col_spec *cs)
 {
     memset(cs, 0, sizeof *cs);
@@ -145,13 +179,16 @@ static int column_def(rl_exec *x, const PgQuery__ColumnDef *cd, col_spec *cs)
                              cd->colname);
     if (not_a_system_column(x, cd->colname, cd->location) < 0)
         return -1;
-    if (!cd->type_name || rl_type_from_typename(x, cd->type_name, &cs->oid, &cs->typmod) < 0)
+    if (!cd->type_name || serial_type(x, cd, cs) < 0 ||
+        (!cs->serial && rl_type_from_typename(x, cd->type_name, &cs->oid, &cs->typmod) < 0))
         return -1;
     cs->def = cd->raw_default;
+    bool serial_not_null = cs->not_null;
     for (size_t i = 0; i < cd->n_constraints; i++)
         if (cd->constraints[i]->node_case == PG_QUERY__NODE__NODE_CONSTRAINT &&
             constraint_apply(x, cd->constraints[i]->constraint, cs) < 0)
             return -1;
+    cs->not_null |= serial_not_null;
     return 0;
 }
 
@@ -159,7 +196,7 @@ static int column_def(rl_exec *x, const PgQuery__ColumnDef *cd, col_spec *cs)
  * session, which keeps none yet (a stored table's: sql_default.c). */
 static int no_temp_default(rl_exec *x, const col_spec *cs)
 {
-    if (!cs->def)
+    if (!cs->def && !cs->serial)
         return 0;
     return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cs->location,
                          "column defaults on temporary tables are not supported by RockLake");
@@ -528,6 +565,97 @@ static int create_key_constraints(rl_exec *x, rl_txn *txn, const char *schema, c
     return rc;
 }
 
+/* Is `name` a relation of schema (a table, a sequence or an index)? 1, 0,
+ * -1. */
+static int relation_name_taken(rl_exec *x, rl_txn *t, const char *schema, const char *name)
+{
+    rl_error probe;
+    memset(&probe, 0, sizeof probe);
+    if (rl_txn_find_table(t, schema, name, &probe))
+        return 1;
+    int seq = rl_txn_sequence_exists(t, schema, name, x->err);
+    if (seq != 0)
+        return seq;
+    return rl_index_name_taken(x, t, schema, name);
+}
+
+/* ChooseRelationName for a serial column's sequence: <table>_<column>_seq,
+ * then seq1, seq2, ... while a relation holds the name. 0 or -1. */
+static int serial_sequence_name(rl_exec *x, const char *schema, const char *table,
+                                const char *column, char *name)
+{
+    rl_txn *t = rl_exec_txn(x);
+    if (!t)
+        return -1;
+    for (int pass = 0;; pass++) {
+        char label[16];
+        snprintf(label, sizeof label, pass ? "seq%d" : "seq", pass);
+        rl_object_name(table, column, label, name);
+        int taken = relation_name_taken(x, t, schema, name);
+        if (taken <= 0)
+            return taken;
+    }
+}
+
+/* The serial columns of the new table schema.name: each its sequence
+ * (sql_seq.c) and the default nextval('<sequence>'::regclass), the name
+ * qualified as PostgreSQL writes it (regclass prints it back unqualified
+ * where the search path finds it). A DEFAULT beside a serial is 42601. */
+static int create_serials(rl_exec *x, const char *schema, const char *name, const col_spec *cols,
+                          size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!cols[i].serial)
+            continue;
+        if (cols[i].def)
+            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+                                 "multiple default values specified for column \"%s\" of table "
+                                 "\"%s\"",
+                                 cols[i].name, name);
+        char seq[64], qs[140], qn[140];
+        if (serial_sequence_name(x, schema, name, cols[i].name, seq) < 0 ||
+            rl_seq_create_serial(x, schema, seq, name, cols[i].name, cols[i].serial) < 0)
+            return -1;
+        rl_quote_ident(schema, qs, sizeof qs);
+        rl_quote_ident(seq, qn, sizeof qn);
+        rl_buf text;
+        rl_buf_init(&text, 0);
+        rl_buf_put_str(&text, "nextval('");
+        for (const char *p = qs; *p; p++) /* as a string literal: quotes doubled */
+            rl_buf_put(&text, p, *p == '\'' ? 2 : 1);
+        rl_buf_put(&text, ".", 1);
+        for (const char *p = qn; *p; p++)
+            rl_buf_put(&text, p, *p == '\'' ? 2 : 1);
+        rl_buf_put_str(&text, "'::regclass)");
+        rl_buf_put_u8(&text, 0);
+        rl_parsed *p = NULL;
+        const PgQuery__Node *expr;
+        int rc = text.failed ? oom(x)
+                             : rl_stored_expr_parse(x, (const char *)text.data, &p, &expr);
+        if (rc == 0) {
+            const rl_parsed *prev = rl_parsed_activate(p);
+            rc = rl_default_set(x, schema, name, cols[i].name, cols[i].oid, expr);
+            rl_parsed_activate(prev);
+        }
+        rl_parsed_release(p);
+        rl_buf_free(&text);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* A DuckLake table's own columns are its format's: no serial. */
+static int no_serials(rl_exec *x, const col_spec *cols, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (cols[i].serial)
+            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cols[i].location,
+                                 "serial columns on DuckLake's own tables are not supported by "
+                                 "RockLake");
+    return 0;
+}
+
 static int create_stored(rl_exec *x, const PgQuery__CreateStmt *st, const col_spec *cols,
                          size_t n)
 {
@@ -565,7 +693,8 @@ static int create_stored(rl_exec *x, const PgQuery__CreateStmt *st, const col_sp
     if (!d || d->internal)
         return create_dynamic(x, txn, schema, name, cols, n) < 0 ||
                        create_key_constraints(x, txn, schema, name, st) < 0 ||
-                       rl_default_create_table(x, schema, name, st) < 0
+                       rl_default_create_table(x, schema, name, st) < 0 ||
+                       create_serials(x, schema, name, cols, n) < 0
                    ? -1
                    : rl_check_create_table(x, schema, name, st) < 0
                    ? -1
@@ -582,7 +711,7 @@ static int create_stored(rl_exec *x, const PgQuery__CreateStmt *st, const col_sp
     rl_column_desc extra[RL_MAX_COLUMNS];
     if (fixed_matches(x, d, fmt, cols, n, extra, &nextra) < 0 ||
         rl_txn_register_fixed_ext(txn, schema, d, nextra, extra, false, x->err) < 0 ||
-        rl_default_create_table(x, schema, name, st) < 0)
+        rl_default_create_table(x, schema, name, st) < 0 || no_serials(x, cols, n) < 0)
         return -1;
     if (rl_check_create_table(x, schema, name, st) < 0)
         return -1;
@@ -643,7 +772,8 @@ static int table_dependents_follow(rl_exec *x, rl_txn *txn, const char *schema,
     if (rl_index_table_changed(x, txn, schema, table, ch) < 0 ||
         rl_check_table_changed(x, txn, schema, table, ch) < 0 ||
         rl_default_table_changed(x, txn, schema, table, ch) < 0 ||
-        rl_fkey_table_changed(x, txn, schema, table, ch) < 0)
+        rl_fkey_table_changed(x, txn, schema, table, ch) < 0 ||
+        rl_seq_table_changed(x, txn, schema, table, ch) < 0)
         return -1;
     return rl_comment_table_changed(x, txn, schema, table, ch);
 }
@@ -711,6 +841,14 @@ static int drop_table(rl_exec *x, const PgQuery__Node *obj, bool missing_ok, boo
             return -1;
         rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1, "\"%s\" is not a table", name);
         rl_error_hint(x->err, "Use DROP INDEX to remove an index.");
+        return -1;
+    }
+    int is_seq = rl_txn_sequence_exists(txn, sch, name, x->err);
+    if (is_seq != 0) {
+        if (is_seq < 0)
+            return -1;
+        rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1, "\"%s\" is not a table", name);
+        rl_error_hint(x->err, "Use DROP SEQUENCE to remove a sequence.");
         return -1;
     }
 absent:

@@ -132,6 +132,12 @@ static int int_rank(uint32_t t) { return t == RL_OID_INT2 ? 0 : t == RL_OID_INT4
 
 static bool is_unknown_const(const dn *d) { return d->k == DN_CONST && d->type == RL_OID_UNKNOWN; }
 
+static bool is_reg_type(uint32_t t)
+{
+    return t == RL_OID_REGCLASS || t == RL_OID_REGTYPE || t == RL_OID_REGPROC ||
+           t == RL_OID_REGNAMESPACE;
+}
+
 /* d as a value of type t (typmod -1): an unknown literal becomes a constant
  * of t (its text through t's input, as PostgreSQL folds it), anything
  * else of another type an implicit cast. */
@@ -152,7 +158,16 @@ static dn *coerce(dctx *c, dn *d, uint32_t t)
             return NULL;
         rl_buf b;
         rl_buf_init(&b, 0);
-        rl_value_to_text(&b, &out);
+        char name[200];
+        int named = is_reg_type(t) ? rl_pgcatalog_reg_name(c->x, t, (uint32_t)out.d.v.i, name,
+                                                            sizeof name)
+                                   : 0;
+        if (named < 0)
+            return NULL;
+        if (named) /* a reg* constant prints its object's name, as its output does */
+            rl_buf_put_str(&b, name);
+        else
+            rl_value_to_text(&b, &out);
         rl_buf_put_u8(&b, 0);
         char *s = b.failed ? NULL : rl_arena_strdup(c->arena, (const char *)b.data);
         rl_buf_free(&b);

@@ -868,10 +868,11 @@ int rl_dml_insert(rl_exec *x, const PgQuery__InsertStmt *st)
     rl_relation rel;
     if (rl_relation_resolve(x, st->relation, &rel) < 0)
         return -1;
-    if (rel.kind == RL_REL_VIRTUAL)
-        return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, st->relation->location,
-                             "permission denied for table %s",
-                             rel.name);
+    if (rel.kind == RL_REL_VIRTUAL || rel.kind == RL_REL_SEQUENCE)
+        return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE,
+                             rel.kind == RL_REL_SEQUENCE ? -1 : st->relation->location,
+                             "permission denied for %s %s",
+                             rel.kind == RL_REL_SEQUENCE ? "sequence" : "table", rel.name);
     rl_rowset *shape = rl_relation_shape(x, &rel, rel.name);
     if (!shape)
         return -1;
@@ -1408,10 +1409,11 @@ static int job_open(dml_job *j, rl_exec *x, const PgQuery__RangeVar *rv,
     j->alias = rl_range_var_alias(rv);
     if (rl_relation_resolve(x, rv, &j->rel) < 0)
         return -1;
-    if (j->rel.kind == RL_REL_VIRTUAL)
-        return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, rv->location,
-                             "permission denied for table %s",
-                             j->rel.name);
+    if (j->rel.kind == RL_REL_VIRTUAL || j->rel.kind == RL_REL_SEQUENCE)
+        return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE,
+                             j->rel.kind == RL_REL_SEQUENCE ? -1 : rv->location,
+                             "permission denied for %s %s",
+                             j->rel.kind == RL_REL_SEQUENCE ? "sequence" : "table", j->rel.name);
     if (nfrom > sizeof j->from / sizeof j->from[0])
         return rl_exec_error(x, RL_SQLSTATE_STATEMENT_TOO_COMPLEX, -1, "too many FROM items");
     if (split_where(j, where) < 0)
@@ -1586,6 +1588,10 @@ int rl_dml_update(rl_exec *x, const PgQuery__UpdateStmt *st)
 {
     dml_job j;
     upd_ctx u = {.st = st};
+    rl_relation target; /* UPDATE of a sequence: its owner may, then 42809 */
+    if (rl_relation_resolve(x, st->relation, &target) == 0 && target.kind == RL_REL_SEQUENCE)
+        return rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1, "cannot change sequence \"%s\"",
+                             target.name);
     int rc = job_open(&j, x, st->relation, st->with_clause, st->from_clause, st->n_from_clause,
                       st->where_clause);
     if (rc == 0)

@@ -109,6 +109,8 @@ struct rl_session {
     rl_subtype *subtypes;  /* result types of scalar subqueries (sql_expr.c); lazily made */
     rl_expr_cache *checks;   /* parsed CHECK expressions of one registry (sql_check.c) */
     rl_expr_cache *defaults; /* parsed column DEFAULTs of one registry (sql_default.c) */
+    struct rl_seq_cache *seqs; /* sequences this session used: currval, cached values (sql_seq.c) */
+    uint32_t last_seq;     /* lastval's sequence (pg_class oid), 0: none yet */
     uint64_t exec_seq;     /* last rl_exec.id handed out */
     struct rl_pgc_tables *pgc_tables; /* sql_pgcatalog.c: this statement's tables */
     struct rl_pgc_memo *pgc_memo;     /* sql_pgcatalog.c: this transaction's fingerprint */
@@ -135,6 +137,7 @@ typedef struct rl_exec {
     const rl_value *params;   /* $1.. of the extended protocol */
     size_t nparams;
     bool explain_analyze;
+    bool describing;          /* run for its shape only (Describe): no side effects (nextval) */
     uint64_t keys_read;       /* store keys read by this statement */
     int8_t ctids;             /* does the text mention ctid? 0 = not looked yet, 1 yes, -1 no */
     uint64_t id;              /* this execution, for per-statement caches; 0 = none yet */

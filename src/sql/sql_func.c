@@ -48,6 +48,7 @@
 #include "sql/sql_exec.h"
 #include "sql/sql_func.h"
 #include "sql/sql_pgcatalog.h"
+#include "sql/sql_seq.h"
 #include "sql/sql_bytea.h"
 #include "sql/sql_datetime.h"
 #include "sql/sql_json.h"
@@ -689,15 +690,6 @@ static int fn_database_encoding(rl_expr_ctx *c, size_t n, rl_value *a, rl_value 
 static int fn_tablespace_location(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
     return put_text(c, out, RL_OID_TEXT, "");
-}
-
-/* pg_get_serial_sequence(table, column): the sequence a serial or identity
- * column owns; a lake's columns own none, so NULL (without PostgreSQL's
- * 42P01 / 42703 for a table or column that does not exist). */
-static int fn_get_serial_sequence(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
-{
-    rl_val_null(out, RL_OID_TEXT);
-    return 0;
 }
 
 /* Every function of the table is in pg_catalog, which is always searched. */

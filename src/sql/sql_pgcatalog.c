@@ -51,6 +51,7 @@
 #define PUBLIC_NAMESPACE_OID 2200u /* "public" in every PostgreSQL database */
 #define OWNER_OID 10u         /* the bootstrap superuser, as in a fresh database */
 #define HEAP_AM_OID 2u
+#define PG_CLASS_OID 1259u
 #define REL_OID_BASE 2000000u
 #define REL_OID_SPAN 1000000000u
 #define ROWTYPE_OID_OFFSET 1000000000u
@@ -445,6 +446,14 @@ static const vcol is_tables_cols[] = {
     COL("user_defined_type_name", RL_OID_NAME), YN("is_insertable_into"),
     YN("is_typed"),   COL("commit_action", RL_OID_VARCHAR)};
 
+static const vcol is_sequences_cols[] = {
+    COL("sequence_catalog", RL_OID_NAME), COL("sequence_schema", RL_OID_NAME),
+    COL("sequence_name", RL_OID_NAME),    COL("data_type", RL_OID_VARCHAR),
+    COL("numeric_precision", RL_OID_INT4), COL("numeric_precision_radix", RL_OID_INT4),
+    COL("numeric_scale", RL_OID_INT4),    COL("start_value", RL_OID_VARCHAR),
+    COL("minimum_value", RL_OID_VARCHAR), COL("maximum_value", RL_OID_VARCHAR),
+    COL("increment", RL_OID_VARCHAR),     YN("cycle_option")};
+
 /* information_schema.columns: sql_identifier (name), cardinal_number
  * (integer), character_data and yes_or_no (varchar), as RowDescription
  * reports the domains. */
@@ -573,6 +582,17 @@ static const vcol sequence_cols[] = {
     COL("seqrelid", RL_OID_OID),     COL("seqtypid", RL_OID_OID), COL("seqstart", RL_OID_INT8),
     COL("seqincrement", RL_OID_INT8), COL("seqmax", RL_OID_INT8),  COL("seqmin", RL_OID_INT8),
     COL("seqcache", RL_OID_INT8),    COL("seqcycle", RL_OID_BOOL)};
+static const vcol sequences_view_cols[] = {
+    COL("schemaname", RL_OID_NAME),   COL("sequencename", RL_OID_NAME),
+    COL("sequenceowner", RL_OID_NAME), COL("data_type", RL_OID_REGTYPE),
+    COL("start_value", RL_OID_INT8),  COL("min_value", RL_OID_INT8),
+    COL("max_value", RL_OID_INT8),    COL("increment_by", RL_OID_INT8),
+    COL("cycle", RL_OID_BOOL),        COL("cache_size", RL_OID_INT8),
+    COL("last_value", RL_OID_INT8)};
+static const vcol depend_cols[] = {
+    COL("classid", RL_OID_OID),    COL("objid", RL_OID_OID),      COL("objsubid", RL_OID_INT4),
+    COL("refclassid", RL_OID_OID), COL("refobjid", RL_OID_OID),   COL("refobjsubid", RL_OID_INT4),
+    COL("deptype", RL_OID_CHAR)};
 static const vcol inherits_cols[] = {COL("inhrelid", RL_OID_OID), COL("inhparent", RL_OID_OID),
                                      COL("inhseqno", RL_OID_INT4),
                                      COL("inhdetachpending", RL_OID_BOOL)};
@@ -649,6 +669,10 @@ static int gen_auth_members(gen_ctx *g);
 static int fixed_am(gen_ctx *g);
 static int fixed_proc(gen_ctx *g);
 static int gen_index(gen_ctx *g);
+static int gen_sequence(gen_ctx *g);
+static int gen_sequences_view(gen_ctx *g);
+static int gen_depend(gen_ctx *g);
+static int gen_is_sequences(gen_ctx *g);
 static int fixed_collation(gen_ctx *g);
 static int fixed_opclass(gen_ctx *g);
 static int fixed_operator(gen_ctx *g);
@@ -726,8 +750,6 @@ static const vrel vrels[] = {
     /* the lake's column defaults (sql_default.c) */
     {"pg_catalog", "pg_attrdef", attrdef_cols, N(attrdef_cols), NULL, gen_attrdef, {-1, -1}, -1,
      false},
-    /* PostgreSQL's operator classes, as generated; no sequences (DuckLake
-     * creates none, nor identity columns) */
     /* the operators the engine evaluates, as generated (as pg_proc: the
      * functions it has) */
     {"pg_catalog", "pg_operator", operator_cols, N(operator_cols), fixed_operator, NULL,
@@ -736,8 +758,16 @@ static const vrel vrels[] = {
      -1, false},
     {"pg_catalog", "pg_tablespace", tablespace_cols, N(tablespace_cols), fixed_tablespace, NULL,
      {-1, -1}, -1, false},
-    {"pg_catalog", "pg_sequence", sequence_cols, N(sequence_cols), NULL, NULL, {-1, -1}, -1,
-     false},
+    /* the lake's sequences (CREATE SEQUENCE), and the dependencies of
+     * those OWNED BY a column (PostgreSQL's others are not listed) */
+    {"pg_catalog", "pg_sequence", sequence_cols, N(sequence_cols), NULL, gen_sequence,
+     {-1, -1}, -1, true},
+    {"pg_catalog", "pg_sequences", sequences_view_cols, N(sequences_view_cols), NULL,
+     gen_sequences_view, {-1, -1}, -1, true},
+    {"pg_catalog", "pg_depend", depend_cols, N(depend_cols), NULL, gen_depend, {-1, -1}, -1,
+     true},
+    {"information_schema", "sequences", is_sequences_cols, N(is_sequences_cols), NULL,
+     gen_is_sequences, {-1, -1}, -1, true},
     {"pg_catalog", "pg_publication", publication_cols, N(publication_cols), NULL, NULL, {-1, -1},
      -1, false},
     {"pg_catalog", "pg_publication_namespace", publication_namespace_cols,
@@ -828,7 +858,7 @@ static int32_t yes_no_typmod(const vrel *v, size_t i)
                                          "initially_deferred", "enforced",
                                          "nulls_distinct",     "is_trigger_updatable",
                                          "is_trigger_deletable",
-                                         "is_trigger_insertable_into"};
+                                         "is_trigger_insertable_into", "cycle_option"};
     if (strcmp(v->schema, "information_schema") != 0)
         return -1;
     for (size_t k = 0; k < sizeof yes_no / sizeof yes_no[0]; k++)
@@ -1758,7 +1788,223 @@ static int class_row(gen_ctx *g, const table_ent *t)
     return emit_row(g, class_cols, N(class_cols), &i, &name);
 }
 
-static int gen_class(gen_ctx *g) { return each_table(g, class_row); }
+/* ------------------------------------------------------------ sequences */
+
+/* One sequence of a lake, as this statement's transaction sees it. */
+typedef struct seq_ent {
+    char schema[64], name[64];
+    rl_seq_def def;
+    uint32_t oid, nsoid;
+    rl_txn *txn; /* its lake's transaction */
+} seq_ent;
+
+typedef struct seq_list {
+    seq_ent *v;
+    size_t n, cap;
+    rl_txn *txn; /* the lake being listed */
+} seq_list;
+
+static int seq_collect(void *ctx, const char *schema, const char *name, const rl_seq_def *def)
+{
+    seq_list *l = ctx;
+    seq_ent *grown = rl_array_reserve(l->v, l->n, &l->cap, sizeof *grown, 8);
+    if (!grown)
+        return -1;
+    l->v = grown;
+    seq_ent *e = &l->v[l->n++];
+    rl_str_copy(e->schema, sizeof e->schema, schema);
+    rl_str_copy(e->name, sizeof e->name, name);
+    e->def = *def;
+    e->oid = rl_pgcatalog_rel_oid(schema, name);
+    e->nsoid = rl_pgcatalog_namespace_oid(schema);
+    e->txn = l->txn;
+    return 0;
+}
+
+static int seq_list_lake(void *ctx, rl_txn *t, rl_format fmt)
+{
+    (void)fmt;
+    seq_list *l = ctx;
+    l->txn = t;
+    rl_error e;
+    memset(&e, 0, sizeof e);
+    return rl_txn_list_sequences(t, NULL, seq_collect, l, &e) == 0 ? 0 : -1;
+}
+
+/* Creation order (a lake's ids grow), as PostgreSQL's heap lists pg_class. */
+static int seq_cmp(const void *a, const void *b)
+{
+    const seq_ent *x = a, *y = b;
+    uintptr_t tx = (uintptr_t)x->txn, ty = (uintptr_t)y->txn; /* lakes apart */
+    if (tx != ty)
+        return tx < ty ? -1 : 1;
+    return x->def.id < y->def.id ? -1 : x->def.id > y->def.id;
+}
+
+/* The sequences of every lake of the database into *l (free l->v), this
+ * statement's lake first: 0, or -1 with x's error. */
+static int load_sequences(rl_exec *x, seq_list *l)
+{
+    memset(l, 0, sizeof *l);
+    rl_txn *t = rl_exec_txn(x);
+    if (!t)
+        return -1;
+    l->txn = t;
+    int rc = rl_txn_list_sequences(t, NULL, seq_collect, l, x->err);
+    size_t mine = l->n;
+    if (rc == 0)
+        rc = rl_lakes_each_other(x, seq_list_lake, l);
+    if (rc != 0 && !x->err->sqlstate[0])
+        rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    if (rc == 0) {
+        qsort(l->v, mine, sizeof *l->v, seq_cmp);
+        qsort(l->v + mine, l->n - mine, sizeof *l->v, seq_cmp);
+    }
+    return rc == 0 ? 0 : -1;
+}
+
+static uint32_t seq_type_oid(const rl_seq_def *d)
+{
+    return d->type_bytes == 2 ? RL_OID_INT2 : d->type_bytes == 4 ? RL_OID_INT4 : RL_OID_INT8;
+}
+
+/* Each sequence through rows(g, e); lookups by oid (find_sequence) too. */
+static int each_sequence(gen_ctx *g, int (*rows)(gen_ctx *g, const seq_ent *e))
+{
+    seq_list l;
+    if (load_sequences(g->x, &l) < 0)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < l.n; i++)
+        rc = rows(g, &l.v[i]);
+    free(l.v);
+    return rc;
+}
+
+/* The sequence whose pg_class oid is `oid`: 1 (into *out), 0, -1. */
+static int find_sequence(rl_exec *x, uint32_t oid, seq_ent *out)
+{
+    if (oid < REL_OID_BASE || !x || !x->s)
+        return 0;
+    seq_list l;
+    if (load_sequences(x, &l) < 0)
+        return -1;
+    int found = 0;
+    for (size_t i = 0; !found && i < l.n; i++)
+        if (l.v[i].oid == oid) {
+            *out = l.v[i];
+            found = 1;
+        }
+    free(l.v);
+    return found;
+}
+
+static int class_seq_row(gen_ctx *g, const seq_ent *e)
+{
+    const pg15_class c = {
+        .oid = e->oid, .nsoid = e->nsoid, .relowner = OWNER_OID, .relfilenode = e->oid,
+        .relpersistence = 'p', .relkind = 'S', .relnatts = 3, .relispopulated = true,
+        .relreplident = 'n'};
+    const char *name = e->name;
+    return emit_row(g, class_cols, N(class_cols), &c, &name);
+}
+
+static int gen_class(gen_ctx *g)
+{
+    return each_table(g, class_row) < 0 ? -1 : each_sequence(g, class_seq_row);
+}
+
+static int sequence_row(gen_ctx *g, const seq_ent *e)
+{
+    const int64_t v[] = {e->def.start, e->def.increment, e->def.max, e->def.min, e->def.cache};
+    put_int(g, 0, e->oid);
+    put_int(g, 1, seq_type_oid(&e->def));
+    for (size_t i = 0; i < N(v); i++)
+        put_int(g, 2 + i, v[i]);
+    put_bool(g, 7, e->def.cycle);
+    return emit(g);
+}
+
+static int gen_sequence(gen_ctx *g) { return each_sequence(g, sequence_row); }
+
+/* pg_sequences: the owner is the bootstrap superuser's name; last_value
+ * NULL until nextval or setval(.., true) called it (pg_sequence_last_value). */
+static int sequences_view_row(gen_ctx *g, const seq_ent *e)
+{
+    rl_seq_state st;
+    if (rl_txn_sequence_state(e->txn, &e->def, &st, g->x->err) < 0)
+        return -1;
+    const char *owner = rl_pgcatalog_role_name(g->x, OWNER_OID);
+    put_str(g, 0, e->schema);
+    put_str(g, 1, e->name);
+    if (owner)
+        put_str(g, 2, owner);
+    else
+        put_null(g, 2);
+    put_int(g, 3, seq_type_oid(&e->def));
+    const int64_t v[] = {e->def.start, e->def.min, e->def.max, e->def.increment};
+    for (size_t i = 0; i < N(v); i++)
+        put_int(g, 4 + i, v[i]);
+    put_bool(g, 8, e->def.cycle);
+    put_int(g, 9, e->def.cache);
+    if (st.is_called)
+        put_int(g, 10, st.last_value);
+    else
+        put_null(g, 10);
+    return emit(g);
+}
+
+static int gen_sequences_view(gen_ctx *g) { return each_sequence(g, sequences_view_row); }
+
+/* An OWNED BY's automatic dependency on its column (psql's "Owned by:"). */
+static int depend_row(gen_ctx *g, const seq_ent *e)
+{
+    if (!e->def.owned_table[0])
+        return 0;
+    rl_txn *t = e->txn;
+    rl_error probe;
+    memset(&probe, 0, sizeof probe);
+    const rl_table_desc *d = rl_txn_find_table(t, e->schema, e->def.owned_table, &probe);
+    size_t nc = d ? rl_txn_table_ncols(t, d) : 0, attnum = 0;
+    for (size_t i = 0; i < nc && !attnum; i++)
+        if (strcmp(d->cols[i].name, e->def.owned_column) == 0)
+            attnum = i + 1;
+    if (!attnum)
+        return 0;
+    put_int(g, 0, PG_CLASS_OID);
+    put_int(g, 1, e->oid);
+    put_int(g, 2, 0);
+    put_int(g, 3, PG_CLASS_OID);
+    put_int(g, 4, rl_pgcatalog_rel_oid(e->schema, e->def.owned_table));
+    put_int(g, 5, (int64_t)attnum);
+    put_char(g, 6, 'a');
+    return emit(g);
+}
+
+static int gen_depend(gen_ctx *g) { return each_sequence(g, depend_row); }
+
+static int is_sequence_row(gen_ctx *g, const seq_ent *e)
+{
+    char nums[4][24];
+    const int64_t v[] = {e->def.start, e->def.min, e->def.max, e->def.increment};
+    for (size_t i = 0; i < N(v); i++)
+        snprintf(nums[i], sizeof nums[i], "%lld", (long long)v[i]);
+    put_str(g, 0, g->x->s->eng->database);
+    put_str(g, 1, e->schema);
+    put_str(g, 2, e->name);
+    put_str(g, 3, e->def.type_bytes == 2   ? "smallint"
+                  : e->def.type_bytes == 4 ? "integer"
+                                           : "bigint");
+    put_int(g, 4, e->def.type_bytes * 8);
+    put_int(g, 5, 2);
+    put_int(g, 6, 0);
+    for (size_t i = 0; i < N(v); i++)
+        put_str(g, 7 + i, nums[i]);
+    put_str(g, 11, e->def.cycle ? "YES" : "NO");
+    return emit(g);
+}
+
+static int gen_is_sequences(gen_ctx *g) { return each_sequence(g, is_sequence_row); }
 
 /* --------------------------------------------------------- pg_attribute */
 
@@ -2275,7 +2521,6 @@ static int fixed_description(gen_ctx *g)
     return 0;
 }
 
-#define PG_CLASS_OID 1259u
 #define PG_NAMESPACE_OID 2615u
 
 /* The object comment c is on, as pg_description names it: 1 with its oid,
@@ -3621,6 +3866,10 @@ int rl_pgcatalog_rel_visible(rl_exec *x, uint32_t oid)
     int r = find_lake_index(x, oid, &t, &ix);
     if (r != 0)
         return r < 0 ? -1 : schema_on_path(x, t.schema);
+    seq_ent se;
+    r = find_sequence(x, oid, &se);
+    if (r != 0)
+        return r < 0 ? -1 : schema_on_path(x, se.schema);
     r = find_lake_table(x, oid, &t);
     if (r <= 0 || oid == rowtype_oid(t.oid) || oid == constraint_oid(t.oid) ||
         oid == arraytype_oid(t.oid))
@@ -4255,6 +4504,13 @@ static int regclass_name(rl_exec *x, uint32_t oid, char *buf, size_t n)
     if (r != 0) {
         if (r > 0)
             qualified(x, t.schema, ix.name, buf, n);
+        return r;
+    }
+    seq_ent se;
+    r = find_sequence(x, oid, &se);
+    if (r != 0) {
+        if (r > 0)
+            qualified(x, se.schema, se.name, buf, n);
         return r;
     }
     r = find_lake_table(x, oid, &t);
@@ -4930,6 +5186,18 @@ static int compute_fingerprint(rl_exec *x, rl_buf *out)
             put_name(out, e->def.cols[c]);
             rl_buf_put_u8(out, e->def.opts[c]);
         }
+    }
+    /* the sequences: pg_class rows (relkind 'S') */
+    seq_list sl;
+    if (rc == 0 && load_sequences(x, &sl) == 0) {
+        rl_buf_put_be64(out, sl.n);
+        for (size_t i = 0; i < sl.n; i++) {
+            put_name(out, sl.v[i].schema);
+            put_name(out, sl.v[i].name);
+        }
+        free(sl.v);
+    } else if (rc == 0) {
+        rc = -1;
     }
     /* the CHECK constraints: pg_constraint and pg_class.relchecks show them */
     const rl_check_con *ck = NULL;

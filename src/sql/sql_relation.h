@@ -14,7 +14,8 @@
 typedef enum rl_rel_kind {
     RL_REL_STORED = 1,   /* a DuckLake table or dynamic table in the catalog */
     RL_REL_TEMP = 2,     /* session temporary table */
-    RL_REL_VIRTUAL = 3   /* pg_catalog / information_schema view */
+    RL_REL_VIRTUAL = 3,  /* pg_catalog / information_schema view */
+    RL_REL_SEQUENCE = 4  /* a sequence: one row (last_value, log_cnt, is_called) */
 } rl_rel_kind;
 
 typedef struct rl_temp_table {

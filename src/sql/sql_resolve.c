@@ -65,6 +65,21 @@ static int find_stored(rl_exec *x, const char *schema, const char *name, rl_rela
     return 1;
 }
 
+/* A sequence: 1 found, 0 absent, -1 error. */
+static int find_sequence(rl_exec *x, const char *schema, const char *name, rl_relation *out)
+{
+    rl_txn *t = rl_exec_txn(x);
+    rl_seq_def def;
+    int rc = t ? rl_txn_get_sequence(t, schema, name, &def, x->err) : -1;
+    if (rc != 1)
+        return rc;
+    out->kind = RL_REL_SEQUENCE;
+    rl_str_copy(out->schema, sizeof out->schema, schema);
+    rl_str_copy(out->name, sizeof out->name, name);
+    out->oid = rl_pgcatalog_rel_oid(schema, name);
+    return 1;
+}
+
 static int lookup_at(rl_exec *x, const char *schema, const char *name, int location,
                      rl_relation *out)
 {
@@ -99,6 +114,8 @@ static int lookup_at(rl_exec *x, const char *schema, const char *name, int locat
             return not_found(x, schema, name, location);
     }
     int rc = find_stored(x, qualified ? schema : "public", name, out);
+    if (rc == 0)
+        rc = find_sequence(x, qualified ? schema : "public", name, out);
     if (rc < 0)
         return -1;
     if (rc == 0)

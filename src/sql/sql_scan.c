@@ -43,6 +43,7 @@
 #include "sql/sql_pgcatalog.h"
 #include "sql/sql_relation.h"
 #include "sql/sql_scan.h"
+#include "sql/sql_seq.h"
 #include "sql/sql_timetravel.h"
 #include "sql/sql_value.h"
 
@@ -92,13 +93,20 @@ rl_rowset *rl_relation_shape(rl_exec *x, const rl_relation *rel, const char *ali
             break;
         n = base->ncols;
         break;
+    case RL_REL_SEQUENCE:
+        n = 3;
+        break;
     }
     if ((rel->kind == RL_REL_VIRTUAL && !base) || !(rs = rl_rowset_new(n + 1))) {
         rl_rowset_free(base);
         rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
         return NULL;
     }
-    for (size_t i = 0; i < n; i++) {
+    static const char *const seq_cols[] = {"last_value", "log_cnt", "is_called"};
+    for (size_t i = 0; i < n && rel->kind == RL_REL_SEQUENCE; i++)
+        set_col(&rs->cols[i], seq_cols[i], a, i < 2 ? RL_OID_INT8 : RL_OID_BOOL, -1, rel->oid,
+                (int16_t)(i + 1));
+    for (size_t i = 0; i < n && rel->kind != RL_REL_SEQUENCE; i++) {
         const rl_colmeta *src = rel->kind == RL_REL_TEMP ? &rel->temp->rows->cols[i]
                                 : base                   ? &base->cols[i]
                                                          : NULL;
@@ -1069,6 +1077,17 @@ static int copy_rows(rl_exec *x, rl_rowset *from, rl_rowset *rs)
     return rc;
 }
 
+/* The one row of a sequence (SELECT * FROM s), at ctid (0,1). */
+static int sequence_row(rl_exec *x, const rl_relation *rel, rl_rowset *rs)
+{
+    rl_value vals[4];
+    if (rl_seq_row(x, rel->schema, rel->name, vals) < 0)
+        return -1;
+    vals[3] = rl_tid_value(rl_ctid_of_index(0));
+    rl_rowsrc src = {.key = NULL, .klen = 0, .ctid = rl_ctid_of_index(0)};
+    return rl_rowset_add(rs, vals, &src, x->err);
+}
+
 rl_rowset *rl_relation_scan(rl_exec *x, const rl_relation *rel, const char *alias,
                             const PgQuery__Node *where, rl_scan_order order)
 {
@@ -1087,6 +1106,8 @@ rl_rowset *rl_relation_fill(rl_exec *x, const rl_relation *rel, const char *alia
         rc = scan_stored(x, rel, a, where, order, rs);
     else if (rel->kind == RL_REL_TEMP)
         rc = copy_rows(x, rel->temp->rows, rs);
+    else if (rel->kind == RL_REL_SEQUENCE)
+        rc = sequence_row(x, rel, rs);
     else
         rc = rl_pgcatalog_fill(x, rel->virtual_id, keys, filter, rs);
     if (rc == 0 && filter && rel->kind != RL_REL_VIRTUAL)
@@ -1264,6 +1285,9 @@ void rl_relation_explain(rl_exec *x, const rl_relation *rel, const PgQuery__Node
         break;
     case RL_REL_VIRTUAL:
         rl_buf_printf(out, "Catalog View %s.%s", rel->schema, rel->name);
+        break;
+    case RL_REL_SEQUENCE:
+        rl_buf_printf(out, "Seq Scan on %s", rel->name);
         break;
     }
 }

@@ -66,6 +66,11 @@ EXTRA = [
     "CREATE TABLE defaulted (id INT NOT NULL DEFAULT 0, note TEXT DEFAULT 'none', "
     "qty BIGINT DEFAULT 2 + 3, made TIMESTAMP DEFAULT now(), code VARCHAR(4) DEFAULT upper('ab'))",
     "ALTER TABLE defaulted ALTER COLUMN qty SET DEFAULT -7",
+    # sequences: get_sequence_names / has_sequence (pg_class relkind 'S'), one
+    # OWNED BY a column, one in the second schema
+    "CREATE SEQUENCE notes_seq",
+    "CREATE SEQUENCE note_refs_id_seq AS integer OWNED BY note_refs.id",
+    "CREATE SEQUENCE meta2.meta_seq INCREMENT 10",
 ]
 
 # call -> why it differs today. Checked exactly: a new difference fails, and
@@ -138,7 +143,9 @@ def reflect(url):
         out["has"] = outcome(lambda: (ins.has_table("ducklake_table"), ins.has_table("nope"),
                                       ins.has_table("ducklake_metadata", "meta2"),
                                       ins.has_schema("meta2"), ins.has_schema("nope"),
-                                      ins.has_sequence("nope"), ins.has_index(
+                                      ins.has_sequence("nope"), ins.has_sequence("notes_seq"),
+                                      ins.has_sequence("meta_seq", "meta2"),
+                                      ins.has_sequence("meta_seq"), ins.has_index(
                                           "ducklake_snapshot", "ducklake_snapshot_pkey")))
         for t in TABLES:
             out[f"columns {t}"] = outcome(lambda: [column(c) for c in ins.get_columns(t)])

@@ -394,12 +394,18 @@ def test_export_carries_indexes_constraints_and_comments(pg_lake, pg_server, ext
                       "CHECK (snapshot_id >= 0)")
             c.execute("ALTER TABLE ducklake_data_file ADD CONSTRAINT path_set "
                       "CHECK (path <> '') NOT VALID")
+            # sequences with their state: one moved by nextval and OWNED BY a
+            # column (CREATE SEQUENCE and setval), one never used (CREATE only)
+            c.execute("CREATE SEQUENCE file_ids AS integer INCREMENT 10 START 100 "
+                      "OWNED BY ducklake_data_file.data_file_id")
+            c.execute("SELECT nextval('file_ids'), nextval('file_ids')")
+            c.execute("CREATE SEQUENCE fresh")
     finally:
         assert srv.stop() == 0, srv.log_text()[-3000:]
     target = pg_server.new_database(f"dstix_{uuid.uuid4().hex[:8]}")
     out = run("export", str(root / "ix"), pg_server.dsn(target))
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "recreated 10 indexes, constraints and comments there" in out.stdout, out.stdout
+    assert "recreated 13 indexes, constraints and comments there" in out.stdout, out.stdout
     with psycopg.connect(pg_server.dsn(target), autocommit=True) as b:
         ix = b.execute("SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' "
                        "AND indexname NOT LIKE '%pkey' ORDER BY 1").fetchall()
@@ -433,9 +439,14 @@ def test_export_carries_indexes_constraints_and_comments(pg_lake, pg_server, ext
                       "SELECT key, value FROM ducklake_metadata WHERE scope IS NULL LIMIT 1")
         with pytest.raises(psycopg.errors.CheckViolation, match="snap_pos"):
             b.execute("INSERT INTO ducklake_snapshot VALUES (-1, now(), 0, 0, 0)")
+        assert b.execute("SELECT nextval('file_ids'), nextval('fresh'), "
+                         "pg_get_serial_sequence('ducklake_data_file', 'data_file_id')"
+                         ).fetchone() == (120, 1, "public.file_ids")
+        assert b.execute("SELECT data_type::text, increment_by, start_value FROM pg_sequences "
+                         "WHERE sequencename = 'file_ids'").fetchone() == ("integer", 10, 100)
     out = run("export", str(root / "ix"), f"sqlite:{tmp_path / 'ix.sqlite'}")
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "warning: 10 indexes, constraints and comments made on the lake's tables were not " \
+    assert "warning: 13 indexes, constraints and comments made on the lake's tables were not " \
            "carried" in out.stdout, out.stdout
 
 
@@ -462,10 +473,15 @@ def test_import_carries_indexes_constraints_and_comments(pg_lake, pg_server, tmp
                   "NOT VALID")
         a.execute("ALTER TABLE ducklake_table ADD CONSTRAINT table_snap "
                   "FOREIGN KEY (begin_snapshot) REFERENCES ducklake_snapshot NOT VALID")
+        # sequences and their states: nextval's and setval(.., false)'s
+        a.execute("CREATE SEQUENCE src_seq START 5 OWNED BY ducklake_snapshot.snapshot_id")
+        a.execute("SELECT nextval('src_seq'), nextval('src_seq')")
+        a.execute("CREATE SEQUENCE later_seq AS smallint CYCLE")
+        a.execute("SELECT setval('later_seq', 42, false)")
     root = tmp_path / "root"
     out = run("import", dsn, str(root / "im"))
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "recreated 8 indexes, constraints and comments of the source" in out.stdout, out.stdout
+    assert "recreated 12 indexes, constraints and comments of the source" in out.stdout, out.stdout
     assert "warning: 2 indexes or constraints of the source were left out" in out.stdout, \
         out.stdout
     assert run("check", str(root / "im")).returncode == 0
@@ -496,6 +512,14 @@ def test_import_carries_indexes_constraints_and_comments(pg_lake, pg_server, tmp
                 ("snap_pos", "CHECK ((snapshot_id >= 0)) NO INHERIT")]
             with pytest.raises(psycopg.errors.CheckViolation, match="snap_pos"):
                 c.execute("INSERT INTO ducklake_snapshot VALUES (-1, now(), 0, 0, 0)")
+            q = ("SELECT sequencename, data_type::text, start_value, max_value, cycle "
+                 "FROM pg_sequences ORDER BY 1")
+            assert c.execute(q).fetchall() == a.execute(q).fetchall() == [
+                ("later_seq", "smallint", 1, 32767, True), ("src_seq", "bigint", 5,
+                                                             9223372036854775807, False)]
+            assert c.execute("SELECT nextval('src_seq'), nextval('later_seq'), "
+                             "pg_get_serial_sequence('ducklake_snapshot', 'snapshot_id')"
+                             ).fetchone() == (7, 42, "public.src_seq")
     finally:
         assert srv.stop() == 0, srv.log_text()[-3000:]
 

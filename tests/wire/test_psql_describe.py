@@ -62,6 +62,14 @@ INDEXES = (
     "CREATE TABLE orders (id int NOT NULL DEFAULT 0, note text DEFAULT 'none', qty bigint DEFAULT 2 + 3,"
     " made timestamp DEFAULT now(), code varchar(4) DEFAULT upper('ab'), price numeric(8,2) DEFAULT -1.5);"
     "ALTER TABLE orders ALTER COLUMN qty SET DEFAULT 7, ALTER COLUMN note DROP DEFAULT;"
+    # serial columns: their sequence OWNED BY them, the default nextval(...)
+    "CREATE TABLE serials (id serial PRIMARY KEY, big bigserial, note text);"
+    # sequences (0x80 0C / 0D): \ds lists them, \d describes one with its
+    # "Owned by:" (pg_depend) and "Sequence for identity column" never
+    "CREATE SEQUENCE plain_seq;"
+    "CREATE SEQUENCE small_seq AS smallint INCREMENT 5 MINVALUE -10 MAXVALUE 1000 START 0 CACHE 4 CYCLE;"
+    "CREATE SEQUENCE notes_id_seq AS integer OWNED BY notes.id;"
+    "CREATE SEQUENCE docs.doc_seq INCREMENT -1;"
 )
 
 SAME = [
@@ -94,6 +102,8 @@ SAME = [
     r"\d+ prices",
     r"\d orders",
     r"\d+ orders",
+    r"\d serials",
+    r"\d serials_id_seq",
     r"\d notes_pkey",
     r"\d meta_key_scope",
     r"\d ducklake_tag",
@@ -103,6 +113,13 @@ SAME = [
     r"\d ducklake_schema_pkey",
     r"\d+ ducklake_schema_pkey",
     r"\d nothing_like_this",
+    r"\ds",
+    r"\ds *_seq",
+    r"\ds docs.*",
+    r"\d plain_seq",
+    r"\d small_seq",
+    r"\d+ notes_id_seq",
+    r"\d docs.doc_seq",
     r"\d ducklake_data_file",
     r"\d+ ducklake_table",
     r"\d ducklake_data_file_table_id_data_file_id_idx",
@@ -151,6 +168,7 @@ SIZED = [
     r"\di+",
     r"\dt+ ducklake_data*",
     r"\di+ df_path",
+    r"\ds+",
 ]
 
 # command -> (RockLake's exact output, why it differs from PostgreSQL's)

@@ -1,0 +1,993 @@
+/*
+ * sql_seq.c — sequences as PostgreSQL 15 shows them: CREATE / ALTER / DROP
+ * SEQUENCE with sequence.c's option checks and texts, ALTER SEQUENCE ...
+ * RENAME TO, nextval / currval / setval / lastval, pg_get_serial_sequence,
+ * and the row SELECT * FROM a sequence reads.
+ *
+ * Owns: the options' parse and checks (init_params' order: the first
+ * failing check is PostgreSQL's), each session's cache of sequences
+ * (currval, the values a CACHE > 1 took for this session, lastval's
+ * sequence), the names of the functions' errors.
+ *
+ * The catalog (catalog.h "Sequences") keeps the definitions (transactional
+ * DDL) and the states (never undone: nextval and setval write them at once,
+ * whatever becomes of the transaction). ALTER SEQUENCE ... RESTART gives the
+ * sequence a fresh state (rl_txn_alter_sequence's new id), so it is undone
+ * by ROLLBACK as in PostgreSQL; other ALTERs keep the state.
+ *
+ * Invariants: a session's cached values of a sequence are those one
+ * nextval took for it (first .. cached), for the state id it took them
+ * from: a cache of another id (a RESTART since) is dropped, never used;
+ * no value is returned while typing (c->typing) and none changes state.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sql/sql_cast.h"
+#include "sql/sql_exec.h"
+#include "sql/sql_parse.h"
+#include "sql/sql_pgcatalog.h"
+#include "sql/sql_relation.h"
+#include "sql/sql_seq.h"
+
+/* One sequence this session used (PostgreSQL's SeqTableData). */
+typedef struct rl_seq_cache {
+    uint32_t oid;
+    uint64_t id;            /* the state the cached values came from */
+    int64_t last, cached, increment;
+    bool last_valid;
+    struct rl_seq_cache *next;
+} rl_seq_cache;
+
+static rl_seq_cache *cache_find(rl_session *s, uint32_t oid)
+{
+    for (rl_seq_cache *e = s->seqs; e; e = e->next)
+        if (e->oid == oid)
+            return e;
+    return NULL;
+}
+
+static rl_seq_cache *cache_get(rl_exec *x, uint32_t oid)
+{
+    rl_seq_cache *e = cache_find(x->s, oid);
+    if (e)
+        return e;
+    if (!(e = calloc(1, sizeof *e))) {
+        rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+        return NULL;
+    }
+    e->oid = oid;
+    e->next = x->s->seqs;
+    x->s->seqs = e;
+    return e;
+}
+
+void rl_seq_session_free(rl_session *s)
+{
+    while (s->seqs) {
+        rl_seq_cache *e = s->seqs;
+        s->seqs = e->next;
+        free(e);
+    }
+    s->last_seq = 0;
+}
+
+/* ------------------------------------------------------------- lookups */
+
+/* What find_by_oid looks for and finds. */
+typedef struct seq_found {
+    uint32_t oid;
+    char schema[64], name[64];
+    rl_seq_def def;
+    bool found;
+} seq_found;
+
+static int match_oid(void *ctx, const char *schema, const char *name, const rl_seq_def *def)
+{
+    seq_found *f = ctx;
+    if (rl_pgcatalog_rel_oid(schema, name) != f->oid)
+        return 0;
+    rl_str_copy(f->schema, sizeof f->schema, schema);
+    rl_str_copy(f->name, sizeof f->name, name);
+    f->def = *def;
+    f->found = true;
+    return 1;
+}
+
+/* The sequence of pg_class oid `oid`: 0 with *f, -1 with x's error:
+ * 42809 for another relation, 42P01 (PostgreSQL's "could not open
+ * relation") for none. */
+static int find_by_oid(rl_exec *x, uint32_t oid, seq_found *f, int loc)
+{
+    memset(f, 0, sizeof *f);
+    f->oid = oid;
+    rl_txn *t = rl_exec_txn(x);
+    if (!t || rl_txn_list_sequences(t, NULL, match_oid, f, x->err) < 0)
+        return -1;
+    if (f->found)
+        return 0;
+    char name[200];
+    if (rl_pgcatalog_reg_name(x, RL_OID_REGCLASS, oid, name, sizeof name) == 1 &&
+        strspn(name, "0123456789") != strlen(name))
+        return rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1, "\"%s\" is not a sequence",
+                             strchr(name, '.') ? strchr(name, '.') + 1 : name);
+    return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_TABLE, -1,
+                         "could not open relation with OID %u", oid);
+}
+
+static const char *schema_of(const PgQuery__RangeVar *rv)
+{
+    return rv->schemaname && rv->schemaname[0] ? rv->schemaname : "public";
+}
+
+/* The sequence a RangeVar names: 1 with *def, 0 absent (nothing set),
+ * -1 error; a table of that name: 42809 "\"t\" is not a sequence". */
+static int find_named(rl_exec *x, const PgQuery__RangeVar *rv, rl_seq_def *def)
+{
+    rl_txn *t = rl_exec_txn(x);
+    if (!t)
+        return -1;
+    int rc = rl_txn_get_sequence(t, schema_of(rv), rv->relname, def, x->err);
+    if (rc != 0)
+        return rc;
+    rl_error probe;
+    memset(&probe, 0, sizeof probe);
+    if (rl_txn_find_table(t, schema_of(rv), rv->relname, &probe))
+        return rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, rv->location,
+                             "\"%s\" is not a sequence", rv->relname);
+    return 0;
+}
+
+/* ------------------------------------------------------------- options */
+
+typedef struct seq_opts {
+    const PgQuery__DefElem *as, *increment, *start, *restart, *maxvalue, *minvalue, *cache,
+        *cycle, *owned_by;
+} seq_opts;
+
+static const char *type_name(uint8_t bytes)
+{
+    return bytes == 2 ? "smallint" : bytes == 4 ? "integer" : "bigint";
+}
+
+static int64_t type_max(uint8_t bytes)
+{
+    return bytes == 2 ? INT16_MAX : bytes == 4 ? INT32_MAX : INT64_MAX;
+}
+
+static int64_t type_min(uint8_t bytes)
+{
+    return bytes == 2 ? INT16_MIN : bytes == 4 ? INT32_MIN : INT64_MIN;
+}
+
+/* defGetInt64: an option's value as bigint (int8in of a large literal). */
+static int opt_int64(rl_exec *x, const PgQuery__DefElem *d, int64_t *out)
+{
+    const PgQuery__Node *a = d->arg;
+    if (!a)
+        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, d->location,
+                             "%s requires a numeric value", d->defname);
+    if (a->node_case == PG_QUERY__NODE__NODE_INTEGER) {
+        *out = a->integer->ival;
+        return 0;
+    }
+    if (a->node_case == PG_QUERY__NODE__NODE_FLOAT) {
+        const char *s = a->float_->fval;
+        char *end;
+        errno = 0;
+        long long v = strtoll(s, &end, 10);
+        if (*end || end == s)
+            return rl_exec_error(x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, -1,
+                                 "invalid input syntax for type bigint: \"%s\"", s);
+        if (errno == ERANGE)
+            return rl_exec_error(x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, -1,
+                                 "value \"%s\" is out of range for type bigint", s);
+        *out = v;
+        return 0;
+    }
+    return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, d->location,
+                         "%s requires a numeric value", d->defname);
+}
+
+static int collect_opts(rl_exec *x, PgQuery__Node **options, size_t n, seq_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    for (size_t i = 0; i < n; i++) {
+        const PgQuery__DefElem *d = options[i]->def_elem;
+        const PgQuery__DefElem **slot = strcmp(d->defname, "as") == 0          ? &o->as
+                                        : strcmp(d->defname, "increment") == 0 ? &o->increment
+                                        : strcmp(d->defname, "start") == 0     ? &o->start
+                                        : strcmp(d->defname, "restart") == 0   ? &o->restart
+                                        : strcmp(d->defname, "maxvalue") == 0  ? &o->maxvalue
+                                        : strcmp(d->defname, "minvalue") == 0  ? &o->minvalue
+                                        : strcmp(d->defname, "cache") == 0     ? &o->cache
+                                        : strcmp(d->defname, "cycle") == 0     ? &o->cycle
+                                        : strcmp(d->defname, "owned_by") == 0  ? &o->owned_by
+                                                                               : NULL;
+        if (!slot)
+            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, d->location,
+                                 "option \"%s\" is not supported by RockLake", d->defname);
+        if (*slot)
+            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, d->location,
+                                 "conflicting or redundant options");
+        *slot = d;
+    }
+    return 0;
+}
+
+/* init_params: def (the current one, or zeroed for CREATE: init) and the
+ * state the sequence will have (*last, *called; restarted: a new state)
+ * from the options, with PostgreSQL's checks in its order. */
+static int apply_opts(rl_exec *x, const seq_opts *o, bool init, rl_seq_def *def, int64_t *last,
+                      bool *called, bool *restarted)
+{
+    bool reset_max = false, reset_min = false;
+    *restarted = false;
+    if (o->as) {
+        uint32_t oid;
+        int32_t typmod;
+        if (o->as->arg->node_case != PG_QUERY__NODE__NODE_TYPE_NAME ||
+            rl_type_from_typename(x, o->as->arg->type_name, &oid, &typmod) < 0)
+            return -1;
+        if (oid != RL_OID_INT2 && oid != RL_OID_INT4 && oid != RL_OID_INT8)
+            return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                                 "sequence type must be smallint, integer, or bigint");
+        if (!init) {
+            reset_max = def->max == type_max(def->type_bytes);
+            reset_min = def->min == type_min(def->type_bytes);
+        }
+        def->type_bytes = oid == RL_OID_INT2 ? 2 : oid == RL_OID_INT4 ? 4 : 8;
+    } else if (init) {
+        def->type_bytes = 8;
+    }
+    if (o->increment) {
+        if (opt_int64(x, o->increment, &def->increment) < 0)
+            return -1;
+        if (def->increment == 0)
+            return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                                 "INCREMENT must not be zero");
+    } else if (init) {
+        def->increment = 1;
+    }
+    if (o->cycle)
+        def->cycle = o->cycle->arg && o->cycle->arg->node_case == PG_QUERY__NODE__NODE_BOOLEAN &&
+                     o->cycle->arg->boolean->boolval;
+    else if (init)
+        def->cycle = false;
+    if (o->maxvalue && o->maxvalue->arg) {
+        if (opt_int64(x, o->maxvalue, &def->max) < 0)
+            return -1;
+    } else if (init || o->maxvalue || reset_max) {
+        def->max = def->increment > 0 || reset_max ? type_max(def->type_bytes) : -1;
+    }
+    if (def->max < type_min(def->type_bytes) || def->max > type_max(def->type_bytes))
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "MAXVALUE (%" PRId64 ") is out of range for sequence data type %s",
+                             def->max, type_name(def->type_bytes));
+    if (o->minvalue && o->minvalue->arg) {
+        if (opt_int64(x, o->minvalue, &def->min) < 0)
+            return -1;
+    } else if (init || o->minvalue || reset_min) {
+        def->min = def->increment < 0 || reset_min ? type_min(def->type_bytes) : 1;
+    }
+    if (def->min < type_min(def->type_bytes) || def->min > type_max(def->type_bytes))
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "MINVALUE (%" PRId64 ") is out of range for sequence data type %s",
+                             def->min, type_name(def->type_bytes));
+    if (def->min >= def->max)
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "MINVALUE (%" PRId64 ") must be less than MAXVALUE (%" PRId64 ")",
+                             def->min, def->max);
+    if (o->start) {
+        if (opt_int64(x, o->start, &def->start) < 0)
+            return -1;
+    } else if (init) {
+        def->start = def->increment > 0 ? def->min : def->max;
+    }
+    if (def->start < def->min)
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "START value (%" PRId64 ") cannot be less than MINVALUE (%" PRId64
+                             ")",
+                             def->start, def->min);
+    if (def->start > def->max)
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "START value (%" PRId64 ") cannot be greater than MAXVALUE (%" PRId64
+                             ")",
+                             def->start, def->max);
+    if (o->restart) {
+        if (o->restart->arg) {
+            if (opt_int64(x, o->restart, last) < 0)
+                return -1;
+        } else {
+            *last = def->start;
+        }
+        *called = false;
+        *restarted = true;
+    } else if (init) {
+        *last = def->start;
+        *called = false;
+    }
+    if (*last < def->min)
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "RESTART value (%" PRId64 ") cannot be less than MINVALUE (%" PRId64
+                             ")",
+                             *last, def->min);
+    if (*last > def->max)
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "RESTART value (%" PRId64
+                             ") cannot be greater than MAXVALUE (%" PRId64 ")",
+                             *last, def->max);
+    if (o->cache) {
+        if (opt_int64(x, o->cache, &def->cache) < 0)
+            return -1;
+        if (def->cache <= 0)
+            return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                                 "CACHE (%" PRId64 ") must be greater than zero", def->cache);
+    } else if (init) {
+        def->cache = 1;
+    }
+    return 0;
+}
+
+/* OWNED BY table.column | NONE into def (process_owned_by's checks). */
+static int apply_owned_by(rl_exec *x, const PgQuery__DefElem *d, const char *seq_schema,
+                          rl_seq_def *def)
+{
+    const PgQuery__List *l =
+        d->arg && d->arg->node_case == PG_QUERY__NODE__NODE_LIST ? d->arg->list : NULL;
+    size_t n = l ? l->n_items : 0;
+    for (size_t i = 0; i < n; i++)
+        if (l->items[i]->node_case != PG_QUERY__NODE__NODE_STRING)
+            n = 0;
+    if (n == 1 && strcmp(l->items[0]->string->sval, "none") == 0) {
+        def->owned_table[0] = def->owned_column[0] = '\0';
+        return 0;
+    }
+    if (n < 2 || n > 3) {
+        rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "invalid OWNED BY option");
+        rl_error_hint(x->err, "Specify OWNED BY table.column or OWNED BY NONE.");
+        return -1;
+    }
+    const char *tschema = n == 3 ? l->items[0]->string->sval : NULL;
+    const char *table = l->items[n - 2]->string->sval;
+    const char *column = l->items[n - 1]->string->sval;
+    rl_relation rel;
+    if (rl_relation_lookup(x, tschema, table, &rel) < 0)
+        return -1;
+    if (rel.kind != RL_REL_STORED) {
+        rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1,
+                      "sequence cannot be owned by relation \"%s\"", table);
+        return -1;
+    }
+    if (strcmp(rel.schema, seq_schema) != 0)
+        return rl_exec_error(x, RL_SQLSTATE_OBJECT_NOT_IN_PREREQUISITE_STATE, -1,
+                             "sequence must be in same schema as table it is linked to");
+    rl_txn *t = rl_exec_txn(x);
+    size_t nc = t ? rl_txn_table_ncols(t, rel.desc) : 0;
+    bool have = false;
+    for (size_t i = 0; i < nc && !have; i++)
+        have = strcmp(rel.desc->cols[i].name, column) == 0;
+    if (!have)
+        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
+                             "column \"%s\" of relation \"%s\" does not exist", column, table);
+    rl_str_copy(def->owned_table, sizeof def->owned_table, rel.name);
+    rl_str_copy(def->owned_column, sizeof def->owned_column, column);
+    return 0;
+}
+
+static int notice(rl_exec *x, const char *sqlstate, const char *fmt, const char *a)
+{
+    rl_error n;
+    memset(&n, 0, sizeof n);
+    rl_error_set(&n, sqlstate, fmt, a);
+    if (x->sink && x->sink->notice)
+        x->sink->notice(x->sink->ctx, &n);
+    return 0;
+}
+
+/* ----------------------------------------------------------- statements */
+
+static int refuse_temp(rl_exec *x, const PgQuery__RangeVar *rv)
+{
+    if (rv->relpersistence == NULL || strcmp(rv->relpersistence, "t") != 0)
+        return 0;
+    return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, rv->location,
+                         "temporary sequences are not supported by RockLake");
+}
+
+int rl_seq_create(rl_exec *x, const PgQuery__CreateSeqStmt *st)
+{
+    const PgQuery__RangeVar *rv = st->sequence;
+    if (refuse_temp(x, rv) < 0)
+        return -1;
+    if (strlen(rv->relname) >= 64)
+        return rl_exec_error(x, RL_SQLSTATE_NAME_TOO_LONG, -1, "identifier \"%s\" is too long",
+                             rv->relname);
+    const char *schema = schema_of(rv);
+    int known = rl_pgcatalog_schema_exists(x, schema);
+    if (known <= 0)
+        return known < 0 ? -1
+                         : rl_exec_error(x, RL_SQLSTATE_INVALID_SCHEMA_NAME, rv->location,
+                                         "schema \"%s\" does not exist", schema);
+    rl_txn *t = rl_exec_txn(x);
+    if (!t)
+        return -1;
+    if (st->if_not_exists) { /* PostgreSQL skips before it looks at the options */
+        rl_seq_def have;
+        rl_error probe;
+        memset(&probe, 0, sizeof probe);
+        int rc = rl_txn_get_sequence(t, schema, rv->relname, &have, x->err);
+        if (rc < 0)
+            return -1;
+        if (rc == 1 || rl_txn_find_table(t, schema, rv->relname, &probe)) {
+            notice(x, RL_SQLSTATE_DUPLICATE_TABLE, "relation \"%s\" already exists, skipping",
+                   rv->relname);
+            return rl_send_complete(x, "CREATE SEQUENCE");
+        }
+    }
+    seq_opts o;
+    rl_seq_def def;
+    memset(&def, 0, sizeof def);
+    int64_t last = 0;
+    bool called = false, restarted;
+    if (collect_opts(x, st->options, st->n_options, &o) < 0 ||
+        apply_opts(x, &o, true, &def, &last, &called, &restarted) < 0)
+        return -1;
+    def.initial = last;
+    def.initial_called = called;
+    bool created;
+    if (rl_txn_create_sequence(t, schema, rv->relname, &def, false, &created, x->err) < 0)
+        return -1;
+    if (o.owned_by) {
+        if (apply_owned_by(x, o.owned_by, schema, &def) < 0 ||
+            rl_txn_alter_sequence(t, schema, rv->relname, &def, false, x->err) < 0)
+            return -1;
+    }
+    return rl_send_complete(x, "CREATE SEQUENCE");
+}
+
+int rl_seq_create_serial(rl_exec *x, const char *schema, const char *name, const char *table,
+                         const char *column, uint8_t type_bytes)
+{
+    rl_txn *t = rl_exec_txn(x);
+    if (!t)
+        return -1;
+    seq_opts o;
+    memset(&o, 0, sizeof o);
+    rl_seq_def def;
+    memset(&def, 0, sizeof def);
+    int64_t last = 0;
+    bool called = false, restarted;
+    if (apply_opts(x, &o, true, &def, &last, &called, &restarted) < 0)
+        return -1;
+    def.type_bytes = type_bytes; /* the column's type: its largest value the end */
+    def.max = type_max(type_bytes);
+    def.initial = last;
+    def.initial_called = called;
+    rl_str_copy(def.owned_table, sizeof def.owned_table, table);
+    rl_str_copy(def.owned_column, sizeof def.owned_column, column);
+    bool created;
+    return rl_txn_create_sequence(t, schema, name, &def, false, &created, x->err);
+}
+
+int rl_seq_alter(rl_exec *x, const PgQuery__AlterSeqStmt *st)
+{
+    const PgQuery__RangeVar *rv = st->sequence;
+    rl_seq_def def;
+    int rc = find_named(x, rv, &def);
+    if (rc < 0)
+        return -1;
+    if (rc == 0) {
+        if (!st->missing_ok)
+            return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_TABLE, -1,
+                                 "relation \"%s\" does not exist", rv->relname);
+        notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
+               "relation \"%s\" does not exist, skipping", rv->relname);
+        return rl_send_complete(x, "ALTER SEQUENCE");
+    }
+    rl_txn *t = rl_exec_txn(x);
+    rl_seq_state now;
+    if (rl_txn_sequence_state(t, &def, &now, x->err) < 0)
+        return -1;
+    seq_opts o;
+    int64_t last = now.last_value;
+    bool called = now.is_called, restarted;
+    if (collect_opts(x, st->options, st->n_options, &o) < 0 ||
+        apply_opts(x, &o, false, &def, &last, &called, &restarted) < 0 ||
+        (o.owned_by && apply_owned_by(x, o.owned_by, schema_of(rv), &def) < 0))
+        return -1;
+    if (restarted) {
+        def.initial = last;
+        def.initial_called = called;
+    }
+    if (rl_txn_alter_sequence(t, schema_of(rv), rv->relname, &def, restarted, x->err) < 0)
+        return -1;
+    /* PostgreSQL drops this session's cached values (not its currval) */
+    rl_seq_cache *e = cache_find(x->s, rl_pgcatalog_rel_oid(schema_of(rv), rv->relname));
+    if (e)
+        e->cached = e->last;
+    return rl_send_complete(x, "ALTER SEQUENCE");
+}
+
+/* The parts of a DROP's object name: schema (NULL: public) and name. */
+static int object_name(rl_exec *x, const PgQuery__Node *obj, PgQuery__RangeVar *rv)
+{
+    const PgQuery__List *l = obj->node_case == PG_QUERY__NODE__NODE_LIST ? obj->list : NULL;
+    if (!l || l->n_items < 1 || l->n_items > 2)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "cross-database references are not implemented");
+    rv->schemaname = l->n_items == 2 ? l->items[0]->string->sval : NULL;
+    rv->relname = l->items[l->n_items - 1]->string->sval;
+    rv->location = -1;
+    return 0;
+}
+
+/* ------------------------------------ column DEFAULTs that call one */
+
+/* The column defaults that call nextval of sequence schema.name (their
+ * texts hold its regclass literal; PostgreSQL keeps the dependency by
+ * oid): DROP SEQUENCE is 2BP01 with PostgreSQL's detail and hint unless
+ * CASCADE, which drops them with its notice; RENAME rewrites their texts
+ * to the new name (sql_default.c keeps them; the catalog lists them). */
+
+/* The two forms a regclass literal of schema.name takes in a stored
+ * default (regclassout's: bare where the search path finds it, else
+ * qualified), quotes doubled as in a string literal. */
+static void regclass_literals(const char *schema, const char *name, rl_buf *bare, rl_buf *qual)
+{
+    char qs[140], qn[140];
+    rl_quote_ident(schema, qs, sizeof qs);
+    rl_quote_ident(name, qn, sizeof qn);
+    rl_buf *out[2] = {bare, qual};
+    for (int k = 0; k < 2; k++) {
+        rl_buf_put(out[k], "'", 1);
+        for (const char *p = qs; k == 1 && *p; p++)
+            rl_buf_put(out[k], p, *p == '\'' ? 2 : 1);
+        if (k == 1)
+            rl_buf_put(out[k], ".", 1);
+        for (const char *p = qn; *p; p++)
+            rl_buf_put(out[k], p, *p == '\'' ? 2 : 1);
+        rl_buf_put_str(out[k], "'::regclass");
+        rl_buf_put_u8(out[k], 0);
+    }
+}
+
+/* text with every `from` replaced by `to`, into out (NUL-ended). */
+static void replace_all(const char *text, const char *from, const char *to, rl_buf *out)
+{
+    size_t fl = strlen(from);
+    for (const char *p = text, *hit; *p; p = hit + fl) {
+        hit = strstr(p, from);
+        if (!hit) {
+            rl_buf_put_str(out, p);
+            break;
+        }
+        rl_buf_put(out, p, (size_t)(hit - p));
+        rl_buf_put_str(out, to);
+    }
+    rl_buf_put_u8(out, 0);
+}
+
+static bool calls_sequence(const rl_check_con *c, const rl_buf *bare, const rl_buf *qual)
+{
+    return strstr(c->def.expr, (const char *)bare->data) ||
+           strstr(c->def.expr, (const char *)qual->data);
+}
+
+static int defaults_sequence_dropping(rl_exec *x, const char *schema, const char *name, bool cascade)
+{
+    rl_txn *txn = rl_exec_txn(x);
+    const rl_check_con *c;
+    size_t n;
+    if (!txn || rl_txn_defaults(txn, &c, &n, NULL, x->err) < 0)
+        return -1;
+    rl_buf bare, qual, detail;
+    rl_buf_init(&bare, 0);
+    rl_buf_init(&qual, 0);
+    rl_buf_init(&detail, 0);
+    regclass_literals(schema, name, &bare, &qual);
+    size_t hits = 0;
+    char (*gone)[2][RL_INDEX_NAME_MAX] = calloc(n ? n : 1, sizeof *gone);
+    int rc = gone ? 0 : rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        if (!calls_sequence(&c[i], &bare, &qual))
+            continue;
+        rl_buf_printf(&detail, "%s%sdefault value for column %s of table %s", hits ? "\n" : "",
+                      cascade ? "drop cascades to " : "", c[i].name, c[i].def.table);
+        rl_str_copy(gone[hits][0], RL_INDEX_NAME_MAX, c[i].def.table);
+        rl_str_copy(gone[hits++][1], RL_INDEX_NAME_MAX, c[i].name);
+    }
+    rl_buf_put_u8(&detail, 0);
+    if (rc == 0 && hits && !cascade) {
+        rl_exec_error(x, RL_SQLSTATE_DEPENDENT_OBJECTS_STILL_EXIST, -1,
+                      "cannot drop sequence %s because other objects depend on it", name);
+        rl_error_detail(x->err, "%s", (const char *)detail.data);
+        rl_error_hint(x->err, "Use DROP ... CASCADE to drop the dependent objects too.");
+        rc = -1;
+    } else if (rc == 0 && hits) {
+        /* PostgreSQL's notice: the one object, or how many with the list */
+        rl_error note;
+        memset(&note, 0, sizeof note);
+        if (hits == 1) {
+            rl_error_set(&note, RL_SQLSTATE_SUCCESSFUL_COMPLETION, "%s",
+                         (const char *)detail.data);
+        } else {
+            rl_error_set(&note, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
+                         "drop cascades to %zu other objects", hits);
+            rl_error_detail(&note, "%s", (const char *)detail.data);
+        }
+        if (x->sink && x->sink->notice)
+            x->sink->notice(x->sink->ctx, &note);
+        for (size_t i = 0; rc == 0 && i < hits; i++)
+            rc = rl_txn_put_default(txn, schema, gone[i][0], gone[i][1], NULL, NULL, x->err);
+    }
+    free(gone);
+    rl_buf_free(&bare);
+    rl_buf_free(&qual);
+    rl_buf_free(&detail);
+    return rc;
+}
+
+static int defaults_sequence_renamed(rl_exec *x, const char *schema, const char *name,
+                                const char *newname)
+{
+    rl_txn *txn = rl_exec_txn(x);
+    const rl_check_con *c;
+    size_t n;
+    if (!txn || rl_txn_defaults(txn, &c, &n, NULL, x->err) < 0)
+        return -1;
+    rl_buf ob, oq, nb, nq;
+    rl_buf_init(&ob, 0);
+    rl_buf_init(&oq, 0);
+    rl_buf_init(&nb, 0);
+    rl_buf_init(&nq, 0);
+    regclass_literals(schema, name, &ob, &oq);
+    regclass_literals(schema, newname, &nb, &nq);
+    /* collect first: each write rebuilds the registry c points into */
+    rl_check_con *hit = calloc(n ? n : 1, sizeof *hit);
+    rl_buf *texts = calloc(n ? 2 * n : 1, sizeof *texts);
+    size_t nh = 0;
+    int rc = hit && texts ? 0 : rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        if (!calls_sequence(&c[i], &ob, &oq))
+            continue;
+        const char *src[2] = {c[i].def.expr, c[i].def.pretty};
+        for (int k = 0; k < 2; k++) {
+            rl_buf once;
+            rl_buf_init(&once, 0);
+            replace_all(src[k], (const char *)oq.data, (const char *)nq.data, &once);
+            rl_buf_init(&texts[2 * nh + k], 0);
+            replace_all((const char *)once.data, (const char *)ob.data, (const char *)nb.data,
+                        &texts[2 * nh + k]);
+            rl_buf_free(&once);
+        }
+        hit[nh++] = c[i];
+    }
+    for (size_t i = 0; rc == 0 && i < nh; i++)
+        rc = texts[2 * i].failed || texts[2 * i + 1].failed
+                 ? rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory")
+                 : rl_txn_put_default(txn, hit[i].schema, hit[i].def.table, hit[i].name,
+                                      (const char *)texts[2 * i].data,
+                                      (const char *)texts[2 * i + 1].data, x->err);
+    for (size_t i = 0; texts && i < 2 * nh; i++)
+        rl_buf_free(&texts[i]);
+    free(texts);
+    free(hit);
+    rl_buf_free(&ob);
+    rl_buf_free(&oq);
+    rl_buf_free(&nb);
+    rl_buf_free(&nq);
+    return rc;
+}
+
+int rl_seq_drop(rl_exec *x, const PgQuery__DropStmt *st)
+{
+    rl_txn *t = rl_exec_txn(x);
+    if (!t)
+        return -1;
+    /* PostgreSQL looks every name up before it drops any */
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < st->n_objects; i++) {
+            PgQuery__RangeVar rv = PG_QUERY__RANGE_VAR__INIT;
+            if (object_name(x, st->objects[i], &rv) < 0)
+                return -1;
+            rl_seq_def def;
+            int rc = find_named(x, &rv, &def);
+            if (rc < 0) {
+                if (strcmp(x->err->sqlstate, RL_SQLSTATE_WRONG_OBJECT_TYPE) == 0)
+                    rl_error_hint(x->err, "Use DROP TABLE to remove a table.");
+                return -1;
+            }
+            if (rc == 0 && pass == 0 && !st->missing_ok)
+                return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_TABLE, -1,
+                                     "sequence \"%s\" does not exist", rv.relname);
+            if (rc == 0 && pass == 0)
+                notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
+                       "sequence \"%s\" does not exist, skipping", rv.relname);
+            if (rc == 1 && pass == 1 &&
+                (defaults_sequence_dropping(
+                     x, schema_of(&rv), rv.relname,
+                     st->behavior == PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE) < 0 ||
+                 rl_txn_drop_sequence(t, schema_of(&rv), rv.relname, x->err) < 0))
+                return -1;
+        }
+    }
+    return rl_send_complete(x, "DROP SEQUENCE");
+}
+
+int rl_seq_rename(rl_exec *x, const PgQuery__RenameStmt *st)
+{
+    rl_seq_def def;
+    int rc = find_named(x, st->relation, &def);
+    if (rc < 0)
+        return -1;
+    if (rc == 0) {
+        if (!st->missing_ok)
+            return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_TABLE, st->relation->location,
+                                 "relation \"%s\" does not exist", st->relation->relname);
+        notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION, "relation \"%s\" does not exist, skipping",
+               st->relation->relname);
+        return rl_send_complete(x, "ALTER SEQUENCE");
+    }
+    if (strlen(st->newname) >= 64)
+        return rl_exec_error(x, RL_SQLSTATE_NAME_TOO_LONG, -1, "identifier \"%s\" is too long",
+                             st->newname);
+    if (rl_txn_rename_sequence(rl_exec_txn(x), schema_of(st->relation), st->relation->relname,
+                               st->newname, x->err) < 0 ||
+        defaults_sequence_renamed(x, schema_of(st->relation), st->relation->relname,
+                                    st->newname) < 0)
+        return -1;
+    return rl_send_complete(x, "ALTER SEQUENCE");
+}
+
+/* ------------------------------------------------------------ functions */
+
+static int read_only(rl_exec *x, const char *fn, int loc)
+{
+    if (!x->s->read_only_txn)
+        return 0;
+    return rl_exec_error(x, RL_SQLSTATE_READ_ONLY_SQL_TRANSACTION, -1,
+                         "cannot execute %s() in a read-only transaction", fn);
+}
+
+int rl_seq_nextval(rl_exec *x, uint32_t oid, int64_t *out, int loc)
+{
+    seq_found f;
+    if (find_by_oid(x, oid, &f, loc) < 0 || read_only(x, "nextval", loc) < 0)
+        return -1;
+    rl_seq_cache *e = cache_get(x, oid);
+    if (!e)
+        return -1;
+    if (e->id != f.def.id) { /* a RESTART since: the old state's values are gone */
+        e->id = f.def.id;
+        e->cached = e->last;
+    }
+    if (e->last_valid && e->last != e->cached) { /* one this session took already */
+        e->last += e->increment;
+        *out = e->last;
+        x->s->last_seq = oid;
+        return 0;
+    }
+    int64_t first, last;
+    if (rl_txn_sequence_next(rl_exec_txn(x), f.name, &f.def, &first, &last, x->err) < 0)
+        return -1;
+    e->last = first;
+    e->cached = last;
+    e->increment = f.def.increment;
+    e->last_valid = true;
+    x->s->last_seq = oid;
+    *out = first;
+    return 0;
+}
+
+static uint32_t oid_of(const rl_value *v) { return (uint32_t)v->d.v.i; }
+
+/* Evaluated for a type only (typing row, Describe): no call may change or
+ * read a sequence then; the value is a placeholder of the right type. */
+static bool shape_only(const rl_expr_ctx *c) { return c->typing || c->x->describing; }
+
+int rl_fn_nextval(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    int64_t v = 0;
+    if (!shape_only(c) && rl_seq_nextval(c->x, oid_of(&a[0]), &v, loc) < 0)
+        return -1;
+    rl_val_int(out, RL_OID_INT8, v);
+    return 0;
+}
+
+int rl_fn_currval(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    rl_val_int(out, RL_OID_INT8, 0);
+    if (shape_only(c))
+        return 0;
+    seq_found f;
+    if (find_by_oid(c->x, oid_of(&a[0]), &f, loc) < 0)
+        return -1;
+    rl_seq_cache *e = cache_find(c->x->s, f.oid);
+    if (!e || !e->last_valid)
+        return rl_exec_error(c->x, RL_SQLSTATE_OBJECT_NOT_IN_PREREQUISITE_STATE, -1,
+                             "currval of sequence \"%s\" is not yet defined in this session",
+                             f.name);
+    out->d.v.i = e->last;
+    return 0;
+}
+
+int rl_fn_lastval(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    rl_val_int(out, RL_OID_INT8, 0);
+    if (shape_only(c))
+        return 0;
+    rl_seq_cache *e = c->x->s->last_seq ? cache_find(c->x->s, c->x->s->last_seq) : NULL;
+    if (!e || !e->last_valid)
+        return rl_exec_error(c->x, RL_SQLSTATE_OBJECT_NOT_IN_PREREQUISITE_STATE, -1,
+                             "lastval is not yet defined in this session");
+    seq_found f;
+    if (find_by_oid(c->x, e->oid, &f, loc) < 0) {
+        if (strcmp(c->x->err->sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) == 0)
+            rl_exec_error(c->x, RL_SQLSTATE_OBJECT_NOT_IN_PREREQUISITE_STATE, -1,
+                          "lastval is not yet defined in this session");
+        return -1;
+    }
+    out->d.v.i = e->last;
+    return 0;
+}
+
+int rl_fn_setval(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    int64_t v = a[1].d.v.i;
+    bool called = n < 3 || a[2].d.v.b;
+    rl_val_int(out, RL_OID_INT8, v);
+    if (shape_only(c))
+        return 0;
+    rl_exec *x = c->x;
+    seq_found f;
+    if (find_by_oid(x, oid_of(&a[0]), &f, loc) < 0 || read_only(x, "setval", loc) < 0)
+        return -1;
+    if (v < f.def.min || v > f.def.max)
+        return rl_exec_error(x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, -1,
+                             "setval: value %" PRId64 " is out of bounds for sequence \"%s\" (%"
+                             PRId64 "..%" PRId64 ")",
+                             v, f.name, f.def.min, f.def.max);
+    if (rl_txn_sequence_set(rl_exec_txn(x), &f.def, v, called, x->err) < 0)
+        return -1;
+    rl_seq_cache *e = cache_get(x, f.oid);
+    if (!e)
+        return -1;
+    e->id = f.def.id;
+    if (called) {
+        e->last = v;
+        e->last_valid = true;
+        x->s->last_seq = f.oid;
+    }
+    e->cached = e->last; /* the session's cached values are gone */
+    return 0;
+}
+
+/* What owner_visit looks for: the sequence OWNED BY schema.table.column. */
+typedef struct owner_find {
+    const char *schema, *table, *column;
+    char found[64];
+} owner_find;
+
+static int owner_visit(void *ctx, const char *schema, const char *name, const rl_seq_def *def)
+{
+    owner_find *o = ctx;
+    if (strcmp(schema, o->schema) || strcmp(def->owned_table, o->table) ||
+        strcmp(def->owned_column, o->column))
+        return 0;
+    rl_str_copy(o->found, sizeof o->found, name);
+    return 1;
+}
+
+int rl_fn_get_serial_sequence(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    rl_val_null(out, RL_OID_TEXT);
+    if (shape_only(c))
+        return 0;
+    rl_value rel;
+    if (rl_regclass_from_text(c, (const char *)a[0].d.v.s.p, a[0].d.v.s.len, false, &rel, loc) <
+        0)
+        return -1;
+    char qual[200];
+    if (rl_pgcatalog_reg_name(c->x, RL_OID_REGCLASS, (uint32_t)rel.d.v.i, qual, sizeof qual) != 1)
+        return 0;
+    rl_relation r;
+    const char *dot = strchr(qual, '.');
+    char schema[64] = "public", table[64];
+    if (dot)
+        snprintf(schema, sizeof schema, "%.*s", (int)(dot - qual), qual);
+    rl_str_copy(table, sizeof table, dot ? dot + 1 : qual);
+    if (table[0] == '"' || schema[0] == '"') /* quoted names: look them up as stored */
+        return 0;
+    if (rl_relation_lookup(c->x, schema, table, &r) < 0 || r.kind != RL_REL_STORED)
+        return r.kind == RL_REL_STORED ? -1 : 0;
+    char col[64];
+    snprintf(col, sizeof col, "%.*s", (int)a[1].d.v.s.len, (const char *)a[1].d.v.s.p);
+    owner_find o = {r.schema, r.name, col, ""};
+    rl_txn *t = rl_exec_txn(c->x);
+    if (!t || rl_txn_list_sequences(t, r.schema, owner_visit, &o, c->x->err) < 0)
+        return -1;
+    if (!o.found[0])
+        return 0;
+    char qs[140], qn[140], buf[300];
+    rl_quote_ident(r.schema, qs, sizeof qs);
+    rl_quote_ident(o.found, qn, sizeof qn);
+    snprintf(buf, sizeof buf, "%s.%s", qs, qn);
+    return rl_val_str_copy(c, out, RL_OID_TEXT, buf, strlen(buf));
+}
+
+int rl_seq_row(rl_exec *x, const char *schema, const char *name, rl_value vals[3])
+{
+    rl_txn *t = rl_exec_txn(x);
+    rl_seq_def def;
+    rl_seq_state s;
+    int rc = t ? rl_txn_get_sequence(t, schema, name, &def, x->err) : -1;
+    if (rc == 0)
+        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_TABLE, -1, "relation \"%s\" does not exist",
+                             name);
+    if (rc < 0 || rl_txn_sequence_state(t, &def, &s, x->err) < 0)
+        return -1;
+    rl_val_int(&vals[0], RL_OID_INT8, s.last_value);
+    rl_val_int(&vals[1], RL_OID_INT8, s.log_cnt);
+    rl_val_bool(&vals[2], s.is_called);
+    return 0;
+}
+
+/* The sequences OWNED BY one table, collected (names) before changing any. */
+typedef struct owned_list {
+    const char *table;
+    char (*names)[64];
+    size_t n, cap;
+} owned_list;
+
+static int owned_visit(void *ctx, const char *schema, const char *name, const rl_seq_def *def)
+{
+    owned_list *l = ctx;
+    if (strcmp(def->owned_table, l->table) != 0)
+        return 0;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 4;
+        char(*a)[64] = realloc(l->names, cap * sizeof *a);
+        if (!a)
+            return -1;
+        l->names = a;
+        l->cap = cap;
+    }
+    rl_str_copy(l->names[l->n++], 64, name);
+    return 0;
+}
+
+int rl_seq_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
+                         const rl_table_change *ch)
+{
+    owned_list l = {table, NULL, 0, 0};
+    int rc = rl_txn_list_sequences(txn, schema, owned_visit, &l, x->err);
+    if (rc != 0 && !x->err->sqlstate[0])
+        rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    for (size_t i = 0; rc == 0 && i < l.n; i++) {
+        rl_seq_def def;
+        rc = rl_txn_get_sequence(txn, schema, l.names[i], &def, x->err) == 1 ? 0 : -1;
+        if (rc < 0)
+            break;
+        bool drops = ch->dropped_table ||
+                     (ch->dropped_column && strcmp(def.owned_column, ch->dropped_column) == 0);
+        if (drops) { /* PostgreSQL drops a sequence with the column that owns it */
+            rc = rl_txn_drop_sequence(txn, schema, l.names[i], x->err);
+            continue;
+        }
+        bool moves = ch->new_table ||
+                     (ch->old_column && strcmp(def.owned_column, ch->old_column) == 0);
+        if (!moves)
+            continue;
+        if (ch->new_table)
+            rl_str_copy(def.owned_table, sizeof def.owned_table, ch->new_table);
+        if (ch->old_column && strcmp(def.owned_column, ch->old_column) == 0)
+            rl_str_copy(def.owned_column, sizeof def.owned_column, ch->new_column);
+        rc = rl_txn_alter_sequence(txn, schema, l.names[i], &def, false, x->err);
+    }
+    free(l.names);
+    return rc < 0 ? -1 : 0;
+}

@@ -1,0 +1,56 @@
+/*
+ * sql_seq.h — sequences as PostgreSQL 15's SQL shows them (sql_seq.c):
+ * CREATE / ALTER / DROP SEQUENCE, the functions nextval, currval, setval,
+ * lastval and pg_get_serial_sequence, the row of SELECT * FROM a sequence.
+ * The catalog keeps the definitions and the states (catalog.h,
+ * "Sequences"); this layer owns the syntax, the option checks and each
+ * session's currval / lastval and cached values.
+ *
+ * For a column DEFAULT (or anything else evaluating an expression):
+ * rl_seq_nextval(x, oid, &v) is nextval(oid) as a call would do it.
+ */
+#ifndef ROCKLAKE_SQL_SEQ_H
+#define ROCKLAKE_SQL_SEQ_H
+
+#include <pg_query/pg_query.pb-c.h>
+
+#include "sql/sql_cast.h"
+#include "sql/sql_exec.h"
+#include "sql/sql_stmt.h"
+
+/* The statements (their command tags sent). */
+int rl_seq_create(rl_exec *x, const PgQuery__CreateSeqStmt *st);
+int rl_seq_alter(rl_exec *x, const PgQuery__AlterSeqStmt *st);
+int rl_seq_drop(rl_exec *x, const PgQuery__DropStmt *st);
+int rl_seq_rename(rl_exec *x, const PgQuery__RenameStmt *st);
+
+/* The sequence schema.name of a serial column of the new table
+ * schema.table (CREATE TABLE's smallserial / serial / bigserial): of the
+ * column's type (type_bytes 2, 4, 8), OWNED BY the column. 0 or -1. */
+int rl_seq_create_serial(rl_exec *x, const char *schema, const char *name, const char *table,
+                         const char *column, uint8_t type_bytes);
+
+/* nextval of the sequence with pg_class oid `oid`: 0 with *out, or -1
+ * with x's error (42P01, 42809, 2200H, 25006). Not undone by ROLLBACK. */
+int rl_seq_nextval(rl_exec *x, uint32_t oid, int64_t *out, int loc);
+
+/* The function table's implementations (sql_functab.inc). */
+int rl_fn_nextval(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+int rl_fn_currval(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+int rl_fn_setval(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+int rl_fn_lastval(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+int rl_fn_get_serial_sequence(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+
+/* The one row of SELECT * FROM a sequence (last_value, log_cnt, is_called)
+ * into vals[0..2]. */
+int rl_seq_row(rl_exec *x, const char *schema, const char *name, rl_value vals[3]);
+
+/* A table's DDL reaches the sequences it owns (OWNED BY): dropped with the
+ * table or the owning column, following a rename of either. */
+int rl_seq_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
+                         const rl_table_change *ch);
+
+/* The session's sequence caches freed (session end, DISCARD SEQUENCES). */
+void rl_seq_session_free(rl_session *s);
+
+#endif

@@ -1282,6 +1282,10 @@ static int alter_cmd(rl_exec *x, const char *table, const PgQuery__AlterTableCmd
         col_spec cs;
         if (column_def(x, cmd->def->column_def, &cs) < 0)
             return -1;
+        if (cs.serial || cs.identity) /* its sequence and each row's value: not yet */
+            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cs.location,
+                                 "ADD COLUMN of a %s column is not supported by RockLake",
+                                 cs.serial ? "serial" : "identity");
         if (shape_find(ns, cs.name) >= 0) {
             if (cmd->missing_ok)
                 return notice(x, RL_SQLSTATE_DUPLICATE_COLUMN,

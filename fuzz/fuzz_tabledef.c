@@ -183,6 +183,7 @@ static void check_expr_def(const uint8_t *v, size_t vl)
         !rl_check_def_decode(b.data, b.len, &again, again_texts, sizeof again_texts) ||
         strcmp(again.expr, d.expr) != 0 || strcmp(again.pretty, d.pretty) != 0 ||
         again.not_valid != d.not_valid || again.no_inherit != d.no_inherit ||
+        again.identity != d.identity ||
         again.nconkey != d.nconkey ||
         memcmp(again.conkey, d.conkey, d.nconkey * sizeof d.conkey[0]) != 0)
         fail("expression definition re-encodes to another definition");

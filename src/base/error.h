@@ -106,6 +106,8 @@ typedef struct rl_error {
 
 /* Class 2B - dependent privilege descriptors still exist */
 #define RL_SQLSTATE_DEPENDENT_OBJECTS_STILL_EXIST "2BP01"
+/* Class 42 - a value for a GENERATED ALWAYS identity column */
+#define RL_SQLSTATE_GENERATED_ALWAYS "428C9"
 
 /* Class 34 - invalid cursor name */
 #define RL_SQLSTATE_INVALID_CURSOR_NAME "34000"

@@ -658,12 +658,14 @@ typedef struct rl_check_def {
     const char *pretty; /* pretty text, NUL-terminated */
     size_t nconkey;
     int16_t conkey[RL_MAX_COLUMNS]; /* attnums, in order of appearance */
+    char identity; /* a DEFAULT's: 'a' GENERATED ALWAYS / 'd' BY DEFAULT AS IDENTITY, 0 */
 } rl_check_def;
 typedef struct rl_check_con {
     char schema[RL_INDEX_NAME_MAX], name[RL_INDEX_NAME_MAX];
     rl_check_def def;
 } rl_check_con;
-/* Value: u8 version (1), u8 flags (bit 0 NOT VALID, bit 1 NO INHERIT), the
+/* Value: u8 version (1), u8 flags (bit 0 NOT VALID, bit 1 NO INHERIT, bit 2
+ * an identity column's GENERATED ALWAYS, bit 3 its BY DEFAULT), the
  * plain and the pretty text (each uvarint length, UTF-8 bytes without NUL),
  * uvarint nconkey, each attnum (uvarint). decode: out->table is the key's
  * (set by the caller); both texts are copied into text_buf[text_n] (false
@@ -696,6 +698,10 @@ int rl_txn_table_checks(rl_txn *txn, const char *schema, const char *table,
  * whether or not the table exists in the view (as rl_txn_table_checks). */
 int rl_txn_put_default(rl_txn *txn, const char *schema, const char *table, const char *column,
                        const char *expr, const char *pretty, rl_error *err);
+/* The same from a whole definition (def->table the table; an identity
+ * column's flag kept: renames write what they listed). */
+int rl_txn_put_default_def(rl_txn *txn, const char *schema, const char *column,
+                           const rl_check_def *def, rl_error *err);
 int rl_txn_defaults(rl_txn *txn, const rl_check_con **out, size_t *n, uint64_t *stamp,
                     rl_error *err);
 int rl_txn_table_defaults(rl_txn *txn, const char *schema, const char *table,

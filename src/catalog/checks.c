@@ -88,8 +88,9 @@ static int decode_entry(cat_expr_kind kind, const uint8_t *k, size_t kl, const u
         memcpy(c->name, s[2].data, s[2].len);
         ok = rl_check_def_decode(v, vl, &c->def, texts, RL_CHECK_TEXT_MAX);
         /* a DEFAULT is an expression and nothing else */
-        ok = ok && (kind == CAT_EXPR_CHECK ||
-                    (!c->def.not_valid && !c->def.no_inherit && c->def.nconkey == 0));
+        ok = ok && (kind == CAT_EXPR_CHECK
+                        ? !c->def.identity
+                        : !c->def.not_valid && !c->def.no_inherit && c->def.nconkey == 0);
     }
     for (int i = 0; i < 3; i++)
         rl_buf_free(&s[i]);
@@ -262,8 +263,15 @@ int rl_txn_put_default(rl_txn *t, const char *schema, const char *table, const c
         return put_def(t, CAT_EXPR_DEFAULT, schema, table, column, NULL, err);
     rl_check_def def = {.expr = expr, .pretty = pretty};
     rl_str_copy(def.table, sizeof def.table, table);
-    assert(strlen(expr) + strlen(pretty) + 2 <= RL_CHECK_TEXT_MAX);
-    return put_def(t, CAT_EXPR_DEFAULT, schema, table, column, &def, err);
+    return rl_txn_put_default_def(t, schema, column, &def, err);
+}
+
+int rl_txn_put_default_def(rl_txn *t, const char *schema, const char *column,
+                           const rl_check_def *def, rl_error *err)
+{
+    assert(strlen(def->expr) + strlen(def->pretty) + 2 <= RL_CHECK_TEXT_MAX);
+    assert(!def->not_valid && !def->no_inherit && !def->nconkey);
+    return put_def(t, CAT_EXPR_DEFAULT, schema, def->table, column, def, err);
 }
 
 static int table_exprs(rl_txn *t, cat_expr_kind kind, const char *schema, const char *table,

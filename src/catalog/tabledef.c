@@ -445,13 +445,18 @@ int rl_unique_entry_key(rl_buf *key, const rl_index_def *def, const rl_table_des
 #define CHECK_DEF_VERSION 1
 #define CHECK_NOT_VALID 0x01
 #define CHECK_NO_INHERIT 0x02
+#define DEFAULT_IDENTITY_ALWAYS 0x04
+#define DEFAULT_IDENTITY_BY_DEFAULT 0x08
 
 void rl_check_def_encode(rl_buf *b, const rl_check_def *d)
 {
     assert(d->expr && d->pretty && d->table[0] && d->nconkey <= RL_MAX_COLUMNS);
     rl_buf_put_u8(b, CHECK_DEF_VERSION);
+    assert(!d->identity || d->identity == 'a' || d->identity == 'd');
     rl_buf_put_u8(b, (uint8_t)((d->not_valid ? CHECK_NOT_VALID : 0) |
-                               (d->no_inherit ? CHECK_NO_INHERIT : 0)));
+                               (d->no_inherit ? CHECK_NO_INHERIT : 0) |
+                               (d->identity == 'a' ? DEFAULT_IDENTITY_ALWAYS : 0) |
+                               (d->identity == 'd' ? DEFAULT_IDENTITY_BY_DEFAULT : 0)));
     put_name(b, d->expr);
     put_name(b, d->pretty);
     rl_buf_put_uvarint(b, d->nconkey);
@@ -487,7 +492,10 @@ bool rl_check_def_decode(const uint8_t *v, size_t vl, rl_check_def *out, char *t
     uint64_t n;
     size_t at = 0;
     if (!rl_reader_u8(&r, &version) || version != CHECK_DEF_VERSION ||
-        !rl_reader_u8(&r, &flags) || flags & ~(CHECK_NOT_VALID | CHECK_NO_INHERIT) ||
+        !rl_reader_u8(&r, &flags) ||
+        flags & ~(CHECK_NOT_VALID | CHECK_NO_INHERIT | DEFAULT_IDENTITY_ALWAYS |
+                  DEFAULT_IDENTITY_BY_DEFAULT) ||
+        (flags & DEFAULT_IDENTITY_ALWAYS && flags & DEFAULT_IDENTITY_BY_DEFAULT) ||
         !(out->expr = get_text(&r, text_buf, text_n, &at)) ||
         !(out->pretty = get_text(&r, text_buf, text_n, &at)) || !rl_reader_uvarint(&r, &n) ||
         n > RL_MAX_COLUMNS)
@@ -501,5 +509,8 @@ bool rl_check_def_decode(const uint8_t *v, size_t vl, rl_check_def *out, char *t
     }
     out->not_valid = flags & CHECK_NOT_VALID;
     out->no_inherit = flags & CHECK_NO_INHERIT;
+    out->identity = flags & DEFAULT_IDENTITY_ALWAYS       ? 'a'
+                    : flags & DEFAULT_IDENTITY_BY_DEFAULT ? 'd'
+                                                          : 0;
     return rl_reader_left(&r) == 0;
 }

@@ -950,7 +950,7 @@ static void check_expr_entry(checker *c, const uint8_t *k, size_t kl, const uint
     else if (!rl_check_def_decode(v, vl, &d, texts, RL_CHECK_TEXT_MAX) ||
              rl_utf8_invalid_at((const uint8_t *)d.expr, strlen(d.expr)) != strlen(d.expr) ||
              rl_utf8_invalid_at((const uint8_t *)d.pretty, strlen(d.pretty)) != strlen(d.pretty) ||
-             (is_default && (d.not_valid || d.no_inherit || d.nconkey)))
+             (is_default ? d.not_valid || d.no_inherit || d.nconkey : d.identity != 0))
         problem(c, k, kl, "%s definition does not decode", what);
     free(texts);
 }

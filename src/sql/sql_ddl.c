@@ -98,6 +98,9 @@ typedef struct col_spec {
     const PgQuery__Node *def; /* DEFAULT expression, or NULL */
     bool references;          /* REFERENCES: a FOREIGN KEY made after the table */
     uint8_t serial;           /* smallserial / serial / bigserial: 2, 4, 8 bytes; 0 none */
+    char identity;            /* GENERATED ALWAYS ('a') / BY DEFAULT ('d') AS IDENTITY, 0 */
+    const PgQuery__Constraint *identity_con; /* its sequence options */
+    bool default_and_identity; /* both: 42601 (transformColumnDefinition) */
 } col_spec;
 
 static int constraint_apply(rl_exec *x, const PgQuery__Constraint *c, col_spec *cs)
@@ -110,12 +113,19 @@ static int constraint_apply(rl_exec *x, const PgQuery__Constraint *c, col_spec *
     case PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN: cs->references = true; return 0; /* sql_fkey.c */
     case PG_QUERY__CONSTR_TYPE__CONSTR_CHECK: cs->check = true; return 0; /* sql_check.c */
     case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT:
+        cs->default_and_identity |= cs->identity != 0;
         /* only DEFAULT NULL means the same as no default; ADD COLUMN
          * (alter_cmd) takes any other default for the existing rows */
         if (c->raw_expr && c->raw_expr->node_case == PG_QUERY__NODE__NODE_A_CONST &&
             c->raw_expr->a_const->isnull)
             return 0;
         cs->def = c->raw_expr;
+        return 0;
+    case PG_QUERY__CONSTR_TYPE__CONSTR_IDENTITY: /* its sequence: create_sequence_defaults */
+        cs->default_and_identity |= cs->def != NULL || cs->identity || cs->serial;
+        cs->identity = c->generated_when && c->generated_when[0] == 'a' ? 'a' : 'd';
+        cs->identity_con = c;
+        cs->not_null = true;
         return 0;
     default:
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, c->location,
@@ -196,7 +206,7 @@ static int column_def(rl_exec *x, const PgQuery__ColumnDef *cd, col_spec *cs)
  * session, which keeps none yet (a stored table's: sql_default.c). */
 static int no_temp_default(rl_exec *x, const col_spec *cs)
 {
-    if (!cs->def && !cs->serial)
+    if (!cs->def && !cs->serial && !cs->identity)
         return 0;
     return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cs->location,
                          "column defaults on temporary tables are not supported by RockLake");
@@ -597,24 +607,40 @@ static int serial_sequence_name(rl_exec *x, const char *schema, const char *tabl
     }
 }
 
-/* The serial columns of the new table schema.name: each its sequence
- * (sql_seq.c) and the default nextval('<sequence>'::regclass), the name
- * qualified as PostgreSQL writes it (regclass prints it back unqualified
- * where the search path finds it). A DEFAULT beside a serial is 42601. */
-static int create_serials(rl_exec *x, const char *schema, const char *name, const col_spec *cols,
-                          size_t n)
+/* The serial and identity columns of the new table schema.name: each its
+ * sequence (sql_seq.c; an identity column's with its options) and the
+ * default nextval('<sequence>'::regclass), the name qualified as
+ * PostgreSQL writes it (regclass prints it back unqualified where the
+ * search path finds it), an identity column's flagged as one. A DEFAULT
+ * beside either, or both, is 42601; an identity column not of an integer
+ * type 22023. */
+static int create_sequence_defaults(rl_exec *x, const char *schema, const char *name,
+                                    const col_spec *cols, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        if (!cols[i].serial)
+        if (!cols[i].serial && !cols[i].identity)
             continue;
-        if (cols[i].def)
-            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1,
-                                 "multiple default values specified for column \"%s\" of table "
-                                 "\"%s\"",
+        if ((cols[i].serial && cols[i].def) || cols[i].default_and_identity)
+            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR,
+                                 cols[i].identity && !cols[i].serial
+                                     ? cols[i].identity_con->location
+                                     : -1,
+                                 "%s specified for column \"%s\" of table \"%s\"",
+                                 cols[i].identity ? "both default and identity"
+                                                  : "multiple default values",
                                  cols[i].name, name);
+        uint8_t bytes = cols[i].serial;
+        if (!bytes)
+            bytes = cols[i].oid == RL_OID_INT2 ? 2 : cols[i].oid == RL_OID_INT4 ? 4
+                    : cols[i].oid == RL_OID_INT8 ? 8 : 0;
+        if (!bytes)
+            return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                                 "identity column type must be smallint, integer, or bigint");
+        const PgQuery__Constraint *ic = cols[i].identity_con;
         char seq[64], qs[140], qn[140];
         if (serial_sequence_name(x, schema, name, cols[i].name, seq) < 0 ||
-            rl_seq_create_serial(x, schema, seq, name, cols[i].name, cols[i].serial) < 0)
+            rl_seq_create_serial(x, schema, seq, name, cols[i].name, bytes,
+                                 ic ? ic->options : NULL, ic ? ic->n_options : 0) < 0)
             return -1;
         rl_quote_ident(schema, qs, sizeof qs);
         rl_quote_ident(seq, qn, sizeof qn);
@@ -634,7 +660,8 @@ static int create_serials(rl_exec *x, const char *schema, const char *name, cons
                              : rl_stored_expr_parse(x, (const char *)text.data, &p, &expr);
         if (rc == 0) {
             const rl_parsed *prev = rl_parsed_activate(p);
-            rc = rl_default_set(x, schema, name, cols[i].name, cols[i].oid, expr);
+            rc = rl_default_set(x, schema, name, cols[i].name, cols[i].oid, expr,
+                                cols[i].identity);
             rl_parsed_activate(prev);
         }
         rl_parsed_release(p);
@@ -645,14 +672,15 @@ static int create_serials(rl_exec *x, const char *schema, const char *name, cons
     return 0;
 }
 
-/* A DuckLake table's own columns are its format's: no serial. */
+/* A DuckLake table's own columns are its format's: no serial, no
+ * identity. */
 static int no_serials(rl_exec *x, const col_spec *cols, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (cols[i].serial)
+        if (cols[i].serial || cols[i].identity)
             return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cols[i].location,
-                                 "serial columns on DuckLake's own tables are not supported by "
-                                 "RockLake");
+                                 "serial and identity columns on DuckLake's own tables are not "
+                                 "supported by RockLake");
     return 0;
 }
 
@@ -694,7 +722,7 @@ static int create_stored(rl_exec *x, const PgQuery__CreateStmt *st, const col_sp
         return create_dynamic(x, txn, schema, name, cols, n) < 0 ||
                        create_key_constraints(x, txn, schema, name, st) < 0 ||
                        rl_default_create_table(x, schema, name, st) < 0 ||
-                       create_serials(x, schema, name, cols, n) < 0
+                       create_sequence_defaults(x, schema, name, cols, n) < 0
                    ? -1
                    : rl_check_create_table(x, schema, name, st) < 0
                    ? -1
@@ -990,6 +1018,19 @@ static int alter_default(rl_exec *x, const char *table, const PgQuery__AlterTabl
         return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
                              "column \"%s\" of relation \"%s\" does not exist", cmd->name,
                              table);
+    int identity = ns->schema && !ns->fixed
+                       ? rl_default_identity(x, ns->schema, table, ns->cols[c].name)
+                       : 0;
+    if (identity < 0)
+        return -1;
+    if (identity) {
+        rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+                      "column \"%s\" of relation \"%s\" is an identity column", cmd->name,
+                      table);
+        if (!cmd->def)
+            rl_error_hint(x->err, "Use ALTER TABLE ... ALTER COLUMN ... DROP IDENTITY instead.");
+        return -1;
+    }
     return keep_default(x, ns, ns->cols[c].name, ns->cols[c].oid, cmd->def, false);
 }
 
@@ -1241,6 +1282,10 @@ static int alter_cmd(rl_exec *x, const char *table, const PgQuery__AlterTableCmd
         col_spec cs;
         if (column_def(x, cmd->def->column_def, &cs) < 0)
             return -1;
+        if (cs.serial || cs.identity) /* its sequence and each row's value: not yet */
+            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cs.location,
+                                 "ADD COLUMN of a %s column is not supported by RockLake",
+                                 cs.serial ? "serial" : "identity");
         if (shape_find(ns, cs.name) >= 0) {
             if (cmd->missing_ok)
                 return notice(x, RL_SQLSTATE_DUPLICATE_COLUMN,
@@ -1549,7 +1594,7 @@ int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
         rc = apply_shape(x, &rel, rel.name, &ns);
     for (size_t i = 0; rc >= 0 && i < ns.ndefaults; i++)
         rc = rl_default_set(x, rel.schema, rel.name, ns.defaults[i].column, ns.defaults[i].oid,
-                            ns.defaults[i].expr);
+                            ns.defaults[i].expr, 0);
     for (size_t i = 0; rc >= 0 && i < ns.nadds; i++) {
         rl_txn *txn = rl_exec_txn(x);
         rc = txn ? rl_index_add_key_constraint(x, txn, rel.schema, rel.name, &ns.adds[i]) : -1;

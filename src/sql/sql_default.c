@@ -61,6 +61,7 @@ int rl_defaults_of(rl_exec *x, const rl_relation *rel, const rl_rowset *shape, s
                                   &out->expr[col]) < 0)
                 return -1;
             out->parsed[col] = p;
+            out->identity[col] = c[i].def.identity;
             out->any = true;
         }
     }
@@ -114,6 +115,20 @@ int rl_default_for_fkey(void *ctx, const char *schema, const rl_table_desc *d, s
     return rc;
 }
 
+int rl_default_identity(rl_exec *x, const char *schema, const char *table, const char *column)
+{
+    rl_txn *txn = rl_exec_txn(x);
+    const rl_check_con *c;
+    size_t n;
+    if (!txn || rl_txn_defaults(txn, &c, &n, NULL, x->err) < 0)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(c[i].name, column) && !strcmp(c[i].def.table, table) &&
+            !strcmp(c[i].schema, schema))
+            return c[i].def.identity;
+    return 0;
+}
+
 /* ---------------------------------------------------------------- DDL */
 
 /* expr analysed as column's DEFAULT: 1 with its texts in *tx, 0 a NULL
@@ -156,7 +171,7 @@ static int analyse(rl_exec *x, const char *column, uint32_t oid, const PgQuery__
 }
 
 int rl_default_set(rl_exec *x, const char *schema, const char *table, const char *column,
-                   uint32_t oid, const PgQuery__Node *expr)
+                   uint32_t oid, const PgQuery__Node *expr, char identity)
 {
     rl_txn *txn = rl_exec_txn(x);
     if (!txn)
@@ -167,8 +182,10 @@ int rl_default_set(rl_exec *x, const char *schema, const char *table, const char
         return -1;
     if (got == 0)
         return rl_txn_put_default(txn, schema, table, column, NULL, NULL, x->err);
-    int rc = rl_txn_put_default(txn, schema, table, column, (const char *)tx.plain.data,
-                                (const char *)tx.pretty.data, x->err);
+    rl_check_def def = {.expr = (const char *)tx.plain.data,
+                        .pretty = (const char *)tx.pretty.data, .identity = identity};
+    rl_str_copy(def.table, sizeof def.table, table);
+    int rc = rl_txn_put_default_def(txn, schema, column, &def, x->err);
     rl_check_text_free(&tx);
     return rc;
 }
@@ -246,7 +263,7 @@ int rl_default_create_table(rl_exec *x, const char *schema, const char *table,
             rc = rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1,
                                "column \"%s\" of the new table is not in it", name);
         else
-            rc = rl_default_set(x, schema, table, name, shape->cols[c].oid, def);
+            rc = rl_default_set(x, schema, table, name, shape->cols[c].oid, def, 0);
     }
     rl_rowset_free(shape);
     return rc;
@@ -274,9 +291,11 @@ static int follow_one(void *ctx, const rl_check_con *c)
         return -1;
     if (dropped)
         return 0;
-    return rl_txn_put_default(f->txn, c->schema, ch->new_table ? ch->new_table : c->def.table,
-                              renamed ? ch->new_column : c->name, c->def.expr, c->def.pretty,
-                              err);
+    rl_check_def def = c->def; /* its identity flag too */
+    if (ch->new_table)
+        rl_str_copy(def.table, sizeof def.table, ch->new_table);
+    return rl_txn_put_default_def(f->txn, c->schema, renamed ? ch->new_column : c->name, &def,
+                                  err);
 }
 
 int rl_default_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const char *table,

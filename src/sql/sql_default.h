@@ -20,6 +20,8 @@ typedef struct rl_defaults {
     bool any;
     const rl_parsed *parsed[RL_MAX_COLUMNS];
     const PgQuery__Node *expr[RL_MAX_COLUMNS];
+    char identity[RL_MAX_COLUMNS]; /* an identity column's 'a' (ALWAYS) / 'd', 0 */
+    bool user_value_ignored[RL_MAX_COLUMNS]; /* OVERRIDING USER VALUE: the default */
 } rl_defaults;
 
 /* rel's defaults, for the first ntab columns of shape (a relation other
@@ -43,9 +45,13 @@ int rl_default_create_table(rl_exec *x, const char *schema, const char *table,
                             const PgQuery__CreateStmt *st);
 /* ALTER TABLE ... ALTER COLUMN c SET DEFAULT expr (expr NULL: DROP DEFAULT;
  * a NULL constant drops it too, as in PostgreSQL), and ADD COLUMN's: the
- * expression analysed against the column's type (oid) and kept. 0 or -1. */
+ * expression analysed against the column's type (oid) and kept; identity
+ * 'a' / 'd': an identity column's nextval. 0 or -1. */
 int rl_default_set(rl_exec *x, const char *schema, const char *table, const char *column,
-                   uint32_t oid, const PgQuery__Node *expr);
+                   uint32_t oid, const PgQuery__Node *expr, char identity);
+/* Is schema.table's column an identity column: 'a' (GENERATED ALWAYS), 'd'
+ * (BY DEFAULT), 0 not, -1 error. */
+int rl_default_identity(rl_exec *x, const char *schema, const char *table, const char *column);
 /* The value ADD COLUMN c T DEFAULT expr gives an existing row: the
  * expression analysed as a DEFAULT (PostgreSQL's errors) and evaluated,
  * unassigned (*out NULL-typed unknown for a NULL default); *per_row: it is

@@ -710,7 +710,7 @@ static int values_item(rl_expr_ctx *ec, const rl_defaults *defs, const rl_rowset
 {
     const PgQuery__Node *e = items->items[i];
     size_t c = (size_t)tcols[i];
-    if (e->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT)
+    if (e->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT || defs->user_value_ignored[c])
         return put_default(ec, defs, shape, c, row);
     rl_value v;
     if (rl_expr_eval(ec, e, &v) < 0)
@@ -816,8 +816,9 @@ static int insert_select(rl_exec *x, const rl_relation *rel, const rl_rowset *sh
         const rl_value *src = rl_rowset_row(rs, r);
         bool given[RL_MAX_COLUMNS + 1] = {false};
         for (size_t i = 0; rc == 0 && i < rs->ncols; i++) {
-            given[tcols[i]] = true;
-            rc = store(&ec, shape, (size_t)tcols[i], &src[i], row, -1);
+            given[tcols[i]] = !defs->user_value_ignored[tcols[i]];
+            if (given[tcols[i]])
+                rc = store(&ec, shape, (size_t)tcols[i], &src[i], row, -1);
         }
         if (rc == 0)
             rc = fill_defaults(&ec, defs, shape, ntab, given, row);
@@ -860,6 +861,51 @@ static int conflict_open(rl_exec *x, const PgQuery__InsertStmt *st, const rl_rel
     return set_columns(x, oc->target_list, oc->n_target_list, shape, ntab, rel->name, cf->cols);
 }
 
+/* Does every VALUES row give column position i the DEFAULT keyword (or
+ * no item)? */
+static bool values_default_at(const PgQuery__SelectStmt *sel, size_t i)
+{
+    for (size_t r = 0; r < sel->n_values_lists; r++) {
+        const PgQuery__List *l = sel->values_lists[r]->list;
+        if (i < l->n_items && l->items[i]->node_case != PG_QUERY__NODE__NODE_SET_TO_DEFAULT)
+            return false;
+    }
+    return true;
+}
+
+/* rewriteTargetListIU's identity rules for an INSERT's targets: a value
+ * for a GENERATED ALWAYS column is 428C9 unless OVERRIDING SYSTEM VALUE;
+ * OVERRIDING USER VALUE gives every identity column its default whatever
+ * the statement says (defs->user_value_ignored). 0 or -1. */
+static int identity_targets(rl_exec *x, const PgQuery__InsertStmt *st, const int *tcols,
+                            size_t ntarget, const rl_rowset *shape, rl_defaults *defs)
+{
+    const PgQuery__SelectStmt *sel =
+        st->select_stmt && st->select_stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT
+            ? st->select_stmt->select_stmt
+            : NULL;
+    for (size_t i = 0; sel && i < ntarget; i++) {
+        size_t c = (size_t)tcols[i];
+        if (!defs->identity[c])
+            continue;
+        if (st->override == PG_QUERY__OVERRIDING_KIND__OVERRIDING_USER_VALUE) {
+            defs->user_value_ignored[c] = true;
+            continue;
+        }
+        if (defs->identity[c] != 'a' ||
+            st->override == PG_QUERY__OVERRIDING_KIND__OVERRIDING_SYSTEM_VALUE ||
+            (sel->n_values_lists && values_default_at(sel, i)))
+            continue;
+        rl_exec_error(x, RL_SQLSTATE_GENERATED_ALWAYS, -1,
+                      "cannot insert a non-DEFAULT value into column \"%s\"", shape->cols[c].name);
+        rl_error_detail(x->err, "Column \"%s\" is an identity column defined as GENERATED ALWAYS.",
+                        shape->cols[c].name);
+        rl_error_hint(x->err, "Use OVERRIDING SYSTEM VALUE to override.");
+        return -1;
+    }
+    return 0;
+}
+
 int rl_dml_insert(rl_exec *x, const PgQuery__InsertStmt *st)
 {
     if (st->with_clause)
@@ -896,6 +942,8 @@ int rl_dml_insert(rl_exec *x, const PgQuery__InsertStmt *st)
     if (rc == 0)
         rc = rl_defaults_of(x, &rel, shape, ntab, &defs);
     cfs.defs = &defs;
+    if (rc == 0 && defs.any)
+        rc = identity_targets(x, st, tcols, st->n_cols ? st->n_cols : ntarget, shape, &defs);
     const PgQuery__SelectStmt *sel =
         st->select_stmt && st->select_stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT
             ? st->select_stmt->select_stmt
@@ -1533,6 +1581,26 @@ static int job_run(dml_job *j, row_action act, void *ctx)
 
 /* --------------------------------------------------------------- UPDATE */
 
+/* A GENERATED ALWAYS identity column can only be updated to DEFAULT
+ * (428C9, before any row, as PostgreSQL's rewriter). 0 or -1. */
+static int identity_updates(rl_exec *x, PgQuery__Node *const *targets, size_t n, const int *cols,
+                            const rl_rowset *shape, const rl_defaults *defs)
+{
+    for (size_t i = 0; i < n; i++) {
+        const PgQuery__ResTarget *rt = targets[i]->res_target;
+        size_t c = (size_t)cols[i];
+        if (defs->identity[c] != 'a' ||
+            (rt->val && rt->val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT))
+            continue;
+        rl_exec_error(x, RL_SQLSTATE_GENERATED_ALWAYS, -1,
+                      "column \"%s\" can only be updated to DEFAULT", shape->cols[c].name);
+        rl_error_detail(x->err, "Column \"%s\" is an identity column defined as GENERATED ALWAYS.",
+                        shape->cols[c].name);
+        return -1;
+    }
+    return 0;
+}
+
 typedef struct upd_ctx {
     const PgQuery__UpdateStmt *st;
     int cols[RL_MAX_COLUMNS];
@@ -1598,6 +1666,8 @@ int rl_dml_update(rl_exec *x, const PgQuery__UpdateStmt *st)
         rc = update_targets(&j, &u);
     if (rc == 0)
         rc = rl_defaults_of(x, &j.rel, j.target, j.ntab, &u.defs);
+    if (rc == 0 && u.defs.any)
+        rc = identity_updates(x, st->target_list, st->n_target_list, u.cols, j.target, &u.defs);
     if (rc == 0)
         rc = returning_open(x, &u.ret, st->returning_list, st->n_returning_list, j.target,
                             j.alias, j.from, j.nfrom);

@@ -1977,7 +1977,18 @@ static int depend_row(gen_ctx *g, const seq_ent *e)
     put_int(g, 3, PG_CLASS_OID);
     put_int(g, 4, rl_pgcatalog_rel_oid(e->schema, e->def.owned_table));
     put_int(g, 5, (int64_t)attnum);
-    put_char(g, 6, 'a');
+    /* an identity column's sequence depends on it internally ('i': psql's
+     * "Sequence for identity column:"), a serial's automatically */
+    const rl_check_con *dc;
+    size_t nd = 0;
+    char deptype = 'a';
+    if (rl_txn_defaults(t, &dc, &nd, NULL, g->x->err) < 0)
+        return -1;
+    for (size_t i = 0; i < nd; i++)
+        if (dc[i].def.identity && !strcmp(dc[i].name, e->def.owned_column) &&
+            !strcmp(dc[i].def.table, e->def.owned_table) && !strcmp(dc[i].schema, e->schema))
+            deptype = 'i';
+    put_char(g, 6, deptype);
     return emit(g);
 }
 
@@ -2094,7 +2105,8 @@ static int attribute_rows(gen_ctx *g, const table_ent *t)
             .attbyval = ty && ty->typbyval, .attalign = ty ? ty->typalign : 'i',
             .attstorage = ty ? ty->typstorage : 'x',
             .attnotnull = col->not_null || (has_pk(t) && (size_t)t->d->pk_col == c),
-            .atthasdef = def != NULL,
+            .atthasdef = def != NULL && !def->def.identity,
+            .attidentity = def ? def->def.identity : 0,
             .attislocal = true, .attcollation = ty ? ty->typcollation : 0};
         if (emit_attribute(g, t->oid, &a, col->name) < 0)
             return -1;
@@ -2128,7 +2140,7 @@ static int attrdef_rows(gen_ctx *g, const table_ent *t)
     for (size_t c = 0; c < t->ncols; c++) {
         const rl_check_con *d;
         int has = column_default(g, t, t->d->cols[c].name, &d);
-        if (has <= 0) {
+        if (has <= 0 || d->def.identity) { /* an identity column has no pg_attrdef row */
             if (has < 0)
                 return -1;
             continue;
@@ -2916,6 +2928,56 @@ static void put_text_as(gen_ctx *g, size_t c, const vcol *cols, const char *v, c
         put_str(g, c, v);
 }
 
+/* An identity column's sequence: the one OWNED BY it. */
+typedef struct owned_seq {
+    const char *table, *column;
+    rl_seq_def def;
+    bool found;
+} owned_seq;
+
+static int find_owned(void *ctx, const char *schema, const char *name, const rl_seq_def *def)
+{
+    owned_seq *o = ctx;
+    (void)schema;
+    (void)name;
+    if (o->found || strcmp(def->owned_table, o->table) || strcmp(def->owned_column, o->column))
+        return 0;
+    o->def = *def;
+    o->found = true;
+    return 0;
+}
+
+static size_t is_column_index(const char *name)
+{
+    size_t i = 0;
+    while (strcmp(is_columns_cols[i].name, name) != 0)
+        i++;
+    return i;
+}
+
+/* information_schema.columns' identity columns of column `column` of t:
+ * is_identity, identity_generation and its sequence's parameters. */
+static int identity_columns(gen_ctx *g, const table_ent *t, const char *column, char identity)
+{
+    owned_seq o = {.table = t->name, .column = column};
+    if (rl_txn_list_sequences(t->txn, t->schema, find_owned, &o, g->x->err) < 0)
+        return -1;
+    put_str(g, is_column_index("is_identity"), "YES");
+    put_str(g, is_column_index("identity_generation"), identity == 'a' ? "ALWAYS" : "BY DEFAULT");
+    if (!o.found)
+        return 0;
+    char nums[4][24];
+    const int64_t v[] = {o.def.start, o.def.increment, o.def.max, o.def.min};
+    const char *names[] = {"identity_start", "identity_increment", "identity_maximum",
+                           "identity_minimum"};
+    for (size_t i = 0; i < 4; i++) {
+        snprintf(nums[i], sizeof nums[i], "%lld", (long long)v[i]);
+        put_str(g, is_column_index(names[i]), nums[i]);
+    }
+    put_str(g, is_column_index("identity_cycle"), o.def.cycle ? "YES" : "NO");
+    return 0;
+}
+
 /* The column of a lake table as information_schema.columns describes a
  * column of that type (data_type, the type's precision figures, udt). */
 static int is_column_row(gen_ctx *g, const table_ent *t)
@@ -2939,7 +3001,7 @@ static int is_column_row(gen_ctx *g, const table_ent *t)
         const rl_check_con *def;
         if (column_default(g, t, col->name, &def) < 0)
             return -1;
-        if (def)
+        if (def && !def->def.identity)
             put_str(g, 5, def->def.expr);
         put_str(g, 6, not_null ? "NO" : "YES");
         put_str(g, 7, data_type);
@@ -2982,6 +3044,8 @@ static int is_column_row(gen_ctx *g, const table_ent *t)
         put_str(g, 40, "NO");
         put_str(g, 41, "NEVER");
         put_str(g, 43, "YES");
+        if (def && def->def.identity && identity_columns(g, t, col->name, def->def.identity) < 0)
+            return -1;
         if (emit(g) < 0)
             return -1;
     }

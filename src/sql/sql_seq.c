@@ -240,7 +240,7 @@ static int apply_opts(rl_exec *x, const seq_opts *o, bool init, rl_seq_def *def,
             reset_min = def->min == type_min(def->type_bytes);
         }
         def->type_bytes = oid == RL_OID_INT2 ? 2 : oid == RL_OID_INT4 ? 4 : 8;
-    } else if (init) {
+    } else if (init && !def->type_bytes) { /* a serial's: its column's type */
         def->type_bytes = 8;
     }
     if (o->increment) {
@@ -450,21 +450,21 @@ int rl_seq_create(rl_exec *x, const PgQuery__CreateSeqStmt *st)
 }
 
 int rl_seq_create_serial(rl_exec *x, const char *schema, const char *name, const char *table,
-                         const char *column, uint8_t type_bytes)
+                         const char *column, uint8_t type_bytes, PgQuery__Node **options,
+                         size_t noptions)
 {
     rl_txn *t = rl_exec_txn(x);
     if (!t)
         return -1;
     seq_opts o;
-    memset(&o, 0, sizeof o);
     rl_seq_def def;
     memset(&def, 0, sizeof def);
+    def.type_bytes = type_bytes; /* the column's type: its bounds the defaults */
     int64_t last = 0;
     bool called = false, restarted;
-    if (apply_opts(x, &o, true, &def, &last, &called, &restarted) < 0)
+    if (collect_opts(x, options, noptions, &o) < 0 ||
+        apply_opts(x, &o, true, &def, &last, &called, &restarted) < 0)
         return -1;
-    def.type_bytes = type_bytes; /* the column's type: its largest value the end */
-    def.max = type_max(type_bytes);
     def.initial = last;
     def.initial_called = called;
     rl_str_copy(def.owned_table, sizeof def.owned_table, table);
@@ -631,6 +631,16 @@ static int defaults_sequence_dropping(rl_exec *x, const char *schema, const char
     return rc;
 }
 
+/* A default rewritten: its texts, its identity flag kept. */
+static int put_renamed(rl_txn *txn, const rl_check_con *c, const char *expr, const char *pretty,
+                       rl_error *err)
+{
+    rl_check_def def = c->def;
+    def.expr = expr;
+    def.pretty = pretty;
+    return rl_txn_put_default_def(txn, c->schema, c->name, &def, err);
+}
+
 static int defaults_sequence_renamed(rl_exec *x, const char *schema, const char *name,
                                 const char *newname)
 {
@@ -669,9 +679,8 @@ static int defaults_sequence_renamed(rl_exec *x, const char *schema, const char 
     for (size_t i = 0; rc == 0 && i < nh; i++)
         rc = texts[2 * i].failed || texts[2 * i + 1].failed
                  ? rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory")
-                 : rl_txn_put_default(txn, hit[i].schema, hit[i].def.table, hit[i].name,
-                                      (const char *)texts[2 * i].data,
-                                      (const char *)texts[2 * i + 1].data, x->err);
+                 : put_renamed(txn, &hit[i], (const char *)texts[2 * i].data,
+                               (const char *)texts[2 * i + 1].data, x->err);
     for (size_t i = 0; texts && i < 2 * nh; i++)
         rl_buf_free(&texts[i]);
     free(texts);

@@ -24,11 +24,14 @@ int rl_seq_alter(rl_exec *x, const PgQuery__AlterSeqStmt *st);
 int rl_seq_drop(rl_exec *x, const PgQuery__DropStmt *st);
 int rl_seq_rename(rl_exec *x, const PgQuery__RenameStmt *st);
 
-/* The sequence schema.name of a serial column of the new table
- * schema.table (CREATE TABLE's smallserial / serial / bigserial): of the
- * column's type (type_bytes 2, 4, 8), OWNED BY the column. 0 or -1. */
+/* The sequence schema.name of a serial or identity column of the new
+ * table schema.table (CREATE TABLE's smallserial / serial / bigserial,
+ * GENERATED ... AS IDENTITY [(options)]): of the column's type (type_bytes
+ * 2, 4, 8), with the identity's sequence options (PostgreSQL's checks),
+ * OWNED BY the column. 0 or -1. */
 int rl_seq_create_serial(rl_exec *x, const char *schema, const char *name, const char *table,
-                         const char *column, uint8_t type_bytes);
+                         const char *column, uint8_t type_bytes, PgQuery__Node **options,
+                         size_t noptions);
 
 /* nextval of the sequence with pg_class oid `oid`: 0 with *out, or -1
  * with x's error (42P01, 42809, 2200H, 25006). Not undone by ROLLBACK. */

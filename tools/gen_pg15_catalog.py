@@ -223,6 +223,17 @@ def dump(db):
             ",".join("'%s'" % n for n in ENGINE_AGGREGATES),
             ",".join(map(str, ENGINE_TYPES)), ",".join(map(str, ENGINE_TYPES)),
             ",".join(map(str, AGGREGATES_NOT_COMPUTED))))
+    # the functions pg_cast names (castfunc) that the function table does
+    # not already list: pg_proc lists them so psql's \\dC names them (its
+    # LEFT JOIN to pg_proc), and a one-argument call of one is the cast
+    # (sql_expr.c); the typmod coercions (bpchar(bpchar, int4, bool), ...)
+    # and the casts to types RockLake has not are listed, not callable
+    d["castprocs"] = db.rows(
+        "SELECT %s FROM pg_proc p WHERE p.oid IN (SELECT castfunc FROM pg_cast) "
+        "AND p.oid NOT IN (%s) ORDER BY p.oid" % (t([
+            "oid", "proname", "prokind", "proisstrict", "provolatile", "proparallel", "pronargs",
+            "prorettype", "proargtypes::text", "prosrc", "provariadic"]),
+            ",".join(map(str, sorted(functab_oids())))))
     d["captured"] = []
     for rel in CAPTURED:
         cols = db.rows("SELECT %s FROM pg_attribute a WHERE attrelid = 'pg_catalog.%s'::regclass "
@@ -258,7 +269,7 @@ def dump(db):
     # the schemas (psql's \dn+: "standard public schema") and on the
     # functions pg_proc lists (the function table's and the aggregates
     # above: psql's \da, \df+)
-    procs = functab_oids() | {int(a[0]) for a in d["aggprocs"]}
+    procs = functab_oids() | {int(a[0]) for a in d["aggprocs"] + d["castprocs"]}
     d["descriptions"] = db.rows(
         "SELECT %s FROM pg_description x WHERE (classoid = 'pg_class'::regclass AND objoid IN %s) "
         "OR classoid IN ('pg_namespace'::regclass, 'pg_extension'::regclass, "
@@ -412,9 +423,10 @@ def emit(d, cmd):
           [[o[0], S(o[1]), o[2], o[3], ch(o[4]), b(o[5]), b(o[6])] + list(o[7:15])
            for o in d["operators"]])
 
-    array("pg15_aggproc", "pg15_aggprocs",
-          [[a[0], S(a[1]), ch(a[2]), b(a[3]), ch(a[4]), ch(a[5]), a[6], a[7], S(a[8]), S(a[9]),
-            a[10]] for a in d["aggprocs"]])
+    for name in ("aggprocs", "castprocs"):
+        array("pg15_proc", "pg15_" + name,
+              [[a[0], S(a[1]), ch(a[2]), b(a[3]), ch(a[4]), ch(a[5]), a[6], a[7], S(a[8]),
+                S(a[9]), a[10]] for a in d[name]])
 
     array("pg15_opclass", "pg15_opclasses",
           [[o[0], o[1], S(o[2]), o[3], o[4], o[5], o[6], b(o[7]), o[8]] for o in d["opclasses"]])
@@ -452,7 +464,8 @@ def emit(d, cmd):
         " * relations (pg_catalog and information_schema), as a fresh database",
         " * `lakecat` owned by role `lake` shows them to role `lake`: namespaces,",
         " * relations, their columns, row types and column types, constraints,",
-        " * indexes, comments, operators RockLake evaluates, operator classes, pg_tables and",
+        " * indexes, comments, operators RockLake evaluates, operator classes, the",
+        " * aggregates RockLake computes and the cast functions (pg_proc), pg_tables and",
         " * information_schema.tables, .columns and .schemata rows.",
         " *",
         " * Regenerate with:  %s" % cmd,

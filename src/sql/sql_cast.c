@@ -1261,6 +1261,12 @@ static uint32_t special_type_oid(const char *name)
     return 0;
 }
 
+uint32_t rl_type_oid_by_name(const char *name)
+{
+    uint32_t o = special_type_oid(name);
+    return o ? o : rl_type_oid(rl_type_from_name(name));
+}
+
 /* An array type by its pg_type name, the element's typname after an
  * underscore (_text, _int4: what sqlsmith and catalog-driven clients
  * write); only the canonical element names, as PostgreSQL has no _int. */

@@ -3097,6 +3097,10 @@ static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *o
         if (rl_expr_eval(c, arg, &args[i]) < 0)
             return -1;
     }
+    int cast = n != 1 || names[0] ? 0
+               : rl_func_cast_call(c, name, n, args, out, rl_node_location(f->args[0]));
+    if (cast)
+        return cast < 0 ? -1 : 0;
     if (rl_func_arrange(c, name, args, names, &n, MAX_FUNC_ARGS, f->location) < 0)
         return -1;
     const rl_func *fn;

@@ -49,6 +49,7 @@
 #include "sql/sql_func.h"
 #include "sql/sql_pgcatalog.h"
 #include "sql/sql_bytea.h"
+#include "sql/sql_cast.h"
 #include "sql/sql_datetime.h"
 #include "sql/sql_json.h"
 #include "sql/sql_mathfunc.h"
@@ -79,6 +80,25 @@ static int call_error(rl_expr_ctx *c, const char *sqlstate, const char *what, co
     rl_exec_error(c->x, sqlstate, loc, "function %s(%s) %s", name, types, what);
     rl_error_hint(c->x->err, "%s", hint);
     return -1;
+}
+
+int rl_func_cast_call(rl_expr_ctx *c, const char *name, size_t nargs, const rl_value *args,
+                      rl_value *out, int loc)
+{
+    uint32_t to = 0;
+    if (nargs != 1)
+        return 0;
+    if (rl_pgcatalog_castproc(name, args[0].oid, &to) != 1 &&
+        (args[0].oid != RL_OID_UNKNOWN || !rl_pgcatalog_type_named(name)))
+        return 0;
+    uint32_t engine = rl_type_oid_by_name(name); /* bpchar(...) gives text, as ::bpchar */
+    if (engine)
+        to = engine;
+    if (!to)
+        return 0; /* a type the engine has not: no such function here */
+    /* a literal's error points at it; a function's has no position */
+    int at = args[0].oid == RL_OID_UNKNOWN ? loc : -1;
+    return rl_value_coerce(c, &args[0], to, -1, true, out, at) < 0 ? -1 : 1;
 }
 
 int rl_func_no_function(rl_expr_ctx *c, const char *name, size_t nargs, const rl_value *args,
@@ -709,7 +729,7 @@ static int fn_function_is_visible(rl_expr_ctx *c, size_t n, rl_value *a, rl_valu
     uint32_t ret, args[8];
     size_t nargs;
     bool ordered;
-    bool found = rl_pgcatalog_aggproc(oid, &ret, args, &nargs, &ordered) == 1;
+    bool found = rl_pgcatalog_captured_proc(oid, &ret, args, &nargs, &ordered) == 1;
     for (size_t i = 0; i < nf && !found; i++)
         found = all[i].oid == oid;
     if (found) /* every built-in is in pg_catalog, always searched */
@@ -1046,15 +1066,15 @@ static const rl_func *func_by_oid(uint32_t oid)
     return NULL;
 }
 
-/* pg_get_function_result / _arguments of an aggregate or window function
- * (pg_proc's prokind 'a' / 'w' rows): an ordered-set aggregate's last
+/* pg_get_function_result / _arguments of a captured pg_proc row (an
+ * aggregate, a window function or a cast function): an ordered-set aggregate's last
  * argument is the aggregated one, "ORDER BY" before it. 1 done, 0 none. */
 static int aggproc_text(rl_expr_ctx *c, uint32_t oid, bool result, rl_value *out)
 {
     uint32_t ret, args[8];
     size_t nargs;
     bool ordered;
-    if (!rl_pgcatalog_aggproc(oid, &ret, args, &nargs, &ordered))
+    if (!rl_pgcatalog_captured_proc(oid, &ret, args, &nargs, &ordered))
         return 0;
     char buf[512] = "";
     if (result) {

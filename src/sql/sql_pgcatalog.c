@@ -163,16 +163,18 @@ typedef struct pg15_operator {
     uint32_t left, right, result, com, negate, code, rest, join;
 } pg15_operator;
 
-/* An aggregate or window function the engine computes, as pg_proc has it
- * (prokind 'a' / 'w'); argtypes and prosrc are pg15_str offsets. */
-typedef struct pg15_aggproc {
+/* A pg_proc row captured from PostgreSQL 15: an aggregate or window
+ * function the engine computes (pg15_aggprocs: prokind 'a' / 'w'), or a
+ * function pg_cast names that the function table has not (pg15_castprocs:
+ * prokind 'f'); argtypes and prosrc are pg15_str offsets. */
+typedef struct pg15_proc {
     uint32_t oid, name;
     char kind;
     bool strict;
     char volatility, parallel;
     int16_t nargs;
     uint32_t rettype, argtypes, prosrc, variadic;
-} pg15_aggproc;
+} pg15_proc;
 
 typedef struct pg15_opclass {
     uint32_t oid, method, name, namespace, owner, family, intype;
@@ -3218,15 +3220,14 @@ static const proc_def procs[] = {
 };
 #undef RL_FUNC
 
-/* One row per overload of the function table, in pg_catalog, language
- * internal (12) or sql (14), as PostgreSQL 15 declares them. */
-/* The aggregates and window functions the engine computes, over its
- * types, as PostgreSQL 15 declares them (tools/gen_pg15_catalog.py's
- * ENGINE_AGGREGATES): psql's \\df and \\da, JDBC's getFunctions. */
-static int fixed_aggprocs(gen_ctx *g)
+/* Captured pg_proc rows (pg15_proc), in pg_catalog, language internal:
+ * the aggregates and window functions the engine computes, over its types
+ * (tools/gen_pg15_catalog.py's ENGINE_AGGREGATES: psql's \\df and \\da,
+ * JDBC's getFunctions), and the cast functions (psql's \\dC). */
+static int fixed_captured_procs(gen_ctx *g, const pg15_proc *rows, size_t count)
 {
-    for (size_t i = 0; i < PG15_AGGPROCS_COUNT; i++) {
-        const pg15_aggproc *a = &pg15_aggprocs[i];
+    for (size_t i = 0; i < count; i++) {
+        const pg15_proc *a = &rows[i];
         for (size_t c = 0; c < N(proc_cols); c++)
             put_null(g, c);
         put_int(g, 0, a->oid);
@@ -3256,31 +3257,66 @@ static int fixed_aggprocs(gen_ctx *g)
     return 0;
 }
 
-int rl_pgcatalog_aggproc(uint32_t oid, uint32_t *rettype, uint32_t *argtypes, size_t *nargs,
-                         bool *ordered_set)
+/* The captured pg_proc row of oid, NULL for none. */
+static const pg15_proc *captured_proc(uint32_t oid)
 {
-    for (size_t i = 0; i < PG15_AGGPROCS_COUNT; i++) {
-        const pg15_aggproc *a = &pg15_aggprocs[i];
-        if (a->oid != oid)
+    for (size_t i = 0; i < PG15_AGGPROCS_COUNT; i++)
+        if (pg15_aggprocs[i].oid == oid)
+            return &pg15_aggprocs[i];
+    for (size_t i = 0; i < PG15_CASTPROCS_COUNT; i++)
+        if (pg15_castprocs[i].oid == oid)
+            return &pg15_castprocs[i];
+    return NULL;
+}
+
+int rl_pgcatalog_captured_proc(uint32_t oid, uint32_t *rettype, uint32_t *argtypes, size_t *nargs,
+                               bool *ordered_set)
+{
+    const pg15_proc *a = captured_proc(oid);
+    if (!a)
+        return 0;
+    *rettype = a->rettype;
+    *nargs = 0;
+    for (const char *p = pg15_s(a->argtypes); *p && *nargs < 8;) {
+        char *end;
+        unsigned long v = strtoul(p, &end, 10);
+        if (end == p)
+            break;
+        argtypes[(*nargs)++] = (uint32_t)v;
+        p = end;
+    }
+    const char *name = pg15_s(a->name);
+    *ordered_set = a->kind == 'a' && (strcmp(name, "percentile_cont") == 0 ||
+                                      strcmp(name, "percentile_disc") == 0 ||
+                                      strcmp(name, "mode") == 0);
+    return 1;
+}
+
+bool rl_pgcatalog_type_named(const char *name)
+{
+    for (size_t i = 0; i < PG15_TYPES_COUNT; i++)
+        if (pg15_types[i].nsoid == PG_CATALOG_NAMESPACE_OID &&
+            strcmp(pg15_s(pg15_types[i].name), name) == 0)
+            return true;
+    return false;
+}
+
+int rl_pgcatalog_castproc(const char *name, uint32_t argtype, uint32_t *rettype)
+{
+    for (size_t i = 0; i < PG15_CASTPROCS_COUNT; i++) {
+        const pg15_proc *a = &pg15_castprocs[i];
+        char *end;
+        if (a->nargs != 1 || strcmp(pg15_s(a->name), name) != 0 ||
+            strtoul(pg15_s(a->argtypes), &end, 10) != argtype)
             continue;
         *rettype = a->rettype;
-        *nargs = 0;
-        for (const char *p = pg15_s(a->argtypes); *p && *nargs < 8;) {
-            char *end;
-            unsigned long v = strtoul(p, &end, 10);
-            if (end == p)
-                break;
-            argtypes[(*nargs)++] = (uint32_t)v;
-            p = end;
-        }
-        const char *name = pg15_s(a->name);
-        *ordered_set = strcmp(name, "percentile_cont") == 0 ||
-                       strcmp(name, "percentile_disc") == 0 || strcmp(name, "mode") == 0;
         return 1;
     }
     return 0;
 }
 
+/* One row per overload of the function table, in pg_catalog, language
+ * internal (12) or sql (14), as PostgreSQL 15 declares them. */
 static int fixed_proc(gen_ctx *g)
 {
     for (size_t i = 0; i < N(procs); i++) {
@@ -3318,7 +3354,9 @@ static int fixed_proc(gen_ctx *g)
         if (emit(g) < 0)
             return -1;
     }
-    return fixed_aggprocs(g);
+    if (fixed_captured_procs(g, pg15_aggprocs, PG15_AGGPROCS_COUNT) < 0)
+        return -1;
+    return fixed_captured_procs(g, pg15_castprocs, PG15_CASTPROCS_COUNT);
 }
 
 /* ------------------------------------------------------------- pg_index */

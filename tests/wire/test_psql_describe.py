@@ -118,6 +118,11 @@ SAME = [
     r"\dp ducklake_snapshot",
     r"\do",
     r"\dc",
+    # pg_cast joined to pg_proc: the cast functions are rows of pg_proc
+    r"\dC",
+    r"\dC+",
+    r"\dC int*",
+    r'\dC+ "char"',
     r"\dF",
     r"\dFp",
     r"\dFd",

@@ -38,7 +38,7 @@ ENGINE_TYPES = [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 114, 199, 700, 7
                 1000, 1001, 1005, 1007, 1009, 1014, 1015, 1016, 1021, 1022, 1028, 1042,
                 1043, 1082, 1083, 1114, 1115, 1182, 1183, 1184, 1185, 1186, 1187, 1231,
                 1266, 1270, 1700, 2205, 2210, 2249, 2276, 2277, 2278, 2281, 2283, 2776, 2950, 2951, 3802, 3807, 4089,
-                5077, 5078]
+                5069, 5077, 5078]
 
 NULL = None
 
@@ -73,12 +73,13 @@ ENGINE_AGGREGATES = [
 
 # pg_operator lists the operators RockLake evaluates (as pg_proc lists its
 # functions): comparisons of two values of one scalar type the engine
-# stores, arithmetic of one numeric type, unary minus, text concatenation
-# and the LIKE / regular-expression matches of text.
+# stores (and of xid8, pg_current_xact_id's), arithmetic of one numeric
+# type, unary minus, text concatenation and the LIKE / regular-expression
+# matches of text.
 OPERATOR_FILTER = (
     "(oprname IN ('=', '<>', '<', '>', '<=', '>=') AND oprleft = oprright AND oprleft IN "
     "(16, 17, 18, 19, 20, 21, 23, 25, 26, 700, 701, 1043, 1082, 1083, 1114, 1184, 1186, 1266, "
-    "1700, 2950))"
+    "1700, 2950, 5069))"
     " OR (oprname IN ('+', '-', '*', '/', '%') AND oprleft = oprright AND oprleft IN "
     "(20, 21, 23, 700, 701, 1700))"
     " OR (oprkind = 'l' AND oprname = '-' AND oprright IN (20, 21, 23, 700, 701, 1700))"

@@ -71,7 +71,7 @@ char rl_oid_category(uint32_t oid)
     case RL_OID_DATE: case RL_OID_TIME: case RL_OID_TIMETZ: case RL_OID_TIMESTAMP:
     case RL_OID_TIMESTAMPTZ: return 'D';
     case RL_OID_INTERVAL: return 'T';
-    case RL_OID_JSON: case RL_OID_JSONB: return 'U';
+    case RL_OID_JSON: case RL_OID_JSONB: case RL_OID_XID8: return 'U';
     case RL_OID_RECORD: return 'P';
     default: break;
     }
@@ -140,6 +140,7 @@ const char *rl_oid_type_name(uint32_t oid)
     case RL_OID_TEXT: return "text";
     case RL_OID_OID: return "oid";
     case RL_OID_TID: return "tid";
+    case RL_OID_XID8: return "xid8";
     case RL_OID_FLOAT4: return "real";
     case RL_OID_FLOAT8: return "double precision";
     case RL_OID_UNKNOWN: return "unknown";
@@ -804,6 +805,14 @@ int rl_text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid,
     case 1033: /* aclitem: an element of the catalogs' grants, kept as its text */
         rl_val_str(out, oid, p, len);
         return 0;
+    case RL_OID_XID8: { /* xid8in: strtoull's reading, base 0, no error */
+        char *num = strndup(p, len);
+        if (!num)
+            return rl_exec_error(c->x, RL_SQLSTATE_OUT_OF_MEMORY, loc, "out of memory");
+        rl_val_int(out, RL_OID_XID8, (int64_t)strtoull(num, NULL, 0));
+        free(num);
+        return 0;
+    }
     case RL_OID_TID: {
         uint64_t ctid;
         if (!rl_tid_parse(p, len, &ctid))
@@ -1235,38 +1244,6 @@ static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_
 
 /* ------------------------------------------------------------ type names */
 
-/* Names libpg_query's grammar produces (pg_catalog.int8, ...) and those
- * written by hand; anything the codec knows goes through rl_type_from_name. */
-static uint32_t special_type_oid(const char *name)
-{
-    static const struct {
-        const char *name;
-        uint32_t oid;
-    } types[] = {
-        {"oid", RL_OID_OID},         {"regclass", RL_OID_REGCLASS}, {"regproc", RL_OID_REGPROC},
-        {"regprocedure", RL_OID_REGPROCEDURE}, {"regtype", RL_OID_REGTYPE},
-        {"regnamespace", RL_OID_REGNAMESPACE},
-        {"tid", RL_OID_TID},         {"name", RL_OID_NAME},         {"char", RL_OID_CHAR},
-        {"unknown", RL_OID_UNKNOWN}, {"int2vector", RL_OID_INT2VECTOR},
-        {"oidvector", RL_OID_OIDVECTOR},  {"pg_node_tree", 194},
-        {"bpchar", RL_OID_TEXT},     {"json", RL_OID_JSON},         {"jsonb", RL_OID_JSONB},
-        /* pseudo-types: only a NULL casts to them (as PostgreSQL's
-         * NULL::anyarray), and no function or operator takes one */
-        {"anyarray", 2277},          {"anyelement", 2283},          {"anycompatible", 5077},
-        {"anycompatiblearray", 5078}, {"any", 2276},                {"record", RL_OID_RECORD},
-    };
-    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-        if (strcmp(types[i].name, name) == 0)
-            return types[i].oid;
-    return 0;
-}
-
-uint32_t rl_type_oid_by_name(const char *name)
-{
-    uint32_t o = special_type_oid(name);
-    return o ? o : rl_type_oid(rl_type_from_name(name));
-}
-
 /* An array type by its pg_type name, the element's typname after an
  * underscore (_text, _int4: what sqlsmith and catalog-driven clients
  * write); only the canonical element names, as PostgreSQL has no _int. */
@@ -1283,9 +1260,7 @@ static uint32_t internal_array_type_oid(const char *name)
     for (size_t i = 0; i < sizeof elems / sizeof elems[0]; i++) {
         if (strcmp(name + 1, elems[i]) != 0)
             continue;
-        uint32_t e = special_type_oid(elems[i]);
-        if (!e)
-            e = rl_type_oid(rl_type_from_name(elems[i]));
+        uint32_t e = rl_type_oid_by_name(elems[i]);
         return e ? rl_array_oid_of(e) : 0;
     }
     return 0;
@@ -1316,9 +1291,7 @@ int rl_type_from_typename(rl_exec *x, const PgQuery__TypeName *tn, uint32_t *oid
                                  "type \"%s.%s\" does not exist",
                                  schema ? schema : "", name);
     }
-    uint32_t o = special_type_oid(name);
-    if (!o)
-        o = rl_type_oid(rl_type_from_name(name));
+    uint32_t o = rl_type_oid_by_name(name);
     if (!o)
         o = internal_array_type_oid(name);
     if (!o)

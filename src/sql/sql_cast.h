@@ -235,10 +235,6 @@ int rl_text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid, in
 int rl_regclass_from_text(rl_expr_ctx *c, const char *p, size_t len, bool missing_ok,
                           rl_value *out, int loc);
 
-/* The type a cast to `name` gives (what `x::name` casts to: bpchar is
- * text here), 0 when the name is no type of the engine's. */
-uint32_t rl_type_oid_by_name(const char *name);
-
 /* ------------------------------------------------------ constants, casts */
 
 /* The value of an A_Const (as rl_const gives it) and of a $n parameter. */

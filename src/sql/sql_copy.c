@@ -103,6 +103,11 @@ int rl_value_from_binary(rl_exec *x, uint32_t oid, int32_t typmod, const uint8_t
             return -1;
         d->v.i = (int64_t)rl_load_be32(p);
         return 0;
+    case RL_OID_XID8:
+        if (need_len(x, len, 8) < 0)
+            return -1;
+        d->v.i = (int64_t)rl_load_be64(p);
+        return 0;
     case RL_OID_TID:
         if (need_len(x, len, 6) < 0)
             return -1;

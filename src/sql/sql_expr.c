@@ -151,6 +151,11 @@ static int cmp_resolved(rl_expr_ctx *c, const rl_value *a, const rl_value *b, co
             *res = cmp_i64(a->d.v.i, b->d.v.i);
             return 0;
         }
+        if (ta == RL_OID_XID8) { /* unsigned */
+            uint64_t ua = (uint64_t)a->d.v.i, ub = (uint64_t)b->d.v.i;
+            *res = ua < ub ? -1 : ua > ub;
+            return 0;
+        }
         if (rl_array_elem_oid(ta)) /* element by element (btarraycmp) */
             return rl_array_cmp(c, a, b, res, loc);
     }

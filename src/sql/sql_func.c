@@ -238,14 +238,17 @@ static int fn_backend_pid(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, 
     return 0;
 }
 
-/* txid_current(): the transaction's number, taken at its first call:
- * the writer's epoch (one more at every open of the lake as its writer)
- * above a counter of the process, so numbers only grow, as PostgreSQL's
- * epoch-extended xids do. A follower assigns none (25006, as a standby). */
+/* txid_current() (bigint) and pg_current_xact_id() (xid8: the result
+ * type `out` comes as): the transaction's number, taken at its first call
+ * by either: the writer's epoch (one more at every open of the lake as its
+ * writer) above a counter of the process, so numbers only grow, as
+ * PostgreSQL's epoch-extended xids do. A follower assigns none (25006, as
+ * a standby). The _if_assigned twins: that number, NULL before it. */
 static int fn_txid_current(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
     static _Atomic uint64_t assigned;
     rl_session *s = c->x->s;
+    assert(out->oid == RL_OID_INT8 || out->oid == RL_OID_XID8);
     if (rl_catalog_read_only(s->eng->cat))
         return rl_exec_error(c->x, RL_SQLSTATE_READ_ONLY_SQL_TRANSACTION, loc,
                              "cannot assign TransactionIds during recovery");
@@ -253,18 +256,17 @@ static int fn_txid_current(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out,
         uint64_t k = (atomic_fetch_add(&assigned, 1) + 1) & 0xffffffffu;
         s->txid = (int64_t)((rl_catalog_writer_epoch(s->eng->cat) << 32) | k);
     }
-    rl_val_int(out, RL_OID_INT8, s->txid);
+    rl_val_int(out, out->oid, s->txid);
     return 0;
 }
 
 static int fn_txid_current_if_assigned(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out,
                                        int loc)
 {
+    assert(out->oid == RL_OID_INT8 || out->oid == RL_OID_XID8);
     if (c->x->s->txid)
-        rl_val_int(out, RL_OID_INT8, c->x->s->txid);
-    else
-        rl_val_null(out, RL_OID_INT8);
-    return 0;
+        rl_val_int(out, out->oid, c->x->s->txid);
+    return 0; /* else out stays the NULL it came as */
 }
 
 /* A follower (a reader of another server's lake) is PostgreSQL's hot

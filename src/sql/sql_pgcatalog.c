@@ -3220,14 +3220,31 @@ static const proc_def procs[] = {
 };
 #undef RL_FUNC
 
+/* Whether a captured cast function is one a call reaches (pg_proc lists
+ * exactly those, as it lists the function table): one argument, and both
+ * its argument's type and its result (the type it is named after) are the
+ * engine's. The length coercions (numeric(numeric, integer), ...) and the
+ * casts from or to types RockLake has not (bit, money, inet, ...) are not. */
+static bool castproc_callable(const pg15_proc *a)
+{
+    if (a->kind != 'f' || a->nargs != 1)
+        return false;
+    const pg15_type *arg = pg15_type_by_oid((uint32_t)strtoul(pg15_s(a->argtypes), NULL, 10));
+    return arg && rl_type_oid_by_name(pg15_s(arg->name)) != 0 &&
+           rl_type_oid_by_name(pg15_s(a->name)) != 0;
+}
+
 /* Captured pg_proc rows (pg15_proc), in pg_catalog, language internal:
  * the aggregates and window functions the engine computes, over its types
  * (tools/gen_pg15_catalog.py's ENGINE_AGGREGATES: psql's \\df and \\da,
- * JDBC's getFunctions), and the cast functions (psql's \\dC). */
+ * JDBC's getFunctions), and the cast functions a call reaches (psql's
+ * \\dC names them). */
 static int fixed_captured_procs(gen_ctx *g, const pg15_proc *rows, size_t count)
 {
     for (size_t i = 0; i < count; i++) {
         const pg15_proc *a = &rows[i];
+        if (a->kind == 'f' && !castproc_callable(a))
+            continue;
         for (size_t c = 0; c < N(proc_cols); c++)
             put_null(g, c);
         put_int(g, 0, a->oid);
@@ -3257,14 +3274,14 @@ static int fixed_captured_procs(gen_ctx *g, const pg15_proc *rows, size_t count)
     return 0;
 }
 
-/* The captured pg_proc row of oid, NULL for none. */
+/* The captured pg_proc row of oid pg_proc lists, NULL for none. */
 static const pg15_proc *captured_proc(uint32_t oid)
 {
     for (size_t i = 0; i < PG15_AGGPROCS_COUNT; i++)
         if (pg15_aggprocs[i].oid == oid)
             return &pg15_aggprocs[i];
     for (size_t i = 0; i < PG15_CASTPROCS_COUNT; i++)
-        if (pg15_castprocs[i].oid == oid)
+        if (pg15_castprocs[i].oid == oid && castproc_callable(&pg15_castprocs[i]))
             return &pg15_castprocs[i];
     return NULL;
 }
@@ -3305,9 +3322,8 @@ int rl_pgcatalog_castproc(const char *name, uint32_t argtype, uint32_t *rettype)
 {
     for (size_t i = 0; i < PG15_CASTPROCS_COUNT; i++) {
         const pg15_proc *a = &pg15_castprocs[i];
-        char *end;
-        if (a->nargs != 1 || strcmp(pg15_s(a->name), name) != 0 ||
-            strtoul(pg15_s(a->argtypes), &end, 10) != argtype)
+        if (!castproc_callable(a) || strcmp(pg15_s(a->name), name) != 0 ||
+            strtoul(pg15_s(a->argtypes), NULL, 10) != argtype)
             continue;
         *rettype = a->rettype;
         return 1;

@@ -51,6 +51,39 @@ rl_type rl_oid_type(uint32_t oid)
     return RL_T_INVALID;
 }
 
+/* Names libpg_query's grammar produces (pg_catalog.int8, ...) and those
+ * written by hand; anything the codec knows goes through rl_type_from_name. */
+static uint32_t special_type_oid(const char *name)
+{
+    static const struct {
+        const char *name;
+        uint32_t oid;
+    } types[] = {
+        {"oid", RL_OID_OID},         {"regclass", RL_OID_REGCLASS}, {"regproc", RL_OID_REGPROC},
+        {"regprocedure", RL_OID_REGPROCEDURE}, {"regtype", RL_OID_REGTYPE},
+        {"regnamespace", RL_OID_REGNAMESPACE},
+        {"tid", RL_OID_TID},         {"name", RL_OID_NAME},         {"char", RL_OID_CHAR},
+        {"xid8", RL_OID_XID8},
+        {"unknown", RL_OID_UNKNOWN}, {"int2vector", RL_OID_INT2VECTOR},
+        {"oidvector", RL_OID_OIDVECTOR},  {"pg_node_tree", 194},
+        {"bpchar", RL_OID_TEXT},     {"json", RL_OID_JSON},         {"jsonb", RL_OID_JSONB},
+        /* pseudo-types: only a NULL casts to them (as PostgreSQL's
+         * NULL::anyarray), and no function or operator takes one */
+        {"anyarray", 2277},          {"anyelement", 2283},          {"anycompatible", 5077},
+        {"anycompatiblearray", 5078}, {"any", 2276},                {"record", RL_OID_RECORD},
+    };
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (strcmp(types[i].name, name) == 0)
+            return types[i].oid;
+    return 0;
+}
+
+uint32_t rl_type_oid_by_name(const char *name)
+{
+    uint32_t o = special_type_oid(name);
+    return o ? o : rl_type_oid(rl_type_from_name(name));
+}
+
 int16_t rl_oid_typlen(uint32_t oid)
 {
     switch (oid) {
@@ -71,6 +104,7 @@ int16_t rl_oid_typlen(uint32_t oid)
         return 4;
     case RL_OID_TID:
         return 6;
+    case RL_OID_XID8:
     case RL_OID_INT8:
     case RL_OID_FLOAT8:
     case RL_OID_TIME:
@@ -207,6 +241,9 @@ void rl_value_to_text(rl_buf *out, const rl_value *v)
     case RL_OID_REGTYPE:
     case RL_OID_REGNAMESPACE:
         rl_buf_put_i64(out, v->d.v.i);
+        return;
+    case RL_OID_XID8: /* unsigned, as xid8out prints it */
+        rl_buf_printf(out, "%llu", (unsigned long long)(uint64_t)v->d.v.i);
         return;
     case RL_OID_TID:
         rl_buf_printf(out, "(%llu,%llu)", (unsigned long long)(v->d.v.i >> 16),
@@ -445,6 +482,7 @@ bool rl_value_encode_binary(rl_buf *out, const rl_value *v)
         return true;
     case RL_OID_JSON: /* json_send: the text */
     case RL_OID_UNKNOWN: rl_buf_put(out, d->v.s.p, d->v.s.len); return true;
+    case RL_OID_XID8: rl_buf_put_be64(out, (uint64_t)d->v.i); return true;
     case RL_OID_TID:
         rl_buf_put_be32(out, (uint32_t)((uint64_t)d->v.i >> 16));
         rl_buf_put_be16(out, (uint16_t)(d->v.i & 0xffff));
@@ -608,6 +646,7 @@ static bool value_has_bytes(const rl_value *v)
     case RL_OID_REGTYPE:
     case RL_OID_REGNAMESPACE:
     case RL_OID_TID:
+    case RL_OID_XID8:
         return false;
     default:
         return true;

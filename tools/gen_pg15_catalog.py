@@ -50,6 +50,9 @@ CAPTURED = ["pg_extension", "pg_language", "pg_cast", "pg_conversion", "pg_defau
             "pg_event_trigger", "pg_largeobject_metadata", "pg_foreign_server",
             "pg_foreign_data_wrapper", "pg_db_role_setting", "pg_ts_config",
             "pg_ts_dict", "pg_ts_parser", "pg_ts_template", "pg_transform", "pg_trigger"]
+# the oid columns of captured catalogs that name a function
+FUNCTION_OID_COLUMNS = {"pg_cast": ("castfunc",),
+                        "pg_language": ("lanplcallfoid", "laninline", "lanvalidator")}
 # the column types a captured catalog may have (how sql_pgcatalog.c puts
 # each: bool, integers and oids, regproc as its oid, floats, "char", the
 # rest as text)
@@ -255,15 +258,19 @@ def dump(db):
     for o in d["operators"]:
         refs |= {int(v) for v in o[12:15] if v and v != "0"}
     refs |= {2290, 2291, 2402, 2403, 750}  # record I/O of a lake table's row type; array_in
-    # the captured catalogs' regproc columns (pg_cast.castfunc, ...)
+    # the captured catalogs' regproc columns (pg_ts_parser.prsstart, ...)
+    # and their oid columns naming functions (pg_cast.castfunc, the
+    # language handlers psql's \\dL+ prints as regprocedure)
     for rel, cols, rows in d["captured"]:
         for at, c in enumerate(cols):
-            if c[1] == "24":
+            if c[1] == "24" or c[0] in FUNCTION_OID_COLUMNS.get(rel, ()):
                 refs |= {int(r[at]) for r in rows if r[at] and r[at] != "0"}
+    # each with its regprocedure text (name(argument types))
     d["procnames"] = db.rows(
         "SELECT %s FROM pg_proc p WHERE oid IN (%s) ORDER BY p.oid" % (t([
             "oid", "proname",
-            "(SELECT count(*) FROM pg_proc q WHERE q.proname = p.proname) > 1"]),
+            "(SELECT count(*) FROM pg_proc q WHERE q.proname = p.proname) > 1",
+            "p.oid::regprocedure"]),
             ",".join(map(str, sorted(refs)))))
     # comments on the relations or their columns (the discovery query's
     # col_desc / tbl_desc; PostgreSQL 15 has none, but stay faithful), on
@@ -400,7 +407,7 @@ def emit(d, cmd):
          y[20]] + list(y[21:29]) + [S(y[29]), S(y[30])] for y in d["types"]])
 
     array("pg15_procname", "pg15_procnames",
-          [[p[0], S(p[1]), b(p[2])] for p in d["procnames"]])
+          [[p[0], S(p[1]), b(p[2]), S(p[3])] for p in d["procnames"]])
 
     array("pg15_constraint", "pg15_constraints", [
         [k[0], S(k[1]), k[2], ch(k[3]), b(k[4]), b(k[5]), b(k[6]), k[7], k[8], k[9], k[10],

@@ -126,11 +126,13 @@ typedef struct pg15_type {
     uint32_t typdefault, typdefaultbin; /* pg15_str offsets; PG15_NONE: NULL */
 } pg15_type;
 
-/* A function a captured row names in a regproc column, and whether
- * PostgreSQL has more than one function of that name. */
+/* A function a captured row names (a regproc column, pg_cast.castfunc,
+ * pg_language's handlers), whether PostgreSQL has more than one function
+ * of that name, and its regprocedure text (pg15_str offsets). */
 typedef struct pg15_procname {
     uint32_t oid, name;
     bool overloaded;
+    uint32_t signature;
 } pg15_procname;
 
 typedef struct pg15_constraint {
@@ -4252,7 +4254,13 @@ int rl_pgcatalog_reg_name(rl_exec *x, uint32_t type, uint32_t oid, char *buf, si
         const proc_def *f = proc_by_oid(oid);
         const pg15_procname *pn = f ? NULL : procname_by_oid(oid);
         if (pn && type == RL_OID_REGPROC) {
-            snprintf(buf, n, "%s%s", pn->overloaded ? "pg_catalog." : "", pg15_s(pn->name));
+            char q[160];
+            quote_ident(pg15_s(pn->name), q, sizeof q);
+            snprintf(buf, n, "%s%s", pn->overloaded ? "pg_catalog." : "", q);
+            return 1;
+        }
+        if (pn) {
+            snprintf(buf, n, "%s", pg15_s(pn->signature));
             return 1;
         }
         if (!f)

@@ -200,6 +200,15 @@ KNOWN = {
         "has not (money, bit, inet, xml, the geometric and range types, ...), nor the length "
         "coercions (numeric(numeric, integer), ...): \\dC names no function for those casts",
     ),
+    r"\dL+": (
+        "                                                                                   List of languages\n"
+        "  Name   | Owner | Trusted | Internal language |      Call handler      |       Validator        |          Inline handler          | Access privileges |         Description          \n"
+        "---------+-------+---------+-------------------+------------------------+------------------------+----------------------------------+-------------------+------------------------------\n"
+        " plpgsql | lake  | t       | f                 | plpgsql_call_handler() | plpgsql_validator(oid) | plpgsql_inline_handler(internal) |                   | PL/pgSQL procedural language\n"
+        "(1 row)\n\n",
+        "the owner only, as for \\dL (the handlers print as regprocedure: they printed as "
+        "numbers)",
+    ),
     r"\df pg_catalog.lower": (
         "                         List of functions\n"
         "   Schema   | Name  | Result data type | Argument data types | Type \n"

@@ -49,7 +49,8 @@ NULL = None
 CAPTURED = ["pg_extension", "pg_language", "pg_cast", "pg_conversion", "pg_default_acl",
             "pg_event_trigger", "pg_largeobject_metadata", "pg_foreign_server",
             "pg_foreign_data_wrapper", "pg_db_role_setting", "pg_ts_config",
-            "pg_ts_dict", "pg_ts_parser", "pg_ts_template", "pg_transform", "pg_trigger"]
+            "pg_ts_dict", "pg_ts_parser", "pg_ts_template", "pg_transform", "pg_trigger",
+            "pg_ts_config_map"]
 # the oid columns of captured catalogs that name a function
 FUNCTION_OID_COLUMNS = {"pg_cast": ("castfunc",),
                         "pg_language": ("lanplcallfoid", "laninline", "lanvalidator")}
@@ -277,7 +278,10 @@ def dump(db):
     # the schemas (psql's \dn+: "standard public schema") and on the
     # functions pg_proc lists (the function table's and the aggregates
     # above: psql's \da, \df+)
+    # (and on the functions the captured rows name: \\dFp+ shows the
+    # parser's "(internal)")
     procs = functab_oids() | {int(a[0]) for a in d["aggprocs"] + d["castprocs"]}
+    procs |= {int(p[0]) for p in d["procnames"]}
     d["descriptions"] = db.rows(
         "SELECT %s FROM pg_description x WHERE (classoid = 'pg_class'::regclass AND objoid IN %s) "
         "OR classoid IN ('pg_namespace'::regclass, 'pg_extension'::regclass, "
@@ -288,6 +292,11 @@ def dump(db):
         "objoid IN (%s)) ORDER BY x.objoid, x.objsubid" % (
             t(["objoid", "classoid", "objsubid", "description"]), rels,
             ",".join(map(str, sorted(procs)))))
+    # ts_token_type(parser): each text search parser's token types (psql's
+    # \\dF+ and \\dFp+)
+    d["token_types"] = db.rows(
+        "SELECT %s FROM pg_ts_parser p, ts_token_type(p.oid) t ORDER BY p.oid, t.tokid" % t(
+            ["p.oid", "t.tokid", "t.alias", "t.description"]))
     d["opclasses"] = db.rows(
         "SELECT %s FROM pg_opclass o ORDER BY o.oid" % t([
             "oid", "opcmethod", "opcname", "opcnamespace", "opcowner", "opcfamily", "opcintype",
@@ -436,6 +445,9 @@ def emit(d, cmd):
               [[a[0], S(a[1]), ch(a[2]), b(a[3]), ch(a[4]), ch(a[5]), a[6], a[7], S(a[8]),
                 S(a[9]), a[10]] for a in d[name]])
 
+    array("pg15_token_type", "pg15_token_types",
+          [[x[0], x[1], S(x[2]), S(x[3])] for x in d["token_types"]])
+
     array("pg15_opclass", "pg15_opclasses",
           [[o[0], o[1], S(o[2]), o[3], o[4], o[5], o[6], b(o[7]), o[8]] for o in d["opclasses"]])
 
@@ -473,7 +485,8 @@ def emit(d, cmd):
         " * `lakecat` owned by role `lake` shows them to role `lake`: namespaces,",
         " * relations, their columns, row types and column types, constraints,",
         " * indexes, comments, operators RockLake evaluates, operator classes, the",
-        " * aggregates RockLake computes and the cast functions (pg_proc), pg_tables and",
+        " * aggregates RockLake computes and the cast functions (pg_proc), the text",
+        " * search parsers' token types, pg_tables and",
         " * information_schema.tables, .columns and .schemata rows.",
         " *",
         " * Regenerate with:  %s" % cmd,

@@ -67,7 +67,8 @@ enum {
     RL_OID_UUID = 2950,
     RL_OID_JSONB = 3802,
     RL_OID_REGNAMESPACE = 4089,
-    RL_OID_XID8 = 5069
+    RL_OID_XID8 = 5069,
+    RL_OID_REGDICTIONARY = 3769
 };
 
 /* A SQL value: its type (PostgreSQL OID + typmod) and datum. For types the

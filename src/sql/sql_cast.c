@@ -172,6 +172,7 @@ const char *rl_oid_type_name(uint32_t oid)
     case RL_OID_REGPROCEDURE: return "regprocedure";
     case RL_OID_REGTYPE: return "regtype";
     case RL_OID_REGNAMESPACE: return "regnamespace";
+    case RL_OID_REGDICTIONARY: return "regdictionary";
     case RL_OID_VOID: return "void";
     case RL_OID_UUID: return "uuid";
     case RL_OID_JSON: return "json";
@@ -562,6 +563,9 @@ static int reg_from_text(rl_expr_ctx *c, uint32_t oid, const char *p, size_t len
     case RL_OID_REGNAMESPACE:
         return rl_exec_error(c->x, RL_SQLSTATE_INVALID_SCHEMA_NAME, loc,
                              "schema \"%.*s\" does not exist", (int)len, p);
+    case RL_OID_REGDICTIONARY:
+        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_OBJECT, loc,
+                             "text search dictionary \"%.*s\" does not exist", (int)len, p);
     default:
         return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, loc,
                              "function \"%.*s\" does not exist", (int)len, p);
@@ -832,6 +836,7 @@ int rl_text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid,
     case RL_OID_REGPROCEDURE:
     case RL_OID_REGTYPE:
     case RL_OID_REGNAMESPACE:
+    case RL_OID_REGDICTIONARY:
         if (parse_uint32(p, len, &u) || (len == 1 && p[0] == '-')) {
             rl_val_int(out, oid, len == 1 && p[0] == '-' ? 0 : u); /* "-": no object */
             return 0;
@@ -978,7 +983,11 @@ int rl_array_of_values(rl_expr_ctx *c, uint32_t t, const rl_value *vals, size_t 
         rl_buf_reset(&el);
         if (v->oid == RL_OID_BOOL) /* array_out prints t / f */
             rl_buf_put_u8(&el, v->d.v.b ? 't' : 'f');
-        else
+        else if (rl_oid_is_reg(v->oid) && reg_to_text(c->x, &el, v) < 0) { /* names */
+            rl_buf_free(&el);
+            rl_buf_free(&b);
+            return -1;
+        } else if (!rl_oid_is_reg(v->oid))
             rl_value_to_text(&el, v);
         array_put_elem(&b, &el);
     }

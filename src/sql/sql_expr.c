@@ -2960,7 +2960,8 @@ bool rl_expr_is_srf(const PgQuery__FuncCall *f)
     return (strcmp(name, "generate_series") == 0 && (f->n_args == 2 || f->n_args == 3)) ||
            (strcmp(name, "generate_subscripts") == 0 && (f->n_args == 2 || f->n_args == 3)) ||
            (strcmp(name, "unnest") == 0 && f->n_args == 1) || rl_expr_is_expandarray(f) ||
-           (rl_json_is_srf(name) && f->n_args == 1) || rl_func_is_setfn(name, f->n_args);
+           (rl_json_is_srf(name) && f->n_args == 1) || rl_func_is_setfn(name, f->n_args) ||
+           (strcmp(name, "ts_token_type") == 0 && f->n_args == 1);
 }
 
 bool rl_expr_is_expandarray(const PgQuery__FuncCall *f)
@@ -3002,6 +3003,9 @@ static int eval_srf(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *out)
     if (!c->typing)
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
                              "set-returning functions are not allowed here");
+    if (strcmp(func_name(f), "ts_token_type") == 0) /* its records: FROM only */
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
+                             "ts_token_type is supported in FROM only");
     if (rl_expr_is_expandarray(f)) { /* a record of NULLs that knows its fields' types */
         rl_value a, x;
         if (rl_expr_eval(c, f->args[0], &a) < 0)

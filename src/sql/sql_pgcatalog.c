@@ -178,6 +178,14 @@ typedef struct pg15_proc {
     uint32_t rettype, argtypes, prosrc, variadic;
 } pg15_proc;
 
+/* One token type of a text search parser, as ts_token_type(parser)
+ * lists it; alias and description are pg15_str offsets. */
+typedef struct pg15_token_type {
+    uint32_t parser;
+    int32_t tokid;
+    uint32_t alias, description;
+} pg15_token_type;
+
 typedef struct pg15_opclass {
     uint32_t oid, method, name, namespace, owner, family, intype;
     bool isdefault;
@@ -4231,6 +4239,71 @@ static int regclass_name(rl_exec *x, uint32_t oid, char *buf, size_t n)
     return 1;
 }
 
+/* The row of a captured catalog's cells (ncols a row) whose column `col`
+ * reads `value` (an oid as its digits), NULL for none. */
+static const uint32_t *captured_row(const uint32_t *cells, size_t ncells, size_t ncols,
+                                    size_t col, const char *value)
+{
+    assert(col < ncols);
+    for (size_t r = 0; (r + 1) * ncols <= ncells; r++) {
+        const char *cell = pg15_s(cells[r * ncols + col]); /* NULL: a NULL cell */
+        if (cell && strcmp(cell, value) == 0)
+            return &cells[r * ncols];
+    }
+    return NULL;
+}
+
+#define TS_DICT_ROW(col, value)                                                               \
+    captured_row(pg15_cap_pg_ts_dict_cells, N(pg15_cap_pg_ts_dict_cells),                    \
+                 N(pg15_cap_pg_ts_dict_cols), col, value)
+#define TS_PARSER_ROW(col, value)                                                             \
+    captured_row(pg15_cap_pg_ts_parser_cells, N(pg15_cap_pg_ts_parser_cells),                \
+                 N(pg15_cap_pg_ts_parser_cols), col, value)
+
+/* pg_ts_dict's dictname of an oid (column 0 the oid, 1 the name), and back. */
+static const char *ts_dict_name(uint32_t oid)
+{
+    char digits[16];
+    snprintf(digits, sizeof digits, "%u", oid);
+    const uint32_t *row = TS_DICT_ROW(0, digits);
+    return row ? pg15_s(row[1]) : NULL;
+}
+
+static uint32_t ts_dict_oid(const char *name)
+{
+    const uint32_t *row = TS_DICT_ROW(1, name);
+    return row ? (uint32_t)strtoul(pg15_s(row[0]), NULL, 10) : 0;
+}
+
+int rl_pgcatalog_token_type(uint32_t parser, size_t i, int32_t *tokid, const char **alias,
+                            const char **description)
+{
+    size_t k = 0;
+    for (size_t j = 0; j < PG15_TOKEN_TYPES_COUNT; j++) {
+        const pg15_token_type *t = &pg15_token_types[j];
+        if (t->parser != parser || k++ != i)
+            continue;
+        *tokid = t->tokid;
+        *alias = pg15_s(t->alias);
+        *description = pg15_s(t->description);
+        return 1;
+    }
+    return 0;
+}
+
+uint32_t rl_pgcatalog_ts_parser_oid(const char *name)
+{
+    const uint32_t *row = TS_PARSER_ROW(1, name);
+    return row ? (uint32_t)strtoul(pg15_s(row[0]), NULL, 10) : 0;
+}
+
+bool rl_pgcatalog_ts_parser_exists(uint32_t oid)
+{
+    char digits[16];
+    snprintf(digits, sizeof digits, "%u", oid);
+    return TS_PARSER_ROW(0, digits) != NULL;
+}
+
 int rl_pgcatalog_reg_name(rl_exec *x, uint32_t type, uint32_t oid, char *buf, size_t n)
 {
     assert(n > 0);
@@ -4241,6 +4314,12 @@ int rl_pgcatalog_reg_name(rl_exec *x, uint32_t type, uint32_t oid, char *buf, si
     switch (type) {
     case RL_OID_REGCLASS: return regclass_name(x, oid, buf, n);
     case RL_OID_REGTYPE: return regtype_name(x, oid, buf, n);
+    case RL_OID_REGDICTIONARY: { /* the captured pg_ts_dict's (all in pg_catalog) */
+        const char *name = ts_dict_name(oid);
+        if (name)
+            quote_ident(name, buf, n);
+        return name != NULL;
+    }
     case RL_OID_REGNAMESPACE: {
         const char *ns = pg15_namespace_name(oid);
         char lake[64];
@@ -4512,6 +4591,11 @@ int rl_pgcatalog_reg_oid(rl_exec *x, uint32_t type, const char *p, size_t len, u
     switch (type) {
     case RL_OID_REGTYPE:
         return type_by_name(x, has_schema ? schema : NULL, name, p[namelen - 1] == '"', oid);
+    case RL_OID_REGDICTIONARY:
+        if (has_schema && strcmp(schema, "pg_catalog") != 0)
+            return 0;
+        *oid = ts_dict_oid(name);
+        return *oid != 0;
     case RL_OID_REGNAMESPACE: {
         if (has_schema)
             return -4;

@@ -91,6 +91,14 @@ int rl_pgcatalog_captured_proc(uint32_t oid, uint32_t *rettype, uint32_t *argtyp
  * ...; not one of the function table's) taking exactly argtype: 1 with the
  * type it casts to (calling it is that cast), 0 for none. */
 int rl_pgcatalog_castproc(const char *name, uint32_t argtype, uint32_t *rettype);
+/* ts_token_type(parser)'s i-th row (from 0; PostgreSQL 15's, captured):
+ * 1 with its tokid, alias and description, 0 past the last. */
+int rl_pgcatalog_token_type(uint32_t parser, size_t i, int32_t *tokid, const char **alias,
+                            const char **description);
+/* A text search parser's oid by its name (0: none), and whether an oid is
+ * one (pg_ts_parser: PostgreSQL 15's "default" only). */
+uint32_t rl_pgcatalog_ts_parser_oid(const char *name);
+bool rl_pgcatalog_ts_parser_exists(uint32_t oid);
 /* Whether pg_catalog has a type of that typname (int4, bpchar, point:
  * PostgreSQL 15's, whether or not the engine has it). */
 bool rl_pgcatalog_type_named(const char *name);

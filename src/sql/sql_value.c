@@ -61,7 +61,7 @@ static uint32_t special_type_oid(const char *name)
     } types[] = {
         {"oid", RL_OID_OID},         {"regclass", RL_OID_REGCLASS}, {"regproc", RL_OID_REGPROC},
         {"regprocedure", RL_OID_REGPROCEDURE}, {"regtype", RL_OID_REGTYPE},
-        {"regnamespace", RL_OID_REGNAMESPACE},
+        {"regnamespace", RL_OID_REGNAMESPACE}, {"regdictionary", RL_OID_REGDICTIONARY},
         {"tid", RL_OID_TID},         {"name", RL_OID_NAME},         {"char", RL_OID_CHAR},
         {"xid8", RL_OID_XID8},
         {"unknown", RL_OID_UNKNOWN}, {"int2vector", RL_OID_INT2VECTOR},
@@ -99,6 +99,7 @@ int16_t rl_oid_typlen(uint32_t oid)
     case RL_OID_REGPROCEDURE:
     case RL_OID_REGTYPE:
     case RL_OID_REGNAMESPACE:
+    case RL_OID_REGDICTIONARY:
     case RL_OID_FLOAT4:
     case RL_OID_DATE:
         return 4;
@@ -131,7 +132,7 @@ int16_t rl_oid_typlen(uint32_t oid)
 bool rl_oid_is_reg(uint32_t oid)
 {
     return oid == RL_OID_REGCLASS || oid == RL_OID_REGPROC || oid == RL_OID_REGPROCEDURE ||
-           oid == RL_OID_REGTYPE || oid == RL_OID_REGNAMESPACE;
+           oid == RL_OID_REGTYPE || oid == RL_OID_REGNAMESPACE || oid == RL_OID_REGDICTIONARY;
 }
 
 /* ---------------------------------------------------------------- arrays */
@@ -143,7 +144,7 @@ static const uint32_t array_types[][2] = { /* element, array */
     {RL_OID_FLOAT4, 1021},  {RL_OID_FLOAT8, 1022},   {RL_OID_OID, 1028},
     {RL_OID_NUMERIC, 1231}, {RL_OID_UUID, 2951},     {RL_OID_TIMESTAMPTZ, 1185},
     {RL_OID_TIMESTAMP, 1115}, {RL_OID_DATE, 1182}, {RL_OID_JSON, 199},
-    {RL_OID_JSONB, 3807},
+    {RL_OID_JSONB, 3807},   {RL_OID_REGDICTIONARY, 3770},
     {1033, 1034}}; /* aclitem[]: the catalogs' *acl columns, kept as text */
 
 uint32_t rl_array_oid_of(uint32_t elem)
@@ -240,6 +241,7 @@ void rl_value_to_text(rl_buf *out, const rl_value *v)
     case RL_OID_REGPROCEDURE:
     case RL_OID_REGTYPE:
     case RL_OID_REGNAMESPACE:
+    case RL_OID_REGDICTIONARY:
         rl_buf_put_i64(out, v->d.v.i);
         return;
     case RL_OID_XID8: /* unsigned, as xid8out prints it */
@@ -473,6 +475,7 @@ bool rl_value_encode_binary(rl_buf *out, const rl_value *v)
     case RL_OID_REGPROCEDURE:
     case RL_OID_REGTYPE:
     case RL_OID_REGNAMESPACE:
+    case RL_OID_REGDICTIONARY:
     case RL_OID_REGPROC: rl_buf_put_be32(out, (uint32_t)(int32_t)d->v.i); return true;
     case RL_OID_NAME:
     case RL_OID_CHAR:
@@ -645,6 +648,7 @@ static bool value_has_bytes(const rl_value *v)
     case RL_OID_REGPROCEDURE:
     case RL_OID_REGTYPE:
     case RL_OID_REGNAMESPACE:
+    case RL_OID_REGDICTIONARY:
     case RL_OID_TID:
     case RL_OID_XID8:
         return false;

@@ -134,6 +134,12 @@ SAME = [
     r"\dFp",
     r"\dFd",
     r"\dFt",
+    # pg_ts_config_map, ts_token_type(parser), regdictionary
+    r"\dF+",
+    r"\dF+ english",
+    r"\dFp+",
+    r"\dFd+",
+    r"\dFt+",
     r"\ddp",
     r"\dy",
     r"\dl",

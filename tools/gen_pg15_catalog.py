@@ -234,8 +234,9 @@ def dump(db):
     # (sql_expr.c); the typmod coercions (bpchar(bpchar, int4, bool), ...)
     # and the casts to types RockLake has not are listed, not callable
     d["castprocs"] = db.rows(
+        # by name (C collation), then oid: sql_pgcatalog.c's binary search
         "SELECT %s FROM pg_proc p WHERE p.oid IN (SELECT castfunc FROM pg_cast) "
-        "AND p.oid NOT IN (%s) ORDER BY p.oid" % (t([
+        "AND p.oid NOT IN (%s) ORDER BY p.proname COLLATE \"C\", p.oid" % (t([
             "oid", "proname", "prokind", "proisstrict", "provolatile", "proparallel", "pronargs",
             "prorettype", "proargtypes::text", "prosrc", "provariadic"]),
             ",".join(map(str, sorted(functab_oids())))))

@@ -88,17 +88,17 @@ int rl_func_cast_call(rl_expr_ctx *c, const char *name, size_t nargs, const rl_v
     uint32_t to = 0;
     if (nargs != 1)
         return 0;
-    if (rl_pgcatalog_castproc(name, args[0].oid, &to) != 1 &&
-        (args[0].oid != RL_OID_UNKNOWN || !rl_pgcatalog_type_named(name)))
+    bool literal = args[0].oid == RL_OID_UNKNOWN;
+    if (!literal && rl_pgcatalog_castproc(name, args[0].oid, &to) != 1)
         return 0;
-    uint32_t engine = rl_type_oid_by_name(name); /* bpchar(...) gives text, as ::bpchar */
-    if (engine)
-        to = engine;
-    if (!to)
-        return 0; /* a type the engine has not: no such function here */
+    /* the engine's type of that name: bpchar(...) gives text, as ::bpchar;
+     * a castproc's is its result (castproc_callable) */
+    uint32_t engine = rl_type_oid_by_name(name);
+    if (literal && (!engine || !rl_pgcatalog_type_named(name)))
+        return 0; /* no type (int4's alias "integer" is none), or not the engine's */
+    assert(engine);
     /* a literal's error points at it; a function's has no position */
-    int at = args[0].oid == RL_OID_UNKNOWN ? loc : -1;
-    return rl_value_coerce(c, &args[0], to, -1, true, out, at) < 0 ? -1 : 1;
+    return rl_value_coerce(c, &args[0], engine, -1, true, out, literal ? loc : -1) < 0 ? -1 : 1;
 }
 
 int rl_func_no_function(rl_expr_ctx *c, const char *name, size_t nargs, const rl_value *args,

@@ -3328,12 +3328,25 @@ bool rl_pgcatalog_type_named(const char *name)
     return false;
 }
 
+/* pg15_castprocs is sorted by name (the generator's ORDER BY proname,
+ * C collation): a call's lookup is a binary search (any one-argument call
+ * asks, once per row). */
 int rl_pgcatalog_castproc(const char *name, uint32_t argtype, uint32_t *rettype)
 {
-    for (size_t i = 0; i < PG15_CASTPROCS_COUNT; i++) {
+    size_t lo = 0, hi = PG15_CASTPROCS_COUNT;
+    while (lo < hi) { /* the first of that name */
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(pg15_s(pg15_castprocs[mid].name), name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i < PG15_CASTPROCS_COUNT; i++) {
         const pg15_proc *a = &pg15_castprocs[i];
-        if (!castproc_callable(a) || strcmp(pg15_s(a->name), name) != 0 ||
-            strtoul(pg15_s(a->argtypes), NULL, 10) != argtype)
+        if (strcmp(pg15_s(a->name), name) != 0)
+            break;
+        assert(i == 0 || strcmp(pg15_s(pg15_castprocs[i - 1].name), pg15_s(a->name)) <= 0);
+        if (strtoul(pg15_s(a->argtypes), NULL, 10) != argtype || !castproc_callable(a))
             continue;
         *rettype = a->rettype;
         return 1;

@@ -1,7 +1,7 @@
 /*
- * sql_value.c — SQL values and row sets: OIDs, PostgreSQL text/binary
- * output (text, and the binary send form of every type), materialized
- * rows, the result budget, value keys and key sets.
+ * sql_value.c — SQL values and row sets: OIDs and the type names casts name,
+ * PostgreSQL text/binary output (text, and the binary send form of every
+ * type), materialized rows, the result budget, value keys and key sets.
  *
  * Invariant: a row set owns every string its values point to (copied into
  * its arena by rl_rowset_add), so a row set outlives the scan it came from.

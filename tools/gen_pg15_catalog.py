@@ -38,7 +38,7 @@ ENGINE_TYPES = [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 114, 199, 700, 7
                 1000, 1001, 1005, 1007, 1009, 1014, 1015, 1016, 1021, 1022, 1028, 1042,
                 1043, 1082, 1083, 1114, 1115, 1182, 1183, 1184, 1185, 1186, 1187, 1231,
                 1266, 1270, 1700, 2205, 2210, 2249, 2276, 2277, 2278, 2281, 2283, 2776, 2950, 2951, 3802, 3807, 4089,
-                5077, 5078]
+                5069, 5077, 5078]
 
 NULL = None
 
@@ -49,7 +49,11 @@ NULL = None
 CAPTURED = ["pg_extension", "pg_language", "pg_cast", "pg_conversion", "pg_default_acl",
             "pg_event_trigger", "pg_largeobject_metadata", "pg_foreign_server",
             "pg_foreign_data_wrapper", "pg_db_role_setting", "pg_ts_config",
-            "pg_ts_dict", "pg_ts_parser", "pg_ts_template", "pg_transform", "pg_trigger"]
+            "pg_ts_dict", "pg_ts_parser", "pg_ts_template", "pg_transform", "pg_trigger",
+            "pg_ts_config_map"]
+# the oid columns of captured catalogs that name a function
+FUNCTION_OID_COLUMNS = {"pg_cast": ("castfunc",),
+                        "pg_language": ("lanplcallfoid", "laninline", "lanvalidator")}
 # the column types a captured catalog may have (how sql_pgcatalog.c puts
 # each: bool, integers and oids, regproc as its oid, floats, "char", the
 # rest as text)
@@ -73,12 +77,13 @@ ENGINE_AGGREGATES = [
 
 # pg_operator lists the operators RockLake evaluates (as pg_proc lists its
 # functions): comparisons of two values of one scalar type the engine
-# stores, arithmetic of one numeric type, unary minus, text concatenation
-# and the LIKE / regular-expression matches of text.
+# stores (and of xid8, pg_current_xact_id's), arithmetic of one numeric
+# type, unary minus, text concatenation and the LIKE / regular-expression
+# matches of text.
 OPERATOR_FILTER = (
     "(oprname IN ('=', '<>', '<', '>', '<=', '>=') AND oprleft = oprright AND oprleft IN "
     "(16, 17, 18, 19, 20, 21, 23, 25, 26, 700, 701, 1043, 1082, 1083, 1114, 1184, 1186, 1266, "
-    "1700, 2950))"
+    "1700, 2950, 5069))"
     " OR (oprname IN ('+', '-', '*', '/', '%') AND oprleft = oprright AND oprleft IN "
     "(20, 21, 23, 700, 701, 1700))"
     " OR (oprkind = 'l' AND oprname = '-' AND oprright IN (20, 21, 23, 700, 701, 1700))"
@@ -223,6 +228,18 @@ def dump(db):
             ",".join("'%s'" % n for n in ENGINE_AGGREGATES),
             ",".join(map(str, ENGINE_TYPES)), ",".join(map(str, ENGINE_TYPES)),
             ",".join(map(str, AGGREGATES_NOT_COMPUTED))))
+    # the functions pg_cast names (castfunc) that the function table does
+    # not already list: pg_proc lists them so psql's \\dC names them (its
+    # LEFT JOIN to pg_proc), and a one-argument call of one is the cast
+    # (sql_expr.c); the typmod coercions (bpchar(bpchar, int4, bool), ...)
+    # and the casts to types RockLake has not are listed, not callable
+    d["castprocs"] = db.rows(
+        # by name (C collation), then oid: sql_pgcatalog.c's binary search
+        "SELECT %s FROM pg_proc p WHERE p.oid IN (SELECT castfunc FROM pg_cast) "
+        "AND p.oid NOT IN (%s) ORDER BY p.proname COLLATE \"C\", p.oid" % (t([
+            "oid", "proname", "prokind", "proisstrict", "provolatile", "proparallel", "pronargs",
+            "prorettype", "proargtypes::text", "prosrc", "provariadic"]),
+            ",".join(map(str, sorted(functab_oids())))))
     d["captured"] = []
     for rel in CAPTURED:
         cols = db.rows("SELECT %s FROM pg_attribute a WHERE attrelid = 'pg_catalog.%s'::regclass "
@@ -243,22 +260,29 @@ def dump(db):
     for o in d["operators"]:
         refs |= {int(v) for v in o[12:15] if v and v != "0"}
     refs |= {2290, 2291, 2402, 2403, 750}  # record I/O of a lake table's row type; array_in
-    # the captured catalogs' regproc columns (pg_cast.castfunc, ...)
+    # the captured catalogs' regproc columns (pg_ts_parser.prsstart, ...)
+    # and their oid columns naming functions (pg_cast.castfunc, the
+    # language handlers psql's \\dL+ prints as regprocedure)
     for rel, cols, rows in d["captured"]:
         for at, c in enumerate(cols):
-            if c[1] == "24":
+            if c[1] == "24" or c[0] in FUNCTION_OID_COLUMNS.get(rel, ()):
                 refs |= {int(r[at]) for r in rows if r[at] and r[at] != "0"}
+    # each with its regprocedure text (name(argument types))
     d["procnames"] = db.rows(
         "SELECT %s FROM pg_proc p WHERE oid IN (%s) ORDER BY p.oid" % (t([
             "oid", "proname",
-            "(SELECT count(*) FROM pg_proc q WHERE q.proname = p.proname) > 1"]),
+            "(SELECT count(*) FROM pg_proc q WHERE q.proname = p.proname) > 1",
+            "p.oid::regprocedure"]),
             ",".join(map(str, sorted(refs)))))
     # comments on the relations or their columns (the discovery query's
     # col_desc / tbl_desc; PostgreSQL 15 has none, but stay faithful), on
     # the schemas (psql's \dn+: "standard public schema") and on the
     # functions pg_proc lists (the function table's and the aggregates
     # above: psql's \da, \df+)
-    procs = functab_oids() | {int(a[0]) for a in d["aggprocs"]}
+    # (and on the functions the captured rows name: \\dFp+ shows the
+    # parser's "(internal)")
+    procs = functab_oids() | {int(a[0]) for a in d["aggprocs"] + d["castprocs"]}
+    procs |= {int(p[0]) for p in d["procnames"]}
     d["descriptions"] = db.rows(
         "SELECT %s FROM pg_description x WHERE (classoid = 'pg_class'::regclass AND objoid IN %s) "
         "OR classoid IN ('pg_namespace'::regclass, 'pg_extension'::regclass, "
@@ -269,6 +293,11 @@ def dump(db):
         "objoid IN (%s)) ORDER BY x.objoid, x.objsubid" % (
             t(["objoid", "classoid", "objsubid", "description"]), rels,
             ",".join(map(str, sorted(procs)))))
+    # ts_token_type(parser): each text search parser's token types (psql's
+    # \\dF+ and \\dFp+)
+    d["token_types"] = db.rows(
+        "SELECT %s FROM pg_ts_parser p, ts_token_type(p.oid) t ORDER BY p.oid, t.tokid" % t(
+            ["p.oid", "t.tokid", "t.alias", "t.description"]))
     d["opclasses"] = db.rows(
         "SELECT %s FROM pg_opclass o ORDER BY o.oid" % t([
             "oid", "opcmethod", "opcname", "opcnamespace", "opcowner", "opcfamily", "opcintype",
@@ -388,7 +417,7 @@ def emit(d, cmd):
          y[20]] + list(y[21:29]) + [S(y[29]), S(y[30])] for y in d["types"]])
 
     array("pg15_procname", "pg15_procnames",
-          [[p[0], S(p[1]), b(p[2])] for p in d["procnames"]])
+          [[p[0], S(p[1]), b(p[2]), S(p[3])] for p in d["procnames"]])
 
     array("pg15_constraint", "pg15_constraints", [
         [k[0], S(k[1]), k[2], ch(k[3]), b(k[4]), b(k[5]), b(k[6]), k[7], k[8], k[9], k[10],
@@ -412,9 +441,13 @@ def emit(d, cmd):
           [[o[0], S(o[1]), o[2], o[3], ch(o[4]), b(o[5]), b(o[6])] + list(o[7:15])
            for o in d["operators"]])
 
-    array("pg15_aggproc", "pg15_aggprocs",
-          [[a[0], S(a[1]), ch(a[2]), b(a[3]), ch(a[4]), ch(a[5]), a[6], a[7], S(a[8]), S(a[9]),
-            a[10]] for a in d["aggprocs"]])
+    for name in ("aggprocs", "castprocs"):
+        array("pg15_proc", "pg15_" + name,
+              [[a[0], S(a[1]), ch(a[2]), b(a[3]), ch(a[4]), ch(a[5]), a[6], a[7], S(a[8]),
+                S(a[9]), a[10]] for a in d[name]])
+
+    array("pg15_token_type", "pg15_token_types",
+          [[x[0], x[1], S(x[2]), S(x[3])] for x in d["token_types"]])
 
     array("pg15_opclass", "pg15_opclasses",
           [[o[0], o[1], S(o[2]), o[3], o[4], o[5], o[6], b(o[7]), o[8]] for o in d["opclasses"]])
@@ -452,7 +485,9 @@ def emit(d, cmd):
         " * relations (pg_catalog and information_schema), as a fresh database",
         " * `lakecat` owned by role `lake` shows them to role `lake`: namespaces,",
         " * relations, their columns, row types and column types, constraints,",
-        " * indexes, comments, operators RockLake evaluates, operator classes, pg_tables and",
+        " * indexes, comments, operators RockLake evaluates, operator classes, the",
+        " * aggregates RockLake computes and the cast functions (pg_proc), the text",
+        " * search parsers' token types, pg_tables and",
         " * information_schema.tables, .columns and .schemata rows.",
         " *",
         " * Regenerate with:  %s" % cmd,

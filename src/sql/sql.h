@@ -66,7 +66,9 @@ enum {
     RL_OID_VOID = 2278,
     RL_OID_UUID = 2950,
     RL_OID_JSONB = 3802,
-    RL_OID_REGNAMESPACE = 4089
+    RL_OID_REGNAMESPACE = 4089,
+    RL_OID_XID8 = 5069,
+    RL_OID_REGDICTIONARY = 3769
 };
 
 /* A SQL value: its type (PostgreSQL OID + typmod) and datum. For types the
@@ -82,6 +84,11 @@ typedef struct rl_value {
 /* rl_type <-> OID for stored types; 0 / RL_T_INVALID when there is none. */
 uint32_t rl_type_oid(rl_type t);
 rl_type rl_oid_type(uint32_t oid);
+/* The type a cast to `name` gives (what `x::name` casts to: bpchar is
+ * text here): the codec's names and the special ones (oid, reg*, tid,
+ * "char", json, xid8, the pseudo-types, ...); 0 when the name is no type of
+ * the engine's (sql_value.c). */
+uint32_t rl_type_oid_by_name(const char *name);
 /* typlen as RowDescription reports it (-1 varlena, -2 cstring). */
 int16_t rl_oid_typlen(uint32_t oid);
 

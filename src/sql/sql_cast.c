@@ -71,7 +71,7 @@ char rl_oid_category(uint32_t oid)
     case RL_OID_DATE: case RL_OID_TIME: case RL_OID_TIMETZ: case RL_OID_TIMESTAMP:
     case RL_OID_TIMESTAMPTZ: return 'D';
     case RL_OID_INTERVAL: return 'T';
-    case RL_OID_JSON: case RL_OID_JSONB: return 'U';
+    case RL_OID_JSON: case RL_OID_JSONB: case RL_OID_XID8: return 'U';
     case RL_OID_RECORD: return 'P';
     default: break;
     }
@@ -140,6 +140,7 @@ const char *rl_oid_type_name(uint32_t oid)
     case RL_OID_TEXT: return "text";
     case RL_OID_OID: return "oid";
     case RL_OID_TID: return "tid";
+    case RL_OID_XID8: return "xid8";
     case RL_OID_FLOAT4: return "real";
     case RL_OID_FLOAT8: return "double precision";
     case RL_OID_UNKNOWN: return "unknown";
@@ -171,6 +172,7 @@ const char *rl_oid_type_name(uint32_t oid)
     case RL_OID_REGPROCEDURE: return "regprocedure";
     case RL_OID_REGTYPE: return "regtype";
     case RL_OID_REGNAMESPACE: return "regnamespace";
+    case RL_OID_REGDICTIONARY: return "regdictionary";
     case RL_OID_VOID: return "void";
     case RL_OID_UUID: return "uuid";
     case RL_OID_JSON: return "json";
@@ -561,6 +563,9 @@ static int reg_from_text(rl_expr_ctx *c, uint32_t oid, const char *p, size_t len
     case RL_OID_REGNAMESPACE:
         return rl_exec_error(c->x, RL_SQLSTATE_INVALID_SCHEMA_NAME, loc,
                              "schema \"%.*s\" does not exist", (int)len, p);
+    case RL_OID_REGDICTIONARY:
+        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_OBJECT, loc,
+                             "text search dictionary \"%.*s\" does not exist", (int)len, p);
     default:
         return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, loc,
                              "function \"%.*s\" does not exist", (int)len, p);
@@ -804,6 +809,14 @@ int rl_text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid,
     case 1033: /* aclitem: an element of the catalogs' grants, kept as its text */
         rl_val_str(out, oid, p, len);
         return 0;
+    case RL_OID_XID8: { /* xid8in: strtoull's reading, base 0, no error */
+        char *num = strndup(p, len);
+        if (!num)
+            return rl_exec_error(c->x, RL_SQLSTATE_OUT_OF_MEMORY, loc, "out of memory");
+        rl_val_int(out, RL_OID_XID8, (int64_t)strtoull(num, NULL, 0));
+        free(num);
+        return 0;
+    }
     case RL_OID_TID: {
         uint64_t ctid;
         if (!rl_tid_parse(p, len, &ctid))
@@ -823,6 +836,7 @@ int rl_text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid,
     case RL_OID_REGPROCEDURE:
     case RL_OID_REGTYPE:
     case RL_OID_REGNAMESPACE:
+    case RL_OID_REGDICTIONARY:
         if (parse_uint32(p, len, &u) || (len == 1 && p[0] == '-')) {
             rl_val_int(out, oid, len == 1 && p[0] == '-' ? 0 : u); /* "-": no object */
             return 0;
@@ -969,7 +983,11 @@ int rl_array_of_values(rl_expr_ctx *c, uint32_t t, const rl_value *vals, size_t 
         rl_buf_reset(&el);
         if (v->oid == RL_OID_BOOL) /* array_out prints t / f */
             rl_buf_put_u8(&el, v->d.v.b ? 't' : 'f');
-        else
+        else if (rl_oid_is_reg(v->oid) && reg_to_text(c->x, &el, v) < 0) { /* names */
+            rl_buf_free(&el);
+            rl_buf_free(&b);
+            return -1;
+        } else if (!rl_oid_is_reg(v->oid))
             rl_value_to_text(&el, v);
         array_put_elem(&b, &el);
     }
@@ -1235,32 +1253,6 @@ static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_
 
 /* ------------------------------------------------------------ type names */
 
-/* Names libpg_query's grammar produces (pg_catalog.int8, ...) and those
- * written by hand; anything the codec knows goes through rl_type_from_name. */
-static uint32_t special_type_oid(const char *name)
-{
-    static const struct {
-        const char *name;
-        uint32_t oid;
-    } types[] = {
-        {"oid", RL_OID_OID},         {"regclass", RL_OID_REGCLASS}, {"regproc", RL_OID_REGPROC},
-        {"regprocedure", RL_OID_REGPROCEDURE}, {"regtype", RL_OID_REGTYPE},
-        {"regnamespace", RL_OID_REGNAMESPACE},
-        {"tid", RL_OID_TID},         {"name", RL_OID_NAME},         {"char", RL_OID_CHAR},
-        {"unknown", RL_OID_UNKNOWN}, {"int2vector", RL_OID_INT2VECTOR},
-        {"oidvector", RL_OID_OIDVECTOR},  {"pg_node_tree", 194},
-        {"bpchar", RL_OID_TEXT},     {"json", RL_OID_JSON},         {"jsonb", RL_OID_JSONB},
-        /* pseudo-types: only a NULL casts to them (as PostgreSQL's
-         * NULL::anyarray), and no function or operator takes one */
-        {"anyarray", 2277},          {"anyelement", 2283},          {"anycompatible", 5077},
-        {"anycompatiblearray", 5078}, {"any", 2276},                {"record", RL_OID_RECORD},
-    };
-    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-        if (strcmp(types[i].name, name) == 0)
-            return types[i].oid;
-    return 0;
-}
-
 /* An array type by its pg_type name, the element's typname after an
  * underscore (_text, _int4: what sqlsmith and catalog-driven clients
  * write); only the canonical element names, as PostgreSQL has no _int. */
@@ -1277,9 +1269,7 @@ static uint32_t internal_array_type_oid(const char *name)
     for (size_t i = 0; i < sizeof elems / sizeof elems[0]; i++) {
         if (strcmp(name + 1, elems[i]) != 0)
             continue;
-        uint32_t e = special_type_oid(elems[i]);
-        if (!e)
-            e = rl_type_oid(rl_type_from_name(elems[i]));
+        uint32_t e = rl_type_oid_by_name(elems[i]);
         return e ? rl_array_oid_of(e) : 0;
     }
     return 0;
@@ -1310,9 +1300,7 @@ int rl_type_from_typename(rl_exec *x, const PgQuery__TypeName *tn, uint32_t *oid
                                  "type \"%s.%s\" does not exist",
                                  schema ? schema : "", name);
     }
-    uint32_t o = special_type_oid(name);
-    if (!o)
-        o = rl_type_oid(rl_type_from_name(name));
+    uint32_t o = rl_type_oid_by_name(name);
     if (!o)
         o = internal_array_type_oid(name);
     if (!o)

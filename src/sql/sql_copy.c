@@ -99,9 +99,15 @@ int rl_value_from_binary(rl_exec *x, uint32_t oid, int32_t typmod, const uint8_t
     case RL_OID_REGPROCEDURE:
     case RL_OID_REGTYPE:
     case RL_OID_REGNAMESPACE:
+    case RL_OID_REGDICTIONARY:
         if (need_len(x, len, 4) < 0)
             return -1;
         d->v.i = (int64_t)rl_load_be32(p);
+        return 0;
+    case RL_OID_XID8:
+        if (need_len(x, len, 8) < 0)
+            return -1;
+        d->v.i = (int64_t)rl_load_be64(p);
         return 0;
     case RL_OID_TID:
         if (need_len(x, len, 6) < 0)

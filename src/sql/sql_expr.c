@@ -151,6 +151,11 @@ static int cmp_resolved(rl_expr_ctx *c, const rl_value *a, const rl_value *b, co
             *res = cmp_i64(a->d.v.i, b->d.v.i);
             return 0;
         }
+        if (ta == RL_OID_XID8) { /* unsigned */
+            uint64_t ua = (uint64_t)a->d.v.i, ub = (uint64_t)b->d.v.i;
+            *res = ua < ub ? -1 : ua > ub;
+            return 0;
+        }
         if (rl_array_elem_oid(ta)) /* element by element (btarraycmp) */
             return rl_array_cmp(c, a, b, res, loc);
     }
@@ -2955,7 +2960,8 @@ bool rl_expr_is_srf(const PgQuery__FuncCall *f)
     return (strcmp(name, "generate_series") == 0 && (f->n_args == 2 || f->n_args == 3)) ||
            (strcmp(name, "generate_subscripts") == 0 && (f->n_args == 2 || f->n_args == 3)) ||
            (strcmp(name, "unnest") == 0 && f->n_args == 1) || rl_expr_is_expandarray(f) ||
-           (rl_json_is_srf(name) && f->n_args == 1) || rl_func_is_setfn(name, f->n_args);
+           (rl_json_is_srf(name) && f->n_args == 1) || rl_func_is_setfn(name, f->n_args) ||
+           (strcmp(name, "ts_token_type") == 0 && f->n_args == 1);
 }
 
 bool rl_expr_is_expandarray(const PgQuery__FuncCall *f)
@@ -2997,6 +3003,9 @@ static int eval_srf(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *out)
     if (!c->typing)
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
                              "set-returning functions are not allowed here");
+    if (strcmp(func_name(f), "ts_token_type") == 0) /* its records: FROM only */
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
+                             "ts_token_type is supported in FROM only");
     if (rl_expr_is_expandarray(f)) { /* a record of NULLs that knows its fields' types */
         rl_value a, x;
         if (rl_expr_eval(c, f->args[0], &a) < 0)
@@ -3097,6 +3106,10 @@ static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *o
         if (rl_expr_eval(c, arg, &args[i]) < 0)
             return -1;
     }
+    int cast = n != 1 || names[0] ? 0
+               : rl_func_cast_call(c, name, n, args, out, rl_node_location(f->args[0]));
+    if (cast)
+        return cast < 0 ? -1 : 0;
     if (rl_func_arrange(c, name, args, names, &n, MAX_FUNC_ARGS, f->location) < 0)
         return -1;
     const rl_func *fn;

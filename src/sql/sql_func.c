@@ -50,6 +50,7 @@
 #include "sql/sql_pgcatalog.h"
 #include "sql/sql_seq.h"
 #include "sql/sql_bytea.h"
+#include "sql/sql_cast.h"
 #include "sql/sql_datetime.h"
 #include "sql/sql_json.h"
 #include "sql/sql_mathfunc.h"
@@ -80,6 +81,25 @@ static int call_error(rl_expr_ctx *c, const char *sqlstate, const char *what, co
     rl_exec_error(c->x, sqlstate, loc, "function %s(%s) %s", name, types, what);
     rl_error_hint(c->x->err, "%s", hint);
     return -1;
+}
+
+int rl_func_cast_call(rl_expr_ctx *c, const char *name, size_t nargs, const rl_value *args,
+                      rl_value *out, int loc)
+{
+    uint32_t to = 0;
+    if (nargs != 1)
+        return 0;
+    bool literal = args[0].oid == RL_OID_UNKNOWN;
+    if (!literal && rl_pgcatalog_castproc(name, args[0].oid, &to) != 1)
+        return 0;
+    /* the engine's type of that name: bpchar(...) gives text, as ::bpchar;
+     * a castproc's is its result (castproc_callable) */
+    uint32_t engine = rl_type_oid_by_name(name);
+    if (literal && (!engine || !rl_pgcatalog_type_named(name)))
+        return 0; /* no type (int4's alias "integer" is none), or not the engine's */
+    assert(engine);
+    /* a literal's error points at it; a function's has no position */
+    return rl_value_coerce(c, &args[0], engine, -1, true, out, literal ? loc : -1) < 0 ? -1 : 1;
 }
 
 int rl_func_no_function(rl_expr_ctx *c, const char *name, size_t nargs, const rl_value *args,
@@ -219,14 +239,17 @@ static int fn_backend_pid(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, 
     return 0;
 }
 
-/* txid_current(): the transaction's number, taken at its first call:
- * the writer's epoch (one more at every open of the lake as its writer)
- * above a counter of the process, so numbers only grow, as PostgreSQL's
- * epoch-extended xids do. A follower assigns none (25006, as a standby). */
+/* txid_current() (bigint) and pg_current_xact_id() (xid8: the result
+ * type `out` comes as): the transaction's number, taken at its first call
+ * by either: the writer's epoch (one more at every open of the lake as its
+ * writer) above a counter of the process, so numbers only grow, as
+ * PostgreSQL's epoch-extended xids do. A follower assigns none (25006, as
+ * a standby). The _if_assigned twins: that number, NULL before it. */
 static int fn_txid_current(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
     static _Atomic uint64_t assigned;
     rl_session *s = c->x->s;
+    assert(out->oid == RL_OID_INT8 || out->oid == RL_OID_XID8);
     if (rl_catalog_read_only(s->eng->cat))
         return rl_exec_error(c->x, RL_SQLSTATE_READ_ONLY_SQL_TRANSACTION, loc,
                              "cannot assign TransactionIds during recovery");
@@ -234,18 +257,17 @@ static int fn_txid_current(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out,
         uint64_t k = (atomic_fetch_add(&assigned, 1) + 1) & 0xffffffffu;
         s->txid = (int64_t)((rl_catalog_writer_epoch(s->eng->cat) << 32) | k);
     }
-    rl_val_int(out, RL_OID_INT8, s->txid);
+    rl_val_int(out, out->oid, s->txid);
     return 0;
 }
 
 static int fn_txid_current_if_assigned(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out,
                                        int loc)
 {
+    assert(out->oid == RL_OID_INT8 || out->oid == RL_OID_XID8);
     if (c->x->s->txid)
-        rl_val_int(out, RL_OID_INT8, c->x->s->txid);
-    else
-        rl_val_null(out, RL_OID_INT8);
-    return 0;
+        rl_val_int(out, out->oid, c->x->s->txid);
+    return 0; /* else out stays the NULL it came as */
 }
 
 /* A follower (a reader of another server's lake) is PostgreSQL's hot
@@ -701,7 +723,7 @@ static int fn_function_is_visible(rl_expr_ctx *c, size_t n, rl_value *a, rl_valu
     uint32_t ret, args[8];
     size_t nargs;
     bool ordered;
-    bool found = rl_pgcatalog_aggproc(oid, &ret, args, &nargs, &ordered) == 1;
+    bool found = rl_pgcatalog_captured_proc(oid, &ret, args, &nargs, &ordered) == 1;
     for (size_t i = 0; i < nf && !found; i++)
         found = all[i].oid == oid;
     if (found) /* every built-in is in pg_catalog, always searched */
@@ -1053,15 +1075,15 @@ static const rl_func *func_by_oid(uint32_t oid)
     return NULL;
 }
 
-/* pg_get_function_result / _arguments of an aggregate or window function
- * (pg_proc's prokind 'a' / 'w' rows): an ordered-set aggregate's last
+/* pg_get_function_result / _arguments of a captured pg_proc row (an
+ * aggregate, a window function or a cast function): an ordered-set aggregate's last
  * argument is the aggregated one, "ORDER BY" before it. 1 done, 0 none. */
 static int aggproc_text(rl_expr_ctx *c, uint32_t oid, bool result, rl_value *out)
 {
     uint32_t ret, args[8];
     size_t nargs;
     bool ordered;
-    if (!rl_pgcatalog_aggproc(oid, &ret, args, &nargs, &ordered))
+    if (!rl_pgcatalog_captured_proc(oid, &ret, args, &nargs, &ordered))
         return 0;
     char buf[512] = "";
     if (result) {

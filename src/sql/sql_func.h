@@ -115,6 +115,15 @@ char rl_func_volatility(const char *name, size_t n);
  * resolved result type. */
 int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_value *out,
                  int loc);
+/* A one-argument call that is a cast, as PostgreSQL's are: a cast
+ * function pg_proc lists from PostgreSQL 15's pg_cast (int4(bigint),
+ * float8(integer), text(boolean), ...) called with exactly its argument
+ * type, or a type's name called with an untyped literal (int8('5'),
+ * date(NULL): PostgreSQL's "function-style" coercion): the explicit cast
+ * to that type. loc: the argument's position (a literal's error points
+ * at it). 1 done (out set), 0 not such a call, -1 error (the cast's). */
+int rl_func_cast_call(rl_expr_ctx *c, const char *name, size_t nargs, const rl_value *args,
+                      rl_value *out, int loc);
 /* 42883 "function name(types) does not exist" with PostgreSQL's hint. */
 int rl_func_no_function(rl_expr_ctx *c, const char *name, size_t nargs, const rl_value *args,
                         int loc);

@@ -127,11 +127,13 @@ typedef struct pg15_type {
     uint32_t typdefault, typdefaultbin; /* pg15_str offsets; PG15_NONE: NULL */
 } pg15_type;
 
-/* A function a captured row names in a regproc column, and whether
- * PostgreSQL has more than one function of that name. */
+/* A function a captured row names (a regproc column, pg_cast.castfunc,
+ * pg_language's handlers), whether PostgreSQL has more than one function
+ * of that name, and its regprocedure text (pg15_str offsets). */
 typedef struct pg15_procname {
     uint32_t oid, name;
     bool overloaded;
+    uint32_t signature;
 } pg15_procname;
 
 typedef struct pg15_constraint {
@@ -164,16 +166,26 @@ typedef struct pg15_operator {
     uint32_t left, right, result, com, negate, code, rest, join;
 } pg15_operator;
 
-/* An aggregate or window function the engine computes, as pg_proc has it
- * (prokind 'a' / 'w'); argtypes and prosrc are pg15_str offsets. */
-typedef struct pg15_aggproc {
+/* A pg_proc row captured from PostgreSQL 15: an aggregate or window
+ * function the engine computes (pg15_aggprocs: prokind 'a' / 'w'), or a
+ * function pg_cast names that the function table has not (pg15_castprocs:
+ * prokind 'f'); argtypes and prosrc are pg15_str offsets. */
+typedef struct pg15_proc {
     uint32_t oid, name;
     char kind;
     bool strict;
     char volatility, parallel;
     int16_t nargs;
     uint32_t rettype, argtypes, prosrc, variadic;
-} pg15_aggproc;
+} pg15_proc;
+
+/* One token type of a text search parser, as ts_token_type(parser)
+ * lists it; alias and description are pg15_str offsets. */
+typedef struct pg15_token_type {
+    uint32_t parser;
+    int32_t tokid;
+    uint32_t alias, description;
+} pg15_token_type;
 
 typedef struct pg15_opclass {
     uint32_t oid, method, name, namespace, owner, family, intype;
@@ -3618,15 +3630,31 @@ static const proc_def procs[] = {
 };
 #undef RL_FUNC
 
-/* One row per overload of the function table, in pg_catalog, language
- * internal (12) or sql (14), as PostgreSQL 15 declares them. */
-/* The aggregates and window functions the engine computes, over its
- * types, as PostgreSQL 15 declares them (tools/gen_pg15_catalog.py's
- * ENGINE_AGGREGATES): psql's \\df and \\da, JDBC's getFunctions. */
-static int fixed_aggprocs(gen_ctx *g)
+/* Whether a captured cast function is one a call reaches (pg_proc lists
+ * exactly those, as it lists the function table): one argument, and both
+ * its argument's type and its result (the type it is named after) are the
+ * engine's. The length coercions (numeric(numeric, integer), ...) and the
+ * casts from or to types RockLake has not (bit, money, inet, ...) are not. */
+static bool castproc_callable(const pg15_proc *a)
 {
-    for (size_t i = 0; i < PG15_AGGPROCS_COUNT; i++) {
-        const pg15_aggproc *a = &pg15_aggprocs[i];
+    if (a->kind != 'f' || a->nargs != 1)
+        return false;
+    const pg15_type *arg = pg15_type_by_oid((uint32_t)strtoul(pg15_s(a->argtypes), NULL, 10));
+    return arg && rl_type_oid_by_name(pg15_s(arg->name)) != 0 &&
+           rl_type_oid_by_name(pg15_s(a->name)) != 0;
+}
+
+/* Captured pg_proc rows (pg15_proc), in pg_catalog, language internal:
+ * the aggregates and window functions the engine computes, over its types
+ * (tools/gen_pg15_catalog.py's ENGINE_AGGREGATES: psql's \\df and \\da,
+ * JDBC's getFunctions), and the cast functions a call reaches (psql's
+ * \\dC names them). */
+static int fixed_captured_procs(gen_ctx *g, const pg15_proc *rows, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        const pg15_proc *a = &rows[i];
+        if (a->kind == 'f' && !castproc_callable(a))
+            continue;
         for (size_t c = 0; c < N(proc_cols); c++)
             put_null(g, c);
         put_int(g, 0, a->oid);
@@ -3656,31 +3684,78 @@ static int fixed_aggprocs(gen_ctx *g)
     return 0;
 }
 
-int rl_pgcatalog_aggproc(uint32_t oid, uint32_t *rettype, uint32_t *argtypes, size_t *nargs,
-                         bool *ordered_set)
+/* The captured pg_proc row of oid pg_proc lists, NULL for none. */
+static const pg15_proc *captured_proc(uint32_t oid)
 {
-    for (size_t i = 0; i < PG15_AGGPROCS_COUNT; i++) {
-        const pg15_aggproc *a = &pg15_aggprocs[i];
-        if (a->oid != oid)
+    for (size_t i = 0; i < PG15_AGGPROCS_COUNT; i++)
+        if (pg15_aggprocs[i].oid == oid)
+            return &pg15_aggprocs[i];
+    for (size_t i = 0; i < PG15_CASTPROCS_COUNT; i++)
+        if (pg15_castprocs[i].oid == oid && castproc_callable(&pg15_castprocs[i]))
+            return &pg15_castprocs[i];
+    return NULL;
+}
+
+int rl_pgcatalog_captured_proc(uint32_t oid, uint32_t *rettype, uint32_t *argtypes, size_t *nargs,
+                               bool *ordered_set)
+{
+    const pg15_proc *a = captured_proc(oid);
+    if (!a)
+        return 0;
+    *rettype = a->rettype;
+    *nargs = 0;
+    for (const char *p = pg15_s(a->argtypes); *p && *nargs < 8;) {
+        char *end;
+        unsigned long v = strtoul(p, &end, 10);
+        if (end == p)
+            break;
+        argtypes[(*nargs)++] = (uint32_t)v;
+        p = end;
+    }
+    const char *name = pg15_s(a->name);
+    *ordered_set = a->kind == 'a' && (strcmp(name, "percentile_cont") == 0 ||
+                                      strcmp(name, "percentile_disc") == 0 ||
+                                      strcmp(name, "mode") == 0);
+    return 1;
+}
+
+bool rl_pgcatalog_type_named(const char *name)
+{
+    for (size_t i = 0; i < PG15_TYPES_COUNT; i++)
+        if (pg15_types[i].nsoid == PG_CATALOG_NAMESPACE_OID &&
+            strcmp(pg15_s(pg15_types[i].name), name) == 0)
+            return true;
+    return false;
+}
+
+/* pg15_castprocs is sorted by name (the generator's ORDER BY proname,
+ * C collation): a call's lookup is a binary search (any one-argument call
+ * asks, once per row). */
+int rl_pgcatalog_castproc(const char *name, uint32_t argtype, uint32_t *rettype)
+{
+    size_t lo = 0, hi = PG15_CASTPROCS_COUNT;
+    while (lo < hi) { /* the first of that name */
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(pg15_s(pg15_castprocs[mid].name), name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i < PG15_CASTPROCS_COUNT; i++) {
+        const pg15_proc *a = &pg15_castprocs[i];
+        if (strcmp(pg15_s(a->name), name) != 0)
+            break;
+        assert(i == 0 || strcmp(pg15_s(pg15_castprocs[i - 1].name), pg15_s(a->name)) <= 0);
+        if (strtoul(pg15_s(a->argtypes), NULL, 10) != argtype || !castproc_callable(a))
             continue;
         *rettype = a->rettype;
-        *nargs = 0;
-        for (const char *p = pg15_s(a->argtypes); *p && *nargs < 8;) {
-            char *end;
-            unsigned long v = strtoul(p, &end, 10);
-            if (end == p)
-                break;
-            argtypes[(*nargs)++] = (uint32_t)v;
-            p = end;
-        }
-        const char *name = pg15_s(a->name);
-        *ordered_set = strcmp(name, "percentile_cont") == 0 ||
-                       strcmp(name, "percentile_disc") == 0 || strcmp(name, "mode") == 0;
         return 1;
     }
     return 0;
 }
 
+/* One row per overload of the function table, in pg_catalog, language
+ * internal (12) or sql (14), as PostgreSQL 15 declares them. */
 static int fixed_proc(gen_ctx *g)
 {
     for (size_t i = 0; i < N(procs); i++) {
@@ -3718,7 +3793,9 @@ static int fixed_proc(gen_ctx *g)
         if (emit(g) < 0)
             return -1;
     }
-    return fixed_aggprocs(g);
+    if (fixed_captured_procs(g, pg15_aggprocs, PG15_AGGPROCS_COUNT) < 0)
+        return -1;
+    return fixed_captured_procs(g, pg15_castprocs, PG15_CASTPROCS_COUNT);
 }
 
 /* ------------------------------------------------------------- pg_index */
@@ -4586,6 +4663,71 @@ static int regclass_name(rl_exec *x, uint32_t oid, char *buf, size_t n)
     return 1;
 }
 
+/* The row of a captured catalog's cells (ncols a row) whose column `col`
+ * reads `value` (an oid as its digits), NULL for none. */
+static const uint32_t *captured_row(const uint32_t *cells, size_t ncells, size_t ncols,
+                                    size_t col, const char *value)
+{
+    assert(col < ncols);
+    for (size_t r = 0; (r + 1) * ncols <= ncells; r++) {
+        const char *cell = pg15_s(cells[r * ncols + col]); /* NULL: a NULL cell */
+        if (cell && strcmp(cell, value) == 0)
+            return &cells[r * ncols];
+    }
+    return NULL;
+}
+
+#define TS_DICT_ROW(col, value)                                                               \
+    captured_row(pg15_cap_pg_ts_dict_cells, N(pg15_cap_pg_ts_dict_cells),                    \
+                 N(pg15_cap_pg_ts_dict_cols), col, value)
+#define TS_PARSER_ROW(col, value)                                                             \
+    captured_row(pg15_cap_pg_ts_parser_cells, N(pg15_cap_pg_ts_parser_cells),                \
+                 N(pg15_cap_pg_ts_parser_cols), col, value)
+
+/* pg_ts_dict's dictname of an oid (column 0 the oid, 1 the name), and back. */
+static const char *ts_dict_name(uint32_t oid)
+{
+    char digits[16];
+    snprintf(digits, sizeof digits, "%u", oid);
+    const uint32_t *row = TS_DICT_ROW(0, digits);
+    return row ? pg15_s(row[1]) : NULL;
+}
+
+static uint32_t ts_dict_oid(const char *name)
+{
+    const uint32_t *row = TS_DICT_ROW(1, name);
+    return row ? (uint32_t)strtoul(pg15_s(row[0]), NULL, 10) : 0;
+}
+
+int rl_pgcatalog_token_type(uint32_t parser, size_t i, int32_t *tokid, const char **alias,
+                            const char **description)
+{
+    size_t k = 0;
+    for (size_t j = 0; j < PG15_TOKEN_TYPES_COUNT; j++) {
+        const pg15_token_type *t = &pg15_token_types[j];
+        if (t->parser != parser || k++ != i)
+            continue;
+        *tokid = t->tokid;
+        *alias = pg15_s(t->alias);
+        *description = pg15_s(t->description);
+        return 1;
+    }
+    return 0;
+}
+
+uint32_t rl_pgcatalog_ts_parser_oid(const char *name)
+{
+    const uint32_t *row = TS_PARSER_ROW(1, name);
+    return row ? (uint32_t)strtoul(pg15_s(row[0]), NULL, 10) : 0;
+}
+
+bool rl_pgcatalog_ts_parser_exists(uint32_t oid)
+{
+    char digits[16];
+    snprintf(digits, sizeof digits, "%u", oid);
+    return TS_PARSER_ROW(0, digits) != NULL;
+}
+
 int rl_pgcatalog_reg_name(rl_exec *x, uint32_t type, uint32_t oid, char *buf, size_t n)
 {
     assert(n > 0);
@@ -4596,6 +4738,12 @@ int rl_pgcatalog_reg_name(rl_exec *x, uint32_t type, uint32_t oid, char *buf, si
     switch (type) {
     case RL_OID_REGCLASS: return regclass_name(x, oid, buf, n);
     case RL_OID_REGTYPE: return regtype_name(x, oid, buf, n);
+    case RL_OID_REGDICTIONARY: { /* the captured pg_ts_dict's (all in pg_catalog) */
+        const char *name = ts_dict_name(oid);
+        if (name)
+            quote_ident(name, buf, n);
+        return name != NULL;
+    }
     case RL_OID_REGNAMESPACE: {
         const char *ns = pg15_namespace_name(oid);
         char lake[64];
@@ -4609,7 +4757,13 @@ int rl_pgcatalog_reg_name(rl_exec *x, uint32_t type, uint32_t oid, char *buf, si
         const proc_def *f = proc_by_oid(oid);
         const pg15_procname *pn = f ? NULL : procname_by_oid(oid);
         if (pn && type == RL_OID_REGPROC) {
-            snprintf(buf, n, "%s%s", pn->overloaded ? "pg_catalog." : "", pg15_s(pn->name));
+            char q[160];
+            quote_ident(pg15_s(pn->name), q, sizeof q);
+            snprintf(buf, n, "%s%s", pn->overloaded ? "pg_catalog." : "", q);
+            return 1;
+        }
+        if (pn) {
+            snprintf(buf, n, "%s", pg15_s(pn->signature));
             return 1;
         }
         if (!f)
@@ -4861,6 +5015,11 @@ int rl_pgcatalog_reg_oid(rl_exec *x, uint32_t type, const char *p, size_t len, u
     switch (type) {
     case RL_OID_REGTYPE:
         return type_by_name(x, has_schema ? schema : NULL, name, p[namelen - 1] == '"', oid);
+    case RL_OID_REGDICTIONARY:
+        if (has_schema && strcmp(schema, "pg_catalog") != 0)
+            return 0;
+        *oid = ts_dict_oid(name);
+        return *oid != 0;
     case RL_OID_REGNAMESPACE: {
         if (has_schema)
             return -4;

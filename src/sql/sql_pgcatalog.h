@@ -80,12 +80,28 @@ bool rl_pgcatalog_role_member(rl_exec *x, uint32_t member, uint32_t role);
  * method `method` (rl_index_method), or 0 if it has none. */
 uint32_t rl_pgcatalog_opclass(uint32_t type_oid, int method);
 void rl_pgcatalog_format_type(rl_exec *x, uint32_t oid, int32_t typmod, char *buf, size_t n);
-/* An aggregate or window function pg_proc lists (prokind 'a' / 'w'): 1
- * with its result and up to 8 argument types, and whether it is an
- * ordered-set aggregate (its last argument is the aggregated one: ORDER
- * BY); 0 when oid is none. */
-int rl_pgcatalog_aggproc(uint32_t oid, uint32_t *rettype, uint32_t *argtypes, size_t *nargs,
-                         bool *ordered_set);
+/* A pg_proc row captured from PostgreSQL 15 (an aggregate or window
+ * function the engine computes, prokind 'a' / 'w', or a cast function,
+ * prokind 'f'): 1 with its result and up to 8 argument types, and whether
+ * it is an ordered-set aggregate (its last argument is the aggregated one:
+ * ORDER BY); 0 when oid is none. */
+int rl_pgcatalog_captured_proc(uint32_t oid, uint32_t *rettype, uint32_t *argtypes, size_t *nargs,
+                               bool *ordered_set);
+/* A one-argument cast function pg_cast names (int4(bigint), text(boolean),
+ * ...; not one of the function table's) taking exactly argtype: 1 with the
+ * type it casts to (calling it is that cast), 0 for none. */
+int rl_pgcatalog_castproc(const char *name, uint32_t argtype, uint32_t *rettype);
+/* ts_token_type(parser)'s i-th row (from 0; PostgreSQL 15's, captured):
+ * 1 with its tokid, alias and description, 0 past the last. */
+int rl_pgcatalog_token_type(uint32_t parser, size_t i, int32_t *tokid, const char **alias,
+                            const char **description);
+/* A text search parser's oid by its name (0: none), and whether an oid is
+ * one (pg_ts_parser: PostgreSQL 15's "default" only). */
+uint32_t rl_pgcatalog_ts_parser_oid(const char *name);
+bool rl_pgcatalog_ts_parser_exists(uint32_t oid);
+/* Whether pg_catalog has a type of that typname (int4, bpchar, point:
+ * PostgreSQL 15's, whether or not the engine has it). */
+bool rl_pgcatalog_type_named(const char *name);
 /* pg_<object>_is_visible of an object of catalog `catalog` (pg_operator,
  * pg_opclass, or a captured one: pg_conversion, pg_ts_config, ...): 1
  * visible (they are all in pg_catalog), 2 no such object. */

@@ -1909,6 +1909,71 @@ static rl_rowset *from_unnest_many(sel *S, rl_expr_ctx *c, const PgQuery__FuncCa
     return rs;
 }
 
+/* FROM ts_token_type(parser): the parser's token types (tokid, alias,
+ * description), as PostgreSQL 15 lists them (captured, sql_pgcatalog.c);
+ * the parser by oid, or by name (text or an untyped literal, as
+ * PostgreSQL's ts_token_type(text) takes it). */
+static rl_rowset *from_token_types(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
+                                   const PgQuery__Alias *al)
+{
+    rl_value a;
+    if (rl_expr_eval(c, f->args[0], &a) < 0)
+        return NULL;
+    bool by_name = a.oid == RL_OID_UNKNOWN || rl_oid_is_stringlike(a.oid);
+    if (!by_name && !rl_oid_is_intlike(a.oid))
+        return rl_func_no_function(c, "ts_token_type", 1, &a, f->location), NULL;
+    static const char *const names[] = {"tokid", "alias", "description"};
+    static const uint32_t types[] = {RL_OID_INT4, RL_OID_TEXT, RL_OID_TEXT};
+    rl_rowset *rs = rl_rowset_new(3);
+    if (!rs)
+        return fail_oom(S->x);
+    const char *alias = al && al->aliasname ? al->aliasname : NULL;
+    for (size_t i = 0; i < 3; i++) {
+        const char *col = alias && i < al->n_colnames ? rl_node_string(al->colnames[i]) : names[i];
+        snprintf(rs->cols[i].name, sizeof rs->cols[i].name, "%s", col);
+        snprintf(rs->cols[i].rel, sizeof rs->cols[i].rel, "%s", alias ? alias : "ts_token_type");
+        rs->cols[i].oid = types[i];
+        rs->cols[i].typmod = -1;
+    }
+    rl_rowset_cols_changed(rs);
+    if (S->type_only || a.d.isnull) /* strict: no rows */
+        return rs;
+    uint32_t parser;
+    if (by_name) {
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)a.d.v.s.len, (const char *)a.d.v.s.p);
+        const char *bare = strncmp(name, "pg_catalog.", 11) == 0 ? name + 11 : name;
+        parser = rl_pgcatalog_ts_parser_oid(bare);
+        if (!parser) {
+            rl_rowset_free(rs);
+            return rl_exec_error(S->x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
+                                 "text search parser \"%s\" does not exist", name),
+                   NULL;
+        }
+    } else {
+        parser = (uint32_t)a.d.v.i;
+        if (a.d.v.i < 0 || a.d.v.i > UINT32_MAX || !rl_pgcatalog_ts_parser_exists(parser)) {
+            rl_rowset_free(rs); /* PostgreSQL's syscache miss */
+            return rl_exec_error(S->x, RL_SQLSTATE_INTERNAL_ERROR, -1,
+                                 "cache lookup failed for text search parser %u", parser),
+                   NULL;
+        }
+    }
+    int32_t tokid;
+    const char *talias, *desc;
+    for (size_t i = 0; rl_pgcatalog_token_type(parser, i, &tokid, &talias, &desc); i++) {
+        rl_value row[3];
+        rl_val_int(&row[0], RL_OID_INT4, tokid);
+        rl_val_str(&row[1], RL_OID_TEXT, talias, strlen(talias));
+        rl_val_str(&row[2], RL_OID_TEXT, desc, strlen(desc));
+        if (rl_rowset_add(rs, row, NULL, S->x->err) < 0) {
+            rl_rowset_free(rs);
+            return NULL;
+        }
+    }
+    return rs;
+}
+
 /* FROM regexp_matches / regexp_split_to_table / string_to_table: the
  * values of the set-returning function (sql_func.c), one column. */
 static rl_rowset *from_setfn(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
@@ -1950,6 +2015,8 @@ static rl_rowset *srf_rows(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
         return from_json(S, c, f, al);
     if (rl_func_is_setfn(rl_node_string(f->funcname[f->n_funcname - 1]), f->n_args))
         return from_setfn(S, c, f, al);
+    if (strcmp(rl_node_string(f->funcname[f->n_funcname - 1]), "ts_token_type") == 0)
+        return from_token_types(S, c, f, al);
     if (f->n_args == 1)
         return from_elements(S, c, f, al, false);
     if (strcmp(rl_node_string(f->funcname[f->n_funcname - 1]), "generate_subscripts") == 0)
@@ -2148,8 +2215,9 @@ static rl_rowset *from_function(sel *S, const PgQuery__RangeFunction *rf)
         rf->is_rowsfrom || rf->n_coldeflist)
         return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f ? f->location : -1,
                              "only generate_series, generate_subscripts, unnest, string_to_table, "
-                             "regexp_matches, regexp_split_to_table and the json set-returning "
-                             "functions are supported as functions in FROM, without ROWS FROM or a "
+                             "regexp_matches, regexp_split_to_table, ts_token_type and the json "
+                             "set-returning functions are supported as functions in FROM, without "
+                             "ROWS FROM or a "
                              "column definition list"),
                NULL;
     rl_expr_ctx c = make_ctx(S, S->outer, NULL);

@@ -1,7 +1,7 @@
 /*
- * sql_value.c — SQL values and row sets: OIDs, PostgreSQL text/binary
- * output (text, and the binary send form of every type), materialized
- * rows, the result budget, value keys and key sets.
+ * sql_value.c — SQL values and row sets: OIDs and the type names casts name,
+ * PostgreSQL text/binary output (text, and the binary send form of every
+ * type), materialized rows, the result budget, value keys and key sets.
  *
  * Invariant: a row set owns every string its values point to (copied into
  * its arena by rl_rowset_add), so a row set outlives the scan it came from.
@@ -51,6 +51,39 @@ rl_type rl_oid_type(uint32_t oid)
     return RL_T_INVALID;
 }
 
+/* Names libpg_query's grammar produces (pg_catalog.int8, ...) and those
+ * written by hand; anything the codec knows goes through rl_type_from_name. */
+static uint32_t special_type_oid(const char *name)
+{
+    static const struct {
+        const char *name;
+        uint32_t oid;
+    } types[] = {
+        {"oid", RL_OID_OID},         {"regclass", RL_OID_REGCLASS}, {"regproc", RL_OID_REGPROC},
+        {"regprocedure", RL_OID_REGPROCEDURE}, {"regtype", RL_OID_REGTYPE},
+        {"regnamespace", RL_OID_REGNAMESPACE}, {"regdictionary", RL_OID_REGDICTIONARY},
+        {"tid", RL_OID_TID},         {"name", RL_OID_NAME},         {"char", RL_OID_CHAR},
+        {"xid8", RL_OID_XID8},
+        {"unknown", RL_OID_UNKNOWN}, {"int2vector", RL_OID_INT2VECTOR},
+        {"oidvector", RL_OID_OIDVECTOR},  {"pg_node_tree", 194},
+        {"bpchar", RL_OID_TEXT},     {"json", RL_OID_JSON},         {"jsonb", RL_OID_JSONB},
+        /* pseudo-types: only a NULL casts to them (as PostgreSQL's
+         * NULL::anyarray), and no function or operator takes one */
+        {"anyarray", 2277},          {"anyelement", 2283},          {"anycompatible", 5077},
+        {"anycompatiblearray", 5078}, {"any", 2276},                {"record", RL_OID_RECORD},
+    };
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (strcmp(types[i].name, name) == 0)
+            return types[i].oid;
+    return 0;
+}
+
+uint32_t rl_type_oid_by_name(const char *name)
+{
+    uint32_t o = special_type_oid(name);
+    return o ? o : rl_type_oid(rl_type_from_name(name));
+}
+
 int16_t rl_oid_typlen(uint32_t oid)
 {
     switch (oid) {
@@ -66,11 +99,13 @@ int16_t rl_oid_typlen(uint32_t oid)
     case RL_OID_REGPROCEDURE:
     case RL_OID_REGTYPE:
     case RL_OID_REGNAMESPACE:
+    case RL_OID_REGDICTIONARY:
     case RL_OID_FLOAT4:
     case RL_OID_DATE:
         return 4;
     case RL_OID_TID:
         return 6;
+    case RL_OID_XID8:
     case RL_OID_INT8:
     case RL_OID_FLOAT8:
     case RL_OID_TIME:
@@ -97,7 +132,7 @@ int16_t rl_oid_typlen(uint32_t oid)
 bool rl_oid_is_reg(uint32_t oid)
 {
     return oid == RL_OID_REGCLASS || oid == RL_OID_REGPROC || oid == RL_OID_REGPROCEDURE ||
-           oid == RL_OID_REGTYPE || oid == RL_OID_REGNAMESPACE;
+           oid == RL_OID_REGTYPE || oid == RL_OID_REGNAMESPACE || oid == RL_OID_REGDICTIONARY;
 }
 
 /* ---------------------------------------------------------------- arrays */
@@ -109,7 +144,7 @@ static const uint32_t array_types[][2] = { /* element, array */
     {RL_OID_FLOAT4, 1021},  {RL_OID_FLOAT8, 1022},   {RL_OID_OID, 1028},
     {RL_OID_NUMERIC, 1231}, {RL_OID_UUID, 2951},     {RL_OID_TIMESTAMPTZ, 1185},
     {RL_OID_TIMESTAMP, 1115}, {RL_OID_DATE, 1182}, {RL_OID_JSON, 199},
-    {RL_OID_JSONB, 3807},
+    {RL_OID_JSONB, 3807},   {RL_OID_REGDICTIONARY, 3770},
     {1033, 1034}}; /* aclitem[]: the catalogs' *acl columns, kept as text */
 
 uint32_t rl_array_oid_of(uint32_t elem)
@@ -206,7 +241,11 @@ void rl_value_to_text(rl_buf *out, const rl_value *v)
     case RL_OID_REGPROCEDURE:
     case RL_OID_REGTYPE:
     case RL_OID_REGNAMESPACE:
+    case RL_OID_REGDICTIONARY:
         rl_buf_put_i64(out, v->d.v.i);
+        return;
+    case RL_OID_XID8: /* unsigned, as xid8out prints it */
+        rl_buf_printf(out, "%llu", (unsigned long long)(uint64_t)v->d.v.i);
         return;
     case RL_OID_TID:
         rl_buf_printf(out, "(%llu,%llu)", (unsigned long long)(v->d.v.i >> 16),
@@ -436,6 +475,7 @@ bool rl_value_encode_binary(rl_buf *out, const rl_value *v)
     case RL_OID_REGPROCEDURE:
     case RL_OID_REGTYPE:
     case RL_OID_REGNAMESPACE:
+    case RL_OID_REGDICTIONARY:
     case RL_OID_REGPROC: rl_buf_put_be32(out, (uint32_t)(int32_t)d->v.i); return true;
     case RL_OID_NAME:
     case RL_OID_CHAR:
@@ -445,6 +485,7 @@ bool rl_value_encode_binary(rl_buf *out, const rl_value *v)
         return true;
     case RL_OID_JSON: /* json_send: the text */
     case RL_OID_UNKNOWN: rl_buf_put(out, d->v.s.p, d->v.s.len); return true;
+    case RL_OID_XID8: rl_buf_put_be64(out, (uint64_t)d->v.i); return true;
     case RL_OID_TID:
         rl_buf_put_be32(out, (uint32_t)((uint64_t)d->v.i >> 16));
         rl_buf_put_be16(out, (uint16_t)(d->v.i & 0xffff));
@@ -607,7 +648,9 @@ static bool value_has_bytes(const rl_value *v)
     case RL_OID_REGPROCEDURE:
     case RL_OID_REGTYPE:
     case RL_OID_REGNAMESPACE:
+    case RL_OID_REGDICTIONARY:
     case RL_OID_TID:
+    case RL_OID_XID8:
         return false;
     default:
         return true;

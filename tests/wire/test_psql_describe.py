@@ -148,10 +148,28 @@ SAME = [
     r"\dp ducklake_snapshot",
     r"\do",
     r"\dc",
+    # pg_cast joined to pg_proc: the cast functions a call reaches are rows
+    # of pg_proc (those of RockLake's types)
+    r'\dC+ "char"',
+    r"\dC+ date",
+    r"\dC json*",
+    r"\dC real",
+    r"\dC boolean",
+    r"\dC+ double*",
+    r"\dC small*",
+    r"\dC name",
+    r"\dC oid",
+    r"\dC uuid",
     r"\dF",
     r"\dFp",
     r"\dFd",
     r"\dFt",
+    # pg_ts_config_map, ts_token_type(parser), regdictionary
+    r"\dF+",
+    r"\dF+ english",
+    r"\dFp+",
+    r"\dFd+",
+    r"\dFt+",
     r"\ddp",
     r"\dy",
     r"\dl",
@@ -205,6 +223,28 @@ KNOWN = {
         "(1 row)\n\n",
         "the system objects' owner is the bootstrap superuser, here the connected user (as "
         "for \\du); the test server's is `postgres`",
+    ),
+    r"\dC money": (
+        "                    List of casts\n"
+        " Source type | Target type | Function |   Implicit?   \n"
+        "-------------+-------------+----------+---------------\n"
+        " bigint      | money       |          | in assignment\n"
+        " integer     | money       |          | in assignment\n"
+        " money       | numeric     |          | in assignment\n"
+        " numeric     | money       |          | in assignment\n"
+        "(4 rows)\n\n",
+        "pg_proc lists the cast functions a call reaches: not those from or to a type RockLake "
+        "has not (money, bit, inet, xml, the geometric and range types, ...), nor the length "
+        "coercions (numeric(numeric, integer), ...): \\dC names no function for those casts",
+    ),
+    r"\dL+": (
+        "                                                                                   List of languages\n"
+        "  Name   | Owner | Trusted | Internal language |      Call handler      |       Validator        |          Inline handler          | Access privileges |         Description          \n"
+        "---------+-------+---------+-------------------+------------------------+------------------------+----------------------------------+-------------------+------------------------------\n"
+        " plpgsql | lake  | t       | f                 | plpgsql_call_handler() | plpgsql_validator(oid) | plpgsql_inline_handler(internal) |                   | PL/pgSQL procedural language\n"
+        "(1 row)\n\n",
+        "the owner only, as for \\dL (the handlers print as regprocedure: they printed as "
+        "numbers)",
     ),
     r"\df pg_catalog.lower": (
         "                         List of functions\n"

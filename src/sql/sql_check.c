@@ -52,7 +52,8 @@ void rl_check_cache_free(rl_session *s)
 }
 
 /* "SELECT <text>" parsed; its expression at *expr (valid while held). */
-static int parse_expr(rl_exec *x, const char *text, rl_parsed **out, const PgQuery__Node **expr)
+int rl_check_parse_text(rl_exec *x, const char *text, rl_parsed **out,
+                        const PgQuery__Node **expr)
 {
     rl_buf q;
     rl_buf_init(&q, 0);
@@ -76,14 +77,14 @@ static int parse_expr(rl_exec *x, const char *text, rl_parsed **out, const PgQue
         rl_parsed_release(*out);
         *out = NULL;
         return rl_exec_error(x, RL_SQLSTATE_DATA_CORRUPTED, -1,
-                             "a stored CHECK expression does not parse as one");
+                             "a stored expression does not parse as one");
     }
     *expr = s->target_list[0]->res_target->val;
     return 0;
 }
 
 /* The table's shape: its columns (ctid after them). */
-static rl_rowset *table_shape(rl_exec *x, const rl_relation *rel, size_t *ncols)
+rl_rowset *rl_check_table_shape(rl_exec *x, const rl_relation *rel, size_t *ncols)
 {
     rl_rowset *rs = rl_relation_shape(x, rel, rel->name);
     if (!rs)
@@ -142,7 +143,7 @@ static int cached(rl_exec *x, uint64_t stamp, size_t n, size_t i, const rl_check
         cc->parsed = a;
         x->s->checks = cc;
     }
-    if (!cc->parsed[i] && parse_expr(x, c->def.expr, &cc->parsed[i], expr) < 0)
+    if (!cc->parsed[i] && rl_check_parse_text(x, c->def.expr, &cc->parsed[i], expr) < 0)
         return -1;
     *p = cc->parsed[i];
     const PgQuery__ParseResult *t = rl_parsed_tree(*p);
@@ -204,7 +205,7 @@ int rl_check_row(rl_exec *x, const rl_relation *rel, const rl_value *row, size_t
             continue;
         rl_parsed *p = NULL;
         const PgQuery__Node *expr = NULL;
-        if (!shape && !(shape = table_shape(x, rel, &tcols)))
+        if (!shape && !(shape = rl_check_table_shape(x, rel, &tcols)))
             return -1;
         if (cached(x, stamp, n, i, &c[i], &p, &expr) < 0) {
             rc = -1;
@@ -230,11 +231,11 @@ static int validate_rows(rl_exec *x, const rl_relation *rel, const char *name, c
 {
     rl_parsed *p;
     const PgQuery__Node *expr;
-    if (parse_expr(x, text, &p, &expr) < 0)
+    if (rl_check_parse_text(x, text, &p, &expr) < 0)
         return -1;
     rl_rowset *rows = rl_relation_scan(x, rel, rel->name, NULL, RL_SCAN_KEY);
     size_t ncols = 0;
-    rl_rowset *shape = rows ? table_shape(x, rel, &ncols) : NULL;
+    rl_rowset *shape = rows ? rl_check_table_shape(x, rel, &ncols) : NULL;
     int rc = shape ? 0 : -1;
     for (size_t r = 0; rc == 0 && r < rows->nrows; r++) {
         int ok = holds(x, p, expr, shape, ncols, rl_rowset_row(rows, r));
@@ -324,16 +325,16 @@ static int choose_name(rl_exec *x, const char *schema, const char *table, const 
  * renames and DROP COLUMN analyse it again and store what they print, and
  * pg_constraint shows it. A text that would print differently is refused
  * (0A000) rather than kept. 0 or -1. */
-static int reads_back(rl_exec *x, const rl_check_text *tx, const rl_rowset *shape, size_t ncols,
-                      const char *table)
+int rl_deparse_reads_back(rl_exec *x, const rl_check_text *tx, const rl_rowset *shape,
+                          size_t ncols, const char *table, rl_deparse_kind kind)
 {
     rl_parsed *p = NULL;
     const PgQuery__Node *expr;
-    if (parse_expr(x, (const char *)tx->plain.data, &p, &expr) < 0)
+    if (rl_check_parse_text(x, (const char *)tx->plain.data, &p, &expr) < 0)
         return -1;
     rl_check_text again;
     const rl_parsed *prev = rl_parsed_activate(p);
-    int rc = rl_check_deparse(x, expr, shape, ncols, table, NULL, NULL, &again);
+    int rc = rl_deparse_expr(x, expr, shape, ncols, table, NULL, NULL, kind, &again);
     rl_parsed_activate(prev);
     rl_parsed_release(p);
     if (rc < 0)
@@ -345,8 +346,11 @@ static int reads_back(rl_exec *x, const rl_check_text *tx, const rl_rowset *shap
     if (same)
         return 0;
     return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                         "this CHECK expression's form is not supported by RockLake: its text "
+                         "this %s's form is not supported by RockLake: its text "
                          "%s does not read back the same",
+                         kind == RL_DEPARSE_CHECK ? "CHECK expression"
+                         : kind == RL_DEPARSE_INDEX_EXPR ? "index expression"
+                                                         : "index predicate",
                          (const char *)tx->plain.data);
 }
 
@@ -367,7 +371,7 @@ static int add_one(rl_exec *x, const char *schema, const char *table, const rl_r
         rc = rl_exec_error(x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, c->location,
                            "CHECK expression of %zu bytes exceeds RockLake's maximum %d",
                            tx.plain.len + tx.pretty.len, RL_CHECK_TEXT_MAX);
-    else if (reads_back(x, &tx, shape, ncols, table) < 0)
+    else if (rl_deparse_reads_back(x, &tx, shape, ncols, table, RL_DEPARSE_CHECK) < 0)
         rc = -1;
     else if (c->conname && c->conname[0]) {
         rl_str_copy(name, sizeof name, c->conname);
@@ -432,7 +436,7 @@ static int add_if_check(void *ctx, const PgQuery__Constraint *c, const char *col
     (void)column; /* a column CHECK may name any column, as a table one */
     if (c->contype != PG_QUERY__CONSTR_TYPE__CONSTR_CHECK)
         return 0;
-    if (!cc->shape && !(cc->shape = table_shape(cc->x, &cc->rel, &cc->ncols)))
+    if (!cc->shape && !(cc->shape = rl_check_table_shape(cc->x, &cc->rel, &cc->ncols)))
         return -1;
     return add_one(cc->x, cc->schema, cc->table, cc->shape, cc->ncols, c, true, cc->chosen,
                    &cc->nchosen, NULL) < 0
@@ -457,7 +461,7 @@ int rl_check_create_table(rl_exec *x, const char *schema, const char *table,
 int rl_check_add(rl_exec *x, const rl_relation *rel, const PgQuery__Constraint *c)
 {
     size_t ncols;
-    rl_rowset *shape = table_shape(x, rel, &ncols);
+    rl_rowset *shape = rl_check_table_shape(x, rel, &ncols);
     if (!shape)
         return -1;
     char chosen[1][64];
@@ -543,10 +547,10 @@ static int follow_one(rl_exec *x, rl_txn *txn, const rl_check_con *c, const rl_t
     if (rl_relation_lookup(x, c->schema, table, &rel) < 0)
         return -1;
     size_t ncols;
-    rl_rowset *shape = table_shape(x, &rel, &ncols);
+    rl_rowset *shape = rl_check_table_shape(x, &rel, &ncols);
     rl_parsed *p = NULL;
     const PgQuery__Node *expr;
-    if (!shape || parse_expr(x, c->def.expr, &p, &expr) < 0) {
+    if (!shape || rl_check_parse_text(x, c->def.expr, &p, &expr) < 0) {
         rl_rowset_free(shape);
         return -1;
     }

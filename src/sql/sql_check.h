@@ -21,6 +21,10 @@ typedef struct rl_check_text {
     int16_t conkey[RL_MAX_COLUMNS];
     size_t nconkey;
     char column[64];
+    uint32_t type;      /* the expression's type */
+    bool var;           /* a bare column (an index's "(col)" is that column) */
+    bool function_like; /* ruleutils' looks_like_function: printed as a call */
+    bool true_const;    /* the constant true (a predicate PostgreSQL drops) */
 } rl_check_text;
 /* Analyse expr against the first ncols columns of shape (table `table`);
  * a column named rename_from is looked up as rename_to (a column renamed
@@ -30,6 +34,29 @@ int rl_check_deparse(rl_exec *x, const PgQuery__Node *expr, const rl_rowset *sha
                      const char *table, const char *rename_from, const char *rename_to,
                      rl_check_text *out);
 void rl_check_text_free(rl_check_text *t);
+/* A stored expression text parsed (as "SELECT text"): *out holds the tree
+ * (release it), *expr its expression. 0, or -1 (XX001 if it is not one
+ * expression). */
+int rl_check_parse_text(rl_exec *x, const char *text, rl_parsed **out,
+                        const PgQuery__Node **expr);
+/* rel's columns (ctid after them: *ncols counts the columns before it). */
+rl_rowset *rl_check_table_shape(rl_exec *x, const rl_relation *rel, size_t *ncols);
+/* The same for an index's expression or predicate: PostgreSQL's texts of
+ * the kind (aggregates, subqueries ... "not allowed in index expressions"),
+ * a predicate must be boolean ("argument of WHERE"), and neither may call
+ * anything that is not IMMUTABLE (42P17). */
+typedef enum rl_deparse_kind {
+    RL_DEPARSE_CHECK,
+    RL_DEPARSE_INDEX_EXPR,
+    RL_DEPARSE_INDEX_PRED
+} rl_deparse_kind;
+int rl_deparse_expr(rl_exec *x, const PgQuery__Node *expr, const rl_rowset *shape, size_t ncols,
+                    const char *table, const char *rename_from, const char *rename_to,
+                    rl_deparse_kind kind, rl_check_text *out);
+/* tx (deparsed from a statement) parsed and analysed again must print the
+ * same texts: the stored form is stable under renames; else 0A000. */
+int rl_deparse_reads_back(rl_exec *x, const rl_check_text *tx, const rl_rowset *shape,
+                          size_t ncols, const char *table, rl_deparse_kind kind);
 
 /* CREATE TABLE's CHECK constraints (column and table ones), stored for the
  * new table schema.table. 0 or -1. */

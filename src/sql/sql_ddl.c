@@ -510,10 +510,12 @@ static int create_key_constraints(rl_exec *x, rl_txn *txn, const char *schema, c
         for (size_t j = 0; j < i && !folded; j++) {
             if (ks[j].ncols != ks[i].ncols || ks[j].nulls_not_distinct != ks[i].nulls_not_distinct)
                 continue;
-            size_t c = 0;
-            while (c < ks[i].ncols && strcmp(ks[i].cols[c], ks[j].cols[c]) == 0)
+            size_t c = 0, all = ks[i].ncols + ks[i].ninclude;
+            if (ks[j].ninclude != ks[i].ninclude)
+                continue;
+            while (c < all && strcmp(ks[i].cols[c], ks[j].cols[c]) == 0)
                 c++;
-            folded = c == ks[i].ncols;
+            folded = c == all;
             if (folded && !ks[j].name)
                 ks[j].name = ks[i].name;
         }

@@ -61,6 +61,7 @@ typedef struct dn {
     const char *s; /* name, operator, keyword; a constant's output text */
     bool flag;     /* const: NULL; saop: ANY; case: has ELSE */
     bool func;     /* cast: a FuncExpr (simple in any context) */
+    char vol;      /* func: its volatility ('i', 's', 'v') */
     struct dn **a;
     size_t n;
     struct dn *carg; /* CASE's test value */
@@ -76,7 +77,23 @@ typedef struct dctx {
     rl_arena *arena;
     int16_t conkey[RL_MAX_COLUMNS];
     size_t nconkey;
+    rl_deparse_kind kind;
 } dctx;
+
+/* What the expression is, as PostgreSQL's messages name it: plural
+ * (aggregates, windows, set-returning functions) and singular (subquery). */
+static const char *kind_plural(const dctx *c)
+{
+    return c->kind == RL_DEPARSE_INDEX_EXPR   ? "index expressions"
+           : c->kind == RL_DEPARSE_INDEX_PRED ? "index predicates"
+                                              : "check constraints";
+}
+static const char *kind_singular(const dctx *c)
+{
+    return c->kind == RL_DEPARSE_INDEX_EXPR   ? "index expression"
+           : c->kind == RL_DEPARSE_INDEX_PRED ? "index predicate"
+                                              : "check constraint";
+}
 
 static int unsupported(dctx *c, const char *what, int loc)
 {
@@ -627,16 +644,16 @@ static int not_in_check(dctx *c, const PgQuery__FuncCall *f)
 {
     if (f->over)
         return rl_exec_error(c->x, RL_SQLSTATE_WINDOWING_ERROR, f->location,
-                             "window functions are not allowed in check constraints");
+                             "window functions are not allowed in %s", kind_plural(c));
     PgQuery__Node fn = PG_QUERY__NODE__INIT;
     fn.node_case = PG_QUERY__NODE__NODE_FUNC_CALL;
     fn.func_call = (PgQuery__FuncCall *)f;
     if (f->agg_star || f->agg_distinct || rl_expr_is_aggregate(&fn))
         return rl_exec_error(c->x, RL_SQLSTATE_GROUPING_ERROR, f->location,
-                             "aggregate functions are not allowed in check constraints");
+                             "aggregate functions are not allowed in %s", kind_plural(c));
     if (rl_expr_is_srf(f))
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
-                             "set-returning functions are not allowed in check constraints");
+                             "set-returning functions are not allowed in %s", kind_plural(c));
     return 0;
 }
 
@@ -688,6 +705,7 @@ static dn *funccall(dctx *c, const PgQuery__FuncCall *f)
     if (polymorphic(fn->rettype))
         return unsupported(c, "a polymorphic function", f->location), NULL;
     d->type = fn->rettype;
+    d->vol = fn->volatility;
     return d;
 }
 
@@ -836,7 +854,7 @@ static dn *analyse(dctx *c, const PgQuery__Node *n)
         return NULL;
     case PG_QUERY__NODE__NODE_SUB_LINK:
         rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, n->sub_link->location,
-                      "cannot use subquery in check constraint");
+                      "cannot use subquery in %s", kind_singular(c));
         return NULL;
     default:
         return unsupported(c, "this kind of expression", rl_node_location(n)), NULL;
@@ -1109,9 +1127,67 @@ static void print(pctx *p, const dn *d)
 
 /* ------------------------------------------------------------- entry */
 
-int rl_check_deparse(rl_exec *x, const PgQuery__Node *expr, const rl_rowset *shape, size_t ncols,
-                     const char *table, const char *rename_from, const char *rename_to,
-                     rl_check_text *out)
+/* ------------------------------------------------------- mutability */
+
+static bool stable_io(uint32_t t, bool output)
+{
+    return t == RL_OID_DATE || t == RL_OID_TIMESTAMP || t == RL_OID_TIMESTAMPTZ ||
+           t == RL_OID_INTERVAL || (!output && (t == RL_OID_TIME || t == RL_OID_TIMETZ));
+}
+
+/* Does the cast from s to t call a function that is not IMMUTABLE? The
+ * conversions to and from timestamptz read the session's zone; a cast
+ * through text (CoerceViaIO) calls s's output and t's input, which for
+ * the date/time types read DateStyle / IntervalStyle. (pg_cast and
+ * pg_type's typinput / typoutput of PostgreSQL 15.) */
+static bool cast_mutable(uint32_t s, uint32_t t)
+{
+    bool tz = s == RL_OID_TIMESTAMPTZ || t == RL_OID_TIMESTAMPTZ;
+    if (tz && (is_datetime(s) || s == RL_OID_TIME) && (is_datetime(t) || t == RL_OID_TIME ||
+                                                        t == RL_OID_TIMETZ))
+        return true;
+    if (s == RL_OID_TIME && t == RL_OID_TIMETZ)
+        return true;
+    bool s_text = s == RL_OID_TEXT || s == RL_OID_VARCHAR || s == OID_BPCHAR;
+    bool t_text = t == RL_OID_TEXT || t == RL_OID_VARCHAR || t == OID_BPCHAR;
+    return (t_text && stable_io(s, true)) || (s_text && stable_io(t, false));
+}
+
+/* contain_mutable_functions over the analysed tree: a function, operator
+ * or cast that is not IMMUTABLE, or CURRENT_DATE and its kin. */
+static bool mutable_node(const dn *d)
+{
+    switch (d->k) {
+    case DN_FUNC:
+        if (d->vol != 'i')
+            return true;
+        break;
+    case DN_SVF: return true;
+    case DN_CAST:
+        if (cast_mutable(d->a[0]->type, d->type))
+            return true;
+        break;
+    case DN_OP:
+    case DN_DISTINCT: {
+        uint32_t l = d->a[0]->type, r = d->a[1]->type;
+        bool tz = l == RL_OID_TIMESTAMPTZ || r == RL_OID_TIMESTAMPTZ;
+        if (tz && l != r) /* across date/time types, or timestamptz +- interval */
+            return true;
+        break;
+    }
+    default: break;
+    }
+    for (size_t i = 0; i < d->n; i++)
+        if (d->a[i] && mutable_node(d->a[i]))
+            return true;
+    return false;
+}
+
+/* ------------------------------------------------------------- entry */
+
+int rl_deparse_expr(rl_exec *x, const PgQuery__Node *expr, const rl_rowset *shape, size_t ncols,
+                    const char *table, const char *rename_from, const char *rename_to,
+                    rl_deparse_kind kind, rl_check_text *out)
 {
     memset(out, 0, sizeof *out);
     rl_buf_init(&out->plain, 0);
@@ -1124,9 +1200,15 @@ int rl_check_deparse(rl_exec *x, const PgQuery__Node *expr, const rl_rowset *sha
     rl_binding b = {.rs = typing, .row = 0};
     rl_expr_ctx ec = {.x = x, .b = &b, .arena = &arena, .typing = true};
     dctx c = {.x = x, .ec = &ec, .shape = shape, .ncols = ncols, .table = table,
-              .rename_from = rename_from, .rename_to = rename_to, .arena = &arena};
-    dn *d = to_bool(&c, analyse(&c, expr), "CHECK", rl_node_location(expr));
+              .rename_from = rename_from, .rename_to = rename_to, .arena = &arena,
+              .kind = kind};
+    dn *d = analyse(&c, expr);
+    if (kind != RL_DEPARSE_INDEX_EXPR)
+        d = to_bool(&c, d, kind == RL_DEPARSE_CHECK ? "CHECK" : "WHERE", rl_node_location(expr));
     int rc = d ? 0 : -1;
+    if (rc == 0 && kind != RL_DEPARSE_CHECK && mutable_node(d))
+        rc = rl_exec_error(x, RL_SQLSTATE_INVALID_OBJECT_DEFINITION, -1,
+                           "functions in %s must be marked IMMUTABLE", kind_singular(&c));
     if (rc == 0) {
         pctx pp = {.b = &out->plain, .pretty = false};
         print(&pp, d);
@@ -1140,12 +1222,26 @@ int rl_check_deparse(rl_exec *x, const PgQuery__Node *expr, const rl_rowset *sha
         out->nconkey = c.nconkey;
         if (c.nconkey == 1)
             rl_str_copy(out->column, sizeof out->column, shape->cols[c.conkey[0] - 1].name);
+        out->type = d->type;
+        out->var = d->k == DN_VAR;
+        /* ruleutils' looks_like_function: printed as a call */
+        out->function_like = d->k == DN_FUNC || d->k == DN_COALESCE;
+        out->true_const = d->k == DN_CONST && d->type == RL_OID_BOOL && !d->flag &&
+                          (!strcmp(d->s, "true") || !strcmp(d->s, "t"));
     }
     rl_arena_free(&arena);
     rl_rowset_free(typing);
     if (rc < 0)
         rl_check_text_free(out);
     return rc;
+}
+
+int rl_check_deparse(rl_exec *x, const PgQuery__Node *expr, const rl_rowset *shape, size_t ncols,
+                     const char *table, const char *rename_from, const char *rename_to,
+                     rl_check_text *out)
+{
+    return rl_deparse_expr(x, expr, shape, ncols, table, rename_from, rename_to,
+                           RL_DEPARSE_CHECK, out);
 }
 
 void rl_check_text_free(rl_check_text *t)

@@ -9,14 +9,19 @@
  * (rl_dynamic_desc_decode); the value of a name index entry (rl_name_entry);
  * a DuckLake fixed table extended with columns of a client's own
  * (rl_fixed_desc_extend); an index definition (rl_index_def_encode/decode,
- * the value of 0x80 05) and its columns' names (rl_index_column_names); the
+ * the value of 0x80 05: version 1, or 2 with expressions, a predicate and
+ * INCLUDE columns, their texts kept in rl_index_def.text) and its columns'
+ * names (rl_index_column_names); the
  * key of a row's entry in a UNIQUE index (rl_unique_entry_key, 0x80 07).
  *
  * Invariants: a descriptor built here owns its name and every column name
  * (rl_dynamic_desc_free frees exactly ncols_max of them); an extended
  * descriptor is the fixed one in its format's shape with the extension
  * columns appended (since = that format), never with a duplicate name or
- * more than RL_MAX_COLUMNS columns.
+ * more than RL_MAX_COLUMNS columns; an index definition is written as
+ * version 1 unless it needs version 2, and a version 2 value that needs
+ * none of it does not decode (one form per definition); its text holds
+ * exactly one plain and pretty pair per expression, then the predicate's.
  */
 #include "catalog/catalog_int.h"
 

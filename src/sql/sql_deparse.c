@@ -1,7 +1,8 @@
 /*
- * sql_deparse.c — a CHECK constraint's expression analysed as PostgreSQL's
- * parser analyses it, and printed as its ruleutils.c prints the result
- * (pg_get_constraintdef): `CHECK ((a > 0))`, pretty `CHECK (a > 0)`.
+ * sql_deparse.c — a CHECK constraint's expression, or an index's
+ * expression or predicate, analysed as PostgreSQL's parser analyses it, and
+ * printed as its ruleutils.c prints the result (pg_get_constraintdef,
+ * pg_get_indexdef): `CHECK ((a > 0))`, pretty `CHECK (a > 0)`.
  *
  * Owns: the typed tree of one CHECK expression (dn): column references
  * against the table's columns, constants typed as the grammar types them,
@@ -13,7 +14,12 @@
  * subquery, 42803 aggregate, 42P20 window, 0A000 set-returning, 42703 /
  * 42P01 unknown names); and the two texts, plain and pretty, with the
  * columns the expression uses in order of appearance (conkey) and the one
- * column PostgreSQL names a constraint after.
+ * column PostgreSQL names a constraint after; for an index, the
+ * expression's type, whether it is a bare column or prints as a call, and
+ * 42P17 for a function, operator or cast that is not IMMUTABLE
+ * (contain_mutable_functions over the types a lake stores); a stored text
+ * parsed back (rl_check_parse_text) and required to print the same again
+ * (rl_deparse_reads_back).
  *
  * Invariants: a form this file does not know is refused with 0A000 naming
  * it, never printed differently from PostgreSQL; the plain text re-parses
@@ -32,6 +38,7 @@
 #include "sql/sql_func.h"
 #include "sql/sql_parse.h"
 #include "sql/sql_pgcatalog.h"
+#include "sql/sql_scan.h"
 #include "sql/sql_value.h"
 
 typedef enum dn_kind {
@@ -1126,6 +1133,86 @@ static void print(pctx *p, const dn *d)
 }
 
 /* ------------------------------------------------------------- entry */
+
+/* ------------------------------------------------- stored texts */
+
+/* "SELECT <text>" parsed; its expression at *expr (valid while held). */
+int rl_check_parse_text(rl_exec *x, const char *text, rl_parsed **out,
+                        const PgQuery__Node **expr)
+{
+    rl_buf q;
+    rl_buf_init(&q, 0);
+    rl_buf_printf(&q, "SELECT %s", text);
+    rl_buf_put_u8(&q, 0);
+    if (q.failed) {
+        rl_buf_free(&q);
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    }
+    int rc = rl_parse(x, (const char *)q.data, out);
+    rl_buf_free(&q);
+    if (rc < 0)
+        return -1;
+    const PgQuery__ParseResult *t = rl_parsed_tree(*out);
+    const PgQuery__SelectStmt *s =
+        t && t->n_stmts == 1 && t->stmts[0]->stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT
+            ? t->stmts[0]->stmt->select_stmt
+            : NULL;
+    if (!s || s->n_target_list != 1 || s->n_from_clause ||
+        s->target_list[0]->node_case != PG_QUERY__NODE__NODE_RES_TARGET) {
+        rl_parsed_release(*out);
+        *out = NULL;
+        return rl_exec_error(x, RL_SQLSTATE_DATA_CORRUPTED, -1,
+                             "a stored expression does not parse as one");
+    }
+    *expr = s->target_list[0]->res_target->val;
+    return 0;
+}
+
+/* The table's shape: its columns (ctid after them). */
+rl_rowset *rl_check_table_shape(rl_exec *x, const rl_relation *rel, size_t *ncols)
+{
+    rl_rowset *rs = rl_relation_shape(x, rel, rel->name);
+    if (!rs)
+        return NULL;
+    size_t n = rs->ncols;
+    while (n > 0 && rs->cols[n - 1].attnum == RL_CTID_ATTNUM)
+        n--;
+    *ncols = n;
+    return rs;
+}
+
+/* The stored text must read back as itself (sql_deparse.c's invariant):
+ * renames and DROP COLUMN analyse it again and store what they print, and
+ * pg_constraint shows it. A text that would print differently is refused
+ * (0A000) rather than kept. 0 or -1. */
+int rl_deparse_reads_back(rl_exec *x, const rl_check_text *tx, const rl_rowset *shape,
+                          size_t ncols, const char *table, rl_deparse_kind kind)
+{
+    rl_parsed *p = NULL;
+    const PgQuery__Node *expr;
+    if (rl_check_parse_text(x, (const char *)tx->plain.data, &p, &expr) < 0)
+        return -1;
+    rl_check_text again;
+    const rl_parsed *prev = rl_parsed_activate(p);
+    int rc = rl_deparse_expr(x, expr, shape, ncols, table, NULL, NULL, kind, &again);
+    rl_parsed_activate(prev);
+    rl_parsed_release(p);
+    if (rc < 0)
+        return -1;
+    bool same = again.plain.len == tx->plain.len && again.pretty.len == tx->pretty.len &&
+                !memcmp(again.plain.data, tx->plain.data, tx->plain.len) &&
+                !memcmp(again.pretty.data, tx->pretty.data, tx->pretty.len);
+    rl_check_text_free(&again);
+    if (same)
+        return 0;
+    return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                         "this %s's form is not supported by RockLake: its text "
+                         "%s does not read back the same",
+                         kind == RL_DEPARSE_CHECK ? "CHECK expression"
+                         : kind == RL_DEPARSE_INDEX_EXPR ? "index expression"
+                                                         : "index predicate",
+                         (const char *)tx->plain.data);
+}
 
 /* ------------------------------------------------------- mutability */
 

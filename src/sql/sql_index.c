@@ -18,13 +18,19 @@
  * pg_indexes, pg_get_indexdef, psql's \d), which sql_pgcatalog.c builds from
  * the definitions. A UNIQUE index (btree, NULLS [NOT] DISTINCT) is also a
  * constraint: the catalog keeps its entries and checks every row write
- * against them (rows.c); expression, partial and INCLUDE indexes are
- * refused (0A000: their deparse and upkeep are not built; btree,
- * hash, brin and spgist are kept; gist and gin have no operator class for
- * a lake column's type, 42704 as on PostgreSQL).
+ * against them (rows.c). Expression, partial and INCLUDE indexes keep
+ * pg_get_indexdef's texts of each expression and of the predicate
+ * (analysed and printed by sql_deparse.c, an expression column wrapped in
+ * parentheses unless it prints as a call; "(col)" is the column itself;
+ * WHERE true is no predicate), rewritten when a column is renamed; a UNIQUE
+ * index over an expression or with a predicate is refused (0A000: its
+ * entries would need the SQL layer's evaluation at every row write).
+ * btree, hash, brin and spgist are kept; gist and gin have no operator
+ * class for a lake column's type, 42704 as on PostgreSQL.
  *
- * Invariants: an index names 1..RL_INDEX_MAX_KEYS columns of its table, by
- * name, in the table's schema; a schema's index and table names never
+ * Invariants: an index names 1..RL_INDEX_MAX_KEYS key and INCLUDE columns
+ * of its table, by name (an expression's by its index column's name), in
+ * the table's schema; a stored text reads back as itself; a schema's index and table names never
  * overlap (the catalog checks both at create and rename); tags are "CREATE
  * INDEX", "DROP INDEX", "ALTER INDEX".
  */

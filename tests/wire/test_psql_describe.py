@@ -57,6 +57,14 @@ INDEXES = (
     " CONSTRAINT dates CHECK (id > -1) NO INHERIT);"
     "ALTER TABLE prices ADD CONSTRAINT later CHECK (id < 1000) NOT VALID;"
     "ALTER TABLE ducklake_snapshot ADD CONSTRAINT snap_pos CHECK (snapshot_id >= 0);"
+    # expression, partial and INCLUDE indexes (0x80 05 version 2): \d lists
+    # them with pg_get_indexdef's texts, \d <index> shows each column's
+    # Definition and the predicate (pg_get_expr of indpred) in its footer
+    "CREATE TABLE people (id int, name text, email varchar(80), deleted_at timestamptz,"
+    " UNIQUE (id) INCLUDE (name));"
+    "CREATE INDEX people_lower ON people (lower(email), (id + 1) DESC) WHERE deleted_at IS NULL;"
+    "CREATE INDEX ON people (name) INCLUDE (email, id);"
+    "CREATE INDEX people_live ON people (id) WHERE deleted_at IS NULL AND name <> '';"
 )
 
 SAME = [
@@ -89,6 +97,13 @@ SAME = [
     r"\d+ prices",
     r"\d notes_pkey",
     r"\d meta_key_scope",
+    r"\d people",
+    r"\d+ people",
+    r"\d people_lower",
+    r"\d people_live",
+    r"\d people_name_email_id_idx",
+    r"\d people_id_name_key",
+    r"\di people*",
     r"\d ducklake_tag",
     r"\di notes*",
     r"\d+ ducklake_data_file",

@@ -1597,7 +1597,8 @@ static void expression_index(rl_index_def *d)
     *d = (rl_index_def){.table = "ducklake_snapshot", .method = RL_INDEX_BTREE, .ncols = 2,
                         .cols = {"lower", "snapshot_id", "schema_version"},
                         .opts = {RL_INDEX_COL_EXPR, RL_INDEX_COL_DESC | RL_INDEX_COL_NULLS_FIRST},
-                        .expr_type = {25}, .ninclude = 1, .partial = true};
+                        .expr_type = {25}, .expr_typmod = {-1}, .ninclude = 1,
+                        .partial = true};
     CHECK(rl_index_def_add_text(d, "lower((snapshot_time)::text)", "lower(snapshot_time::text)"));
     CHECK(rl_index_def_add_text(d, "(snapshot_id > 0)", "snapshot_id > 0"));
 }

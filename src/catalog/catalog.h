@@ -465,7 +465,7 @@ typedef enum rl_index_method {
  * predicate or INCLUDE columns; version 1 still decodes): flags bit 4
  * partial; a key column with option bit 2 is an expression: its index
  * column's name (FigureIndexColname's), u8 options, u32 the expression's
- * type oid, its plain and pretty texts (each uvarint length, bytes); then
+ * type oid, its typmod (zigzag varint, -1 none), its plain and pretty texts (each uvarint length, bytes); then
  * uvarint ninclude and the INCLUDE columns' names; then, partial, the
  * predicate's plain and pretty texts. The texts are pg_get_indexdef's
  * (ruleutils' plain and pretty printing, written by the SQL layer: the
@@ -485,6 +485,7 @@ typedef struct rl_index_def {
     size_t ninclude;         /* INCLUDE columns: cols[ncols .. ncols + ninclude), by name */
     bool partial;            /* a WHERE predicate (its texts after the expressions') */
     uint32_t expr_type[RL_INDEX_MAX_KEYS]; /* an expression column's type oid */
+    int32_t expr_typmod[RL_INDEX_MAX_KEYS]; /* and typmod (-1: none) */
     size_t text_len;                       /* bytes of text in use */
     char text[RL_INDEX_TEXT_MAX]; /* per expression column in order, then the predicate:
                                    * plain NUL pretty NUL */

@@ -366,6 +366,7 @@ void rl_index_def_encode(rl_buf *b, const rl_index_def *d)
         if (d->opts[i] & RL_INDEX_COL_EXPR) {
             assert(v2);
             rl_buf_put_be32(b, d->expr_type[i]);
+            rl_buf_put_svarint(b, d->expr_typmod[i]);
             off = text_pair(d, off, &plain, &pretty);
             put_text(b, plain);
             put_text(b, pretty);
@@ -446,10 +447,13 @@ bool rl_index_def_decode(const uint8_t *v, size_t vl, rl_index_def *out)
         if (!get_name(&r, out->cols[i]) || !rl_reader_u8(&r, &out->opts[i]) ||
             out->opts[i] & ~allowed)
             return false;
+        int64_t typmod = 0;
         if ((out->opts[i] & RL_INDEX_COL_EXPR) &&
             (!rl_reader_be32(&r, &out->expr_type[i]) || out->expr_type[i] == 0 ||
+             !rl_reader_svarint(&r, &typmod) || typmod < -1 || typmod > INT32_MAX ||
              !get_text(&r, out) || !get_text(&r, out)))
             return false;
+        out->expr_typmod[i] = (int32_t)typmod;
     }
     if (v2) {
         uint64_t ninc;

@@ -22,9 +22,11 @@ typedef struct rl_check_text {
     size_t nconkey;
     char column[64];
     uint32_t type;      /* the expression's type */
+    int32_t typmod;     /* and its typmod (-1: none) */
     bool var;           /* a bare column (an index's "(col)" is that column) */
     bool function_like; /* ruleutils' looks_like_function: printed as a call */
     bool true_const;    /* the constant true (a predicate PostgreSQL drops) */
+    bool mutable_;      /* calls something not IMMUTABLE (an index's 42P17) */
 } rl_check_text;
 /* Analyse expr against the first ncols columns of shape (table `table`);
  * a column named rename_from is looked up as rename_to (a column renamed
@@ -43,8 +45,9 @@ int rl_check_parse_text(rl_exec *x, const char *text, rl_parsed **out,
 rl_rowset *rl_check_table_shape(rl_exec *x, const rl_relation *rel, size_t *ncols);
 /* The same for an index's expression or predicate: PostgreSQL's texts of
  * the kind (aggregates, subqueries ... "not allowed in index expressions"),
- * a predicate must be boolean ("argument of WHERE"), and neither may call
- * anything that is not IMMUTABLE (42P17). */
+ * a predicate must be boolean ("argument of WHERE"); `mutable_` tells the
+ * caller of anything not IMMUTABLE (its 42P17 comes after every
+ * expression's analysis, as in PostgreSQL). */
 typedef enum rl_deparse_kind {
     RL_DEPARSE_CHECK,
     RL_DEPARSE_INDEX_EXPR,

@@ -105,7 +105,10 @@ static const char *kind_singular(const dctx *c)
 static int unsupported(dctx *c, const char *what, int loc)
 {
     return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
-                         "%s in a CHECK constraint is not supported by RockLake", what);
+                         "%s in %s is not supported by RockLake", what,
+                         c->kind == RL_DEPARSE_CHECK ? "a CHECK constraint"
+                         : c->kind == RL_DEPARSE_INDEX_EXPR ? "an index expression"
+                                                            : "an index predicate");
 }
 
 static dn *node(dctx *c, dn_kind k, uint32_t type, size_t n)
@@ -1293,9 +1296,6 @@ int rl_deparse_expr(rl_exec *x, const PgQuery__Node *expr, const rl_rowset *shap
     if (kind != RL_DEPARSE_INDEX_EXPR)
         d = to_bool(&c, d, kind == RL_DEPARSE_CHECK ? "CHECK" : "WHERE", rl_node_location(expr));
     int rc = d ? 0 : -1;
-    if (rc == 0 && kind != RL_DEPARSE_CHECK && mutable_node(d))
-        rc = rl_exec_error(x, RL_SQLSTATE_INVALID_OBJECT_DEFINITION, -1,
-                           "functions in %s must be marked IMMUTABLE", kind_singular(&c));
     if (rc == 0) {
         pctx pp = {.b = &out->plain, .pretty = false};
         print(&pp, d);
@@ -1310,6 +1310,8 @@ int rl_deparse_expr(rl_exec *x, const PgQuery__Node *expr, const rl_rowset *shap
         if (c.nconkey == 1)
             rl_str_copy(out->column, sizeof out->column, shape->cols[c.conkey[0] - 1].name);
         out->type = d->type;
+        out->typmod = d->typmod;
+        out->mutable_ = mutable_node(d);
         out->var = d->k == DN_VAR;
         /* ruleutils' looks_like_function: printed as a call */
         out->function_like = d->k == DN_FUNC || d->k == DN_COALESCE;

@@ -204,53 +204,89 @@ static const rl_colmeta *table_column(const rl_rowset *shape, const char *name)
     return NULL;
 }
 
-/* Key column i from index element e into d: an expression analysed (one
- * that is a bare column, "(col)", is that column, as in PostgreSQL), a
- * column of the table; either with the method's operator class. */
-static int key_column(rl_exec *x, const PgQuery__IndexElem *e, const rl_relation *rel,
+/* An index's expressions analysed before anything else is checked, as
+ * transformIndexStmt does (the predicate first, then each key expression):
+ * their errors come first. */
+typedef struct index_exprs {
+    rl_check_text pred, col[RL_INDEX_MAX_KEYS];
+    bool has_pred, has[RL_INDEX_MAX_KEYS];
+} index_exprs;
+
+static void index_exprs_free(index_exprs *ix)
+{
+    if (!ix)
+        return;
+    if (ix->has_pred)
+        rl_check_text_free(&ix->pred);
+    for (size_t i = 0; i < RL_INDEX_MAX_KEYS; i++)
+        if (ix->has[i])
+            rl_check_text_free(&ix->col[i]);
+    free(ix);
+}
+
+/* The 42P17 of an index's expression or predicate that is not IMMUTABLE. */
+static int not_immutable(rl_exec *x, const char *what)
+{
+    return rl_exec_error(x, RL_SQLSTATE_INVALID_OBJECT_DEFINITION, -1,
+                         "functions in index %s must be marked IMMUTABLE", what);
+}
+
+static int analyse_exprs(rl_exec *x, const PgQuery__IndexStmt *st, const rl_relation *rel,
+                         index_exprs *ix)
+{
+    if (st->where_clause) {
+        if (index_expr(x, rel, st->where_clause, RL_DEPARSE_INDEX_PRED, NULL, NULL, &ix->pred) < 0)
+            return -1;
+        ix->has_pred = true;
+    }
+    for (size_t i = 0; i < st->n_index_params && i < RL_INDEX_MAX_KEYS; i++) {
+        const PgQuery__IndexElem *e = st->index_params[i]->index_elem;
+        if (!e || !e->expr)
+            continue;
+        if (index_expr(x, rel, e->expr, RL_DEPARSE_INDEX_EXPR, NULL, NULL, &ix->col[i]) < 0)
+            return -1;
+        ix->has[i] = true;
+    }
+    return 0;
+}
+
+/* Key column from index element e (tx: its analysed expression, or NULL)
+ * into d: an expression (one that is a bare column, "(col)", is that
+ * column, as in PostgreSQL), or a column of the table; either with the
+ * method's operator class. */
+static int key_column(rl_exec *x, const PgQuery__IndexElem *e, const rl_check_text *tx,
                       const rl_rowset *shape, const access_method *am, rl_index_def *d)
 {
     const char *name = e->name;
     uint8_t expr = 0;
     uint32_t oid = 0;
-    rl_check_text tx;
-    bool have_tx = false;
-    if (e->expr) {
-        if (index_expr(x, rel, e->expr, RL_DEPARSE_INDEX_EXPR, NULL, NULL, &tx) < 0)
-            return -1;
-        have_tx = true;
-        if (tx.var) {
-            name = tx.column;
-        } else {
-            expr = RL_INDEX_COL_EXPR;
-            oid = tx.type;
-            char fig[NAMEDATALEN];
-            rl_expr_default_name(e->expr, fig, sizeof fig);
-            snprintf(d->cols[d->ncols], NAMEDATALEN, "%s",
-                     strcmp(fig, "?column?") == 0 ? "expr" : fig);
-        }
+    if (tx && tx->var) {
+        name = tx->column;
+    } else if (tx) {
+        expr = RL_INDEX_COL_EXPR;
+        oid = tx->type;
+        char fig[NAMEDATALEN];
+        rl_expr_default_name(e->expr, fig, sizeof fig);
+        snprintf(d->cols[d->ncols], NAMEDATALEN, "%s", strcmp(fig, "?column?") == 0 ? "expr" : fig);
+        if (tx->mutable_)
+            return not_immutable(x, "expression");
     }
-    int rc = 0;
     if (!expr) {
         const rl_colmeta *m = table_column(shape, name);
         if (!m)
-            rc = rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1, "column \"%s\" does not exist",
-                               name);
-        else
-            oid = m->oid;
-        if (rc == 0)
-            snprintf(d->cols[d->ncols], NAMEDATALEN, "%s", name);
+            return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
+                                 "column \"%s\" does not exist", name);
+        oid = m->oid;
+        snprintf(d->cols[d->ncols], NAMEDATALEN, "%s", name);
     }
-    if (rc == 0)
-        rc = has_opclass(x, oid, am);
-    if (rc == 0 && expr) {
-        d->expr_type[d->ncols] = oid;
-        rc = keep_texts(x, d, &tx, true);
-    }
-    if (have_tx)
-        rl_check_text_free(&tx);
-    if (rc < 0)
+    if (has_opclass(x, oid, am) < 0)
         return -1;
+    if (expr) {
+        d->expr_type[d->ncols] = oid;
+        d->expr_typmod[d->ncols] = tx->typmod;
+        if (keep_texts(x, d, tx, true) < 0)
+            return -1;
+    }
     bool desc = e->ordering == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
     bool nulls_set = e->nulls_ordering != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_DEFAULT;
     if (!am->orders && (e->ordering != PG_QUERY__SORT_BY_DIR__SORTBY_DEFAULT || nulls_set))
@@ -297,11 +333,8 @@ static int include_column(rl_exec *x, const PgQuery__IndexElem *e, const rl_rows
 /* The index's key columns from the statement into d, then its INCLUDE
  * columns. */
 static int key_columns(rl_exec *x, const PgQuery__IndexStmt *st, const rl_relation *rel,
-                       const access_method *am, rl_index_def *d)
+                       const access_method *am, const index_exprs *ix, rl_index_def *d)
 {
-    if (st->n_index_params + st->n_index_including_params > RL_INDEX_MAX_KEYS)
-        return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1,
-                             "cannot use more than %d columns in an index", RL_INDEX_MAX_KEYS);
     rl_rowset *shape = rl_relation_shape(x, rel, rel->name);
     if (!shape)
         return -1;
@@ -313,29 +346,12 @@ static int key_columns(rl_exec *x, const PgQuery__IndexStmt *st, const rl_relati
                                "RockLake does not support collations or operator classes in "
                                "an index");
         else
-            rc = key_column(x, e, rel, shape, am, d);
+            rc = key_column(x, e, ix->has[i] ? &ix->col[i] : NULL, shape, am, d);
     }
     for (size_t i = 0; rc == 0 && i < st->n_index_including_params; i++)
         rc = include_column(x, st->index_including_params[i]->index_elem, shape, d);
     rl_rowset_free(shape);
     return rc;
-}
-
-/* The predicate (WHERE) into d: its texts after the expressions'; the
- * constant true is no predicate (PostgreSQL keeps none). */
-static int predicate(rl_exec *x, const PgQuery__Node *where, const rl_relation *rel,
-                     rl_check_text *tx, bool *has)
-{
-    *has = false;
-    if (!where)
-        return 0;
-    if (index_expr(x, rel, where, RL_DEPARSE_INDEX_PRED, NULL, NULL, tx) < 0)
-        return -1;
-    if (tx->true_const)
-        rl_check_text_free(tx);
-    else
-        *has = true;
-    return 0;
 }
 
 static bool has_expression(const rl_index_def *d)
@@ -395,14 +411,23 @@ int rl_ddl_create_index(rl_exec *x, const PgQuery__IndexStmt *st)
         return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
                              "tablespace \"%s\" does not exist", st->table_space);
     rl_index_def *d = calloc(1, sizeof *d);
-    if (!d)
+    index_exprs *ix = calloc(1, sizeof *ix);
+    if (!d || !ix) {
+        free(d);
+        free(ix);
         return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    }
     snprintf(d->table, sizeof d->table, "%s", rel.name);
     rl_txn *txn = NULL;
-    const access_method *am = find_method(x, st);
-    int rc = am ? 0 : -1;
+    int rc = analyse_exprs(x, st, &rel, ix);
+    const access_method *am = rc == 0 ? find_method(x, st) : NULL;
+    if (rc == 0 && !am)
+        rc = -1;
+    if (rc == 0 && st->n_index_params + st->n_index_including_params > RL_INDEX_MAX_KEYS)
+        rc = rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1,
+                           "cannot use more than %d columns in an index", RL_INDEX_MAX_KEYS);
     /* as DefineIndex: the method's abilities before the columns */
-    if (am && st->unique && strcmp(am->name, "btree") != 0)
+    if (rc == 0 && st->unique && strcmp(am->name, "btree") != 0)
         rc = rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                            "access method \"%s\" does not support unique indexes", am->name);
     /* hash and brin keep no INCLUDE columns (amcaninclude) */
@@ -410,18 +435,17 @@ int rl_ddl_create_index(rl_exec *x, const PgQuery__IndexStmt *st)
         (am->method == RL_INDEX_HASH || am->method == RL_INDEX_BRIN))
         rc = rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                            "access method \"%s\" does not support included columns", am->name);
-    rl_check_text pred;
-    bool has_pred = false;
+    /* WHERE true is no predicate (PostgreSQL keeps none) */
+    bool has_pred = ix->has_pred && !ix->pred.true_const;
+    if (rc == 0 && has_pred && ix->pred.mutable_)
+        rc = not_immutable(x, "predicate");
     if (rc == 0)
-        rc = predicate(x, st->where_clause, &rel, &pred, &has_pred);
-    if (rc == 0)
-        rc = key_columns(x, st, &rel, am, d);
+        rc = key_columns(x, st, &rel, am, ix, d);
     if (rc == 0 && has_pred) {
         d->partial = true;
-        rc = keep_texts(x, d, &pred, false);
+        rc = keep_texts(x, d, &ix->pred, false);
     }
-    if (has_pred)
-        rl_check_text_free(&pred);
+    index_exprs_free(ix);
     if (rc == 0 && st->unique && (d->partial || has_expression(d)))
         rc = rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                            "RockLake does not support UNIQUE indexes on expressions or with a "

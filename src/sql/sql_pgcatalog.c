@@ -1827,7 +1827,7 @@ static int attribute_rows(gen_ctx *g, const table_ent *t)
                 continue;
             const rl_column_desc *col = c >= 0 ? &t->d->cols[c] : NULL;
             uint32_t toid = col ? rl_type_oid(col->type) : ix[k].def.expr_type[i];
-            int32_t typmod = col && col->typmod > 0 ? col->typmod : -1;
+            int32_t typmod = col ? (col->typmod > 0 ? col->typmod : -1) : ix[k].def.expr_typmod[i];
             if (index_attribute(g, ix[k].oid, toid, typmod, (int16_t)(i + 1), names[i],
                                 (int)ix[k].def.method) < 0)
                 return -1;

@@ -20,6 +20,10 @@ CREATE INDEX t_v ON t (lower(v)) WHERE v <> 'z';
 CREATE INDEX t_brin ON t USING brin (a) WHERE a > 5;
 CREATE INDEX t_dd ON t ((d + 1));
 CREATE INDEX t_ts ON t (ts) WHERE ts > '2020-01-01';
+-- every expression is analysed before any is found not IMMUTABLE (42703 first)
+CREATE INDEX t_casts ON t ((a::numeric(10,2)), date_trunc('day', ts), (f * 2.5));
+CREATE INDEX t_casts ON t ((a::numeric(10,2)), (name::varchar(10)), (v || 'x'), (d::timestamp), (b * 2.5));
+CREATE INDEX t_fn ON t (substr(name, 1, 3), greatest(a, b), nullif(a, 0), round(f::numeric, 2), (a % 3), (-a));
 SELECT indexrelid::regclass, indnatts, indnkeyatts, indkey, indclass, indoption, indcollation,
        indpred IS NOT NULL AS partial, pg_get_expr(indpred, indrelid),
        pg_get_expr(indpred, indrelid, true)
@@ -30,7 +34,7 @@ SELECT indexrelid::regclass, pg_get_indexdef(indexrelid, 1, true), pg_get_indexd
        pg_get_indexdef(indexrelid, 2, true), pg_get_indexdef(indexrelid, 2, false),
        pg_get_indexdef(indexrelid, 3, false), pg_get_indexdef(indexrelid, 4, false)
   FROM pg_index WHERE indrelid = 't'::regclass ORDER BY indexrelid::regclass::text;
-SELECT attrelid::regclass, attnum, attname, atttypid::regtype, atttypmod, attcollation
+SELECT attrelid::regclass, attnum, attname, format_type(atttypid, atttypmod), atttypmod, attcollation
   FROM pg_attribute WHERE attrelid IN (SELECT indexrelid FROM pg_index WHERE indrelid = 't'::regclass)
   ORDER BY attrelid::regclass::text, 2;
 SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 't' ORDER BY 1;
@@ -62,6 +66,10 @@ CREATE INDEX ON t (a) WHERE $1;
 CREATE INDEX ON t ((a = 'x'));
 CREATE INDEX ON t ((name > 1));
 CREATE INDEX ON t (a) WHERE u.a > 0;
+CREATE INDEX t_dint ON t ((d + interval '1 day'));
+CREATE INDEX ON t (date_trunc('day', ts)) WHERE ts::date > d;
+CREATE INDEX ON t ((name::date));
+CREATE INDEX ON t ((ts < d));
 SELECT count(*) FROM pg_index WHERE indrelid = 't'::regclass;
 CREATE INDEX ON t (a) INCLUDE (b COLLATE "C");
 CREATE INDEX ON t (a) INCLUDE (b int4_ops);

@@ -24,8 +24,10 @@
  *    to bytes that decode to the same descriptor;
  *  - a dynamic definition that decodes re-encodes its columns to bytes that
  *    decode to the same columns;
- *  - an index definition that decodes names 1..RL_INDEX_MAX_KEYS columns
- *    with non-empty NUL-free names and known options, and re-encodes to
+ *  - an index definition that decodes (version 1, or 2 with expressions,
+ *    a predicate or INCLUDE columns) names 1..RL_INDEX_MAX_KEYS columns
+ *    with non-empty NUL-free names and known options, has both texts of
+ *    each expression and of its predicate, and re-encodes to
  *    bytes that decode to the same definition (lengths may have come as
  *    overlong varints: found by this target; the encoder writes minimal ones);
  *  - a CHECK / DEFAULT definition that decodes has two non-empty texts
@@ -123,9 +125,19 @@ static void check_index(const uint8_t *v, size_t vl)
         return;
     if (d.ncols < 1 || d.ncols > RL_INDEX_MAX_KEYS || !d.table[0] || d.method > RL_INDEX_SPGIST)
         fail("index definition has the wrong shape");
-    for (size_t i = 0; i < d.ncols; i++)
-        if (!d.cols[i][0] || d.opts[i] & ~(RL_INDEX_COL_DESC | RL_INDEX_COL_NULLS_FIRST))
+    if (d.ncols + d.ninclude > RL_INDEX_MAX_KEYS)
+        fail("index definition has too many columns");
+    for (size_t i = 0; i < d.ncols + d.ninclude; i++)
+        if (!d.cols[i][0] ||
+            (i < d.ncols &&
+             d.opts[i] & ~(RL_INDEX_COL_DESC | RL_INDEX_COL_NULLS_FIRST | RL_INDEX_COL_EXPR)))
             fail("index definition has a bad column");
+    for (size_t i = 0; i < d.ncols; i++) /* every expression has its texts */
+        if ((d.opts[i] & RL_INDEX_COL_EXPR) && (!d.expr_type[i] || !rl_index_def_expr(&d, i, false)[0] ||
+                                                !rl_index_def_expr(&d, i, true)[0]))
+            fail("index expression without its texts");
+    if (d.partial && (!rl_index_def_pred(&d, false)[0] || !rl_index_def_pred(&d, true)[0]))
+        fail("partial index without its predicate");
     rl_buf b;
     rl_buf_init(&b, 0);
     rl_index_def_encode(&b, &d);

@@ -1663,6 +1663,20 @@ static void test_unique_entries_follow_a_moved_duplicate(void)
     rl_catalog_close(c, NULL);
 }
 
+/* A version 2 definition on ducklake_snapshot: an expression column
+ * (lower(snapshot_time::text)), a plain one, an INCLUDE column, a
+ * predicate. */
+static void expression_index(rl_index_def *d)
+{
+    *d = (rl_index_def){.table = "ducklake_snapshot", .method = RL_INDEX_BTREE, .ncols = 2,
+                        .cols = {"lower", "snapshot_id", "schema_version"},
+                        .opts = {RL_INDEX_COL_EXPR, RL_INDEX_COL_DESC | RL_INDEX_COL_NULLS_FIRST},
+                        .expr_type = {25}, .expr_typmod = {-1}, .ninclude = 1,
+                        .partial = true};
+    CHECK(rl_index_def_add_text(d, "lower((snapshot_time)::text)", "lower(snapshot_time::text)"));
+    CHECK(rl_index_def_add_text(d, "(snapshot_id > 0)", "snapshot_id > 0"));
+}
+
 static void test_index_definitions(void)
 {
     char url[600];
@@ -1676,6 +1690,12 @@ static void test_index_definitions(void)
     rl_txn *t = rl_txn_begin(c, &e);
     CHECK(rl_txn_register_fixed(t, "public", rl_desc_by_tag(RL_TAG_SNAPSHOT), false, &e) == 0);
     CHECK(rl_txn_create_index(t, "public", "snap_time", &d, &e) == 0);
+    rl_index_def *x = malloc(sizeof *x);
+    CHECK(x != NULL);
+    if (!x)
+        return;
+    expression_index(x); /* version 2: durable too */
+    CHECK(rl_txn_create_index(t, "public", "snap_expr", x, &e) == 0);
     CHECK(rl_txn_create_index(t, "public", "snap_time", &d, &e) < 0);
     CHECK_EQ_STR(e.sqlstate, "42P07");
     CHECK(rl_txn_create_index(t, "public", "ducklake_snapshot", &d, &e) < 0); /* a table's */
@@ -1703,12 +1723,16 @@ static void test_index_definitions(void)
     rl_index_def got;
     CHECK_EQ_INT(rl_txn_find_index(t, "public", "snap_time", &got, &e), 1);
     CHECK(memcmp(&got, &d, sizeof d) == 0);
+    CHECK_EQ_INT(rl_txn_find_index(t, "public", "snap_expr", &got, &e), 1);
+    CHECK(memcmp(&got, x, sizeof *x) == 0);
+    free(x);
     CHECK_EQ_INT(rl_txn_find_index(t, "public", "nope", &got, &e), 0);
     name_list l = {0};
     CHECK(rl_txn_list_indexes(t, collect_index, &l, &e) == 0);
-    CHECK_EQ_INT(l.n, 2);
+    CHECK_EQ_INT(l.n, 3);
     CHECK_EQ_STR(l.names[0], "public.race on ducklake_snapshot(snapshot_time)");
-    CHECK_EQ_STR(l.names[1], "public.snap_time on ducklake_snapshot(snapshot_time)");
+    CHECK_EQ_STR(l.names[1], "public.snap_expr on ducklake_snapshot(lower)");
+    CHECK_EQ_STR(l.names[2], "public.snap_time on ducklake_snapshot(snapshot_time)");
     CHECK(rl_txn_drop_index(t, "public", "race", &e) == 0);
     CHECK(rl_txn_drop_index(t, "public", "race", &e) < 0);
     CHECK_EQ_STR(e.sqlstate, "42704");
@@ -1737,6 +1761,61 @@ static void test_index_definitions(void)
     CHECK_EQ_STR(e.sqlstate, "XX001");
     rl_txn_free(t);
     rl_catalog_close(c, NULL);
+}
+
+/* Index definitions with expressions, a predicate and INCLUDE columns
+ * (0x80 05 version 2): they round-trip (durable: test_index_definitions); one without them
+ * is written as version 1, which still decodes; version 2 without any of
+ * them, an expression option in version 1, a missing text or INCLUDE
+ * columns past RL_INDEX_MAX_KEYS do not decode. */
+static void test_index_definition_versions(void)
+{
+    rl_index_def d;
+    expression_index(&d);
+    CHECK_EQ_STR(rl_index_def_expr(&d, 0, false), "lower((snapshot_time)::text)");
+    CHECK_EQ_STR(rl_index_def_expr(&d, 0, true), "lower(snapshot_time::text)");
+    CHECK_EQ_STR(rl_index_def_pred(&d, false), "(snapshot_id > 0)");
+    CHECK_EQ_STR(rl_index_def_pred(&d, true), "snapshot_id > 0");
+    CHECK(rl_index_def_names_column(&d, "schema_version")); /* INCLUDE */
+    CHECK(rl_index_def_names_column(&d, "snapshot_id"));
+    CHECK(!rl_index_def_names_column(&d, "lower")); /* an expression's name */
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    rl_index_def_encode(&b, &d);
+    CHECK_EQ_INT(b.data[0], 2);
+    rl_index_def got;
+    CHECK(rl_index_def_decode(b.data, b.len, &got));
+    CHECK(memcmp(&got, &d, sizeof d) == 0);
+    /* a text cut short, or trailing bytes: malformed */
+    CHECK(!rl_index_def_decode(b.data, b.len - 1, &got));
+    rl_buf_put_u8(&b, 0);
+    CHECK(!rl_index_def_decode(b.data, b.len, &got));
+
+    /* a plain index is written, and read, as version 1 */
+    rl_index_def p = {.table = "t", .method = RL_INDEX_HASH, .ncols = 1, .cols = {"a"}};
+    rl_buf_reset(&b);
+    rl_index_def_encode(&b, &p);
+    static const uint8_t v1[] = {1, 1, 't', 1, 0, 1, 1, 'a', 0};
+    CHECK_EQ_INT(b.len, sizeof v1);
+    CHECK(memcmp(b.data, v1, sizeof v1) == 0);
+    CHECK(rl_index_def_decode(v1, sizeof v1, &got));
+    CHECK(memcmp(&got, &p, sizeof p) == 0);
+    /* version 2 holding nothing of version 2; version 1 with an expression */
+    static const uint8_t bare2[] = {2, 1, 't', 1, 0, 1, 1, 'a', 0, 0};
+    CHECK(!rl_index_def_decode(bare2, sizeof bare2, &got));
+    static const uint8_t expr1[] = {1, 1, 't', 1, 0, 1, 1, 'a', RL_INDEX_COL_EXPR};
+    CHECK(!rl_index_def_decode(expr1, sizeof expr1, &got));
+    /* a partial index whose predicate is missing */
+    static const uint8_t nopred[] = {2, 1, 't', 0, 0x10, 1, 1, 'a', 0, 0};
+    CHECK(!rl_index_def_decode(nopred, sizeof nopred, &got));
+    static const uint8_t inc[] = {2, 1, 't', 0, 0, 1, 1, 'a', 0, 1, 1, 'b'};
+    CHECK(rl_index_def_decode(inc, sizeof inc, &got));
+    CHECK_EQ_INT(got.ninclude, 1);
+    CHECK_EQ_STR(got.cols[1], "b");
+    static const uint8_t toomany[] = {2, 1, 't', 0, 0, 1, 1, 'a', 0, 32, 1, 'b'};
+    CHECK(!rl_index_def_decode(toomany, sizeof toomany, &got));
+    rl_buf_free(&b);
+
 }
 
 static int collect_comment(void *ctx, const char *schema, const char *rel, const char *col,
@@ -2818,6 +2897,7 @@ static void run_suite(void)
     RUN(test_concurrent_commits_race_like_ducklake);
     RUN(test_table_and_schema_registry);
     RUN(test_index_definitions);
+    RUN(test_index_definition_versions);
     RUN(test_unique_indexes);
     RUN(test_foreign_keys);
     RUN(test_check_constraints);

@@ -460,6 +460,17 @@ typedef enum rl_index_method {
 } rl_index_method;
 #define RL_INDEX_COL_DESC 0x01
 #define RL_INDEX_COL_NULLS_FIRST 0x02
+#define RL_INDEX_COL_EXPR 0x04 /* an expression: cols[i] is its index column's name */
+#define RL_INDEX_TEXT_MAX 8192 /* the expressions' and the predicate's texts together */
+/* Version 2 of the value (written when an index has an expression, a
+ * predicate or INCLUDE columns; version 1 still decodes): flags bit 4
+ * partial; a key column with option bit 2 is an expression: its index
+ * column's name (FigureIndexColname's), u8 options, u32 the expression's
+ * type oid, its typmod (zigzag varint, -1 none), its plain and pretty texts (each uvarint length, bytes); then
+ * uvarint ninclude and the INCLUDE columns' names; then, partial, the
+ * predicate's plain and pretty texts. The texts are pg_get_indexdef's
+ * (ruleutils' plain and pretty printing, written by the SQL layer: the
+ * catalog never reads them). */
 typedef struct rl_index_def {
     char table[RL_INDEX_NAME_MAX];
     rl_index_method method;
@@ -472,7 +483,24 @@ typedef struct rl_index_def {
                               * (pg_constraint lists it; DROP CONSTRAINT drops it) */
     bool primary;            /* constraint only: the PRIMARY KEY's */
     uint64_t id;             /* unique only: its entries' id (0 = not allocated yet) */
+    size_t ninclude;         /* INCLUDE columns: cols[ncols .. ncols + ninclude), by name */
+    bool partial;            /* a WHERE predicate (its texts after the expressions') */
+    uint32_t expr_type[RL_INDEX_MAX_KEYS]; /* an expression column's type oid */
+    int32_t expr_typmod[RL_INDEX_MAX_KEYS]; /* and typmod (-1: none) */
+    size_t text_len;                       /* bytes of text in use */
+    char text[RL_INDEX_TEXT_MAX]; /* per expression column in order, then the predicate:
+                                   * plain NUL pretty NUL */
 } rl_index_def;
+/* Append one text pair (an expression's or, last, the predicate's) to d;
+ * false when d->text has no room for it. */
+bool rl_index_def_add_text(rl_index_def *d, const char *plain, const char *pretty);
+/* Expression column col's text (opts & RL_INDEX_COL_EXPR), or the
+ * predicate's (NULL unless partial), plain or pretty. */
+const char *rl_index_def_expr(const rl_index_def *d, size_t col, bool pretty);
+const char *rl_index_def_pred(const rl_index_def *d, bool pretty);
+/* Does d use table column `col` (a key or INCLUDE column by name; an
+ * expression or predicate is not looked into: the SQL layer does)? */
+bool rl_index_def_names_column(const rl_index_def *d, const char *col);
 void rl_index_def_encode(rl_buf *b, const rl_index_def *d);
 /* false if malformed: an unknown version, method, flag or option, a name
  * empty, too long or holding NUL, no or too many columns, trailing bytes. */

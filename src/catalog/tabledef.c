@@ -9,7 +9,9 @@
  * (rl_dynamic_desc_decode); the value of a name index entry (rl_name_entry);
  * a DuckLake fixed table extended with columns of a client's own
  * (rl_fixed_desc_extend); an index definition (rl_index_def_encode/decode,
- * the value of 0x80 05) and its columns' names (rl_index_column_names); the
+ * the value of 0x80 05: version 1, or 2 with expressions, a predicate and
+ * INCLUDE columns, their texts kept in rl_index_def.text) and its columns'
+ * names (rl_index_column_names); the
  * key of a row's entry in a UNIQUE index (rl_unique_entry_key, 0x80 07); a
  * CHECK constraint's or column DEFAULT's definition (rl_check_def_encode /
  * decode, the value of 0x80 0A and 0B).
@@ -18,7 +20,10 @@
  * (rl_dynamic_desc_free frees exactly ncols_max of them); an extended
  * descriptor is the fixed one in its format's shape with the extension
  * columns appended (since = that format), never with a duplicate name or
- * more than RL_MAX_COLUMNS columns.
+ * more than RL_MAX_COLUMNS columns; an index definition is written as
+ * version 1 unless it needs version 2, and a version 2 value that needs
+ * none of it does not decode (one form per definition); its text holds
+ * exactly one plain and pretty pair per expression, then the predicate's.
  */
 #include "catalog/catalog_int.h"
 
@@ -250,10 +255,12 @@ bool rl_name_entry_decode(const uint8_t *v, size_t vl, rl_name_entry *out)
 /* ------------------------------------------------------ index definitions */
 
 #define INDEX_DEF_VERSION 1
+#define INDEX_DEF_VERSION_2 2 /* expressions, a predicate, INCLUDE columns */
 #define INDEX_DEF_UNIQUE 0x01
 #define INDEX_DEF_NULLS_NOT_DISTINCT 0x02
 #define INDEX_DEF_CONSTRAINT 0x04
 #define INDEX_DEF_PRIMARY 0x08
+#define INDEX_DEF_PARTIAL 0x10
 
 static void put_name(rl_buf *b, const char *s)
 {
@@ -261,10 +268,85 @@ static void put_name(rl_buf *b, const char *s)
     rl_buf_put_str(b, s);
 }
 
+/* The text pair starting at d->text[off]: its plain and pretty texts, and
+ * the offset after it. */
+static size_t text_pair(const rl_index_def *d, size_t off, const char **plain, const char **pretty)
+{
+    assert(off < d->text_len);
+    *plain = d->text + off;
+    off += strlen(*plain) + 1;
+    assert(off < d->text_len);
+    *pretty = d->text + off;
+    return off + strlen(*pretty) + 1;
+}
+
+bool rl_index_def_add_text(rl_index_def *d, const char *plain, const char *pretty)
+{
+    size_t a = strlen(plain) + 1, b = strlen(pretty) + 1;
+    if (a + b > sizeof d->text - d->text_len)
+        return false;
+    memcpy(d->text + d->text_len, plain, a);
+    memcpy(d->text + d->text_len + a, pretty, b);
+    d->text_len += a + b;
+    return true;
+}
+
+/* The n-th text pair (0-based) of d. */
+static const char *nth_text(const rl_index_def *d, size_t n, bool pretty)
+{
+    const char *plain = NULL, *pr = NULL;
+    size_t off = 0;
+    for (size_t i = 0; i <= n; i++)
+        off = text_pair(d, off, &plain, &pr);
+    return pretty ? pr : plain;
+}
+
+const char *rl_index_def_expr(const rl_index_def *d, size_t col, bool pretty)
+{
+    assert(col < d->ncols && (d->opts[col] & RL_INDEX_COL_EXPR));
+    size_t n = 0;
+    for (size_t i = 0; i < col; i++)
+        n += (d->opts[i] & RL_INDEX_COL_EXPR) != 0;
+    return nth_text(d, n, pretty);
+}
+
+const char *rl_index_def_pred(const rl_index_def *d, bool pretty)
+{
+    if (!d->partial)
+        return NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < d->ncols; i++)
+        n += (d->opts[i] & RL_INDEX_COL_EXPR) != 0;
+    return nth_text(d, n, pretty);
+}
+
+bool rl_index_def_names_column(const rl_index_def *d, const char *col)
+{
+    for (size_t i = 0; i < d->ncols + d->ninclude; i++)
+        if (!(i < d->ncols && (d->opts[i] & RL_INDEX_COL_EXPR)) && strcmp(d->cols[i], col) == 0)
+            return true;
+    return false;
+}
+
+static bool needs_version_2(const rl_index_def *d)
+{
+    bool expr = false;
+    for (size_t i = 0; i < d->ncols; i++)
+        expr = expr || (d->opts[i] & RL_INDEX_COL_EXPR);
+    return expr || d->partial || d->ninclude;
+}
+
+static void put_text(rl_buf *b, const char *s)
+{
+    rl_buf_put_uvarint(b, strlen(s));
+    rl_buf_put_str(b, s);
+}
+
 void rl_index_def_encode(rl_buf *b, const rl_index_def *d)
 {
-    assert(d->ncols >= 1 && d->ncols <= RL_INDEX_MAX_KEYS);
-    rl_buf_put_u8(b, INDEX_DEF_VERSION);
+    assert(d->ncols >= 1 && d->ncols + d->ninclude <= RL_INDEX_MAX_KEYS);
+    bool v2 = needs_version_2(d);
+    rl_buf_put_u8(b, v2 ? INDEX_DEF_VERSION_2 : INDEX_DEF_VERSION);
     put_name(b, d->table);
     rl_buf_put_u8(b, (uint8_t)d->method);
     assert(d->unique ? d->id != 0 && d->method == RL_INDEX_BTREE
@@ -273,14 +355,36 @@ void rl_index_def_encode(rl_buf *b, const rl_index_def *d)
     rl_buf_put_u8(b, (uint8_t)((d->unique ? INDEX_DEF_UNIQUE : 0) |
                                (d->nulls_not_distinct ? INDEX_DEF_NULLS_NOT_DISTINCT : 0) |
                                (d->constraint ? INDEX_DEF_CONSTRAINT : 0) |
-                               (d->primary ? INDEX_DEF_PRIMARY : 0)));
+                               (d->primary ? INDEX_DEF_PRIMARY : 0) |
+                               (d->partial ? INDEX_DEF_PARTIAL : 0)));
     if (d->unique)
         rl_buf_put_be64(b, d->id);
     rl_buf_put_uvarint(b, d->ncols);
+    size_t off = 0;
+    const char *plain, *pretty;
     for (size_t i = 0; i < d->ncols; i++) {
         put_name(b, d->cols[i]);
         rl_buf_put_u8(b, d->opts[i]);
+        if (d->opts[i] & RL_INDEX_COL_EXPR) {
+            assert(v2);
+            rl_buf_put_be32(b, d->expr_type[i]);
+            rl_buf_put_svarint(b, d->expr_typmod[i]);
+            off = text_pair(d, off, &plain, &pretty);
+            put_text(b, plain);
+            put_text(b, pretty);
+        }
     }
+    if (!v2)
+        return;
+    rl_buf_put_uvarint(b, d->ninclude);
+    for (size_t i = 0; i < d->ninclude; i++)
+        put_name(b, d->cols[d->ncols + i]);
+    if (d->partial) {
+        off = text_pair(d, off, &plain, &pretty);
+        put_text(b, plain);
+        put_text(b, pretty);
+    }
+    assert(off == d->text_len);
 }
 
 /* A name of 1..63 bytes without NUL into out[RL_INDEX_NAME_MAX]. */
@@ -296,6 +400,27 @@ static bool get_name(rl_reader *r, char *out)
     return true;
 }
 
+/* One text (not empty, no NUL) into buf[*at ..], NUL-ended. */
+static const char *get_text(rl_reader *r, char *buf, size_t n, size_t *at)
+{
+    uint64_t len;
+    const uint8_t *p;
+    if (!rl_reader_uvarint(r, &len) || len == 0 || len >= n - *at ||
+        !rl_reader_bytes(r, len, &p) || memchr(p, 0, len))
+        return NULL;
+    char *t = buf + *at;
+    memcpy(t, p, len);
+    t[len] = '\0';
+    *at += len + 1;
+    return t;
+}
+
+/* One text (non-empty, no NUL) into d->text, NUL-terminated. */
+static bool get_index_text(rl_reader *r, rl_index_def *d)
+{
+    return get_text(r, d->text, sizeof d->text, &d->text_len) != NULL;
+}
+
 bool rl_index_def_decode(const uint8_t *v, size_t vl, rl_index_def *out)
 {
     memset(out, 0, sizeof *out);
@@ -303,15 +428,19 @@ bool rl_index_def_decode(const uint8_t *v, size_t vl, rl_index_def *out)
     rl_reader_init(&r, v, vl);
     uint8_t version, method, flags;
     uint64_t ncols;
-    if (!rl_reader_u8(&r, &version) || version != INDEX_DEF_VERSION || !get_name(&r, out->table) ||
-        !rl_reader_u8(&r, &method) || method > RL_INDEX_SPGIST || !rl_reader_u8(&r, &flags) ||
+    if (!rl_reader_u8(&r, &version) ||
+        (version != INDEX_DEF_VERSION && version != INDEX_DEF_VERSION_2) ||
+        !get_name(&r, out->table) || !rl_reader_u8(&r, &method) || method > RL_INDEX_SPGIST ||
+        !rl_reader_u8(&r, &flags) ||
         flags & ~(INDEX_DEF_UNIQUE | INDEX_DEF_NULLS_NOT_DISTINCT | INDEX_DEF_CONSTRAINT |
-                  INDEX_DEF_PRIMARY))
+                  INDEX_DEF_PRIMARY | (version == INDEX_DEF_VERSION_2 ? INDEX_DEF_PARTIAL : 0)))
         return false;
+    bool v2 = version == INDEX_DEF_VERSION_2;
     out->unique = flags & INDEX_DEF_UNIQUE;
     out->nulls_not_distinct = flags & INDEX_DEF_NULLS_NOT_DISTINCT;
     out->constraint = flags & INDEX_DEF_CONSTRAINT;
     out->primary = flags & INDEX_DEF_PRIMARY;
+    out->partial = flags & INDEX_DEF_PARTIAL;
     if ((out->nulls_not_distinct || out->constraint) && !out->unique)
         return false;
     if (out->primary && (!out->constraint || out->nulls_not_distinct))
@@ -322,9 +451,30 @@ bool rl_index_def_decode(const uint8_t *v, size_t vl, rl_index_def *out)
         return false;
     out->method = (rl_index_method)method;
     out->ncols = (size_t)ncols;
+    uint8_t allowed = RL_INDEX_COL_DESC | RL_INDEX_COL_NULLS_FIRST | (v2 ? RL_INDEX_COL_EXPR : 0);
     for (size_t i = 0; i < out->ncols; i++) {
         if (!get_name(&r, out->cols[i]) || !rl_reader_u8(&r, &out->opts[i]) ||
-            out->opts[i] & ~(RL_INDEX_COL_DESC | RL_INDEX_COL_NULLS_FIRST))
+            out->opts[i] & ~allowed)
+            return false;
+        int64_t typmod = 0;
+        if ((out->opts[i] & RL_INDEX_COL_EXPR) &&
+            (!rl_reader_be32(&r, &out->expr_type[i]) || out->expr_type[i] == 0 ||
+             !rl_reader_svarint(&r, &typmod) || typmod < -1 || typmod > INT32_MAX ||
+             !get_index_text(&r, out) || !get_index_text(&r, out)))
+            return false;
+        out->expr_typmod[i] = (int32_t)typmod;
+    }
+    if (v2) {
+        uint64_t ninc;
+        if (!rl_reader_uvarint(&r, &ninc) || ninc > RL_INDEX_MAX_KEYS - out->ncols)
+            return false;
+        out->ninclude = (size_t)ninc;
+        for (size_t i = 0; i < out->ninclude; i++)
+            if (!get_name(&r, out->cols[out->ncols + i]))
+                return false;
+        if (out->partial && (!get_index_text(&r, out) || !get_index_text(&r, out)))
+            return false;
+        if (!needs_version_2(out)) /* the writer writes version 1 then */
             return false;
     }
     return rl_reader_left(&r) == 0;
@@ -332,8 +482,8 @@ bool rl_index_def_decode(const uint8_t *v, size_t vl, rl_index_def *out)
 
 void rl_index_column_names(const rl_index_def *d, char names[][RL_INDEX_NAME_MAX])
 {
-    assert(d->ncols <= RL_INDEX_MAX_KEYS);
-    for (size_t i = 0; i < d->ncols; i++) {
+    assert(d->ncols + d->ninclude <= RL_INDEX_MAX_KEYS);
+    for (size_t i = 0; i < d->ncols + d->ninclude; i++) {
         snprintf(names[i], RL_INDEX_NAME_MAX, "%s", d->cols[i]);
         for (int n = 1;; n++) {
             bool clash = false;
@@ -462,21 +612,6 @@ void rl_check_def_encode(rl_buf *b, const rl_check_def *d)
     rl_buf_put_uvarint(b, d->nconkey);
     for (size_t i = 0; i < d->nconkey; i++)
         rl_buf_put_uvarint(b, (uint64_t)d->conkey[i]);
-}
-
-/* One text (not empty, no NUL) into buf[*at ..], NUL-ended. */
-static const char *get_text(rl_reader *r, char *buf, size_t n, size_t *at)
-{
-    uint64_t len;
-    const uint8_t *p;
-    if (!rl_reader_uvarint(r, &len) || len == 0 || len >= n - *at ||
-        !rl_reader_bytes(r, len, &p) || memchr(p, 0, len))
-        return NULL;
-    char *t = buf + *at;
-    memcpy(t, p, len);
-    t[len] = '\0';
-    *at += len + 1;
-    return t;
 }
 
 bool rl_check_def_decode(const uint8_t *v, size_t vl, rl_check_def *out, char *text_buf,

@@ -722,8 +722,9 @@ static int import_open_lake(importer *im, const char *lake_url, rl_format fmt, r
 }
 
 /* The source's indexes, key constraints and comments on the lake's new
- * tables, one statement at a time: one the lake refuses (an expression or
- * partial index, gist: 0A000 / 42704) is left out and counted, any other
+ * tables, one statement at a time: one the lake refuses (a UNIQUE index
+ * over an expression or with a predicate, gist: 0A000 / 42704) is left out
+ * and counted, any other
  * error fails the import. */
 static int import_extras(importer *im, rl_error *err)
 {
@@ -821,8 +822,8 @@ rl_transfer_result xfer_import(const source_ops *ops, void *src, const char *wha
         if (im->extras_skipped)
             fprintf(report,
                     "warning: %zu indexes or constraints of the source were left out "
-                    "(expression, partial or gist/gin indexes, foreign keys to DuckLake's own "
-                    "primary keys: RockLake does not keep them)\n",
+                    "(UNIQUE indexes over expressions or with a predicate, gist/gin indexes, "
+                    "foreign keys to DuckLake's own primary keys: RockLake does not keep them)\n",
                     im->extras_skipped);
     }
     importer_free(im);

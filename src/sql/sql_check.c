@@ -51,49 +51,6 @@ void rl_expr_cache_free(rl_expr_cache **cache)
     *cache = NULL;
 }
 
-int rl_stored_expr_parse(rl_exec *x, const char *text, rl_parsed **out, const PgQuery__Node **expr)
-{
-    rl_buf q;
-    rl_buf_init(&q, 0);
-    rl_buf_printf(&q, "SELECT %s", text);
-    rl_buf_put_u8(&q, 0);
-    if (q.failed) {
-        rl_buf_free(&q);
-        return oom(x);
-    }
-    int rc = rl_parse(x, (const char *)q.data, out);
-    rl_buf_free(&q);
-    if (rc < 0)
-        return -1;
-    const PgQuery__ParseResult *t = rl_parsed_tree(*out);
-    const PgQuery__SelectStmt *s =
-        t && t->n_stmts == 1 && t->stmts[0]->stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT
-            ? t->stmts[0]->stmt->select_stmt
-            : NULL;
-    if (!s || s->n_target_list != 1 || s->n_from_clause ||
-        s->target_list[0]->node_case != PG_QUERY__NODE__NODE_RES_TARGET) {
-        rl_parsed_release(*out);
-        *out = NULL;
-        return rl_exec_error(x, RL_SQLSTATE_DATA_CORRUPTED, -1,
-                             "a stored CHECK or DEFAULT expression does not parse as one");
-    }
-    *expr = s->target_list[0]->res_target->val;
-    return 0;
-}
-
-/* The table's shape: its columns (ctid after them). */
-static rl_rowset *table_shape(rl_exec *x, const rl_relation *rel, size_t *ncols)
-{
-    rl_rowset *rs = rl_relation_shape(x, rel, rel->name);
-    if (!rs)
-        return NULL;
-    size_t n = rs->ncols;
-    while (n > 0 && rs->cols[n - 1].attnum == RL_CTID_ATTNUM)
-        n--;
-    *ncols = n;
-    return rs;
-}
-
 /* --------------------------------------------------------- evaluation */
 
 /* expr on one row of the table (shape's columns): 1 passes (true or
@@ -140,7 +97,7 @@ int rl_expr_cache_get(rl_exec *x, rl_expr_cache **cache, uint64_t stamp, size_t 
         cc->parsed = a;
         *cache = cc;
     }
-    if (!cc->parsed[i] && rl_stored_expr_parse(x, text, &cc->parsed[i], expr) < 0)
+    if (!cc->parsed[i] && rl_check_parse_text(x, text, &cc->parsed[i], expr) < 0)
         return -1;
     *p = cc->parsed[i];
     const PgQuery__ParseResult *t = rl_parsed_tree(*p);
@@ -202,7 +159,7 @@ int rl_check_row(rl_exec *x, const rl_relation *rel, const rl_value *row, size_t
             continue;
         rl_parsed *p = NULL;
         const PgQuery__Node *expr = NULL;
-        if (!shape && !(shape = table_shape(x, rel, &tcols)))
+        if (!shape && !(shape = rl_check_table_shape(x, rel, &tcols)))
             return -1;
         if (rl_expr_cache_get(x, &x->s->checks, stamp, n, i, c[i].def.expr, &p, &expr) < 0) {
             rc = -1;
@@ -228,11 +185,11 @@ static int validate_rows(rl_exec *x, const rl_relation *rel, const char *name, c
 {
     rl_parsed *p;
     const PgQuery__Node *expr;
-    if (rl_stored_expr_parse(x, text, &p, &expr) < 0)
+    if (rl_check_parse_text(x, text, &p, &expr) < 0)
         return -1;
     rl_rowset *rows = rl_relation_scan(x, rel, rel->name, NULL, RL_SCAN_KEY);
     size_t ncols = 0;
-    rl_rowset *shape = rows ? table_shape(x, rel, &ncols) : NULL;
+    rl_rowset *shape = rows ? rl_check_table_shape(x, rel, &ncols) : NULL;
     int rc = shape ? 0 : -1;
     for (size_t r = 0; rc == 0 && r < rows->nrows; r++) {
         int ok = holds(x, p, expr, shape, ncols, rl_rowset_row(rows, r));
@@ -318,36 +275,6 @@ static int choose_name(rl_exec *x, const char *schema, const char *table, const 
     }
 }
 
-/* The stored text must read back as itself (sql_deparse.c's invariant):
- * renames and DROP COLUMN analyse it again and store what they print, and
- * pg_constraint shows it. A text that would print differently is refused
- * (0A000) rather than kept. 0 or -1. */
-static int reads_back(rl_exec *x, const rl_check_text *tx, const rl_rowset *shape, size_t ncols,
-                      const char *table)
-{
-    rl_parsed *p = NULL;
-    const PgQuery__Node *expr;
-    if (rl_stored_expr_parse(x, (const char *)tx->plain.data, &p, &expr) < 0)
-        return -1;
-    rl_check_text again;
-    const rl_parsed *prev = rl_parsed_activate(p);
-    int rc = rl_check_deparse(x, expr, shape, ncols, table, NULL, NULL, &again);
-    rl_parsed_activate(prev);
-    rl_parsed_release(p);
-    if (rc < 0)
-        return -1;
-    bool same = again.plain.len == tx->plain.len && again.pretty.len == tx->pretty.len &&
-                !memcmp(again.plain.data, tx->plain.data, tx->plain.len) &&
-                !memcmp(again.pretty.data, tx->pretty.data, tx->pretty.len);
-    rl_check_text_free(&again);
-    if (same)
-        return 0;
-    return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                         "this CHECK expression's form is not supported by RockLake: its text "
-                         "%s does not read back the same",
-                         (const char *)tx->plain.data);
-}
-
 /* One CHECK of table rel (shape given) stored under its name (chosen when
  * c has none). */
 static int add_one(rl_exec *x, const char *schema, const char *table, const rl_rowset *shape,
@@ -365,7 +292,7 @@ static int add_one(rl_exec *x, const char *schema, const char *table, const rl_r
         rc = rl_exec_error(x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, c->location,
                            "CHECK expression of %zu bytes exceeds RockLake's maximum %d",
                            tx.plain.len + tx.pretty.len, RL_CHECK_TEXT_MAX);
-    else if (reads_back(x, &tx, shape, ncols, table) < 0)
+    else if (rl_deparse_reads_back(x, &tx, shape, ncols, table, RL_DEPARSE_CHECK) < 0)
         rc = -1;
     else if (c->conname && c->conname[0]) {
         rl_str_copy(name, sizeof name, c->conname);
@@ -430,7 +357,7 @@ static int add_if_check(void *ctx, const PgQuery__Constraint *c, const char *col
     (void)column; /* a column CHECK may name any column, as a table one */
     if (c->contype != PG_QUERY__CONSTR_TYPE__CONSTR_CHECK)
         return 0;
-    if (!cc->shape && !(cc->shape = table_shape(cc->x, &cc->rel, &cc->ncols)))
+    if (!cc->shape && !(cc->shape = rl_check_table_shape(cc->x, &cc->rel, &cc->ncols)))
         return -1;
     return add_one(cc->x, cc->schema, cc->table, cc->shape, cc->ncols, c, true, cc->chosen,
                    &cc->nchosen, NULL) < 0
@@ -455,7 +382,7 @@ int rl_check_create_table(rl_exec *x, const char *schema, const char *table,
 int rl_check_add(rl_exec *x, const rl_relation *rel, const PgQuery__Constraint *c)
 {
     size_t ncols;
-    rl_rowset *shape = table_shape(x, rel, &ncols);
+    rl_rowset *shape = rl_check_table_shape(x, rel, &ncols);
     if (!shape)
         return -1;
     char chosen[1][64];
@@ -541,10 +468,10 @@ static int follow_one(rl_exec *x, rl_txn *txn, const rl_check_con *c, const rl_t
     if (rl_relation_lookup(x, c->schema, table, &rel) < 0)
         return -1;
     size_t ncols;
-    rl_rowset *shape = table_shape(x, &rel, &ncols);
+    rl_rowset *shape = rl_check_table_shape(x, &rel, &ncols);
     rl_parsed *p = NULL;
     const PgQuery__Node *expr;
-    if (!shape || rl_stored_expr_parse(x, c->def.expr, &p, &expr) < 0) {
+    if (!shape || rl_check_parse_text(x, c->def.expr, &p, &expr) < 0) {
         rl_rowset_free(shape);
         return -1;
     }

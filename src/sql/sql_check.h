@@ -22,6 +22,12 @@ typedef struct rl_check_text {
     size_t nconkey;
     char column[64];
     bool is_volatile; /* it calls a volatile function (random(), ...) */
+    uint32_t type;      /* the expression's type */
+    int32_t typmod;     /* and its typmod (-1: none) */
+    bool var;           /* a bare column (an index's "(col)" is that column) */
+    bool function_like; /* ruleutils' looks_like_function: printed as a call */
+    bool true_const;    /* the constant true (a predicate PostgreSQL drops) */
+    bool mutable_;      /* calls something not IMMUTABLE (an index's 42P17) */
 } rl_check_text;
 /* Analyse expr against the first ncols columns of shape (table `table`);
  * a column named rename_from is looked up as rename_to (a column renamed
@@ -38,6 +44,31 @@ void rl_check_text_free(rl_check_text *t);
  * NULL constant, which PostgreSQL does not keep (out empty). 0 or -1. */
 int rl_default_deparse(rl_exec *x, const PgQuery__Node *expr, const char *column, uint32_t oid,
                        rl_check_text *out, bool *is_null);
+/* A stored expression text parsed (as "SELECT text"): *out holds the tree
+ * (release it), *expr its expression. 0, or -1 (XX001 if it is not one
+ * expression). */
+int rl_check_parse_text(rl_exec *x, const char *text, rl_parsed **out,
+                        const PgQuery__Node **expr);
+/* rel's columns (ctid after them: *ncols counts the columns before it). */
+rl_rowset *rl_check_table_shape(rl_exec *x, const rl_relation *rel, size_t *ncols);
+/* The same for an index's expression or predicate: PostgreSQL's texts of
+ * the kind (aggregates, subqueries ... "not allowed in index expressions"),
+ * a predicate must be boolean ("argument of WHERE"); `mutable_` tells the
+ * caller of anything not IMMUTABLE (its 42P17 comes after every
+ * expression's analysis, as in PostgreSQL). */
+typedef enum rl_deparse_kind {
+    RL_DEPARSE_CHECK,
+    RL_DEPARSE_INDEX_EXPR,
+    RL_DEPARSE_INDEX_PRED,
+    RL_DEPARSE_DEFAULT /* rl_default_deparse's */
+} rl_deparse_kind;
+int rl_deparse_expr(rl_exec *x, const PgQuery__Node *expr, const rl_rowset *shape, size_t ncols,
+                    const char *table, const char *rename_from, const char *rename_to,
+                    rl_deparse_kind kind, rl_check_text *out);
+/* tx (deparsed from a statement) parsed and analysed again must print the
+ * same texts: the stored form is stable under renames; else 0A000. */
+int rl_deparse_reads_back(rl_exec *x, const rl_check_text *tx, const rl_rowset *shape,
+                          size_t ncols, const char *table, rl_deparse_kind kind);
 
 /* CREATE TABLE's CHECK constraints (column and table ones), stored for the
  * new table schema.table. 0 or -1. */
@@ -56,13 +87,10 @@ int rl_check_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const ch
 /* The row about to be written to stored relation rel (its columns in the
  * table's order) against the table's CHECKs: 0, or -1 with 23514. */
 int rl_check_row(rl_exec *x, const rl_relation *rel, const rl_value *row, size_t ncols);
-/* Stored expressions (a CHECK's or a DEFAULT's plain text) parsed as
- * "SELECT <text>": the expression at *expr, valid while *out is held
- * (XX001 if the text is not one expression). A session's cache of them is
- * aligned with one catalog registry, named by its stamp (n entries): entry
- * i's is parsed on first use and kept until the stamp changes. */
-int rl_stored_expr_parse(rl_exec *x, const char *text, rl_parsed **out,
-                         const PgQuery__Node **expr);
+/* A session's cache of parsed stored expressions (a CHECK's or a
+ * DEFAULT's plain text, rl_check_parse_text) is aligned with one catalog
+ * registry, named by its stamp (n entries): entry i's is parsed on first
+ * use and kept until the stamp changes. */
 int rl_expr_cache_get(rl_exec *x, rl_expr_cache **cache, uint64_t stamp, size_t n, size_t i,
                       const char *text, rl_parsed **p, const PgQuery__Node **expr);
 void rl_expr_cache_free(rl_expr_cache **cache);

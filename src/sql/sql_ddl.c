@@ -559,10 +559,12 @@ static int create_key_constraints(rl_exec *x, rl_txn *txn, const char *schema, c
         for (size_t j = 0; j < i && !folded; j++) {
             if (ks[j].ncols != ks[i].ncols || ks[j].nulls_not_distinct != ks[i].nulls_not_distinct)
                 continue;
-            size_t c = 0;
-            while (c < ks[i].ncols && strcmp(ks[i].cols[c], ks[j].cols[c]) == 0)
+            size_t c = 0, all = ks[i].ncols + ks[i].ninclude;
+            if (ks[j].ninclude != ks[i].ninclude)
+                continue;
+            while (c < all && strcmp(ks[i].cols[c], ks[j].cols[c]) == 0)
                 c++;
-            folded = c == ks[i].ncols;
+            folded = c == all;
             if (folded && !ks[j].name)
                 ks[j].name = ks[i].name;
         }
@@ -657,7 +659,7 @@ static int create_sequence_defaults(rl_exec *x, const char *schema, const char *
         rl_parsed *p = NULL;
         const PgQuery__Node *expr;
         int rc = text.failed ? oom(x)
-                             : rl_stored_expr_parse(x, (const char *)text.data, &p, &expr);
+                             : rl_check_parse_text(x, (const char *)text.data, &p, &expr);
         if (rc == 0) {
             const rl_parsed *prev = rl_parsed_activate(p);
             rc = rl_default_set(x, schema, name, cols[i].name, cols[i].oid, expr,
@@ -1284,8 +1286,8 @@ static int alter_cmd(rl_exec *x, const char *table, const PgQuery__AlterTableCmd
             return -1;
         if (cs.serial || cs.identity) /* its sequence and each row's value: not yet */
             return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cs.location,
-                                 "ADD COLUMN of a %s column is not supported by RockLake",
-                                 cs.serial ? "serial" : "identity");
+                                 "ADD COLUMN of %s column is not supported by RockLake",
+                                 cs.serial ? "a serial" : "an identity");
         if (shape_find(ns, cs.name) >= 0) {
             if (cmd->missing_ok)
                 return notice(x, RL_SQLSTATE_DUPLICATE_COLUMN,

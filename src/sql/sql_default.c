@@ -147,7 +147,7 @@ static int analyse(rl_exec *x, const char *column, uint32_t oid, const PgQuery__
     const PgQuery__Node *again;
     rl_check_text tx2;
     bool null2;
-    int rc = rl_stored_expr_parse(x, (const char *)tx->plain.data, &p, &again);
+    int rc = rl_check_parse_text(x, (const char *)tx->plain.data, &p, &again);
     if (rc == 0) {
         const rl_parsed *prev = rl_parsed_activate(p);
         rc = rl_default_deparse(x, again, column, oid, &tx2, &null2);
@@ -202,7 +202,7 @@ int rl_default_fill_value(rl_exec *x, const char *column, uint32_t oid, const Pg
     }
     rl_parsed *p = NULL;
     const PgQuery__Node *e;
-    int rc = rl_stored_expr_parse(x, (const char *)tx.plain.data, &p, &e);
+    int rc = rl_check_parse_text(x, (const char *)tx.plain.data, &p, &e);
     if (rc == 0) {
         rl_defaults d = {.any = true};
         d.parsed[0] = p;

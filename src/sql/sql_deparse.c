@@ -1,8 +1,9 @@
 /*
- * sql_deparse.c — a CHECK constraint's or a column DEFAULT's expression
- * analysed as PostgreSQL's parser analyses it, and printed as its
- * ruleutils.c prints the result (pg_get_constraintdef: `CHECK ((a > 0))`,
- * pretty `CHECK (a > 0)`; pg_get_expr of a default: `(2 + 3)`).
+ * sql_deparse.c — a CHECK constraint's expression, a column DEFAULT, or an
+ * index's expression or predicate, analysed as PostgreSQL's parser analyses
+ * it, and printed as its ruleutils.c prints the result
+ * (pg_get_constraintdef, pg_get_indexdef, pg_get_expr): `CHECK ((a > 0))`,
+ * pretty `CHECK (a > 0)`; a default `(2 + 3)`.
  *
  * Owns: the typed tree of one CHECK expression (dn): column references
  * against the table's columns, constants typed as the grammar types them,
@@ -14,7 +15,12 @@
  * subquery, 42803 aggregate, 42P20 window, 0A000 set-returning, 42703 /
  * 42P01 unknown names); and the two texts, plain and pretty, with the
  * columns the expression uses in order of appearance (conkey) and the one
- * column PostgreSQL names a constraint after. A DEFAULT refers to no
+ * column PostgreSQL names a constraint after; for an index, the
+ * expression's type, whether it is a bare column or prints as a call, and
+ * 42P17 for a function, operator or cast that is not IMMUTABLE
+ * (contain_mutable_functions over the types a lake stores); a stored text
+ * parsed back (rl_check_parse_text) and required to print the same again
+ * (rl_deparse_reads_back). A DEFAULT refers to no
  * column (0A000) and is coerced to its column's type by assignment (an
  * implicit cast pg_get_expr hides; 42804 where none exists).
  *
@@ -35,6 +41,7 @@
 #include "sql/sql_func.h"
 #include "sql/sql_parse.h"
 #include "sql/sql_pgcatalog.h"
+#include "sql/sql_scan.h"
 #include "sql/sql_value.h"
 
 typedef enum dn_kind {
@@ -65,6 +72,7 @@ typedef struct dn {
     bool flag;     /* const: NULL; saop: ANY; case: has ELSE */
     bool func;     /* cast: a FuncExpr (simple in any context) */
     bool implicit; /* cast: a DEFAULT's coercion to its column, never printed */
+    char vol;      /* func: its volatility ('i', 's', 'v') */
     struct dn **a;
     size_t n;
     struct dn *carg; /* CASE's test value */
@@ -80,21 +88,35 @@ typedef struct dctx {
     rl_arena *arena;
     int16_t conkey[RL_MAX_COLUMNS];
     size_t nconkey;
-    bool is_default;  /* a column DEFAULT, not a CHECK */
+    rl_deparse_kind kind;
     bool is_volatile; /* a volatile function was called */
 } dctx;
+
+/* What the expression is, as PostgreSQL's messages name it: plural
+ * (aggregates, windows, set-returning functions) and singular (subquery). */
+static const char *kind_plural(const dctx *c)
+{
+    return c->kind == RL_DEPARSE_INDEX_EXPR   ? "index expressions"
+           : c->kind == RL_DEPARSE_INDEX_PRED ? "index predicates"
+           : c->kind == RL_DEPARSE_DEFAULT    ? "DEFAULT expressions"
+                                              : "check constraints";
+}
+static const char *kind_singular(const dctx *c)
+{
+    return c->kind == RL_DEPARSE_INDEX_EXPR   ? "index expression"
+           : c->kind == RL_DEPARSE_INDEX_PRED ? "index predicate"
+           : c->kind == RL_DEPARSE_DEFAULT    ? "DEFAULT expression"
+                                              : "check constraint";
+}
 
 static int unsupported(dctx *c, const char *what, int loc)
 {
     return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
-                         "%s in a %s is not supported by RockLake", what,
-                         c->is_default ? "DEFAULT expression" : "CHECK constraint");
-}
-
-/* How PostgreSQL's errors name the expression's place (ParseExprKind). */
-static const char *kind_plural(const dctx *c)
-{
-    return c->is_default ? "DEFAULT expressions" : "check constraints";
+                         "%s in %s is not supported by RockLake", what,
+                         c->kind == RL_DEPARSE_CHECK        ? "a CHECK constraint"
+                         : c->kind == RL_DEPARSE_INDEX_EXPR ? "an index expression"
+                         : c->kind == RL_DEPARSE_INDEX_PRED ? "an index predicate"
+                                                            : "a DEFAULT expression");
 }
 
 static dn *node(dctx *c, dn_kind k, uint32_t type, size_t n)
@@ -367,7 +389,7 @@ static dn *bool_node(dctx *c, dn_kind k, dn *l, dn *r)
 static dn *column(dctx *c, const PgQuery__ColumnRef *cr)
 {
     const char *name = NULL;
-    if (c->is_default) {
+    if (c->kind == RL_DEPARSE_DEFAULT) {
         rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cr->location,
                       "cannot use column reference in DEFAULT expression");
         return NULL;
@@ -669,8 +691,7 @@ static int not_in_check(dctx *c, const PgQuery__FuncCall *f)
                              "aggregate functions are not allowed in %s", kind_plural(c));
     if (rl_expr_is_srf(f))
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
-                             "set-returning functions are not allowed in %s",
-                             kind_plural(c));
+                             "set-returning functions are not allowed in %s", kind_plural(c));
     return 0;
 }
 
@@ -723,6 +744,7 @@ static dn *funccall(dctx *c, const PgQuery__FuncCall *f)
         return unsupported(c, "a polymorphic function", f->location), NULL;
     c->is_volatile |= fn->volatility == 'v';
     d->type = fn->rettype;
+    d->vol = fn->volatility;
     return d;
 }
 
@@ -888,8 +910,7 @@ static dn *analyse(dctx *c, const PgQuery__Node *n)
         return NULL;
     case PG_QUERY__NODE__NODE_SUB_LINK:
         rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, n->sub_link->location,
-                      "cannot use subquery in %s",
-                      c->is_default ? "DEFAULT expression" : "check constraint");
+                      "cannot use subquery in %s", kind_singular(c));
         return NULL;
     default:
         return unsupported(c, "this kind of expression", rl_node_location(n)), NULL;
@@ -1180,9 +1201,147 @@ static int print_both(rl_exec *x, const dn *d, rl_check_text *out)
     return 0;
 }
 
-int rl_check_deparse(rl_exec *x, const PgQuery__Node *expr, const rl_rowset *shape, size_t ncols,
-                     const char *table, const char *rename_from, const char *rename_to,
-                     rl_check_text *out)
+/* ------------------------------------------------- stored texts */
+
+/* "SELECT <text>" parsed; its expression at *expr (valid while held). */
+int rl_check_parse_text(rl_exec *x, const char *text, rl_parsed **out,
+                        const PgQuery__Node **expr)
+{
+    rl_buf q;
+    rl_buf_init(&q, 0);
+    rl_buf_printf(&q, "SELECT %s", text);
+    rl_buf_put_u8(&q, 0);
+    if (q.failed) {
+        rl_buf_free(&q);
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    }
+    int rc = rl_parse(x, (const char *)q.data, out);
+    rl_buf_free(&q);
+    if (rc < 0)
+        return -1;
+    const PgQuery__ParseResult *t = rl_parsed_tree(*out);
+    const PgQuery__SelectStmt *s =
+        t && t->n_stmts == 1 && t->stmts[0]->stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT
+            ? t->stmts[0]->stmt->select_stmt
+            : NULL;
+    if (!s || s->n_target_list != 1 || s->n_from_clause ||
+        s->target_list[0]->node_case != PG_QUERY__NODE__NODE_RES_TARGET) {
+        rl_parsed_release(*out);
+        *out = NULL;
+        return rl_exec_error(x, RL_SQLSTATE_DATA_CORRUPTED, -1,
+                             "a stored expression does not parse as one");
+    }
+    *expr = s->target_list[0]->res_target->val;
+    return 0;
+}
+
+/* The table's shape: its columns (ctid after them). */
+rl_rowset *rl_check_table_shape(rl_exec *x, const rl_relation *rel, size_t *ncols)
+{
+    rl_rowset *rs = rl_relation_shape(x, rel, rel->name);
+    if (!rs)
+        return NULL;
+    size_t n = rs->ncols;
+    while (n > 0 && rs->cols[n - 1].attnum == RL_CTID_ATTNUM)
+        n--;
+    *ncols = n;
+    return rs;
+}
+
+/* The stored text must read back as itself (sql_deparse.c's invariant):
+ * renames and DROP COLUMN analyse it again and store what they print, and
+ * pg_constraint shows it. A text that would print differently is refused
+ * (0A000) rather than kept. 0 or -1. */
+int rl_deparse_reads_back(rl_exec *x, const rl_check_text *tx, const rl_rowset *shape,
+                          size_t ncols, const char *table, rl_deparse_kind kind)
+{
+    rl_parsed *p = NULL;
+    const PgQuery__Node *expr;
+    if (rl_check_parse_text(x, (const char *)tx->plain.data, &p, &expr) < 0)
+        return -1;
+    rl_check_text again;
+    const rl_parsed *prev = rl_parsed_activate(p);
+    int rc = rl_deparse_expr(x, expr, shape, ncols, table, NULL, NULL, kind, &again);
+    rl_parsed_activate(prev);
+    rl_parsed_release(p);
+    if (rc < 0)
+        return -1;
+    bool same = again.plain.len == tx->plain.len && again.pretty.len == tx->pretty.len &&
+                !memcmp(again.plain.data, tx->plain.data, tx->plain.len) &&
+                !memcmp(again.pretty.data, tx->pretty.data, tx->pretty.len);
+    rl_check_text_free(&again);
+    if (same)
+        return 0;
+    return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                         "this %s's form is not supported by RockLake: its text "
+                         "%s does not read back the same",
+                         kind == RL_DEPARSE_CHECK ? "CHECK expression"
+                         : kind == RL_DEPARSE_INDEX_EXPR ? "index expression"
+                                                         : "index predicate",
+                         (const char *)tx->plain.data);
+}
+
+/* ------------------------------------------------------- mutability */
+
+static bool stable_io(uint32_t t, bool output)
+{
+    return t == RL_OID_DATE || t == RL_OID_TIMESTAMP || t == RL_OID_TIMESTAMPTZ ||
+           t == RL_OID_INTERVAL || (!output && (t == RL_OID_TIME || t == RL_OID_TIMETZ));
+}
+
+/* Does the cast from s to t call a function that is not IMMUTABLE? The
+ * conversions to and from timestamptz read the session's zone; a cast
+ * through text (CoerceViaIO) calls s's output and t's input, which for
+ * the date/time types read DateStyle / IntervalStyle. (pg_cast and
+ * pg_type's typinput / typoutput of PostgreSQL 15.) */
+static bool cast_mutable(uint32_t s, uint32_t t)
+{
+    bool tz = s == RL_OID_TIMESTAMPTZ || t == RL_OID_TIMESTAMPTZ;
+    if (tz && (is_datetime(s) || s == RL_OID_TIME) && (is_datetime(t) || t == RL_OID_TIME ||
+                                                        t == RL_OID_TIMETZ))
+        return true;
+    if (s == RL_OID_TIME && t == RL_OID_TIMETZ)
+        return true;
+    bool s_text = s == RL_OID_TEXT || s == RL_OID_VARCHAR || s == OID_BPCHAR;
+    bool t_text = t == RL_OID_TEXT || t == RL_OID_VARCHAR || t == OID_BPCHAR;
+    return (t_text && stable_io(s, true)) || (s_text && stable_io(t, false));
+}
+
+/* contain_mutable_functions over the analysed tree: a function, operator
+ * or cast that is not IMMUTABLE, or CURRENT_DATE and its kin. */
+static bool mutable_node(const dn *d)
+{
+    switch (d->k) {
+    case DN_FUNC:
+        if (d->vol != 'i')
+            return true;
+        break;
+    case DN_SVF: return true;
+    case DN_CAST:
+        if (cast_mutable(d->a[0]->type, d->type))
+            return true;
+        break;
+    case DN_OP:
+    case DN_DISTINCT: {
+        uint32_t l = d->a[0]->type, r = d->a[1]->type;
+        bool tz = l == RL_OID_TIMESTAMPTZ || r == RL_OID_TIMESTAMPTZ;
+        if (tz && l != r) /* across date/time types, or timestamptz +- interval */
+            return true;
+        break;
+    }
+    default: break;
+    }
+    for (size_t i = 0; i < d->n; i++)
+        if (d->a[i] && mutable_node(d->a[i]))
+            return true;
+    return false;
+}
+
+/* ------------------------------------------------------------- entry */
+
+int rl_deparse_expr(rl_exec *x, const PgQuery__Node *expr, const rl_rowset *shape, size_t ncols,
+                    const char *table, const char *rename_from, const char *rename_to,
+                    rl_deparse_kind kind, rl_check_text *out)
 {
     memset(out, 0, sizeof *out);
     rl_buf_init(&out->plain, 0);
@@ -1195,14 +1354,25 @@ int rl_check_deparse(rl_exec *x, const PgQuery__Node *expr, const rl_rowset *sha
     rl_binding b = {.rs = typing, .row = 0};
     rl_expr_ctx ec = {.x = x, .b = &b, .arena = &arena, .typing = true};
     dctx c = {.x = x, .ec = &ec, .shape = shape, .ncols = ncols, .table = table,
-              .rename_from = rename_from, .rename_to = rename_to, .arena = &arena};
-    dn *d = to_bool(&c, analyse(&c, expr), "CHECK", rl_node_location(expr));
+              .rename_from = rename_from, .rename_to = rename_to, .arena = &arena,
+              .kind = kind};
+    dn *d = analyse(&c, expr);
+    if (kind != RL_DEPARSE_INDEX_EXPR)
+        d = to_bool(&c, d, kind == RL_DEPARSE_CHECK ? "CHECK" : "WHERE", rl_node_location(expr));
     int rc = d ? print_both(x, d, out) : -1;
     if (rc == 0) {
         memcpy(out->conkey, c.conkey, sizeof c.conkey);
         out->nconkey = c.nconkey;
         if (c.nconkey == 1)
             rl_str_copy(out->column, sizeof out->column, shape->cols[c.conkey[0] - 1].name);
+        out->type = d->type;
+        out->typmod = d->typmod;
+        out->mutable_ = mutable_node(d);
+        out->var = d->k == DN_VAR;
+        /* ruleutils' looks_like_function: printed as a call */
+        out->function_like = d->k == DN_FUNC || d->k == DN_COALESCE;
+        out->true_const = d->k == DN_CONST && d->type == RL_OID_BOOL && !d->flag &&
+                          (!strcmp(d->s, "true") || !strcmp(d->s, "t"));
     }
     rl_arena_free(&arena);
     rl_rowset_free(typing);
@@ -1254,7 +1424,8 @@ int rl_default_deparse(rl_exec *x, const PgQuery__Node *expr, const char *column
     rl_arena arena;
     memset(&arena, 0, sizeof arena);
     rl_expr_ctx ec = {.x = x, .arena = &arena, .typing = true};
-    dctx c = {.x = x, .ec = &ec, .table = "", .arena = &arena, .is_default = true};
+    dctx c = {.x = x, .ec = &ec, .table = "", .arena = &arena,
+              .kind = RL_DEPARSE_DEFAULT};
     dn *d = to_column(&c, analyse(&c, expr), column, oid, rl_node_location(expr));
     int rc = d ? 0 : -1;
     if (d && d->k == DN_CONST && d->flag)
@@ -1266,6 +1437,14 @@ int rl_default_deparse(rl_exec *x, const PgQuery__Node *expr, const char *column
     if (rc < 0)
         rl_check_text_free(out);
     return rc;
+}
+
+int rl_check_deparse(rl_exec *x, const PgQuery__Node *expr, const rl_rowset *shape, size_t ncols,
+                     const char *table, const char *rename_from, const char *rename_to,
+                     rl_check_text *out)
+{
+    return rl_deparse_expr(x, expr, shape, ncols, table, rename_from, rename_to,
+                           RL_DEPARSE_CHECK, out);
 }
 
 void rl_check_text_free(rl_check_text *t)

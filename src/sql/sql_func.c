@@ -995,6 +995,21 @@ static int fn_description(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, 
  * literal, which PostgreSQL's pg_node_tree input refuses (0A000). */
 static int fn_get_expr(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
+    if (a[0].oid == RL_OID_PG_NODE_TREE && a[0].d.v.s.len >= 17 &&
+        !memcmp(a[0].d.v.s.p, "{ROCKLAKE_INDPRED", 17)) { /* a lake index's indpred */
+        char *tree = strndup((const char *)a[0].d.v.s.p, a[0].d.v.s.len);
+        char *buf = tree ? malloc(RL_INDEXDEF_MAX) : NULL;
+        int r = buf ? rl_pgcatalog_index_expr(c->x, tree, n == 3 && a[2].d.v.b, buf,
+                                              RL_INDEXDEF_MAX)
+                    : rl_exec_error(c->x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+        if (r == 0)
+            rl_val_null(out, RL_OID_TEXT);
+        if (r == 1)
+            r = put_text(c, out, RL_OID_TEXT, buf) < 0 ? -1 : 0;
+        free(tree);
+        free(buf);
+        return r;
+    }
     bool pretty = n == 3 && a[2].d.v.b;
     size_t len = a[0].d.v.s.len;
     char *plain = malloc(len + 1);
@@ -1023,17 +1038,18 @@ static int fn_get_triggerdef(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *ou
 
 static int fn_get_indexdef(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
-    char buf[512];
+    char *buf = malloc(RL_INDEXDEF_MAX);
+    if (!buf)
+        return rl_exec_error(c->x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     bool pretty = n == 3 && a[2].d.v.b;
     int col = n == 3 ? (int)a[1].d.v.i : 0;
-    int r = rl_pgcatalog_indexdef(c->x, oid_arg(&a[0]), col, pretty, buf, sizeof buf);
-    if (r < 0)
-        return -1;
-    if (r == 0) {
+    int r = rl_pgcatalog_indexdef(c->x, oid_arg(&a[0]), col, pretty, buf, RL_INDEXDEF_MAX);
+    if (r == 0)
         rl_val_null(out, RL_OID_TEXT);
-        return 0;
-    }
-    return put_text(c, out, RL_OID_TEXT, buf);
+    if (r == 1)
+        r = put_text(c, out, RL_OID_TEXT, buf) < 0 ? -1 : 0;
+    free(buf);
+    return r < 0 ? -1 : 0;
 }
 
 static int fn_get_constraintdef(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)

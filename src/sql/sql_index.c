@@ -18,13 +18,19 @@
  * pg_indexes, pg_get_indexdef, psql's \d), which sql_pgcatalog.c builds from
  * the definitions. A UNIQUE index (btree, NULLS [NOT] DISTINCT) is also a
  * constraint: the catalog keeps its entries and checks every row write
- * against them (rows.c); expression, partial and INCLUDE indexes are
- * refused (0A000: their deparse and upkeep are not built; btree,
- * hash, brin and spgist are kept; gist and gin have no operator class for
- * a lake column's type, 42704 as on PostgreSQL).
+ * against them (rows.c). Expression, partial and INCLUDE indexes keep
+ * pg_get_indexdef's texts of each expression and of the predicate
+ * (analysed and printed by sql_deparse.c, an expression column wrapped in
+ * parentheses unless it prints as a call; "(col)" is the column itself;
+ * WHERE true is no predicate), rewritten when a column is renamed; a UNIQUE
+ * index over an expression or with a predicate is refused (0A000: its
+ * entries would need the SQL layer's evaluation at every row write).
+ * btree, hash, brin and spgist are kept; gist and gin have no operator
+ * class for a lake column's type, 42704 as on PostgreSQL.
  *
- * Invariants: an index names 1..RL_INDEX_MAX_KEYS columns of its table, by
- * name, in the table's schema; a schema's index and table names never
+ * Invariants: an index names 1..RL_INDEX_MAX_KEYS key and INCLUDE columns
+ * of its table, by name (an expression's by its index column's name), in
+ * the table's schema; a stored text reads back as itself; a schema's index and table names never
  * overlap (the catalog checks both at create and rename); tags are "CREATE
  * INDEX", "DROP INDEX", "ALTER INDEX".
  */
@@ -33,7 +39,9 @@
 #include <string.h>
 
 #include "base/utf8.h"
+#include "sql/sql_check.h"
 #include "sql/sql_exec.h"
+#include "sql/sql_expr.h"
 #include "sql/sql_parse.h"
 #include "sql/sql_pgcatalog.h"
 #include "sql/sql_relation.h"
@@ -86,7 +94,7 @@ static int choose_name(rl_exec *x, rl_txn *txn, const char *schema, const rl_ind
     char names[RL_INDEX_MAX_KEYS][NAMEDATALEN], cols[NAMEDATALEN] = "";
     rl_index_column_names(d, names);
     size_t len = 0;
-    for (size_t i = 0; i < d->ncols && len < NAMEDATALEN - 1; i++) {
+    for (size_t i = 0; i < d->ncols + d->ninclude && len < NAMEDATALEN - 1; i++) {
         if (len)
             cols[len++] = '_';
         size_t n = strlen(names[i]);
@@ -125,66 +133,233 @@ static const access_method methods[] = {
     {"brin", RL_INDEX_BRIN, false, true},  {"spgist", RL_INDEX_SPGIST, false, false},
     {"gist", -1, false, true},             {"gin", -1, false, true}};
 
-/* The index's key columns from the statement into d: plain columns of the
- * table, each with the method's operator class for its type, and ASC/DESC
- * and NULLS FIRST/LAST where the method orders. */
-static int key_columns(rl_exec *x, const PgQuery__IndexStmt *st, const rl_relation *rel,
-                       const access_method *am, rl_index_def *d)
+/* Expression `expr` of an index on rel (an expression column's or the
+ * predicate's) analysed and printed as pg_get_indexdef prints it; a
+ * column renamed from rename_from (NULL: none) is found by its new name.
+ * 0 with *tx set (free it), or -1. */
+static int index_expr(rl_exec *x, const rl_relation *rel, const PgQuery__Node *expr,
+                      rl_deparse_kind kind, const char *rename_from, const char *rename_to,
+                      rl_check_text *tx)
 {
-    if (st->n_index_params > RL_INDEX_MAX_KEYS)
-        return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1,
-                             "cannot use more than %d columns in an index", RL_INDEX_MAX_KEYS);
+    size_t ncols;
+    rl_rowset *shape = rl_check_table_shape(x, rel, &ncols);
+    if (!shape)
+        return -1;
+    int rc = rl_deparse_expr(x, expr, shape, ncols, rel->name, rename_from, rename_to, kind, tx);
+    if (rc == 0 && rl_deparse_reads_back(x, tx, shape, ncols, rel->name, kind) < 0) {
+        rl_check_text_free(tx);
+        rc = -1;
+    }
+    rl_rowset_free(shape);
+    return rc;
+}
+
+/* tx's texts into d: an expression column's in parentheses unless it
+ * prints as a call (pg_get_indexdef's rule), the predicate's as they are. */
+static int keep_texts(rl_exec *x, rl_index_def *d, const rl_check_text *tx, bool column)
+{
+    const char *plain = (const char *)tx->plain.data, *pretty = (const char *)tx->pretty.data;
+    bool wrap = column && !tx->function_like;
+    size_t lp = strlen(plain) + 3, lq = strlen(pretty) + 3;
+    char *p = malloc(lp), *q = malloc(lq);
+    bool ok = p && q;
+    if (ok) {
+        snprintf(p, lp, wrap ? "(%s)" : "%s", plain);
+        snprintf(q, lq, wrap ? "(%s)" : "%s", pretty);
+        ok = rl_index_def_add_text(d, p, q);
+    }
+    free(p);
+    free(q);
+    if (!p || !q)
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    if (!ok)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "RockLake keeps at most %d bytes of an index's expressions and "
+                             "predicate",
+                             RL_INDEX_TEXT_MAX / 2);
+    return 0;
+}
+
+/* 42704 unless type `oid` has an operator class of the method. */
+static int has_opclass(rl_exec *x, uint32_t oid, const access_method *am)
+{
+    if (rl_pgcatalog_opclass(oid, am->method))
+        return 0;
+    char type[128];
+    rl_pgcatalog_format_type(x, oid, -1, type, sizeof type);
+    rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
+                  "data type %s has no default operator class for access method \"%s\"", type,
+                  am->name);
+    rl_error_hint(x->err, "You must specify an operator class for the index or define a "
+                          "default operator class for the data type.");
+    return -1;
+}
+
+/* A column of the table by name (attnum > 0), or NULL. */
+static const rl_colmeta *table_column(const rl_rowset *shape, const char *name)
+{
+    for (size_t c = 0; c < shape->ncols; c++)
+        if (shape->cols[c].attnum > 0 && strcmp(shape->cols[c].name, name) == 0)
+            return &shape->cols[c];
+    return NULL;
+}
+
+/* An index's expressions analysed before anything else is checked, as
+ * transformIndexStmt does (the predicate first, then each key expression):
+ * their errors come first. */
+typedef struct index_exprs {
+    rl_check_text pred, col[RL_INDEX_MAX_KEYS];
+    bool has_pred, has[RL_INDEX_MAX_KEYS];
+} index_exprs;
+
+static void index_exprs_free(index_exprs *ix)
+{
+    if (!ix)
+        return;
+    if (ix->has_pred)
+        rl_check_text_free(&ix->pred);
+    for (size_t i = 0; i < RL_INDEX_MAX_KEYS; i++)
+        if (ix->has[i])
+            rl_check_text_free(&ix->col[i]);
+    free(ix);
+}
+
+/* The 42P17 of an index's expression or predicate that is not IMMUTABLE. */
+static int not_immutable(rl_exec *x, const char *what)
+{
+    return rl_exec_error(x, RL_SQLSTATE_INVALID_OBJECT_DEFINITION, -1,
+                         "functions in index %s must be marked IMMUTABLE", what);
+}
+
+static int analyse_exprs(rl_exec *x, const PgQuery__IndexStmt *st, const rl_relation *rel,
+                         index_exprs *ix)
+{
+    if (st->where_clause) {
+        if (index_expr(x, rel, st->where_clause, RL_DEPARSE_INDEX_PRED, NULL, NULL, &ix->pred) < 0)
+            return -1;
+        ix->has_pred = true;
+    }
+    for (size_t i = 0; i < st->n_index_params && i < RL_INDEX_MAX_KEYS; i++) {
+        const PgQuery__IndexElem *e = st->index_params[i]->index_elem;
+        if (!e || !e->expr)
+            continue;
+        if (index_expr(x, rel, e->expr, RL_DEPARSE_INDEX_EXPR, NULL, NULL, &ix->col[i]) < 0)
+            return -1;
+        ix->has[i] = true;
+    }
+    return 0;
+}
+
+/* Key column from index element e (tx: its analysed expression, or NULL)
+ * into d: an expression (one that is a bare column, "(col)", is that
+ * column, as in PostgreSQL), or a column of the table; either with the
+ * method's operator class. */
+static int key_column(rl_exec *x, const PgQuery__IndexElem *e, const rl_check_text *tx,
+                      const rl_rowset *shape, const access_method *am, rl_index_def *d)
+{
+    const char *name = e->name;
+    uint8_t expr = 0;
+    uint32_t oid = 0;
+    if (tx && tx->var) {
+        name = tx->column;
+    } else if (tx) {
+        expr = RL_INDEX_COL_EXPR;
+        oid = tx->type;
+        char fig[NAMEDATALEN];
+        rl_expr_default_name(e->expr, fig, sizeof fig);
+        snprintf(d->cols[d->ncols], NAMEDATALEN, "%s", strcmp(fig, "?column?") == 0 ? "expr" : fig);
+        if (tx->mutable_)
+            return not_immutable(x, "expression");
+    }
+    if (!expr) {
+        const rl_colmeta *m = table_column(shape, name);
+        if (!m)
+            return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
+                                 "column \"%s\" does not exist", name);
+        oid = m->oid;
+        snprintf(d->cols[d->ncols], NAMEDATALEN, "%s", name);
+    }
+    if (has_opclass(x, oid, am) < 0)
+        return -1;
+    if (expr) {
+        d->expr_type[d->ncols] = oid;
+        d->expr_typmod[d->ncols] = tx->typmod;
+        if (keep_texts(x, d, tx, true) < 0)
+            return -1;
+    }
+    bool desc = e->ordering == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
+    bool nulls_set = e->nulls_ordering != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_DEFAULT;
+    if (!am->orders && (e->ordering != PG_QUERY__SORT_BY_DIR__SORTBY_DEFAULT || nulls_set))
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             nulls_set ? "access method \"%s\" does not support NULLS "
+                                         "FIRST/LAST options"
+                                       : "access method \"%s\" does not support ASC/DESC "
+                                         "options",
+                             am->name);
+    bool nulls_first = nulls_set ? e->nulls_ordering == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST
+                                 : desc; /* DESC puts NULLs first by default */
+    d->opts[d->ncols++] = (uint8_t)(expr | (desc ? RL_INDEX_COL_DESC : 0) |
+                                    (nulls_first ? RL_INDEX_COL_NULLS_FIRST : 0));
+    return 0;
+}
+
+/* INCLUDE column e into d (after the key columns): a plain column of the
+ * table, without ordering, collation or operator class (ComputeIndexAttrs'
+ * 0A000s). */
+static int include_column(rl_exec *x, const PgQuery__IndexElem *e, const rl_rowset *shape,
+                          rl_index_def *d)
+{
+    const char *no = !e ? "expressions are not supported in included columns"
+                     : e->expr ? "expressions are not supported in included columns"
+                     : e->n_collation ? "including column does not support a collation"
+                     : e->n_opclass ? "including column does not support an operator class"
+                     : e->ordering != PG_QUERY__SORT_BY_DIR__SORTBY_DEFAULT
+                         ? "including column does not support ASC/DESC options"
+                     : e->nulls_ordering != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_DEFAULT
+                         ? "including column does not support NULLS FIRST/LAST options"
+                         : NULL;
+    if (no) /* an expression is 0A000, the options 42P17 */
+        return rl_exec_error(x,
+                             !e || e->expr ? RL_SQLSTATE_FEATURE_NOT_SUPPORTED
+                                           : RL_SQLSTATE_INVALID_OBJECT_DEFINITION,
+                             -1, "%s", no);
+    if (!table_column(shape, e->name))
+        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1, "column \"%s\" does not exist",
+                             e->name);
+    snprintf(d->cols[d->ncols + d->ninclude++], NAMEDATALEN, "%s", e->name);
+    return 0;
+}
+
+/* The index's key columns from the statement into d, then its INCLUDE
+ * columns. */
+static int key_columns(rl_exec *x, const PgQuery__IndexStmt *st, const rl_relation *rel,
+                       const access_method *am, const index_exprs *ix, rl_index_def *d)
+{
     rl_rowset *shape = rl_relation_shape(x, rel, rel->name);
     if (!shape)
         return -1;
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < st->n_index_params; i++) {
         const PgQuery__IndexElem *e = st->index_params[i]->index_elem;
-        if (!e || !e->name || e->expr || e->collation || e->n_opclass || e->n_opclassopts) {
+        if (!e || (!e->name && !e->expr) || e->n_collation || e->n_opclass || e->n_opclassopts)
             rc = rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                               "RockLake supports indexes on plain columns only (no "
-                               "expressions, collations or operator classes)");
-            break;
-        }
-        const rl_colmeta *m = NULL;
-        for (size_t c = 0; c < shape->ncols && !m; c++)
-            if (shape->cols[c].attnum > 0 && strcmp(shape->cols[c].name, e->name) == 0)
-                m = &shape->cols[c];
-        if (!m) {
-            rc = rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
-                               "column \"%s\" does not exist", e->name);
-            break;
-        }
-        if (!rl_pgcatalog_opclass(m->oid, am->method)) {
-            char type[128];
-            rl_pgcatalog_format_type(x, m->oid, -1, type, sizeof type);
-            rc = rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
-                               "data type %s has no default operator class for access method "
-                               "\"%s\"",
-                               type, am->name);
-            rl_error_hint(x->err, "You must specify an operator class for the index or define a "
-                                  "default operator class for the data type.");
-            break;
-        }
-        bool desc = e->ordering == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
-        bool nulls_set = e->nulls_ordering != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_DEFAULT;
-        if (!am->orders && (e->ordering != PG_QUERY__SORT_BY_DIR__SORTBY_DEFAULT || nulls_set)) {
-            rc = rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                               nulls_set ? "access method \"%s\" does not support NULLS "
-                                           "FIRST/LAST options"
-                                         : "access method \"%s\" does not support ASC/DESC "
-                                           "options",
-                               am->name);
-            break;
-        }
-        bool nulls_first = nulls_set ? e->nulls_ordering == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST
-                                     : desc; /* DESC puts NULLs first by default */
-        snprintf(d->cols[d->ncols], NAMEDATALEN, "%s", e->name);
-        d->opts[d->ncols++] = (uint8_t)((desc ? RL_INDEX_COL_DESC : 0) |
-                                        (nulls_first ? RL_INDEX_COL_NULLS_FIRST : 0));
+                               "RockLake does not support collations or operator classes in "
+                               "an index");
+        else
+            rc = key_column(x, e, ix->has[i] ? &ix->col[i] : NULL, shape, am, d);
     }
+    for (size_t i = 0; rc == 0 && i < st->n_index_including_params; i++)
+        rc = include_column(x, st->index_including_params[i]->index_elem, shape, d);
     rl_rowset_free(shape);
     return rc;
+}
+
+static bool has_expression(const rl_index_def *d)
+{
+    for (size_t i = 0; i < d->ncols; i++)
+        if (d->opts[i] & RL_INDEX_COL_EXPR)
+            return true;
+    return false;
 }
 
 /* The index's table: a stored table (a system catalog is 42501 as on
@@ -232,25 +407,49 @@ int rl_ddl_create_index(rl_exec *x, const PgQuery__IndexStmt *st)
     if (st->primary || st->isconstraint)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                              "RockLake does not support index-backed constraints here");
-    if (st->where_clause || st->n_index_including_params)
-        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                             "RockLake does not support partial indexes or INCLUDE columns");
     if (st->table_space && st->table_space[0])
         return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
                              "tablespace \"%s\" does not exist", st->table_space);
     rl_index_def *d = calloc(1, sizeof *d);
-    if (!d)
+    index_exprs *ix = calloc(1, sizeof *ix);
+    if (!d || !ix) {
+        free(d);
+        free(ix);
         return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    }
     snprintf(d->table, sizeof d->table, "%s", rel.name);
     rl_txn *txn = NULL;
-    const access_method *am = find_method(x, st);
-    int rc = am ? 0 : -1;
+    int rc = analyse_exprs(x, st, &rel, ix);
+    const access_method *am = rc == 0 ? find_method(x, st) : NULL;
+    if (rc == 0 && !am)
+        rc = -1;
+    if (rc == 0 && st->n_index_params + st->n_index_including_params > RL_INDEX_MAX_KEYS)
+        rc = rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1,
+                           "cannot use more than %d columns in an index", RL_INDEX_MAX_KEYS);
     /* as DefineIndex: the method's abilities before the columns */
-    if (am && st->unique && strcmp(am->name, "btree") != 0)
+    if (rc == 0 && st->unique && strcmp(am->name, "btree") != 0)
         rc = rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                            "access method \"%s\" does not support unique indexes", am->name);
+    /* hash and brin keep no INCLUDE columns (amcaninclude) */
+    if (rc == 0 && st->n_index_including_params &&
+        (am->method == RL_INDEX_HASH || am->method == RL_INDEX_BRIN))
+        rc = rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                           "access method \"%s\" does not support included columns", am->name);
+    /* WHERE true is no predicate (PostgreSQL keeps none) */
+    bool has_pred = ix->has_pred && !ix->pred.true_const;
+    if (rc == 0 && has_pred && ix->pred.mutable_)
+        rc = not_immutable(x, "predicate");
     if (rc == 0)
-        rc = key_columns(x, st, &rel, am, d);
+        rc = key_columns(x, st, &rel, am, ix, d);
+    if (rc == 0 && has_pred) {
+        d->partial = true;
+        rc = keep_texts(x, d, &ix->pred, false);
+    }
+    index_exprs_free(ix);
+    if (rc == 0 && st->unique && (d->partial || has_expression(d)))
+        rc = rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                           "RockLake does not support UNIQUE indexes on expressions or with a "
+                           "WHERE predicate");
     d->method = am && am->method >= 0 ? (rl_index_method)am->method : RL_INDEX_BTREE;
     d->unique = st->unique;
     d->nulls_not_distinct = st->unique && st->nulls_not_distinct;
@@ -318,12 +517,64 @@ static int drop_index(rl_exec *x, rl_txn *txn, const char *schema, const char *n
     return rl_comment_table_changed(x, txn, schema, name, &gone);
 }
 
-static bool def_uses(const rl_index_def *d, const char *col)
+/* One stored text of d (an expression column's, col < d->ncols, or the
+ * predicate's) analysed again on table rel after ch, into nd: 1 kept, 0
+ * it used the dropped column (the index goes, as in PostgreSQL), -1. */
+static int redo_text(rl_exec *x, const rl_relation *rel, const rl_index_def *d, size_t col,
+                     const rl_table_change *ch, rl_index_def *nd)
 {
-    for (size_t i = 0; i < d->ncols; i++)
-        if (strcmp(d->cols[i], col) == 0)
-            return true;
-    return false;
+    bool column = col < d->ncols;
+    const char *text = column ? rl_index_def_expr(d, col, false) : rl_index_def_pred(d, false);
+    rl_parsed *p = NULL;
+    const PgQuery__Node *expr;
+    if (rl_check_parse_text(x, text, &p, &expr) < 0)
+        return -1;
+    rl_check_text tx;
+    rl_error keep = *x->err;
+    const rl_parsed *prev = rl_parsed_activate(p);
+    int rc = index_expr(x, rel, expr, column ? RL_DEPARSE_INDEX_EXPR : RL_DEPARSE_INDEX_PRED,
+                        ch->old_column, ch->new_column, &tx);
+    rl_parsed_activate(prev);
+    rl_parsed_release(p);
+    if (rc < 0 && ch->dropped_column && !strcmp(x->err->sqlstate, RL_SQLSTATE_UNDEFINED_COLUMN)) {
+        *x->err = keep;
+        return 0;
+    }
+    if (rc < 0)
+        return -1;
+    rc = keep_texts(x, nd, &tx, column);
+    rl_check_text_free(&tx);
+    return rc < 0 ? -1 : 1;
+}
+
+/* d's expressions and predicate analysed again after ch (a column renamed
+ * or dropped) on its table, now `table`: 1 d's texts rewritten, 0 one of
+ * them used the dropped column, -1 error. */
+static int redo_texts(rl_exec *x, const char *schema, const char *table, rl_index_def *d,
+                      const rl_table_change *ch)
+{
+    if (d->text_len == 0 || (!ch->old_column && !ch->dropped_column))
+        return 1;
+    rl_relation rel;
+    if (rl_relation_lookup(x, schema, table, &rel) < 0)
+        return -1;
+    rl_index_def *nd = malloc(sizeof *nd);
+    if (!nd)
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    *nd = *d;
+    nd->text_len = 0;
+    int rc = 1;
+    for (size_t i = 0; rc == 1 && i < d->ncols; i++)
+        if (d->opts[i] & RL_INDEX_COL_EXPR)
+            rc = redo_text(x, &rel, d, i, ch, nd);
+    if (rc == 1 && d->partial)
+        rc = redo_text(x, &rel, d, d->ncols, ch, nd);
+    if (rc == 1) {
+        memcpy(d->text, nd->text, nd->text_len);
+        d->text_len = nd->text_len;
+    }
+    free(nd);
+    return rc;
 }
 
 int rl_index_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
@@ -335,7 +586,17 @@ int rl_index_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const ch
         rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     for (size_t i = 0; rc == 0 && i < ti.n; i++) {
         rl_index_def *d = &ti.ix[i].def;
-        if (ch->dropped_table || (ch->dropped_column && def_uses(d, ch->dropped_column))) {
+        bool gone = ch->dropped_table ||
+                    (ch->dropped_column && rl_index_def_names_column(d, ch->dropped_column));
+        if (!gone) {
+            int kept = redo_texts(x, schema, ch->new_table ? ch->new_table : table, d, ch);
+            if (kept < 0) {
+                rc = -1;
+                break;
+            }
+            gone = kept == 0;
+        }
+        if (gone) {
             char what[NAMEDATALEN * 2 + 32];
             snprintf(what, sizeof what, "column %s of table %s", ch->dropped_column, table);
             if (ch->dropped_column && rl_fkey_index_dropping(x, txn, d, what, what, false) < 0)
@@ -346,8 +607,9 @@ int rl_index_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const ch
         }
         if (ch->new_table)
             snprintf(d->table, sizeof d->table, "%s", ch->new_table);
-        for (size_t c = 0; ch->old_column && c < d->ncols; c++)
-            if (strcmp(d->cols[c], ch->old_column) == 0)
+        for (size_t c = 0; ch->old_column && c < d->ncols + d->ninclude; c++)
+            if (!(c < d->ncols && (d->opts[c] & RL_INDEX_COL_EXPR)) &&
+                strcmp(d->cols[c], ch->old_column) == 0)
                 snprintf(d->cols[c], sizeof d->cols[c], "%s", ch->new_column);
         rc = rl_txn_replace_index(txn, schema, ti.ix[i].name, d, x->err);
     }
@@ -497,10 +759,10 @@ int rl_key_constraint_from(rl_exec *x, const PgQuery__Constraint *c, const char 
     bool pk = c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY;
     if (!pk && c->contype != PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE)
         return 0;
-    if (c->deferrable || c->initdeferred || c->n_including || (c->indexname && c->indexname[0]) ||
+    if (c->deferrable || c->initdeferred || (c->indexname && c->indexname[0]) ||
         (c->indexspace && c->indexspace[0]) || c->n_options || c->where_clause)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, c->location,
-                             "RockLake does not support DEFERRABLE, INCLUDE, USING INDEX or "
+                             "RockLake does not support DEFERRABLE, USING INDEX or "
                              "storage options of a key constraint");
     out->name = c->conname && c->conname[0] ? c->conname : NULL;
     out->primary = pk;
@@ -509,11 +771,13 @@ int rl_key_constraint_from(rl_exec *x, const PgQuery__Constraint *c, const char 
         out->cols[out->ncols++] = column;
         return 1;
     }
-    if (c->n_keys > RL_INDEX_MAX_KEYS)
+    if (c->n_keys + c->n_including > RL_INDEX_MAX_KEYS)
         return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, c->location,
                              "cannot use more than %d columns in an index", RL_INDEX_MAX_KEYS);
     for (size_t i = 0; i < c->n_keys; i++)
         out->cols[out->ncols++] = c->keys[i]->string->sval;
+    for (size_t i = 0; i < c->n_including; i++)
+        out->cols[out->ncols + out->ninclude++] = c->including[i]->string->sval;
     return 1;
 }
 
@@ -576,15 +840,16 @@ static int constraint_columns(rl_exec *x, const rl_relation *rel, const rl_key_c
     if (!shape)
         return -1;
     int rc = 0;
-    for (size_t i = 0; rc == 0 && i < k->ncols; i++) {
-        const rl_colmeta *m = NULL;
-        for (size_t c = 0; c < shape->ncols && !m; c++)
-            if (shape->cols[c].attnum > 0 && strcmp(shape->cols[c].name, k->cols[i]) == 0)
-                m = &shape->cols[c];
+    for (size_t i = 0; rc == 0 && i < k->ncols + k->ninclude; i++) {
+        const rl_colmeta *m = table_column(shape, k->cols[i]);
         if (!m) {
             rc = rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
                                "column \"%s\" named in key does not exist", k->cols[i]);
             break;
+        }
+        if (i >= k->ncols) { /* INCLUDE: no operator class */
+            snprintf(d->cols[d->ncols + d->ninclude++], NAMEDATALEN, "%s", k->cols[i]);
+            continue;
         }
         if (!rl_pgcatalog_opclass(m->oid, RL_INDEX_BTREE)) {
             char type[128];

@@ -1579,10 +1579,13 @@ static const index_ent *indexes_of(const gen_ctx *g, const table_ent *t)
     return t->nindexes ? &g->indexes[t->first_index] : NULL;
 }
 
-/* The table column (0-based) an index's key column `i` is, or -1 (a
- * column the table no longer has: not listed). */
+/* The table column (0-based) an index's key or INCLUDE column `i` is, -2
+ * for an expression (attnum 0), or -1 (a column the table no longer has:
+ * not listed). */
 static int index_column(const table_ent *t, const index_ent *e, size_t i)
 {
+    if (i < e->def.ncols && (e->def.opts[i] & RL_INDEX_COL_EXPR))
+        return -2;
     for (size_t c = 0; c < t->ncols; c++)
         if (strcmp(t->d->cols[c].name, e->def.cols[i]) == 0)
             return (int)c;
@@ -1782,7 +1785,7 @@ static int class_row(gen_ctx *g, const table_ent *t)
         const pg15_class i = {
             .oid = ix[k].oid, .nsoid = t->nsoid, .relowner = OWNER_OID, .relam = index_am(&ix[k]),
             .relfilenode = ix[k].oid, .relpersistence = 'p', .relkind = 'i',
-            .relnatts = (int16_t)ix[k].def.ncols, .relispopulated = true, .relreplident = 'n'};
+            .relnatts = (int16_t)(ix[k].def.ncols + ix[k].def.ninclude), .relispopulated = true, .relreplident = 'n'};
         name = ix[k].name;
         if (emit_row(g, class_cols, N(class_cols), &i, &name) < 0)
             return -1;
@@ -2052,11 +2055,9 @@ static int fixed_attribute(gen_ctx *g)
 /* Column attnum of index relid, on table column `col`, as PostgreSQL lists
  * an index's columns: of the type the index stores (a hash index stores
  * int4 hash codes; brin's text_minmax_ops keeps a varchar as text). */
-static int index_attribute(gen_ctx *g, uint32_t relid, const rl_column_desc *col, int16_t attnum,
-                           const char *name, int method)
+static int index_attribute(gen_ctx *g, uint32_t relid, uint32_t toid, int32_t typmod,
+                           int16_t attnum, const char *name, int method)
 {
-    uint32_t toid = rl_type_oid(col->type);
-    int32_t typmod = col->typmod > 0 ? col->typmod : -1;
     if (method == RL_INDEX_HASH || (method == RL_INDEX_BRIN && toid == RL_OID_VARCHAR)) {
         toid = method == RL_INDEX_HASH ? RL_OID_INT4 : RL_OID_TEXT;
         typmod = -1;
@@ -2127,10 +2128,15 @@ static int attribute_rows(gen_ctx *g, const table_ent *t)
     for (size_t k = 0; k < t->nindexes; k++) {
         char names[RL_INDEX_MAX_KEYS][RL_INDEX_NAME_MAX];
         rl_index_column_names(&ix[k].def, names);
-        for (size_t i = 0; i < ix[k].def.ncols; i++) {
+        for (size_t i = 0; i < ix[k].def.ncols + ix[k].def.ninclude; i++) {
             int c = index_column(t, &ix[k], i);
-            if (c >= 0 && index_attribute(g, ix[k].oid, &t->d->cols[c], (int16_t)(i + 1),
-                                          names[i], (int)ix[k].def.method) < 0)
+            if (c == -1)
+                continue;
+            const rl_column_desc *col = c >= 0 ? &t->d->cols[c] : NULL;
+            uint32_t toid = col ? rl_type_oid(col->type) : ix[k].def.expr_type[i];
+            int32_t typmod = col ? (col->typmod > 0 ? col->typmod : -1) : ix[k].def.expr_typmod[i];
+            if (index_attribute(g, ix[k].oid, toid, typmod, (int16_t)(i + 1), names[i],
+                                (int)ix[k].def.method) < 0)
                 return -1;
         }
     }
@@ -2138,7 +2144,8 @@ static int attribute_rows(gen_ctx *g, const table_ent *t)
         return 0;
     /* the primary-key index's one column, as PostgreSQL lists an index's */
     const rl_column_desc *col = &t->d->cols[t->d->pk_col];
-    return index_attribute(g, index_oid(t->oid), col, 1, col->name, RL_INDEX_BTREE);
+    return index_attribute(g, index_oid(t->oid), rl_type_oid(col->type),
+                           col->typmod > 0 ? col->typmod : -1, 1, col->name, RL_INDEX_BTREE);
 }
 
 static int gen_attribute(gen_ctx *g) { return each_table(g, attribute_rows); }
@@ -2779,11 +2786,15 @@ static int index_row(gen_ctx *g, const table_ent *t)
 {
     const index_ent *ix = indexes_of(g, t);
     for (size_t k = 0; k < t->nindexes; k++) {
-        char def[4096];
-        index_definition(g->x, t, &ix[k], 0, false, def, sizeof def);
+        char *def = malloc(RL_INDEXDEF_MAX);
+        if (!def)
+            return rl_exec_error(g->x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+        index_definition(g->x, t, &ix[k], 0, false, def, RL_INDEXDEF_MAX);
         const char *row[] = {t->schema, t->name, ix[k].name, NULL, def};
         put_strs(g, 0, row, N(row));
-        if (emit(g) < 0)
+        int rc = emit(g);
+        free(def);
+        if (rc < 0)
             return -1;
     }
     if (!has_pk(t))
@@ -3824,39 +3835,66 @@ uint32_t rl_pgcatalog_opclass(uint32_t type_oid, int method)
     return 0;
 }
 
-/* pg_index's row of an index on t over columns attnums[0..n): its flags,
- * and per column the collation, operator class and options. */
-static int emit_index(gen_ctx *g, const table_ent *t, uint32_t oid, const int16_t *attnums,
-                      const uint8_t *opts, size_t n, bool primary, bool unique,
-                      bool nulls_not_distinct, int method)
+/* What pg_index shows of one index: its columns (attnum 0 an expression
+ * of type types[i]), the key ones first, and its kind. */
+typedef struct index_shape {
+    uint32_t oid;
+    const int16_t *attnums;
+    const uint32_t *types;
+    const uint8_t *opts; /* NULL: all 0 */
+    size_t nkey, natts;
+    bool primary, unique, nulls_not_distinct, partial;
+    int method;
+} index_shape;
+
+/* The pg_node_tree value of a lake index's predicate: RockLake keeps its
+ * texts, not PostgreSQL's node tree, so this names the index, and
+ * pg_get_expr prints the text from it. (indexprs stays NULL: psql and
+ * SQLAlchemy read expressions through pg_get_indexdef per column.) */
+#define NODE_TREE_PRED "{ROCKLAKE_INDPRED :indexrelid %u}"
+
+/* pg_index's row of index ix on t: its flags, and per key column the
+ * collation, operator class and options (indnkeyatts of them), per column
+ * its attnum (indnatts). */
+static int emit_index(gen_ctx *g, const table_ent *t, const index_shape *ix)
 {
     char key[RL_INDEX_MAX_KEYS * 7 + 1] = "", coll[RL_INDEX_MAX_KEYS * 11 + 1] = "",
          cls[RL_INDEX_MAX_KEYS * 11 + 1] = "", opt[RL_INDEX_MAX_KEYS * 7 + 1] = "";
     size_t lk = 0, lc = 0, ls = 0, lo = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t toid = rl_type_oid(t->d->cols[attnums[i] - 1].type);
-        const pg15_type *ty = pg15_type_by_oid(toid);
+    for (size_t i = 0; i < ix->natts; i++) {
         const char *sep = i ? " " : "";
-        lk += (size_t)snprintf(key + lk, sizeof key - lk, "%s%d", sep, attnums[i]);
+        lk += (size_t)snprintf(key + lk, sizeof key - lk, "%s%d", sep, ix->attnums[i]);
+        if (i >= ix->nkey)
+            continue;
+        uint32_t toid = ix->types[i];
+        const pg15_type *ty = pg15_type_by_oid(toid);
         lc += (size_t)snprintf(coll + lc, sizeof coll - lc, "%s%u", sep, ty ? ty->typcollation : 0);
-        ls += (size_t)snprintf(cls + ls, sizeof cls - ls, "%s%u", sep, rl_pgcatalog_opclass(toid, method));
-        lo += (size_t)snprintf(opt + lo, sizeof opt - lo, "%s%d", sep, opts ? opts[i] : 0);
+        ls += (size_t)snprintf(cls + ls, sizeof cls - ls, "%s%u", sep,
+                               rl_pgcatalog_opclass(toid, ix->method));
+        lo += (size_t)snprintf(opt + lo, sizeof opt - lo, "%s%d", sep,
+                               ix->opts ? ix->opts[i] & (RL_INDEX_COL_DESC | RL_INDEX_COL_NULLS_FIRST)
+                                        : 0);
     }
     for (size_t c = 0; c < N(index_cols); c++)
         put_null(g, c);
-    put_int(g, 0, oid);
+    put_int(g, 0, ix->oid);
     put_int(g, 1, t->oid);
-    put_int(g, 2, (int64_t)n);
-    put_int(g, 3, (int64_t)n);
+    put_int(g, 2, (int64_t)ix->natts);
+    put_int(g, 3, (int64_t)ix->nkey);
     /* indisunique .. indisreplident: a primary key's is unique */
-    const bool flags[] = {primary || unique, nulls_not_distinct, primary, false, true, false, true,
-                          false, true, true, false};
+    const bool flags[] = {ix->primary || ix->unique, ix->nulls_not_distinct, ix->primary, false,
+                          true, false, true, false, true, true, false};
     for (size_t i = 0; i < N(flags); i++)
         put_bool(g, 4 + i, flags[i]);
     put_str(g, 15, key);
     put_str(g, 16, coll);
     put_str(g, 17, cls);
     put_str(g, 18, opt);
+    char tree[64];
+    if (ix->partial) {
+        snprintf(tree, sizeof tree, NODE_TREE_PRED, ix->oid);
+        put_str(g, 20, tree);
+    }
     return emit(g);
 }
 
@@ -3864,22 +3902,32 @@ static int index_rel_row(gen_ctx *g, const table_ent *t)
 {
     const index_ent *ix = indexes_of(g, t);
     for (size_t k = 0; k < t->nindexes; k++) {
+        const rl_index_def *d = &ix[k].def;
         int16_t attnums[RL_INDEX_MAX_KEYS];
+        uint32_t types[RL_INDEX_MAX_KEYS];
         bool whole = true;
-        for (size_t i = 0; i < ix[k].def.ncols && whole; i++) {
+        for (size_t i = 0; i < d->ncols + d->ninclude && whole; i++) {
             int c = index_column(t, &ix[k], i);
-            whole = c >= 0;
-            attnums[i] = (int16_t)(c + 1);
+            whole = c != -1;
+            attnums[i] = (int16_t)(c >= 0 ? c + 1 : 0);
+            types[i] = c >= 0 ? rl_type_oid(t->d->cols[c].type) : d->expr_type[i];
         }
-        if (whole && emit_index(g, t, ix[k].oid, attnums, ix[k].def.opts, ix[k].def.ncols,
-                                ix[k].def.primary, ix[k].def.unique, ix[k].def.nulls_not_distinct,
-                                (int)ix[k].def.method) < 0)
+        const index_shape sh = {.oid = ix[k].oid, .attnums = attnums, .types = types,
+                                .opts = d->opts, .nkey = d->ncols,
+                                .natts = d->ncols + d->ninclude, .primary = d->primary,
+                                .unique = d->unique, .nulls_not_distinct = d->nulls_not_distinct,
+                                .partial = d->partial, .method = (int)d->method};
+        if (whole && emit_index(g, t, &sh) < 0)
             return -1;
     }
     if (!has_pk(t))
         return 0;
     const int16_t pk = (int16_t)(t->d->pk_col + 1);
-    return emit_index(g, t, index_oid(t->oid), &pk, NULL, 1, true, true, false, RL_INDEX_BTREE);
+    const uint32_t pktype = rl_type_oid(t->d->cols[t->d->pk_col].type);
+    const index_shape sh = {.oid = index_oid(t->oid), .attnums = &pk, .types = &pktype,
+                            .nkey = 1, .natts = 1, .primary = true, .unique = true,
+                            .method = RL_INDEX_BTREE};
+    return emit_index(g, t, &sh);
 }
 
 static int gen_index(gen_ctx *g) { return each_table(g, index_rel_row); }
@@ -4280,16 +4328,22 @@ static void qualified(rl_exec *x, const char *schema, const char *name, char *bu
 /* pg_get_indexdef's text of index e on t: the whole CREATE INDEX (col 0:
  * the table qualified unless pretty and on the search path, each key
  * column with DESC and NULLS FIRST/LAST where they differ from the
- * default), key column col's name (1-based), or "" past the last. */
+ * default, the INCLUDE columns, NULLS NOT DISTINCT, the predicate), column
+ * col's (1-based: a column's name, an expression's text), or "" past the
+ * last. Expressions and the predicate print as stored (plain or pretty). */
 static void index_definition(rl_exec *x, const table_ent *t, const index_ent *e, int col,
                              bool pretty, char *buf, size_t n)
 {
     char q[RL_INDEX_NAME_MAX * 2 + 3];
+    const rl_index_def *d = &e->def;
     if (col > 0) {
-        if ((size_t)col > e->def.ncols)
+        size_t i = (size_t)col - 1;
+        if (i >= d->ncols + d->ninclude)
             snprintf(buf, n, "%s", "");
+        else if (i < d->ncols && (d->opts[i] & RL_INDEX_COL_EXPR))
+            snprintf(buf, n, "%s", rl_index_def_expr(d, i, pretty));
         else
-            quote_ident(e->def.cols[col - 1], buf, n);
+            quote_ident(d->cols[i], buf, n);
         return;
     }
     char name[RL_INDEX_NAME_MAX * 2 + 3], table[RL_INDEX_NAME_MAX * 4 + 8];
@@ -4303,19 +4357,50 @@ static void index_definition(rl_exec *x, const table_ent *t, const index_ent *e,
     }
     static const char *const am[] = {"btree", "hash", "brin", "spgist"};
     size_t len = (size_t)snprintf(buf, n, "CREATE %sINDEX %s ON %s USING %s (",
-                                  e->def.unique ? "UNIQUE " : "", name, table, am[e->def.method]);
-    for (size_t i = 0; i < e->def.ncols && len < n; i++) {
-        uint8_t o = e->def.opts[i];
+                                  d->unique ? "UNIQUE " : "", name, table, am[d->method]);
+    for (size_t i = 0; i < d->ncols + d->ninclude && len < n; i++) {
+        if (i == d->ncols)
+            len += (size_t)snprintf(buf + len, n - len, ") INCLUDE (");
+        if (len >= n)
+            break;
+        const char *sep = i && i != d->ncols ? ", " : "";
+        if (i >= d->ncols) {
+            quote_ident(d->cols[i], q, sizeof q);
+            len += (size_t)snprintf(buf + len, n - len, "%s%s", sep, q);
+            continue;
+        }
+        uint8_t o = d->opts[i];
         bool desc = o & RL_INDEX_COL_DESC, nulls_first = o & RL_INDEX_COL_NULLS_FIRST;
-        quote_ident(e->def.cols[i], q, sizeof q);
-        len += (size_t)snprintf(buf + len, n - len, "%s%s%s%s", i ? ", " : "", q,
+        if (!(o & RL_INDEX_COL_EXPR))
+            quote_ident(d->cols[i], q, sizeof q);
+        len += (size_t)snprintf(buf + len, n - len, "%s%s%s%s", sep,
+                                o & RL_INDEX_COL_EXPR ? rl_index_def_expr(d, i, pretty) : q,
                                 desc ? " DESC" : "",
                                 desc && !nulls_first   ? " NULLS LAST"
                                 : !desc && nulls_first ? " NULLS FIRST"
                                                        : "");
     }
     if (len < n)
-        snprintf(buf + len, n - len, ")%s", e->def.nulls_not_distinct ? " NULLS NOT DISTINCT" : "");
+        len += (size_t)snprintf(buf + len, n - len, ")%s",
+                                d->nulls_not_distinct ? " NULLS NOT DISTINCT" : "");
+    if (len < n && d->partial)
+        snprintf(buf + len, n - len, " WHERE %s", rl_index_def_pred(d, pretty));
+}
+
+int rl_pgcatalog_index_expr(rl_exec *x, const char *tree, bool pretty, char *buf, size_t n)
+{
+    unsigned oid;
+    if (sscanf(tree, NODE_TREE_PRED, &oid) != 1)
+        return 0;
+    table_ent t;
+    index_ent ix;
+    int found = find_lake_index(x, oid, &t, &ix);
+    if (found <= 0)
+        return found;
+    if (!ix.def.partial)
+        return 0;
+    snprintf(buf, n, "%s", rl_index_def_pred(&ix.def, pretty));
+    return 1;
 }
 
 int rl_pgcatalog_indexdef(rl_exec *x, uint32_t oid, int col, bool pretty, char *buf, size_t n)
@@ -4386,17 +4471,18 @@ int rl_pgcatalog_primary_key(rl_exec *x, uint32_t reloid, int16_t *attnums, size
 }
 
 /* pg_get_constraintdef of a key constraint: PRIMARY KEY (a, b), UNIQUE
- * [NULLS NOT DISTINCT] (a). */
+ * [NULLS NOT DISTINCT] (a), then INCLUDE (c) with its INCLUDE columns. */
 static void key_constraint_def(const index_ent *e, char *buf, size_t n)
 {
     size_t len = (size_t)snprintf(buf, n, "%s (", e->def.primary ? "PRIMARY KEY"
                                                   : e->def.nulls_not_distinct
                                                       ? "UNIQUE NULLS NOT DISTINCT"
                                                       : "UNIQUE");
-    for (size_t i = 0; i < e->def.ncols && len < n; i++) {
+    for (size_t i = 0; i < e->def.ncols + e->def.ninclude && len < n; i++) {
         char q[RL_INDEX_NAME_MAX * 2 + 3];
         quote_ident(e->def.cols[i], q, sizeof q);
-        len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "", q);
+        len += (size_t)snprintf(buf + len, n - len, "%s%s",
+                                i == e->def.ncols ? ") INCLUDE (" : i ? ", " : "", q);
     }
     if (len < n)
         snprintf(buf + len, n - len, ")");

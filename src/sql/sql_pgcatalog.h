@@ -116,6 +116,12 @@ int rl_pgcatalog_lake_description(rl_exec *x, uint32_t oid, uint32_t classoid, i
 /* pg_get_indexdef / pg_get_constraintdef of the lake's primary keys: 1
  * (into buf), 0 no such object, -1 error. */
 int rl_pgcatalog_indexdef(rl_exec *x, uint32_t oid, int col, bool pretty, char *buf, size_t n);
+/* Room for any pg_get_indexdef text of a lake index. */
+#define RL_INDEXDEF_MAX (RL_INDEX_TEXT_MAX + RL_INDEX_MAX_KEYS * (RL_INDEX_NAME_MAX * 2 + 24) + 512)
+/* pg_get_expr of a lake index's pg_index.indpred value (tree): its
+ * predicate's text, plain or pretty, into buf: 1, 0 not such a value (or
+ * the index is gone), -1 error. */
+int rl_pgcatalog_index_expr(rl_exec *x, const char *tree, bool pretty, char *buf, size_t n);
 int rl_pgcatalog_constraintdef(rl_exec *x, uint32_t oid, bool pretty, char *buf, size_t n);
 /* pg_get_expr of a column default's adbin (its plain text) on relation
  * relid: *out the default's plain or `pretty` text (relid's own default

@@ -86,7 +86,7 @@ int rl_index_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const ch
 typedef struct rl_key_constraint {
     const char *name; /* NULL: chosen */
     bool primary, nulls_not_distinct;
-    size_t ncols;
+    size_t ncols, ninclude; /* INCLUDE columns: cols[ncols .. ncols + ninclude) */
     const char *cols[RL_INDEX_MAX_KEYS];
 } rl_key_constraint;
 /* c as a key constraint (`column`: the column of a column constraint, else

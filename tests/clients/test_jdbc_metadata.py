@@ -73,6 +73,9 @@ def test_jdbc_metadata_matches_postgres():
                           "CONSTRAINT notes_pk PRIMARY KEY (id, slug), UNIQUE (body, slug))")
                 c.execute("CREATE UNIQUE INDEX notes_body ON notes (body DESC)")
                 c.execute("CREATE INDEX notes_slug ON notes (slug)")
+                # getIndexInfo: pg_get_indexdef per column, FILTER_CONDITION from indpred
+                c.execute("CREATE INDEX notes_lower ON notes (lower(slug), (id + 1) DESC) "
+                          "INCLUDE (body) WHERE body IS NOT NULL")
                 c.execute("CREATE TABLE note_refs (id INT PRIMARY KEY, note_id BIGINT, "
                           "note_slug VARCHAR, up INT REFERENCES note_refs ON DELETE SET NULL, "
                           "CONSTRAINT note_refs_note FOREIGN KEY (note_id, note_slug) "

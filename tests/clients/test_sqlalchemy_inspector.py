@@ -44,6 +44,11 @@ EXTRA = [
     "PRIMARY KEY (id, slug), UNIQUE (body, slug))",
     "CREATE UNIQUE INDEX notes_body ON notes (body DESC) NULLS NOT DISTINCT",
     "CREATE INDEX notes_slug ON notes (slug)",
+    # expression, partial and INCLUDE indexes: get_indexes' expressions,
+    # include_columns and dialect_options postgresql_where / _include
+    "CREATE INDEX notes_lower ON notes (lower(slug), (id + 1) DESC) WHERE body IS NOT NULL",
+    "CREATE INDEX notes_cover ON notes (id) INCLUDE (slug, body)",
+    "ALTER TABLE notes ADD CONSTRAINT notes_body_inc UNIQUE (slug) INCLUDE (body)",
     "ALTER TABLE ducklake_metadata ADD CONSTRAINT metadata_once UNIQUE (key, scope, scope_id)",
     # FOREIGN KEYs (enforced: 0x80 09 entries): what get_foreign_keys reflects,
     # a composite one with its actions, one to another schema, one MATCH FULL

@@ -380,6 +380,8 @@ def test_export_carries_indexes_constraints_and_comments(pg_lake, pg_server, ext
         with psycopg.connect(srv.dsn("ix"), autocommit=True) as c:
             c.execute("CREATE UNIQUE INDEX file_path ON ducklake_data_file (path)")
             c.execute('CREATE INDEX "Snap Time" ON ducklake_snapshot (snapshot_time DESC)')
+            c.execute("CREATE INDEX df_live ON ducklake_data_file (lower(path)) "
+                      "INCLUDE (table_id) WHERE end_snapshot IS NULL")
             c.execute("ALTER TABLE ducklake_metadata ADD CONSTRAINT metadata_once "
                       "UNIQUE NULLS NOT DISTINCT (key, scope, scope_id)")
             c.execute("COMMENT ON TABLE ducklake_data_file IS 'one row per Parquet file'")
@@ -405,7 +407,7 @@ def test_export_carries_indexes_constraints_and_comments(pg_lake, pg_server, ext
     target = pg_server.new_database(f"dstix_{uuid.uuid4().hex[:8]}")
     out = run("export", str(root / "ix"), pg_server.dsn(target))
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "recreated 13 indexes, constraints and comments there" in out.stdout, out.stdout
+    assert "recreated 14 indexes, constraints and comments there" in out.stdout, out.stdout
     with psycopg.connect(pg_server.dsn(target), autocommit=True) as b:
         ix = b.execute("SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' "
                        "AND indexname NOT LIKE '%pkey' ORDER BY 1").fetchall()
@@ -414,6 +416,8 @@ def test_export_carries_indexes_constraints_and_comments(pg_lake, pg_server, ext
                           "(snapshot_time DESC)"),
             ("df_id", "CREATE UNIQUE INDEX df_id ON public.ducklake_data_file USING btree "
                       "(data_file_id)"),
+            ("df_live", "CREATE INDEX df_live ON public.ducklake_data_file USING btree "
+                        "(lower((path)::text)) INCLUDE (table_id) WHERE (end_snapshot IS NULL)"),
             ("file_path", "CREATE UNIQUE INDEX file_path ON public.ducklake_data_file USING btree "
                           "(path)"),
             ("metadata_once", "CREATE UNIQUE INDEX metadata_once ON public.ducklake_metadata "
@@ -446,19 +450,22 @@ def test_export_carries_indexes_constraints_and_comments(pg_lake, pg_server, ext
                          "WHERE sequencename = 'file_ids'").fetchone() == ("integer", 10, 100)
     out = run("export", str(root / "ix"), f"sqlite:{tmp_path / 'ix.sqlite'}")
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "warning: 13 indexes, constraints and comments made on the lake's tables were not " \
+    assert "warning: 14 indexes, constraints and comments made on the lake's tables were not " \
            "carried" in out.stdout, out.stdout
 
 
 def test_import_carries_indexes_constraints_and_comments(pg_lake, pg_server, tmp_path):
     """A PostgreSQL catalog's indexes, key constraints and comments on its
-    DuckLake tables come into the lake (enforced there); one RockLake does
-    not keep (an expression index) is left out with a warning."""
+    DuckLake tables come into the lake (enforced there), expression, partial
+    and INCLUDE indexes too; one RockLake does not keep (a UNIQUE index over
+    an expression) is left out with a warning."""
     dsn, _, _ = pg_lake
     with psycopg.connect(dsn, autocommit=True) as a:
         a.execute("CREATE INDEX df_table ON ducklake_data_file (table_id, data_file_id DESC)")
         a.execute("CREATE UNIQUE INDEX df_path ON ducklake_data_file (path)")
-        a.execute("CREATE INDEX df_lower ON ducklake_data_file (lower(path))")
+        a.execute("CREATE UNIQUE INDEX df_lower ON ducklake_data_file (lower(path))")
+        a.execute("CREATE INDEX df_live ON ducklake_data_file (lower(path), table_id DESC) "
+                  "INCLUDE (data_file_id) WHERE end_snapshot IS NULL AND path <> ''")
         a.execute("ALTER TABLE ducklake_metadata ADD CONSTRAINT metadata_once "
                   "UNIQUE NULLS NOT DISTINCT (key, scope, scope_id)")
         a.execute("COMMENT ON TABLE ducklake_snapshot IS 'one row per commit'")
@@ -481,7 +488,7 @@ def test_import_carries_indexes_constraints_and_comments(pg_lake, pg_server, tmp
     root = tmp_path / "root"
     out = run("import", dsn, str(root / "im"))
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "recreated 12 indexes, constraints and comments of the source" in out.stdout, out.stdout
+    assert "recreated 13 indexes, constraints and comments of the source" in out.stdout, out.stdout
     assert "warning: 2 indexes or constraints of the source were left out" in out.stdout, \
         out.stdout
     assert run("check", str(root / "im")).returncode == 0

@@ -73,6 +73,14 @@ INDEXES = (
     "CREATE SEQUENCE small_seq AS smallint INCREMENT 5 MINVALUE -10 MAXVALUE 1000 START 0 CACHE 4 CYCLE;"
     "CREATE SEQUENCE notes_id_seq AS integer OWNED BY notes.id;"
     "CREATE SEQUENCE docs.doc_seq INCREMENT -1;"
+    # expression, partial and INCLUDE indexes (0x80 05 version 2): \d lists
+    # them with pg_get_indexdef's texts, \d <index> shows each column's
+    # Definition and the predicate (pg_get_expr of indpred) in its footer
+    "CREATE TABLE people (id int, name text, email varchar(80), deleted_at timestamptz,"
+    " UNIQUE (id) INCLUDE (name));"
+    "CREATE INDEX people_lower ON people (lower(email), (id + 1) DESC) WHERE deleted_at IS NULL;"
+    "CREATE INDEX ON people (name) INCLUDE (email, id);"
+    "CREATE INDEX people_live ON people (id) WHERE deleted_at IS NULL AND name <> '';"
 )
 
 SAME = [
@@ -112,6 +120,13 @@ SAME = [
     r"\d idents_id_seq",
     r"\d notes_pkey",
     r"\d meta_key_scope",
+    r"\d people",
+    r"\d+ people",
+    r"\d people_lower",
+    r"\d people_live",
+    r"\d people_name_email_id_idx",
+    r"\d people_id_name_key",
+    r"\di people*",
     r"\d ducklake_tag",
     r"\di notes*",
     r"\d+ ducklake_data_file",

@@ -2,8 +2,9 @@
  * seqobj.c — sequences (CREATE SEQUENCE): their definitions and their
  * states. (Not commit sequencing: that is sequence.c.)
  *
- * Owns: rl_seq_def's byte form (0x80 0C schema name -> definition, written
- * through the transaction's overlay like any DDL), and the states (0x80 0D
+ * Owns: the definitions (0x80 0C schema name -> rl_seq_def, whose byte form
+ * is tabledef.c's, written through the transaction's overlay like any DDL),
+ * and the states (0x80 0D
  * id -> last value, is_called), which are NOT transactional: nextval and
  * setval change the state in memory under cat->seq_lock and write it in a
  * batch of their own, as PostgreSQL's sequences escape their transaction.
@@ -28,75 +29,10 @@
 #include "keys/keys.h"
 #include "keys/tags.h"
 
-#define SEQ_DEF_VERSION 1
-#define SEQ_CYCLE 0x01
-#define SEQ_INITIAL_CALLED 0x02
-
 typedef struct cat_seq_state {
     uint64_t id;
     rl_seq_state s;
 } cat_seq_state;
-
-/* ------------------------------------------------------------ byte form */
-
-static void put_name(rl_buf *b, const char *t)
-{
-    rl_buf_put_uvarint(b, strlen(t));
-    rl_buf_put_str(b, t);
-}
-
-void rl_seq_def_encode(rl_buf *b, const rl_seq_def *d)
-{
-    assert(d->type_bytes == 2 || d->type_bytes == 4 || d->type_bytes == 8);
-    assert(d->increment != 0 && d->min <= d->max && d->cache >= 1);
-    rl_buf_put_u8(b, SEQ_DEF_VERSION);
-    rl_buf_put_u8(b, (uint8_t)((d->cycle ? SEQ_CYCLE : 0) |
-                               (d->initial_called ? SEQ_INITIAL_CALLED : 0)));
-    rl_buf_put_u8(b, d->type_bytes);
-    rl_buf_put_be64(b, d->id);
-    const int64_t v[] = {d->start, d->increment, d->min, d->max, d->cache, d->initial};
-    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
-        rl_buf_put_svarint(b, v[i]);
-    put_name(b, d->owned_table);
-    put_name(b, d->owned_column);
-}
-
-static bool get_name(rl_reader *r, char *out)
-{
-    uint64_t len;
-    const uint8_t *p;
-    if (!rl_reader_uvarint(r, &len) || len >= RL_INDEX_NAME_MAX || !rl_reader_bytes(r, len, &p) ||
-        memchr(p, 0, len))
-        return false;
-    memcpy(out, p, len);
-    out[len] = '\0';
-    return true;
-}
-
-bool rl_seq_def_decode(const uint8_t *v, size_t vl, rl_seq_def *out)
-{
-    memset(out, 0, sizeof *out);
-    rl_reader r;
-    rl_reader_init(&r, v, vl);
-    uint8_t version, flags;
-    int64_t *f[] = {&out->start, &out->increment, &out->min, &out->max, &out->cache,
-                    &out->initial};
-    if (!rl_reader_u8(&r, &version) || version != SEQ_DEF_VERSION ||
-        !rl_reader_u8(&r, &flags) || flags & ~(SEQ_CYCLE | SEQ_INITIAL_CALLED) ||
-        !rl_reader_u8(&r, &out->type_bytes) || !rl_reader_be64(&r, &out->id))
-        return false;
-    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
-        if (!rl_reader_svarint(&r, f[i]))
-            return false;
-    if (!get_name(&r, out->owned_table) || !get_name(&r, out->owned_column) ||
-        rl_reader_left(&r) != 0)
-        return false;
-    out->cycle = flags & SEQ_CYCLE;
-    out->initial_called = flags & SEQ_INITIAL_CALLED;
-    return (out->type_bytes == 2 || out->type_bytes == 4 || out->type_bytes == 8) &&
-           out->increment != 0 && out->min <= out->max && out->cache >= 1 &&
-           !out->owned_table[0] == !out->owned_column[0];
-}
 
 /* --------------------------------------------------------- definitions */
 

@@ -183,47 +183,28 @@ static int missing(const char *name, rl_error *err)
     return rl_error_set(err, RL_SQLSTATE_UNDEFINED_TABLE, "relation \"%s\" does not exist", name);
 }
 
-int rl_txn_alter_sequence(rl_txn *t, const char *schema, const char *name, rl_seq_def *def,
-                          bool fresh, rl_error *err)
+/* The existing sequence schema.name for a change (DROP, RENAME): its key
+ * and definition, expected unchanged at COMMIT; 0, or -1 (42P01 absent). */
+static int take_existing(rl_txn *t, const char *schema, const char *name, rl_buf *k,
+                         rl_seq_def *d, rl_error *err)
 {
     cat_relations_changed(t);
     if (!cat_is_write_allowed(t, err))
         return -1;
-    rl_buf k, v;
-    rl_buf_init(&k, 0);
-    rl_buf_init(&v, 0);
-    rl_seq_def old;
-    int rc = def_take(t, schema, name, &k, &old, err);
-    if (rc == 0)
-        rc = missing(name, err);
-    if (rc == 1 && fresh)
-        rc = state_drop(t, old.id, err) < 0 || new_id(t, &def->id, err) < 0 ? -1 : 1;
-    else if (rc == 1)
-        def->id = old.id;
-    if (rc == 1) {
-        rl_seq_def_encode(&v, def);
-        rc = v.failed ? oom(err) : cat_ov_set(t, k.data, k.len, v.data, v.len, err);
-    }
-    rl_buf_free(&k);
-    rl_buf_free(&v);
-    return rc < 0 ? -1 : 0;
+    int rc = def_take(t, schema, name, k, d, err);
+    return rc == 0 ? missing(name, err) : rc < 0 ? -1 : 0;
 }
 
 int rl_txn_drop_sequence(rl_txn *t, const char *schema, const char *name, rl_error *err)
 {
-    cat_relations_changed(t);
-    if (!cat_is_write_allowed(t, err))
-        return -1;
     rl_buf k;
     rl_buf_init(&k, 0);
     rl_seq_def d;
-    int rc = def_take(t, schema, name, &k, &d, err);
+    int rc = take_existing(t, schema, name, &k, &d, err);
     if (rc == 0)
-        rc = missing(name, err);
-    if (rc == 1)
-        rc = cat_ov_set(t, k.data, k.len, NULL, 0, err) < 0 || state_drop(t, d.id, err) < 0
-                 ? -1
-                 : 0;
+        rc = cat_ov_set(t, k.data, k.len, NULL, 0, err);
+    if (rc == 0)
+        rc = state_drop(t, d.id, err);
     rl_buf_free(&k);
     return rc;
 }
@@ -231,22 +212,38 @@ int rl_txn_drop_sequence(rl_txn *t, const char *schema, const char *name, rl_err
 int rl_txn_rename_sequence(rl_txn *t, const char *schema, const char *name, const char *new_name,
                            rl_error *err)
 {
-    cat_relations_changed(t);
-    if (!cat_is_write_allowed(t, err))
-        return -1;
     rl_buf k;
     rl_buf_init(&k, 0);
     rl_seq_def d;
-    int rc = def_take(t, schema, name, &k, &d, err);
+    int rc = take_existing(t, schema, name, &k, &d, err);
     if (rc == 0)
-        rc = missing(name, err);
-    if (rc == 1)
         rc = name_free(t, schema, new_name, err);
     if (rc == 0)
         rc = cat_ov_set(t, k.data, k.len, NULL, 0, err);
     if (rc == 0)
         rc = def_put_new(t, schema, new_name, &d, err);
     rl_buf_free(&k);
+    return rc < 0 ? -1 : 0;
+}
+
+int rl_txn_alter_sequence(rl_txn *t, const char *schema, const char *name, rl_seq_def *def,
+                          bool fresh, rl_error *err)
+{
+    rl_buf k, v;
+    rl_buf_init(&k, 0);
+    rl_buf_init(&v, 0);
+    rl_seq_def old;
+    int rc = take_existing(t, schema, name, &k, &old, err);
+    if (rc == 0 && fresh)
+        rc = state_drop(t, old.id, err) < 0 || new_id(t, &def->id, err) < 0 ? -1 : 0;
+    else if (rc == 0)
+        def->id = old.id;
+    if (rc == 0) {
+        rl_seq_def_encode(&v, def);
+        rc = v.failed ? oom(err) : cat_ov_set(t, k.data, k.len, v.data, v.len, err);
+    }
+    rl_buf_free(&k);
+    rl_buf_free(&v);
     return rc < 0 ? -1 : 0;
 }
 

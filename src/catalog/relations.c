@@ -698,14 +698,17 @@ int rl_txn_drop_schema(rl_txn *t, const char *schema, rl_error *err)
 
 /* ------------------------------------------------------------- indexes */
 
-/* 42P07 if an index holds schema.name; else it must stay free until the
- * transaction commits (a concurrent CREATE INDEX of the name loses). */
+/* 42P07 if an index or a sequence holds schema.name; else it must stay
+ * free of indexes until the transaction commits (a concurrent CREATE INDEX
+ * of the name loses). */
 static int index_name_free(rl_txn *t, const char *schema, const char *name, rl_error *err)
 {
     rl_buf k;
     rl_buf_init(&k, 0);
     rl_key_sql_index(&k, schema, name);
     int rc = cat_view_get(t, k.data, k.len, NULL, NULL, err);
+    if (rc == 0)
+        rc = rl_txn_sequence_exists(t, schema, name, err);
     if (rc == 1)
         rc = rl_error_set(err, RL_SQLSTATE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
     else if (rc == 0)

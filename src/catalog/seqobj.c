@@ -78,7 +78,8 @@ int rl_txn_sequence_exists(rl_txn *t, const char *schema, const char *name, rl_e
     return rl_txn_get_sequence(t, schema, name, &d, err);
 }
 
-/* 42P07 when a table or a sequence holds schema.name; 0 when free. */
+/* 42P07 when a table, an index or a sequence holds schema.name; 0 when
+ * free. */
 static int name_free(rl_txn *t, const char *schema, const char *name, rl_error *err)
 {
     rl_error probe;
@@ -91,7 +92,10 @@ static int name_free(rl_txn *t, const char *schema, const char *name, rl_error *
             *err = probe;
         return -1;
     }
-    int rc = rl_txn_sequence_exists(t, schema, name, err);
+    rl_index_def ix;
+    int rc = rl_txn_find_index(t, schema, name, &ix, err);
+    if (rc == 0)
+        rc = rl_txn_sequence_exists(t, schema, name, err);
     if (rc == 1)
         return rl_error_set(err, RL_SQLSTATE_DUPLICATE_TABLE, "relation \"%s\" already exists",
                             name);

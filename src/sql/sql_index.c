@@ -42,7 +42,7 @@
 
 #define NAMEDATALEN RL_INDEX_NAME_MAX
 
-/* 1 if a table or an index holds schema.name, 0 if neither, -1 error. */
+/* 1 if a table, an index or a sequence holds schema.name, 0 if none, -1 error. */
 int rl_index_name_taken(rl_exec *x, rl_txn *txn, const char *schema, const char *name)
 {
     rl_error probe;
@@ -54,7 +54,8 @@ int rl_index_name_taken(rl_exec *x, rl_txn *txn, const char *schema, const char 
         return -1;
     }
     rl_index_def d;
-    return rl_txn_find_index(txn, schema, name, &d, x->err);
+    int rc = rl_txn_find_index(txn, schema, name, &d, x->err);
+    return rc == 0 ? rl_txn_sequence_exists(txn, schema, name, x->err) : rc;
 }
 
 /* ------------------------------------------------------ choosing a name */

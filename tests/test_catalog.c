@@ -493,6 +493,20 @@ static void test_sequence_state_outside_transactions(void)
     CHECK(rl_txn_sequence_set(t, &kept, 10, false, &e) == 0);
     rl_txn_free(t);
     CHECK(next_of(c, "kept", &e) == 10);
+    /* a table and a sequence of one name created at once: the later commit
+     * loses, whichever kind it makes */
+    rl_column_desc cols[1] = {{"a", RL_T_INT4, false, RL_FMT_1_0, 0}};
+    for (int seq_first = 0; seq_first < 2; seq_first++) {
+        const char *name = seq_first ? "clash2" : "clash1";
+        rl_seq_def d = plain_seq();
+        rl_txn *a = rl_txn_begin(c, &e), *b = rl_txn_begin(c, &e);
+        CHECK(rl_txn_create_dynamic(a, "public", name, 1, cols, false, &e) != NULL);
+        CHECK(rl_txn_create_sequence(b, "public", name, &d, false, &created, &e) == 0);
+        CHECK(rl_txn_commit(seq_first ? b : a, &e) == 0);
+        CHECK(rl_txn_commit(seq_first ? a : b, &e) < 0);
+        rl_txn_free(a);
+        rl_txn_free(b);
+    }
     rl_catalog_close(c, NULL);
 }
 

@@ -709,6 +709,13 @@ static int index_name_free(rl_txn *t, const char *schema, const char *name, rl_e
     int rc = cat_view_get(t, k.data, k.len, NULL, NULL, err);
     if (rc == 0)
         rc = rl_txn_sequence_exists(t, schema, name, err);
+    if (rc == 0) { /* a concurrent CREATE SEQUENCE of the name loses too */
+        rl_buf sk;
+        rl_buf_init(&sk, 0);
+        rl_key_sequence(&sk, schema, name);
+        rc = sk.failed ? oom(err) : cat_expect_unique(t, sk.data, sk.len, name, "", err);
+        rl_buf_free(&sk);
+    }
     if (rc == 1)
         rc = rl_error_set(err, RL_SQLSTATE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
     else if (rc == 0)

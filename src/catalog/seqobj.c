@@ -102,18 +102,29 @@ static int name_free(rl_txn *t, const char *schema, const char *name, rl_error *
     return rc;
 }
 
-/* Write def at schema.name, a key nobody else may commit meanwhile. */
+/* Write def at schema.name, a key nobody else may commit meanwhile, nor a
+ * table of that name (its name index key) or an index (0x80 05). */
 static int def_put_new(rl_txn *t, const char *schema, const char *name, const rl_seq_def *def,
                        rl_error *err)
 {
-    rl_buf k, v;
+    rl_buf k, v, tk, ik;
     rl_buf_init(&k, 0);
     rl_buf_init(&v, 0);
+    rl_buf_init(&tk, 0);
+    rl_buf_init(&ik, 0);
     rl_key_sequence(&k, schema, name);
+    rl_key_dynamic_name(&tk, schema, name);
+    rl_key_sql_index(&ik, schema, name);
     rl_seq_def_encode(&v, def);
-    int rc = k.failed || v.failed ? oom(err)
-             : cat_add_expectation(t, EXPECT_KEY_ABSENT, k.data, k.len, NULL, 0, NULL, NULL,
-                                   err);
+    int rc = k.failed || v.failed || tk.failed || ik.failed
+                 ? oom(err)
+                 : cat_expect_unique(t, k.data, k.len, name, "", err);
+    if (rc == 0)
+        rc = cat_expect_unique(t, tk.data, tk.len, name, "", err);
+    if (rc == 0)
+        rc = cat_expect_unique(t, ik.data, ik.len, name, "", err);
+    rl_buf_free(&tk);
+    rl_buf_free(&ik);
     if (rc == 0)
         rc = cat_ov_set(t, k.data, k.len, v.data, v.len, err);
     rl_buf_free(&k);

@@ -663,6 +663,12 @@ int rl_txn_list_schemas(rl_txn *t, rl_schema_visitor visit, void *ctx, rl_error 
     return scan_index_keys(t, RL_INDEX_SCHEMA, 1, "schema", list_schema, &sv, err);
 }
 
+static int any_sequence(void *ctx, const char *schema, const char *name, const rl_seq_def *def)
+{
+    (void)ctx, (void)schema, (void)name, (void)def;
+    return 1;
+}
+
 int rl_txn_drop_schema(rl_txn *t, const char *schema, rl_error *err)
 {
     cat_relations_changed(t); /* before any early return: a failed try may have written */
@@ -673,10 +679,16 @@ int rl_txn_drop_schema(rl_txn *t, const char *schema, rl_error *err)
     table_probe u = {.schema = schema};
     if (visit_names(t, first_table, &u, true, err) < 0)
         return -1;
+    if (!u.found) { /* a sequence depends on its schema too */
+        int any = rl_txn_list_sequences(t, schema, any_sequence, NULL, err);
+        if (any < 0)
+            return -1;
+        u.found = any == 1;
+    }
     if (u.found) {
         rl_error_set(err, RL_SQLSTATE_DEPENDENT_OBJECTS_STILL_EXIST,
                      "cannot drop schema %s because other objects depend on it", schema);
-        rl_error_hint(err, "drop the schema's tables first");
+        rl_error_hint(err, "drop the schema's tables and sequences first");
         return -1;
     }
     rl_buf k;

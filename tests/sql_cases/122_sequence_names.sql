@@ -27,3 +27,9 @@ EXECUTE nv;
 EXECUTE nv;
 SELECT * FROM taken;
 DEALLOCATE nv;
+-- a schema that holds a sequence is not dropped without CASCADE
+CREATE SCHEMA seqs;
+CREATE SEQUENCE seqs.only_one;
+DROP SCHEMA seqs;
+DROP SEQUENCE seqs.only_one;
+DROP SCHEMA seqs;

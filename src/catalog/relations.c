@@ -904,6 +904,27 @@ static int new_unique_index(rl_txn *t, const char *schema, const char *name, rl_
     return fill_unique_index(t, id, err);
 }
 
+int cat_relation_name_free(rl_txn *t, const char *schema, const char *name, rl_error *err)
+{
+    rl_error probe;
+    memset(&probe, 0, sizeof probe);
+    if (rl_txn_find_table(t, schema, name, &probe))
+        return rl_error_set(err, RL_SQLSTATE_DUPLICATE_TABLE, "relation \"%s\" already exists",
+                            name);
+    if (strcmp(probe.sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) != 0) {
+        if (err)
+            *err = probe;
+        return -1;
+    }
+    /* the table name must stay free too (a concurrent CREATE TABLE loses) */
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_dynamic_name(&k, schema, name);
+    int rc = k.failed ? oom(err) : cat_expect_unique(t, k.data, k.len, name, "", err);
+    rl_buf_free(&k);
+    return rc < 0 ? -1 : index_name_free(t, schema, name, err);
+}
+
 int rl_txn_create_index(rl_txn *t, const char *schema, const char *name, const rl_index_def *d,
                         rl_error *err)
 {
@@ -911,22 +932,7 @@ int rl_txn_create_index(rl_txn *t, const char *schema, const char *name, const r
     if (!cat_is_write_allowed(t, err))
         return -1;
     assert(d->ncols >= 1 && d->ncols <= RL_INDEX_MAX_KEYS);
-    rl_error probe;
-    memset(&probe, 0, sizeof probe);
-    if (rl_txn_find_table(t, schema, name, &probe))
-        return rl_error_set(err, RL_SQLSTATE_DUPLICATE_TABLE, "relation \"%s\" already exists",
-                            name);
-    if (strcmp(probe.sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) != 0) {
-        *err = probe;
-        return -1;
-    }
-    /* the table name must stay free too (a concurrent CREATE TABLE loses) */
-    rl_buf k;
-    rl_buf_init(&k, 0);
-    rl_key_dynamic_name(&k, schema, name);
-    int rc = cat_expect_unique(t, k.data, k.len, name, "", err);
-    rl_buf_free(&k);
-    if (rc < 0 || index_name_free(t, schema, name, err) < 0)
+    if (cat_relation_name_free(t, schema, name, err) < 0)
         return -1;
     if (!d->unique)
         return put_index(t, schema, name, d, err);
@@ -934,7 +940,7 @@ int rl_txn_create_index(rl_txn *t, const char *schema, const char *name, const r
     if (!def)
         return oom(err);
     *def = *d;
-    rc = new_unique_index(t, schema, name, def, err);
+    int rc = new_unique_index(t, schema, name, def, err);
     free(def);
     return rc;
 }

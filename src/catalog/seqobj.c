@@ -78,55 +78,16 @@ int rl_txn_sequence_exists(rl_txn *t, const char *schema, const char *name, rl_e
     return rl_txn_get_sequence(t, schema, name, &d, err);
 }
 
-/* 42P07 when a table, an index or a sequence holds schema.name; 0 when
- * free. */
-static int name_free(rl_txn *t, const char *schema, const char *name, rl_error *err)
-{
-    rl_error probe;
-    memset(&probe, 0, sizeof probe);
-    if (rl_txn_find_table(t, schema, name, &probe))
-        return rl_error_set(err, RL_SQLSTATE_DUPLICATE_TABLE, "relation \"%s\" already exists",
-                            name);
-    if (strcmp(probe.sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) != 0) {
-        if (err)
-            *err = probe;
-        return -1;
-    }
-    rl_index_def ix;
-    int rc = rl_txn_find_index(t, schema, name, &ix, err);
-    if (rc == 0)
-        rc = rl_txn_sequence_exists(t, schema, name, err);
-    if (rc == 1)
-        return rl_error_set(err, RL_SQLSTATE_DUPLICATE_TABLE, "relation \"%s\" already exists",
-                            name);
-    return rc;
-}
-
-/* Write def at schema.name, a key nobody else may commit meanwhile, nor a
- * table of that name (its name index key) or an index (0x80 05). */
+/* Write def at schema.name, a name cat_relation_name_free found free. */
 static int def_put_new(rl_txn *t, const char *schema, const char *name, const rl_seq_def *def,
                        rl_error *err)
 {
-    rl_buf k, v, tk, ik;
+    rl_buf k, v;
     rl_buf_init(&k, 0);
     rl_buf_init(&v, 0);
-    rl_buf_init(&tk, 0);
-    rl_buf_init(&ik, 0);
     rl_key_sequence(&k, schema, name);
-    rl_key_dynamic_name(&tk, schema, name);
-    rl_key_sql_index(&ik, schema, name);
     rl_seq_def_encode(&v, def);
-    int rc = k.failed || v.failed || tk.failed || ik.failed
-                 ? oom(err)
-                 : cat_expect_unique(t, k.data, k.len, name, "", err);
-    if (rc == 0)
-        rc = cat_expect_unique(t, tk.data, tk.len, name, "", err);
-    if (rc == 0)
-        rc = cat_expect_unique(t, ik.data, ik.len, name, "", err);
-    rl_buf_free(&tk);
-    rl_buf_free(&ik);
-    if (rc == 0)
-        rc = cat_ov_set(t, k.data, k.len, v.data, v.len, err);
+    int rc = k.failed || v.failed ? oom(err) : cat_ov_set(t, k.data, k.len, v.data, v.len, err);
     rl_buf_free(&k);
     rl_buf_free(&v);
     return rc;
@@ -150,7 +111,7 @@ int rl_txn_create_sequence(rl_txn *t, const char *schema, const char *name, rl_s
         return -1;
     rl_error probe;
     memset(&probe, 0, sizeof probe);
-    int rc = name_free(t, schema, name, &probe);
+    int rc = cat_relation_name_free(t, schema, name, &probe);
     if (rc < 0) {
         if (if_not_exists && strcmp(probe.sqlstate, RL_SQLSTATE_DUPLICATE_TABLE) == 0)
             return 0;
@@ -232,7 +193,7 @@ int rl_txn_rename_sequence(rl_txn *t, const char *schema, const char *name, cons
     rl_seq_def d;
     int rc = take_existing(t, schema, name, &k, &d, err);
     if (rc == 0)
-        rc = name_free(t, schema, new_name, err);
+        rc = cat_relation_name_free(t, schema, new_name, err);
     if (rc == 0)
         rc = cat_ov_set(t, k.data, k.len, NULL, 0, err);
     if (rc == 0)

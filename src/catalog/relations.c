@@ -663,10 +663,22 @@ int rl_txn_list_schemas(rl_txn *t, rl_schema_visitor visit, void *ctx, rl_error 
     return scan_index_keys(t, RL_INDEX_SCHEMA, 1, "schema", list_schema, &sv, err);
 }
 
-static int any_sequence(void *ctx, const char *schema, const char *name, const rl_seq_def *def)
+/* 1 if schema holds a sequence (a key under 0x80 0C schema), 0, -1. */
+static int schema_has_sequence(rl_txn *t, const char *schema, rl_error *err)
 {
-    (void)ctx, (void)schema, (void)name, (void)def;
-    return 1;
+    rl_buf p;
+    rl_buf_init(&p, 0);
+    rl_key_sequence(&p, schema, NULL);
+    rl_scan s;
+    int rc = p.failed ? oom(err) : cat_raw_scan_open(t, &s, p.data, p.len, err);
+    if (rc == 0) {
+        const uint8_t *k, *v;
+        size_t kl, vl;
+        rc = cat_scan_merged_next(&s, &k, &kl, &v, &vl, err);
+        kv_iter_free(s.it);
+    }
+    rl_buf_free(&p);
+    return rc;
 }
 
 int rl_txn_drop_schema(rl_txn *t, const char *schema, rl_error *err)
@@ -680,7 +692,7 @@ int rl_txn_drop_schema(rl_txn *t, const char *schema, rl_error *err)
     if (visit_names(t, first_table, &u, true, err) < 0)
         return -1;
     if (!u.found) { /* a sequence depends on its schema too */
-        int any = rl_txn_list_sequences(t, schema, any_sequence, NULL, err);
+        int any = schema_has_sequence(t, schema, err);
         if (any < 0)
             return -1;
         u.found = any == 1;
@@ -719,15 +731,14 @@ static int index_name_free(rl_txn *t, const char *schema, const char *name, rl_e
     rl_buf_init(&k, 0);
     rl_key_sql_index(&k, schema, name);
     int rc = cat_view_get(t, k.data, k.len, NULL, NULL, err);
+    rl_buf sk; /* a sequence's definition (seqobj.c) holds the name too */
+    rl_buf_init(&sk, 0);
+    rl_key_sequence(&sk, schema, name);
     if (rc == 0)
-        rc = rl_txn_sequence_exists(t, schema, name, err);
-    if (rc == 0) { /* a concurrent CREATE SEQUENCE of the name loses too */
-        rl_buf sk;
-        rl_buf_init(&sk, 0);
-        rl_key_sequence(&sk, schema, name);
-        rc = sk.failed ? oom(err) : cat_expect_unique(t, sk.data, sk.len, name, "", err);
-        rl_buf_free(&sk);
-    }
+        rc = sk.failed ? oom(err) : cat_view_get(t, sk.data, sk.len, NULL, NULL, err);
+    if (rc == 0) /* a concurrent CREATE SEQUENCE of the name loses too */
+        rc = cat_expect_unique(t, sk.data, sk.len, name, "", err);
+    rl_buf_free(&sk);
     if (rc == 1)
         rc = rl_error_set(err, RL_SQLSTATE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
     else if (rc == 0)

@@ -9,10 +9,10 @@
  * definitions (rl_fkey_def, the value of 0x80 08), and CHECK / column
  * DEFAULT definitions (rl_check_def, the value of 0x80 0A and 0B).
  *
- * Input layout: byte 0 = mode (mod 5 = 0: the rest is a name index value;
+ * Input layout: byte 0 = mode (mod 6 = 0: the rest is a name index value;
  * 1: a dynamic definition row value; 2: an index definition; 3: a FOREIGN
- * KEY definition; 4: a CHECK / DEFAULT definition); everything after it is
- * the value.
+ * KEY definition; 4: a CHECK / DEFAULT definition; 5: a sequence
+ * definition, the value of 0x80 0C); everything after it is the value.
  *
  * Properties checked (abort on violation):
  *  - decoding never crashes or reads out of bounds (ASan);
@@ -35,7 +35,11 @@
  *    bytes that decode to the same definition;
  *  - a FOREIGN KEY definition that decodes has 1..RL_INDEX_MAX_KEYS named
  *    columns, known actions, non-zero ids, and re-encodes to bytes that
- *    decode to the same definition.
+ *    decode to the same definition;
+ *  - a sequence definition that decodes has a known type, bounds within it,
+ *    start and initial state within the bounds, a non-zero increment, a
+ *    positive cache, OWNED BY both names or neither, and re-encodes to
+ *    bytes that decode to the same definition.
  */
 #include "catalog/catalog_int.h"
 #include "keys/tags.h"
@@ -202,16 +206,37 @@ static void check_expr_def(const uint8_t *v, size_t vl)
     rl_buf_free(&b);
 }
 
+static void check_sequence(const uint8_t *v, size_t vl)
+{
+    rl_seq_def d, again;
+    if (!rl_seq_def_decode(v, vl, &d))
+        return;
+    int64_t tmax = d.type_bytes == 2 ? INT16_MAX : d.type_bytes == 4 ? INT32_MAX : INT64_MAX;
+    if ((d.type_bytes != 2 && d.type_bytes != 4 && d.type_bytes != 8) || d.increment == 0 ||
+        d.cache < 1 || d.min < -tmax - 1 || d.max > tmax || d.min >= d.max ||
+        d.start < d.min || d.start > d.max || d.initial < d.min || d.initial > d.max ||
+        !d.owned_table[0] != !d.owned_column[0])
+        fail("a sequence definition decoded out of its bounds");
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    rl_seq_def_encode(&b, &d);
+    if (b.failed || !rl_seq_def_decode(b.data, b.len, &again) ||
+        memcmp(&d, &again, sizeof d) != 0)
+        fail("a sequence definition does not survive a re-encode");
+    rl_buf_free(&b);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    switch (data[0] % 5) {
+    switch (data[0] % 6) {
     case 0: check_extension(data + 1, size - 1); break;
     case 1: check_definition(data + 1, size - 1); break;
     case 2: check_index(data + 1, size - 1); break;
     case 3: check_fkey(data + 1, size - 1); break;
-    default: check_expr_def(data + 1, size - 1); break;
+    case 4: check_expr_def(data + 1, size - 1); break;
+    default: check_sequence(data + 1, size - 1); break;
     }
     return 0;
 }

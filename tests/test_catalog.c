@@ -419,6 +419,97 @@ static void test_snapshot_isolation_and_rollback(void)
     rl_catalog_close(c, NULL);
 }
 
+/* A sequence (seqobj.c): nextval is not undone with its transaction; a
+ * sequence created by a transaction that rolled back leaves a state whose
+ * id is never handed out again, also after a reopen (the counter travels
+ * with every state write), so a new sequence starts at its own START. */
+static rl_seq_def plain_seq(void)
+{
+    rl_seq_def d;
+    memset(&d, 0, sizeof d);
+    d.type_bytes = 8;
+    d.start = d.initial = d.min = d.increment = d.cache = 1;
+    d.max = INT64_MAX;
+    return d;
+}
+
+static int64_t next_of(rl_catalog *c, const char *name, rl_error *e)
+{
+    rl_txn *t = rl_txn_begin(c, e);
+    rl_seq_def d;
+    int64_t first = -1, last;
+    if (t && rl_txn_get_sequence(t, "public", name, &d, e) == 1 &&
+        rl_txn_sequence_next(t, name, &d, &first, &last, e) == 0)
+        CHECK(first == last);
+    rl_txn_free(t); /* rolled back: the value stays taken */
+    return first;
+}
+
+static void test_sequence_state_outside_transactions(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *c = open_cat(url, true);
+    if (!c)
+        return;
+    rl_error e;
+    bool created;
+    rl_seq_def gone = plain_seq(), kept = plain_seq(), later = plain_seq();
+    rl_txn *t = rl_txn_begin(c, &e);
+    CHECK(rl_txn_create_sequence(t, "public", "gone", &gone, false, &created, &e) == 0 && created);
+    int64_t first, last;
+    CHECK(rl_txn_sequence_next(t, "gone", &gone, &first, &last, &e) == 0 && first == 1);
+    rl_txn_free(t);
+    /* nothing committed: only the state write carried the id counter on */
+    rl_catalog_close(c, NULL);
+    c = open_cat(url, false);
+    if (!c)
+        return;
+    t = rl_txn_begin(c, &e);
+    CHECK(rl_txn_sequence_exists(t, "public", "gone", &e) == 0);
+    CHECK(rl_txn_create_sequence(t, "public", "kept", &kept, false, &created, &e) == 0);
+    CHECK(rl_txn_create_sequence(t, "public", "kept", &kept, false, &created, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "42P07");
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    CHECK(kept.id > gone.id);
+    CHECK(next_of(c, "kept", &e) == 1);
+    CHECK(next_of(c, "kept", &e) == 2); /* the rollback gave nothing back */
+    rl_catalog_close(c, NULL);
+    c = open_cat(url, false);
+    if (!c)
+        return;
+    CHECK(next_of(c, "kept", &e) == 3); /* a clean close kept the state exactly */
+    t = rl_txn_begin(c, &e);
+    CHECK(rl_txn_create_sequence(t, "public", "later", &later, false, &created, &e) == 0);
+    CHECK(later.id > kept.id && later.id != gone.id);
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    CHECK(next_of(c, "later", &e) == 1);
+    rl_seq_state st;
+    t = rl_txn_begin(c, &e);
+    CHECK(rl_txn_sequence_state(t, &kept, &st, &e) == 0);
+    CHECK(st.last_value == 3 && st.is_called && st.log_cnt == RL_SEQ_LOG_VALS);
+    CHECK(rl_txn_sequence_set(t, &kept, 10, false, &e) == 0);
+    rl_txn_free(t);
+    CHECK(next_of(c, "kept", &e) == 10);
+    /* a table and a sequence of one name created at once: the later commit
+     * loses, whichever kind it makes */
+    rl_column_desc cols[1] = {{"a", RL_T_INT4, false, RL_FMT_1_0, 0}};
+    for (int seq_first = 0; seq_first < 2; seq_first++) {
+        const char *name = seq_first ? "clash2" : "clash1";
+        rl_seq_def d = plain_seq();
+        rl_txn *a = rl_txn_begin(c, &e), *b = rl_txn_begin(c, &e);
+        CHECK(rl_txn_create_dynamic(a, "public", name, 1, cols, false, &e) != NULL);
+        CHECK(rl_txn_create_sequence(b, "public", name, &d, false, &created, &e) == 0);
+        CHECK(rl_txn_commit(seq_first ? b : a, &e) == 0);
+        CHECK(rl_txn_commit(seq_first ? a : b, &e) < 0);
+        rl_txn_free(a);
+        rl_txn_free(b);
+    }
+    rl_catalog_close(c, NULL);
+}
+
 static void test_mvcc_versions_and_live_index(void)
 {
     char url[600];
@@ -2880,6 +2971,7 @@ static void run_suite(void)
     RUN(test_concurrent_update_is_40001);
     RUN(test_noop_update_writes_nothing_but_still_conflicts);
     RUN(test_snapshot_isolation_and_rollback);
+    RUN(test_sequence_state_outside_transactions);
     RUN(test_mvcc_versions_and_live_index);
     RUN(test_live_load_cost_follows_live_rows);
     RUN(test_data_file_pk_via_index_and_delete);

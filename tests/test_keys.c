@@ -1006,6 +1006,30 @@ static void test_comment_key(void)
     CHECK(describe_is(want, sizeof want - 2, "index comment (malformed)"));
 }
 
+/* A sequence's definition (80 0C): schema, name; the prefix of a schema's
+ * and of all; its state (80 0D): the id, 8 bytes big-endian. */
+static void test_sequence_keys(void)
+{
+    const uint8_t want[] = {0x80, 0x0C, 'p', 0x00, 0x01, 's', 0x00, 0x01};
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_sequence(&k, "p", "s");
+    CHECK(k.len == sizeof want && memcmp(k.data, want, sizeof want) == 0);
+    rl_buf_reset(&k);
+    rl_key_sequence(&k, "p", NULL);
+    CHECK(k.len == sizeof want - 3 && memcmp(k.data, want, k.len) == 0);
+    rl_buf_reset(&k);
+    rl_key_sequence(&k, NULL, "ignored");
+    CHECK(k.len == 2 && memcmp(k.data, want, 2) == 0);
+    CHECK(describe_is(want, sizeof want, "index sequence schema='p' name='s'"));
+    const uint8_t state[] = {0x80, 0x0D, 0, 0, 0, 0, 0, 0, 0x01, 0x02};
+    rl_buf_reset(&k);
+    rl_key_sequence_state(&k, 258);
+    CHECK(k.len == sizeof state && memcmp(k.data, state, sizeof state) == 0);
+    CHECK(describe_is(state, sizeof state, "sequence-state 258"));
+    rl_buf_free(&k);
+}
+
 /* A CHECK constraint (80 0A): schema, table, name (constraint names are
  * per table); the prefix of a table's. */
 static void test_check_key(void)
@@ -1727,6 +1751,7 @@ int main(void)
     RUN(test_sql_index_key);
     RUN(test_comment_key);
     RUN(test_check_key);
+    RUN(test_sequence_keys);
     RUN(test_describe);
     RUN(test_desc_tags);
     RUN(test_desc_keys);

@@ -815,7 +815,7 @@ int rl_txn_list_comments(rl_txn *txn, const char *schema, const char *relation,
  * exists, as in a new PostgreSQL database. 42P06 if it exists already. */
 int rl_txn_create_schema(rl_txn *txn, const char *schema, bool if_not_exists, rl_error *err);
 bool rl_txn_schema_exists(rl_txn *txn, const char *schema);
-/* Drop an empty schema (2BP01 if tables are registered in it, 3F000 if
+/* Drop an empty schema (2BP01 if tables or sequences are in it, 3F000 if
  * absent; "public" cannot be dropped). */
 int rl_txn_drop_schema(rl_txn *txn, const char *schema, rl_error *err);
 typedef int (*rl_schema_visitor)(void *ctx, const char *schema);

@@ -432,6 +432,13 @@ int cat_wait_durable(rl_catalog *cat, uint64_t seq, const char *doing, rl_error 
 /* The same for a commit's pending write, which it consumes (NULL: none). */
 int cat_write_wait(rl_catalog *cat, kv_pending *p, const char *doing, rl_error *err);
 
+/* -------------------------------------------------------------- relations.c */
+
+/* A name free for a new relation of any kind (table, index, sequence):
+ * 42P07 when one holds schema.name, else each kind's key is expected to
+ * stay absent until COMMIT (a concurrent CREATE of the name loses). */
+int cat_relation_name_free(rl_txn *t, const char *schema, const char *name, rl_error *err);
+
 /* ----------------------------------------------------------------- seqobj.c */
 
 /* A clean close of a writer: each sequence's state in memory made durable

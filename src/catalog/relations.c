@@ -663,6 +663,24 @@ int rl_txn_list_schemas(rl_txn *t, rl_schema_visitor visit, void *ctx, rl_error 
     return scan_index_keys(t, RL_INDEX_SCHEMA, 1, "schema", list_schema, &sv, err);
 }
 
+/* 1 if schema holds a sequence (a key under 0x80 0C schema), 0, -1. */
+static int schema_has_sequence(rl_txn *t, const char *schema, rl_error *err)
+{
+    rl_buf p;
+    rl_buf_init(&p, 0);
+    rl_key_sequence(&p, schema, NULL);
+    rl_scan s;
+    int rc = p.failed ? oom(err) : cat_raw_scan_open(t, &s, p.data, p.len, err);
+    if (rc == 0) {
+        const uint8_t *k, *v;
+        size_t kl, vl;
+        rc = cat_scan_merged_next(&s, &k, &kl, &v, &vl, err);
+        kv_iter_free(s.it);
+    }
+    rl_buf_free(&p);
+    return rc;
+}
+
 int rl_txn_drop_schema(rl_txn *t, const char *schema, rl_error *err)
 {
     cat_relations_changed(t); /* before any early return: a failed try may have written */
@@ -673,10 +691,16 @@ int rl_txn_drop_schema(rl_txn *t, const char *schema, rl_error *err)
     table_probe u = {.schema = schema};
     if (visit_names(t, first_table, &u, true, err) < 0)
         return -1;
+    if (!u.found) { /* a sequence depends on its schema too */
+        int any = schema_has_sequence(t, schema, err);
+        if (any < 0)
+            return -1;
+        u.found = any == 1;
+    }
     if (u.found) {
         rl_error_set(err, RL_SQLSTATE_DEPENDENT_OBJECTS_STILL_EXIST,
                      "cannot drop schema %s because other objects depend on it", schema);
-        rl_error_hint(err, "drop the schema's tables first");
+        rl_error_hint(err, "drop the schema's tables and sequences first");
         return -1;
     }
     rl_buf k;
@@ -698,14 +722,23 @@ int rl_txn_drop_schema(rl_txn *t, const char *schema, rl_error *err)
 
 /* ------------------------------------------------------------- indexes */
 
-/* 42P07 if an index holds schema.name; else it must stay free until the
- * transaction commits (a concurrent CREATE INDEX of the name loses). */
+/* 42P07 if an index or a sequence holds schema.name; else it must stay
+ * free of indexes until the transaction commits (a concurrent CREATE INDEX
+ * of the name loses). */
 static int index_name_free(rl_txn *t, const char *schema, const char *name, rl_error *err)
 {
     rl_buf k;
     rl_buf_init(&k, 0);
     rl_key_sql_index(&k, schema, name);
     int rc = cat_view_get(t, k.data, k.len, NULL, NULL, err);
+    rl_buf sk; /* a sequence's definition (seqobj.c) holds the name too */
+    rl_buf_init(&sk, 0);
+    rl_key_sequence(&sk, schema, name);
+    if (rc == 0)
+        rc = sk.failed ? oom(err) : cat_view_get(t, sk.data, sk.len, NULL, NULL, err);
+    if (rc == 0) /* a concurrent CREATE SEQUENCE of the name loses too */
+        rc = cat_expect_unique(t, sk.data, sk.len, name, "", err);
+    rl_buf_free(&sk);
     if (rc == 1)
         rc = rl_error_set(err, RL_SQLSTATE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
     else if (rc == 0)
@@ -882,6 +915,27 @@ static int new_unique_index(rl_txn *t, const char *schema, const char *name, rl_
     return fill_unique_index(t, id, err);
 }
 
+int cat_relation_name_free(rl_txn *t, const char *schema, const char *name, rl_error *err)
+{
+    rl_error probe;
+    memset(&probe, 0, sizeof probe);
+    if (rl_txn_find_table(t, schema, name, &probe))
+        return rl_error_set(err, RL_SQLSTATE_DUPLICATE_TABLE, "relation \"%s\" already exists",
+                            name);
+    if (strcmp(probe.sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) != 0) {
+        if (err)
+            *err = probe;
+        return -1;
+    }
+    /* the table name must stay free too (a concurrent CREATE TABLE loses) */
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_dynamic_name(&k, schema, name);
+    int rc = k.failed ? oom(err) : cat_expect_unique(t, k.data, k.len, name, "", err);
+    rl_buf_free(&k);
+    return rc < 0 ? -1 : index_name_free(t, schema, name, err);
+}
+
 int rl_txn_create_index(rl_txn *t, const char *schema, const char *name, const rl_index_def *d,
                         rl_error *err)
 {
@@ -889,22 +943,7 @@ int rl_txn_create_index(rl_txn *t, const char *schema, const char *name, const r
     if (!cat_is_write_allowed(t, err))
         return -1;
     assert(d->ncols >= 1 && d->ncols <= RL_INDEX_MAX_KEYS);
-    rl_error probe;
-    memset(&probe, 0, sizeof probe);
-    if (rl_txn_find_table(t, schema, name, &probe))
-        return rl_error_set(err, RL_SQLSTATE_DUPLICATE_TABLE, "relation \"%s\" already exists",
-                            name);
-    if (strcmp(probe.sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) != 0) {
-        *err = probe;
-        return -1;
-    }
-    /* the table name must stay free too (a concurrent CREATE TABLE loses) */
-    rl_buf k;
-    rl_buf_init(&k, 0);
-    rl_key_dynamic_name(&k, schema, name);
-    int rc = cat_expect_unique(t, k.data, k.len, name, "", err);
-    rl_buf_free(&k);
-    if (rc < 0 || index_name_free(t, schema, name, err) < 0)
+    if (cat_relation_name_free(t, schema, name, err) < 0)
         return -1;
     if (!d->unique)
         return put_index(t, schema, name, d, err);
@@ -912,7 +951,7 @@ int rl_txn_create_index(rl_txn *t, const char *schema, const char *name, const r
     if (!def)
         return oom(err);
     *def = *d;
-    rc = new_unique_index(t, schema, name, def, err);
+    int rc = new_unique_index(t, schema, name, def, err);
     free(def);
     return rc;
 }

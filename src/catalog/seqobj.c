@@ -2,8 +2,9 @@
  * seqobj.c — sequences (CREATE SEQUENCE): their definitions and their
  * states. (Not commit sequencing: that is sequence.c.)
  *
- * Owns: rl_seq_def's byte form (0x80 0C schema name -> definition, written
- * through the transaction's overlay like any DDL), and the states (0x80 0D
+ * Owns: the definitions (0x80 0C schema name -> rl_seq_def, whose byte form
+ * is tabledef.c's, written through the transaction's overlay like any DDL),
+ * and the states (0x80 0D
  * id -> last value, is_called), which are NOT transactional: nextval and
  * setval change the state in memory under cat->seq_lock and write it in a
  * batch of their own, as PostgreSQL's sequences escape their transaction.
@@ -28,75 +29,10 @@
 #include "keys/keys.h"
 #include "keys/tags.h"
 
-#define SEQ_DEF_VERSION 1
-#define SEQ_CYCLE 0x01
-#define SEQ_INITIAL_CALLED 0x02
-
 typedef struct cat_seq_state {
     uint64_t id;
     rl_seq_state s;
 } cat_seq_state;
-
-/* ------------------------------------------------------------ byte form */
-
-static void put_name(rl_buf *b, const char *t)
-{
-    rl_buf_put_uvarint(b, strlen(t));
-    rl_buf_put_str(b, t);
-}
-
-void rl_seq_def_encode(rl_buf *b, const rl_seq_def *d)
-{
-    assert(d->type_bytes == 2 || d->type_bytes == 4 || d->type_bytes == 8);
-    assert(d->increment != 0 && d->min <= d->max && d->cache >= 1);
-    rl_buf_put_u8(b, SEQ_DEF_VERSION);
-    rl_buf_put_u8(b, (uint8_t)((d->cycle ? SEQ_CYCLE : 0) |
-                               (d->initial_called ? SEQ_INITIAL_CALLED : 0)));
-    rl_buf_put_u8(b, d->type_bytes);
-    rl_buf_put_be64(b, d->id);
-    const int64_t v[] = {d->start, d->increment, d->min, d->max, d->cache, d->initial};
-    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
-        rl_buf_put_svarint(b, v[i]);
-    put_name(b, d->owned_table);
-    put_name(b, d->owned_column);
-}
-
-static bool get_name(rl_reader *r, char *out)
-{
-    uint64_t len;
-    const uint8_t *p;
-    if (!rl_reader_uvarint(r, &len) || len >= RL_INDEX_NAME_MAX || !rl_reader_bytes(r, len, &p) ||
-        memchr(p, 0, len))
-        return false;
-    memcpy(out, p, len);
-    out[len] = '\0';
-    return true;
-}
-
-bool rl_seq_def_decode(const uint8_t *v, size_t vl, rl_seq_def *out)
-{
-    memset(out, 0, sizeof *out);
-    rl_reader r;
-    rl_reader_init(&r, v, vl);
-    uint8_t version, flags;
-    int64_t *f[] = {&out->start, &out->increment, &out->min, &out->max, &out->cache,
-                    &out->initial};
-    if (!rl_reader_u8(&r, &version) || version != SEQ_DEF_VERSION ||
-        !rl_reader_u8(&r, &flags) || flags & ~(SEQ_CYCLE | SEQ_INITIAL_CALLED) ||
-        !rl_reader_u8(&r, &out->type_bytes) || !rl_reader_be64(&r, &out->id))
-        return false;
-    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
-        if (!rl_reader_svarint(&r, f[i]))
-            return false;
-    if (!get_name(&r, out->owned_table) || !get_name(&r, out->owned_column) ||
-        rl_reader_left(&r) != 0)
-        return false;
-    out->cycle = flags & SEQ_CYCLE;
-    out->initial_called = flags & SEQ_INITIAL_CALLED;
-    return (out->type_bytes == 2 || out->type_bytes == 4 || out->type_bytes == 8) &&
-           out->increment != 0 && out->min <= out->max && out->cache >= 1 &&
-           !out->owned_table[0] == !out->owned_column[0];
-}
 
 /* --------------------------------------------------------- definitions */
 
@@ -142,27 +78,7 @@ int rl_txn_sequence_exists(rl_txn *t, const char *schema, const char *name, rl_e
     return rl_txn_get_sequence(t, schema, name, &d, err);
 }
 
-/* 42P07 when a table or a sequence holds schema.name; 0 when free. */
-static int name_free(rl_txn *t, const char *schema, const char *name, rl_error *err)
-{
-    rl_error probe;
-    memset(&probe, 0, sizeof probe);
-    if (rl_txn_find_table(t, schema, name, &probe))
-        return rl_error_set(err, RL_SQLSTATE_DUPLICATE_TABLE, "relation \"%s\" already exists",
-                            name);
-    if (strcmp(probe.sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) != 0) {
-        if (err)
-            *err = probe;
-        return -1;
-    }
-    int rc = rl_txn_sequence_exists(t, schema, name, err);
-    if (rc == 1)
-        return rl_error_set(err, RL_SQLSTATE_DUPLICATE_TABLE, "relation \"%s\" already exists",
-                            name);
-    return rc;
-}
-
-/* Write def at schema.name, a key nobody else may commit meanwhile. */
+/* Write def at schema.name, a name cat_relation_name_free found free. */
 static int def_put_new(rl_txn *t, const char *schema, const char *name, const rl_seq_def *def,
                        rl_error *err)
 {
@@ -171,11 +87,7 @@ static int def_put_new(rl_txn *t, const char *schema, const char *name, const rl
     rl_buf_init(&v, 0);
     rl_key_sequence(&k, schema, name);
     rl_seq_def_encode(&v, def);
-    int rc = k.failed || v.failed ? oom(err)
-             : cat_add_expectation(t, EXPECT_KEY_ABSENT, k.data, k.len, NULL, 0, NULL, NULL,
-                                   err);
-    if (rc == 0)
-        rc = cat_ov_set(t, k.data, k.len, v.data, v.len, err);
+    int rc = k.failed || v.failed ? oom(err) : cat_ov_set(t, k.data, k.len, v.data, v.len, err);
     rl_buf_free(&k);
     rl_buf_free(&v);
     return rc;
@@ -199,7 +111,7 @@ int rl_txn_create_sequence(rl_txn *t, const char *schema, const char *name, rl_s
         return -1;
     rl_error probe;
     memset(&probe, 0, sizeof probe);
-    int rc = name_free(t, schema, name, &probe);
+    int rc = cat_relation_name_free(t, schema, name, &probe);
     if (rc < 0) {
         if (if_not_exists && strcmp(probe.sqlstate, RL_SQLSTATE_DUPLICATE_TABLE) == 0)
             return 0;
@@ -247,47 +159,28 @@ static int missing(const char *name, rl_error *err)
     return rl_error_set(err, RL_SQLSTATE_UNDEFINED_TABLE, "relation \"%s\" does not exist", name);
 }
 
-int rl_txn_alter_sequence(rl_txn *t, const char *schema, const char *name, rl_seq_def *def,
-                          bool fresh, rl_error *err)
+/* The existing sequence schema.name for a change (DROP, RENAME): its key
+ * and definition, expected unchanged at COMMIT; 0, or -1 (42P01 absent). */
+static int take_existing(rl_txn *t, const char *schema, const char *name, rl_buf *k,
+                         rl_seq_def *d, rl_error *err)
 {
     cat_relations_changed(t);
     if (!cat_is_write_allowed(t, err))
         return -1;
-    rl_buf k, v;
-    rl_buf_init(&k, 0);
-    rl_buf_init(&v, 0);
-    rl_seq_def old;
-    int rc = def_take(t, schema, name, &k, &old, err);
-    if (rc == 0)
-        rc = missing(name, err);
-    if (rc == 1 && fresh)
-        rc = state_drop(t, old.id, err) < 0 || new_id(t, &def->id, err) < 0 ? -1 : 1;
-    else if (rc == 1)
-        def->id = old.id;
-    if (rc == 1) {
-        rl_seq_def_encode(&v, def);
-        rc = v.failed ? oom(err) : cat_ov_set(t, k.data, k.len, v.data, v.len, err);
-    }
-    rl_buf_free(&k);
-    rl_buf_free(&v);
-    return rc < 0 ? -1 : 0;
+    int rc = def_take(t, schema, name, k, d, err);
+    return rc == 0 ? missing(name, err) : rc < 0 ? -1 : 0;
 }
 
 int rl_txn_drop_sequence(rl_txn *t, const char *schema, const char *name, rl_error *err)
 {
-    cat_relations_changed(t);
-    if (!cat_is_write_allowed(t, err))
-        return -1;
     rl_buf k;
     rl_buf_init(&k, 0);
     rl_seq_def d;
-    int rc = def_take(t, schema, name, &k, &d, err);
+    int rc = take_existing(t, schema, name, &k, &d, err);
     if (rc == 0)
-        rc = missing(name, err);
-    if (rc == 1)
-        rc = cat_ov_set(t, k.data, k.len, NULL, 0, err) < 0 || state_drop(t, d.id, err) < 0
-                 ? -1
-                 : 0;
+        rc = cat_ov_set(t, k.data, k.len, NULL, 0, err);
+    if (rc == 0)
+        rc = state_drop(t, d.id, err);
     rl_buf_free(&k);
     return rc;
 }
@@ -295,22 +188,38 @@ int rl_txn_drop_sequence(rl_txn *t, const char *schema, const char *name, rl_err
 int rl_txn_rename_sequence(rl_txn *t, const char *schema, const char *name, const char *new_name,
                            rl_error *err)
 {
-    cat_relations_changed(t);
-    if (!cat_is_write_allowed(t, err))
-        return -1;
     rl_buf k;
     rl_buf_init(&k, 0);
     rl_seq_def d;
-    int rc = def_take(t, schema, name, &k, &d, err);
+    int rc = take_existing(t, schema, name, &k, &d, err);
     if (rc == 0)
-        rc = missing(name, err);
-    if (rc == 1)
-        rc = name_free(t, schema, new_name, err);
+        rc = cat_relation_name_free(t, schema, new_name, err);
     if (rc == 0)
         rc = cat_ov_set(t, k.data, k.len, NULL, 0, err);
     if (rc == 0)
         rc = def_put_new(t, schema, new_name, &d, err);
     rl_buf_free(&k);
+    return rc < 0 ? -1 : 0;
+}
+
+int rl_txn_alter_sequence(rl_txn *t, const char *schema, const char *name, rl_seq_def *def,
+                          bool fresh, rl_error *err)
+{
+    rl_buf k, v;
+    rl_buf_init(&k, 0);
+    rl_buf_init(&v, 0);
+    rl_seq_def old;
+    int rc = take_existing(t, schema, name, &k, &old, err);
+    if (rc == 0 && fresh)
+        rc = state_drop(t, old.id, err) < 0 || new_id(t, &def->id, err) < 0 ? -1 : 0;
+    else if (rc == 0)
+        def->id = old.id;
+    if (rc == 0) {
+        rl_seq_def_encode(&v, def);
+        rc = v.failed ? oom(err) : cat_ov_set(t, k.data, k.len, v.data, v.len, err);
+    }
+    rl_buf_free(&k);
+    rl_buf_free(&v);
     return rc < 0 ? -1 : 0;
 }
 

@@ -14,7 +14,11 @@
  * names (rl_index_column_names); the
  * key of a row's entry in a UNIQUE index (rl_unique_entry_key, 0x80 07); a
  * CHECK constraint's or column DEFAULT's definition (rl_check_def_encode /
- * decode, the value of 0x80 0A and 0B).
+ * decode, the value of 0x80 0A and 0B);
+ * a sequence's definition (rl_seq_def_encode/decode, the value of 0x80 0C:
+ * u8 version, u8 flags (cycle, initial is_called, OWNED BY), u8 type bytes,
+ * be64 state id, zigzag varints start, increment, min, max, cache, initial
+ * value, then with OWNED BY the table's and the column's names).
  *
  * Invariants: a descriptor built here owns its name and every column name
  * (rl_dynamic_desc_free frees exactly ncols_max of them); an extended
@@ -648,4 +652,63 @@ bool rl_check_def_decode(const uint8_t *v, size_t vl, rl_check_def *out, char *t
                     : flags & DEFAULT_IDENTITY_BY_DEFAULT ? 'd'
                                                           : 0;
     return rl_reader_left(&r) == 0;
+}
+
+/* ------------------------------------------------ sequence definitions */
+
+#define SEQ_DEF_VERSION 1
+#define SEQ_CYCLE 0x01
+#define SEQ_INITIAL_CALLED 0x02
+#define SEQ_OWNED 0x04 /* OWNED BY: the table's and the column's names follow */
+
+
+void rl_seq_def_encode(rl_buf *b, const rl_seq_def *d)
+{
+    assert(d->type_bytes == 2 || d->type_bytes == 4 || d->type_bytes == 8);
+    assert(d->increment != 0 && d->min < d->max && d->cache >= 1);
+    rl_buf_put_u8(b, SEQ_DEF_VERSION);
+    bool owned = d->owned_table[0] != '\0';
+    assert(owned == (d->owned_column[0] != '\0'));
+    rl_buf_put_u8(b, (uint8_t)((d->cycle ? SEQ_CYCLE : 0) |
+                               (d->initial_called ? SEQ_INITIAL_CALLED : 0) |
+                               (owned ? SEQ_OWNED : 0)));
+    rl_buf_put_u8(b, d->type_bytes);
+    rl_buf_put_be64(b, d->id);
+    const int64_t v[] = {d->start, d->increment, d->min, d->max, d->cache, d->initial};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        rl_buf_put_svarint(b, v[i]);
+    if (owned) {
+        put_name(b, d->owned_table);
+        put_name(b, d->owned_column);
+    }
+}
+
+bool rl_seq_def_decode(const uint8_t *v, size_t vl, rl_seq_def *out)
+{
+    memset(out, 0, sizeof *out);
+    rl_reader r;
+    rl_reader_init(&r, v, vl);
+    uint8_t version, flags;
+    int64_t *f[] = {&out->start, &out->increment, &out->min, &out->max, &out->cache,
+                    &out->initial};
+    if (!rl_reader_u8(&r, &version) || version != SEQ_DEF_VERSION ||
+        !rl_reader_u8(&r, &flags) || flags & ~(SEQ_CYCLE | SEQ_INITIAL_CALLED | SEQ_OWNED) ||
+        !rl_reader_u8(&r, &out->type_bytes) || !rl_reader_be64(&r, &out->id))
+        return false;
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        if (!rl_reader_svarint(&r, f[i]))
+            return false;
+    if ((flags & SEQ_OWNED &&
+         (!get_name(&r, out->owned_table) || !get_name(&r, out->owned_column))) ||
+        rl_reader_left(&r) != 0)
+        return false;
+    out->cycle = flags & SEQ_CYCLE;
+    out->initial_called = flags & SEQ_INITIAL_CALLED;
+    if (out->type_bytes != 2 && out->type_bytes != 4 && out->type_bytes != 8)
+        return false;
+    int64_t tmax = out->type_bytes == 2 ? INT16_MAX : out->type_bytes == 4 ? INT32_MAX : INT64_MAX;
+    /* what CREATE / ALTER SEQUENCE let through: the state stays in range */
+    return out->increment != 0 && out->cache >= 1 && out->min >= -tmax - 1 &&
+           out->max <= tmax && out->min < out->max && out->start >= out->min &&
+           out->start <= out->max && out->initial >= out->min && out->initial <= out->max;
 }

@@ -1230,36 +1230,20 @@ int xfer_extras(extras_rows_fn rows, void *ctx, const char *from, const tlist *l
     rl_buf_init(&lit, 0);
     xfer_quote_literal(&lit, from);
     rl_buf_put(&lit, "", 1);
-    trows ix = {0}, ck = {0}, cm = {0};
-    rl_buf_printf(&sql, EXTRAS_SQL, (const char *)lit.data);
-    rl_buf_put(&sql, "", 1);
-    int rc = sql.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
-                        : rows(ctx, (const char *)sql.data, &ix, err);
-    rl_buf_reset(&sql);
-    rl_buf_printf(&sql, CHECKS_SQL, (const char *)lit.data);
-    rl_buf_put(&sql, "", 1);
-    if (rc == 0)
+    trows ix = {0}, ck = {0}, cm = {0}, fk = {0}, sq = {0};
+    const struct {
+        const char *fmt;
+        trows *out;
+    } queries[] = {{EXTRAS_SQL, &ix}, {CHECKS_SQL, &ck}, {COMMENTS_SQL, &cm},
+                   {SEQUENCES_SQL, &sq}, {FKEYS_SQL, &fk}};
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < sizeof queries / sizeof queries[0]; i++) {
+        rl_buf_reset(&sql);
+        rl_buf_printf(&sql, queries[i].fmt, (const char *)lit.data);
+        rl_buf_put(&sql, "", 1);
         rc = sql.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
-                        : rows(ctx, (const char *)sql.data, &ck, err);
-    rl_buf_reset(&sql);
-    rl_buf_printf(&sql, COMMENTS_SQL, (const char *)lit.data);
-    rl_buf_put(&sql, "", 1);
-    if (rc == 0)
-        rc = sql.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
-                        : rows(ctx, (const char *)sql.data, &cm, err);
-    trows fk = {0}, sq = {0};
-    rl_buf_reset(&sql);
-    rl_buf_printf(&sql, SEQUENCES_SQL, (const char *)lit.data);
-    rl_buf_put(&sql, "", 1);
-    if (rc == 0)
-        rc = sql.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
-                        : rows(ctx, (const char *)sql.data, &sq, err);
-    rl_buf_reset(&sql);
-    rl_buf_printf(&sql, FKEYS_SQL, (const char *)lit.data);
-    rl_buf_put(&sql, "", 1);
-    if (rc == 0)
-        rc = sql.failed ? rl_error_set(err, RL_SQLSTATE_INTERNAL, "out of memory")
-                        : rows(ctx, (const char *)sql.data, &fk, err);
+                        : rows(ctx, (const char *)sql.data, queries[i].out, err);
+    }
     *n = 0;
     for (size_t i = 0; rc == 0 && i < ix.nrows; i++)
         if (index_statement(l, &ix, i, to, out)) {

@@ -561,6 +561,14 @@ static void describe_index(rl_buf *b, const uint8_t *key, size_t klen)
         describe_strings(b, key, klen, "comment", comment_labels, 3);
         return;
     }
+    if (kind == RL_INDEX_SEQUENCE) {
+        describe_strings(b, key, klen, "sequence", name_labels, 2);
+        return;
+    }
+    if (kind == RL_INDEX_SEQUENCE_STATE && klen == 10) {
+        rl_buf_printf(b, "sequence-state %llu", (unsigned long long)rl_load_be64(key + 2));
+        return;
+    }
     if (kind == RL_INDEX_FKEY) {
         static const char *const fkey_labels[] = {"schema", "table", "name"};
         describe_strings(b, key, klen, "foreign-key", fkey_labels, 3);

@@ -89,6 +89,19 @@ int rl_exec_error(rl_exec *x, const char *sqlstate, int location, const char *fm
     return -1;
 }
 
+int rl_exec_notice(rl_exec *x, const char *sqlstate, const char *fmt, ...)
+{
+    rl_error n;
+    memset(&n, 0, sizeof n);
+    va_list ap;
+    va_start(ap, fmt);
+    rl_error_setv(&n, sqlstate, fmt, ap);
+    va_end(ap);
+    if (x->sink && x->sink->notice)
+        x->sink->notice(x->sink->ctx, &n);
+    return 0;
+}
+
 int rl_exec_outside_block(rl_exec *x, const char *what)
 {
     /* a multi-statement query string is an implicit transaction block (the

@@ -176,6 +176,11 @@ int rl_exec_check_stack(rl_exec *x);
 int rl_exec_error(rl_exec *x, const char *sqlstate, int location, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* A NOTICE (or WARNING, by its SQLSTATE's class) to the client through the
+ * sink, if it takes notices; always 0. */
+int rl_exec_notice(rl_exec *x, const char *sqlstate, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* CommandComplete with this tag through the sink (08006 when the client is gone). */
 int rl_send_complete(rl_exec *x, const char *tag);
 

@@ -50,17 +50,7 @@
 
 #define NAMEDATALEN RL_INDEX_NAME_MAX
 
-static int notice(rl_exec *x, const char *sqlstate, const char *fmt, const char *a)
-{
-    rl_error n;
-    memset(&n, 0, sizeof n);
-    rl_error_set(&n, sqlstate, fmt, a);
-    if (x->sink && x->sink->notice)
-        x->sink->notice(x->sink->ctx, &n);
-    return 0;
-}
-
-/* 1 if a table or an index holds schema.name, 0 if neither, -1 error. */
+/* 1 if a table, an index or a sequence holds schema.name, 0 if none, -1 error. */
 int rl_index_name_taken(rl_exec *x, rl_txn *txn, const char *schema, const char *name)
 {
     rl_error probe;
@@ -72,7 +62,8 @@ int rl_index_name_taken(rl_exec *x, rl_txn *txn, const char *schema, const char 
         return -1;
     }
     rl_index_def d;
-    return rl_txn_find_index(txn, schema, name, &d, x->err);
+    int rc = rl_txn_find_index(txn, schema, name, &d, x->err);
+    return rc == 0 ? rl_txn_sequence_exists(txn, schema, name, x->err) : rc;
 }
 
 /* ------------------------------------------------------ choosing a name */
@@ -473,7 +464,8 @@ int rl_ddl_create_index(rl_exec *x, const PgQuery__IndexStmt *st)
         rc = rl_txn_create_index(txn, rel.schema, name, d, x->err);
     free(d);
     if (rc == 1)
-        notice(x, RL_SQLSTATE_DUPLICATE_TABLE, "relation \"%s\" already exists, skipping", name);
+        rl_exec_notice(x, RL_SQLSTATE_DUPLICATE_TABLE, "relation \"%s\" already exists, skipping",
+                       name);
     return rc < 0 ? -1 : rl_send_complete(x, "CREATE INDEX");
 }
 
@@ -662,7 +654,7 @@ static int not_an_index(rl_exec *x, rl_txn *txn, const char *schema, const char 
             return constraint_needs_index(x, name, table);
     }
     if (missing_ok)
-        return notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
+        return rl_exec_notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
                       "index \"%s\" does not exist, skipping", name);
     return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1, "index \"%s\" does not exist", name);
 }
@@ -686,7 +678,7 @@ int rl_ddl_drop_index(rl_exec *x, const PgQuery__DropStmt *st)
         const char *name, *schema = drop_schema_of(obj, &name);
         if (!rl_txn_schema_exists(txn, schema)) {
             if (st->missing_ok) {
-                notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
+                rl_exec_notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
                        "schema \"%s\" does not exist, skipping", schema);
                 continue;
             }

@@ -1871,10 +1871,10 @@ static int load_sequences(rl_exec *x, seq_list *l)
         rc = rl_lakes_each_other(x, seq_list_lake, l);
     if (rc != 0 && !x->err->sqlstate[0])
         rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
-    if (rc == 0 && l->n) { /* none: no array to sort (qsort wants one) */
+    if (rc == 0 && mine > 1)
         qsort(l->v, mine, sizeof *l->v, seq_cmp);
+    if (rc == 0 && l->n - mine > 1)
         qsort(l->v + mine, l->n - mine, sizeof *l->v, seq_cmp);
-    }
     return rc == 0 ? 0 : -1;
 }
 

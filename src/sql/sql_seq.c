@@ -378,16 +378,6 @@ static int apply_owned_by(rl_exec *x, const PgQuery__DefElem *d, const char *seq
     return 0;
 }
 
-static int notice(rl_exec *x, const char *sqlstate, const char *fmt, const char *a)
-{
-    rl_error n;
-    memset(&n, 0, sizeof n);
-    rl_error_set(&n, sqlstate, fmt, a);
-    if (x->sink && x->sink->notice)
-        x->sink->notice(x->sink->ctx, &n);
-    return 0;
-}
-
 /* ----------------------------------------------------------- statements */
 
 static int refuse_temp(rl_exec *x, const PgQuery__RangeVar *rv)
@@ -423,7 +413,8 @@ int rl_seq_create(rl_exec *x, const PgQuery__CreateSeqStmt *st)
         if (rc < 0)
             return -1;
         if (rc == 1 || rl_txn_find_table(t, schema, rv->relname, &probe)) {
-            notice(x, RL_SQLSTATE_DUPLICATE_TABLE, "relation \"%s\" already exists, skipping",
+            rl_exec_notice(x, RL_SQLSTATE_DUPLICATE_TABLE,
+                           "relation \"%s\" already exists, skipping",
                    rv->relname);
             return rl_send_complete(x, "CREATE SEQUENCE");
         }
@@ -484,7 +475,7 @@ int rl_seq_alter(rl_exec *x, const PgQuery__AlterSeqStmt *st)
         if (!st->missing_ok)
             return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_TABLE, -1,
                                  "relation \"%s\" does not exist", rv->relname);
-        notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
+        rl_exec_notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
                "relation \"%s\" does not exist, skipping", rv->relname);
         return rl_send_complete(x, "ALTER SEQUENCE");
     }
@@ -714,7 +705,7 @@ int rl_seq_drop(rl_exec *x, const PgQuery__DropStmt *st)
                 return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_TABLE, -1,
                                      "sequence \"%s\" does not exist", rv.relname);
             if (rc == 0 && pass == 0)
-                notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
+                rl_exec_notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
                        "sequence \"%s\" does not exist, skipping", rv.relname);
             if (rc == 1 && pass == 1 &&
                 (defaults_sequence_dropping(
@@ -737,7 +728,8 @@ int rl_seq_rename(rl_exec *x, const PgQuery__RenameStmt *st)
         if (!st->missing_ok)
             return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_TABLE, st->relation->location,
                                  "relation \"%s\" does not exist", st->relation->relname);
-        notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION, "relation \"%s\" does not exist, skipping",
+        rl_exec_notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
+                       "relation \"%s\" does not exist, skipping",
                st->relation->relname);
         return rl_send_complete(x, "ALTER SEQUENCE");
     }

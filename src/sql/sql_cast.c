@@ -1172,6 +1172,22 @@ static int jsonb_to_scalar(rl_expr_ctx *c, const rl_value *in, uint32_t oid, rl_
     return rl_number_convert(c, &num, oid, out, location);
 }
 
+/* i4tochar: an integer's value as the one byte of a "char" (0: the empty
+ * string), 22003 outside -128..127; no other number casts to "char"
+ * (PostgreSQL has only int4's). */
+static int int4_to_char(rl_expr_ctx *c, const rl_value *in, rl_value *out, int location)
+{
+    if (in->oid != RL_OID_INT4)
+        return rl_exec_error(c->x, RL_SQLSTATE_CANNOT_COERCE, location,
+                             "cannot cast type %s to %s", rl_oid_type_name(in->oid),
+                             rl_oid_type_name(RL_OID_CHAR));
+    if (in->d.v.i < -128 || in->d.v.i > 127)
+        return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, -1,
+                             "\"char\" out of range");
+    char byte = (char)in->d.v.i;
+    return rl_val_str_copy(c, out, RL_OID_CHAR, &byte, byte ? 1 : 0);
+}
+
 static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_t typmod,
                         bool explicit_cast, rl_value *out, int location)
 {
@@ -1198,9 +1214,15 @@ static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_
     }
     if (in->oid == RL_OID_JSONB && explicit_cast && (rl_oid_is_number(oid) || oid == RL_OID_BOOL))
         return jsonb_to_scalar(c, in, oid, out, location);
+    if (in->oid == RL_OID_CHAR && oid == RL_OID_INT4) { /* chartoi4: the byte, signed */
+        rl_val_int(out, oid, in->d.v.s.len ? (int8_t)in->d.v.s.p[0] : 0);
+        return 0;
+    }
     if (rl_oid_is_textual(in->oid))
         return rl_text_to_value(c, (const char *)in->d.v.s.p, in->d.v.s.len, oid, typmod,
                              explicit_cast, out, location);
+    if (oid == RL_OID_CHAR && rl_oid_is_number(in->oid))
+        return int4_to_char(c, in, out, location);
     if (rl_oid_is_textual(oid)) {
         if (value_to_textval(c, in, oid, out) < 0)
             return -1;
@@ -1408,7 +1430,16 @@ int rl_eval_typecast(rl_expr_ctx *c, const PgQuery__TypeCast *tc, rl_eval_fn eva
     if (eval(c, tc->arg, &v) < 0)
         return -1;
     int loc = rl_node_location(tc->arg);
-    return rl_value_coerce(c, &v, oid, typmod, true, out, loc >= 0 ? loc : tc->location);
+    if (rl_value_coerce(c, &v, oid, typmod, true, out, loc >= 0 ? loc : tc->location) == 0)
+        return 0;
+    /* an input error points at the value, "cannot cast type" at the `::`
+     * (transformTypeCast's location) */
+    if (strcmp(c->x->err->sqlstate, RL_SQLSTATE_CANNOT_COERCE) == 0 && tc->location >= 0) {
+        char message[sizeof c->x->err->message];
+        memcpy(message, c->x->err->message, sizeof message);
+        rl_exec_error(c->x, RL_SQLSTATE_CANNOT_COERCE, tc->location, "%s", message);
+    }
+    return -1;
 }
 
 int rl_const_eval(rl_expr_ctx *c, const PgQuery__Node *node, rl_value *out)

@@ -2979,8 +2979,10 @@ static size_t is_column_index(const char *name)
 }
 
 /* information_schema.columns' identity columns of column `column` of t:
- * is_identity, identity_generation and its sequence's parameters. */
-static int identity_columns(gen_ctx *g, const table_ent *t, const char *column, char identity)
+ * is_identity, identity_generation and its sequence's parameters (their
+ * texts in nums, which must live until the row is emitted). */
+static int identity_columns(gen_ctx *g, const table_ent *t, const char *column, char identity,
+                            char (*nums)[24])
 {
     owned_seq o = {.table = t->name, .column = column};
     if (rl_txn_list_sequences(t->txn, t->schema, find_owned, &o, g->x->err) < 0)
@@ -2989,7 +2991,6 @@ static int identity_columns(gen_ctx *g, const table_ent *t, const char *column, 
     put_str(g, is_column_index("identity_generation"), identity == 'a' ? "ALWAYS" : "BY DEFAULT");
     if (!o.found)
         return 0;
-    char nums[4][24];
     const int64_t v[] = {o.def.start, o.def.increment, o.def.max, o.def.min};
     const char *names[] = {"identity_start", "identity_increment", "identity_maximum",
                            "identity_minimum"};
@@ -3067,7 +3068,9 @@ static int is_column_row(gen_ctx *g, const table_ent *t)
         put_str(g, 40, "NO");
         put_str(g, 41, "NEVER");
         put_str(g, 43, "YES");
-        if (def && def->def.identity && identity_columns(g, t, col->name, def->def.identity) < 0)
+        char nums[4][24];
+        if (def && def->def.identity &&
+            identity_columns(g, t, col->name, def->def.identity, nums) < 0)
             return -1;
         if (emit(g) < 0)
             return -1;

@@ -639,22 +639,16 @@ static int create_sequence_defaults(rl_exec *x, const char *schema, const char *
             return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
                                  "identity column type must be smallint, integer, or bigint");
         const PgQuery__Constraint *ic = cols[i].identity_con;
-        char seq[64], qs[140], qn[140];
+        char seq[64];
         if (serial_sequence_name(x, schema, name, cols[i].name, seq) < 0 ||
             rl_seq_create_serial(x, schema, seq, name, cols[i].name, bytes,
                                  ic ? ic->options : NULL, ic ? ic->n_options : 0) < 0)
             return -1;
-        rl_quote_ident(schema, qs, sizeof qs);
-        rl_quote_ident(seq, qn, sizeof qn);
         rl_buf text;
         rl_buf_init(&text, 0);
-        rl_buf_put_str(&text, "nextval('");
-        for (const char *p = qs; *p; p++) /* as a string literal: quotes doubled */
-            rl_buf_put(&text, p, *p == '\'' ? 2 : 1);
-        rl_buf_put(&text, ".", 1);
-        for (const char *p = qn; *p; p++)
-            rl_buf_put(&text, p, *p == '\'' ? 2 : 1);
-        rl_buf_put_str(&text, "'::regclass)");
+        rl_buf_put_str(&text, "nextval(");
+        rl_seq_regclass_literal(&text, schema, seq);
+        rl_buf_put_str(&text, ")");
         rl_buf_put_u8(&text, 0);
         rl_parsed *p = NULL;
         const PgQuery__Node *expr;

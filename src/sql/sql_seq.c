@@ -524,26 +524,31 @@ static int object_name(rl_exec *x, const PgQuery__Node *obj, PgQuery__RangeVar *
  * CASCADE, which drops them with its notice; RENAME rewrites their texts
  * to the new name (sql_default.c keeps them; the catalog lists them). */
 
-/* The two forms a regclass literal of schema.name takes in a stored
- * default (regclassout's: bare where the search path finds it, else
- * qualified), quotes doubled as in a string literal. */
-static void regclass_literals(const char *schema, const char *name, rl_buf *bare, rl_buf *qual)
+void rl_seq_regclass_literal(rl_buf *b, const char *schema, const char *name)
 {
     char qs[140], qn[140];
-    rl_quote_ident(schema, qs, sizeof qs);
     rl_quote_ident(name, qn, sizeof qn);
-    rl_buf *out[2] = {bare, qual};
-    for (int k = 0; k < 2; k++) {
-        rl_buf_put(out[k], "'", 1);
-        for (const char *p = qs; k == 1 && *p; p++)
-            rl_buf_put(out[k], p, *p == '\'' ? 2 : 1);
-        if (k == 1)
-            rl_buf_put(out[k], ".", 1);
-        for (const char *p = qn; *p; p++)
-            rl_buf_put(out[k], p, *p == '\'' ? 2 : 1);
-        rl_buf_put_str(out[k], "'::regclass");
-        rl_buf_put_u8(out[k], 0);
+    rl_buf_put(b, "'", 1);
+    if (schema) {
+        rl_quote_ident(schema, qs, sizeof qs);
+        for (const char *p = qs; *p; p++) /* as a string literal: quotes doubled */
+            rl_buf_put(b, p, *p == '\'' ? 2 : 1);
+        rl_buf_put(b, ".", 1);
     }
+    for (const char *p = qn; *p; p++)
+        rl_buf_put(b, p, *p == '\'' ? 2 : 1);
+    rl_buf_put_str(b, "'::regclass");
+}
+
+/* The two forms a regclass literal of schema.name takes in a stored
+ * default (regclassout's: bare where the search path finds it, else
+ * qualified), each NUL-ended. */
+static void regclass_literals(const char *schema, const char *name, rl_buf *bare, rl_buf *qual)
+{
+    rl_seq_regclass_literal(bare, NULL, name);
+    rl_buf_put_u8(bare, 0);
+    rl_seq_regclass_literal(qual, schema, name);
+    rl_buf_put_u8(qual, 0);
 }
 
 /* text with every `from` replaced by `to`, into out (NUL-ended). */

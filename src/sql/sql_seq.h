@@ -33,6 +33,12 @@ int rl_seq_create_serial(rl_exec *x, const char *schema, const char *name, const
                          const char *column, uint8_t type_bytes, PgQuery__Node **options,
                          size_t noptions);
 
+/* 'name'::regclass, or with schema 'schema.name'::regclass, the names
+ * quoted as identifiers where they need it and the whole as a string
+ * literal (quotes doubled), appended to b: how a column default calls its
+ * sequence. */
+void rl_seq_regclass_literal(rl_buf *b, const char *schema, const char *name);
+
 /* nextval of the sequence with pg_class oid `oid`: 0 with *out, or -1
  * with x's error (42P01, 42809, 2200H, 25006). Not undone by ROLLBACK. */
 int rl_seq_nextval(rl_exec *x, uint32_t oid, int64_t *out, int loc);

@@ -101,6 +101,7 @@ typedef struct col_spec {
     char identity;            /* GENERATED ALWAYS ('a') / BY DEFAULT ('d') AS IDENTITY, 0 */
     const PgQuery__Constraint *identity_con; /* its sequence options */
     bool default_and_identity; /* both: 42601 (transformColumnDefinition) */
+    uint32_t seq_oid; /* ADD COLUMN's serial / identity: its sequence fills the rows */
 } col_spec;
 
 static int constraint_apply(rl_exec *x, const PgQuery__Constraint *c, col_spec *cs)
@@ -609,60 +610,105 @@ static int serial_sequence_name(rl_exec *x, const char *schema, const char *tabl
     }
 }
 
+/* An identity column's SEQUENCE NAME [schema.]name option into seq (1), 0
+ * without one. Another schema than the table's is 0A000 (PostgreSQL's own
+ * answers there are errors or a sequence it cannot own). */
+static int identity_sequence_option(rl_exec *x, const PgQuery__Constraint *ic, const char *schema,
+                                    char seq[64])
+{
+    for (size_t i = 0; ic && i < ic->n_options; i++) {
+        const PgQuery__DefElem *d = ic->options[i]->def_elem;
+        if (strcmp(d->defname, "sequence_name") != 0)
+            continue;
+        const PgQuery__List *l =
+            d->arg && d->arg->node_case == PG_QUERY__NODE__NODE_LIST ? d->arg->list : NULL;
+        size_t n = l ? l->n_items : 0;
+        const char *name = n ? rl_node_string(l->items[n - 1]) : NULL;
+        const char *in = n == 2 ? rl_node_string(l->items[0]) : schema;
+        if (!name || !in || n > 2)
+            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, d->location,
+                                 "this SEQUENCE NAME is not supported by RockLake");
+        if (strcmp(in, schema) != 0)
+            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, d->location,
+                                 "an identity column's sequence in another schema than its "
+                                 "table's is not supported by RockLake");
+        if (strlen(name) >= 64)
+            return rl_exec_error(x, RL_SQLSTATE_NAME_TOO_LONG, d->location,
+                                 "identifier \"%s\" is too long", name);
+        rl_str_copy(seq, 64, name);
+        return 1;
+    }
+    return 0;
+}
+
+/* The sequence of column cs (serial, or identity with its options) of
+ * table schema.table, made OWNED BY it (sql_seq.c), named as PostgreSQL
+ * names it, into seq (*oid its oid). A DEFAULT beside either, or both, is 42601
+ * (transformColumnDefinition); an identity column not of an integer type
+ * 22023. 0 or -1. */
+static int column_sequence_create(rl_exec *x, const col_spec *cs, const char *schema,
+                                  const char *table, char seq[64], uint32_t *oid)
+{
+    const PgQuery__Constraint *ic = cs->identity_con;
+    if ((cs->serial && cs->def) || cs->default_and_identity)
+        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR,
+                             cs->identity && !cs->serial ? cs->identity_con->location : -1,
+                             "%s specified for column \"%s\" of table \"%s\"",
+                             cs->identity ? "both default and identity" : "multiple default values",
+                             cs->name, table);
+    uint8_t bytes = cs->serial;
+    if (!bytes)
+        bytes = cs->oid == RL_OID_INT2 ? 2 : cs->oid == RL_OID_INT4 ? 4
+                : cs->oid == RL_OID_INT8 ? 8 : 0;
+    if (!bytes)
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "identity column type must be smallint, integer, or bigint");
+    int named = identity_sequence_option(x, ic, schema, seq);
+    if (named < 0 || (!named && serial_sequence_name(x, schema, table, cs->name, seq) < 0))
+        return -1;
+    return rl_seq_create_serial(x, schema, seq, table, cs->name, bytes, ic ? ic->options : NULL,
+                                ic ? ic->n_options : 0, oid);
+}
+
+/* schema.table's column default nextval('<seq>'::regclass), the name
+ * qualified as PostgreSQL writes it (regclass prints it back unqualified
+ * where the search path finds it), an identity column's flagged as one
+ * ('a' / 'd'). 0 or -1. */
+static int sequence_default_set(rl_exec *x, const char *schema, const char *table,
+                                const char *column, uint32_t oid, const char *seq, char identity)
+{
+    rl_buf text;
+    rl_buf_init(&text, 0);
+    rl_buf_put_str(&text, "nextval(");
+    rl_seq_regclass_literal(&text, schema, seq);
+    rl_buf_put_str(&text, ")");
+    rl_buf_put_u8(&text, 0);
+    rl_parsed *p = NULL;
+    const PgQuery__Node *expr;
+    int rc = text.failed ? oom(x) : rl_check_parse_text(x, (const char *)text.data, &p, &expr);
+    if (rc == 0) {
+        const rl_parsed *prev = rl_parsed_activate(p);
+        rc = rl_default_set(x, schema, table, column, oid, expr, identity);
+        rl_parsed_activate(prev);
+    }
+    rl_parsed_release(p);
+    rl_buf_free(&text);
+    return rc;
+}
+
 /* The serial and identity columns of the new table schema.name: each its
- * sequence (sql_seq.c; an identity column's with its options) and the
- * default nextval('<sequence>'::regclass), the name qualified as
- * PostgreSQL writes it (regclass prints it back unqualified where the
- * search path finds it), an identity column's flagged as one. A DEFAULT
- * beside either, or both, is 42601; an identity column not of an integer
- * type 22023. */
+ * sequence and the default that calls it. */
 static int create_sequence_defaults(rl_exec *x, const char *schema, const char *name,
                                     const col_spec *cols, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         if (!cols[i].serial && !cols[i].identity)
             continue;
-        if ((cols[i].serial && cols[i].def) || cols[i].default_and_identity)
-            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR,
-                                 cols[i].identity && !cols[i].serial
-                                     ? cols[i].identity_con->location
-                                     : -1,
-                                 "%s specified for column \"%s\" of table \"%s\"",
-                                 cols[i].identity ? "both default and identity"
-                                                  : "multiple default values",
-                                 cols[i].name, name);
-        uint8_t bytes = cols[i].serial;
-        if (!bytes)
-            bytes = cols[i].oid == RL_OID_INT2 ? 2 : cols[i].oid == RL_OID_INT4 ? 4
-                    : cols[i].oid == RL_OID_INT8 ? 8 : 0;
-        if (!bytes)
-            return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
-                                 "identity column type must be smallint, integer, or bigint");
-        const PgQuery__Constraint *ic = cols[i].identity_con;
         char seq[64];
-        if (serial_sequence_name(x, schema, name, cols[i].name, seq) < 0 ||
-            rl_seq_create_serial(x, schema, seq, name, cols[i].name, bytes,
-                                 ic ? ic->options : NULL, ic ? ic->n_options : 0) < 0)
-            return -1;
-        rl_buf text;
-        rl_buf_init(&text, 0);
-        rl_buf_put_str(&text, "nextval(");
-        rl_seq_regclass_literal(&text, schema, seq);
-        rl_buf_put_str(&text, ")");
-        rl_buf_put_u8(&text, 0);
-        rl_parsed *p = NULL;
-        const PgQuery__Node *expr;
-        int rc = text.failed ? oom(x)
-                             : rl_check_parse_text(x, (const char *)text.data, &p, &expr);
-        if (rc == 0) {
-            const rl_parsed *prev = rl_parsed_activate(p);
-            rc = rl_default_set(x, schema, name, cols[i].name, cols[i].oid, expr,
-                                cols[i].identity);
-            rl_parsed_activate(prev);
-        }
-        rl_parsed_release(p);
-        rl_buf_free(&text);
-        if (rc < 0)
+        uint32_t oid;
+        if (column_sequence_create(x, &cols[i], schema, name, seq, &oid) < 0 ||
+            sequence_default_set(x, schema, name, cols[i].name, cols[i].oid, seq,
+                                 cols[i].identity) < 0)
             return -1;
     }
     return 0;
@@ -943,6 +989,7 @@ typedef struct new_shape {
     rl_key_constraint adds[MAX_ADDED_KEYS];
     size_t nadds;
     const PgQuery__Constraint *fkeys[MAX_ADDED_KEYS]; /* ADD FOREIGN KEY, made last */
+    const char *fkey_columns[MAX_ADDED_KEYS]; /* an added column's REFERENCES: it */
     size_t nfkeys;
     const PgQuery__Constraint *checks[MAX_ADDED_KEYS]; /* ADD CHECK, after the shape */
     size_t nchecks;
@@ -952,6 +999,8 @@ typedef struct new_shape {
         const char *column;
         uint32_t oid;
         const PgQuery__Node *expr;
+        const char *seq; /* or an added serial / identity's nextval (in arena) */
+        char identity;
     } defaults[RL_MAX_COLUMNS];
     size_t ndefaults;
 } new_shape;
@@ -998,7 +1047,38 @@ static int keep_default(rl_exec *x, new_shape *ns, const char *column, uint32_t 
                              RL_MAX_COLUMNS);
     ns->defaults[ns->ndefaults].column = column;
     ns->defaults[ns->ndefaults].oid = oid;
+    ns->defaults[ns->ndefaults].seq = NULL;
+    ns->defaults[ns->ndefaults].identity = 0;
     ns->defaults[ns->ndefaults++].expr = expr;
+    return 0;
+}
+
+/* ADD COLUMN of a serial / identity column cs (ns->cols[ns->n] to be) to a
+ * stored dynamic table: its sequence made now, as PostgreSQL's transform
+ * makes it, so that each existing row takes nextval in the rewrite
+ * (new_column_value), and its default kept after the shape. A temporary
+ * or a DuckLake table's column 0A000. 0 or -1. */
+static int add_sequence_column(rl_exec *x, new_shape *ns, const char *table, col_spec *cs)
+{
+    if (!ns->schema || ns->fixed)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cs->location,
+                             "serial and identity columns on %s are not supported by RockLake",
+                             ns->schema ? "DuckLake's own tables" : "temporary tables");
+    char seq[64];
+    if (ns->ndefaults == RL_MAX_COLUMNS)
+        return rl_exec_error(x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
+                             "RockLake changes at most %d column defaults in one ALTER TABLE",
+                             RL_MAX_COLUMNS);
+    if (column_sequence_create(x, cs, ns->schema, table, seq, &cs->seq_oid) < 0)
+        return -1;
+    const char *kept = rl_arena_strdup(&ns->arena, seq);
+    if (!kept)
+        return oom(x);
+    ns->defaults[ns->ndefaults].column = cs->name;
+    ns->defaults[ns->ndefaults].oid = cs->oid;
+    ns->defaults[ns->ndefaults].expr = NULL;
+    ns->defaults[ns->ndefaults].seq = kept;
+    ns->defaults[ns->ndefaults++].identity = cs->identity;
     return 0;
 }
 
@@ -1014,12 +1094,11 @@ static int alter_default(rl_exec *x, const char *table, const PgQuery__AlterTabl
         return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
                              "column \"%s\" of relation \"%s\" does not exist", cmd->name,
                              table);
-    int identity = ns->schema && !ns->fixed
-                       ? rl_default_identity(x, ns->schema, table, ns->cols[c].name)
-                       : 0;
-    if (identity < 0)
+    int kind = ns->schema && !ns->fixed ? rl_default_kind(x, ns->schema, table, ns->cols[c].name)
+                                        : 0;
+    if (kind < 0)
         return -1;
-    if (identity) {
+    if (kind == 'a' || kind == 'd') {
         rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1,
                       "column \"%s\" of relation \"%s\" is an identity column", cmd->name,
                       table);
@@ -1028,6 +1107,123 @@ static int alter_default(rl_exec *x, const char *table, const PgQuery__AlterTabl
         return -1;
     }
     return keep_default(x, ns, ns->cols[c].name, ns->cols[c].oid, cmd->def, false);
+}
+
+/* ALTER COLUMN c ADD GENERATED ... AS IDENTITY [(options)]: the sequence
+ * made as PostgreSQL's transform makes it (the type and option checks
+ * first), then ATExecAddIdentity's checks in its order. 0 or -1. */
+static int add_identity(rl_exec *x, const char *table, const PgQuery__AlterTableCmd *cmd,
+                        const new_shape *ns, const col_spec *col, int kind)
+{
+    if (!cmd->def || cmd->def->node_case != PG_QUERY__NODE__NODE_CONSTRAINT)
+        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "ADD GENERATED needs an identity");
+    col_spec cs = *col;
+    cs.def = NULL;
+    cs.serial = 0;
+    cs.default_and_identity = false;
+    cs.identity_con = cmd->def->constraint;
+    cs.identity = cs.identity_con->generated_when && cs.identity_con->generated_when[0] == 'a'
+                      ? 'a'
+                      : 'd';
+    char seq[64];
+    uint32_t oid;
+    if (column_sequence_create(x, &cs, ns->schema, table, seq, &oid) < 0)
+        return -1;
+    const char *why = !col->not_null                 ? "must be declared NOT NULL before identity "
+                                                       "can be added"
+                      : kind == 'a' || kind == 'd' ? "is already an identity column"
+                      : kind == 'n'                  ? "already has a default value"
+                                                     : NULL;
+    if (why)
+        return rl_exec_error(x, RL_SQLSTATE_OBJECT_NOT_IN_PREREQUISITE_STATE, -1,
+                             "column \"%s\" of relation \"%s\" %s", col->name, table, why);
+    return sequence_default_set(x, ns->schema, table, col->name, col->oid, seq, cs.identity);
+}
+
+/* ALTER COLUMN c SET GENERATED { ALWAYS | BY DEFAULT } / SET option /
+ * RESTART [WITH n] of identity column col (its sequence seq): the sequence
+ * options first, as PostgreSQL's transform applies them. 0 or -1. */
+static int set_identity(rl_exec *x, const char *table, const PgQuery__AlterTableCmd *cmd,
+                        const new_shape *ns, const col_spec *col, const char *seq)
+{
+    const PgQuery__List *l =
+        cmd->def && cmd->def->node_case == PG_QUERY__NODE__NODE_LIST ? cmd->def->list : NULL;
+    size_t n = l ? l->n_items : 0, nopts = 0;
+    PgQuery__Node **opts = n ? calloc(n, sizeof *opts) : NULL;
+    if (n && !opts)
+        return oom(x);
+    char generated = 0;
+    for (size_t i = 0; i < n; i++) {
+        const PgQuery__Node *it = l->items[i];
+        if (it->node_case != PG_QUERY__NODE__NODE_DEF_ELEM)
+            continue;
+        const PgQuery__DefElem *d = it->def_elem;
+        if (strcmp(d->defname, "generated") != 0) {
+            opts[nopts++] = l->items[i];
+            continue;
+        }
+        if (generated) {
+            free(opts);
+            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, d->location,
+                                 "conflicting or redundant options");
+        }
+        generated = d->arg && d->arg->node_case == PG_QUERY__NODE__NODE_INTEGER &&
+                            d->arg->integer->ival == 'a'
+                        ? 'a'
+                        : 'd';
+    }
+    int rc = nopts ? rl_seq_alter_owned(x, ns->schema, seq, opts, nopts) : 0;
+    free(opts);
+    if (rc < 0 || !generated)
+        return rc;
+    return sequence_default_set(x, ns->schema, table, col->name, col->oid, seq, generated);
+}
+
+/* The identity forms of ALTER COLUMN on a stored dynamic table: ADD
+ * GENERATED, SET GENERATED / SET option / RESTART, DROP IDENTITY [IF
+ * EXISTS] (the default and the sequence dropped; NOT NULL stays). Done at
+ * once, in the statement's order; the shape is the same: 0, or -1. */
+static int alter_identity(rl_exec *x, const char *table, const PgQuery__AlterTableCmd *cmd,
+                          new_shape *ns)
+{
+    int c = shape_find(ns, cmd->name);
+    if (c < 0)
+        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
+                             "column \"%s\" of relation \"%s\" does not exist", cmd->name,
+                             table);
+    if (!ns->schema || ns->fixed)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "serial and identity columns on %s are not supported by RockLake",
+                             ns->schema ? "DuckLake's own tables" : "temporary tables");
+    const col_spec *col = &ns->cols[c];
+    int kind = rl_default_kind(x, ns->schema, table, col->name);
+    if (kind < 0)
+        return -1;
+    if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_AddIdentity)
+        return add_identity(x, table, cmd, ns, col, kind);
+    if (kind != 'a' && kind != 'd') {
+        if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_DropIdentity && cmd->missing_ok)
+            return notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
+                          "column \"%s\" of relation \"%s\" is not an identity column, skipping",
+                          col->name, table);
+        return rl_exec_error(x, RL_SQLSTATE_OBJECT_NOT_IN_PREREQUISITE_STATE, -1,
+                             "column \"%s\" of relation \"%s\" is not an identity column",
+                             col->name, table);
+    }
+    char seq[64];
+    int owned = rl_seq_owned_by(x, ns->schema, table, col->name, seq);
+    if (owned <= 0)
+        return owned < 0 ? -1
+                         : rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1,
+                                         "identity column \"%s\" of relation \"%s\" has no "
+                                         "sequence: run rocklake check",
+                                         col->name, table);
+    if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_SetIdentity)
+        return set_identity(x, table, cmd, ns, col, seq);
+    rl_txn *txn = rl_exec_txn(x);
+    if (!txn || rl_default_set(x, ns->schema, table, col->name, col->oid, NULL, 0) < 0)
+        return -1;
+    return rl_txn_drop_sequence(txn, ns->schema, seq, x->err);
 }
 
 static void shape_from_rowset(const rl_rowset *rs, size_t ntab, new_shape *ns)
@@ -1127,24 +1323,23 @@ static bool shape_has_pk(const new_shape *ns)
     return false;
 }
 
-/* ADD CONSTRAINT: a second primary key is 42P16 as on PostgreSQL; UNIQUE,
- * and on a dynamic table PRIMARY KEY (its columns made NOT NULL: the
- * shape changes, 1), are made after the shape (ns->adds), CHECK after it
- * too (ns->checks, sql_check.c; not on a temporary table); FOREIGN KEY and
- * a DuckLake table's new primary key (its NOT NULLs are its format's) are
- * 0A000. */
-static int add_constraint(rl_exec *x, const char *table, const PgQuery__AlterTableCmd *cmd,
-                          new_shape *ns)
+/* One constraint ADD CONSTRAINT (column NULL) or ADD COLUMN (a column
+ * constraint of `column`, already in the shape) adds. A second primary key
+ * is 42P16 as on PostgreSQL; UNIQUE, and on a dynamic table PRIMARY KEY
+ * (its columns made NOT NULL: the shape changes, 1), are made after the
+ * shape (ns->adds), FOREIGN KEY (ns->fkeys) and CHECK (ns->checks,
+ * sql_check.c) too, not on a temporary table; a DuckLake table's new
+ * primary key (its NOT NULLs are its format's) is 0A000. 1, 0, or -1. */
+static int add_table_constraint(rl_exec *x, const char *table, const PgQuery__Constraint *k,
+                                const char *column, new_shape *ns)
 {
-    const PgQuery__Constraint *k = cmd->def && cmd->def->node_case == PG_QUERY__NODE__NODE_CONSTRAINT
-                                       ? cmd->def->constraint
-                                       : NULL;
     bool pk = k && k->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY;
     if (k && k->contype == PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN && ns->schema) {
         if (ns->nfkeys == MAX_ADDED_KEYS)
             return rl_exec_error(x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
                                  "RockLake adds at most %d foreign keys in one ALTER TABLE",
                                  MAX_ADDED_KEYS);
+        ns->fkey_columns[ns->nfkeys] = column;
         ns->fkeys[ns->nfkeys++] = k;
         return 0;
     }
@@ -1177,7 +1372,7 @@ static int add_constraint(rl_exec *x, const char *table, const PgQuery__AlterTab
                              "RockLake adds at most %d key constraints in one ALTER TABLE",
                              MAX_ADDED_KEYS);
     rl_key_constraint *kc = &ns->adds[ns->nadds];
-    if (rl_key_constraint_from(x, k, NULL, kc) < 0)
+    if (rl_key_constraint_from(x, k, column, kc) < 0)
         return -1;
     ns->nadds++;
     int changed = 0;
@@ -1194,6 +1389,15 @@ static int add_constraint(rl_exec *x, const char *table, const PgQuery__AlterTab
         }
     }
     return changed;
+}
+
+static int add_constraint(rl_exec *x, const char *table, const PgQuery__AlterTableCmd *cmd,
+                          new_shape *ns)
+{
+    const PgQuery__Constraint *k = cmd->def && cmd->def->node_case == PG_QUERY__NODE__NODE_CONSTRAINT
+                                       ? cmd->def->constraint
+                                       : NULL;
+    return add_table_constraint(x, table, k, NULL, ns);
 }
 
 /* DROP CONSTRAINT: a table's primary key stays (0A000); any other name is
@@ -1278,10 +1482,6 @@ static int alter_cmd(rl_exec *x, const char *table, const PgQuery__AlterTableCmd
         col_spec cs;
         if (column_def(x, cmd->def->column_def, &cs) < 0)
             return -1;
-        if (cs.serial || cs.identity) /* its sequence and each row's value: not yet */
-            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cs.location,
-                                 "ADD COLUMN of %s column is not supported by RockLake",
-                                 cs.serial ? "a serial" : "an identity");
         if (shape_find(ns, cs.name) >= 0) {
             if (cmd->missing_ok)
                 return notice(x, RL_SQLSTATE_DUPLICATE_COLUMN,
@@ -1295,29 +1495,34 @@ static int alter_cmd(rl_exec *x, const char *table, const PgQuery__AlterTableCmd
             return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1,
                                  "tables can have at most %d columns in RockLake",
                                  RL_MAX_COLUMNS);
-        if (add_column_fill(x, &cs, &ns->arena, &ns->fill[ns->n], &ns->fill_per_row[ns->n]) < 0 ||
-            (cs.def && keep_default(x, ns, cs.name, cs.oid, cs.def, true) < 0))
+        if ((cs.serial || cs.identity) && add_sequence_column(x, ns, table, &cs) < 0)
             return -1;
-        /* its CHECKs are made after the shape, with the table's (sql_check.c) */
-        const PgQuery__ColumnDef *cd = cmd->def->column_def;
-        for (size_t i = 0; cs.check && i < cd->n_constraints; i++) {
-            const PgQuery__Node *cn = cd->constraints[i];
-            if (cn->node_case != PG_QUERY__NODE__NODE_CONSTRAINT ||
-                cn->constraint->contype != PG_QUERY__CONSTR_TYPE__CONSTR_CHECK)
-                continue;
-            if (!ns->schema)
-                return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                                     "CHECK constraints on temporary tables are not supported by "
-                                     "RockLake");
-            if (ns->nchecks == MAX_ADDED_KEYS)
-                return rl_exec_error(x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
-                                     "RockLake adds at most %d CHECK constraints in one ALTER "
-                                     "TABLE",
-                                     MAX_ADDED_KEYS);
-            ns->checks[ns->nchecks++] = cn->constraint;
+        if (cs.seq_oid) { /* each row its nextval; the column is NOT NULL */
+            memset(&ns->fill[ns->n], 0, sizeof ns->fill[ns->n]);
+            ns->fill_per_row[ns->n] = true;
+        } else if (add_column_fill(x, &cs, &ns->arena, &ns->fill[ns->n],
+                                   &ns->fill_per_row[ns->n]) < 0 ||
+                   (cs.def && keep_default(x, ns, cs.name, cs.oid, cs.def, true) < 0)) {
+            return -1;
         }
+        cs.pk = false; /* its PRIMARY KEY marks it below, once it is in the shape */
         ns->cols[ns->n] = cs;
         ns->from[ns->n++] = -1;
+        /* its key, FOREIGN KEY and CHECK constraints are made after the
+         * shape, as ADD CONSTRAINT's (they were dropped before) */
+        const PgQuery__ColumnDef *cd = cmd->def->column_def;
+        for (size_t i = 0; i < cd->n_constraints; i++) {
+            const PgQuery__Node *cn = cd->constraints[i];
+            PgQuery__ConstrType t = cn->node_case == PG_QUERY__NODE__NODE_CONSTRAINT
+                                        ? cn->constraint->contype
+                                        : PG_QUERY__CONSTR_TYPE__CONSTR_NULL;
+            if ((t == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY ||
+                 t == PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE ||
+                 t == PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN ||
+                 t == PG_QUERY__CONSTR_TYPE__CONSTR_CHECK) &&
+                add_table_constraint(x, table, cn->constraint, cs.name, ns) < 0)
+                return -1;
+        }
         return 1;
     }
     if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_DropColumn) {
@@ -1350,6 +1555,10 @@ static int alter_cmd(rl_exec *x, const char *table, const PgQuery__AlterTableCmd
         return validate_constraint(x, table, cmd, ns);
     if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_ColumnDefault)
         return alter_default(x, table, cmd, ns);
+    if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_AddIdentity ||
+        cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_SetIdentity ||
+        cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_DropIdentity)
+        return alter_identity(x, table, cmd, ns);
     return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                          "this ALTER TABLE action is not supported by RockLake");
 }
@@ -1361,6 +1570,13 @@ static int new_column_value(rl_exec *x, const new_shape *ns, size_t i, rl_arena 
 {
     if (!ns->fill_per_row[i]) {
         *out = ns->fill[i];
+        return 0;
+    }
+    if (ns->cols[i].seq_oid) {
+        int64_t v;
+        if (rl_seq_nextval(x, ns->cols[i].seq_oid, &v, -1) < 0)
+            return -1;
+        rl_val_int(out, ns->cols[i].oid, v);
         return 0;
     }
     bool per_row;
@@ -1589,15 +1805,20 @@ int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
     if (rc >= 0 && changed)
         rc = apply_shape(x, &rel, rel.name, &ns);
     for (size_t i = 0; rc >= 0 && i < ns.ndefaults; i++)
-        rc = rl_default_set(x, rel.schema, rel.name, ns.defaults[i].column, ns.defaults[i].oid,
-                            ns.defaults[i].expr, 0);
+        rc = ns.defaults[i].seq
+                 ? sequence_default_set(x, rel.schema, rel.name, ns.defaults[i].column,
+                                        ns.defaults[i].oid, ns.defaults[i].seq,
+                                        ns.defaults[i].identity)
+                 : rl_default_set(x, rel.schema, rel.name, ns.defaults[i].column,
+                                  ns.defaults[i].oid, ns.defaults[i].expr, 0);
     for (size_t i = 0; rc >= 0 && i < ns.nadds; i++) {
         rl_txn *txn = rl_exec_txn(x);
         rc = txn ? rl_index_add_key_constraint(x, txn, rel.schema, rel.name, &ns.adds[i]) : -1;
     }
     for (size_t i = 0; rc >= 0 && i < ns.nfkeys; i++) {
         rl_txn *txn = rl_exec_txn(x);
-        rc = txn ? rl_fkey_add(x, txn, rel.schema, rel.name, ns.fkeys[i], NULL) : -1;
+        rc = txn ? rl_fkey_add(x, txn, rel.schema, rel.name, ns.fkeys[i], ns.fkey_columns[i])
+                 : -1;
     }
     for (size_t i = 0; rc >= 0 && i < ns.nchecks; i++) {
         rl_txn *ctxn = rl_exec_txn(x);

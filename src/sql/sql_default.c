@@ -115,7 +115,7 @@ int rl_default_for_fkey(void *ctx, const char *schema, const rl_table_desc *d, s
     return rc;
 }
 
-int rl_default_identity(rl_exec *x, const char *schema, const char *table, const char *column)
+int rl_default_kind(rl_exec *x, const char *schema, const char *table, const char *column)
 {
     rl_txn *txn = rl_exec_txn(x);
     const rl_check_con *c;
@@ -125,7 +125,7 @@ int rl_default_identity(rl_exec *x, const char *schema, const char *table, const
     for (size_t i = 0; i < n; i++)
         if (!strcmp(c[i].name, column) && !strcmp(c[i].def.table, table) &&
             !strcmp(c[i].schema, schema))
-            return c[i].def.identity;
+            return c[i].def.identity ? c[i].def.identity : 'n';
     return 0;
 }
 

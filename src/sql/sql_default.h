@@ -49,9 +49,9 @@ int rl_default_create_table(rl_exec *x, const char *schema, const char *table,
  * 'a' / 'd': an identity column's nextval. 0 or -1. */
 int rl_default_set(rl_exec *x, const char *schema, const char *table, const char *column,
                    uint32_t oid, const PgQuery__Node *expr, char identity);
-/* Is schema.table's column an identity column: 'a' (GENERATED ALWAYS), 'd'
- * (BY DEFAULT), 0 not, -1 error. */
-int rl_default_identity(rl_exec *x, const char *schema, const char *table, const char *column);
+/* schema.table's column's default: 'a' / 'd' an identity column's
+ * (GENERATED ALWAYS / BY DEFAULT), 'n' another, 0 none, -1 error. */
+int rl_default_kind(rl_exec *x, const char *schema, const char *table, const char *column);
 /* The value ADD COLUMN c T DEFAULT expr gives an existing row: the
  * expression analysed as a DEFAULT (PostgreSQL's errors) and evaluated,
  * unassigned (*out NULL-typed unknown for a NULL default); *per_row: it is

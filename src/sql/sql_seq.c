@@ -192,11 +192,20 @@ static int opt_int64(rl_exec *x, const PgQuery__DefElem *d, int64_t *out)
                          "%s requires a numeric value", d->defname);
 }
 
-static int collect_opts(rl_exec *x, PgQuery__Node **options, size_t n, seq_opts *o)
+/* The options into o; SEQUENCE NAME (an identity column's CREATE names its
+ * sequence so: `identity`, its caller took it) is 42601 anywhere else. */
+static int collect_opts(rl_exec *x, PgQuery__Node **options, size_t n, bool identity,
+                        seq_opts *o)
 {
     memset(o, 0, sizeof *o);
     for (size_t i = 0; i < n; i++) {
         const PgQuery__DefElem *d = options[i]->def_elem;
+        if (strcmp(d->defname, "sequence_name") == 0) {
+            if (identity)
+                continue;
+            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, d->location,
+                                 "invalid sequence option SEQUENCE NAME");
+        }
         const PgQuery__DefElem **slot = strcmp(d->defname, "as") == 0          ? &o->as
                                         : strcmp(d->defname, "increment") == 0 ? &o->increment
                                         : strcmp(d->defname, "start") == 0     ? &o->start
@@ -424,7 +433,7 @@ int rl_seq_create(rl_exec *x, const PgQuery__CreateSeqStmt *st)
     memset(&def, 0, sizeof def);
     int64_t last = 0;
     bool called = false, restarted;
-    if (collect_opts(x, st->options, st->n_options, &o) < 0 ||
+    if (collect_opts(x, st->options, st->n_options, false, &o) < 0 ||
         apply_opts(x, &o, true, &def, &last, &called, &restarted) < 0)
         return -1;
     def.initial = last;
@@ -442,7 +451,7 @@ int rl_seq_create(rl_exec *x, const PgQuery__CreateSeqStmt *st)
 
 int rl_seq_create_serial(rl_exec *x, const char *schema, const char *name, const char *table,
                          const char *column, uint8_t type_bytes, PgQuery__Node **options,
-                         size_t noptions)
+                         size_t noptions, uint32_t *oid)
 {
     rl_txn *t = rl_exec_txn(x);
     if (!t)
@@ -453,7 +462,7 @@ int rl_seq_create_serial(rl_exec *x, const char *schema, const char *name, const
     def.type_bytes = type_bytes; /* the column's type: its bounds the defaults */
     int64_t last = 0;
     bool called = false, restarted;
-    if (collect_opts(x, options, noptions, &o) < 0 ||
+    if (collect_opts(x, options, noptions, true, &o) < 0 ||
         apply_opts(x, &o, true, &def, &last, &called, &restarted) < 0)
         return -1;
     def.initial = last;
@@ -461,7 +470,40 @@ int rl_seq_create_serial(rl_exec *x, const char *schema, const char *name, const
     rl_str_copy(def.owned_table, sizeof def.owned_table, table);
     rl_str_copy(def.owned_column, sizeof def.owned_column, column);
     bool created;
-    return rl_txn_create_sequence(t, schema, name, &def, false, &created, x->err);
+    if (rl_txn_create_sequence(t, schema, name, &def, false, &created, x->err) < 0)
+        return -1;
+    *oid = rl_pgcatalog_rel_oid(schema, name);
+    return 0;
+}
+
+/* AlterSequence's work on the existing sequence schema.name (def its
+ * definition): the options applied with PostgreSQL's checks, this
+ * session's cached values dropped. 0 or -1. */
+static int alter_existing(rl_exec *x, const char *schema, const char *name, rl_seq_def *def,
+                          PgQuery__Node **options, size_t noptions)
+{
+    rl_txn *t = rl_exec_txn(x);
+    rl_seq_state now;
+    if (!t || rl_txn_sequence_state(t, def, &now, x->err) < 0)
+        return -1;
+    seq_opts o;
+    int64_t last = now.last_value;
+    bool called = now.is_called, restarted;
+    if (collect_opts(x, options, noptions, false, &o) < 0 ||
+        apply_opts(x, &o, false, def, &last, &called, &restarted) < 0 ||
+        (o.owned_by && apply_owned_by(x, o.owned_by, schema, def) < 0))
+        return -1;
+    if (restarted) {
+        def->initial = last;
+        def->initial_called = called;
+    }
+    if (rl_txn_alter_sequence(t, schema, name, def, restarted, x->err) < 0)
+        return -1;
+    /* PostgreSQL drops this session's cached values (not its currval) */
+    rl_seq_cache *e = cache_find(x->s, rl_pgcatalog_rel_oid(schema, name));
+    if (e)
+        e->cached = e->last;
+    return 0;
 }
 
 int rl_seq_alter(rl_exec *x, const PgQuery__AlterSeqStmt *st)
@@ -479,28 +521,21 @@ int rl_seq_alter(rl_exec *x, const PgQuery__AlterSeqStmt *st)
                "relation \"%s\" does not exist, skipping", rv->relname);
         return rl_send_complete(x, "ALTER SEQUENCE");
     }
-    rl_txn *t = rl_exec_txn(x);
-    rl_seq_state now;
-    if (rl_txn_sequence_state(t, &def, &now, x->err) < 0)
+    if (alter_existing(x, schema_of(rv), rv->relname, &def, st->options, st->n_options) < 0)
         return -1;
-    seq_opts o;
-    int64_t last = now.last_value;
-    bool called = now.is_called, restarted;
-    if (collect_opts(x, st->options, st->n_options, &o) < 0 ||
-        apply_opts(x, &o, false, &def, &last, &called, &restarted) < 0 ||
-        (o.owned_by && apply_owned_by(x, o.owned_by, schema_of(rv), &def) < 0))
-        return -1;
-    if (restarted) {
-        def.initial = last;
-        def.initial_called = called;
-    }
-    if (rl_txn_alter_sequence(t, schema_of(rv), rv->relname, &def, restarted, x->err) < 0)
-        return -1;
-    /* PostgreSQL drops this session's cached values (not its currval) */
-    rl_seq_cache *e = cache_find(x->s, rl_pgcatalog_rel_oid(schema_of(rv), rv->relname));
-    if (e)
-        e->cached = e->last;
     return rl_send_complete(x, "ALTER SEQUENCE");
+}
+
+int rl_seq_alter_owned(rl_exec *x, const char *schema, const char *name, PgQuery__Node **options,
+                       size_t noptions)
+{
+    rl_txn *t = rl_exec_txn(x);
+    rl_seq_def def;
+    int rc = t ? rl_txn_get_sequence(t, schema, name, &def, x->err) : -1;
+    if (rc == 0)
+        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_TABLE, -1, "relation \"%s\" does not exist",
+                             name);
+    return rc < 0 ? -1 : alter_existing(x, schema, name, &def, options, noptions);
 }
 
 /* The parts of a DROP's object name: schema (NULL: public) and name. */
@@ -888,6 +923,17 @@ static int owner_visit(void *ctx, const char *schema, const char *name, const rl
     return 1;
 }
 
+int rl_seq_owned_by(rl_exec *x, const char *schema, const char *table, const char *column,
+                    char name[64])
+{
+    owner_find o = {schema, table, column, ""};
+    rl_txn *t = rl_exec_txn(x);
+    if (!t || rl_txn_list_sequences(t, schema, owner_visit, &o, x->err) < 0)
+        return -1;
+    rl_str_copy(name, 64, o.found);
+    return o.found[0] != '\0';
+}
+
 int rl_fn_get_serial_sequence(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
     rl_val_null(out, RL_OID_TEXT);
@@ -912,15 +958,13 @@ int rl_fn_get_serial_sequence(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *o
         return r.kind == RL_REL_STORED ? -1 : 0;
     char col[64];
     snprintf(col, sizeof col, "%.*s", (int)a[1].d.v.s.len, (const char *)a[1].d.v.s.p);
-    owner_find o = {r.schema, r.name, col, ""};
-    rl_txn *t = rl_exec_txn(c->x);
-    if (!t || rl_txn_list_sequences(t, r.schema, owner_visit, &o, c->x->err) < 0)
-        return -1;
-    if (!o.found[0])
-        return 0;
+    char found[64];
+    int owned = rl_seq_owned_by(c->x, r.schema, r.name, col, found);
+    if (owned <= 0)
+        return owned;
     char qs[140], qn[140], buf[300];
     rl_quote_ident(r.schema, qs, sizeof qs);
-    rl_quote_ident(o.found, qn, sizeof qn);
+    rl_quote_ident(found, qn, sizeof qn);
     snprintf(buf, sizeof buf, "%s.%s", qs, qn);
     return rl_val_str_copy(c, out, RL_OID_TEXT, buf, strlen(buf));
 }

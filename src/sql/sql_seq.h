@@ -28,10 +28,21 @@ int rl_seq_rename(rl_exec *x, const PgQuery__RenameStmt *st);
  * table schema.table (CREATE TABLE's smallserial / serial / bigserial,
  * GENERATED ... AS IDENTITY [(options)]): of the column's type (type_bytes
  * 2, 4, 8), with the identity's sequence options (PostgreSQL's checks),
- * OWNED BY the column. 0 or -1. */
+ * OWNED BY the column; *oid its pg_class oid (nextval's argument). 0 or -1. */
 int rl_seq_create_serial(rl_exec *x, const char *schema, const char *name, const char *table,
                          const char *column, uint8_t type_bytes, PgQuery__Node **options,
-                         size_t noptions);
+                         size_t noptions, uint32_t *oid);
+
+/* ALTER SEQUENCE schema.name's options (the sequence of an identity
+ * column: ALTER TABLE ... ALTER COLUMN ... SET / RESTART), with ALTER
+ * SEQUENCE's checks, without its command tag. 0 or -1. */
+int rl_seq_alter_owned(rl_exec *x, const char *schema, const char *name, PgQuery__Node **options,
+                       size_t noptions);
+
+/* The sequence OWNED BY schema.table.column (a serial's, an identity's)
+ * into name: 1, 0 none, -1 error. */
+int rl_seq_owned_by(rl_exec *x, const char *schema, const char *table, const char *column,
+                    char name[64]);
 
 /* 'name'::regclass, or with schema 'schema.name'::regclass, the names
  * quoted as identifiers where they need it and the whole as a string

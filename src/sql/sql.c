@@ -872,11 +872,19 @@ static int exec_discard(rl_exec *x, const PgQuery__DiscardStmt *st)
     /* RockLake caches no plans: prepared statements are planned at each run */
     if (st->target == PG_QUERY__DISCARD_MODE__DISCARD_PLANS)
         return rl_send_complete(x, "DISCARD PLANS");
+    /* currval / lastval and cached values forgotten; also in a block */
+    if (st->target == PG_QUERY__DISCARD_MODE__DISCARD_SEQUENCES) {
+        rl_seq_session_free(s);
+        return rl_send_complete(x, "DISCARD SEQUENCES");
+    }
+    /* the temporary tables dropped, as DROP TABLE drops one (at once) */
+    if (st->target == PG_QUERY__DISCARD_MODE__DISCARD_TEMP) {
+        rl_ddl_free_temps(s);
+        return rl_send_complete(x, "DISCARD TEMP");
+    }
     if (rl_exec_outside_block(x, "DISCARD ALL") < 0)
         return -1;
-    if (st->target != PG_QUERY__DISCARD_MODE__DISCARD_ALL)
-        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                             "RockLake supports only DISCARD ALL and DISCARD PLANS");
+    assert(st->target == PG_QUERY__DISCARD_MODE__DISCARD_ALL);
     discard_session_state(s);
     return rl_send_complete(x, "DISCARD ALL");
 }

@@ -792,6 +792,10 @@ int rl_txn_sequence_next(rl_txn *txn, const char *name, const rl_seq_def *def, i
 /* setval: the state set, durably (the caller checked the bounds). */
 int rl_txn_sequence_set(rl_txn *txn, const rl_seq_def *def, int64_t value, bool is_called,
                         rl_error *err);
+/* ALTER SEQUENCE without RESTART: the values logged ahead given up, as
+ * PostgreSQL's rewritten tuple (log_cnt 0; the next nextval logs again),
+ * durably. 0 or -1. */
+int rl_txn_sequence_log_reset(rl_txn *txn, const rl_seq_def *def, rl_error *err);
 /* The current state (SELECT * FROM a sequence, ALTER's bound checks). */
 int rl_txn_sequence_state(rl_txn *txn, const rl_seq_def *def, rl_seq_state *out, rl_error *err);
 /* Whether a sequence holds schema.name (for CREATE TABLE's 42P07). */

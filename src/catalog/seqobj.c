@@ -460,6 +460,23 @@ int rl_txn_sequence_set(rl_txn *t, const rl_seq_def *d, int64_t value, bool is_c
     return rc;
 }
 
+int rl_txn_sequence_log_reset(rl_txn *t, const rl_seq_def *d, rl_error *err)
+{
+    rl_catalog *cat = t->cat;
+    pthread_mutex_lock(&cat->seq_lock);
+    cat_seq_state *st = state_locked(cat, d, err);
+    int rc = st ? 0 : -1;
+    /* the last value handed out (a session's cached ones included) made
+     * the stored one: no value is given twice after a crash */
+    if (st && st->s.log_cnt > 0) {
+        rc = state_write_locked(cat, d->id, st->s.last_value, st->s.is_called, err);
+        if (rc == 0)
+            st->s.log_cnt = 0;
+    }
+    pthread_mutex_unlock(&cat->seq_lock);
+    return rc;
+}
+
 int rl_txn_sequence_state(rl_txn *t, const rl_seq_def *d, rl_seq_state *out, rl_error *err)
 {
     rl_catalog *cat = t->cat;

@@ -345,6 +345,8 @@ static int exec_release(rl_exec *x, const char *name)
 
 static void finish_txn_quietly(rl_session *s, bool committed)
 {
+    rl_func_txid_end(s->txid, committed);
+    s->txid = 0;
     savepoints_drop_after(s, NULL);
     free_txns(s);
     rl_ddl_end_transaction(s, committed);

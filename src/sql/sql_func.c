@@ -36,6 +36,7 @@
 
 #include <assert.h>
 #include <ctype.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -245,17 +246,48 @@ static int fn_backend_pid(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, 
  * writer) above a counter of the process, so numbers only grow, as
  * PostgreSQL's epoch-extended xids do. A follower assigns none (25006, as
  * a standby). The _if_assigned twins: that number, NULL before it. */
+static _Atomic uint64_t txids_assigned; /* the low half of the last number given */
+
+/* What became of the transactions numbered in this process (pg_xact_status):
+ * a ring of the last TXID_RING, each slot the number that owns it (0 free)
+ * and its status; a number whose slot another holds is too old to know. */
+#define TXID_RING 4096
+typedef enum { TXID_IN_PROGRESS = 1, TXID_COMMITTED, TXID_ABORTED } txid_status;
+static struct {
+    pthread_mutex_t mu;
+    int64_t txid[TXID_RING];
+    uint8_t status[TXID_RING];
+} txid_ring = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+static void txid_note(int64_t txid, txid_status st)
+{
+    size_t slot = (uint64_t)txid % TXID_RING;
+    pthread_mutex_lock(&txid_ring.mu);
+    if (st == TXID_IN_PROGRESS || txid_ring.txid[slot] == txid) {
+        txid_ring.txid[slot] = txid;
+        txid_ring.status[slot] = (uint8_t)st;
+    }
+    pthread_mutex_unlock(&txid_ring.mu);
+}
+
+void rl_func_txid_end(int64_t txid, bool committed)
+{
+    if (txid)
+        txid_note(txid, committed ? TXID_COMMITTED : TXID_ABORTED);
+}
+
 static int fn_txid_current(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
-    static _Atomic uint64_t assigned;
+    _Atomic uint64_t *const assigned = &txids_assigned;
     rl_session *s = c->x->s;
     assert(out->oid == RL_OID_INT8 || out->oid == RL_OID_XID8);
     if (rl_catalog_read_only(s->eng->cat))
         return rl_exec_error(c->x, RL_SQLSTATE_READ_ONLY_SQL_TRANSACTION, loc,
                              "cannot assign TransactionIds during recovery");
     if (!s->txid) {
-        uint64_t k = (atomic_fetch_add(&assigned, 1) + 1) & 0xffffffffu;
+        uint64_t k = (atomic_fetch_add(assigned, 1) + 1) & 0xffffffffu;
         s->txid = (int64_t)((rl_catalog_writer_epoch(s->eng->cat) << 32) | k);
+        txid_note(s->txid, TXID_IN_PROGRESS);
     }
     rl_val_int(out, out->oid, s->txid);
     return 0;
@@ -268,6 +300,35 @@ static int fn_txid_current_if_assigned(rl_expr_ctx *c, size_t n, rl_value *a, rl
     if (c->x->s->txid)
         rl_val_int(out, out->oid, c->x->s->txid);
     return 0; /* else out stays the NULL it came as */
+}
+
+/* pg_xact_status(xid8) / txid_status(bigint): "committed", "aborted" or
+ * "in progress" for a number this process gave and still remembers; 1 and
+ * 2 (PostgreSQL's bootstrap and frozen ids) committed; NULL for another
+ * (older, or a previous writer's: unknown, as PostgreSQL's answer for an id
+ * its commit log no longer holds); 22023 past the last number given. */
+static int fn_xact_status(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    uint64_t x = (uint64_t)a[0].d.v.i;
+    rl_val_null(out, RL_OID_TEXT);
+    if (x == 1 || x == 2) {
+        rl_val_str(out, RL_OID_TEXT, "committed", 9);
+        return 0;
+    }
+    rl_session *s = c->x->s;
+    uint64_t last = (rl_catalog_writer_epoch(s->eng->cat) << 32) |
+                    (atomic_load(&txids_assigned) & 0xffffffffu);
+    if (x > last)
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "transaction ID %" PRIu64 " is in the future", x);
+    size_t slot = x % TXID_RING;
+    pthread_mutex_lock(&txid_ring.mu);
+    uint8_t st = (uint64_t)txid_ring.txid[slot] == x ? txid_ring.status[slot] : 0;
+    pthread_mutex_unlock(&txid_ring.mu);
+    static const char *const names[] = {NULL, "in progress", "committed", "aborted"};
+    if (st)
+        rl_val_str(out, RL_OID_TEXT, names[st], strlen(names[st]));
+    return 0;
 }
 
 /* A follower (a reader of another server's lake) is PostgreSQL's hot

@@ -154,6 +154,9 @@ int rl_func_setfn_rows(rl_expr_ctx *c, const char *name, size_t n, rl_value *a, 
                        rl_value **vals, size_t *count, int loc);
 /* Free the session's compiled patterns (session end). */
 void rl_regex_cache_free(rl_session *s);
+/* A transaction numbered by txid_current() / pg_current_xact_id() ended
+ * (pg_xact_status answers for it); txid 0: none was given. */
+void rl_func_txid_end(int64_t txid, bool committed);
 
 /* The transaction's start (PostgreSQL's now(), in microseconds since
  * 2000-01-01): fixed at first use if sql.c did not set it when the

@@ -497,7 +497,8 @@ static int alter_existing(rl_exec *x, const char *schema, const char *name, rl_s
         def->initial = last;
         def->initial_called = called;
     }
-    if (rl_txn_alter_sequence(t, schema, name, def, restarted, x->err) < 0)
+    if (rl_txn_alter_sequence(t, schema, name, def, restarted, x->err) < 0 ||
+        (!restarted && rl_txn_sequence_log_reset(t, def, x->err) < 0))
         return -1;
     /* PostgreSQL drops this session's cached values (not its currval) */
     rl_seq_cache *e = cache_find(x->s, rl_pgcatalog_rel_oid(schema, name));

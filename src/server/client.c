@@ -831,9 +831,12 @@ static void begin_message(client *c)
  * (another COPY_IN when the rest of the query holds one), or -2 when the
  * connection is gone. After a data error the rest of the stream is read
  * and dropped, then the error is reported, as PostgreSQL does. */
+/* COPY FROM STDIN's messages until CopyDone / CopyFail. A row that fails
+ * ends the COPY at once, as PostgreSQL's: its ErrorResponse goes out now
+ * (a client such as psql stops sending), and the CopyData / CopyDone that
+ * still come are ignored at the top level. */
 static int copy_in(client *c, const rl_sink *sink, rl_error *err)
 {
-    bool failed = false;
     for (;;) {
         proto_msg m;
         int rc = read_message(c, false, WAIT_COPY, &m);
@@ -841,26 +844,19 @@ static int copy_in(client *c, const rl_sink *sink, rl_error *err)
             return -2;
         switch (m.type) {
         case 'd':
-            if (!failed && rl_session_copy_data(c->sess, m.data, m.len, err) < 0)
-                failed = true;
-            break;
-        case 'c':
-            if (failed) {
+            if (rl_session_copy_data(c->sess, m.data, m.len, err) < 0) {
                 rl_error ignore;
                 rl_session_copy_fail(c->sess, err->message, NULL, &ignore);
                 return RL_EXEC_ERROR;
             }
+            break;
+        case 'c':
             return rl_session_copy_done(c->sess, sink, err);
         case 'f': {
             const char *msg = "";
             rl_error perr;
             if (proto_parse_string_msg(&m, &msg, &perr) < 0)
                 msg = "";
-            if (failed) {
-                rl_error ignore;
-                rl_session_copy_fail(c->sess, msg, NULL, &ignore);
-                return RL_EXEC_ERROR;
-            }
             return rl_session_copy_fail(c->sess, msg, sink, err);
         }
         case 'H':

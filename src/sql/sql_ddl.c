@@ -76,13 +76,19 @@ static rl_temp_table *temp_find(rl_session *s, const char *name)
     return NULL;
 }
 
+static void temp_free(rl_temp_table *t)
+{
+    rl_rowset_free(t->rows);
+    rl_default_free_temp(t);
+    free(t);
+}
+
 static void temp_unlink(rl_session *s, rl_temp_table *dead)
 {
     for (rl_temp_table **pp = &s->temps; *pp; pp = &(*pp)->next)
         if (*pp == dead) {
             *pp = dead->next;
-            rl_rowset_free(dead->rows);
-            free(dead);
+            temp_free(dead);
             return;
         }
 }
@@ -203,14 +209,15 @@ static int column_def(rl_exec *x, const PgQuery__ColumnDef *cd, col_spec *cs)
     return 0;
 }
 
-/* CREATE TEMPORARY TABLE: a temporary table's defaults would live in the
- * session, which keeps none yet (a stored table's: sql_default.c). */
-static int no_temp_default(rl_exec *x, const col_spec *cs)
+/* CREATE TEMPORARY TABLE: a serial or identity column's sequence would be
+ * a temporary sequence, which RockLake does not keep. */
+static int no_temp_sequence(rl_exec *x, const col_spec *cs)
 {
-    if (!cs->def && !cs->serial && !cs->identity)
+    if (!cs->serial && !cs->identity)
         return 0;
     return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cs->location,
-                         "column defaults on temporary tables are not supported by RockLake");
+                         "serial and identity columns on temporary tables are not supported by "
+                         "RockLake");
 }
 
 /* Table-level PRIMARY KEY / UNIQUE (col, ...): mark the columns. */
@@ -253,7 +260,7 @@ static int column_list(rl_exec *x, const PgQuery__CreateStmt *st, bool temp, col
                                  "tables can have at most %d columns in RockLake",
                                  RL_MAX_COLUMNS);
         if (column_def(x, e->column_def, &cols[*n]) < 0 ||
-            (temp && no_temp_default(x, &cols[*n]) < 0))
+            (temp && no_temp_sequence(x, &cols[*n]) < 0))
             return -1;
         for (size_t k = 0; k < *n; k++)
             if (strcmp(cols[k].name, cols[*n].name) == 0)
@@ -334,6 +341,13 @@ static int create_temp(rl_exec *x, const PgQuery__CreateStmt *st, const col_spec
         c->typmod = cols[i].typmod;
         c->attnum = (int16_t)(i + 1);
     }
+    for (size_t i = 0; i < n; i++) { /* DEFAULT NULL keeps none, as a stored table's */
+        if (cols[i].def &&
+            rl_default_set_temp(x, t, cols[i].name, cols[i].oid, cols[i].def) < 0) {
+            temp_free(t);
+            return -1;
+        }
+    }
     t->on_commit_drop = st->oncommit == PG_QUERY__ON_COMMIT_ACTION__ONCOMMIT_DROP;
     t->created_in_txn = true;
     t->next = x->s->temps;
@@ -348,8 +362,7 @@ void rl_ddl_end_transaction(rl_session *s, bool committed)
         rl_temp_table *t = *pp;
         if ((committed && t->on_commit_drop) || (!committed && t->created_in_txn)) {
             *pp = t->next;
-            rl_rowset_free(t->rows);
-            free(t);
+            temp_free(t);
             continue;
         }
         t->created_in_txn = false;
@@ -362,8 +375,7 @@ void rl_ddl_free_temps(rl_session *s)
     while (s->temps) {
         rl_temp_table *t = s->temps;
         s->temps = t->next;
-        rl_rowset_free(t->rows);
-        free(t);
+        temp_free(t);
     }
 }
 
@@ -1028,18 +1040,18 @@ static int add_column_fill(rl_exec *x, const col_spec *cs, rl_arena *arena, rl_v
     return rl_value_coerce(&c, &v, cs->oid, cs->typmod, false, out, -1);
 }
 
-/* A default to keep after the shape (a stored dynamic table's: a DuckLake
- * table's shape is its format's, and ADD COLUMN's default only fills its
- * rows, as before; a temporary table keeps none). 0, or -1 (0A000). */
+/* A default to keep after the shape (a stored dynamic table's or a
+ * temporary table's: a DuckLake table's shape is its format's, and ADD
+ * COLUMN's default only fills its rows, as before). 0, or -1 (0A000). */
 static int keep_default(rl_exec *x, new_shape *ns, const char *column, uint32_t oid,
                         const PgQuery__Node *expr, bool adding)
 {
-    if (!ns->schema || ns->fixed) {
+    if (ns->fixed) {
         if (adding)
             return 0;
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                             "column defaults on %s are not supported by RockLake",
-                             ns->schema ? "DuckLake's own tables" : "temporary tables");
+                             "column defaults on DuckLake's own tables are not supported by "
+                             "RockLake");
     }
     if (ns->ndefaults == RL_MAX_COLUMNS)
         return rl_exec_error(x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
@@ -1503,6 +1515,7 @@ static int alter_cmd(rl_exec *x, const char *table, const PgQuery__AlterTableCmd
         } else if (add_column_fill(x, &cs, &ns->arena, &ns->fill[ns->n],
                                    &ns->fill_per_row[ns->n]) < 0 ||
                    (cs.def && keep_default(x, ns, cs.name, cs.oid, cs.def, true) < 0)) {
+            x->err->position = 0; /* ALTER's cookDefault has no statement text to point into */
             return -1;
         }
         cs.pk = false; /* its PRIMARY KEY marks it below, once it is in the shape */
@@ -1611,6 +1624,13 @@ static int rebuild_temp(rl_exec *x, rl_temp_table *t, const char *newname, const
             rl_rowset_free(nw);
             return -1;
         }
+    }
+    for (size_t j = 0; j < old->ncols; j++) { /* its defaults follow renames, drops */
+        int now = -1;
+        for (size_t i = 0; i < ns->n && now < 0; i++)
+            now = ns->from[i] == (int)j ? (int)i : -1;
+        if (now < 0 || strcmp(ns->cols[now].name, old->cols[j].name) != 0)
+            rl_default_follow_temp(t, old->cols[j].name, now < 0 ? NULL : ns->cols[now].name);
     }
     t->rows = nw;
     snprintf(t->name, sizeof t->name, "%s", newname);
@@ -1804,13 +1824,19 @@ int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
     }
     if (rc >= 0 && changed)
         rc = apply_shape(x, &rel, rel.name, &ns);
-    for (size_t i = 0; rc >= 0 && i < ns.ndefaults; i++)
+    for (size_t i = 0; rc >= 0 && i < ns.ndefaults; i++) {
         rc = ns.defaults[i].seq
                  ? sequence_default_set(x, rel.schema, rel.name, ns.defaults[i].column,
                                         ns.defaults[i].oid, ns.defaults[i].seq,
                                         ns.defaults[i].identity)
+                 : rel.kind == RL_REL_TEMP
+                 ? rl_default_set_temp(x, rel.temp, ns.defaults[i].column, ns.defaults[i].oid,
+                                       ns.defaults[i].expr)
                  : rl_default_set(x, rel.schema, rel.name, ns.defaults[i].column,
                                   ns.defaults[i].oid, ns.defaults[i].expr, 0);
+        if (rc < 0) /* ALTER's cookDefault has no statement text to point into */
+            x->err->position = 0;
+    }
     for (size_t i = 0; rc >= 0 && i < ns.nadds; i++) {
         rl_txn *txn = rl_exec_txn(x);
         rc = txn ? rl_index_add_key_constraint(x, txn, rel.schema, rel.name, &ns.adds[i]) : -1;

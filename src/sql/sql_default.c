@@ -15,9 +15,10 @@
  * what is evaluated; the caller assigns the value to the column (its
  * typmod: `varchar(3) DEFAULT 'abcdef'` is kept, and an INSERT that uses it
  * fails with 22001, as in PostgreSQL). A NULL default is never stored
- * (PostgreSQL keeps none). Only a stored dynamic table has defaults: a
- * DuckLake table's shape is its format's, and a temporary table's live in
- * the session (refused with 0A000 for now). A lake without defaults pays
+ * (PostgreSQL keeps none). A stored dynamic table's defaults are the
+ * catalog's; a temporary table's live in the session with the table (no
+ * catalog view lists either); a DuckLake table's shape is its format's,
+ * so it has none. A lake without defaults pays
  * one registry call per INSERT (one integer comparison in the catalog).
  */
 #include <stdlib.h>
@@ -34,12 +35,74 @@ static bool has_defaults(const rl_relation *rel)
     return rel->kind == RL_REL_STORED && rl_desc_is_dynamic(rel->desc);
 }
 
+/* One default of a temporary table: pg_get_expr's text, parsed at its
+ * first use (the parse lives as long as the default). */
+struct rl_temp_default {
+    char column[64];
+    char *text;
+    rl_parsed *parsed;
+    const PgQuery__Node *expr;
+    rl_temp_default *next;
+};
+
+static void temp_default_free(rl_temp_default *d)
+{
+    rl_parsed_release(d->parsed);
+    free(d->text);
+    free(d);
+}
+
+void rl_default_free_temp(rl_temp_table *t)
+{
+    while (t->defaults) {
+        rl_temp_default *d = t->defaults;
+        t->defaults = d->next;
+        temp_default_free(d);
+    }
+}
+
+void rl_default_follow_temp(rl_temp_table *t, const char *old_name, const char *new_name)
+{
+    for (rl_temp_default **pp = &t->defaults; *pp; pp = &(*pp)->next) {
+        rl_temp_default *d = *pp;
+        if (strcmp(d->column, old_name) != 0)
+            continue;
+        if (new_name) {
+            rl_str_copy(d->column, sizeof d->column, new_name);
+        } else {
+            *pp = d->next;
+            temp_default_free(d);
+        }
+        return;
+    }
+}
+
+/* A temporary table's defaults for the columns of shape. 0 or -1. */
+static int temp_defaults_of(rl_exec *x, rl_temp_table *t, const rl_rowset *shape, size_t ntab,
+                            rl_defaults *out)
+{
+    for (rl_temp_default *d = t->defaults; d; d = d->next) {
+        for (size_t col = 0; col < ntab && col < RL_MAX_COLUMNS; col++) {
+            if (strcmp(shape->cols[col].name, d->column) != 0)
+                continue;
+            if (!d->parsed && rl_check_parse_text(x, d->text, &d->parsed, &d->expr) < 0)
+                return -1;
+            out->parsed[col] = d->parsed;
+            out->expr[col] = d->expr;
+            out->any = true;
+        }
+    }
+    return 0;
+}
+
 /* --------------------------------------------------------- evaluation */
 
 int rl_defaults_of(rl_exec *x, const rl_relation *rel, const rl_rowset *shape, size_t ntab,
                    rl_defaults *out)
 {
     memset(out, 0, sizeof *out);
+    if (rel->kind == RL_REL_TEMP)
+        return temp_defaults_of(x, rel->temp, shape, ntab, out);
     if (!has_defaults(rel))
         return 0;
     rl_txn *txn = rl_exec_txn(x);
@@ -188,6 +251,28 @@ int rl_default_set(rl_exec *x, const char *schema, const char *table, const char
     int rc = rl_txn_put_default_def(txn, schema, column, &def, x->err);
     rl_check_text_free(&tx);
     return rc;
+}
+
+int rl_default_set_temp(rl_exec *x, rl_temp_table *t, const char *column, uint32_t oid,
+                        const PgQuery__Node *expr)
+{
+    rl_default_follow_temp(t, column, NULL); /* the one it had goes */
+    rl_check_text tx;
+    int got = expr ? analyse(x, column, oid, expr, &tx) : 0;
+    if (got <= 0)
+        return got;
+    rl_temp_default *d = calloc(1, sizeof *d);
+    char *text = d ? strdup((const char *)tx.plain.data) : NULL;
+    rl_check_text_free(&tx);
+    if (!text) {
+        free(d);
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    }
+    rl_str_copy(d->column, sizeof d->column, column);
+    d->text = text;
+    d->next = t->defaults;
+    t->defaults = d;
+    return 0;
 }
 
 int rl_default_fill_value(rl_exec *x, const char *column, uint32_t oid, const PgQuery__Node *expr,

@@ -18,9 +18,11 @@ typedef enum rl_rel_kind {
     RL_REL_SEQUENCE = 4  /* a sequence: one row (last_value, log_cnt, is_called) */
 } rl_rel_kind;
 
+typedef struct rl_temp_default rl_temp_default; /* sql_default.c */
 typedef struct rl_temp_table {
     char name[64];
     rl_rowset *rows;      /* columns = the table's columns */
+    rl_temp_default *defaults; /* its column DEFAULTs (sql_default.c owns them) */
     bool on_commit_drop;
     bool created_in_txn;  /* sql_ddl.c: dropped if the creating txn rolls back */
     struct rl_temp_table *next;

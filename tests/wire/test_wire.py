@@ -432,6 +432,31 @@ def test_copy_fail_from_client(server):
         assert conn.execute("SELECT count(*) FROM copyf_t").fetchone() == (0,)
 
 
+def test_copy_in_error_answers_before_copy_done(server):
+    """A row that fails ends COPY FROM STDIN at once, as on PostgreSQL: its
+    ErrorResponse and ReadyForQuery come while the client is still sending
+    (it came only after CopyDone before: a client streaming a big file sent
+    all of it first); the CopyData and CopyDone that follow are ignored and
+    the session goes on."""
+    r = Raw(server.port)
+    r.login()
+    r.send(msg(b"Q", b"CREATE TABLE copye_t (a bigint)\0"))
+    r.until()
+    r.send(msg(b"Q", b"COPY copye_t FROM STDIN\0"))
+    assert [t for t, _ in r.until("G")] == ["G"]
+    r.send(msg(b"d", b"1\nnot a number\n"))
+    out = r.until()  # no CopyDone sent yet
+    types = [t for t, _ in out]
+    assert types == ["E", "Z"]
+    assert error_fields(out[0][1])["C"] == "22P02"
+    r.send(msg(b"d", b"3\n") + msg(b"c"))  # still in flight from the client: ignored
+    r.send(msg(b"Q", b"SELECT count(*) FROM copye_t\0"))
+    out = r.until()
+    assert [t for t, _ in out] == ["T", "D", "C", "Z"]
+    assert out[1][1].endswith(b"0")  # the COPY wrote nothing
+    r.close()
+
+
 # ------------------------------------------------------------------ cancel
 
 def test_cancel_request_reaches_backend(server):

@@ -291,6 +291,7 @@ static inline void analyze_sql(const char *sql, stmtinfo *si)
  * of an exchange, reduced to event strings. */
 typedef struct side {
     strlist ev;
+    bool strict_errors;      /* every error's message, detail and position compared */
     rl_session *sess;        /* the engine's side: prints reg* values by name */
     const stmtinfo *si;      /* COPY statement info of this exchange */
     /* current text result set */
@@ -446,13 +447,14 @@ static inline void ev_complete(side *s, const char *tag)
 /* An ErrorResponse / NoticeResponse: the SQLSTATE; for 23505 and 23514 also
  * the exact message and detail (DuckDB matches on 23505's; a CHECK violation
  * names the constraint and the failing row); for 42601 also the position.
- * With ROCKLAKE_SQL_STRICT set, every error's message, detail and position. */
+ * With strict_errors (a case file marked STRICT_ERRORS_MARK, or
+ * ROCKLAKE_SQL_STRICT set), every error's message, detail and position. */
 static inline void ev_error(side *s, char kind, const char *sqlstate, const char *msg,
                             const char *detail, int position)
 {
     flush_rows(s);
     s->in_copy = false;
-    if (kind == 'E' && getenv("ROCKLAKE_SQL_STRICT"))
+    if (kind == 'E' && s->strict_errors)
         sl_pushf(&s->ev, "E %s %s | %s @%d", sqlstate, msg, detail ? detail : "", position);
     else if (kind == 'E' && (strcmp(sqlstate, "23505") == 0 || strcmp(sqlstate, "23514") == 0))
         sl_pushf(&s->ev, "E %s %s | %s", sqlstate, msg, detail ? detail : "");

@@ -196,7 +196,8 @@ int rl_int_fits(rl_expr_ctx *c, uint32_t oid, int64_t i, int loc)
         (oid == RL_OID_INT4 && (i < INT32_MIN || i > INT32_MAX)))
         return rl_range_error(c, oid, loc);
     if ((oid == RL_OID_OID || rl_oid_is_reg(oid)) && (i < 0 || i > UINT32_MAX))
-        return rl_range_error(c, RL_OID_OID, loc);
+        return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, -1,
+                             "OID out of range"); /* i8tooid's, at run time: no position */
     return 0;
 }
 
@@ -557,9 +558,27 @@ static int reg_from_text(rl_expr_ctx *c, uint32_t oid, const char *p, size_t len
     if (r == -4)
         return rl_exec_error(c->x, RL_SQLSTATE_INVALID_NAME, loc, "invalid name syntax");
     switch (oid) {
-    case RL_OID_REGTYPE:
+    case RL_OID_REGTYPE: {
+        /* TypeNameToString: the name as parsed, quotes gone, the rest
+         * lower-cased ('"Int"[]' is Int[], 'NoSuch' nosuch) */
+        char name[256];
+        size_t o = 0;
+        bool quoted = false;
+        for (size_t i = 0; i < len && o + 1 < sizeof name; i++) {
+            char ch = p[i];
+            if (ch == '"' && quoted && i + 1 < len && p[i + 1] == '"') {
+                name[o++] = '"';
+                i++;
+            } else if (ch == '"') {
+                quoted = !quoted;
+            } else {
+                name[o++] = !quoted && ch >= 'A' && ch <= 'Z' ? (char)(ch + 32) : ch;
+            }
+        }
+        name[o] = '\0';
         return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_OBJECT, loc,
-                             "type \"%.*s\" does not exist", (int)len, p);
+                             "type \"%s\" does not exist", name);
+    }
     case RL_OID_REGNAMESPACE:
         return rl_exec_error(c->x, RL_SQLSTATE_INVALID_SCHEMA_NAME, loc,
                              "schema \"%.*s\" does not exist", (int)len, p);
@@ -586,6 +605,44 @@ static bool parse_uint32(const char *p, size_t len, int64_t *out)
         return false;
     *out = v;
     return true;
+}
+
+/* oidin (uint32in_subr): strtoul's reading in base 10 (blanks around, a
+ * sign: '-1' is 4294967295), a value from -2147483648 to 4294967295 taken
+ * modulo 2^32; 22003 beyond, 22P02 for anything else. */
+static int oid_input(rl_expr_ctx *c, const char *p, size_t len, int64_t *out, int loc)
+{
+    char buf[64];
+    if (len == 0 || len >= sizeof buf)
+        goto syntax;
+    memcpy(buf, p, len);
+    buf[len] = '\0';
+    if (memchr(buf, '\0', len))
+        goto syntax;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(buf, &end, 10);
+    if (end == buf)
+        goto syntax;
+    bool range = errno == ERANGE;
+    while (*end && isspace((unsigned char)*end))
+        end++;
+    if (*end)
+        goto syntax;
+    const char *digits = buf;
+    while (isspace((unsigned char)*digits))
+        digits++;
+    bool negative = *digits == '-';
+    uint64_t magnitude = negative ? (uint64_t)0 - v : v;
+    if (range || magnitude > (negative ? (uint64_t)1 << 31 : UINT32_MAX))
+        return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, loc,
+                             "value \"%.*s\" is out of range for type oid", (int)len, p);
+    *out = (int64_t)(uint32_t)v;
+    return 0;
+syntax:
+    *out = 0;
+    return rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
+                         "invalid input syntax for type oid: \"%.*s\"", (int)len, p);
 }
 
 /* text -> json: the text as it is, once it is one JSON value (json_in). */
@@ -826,9 +883,8 @@ int rl_text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid,
         return 0;
     }
     case RL_OID_OID:
-        if (!parse_uint32(p, len, &u))
-            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
-                                 "invalid input syntax for type oid: \"%.*s\"", (int)len, p);
+        if (oid_input(c, p, len, &u, loc) < 0)
+            return -1;
         rl_val_int(out, oid, u);
         return 0;
     case RL_OID_REGCLASS:

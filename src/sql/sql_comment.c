@@ -49,10 +49,11 @@ static int object_names(rl_exec *x, const PgQuery__Node *obj, size_t tail, const
 }
 
 /* The stored table schema.name (42P01 if none; a system catalog's
- * comments are 42501 as for a role that does not own it; a temporary
+ * comments are 42501 as for a role that does not own it, "must be owner
+ * of <what>" (what NULL: COMMENT ON INDEX, 42809 first); a temporary
  * table's are not kept: 0A000). */
 static int comment_table(rl_exec *x, const char *schema, const char *name, bool explicit_schema,
-                         rl_relation *rel)
+                         const char *what, rl_relation *rel)
 {
     PgQuery__RangeVar rv = PG_QUERY__RANGE_VAR__INIT;
     rv.schemaname = explicit_schema ? (char *)schema : NULL;
@@ -60,9 +61,12 @@ static int comment_table(rl_exec *x, const char *schema, const char *name, bool 
     rv.location = -1;
     if (rl_relation_resolve(x, &rv, rel) < 0)
         return -1;
+    if (rel->kind == RL_REL_VIRTUAL && !what) /* COMMENT ON INDEX: the kind comes first */
+        return rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1, "\"%s\" is not an index",
+                             rel->name);
     if (rel->kind == RL_REL_VIRTUAL)
         return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, -1,
-                             "must be owner of relation %s", rel->name);
+                             "must be owner of %s %s", what, rel->name);
     if (rel->kind != RL_REL_STORED)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                              "RockLake keeps no comments on temporary tables");
@@ -105,7 +109,10 @@ static int comment_relation(rl_exec *x, rl_txn *txn, const PgQuery__CommentStmt 
         return rl_txn_set_comment(txn, schema, name, "", text, x->err);
     }
     rl_relation rel;
-    if (comment_table(x, schema, name, explicit_schema, &rel) < 0)
+    const char *what = column                                            ? "relation"
+                       : st->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX ? NULL
+                                                                          : "table";
+    if (comment_table(x, schema, name, explicit_schema, what, &rel) < 0)
         return -1;
     if (st->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX)
         return rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1, "\"%s\" is not an index",

@@ -141,13 +141,14 @@ static int constraint_apply(rl_exec *x, const PgQuery__Constraint *c, col_spec *
 }
 
 /* PostgreSQL's system columns: every table has them, so no column may be
- * named so (42701). RockLake's rows answer ctid and tableoid. */
-static int not_a_system_column(rl_exec *x, const char *name, int location)
+ * named so (42701, with no position, as PostgreSQL's). RockLake's rows
+ * answer ctid and tableoid. */
+static int not_a_system_column(rl_exec *x, const char *name)
 {
     static const char *const system[] = {"tableoid", "cmax", "xmax", "cmin", "xmin", "ctid"};
     for (size_t i = 0; i < sizeof system / sizeof system[0]; i++)
         if (strcmp(name, system[i]) == 0)
-            return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_COLUMN, location,
+            return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_COLUMN, -1,
                                  "column name \"%s\" conflicts with a system column name", name);
     return 0;
 }
@@ -194,7 +195,7 @@ static int column_def(rl_exec *x, const PgQuery__ColumnDef *cd, col_spec *cs)
         return rl_exec_error(x, RL_SQLSTATE_NAME_TOO_LONG, cd->location,
                              "column name \"%s\" is too long",
                              cd->colname);
-    if (not_a_system_column(x, cd->colname, cd->location) < 0)
+    if (not_a_system_column(x, cd->colname) < 0)
         return -1;
     if (!cd->type_name || serial_type(x, cd, cs) < 0 ||
         (!cs->serial && rl_type_from_typename(x, cd->type_name, &cs->oid, &cs->typmod) < 0))
@@ -547,7 +548,7 @@ static int collect_key_constraint(void *ctx, const PgQuery__Constraint *c, const
     if (got < 0)
         return -1;
     if (got == 1 && ks[l->nk].primary && l->nk > 0 && ks[0].primary)
-        return rl_exec_error(l->x, RL_SQLSTATE_INVALID_TABLE_DEFINITION, -1,
+        return rl_exec_error(l->x, RL_SQLSTATE_INVALID_TABLE_DEFINITION, c->location,
                              "multiple primary keys for table \"%s\" are not allowed", l->table);
     if (got == 1 && ks[l->nk].primary) { /* first */
         rl_key_constraint pk = ks[l->nk];
@@ -942,6 +943,51 @@ absent:
 
 /* DROP SCHEMA of an empty schema; a schema that still holds tables gives
  * 2BP01 (RockLake has no CASCADE). */
+/* The lines of DROP SCHEMA's 2BP01 detail, "table s.t depends on schema
+ * s" for each table, then each sequence (PostgreSQL lists them in the
+ * order they were made; RockLake, which does not know it, by name). */
+typedef struct dependents {
+    const char *schema;
+    rl_buf lines;
+} dependents;
+
+static void dependent_line(dependents *d, const char *kind, const char *name)
+{
+    rl_buf_printf(&d->lines, "%s%s %s.%s depends on schema %s", d->lines.len ? "\n" : "", kind,
+                  d->schema, name, d->schema);
+}
+
+static int dependent_table(void *ctx, const char *schema, const char *name,
+                           const rl_table_desc *desc)
+{
+    dependents *d = ctx;
+    if (strcmp(schema, d->schema) == 0)
+        dependent_line(d, "table", name);
+    return 0;
+}
+
+static int dependent_sequence(void *ctx, const char *schema, const char *name,
+                              const rl_seq_def *def)
+{
+    dependent_line(ctx, "sequence", name);
+    return 0;
+}
+
+static void schema_dependents_detail(rl_exec *x, rl_txn *txn, const char *schema)
+{
+    dependents d = {.schema = schema};
+    rl_buf_init(&d.lines, 0);
+    rl_error ignore;
+    memset(&ignore, 0, sizeof ignore);
+    if (rl_txn_list_tables(txn, dependent_table, &d, &ignore) == 0 &&
+        rl_txn_list_sequences(txn, schema, dependent_sequence, &d, &ignore) == 0) {
+        rl_buf_put_u8(&d.lines, 0);
+        if (!d.lines.failed && d.lines.len > 1)
+            rl_error_detail(x->err, "%s", (const char *)d.lines.data);
+    }
+    rl_buf_free(&d.lines);
+}
+
 static int drop_schema(rl_exec *x, const PgQuery__Node *obj, bool missing_ok)
 {
     const char *name = rl_node_string(obj);
@@ -957,8 +1003,13 @@ static int drop_schema(rl_exec *x, const PgQuery__Node *obj, bool missing_ok)
         return rl_exec_error(x, RL_SQLSTATE_INVALID_SCHEMA_NAME, -1, "schema \"%s\" does not exist",
                              name);
     }
-    if (rl_txn_drop_schema(txn, name, x->err) < 0)
-        return -1; /* 2BP01 while tables remain: RockLake has no CASCADE */
+    if (rl_txn_drop_schema(txn, name, x->err) < 0) {
+        /* 2BP01 while tables remain (RockLake has no CASCADE): PostgreSQL's
+         * detail names them */
+        if (strcmp(x->err->sqlstate, RL_SQLSTATE_DEPENDENT_OBJECTS_STILL_EXIST) == 0)
+            schema_dependents_detail(x, txn, name);
+        return -1;
+    }
     return 0;
 }
 
@@ -1840,6 +1891,8 @@ int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
     for (size_t i = 0; rc >= 0 && i < ns.nadds; i++) {
         rl_txn *txn = rl_exec_txn(x);
         rc = txn ? rl_index_add_key_constraint(x, txn, rel.schema, rel.name, &ns.adds[i]) : -1;
+        if (rc < 0) /* ALTER's index constraint errors have no position either */
+            x->err->position = 0;
     }
     for (size_t i = 0; rc >= 0 && i < ns.nfkeys; i++) {
         rl_txn *txn = rl_exec_txn(x);
@@ -1856,6 +1909,8 @@ int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
         rc = rl_relation_lookup(x, rel.schema, rel.name, &now) < 0
                  ? -1
                  : rl_check_add(x, &now, ns.checks[i]);
+        if (rc < 0) /* as a default's: ALTER's CHECK errors have no position */
+            x->err->position = 0;
     }
     for (size_t i = 0; rc >= 0 && changed && rel.kind == RL_REL_STORED && i < st->n_cmds; i++) {
         const PgQuery__AlterTableCmd *cmd = st->cmds[i]->alter_table_cmd;
@@ -2007,7 +2062,7 @@ int rl_ddl_rename(rl_exec *x, const PgQuery__RenameStmt *st)
         if (c < 0)
             rc = rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1, "column \"%s\" does not exist",
                                st->subname);
-        else if (not_a_system_column(x, st->newname, -1) < 0)
+        else if (not_a_system_column(x, st->newname) < 0)
             rc = -1;
         else if (shape_find(&ns, st->newname) >= 0)
             rc = rl_exec_error(x, RL_SQLSTATE_DUPLICATE_COLUMN, -1,

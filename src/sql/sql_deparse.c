@@ -73,6 +73,7 @@ typedef struct dn {
     bool func;     /* cast: a FuncExpr (simple in any context) */
     bool implicit; /* cast: a DEFAULT's coercion to its column, never printed */
     char vol;      /* func: its volatility ('i', 's', 'v') */
+    int loc;       /* const: its literal's location (its input errors point there), -1 */
     struct dn **a;
     size_t n;
     struct dn *carg; /* CASE's test value */
@@ -131,6 +132,7 @@ static dn *node(dctx *c, dn_kind k, uint32_t type, size_t n)
     d->k = k;
     d->type = type;
     d->typmod = -1;
+    d->loc = -1;
     d->a = a;
     d->n = n;
     return d;
@@ -176,7 +178,7 @@ static dn *coerce(dctx *c, dn *d, uint32_t t)
         in.d.v.s.p = (const uint8_t *)d->s;
         in.d.v.s.len = strlen(d->s);
         rl_value out;
-        if (rl_value_coerce(c->ec, &in, t, -1, false, &out, -1) < 0)
+        if (rl_value_coerce(c->ec, &in, t, -1, false, &out, d->loc) < 0)
             return NULL;
         rl_buf b;
         rl_buf_init(&b, 0);
@@ -442,6 +444,7 @@ static dn *constant(dctx *c, const PgQuery__AConst *k0)
     dn *d = node(c, DN_CONST, RL_OID_UNKNOWN, 0);
     if (!d)
         return NULL;
+    d->loc = k0->location;
     if (!k || k->isnull) {
         d->flag = true;
         d->s = "NULL";
@@ -643,7 +646,7 @@ static dn *boolexpr(dctx *c, const PgQuery__BoolExpr *b)
         return NULL;
     for (size_t i = 0; i < b->n_args; i++) {
         dn *a = to_bool(c, analyse(c, b->args[i]), k == DN_AND ? "AND" : k == DN_OR ? "OR" : "NOT",
-                        rl_node_location(b->args[i]));
+                        rl_expr_location(b->args[i]));
         if (!a)
             return NULL;
         d->a[i] = a;
@@ -784,7 +787,7 @@ static dn *caseexpr(dctx *c, const PgQuery__CaseExpr *ce)
         return unsupported(c, "CASE with a test value", ce->location), NULL;
     for (size_t i = 0; i < ce->n_args; i++) {
         const PgQuery__CaseWhen *w = ce->args[i]->case_when;
-        dn *cond = to_bool(c, analyse(c, w->expr), "CASE/WHEN", rl_node_location(w->expr));
+        dn *cond = to_bool(c, analyse(c, w->expr), "CASE/WHEN", rl_expr_location(w->expr));
         if (!cond || !(d->a[2 * i + 1] = analyse(c, w->result)))
             return NULL;
         d->a[2 * i] = cond;
@@ -846,7 +849,7 @@ static dn *analyse(dctx *c, const PgQuery__Node *n)
                                             " IS NOT FALSE", " IS UNKNOWN", " IS NOT UNKNOWN"};
         unsigned t = (unsigned)n->boolean_test->booltesttype;
         dn *a = to_bool(c, analyse(c, n->boolean_test->arg), "IS TRUE",
-                        rl_node_location(n->boolean_test->arg));
+                        rl_expr_location(n->boolean_test->arg));
         if (!a)
             return NULL;
         if (t == 0 || t >= sizeof tests / sizeof tests[0])
@@ -1358,7 +1361,7 @@ int rl_deparse_expr(rl_exec *x, const PgQuery__Node *expr, const rl_rowset *shap
               .kind = kind};
     dn *d = analyse(&c, expr);
     if (kind != RL_DEPARSE_INDEX_EXPR)
-        d = to_bool(&c, d, kind == RL_DEPARSE_CHECK ? "CHECK" : "WHERE", rl_node_location(expr));
+        d = to_bool(&c, d, kind == RL_DEPARSE_CHECK ? "CHECK" : "WHERE", rl_expr_location(expr));
     int rc = d ? print_both(x, d, out) : -1;
     if (rc == 0) {
         memcpy(out->conkey, c.conkey, sizeof c.conkey);
@@ -1385,20 +1388,12 @@ int rl_deparse_expr(rl_exec *x, const PgQuery__Node *expr, const rl_rowset *shap
  * (assignment rules): an untyped literal read as the type (its input
  * error at the literal, as PostgreSQL reports it), another type through an
  * implicit cast that pg_get_expr does not print; 42804 otherwise. */
-static dn *to_column(dctx *c, dn *d, const char *column, uint32_t oid, int loc)
+static dn *to_column(dctx *c, dn *d, const char *column, uint32_t oid)
 {
     if (!d || d->type == oid)
         return d;
-    if (is_unknown_const(d)) {
-        dn *k = coerce(c, d, oid);
-        if (!k && c->x->err->position == 0) {
-            char sqlstate[6], message[512];
-            memcpy(sqlstate, c->x->err->sqlstate, sizeof sqlstate);
-            memcpy(message, c->x->err->message, sizeof message);
-            rl_exec_error(c->x, sqlstate, loc, "%s", message);
-        }
-        return k;
-    }
+    if (is_unknown_const(d))
+        return coerce(c, d, oid); /* its input error at the literal */
     if (!rl_assignable(d->type, oid)) {
         rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, -1,
                       "column \"%s\" is of type %s but default expression is of type %s", column,
@@ -1426,7 +1421,7 @@ int rl_default_deparse(rl_exec *x, const PgQuery__Node *expr, const char *column
     rl_expr_ctx ec = {.x = x, .arena = &arena, .typing = true};
     dctx c = {.x = x, .ec = &ec, .table = "", .arena = &arena,
               .kind = RL_DEPARSE_DEFAULT};
-    dn *d = to_column(&c, analyse(&c, expr), column, oid, rl_node_location(expr));
+    dn *d = to_column(&c, analyse(&c, expr), column, oid);
     int rc = d ? 0 : -1;
     if (d && d->k == DN_CONST && d->flag)
         *is_null = true; /* a NULL constant: PostgreSQL keeps no default */

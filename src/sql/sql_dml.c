@@ -258,19 +258,6 @@ static int store(rl_expr_ctx *ec, const rl_rowset *shape, size_t c, const rl_val
 static int put_default(rl_expr_ctx *ec, const rl_defaults *d, const rl_rowset *shape, size_t c,
                        rl_value *row);
 
-/* Where PostgreSQL points for an expression's assignment error
- * (exprLocation): a cast `x::t` at its operand's start. */
-static int expr_start(const PgQuery__Node *e)
-{
-    while (e && e->node_case == PG_QUERY__NODE__NODE_TYPE_CAST && e->type_cast->arg) {
-        int inner = rl_node_location(e->type_cast->arg);
-        if (inner < 0 || inner > e->type_cast->location)
-            break;
-        e = e->type_cast->arg;
-    }
-    return rl_node_location(e);
-}
-
 /* The sub-SELECT of `SET (a, b) = (SELECT ...)`, or NULL. */
 static const PgQuery__SubLink *multi_select(const PgQuery__ResTarget *rt)
 {
@@ -287,8 +274,8 @@ static const PgQuery__SubLink *multi_select(const PgQuery__ResTarget *rt)
 /* What SET target rt assigns: its expression, or for one column of
  * `SET (a, b) = (x, y)` (a MultiAssignRef) that column's element of the
  * row (of a sub-SELECT: the MultiAssignRef itself, apply_set runs it).
- * NULL with x's error: another source (0A000), or a row of another length
- * than the column list (42601, as PostgreSQL). */
+ * NULL with x's error: another source (0A000, transformMultiAssignRef's),
+ * or a row of another length than the column list (42601, as PostgreSQL). */
 static const PgQuery__Node *set_source(rl_exec *x, const PgQuery__ResTarget *rt)
 {
     if (!rt->val || rt->val->node_case != PG_QUERY__NODE__NODE_MULTI_ASSIGN_REF)
@@ -298,8 +285,10 @@ static const PgQuery__Node *set_source(rl_exec *x, const PgQuery__ResTarget *rt)
     if (multi_select(rt))
         return rt->val;
     if (!src || src->node_case != PG_QUERY__NODE__NODE_ROW_EXPR) {
-        rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, rt->location,
-                      "this source of SET (...) = is not supported by RockLake");
+        rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
+                      src ? rl_expr_location(src) : rt->location,
+                      "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() "
+                      "expression");
         return NULL;
     }
     const PgQuery__RowExpr *r = src->row_expr;
@@ -377,6 +366,40 @@ static int run_multi_select(rl_expr_ctx *ec, const PgQuery__ResTarget *rt, rl_va
     return rc;
 }
 
+/* Where PostgreSQL points for the assignment of `SET (a, b) = (SELECT x,
+ * y ...)`'s column colno: that item of the sub-SELECT's list (a set
+ * operation's: the target). */
+static int multi_item_location(const PgQuery__ResTarget *rt, int colno)
+{
+    const PgQuery__SelectStmt *sel = multi_select(rt)->subselect->select_stmt;
+    if (colno < 1 || (size_t)colno > sel->n_target_list ||
+        sel->target_list[colno - 1]->node_case != PG_QUERY__NODE__NODE_RES_TARGET)
+        return rt->location;
+    return rl_expr_location(sel->target_list[colno - 1]->res_target->val);
+}
+
+/* `SET (a, b) = (SELECT ...)`'s column for target rt assignable to
+ * column c of shape (42804 at the sub-SELECT's item otherwise), as
+ * PostgreSQL checks while parsing, whether any row is updated or not. */
+static int multi_select_assignable(rl_expr_ctx *ec, const rl_rowset *shape, size_t c,
+                                   const PgQuery__ResTarget *rt)
+{
+    const PgQuery__SubLink *sl = multi_select(rt);
+    int colno = rt->val->multi_assign_ref->colno;
+    rl_rowset *rs = rl_select_subquery(ec, sl->subselect->select_stmt, true);
+    if (!rs)
+        return -1;
+    int rc = 0;
+    if (colno >= 1 && (size_t)colno <= rs->ncols) {
+        rl_value v;
+        uint32_t oid = rs->cols[colno - 1].oid;
+        rl_val_null(&v, oid == RL_OID_UNKNOWN ? RL_OID_TEXT : oid); /* a sub-SELECT's: text */
+        rc = assignable(ec, shape, c, &v, multi_item_location(rt, colno));
+    }
+    rl_rowset_free(rs);
+    return rc;
+}
+
 /* The SET list (columns from set_columns) applied to row, every expression
  * seeing ec's rows (the old row, and for ON CONFLICT the proposed one). */
 static int apply_set(rl_expr_ctx *ec, PgQuery__Node *const *targets, size_t n, const int *cols,
@@ -393,7 +416,7 @@ static int apply_set(rl_expr_ctx *ec, PgQuery__Node *const *targets, size_t n, c
             if (colno == 1 && run_multi_select(ec, rt, multi) < 0)
                 return -1;
             if (colno < 1 || colno > RL_MAX_COLUMNS ||
-                assign(ec, shape, c, &multi[colno - 1], row, rt->location) < 0)
+                assign(ec, shape, c, &multi[colno - 1], row, multi_item_location(rt, colno)) < 0)
                 return -1;
             continue;
         }
@@ -403,7 +426,7 @@ static int apply_set(rl_expr_ctx *ec, PgQuery__Node *const *targets, size_t n, c
             continue;
         }
         if (rl_expr_eval(ec, src, &v) < 0 ||
-            assign(ec, shape, c, &v, row, expr_start(src)) < 0)
+            assign(ec, shape, c, &v, row, rl_expr_location(src)) < 0)
             return -1;
     }
     return 0;
@@ -715,7 +738,7 @@ static int values_item(rl_expr_ctx *ec, const rl_defaults *defs, const rl_rowset
     rl_value v;
     if (rl_expr_eval(ec, e, &v) < 0)
         return -1;
-    return assign(ec, shape, c, &v, row, expr_start(e));
+    return assign(ec, shape, c, &v, row, rl_expr_location(e));
 }
 
 /* One VALUES row inserted (0), left out by ON CONFLICT DO NOTHING (1), or
@@ -806,7 +829,7 @@ static int insert_select(rl_exec *x, const rl_relation *rel, const rl_rowset *sh
             continue; /* an unknown literal takes the column's type */
         rl_value typed;
         rl_val_null(&typed, rs->cols[i].oid);
-        rc = assignable(&tc, shape, (size_t)tcols[i], &typed, e ? expr_start(e) : -1);
+        rc = assignable(&tc, shape, (size_t)tcols[i], &typed, e ? rl_expr_location(e) : -1);
     }
     for (size_t r = 0; rc == 0 && r < rs->nrows; r++) {
         rl_value row[RL_MAX_COLUMNS + 1];
@@ -1518,11 +1541,15 @@ static int job_check_where(dml_job *j)
         const PgQuery__ResTarget *rt = j->set[i]->res_target;
         const PgQuery__Node *src = set_source(j->x, rt);
         rl_value v;
-        if (!src || multi_select(rt) || src->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT)
+        if (src && multi_select(rt)) { /* its sub-SELECT's column's type, rows or none */
+            rc = multi_select_assignable(&ec, j->target, (size_t)j->set_cols[i], rt);
+            continue;
+        }
+        if (!src || src->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT)
             continue;
         rc = rl_expr_eval(&ec, src, &v);
         if (rc == 0)
-            rc = assignable(&ec, j->target, (size_t)j->set_cols[i], &v, expr_start(src));
+            rc = assignable(&ec, j->target, (size_t)j->set_cols[i], &v, rl_expr_location(src));
     }
     for (size_t k = 0; k <= j->nfrom; k++)
         rl_rowset_free(typ[k]);

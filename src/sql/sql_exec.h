@@ -149,6 +149,9 @@ typedef struct rl_exec {
      * (make_date(41, 18, 35) fails only where PostgreSQL would fold it). */
     int unreached;
     rl_returning_hold *hold;  /* NULL: RETURNING rows go to the sink */
+    /* the function call being resolved was written pg_catalog.f(...): its
+     * 42883 / 42725 name it so, as PostgreSQL's func_signature_string */
+    bool call_qualified;
 } rl_exec;
 
 /* The transaction of the current statement (begun on first use). */

@@ -1400,7 +1400,9 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
     if (!e->lexpr) { /* prefix operator */
         if (rl_expr_eval(c, e->rexpr, &b) < 0)
             return -1;
-        if (strcmp(op, "+") == 0 && rl_oid_is_number(b.oid)) {
+        /* oid is of the numeric category but has no prefix operators */
+        bool number = rl_oid_is_number(b.oid) && b.oid != RL_OID_OID;
+        if (strcmp(op, "+") == 0 && number) {
             *out = b;
             return 0;
         }
@@ -1408,7 +1410,7 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
             return rl_value_coerce(c, &b, RL_OID_FLOAT8, -1, false, out, e->location);
         if (strcmp(op, "-") == 0 && b.oid == RL_OID_INTERVAL)
             return rl_interval_negate(c, &b, out);
-        if (strcmp(op, "-") == 0 && rl_oid_is_number(b.oid)) {
+        if (strcmp(op, "-") == 0 && number) {
             rl_value zero;
             rl_val_int(&zero, RL_OID_INT2, 0);
             if (b.oid == RL_OID_NUMERIC) {
@@ -1439,7 +1441,7 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
                 rl_val_int(out, b.oid, ~b.d.v.i);
             return 0;
         }
-        if (rl_oid_is_number(b.oid) || b.oid == RL_OID_UNKNOWN) {
+        if (number || b.oid == RL_OID_UNKNOWN) {
             int r = prefix_math(c, op, &b, out, e->location);
             if (r <= 0)
                 return r;
@@ -3110,12 +3112,21 @@ static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *o
                : rl_func_cast_call(c, name, n, args, out, rl_node_location(f->args[0]));
     if (cast)
         return cast < 0 ? -1 : 0;
-    if (rl_func_arrange(c, name, args, names, &n, MAX_FUNC_ARGS, f->location) < 0)
-        return -1;
+    bool was = c->x->call_qualified;
+    c->x->call_qualified = f->n_funcname > 1;
     const rl_func *fn;
-    if (rl_func_resolve(c, name, n, args, &fn, f->location) < 0)
-        return -1;
-    return rl_func_call(c, fn, n, args, out, f->location);
+    int locs[MAX_FUNC_ARGS];
+    bool positional = true; /* named arguments are rearranged: no locations then */
+    for (size_t i = 0; i < n; i++) {
+        positional &= names[i] == NULL;
+        locs[i] = rl_expr_location(f->args[i]);
+    }
+    int rc = rl_func_arrange(c, name, args, names, &n, MAX_FUNC_ARGS, f->location) < 0 ||
+                     rl_func_resolve(c, name, n, args, &fn, f->location) < 0
+                 ? -1
+                 : rl_func_call_at(c, fn, n, args, out, f->location, positional ? locs : NULL);
+    c->x->call_qualified = was;
+    return rc;
 }
 
 /* ------------------------------------------------------------ sublinks */
@@ -3143,9 +3154,13 @@ static void subtype_put(rl_exec *x, const PgQuery__SubLink *sl, const rl_rowset 
 
 static int sublink_columns_error(rl_expr_ctx *c, const PgQuery__SubLink *sl, size_t ncols)
 {
+    /* transformSubLink: a value or ARRAY() subquery "must return only one
+     * column"; an IN / ANY / ALL one compared with one value has too many */
+    bool value = sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK ||
+                 sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK;
     return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, sl->location,
-                         ncols > 1 ? "subquery has too many columns"
-                                   : "subquery must return only one column");
+                         !value && ncols > 1 ? "subquery has too many columns"
+                                             : "subquery must return only one column");
 }
 
 /* A subquery on the typing row: its result type only. Its rows are never
@@ -3669,14 +3684,16 @@ static int eval_field(rl_expr_ctx *c, const PgQuery__AIndirection *ind, const ch
     rl_value rec;
     if (rl_expr_eval(c, ind->arg, &rec) < 0)
         return -1;
+    /* ParseComplexProjection's errors point at the record expression */
+    int at = rl_node_location(ind->arg);
     if (rec.oid != RL_OID_RECORD)
-        return rl_exec_error(c->x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1,
+        return rl_exec_error(c->x, RL_SQLSTATE_WRONG_OBJECT_TYPE, at,
                              "column notation .%s applied to type %s, which is not a composite "
                              "type",
                              field, rl_oid_type_name(rec.oid));
     if (rec.d.isnull) { /* only _pg_expandarray makes records: its typmod is x's type */
         if (rec.typmod <= 0 || (strcmp(field, "x") != 0 && strcmp(field, "n") != 0))
-            return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
+            return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_COLUMN, at,
                                  "could not identify column \"%s\" in record data type", field);
         rl_val_null(out, field[0] == 'x' ? (uint32_t)rec.typmod : RL_OID_INT4);
         return 0;
@@ -3687,7 +3704,7 @@ static int eval_field(rl_expr_ctx *c, const PgQuery__AIndirection *ind, const ch
     rl_buf_init(&text, 0);
     if (!rl_record_field(&rec, field, &oid, &text, &isnull)) {
         rl_buf_free(&text);
-        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
+        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_COLUMN, at,
                              "could not identify column \"%s\" in record data type", field);
     }
     int rc = 0;

@@ -79,7 +79,9 @@ static int call_error(rl_expr_ctx *c, const char *sqlstate, const char *what, co
 {
     char types[512];
     arg_types(nargs, args, types, sizeof types);
-    rl_exec_error(c->x, sqlstate, loc, "function %s(%s) %s", name, types, what);
+    rl_exec_error(c->x, sqlstate, loc, "function %s%s(%s) %s",
+                  c->x->call_qualified && !strchr(name, '.') ? "pg_catalog." : "", name, types,
+                  what);
     rl_error_hint(c->x->err, "%s", hint);
     return -1;
 }
@@ -1721,8 +1723,15 @@ uint32_t rl_func_arg_type(rl_exec *x, const char *name, size_t n, const uint32_t
 int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_value *out,
                  int loc)
 {
+    return rl_func_call_at(c, f, n, args, out, loc, NULL);
+}
+
+int rl_func_call_at(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_value *out,
+                    int loc, const int *arg_locs)
+{
     assert(n == f->nargs || (is_variadic(f) && n >= f->nargs));
     bool any_null = false;
+    int impl_loc = loc;
     /* the call's own types for the 42883 message (unknown stays unknown) */
     for (size_t i = 0; i < n; i++) {
         uint32_t want = i < f->nargs ? f->argtypes[i] : RL_OID_VARIADIC_ANY;
@@ -1757,10 +1766,16 @@ int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_
             return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, -1,
                                  "could not determine polymorphic type because input has type "
                                  "unknown");
+        /* a pg_node_tree literal: the implementation refuses it, an input
+         * error PostgreSQL reports at the literal */
+        if (args[i].oid == RL_OID_UNKNOWN && want == RL_OID_PG_NODE_TREE && arg_locs &&
+            arg_locs[i] >= 0)
+            impl_loc = arg_locs[i];
         if (args[i].oid == RL_OID_UNKNOWN && want != RL_OID_ANYARRAY && want != RL_OID_ANY &&
             want != RL_OID_VARIADIC_ANY &&
             want != RL_OID_PG_NODE_TREE &&
-            rl_value_coerce(c, &args[i], want, -1, false, &args[i], loc) < 0)
+            rl_value_coerce(c, &args[i], want, -1, false, &args[i],
+                            arg_locs && arg_locs[i] >= 0 ? arg_locs[i] : loc) < 0)
             return -1;
         if (!args[i].d.isnull && !arg_fits(args[i].oid, want))
             return rl_func_no_function(c, f->name, n, args, loc);
@@ -1782,7 +1797,7 @@ int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_
         return 0;
     }
     rl_val_null(out, ret);
-    return f->impl(c, n, args, out, loc);
+    return f->impl(c, n, args, out, impl_loc);
 }
 
 /* ------------------------------------------------- regular expressions */

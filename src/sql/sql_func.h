@@ -115,6 +115,11 @@ char rl_func_volatility(const char *name, size_t n);
  * resolved result type. */
 int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_value *out,
                  int loc);
+/* The same with each argument's location (arg_locs[i], -1 none): an
+ * unknown literal's input error points at it, as PostgreSQL coerces it
+ * while parsing. */
+int rl_func_call_at(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_value *out,
+                    int loc, const int *arg_locs);
 /* A one-argument call that is a cast, as PostgreSQL's are: a cast
  * function pg_proc lists from PostgreSQL 15's pg_cast (int4(bigint),
  * float8(integer), text(boolean), ...) called with exactly its argument

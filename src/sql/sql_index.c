@@ -354,14 +354,17 @@ static bool has_expression(const rl_index_def *d)
 }
 
 /* The index's table: a stored table (a system catalog is 42501 as on
- * PostgreSQL; a temporary table's index is not supported). */
+ * PostgreSQL for a role that does not own it; a temporary table's index is
+ * not supported). */
 static int index_table(rl_exec *x, const PgQuery__IndexStmt *st, rl_relation *rel)
 {
-    if (rl_relation_resolve(x, st->relation, rel) < 0)
+    PgQuery__RangeVar rv = *st->relation;
+    rv.location = -1; /* DefineIndex's lookup has no statement text: no position */
+    if (rl_relation_resolve(x, &rv, rel) < 0)
         return -1;
     if (rel->kind == RL_REL_VIRTUAL)
         return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, -1,
-                             "permission denied: \"%s\" is a system catalog", rel->name);
+                             "must be owner of table %s", rel->name);
     if (rel->kind != RL_REL_STORED)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                              "RockLake does not support indexes on temporary tables");
@@ -369,19 +372,13 @@ static int index_table(rl_exec *x, const PgQuery__IndexStmt *st, rl_relation *re
 }
 
 /* The statement's access method (btree by default); 42704 for one
- * PostgreSQL does not have, 0A000 for hash or spgist over several columns.
- * NULL with x's error set. */
+ * PostgreSQL does not have. NULL with x's error set. */
 static const access_method *find_method(rl_exec *x, const PgQuery__IndexStmt *st)
 {
     const char *am = st->access_method && st->access_method[0] ? st->access_method : "btree";
     for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
         if (strcmp(am, methods[i].name) != 0)
             continue;
-        if (!methods[i].multicolumn && st->n_index_params > 1) {
-            rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                          "access method \"%s\" does not support multicolumn indexes", am);
-            return NULL;
-        }
         return &methods[i];
     }
     rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1, "access method \"%s\" does not exist", am);
@@ -421,6 +418,9 @@ int rl_ddl_create_index(rl_exec *x, const PgQuery__IndexStmt *st)
     if (rc == 0 && st->unique && strcmp(am->name, "btree") != 0)
         rc = rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                            "access method \"%s\" does not support unique indexes", am->name);
+    if (rc == 0 && !am->multicolumn && st->n_index_params > 1)
+        rc = rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                           "access method \"%s\" does not support multicolumn indexes", am->name);
     /* hash and brin keep no INCLUDE columns (amcaninclude) */
     if (rc == 0 && st->n_index_including_params &&
         (am->method == RL_INDEX_HASH || am->method == RL_INDEX_BRIN))
@@ -622,11 +622,16 @@ static const char *drop_schema_of(const PgQuery__Node *obj, const char **name)
  * constraint (ALTER TABLE ... DROP CONSTRAINT), not alone. */
 static int constraint_needs_index(rl_exec *x, const char *name, const char *table)
 {
+    /* getObjectDescription: relation names quoted as identifiers, the
+     * constraint's name as it is */
+    char qname[140], qtable[140];
+    rl_quote_ident(name, qname, sizeof qname);
+    rl_quote_ident(table, qtable, sizeof qtable);
     rl_exec_error(x, RL_SQLSTATE_DEPENDENT_OBJECTS_STILL_EXIST, -1,
-                  "cannot drop index %s because constraint %s on table %s requires it", name,
-                  name, table);
-    char hint[256];
-    snprintf(hint, sizeof hint, "You can drop constraint %s on table %s instead.", name, table);
+                  "cannot drop index %s because constraint %s on table %s requires it", qname,
+                  name, qtable);
+    char hint[320];
+    snprintf(hint, sizeof hint, "You can drop constraint %s on table %s instead.", name, qtable);
     rl_error_hint(x->err, "%s", hint);
     return -1;
 }
@@ -759,6 +764,7 @@ int rl_key_constraint_from(rl_exec *x, const PgQuery__Constraint *c, const char 
     out->name = c->conname && c->conname[0] ? c->conname : NULL;
     out->primary = pk;
     out->nulls_not_distinct = c->nulls_not_distinct;
+    out->location = c->location;
     if (column) {
         out->cols[out->ncols++] = column;
         return 1;
@@ -835,7 +841,7 @@ static int constraint_columns(rl_exec *x, const rl_relation *rel, const rl_key_c
     for (size_t i = 0; rc == 0 && i < k->ncols + k->ninclude; i++) {
         const rl_colmeta *m = table_column(shape, k->cols[i]);
         if (!m) {
-            rc = rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
+            rc = rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, k->location,
                                "column \"%s\" named in key does not exist", k->cols[i]);
             break;
         }

@@ -2192,7 +2192,25 @@ static rl_rowset *from_json_record(sel *S, const PgQuery__RangeFunction *rf,
 /* FROM generate_series(...) / unnest(array) [AS a [(col)]]: the arguments
  * may name the outer query's columns (psql's \d sends one inside a
  * correlated subquery). */
+static rl_rowset *from_function_item(sel *S, const PgQuery__RangeFunction *rf);
+
+/* A function in FROM; its 42883 / 42725 name it as written (pg_catalog.f). */
 static rl_rowset *from_function(sel *S, const PgQuery__RangeFunction *rf)
+{
+    const PgQuery__Node *first = rf->n_functions == 1 &&
+                                         rf->functions[0]->node_case == PG_QUERY__NODE__NODE_LIST &&
+                                         rf->functions[0]->list->n_items >= 1
+                                     ? rf->functions[0]->list->items[0]
+                                     : NULL;
+    bool was = S->x->call_qualified;
+    S->x->call_qualified = first && first->node_case == PG_QUERY__NODE__NODE_FUNC_CALL &&
+                           first->func_call->n_funcname > 1;
+    rl_rowset *rs = from_function_item(S, rf);
+    S->x->call_qualified = was;
+    return rs;
+}
+
+static rl_rowset *from_function_item(sel *S, const PgQuery__RangeFunction *rf)
 {
     const PgQuery__FuncCall *f = NULL;
     if (rf->n_functions == 1 && rf->functions[0]->node_case == PG_QUERY__NODE__NODE_LIST &&

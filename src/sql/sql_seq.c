@@ -627,8 +627,11 @@ static int defaults_sequence_dropping(rl_exec *x, const char *schema, const char
     for (size_t i = 0; rc == 0 && i < n; i++) {
         if (!calls_sequence(&c[i], &bare, &qual))
             continue;
-        rl_buf_printf(&detail, "%s%sdefault value for column %s of table %s", hits ? "\n" : "",
-                      cascade ? "drop cascades to " : "", c[i].name, c[i].def.table);
+        /* dependency.c's lines: "drop cascades to X" or "X depends on Y" */
+        rl_buf_printf(&detail, "%s%sdefault value for column %s of table %s%s%s",
+                      hits ? "\n" : "", cascade ? "drop cascades to " : "", c[i].name,
+                      c[i].def.table, cascade ? "" : " depends on sequence ",
+                      cascade ? "" : name);
         rl_str_copy(gone[hits][0], RL_INDEX_NAME_MAX, c[i].def.table);
         rl_str_copy(gone[hits++][1], RL_INDEX_NAME_MAX, c[i].name);
     }

@@ -88,6 +88,7 @@ typedef struct rl_key_constraint {
     bool primary, nulls_not_distinct;
     size_t ncols, ninclude; /* INCLUDE columns: cols[ncols .. ncols + ninclude) */
     const char *cols[RL_INDEX_MAX_KEYS];
+    int location; /* the constraint's, for its errors */
 } rl_key_constraint;
 /* c as a key constraint (`column`: the column of a column constraint, else
  * NULL): 1, 0 if c is another kind, -1 error (0A000 for options RockLake

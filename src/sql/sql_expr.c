@@ -99,6 +99,72 @@ static int resolve_unknown_pair(rl_expr_ctx *c, rl_value *a, rl_value *b, int lo
 }
 
 static int cmp_resolved(rl_expr_ctx *c, const rl_value *a, const rl_value *b, const char *op,
+                        int *res, int loc);
+
+/* One record's field as a value of its type (its text read as the type's
+ * input reads it; a NULL stays NULL). */
+static int record_field_value(rl_expr_ctx *c, uint32_t oid, const rl_buf *text, bool isnull,
+                              rl_value *out, int loc)
+{
+    if (isnull) {
+        rl_val_null(out, oid);
+        return 0;
+    }
+    rl_value in = {.oid = RL_OID_UNKNOWN, .typmod = -1};
+    in.d.v.s.p = text->data ? text->data : (const uint8_t *)"";
+    in.d.v.s.len = text->len;
+    return rl_value_coerce(c, &in, oid, -1, false, out, loc);
+}
+
+/* btrecordcmp / record_eq of two whole rows: field by field in order with
+ * each type's comparison, a NULL equal to a NULL and after every value,
+ * until the first difference; 42804 for dissimilar types at a position
+ * reached, or for another number of fields when all compared are equal. */
+static int record_cmp(rl_expr_ctx *c, const rl_value *a, const rl_value *b, int *res, int loc)
+{
+    rl_record_pos pa = {0, 0}, pb = {0, 0};
+    rl_buf ta, tb;
+    rl_buf_init(&ta, 0);
+    rl_buf_init(&tb, 0);
+    int rc = 0;
+    *res = 0;
+    for (int column = 1; rc == 0 && *res == 0; column++) {
+        const char *na, *nb;
+        size_t la, lb;
+        uint32_t oa, ob;
+        bool nulla, nullb;
+        int ga = rl_record_next(a, &pa, &na, &la, &oa, &ta, &nulla);
+        int gb = rl_record_next(b, &pb, &nb, &lb, &ob, &tb, &nullb);
+        if (!ga || !gb) {
+            if (ga != gb)
+                rc = rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, -1,
+                                   "cannot compare record types with different numbers of "
+                                   "columns");
+            break;
+        }
+        if (oa != ob) {
+            rc = rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, -1,
+                               "cannot compare dissimilar column types %s and %s at record "
+                               "column %d",
+                               rl_oid_type_name(oa), rl_oid_type_name(ob), column);
+            break;
+        }
+        if (nulla || nullb) {
+            *res = nulla == nullb ? 0 : nulla ? 1 : -1;
+            continue;
+        }
+        rl_value va, vb;
+        rc = record_field_value(c, oa, &ta, false, &va, loc) < 0 ||
+                     record_field_value(c, ob, &tb, false, &vb, loc) < 0
+                 ? -1
+                 : cmp_resolved(c, &va, &vb, "=", res, loc);
+    }
+    rl_buf_free(&ta);
+    rl_buf_free(&tb);
+    return rc;
+}
+
+static int cmp_resolved(rl_expr_ctx *c, const rl_value *a, const rl_value *b, const char *op,
                         int *res, int loc)
 {
     uint32_t ta = a->oid, tb = b->oid;
@@ -158,6 +224,8 @@ static int cmp_resolved(rl_expr_ctx *c, const rl_value *a, const rl_value *b, co
         }
         if (rl_array_elem_oid(ta)) /* element by element (btarraycmp) */
             return rl_array_cmp(c, a, b, res, loc);
+        if (ta == RL_OID_RECORD)
+            return record_cmp(c, a, b, res, loc);
     }
     return op_error(c, op, ta, tb, loc);
 }

@@ -343,42 +343,26 @@ void rl_record_nulls(const rl_value *rec, size_t *nfields, size_t *nnulls)
     }
 }
 
-bool rl_record_field(const rl_value *rec, const char *name, uint32_t *oid, rl_buf *text,
-                     bool *isnull)
+int rl_record_next(const rl_value *rec, rl_record_pos *pos, const char **name, size_t *nlen,
+                   uint32_t *oid, rl_buf *text, bool *isnull)
 {
     size_t tlen;
     const char *t = rl_record_text(rec, &tlen);
-    const char *h = (const char *)rec->d.v.s.p, *end = t - 1;
-    size_t nlen = strlen(name), index = 0;
-    bool found = false;
-    while (h < end && !found) { /* "name:oid," per field */
-        const char *colon = memchr(h, ':', (size_t)(end - h));
-        const char *comma = colon ? memchr(colon, ',', (size_t)(end - colon)) : NULL;
-        if (!comma)
-            return false;
-        found = (size_t)(colon - h) == nlen && memcmp(h, name, nlen) == 0;
-        if (found)
-            *oid = (uint32_t)strtoul(colon + 1, NULL, 10);
-        else
-            index++;
-        h = comma + 1;
-    }
-    if (!found)
-        return false;
-    /* the index-th field of "(a,"b",)": record_in's rules */
+    const char *hstart = (const char *)rec->d.v.s.p, *end = t - 1;
+    const char *h = hstart + pos->header;
+    if (h >= end) /* "name:oid," per field */
+        return 0;
+    const char *colon = memchr(h, ':', (size_t)(end - h));
+    const char *comma = colon ? memchr(colon, ',', (size_t)(end - colon)) : NULL;
+    if (!comma)
+        return 0;
+    *name = h;
+    *nlen = (size_t)(colon - h);
+    *oid = (uint32_t)strtoul(colon + 1, NULL, 10);
+    pos->header = (size_t)(comma + 1 - hstart);
+    /* the next field of "(a,"b",)": record_in's rules */
+    size_t i = pos->text ? pos->text : 1;
     rl_buf_reset(text);
-    size_t i = 1, field = 0;
-    while (i < tlen && field < index) {
-        bool quoted = false;
-        for (; i < tlen - 1 && (quoted || t[i] != ','); i++) {
-            if (t[i] == '\\')
-                i++;
-            else if (t[i] == '"')
-                quoted = !quoted;
-        }
-        i++;
-        field++;
-    }
     *isnull = i >= tlen - 1 || t[i] == ',' || t[i] == ')';
     bool quoted = false;
     for (; i < tlen - 1 && (quoted || t[i] != ','); i++) {
@@ -393,7 +377,20 @@ bool rl_record_field(const rl_value *rec, const char *name, uint32_t *oid, rl_bu
             rl_buf_put_u8(text, (uint8_t)t[i]);
         }
     }
-    return true;
+    pos->text = i + 1; /* past the comma */
+    return 1;
+}
+
+bool rl_record_field(const rl_value *rec, const char *name, uint32_t *oid, rl_buf *text,
+                     bool *isnull)
+{
+    rl_record_pos pos = {0, 0};
+    const char *fname;
+    size_t flen, want = strlen(name);
+    while (rl_record_next(rec, &pos, &fname, &flen, oid, text, isnull) == 1)
+        if (flen == want && memcmp(fname, name, want) == 0)
+            return true;
+    return false;
 }
 
 /* -------------------------------------------------------- binary output */

@@ -217,6 +217,14 @@ const char *rl_record_text(const rl_value *rec, size_t *len);
  * `text` (reset first) and *isnull; false when it has no such field. */
 bool rl_record_field(const rl_value *rec, const char *name, uint32_t *oid, rl_buf *text,
                      bool *isnull);
+/* The fields of a non-NULL record in order: start with pos {0, 0}; 1 with
+ * the next field's name (name[0..nlen), not terminated), type, text (reset
+ * first) and *isnull, 0 after the last. */
+typedef struct rl_record_pos {
+    size_t header, text;
+} rl_record_pos;
+int rl_record_next(const rl_value *rec, rl_record_pos *pos, const char **name, size_t *nlen,
+                   uint32_t *oid, rl_buf *text, bool *isnull);
 /* How many fields a non-NULL record has, and how many of them are NULL
  * (PostgreSQL's row IS NULL: all of them; IS NOT NULL: none). */
 void rl_record_nulls(const rl_value *rec, size_t *nfields, size_t *nnulls);

@@ -500,6 +500,7 @@ int rl_txn_restore(rl_txn *t, const rl_txn_savepoint *sp, rl_error *err)
     t->unique_changed = sp->unique_changed;
     t->uniq_built = t->fk_built = false; /* uniques.c, fkeys.c, checks.c rebuild: */
     cat_exprs_stale(t);                  /* definitions may be gone */
+    cat_relations_changed(t); /* tables, columns, names may be as before DDL undone */
     txn_fkey_deferred_free(t);
     t->max_snapshot_inserted = sp->max_snapshot_inserted;
     t->lagging = sp->lagging;

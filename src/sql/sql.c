@@ -1261,11 +1261,14 @@ static rl_exec_status run_statement(rl_exec *x, const PgQuery__Node *n)
         return RL_EXEC_ERROR;
     }
     int rc;
-    if (statement_writes(n) && n->node_case != PG_QUERY__NODE__NODE_INSERT_STMT &&
-        n->node_case != PG_QUERY__NODE__NODE_UPDATE_STMT &&
-        n->node_case != PG_QUERY__NODE__NODE_DELETE_STMT &&
-        n->node_case != PG_QUERY__NODE__NODE_COPY_STMT)
-        s->unsaved_changes++; /* DDL: no savepoint undoes it */
+    /* a schema's DDL may make or drop a lake's own store (sql_lakes.c),
+     * which no savepoint undoes; the catalog's other DDL is a transaction's
+     * writes as rows are, and temporary tables count their own changes
+     * (sql_ddl.c, sql_dml.c) */
+    if (n->node_case == PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT ||
+        (n->node_case == PG_QUERY__NODE__NODE_DROP_STMT &&
+         n->drop_stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA))
+        s->unsaved_changes++;
     switch (n->node_case) {
     case PG_QUERY__NODE__NODE_SELECT_STMT:
         rc = rl_select_send(x, n->select_stmt);

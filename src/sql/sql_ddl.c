@@ -85,6 +85,7 @@ static void temp_free(rl_temp_table *t)
 
 static void temp_unlink(rl_session *s, rl_temp_table *dead)
 {
+    s->unsaved_changes++; /* a savepoint does not keep temporary tables */
     for (rl_temp_table **pp = &s->temps; *pp; pp = &(*pp)->next)
         if (*pp == dead) {
             *pp = dead->next;
@@ -351,6 +352,7 @@ static int create_temp(rl_exec *x, const PgQuery__CreateStmt *st, const col_spec
     }
     t->on_commit_drop = st->oncommit == PG_QUERY__ON_COMMIT_ACTION__ONCOMMIT_DROP;
     t->created_in_txn = true;
+    x->s->unsaved_changes++;
     t->next = x->s->temps;
     x->s->temps = t;
     return 0;
@@ -373,6 +375,7 @@ void rl_ddl_end_transaction(rl_session *s, bool committed)
 
 void rl_ddl_free_temps(rl_session *s)
 {
+    s->unsaved_changes++;
     while (s->temps) {
         rl_temp_table *t = s->temps;
         s->temps = t->next;
@@ -1650,6 +1653,7 @@ static int new_column_value(rl_exec *x, const new_shape *ns, size_t i, rl_arena 
 /* Rebuild a temp table into the new shape (rows re-laid column by column). */
 static int rebuild_temp(rl_exec *x, rl_temp_table *t, const char *newname, const new_shape *ns)
 {
+    x->s->unsaved_changes++;
     rl_rowset *old = t->rows, *nw = rl_rowset_new(ns->n);
     if (!nw)
         return oom(x);
@@ -1881,8 +1885,9 @@ int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
                                         ns.defaults[i].oid, ns.defaults[i].seq,
                                         ns.defaults[i].identity)
                  : rel.kind == RL_REL_TEMP
-                 ? rl_default_set_temp(x, rel.temp, ns.defaults[i].column, ns.defaults[i].oid,
-                                       ns.defaults[i].expr)
+                 ? (x->s->unsaved_changes++,
+                    rl_default_set_temp(x, rel.temp, ns.defaults[i].column, ns.defaults[i].oid,
+                                        ns.defaults[i].expr))
                  : rl_default_set(x, rel.schema, rel.name, ns.defaults[i].column,
                                   ns.defaults[i].oid, ns.defaults[i].expr, 0);
         if (rc < 0) /* ALTER's cookDefault has no statement text to point into */

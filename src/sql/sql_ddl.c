@@ -1150,16 +1150,26 @@ static int add_sequence_column(rl_exec *x, new_shape *ns, const char *table, col
 
 static int shape_find(const new_shape *ns, const char *name);
 
+/* The column an ALTER COLUMN command names: its index in the shape, or -1
+ * with 42703. */
+static int cmd_column(rl_exec *x, const char *table, const PgQuery__AlterTableCmd *cmd,
+                      const new_shape *ns)
+{
+    int c = shape_find(ns, cmd->name);
+    if (c < 0)
+        rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
+                      "column \"%s\" of relation \"%s\" does not exist", cmd->name, table);
+    return c;
+}
+
 /* ALTER COLUMN c SET DEFAULT expr / DROP DEFAULT: 0 (the shape is the
  * same), -1 error (42703). */
 static int alter_default(rl_exec *x, const char *table, const PgQuery__AlterTableCmd *cmd,
                          new_shape *ns)
 {
-    int c = shape_find(ns, cmd->name);
+    int c = cmd_column(x, table, cmd, ns);
     if (c < 0)
-        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
-                             "column \"%s\" of relation \"%s\" does not exist", cmd->name,
-                             table);
+        return -1;
     int kind = ns->schema && !ns->fixed ? rl_default_kind(x, ns->schema, table, ns->cols[c].name)
                                         : 0;
     if (kind < 0)
@@ -1252,11 +1262,9 @@ static int set_identity(rl_exec *x, const char *table, const PgQuery__AlterTable
 static int alter_identity(rl_exec *x, const char *table, const PgQuery__AlterTableCmd *cmd,
                           new_shape *ns)
 {
-    int c = shape_find(ns, cmd->name);
+    int c = cmd_column(x, table, cmd, ns);
     if (c < 0)
-        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
-                             "column \"%s\" of relation \"%s\" does not exist", cmd->name,
-                             table);
+        return -1;
     if (!ns->schema || ns->fixed)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                              "serial and identity columns on %s are not supported by RockLake",
@@ -1367,10 +1375,9 @@ static int shape_find(const new_shape *ns, const char *name)
 static int alter_not_null(rl_exec *x, const char *table, const PgQuery__AlterTableCmd *cmd,
                           new_shape *ns)
 {
-    int c = shape_find(ns, cmd->name);
+    int c = cmd_column(x, table, cmd, ns);
     if (c < 0)
-        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
-                             "column \"%s\" of relation \"%s\" does not exist", cmd->name, table);
+        return -1;
     bool set = cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_SetNotNull;
     if (!set && ns->cols[c].pk)
         return rl_exec_error(x, RL_SQLSTATE_INVALID_TABLE_DEFINITION, -1,

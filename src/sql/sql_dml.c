@@ -379,8 +379,9 @@ static int multi_item_location(const PgQuery__ResTarget *rt, int colno)
 }
 
 /* `SET (a, b) = (SELECT ...)`'s column for target rt assignable to
- * column c of shape (42804 at the sub-SELECT's item otherwise), as
- * PostgreSQL checks while parsing, whether any row is updated or not. */
+ * column c of shape (42804 at the sub-SELECT's item otherwise; 42601 for
+ * another number of columns), as PostgreSQL checks while parsing, whether
+ * any row is updated or not. */
 static int multi_select_assignable(rl_expr_ctx *ec, const rl_rowset *shape, size_t c,
                                    const PgQuery__ResTarget *rt)
 {
@@ -390,7 +391,10 @@ static int multi_select_assignable(rl_expr_ctx *ec, const rl_rowset *shape, size
     if (!rs)
         return -1;
     int rc = 0;
-    if (colno >= 1 && (size_t)colno <= rs->ncols) {
+    if (rs->ncols != (size_t)rt->val->multi_assign_ref->ncolumns)
+        rc = rl_exec_error(ec->x, RL_SQLSTATE_SYNTAX_ERROR, sl->location,
+                           "number of columns does not match number of values");
+    else if (colno >= 1 && (size_t)colno <= rs->ncols) {
         rl_value v;
         uint32_t oid = rs->cols[colno - 1].oid;
         rl_val_null(&v, oid == RL_OID_UNKNOWN ? RL_OID_TEXT : oid); /* a sub-SELECT's: text */

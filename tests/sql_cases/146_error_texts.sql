@@ -34,6 +34,8 @@ CREATE TABLE ma (id int, a int, b text, c int);
 UPDATE ma SET (b, c) = ('only') WHERE id = 2;
 UPDATE ma SET (a, b) = (SELECT '12', 34) WHERE id = 2;
 UPDATE ma SET (a, b) = (SELECT 'x', 'y') WHERE id = 2;
+UPDATE ma SET (a, b) = (SELECT 1);
+UPDATE ma SET (a, b) = (SELECT 1, 2, 3);
 CREATE TABLE e1 (a int CHECK (a + 1));
 CREATE TABLE e1 (a int CHECK (a = 'x'));
 CREATE TABLE e1 (a int);

@@ -215,14 +215,14 @@ static void free_txns(rl_session *s)
 /* ------------------------------------------------------------ savepoints */
 
 /* A savepoint of the block: each lake's transaction as it was (NULL for a
- * lake without one then), and the count of changes it cannot undo. */
+ * lake without one then), the settings and the temporary tables. */
 struct rl_savepoint {
     char name[64];
     rl_txn_savepoint *lake[RL_SESSION_LAKES];
     bool had_txn[RL_SESSION_LAKES];
     size_t nlakes;
-    uint64_t unsaved_changes;
     rl_setting *settings; /* the session's settings then (sql_settings.c) */
+    rl_temp_table *temps; /* a copy of the session's temporary tables then */
     rl_savepoint *prev;
 };
 
@@ -231,6 +231,7 @@ static void savepoint_free(rl_savepoint *sp)
     for (size_t i = 0; i < sp->nlakes; i++)
         rl_txn_savepoint_free(sp->lake[i]);
     rl_settings_snapshot_free(sp->settings);
+    rl_ddl_temps_free(sp->temps);
     free(sp);
 }
 
@@ -275,9 +276,10 @@ static int exec_savepoint(rl_exec *x, const char *name)
         return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     snprintf(sp->name, sizeof sp->name, "%s", name);
     sp->nlakes = s->nlakes;
-    sp->unsaved_changes = s->unsaved_changes;
     bool copied;
     sp->settings = rl_settings_snapshot(s, &copied);
+    if (copied && rl_ddl_temps_copy(s->temps, &sp->temps) < 0)
+        copied = false;
     if (!copied) {
         savepoint_free(sp);
         return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
@@ -294,10 +296,11 @@ static int exec_savepoint(rl_exec *x, const char *name)
     return rl_send_complete(x, "SAVEPOINT");
 }
 
-/* ROLLBACK TO SAVEPOINT: every lake's transaction as it was at the
- * savepoint (one begun since ends), the block usable again, the savepoint
- * kept and the later ones gone, as PostgreSQL's. What a savepoint cannot
- * undo (DDL, temporary tables' rows) is refused with 0A000. */
+/* ROLLBACK TO SAVEPOINT: every lake's transaction and the temporary
+ * tables as they were at the savepoint (a lake's transaction begun since
+ * ends; a lake's store made since stays, empty, as after a ROLLBACK), the
+ * block usable again, the savepoint kept and the later ones gone, as
+ * PostgreSQL's. */
 static int exec_rollback_to(rl_exec *x, const char *name)
 {
     rl_session *s = x->s;
@@ -306,10 +309,8 @@ static int exec_rollback_to(rl_exec *x, const char *name)
     rl_savepoint *sp = savepoint_find(s, name);
     if (!sp)
         return savepoint_missing(x, name);
-    if (sp->unsaved_changes != s->unsaved_changes)
-        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                             "ROLLBACK TO SAVEPOINT cannot undo schema changes or writes to "
-                             "temporary tables made after the savepoint");
+    if (rl_ddl_temps_restore(s, sp->temps) < 0)
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     savepoints_drop_after(s, sp);
     rl_lakes_save(s);
     for (size_t i = 0; i < s->nlakes; i++) {
@@ -1261,14 +1262,6 @@ static rl_exec_status run_statement(rl_exec *x, const PgQuery__Node *n)
         return RL_EXEC_ERROR;
     }
     int rc;
-    /* a schema's DDL may make or drop a lake's own store (sql_lakes.c),
-     * which no savepoint undoes; the catalog's other DDL is a transaction's
-     * writes as rows are, and temporary tables count their own changes
-     * (sql_ddl.c, sql_dml.c) */
-    if (n->node_case == PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT ||
-        (n->node_case == PG_QUERY__NODE__NODE_DROP_STMT &&
-         n->drop_stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA))
-        s->unsaved_changes++;
     switch (n->node_case) {
     case PG_QUERY__NODE__NODE_SELECT_STMT:
         rc = rl_select_send(x, n->select_stmt);

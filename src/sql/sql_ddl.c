@@ -85,7 +85,6 @@ static void temp_free(rl_temp_table *t)
 
 static void temp_unlink(rl_session *s, rl_temp_table *dead)
 {
-    s->unsaved_changes++; /* a savepoint does not keep temporary tables */
     for (rl_temp_table **pp = &s->temps; *pp; pp = &(*pp)->next)
         if (*pp == dead) {
             *pp = dead->next;
@@ -352,7 +351,6 @@ static int create_temp(rl_exec *x, const PgQuery__CreateStmt *st, const col_spec
     }
     t->on_commit_drop = st->oncommit == PG_QUERY__ON_COMMIT_ACTION__ONCOMMIT_DROP;
     t->created_in_txn = true;
-    x->s->unsaved_changes++;
     t->next = x->s->temps;
     x->s->temps = t;
     return 0;
@@ -373,9 +371,72 @@ void rl_ddl_end_transaction(rl_session *s, bool committed)
     }
 }
 
+/* One temporary table copied: its columns, rows (strings into the copy's
+ * arena), defaults and flags; NULL when out of memory. */
+static rl_temp_table *temp_copy(const rl_temp_table *t)
+{
+    rl_temp_table *c = calloc(1, sizeof *c);
+    rl_rowset *rows = c ? rl_rowset_new(t->rows->ncols) : NULL;
+    if (!rows) {
+        free(c);
+        return NULL;
+    }
+    memcpy(rows->cols, t->rows->cols, t->rows->ncols * sizeof *rows->cols);
+    c->rows = rows;
+    rl_error ignore;
+    for (size_t r = 0; r < t->rows->nrows; r++)
+        if (rl_rowset_add(rows, &t->rows->vals[r * t->rows->ncols], NULL, &ignore) < 0) {
+            temp_free(c);
+            return NULL;
+        }
+    if (rl_default_copy_temp(c, t) < 0) {
+        temp_free(c);
+        return NULL;
+    }
+    rl_str_copy(c->name, sizeof c->name, t->name);
+    c->on_commit_drop = t->on_commit_drop;
+    c->created_in_txn = t->created_in_txn;
+    return c;
+}
+
+int rl_ddl_temps_copy(const rl_temp_table *list, rl_temp_table **out)
+{
+    *out = NULL;
+    rl_temp_table **tail = out;
+    for (const rl_temp_table *t = list; t; t = t->next) {
+        rl_temp_table *c = temp_copy(t);
+        if (!c) {
+            rl_ddl_temps_free(*out);
+            *out = NULL;
+            return -1;
+        }
+        *tail = c;
+        tail = &c->next;
+    }
+    return 0;
+}
+
+void rl_ddl_temps_free(rl_temp_table *list)
+{
+    while (list) {
+        rl_temp_table *t = list;
+        list = t->next;
+        temp_free(t);
+    }
+}
+
+int rl_ddl_temps_restore(rl_session *s, const rl_temp_table *saved)
+{
+    rl_temp_table *now;
+    if (rl_ddl_temps_copy(saved, &now) < 0)
+        return -1;
+    rl_ddl_temps_free(s->temps);
+    s->temps = now;
+    return 0;
+}
+
 void rl_ddl_free_temps(rl_session *s)
 {
-    s->unsaved_changes++;
     while (s->temps) {
         rl_temp_table *t = s->temps;
         s->temps = t->next;
@@ -1660,7 +1721,6 @@ static int new_column_value(rl_exec *x, const new_shape *ns, size_t i, rl_arena 
 /* Rebuild a temp table into the new shape (rows re-laid column by column). */
 static int rebuild_temp(rl_exec *x, rl_temp_table *t, const char *newname, const new_shape *ns)
 {
-    x->s->unsaved_changes++;
     rl_rowset *old = t->rows, *nw = rl_rowset_new(ns->n);
     if (!nw)
         return oom(x);
@@ -1892,9 +1952,8 @@ int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
                                         ns.defaults[i].oid, ns.defaults[i].seq,
                                         ns.defaults[i].identity)
                  : rel.kind == RL_REL_TEMP
-                 ? (x->s->unsaved_changes++,
-                    rl_default_set_temp(x, rel.temp, ns.defaults[i].column, ns.defaults[i].oid,
-                                        ns.defaults[i].expr))
+                 ? rl_default_set_temp(x, rel.temp, ns.defaults[i].column, ns.defaults[i].oid,
+                                       ns.defaults[i].expr)
                  : rl_default_set(x, rel.schema, rel.name, ns.defaults[i].column,
                                   ns.defaults[i].oid, ns.defaults[i].expr, 0);
         if (rc < 0) /* ALTER's cookDefault has no statement text to point into */

@@ -61,6 +61,24 @@ void rl_default_free_temp(rl_temp_table *t)
     }
 }
 
+int rl_default_copy_temp(rl_temp_table *dst, const rl_temp_table *src)
+{
+    rl_temp_default **tail = &dst->defaults;
+    for (const rl_temp_default *d = src->defaults; d; d = d->next) {
+        rl_temp_default *c = calloc(1, sizeof *c);
+        char *text = c ? strdup(d->text) : NULL;
+        if (!text) {
+            free(c);
+            return -1;
+        }
+        rl_str_copy(c->column, sizeof c->column, d->column);
+        c->text = text; /* parsed again at its first use */
+        *tail = c;
+        tail = &c->next;
+    }
+    return 0;
+}
+
 void rl_default_follow_temp(rl_temp_table *t, const char *old_name, const char *new_name)
 {
     for (rl_temp_default **pp = &t->defaults; *pp; pp = &(*pp)->next) {

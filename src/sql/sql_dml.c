@@ -226,7 +226,6 @@ static void row_datums(rl_txn *txn, const rl_relation *rel, const rl_value *row,
 int rl_dml_insert_row(rl_exec *x, const rl_relation *rel, const rl_value *row)
 {
     if (rel->kind == RL_REL_TEMP) {
-        x->s->unsaved_changes++; /* a savepoint does not copy temporary rows */
         return rl_rowset_add(rel->temp->rows, row, NULL, x->err);
     }
     if (rel->kind != RL_REL_STORED)
@@ -1659,7 +1658,6 @@ static int update_row(dml_job *j, rl_expr_ctx *ec, size_t r, void *ctx)
                   nrow) < 0)
         return -1;
     if (j->rel.kind == RL_REL_TEMP) {
-        j->x->s->unsaved_changes++;
         rl_value *dst = rl_rowset_row(j->rel.temp->rows, r);
         for (size_t i = 0; i < u->st->n_target_list; i++) {
             size_t c = (size_t)u->cols[i];
@@ -1868,10 +1866,8 @@ int rl_dml_delete(rl_exec *x, const PgQuery__DeleteStmt *st)
             rc = oom(x);
         if (rc == 0)
             rc = job_run(&j, delete_row, &dc);
-        if (rc == 0 && dc.gone) {
-            x->s->unsaved_changes++;
+        if (rc == 0 && dc.gone)
             temp_compact(j.rel.temp->rows, dc.gone);
-        }
         free(dc.gone);
         job_free(&j);
     }

@@ -66,9 +66,6 @@ typedef struct rl_session_role {
 struct rl_session {
     rl_engine *eng;        /* the engine of the current statement (sql_lakes.c) */
     rl_savepoint *savepoints; /* the block's savepoints, the latest first */
-    uint64_t unsaved_changes; /* counts what a savepoint cannot undo: schema
-                                 DDL (sql.c), temporary tables and their rows
-                                 (sql_ddl.c, sql_dml.c) */
     char user[64], application[64], client[64];
     bool read_only_role;   /* rl_session_info.read_only_role */
     int (*promote)(void *ctx, rl_error *err); /* rl_session_info.promote */

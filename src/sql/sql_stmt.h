@@ -163,6 +163,13 @@ int rl_comment_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const 
 /* Drop ON COMMIT DROP temp tables (commit) / all of this txn's (rollback). */
 void rl_ddl_end_transaction(rl_session *s, bool committed);
 void rl_ddl_free_temps(rl_session *s);
+/* A savepoint's copy of the session's temporary tables (rows, defaults,
+ * flags; *out NULL for none), freed by rl_ddl_temps_free; restore makes the
+ * session's tables a copy of it again (ROLLBACK TO keeps the savepoint).
+ * 0, or -1 out of memory. */
+int rl_ddl_temps_copy(const rl_temp_table *list, rl_temp_table **out);
+void rl_ddl_temps_free(rl_temp_table *list);
+int rl_ddl_temps_restore(rl_session *s, const rl_temp_table *saved);
 
 /* COPY: TO STDOUT runs to completion; FROM STDIN returns RL_EXEC_COPY_IN
  * after copy_in_begin and is finished by the rl_copy_in_* calls. */

@@ -1,10 +1,10 @@
--- ROLLBACK TO a savepoint undoes the catalog DDL made since as PostgreSQL
--- does: CREATE / DROP / ALTER TABLE (columns, defaults, constraints,
--- renames), CREATE INDEX, COMMENT, CREATE SEQUENCE, a foreign key and the
--- rows written since, nested savepoints, RELEASE keeping them. It was
--- 0A000 ("cannot undo schema changes") before; a temporary table made
--- since, and CREATE / DROP SCHEMA (which may make or drop a lake's own
--- store) still are.
+-- ROLLBACK TO a savepoint undoes the DDL made since as PostgreSQL does:
+-- CREATE / DROP / ALTER TABLE (columns, defaults, constraints, renames),
+-- CREATE INDEX, COMMENT, CREATE SEQUENCE, CREATE / DROP SCHEMA, a foreign
+-- key and the rows written since, nested savepoints, RELEASE keeping them;
+-- and temporary tables as they were (made, dropped, altered, renamed,
+-- their rows and defaults; ON COMMIT DROP after it). It was 0A000
+-- ("cannot undo schema changes or writes to temporary tables") before.
 \i 00_schema.sql
 BEGIN;
 CREATE TABLE sp1 (a int PRIMARY KEY, b text DEFAULT 'd');
@@ -62,3 +62,60 @@ CREATE TABLE sp4 (z text);
 INSERT INTO sp4 VALUES ('z');
 COMMIT;
 SELECT * FROM sp4;
+CREATE TEMP TABLE keep (a int DEFAULT 7, b text);
+INSERT INTO keep VALUES (1, 'x');
+BEGIN;
+SAVEPOINT s1;
+CREATE TEMP TABLE tsp (a int);
+INSERT INTO tsp VALUES (1);
+INSERT INTO keep VALUES (2, 'y');
+UPDATE keep SET b = 'z' WHERE a = 1;
+ROLLBACK TO s1;
+SELECT * FROM tsp;
+ROLLBACK TO s1;
+SELECT * FROM keep ORDER BY a;
+SAVEPOINT s2;
+DELETE FROM keep;
+ALTER TABLE keep ADD COLUMN c int DEFAULT 3;
+ALTER TABLE keep ALTER COLUMN a SET DEFAULT 8;
+DROP TABLE keep;
+ROLLBACK TO s2;
+INSERT INTO keep (b) VALUES ('d') RETURNING *;
+SELECT * FROM keep ORDER BY a;
+SAVEPOINT s3;
+ALTER TABLE keep RENAME TO keep2;
+ALTER TABLE keep2 RENAME COLUMN b TO bb;
+ROLLBACK TO s3;
+SELECT a, b FROM keep ORDER BY a;
+SAVEPOINT s4;
+INSERT INTO keep VALUES (9, 'nine');
+RELEASE s4;
+COMMIT;
+SELECT * FROM keep ORDER BY a;
+BEGIN;
+CREATE TEMP TABLE t2 (a int) ON COMMIT DROP;
+SAVEPOINT s5;
+INSERT INTO t2 VALUES (1);
+ROLLBACK TO s5;
+INSERT INTO t2 VALUES (2);
+SELECT * FROM t2;
+COMMIT;
+SELECT * FROM t2;
+BEGIN;
+SAVEPOINT s6;
+CREATE SCHEMA sx;
+ROLLBACK TO s6;
+ROLLBACK;
+BEGIN;
+SAVEPOINT s7;
+CREATE SCHEMA sx;
+CREATE TABLE sx.t (a int);
+ROLLBACK TO s7;
+SELECT count(*) FROM pg_namespace WHERE nspname = 'sx';
+CREATE SCHEMA sy;
+SAVEPOINT s8;
+DROP SCHEMA sy;
+ROLLBACK TO s8;
+SELECT count(*) FROM pg_namespace WHERE nspname = 'sy';
+COMMIT;
+SELECT count(*) FROM pg_namespace WHERE nspname IN ('sx', 'sy');

@@ -1456,8 +1456,8 @@ def test_savepoints_through_psycopg(server):
     """psycopg's nested transactions are savepoints over the extended
     protocol: a failing statement inside one is undone by ROLLBACK TO and
     the outer transaction goes on with its own writes (SQLAlchemy's first
-    connect looks up hstore this way). What a savepoint cannot undo (a
-    temporary table's rows, DDL) is refused with 0A000, never half undone."""
+    connect looks up hstore this way). A savepoint also puts back
+    temporary tables' rows and undoes DDL (both were refused with 0A000)."""
     with psycopg.connect(server.dsn()) as conn:
         conn.execute("CREATE TABLE ducklake_metadata (key varchar NOT NULL, value varchar NOT NULL, "
                      "scope varchar, scope_id bigint)")
@@ -1473,11 +1473,17 @@ def test_savepoints_through_psycopg(server):
         assert conn.execute("SELECT key FROM ducklake_metadata ORDER BY 1").fetchall() == [("a",), ("c",)]
         conn.commit()
         conn.execute("CREATE TEMP TABLE tt(a int)")
+        conn.execute("INSERT INTO tt VALUES (0)")
         conn.execute("SAVEPOINT s")
         conn.execute("INSERT INTO tt VALUES (1)")
-        with pytest.raises(psycopg.errors.FeatureNotSupported):
-            conn.execute("ROLLBACK TO SAVEPOINT s")
-        conn.rollback()
+        conn.execute("CREATE TABLE made_and_undone (a int)")
+        conn.execute("ROLLBACK TO SAVEPOINT s")
+        assert conn.execute("SELECT a FROM tt").fetchall() == [(0,)]
+        with pytest.raises(psycopg.errors.UndefinedTable):
+            with conn.transaction():
+                conn.execute("SELECT * FROM made_and_undone")
+        conn.commit()
+        assert conn.execute("SELECT a FROM tt").fetchall() == [(0,)]
 
 
 # --------------------------------------------------- DuckLake's DDL, any way

@@ -15,6 +15,7 @@
 
 #include "catalog/catalog.h"
 #include "keys/keys.h"
+#include "server/lakes.h"
 #include "keys/tags.h"
 #include "testutil.h"
 
@@ -851,6 +852,29 @@ static void test_checkpoints(void)
     free(out);
 }
 
+/* A database's store is its name under the root: `serve --store memory://`
+ * gave memory:/NAME, which SlateDB took for a path and made a directory
+ * "memory:" in the working directory, on disk, of an in-memory server. */
+static void test_db_url_under_a_scheme(void)
+{
+    char url[256];
+    CHECK(rl_db_url("memory://", "lake", url, sizeof url));
+    CHECK_EQ_STR(url, "memory://lake");
+    CHECK(rl_db_url("memory:///", "lake", url, sizeof url));
+    CHECK_EQ_STR(url, "memory://lake");
+    CHECK(rl_db_url("s3://bucket/", "lake", url, sizeof url));
+    CHECK_EQ_STR(url, "s3://bucket/lake");
+    CHECK(rl_db_url("s3://bucket/pre//", "lake", url, sizeof url));
+    CHECK_EQ_STR(url, "s3://bucket/pre/lake");
+    CHECK(rl_db_url("file:///srv/lakes", "lake", url, sizeof url));
+    CHECK_EQ_STR(url, "file:///srv/lakes/lake");
+    CHECK(rl_db_url("/srv/lakes/", "lake", url, sizeof url));
+    CHECK_EQ_STR(url, "/srv/lakes/lake");
+    CHECK(rl_db_url("/", "lake", url, sizeof url));
+    CHECK_EQ_STR(url, "//lake");
+    CHECK(!rl_db_url("memory://", "../x", url, sizeof url));
+}
+
 int main(void)
 {
     mkdir(tmpdir(), 0755);
@@ -862,6 +886,7 @@ int main(void)
     if (rc != 0)
         fprintf(stderr, "demo failed (%d):\n%s\n", rc, out);
     free(out);
+    RUN(test_db_url_under_a_scheme);
     RUN(test_help);
     RUN(test_usage_errors);
     RUN(test_help_lists_every_option);

@@ -231,10 +231,16 @@ bool rl_db_url(const char *root, const char *name, char *out, size_t n)
 {
     if (!valid_db_name(name))
         return false;
+    /* trailing slashes go, but not a scheme's "//": memory:// + lake is
+     * memory://lake (it was memory:/lake, a directory of that name made
+     * in the working directory), s3://b/ + lake is s3://b/lake */
+    const char *scheme = strstr(root, "://");
+    size_t keep = scheme ? (size_t)(scheme - root) + 3 : 1;
     size_t rl = strlen(root);
-    while (rl > 1 && root[rl - 1] == '/')
+    while (rl > keep && root[rl - 1] == '/')
         rl--;
-    int w = snprintf(out, n, "%.*s/%s", (int)rl, root, name);
+    const char *sep = scheme && rl == keep ? "" : "/";
+    int w = snprintf(out, n, "%.*s%s%s", (int)rl, root, sep, name);
     return w > 0 && (size_t)w < n;
 }
 

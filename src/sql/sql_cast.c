@@ -503,7 +503,11 @@ int rl_regclass_from_text(rl_expr_ctx *c, const char *p, size_t len, bool missin
     const char *name = np == 2 ? parts[1] : parts[0];
     if (!name[0])
         return rl_exec_error(c->x, RL_SQLSTATE_INVALID_NAME, loc, "invalid name syntax");
-    int known = schema ? rl_pgcatalog_schema_exists(c->x, schema) : 1;
+    /* pg_temp names the session's temporary schema, which exists once it
+     * made a temporary table (the relation lookup below knows the name) */
+    int known = !schema ? 1
+                : strcmp(schema, "pg_temp") == 0 ? c->x->s && c->x->s->temps != NULL
+                                                 : rl_pgcatalog_schema_exists(c->x, schema);
     if (known < 0)
         return -1;
     if (known == 0 && !missing_ok)

@@ -4728,6 +4728,13 @@ static int regclass_name(rl_exec *x, uint32_t oid, char *buf, size_t n)
         qualified(x, ns ? ns : "pg_catalog", pg15_s(c->name), buf, n);
         return 1;
     }
+    /* one of the session's temporary tables (its pg_temp oid,
+     * sql_resolve.c): the search path finds it first, so its bare name */
+    for (const rl_temp_table *t = x->s ? x->s->temps : NULL; t; t = t->next)
+        if (rl_pgcatalog_rel_oid("pg_temp", t->name) == oid) {
+            quote_ident(t->name, buf, n);
+            return 1;
+        }
     table_ent t;
     index_ent ix;
     int r = find_lake_index(x, oid, &t, &ix);

@@ -1309,6 +1309,17 @@ static int collect_index(void *ctx, const char *schema, const char *name, const 
  * transactions; rocklake check accepts them and reports one that does not
  * decode, which a listing refuses loudly (XX001). */
 /* A row of dynamic table d: (a int4, b text) with b NULL when b is. */
+/* The tables (a int4, b text) the UNIQUE, FOREIGN KEY and CHECK tests use. */
+static const rl_column_desc ab_cols[2] = {{"a", RL_T_INT4, false, RL_FMT_1_0, 0},
+                                          {"b", RL_T_TEXT, false, RL_FMT_1_0, 0}};
+
+/* A new catalog at a fresh URL (url: RL_TEST_URL_MAX bytes), or NULL. */
+static rl_catalog *fresh_cat(char *url, size_t n)
+{
+    next_url(url, n);
+    return open_cat(url, true);
+}
+
 static int insert_ab(rl_txn *t, const rl_table_desc *d, int a, const char *b, rl_error *e)
 {
     rl_datum row[2] = {{.v.i = a}, {.isnull = b == NULL}};
@@ -1332,12 +1343,10 @@ static void test_unique_indexes(void)
     if (!c)
         return;
     rl_error e;
-    rl_column_desc cols[2] = {{"a", RL_T_INT4, false, RL_FMT_1_0, 0},
-                              {"b", RL_T_TEXT, false, RL_FMT_1_0, 0}};
     rl_index_def ua = {.table = "u", .method = RL_INDEX_BTREE, .ncols = 1, .cols = {"a"},
                        .unique = true};
     rl_txn *t = rl_txn_begin(c, &e);
-    const rl_table_desc *d = rl_txn_create_dynamic(t, "public", "u", 2, cols, false, &e);
+    const rl_table_desc *d = rl_txn_create_dynamic(t, "public", "u", 2, ab_cols, false, &e);
     CHECK(d != NULL);
     CHECK(insert_ab(t, d, 1, "x", &e) == 0);
     CHECK(rl_txn_create_index(t, "public", "u_a", &ua, &e) == 0);
@@ -1481,13 +1490,10 @@ static int lower_b_key(void *ctx, const char *schema, const rl_index_def *def,
 static void test_computed_unique_index(void)
 {
     char url[600];
-    next_url(url, sizeof url);
-    rl_catalog *c = open_cat(url, true);
+    rl_catalog *c = fresh_cat(url, sizeof url);
     if (!c)
         return;
     rl_error e;
-    rl_column_desc cols[2] = {{"a", RL_T_INT4, false, RL_FMT_1_0, 0},
-                              {"b", RL_T_TEXT, false, RL_FMT_1_0, 0}};
     rl_index_def *ix = calloc(1, sizeof *ix);
     CHECK(ix != NULL);
     if (!ix)
@@ -1499,7 +1505,7 @@ static void test_computed_unique_index(void)
     CHECK(rl_index_def_computed(ix));
     int calls = 0;
     rl_txn *t = rl_txn_begin(c, &e);
-    const rl_table_desc *d = rl_txn_create_dynamic(t, "public", "u", 2, cols, false, &e);
+    const rl_table_desc *d = rl_txn_create_dynamic(t, "public", "u", 2, ab_cols, false, &e);
     CHECK(d != NULL);
     CHECK(insert_ab(t, d, 1, "Abc", &e) == 0);
     rl_txn_savepoint *sp = rl_txn_save(t, &e); /* as the SQL statement's */
@@ -1574,13 +1580,11 @@ static void test_foreign_keys(void)
     if (!c)
         return;
     rl_error e;
-    rl_column_desc cols[2] = {{"a", RL_T_INT4, false, RL_FMT_1_0, 0},
-                              {"b", RL_T_TEXT, false, RL_FMT_1_0, 0}};
     rl_index_def pk = {.table = "p", .method = RL_INDEX_BTREE, .ncols = 1, .cols = {"a"},
                        .unique = true, .constraint = true, .primary = true};
     rl_txn *t = rl_txn_begin(c, &e);
-    const rl_table_desc *p = rl_txn_create_dynamic(t, "public", "p", 2, cols, false, &e);
-    const rl_table_desc *ch = rl_txn_create_dynamic(t, "public", "ch", 2, cols, false, &e);
+    const rl_table_desc *p = rl_txn_create_dynamic(t, "public", "p", 2, ab_cols, false, &e);
+    const rl_table_desc *ch = rl_txn_create_dynamic(t, "public", "ch", 2, ab_cols, false, &e);
     CHECK(p && ch);
     CHECK(rl_txn_create_index(t, "public", "p_pkey", &pk, &e) == 0);
     rl_index_def got;
@@ -1686,15 +1690,13 @@ static void test_check_constraints(void)
     if (!c)
         return;
     rl_error e;
-    rl_column_desc cols[2] = {{"a", RL_T_INT4, false, RL_FMT_1_0, 0},
-                              {"b", RL_T_TEXT, false, RL_FMT_1_0, 0}};
     rl_txn *t = rl_txn_begin(c, &e);
     const rl_check_con *cc;
     size_t n = 9;
     uint64_t stamp0 = 0, stamp1 = 0;
     CHECK(rl_txn_checks(t, &cc, &n, &stamp0, &e) == 0);
     CHECK_EQ_INT((int)n, 0);
-    const rl_table_desc *d = rl_txn_create_dynamic(t, "public", "u", 2, cols, false, &e);
+    const rl_table_desc *d = rl_txn_create_dynamic(t, "public", "u", 2, ab_cols, false, &e);
     CHECK(d != NULL);
     CHECK(put_check_a(t, "u_a_check", NULL, &e) == 0);
     CHECK(rl_txn_checks(t, &cc, &n, &stamp1, &e) == 0); /* its own DDL shows */
@@ -1774,10 +1776,8 @@ static void test_column_defaults(void)
     if (!c)
         return;
     rl_error e;
-    rl_column_desc cols[2] = {{"a", RL_T_INT4, false, RL_FMT_1_0, 0},
-                              {"b", RL_T_TEXT, false, RL_FMT_1_0, 0}};
     rl_txn *t = rl_txn_begin(c, &e);
-    CHECK(rl_txn_create_dynamic(t, "public", "u", 2, cols, false, &e) != NULL);
+    CHECK(rl_txn_create_dynamic(t, "public", "u", 2, ab_cols, false, &e) != NULL);
     CHECK(rl_txn_commit(t, &e) == 0);
     rl_txn_free(t);
     const rl_check_con *dc;
@@ -2848,6 +2848,13 @@ static rl_catalog *open_sequencing(const char *url)
     return c;
 }
 
+/* A new sequencing catalog at a fresh URL, or NULL. */
+static rl_catalog *fresh_sequencing(char *url, size_t n)
+{
+    next_url(url, n);
+    return open_sequencing(url);
+}
+
 /* Race two batches on one base: the first commits, the second's COMMIT
  * result is returned (e filled on failure). */
 static int seq_race(rl_catalog *c, const append_batch *first, const append_batch *second,
@@ -2903,8 +2910,7 @@ static size_t reason_index(const char *name)
 static void test_sequence_rebases_a_lost_parquet_append(void)
 {
     char url[600];
-    next_url(url, sizeof url);
-    rl_catalog *c = open_sequencing(url);
+    rl_catalog *c = fresh_sequencing(url, sizeof url);
     if (!c)
         return;
     const rl_table_desc *inl = seq_setup(c);
@@ -3008,8 +3014,7 @@ static int never_in_index(void *ctx, const char *schema, const rl_index_def *def
 static void test_sequence_leaves_computed_unique_tables_alone(void)
 {
     char url[600];
-    next_url(url, sizeof url);
-    rl_catalog *c = open_sequencing(url);
+    rl_catalog *c = fresh_sequencing(url, sizeof url);
     if (!c)
         return;
     seq_setup(c);
@@ -3057,8 +3062,7 @@ static void test_sequence_leaves_computed_unique_tables_alone(void)
 static void test_sequence_falls_back_by_reason(void)
 {
     char url[600];
-    next_url(url, sizeof url);
-    rl_catalog *c = open_sequencing(url);
+    rl_catalog *c = fresh_sequencing(url, sizeof url);
     if (!c)
         return;
     seq_setup(c);

@@ -1484,7 +1484,8 @@ static int lower_b_key(void *ctx, const char *schema, const rl_index_def *def,
  * are the transaction's rl_index_fn's (the SQL layer's), so without one
  * a row write to its table, and building its entries over rows, are
  * refused (0A000), never done without the entries; with one, 23505 names
- * the expression; a partial index leaves out the rows the function says
+ * the expression, also at the COMMIT of the second of two transactions
+ * writing one value; a partial index leaves out the rows the function says
  * are not in it; `rocklake check` accepts the entries (each names a row of
  * its table) and finds one that names no row. */
 static void test_computed_unique_index(void)
@@ -1524,6 +1525,19 @@ static void test_computed_unique_index(void)
     CHECK(insert_ab(t, d, 3, NULL, &e) == 0); /* NULLs distinct */
     CHECK(rl_txn_commit(t, &e) == 0);
     rl_txn_free(t);
+
+    /* one value from two transactions (X and x): the second COMMIT fails */
+    rl_txn *a = rl_txn_begin(c, &e), *b = rl_txn_begin(c, &e);
+    rl_txn_set_index_fn(a, lower_b_key, &calls);
+    rl_txn_set_index_fn(b, lower_b_key, &calls);
+    CHECK(insert_ab(a, d, 7, "X", &e) == 0);
+    CHECK(insert_ab(b, d, 8, "x", &e) == 0);
+    CHECK(rl_txn_commit(a, &e) == 0);
+    CHECK(rl_txn_commit(b, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "23505");
+    CHECK_EQ_STR(e.detail, "Key (lower(b))=(x) already exists.");
+    rl_txn_free(a);
+    rl_txn_free(b);
 
     /* below the SQL layer: refused, and nothing written */
     t = rl_txn_begin(c, &e);

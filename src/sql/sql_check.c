@@ -61,7 +61,9 @@ int rl_check_eval(rl_exec *x, const rl_parsed *p, const PgQuery__Node *expr,
     if (!rs)
         return oom(x);
     memcpy(rs->cols, shape->cols, ncols * sizeof *rs->cols);
-    int rc = rl_rowset_add(rs, row, NULL, x->err);
+    /* the row by reference: a result may be one of its values (coalesce(s,
+     * t)), which must outlive this row set (the caller's row does) */
+    int rc = rl_rowset_add_ref(rs, row, x->err);
     rl_binding b = {.rs = rs, .row = 0};
     rl_expr_ctx ec = {.x = x, .b = &b, .arena = arena};
     rl_value v;

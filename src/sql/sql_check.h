@@ -88,7 +88,8 @@ int rl_check_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const ch
  * table's order) against the table's CHECKs: 0, or -1 with 23514. */
 int rl_check_row(rl_exec *x, const rl_relation *rel, const rl_value *row, size_t ncols);
 /* Stored expression expr (of parsed text p) evaluated on one row of a
- * table (shape's first ncols columns), its strings in arena; oid != 0:
+ * table (shape's first ncols columns), its strings in arena or row's (a
+ * result may be one of the row's values: valid while row is); oid != 0:
  * the value cast to oid / typmod (an index expression's type). 0 with
  * *out, or -1 (the error's position cleared: it is no place in the
  * statement). */

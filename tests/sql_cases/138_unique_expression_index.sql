@@ -72,6 +72,16 @@ INSERT INTO w VALUES (3.0, '2022-12-31', NULL, 1);
 INSERT INTO w VALUES (3.0, '2022-12-31', NULL, 4);
 INSERT INTO w VALUES (4.0, '2023-12-31', 5, NULL), (5.0, '2024-12-31', 5, NULL);
 SELECT * FROM w ORDER BY n;
+-- a result that is one of the row's own values (coalesce of texts)
+CREATE TABLE y (s text, t text, n numeric);
+CREATE UNIQUE INDEX y_co ON y (coalesce(s, t), coalesce(n, 0));
+INSERT INTO y VALUES ('a', NULL, 1.50), (NULL, 'b', NULL);
+INSERT INTO y VALUES (NULL, 'a', 1.5);
+INSERT INTO y VALUES ('b', 'x', 0.0);
+INSERT INTO y VALUES ('b', 'x', 0.01);
+UPDATE y SET s = 'a', n = 1.500 WHERE t = 'x';
+SELECT * FROM y ORDER BY s, t;
+DROP TABLE y;
 -- errors of the evaluation are the write's
 CREATE TABLE z (a int, b int);
 CREATE UNIQUE INDEX z_div ON z ((a / b));

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1308,6 +1309,17 @@ static int collect_index(void *ctx, const char *schema, const char *name, const 
  * transactions; rocklake check accepts them and reports one that does not
  * decode, which a listing refuses loudly (XX001). */
 /* A row of dynamic table d: (a int4, b text) with b NULL when b is. */
+/* The tables (a int4, b text) the UNIQUE, FOREIGN KEY and CHECK tests use. */
+static const rl_column_desc ab_cols[2] = {{"a", RL_T_INT4, false, RL_FMT_1_0, 0},
+                                          {"b", RL_T_TEXT, false, RL_FMT_1_0, 0}};
+
+/* A new catalog at a fresh URL (url: RL_TEST_URL_MAX bytes), or NULL. */
+static rl_catalog *fresh_cat(char *url, size_t n)
+{
+    next_url(url, n);
+    return open_cat(url, true);
+}
+
 static int insert_ab(rl_txn *t, const rl_table_desc *d, int a, const char *b, rl_error *e)
 {
     rl_datum row[2] = {{.v.i = a}, {.isnull = b == NULL}};
@@ -1331,12 +1343,10 @@ static void test_unique_indexes(void)
     if (!c)
         return;
     rl_error e;
-    rl_column_desc cols[2] = {{"a", RL_T_INT4, false, RL_FMT_1_0, 0},
-                              {"b", RL_T_TEXT, false, RL_FMT_1_0, 0}};
     rl_index_def ua = {.table = "u", .method = RL_INDEX_BTREE, .ncols = 1, .cols = {"a"},
                        .unique = true};
     rl_txn *t = rl_txn_begin(c, &e);
-    const rl_table_desc *d = rl_txn_create_dynamic(t, "public", "u", 2, cols, false, &e);
+    const rl_table_desc *d = rl_txn_create_dynamic(t, "public", "u", 2, ab_cols, false, &e);
     CHECK(d != NULL);
     CHECK(insert_ab(t, d, 1, "x", &e) == 0);
     CHECK(rl_txn_create_index(t, "public", "u_a", &ua, &e) == 0);
@@ -1445,6 +1455,131 @@ static void test_unique_indexes(void)
     rl_catalog_close(c, NULL);
 }
 
+/* A stand-in for the SQL layer's rl_index_fn: lower(b), the row out of a
+ * partial index when a < 0; counts its calls (ctx). */
+static int lower_b_key(void *ctx, const char *schema, const rl_index_def *def,
+                       const rl_table_desc *d, const rl_datum *row, rl_arena *arena,
+                       rl_datum *vals, rl_type *types, rl_error *err)
+{
+    (void)schema;
+    (void)d;
+    (void)err;
+    (*(int *)ctx)++;
+    if (def->partial && !row[0].isnull && row[0].v.i < 0)
+        return 0;
+    types[0] = RL_T_TEXT;
+    vals[0] = row[1];
+    if (row[1].isnull)
+        return 1;
+    uint8_t *p = rl_arena_alloc(arena, row[1].v.s.len + 1);
+    if (!p)
+        return -1;
+    for (size_t i = 0; i < row[1].v.s.len; i++)
+        p[i] = (uint8_t)tolower(row[1].v.s.p[i]);
+    vals[0].v.s.p = p;
+    return 1;
+}
+
+/* A UNIQUE index over an expression or with a predicate: its key values
+ * are the transaction's rl_index_fn's (the SQL layer's), so without one
+ * a row write to its table, and building its entries over rows, are
+ * refused (0A000), never done without the entries; with one, 23505 names
+ * the expression, also at the COMMIT of the second of two transactions
+ * writing one value; a partial index leaves out the rows the function says
+ * are not in it; `rocklake check` accepts the entries (each names a row of
+ * its table) and finds one that names no row. */
+static void test_computed_unique_index(void)
+{
+    char url[600];
+    rl_catalog *c = fresh_cat(url, sizeof url);
+    if (!c)
+        return;
+    rl_error e;
+    rl_index_def *ix = calloc(1, sizeof *ix);
+    CHECK(ix != NULL);
+    if (!ix)
+        return;
+    *ix = (rl_index_def){.table = "u", .method = RL_INDEX_BTREE, .ncols = 1,
+                         .cols = {"lower"}, .opts = {RL_INDEX_COL_EXPR}, .unique = true,
+                         .expr_type = {25}, .expr_typmod = {-1}};
+    CHECK(rl_index_def_add_text(ix, "lower(b)", "lower(b)"));
+    CHECK(rl_index_def_computed(ix));
+    int calls = 0;
+    rl_txn *t = rl_txn_begin(c, &e);
+    const rl_table_desc *d = rl_txn_create_dynamic(t, "public", "u", 2, ab_cols, false, &e);
+    CHECK(d != NULL);
+    CHECK(insert_ab(t, d, 1, "Abc", &e) == 0);
+    rl_txn_savepoint *sp = rl_txn_save(t, &e); /* as the SQL statement's */
+    CHECK(sp != NULL);
+    CHECK(rl_txn_create_index(t, "public", "u_lower", ix, &e) < 0); /* no one to evaluate */
+    CHECK_EQ_STR(e.sqlstate, "0A000");
+    CHECK(rl_txn_restore(t, sp, &e) == 0);
+    rl_txn_savepoint_free(sp);
+    rl_txn_set_index_fn(t, lower_b_key, &calls);
+    CHECK(rl_txn_create_index(t, "public", "u_lower", ix, &e) == 0);
+    CHECK(calls > 0);
+    CHECK(insert_ab(t, d, 2, "aBC", &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "23505");
+    CHECK_EQ_STR(e.detail, "Key (lower(b))=(abc) already exists.");
+    CHECK(insert_ab(t, d, 2, NULL, &e) == 0);
+    CHECK(insert_ab(t, d, 3, NULL, &e) == 0); /* NULLs distinct */
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+
+    /* one value from two transactions (X and x): the second COMMIT fails */
+    rl_txn *a = rl_txn_begin(c, &e), *b = rl_txn_begin(c, &e);
+    rl_txn_set_index_fn(a, lower_b_key, &calls);
+    rl_txn_set_index_fn(b, lower_b_key, &calls);
+    CHECK(insert_ab(a, d, 7, "X", &e) == 0);
+    CHECK(insert_ab(b, d, 8, "x", &e) == 0);
+    CHECK(rl_txn_commit(a, &e) == 0);
+    CHECK(rl_txn_commit(b, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "23505");
+    CHECK_EQ_STR(e.detail, "Key (lower(b))=(x) already exists.");
+    rl_txn_free(a);
+    rl_txn_free(b);
+
+    /* below the SQL layer: refused, and nothing written */
+    t = rl_txn_begin(c, &e);
+    CHECK(insert_ab(t, d, 4, "new", &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "0A000");
+    CHECK(strstr(e.message, "u_lower") != NULL);
+    rl_txn_set_index_fn(t, lower_b_key, &calls);
+    CHECK(insert_ab(t, d, 4, "NEW", &e) == 0);
+    /* a partial index: rows with a < 0 are not in it */
+    ix->cols[0][0] = 'b';
+    ix->cols[0][1] = '\0';
+    ix->opts[0] = 0;
+    ix->text_len = 0;
+    ix->partial = true;
+    CHECK(rl_index_def_add_text(ix, "(a < 0)", "a < 0"));
+    CHECK(rl_txn_create_index(t, "public", "u_part", ix, &e) == 0);
+    CHECK(insert_ab(t, d, -1, "new", &e) < 0); /* u_lower still holds "new" */
+    CHECK(strstr(e.message, "u_lower") != NULL);
+    CHECK(rl_txn_drop_index(t, "public", "u_lower", &e) == 0);
+    CHECK(insert_ab(t, d, -1, "new", &e) == 0);
+    CHECK(insert_ab(t, d, -2, "new", &e) == 0);
+    CHECK(insert_ab(t, d, 5, "NEW", &e) < 0);
+    CHECK_EQ_STR(e.detail, "Key (b)=(new) already exists.");
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    uint64_t keys = 0;
+    CHECK_EQ_INT(rl_check(c, stderr, &keys, &e), 0);
+    /* an entry of the index that names no row */
+    kv_batch *kb = kv_batch_new();
+    rl_buf k;
+    rl_buf_init(&k, 0);
+    rl_key_unique_index(&k, ix->id ? ix->id : 2);
+    rl_buf_put(&k, (const uint8_t[]){1, 3, 'z', 'z', 'z'}, 5);
+    kv_batch_put(kb, k.data, k.len, (const uint8_t *)"nowhere", 7);
+    CHECK(kv_write(rl_catalog_kv(c), kb, NULL) == 0);
+    kv_batch_free(kb);
+    rl_buf_free(&k);
+    CHECK_EQ_INT(rl_check(c, stderr, &keys, &e), 1);
+    rl_catalog_close(c, NULL);
+    free(ix);
+}
+
 /* FOREIGN KEYs across transactions: a referencing row and a concurrent
  * DELETE of the row it references cannot both commit, either way round
  * (the later one fails with PostgreSQL's 23503), nor can a new FOREIGN
@@ -1459,13 +1594,11 @@ static void test_foreign_keys(void)
     if (!c)
         return;
     rl_error e;
-    rl_column_desc cols[2] = {{"a", RL_T_INT4, false, RL_FMT_1_0, 0},
-                              {"b", RL_T_TEXT, false, RL_FMT_1_0, 0}};
     rl_index_def pk = {.table = "p", .method = RL_INDEX_BTREE, .ncols = 1, .cols = {"a"},
                        .unique = true, .constraint = true, .primary = true};
     rl_txn *t = rl_txn_begin(c, &e);
-    const rl_table_desc *p = rl_txn_create_dynamic(t, "public", "p", 2, cols, false, &e);
-    const rl_table_desc *ch = rl_txn_create_dynamic(t, "public", "ch", 2, cols, false, &e);
+    const rl_table_desc *p = rl_txn_create_dynamic(t, "public", "p", 2, ab_cols, false, &e);
+    const rl_table_desc *ch = rl_txn_create_dynamic(t, "public", "ch", 2, ab_cols, false, &e);
     CHECK(p && ch);
     CHECK(rl_txn_create_index(t, "public", "p_pkey", &pk, &e) == 0);
     rl_index_def got;
@@ -1571,15 +1704,13 @@ static void test_check_constraints(void)
     if (!c)
         return;
     rl_error e;
-    rl_column_desc cols[2] = {{"a", RL_T_INT4, false, RL_FMT_1_0, 0},
-                              {"b", RL_T_TEXT, false, RL_FMT_1_0, 0}};
     rl_txn *t = rl_txn_begin(c, &e);
     const rl_check_con *cc;
     size_t n = 9;
     uint64_t stamp0 = 0, stamp1 = 0;
     CHECK(rl_txn_checks(t, &cc, &n, &stamp0, &e) == 0);
     CHECK_EQ_INT((int)n, 0);
-    const rl_table_desc *d = rl_txn_create_dynamic(t, "public", "u", 2, cols, false, &e);
+    const rl_table_desc *d = rl_txn_create_dynamic(t, "public", "u", 2, ab_cols, false, &e);
     CHECK(d != NULL);
     CHECK(put_check_a(t, "u_a_check", NULL, &e) == 0);
     CHECK(rl_txn_checks(t, &cc, &n, &stamp1, &e) == 0); /* its own DDL shows */
@@ -1659,10 +1790,8 @@ static void test_column_defaults(void)
     if (!c)
         return;
     rl_error e;
-    rl_column_desc cols[2] = {{"a", RL_T_INT4, false, RL_FMT_1_0, 0},
-                              {"b", RL_T_TEXT, false, RL_FMT_1_0, 0}};
     rl_txn *t = rl_txn_begin(c, &e);
-    CHECK(rl_txn_create_dynamic(t, "public", "u", 2, cols, false, &e) != NULL);
+    CHECK(rl_txn_create_dynamic(t, "public", "u", 2, ab_cols, false, &e) != NULL);
     CHECK(rl_txn_commit(t, &e) == 0);
     rl_txn_free(t);
     const rl_check_con *dc;
@@ -2733,6 +2862,13 @@ static rl_catalog *open_sequencing(const char *url)
     return c;
 }
 
+/* A new sequencing catalog at a fresh URL, or NULL. */
+static rl_catalog *fresh_sequencing(char *url, size_t n)
+{
+    next_url(url, n);
+    return open_sequencing(url);
+}
+
 /* Race two batches on one base: the first commits, the second's COMMIT
  * result is returned (e filled on failure). */
 static int seq_race(rl_catalog *c, const append_batch *first, const append_batch *second,
@@ -2788,8 +2924,7 @@ static size_t reason_index(const char *name)
 static void test_sequence_rebases_a_lost_parquet_append(void)
 {
     char url[600];
-    next_url(url, sizeof url);
-    rl_catalog *c = open_sequencing(url);
+    rl_catalog *c = fresh_sequencing(url, sizeof url);
     if (!c)
         return;
     const rl_table_desc *inl = seq_setup(c);
@@ -2874,13 +3009,74 @@ static void test_sequence_rebases_a_lost_parquet_append(void)
     rl_catalog_close(c, NULL);
 }
 
+/* A partial UNIQUE index no row is in (the stand-in for the SQL layer's
+ * evaluation of its predicate). */
+static int never_in_index(void *ctx, const char *schema, const rl_index_def *def,
+                          const rl_table_desc *d, const rl_datum *row, rl_arena *arena,
+                          rl_datum *vals, rl_type *types, rl_error *err)
+{
+    (void)schema, (void)def, (void)d, (void)row, (void)arena, (void)vals, (void)types;
+    (void)err;
+    (*(int *)ctx)++;
+    return 0;
+}
+
+/* A table with a UNIQUE index over expressions or with a predicate is
+ * never rebased (the rebase writes rows below the SQL layer, which alone
+ * evaluates it): a lost append to it fails with the same 23505 as without
+ * sequencing, where an append race is otherwise placed. */
+static void test_sequence_leaves_computed_unique_tables_alone(void)
+{
+    char url[600];
+    rl_catalog *c = fresh_sequencing(url, sizeof url);
+    if (!c)
+        return;
+    seq_setup(c);
+    rl_error e;
+    int calls = 0;
+    rl_index_def *ix = calloc(1, sizeof *ix);
+    CHECK(ix != NULL);
+    if (!ix)
+        return;
+    *ix = (rl_index_def){.table = "ducklake_data_file", .method = RL_INDEX_BTREE, .ncols = 1,
+                         .cols = {"path"}, .unique = true, .partial = true};
+    CHECK(rl_index_def_add_text(ix, "false", "false"));
+    rl_txn *t = rl_txn_begin(c, &e);
+    CHECK(rl_txn_register_fixed(t, "public", seq_d(RL_TAG_DATA_FILE), false, &e) == 0);
+    rl_txn_set_index_fn(t, never_in_index, &calls);
+    CHECK(rl_txn_create_index(t, "public", "df_never", ix, &e) == 0);
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    free(ix);
+    append_batch a = {.sid = 2, .F = 0, .first_id = 0, .n = 2, .min_name = "a", .max_name = "b"};
+    append_batch b = {.sid = 2, .F = 0, .first_id = 100, .n = 1, .min_name = "x", .max_name = "y"};
+    rl_txn *ta = rl_txn_begin(c, &e), *tb = rl_txn_begin(c, &e);
+    rl_txn_set_index_fn(ta, never_in_index, &calls);
+    rl_txn_set_index_fn(tb, never_in_index, &calls);
+    CHECK(append_rows(ta, &a, &e) == 0);
+    CHECK(append_rows(tb, &b, &e) == 0);
+    CHECK(calls >= 2);
+    CHECK(rl_txn_commit(ta, &e) == 0);
+    CHECK(rl_txn_commit(tb, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "23505");
+    CHECK_EQ_STR(e.detail, "Key (snapshot_id)=(2) already exists.");
+    rl_txn_free(ta);
+    rl_txn_free(tb);
+    rl_sequence_stats st;
+    rl_catalog_sequence_stats(c, &st);
+    CHECK_EQ_INT((int)st.rebased, 0);
+    CHECK_EQ_INT((int)st.fallbacks[reason_index("error")], 0);
+    uint64_t keys;
+    CHECK_EQ_INT(rl_check(c, stderr, &keys, &e), 0);
+    rl_catalog_close(c, NULL);
+}
+
 /* Races sequencing must not place fail with the same 23505 as without it,
  * write nothing, and are counted under their reason. */
 static void test_sequence_falls_back_by_reason(void)
 {
     char url[600];
-    next_url(url, sizeof url);
-    rl_catalog *c = open_sequencing(url);
+    rl_catalog *c = fresh_sequencing(url, sizeof url);
     if (!c)
         return;
     seq_setup(c);
@@ -2965,6 +3161,7 @@ static void run_suite(void)
     RUN(test_sequence_stat_order);
     RUN(test_sequence_rebases_a_lost_parquet_append);
     RUN(test_sequence_falls_back_by_reason);
+    RUN(test_sequence_leaves_computed_unique_tables_alone);
     RUN(test_format_1_1_shape);
     RUN(test_duplicate_snapshot_is_23505_with_pg_text);
     RUN(test_snapshot_race_later_committer_loses);
@@ -2991,6 +3188,7 @@ static void run_suite(void)
     RUN(test_index_definitions);
     RUN(test_index_definition_versions);
     RUN(test_unique_indexes);
+    RUN(test_computed_unique_index);
     RUN(test_foreign_keys);
     RUN(test_check_constraints);
     RUN(test_column_defaults);

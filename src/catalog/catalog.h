@@ -519,6 +519,14 @@ void rl_index_column_names(const rl_index_def *d, char names[][RL_INDEX_NAME_MAX
 #define RL_UNIQUE_ENTRY_MAX 4096
 int rl_unique_entry_key(rl_buf *key, const rl_index_def *def, const rl_table_desc *d,
                         rl_format fmt, const rl_datum *row);
+/* Is def's key computed (an expression column or a predicate)? Its
+ * entries then need the SQL layer's evaluation (rl_index_fn). */
+bool rl_index_def_computed(const rl_index_def *def);
+/* The same from the key columns' values vals[0..def->ncols) of types
+ * types (an index over expressions: rl_index_fn's): 1, 0 (a NULL with
+ * NULLS DISTINCT), -1, -2 as rl_unique_entry_key. */
+int rl_unique_entry_key_of(rl_buf *key, const rl_index_def *def, const rl_type *types,
+                           const rl_datum *vals);
 
 /* A FOREIGN KEY constraint (0x80 08 schema table name -> its definition:
  * u8 version (1), u8 flags (bit 0 MATCH FULL, bit 1 NOT VALID), the
@@ -659,6 +667,23 @@ int rl_txn_unique_index_by_id(rl_txn *txn, uint64_t id, char *schema, char *name
 typedef int (*rl_default_fn)(void *ctx, const char *schema, const rl_table_desc *d,
                              size_t col, rl_arena *arena, rl_datum *out, rl_error *err);
 void rl_txn_set_default_fn(rl_txn *txn, rl_default_fn fn, void *ctx);
+/* The key of a row in a UNIQUE index over expressions or with a predicate
+ * (rl_index_def_computed): the catalog keeps the index's texts and cannot
+ * evaluate them, so the SQL layer hands every transaction it begins this
+ * function. For `row` (the columns of table d in the transaction's format)
+ * and index def (in `schema`), it puts each key column's value into
+ * vals[0..def->ncols) and its type into types (a column's as the row has
+ * it, an expression's evaluated and of the expression's type; strings in
+ * `arena`): 1 the row is in the index, 0 it is not (its predicate is not
+ * true; or the texts name a column d lacks: a table rebuilt in a new
+ * shape, whose indexes follow it afterwards), -1 with err (the
+ * evaluation's error). A row write to a table with such an index in a
+ * transaction without it (the catalog's API below the SQL layer) is
+ * refused with 0A000, and commit sequencing never rebases one. */
+typedef int (*rl_index_fn)(void *ctx, const char *schema, const rl_index_def *def,
+                           const rl_table_desc *d, const rl_datum *row, rl_arena *arena,
+                           rl_datum *vals, rl_type *types, rl_error *err);
+void rl_txn_set_index_fn(rl_txn *txn, rl_index_fn fn, void *ctx);
 /* Off: row writes keep FOREIGN KEY entries but check no referenced key (a
  * rebuild writing back rows that were valid, in any order). */
 void rl_txn_fkey_checks(rl_txn *txn, bool on);

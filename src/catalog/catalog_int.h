@@ -292,6 +292,8 @@ struct rl_txn {
     bool fk_built, fk_checks_off;
     rl_default_fn default_fn; /* SET DEFAULT's values (the SQL layer's) */
     void *default_ctx;
+    rl_index_fn index_fn; /* computed UNIQUE keys (the SQL layer's, uniques.c) */
+    void *index_ctx;
     uint64_t fk_rel_version, fk_gen;
     struct fkey_deferred *fkd;
     size_t nfkd, capfkd;
@@ -508,10 +510,16 @@ int cat_uniques(rl_txn *t, const cat_unique **out, size_t *n, rl_error *err);
 bool cat_unique_on(const cat_unique *u, const rl_table_desc *d);
 /* The entry key of `row` of d in u into key: 1, or 0 when the row has no
  * entry (a NULL key column with NULLS DISTINCT; a key column d lacks, in a
- * rebuild, uniques.c), or -1 with err (54000 too long). */
+ * rebuild, uniques.c; a partial index's predicate not true), or -1 with
+ * err (54000 too long; an index over expressions or with a predicate
+ * evaluated by the transaction's rl_index_fn: its error, or 0A000 without
+ * one). */
 int cat_unique_entry_key(rl_txn *t, const cat_unique *u, const rl_table_desc *d,
                          const rl_datum *row, rl_buf *key, rl_error *err);
-/* PostgreSQL's detail "Key (a, b)=(1, x) <what>." into out. */
+/* Does a UNIQUE index over expressions or with a predicate sit on d (a
+ * table commit sequencing then never rebases)? 1, 0, -1 with err. */
+int cat_table_has_computed_unique(rl_txn *t, const rl_table_desc *d, rl_error *err);
+/* PostgreSQL's detail "Key (a, lower(b))=(1, x) <what>." into out. */
 void cat_unique_key_text(rl_txn *t, const cat_unique *u, const rl_table_desc *d,
                          const rl_datum *row, const char *what, char *out, size_t n);
 /* Tombstone every entry of index `id` in the transaction's view. */

@@ -655,9 +655,12 @@ static int seq_record(rl_txn *t, rl_seq_op op, const rl_table_desc *d, const rl_
      * far larger than a commit batch can never be rebased: stop keeping
      * its writes, so DDL-heavy transactions cost no memory here. */
     /* A rebase writes rows with new ids below the SQL layer, which alone
-     * evaluates CHECK constraints: a table with one is never rebased (the
-     * commit falls back to its plain validation). */
+     * evaluates CHECK constraints and the keys of UNIQUE indexes over
+     * expressions or with a predicate: a table with one is never rebased
+     * (the commit falls back to its plain validation). */
     int checked = t->seq_foreign ? 0 : cat_table_has_checks(t, d, err);
+    if (checked == 0 && !t->seq_foreign) /* the same for computed UNIQUE keys */
+        checked = cat_table_has_computed_unique(t, d, err);
     if (checked < 0)
         return -1;
     if (t->seq_foreign || checked || !rl_seq_append_key(&d->tag, 1) || op == RL_SEQ_DELETE ||

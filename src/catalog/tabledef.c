@@ -562,8 +562,18 @@ bool rl_fkey_def_decode(const uint8_t *v, size_t vl, rl_fkey_def *out)
 
 /* ------------------------------------------------- UNIQUE index entries */
 
-int rl_unique_entry_key(rl_buf *key, const rl_index_def *def, const rl_table_desc *d,
-                        rl_format fmt, const rl_datum *row)
+bool rl_index_def_computed(const rl_index_def *def)
+{
+    if (def->partial)
+        return true;
+    for (size_t i = 0; i < def->ncols; i++)
+        if (def->opts[i] & RL_INDEX_COL_EXPR)
+            return true;
+    return false;
+}
+
+int rl_unique_entry_key_of(rl_buf *key, const rl_index_def *def, const rl_type *types,
+                           const rl_datum *vals)
 {
     assert(def->unique && def->ncols >= 1);
     rl_buf_reset(key);
@@ -572,17 +582,16 @@ int rl_unique_entry_key(rl_buf *key, const rl_index_def *def, const rl_table_des
     rl_buf_init(&val, 0);
     int rc = 1;
     for (size_t i = 0; i < def->ncols && rc == 1; i++) {
-        int c = rl_desc_column_index(d, def->cols[i], fmt);
-        if (c < 0 || (row[c].isnull && !def->nulls_not_distinct)) {
-            rc = 0; /* another shape of the table (a rebuild), or NULLs distinct */
+        if (vals[i].isnull && !def->nulls_not_distinct) {
+            rc = 0; /* NULLs distinct: no entry */
             break;
         }
-        if (row[c].isnull) {
+        if (vals[i].isnull) {
             rl_buf_put_u8(key, 0);
             continue;
         }
         rl_buf_reset(&val);
-        rl_datum_equality_key(&val, d->cols[c].type, &row[c]);
+        rl_datum_equality_key(&val, types[i], &vals[i]);
         rl_buf_put_u8(key, 1);
         rl_buf_put_uvarint(key, val.len);
         rl_buf_put(key, val.data, val.len);
@@ -592,6 +601,22 @@ int rl_unique_entry_key(rl_buf *key, const rl_index_def *def, const rl_table_des
     if (failed)
         return -1;
     return rc == 1 && key->len > RL_UNIQUE_ENTRY_MAX ? -2 : rc;
+}
+
+int rl_unique_entry_key(rl_buf *key, const rl_index_def *def, const rl_table_desc *d,
+                        rl_format fmt, const rl_datum *row)
+{
+    assert(def->unique && def->ncols >= 1 && !rl_index_def_computed(def));
+    rl_datum vals[RL_INDEX_MAX_KEYS];
+    rl_type types[RL_INDEX_MAX_KEYS];
+    for (size_t i = 0; i < def->ncols; i++) {
+        int c = rl_desc_column_index(d, def->cols[i], fmt);
+        if (c < 0)
+            return 0; /* another shape of the table (a rebuild) */
+        vals[i] = row[c];
+        types[i] = d->cols[c].type;
+    }
+    return rl_unique_entry_key_of(key, def, types, vals);
 }
 
 /* ------------------------------------- CHECK and DEFAULT expressions */

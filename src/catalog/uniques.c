@@ -9,7 +9,9 @@
  * that a generation of committed definitions has none (so that a lake
  * without UNIQUE indexes pays no scan per transaction); an entry's key
  * (0x80 07 id | per key column 00 for NULL or 01, uvarint length and the
- * value's equality bytes, rl_datum_equality_key) and the 23505 texts;
+ * value's equality bytes, rl_datum_equality_key) and the 23505 texts,
+ * the key values of an index over expressions or with a predicate asked
+ * of the SQL layer (the transaction's rl_index_fn; none: 0A000);
  * clearing an index's entries.
  *
  * Invariants: the registry is that of the transaction's view at
@@ -158,19 +160,69 @@ bool cat_unique_on(const cat_unique *u, const rl_table_desc *d)
                                  : u->tag == d->tag;
 }
 
-/* The column of d each key column of u names; -1 if one is missing: the
- * table is being rebuilt in a new shape (ALTER TABLE of a dynamic table)
- * and the index's definition follows it afterwards (dropped with its
- * column, or renamed and refilled: relations.c). */
-static int key_column(rl_txn *t, const rl_table_desc *d, const cat_unique *u, size_t i)
+void rl_txn_set_index_fn(rl_txn *t, rl_index_fn fn, void *ctx)
 {
-    return rl_desc_column_index(d, u->def.cols[i], t->fmt);
+    t->index_fn = fn;
+    t->index_ctx = ctx;
+}
+
+/* u's key values for `row` of d into vals / types (strings in arena): 1 the
+ * row is in the index, 0 not (a column d lacks: the table is being rebuilt
+ * in a new shape, and the index's definition follows it afterwards,
+ * dropped with its column or renamed and refilled: relations.c; a
+ * predicate not true), -1 with err. An index over expressions or with a
+ * predicate asks the SQL layer (rl_index_fn); without it the write is
+ * refused, never done without the entry. */
+static int key_values(rl_txn *t, const cat_unique *u, const rl_table_desc *d, const rl_datum *row,
+                      rl_arena *arena, rl_datum *vals, rl_type *types, rl_error *err)
+{
+    if (rl_index_def_computed(&u->def)) {
+        if (!t->index_fn)
+            return rl_error_set(err, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
+                                "unique index \"%s\" is over an expression or has a predicate: "
+                                "RockLake keeps its entries for rows written through SQL only",
+                                u->name);
+        int rc = t->index_fn(t->index_ctx, u->schema, &u->def, d, row, arena, vals, types, err);
+        assert(rc <= 0 || u->def.ncols <= RL_INDEX_MAX_KEYS);
+        return rc;
+    }
+    for (size_t i = 0; i < u->def.ncols; i++) {
+        int c = rl_desc_column_index(d, u->def.cols[i], t->fmt);
+        if (c < 0)
+            return 0;
+        vals[i] = row[c];
+        types[i] = d->cols[c].type;
+    }
+    return 1;
+}
+
+int cat_table_has_computed_unique(rl_txn *t, const rl_table_desc *d, rl_error *err)
+{
+    const cat_unique *u;
+    size_t n;
+    if (cat_uniques(t, &u, &n, err) < 0)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (cat_unique_on(&u[i], d) && rl_index_def_computed(&u[i].def))
+            return 1;
+    return 0;
 }
 
 int cat_unique_entry_key(rl_txn *t, const cat_unique *u, const rl_table_desc *d,
                          const rl_datum *row, rl_buf *key, rl_error *err)
 {
-    int rc = rl_unique_entry_key(key, &u->def, d, t->fmt, row);
+    rl_datum vals[RL_INDEX_MAX_KEYS];
+    rl_type types[RL_INDEX_MAX_KEYS];
+    rl_arena arena;
+    memset(&arena, 0, sizeof arena);
+    int rc = key_values(t, u, d, row, &arena, vals, types, err);
+    if (rc == 1)
+        rc = rl_unique_entry_key_of(key, &u->def, types, vals);
+    else if (rc < 0)
+        rc = -3; /* err says why */
+    rl_arena_free(&arena);
+    if (rc == -3)
+        return -1;
     if (rc == -1)
         return oom(err);
     if (rc == -2)
@@ -183,24 +235,36 @@ int cat_unique_entry_key(rl_txn *t, const cat_unique *u, const rl_table_desc *d,
 void cat_unique_key_text(rl_txn *t, const cat_unique *u, const rl_table_desc *d,
                          const rl_datum *row, const char *what, char *out, size_t n)
 {
-    rl_buf names, vals;
+    rl_datum vals[RL_INDEX_MAX_KEYS];
+    rl_type types[RL_INDEX_MAX_KEYS];
+    rl_arena arena;
+    memset(&arena, 0, sizeof arena);
+    rl_error e;
+    rl_error_clear(&e);
+    /* the values were made a moment ago for the entry: not in the index
+     * or an error now (it cannot be) prints NULLs rather than nothing */
+    bool have = key_values(t, u, d, row, &arena, vals, types, &e) == 1;
+    rl_buf names, text;
     rl_buf_init(&names, 0);
-    rl_buf_init(&vals, 0);
+    rl_buf_init(&text, 0);
     for (size_t i = 0; i < u->def.ncols; i++) {
-        int c = key_column(t, d, u, i);
-        rl_buf_printf(&names, "%s%s", i ? ", " : "", u->def.cols[i]);
+        /* an expression as pg_get_indexdef_columns prints it: pretty */
+        bool expr = u->def.opts[i] & RL_INDEX_COL_EXPR;
+        rl_buf_printf(&names, "%s%s", i ? ", " : "",
+                      expr ? rl_index_def_expr(&u->def, i, true) : u->def.cols[i]);
         if (i)
-            rl_buf_put_str(&vals, ", ");
-        if (c < 0 || row[c].isnull)
-            rl_buf_put_str(&vals, "null");
+            rl_buf_put_str(&text, ", ");
+        if (!have || vals[i].isnull)
+            rl_buf_put_str(&text, "null");
         else
-            rl_datum_to_text(&vals, d->cols[c].type, &row[c]);
+            rl_datum_to_text(&text, types[i], &vals[i]);
     }
     snprintf(out, n, "Key (%.*s)=(%.*s) %s.", (int)names.len,
-             names.data ? (const char *)names.data : "", (int)vals.len,
-             vals.data ? (const char *)vals.data : "", what);
+             names.data ? (const char *)names.data : "", (int)text.len,
+             text.data ? (const char *)text.data : "", what);
     rl_buf_free(&names);
-    rl_buf_free(&vals);
+    rl_buf_free(&text);
+    rl_arena_free(&arena);
 }
 
 typedef struct held_key {

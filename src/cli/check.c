@@ -284,6 +284,7 @@ typedef struct checker {
     name_entry *names;
     size_t nnames, capnames;
     idset unique_ids; /* ids of the UNIQUE index definitions seen (0x80 05 sort first) */
+    idset computed_ids; /* those over expressions or with a predicate */
     idset fkey_ids;   /* ids of the FOREIGN KEY definitions seen (0x80 08, before 0x80 09) */
     /* the UNIQUE definitions, read before the pass (rows sort before them),
      * and the entries the rows want / the store has, by hash of the entry
@@ -291,6 +292,11 @@ typedef struct checker {
     unique_def *udefs;
     size_t nudefs;
     idmap uwanted, uhave;
+    /* a UNIQUE index over expressions or with a predicate (its entries
+     * need the SQL layer's evaluation: check only that each names a row of
+     * its table, at most once): the rows of such tables and the rows the
+     * entries name, by hash of row key and index id */
+    idmap crows, cnamed;
     bool have_format_version, have_ducklake_format, have_epoch;
     bool allow_copy_marker; /* rl_check_copy: the marker is expected */
 } checker;
@@ -611,6 +617,12 @@ static void want_entries(checker *c, const rl_table_desc *d, const uint8_t *k, s
         if (rl_desc_is_dynamic(d) ? u->tag != RL_TAG_DYNAMIC_ROW || u->dyn_id != d->dyn_id
                                   : u->tag != d->tag)
             continue;
+        if (rl_index_def_computed(&u->def)) {
+            bool added;
+            if (!idmap_get(&c->crows, key_digest(k, kl) ^ mix64(u->def.id), &added))
+                c->oom = true;
+            continue;
+        }
         int has = rl_unique_entry_key(&e, &u->def, d, c->fmt, c->row.vals);
         if (has == -1)
             c->oom = true;
@@ -698,6 +710,12 @@ static void check_unique_entries(checker *c)
     }
     for (size_t i = 0; i < c->uhave.cap; i++)
         stray += c->uhave.slots[i].id1 && !idmap_find(&c->uwanted, c->uhave.slots[i].id1 - 1);
+    size_t unnamed = 0;
+    for (size_t i = 0; i < c->cnamed.cap; i++)
+        unnamed += c->cnamed.slots[i].id1 && !idmap_find(&c->crows, c->cnamed.slots[i].id1 - 1);
+    if (unnamed)
+        problem(c, NULL, 0, "%zu entries of unique indexes over expressions or with a predicate "
+                            "name no row of their table", unnamed);
     if (missing)
         problem(c, NULL, 0, "%zu rows lack their entry in a unique index (0x80 07)", missing);
     if (misnamed)
@@ -859,10 +877,28 @@ static void check_sql_index_entry(checker *c, const uint8_t *k, size_t kl, const
         problem(c, k, kl, "malformed index definition key");
     else if (!rl_index_def_decode(v, vl, &d))
         problem(c, k, kl, "index definition does not decode");
-    else if (d.unique && !idset_add(&c->unique_ids, d.id))
+    else if (d.unique && (!idset_add(&c->unique_ids, d.id) ||
+                          (rl_index_def_computed(&d) && !idset_add(&c->computed_ids, d.id))))
         c->oom = true;
     else if (d.unique)
         need_above(c, RL_COUNTER_NEXT_INDEX_ID, d.id, "unique index id");
+}
+
+/* An entry of a UNIQUE index over expressions or with a predicate: its
+ * key values are the SQL layer's to compute, so it must name a row of the
+ * index's table (after the pass: rows may sort after the entries), and no
+ * other entry of the index that row. */
+static void check_computed_entry(checker *c, const uint8_t *k, size_t kl, const uint8_t *v,
+                                 size_t vl, uint64_t id)
+{
+    bool added;
+    idmap_slot *s = idmap_get(&c->cnamed, key_digest(v, vl) ^ mix64(id), &added);
+    if (!s)
+        c->oom = true;
+    else if (!added)
+        problem(c, k, kl, "a row holds two entries of unique index %" PRIu64, id);
+    else
+        s->a = id;
 }
 
 /* An entry of a UNIQUE index: the id of a definition seen, at least one
@@ -880,6 +916,8 @@ static void check_unique_entry(checker *c, const uint8_t *k, size_t kl, const ui
         problem(c, k, kl, "entry of unique index %" PRIu64 ", which has no definition", id);
     else if (vl == 0)
         problem(c, k, kl, "unique index entry names no row");
+    else if (idset_has(&c->computed_ids, id))
+        check_computed_entry(c, k, kl, v, vl, id);
     else
         note_entry(c, &c->uhave, key_digest(k, kl), key_digest(v, vl), id);
 }
@@ -1258,6 +1296,9 @@ static void checker_free(checker *c)
     free(c->udefs);
     free(c->uwanted.slots);
     free(c->uhave.slots);
+    free(c->crows.slots);
+    free(c->cnamed.slots);
+    free(c->computed_ids.slots);
     free(c->file_table.slots);
     keymap_free(&c->rows);
     free(c->needs);

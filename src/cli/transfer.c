@@ -722,10 +722,11 @@ static int import_open_lake(importer *im, const char *lake_url, rl_format fmt, r
 }
 
 /* The source's indexes, key constraints and comments on the lake's new
- * tables, one statement at a time: one the lake refuses (a UNIQUE index
- * over an expression or with a predicate, gist: 0A000 / 42704) is left out
- * and counted, any other
- * error fails the import. */
+ * tables, one statement at a time: one the lake refuses (gist, a foreign
+ * key to DuckLake's own primary key: 42704 / 0A000) is left out and
+ * counted, any other error fails the import. UNIQUE indexes over
+ * expressions or with a predicate come along (the session evaluates
+ * them). */
 static int import_extras(importer *im, rl_error *err)
 {
     if (!im->ops->extras)
@@ -822,8 +823,8 @@ rl_transfer_result xfer_import(const source_ops *ops, void *src, const char *wha
         if (im->extras_skipped)
             fprintf(report,
                     "warning: %zu indexes or constraints of the source were left out "
-                    "(UNIQUE indexes over expressions or with a predicate, gist/gin indexes, "
-                    "foreign keys to DuckLake's own primary keys: RockLake does not keep them)\n",
+                    "(gist/gin indexes, foreign keys to DuckLake's own primary keys: "
+                    "RockLake does not keep them)\n",
                     im->extras_skipped);
     }
     importer_free(im);

@@ -108,6 +108,7 @@ rl_session *rl_session_new(rl_engine *eng, const rl_session_info *info)
     if (!s)
         return NULL;
     s->eng = eng;
+    s->index_fn = rl_index_key_values;
     s->lakes[0].eng = eng;
     s->nlakes = 1;
     snprintf(s->user, sizeof s->user, "%s", info && info->user ? info->user : "");
@@ -411,6 +412,7 @@ void rl_session_free(rl_session *s)
     rl_expr_free_subtypes(s);
     rl_expr_cache_free(&s->checks);
     rl_expr_cache_free(&s->defaults);
+    rl_index_exprs_free(s);
     rl_pgcatalog_cache_free(s->pgc_tables);
     rl_regex_cache_free(s);
     free(s->roles);

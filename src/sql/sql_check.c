@@ -53,30 +53,47 @@ void rl_expr_cache_free(rl_expr_cache **cache)
 
 /* --------------------------------------------------------- evaluation */
 
-/* expr on one row of the table (shape's columns): 1 passes (true or
- * NULL), 0 fails, -1 error. */
-static int holds(rl_exec *x, const rl_parsed *p, const PgQuery__Node *expr, const rl_rowset *shape,
-                 size_t ncols, const rl_value *row)
+int rl_check_eval(rl_exec *x, const rl_parsed *p, const PgQuery__Node *expr,
+                  const rl_rowset *shape, size_t ncols, const rl_value *row, rl_arena *arena,
+                  uint32_t oid, int32_t typmod, rl_value *out)
 {
     rl_rowset *rs = rl_rowset_new(ncols);
     if (!rs)
         return oom(x);
     memcpy(rs->cols, shape->cols, ncols * sizeof *rs->cols);
-    int rc = rl_rowset_add(rs, row, NULL, x->err);
-    rl_arena arena;
-    memset(&arena, 0, sizeof arena);
+    /* the row by reference: a result may be one of its values (coalesce(s,
+     * t)), which must outlive this row set (the caller's row does) */
+    int rc = rl_rowset_add_ref(rs, row, x->err);
     rl_binding b = {.rs = rs, .row = 0};
-    rl_expr_ctx ec = {.x = x, .b = &b, .arena = &arena};
+    rl_expr_ctx ec = {.x = x, .b = &b, .arena = arena};
     rl_value v;
     const rl_parsed *prev = rl_parsed_activate(p);
     if (rc == 0)
         rc = rl_expr_eval(&ec, expr, &v);
+    if (rc == 0 && oid && v.oid != oid) {
+        rl_value in = v;
+        rc = rl_value_coerce(&ec, &in, oid, typmod, true, &v, -1);
+    }
     rl_parsed_activate(prev);
     if (rc < 0)
-        x->err->position = 0; /* a place in the constraint's text, not the statement's */
+        x->err->position = 0; /* a place in the stored text, not the statement's */
+    else
+        *out = v;
+    rl_rowset_free(rs);
+    return rc < 0 ? -1 : 0;
+}
+
+/* expr on one row of the table (shape's columns): 1 passes (true or
+ * NULL), 0 fails, -1 error. */
+static int holds(rl_exec *x, const rl_parsed *p, const PgQuery__Node *expr, const rl_rowset *shape,
+                 size_t ncols, const rl_value *row)
+{
+    rl_arena arena;
+    memset(&arena, 0, sizeof arena);
+    rl_value v;
+    int rc = rl_check_eval(x, p, expr, shape, ncols, row, &arena, 0, -1, &v);
     int out = rc < 0 ? -1 : v.d.isnull || (v.oid == RL_OID_BOOL && v.d.v.b) ? 1 : 0;
     rl_arena_free(&arena);
-    rl_rowset_free(rs);
     return out;
 }
 

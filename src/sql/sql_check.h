@@ -87,6 +87,23 @@ int rl_check_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const ch
 /* The row about to be written to stored relation rel (its columns in the
  * table's order) against the table's CHECKs: 0, or -1 with 23514. */
 int rl_check_row(rl_exec *x, const rl_relation *rel, const rl_value *row, size_t ncols);
+/* Stored expression expr (of parsed text p) evaluated on one row of a
+ * table (shape's first ncols columns), its strings in arena or row's (a
+ * result may be one of the row's values: valid while row is); oid != 0:
+ * the value cast to oid / typmod (an index expression's type). 0 with
+ * *out, or -1 (the error's position cleared: it is no place in the
+ * statement). */
+int rl_check_eval(rl_exec *x, const rl_parsed *p, const PgQuery__Node *expr,
+                  const rl_rowset *shape, size_t ncols, const rl_value *row, rl_arena *arena,
+                  uint32_t oid, int32_t typmod, rl_value *out);
+/* The catalog's rl_index_fn (ctx: the rl_session whose transaction it is,
+ * sql_indexeval.c): a row's key values in a UNIQUE index over expressions
+ * or with a predicate. rl_exec_txn hands it every transaction it begins. */
+int rl_index_key_values(void *ctx, const char *schema, const rl_index_def *def,
+                        const rl_table_desc *d, const rl_datum *row, rl_arena *arena,
+                        rl_datum *vals, rl_type *types, rl_error *err);
+/* The session's parsed index texts (sql_indexeval.c), freed with it. */
+void rl_index_exprs_free(rl_session *s);
 /* A session's cache of parsed stored expressions (a CHECK's or a
  * DEFAULT's plain text, rl_check_parse_text) is aligned with one catalog
  * registry, named by its stamp (n entries): entry i's is parsed on first

@@ -38,6 +38,7 @@ rl_txn *rl_exec_txn(rl_exec *x)
     if (!t)
         return NULL;
     rl_txn_set_audit(t, s->user, s->application, s->client);
+    rl_txn_set_index_fn(t, s->index_fn, s); /* computed UNIQUE keys (sql_indexeval.c) */
     s->txn = t;
     if (!s->in_block)
         s->implicit = true;

@@ -54,6 +54,7 @@ typedef struct rl_copy_in rl_copy_in;   /* sql_copy.c */
 typedef struct rl_ctid_map rl_ctid_map; /* sql_ctid.c */
 typedef struct rl_subtype rl_subtype;   /* sql_expr.c */
 typedef struct rl_expr_cache rl_expr_cache; /* sql_check.c */
+typedef struct rl_index_exprs rl_index_exprs; /* sql_indexeval.c */
 
 typedef struct rl_savepoint rl_savepoint; /* sql.c */
 
@@ -107,6 +108,8 @@ struct rl_session {
     rl_subtype *subtypes;  /* result types of scalar subqueries (sql_expr.c); lazily made */
     rl_expr_cache *checks;   /* parsed CHECK expressions of one registry (sql_check.c) */
     rl_expr_cache *defaults; /* parsed column DEFAULTs of one registry (sql_default.c) */
+    rl_index_exprs *index_exprs; /* parsed texts of UNIQUE index keys (sql_indexeval.c) */
+    rl_index_fn index_fn;  /* rl_index_key_values, handed to each transaction (set by sql.c) */
     struct rl_seq_cache *seqs; /* sequences this session used: currval, cached values (sql_seq.c) */
     uint32_t last_seq;     /* lastval's sequence (pg_class oid), 0: none yet */
     uint64_t exec_seq;     /* last rl_exec.id handed out */

@@ -172,7 +172,8 @@ static int ref_candidate(void *ctx, const char *schema, const char *name, const 
 {
     ref_search *s = ctx;
     (void)name;
-    if (!d->unique || strcmp(schema, s->schema) != 0 || strcmp(d->table, s->table) != 0)
+    if (!d->unique || strcmp(schema, s->schema) != 0 || strcmp(d->table, s->table) != 0 ||
+        rl_index_def_computed(d)) /* transformFkeyCheckAttrs: no expressions, no predicate */
         return 0;
     if (!s->cols) {
         if (!d->primary)

@@ -23,8 +23,13 @@
  * (analysed and printed by sql_deparse.c, an expression column wrapped in
  * parentheses unless it prints as a call; "(col)" is the column itself;
  * WHERE true is no predicate), rewritten when a column is renamed; a UNIQUE
- * index over an expression or with a predicate is refused (0A000: its
- * entries would need the SQL layer's evaluation at every row write).
+ * one's entries are keyed by the SQL layer's evaluation of its texts on
+ * every row the catalog writes (sql_indexeval.c). ON CONFLICT's arbiters
+ * are inferred as PostgreSQL's infer_arbiter_indexes does: the plain
+ * columns as a set, each expression by its printed text, a partial
+ * index's predicate implied by the WHERE when each of its AND-ed terms is
+ * one of the WHERE's (PostgreSQL proves more implications: a predicate it
+ * would find implied otherwise is 42P10 here).
  * btree, hash, brin and spgist are kept; gist and gin have no operator
  * class for a lake column's type, 42704 as on PostgreSQL.
  *
@@ -39,6 +44,7 @@
 #include <string.h>
 
 #include "base/utf8.h"
+#include "sql/sql_cast.h"
 #include "sql/sql_check.h"
 #include "sql/sql_exec.h"
 #include "sql/sql_expr.h"
@@ -345,14 +351,6 @@ static int key_columns(rl_exec *x, const PgQuery__IndexStmt *st, const rl_relati
     return rc;
 }
 
-static bool has_expression(const rl_index_def *d)
-{
-    for (size_t i = 0; i < d->ncols; i++)
-        if (d->opts[i] & RL_INDEX_COL_EXPR)
-            return true;
-    return false;
-}
-
 /* The index's table: a stored table (a system catalog is 42501 as on
  * PostgreSQL for a role that does not own it; a temporary table's index is
  * not supported). */
@@ -437,10 +435,11 @@ int rl_ddl_create_index(rl_exec *x, const PgQuery__IndexStmt *st)
         rc = keep_texts(x, d, &ix->pred, false);
     }
     index_exprs_free(ix);
-    if (rc == 0 && st->unique && (d->partial || has_expression(d)))
-        rc = rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                           "RockLake does not support UNIQUE indexes on expressions or with a "
-                           "WHERE predicate");
+    for (size_t i = 0; rc == 0 && st->unique && i < d->ncols; i++)
+        if (d->opts[i] & RL_INDEX_COL_EXPR && rl_oid_type(d->expr_type[i]) == RL_T_INVALID)
+            rc = rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                               "RockLake cannot keep unique index values of type %s",
+                               rl_oid_type_name(d->expr_type[i]));
     d->method = am && am->method >= 0 ? (rl_index_method)am->method : RL_INDEX_BTREE;
     d->unique = st->unique;
     d->nulls_not_distinct = st->unique && st->nulls_not_distinct;
@@ -916,25 +915,200 @@ int rl_index_drop_constraint(rl_exec *x, rl_txn *txn, const char *schema, const 
 
 /* ---------------------------------------------- ON CONFLICT arbiters */
 
-/* Does the set of d's key columns equal the set named by infer? */
-static bool same_column_set(const rl_index_def *d, const PgQuery__InferClause *infer)
+/* An inference clause analysed: its plain columns (an expression that is
+ * a bare column is that column), its expressions' texts as an index keeps
+ * them (keep_texts' parentheses), the AND-ed terms of its WHERE. More
+ * than an index can hold (`over`) matches no index. */
+#define INFER_MAX (RL_INDEX_MAX_KEYS * 2)
+typedef struct infer_spec {
+    size_t ncols, nexprs, nwhere;
+    const char *cols[INFER_MAX];
+    char *exprs[INFER_MAX], *where[INFER_MAX];
+    bool over;
+    rl_rowset *shape; /* the table's columns (cols point into it) */
+} infer_spec;
+
+static void infer_spec_free(infer_spec *f)
 {
-    if (d->ncols != infer->n_index_elems)
-        return false;
-    for (size_t i = 0; i < infer->n_index_elems; i++) {
+    for (size_t i = 0; i < f->nexprs; i++)
+        free(f->exprs[i]);
+    for (size_t i = 0; i < f->nwhere; i++)
+        free(f->where[i]);
+}
+
+/* tx's plain text as a string of its own (an expression column's in
+ * parentheses unless it prints as a call); NULL out of memory. */
+static char *text_of(const rl_check_text *tx, bool column)
+{
+    const char *plain = (const char *)tx->plain.data;
+    size_t n = strlen(plain) + 3;
+    char *t = malloc(n);
+    if (t)
+        snprintf(t, n, column && !tx->function_like ? "(%s)" : "%s", plain);
+    return t;
+}
+
+static int add_text(rl_exec *x, char **list, size_t *n, bool *over, char *t)
+{
+    if (!t)
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp(list[i], t) == 0) {
+            free(t);
+            return 0;
+        }
+    if (*n == INFER_MAX) {
+        free(t);
+        *over = true;
+        return 0;
+    }
+    list[(*n)++] = t;
+    return 0;
+}
+
+/* The AND-ed terms of predicate `expr` (a node of the running statement
+ * or of the active parsed text), each analysed and printed, into list. */
+static int predicate_terms(rl_exec *x, const rl_relation *rel, const PgQuery__Node *expr,
+                           char **list, size_t *n, bool *over)
+{
+    if (expr->node_case == PG_QUERY__NODE__NODE_BOOL_EXPR &&
+        expr->bool_expr->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR) {
+        for (size_t i = 0; i < expr->bool_expr->n_args; i++)
+            if (predicate_terms(x, rel, expr->bool_expr->args[i], list, n, over) < 0)
+                return -1;
+        return 0;
+    }
+    rl_check_text tx;
+    if (index_expr(x, rel, expr, RL_DEPARSE_INDEX_PRED, NULL, NULL, &tx) < 0)
+        return -1;
+    int rc = tx.true_const ? 0 : add_text(x, list, n, over, text_of(&tx, false));
+    rl_check_text_free(&tx);
+    return rc;
+}
+
+static int infer_analyse(rl_exec *x, const rl_relation *rel, const PgQuery__InferClause *infer,
+                         infer_spec *f)
+{
+    size_t ncols;
+    rl_rowset *shape = rl_check_table_shape(x, rel, &ncols);
+    if (!shape)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < infer->n_index_elems; i++) {
         const PgQuery__IndexElem *e = infer->index_elems[i]->index_elem;
+        const char *col = e && e->name && e->name[0] ? e->name : NULL;
+        rl_check_text tx;
+        bool analysed = false;
+        if (!e || (!col && !e->expr) || e->n_collation || e->n_opclass) {
+            rc = rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, infer->location,
+                               "RockLake does not support collations or operator classes in "
+                               "ON CONFLICT");
+            break;
+        }
+        if (!col) {
+            if (index_expr(x, rel, e->expr, RL_DEPARSE_INDEX_EXPR, NULL, NULL, &tx) < 0) {
+                rc = -1;
+                break;
+            }
+            analysed = true;
+            if (tx.var)
+                col = table_column(shape, tx.column) ? table_column(shape, tx.column)->name : NULL;
+        }
+        if (col) {
+            const rl_colmeta *m = table_column(shape, col);
+            if (!m)
+                rc = rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, infer->location,
+                                   "column \"%s\" does not exist", col);
+            size_t j = 0;
+            while (rc == 0 && j < f->ncols && strcmp(f->cols[j], m->name) != 0)
+                j++;
+            if (rc == 0 && j == f->ncols && f->ncols < INFER_MAX)
+                f->cols[f->ncols++] = m->name;
+            else if (rc == 0 && j == f->ncols)
+                f->over = true;
+        } else {
+            rc = add_text(x, f->exprs, &f->nexprs, &f->over, text_of(&tx, true));
+        }
+        if (analysed)
+            rl_check_text_free(&tx);
+    }
+    if (rc == 0 && infer->where_clause)
+        rc = predicate_terms(x, rel, infer->where_clause, f->where, &f->nwhere, &f->over);
+    /* the column names point into shape: kept until the match is done */
+    f->shape = shape;
+    return rc;
+}
+
+/* Is partial index d's predicate implied by the inference's WHERE? Each
+ * of its AND-ed terms is one of the WHERE's (predicate_implied_by proves
+ * more: this is its plainest case). 1, 0, -1. */
+static int predicate_implied(rl_exec *x, const rl_relation *rel, const rl_index_def *d,
+                             const infer_spec *f)
+{
+    rl_parsed *p = NULL;
+    const PgQuery__Node *expr;
+    if (rl_check_parse_text(x, rl_index_def_pred(d, false), &p, &expr) < 0)
+        return -1;
+    char *terms[INFER_MAX];
+    size_t n = 0;
+    bool over = false;
+    const rl_parsed *prev = rl_parsed_activate(p);
+    int rc = predicate_terms(x, rel, expr, terms, &n, &over);
+    rl_parsed_activate(prev);
+    rl_parsed_release(p);
+    for (size_t i = 0; i < n; i++) {
+        bool in = false;
+        for (size_t j = 0; j < f->nwhere && !in; j++)
+            in = strcmp(terms[i], f->where[j]) == 0;
+        if (!in && rc == 0)
+            rc = 1; /* one term not implied */
+        free(terms[i]);
+    }
+    return rc < 0 ? -1 : rc == 0 && !over;
+}
+
+/* infer_arbiter_indexes' test of one UNIQUE index d: its plain key columns
+ * are the inference's as a set, each of its expressions is one of the
+ * inference's and each of those one of its, and a partial index's
+ * predicate is implied by the WHERE. 1, 0, -1. */
+static int index_matches(rl_exec *x, const rl_relation *rel, const rl_index_def *d,
+                         const infer_spec *f)
+{
+    if (f->over)
+        return 0;
+    size_t plain = 0, exprs = 0;
+    for (size_t c = 0; c < d->ncols; c++) {
+        bool expr = d->opts[c] & RL_INDEX_COL_EXPR;
+        bool in = false;
+        for (size_t i = 0; !expr && i < f->ncols && !in; i++)
+            in = strcmp(d->cols[c], f->cols[i]) == 0;
+        for (size_t i = 0; expr && i < f->nexprs && !in; i++)
+            in = strcmp(rl_index_def_expr(d, c, false), f->exprs[i]) == 0;
+        if (!in)
+            return 0;
+    }
+    for (size_t i = 0; i < f->ncols; i++) { /* every inferred one is the index's */
         bool in = false;
         for (size_t c = 0; c < d->ncols && !in; c++)
-            in = strcmp(d->cols[c], e->name) == 0;
-        if (!in)
-            return false;
+            in = !(d->opts[c] & RL_INDEX_COL_EXPR) && strcmp(d->cols[c], f->cols[i]) == 0;
+        plain += in;
     }
-    return true;
+    for (size_t i = 0; i < f->nexprs; i++) {
+        bool in = false;
+        for (size_t c = 0; c < d->ncols && !in; c++)
+            in = d->opts[c] & RL_INDEX_COL_EXPR &&
+                 strcmp(rl_index_def_expr(d, c, false), f->exprs[i]) == 0;
+        exprs += in;
+    }
+    if (plain != f->ncols || exprs != f->nexprs)
+        return 0;
+    return d->partial ? predicate_implied(x, rel, d, f) : 1;
 }
 
 typedef struct arbiter_find {
-    const char *schema, *table;
-    const PgQuery__InferClause *infer;
+    rl_exec *x;
+    const rl_relation *rel;
+    const infer_spec *spec;
     rl_arbiters *out;
 } arbiter_find;
 
@@ -942,11 +1116,13 @@ static int add_arbiter(void *ctx, const char *schema, const char *name, const rl
 {
     arbiter_find *f = ctx;
     (void)name;
-    if (!d->unique || strcmp(schema, f->schema) != 0 || strcmp(d->table, f->table) != 0 ||
-        !same_column_set(d, f->infer) || f->out->nids == RL_MAX_ARBITERS)
+    if (!d->unique || strcmp(schema, f->rel->schema) != 0 ||
+        strcmp(d->table, f->rel->name) != 0 || f->out->nids == RL_MAX_ARBITERS)
         return 0;
-    f->out->ids[f->out->nids++] = d->id;
-    return 0;
+    int m = index_matches(f->x, f->rel, d, f->spec);
+    if (m == 1)
+        f->out->ids[f->out->nids++] = d->id;
+    return m < 0 ? -1 : 0;
 }
 
 int rl_index_arbiters(rl_exec *x, rl_txn *txn, const rl_relation *rel,
@@ -980,17 +1156,20 @@ int rl_index_arbiters(rl_exec *x, rl_txn *txn, const rl_relation *rel,
                              "constraint \"%s\" for table \"%s\" does not exist",
                              infer->conname, rel->name);
     }
-    for (size_t i = 0; i < infer->n_index_elems; i++) {
-        const PgQuery__IndexElem *e = infer->index_elems[i]->index_elem;
-        if (!e || !e->name || e->expr)
-            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                                 "RockLake infers ON CONFLICT arbiters from plain columns only");
-    }
-    if (has_pk && infer->n_index_elems == 1 &&
-        strcmp(infer->index_elems[0]->index_elem->name, d->cols[d->pk_col].name) == 0)
+    infer_spec *spec = calloc(1, sizeof *spec);
+    if (!spec)
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    int rc = infer_analyse(x, rel, infer, spec);
+    if (rc == 0 && has_pk && !spec->over && spec->ncols == 1 && spec->nexprs == 0 &&
+        strcmp(spec->cols[0], d->cols[d->pk_col].name) == 0)
         out->pk = true;
-    arbiter_find f = {rel->schema, rel->name, infer, out};
-    if (txn && rl_txn_list_indexes(txn, add_arbiter, &f, x->err) < 0)
+    arbiter_find f = {x, rel, spec, out};
+    if (rc == 0 && txn && rl_txn_list_indexes(txn, add_arbiter, &f, x->err) < 0)
+        rc = -1;
+    infer_spec_free(spec);
+    rl_rowset_free(spec->shape);
+    free(spec);
+    if (rc < 0)
         return -1;
     if (!out->pk && out->nids == 0)
         return rl_exec_error(x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE, -1,

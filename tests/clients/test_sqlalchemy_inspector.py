@@ -48,6 +48,8 @@ EXTRA = [
     # include_columns and dialect_options postgresql_where / _include
     "CREATE INDEX notes_lower ON notes (lower(slug), (id + 1) DESC) WHERE body IS NOT NULL",
     "CREATE INDEX notes_cover ON notes (id) INCLUDE (slug, body)",
+    # UNIQUE over an expression and with a predicate: get_indexes' unique flag
+    "CREATE UNIQUE INDEX notes_live_body ON notes (lower(body), id) WHERE slug <> ''",
     "ALTER TABLE notes ADD CONSTRAINT notes_body_inc UNIQUE (slug) INCLUDE (body)",
     "ALTER TABLE ducklake_metadata ADD CONSTRAINT metadata_once UNIQUE (key, scope, scope_id)",
     # FOREIGN KEYs (enforced: 0x80 09 entries): what get_foreign_keys reflects,

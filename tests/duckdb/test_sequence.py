@@ -228,6 +228,49 @@ def test_unique_indexes_on_ducklake_tables_under_sequenced_writers(seq_server, e
                        "ducklake_table_column_stats LIMIT 1")
 
 
+def test_unique_expression_index_on_a_ducklake_table(seq_server, ext_dir, tmp_path):
+    """A person's UNIQUE index over an expression with a predicate on a
+    DuckLake table DuckDB writes at every commit: DuckDB's own INSERTs and
+    UPDATEs go through the SQL layer, which evaluates the index, and two
+    racing commits are not rebased (a rebase writes rows below it) but
+    fall back and DuckLake's retry lands both; the entries check clean and
+    the index still refuses a duplicate."""
+    import psycopg
+    lake = new_lake(seq_server, ext_dir, tmp_path, "uexpr")
+    a, b = lake.conn(0), lake.conn(1)
+    a.execute(lake.attach_sql())
+    a.execute("CREATE TABLE lake.t (x INTEGER)")
+    a.execute("INSERT INTO lake.t SELECT range FROM range(100)")
+    with psycopg.connect(seq_server.dsn(lake.db), autocommit=True) as pg:
+        pg.execute("CREATE UNIQUE INDEX stats_table ON ducklake_table_stats ((table_id * 2)) "
+                   "WHERE record_count >= 0")
+        pg.execute("CREATE UNIQUE INDEX file_lower ON ducklake_data_file (lower(path)) "
+                   "WHERE end_snapshot IS NULL")
+    b.execute(lake.attach_sql())
+    before = seq_server.metrics.read()
+    b.execute("BEGIN")
+    b.execute("INSERT INTO lake.t VALUES (2)")
+    a.execute("INSERT INTO lake.t VALUES (1)")  # a commits first, taking b's id
+    b.execute("COMMIT")  # not rebased: DuckLake retries it
+    after = seq_server.metrics.read()
+    assert after["rocklake_sequenced_commits_total"] == before["rocklake_sequenced_commits_total"]
+    a.execute("INSERT INTO lake.t SELECT range FROM range(100)")
+    assert a.execute("SELECT count(*) FROM lake.t").fetchone() == (202,)
+    a.close()
+    b.close()
+    check_store(seq_server, lake)
+    with psycopg.connect(seq_server.dsn(lake.db), autocommit=True) as pg:
+        assert pg.execute("SELECT count(*) FROM ducklake_table_stats").fetchone() == (1,)
+        with pytest.raises(psycopg.errors.UniqueViolation, match="stats_table"):
+            pg.execute("INSERT INTO ducklake_table_stats SELECT table_id, 0, 0, 0 "
+                       "FROM ducklake_table_stats")
+        assert pg.execute("SELECT count(*) FROM ducklake_data_file").fetchone()[0] >= 1
+        with pytest.raises(psycopg.errors.UniqueViolation, match="file_lower"):
+            pg.execute("INSERT INTO ducklake_data_file (data_file_id, table_id, path) "
+                       "SELECT data_file_id + 1000, table_id, upper(path) "
+                       "FROM ducklake_data_file LIMIT 1")
+
+
 def test_last_committed_snapshot_names_the_claim(seq_server, ext_dir, tmp_path):
     """The documented deviation (design note §8.3): after a rebased commit,
     DuckLake's ducklake_last_committed_snapshot() still returns the id the

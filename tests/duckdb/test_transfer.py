@@ -382,6 +382,8 @@ def test_export_carries_indexes_constraints_and_comments(pg_lake, pg_server, ext
             c.execute('CREATE INDEX "Snap Time" ON ducklake_snapshot (snapshot_time DESC)')
             c.execute("CREATE INDEX df_live ON ducklake_data_file (lower(path)) "
                       "INCLUDE (table_id) WHERE end_snapshot IS NULL")
+            c.execute("CREATE UNIQUE INDEX df_live_path ON ducklake_data_file (lower(path)) "
+                      "WHERE end_snapshot IS NULL")
             c.execute("ALTER TABLE ducklake_metadata ADD CONSTRAINT metadata_once "
                       "UNIQUE NULLS NOT DISTINCT (key, scope, scope_id)")
             c.execute("COMMENT ON TABLE ducklake_data_file IS 'one row per Parquet file'")
@@ -407,7 +409,7 @@ def test_export_carries_indexes_constraints_and_comments(pg_lake, pg_server, ext
     target = pg_server.new_database(f"dstix_{uuid.uuid4().hex[:8]}")
     out = run("export", str(root / "ix"), pg_server.dsn(target))
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "recreated 14 indexes, constraints and comments there" in out.stdout, out.stdout
+    assert "recreated 15 indexes, constraints and comments there" in out.stdout, out.stdout
     with psycopg.connect(pg_server.dsn(target), autocommit=True) as b:
         ix = b.execute("SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' "
                        "AND indexname NOT LIKE '%pkey' ORDER BY 1").fetchall()
@@ -418,6 +420,8 @@ def test_export_carries_indexes_constraints_and_comments(pg_lake, pg_server, ext
                       "(data_file_id)"),
             ("df_live", "CREATE INDEX df_live ON public.ducklake_data_file USING btree "
                         "(lower((path)::text)) INCLUDE (table_id) WHERE (end_snapshot IS NULL)"),
+            ("df_live_path", "CREATE UNIQUE INDEX df_live_path ON public.ducklake_data_file "
+                             "USING btree (lower((path)::text)) WHERE (end_snapshot IS NULL)"),
             ("file_path", "CREATE UNIQUE INDEX file_path ON public.ducklake_data_file USING btree "
                           "(path)"),
             ("metadata_once", "CREATE UNIQUE INDEX metadata_once ON public.ducklake_metadata "
@@ -450,15 +454,16 @@ def test_export_carries_indexes_constraints_and_comments(pg_lake, pg_server, ext
                          "WHERE sequencename = 'file_ids'").fetchone() == ("integer", 10, 100)
     out = run("export", str(root / "ix"), f"sqlite:{tmp_path / 'ix.sqlite'}")
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "warning: 14 indexes, constraints and comments made on the lake's tables were not " \
+    assert "warning: 15 indexes, constraints and comments made on the lake's tables were not " \
            "carried" in out.stdout, out.stdout
 
 
 def test_import_carries_indexes_constraints_and_comments(pg_lake, pg_server, tmp_path):
     """A PostgreSQL catalog's indexes, key constraints and comments on its
     DuckLake tables come into the lake (enforced there), expression, partial
-    and INCLUDE indexes too; one RockLake does not keep (a UNIQUE index over
-    an expression) is left out with a warning."""
+    and INCLUDE indexes too, UNIQUE ones among them; one RockLake does not
+    keep (a FOREIGN KEY to DuckLake's own primary key) is left out with a
+    warning."""
     dsn, _, _ = pg_lake
     with psycopg.connect(dsn, autocommit=True) as a:
         a.execute("CREATE INDEX df_table ON ducklake_data_file (table_id, data_file_id DESC)")
@@ -488,8 +493,8 @@ def test_import_carries_indexes_constraints_and_comments(pg_lake, pg_server, tmp
     root = tmp_path / "root"
     out = run("import", dsn, str(root / "im"))
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "recreated 13 indexes, constraints and comments of the source" in out.stdout, out.stdout
-    assert "warning: 2 indexes or constraints of the source were left out" in out.stdout, \
+    assert "recreated 14 indexes, constraints and comments of the source" in out.stdout, out.stdout
+    assert "warning: 1 indexes or constraints of the source were left out" in out.stdout, \
         out.stdout
     assert run("check", str(root / "im")).returncode == 0
     srv = rocklake_server(TMP, extra=("--auto-create", "off"), store=root)
@@ -497,8 +502,15 @@ def test_import_carries_indexes_constraints_and_comments(pg_lake, pg_server, tmp
         with psycopg.connect(srv.dsn("im"), autocommit=True) as c, \
                 psycopg.connect(dsn) as a:
             q = ("SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' "
-                 "AND indexname NOT LIKE '%pkey' AND indexname <> 'df_lower' ORDER BY 1")
+                 "AND indexname NOT LIKE '%pkey' ORDER BY 1")
             assert c.execute(q).fetchall() == a.execute(q).fetchall() != []
+            # the UNIQUE expression index holds over the rows, and new ones
+            path = c.execute("SELECT path FROM ducklake_data_file WHERE path <> '' LIMIT 1"
+                             ).fetchone()
+            assert path
+            with pytest.raises(psycopg.errors.UniqueViolation, match="df_lower"):
+                c.execute("INSERT INTO ducklake_data_file (data_file_id, table_id, path) "
+                          "VALUES (987654320, 1, upper(%s))", path)
             q = ("SELECT obj_description('ducklake_snapshot'::regclass), "
                  "col_description('ducklake_snapshot'::regclass, 2)")
             assert c.execute(q).fetchone() == ("one row per commit", "UTC")

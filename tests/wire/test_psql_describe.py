@@ -81,6 +81,9 @@ INDEXES = (
     "CREATE INDEX people_lower ON people (lower(email), (id + 1) DESC) WHERE deleted_at IS NULL;"
     "CREATE INDEX ON people (name) INCLUDE (email, id);"
     "CREATE INDEX people_live ON people (id) WHERE deleted_at IS NULL AND name <> '';"
+    # UNIQUE over an expression and with a predicate: "UNIQUE, btree (...) WHERE ..."
+    "CREATE UNIQUE INDEX people_mail ON people (lower(email)) WHERE deleted_at IS NULL;"
+    "CREATE UNIQUE INDEX people_sum ON people ((id + 1), name) NULLS NOT DISTINCT;"
 )
 
 SAME = [
@@ -124,6 +127,8 @@ SAME = [
     r"\d+ people",
     r"\d people_lower",
     r"\d people_live",
+    r"\d people_mail",
+    r"\d people_sum",
     r"\d people_name_email_id_idx",
     r"\d people_id_name_key",
     r"\di people*",

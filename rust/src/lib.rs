@@ -1046,9 +1046,13 @@ impl Backoff {
     }
 }
 
-/// The clock of a follower's reader with a backoff: the real one, except
-/// that its poll's ticker waits as `Backoff` says (its ticker is the
-/// reader's only one: the manifest poll, `fast` apart), up to
+/// What SystemClock::sleep returns.
+type Sleep<'a> = std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'a>>;
+
+/// The ticks of a follower's reader with a backoff (its clock is
+/// `TickedBy<BackoffTicks>`): its poll's ticker waits as `Backoff` says
+/// (its ticker is the reader's only one: the manifest poll, `fast` apart),
+/// up to
 /// READER_IDLE_FACTOR times the backoff's max once the WAL prober runs:
 /// the prober finds a new commit (and the lease's renewals, which views
 /// hold) within the max by itself, and each poll of the reader is some ten
@@ -1056,12 +1060,6 @@ impl Backoff {
 /// next WAL objects in parallel), so at the max it made most of an idle
 /// follower's requests. Before the prober has a WAL object to go on from
 /// (`probe_wal`) the reader finds the next one, and waits at most the max.
-#[derive(Debug)]
-struct FollowClock {
-    real: DefaultSystemClock,
-    ticks: BackoffTicks,
-}
-
 struct BackoffTicks {
     real: DefaultSystemClock,
     shared: Arc<FollowShared>,
@@ -1074,17 +1072,14 @@ impl std::fmt::Debug for BackoffTicks {
     }
 }
 
-/// See `FollowClock`.
+/// See `BackoffTicks`.
 const READER_IDLE_FACTOR: u32 = 4;
 
 impl SystemClock for BackoffTicks {
     fn now(&self) -> chrono::DateTime<chrono::Utc> {
         self.real.now()
     }
-    fn sleep<'a>(
-        &'a self,
-        d: Duration,
-    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'a>> {
+    fn sleep<'a>(&'a self, d: Duration) -> Sleep<'a> {
         let b = &self.shared.backoff;
         let probing = self.shared.wal_seen.load(Ordering::Relaxed) > 0;
         let cap = if probing { b.max * READER_IDLE_FACTOR } else { b.max };
@@ -1092,21 +1087,6 @@ impl SystemClock for BackoffTicks {
     }
     fn ticker<'a>(&'a self, d: Duration) -> SystemClockTicker<'a> {
         SystemClockTicker::new(self, d)
-    }
-}
-
-impl SystemClock for FollowClock {
-    fn now(&self) -> chrono::DateTime<chrono::Utc> {
-        self.real.now()
-    }
-    fn sleep<'a>(
-        &'a self,
-        d: Duration,
-    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'a>> {
-        self.real.sleep(d)
-    }
-    fn ticker<'a>(&'a self, d: Duration) -> SystemClockTicker<'a> {
-        SystemClockTicker::new(&self.ticks, d)
     }
 }
 
@@ -1588,10 +1568,7 @@ impl SystemClock for NeverTicks {
     fn now(&self) -> chrono::DateTime<chrono::Utc> {
         self.0.now()
     }
-    fn sleep<'a>(
-        &'a self,
-        _d: Duration,
-    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'a>> {
+    fn sleep<'a>(&'a self, _d: Duration) -> Sleep<'a> {
         Box::pin(std::future::pending())
     }
     fn ticker<'a>(&'a self, d: Duration) -> SystemClockTicker<'a> {
@@ -1599,24 +1576,24 @@ impl SystemClock for NeverTicks {
     }
 }
 
+/// A clock that is the real one except that its tickers wait on `ticks`
+/// (a pinned view's: `NeverTicks`; a follower's with a backoff:
+/// `BackoffTicks`).
 #[derive(Debug)]
-struct PinnedClock {
+struct TickedBy<T> {
     real: DefaultSystemClock,
-    never: NeverTicks,
+    ticks: T,
 }
 
-impl SystemClock for PinnedClock {
+impl<T: SystemClock> SystemClock for TickedBy<T> {
     fn now(&self) -> chrono::DateTime<chrono::Utc> {
         self.real.now()
     }
-    fn sleep<'a>(
-        &'a self,
-        d: Duration,
-    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'a>> {
+    fn sleep<'a>(&'a self, d: Duration) -> Sleep<'a> {
         self.real.sleep(d)
     }
     fn ticker<'a>(&'a self, d: Duration) -> SystemClockTicker<'a> {
-        SystemClockTicker::new(&self.never, d)
+        SystemClockTicker::new(&self.ticks, d)
     }
 }
 
@@ -1654,9 +1631,9 @@ async fn open_view(db: &KvDb) -> KvResult<View> {
         object_store_max_retries: Some(OBJECT_STORE_MAX_RETRIES),
         ..DbReaderOptions::default()
     };
-    let clock: Arc<dyn SystemClock> = Arc::new(PinnedClock {
+    let clock: Arc<dyn SystemClock> = Arc::new(TickedBy {
         real: DefaultSystemClock::new(),
-        never: NeverTicks(DefaultSystemClock::new()),
+        ticks: NeverTicks(DefaultSystemClock::new()),
     });
     // FollowLatest writes nothing to the store (no checkpoint); the
     // follower's own reader keeps its managed checkpoint.
@@ -2117,7 +2094,7 @@ fn open_reader(url: &str, opts: Opts, no_writes: bool, quiet: Quiet) -> KvResult
         ..DbReaderOptions::default()
     };
     let clock: Arc<dyn SystemClock> = match follow.as_ref() {
-        Some((_, shared)) if !shared.backoff.max.is_zero() => Arc::new(FollowClock {
+        Some((_, shared)) if !shared.backoff.max.is_zero() => Arc::new(TickedBy {
             real: DefaultSystemClock::new(),
             ticks: BackoffTicks {
                 real: DefaultSystemClock::new(),

@@ -2234,6 +2234,7 @@ pub unsafe extern "C" fn slate_follower_backoff(
 async fn close_engine(db: &KvDb) -> KvResult<()> {
     if let Some(f) = &db.follow {
         f.stop.store(true, Ordering::Relaxed);
+        f.backoff.wake.notify_waiters(); // a prober waiting idle sees it now
     }
     // the last view: closed here unless a snapshot still holds it (then
     // when that is freed)

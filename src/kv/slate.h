@@ -95,7 +95,7 @@ slate_db *slate_open_writer(const char *url, const slate_options *opts, const sl
 slate_db *slate_open_reader(const char *url, const slate_options *opts, int no_writes,
                             kv_error *err);
 int slate_is_reader(const slate_db *db);
-/* kv_follower_backoff's answer; poll_ms / quiet_ms may be NULL. */
+/* kv_follower_backoff's answer; poll_ms / idle may be NULL. */
 int slate_follower_backoff(const slate_db *db, uint64_t *poll_ms, int *idle);
 int slate_close(slate_db *db, kv_error *err);
 int slate_shutdown(slate_db *db, kv_error *err);

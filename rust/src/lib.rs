@@ -1052,14 +1052,14 @@ type Sleep<'a> = std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send +
 /// The ticks of a follower's reader with a backoff (its clock is
 /// `TickedBy<BackoffTicks>`): its poll's ticker waits as `Backoff` says
 /// (its ticker is the reader's only one: the manifest poll, `fast` apart),
-/// up to
-/// READER_IDLE_FACTOR times the backoff's max once the WAL prober runs:
-/// the prober finds a new commit (and the lease's renewals, which views
-/// hold) within the max by itself, and each poll of the reader is some ten
-/// requests (the next manifest, the GC boundary, SlateDB's probe of the
-/// next WAL objects in parallel), so at the max it made most of an idle
-/// follower's requests. Before the prober has a WAL object to go on from
-/// (`probe_wal`) the reader finds the next one, and waits at most the max.
+/// up to READER_IDLE_FACTOR times the backoff's max once the WAL prober
+/// runs: the prober finds a new commit (and the lease's renewals, which
+/// views hold) within the max by itself, and each poll of the reader is
+/// some ten requests (the next manifest, the GC boundary, SlateDB's probe
+/// of the next WAL objects in parallel), so at the max it made most of an
+/// idle follower's requests. Before the prober has a WAL object to go on
+/// from (`probe_wal`) the reader finds the next one, and waits at most the
+/// max.
 struct BackoffTicks {
     real: DefaultSystemClock,
     shared: Arc<FollowShared>,

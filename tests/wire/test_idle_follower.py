@@ -108,3 +108,26 @@ def test_s3_idle_follower_backs_off(start_server, s3_proxy):
           f"{[round(x * 1000) for x in lags]} ms")
     assert first < 1.0 + 0.5, first  # the max, a request, the follower's own read
     assert lags[len(lags) // 2] < 0.2, lags
+
+
+def test_s3_idle_standby_promotes_as_fast(start_server, s3_proxy):
+    """An idle --standby backs off too and still promotes promptly: a
+    writer that stops deletes its lease, news the standby's WAL prober
+    finds within the max even after a quiet spell. From the writer's
+    SIGTERM (its drain included) to the first commit on the standby:
+    0.55-0.77 s measured with or without the backoff. ~10 s."""
+    from test_standby import first_commit_ms
+    root = "s3://idle/root"
+    w = writer_and_lake(start_server, s3_proxy, root)
+    s = start_server("--standby", store_root=root, env=s3_proxy.env)
+    wait_rows(s.dsn(), "SELECT count(*) FROM idle_t", [(1,)], timeout=30)
+    time.sleep(3)  # backed off, past two of the writer's lease renewals
+    t0 = time.monotonic()
+    w.stop()
+    took = first_commit_ms(s, t0, sql="INSERT INTO idle_t VALUES (-1)")
+    print(f"\nidle standby: writer's SIGTERM -> first commit on the standby: {took:.0f} ms")
+    assert took < 2500, took
+    deadline = time.monotonic() + 10
+    while "promoted store=" not in s.log_text():  # the standby promoted by itself
+        assert time.monotonic() < deadline, s.log_text()[-2000:]
+        time.sleep(0.05)

@@ -1059,7 +1059,7 @@ type Sleep<'a> = std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send +
 /// of the next WAL objects in parallel), so at the max it made most of an
 /// idle follower's requests. Before the prober has a WAL object to go on
 /// from (`probe_wal`) the reader finds the next one, and waits at most the
-/// max.
+/// max. Never more than READER_IDLE_LIMIT.
 struct BackoffTicks {
     real: DefaultSystemClock,
     shared: Arc<FollowShared>,
@@ -1074,6 +1074,11 @@ impl std::fmt::Debug for BackoffTicks {
 
 /// See `BackoffTicks`.
 const READER_IDLE_FACTOR: u32 = 4;
+/// The longest a follower's reader waits between polls whatever the max:
+/// its managed checkpoint (SlateDB's default lifetime, 10 minutes) is
+/// renewed at a poll once half of it has passed, and an expired one lets
+/// the writer's GC delete files the reader still reads.
+const READER_IDLE_LIMIT: Duration = Duration::from_secs(60);
 
 impl SystemClock for BackoffTicks {
     fn now(&self) -> chrono::DateTime<chrono::Utc> {
@@ -1083,7 +1088,7 @@ impl SystemClock for BackoffTicks {
         let b = &self.shared.backoff;
         let probing = self.shared.wal_seen.load(Ordering::Relaxed) > 0;
         let cap = if probing { b.max * READER_IDLE_FACTOR } else { b.max };
-        Box::pin(b.sleep(d, self.fast, cap))
+        Box::pin(b.sleep(d, self.fast, cap.min(READER_IDLE_LIMIT)))
     }
     fn ticker<'a>(&'a self, d: Duration) -> SystemClockTicker<'a> {
         SystemClockTicker::new(self, d)

@@ -840,7 +840,8 @@ static const char *const help_serve =
     "                         not ~100, and shows the first commit after a quiet spell\n"
     "                         within MS (a --standby also sees a writer that stopped\n"
     "                         within MS; kill -9 or an expired lease as before); 0 = no\n"
-    "                         backoff (ROCKLAKE_FOLLOWER_POLL_MAX_MS; default 1000)\n"
+    "                         backoff (ROCKLAKE_FOLLOWER_POLL_MAX_MS; default 1000, at most\n"
+    "                         600000)\n"
     "  --takeover             become the writer even if another server is (it is fenced:\n"
     "                         its commits then fail with 25006) (ROCKLAKE_TAKEOVER=1)\n"
     "  --writer-lease-ms MS   the writer lease: a writer records itself (host, pid, listen\n"
@@ -1241,7 +1242,7 @@ static int serve_config(const serve_args *a, rl_server_config *c)
                            a->val[SO_HEAL_MAX_BACKOFF]);
     c->heal_max_ms = (uint32_t)heal_max;
     uint64_t poll_max = 0;
-    if (!serve_number("--follower-poll-max-ms", a->val[SO_FOLLOWER_POLL_MAX], 3600000, &poll_max))
+    if (!serve_number("--follower-poll-max-ms", a->val[SO_FOLLOWER_POLL_MAX], 600000, &poll_max))
         return EXIT_USAGE;
     if (a->val[SO_FOLLOWER_POLL_MAX]) /* 0: no backoff (the kv layer's negative) */
         c->follower_poll_max_ms = poll_max ? (int64_t)poll_max : -1;

@@ -21,6 +21,10 @@ delayed: 5 ms ~ S3 Express, 25 ms ~ S3 Standard, 100 ms ~ a far region).
              on it; the writer it fences is alive)
   lag        follower lag at 25 ms: a commit acknowledged on the writer to it
              being visible on a `--read-only` follower (polled every 2 ms)
+  idle       an idle follower at 25 ms: its requests per second (counted at
+             the proxy; the writer talks to moto directly) with the idle
+             backoff off (`--follower-poll-max-ms 0`) and on (the default),
+             and the lag of a first commit after a quiet spell
 
 Built lakes are cached (the store's objects as files) under
 build/bench-cache/objstore/ (ROCKLAKE_BENCH_CACHE to move it), keyed by size
@@ -33,7 +37,8 @@ change.
 
 Options: --latencies 5,25 --writers 1,8 --sizes 1000,10000 --commits N
 (commits per writer process for one writer; more writers share about
-2 x that), --lag-samples N, --skip writers,open,lag, --out DIR (default:
+2 x that), --lag-samples N, --idle-seconds N, --skip writers,open,lag,idle,
+--out DIR (default:
 docs/ and bench/plots/, or build/bench/ with --quick), --keep, --workdir DIR,
 --note TEXT (a line about the run's conditions in the generated section),
 --json FILE (the raw results).
@@ -71,15 +76,17 @@ T_UNSEQ8_RATE = 30.0       # 8 unsequenced writers: 1.5x the 20 commits/s of bef
 T_PROMOTE = 1.0            # promotion of the 100k-file lake, seconds
 T_OPEN = 3.0               # cold open of the 100k-file lake, seconds
 T_LAG_P99 = 0.200          # follower lag p99, seconds
+T_IDLE_DROP = 10.0         # an idle follower's requests/s: at least 10x fewer with the backoff
+T_IDLE_FIRST = 1.2         # ... and a first commit after quiet within ~its 1 s max, seconds
 
 
 def config(quick):
     if quick:
         return dict(latencies=[25], writers=[1, 8], commits=16, sizes=[1000], open_repeats=1,
-                    lag_samples=20, open_latency=OPEN_LATENCY_MS)
+                    lag_samples=20, open_latency=OPEN_LATENCY_MS, idle_seconds=4)
     return dict(latencies=[5, 25, 100], writers=[1, 2, 4, 8, 16], commits=40,
                 sizes=[1000, 10000, 100000], open_repeats=2, lag_samples=100,
-                open_latency=OPEN_LATENCY_MS)
+                open_latency=OPEN_LATENCY_MS, idle_seconds=10)
 
 
 def commits_per_writer(commits, n):
@@ -189,6 +196,8 @@ class Bench:
             c['commits'] = args.commits
         if args.lag_samples:
             c['lag_samples'] = args.lag_samples
+        if args.idle_seconds:
+            c['idle_seconds'] = args.idle_seconds
         if args.open_latency_ms is not None:
             c['open_latency'] = args.open_latency_ms
         self.c = c
@@ -201,7 +210,8 @@ class Bench:
                                     os.path.join(ROOT, 'build', 'bench-cache', 'objstore'))
         self.servers = []
         self.store = None
-        self.R = {'writers': [], 'open': [], 'lag': None, 'failures': [], 'lakes': {}}
+        self.R = {'writers': [], 'open': [], 'lag': None, 'idle': None, 'failures': [],
+                  'lakes': {}}
 
     # -- bookkeeping
     def fail(self, what, e):
@@ -256,6 +266,8 @@ class Bench:
                 self.guarded(f'open {size}', lambda size=size: self.open_part(size))
         if 'lag' not in self.skip:
             self.R['lag'] = self.guarded('follower lag', self.lag_part)
+        if 'idle' not in self.skip:
+            self.R['idle'] = self.guarded('idle follower', self.idle_part)
         self.R['seconds'] = time.time() - t_start
         self.R['config'] = self.c
         self.R['command'] = ' '.join(['bench/objstore.py'] + sys.argv[1:])
@@ -454,6 +466,54 @@ class Bench:
         log(f'  lag p50 {ms(r["p50"])}, p99 {ms(r["p99"])}, max {ms(r["max"])}')
         return r
 
+    # -- (d) an idle follower's requests
+    def idle_part(self):
+        import psycopg
+        st = self.store
+        secs_ = self.c['idle_seconds']
+        lat = self.c['open_latency']
+        root = f'idle-{time.time_ns()}'
+        st.delay(0)
+        # straight to moto: the proxy counts the follower's requests only
+        w = RockLakeServer(self.binary, f's3://{BUCKET}/{root}', self.work,
+                           env=st.direct_env, tag='rl-idle-w')
+        self.servers.append(w)
+        w.start()
+        with psycopg.connect(dsn(w), autocommit=True) as c:
+            c.execute('CREATE TABLE idle_t (a bigint)')
+            c.execute('INSERT INTO idle_t VALUES (0)')
+        st.delay(lat)
+        r = {'seconds': secs_, 'first': []}
+        try:
+            for label, extra in (('off', ['--follower-poll-max-ms', '0']), ('on', [])):
+                f = self.server(root, f'rl-idle-{label}', ['--read-only'] + extra)
+                f.start()
+                first_answer(f, time.monotonic(), sql='SELECT count(*) FROM idle_t')
+                time.sleep(2.5)   # past the default 1 s max and a doubling
+                n0 = st.proxy.counters()[0]
+                time.sleep(secs_)
+                r[label] = (st.proxy.counters()[0] - n0) / secs_
+                log(f'idle follower at {lat} ms, backoff {label}: {r[label]:.1f} requests/s')
+                if label == 'on':
+                    with psycopg.connect(dsn(w), autocommit=True) as wc, \
+                            psycopg.connect(dsn(f), autocommit=True) as fc:
+                        for i in range(1, 4):
+                            if i > 1:
+                                time.sleep(2.5)   # quiet again
+                            wc.execute('INSERT INTO idle_t VALUES (%s)', (i,))
+                            t0 = time.monotonic()
+                            while fc.execute('SELECT max(a) FROM idle_t').fetchone()[0] < i:
+                                if time.monotonic() - t0 > 30:
+                                    raise RuntimeError(f'commit {i} not on the follower')
+                                time.sleep(0.002)
+                            r['first'].append(time.monotonic() - t0)
+                    log(f'  first commit after quiet: {[ms(x) for x in r["first"]]}')
+                self.stop(f)
+        finally:
+            st.delay(0)
+            self.stop(w)
+        return r
+
     # -- report
     def report(self):
         a = self.args
@@ -537,6 +597,11 @@ def targets(R):
                  max(big['open'][1:]), T_OPEN, secs)
     lag = R.get('lag') if at25 else None
     time_row('follower lag at 25 ms, p99 <= 200 ms', lag and lag['p99'], T_LAG_P99, ms)
+    idle = R.get('idle') if at25 else None
+    rate_row('idle follower at 25 ms: requests/s >= 10x fewer with the backoff',
+             idle and idle['on'] and idle['off'] / idle['on'], T_IDLE_DROP)
+    time_row('first commit after quiet on an idle follower <= 1.2 s',
+             idle and idle['first'] and max(idle['first']), T_IDLE_FIRST, secs)
     return rows
 
 
@@ -614,6 +679,15 @@ def markdown(R, c, args, files, md):
               'the time from its acknowledgement to the first read of the --read-only '
               'follower that shows it (polled every 2 ms): '
               f'p50 {ms(lag["p50"])}, p99 {ms(lag["p99"])}, max {ms(lag["max"])}.', '']
+    idle = R.get('idle')
+    if idle:
+        L += [f'### Idle follower ({olat} ms per request)', '',
+              'Requests per second of a --read-only follower of a lake nobody writes '
+              f'(counted at the proxy over {idle["seconds"]} s; the writer, renewing its lease '
+              'every 2 s, talks to moto directly): '
+              f'{idle["off"]:.1f} with `--follower-poll-max-ms 0`, {idle["on"]:.1f} with the '
+              'default idle backoff (1000 ms). A first commit after a quiet spell of 2.5 s '
+              f'showed on it after {", ".join(ms(x) for x in idle["first"])}.', '']
     if R['failures']:
         L += ['### Failures', '']
         for f in R['failures']:
@@ -708,11 +782,13 @@ def parse_args(argv=None):
                     '(default 1000,10000,100000)')
     ap.add_argument('--commits', type=int, help='commits of one writer (default 40)')
     ap.add_argument('--lag-samples', type=int, help='commits timed for the follower lag')
+    ap.add_argument('--idle-seconds', type=int,
+                    help='seconds an idle follower\'s requests are counted, per setting')
     ap.add_argument('--open-latency-ms', type=int,
                     help=f'ms per request for open, promotion and lag (default {OPEN_LATENCY_MS}; '
                     'the targets are judged only at the default)')
     ap.add_argument('--bin', help='the rocklake binary (default: $BUILD/rocklake, BUILD=build)')
-    ap.add_argument('--skip', help='comma-separated parts to leave out: writers,open,lag')
+    ap.add_argument('--skip', help='comma-separated parts to leave out: writers,open,lag,idle')
     ap.add_argument('--note', help="a line about the run's conditions in the generated section")
     ap.add_argument('--json', help='write the raw results to this file')
     ap.add_argument('--from-json', help='measure nothing: report the results of an earlier '

@@ -72,7 +72,7 @@ pub struct KvError {
 
 /// slate.h's slate_options: the part of kv_options this side reads.
 #[repr(C)]
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 pub struct SlateOptions {
     flush_interval_ms: u64,
     block_cache_bytes: u64,
@@ -80,6 +80,31 @@ pub struct SlateOptions {
     scan_read_ahead_bytes: u64,
     scan_fetch_tasks: u32,
     store_timeout_ms: u32,
+    follower_poll_max_ms: i64,
+    /// a key whose puts alone are no news to a follower (`Quiet`), and a
+    /// prefix whose keys never are; NULL/0: none
+    quiet_key: *const u8,
+    quiet_key_len: u64,
+    quiet_prefix: *const u8,
+    quiet_prefix_len: u64,
+}
+
+impl Default for SlateOptions {
+    fn default() -> Self {
+        SlateOptions {
+            flush_interval_ms: 0,
+            block_cache_bytes: 0,
+            reader_poll_interval_ms: 0,
+            scan_read_ahead_bytes: 0,
+            scan_fetch_tasks: 0,
+            store_timeout_ms: 0,
+            follower_poll_max_ms: 0,
+            quiet_key: std::ptr::null(),
+            quiet_key_len: 0,
+            quiet_prefix: std::ptr::null(),
+            quiet_prefix_len: 0,
+        }
+    }
 }
 
 #[repr(C)]
@@ -106,13 +131,18 @@ const _: () = {
     assert!(KV_OK == 0 && KV_ERR_FENCED == 1 && KV_ERR_CONFLICT == 2 && KV_ERR_IO == 3);
     assert!(KV_ERR_CORRUPT == 4 && KV_ERR_INVALID == 5 && KV_ERR_CLOSED == 6);
     assert!(KV_ERR_INTERNAL == 7 && KV_ERR_NO_STORE == 8);
-    assert!(size_of::<SlateOptions>() == 40);
+    assert!(size_of::<SlateOptions>() == 80);
     assert!(offset_of!(SlateOptions, flush_interval_ms) == 0);
     assert!(offset_of!(SlateOptions, block_cache_bytes) == 8);
     assert!(offset_of!(SlateOptions, reader_poll_interval_ms) == 16);
     assert!(offset_of!(SlateOptions, scan_read_ahead_bytes) == 24);
     assert!(offset_of!(SlateOptions, scan_fetch_tasks) == 32);
     assert!(offset_of!(SlateOptions, store_timeout_ms) == 36);
+    assert!(offset_of!(SlateOptions, follower_poll_max_ms) == 40);
+    assert!(offset_of!(SlateOptions, quiet_key) == 48);
+    assert!(offset_of!(SlateOptions, quiet_key_len) == 56);
+    assert!(offset_of!(SlateOptions, quiet_prefix) == 64);
+    assert!(offset_of!(SlateOptions, quiet_prefix_len) == 72);
     assert!(size_of::<KvError>() == 516 && MSG_LEN == 512);
     assert!(offset_of!(KvError, kind) == 0 && offset_of!(KvError, message) == 4);
     assert!(size_of::<KvCheckpoint>() == 64);
@@ -392,6 +422,9 @@ struct Opts {
     scan_read_ahead_bytes: usize,
     scan_fetch_tasks: usize,
     store_timeout: Duration,
+    /// followers on an object store: the longest wait between polls once
+    /// idle (`Backoff`); zero: no backoff
+    follower_poll_max: Duration,
 }
 
 fn or_default(v: u64, d: u64) -> u64 {
@@ -422,6 +455,58 @@ fn resolve_opts(p: *const SlateOptions) -> Opts {
             o.store_timeout_ms as u64,
             DEFAULT_STORE_TIMEOUT_MS,
         )),
+        follower_poll_max: match o.follower_poll_max_ms {
+            0 => Duration::from_millis(DEFAULT_FOLLOWER_POLL_MAX_MS),
+            ms if ms < 0 => Duration::ZERO,
+            ms => Duration::from_millis(ms as u64),
+        },
+    }
+}
+
+/// kv_options.follower_poll_max_ms when 0 (see kv.h): an idle follower on
+/// S3 then makes ~5 requests a second instead of ~100, and shows the first
+/// commit after a quiet spell within about a second (docs/operations.md
+/// "Followers").
+const DEFAULT_FOLLOWER_POLL_MAX_MS: u64 = 1000;
+
+/// What of a WAL object is no news to a follower (slate_options'
+/// quiet_key / quiet_prefix): puts of the writer lease (its heartbeat
+/// rewrites it every 2 s) and the kv layer's own keys that come with them.
+/// A WAL object holding only these does not end a follower's idle backoff;
+/// any other entry does, and so does the lease's delete (its writer
+/// stopped: a standby promotes on it).
+#[derive(Clone, Default)]
+struct Quiet {
+    key: Vec<u8>,
+    prefix: Vec<u8>,
+}
+
+impl Quiet {
+    /// # Safety
+    /// The pointers of a non-NULL `p` name `len` readable bytes each.
+    unsafe fn of(p: *const SlateOptions) -> Quiet {
+        let Some(o) = (unsafe { p.as_ref() }) else { return Quiet::default() };
+        let bytes = |ptr: *const u8, len: u64| {
+            if ptr.is_null() || len == 0 {
+                Vec::new()
+            } else {
+                // SAFETY: the caller's promise
+                unsafe { std::slice::from_raw_parts(ptr, len as usize) }.to_vec()
+            }
+        };
+        Quiet {
+            key: bytes(o.quiet_key, o.quiet_key_len),
+            prefix: bytes(o.quiet_prefix, o.quiet_prefix_len),
+        }
+    }
+
+    fn is_quiet(&self, e: &slatedb::RowEntry) -> bool {
+        if !self.prefix.is_empty() && e.key.starts_with(&self.prefix) {
+            return true;
+        }
+        !self.key.is_empty()
+            && e.key.as_ref() == self.key.as_slice()
+            && matches!(e.value, slatedb::ValueDeletable::Value(_))
     }
 }
 
@@ -880,6 +965,134 @@ struct FollowShared {
     boundaries: Mutex<HashMap<String, Option<(object_store::ObjectMeta, Bytes)>>>,
     /// set when the follower closes: its WAL prober stops (`probe_wal`)
     stop: std::sync::atomic::AtomicBool,
+    /// how long its reader's poll and its WAL prober wait (`Backoff`)
+    backoff: Backoff,
+    /// what of a new WAL object is no news (`Quiet`)
+    quiet: Quiet,
+}
+
+/// A follower's idle backoff (object stores: there every poll is billed
+/// requests). Its reader's poll (`BackoffTicks`) and its WAL prober
+/// (`probe_wal`) wait their fast interval while the follower has seen news
+/// within the last `max` (a commit of the writer: a WAL object with an
+/// entry that is not `Quiet`); past that each wait lasts as long as the
+/// quiet beyond `max` has, so the waits double, up to `max`. News seen by
+/// either ends every wait at once and makes them fast again.
+///
+/// So: writes less than `max` apart are followed as fast as without it; a
+/// first commit after a quiet spell shows within `max` (plus one request);
+/// an idle follower polls every `max`. Invariant: `wait` is never below
+/// the fast interval, nor above max(`max`, the fast interval); `max` zero
+/// is no backoff.
+struct Backoff {
+    max: Duration,
+    epoch: Instant,
+    /// when news was last seen, in ns since `epoch` (the open counts)
+    news_ns: AtomicU64,
+    wake: tokio::sync::Notify,
+}
+
+impl Backoff {
+    fn new(max: Duration) -> Self {
+        Backoff {
+            max,
+            epoch: Instant::now(),
+            news_ns: AtomicU64::new(0),
+            wake: tokio::sync::Notify::new(),
+        }
+    }
+
+    fn quiet_for(&self) -> Duration {
+        let news = Duration::from_nanos(self.news_ns.load(Ordering::Relaxed));
+        self.epoch.elapsed().saturating_sub(news)
+    }
+
+    /// How long a loop whose fast interval is `fast` waits now.
+    fn wait(&self, fast: Duration) -> Duration {
+        self.wait_up_to(fast, self.max)
+    }
+
+    /// `wait`, with its waits growing up to `cap` (from `max` of quiet on).
+    fn wait_up_to(&self, fast: Duration, cap: Duration) -> Duration {
+        if self.max.is_zero() {
+            return fast;
+        }
+        let idle = self.quiet_for().saturating_sub(self.max);
+        let w = idle.clamp(fast, cap.max(fast));
+        debug_assert!(w >= fast && w <= cap.max(fast));
+        w
+    }
+
+    fn news(&self) {
+        let now = self.epoch.elapsed().as_nanos() as u64;
+        self.news_ns.fetch_max(now, Ordering::Relaxed);
+        self.wake.notify_waiters();
+    }
+
+    /// Wait `d` plus what the backoff adds to the fast interval `fast`
+    /// (waits up to `cap`); news ends the added part.
+    async fn sleep(&self, d: Duration, fast: Duration, cap: Duration) {
+        let extra = self.wait_up_to(fast, cap).saturating_sub(fast);
+        if extra.is_zero() {
+            tokio::time::sleep(d).await;
+            return;
+        }
+        // created before the wait: notify_waiters reaches it from here on
+        let woken = self.wake.notified();
+        tokio::select! {
+            _ = tokio::time::sleep(d + extra) => {}
+            _ = woken => {}
+        }
+    }
+}
+
+/// What SystemClock::sleep returns.
+type Sleep<'a> = std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'a>>;
+
+/// The ticks of a follower's reader with a backoff (its clock is
+/// `TickedBy<BackoffTicks>`): its poll's ticker waits as `Backoff` says
+/// (its ticker is the reader's only one: the manifest poll, `fast` apart),
+/// up to READER_IDLE_FACTOR times the backoff's max once the WAL prober
+/// runs: the prober finds a new commit (and the lease's renewals, which
+/// views hold) within the max by itself, and each poll of the reader is
+/// some ten requests (the next manifest, the GC boundary, SlateDB's probe
+/// of the next WAL objects in parallel), so at the max it made most of an
+/// idle follower's requests. Before the prober has a WAL object to go on
+/// from (`probe_wal`) the reader finds the next one, and waits at most the
+/// max. Never more than READER_IDLE_LIMIT.
+struct BackoffTicks {
+    real: DefaultSystemClock,
+    shared: Arc<FollowShared>,
+    fast: Duration,
+}
+
+impl std::fmt::Debug for BackoffTicks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "BackoffTicks({:?})", self.fast)
+    }
+}
+
+/// See `BackoffTicks`.
+const READER_IDLE_FACTOR: u32 = 4;
+/// The longest a follower's reader waits between polls whatever the max:
+/// its managed checkpoint (SlateDB's default lifetime, 10 minutes) is
+/// renewed at a poll once half of it has passed, and an expired one lets
+/// the writer's GC delete files the reader still reads.
+const READER_IDLE_LIMIT: Duration = Duration::from_secs(60);
+
+impl SystemClock for BackoffTicks {
+    fn now(&self) -> chrono::DateTime<chrono::Utc> {
+        self.real.now()
+    }
+    fn sleep<'a>(&'a self, d: Duration) -> Sleep<'a> {
+        let b = &self.shared.backoff;
+        let probing = self.shared.wal_seen.load(Ordering::Relaxed) > 0;
+        let cap = if probing { b.max * READER_IDLE_FACTOR } else { b.max };
+        Box::pin(b.sleep(d, self.fast, cap.min(READER_IDLE_LIMIT)))
+    }
+    fn ticker<'a>(&'a self, d: Duration) -> SystemClockTicker<'a> {
+        SystemClockTicker::new(self, d)
+    }
 }
 
 #[derive(Default)]
@@ -930,7 +1143,7 @@ fn manifest_id(p: &Path) -> Option<u64> {
 }
 
 impl FollowShared {
-    fn new() -> Arc<Self> {
+    fn new(backoff_max: Duration, quiet: Quiet) -> Arc<Self> {
         Arc::new(FollowShared {
             cache: Mutex::new(ObjCache::default()),
             lists: Mutex::new(HashMap::new()),
@@ -938,6 +1151,8 @@ impl FollowShared {
             manifest_seen: AtomicU64::new(0),
             boundaries: Mutex::new(HashMap::new()),
             stop: std::sync::atomic::AtomicBool::new(false),
+            backoff: Backoff::new(backoff_max),
+            quiet,
         })
     }
 
@@ -1078,6 +1293,13 @@ impl FollowStore {
         // it finds it in memory
         self.shared.insert(key, meta.clone(), data.clone());
         if !self.view {
+            let fresh = wal_id(location)
+                .filter(|id| *id > self.shared.wal_seen.load(Ordering::Relaxed));
+            if let Some(id) = fresh.filter(|_| !self.shared.backoff.max.is_zero()) {
+                if self.wal_has_news(location, id).await {
+                    self.shared.backoff.news();
+                }
+            }
             self.shared.saw(location);
             self.shared.listed(&meta);
         }
@@ -1086,6 +1308,31 @@ impl FollowStore {
 }
 
 impl FollowStore {
+    /// Does WAL object `id` (at `location`, just cached) hold a write that
+    /// is not `Quiet`? Read from the cache through a view (no request); one
+    /// that cannot be read counts as news.
+    async fn wal_has_news(&self, location: &Path, id: u64) -> bool {
+        let parts: Vec<_> = location.parts().collect();
+        if parts.len() < 2 {
+            return true;
+        }
+        let db_path = Path::from_iter(parts[..parts.len() - 2].iter().cloned());
+        let view: Arc<dyn ObjectStore> = Arc::new(FollowStore {
+            inner: self.inner.clone(),
+            shared: self.shared.clone(),
+            view: true,
+        });
+        let wal = slatedb::WalReader::new(db_path, view).get(id);
+        let Ok(mut it) = wal.iterator().await else { return true };
+        loop {
+            match it.next().await {
+                Ok(Some(e)) if self.shared.quiet.is_quiet(&e) => continue,
+                Ok(None) => return false,
+                _ => return true,
+            }
+        }
+    }
+
     /// A view reads the boundary the reader last read (its manifest is
     /// one the reader saw with it); the reader reads the store and keeps it.
     async fn get_boundary(
@@ -1282,22 +1529,27 @@ const WAL_PROBE_BACKOFF: Duration = Duration::from_millis(100);
 /// manifest between manifest changes. Only objects found are used: a
 /// "not found" of the prober answers nothing (the reader's own probe of an
 /// id beyond F still goes to the store), so nothing stale is served.
+///
+/// Idle (`Backoff`), it waits longer between probes, up to the backoff's
+/// max; a WAL object with news (found by it or by the reader) makes it fast
+/// again.
 async fn probe_wal(store: FollowStore, wal_dir: Path) {
     let shared = store.shared.clone();
+    let idle = |d| shared.backoff.sleep(d, WAL_PROBE_IDLE, shared.backoff.max);
     while !shared.stop.load(Ordering::Relaxed) {
         // nothing seen yet (the reader found every WAL object flushed):
         // the reader's poll finds the next one, the prober goes on from it
         let seen = shared.wal_seen.load(Ordering::Relaxed);
         if seen == 0 {
-            tokio::time::sleep(WAL_PROBE_IDLE).await;
+            idle(WAL_PROBE_IDLE).await;
             continue;
         }
         let next = wal_dir.clone().join(format!("{:020}.sst", seen + 1));
         debug_assert_eq!(wal_id(&next), Some(seen + 1));
         match store.get_immutable(&next, Default::default()).await {
             Ok(_) => {}
-            Err(object_store::Error::NotFound { .. }) => tokio::time::sleep(WAL_PROBE_IDLE).await,
-            Err(_) => tokio::time::sleep(WAL_PROBE_BACKOFF).await,
+            Err(object_store::Error::NotFound { .. }) => idle(WAL_PROBE_IDLE).await,
+            Err(_) => idle(WAL_PROBE_BACKOFF).await,
         }
     }
 }
@@ -1321,10 +1573,7 @@ impl SystemClock for NeverTicks {
     fn now(&self) -> chrono::DateTime<chrono::Utc> {
         self.0.now()
     }
-    fn sleep<'a>(
-        &'a self,
-        _d: Duration,
-    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'a>> {
+    fn sleep<'a>(&'a self, _d: Duration) -> Sleep<'a> {
         Box::pin(std::future::pending())
     }
     fn ticker<'a>(&'a self, d: Duration) -> SystemClockTicker<'a> {
@@ -1332,24 +1581,24 @@ impl SystemClock for NeverTicks {
     }
 }
 
+/// A clock that is the real one except that its tickers wait on `ticks`
+/// (a pinned view's: `NeverTicks`; a follower's with a backoff:
+/// `BackoffTicks`).
 #[derive(Debug)]
-struct PinnedClock {
+struct TickedBy<T> {
     real: DefaultSystemClock,
-    never: NeverTicks,
+    ticks: T,
 }
 
-impl SystemClock for PinnedClock {
+impl<T: SystemClock> SystemClock for TickedBy<T> {
     fn now(&self) -> chrono::DateTime<chrono::Utc> {
         self.real.now()
     }
-    fn sleep<'a>(
-        &'a self,
-        d: Duration,
-    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'a>> {
+    fn sleep<'a>(&'a self, d: Duration) -> Sleep<'a> {
         self.real.sleep(d)
     }
     fn ticker<'a>(&'a self, d: Duration) -> SystemClockTicker<'a> {
-        SystemClockTicker::new(&self.never, d)
+        SystemClockTicker::new(&self.ticks, d)
     }
 }
 
@@ -1387,9 +1636,9 @@ async fn open_view(db: &KvDb) -> KvResult<View> {
         object_store_max_retries: Some(OBJECT_STORE_MAX_RETRIES),
         ..DbReaderOptions::default()
     };
-    let clock: Arc<dyn SystemClock> = Arc::new(PinnedClock {
+    let clock: Arc<dyn SystemClock> = Arc::new(TickedBy {
         real: DefaultSystemClock::new(),
-        never: NeverTicks(DefaultSystemClock::new()),
+        ticks: NeverTicks(DefaultSystemClock::new()),
     });
     // FollowLatest writes nothing to the store (no checkpoint); the
     // follower's own reader keeps its managed checkpoint.
@@ -1818,14 +2067,18 @@ fn follower_poll_interval(url: &str, opts: &Opts, no_writes: bool) -> Duration {
     opts.reader_poll_interval
 }
 
-fn open_reader(url: &str, opts: Opts, no_writes: bool) -> KvResult<KvDb> {
+fn open_reader(url: &str, opts: Opts, no_writes: bool, quiet: Quiet) -> KvResult<KvDb> {
     let (store, path) = resolve_url(url, &opts, false)?;
     block_on(require_existing_store(&store, &path, url))?;
+    // the idle backoff: followers on an object store (locally a poll is a
+    // few file lookups, and costs nothing)
+    let object_store = url.starts_with("s3://");
+    let backoff_max = if object_store { opts.follower_poll_max } else { Duration::ZERO };
     // a follower: its reader keeps what it reads for its views
     let (store, view_store, follow) = if no_writes {
         (store, None, None)
     } else {
-        let shared = FollowShared::new();
+        let shared = FollowShared::new(backoff_max, quiet);
         let view: Arc<dyn ObjectStore> = Arc::new(FollowStore {
             inner: store.clone(),
             shared: shared.clone(),
@@ -1839,10 +2092,22 @@ fn open_reader(url: &str, opts: Opts, no_writes: bool) -> KvResult<KvDb> {
         (Arc::new(main.clone()) as Arc<dyn ObjectStore>, Some(view), Some((main, shared)))
     };
     let cache = make_cache(&opts);
+    let poll = follower_poll_interval(url, &opts, no_writes);
     let reader_opts = DbReaderOptions {
-        manifest_poll_interval: follower_poll_interval(url, &opts, no_writes),
+        manifest_poll_interval: poll,
         object_store_max_retries: Some(OBJECT_STORE_MAX_RETRIES),
         ..DbReaderOptions::default()
+    };
+    let clock: Arc<dyn SystemClock> = match follow.as_ref() {
+        Some((_, shared)) if !shared.backoff.max.is_zero() => Arc::new(TickedBy {
+            real: DefaultSystemClock::new(),
+            ticks: BackoffTicks {
+                real: DefaultSystemClock::new(),
+                shared: shared.clone(),
+                fast: poll,
+            },
+        }),
+        _ => Arc::new(DefaultSystemClock::new()),
     };
     // Default mode (managed checkpoint): follows the latest state and keeps
     // a checkpoint alive so GC cannot delete files under the reader; that
@@ -1859,6 +2124,7 @@ fn open_reader(url: &str, opts: Opts, no_writes: bool) -> KvResult<KvDb> {
         DbReader::builder(path.clone(), store.clone())
             .with_options(reader_opts)
             .with_reader_mode(mode)
+            .with_system_clock(clock)
             .with_db_cache(cache.clone(), 0)
             .build(),
     )?;
@@ -1929,7 +2195,9 @@ pub unsafe extern "C" fn slate_open_reader(
 ) -> *mut KvDb {
     guard(err, std::ptr::null_mut(), || {
         let url = c_str(url, "url")?;
-        open_reader(url, resolve_opts(opts), no_writes != 0).map(into_handle)
+        // SAFETY: NULL or a slate_options whose quiet pointers are valid (slate.h)
+        let quiet = unsafe { Quiet::of(opts) };
+        open_reader(url, resolve_opts(opts), no_writes != 0, quiet).map(into_handle)
     })
 }
 
@@ -1940,9 +2208,38 @@ pub unsafe extern "C" fn slate_is_reader(db: *const KvDb) -> c_int {
     })
 }
 
+/// A follower's idle backoff now (slate.h): 1 and *poll_ms (how long it
+/// now waits between its requests for new commits: its fast poll interval,
+/// up to the backoff's max) and *idle (1: past its fast pace), or 0 when
+/// the handle never backs off (a writer, a local store, max 0).
+#[no_mangle]
+pub unsafe extern "C" fn slate_follower_backoff(
+    db: *const KvDb,
+    poll_ms: *mut u64,
+    idle: *mut c_int,
+) -> c_int {
+    guard(std::ptr::null_mut(), 0, || {
+        let db = db_ref(db)?;
+        let Some(f) = db.follow.as_ref().filter(|f| !f.backoff.max.is_zero()) else {
+            return Ok(0);
+        };
+        let fast = follower_poll_interval(&db.url, &db.opts, false);
+        let wait = f.backoff.wait(fast);
+        // SAFETY: NULL or valid out-pointers
+        if let Some(p) = unsafe { poll_ms.as_mut() } {
+            *p = wait.as_millis() as u64;
+        }
+        if let Some(i) = unsafe { idle.as_mut() } {
+            *i = (wait > fast) as c_int;
+        }
+        Ok(1)
+    })
+}
+
 async fn close_engine(db: &KvDb) -> KvResult<()> {
     if let Some(f) = &db.follow {
         f.stop.store(true, Ordering::Relaxed);
+        f.backoff.wake.notify_waiters(); // a prober waiting idle sees it now
     }
     // the last view: closed here unless a snapshot still holds it (then
     // when that is freed)

@@ -97,6 +97,11 @@ typedef struct rl_store_options {
      * its block cache and the WAL objects and manifests it read serve the
      * open (kv_options.promote_from). */
     const kv_db *promote_from;
+    /* Followers on an object store: the longest wait between polls of the
+     * store once idle (kv_options.follower_poll_max_ms: 0 = 1000 ms,
+     * negative = no backoff). The writer lease's heartbeat is no news to
+     * it: the catalog names the lease key its quiet key. */
+    int64_t follower_poll_max_ms;
 } rl_store_options;
 
 typedef struct rl_catalog_options {
@@ -878,6 +883,12 @@ int rl_store_exists(const char *url, rl_error *err);
  * batches_written, bytes_written). */
 typedef kv_mirror_info rl_catalog_memory;
 int rl_catalog_memory_stats(rl_catalog *cat, rl_catalog_memory *out);
+/* A follower's idle backoff (kv_follower_backoff, rl_store_options
+ * .follower_poll_max_ms): 1 with *poll_ms (its wait between requests for
+ * new commits now) and *idle (1: it has seen no commit for a while and
+ * polls less often), 0 when it never backs off (a writer, a local store,
+ * the backoff off). */
+int rl_catalog_follower_backoff(rl_catalog *cat, uint64_t *poll_ms, int *idle);
 /* Where a writer's rl_catalog_open spent its time (ns): the lease check
  * before the store opened (object stores: a reader's open), the store's
  * open (kv_open_timing: SlateDB, journal, the load into memory, the digest

@@ -382,6 +382,7 @@ static inline kv_options cat_kv_options(const rl_store_options *s)
     ko.loaded = s->loaded;
     ko.loaded_ctx = s->loaded_ctx;
     ko.promote_from = s->promote_from;
+    ko.follower_poll_max_ms = s->follower_poll_max_ms;
     return ko;
 }
 

@@ -264,6 +264,13 @@ rl_catalog *rl_catalog_open(const char *url, const rl_catalog_options *opts, rl_
         }
     }
     kv_options ko = cat_kv_options(&o->store);
+    /* a follower: its writer's lease heartbeats alone do not end its idle
+     * backoff (lease.h) */
+    uint8_t lease_key[64];
+    size_t lease_klen = rl_key_system_to(lease_key, sizeof lease_key, RL_SYS_WRITER_LEASE);
+    assert(lease_klen > 0 && lease_klen <= sizeof lease_key);
+    ko.follower_quiet_key = lease_key;
+    ko.follower_quiet_key_len = lease_klen;
     uint64_t t1 = rl_monotonic_ns();
     cat->timing.lease_check_ns = t1 - t0;
     cat->kv = o->read_only ? kv_open_reader(url, &ko, &ke) : kv_open_writer(url, &ko, &ke);
@@ -396,6 +403,11 @@ void rl_catalog_open_timing_get(const rl_catalog *cat, rl_catalog_open_timing *o
 int rl_catalog_memory_stats(rl_catalog *cat, rl_catalog_memory *out)
 {
     return kv_mirror_stats(cat->kv, out);
+}
+
+int rl_catalog_follower_backoff(rl_catalog *cat, uint64_t *poll_ms, int *idle)
+{
+    return kv_follower_backoff(cat->kv, poll_ms, idle);
 }
 
 void rl_store_counters_get(rl_store_counters *out) { kv_counters_get(out); }

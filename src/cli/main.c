@@ -806,6 +806,7 @@ static const char *const help_serve =
     "                      [--journal-salvage] [--rebuild-digest] [--load-in-open]\n"
     "                      [--store-timeout-ms MS]\n"
     "                      [--sequence-commits on|off] [--heal-max-backoff-ms MS]\n"
+    "                      [--follower-poll-max-ms MS]\n"
     "\n"
     "Serve RockLake catalogs over the PostgreSQL wire protocol (3.0), so DuckDB attaches\n"
     "with ATTACH 'ducklake:postgres:host=127.0.0.1 port=5433 dbname=lake user=me'.\n"
@@ -830,6 +831,17 @@ static const char *const help_serve =
     "                         fencing it as --takeover does; implies --read-only. Without\n"
     "                         it a follower is promoted by `rocklake promote` or SELECT\n"
     "                         pg_promote() (ROCKLAKE_STANDBY=1)\n"
+    "  --follower-poll-max-ms MS\n"
+    "                         followers on an object store (s3://): once a follower has\n"
+    "                         seen no commit for MS, it waits longer between its requests\n"
+    "                         for new commits, doubling up to MS, and a commit makes it\n"
+    "                         fast again at once; the writer lease's renewals are not\n"
+    "                         commits. An idle follower then makes ~5 requests a second,\n"
+    "                         not ~100, and shows the first commit after a quiet spell\n"
+    "                         within MS (a --standby also sees a writer that stopped\n"
+    "                         within MS; kill -9 or an expired lease as before); 0 = no\n"
+    "                         backoff (ROCKLAKE_FOLLOWER_POLL_MAX_MS; default 1000, at most\n"
+    "                         600000)\n"
     "  --takeover             become the writer even if another server is (it is fenced:\n"
     "                         its commits then fail with 25006) (ROCKLAKE_TAKEOVER=1)\n"
     "  --writer-lease-ms MS   the writer lease: a writer records itself (host, pid, listen\n"
@@ -971,7 +983,7 @@ enum {
     SO_MIRROR_MB, SO_JOURNAL, SO_POLL_US, SO_AUTH_TIMEOUT, SO_LEASE_MS, SO_JOURNAL_SALVAGE,
     SO_REBUILD_DIGEST, SO_MAX_AUTO_CREATE, SO_STORE_TIMEOUT, SO_SEQUENCE_COMMITS,
     SO_RESULT_CACHE_MB, SO_LOG_MIN_ERROR, SO_HEAL_MAX_BACKOFF, SO_STANDBY, SO_LOAD_IN_OPEN,
-    SO__COUNT
+    SO_FOLLOWER_POLL_MAX, SO__COUNT
 };
 
 /* serve's options: --name, the environment variable and the config-file
@@ -1012,6 +1024,7 @@ static const cli_opt serve_opts[SO__COUNT] = {
     {"heal-max-backoff-ms", true, "ROCKLAKE_HEAL_MAX_BACKOFF_MS"},
     {"standby", false, "ROCKLAKE_STANDBY"},
     {"load-in-open", false, "ROCKLAKE_LOAD_IN_OPEN"},
+    {"follower-poll-max-ms", true, "ROCKLAKE_FOLLOWER_POLL_MAX_MS"},
 };
 
 /* Option values by source; later sources win. Strings point into argv, the
@@ -1228,6 +1241,11 @@ static int serve_config(const serve_args *a, rl_server_config *c)
         return usage_error("serve", "--heal-max-backoff-ms must be at least 100, not '%s'",
                            a->val[SO_HEAL_MAX_BACKOFF]);
     c->heal_max_ms = (uint32_t)heal_max;
+    uint64_t poll_max = 0;
+    if (!serve_number("--follower-poll-max-ms", a->val[SO_FOLLOWER_POLL_MAX], 600000, &poll_max))
+        return EXIT_USAGE;
+    if (a->val[SO_FOLLOWER_POLL_MAX]) /* 0: no backoff (the kv layer's negative) */
+        c->follower_poll_max_ms = poll_max ? (int64_t)poll_max : -1;
     if (c->read_only && c->takeover)
         return usage_error("serve", "--read-only (or --standby) and --takeover exclude each "
                                     "other%s", "");

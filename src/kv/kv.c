@@ -1033,7 +1033,13 @@ static slate_options slate_options_of(const kv_options *o)
         so.scan_read_ahead_bytes = o->scan_read_ahead_bytes;
         so.scan_fetch_tasks = o->scan_fetch_tasks;
         so.store_timeout_ms = o->store_timeout_ms;
+        so.follower_poll_max_ms = o->follower_poll_max_ms;
+        so.quiet_key = o->follower_quiet_key;
+        so.quiet_key_len = o->follower_quiet_key ? o->follower_quiet_key_len : 0;
     }
+    /* the digest keys come with every batch, news or not */
+    so.quiet_prefix = DIGEST_PREFIX;
+    so.quiet_prefix_len = DIGEST_PREFIX_LEN;
     return so;
 }
 
@@ -1425,6 +1431,11 @@ kv_db *kv_open_reader(const char *url, const kv_options *opts, kv_error *err)
 int kv_is_reader(const kv_db *db)
 {
     return db ? slate_is_reader(db->slate) : 0;
+}
+
+int kv_follower_backoff(const kv_db *db, uint64_t *poll_ms, int *idle)
+{
+    return db ? slate_follower_backoff(db->slate, poll_ms, idle) : 0;
 }
 
 int kv_close(kv_db *db, kv_error *err)

@@ -170,6 +170,20 @@ typedef struct kv_options {
      * fencing still ask the store), so the open fences the old writer and
      * holds every write it made durable, as any writer open. */
     const struct kv_db *promote_from;
+    /* Followers (kv_open_reader without reader_no_writes) of an object
+     * store: the idle backoff. While the follower has seen no news for
+     * this long, the waits between its polls of the store (its reader's
+     * and its WAL prober's) grow, each as long as the quiet beyond it has
+     * lasted, up to this; news makes them fast again at once. News is a
+     * WAL object with a write other than a put of quiet_key (and the kv
+     * layer's own keys). 0 = 1000; negative = no backoff. Other stores
+     * never back off (a poll there costs no request). */
+    int64_t follower_poll_max_ms;
+    /* Followers: a key whose puts are no news (the catalog's writer lease,
+     * which its writer rewrites every few seconds); a delete of it is.
+     * Read during kv_open_reader only. NULL: none. */
+    const uint8_t *follower_quiet_key;
+    size_t follower_quiet_key_len;
 } kv_options;
 
 typedef struct kv_db kv_db;
@@ -198,6 +212,14 @@ int kv_error_is_no_store(const kv_error *err);
 
 /* 1 if this handle is a read-only reader. */
 int kv_is_reader(const kv_db *db);
+/* A follower's idle backoff now (kv_options.follower_poll_max_ms): 1 with
+ * *poll_ms, the wait between its requests for new commits now (its fast
+ * poll interval while it sees commits, up to follower_poll_max_ms once
+ * idle), and *idle, 1 once it waits longer than its fast interval; 0 when
+ * the handle never backs off (a writer, a reader on a local store, the
+ * backoff off). Either pointer may be NULL. Reads atomics only: never
+ * waits on the store. */
+int kv_follower_backoff(const kv_db *db, uint64_t *poll_ms, int *idle);
 
 /* Flush outstanding writes, close the store and free the handle (always, even
  * when it returns an error). Returns 0 or -1. `db` may be NULL. A writer that

@@ -33,16 +33,29 @@ typedef struct slate_options {
     uint64_t scan_read_ahead_bytes;
     uint32_t scan_fetch_tasks;
     uint32_t store_timeout_ms;
+    int64_t follower_poll_max_ms;
+    /* Followers: puts of quiet_key alone, and keys under quiet_prefix, are
+     * no news (they do not end the idle backoff); read during the open
+     * only. NULL/0: none. */
+    const uint8_t *quiet_key;
+    uint64_t quiet_key_len;
+    const uint8_t *quiet_prefix;
+    uint64_t quiet_prefix_len;
 } slate_options;
 
 /* The pins (rust/src/lib.rs repeats them with std::mem::size_of/offset_of). */
-_Static_assert(sizeof(slate_options) == 40, "slate_options layout: see rust SlateOptions");
+_Static_assert(sizeof(slate_options) == 80, "slate_options layout: see rust SlateOptions");
 _Static_assert(offsetof(slate_options, flush_interval_ms) == 0, "slate_options layout");
 _Static_assert(offsetof(slate_options, block_cache_bytes) == 8, "slate_options layout");
 _Static_assert(offsetof(slate_options, reader_poll_interval_ms) == 16, "slate_options layout");
 _Static_assert(offsetof(slate_options, scan_read_ahead_bytes) == 24, "slate_options layout");
 _Static_assert(offsetof(slate_options, scan_fetch_tasks) == 32, "slate_options layout");
 _Static_assert(offsetof(slate_options, store_timeout_ms) == 36, "slate_options layout");
+_Static_assert(offsetof(slate_options, follower_poll_max_ms) == 40, "slate_options layout");
+_Static_assert(offsetof(slate_options, quiet_key) == 48, "slate_options layout");
+_Static_assert(offsetof(slate_options, quiet_key_len) == 56, "slate_options layout");
+_Static_assert(offsetof(slate_options, quiet_prefix) == 64, "slate_options layout");
+_Static_assert(offsetof(slate_options, quiet_prefix_len) == 72, "slate_options layout");
 
 _Static_assert(sizeof(kv_error_kind) == sizeof(int), "kv_error.kind is a c_int in Rust");
 _Static_assert(KV_OK == 0 && KV_ERR_FENCED == 1 && KV_ERR_CONFLICT == 2 && KV_ERR_IO == 3 &&
@@ -82,6 +95,8 @@ slate_db *slate_open_writer(const char *url, const slate_options *opts, const sl
 slate_db *slate_open_reader(const char *url, const slate_options *opts, int no_writes,
                             kv_error *err);
 int slate_is_reader(const slate_db *db);
+/* kv_follower_backoff's answer; poll_ms / idle may be NULL. */
+int slate_follower_backoff(const slate_db *db, uint64_t *poll_ms, int *idle);
 int slate_close(slate_db *db, kv_error *err);
 int slate_shutdown(slate_db *db, kv_error *err);
 

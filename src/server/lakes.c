@@ -501,6 +501,7 @@ static rl_catalog *open_catalog(srv_lakes *L, const char *url, const char *name,
     o.store.load_progress_ctx = &lp;
     o.store.block_cache_bytes = L->cfg.cache_bytes;
     o.store.store_timeout_ms = L->cfg.store_timeout_ms;
+    o.store.follower_poll_max_ms = L->cfg.follower_poll_max_ms;
     /* A promotion reads SlateDB as the follower did instead of loading the
      * whole lake into memory first: the load takes seconds per million
      * keys, and the standby is to write within a second (see
@@ -1881,6 +1882,20 @@ void srv_lakes_each_state(srv_lakes *L, void (*fn)(void *ctx, const char *name,
     for (lake_down *d = L->down; d; d = d->next)
         if (!find_lake(L->lakes, d->name))
             fn(ctx, d->name, SRV_LAKE_FAILED);
+    pthread_mutex_unlock(&L->mu);
+}
+
+void srv_lakes_each_backoff(srv_lakes *L,
+                            void (*fn)(void *ctx, const char *name, uint64_t poll_ms, int idle),
+                            void *ctx)
+{
+    pthread_mutex_lock(&L->mu);
+    for (srv_lake *l = L->lakes; l; l = l->next) {
+        uint64_t poll_ms = 0;
+        int idle = 0;
+        if (rl_catalog_follower_backoff(l->cat, &poll_ms, &idle))
+            fn(ctx, l->name, poll_ms, idle);
+    }
     pthread_mutex_unlock(&L->mu);
 }
 

@@ -79,6 +79,7 @@ typedef struct srv_lakes_options {
     uint64_t max_auto_create;   /* databases auto_create may create; 0 = the default */
     uint64_t lease_ms;          /* rl_catalog_options.lease_ms */
     uint32_t store_timeout_ms;  /* rl_store_options.store_timeout_ms; 0 = the kv default */
+    int64_t follower_poll_max_ms; /* rl_store_options.follower_poll_max_ms */
     bool sequence_commits;      /* rl_catalog_options.sequence_commits */
     uint64_t cache_bytes;       /* rl_store_options.block_cache_bytes; 0 = the kv default */
     int64_t mirror_bytes;       /* rl_store_options.mirror_max_bytes */
@@ -213,6 +214,12 @@ const char *srv_lake_state_name(srv_lake_state s);
 void srv_lakes_each_state(srv_lakes *L, void (*fn)(void *ctx, const char *name,
                                                    srv_lake_state state),
                           void *ctx);
+/* fn(ctx, name, poll_ms, idle) for each open lake whose follower backs off
+ * when idle (rl_catalog_follower_backoff), under the registry lock: for
+ * /metrics. Reads atomics only: never waits on a store. */
+void srv_lakes_each_backoff(srv_lakes *L,
+                            void (*fn)(void *ctx, const char *name, uint64_t poll_ms, int idle),
+                            void *ctx);
 /* Can the store root be reached now: a local root exists and is a
  * directory the server may write (read for a follower)? Object stores:
  * true (reachability shows in their lakes' states). */

@@ -125,27 +125,56 @@ static void add_lake(void *ctx, rl_catalog *cat)
         t->seq.fallbacks[i] += one.fallbacks[i];
 }
 
-/* rocklake_lake_state{database=...,state=...} for each state of one lake;
- * the name escaped as Prometheus' text format wants label values. */
+/* A lake's name as Prometheus' text format wants a label value, into an
+ * initialised buffer. */
+static void label_value(rl_buf *label, const char *name)
+{
+    for (const char *c = name; *c; c++) {
+        if (*c == '\\' || *c == '"')
+            rl_buf_put_u8(label, '\\');
+        if (*c == '\n')
+            rl_buf_put_str(label, "\\n");
+        else
+            rl_buf_put_u8(label, (uint8_t)*c);
+    }
+}
+
+/* rocklake_lake_state{database=...,state=...} for each state of one lake. */
 static void put_lake_state(void *ctx, const char *name, srv_lake_state st)
 {
     rl_buf *b = ctx;
     rl_buf label;
     rl_buf_init(&label, 0);
-    for (const char *c = name; *c; c++) {
-        if (*c == '\\' || *c == '"')
-            rl_buf_put_u8(&label, '\\');
-        if (*c == '\n')
-            rl_buf_put_str(&label, "\\n");
-        else
-            rl_buf_put_u8(&label, (uint8_t)*c);
-    }
+    label_value(&label, name);
     const srv_lake_state all[] = {SRV_LAKE_WRITABLE, SRV_LAKE_FOLLOWING, SRV_LAKE_FENCED,
                                   SRV_LAKE_FAILED};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         rl_buf_printf(b, "rocklake_lake_state{database=\"%.*s\",state=\"%s\"} %d\n",
                       (int)label.len, (const char *)label.data, srv_lake_state_name(all[i]),
                       all[i] == st);
+    rl_buf_free(&label);
+}
+
+/* One line of a per-lake follower backoff gauge (srv_lakes_each_backoff):
+ * the poll interval in seconds, or idle (1 when backed off past its fast
+ * pace). */
+typedef struct backoff_line {
+    rl_buf *b;
+    bool idle; /* rocklake_follower_idle, else _poll_interval_seconds */
+} backoff_line;
+
+static void put_backoff(void *ctx, const char *name, uint64_t poll_ms, int idle)
+{
+    const backoff_line *bl = ctx;
+    rl_buf label;
+    rl_buf_init(&label, 0);
+    label_value(&label, name);
+    if (bl->idle)
+        rl_buf_printf(bl->b, "rocklake_follower_idle{database=\"%.*s\"} %d\n", (int)label.len,
+                      (const char *)label.data, idle);
+    else
+        rl_buf_printf(bl->b, "rocklake_follower_poll_interval_seconds{database=\"%.*s\"} %.3f\n",
+                      (int)label.len, (const char *)label.data, (double)poll_ms / 1e3);
     rl_buf_free(&label);
 }
 
@@ -281,6 +310,15 @@ static void render_metrics(srv_metrics *sm, srv_lakes *lakes, rc_cache *results,
                      "is in (writable, following, fenced, failed), 0 for the others.\n"
                      "# TYPE rocklake_lake_state gauge\n");
     srv_lakes_each_state(lakes, put_lake_state, b);
+    rl_buf_printf(b, "# HELP rocklake_follower_poll_interval_seconds Followers on an object "
+                     "store: how long each waits now between its requests for new commits "
+                     "(--follower-poll-max-ms once idle).\n"
+                     "# TYPE rocklake_follower_poll_interval_seconds gauge\n");
+    srv_lakes_each_backoff(lakes, put_backoff, &(backoff_line){b, false});
+    rl_buf_printf(b, "# HELP rocklake_follower_idle Followers on an object store: 1 when it "
+                     "has seen no commit for a while and polls the store less often, 0 when it "
+                     "follows at its fast pace.\n# TYPE rocklake_follower_idle gauge\n");
+    srv_lakes_each_backoff(lakes, put_backoff, &(backoff_line){b, true});
     rc_stats rs;
     rc_get_stats(results, &rs);
     metric(b, "rocklake_result_cache_hits_total", "counter",

@@ -3,8 +3,9 @@
  *
  * Owns: the server's counters and latency histograms, and the text
  * exposition format of GET /metrics: those, the process-wide store counters
- * and the per-lake gauges (commit sequencing, in-memory catalogs), which it
- * asks the catalog layer for (catalog.h), never the store.
+ * and the per-lake gauges (commit sequencing, in-memory catalogs, a
+ * follower's idle backoff), which it asks the catalog layer for
+ * (catalog.h), never the store.
  *
  * Interface: whoever counts is handed the srv_metrics (the server owns it);
  * GET /metrics is handed the lakes registry and the result cache, whose

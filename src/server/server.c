@@ -86,7 +86,7 @@ static srv_lakes_options lakes_options(const rl_server_config *c, bool auto_crea
         .takeover = c->takeover, .auto_create = auto_create,
         .max_auto_create = c->max_auto_create, .lease_ms = c->lease_ms,
         .store_timeout_ms = c->store_timeout_ms, .sequence_commits = c->sequence_commits,
-        .heal_max_ms = c->heal_max_ms,
+        .heal_max_ms = c->heal_max_ms, .follower_poll_max_ms = c->follower_poll_max_ms,
         .cache_bytes = c->cache_bytes, .mirror_bytes = c->mirror_bytes,
         .journal_off = c->journal_off, .journal_salvage = c->journal_salvage,
         .rebuild_digest = c->rebuild_digest, .load_in_open = c->load_in_open};

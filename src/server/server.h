@@ -62,6 +62,9 @@ typedef struct rl_server_config {
     bool journal_salvage;        /* rl_store_options.journal_salvage: lakes open read-only */
     bool rebuild_digest;         /* rl_store_options.digest_rebuild */
     bool load_in_open;           /* --load-in-open: no rl_store_options.load_background */
+    int64_t follower_poll_max_ms; /* followers on an object store: the longest wait between
+                                    polls once idle (rl_store_options.follower_poll_max_ms);
+                                    0 = default (1000), -1 = no backoff */
     int64_t busy_poll_us;        /* spin this long for a session's next message before
                                     sleeping; -1 = default (100), 0 = never */
     int64_t mirror_bytes;        /* memory for one lake's in-memory copy; 0 = kv default

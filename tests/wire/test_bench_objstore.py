@@ -4,7 +4,8 @@ checks that its three parts still measure what they say against this
 build: DuckDB writer processes on `serve --store s3://` behind the latency
 proxy (every commit acknowledged, object writes counted), cold open and
 both promotions of a `rocklake demo` lake (built, cached, and uploaded from
-the cache on the next run), and the follower lag; and that the report
+the cache on the next run), and the follower lag, and an idle follower's requests with the backoff off
+and on; and that the report
 (tables, targets, plots, the generated section) comes out of its results.
 About 40 s on 2 cores.
 """
@@ -33,7 +34,7 @@ def test_objstore_bench_end_to_end(tmp_path, monkeypatch):
     p = subprocess.run([sys.executable, str(ROOT / "bench" / "objstore.py"), "--quick",
                         "--bin", BIN, "--open-latency-ms", "5", "--latencies", "5",
                         "--writers", "2", "--commits", "4", "--sizes", "200",
-                        "--lag-samples", "5", "--out", str(out),
+                        "--lag-samples", "5", "--idle-seconds", "1", "--out", str(out),
                         "--json", str(out / "results.json"), "--workdir", str(tmp_path / "w")],
                        capture_output=True, text=True, timeout=240)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
@@ -58,6 +59,11 @@ def test_objstore_bench_end_to_end(tmp_path, monkeypatch):
         assert len(o[k]) == 1 and 0 < o[k][0] < 60, (k, o[k])
     lag = R["lag"]
     assert lag["n"] == 5 and 0 < lag["p50"] <= lag["p99"] <= lag["max"] < 30
+    # idle: the backoff makes the follower's requests fewer; commits after quiet still show
+    idle = R["idle"]
+    assert 0 < idle["on"] < idle["off"], idle
+    assert len(idle["first"]) == 3 and all(0 < x < 30 for x in idle["first"]), idle
+    assert "Idle follower (5 ms" in md
     # the report: its section, the tables, the targets (not judged at 5 ms), the plots
     assert "<!-- begin objstore (generated) -->" in md and "<!-- end objstore -->" in md
     assert "| 5 ms | on | 2 |" in md and "| 200 |" in md and "Follower lag (5 ms" in md
@@ -89,7 +95,7 @@ def test_targets_judge_the_25ms_numbers():
          "writers": [w(1, True, 20.0, 0.05), w(8, True, 160.0, 0.2), w(8, False, 25.0, 1.0)],
          "open": [{"size": 1000, "open": [9.0], "kill9": [9.0], "promote": [9.0]},
                   {"size": 100000, "open": [2.0, 4.0, 2.5], "kill9": [0.5], "promote": [1.5]}],
-         "lag": {"p99": 0.1}}
+         "lag": {"p99": 0.1}, "idle": {"off": 110.0, "on": 5.0, "first": [0.5, 1.5]}}
     rows = {label.split(" <=")[0].split(" >=")[0]: (got, met)
             for label, got, _ratio, met in objstore.targets(R)}
     assert rows["8 sequenced writers at 25 ms"] == ("160.0", True)
@@ -101,6 +107,8 @@ def test_targets_judge_the_25ms_numbers():
     assert rows["cold open at 25 ms"] == ("2.00 s", True)     # the first
     assert rows["cold open after promotions at 25 ms"] == ("4.00 s", False)  # the worst later
     assert rows["follower lag at 25 ms, p99"] == ("100 ms", True)
+    assert rows["idle follower at 25 ms: requests/s"] == ("22.0", True)
+    assert rows["first commit after quiet on an idle follower"] == ("1.50 s", False)  # the worst
     R["config"]["open_latency"] = 5   # measured at another latency: not judged
     R["writers"] = []
     assert all(met is None for _l, _g, _r, met in objstore.targets(R))

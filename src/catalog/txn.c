@@ -47,17 +47,29 @@ pending *cat_ov_find(rl_txn *t, const uint8_t *k, size_t kl)
     return NULL;
 }
 
-/* The NO ACTION checks left (fkeys.c's; freed here so that ending or
- * rolling back a transaction needs nothing of fkeys.c). */
-static void txn_fkey_deferred_free(rl_txn *t)
+/* The FOREIGN KEY checks left (fkeys.c's; freed here so that ending or
+ * rolling back a transaction needs nothing of fkeys.c): all of them, or
+ * (keep_commit) those for the statement's end only: a DEFERRED key's
+ * checks outlive a savepoint's rollback, and look at the rows as they are
+ * when they run (a row rolled back is gone, and has nothing to check). */
+static void txn_fkey_deferred_drop(rl_txn *t, bool keep_commit)
 {
+    size_t kept = 0;
     for (size_t i = 0; i < t->nfkd; i++) {
+        /* a referencing row's without its row key: a write that failed */
+        if (keep_commit && t->fkd[i].at_commit && (!t->fkd[i].referencing || t->fkd[i].prefix)) {
+            t->fkd[kept++] = t->fkd[i];
+            continue;
+        }
         free(t->fkd[i].prefix);
         free(t->fkd[i].refkey);
     }
-    free(t->fkd);
-    t->fkd = NULL;
-    t->nfkd = t->capfkd = 0;
+    t->nfkd = kept;
+    if (kept == 0) {
+        free(t->fkd);
+        t->fkd = NULL;
+        t->capfkd = 0;
+    }
 }
 
 /* checks.c's registries: stale after DDL, rebuilt on next use. */
@@ -352,7 +364,8 @@ void rl_txn_free(rl_txn *t)
     free(t->seqw);
     free(t->uniq);
     free(t->fk);
-    txn_fkey_deferred_free(t);
+    free(t->fkmode);
+    txn_fkey_deferred_drop(t, false);
     for (int k = 0; k < CAT_EXPR_KINDS; k++) { /* checks.c's registries */
         cat_expr_registry *r = &t->exprs[k];
         cat_expr_registry_clear(r);
@@ -500,7 +513,7 @@ int rl_txn_restore(rl_txn *t, const rl_txn_savepoint *sp, rl_error *err)
     t->unique_changed = sp->unique_changed;
     t->uniq_built = t->fk_built = false; /* uniques.c, fkeys.c, checks.c rebuild: */
     cat_exprs_stale(t);                  /* definitions may be gone */
-    txn_fkey_deferred_free(t);
+    txn_fkey_deferred_drop(t, true);
     t->max_snapshot_inserted = sp->max_snapshot_inserted;
     t->lagging = sp->lagging;
     t->fmt = sp->fmt;

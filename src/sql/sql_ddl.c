@@ -121,6 +121,10 @@ static int constraint_apply(rl_exec *x, const PgQuery__Constraint *c, col_spec *
             return 0;
         cs->def = c->raw_expr;
         return 0;
+    case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRABLE: /* folded into the one before */
+    case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_NOT_DEFERRABLE:
+    case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRED:
+    case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_IMMEDIATE: return 0;
     case PG_QUERY__CONSTR_TYPE__CONSTR_IDENTITY: /* its sequence: create_sequence_defaults */
         cs->default_and_identity |= cs->def != NULL || cs->identity || cs->serial;
         cs->identity = c->generated_when && c->generated_when[0] == 'a' ? 'a' : 'd';
@@ -193,6 +197,8 @@ static int column_def(rl_exec *x, const PgQuery__ColumnDef *cd, col_spec *cs)
         (!cs->serial && rl_type_from_typename(x, cd->type_name, &cs->oid, &cs->typmod) < 0))
         return -1;
     cs->def = cd->raw_default;
+    if (rl_column_constraint_attrs(x, cd) < 0)
+        return -1;
     bool serial_not_null = cs->not_null;
     for (size_t i = 0; i < cd->n_constraints; i++)
         if (cd->constraints[i]->node_case == PG_QUERY__NODE__NODE_CONSTRAINT &&
@@ -1266,6 +1272,44 @@ static int validate_constraint(rl_exec *x, const char *table, const PgQuery__Alt
                          "constraint \"%s\" of relation \"%s\" does not exist", cmd->name, table);
 }
 
+/* ALTER CONSTRAINT: a FOREIGN KEY's DEFERRABLE / INITIALLY changed; any
+ * other constraint of the table 42809, another name 42704. */
+static int alter_constraint(rl_exec *x, const char *table, const PgQuery__AlterTableCmd *cmd,
+                            new_shape *ns)
+{
+    const PgQuery__Constraint *c = cmd->def && cmd->def->node_case == PG_QUERY__NODE__NODE_CONSTRAINT
+                                       ? cmd->def->constraint
+                                       : NULL;
+    rl_txn *txn = ns->schema ? rl_exec_txn(x) : NULL;
+    if (!c || !c->conname)
+        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "malformed ALTER CONSTRAINT");
+    int found = txn ? rl_fkey_alter(x, txn, ns->schema, table, c) : 0;
+    if (found != 0)
+        return found < 0 ? -1 : 0;
+    rl_relation rel;
+    if (txn && rl_relation_lookup(x, ns->schema, table, &rel) < 0)
+        return -1;
+    const rl_check_con *chk;
+    size_t nchk = 0;
+    uint64_t stamp;
+    if (txn && rl_txn_checks(txn, &chk, &nchk, &stamp, x->err) < 0)
+        return -1;
+    for (size_t i = 0; i < nchk && !found; i++)
+        found = strcmp(chk[i].schema, ns->schema) == 0 && strcmp(chk[i].def.table, table) == 0 &&
+                strcmp(chk[i].name, c->conname) == 0;
+    if (!found && txn)
+        found = rl_index_find_constraint(x, txn, ns->schema, table, c->conname, NULL);
+    if (found < 0)
+        return -1;
+    if (found)
+        return rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1,
+                             "constraint \"%s\" of relation \"%s\" is not a foreign key constraint",
+                             c->conname, table);
+    return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
+                         "constraint \"%s\" of relation \"%s\" does not exist", c->conname,
+                         table);
+}
+
 /* Apply one ALTER TABLE command to the shape. 1 = changed, 0 = skipped
  * (IF [NOT] EXISTS notice sent), -1 error. */
 static int alter_cmd(rl_exec *x, const char *table, const PgQuery__AlterTableCmd *cmd,
@@ -1348,6 +1392,8 @@ static int alter_cmd(rl_exec *x, const char *table, const PgQuery__AlterTableCmd
         return drop_constraint(x, table, cmd, ns);
     if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_ValidateConstraint)
         return validate_constraint(x, table, cmd, ns);
+    if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_AlterConstraint)
+        return alter_constraint(x, table, cmd, ns);
     if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_ColumnDefault)
         return alter_default(x, table, cmd, ns);
     return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,

@@ -78,9 +78,16 @@ bool rl_const_sealed(const PgQuery__AConst *k);
 int rl_parsed_location(int location);
 /* A node's parse location (0-based byte offset) for error positions, or -1. */
 int rl_node_location(const PgQuery__Node *n);
+/* PostgreSQL's transformConstraintAttrs over a column's constraints: each
+ * DEFERRABLE / NOT DEFERRABLE / INITIALLY clause follows a PRIMARY KEY,
+ * UNIQUE or REFERENCES, once each, INITIALLY DEFERRED not with NOT
+ * DEFERRABLE (42601 at the clause); 0 or -1. */
+int rl_column_constraint_attrs(rl_exec *x, const PgQuery__ColumnDef *cd);
 /* Each constraint of a CREATE TABLE in the statement's order, a column's
- * with that column's name, a table constraint's with NULL; visit returns 0
- * to go on, anything else stops the walk and is returned. */
+ * with that column's name (and the DEFERRABLE / INITIALLY clauses after it
+ * folded into its deferrable / initdeferred, as PostgreSQL's
+ * transformConstraintAttrs), a table constraint's with NULL; visit returns
+ * 0 to go on, anything else stops the walk and is returned. */
 typedef int (*rl_constraint_visit)(void *ctx, const PgQuery__Constraint *c, const char *column);
 int rl_create_constraints(const PgQuery__CreateStmt *st, rl_constraint_visit visit, void *ctx);
 

@@ -140,6 +140,12 @@ int rl_fkey_find(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
  * valid one is left as it is. 1 done, 0 no FOREIGN KEY of that name, -1. */
 int rl_fkey_validate(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
                      const char *name);
+/* ALTER TABLE ... ALTER CONSTRAINT c->conname [NOT] DEFERRABLE [INITIALLY
+ * ...] of a FOREIGN KEY: 1 done, 0 no FOREIGN KEY of that name, -1. */
+int rl_fkey_alter(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
+                  const PgQuery__Constraint *c);
+/* SET CONSTRAINTS { ALL | name, ... } { DEFERRED | IMMEDIATE }. */
+int rl_fkey_set_constraints(rl_exec *x, const PgQuery__ConstraintsSetStmt *st);
 int rl_fkey_table_dropping(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
                            bool cascade);
 int rl_fkey_index_dropping(rl_exec *x, rl_txn *txn, const rl_index_def *d, const char *what,

@@ -548,11 +548,14 @@ typedef struct cat_fkey {
  * the prefix of the entries that would reference it, the referenced
  * UNIQUE entry (a row holding the key again satisfies it), 23503's
  * detail. A referencing row written (`referencing`, a DEFERRED key only):
- * its row key in prefix (NULL until the row's entries are written), its
- * current values checked when the time comes (gone: nothing to check). */
+ * its table d, its row key in prefix (NULL until the row's entries are
+ * written), its current values checked when the time comes (gone: nothing
+ * to check). d saves a name lookup, which a sequenced commit's replay
+ * could not make: it holds the catalog's lock. */
 typedef struct fkey_deferred {
     uint64_t id;
     bool referencing, at_commit;
+    const rl_table_desc *d;
     uint8_t *prefix, *refkey;
     size_t plen, rklen;
     char detail[256];

@@ -335,6 +335,7 @@ static int check_one(rl_txn *t, const cat_fkey *f, const rl_table_desc *d, const
         if (!q)
             return -1;
         q->referencing = true;
+        q->d = d;
         t->nfkd++;
         return 0;
     }
@@ -681,7 +682,10 @@ static int referencing_check(rl_txn *t, const cat_fkey *f, const fkey_deferred *
     if (!q->prefix)
         return 0; /* its row was never written (the statement failed) */
     cat_fkey fk = *f; /* the reads below may rebuild the registry */
-    const rl_table_desc *d = rl_txn_find_table(t, fk.schema, fk.table, err);
+    /* the table the row was written to, unless DDL made it another since */
+    const rl_table_desc *d = on_table(fk.tag, fk.dyn_id, q->d)
+                                 ? q->d
+                                 : rl_txn_find_table(t, fk.schema, fk.table, err);
     if (!d)
         return -1;
     uint8_t *val = NULL;

@@ -1542,6 +1542,46 @@ static void test_foreign_keys(void)
     rl_catalog_close(c, NULL);
 }
 
+/* A FOREIGN KEY definition's versions: 1 (as every lake before DEFERRABLE
+ * wrote it, and still for a key that is not) decodes as NOT DEFERRABLE; a
+ * DEFERRABLE key is version 2 with its flags; neither version takes the
+ * other's flags. */
+static void test_fkey_def_versions(void)
+{
+    /* version 1, flags MATCH FULL, actions a / c, index 7, id 9, one column "x" at 0 */
+    const uint8_t v1[] = {1, 0x01, 'a', 'c', 0, 0, 0, 0, 0, 0, 0, 7,
+                          0, 0, 0, 0, 0, 0, 0, 9, 1, 1, 'x', 0};
+    rl_fkey_def d;
+    CHECK(rl_fkey_def_decode(v1, sizeof v1, &d));
+    CHECK(d.match_full && !d.deferrable && !d.initially_deferred && d.id == 9);
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    rl_fkey_def_encode(&b, &d);
+    CHECK(b.len == sizeof v1 && memcmp(b.data, v1, sizeof v1) == 0);
+    d.deferrable = d.initially_deferred = true;
+    rl_buf_reset(&b);
+    rl_fkey_def_encode(&b, &d);
+    CHECK(b.len == sizeof v1 && b.data[0] == 2 && b.data[1] == (0x01 | 0x04 | 0x08));
+    rl_fkey_def again;
+    CHECK(rl_fkey_def_decode(b.data, b.len, &again));
+    CHECK(again.deferrable && again.initially_deferred && again.match_full);
+    uint8_t bad[sizeof v1];
+    memcpy(bad, v1, sizeof v1);
+    bad[1] = 0x04; /* version 1 with DEFERRABLE */
+    CHECK(!rl_fkey_def_decode(bad, sizeof bad, &again));
+    bad[0] = 2;
+    bad[1] = 0x08; /* version 2: INITIALLY DEFERRED without DEFERRABLE */
+    CHECK(!rl_fkey_def_decode(bad, sizeof bad, &again));
+    bad[1] = 0x00;
+    CHECK(!rl_fkey_def_decode(bad, sizeof bad, &again));
+    bad[1] = 0x14; /* an unknown flag */
+    CHECK(!rl_fkey_def_decode(bad, sizeof bad, &again));
+    bad[0] = 3;
+    bad[1] = 0x04;
+    CHECK(!rl_fkey_def_decode(bad, sizeof bad, &again));
+    rl_buf_free(&b);
+}
+
 /* p(a) referenced by ch(a) through a DEFERRABLE INITIALLY DEFERRED key,
  * p holding 1 and 5 (made in one transaction of catalog c): p's table,
  * ch's table. */
@@ -3182,6 +3222,7 @@ static void run_suite(void)
     RUN(test_unique_indexes);
     RUN(test_foreign_keys);
     RUN(test_deferred_foreign_keys);
+    RUN(test_fkey_def_versions);
     RUN(test_check_constraints);
     RUN(test_column_defaults);
     RUN(test_unique_entries_follow_a_moved_duplicate);

@@ -12,7 +12,10 @@
  * referenced key a new row names must be there (23503 "is not present"),
  * and what a referenced row's DELETE or key UPDATE does to the rows that
  * reference it (RESTRICT 23503 at once, NO ACTION at the statement's end,
- * CASCADE, SET NULL, SET DEFAULT: as no column has a default, NULL).
+ * CASCADE, SET NULL, SET DEFAULT: through the SQL layer's defaults); a
+ * DEFERRABLE key's checks (the referencing row's key, NO ACTION's) left
+ * for COMMIT or SET CONSTRAINTS ... IMMEDIATE while it is DEFERRED, and
+ * run then in the order left.
  *
  * Invariants: an entry exists exactly for each row of the referencing
  * table whose key columns are all non-NULL (rows.c writes and deletes them
@@ -22,7 +25,10 @@
  * of the two with the same 23503 at COMMIT; a FOREIGN KEY's referenced
  * columns are exactly the key of a UNIQUE index (the SQL layer chooses it),
  * so "is the key there" is one lookup of that index's entry. Reads go
- * through the transaction's view (scan.c, txn.c).
+ * through the transaction's view (scan.c, txn.c). A check left for later
+ * reads the rows as they are when it runs, so it needs no undoing when a
+ * savepoint rolls back; COMMIT (and a sequenced commit's replay) runs
+ * every check left before validating, so none is skipped.
  */
 #include "catalog/catalog_int.h"
 

@@ -181,6 +181,65 @@ static int serial_type(rl_exec *x, const PgQuery__ColumnDef *cd, col_spec *cs)
     return 0;
 }
 
+/* Does constraint c take DEFERRABLE / INITIALLY clauses (PostgreSQL's
+ * SUPPORTS_ATTRS)? */
+static bool takes_attrs(const PgQuery__Constraint *c)
+{
+    return c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY ||
+           c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE ||
+           c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_EXCLUSION ||
+           c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN;
+}
+
+/* PostgreSQL's transformConstraintAttrs over a column's constraints: each
+ * DEFERRABLE / NOT DEFERRABLE / INITIALLY clause follows a PRIMARY KEY,
+ * UNIQUE or REFERENCES, once each, INITIALLY DEFERRED not with NOT
+ * DEFERRABLE (42601 at the clause); 0 or -1. (rl_create_constraints folds
+ * them into their constraint.) */
+static int column_attrs(rl_exec *x, const PgQuery__ColumnDef *cd)
+{
+    const PgQuery__Constraint *last = NULL;
+    bool saw_deferrability = false, saw_initially = false, deferrable = false, deferred = false;
+    for (size_t j = 0; j < cd->n_constraints; j++) {
+        const PgQuery__Node *n = cd->constraints[j];
+        if (n->node_case != PG_QUERY__NODE__NODE_CONSTRAINT)
+            continue;
+        const PgQuery__Constraint *c = n->constraint;
+        if (!rl_constraint_is_attr(c)) {
+            last = c;
+            saw_deferrability = saw_initially = false;
+            continue;
+        }
+        bool is_deferrability = c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRABLE ||
+                                c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_NOT_DEFERRABLE;
+        const char *clause =
+            c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRABLE       ? "DEFERRABLE"
+            : c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_NOT_DEFERRABLE ? "NOT DEFERRABLE"
+            : c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRED ? "INITIALLY DEFERRED"
+                                                                        : "INITIALLY IMMEDIATE";
+        if (!last || !takes_attrs(last))
+            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, c->location,
+                                 "misplaced %s clause", clause);
+        if (is_deferrability ? saw_deferrability : saw_initially)
+            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, c->location,
+                                 is_deferrability
+                                     ? "multiple DEFERRABLE/NOT DEFERRABLE clauses not allowed"
+                                     : "multiple INITIALLY IMMEDIATE/DEFERRED clauses not allowed");
+        if (is_deferrability) {
+            saw_deferrability = true;
+            deferrable = c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRABLE;
+        } else {
+            saw_initially = true;
+            deferred = c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRED;
+        }
+        /* INITIALLY DEFERRED implies DEFERRABLE; NOT DEFERRABLE refuses it */
+        if (saw_initially && deferred && saw_deferrability && !deferrable)
+            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, c->location,
+                                 "constraint declared INITIALLY DEFERRED must be DEFERRABLE");
+    }
+    return 0;
+}
+
 static int column_def(rl_exec *x, const PgQuery__ColumnDef *cd, col_spec *cs)
 {
     memset(cs, 0, sizeof *cs);
@@ -197,7 +256,7 @@ static int column_def(rl_exec *x, const PgQuery__ColumnDef *cd, col_spec *cs)
         (!cs->serial && rl_type_from_typename(x, cd->type_name, &cs->oid, &cs->typmod) < 0))
         return -1;
     cs->def = cd->raw_default;
-    if (rl_column_constraint_attrs(x, cd) < 0)
+    if (column_attrs(x, cd) < 0)
         return -1;
     bool serial_not_null = cs->not_null;
     for (size_t i = 0; i < cd->n_constraints; i++)

@@ -1537,17 +1537,7 @@ bool rl_node_equal(const ProtobufCMessage *a, const ProtobufCMessage *b)
 
 /* ------------------------------------------------------------ locations */
 
-/* Does constraint c take DEFERRABLE / INITIALLY clauses (PostgreSQL's
- * SUPPORTS_ATTRS)? Is it one of those clauses? */
-static bool takes_attrs(const PgQuery__Constraint *c)
-{
-    return c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY ||
-           c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE ||
-           c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_EXCLUSION ||
-           c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN;
-}
-
-static bool is_attr(const PgQuery__Constraint *c)
+bool rl_constraint_is_attr(const PgQuery__Constraint *c)
 {
     return c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRABLE ||
            c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_NOT_DEFERRABLE ||
@@ -1561,51 +1551,8 @@ static const PgQuery__Constraint *column_constraint(const PgQuery__ColumnDef *cd
     return n->node_case == PG_QUERY__NODE__NODE_CONSTRAINT ? n->constraint : NULL;
 }
 
-int rl_column_constraint_attrs(rl_exec *x, const PgQuery__ColumnDef *cd)
-{
-    const PgQuery__Constraint *last = NULL;
-    bool saw_deferrability = false, saw_initially = false, deferrable = false, deferred = false;
-    for (size_t j = 0; j < cd->n_constraints; j++) {
-        const PgQuery__Constraint *c = column_constraint(cd, j);
-        if (!c)
-            continue;
-        if (!is_attr(c)) {
-            last = c;
-            saw_deferrability = saw_initially = false;
-            continue;
-        }
-        bool is_deferrability = c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRABLE ||
-                                c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_NOT_DEFERRABLE;
-        const char *clause =
-            c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRABLE       ? "DEFERRABLE"
-            : c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_NOT_DEFERRABLE ? "NOT DEFERRABLE"
-            : c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRED ? "INITIALLY DEFERRED"
-                                                                        : "INITIALLY IMMEDIATE";
-        if (!last || !takes_attrs(last))
-            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, c->location,
-                                 "misplaced %s clause", clause);
-        if (is_deferrability ? saw_deferrability : saw_initially)
-            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, c->location,
-                                 is_deferrability
-                                     ? "multiple DEFERRABLE/NOT DEFERRABLE clauses not allowed"
-                                     : "multiple INITIALLY IMMEDIATE/DEFERRED clauses not allowed");
-        if (is_deferrability) {
-            saw_deferrability = true;
-            deferrable = c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRABLE;
-        } else {
-            saw_initially = true;
-            deferred = c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRED;
-        }
-        /* INITIALLY DEFERRED implies DEFERRABLE; NOT DEFERRABLE refuses it */
-        if (saw_initially && deferred && saw_deferrability && !deferrable)
-            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, c->location,
-                                 "constraint declared INITIALLY DEFERRED must be DEFERRABLE");
-    }
-    return 0;
-}
-
 /* Column constraint j with the clauses that follow it folded in (checked
- * by rl_column_constraint_attrs first). */
+ * by sql_ddl.c's column_attrs first). */
 static void fold_attrs(const PgQuery__ColumnDef *cd, size_t j, PgQuery__Constraint *out)
 {
     *out = *column_constraint(cd, j);
@@ -1614,7 +1561,7 @@ static void fold_attrs(const PgQuery__ColumnDef *cd, size_t j, PgQuery__Constrai
         const PgQuery__Constraint *c = column_constraint(cd, k);
         if (!c)
             continue;
-        if (!is_attr(c))
+        if (!rl_constraint_is_attr(c))
             break;
         switch (c->contype) {
         case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRABLE:
@@ -1641,7 +1588,7 @@ int rl_create_constraints(const PgQuery__CreateStmt *st, rl_constraint_visit vis
         size_t nc = cd ? cd->n_constraints : e->node_case == PG_QUERY__NODE__NODE_CONSTRAINT;
         for (size_t j = 0; j < nc; j++) {
             const PgQuery__Node *cn = cd ? cd->constraints[j] : e;
-            if (cn->node_case != PG_QUERY__NODE__NODE_CONSTRAINT || is_attr(cn->constraint))
+            if (cn->node_case != PG_QUERY__NODE__NODE_CONSTRAINT || rl_constraint_is_attr(cn->constraint))
                 continue;
             PgQuery__Constraint folded;
             if (cd)

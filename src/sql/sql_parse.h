@@ -78,11 +78,9 @@ bool rl_const_sealed(const PgQuery__AConst *k);
 int rl_parsed_location(int location);
 /* A node's parse location (0-based byte offset) for error positions, or -1. */
 int rl_node_location(const PgQuery__Node *n);
-/* PostgreSQL's transformConstraintAttrs over a column's constraints: each
- * DEFERRABLE / NOT DEFERRABLE / INITIALLY clause follows a PRIMARY KEY,
- * UNIQUE or REFERENCES, once each, INITIALLY DEFERRED not with NOT
- * DEFERRABLE (42601 at the clause); 0 or -1. */
-int rl_column_constraint_attrs(rl_exec *x, const PgQuery__ColumnDef *cd);
+/* Is c a column's DEFERRABLE / NOT DEFERRABLE / INITIALLY clause (a
+ * constraint node of its own in the grammar's column list)? */
+bool rl_constraint_is_attr(const PgQuery__Constraint *c);
 /* Each constraint of a CREATE TABLE in the statement's order, a column's
  * with that column's name (and the DEFERRABLE / INITIALLY clauses after it
  * folded into its deferrable / initdeferred, as PostgreSQL's

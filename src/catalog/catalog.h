@@ -654,6 +654,11 @@ int rl_txn_fkey_statement_end(rl_txn *txn, rl_error *err);
  * layer runs them before the last statement of an implicit transaction
  * completes, as PostgreSQL's commit does. */
 int rl_txn_fkey_deferred_checks(rl_txn *txn, rl_error *err);
+/* Does a check waiting for COMMIT involve table d (a referencing row of
+ * it, or a key of it that went)? PostgreSQL's "pending trigger events" of
+ * the table, which its ALTER TABLE and DROP TABLE refuse (55006). 1, 0, or
+ * -1 with err. */
+int rl_txn_fkey_pending_on(rl_txn *txn, const rl_table_desc *d, rl_error *err);
 /* SET CONSTRAINTS: the DEFERRABLE FOREIGN KEYs whose ids are listed (ids
  * NULL: ALL of them, which forgets the names set before) are DEFERRED or
  * IMMEDIATE for the rest of the transaction. A DEFERRED key's checks (a

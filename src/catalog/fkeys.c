@@ -332,11 +332,14 @@ static int check_one(rl_txn *t, const cat_fkey *f, const rl_table_desc *d, const
 {
     int cols[RL_INDEX_MAX_KEYS];
     int has = referencing_nulls(t, f, d, row, cols);
-    if (has == -2)
+    bool later = (has == 1 || has == -2) && !t->fk_checks_off && deferred_now(t, f);
+    if (has == -2 && !later)
         return match_full_violation(f, d->name, err);
-    if (has != 1 || t->fk_checks_off)
+    if (has != 1 && !later)
         return 0;
-    if (deferred_now(t, f)) { /* checked at COMMIT: its row key follows (cat_fkey_entries) */
+    if (t->fk_checks_off)
+        return 0;
+    if (later) { /* checked at COMMIT: its row key follows (cat_fkey_entries) */
         fkey_deferred *q = new_deferred(t, f, err);
         if (!q)
             return -1;
@@ -430,7 +433,12 @@ int cat_fkey_entries(rl_txn *t, const rl_table_desc *d, const rl_datum *row, con
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
         int cols[RL_INDEX_MAX_KEYS];
-        if (!on_table(f[i].tag, f[i].dyn_id, d) || referencing_nulls(t, &f[i], d, row, cols) != 1)
+        if (!on_table(f[i].tag, f[i].dyn_id, d))
+            continue;
+        int has = referencing_nulls(t, &f[i], d, row, cols);
+        if (has == -2 && put) /* MATCH FULL's partly NULL key: no entry, a check left */
+            rc = deferred_row_key(t, f[i].def.id, rk, rkl, err);
+        if (has != 1)
             continue;
         if (entry_prefix(&f[i], d, cols, row, &key, err) < 0) {
             rc = -1;
@@ -808,6 +816,26 @@ static int run_deferred(rl_txn *t, run_which which, rl_error *err)
 int rl_txn_fkey_statement_end(rl_txn *t, rl_error *err)
 {
     return t->nfkd ? run_deferred(t, RUN_STATEMENT, err) : 0;
+}
+
+int rl_txn_fkey_pending_on(rl_txn *t, const rl_table_desc *d, rl_error *err)
+{
+    if (!t->nfkd)
+        return 0;
+    const cat_fkey *f;
+    size_t n;
+    if (cat_fkeys(t, &f, &n, err) < 0)
+        return -1;
+    for (size_t i = 0; i < t->nfkd; i++)
+        for (size_t j = 0; j < n; j++) {
+            const fkey_deferred *q = &t->fkd[i];
+            if (f[j].def.id != q->id || (q->referencing && !q->prefix))
+                continue;
+            if (q->referencing ? on_table(f[j].tag, f[j].dyn_id, d)
+                               : on_table(f[j].ref.tag, f[j].ref.dyn_id, d))
+                return 1;
+        }
+    return 0;
 }
 
 int rl_txn_fkey_deferred_checks(rl_txn *t, rl_error *err)

@@ -911,8 +911,9 @@ static int drop_table(rl_exec *x, const PgQuery__Node *obj, bool missing_ok, boo
     }
     rl_error e;
     memset(&e, 0, sizeof e);
-    if (rl_txn_find_table(txn, sch, name, &e) &&
-        rl_fkey_table_dropping(x, txn, sch, name, cascade) < 0)
+    const rl_table_desc *dropped = rl_txn_find_table(txn, sch, name, &e);
+    if (dropped && (rl_fkey_not_in_use(x, txn, dropped, "DROP TABLE", name) < 0 ||
+                    rl_fkey_table_dropping(x, txn, sch, name, cascade) < 0))
         return -1;
     memset(&e, 0, sizeof e);
     if (rl_txn_drop_table(txn, sch, name, &e) == 0) {
@@ -1673,6 +1674,9 @@ int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
     int found = alter_target(x, st->relation, st->missing_ok, &rel);
     if (found <= 0)
         return found < 0 ? -1 : rl_send_complete(x, "ALTER TABLE");
+    rl_txn *in_use = rel.kind == RL_REL_STORED ? rl_exec_txn(x) : NULL;
+    if (in_use && rl_fkey_not_in_use(x, in_use, rel.desc, "ALTER TABLE", rel.name) < 0)
+        return -1;
     if (rel.kind == RL_REL_STORED && !rl_desc_is_dynamic(rel.desc)) {
         int done = alter_fixed_format(x, &rel, st);
         if (done != 0)
@@ -1761,6 +1765,9 @@ static int rename_constraint(rl_exec *x, const PgQuery__RenameStmt *st)
     int found = alter_target(x, st->relation, st->missing_ok, &rel);
     if (found <= 0)
         return found < 0 ? -1 : rl_send_complete(x, "ALTER TABLE");
+    rl_txn *in_use = rel.kind == RL_REL_STORED ? rl_exec_txn(x) : NULL;
+    if (in_use && rl_fkey_not_in_use(x, in_use, rel.desc, "ALTER TABLE", rel.name) < 0)
+        return -1;
     rl_txn *txn = rel.kind == RL_REL_STORED ? rl_exec_txn(x) : NULL;
     rl_fkey_def *fk = txn ? malloc(sizeof *fk) : NULL;
     int is_fk = fk ? rl_fkey_find(x, txn, rel.schema, rel.name, st->subname, fk) : 0;

@@ -479,6 +479,16 @@ int rl_fkey_alter(rl_exec *x, rl_txn *txn, const char *schema, const char *table
                : 1;
 }
 
+int rl_fkey_not_in_use(rl_exec *x, rl_txn *txn, const rl_table_desc *d, const char *what,
+                       const char *table)
+{
+    int pending = rl_txn_fkey_pending_on(txn, d, x->err);
+    if (pending <= 0)
+        return pending;
+    return rl_exec_error(x, RL_SQLSTATE_OBJECT_IN_USE, -1,
+                         "cannot %s \"%s\" because it has pending trigger events", what, table);
+}
+
 /* The constraints SET CONSTRAINTS names: every constraint of that name in
  * its schema (PostgreSQL's names are per table, so one name may be
  * several FOREIGN KEYs), the DEFERRABLE ones' ids collected. */

@@ -1445,6 +1445,23 @@ static void test_unique_indexes(void)
     rl_catalog_close(c, NULL);
 }
 
+/* The key of d's row whose first column is a (the last one, if several),
+ * into key[64]: its length, 0 for none. */
+static size_t row_key_of(rl_txn *t, const rl_table_desc *d, int a, uint8_t *key)
+{
+    rl_error e;
+    rl_scan *sc = rl_txn_scan(t, d, NULL, 0, &e);
+    const rl_row *row;
+    size_t klen = 0;
+    while (sc && rl_scan_next(sc, &row, &e) == 1)
+        if (row->vals[0].v.i == a && row->klen <= 64) {
+            memcpy(key, row->key, row->klen);
+            klen = row->klen;
+        }
+    rl_scan_free(sc);
+    return klen;
+}
+
 /* FOREIGN KEYs across transactions: a referencing row and a concurrent
  * DELETE of the row it references cannot both commit, either way round
  * (the later one fails with PostgreSQL's 23503), nor can a new FOREIGN
@@ -1490,16 +1507,8 @@ static void test_foreign_keys(void)
         int key_a = order ? 5 : 2;
         rl_txn *a = rl_txn_begin(c, &e), *b = rl_txn_begin(c, &e);
         CHECK(insert_ab(a, ch, key_a, order ? "late" : "early", &e) == 0);
-        rl_scan *sc = rl_txn_scan(b, p, NULL, 0, &e);
-        const rl_row *row;
         uint8_t key[64];
-        size_t klen = 0;
-        while (sc && rl_scan_next(sc, &row, &e) == 1)
-            if (row->vals[0].v.i == key_a && row->klen <= sizeof key) {
-                memcpy(key, row->key, row->klen);
-                klen = row->klen;
-            }
-        rl_scan_free(sc);
+        size_t klen = row_key_of(b, p, key_a, key);
         CHECK(klen > 0);
         CHECK(rl_txn_delete(b, p, key, klen, &e) == 0);
         CHECK(rl_txn_fkey_statement_end(b, &e) == 0); /* b sees no row referencing it */
@@ -1612,22 +1621,6 @@ static void deferred_fkey_tables(rl_catalog *c, const rl_table_desc **p, const r
     CHECK(rl_txn_find_fkey(t, "public", "ch", "ch_a_fkey", &back, &e) == 1);
     CHECK(back.deferrable && back.initially_deferred);
     rl_txn_free(t);
-}
-
-/* The key of p's row a (its only one of that value), into key[64]. */
-static size_t row_key_of(rl_txn *t, const rl_table_desc *d, int a, uint8_t *key)
-{
-    rl_error e;
-    rl_scan *sc = rl_txn_scan(t, d, NULL, 0, &e);
-    const rl_row *row;
-    size_t klen = 0;
-    while (sc && rl_scan_next(sc, &row, &e) == 1)
-        if (row->vals[0].v.i == a && row->klen <= 64) {
-            memcpy(key, row->key, row->klen);
-            klen = row->klen;
-        }
-    rl_scan_free(sc);
-    return klen;
 }
 
 /* A DEFERRED FOREIGN KEY through the catalog's API: a referencing row may

@@ -395,6 +395,10 @@ struct rl_txn_savepoint {
     bool wrote_names, inserted_snapshot, seq_foreign, fmt_changed, unique_changed;
     uint64_t max_snapshot_inserted, lagging;
     rl_format fmt, lag_fmt;
+    /* SET CONSTRAINTS' settings (fkeys.c): a rollback to here undoes them */
+    uint8_t fk_all_mode;
+    fkey_mode *fkmode;
+    size_t nfkmode;
 };
 
 void rl_txn_savepoint_free(rl_txn_savepoint *sp)
@@ -412,6 +416,7 @@ void rl_txn_savepoint_free(rl_txn_savepoint *sp)
     free(sp->ov);
     free(sp->ex);
     free(sp->tc);
+    free(sp->fkmode);
     free(sp);
 }
 
@@ -457,7 +462,9 @@ rl_txn_savepoint *rl_txn_save(const rl_txn *t, rl_error *err)
     sp->ov = calloc(t->nov + 1, sizeof *sp->ov);
     sp->ex = calloc(t->nex + 1, sizeof *sp->ex);
     sp->tc = calloc(t->ntc + 1, sizeof *sp->tc);
-    bool ok = sp->ov && sp->ex && sp->tc && copy_pending(sp->ov, t->ov, t->nov, &sp->nov) &&
+    sp->fkmode = calloc(t->nfkmode + 1, sizeof *sp->fkmode);
+    bool ok = sp->ov && sp->ex && sp->tc && sp->fkmode &&
+              copy_pending(sp->ov, t->ov, t->nov, &sp->nov) &&
               copy_expectations(sp->ex, t->ex, t->nex, &sp->nex);
     if (!ok) {
         rl_txn_savepoint_free(sp);
@@ -466,6 +473,10 @@ rl_txn_savepoint *rl_txn_save(const rl_txn *t, rl_error *err)
     if (t->ntc) /* t->tc may be NULL when there are none */
         memcpy(sp->tc, t->tc, t->ntc * sizeof *sp->tc);
     sp->ntc = t->ntc;
+    if (t->nfkmode)
+        memcpy(sp->fkmode, t->fkmode, t->nfkmode * sizeof *sp->fkmode);
+    sp->nfkmode = t->nfkmode;
+    sp->fk_all_mode = t->fk_all_mode;
     sp->nseqw = t->nseqw;
     sp->wrote_names = t->wrote_names;
     sp->inserted_snapshot = t->inserted_snapshot;
@@ -486,18 +497,28 @@ int rl_txn_restore(rl_txn *t, const rl_txn_savepoint *sp, rl_error *err)
     pending *ov = calloc(sp->nov + 1, sizeof *ov);
     expectation *ex = calloc(sp->nex + 1, sizeof *ex);
     touched_counter *tc = calloc(sp->ntc + 1, sizeof *tc);
+    fkey_mode *fkmode = calloc(sp->nfkmode + 1, sizeof *fkmode);
     size_t nov = 0, nex = 0;
+    if (!fkmode) {
+        free(ov), free(ex), free(tc);
+        return oom(err);
+    }
     if (!ov || !ex || !tc || !copy_pending(ov, sp->ov, sp->nov, &nov) ||
         !copy_expectations(ex, sp->ex, sp->nex, &nex)) {
         for (size_t i = 0; ov && i < nov; i++)
             free(ov[i].key), free(ov[i].val);
         for (size_t i = 0; ex && i < nex; i++)
             free(ex[i].key), free(ex[i].val);
-        free(ov), free(ex), free(tc);
+        free(ov), free(ex), free(tc), free(fkmode);
         return oom(err);
     }
     if (sp->ntc)
         memcpy(tc, sp->tc, sp->ntc * sizeof *tc);
+    if (sp->nfkmode)
+        memcpy(fkmode, sp->fkmode, sp->nfkmode * sizeof *fkmode);
+    free(t->fkmode);
+    t->fkmode = fkmode, t->nfkmode = sp->nfkmode, t->capfkmode = sp->nfkmode + 1;
+    t->fk_all_mode = sp->fk_all_mode;
     cat_free_buffered_writes(t);
     free(t->ov);
     free(t->ex);

@@ -1,4 +1,5 @@
--- DEFERRED FOREIGN KEY checks in more shapes: a table that references
+-- DEFERRED FOREIGN KEY checks in more shapes: SET CONSTRAINTS undone by
+-- ROLLBACK TO SAVEPOINT (kept by RELEASE), a table that references
 -- itself (children before parents), one simple query of several statements
 -- (one implicit transaction: its end is the COMMIT), one constraint name on
 -- two tables for SET CONSTRAINTS, a key dropped while its checks wait, an
@@ -100,3 +101,27 @@ DELETE FROM ka WHERE id = 5;
 ALTER TABLE kb ADD COLUMN q int;
 SELECT * FROM kb;
 ROLLBACK;
+-- SET CONSTRAINTS in a savepoint: ROLLBACK TO undoes it, RELEASE keeps it
+BEGIN;
+SAVEPOINT a;
+SET CONSTRAINTS ALL DEFERRED;
+ROLLBACK TO a;
+INSERT INTO ka VALUES (7);
+INSERT INTO kb VALUES (3, 70);
+ROLLBACK;
+BEGIN;
+SET CONSTRAINTS ALL IMMEDIATE;
+SAVEPOINT a;
+SET CONSTRAINTS same DEFERRED;
+ROLLBACK TO a;
+INSERT INTO kb VALUES (3, 70);
+ROLLBACK;
+BEGIN;
+SET CONSTRAINTS ALL IMMEDIATE;
+SAVEPOINT a;
+SET CONSTRAINTS same DEFERRED;
+RELEASE a;
+INSERT INTO kb VALUES (3, 70);
+INSERT INTO ka VALUES (70);
+COMMIT;
+SELECT * FROM kb ORDER BY id;

@@ -549,6 +549,17 @@ static int set_constraint_name(rl_exec *x, rl_txn *txn, const PgQuery__RangeVar 
     for (size_t i = 0; i < nchk; i++)
         if (strcmp(chk[i].schema, schema) == 0 && strcmp(chk[i].name, rv->relname) == 0)
             ns->found = ns->not_deferrable = true;
+    /* a DuckLake table's own primary key: pg_constraint's <table>_pkey */
+    size_t len = strlen(rv->relname);
+    if (!ns->found && len > 5 && len < NAMEDATALEN && strcmp(rv->relname + len - 5, "_pkey") == 0) {
+        char table[NAMEDATALEN];
+        snprintf(table, sizeof table, "%.*s", (int)(len - 5), rv->relname);
+        rl_error quiet;
+        memset(&quiet, 0, sizeof quiet);
+        const rl_table_desc *d = rl_txn_find_table(txn, schema, table, &quiet);
+        if (d && !rl_desc_is_dynamic(d) && d->pk_check != RL_PK_NONE && d->pk_col >= 0)
+            ns->found = ns->not_deferrable = true;
+    }
     if (!ns->found)
         return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
                              "constraint \"%s\" does not exist", rv->relname);

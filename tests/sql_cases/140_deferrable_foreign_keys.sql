@@ -140,6 +140,15 @@ ROLLBACK;
 BEGIN;
 SET CONSTRAINTS dp_pkey, dn_pcode_fkey IMMEDIATE;
 COMMIT;
+-- DuckLake's own primary keys are constraints too
+\i 00_schema.sql
+BEGIN;
+SET CONSTRAINTS ducklake_snapshot_pkey DEFERRED;
+ROLLBACK;
+BEGIN;
+SET CONSTRAINTS ducklake_snapshot_pkey, ducklake_table_pkey IMMEDIATE;
+SET CONSTRAINTS ducklake_nosuch_pkey IMMEDIATE;
+ROLLBACK;
 -- ALTER CONSTRAINT
 ALTER TABLE dd ALTER CONSTRAINT dd_pid_fkey NOT DEFERRABLE;
 SELECT conname, condeferrable, condeferred, pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = 'dd_pid_fkey';

@@ -571,7 +571,10 @@ static int set_constraint_name(rl_exec *x, rl_txn *txn, const PgQuery__RangeVar 
 
 int rl_fkey_set_constraints(rl_exec *x, const PgQuery__ConstraintsSetStmt *st)
 {
-    if (!x->s->in_block && x->sink && x->sink->notice) {
+    /* a simple query of several statements runs as one implicit block */
+    const PgQuery__ParseResult *query = x->simple_query && x->s->pending
+                                            ? rl_parsed_tree(x->s->pending) : NULL;
+    if (!x->s->in_block && !(query && query->n_stmts > 1) && x->sink && x->sink->notice) {
         rl_error n;
         memset(&n, 0, sizeof n);
         rl_error_set(&n, RL_SQLSTATE_NO_ACTIVE_SQL_TRANSACTION,
@@ -589,8 +592,12 @@ int rl_fkey_set_constraints(rl_exec *x, const PgQuery__ConstraintsSetStmt *st)
                  ? set_constraint_name(x, txn, n->range_var, st->deferred, &ns)
                  : rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "malformed SET CONSTRAINTS");
     }
-    if (rc == 0 && rl_txn_set_constraints(txn, st->n_constraints ? ns.ids : NULL,
-                                          ns.n, st->deferred, x->err) < 0)
+    /* names of constraints that are not DEFERRABLE only (IMMEDIATE): nothing
+     * to set (an empty list is not ALL) */
+    bool nothing = st->n_constraints && ns.n == 0;
+    if (rc == 0 && !nothing &&
+        rl_txn_set_constraints(txn, st->n_constraints ? ns.ids : NULL, ns.n, st->deferred,
+                               x->err) < 0)
         rc = -1;
     free(ns.ids);
     return rc < 0 ? -1 : rl_send_complete(x, "SET CONSTRAINTS");

@@ -139,7 +139,11 @@ SET CONSTRAINTS dp_pkey DEFERRED;
 ROLLBACK;
 BEGIN;
 SET CONSTRAINTS dp_pkey, dn_pcode_fkey IMMEDIATE;
+INSERT INTO dc VALUES (20, 2000, 'still deferred');
+DELETE FROM dc WHERE id = 20;
 COMMIT;
+-- in one simple query of several statements (an implicit block): no warning
+SET CONSTRAINTS ALL IMMEDIATE; SELECT 1;
 -- DuckLake's own primary keys are constraints too
 \i 00_schema.sql
 BEGIN;

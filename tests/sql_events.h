@@ -444,11 +444,13 @@ static inline void ev_complete(side *s, const char *tag)
         sl_pushf(&s->ev, "C %s", tag);
 }
 
-/* An ErrorResponse / NoticeResponse: the SQLSTATE; for 23505 and 23514 also
- * the exact message and detail (DuckDB matches on 23505's; a CHECK violation
- * names the constraint and the failing row); for 42601 also the position.
- * With strict_errors (a case file marked STRICT_ERRORS_MARK, or
- * ROCKLAKE_SQL_STRICT set), every error's message, detail and position. */
+/* An ErrorResponse / NoticeResponse: the SQLSTATE; for 23505, 23514 and
+ * 23503 also the exact message and detail (DuckDB matches on 23505's; a
+ * CHECK violation names the constraint and the failing row, a FOREIGN KEY
+ * violation the key, also when a DEFERRED one fails a COMMIT); for 42601
+ * also the position. With strict_errors (a case file marked
+ * STRICT_ERRORS_MARK, or ROCKLAKE_SQL_STRICT set), every error's message,
+ * detail and position. */
 static inline void ev_error(side *s, char kind, const char *sqlstate, const char *msg,
                             const char *detail, int position)
 {
@@ -456,7 +458,8 @@ static inline void ev_error(side *s, char kind, const char *sqlstate, const char
     s->in_copy = false;
     if (kind == 'E' && s->strict_errors)
         sl_pushf(&s->ev, "E %s %s | %s @%d", sqlstate, msg, detail ? detail : "", position);
-    else if (kind == 'E' && (strcmp(sqlstate, "23505") == 0 || strcmp(sqlstate, "23514") == 0))
+    else if (kind == 'E' && (strcmp(sqlstate, "23505") == 0 || strcmp(sqlstate, "23514") == 0 ||
+                             strcmp(sqlstate, "23503") == 0))
         sl_pushf(&s->ev, "E %s %s | %s", sqlstate, msg, detail ? detail : "");
     else if (kind == 'E' && strcmp(sqlstate, "42601") == 0)
         sl_pushf(&s->ev, "E %s at position %d", sqlstate, position);

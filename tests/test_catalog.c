@@ -1587,6 +1587,23 @@ static void test_computed_unique_index(void)
     free(ix);
 }
 
+/* The key of d's row whose first column is a (the last one, if several),
+ * into key[64]: its length, 0 for none. */
+static size_t row_key_of(rl_txn *t, const rl_table_desc *d, int a, uint8_t *key)
+{
+    rl_error e;
+    rl_scan *sc = rl_txn_scan(t, d, NULL, 0, &e);
+    const rl_row *row;
+    size_t klen = 0;
+    while (sc && rl_scan_next(sc, &row, &e) == 1)
+        if (row->vals[0].v.i == a && row->klen <= 64) {
+            memcpy(key, row->key, row->klen);
+            klen = row->klen;
+        }
+    rl_scan_free(sc);
+    return klen;
+}
+
 /* FOREIGN KEYs across transactions: a referencing row and a concurrent
  * DELETE of the row it references cannot both commit, either way round
  * (the later one fails with PostgreSQL's 23503), nor can a new FOREIGN
@@ -1630,16 +1647,8 @@ static void test_foreign_keys(void)
         int key_a = order ? 5 : 2;
         rl_txn *a = rl_txn_begin(c, &e), *b = rl_txn_begin(c, &e);
         CHECK(insert_ab(a, ch, key_a, order ? "late" : "early", &e) == 0);
-        rl_scan *sc = rl_txn_scan(b, p, NULL, 0, &e);
-        const rl_row *row;
         uint8_t key[64];
-        size_t klen = 0;
-        while (sc && rl_scan_next(sc, &row, &e) == 1)
-            if (row->vals[0].v.i == key_a && row->klen <= sizeof key) {
-                memcpy(key, row->key, row->klen);
-                klen = row->klen;
-            }
-        rl_scan_free(sc);
+        size_t klen = row_key_of(b, p, key_a, key);
         CHECK(klen > 0);
         CHECK(rl_txn_delete(b, p, key, klen, &e) == 0);
         CHECK(rl_txn_fkey_statement_end(b, &e) == 0); /* b sees no row referencing it */
@@ -1679,6 +1688,149 @@ static void test_foreign_keys(void)
     kv_batch_free(kb);
     rl_buf_free(&k);
     CHECK_EQ_INT(rl_check(c, stderr, &keys, &e), 1);
+    rl_catalog_close(c, NULL);
+}
+
+/* A FOREIGN KEY definition's versions: 1 (as every lake before DEFERRABLE
+ * wrote it, and still for a key that is not) decodes as NOT DEFERRABLE; a
+ * DEFERRABLE key is version 2 with its flags; neither version takes the
+ * other's flags. */
+static void test_fkey_def_versions(void)
+{
+    /* version 1, flags MATCH FULL, actions a / c, index 7, id 9, one column "x" at 0 */
+    const uint8_t v1[] = {1, 0x01, 'a', 'c', 0, 0, 0, 0, 0, 0, 0, 7,
+                          0, 0, 0, 0, 0, 0, 0, 9, 1, 1, 'x', 0};
+    rl_fkey_def d;
+    CHECK(rl_fkey_def_decode(v1, sizeof v1, &d));
+    CHECK(d.match_full && !d.deferrable && !d.initially_deferred && d.id == 9);
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    rl_fkey_def_encode(&b, &d);
+    CHECK(b.len == sizeof v1 && memcmp(b.data, v1, sizeof v1) == 0);
+    d.deferrable = d.initially_deferred = true;
+    rl_buf_reset(&b);
+    rl_fkey_def_encode(&b, &d);
+    CHECK(b.len == sizeof v1 && b.data[0] == 2 && b.data[1] == (0x01 | 0x04 | 0x08));
+    rl_fkey_def again;
+    CHECK(rl_fkey_def_decode(b.data, b.len, &again));
+    CHECK(again.deferrable && again.initially_deferred && again.match_full);
+    uint8_t bad[sizeof v1];
+    memcpy(bad, v1, sizeof v1);
+    bad[1] = 0x04; /* version 1 with DEFERRABLE */
+    CHECK(!rl_fkey_def_decode(bad, sizeof bad, &again));
+    bad[0] = 2;
+    bad[1] = 0x08; /* version 2: INITIALLY DEFERRED without DEFERRABLE */
+    CHECK(!rl_fkey_def_decode(bad, sizeof bad, &again));
+    bad[1] = 0x00;
+    CHECK(!rl_fkey_def_decode(bad, sizeof bad, &again));
+    bad[1] = 0x14; /* an unknown flag */
+    CHECK(!rl_fkey_def_decode(bad, sizeof bad, &again));
+    bad[0] = 3;
+    bad[1] = 0x04;
+    CHECK(!rl_fkey_def_decode(bad, sizeof bad, &again));
+    rl_buf_free(&b);
+}
+
+/* p(a) referenced by ch(a) through a DEFERRABLE INITIALLY DEFERRED key,
+ * p holding 1 and 5 (made in one transaction of catalog c): p's table,
+ * ch's table. */
+static void deferred_fkey_tables(rl_catalog *c, const rl_table_desc **p, const rl_table_desc **ch)
+{
+    rl_error e;
+    rl_column_desc cols[2] = {{"a", RL_T_INT4, false, RL_FMT_1_0, 0},
+                              {"b", RL_T_TEXT, false, RL_FMT_1_0, 0}};
+    rl_index_def pk = {.table = "p", .method = RL_INDEX_BTREE, .ncols = 1, .cols = {"a"},
+                       .unique = true, .constraint = true, .primary = true};
+    rl_txn *t = rl_txn_begin(c, &e);
+    *p = rl_txn_create_dynamic(t, "public", "p", 2, cols, false, &e);
+    *ch = rl_txn_create_dynamic(t, "public", "ch", 2, cols, false, &e);
+    CHECK(*p && *ch);
+    CHECK(rl_txn_create_index(t, "public", "p_pkey", &pk, &e) == 0);
+    rl_index_def got;
+    CHECK(rl_txn_find_index(t, "public", "p_pkey", &got, &e) == 1);
+    rl_fkey_def fk = {.ncols = 1, .cols = {"a"}, .ref_pos = {0}, .ref_index_id = got.id,
+                      .on_update = RL_FKEY_NO_ACTION, .on_delete = RL_FKEY_NO_ACTION,
+                      .deferrable = true, .initially_deferred = true};
+    CHECK(rl_txn_create_fkey(t, "public", "ch", "ch_a_fkey", &fk, &e) == 0);
+    CHECK(insert_ab(t, *p, 1, "x", &e) == 0);
+    CHECK(insert_ab(t, *p, 5, "y", &e) == 0);
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    t = rl_txn_begin(c, &e);
+    rl_fkey_def back;
+    CHECK(rl_txn_find_fkey(t, "public", "ch", "ch_a_fkey", &back, &e) == 1);
+    CHECK(back.deferrable && back.initially_deferred);
+    rl_txn_free(t);
+}
+
+/* A DEFERRED FOREIGN KEY through the catalog's API: a referencing row may
+ * come before its key and is checked at COMMIT (23503 there, the
+ * transaction's writes gone); SET CONSTRAINTS ... IMMEDIATE checks what
+ * waits at once; a concurrent DELETE of the referenced row that commits
+ * first fails the later COMMIT (the check leaves its expectation). */
+static void test_deferred_foreign_keys(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *c = open_cat(url, true);
+    if (!c)
+        return;
+    rl_error e;
+    const rl_table_desc *p, *ch;
+    deferred_fkey_tables(c, &p, &ch);
+    rl_txn *t = rl_txn_begin(c, &e);
+    CHECK(insert_ab(t, ch, 7, "early", &e) == 0); /* no p 7 yet */
+    CHECK(rl_txn_fkey_statement_end(t, &e) == 0);
+    CHECK(insert_ab(t, p, 7, "seven", &e) == 0);
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    t = rl_txn_begin(c, &e);
+    CHECK(insert_ab(t, ch, 8, "never", &e) == 0);
+    CHECK(rl_txn_fkey_statement_end(t, &e) == 0);
+    CHECK(rl_txn_commit(t, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "23503");
+    CHECK_EQ_STR(e.message,
+                 "insert or update on table \"ch\" violates foreign key constraint \"ch_a_fkey\"");
+    CHECK_EQ_STR(e.detail, "Key (a)=(8) is not present in table \"p\".");
+    rl_txn_free(t);
+    CHECK_EQ_INT(count_rows(c, ch, NULL, 0, false), 1);
+    /* SET CONSTRAINTS ALL IMMEDIATE runs what waits */
+    t = rl_txn_begin(c, &e);
+    CHECK(insert_ab(t, ch, 9, "nine", &e) == 0);
+    CHECK(rl_txn_set_constraints(t, NULL, 0, false, &e) < 0);
+    CHECK_EQ_STR(e.detail, "Key (a)=(9) is not present in table \"p\".");
+    rl_txn_free(t);
+    /* ... and later rows are checked at once */
+    t = rl_txn_begin(c, &e);
+    CHECK(rl_txn_set_constraints(t, NULL, 0, false, &e) == 0);
+    CHECK(insert_ab(t, ch, 9, "nine", &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "23503");
+    rl_txn_free(t);
+    /* the referenced side: NO ACTION waits for COMMIT */
+    t = rl_txn_begin(c, &e);
+    uint8_t key[64];
+    size_t klen = row_key_of(t, p, 7, key);
+    CHECK(klen > 0);
+    CHECK(rl_txn_delete(t, p, key, klen, &e) == 0);
+    CHECK(rl_txn_fkey_statement_end(t, &e) == 0);
+    CHECK(rl_txn_commit(t, &e) < 0);
+    CHECK_EQ_STR(e.message, "update or delete on table \"p\" violates foreign key constraint "
+                            "\"ch_a_fkey\" on table \"ch\"");
+    rl_txn_free(t);
+    /* a referencing row and a concurrent DELETE of its key: the later fails */
+    rl_txn *a = rl_txn_begin(c, &e), *b = rl_txn_begin(c, &e);
+    CHECK(insert_ab(a, ch, 1, "late", &e) == 0);
+    klen = row_key_of(b, p, 1, key);
+    CHECK(klen > 0);
+    CHECK(rl_txn_delete(b, p, key, klen, &e) == 0);
+    CHECK(rl_txn_commit(b, &e) == 0);
+    CHECK(rl_txn_commit(a, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "23503");
+    CHECK_EQ_STR(e.detail, "Key (a)=(1) is not present in table \"p\".");
+    rl_txn_free(a);
+    rl_txn_free(b);
+    uint64_t keys = 0;
+    CHECK_EQ_INT(rl_check(c, stderr, &keys, &e), 0);
     rl_catalog_close(c, NULL);
 }
 
@@ -2923,6 +3075,75 @@ static size_t reason_index(const char *name)
     return 0;
 }
 
+/* Commit sequencing and a DEFERRED FOREIGN KEY (on the inlined rows' id,
+ * referencing p): a DuckLake append whose inlined row references p's 1
+ * loses its snapshot id to an append (a Parquet file) that deletes p's 1
+ * (a dynamic row's delete is an append key to sequencing); its rebase writes
+ * the row again on the latest state and runs the deferred check there
+ * (23503), so the row never commits without its key. A rebase whose key is
+ * still there commits. */
+static void test_sequence_keeps_deferred_fkey_checks(void)
+{
+    char url[600];
+    next_url(url, sizeof url);
+    rl_catalog *c = open_sequencing(url);
+    if (!c)
+        return;
+    const rl_table_desc *inl = seq_setup(c);
+    const rl_table_desc *p, *ch;
+    deferred_fkey_tables(c, &p, &ch);
+    rl_error e;
+    rl_txn *t = rl_txn_begin(c, &e);
+    rl_index_def got;
+    CHECK(rl_txn_find_index(t, "public", "p_pkey", &got, &e) == 1);
+    rl_fkey_def fk = {.ncols = 1, .cols = {"id"}, .ref_pos = {0}, .ref_index_id = got.id,
+                      .on_update = RL_FKEY_NO_ACTION, .on_delete = RL_FKEY_NO_ACTION,
+                      .deferrable = true, .initially_deferred = true};
+    CHECK(rl_txn_create_fkey(t, "public", "ducklake_inlined_data_1_1", "inl_fk", &fk, &e) == 0);
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    for (int sid = 2; sid <= 3; sid++) {
+        bool delete_key = sid == 2;
+        append_batch mine = {.sid = sid, .F = 0, .inlined = true, .first_id = 1, .n = 1,
+                             .min_name = "a", .max_name = "a", .inl = inl};
+        /* a Parquet file: an append that writes no FOREIGN KEY entry (a
+         * commit that does is no append, and nothing after it rebases) */
+        append_batch theirs = {.sid = sid, .F = 0, .first_id = 100, .n = 5, .min_name = "b",
+                               .max_name = "c"};
+        if (!delete_key)
+            mine.first_id = 5;
+        rl_txn *a = rl_txn_begin(c, &e), *b = rl_txn_begin(c, &e);
+        CHECK(append_rows(a, &theirs, &e) == 0);
+        if (delete_key) {
+            uint8_t key[64];
+            size_t klen = row_key_of(a, p, 1, key);
+            CHECK(klen > 0);
+            CHECK(rl_txn_delete(a, p, key, klen, &e) == 0);
+            CHECK(rl_txn_fkey_statement_end(a, &e) == 0);
+        }
+        CHECK(append_rows(b, &mine, &e) == 0);
+        CHECK(rl_txn_commit(a, &e) == 0);
+        rl_sequence_stats before, after;
+        rl_catalog_sequence_stats(c, &before);
+        int rc = rl_txn_commit(b, &e);
+        rl_catalog_sequence_stats(c, &after);
+        if (delete_key) {
+            CHECK(rc < 0);
+            CHECK_EQ_STR(e.sqlstate, "23503");
+            CHECK_EQ_STR(e.detail, "Key (id)=(1) is not present in table \"p\".");
+        } else {
+            CHECK(rc == 0);
+            CHECK_EQ_INT((int)(after.rebased - before.rebased), 1);
+        }
+        rl_txn_free(a);
+        rl_txn_free(b);
+    }
+    CHECK_EQ_INT(count_rows(c, inl, NULL, 0, false), 1); /* the second of mine */
+    uint64_t keys = 0;
+    CHECK_EQ_INT(rl_check(c, stderr, &keys, &e), 0);
+    rl_catalog_close(c, NULL);
+}
+
 /* The loser of a race between two Parquet appends on one base is placed on
  * the winner: snapshot, file id and row ids move up, table stats add up, the
  * first insert's stats INSERT becomes an UPDATE of the winner's row, column
@@ -3167,6 +3388,7 @@ static void run_suite(void)
     RUN(test_create_reopen_and_format);
     RUN(test_sequence_stat_order);
     RUN(test_sequence_rebases_a_lost_parquet_append);
+    RUN(test_sequence_keeps_deferred_fkey_checks);
     RUN(test_sequence_falls_back_by_reason);
     RUN(test_sequence_leaves_computed_unique_tables_alone);
     RUN(test_format_1_1_shape);
@@ -3197,6 +3419,8 @@ static void run_suite(void)
     RUN(test_unique_indexes);
     RUN(test_computed_unique_index);
     RUN(test_foreign_keys);
+    RUN(test_deferred_foreign_keys);
+    RUN(test_fkey_def_versions);
     RUN(test_check_constraints);
     RUN(test_column_defaults);
     RUN(test_unique_entries_follow_a_moved_duplicate);

@@ -705,6 +705,22 @@ static void test_alter_and_temp(void)
     CHECK_EQ_INT(q(&e, "ALTER TABLE u2 ADD COLUMN c BIGINT DEFAULT 7"), RL_EXEC_DONE);
     CHECK_EQ_INT(q(&e, "INSERT INTO u2 (a) VALUES (3)"), RL_EXEC_DONE);
     CHECK_EQ_STR(copy_text(&e, "COPY u2 TO STDOUT"), "1\tx\t7\n2\ty\t7\n3\t\\N\t7\n");
+    /* DEFERRABLE FOREIGN KEYs are kept (tests/sql_cases/140_*), DEFERRABLE
+     * UNIQUE / PRIMARY KEY not (a duplicate would have to stand until
+     * COMMIT beside the one entry a key holds): 0A000, the column's clause
+     * folded into its constraint as PostgreSQL's transformConstraintAttrs */
+    const char *keys[] = {"CREATE TABLE dk (a int PRIMARY KEY DEFERRABLE)",
+                          "CREATE TABLE dk (a int UNIQUE INITIALLY DEFERRED)",
+                          "CREATE TABLE dk (a int, UNIQUE (a) DEFERRABLE)",
+                          "ALTER TABLE u2 ADD CONSTRAINT u2_d UNIQUE (a) DEFERRABLE INITIALLY "
+                          "DEFERRED"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        CHECK_EQ_INT(q(&e, keys[i]), RL_EXEC_ERROR);
+        CHECK_EQ_STR(e.err.sqlstate, "0A000");
+        CHECK(strstr(e.err.message, "DEFERRABLE") != NULL);
+    }
+    CHECK_EQ_INT(q(&e, "CREATE TABLE dk (a int UNIQUE NOT DEFERRABLE INITIALLY IMMEDIATE)"),
+                 RL_EXEC_DONE);
     env_close(&e);
 }
 

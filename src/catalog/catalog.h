@@ -534,7 +534,9 @@ int rl_unique_entry_key_of(rl_buf *key, const rl_index_def *def, const rl_type *
                            const rl_datum *vals);
 
 /* A FOREIGN KEY constraint (0x80 08 schema table name -> its definition:
- * u8 version (1), u8 flags (bit 0 MATCH FULL, bit 1 NOT VALID), the
+ * u8 version (1; 2 for a DEFERRABLE key), u8 flags (bit 0 MATCH FULL, bit 1
+ * NOT VALID; version 2: bit 2 DEFERRABLE, always set, bit 3 INITIALLY
+ * DEFERRED), the
  * ON UPDATE and ON DELETE actions (one byte each, pg_constraint's letters),
  * the referenced UNIQUE index's id (8 bytes), the fkey's own id (8 bytes,
  * from counter next-foreign-key-id: its entries' key), uvarint ncols, then
@@ -556,6 +558,7 @@ typedef struct rl_fkey_def {
     uint64_t ref_index_id;              /* the referenced UNIQUE index (rl_index_def.id) */
     char on_update, on_delete;          /* RL_FKEY_* */
     bool match_full, not_valid;
+    bool deferrable, initially_deferred; /* initially_deferred only if deferrable */
     uint64_t id; /* its entries' id (0 = not allocated yet) */
 } rl_fkey_def;
 void rl_fkey_def_encode(rl_buf *b, const rl_fkey_def *d);
@@ -658,6 +661,26 @@ int rl_txn_list_fkeys(rl_txn *txn, const char *schema, const char *table, rl_fke
  * fine): 23503 if a row still references a key no row holds any more. The
  * SQL layer calls it when a writing statement ends; COMMIT calls it too. */
 int rl_txn_fkey_statement_end(rl_txn *txn, rl_error *err);
+/* COMMIT's (and a sequenced commit's replay's) run of every check still
+ * waiting, DEFERRED keys' included, in the order they were left: 0, or -1
+ * with the first one's 23503; none waits afterwards either way. The SQL
+ * layer runs them before the last statement of an implicit transaction
+ * completes, as PostgreSQL's commit does. */
+int rl_txn_fkey_deferred_checks(rl_txn *txn, rl_error *err);
+/* Does a check waiting for COMMIT involve table d (a referencing row of
+ * it, or a key of it that went)? PostgreSQL's "pending trigger events" of
+ * the table, which its ALTER TABLE and DROP TABLE refuse (55006). 1, 0, or
+ * -1 with err. */
+int rl_txn_fkey_pending_on(rl_txn *txn, const rl_table_desc *d, rl_error *err);
+/* SET CONSTRAINTS: the DEFERRABLE FOREIGN KEYs whose ids are listed (ids
+ * NULL: ALL of them, which forgets the names set before) are DEFERRED or
+ * IMMEDIATE for the rest of the transaction. A DEFERRED key's checks (a
+ * referencing row's key present, NO ACTION's "no row references the key
+ * that went") wait for COMMIT; made IMMEDIATE, the checks waiting for it
+ * run now: 0, or -1 with the first one's 23503. RESTRICT and the actions
+ * that write rows (CASCADE, SET NULL, SET DEFAULT) never wait. */
+int rl_txn_set_constraints(rl_txn *txn, const uint64_t *ids, size_t n, bool deferred,
+                           rl_error *err);
 /* The UNIQUE index whose id is `id` (a FOREIGN KEY's referenced one): 1
  * with its schema and name (RL_INDEX_NAME_MAX each) and definition, 0 if
  * the view has none, -1 with err. */

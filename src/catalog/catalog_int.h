@@ -298,6 +298,13 @@ struct rl_txn {
     struct fkey_deferred *fkd;
     size_t nfkd, capfkd;
     int fk_depth;
+    /* DEFERRABLE keys: SET CONSTRAINTS ALL (fk_all_mode, FK_MODE_*), then
+     * the named ones in the order set (the last for an id wins);
+     * fk_checking: the deferred checks run, so none defers again */
+    uint8_t fk_all_mode;
+    struct fkey_mode *fkmode;
+    size_t nfkmode, capfkmode;
+    bool fk_checking;
     /* CHECK constraints and column DEFAULTs (checks.c): their registries */
     cat_expr_registry exprs[CAT_EXPR_KINDS];
     bool rebased;       /* for the audit: what the rebase moved */
@@ -544,15 +551,32 @@ typedef struct cat_fkey {
     rl_fkey_def def;
     cat_unique ref;
 } cat_fkey;
-/* A NO ACTION check left for the statement's end: FOREIGN KEY id, the
- * prefix of the entries that would reference the key, the referenced
- * UNIQUE entry (a row holding the key again satisfies it), 23503's detail. */
+/* A check left for later: FOREIGN KEY id; at_commit: its key is DEFERRED
+ * now, so the check waits for COMMIT or SET CONSTRAINTS ... IMMEDIATE
+ * (else for the statement's end). A referenced key that went (NO ACTION):
+ * the prefix of the entries that would reference it, the referenced
+ * UNIQUE entry (a row holding the key again satisfies it), 23503's
+ * detail. A referencing row written (`referencing`, a DEFERRED key only):
+ * its table d, its row key in prefix (NULL until the row's entries are
+ * written), its current values checked when the time comes (gone: nothing
+ * to check). d saves a name lookup, which a sequenced commit's replay
+ * could not make: it holds the catalog's lock. */
 typedef struct fkey_deferred {
     uint64_t id;
+    bool referencing, at_commit;
+    const rl_table_desc *d;
     uint8_t *prefix, *refkey;
     size_t plen, rklen;
     char detail[256];
 } fkey_deferred;
+/* SET CONSTRAINTS of one DEFERRABLE key in this transaction. */
+#define FK_MODE_DECLARED 0 /* INITIALLY DEFERRED / IMMEDIATE as declared */
+#define FK_MODE_DEFERRED 1
+#define FK_MODE_IMMEDIATE 2
+typedef struct fkey_mode {
+    uint64_t id;
+    bool deferred;
+} fkey_mode;
 /* Every FOREIGN KEY the transaction sees (borrowed until its next DDL or
  * snapshot); 0, or -1 with err. */
 int cat_fkeys(rl_txn *t, const cat_fkey **out, size_t *n, rl_error *err);
@@ -572,6 +596,7 @@ int cat_fkey_referenced_change(rl_txn *t, const rl_table_desc *d, const rl_datum
                                const rl_datum *nw, const uint8_t *rk, size_t rkl, rl_error *err);
 int cat_fkey_defer(rl_txn *t, const cat_fkey *f, const rl_buf *prefix, const rl_table_desc *pd,
                    const int *rcols, const rl_datum *old, const char *detail, rl_error *err);
+
 /* Tombstone the FOREIGN KEY entries of d's rows (its rows go wholesale). */
 int cat_fkey_clear_of(rl_txn *t, const rl_table_desc *d, rl_error *err);
 /* ----------------------------------------------------------------- checks.c */

@@ -389,6 +389,10 @@ static int replay_locked(rl_txn *t, const rl_seq_plan *plan, rl_error *err)
         rc = w->op == RL_SEQ_INSERT ? rl_txn_insert(t, w->d, w->row, err)
                                     : rl_txn_update(t, w->d, w->key, w->klen, w->row, err);
     }
+    /* the replayed rows' DEFERRED FOREIGN KEY checks: against the latest
+     * state too, never skipped (they run at COMMIT, which this is) */
+    if (rc == 0)
+        rc = rl_txn_fkey_deferred_checks(t, err);
     if (rc == 0)
         rc = check_expectations(t, err);
     t->snap = snap;
@@ -491,8 +495,9 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
 {
     if (t->done)
         return rl_error_set(err, RL_SQLSTATE_INTERNAL, "transaction already finished");
-    /* NO ACTION checks a writer through the API did not end a statement for */
-    if (t->nfkd && rl_txn_fkey_statement_end(t, err) < 0) {
+    /* FOREIGN KEY checks left: a DEFERRED key's, and NO ACTION's of a
+     * writer through the API that did not end a statement */
+    if (rl_txn_fkey_deferred_checks(t, err) < 0) {
         t->done = true;
         return -1;
     }

@@ -12,7 +12,10 @@
  * referenced key a new row names must be there (23503 "is not present"),
  * and what a referenced row's DELETE or key UPDATE does to the rows that
  * reference it (RESTRICT 23503 at once, NO ACTION at the statement's end,
- * CASCADE, SET NULL, SET DEFAULT: as no column has a default, NULL).
+ * CASCADE, SET NULL, SET DEFAULT: through the SQL layer's defaults); a
+ * DEFERRABLE key's checks (the referencing row's key, NO ACTION's) left
+ * for COMMIT or SET CONSTRAINTS ... IMMEDIATE while it is DEFERRED, and
+ * run then in the order left.
  *
  * Invariants: an entry exists exactly for each row of the referencing
  * table whose key columns are all non-NULL (rows.c writes and deletes them
@@ -22,7 +25,10 @@
  * of the two with the same 23503 at COMMIT; a FOREIGN KEY's referenced
  * columns are exactly the key of a UNIQUE index (the SQL layer chooses it),
  * so "is the key there" is one lookup of that index's entry. Reads go
- * through the transaction's view (scan.c, txn.c).
+ * through the transaction's view (scan.c, txn.c). A check left for later
+ * reads the rows as they are when it runs, so it needs no undoing when a
+ * savepoint rolls back; COMMIT (and a sequenced commit's replay) runs
+ * every check left before validating, so none is skipped.
  */
 #include "catalog/catalog_int.h"
 
@@ -95,6 +101,15 @@ out:
     return rc < 0 ? -1 : 0;
 }
 
+/* Creation order (the ids come from a counter): PostgreSQL fires a
+ * table's RI triggers in name order, RI_ConstraintTrigger_<kind>_<oid>,
+ * so the first constraint made is checked first and names the violation. */
+static int by_creation(const void *a, const void *b)
+{
+    uint64_t x = ((const cat_fkey *)a)->def.id, y = ((const cat_fkey *)b)->def.id;
+    return (x > y) - (x < y);
+}
+
 static int build_registry(rl_txn *t, rl_error *err)
 {
     t->nfk = 0;
@@ -119,6 +134,8 @@ static int build_registry(rl_txn *t, rl_error *err)
         kv_iter_free(s.it);
         if (rc < 0)
             return -1;
+        if (t->nfk > 1)
+            qsort(t->fk, t->nfk, sizeof *t->fk, by_creation);
     }
     t->fk_built = true;
     t->fk_rel_version = t->rel_version;
@@ -138,6 +155,35 @@ int cat_fkeys(rl_txn *t, const cat_fkey **out, size_t *n, rl_error *err)
 static bool on_table(uint8_t tag, uint64_t dyn_id, const rl_table_desc *d)
 {
     return rl_desc_is_dynamic(d) ? tag == RL_TAG_DYNAMIC_ROW && dyn_id == d->dyn_id : tag == d->tag;
+}
+
+/* Does f's check wait for COMMIT now: a DEFERRABLE key, DEFERRED by SET
+ * CONSTRAINTS (its name's last, else ALL's) or by its INITIALLY DEFERRED?
+ * Never while the waiting checks run. */
+static bool deferred_now(const rl_txn *t, const cat_fkey *f)
+{
+    if (!f->def.deferrable || t->fk_checking)
+        return false;
+    for (size_t i = t->nfkmode; i-- > 0;)
+        if (t->fkmode[i].id == f->def.id)
+            return t->fkmode[i].deferred;
+    if (t->fk_all_mode != FK_MODE_DECLARED)
+        return t->fk_all_mode == FK_MODE_DEFERRED;
+    return f->def.initially_deferred;
+}
+
+/* A new check left for later: zeroed, in the list's order. */
+static fkey_deferred *new_deferred(rl_txn *t, const cat_fkey *f, rl_error *err)
+{
+    fkey_deferred *grown = rl_array_reserve(t->fkd, t->nfkd, &t->capfkd, sizeof *grown, 4);
+    if (!grown)
+        return oom(err), NULL;
+    t->fkd = grown;
+    fkey_deferred *q = &t->fkd[t->nfkd];
+    memset(q, 0, sizeof *q);
+    q->id = f->def.id;
+    q->at_commit = deferred_now(t, f);
+    return q;
 }
 
 /* ----------------------------------------------------------- entry keys */
@@ -286,10 +332,22 @@ static int check_one(rl_txn *t, const cat_fkey *f, const rl_table_desc *d, const
 {
     int cols[RL_INDEX_MAX_KEYS];
     int has = referencing_nulls(t, f, d, row, cols);
-    if (has == -2)
+    bool later = (has == 1 || has == -2) && !t->fk_checks_off && deferred_now(t, f);
+    if (has == -2 && !later)
         return match_full_violation(f, d->name, err);
-    if (has != 1 || t->fk_checks_off)
+    if (has != 1 && !later)
         return 0;
+    if (t->fk_checks_off)
+        return 0;
+    if (later) { /* checked at COMMIT: its row key follows (cat_fkey_entries) */
+        fkey_deferred *q = new_deferred(t, f, err);
+        if (!q)
+            return -1;
+        q->referencing = true;
+        q->d = d;
+        t->nfkd++;
+        return 0;
+    }
     if (referenced_key(f, d, cols, row, key, err) < 0)
         return -1;
     pending *p = cat_ov_find(t, key->data, key->len);
@@ -345,6 +403,24 @@ int cat_fkey_check_row(rl_txn *t, const rl_table_desc *d, const rl_datum *row,
     return rc;
 }
 
+/* The row key of the check check_one left for a DEFERRED key of the row
+ * now written (the last one of that key still without one). */
+static int deferred_row_key(rl_txn *t, uint64_t id, const uint8_t *rk, size_t rkl, rl_error *err)
+{
+    for (size_t i = t->nfkd; i-- > 0;) {
+        fkey_deferred *q = &t->fkd[i];
+        if (q->id != id || !q->referencing)
+            continue;
+        if (q->prefix)
+            return 0;
+        if (!(q->prefix = dup_bytes(rk, rkl)))
+            return oom(err);
+        q->plen = rkl;
+        return 0;
+    }
+    return 0;
+}
+
 int cat_fkey_entries(rl_txn *t, const rl_table_desc *d, const rl_datum *row, const uint8_t *rk,
                      size_t rkl, bool put, rl_error *err)
 {
@@ -357,7 +433,12 @@ int cat_fkey_entries(rl_txn *t, const rl_table_desc *d, const rl_datum *row, con
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
         int cols[RL_INDEX_MAX_KEYS];
-        if (!on_table(f[i].tag, f[i].dyn_id, d) || referencing_nulls(t, &f[i], d, row, cols) != 1)
+        if (!on_table(f[i].tag, f[i].dyn_id, d))
+            continue;
+        int has = referencing_nulls(t, &f[i], d, row, cols);
+        if (has == -2 && put) /* MATCH FULL's partly NULL key: no entry, a check left */
+            rc = deferred_row_key(t, f[i].def.id, rk, rkl, err);
+        if (has != 1)
             continue;
         if (entry_prefix(&f[i], d, cols, row, &key, err) < 0) {
             rc = -1;
@@ -365,6 +446,8 @@ int cat_fkey_entries(rl_txn *t, const rl_table_desc *d, const rl_datum *row, con
         }
         rl_buf_put(&key, rk, rkl);
         rc = key.failed ? oom(err) : cat_ov_set(t, key.data, key.len, put ? (const uint8_t *)"" : NULL, 0, err);
+        if (rc == 0 && put)
+            rc = deferred_row_key(t, f[i].def.id, rk, rkl, err);
     }
     rl_buf_free(&key);
     return rc;
@@ -583,12 +666,9 @@ int cat_fkey_referenced_change(rl_txn *t, const rl_table_desc *d, const rl_datum
 int cat_fkey_defer(rl_txn *t, const cat_fkey *f, const rl_buf *prefix, const rl_table_desc *pd,
                    const int *rcols, const rl_datum *old, const char *detail, rl_error *err)
 {
-    fkey_deferred *grown = rl_array_reserve(t->fkd, t->nfkd, &t->capfkd, sizeof *grown, 4);
-    if (!grown)
-        return oom(err);
-    t->fkd = grown;
-    fkey_deferred *q = &t->fkd[t->nfkd];
-    memset(q, 0, sizeof *q);
+    fkey_deferred *q = new_deferred(t, f, err);
+    if (!q)
+        return -1;
     rl_buf rkey;
     rl_buf_init(&rkey, 0);
     if (referenced_key(f, pd, rcols, old, &rkey, err) < 0)
@@ -603,23 +683,46 @@ int cat_fkey_defer(rl_txn *t, const cat_fkey *f, const rl_buf *prefix, const rl_
         free(q->refkey);
         return oom(err);
     }
-    q->id = f->def.id;
     rl_str_copy(q->detail, sizeof q->detail, detail);
     t->nfkd++;
     return 0;
 }
 
-static void deferred_free(rl_txn *t)
+/* A DEFERRED key's check of a referencing row: the row as it is now (gone,
+ * or written again with other values that left their own check: nothing
+ * to check) must find its referenced key, as check_one checks it. */
+static int referencing_check(rl_txn *t, const cat_fkey *f, const fkey_deferred *q, rl_error *err)
 {
-    for (size_t i = 0; i < t->nfkd; i++) {
-        free(t->fkd[i].prefix);
-        free(t->fkd[i].refkey);
-    }
-    t->nfkd = 0;
+    if (!q->prefix)
+        return 0; /* its row was never written (the statement failed) */
+    cat_fkey fk = *f; /* the reads below may rebuild the registry */
+    /* the table the row was written to, unless DDL made it another since */
+    const rl_table_desc *d = on_table(fk.tag, fk.dyn_id, q->d)
+                                 ? q->d
+                                 : rl_txn_find_table(t, fk.schema, fk.table, err);
+    if (!d)
+        return -1;
+    uint8_t *val = NULL;
+    size_t vl = 0;
+    rl_buf arena, key;
+    rl_buf_init(&arena, 0);
+    rl_buf_init(&key, 0);
+    rl_row *row = malloc(sizeof *row);
+    int rc = row ? cat_view_get(t, q->prefix, q->plen, &val, &vl, err) : oom(err);
+    if (rc == 1)
+        rc = cat_decode_row(t, d, q->prefix, q->plen, val, vl, row, &arena, err) < 0
+                 ? -1
+                 : check_one(t, &fk, d, row->vals, &key, err);
+    free(val);
+    free(row);
+    rl_buf_free(&arena);
+    rl_buf_free(&key);
+    return rc < 0 ? -1 : 0;
 }
 
-/* One deferred check: a row holds the key again (an UPDATE that swapped
- * keys), or no row references it any more; else 23503. */
+/* One check left for later: a referencing row's (referencing_check), or a
+ * referenced key's that went: a row holds the key again (an UPDATE that
+ * swapped keys), or no row references it any more; else 23503. */
 static int deferred_check(rl_txn *t, const fkey_deferred *q, rl_error *err)
 {
     const cat_fkey *f;
@@ -631,6 +734,8 @@ static int deferred_check(rl_txn *t, const fkey_deferred *q, rl_error *err)
         i++;
     if (i == n)
         return 0; /* the constraint was dropped since */
+    if (q->referencing)
+        return referencing_check(t, &f[i], q, err);
     int held = cat_view_get(t, q->refkey, q->rklen, NULL, NULL, err);
     if (held != 0)
         return held < 0 ? -1 : 0;
@@ -648,13 +753,111 @@ static int deferred_check(rl_txn *t, const fkey_deferred *q, rl_error *err)
     return rc;
 }
 
+/* Which of the checks left run now. */
+typedef enum run_which {
+    RUN_STATEMENT, /* the statement's end: those of keys checked IMMEDIATE then */
+    RUN_IMMEDIATE, /* SET CONSTRAINTS ... IMMEDIATE: those whose keys are no longer deferred */
+    RUN_ALL        /* COMMIT */
+} run_which;
+
+/* Is the key of a check left at_commit still deferred? (A dropped one is
+ * not: its check finds nothing.) */
+static int still_deferred(rl_txn *t, uint64_t id, rl_error *err)
+{
+    const cat_fkey *f;
+    size_t n;
+    if (cat_fkeys(t, &f, &n, err) < 0)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (f[i].def.id == id)
+            return deferred_now(t, &f[i]);
+    return 0;
+}
+
+/* Run the checks `which` selects, in the order they were left, and drop
+ * them (all of them on an error: the statement or the transaction fails);
+ * the others stay, in order. */
+static int run_deferred(rl_txn *t, run_which which, rl_error *err)
+{
+    bool checking = t->fk_checking;
+    t->fk_checking = true; /* a check that writes nothing defers nothing */
+    int rc = 0;
+    size_t kept = 0;
+    for (size_t i = 0; i < t->nfkd; i++) {
+        fkey_deferred *q = &t->fkd[i];
+        int run = which == RUN_ALL || !q->at_commit;
+        if (!run && which == RUN_IMMEDIATE) {
+            t->fk_checking = checking;
+            int d = still_deferred(t, q->id, err);
+            t->fk_checking = true;
+            run = d < 0 ? -1 : !d;
+        }
+        if (run < 0 || rc < 0) {
+            rc = -1;
+        } else if (run) {
+            rc = deferred_check(t, q, err);
+        } else {
+            t->fkd[kept++] = *q;
+            continue;
+        }
+        free(q->prefix);
+        free(q->refkey);
+    }
+    t->nfkd = rc < 0 ? 0 : kept;
+    if (rc < 0)
+        for (size_t i = 0; i < kept; i++) {
+            free(t->fkd[i].prefix);
+            free(t->fkd[i].refkey);
+        }
+    t->fk_checking = checking;
+    return rc;
+}
+
 int rl_txn_fkey_statement_end(rl_txn *t, rl_error *err)
 {
-    int rc = 0;
-    for (size_t i = 0; i < t->nfkd && rc == 0; i++)
-        rc = deferred_check(t, &t->fkd[i], err);
-    deferred_free(t);
-    return rc;
+    return t->nfkd ? run_deferred(t, RUN_STATEMENT, err) : 0;
+}
+
+int rl_txn_fkey_pending_on(rl_txn *t, const rl_table_desc *d, rl_error *err)
+{
+    if (!t->nfkd)
+        return 0;
+    const cat_fkey *f;
+    size_t n;
+    if (cat_fkeys(t, &f, &n, err) < 0)
+        return -1;
+    for (size_t i = 0; i < t->nfkd; i++)
+        for (size_t j = 0; j < n; j++) {
+            const fkey_deferred *q = &t->fkd[i];
+            if (f[j].def.id != q->id || (q->referencing && !q->prefix))
+                continue;
+            if (q->referencing ? on_table(f[j].tag, f[j].dyn_id, d)
+                               : on_table(f[j].ref.tag, f[j].ref.dyn_id, d))
+                return 1;
+        }
+    return 0;
+}
+
+int rl_txn_fkey_deferred_checks(rl_txn *t, rl_error *err)
+{
+    return t->nfkd ? run_deferred(t, RUN_ALL, err) : 0;
+}
+
+int rl_txn_set_constraints(rl_txn *t, const uint64_t *ids, size_t n, bool deferred,
+                           rl_error *err)
+{
+    if (!ids) { /* ALL: the names set before are forgotten */
+        t->fk_all_mode = deferred ? FK_MODE_DEFERRED : FK_MODE_IMMEDIATE;
+        t->nfkmode = 0;
+    }
+    for (size_t i = 0; ids && i < n; i++) {
+        fkey_mode *grown = rl_array_reserve(t->fkmode, t->nfkmode, &t->capfkmode, sizeof *grown, 4);
+        if (!grown)
+            return oom(err);
+        t->fkmode = grown;
+        t->fkmode[t->nfkmode++] = (fkey_mode){ids[i], deferred};
+    }
+    return deferred || !t->nfkd ? 0 : run_deferred(t, RUN_IMMEDIATE, err);
 }
 
 int rl_txn_unique_index_by_id(rl_txn *t, uint64_t id, char *schema, char *name,
@@ -769,8 +972,9 @@ static int fill_entries(rl_txn *t, uint64_t id, bool check, rl_error *err)
     rl_buf key, rkey;
     rl_buf_init(&key, 0);
     rl_buf_init(&rkey, 0);
-    bool off = t->fk_checks_off;
+    bool off = t->fk_checks_off, checking = t->fk_checking;
     t->fk_checks_off = !check;
+    t->fk_checking = true; /* ADD / VALIDATE checks every row now, DEFERRABLE or not */
     const rl_row *row;
     int rc;
     while ((rc = rl_scan_next(s, &row, err)) == 1) {
@@ -798,6 +1002,7 @@ static int fill_entries(rl_txn *t, uint64_t id, bool check, rl_error *err)
         keys[nk++] = (held_key){c, key.len};
     }
     t->fk_checks_off = off;
+    t->fk_checking = checking;
     rl_scan_free(s);
     for (size_t j = 0; rc == 0 && j < nk; j++)
         rc = cat_ov_set(t, keys[j].k, keys[j].kl, (const uint8_t *)"", 0, err);

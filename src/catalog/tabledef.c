@@ -505,9 +505,14 @@ void rl_index_column_names(const rl_index_def *d, char names[][RL_INDEX_NAME_MAX
 
 /* ------------------------------------------------ FOREIGN KEY definitions */
 
+/* Version 1 has flags bits 0-1; version 2 (written only for a DEFERRABLE
+ * key, so a lake without one keeps version 1's bytes) adds bits 2-3. */
 #define FKEY_DEF_VERSION 1
+#define FKEY_DEF_VERSION_DEFERRABLE 2
 #define FKEY_DEF_MATCH_FULL 0x01
 #define FKEY_DEF_NOT_VALID 0x02
+#define FKEY_DEF_DEFERRABLE 0x04
+#define FKEY_DEF_INITIALLY_DEFERRED 0x08
 
 static bool fkey_action_valid(uint8_t a)
 {
@@ -519,9 +524,12 @@ void rl_fkey_def_encode(rl_buf *b, const rl_fkey_def *d)
 {
     assert(d->ncols >= 1 && d->ncols <= RL_INDEX_MAX_KEYS && d->id != 0 && d->ref_index_id != 0);
     assert(fkey_action_valid((uint8_t)d->on_update) && fkey_action_valid((uint8_t)d->on_delete));
-    rl_buf_put_u8(b, FKEY_DEF_VERSION);
+    assert(d->deferrable || !d->initially_deferred);
+    rl_buf_put_u8(b, d->deferrable ? FKEY_DEF_VERSION_DEFERRABLE : FKEY_DEF_VERSION);
     rl_buf_put_u8(b, (uint8_t)((d->match_full ? FKEY_DEF_MATCH_FULL : 0) |
-                               (d->not_valid ? FKEY_DEF_NOT_VALID : 0)));
+                               (d->not_valid ? FKEY_DEF_NOT_VALID : 0) |
+                               (d->deferrable ? FKEY_DEF_DEFERRABLE : 0) |
+                               (d->initially_deferred ? FKEY_DEF_INITIALLY_DEFERRED : 0)));
     rl_buf_put_u8(b, (uint8_t)d->on_update);
     rl_buf_put_u8(b, (uint8_t)d->on_delete);
     rl_buf_put_be64(b, d->ref_index_id);
@@ -541,8 +549,17 @@ bool rl_fkey_def_decode(const uint8_t *v, size_t vl, rl_fkey_def *out)
     rl_reader_init(&r, v, vl);
     uint8_t version, flags, upd, del;
     uint64_t ncols;
-    if (!rl_reader_u8(&r, &version) || version != FKEY_DEF_VERSION || !rl_reader_u8(&r, &flags) ||
-        flags & ~(FKEY_DEF_MATCH_FULL | FKEY_DEF_NOT_VALID) || !rl_reader_u8(&r, &upd) ||
+    if (!rl_reader_u8(&r, &version) ||
+        (version != FKEY_DEF_VERSION && version != FKEY_DEF_VERSION_DEFERRABLE) ||
+        !rl_reader_u8(&r, &flags))
+        return false;
+    /* version 2 is a DEFERRABLE key's (INITIALLY DEFERRED only with it) */
+    uint8_t known = FKEY_DEF_MATCH_FULL | FKEY_DEF_NOT_VALID;
+    if (version == FKEY_DEF_VERSION_DEFERRABLE && !(flags & FKEY_DEF_DEFERRABLE))
+        return false;
+    if (version == FKEY_DEF_VERSION_DEFERRABLE)
+        known |= FKEY_DEF_DEFERRABLE | FKEY_DEF_INITIALLY_DEFERRED;
+    if (flags & ~known || !rl_reader_u8(&r, &upd) ||
         !rl_reader_u8(&r, &del) || !fkey_action_valid(upd) || !fkey_action_valid(del) ||
         !rl_reader_be64(&r, &out->ref_index_id) || out->ref_index_id == 0 ||
         !rl_reader_be64(&r, &out->id) || out->id == 0 || !rl_reader_uvarint(&r, &ncols) ||
@@ -550,6 +567,8 @@ bool rl_fkey_def_decode(const uint8_t *v, size_t vl, rl_fkey_def *out)
         return false;
     out->match_full = flags & FKEY_DEF_MATCH_FULL;
     out->not_valid = flags & FKEY_DEF_NOT_VALID;
+    out->deferrable = flags & FKEY_DEF_DEFERRABLE;
+    out->initially_deferred = flags & FKEY_DEF_INITIALLY_DEFERRED;
     out->on_update = (char)upd;
     out->on_delete = (char)del;
     out->ncols = (size_t)ncols;

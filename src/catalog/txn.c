@@ -47,17 +47,29 @@ pending *cat_ov_find(rl_txn *t, const uint8_t *k, size_t kl)
     return NULL;
 }
 
-/* The NO ACTION checks left (fkeys.c's; freed here so that ending or
- * rolling back a transaction needs nothing of fkeys.c). */
-static void txn_fkey_deferred_free(rl_txn *t)
+/* The FOREIGN KEY checks left (fkeys.c's; freed here so that ending or
+ * rolling back a transaction needs nothing of fkeys.c): all of them, or
+ * (keep_commit) those for the statement's end only: a DEFERRED key's
+ * checks outlive a savepoint's rollback, and look at the rows as they are
+ * when they run (a row rolled back is gone, and has nothing to check). */
+static void txn_fkey_deferred_drop(rl_txn *t, bool keep_commit)
 {
+    size_t kept = 0;
     for (size_t i = 0; i < t->nfkd; i++) {
+        /* a referencing row's without its row key: a write that failed */
+        if (keep_commit && t->fkd[i].at_commit && (!t->fkd[i].referencing || t->fkd[i].prefix)) {
+            t->fkd[kept++] = t->fkd[i];
+            continue;
+        }
         free(t->fkd[i].prefix);
         free(t->fkd[i].refkey);
     }
-    free(t->fkd);
-    t->fkd = NULL;
-    t->nfkd = t->capfkd = 0;
+    t->nfkd = kept;
+    if (kept == 0) {
+        free(t->fkd);
+        t->fkd = NULL;
+        t->capfkd = 0;
+    }
 }
 
 /* checks.c's registries: stale after DDL, rebuilt on next use. */
@@ -352,7 +364,8 @@ void rl_txn_free(rl_txn *t)
     free(t->seqw);
     free(t->uniq);
     free(t->fk);
-    txn_fkey_deferred_free(t);
+    free(t->fkmode);
+    txn_fkey_deferred_drop(t, false);
     for (int k = 0; k < CAT_EXPR_KINDS; k++) { /* checks.c's registries */
         cat_expr_registry *r = &t->exprs[k];
         cat_expr_registry_clear(r);
@@ -382,6 +395,10 @@ struct rl_txn_savepoint {
     bool wrote_names, inserted_snapshot, seq_foreign, fmt_changed, unique_changed;
     uint64_t max_snapshot_inserted, lagging;
     rl_format fmt, lag_fmt;
+    /* SET CONSTRAINTS' settings (fkeys.c): a rollback to here undoes them */
+    uint8_t fk_all_mode;
+    fkey_mode *fkmode;
+    size_t nfkmode;
 };
 
 void rl_txn_savepoint_free(rl_txn_savepoint *sp)
@@ -399,6 +416,7 @@ void rl_txn_savepoint_free(rl_txn_savepoint *sp)
     free(sp->ov);
     free(sp->ex);
     free(sp->tc);
+    free(sp->fkmode);
     free(sp);
 }
 
@@ -444,7 +462,9 @@ rl_txn_savepoint *rl_txn_save(const rl_txn *t, rl_error *err)
     sp->ov = calloc(t->nov + 1, sizeof *sp->ov);
     sp->ex = calloc(t->nex + 1, sizeof *sp->ex);
     sp->tc = calloc(t->ntc + 1, sizeof *sp->tc);
-    bool ok = sp->ov && sp->ex && sp->tc && copy_pending(sp->ov, t->ov, t->nov, &sp->nov) &&
+    sp->fkmode = calloc(t->nfkmode + 1, sizeof *sp->fkmode);
+    bool ok = sp->ov && sp->ex && sp->tc && sp->fkmode &&
+              copy_pending(sp->ov, t->ov, t->nov, &sp->nov) &&
               copy_expectations(sp->ex, t->ex, t->nex, &sp->nex);
     if (!ok) {
         rl_txn_savepoint_free(sp);
@@ -453,6 +473,10 @@ rl_txn_savepoint *rl_txn_save(const rl_txn *t, rl_error *err)
     if (t->ntc) /* t->tc may be NULL when there are none */
         memcpy(sp->tc, t->tc, t->ntc * sizeof *sp->tc);
     sp->ntc = t->ntc;
+    if (t->nfkmode)
+        memcpy(sp->fkmode, t->fkmode, t->nfkmode * sizeof *sp->fkmode);
+    sp->nfkmode = t->nfkmode;
+    sp->fk_all_mode = t->fk_all_mode;
     sp->nseqw = t->nseqw;
     sp->wrote_names = t->wrote_names;
     sp->inserted_snapshot = t->inserted_snapshot;
@@ -473,18 +497,28 @@ int rl_txn_restore(rl_txn *t, const rl_txn_savepoint *sp, rl_error *err)
     pending *ov = calloc(sp->nov + 1, sizeof *ov);
     expectation *ex = calloc(sp->nex + 1, sizeof *ex);
     touched_counter *tc = calloc(sp->ntc + 1, sizeof *tc);
+    fkey_mode *fkmode = calloc(sp->nfkmode + 1, sizeof *fkmode);
     size_t nov = 0, nex = 0;
+    if (!fkmode) {
+        free(ov), free(ex), free(tc);
+        return oom(err);
+    }
     if (!ov || !ex || !tc || !copy_pending(ov, sp->ov, sp->nov, &nov) ||
         !copy_expectations(ex, sp->ex, sp->nex, &nex)) {
         for (size_t i = 0; ov && i < nov; i++)
             free(ov[i].key), free(ov[i].val);
         for (size_t i = 0; ex && i < nex; i++)
             free(ex[i].key), free(ex[i].val);
-        free(ov), free(ex), free(tc);
+        free(ov), free(ex), free(tc), free(fkmode);
         return oom(err);
     }
     if (sp->ntc)
         memcpy(tc, sp->tc, sp->ntc * sizeof *tc);
+    if (sp->nfkmode)
+        memcpy(fkmode, sp->fkmode, sp->nfkmode * sizeof *fkmode);
+    free(t->fkmode);
+    t->fkmode = fkmode, t->nfkmode = sp->nfkmode, t->capfkmode = sp->nfkmode + 1;
+    t->fk_all_mode = sp->fk_all_mode;
     cat_free_buffered_writes(t);
     free(t->ov);
     free(t->ex);
@@ -501,7 +535,7 @@ int rl_txn_restore(rl_txn *t, const rl_txn_savepoint *sp, rl_error *err)
     t->uniq_built = t->fk_built = false; /* uniques.c, fkeys.c, checks.c rebuild: */
     cat_exprs_stale(t);                  /* definitions may be gone */
     cat_relations_changed(t); /* tables, columns, names may be as before DDL undone */
-    txn_fkey_deferred_free(t);
+    txn_fkey_deferred_drop(t, true);
     t->max_snapshot_inserted = sp->max_snapshot_inserted;
     t->lagging = sp->lagging;
     t->fmt = sp->fmt;

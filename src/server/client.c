@@ -188,7 +188,10 @@ static const char *severity_of(const char *sqlstate, const char *dflt)
 {
     if (strncmp(sqlstate, "00", 2) == 0)
         return "NOTICE";
-    if (strncmp(sqlstate, "01", 2) == 0)
+    /* 01: warnings; 25: a transaction command out of place (BEGIN inside
+     * one, COMMIT / SET TRANSACTION / SET CONSTRAINTS outside), PostgreSQL's
+     * WARNINGs too */
+    if (strncmp(sqlstate, "01", 2) == 0 || strncmp(sqlstate, "25", 2) == 0)
         return "WARNING";
     return dflt;
 }

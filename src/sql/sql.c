@@ -1349,6 +1349,9 @@ static rl_exec_status run_statement(rl_exec *x, const PgQuery__Node *n)
     case PG_QUERY__NODE__NODE_LOCK_STMT:
         rc = exec_lock(x, n->lock_stmt);
         break;
+    case PG_QUERY__NODE__NODE_CONSTRAINTS_SET_STMT:
+        rc = rl_fkey_set_constraints(x, n->constraints_set_stmt);
+        break;
     case PG_QUERY__NODE__NODE_VACUUM_STMT:
         rc = exec_vacuum(x, n->vacuum_stmt);
         break;

@@ -128,6 +128,10 @@ static int constraint_apply(rl_exec *x, const PgQuery__Constraint *c, col_spec *
             return 0;
         cs->def = c->raw_expr;
         return 0;
+    case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRABLE: /* folded into the one before */
+    case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_NOT_DEFERRABLE:
+    case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRED:
+    case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_IMMEDIATE: return 0;
     case PG_QUERY__CONSTR_TYPE__CONSTR_IDENTITY: /* its sequence: create_sequence_defaults */
         cs->default_and_identity |= cs->def != NULL || cs->identity || cs->serial;
         cs->identity = c->generated_when && c->generated_when[0] == 'a' ? 'a' : 'd';
@@ -185,6 +189,65 @@ static int serial_type(rl_exec *x, const PgQuery__ColumnDef *cd, col_spec *cs)
     return 0;
 }
 
+/* Does constraint c take DEFERRABLE / INITIALLY clauses (PostgreSQL's
+ * SUPPORTS_ATTRS)? */
+static bool takes_attrs(const PgQuery__Constraint *c)
+{
+    return c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY ||
+           c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE ||
+           c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_EXCLUSION ||
+           c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN;
+}
+
+/* PostgreSQL's transformConstraintAttrs over a column's constraints: each
+ * DEFERRABLE / NOT DEFERRABLE / INITIALLY clause follows a PRIMARY KEY,
+ * UNIQUE or REFERENCES, once each, INITIALLY DEFERRED not with NOT
+ * DEFERRABLE (42601 at the clause); 0 or -1. (rl_create_constraints folds
+ * them into their constraint.) */
+static int column_attrs(rl_exec *x, const PgQuery__ColumnDef *cd)
+{
+    const PgQuery__Constraint *last = NULL;
+    bool saw_deferrability = false, saw_initially = false, deferrable = false, deferred = false;
+    for (size_t j = 0; j < cd->n_constraints; j++) {
+        const PgQuery__Node *n = cd->constraints[j];
+        if (n->node_case != PG_QUERY__NODE__NODE_CONSTRAINT)
+            continue;
+        const PgQuery__Constraint *c = n->constraint;
+        if (!rl_constraint_is_attr(c)) {
+            last = c;
+            saw_deferrability = saw_initially = false;
+            continue;
+        }
+        bool is_deferrability = c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRABLE ||
+                                c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_NOT_DEFERRABLE;
+        const char *clause =
+            c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRABLE       ? "DEFERRABLE"
+            : c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_NOT_DEFERRABLE ? "NOT DEFERRABLE"
+            : c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRED ? "INITIALLY DEFERRED"
+                                                                        : "INITIALLY IMMEDIATE";
+        if (!last || !takes_attrs(last))
+            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, c->location,
+                                 "misplaced %s clause", clause);
+        if (is_deferrability ? saw_deferrability : saw_initially)
+            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, c->location,
+                                 is_deferrability
+                                     ? "multiple DEFERRABLE/NOT DEFERRABLE clauses not allowed"
+                                     : "multiple INITIALLY IMMEDIATE/DEFERRED clauses not allowed");
+        if (is_deferrability) {
+            saw_deferrability = true;
+            deferrable = c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRABLE;
+        } else {
+            saw_initially = true;
+            deferred = c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRED;
+        }
+        /* INITIALLY DEFERRED implies DEFERRABLE; NOT DEFERRABLE refuses it */
+        if (saw_initially && deferred && saw_deferrability && !deferrable)
+            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, c->location,
+                                 "constraint declared INITIALLY DEFERRED must be DEFERRABLE");
+    }
+    return 0;
+}
+
 static int column_def(rl_exec *x, const PgQuery__ColumnDef *cd, col_spec *cs)
 {
     memset(cs, 0, sizeof *cs);
@@ -201,6 +264,8 @@ static int column_def(rl_exec *x, const PgQuery__ColumnDef *cd, col_spec *cs)
         (!cs->serial && rl_type_from_typename(x, cd->type_name, &cs->oid, &cs->typmod) < 0))
         return -1;
     cs->def = cd->raw_default;
+    if (column_attrs(x, cd) < 0)
+        return -1;
     bool serial_not_null = cs->not_null;
     for (size_t i = 0; i < cd->n_constraints; i++)
         if (cd->constraints[i]->node_case == PG_QUERY__NODE__NODE_CONSTRAINT &&
@@ -969,8 +1034,9 @@ static int drop_table(rl_exec *x, const PgQuery__Node *obj, bool missing_ok, boo
     }
     rl_error e;
     memset(&e, 0, sizeof e);
-    if (rl_txn_find_table(txn, sch, name, &e) &&
-        rl_fkey_table_dropping(x, txn, sch, name, cascade) < 0)
+    const rl_table_desc *dropped = rl_txn_find_table(txn, sch, name, &e);
+    if (dropped && (rl_fkey_not_in_use(x, txn, dropped, "DROP TABLE", name) < 0 ||
+                    rl_fkey_table_dropping(x, txn, sch, name, cascade) < 0))
         return -1;
     memset(&e, 0, sizeof e);
     if (rl_txn_drop_table(txn, sch, name, &e) == 0) {
@@ -1604,6 +1670,44 @@ static int validate_constraint(rl_exec *x, const char *table, const PgQuery__Alt
                          "constraint \"%s\" of relation \"%s\" does not exist", cmd->name, table);
 }
 
+/* ALTER CONSTRAINT: a FOREIGN KEY's DEFERRABLE / INITIALLY changed; any
+ * other constraint of the table 42809, another name 42704. */
+static int alter_constraint(rl_exec *x, const char *table, const PgQuery__AlterTableCmd *cmd,
+                            new_shape *ns)
+{
+    const PgQuery__Constraint *c = cmd->def && cmd->def->node_case == PG_QUERY__NODE__NODE_CONSTRAINT
+                                       ? cmd->def->constraint
+                                       : NULL;
+    rl_txn *txn = ns->schema ? rl_exec_txn(x) : NULL;
+    if (!c || !c->conname)
+        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "malformed ALTER CONSTRAINT");
+    int found = txn ? rl_fkey_alter(x, txn, ns->schema, table, c) : 0;
+    if (found != 0)
+        return found < 0 ? -1 : 0;
+    rl_relation rel;
+    if (txn && rl_relation_lookup(x, ns->schema, table, &rel) < 0)
+        return -1;
+    const rl_check_con *chk;
+    size_t nchk = 0;
+    uint64_t stamp;
+    if (txn && rl_txn_checks(txn, &chk, &nchk, &stamp, x->err) < 0)
+        return -1;
+    for (size_t i = 0; i < nchk && !found; i++)
+        found = strcmp(chk[i].schema, ns->schema) == 0 && strcmp(chk[i].def.table, table) == 0 &&
+                strcmp(chk[i].name, c->conname) == 0;
+    if (!found && txn)
+        found = rl_index_find_constraint(x, txn, ns->schema, table, c->conname, NULL);
+    if (found < 0)
+        return -1;
+    if (found)
+        return rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1,
+                             "constraint \"%s\" of relation \"%s\" is not a foreign key constraint",
+                             c->conname, table);
+    return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
+                         "constraint \"%s\" of relation \"%s\" does not exist", c->conname,
+                         table);
+}
+
 /* Apply one ALTER TABLE command to the shape. 1 = changed, 0 = skipped
  * (IF [NOT] EXISTS notice sent), -1 error. */
 static int alter_cmd(rl_exec *x, const char *table, const PgQuery__AlterTableCmd *cmd,
@@ -1688,6 +1792,8 @@ static int alter_cmd(rl_exec *x, const char *table, const PgQuery__AlterTableCmd
         return drop_constraint(x, table, cmd, ns);
     if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_ValidateConstraint)
         return validate_constraint(x, table, cmd, ns);
+    if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_AlterConstraint)
+        return alter_constraint(x, table, cmd, ns);
     if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_ColumnDefault)
         return alter_default(x, table, cmd, ns);
     if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_AddIdentity ||
@@ -1926,6 +2032,9 @@ int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
     int found = alter_target(x, st->relation, st->missing_ok, &rel);
     if (found <= 0)
         return found < 0 ? -1 : rl_send_complete(x, "ALTER TABLE");
+    rl_txn *in_use = rel.kind == RL_REL_STORED ? rl_exec_txn(x) : NULL;
+    if (in_use && rl_fkey_not_in_use(x, in_use, rel.desc, "ALTER TABLE", rel.name) < 0)
+        return -1;
     if (rel.kind == RL_REL_STORED && !rl_desc_is_dynamic(rel.desc)) {
         int done = alter_fixed_format(x, &rel, st);
         if (done != 0)
@@ -2029,6 +2138,9 @@ static int rename_constraint(rl_exec *x, const PgQuery__RenameStmt *st)
     int found = alter_target(x, st->relation, st->missing_ok, &rel);
     if (found <= 0)
         return found < 0 ? -1 : rl_send_complete(x, "ALTER TABLE");
+    rl_txn *in_use = rel.kind == RL_REL_STORED ? rl_exec_txn(x) : NULL;
+    if (in_use && rl_fkey_not_in_use(x, in_use, rel.desc, "ALTER TABLE", rel.name) < 0)
+        return -1;
     rl_txn *txn = rel.kind == RL_REL_STORED ? rl_exec_txn(x) : NULL;
     rl_fkey_def *fk = txn ? malloc(sizeof *fk) : NULL;
     int is_fk = fk ? rl_fkey_find(x, txn, rel.schema, rel.name, st->subname, fk) : 0;

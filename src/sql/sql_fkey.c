@@ -10,7 +10,10 @@
  * (<table>_<columns>_fkey, fkey1, fkey2 ... while a constraint of the
  * schema holds it), and the definition handed to the catalog
  * (rl_txn_create_fkey, which enforces it); DROP / RENAME CONSTRAINT of
- * one; what a table's DDL does to the FOREIGN KEYs on it and to those
+ * one; DEFERRABLE [INITIALLY DEFERRED] kept with it, ALTER CONSTRAINT of
+ * it, SET CONSTRAINTS (its names found as PostgreSQL finds them: 42704,
+ * 42809 for a key that is not DEFERRABLE, the 25P01 warning outside a
+ * transaction block); what a table's DDL does to the FOREIGN KEYs on it and to those
  * that reference it (DROP TABLE 2BP01 or CASCADE's notice, renames
  * followed, a dropped column's constraints dropped).
  *
@@ -215,8 +218,6 @@ static int supported_options(rl_exec *x, const PgQuery__Constraint *c)
     if (c->fk_matchtype && c->fk_matchtype[0] == 'p')
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                              "MATCH PARTIAL not yet implemented");
-    if (c->deferrable || c->initdeferred)
-        return refused(x, "DEFERRABLE");
     if (c->n_fk_del_set_cols)
         return refused(x, "a column list for SET NULL / SET DEFAULT");
     return 0;
@@ -407,6 +408,8 @@ int rl_fkey_add(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
         def->on_delete = action_of(c->fk_del_action);
         def->match_full = c->fk_matchtype && c->fk_matchtype[0] == 'f';
         def->not_valid = c->skip_validation;
+        def->deferrable = c->deferrable || c->initdeferred;
+        def->initially_deferred = c->initdeferred;
         rc = rl_txn_create_fkey(txn, schema, table, name, def, x->err);
     }
     free(def);
@@ -454,6 +457,151 @@ int rl_fkey_validate(rl_exec *x, rl_txn *txn, const char *schema, const char *ta
         return found;
     def.not_valid = false;
     return rl_txn_replace_fkey(txn, schema, table, name, table, name, &def, x->err) < 0 ? -1 : 1;
+}
+
+/* ------------------------------------------------ DEFERRABLE, SET CONSTRAINTS */
+
+int rl_fkey_alter(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
+                  const PgQuery__Constraint *c)
+{
+    rl_fkey_def def;
+    int found = rl_txn_find_fkey(txn, schema, table, c->conname, &def, x->err);
+    if (found <= 0)
+        return found;
+    /* the grammar's: INITIALLY DEFERRED implies DEFERRABLE, none of them
+     * is NOT DEFERRABLE INITIALLY IMMEDIATE */
+    bool deferrable = c->deferrable || c->initdeferred, deferred = c->initdeferred;
+    if (def.deferrable == deferrable && def.initially_deferred == deferred)
+        return 1;
+    def.deferrable = deferrable;
+    def.initially_deferred = deferred;
+    return rl_txn_replace_fkey(txn, schema, table, c->conname, table, c->conname, &def, x->err) < 0
+               ? -1
+               : 1;
+}
+
+int rl_fkey_not_in_use(rl_exec *x, rl_txn *txn, const rl_table_desc *d, const char *what,
+                       const char *table)
+{
+    int pending = rl_txn_fkey_pending_on(txn, d, x->err);
+    if (pending <= 0)
+        return pending;
+    return rl_exec_error(x, RL_SQLSTATE_OBJECT_IN_USE, -1,
+                         "cannot %s \"%s\" because it has pending trigger events", what, table);
+}
+
+/* The constraints SET CONSTRAINTS names: every constraint of that name in
+ * its schema (PostgreSQL's names are per table, so one name may be
+ * several FOREIGN KEYs), the DEFERRABLE ones' ids collected. */
+typedef struct named_set {
+    const char *name;
+    bool found, not_deferrable;
+    uint64_t *ids;
+    size_t n, cap;
+} named_set;
+
+static int named_fkey(void *ctx, const char *schema, const char *table, const char *name,
+                      const rl_fkey_def *d)
+{
+    named_set *ns = ctx;
+    (void)schema, (void)table;
+    if (strcmp(name, ns->name) != 0)
+        return 0;
+    ns->found = true;
+    if (!d->deferrable) {
+        ns->not_deferrable = true;
+        return 0;
+    }
+    uint64_t *grown = rl_array_reserve(ns->ids, ns->n, &ns->cap, sizeof *grown, 4);
+    if (!grown)
+        return -1;
+    ns->ids = grown;
+    ns->ids[ns->n++] = d->id;
+    return 0;
+}
+
+static int named_index(void *ctx, const char *schema, const char *name, const rl_index_def *d)
+{
+    named_set *ns = ctx;
+    (void)schema;
+    if (d->constraint && strcmp(name, ns->name) == 0)
+        ns->found = ns->not_deferrable = true; /* RockLake keeps none DEFERRABLE */
+    return 0;
+}
+
+/* One name of SET CONSTRAINTS: its deferrable ids appended to ns. */
+static int set_constraint_name(rl_exec *x, rl_txn *txn, const PgQuery__RangeVar *rv, bool deferred,
+                               named_set *ns)
+{
+    const char *schema = rv->schemaname && rv->schemaname[0] ? rv->schemaname : "public";
+    if (!rl_txn_schema_exists(txn, schema))
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_SCHEMA_NAME, -1,
+                             "schema \"%s\" does not exist", schema);
+    ns->name = rv->relname;
+    ns->found = ns->not_deferrable = false;
+    if (rl_txn_list_fkeys(txn, schema, NULL, named_fkey, ns, x->err) != 0 ||
+        rl_txn_list_indexes(txn, named_index, ns, x->err) != 0)
+        return x->err->sqlstate[0] ? -1 : rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    const rl_check_con *chk;
+    size_t nchk;
+    uint64_t stamp;
+    if (rl_txn_checks(txn, &chk, &nchk, &stamp, x->err) < 0)
+        return -1;
+    for (size_t i = 0; i < nchk; i++)
+        if (strcmp(chk[i].schema, schema) == 0 && strcmp(chk[i].name, rv->relname) == 0)
+            ns->found = ns->not_deferrable = true;
+    /* a DuckLake table's own primary key: pg_constraint's <table>_pkey */
+    size_t len = strlen(rv->relname);
+    if (!ns->found && len > 5 && len < NAMEDATALEN && strcmp(rv->relname + len - 5, "_pkey") == 0) {
+        char table[NAMEDATALEN];
+        snprintf(table, sizeof table, "%.*s", (int)(len - 5), rv->relname);
+        rl_error quiet;
+        memset(&quiet, 0, sizeof quiet);
+        const rl_table_desc *d = rl_txn_find_table(txn, schema, table, &quiet);
+        if (d && !rl_desc_is_dynamic(d) && d->pk_check != RL_PK_NONE && d->pk_col >= 0)
+            ns->found = ns->not_deferrable = true;
+    }
+    if (!ns->found)
+        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
+                             "constraint \"%s\" does not exist", rv->relname);
+    if (ns->not_deferrable && deferred)
+        return rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1,
+                             "constraint \"%s\" is not deferrable", rv->relname);
+    return 0;
+}
+
+int rl_fkey_set_constraints(rl_exec *x, const PgQuery__ConstraintsSetStmt *st)
+{
+    /* a simple query of several statements runs as one implicit block */
+    const PgQuery__ParseResult *query = x->simple_query && x->s->pending
+                                            ? rl_parsed_tree(x->s->pending) : NULL;
+    if (!x->s->in_block && !(query && query->n_stmts > 1) && x->sink && x->sink->notice) {
+        rl_error n;
+        memset(&n, 0, sizeof n);
+        rl_error_set(&n, RL_SQLSTATE_NO_ACTIVE_SQL_TRANSACTION,
+                     "SET CONSTRAINTS can only be used in transaction blocks");
+        x->sink->notice(x->sink->ctx, &n);
+    }
+    rl_txn *txn = rl_exec_txn(x);
+    if (!txn)
+        return -1;
+    named_set ns = {0};
+    int rc = 0;
+    for (size_t i = 0; i < st->n_constraints && rc == 0; i++) {
+        const PgQuery__Node *n = st->constraints[i];
+        rc = n->node_case == PG_QUERY__NODE__NODE_RANGE_VAR
+                 ? set_constraint_name(x, txn, n->range_var, st->deferred, &ns)
+                 : rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "malformed SET CONSTRAINTS");
+    }
+    /* names of constraints that are not DEFERRABLE only (IMMEDIATE): nothing
+     * to set (an empty list is not ALL) */
+    bool nothing = st->n_constraints && ns.n == 0;
+    if (rc == 0 && !nothing &&
+        rl_txn_set_constraints(txn, st->n_constraints ? ns.ids : NULL, ns.n, st->deferred,
+                               x->err) < 0)
+        rc = -1;
+    free(ns.ids);
+    return rc < 0 ? -1 : rl_send_complete(x, "SET CONSTRAINTS");
 }
 
 /* One FOREIGN KEY that references an object being dropped. */

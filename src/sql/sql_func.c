@@ -86,6 +86,24 @@ static int call_error(rl_expr_ctx *c, const char *sqlstate, const char *what, co
     return -1;
 }
 
+/* func_get_detail's function-style cast when no function takes the
+ * argument: `int4(x)` of a type named so in pg_catalog is the cast when x
+ * is of that type already (a relabeling) or goes through text on one side
+ * (an I/O coercion: int4('12'::text), text(5); not a record into a
+ * string). 1 done, 0 not such a call, -1 error. */
+static int function_style_coercion(rl_expr_ctx *c, const char *name, const rl_value *args,
+                                   rl_value *out)
+{
+    uint32_t to = rl_type_oid_by_name(name), from = args[0].oid;
+    if (!to || !rl_pgcatalog_type_named(name))
+        return 0;
+    bool relabel = from == to;
+    bool io = (rl_oid_is_textual(from) || rl_oid_is_textual(to)) && from != RL_OID_RECORD;
+    if (!relabel && !io)
+        return 0;
+    return rl_value_coerce(c, &args[0], to, -1, true, out, -1) < 0 ? -1 : 1;
+}
+
 int rl_func_cast_call(rl_expr_ctx *c, const char *name, size_t nargs, const rl_value *args,
                       rl_value *out, int loc)
 {
@@ -94,7 +112,7 @@ int rl_func_cast_call(rl_expr_ctx *c, const char *name, size_t nargs, const rl_v
         return 0;
     bool literal = args[0].oid == RL_OID_UNKNOWN;
     if (!literal && rl_pgcatalog_castproc(name, args[0].oid, &to) != 1)
-        return 0;
+        return function_style_coercion(c, name, args, out);
     /* the engine's type of that name: bpchar(...) gives text, as ::bpchar;
      * a castproc's is its result (castproc_callable) */
     uint32_t engine = rl_type_oid_by_name(name);

@@ -1537,6 +1537,48 @@ bool rl_node_equal(const ProtobufCMessage *a, const ProtobufCMessage *b)
 
 /* ------------------------------------------------------------ locations */
 
+bool rl_constraint_is_attr(const PgQuery__Constraint *c)
+{
+    return c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRABLE ||
+           c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_NOT_DEFERRABLE ||
+           c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRED ||
+           c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_IMMEDIATE;
+}
+
+static const PgQuery__Constraint *column_constraint(const PgQuery__ColumnDef *cd, size_t j)
+{
+    const PgQuery__Node *n = cd->constraints[j];
+    return n->node_case == PG_QUERY__NODE__NODE_CONSTRAINT ? n->constraint : NULL;
+}
+
+/* Column constraint j with the clauses that follow it folded in (checked
+ * by sql_ddl.c's column_attrs first). */
+static void fold_attrs(const PgQuery__ColumnDef *cd, size_t j, PgQuery__Constraint *out)
+{
+    *out = *column_constraint(cd, j);
+    bool saw_deferrability = false;
+    for (size_t k = j + 1; k < cd->n_constraints; k++) {
+        const PgQuery__Constraint *c = column_constraint(cd, k);
+        if (!c)
+            continue;
+        if (!rl_constraint_is_attr(c))
+            break;
+        switch (c->contype) {
+        case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRABLE:
+        case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_NOT_DEFERRABLE:
+            saw_deferrability = true;
+            out->deferrable = c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRABLE;
+            break;
+        case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRED:
+            out->initdeferred = true;
+            if (!saw_deferrability)
+                out->deferrable = true;
+            break;
+        default: out->initdeferred = false; break;
+        }
+    }
+}
+
 int rl_create_constraints(const PgQuery__CreateStmt *st, rl_constraint_visit visit, void *ctx)
 {
     for (size_t i = 0; i < st->n_table_elts; i++) {
@@ -1546,9 +1588,12 @@ int rl_create_constraints(const PgQuery__CreateStmt *st, rl_constraint_visit vis
         size_t nc = cd ? cd->n_constraints : e->node_case == PG_QUERY__NODE__NODE_CONSTRAINT;
         for (size_t j = 0; j < nc; j++) {
             const PgQuery__Node *cn = cd ? cd->constraints[j] : e;
-            if (cn->node_case != PG_QUERY__NODE__NODE_CONSTRAINT)
+            if (cn->node_case != PG_QUERY__NODE__NODE_CONSTRAINT || rl_constraint_is_attr(cn->constraint))
                 continue;
-            int rc = visit(ctx, cn->constraint, cd ? cd->colname : NULL);
+            PgQuery__Constraint folded;
+            if (cd)
+                fold_attrs(cd, j, &folded);
+            int rc = visit(ctx, cd ? &folded : cn->constraint, cd ? cd->colname : NULL);
             if (rc != 0)
                 return rc;
         }

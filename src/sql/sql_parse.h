@@ -83,9 +83,14 @@ int rl_node_location(const PgQuery__Node *n);
  * argument), for the errors it reports about a whole expression (a
  * boolean argument, an assignment's type), or -1. */
 int rl_expr_location(const PgQuery__Node *n);
+/* Is c a column's DEFERRABLE / NOT DEFERRABLE / INITIALLY clause (a
+ * constraint node of its own in the grammar's column list)? */
+bool rl_constraint_is_attr(const PgQuery__Constraint *c);
 /* Each constraint of a CREATE TABLE in the statement's order, a column's
- * with that column's name, a table constraint's with NULL; visit returns 0
- * to go on, anything else stops the walk and is returned. */
+ * with that column's name (and the DEFERRABLE / INITIALLY clauses after it
+ * folded into its deferrable / initdeferred, as PostgreSQL's
+ * transformConstraintAttrs), a table constraint's with NULL; visit returns
+ * 0 to go on, anything else stops the walk and is returned. */
 typedef int (*rl_constraint_visit)(void *ctx, const PgQuery__Constraint *c, const char *column);
 int rl_create_constraints(const PgQuery__CreateStmt *st, rl_constraint_visit visit, void *ctx);
 

@@ -2389,6 +2389,8 @@ static int fkey_row(fkey_walk *w, const fkey_view *v)
                           confkey, pfs, pps, ffs};
     const pg15_constraint c = {.oid = v->oid, .nsoid = w->t->nsoid, .contype = 'f',
                                .convalidated = !v->def.not_valid, .conrelid = w->t->oid,
+                               .condeferrable = v->def.deferrable,
+                               .condeferred = v->def.initially_deferred,
                                .conindid = rl_pgcatalog_rel_oid(v->ref_schema, v->ref_index),
                                .confrelid = rl_pgcatalog_rel_oid(v->ref_schema, v->ref.table),
                                .conislocal = true, .connoinherit = true};
@@ -3182,7 +3184,8 @@ static int is_fkey_rows(fkey_walk *w, const fkey_view *v)
     const char *which = w->ctx;
     if (strcmp(which, "table_constraints") == 0) {
         const char *row[] = {db, t->schema, v->name, db, t->schema, t->name, "FOREIGN KEY",
-                             "NO", "NO", "YES", NULL};
+                             v->def.deferrable ? "YES" : "NO",
+                             v->def.initially_deferred ? "YES" : "NO", "YES", NULL};
         put_strs(g, 0, row, N(row));
         return emit(g);
     }
@@ -4530,7 +4533,8 @@ static const char *action_text(char a)
 }
 
 /* pg_get_constraintdef of a FOREIGN KEY: FOREIGN KEY (a) REFERENCES t(b)
- * [MATCH FULL] [ON UPDATE ..] [ON DELETE ..] [NOT VALID], the table
+ * [MATCH FULL] [ON UPDATE ..] [ON DELETE ..] [DEFERRABLE [INITIALLY DEFERRED]]
+ * [NOT VALID], the table
  * qualified when off the search path. */
 static int fkey_text(fkey_walk *w, const fkey_view *v)
 {
@@ -4558,6 +4562,10 @@ static int fkey_text(fkey_walk *w, const fkey_view *v)
         rl_buf_printf(&b, " ON UPDATE %s", action_text(v->def.on_update));
     if (action_text(v->def.on_delete))
         rl_buf_printf(&b, " ON DELETE %s", action_text(v->def.on_delete));
+    if (v->def.deferrable)
+        rl_buf_put_str(&b, " DEFERRABLE");
+    if (v->def.initially_deferred)
+        rl_buf_put_str(&b, " INITIALLY DEFERRED");
     if (v->def.not_valid)
         rl_buf_put_str(&b, " NOT VALID");
     snprintf(f->buf, f->n, "%.*s", (int)b.len, b.data ? (const char *)b.data : "");

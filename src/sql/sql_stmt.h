@@ -141,6 +141,16 @@ int rl_fkey_find(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
  * valid one is left as it is. 1 done, 0 no FOREIGN KEY of that name, -1. */
 int rl_fkey_validate(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
                      const char *name);
+/* ALTER TABLE ... ALTER CONSTRAINT c->conname [NOT] DEFERRABLE [INITIALLY
+ * ...] of a FOREIGN KEY: 1 done, 0 no FOREIGN KEY of that name, -1. */
+int rl_fkey_alter(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
+                  const PgQuery__Constraint *c);
+/* 55006 (`what`: "ALTER TABLE", "DROP TABLE") if a DEFERRED foreign key's
+ * check waits on table d, as PostgreSQL's CheckTableNotInUse; 0, or -1. */
+int rl_fkey_not_in_use(rl_exec *x, rl_txn *txn, const rl_table_desc *d, const char *what,
+                       const char *table);
+/* SET CONSTRAINTS { ALL | name, ... } { DEFERRED | IMMEDIATE }. */
+int rl_fkey_set_constraints(rl_exec *x, const PgQuery__ConstraintsSetStmt *st);
 int rl_fkey_table_dropping(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
                            bool cascade);
 int rl_fkey_index_dropping(rl_exec *x, rl_txn *txn, const rl_index_def *d, const char *what,

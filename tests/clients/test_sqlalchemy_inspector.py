@@ -61,6 +61,11 @@ EXTRA = [
     "CREATE SCHEMA people",
     "CREATE TABLE people.owners (id BIGINT PRIMARY KEY)",
     "ALTER TABLE note_refs ADD FOREIGN KEY (id) REFERENCES people.owners MATCH FULL NOT VALID",
+    # DEFERRABLE ones: get_foreign_keys' options deferrable / initially
+    "ALTER TABLE note_refs ADD CONSTRAINT note_refs_later FOREIGN KEY (parent) REFERENCES "
+    "note_refs DEFERRABLE INITIALLY DEFERRED",
+    "ALTER TABLE note_refs ADD CONSTRAINT note_refs_maybe FOREIGN KEY (note_id) REFERENCES "
+    "people.owners DEFERRABLE INITIALLY IMMEDIATE",
     # CHECK constraints: what get_check_constraints reflects (name, the
     # sqltext pg_get_constraintdef prints, NOT VALID / NO INHERIT in dialect
     # options)

@@ -50,6 +50,10 @@ INDEXES = (
     " REFERENCES notes (slug) MATCH FULL ON UPDATE SET NULL);"
     "CREATE TABLE docs.owners (id int PRIMARY KEY);"
     "ALTER TABLE note_refs ADD FOREIGN KEY (id) REFERENCES docs.owners NOT VALID;"
+    # DEFERRABLE ones: pg_get_constraintdef's "DEFERRABLE [INITIALLY DEFERRED]"
+    "ALTER TABLE note_refs ADD CONSTRAINT note_refs_later FOREIGN KEY (up) REFERENCES note_refs"
+    " DEFERRABLE INITIALLY DEFERRED, ADD CONSTRAINT note_refs_maybe FOREIGN KEY (slug)"
+    " REFERENCES notes (slug) DEFERRABLE;"
     # CHECK constraints (0x80 0A, enforced by the SQL layer): \d lists them
     # under "Check constraints:" as pg_get_constraintdef(oid, true) prints them
     "CREATE TABLE prices (id int, price numeric CHECK (price > 0), code varchar(8) CHECK (code <> ''),"

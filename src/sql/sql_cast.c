@@ -333,8 +333,7 @@ int rl_number_convert(rl_expr_ctx *c, const rl_value *in, uint32_t oid, rl_value
 }
 
 /* varchar(n): assignment rejects longer strings, a cast truncates. */
-static int apply_varchar_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod, bool explicit_cast,
-                                int loc)
+static int apply_varchar_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod, bool explicit_cast)
 {
     if (v->d.isnull || typmod < 4)
         return 0;
@@ -349,8 +348,8 @@ static int apply_varchar_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod, boo
     }
     if (i == v->d.v.s.len)
         return 0;
-    if (!explicit_cast)
-        return rl_exec_error(c->x, RL_SQLSTATE_STRING_DATA_RIGHT_TRUNCATION, loc,
+    if (!explicit_cast) /* varchar(): the executor's check, no position */
+        return rl_exec_error(c->x, RL_SQLSTATE_STRING_DATA_RIGHT_TRUNCATION, -1,
                              "value too long for type character varying(%d)",
                              (int)max);
     v->d.v.s.len = i;
@@ -432,8 +431,9 @@ static size_t numeric_round_text(const char *p, size_t len, int scale, char *out
 
 /* numeric(p,s) on assignment or cast: round to s digits, then at most
  * p - s digits may remain before the point (22003 with PG's detail). NaN
- * passes; infinities do not fit a constrained numeric. */
-static int apply_numeric_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod, int loc)
+ * passes; infinities do not fit a constrained numeric. The executor's
+ * numeric() check: its errors have no position. */
+static int apply_numeric_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod)
 {
     v->typmod = typmod;
     if (v->d.isnull || typmod < 4)
@@ -445,7 +445,7 @@ static int apply_numeric_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod, int
     if (len == 3 && memcmp(p, "NaN", 3) == 0)
         return 0;
     if ((len == 8 && memcmp(p, "Infinity", 8) == 0) || (len == 9 && memcmp(p, "-Infinity", 9) == 0)) {
-        rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, loc, "numeric field overflow");
+        rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, -1, "numeric field overflow");
         rl_error_detail(c->x->err, "A field with precision %d, scale %d cannot hold an "
                         "infinite value.", precision, scale);
         return -1;
@@ -457,7 +457,7 @@ static int apply_numeric_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod, int
     size_t n = numeric_round_text(p, len, scale, out, &lead);
     int maxdigits = precision - scale;
     if (lead != INT_MIN && lead > maxdigits) {
-        rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, loc, "numeric field overflow");
+        rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, -1, "numeric field overflow");
         rl_error_detail(c->x->err, "A field with precision %d, scale %d must round to an "
                         "absolute value less than %s%d.", precision, scale,
                         maxdigits ? "10^" : "", maxdigits ? maxdigits : 1);
@@ -730,7 +730,7 @@ int rl_array_elements(rl_expr_ctx *c, const rl_value *arr, int32_t typmod, bool 
         copy[el.len] = '\0';
         rc = rl_text_to_value(c, copy, el.len, elem, typmod, explicit_cast, &v[k++], loc);
         if (rc == 0 && elem == RL_OID_NUMERIC) /* numeric_in's typmod */
-            rc = apply_numeric_typmod(c, &v[k - 1], typmod, loc);
+            rc = apply_numeric_typmod(c, &v[k - 1], typmod);
     }
     rl_buf_free(&el);
     size_t last = tn - 1; /* a separator before the closing brace: {1,} */
@@ -780,7 +780,7 @@ int rl_text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid,
             n = 1;
         rl_val_str(out, oid, p, n);
         out->typmod = typmod;
-        return oid == RL_OID_VARCHAR ? apply_varchar_typmod(c, out, typmod, explicit_cast, loc) : 0;
+        return oid == RL_OID_VARCHAR ? apply_varchar_typmod(c, out, typmod, explicit_cast) : 0;
     }
     int64_t u;
     if (rl_array_elem_oid(oid)) {
@@ -1105,11 +1105,21 @@ bool rl_assignable(uint32_t from, uint32_t to)
 int rl_value_coerce(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_t typmod,
                     bool explicit_cast, rl_value *out, int location)
 {
-    if (coerce_value(c, in, oid, typmod, explicit_cast, out, location) < 0)
+    /* Where PostgreSQL's error points: only parse analysis has a position.
+     * It reads an untyped literal with the type's input function there
+     * (coerce_type, the typmod left out), and refuses a cast it has none
+     * for (42846); any other conversion (of a typed value, a typmod's
+     * length or precision check) runs as a function in the executor or the
+     * planner's folding, which has no position. */
+    bool keep = in->oid == RL_OID_UNKNOWN;
+    if (coerce_value(c, in, oid, typmod, explicit_cast, out, location) < 0) {
+        if (!keep && strcmp(c->x->err->sqlstate, RL_SQLSTATE_CANNOT_COERCE) != 0)
+            c->x->err->position = 0;
         return -1;
+    }
     /* a numeric's typmod applies whatever the source type (assignment and
      * cast alike, as numeric()/numeric_in do) */
-    return oid == RL_OID_NUMERIC ? apply_numeric_typmod(c, out, typmod, location) : 0;
+    return oid == RL_OID_NUMERIC ? apply_numeric_typmod(c, out, typmod) : 0;
 }
 
 /* timestamp -> time, timestamptz -> time / timetz: the time of day of the
@@ -1202,7 +1212,7 @@ static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_
         *out = *in;
         if (oid == RL_OID_VARCHAR) {
             out->typmod = typmod;
-            return apply_varchar_typmod(c, out, typmod, explicit_cast, location);
+            return apply_varchar_typmod(c, out, typmod, explicit_cast);
         }
         return 0;
     }
@@ -1227,7 +1237,7 @@ static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_
         if (value_to_textval(c, in, oid, out) < 0)
             return -1;
         if (oid == RL_OID_VARCHAR)
-            return apply_varchar_typmod(c, out, typmod, explicit_cast, location);
+            return apply_varchar_typmod(c, out, typmod, explicit_cast);
         return 0;
     }
     if (rl_oid_is_number(in->oid) && rl_oid_is_number(oid))

@@ -1147,7 +1147,7 @@ static int array_concat(rl_expr_ctx *c, rl_value *a, rl_value *b, rl_value *out,
     const rl_func *f = rl_func_find(fn, 2);
     assert(f);
     rl_value args[2] = {*a, *b};
-    return rl_func_call(c, f, 2, args, out, loc);
+    return rl_func_call(c, f, 2, args, out, loc, NULL);
 }
 
 /* a @> b, a <@ b, a && b on arrays of one type (an unknown literal takes
@@ -3090,7 +3090,11 @@ static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *o
                              "function %s does not exist", name);
     rl_value args[MAX_FUNC_ARGS];
     const char *names[MAX_FUNC_ARGS];
+    int locs[MAX_FUNC_ARGS];
+    bool named = false;
     size_t n = f->n_args;
+    for (size_t i = 0; i < MAX_FUNC_ARGS; i++)
+        locs[i] = i < n ? rl_node_location(f->args[i]) : -1;
     for (size_t i = 0; i < n; i++) {
         const PgQuery__Node *arg = f->args[i];
         names[i] = NULL;
@@ -3101,6 +3105,7 @@ static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *o
                     return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, na->location,
                                          "argument name \"%s\" used more than once", na->name);
             names[i] = na->name;
+            named = true;
             arg = (const PgQuery__Node *)na->arg;
         }
         if (rl_expr_eval(c, arg, &args[i]) < 0)
@@ -3115,7 +3120,9 @@ static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *o
     const rl_func *fn;
     if (rl_func_resolve(c, name, n, args, &fn, f->location) < 0)
         return -1;
-    return rl_func_call(c, fn, n, args, out, f->location);
+    /* named arguments were placed in the row's order: their literals'
+     * places are not followed */
+    return rl_func_call(c, fn, n, args, out, f->location, named ? NULL : locs);
 }
 
 /* ------------------------------------------------------------ sublinks */

@@ -1718,8 +1718,14 @@ uint32_t rl_func_arg_type(rl_exec *x, const char *name, size_t n, const uint32_t
     return t;
 }
 
+/* Where argument i's literal is (its input error points there), else the call. */
+static int arg_location(const int *arglocs, size_t i, int loc)
+{
+    return arglocs && arglocs[i] >= 0 ? arglocs[i] : loc;
+}
+
 int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_value *out,
-                 int loc)
+                 int loc, const int *arglocs)
 {
     assert(n == f->nargs || (is_variadic(f) && n >= f->nargs));
     bool any_null = false;
@@ -1741,7 +1747,8 @@ int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_
         if (want == RL_OID_ANYCOMPATIBLE || want == RL_OID_ANYCOMPATIBLEARRAY) {
             /* every one to the common type, unknown literals too */
             uint32_t to = want == RL_OID_ANYCOMPATIBLE ? compat : rl_array_oid_of(compat);
-            if (args[i].oid != to && rl_value_coerce(c, &args[i], to, -1, false, &args[i], loc) < 0)
+            if (args[i].oid != to &&
+                rl_value_coerce(c, &args[i], to, -1, false, &args[i], arg_location(arglocs, i, loc)) < 0)
                 return -1;
             args[i].oid = to;
             any_null |= args[i].d.isnull;
@@ -1760,7 +1767,7 @@ int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_
         if (args[i].oid == RL_OID_UNKNOWN && want != RL_OID_ANYARRAY && want != RL_OID_ANY &&
             want != RL_OID_VARIADIC_ANY &&
             want != RL_OID_PG_NODE_TREE &&
-            rl_value_coerce(c, &args[i], want, -1, false, &args[i], loc) < 0)
+            rl_value_coerce(c, &args[i], want, -1, false, &args[i], arg_location(arglocs, i, loc)) < 0)
             return -1;
         if (!args[i].d.isnull && !arg_fits(args[i].oid, want))
             return rl_func_no_function(c, f->name, n, args, loc);
@@ -1782,7 +1789,11 @@ int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_
         return 0;
     }
     rl_val_null(out, ret);
-    return f->impl(c, n, args, out, loc);
+    if (f->impl(c, n, args, out, loc) == 0)
+        return 0;
+    if (strncmp(c->x->err->sqlstate, "42", 2) != 0) /* the executor's error */
+        c->x->err->position = 0;
+    return -1;
 }
 
 /* ------------------------------------------------- regular expressions */

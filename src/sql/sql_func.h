@@ -112,9 +112,13 @@ char rl_func_volatility(const char *name, size_t n);
  * coerced to their common element type (42883 when none), an anyarray
  * result is the type of the anyarray argument or the array of the
  * anyelement one; the implementation gets `out` as a NULL of the
- * resolved result type. */
+ * resolved result type.
+ * Errors: a literal argument's input error points at the literal
+ * (arglocs[i], when given and >= 0; else loc); the implementation's own
+ * errors are the executor's and have no position, but for class 42 ones
+ * (what PostgreSQL finds while analysing). */
 int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_value *out,
-                 int loc);
+                 int loc, const int *arglocs);
 /* A one-argument call that is a cast, as PostgreSQL's are: a cast
  * function pg_proc lists from PostgreSQL 15's pg_cast (int4(bigint),
  * float8(integer), text(boolean), ...) called with exactly its argument

@@ -1509,10 +1509,11 @@ static int job_check_where(dml_job *j)
         else
             b[k] = (rl_binding){.rs = typ[k], .row = 0, .outer = k ? &b[k - 1] : NULL};
     }
-    rl_expr_ctx ec = {.x = j->x, .b = &b[j->nfrom], .arena = &j->arena};
+    rl_expr_ctx ec = {.x = j->x, .b = &b[j->nfrom], .arena = &j->arena, .clause = "WHERE"};
     for (size_t i = 0; i < j->nconj && rc == 0; i++)
         if (!j->conj_ctid[i])
             rc = rl_expr_check_where(&ec, j->conj[i]);
+    ec.clause = NULL;
     ec.typing = true; /* each SET expression's type, on the typing rows */
     for (size_t i = 0; i < j->nset && rc == 0; i++) {
         const PgQuery__ResTarget *rt = j->set[i]->res_target;

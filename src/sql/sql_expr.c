@@ -429,6 +429,13 @@ static int eval_colref_as(rl_expr_ctx *c, const void *key, colref r, int locatio
 
 /* ------------------------------------------------------ boolean logic */
 
+/* The clause c checks as PostgreSQL's "... are not allowed in %s" names
+ * it (ParseExprKindName), NULL when none is known. */
+static const char *clause_kind(const rl_expr_ctx *c)
+{
+    return c->clause && strcmp(c->clause, "JOIN/ON") == 0 ? "JOIN conditions" : c->clause;
+}
+
 /* 1 true, 0 false, 2 NULL, -1 error. */
 static int eval_tri(rl_expr_ctx *c, const PgQuery__Node *node, const char *what, int loc)
 {
@@ -524,7 +531,7 @@ bool rl_expr_is_constant(const PgQuery__Node *node)
 
 int rl_expr_truth(rl_expr_ctx *c, const PgQuery__Node *node)
 {
-    int t = eval_tri(c, node, "WHERE", rl_node_location(node));
+    int t = eval_tri(c, node, c->clause ? c->clause : "WHERE", rl_node_location(node));
     return t < 0 ? -1 : t == 1;
 }
 
@@ -2220,6 +2227,7 @@ static int agg_filter_rows(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_agg_ct
     rl_expr_ctx sub = *c;
     sub.agg = NULL; /* an aggregate inside FILTER is an error (42803) */
     sub.grouping = NULL;
+    sub.clause = "FILTER";
     if (rl_expr_check_where(&sub, f->agg_filter) < 0)
         return -1;
     size_t n = 0;
@@ -2741,7 +2749,8 @@ static int eval_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char
 {
     if (!c->agg)
         return rl_exec_error(c->x, RL_SQLSTATE_GROUPING_ERROR, f->location,
-                             "aggregate functions are not allowed in WHERE");
+                             "aggregate functions are not allowed in %s",
+                             c->clause ? clause_kind(c) : "WHERE");
     if (is_ordered_set_name(name) || f->agg_within_group)
         return eval_ordered_set(c, f, name, out);
     /* ORDER BY inside the call: these aggregates' results do not depend on
@@ -2880,7 +2889,8 @@ static int window_value(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *ou
     const rl_window_values *w = c->win;
     if (!w)
         return rl_exec_error(c->x, RL_SQLSTATE_WINDOWING_ERROR, f->location,
-                             "window functions are not allowed here");
+                             "window functions are not allowed %s%s", c->clause ? "in " : "",
+                             c->clause ? clause_kind(c) : "here");
     for (size_t i = 0; i < w->ncalls; i++) {
         const rl_window_call *wc = &w->calls[i];
         if (wc->f != f)
@@ -3000,9 +3010,10 @@ static int eval_srf(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *out)
             *out = c->srf->vals[i];
             return 0;
         }
-    if (!c->typing)
+    if (!c->typing || c->clause)
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
-                             "set-returning functions are not allowed here");
+                             "set-returning functions are not allowed %s%s",
+                             c->clause ? "in " : "", c->clause ? clause_kind(c) : "here");
     if (strcmp(func_name(f), "ts_token_type") == 0) /* its records: FROM only */
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
                              "ts_token_type is supported in FROM only");

@@ -1353,6 +1353,7 @@ static int check_on(sel *S, const rl_rowset *view, const PgQuery__Node *on)
         return -1;
     rl_binding b = {typ, 0, S->outer, NULL};
     rl_expr_ctx c = make_ctx(S, &b, NULL);
+    c.clause = "JOIN/ON";
     int rc = rl_expr_check_where(&c, on);
     rl_rowset_free(typ);
     return rc;
@@ -4206,6 +4207,7 @@ static int check_where(sel *S, rl_rowset *typ, const PgQuery__Node *where)
 {
     rl_binding b = {typ, 0, S->outer, NULL};
     rl_expr_ctx c = make_ctx(S, &b, NULL);
+    c.clause = "WHERE";
     return rl_expr_check_where(&c, where);
 }
 
@@ -4357,7 +4359,9 @@ static int check_clauses(proj *p, rl_rowset *typ, bool aggregated)
     rl_expr_ctx c = make_ctx(S, &b, aggregated ? &agg : NULL), row = make_ctx(S, &b, NULL);
     c.typing = row.typing = true;
     rl_value v;
+    c.clause = "HAVING";
     int rc = sets ? 0 : rl_expr_check_where(&c, st->having_clause);
+    c.clause = NULL;
     if (rc == 0)
         rc = plan_sort(S, st, p->out->cols, p->nt, p->t, false, &p->k);
     p->nk = p->k ? st->n_sort_clause : 0;

@@ -1556,6 +1556,12 @@ int rl_create_constraints(const PgQuery__CreateStmt *st, rl_constraint_visit vis
     return 0;
 }
 
+/* The earlier of two locations, -1 counting as none. */
+static int leftmost(int a, int b)
+{
+    return a < 0 ? b : b < 0 ? a : a < b ? a : b;
+}
+
 int rl_node_location(const PgQuery__Node *n)
 {
     if (!n)
@@ -1563,12 +1569,22 @@ int rl_node_location(const PgQuery__Node *n)
     switch (n->node_case) {
     case PG_QUERY__NODE__NODE_A_CONST: return n->a_const->location;
     case PG_QUERY__NODE__NODE_COLUMN_REF: return n->column_ref->location;
-    case PG_QUERY__NODE__NODE_A_EXPR: return n->a_expr->location;
-    case PG_QUERY__NODE__NODE_FUNC_CALL: return n->func_call->location;
-    case PG_QUERY__NODE__NODE_TYPE_CAST: return n->type_cast->location;
-    case PG_QUERY__NODE__NODE_BOOL_EXPR: return n->bool_expr->location;
-    case PG_QUERY__NODE__NODE_SUB_LINK: return n->sub_link->location;
-    case PG_QUERY__NODE__NODE_NULL_TEST: return n->null_test->location;
+    /* an operator: its own place or its left operand's, whichever is first */
+    case PG_QUERY__NODE__NODE_A_EXPR:
+        return leftmost(n->a_expr->location, rl_node_location(n->a_expr->lexpr));
+    case PG_QUERY__NODE__NODE_FUNC_CALL:
+        return leftmost(n->func_call->location,
+                        n->func_call->n_args ? rl_node_location(n->func_call->args[0]) : -1);
+    /* x::t, CAST(x AS t), t 'literal': whichever part comes first */
+    case PG_QUERY__NODE__NODE_TYPE_CAST:
+        return leftmost(n->type_cast->location, rl_node_location(n->type_cast->arg));
+    case PG_QUERY__NODE__NODE_BOOL_EXPR:
+        return leftmost(n->bool_expr->location,
+                        n->bool_expr->n_args ? rl_node_location(n->bool_expr->args[0]) : -1);
+    case PG_QUERY__NODE__NODE_SUB_LINK:
+        return leftmost(n->sub_link->location, rl_node_location(n->sub_link->testexpr));
+    case PG_QUERY__NODE__NODE_NULL_TEST:
+        return leftmost(n->null_test->location, rl_node_location(n->null_test->arg));
     case PG_QUERY__NODE__NODE_PARAM_REF: return n->param_ref->location;
     case PG_QUERY__NODE__NODE_COLLATE_CLAUSE: return rl_node_location(n->collate_clause->arg);
     default: return -1;

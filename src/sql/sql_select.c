@@ -4612,6 +4612,24 @@ static int union_location(const PgQuery__SelectStmt *st)
     return -1;
 }
 
+/* Where column j of a set operation's branch is written (its first
+ * SELECT's j-th target, a VALUES' first row's j-th value), -1 if nowhere
+ * (a *): what PostgreSQL's errors on the column point at. */
+static int setop_column_location(const PgQuery__SelectStmt *st, size_t j)
+{
+    while (st->larg)
+        st = st->larg;
+    if (st->n_values_lists) {
+        const PgQuery__Node *row = st->values_lists[0];
+        if (row->node_case == PG_QUERY__NODE__NODE_LIST && j < row->list->n_items)
+            return rl_node_location(row->list->items[j]);
+        return -1;
+    }
+    if (j >= st->n_target_list || st->target_list[j]->node_case != PG_QUERY__NODE__NODE_RES_TARGET)
+        return -1;
+    return rl_node_location(st->target_list[j]->res_target->val);
+}
+
 static const char *setop_name(const PgQuery__SelectStmt *st)
 {
     return st->op == PG_QUERY__SET_OPERATION__SETOP_UNION       ? "UNION"
@@ -4696,8 +4714,8 @@ static rl_rowset *run_union(sel *S, const PgQuery__SelectStmt *st)
     }
     rl_expr_ctx tc = make_ctx(S, NULL, NULL);
     for (size_t j = 0; j < out->ncols; j++) {
-        if (rl_common_type_of(&tc, l->cols[j].oid, r->cols[j].oid, setop_name(st), -1,
-                              &out->cols[j].oid) < 0)
+        if (rl_common_type_of(&tc, l->cols[j].oid, r->cols[j].oid, setop_name(st),
+                              setop_column_location(st->rarg, j), &out->cols[j].oid) < 0)
             goto fail;
         if (l->cols[j].oid != r->cols[j].oid) { /* a computed column now */
             out->cols[j].table_oid = 0;
@@ -4716,7 +4734,8 @@ static rl_rowset *run_union(sel *S, const PgQuery__SelectStmt *st)
         for (size_t i = 0; i < parts[p]->nrows; i++) {
             for (size_t j = 0; j < out->ncols; j++) {
                 const rl_value *v = &rl_rowset_row(parts[p], i)[j];
-                if (rl_value_coerce(&c, v, out->cols[j].oid, -1, false, &row[j], -1) < 0) {
+                int loc = setop_column_location(p ? st->rarg : st->larg, j);
+                if (rl_value_coerce(&c, v, out->cols[j].oid, -1, false, &row[j], loc) < 0) {
                     free(row);
                     goto fail;
                 }
@@ -4772,19 +4791,36 @@ static int name_cte_columns(rl_exec *x, const PgQuery__CommonTableExpr *cte, rl_
     return 0;
 }
 
+typedef struct relation_ref {
+    const char *name;
+    int location; /* of the first reference found */
+} relation_ref;
+
 static int names_relation(void *ctx, const ProtobufCMessage *m)
 {
-    const char *name = ctx;
+    relation_ref *ref = ctx;
     if (m->descriptor != &pg_query__range_var__descriptor)
         return 0;
     const PgQuery__RangeVar *rv = (const PgQuery__RangeVar *)m;
-    return (!rv->schemaname || !rv->schemaname[0]) && strcmp(rv->relname, name) == 0 ? -1 : 0;
+    if ((rv->schemaname && rv->schemaname[0]) || strcmp(rv->relname, ref->name) != 0)
+        return 0;
+    ref->location = rv->location;
+    return -1;
 }
 
-/* Does the tree read a relation of this name (a WITH query naming itself)? */
+/* Where the tree reads a relation of this name (a WITH query naming
+ * itself), -2 if it does not (-1: a reference without a location). */
+static int relation_reference(const ProtobufCMessage *m, const char *name)
+{
+    relation_ref ref = {name, -2};
+    rl_tree_walk(m, names_relation, &ref);
+    return ref.location;
+}
+
+/* Does the tree read a relation of this name? */
 static bool reads_relation(const ProtobufCMessage *m, const char *name)
 {
-    return rl_tree_walk(m, names_relation, (void *)name) == -1;
+    return relation_reference(m, name) != -2;
 }
 
 /* Rows of `next` (the recursive term's output) not yet in `all` nor
@@ -4825,7 +4861,8 @@ static int check_recursive_types(rl_exec *x, const PgQuery__CommonTableExpr *cte
                              "each UNION query must have the same number of columns");
     for (size_t j = 0; j < all->ncols; j++)
         if (next->cols[j].oid != all->cols[j].oid && next->cols[j].oid != RL_OID_UNKNOWN) {
-            rl_exec_error(x, RL_SQLSTATE_DATATYPE_MISMATCH, cte->location,
+            rl_exec_error(x, RL_SQLSTATE_DATATYPE_MISMATCH,
+                          setop_column_location(cte->ctequery->select_stmt->larg, j),
                           "recursive query \"%s\" column %zu has type %s in non-recursive "
                           "term but type %s overall",
                           cte->ctename, j + 1, rl_oid_type_name(all->cols[j].oid),
@@ -4851,8 +4888,16 @@ static rl_rowset *run_recursive_cte(rl_exec *x, const PgQuery__CommonTableExpr *
                                     const rl_binding *outer, const cte_env *env, bool type_only)
 {
     const PgQuery__SelectStmt *st = cte->ctequery->select_stmt;
-    if (st->op != PG_QUERY__SET_OPERATION__SETOP_UNION || !st->larg || !st->rarg ||
-        reads_relation(&st->larg->base, cte->ctename))
+    int self_loc = st->op == PG_QUERY__SET_OPERATION__SETOP_UNION && st->larg && st->rarg
+                       ? relation_reference(&st->larg->base, cte->ctename)
+                       : -2;
+    if (self_loc != -2)
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_RECURSION, self_loc,
+                             "recursive reference to query \"%s\" must not appear within its "
+                             "non-recursive term",
+                             cte->ctename),
+               NULL;
+    if (st->op != PG_QUERY__SET_OPERATION__SETOP_UNION || !st->larg || !st->rarg)
         return rl_exec_error(x, RL_SQLSTATE_INVALID_RECURSION, cte->location,
                              "recursive query \"%s\" does not have the form non-recursive-term "
                              "UNION [ALL] recursive-term",

@@ -1585,8 +1585,19 @@ int rl_node_location(const PgQuery__Node *n)
         return leftmost(n->sub_link->location, rl_node_location(n->sub_link->testexpr));
     case PG_QUERY__NODE__NODE_NULL_TEST:
         return leftmost(n->null_test->location, rl_node_location(n->null_test->arg));
+    case PG_QUERY__NODE__NODE_BOOLEAN_TEST:
+        return leftmost(n->boolean_test->location, rl_node_location(n->boolean_test->arg));
     case PG_QUERY__NODE__NODE_PARAM_REF: return n->param_ref->location;
     case PG_QUERY__NODE__NODE_COLLATE_CLAUSE: return rl_node_location(n->collate_clause->arg);
+    case PG_QUERY__NODE__NODE_A_INDIRECTION: return rl_node_location(n->a_indirection->arg);
+    case PG_QUERY__NODE__NODE_COALESCE_EXPR: return n->coalesce_expr->location;
+    case PG_QUERY__NODE__NODE_CASE_EXPR: return n->case_expr->location;
+    case PG_QUERY__NODE__NODE_MIN_MAX_EXPR: return n->min_max_expr->location;
+    case PG_QUERY__NODE__NODE_A_ARRAY_EXPR: return n->a_array_expr->location;
+    case PG_QUERY__NODE__NODE_ROW_EXPR: return n->row_expr->location;
+    case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION: return n->sqlvalue_function->location;
+    case PG_QUERY__NODE__NODE_GROUPING_FUNC: return n->grouping_func->location;
+    case PG_QUERY__NODE__NODE_NAMED_ARG_EXPR: return n->named_arg_expr->location;
     default: return -1;
     }
 }

@@ -1871,7 +1871,28 @@ static struct rl_regex_cache *regex_cache(rl_exec *x)
 /* ARE's defaults: '.' and [^...] match newlines, '$' is the end only. */
 #define RE_DEFAULT (PCRE2_UTF | PCRE2_DOTALL | PCRE2_DOLLAR_ENDONLY)
 
-static pcre2_code *regex_compile(rl_expr_ctx *c, const rl_value *pattern, uint32_t opts, int loc)
+/* PostgreSQL's (Spencer's regerror) text for a PCRE2 compile error of the
+ * same kind, NULL for one with no counterpart (PCRE2's own text then). */
+static const char *regex_pg_message(int err)
+{
+    switch (err) {
+    case PCRE2_ERROR_MISSING_CLOSING_PARENTHESIS:
+    case PCRE2_ERROR_UNMATCHED_CLOSING_PARENTHESIS: return "parentheses () not balanced";
+    case PCRE2_ERROR_MISSING_SQUARE_BRACKET: return "brackets [] not balanced";
+    case PCRE2_ERROR_QUANTIFIER_INVALID: return "quantifier operand invalid";
+    case PCRE2_ERROR_QUANTIFIER_OUT_OF_ORDER:
+    case PCRE2_ERROR_QUANTIFIER_TOO_BIG: return "invalid repetition count(s)";
+    case PCRE2_ERROR_CLASS_RANGE_ORDER: return "invalid character range";
+    case PCRE2_ERROR_UNKNOWN_POSIX_CLASS: return "invalid character class";
+    case PCRE2_ERROR_END_BACKSLASH:
+    case PCRE2_ERROR_UNKNOWN_ESCAPE: return "invalid escape \\ sequence";
+    default: return NULL;
+    }
+}
+
+/* A pattern that does not compile: 2201B, which PostgreSQL raises while
+ * running (no position). */
+static pcre2_code *regex_compile(rl_expr_ctx *c, const rl_value *pattern, uint32_t opts)
 {
     int err;
     PCRE2_SIZE off;
@@ -1879,9 +1900,11 @@ static pcre2_code *regex_compile(rl_expr_ctx *c, const rl_value *pattern, uint32
         pcre2_compile(pattern->d.v.s.p, pattern->d.v.s.len, opts, &err, &off, NULL);
     if (!code) {
         PCRE2_UCHAR msg[256];
-        pcre2_get_error_message(err, msg, sizeof msg);
-        rl_exec_error(c->x, RL_SQLSTATE_INVALID_REGULAR_EXPRESSION, loc,
-                      "invalid regular expression: %s", (const char *)msg);
+        const char *pg = regex_pg_message(err);
+        if (!pg)
+            pcre2_get_error_message(err, msg, sizeof msg);
+        rl_exec_error(c->x, RL_SQLSTATE_INVALID_REGULAR_EXPRESSION, -1,
+                      "invalid regular expression: %s", pg ? pg : (const char *)msg);
     }
     return code;
 }
@@ -1903,7 +1926,7 @@ static pcre2_code *regex_get(rl_expr_ctx *c, const rl_value *pattern, uint32_t o
             code = e->code;
     }
     if (!code) {
-        if (!(code = regex_compile(c, pattern, opts, loc)))
+        if (!(code = regex_compile(c, pattern, opts)))
             return NULL;
         if (rc->n == REGEX_CACHE) { /* full: the oldest goes */
             free(rc->ents[0].pattern);

@@ -681,6 +681,30 @@ static int malformed_array(rl_expr_ctx *c, const char *whole, size_t wlen, const
     return -1;
 }
 
+/* array_in's DETAIL for a text (blanks trimmed) that is not one {...},
+ * NULL for one that is: what it finds first reading the braces (quotes and
+ * backslashes honoured). */
+static const char *array_outline_detail(const char *t, size_t n)
+{
+    if (n == 0 || t[0] != '{')
+        return "Array value must start with \"{\" or dimension information.";
+    int depth = 0;
+    bool quoted = false;
+    for (size_t i = 0; i < n; i++) {
+        if (t[i] == '\\') {
+            i++;
+            continue;
+        }
+        if (t[i] == '"')
+            quoted = !quoted;
+        else if (!quoted && t[i] == '{')
+            depth++;
+        else if (!quoted && t[i] == '}' && --depth == 0)
+            return i + 1 < n ? "Junk after closing right brace." : NULL;
+    }
+    return "Unexpected end of input.";
+}
+
 int rl_array_elements(rl_expr_ctx *c, const rl_value *arr, int32_t typmod, bool explicit_cast,
                       const char *whole, size_t wlen, rl_value **vals, size_t *n, int loc)
 {
@@ -790,9 +814,9 @@ int rl_text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid,
             a++;
         while (z > a && (p[z - 1] == ' ' || p[z - 1] == '\t' || p[z - 1] == '\n'))
             z--;
-        if (z - a < 2 || p[a] != '{' || p[z - 1] != '}')
-            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
-                                 "malformed array literal: \"%.*s\"", (int)len, p);
+        const char *detail = array_outline_detail(p + a, z - a);
+        if (detail)
+            return malformed_array(c, p, len, detail, loc);
         return array_input(c, p, len, p + a, z - a, oid, typmod, explicit_cast, out, loc);
     }
     switch (oid) {

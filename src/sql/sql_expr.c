@@ -1629,10 +1629,59 @@ static int eval_op_any(rl_expr_ctx *c, const PgQuery__AExpr *e, bool all, rl_val
     return 0;
 }
 
+/* Is the node an untyped literal ('text' or NULL: type unknown to
+ * PostgreSQL's parser)? */
+static bool untyped_literal(const PgQuery__Node *n)
+{
+    if (!n || n->node_case != PG_QUERY__NODE__NODE_A_CONST)
+        return false;
+    const PgQuery__AConst *k = rl_const(n->a_const); /* a shape's literal: this text's */
+    return k->isnull || k->val_case == PG_QUERY__A__CONST__VAL_SVAL;
+}
+
+/* An operator's error as PostgreSQL words it, where this evaluation
+ * resolved an untyped literal operand before failing: 42883 names its type
+ * unknown ("operator does not exist: json <> unknown"), and the literal's
+ * input error (class 22) points at the literal, not the operator. Only
+ * errors raised at this operator (its position) are touched. */
+static int op_literal_error(rl_expr_ctx *c, const PgQuery__AExpr *e, const char *op)
+{
+    rl_error *err = c->x->err;
+    if (!err || !op || err->position != rl_exec_position(c->x, e->location))
+        return -1;
+    bool l = untyped_literal(e->lexpr), r = untyped_literal(e->rexpr);
+    static const char prefix[] = "operator does not exist: ";
+    if (strcmp(err->sqlstate, RL_SQLSTATE_UNDEFINED_FUNCTION) == 0 && (l || r) &&
+        strncmp(err->message, prefix, sizeof prefix - 1) == 0) {
+        const char *types = err->message + sizeof prefix - 1;
+        char sep[64];
+        snprintf(sep, sizeof sep, "%s%s ", e->lexpr ? " " : "", op);
+        const char *at = e->lexpr ? strstr(types, sep) : strncmp(types, sep, strlen(sep)) == 0
+                                                              ? types
+                                                              : NULL;
+        if (!at)
+            return -1;
+        char left[sizeof err->message], right[sizeof err->message];
+        snprintf(left, sizeof left, "%.*s", (int)(at - types), types);
+        snprintf(right, sizeof right, "%s", at + strlen(sep));
+        rl_buf m;
+        rl_buf_init(&m, 0);
+        rl_buf_printf(&m, "%s%s%s%s", prefix, l ? "unknown" : left, sep, r ? "unknown" : right);
+        if (!m.failed)
+            snprintf(err->message, sizeof err->message, "%.*s", (int)m.len, (const char *)m.data);
+        rl_buf_free(&m);
+        return -1;
+    }
+    if (strncmp(err->sqlstate, "22", 2) == 0 && l != r)
+        err->position = rl_exec_position(c->x, rl_node_location(l ? e->lexpr : e->rexpr));
+    return -1;
+}
+
 static int eval_aexpr(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
 {
     switch (e->kind) {
-    case PG_QUERY__A__EXPR__KIND__AEXPR_OP: return eval_op(c, e, out);
+    case PG_QUERY__A__EXPR__KIND__AEXPR_OP:
+        return eval_op(c, e, out) == 0 ? 0 : op_literal_error(c, e, op_name(e));
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY: return eval_op_any(c, e, false, out);
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL: return eval_op_any(c, e, true, out);
     case PG_QUERY__A__EXPR__KIND__AEXPR_IN: return eval_in(c, e, out);

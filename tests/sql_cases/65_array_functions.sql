@@ -169,3 +169,11 @@ SELECT '{abc,de}'::varchar(2)[], '{abc,NULL,"x y z"}'::varchar(2)[], ARRAY['abc'
 SELECT '{1.234}'::numeric(3,1)[], ARRAY[1.25, 2.35]::numeric(3,1)[], '{a}'::varchar[], NULL::varchar(4)[];
 SELECT x::varchar(1)[] FROM (VALUES ('{ab,cd}')) v(x);
 SELECT '{999.99}'::numeric(3,1)[];
+-- array_in's DETAIL for a text that is not one {...} (strict: message, detail, position)
+select '{1'::int4[];
+select '{1}x'::int[];
+select '{{1}'::int[];
+select '{"}"'::text[];
+select '  '::int[];
+select '{1} }'::int[];
+select 'x'::text::int[];

@@ -137,14 +137,35 @@ static const char *const ampm_long[] = {"a.m.", "p.m.", "A.M.", "P.M.", NULL};
 static const char *const adbc[] = {"ad", "bc", "AD", "BC", NULL};
 static const char *const adbc_long[] = {"a.d.", "b.c.", "A.D.", "B.C.", NULL};
 
+static int set_errv(rl_dtfmt_error *err, const char *detail, const char *state, const char *fmt,
+                    va_list ap)
+{
+    err->sqlstate = state;
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    snprintf(err->detail, sizeof err->detail, "%s", detail ? detail : "");
+    return -1;
+}
+
 static int set_err(rl_dtfmt_error *err, const char *state, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static int set_err(rl_dtfmt_error *err, const char *state, const char *fmt, ...)
 {
-    err->sqlstate = state;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    set_errv(err, NULL, state, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* set_err with PostgreSQL's DETAIL (a fixed text). */
+static int set_err_detail(rl_dtfmt_error *err, const char *detail, const char *state,
+                          const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int set_err_detail(rl_dtfmt_error *err, const char *detail, const char *state,
+                          const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    set_errv(err, detail, state, fmt, ap);
     va_end(ap);
     return -1;
 }
@@ -539,8 +560,11 @@ static const char *key_name(const rl_dtfmt_node *n) { return kw[n->key].name; }
 static int set_int(reader *r, int *dest, int value, const rl_dtfmt_node *n)
 {
     if (*dest != 0 && *dest != value)
-        return set_err(r->err, SQLSTATE_FORMAT,
-                       "conflicting values for \"%s\" field in formatting string", key_name(n));
+        return set_err_detail(r->err,
+                              "This value contradicts a previous setting for the same field type.",
+                              SQLSTATE_FORMAT,
+                              "conflicting values for \"%s\" field in formatting string",
+                              key_name(n));
     *dest = value;
     return 0;
 }
@@ -578,23 +602,32 @@ static int parse_int(reader *r, int *dest, int len, size_t i)
         result = strtol(init, &end, 10);
         r->s = end;
     } else {
-        if (avail < (size_t)len)
-            return set_err(r->err, SQLSTATE_FORMAT,
-                           "source string too short for \"%s\" formatting field", key_name(n));
+        if (avail < (size_t)len) {
+            set_err(r->err, SQLSTATE_FORMAT,
+                    "source string too short for \"%s\" formatting field", key_name(n));
+            snprintf(r->err->detail, sizeof r->err->detail,
+                     "Field requires %d characters, but only %zu remain.", len, avail);
+            return -1;
+        }
         char *last;
         result = strtol(copy, &last, 10);
         size_t used = (size_t)(last - copy);
-        if (used > 0 && used < (size_t)len)
-            return set_err(r->err, SQLSTATE_FORMAT, "invalid value \"%s\" for \"%s\"", copy,
-                           key_name(n));
+        if (used > 0 && used < (size_t)len) {
+            set_err(r->err, SQLSTATE_FORMAT, "invalid value \"%s\" for \"%s\"", copy,
+                    key_name(n));
+            snprintf(r->err->detail, sizeof r->err->detail,
+                     "Field requires %d characters, but only %zu could be parsed.", len, used);
+            return -1;
+        }
         r->s += used;
     }
     if (r->s == init)
-        return set_err(r->err, SQLSTATE_FORMAT, "invalid value \"%s\" for \"%s\"", copy,
-                       key_name(n));
+        return set_err_detail(r->err, "Value must be an integer.", SQLSTATE_FORMAT,
+                              "invalid value \"%s\" for \"%s\"", copy, key_name(n));
     if (errno == ERANGE || result < INT_MIN || result > INT_MAX)
-        return set_err(r->err, SQLSTATE_RANGE, "value for \"%s\" in source string is out of range",
-                       key_name(n));
+        return set_err_detail(r->err, "Value must be in the range -2147483648 to 2147483647.",
+                              SQLSTATE_RANGE,
+                              "value for \"%s\" in source string is out of range", key_name(n));
     if (dest && set_int(r, dest, (int)result, n) < 0)
         return -1;
     return (int)(r->s - init);
@@ -614,8 +647,10 @@ static int parse_word(reader *r, int *value, const char *const *words, size_t i)
     size_t cut = 0;
     while (r->s[cut] && !isspace((unsigned char)r->s[cut]) && cut < 60)
         cut++;
-    return set_err(r->err, SQLSTATE_FORMAT, "invalid value \"%.*s\" for \"%s\"", (int)cut, r->s,
-                   key_name(&r->f->nodes[i]));
+    return set_err_detail(r->err,
+                          "The given value did not match any of the allowed values for this field.",
+                          SQLSTATE_FORMAT, "invalid value \"%.*s\" for \"%s\"", (int)cut, r->s,
+                          key_name(&r->f->nodes[i]));
 }
 
 static void skip_th(reader *r, const rl_dtfmt_node *n)

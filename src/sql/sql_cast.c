@@ -213,9 +213,9 @@ static int numeric_to_int(rl_expr_ctx *c, const rl_value *in, uint32_t oid, rl_v
         neg = true;
         i++;
     }
-    if (i == n || !isdigit(p[i]))
+    if (i == n || !isdigit(p[i])) /* NaN, or an infinity: numeric_int4's words */
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
-                             "cannot convert %.*s to %s", (int)n, (const char *)p,
+                             "cannot convert %s to %s", p[0] == 'N' ? "NaN" : "infinity",
                              rl_oid_type_name(oid));
     __int128 acc = 0;
     for (; i < n && isdigit(p[i]); i++) {

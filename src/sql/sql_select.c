@@ -2128,7 +2128,8 @@ static rl_rowset *from_scalar_function(sel *S, const PgQuery__Node *call,
                                             : fname;
     if (al && al->n_colnames > 1)
         return rl_exec_error(S->x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE, -1,
-                             "too many column aliases specified for function %s", fname),
+                             "table \"%s\" has 1 columns available but %zu columns specified",
+                             al->aliasname, al->n_colnames),
                NULL;
     rl_rowset *rs = rl_rowset_new(1);
     if (!rs)
@@ -3800,7 +3801,7 @@ static long distinct_on_column(proj *p, const rl_rowset *typ, const PgQuery__Nod
         if (pos < 1 || (size_t)pos > p->nt)
             return rl_exec_error(p->S->x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE,
                                  e->a_const->location,
-                                 "SELECT DISTINCT ON position %d is not in select list", pos),
+                                 "DISTINCT ON position %d is not in select list", pos),
                    -2;
         return pos - 1;
     }

@@ -3938,7 +3938,8 @@ static int eval_count(sel *S, const PgQuery__Node *n, const char *what, const ch
         return 0;
     rl_expr_ctx c = make_ctx(S, S->outer, NULL);
     rl_value v;
-    if (rl_expr_eval(&c, n, &v) < 0 || rl_value_coerce(&c, &v, RL_OID_INT8, -1, false, &v, -1) < 0)
+    if (rl_expr_eval(&c, n, &v) < 0 ||
+        rl_value_coerce(&c, &v, RL_OID_INT8, -1, false, &v, rl_node_location(n)) < 0)
         return -1;
     if (v.d.isnull)
         return 0;
@@ -4384,7 +4385,8 @@ static int check_clauses(proj *p, rl_rowset *typ, bool aggregated)
     const PgQuery__Node *counts[2] = {st->limit_offset, st->limit_count};
     for (size_t i = 0; rc == 0 && i < 2; i++)
         if (counts[i] && (rl_expr_eval(&row, counts[i], &v) < 0 ||
-                          rl_value_coerce(&row, &v, RL_OID_INT8, -1, false, &v, -1) < 0))
+                          rl_value_coerce(&row, &v, RL_OID_INT8, -1, false, &v,
+                                          rl_node_location(counts[i])) < 0))
             rc = -1;
     /* the WINDOW clause, used or not (transformWindowDefinitions) */
     for (size_t i = 0; rc == 0 && i < st->n_window_clause; i++) {
@@ -5305,12 +5307,29 @@ bool rl_select_streamable(const PgQuery__SelectStmt *st)
     return streamable(st);
 }
 
+/* rl_tree_walk: the first aggregate call at this query level (a subquery's
+ * are its own); its location in *ctx. */
+static int aggregate_call_at(void *ctx, const ProtobufCMessage *m)
+{
+    if (m->descriptor == &pg_query__sub_link__descriptor)
+        return 1;
+    if (m->descriptor != &pg_query__node__descriptor)
+        return 0;
+    const PgQuery__Node *n = (const PgQuery__Node *)m;
+    if (n->node_case != PG_QUERY__NODE__NODE_FUNC_CALL || !rl_expr_is_aggregate(n))
+        return 0;
+    *(int *)ctx = n->func_call->location;
+    return -1;
+}
+
 rl_rowset *rl_select_returning(rl_exec *x, PgQuery__Node **targets, size_t ntargets,
                                rl_rowset *rows)
 {
     for (size_t i = 0; i < ntargets; i++)
         if (contains_aggregate(targets[i])) {
-            rl_exec_error(x, RL_SQLSTATE_GROUPING_ERROR, rl_node_location(targets[i]),
+            int loc = -1;
+            rl_tree_walk(&targets[i]->base, aggregate_call_at, &loc);
+            rl_exec_error(x, RL_SQLSTATE_GROUPING_ERROR, loc,
                           "aggregate functions are not allowed in RETURNING");
             return NULL;
         }

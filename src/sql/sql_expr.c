@@ -3286,14 +3286,21 @@ static int eval_array_of_arrays(rl_expr_ctx *c, const PgQuery__AArrayExpr *ae, r
                                 rl_value *out)
 {
     size_t n = ae->n_elements;
-    uint32_t t = RL_OID_UNKNOWN;
+    uint32_t t = RL_OID_UNKNOWN, lead = RL_OID_UNKNOWN; /* the lead element's type */
     for (size_t i = 0; i < n; i++) {
         if (rl_expr_eval(c, ae->elements[i], &vals[i]) < 0)
             return -1;
         uint32_t have = vals[i].oid;
+        if (have != RL_OID_UNKNOWN && !rl_array_elem_oid(have) && lead != RL_OID_UNKNOWN)
+            return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH,
+                                 rl_node_location(ae->elements[i]),
+                                 "ARRAY types %s and %s cannot be matched",
+                                 rl_oid_type_name(lead), rl_oid_type_name(have));
         if (have != RL_OID_UNKNOWN && !rl_array_elem_oid(have))
             return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, ae->location,
                                  "multidimensional array elements must be arrays");
+        if (lead == RL_OID_UNKNOWN)
+            lead = have;
         uint32_t elem = have == RL_OID_UNKNOWN ? have : rl_array_elem_oid(have);
         if (rl_common_type_of(c, t, elem, "ARRAY", rl_node_location(ae->elements[i]), &t) < 0)
             return -1;
@@ -3321,7 +3328,7 @@ static int eval_array_of_arrays(rl_expr_ctx *c, const PgQuery__AArrayExpr *ae, r
             break;
         array_dims_sig(&v, &sig);
         if (b.len > 1 && (sig.len != first.len || memcmp(sig.data, first.data, sig.len) != 0)) {
-            rc = rl_exec_error(c->x, RL_SQLSTATE_ARRAY_SUBSCRIPT_ERROR, ae->location,
+            rc = rl_exec_error(c->x, RL_SQLSTATE_ARRAY_SUBSCRIPT_ERROR, -1, /* the executor's */
                                "multidimensional arrays must have array expressions with "
                                "matching dimensions");
             break;
@@ -3737,13 +3744,13 @@ static int eval_field(rl_expr_ctx *c, const PgQuery__AIndirection *ind, const ch
     if (rl_expr_eval(c, ind->arg, &rec) < 0)
         return -1;
     if (rec.oid != RL_OID_RECORD)
-        return rl_exec_error(c->x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1,
+        return rl_exec_error(c->x, RL_SQLSTATE_WRONG_OBJECT_TYPE, rl_node_location(ind->arg),
                              "column notation .%s applied to type %s, which is not a composite "
                              "type",
                              field, rl_oid_type_name(rec.oid));
     if (rec.d.isnull) { /* only _pg_expandarray makes records: its typmod is x's type */
         if (rec.typmod <= 0 || (strcmp(field, "x") != 0 && strcmp(field, "n") != 0))
-            return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
+            return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_COLUMN, rl_node_location(ind->arg),
                                  "could not identify column \"%s\" in record data type", field);
         rl_val_null(out, field[0] == 'x' ? (uint32_t)rec.typmod : RL_OID_INT4);
         return 0;
@@ -3754,7 +3761,7 @@ static int eval_field(rl_expr_ctx *c, const PgQuery__AIndirection *ind, const ch
     rl_buf_init(&text, 0);
     if (!rl_record_field(&rec, field, &oid, &text, &isnull)) {
         rl_buf_free(&text);
-        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
+        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_COLUMN, rl_node_location(ind->arg),
                              "could not identify column \"%s\" in record data type", field);
     }
     int rc = 0;

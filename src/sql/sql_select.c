@@ -2035,7 +2035,8 @@ static rl_rowset *srf_rows(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
         return numeric_series(S, c, al, a, f->n_args, f->location);
     for (size_t i = 0; i < f->n_args; i++) {
         if (a[i].oid == RL_OID_UNKNOWN &&
-            rl_value_coerce(c, &a[i], RL_OID_INT4, -1, false, &a[i], f->location) < 0)
+            rl_value_coerce(c, &a[i], RL_OID_INT4, -1, false, &a[i],
+                            rl_node_location(f->args[i])) < 0)
             return NULL;
         assert(rl_oid_is_intlike(a[i].oid) && !rl_oid_is_reg(a[i].oid) &&
                a[i].oid != RL_OID_OID); /* rl_func_series_type */
@@ -2165,7 +2166,9 @@ static rl_rowset *from_json_record(sel *S, const PgQuery__RangeFunction *rf,
                NULL;
     rl_expr_ctx c = make_ctx(S, S->outer, NULL);
     rl_value j;
-    if (rl_expr_eval(&c, f->args[0], &j) < 0 || rl_json_record_arg(&c, fname, &j, f->location) < 0)
+    if (rl_expr_eval(&c, f->args[0], &j) < 0 ||
+        rl_json_record_arg(&c, fname, &j,
+                           j.oid == RL_OID_UNKNOWN ? rl_node_location(f->args[0]) : f->location) < 0)
         return NULL;
     rl_rowset *rs = rl_rowset_new(rf->n_coldeflist);
     if (!rs)
@@ -2184,7 +2187,8 @@ static rl_rowset *from_json_record(sel *S, const PgQuery__RangeFunction *rf,
         snprintf(rs->cols[i].rel, sizeof rs->cols[i].rel, "%s", alias);
     }
     rl_rowset_cols_changed(rs);
-    if (!S->type_only && rl_json_record_rows(&c, fname, &j, rs, f->location) < 0) {
+    /* the rows' errors are the executor's: no position */
+    if (!S->type_only && rl_json_record_rows(&c, fname, &j, rs, -1) < 0) {
         rl_rowset_free(rs);
         return NULL;
     }

@@ -931,7 +931,7 @@ static int describe_prepared(rl_exec *x, rl_prepared *p, rl_describe *out);
 
 /* The running statement's own text: one statement of a Simple Query's
  * string, or the whole text of an extended-protocol statement. */
-static char *statement_text(rl_exec *x)
+static char *statement_text(rl_exec *x, size_t *offset)
 {
     const char *sql = x->sql ? x->sql : "";
     size_t off = 0, len = strlen(sql);
@@ -946,6 +946,7 @@ static char *statement_text(rl_exec *x)
         if (raw->stmt_len > 0 && off + (size_t)raw->stmt_len <= len)
             len = off + (size_t)raw->stmt_len;
     }
+    *offset = off;
     return strndup(sql + off, len - off);
 }
 
@@ -979,13 +980,26 @@ static long prepared_body_offset(const char *text)
 /* PREPARE name [(type, ...)] AS statement: the statement is prepared under
  * `name` exactly as a Parse message would prepare it (one namespace with
  * the protocol's named statements, as in PostgreSQL). */
+/* An error positioned in a text that starts `bytes` into x->sql: moved to
+ * its place in x->sql (positions count characters). */
+static void shift_position(rl_exec *x, size_t bytes)
+{
+    if (!x->err || x->err->position <= 0 || !x->sql)
+        return;
+    int chars = 0;
+    for (size_t i = 0; i < bytes && x->sql[i]; i++)
+        chars += ((unsigned char)x->sql[i] & 0xC0) != 0x80;
+    x->err->position += chars;
+}
+
 static int exec_prepare(rl_exec *x, const PgQuery__PrepareStmt *st)
 {
     if (st->n_argtypes > RL_MAX_PARAMS)
         return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_ARGUMENTS, -1,
                              "too many parameters for a prepared statement");
     uint32_t *oids = calloc(st->n_argtypes + 1, sizeof *oids);
-    char *text = statement_text(x);
+    size_t at = 0; /* where the PREPARE begins in x->sql */
+    char *text = statement_text(x, &at);
     int rc = -1;
     if (!oids || !text) {
         rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
@@ -1007,14 +1021,18 @@ static int exec_prepare(rl_exec *x, const PgQuery__PrepareStmt *st)
                       "invalid statement name: must not be empty");
         goto out;
     }
-    /* the statement text as a Parse message would carry it */
-    if (rl_session_parse(x->s, st->name, text + body, st->n_argtypes, oids, x->err) < 0)
+    /* the statement text as a Parse message would carry it; its errors'
+     * positions are in that text, PostgreSQL's in the whole query string */
+    if (rl_session_parse(x->s, st->name, text + body, st->n_argtypes, oids, x->err) < 0) {
+        shift_position(x, at + (size_t)body);
         goto out;
+    }
     /* PostgreSQL analyzes the statement now: a query of a missing relation
      * or column fails at PREPARE, not at its first EXECUTE */
     rl_describe shape;
     if (describe_prepared(x, prepared_find(x->s, st->name), &shape) < 0) {
         prepared_close(x->s, st->name);
+        shift_position(x, at + (size_t)body);
         goto out;
     }
     rc = rl_send_complete(x, "PREPARE");

@@ -622,6 +622,15 @@ static int exec_transaction(rl_exec *x, const PgQuery__TransactionStmt *st)
  * so a writer that would have waited for the lock in PostgreSQL commits
  * first or gets the conflict error at its COMMIT instead (the outcomes
  * docs/sql-support.md lists). */
+/* A utility statement's name lookup failed: PostgreSQL's has no parse
+ * state, so its error (42P01 ...) has no position. */
+static int utility_lookup_failed(rl_exec *x)
+{
+    if (x->err)
+        x->err->position = 0;
+    return -1;
+}
+
 static int exec_lock(rl_exec *x, const PgQuery__LockStmt *st)
 {
     /* a simple query of several statements runs as one implicit block */
@@ -633,11 +642,10 @@ static int exec_lock(rl_exec *x, const PgQuery__LockStmt *st)
     for (size_t i = 0; i < st->n_relations; i++) {
         const PgQuery__Node *r = st->relations[i];
         rl_relation rel;
-        if (r->node_case != PG_QUERY__NODE__NODE_RANGE_VAR ||
-            rl_relation_resolve(x, r->range_var, &rel) < 0)
-            return r->node_case != PG_QUERY__NODE__NODE_RANGE_VAR
-                       ? rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "malformed LOCK")
-                       : -1;
+        if (r->node_case != PG_QUERY__NODE__NODE_RANGE_VAR)
+            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "malformed LOCK");
+        if (rl_relation_resolve(x, r->range_var, &rel) < 0)
+            return utility_lookup_failed(x);
         /* beyond ACCESS SHARE (1), a lock needs a right to change the table */
         if (st->mode > 1 && rl_privilege_table_write(x, &rel) < 0)
             return -1;
@@ -664,7 +672,7 @@ static int exec_vacuum(rl_exec *x, const PgQuery__VacuumStmt *st)
         const PgQuery__VacuumRelation *vr = r->vacuum_relation;
         rl_relation rel;
         if (rl_relation_resolve(x, vr->relation, &rel) < 0)
-            return -1;
+            return utility_lookup_failed(x);
         rl_rowset *shape = vr->n_va_cols ? rl_relation_shape(x, &rel, rel.name) : NULL;
         if (vr->n_va_cols && !shape)
             return -1;

@@ -1575,8 +1575,11 @@ int rl_node_location(const PgQuery__Node *n)
     case PG_QUERY__NODE__NODE_FUNC_CALL:
         return leftmost(n->func_call->location,
                         n->func_call->n_args ? rl_node_location(n->func_call->args[0]) : -1);
-    /* x::t, CAST(x AS t), t 'literal': whichever part comes first */
+    /* x::t, CAST(x AS t), t 'literal': whichever part comes first; a cast
+     * literal is a constant at the literal's place (coerce_type keeps it) */
     case PG_QUERY__NODE__NODE_TYPE_CAST:
+        if (n->type_cast->arg && n->type_cast->arg->node_case == PG_QUERY__NODE__NODE_A_CONST)
+            return n->type_cast->arg->a_const->location;
         return leftmost(n->type_cast->location, rl_node_location(n->type_cast->arg));
     case PG_QUERY__NODE__NODE_BOOL_EXPR:
         return leftmost(n->bool_expr->location,

@@ -3917,11 +3917,13 @@ static rl_rowset *rows_kept(sel *S, rl_rowset *rs, const bool *keep)
 }
 
 /* SELECT DISTINCT: one row of each kind, the first met. */
-static rl_rowset *distinct_rows(sel *S, rl_rowset *rs)
+static rl_rowset *distinct_rows(sel *S, rl_rowset *rs, const tcol *t, size_t nt)
 {
     for (size_t c = 0; c < rs->ncols; c++)
         if (rs->cols[c].oid == RL_OID_JSON) /* json values have no equality */
-            return rl_exec_error(S->x, RL_SQLSTATE_UNDEFINED_FUNCTION, -1,
+            return rl_exec_error(S->x, RL_SQLSTATE_UNDEFINED_FUNCTION,
+                                 c >= nt ? -1 : t[c].expr ? rl_node_location(t[c].expr)
+                                                          : t[c].location,
                                  "could not identify an equality operator for type json"),
                    NULL;
     bool *keep = calloc(rs->nrows + 1, sizeof *keep);
@@ -4586,7 +4588,7 @@ static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
         }
     }
     if (plain_distinct(st)) { /* its sort keys are output columns now */
-        rl_rowset *d = distinct_rows(S, p.out);
+        rl_rowset *d = distinct_rows(S, p.out, p.t, p.nt);
         if (!d)
             goto done;
         p.out = d;

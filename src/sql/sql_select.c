@@ -3263,6 +3263,9 @@ static int visit_ungrouped(void *ctx, const ProtobufCMessage *m)
         return 1;
     switch (n->node_case) {
     case PG_QUERY__NODE__NODE_SUB_LINK: return check_subquery(u, n->sub_link) < 0 ? -1 : 1;
+    /* GROUPING()'s arguments are checked as grouping expressions by its
+     * evaluation (42803 arguments to GROUPING must be ...) */
+    case PG_QUERY__NODE__NODE_GROUPING_FUNC: return 1;
     case PG_QUERY__NODE__NODE_COLUMN_REF: {
         const rl_colmeta *col = rl_expr_column(&u->b, n);
         if (!col || may_depend(u, col) || (u->in_sort && names_output(u, n->column_ref)))

@@ -193,3 +193,8 @@ SELECT (s).*, 3 FROM (SELECT 1 AS a, 2 AS b) s;
 SELECT (s).* FROM (SELECT 1 AS a, 2 AS b) s, (SELECT 3 AS c) u;
 SELECT count(*) FROM (SELECT (s).* FROM (SELECT 1 AS a, 2 AS b) s) q;
 SELECT (t).* FROM ducklake_table t WHERE false;
+-- GROUPING()'s arguments must be grouping expressions (strict: the message, at the argument)
+SELECT table_id, GROUPING(table_id) FROM ducklake_data_file GROUP BY table_id;
+SELECT count(*) FROM ducklake_data_file GROUP BY table_id HAVING GROUPING(record_count) = 0;
+SELECT GROUPING(table_id + 1) FROM ducklake_data_file GROUP BY table_id;
+SELECT table_id, GROUPING(table_id, path) FROM ducklake_data_file GROUP BY ROLLUP (table_id);

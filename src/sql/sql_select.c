@@ -1545,12 +1545,51 @@ static rl_rowset *lateral_item(sel *S, const PgQuery__Node *item)
 /* The columns of a LATERAL subquery joined to rows of layout `left`
  * (typed against an all-NULL row of it): its rows are made per joined row
  * (lateral_rows). Only INNER and LEFT joins may feed it, as in PostgreSQL. */
+typedef struct left_ref {
+    const rl_rowset *left;
+    bool bare;       /* this pass looks at bare names (else qualified ones) */
+    const char *rel; /* the relation of the first reference found */
+    int location;
+} left_ref;
+
+/* rl_tree_walk: the first column reference (rel.col, or on the bare pass
+ * a bare col) that names a column of ref->left. */
+static int find_left_ref(void *ctx, const ProtobufCMessage *m)
+{
+    left_ref *ref = ctx;
+    if (m->descriptor != &pg_query__column_ref__descriptor)
+        return 0;
+    const PgQuery__ColumnRef *cr = (const PgQuery__ColumnRef *)m;
+    const char *first = cr->n_fields ? rl_node_string(cr->fields[0]) : NULL;
+    for (size_t k = 0; first && k < ref->left->ncols; k++) {
+        const rl_colmeta *col = &ref->left->cols[k];
+        if ((!ref->bare && cr->n_fields >= 2 && strcmp(col->rel, first) == 0) ||
+            (ref->bare && cr->n_fields == 1 && strcmp(col->name, first) == 0)) {
+            ref->rel = col->rel;
+            ref->location = cr->location;
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static rl_rowset *lateral_shape(sel *S, const PgQuery__Node *sub, const rl_rowset *left,
                                 PgQuery__JoinType type)
 {
     if (type != PG_QUERY__JOIN_TYPE__JOIN_INNER && type != PG_QUERY__JOIN_TYPE__JOIN_LEFT) {
-        rl_exec_error(S->x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE, -1,
-                      "invalid reference to FROM-clause entry");
+        /* PostgreSQL names the entry the item refers to, at the reference
+         * (a qualified one first: a bare name may be the item's own) */
+        left_ref ref = {left, false, NULL, -1};
+        rl_tree_walk(&sub->base, find_left_ref, &ref);
+        ref.bare = true;
+        if (!ref.rel)
+            rl_tree_walk(&sub->base, find_left_ref, &ref);
+        if (ref.rel)
+            rl_exec_error(S->x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE, ref.location,
+                          "invalid reference to FROM-clause entry for table \"%s\"", ref.rel);
+        else
+            rl_exec_error(S->x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE, -1,
+                          "invalid reference to FROM-clause entry");
         rl_error_detail(S->x->err, "The combining JOIN type must be INNER or LEFT for a LATERAL "
                                    "reference.");
         return NULL;

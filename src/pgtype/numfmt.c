@@ -51,36 +51,23 @@ static const struct nf_kw {
     {"sp", 2, NF_SP},   {"s", 1, NF_S},   {"th", 2, NF_th},  {"v", 1, NF_V},
 };
 
-static int set_errv(rl_numfmt_error *err, const char *detail, const char *state, const char *fmt,
-                    va_list ap)
-{
-    err->sqlstate = state;
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    snprintf(err->detail, sizeof err->detail, "%s", detail ? detail : "");
-    return -1;
-}
-
 static int set_err(rl_numfmt_error *err, const char *state, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static int set_err(rl_numfmt_error *err, const char *state, const char *fmt, ...)
 {
+    err->sqlstate = state;
+    err->detail[0] = '\0';
     va_list ap;
     va_start(ap, fmt);
-    set_errv(err, NULL, state, fmt, ap);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     va_end(ap);
     return -1;
 }
 
-/* set_err with PostgreSQL's DETAIL (a fixed text). */
-static int set_err_detail(rl_numfmt_error *err, const char *detail, const char *state,
-                          const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int set_err_detail(rl_numfmt_error *err, const char *detail, const char *state,
-                          const char *fmt, ...)
+/* The error set_err just set gets PostgreSQL's DETAIL; -1. */
+static int err_detail(rl_numfmt_error *err, const char *detail)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    set_errv(err, detail, state, fmt, ap);
-    va_end(ap);
+    snprintf(err->detail, sizeof err->detail, "%s", detail);
     return -1;
 }
 
@@ -194,11 +181,11 @@ static int describe(rl_numfmt *f, int id, rl_numfmt_error *err)
         if (IS(f, EEEE))
             return set_err(err, SQLSTATE_SYNTAX, "cannot use \"EEEE\" twice");
         if (IS(f, BLANK) || IS(f, FILLMODE) || IS(f, LSIGN) || IS(f, BRACKET) || IS(f, MINUS) ||
-            IS(f, PLUS) || IS(f, ROMAN) || IS(f, MULTI))
-            return set_err_detail(err,
-                                  "\"EEEE\" may only be used together with digit and decimal "
-                                  "point patterns.",
-                                  SQLSTATE_SYNTAX, "\"EEEE\" is incompatible with other formats");
+            IS(f, PLUS) || IS(f, ROMAN) || IS(f, MULTI)) {
+            set_err(err, SQLSTATE_SYNTAX, "\"EEEE\" is incompatible with other formats");
+            return err_detail(err, "\"EEEE\" may only be used together with digit and decimal "
+                                   "point patterns.");
+        }
         f->flag |= RL_NUMFMT_F_EEEE;
         break;
     default: break; /* C, G, L, SP, TH: nothing to note */

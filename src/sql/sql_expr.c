@@ -3175,11 +3175,18 @@ static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *o
                : rl_func_cast_call(c, name, n, args, out, rl_node_location(f->args[0]));
     if (cast)
         return cast < 0 ? -1 : 0;
+    /* named arguments: the call as written, for a 42883 after they are placed */
+    rl_value given[MAX_FUNC_ARGS];
+    size_t ngiven = n;
+    if (named)
+        memcpy(given, args, n * sizeof *args);
     if (rl_func_arrange(c, name, args, names, &n, MAX_FUNC_ARGS, f->location) < 0)
         return -1;
     const rl_func *fn;
     if (rl_func_resolve(c, name, n, args, &fn, f->location) < 0)
-        return -1;
+        return named && strcmp(c->x->err->sqlstate, RL_SQLSTATE_UNDEFINED_FUNCTION) == 0
+                   ? rl_func_no_named_function(c, name, given, names, ngiven, f->location)
+                   : -1;
     /* named arguments were placed in the row's order: their literals'
      * places are not followed */
     return rl_func_call(c, fn, n, args, out, f->location, named ? NULL : locs);

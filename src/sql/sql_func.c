@@ -1341,8 +1341,8 @@ static int fill_defaults(rl_expr_ctx *c, const rl_func_default *d, rl_value *arg
 
 /* 42883 for named arguments that fit no row, PostgreSQL's way of writing
  * the call: "function make_interval(foo => integer) does not exist". */
-static int no_named_function(rl_expr_ctx *c, const char *name, const rl_value *args,
-                             const char *const *names, size_t n, int loc)
+int rl_func_no_named_function(rl_expr_ctx *c, const char *name, const rl_value *args,
+                              const char *const *names, size_t n, int loc)
 {
     char types[512] = "";
     size_t off = 0;
@@ -1399,7 +1399,7 @@ int rl_func_arrange(rl_expr_ctx *c, const char *name, rl_value *args, const char
         *n = d->nargs;
         return 0;
     }
-    return named ? no_named_function(c, name, args, names, *n, loc) : 0;
+    return named ? rl_func_no_named_function(c, name, args, names, *n, loc) : 0;
 }
 
 /* The row taking exactly n arguments, else a VARIADIC one that takes n. */

@@ -131,6 +131,10 @@ int rl_func_cast_call(rl_expr_ctx *c, const char *name, size_t nargs, const rl_v
 /* 42883 "function name(types) does not exist" with PostgreSQL's hint. */
 int rl_func_no_function(rl_expr_ctx *c, const char *name, size_t nargs, const rl_value *args,
                         int loc);
+/* The same for a call with named arguments, listed as written: "function
+ * make_interval(days => numeric) does not exist" (names[i] NULL: positional). */
+int rl_func_no_named_function(rl_expr_ctx *c, const char *name, const rl_value *args,
+                              const char *const *names, size_t n, int loc);
 /* 42725 "function name(types) is not unique" with PostgreSQL's hint: more
  * than one candidate fits equally. -1. */
 int rl_func_not_unique(rl_expr_ctx *c, const char *name, size_t nargs, const rl_value *args,

@@ -837,7 +837,7 @@ static const PgQuery__RowExpr *row_of(const PgQuery__Node *n)
 }
 
 static int eval_row_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl,
-                            const PgQuery__RowExpr *l, const char *op, rl_value *out);
+                            const PgQuery__RowExpr *l, const char *op, int loc, rl_value *out);
 
 static int row_arity_error(rl_expr_ctx *c, int loc)
 {
@@ -1459,7 +1459,7 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
         return eval_row_op(c, row_of(e->lexpr), row_of(e->rexpr), op, e->location, out);
     if (row_of(e->lexpr) && e->rexpr->node_case == PG_QUERY__NODE__NODE_SUB_LINK &&
         e->rexpr->sub_link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK)
-        return eval_row_sublink(c, e->rexpr->sub_link, row_of(e->lexpr), op, out);
+        return eval_row_sublink(c, e->rexpr->sub_link, row_of(e->lexpr), op, e->location, out);
     int folded = fold_null_operand(c, e, op, out);
     if (folded != 1)
         return folded;
@@ -3434,9 +3434,11 @@ static int type_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *ou
 /* row op ANY / ALL (subquery), row IN (subquery), row op (subquery): the
  * subquery has one column per field, each pair typed as row op row
  * (row_compare_values), then compared with each of its rows; the last
- * form takes at most one row (21000), NULL for none. */
+ * form takes at most one row (21000), NULL for none. loc: the comparison's
+ * place (row op (subquery): the operator's, as PostgreSQL's
+ * ROWCOMPARE_SUBLINK takes it). */
 static int eval_row_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl,
-                            const PgQuery__RowExpr *l, const char *op, rl_value *out)
+                            const PgQuery__RowExpr *l, const char *op, int loc, rl_value *out)
 {
     if (!sl->subselect || sl->subselect->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
         return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, sl->location, "malformed subquery");
@@ -3464,7 +3466,7 @@ static int eval_row_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl,
     for (size_t i = 0; rc == 0 && i < l->n_args; i++)
         rl_val_null(&b[i], rs->cols[i].oid);
     if (rc == 0) /* the pairs' types, whatever the rows */
-        rc = row_compare_values(c, a, b, l->n_args, kind, op, sl->location, &r);
+        rc = row_compare_values(c, a, b, l->n_args, kind, op, loc, &r);
     if (rc == 0 && single && rs->nrows > 1)
         rc = rl_exec_error(c->x, RL_SQLSTATE_CARDINALITY_VIOLATION, -1,
                            "more than one row returned by a subquery used as an expression");
@@ -3478,7 +3480,7 @@ static int eval_row_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl,
     bool saw_null = false, decided = false;
     for (size_t i = 0; i < rs->nrows && !decided && rc == 0; i++) {
         memcpy(b, rl_rowset_row(rs, i), l->n_args * sizeof *b);
-        rc = row_compare_values(c, a, b, l->n_args, kind, op, sl->location, &r);
+        rc = row_compare_values(c, a, b, l->n_args, kind, op, loc, &r);
         if (rc == 0 && single)
             *out = r;
         else if (rc == 0 && r.d.isnull)
@@ -3505,7 +3507,7 @@ static int eval_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *ou
                                 sl->n_oper_name
                                     ? rl_node_string(sl->oper_name[sl->n_oper_name - 1])
                                     : "=",
-                                out);
+                                sl->location, out);
     if (sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK &&
         sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK && !quantified &&
         sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK)

@@ -1398,6 +1398,31 @@ static int prefix_math(rl_expr_ctx *c, const char *op, rl_value *b, rl_value *ou
     return rl_fn_abs(c, 1, b, out, loc);
 }
 
+static int eval_aexpr(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out);
+
+/* ROW(...) op ROW(...) with an operator that is no comparison: as
+ * PostgreSQL's make_row_comparison_op, the first fields' operator is
+ * resolved (its own 42883 if there is none) and its result type named in
+ * 42804 "row comparison operator must yield type boolean, not type T". */
+static int row_op_not_boolean(rl_expr_ctx *c, const PgQuery__AExpr *e, const char *op)
+{
+    PgQuery__AExpr first = *e;
+    first.lexpr = row_of(e->lexpr)->args[0];
+    first.rexpr = row_of(e->rexpr)->args[0];
+    rl_expr_ctx sub = *c;
+    sub.typing = true;
+    rl_value v;
+    if (eval_aexpr(&sub, &first, &v) < 0)
+        return -1;
+    if (v.oid == RL_OID_BOOL) /* boolean, but no btree comparison (~, @>) */
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, e->location,
+                             "could not determine interpretation of row comparison operator %s",
+                             op);
+    return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, e->location,
+                         "row comparison operator must yield type boolean, not type %s",
+                         rl_oid_type_name(v.oid));
+}
+
 static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
 {
     const char *op = op_name(e);
@@ -1455,6 +1480,9 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
                              "operator does not exist: %s %s", op,
                              rl_oid_type_name(b.oid));
     }
+    if (row_of(e->lexpr) && row_of(e->rexpr) && cmp_kind(op) < 0 &&
+        row_of(e->lexpr)->n_args == row_of(e->rexpr)->n_args && row_of(e->lexpr)->n_args)
+        return row_op_not_boolean(c, e, op);
     if (row_of(e->lexpr) && row_of(e->rexpr))
         return eval_row_op(c, row_of(e->lexpr), row_of(e->rexpr), op, e->location, out);
     if (row_of(e->lexpr) && e->rexpr->node_case == PG_QUERY__NODE__NODE_SUB_LINK &&

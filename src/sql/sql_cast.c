@@ -1449,6 +1449,26 @@ int rl_eval_param(rl_expr_ctx *c, const PgQuery__ParamRef *p, rl_value *out)
 
 /* ------------------------------------------------------------ casts */
 
+/* ARRAY[...]::t[]: PostgreSQL types the elements as t, so an untyped
+ * literal element is read by t's input while parsing, its error at the
+ * literal (a typed element's cast runs later, without position). */
+static int array_literals_input(rl_expr_ctx *c, const PgQuery__AArrayExpr *ae, uint32_t elem)
+{
+    for (size_t i = 0; i < ae->n_elements; i++) {
+        const PgQuery__Node *n = ae->elements[i];
+        if (n->node_case != PG_QUERY__NODE__NODE_A_CONST)
+            continue;
+        const PgQuery__AConst *k = rl_const(n->a_const);
+        if (k->isnull || k->val_case != PG_QUERY__A__CONST__VAL_SVAL)
+            continue;
+        rl_value v, out;
+        rl_val_str(&v, RL_OID_UNKNOWN, k->sval->sval, strlen(k->sval->sval));
+        if (rl_value_coerce(c, &v, elem, -1, true, &out, k->location) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 int rl_eval_typecast(rl_expr_ctx *c, const PgQuery__TypeCast *tc, rl_eval_fn eval, rl_value *out)
 {
     uint32_t oid;
@@ -1461,6 +1481,9 @@ int rl_eval_typecast(rl_expr_ctx *c, const PgQuery__TypeCast *tc, rl_eval_fn eva
         rl_val_str(out, oid, "{}", 2); /* ARRAY[]::t[]: the cast gives the type */
         return 0;
     }
+    if (tc->arg && tc->arg->node_case == PG_QUERY__NODE__NODE_A_ARRAY_EXPR &&
+        rl_elem_oid_of(oid) && array_literals_input(c, tc->arg->a_array_expr, rl_elem_oid_of(oid)) < 0)
+        return -1;
     if (eval(c, tc->arg, &v) < 0)
         return -1;
     int loc = rl_node_location(tc->arg);

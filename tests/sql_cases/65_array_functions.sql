@@ -177,3 +177,8 @@ select '{"}"'::text[];
 select '  '::int[];
 select '{1} }'::int[];
 select 'x'::text::int[];
+-- ARRAY[...]::t[] reads its untyped literal elements as t while parsing: the error at the element (strict)
+select array['1', 'x']::int[];
+select case when false then array['x']::int[] end;
+select array['1'::text, 'y']::int[];
+select array['x'::text]::int[];

@@ -448,9 +448,9 @@ static inline void ev_complete(side *s, const char *tag)
  * 23503 also the exact message and detail (DuckDB matches on 23505's; a
  * CHECK violation names the constraint and the failing row, a FOREIGN KEY
  * violation the key, also when a DEFERRED one fails a COMMIT); for 42601
- * also the position. With strict_errors (a case file marked
- * STRICT_ERRORS_MARK, or ROCKLAKE_SQL_STRICT set), every error's message,
- * detail and position. */
+ * also the position. With strict_errors (test_sql_diff: every statement
+ * but a LOOSE_ERROR_MARK one), every error's message, detail and
+ * position. */
 static inline void ev_error(side *s, char kind, const char *sqlstate, const char *msg,
                             const char *detail, int position)
 {

@@ -142,10 +142,18 @@ static int set_err(rl_dtfmt_error *err, const char *state, const char *fmt, ...)
 static int set_err(rl_dtfmt_error *err, const char *state, const char *fmt, ...)
 {
     err->sqlstate = state;
+    err->detail[0] = '\0';
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     va_end(ap);
+    return -1;
+}
+
+/* The error set_err just set gets PostgreSQL's DETAIL; -1. */
+static int err_detail(rl_dtfmt_error *err, const char *detail)
+{
+    snprintf(err->detail, sizeof err->detail, "%s", detail);
     return -1;
 }
 
@@ -538,9 +546,12 @@ static const char *key_name(const rl_dtfmt_node *n) { return kw[n->key].name; }
 
 static int set_int(reader *r, int *dest, int value, const rl_dtfmt_node *n)
 {
-    if (*dest != 0 && *dest != value)
-        return set_err(r->err, SQLSTATE_FORMAT,
-                       "conflicting values for \"%s\" field in formatting string", key_name(n));
+    if (*dest != 0 && *dest != value) {
+        set_err(r->err, SQLSTATE_FORMAT,
+                "conflicting values for \"%s\" field in formatting string", key_name(n));
+        return err_detail(r->err,
+                          "This value contradicts a previous setting for the same field type.");
+    }
     *dest = value;
     return 0;
 }
@@ -578,23 +589,34 @@ static int parse_int(reader *r, int *dest, int len, size_t i)
         result = strtol(init, &end, 10);
         r->s = end;
     } else {
-        if (avail < (size_t)len)
-            return set_err(r->err, SQLSTATE_FORMAT,
-                           "source string too short for \"%s\" formatting field", key_name(n));
+        if (avail < (size_t)len) {
+            set_err(r->err, SQLSTATE_FORMAT,
+                    "source string too short for \"%s\" formatting field", key_name(n));
+            snprintf(r->err->detail, sizeof r->err->detail,
+                     "Field requires %d characters, but only %zu remain.", len, avail);
+            return -1;
+        }
         char *last;
         result = strtol(copy, &last, 10);
         size_t used = (size_t)(last - copy);
-        if (used > 0 && used < (size_t)len)
-            return set_err(r->err, SQLSTATE_FORMAT, "invalid value \"%s\" for \"%s\"", copy,
-                           key_name(n));
+        if (used > 0 && used < (size_t)len) {
+            set_err(r->err, SQLSTATE_FORMAT, "invalid value \"%s\" for \"%s\"", copy,
+                    key_name(n));
+            snprintf(r->err->detail, sizeof r->err->detail,
+                     "Field requires %d characters, but only %zu could be parsed.", len, used);
+            return -1;
+        }
         r->s += used;
     }
-    if (r->s == init)
-        return set_err(r->err, SQLSTATE_FORMAT, "invalid value \"%s\" for \"%s\"", copy,
-                       key_name(n));
-    if (errno == ERANGE || result < INT_MIN || result > INT_MAX)
-        return set_err(r->err, SQLSTATE_RANGE, "value for \"%s\" in source string is out of range",
-                       key_name(n));
+    if (r->s == init) {
+        set_err(r->err, SQLSTATE_FORMAT, "invalid value \"%s\" for \"%s\"", copy, key_name(n));
+        return err_detail(r->err, "Value must be an integer.");
+    }
+    if (errno == ERANGE || result < INT_MIN || result > INT_MAX) {
+        set_err(r->err, SQLSTATE_RANGE, "value for \"%s\" in source string is out of range",
+                key_name(n));
+        return err_detail(r->err, "Value must be in the range -2147483648 to 2147483647.");
+    }
     if (dest && set_int(r, dest, (int)result, n) < 0)
         return -1;
     return (int)(r->s - init);
@@ -614,8 +636,10 @@ static int parse_word(reader *r, int *value, const char *const *words, size_t i)
     size_t cut = 0;
     while (r->s[cut] && !isspace((unsigned char)r->s[cut]) && cut < 60)
         cut++;
-    return set_err(r->err, SQLSTATE_FORMAT, "invalid value \"%.*s\" for \"%s\"", (int)cut, r->s,
-                   key_name(&r->f->nodes[i]));
+    set_err(r->err, SQLSTATE_FORMAT, "invalid value \"%.*s\" for \"%s\"", (int)cut, r->s,
+            key_name(&r->f->nodes[i]));
+    return err_detail(r->err,
+                      "The given value did not match any of the allowed values for this field.");
 }
 
 static void skip_th(reader *r, const rl_dtfmt_node *n)

@@ -24,6 +24,7 @@
 typedef struct rl_dtfmt_error {
     const char *sqlstate;
     char msg[200];
+    char detail[160]; /* PostgreSQL's DETAIL, "" for none */
 } rl_dtfmt_error;
 
 typedef struct rl_dtfmt_node {

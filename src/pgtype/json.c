@@ -55,6 +55,8 @@ static void js_token(const jscan *s, char *out, size_t cap)
     snprintf(out, cap, "%.*s", (int)(z - a < 60 ? z - a : 60), (const char *)s->p + a);
 }
 
+static int js_invalid_token(jscan *s);
+
 static int js_fail(jscan *s, const char *expected)
 {
     if (s->i >= s->n) {
@@ -63,6 +65,11 @@ static int js_fail(jscan *s, const char *expected)
     }
     char tok[64];
     js_token(s, tok, sizeof tok);
+    /* a word that is no JSON token at all is the lexer's error, found
+     * before the parser's expectation (a number or keyword is a token) */
+    if (js_alnum(s->p[s->i]) && strcmp(tok, "true") != 0 && strcmp(tok, "false") != 0 &&
+        strcmp(tok, "null") != 0 && strspn(tok, "0123456789") != strlen(tok))
+        return js_invalid_token(s);
     snprintf(s->detail, sizeof s->detail, "Expected %s, but found \"%s\".", expected, tok);
     return -1;
 }

@@ -56,10 +56,18 @@ static int set_err(rl_numfmt_error *err, const char *state, const char *fmt, ...
 static int set_err(rl_numfmt_error *err, const char *state, const char *fmt, ...)
 {
     err->sqlstate = state;
+    err->detail[0] = '\0';
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     va_end(ap);
+    return -1;
+}
+
+/* The error set_err just set gets PostgreSQL's DETAIL; -1. */
+static int err_detail(rl_numfmt_error *err, const char *detail)
+{
+    snprintf(err->detail, sizeof err->detail, "%s", detail);
     return -1;
 }
 
@@ -173,8 +181,11 @@ static int describe(rl_numfmt *f, int id, rl_numfmt_error *err)
         if (IS(f, EEEE))
             return set_err(err, SQLSTATE_SYNTAX, "cannot use \"EEEE\" twice");
         if (IS(f, BLANK) || IS(f, FILLMODE) || IS(f, LSIGN) || IS(f, BRACKET) || IS(f, MINUS) ||
-            IS(f, PLUS) || IS(f, ROMAN) || IS(f, MULTI))
-            return set_err(err, SQLSTATE_SYNTAX, "\"EEEE\" is incompatible with other formats");
+            IS(f, PLUS) || IS(f, ROMAN) || IS(f, MULTI)) {
+            set_err(err, SQLSTATE_SYNTAX, "\"EEEE\" is incompatible with other formats");
+            return err_detail(err, "\"EEEE\" may only be used together with digit and decimal "
+                                   "point patterns.");
+        }
         f->flag |= RL_NUMFMT_F_EEEE;
         break;
     default: break; /* C, G, L, SP, TH: nothing to note */

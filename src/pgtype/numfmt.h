@@ -27,6 +27,7 @@
 typedef struct rl_numfmt_error {
     const char *sqlstate;
     char msg[160];
+    char detail[160]; /* PostgreSQL's DETAIL, "" for none */
 } rl_numfmt_error;
 
 typedef struct rl_numfmt_node {

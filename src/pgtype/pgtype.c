@@ -21,6 +21,7 @@
 #include "pgtype/tzif.h"
 
 #include <assert.h>
+#include <ctype.h>
 #include <errno.h>
 #include <float.h>
 #include <inttypes.h>
@@ -1141,9 +1142,13 @@ static rl_codec_status datetime_error(const text_in *in, const dt_fields *f, dt_
                "time zone displacement out of range: \"%s\"", in->text);
         return RL_CODEC_ERR_INVALID;
     }
-    if (r == DT_TZ_UNKNOWN) {
-        in_err(in, RL_SQLSTATE_INVALID_PARAMETER_VALUE, "time zone \"%s\" not recognized",
-               f->zone_name);
+    if (r == DT_TZ_UNKNOWN) { /* named as ParseDateTime left it: lower-cased */
+        char lower[sizeof f->zone_name];
+        size_t i = 0;
+        for (; f->zone_name[i]; i++)
+            lower[i] = (char)tolower((unsigned char)f->zone_name[i]);
+        lower[i] = '\0';
+        in_err(in, RL_SQLSTATE_INVALID_PARAMETER_VALUE, "time zone \"%s\" not recognized", lower);
         return RL_CODEC_ERR_INVALID;
     }
     return syntax_error(in);

@@ -625,6 +625,15 @@ static int exec_transaction(rl_exec *x, const PgQuery__TransactionStmt *st)
  * so a writer that would have waited for the lock in PostgreSQL commits
  * first or gets the conflict error at its COMMIT instead (the outcomes
  * docs/sql-support.md lists). */
+/* A utility statement's name lookup failed: PostgreSQL's has no parse
+ * state, so its error (42P01 ...) has no position. */
+static int utility_lookup_failed(rl_exec *x)
+{
+    if (x->err)
+        x->err->position = 0;
+    return -1;
+}
+
 static int exec_lock(rl_exec *x, const PgQuery__LockStmt *st)
 {
     /* a simple query of several statements runs as one implicit block */
@@ -636,11 +645,10 @@ static int exec_lock(rl_exec *x, const PgQuery__LockStmt *st)
     for (size_t i = 0; i < st->n_relations; i++) {
         const PgQuery__Node *r = st->relations[i];
         rl_relation rel;
-        if (r->node_case != PG_QUERY__NODE__NODE_RANGE_VAR ||
-            rl_relation_resolve(x, r->range_var, &rel) < 0)
-            return r->node_case != PG_QUERY__NODE__NODE_RANGE_VAR
-                       ? rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "malformed LOCK")
-                       : -1;
+        if (r->node_case != PG_QUERY__NODE__NODE_RANGE_VAR)
+            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "malformed LOCK");
+        if (rl_relation_resolve(x, r->range_var, &rel) < 0)
+            return utility_lookup_failed(x);
         /* beyond ACCESS SHARE (1), a lock needs a right to change the table */
         if (st->mode > 1 && rl_privilege_table_write(x, &rel) < 0)
             return -1;
@@ -667,7 +675,7 @@ static int exec_vacuum(rl_exec *x, const PgQuery__VacuumStmt *st)
         const PgQuery__VacuumRelation *vr = r->vacuum_relation;
         rl_relation rel;
         if (rl_relation_resolve(x, vr->relation, &rel) < 0)
-            return -1;
+            return utility_lookup_failed(x);
         rl_rowset *shape = vr->n_va_cols ? rl_relation_shape(x, &rel, rel.name) : NULL;
         if (vr->n_va_cols && !shape)
             return -1;
@@ -934,7 +942,7 @@ static int describe_prepared(rl_exec *x, rl_prepared *p, rl_describe *out);
 
 /* The running statement's own text: one statement of a Simple Query's
  * string, or the whole text of an extended-protocol statement. */
-static char *statement_text(rl_exec *x)
+static char *statement_text(rl_exec *x, size_t *offset)
 {
     const char *sql = x->sql ? x->sql : "";
     size_t off = 0, len = strlen(sql);
@@ -949,6 +957,7 @@ static char *statement_text(rl_exec *x)
         if (raw->stmt_len > 0 && off + (size_t)raw->stmt_len <= len)
             len = off + (size_t)raw->stmt_len;
     }
+    *offset = off;
     return strndup(sql + off, len - off);
 }
 
@@ -982,13 +991,26 @@ static long prepared_body_offset(const char *text)
 /* PREPARE name [(type, ...)] AS statement: the statement is prepared under
  * `name` exactly as a Parse message would prepare it (one namespace with
  * the protocol's named statements, as in PostgreSQL). */
+/* An error positioned in a text that starts `bytes` into x->sql: moved to
+ * its place in x->sql (positions count characters). */
+static void shift_position(rl_exec *x, size_t bytes)
+{
+    if (!x->err || x->err->position <= 0 || !x->sql)
+        return;
+    int chars = 0;
+    for (size_t i = 0; i < bytes && x->sql[i]; i++)
+        chars += ((unsigned char)x->sql[i] & 0xC0) != 0x80;
+    x->err->position += chars;
+}
+
 static int exec_prepare(rl_exec *x, const PgQuery__PrepareStmt *st)
 {
     if (st->n_argtypes > RL_MAX_PARAMS)
         return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_ARGUMENTS, -1,
                              "too many parameters for a prepared statement");
     uint32_t *oids = calloc(st->n_argtypes + 1, sizeof *oids);
-    char *text = statement_text(x);
+    size_t at = 0; /* where the PREPARE begins in x->sql */
+    char *text = statement_text(x, &at);
     int rc = -1;
     if (!oids || !text) {
         rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
@@ -1010,14 +1032,18 @@ static int exec_prepare(rl_exec *x, const PgQuery__PrepareStmt *st)
                       "invalid statement name: must not be empty");
         goto out;
     }
-    /* the statement text as a Parse message would carry it */
-    if (rl_session_parse(x->s, st->name, text + body, st->n_argtypes, oids, x->err) < 0)
+    /* the statement text as a Parse message would carry it; its errors'
+     * positions are in that text, PostgreSQL's in the whole query string */
+    if (rl_session_parse(x->s, st->name, text + body, st->n_argtypes, oids, x->err) < 0) {
+        shift_position(x, at + (size_t)body);
         goto out;
+    }
     /* PostgreSQL analyzes the statement now: a query of a missing relation
      * or column fails at PREPARE, not at its first EXECUTE */
     rl_describe shape;
     if (describe_prepared(x, prepared_find(x->s, st->name), &shape) < 0) {
         prepared_close(x->s, st->name);
+        shift_position(x, at + (size_t)body);
         goto out;
     }
     rc = rl_send_complete(x, "PREPARE");

@@ -232,7 +232,11 @@ int rl_agg_regression(rl_expr_ctx *c, const char *name, const rl_value *ys, cons
 
 int rl_agg_check_fraction(rl_expr_ctx *c, double frac)
 {
-    if (frac < 0 || frac > 1 || isnan(frac))
+    if (isnan(frac) || isinf(frac)) /* PostgreSQL's snprintf spells these out */
+        return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, -1,
+                             "percentile value %s is not between 0 and 1",
+                             isnan(frac) ? "NaN" : frac > 0 ? "Infinity" : "-Infinity");
+    if (frac < 0 || frac > 1)
         return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, -1,
                              "percentile value %g is not between 0 and 1", frac);
     return 0;

@@ -359,9 +359,12 @@ int rl_fn_array_fill(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int l
     if (rl_array_decode(c, &a[1], &dims, &nd, loc) < 0 ||
         (n == 3 && rl_array_decode(c, &a[2], &lbs, &nl, loc) < 0))
         return -1;
-    if (n == 3 && nd != nl)
-        return rl_exec_error(c->x, RL_SQLSTATE_ARRAY_SUBSCRIPT_ERROR, -1,
-                             "wrong number of array subscripts");
+    if (n == 3 && nd != nl) {
+        rl_exec_error(c->x, RL_SQLSTATE_ARRAY_SUBSCRIPT_ERROR, -1,
+                      "wrong number of array subscripts");
+        rl_error_detail(c->x->err, "Low bound array has different size than dimensions array.");
+        return -1;
+    }
     if (n == 3 && (nd != 1 || lbs[0].d.isnull || lbs[0].d.v.i != 1)) {
         for (size_t i = 0; i < nl; i++)
             if (lbs[i].d.isnull)

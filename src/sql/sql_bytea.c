@@ -514,11 +514,12 @@ int rl_fn_convert_to(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int l
             cp = (uint32_t)(p[i] & 0x1f) << 6 | (p[i + 1] & 0x3f);
         if (k > 2 || cp > 0xff) {
             rl_buf_free(&b);
-            char hexs[16] = "";
-            for (size_t j = 0; j < k && j < 4; j++)
-                snprintf(hexs + 2 * j, 3, "%02x", p[i + j]);
+            char hexs[24] = ""; /* "0xe2 0x82 0xac": each byte, as PostgreSQL lists them */
+            for (size_t j = 0, at = 0; j < k && j < 4; j++)
+                at += (size_t)snprintf(hexs + at, sizeof hexs - at, "%s0x%02x", j ? " " : "",
+                                       p[i + j]);
             return rl_exec_error(c->x, RL_SQLSTATE_UNTRANSLATABLE_CHARACTER, -1,
-                                 "character with byte sequence 0x%s in encoding \"UTF8\" has no "
+                                 "character with byte sequence %s in encoding \"UTF8\" has no "
                                  "equivalent in encoding \"LATIN1\"",
                                  hexs);
         }

@@ -214,9 +214,9 @@ static int numeric_to_int(rl_expr_ctx *c, const rl_value *in, uint32_t oid, rl_v
         neg = true;
         i++;
     }
-    if (i == n || !isdigit(p[i]))
+    if (i == n || !isdigit(p[i])) /* NaN, or an infinity: numeric_int4's words */
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
-                             "cannot convert %.*s to %s", (int)n, (const char *)p,
+                             "cannot convert %s to %s", p[0] == 'N' ? "NaN" : "infinity",
                              rl_oid_type_name(oid));
     __int128 acc = 0;
     for (; i < n && isdigit(p[i]); i++) {
@@ -334,8 +334,7 @@ int rl_number_convert(rl_expr_ctx *c, const rl_value *in, uint32_t oid, rl_value
 }
 
 /* varchar(n): assignment rejects longer strings, a cast truncates. */
-static int apply_varchar_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod, bool explicit_cast,
-                                int loc)
+static int apply_varchar_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod, bool explicit_cast)
 {
     if (v->d.isnull || typmod < 4)
         return 0;
@@ -350,8 +349,8 @@ static int apply_varchar_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod, boo
     }
     if (i == v->d.v.s.len)
         return 0;
-    if (!explicit_cast)
-        return rl_exec_error(c->x, RL_SQLSTATE_STRING_DATA_RIGHT_TRUNCATION, loc,
+    if (!explicit_cast) /* varchar(): the executor's check, no position */
+        return rl_exec_error(c->x, RL_SQLSTATE_STRING_DATA_RIGHT_TRUNCATION, -1,
                              "value too long for type character varying(%d)",
                              (int)max);
     v->d.v.s.len = i;
@@ -433,8 +432,9 @@ static size_t numeric_round_text(const char *p, size_t len, int scale, char *out
 
 /* numeric(p,s) on assignment or cast: round to s digits, then at most
  * p - s digits may remain before the point (22003 with PG's detail). NaN
- * passes; infinities do not fit a constrained numeric. */
-static int apply_numeric_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod, int loc)
+ * passes; infinities do not fit a constrained numeric. The executor's
+ * numeric() check: its errors have no position. */
+static int apply_numeric_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod)
 {
     v->typmod = typmod;
     if (v->d.isnull || typmod < 4)
@@ -446,7 +446,7 @@ static int apply_numeric_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod, int
     if (len == 3 && memcmp(p, "NaN", 3) == 0)
         return 0;
     if ((len == 8 && memcmp(p, "Infinity", 8) == 0) || (len == 9 && memcmp(p, "-Infinity", 9) == 0)) {
-        rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, loc, "numeric field overflow");
+        rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, -1, "numeric field overflow");
         rl_error_detail(c->x->err, "A field with precision %d, scale %d cannot hold an "
                         "infinite value.", precision, scale);
         return -1;
@@ -458,7 +458,7 @@ static int apply_numeric_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod, int
     size_t n = numeric_round_text(p, len, scale, out, &lead);
     int maxdigits = precision - scale;
     if (lead != INT_MIN && lead > maxdigits) {
-        rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, loc, "numeric field overflow");
+        rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, -1, "numeric field overflow");
         rl_error_detail(c->x->err, "A field with precision %d, scale %d must round to an "
                         "absolute value less than %s%d.", precision, scale,
                         maxdigits ? "10^" : "", maxdigits ? maxdigits : 1);
@@ -742,6 +742,30 @@ static int malformed_array(rl_expr_ctx *c, const char *whole, size_t wlen, const
     return -1;
 }
 
+/* array_in's DETAIL for a text (blanks trimmed) that is not one {...},
+ * NULL for one that is: what it finds first reading the braces (quotes and
+ * backslashes honoured). */
+static const char *array_outline_detail(const char *t, size_t n)
+{
+    if (n == 0 || t[0] != '{')
+        return "Array value must start with \"{\" or dimension information.";
+    int depth = 0;
+    bool quoted = false;
+    for (size_t i = 0; i < n; i++) {
+        if (t[i] == '\\') {
+            i++;
+            continue;
+        }
+        if (t[i] == '"')
+            quoted = !quoted;
+        else if (!quoted && t[i] == '{')
+            depth++;
+        else if (!quoted && t[i] == '}' && --depth == 0)
+            return i + 1 < n ? "Junk after closing right brace." : NULL;
+    }
+    return "Unexpected end of input.";
+}
+
 int rl_array_elements(rl_expr_ctx *c, const rl_value *arr, int32_t typmod, bool explicit_cast,
                       const char *whole, size_t wlen, rl_value **vals, size_t *n, int loc)
 {
@@ -791,7 +815,7 @@ int rl_array_elements(rl_expr_ctx *c, const rl_value *arr, int32_t typmod, bool 
         copy[el.len] = '\0';
         rc = rl_text_to_value(c, copy, el.len, elem, typmod, explicit_cast, &v[k++], loc);
         if (rc == 0 && elem == RL_OID_NUMERIC) /* numeric_in's typmod */
-            rc = apply_numeric_typmod(c, &v[k - 1], typmod, loc);
+            rc = apply_numeric_typmod(c, &v[k - 1], typmod);
     }
     rl_buf_free(&el);
     size_t last = tn - 1; /* a separator before the closing brace: {1,} */
@@ -841,7 +865,7 @@ int rl_text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid,
             n = 1;
         rl_val_str(out, oid, p, n);
         out->typmod = typmod;
-        return oid == RL_OID_VARCHAR ? apply_varchar_typmod(c, out, typmod, explicit_cast, loc) : 0;
+        return oid == RL_OID_VARCHAR ? apply_varchar_typmod(c, out, typmod, explicit_cast) : 0;
     }
     int64_t u;
     if (rl_array_elem_oid(oid)) {
@@ -851,9 +875,9 @@ int rl_text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid,
             a++;
         while (z > a && (p[z - 1] == ' ' || p[z - 1] == '\t' || p[z - 1] == '\n'))
             z--;
-        if (z - a < 2 || p[a] != '{' || p[z - 1] != '}')
-            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
-                                 "malformed array literal: \"%.*s\"", (int)len, p);
+        const char *detail = array_outline_detail(p + a, z - a);
+        if (detail)
+            return malformed_array(c, p, len, detail, loc);
         return array_input(c, p, len, p + a, z - a, oid, typmod, explicit_cast, out, loc);
     }
     switch (oid) {
@@ -1165,11 +1189,21 @@ bool rl_assignable(uint32_t from, uint32_t to)
 int rl_value_coerce(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_t typmod,
                     bool explicit_cast, rl_value *out, int location)
 {
-    if (coerce_value(c, in, oid, typmod, explicit_cast, out, location) < 0)
+    /* Where PostgreSQL's error points: only parse analysis has a position.
+     * It reads an untyped literal with the type's input function there
+     * (coerce_type, the typmod left out), and refuses a cast it has none
+     * for (42846); any other conversion (of a typed value, a typmod's
+     * length or precision check) runs as a function in the executor or the
+     * planner's folding, which has no position. */
+    bool keep = in->oid == RL_OID_UNKNOWN;
+    if (coerce_value(c, in, oid, typmod, explicit_cast, out, location) < 0) {
+        if (!keep && strcmp(c->x->err->sqlstate, RL_SQLSTATE_CANNOT_COERCE) != 0)
+            c->x->err->position = 0;
         return -1;
+    }
     /* a numeric's typmod applies whatever the source type (assignment and
      * cast alike, as numeric()/numeric_in do) */
-    return oid == RL_OID_NUMERIC ? apply_numeric_typmod(c, out, typmod, location) : 0;
+    return oid == RL_OID_NUMERIC ? apply_numeric_typmod(c, out, typmod) : 0;
 }
 
 /* timestamp -> time, timestamptz -> time / timetz: the time of day of the
@@ -1262,7 +1296,7 @@ static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_
         *out = *in;
         if (oid == RL_OID_VARCHAR) {
             out->typmod = typmod;
-            return apply_varchar_typmod(c, out, typmod, explicit_cast, location);
+            return apply_varchar_typmod(c, out, typmod, explicit_cast);
         }
         return 0;
     }
@@ -1287,7 +1321,7 @@ static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_
         if (value_to_textval(c, in, oid, out) < 0)
             return -1;
         if (oid == RL_OID_VARCHAR)
-            return apply_varchar_typmod(c, out, typmod, explicit_cast, location);
+            return apply_varchar_typmod(c, out, typmod, explicit_cast);
         return 0;
     }
     if (rl_oid_is_number(in->oid) && rl_oid_is_number(oid))
@@ -1475,6 +1509,26 @@ int rl_eval_param(rl_expr_ctx *c, const PgQuery__ParamRef *p, rl_value *out)
 
 /* ------------------------------------------------------------ casts */
 
+/* ARRAY[...]::t[]: PostgreSQL types the elements as t, so an untyped
+ * literal element is read by t's input while parsing, its error at the
+ * literal (a typed element's cast runs later, without position). */
+static int array_literals_input(rl_expr_ctx *c, const PgQuery__AArrayExpr *ae, uint32_t elem)
+{
+    for (size_t i = 0; i < ae->n_elements; i++) {
+        const PgQuery__Node *n = ae->elements[i];
+        if (n->node_case != PG_QUERY__NODE__NODE_A_CONST)
+            continue;
+        const PgQuery__AConst *k = rl_const(n->a_const);
+        if (k->isnull || k->val_case != PG_QUERY__A__CONST__VAL_SVAL)
+            continue;
+        rl_value v, out;
+        rl_val_str(&v, RL_OID_UNKNOWN, k->sval->sval, strlen(k->sval->sval));
+        if (rl_value_coerce(c, &v, elem, -1, true, &out, k->location) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 int rl_eval_typecast(rl_expr_ctx *c, const PgQuery__TypeCast *tc, rl_eval_fn eval, rl_value *out)
 {
     uint32_t oid;
@@ -1487,6 +1541,9 @@ int rl_eval_typecast(rl_expr_ctx *c, const PgQuery__TypeCast *tc, rl_eval_fn eva
         rl_val_str(out, oid, "{}", 2); /* ARRAY[]::t[]: the cast gives the type */
         return 0;
     }
+    if (tc->arg && tc->arg->node_case == PG_QUERY__NODE__NODE_A_ARRAY_EXPR &&
+        rl_elem_oid_of(oid) && array_literals_input(c, tc->arg->a_array_expr, rl_elem_oid_of(oid)) < 0)
+        return -1;
     if (eval(c, tc->arg, &v) < 0)
         return -1;
     int loc = rl_node_location(tc->arg);

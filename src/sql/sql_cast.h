@@ -88,6 +88,11 @@ typedef struct rl_expr_ctx {
                                     where window functions are not allowed */
     const rl_grouping *grouping; /* NULL unless grouped by grouping sets */
     const rl_srf_row *srf;       /* set-returning calls of the target list */
+    const char *clause;          /* the clause being checked, as PostgreSQL's
+                                    "argument of %s must be type boolean"
+                                    names it (WHERE, HAVING, JOIN/ON, FILTER);
+                                    NULL: none known (a boolean reads WHERE,
+                                    a window or set-returning call "here") */
 } rl_expr_ctx;
 
 /* May a value of type `from` be stored in a column of type `to` (INSERT,

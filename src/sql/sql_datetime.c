@@ -1296,6 +1296,15 @@ int rl_fn_date_bin(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc
     return 0;
 }
 
+/* A template error as the executor's (no position), with its DETAIL. */
+static int dtfmt_failed(rl_expr_ctx *c, const rl_dtfmt_error *e)
+{
+    rl_exec_error(c->x, e->sqlstate, -1, "%s", e->msg);
+    if (e->detail[0])
+        rl_error_detail(c->x->err, "%s", e->detail);
+    return -1;
+}
+
 /* ------------------------------------------ to_char, to_timestamp, to_date */
 
 /* to_char(timestamp[tz] | date-as-timestamp | interval, format):
@@ -1365,7 +1374,7 @@ int rl_fn_to_char(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
     rl_dtfmt_free(&f);
     if (rc < 0) {
         rl_buf_free(&b);
-        return rl_exec_error(c->x, e.sqlstate, -1, "%s", e.msg);
+        return dtfmt_failed(c, &e);
     }
     return rl_val_buf_copy(c, out, RL_OID_TEXT, &b);
 }
@@ -1379,9 +1388,7 @@ static int read_datetime(rl_expr_ctx *c, const rl_value *a, rl_dtfmt_result *r)
     rl_dtfmt_error e;
     int rc = rl_dtfmt_from_char(&f, (const char *)a[0].d.v.s.p, a[0].d.v.s.len, r, &e);
     rl_dtfmt_free(&f);
-    if (rc < 0)
-        return rl_exec_error(c->x, e.sqlstate, -1, "%s", e.msg);
-    return 0;
+    return rc < 0 ? dtfmt_failed(c, &e) : 0;
 }
 
 /* PostgreSQL's IS_VALID_JULIAN: from 4714-11-24 BC to 5874898-06-01. */

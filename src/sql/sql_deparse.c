@@ -646,7 +646,7 @@ static dn *boolexpr(dctx *c, const PgQuery__BoolExpr *b)
         return NULL;
     for (size_t i = 0; i < b->n_args; i++) {
         dn *a = to_bool(c, analyse(c, b->args[i]), k == DN_AND ? "AND" : k == DN_OR ? "OR" : "NOT",
-                        rl_expr_location(b->args[i]));
+                        rl_node_location(b->args[i]));
         if (!a)
             return NULL;
         d->a[i] = a;
@@ -787,7 +787,7 @@ static dn *caseexpr(dctx *c, const PgQuery__CaseExpr *ce)
         return unsupported(c, "CASE with a test value", ce->location), NULL;
     for (size_t i = 0; i < ce->n_args; i++) {
         const PgQuery__CaseWhen *w = ce->args[i]->case_when;
-        dn *cond = to_bool(c, analyse(c, w->expr), "CASE/WHEN", rl_expr_location(w->expr));
+        dn *cond = to_bool(c, analyse(c, w->expr), "CASE/WHEN", rl_node_location(w->expr));
         if (!cond || !(d->a[2 * i + 1] = analyse(c, w->result)))
             return NULL;
         d->a[2 * i] = cond;
@@ -849,7 +849,7 @@ static dn *analyse(dctx *c, const PgQuery__Node *n)
                                             " IS NOT FALSE", " IS UNKNOWN", " IS NOT UNKNOWN"};
         unsigned t = (unsigned)n->boolean_test->booltesttype;
         dn *a = to_bool(c, analyse(c, n->boolean_test->arg), "IS TRUE",
-                        rl_expr_location(n->boolean_test->arg));
+                        rl_node_location(n->boolean_test->arg));
         if (!a)
             return NULL;
         if (t == 0 || t >= sizeof tests / sizeof tests[0])
@@ -1361,7 +1361,7 @@ int rl_deparse_expr(rl_exec *x, const PgQuery__Node *expr, const rl_rowset *shap
               .kind = kind};
     dn *d = analyse(&c, expr);
     if (kind != RL_DEPARSE_INDEX_EXPR)
-        d = to_bool(&c, d, kind == RL_DEPARSE_CHECK ? "CHECK" : "WHERE", rl_expr_location(expr));
+        d = to_bool(&c, d, kind == RL_DEPARSE_CHECK ? "CHECK" : "WHERE", rl_node_location(expr));
     int rc = d ? print_both(x, d, out) : -1;
     if (rc == 0) {
         memcpy(out->conkey, c.conkey, sizeof c.conkey);

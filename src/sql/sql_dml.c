@@ -294,7 +294,7 @@ static const PgQuery__Node *set_source(rl_exec *x, const PgQuery__ResTarget *rt)
         return rt->val;
     if (!src || src->node_case != PG_QUERY__NODE__NODE_ROW_EXPR) {
         rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
-                      src ? rl_expr_location(src) : rt->location,
+                      src ? rl_node_location(src) : rt->location,
                       "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() "
                       "expression");
         return NULL;
@@ -383,7 +383,7 @@ static int multi_item_location(const PgQuery__ResTarget *rt, int colno)
     if (colno < 1 || (size_t)colno > sel->n_target_list ||
         sel->target_list[colno - 1]->node_case != PG_QUERY__NODE__NODE_RES_TARGET)
         return rt->location;
-    return rl_expr_location(sel->target_list[colno - 1]->res_target->val);
+    return rl_node_location(sel->target_list[colno - 1]->res_target->val);
 }
 
 /* `SET (a, b) = (SELECT ...)`'s column for target rt assignable to
@@ -438,7 +438,7 @@ static int apply_set(rl_expr_ctx *ec, PgQuery__Node *const *targets, size_t n, c
             continue;
         }
         if (rl_expr_eval(ec, src, &v) < 0 ||
-            assign(ec, shape, c, &v, row, rl_expr_location(src)) < 0)
+            assign(ec, shape, c, &v, row, rl_node_location(src)) < 0)
             return -1;
     }
     return 0;
@@ -750,7 +750,7 @@ static int values_item(rl_expr_ctx *ec, const rl_defaults *defs, const rl_rowset
     rl_value v;
     if (rl_expr_eval(ec, e, &v) < 0)
         return -1;
-    return assign(ec, shape, c, &v, row, rl_expr_location(e));
+    return assign(ec, shape, c, &v, row, rl_node_location(e));
 }
 
 /* One VALUES row inserted (0), left out by ON CONFLICT DO NOTHING (1), or
@@ -841,7 +841,7 @@ static int insert_select(rl_exec *x, const rl_relation *rel, const rl_rowset *sh
             continue; /* an unknown literal takes the column's type */
         rl_value typed;
         rl_val_null(&typed, rs->cols[i].oid);
-        rc = assignable(&tc, shape, (size_t)tcols[i], &typed, e ? rl_expr_location(e) : -1);
+        rc = assignable(&tc, shape, (size_t)tcols[i], &typed, e ? rl_node_location(e) : -1);
     }
     for (size_t r = 0; rc == 0 && r < rs->nrows; r++) {
         rl_value row[RL_MAX_COLUMNS + 1];
@@ -1544,10 +1544,11 @@ static int job_check_where(dml_job *j)
         else
             b[k] = (rl_binding){.rs = typ[k], .row = 0, .outer = k ? &b[k - 1] : NULL};
     }
-    rl_expr_ctx ec = {.x = j->x, .b = &b[j->nfrom], .arena = &j->arena};
+    rl_expr_ctx ec = {.x = j->x, .b = &b[j->nfrom], .arena = &j->arena, .clause = "WHERE"};
     for (size_t i = 0; i < j->nconj && rc == 0; i++)
         if (!j->conj_ctid[i])
             rc = rl_expr_check_where(&ec, j->conj[i]);
+    ec.clause = NULL;
     ec.typing = true; /* each SET expression's type, on the typing rows */
     for (size_t i = 0; i < j->nset && rc == 0; i++) {
         const PgQuery__ResTarget *rt = j->set[i]->res_target;
@@ -1561,7 +1562,7 @@ static int job_check_where(dml_job *j)
             continue;
         rc = rl_expr_eval(&ec, src, &v);
         if (rc == 0)
-            rc = assignable(&ec, j->target, (size_t)j->set_cols[i], &v, rl_expr_location(src));
+            rc = assignable(&ec, j->target, (size_t)j->set_cols[i], &v, rl_node_location(src));
     }
     for (size_t k = 0; k <= j->nfrom; k++)
         rl_rowset_free(typ[k]);

@@ -77,6 +77,11 @@ static int char_position(const char *sql, int location)
     return pos + 1;
 }
 
+int rl_exec_position(rl_exec *x, int location)
+{
+    return char_position(x->sql, rl_parsed_location(location));
+}
+
 int rl_exec_error(rl_exec *x, const char *sqlstate, int location, const char *fmt, ...)
 {
     rl_error *e = x->err;

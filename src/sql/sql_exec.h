@@ -180,6 +180,10 @@ int rl_exec_check_stack(rl_exec *x);
 int rl_exec_error(rl_exec *x, const char *sqlstate, int location, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* The error position (1-based character, 0 = none) rl_exec_error gives a
+ * tree location: to compare with, or move, x->err->position. */
+int rl_exec_position(rl_exec *x, int location);
+
 /* A NOTICE (or WARNING, by its SQLSTATE's class) to the client through the
  * sink, if it takes notices; always 0. */
 int rl_exec_notice(rl_exec *x, const char *sqlstate, const char *fmt, ...)

@@ -497,6 +497,13 @@ static int eval_colref_as(rl_expr_ctx *c, const void *key, colref r, int locatio
 
 /* ------------------------------------------------------ boolean logic */
 
+/* The clause c checks as PostgreSQL's "... are not allowed in %s" names
+ * it (ParseExprKindName), NULL when none is known. */
+static const char *clause_kind(const rl_expr_ctx *c)
+{
+    return c->clause && strcmp(c->clause, "JOIN/ON") == 0 ? "JOIN conditions" : c->clause;
+}
+
 /* 1 true, 0 false, 2 NULL, -1 error. */
 static int eval_tri(rl_expr_ctx *c, const PgQuery__Node *node, const char *what, int loc)
 {
@@ -592,7 +599,7 @@ bool rl_expr_is_constant(const PgQuery__Node *node)
 
 int rl_expr_truth(rl_expr_ctx *c, const PgQuery__Node *node)
 {
-    int t = eval_tri(c, node, "WHERE", rl_node_location(node));
+    int t = eval_tri(c, node, c->clause ? c->clause : "WHERE", rl_node_location(node));
     return t < 0 ? -1 : t == 1;
 }
 
@@ -898,7 +905,7 @@ static const PgQuery__RowExpr *row_of(const PgQuery__Node *n)
 }
 
 static int eval_row_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl,
-                            const PgQuery__RowExpr *l, const char *op, rl_value *out);
+                            const PgQuery__RowExpr *l, const char *op, int loc, rl_value *out);
 
 static int row_arity_error(rl_expr_ctx *c, int loc)
 {
@@ -1215,7 +1222,7 @@ static int array_concat(rl_expr_ctx *c, rl_value *a, rl_value *b, rl_value *out,
     const rl_func *f = rl_func_find(fn, 2);
     assert(f);
     rl_value args[2] = {*a, *b};
-    return rl_func_call(c, f, 2, args, out, loc);
+    return rl_func_call(c, f, 2, args, out, loc, NULL);
 }
 
 /* a @> b, a <@ b, a && b on arrays of one type (an unknown literal takes
@@ -1459,6 +1466,31 @@ static int prefix_math(rl_expr_ctx *c, const char *op, rl_value *b, rl_value *ou
     return rl_fn_abs(c, 1, b, out, loc);
 }
 
+static int eval_aexpr(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out);
+
+/* ROW(...) op ROW(...) with an operator that is no comparison: as
+ * PostgreSQL's make_row_comparison_op, the first fields' operator is
+ * resolved (its own 42883 if there is none) and its result type named in
+ * 42804 "row comparison operator must yield type boolean, not type T". */
+static int row_op_not_boolean(rl_expr_ctx *c, const PgQuery__AExpr *e, const char *op)
+{
+    PgQuery__AExpr first = *e;
+    first.lexpr = row_of(e->lexpr)->args[0];
+    first.rexpr = row_of(e->rexpr)->args[0];
+    rl_expr_ctx sub = *c;
+    sub.typing = true;
+    rl_value v;
+    if (eval_aexpr(&sub, &first, &v) < 0)
+        return -1;
+    if (v.oid == RL_OID_BOOL) /* boolean, but no btree comparison (~, @>) */
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, e->location,
+                             "could not determine interpretation of row comparison operator %s",
+                             op);
+    return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, e->location,
+                         "row comparison operator must yield type boolean, not type %s",
+                         rl_oid_type_name(v.oid));
+}
+
 static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
 {
     const char *op = op_name(e);
@@ -1518,11 +1550,14 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
                              "operator does not exist: %s %s", op,
                              rl_oid_type_name(b.oid));
     }
+    if (row_of(e->lexpr) && row_of(e->rexpr) && cmp_kind(op) < 0 &&
+        row_of(e->lexpr)->n_args == row_of(e->rexpr)->n_args && row_of(e->lexpr)->n_args)
+        return row_op_not_boolean(c, e, op);
     if (row_of(e->lexpr) && row_of(e->rexpr))
         return eval_row_op(c, row_of(e->lexpr), row_of(e->rexpr), op, e->location, out);
     if (row_of(e->lexpr) && e->rexpr->node_case == PG_QUERY__NODE__NODE_SUB_LINK &&
         e->rexpr->sub_link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK)
-        return eval_row_sublink(c, e->rexpr->sub_link, row_of(e->lexpr), op, out);
+        return eval_row_sublink(c, e->rexpr->sub_link, row_of(e->lexpr), op, e->location, out);
     int folded = fold_null_operand(c, e, op, out);
     if (folded != 1)
         return folded;
@@ -1692,10 +1727,59 @@ static int eval_op_any(rl_expr_ctx *c, const PgQuery__AExpr *e, bool all, rl_val
     return 0;
 }
 
+/* Is the node an untyped literal ('text' or NULL: type unknown to
+ * PostgreSQL's parser)? */
+static bool untyped_literal(const PgQuery__Node *n)
+{
+    if (!n || n->node_case != PG_QUERY__NODE__NODE_A_CONST)
+        return false;
+    const PgQuery__AConst *k = rl_const(n->a_const); /* a shape's literal: this text's */
+    return k->isnull || k->val_case == PG_QUERY__A__CONST__VAL_SVAL;
+}
+
+/* An operator's error as PostgreSQL words it, where this evaluation
+ * resolved an untyped literal operand before failing: 42883 names its type
+ * unknown ("operator does not exist: json <> unknown"), and the literal's
+ * input error (class 22) points at the literal, not the operator. Only
+ * errors raised at this operator (its position) are touched. */
+static int op_literal_error(rl_expr_ctx *c, const PgQuery__AExpr *e, const char *op)
+{
+    rl_error *err = c->x->err;
+    if (!err || !op || err->position != rl_exec_position(c->x, e->location))
+        return -1;
+    bool l = untyped_literal(e->lexpr), r = untyped_literal(e->rexpr);
+    static const char prefix[] = "operator does not exist: ";
+    if (strcmp(err->sqlstate, RL_SQLSTATE_UNDEFINED_FUNCTION) == 0 && (l || r) &&
+        strncmp(err->message, prefix, sizeof prefix - 1) == 0) {
+        const char *types = err->message + sizeof prefix - 1;
+        char sep[64];
+        snprintf(sep, sizeof sep, "%s%s ", e->lexpr ? " " : "", op);
+        const char *at = e->lexpr ? strstr(types, sep) : strncmp(types, sep, strlen(sep)) == 0
+                                                              ? types
+                                                              : NULL;
+        if (!at)
+            return -1;
+        char left[sizeof err->message], right[sizeof err->message];
+        snprintf(left, sizeof left, "%.*s", (int)(at - types), types);
+        snprintf(right, sizeof right, "%s", at + strlen(sep));
+        rl_buf m;
+        rl_buf_init(&m, 0);
+        rl_buf_printf(&m, "%s%s%s%s", prefix, l ? "unknown" : left, sep, r ? "unknown" : right);
+        if (!m.failed)
+            snprintf(err->message, sizeof err->message, "%.*s", (int)m.len, (const char *)m.data);
+        rl_buf_free(&m);
+        return -1;
+    }
+    if (strncmp(err->sqlstate, "22", 2) == 0 && l != r)
+        err->position = rl_exec_position(c->x, rl_node_location(l ? e->lexpr : e->rexpr));
+    return -1;
+}
+
 static int eval_aexpr(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
 {
     switch (e->kind) {
-    case PG_QUERY__A__EXPR__KIND__AEXPR_OP: return eval_op(c, e, out);
+    case PG_QUERY__A__EXPR__KIND__AEXPR_OP:
+        return eval_op(c, e, out) == 0 ? 0 : op_literal_error(c, e, op_name(e));
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY: return eval_op_any(c, e, false, out);
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL: return eval_op_any(c, e, true, out);
     case PG_QUERY__A__EXPR__KIND__AEXPR_IN: return eval_in(c, e, out);
@@ -2290,6 +2374,7 @@ static int agg_filter_rows(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_agg_ct
     rl_expr_ctx sub = *c;
     sub.agg = NULL; /* an aggregate inside FILTER is an error (42803) */
     sub.grouping = NULL;
+    sub.clause = "FILTER";
     if (rl_expr_check_where(&sub, f->agg_filter) < 0)
         return -1;
     size_t n = 0;
@@ -2811,7 +2896,8 @@ static int eval_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char
 {
     if (!c->agg)
         return rl_exec_error(c->x, RL_SQLSTATE_GROUPING_ERROR, f->location,
-                             "aggregate functions are not allowed in WHERE");
+                             "aggregate functions are not allowed in %s",
+                             c->clause ? clause_kind(c) : "WHERE");
     if (is_ordered_set_name(name) || f->agg_within_group)
         return eval_ordered_set(c, f, name, out);
     /* ORDER BY inside the call: these aggregates' results do not depend on
@@ -2950,7 +3036,8 @@ static int window_value(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *ou
     const rl_window_values *w = c->win;
     if (!w)
         return rl_exec_error(c->x, RL_SQLSTATE_WINDOWING_ERROR, f->location,
-                             "window functions are not allowed here");
+                             "window functions are not allowed %s%s", c->clause ? "in " : "",
+                             c->clause ? clause_kind(c) : "here");
     for (size_t i = 0; i < w->ncalls; i++) {
         const rl_window_call *wc = &w->calls[i];
         if (wc->f != f)
@@ -3070,9 +3157,10 @@ static int eval_srf(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *out)
             *out = c->srf->vals[i];
             return 0;
         }
-    if (!c->typing)
+    if (!c->typing || c->clause)
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
-                             "set-returning functions are not allowed here");
+                             "set-returning functions are not allowed %s%s",
+                             c->clause ? "in " : "", c->clause ? clause_kind(c) : "here");
     if (strcmp(func_name(f), "ts_token_type") == 0) /* its records: FROM only */
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
                              "ts_token_type is supported in FROM only");
@@ -3136,6 +3224,29 @@ static int eval_srf(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *out)
     return 0;
 }
 
+/* A call once its arguments are evaluated: arranged, resolved, run (a
+ * literal argument's input error at its place, locs). A 42883 after
+ * named arguments were placed names the call as it was written. */
+static int call_resolved(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char *name,
+                         rl_value *args, const char **names, size_t n, bool named,
+                         const int *locs, rl_value *out)
+{
+    rl_value given[MAX_FUNC_ARGS];
+    size_t ngiven = n;
+    if (named)
+        memcpy(given, args, n * sizeof *args);
+    if (rl_func_arrange(c, name, args, names, &n, MAX_FUNC_ARGS, f->location) < 0)
+        return -1;
+    const rl_func *fn;
+    if (rl_func_resolve(c, name, n, args, &fn, f->location) < 0)
+        return named && strcmp(c->x->err->sqlstate, RL_SQLSTATE_UNDEFINED_FUNCTION) == 0
+                   ? rl_func_no_named_function(c, name, given, names, ngiven, f->location)
+                   : -1;
+    /* named arguments were placed in the row's order: their literals'
+     * places are not followed */
+    return rl_func_call(c, fn, n, args, out, f->location, named ? NULL : locs);
+}
+
 static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *out)
 {
     const char *name = func_name(f);
@@ -3160,7 +3271,11 @@ static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *o
                              "function %s does not exist", name);
     rl_value args[MAX_FUNC_ARGS];
     const char *names[MAX_FUNC_ARGS];
+    int locs[MAX_FUNC_ARGS];
+    bool named = false;
     size_t n = f->n_args;
+    for (size_t i = 0; i < MAX_FUNC_ARGS; i++)
+        locs[i] = i < n ? rl_node_location(f->args[i]) : -1;
     for (size_t i = 0; i < n; i++) {
         const PgQuery__Node *arg = f->args[i];
         names[i] = NULL;
@@ -3171,6 +3286,7 @@ static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *o
                     return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, na->location,
                                          "argument name \"%s\" used more than once", na->name);
             names[i] = na->name;
+            named = true;
             arg = (const PgQuery__Node *)na->arg;
         }
         if (rl_expr_eval(c, arg, &args[i]) < 0)
@@ -3182,17 +3298,7 @@ static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *o
         return cast < 0 ? -1 : 0;
     bool was = c->x->call_qualified;
     c->x->call_qualified = f->n_funcname > 1;
-    const rl_func *fn;
-    int locs[MAX_FUNC_ARGS];
-    bool positional = true; /* named arguments are rearranged: no locations then */
-    for (size_t i = 0; i < n; i++) {
-        positional &= names[i] == NULL;
-        locs[i] = rl_expr_location(f->args[i]);
-    }
-    int rc = rl_func_arrange(c, name, args, names, &n, MAX_FUNC_ARGS, f->location) < 0 ||
-                     rl_func_resolve(c, name, n, args, &fn, f->location) < 0
-                 ? -1
-                 : rl_func_call_at(c, fn, n, args, out, f->location, positional ? locs : NULL);
+    int rc = call_resolved(c, f, name, args, names, n, named, locs, out);
     c->x->call_qualified = was;
     return rc;
 }
@@ -3302,14 +3408,21 @@ static int eval_array_of_arrays(rl_expr_ctx *c, const PgQuery__AArrayExpr *ae, r
                                 rl_value *out)
 {
     size_t n = ae->n_elements;
-    uint32_t t = RL_OID_UNKNOWN;
+    uint32_t t = RL_OID_UNKNOWN, lead = RL_OID_UNKNOWN; /* the lead element's type */
     for (size_t i = 0; i < n; i++) {
         if (rl_expr_eval(c, ae->elements[i], &vals[i]) < 0)
             return -1;
         uint32_t have = vals[i].oid;
+        if (have != RL_OID_UNKNOWN && !rl_array_elem_oid(have) && lead != RL_OID_UNKNOWN)
+            return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH,
+                                 rl_node_location(ae->elements[i]),
+                                 "ARRAY types %s and %s cannot be matched",
+                                 rl_oid_type_name(lead), rl_oid_type_name(have));
         if (have != RL_OID_UNKNOWN && !rl_array_elem_oid(have))
             return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, ae->location,
                                  "multidimensional array elements must be arrays");
+        if (lead == RL_OID_UNKNOWN)
+            lead = have;
         uint32_t elem = have == RL_OID_UNKNOWN ? have : rl_array_elem_oid(have);
         if (rl_common_type_of(c, t, elem, "ARRAY", rl_node_location(ae->elements[i]), &t) < 0)
             return -1;
@@ -3337,7 +3450,7 @@ static int eval_array_of_arrays(rl_expr_ctx *c, const PgQuery__AArrayExpr *ae, r
             break;
         array_dims_sig(&v, &sig);
         if (b.len > 1 && (sig.len != first.len || memcmp(sig.data, first.data, sig.len) != 0)) {
-            rc = rl_exec_error(c->x, RL_SQLSTATE_ARRAY_SUBSCRIPT_ERROR, ae->location,
+            rc = rl_exec_error(c->x, RL_SQLSTATE_ARRAY_SUBSCRIPT_ERROR, -1, /* the executor's */
                                "multidimensional arrays must have array expressions with "
                                "matching dimensions");
             break;
@@ -3436,9 +3549,11 @@ static int type_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *ou
 /* row op ANY / ALL (subquery), row IN (subquery), row op (subquery): the
  * subquery has one column per field, each pair typed as row op row
  * (row_compare_values), then compared with each of its rows; the last
- * form takes at most one row (21000), NULL for none. */
+ * form takes at most one row (21000), NULL for none. loc: the comparison's
+ * place (row op (subquery): the operator's, as PostgreSQL's
+ * ROWCOMPARE_SUBLINK takes it). */
 static int eval_row_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl,
-                            const PgQuery__RowExpr *l, const char *op, rl_value *out)
+                            const PgQuery__RowExpr *l, const char *op, int loc, rl_value *out)
 {
     if (!sl->subselect || sl->subselect->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
         return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, sl->location, "malformed subquery");
@@ -3466,7 +3581,7 @@ static int eval_row_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl,
     for (size_t i = 0; rc == 0 && i < l->n_args; i++)
         rl_val_null(&b[i], rs->cols[i].oid);
     if (rc == 0) /* the pairs' types, whatever the rows */
-        rc = row_compare_values(c, a, b, l->n_args, kind, op, sl->location, &r);
+        rc = row_compare_values(c, a, b, l->n_args, kind, op, loc, &r);
     if (rc == 0 && single && rs->nrows > 1)
         rc = rl_exec_error(c->x, RL_SQLSTATE_CARDINALITY_VIOLATION, -1,
                            "more than one row returned by a subquery used as an expression");
@@ -3480,7 +3595,7 @@ static int eval_row_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl,
     bool saw_null = false, decided = false;
     for (size_t i = 0; i < rs->nrows && !decided && rc == 0; i++) {
         memcpy(b, rl_rowset_row(rs, i), l->n_args * sizeof *b);
-        rc = row_compare_values(c, a, b, l->n_args, kind, op, sl->location, &r);
+        rc = row_compare_values(c, a, b, l->n_args, kind, op, loc, &r);
         if (rc == 0 && single)
             *out = r;
         else if (rc == 0 && r.d.isnull)
@@ -3507,7 +3622,7 @@ static int eval_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *ou
                                 sl->n_oper_name
                                     ? rl_node_string(sl->oper_name[sl->n_oper_name - 1])
                                     : "=",
-                                out);
+                                sl->location, out);
     if (sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK &&
         sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK && !quantified &&
         sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK)

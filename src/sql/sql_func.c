@@ -1361,8 +1361,8 @@ static int fill_defaults(rl_expr_ctx *c, const rl_func_default *d, rl_value *arg
 
 /* 42883 for named arguments that fit no row, PostgreSQL's way of writing
  * the call: "function make_interval(foo => integer) does not exist". */
-static int no_named_function(rl_expr_ctx *c, const char *name, const rl_value *args,
-                             const char *const *names, size_t n, int loc)
+int rl_func_no_named_function(rl_expr_ctx *c, const char *name, const rl_value *args,
+                              const char *const *names, size_t n, int loc)
 {
     char types[512] = "";
     size_t off = 0;
@@ -1419,7 +1419,7 @@ int rl_func_arrange(rl_expr_ctx *c, const char *name, rl_value *args, const char
         *n = d->nargs;
         return 0;
     }
-    return named ? no_named_function(c, name, args, names, *n, loc) : 0;
+    return named ? rl_func_no_named_function(c, name, args, names, *n, loc) : 0;
 }
 
 /* The row taking exactly n arguments, else a VARIADIC one that takes n. */
@@ -1738,14 +1738,14 @@ uint32_t rl_func_arg_type(rl_exec *x, const char *name, size_t n, const uint32_t
     return t;
 }
 
-int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_value *out,
-                 int loc)
+/* Where argument i's literal is (its input error points there), else the call. */
+static int arg_location(const int *arglocs, size_t i, int loc)
 {
-    return rl_func_call_at(c, f, n, args, out, loc, NULL);
+    return arglocs && arglocs[i] >= 0 ? arglocs[i] : loc;
 }
 
-int rl_func_call_at(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_value *out,
-                    int loc, const int *arg_locs)
+int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_value *out,
+                 int loc, const int *arglocs)
 {
     assert(n == f->nargs || (is_variadic(f) && n >= f->nargs));
     bool any_null = false;
@@ -1768,7 +1768,8 @@ int rl_func_call_at(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, 
         if (want == RL_OID_ANYCOMPATIBLE || want == RL_OID_ANYCOMPATIBLEARRAY) {
             /* every one to the common type, unknown literals too */
             uint32_t to = want == RL_OID_ANYCOMPATIBLE ? compat : rl_array_oid_of(compat);
-            if (args[i].oid != to && rl_value_coerce(c, &args[i], to, -1, false, &args[i], loc) < 0)
+            if (args[i].oid != to &&
+                rl_value_coerce(c, &args[i], to, -1, false, &args[i], arg_location(arglocs, i, loc)) < 0)
                 return -1;
             args[i].oid = to;
             any_null |= args[i].d.isnull;
@@ -1786,14 +1787,12 @@ int rl_func_call_at(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, 
                                  "unknown");
         /* a pg_node_tree literal: the implementation refuses it, an input
          * error PostgreSQL reports at the literal */
-        if (args[i].oid == RL_OID_UNKNOWN && want == RL_OID_PG_NODE_TREE && arg_locs &&
-            arg_locs[i] >= 0)
-            impl_loc = arg_locs[i];
+        if (args[i].oid == RL_OID_UNKNOWN && want == RL_OID_PG_NODE_TREE)
+            impl_loc = arg_location(arglocs, i, loc);
         if (args[i].oid == RL_OID_UNKNOWN && want != RL_OID_ANYARRAY && want != RL_OID_ANY &&
             want != RL_OID_VARIADIC_ANY &&
             want != RL_OID_PG_NODE_TREE &&
-            rl_value_coerce(c, &args[i], want, -1, false, &args[i],
-                            arg_locs && arg_locs[i] >= 0 ? arg_locs[i] : loc) < 0)
+            rl_value_coerce(c, &args[i], want, -1, false, &args[i], arg_location(arglocs, i, loc)) < 0)
             return -1;
         if (!args[i].d.isnull && !arg_fits(args[i].oid, want))
             return rl_func_no_function(c, f->name, n, args, loc);
@@ -1815,7 +1814,11 @@ int rl_func_call_at(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, 
         return 0;
     }
     rl_val_null(out, ret);
-    return f->impl(c, n, args, out, impl_loc);
+    if (f->impl(c, n, args, out, impl_loc) == 0)
+        return 0;
+    if (strncmp(c->x->err->sqlstate, "42", 2) != 0 && impl_loc == loc) /* the executor's error */
+        c->x->err->position = 0;
+    return -1;
 }
 
 /* ------------------------------------------------- regular expressions */
@@ -1893,7 +1896,28 @@ static struct rl_regex_cache *regex_cache(rl_exec *x)
 /* ARE's defaults: '.' and [^...] match newlines, '$' is the end only. */
 #define RE_DEFAULT (PCRE2_UTF | PCRE2_DOTALL | PCRE2_DOLLAR_ENDONLY)
 
-static pcre2_code *regex_compile(rl_expr_ctx *c, const rl_value *pattern, uint32_t opts, int loc)
+/* PostgreSQL's (Spencer's regerror) text for a PCRE2 compile error of the
+ * same kind, NULL for one with no counterpart (PCRE2's own text then). */
+static const char *regex_pg_message(int err)
+{
+    switch (err) {
+    case PCRE2_ERROR_MISSING_CLOSING_PARENTHESIS:
+    case PCRE2_ERROR_UNMATCHED_CLOSING_PARENTHESIS: return "parentheses () not balanced";
+    case PCRE2_ERROR_MISSING_SQUARE_BRACKET: return "brackets [] not balanced";
+    case PCRE2_ERROR_QUANTIFIER_INVALID: return "quantifier operand invalid";
+    case PCRE2_ERROR_QUANTIFIER_OUT_OF_ORDER:
+    case PCRE2_ERROR_QUANTIFIER_TOO_BIG: return "invalid repetition count(s)";
+    case PCRE2_ERROR_CLASS_RANGE_ORDER: return "invalid character range";
+    case PCRE2_ERROR_UNKNOWN_POSIX_CLASS: return "invalid character class";
+    case PCRE2_ERROR_END_BACKSLASH:
+    case PCRE2_ERROR_UNKNOWN_ESCAPE: return "invalid escape \\ sequence";
+    default: return NULL;
+    }
+}
+
+/* A pattern that does not compile: 2201B, which PostgreSQL raises while
+ * running (no position). */
+static pcre2_code *regex_compile(rl_expr_ctx *c, const rl_value *pattern, uint32_t opts)
 {
     int err;
     PCRE2_SIZE off;
@@ -1901,9 +1925,11 @@ static pcre2_code *regex_compile(rl_expr_ctx *c, const rl_value *pattern, uint32
         pcre2_compile(pattern->d.v.s.p, pattern->d.v.s.len, opts, &err, &off, NULL);
     if (!code) {
         PCRE2_UCHAR msg[256];
-        pcre2_get_error_message(err, msg, sizeof msg);
-        rl_exec_error(c->x, RL_SQLSTATE_INVALID_REGULAR_EXPRESSION, loc,
-                      "invalid regular expression: %s", (const char *)msg);
+        const char *pg = regex_pg_message(err);
+        if (!pg)
+            pcre2_get_error_message(err, msg, sizeof msg);
+        rl_exec_error(c->x, RL_SQLSTATE_INVALID_REGULAR_EXPRESSION, -1,
+                      "invalid regular expression: %s", pg ? pg : (const char *)msg);
     }
     return code;
 }
@@ -1925,7 +1951,7 @@ static pcre2_code *regex_get(rl_expr_ctx *c, const rl_value *pattern, uint32_t o
             code = e->code;
     }
     if (!code) {
-        if (!(code = regex_compile(c, pattern, opts, loc)))
+        if (!(code = regex_compile(c, pattern, opts)))
             return NULL;
         if (rc->n == REGEX_CACHE) { /* full: the oldest goes */
             free(rc->ents[0].pattern);

@@ -112,14 +112,13 @@ char rl_func_volatility(const char *name, size_t n);
  * coerced to their common element type (42883 when none), an anyarray
  * result is the type of the anyarray argument or the array of the
  * anyelement one; the implementation gets `out` as a NULL of the
- * resolved result type. */
+ * resolved result type.
+ * Errors: a literal argument's input error points at the literal
+ * (arglocs[i], when given and >= 0; else loc); the implementation's own
+ * errors are the executor's and have no position, but for class 42 ones
+ * (what PostgreSQL finds while analysing). */
 int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_value *out,
-                 int loc);
-/* The same with each argument's location (arg_locs[i], -1 none): an
- * unknown literal's input error points at it, as PostgreSQL coerces it
- * while parsing. */
-int rl_func_call_at(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_value *out,
-                    int loc, const int *arg_locs);
+                 int loc, const int *arglocs);
 /* A one-argument call that is a cast, as PostgreSQL's are: a cast
  * function pg_proc lists from PostgreSQL 15's pg_cast (int4(bigint),
  * float8(integer), text(boolean), ...) called with exactly its argument
@@ -132,6 +131,10 @@ int rl_func_cast_call(rl_expr_ctx *c, const char *name, size_t nargs, const rl_v
 /* 42883 "function name(types) does not exist" with PostgreSQL's hint. */
 int rl_func_no_function(rl_expr_ctx *c, const char *name, size_t nargs, const rl_value *args,
                         int loc);
+/* The same for a call with named arguments, listed as written: "function
+ * make_interval(days => numeric) does not exist" (names[i] NULL: positional). */
+int rl_func_no_named_function(rl_expr_ctx *c, const char *name, const rl_value *args,
+                              const char *const *names, size_t n, int loc);
 /* 42725 "function name(types) is not unique" with PostgreSQL's hint: more
  * than one candidate fits equally. -1. */
 int rl_func_not_unique(rl_expr_ctx *c, const char *name, size_t nargs, const rl_value *args,

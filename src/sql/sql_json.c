@@ -1893,9 +1893,12 @@ int rl_json_record_rows(rl_expr_ctx *c, const char *name, const rl_value *j, rl_
                                  k == '[' ? "an array" : "a scalar");
         return record_row(c, p, n, rs, loc);
     }
-    if (k != '[')
+    if (k != '[') /* jsonb's populate_recordset_worker says non-array for both */
         return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
-                             "cannot call %s on %s", name, k == '{' ? "an object" : "a scalar");
+                             "cannot call %s on %s", name,
+                             r->arg == RL_OID_JSONB ? "a non-array"
+                             : k == '{'             ? "an object"
+                                                    : "a scalar");
     set_walk w = {.c = c, .base = p, .rs = rs, .name = name, .loc = loc};
     rl_json_each_member(p, n, set_element, &w);
     return w.rc;

@@ -378,7 +378,10 @@ int rl_fn_atan2(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 
 static int numfmt_error(rl_expr_ctx *c, const rl_numfmt_error *e)
 {
-    return rl_exec_error(c->x, e->sqlstate, -1, "%s", e->msg);
+    rl_exec_error(c->x, e->sqlstate, -1, "%s", e->msg);
+    if (e->detail[0])
+        rl_error_detail(c->x->err, "%s", e->detail);
+    return -1;
 }
 
 /* A numeric's digits for the pattern: times 10^multi for V, rounded to the

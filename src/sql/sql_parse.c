@@ -1601,6 +1601,12 @@ int rl_create_constraints(const PgQuery__CreateStmt *st, rl_constraint_visit vis
     return 0;
 }
 
+/* The earlier of two locations, -1 counting as none. */
+static int leftmost(int a, int b)
+{
+    return a < 0 ? b : b < 0 ? a : a < b ? a : b;
+}
+
 int rl_node_location(const PgQuery__Node *n)
 {
     if (!n)
@@ -1608,61 +1614,39 @@ int rl_node_location(const PgQuery__Node *n)
     switch (n->node_case) {
     case PG_QUERY__NODE__NODE_A_CONST: return n->a_const->location;
     case PG_QUERY__NODE__NODE_COLUMN_REF: return n->column_ref->location;
-    case PG_QUERY__NODE__NODE_A_EXPR: return n->a_expr->location;
-    case PG_QUERY__NODE__NODE_FUNC_CALL: return n->func_call->location;
-    case PG_QUERY__NODE__NODE_TYPE_CAST: return n->type_cast->location;
-    case PG_QUERY__NODE__NODE_BOOL_EXPR: return n->bool_expr->location;
-    case PG_QUERY__NODE__NODE_SUB_LINK: return n->sub_link->location;
-    case PG_QUERY__NODE__NODE_NULL_TEST: return n->null_test->location;
+    /* an operator: its own place or its left operand's, whichever is first */
+    case PG_QUERY__NODE__NODE_A_EXPR:
+        return leftmost(n->a_expr->location, rl_node_location(n->a_expr->lexpr));
+    case PG_QUERY__NODE__NODE_FUNC_CALL:
+        return leftmost(n->func_call->location,
+                        n->func_call->n_args ? rl_node_location(n->func_call->args[0]) : -1);
+    /* x::t, CAST(x AS t), t 'literal': whichever part comes first; a cast
+     * literal is a constant at the literal's place (coerce_type keeps it) */
+    case PG_QUERY__NODE__NODE_TYPE_CAST:
+        if (n->type_cast->arg && n->type_cast->arg->node_case == PG_QUERY__NODE__NODE_A_CONST)
+            return n->type_cast->arg->a_const->location;
+        return leftmost(n->type_cast->location, rl_node_location(n->type_cast->arg));
+    case PG_QUERY__NODE__NODE_BOOL_EXPR:
+        return leftmost(n->bool_expr->location,
+                        n->bool_expr->n_args ? rl_node_location(n->bool_expr->args[0]) : -1);
+    case PG_QUERY__NODE__NODE_SUB_LINK:
+        return leftmost(n->sub_link->location, rl_node_location(n->sub_link->testexpr));
+    case PG_QUERY__NODE__NODE_NULL_TEST:
+        return leftmost(n->null_test->location, rl_node_location(n->null_test->arg));
+    case PG_QUERY__NODE__NODE_BOOLEAN_TEST:
+        return leftmost(n->boolean_test->location, rl_node_location(n->boolean_test->arg));
     case PG_QUERY__NODE__NODE_PARAM_REF: return n->param_ref->location;
     case PG_QUERY__NODE__NODE_COLLATE_CLAUSE: return rl_node_location(n->collate_clause->arg);
-    default: return -1;
-    }
-}
-
-/* The smaller of two locations where either may be -1 (PostgreSQL's
- * leftmostLoc). */
-static int leftmost(int a, int b)
-{
-    if (a < 0)
-        return b;
-    if (b < 0)
-        return a;
-    return a < b ? a : b;
-}
-
-int rl_expr_location(const PgQuery__Node *n)
-{
-    if (!n)
-        return -1;
-    switch (n->node_case) {
-    case PG_QUERY__NODE__NODE_A_EXPR: /* the operator or its left operand */
-        return leftmost(n->a_expr->location, rl_expr_location(n->a_expr->lexpr));
-    case PG_QUERY__NODE__NODE_TYPE_CAST: { /* CAST(), ::, or type 'literal' */
-        const PgQuery__TypeCast *tc = n->type_cast;
-        int loc = leftmost(rl_expr_location(tc->arg), tc->location);
-        return tc->type_name ? leftmost(loc, tc->type_name->location) : loc;
-    }
-    case PG_QUERY__NODE__NODE_BOOL_EXPR: /* NOT, or AND / OR at the first argument */
-        return leftmost(n->bool_expr->location, n->bool_expr->n_args
-                                                    ? rl_expr_location(n->bool_expr->args[0])
-                                                    : -1);
-    case PG_QUERY__NODE__NODE_NULL_TEST:
-        return leftmost(n->null_test->location, rl_expr_location(n->null_test->arg));
-    case PG_QUERY__NODE__NODE_BOOLEAN_TEST:
-        return leftmost(n->boolean_test->location, rl_expr_location(n->boolean_test->arg));
-    case PG_QUERY__NODE__NODE_SUB_LINK:
-        return leftmost(n->sub_link->location, rl_expr_location(n->sub_link->testexpr));
-    case PG_QUERY__NODE__NODE_COLLATE_CLAUSE:
-        return leftmost(n->collate_clause->location, rl_expr_location(n->collate_clause->arg));
-    case PG_QUERY__NODE__NODE_A_INDIRECTION: return rl_expr_location(n->a_indirection->arg);
-    case PG_QUERY__NODE__NODE_ROW_EXPR: return n->row_expr->location;
-    case PG_QUERY__NODE__NODE_A_ARRAY_EXPR: return n->a_array_expr->location;
-    case PG_QUERY__NODE__NODE_CASE_EXPR: return n->case_expr->location;
+    case PG_QUERY__NODE__NODE_A_INDIRECTION: return rl_node_location(n->a_indirection->arg);
     case PG_QUERY__NODE__NODE_COALESCE_EXPR: return n->coalesce_expr->location;
+    case PG_QUERY__NODE__NODE_CASE_EXPR: return n->case_expr->location;
     case PG_QUERY__NODE__NODE_MIN_MAX_EXPR: return n->min_max_expr->location;
+    case PG_QUERY__NODE__NODE_A_ARRAY_EXPR: return n->a_array_expr->location;
+    case PG_QUERY__NODE__NODE_ROW_EXPR: return n->row_expr->location;
     case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION: return n->sqlvalue_function->location;
-    default: return rl_node_location(n);
+    case PG_QUERY__NODE__NODE_GROUPING_FUNC: return n->grouping_func->location;
+    case PG_QUERY__NODE__NODE_NAMED_ARG_EXPR: return n->named_arg_expr->location;
+    default: return -1;
     }
 }
 

@@ -78,11 +78,6 @@ bool rl_const_sealed(const PgQuery__AConst *k);
 int rl_parsed_location(int location);
 /* A node's parse location (0-based byte offset) for error positions, or -1. */
 int rl_node_location(const PgQuery__Node *n);
-/* Where PostgreSQL's exprLocation points for an expression: its leftmost
- * token (an operator's left operand, a cast's argument, AND / OR's first
- * argument), for the errors it reports about a whole expression (a
- * boolean argument, an assignment's type), or -1. */
-int rl_expr_location(const PgQuery__Node *n);
 /* Is c a column's DEFERRABLE / NOT DEFERRABLE / INITIALLY clause (a
  * constraint node of its own in the grammar's column list)? */
 bool rl_constraint_is_attr(const PgQuery__Constraint *c);

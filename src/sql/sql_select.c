@@ -1353,6 +1353,7 @@ static int check_on(sel *S, const rl_rowset *view, const PgQuery__Node *on)
         return -1;
     rl_binding b = {typ, 0, S->outer, NULL};
     rl_expr_ctx c = make_ctx(S, &b, NULL);
+    c.clause = "JOIN/ON";
     int rc = rl_expr_check_where(&c, on);
     rl_rowset_free(typ);
     return rc;
@@ -1544,12 +1545,51 @@ static rl_rowset *lateral_item(sel *S, const PgQuery__Node *item)
 /* The columns of a LATERAL subquery joined to rows of layout `left`
  * (typed against an all-NULL row of it): its rows are made per joined row
  * (lateral_rows). Only INNER and LEFT joins may feed it, as in PostgreSQL. */
+typedef struct left_ref {
+    const rl_rowset *left;
+    bool bare;       /* this pass looks at bare names (else qualified ones) */
+    const char *rel; /* the relation of the first reference found */
+    int location;
+} left_ref;
+
+/* rl_tree_walk: the first column reference (rel.col, or on the bare pass
+ * a bare col) that names a column of ref->left. */
+static int find_left_ref(void *ctx, const ProtobufCMessage *m)
+{
+    left_ref *ref = ctx;
+    if (m->descriptor != &pg_query__column_ref__descriptor)
+        return 0;
+    const PgQuery__ColumnRef *cr = (const PgQuery__ColumnRef *)m;
+    const char *first = cr->n_fields ? rl_node_string(cr->fields[0]) : NULL;
+    for (size_t k = 0; first && k < ref->left->ncols; k++) {
+        const rl_colmeta *col = &ref->left->cols[k];
+        if ((!ref->bare && cr->n_fields >= 2 && strcmp(col->rel, first) == 0) ||
+            (ref->bare && cr->n_fields == 1 && strcmp(col->name, first) == 0)) {
+            ref->rel = col->rel;
+            ref->location = cr->location;
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static rl_rowset *lateral_shape(sel *S, const PgQuery__Node *sub, const rl_rowset *left,
                                 PgQuery__JoinType type)
 {
     if (type != PG_QUERY__JOIN_TYPE__JOIN_INNER && type != PG_QUERY__JOIN_TYPE__JOIN_LEFT) {
-        rl_exec_error(S->x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE, -1,
-                      "invalid reference to FROM-clause entry");
+        /* PostgreSQL names the entry the item refers to, at the reference
+         * (a qualified one first: a bare name may be the item's own) */
+        left_ref ref = {left, false, NULL, -1};
+        rl_tree_walk(&sub->base, find_left_ref, &ref);
+        ref.bare = true;
+        if (!ref.rel)
+            rl_tree_walk(&sub->base, find_left_ref, &ref);
+        if (ref.rel)
+            rl_exec_error(S->x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE, ref.location,
+                          "invalid reference to FROM-clause entry for table \"%s\"", ref.rel);
+        else
+            rl_exec_error(S->x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE, -1,
+                          "invalid reference to FROM-clause entry");
         rl_error_detail(S->x->err, "The combining JOIN type must be INNER or LEFT for a LATERAL "
                                    "reference.");
         return NULL;
@@ -2034,7 +2074,8 @@ static rl_rowset *srf_rows(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
         return numeric_series(S, c, al, a, f->n_args, f->location);
     for (size_t i = 0; i < f->n_args; i++) {
         if (a[i].oid == RL_OID_UNKNOWN &&
-            rl_value_coerce(c, &a[i], RL_OID_INT4, -1, false, &a[i], f->location) < 0)
+            rl_value_coerce(c, &a[i], RL_OID_INT4, -1, false, &a[i],
+                            rl_node_location(f->args[i])) < 0)
             return NULL;
         assert(rl_oid_is_intlike(a[i].oid) && !rl_oid_is_reg(a[i].oid) &&
                a[i].oid != RL_OID_OID); /* rl_func_series_type */
@@ -2127,7 +2168,8 @@ static rl_rowset *from_scalar_function(sel *S, const PgQuery__Node *call,
                                             : fname;
     if (al && al->n_colnames > 1)
         return rl_exec_error(S->x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE, -1,
-                             "too many column aliases specified for function %s", fname),
+                             "table \"%s\" has 1 columns available but %zu columns specified",
+                             al->aliasname, al->n_colnames),
                NULL;
     rl_rowset *rs = rl_rowset_new(1);
     if (!rs)
@@ -2163,7 +2205,9 @@ static rl_rowset *from_json_record(sel *S, const PgQuery__RangeFunction *rf,
                NULL;
     rl_expr_ctx c = make_ctx(S, S->outer, NULL);
     rl_value j;
-    if (rl_expr_eval(&c, f->args[0], &j) < 0 || rl_json_record_arg(&c, fname, &j, f->location) < 0)
+    if (rl_expr_eval(&c, f->args[0], &j) < 0 ||
+        rl_json_record_arg(&c, fname, &j,
+                           j.oid == RL_OID_UNKNOWN ? rl_node_location(f->args[0]) : f->location) < 0)
         return NULL;
     rl_rowset *rs = rl_rowset_new(rf->n_coldeflist);
     if (!rs)
@@ -2182,7 +2226,8 @@ static rl_rowset *from_json_record(sel *S, const PgQuery__RangeFunction *rf,
         snprintf(rs->cols[i].rel, sizeof rs->cols[i].rel, "%s", alias);
     }
     rl_rowset_cols_changed(rs);
-    if (!S->type_only && rl_json_record_rows(&c, fname, &j, rs, f->location) < 0) {
+    /* the rows' errors are the executor's: no position */
+    if (!S->type_only && rl_json_record_rows(&c, fname, &j, rs, -1) < 0) {
         rl_rowset_free(rs);
         return NULL;
     }
@@ -3275,6 +3320,9 @@ static int visit_ungrouped(void *ctx, const ProtobufCMessage *m)
         return 1;
     switch (n->node_case) {
     case PG_QUERY__NODE__NODE_SUB_LINK: return check_subquery(u, n->sub_link) < 0 ? -1 : 1;
+    /* GROUPING()'s arguments are checked as grouping expressions by its
+     * evaluation (42803 arguments to GROUPING must be ...) */
+    case PG_QUERY__NODE__NODE_GROUPING_FUNC: return 1;
     case PG_QUERY__NODE__NODE_COLUMN_REF: {
         const rl_colmeta *col = rl_expr_column(&u->b, n);
         if (!col || may_depend(u, col) || (u->in_sort && names_output(u, n->column_ref)))
@@ -3817,7 +3865,7 @@ static long distinct_on_column(proj *p, const rl_rowset *typ, const PgQuery__Nod
         if (pos < 1 || (size_t)pos > p->nt)
             return rl_exec_error(p->S->x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE,
                                  e->a_const->location,
-                                 "SELECT DISTINCT ON position %d is not in select list", pos),
+                                 "DISTINCT ON position %d is not in select list", pos),
                    -2;
         return pos - 1;
     }
@@ -3929,11 +3977,13 @@ static rl_rowset *rows_kept(sel *S, rl_rowset *rs, const bool *keep)
 }
 
 /* SELECT DISTINCT: one row of each kind, the first met. */
-static rl_rowset *distinct_rows(sel *S, rl_rowset *rs)
+static rl_rowset *distinct_rows(sel *S, rl_rowset *rs, const tcol *t, size_t nt)
 {
     for (size_t c = 0; c < rs->ncols; c++)
         if (rs->cols[c].oid == RL_OID_JSON) /* json values have no equality */
-            return rl_exec_error(S->x, RL_SQLSTATE_UNDEFINED_FUNCTION, -1,
+            return rl_exec_error(S->x, RL_SQLSTATE_UNDEFINED_FUNCTION,
+                                 c >= nt ? -1 : t[c].expr ? rl_node_location(t[c].expr)
+                                                          : t[c].location,
                                  "could not identify an equality operator for type json"),
                    NULL;
     bool *keep = calloc(rs->nrows + 1, sizeof *keep);
@@ -3954,7 +4004,8 @@ static int eval_count(sel *S, const PgQuery__Node *n, const char *what, const ch
         return 0;
     rl_expr_ctx c = make_ctx(S, S->outer, NULL);
     rl_value v;
-    if (rl_expr_eval(&c, n, &v) < 0 || rl_value_coerce(&c, &v, RL_OID_INT8, -1, false, &v, -1) < 0)
+    if (rl_expr_eval(&c, n, &v) < 0 ||
+        rl_value_coerce(&c, &v, RL_OID_INT8, -1, false, &v, rl_node_location(n)) < 0)
         return -1;
     if (v.d.isnull)
         return 0;
@@ -4224,6 +4275,7 @@ static int check_where(sel *S, rl_rowset *typ, const PgQuery__Node *where)
 {
     rl_binding b = {typ, 0, S->outer, NULL};
     rl_expr_ctx c = make_ctx(S, &b, NULL);
+    c.clause = "WHERE";
     return rl_expr_check_where(&c, where);
 }
 
@@ -4375,7 +4427,9 @@ static int check_clauses(proj *p, rl_rowset *typ, bool aggregated)
     rl_expr_ctx c = make_ctx(S, &b, aggregated ? &agg : NULL), row = make_ctx(S, &b, NULL);
     c.typing = row.typing = true;
     rl_value v;
+    c.clause = "HAVING";
     int rc = sets ? 0 : rl_expr_check_where(&c, st->having_clause);
+    c.clause = NULL;
     if (rc == 0)
         rc = plan_sort(S, st, p->out->cols, p->nt, p->t, false, &p->k);
     p->nk = p->k ? st->n_sort_clause : 0;
@@ -4397,7 +4451,8 @@ static int check_clauses(proj *p, rl_rowset *typ, bool aggregated)
     const PgQuery__Node *counts[2] = {st->limit_offset, st->limit_count};
     for (size_t i = 0; rc == 0 && i < 2; i++)
         if (counts[i] && (rl_expr_eval(&row, counts[i], &v) < 0 ||
-                          rl_value_coerce(&row, &v, RL_OID_INT8, -1, false, &v, -1) < 0))
+                          rl_value_coerce(&row, &v, RL_OID_INT8, -1, false, &v,
+                                          rl_node_location(counts[i])) < 0))
             rc = -1;
     /* the WINDOW clause, used or not (transformWindowDefinitions) */
     for (size_t i = 0; rc == 0 && i < st->n_window_clause; i++) {
@@ -4593,7 +4648,7 @@ static rl_rowset *run_simple(sel *S, const PgQuery__SelectStmt *st)
         }
     }
     if (plain_distinct(st)) { /* its sort keys are output columns now */
-        rl_rowset *d = distinct_rows(S, p.out);
+        rl_rowset *d = distinct_rows(S, p.out, p.t, p.nt);
         if (!d)
             goto done;
         p.out = d;
@@ -4624,6 +4679,24 @@ static int union_location(const PgQuery__SelectStmt *st)
     if (st->n_target_list && st->target_list[0]->node_case == PG_QUERY__NODE__NODE_RES_TARGET)
         return st->target_list[0]->res_target->location;
     return -1;
+}
+
+/* Where column j of a set operation's branch is written (its first
+ * SELECT's j-th target, a VALUES' first row's j-th value), -1 if nowhere
+ * (a *): what PostgreSQL's errors on the column point at. */
+static int setop_column_location(const PgQuery__SelectStmt *st, size_t j)
+{
+    while (st->larg)
+        st = st->larg;
+    if (st->n_values_lists) {
+        const PgQuery__Node *row = st->values_lists[0];
+        if (row->node_case == PG_QUERY__NODE__NODE_LIST && j < row->list->n_items)
+            return rl_node_location(row->list->items[j]);
+        return -1;
+    }
+    if (j >= st->n_target_list || st->target_list[j]->node_case != PG_QUERY__NODE__NODE_RES_TARGET)
+        return -1;
+    return rl_node_location(st->target_list[j]->res_target->val);
 }
 
 static const char *setop_name(const PgQuery__SelectStmt *st)
@@ -4710,8 +4783,8 @@ static rl_rowset *run_union(sel *S, const PgQuery__SelectStmt *st)
     }
     rl_expr_ctx tc = make_ctx(S, NULL, NULL);
     for (size_t j = 0; j < out->ncols; j++) {
-        if (rl_common_type_of(&tc, l->cols[j].oid, r->cols[j].oid, setop_name(st), -1,
-                              &out->cols[j].oid) < 0)
+        if (rl_common_type_of(&tc, l->cols[j].oid, r->cols[j].oid, setop_name(st),
+                              setop_column_location(st->rarg, j), &out->cols[j].oid) < 0)
             goto fail;
         if (l->cols[j].oid != r->cols[j].oid) { /* a computed column now */
             out->cols[j].table_oid = 0;
@@ -4730,7 +4803,8 @@ static rl_rowset *run_union(sel *S, const PgQuery__SelectStmt *st)
         for (size_t i = 0; i < parts[p]->nrows; i++) {
             for (size_t j = 0; j < out->ncols; j++) {
                 const rl_value *v = &rl_rowset_row(parts[p], i)[j];
-                if (rl_value_coerce(&c, v, out->cols[j].oid, -1, false, &row[j], -1) < 0) {
+                int loc = setop_column_location(p ? st->rarg : st->larg, j);
+                if (rl_value_coerce(&c, v, out->cols[j].oid, -1, false, &row[j], loc) < 0) {
                     free(row);
                     goto fail;
                 }
@@ -4786,19 +4860,36 @@ static int name_cte_columns(rl_exec *x, const PgQuery__CommonTableExpr *cte, rl_
     return 0;
 }
 
+typedef struct relation_ref {
+    const char *name;
+    int location; /* of the first reference found */
+} relation_ref;
+
 static int names_relation(void *ctx, const ProtobufCMessage *m)
 {
-    const char *name = ctx;
+    relation_ref *ref = ctx;
     if (m->descriptor != &pg_query__range_var__descriptor)
         return 0;
     const PgQuery__RangeVar *rv = (const PgQuery__RangeVar *)m;
-    return (!rv->schemaname || !rv->schemaname[0]) && strcmp(rv->relname, name) == 0 ? -1 : 0;
+    if ((rv->schemaname && rv->schemaname[0]) || strcmp(rv->relname, ref->name) != 0)
+        return 0;
+    ref->location = rv->location;
+    return -1;
 }
 
-/* Does the tree read a relation of this name (a WITH query naming itself)? */
+/* Where the tree reads a relation of this name (a WITH query naming
+ * itself), -2 if it does not (-1: a reference without a location). */
+static int relation_reference(const ProtobufCMessage *m, const char *name)
+{
+    relation_ref ref = {name, -2};
+    rl_tree_walk(m, names_relation, &ref);
+    return ref.location;
+}
+
+/* Does the tree read a relation of this name? */
 static bool reads_relation(const ProtobufCMessage *m, const char *name)
 {
-    return rl_tree_walk(m, names_relation, (void *)name) == -1;
+    return relation_reference(m, name) != -2;
 }
 
 /* Rows of `next` (the recursive term's output) not yet in `all` nor
@@ -4839,7 +4930,8 @@ static int check_recursive_types(rl_exec *x, const PgQuery__CommonTableExpr *cte
                              "each UNION query must have the same number of columns");
     for (size_t j = 0; j < all->ncols; j++)
         if (next->cols[j].oid != all->cols[j].oid && next->cols[j].oid != RL_OID_UNKNOWN) {
-            rl_exec_error(x, RL_SQLSTATE_DATATYPE_MISMATCH, cte->location,
+            rl_exec_error(x, RL_SQLSTATE_DATATYPE_MISMATCH,
+                          setop_column_location(cte->ctequery->select_stmt->larg, j),
                           "recursive query \"%s\" column %zu has type %s in non-recursive "
                           "term but type %s overall",
                           cte->ctename, j + 1, rl_oid_type_name(all->cols[j].oid),
@@ -4865,8 +4957,16 @@ static rl_rowset *run_recursive_cte(rl_exec *x, const PgQuery__CommonTableExpr *
                                     const rl_binding *outer, const cte_env *env, bool type_only)
 {
     const PgQuery__SelectStmt *st = cte->ctequery->select_stmt;
-    if (st->op != PG_QUERY__SET_OPERATION__SETOP_UNION || !st->larg || !st->rarg ||
-        reads_relation(&st->larg->base, cte->ctename))
+    int self_loc = st->op == PG_QUERY__SET_OPERATION__SETOP_UNION && st->larg && st->rarg
+                       ? relation_reference(&st->larg->base, cte->ctename)
+                       : -2;
+    if (self_loc != -2)
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_RECURSION, self_loc,
+                             "recursive reference to query \"%s\" must not appear within its "
+                             "non-recursive term",
+                             cte->ctename),
+               NULL;
+    if (st->op != PG_QUERY__SET_OPERATION__SETOP_UNION || !st->larg || !st->rarg)
         return rl_exec_error(x, RL_SQLSTATE_INVALID_RECURSION, cte->location,
                              "recursive query \"%s\" does not have the form non-recursive-term "
                              "UNION [ALL] recursive-term",
@@ -5273,12 +5373,29 @@ bool rl_select_streamable(const PgQuery__SelectStmt *st)
     return streamable(st);
 }
 
+/* rl_tree_walk: the first aggregate call at this query level (a subquery's
+ * are its own); its location in *ctx. */
+static int aggregate_call_at(void *ctx, const ProtobufCMessage *m)
+{
+    if (m->descriptor == &pg_query__sub_link__descriptor)
+        return 1;
+    if (m->descriptor != &pg_query__node__descriptor)
+        return 0;
+    const PgQuery__Node *n = (const PgQuery__Node *)m;
+    if (n->node_case != PG_QUERY__NODE__NODE_FUNC_CALL || !rl_expr_is_aggregate(n))
+        return 0;
+    *(int *)ctx = n->func_call->location;
+    return -1;
+}
+
 rl_rowset *rl_select_returning(rl_exec *x, PgQuery__Node **targets, size_t ntargets,
                                rl_rowset *rows)
 {
     for (size_t i = 0; i < ntargets; i++)
         if (contains_aggregate(targets[i])) {
-            rl_exec_error(x, RL_SQLSTATE_GROUPING_ERROR, rl_node_location(targets[i]),
+            int loc = -1;
+            rl_tree_walk(&targets[i]->base, aggregate_call_at, &loc);
+            rl_exec_error(x, RL_SQLSTATE_GROUPING_ERROR, loc,
                           "aggregate functions are not allowed in RETURNING");
             return NULL;
         }

@@ -1,6 +1,5 @@
--- strict: error texts and positions as PostgreSQL's
 -- Error messages, DETAILs and cursor positions as PostgreSQL 15 words and
--- places them (this file compares every error's text, detail and
+-- places them (the harness compares every error's text, detail and
 -- position, not only its SQLSTATE): utility statements' lookups and
 -- ALTER TABLE's analysis have no position, CREATE's point at the literal
 -- or the constraint; an expression's errors at its leftmost token; a

@@ -74,3 +74,12 @@ select acos(pi()) from ducklake_metadata where false;
 select make_date(2024, 1, 1) from ducklake_metadata where false;
 select distinct cast(null as json);
 select distinct key, json_build_object('k', key) from ducklake_metadata;
+-- json_in's DETAIL: a word that is no token is the lexer's error, before what the parser expected (strict)
+select '{"a" x}'::json;
+select '[1 2]'::json;
+select '{"a":1} 1'::json;
+select '{"a":1} 1x'::json;
+select '[1,]'::json;
+select 'tru'::json;
+select '{"a":1} true'::jsonb;
+select '[1 abc]'::jsonb;

@@ -47,3 +47,8 @@ select * from json_to_record('{"a":1}');
 select * from json_to_record('{"a":1') as x(a int);
 select * from json_to_record(1) as x(a int);
 \describe SELECT json_object($1::text[]);
+-- which kind of value json(b)_to_record(set) refuses, in PostgreSQL's words (strict)
+select * from json_to_recordset('5') as x(a int);
+select * from jsonb_to_recordset('{"a":1}') as x(a int);
+select * from jsonb_to_record('[1]') as x(a int);
+select * from jsonb_to_record('5') as x(a int);

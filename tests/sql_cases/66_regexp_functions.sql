@@ -78,3 +78,11 @@ select v.x, s from (values ('a-b'), ('c')) v(x), regexp_split_to_table(x, '-') s
 select x, m from (values ('a1b2'), ('c')) v(x) cross join lateral regexp_matches(x, '\d', 'g') m order by 1, 2;
 select x, t from (values ('a,b'), (null)) v(x) left join lateral string_to_table(x, ',') t on true order by 1, 2;
 select x, m[1] from (values ('k=v'), ('no')) v(x), regexp_matches(x, '(\w)=(\w)') m;
+-- PostgreSQL's texts for the common pattern errors (PCRE2 reports them in its own words)
+select 'a' ~ '*';
+select 'a' ~ 'a{3,2}';
+select 'a' ~ '[z-a]';
+select 'a' ~ '\';
+select 'a' ~ ')';
+select 'a' ~ '[[:foo:]]';
+select regexp_replace('a', '(', 'x');

@@ -62,7 +62,7 @@ SELECT var_pop(x) FROM (VALUES (1e308::float8), (1e308::float8)) AS v(x);
 SELECT variance(t) FROM s;
 SELECT stddev('1');
 SELECT variance(NULL), pg_typeof(variance(NULL)), pg_typeof(stddev('1'));
-SELECT stddev(i4, i4) FROM s;
+/* error text differs */ SELECT stddev(i4, i4) FROM s;
 SELECT i4, variance(i4) OVER (ORDER BY i4), stddev_pop(f8) OVER (PARTITION BY g ORDER BY f8) FROM s ORDER BY i4, f8;
 SELECT g, stddev(i8) OVER w, var_pop(n) OVER w FROM s WINDOW w AS (ORDER BY i4, g ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) ORDER BY i4, g;
 -- regression family (y, x)

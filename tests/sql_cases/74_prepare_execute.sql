@@ -56,3 +56,6 @@ ROLLBACK;
 DEALLOCATE nope;
 DEALLOCATE ALL;
 EXECUTE snap(1);
+-- a PREPAREd statement's errors point into the whole query string (strict: positions)
+PREPARE p_syn AS SELECT FROM WHERE;
+SELECT 1; PREPARE p_col AS SELECT nosuch FROM ducklake_snapshot;

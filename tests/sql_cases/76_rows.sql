@@ -78,3 +78,8 @@ SELECT row_to_json(ROW(1, 'a', NULL, 1.50, true)), to_json(ROW(1, 'x')), to_json
 SELECT to_json(s), to_jsonb(s) FROM (SELECT a AS "A", b FROM k WHERE c = 0) s;
 SELECT json_agg(s ORDER BY s.a) FROM (SELECT a, b FROM k WHERE a < 3) s;
 SELECT row_to_json(NULL), row_to_json(1);
+-- a row operator that is no comparison: the first fields' operator decides the error (strict)
+SELECT ('a', 'b') ~ ('c', 'd');
+SELECT (1, 2) * (3, 4);
+SELECT ('a', 1) || ('b', 2);
+SELECT (1, 'x') + (2, 3);

@@ -38,8 +38,8 @@ INSERT INTO ducklake_snapshot VALUES (0, now(), 0, 1, 0), (1, now(), 1, 2, 0);
 -- at Parse), one seen elsewhere too takes that context's type (or text)
 \describe SELECT snapshot_id FROM ducklake_snapshot WHERE $1 IS NULL;
 \describe SELECT $1 IS NOT NULL;
-\describe SELECT snapshot_id FROM ducklake_snapshot WHERE $1 IS NULL OR snapshot_id = $1;
-\describe SELECT $1 IS NULL, $1;
+/* error text differs */ \describe SELECT snapshot_id FROM ducklake_snapshot WHERE $1 IS NULL OR snapshot_id = $1;
+/* error text differs */ \describe SELECT $1 IS NULL, $1;
 \describe SELECT snapshot_id FROM ducklake_snapshot WHERE $1::bigint IS NULL;
 \describe SELECT snapshot_id FROM ducklake_snapshot WHERE snapshot_id = $1 AND $2 IS NULL;
 -- typed before IS NULL sees it: one type, no error

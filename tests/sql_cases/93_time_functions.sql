@@ -40,3 +40,6 @@ select make_interval(days => 1.5);
 create table tdays (d date, t time);
 insert into tdays values ('2024-02-28', '23:59:59.5'), ('2024-12-31', '00:00'), (NULL, '12:00');
 select d + t, t + interval '1 second', t - time '12:00', d - t from tdays order by d nulls last;
+-- a call with named arguments that matches no function is listed as written (strict)
+select make_interval(1, days => 'x'::text);
+select make_interval(years => 1, days => 1.5);

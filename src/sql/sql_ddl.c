@@ -1188,7 +1188,7 @@ typedef struct new_shape {
     size_t nchecks;
     /* defaults set (expr) or dropped (NULL) by ADD COLUMN, ALTER COLUMN SET
      * / DROP DEFAULT, in the statement's order, kept after the shape */
-    struct {
+    struct kept_default {
         const char *column;
         uint32_t oid;
         const PgQuery__Node *expr;
@@ -1224,6 +1224,17 @@ static int add_column_fill(rl_exec *x, const col_spec *cs, rl_arena *arena, rl_v
 /* A default to keep after the shape (a stored dynamic table's or a
  * temporary table's: a DuckLake table's shape is its format's, and ADD
  * COLUMN's default only fills its rows, as before). 0, or -1 (0A000). */
+/* The next of ns's kept defaults, or NULL with 54000 past the limit. */
+static struct kept_default *default_slot(rl_exec *x, new_shape *ns)
+{
+    if (ns->ndefaults < RL_MAX_COLUMNS)
+        return &ns->defaults[ns->ndefaults++];
+    rl_exec_error(x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
+                  "RockLake changes at most %d column defaults in one ALTER TABLE",
+                  RL_MAX_COLUMNS);
+    return NULL;
+}
+
 static int keep_default(rl_exec *x, new_shape *ns, const char *column, uint32_t oid,
                         const PgQuery__Node *expr, bool adding)
 {
@@ -1234,16 +1245,22 @@ static int keep_default(rl_exec *x, new_shape *ns, const char *column, uint32_t 
                              "column defaults on DuckLake's own tables are not supported by "
                              "RockLake");
     }
-    if (ns->ndefaults == RL_MAX_COLUMNS)
-        return rl_exec_error(x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
-                             "RockLake changes at most %d column defaults in one ALTER TABLE",
-                             RL_MAX_COLUMNS);
-    ns->defaults[ns->ndefaults].column = column;
-    ns->defaults[ns->ndefaults].oid = oid;
-    ns->defaults[ns->ndefaults].seq = NULL;
-    ns->defaults[ns->ndefaults].identity = 0;
-    ns->defaults[ns->ndefaults++].expr = expr;
+    struct kept_default *k = default_slot(x, ns);
+    if (!k)
+        return -1;
+    *k = (struct kept_default){.column = column, .oid = oid, .expr = expr};
     return 0;
+}
+
+/* A serial or identity column, or an identity ALTER, needs a stored
+ * dynamic table (sequences are the catalog's). 0, or -1 with 0A000. */
+static int sequence_columns_allowed(rl_exec *x, const new_shape *ns, int location)
+{
+    if (ns->schema && !ns->fixed)
+        return 0;
+    return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, location,
+                         "serial and identity columns on %s are not supported by RockLake",
+                         ns->schema ? "DuckLake's own tables" : "temporary tables");
 }
 
 /* ADD COLUMN of a serial / identity column cs (ns->cols[ns->n] to be) to a
@@ -1253,25 +1270,17 @@ static int keep_default(rl_exec *x, new_shape *ns, const char *column, uint32_t 
  * or a DuckLake table's column 0A000. 0 or -1. */
 static int add_sequence_column(rl_exec *x, new_shape *ns, const char *table, col_spec *cs)
 {
-    if (!ns->schema || ns->fixed)
-        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cs->location,
-                             "serial and identity columns on %s are not supported by RockLake",
-                             ns->schema ? "DuckLake's own tables" : "temporary tables");
+    if (sequence_columns_allowed(x, ns, cs->location) < 0)
+        return -1;
+    struct kept_default *k = default_slot(x, ns); /* the limit before the sequence */
+    if (!k)
+        return -1;
+    *k = (struct kept_default){.column = cs->name, .oid = cs->oid, .identity = cs->identity};
     char seq[64];
-    if (ns->ndefaults == RL_MAX_COLUMNS)
-        return rl_exec_error(x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
-                             "RockLake changes at most %d column defaults in one ALTER TABLE",
-                             RL_MAX_COLUMNS);
     if (column_sequence_create(x, cs, ns->schema, table, seq, &cs->seq_oid) < 0)
         return -1;
-    const char *kept = rl_arena_strdup(&ns->arena, seq);
-    if (!kept)
+    if (!(k->seq = rl_arena_strdup(&ns->arena, seq)))
         return oom(x);
-    ns->defaults[ns->ndefaults].column = cs->name;
-    ns->defaults[ns->ndefaults].oid = cs->oid;
-    ns->defaults[ns->ndefaults].expr = NULL;
-    ns->defaults[ns->ndefaults].seq = kept;
-    ns->defaults[ns->ndefaults++].identity = cs->identity;
     return 0;
 }
 
@@ -1392,10 +1401,8 @@ static int alter_identity(rl_exec *x, const char *table, const PgQuery__AlterTab
     int c = cmd_column(x, table, cmd, ns);
     if (c < 0)
         return -1;
-    if (!ns->schema || ns->fixed)
-        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                             "serial and identity columns on %s are not supported by RockLake",
-                             ns->schema ? "DuckLake's own tables" : "temporary tables");
+    if (sequence_columns_allowed(x, ns, -1) < 0)
+        return -1;
     const col_spec *col = &ns->cols[c];
     int kind = rl_default_kind(x, ns->schema, table, col->name);
     if (kind < 0)

@@ -298,14 +298,13 @@ void rl_func_txid_end(int64_t txid, bool committed)
 
 static int fn_txid_current(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
-    _Atomic uint64_t *const assigned = &txids_assigned;
     rl_session *s = c->x->s;
     assert(out->oid == RL_OID_INT8 || out->oid == RL_OID_XID8);
     if (rl_catalog_read_only(s->eng->cat))
         return rl_exec_error(c->x, RL_SQLSTATE_READ_ONLY_SQL_TRANSACTION, loc,
                              "cannot assign TransactionIds during recovery");
     if (!s->txid) {
-        uint64_t k = (atomic_fetch_add(assigned, 1) + 1) & 0xffffffffu;
+        uint64_t k = (atomic_fetch_add(&txids_assigned, 1) + 1) & 0xffffffffu;
         s->txid = (int64_t)((rl_catalog_writer_epoch(s->eng->cat) << 32) | k);
         txid_note(s->txid, TXID_IN_PROGRESS);
     }

@@ -386,27 +386,31 @@ static int multi_item_location(const PgQuery__ResTarget *rt, int colno)
     return rl_node_location(sel->target_list[colno - 1]->res_target->val);
 }
 
-/* `SET (a, b) = (SELECT ...)`'s column for target rt assignable to
- * column c of shape (42804 at the sub-SELECT's item otherwise; 42601 for
+/* `SET (a, b) = (SELECT ...)`: its sub-SELECT typed once (at its first
+ * target, targets[0]), each column assignable to its target's column
+ * cols[k] of shape (42804 at the sub-SELECT's item otherwise; 42601 for
  * another number of columns), as PostgreSQL checks while parsing, whether
- * any row is updated or not. */
-static int multi_select_assignable(rl_expr_ctx *ec, const rl_rowset *shape, size_t c,
-                                   const PgQuery__ResTarget *rt)
+ * any row is updated or not. The targets of one such SET are consecutive. */
+static int multi_select_assignable(rl_expr_ctx *ec, const rl_rowset *shape, const int *cols,
+                                   PgQuery__Node *const *targets)
 {
+    const PgQuery__ResTarget *rt = targets[0]->res_target;
     const PgQuery__SubLink *sl = multi_select(rt);
-    int colno = rt->val->multi_assign_ref->colno;
+    size_t ncols = (size_t)rt->val->multi_assign_ref->ncolumns;
+    assert(rt->val->multi_assign_ref->colno == 1);
     rl_rowset *rs = rl_select_subquery(ec, sl->subselect->select_stmt, true);
     if (!rs)
         return -1;
     int rc = 0;
-    if (rs->ncols != (size_t)rt->val->multi_assign_ref->ncolumns)
+    if (rs->ncols != ncols)
         rc = rl_exec_error(ec->x, RL_SQLSTATE_SYNTAX_ERROR, sl->location,
                            "number of columns does not match number of values");
-    else if (colno >= 1 && (size_t)colno <= rs->ncols) {
+    for (size_t k = 0; rc == 0 && k < ncols; k++) {
         rl_value v;
-        uint32_t oid = rs->cols[colno - 1].oid;
+        uint32_t oid = rs->cols[k].oid;
         rl_val_null(&v, oid == RL_OID_UNKNOWN ? RL_OID_TEXT : oid); /* a sub-SELECT's: text */
-        rc = assignable(ec, shape, c, &v, multi_item_location(rt, colno));
+        rc = assignable(ec, shape, (size_t)cols[k], &v,
+                        multi_item_location(targets[k]->res_target, (int)k + 1));
     }
     rl_rowset_free(rs);
     return rc;
@@ -1554,8 +1558,9 @@ static int job_check_where(dml_job *j)
         const PgQuery__ResTarget *rt = j->set[i]->res_target;
         const PgQuery__Node *src = set_source(j->x, rt);
         rl_value v;
-        if (src && multi_select(rt)) { /* its sub-SELECT's column's type, rows or none */
-            rc = multi_select_assignable(&ec, j->target, (size_t)j->set_cols[i], rt);
+        if (src && multi_select(rt)) { /* its sub-SELECT's columns' types, rows or none */
+            if (rt->val->multi_assign_ref->colno == 1)
+                rc = multi_select_assignable(&ec, j->target, &j->set_cols[i], &j->set[i]);
             continue;
         }
         if (!src || src->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT)

@@ -771,7 +771,11 @@ static void test_promote_from_follower(void)
     /* durable, never seen by the follower */
     put1(w, "pf|late", "after the follower's open");
     CHECK_EQ_INT(kv_flush(w, NULL), 0);
-    expect(r, NULL, "pf|late", NULL);
+    /* Locally the follower sees it only at its reader's next poll. On s3 its
+     * WAL prober (every few ms) may show it to reads at once, while its
+     * reader, which a promotion starts from, has still not applied it:
+     * there what the follower shows now is a race, not a premise. */
+    if (g_backend != BK_S3) expect(r, NULL, "pf|late", NULL);
 
     /* not a follower of this store: refused, nothing opened or fenced */
     kv_options po = {0};

@@ -474,35 +474,21 @@ static int apply_numeric_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod)
 int rl_regclass_from_text(rl_expr_ctx *c, const char *p, size_t len, bool missing_ok,
                               rl_value *out, int loc)
 {
-    char parts[2][64];
-    int np = 0;
-    size_t i = 0;
-    while (i <= len && np < 2) {
-        size_t o = 0;
-        if (i < len && p[i] == '"') {
-            for (i++; i < len; i++) {
-                if (p[i] == '"' && (i + 1 >= len || p[i + 1] != '"'))
-                    break;
-                if (p[i] == '"')
-                    i++;
-                if (o < 63)
-                    parts[np][o++] = p[i];
-            }
-            i++;
-        } else {
-            for (; i < len && p[i] != '.'; i++)
-                if (o < 63)
-                    parts[np][o++] = (char)tolower((unsigned char)p[i]);
-        }
-        parts[np++][o] = 0;
-        if (i >= len || p[i] != '.')
-            break;
-        i++;
-    }
-    const char *schema = np == 2 ? parts[0] : NULL;
-    const char *name = np == 2 ? parts[1] : parts[0];
-    if (!name[0])
+    rl_qualified_name q;
+    if (!rl_qualified_name_split(p, len, &q) || q.n == 0)
         return rl_exec_error(c->x, RL_SQLSTATE_INVALID_NAME, loc, "invalid name syntax");
+    char text[RL_QNAME_MAX * 64 + RL_QNAME_MAX];
+    rl_qualified_name_text(&q, text, sizeof text);
+    if (q.n > 3)
+        return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR, loc,
+                             "improper relation name (too many dotted names): %s", text);
+    /* makeRangeVarFromNameList: catalog.schema.name, the catalog this
+     * database (RangeVarGetRelid's check) */
+    if (q.n == 3 && strcmp(q.part[0], c->x->s ? c->x->s->eng->database : "") != 0)
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
+                             "cross-database references are not implemented: \"%s\"", text);
+    const char *schema = q.n >= 2 ? q.part[q.n - 2] : NULL;
+    const char *name = q.part[q.n - 1];
     /* pg_temp names the session's temporary schema, which exists once it
      * made a temporary table (the relation lookup below knows the name) */
     int known = !schema ? 1
@@ -536,8 +522,8 @@ int rl_regclass_from_text(rl_expr_ctx *c, const char *p, size_t len, bool missin
         rl_val_null(out, RL_OID_REGCLASS);
         return 0;
     }
-    return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_TABLE, loc, "relation \"%.*s\" does not exist",
-                         (int)len, p);
+    return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_TABLE, loc, "relation \"%s%s%s\" does not exist",
+                         schema ? schema : "", schema ? "." : "", name);
 }
 
 /* regtype, regnamespace, regproc, regprocedure input by name, with
@@ -595,19 +581,16 @@ static int reg_from_text(rl_expr_ctx *c, uint32_t oid, const char *p, size_t len
     }
 }
 
-static bool parse_uint32(const char *p, size_t len, int64_t *out)
+/* A reg* type's input reads all-digits text as an oid (through oidin, so
+ * '4294967296' is 22003) and anything else as a name (regclassin and
+ * its siblings). */
+static bool all_digits(const char *p, size_t len)
 {
-    if (len == 0 || len > 10)
+    if (len == 0)
         return false;
-    int64_t v = 0;
-    for (size_t i = 0; i < len; i++) {
+    for (size_t i = 0; i < len; i++)
         if (!isdigit((unsigned char)p[i]))
             return false;
-        v = v * 10 + (p[i] - '0');
-    }
-    if (v > UINT32_MAX)
-        return false;
-    *out = v;
     return true;
 }
 
@@ -921,8 +904,14 @@ int rl_text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid,
     case RL_OID_REGTYPE:
     case RL_OID_REGNAMESPACE:
     case RL_OID_REGDICTIONARY:
-        if (parse_uint32(p, len, &u) || (len == 1 && p[0] == '-')) {
-            rl_val_int(out, oid, len == 1 && p[0] == '-' ? 0 : u); /* "-": no object */
+        if (len == 1 && p[0] == '-') { /* "-": no object */
+            rl_val_int(out, oid, 0);
+            return 0;
+        }
+        if (all_digits(p, len)) {
+            if (oid_input(c, p, len, &u, loc) < 0)
+                return -1;
+            rl_val_int(out, oid, u);
             return 0;
         }
         if (oid == RL_OID_REGCLASS)

@@ -406,20 +406,28 @@ static int fn_my_temp_schema(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *ou
     return 0;
 }
 
+/* The to_reg* functions: NULL for a missing object; a malformed name is
+ * still an error, raised as a function's, without a position. */
 static int fn_to_regclass(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
-    return rl_regclass_from_text(c, (const char *)a[0].d.v.s.p, a[0].d.v.s.len, true, out, loc);
+    return rl_regclass_from_text(c, (const char *)a[0].d.v.s.p, a[0].d.v.s.len, true, out, -1);
 }
 
-/* to_regtype / to_regnamespace: the oid the name has, as regtype /
- * regnamespace input reads it, or NULL where that input would fail for a
- * missing object (psycopg's type lookup asks to_regtype('hstore')). */
-static int to_reg(rl_expr_ctx *c, uint32_t oid, const rl_value *name, rl_value *out, int loc)
+/* to_regtype / to_regnamespace / to_regproc / to_regprocedure: the oid
+ * the name has, as that type's input reads it, or NULL where the input
+ * would fail for a missing object, or (to_regproc) for a name of several
+ * functions (psycopg's type lookup asks to_regtype('hstore')). */
+static int to_reg(rl_expr_ctx *c, uint32_t oid, const rl_value *name, rl_value *out)
 {
     uint32_t found = 0;
     int r = rl_pgcatalog_reg_oid(c->x, oid, (const char *)name->d.v.s.p, name->d.v.s.len, &found,
-                                 loc);
-    if (r < 0 && r != -2 && r != -3 && r != -4)
+                                 -1);
+    if (r == -3)
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, -1,
+                             "expected a left parenthesis");
+    if (r == -4)
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_NAME, -1, "invalid name syntax");
+    if (r == -1)
         return -1;
     if (r == 1)
         rl_val_int(out, oid, found);
@@ -430,12 +438,22 @@ static int to_reg(rl_expr_ctx *c, uint32_t oid, const rl_value *name, rl_value *
 
 static int fn_to_regtype(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
-    return to_reg(c, RL_OID_REGTYPE, &a[0], out, loc);
+    return to_reg(c, RL_OID_REGTYPE, &a[0], out);
+}
+
+static int fn_to_regproc(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return to_reg(c, RL_OID_REGPROC, &a[0], out);
+}
+
+static int fn_to_regprocedure(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return to_reg(c, RL_OID_REGPROCEDURE, &a[0], out);
 }
 
 static int fn_to_regnamespace(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
-    return to_reg(c, RL_OID_REGNAMESPACE, &a[0], out, loc);
+    return to_reg(c, RL_OID_REGNAMESPACE, &a[0], out);
 }
 
 /* pg_database_size(name): the store's bytes for this session's database.

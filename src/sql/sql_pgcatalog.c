@@ -4963,42 +4963,107 @@ static int type_by_name(rl_exec *x, const char *schema, const char *name, bool q
     return found;
 }
 
-/* Split "a.b" / "\"A\".b" into lower-cased (unless quoted) parts; a
- * trailing "(...)" or modifier is the caller's. 1, or 0 when malformed. */
-static int split_name(const char *p, size_t len, char schema[128], char name[128], bool *has_schema)
+static bool scanner_isspace(char ch)
 {
-    char parts[2][128];
-    int np = 0;
-    size_t i = 0;
-    while (i < len && np < 2) {
-        size_t o = 0;
-        if (p[i] == '"') {
-            for (i++; i < len; i++) {
-                if (p[i] == '"' && (i + 1 >= len || p[i + 1] != '"'))
-                    break;
-                if (p[i] == '"')
-                    i++;
-                if (o < 127)
-                    parts[np][o++] = p[i];
-            }
-            i++;
-        } else {
-            for (; i < len && p[i] != '.'; i++)
-                if (o < 127)
-                    parts[np][o++] = (char)(p[i] >= 'A' && p[i] <= 'Z' ? p[i] + 32 : p[i]);
-        }
-        parts[np++][o] = '\0';
-        if (i >= len)
-            break;
-        if (p[i] != '.')
-            return 0;
-        i++;
+    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f';
+}
+
+/* Keeps name p[0..len) in out[64], cut to 63 bytes at a character's start
+ * (truncate_identifier, silently as SplitIdentifierString does). */
+static void keep_name_part(const char *p, size_t len, char out[64])
+{
+    if (len > 63) {
+        len = 63;
+        while (len > 0 && ((unsigned char)p[len] & 0xC0) == 0x80)
+            len--; /* not inside a UTF-8 sequence */
     }
-    if (i < len || np == 0)
+    memcpy(out, p, len);
+    out[len] = '\0';
+}
+
+int rl_qualified_name_split(const char *p, size_t len, rl_qualified_name *q)
+{
+    const char *s = p, *end = p + len;
+    char tmp[1024];
+    q->n = 0;
+    while (s < end && scanner_isspace(*s))
+        s++;
+    if (s == end)
+        return 1; /* no names: the caller's "invalid name syntax" */
+    for (;;) {
+        size_t o = 0;
+        if (*s == '"') {
+            for (s++;; s++) {
+                if (s == end)
+                    return 0; /* unterminated */
+                if (*s == '"') {
+                    if (s + 1 < end && s[1] == '"')
+                        s++; /* a doubled quote is one */
+                    else
+                        break;
+                }
+                if (o < sizeof tmp)
+                    tmp[o++] = *s;
+            }
+            s++; /* "" is a name: '"".x'::regclass is schema "" */
+        } else {
+            const char *start = s;
+            while (s < end && *s != '.' && !scanner_isspace(*s))
+                s++;
+            if (s == start)
+                return 0;
+            for (const char *c = start; c < s && o < sizeof tmp; c++)
+                tmp[o++] = *c >= 'A' && *c <= 'Z' ? (char)(*c + 32) : *c;
+        }
+        if (q->n < RL_QNAME_MAX)
+            keep_name_part(tmp, o, q->part[q->n]);
+        q->n++;
+        while (s < end && scanner_isspace(*s))
+            s++;
+        if (s == end)
+            return 1;
+        if (*s != '.')
+            return 0;
+        s++;
+        while (s < end && scanner_isspace(*s))
+            s++;
+    }
+}
+
+void rl_qualified_name_text(const rl_qualified_name *q, char *buf, size_t n)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < q->n && i < RL_QNAME_MAX && o < n; i++)
+        o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? "." : "", q->part[i]);
+}
+
+/* Split a reg* input's name into schema and name (both lower-cased unless
+ * quoted; the schema "" when none): 1; 0 malformed; -1 an error set (a
+ * name of three parts naming another database, or of more). */
+static int split_name(rl_exec *x, const char *p, size_t len, char schema[128], char name[128],
+                      bool *has_schema, int loc)
+{
+    rl_qualified_name q;
+    if (!rl_qualified_name_split(p, len, &q) || q.n == 0)
         return 0;
-    *has_schema = np == 2;
-    snprintf(schema, 128, "%s", np == 2 ? parts[0] : "");
-    snprintf(name, 128, "%s", parts[np - 1]);
+    if (q.n > 3) {
+        char text[4 * 64 + 4];
+        rl_qualified_name_text(&q, text, sizeof text);
+        rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, loc,
+                      "improper qualified name (too many dotted names): %s", text);
+        return -1;
+    }
+    if (q.n == 3 && strcmp(q.part[0], x && x->s ? x->s->eng->database : "") != 0) {
+        char text[3 * 64 + 3];
+        rl_qualified_name_text(&q, text, sizeof text);
+        rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
+                      "cross-database references are not implemented: %s", text);
+        return -1;
+    }
+    *has_schema = q.n >= 2;
+    snprintf(schema, 128, "%s", q.n >= 2 ? q.part[q.n - 2] : "");
+    snprintf(name, 128, "%s", q.part[q.n - 1]);
     return 1;
 }
 
@@ -5107,8 +5172,20 @@ int rl_pgcatalog_reg_oid(rl_exec *x, uint32_t type, const char *p, size_t len, u
         rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, loc, "invalid type name \"\"");
         return -1;
     }
-    if (!split_name(p, namelen, schema, name, &has_schema) || !name[0])
-        return -4;
+    int split;
+    if (type == RL_OID_REGNAMESPACE) { /* one name, never qualified */
+        rl_qualified_name q;
+        if (!rl_qualified_name_split(p, namelen, &q) || q.n != 1)
+            return -4;
+        has_schema = false;
+        schema[0] = '\0';
+        snprintf(name, 128, "%s", q.part[0]);
+        split = 1;
+    } else {
+        split = split_name(x, p, namelen, schema, name, &has_schema, loc);
+    }
+    if (split <= 0)
+        return split == 0 ? -4 : -1;
     int known = has_schema ? rl_pgcatalog_schema_exists(x, schema) : 1;
     if (known <= 0) {
         if (known == 0)
@@ -5164,14 +5241,27 @@ int rl_pgcatalog_reg_oid(rl_exec *x, uint32_t type, const char *p, size_t len, u
                 *oid = pn->oid;
             return hit || pn;
         }
-        /* name(type, ...): each argument through regtype's input */
+        /* name(type, ...): each argument through regtype's input
+         * (parseNameAndArgTypes: blanks around each, "()" none) */
         uint32_t want[RL_FUNC_MAX_ARGS];
         size_t nargs = 0;
         const char *q = args + 1, *end = p + len;
-        if (end <= q || end[-1] != ')')
-            return -4;
+        if (end <= q || end[-1] != ')') {
+            rl_exec_error(x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
+                          "expected a right parenthesis");
+            return -1;
+        }
         end--;
-        while (q < end) {
+        for (bool had_comma = false;; had_comma = true) {
+            while (q < end && scanner_isspace(*q))
+                q++;
+            if (q == end && !had_comma)
+                break; /* "()" */
+            if (q == end) {
+                rl_exec_error(x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
+                              "expected a type name");
+                return -1;
+            }
             const char *comma = memchr(q, ',', (size_t)(end - q));
             const char *stop = comma ? comma : end;
             uint32_t t;
@@ -5188,7 +5278,9 @@ int rl_pgcatalog_reg_oid(rl_exec *x, uint32_t type, const char *p, size_t len, u
             if (r < 0)
                 return r;
             want[nargs++] = t;
-            q = comma ? comma + 1 : end;
+            if (!comma)
+                break;
+            q = comma + 1;
         }
         for (size_t i = 0; i < N(procs); i++) {
             const proc_def *f = &procs[i];

@@ -137,6 +137,19 @@ int rl_pgcatalog_primary_key(rl_exec *x, uint32_t reloid, int16_t *attnums, size
  * prints it ("-" for 0): 1 (into buf), 0 no such object (the caller prints
  * the number), -1 error. */
 int rl_pgcatalog_reg_name(rl_exec *x, uint32_t type, uint32_t oid, char *buf, size_t n);
+/* A qualified name as stringToQualifiedNameList reads it
+ * (SplitIdentifierString): names separated by '.', blanks around each,
+ * "quoted" (a doubled quote is one) or lower-cased, each cut to 63 bytes.
+ * n counts every name; the first RL_QNAME_MAX are kept. */
+#define RL_QNAME_MAX 4
+typedef struct rl_qualified_name {
+    char part[RL_QNAME_MAX][64];
+    int n;
+} rl_qualified_name;
+/* 1, or 0 when p[0..len) is no such list ("invalid name syntax"). */
+int rl_qualified_name_split(const char *p, size_t len, rl_qualified_name *q);
+/* Its names joined by '.' (NameListToString) into buf[n]. */
+void rl_qualified_name_text(const rl_qualified_name *q, char *buf, size_t n);
 /* Does schema exist (PostgreSQL's or the lake's)? 1, 0, -1 error. */
 int rl_pgcatalog_schema_exists(rl_exec *x, const char *schema);
 /* The oid of the lake's primary-key index schema.name (schema NULL: on

@@ -1545,3 +1545,19 @@ def test_pg_backend_pid_is_the_cancel_key_pid(server):
         pa = a.execute("SELECT pg_backend_pid()").fetchone()[0]
         pb = b.execute("SELECT pg_backend_pid()").fetchone()[0]
         assert pa == a.info.backend_pid and pb == b.info.backend_pid and pa != pb
+
+
+def test_serve_memory_root_is_quiet_and_leaves_no_files(start_server, tmp_path):
+    """`serve --store memory://` (lakes in the process, for trying things
+    out): it starts without a warning (its lease check listed the root, no
+    store of its own, and logged writer_lease_unreadable) and writes
+    nothing into the working directory (it once made `memory:` folders)."""
+    before = set(os.listdir("."))
+    s = start_server(store_root="memory://")
+    with psycopg.connect(s.dsn("scratch"), autocommit=True) as c:
+        c.execute("create table t(a int)")
+        c.execute("insert into t values (1), (2)")
+        assert c.execute("select sum(a) from t").fetchone()[0] == 2 + 1
+    log = s.log_text()
+    assert "warning" not in log, log
+    assert set(os.listdir(".")) == before

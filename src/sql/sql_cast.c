@@ -29,6 +29,7 @@
 #include "sql/sql_cast.h"
 #include "sql/sql_ctid.h"
 #include "sql/sql_exec.h"
+#include "sql/sql_func.h"
 #include "sql/sql_parse.h"
 #include "sql/sql_pgcatalog.h"
 #include "sql/sql_relation.h"
@@ -180,6 +181,18 @@ const char *rl_oid_type_name(uint32_t oid)
     case RL_OID_JSONB: return "jsonb";
     case 3807: return "jsonb[]";
     case RL_OID_RECORD: return "record";
+    case 2276: return "\"any\"";
+    case 2277: return "anyarray";
+    case 2283: return "anyelement";
+    case 2776: return "anynonarray";
+    case 3500: return "anyenum";
+    case 3831: return "anyrange";
+    case 4537: return "anymultirange";
+    case 5077: return "anycompatible";
+    case 5078: return "anycompatiblearray";
+    case 5079: return "anycompatiblenonarray";
+    case 5080: return "anycompatiblerange";
+    case 4538: return "anycompatiblemultirange";
     default: return "unknown";
     }
 }
@@ -1518,6 +1531,37 @@ static int array_literals_input(rl_expr_ctx *c, const PgQuery__AArrayExpr *ae, u
     return 0;
 }
 
+/* A cast to a polymorphic pseudo-type (coerce_type's early returns): to
+ * any / anyelement / anycompatible (and their nonarray forms) the value
+ * keeps its own type; to anyarray / anycompatiblearray an array keeps its
+ * own, an untyped NULL stays a NULL; anything else cannot be cast
+ * (42846). 0 done (*out set), -1 error, 1 not a pseudo-type. */
+static int cast_to_pseudotype(rl_expr_ctx *c, const rl_value *v, uint32_t oid, int loc,
+                              int arg_loc, rl_value *out)
+{
+    enum { ANYNONARRAY = 2776u, ANYCOMPATIBLENONARRAY = 5079u };
+    bool any_value = oid == RL_OID_ANY || oid == RL_OID_ANYELEMENT || oid == ANYNONARRAY ||
+                     oid == RL_OID_ANYCOMPATIBLE || oid == ANYCOMPATIBLENONARRAY;
+    bool any_array = oid == RL_OID_ANYARRAY || oid == RL_OID_ANYCOMPATIBLEARRAY;
+    if (!any_value && !any_array)
+        return 1;
+    bool is_array = rl_elem_oid_of(v->oid) != 0;
+    bool nonarray = oid == ANYNONARRAY || oid == ANYCOMPATIBLENONARRAY;
+    bool fits = v->oid == RL_OID_UNKNOWN ? (any_value || v->d.isnull)
+                : any_value             ? !(nonarray && is_array)
+                                        : is_array;
+    if (!fits && v->oid == RL_OID_UNKNOWN) /* the pseudo-type's input refuses any text */
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, arg_loc,
+                             "cannot accept a value of type %s", rl_oid_type_name(oid));
+    if (!fits)
+        return rl_exec_error(c->x, RL_SQLSTATE_CANNOT_COERCE, loc, "cannot cast type %s to %s",
+                             rl_oid_type_name(v->oid), rl_oid_type_name(oid));
+    *out = *v;
+    if (v->oid == RL_OID_UNKNOWN && any_array)
+        rl_val_null(out, oid);
+    return 0;
+}
+
 int rl_eval_typecast(rl_expr_ctx *c, const PgQuery__TypeCast *tc, rl_eval_fn eval, rl_value *out)
 {
     uint32_t oid;
@@ -1536,6 +1580,9 @@ int rl_eval_typecast(rl_expr_ctx *c, const PgQuery__TypeCast *tc, rl_eval_fn eva
     if (eval(c, tc->arg, &v) < 0)
         return -1;
     int loc = rl_node_location(tc->arg);
+    int pseudo = cast_to_pseudotype(c, &v, oid, tc->location, loc, out);
+    if (pseudo != 1)
+        return pseudo;
     if (rl_value_coerce(c, &v, oid, typmod, true, out, loc >= 0 ? loc : tc->location) == 0)
         return 0;
     /* an input error points at the value, "cannot cast type" at the `::`

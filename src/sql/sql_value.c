@@ -67,10 +67,14 @@ static uint32_t special_type_oid(const char *name)
         {"unknown", RL_OID_UNKNOWN}, {"int2vector", RL_OID_INT2VECTOR},
         {"oidvector", RL_OID_OIDVECTOR},  {"pg_node_tree", 194},
         {"bpchar", RL_OID_TEXT},     {"json", RL_OID_JSON},         {"jsonb", RL_OID_JSONB},
-        /* pseudo-types: only a NULL casts to them (as PostgreSQL's
-         * NULL::anyarray), and no function or operator takes one */
+        /* pseudo-types: a cast to one keeps a value's own type where
+         * PostgreSQL's coerce_type does (sql_cast.c cast_to_pseudotype), a
+         * NULL casts to any of them, and no function or operator takes one */
         {"anyarray", 2277},          {"anyelement", 2283},          {"anycompatible", 5077},
         {"anycompatiblearray", 5078}, {"any", 2276},                {"record", RL_OID_RECORD},
+        {"anynonarray", 2776},       {"anycompatiblenonarray", 5079}, {"anyenum", 3500},
+        {"anyrange", 3831},          {"anymultirange", 4537},       {"anycompatiblerange", 5080},
+        {"anycompatiblemultirange", 4538},
     };
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
         if (strcmp(types[i].name, name) == 0)

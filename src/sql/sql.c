@@ -20,6 +20,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "sql/sql_absent.h"
 #include "sql/sql_check.h"
 #include "sql/sql_ctid.h"
 #include "sql/sql_exec.h"
@@ -1388,11 +1389,20 @@ static rl_exec_status run_statement(rl_exec *x, const PgQuery__Node *n)
     case PG_QUERY__NODE__NODE_GRANT_ROLE_STMT:
         rc = rl_privilege_statement(x);
         break;
-    default:
-        rc = rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                           "RockLake does not support this kind of statement (parse node %d)",
-                           (int)n->node_case);
+    case PG_QUERY__NODE__NODE_DROP_SUBSCRIPTION_STMT:
+        rc = rl_absent_drop_subscription(x, n->drop_subscription_stmt);
         break;
+    default: {
+        const char *name = rl_absent_statement_name(n);
+        if (name)
+            rc = rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                               "%s is not supported by RockLake", name);
+        else
+            rc = rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                               "RockLake does not support this kind of statement (parse node %d)",
+                               (int)n->node_case);
+        break;
+    }
     }
     if (rc == 0 && s->txn)
         rl_txn_count_statement(s->txn);

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sql/sql_absent.h"
 #include "sql/sql_cast.h"
 #include "sql/sql_check.h"
 #include "sql/sql_default.h"
@@ -1147,6 +1148,8 @@ int rl_ddl_drop(rl_exec *x, const PgQuery__DropStmt *st)
 {
     if (st->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX)
         return rl_ddl_drop_index(x, st);
+    if (rl_absent_drop_kind(st->remove_type))
+        return rl_absent_drop(x, st);
     bool table = st->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE;
     if (!table && st->remove_type != PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,

@@ -3701,6 +3701,8 @@ static int fixed_captured_procs(gen_ctx *g, const pg15_proc *rows, size_t count)
     return 0;
 }
 
+static size_t captured_args(const pg15_proc *a, uint32_t *argtypes, size_t cap);
+
 /* The captured pg_proc row of oid pg_proc lists, NULL for none. */
 static const pg15_proc *captured_proc(uint32_t oid)
 {
@@ -3720,15 +3722,7 @@ int rl_pgcatalog_captured_proc(uint32_t oid, uint32_t *rettype, uint32_t *argtyp
     if (!a)
         return 0;
     *rettype = a->rettype;
-    *nargs = 0;
-    for (const char *p = pg15_s(a->argtypes); *p && *nargs < 8;) {
-        char *end;
-        unsigned long v = strtoul(p, &end, 10);
-        if (end == p)
-            break;
-        argtypes[(*nargs)++] = (uint32_t)v;
-        p = end;
-    }
+    *nargs = captured_args(a, argtypes, 8);
     const char *name = pg15_s(a->name);
     *ordered_set = a->kind == 'a' && (strcmp(name, "percentile_cont") == 0 ||
                                       strcmp(name, "percentile_disc") == 0 ||
@@ -4697,6 +4691,103 @@ static const proc_def *proc_by_oid(uint32_t oid)
     return NULL;
 }
 
+/* The arguments of a captured pg_proc row (its argtypes text) into
+ * argtypes[cap]: how many. */
+static size_t captured_args(const pg15_proc *a, uint32_t *argtypes, size_t cap)
+{
+    size_t nargs = 0;
+    for (const char *p = pg15_s(a->argtypes); *p && nargs < cap;) {
+        char *end;
+        unsigned long v = strtoul(p, &end, 10);
+        if (end == p)
+            break;
+        argtypes[nargs++] = (uint32_t)v;
+        p = end;
+    }
+    return nargs;
+}
+
+/* Functions of that name pg_proc lists (the function table's and the
+ * captured rows'). */
+static size_t procs_named(const char *name)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < N(procs); i++)
+        count += strcmp(procs[i].name, name) == 0;
+    for (size_t i = 0; i < PG15_AGGPROCS_COUNT; i++)
+        count += strcmp(pg15_s(pg15_aggprocs[i].name), name) == 0;
+    for (size_t i = 0; i < PG15_CASTPROCS_COUNT; i++)
+        count += castproc_callable(&pg15_castprocs[i]) &&
+                 strcmp(pg15_s(pg15_castprocs[i].name), name) == 0;
+    return count;
+}
+
+/* regproc / regprocedure output of a captured row (an aggregate, a window
+ * function, a cast's function): 1, 0 when oid is none of them. */
+static int captured_proc_name(rl_exec *x, uint32_t type, uint32_t oid, char *buf, size_t n)
+{
+    const pg15_proc *a = captured_proc(oid);
+    if (!a)
+        return 0;
+    const char *name = pg15_s(a->name);
+    if (type == RL_OID_REGPROC) {
+        snprintf(buf, n, "%s%s", procs_named(name) > 1 ? "pg_catalog." : "", name);
+        return 1;
+    }
+    uint32_t args[RL_FUNC_MAX_ARGS + 1];
+    size_t nargs = captured_args(a, args, N(args));
+    size_t off = (size_t)snprintf(buf, n, "%s(", name);
+    for (size_t i = 0; i < nargs && off < n; i++) {
+        char t[128];
+        rl_pgcatalog_format_type(x, args[i], -1, t, sizeof t);
+        off += (size_t)snprintf(buf + off, n - off, "%s%s", i ? "," : "", t);
+    }
+    if (off < n)
+        snprintf(buf + off, n - off, ")");
+    return 1;
+}
+
+int rl_pgcatalog_find_proc(const char *name, int nargs, const uint32_t *argtypes, uint32_t *oid,
+                           char *prokind)
+{
+    int found = 0;
+    for (size_t i = 0; i < N(procs); i++) {
+        const proc_def *f = &procs[i];
+        if (strcmp(f->name, name) != 0 ||
+            (nargs >= 0 && (f->nargs != nargs ||
+                            memcmp(f->argtypes, argtypes, (size_t)nargs * sizeof *argtypes))))
+            continue;
+        if (found++ == 0) {
+            *oid = f->oid;
+            *prokind = 'f';
+        }
+    }
+    const struct { const pg15_proc *rows; size_t count; } captured[] = {
+        {pg15_aggprocs, PG15_AGGPROCS_COUNT}, {pg15_castprocs, PG15_CASTPROCS_COUNT}};
+    for (size_t k = 0; k < N(captured); k++) {
+        for (size_t i = 0; i < captured[k].count; i++) {
+            const pg15_proc *a = &captured[k].rows[i];
+            if (strcmp(pg15_s(a->name), name) != 0 || (a->kind == 'f' && !castproc_callable(a)))
+                continue;
+            uint32_t args[RL_FUNC_MAX_ARGS + 1];
+            size_t n = captured_args(a, args, N(args));
+            if (nargs >= 0 && (n != (size_t)nargs || memcmp(args, argtypes, n * sizeof *args)))
+                continue;
+            if (found++ == 0) {
+                *oid = a->oid;
+                *prokind = a->kind;
+            }
+        }
+    }
+    return found > 1 ? 2 : found;
+}
+
+char rl_pgcatalog_relkind(uint32_t oid)
+{
+    const pg15_class *c = pg15_class_by_oid(oid);
+    return c ? c->relkind : 0;
+}
+
 /* A function the captured catalogs name that the function table has not
  * (array_in, int4eq, record_in, ...): known by name for regproc only. */
 static const pg15_procname *procname_by_oid(uint32_t oid)
@@ -4871,7 +4962,7 @@ int rl_pgcatalog_reg_name(rl_exec *x, uint32_t type, uint32_t oid, char *buf, si
             return 1;
         }
         if (!f)
-            return 0;
+            return captured_proc_name(x, type, oid, buf, n);
         if (type == RL_OID_REGPROC) {
             snprintf(buf, n, "%s%s", pg_overloaded(f->name) ? "pg_catalog." : "", f->name);
             return 1;

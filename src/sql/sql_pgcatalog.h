@@ -150,6 +150,14 @@ typedef struct rl_qualified_name {
 int rl_qualified_name_split(const char *p, size_t len, rl_qualified_name *q);
 /* Its names joined by '.' (NameListToString) into buf[n]. */
 void rl_qualified_name_text(const rl_qualified_name *q, char *buf, size_t n);
+/* The function pg_proc lists as name(argtypes[0..nargs)) (nargs -1: of
+ * any arguments): 1 with *oid and *prokind ('f', 'a', 'w'), 0 none, 2
+ * more than one (the first's set). */
+int rl_pgcatalog_find_proc(const char *name, int nargs, const uint32_t *argtypes, uint32_t *oid,
+                           char *prokind);
+/* relkind of one of PostgreSQL's own relations (pg_class's captured rows),
+ * 0 for any other oid. */
+char rl_pgcatalog_relkind(uint32_t oid);
 /* Does schema exist (PostgreSQL's or the lake's)? 1, 0, -1 error. */
 int rl_pgcatalog_schema_exists(rl_exec *x, const char *schema);
 /* The oid of the lake's primary-key index schema.name (schema NULL: on

@@ -22,6 +22,7 @@ import psycopg
 import pytest
 
 from conftest import BIN, Raw, Server, error_fields, free_port, msg, startup_packet
+from rlserver import Postgres, suite_tmp
 
 
 def sqlstate_of(excinfo):
@@ -1561,3 +1562,61 @@ def test_serve_memory_root_is_quiet_and_leaves_no_files(start_server, tmp_path):
     log = s.log_text()
     assert "warning" not in log, log
     assert set(os.listdir(".")) == before
+
+
+DROPS_OF_BUILT_INS = [
+    "drop type int4", "drop type if exists ty, int4", "drop type _int4", "drop type int4[]",
+    'drop type "char"', "drop function now()", "drop function now", "drop function abs(int)",
+    "drop function pg_catalog.now()", "drop routine now", "drop aggregate sum(int)",
+    "drop aggregate count(*)", "drop function lower(text), f()", "drop function abs",
+    "drop procedure now()", "drop aggregate lower(text)", "drop function sum(int)",
+    "drop type t, int4", "drop function if exists now(), f(int)",
+]
+
+
+def test_drop_of_built_ins_answers_as_a_postgresql_superuser(server):
+    """DROP FUNCTION / TYPE / AGGREGATE of one of PostgreSQL's built-ins:
+    RockLake's user is a superuser (pg_roles), so it answers as PostgreSQL
+    answers a superuser: 2BP01 "required by the database system", after
+    every object of the statement was looked up (tests/sql_cases/161 compares
+    the rest with the harness's non-superuser role). These were 0A000."""
+    pg = Postgres(suite_tmp("drops"))
+    try:
+        pg.create_database("drops")
+
+        def outcomes(dsn):
+            got = []
+            with psycopg.connect(dsn, autocommit=True) as c:
+                c.execute("create table t(a int)")
+                for sql in DROPS_OF_BUILT_INS:
+                    try:
+                        c.execute(sql)
+                        got.append((sql, "ok"))
+                    except psycopg.Error as e:
+                        got.append((sql, e.sqlstate, e.diag.message_primary, e.diag.message_hint))
+            return got
+
+        mine = outcomes(server.dsn("drops"))
+        assert mine == outcomes(pg.dsn("drops", "postgres"))
+        assert ("drop function now()", "2BP01",
+                "cannot drop function now() because it is required by the database system",
+                None) in mine
+    finally:
+        pg.stop()
+
+
+def test_statements_rocklake_does_not_run_are_named(server):
+    """A statement RockLake does not run is 0A000 naming it as PostgreSQL's
+    command tag does (it said "parse node 87")."""
+    with psycopg.connect(server.dsn(), autocommit=True) as c:
+        for sql, name in [("create view v as select 1", "CREATE VIEW"),
+                          ("create function f() returns int language sql as 'select 1'",
+                           "CREATE FUNCTION"),
+                          ("create type ty as enum ('a')", "CREATE TYPE"),
+                          ("create materialized view mv as select 1",
+                           "CREATE MATERIALIZED VIEW"),
+                          ("do $$ begin end $$", "DO"),
+                          ("create extension hstore", "CREATE EXTENSION")]:
+            with pytest.raises(psycopg.errors.FeatureNotSupported) as e:
+                c.execute(sql)
+            assert e.value.diag.message_primary == f"{name} is not supported by RockLake"

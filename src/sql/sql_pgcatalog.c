@@ -4755,7 +4755,8 @@ int rl_pgcatalog_find_proc(const char *name, int nargs, const uint32_t *argtypes
         const proc_def *f = &procs[i];
         if (strcmp(f->name, name) != 0 ||
             (nargs >= 0 && (f->nargs != nargs ||
-                            memcmp(f->argtypes, argtypes, (size_t)nargs * sizeof *argtypes))))
+                            (nargs && memcmp(f->argtypes, argtypes,
+                                             (size_t)nargs * sizeof *argtypes)))))
             continue;
         if (found++ == 0) {
             *oid = f->oid;
@@ -4771,7 +4772,7 @@ int rl_pgcatalog_find_proc(const char *name, int nargs, const uint32_t *argtypes
                 continue;
             uint32_t args[RL_FUNC_MAX_ARGS + 1];
             size_t n = captured_args(a, args, N(args));
-            if (nargs >= 0 && (n != (size_t)nargs || memcmp(args, argtypes, n * sizeof *args)))
+            if (nargs >= 0 && (n != (size_t)nargs || (n && memcmp(args, argtypes, n * sizeof *args))))
                 continue;
             if (found++ == 0) {
                 *oid = a->oid;
@@ -5317,14 +5318,11 @@ int rl_pgcatalog_reg_oid(rl_exec *x, uint32_t type, const char *p, size_t len, u
         if (has_schema && strcmp(schema, "pg_catalog") != 0)
             return 0;
         if (type == RL_OID_REGPROC) {
-            const proc_def *hit = NULL;
-            for (size_t i = 0; i < N(procs); i++)
-                if (strcmp(procs[i].name, name) == 0)
-                    hit = &procs[i];
-            if (hit && pg_overloaded(name))
+            char kind;
+            int hits = rl_pgcatalog_find_proc(name, -1, NULL, oid, &kind);
+            bool hit = hits > 0;
+            if (hits == 2 || (hit && pg_overloaded(name)))
                 return -2;
-            if (hit)
-                *oid = hit->oid;
             const pg15_procname *pn = hit ? NULL : procname_by_name(name);
             if (pn && pn->overloaded)
                 return -2;
@@ -5373,15 +5371,8 @@ int rl_pgcatalog_reg_oid(rl_exec *x, uint32_t type, const char *p, size_t len, u
                 break;
             q = comma + 1;
         }
-        for (size_t i = 0; i < N(procs); i++) {
-            const proc_def *f = &procs[i];
-            if (strcmp(f->name, name) != 0 || f->nargs != nargs ||
-                memcmp(f->argtypes, want, nargs * sizeof want[0]) != 0)
-                continue;
-            *oid = f->oid;
-            return 1;
-        }
-        return 0;
+        char kind;
+        return rl_pgcatalog_find_proc(name, (int)nargs, want, oid, &kind) > 0;
     }
     default: return 0;
     }

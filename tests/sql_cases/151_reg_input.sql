@@ -81,3 +81,7 @@ select ('"' || repeat('é', 40) || '"')::regclass;
 select pg_typeof(to_regproc('now')), pg_typeof(to_regprocedure('now()'));
 select (current_database() || '.pg_catalog.pg_class')::regclass;
 select to_regclass(current_database() || '.pg_catalog.pg_class');
+select 2108::regprocedure, 2803::regprocedure, 2108::regproc, 2803::regproc, 'sum(int4)'::regprocedure::oid = 2108;
+select 'sum'::regproc;
+select 'count'::regproc;
+select to_regproc('sum'), to_regprocedure('sum(int8)'), to_regprocedure('count()'), 'row_number()'::regprocedure;

@@ -114,6 +114,7 @@ typedef struct drop_run {
     rl_error pinned;
 } drop_run;
 
+static int send_notice(rl_exec *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int send_notice(rl_exec *x, const char *fmt, ...)
 {
     char msg[512];
@@ -129,9 +130,27 @@ static int send_notice(rl_exec *x, const char *fmt, ...)
     return 0;
 }
 
+/* An object that is not there: under IF EXISTS the NOTICE "<what> does not
+ * exist, skipping" (0), else the error "<what> does not exist" (-1). */
+static int absent(drop_run *R, const char *sqlstate, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int absent(drop_run *R, const char *sqlstate, const char *fmt, ...)
+{
+    char what[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    if (R->missing_ok)
+        return send_notice(R->x, "%s does not exist, skipping", what);
+    return rl_exec_error(R->x, sqlstate, -1, "%s does not exist", what);
+}
+
 /* Remembers the first built-in object's error (a 2BP01 "required by the
  * database system" or "table t requires it", with its hint or none) for
  * after the lookups. */
+static void keep_pinned(drop_run *R, const char *hint, const char *sqlstate, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 static void keep_pinned(drop_run *R, const char *hint, const char *sqlstate, const char *fmt, ...)
 {
     if (R->has_pinned)
@@ -174,10 +193,7 @@ static int schema_there(drop_run *R, const char *schema)
                                                : rl_pgcatalog_schema_exists(R->x, schema);
     if (known != 0)
         return known;
-    if (R->missing_ok)
-        return send_notice(R->x, "schema \"%s\" does not exist, skipping", schema);
-    return rl_exec_error(R->x, RL_SQLSTATE_INVALID_SCHEMA_NAME, -1, "schema \"%s\" does not exist",
-                         schema);
+    return absent(R, RL_SQLSTATE_INVALID_SCHEMA_NAME, "schema \"%s\"", schema);
 }
 
 /* A qualified name's parts (1..3 strings): schema (or NULL) and name; a
@@ -197,6 +213,16 @@ static int split_qualified(rl_exec *x, PgQuery__Node *const *items, size_t count
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                              "cross-database references are not implemented: \"%s\"", whole);
     return 0;
+}
+
+/* A qualified name split and its schema checked: 1 go on, 0 the schema is
+ * absent (its NOTICE sent under IF EXISTS), -1 error. */
+static int qualified_there(drop_run *R, PgQuery__Node *const *items, size_t count,
+                           const char **schema, const char **name)
+{
+    if (split_qualified(R->x, items, count, schema, name) < 0)
+        return -1;
+    return schema_there(R, *schema);
 }
 
 /* ----------------------------------------------------------- relations */
@@ -246,9 +272,7 @@ static int drop_relation(drop_run *R, const PgQuery__Node *obj)
     if (obj->node_case != PG_QUERY__NODE__NODE_LIST)
         return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "improper qualified name");
     const char *schema, *name;
-    if (split_qualified(x, obj->list->items, obj->list->n_items, &schema, &name) < 0)
-        return -1;
-    int there = schema_there(R, schema);
+    int there = qualified_there(R, obj->list->items, obj->list->n_items, &schema, &name);
     if (there <= 0)
         return there;
     int relkind = relkind_of(x, schema, name);
@@ -269,12 +293,9 @@ static int drop_relation(drop_run *R, const PgQuery__Node *obj)
             rl_error_hint(x->err, "%s", hint);
         return -1;
     }
-    if (R->missing_ok)
-        return send_notice(x, "%s \"%s\" does not exist, skipping", R->k->word, name);
     /* DropErrorMsgNonExistent: a foreign table's is 42704 */
-    return rl_exec_error(x, R->k->relkind == 'f' ? RL_SQLSTATE_UNDEFINED_OBJECT
-                                                 : RL_SQLSTATE_UNDEFINED_TABLE,
-                         -1, "%s \"%s\" does not exist", R->k->word, name);
+    return absent(R, R->k->relkind == 'f' ? RL_SQLSTATE_UNDEFINED_OBJECT : RL_SQLSTATE_UNDEFINED_TABLE,
+                  "%s \"%s\"", R->k->word, name);
 }
 
 /* --------------------------------------------------------------- types */
@@ -346,12 +367,8 @@ static int drop_type(drop_run *R, const PgQuery__Node *obj)
     int r = type_oid_of(x, tn, &oid);
     if (r < 0)
         return -1;
-    if (r == 0) {
-        if (R->missing_ok)
-            return send_notice(x, "type \"%s\" does not exist, skipping", written);
-        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1, "type \"%s\" does not exist",
-                             written);
-    }
+    if (r == 0)
+        return absent(R, RL_SQLSTATE_UNDEFINED_OBJECT, "type \"%s\"", written);
     if (R->k->type == PG_QUERY__OBJECT_TYPE__OBJECT_DOMAIN)
         return rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1, "\"%s\" is not a domain",
                              written);
@@ -445,9 +462,7 @@ static int drop_routine(drop_run *R, const PgQuery__Node *obj)
         return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "improper function name");
     const PgQuery__ObjectWithArgs *o = obj->object_with_args;
     const char *schema, *name;
-    if (split_qualified(x, o->objname, o->n_objname, &schema, &name) < 0)
-        return -1;
-    int there = schema_there(R, schema);
+    int there = qualified_there(R, o->objname, o->n_objname, &schema, &name);
     if (there <= 0)
         return there;
     /* the argument types, each of which must exist */
@@ -467,10 +482,7 @@ static int drop_routine(drop_run *R, const PgQuery__Node *obj)
         if (r == 0 && i < N(args)) {
             char written[512];
             type_name_text(a->type_name, written, sizeof written);
-            if (R->missing_ok)
-                return send_notice(x, "type \"%s\" does not exist, skipping", written);
-            return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
-                                 "type \"%s\" does not exist", written);
+            return absent(R, RL_SQLSTATE_UNDEFINED_OBJECT, "type \"%s\"", written);
         }
     }
     /* RockLake's routines are PostgreSQL's built-ins, in pg_catalog */
@@ -519,20 +531,14 @@ static int drop_on_table(drop_run *R, const PgQuery__Node *obj)
     char table_written[3 * 64 + 3];
     join_names(l->items, l->n_items - 1, table_written, sizeof table_written);
     const char *schema, *table;
-    if (split_qualified(x, l->items, l->n_items - 1, &schema, &table) < 0)
-        return -1;
-    int there = schema_there(R, schema);
+    int there = qualified_there(R, l->items, l->n_items - 1, &schema, &table);
     if (there <= 0)
         return there;
     int relkind = relkind_of(x, schema, table);
     if (relkind < 0)
         return -1;
-    if (relkind == 0) {
-        if (R->missing_ok)
-            return send_notice(x, "relation \"%s\" does not exist, skipping", table_written);
-        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_TABLE, -1, "relation \"%s\" does not exist",
-                             table_written);
-    }
+    if (relkind == 0)
+        return absent(R, RL_SQLSTATE_UNDEFINED_TABLE, "relation \"%s\"", table_written);
     if (relkind == 'i')
         return rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1, "\"%s\" is an index", table);
     if (R->missing_ok)
@@ -554,10 +560,8 @@ static int drop_named(drop_run *R, const PgQuery__Node *obj)
     if (R->k->shape == SHAPE_QUALIFIED) {
         if (obj->node_case != PG_QUERY__NODE__NODE_LIST)
             return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "improper qualified name");
-        if (split_qualified(x, obj->list->items, obj->list->n_items, &schema, &name) < 0)
-            return -1;
         join_names(obj->list->items, obj->list->n_items, written, sizeof written);
-        int there = schema_there(R, schema);
+        int there = qualified_there(R, obj->list->items, obj->list->n_items, &schema, &name);
         if (there <= 0)
             return there;
     } else {
@@ -572,10 +576,7 @@ static int drop_named(drop_run *R, const PgQuery__Node *obj)
                     "cannot drop extension plpgsql because it is required by the database system");
         return 0;
     }
-    if (R->missing_ok)
-        return send_notice(x, "%s \"%s\" does not exist, skipping", R->k->word, written);
-    return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1, "%s \"%s\" does not exist",
-                         R->k->word, written);
+    return absent(R, RL_SQLSTATE_UNDEFINED_OBJECT, "%s \"%s\"", R->k->word, written);
 }
 
 /* ---------------------------------------------------------------- DROP */

@@ -73,7 +73,8 @@ static int elem_cmp(rl_expr_ctx *c, const rl_value *a, const rl_value *b, int *r
         *res = (a->d.v.i > b->d.v.i) - (a->d.v.i < b->d.v.i);
         return 0;
     }
-    return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, loc,
+    /* array_eq's, at run time: no position */
+    return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, -1,
                          "could not identify an equality operator for type %s",
                          rl_oid_type_name(a->oid));
 }

@@ -852,6 +852,18 @@ static int eval_like(rl_expr_ctx *c, const PgQuery__AExpr *e, bool negate, bool 
 
 /* a <op> b with NULL -> NULL; res = comparison result when both known. */
 
+int rl_sortable_type(rl_exec *x, uint32_t oid, bool ordering, int loc)
+{
+    if (oid != RL_OID_JSON)
+        return 0;
+    rl_exec_error(x, RL_SQLSTATE_UNDEFINED_FUNCTION, loc,
+                  "could not identify an %s operator for type json",
+                  ordering ? "ordering" : "equality");
+    if (ordering)
+        rl_error_hint(x->err, "Use an explicit ordering operator or modify the query.");
+    return -1;
+}
+
 /* Is there a comparison operator between the two types (PostgreSQL finds
  * one within a type category)? An unknown literal fits anything. */
 static bool types_comparable(uint32_t a, uint32_t b)
@@ -1944,6 +1956,9 @@ static int eval_minmax(rl_expr_ctx *c, const PgQuery__MinMaxExpr *mm, rl_value *
     }
     if (type == RL_OID_UNKNOWN)
         type = RL_OID_TEXT;
+    if (type == RL_OID_JSON) /* ExecInitExpr's, so without a position */
+        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, -1,
+                             "could not identify a comparison function for type json");
     rl_value best;
     rl_val_null(&best, type);
     for (size_t i = 0; i < mm->n_args; i++) {
@@ -2891,6 +2906,28 @@ static int eval_ordered_set(rl_expr_ctx *c, const PgQuery__FuncCall *f, const ch
     return rl_array_of_values(c, rtype, res, fr.n, 1, out);
 }
 
+/* While typing: an aggregate's ORDER BY keys must be sortable and, with
+ * DISTINCT, its arguments comparable (json is neither: 42883, as
+ * PostgreSQL's parse analysis finds whether or not a row comes). */
+static int agg_sort_types(rl_expr_ctx *c, const PgQuery__FuncCall *f)
+{
+    rl_expr_ctx sub = *c;
+    sub.agg = NULL;
+    sub.grouping = NULL;
+    rl_value v;
+    for (size_t i = 0; f->agg_distinct && i < f->n_args; i++)
+        if (rl_expr_eval(&sub, f->args[i], &v) < 0 ||
+            rl_sortable_type(c->x, v.oid, false, rl_node_location(f->args[i])) < 0)
+            return -1;
+    for (size_t i = 0; i < f->n_agg_order; i++) {
+        const PgQuery__Node *k = f->agg_order[i]->sort_by->node;
+        if (rl_expr_eval(&sub, k, &v) < 0 ||
+            rl_sortable_type(c->x, v.oid, true, rl_node_location(k)) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int eval_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char *name,
                           rl_value *out)
 {
@@ -2903,6 +2940,8 @@ static int eval_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char
     /* ORDER BY inside the call: these aggregates' results do not depend on
      * their inputs' order, so it is read for errors only (as PostgreSQL,
      * which sorts and gets the same answer) */
+    if (c->typing && agg_sort_types(c, f) < 0)
+        return -1;
     rl_agg_ctx group = *c->agg;
     rl_expr_ctx gc = *c;
     gc.agg = &group;

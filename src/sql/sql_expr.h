@@ -20,6 +20,11 @@ int rl_expr_truth(rl_expr_ctx *c, const PgQuery__Node *node);
  * types (42883). */
 int rl_value_cmp(rl_expr_ctx *c, const rl_value *a, const rl_value *b, int *result,
                  int location);
+/* Can values of type oid be sorted (ordering) or grouped (equality) by a
+ * clause (ORDER BY, GROUP BY, DISTINCT, a window's or an aggregate's
+ * ORDER BY, UNION)? 0, or PostgreSQL's 42883 "could not identify an
+ * ordering / equality operator for type json" at loc: json has neither. */
+int rl_sortable_type(rl_exec *x, uint32_t oid, bool ordering, int loc);
 /* Output column name PostgreSQL gives an expression without alias
  * ("?column?", function name, column name, "max", "version", ...). */
 void rl_expr_default_name(const PgQuery__Node *node, char *out, size_t n);

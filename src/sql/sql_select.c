@@ -4433,17 +4433,33 @@ static int check_clauses(proj *p, rl_rowset *typ, bool aggregated)
     if (rc == 0)
         rc = plan_sort(S, st, p->out->cols, p->nt, p->t, false, &p->k);
     p->nk = p->k ? st->n_sort_clause : 0;
-    for (size_t i = 0; rc == 0 && !sets && i < p->nk; i++)
+    for (size_t i = 0; rc == 0 && !sets && i < p->nk; i++) {
+        const PgQuery__Node *key = st->sort_clause[i]->sort_by->node;
         if (p->k[i].expr)
             rc = rl_expr_eval(&c, p->k[i].expr, &v);
+        uint32_t oid = p->k[i].expr ? v.oid : p->out->cols[p->k[i].outcol].oid;
+        if (rc == 0)
+            rc = rl_sortable_type(S->x, oid, true, rl_node_location(key));
+    }
     for (size_t i = 0; rc == 0 && !sets && i < st->n_group_clause; i++) {
         rc = check_position(S, st->group_clause[i], p->nt, "GROUP BY");
+        const PgQuery__Node *key = group_expr(p, st->group_clause[i]);
         if (rc == 0)
-            rc = rl_expr_eval(&row, group_expr(p, st->group_clause[i]), &v);
+            rc = rl_expr_eval(&row, key, &v);
+        if (rc == 0)
+            rc = rl_sortable_type(S->x, v.oid, false, rl_node_location(key));
     }
-    for (size_t i = 0; rc == 0 && !plain_distinct(st) && i < st->n_distinct_clause; i++)
-        if (distinct_on_column(p, typ, st->distinct_clause[i]) == -1)
-            rc = rl_expr_eval(&c, st->distinct_clause[i], &v);
+    for (size_t i = 0; rc == 0 && !plain_distinct(st) && i < st->n_distinct_clause; i++) {
+        const PgQuery__Node *key = st->distinct_clause[i];
+        long col = distinct_on_column(p, typ, key);
+        if (col == -2)
+            continue; /* plan_distinct_on below reports it */
+        if (col == -1)
+            rc = rl_expr_eval(&c, key, &v);
+        if (rc == 0)
+            rc = rl_sortable_type(S->x, col >= 0 ? p->out->cols[col].oid : v.oid, false,
+                                  rl_node_location(key));
+    }
     if (rc == 0 && st->n_distinct_clause)
         rc = plain_distinct(st) ? distinct_sort_keys(p, typ) : plan_distinct_on(p, typ);
     S->grouping = NULL;
@@ -4792,6 +4808,11 @@ static rl_rowset *run_union(sel *S, const PgQuery__SelectStmt *st)
             out->cols[j].typmod = -1;
         }
     }
+    /* all but UNION ALL compare the rows: every column needs equality */
+    for (size_t j = 0; !(st->op == PG_QUERY__SET_OPERATION__SETOP_UNION && st->all) &&
+                       j < out->ncols; j++)
+        if (rl_sortable_type(S->x, out->cols[j].oid, false, setop_column_location(st->larg, j)) < 0)
+            goto fail;
     rl_expr_ctx c = make_ctx(S, NULL, NULL);
     rl_rowset *parts[2] = {l, r};
     rl_value *row = calloc(out->ncols + 1, sizeof *row);

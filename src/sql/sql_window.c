@@ -628,7 +628,8 @@ static int type_call(win_run *R, const win_call *w, rl_rowset *typ, rl_window_ca
         const PgQuery__Node *k = i < w->npartition ? w->partition[i] : w->order[i - w->npartition];
         if (k->node_case == PG_QUERY__NODE__NODE_SORT_BY)
             k = k->sort_by->node;
-        if (rl_expr_eval(&c, k, &v) < 0)
+        if (rl_expr_eval(&c, k, &v) < 0 ||
+            rl_sortable_type(R->x, v.oid, i >= w->npartition, rl_node_location(k)) < 0)
             return -1;
     }
     switch (w->kind) {

@@ -5265,6 +5265,7 @@ int rl_pgcatalog_reg_oid(rl_exec *x, uint32_t type, const char *p, size_t len, u
         return -1;
     }
     int split;
+    size_t bare = namelen; /* the name without an array's "[]" */
     if (type == RL_OID_REGNAMESPACE) { /* one name, never qualified */
         rl_qualified_name q;
         if (!rl_qualified_name_split(p, namelen, &q) || q.n != 1)
@@ -5274,7 +5275,13 @@ int rl_pgcatalog_reg_oid(rl_exec *x, uint32_t type, const char *p, size_t len, u
         snprintf(name, 128, "%s", q.part[0]);
         split = 1;
     } else {
-        split = split_name(x, p, namelen, schema, name, &has_schema, loc);
+        /* an array's "[]" follows the name, quoted or not ('"Int"[]') */
+        bool array = false;
+        while (type == RL_OID_REGTYPE && bare >= 2 && p[bare - 1] == ']' && p[bare - 2] == '[')
+            bare -= 2, array = true;
+        split = split_name(x, p, bare, schema, name, &has_schema, loc);
+        if (split > 0 && array && strlen(name) + 2 < 128)
+            strcat(name, "[]");
     }
     if (split <= 0)
         return split == 0 ? -4 : -1;
@@ -5287,7 +5294,7 @@ int rl_pgcatalog_reg_oid(rl_exec *x, uint32_t type, const char *p, size_t len, u
     }
     switch (type) {
     case RL_OID_REGTYPE:
-        return type_by_name(x, has_schema ? schema : NULL, name, p[namelen - 1] == '"', oid);
+        return type_by_name(x, has_schema ? schema : NULL, name, p[bare - 1] == '"', oid);
     case RL_OID_REGDICTIONARY:
         if (has_schema && strcmp(schema, "pg_catalog") != 0)
             return 0;

@@ -85,3 +85,9 @@ select 2108::regprocedure, 2803::regprocedure, 2108::regproc, 2803::regproc, 'su
 select 'sum'::regproc;
 select 'count'::regproc;
 select to_regproc('sum'), to_regprocedure('sum(int8)'), to_regprocedure('count()'), 'row_number()'::regprocedure;
+select '"int4"[]'::regtype, 'int4[]'::regtype, 'int4[][]'::regtype, '"pg_catalog"."int4"[]'::regtype, 'pg_catalog.int4[]'::regtype;
+select 'character varying[]'::regtype, 'double precision[]'::regtype, 'varchar(10)[]'::regtype;
+select '"char"[]'::regtype, 'char[]'::regtype;
+select to_regtype('"Int"[]'), to_regtype('nosuch[]');
+select 'nosuch[]'::regtype;
+select '"Int"[]'::regtype;

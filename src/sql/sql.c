@@ -503,8 +503,21 @@ static int finish_txn(rl_session *s, bool commit, rl_error *err)
 
 /* A statement failed: inside a block the block is failed; otherwise the
  * implicit transaction is rolled back. Writes never land either way. */
+/* The held CommandComplete of a simple query's last statement goes (its
+ * commit held: send) or is dropped (the statement or its commit failed). */
+static int release_complete(rl_session *s, const rl_sink *sink, bool send, rl_error *err)
+{
+    bool held = s->has_held_complete;
+    s->hold_complete = s->has_held_complete = false;
+    if (!send || !held)
+        return 0;
+    rl_exec x = {.s = s, .sink = sink, .err = err};
+    return rl_send_complete(&x, s->held_complete);
+}
+
 static void statement_failed(rl_session *s)
 {
+    release_complete(s, NULL, false, NULL);
     if (s->in_block && s->savepoints) { /* ROLLBACK TO may want them back */
         s->failed = true;
         return;
@@ -1432,6 +1445,10 @@ static rl_exec_status run_pending_statements(rl_session *s, const rl_sink *sink,
         rl_exec x = {.s = s, .sink = sink, .err = err, .sql = s->pending_sql,
                      .simple_query = true, .stmt_index = i};
         rl_settings_zone_apply(s);
+        /* exec_simple_query ends the implicit transaction before the last
+         * statement's EndCommand: a commit that fails (a deferred check, a
+         * conflict) answers with its error alone, no CommandComplete */
+        s->hold_complete = i + 1 == tree->n_stmts;
         rl_exec_status st = run_statement(&x, tree->stmts[i]->stmt);
         if (st == RL_EXEC_COPY_IN) {
             s->pending_next = i + 1;
@@ -1445,9 +1462,11 @@ static rl_exec_status run_pending_statements(rl_session *s, const rl_sink *sink,
     }
     pending_clear(s);
     /* the implicit transaction of a simple query ends with it */
-    if (!s->in_block && finish_txn(s, true, err) < 0)
+    if (!s->in_block && finish_txn(s, true, err) < 0) {
+        release_complete(s, sink, false, err);
         return RL_EXEC_ERROR;
-    return RL_EXEC_DONE;
+    }
+    return release_complete(s, sink, true, err) < 0 ? RL_EXEC_ERROR : RL_EXEC_DONE;
 }
 
 static rl_exec_status simple_query(rl_session *s, const char *sql, const rl_sink *sink,

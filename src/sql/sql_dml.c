@@ -168,15 +168,6 @@ static int returning_finish(rl_exec *x, returning *r, int rc, const char *verb, 
      * statement's writes are all done */
     if (rc == 0 && x->s->txn && rl_txn_fkey_statement_end(x->s->txn, x->err) < 0)
         rc = -1;
-    /* the last statement of a simple query's implicit transaction: its
-     * COMMIT's DEFERRED checks fail the statement, as PostgreSQL's commit
-     * before the CommandComplete does */
-    const PgQuery__ParseResult *query = x->simple_query && x->s->pending
-                                            ? rl_parsed_tree(x->s->pending) : NULL;
-    if (rc == 0 && x->s->txn && !x->s->in_block && query &&
-        x->stmt_index + 1 == query->n_stmts &&
-        rl_txn_fkey_deferred_checks(x->s->txn, x->err) < 0)
-        rc = -1;
     if (rc == 0) {
         char tag[48];
         snprintf(tag, sizeof tag, "%s %llu", verb, (unsigned long long)count);

@@ -14,6 +14,7 @@
  */
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "base/stack.h"
@@ -137,6 +138,11 @@ int rl_exec_check_stack(rl_exec *x)
 
 int rl_send_complete(rl_exec *x, const char *tag)
 {
+    if (x->s && x->s->hold_complete) { /* sent once the query's commit holds */
+        snprintf(x->s->held_complete, sizeof x->s->held_complete, "%s", tag);
+        x->s->has_held_complete = true;
+        return 0;
+    }
     if (x->sink && x->sink->command_complete && x->sink->command_complete(x->sink->ctx, tag) < 0)
         return rl_exec_error(x, RL_SQLSTATE_CONNECTION_FAILURE, -1,
                              "the client connection was lost");

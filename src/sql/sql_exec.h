@@ -99,6 +99,11 @@ struct rl_session {
     char *pending_sql;     /* a simple query paused by COPY FROM STDIN ... */
     rl_parsed *pending;    /* ... its statements (a reference) ... */
     size_t pending_next;   /* ... and the next one to run */
+    /* the last statement of a simple query: its CommandComplete waits for
+     * the implicit transaction's commit (sql.c run_pending_statements) */
+    bool hold_complete;
+    bool has_held_complete;
+    char held_complete[64];
     bool implicit;         /* the open txn is implicit (ends with the query / Sync) */
     int64_t txn_start_us;  /* now() of the current transaction */
     int64_t txid;          /* txid_current() of the current transaction, 0: none yet */

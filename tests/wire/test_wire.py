@@ -1620,3 +1620,45 @@ def test_statements_rocklake_does_not_run_are_named(server):
             with pytest.raises(psycopg.errors.FeatureNotSupported) as e:
                 c.execute(sql)
             assert e.value.diag.message_primary == f"{name} is not supported by RockLake"
+
+
+def test_failed_implicit_commit_sends_no_command_complete(server):
+    """A simple query's last statement in an implicit transaction: PostgreSQL
+    commits before its CommandComplete (exec_simple_query), so a commit that
+    fails — here a deferred foreign key — answers with the error alone.
+    RockLake sent `COPY 1` / `INSERT 0 1` first. Compared message by message
+    with PostgreSQL 15."""
+    pg = Postgres(suite_tmp("implicit"))
+    try:
+        pg.create_database("implicit")
+        script = [
+            ("create table p(id int primary key)", None),
+            ("create table c(pid int references p deferrable initially deferred)", None),
+            ("insert into c values (1)", None),
+            ("insert into c values (2) returning pid", None),
+            ("insert into p values (3); insert into c values (4)", None),
+            ("copy c from stdin", b"5\n"),
+            ("select count(*) from c", None),
+        ]
+
+        def answers(port, user, database):
+            r = Raw(port)
+            r.login(user=user, database=database)
+            got = []
+            for sql, copy_data in script:
+                r.send(msg(b"Q", sql.encode() + b"\0"))
+                out = r.until("ZG")
+                if copy_data is not None and out[-1][0] == "G":
+                    r.send(msg(b"d", copy_data) + msg(b"c"))
+                    out += r.until("Z")
+                got.append([(t, error_fields(p)["C"] if t == "E" else
+                             p if t in "CD" else None) for t, p in out])
+            r.close()
+            return got
+
+        mine = answers(server.port, "tester", "implicit")
+        assert mine == answers(pg.port, "lake", "implicit")
+        assert [t for t, _ in mine[2]] == ["E", "Z"]  # no CommandComplete
+        assert [t for t, _ in mine[5]] == ["G", "E", "Z"]
+    finally:
+        pg.stop()

@@ -1169,7 +1169,9 @@ static int eval_distinct(rl_expr_ctx *c, const PgQuery__AExpr *e, bool not_disti
     if (rl_expr_eval(c, e->lexpr, &a) < 0 || rl_expr_eval(c, e->rexpr, &b) < 0)
         return -1;
     bool same;
-    if (a.d.isnull || b.d.isnull) {
+    if (a.d.isnull || b.d.isnull) { /* the = must exist all the same */
+        if (!types_comparable(a.oid, b.oid))
+            return op_error(c, "=", a.oid, b.oid, e->location);
         same = a.d.isnull && b.d.isnull;
     } else {
         int r;
@@ -1181,14 +1183,57 @@ static int eval_distinct(rl_expr_ctx *c, const PgQuery__AExpr *e, bool not_disti
     return 0;
 }
 
+/* Is the node an untyped literal ('text' or NULL: type unknown to
+ * PostgreSQL's parser)? */
+static bool untyped_literal(const PgQuery__Node *n)
+{
+    if (!n || n->node_case != PG_QUERY__NODE__NODE_A_CONST)
+        return false;
+    const PgQuery__AConst *k = rl_const(n->a_const); /* a shape's literal: this text's */
+    return k->isnull || k->val_case == PG_QUERY__A__CONST__VAL_SVAL;
+}
+
+/* Does an argument of CASE / COALESCE / GREATEST / LEAST / NULLIF whose
+ * value came out of type unknown stand for PostgreSQL's type unknown? An
+ * untyped literal does (and a CASE's missing ELSE, NULL), a parameter no
+ * type was given for (Describe's before Bind), and so does every such
+ * value while typing, where each expression types its NULLs. On a
+ * real row another node does not: it is a CASE whose type no typing pass
+ * recorded (a VALUES row, a join's pushed-down condition) and whose
+ * branches were not all untyped, its real type not known here. */
+static bool stands_unknown(const rl_expr_ctx *c, const PgQuery__Node *arg)
+{
+    return c->typing || !arg || untyped_literal(arg) ||
+           arg->node_case == PG_QUERY__NODE__NODE_PARAM_REF;
+}
+
+/* Are a CASE's results all untyped (its type text, as select_common_type
+ * resolves only unknown inputs)? */
+static bool case_untyped(const rl_expr_ctx *c, const PgQuery__CaseExpr *ce)
+{
+    for (size_t i = 0; i < ce->n_args; i++)
+        if (ce->args[i]->node_case == PG_QUERY__NODE__NODE_CASE_WHEN &&
+            !stands_unknown(c, ce->args[i]->case_when->result))
+            return false;
+    return stands_unknown(c, ce->defresult);
+}
+
 static int eval_nullif(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
 {
     rl_value a, b;
     if (rl_expr_eval(c, e->lexpr, &a) < 0 || rl_expr_eval(c, e->rexpr, &b) < 0)
         return -1;
-    if (a.oid == RL_OID_UNKNOWN && b.oid != RL_OID_UNKNOWN &&
-        rl_value_coerce(c, &a, b.oid, -1, false, &a, e->location) < 0)
+    /* NULLIF(a, b) is a = b's: unknown literals take the other side's
+     * type, text when both are unknown (the = of text), and the result is
+     * of the left side's type */
+    uint32_t to = b.oid != RL_OID_UNKNOWN ? b.oid
+                  : stands_unknown(c, e->lexpr) && stands_unknown(c, e->rexpr) ? RL_OID_TEXT
+                                                                                 : RL_OID_UNKNOWN;
+    if (a.oid == RL_OID_UNKNOWN && to != RL_OID_UNKNOWN &&
+        rl_value_coerce(c, &a, to, -1, false, &a, e->location) < 0)
         return -1;
+    if ((a.d.isnull || b.d.isnull) && !types_comparable(a.oid, b.oid)) /* it must exist all the same */
+        return op_error(c, "=", a.oid, b.oid, e->location);
     if (!a.d.isnull && !b.d.isnull) {
         int r;
         if (cmp_op(c, &a, &b, "=", &r, e->location) < 0)
@@ -1727,16 +1772,6 @@ static int eval_op_any(rl_expr_ctx *c, const PgQuery__AExpr *e, bool all, rl_val
     return 0;
 }
 
-/* Is the node an untyped literal ('text' or NULL: type unknown to
- * PostgreSQL's parser)? */
-static bool untyped_literal(const PgQuery__Node *n)
-{
-    if (!n || n->node_case != PG_QUERY__NODE__NODE_A_CONST)
-        return false;
-    const PgQuery__AConst *k = rl_const(n->a_const); /* a shape's literal: this text's */
-    return k->isnull || k->val_case == PG_QUERY__A__CONST__VAL_SVAL;
-}
-
 /* An operator's error as PostgreSQL words it, where this evaluation
  * resolved an untyped literal operand before failing: 42883 names its type
  * unknown ("operator does not exist: json <> unknown"), and the literal's
@@ -1895,7 +1930,7 @@ int rl_common_type_of(rl_expr_ctx *c, uint32_t a, uint32_t b, const char *contex
 static int eval_coalesce(rl_expr_ctx *c, const PgQuery__CoalesceExpr *ce, rl_value *out)
 {
     uint32_t type = RL_OID_UNKNOWN;
-    bool found = false;
+    bool found = false, untyped = true;
     rl_value first;
     rl_val_null(&first, RL_OID_UNKNOWN);
     for (size_t i = 0; i < ce->n_args; i++) {
@@ -1903,15 +1938,15 @@ static int eval_coalesce(rl_expr_ctx *c, const PgQuery__CoalesceExpr *ce, rl_val
         if (rl_expr_eval(c, ce->args[i], &v) < 0 ||
             rl_common_type_of(c, type, v.oid, "COALESCE", rl_node_location(ce->args[i]), &type) < 0)
             return -1;
+        untyped &= v.oid != RL_OID_UNKNOWN || stands_unknown(c, ce->args[i]);
         if (!found && !v.d.isnull) {
             first = v;
             found = true;
         }
     }
-    if (type == RL_OID_UNKNOWN && !found && !c->typing) {
-        /* every argument a NULL without a type of its own (a CASE whose
-         * type no typing pass recorded, as in a join's pushed-down WHERE):
-         * stay unknown, so that `bigint_col <> COALESCE(...)` compares as
+    if (type == RL_OID_UNKNOWN && !found && !untyped) {
+        /* a NULL whose type is not known here (stands_unknown): stay
+         * unknown, so that `bigint_col <> COALESCE(...)` compares as
          * PostgreSQL's typed expression would, instead of as text */
         rl_val_null(out, RL_OID_UNKNOWN);
         return 0;
@@ -1931,14 +1966,15 @@ static int eval_minmax(rl_expr_ctx *c, const PgQuery__MinMaxExpr *mm, rl_value *
     rl_value *vals = rl_arena_alloc(c->arena, (mm->n_args ? mm->n_args : 1) * sizeof *vals);
     if (!vals)
         return rl_expr_oom(c);
-    for (size_t i = 0; i < mm->n_args; i++)
+    bool all_null = true, untyped = true;
+    for (size_t i = 0; i < mm->n_args; i++) {
         if (rl_expr_eval(c, mm->args[i], &vals[i]) < 0 ||
             rl_common_type_of(c, type, vals[i].oid, what, rl_node_location(mm->args[i]), &type) < 0)
             return -1;
-    bool all_null = true;
-    for (size_t i = 0; i < mm->n_args; i++)
         all_null &= vals[i].d.isnull;
-    if (type == RL_OID_UNKNOWN && all_null && !c->typing) { /* as COALESCE's */
+        untyped &= vals[i].oid != RL_OID_UNKNOWN || stands_unknown(c, mm->args[i]);
+    }
+    if (type == RL_OID_UNKNOWN && all_null && !untyped) { /* as COALESCE's */
         rl_val_null(out, RL_OID_UNKNOWN);
         return 0;
     }
@@ -1962,15 +1998,21 @@ static int eval_minmax(rl_expr_ctx *c, const PgQuery__MinMaxExpr *mm, rl_value *
     return 0;
 }
 
-/* The result type of each scalar subquery (and CASE) of the running statement, so
- * that typing a target list does not run its subqueries again: typing
- * evaluates every target once on a typing row, and without this a
- * subquery nested n deep ran 2^n times (once to type each level, once to
- * project it). Keyed by SubLink node and statement execution (rl_exec.id):
- * a node's type is fixed within one execution (its columns and parameters
- * are), not across executions of a shared tree. A slot taken by another
- * node is overwritten; a lost entry only costs one more typing run. */
+/* The result type of each scalar subquery and CASE of the running
+ * statement, as its typing found it. For a subquery, so that typing a
+ * target list does not run it again: typing evaluates every target once on
+ * a typing row, and without this a subquery nested n deep ran 2^n times
+ * (once to type each level, once to project it). For a CASE, so that a real
+ * row, which evaluates only the chosen branch, gets the type all branches
+ * give (an untyped NULL branch: the CASE's type). Keyed by node and
+ * statement execution (rl_exec.id): a node's type is fixed within one
+ * execution (its columns and parameters are), not across executions of a
+ * shared tree. A node probes TYPE_PROBES slots from its home; a new entry
+ * takes a free slot or one of another execution (the oldest), else its
+ * home: a lost entry costs a subquery one more typing run, a CASE the
+ * static typing of type_of_untyped. */
 #define SUBTYPE_SLOTS 256 /* a power of two */
+#define TYPE_PROBES 8
 
 struct rl_subtype {
     const void *node;
@@ -1985,16 +2027,53 @@ void rl_expr_free_subtypes(rl_session *s)
     s->subtypes = NULL;
 }
 
-static rl_subtype *subtype_slot(rl_exec *x, const void *sl)
+/* The home slot index of node in x's session's table (made on first use),
+ * or -1 without a table (no session, out of memory). */
+static long type_home(rl_exec *x, const void *node)
 {
     rl_session *s = x->s;
-    if (!s->subtypes && !(s->subtypes = calloc(SUBTYPE_SLOTS, sizeof *s->subtypes)))
-        return NULL;
+    if (!s || (!s->subtypes && !(s->subtypes = calloc(SUBTYPE_SLOTS, sizeof *s->subtypes))))
+        return -1;
     if (!x->id)
         x->id = ++s->exec_seq;
-    uintptr_t h = (uintptr_t)sl;
+    uintptr_t h = (uintptr_t)node;
     h ^= h >> 17;
-    return &s->subtypes[(h * 0x9E3779B97F4A7C15u >> 32) & (SUBTYPE_SLOTS - 1)];
+    return (long)((h * 0x9E3779B97F4A7C15u >> 32) & (SUBTYPE_SLOTS - 1));
+}
+
+/* The type this execution recorded for node: true and *oid, *typmod. */
+static bool type_get(rl_exec *x, const void *node, uint32_t *oid, int32_t *typmod)
+{
+    long home = type_home(x, node);
+    for (long i = 0; home >= 0 && i < TYPE_PROBES; i++) {
+        const rl_subtype *t = &x->s->subtypes[(home + i) & (SUBTYPE_SLOTS - 1)];
+        if (t->node == node && t->exec == x->id) {
+            *oid = t->oid;
+            *typmod = t->typmod;
+            return true;
+        }
+    }
+    return false;
+}
+
+static void type_put(rl_exec *x, const void *node, uint32_t oid, int32_t typmod)
+{
+    long home = type_home(x, node);
+    if (home < 0)
+        return;
+    rl_subtype *slot = NULL;
+    for (long i = 0; i < TYPE_PROBES; i++) {
+        rl_subtype *t = &x->s->subtypes[(home + i) & (SUBTYPE_SLOTS - 1)];
+        if (t->node == node && t->exec == x->id) {
+            slot = t;
+            break;
+        }
+        if (t->exec != x->id && (!slot || t->exec < slot->exec))
+            slot = t; /* free (exec 0) or another execution's: the oldest */
+    }
+    if (!slot)
+        slot = &x->s->subtypes[home];
+    *slot = (rl_subtype){node, x->id, oid, typmod};
 }
 
 static int eval_case(rl_expr_ctx *c, const PgQuery__CaseExpr *ce, rl_value *out)
@@ -2088,19 +2167,21 @@ static int eval_case(rl_expr_ctx *c, const PgQuery__CaseExpr *ce, rl_value *out)
     if (rc < 0)
         return -1;
     if (!c->typing) {
-        *out = result;
-        /* a NULL branch carries no type of its own: the CASE's, as typed */
-        rl_subtype *t = out->d.isnull && out->oid == RL_OID_UNKNOWN && c->x->s
-                            ? subtype_slot(c->x, ce) : NULL;
-        if (t && t->node == ce && t->exec == c->x->id)
-            out->oid = t->oid;
-        return 0;
+        /* the chosen branch in the CASE's type (an untyped NULL branch has
+         * none of its own): as typed, else by its results alone */
+        int32_t typmod;
+        if (!type_get(c->x, ce, &type, &typmod))
+            type = result.oid == RL_OID_UNKNOWN && case_untyped(c, ce) ? RL_OID_TEXT : result.oid;
+        if (type == result.oid || type == RL_OID_UNKNOWN) {
+            *out = result;
+            return 0;
+        }
+    } else {
+        if (type == RL_OID_UNKNOWN)
+            type = RL_OID_TEXT;
+        type_put(c->x, ce, type, -1);
     }
-    rl_subtype *t = c->x->s ? subtype_slot(c->x, ce) : NULL;
-    if (t)
-        *t = (rl_subtype){ce, c->x->id, type == RL_OID_UNKNOWN ? RL_OID_TEXT : type, -1};
-    return rl_value_coerce(c, &result, type == RL_OID_UNKNOWN ? RL_OID_TEXT : type, -1, false,
-                           out, ce->location);
+    return rl_value_coerce(c, &result, type, -1, false, out, ce->location);
 }
 
 /* ------------------------------------------------------------ functions */
@@ -3305,25 +3386,14 @@ static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *o
 
 /* ------------------------------------------------------------ sublinks */
 
-static bool subtype_get(rl_exec *x, const PgQuery__SubLink *sl, uint32_t *oid, int32_t *typmod)
-{
-    rl_subtype *t = subtype_slot(x, sl);
-    if (!t || t->node != sl || t->exec != x->id)
-        return false;
-    *oid = t->oid;
-    *typmod = t->typmod;
-    return true;
-}
-
 /* Remember a subquery that typed without error: its one column's type
  * (EXISTS, whatever its columns: bool). */
 static void subtype_put(rl_exec *x, const PgQuery__SubLink *sl, const rl_rowset *rs)
 {
-    rl_subtype *t = subtype_slot(x, sl);
-    if (t && rs->ncols == 1)
-        *t = (rl_subtype){sl, x->id, rs->cols[0].oid, rs->cols[0].typmod};
-    else if (t && sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK)
-        *t = (rl_subtype){sl, x->id, RL_OID_BOOL, -1};
+    if (rs->ncols == 1)
+        type_put(x, sl, rs->cols[0].oid, rs->cols[0].typmod);
+    else if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK)
+        type_put(x, sl, RL_OID_BOOL, -1);
 }
 
 static int sublink_columns_error(rl_expr_ctx *c, const PgQuery__SubLink *sl, size_t ncols)
@@ -3520,7 +3590,7 @@ static int type_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *ou
     bool expr = sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK || array;
     uint32_t oid;
     int32_t typmod;
-    if (subtype_get(c->x, sl, &oid, &typmod)) { /* typed before: EXISTS / IN are bool */
+    if (type_get(c->x, sl, &oid, &typmod)) { /* typed before: EXISTS / IN are bool */
         if (array && array_sublink_type(c, sl, oid, &oid) < 0)
             return -1;
         rl_val_null(out, expr ? oid : RL_OID_BOOL);

@@ -2076,6 +2076,25 @@ static void type_put(rl_exec *x, const void *node, uint32_t oid, int32_t typmod)
     *slot = (rl_subtype){node, x->id, oid, typmod};
 }
 
+/* PostgreSQL coerces a CASE's untyped literal results to the CASE's type
+ * while parsing, also those of a branch no row takes (the ELSE first, then
+ * the WHENs in order): their input errors, each at its literal. */
+static int case_literals(rl_expr_ctx *c, const PgQuery__CaseExpr *ce, uint32_t type)
+{
+    for (size_t i = 0; type != RL_OID_UNKNOWN && i <= ce->n_args; i++) {
+        const PgQuery__Node *r = i == 0 ? ce->defresult
+                                 : ce->args[i - 1]->node_case == PG_QUERY__NODE__NODE_CASE_WHEN
+                                     ? ce->args[i - 1]->case_when->result
+                                     : NULL;
+        rl_value v;
+        if (untyped_literal(r) && (rl_eval_const(c, rl_const(r->a_const), &v) < 0 ||
+                                   rl_value_coerce(c, &v, type, -1, false, &v,
+                                                   rl_node_location(r)) < 0))
+            return -1;
+    }
+    return 0;
+}
+
 static int eval_case(rl_expr_ctx *c, const PgQuery__CaseExpr *ce, rl_value *out)
 {
     rl_value arg;
@@ -2085,6 +2104,7 @@ static int eval_case(rl_expr_ctx *c, const PgQuery__CaseExpr *ce, rl_value *out)
     bool chosen = false;
     rl_value result;
     rl_val_null(&result, RL_OID_UNKNOWN);
+    const PgQuery__Node *result_node = NULL; /* the branch result is of */
     /* typing: a WHEN that is a constant true makes the branches after it
      * and the ELSE unreached, a constant false or NULL its own branch
      * (PostgreSQL drops them before folding) */
@@ -2144,6 +2164,7 @@ static int eval_case(rl_expr_ctx *c, const PgQuery__CaseExpr *ce, rl_value *out)
                 types[i] = v.oid;
             if (rc == 0 && hit) {
                 result = v;
+                result_node = w->result;
                 chosen = true;
             }
         }
@@ -2156,15 +2177,17 @@ static int eval_case(rl_expr_ctx *c, const PgQuery__CaseExpr *ce, rl_value *out)
         c->x->unreached -= unreached;
         if (rc == 0 && c->typing)
             type = v.oid;
-        if (rc == 0 && !chosen)
+        if (rc == 0 && !chosen) {
             result = v;
+            result_node = ce->defresult;
+        }
     }
     for (size_t i = 0; rc == 0 && types && i < ce->n_args; i++)
         if (ce->args[i]->node_case == PG_QUERY__NODE__NODE_CASE_WHEN)
             rc = rl_common_type_of(c, type, types[i], "CASE",
                                    rl_node_location(ce->args[i]->case_when->result), &type);
     free(types);
-    if (rc < 0)
+    if (rc < 0 || (c->typing && case_literals(c, ce, type) < 0))
         return -1;
     if (!c->typing) {
         /* the chosen branch in the CASE's type (an untyped NULL branch has
@@ -2181,7 +2204,8 @@ static int eval_case(rl_expr_ctx *c, const PgQuery__CaseExpr *ce, rl_value *out)
             type = RL_OID_TEXT;
         type_put(c->x, ce, type, -1);
     }
-    return rl_value_coerce(c, &result, type, -1, false, out, ce->location);
+    return rl_value_coerce(c, &result, type, -1, false, out,
+                           result_node ? rl_node_location(result_node) : ce->location);
 }
 
 /* ------------------------------------------------------------ functions */

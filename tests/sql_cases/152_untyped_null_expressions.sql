@@ -76,3 +76,11 @@ select x, null - coalesce(null, case when x > 1 then null end) from (values (1),
 select x, pg_typeof(case when x > 1 then null end) from (values (1), (2)) v(x) order by 1;
 select a.x, b.y from (values (1)) a(x) join (values (2)) b(y) on a.x::bigint <> coalesce(case when b.y > 5 then b.y::bigint end, null);
 select a.x, b.y from (values (1)) a(x) join (values (2)) b(y) on coalesce(case when b.y > 5 then null end, null) is null;
+-- a CASE's literal results are coerced to its type at parse time, each at its position
+select case when x > 0 then '5' else 1 end + 1, case when x > 0 then 'x' else 1 end from (values (1), (0)) v(x);
+select case when x > 0 then 1 else '5x' end from (values (1), (0)) v(x);
+select case when true then 1 else 'x' end;
+select case when false then 'y' when x > 0 then 2 else 1 end from (values (1)) v(x);
+select case x when 1 then 2.5 else '1e400' end from (values (1)) v(x);
+select x, case when x > 0 then 1 else 2.5 end, pg_typeof(case when x > 0 then 1 else 2.5 end) from (values (1), (0)) v(x) order by 1;
+select x, case when x > 0 then 1 else 2::bigint end / 2 from (values (1), (0)) v(x) order by 1;

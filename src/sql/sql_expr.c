@@ -3068,6 +3068,11 @@ static int aggregate_values(rl_expr_ctx *c, const PgQuery__FuncCall *f, const ch
         return agg_avg(c, vals, n, type, out, f->location);
     if (strcmp(name, "array_agg") == 0)
         return agg_array(c, vals, n, type, out, f->location);
+    if ((strcmp(name, "json_agg") == 0 || strcmp(name, "jsonb_agg") == 0) &&
+        type == RL_OID_UNKNOWN) /* json(b)_agg(anyelement) */
+        return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, -1,
+                             "could not determine polymorphic type because input has type "
+                             "unknown");
     if (strcmp(name, "json_agg") == 0)
         return rl_json_agg(c, vals, n, out, f->location);
     if (strcmp(name, "jsonb_agg") == 0)

@@ -1183,6 +1183,84 @@ static int eval_distinct(rl_expr_ctx *c, const PgQuery__AExpr *e, bool not_disti
     return 0;
 }
 
+/* The result type of each scalar subquery and CASE of the running
+ * statement, as its typing found it. For a subquery, so that typing a
+ * target list does not run it again: typing evaluates every target once on
+ * a typing row, and without this a subquery nested n deep ran 2^n times
+ * (once to type each level, once to project it). For a CASE, so that a real
+ * row, which evaluates only the chosen branch, gets the type all branches
+ * give (an untyped NULL branch: the CASE's type). Keyed by node and
+ * statement execution (rl_exec.id): a node's type is fixed within one
+ * execution (its columns and parameters are), not across executions of a
+ * shared tree. A node probes TYPE_PROBES slots from its home; a new entry
+ * takes a free slot or one of another execution (the oldest), else its
+ * home: a lost entry costs a subquery one more typing run, a CASE the
+ * static typing of type_of_untyped. */
+#define SUBTYPE_SLOTS 256 /* a power of two */
+#define TYPE_PROBES 8
+
+struct rl_subtype {
+    const void *node;
+    uint64_t exec;
+    uint32_t oid;
+    int32_t typmod;
+};
+
+void rl_expr_free_subtypes(rl_session *s)
+{
+    free(s->subtypes);
+    s->subtypes = NULL;
+}
+
+/* The home slot index of node in x's session's table (made on first use),
+ * or -1 without a table (no session, out of memory). */
+static long type_home(rl_exec *x, const void *node)
+{
+    rl_session *s = x->s;
+    if (!s || (!s->subtypes && !(s->subtypes = calloc(SUBTYPE_SLOTS, sizeof *s->subtypes))))
+        return -1;
+    if (!x->id)
+        x->id = ++s->exec_seq;
+    uintptr_t h = (uintptr_t)node;
+    h ^= h >> 17;
+    return (long)((h * 0x9E3779B97F4A7C15u >> 32) & (SUBTYPE_SLOTS - 1));
+}
+
+/* The type this execution recorded for node: true and *oid, *typmod. */
+static bool type_get(rl_exec *x, const void *node, uint32_t *oid, int32_t *typmod)
+{
+    long home = type_home(x, node);
+    for (long i = 0; home >= 0 && i < TYPE_PROBES; i++) {
+        const rl_subtype *t = &x->s->subtypes[(home + i) & (SUBTYPE_SLOTS - 1)];
+        if (t->node == node && t->exec == x->id) {
+            *oid = t->oid;
+            *typmod = t->typmod;
+            return true;
+        }
+    }
+    return false;
+}
+
+static void type_put(rl_exec *x, const void *node, uint32_t oid, int32_t typmod)
+{
+    long home = type_home(x, node);
+    if (home < 0)
+        return;
+    rl_subtype *slot = NULL;
+    for (long i = 0; i < TYPE_PROBES; i++) {
+        rl_subtype *t = &x->s->subtypes[(home + i) & (SUBTYPE_SLOTS - 1)];
+        if (t->node == node && t->exec == x->id) {
+            slot = t;
+            break;
+        }
+        if (t->exec != x->id && (!slot || t->exec < slot->exec))
+            slot = t; /* free (exec 0) or another execution's: the oldest */
+    }
+    if (!slot)
+        slot = &x->s->subtypes[home];
+    *slot = (rl_subtype){node, x->id, oid, typmod};
+}
+
 /* Is the node an untyped literal ('text' or NULL: type unknown to
  * PostgreSQL's parser)? */
 static bool untyped_literal(const PgQuery__Node *n)
@@ -1207,15 +1285,39 @@ static bool stands_unknown(const rl_expr_ctx *c, const PgQuery__Node *arg)
            arg->node_case == PG_QUERY__NODE__NODE_PARAM_REF;
 }
 
+/* An untyped literal among the inputs of CASE / COALESCE taken into their
+ * common type, as PostgreSQL does while parsing (also where no row reaches
+ * it: its constants are not NULLs here, see rl_exec.unreached): its input
+ * error at the literal. Any other node: nothing. */
+static int coerce_literal(rl_expr_ctx *c, const PgQuery__Node *n, uint32_t type)
+{
+    rl_value v;
+    if (!untyped_literal(n))
+        return 0;
+    return rl_eval_const(c, rl_const(n->a_const), &v) < 0 ||
+                   rl_value_coerce(c, &v, type, -1, false, &v, rl_node_location(n)) < 0
+               ? -1
+               : 0;
+}
+
+/* The CASE's results in the order PostgreSQL coerces them (the ELSE
+ * first, then the WHENs'): the i-th for i in [0, n_args], or NULL. */
+static const PgQuery__Node *case_result(const PgQuery__CaseExpr *ce, size_t i)
+{
+    if (i == 0)
+        return ce->defresult;
+    const PgQuery__Node *w = ce->args[i - 1];
+    return w->node_case == PG_QUERY__NODE__NODE_CASE_WHEN ? w->case_when->result : NULL;
+}
+
 /* Are a CASE's results all untyped (its type text, as select_common_type
  * resolves only unknown inputs)? */
 static bool case_untyped(const rl_expr_ctx *c, const PgQuery__CaseExpr *ce)
 {
-    for (size_t i = 0; i < ce->n_args; i++)
-        if (ce->args[i]->node_case == PG_QUERY__NODE__NODE_CASE_WHEN &&
-            !stands_unknown(c, ce->args[i]->case_when->result))
+    for (size_t i = 0; i <= ce->n_args; i++)
+        if (!stands_unknown(c, case_result(ce, i))) /* NULL: no ELSE, a NULL */
             return false;
-    return stands_unknown(c, ce->defresult);
+    return true;
 }
 
 static int eval_nullif(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
@@ -1223,14 +1325,14 @@ static int eval_nullif(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
     rl_value a, b;
     if (rl_expr_eval(c, e->lexpr, &a) < 0 || rl_expr_eval(c, e->rexpr, &b) < 0)
         return -1;
-    /* NULLIF(a, b) is a = b's: unknown literals take the other side's
-     * type, text when both are unknown (the = of text), and the result is
-     * of the left side's type */
-    uint32_t to = b.oid != RL_OID_UNKNOWN ? b.oid
-                  : stands_unknown(c, e->lexpr) && stands_unknown(c, e->rexpr) ? RL_OID_TEXT
-                                                                                 : RL_OID_UNKNOWN;
-    if (a.oid == RL_OID_UNKNOWN && to != RL_OID_UNKNOWN &&
-        rl_value_coerce(c, &a, to, -1, false, &a, e->location) < 0)
+    /* NULLIF(a, b) is a = b's: an unknown literal takes the other side's
+     * type (its error at the literal), text when both are unknown (the =
+     * of text), and the result is of the left side's type */
+    if (a.oid == RL_OID_UNKNOWN && b.oid == RL_OID_UNKNOWN && stands_unknown(c, e->lexpr) &&
+        stands_unknown(c, e->rexpr) &&
+        rl_value_coerce(c, &a, RL_OID_TEXT, -1, false, &a, rl_node_location(e->lexpr)) < 0)
+        return -1;
+    if (resolve_operands(c, &a, e->lexpr, &b, e->rexpr) < 0)
         return -1;
     if ((a.d.isnull || b.d.isnull) && !types_comparable(a.oid, b.oid)) /* it must exist all the same */
         return op_error(c, "=", a.oid, b.oid, e->location);
@@ -1930,9 +2032,28 @@ int rl_common_type_of(rl_expr_ctx *c, uint32_t a, uint32_t b, const char *contex
 static int eval_coalesce(rl_expr_ctx *c, const PgQuery__CoalesceExpr *ce, rl_value *out)
 {
     uint32_t type = RL_OID_UNKNOWN;
+    int32_t typmod;
+    if (!c->typing && type_get(c->x, ce, &type, &typmod)) {
+        /* typed before: the arguments up to the first that is not NULL,
+         * as PostgreSQL (a later one may fail on this row, 1 / 0) */
+        rl_value v;
+        size_t i = 0;
+        do {
+            if (rl_expr_eval(c, ce->args[i], &v) < 0)
+                return -1;
+        } while (v.d.isnull && ++i < ce->n_args);
+        if (v.d.isnull) {
+            rl_val_null(out, type);
+            return 0;
+        }
+        return rl_value_coerce(c, &v, type, -1, false, out, rl_node_location(ce->args[i]));
+    }
+    /* typing, or a row no typing pass came before (a VALUES row): every
+     * argument, for the common type */
     bool found = false, untyped = true;
     rl_value first;
     rl_val_null(&first, RL_OID_UNKNOWN);
+    const PgQuery__Node *first_node = NULL;
     for (size_t i = 0; i < ce->n_args; i++) {
         rl_value v;
         if (rl_expr_eval(c, ce->args[i], &v) < 0 ||
@@ -1941,6 +2062,7 @@ static int eval_coalesce(rl_expr_ctx *c, const PgQuery__CoalesceExpr *ce, rl_val
         untyped &= v.oid != RL_OID_UNKNOWN || stands_unknown(c, ce->args[i]);
         if (!found && !v.d.isnull) {
             first = v;
+            first_node = ce->args[i];
             found = true;
         }
     }
@@ -1953,7 +2075,13 @@ static int eval_coalesce(rl_expr_ctx *c, const PgQuery__CoalesceExpr *ce, rl_val
     }
     if (type == RL_OID_UNKNOWN)
         type = RL_OID_TEXT;
-    return rl_value_coerce(c, &first, type, -1, false, out, ce->location);
+    for (size_t i = 0; c->typing && i < ce->n_args; i++)
+        if (coerce_literal(c, ce->args[i], type) < 0)
+            return -1;
+    if (c->typing)
+        type_put(c->x, ce, type, -1);
+    return rl_value_coerce(c, &first, type, -1, false, out,
+                           first_node ? rl_node_location(first_node) : ce->location);
 }
 
 /* GREATEST / LEAST: the arguments in their common type, NULLs ignored;
@@ -1998,100 +2126,14 @@ static int eval_minmax(rl_expr_ctx *c, const PgQuery__MinMaxExpr *mm, rl_value *
     return 0;
 }
 
-/* The result type of each scalar subquery and CASE of the running
- * statement, as its typing found it. For a subquery, so that typing a
- * target list does not run it again: typing evaluates every target once on
- * a typing row, and without this a subquery nested n deep ran 2^n times
- * (once to type each level, once to project it). For a CASE, so that a real
- * row, which evaluates only the chosen branch, gets the type all branches
- * give (an untyped NULL branch: the CASE's type). Keyed by node and
- * statement execution (rl_exec.id): a node's type is fixed within one
- * execution (its columns and parameters are), not across executions of a
- * shared tree. A node probes TYPE_PROBES slots from its home; a new entry
- * takes a free slot or one of another execution (the oldest), else its
- * home: a lost entry costs a subquery one more typing run, a CASE the
- * static typing of type_of_untyped. */
-#define SUBTYPE_SLOTS 256 /* a power of two */
-#define TYPE_PROBES 8
-
-struct rl_subtype {
-    const void *node;
-    uint64_t exec;
-    uint32_t oid;
-    int32_t typmod;
-};
-
-void rl_expr_free_subtypes(rl_session *s)
-{
-    free(s->subtypes);
-    s->subtypes = NULL;
-}
-
-/* The home slot index of node in x's session's table (made on first use),
- * or -1 without a table (no session, out of memory). */
-static long type_home(rl_exec *x, const void *node)
-{
-    rl_session *s = x->s;
-    if (!s || (!s->subtypes && !(s->subtypes = calloc(SUBTYPE_SLOTS, sizeof *s->subtypes))))
-        return -1;
-    if (!x->id)
-        x->id = ++s->exec_seq;
-    uintptr_t h = (uintptr_t)node;
-    h ^= h >> 17;
-    return (long)((h * 0x9E3779B97F4A7C15u >> 32) & (SUBTYPE_SLOTS - 1));
-}
-
-/* The type this execution recorded for node: true and *oid, *typmod. */
-static bool type_get(rl_exec *x, const void *node, uint32_t *oid, int32_t *typmod)
-{
-    long home = type_home(x, node);
-    for (long i = 0; home >= 0 && i < TYPE_PROBES; i++) {
-        const rl_subtype *t = &x->s->subtypes[(home + i) & (SUBTYPE_SLOTS - 1)];
-        if (t->node == node && t->exec == x->id) {
-            *oid = t->oid;
-            *typmod = t->typmod;
-            return true;
-        }
-    }
-    return false;
-}
-
-static void type_put(rl_exec *x, const void *node, uint32_t oid, int32_t typmod)
-{
-    long home = type_home(x, node);
-    if (home < 0)
-        return;
-    rl_subtype *slot = NULL;
-    for (long i = 0; i < TYPE_PROBES; i++) {
-        rl_subtype *t = &x->s->subtypes[(home + i) & (SUBTYPE_SLOTS - 1)];
-        if (t->node == node && t->exec == x->id) {
-            slot = t;
-            break;
-        }
-        if (t->exec != x->id && (!slot || t->exec < slot->exec))
-            slot = t; /* free (exec 0) or another execution's: the oldest */
-    }
-    if (!slot)
-        slot = &x->s->subtypes[home];
-    *slot = (rl_subtype){node, x->id, oid, typmod};
-}
-
 /* PostgreSQL coerces a CASE's untyped literal results to the CASE's type
- * while parsing, also those of a branch no row takes (the ELSE first, then
- * the WHENs in order): their input errors, each at its literal. */
+ * while parsing, also those of a branch no row takes: their input errors,
+ * each at its literal (coerce_literal). */
 static int case_literals(rl_expr_ctx *c, const PgQuery__CaseExpr *ce, uint32_t type)
 {
-    for (size_t i = 0; type != RL_OID_UNKNOWN && i <= ce->n_args; i++) {
-        const PgQuery__Node *r = i == 0 ? ce->defresult
-                                 : ce->args[i - 1]->node_case == PG_QUERY__NODE__NODE_CASE_WHEN
-                                     ? ce->args[i - 1]->case_when->result
-                                     : NULL;
-        rl_value v;
-        if (untyped_literal(r) && (rl_eval_const(c, rl_const(r->a_const), &v) < 0 ||
-                                   rl_value_coerce(c, &v, type, -1, false, &v,
-                                                   rl_node_location(r)) < 0))
+    for (size_t i = 0; type != RL_OID_UNKNOWN && i <= ce->n_args; i++)
+        if (coerce_literal(c, case_result(ce, i), type) < 0)
             return -1;
-    }
     return 0;
 }
 

@@ -84,3 +84,17 @@ select case when false then 'y' when x > 0 then 2 else 1 end from (values (1)) v
 select case x when 1 then 2.5 else '1e400' end from (values (1)) v(x);
 select x, case when x > 0 then 1 else 2.5 end, pg_typeof(case when x > 0 then 1 else 2.5 end) from (values (1), (0)) v(x) order by 1;
 select x, case when x > 0 then 1 else 2::bigint end / 2 from (values (1), (0)) v(x) order by 1;
+-- COALESCE evaluates its arguments up to the first not NULL one; its
+-- literals are coerced to its type at parse time, each at its position
+select coalesce(x, 1 / y) from (values (1, 0)) v(x, y);
+select coalesce(x, (select 1 / y)) from (values (1, 0)) v(x, y);
+select x, coalesce(x, 1 / y) from (values (1, 0), (null, 1)) v(x, y) order by 1;
+select x, coalesce(x, 1 / y) from (values (1, 0), (null, 0)) v(x, y) order by 1;
+select x from (values (1, 0), (2, 1)) v(x, y) where coalesce(x, 1 / y) > 1;
+select coalesce(1, 'x');
+select coalesce(x, 'y') from (values (1)) v(x);
+select coalesce(null, x, '2.5') from (values (1.5)) v(x);
+select coalesce('a', 'b', null), pg_typeof(coalesce('a', 'b', null));
+select nullif('x', 1);
+select nullif(1, 'x');
+select greatest(x, 1 / y) from (values (1, 0)) v(x, y);

@@ -2005,6 +2005,11 @@ uint32_t rl_common_type(uint32_t a, uint32_t b)
         return b;
     if (b == RL_OID_UNKNOWN || a == b)
         return a;
+    uint32_t ea = rl_array_elem_oid(a), eb = rl_array_elem_oid(b);
+    if (ea && eb) { /* arrays: as their elements (int4[] into int8[], implicitly) */
+        uint32_t to = rl_array_oid_of(rl_common_type(ea, eb));
+        return to ? to : a;
+    }
     if (rl_oid_number_rank(a) && rl_oid_number_rank(b))
         return rl_oid_number_rank(a) >= rl_oid_number_rank(b) ? a : b;
     /* strings: PostgreSQL's select_common_type keeps the first type, since
@@ -2020,6 +2025,20 @@ uint32_t rl_common_type(uint32_t a, uint32_t b)
 int rl_common_type_of(rl_expr_ctx *c, uint32_t a, uint32_t b, const char *context, int location,
                       uint32_t *out)
 {
+    uint32_t ea = rl_array_elem_oid(a), eb = rl_array_elem_oid(b);
+    if (ea && eb && a != b) {
+        /* two arrays are of one category: the first stays the type unless
+         * the other's elements widen it, and what does not coerce to it
+         * fails there (select_common_type, then coerce_to_common_type) */
+        char ca = rl_oid_category(ea), cb = rl_oid_category(eb);
+        if ((ca != cb || !ca) && !(rl_oid_is_textual(ea) && rl_oid_is_textual(eb)))
+            return rl_exec_error(c->x, RL_SQLSTATE_CANNOT_COERCE, location,
+                                 "%s could not convert type %s to %s",
+                                 strcmp(context, "CASE") == 0 ? "CASE/WHEN" : context,
+                                 rl_oid_type_name(b), rl_oid_type_name(a));
+        *out = rl_common_type(a, b);
+        return 0;
+    }
     char ca = rl_oid_category(a), cb = rl_oid_category(b);
     if (a != RL_OID_UNKNOWN && b != RL_OID_UNKNOWN && a != b && (ca != cb || !ca))
         return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, location,

@@ -98,3 +98,17 @@ select coalesce('a', 'b', null), pg_typeof(coalesce('a', 'b', null));
 select nullif('x', 1);
 select nullif(1, 'x');
 select greatest(x, 1 / y) from (values (1, 0)) v(x, y);
+-- arrays of different element types: one category, the elements widen
+select case when true then array[1] else array['a'::text] end;
+select coalesce(array[1], array['a'::text]);
+select array[1] union select array[2.5] order by 1;
+select array[1] union select array['a'::text];
+values (array[1]), (array[2::bigint]);
+select pg_typeof(coalesce(array[1], array[2::bigint])), coalesce(array[1], array[2::bigint]);
+select pg_typeof(greatest(array[1], array[2.5])), greatest(array[1], array[2.5]), least(array[3], array[2.5, 1]);
+select coalesce(array['a'::varchar], array['b'::text]), pg_typeof(coalesce(array['a'::varchar], array['b'::text]));
+select coalesce(array[1], '{2}');
+select pg_typeof(coalesce(array[now()], array[now()::timestamp]));
+select x, case when x > 0 then array[x] else array[2.5] end, pg_typeof(case when x > 0 then array[x] else array[2.5] end) from (values (1), (0)) v(x) order by 1;
+select coalesce(array[1], array[2.5], array['a'::text]);
+select coalesce(array[1], 1);

@@ -1320,6 +1320,24 @@ static bool case_untyped(const rl_expr_ctx *c, const PgQuery__CaseExpr *ce)
     return true;
 }
 
+/* The type of NULLIF(a, b): the left input type of the = PostgreSQL
+ * chooses for a and b. A type with an = of its own, or one across types
+ * (int2 / int4 / int8 among themselves, float4 / float8, the date/time
+ * types), keeps a's; varchar has none (text's); an integer meets numeric
+ * or a float in theirs (numeric, float8), numeric meets a float in float8. */
+static uint32_t nullif_type(uint32_t a, uint32_t b)
+{
+    bool int_a = a == RL_OID_INT2 || a == RL_OID_INT4 || a == RL_OID_INT8;
+    bool float_b = b == RL_OID_FLOAT4 || b == RL_OID_FLOAT8;
+    if (a == RL_OID_VARCHAR)
+        return RL_OID_TEXT;
+    if (int_a && b == RL_OID_NUMERIC)
+        return RL_OID_NUMERIC;
+    if ((int_a || a == RL_OID_NUMERIC) && float_b)
+        return RL_OID_FLOAT8;
+    return a;
+}
+
 static int eval_nullif(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
 {
     rl_value a, b;
@@ -1333,6 +1351,9 @@ static int eval_nullif(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
         rl_value_coerce(c, &a, RL_OID_TEXT, -1, false, &a, rl_node_location(e->lexpr)) < 0)
         return -1;
     if (resolve_operands(c, &a, e->lexpr, &b, e->rexpr) < 0)
+        return -1;
+    uint32_t to = nullif_type(a.oid, b.oid);
+    if (to != a.oid && rl_value_coerce(c, &a, to, -1, false, &a, e->location) < 0)
         return -1;
     if ((a.d.isnull || b.d.isnull) && !types_comparable(a.oid, b.oid)) /* it must exist all the same */
         return op_error(c, "=", a.oid, b.oid, e->location);
@@ -2073,14 +2094,19 @@ static int eval_coalesce(rl_expr_ctx *c, const PgQuery__CoalesceExpr *ce, rl_val
     rl_value first;
     rl_val_null(&first, RL_OID_UNKNOWN);
     const PgQuery__Node *first_node = NULL;
-    for (size_t i = 0; i < ce->n_args; i++) {
-        rl_value v;
-        if (rl_expr_eval(c, ce->args[i], &v) < 0 ||
-            rl_common_type_of(c, type, v.oid, "COALESCE", rl_node_location(ce->args[i]), &type) < 0)
+    rl_value *vals = rl_arena_alloc(c->arena, (ce->n_args ? ce->n_args : 1) * sizeof *vals);
+    if (!vals)
+        return rl_expr_oom(c);
+    for (size_t i = 0; i < ce->n_args; i++) /* each argument's errors before the common type's */
+        if (rl_expr_eval(c, ce->args[i], &vals[i]) < 0)
             return -1;
-        untyped &= v.oid != RL_OID_UNKNOWN || stands_unknown(c, ce->args[i]);
-        if (!found && !v.d.isnull) {
-            first = v;
+    for (size_t i = 0; i < ce->n_args; i++) {
+        const rl_value *v = &vals[i];
+        if (rl_common_type_of(c, type, v->oid, "COALESCE", rl_node_location(ce->args[i]), &type) < 0)
+            return -1;
+        untyped &= v->oid != RL_OID_UNKNOWN || stands_unknown(c, ce->args[i]);
+        if (!found && !v->d.isnull) {
+            first = *v;
             first_node = ce->args[i];
             found = true;
         }
@@ -2114,9 +2140,11 @@ static int eval_minmax(rl_expr_ctx *c, const PgQuery__MinMaxExpr *mm, rl_value *
     if (!vals)
         return rl_expr_oom(c);
     bool all_null = true, untyped = true;
+    for (size_t i = 0; i < mm->n_args; i++) /* each argument's errors before the common type's */
+        if (rl_expr_eval(c, mm->args[i], &vals[i]) < 0)
+            return -1;
     for (size_t i = 0; i < mm->n_args; i++) {
-        if (rl_expr_eval(c, mm->args[i], &vals[i]) < 0 ||
-            rl_common_type_of(c, type, vals[i].oid, what, rl_node_location(mm->args[i]), &type) < 0)
+        if (rl_common_type_of(c, type, vals[i].oid, what, rl_node_location(mm->args[i]), &type) < 0)
             return -1;
         all_null &= vals[i].d.isnull;
         untyped &= vals[i].oid != RL_OID_UNKNOWN || stands_unknown(c, mm->args[i]);

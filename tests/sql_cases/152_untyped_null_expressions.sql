@@ -112,3 +112,12 @@ select pg_typeof(coalesce(array[now()], array[now()::timestamp]));
 select x, case when x > 0 then array[x] else array[2.5] end, pg_typeof(case when x > 0 then array[x] else array[2.5] end) from (values (1), (0)) v(x) order by 1;
 select coalesce(array[1], array[2.5], array['a'::text]);
 select coalesce(array[1], 1);
+-- NULLIF is of the left input type of the = chosen
+select pg_typeof(nullif(1, 2.5)), pg_typeof(nullif(1::int2, 2)), pg_typeof(nullif(1, 2::float4)), pg_typeof(nullif(2.5, 1::float4)), pg_typeof(nullif('a'::varchar, 'b')), pg_typeof(nullif(1.5, 1)), pg_typeof(nullif(1::float4, 2)), pg_typeof(nullif(1::float4, 2::float8)), pg_typeof(nullif('a'::name, 'b')), pg_typeof(nullif('a'::varchar, 'b'::varchar)), pg_typeof(nullif(now()::date, now()));
+select nullif(1, 2.5), nullif(1, 1.0), nullif(2, 2::float4), nullif(2.5, 2.5::float8), nullif('a'::varchar(3), 'b') || 'c', pg_typeof(nullif('a', 'b'::varchar));
+select x, nullif(x, 1.5), pg_typeof(nullif(x, 1.5)) from (values (1), (2)) v(x) order by 1;
+\describe select nullif(1, 2.5), nullif('a'::varchar(3), 'b'), nullif(1::float4, 2);
+-- every argument's own errors come before the common type's
+select least('b'::varchar(3), array[1], case when x > 0 then least(true, 'b'::varchar(3)) end) from (values (1)) v(x);
+select coalesce(1, array[1], case when x > 0 then 'a'::text else 1 end) from (values (1)) v(x);
+select greatest(1, 'x'::text, 1 + true);

@@ -781,6 +781,8 @@ static int concat(rl_expr_ctx *c, const rl_value *a, const rl_value *b, rl_value
     for (int i = 0; i < 2; i++) {
         if (v[i]->oid == RL_OID_UNKNOWN)
             rl_buf_put(&buf, v[i]->d.v.s.p, v[i]->d.v.s.len);
+        else if (v[i]->oid == RL_OID_BOOL) /* its text cast's: 'true', not 't' */
+            rl_buf_put_str(&buf, v[i]->d.v.b ? "true" : "false");
         else
             rl_value_to_text(&buf, v[i]);
     }
@@ -1352,7 +1354,7 @@ static int eval_nullif(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
         return -1;
     if (resolve_operands(c, &a, e->lexpr, &b, e->rexpr) < 0)
         return -1;
-    uint32_t to = nullif_type(a.oid, b.oid);
+    uint32_t to = types_comparable(a.oid, b.oid) ? nullif_type(a.oid, b.oid) : a.oid;
     if (to != a.oid && rl_value_coerce(c, &a, to, -1, false, &a, e->location) < 0)
         return -1;
     if ((a.d.isnull || b.d.isnull) && !types_comparable(a.oid, b.oid)) /* it must exist all the same */
@@ -1757,6 +1759,9 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
             return -1;
         return rl_bytea_concat(c, &a, &b, out);
     }
+    if (strcmp(op, "||") == 0 && !rl_oid_is_textual(a.oid) && a.oid != RL_OID_UNKNOWN &&
+        !rl_oid_is_textual(b.oid) && b.oid != RL_OID_UNKNOWN) /* a text side is needed */
+        return op_error(c, op, a.oid, b.oid, e->location);
     if (strcmp(op, "||") == 0)
         return concat(c, &a, &b, out);
     if (strlen(op) == 1 && strchr("+-*/", op[0])) {
@@ -1784,6 +1789,9 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
         if (a.oid == RL_OID_UNKNOWN && b.oid == RL_OID_UNKNOWN)
             return rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_FUNCTION, e->location,
                                  "operator is not unique: unknown %s unknown", op);
+        if ((rl_array_elem_oid(a.oid) && b.oid == RL_OID_UNKNOWN) ||
+            (rl_array_elem_oid(b.oid) && a.oid == RL_OID_UNKNOWN)) /* none on arrays */
+            return op_error(c, op, a.oid, b.oid, e->location);
         if (resolve_operands(c, &a, e->lexpr, &b, e->rexpr) < 0)
             return -1;
         return arith(c, op[0], &a, &b, out, e->location);

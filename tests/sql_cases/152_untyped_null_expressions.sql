@@ -121,3 +121,10 @@ select x, nullif(x, 1.5), pg_typeof(nullif(x, 1.5)) from (values (1), (2)) v(x) 
 select least('b'::varchar(3), array[1], case when x > 0 then least(true, 'b'::varchar(3)) end) from (values (1)) v(x);
 select coalesce(1, array[1], case when x > 0 then 'a'::text else 1 end) from (values (1)) v(x);
 select greatest(1, 'x'::text, 1 + true);
+-- || needs a text side; arithmetic has no array operand, whatever the literal
+select 1 || 2;
+select null::int || null::int;
+select 1 || '2', '1' || 2, 1::int || 'a'::varchar, true || 'x'::name, 'x' || false, 1.5 || null;
+select array[null] - '5';
+select '5' + array[1];
+select nullif('b'::varchar(3), array[true]);

@@ -1185,20 +1185,24 @@ static int eval_distinct(rl_expr_ctx *c, const PgQuery__AExpr *e, bool not_disti
     return 0;
 }
 
-/* The result type of each scalar subquery and CASE of the running
- * statement, as its typing found it. For a subquery, so that typing a
- * target list does not run it again: typing evaluates every target once on
- * a typing row, and without this a subquery nested n deep ran 2^n times
+/* The result type of each scalar subquery, CASE and COALESCE of the
+ * running statement, as its typing found it. For a subquery, so that typing
+ * a target list does not run it again: typing evaluates every target once
+ * on a typing row, and without this a subquery nested n deep ran 2^n times
  * (once to type each level, once to project it). For a CASE, so that a real
  * row, which evaluates only the chosen branch, gets the type all branches
- * give (an untyped NULL branch: the CASE's type). Keyed by node and
+ * give (an untyped NULL branch: the CASE's type); for a COALESCE, so that a
+ * real row evaluates its arguments only up to the first not NULL. Keyed by node and
  * statement execution (rl_exec.id): a node's type is fixed within one
  * execution (its columns and parameters are), not across executions of a
  * shared tree. A node probes TYPE_PROBES slots from its home; a new entry
- * takes a free slot or one of another execution (the oldest), else its
- * home: a lost entry costs a subquery one more typing run, a CASE the
- * static typing of type_of_untyped. */
-#define SUBTYPE_SLOTS 256 /* a power of two */
+ * takes a free slot or one of another execution (the oldest); when all are
+ * this execution's the table grows (to TYPE_SLOTS_MAX), past that it takes
+ * its home: a lost entry costs a subquery one more typing run, a CASE or
+ * COALESCE the typing by its results alone (case_untyped, stands_unknown)
+ * and COALESCE all its arguments. */
+#define TYPE_SLOTS_MIN 256     /* a power of two */
+#define TYPE_SLOTS_MAX 65536   /* ... the most it grows to */
 #define TYPE_PROBES 8
 
 struct rl_subtype {
@@ -1212,28 +1216,36 @@ void rl_expr_free_subtypes(rl_session *s)
 {
     free(s->subtypes);
     s->subtypes = NULL;
+    s->nsubtypes = 0;
 }
 
-/* The home slot index of node in x's session's table (made on first use),
- * or -1 without a table (no session, out of memory). */
-static long type_home(rl_exec *x, const void *node)
+static size_t type_hash(const void *node, size_t slots)
 {
-    rl_session *s = x->s;
-    if (!s || (!s->subtypes && !(s->subtypes = calloc(SUBTYPE_SLOTS, sizeof *s->subtypes))))
-        return -1;
-    if (!x->id)
-        x->id = ++s->exec_seq;
     uintptr_t h = (uintptr_t)node;
     h ^= h >> 17;
-    return (long)((h * 0x9E3779B97F4A7C15u >> 32) & (SUBTYPE_SLOTS - 1));
+    return (size_t)(h * 0x9E3779B97F4A7C15u >> 32) & (slots - 1);
+}
+
+/* The home slot of node in x's session's table (made on first use), or
+ * SIZE_MAX without one (no session, out of memory). */
+static size_t type_home(rl_exec *x, const void *node)
+{
+    rl_session *s = x->s;
+    if (s && !s->subtypes && (s->subtypes = calloc(TYPE_SLOTS_MIN, sizeof *s->subtypes)))
+        s->nsubtypes = TYPE_SLOTS_MIN;
+    if (!s || !s->subtypes)
+        return SIZE_MAX;
+    if (!x->id)
+        x->id = ++s->exec_seq;
+    return type_hash(node, s->nsubtypes);
 }
 
 /* The type this execution recorded for node: true and *oid, *typmod. */
 static bool type_get(rl_exec *x, const void *node, uint32_t *oid, int32_t *typmod)
 {
-    long home = type_home(x, node);
-    for (long i = 0; home >= 0 && i < TYPE_PROBES; i++) {
-        const rl_subtype *t = &x->s->subtypes[(home + i) & (SUBTYPE_SLOTS - 1)];
+    size_t home = type_home(x, node);
+    for (size_t i = 0; home != SIZE_MAX && i < TYPE_PROBES; i++) {
+        const rl_subtype *t = &x->s->subtypes[(home + i) & (x->s->nsubtypes - 1)];
         if (t->node == node && t->exec == x->id) {
             *oid = t->oid;
             *typmod = t->typmod;
@@ -1243,23 +1255,54 @@ static bool type_get(rl_exec *x, const void *node, uint32_t *oid, int32_t *typmo
     return false;
 }
 
+/* The slot for node among its probes: its own, else a free one or another
+ * execution's (the oldest), else NULL (all taken by this execution). */
+static rl_subtype *type_slot(rl_exec *x, const void *node, size_t home)
+{
+    rl_subtype *slot = NULL;
+    for (size_t i = 0; i < TYPE_PROBES; i++) {
+        rl_subtype *t = &x->s->subtypes[(home + i) & (x->s->nsubtypes - 1)];
+        if (t->node == node && t->exec == x->id)
+            return t;
+        if (t->exec != x->id && (!slot || t->exec < slot->exec))
+            slot = t; /* free (exec 0) or another execution's */
+    }
+    return slot;
+}
+
+/* Twice the slots (up to TYPE_SLOTS_MAX), every entry moved; false when it
+ * cannot grow. */
+static bool type_grow(rl_session *s)
+{
+    size_t n = s->nsubtypes * 2;
+    rl_subtype *t = n <= TYPE_SLOTS_MAX ? calloc(n, sizeof *t) : NULL;
+    if (!t)
+        return false;
+    for (size_t i = 0; i < s->nsubtypes; i++) {
+        const rl_subtype *e = &s->subtypes[i];
+        size_t h = e->node ? type_hash(e->node, n) : 0;
+        for (size_t k = 0; e->node && k < TYPE_PROBES; k++)
+            if (!t[(h + k) & (n - 1)].node) {
+                t[(h + k) & (n - 1)] = *e;
+                break;
+            }
+    }
+    free(s->subtypes);
+    s->subtypes = t;
+    s->nsubtypes = n;
+    return true;
+}
+
 static void type_put(rl_exec *x, const void *node, uint32_t oid, int32_t typmod)
 {
-    long home = type_home(x, node);
-    if (home < 0)
+    size_t home = type_home(x, node);
+    if (home == SIZE_MAX)
         return;
-    rl_subtype *slot = NULL;
-    for (long i = 0; i < TYPE_PROBES; i++) {
-        rl_subtype *t = &x->s->subtypes[(home + i) & (SUBTYPE_SLOTS - 1)];
-        if (t->node == node && t->exec == x->id) {
-            slot = t;
-            break;
-        }
-        if (t->exec != x->id && (!slot || t->exec < slot->exec))
-            slot = t; /* free (exec 0) or another execution's: the oldest */
-    }
+    rl_subtype *slot = type_slot(x, node, home);
+    if (!slot && type_grow(x->s)) /* this execution types more nodes than fit */
+        slot = type_slot(x, node, home = type_hash(node, x->s->nsubtypes));
     if (!slot)
-        slot = &x->s->subtypes[home];
+        slot = &x->s->subtypes[home]; /* at the most: one lost, typed again */
     *slot = (rl_subtype){node, x->id, oid, typmod};
 }
 

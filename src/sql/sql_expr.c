@@ -1832,9 +1832,10 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
         if (a.oid == RL_OID_UNKNOWN && b.oid == RL_OID_UNKNOWN)
             return rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_FUNCTION, e->location,
                                  "operator is not unique: unknown %s unknown", op);
-        if ((rl_array_elem_oid(a.oid) && b.oid == RL_OID_UNKNOWN) ||
-            (rl_array_elem_oid(b.oid) && a.oid == RL_OID_UNKNOWN)) /* none on arrays */
-            return op_error(c, op, a.oid, b.oid, e->location);
+        uint32_t known = a.oid == RL_OID_UNKNOWN ? b.oid : b.oid == RL_OID_UNKNOWN ? a.oid : 0;
+        char kc = rl_oid_category(known);
+        if (known && kc != 'N' && kc != 'D' && kc != 'T') /* arrays, booleans, strings...: */
+            return op_error(c, op, a.oid, b.oid, e->location); /* no operator to type it */
         if (resolve_operands(c, &a, e->lexpr, &b, e->rexpr) < 0)
             return -1;
         return arith(c, op[0], &a, &b, out, e->location);

@@ -110,7 +110,8 @@ struct rl_session {
     atomic_bool cancel;
     atomic_bool running;   /* a statement is executing: only then does a cancel count */
     rl_parse_cache *parse_cache; /* trees of texts this session sent twice; lazily made */
-    rl_subtype *subtypes;  /* result types of scalar subqueries (sql_expr.c); lazily made */
+    rl_subtype *subtypes;  /* result types of subqueries, CASE, COALESCE (sql_expr.c); lazily made */
+    size_t nsubtypes;      /* its slots */
     rl_expr_cache *checks;   /* parsed CHECK expressions of one registry (sql_check.c) */
     rl_expr_cache *defaults; /* parsed column DEFAULTs of one registry (sql_default.c) */
     rl_index_exprs *index_exprs; /* parsed texts of UNIQUE index keys (sql_indexeval.c) */

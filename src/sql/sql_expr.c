@@ -781,6 +781,8 @@ static int concat(rl_expr_ctx *c, const rl_value *a, const rl_value *b, rl_value
     for (int i = 0; i < 2; i++) {
         if (v[i]->oid == RL_OID_UNKNOWN)
             rl_buf_put(&buf, v[i]->d.v.s.p, v[i]->d.v.s.len);
+        else if (v[i]->oid == RL_OID_BOOL) /* its text cast's: 'true', not 't' */
+            rl_buf_put_str(&buf, v[i]->d.v.b ? "true" : "false");
         else
             rl_value_to_text(&buf, v[i]);
     }
@@ -1181,7 +1183,9 @@ static int eval_distinct(rl_expr_ctx *c, const PgQuery__AExpr *e, bool not_disti
     if (rl_expr_eval(c, e->lexpr, &a) < 0 || rl_expr_eval(c, e->rexpr, &b) < 0)
         return -1;
     bool same;
-    if (a.d.isnull || b.d.isnull) {
+    if (a.d.isnull || b.d.isnull) { /* the = must exist all the same */
+        if (!types_comparable(a.oid, b.oid))
+            return op_error(c, "=", a.oid, b.oid, e->location);
         same = a.d.isnull && b.d.isnull;
     } else {
         int r;
@@ -1193,14 +1197,223 @@ static int eval_distinct(rl_expr_ctx *c, const PgQuery__AExpr *e, bool not_disti
     return 0;
 }
 
+/* The result type of each scalar subquery, CASE and COALESCE of the
+ * running statement, as its typing found it. For a subquery, so that typing
+ * a target list does not run it again: typing evaluates every target once
+ * on a typing row, and without this a subquery nested n deep ran 2^n times
+ * (once to type each level, once to project it). For a CASE, so that a real
+ * row, which evaluates only the chosen branch, gets the type all branches
+ * give (an untyped NULL branch: the CASE's type); for a COALESCE, so that a
+ * real row evaluates its arguments only up to the first not NULL. Keyed by node and
+ * statement execution (rl_exec.id): a node's type is fixed within one
+ * execution (its columns and parameters are), not across executions of a
+ * shared tree. A node probes TYPE_PROBES slots from its home; a new entry
+ * takes a free slot or one of another execution (the oldest); when all are
+ * this execution's the table grows (to TYPE_SLOTS_MAX), past that it takes
+ * its home: a lost entry costs a subquery one more typing run, a CASE or
+ * COALESCE the typing by its results alone (case_untyped, stands_unknown)
+ * and COALESCE all its arguments. */
+#define TYPE_SLOTS_MIN 256     /* a power of two */
+#define TYPE_SLOTS_MAX 65536   /* ... the most it grows to */
+#define TYPE_PROBES 8
+
+struct rl_subtype {
+    const void *node;
+    uint64_t exec;
+    uint32_t oid;
+    int32_t typmod;
+};
+
+void rl_expr_free_subtypes(rl_session *s)
+{
+    free(s->subtypes);
+    s->subtypes = NULL;
+    s->nsubtypes = 0;
+}
+
+static size_t type_hash(const void *node, size_t slots)
+{
+    uintptr_t h = (uintptr_t)node;
+    h ^= h >> 17;
+    return (size_t)(h * 0x9E3779B97F4A7C15u >> 32) & (slots - 1);
+}
+
+/* The home slot of node in x's session's table (made on first use), or
+ * SIZE_MAX without one (no session, out of memory). */
+static size_t type_home(rl_exec *x, const void *node)
+{
+    rl_session *s = x->s;
+    if (s && !s->subtypes && (s->subtypes = calloc(TYPE_SLOTS_MIN, sizeof *s->subtypes)))
+        s->nsubtypes = TYPE_SLOTS_MIN;
+    if (!s || !s->subtypes)
+        return SIZE_MAX;
+    if (!x->id)
+        x->id = ++s->exec_seq;
+    return type_hash(node, s->nsubtypes);
+}
+
+/* The type this execution recorded for node: true and *oid, *typmod. */
+static bool type_get(rl_exec *x, const void *node, uint32_t *oid, int32_t *typmod)
+{
+    size_t home = type_home(x, node);
+    for (size_t i = 0; home != SIZE_MAX && i < TYPE_PROBES; i++) {
+        const rl_subtype *t = &x->s->subtypes[(home + i) & (x->s->nsubtypes - 1)];
+        if (t->node == node && t->exec == x->id) {
+            *oid = t->oid;
+            *typmod = t->typmod;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The slot for node among its probes: its own, else a free one or another
+ * execution's (the oldest), else NULL (all taken by this execution). */
+static rl_subtype *type_slot(rl_exec *x, const void *node, size_t home)
+{
+    rl_subtype *slot = NULL;
+    for (size_t i = 0; i < TYPE_PROBES; i++) {
+        rl_subtype *t = &x->s->subtypes[(home + i) & (x->s->nsubtypes - 1)];
+        if (t->node == node && t->exec == x->id)
+            return t;
+        if (t->exec != x->id && (!slot || t->exec < slot->exec))
+            slot = t; /* free (exec 0) or another execution's */
+    }
+    return slot;
+}
+
+/* Twice the slots (up to TYPE_SLOTS_MAX), every entry moved; false when it
+ * cannot grow. */
+static bool type_grow(rl_session *s)
+{
+    size_t n = s->nsubtypes * 2;
+    rl_subtype *t = n <= TYPE_SLOTS_MAX ? calloc(n, sizeof *t) : NULL;
+    if (!t)
+        return false;
+    for (size_t i = 0; i < s->nsubtypes; i++) {
+        const rl_subtype *e = &s->subtypes[i];
+        size_t h = e->node ? type_hash(e->node, n) : 0;
+        for (size_t k = 0; e->node && k < TYPE_PROBES; k++)
+            if (!t[(h + k) & (n - 1)].node) {
+                t[(h + k) & (n - 1)] = *e;
+                break;
+            }
+    }
+    free(s->subtypes);
+    s->subtypes = t;
+    s->nsubtypes = n;
+    return true;
+}
+
+static void type_put(rl_exec *x, const void *node, uint32_t oid, int32_t typmod)
+{
+    size_t home = type_home(x, node);
+    if (home == SIZE_MAX)
+        return;
+    rl_subtype *slot = type_slot(x, node, home);
+    if (!slot && type_grow(x->s)) /* this execution types more nodes than fit */
+        slot = type_slot(x, node, home = type_hash(node, x->s->nsubtypes));
+    if (!slot)
+        slot = &x->s->subtypes[home]; /* at the most: one lost, typed again */
+    *slot = (rl_subtype){node, x->id, oid, typmod};
+}
+
+/* Is the node an untyped literal ('text' or NULL: type unknown to
+ * PostgreSQL's parser)? */
+static bool untyped_literal(const PgQuery__Node *n)
+{
+    if (!n || n->node_case != PG_QUERY__NODE__NODE_A_CONST)
+        return false;
+    const PgQuery__AConst *k = rl_const(n->a_const); /* a shape's literal: this text's */
+    return k->isnull || k->val_case == PG_QUERY__A__CONST__VAL_SVAL;
+}
+
+/* Does an argument of CASE / COALESCE / GREATEST / LEAST / NULLIF whose
+ * value came out of type unknown stand for PostgreSQL's type unknown? An
+ * untyped literal does (and a CASE's missing ELSE, NULL), a parameter no
+ * type was given for (Describe's before Bind), and so does every such
+ * value while typing, where each expression types its NULLs. On a
+ * real row another node does not: it is a CASE whose type no typing pass
+ * recorded (a VALUES row, a join's pushed-down condition) and whose
+ * branches were not all untyped, its real type not known here. */
+static bool stands_unknown(const rl_expr_ctx *c, const PgQuery__Node *arg)
+{
+    return c->typing || !arg || untyped_literal(arg) ||
+           arg->node_case == PG_QUERY__NODE__NODE_PARAM_REF;
+}
+
+/* An untyped literal among the inputs of CASE / COALESCE taken into their
+ * common type, as PostgreSQL does while parsing (also where no row reaches
+ * it: its constants are not NULLs here, see rl_exec.unreached): its input
+ * error at the literal. Any other node: nothing. */
+static int coerce_literal(rl_expr_ctx *c, const PgQuery__Node *n, uint32_t type)
+{
+    rl_value v;
+    if (!untyped_literal(n))
+        return 0;
+    return rl_eval_const(c, rl_const(n->a_const), &v) < 0 ||
+                   rl_value_coerce(c, &v, type, -1, false, &v, rl_node_location(n)) < 0
+               ? -1
+               : 0;
+}
+
+/* The CASE's results in the order PostgreSQL coerces them (the ELSE
+ * first, then the WHENs'): the i-th for i in [0, n_args], or NULL. */
+static const PgQuery__Node *case_result(const PgQuery__CaseExpr *ce, size_t i)
+{
+    if (i == 0)
+        return ce->defresult;
+    const PgQuery__Node *w = ce->args[i - 1];
+    return w->node_case == PG_QUERY__NODE__NODE_CASE_WHEN ? w->case_when->result : NULL;
+}
+
+/* Are a CASE's results all untyped (its type text, as select_common_type
+ * resolves only unknown inputs)? */
+static bool case_untyped(const rl_expr_ctx *c, const PgQuery__CaseExpr *ce)
+{
+    for (size_t i = 0; i <= ce->n_args; i++)
+        if (!stands_unknown(c, case_result(ce, i))) /* NULL: no ELSE, a NULL */
+            return false;
+    return true;
+}
+
+/* The type of NULLIF(a, b): the left input type of the = PostgreSQL
+ * chooses for a and b. A type with an = of its own, or one across types
+ * (int2 / int4 / int8 among themselves, float4 / float8, the date/time
+ * types), keeps a's; varchar has none (text's); an integer meets numeric
+ * or a float in theirs (numeric, float8), numeric meets a float in float8. */
+static uint32_t nullif_type(uint32_t a, uint32_t b)
+{
+    bool int_a = a == RL_OID_INT2 || a == RL_OID_INT4 || a == RL_OID_INT8;
+    bool float_b = b == RL_OID_FLOAT4 || b == RL_OID_FLOAT8;
+    if (a == RL_OID_VARCHAR)
+        return RL_OID_TEXT;
+    if (int_a && b == RL_OID_NUMERIC)
+        return RL_OID_NUMERIC;
+    if ((int_a || a == RL_OID_NUMERIC) && float_b)
+        return RL_OID_FLOAT8;
+    return a;
+}
+
 static int eval_nullif(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
 {
     rl_value a, b;
     if (rl_expr_eval(c, e->lexpr, &a) < 0 || rl_expr_eval(c, e->rexpr, &b) < 0)
         return -1;
-    if (a.oid == RL_OID_UNKNOWN && b.oid != RL_OID_UNKNOWN &&
-        rl_value_coerce(c, &a, b.oid, -1, false, &a, e->location) < 0)
+    /* NULLIF(a, b) is a = b's: an unknown literal takes the other side's
+     * type (its error at the literal), text when both are unknown (the =
+     * of text), and the result is of the left side's type */
+    if (a.oid == RL_OID_UNKNOWN && b.oid == RL_OID_UNKNOWN && stands_unknown(c, e->lexpr) &&
+        stands_unknown(c, e->rexpr) &&
+        rl_value_coerce(c, &a, RL_OID_TEXT, -1, false, &a, rl_node_location(e->lexpr)) < 0)
         return -1;
+    if (resolve_operands(c, &a, e->lexpr, &b, e->rexpr) < 0)
+        return -1;
+    uint32_t to = types_comparable(a.oid, b.oid) ? nullif_type(a.oid, b.oid) : a.oid;
+    if (to != a.oid && rl_value_coerce(c, &a, to, -1, false, &a, e->location) < 0)
+        return -1;
+    if ((a.d.isnull || b.d.isnull) && !types_comparable(a.oid, b.oid)) /* it must exist all the same */
+        return op_error(c, "=", a.oid, b.oid, e->location);
     if (!a.d.isnull && !b.d.isnull) {
         int r;
         if (cmp_op(c, &a, &b, "=", &r, e->location) < 0)
@@ -1601,6 +1814,9 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
             return -1;
         return rl_bytea_concat(c, &a, &b, out);
     }
+    if (strcmp(op, "||") == 0 && !rl_oid_is_textual(a.oid) && a.oid != RL_OID_UNKNOWN &&
+        !rl_oid_is_textual(b.oid) && b.oid != RL_OID_UNKNOWN) /* a text side is needed */
+        return op_error(c, op, a.oid, b.oid, e->location);
     if (strcmp(op, "||") == 0)
         return concat(c, &a, &b, out);
     if (strlen(op) == 1 && strchr("+-*/", op[0])) {
@@ -1628,6 +1844,10 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
         if (a.oid == RL_OID_UNKNOWN && b.oid == RL_OID_UNKNOWN)
             return rl_exec_error(c->x, RL_SQLSTATE_AMBIGUOUS_FUNCTION, e->location,
                                  "operator is not unique: unknown %s unknown", op);
+        uint32_t known = a.oid == RL_OID_UNKNOWN ? b.oid : b.oid == RL_OID_UNKNOWN ? a.oid : 0;
+        char kc = rl_oid_category(known);
+        if (known && kc != 'N' && kc != 'D' && kc != 'T') /* arrays, booleans, strings...: */
+            return op_error(c, op, a.oid, b.oid, e->location); /* no operator to type it */
         if (resolve_operands(c, &a, e->lexpr, &b, e->rexpr) < 0)
             return -1;
         return arith(c, op[0], &a, &b, out, e->location);
@@ -1737,16 +1957,6 @@ static int eval_op_any(rl_expr_ctx *c, const PgQuery__AExpr *e, bool all, rl_val
         return -1;
     put_folded(out, decided, saw_null, !all);
     return 0;
-}
-
-/* Is the node an untyped literal ('text' or NULL: type unknown to
- * PostgreSQL's parser)? */
-static bool untyped_literal(const PgQuery__Node *n)
-{
-    if (!n || n->node_case != PG_QUERY__NODE__NODE_A_CONST)
-        return false;
-    const PgQuery__AConst *k = rl_const(n->a_const); /* a shape's literal: this text's */
-    return k->isnull || k->val_case == PG_QUERY__A__CONST__VAL_SVAL;
 }
 
 /* An operator's error as PostgreSQL words it, where this evaluation
@@ -1880,6 +2090,11 @@ uint32_t rl_common_type(uint32_t a, uint32_t b)
         return b;
     if (b == RL_OID_UNKNOWN || a == b)
         return a;
+    uint32_t ea = rl_array_elem_oid(a), eb = rl_array_elem_oid(b);
+    if (ea && eb) { /* arrays: as their elements (int4[] into int8[], implicitly) */
+        uint32_t to = rl_array_oid_of(rl_common_type(ea, eb));
+        return to ? to : a;
+    }
     if (rl_oid_number_rank(a) && rl_oid_number_rank(b))
         return rl_oid_number_rank(a) >= rl_oid_number_rank(b) ? a : b;
     /* strings: PostgreSQL's select_common_type keeps the first type, since
@@ -1895,6 +2110,20 @@ uint32_t rl_common_type(uint32_t a, uint32_t b)
 int rl_common_type_of(rl_expr_ctx *c, uint32_t a, uint32_t b, const char *context, int location,
                       uint32_t *out)
 {
+    uint32_t ea = rl_array_elem_oid(a), eb = rl_array_elem_oid(b);
+    if (ea && eb && a != b) {
+        /* two arrays are of one category: the first stays the type unless
+         * the other's elements widen it, and what does not coerce to it
+         * fails there (select_common_type, then coerce_to_common_type) */
+        char ca = rl_oid_category(ea), cb = rl_oid_category(eb);
+        if ((ca != cb || !ca) && !(rl_oid_is_textual(ea) && rl_oid_is_textual(eb)))
+            return rl_exec_error(c->x, RL_SQLSTATE_CANNOT_COERCE, location,
+                                 "%s could not convert type %s to %s",
+                                 strcmp(context, "CASE") == 0 ? "CASE/WHEN" : context,
+                                 rl_oid_type_name(b), rl_oid_type_name(a));
+        *out = rl_common_type(a, b);
+        return 0;
+    }
     char ca = rl_oid_category(a), cb = rl_oid_category(b);
     if (a != RL_OID_UNKNOWN && b != RL_OID_UNKNOWN && a != b && (ca != cb || !ca))
         return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, location,
@@ -1907,30 +2136,61 @@ int rl_common_type_of(rl_expr_ctx *c, uint32_t a, uint32_t b, const char *contex
 static int eval_coalesce(rl_expr_ctx *c, const PgQuery__CoalesceExpr *ce, rl_value *out)
 {
     uint32_t type = RL_OID_UNKNOWN;
-    bool found = false;
+    int32_t typmod;
+    if (!c->typing && type_get(c->x, ce, &type, &typmod)) {
+        /* typed before: the arguments up to the first that is not NULL,
+         * as PostgreSQL (a later one may fail on this row, 1 / 0) */
+        rl_value v;
+        size_t i = 0;
+        do {
+            if (rl_expr_eval(c, ce->args[i], &v) < 0)
+                return -1;
+        } while (v.d.isnull && ++i < ce->n_args);
+        if (v.d.isnull) {
+            rl_val_null(out, type);
+            return 0;
+        }
+        return rl_value_coerce(c, &v, type, -1, false, out, rl_node_location(ce->args[i]));
+    }
+    /* typing, or a row no typing pass came before (a VALUES row): every
+     * argument, for the common type */
+    bool found = false, untyped = true;
     rl_value first;
     rl_val_null(&first, RL_OID_UNKNOWN);
-    for (size_t i = 0; i < ce->n_args; i++) {
-        rl_value v;
-        if (rl_expr_eval(c, ce->args[i], &v) < 0 ||
-            rl_common_type_of(c, type, v.oid, "COALESCE", rl_node_location(ce->args[i]), &type) < 0)
+    const PgQuery__Node *first_node = NULL;
+    rl_value *vals = rl_arena_alloc(c->arena, (ce->n_args ? ce->n_args : 1) * sizeof *vals);
+    if (!vals)
+        return rl_expr_oom(c);
+    for (size_t i = 0; i < ce->n_args; i++) /* each argument's errors before the common type's */
+        if (rl_expr_eval(c, ce->args[i], &vals[i]) < 0)
             return -1;
-        if (!found && !v.d.isnull) {
-            first = v;
+    for (size_t i = 0; i < ce->n_args; i++) {
+        const rl_value *v = &vals[i];
+        if (rl_common_type_of(c, type, v->oid, "COALESCE", rl_node_location(ce->args[i]), &type) < 0)
+            return -1;
+        untyped &= v->oid != RL_OID_UNKNOWN || stands_unknown(c, ce->args[i]);
+        if (!found && !v->d.isnull) {
+            first = *v;
+            first_node = ce->args[i];
             found = true;
         }
     }
-    if (type == RL_OID_UNKNOWN && !found && !c->typing) {
-        /* every argument a NULL without a type of its own (a CASE whose
-         * type no typing pass recorded, as in a join's pushed-down WHERE):
-         * stay unknown, so that `bigint_col <> COALESCE(...)` compares as
+    if (type == RL_OID_UNKNOWN && !found && !untyped) {
+        /* a NULL whose type is not known here (stands_unknown): stay
+         * unknown, so that `bigint_col <> COALESCE(...)` compares as
          * PostgreSQL's typed expression would, instead of as text */
         rl_val_null(out, RL_OID_UNKNOWN);
         return 0;
     }
     if (type == RL_OID_UNKNOWN)
         type = RL_OID_TEXT;
-    return rl_value_coerce(c, &first, type, -1, false, out, ce->location);
+    for (size_t i = 0; c->typing && i < ce->n_args; i++)
+        if (coerce_literal(c, ce->args[i], type) < 0)
+            return -1;
+    if (c->typing)
+        type_put(c->x, ce, type, -1);
+    return rl_value_coerce(c, &first, type, -1, false, out,
+                           first_node ? rl_node_location(first_node) : ce->location);
 }
 
 /* GREATEST / LEAST: the arguments in their common type, NULLs ignored;
@@ -1943,14 +2203,17 @@ static int eval_minmax(rl_expr_ctx *c, const PgQuery__MinMaxExpr *mm, rl_value *
     rl_value *vals = rl_arena_alloc(c->arena, (mm->n_args ? mm->n_args : 1) * sizeof *vals);
     if (!vals)
         return rl_expr_oom(c);
-    for (size_t i = 0; i < mm->n_args; i++)
-        if (rl_expr_eval(c, mm->args[i], &vals[i]) < 0 ||
-            rl_common_type_of(c, type, vals[i].oid, what, rl_node_location(mm->args[i]), &type) < 0)
+    bool all_null = true, untyped = true;
+    for (size_t i = 0; i < mm->n_args; i++) /* each argument's errors before the common type's */
+        if (rl_expr_eval(c, mm->args[i], &vals[i]) < 0)
             return -1;
-    bool all_null = true;
-    for (size_t i = 0; i < mm->n_args; i++)
+    for (size_t i = 0; i < mm->n_args; i++) {
+        if (rl_common_type_of(c, type, vals[i].oid, what, rl_node_location(mm->args[i]), &type) < 0)
+            return -1;
         all_null &= vals[i].d.isnull;
-    if (type == RL_OID_UNKNOWN && all_null && !c->typing) { /* as COALESCE's */
+        untyped &= vals[i].oid != RL_OID_UNKNOWN || stands_unknown(c, mm->args[i]);
+    }
+    if (type == RL_OID_UNKNOWN && all_null && !untyped) { /* as COALESCE's */
         rl_val_null(out, RL_OID_UNKNOWN);
         return 0;
     }
@@ -1977,39 +2240,15 @@ static int eval_minmax(rl_expr_ctx *c, const PgQuery__MinMaxExpr *mm, rl_value *
     return 0;
 }
 
-/* The result type of each scalar subquery (and CASE) of the running statement, so
- * that typing a target list does not run its subqueries again: typing
- * evaluates every target once on a typing row, and without this a
- * subquery nested n deep ran 2^n times (once to type each level, once to
- * project it). Keyed by SubLink node and statement execution (rl_exec.id):
- * a node's type is fixed within one execution (its columns and parameters
- * are), not across executions of a shared tree. A slot taken by another
- * node is overwritten; a lost entry only costs one more typing run. */
-#define SUBTYPE_SLOTS 256 /* a power of two */
-
-struct rl_subtype {
-    const void *node;
-    uint64_t exec;
-    uint32_t oid;
-    int32_t typmod;
-};
-
-void rl_expr_free_subtypes(rl_session *s)
+/* PostgreSQL coerces a CASE's untyped literal results to the CASE's type
+ * while parsing, also those of a branch no row takes: their input errors,
+ * each at its literal (coerce_literal). */
+static int case_literals(rl_expr_ctx *c, const PgQuery__CaseExpr *ce, uint32_t type)
 {
-    free(s->subtypes);
-    s->subtypes = NULL;
-}
-
-static rl_subtype *subtype_slot(rl_exec *x, const void *sl)
-{
-    rl_session *s = x->s;
-    if (!s->subtypes && !(s->subtypes = calloc(SUBTYPE_SLOTS, sizeof *s->subtypes)))
-        return NULL;
-    if (!x->id)
-        x->id = ++s->exec_seq;
-    uintptr_t h = (uintptr_t)sl;
-    h ^= h >> 17;
-    return &s->subtypes[(h * 0x9E3779B97F4A7C15u >> 32) & (SUBTYPE_SLOTS - 1)];
+    for (size_t i = 0; type != RL_OID_UNKNOWN && i <= ce->n_args; i++)
+        if (coerce_literal(c, case_result(ce, i), type) < 0)
+            return -1;
+    return 0;
 }
 
 static int eval_case(rl_expr_ctx *c, const PgQuery__CaseExpr *ce, rl_value *out)
@@ -2021,6 +2260,7 @@ static int eval_case(rl_expr_ctx *c, const PgQuery__CaseExpr *ce, rl_value *out)
     bool chosen = false;
     rl_value result;
     rl_val_null(&result, RL_OID_UNKNOWN);
+    const PgQuery__Node *result_node = NULL; /* the branch result is of */
     /* typing: a WHEN that is a constant true makes the branches after it
      * and the ELSE unreached, a constant false or NULL its own branch
      * (PostgreSQL drops them before folding) */
@@ -2080,6 +2320,7 @@ static int eval_case(rl_expr_ctx *c, const PgQuery__CaseExpr *ce, rl_value *out)
                 types[i] = v.oid;
             if (rc == 0 && hit) {
                 result = v;
+                result_node = w->result;
                 chosen = true;
             }
         }
@@ -2092,30 +2333,35 @@ static int eval_case(rl_expr_ctx *c, const PgQuery__CaseExpr *ce, rl_value *out)
         c->x->unreached -= unreached;
         if (rc == 0 && c->typing)
             type = v.oid;
-        if (rc == 0 && !chosen)
+        if (rc == 0 && !chosen) {
             result = v;
+            result_node = ce->defresult;
+        }
     }
     for (size_t i = 0; rc == 0 && types && i < ce->n_args; i++)
         if (ce->args[i]->node_case == PG_QUERY__NODE__NODE_CASE_WHEN)
             rc = rl_common_type_of(c, type, types[i], "CASE",
                                    rl_node_location(ce->args[i]->case_when->result), &type);
     free(types);
-    if (rc < 0)
+    if (rc < 0 || (c->typing && case_literals(c, ce, type) < 0))
         return -1;
     if (!c->typing) {
-        *out = result;
-        /* a NULL branch carries no type of its own: the CASE's, as typed */
-        rl_subtype *t = out->d.isnull && out->oid == RL_OID_UNKNOWN && c->x->s
-                            ? subtype_slot(c->x, ce) : NULL;
-        if (t && t->node == ce && t->exec == c->x->id)
-            out->oid = t->oid;
-        return 0;
+        /* the chosen branch in the CASE's type (an untyped NULL branch has
+         * none of its own): as typed, else by its results alone */
+        int32_t typmod;
+        if (!type_get(c->x, ce, &type, &typmod))
+            type = result.oid == RL_OID_UNKNOWN && case_untyped(c, ce) ? RL_OID_TEXT : result.oid;
+        if (type == result.oid || type == RL_OID_UNKNOWN) {
+            *out = result;
+            return 0;
+        }
+    } else {
+        if (type == RL_OID_UNKNOWN)
+            type = RL_OID_TEXT;
+        type_put(c->x, ce, type, -1);
     }
-    rl_subtype *t = c->x->s ? subtype_slot(c->x, ce) : NULL;
-    if (t)
-        *t = (rl_subtype){ce, c->x->id, type == RL_OID_UNKNOWN ? RL_OID_TEXT : type, -1};
-    return rl_value_coerce(c, &result, type == RL_OID_UNKNOWN ? RL_OID_TEXT : type, -1, false,
-                           out, ce->location);
+    return rl_value_coerce(c, &result, type, -1, false, out,
+                           result_node ? rl_node_location(result_node) : ce->location);
 }
 
 /* ------------------------------------------------------------ functions */
@@ -3002,6 +3248,11 @@ static int aggregate_values(rl_expr_ctx *c, const PgQuery__FuncCall *f, const ch
         return agg_avg(c, vals, n, type, out, f->location);
     if (strcmp(name, "array_agg") == 0)
         return agg_array(c, vals, n, type, out, f->location);
+    if ((strcmp(name, "json_agg") == 0 || strcmp(name, "jsonb_agg") == 0) &&
+        type == RL_OID_UNKNOWN) /* json(b)_agg(anyelement) */
+        return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, -1,
+                             "could not determine polymorphic type because input has type "
+                             "unknown");
     if (strcmp(name, "json_agg") == 0)
         return rl_json_agg(c, vals, n, out, f->location);
     if (strcmp(name, "jsonb_agg") == 0)
@@ -3344,25 +3595,14 @@ static int eval_funccall(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *o
 
 /* ------------------------------------------------------------ sublinks */
 
-static bool subtype_get(rl_exec *x, const PgQuery__SubLink *sl, uint32_t *oid, int32_t *typmod)
-{
-    rl_subtype *t = subtype_slot(x, sl);
-    if (!t || t->node != sl || t->exec != x->id)
-        return false;
-    *oid = t->oid;
-    *typmod = t->typmod;
-    return true;
-}
-
 /* Remember a subquery that typed without error: its one column's type
  * (EXISTS, whatever its columns: bool). */
 static void subtype_put(rl_exec *x, const PgQuery__SubLink *sl, const rl_rowset *rs)
 {
-    rl_subtype *t = subtype_slot(x, sl);
-    if (t && rs->ncols == 1)
-        *t = (rl_subtype){sl, x->id, rs->cols[0].oid, rs->cols[0].typmod};
-    else if (t && sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK)
-        *t = (rl_subtype){sl, x->id, RL_OID_BOOL, -1};
+    if (rs->ncols == 1)
+        type_put(x, sl, rs->cols[0].oid, rs->cols[0].typmod);
+    else if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK)
+        type_put(x, sl, RL_OID_BOOL, -1);
 }
 
 static int sublink_columns_error(rl_expr_ctx *c, const PgQuery__SubLink *sl, size_t ncols)
@@ -3559,7 +3799,7 @@ static int type_sublink(rl_expr_ctx *c, const PgQuery__SubLink *sl, rl_value *ou
     bool expr = sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK || array;
     uint32_t oid;
     int32_t typmod;
-    if (subtype_get(c->x, sl, &oid, &typmod)) { /* typed before: EXISTS / IN are bool */
+    if (type_get(c->x, sl, &oid, &typmod)) { /* typed before: EXISTS / IN are bool */
         if (array && array_sublink_type(c, sl, oid, &oid) < 0)
             return -1;
         rl_val_null(out, expr ? oid : RL_OID_BOOL);

@@ -32,11 +32,14 @@ void rl_expr_default_name(const PgQuery__Node *node, char *out, size_t n);
  * RowDescription's table oid / attnum), or NULL. */
 const rl_colmeta *rl_expr_column(const rl_binding *b, const PgQuery__Node *node);
 /* Common type of two (CASE/COALESCE/VALUES/UNION): unknown yields to the
- * other, numbers widen, text-likes become text, else the first. */
+ * other, numbers widen, text-likes keep the first, arrays as their
+ * elements (int4[] and numeric[]: numeric[]), else the first. */
 uint32_t rl_common_type(uint32_t a, uint32_t b);
 /* The same, or PostgreSQL's 42804 "<context> types a and b cannot be
  * matched" when they are of different categories (string, number, bool,
- * date/time, ...), as select_common_type. 0 or -1. */
+ * date/time, ...), as select_common_type; two arrays whose elements do not
+ * meet: 42846 "<context> could not convert type b to a" (CASE/WHEN for a
+ * CASE), as coerce_to_common_type. 0 or -1. */
 int rl_common_type_of(rl_expr_ctx *c, uint32_t a, uint32_t b, const char *context, int location,
                       uint32_t *out);
 /* What PostgreSQL checks while planning: every unknown-typed literal that

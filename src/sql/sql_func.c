@@ -1798,7 +1798,10 @@ int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_
             !arg_fits(args[i].oid, want) && rl_oid_implicit_cast(args[i].oid, want) &&
             rl_value_coerce(c, &args[i], want, -1, false, &args[i], loc) < 0)
             return -1;
-        if (args[i].oid == RL_OID_UNKNOWN && want == RL_OID_ANYELEMENT)
+        /* the table's polymorphic rows take one anyelement or anyarray
+         * each: an unknown one leaves the type undetermined (also a
+         * literal array, '{1,2}') */
+        if (args[i].oid == RL_OID_UNKNOWN && (want == RL_OID_ANYELEMENT || want == RL_OID_ANYARRAY))
             return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, -1,
                                  "could not determine polymorphic type because input has type "
                                  "unknown");

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "sql/sql_expr.h"
+#include "sql/sql_func.h"
 #include "sql/sql_parse.h"
 #include "sql/sql_window.h"
 
@@ -82,6 +83,7 @@ typedef struct win_call {
     size_t norder;
     int frame;                    /* frameOptions */
     const PgQuery__Node *start_offset, *end_offset;
+    uint32_t oid;                 /* lag / lead: the type of their values (lag_type) */
 } win_call;
 
 typedef struct win_run {
@@ -430,6 +432,36 @@ static void frame_of(const win_call *w, const part *P, size_t pos, int64_t so, i
 }
 
 /* The value of a ranking / offset / frame function at position pos. */
+/* lag / lead at position pos: the value `offset` rows before / after, or
+ * the default (NULL without one) past the partition's end, not yet in the
+ * call's type. */
+static int lag_value(win_run *R, const win_call *w, const size_t *order, const part *P,
+                     size_t pos, rl_value *out)
+{
+    rl_value v, off = {0};
+    rl_expr_ctx c = R->base;
+    if (arg_at(R, w, order, pos, 0, &v) < 0) /* its type, also when out of range */
+        return -1;
+    int64_t k = 1;
+    if (w->f->n_args > 1) {
+        if (arg_at(R, w, order, pos, 1, &off) < 0 ||
+            rl_value_coerce(&c, &off, RL_OID_INT4, -1, false, &off, -1) < 0)
+            return -1;
+        if (off.d.isnull) {
+            rl_val_null(out, v.oid);
+            return 0;
+        }
+        k = off.d.v.i;
+    }
+    int64_t at = (int64_t)pos + (w->kind == WIN_LAG ? -k : k);
+    if (at >= (int64_t)P->ps && at < (int64_t)P->pe)
+        return arg_at(R, w, order, (size_t)at, 0, out);
+    if (w->f->n_args > 2)
+        return arg_at(R, w, order, pos, 2, out);
+    rl_val_null(out, v.oid);
+    return 0;
+}
+
 static int value_at(win_run *R, const win_call *w, const size_t *order, const part *P,
                     size_t pos, int64_t so, int64_t eo, const rl_value *prev, size_t *prev_fs,
                     size_t *prev_fe, rl_value *out)
@@ -469,37 +501,14 @@ static int value_at(win_run *R, const win_call *w, const size_t *order, const pa
         return 0;
     }
     case WIN_LAG:
-    case WIN_LEAD: {
-        rl_value v, off = {0}, def;
-        rl_expr_ctx c = R->base;
-        if (arg_at(R, w, order, pos, 0, &v) < 0) /* its type, also when out of range */
+    case WIN_LEAD: { /* in the call's type: the default's may differ */
+        rl_value v;
+        if (lag_value(R, w, order, P, pos, &v) < 0)
             return -1;
-        int64_t k = 1;
-        if (w->f->n_args > 1) {
-            if (arg_at(R, w, order, pos, 1, &off) < 0 ||
-                rl_value_coerce(&c, &off, RL_OID_INT4, -1, false, &off, -1) < 0)
-                return -1;
-            if (off.d.isnull) {
-                rl_val_null(out, v.oid);
-                return 0;
-            }
-            k = off.d.v.i;
-        }
-        int64_t at = (int64_t)pos + (w->kind == WIN_LAG ? -k : k);
-        if (at >= (int64_t)P->ps && at < (int64_t)P->pe)
-            return arg_at(R, w, order, (size_t)at, 0, out);
-        if (w->f->n_args > 2) {
-            if (arg_at(R, w, order, pos, 2, &def) < 0)
-                return -1;
-            if (def.d.isnull || def.oid == v.oid || v.oid == RL_OID_UNKNOWN) {
-                *out = def;
-                out->oid = v.oid == RL_OID_UNKNOWN ? def.oid : v.oid;
-                return 0;
-            }
-            return rl_value_coerce(&c, &def, v.oid, v.typmod, false, out, -1);
-        }
-        rl_val_null(out, v.oid);
-        return 0;
+        if (v.oid == w->oid)
+            return *out = v, 0;
+        rl_expr_ctx c = R->base;
+        return rl_value_coerce(&c, &v, w->oid, -1, false, out, -1);
     }
     default: break;
     }
@@ -613,7 +622,50 @@ static int compute_call(win_run *R, const win_call *w, rl_window_call *out)
 }
 
 /* The result type of the call, from a typing row (no rows needed). */
-static int type_call(win_run *R, const win_call *w, rl_rowset *typ, rl_window_call *out)
+static int polymorphic_unknown(rl_exec *x)
+{
+    return rl_exec_error(x, RL_SQLSTATE_DATATYPE_MISMATCH, -1,
+                         "could not determine polymorphic type because input has type unknown");
+}
+
+static bool untyped_literal(const PgQuery__Node *n)
+{
+    if (n->node_case != PG_QUERY__NODE__NODE_A_CONST)
+        return false;
+    const PgQuery__AConst *k = rl_const(n->a_const);
+    return !k->isnull && k->val_case == PG_QUERY__A__CONST__VAL_SVAL;
+}
+
+/* The type of lag / lead (value anycompatible [, offset integer [, default
+ * anycompatible]]), as PostgreSQL resolves them: value and default in
+ * their common type (both unknown: text; of different categories 42883
+ * for the call; an untyped literal taken into it, its input error at the
+ * literal), a value alone in its own (unknown: 42804, as anyelement). */
+static int lag_type(rl_expr_ctx *c, win_call *w, rl_window_call *out)
+{
+    const PgQuery__FuncCall *f = w->f;
+    rl_value v[3];
+    for (size_t i = 0; i < f->n_args && i < 3; i++)
+        if (rl_expr_eval(c, f->args[i], &v[i]) < 0)
+            return -1;
+    out->oid = w->oid = v[0].oid;
+    out->typmod = -1; /* a window function's result: no typmod (exprTypmod) */
+    if (f->n_args < 3)
+        return v[0].oid == RL_OID_UNKNOWN ? polymorphic_unknown(c->x) : 0;
+    char c0 = rl_oid_category(v[0].oid), c2 = rl_oid_category(v[2].oid);
+    if (v[0].oid != RL_OID_UNKNOWN && v[2].oid != RL_OID_UNKNOWN && v[0].oid != v[2].oid &&
+        (c0 != c2 || !c0))
+        return rl_func_no_function(c, w->kind == WIN_LAG ? "lag" : "lead", 3, v, f->location);
+    uint32_t type = rl_common_type(v[0].oid, v[2].oid);
+    out->oid = w->oid = type == RL_OID_UNKNOWN ? RL_OID_TEXT : type;
+    for (size_t i = 0; i < 3; i += 2)
+        if (untyped_literal(f->args[i]) &&
+            rl_value_coerce(c, &v[i], w->oid, -1, false, &v[i], rl_node_location(f->args[i])) < 0)
+            return -1;
+    return 0;
+}
+
+static int type_call(win_run *R, win_call *w, rl_rowset *typ, rl_window_call *out)
 {
     rl_binding b = {typ, 0, R->outer, NULL};
     rl_expr_ctx c = R->base;
@@ -652,9 +704,15 @@ static int type_call(win_run *R, const win_call *w, rl_rowset *typ, rl_window_ca
             return -1;
         break;
     }
-    default:
+    case WIN_LAG: case WIN_LEAD: return lag_type(&c, w, out);
+    default: /* first_value, last_value, nth_value (anyelement, ...) */
         if (rl_expr_eval(&c, w->f->args[0], &v) < 0)
             return -1;
+        if (v.oid == RL_OID_UNKNOWN)
+            return polymorphic_unknown(R->x);
+        out->oid = v.oid;
+        out->typmod = -1; /* as lag's */
+        return 0;
     }
     out->oid = v.oid == RL_OID_UNKNOWN ? RL_OID_TEXT : v.oid;
     out->typmod = v.typmod;

@@ -328,6 +328,23 @@ def test_untyped_parameter_described_and_bound_in_binary(server):
     r.close()
 
 
+def test_untyped_null_expressions_typed_as_text(server):
+    """COALESCE / NULLIF / GREATEST / CASE of only untyped NULLs are text, in
+    RowDescription and on every row (issue #34): psycopg reads their type
+    codes and pg_typeof, over the simple and the extended protocol, and
+    NULL - COALESCE(NULL, NULL) is jsonb - text (it was 42725 for
+    unknown - unknown on the row)."""
+    q = ("SELECT COALESCE(NULL, NULL), NULLIF(NULL, NULL), GREATEST(NULL, NULL), "
+         "CASE WHEN x > 5 THEN NULL END, pg_typeof(COALESCE(NULL, NULL))::text, "
+         "pg_typeof(NULLIF(NULL, NULL))::text, NULL - COALESCE(NULL, NULL) "
+         "FROM (VALUES (1), (2)) v(x)")
+    with psycopg.connect(server.dsn(), autocommit=True) as c:
+        for prepare in (False, True):
+            cur = c.execute(q, prepare=prepare)
+            assert [d.type_code for d in cur.description] == [25, 25, 25, 25, 25, 25, 3802]
+            assert cur.fetchall() == [(None, None, None, None, "text", "text", None)] * 2
+
+
 def test_execute_row_limit_portal_suspended(server):
     r = Raw(server.port)
     r.login()

@@ -35,16 +35,6 @@ static bool has_defaults(const rl_relation *rel)
     return rel->kind == RL_REL_STORED && rl_desc_is_dynamic(rel->desc);
 }
 
-/* One default of a temporary table: pg_get_expr's text, parsed at its
- * first use (the parse lives as long as the default). */
-struct rl_temp_default {
-    char column[64];
-    char *text;
-    rl_parsed *parsed;
-    const PgQuery__Node *expr;
-    rl_temp_default *next;
-};
-
 static void temp_default_free(rl_temp_default *d)
 {
     rl_parsed_release(d->parsed);
@@ -73,6 +63,7 @@ int rl_default_copy_temp(rl_temp_table *dst, const rl_temp_table *src)
         }
         rl_str_copy(c->column, sizeof c->column, d->column);
         c->text = text; /* parsed again at its first use */
+        c->identity = d->identity;
         *tail = c;
         tail = &c->next;
     }
@@ -107,6 +98,7 @@ static int temp_defaults_of(rl_exec *x, rl_temp_table *t, const rl_rowset *shape
                 return -1;
             out->parsed[col] = d->parsed;
             out->expr[col] = d->expr;
+            out->identity[col] = d->identity;
             out->any = true;
         }
     }
@@ -198,6 +190,14 @@ int rl_default_for_fkey(void *ctx, const char *schema, const rl_table_desc *d, s
 
 int rl_default_kind(rl_exec *x, const char *schema, const char *table, const char *column)
 {
+    if (strcmp(schema, "pg_temp") == 0) { /* a temporary table's, in the session */
+        for (const rl_temp_table *t = x->s->temps; t; t = t->next)
+            for (const rl_temp_default *d = strcmp(t->name, table) ? NULL : t->defaults; d;
+                 d = d->next)
+                if (strcmp(d->column, column) == 0)
+                    return d->identity ? d->identity : 'n';
+        return 0;
+    }
     rl_txn *txn = rl_exec_txn(x);
     const rl_check_con *c;
     size_t n;
@@ -272,7 +272,7 @@ int rl_default_set(rl_exec *x, const char *schema, const char *table, const char
 }
 
 int rl_default_set_temp(rl_exec *x, rl_temp_table *t, const char *column, uint32_t oid,
-                        const PgQuery__Node *expr)
+                        const PgQuery__Node *expr, char identity)
 {
     rl_default_follow_temp(t, column, NULL); /* the one it had goes */
     rl_check_text tx;
@@ -288,6 +288,7 @@ int rl_default_set_temp(rl_exec *x, rl_temp_table *t, const char *column, uint32
     }
     rl_str_copy(d->column, sizeof d->column, column);
     d->text = text;
+    d->identity = identity;
     d->next = t->defaults;
     t->defaults = d;
     return 0;

@@ -107,7 +107,8 @@ typedef struct col_spec {
     uint8_t serial;           /* smallserial / serial / bigserial: 2, 4, 8 bytes; 0 none */
     char identity;            /* GENERATED ALWAYS ('a') / BY DEFAULT ('d') AS IDENTITY, 0 */
     const PgQuery__Constraint *identity_con; /* its sequence options */
-    bool default_and_identity; /* both: 42601 (transformColumnDefinition) */
+    bool default_and_identity; /* both: 42601 (transformColumnDefinition) ... */
+    int both_location;         /* ... at the second of them */
     uint32_t seq_oid; /* ADD COLUMN's serial / identity: its sequence fills the rows */
 } col_spec;
 
@@ -121,6 +122,8 @@ static int constraint_apply(rl_exec *x, const PgQuery__Constraint *c, col_spec *
     case PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN: cs->references = true; return 0; /* sql_fkey.c */
     case PG_QUERY__CONSTR_TYPE__CONSTR_CHECK: cs->check = true; return 0; /* sql_check.c */
     case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT:
+        if (cs->identity && !cs->default_and_identity)
+            cs->both_location = c->location;
         cs->default_and_identity |= cs->identity != 0;
         /* only DEFAULT NULL means the same as no default; ADD COLUMN
          * (alter_cmd) takes any other default for the existing rows */
@@ -134,6 +137,8 @@ static int constraint_apply(rl_exec *x, const PgQuery__Constraint *c, col_spec *
     case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRED:
     case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_IMMEDIATE: return 0;
     case PG_QUERY__CONSTR_TYPE__CONSTR_IDENTITY: /* its sequence: create_sequence_defaults */
+        if ((cs->def || cs->identity || cs->serial) && !cs->default_and_identity)
+            cs->both_location = c->location;
         cs->default_and_identity |= cs->def != NULL || cs->identity || cs->serial;
         cs->identity = c->generated_when && c->generated_when[0] == 'a' ? 'a' : 'd';
         cs->identity_con = c;
@@ -789,7 +794,7 @@ static int column_sequence_create(rl_exec *x, const col_spec *cs, const char *sc
     const PgQuery__Constraint *ic = cs->identity_con;
     if ((cs->serial && cs->def) || cs->default_and_identity)
         return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR,
-                             cs->identity && !cs->serial ? cs->identity_con->location : -1,
+                             cs->identity && !cs->serial ? cs->both_location : -1,
                              "%s specified for column \"%s\" of table \"%s\"",
                              cs->identity ? "both default and identity" : "multiple default values",
                              cs->name, table);

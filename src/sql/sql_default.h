@@ -22,6 +22,7 @@ typedef struct rl_defaults {
     const PgQuery__Node *expr[RL_MAX_COLUMNS];
     char identity[RL_MAX_COLUMNS]; /* an identity column's 'a' (ALWAYS) / 'd', 0 */
     bool user_value_ignored[RL_MAX_COLUMNS]; /* OVERRIDING USER VALUE: the default */
+    bool stored; /* a stored table's: its names are not the temporary relations' */
 } rl_defaults;
 
 /* rel's defaults, for the first ntab columns of shape (a relation other

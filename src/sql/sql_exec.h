@@ -144,6 +144,8 @@ typedef struct rl_exec {
     size_t nparams;
     bool explain_analyze;
     bool describing;          /* run for its shape only (Describe): no side effects (nextval) */
+    bool past_temp;           /* unqualified names skip pg_temp: a stored table's default
+                                 (bound by name, PostgreSQL's by oid) means its schema's */
     uint64_t keys_read;       /* store keys read by this statement */
     int8_t ctids;             /* does the text mention ctid? 0 = not looked yet, 1 yes, -1 no */
     uint64_t id;              /* this execution, for per-statement caches; 0 = none yet */

@@ -4634,7 +4634,13 @@ static void qualified(rl_exec *x, const char *schema, const char *name, char *bu
 {
     char q[140], qs[140];
     quote_ident(name, q, sizeof q);
-    if (schema_on_path(x, schema)) {
+    /* pg_temp comes first: a temporary relation of the name hides it */
+    bool hidden = false;
+    for (const rl_temp_table *t = x && x->s ? x->s->temps : NULL; t && !hidden; t = t->next)
+        hidden = strcmp(t->name, name) == 0;
+    for (const rl_temp_seq *t = x && x->s ? x->s->temp_seqs : NULL; t && !hidden; t = t->next)
+        hidden = strcmp(t->name, name) == 0;
+    if (schema_on_path(x, schema) && !hidden) {
         snprintf(buf, n, "%s", q);
         return;
     }

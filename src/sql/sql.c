@@ -1326,7 +1326,7 @@ static rl_exec_status run_statement(rl_exec *x, const PgQuery__Node *n)
         break;
     case PG_QUERY__NODE__NODE_RENAME_STMT:
         rc = n->rename_stmt->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_SEQUENCE
-                 ? rl_seq_rename(x, n->rename_stmt)
+                 ? rl_seq_rename(x, n->rename_stmt, "ALTER SEQUENCE")
                  : rl_ddl_rename(x, n->rename_stmt);
         break;
     case PG_QUERY__NODE__NODE_INDEX_STMT:

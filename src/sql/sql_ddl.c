@@ -770,6 +770,9 @@ static int identity_sequence_option(rl_exec *x, const PgQuery__Constraint *ic, c
         if (!name || !in || n > 2)
             return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, d->location,
                                  "this SEQUENCE NAME is not supported by RockLake");
+        if (strcmp(in, schema) != 0 && strcmp(schema, "pg_temp") == 0)
+            return rl_exec_error(x, RL_SQLSTATE_INVALID_TABLE_DEFINITION, -1,
+                                 "cannot create temporary relation in non-temporary schema");
         if (strcmp(in, schema) != 0)
             return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, d->location,
                                  "an identity column's sequence in another schema than its "
@@ -1031,6 +1034,11 @@ static int drop_table(rl_exec *x, const PgQuery__Node *obj, bool missing_ok, boo
             temp_unlink(x->s, t);
             rl_seq_temps_sweep(x->s); /* the sequences it owned */
             return 0;
+        }
+        if (rl_temp_seq_find(x->s, name)) {
+            rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1, "\"%s\" is not a table", name);
+            rl_error_hint(x->err, "Use DROP SEQUENCE to remove a sequence.");
+            return -1;
         }
         if (schema)
             goto absent;
@@ -2251,6 +2259,8 @@ int rl_ddl_rename(rl_exec *x, const PgQuery__RenameStmt *st)
     int found = alter_target(x, st->relation, st->missing_ok, &rel);
     if (found <= 0)
         return found < 0 ? -1 : rl_send_complete(x, tag);
+    if (rel.kind == RL_REL_SEQUENCE && st->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
+        return rl_seq_rename(x, st, tag); /* ALTER TABLE renames any relation */
     rl_rowset *shape = rl_relation_shape(x, &rel, rel.name);
     if (!shape)
         return -1;

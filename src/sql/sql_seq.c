@@ -745,6 +745,8 @@ static int apply_owned_by(rl_exec *x, const PgQuery__DefElem *d, const char *seq
     if (rel.kind != RL_REL_STORED && rel.kind != RL_REL_TEMP) {
         rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1,
                       "sequence cannot be owned by relation \"%s\"", table);
+        if (rel.kind == RL_REL_SEQUENCE)
+            rl_error_detail(x->err, "This operation is not supported for sequences.");
         return -1;
     }
     if (strcmp(rel.schema, seq_schema) != 0)
@@ -1037,11 +1039,24 @@ static void temp_default_drop(rl_session *s, const char *table, const char *colu
     }
 }
 
-/* The (table, column) of each default that calls f: a stored sequence's
- * among the catalog's, a temporary one's among the temporary tables'
- * (whose names the stored ones cannot call). *out freed by the caller. */
-static int defaults_calling(rl_exec *x, const seq_found *f, char (**out)[2][RL_INDEX_NAME_MAX],
-                            size_t *hits)
+/* One default that calls a sequence: its table and column, an identity
+ * column's ('a' / 'd') or not (0). */
+typedef struct calling_default {
+    char table[RL_INDEX_NAME_MAX], column[RL_INDEX_NAME_MAX];
+    char identity;
+} calling_default;
+
+static void calling_put(calling_default *c, const char *table, const char *column, char identity)
+{
+    rl_str_copy(c->table, sizeof c->table, table);
+    rl_str_copy(c->column, sizeof c->column, column);
+    c->identity = identity;
+}
+
+/* Each default that calls f: a stored sequence's among the catalog's, a
+ * temporary one's among the temporary tables' (whose names the stored
+ * ones cannot call). *out freed by the caller. */
+static int defaults_calling(rl_exec *x, const seq_found *f, calling_default **out, size_t *hits)
 {
     rl_buf bare, qual;
     rl_buf_init(&bare, 0);
@@ -1054,21 +1069,17 @@ static int defaults_calling(rl_exec *x, const seq_found *f, char (**out)[2][RL_I
     for (const rl_temp_table *t = f->temp ? x->s->temps : NULL; t; t = t->next)
         for (const rl_temp_default *d = t->defaults; d; d = d->next)
             n++;
-    char(*gone)[2][RL_INDEX_NAME_MAX] = rc == 0 ? calloc(n ? n : 1, sizeof *gone) : NULL;
+    calling_default *gone = rc == 0 ? calloc(n ? n : 1, sizeof *gone) : NULL;
     if (rc == 0 && !gone)
         rc = rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     *hits = 0;
     for (size_t i = 0; rc == 0 && c && i < n; i++)
-        if (calls_sequence(c[i].def.expr, &bare, &qual)) {
-            rl_str_copy(gone[*hits][0], RL_INDEX_NAME_MAX, c[i].def.table);
-            rl_str_copy(gone[(*hits)++][1], RL_INDEX_NAME_MAX, c[i].name);
-        }
+        if (calls_sequence(c[i].def.expr, &bare, &qual))
+            calling_put(&gone[(*hits)++], c[i].def.table, c[i].name, c[i].def.identity);
     for (const rl_temp_table *t = f->temp && rc == 0 ? x->s->temps : NULL; t; t = t->next)
         for (const rl_temp_default *d = t->defaults; d; d = d->next)
-            if (calls_sequence(d->text, &bare, &qual)) {
-                rl_str_copy(gone[*hits][0], RL_INDEX_NAME_MAX, t->name);
-                rl_str_copy(gone[(*hits)++][1], RL_INDEX_NAME_MAX, d->column);
-            }
+            if (calls_sequence(d->text, &bare, &qual))
+                calling_put(&gone[(*hits)++], t->name, d->column, d->identity);
     rl_buf_free(&bare);
     rl_buf_free(&qual);
     *out = gone;
@@ -1079,15 +1090,26 @@ static int defaults_sequence_dropping(rl_exec *x, const seq_found *f, bool casca
 {
     const char *name = f->name;
     size_t hits;
-    char(*gone)[2][RL_INDEX_NAME_MAX];
+    calling_default *gone;
     int rc = defaults_calling(x, f, &gone, &hits);
+    /* an identity column's sequence is the column's own (an internal
+     * dependency): refused even with CASCADE, as PostgreSQL's */
+    for (size_t i = 0; rc == 0 && i < hits; i++)
+        if (gone[i].identity) {
+            rc = rl_exec_error(x, RL_SQLSTATE_DEPENDENT_OBJECTS_STILL_EXIST, -1,
+                               "cannot drop sequence %s because column %s of table %s requires "
+                               "it",
+                               name, gone[i].column, gone[i].table);
+            rl_error_hint(x->err, "You can drop column %s of table %s instead.", gone[i].column,
+                          gone[i].table);
+        }
     rl_buf detail;
     rl_buf_init(&detail, 0);
     for (size_t i = 0; rc == 0 && i < hits; i++)
         /* dependency.c's lines: "drop cascades to X" or "X depends on Y" */
         rl_buf_printf(&detail, "%s%sdefault value for column %s of table %s%s%s",
-                      i ? "\n" : "", cascade ? "drop cascades to " : "", gone[i][1],
-                      gone[i][0], cascade ? "" : " depends on sequence ",
+                      i ? "\n" : "", cascade ? "drop cascades to " : "", gone[i].column,
+                      gone[i].table, cascade ? "" : " depends on sequence ",
                       cascade ? "" : name);
     rl_buf_put_u8(&detail, 0);
     if (rc == 0 && hits && !cascade) {
@@ -1113,11 +1135,11 @@ static int defaults_sequence_dropping(rl_exec *x, const seq_found *f, bool casca
         rl_txn *txn = f->temp ? NULL : rl_exec_txn(x);
         for (size_t i = 0; rc == 0 && i < hits; i++) {
             if (f->temp)
-                temp_default_drop(x->s, gone[i][0], gone[i][1]);
+                temp_default_drop(x->s, gone[i].table, gone[i].column);
             else
                 rc = !txn ? -1
-                          : rl_txn_put_default(txn, f->schema, gone[i][0], gone[i][1], NULL, NULL,
-                                               x->err);
+                          : rl_txn_put_default(txn, f->schema, gone[i].table, gone[i].column,
+                                               NULL, NULL, x->err);
         }
     }
     free(gone);
@@ -1275,7 +1297,7 @@ static int temp_rename(rl_exec *x, const seq_found *f, const char *newname)
     return rc;
 }
 
-int rl_seq_rename(rl_exec *x, const PgQuery__RenameStmt *st)
+int rl_seq_rename(rl_exec *x, const PgQuery__RenameStmt *st, const char *tag)
 {
     seq_found f;
     int rc = find_named(x, st->relation, &f);
@@ -1288,7 +1310,7 @@ int rl_seq_rename(rl_exec *x, const PgQuery__RenameStmt *st)
         rl_exec_notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
                        "relation \"%s\" does not exist, skipping",
                st->relation->relname);
-        return rl_send_complete(x, "ALTER SEQUENCE");
+        return rl_send_complete(x, tag);
     }
     if (strlen(st->newname) >= 64)
         return rl_exec_error(x, RL_SQLSTATE_NAME_TOO_LONG, -1, "identifier \"%s\" is too long",
@@ -1296,14 +1318,14 @@ int rl_seq_rename(rl_exec *x, const PgQuery__RenameStmt *st)
     if (f.temp) {
         if (temp_rename(x, &f, st->newname) < 0)
             return -1;
-        return rl_send_complete(x, "ALTER SEQUENCE");
+        return rl_send_complete(x, tag);
     }
     if (rl_txn_rename_sequence(rl_exec_txn(x), schema_of(st->relation), st->relation->relname,
                                st->newname, x->err) < 0 ||
         defaults_sequence_renamed(x, schema_of(st->relation), st->relation->relname,
                                     st->newname) < 0)
         return -1;
-    return rl_send_complete(x, "ALTER SEQUENCE");
+    return rl_send_complete(x, tag);
 }
 
 int rl_seq_drop_owned(rl_exec *x, const char *schema, const char *name)

@@ -23,7 +23,9 @@
 int rl_seq_create(rl_exec *x, const PgQuery__CreateSeqStmt *st);
 int rl_seq_alter(rl_exec *x, const PgQuery__AlterSeqStmt *st);
 int rl_seq_drop(rl_exec *x, const PgQuery__DropStmt *st);
-int rl_seq_rename(rl_exec *x, const PgQuery__RenameStmt *st);
+/* ALTER SEQUENCE / ALTER TABLE ... RENAME TO of a sequence: `tag` the
+ * command tag sent. */
+int rl_seq_rename(rl_exec *x, const PgQuery__RenameStmt *st, const char *tag);
 
 /* The sequence schema.name of a serial or identity column of the new
  * table schema.table (CREATE TABLE's smallserial / serial / bigserial,

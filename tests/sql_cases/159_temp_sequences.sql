@@ -122,3 +122,52 @@ SELECT lastval();
 CREATE TEMP SEQUENCE d3;
 INSERT INTO d3 VALUES (1);
 UPDATE d3 SET last_value = 1;
+-- a temporary sequence under other statements: DROP TABLE of one (42809), ALTER
+-- TABLE ... RENAME TO of one, an identity's sequence that its column requires
+-- (2BP01 even with CASCADE), OWNED BY checks, option checks, UPDATE / DELETE
+-- on one, scans, a prepared nextval, SEQUENCE NAME of a temporary table's
+-- identity in another schema (42P16).
+CREATE TEMP SEQUENCE s1;
+DROP TABLE s1;
+DROP TABLE IF EXISTS s1;
+ALTER TABLE s1 RENAME TO s2;
+SELECT nextval('s2');
+ALTER SEQUENCE s2 RENAME TO s1;
+CREATE TEMP TABLE ti (id int GENERATED ALWAYS AS IDENTITY, b int);
+DROP SEQUENCE ti_id_seq;
+DROP SEQUENCE ti_id_seq CASCADE;
+ALTER SEQUENCE s1 OWNED BY ti.b;
+ALTER SEQUENCE s1 OWNED BY NONE;
+ALTER TABLE ti DROP COLUMN b;
+SELECT nextval('s1');
+CREATE TABLE st (a int);
+CREATE SEQUENCE ps OWNED BY ti.id;
+ALTER SEQUENCE s1 OWNED BY st.a;
+ALTER SEQUENCE s1 OWNED BY s1.a;
+CREATE TEMP SEQUENCE s3 AS text;
+CREATE TEMP SEQUENCE s3 INCREMENT 0;
+CREATE TEMP SEQUENCE s3 START 5 MINVALUE 10;
+SELECT setval('s1', -5);
+SELECT currval('s1');
+SELECT nextval('ti');
+UPDATE s1 SET is_called = false;
+DELETE FROM s1;
+SELECT last_value, is_called FROM s1;
+SELECT s1.last_value FROM s1 WHERE is_called;
+CREATE TEMP TABLE s1 (a int);
+CREATE TEMP TABLE IF NOT EXISTS s1 (a int);
+ALTER TABLE ti RENAME TO s1;
+CREATE TEMP TABLE x (id serial, id2 serial);
+SELECT pg_get_serial_sequence('x', 'id2');
+CREATE TEMP SEQUENCE x_id_seq2;
+CREATE TEMP TABLE y (x int);
+CREATE TEMP TABLE x (id serial);
+CREATE TEMP TABLE xx (id int GENERATED ALWAYS AS IDENTITY (SEQUENCE NAME myseq));
+SELECT nextval('myseq');
+CREATE TEMP TABLE xy (id int GENERATED ALWAYS AS IDENTITY (SEQUENCE NAME public.myseq2));
+CREATE TEMP TABLE xz (id int GENERATED ALWAYS AS IDENTITY (SEQUENCE NAME pg_temp.myseq3));
+SELECT * FROM s1 a, s1 b;
+PREPARE p AS SELECT nextval('s1');
+EXECUTE p;
+EXECUTE p;
+DEALLOCATE p;

@@ -103,3 +103,12 @@ INSERT INTO st DEFAULT VALUES RETURNING id;
 INSERT INTO public.st DEFAULT VALUES RETURNING id;
 SELECT pg_get_serial_sequence('st', 'id'), pg_get_serial_sequence('public.st', 'id');
 SELECT nextval('st_id_seq'), nextval('public.st_id_seq');
+-- a stored table's identity sequence is its column's too (2BP01 even with
+-- CASCADE), and ALTER TABLE ... RENAME TO renames a stored sequence
+CREATE TABLE sti (id int GENERATED ALWAYS AS IDENTITY);
+DROP SEQUENCE sti_id_seq;
+DROP SEQUENCE sti_id_seq CASCADE;
+CREATE SEQUENCE sts;
+ALTER TABLE sts RENAME TO sts2;
+SELECT nextval('sts2');
+ALTER TABLE IF EXISTS nosuch RENAME TO sts3;

@@ -1340,10 +1340,15 @@ int rl_seq_drop_owned(rl_exec *x, const char *schema, const char *name)
 
 /* ------------------------------------------------------------ functions */
 
-/* 25006 in a read-only transaction (a temporary sequence's calls are
- * allowed there, as PostgreSQL's). */
+/* 42501 for a read-only role (pg_read_all_data reads a sequence, it
+ * neither takes nor sets its values), then 25006 in a read-only
+ * transaction; a temporary sequence's calls are allowed in both, as
+ * PostgreSQL's. */
 static int read_only(rl_exec *x, const seq_found *f, const char *fn, int loc)
 {
+    if (x->s->read_only_role && !f->temp)
+        return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, -1,
+                             "permission denied for sequence %s", f->name);
     if (!x->s->read_only_txn || f->temp)
         return 0;
     return rl_exec_error(x, RL_SQLSTATE_READ_ONLY_SQL_TRANSACTION, -1,

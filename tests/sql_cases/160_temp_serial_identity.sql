@@ -112,3 +112,13 @@ CREATE SEQUENCE sts;
 ALTER TABLE sts RENAME TO sts2;
 SELECT nextval('sts2');
 ALTER TABLE IF EXISTS nosuch RENAME TO sts3;
+-- COPY and INSERT ... SELECT into a temporary table take its serial's
+-- values; UPDATE ... SET c = DEFAULT too
+CREATE TEMP TABLE cp (id serial, v text);
+COPY cp (v) FROM STDIN;
+a
+b
+\.
+INSERT INTO cp (v) SELECT 'c' || g FROM generate_series(1, 2) g;
+UPDATE cp SET id = DEFAULT WHERE v = 'a';
+SELECT * FROM cp ORDER BY id;

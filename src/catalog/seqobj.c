@@ -8,6 +8,8 @@
  * id -> last value, is_called), which are NOT transactional: nextval and
  * setval change the state in memory under cat->seq_lock and write it in a
  * batch of their own, as PostgreSQL's sequences escape their transaction.
+ * nextval's arithmetic itself (rl_seq_state_advance) is pure, on a state
+ * value: the SQL layer runs it on a session's temporary sequences too.
  *
  * Invariants:
  *  - a value nextval returned is never returned again: the state in memory

@@ -7,7 +7,11 @@
  * Owns: the options' parse and checks (init_params' order: the first
  * failing check is PostgreSQL's), each session's cache of sequences
  * (currval, the values a CACHE > 1 took for this session, lastval's
- * sequence), the names of the functions' errors.
+ * sequence), the names of the functions' errors, and each session's
+ * temporary sequences (pg_temp): their definitions (s->temp_seqs, copied
+ * by savepoints and at the transaction's first change of them, put back
+ * by ROLLBACK / ROLLBACK TO) and their states (s->temp_seq_states, by id,
+ * never put back), run by the catalog's pure nextval arithmetic.
  *
  * The catalog (catalog.h "Sequences") keeps the definitions (transactional
  * DDL) and the states (never undone: nextval and setval write them at once,
@@ -19,6 +23,11 @@
  * nextval took for it (first .. cached), for the state id it took them
  * from: a cache of another id (a RESTART since) is dropped, never used;
  * no value is returned while typing (c->typing) and none changes state.
+ * Every temporary sequence's definition (in the list, a savepoint's copy
+ * or the transaction's saved one) names a state the session holds: states
+ * are pruned only at a transaction's end, of the ids no definition names;
+ * a temporary sequence OWNED BY a column exists only while the temporary
+ * table has that column (rl_seq_temps_sweep after each change of them).
  */
 #include <assert.h>
 #include <errno.h>

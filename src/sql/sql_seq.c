@@ -280,14 +280,19 @@ void rl_seq_temps_session_free(rl_session *s)
 
 void rl_seq_temp_table_changed(rl_session *s, const char *table, const rl_table_change *ch)
 {
-    for (rl_temp_seq *q = s->temp_seqs; q; q = q->next) {
-        if (strcmp(q->def.owned_table, table) != 0)
-            continue;
-        if (ch->new_table)
-            rl_str_copy(q->def.owned_table, sizeof q->def.owned_table, ch->new_table);
-        if (ch->old_column && strcmp(q->def.owned_column, ch->old_column) == 0)
-            rl_str_copy(q->def.owned_column, sizeof q->def.owned_column, ch->new_column);
-    }
+    /* the copy a ROLLBACK puts back follows too: a ROLLBACK does not undo
+     * a temporary table's rename (sql_ddl.c), so it must not take its
+     * sequences from it (the sweep would drop them) */
+    rl_temp_seq *lists[2] = {s->temp_seqs, s->temp_seqs_at_start};
+    for (size_t l = 0; l < 2; l++)
+        for (rl_temp_seq *q = lists[l]; q; q = q->next) {
+            if (strcmp(q->def.owned_table, table) != 0)
+                continue;
+            if (ch->new_table)
+                rl_str_copy(q->def.owned_table, sizeof q->def.owned_table, ch->new_table);
+            if (ch->old_column && strcmp(q->def.owned_column, ch->old_column) == 0)
+                rl_str_copy(q->def.owned_column, sizeof q->def.owned_column, ch->new_column);
+        }
 }
 
 /* ------------------------------------------------------------- lookups */

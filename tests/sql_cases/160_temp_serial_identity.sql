@@ -122,3 +122,13 @@ b
 INSERT INTO cp (v) SELECT 'c' || g FROM generate_series(1, 2) g;
 UPDATE cp SET id = DEFAULT WHERE v = 'a';
 SELECT * FROM cp ORDER BY id;
+-- a temporary table renamed in a transaction that rolls back keeps its
+-- serial's sequence (RockLake does not undo the rename, PostgreSQL does:
+-- only the sequence is looked at)
+CREATE TEMP TABLE rn (id serial, v text);
+INSERT INTO rn (v) VALUES ('a');
+BEGIN;
+CREATE TEMP SEQUENCE rn_other;
+ALTER TABLE rn RENAME COLUMN id TO id2;
+ROLLBACK;
+SELECT nextval('rn_id_seq');

@@ -1266,7 +1266,8 @@ static int temp_rename(rl_exec *x, const seq_found *f, const char *newname)
     rl_temp_seq *q = rl_temp_seq_find(x->s, f->name);
     assert(q);
     /* the same sequence: its currval and cached values go with it */
-    uint32_t was = rl_pgcatalog_rel_oid("pg_temp", q->name), now = rl_pgcatalog_rel_oid("pg_temp", newname);
+    uint32_t was = rl_pgcatalog_rel_oid("pg_temp", q->name);
+    uint32_t now = rl_pgcatalog_rel_oid("pg_temp", newname);
     rl_seq_cache *e = cache_find(x->s, was);
     if (e)
         e->oid = now;

@@ -717,6 +717,55 @@ static void test_sessions_keep_their_own_time_zones(void)
     lake_close(&l);
 }
 
+/* Temporary sequences are their session's: another session's name finds
+ * the stored one (or none), both sessions' nextval of their own run apart,
+ * a session's end drops its ones; a stored table's default that calls one
+ * is 0A000 (PostgreSQL binds it by oid and drops it with the session,
+ * RockLake keeps the name, which the next session would not find). */
+static void test_temporary_sequences_are_the_sessions(void)
+{
+    lake l;
+    CHECK(lake_open(&l));
+    rl_session *a = rl_session_new(l.eng, NULL), *b = rl_session_new(l.eng, NULL);
+    recorder r;
+    rl_error e;
+    CHECK(run(a, "CREATE SEQUENCE s START 100", &r, &e) == RL_EXEC_DONE);
+    CHECK(run(a, "CREATE TEMP SEQUENCE s", &r, &e) == RL_EXEC_DONE);
+    CHECK(run(b, "CREATE TEMP SEQUENCE s START 50", &r, &e) == RL_EXEC_DONE);
+    CHECK(run(a, "SELECT nextval('s'), nextval('public.s')", &r, &e) == RL_EXEC_DONE);
+    CHECK_EQ_STR(r.first[0], "1");
+    CHECK(run(b, "SELECT nextval('s'), nextval('public.s')", &r, &e) == RL_EXEC_DONE);
+    CHECK_EQ_STR(r.first[0], "50");
+    CHECK(run(a, "CREATE TEMP TABLE t (id serial)", &r, &e) == RL_EXEC_DONE);
+    CHECK(run(b, "SELECT nextval('t_id_seq')", &r, &e) == RL_EXEC_ERROR);
+    CHECK_EQ_STR(e.sqlstate, "42P01");
+    CHECK(run(a, "CREATE TABLE p (a bigint DEFAULT nextval('s'))", &r, &e) == RL_EXEC_ERROR);
+    CHECK_EQ_STR(e.sqlstate, "0A000");
+    CHECK(run(a, "CREATE TABLE p (a bigint DEFAULT nextval('pg_temp.s'))", &r, &e) ==
+          RL_EXEC_ERROR);
+    CHECK_EQ_STR(e.sqlstate, "0A000");
+    CHECK(run(a, "CREATE TABLE p (a bigint DEFAULT nextval('public.s'))", &r, &e) ==
+          RL_EXEC_DONE);
+    CHECK(run(a, "ALTER TABLE p ALTER COLUMN a SET DEFAULT nextval('s')", &r, &e) ==
+          RL_EXEC_ERROR);
+    CHECK_EQ_STR(e.sqlstate, "0A000");
+    /* the stored default names public.s: the temporary s hides it from
+     * no stored default */
+    CHECK(run(a, "INSERT INTO p DEFAULT VALUES RETURNING a", &r, &e) == RL_EXEC_DONE);
+    CHECK_EQ_STR(r.first[0], "102");
+    rl_session_free(a);
+    rl_session *c = rl_session_new(l.eng, NULL);
+    CHECK(run(c, "SELECT nextval('s')", &r, &e) == RL_EXEC_DONE);
+    CHECK_EQ_STR(r.first[0], "103");
+    CHECK(run(c, "SELECT nextval('pg_temp.s')", &r, &e) == RL_EXEC_ERROR);
+    CHECK_EQ_STR(e.sqlstate, "3F000");
+    CHECK(run(b, "SELECT nextval('s')", &r, &e) == RL_EXEC_DONE);
+    CHECK_EQ_STR(r.first[0], "51");
+    rl_session_free(c);
+    rl_session_free(b);
+    lake_close(&l);
+}
+
 int main(void)
 {
     RUN(test_numbered_names_share_a_parse);
@@ -731,5 +780,6 @@ int main(void)
     RUN(test_cancel_stops_a_running_statement_only);
     RUN(test_output_settings_refuse_what_they_cannot_honour);
     RUN(test_sessions_keep_their_own_time_zones);
+    RUN(test_temporary_sequences_are_the_sessions);
     return tu_finish();
 }

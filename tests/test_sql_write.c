@@ -930,6 +930,32 @@ static void test_read_only_role(void)
     CHECK_EQ_INT(q(&e, "CREATE TEMP TABLE tt(a INT)"), RL_EXEC_DONE);
     CHECK_EQ_INT(q(&e, "INSERT INTO tt SELECT a FROM t"), RL_EXEC_DONE);
     CHECK_EQ_STR(copy_text(&e, "COPY tt TO STDOUT"), "1\n");
+    /* a sequence is read, never taken from, set, made or changed; its own
+     * temporary ones (a temporary table's serial too) are the session's */
+    e.s->read_only_role = false;
+    CHECK_EQ_INT(q(&e, "CREATE SEQUENCE s"), RL_EXEC_DONE);
+    e.s->read_only_role = true;
+    const char *denied[][2] = {
+        {"SELECT nextval('s')", "permission denied for sequence s"},
+        {"SELECT setval('s', 5)", "permission denied for sequence s"},
+        {"CREATE SEQUENCE s2", "permission denied for schema public"},
+        {"ALTER SEQUENCE s RESTART", "must be owner of sequence s"},
+        {"ALTER SEQUENCE s RENAME TO s3", "must be owner of sequence s"},
+        {"DROP SEQUENCE s", "must be owner of sequence s"}};
+    for (size_t i = 0; i < sizeof denied / sizeof denied[0]; i++) {
+        CHECK_EQ_INT(q(&e, denied[i][0]), RL_EXEC_ERROR);
+        CHECK_EQ_STR(e.err.sqlstate, "42501");
+        CHECK_EQ_STR(e.err.message, denied[i][1]);
+    }
+    CHECK_EQ_STR(copy_text(&e, "COPY (SELECT last_value, is_called FROM s) TO STDOUT"),
+                 "1\tf\n");
+    CHECK_EQ_INT(q(&e, "CREATE TEMP SEQUENCE ts"), RL_EXEC_DONE);
+    CHECK_EQ_INT(q(&e, "SELECT setval('ts', 5)"), RL_EXEC_DONE);
+    CHECK_EQ_INT(q(&e, "ALTER SEQUENCE ts INCREMENT 2"), RL_EXEC_DONE);
+    CHECK_EQ_INT(q(&e, "CREATE TEMP TABLE ser (id serial, v text)"), RL_EXEC_DONE);
+    CHECK_EQ_INT(q(&e, "INSERT INTO ser (v) VALUES ('x')"), RL_EXEC_DONE);
+    CHECK_EQ_STR(copy_text(&e, "COPY (SELECT nextval('ts'), id FROM ser) TO STDOUT"), "7\t1\n");
+    CHECK_EQ_INT(q(&e, "DROP SEQUENCE ts"), RL_EXEC_DONE);
     /* the commit net: a write made before the session became read-only */
     e.s->read_only_role = false;
     CHECK_EQ_INT(q(&e, "BEGIN; INSERT INTO t VALUES (3)"), RL_EXEC_DONE);

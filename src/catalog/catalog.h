@@ -842,6 +842,17 @@ int rl_txn_list_sequences(rl_txn *txn, const char *schema, rl_seq_visitor visit,
  * a follower. Durable before it returns whenever it logged ahead. */
 int rl_txn_sequence_next(rl_txn *txn, const char *name, const rl_seq_def *def, int64_t *first,
                          int64_t *last, rl_error *err);
+/* nextval's arithmetic on state *s of sequence d (name for the 2200H
+ * message), pure: *s advanced, *first / *last as rl_txn_sequence_next's;
+ * *logit when it logged ahead, with *log_value the value the log would
+ * hold (the caller writes it before using *s). 0 or -1 (2200H, *s kept).
+ * rl_txn_sequence_next runs it on the stored state; a temporary
+ * sequence's session runs it on its own, `unlogged`: as PostgreSQL's
+ * never-WAL-logged page, every call logs ahead again (log_cnt 32 after
+ * each nextval). */
+int rl_seq_state_advance(const rl_seq_def *d, const char *name, bool unlogged,
+                         rl_seq_state *s, int64_t *first, int64_t *last, bool *logit,
+                         int64_t *log_value, rl_error *err);
 /* setval: the state set, durably (the caller checked the bounds). */
 int rl_txn_sequence_set(rl_txn *txn, const rl_seq_def *def, int64_t value, bool is_called,
                         rl_error *err);

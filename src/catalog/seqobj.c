@@ -8,6 +8,8 @@
  * id -> last value, is_called), which are NOT transactional: nextval and
  * setval change the state in memory under cat->seq_lock and write it in a
  * batch of their own, as PostgreSQL's sequences escape their transaction.
+ * nextval's arithmetic itself (rl_seq_state_advance) is pure, on a state
+ * value: the SQL layer runs it on a session's temporary sequences too.
  *
  * Invariants:
  *  - a value nextval returned is never returned again: the state in memory
@@ -388,29 +390,22 @@ static int step(const rl_seq_def *d, int64_t *next)
     return 1;
 }
 
-int rl_txn_sequence_next(rl_txn *t, const char *name, const rl_seq_def *d, int64_t *first,
-                         int64_t *last_out, rl_error *err)
+int rl_seq_state_advance(const rl_seq_def *d, const char *name, bool unlogged,
+                         rl_seq_state *s, int64_t *first, int64_t *last_out, bool *logit,
+                         int64_t *log_value, rl_error *err)
 {
-    rl_catalog *cat = t->cat;
-    if (refuse_follower(cat, "nextval", err) < 0)
-        return -1;
-    pthread_mutex_lock(&cat->seq_lock);
-    int rc = -1;
-    cat_seq_state *st = state_locked(cat, d, err);
-    if (!st)
-        goto out;
     /* PostgreSQL's nextval_internal: take `cache` values, and log
      * RL_SEQ_LOG_VALS more ahead when the logged ones run out */
-    int64_t next = st->s.last_value, last = next, result = next;
-    int64_t fetch = d->cache, log = st->s.log_cnt, rescnt = 0;
-    bool logit = false;
-    if (!st->s.is_called) {
+    int64_t next = s->last_value, last = next, result = next;
+    int64_t fetch = d->cache, log = s->log_cnt, rescnt = 0;
+    *logit = false;
+    if (!s->is_called) {
         rescnt++;
         fetch--;
     }
-    if (log < fetch || !st->s.is_called) {
+    if (log < fetch || !s->is_called || unlogged) {
         fetch = log = fetch + RL_SEQ_LOG_VALS;
-        logit = true;
+        *logit = true;
     }
     while (fetch) {
         if (!step(d, &next)) {
@@ -420,7 +415,7 @@ int rl_txn_sequence_next(rl_txn *t, const char *name, const rl_seq_def *d, int64
                          "nextval: reached %s value of sequence \"%s\" (%lld)",
                          d->increment > 0 ? "maximum" : "minimum", name,
                          (long long)(d->increment > 0 ? d->max : d->min));
-            goto out;
+            return -1;
         }
         fetch--;
         if (rescnt < d->cache) {
@@ -433,11 +428,30 @@ int rl_txn_sequence_next(rl_txn *t, const char *name, const rl_seq_def *d, int64
     }
     log -= fetch;
     assert(log >= 0);
-    if (logit && state_write_locked(cat, d->id, next, true, err) < 0)
-        goto out;
-    st->s = (rl_seq_state){last, log, true};
+    *log_value = next;
+    *s = (rl_seq_state){last, log, true};
     *first = result;
     *last_out = last;
+    return 0;
+}
+
+int rl_txn_sequence_next(rl_txn *t, const char *name, const rl_seq_def *d, int64_t *first,
+                         int64_t *last_out, rl_error *err)
+{
+    rl_catalog *cat = t->cat;
+    if (refuse_follower(cat, "nextval", err) < 0)
+        return -1;
+    pthread_mutex_lock(&cat->seq_lock);
+    int rc = -1;
+    cat_seq_state *st = state_locked(cat, d, err);
+    rl_seq_state s = st ? st->s : (rl_seq_state){0, 0, false};
+    bool logit;
+    int64_t logged;
+    if (!st || rl_seq_state_advance(d, name, false, &s, first, last_out, &logit, &logged, err) < 0)
+        goto out;
+    if (logit && state_write_locked(cat, d->id, logged, true, err) < 0)
+        goto out;
+    st->s = s;
     rc = 0;
 out:
     pthread_mutex_unlock(&cat->seq_lock);

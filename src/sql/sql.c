@@ -225,6 +225,7 @@ struct rl_savepoint {
     size_t nlakes;
     rl_setting *settings; /* the session's settings then (sql_settings.c) */
     rl_temp_table *temps; /* a copy of the session's temporary tables then */
+    rl_temp_seq *temp_seqs; /* ... and of its temporary sequences' definitions */
     rl_savepoint *prev;
 };
 
@@ -234,6 +235,7 @@ static void savepoint_free(rl_savepoint *sp)
         rl_txn_savepoint_free(sp->lake[i]);
     rl_settings_snapshot_free(sp->settings);
     rl_ddl_temps_free(sp->temps);
+    rl_seq_temps_free(sp->temp_seqs);
     free(sp);
 }
 
@@ -280,7 +282,8 @@ static int exec_savepoint(rl_exec *x, const char *name)
     sp->nlakes = s->nlakes;
     bool copied;
     sp->settings = rl_settings_snapshot(s, &copied);
-    if (copied && rl_ddl_temps_copy(s->temps, &sp->temps) < 0)
+    if (copied && (rl_ddl_temps_copy(s->temps, &sp->temps) < 0 ||
+                   rl_seq_temps_copy(s->temp_seqs, &sp->temp_seqs) < 0))
         copied = false;
     if (!copied) {
         savepoint_free(sp);
@@ -311,7 +314,7 @@ static int exec_rollback_to(rl_exec *x, const char *name)
     rl_savepoint *sp = savepoint_find(s, name);
     if (!sp)
         return savepoint_missing(x, name);
-    if (rl_ddl_temps_restore(s, sp->temps) < 0)
+    if (rl_ddl_temps_restore(s, sp->temps) < 0 || rl_seq_temps_restore(s, sp->temp_seqs) < 0)
         return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     savepoints_drop_after(s, sp);
     rl_lakes_save(s);
@@ -353,6 +356,7 @@ static void finish_txn_quietly(rl_session *s, bool committed)
     savepoints_drop_after(s, NULL);
     free_txns(s);
     rl_ddl_end_transaction(s, committed);
+    rl_seq_temps_end_transaction(s, committed);
     rl_ctid_reset(s);
     rl_settings_txn_end(s, committed);
     s->in_block = false;
@@ -368,6 +372,7 @@ static void finish_txn_quietly(rl_session *s, bool committed)
 static void discard_session_state(rl_session *s)
 {
     rl_ddl_free_temps(s);
+    rl_seq_temps_session_free(s);
     rl_settings_free(s);
     rl_seq_session_free(s);
     while (s->portals) {
@@ -525,6 +530,7 @@ static void statement_failed(rl_session *s)
     if (s->in_block) {
         free_txns(s);
         rl_ddl_end_transaction(s, false);
+        rl_seq_temps_end_transaction(s, false);
         rl_ctid_reset(s);
         s->failed = true;
     } else {
@@ -907,6 +913,7 @@ static int exec_discard(rl_exec *x, const PgQuery__DiscardStmt *st)
     /* the temporary tables dropped, as DROP TABLE drops one (at once) */
     if (st->target == PG_QUERY__DISCARD_MODE__DISCARD_TEMP) {
         rl_ddl_free_temps(s);
+        rl_seq_temps_discard(s);
         return rl_send_complete(x, "DISCARD TEMP");
     }
     if (rl_exec_outside_block(x, "DISCARD ALL") < 0)
@@ -1333,7 +1340,7 @@ static rl_exec_status run_statement(rl_exec *x, const PgQuery__Node *n)
         break;
     case PG_QUERY__NODE__NODE_RENAME_STMT:
         rc = n->rename_stmt->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_SEQUENCE
-                 ? rl_seq_rename(x, n->rename_stmt)
+                 ? rl_seq_rename(x, n->rename_stmt, "ALTER SEQUENCE")
                  : rl_ddl_rename(x, n->rename_stmt);
         break;
     case PG_QUERY__NODE__NODE_INDEX_STMT:

@@ -503,9 +503,11 @@ int rl_regclass_from_text(rl_expr_ctx *c, const char *p, size_t len, bool missin
     const char *schema = q.n >= 2 ? q.part[q.n - 2] : NULL;
     const char *name = q.part[q.n - 1];
     /* pg_temp names the session's temporary schema, which exists once it
-     * made a temporary table (the relation lookup below knows the name) */
+     * made a temporary table or sequence (the relation lookup below knows
+     * the name) */
     int known = !schema ? 1
-                : strcmp(schema, "pg_temp") == 0 ? c->x->s && c->x->s->temps != NULL
+                : strcmp(schema, "pg_temp") == 0
+                    ? c->x->s && (c->x->s->temps != NULL || c->x->s->temp_seqs != NULL)
                                                  : rl_pgcatalog_schema_exists(c->x, schema);
     if (known < 0)
         return -1;

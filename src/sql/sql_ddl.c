@@ -26,6 +26,7 @@
  * "CREATE SCHEMA", "DROP TABLE", "ALTER TABLE"; 42P07/42P06/00000 skipping
  * notices). Temp tables created by a transaction that rolls back are gone.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,7 +108,8 @@ typedef struct col_spec {
     uint8_t serial;           /* smallserial / serial / bigserial: 2, 4, 8 bytes; 0 none */
     char identity;            /* GENERATED ALWAYS ('a') / BY DEFAULT ('d') AS IDENTITY, 0 */
     const PgQuery__Constraint *identity_con; /* its sequence options */
-    bool default_and_identity; /* both: 42601 (transformColumnDefinition) */
+    bool default_and_identity; /* both: 42601 (transformColumnDefinition) ... */
+    int both_location;         /* ... at the second of them */
     uint32_t seq_oid; /* ADD COLUMN's serial / identity: its sequence fills the rows */
 } col_spec;
 
@@ -121,6 +123,8 @@ static int constraint_apply(rl_exec *x, const PgQuery__Constraint *c, col_spec *
     case PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN: cs->references = true; return 0; /* sql_fkey.c */
     case PG_QUERY__CONSTR_TYPE__CONSTR_CHECK: cs->check = true; return 0; /* sql_check.c */
     case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT:
+        if (cs->identity && !cs->default_and_identity)
+            cs->both_location = c->location;
         cs->default_and_identity |= cs->identity != 0;
         /* only DEFAULT NULL means the same as no default; ADD COLUMN
          * (alter_cmd) takes any other default for the existing rows */
@@ -134,6 +138,8 @@ static int constraint_apply(rl_exec *x, const PgQuery__Constraint *c, col_spec *
     case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRED:
     case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_IMMEDIATE: return 0;
     case PG_QUERY__CONSTR_TYPE__CONSTR_IDENTITY: /* its sequence: create_sequence_defaults */
+        if ((cs->def || cs->identity || cs->serial) && !cs->default_and_identity)
+            cs->both_location = c->location;
         cs->default_and_identity |= cs->def != NULL || cs->identity || cs->serial;
         cs->identity = c->generated_when && c->generated_when[0] == 'a' ? 'a' : 'd';
         cs->identity_con = c;
@@ -276,17 +282,6 @@ static int column_def(rl_exec *x, const PgQuery__ColumnDef *cd, col_spec *cs)
     return 0;
 }
 
-/* CREATE TEMPORARY TABLE: a serial or identity column's sequence would be
- * a temporary sequence, which RockLake does not keep. */
-static int no_temp_sequence(rl_exec *x, const col_spec *cs)
-{
-    if (!cs->serial && !cs->identity)
-        return 0;
-    return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cs->location,
-                         "serial and identity columns on temporary tables are not supported by "
-                         "RockLake");
-}
-
 /* Table-level PRIMARY KEY / UNIQUE (col, ...): mark the columns. */
 static int table_constraint(rl_exec *x, const PgQuery__Constraint *c, col_spec *cols, size_t n)
 {
@@ -314,8 +309,7 @@ static int table_constraint(rl_exec *x, const PgQuery__Constraint *c, col_spec *
     return 0;
 }
 
-static int column_list(rl_exec *x, const PgQuery__CreateStmt *st, bool temp, col_spec *cols,
-                       size_t *n)
+static int column_list(rl_exec *x, const PgQuery__CreateStmt *st, col_spec *cols, size_t *n)
 {
     *n = 0;
     for (size_t i = 0; i < st->n_table_elts; i++) {
@@ -326,8 +320,7 @@ static int column_list(rl_exec *x, const PgQuery__CreateStmt *st, bool temp, col
             return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1,
                                  "tables can have at most %d columns in RockLake",
                                  RL_MAX_COLUMNS);
-        if (column_def(x, e->column_def, &cols[*n]) < 0 ||
-            (temp && no_temp_sequence(x, &cols[*n]) < 0))
+        if (column_def(x, e->column_def, &cols[*n]) < 0)
             return -1;
         for (size_t k = 0; k < *n; k++)
             if (strcmp(cols[k].name, cols[*n].name) == 0)
@@ -349,6 +342,9 @@ static int column_list(rl_exec *x, const PgQuery__CreateStmt *st, bool temp, col
 }
 
 /* -------------------------------------------------------- temp tables */
+
+static int create_sequence_defaults(rl_exec *x, const char *schema, const char *name,
+                                    const col_spec *cols, size_t n);
 
 static bool has_foreign_key(const PgQuery__CreateStmt *st, const col_spec *cols, size_t n)
 {
@@ -373,7 +369,7 @@ static int create_temp(rl_exec *x, const PgQuery__CreateStmt *st, const col_spec
         strncmp(st->relation->schemaname, "pg_temp", 7) != 0)
         return rl_exec_error(x, RL_SQLSTATE_INVALID_TABLE_DEFINITION, st->relation->location,
                              "cannot create temporary relation in non-temporary schema");
-    if (temp_find(x->s, name)) {
+    if (temp_find(x->s, name) || rl_temp_seq_find(x->s, name)) {
         if (st->if_not_exists)
             return notice(x, RL_SQLSTATE_DUPLICATE_TABLE,
                           "relation \"%s\" already exists, skipping%s", name, "");
@@ -409,8 +405,8 @@ static int create_temp(rl_exec *x, const PgQuery__CreateStmt *st, const col_spec
         c->attnum = (int16_t)(i + 1);
     }
     for (size_t i = 0; i < n; i++) { /* DEFAULT NULL keeps none, as a stored table's */
-        if (cols[i].def &&
-            rl_default_set_temp(x, t, cols[i].name, cols[i].oid, cols[i].def) < 0) {
+        if (cols[i].def && !cols[i].serial &&
+            rl_default_set_temp(x, t, cols[i].name, cols[i].oid, cols[i].def, 0) < 0) {
             temp_free(t);
             return -1;
         }
@@ -419,7 +415,9 @@ static int create_temp(rl_exec *x, const PgQuery__CreateStmt *st, const col_spec
     t->created_in_txn = true;
     t->next = x->s->temps;
     x->s->temps = t;
-    return 0;
+    /* its serial and identity columns' temporary sequences (a failure
+     * rolls the statement back: the table and the sequences go) */
+    return create_sequence_defaults(x, "pg_temp", name, cols, n);
 }
 
 void rl_ddl_end_transaction(rl_session *s, bool committed)
@@ -725,6 +723,8 @@ static int create_key_constraints(rl_exec *x, rl_txn *txn, const char *schema, c
  * -1. */
 static int relation_name_taken(rl_exec *x, rl_txn *t, const char *schema, const char *name)
 {
+    if (strcmp(schema, "pg_temp") == 0)
+        return temp_find(x->s, name) || rl_temp_seq_find(x->s, name);
     rl_error probe;
     memset(&probe, 0, sizeof probe);
     if (rl_txn_find_table(t, schema, name, &probe))
@@ -771,6 +771,9 @@ static int identity_sequence_option(rl_exec *x, const PgQuery__Constraint *ic, c
         if (!name || !in || n > 2)
             return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, d->location,
                                  "this SEQUENCE NAME is not supported by RockLake");
+        if (strcmp(in, schema) != 0 && strcmp(schema, "pg_temp") == 0)
+            return rl_exec_error(x, RL_SQLSTATE_INVALID_TABLE_DEFINITION, -1,
+                                 "cannot create temporary relation in non-temporary schema");
         if (strcmp(in, schema) != 0)
             return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, d->location,
                                  "an identity column's sequence in another schema than its "
@@ -795,7 +798,7 @@ static int column_sequence_create(rl_exec *x, const col_spec *cs, const char *sc
     const PgQuery__Constraint *ic = cs->identity_con;
     if ((cs->serial && cs->def) || cs->default_and_identity)
         return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR,
-                             cs->identity && !cs->serial ? cs->identity_con->location : -1,
+                             cs->identity && !cs->serial ? cs->both_location : -1,
                              "%s specified for column \"%s\" of table \"%s\"",
                              cs->identity ? "both default and identity" : "multiple default values",
                              cs->name, table);
@@ -811,6 +814,19 @@ static int column_sequence_create(rl_exec *x, const col_spec *cs, const char *sc
         return -1;
     return rl_seq_create_serial(x, schema, seq, table, cs->name, bytes, ic ? ic->options : NULL,
                                 ic ? ic->n_options : 0, oid);
+}
+
+/* schema.table's column default (pg_temp: a temporary table's): expr, NULL
+ * none; identity 'a' / 'd' an identity column's. 0 or -1. */
+static int column_default_set(rl_exec *x, const char *schema, const char *table,
+                              const char *column, uint32_t oid, const PgQuery__Node *expr,
+                              char identity)
+{
+    if (strcmp(schema, "pg_temp") != 0)
+        return rl_default_set(x, schema, table, column, oid, expr, identity);
+    rl_temp_table *t = temp_find(x->s, table);
+    assert(t);
+    return rl_default_set_temp(x, t, column, oid, expr, identity);
 }
 
 /* schema.table's column default nextval('<seq>'::regclass), the name
@@ -831,7 +847,7 @@ static int sequence_default_set(rl_exec *x, const char *schema, const char *tabl
     int rc = text.failed ? oom(x) : rl_check_parse_text(x, (const char *)text.data, &p, &expr);
     if (rc == 0) {
         const rl_parsed *prev = rl_parsed_activate(p);
-        rc = rl_default_set(x, schema, table, column, oid, expr, identity);
+        rc = column_default_set(x, schema, table, column, oid, expr, identity);
         rl_parsed_activate(prev);
     }
     rl_parsed_release(p);
@@ -943,7 +959,7 @@ int rl_ddl_create_table(rl_exec *x, const PgQuery__CreateStmt *st)
                              "identifier \"%s\" is too long", st->relation->relname);
     col_spec cols[RL_MAX_COLUMNS];
     size_t n;
-    if (column_list(x, st, is_temp(st->relation), cols, &n) < 0)
+    if (column_list(x, st, cols, &n) < 0)
         return -1;
     int rc = is_temp(st->relation) ? create_temp(x, st, cols, n) : create_stored(x, st, cols, n);
     return rc < 0 ? -1 : rl_send_complete(x, "CREATE TABLE");
@@ -1017,7 +1033,13 @@ static int drop_table(rl_exec *x, const PgQuery__Node *obj, bool missing_ok, boo
         rl_temp_table *t = temp_find(x->s, name);
         if (t) {
             temp_unlink(x->s, t);
+            rl_seq_temps_sweep(x->s); /* the sequences it owned */
             return 0;
+        }
+        if (rl_temp_seq_find(x->s, name)) {
+            rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1, "\"%s\" is not a table", name);
+            rl_error_hint(x->err, "Use DROP SEQUENCE to remove a sequence.");
+            return -1;
         }
         if (schema)
             goto absent;
@@ -1259,11 +1281,18 @@ static int keep_default(rl_exec *x, new_shape *ns, const char *column, uint32_t 
  * dynamic table (sequences are the catalog's). 0, or -1 with 0A000. */
 static int sequence_columns_allowed(rl_exec *x, const new_shape *ns, int location)
 {
-    if (ns->schema && !ns->fixed)
+    if (!ns->fixed)
         return 0;
     return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, location,
-                         "serial and identity columns on %s are not supported by RockLake",
-                         ns->schema ? "DuckLake's own tables" : "temporary tables");
+                         "serial and identity columns on DuckLake's own tables are not "
+                         "supported by RockLake");
+}
+
+/* The schema of the table ns's sequences and defaults: a temporary
+ * table's are pg_temp's. */
+static const char *seq_schema(const new_shape *ns)
+{
+    return ns->schema ? ns->schema : "pg_temp";
 }
 
 /* ADD COLUMN of a serial / identity column cs (ns->cols[ns->n] to be) to a
@@ -1280,7 +1309,7 @@ static int add_sequence_column(rl_exec *x, new_shape *ns, const char *table, col
         return -1;
     *k = (struct kept_default){.column = cs->name, .oid = cs->oid, .identity = cs->identity};
     char seq[64];
-    if (column_sequence_create(x, cs, ns->schema, table, seq, &cs->seq_oid) < 0)
+    if (column_sequence_create(x, cs, seq_schema(ns), table, seq, &cs->seq_oid) < 0)
         return -1;
     if (!(k->seq = rl_arena_strdup(&ns->arena, seq)))
         return oom(x);
@@ -1309,8 +1338,7 @@ static int alter_default(rl_exec *x, const char *table, const PgQuery__AlterTabl
     int c = cmd_column(x, table, cmd, ns);
     if (c < 0)
         return -1;
-    int kind = ns->schema && !ns->fixed ? rl_default_kind(x, ns->schema, table, ns->cols[c].name)
-                                        : 0;
+    int kind = !ns->fixed ? rl_default_kind(x, seq_schema(ns), table, ns->cols[c].name) : 0;
     if (kind < 0)
         return -1;
     if (kind == 'a' || kind == 'd') {
@@ -1342,7 +1370,7 @@ static int add_identity(rl_exec *x, const char *table, const PgQuery__AlterTable
                       : 'd';
     char seq[64];
     uint32_t oid;
-    if (column_sequence_create(x, &cs, ns->schema, table, seq, &oid) < 0)
+    if (column_sequence_create(x, &cs, seq_schema(ns), table, seq, &oid) < 0)
         return -1;
     const char *why = !col->not_null                 ? "must be declared NOT NULL before identity "
                                                        "can be added"
@@ -1352,7 +1380,7 @@ static int add_identity(rl_exec *x, const char *table, const PgQuery__AlterTable
     if (why)
         return rl_exec_error(x, RL_SQLSTATE_OBJECT_NOT_IN_PREREQUISITE_STATE, -1,
                              "column \"%s\" of relation \"%s\" %s", col->name, table, why);
-    return sequence_default_set(x, ns->schema, table, col->name, col->oid, seq, cs.identity);
+    return sequence_default_set(x, seq_schema(ns), table, col->name, col->oid, seq, cs.identity);
 }
 
 /* ALTER COLUMN c SET GENERATED { ALWAYS | BY DEFAULT } / SET option /
@@ -1387,11 +1415,11 @@ static int set_identity(rl_exec *x, const char *table, const PgQuery__AlterTable
                         ? 'a'
                         : 'd';
     }
-    int rc = nopts ? rl_seq_alter_owned(x, ns->schema, seq, opts, nopts) : 0;
+    int rc = nopts ? rl_seq_alter_owned(x, seq_schema(ns), seq, opts, nopts) : 0;
     free(opts);
     if (rc < 0 || !generated)
         return rc;
-    return sequence_default_set(x, ns->schema, table, col->name, col->oid, seq, generated);
+    return sequence_default_set(x, seq_schema(ns), table, col->name, col->oid, seq, generated);
 }
 
 /* The identity forms of ALTER COLUMN on a stored dynamic table: ADD
@@ -1407,7 +1435,7 @@ static int alter_identity(rl_exec *x, const char *table, const PgQuery__AlterTab
     if (sequence_columns_allowed(x, ns, -1) < 0)
         return -1;
     const col_spec *col = &ns->cols[c];
-    int kind = rl_default_kind(x, ns->schema, table, col->name);
+    int kind = rl_default_kind(x, seq_schema(ns), table, col->name);
     if (kind < 0)
         return -1;
     if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_AddIdentity)
@@ -1422,7 +1450,7 @@ static int alter_identity(rl_exec *x, const char *table, const PgQuery__AlterTab
                              col->name, table);
     }
     char seq[64];
-    int owned = rl_seq_owned_by(x, ns->schema, table, col->name, seq);
+    int owned = rl_seq_owned_by(x, seq_schema(ns), table, col->name, seq);
     if (owned <= 0)
         return owned < 0 ? -1
                          : rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1,
@@ -1431,10 +1459,9 @@ static int alter_identity(rl_exec *x, const char *table, const PgQuery__AlterTab
                                          col->name, table);
     if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_SetIdentity)
         return set_identity(x, table, cmd, ns, col, seq);
-    rl_txn *txn = rl_exec_txn(x);
-    if (!txn || rl_default_set(x, ns->schema, table, col->name, col->oid, NULL, 0) < 0)
+    if (column_default_set(x, seq_schema(ns), table, col->name, col->oid, NULL, 0) < 0)
         return -1;
-    return rl_txn_drop_sequence(txn, ns->schema, seq, x->err);
+    return rl_seq_drop_owned(x, seq_schema(ns), seq);
 }
 
 static void shape_from_rowset(const rl_rowset *rs, size_t ntab, new_shape *ns)
@@ -1869,10 +1896,20 @@ static int rebuild_temp(rl_exec *x, rl_temp_table *t, const char *newname, const
             now = ns->from[i] == (int)j ? (int)i : -1;
         if (now < 0 || strcmp(ns->cols[now].name, old->cols[j].name) != 0)
             rl_default_follow_temp(t, old->cols[j].name, now < 0 ? NULL : ns->cols[now].name);
+        if (now >= 0 && strcmp(ns->cols[now].name, old->cols[j].name) != 0) {
+            const rl_table_change moved = {.old_column = old->cols[j].name,
+                                           .new_column = ns->cols[now].name};
+            rl_seq_temp_table_changed(x->s, t->name, &moved);
+        }
+    }
+    if (strcmp(t->name, newname) != 0) {
+        const rl_table_change renamed = {.new_table = newname};
+        rl_seq_temp_table_changed(x->s, t->name, &renamed);
     }
     t->rows = nw;
     snprintf(t->name, sizeof t->name, "%s", newname);
     rl_rowset_free(old);
+    rl_seq_temps_sweep(x->s); /* a dropped column's sequences */
     return 0;
 }
 
@@ -2072,7 +2109,7 @@ int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
                                         ns.defaults[i].identity)
                  : rel.kind == RL_REL_TEMP
                  ? rl_default_set_temp(x, rel.temp, ns.defaults[i].column, ns.defaults[i].oid,
-                                       ns.defaults[i].expr)
+                                       ns.defaults[i].expr, 0)
                  : rl_default_set(x, rel.schema, rel.name, ns.defaults[i].column,
                                   ns.defaults[i].oid, ns.defaults[i].expr, 0);
         if (rc < 0) /* ALTER's cookDefault has no statement text to point into */
@@ -2225,6 +2262,8 @@ int rl_ddl_rename(rl_exec *x, const PgQuery__RenameStmt *st)
     int found = alter_target(x, st->relation, st->missing_ok, &rel);
     if (found <= 0)
         return found < 0 ? -1 : rl_send_complete(x, tag);
+    if (rel.kind == RL_REL_SEQUENCE && st->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
+        return rl_seq_rename(x, st, tag); /* ALTER TABLE renames any relation */
     rl_rowset *shape = rl_relation_shape(x, &rel, rel.name);
     if (!shape)
         return -1;
@@ -2238,7 +2277,8 @@ int rl_ddl_rename(rl_exec *x, const PgQuery__RenameStmt *st)
         newname = st->newname;
         rl_error keep = *x->err;
         rl_txn *txn = rel.kind == RL_REL_STORED ? rl_exec_txn(x) : NULL;
-        int taken = rel.kind == RL_REL_TEMP ? temp_find(x->s, newname) != NULL
+        int taken = rel.kind == RL_REL_TEMP
+                        ? temp_find(x->s, newname) || rl_temp_seq_find(x->s, newname)
                     : rl_relation_lookup(x, rel.schema, newname, &other) == 0
                         ? 1
                         : (*x->err = keep, txn ? rl_index_name_taken(x, txn, rel.schema, newname)

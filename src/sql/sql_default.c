@@ -29,21 +29,12 @@
 #include "sql/sql_default.h"
 #include "sql/sql_parse.h"
 #include "sql/sql_scan.h"
+#include "sql/sql_seq.h"
 
 static bool has_defaults(const rl_relation *rel)
 {
     return rel->kind == RL_REL_STORED && rl_desc_is_dynamic(rel->desc);
 }
-
-/* One default of a temporary table: pg_get_expr's text, parsed at its
- * first use (the parse lives as long as the default). */
-struct rl_temp_default {
-    char column[64];
-    char *text;
-    rl_parsed *parsed;
-    const PgQuery__Node *expr;
-    rl_temp_default *next;
-};
 
 static void temp_default_free(rl_temp_default *d)
 {
@@ -73,6 +64,7 @@ int rl_default_copy_temp(rl_temp_table *dst, const rl_temp_table *src)
         }
         rl_str_copy(c->column, sizeof c->column, d->column);
         c->text = text; /* parsed again at its first use */
+        c->identity = d->identity;
         *tail = c;
         tail = &c->next;
     }
@@ -107,6 +99,7 @@ static int temp_defaults_of(rl_exec *x, rl_temp_table *t, const rl_rowset *shape
                 return -1;
             out->parsed[col] = d->parsed;
             out->expr[col] = d->expr;
+            out->identity[col] = d->identity;
             out->any = true;
         }
     }
@@ -123,6 +116,7 @@ int rl_defaults_of(rl_exec *x, const rl_relation *rel, const rl_rowset *shape, s
         return temp_defaults_of(x, rel->temp, shape, ntab, out);
     if (!has_defaults(rel))
         return 0;
+    out->stored = true;
     rl_txn *txn = rl_exec_txn(x);
     if (!txn)
         return -1;
@@ -155,7 +149,10 @@ int rl_default_eval(rl_expr_ctx *ec, const rl_defaults *d, size_t c, rl_value *o
         return 0;
     const rl_parsed *prev = rl_parsed_activate(d->parsed[c]);
     rl_expr_ctx dc = {.x = ec->x, .arena = ec->arena}; /* no row: a default sees none */
+    bool past = ec->x->past_temp;
+    ec->x->past_temp = d->stored;
     int rc = rl_expr_eval(&dc, d->expr[c], out);
+    ec->x->past_temp = past;
     rl_parsed_activate(prev);
     if (rc < 0) {
         ec->x->err->position = 0; /* a place in the default's text, not the statement's */
@@ -198,6 +195,14 @@ int rl_default_for_fkey(void *ctx, const char *schema, const rl_table_desc *d, s
 
 int rl_default_kind(rl_exec *x, const char *schema, const char *table, const char *column)
 {
+    if (strcmp(schema, "pg_temp") == 0) { /* a temporary table's, in the session */
+        for (const rl_temp_table *t = x->s->temps; t; t = t->next)
+            for (const rl_temp_default *d = strcmp(t->name, table) ? NULL : t->defaults; d;
+                 d = d->next)
+                if (strcmp(d->column, column) == 0)
+                    return d->identity ? d->identity : 'n';
+        return 0;
+    }
     rl_txn *txn = rl_exec_txn(x);
     const rl_check_con *c;
     size_t n;
@@ -251,6 +256,28 @@ static int analyse(rl_exec *x, const char *column, uint32_t oid, const PgQuery__
     return 1;
 }
 
+/* A stored table's default that calls a temporary sequence (its text
+ * names it bare, as regclass prints one pg_temp holds): 0A000. PostgreSQL
+ * binds the default to the sequence's oid and drops it with the session;
+ * RockLake keeps the name, which the next session would not find. */
+static int no_temporary_sequence(rl_exec *x, const char *text)
+{
+    for (const rl_temp_seq *q = x->s->temp_seqs; q; q = q->next) {
+        rl_buf lit;
+        rl_buf_init(&lit, 0);
+        rl_seq_regclass_literal(&lit, NULL, q->name);
+        rl_buf_put_u8(&lit, 0);
+        bool calls = !lit.failed && strstr(text, (const char *)lit.data) != NULL;
+        rl_buf_free(&lit);
+        if (calls)
+            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                                 "a default of a stored table that calls temporary sequence "
+                                 "\"%s\" is not supported by RockLake",
+                                 q->name);
+    }
+    return 0;
+}
+
 int rl_default_set(rl_exec *x, const char *schema, const char *table, const char *column,
                    uint32_t oid, const PgQuery__Node *expr, char identity)
 {
@@ -263,6 +290,10 @@ int rl_default_set(rl_exec *x, const char *schema, const char *table, const char
         return -1;
     if (got == 0)
         return rl_txn_put_default(txn, schema, table, column, NULL, NULL, x->err);
+    if (no_temporary_sequence(x, (const char *)tx.plain.data) < 0) {
+        rl_check_text_free(&tx);
+        return -1;
+    }
     rl_check_def def = {.expr = (const char *)tx.plain.data,
                         .pretty = (const char *)tx.pretty.data, .identity = identity};
     rl_str_copy(def.table, sizeof def.table, table);
@@ -272,7 +303,7 @@ int rl_default_set(rl_exec *x, const char *schema, const char *table, const char
 }
 
 int rl_default_set_temp(rl_exec *x, rl_temp_table *t, const char *column, uint32_t oid,
-                        const PgQuery__Node *expr)
+                        const PgQuery__Node *expr, char identity)
 {
     rl_default_follow_temp(t, column, NULL); /* the one it had goes */
     rl_check_text tx;
@@ -288,6 +319,7 @@ int rl_default_set_temp(rl_exec *x, rl_temp_table *t, const char *column, uint32
     }
     rl_str_copy(d->column, sizeof d->column, column);
     d->text = text;
+    d->identity = identity;
     d->next = t->defaults;
     t->defaults = d;
     return 0;

@@ -22,6 +22,7 @@ typedef struct rl_defaults {
     const PgQuery__Node *expr[RL_MAX_COLUMNS];
     char identity[RL_MAX_COLUMNS]; /* an identity column's 'a' (ALWAYS) / 'd', 0 */
     bool user_value_ignored[RL_MAX_COLUMNS]; /* OVERRIDING USER VALUE: the default */
+    bool stored; /* a stored table's: its names are not the temporary relations' */
 } rl_defaults;
 
 /* rel's defaults, for the first ntab columns of shape (a relation other
@@ -51,17 +52,19 @@ int rl_default_set(rl_exec *x, const char *schema, const char *table, const char
                    uint32_t oid, const PgQuery__Node *expr, char identity);
 /* A temporary table's defaults, kept in the session (no catalog holds
  * them, and no catalog view lists a temporary table): set_temp is
- * rl_default_set's twin (expr NULL drops); follow_temp makes them follow a
+ * rl_default_set's twin (expr NULL drops; identity 'a' / 'd' an identity
+ * column's nextval); follow_temp makes them follow a
  * rebuild (old_name -> new_name, new_name NULL: the column dropped);
  * free_temp frees them with the table; copy_temp below. */
 int rl_default_set_temp(rl_exec *x, rl_temp_table *t, const char *column, uint32_t oid,
-                        const PgQuery__Node *expr);
+                        const PgQuery__Node *expr, char identity);
 void rl_default_follow_temp(rl_temp_table *t, const char *old_name, const char *new_name);
 void rl_default_free_temp(rl_temp_table *t);
 /* dst (with none) takes copies of src's defaults (a savepoint's copy of
  * the table). 0, or -1 out of memory. */
 int rl_default_copy_temp(rl_temp_table *dst, const rl_temp_table *src);
-/* schema.table's column's default: 'a' / 'd' an identity column's
+/* schema.table's column's default (pg_temp: a temporary table's): 'a' /
+ * 'd' an identity column's
  * (GENERATED ALWAYS / BY DEFAULT), 'n' another, 0 none, -1 error. */
 int rl_default_kind(rl_exec *x, const char *schema, const char *table, const char *column);
 /* The value ADD COLUMN c T DEFAULT expr gives an existing row: the

@@ -118,6 +118,11 @@ struct rl_session {
     rl_index_fn index_fn;  /* rl_index_key_values, handed to each transaction (set by sql.c) */
     struct rl_seq_cache *seqs; /* sequences this session used: currval, cached values (sql_seq.c) */
     uint32_t last_seq;     /* lastval's sequence (pg_class oid), 0: none yet */
+    struct rl_temp_seq *temp_seqs;          /* temporary sequences (sql_seq.c) ... */
+    struct rl_temp_seq *temp_seqs_at_start; /* ... as the transaction found them ... */
+    bool temp_seqs_saved;                   /* ... once it changed one */
+    struct rl_temp_seq_state *temp_seq_states; /* their states by id: never undone */
+    uint64_t temp_seq_ids;                  /* the last state id handed out */
     uint64_t exec_seq;     /* last rl_exec.id handed out */
     struct rl_pgc_tables *pgc_tables; /* sql_pgcatalog.c: this statement's tables */
     struct rl_pgc_memo *pgc_memo;     /* sql_pgcatalog.c: this transaction's fingerprint */
@@ -145,6 +150,8 @@ typedef struct rl_exec {
     size_t nparams;
     bool explain_analyze;
     bool describing;          /* run for its shape only (Describe): no side effects (nextval) */
+    bool past_temp;           /* unqualified names skip pg_temp: a stored table's default
+                                 (bound by name, PostgreSQL's by oid) means its schema's */
     uint64_t keys_read;       /* store keys read by this statement */
     int8_t ctids;             /* does the text mention ctid? 0 = not looked yet, 1 yes, -1 no */
     uint64_t id;              /* this execution, for per-statement caches; 0 = none yet */

@@ -4628,7 +4628,13 @@ static void qualified(rl_exec *x, const char *schema, const char *name, char *bu
 {
     char q[140], qs[140];
     quote_ident(name, q, sizeof q);
-    if (schema_on_path(x, schema)) {
+    /* pg_temp comes first: a temporary relation of the name hides it */
+    bool hidden = false;
+    for (const rl_temp_table *t = x && x->s ? x->s->temps : NULL; t && !hidden; t = t->next)
+        hidden = strcmp(t->name, name) == 0;
+    for (const rl_temp_seq *t = x && x->s ? x->s->temp_seqs : NULL; t && !hidden; t = t->next)
+        hidden = strcmp(t->name, name) == 0;
+    if (schema_on_path(x, schema) && !hidden) {
         snprintf(buf, n, "%s", q);
         return;
     }
@@ -4828,11 +4834,16 @@ static int regclass_name(rl_exec *x, uint32_t oid, char *buf, size_t n)
         qualified(x, ns ? ns : "pg_catalog", pg15_s(c->name), buf, n);
         return 1;
     }
-    /* one of the session's temporary tables (its pg_temp oid,
+    /* one of the session's temporary tables or sequences (its pg_temp oid,
      * sql_resolve.c): the search path finds it first, so its bare name */
     for (const rl_temp_table *t = x->s ? x->s->temps : NULL; t; t = t->next)
         if (rl_pgcatalog_rel_oid("pg_temp", t->name) == oid) {
             quote_ident(t->name, buf, n);
+            return 1;
+        }
+    for (const rl_temp_seq *q = x->s ? x->s->temp_seqs : NULL; q; q = q->next)
+        if (rl_pgcatalog_rel_oid("pg_temp", q->name) == oid) {
+            quote_ident(q->name, buf, n);
             return 1;
         }
     table_ent t;

@@ -5,14 +5,18 @@
  *
  * Such a session is a PostgreSQL role that has pg_read_all_data and owns
  * nothing: it reads every relation, and it may make and change its own
- * temporary tables (PostgreSQL grants TEMP on a database to PUBLIC). Every
+ * temporary tables and sequences (PostgreSQL grants TEMP on a database to
+ * PUBLIC). Every
  * other write gets 42501 with the message PostgreSQL 15 gives that role:
  *   INSERT, UPDATE, DELETE, COPY FROM, TRUNCATE, LOCK beyond ACCESS SHARE,
  *   SELECT ... FOR UPDATE/SHARE          permission denied for table T
- *   CREATE TABLE / VIEW / TABLE AS       permission denied for schema S
+ *   CREATE TABLE / VIEW / TABLE AS
+ *   / SEQUENCE                           permission denied for schema S
+ *   nextval, setval of a sequence        permission denied for sequence S
+ *                                        (sql_seq.c)
  *   CREATE SCHEMA                        permission denied for database D
  *   DROP / ALTER / RENAME / CREATE INDEX
- *   / COMMENT of a table                 must be owner of table T
+ *   / COMMENT of a table (a sequence)    must be owner of table T (sequence S)
  *   COMMENT of a column                  must be owner of relation T
  *   DROP / ALTER of a schema             must be owner of schema S
  *   CHECKPOINT                           must be superuser or have ...
@@ -55,13 +59,21 @@ static int denied_table(rl_exec *x, const rl_relation *rel)
 
 static int not_owner_table(rl_exec *x, const rl_relation *rel)
 {
-    return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, -1, "must be owner of table %s",
-                         rel->name);
+    return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, -1, "must be owner of %s %s",
+                         rel->kind == RL_REL_SEQUENCE ? "sequence" : "table", rel->name);
+}
+
+/* The session's own temporary table or sequence (PostgreSQL grants TEMP
+ * to PUBLIC: a read-only role makes and changes them). */
+static bool own_temp(const rl_relation *rel)
+{
+    return rel->kind == RL_REL_TEMP ||
+           (rel->kind == RL_REL_SEQUENCE && strcmp(rel->schema, "pg_temp") == 0);
 }
 
 int rl_privilege_table_write(rl_exec *x, const rl_relation *rel)
 {
-    if (!x->s->read_only_role || rel->kind == RL_REL_TEMP)
+    if (!x->s->read_only_role || own_temp(rel))
         return 0;
     return denied_table(x, rel);
 }
@@ -72,7 +84,7 @@ static int check_write(rl_exec *x, const PgQuery__RangeVar *rv,
                        int (*denied)(rl_exec *, const rl_relation *))
 {
     rl_relation rel;
-    if (!rv || !resolve_quietly(x, rv, &rel) || rel.kind == RL_REL_TEMP)
+    if (!rv || !resolve_quietly(x, rv, &rel) || own_temp(&rel))
         return 0;
     return denied(x, &rel);
 }
@@ -110,7 +122,7 @@ static int check_dml_targets(rl_exec *x, const PgQuery__RangeVar *rv,
                              PgQuery__Node *const *targets, size_t n)
 {
     rl_relation rel;
-    if (!rv || !resolve_quietly(x, rv, &rel) || rel.kind == RL_REL_TEMP ||
+    if (!rv || !resolve_quietly(x, rv, &rel) || own_temp(&rel) ||
         !columns_exist(x, &rel, targets, n))
         return 0;
     return denied_table(x, &rel);
@@ -189,7 +201,8 @@ static int check_drop(rl_exec *x, const PgQuery__DropStmt *st)
     for (size_t i = 0; i < st->n_objects; i++) {
         PgQuery__RangeVar rv;
         int rc = 0;
-        if (st->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE &&
+        if ((st->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE ||
+             st->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_SEQUENCE) &&
             object_as_rangevar(st->objects[i], &rv))
             rc = check_write(x, &rv, not_owner_table);
         else if (st->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX &&
@@ -294,6 +307,12 @@ int rl_privilege_check(rl_exec *x, const PgQuery__Node *n)
         const PgQuery__IntoClause *into = n->create_table_as_stmt->into;
         return !into || !into->rel || names_temp(into->rel) ? 0 : denied_schema(x, into->rel, true);
     }
+    case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT: /* RangeVarGetAndCheckCreationNamespace's */
+        return names_temp(n->create_seq_stmt->sequence)
+                   ? 0
+                   : denied_schema(x, n->create_seq_stmt->sequence, false);
+    case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT:
+        return check_write(x, n->alter_seq_stmt->sequence, not_owner_table);
     case PG_QUERY__NODE__NODE_VIEW_STMT:
         return names_temp(n->view_stmt->view) ? 0 : denied_schema(x, n->view_stmt->view, false);
     case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:

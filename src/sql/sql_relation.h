@@ -18,7 +18,19 @@ typedef enum rl_rel_kind {
     RL_REL_SEQUENCE = 4  /* a sequence: one row (last_value, log_cnt, is_called) */
 } rl_rel_kind;
 
-typedef struct rl_temp_default rl_temp_default; /* sql_default.c */
+/* One default of a temporary table (sql_default.c owns them): pg_get_expr's
+ * text, parsed at its first use (the parse lives as long as the default);
+ * an identity column's 'a' / 'd'. sql_seq.c reads the texts (the defaults
+ * that call a temporary sequence) and drops or rewrites them (DROP ...
+ * CASCADE, RENAME). */
+typedef struct rl_temp_default {
+    char column[64];
+    char *text;
+    rl_parsed *parsed;
+    const PgQuery__Node *expr;
+    char identity;
+    struct rl_temp_default *next;
+} rl_temp_default;
 typedef struct rl_temp_table {
     char name[64];
     rl_rowset *rows;      /* columns = the table's columns */
@@ -27,6 +39,20 @@ typedef struct rl_temp_table {
     bool created_in_txn;  /* sql_ddl.c: dropped if the creating txn rolls back */
     struct rl_temp_table *next;
 } rl_temp_table;
+
+/* A temporary sequence (CREATE TEMP SEQUENCE, a temporary table's serial
+ * or identity column): the session's, in pg_temp, its definition as the
+ * catalog keeps a stored one's (def.id names its state, which sql_seq.c
+ * keeps apart from the definitions: nextval and setval are never undone,
+ * the definitions follow the transaction). sql_seq.c owns the list. */
+typedef struct rl_temp_seq {
+    char name[64];
+    rl_seq_def def;
+    struct rl_temp_seq *next;
+} rl_temp_seq;
+
+/* The session's temporary sequence `name`, NULL for none. */
+rl_temp_seq *rl_temp_seq_find(const rl_session *s, const char *name);
 
 typedef struct rl_relation {
     rl_rel_kind kind;

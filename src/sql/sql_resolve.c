@@ -1,6 +1,6 @@
 /*
  * sql_resolve.c — relation names to relations, in PostgreSQL's search
- * order: session temp tables (pg_temp), pg_catalog views, then the named
+ * order: session temp tables and sequences (pg_temp), pg_catalog views, then the named
  * schema (default "public") through the catalog's name index; anything
  * else is 42P01 with the name's position, a name of another database
  * 0A000.
@@ -24,6 +24,14 @@ static rl_temp_table *find_temp(rl_session *s, const char *name)
     for (rl_temp_table *t = s->temps; t; t = t->next)
         if (strcmp(t->name, name) == 0)
             return t;
+    return NULL;
+}
+
+rl_temp_seq *rl_temp_seq_find(const rl_session *s, const char *name)
+{
+    for (rl_temp_seq *q = s->temp_seqs; q; q = q->next)
+        if (strcmp(q->name, name) == 0)
+            return q;
     return NULL;
 }
 
@@ -85,11 +93,18 @@ static int lookup_at(rl_exec *x, const char *schema, const char *name, int locat
 {
     memset(out, 0, sizeof *out);
     bool qualified = schema && *schema;
-    if (!qualified || strcmp(schema, "pg_temp") == 0) {
+    if ((!qualified && !x->past_temp) || (qualified && strcmp(schema, "pg_temp") == 0)) {
         rl_temp_table *tt = find_temp(x->s, name);
         if (tt) {
             out->kind = RL_REL_TEMP;
             out->temp = tt;
+            rl_str_copy(out->schema, sizeof out->schema, "pg_temp");
+            rl_str_copy(out->name, sizeof out->name, name);
+            out->oid = rl_pgcatalog_rel_oid("pg_temp", name);
+            return 0;
+        }
+        if (rl_temp_seq_find(x->s, name)) {
+            out->kind = RL_REL_SEQUENCE;
             rl_str_copy(out->schema, sizeof out->schema, "pg_temp");
             rl_str_copy(out->name, sizeof out->name, name);
             out->oid = rl_pgcatalog_rel_oid("pg_temp", name);

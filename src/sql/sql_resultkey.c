@@ -201,7 +201,7 @@ static bool where_picks_by_name(const PgQuery__SelectStmt *st, int depth)
 
 static bool select_is_pure(const rl_session *s, const PgQuery__SelectStmt *st)
 {
-    if (s->temps || where_picks_by_name(st, 0))
+    if (s->temps || s->temp_seqs || where_picks_by_name(st, 0))
         return false;
     walk_state w = {0};
     /* -1: stopped at the first impurity; -2: too deep to look at all */

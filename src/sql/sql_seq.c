@@ -7,7 +7,11 @@
  * Owns: the options' parse and checks (init_params' order: the first
  * failing check is PostgreSQL's), each session's cache of sequences
  * (currval, the values a CACHE > 1 took for this session, lastval's
- * sequence), the names of the functions' errors.
+ * sequence), the names of the functions' errors, and each session's
+ * temporary sequences (pg_temp): their definitions (s->temp_seqs, copied
+ * by savepoints and at the transaction's first change of them, put back
+ * by ROLLBACK / ROLLBACK TO) and their states (s->temp_seq_states, by id,
+ * never put back), run by the catalog's pure nextval arithmetic.
  *
  * The catalog (catalog.h "Sequences") keeps the definitions (transactional
  * DDL) and the states (never undone: nextval and setval write them at once,
@@ -19,7 +23,13 @@
  * nextval took for it (first .. cached), for the state id it took them
  * from: a cache of another id (a RESTART since) is dropped, never used;
  * no value is returned while typing (c->typing) and none changes state.
+ * Every temporary sequence's definition (in the list, a savepoint's copy
+ * or the transaction's saved one) names a state the session holds: states
+ * are pruned only at a transaction's end, of the ids no definition names;
+ * a temporary sequence OWNED BY a column exists only while the temporary
+ * table has that column (rl_seq_temps_sweep after each change of them).
  */
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -75,6 +85,216 @@ void rl_seq_session_free(rl_session *s)
     s->last_seq = 0;
 }
 
+/* ------------------------------------------------ temporary sequences */
+
+/* The state of one temporary sequence's definition (by def.id): like a
+ * stored sequence's, outside the transaction (nextval, setval are never
+ * undone), so kept apart from the definitions a ROLLBACK puts back. */
+typedef struct rl_temp_seq_state {
+    uint64_t id;
+    rl_seq_state s;
+    struct rl_temp_seq_state *next;
+} rl_temp_seq_state;
+
+static rl_temp_seq_state *temp_state(rl_session *s, uint64_t id)
+{
+    for (rl_temp_seq_state *e = s->temp_seq_states; e; e = e->next)
+        if (e->id == id)
+            return e;
+    return NULL;
+}
+
+/* def a fresh state id, its state def's initial one. 0 or -1 (53200). */
+static int temp_state_new(rl_exec *x, rl_seq_def *def)
+{
+    rl_temp_seq_state *e = calloc(1, sizeof *e);
+    if (!e)
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    def->id = e->id = ++x->s->temp_seq_ids;
+    e->s = (rl_seq_state){def->initial, 0, def->initial_called};
+    e->next = x->s->temp_seq_states;
+    x->s->temp_seq_states = e;
+    return 0;
+}
+
+void rl_seq_temps_free(rl_temp_seq *list)
+{
+    while (list) {
+        rl_temp_seq *q = list;
+        list = q->next;
+        free(q);
+    }
+}
+
+int rl_seq_temps_copy(const rl_temp_seq *list, rl_temp_seq **out)
+{
+    *out = NULL;
+    rl_temp_seq **tail = out;
+    for (const rl_temp_seq *q = list; q; q = q->next) {
+        rl_temp_seq *c = malloc(sizeof *c);
+        if (!c) {
+            rl_seq_temps_free(*out);
+            *out = NULL;
+            return -1;
+        }
+        *c = *q;
+        c->next = NULL;
+        *tail = c;
+        tail = &c->next;
+    }
+    return 0;
+}
+
+/* The session's currval and cached values of the temporary sequence
+ * `name` forgotten: a sequence made under the name of one dropped is
+ * another (PostgreSQL gives it another oid). A drop keeps them, for a
+ * ROLLBACK that brings the sequence back. */
+static void temp_cache_forget(rl_session *s, const char *name)
+{
+    uint32_t oid = rl_pgcatalog_rel_oid("pg_temp", name);
+    for (rl_seq_cache **pp = &s->seqs; *pp; pp = &(*pp)->next)
+        if ((*pp)->oid == oid) {
+            rl_seq_cache *dead = *pp;
+            *pp = dead->next;
+            free(dead);
+            break;
+        }
+    if (s->last_seq == oid)
+        s->last_seq = 0;
+}
+
+/* The list replaced by `list` (taken). */
+static void temps_replace(rl_session *s, rl_temp_seq *list)
+{
+    rl_seq_temps_free(s->temp_seqs);
+    s->temp_seqs = list;
+}
+
+int rl_seq_temps_restore(rl_session *s, const rl_temp_seq *saved)
+{
+    rl_temp_seq *now;
+    if (rl_seq_temps_copy(saved, &now) < 0)
+        return -1;
+    temps_replace(s, now);
+    return 0;
+}
+
+/* Before the transaction's first change of the definitions: a copy of
+ * them as it found them, for its ROLLBACK. 0 or -1 (53200). */
+static int temps_touch(rl_exec *x)
+{
+    rl_session *s = x->s;
+    if (!rl_exec_txn(x)) /* its end (commit or rollback) must come */
+        return -1;
+    if (s->temp_seqs_saved)
+        return 0;
+    if (rl_seq_temps_copy(s->temp_seqs, &s->temp_seqs_at_start) < 0)
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    s->temp_seqs_saved = true;
+    return 0;
+}
+
+/* Is the owner (a temporary table's column) of q gone? */
+static bool owner_gone(const rl_session *s, const rl_temp_seq *q)
+{
+    if (!q->def.owned_table[0])
+        return false;
+    for (const rl_temp_table *t = s->temps; t; t = t->next) {
+        if (strcmp(t->name, q->def.owned_table) != 0)
+            continue;
+        for (size_t i = 0; i < t->rows->ncols; i++)
+            if (strcmp(t->rows->cols[i].name, q->def.owned_column) == 0)
+                return false;
+        return true;
+    }
+    return true;
+}
+
+static void temp_unlink(rl_temp_seq **pp)
+{
+    rl_temp_seq *dead = *pp;
+    *pp = dead->next;
+    free(dead);
+}
+
+void rl_seq_temps_sweep(rl_session *s)
+{
+    for (rl_temp_seq **pp = &s->temp_seqs; *pp;) {
+        if (owner_gone(s, *pp))
+            temp_unlink(pp);
+        else
+            pp = &(*pp)->next;
+    }
+}
+
+/* The states no definition names any more (none of a savepoint's
+ * either: called when none is left). */
+static void temp_states_prune(rl_session *s)
+{
+    for (rl_temp_seq_state **pp = &s->temp_seq_states; *pp;) {
+        bool used = false;
+        for (const rl_temp_seq *q = s->temp_seqs; q && !used; q = q->next)
+            used = q->def.id == (*pp)->id;
+        if (used) {
+            pp = &(*pp)->next;
+            continue;
+        }
+        rl_temp_seq_state *dead = *pp;
+        *pp = dead->next;
+        free(dead);
+    }
+}
+
+void rl_seq_temps_end_transaction(rl_session *s, bool committed)
+{
+    if (s->temp_seqs_saved && !committed) {
+        temps_replace(s, s->temp_seqs_at_start);
+        s->temp_seqs_at_start = NULL;
+    }
+    rl_seq_temps_free(s->temp_seqs_at_start);
+    s->temp_seqs_at_start = NULL;
+    s->temp_seqs_saved = false;
+    rl_seq_temps_sweep(s); /* ON COMMIT DROP's tables, a rolled back CREATE's */
+    if (!s->savepoints)
+        temp_states_prune(s);
+}
+
+void rl_seq_temps_discard(rl_session *s)
+{
+    while (s->temp_seqs)
+        temp_unlink(&s->temp_seqs);
+}
+
+void rl_seq_temps_session_free(rl_session *s)
+{
+    rl_seq_temps_discard(s);
+    rl_seq_temps_free(s->temp_seqs_at_start);
+    s->temp_seqs_at_start = NULL;
+    s->temp_seqs_saved = false;
+    while (s->temp_seq_states) {
+        rl_temp_seq_state *e = s->temp_seq_states;
+        s->temp_seq_states = e->next;
+        free(e);
+    }
+}
+
+void rl_seq_temp_table_changed(rl_session *s, const char *table, const rl_table_change *ch)
+{
+    /* the copy a ROLLBACK puts back follows too: a ROLLBACK does not undo
+     * a temporary table's rename (sql_ddl.c), so it must not take its
+     * sequences from it (the sweep would drop them) */
+    rl_temp_seq *lists[2] = {s->temp_seqs, s->temp_seqs_at_start};
+    for (size_t l = 0; l < 2; l++)
+        for (rl_temp_seq *q = lists[l]; q; q = q->next) {
+            if (strcmp(q->def.owned_table, table) != 0)
+                continue;
+            if (ch->new_table)
+                rl_str_copy(q->def.owned_table, sizeof q->def.owned_table, ch->new_table);
+            if (ch->old_column && strcmp(q->def.owned_column, ch->old_column) == 0)
+                rl_str_copy(q->def.owned_column, sizeof q->def.owned_column, ch->new_column);
+        }
+}
+
 /* ------------------------------------------------------------- lookups */
 
 /* What find_by_oid looks for and finds. */
@@ -83,7 +303,18 @@ typedef struct seq_found {
     char schema[64], name[64];
     rl_seq_def def;
     bool found;
+    bool temp; /* the session's (schema pg_temp) */
 } seq_found;
+
+/* f for the temporary sequence q. */
+static void found_temp(seq_found *f, const rl_temp_seq *q)
+{
+    f->oid = rl_pgcatalog_rel_oid("pg_temp", q->name);
+    rl_str_copy(f->schema, sizeof f->schema, "pg_temp");
+    rl_str_copy(f->name, sizeof f->name, q->name);
+    f->def = q->def;
+    f->found = f->temp = true;
+}
 
 static int match_oid(void *ctx, const char *schema, const char *name, const rl_seq_def *def)
 {
@@ -104,6 +335,11 @@ static int find_by_oid(rl_exec *x, uint32_t oid, seq_found *f, int loc)
 {
     memset(f, 0, sizeof *f);
     f->oid = oid;
+    for (const rl_temp_seq *q = x->s->temp_seqs; q; q = q->next)
+        if (rl_pgcatalog_rel_oid("pg_temp", q->name) == oid) {
+            found_temp(f, q);
+            return 0;
+        }
     rl_txn *t = rl_exec_txn(x);
     if (!t || rl_txn_list_sequences(t, NULL, match_oid, f, x->err) < 0)
         return -1;
@@ -123,14 +359,44 @@ static const char *schema_of(const PgQuery__RangeVar *rv)
     return rv->schemaname && rv->schemaname[0] ? rv->schemaname : "public";
 }
 
-/* The sequence a RangeVar names: 1 with *def, 0 absent (nothing set),
- * -1 error; a table of that name: 42809 "\"t\" is not a sequence". */
-static int find_named(rl_exec *x, const PgQuery__RangeVar *rv, rl_seq_def *def)
+static bool names_temp(const PgQuery__RangeVar *rv)
 {
+    return (rv->relpersistence && rv->relpersistence[0] == 't') ||
+           (rv->schemaname && strcmp(rv->schemaname, "pg_temp") == 0);
+}
+
+/* The sequence a RangeVar names, in the search path's order (pg_temp
+ * first): 1 with *f, 0 absent, -1 error; a table of that name: 42809
+ * "\"t\" is not a sequence". */
+static int find_named(rl_exec *x, const PgQuery__RangeVar *rv, seq_found *f)
+{
+    memset(f, 0, sizeof *f);
+    bool qualified = rv->schemaname && rv->schemaname[0];
+    if (!qualified || names_temp(rv)) {
+        const rl_temp_seq *q = rl_temp_seq_find(x->s, rv->relname);
+        if (q) {
+            found_temp(f, q);
+            return 1;
+        }
+        bool table = false;
+        for (const rl_temp_table *t = x->s->temps; t && !table; t = t->next)
+            table = strcmp(t->name, rv->relname) == 0;
+        if (table)
+            return rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, rv->location,
+                                 "\"%s\" is not a sequence", rv->relname);
+        if (qualified)
+            return 0;
+    }
     rl_txn *t = rl_exec_txn(x);
     if (!t)
         return -1;
-    int rc = rl_txn_get_sequence(t, schema_of(rv), rv->relname, def, x->err);
+    int rc = rl_txn_get_sequence(t, schema_of(rv), rv->relname, &f->def, x->err);
+    if (rc == 1) {
+        rl_str_copy(f->schema, sizeof f->schema, schema_of(rv));
+        rl_str_copy(f->name, sizeof f->name, rv->relname);
+        f->oid = rl_pgcatalog_rel_oid(f->schema, f->name);
+        f->found = true;
+    }
     if (rc != 0)
         return rc;
     rl_error probe;
@@ -138,6 +404,130 @@ static int find_named(rl_exec *x, const PgQuery__RangeVar *rv, rl_seq_def *def)
     if (rl_txn_find_table(t, schema_of(rv), rv->relname, &probe))
         return rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, rv->location,
                              "\"%s\" is not a sequence", rv->relname);
+    return 0;
+}
+
+/* -------------------------------------- a sequence's definition and state */
+
+/* Each of these does to f's sequence what the catalog does to a stored
+ * one, and to a temporary one's definition in the session (its state
+ * apart). 0 or -1. */
+
+static int seq_state(rl_exec *x, const seq_found *f, rl_seq_state *out)
+{
+    if (!f->temp) {
+        rl_txn *t = rl_exec_txn(x);
+        return t ? rl_txn_sequence_state(t, &f->def, out, x->err) : -1;
+    }
+    const rl_temp_seq_state *e = temp_state(x->s, f->def.id);
+    assert(e);
+    *out = e->s;
+    return 0;
+}
+
+/* f's definition replaced by def (new_id: a fresh state from def's
+ * initial one, a RESTART's). */
+static int seq_put(rl_exec *x, const seq_found *f, rl_seq_def *def, bool new_id)
+{
+    if (!f->temp) {
+        rl_txn *t = rl_exec_txn(x);
+        return t ? rl_txn_alter_sequence(t, f->schema, f->name, def, new_id, x->err) : -1;
+    }
+    rl_temp_seq *q;
+    if (temps_touch(x) < 0 || (new_id && temp_state_new(x, def) < 0))
+        return -1;
+    q = rl_temp_seq_find(x->s, f->name);
+    assert(q);
+    q->def = *def;
+    return 0;
+}
+
+static int seq_next(rl_exec *x, const seq_found *f, int64_t *first, int64_t *last)
+{
+    if (!f->temp) {
+        rl_txn *t = rl_exec_txn(x);
+        return t ? rl_txn_sequence_next(t, f->name, &f->def, first, last, x->err) : -1;
+    }
+    rl_temp_seq_state *e = temp_state(x->s, f->def.id);
+    assert(e);
+    bool logit;
+    int64_t logged;
+    return rl_seq_state_advance(&f->def, f->name, true, &e->s, first, last, &logit, &logged,
+                                x->err);
+}
+
+static int seq_set(rl_exec *x, const seq_found *f, int64_t v, bool called)
+{
+    if (!f->temp) {
+        rl_txn *t = rl_exec_txn(x);
+        return t ? rl_txn_sequence_set(t, &f->def, v, called, x->err) : -1;
+    }
+    rl_temp_seq_state *e = temp_state(x->s, f->def.id);
+    assert(e);
+    e->s = (rl_seq_state){v, 0, called};
+    return 0;
+}
+
+/* ALTER without RESTART: log_cnt starts over. */
+static int seq_log_reset(rl_exec *x, const seq_found *f)
+{
+    if (!f->temp) {
+        rl_txn *t = rl_exec_txn(x);
+        return t ? rl_txn_sequence_log_reset(t, &f->def, x->err) : -1;
+    }
+    rl_temp_seq_state *e = temp_state(x->s, f->def.id);
+    assert(e);
+    e->s.log_cnt = 0;
+    return 0;
+}
+
+static int seq_drop(rl_exec *x, const seq_found *f)
+{
+    if (!f->temp) {
+        rl_txn *t = rl_exec_txn(x);
+        return t ? rl_txn_drop_sequence(t, f->schema, f->name, x->err) : -1;
+    }
+    if (temps_touch(x) < 0)
+        return -1;
+    for (rl_temp_seq **pp = &x->s->temp_seqs; *pp; pp = &(*pp)->next)
+        if (strcmp((*pp)->name, f->name) == 0) {
+            temp_unlink(pp);
+            break;
+        }
+    return 0;
+}
+
+/* CREATE of a temporary sequence `name` (42P07 when a temporary relation
+ * holds the name; if_not_exists: 0 and nothing made, *created false);
+ * def->id set. */
+static int temp_create(rl_exec *x, const char *name, rl_seq_def *def, bool if_not_exists,
+                       bool *created)
+{
+    *created = false;
+    bool taken = rl_temp_seq_find(x->s, name) != NULL;
+    for (const rl_temp_table *t = x->s->temps; t && !taken; t = t->next)
+        taken = strcmp(t->name, name) == 0;
+    if (taken) {
+        if (if_not_exists)
+            return 0;
+        return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_TABLE, -1, "relation \"%s\" already exists",
+                             name);
+    }
+    rl_temp_seq *q = calloc(1, sizeof *q);
+    if (!q)
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    if (temps_touch(x) < 0 || temp_state_new(x, def) < 0) {
+        free(q);
+        return -1;
+    }
+    rl_str_copy(q->name, sizeof q->name, name);
+    q->def = *def;
+    temp_cache_forget(x->s, name);
+    rl_temp_seq **tail = &x->s->temp_seqs;
+    while (*tail)
+        tail = &(*tail)->next;
+    *tail = q;
+    *created = true;
     return 0;
 }
 
@@ -366,19 +756,21 @@ static int apply_owned_by(rl_exec *x, const PgQuery__DefElem *d, const char *seq
     rl_relation rel;
     if (rl_relation_lookup(x, tschema, table, &rel) < 0)
         return -1;
-    if (rel.kind != RL_REL_STORED) {
+    if (rel.kind != RL_REL_STORED && rel.kind != RL_REL_TEMP) {
         rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1,
                       "sequence cannot be owned by relation \"%s\"", table);
+        if (rel.kind == RL_REL_SEQUENCE)
+            rl_error_detail(x->err, "This operation is not supported for sequences.");
         return -1;
     }
     if (strcmp(rel.schema, seq_schema) != 0)
         return rl_exec_error(x, RL_SQLSTATE_OBJECT_NOT_IN_PREREQUISITE_STATE, -1,
                              "sequence must be in same schema as table it is linked to");
-    rl_txn *t = rl_exec_txn(x);
-    size_t nc = t ? rl_txn_table_ncols(t, rel.desc) : 0;
+    rl_txn *t = rel.kind == RL_REL_STORED ? rl_exec_txn(x) : NULL;
+    size_t nc = t ? rl_txn_table_ncols(t, rel.desc) : rel.temp ? rel.temp->rows->ncols : 0;
     bool have = false;
     for (size_t i = 0; i < nc && !have; i++)
-        have = strcmp(rel.desc->cols[i].name, column) == 0;
+        have = strcmp(t ? rel.desc->cols[i].name : rel.temp->rows->cols[i].name, column) == 0;
     if (!have)
         return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
                              "column \"%s\" of relation \"%s\" does not exist", column, table);
@@ -389,39 +781,76 @@ static int apply_owned_by(rl_exec *x, const PgQuery__DefElem *d, const char *seq
 
 /* ----------------------------------------------------------- statements */
 
-static int refuse_temp(rl_exec *x, const PgQuery__RangeVar *rv)
+/* The sequence schema.name (pg_temp: the session's temporary one): 1
+ * with *f, 0 absent, -1 error. */
+static int seq_lookup(rl_exec *x, const char *schema, const char *name, seq_found *f)
 {
-    if (rv->relpersistence == NULL || strcmp(rv->relpersistence, "t") != 0)
-        return 0;
-    return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, rv->location,
-                         "temporary sequences are not supported by RockLake");
+    memset(f, 0, sizeof *f);
+    if (strcmp(schema, "pg_temp") == 0) {
+        const rl_temp_seq *q = rl_temp_seq_find(x->s, name);
+        if (q)
+            found_temp(f, q);
+        return q != NULL;
+    }
+    rl_txn *t = rl_exec_txn(x);
+    int rc = t ? rl_txn_get_sequence(t, schema, name, &f->def, x->err) : -1;
+    if (rc == 1) {
+        rl_str_copy(f->schema, sizeof f->schema, schema);
+        rl_str_copy(f->name, sizeof f->name, name);
+        f->oid = rl_pgcatalog_rel_oid(schema, name);
+        f->found = true;
+    }
+    return rc;
+}
+
+/* Does a relation hold schema.name (CREATE ... IF NOT EXISTS)? 1, 0, -1. */
+static int name_taken(rl_exec *x, const char *schema, const char *name)
+{
+    if (strcmp(schema, "pg_temp") == 0) {
+        bool taken = rl_temp_seq_find(x->s, name) != NULL;
+        for (const rl_temp_table *t = x->s->temps; t && !taken; t = t->next)
+            taken = strcmp(t->name, name) == 0;
+        return taken;
+    }
+    rl_txn *t = rl_exec_txn(x);
+    rl_seq_def have;
+    rl_error probe;
+    memset(&probe, 0, sizeof probe);
+    int rc = t ? rl_txn_get_sequence(t, schema, name, &have, x->err) : -1;
+    return rc != 0 ? rc : rl_txn_find_table(t, schema, name, &probe) != NULL;
+}
+
+/* A new sequence schema.name of def (pg_temp: the session's). */
+static int create_new(rl_exec *x, const char *schema, const char *name, rl_seq_def *def)
+{
+    bool created;
+    if (strcmp(schema, "pg_temp") == 0)
+        return temp_create(x, name, def, false, &created);
+    rl_txn *t = rl_exec_txn(x);
+    return t ? rl_txn_create_sequence(t, schema, name, def, false, &created, x->err) : -1;
 }
 
 int rl_seq_create(rl_exec *x, const PgQuery__CreateSeqStmt *st)
 {
     const PgQuery__RangeVar *rv = st->sequence;
-    if (refuse_temp(x, rv) < 0)
-        return -1;
+    bool temp = names_temp(rv);
+    if (temp && rv->schemaname && rv->schemaname[0] && strcmp(rv->schemaname, "pg_temp") != 0)
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_TABLE_DEFINITION, -1,
+                             "cannot create temporary relation in non-temporary schema");
     if (strlen(rv->relname) >= 64)
         return rl_exec_error(x, RL_SQLSTATE_NAME_TOO_LONG, -1, "identifier \"%s\" is too long",
                              rv->relname);
-    const char *schema = schema_of(rv);
-    int known = rl_pgcatalog_schema_exists(x, schema);
+    const char *schema = temp ? "pg_temp" : schema_of(rv);
+    int known = temp ? 1 : rl_pgcatalog_schema_exists(x, schema);
     if (known <= 0)
         return known < 0 ? -1
                          : rl_exec_error(x, RL_SQLSTATE_INVALID_SCHEMA_NAME, rv->location,
                                          "schema \"%s\" does not exist", schema);
-    rl_txn *t = rl_exec_txn(x);
-    if (!t)
-        return -1;
     if (st->if_not_exists) { /* PostgreSQL skips before it looks at the options */
-        rl_seq_def have;
-        rl_error probe;
-        memset(&probe, 0, sizeof probe);
-        int rc = rl_txn_get_sequence(t, schema, rv->relname, &have, x->err);
-        if (rc < 0)
+        int taken = name_taken(x, schema, rv->relname);
+        if (taken < 0)
             return -1;
-        if (rc == 1 || rl_txn_find_table(t, schema, rv->relname, &probe)) {
+        if (taken) {
             rl_exec_notice(x, RL_SQLSTATE_DUPLICATE_TABLE,
                            "relation \"%s\" already exists, skipping",
                    rv->relname);
@@ -438,12 +867,13 @@ int rl_seq_create(rl_exec *x, const PgQuery__CreateSeqStmt *st)
         return -1;
     def.initial = last;
     def.initial_called = called;
-    bool created;
-    if (rl_txn_create_sequence(t, schema, rv->relname, &def, false, &created, x->err) < 0)
+    if (create_new(x, schema, rv->relname, &def) < 0)
         return -1;
     if (o.owned_by) {
-        if (apply_owned_by(x, o.owned_by, schema, &def) < 0 ||
-            rl_txn_alter_sequence(t, schema, rv->relname, &def, false, x->err) < 0)
+        seq_found f;
+        if (seq_lookup(x, schema, rv->relname, &f) != 1 ||
+            apply_owned_by(x, o.owned_by, schema, &f.def) < 0 ||
+            seq_put(x, &f, &f.def, false) < 0)
             return -1;
     }
     return rl_send_complete(x, "CREATE SEQUENCE");
@@ -469,39 +899,37 @@ int rl_seq_create_serial(rl_exec *x, const char *schema, const char *name, const
     def.initial_called = called;
     rl_str_copy(def.owned_table, sizeof def.owned_table, table);
     rl_str_copy(def.owned_column, sizeof def.owned_column, column);
-    bool created;
-    if (rl_txn_create_sequence(t, schema, name, &def, false, &created, x->err) < 0)
+    if (create_new(x, schema, name, &def) < 0)
         return -1;
     *oid = rl_pgcatalog_rel_oid(schema, name);
     return 0;
 }
 
-/* AlterSequence's work on the existing sequence schema.name (def its
- * definition): the options applied with PostgreSQL's checks, this
- * session's cached values dropped. 0 or -1. */
-static int alter_existing(rl_exec *x, const char *schema, const char *name, rl_seq_def *def,
-                          PgQuery__Node **options, size_t noptions)
+/* AlterSequence's work on the existing sequence f: the options applied
+ * with PostgreSQL's checks, this session's cached values dropped. 0 or
+ * -1. */
+static int alter_existing(rl_exec *x, seq_found *f, PgQuery__Node **options, size_t noptions)
 {
-    rl_txn *t = rl_exec_txn(x);
+    rl_seq_def *def = &f->def;
     rl_seq_state now;
-    if (!t || rl_txn_sequence_state(t, def, &now, x->err) < 0)
+    if (seq_state(x, f, &now) < 0)
         return -1;
     seq_opts o;
     int64_t last = now.last_value;
     bool called = now.is_called, restarted;
     if (collect_opts(x, options, noptions, false, &o) < 0 ||
         apply_opts(x, &o, false, def, &last, &called, &restarted) < 0 ||
-        (o.owned_by && apply_owned_by(x, o.owned_by, schema, def) < 0))
+        (o.owned_by && apply_owned_by(x, o.owned_by, f->schema, def) < 0))
         return -1;
     if (restarted) {
         def->initial = last;
         def->initial_called = called;
     }
-    if (rl_txn_alter_sequence(t, schema, name, def, restarted, x->err) < 0 ||
-        (!restarted && rl_txn_sequence_log_reset(t, def, x->err) < 0))
+    seq_found was = *f; /* the state the log reset is of */
+    if (seq_put(x, f, def, restarted) < 0 || (!restarted && seq_log_reset(x, &was) < 0))
         return -1;
     /* PostgreSQL drops this session's cached values (not its currval) */
-    rl_seq_cache *e = cache_find(x->s, rl_pgcatalog_rel_oid(schema, name));
+    rl_seq_cache *e = cache_find(x->s, f->oid);
     if (e)
         e->cached = e->last;
     return 0;
@@ -510,8 +938,8 @@ static int alter_existing(rl_exec *x, const char *schema, const char *name, rl_s
 int rl_seq_alter(rl_exec *x, const PgQuery__AlterSeqStmt *st)
 {
     const PgQuery__RangeVar *rv = st->sequence;
-    rl_seq_def def;
-    int rc = find_named(x, rv, &def);
+    seq_found f;
+    int rc = find_named(x, rv, &f);
     if (rc < 0)
         return -1;
     if (rc == 0) {
@@ -522,7 +950,7 @@ int rl_seq_alter(rl_exec *x, const PgQuery__AlterSeqStmt *st)
                "relation \"%s\" does not exist, skipping", rv->relname);
         return rl_send_complete(x, "ALTER SEQUENCE");
     }
-    if (alter_existing(x, schema_of(rv), rv->relname, &def, st->options, st->n_options) < 0)
+    if (alter_existing(x, &f, st->options, st->n_options) < 0)
         return -1;
     return rl_send_complete(x, "ALTER SEQUENCE");
 }
@@ -530,13 +958,12 @@ int rl_seq_alter(rl_exec *x, const PgQuery__AlterSeqStmt *st)
 int rl_seq_alter_owned(rl_exec *x, const char *schema, const char *name, PgQuery__Node **options,
                        size_t noptions)
 {
-    rl_txn *t = rl_exec_txn(x);
-    rl_seq_def def;
-    int rc = t ? rl_txn_get_sequence(t, schema, name, &def, x->err) : -1;
+    seq_found f;
+    int rc = seq_lookup(x, schema, name, &f);
     if (rc == 0)
         return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_TABLE, -1, "relation \"%s\" does not exist",
                              name);
-    return rc < 0 ? -1 : alter_existing(x, schema, name, &def, options, noptions);
+    return rc < 0 ? -1 : alter_existing(x, &f, options, noptions);
 }
 
 /* The parts of a DROP's object name: schema (NULL: public) and name. */
@@ -603,38 +1030,101 @@ static void replace_all(const char *text, const char *from, const char *to, rl_b
     rl_buf_put_u8(out, 0);
 }
 
-static bool calls_sequence(const rl_check_con *c, const rl_buf *bare, const rl_buf *qual)
+static bool calls_sequence(const char *expr, const rl_buf *bare, const rl_buf *qual)
 {
-    return strstr(c->def.expr, (const char *)bare->data) ||
-           strstr(c->def.expr, (const char *)qual->data);
+    return strstr(expr, (const char *)bare->data) || strstr(expr, (const char *)qual->data);
 }
 
-static int defaults_sequence_dropping(rl_exec *x, const char *schema, const char *name, bool cascade)
+/* The temporary table `table`'s default of `column` dropped. */
+static void temp_default_drop(rl_session *s, const char *table, const char *column)
 {
-    rl_txn *txn = rl_exec_txn(x);
-    const rl_check_con *c;
-    size_t n;
-    if (!txn || rl_txn_defaults(txn, &c, &n, NULL, x->err) < 0)
-        return -1;
-    rl_buf bare, qual, detail;
+    for (rl_temp_table *t = s->temps; t; t = t->next) {
+        if (strcmp(t->name, table) != 0)
+            continue;
+        for (rl_temp_default **pp = &t->defaults; *pp; pp = &(*pp)->next)
+            if (strcmp((*pp)->column, column) == 0) {
+                rl_temp_default *d = *pp;
+                *pp = d->next;
+                rl_parsed_release(d->parsed);
+                free(d->text);
+                free(d);
+                return;
+            }
+    }
+}
+
+/* One default that calls a sequence: its table and column, an identity
+ * column's ('a' / 'd') or not (0). */
+typedef struct calling_default {
+    char table[RL_INDEX_NAME_MAX], column[RL_INDEX_NAME_MAX];
+    char identity;
+} calling_default;
+
+static void calling_put(calling_default *c, const char *table, const char *column, char identity)
+{
+    rl_str_copy(c->table, sizeof c->table, table);
+    rl_str_copy(c->column, sizeof c->column, column);
+    c->identity = identity;
+}
+
+/* Each default that calls f: a stored sequence's among the catalog's, a
+ * temporary one's among the temporary tables' (whose names the stored
+ * ones cannot call). *out freed by the caller. */
+static int defaults_calling(rl_exec *x, const seq_found *f, calling_default **out, size_t *hits)
+{
+    rl_buf bare, qual;
     rl_buf_init(&bare, 0);
     rl_buf_init(&qual, 0);
+    regclass_literals(f->schema, f->name, &bare, &qual);
+    const rl_check_con *c = NULL;
+    size_t n = 0;
+    rl_txn *txn = f->temp ? NULL : rl_exec_txn(x);
+    int rc = !f->temp && (!txn || rl_txn_defaults(txn, &c, &n, NULL, x->err) < 0) ? -1 : 0;
+    for (const rl_temp_table *t = f->temp ? x->s->temps : NULL; t; t = t->next)
+        for (const rl_temp_default *d = t->defaults; d; d = d->next)
+            n++;
+    calling_default *gone = rc == 0 ? calloc(n ? n : 1, sizeof *gone) : NULL;
+    if (rc == 0 && !gone)
+        rc = rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    *hits = 0;
+    for (size_t i = 0; rc == 0 && c && i < n; i++)
+        if (calls_sequence(c[i].def.expr, &bare, &qual))
+            calling_put(&gone[(*hits)++], c[i].def.table, c[i].name, c[i].def.identity);
+    for (const rl_temp_table *t = f->temp && rc == 0 ? x->s->temps : NULL; t; t = t->next)
+        for (const rl_temp_default *d = t->defaults; d; d = d->next)
+            if (calls_sequence(d->text, &bare, &qual))
+                calling_put(&gone[(*hits)++], t->name, d->column, d->identity);
+    rl_buf_free(&bare);
+    rl_buf_free(&qual);
+    *out = gone;
+    return rc;
+}
+
+static int defaults_sequence_dropping(rl_exec *x, const seq_found *f, bool cascade)
+{
+    const char *name = f->name;
+    size_t hits;
+    calling_default *gone;
+    int rc = defaults_calling(x, f, &gone, &hits);
+    /* an identity column's sequence is the column's own (an internal
+     * dependency): refused even with CASCADE, as PostgreSQL's */
+    for (size_t i = 0; rc == 0 && i < hits; i++)
+        if (gone[i].identity) {
+            rc = rl_exec_error(x, RL_SQLSTATE_DEPENDENT_OBJECTS_STILL_EXIST, -1,
+                               "cannot drop sequence %s because column %s of table %s requires "
+                               "it",
+                               name, gone[i].column, gone[i].table);
+            rl_error_hint(x->err, "You can drop column %s of table %s instead.", gone[i].column,
+                          gone[i].table);
+        }
+    rl_buf detail;
     rl_buf_init(&detail, 0);
-    regclass_literals(schema, name, &bare, &qual);
-    size_t hits = 0;
-    char (*gone)[2][RL_INDEX_NAME_MAX] = calloc(n ? n : 1, sizeof *gone);
-    int rc = gone ? 0 : rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        if (!calls_sequence(&c[i], &bare, &qual))
-            continue;
+    for (size_t i = 0; rc == 0 && i < hits; i++)
         /* dependency.c's lines: "drop cascades to X" or "X depends on Y" */
         rl_buf_printf(&detail, "%s%sdefault value for column %s of table %s%s%s",
-                      hits ? "\n" : "", cascade ? "drop cascades to " : "", c[i].name,
-                      c[i].def.table, cascade ? "" : " depends on sequence ",
+                      i ? "\n" : "", cascade ? "drop cascades to " : "", gone[i].column,
+                      gone[i].table, cascade ? "" : " depends on sequence ",
                       cascade ? "" : name);
-        rl_str_copy(gone[hits][0], RL_INDEX_NAME_MAX, c[i].def.table);
-        rl_str_copy(gone[hits++][1], RL_INDEX_NAME_MAX, c[i].name);
-    }
     rl_buf_put_u8(&detail, 0);
     if (rc == 0 && hits && !cascade) {
         rl_exec_error(x, RL_SQLSTATE_DEPENDENT_OBJECTS_STILL_EXIST, -1,
@@ -656,12 +1146,17 @@ static int defaults_sequence_dropping(rl_exec *x, const char *schema, const char
         }
         if (x->sink && x->sink->notice)
             x->sink->notice(x->sink->ctx, &note);
-        for (size_t i = 0; rc == 0 && i < hits; i++)
-            rc = rl_txn_put_default(txn, schema, gone[i][0], gone[i][1], NULL, NULL, x->err);
+        rl_txn *txn = f->temp ? NULL : rl_exec_txn(x);
+        for (size_t i = 0; rc == 0 && i < hits; i++) {
+            if (f->temp)
+                temp_default_drop(x->s, gone[i].table, gone[i].column);
+            else
+                rc = !txn ? -1
+                          : rl_txn_put_default(txn, f->schema, gone[i].table, gone[i].column,
+                                               NULL, NULL, x->err);
+        }
     }
     free(gone);
-    rl_buf_free(&bare);
-    rl_buf_free(&qual);
     rl_buf_free(&detail);
     return rc;
 }
@@ -697,7 +1192,7 @@ static int defaults_sequence_renamed(rl_exec *x, const char *schema, const char 
     size_t nh = 0;
     int rc = hit && texts ? 0 : rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     for (size_t i = 0; rc == 0 && i < n; i++) {
-        if (!calls_sequence(&c[i], &ob, &oq))
+        if (!calls_sequence(c[i].def.expr, &ob, &oq))
             continue;
         const char *src[2] = {c[i].def.expr, c[i].def.pretty};
         for (int k = 0; k < 2; k++) {
@@ -729,17 +1224,14 @@ static int defaults_sequence_renamed(rl_exec *x, const char *schema, const char 
 
 int rl_seq_drop(rl_exec *x, const PgQuery__DropStmt *st)
 {
-    rl_txn *t = rl_exec_txn(x);
-    if (!t)
-        return -1;
     /* PostgreSQL looks every name up before it drops any */
     for (int pass = 0; pass < 2; pass++) {
         for (size_t i = 0; i < st->n_objects; i++) {
             PgQuery__RangeVar rv = PG_QUERY__RANGE_VAR__INIT;
             if (object_name(x, st->objects[i], &rv) < 0)
                 return -1;
-            rl_seq_def def;
-            int rc = find_named(x, &rv, &def);
+            seq_found f;
+            int rc = find_named(x, &rv, &f);
             if (rc < 0) {
                 if (strcmp(x->err->sqlstate, RL_SQLSTATE_WRONG_OBJECT_TYPE) == 0)
                     rl_error_hint(x->err, "Use DROP TABLE to remove a table.");
@@ -753,19 +1245,77 @@ int rl_seq_drop(rl_exec *x, const PgQuery__DropStmt *st)
                        "sequence \"%s\" does not exist, skipping", rv.relname);
             if (rc == 1 && pass == 1 &&
                 (defaults_sequence_dropping(
-                     x, schema_of(&rv), rv.relname,
-                     st->behavior == PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE) < 0 ||
-                 rl_txn_drop_sequence(t, schema_of(&rv), rv.relname, x->err) < 0))
+                     x, &f, st->behavior == PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE) < 0 ||
+                 seq_drop(x, &f) < 0))
                 return -1;
         }
     }
     return rl_send_complete(x, "DROP SEQUENCE");
 }
 
-int rl_seq_rename(rl_exec *x, const PgQuery__RenameStmt *st)
+/* RENAME of the temporary sequence f to newname (42P07 when a temporary
+ * relation holds it), the temporary tables' defaults that call it
+ * rewritten (parsed again at their next use). */
+static int temp_rename(rl_exec *x, const seq_found *f, const char *newname)
 {
-    rl_seq_def def;
-    int rc = find_named(x, st->relation, &def);
+    if (name_taken(x, "pg_temp", newname))
+        return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_TABLE, -1, "relation \"%s\" already exists",
+                             newname);
+    if (temps_touch(x) < 0)
+        return -1;
+    rl_temp_seq *q = rl_temp_seq_find(x->s, f->name);
+    assert(q);
+    /* the same sequence: its currval and cached values go with it */
+    uint32_t was = rl_pgcatalog_rel_oid("pg_temp", q->name);
+    uint32_t now = rl_pgcatalog_rel_oid("pg_temp", newname);
+    rl_seq_cache *e = cache_find(x->s, was);
+    if (e)
+        e->oid = now;
+    if (x->s->last_seq == was)
+        x->s->last_seq = now;
+    rl_str_copy(q->name, sizeof q->name, newname);
+    rl_buf ob, oq, nb, nq;
+    rl_buf_init(&ob, 0);
+    rl_buf_init(&oq, 0);
+    rl_buf_init(&nb, 0);
+    rl_buf_init(&nq, 0);
+    regclass_literals("pg_temp", f->name, &ob, &oq);
+    regclass_literals("pg_temp", newname, &nb, &nq);
+    int rc = 0;
+    for (rl_temp_table *t = x->s->temps; rc == 0 && t; t = t->next)
+        for (rl_temp_default *d = t->defaults; rc == 0 && d; d = d->next) {
+            if (!calls_sequence(d->text, &ob, &oq))
+                continue;
+            rl_buf once, twice;
+            rl_buf_init(&once, 0);
+            rl_buf_init(&twice, 0);
+            replace_all(d->text, (const char *)oq.data, (const char *)nq.data, &once);
+            replace_all((const char *)once.data, (const char *)ob.data, (const char *)nb.data,
+                        &twice);
+            char *text = once.failed || twice.failed ? NULL : strdup((const char *)twice.data);
+            rl_buf_free(&once);
+            rl_buf_free(&twice);
+            if (!text) {
+                rc = rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+                break;
+            }
+            free(d->text);
+            d->text = text;
+            rl_parsed_release(d->parsed);
+            d->parsed = NULL;
+            d->expr = NULL;
+        }
+    rl_buf_free(&ob);
+    rl_buf_free(&oq);
+    rl_buf_free(&nb);
+    rl_buf_free(&nq);
+    return rc;
+}
+
+int rl_seq_rename(rl_exec *x, const PgQuery__RenameStmt *st, const char *tag)
+{
+    seq_found f;
+    int rc = find_named(x, st->relation, &f);
     if (rc < 0)
         return -1;
     if (rc == 0) {
@@ -775,24 +1325,46 @@ int rl_seq_rename(rl_exec *x, const PgQuery__RenameStmt *st)
         rl_exec_notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
                        "relation \"%s\" does not exist, skipping",
                st->relation->relname);
-        return rl_send_complete(x, "ALTER SEQUENCE");
+        return rl_send_complete(x, tag);
     }
     if (strlen(st->newname) >= 64)
         return rl_exec_error(x, RL_SQLSTATE_NAME_TOO_LONG, -1, "identifier \"%s\" is too long",
                              st->newname);
+    if (f.temp) {
+        if (temp_rename(x, &f, st->newname) < 0)
+            return -1;
+        return rl_send_complete(x, tag);
+    }
     if (rl_txn_rename_sequence(rl_exec_txn(x), schema_of(st->relation), st->relation->relname,
                                st->newname, x->err) < 0 ||
         defaults_sequence_renamed(x, schema_of(st->relation), st->relation->relname,
                                     st->newname) < 0)
         return -1;
-    return rl_send_complete(x, "ALTER SEQUENCE");
+    return rl_send_complete(x, tag);
+}
+
+int rl_seq_drop_owned(rl_exec *x, const char *schema, const char *name)
+{
+    seq_found f;
+    int rc = seq_lookup(x, schema, name, &f);
+    if (rc == 0)
+        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_TABLE, -1, "relation \"%s\" does not exist",
+                             name);
+    return rc < 0 ? -1 : seq_drop(x, &f);
 }
 
 /* ------------------------------------------------------------ functions */
 
-static int read_only(rl_exec *x, const char *fn, int loc)
+/* 42501 for a read-only role (pg_read_all_data reads a sequence, it
+ * neither takes nor sets its values), then 25006 in a read-only
+ * transaction; a temporary sequence's calls are allowed in both, as
+ * PostgreSQL's. */
+static int read_only(rl_exec *x, const seq_found *f, const char *fn, int loc)
 {
-    if (!x->s->read_only_txn)
+    if (x->s->read_only_role && !f->temp)
+        return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, -1,
+                             "permission denied for sequence %s", f->name);
+    if (!x->s->read_only_txn || f->temp)
         return 0;
     return rl_exec_error(x, RL_SQLSTATE_READ_ONLY_SQL_TRANSACTION, -1,
                          "cannot execute %s() in a read-only transaction", fn);
@@ -801,7 +1373,7 @@ static int read_only(rl_exec *x, const char *fn, int loc)
 int rl_seq_nextval(rl_exec *x, uint32_t oid, int64_t *out, int loc)
 {
     seq_found f;
-    if (find_by_oid(x, oid, &f, loc) < 0 || read_only(x, "nextval", loc) < 0)
+    if (find_by_oid(x, oid, &f, loc) < 0 || read_only(x, &f, "nextval", loc) < 0)
         return -1;
     rl_seq_cache *e = cache_get(x, oid);
     if (!e)
@@ -817,7 +1389,7 @@ int rl_seq_nextval(rl_exec *x, uint32_t oid, int64_t *out, int loc)
         return 0;
     }
     int64_t first, last;
-    if (rl_txn_sequence_next(rl_exec_txn(x), f.name, &f.def, &first, &last, x->err) < 0)
+    if (seq_next(x, &f, &first, &last) < 0)
         return -1;
     e->last = first;
     e->cached = last;
@@ -889,14 +1461,14 @@ int rl_fn_setval(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
         return 0;
     rl_exec *x = c->x;
     seq_found f;
-    if (find_by_oid(x, oid_of(&a[0]), &f, loc) < 0 || read_only(x, "setval", loc) < 0)
+    if (find_by_oid(x, oid_of(&a[0]), &f, loc) < 0 || read_only(x, &f, "setval", loc) < 0)
         return -1;
     if (v < f.def.min || v > f.def.max)
         return rl_exec_error(x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, -1,
                              "setval: value %" PRId64 " is out of bounds for sequence \"%s\" (%"
                              PRId64 "..%" PRId64 ")",
                              v, f.name, f.def.min, f.def.max);
-    if (rl_txn_sequence_set(rl_exec_txn(x), &f.def, v, called, x->err) < 0)
+    if (seq_set(x, &f, v, called) < 0)
         return -1;
     rl_seq_cache *e = cache_get(x, f.oid);
     if (!e)
@@ -931,6 +1503,12 @@ int rl_seq_owned_by(rl_exec *x, const char *schema, const char *table, const cha
                     char name[64])
 {
     owner_find o = {schema, table, column, ""};
+    if (strcmp(schema, "pg_temp") == 0) {
+        for (const rl_temp_seq *q = x->s->temp_seqs; q && !o.found[0]; q = q->next)
+            owner_visit(&o, schema, q->name, &q->def);
+        rl_str_copy(name, 64, o.found);
+        return o.found[0] != '\0';
+    }
     rl_txn *t = rl_exec_txn(x);
     if (!t || rl_txn_list_sequences(t, schema, owner_visit, &o, x->err) < 0)
         return -1;
@@ -952,14 +1530,17 @@ int rl_fn_get_serial_sequence(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *o
         return 0;
     rl_relation r;
     const char *dot = strchr(qual, '.');
-    char schema[64] = "public", table[64];
+    char schema[64] = "", table[64];
     if (dot)
         snprintf(schema, sizeof schema, "%.*s", (int)(dot - qual), qual);
     rl_str_copy(table, sizeof table, dot ? dot + 1 : qual);
     if (table[0] == '"' || schema[0] == '"') /* quoted names: look them up as stored */
         return 0;
-    if (rl_relation_lookup(c->x, schema, table, &r) < 0 || r.kind != RL_REL_STORED)
-        return r.kind == RL_REL_STORED ? -1 : 0;
+    /* a bare name is the one the search path finds (a temporary table's) */
+    bool table_kind = false;
+    if (rl_relation_lookup(c->x, dot ? schema : NULL, table, &r) < 0 ||
+        !(table_kind = r.kind == RL_REL_STORED || r.kind == RL_REL_TEMP))
+        return table_kind ? -1 : 0;
     char col[64];
     snprintf(col, sizeof col, "%.*s", (int)a[1].d.v.s.len, (const char *)a[1].d.v.s.p);
     char found[64];
@@ -975,14 +1556,13 @@ int rl_fn_get_serial_sequence(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *o
 
 int rl_seq_row(rl_exec *x, const char *schema, const char *name, rl_value vals[3])
 {
-    rl_txn *t = rl_exec_txn(x);
-    rl_seq_def def;
+    seq_found f;
     rl_seq_state s;
-    int rc = t ? rl_txn_get_sequence(t, schema, name, &def, x->err) : -1;
+    int rc = seq_lookup(x, schema, name, &f);
     if (rc == 0)
         return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_TABLE, -1, "relation \"%s\" does not exist",
                              name);
-    if (rc < 0 || rl_txn_sequence_state(t, &def, &s, x->err) < 0)
+    if (rc < 0 || seq_state(x, &f, &s) < 0)
         return -1;
     rl_val_int(&vals[0], RL_OID_INT8, s.last_value);
     rl_val_int(&vals[1], RL_OID_INT8, s.log_cnt);

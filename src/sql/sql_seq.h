@@ -16,13 +16,16 @@
 
 #include "sql/sql_cast.h"
 #include "sql/sql_exec.h"
+#include "sql/sql_relation.h"
 #include "sql/sql_stmt.h"
 
 /* The statements (their command tags sent). */
 int rl_seq_create(rl_exec *x, const PgQuery__CreateSeqStmt *st);
 int rl_seq_alter(rl_exec *x, const PgQuery__AlterSeqStmt *st);
 int rl_seq_drop(rl_exec *x, const PgQuery__DropStmt *st);
-int rl_seq_rename(rl_exec *x, const PgQuery__RenameStmt *st);
+/* ALTER SEQUENCE / ALTER TABLE ... RENAME TO of a sequence: `tag` the
+ * command tag sent. */
+int rl_seq_rename(rl_exec *x, const PgQuery__RenameStmt *st, const char *tag);
 
 /* The sequence schema.name of a serial or identity column of the new
  * table schema.table (CREATE TABLE's smallserial / serial / bigserial,
@@ -38,6 +41,10 @@ int rl_seq_create_serial(rl_exec *x, const char *schema, const char *name, const
  * SEQUENCE's checks, without its command tag. 0 or -1. */
 int rl_seq_alter_owned(rl_exec *x, const char *schema, const char *name, PgQuery__Node **options,
                        size_t noptions);
+
+/* DROP IDENTITY's drop of the identity's sequence schema.name (pg_temp: a
+ * temporary one). 0 or -1. */
+int rl_seq_drop_owned(rl_exec *x, const char *schema, const char *name);
 
 /* The sequence OWNED BY schema.table.column (a serial's, an identity's)
  * into name: 1, 0 none, -1 error. */
@@ -72,5 +79,31 @@ int rl_seq_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const char
 
 /* The session's sequence caches freed (session end, DISCARD SEQUENCES). */
 void rl_seq_session_free(rl_session *s);
+
+/* Temporary sequences (CREATE TEMP SEQUENCE, CREATE SEQUENCE pg_temp.s,
+ * a temporary table's serial or identity column): the session's, found
+ * first by an unqualified name (rl_relation_resolve); their definitions
+ * follow the transaction (a ROLLBACK, a ROLLBACK TO SAVEPOINT put them
+ * back), their states do not (nextval, setval never undone), as stored
+ * ones'. One OWNED BY a temporary table's column goes with the table or
+ * the column. */
+/* A savepoint's copy of the definitions (NULL out: none), its free and
+ * its restore (ROLLBACK TO). 0, or -1 out of memory. */
+int rl_seq_temps_copy(const rl_temp_seq *list, rl_temp_seq **out);
+void rl_seq_temps_free(rl_temp_seq *list);
+int rl_seq_temps_restore(rl_session *s, const rl_temp_seq *saved);
+/* The transaction ended: a ROLLBACK puts the definitions back as the
+ * transaction found them; the ones whose owner is gone go. */
+void rl_seq_temps_end_transaction(rl_session *s, bool committed);
+/* The sequences OWNED BY a temporary table's column that is gone (DROP
+ * TABLE, DROP COLUMN, DISCARD TEMP) dropped. */
+void rl_seq_temps_sweep(rl_session *s);
+/* A temporary table renamed (ch->new_table) or its column renamed
+ * (old_column -> new_column): the sequences it owns follow. */
+void rl_seq_temp_table_changed(rl_session *s, const char *table, const rl_table_change *ch);
+/* DISCARD TEMP / ALL: every temporary sequence dropped at once; session
+ * end: the states too. */
+void rl_seq_temps_discard(rl_session *s);
+void rl_seq_temps_session_free(rl_session *s);
 
 #endif

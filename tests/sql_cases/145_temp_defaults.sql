@@ -7,8 +7,7 @@
 -- ON COMMIT DROP and DISCARD TEMP drop them with the table. An error in an
 -- ALTER's default has no position (PostgreSQL's ALTER has no statement
 -- text to point into). RockLake refused defaults on temporary tables
--- (0A000) before; serial and identity columns there still are (no
--- temporary sequences).
+-- (0A000) before (serial and identity columns there: 160_*).
 CREATE TEMP TABLE tt (a int DEFAULT 5, b text DEFAULT 'x' || 'y', c int, d varchar(3) DEFAULT 'abcdef', e int DEFAULT NULL);
 INSERT INTO tt (c) VALUES (1);
 INSERT INTO tt DEFAULT VALUES;

@@ -164,6 +164,15 @@ def test_temporary_table_shadowing_pg_class_is_not_served_from_kept(cached):
         assert simple(conn, q) == [(b"fake",)]
 
 
+def test_temporary_sequence_shadowing_pg_class_is_not_served_from_kept(cached):
+    with psycopg.connect(cached.dsn(), autocommit=True) as conn:
+        q = "SELECT * FROM pg_class LIMIT 1"
+        kept = simple(conn, q)
+        assert simple(conn, q) == kept
+        simple(conn, "CREATE TEMP SEQUENCE pg_class START 42")
+        assert simple(conn, q) == [(b"42", b"0", b"f")]
+
+
 def test_impure_statements_are_never_kept(cached):
     with psycopg.connect(cached.dsn(), autocommit=True) as conn:
         conn.execute("CREATE TABLE ducklake_inlined_data_1_1 (row_id bigint)")

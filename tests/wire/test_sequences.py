@@ -9,7 +9,10 @@ cannot show (tests/sql_cases/120_sequences.sql shows the rest).
   out before (a crash may skip values, PostgreSQL's 32 logged ahead, but
   never goes back); a sequence's definition and state survive both;
 - a read-only follower reads a sequence but refuses nextval / setval
-  (25006).
+  (25006);
+- temporary sequences (and a temporary table's serial) are their
+  connection's: another connection does not see them, a disconnect drops
+  them, and a stored sequence of the same name is untouched.
 """
 import threading
 
@@ -118,3 +121,24 @@ def test_follower_reads_but_refuses_nextval(tmp_path, start_server):
             nextval(c)
         with pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
             c.execute("SELECT setval('s', 5)")
+
+
+def test_temporary_sequences_are_the_connections(server):
+    with connect(server) as a, connect(server) as b:
+        a.execute("CREATE SEQUENCE s START 100")
+        a.execute("CREATE TEMP SEQUENCE s")
+        a.execute("CREATE TEMP TABLE scratch (id serial PRIMARY KEY, v text)")
+        ids = [a.execute("INSERT INTO scratch (v) VALUES (%s) RETURNING id", (v,)).fetchone()[0]
+               for v in "xyz"]
+        assert ids == [1, 2, 3]
+        assert nextval(a) == 1  # pg_temp first
+        assert nextval(b) == 100  # b has no temporary s: the stored one
+        with pytest.raises(psycopg.errors.UndefinedTable):
+            nextval(b, "scratch_id_seq")
+        b.execute("CREATE TEMP SEQUENCE s START 7")
+        assert nextval(b) == 7
+        assert nextval(a) == 2
+    with connect(server) as c:  # both disconnected: their temporary ones are gone
+        assert nextval(c) == 101
+        with pytest.raises(psycopg.errors.UndefinedTable):
+            nextval(c, "scratch_id_seq")

@@ -98,7 +98,7 @@ static int function_style_coercion(rl_expr_ctx *c, const char *name, const rl_va
     if (!to || !rl_pgcatalog_type_named(name))
         return 0;
     bool relabel = from == to;
-    bool io = (rl_oid_is_textual(from) || rl_oid_is_textual(to)) && from != RL_OID_RECORD;
+    bool io = (rl_oid_is_textual(from) || rl_oid_is_textual(to)) && !rl_oid_is_composite(from);
     if (!relabel && !io)
         return 0;
     return rl_value_coerce(c, &args[0], to, -1, true, out, -1) < 0 ? -1 : 1;
@@ -1671,6 +1671,7 @@ static bool arg_fits(uint32_t have, uint32_t want)
         return rl_array_elem_oid(have) != 0 || have == RL_OID_INT2VECTOR ||
                have == RL_OID_OIDVECTOR;
     case RL_OID_PG_NODE_TREE: return have == RL_OID_UNKNOWN; /* a literal: refused on call */
+    case RL_OID_RECORD: return rl_oid_is_composite(have); /* a table's row type too */
     }
     return false;
 }

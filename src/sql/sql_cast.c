@@ -128,6 +128,17 @@ bool rl_oid_implicit_cast(uint32_t from, uint32_t to)
     }
 }
 
+const char *rl_type_name_in(rl_exec *x, uint32_t oid)
+{
+    static _Thread_local char names[4][160];
+    static _Thread_local unsigned next;
+    if (!rl_oid_is_rowtype(oid) && !rl_oid_is_rowtype_array(oid))
+        return rl_oid_type_name(oid);
+    char *buf = names[next++ % 4];
+    rl_pgcatalog_format_type(x, oid, -1, buf, sizeof names[0]);
+    return buf;
+}
+
 const char *rl_oid_type_name(uint32_t oid)
 {
     switch (oid) {
@@ -874,6 +885,15 @@ static int rowtype_input(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid
         if (!nulls[i])
             rc = rl_text_to_value(c, texts[i].data ? (const char *)texts[i].data : "",
                                   texts[i].len, t, typmod, false, &fields[i], loc);
+        if (rc == 0 && !nulls[i] && t == RL_OID_NUMERIC) /* numeric_in's typmod */
+            rc = apply_numeric_typmod(c, &fields[i], typmod);
+        if (rc < 0 && loc >= 0 && c->x->err->position == 0) {
+            /* record_in runs while parsing: every field's error is at the
+             * literal (a typmod's check too) */
+            rl_error e = *c->x->err;
+            rl_exec_error(c->x, e.sqlstate, loc, "%s", e.message);
+            memcpy(c->x->err->detail, e.detail, sizeof e.detail);
+        }
     }
     if (rc == 0) { /* built before the fields' texts go */
         rl_buf b;
@@ -1411,7 +1431,7 @@ static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_
         (in->oid == RL_OID_TIMESTAMPTZ && (oid == RL_OID_TIME || oid == RL_OID_TIMETZ)))
         return timestamp_to_time(in, oid, out);
     return rl_exec_error(c->x, RL_SQLSTATE_CANNOT_COERCE, location, "cannot cast type %s to %s",
-                         rl_oid_type_name(in->oid), rl_oid_type_name(oid));
+                         rl_type_name_in(c->x, in->oid), rl_type_name_in(c->x, oid));
 }
 
 /* ------------------------------------------------------------ type names */

@@ -65,8 +65,7 @@ static int cmp_bytes(const rl_value *a, const rl_value *b)
 static int op_error(rl_expr_ctx *c, const char *op, uint32_t a, uint32_t b, int loc)
 {
     rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, loc, "operator does not exist: %s %s %s",
-                  rl_oid_type_name(a), op,
-                  rl_oid_type_name(b));
+                  rl_type_name_in(c->x, a), op, rl_type_name_in(c->x, b));
     rl_error_hint(c->x->err, "No operator matches the given name and argument types. You might "
                              "need to add explicit type casts.");
     return -1;
@@ -2030,8 +2029,12 @@ int rl_common_type_of(rl_expr_ctx *c, uint32_t a, uint32_t b, const char *contex
     char ca = rl_oid_category(a), cb = rl_oid_category(b);
     if (a != RL_OID_UNKNOWN && b != RL_OID_UNKNOWN && a != b && (ca != cb || !ca))
         return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, location,
-                             "%s types %s and %s cannot be matched", context, rl_oid_type_name(a),
-                             rl_oid_type_name(b));
+                             "%s types %s and %s cannot be matched", context,
+                             rl_type_name_in(c->x, a), rl_type_name_in(c->x, b));
+    if (ca == 'C' && a != b) /* two tables' row types: neither casts to the other */
+        return rl_exec_error(c->x, RL_SQLSTATE_CANNOT_COERCE, location,
+                             "%s could not convert type %s to %s", context,
+                             rl_type_name_in(c->x, b), rl_type_name_in(c->x, a));
     *out = rl_common_type(a, b);
     return 0;
 }
@@ -3151,7 +3154,7 @@ static int aggregate_values(rl_expr_ctx *c, const PgQuery__FuncCall *f, const ch
                          : type;
     /* PostgreSQL 15 has no max/min of json(b), bytea, boolean or uuid */
     if (type == RL_OID_JSON || type == RL_OID_JSONB || type == RL_OID_BYTEA ||
-        type == RL_OID_BOOL || type == RL_OID_UUID)
+        type == RL_OID_BOOL || type == RL_OID_UUID || rl_oid_is_composite(type))
         return no_function(c, name, 1, &(rl_value){.oid = type}, f->location);
     bool is_max = name[1] == 'a';
     const rl_value *best = NULL;

@@ -64,13 +64,13 @@
 /* ----------------------------------------------------------- helpers */
 
 /* "integer, text": the argument types as PostgreSQL's errors list them. */
-static void arg_types(size_t nargs, const rl_value *args, char *types, size_t cap)
+static void arg_types(rl_exec *x, size_t nargs, const rl_value *args, char *types, size_t cap)
 {
     size_t off = 0;
     types[0] = '\0';
     for (size_t i = 0; i < nargs && off < cap; i++)
         off += (size_t)snprintf(types + off, cap - off, "%s%s", i ? ", " : "",
-                                rl_oid_type_name(args[i].oid));
+                                rl_type_name_in(x, args[i].oid));
 }
 
 /* "function name(types) <what>" with `sqlstate` and PostgreSQL's hint. */
@@ -78,7 +78,7 @@ static int call_error(rl_expr_ctx *c, const char *sqlstate, const char *what, co
                       const char *name, size_t nargs, const rl_value *args, int loc)
 {
     char types[512];
-    arg_types(nargs, args, types, sizeof types);
+    arg_types(c->x, nargs, args, types, sizeof types);
     rl_exec_error(c->x, sqlstate, loc, "function %s%s(%s) %s",
                   c->x->call_qualified && !strchr(name, '.') ? "pg_catalog." : "", name, types,
                   what);

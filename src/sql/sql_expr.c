@@ -376,6 +376,9 @@ static int whole_row(rl_expr_ctx *c, const char *rel, rl_value *out)
             if (!m->rs && m->correlated)
                 *m->correlated = true;
         uint32_t type = whole_row_type(b->rs, rel);
+        if (type == RL_ROWTYPE_NONE) /* makeWholeRowVar's, without a position */
+            return rl_exec_error(c->x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1,
+                                 "relation \"%s\" does not have a composite type", rel);
         if (c->typing) {
             rl_val_null(out, type);
             return 0;

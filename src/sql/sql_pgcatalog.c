@@ -4980,6 +4980,17 @@ static int type_by_name(rl_exec *x, const char *schema, const char *name, bool q
             return 1;
         }
     }
+    for (const rl_temp_table *t = x->s && (!schema || strcmp(schema, "pg_temp") == 0)
+                                      ? x->s->temps
+                                      : NULL;
+         t; t = t->next) { /* a temporary table's: pg_temp comes first */
+        uint32_t rel = rl_pgcatalog_rel_oid("pg_temp", t->name);
+        if (strcmp(t->name, name) == 0 || (name[0] == '_' && strcmp(t->name, name + 1) == 0)) {
+            *oid = name[0] == '_' && strcmp(t->name, name + 1) == 0 ? arraytype_oid(rel)
+                                                                      : rowtype_oid(rel);
+            return 1;
+        }
+    }
     gen_ctx g; /* a lake table's row type, by the search path without a schema */
     int found = x->s ? load_listing(&g, x, "pg_class") : (memset(&g, 0, sizeof g), 0);
     for (size_t i = 0; found == 0 && i < g.ntables; i++) {
@@ -5219,7 +5230,9 @@ int rl_pgcatalog_reg_oid(rl_exec *x, uint32_t type, const char *p, size_t len, u
     }
     if (split <= 0)
         return split == 0 ? -4 : -1;
-    int known = has_schema ? rl_pgcatalog_schema_exists(x, schema) : 1;
+    /* pg_temp: the session's temporary schema, once it has a table */
+    bool temp = has_schema && strcmp(schema, "pg_temp") == 0 && x->s && x->s->temps;
+    int known = has_schema && !temp ? rl_pgcatalog_schema_exists(x, schema) : 1;
     if (known <= 0) {
         if (known == 0)
             rl_exec_error(x, RL_SQLSTATE_INVALID_SCHEMA_NAME, loc, "schema \"%s\" does not exist",

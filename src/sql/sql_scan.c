@@ -107,9 +107,12 @@ rl_rowset *rl_relation_shape(rl_exec *x, const rl_relation *rel, const char *ali
     }
     set_col(&rs->cols[n], "ctid", a, RL_OID_TID, -1, rel->oid, RL_CTID_ATTNUM);
     /* a table's whole row has its row type (a temporary one's too, which
-     * no catalog view lists); pg_catalog's and a sequence's stay records */
+     * no catalog view lists); pg_catalog's stay records, a sequence has
+     * none */
     if (rel->kind == RL_REL_STORED || rel->kind == RL_REL_TEMP)
         rs->cols[n].rowtype = rl_rowtype_oid(rel->oid);
+    else if (rel->kind == RL_REL_SEQUENCE)
+        rs->cols[n].rowtype = RL_ROWTYPE_NONE;
     rl_rowset_free(base);
     return rs;
 }

@@ -29,7 +29,7 @@ typedef struct rl_colmeta {
                            only qualified, skipped by `*` (sql_select.c) */
     uint32_t rowtype;   /* on a relation's hidden ctid column: the type of its
                            whole-row reference (a table's row type), 0 for
-                           `record` (sql_scan.c) */
+                           `record`, RL_ROWTYPE_NONE for none (sql_scan.c) */
 } rl_colmeta;
 
 /* Rows of a stored relation remember where they came from, for ctid and DML. */
@@ -221,6 +221,9 @@ static inline uint32_t rl_rowtype_oid(uint32_t rel_oid)
 {
     return rel_oid + RL_ROWTYPE_OID_OFFSET;
 }
+/* rl_colmeta.rowtype of a relation without a composite type (a
+ * sequence: its whole-row reference is 42809). */
+#define RL_ROWTYPE_NONE UINT32_MAX
 /* Is oid a lake table's row type? */
 static inline bool rl_oid_is_rowtype(uint32_t oid)
 {

@@ -48,3 +48,12 @@ ALTER TABLE t DROP COLUMN b;
 SELECT t FROM t ORDER BY a;
 SELECT (t).b FROM t;
 \describe SELECT t FROM t;
+-- a sequence has no row type (42809, no position); reg* input and output
+-- of row types, a temporary table's too
+CREATE SEQUENCE sq;
+SELECT pg_typeof(sq) FROM sq;
+SELECT sq FROM sq;
+SELECT (SELECT typname FROM pg_type WHERE oid = pg_typeof(t)), pg_typeof(t) = 't'::regtype FROM t;
+SELECT 't'::regtype, 't[]'::regtype, '_t'::regtype, to_regtype('t'), format_type('t'::regtype, NULL);
+SELECT 'tt'::regtype, 'tt[]'::regtype, to_regtype('_tt'), 'pg_temp.tt'::regtype;
+SELECT pg_typeof(tt) = 'tt'::regtype FROM tt;

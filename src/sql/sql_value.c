@@ -547,11 +547,61 @@ static bool array_encode(rl_buf *out, const rl_value *v, uint32_t elem_oid)
     return ok;
 }
 
+/* record_send: the number of fields, then each field's type oid and its
+ * length-prefixed binary form (-1 for NULL), every field read back from
+ * the record's text by its type's input. false when a field's type has
+ * no binary form here (or its text does not read). */
+static bool record_encode(rl_buf *out, const rl_value *rec)
+{
+    size_t n, nulls;
+    rl_record_nulls(rec, &n, &nulls);
+    rl_buf_put_be32(out, (uint32_t)n);
+    rl_record_pos pos = {0, 0};
+    rl_buf text, scratch;
+    rl_buf_init(&text, 0);
+    rl_buf_init(&scratch, 0);
+    const char *name;
+    size_t nlen;
+    uint32_t oid;
+    bool isnull, ok = true;
+    while (ok && rl_record_next(rec, &pos, &name, &nlen, &oid, &text, &isnull) == 1) {
+        rl_buf_put_be32(out, oid);
+        if (isnull) {
+            rl_buf_put_be32(out, UINT32_MAX); /* -1 */
+            continue;
+        }
+        size_t at = out->len;
+        rl_buf_put_be32(out, 0);
+        rl_value f = {.oid = oid, .typmod = -1};
+        rl_type t = rl_oid_type(oid);
+        rl_buf_reset(&scratch);
+        char err[8];
+        const char *p = text.len ? (const char *)text.data : "";
+        if (t != RL_T_INVALID) {
+            ok = rl_datum_from_text(t, p, text.len, &f.d, &scratch, err, sizeof err) == RL_CODEC_OK;
+        } else { /* the kinds kept as their text: names, arrays (a nested
+                  * record's text has lost its header: none) */
+            ok = rl_array_elem_oid(oid) || oid == RL_OID_NAME || oid == RL_OID_CHAR ||
+                 oid == RL_OID_JSON || oid == RL_OID_JSONB;
+            f.d.v.s.p = (const uint8_t *)p;
+            f.d.v.s.len = text.len;
+        }
+        ok = ok && rl_value_encode_binary(out, &f) && !out->failed;
+        if (ok)
+            rl_store_be32(out->data + at, (uint32_t)(out->len - at - 4));
+    }
+    rl_buf_free(&text);
+    rl_buf_free(&scratch);
+    return ok;
+}
+
 /* The SQL layer's own types (oid and reg*, name, "char", unknown literals,
- * tid, the arrays) here; every rl_type through pgtype's typsend. */
+ * tid, the arrays, records) here; every rl_type through pgtype's typsend. */
 bool rl_value_encode_binary(rl_buf *out, const rl_value *v)
 {
     const rl_datum *d = &v->d;
+    if (rl_oid_is_composite(v->oid))
+        return record_encode(out, v);
     switch (v->oid) {
     case RL_OID_OID:
     case RL_OID_REGCLASS:
@@ -560,12 +610,12 @@ bool rl_value_encode_binary(rl_buf *out, const rl_value *v)
     case RL_OID_REGNAMESPACE:
     case RL_OID_REGDICTIONARY:
     case RL_OID_REGPROC: rl_buf_put_be32(out, (uint32_t)(int32_t)d->v.i); return true;
-    case RL_OID_NAME:
-    case RL_OID_CHAR:
     case RL_OID_JSONB: /* jsonb_send: version 1, the text */
         rl_buf_put_u8(out, 1);
         rl_buf_put(out, d->v.s.p, d->v.s.len);
         return true;
+    case RL_OID_NAME: /* namesend, charsend: the bytes */
+    case RL_OID_CHAR:
     case RL_OID_JSON: /* json_send: the text */
     case RL_OID_UNKNOWN: rl_buf_put(out, d->v.s.p, d->v.s.len); return true;
     case RL_OID_XID8: rl_buf_put_be64(out, (uint64_t)d->v.i); return true;

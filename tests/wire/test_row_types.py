@@ -64,3 +64,30 @@ def test_whole_row_type_is_the_tables_row_type(server):
         cur = conn.execute("SELECT s FROM (SELECT 1 AS a, 'x' AS b) s")
         assert cur.description[0].type_code == 2249
         assert cur.fetchall() == [(("1", "x"),)]
+
+
+BINARY_QUERIES = [
+    "SELECT t FROM t ORDER BY a",  # record_send of a table's row type: bytes to psycopg
+    "SELECT ROW(1, 2), ROW(1, NULL, 'x'::text), ROW(ARRAY[1, 2], 'n'::name)",  # tuples
+    "SELECT (t).a, (t).b FROM t ORDER BY a",
+    # namesend / charsend: the bytes (RockLake sent a 0x01 first, as jsonb's)
+    "SELECT 'x'::name, 'y'::\"char\", relname FROM pg_class WHERE relname = 'pg_class'",
+]
+
+
+def binary_answers(dsn):
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        for sql in SETUP:
+            conn.execute(sql)
+        out = []
+        for q in BINARY_QUERIES:
+            cur = conn.cursor(binary=True)
+            cur.execute(q)
+            out.append(cur.fetchall())
+        return out
+
+
+def test_binary_records_and_names_are_postgresqls(server, pg):
+    """record_send (was 42883 "no binary output function"), of a table's
+    row type too, and name / "char" in binary results byte for byte."""
+    assert binary_answers(server.dsn()) == binary_answers(pg)

@@ -67,3 +67,6 @@ SELECT tm FROM tm WHERE tm IN (ROW(1, 'x', 1.5)::tm, ROW(2, NULL, NULL)::tm) ORD
 SELECT tm, row_number() OVER (ORDER BY tm) FROM tm ORDER BY tm;
 SELECT format('%s', tm), string_agg(tm::text, ';') FROM tm GROUP BY tm ORDER BY 1;
 SELECT tm > ROW(1, 'x', 1.5)::tm FROM tm ORDER BY a;
+-- binary COPY: record_send of rows and records, namesend's bytes
+COPY (SELECT t, ROW(a, b), (t).b FROM t ORDER BY a) TO STDOUT (FORMAT binary);
+COPY (SELECT 'x'::name, 'y'::"char") TO STDOUT (FORMAT binary);

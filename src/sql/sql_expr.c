@@ -1594,6 +1594,14 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
     if (rl_expr_eval(c, e->lexpr, &a) < 0 || rl_expr_eval(c, e->rexpr, &b) < 0)
         return -1;
     int kind = cmp_kind(op);
+    /* a record's or a row's comparison operator takes `record` (record_eq
+     * ...): an untyped literal beside it would need anonymous record
+     * input (IN's list is typed by the row's type instead) */
+    bool ua = a.oid == RL_OID_UNKNOWN, ub = b.oid == RL_OID_UNKNOWN;
+    if (kind >= 0 && ((ua && rl_oid_is_composite(b.oid)) || (ub && rl_oid_is_composite(a.oid))))
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
+                             rl_node_location(ua ? e->lexpr : e->rexpr),
+                             "input of anonymous composite types is not implemented");
     if (kind >= 0 && resolve_operands(c, &a, e->lexpr, &b, e->rexpr) < 0)
         return -1;
     if (kind >= 0)
@@ -2034,7 +2042,7 @@ int rl_common_type_of(rl_expr_ctx *c, uint32_t a, uint32_t b, const char *contex
         return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, location,
                              "%s types %s and %s cannot be matched", context,
                              rl_type_name_in(c->x, a), rl_type_name_in(c->x, b));
-    if (ca == 'C' && a != b) /* two tables' row types: neither casts to the other */
+    if (ca == 'C' && cb == 'C' && a != b) /* two tables' row types: neither casts to the other */
         return rl_exec_error(c->x, RL_SQLSTATE_CANNOT_COERCE, location,
                              "%s could not convert type %s to %s", context,
                              rl_type_name_in(c->x, b), rl_type_name_in(c->x, a));

@@ -57,3 +57,10 @@ SELECT (SELECT typname FROM pg_type WHERE oid = pg_typeof(t)), pg_typeof(t) = 't
 SELECT 't'::regtype, 't[]'::regtype, '_t'::regtype, to_regtype('t'), format_type('t'::regtype, NULL);
 SELECT 'tt'::regtype, 'tt[]'::regtype, to_regtype('_tt'), 'pg_temp.tt'::regtype;
 SELECT pg_typeof(tt) = 'tt'::regtype FROM tt;
+-- an untyped literal beside a row: a comparison takes record (anonymous
+-- record input, 0A000 at the literal), IN and GREATEST type it as the row
+SELECT t FROM t WHERE t = '(1,x)';
+SELECT t FROM t WHERE t > '(1,z)';
+SELECT t FROM t WHERE t IN ('(1,)', '(2,)') ORDER BY a;
+SELECT '(1,)'::t = t FROM t ORDER BY a;
+SELECT greatest(t, '(1,y)'), least(t, '(2,)') FROM t ORDER BY a;

@@ -1902,7 +1902,7 @@ static int eval_rowtype_cast(rl_expr_ctx *c, const PgQuery__TypeCast *tc, rl_val
     }
     if (!row && from != type && (array || !rl_oid_is_composite(from)))
         return rl_exec_error(c->x, RL_SQLSTATE_CANNOT_COERCE, tc->location,
-                             "cannot cast type %s to %s%s", rl_oid_type_name(from), rel.name,
+                             "cannot cast type %s to %s%s", rl_type_name_in(c->x, from), rel.name,
                              array ? "[]" : "");
     if (!row && (from == type || v.d.isnull || c->typing)) { /* a t already, or NULL */
         if (from == type)
@@ -4057,8 +4057,13 @@ static int eval_field(rl_expr_ctx *c, const PgQuery__AIndirection *ind, const ch
                              "column notation .%s applied to type %s, which is not a composite "
                              "type",
                              field, rl_oid_type_name(rec.oid));
+    /* ROW(...)::t is a conversion, at its :: */
+    const PgQuery__Node *a = ind->arg;
+    int row_at = a->node_case == PG_QUERY__NODE__NODE_TYPE_CAST && row_of(a->type_cast->arg)
+                     ? a->type_cast->location
+                     : at;
     if (rec.d.isnull && rl_oid_is_rowtype(rec.oid)) /* its table's column */
-        return rowtype_field_null(c, rec.oid, field, at, out);
+        return rowtype_field_null(c, rec.oid, field, row_at, out);
     if (rec.d.isnull) { /* only _pg_expandarray makes records: its typmod is x's type */
         if (rec.typmod <= 0 || (strcmp(field, "x") != 0 && strcmp(field, "n") != 0))
             return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_COLUMN, at,
@@ -4072,6 +4077,8 @@ static int eval_field(rl_expr_ctx *c, const PgQuery__AIndirection *ind, const ch
     rl_buf_init(&text, 0);
     if (!rl_record_field(&rec, field, &oid, &text, &isnull)) {
         rl_buf_free(&text);
+        if (rl_oid_is_rowtype(rec.oid)) /* "not found in data type t" */
+            return rowtype_field_null(c, rec.oid, field, row_at, out);
         return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_COLUMN, at,
                              "could not identify column \"%s\" in record data type", field);
     }

@@ -70,3 +70,6 @@ SELECT tm > ROW(1, 'x', 1.5)::tm FROM tm ORDER BY a;
 -- binary COPY: record_send of rows and records, namesend's bytes
 COPY (SELECT t, ROW(a, b), (t).b FROM t ORDER BY a) TO STDOUT (FORMAT binary);
 COPY (SELECT 'x'::name, 'y'::"char") TO STDOUT (FORMAT binary);
+SELECT (ROW(1, 'x')::t).zz;
+SELECT (NULL::t).zz;
+SELECT ((array_agg(t))[1]).zz FROM t;

@@ -73,3 +73,10 @@ COPY (SELECT 'x'::name, 'y'::"char") TO STDOUT (FORMAT binary);
 SELECT (ROW(1, 'x')::t).zz;
 SELECT (NULL::t).zz;
 SELECT ((array_agg(t))[1]).zz FROM t;
+-- rows through other expressions and the array functions
+SELECT coalesce(t, '(9,n)'), CASE WHEN a = 1 THEN t ELSE '(7,z)' END, nullif(t, t) FROM t ORDER BY a;
+SELECT lag(t) OVER (ORDER BY a), first_value(t) OVER (ORDER BY a) FROM t ORDER BY a;
+SELECT DISTINCT ON (t) t FROM t ORDER BY t;
+SELECT array_agg(DISTINCT t), array_length(array_agg(t), 1), cardinality(array_agg(t)) FROM t;
+SELECT array_append(array_agg(t ORDER BY a), ROW(5, 'e')::t) FROM t;
+SELECT t = ANY (array_agg(t)) FROM t GROUP BY t ORDER BY 1;

@@ -5,7 +5,10 @@
  * Owns: reducing one side of a statement's answer (PostgreSQL's recorded or
  * live answer, or the RockLake engine's sink callbacks) to a list of event
  * strings that compare with strcmp once volatile values are masked:
- *   "T name:oid:typlen:typmod ..."   RowDescription (table oid/attnum dropped)
+ *   "T name:oid:typlen:typmod ..."   RowDescription (table oid/attnum dropped;
+ *                                    a type oid of the database's own, a
+ *                                    table's row type or its array type, is
+ *                                    "user": see USER_TYPE_OID)
  *   "D 'v' NULL <masked> ..."         DataRow, text values
  *   "row x'..' 'text' ..."            one tuple of a binary COPY TO STDOUT
  *   "C tag" "E sqlstate" "N sqlstate" "I" "H/G format=f ncols=n" "c" "1"
@@ -366,6 +369,12 @@ static inline bool volatile_text_col(const char *name, uint32_t oid)
            strcmp(name, "now") == 0;
 }
 
+/* PostgreSQL numbers the types a database makes (a table's row type and
+ * its array type) from FirstNormalObjectId as it creates them, RockLake by
+ * the table's oid (sql_value.h): such a column's type compares as "user"
+ * (the cases' pg_typeof tells t from t[]). */
+#define USER_TYPE_OID 16384u
+
 static inline void ev_rowdesc(side *s, size_t n, const char *const *names, const uint32_t *oids,
                        const int16_t *typlens, const int32_t *typmods)
 {
@@ -376,7 +385,10 @@ static inline void ev_rowdesc(side *s, size_t n, const char *const *names, const
     s->ncols = n < MAX_COLS ? n : MAX_COLS;
     s->sort_rows = s->sort_all;
     for (size_t i = 0; i < n; i++) {
-        rl_buf_printf(&b, " %s:%u:%d:%d", names[i], oids[i], typlens[i], typmods[i]);
+        if (oids[i] >= USER_TYPE_OID)
+            rl_buf_printf(&b, " %s:user:%d:%d", names[i], typlens[i], typmods[i]);
+        else
+            rl_buf_printf(&b, " %s:%u:%d:%d", names[i], oids[i], typlens[i], typmods[i]);
         if (i < MAX_COLS) {
             snprintf(s->colname[i], sizeof s->colname[i], "%s", names[i]);
             s->coloid[i] = oids[i];

@@ -1672,7 +1672,7 @@ static rl_col_info *cols_of(rl_rowset *rs, size_t *n)
         cols[i].type_oid = rs->cols[i].oid;
         cols[i].typlen = rl_oid_typlen(rs->cols[i].oid);
         /* a record's typmod is RockLake's own note of its shape (sql_expr.c) */
-        cols[i].typmod = rs->cols[i].oid == RL_OID_RECORD ? -1 : rs->cols[i].typmod;
+        cols[i].typmod = rl_oid_is_composite(rs->cols[i].oid) ? -1 : rs->cols[i].typmod;
     }
     *n = rs->ncols;
     return cols;

@@ -80,6 +80,8 @@ char rl_oid_category(uint32_t oid)
         return 'N';
     if (rl_oid_is_textual(oid) && oid != RL_OID_CHAR)
         return 'S';
+    if (rl_oid_is_rowtype(oid)) /* a table's row type: typcategory 'C' */
+        return 'C';
     return 0;
 }
 
@@ -114,6 +116,8 @@ bool rl_oid_implicit_cast(uint32_t from, uint32_t to)
         return true;
     if ((from == RL_OID_OID || rl_oid_is_reg(from)) && (to == RL_OID_OID || rl_oid_is_reg(to)))
         return true;
+    if (rl_oid_is_rowtype(from)) /* a table's row type passes as a record */
+        return to == RL_OID_RECORD;
     if (rl_oid_is_textual(from) && from != RL_OID_UNKNOWN && from != RL_OID_CHAR)
         return to == RL_OID_TEXT || to == RL_OID_VARCHAR || to == RL_OID_NAME;
     switch (from) {
@@ -123,6 +127,17 @@ bool rl_oid_implicit_cast(uint32_t from, uint32_t to)
     case RL_OID_TIME: return to == RL_OID_TIMETZ || to == RL_OID_INTERVAL;
     default: return false;
     }
+}
+
+const char *rl_type_name_in(rl_exec *x, uint32_t oid)
+{
+    static _Thread_local char names[4][160];
+    static _Thread_local unsigned next;
+    if (!rl_oid_is_rowtype(oid) && !rl_oid_is_rowtype_array(oid))
+        return rl_oid_type_name(oid);
+    char *buf = names[next++ % 4];
+    rl_pgcatalog_format_type(x, oid, -1, buf, sizeof names[0]);
+    return buf;
 }
 
 const char *rl_oid_type_name(uint32_t oid)
@@ -851,10 +866,69 @@ static int array_input(rl_expr_ctx *c, const char *whole, size_t wlen, const cha
     return 0;
 }
 
+/* record_in for a table's row type: p[0..len) read as a row of the
+ * table's columns, each field by its column type's input (22P02
+ * "malformed record literal" with record_in's DETAIL), made a record of
+ * type oid; 42704 when no table has that row type any more. */
+static int rowtype_input(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid, rl_value *out,
+                         int loc)
+{
+    rl_relation rel;
+    int r = rl_relation_of_rowtype(c->x, oid, &rel);
+    if (r <= 0)
+        return r < 0 ? -1 : rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_OBJECT, loc,
+                                          "type with OID %u does not exist", oid);
+    size_t n = rl_relation_ncols(c->x, &rel);
+    const char **names = rl_arena_alloc(c->arena, (n + 1) * sizeof *names);
+    rl_value *fields = rl_arena_alloc(c->arena, (n + 1) * sizeof *fields);
+    rl_buf *texts = calloc(n + 1, sizeof *texts);
+    bool *nulls = calloc(n + 1, sizeof *nulls);
+    int rc = names && fields && texts && nulls ? 0 : rl_expr_oom(c);
+    for (size_t i = 0; texts && i < n; i++)
+        rl_buf_init(&texts[i], 0);
+    const char *detail = rc == 0 ? rl_record_parse(p, len, n, texts, nulls) : NULL;
+    if (detail) {
+        rc = rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
+                           "malformed record literal: \"%.*s\"", (int)len, p);
+        rl_error_detail(c->x->err, "%s", detail);
+    }
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        uint32_t t;
+        int32_t typmod;
+        rl_relation_col(&rel, i, &names[i], &t, &typmod);
+        rl_val_null(&fields[i], t);
+        if (!nulls[i])
+            rc = rl_text_to_value(c, texts[i].data ? (const char *)texts[i].data : "",
+                                  texts[i].len, t, typmod, false, &fields[i], loc);
+        if (rc == 0 && !nulls[i] && t == RL_OID_NUMERIC) /* numeric_in's typmod */
+            rc = apply_numeric_typmod(c, &fields[i], typmod);
+        if (rc < 0 && loc >= 0 && c->x->err->position == 0) {
+            /* record_in runs while parsing: every field's error is at the
+             * literal (a typmod's check too) */
+            rl_error e = *c->x->err;
+            rl_exec_error(c->x, e.sqlstate, loc, "%s", e.message);
+            memcpy(c->x->err->detail, e.detail, sizeof e.detail);
+        }
+    }
+    if (rc == 0) { /* built before the fields' texts go */
+        rl_buf b;
+        rl_buf_init(&b, 0);
+        rl_record_build(&b, n, names, fields);
+        rc = rl_val_buf_copy(c, out, oid, &b);
+    }
+    for (size_t i = 0; texts && i < n; i++)
+        rl_buf_free(&texts[i]);
+    free(texts);
+    free(nulls);
+    return rc;
+}
+
 /* Input text of a type (a literal or a cast from text). */
 int rl_text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid,
                          int32_t typmod, bool explicit_cast, rl_value *out, int loc)
 {
+    if (rl_oid_is_rowtype(oid))
+        return rowtype_input(c, p, len, oid, out, loc);
     if (rl_oid_is_textual(oid) && oid != RL_OID_UNKNOWN) {
         size_t n = len;
         if (oid == RL_OID_NAME && n > 63)
@@ -1289,6 +1363,10 @@ static int int4_to_char(rl_expr_ctx *c, const rl_value *in, rl_value *out, int l
 static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_t typmod,
                         bool explicit_cast, rl_value *out, int location)
 {
+    if (oid == RL_OID_RECORD && rl_oid_is_composite(in->oid)) { /* t::record stays a t */
+        *out = *in;
+        return 0;
+    }
     if (in->d.isnull) {
         rl_val_null(out, oid);
         out->typmod = typmod;
@@ -1368,7 +1446,7 @@ static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_
         (in->oid == RL_OID_TIMESTAMPTZ && (oid == RL_OID_TIME || oid == RL_OID_TIMETZ)))
         return timestamp_to_time(in, oid, out);
     return rl_exec_error(c->x, RL_SQLSTATE_CANNOT_COERCE, location, "cannot cast type %s to %s",
-                         rl_oid_type_name(in->oid), rl_oid_type_name(oid));
+                         rl_type_name_in(c->x, in->oid), rl_type_name_in(c->x, oid));
 }
 
 /* ------------------------------------------------------------ type names */

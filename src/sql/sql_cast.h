@@ -125,6 +125,10 @@ int rl_type_from_typename(rl_exec *x, const PgQuery__TypeName *tn, uint32_t *oid
                           int32_t *typmod);
 /* PostgreSQL's name of a type in messages ("bigint", "character varying"). */
 const char *rl_oid_type_name(uint32_t oid);
+/* rl_oid_type_name, but a table's row type (or its array type) by the
+ * table's name as format_type prints it (the string lives until this
+ * thread's fourth call after). */
+const char *rl_type_name_in(rl_exec *x, uint32_t oid);
 
 /* ----------------------------------------------------------- making values */
 

@@ -43,6 +43,7 @@
 #include "sql/sql_numeric.h"
 #include "sql/sql_strfunc.h"
 #include "sql/sql_parse.h"
+#include "sql/sql_relation.h"
 #include "sql/sql_select.h"
 #include "sql/sql_value.h"
 
@@ -64,8 +65,7 @@ static int cmp_bytes(const rl_value *a, const rl_value *b)
 static int op_error(rl_expr_ctx *c, const char *op, uint32_t a, uint32_t b, int loc)
 {
     rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, loc, "operator does not exist: %s %s %s",
-                  rl_oid_type_name(a), op,
-                  rl_oid_type_name(b));
+                  rl_type_name_in(c->x, a), op, rl_type_name_in(c->x, b));
     rl_error_hint(c->x->err, "No operator matches the given name and argument types. You might "
                              "need to add explicit type casts.");
     return -1;
@@ -224,9 +224,9 @@ static int cmp_resolved(rl_expr_ctx *c, const rl_value *a, const rl_value *b, co
         }
         if (rl_array_elem_oid(ta)) /* element by element (btarraycmp) */
             return rl_array_cmp(c, a, b, res, loc);
-        if (ta == RL_OID_RECORD)
-            return record_cmp(c, a, b, res, loc);
     }
+    if (rl_oid_is_composite(ta) && rl_oid_is_composite(tb)) /* record_eq of any two */
+        return record_cmp(c, a, b, res, loc);
     return op_error(c, op, ta, tb, loc);
 }
 
@@ -350,10 +350,23 @@ const rl_colmeta *rl_expr_column(const rl_binding *b, const PgQuery__Node *node)
     return i >= 0 ? &b->rs->cols[i] : NULL;
 }
 
+/* The type of FROM item rel's whole row in row set rs: a table's row type
+ * (its hidden ctid column knows it), else `record` (a subquery, VALUES, a
+ * function, a join). */
+static uint32_t whole_row_type(const rl_rowset *rs, const char *rel)
+{
+    for (size_t i = 0; i < rs->ncols; i++) {
+        const rl_colmeta *m = &rs->cols[i];
+        if (m->attnum == RL_CTID_ATTNUM && m->rowtype && strcmp(m->rel, rel) == 0)
+            return m->rowtype;
+    }
+    return RL_OID_RECORD;
+}
+
 /* A relation's name where a column's is expected (SELECT t FROM t t,
  * row_to_json(t)): PostgreSQL's whole-row reference, a record of the
- * relation's columns in this row, named as they are. 0 made, 1 no such
- * relation here, -1 error. */
+ * relation's columns in this row, named as they are, of the table's row
+ * type (whole_row_type). 0 made, 1 no such relation here, -1 error. */
 static int whole_row(rl_expr_ctx *c, const char *rel, rl_value *out)
 {
     for (const rl_binding *b = c->b; b; b = b->outer) {
@@ -362,11 +375,16 @@ static int whole_row(rl_expr_ctx *c, const char *rel, rl_value *out)
         for (const rl_binding *m = c->b; m != b; m = m->outer)
             if (!m->rs && m->correlated)
                 *m->correlated = true;
+        uint32_t type = whole_row_type(b->rs, rel);
+        if (type == RL_ROWTYPE_NONE) /* makeWholeRowVar's, without a position */
+            return rl_exec_error(c->x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1,
+                                 "relation \"%s\" does not have a composite type", rel);
         if (c->typing) {
-            rl_val_null(out, RL_OID_RECORD);
+            rl_val_null(out, type);
             return 0;
         }
-        size_t n = 0;
+        size_t n = 0, nulls = 0;
+        bool extended = false;
         const char **names = rl_arena_alloc(c->arena, (b->rs->ncols + 1) * sizeof *names);
         rl_value *vals = rl_arena_alloc(c->arena, (b->rs->ncols + 1) * sizeof *vals);
         if (!names || !vals)
@@ -376,22 +394,27 @@ static int whole_row(rl_expr_ctx *c, const char *rel, rl_value *out)
             const rl_colmeta *m = &b->rs->cols[i];
             if (strcmp(m->rel, rel) != 0)
                 continue;
-            if (m->attnum == RL_CTID_ATTNUM && row[i].d.isnull) {
-                /* a table an outer join NULL-extended: its whole row is
-                 * NULL, not a record of NULLs (a subquery's rows have no
-                 * ctid to tell: docs/sql-support.md) */
-                rl_val_null(out, RL_OID_RECORD);
-                return 0;
-            }
+            if (m->attnum == RL_CTID_ATTNUM && row[i].d.isnull)
+                extended = true;
             if (m->attnum < 0)
                 continue;
             names[n] = m->name;
-            vals[n++] = row[i];
+            vals[n] = row[i];
+            nulls += row[i].d.isnull;
+            n++;
+        }
+        if (extended && nulls == n) {
+            /* a table an outer join NULL-extended: its whole row is NULL,
+             * not a record of NULLs (a subquery's rows have no ctid to
+             * tell: docs/sql-support.md); RETURNING's rows have no ctid
+             * either, but their values */
+            rl_val_null(out, type);
+            return 0;
         }
         rl_buf buf;
         rl_buf_init(&buf, 0);
         rl_record_build(&buf, n, names, vals);
-        return rl_val_buf_copy(c, out, RL_OID_RECORD, &buf);
+        return rl_val_buf_copy(c, out, type, &buf);
     }
     return 1;
 }
@@ -406,6 +429,11 @@ static int eval_colref(rl_expr_ctx *c, const PgQuery__ColumnRef *cr, rl_value *o
     colref r;
     if (split_colref(c, cr, &r) < 0)
         return -1;
+    if (!r.name && r.rel && cr->n_fields == 2) { /* t.* inside an expression: t's whole row */
+        int w = whole_row(c, r.rel, out);
+        if (w <= 0)
+            return w;
+    }
     if (!r.name)
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, cr->location,
                              "row expressions (*) are not supported here");
@@ -875,6 +903,8 @@ static bool types_comparable(uint32_t a, uint32_t b)
     if (a == RL_OID_JSONB || b == RL_OID_JSONB)
         return a == b || a == RL_OID_UNKNOWN || b == RL_OID_UNKNOWN;
     if (a == b || a == RL_OID_UNKNOWN || b == RL_OID_UNKNOWN)
+        return true;
+    if (rl_oid_is_composite(a) && rl_oid_is_composite(b)) /* record_eq, btrecordcmp */
         return true;
     if (rl_oid_is_textual(a) && rl_oid_is_textual(b)) /* "char" casts to text implicitly */
         return true;
@@ -1789,6 +1819,14 @@ static int eval_op(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
     if (rl_expr_eval(c, e->lexpr, &a) < 0 || rl_expr_eval(c, e->rexpr, &b) < 0)
         return -1;
     int kind = cmp_kind(op);
+    /* a record's or a row's comparison operator takes `record` (record_eq
+     * ...): an untyped literal beside it would need anonymous record
+     * input (IN's list is typed by the row's type instead) */
+    bool ua = a.oid == RL_OID_UNKNOWN, ub = b.oid == RL_OID_UNKNOWN;
+    if (kind >= 0 && ((ua && rl_oid_is_composite(b.oid)) || (ub && rl_oid_is_composite(a.oid))))
+        return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED,
+                             rl_node_location(ua ? e->lexpr : e->rexpr),
+                             "input of anonymous composite types is not implemented");
     if (kind >= 0 && resolve_operands(c, &a, e->lexpr, &b, e->rexpr) < 0)
         return -1;
     if (kind >= 0)
@@ -2028,8 +2066,124 @@ static int eval_aexpr(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
 
 /* ------------------------------------------------------------ casts etc. */
 
+/* The table a cast's type name names when it is no type of the engine's
+ * (a temporary one too), whose row type it means: 1 (into rel), 0 none
+ * (the cast's own 42704 follows). */
+static int cast_rowtype(rl_expr_ctx *c, const PgQuery__TypeName *tn, rl_relation *rel)
+{
+    const char *name = tn && tn->n_names ? rl_node_string(tn->names[tn->n_names - 1]) : NULL;
+    const char *schema = tn && tn->n_names == 2 ? rl_node_string(tn->names[0]) : NULL;
+    if (!name || tn->n_names > 2 || tn->n_array_bounds > 1 || tn->n_typmods || tn->setof ||
+        (tn->n_names == 2 && !schema) || rl_type_oid_by_name(name))
+        return 0;
+    rl_error keep = *c->x->err;
+    if (rl_relation_lookup(c->x, schema, name, rel) < 0 ||
+        (rel->kind != RL_REL_STORED && rel->kind != RL_REL_TEMP)) {
+        *c->x->err = keep; /* not a table: the cast's "type does not exist" */
+        return 0;
+    }
+    return 1;
+}
+
+/* The fields of a non-NULL record. */
+static size_t record_nfields(const rl_value *rec)
+{
+    size_t n, nulls;
+    rl_record_nulls(rec, &n, &nulls);
+    return n;
+}
+
+/* x::t for a table t: PostgreSQL's cast to the table's row type. A row or
+ * record converts field by field to the columns' types
+ * (coerce_record_to_complex: 42846 for another number of fields), text
+ * reads as record_in reads it (rl_text_to_value), a value of t is itself;
+ * nothing else casts (42846). x::t[]: text as array_in of t reads it, a
+ * t[] itself. 1 done, 0 not such a cast, -1 error. */
+static int eval_rowtype_cast(rl_expr_ctx *c, const PgQuery__TypeCast *tc, rl_value *out)
+{
+    rl_relation rel;
+    if (cast_rowtype(c, tc->type_name, &rel) == 0)
+        return 0;
+    bool array = tc->type_name->n_array_bounds > 0;
+    uint32_t type = array ? rl_array_oid_of(rl_rowtype_oid(rel.oid)) : rl_rowtype_oid(rel.oid);
+    size_t n = rl_relation_ncols(c->x, &rel);
+    const PgQuery__RowExpr *row = array ? NULL : row_of(tc->arg);
+    rl_value v, *vals = NULL;
+    if (row ? eval_row_fields(c, row, &vals) < 0 : rl_expr_eval(c, tc->arg, &v) < 0)
+        return -1;
+    uint32_t from = row ? RL_OID_RECORD : v.oid;
+    if (!row && (from == RL_OID_UNKNOWN || rl_oid_is_textual(from))) { /* record_in, array_in */
+        if (v.d.isnull || c->typing) {
+            rl_val_null(out, type);
+            return 1;
+        }
+        return rl_text_to_value(c, (const char *)v.d.v.s.p, v.d.v.s.len, type, -1, true, out,
+                                from == RL_OID_UNKNOWN ? rl_node_location(tc->arg) : -1) < 0
+                   ? -1
+                   : 1;
+    }
+    if (!row && from != type && (array || !rl_oid_is_composite(from)))
+        return rl_exec_error(c->x, RL_SQLSTATE_CANNOT_COERCE, tc->location,
+                             "cannot cast type %s to %s%s", rl_type_name_in(c->x, from), rel.name,
+                             array ? "[]" : "");
+    if (!row && (from == type || v.d.isnull || c->typing)) { /* a t already, or NULL */
+        if (from == type)
+            *out = v;
+        else
+            rl_val_null(out, type);
+        return 1;
+    }
+    size_t have = row ? row->n_args : record_nfields(&v);
+    if (have != n) {
+        rl_exec_error(c->x, RL_SQLSTATE_CANNOT_COERCE, tc->location,
+                      "cannot cast type record to %s", rel.name);
+        rl_error_detail(c->x->err, "Input has too %s columns.", have < n ? "few" : "many");
+        return -1;
+    }
+    const char **names = rl_arena_alloc(c->arena, (n + 1) * sizeof *names);
+    rl_value *fields = rl_arena_alloc(c->arena, (n + 1) * sizeof *fields);
+    if (!names || !fields)
+        return rl_expr_oom(c);
+    rl_record_pos pos = {0, 0};
+    rl_buf text;
+    rl_buf_init(&text, 0);
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        uint32_t t;
+        int32_t typmod;
+        rl_relation_col(&rel, i, &names[i], &t, &typmod);
+        rl_value f = row ? vals[i] : (rl_value){0};
+        if (!row) { /* the record's field i, read by its own type */
+            const char *fname;
+            size_t flen;
+            bool isnull;
+            rl_record_next(&v, &pos, &fname, &flen, &f.oid, &text, &isnull);
+            rc = record_field_value(c, f.oid, &text, isnull, &f, -1);
+            if (rc == 0 && rl_value_own(c->arena, &f) < 0)
+                rc = rl_expr_oom(c);
+        }
+        if (rc == 0)
+            rc = rl_value_coerce(c, &f, t, typmod, true, &fields[i],
+                                 row ? rl_node_location(row->args[i]) : -1);
+    }
+    rl_buf_free(&text);
+    if (rc < 0)
+        return -1;
+    if (c->typing) {
+        rl_val_null(out, type);
+        return 1;
+    }
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    rl_record_build(&b, n, names, fields);
+    return rl_val_buf_copy(c, out, type, &b) < 0 ? -1 : 1;
+}
+
 static int eval_typecast(rl_expr_ctx *c, const PgQuery__TypeCast *tc, rl_value *out)
 {
+    int r = eval_rowtype_cast(c, tc, out);
+    if (r != 0)
+        return r < 0 ? -1 : 0;
     return rl_eval_typecast(c, tc, rl_expr_eval, out);
 }
 
@@ -2054,7 +2208,7 @@ static int eval_nulltest(rl_expr_ctx *c, const PgQuery__NullTest *nt, rl_value *
     if (rl_expr_eval(c, nt->arg, &v) < 0)
         return -1;
     bool test_null = nt->nulltesttype == PG_QUERY__NULL_TEST_TYPE__IS_NULL;
-    if (v.oid == RL_OID_RECORD && !v.d.isnull) { /* a whole row: field by field */
+    if (rl_oid_is_composite(v.oid) && !v.d.isnull) { /* a whole row: field by field */
         size_t n, nulls;
         rl_record_nulls(&v, &n, &nulls);
         rl_val_bool(out, test_null ? nulls == n : nulls == 0);
@@ -2127,8 +2281,12 @@ int rl_common_type_of(rl_expr_ctx *c, uint32_t a, uint32_t b, const char *contex
     char ca = rl_oid_category(a), cb = rl_oid_category(b);
     if (a != RL_OID_UNKNOWN && b != RL_OID_UNKNOWN && a != b && (ca != cb || !ca))
         return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, location,
-                             "%s types %s and %s cannot be matched", context, rl_oid_type_name(a),
-                             rl_oid_type_name(b));
+                             "%s types %s and %s cannot be matched", context,
+                             rl_type_name_in(c->x, a), rl_type_name_in(c->x, b));
+    if (ca == 'C' && cb == 'C' && a != b) /* two tables' row types: neither casts to the other */
+        return rl_exec_error(c->x, RL_SQLSTATE_CANNOT_COERCE, location,
+                             "%s could not convert type %s to %s", context,
+                             rl_type_name_in(c->x, b), rl_type_name_in(c->x, a));
     *out = rl_common_type(a, b);
     return 0;
 }
@@ -3297,7 +3455,7 @@ static int aggregate_values(rl_expr_ctx *c, const PgQuery__FuncCall *f, const ch
                          : type;
     /* PostgreSQL 15 has no max/min of json(b), bytea, boolean or uuid */
     if (type == RL_OID_JSON || type == RL_OID_JSONB || type == RL_OID_BYTEA ||
-        type == RL_OID_BOOL || type == RL_OID_UUID)
+        type == RL_OID_BOOL || type == RL_OID_UUID || rl_oid_is_composite(type))
         return no_function(c, name, 1, &(rl_value){.oid = type}, f->location);
     bool is_max = name[1] == 'a';
     const rl_value *best = NULL;
@@ -4137,6 +4295,31 @@ static int eval_item_field(rl_expr_ctx *c, const PgQuery__AIndirection *ind, con
     return 0;
 }
 
+/* A NULL of a table's row type knows its fields: field's type is that
+ * column's; 42703 when the table has no such column. */
+static int rowtype_field_null(rl_expr_ctx *c, uint32_t type, const char *field, int at,
+                              rl_value *out)
+{
+    rl_relation rel;
+    int r = rl_relation_of_rowtype(c->x, type, &rel);
+    if (r < 0)
+        return -1;
+    for (size_t i = 0, n = r == 1 ? rl_relation_ncols(c->x, &rel) : 0; i < n; i++) {
+        const char *name;
+        uint32_t oid;
+        int32_t typmod;
+        rl_relation_col(&rel, i, &name, &oid, &typmod);
+        if (strcmp(name, field) == 0) {
+            rl_val_null(out, oid);
+            out->typmod = typmod;
+            return 0;
+        }
+    }
+    return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_COLUMN, at,
+                         "column \"%s\" not found in data type %s", field,
+                         r == 1 ? rel.name : "record");
+}
+
 static int eval_field(rl_expr_ctx *c, const PgQuery__AIndirection *ind, const char *field,
                       rl_value *out)
 {
@@ -4148,11 +4331,18 @@ static int eval_field(rl_expr_ctx *c, const PgQuery__AIndirection *ind, const ch
         return -1;
     /* ParseComplexProjection's errors point at the record expression */
     int at = rl_node_location(ind->arg);
-    if (rec.oid != RL_OID_RECORD)
+    if (!rl_oid_is_composite(rec.oid))
         return rl_exec_error(c->x, RL_SQLSTATE_WRONG_OBJECT_TYPE, at,
                              "column notation .%s applied to type %s, which is not a composite "
                              "type",
                              field, rl_oid_type_name(rec.oid));
+    /* ROW(...)::t is a conversion, at its :: */
+    const PgQuery__Node *a = ind->arg;
+    int row_at = a->node_case == PG_QUERY__NODE__NODE_TYPE_CAST && row_of(a->type_cast->arg)
+                     ? a->type_cast->location
+                     : at;
+    if (rec.d.isnull && rl_oid_is_rowtype(rec.oid)) /* its table's column */
+        return rowtype_field_null(c, rec.oid, field, row_at, out);
     if (rec.d.isnull) { /* only _pg_expandarray makes records: its typmod is x's type */
         if (rec.typmod <= 0 || (strcmp(field, "x") != 0 && strcmp(field, "n") != 0))
             return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_COLUMN, at,
@@ -4166,6 +4356,8 @@ static int eval_field(rl_expr_ctx *c, const PgQuery__AIndirection *ind, const ch
     rl_buf_init(&text, 0);
     if (!rl_record_field(&rec, field, &oid, &text, &isnull)) {
         rl_buf_free(&text);
+        if (rl_oid_is_rowtype(rec.oid)) /* "not found in data type t" */
+            return rowtype_field_null(c, rec.oid, field, row_at, out);
         return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_COLUMN, at,
                              "could not identify column \"%s\" in record data type", field);
     }

@@ -64,13 +64,13 @@
 /* ----------------------------------------------------------- helpers */
 
 /* "integer, text": the argument types as PostgreSQL's errors list them. */
-static void arg_types(size_t nargs, const rl_value *args, char *types, size_t cap)
+static void arg_types(rl_exec *x, size_t nargs, const rl_value *args, char *types, size_t cap)
 {
     size_t off = 0;
     types[0] = '\0';
     for (size_t i = 0; i < nargs && off < cap; i++)
         off += (size_t)snprintf(types + off, cap - off, "%s%s", i ? ", " : "",
-                                rl_oid_type_name(args[i].oid));
+                                rl_type_name_in(x, args[i].oid));
 }
 
 /* "function name(types) <what>" with `sqlstate` and PostgreSQL's hint. */
@@ -78,7 +78,7 @@ static int call_error(rl_expr_ctx *c, const char *sqlstate, const char *what, co
                       const char *name, size_t nargs, const rl_value *args, int loc)
 {
     char types[512];
-    arg_types(nargs, args, types, sizeof types);
+    arg_types(c->x, nargs, args, types, sizeof types);
     rl_exec_error(c->x, sqlstate, loc, "function %s%s(%s) %s",
                   c->x->call_qualified && !strchr(name, '.') ? "pg_catalog." : "", name, types,
                   what);
@@ -98,7 +98,7 @@ static int function_style_coercion(rl_expr_ctx *c, const char *name, const rl_va
     if (!to || !rl_pgcatalog_type_named(name))
         return 0;
     bool relabel = from == to;
-    bool io = (rl_oid_is_textual(from) || rl_oid_is_textual(to)) && from != RL_OID_RECORD;
+    bool io = (rl_oid_is_textual(from) || rl_oid_is_textual(to)) && !rl_oid_is_composite(from);
     if (!relabel && !io)
         return 0;
     return rl_value_coerce(c, &args[0], to, -1, true, out, -1) < 0 ? -1 : 1;
@@ -1671,6 +1671,7 @@ static bool arg_fits(uint32_t have, uint32_t want)
         return rl_array_elem_oid(have) != 0 || have == RL_OID_INT2VECTOR ||
                have == RL_OID_OIDVECTOR;
     case RL_OID_PG_NODE_TREE: return have == RL_OID_UNKNOWN; /* a literal: refused on call */
+    case RL_OID_RECORD: return rl_oid_is_composite(have); /* a table's row type too */
     }
     return false;
 }

@@ -144,7 +144,7 @@ static int put_json_value(rl_expr_ctx *c, rl_buf *b, const rl_value *v, int loc)
     }
     if (rl_array_elem_oid(v->oid))
         return put_json_array(c, b, v, loc);
-    if (v->oid == RL_OID_RECORD)
+    if (rl_oid_is_composite(v->oid))
         return put_json_record(c, b, v, ",", loc);
     rl_buf t;
     rl_buf_init(&t, 0);
@@ -198,7 +198,7 @@ int rl_fn_to_json(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 
 int rl_fn_row_to_json(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
-    if (a[0].oid != RL_OID_RECORD) /* an untyped literal: no anonymous record input */
+    if (!rl_oid_is_composite(a[0].oid)) /* an untyped literal: no anonymous record input */
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
                              "input of anonymous composite types is not implemented");
     rl_buf b;
@@ -256,7 +256,7 @@ static int json_list(rl_expr_ctx *c, const rl_value *vals, size_t n, bool agg, r
         if (i)
             rl_buf_put_str(&b, ", ");
         if (i && agg && !vals[i].d.isnull &&
-            (rl_array_elem_oid(vals[i].oid) || vals[i].oid == RL_OID_RECORD))
+            (rl_array_elem_oid(vals[i].oid) || rl_oid_is_composite(vals[i].oid)))
             rl_buf_put_str(&b, "\n ");
         if (put_json_value(c, &b, &vals[i], loc) < 0) {
             rl_buf_free(&b);
@@ -1772,7 +1772,7 @@ static int json_to_column(rl_expr_ctx *c, const uint8_t *v, size_t n, uint32_t o
     }
     if (oid == RL_OID_JSON || oid == RL_OID_JSONB)
         return rl_text_to_value(c, (const char *)v, n, oid, typmod, false, out, loc);
-    if (oid == RL_OID_RECORD)
+    if (rl_oid_is_composite(oid))
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
                              "composite columns of json_to_record are not supported");
     rl_buf b;

@@ -52,15 +52,15 @@
 #define OWNER_OID 10u         /* the bootstrap superuser, as in a fresh database */
 #define HEAP_AM_OID 2u
 #define PG_CLASS_OID 1259u
-#define REL_OID_BASE 2000000u
-#define REL_OID_SPAN 1000000000u
-#define ROWTYPE_OID_OFFSET 1000000000u
+#define REL_OID_BASE RL_REL_OID_BASE /* sql_value.h: the row types' oids too */
+#define REL_OID_SPAN RL_REL_OID_SPAN
+#define ROWTYPE_OID_OFFSET RL_ROWTYPE_OID_OFFSET
 #define CONSTRAINT_OID_OFFSET 2000000000u
 #define INDEX_OID_OFFSET 3000000000u
 /* A lake table's row type's array type: the last range left (the ones
  * above end at 4,002,000,000), a function of the table's oid as well. */
-#define ARRAYTYPE_OID_BASE 4002000000u
-#define ARRAYTYPE_OID_SPAN 290000000u
+#define ARRAYTYPE_OID_BASE RL_ARRAYTYPE_OID_BASE /* sql_value.h */
+#define ARRAYTYPE_OID_SPAN RL_ARRAYTYPE_OID_SPAN
 #define BTREE_AM_OID 403u
 #define HASH_AM_OID 405u
 #define BRIN_AM_OID 3580u
@@ -888,12 +888,12 @@ uint32_t rl_pgcatalog_rel_oid(const char *schema, const char *name)
     return REL_OID_BASE + fnv1a32(schema, ".", name) % REL_OID_SPAN;
 }
 
-static uint32_t rowtype_oid(uint32_t rel_oid) { return rel_oid + ROWTYPE_OID_OFFSET; }
+static uint32_t rowtype_oid(uint32_t rel_oid) { return rl_rowtype_oid(rel_oid); }
 static uint32_t constraint_oid(uint32_t rel_oid) { return rel_oid + CONSTRAINT_OID_OFFSET; }
 static uint32_t index_oid(uint32_t rel_oid) { return rel_oid + INDEX_OID_OFFSET; }
 static uint32_t arraytype_oid(uint32_t rel_oid)
 {
-    return ARRAYTYPE_OID_BASE + (rel_oid - REL_OID_BASE) % ARRAYTYPE_OID_SPAN;
+    return rl_rowtype_array_oid(rowtype_oid(rel_oid));
 }
 
 /* ============================================================== lookups */
@@ -4012,6 +4012,17 @@ static int find_lake_table(rl_exec *x, uint32_t oid, table_ent *out)
     return found;
 }
 
+int rl_pgcatalog_rowtype_table(rl_exec *x, uint32_t oid, char *schema, char *name)
+{
+    table_ent t;
+    int r = find_lake_table(x, oid, &t);
+    if (r <= 0 || oid != rowtype_oid(t.oid))
+        return r < 0 ? -1 : 0;
+    rl_str_copy(schema, 64, t.schema);
+    rl_str_copy(name, 64, t.name);
+    return 1;
+}
+
 /* The index CREATE INDEX made whose oid is `oid`, and its table, as this
  * statement sees them: 1 (into *t and *out), 0 none, -1 error. */
 static int find_lake_index(rl_exec *x, uint32_t oid, table_ent *t, index_ent *out)
@@ -4267,6 +4278,21 @@ static void format_typmod(uint32_t oid, int32_t typmod, char *buf, size_t n, con
     }
 }
 
+/* The session's temporary table whose row type (or, *arr, that row
+ * type's array type) is oid, by its pg_temp oid (sql_resolve.c): its name,
+ * NULL for none. No catalog view lists them, but the search path finds
+ * them first, so they print bare. */
+static const char *temp_rowtype(rl_exec *x, uint32_t oid, bool *arr)
+{
+    for (const rl_temp_table *t = x && x->s ? x->s->temps : NULL; t; t = t->next) {
+        uint32_t rel = rl_pgcatalog_rel_oid("pg_temp", t->name);
+        *arr = oid == arraytype_oid(rel);
+        if (oid == rowtype_oid(rel) || *arr)
+            return t->name;
+    }
+    return NULL;
+}
+
 void rl_pgcatalog_format_type(rl_exec *x, uint32_t oid, int32_t typmod, char *buf, size_t n)
 {
     assert(n > 0);
@@ -4275,6 +4301,12 @@ void rl_pgcatalog_format_type(rl_exec *x, uint32_t oid, int32_t typmod, char *bu
         return;
     }
     const pg15_type *ty = pg15_type_by_oid(oid);
+    bool temp_arr;
+    const char *temp = ty ? NULL : temp_rowtype(x, oid, &temp_arr);
+    if (temp) {
+        snprintf(buf, n, "%s%s", temp, temp_arr ? "[]" : "");
+        return;
+    }
     if (!ty) {
         table_ent t;
         if (find_lake_table(x, oid, &t) == 1 &&
@@ -4817,7 +4849,8 @@ static const pg15_procname *procname_by_name(const char *name)
 static int regtype_name(rl_exec *x, uint32_t oid, char *buf, size_t n)
 {
     table_ent t;
-    if (!pg15_type_by_oid(oid)) {
+    bool arr;
+    if (!pg15_type_by_oid(oid) && !temp_rowtype(x, oid, &arr)) {
         int r = find_lake_table(x, oid, &t);
         if (r <= 0 || (oid != rowtype_oid(t.oid) && oid != arraytype_oid(t.oid)))
             return r < 0 ? -1 : 0;
@@ -5030,7 +5063,7 @@ static int type_by_name(rl_exec *x, const char *schema, const char *name, bool q
             return r;
         const pg15_type *et = pg15_type_by_oid(e);
         *oid = et ? et->typarray
-                  : e >= ROWTYPE_OID_OFFSET + REL_OID_BASE && e < CONSTRAINT_OID_OFFSET
+                  : rl_oid_is_rowtype(e)
                       ? arraytype_oid(e - ROWTYPE_OID_OFFSET) /* a lake table's row type */
                       : 0;
         return *oid != 0;
@@ -5047,6 +5080,17 @@ static int type_by_name(rl_exec *x, const char *schema, const char *name, bool q
         const char *ns = pg15_namespace_name(t->nsoid);
         if (schema ? ns && strcmp(ns, schema) == 0 : t->nsoid == PG_CATALOG_NAMESPACE_OID) {
             *oid = t->oid;
+            return 1;
+        }
+    }
+    for (const rl_temp_table *t = x->s && (!schema || strcmp(schema, "pg_temp") == 0)
+                                      ? x->s->temps
+                                      : NULL;
+         t; t = t->next) { /* a temporary table's: pg_temp comes first */
+        uint32_t rel = rl_pgcatalog_rel_oid("pg_temp", t->name);
+        if (strcmp(t->name, name) == 0 || (name[0] == '_' && strcmp(t->name, name + 1) == 0)) {
+            *oid = name[0] == '_' && strcmp(t->name, name + 1) == 0 ? arraytype_oid(rel)
+                                                                      : rowtype_oid(rel);
             return 1;
         }
     }
@@ -5296,7 +5340,9 @@ int rl_pgcatalog_reg_oid(rl_exec *x, uint32_t type, const char *p, size_t len, u
     }
     if (split <= 0)
         return split == 0 ? -4 : -1;
-    int known = has_schema ? rl_pgcatalog_schema_exists(x, schema) : 1;
+    /* pg_temp: the session's temporary schema, once it has a table */
+    bool temp = has_schema && strcmp(schema, "pg_temp") == 0 && x->s && x->s->temps;
+    int known = has_schema && !temp ? rl_pgcatalog_schema_exists(x, schema) : 1;
     if (known <= 0) {
         if (known == 0)
             rl_exec_error(x, RL_SQLSTATE_INVALID_SCHEMA_NAME, loc, "schema \"%s\" does not exist",

@@ -44,6 +44,9 @@ int rl_pgcatalog_fingerprint(rl_exec *x, rl_buf *out);
 
 
 /* Catalog questions of the built-in functions (sql_func.c), by oid. */
+/* The lake table whose row type is oid: 1 with its schema and name
+ * (64 bytes each), 0 none, -1 error. */
+int rl_pgcatalog_rowtype_table(rl_exec *x, uint32_t oid, char *schema, char *name);
 /* pg_table_is_visible / pg_type_is_visible: 1 visible, 0 not, 2 no such
  * object, -1 error (x's error set). */
 int rl_pgcatalog_rel_visible(rl_exec *x, uint32_t oid);

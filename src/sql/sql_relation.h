@@ -73,6 +73,18 @@ typedef struct rl_relation {
 int rl_relation_resolve(rl_exec *x, const PgQuery__RangeVar *rv, rl_relation *out);
 int rl_relation_lookup(rl_exec *x, const char *schema, const char *name, rl_relation *out);
 
+/* The columns of a stored or temporary table as this statement sees them
+ * (a stored table's by the transaction's format): how many, and the
+ * name, type and typmod (-1: none) of column i (from 0). */
+size_t rl_relation_ncols(rl_exec *x, const rl_relation *rel);
+void rl_relation_col(const rl_relation *rel, size_t i, const char **name, uint32_t *oid,
+                     int32_t *typmod);
+
+/* The table whose row type is oid (rl_rowtype_oid of its oid): one of the
+ * session's temporary tables or a lake table. 1 (into out), 0 none, -1
+ * error. */
+int rl_relation_of_rowtype(rl_exec *x, uint32_t oid, rl_relation *out);
+
 /* makeObjectName: name1_name2_label within NAMEDATALEN - 1 bytes, the
  * longer of name1 and name2 shortened first (the names PostgreSQL chooses
  * for indexes and constraints). */

@@ -3,13 +3,15 @@
  * order: session temp tables and sequences (pg_temp), pg_catalog views, then the named
  * schema (default "public") through the catalog's name index; anything
  * else is 42P01 with the name's position, a name of another database
- * 0A000.
+ * 0A000. Also a table's columns as the statement sees them (its row
+ * type's fields) and the table a row type's oid belongs to.
  *
  * Sits below the scans (sql_scan.c), casts (regclass input, sql_cast.c)
  * and statements, which all name relations; calls only the execution
  * context (the statement's transaction) and pg_catalog's relation ids and
  * oids.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -155,6 +157,44 @@ int rl_relation_resolve(rl_exec *x, const PgQuery__RangeVar *rv, rl_relation *ou
 
 /* makeObjectName: name1_name2_label within RL_INDEX_NAME_MAX - 1 bytes, the
  * longer of name1 and name2 shortened first. */
+size_t rl_relation_ncols(rl_exec *x, const rl_relation *rel)
+{
+    assert(rel->kind == RL_REL_STORED || rel->kind == RL_REL_TEMP);
+    if (rel->kind == RL_REL_TEMP)
+        return rel->temp->rows->ncols;
+    rl_txn *t = rl_exec_txn(x);
+    return t ? rl_txn_table_ncols(t, rel->desc) : rl_desc_ncols(rel->desc, rl_exec_format(x));
+}
+
+void rl_relation_col(const rl_relation *rel, size_t i, const char **name, uint32_t *oid,
+                     int32_t *typmod)
+{
+    assert(rel->kind == RL_REL_STORED || rel->kind == RL_REL_TEMP);
+    if (rel->kind == RL_REL_TEMP) {
+        const rl_colmeta *m = &rel->temp->rows->cols[i];
+        *name = m->name;
+        *oid = m->oid;
+        *typmod = m->typmod;
+        return;
+    }
+    const rl_column_desc *col = &rel->desc->cols[i];
+    *name = col->name;
+    *oid = rl_type_oid(col->type);
+    *typmod = col->typmod > 0 ? col->typmod : -1;
+}
+
+int rl_relation_of_rowtype(rl_exec *x, uint32_t oid, rl_relation *out)
+{
+    for (rl_temp_table *t = x->s ? x->s->temps : NULL; t; t = t->next)
+        if (rl_rowtype_oid(rl_pgcatalog_rel_oid("pg_temp", t->name)) == oid)
+            return lookup_at(x, "pg_temp", t->name, -1, out) < 0 ? -1 : 1;
+    char schema[64], name[64];
+    int r = rl_pgcatalog_rowtype_table(x, oid, schema, name);
+    if (r <= 0)
+        return r;
+    return lookup_at(x, schema, name, -1, out) < 0 ? -1 : 1;
+}
+
 void rl_object_name(const char *name1, const char *name2, const char *label, char *out)
 {
     size_t overhead = 1 + strlen(label) + 1; /* both underscores and the label */

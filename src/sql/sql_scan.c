@@ -54,7 +54,6 @@
 /* Counter probes before rl_relation_max_key falls back to a full scan. */
 #define RL_MAX_KEY_PROBES 64
 
-static rl_format cur_format(rl_exec *x) { return rl_exec_format(x); }
 
 /* ================================================================ shapes */
 
@@ -69,12 +68,6 @@ static void set_col(rl_colmeta *c, const char *name, const char *rel, uint32_t o
     c->attnum = attnum;
 }
 
-static size_t stored_ncols(rl_exec *x, const rl_table_desc *d)
-{
-    rl_txn *t = rl_exec_txn(x);
-    return t ? rl_txn_table_ncols(t, d) : rl_desc_ncols(d, cur_format(x));
-}
-
 rl_rowset *rl_relation_shape(rl_exec *x, const rl_relation *rel, const char *alias)
 {
     const char *a = alias && *alias ? alias : rel->name;
@@ -82,10 +75,8 @@ rl_rowset *rl_relation_shape(rl_exec *x, const rl_relation *rel, const char *ali
     size_t n = 0;
     switch (rel->kind) {
     case RL_REL_STORED:
-        n = stored_ncols(x, rel->desc);
-        break;
     case RL_REL_TEMP:
-        n = rel->temp->rows->ncols;
+        n = rl_relation_ncols(x, rel);
         break;
     case RL_REL_VIRTUAL:
         base = rl_pgcatalog_columns(rel->virtual_id);
@@ -107,19 +98,21 @@ rl_rowset *rl_relation_shape(rl_exec *x, const rl_relation *rel, const char *ali
         set_col(&rs->cols[i], seq_cols[i], a, i < 2 ? RL_OID_INT8 : RL_OID_BOOL, -1, rel->oid,
                 (int16_t)(i + 1));
     for (size_t i = 0; i < n && rel->kind != RL_REL_SEQUENCE; i++) {
-        const rl_colmeta *src = rel->kind == RL_REL_TEMP ? &rel->temp->rows->cols[i]
-                                : base                   ? &base->cols[i]
-                                                         : NULL;
-        if (src)
-            set_col(&rs->cols[i], src->name, a, src->oid, src->typmod, rel->oid,
-                    (int16_t)(i + 1));
-        else
-            set_col(&rs->cols[i], rel->desc->cols[i].name, a,
-                    rl_type_oid(rel->desc->cols[i].type),
-                    rel->desc->cols[i].typmod > 0 ? rel->desc->cols[i].typmod : -1, rel->oid,
-                    (int16_t)(i + 1));
+        const char *name = base ? base->cols[i].name : NULL;
+        uint32_t oid = base ? base->cols[i].oid : 0;
+        int32_t typmod = base ? base->cols[i].typmod : -1;
+        if (!base)
+            rl_relation_col(rel, i, &name, &oid, &typmod);
+        set_col(&rs->cols[i], name, a, oid, typmod, rel->oid, (int16_t)(i + 1));
     }
     set_col(&rs->cols[n], "ctid", a, RL_OID_TID, -1, rel->oid, RL_CTID_ATTNUM);
+    /* a table's whole row has its row type (a temporary one's too, which
+     * no catalog view lists); pg_catalog's stay records, a sequence has
+     * none */
+    if (rel->kind == RL_REL_STORED || rel->kind == RL_REL_TEMP)
+        rs->cols[n].rowtype = rl_rowtype_oid(rel->oid);
+    else if (rel->kind == RL_REL_SEQUENCE)
+        rs->cols[n].rowtype = RL_ROWTYPE_NONE;
     rl_rowset_free(base);
     return rs;
 }
@@ -996,7 +989,7 @@ static int only_upper_bound(rl_exec *x, const rl_relation *rel, const char *alia
     if (!is_constant(c))
         return 0;
     const rl_table_desc *d = rel->desc;
-    size_t ncols = stored_ncols(x, d);
+    size_t ncols = rl_relation_ncols(x, rel);
     for (size_t i = 0; i < ncols; i++) {
         if (rl_desc_col_in_key(d, (int)i) || !is_column(colref, d->cols[i].name, alias, rel->name))
             continue;
@@ -1050,7 +1043,7 @@ static int scan_stored(rl_exec *x, const rl_relation *rel, const char *alias,
     key_choice kc;
     if (choose_prefixes(x, rel, alias, where, &kc) < 0)
         return -1;
-    stored_into si = {x, rs, rel->desc, stored_ncols(x, rel->desc)};
+    stored_into si = {x, rs, rel->desc, rl_relation_ncols(x, rel)};
     int rc = scan_key_order(x, rel, &kc, add_scanned_row, &si);
     if (rc == 0 && heap_ordered(x, rel, &kc, order))
         rc = rowset_heap_sort(x, rel->desc, rs);

@@ -1754,6 +1754,65 @@ static rl_rowset *from_subscripts(sel *S, rl_expr_ctx *c, const PgQuery__FuncCal
     return rs;
 }
 
+/* A FROM function's rows of a table's row type `type` (one column of
+ * records, rs) as PostgreSQL's FROM shows a composite result: a column per
+ * field, named as the table's columns (or by the alias's column list), a
+ * NULL record a row of NULLs. Frees rs; NULL on error. */
+static rl_rowset *expand_rowtype_items(sel *S, rl_expr_ctx *c, rl_rowset *rs, uint32_t type,
+                                       const PgQuery__Alias *al)
+{
+    rl_relation rel;
+    int r = rl_relation_of_rowtype(S->x, type, &rel);
+    size_t n = r == 1 ? rl_relation_ncols(S->x, &rel) : 0;
+    rl_rowset *out = r == 1 ? rl_rowset_new(n) : NULL;
+    if (!out) {
+        rl_rowset_free(rs);
+        return r < 0 ? NULL : fail_oom(S->x);
+    }
+    for (size_t i = 0; i < n; i++) {
+        rl_colmeta *m = &out->cols[i];
+        const char *name;
+        rl_relation_col(&rel, i, &name, &m->oid, &m->typmod);
+        if (al && i < al->n_colnames && rl_node_string(al->colnames[i]))
+            name = rl_node_string(al->colnames[i]);
+        snprintf(m->name, sizeof m->name, "%s", name);
+        snprintf(m->rel, sizeof m->rel, "%s", rs->cols[0].rel);
+    }
+    rl_rowset_cols_changed(out);
+    rl_value *row = calloc(n + 1, sizeof *row);
+    rl_buf text;
+    rl_buf_init(&text, 0);
+    int rc = row ? 0 : (fail_oom(S->x), -1);
+    for (size_t k = 0; rc == 0 && k < rs->nrows; k++) {
+        const rl_value *rec = rl_rowset_row(rs, k);
+        rl_record_pos pos = {0, 0};
+        for (size_t i = 0; rc == 0 && i < n; i++) {
+            const char *fname;
+            size_t flen;
+            uint32_t oid = out->cols[i].oid;
+            bool isnull = true;
+            if (!rec->d.isnull)
+                rl_record_next(rec, &pos, &fname, &flen, &oid, &text, &isnull);
+            rl_val_null(&row[i], oid);
+            if (!isnull)
+                rc = rl_text_to_value(c, text.len ? (const char *)text.data : "", text.len, oid,
+                                      -1, false, &row[i], -1);
+            if (rc == 0 && rl_value_own(c->arena, &row[i]) < 0)
+                rc = (fail_oom(S->x), -1);
+        }
+        if (rc == 0)
+            rc = rl_rowset_add(out, row, NULL, S->x->err);
+    }
+    rl_buf_free(&text);
+    free(row);
+    rl_rowset_free(rs);
+    if (rc < 0) {
+        rl_rowset_free(out);
+        return NULL;
+    }
+    return out;
+}
+
 /* FROM unnest(array): one row per element, in order (NULL elements too);
  * with records, information_schema._pg_expandarray(array) in a target
  * list: the record (x, n) of each element, n counting from 1 (a vector's
@@ -2286,6 +2345,8 @@ static rl_rowset *from_function_item(sel *S, const PgQuery__RangeFunction *rf)
     rl_expr_ctx c = make_ctx(S, S->outer, NULL);
     c.typing = S->type_only; /* a LATERAL item typed on a row of made-up NULLs */
     rl_rowset *rs = unnest_many ? from_unnest_many(S, &c, f, rf->alias) : srf_rows(S, &c, f, rf->alias);
+    if (rs && rs->ncols == 1 && rl_oid_is_rowtype(rs->cols[0].oid)) /* unnest(array_agg(t)) */
+        rs = expand_rowtype_items(S, &c, rs, rs->cols[0].oid, rf->alias);
     return rs && rf->ordinality ? with_ordinality(S, rs, rf->alias) : rs;
 }
 
@@ -3088,6 +3149,13 @@ static bool contains_aggregate(const PgQuery__Node *n)
     case PG_QUERY__NODE__NODE_CASE_WHEN:
         return contains_aggregate(n->case_when->expr) || contains_aggregate(n->case_when->result);
     case PG_QUERY__NODE__NODE_LIST: return any_aggregate(n->list->items, n->list->n_items);
+    case PG_QUERY__NODE__NODE_A_INDIRECTION: /* (array_agg(t))[1], (array_agg(t))[1].a */
+        return contains_aggregate(n->a_indirection->arg) ||
+               any_aggregate(n->a_indirection->indirection, n->a_indirection->n_indirection);
+    case PG_QUERY__NODE__NODE_A_INDICES:
+        return contains_aggregate(n->a_indices->lidx) || contains_aggregate(n->a_indices->uidx);
+    case PG_QUERY__NODE__NODE_ROW_EXPR:
+        return any_aggregate(n->row_expr->args, n->row_expr->n_args);
     default: return false;
     }
 }
@@ -3127,7 +3195,7 @@ static int type_targets(proj *p, rl_rowset *typ, bool aggregated)
         }
         m->oid = v.oid;
         uint32_t elem = rl_array_elem_oid(v.oid); /* an array's typmod is its elements' */
-        m->typmod = v.oid == RL_OID_VARCHAR || v.oid == RL_OID_NUMERIC || v.oid == RL_OID_RECORD ||
+        m->typmod = v.oid == RL_OID_VARCHAR || v.oid == RL_OID_NUMERIC || rl_oid_is_composite(v.oid) ||
                             elem == RL_OID_VARCHAR || elem == RL_OID_NUMERIC
                         ? v.typmod
                         : -1;
@@ -5472,7 +5540,7 @@ static int send_row_description(rl_exec *x, size_t ncols, const rl_colmeta *meta
         cols[i].attnum = m->table_oid ? m->attnum : 0;
         cols[i].type_oid = m->oid;
         cols[i].typlen = rl_oid_typlen(m->oid);
-        cols[i].typmod = m->oid == RL_OID_RECORD ? -1 : m->typmod; /* see sql.c */
+        cols[i].typmod = rl_oid_is_composite(m->oid) ? -1 : m->typmod; /* see sql.c */
     }
     int rc = sink->row_description(sink->ctx, ncols, cols) < 0 ? sink_lost(x) : 0;
     free(cols);

@@ -151,8 +151,43 @@ static const uint32_t array_types[][2] = { /* element, array */
     {RL_OID_JSONB, 3807},   {RL_OID_REGDICTIONARY, 3770},
     {1033, 1034}}; /* aclitem[]: the catalogs' *acl columns, kept as text */
 
+/* The row types whose array types rl_array_oid_of handed out: open
+ * addressing by array type, a slot taken for good (few tables). */
+#define ROWTYPE_ARRAYS 4096 /* a power of two */
+static _Atomic uint64_t rowtype_arrays[ROWTYPE_ARRAYS]; /* array << 32 | row type, 0 empty */
+
+static void rowtype_array_note(uint32_t rowtype, uint32_t array)
+{
+    uint64_t want = (uint64_t)array << 32 | rowtype;
+    for (size_t k = 0; k < ROWTYPE_ARRAYS; k++) {
+        _Atomic uint64_t *slot = &rowtype_arrays[(array + k) & (ROWTYPE_ARRAYS - 1)];
+        uint64_t cur = atomic_load(slot);
+        while (cur == 0 || (uint32_t)(cur >> 32) == array) {
+            if (cur == want || atomic_compare_exchange_weak(slot, &cur, want))
+                return;
+        }
+    }
+}
+
+static uint32_t rowtype_array_elem(uint32_t array)
+{
+    for (size_t k = 0; k < ROWTYPE_ARRAYS; k++) {
+        uint64_t cur = atomic_load(&rowtype_arrays[(array + k) & (ROWTYPE_ARRAYS - 1)]);
+        if (cur == 0)
+            return 0;
+        if ((uint32_t)(cur >> 32) == array)
+            return (uint32_t)cur;
+    }
+    return 0;
+}
+
 uint32_t rl_array_oid_of(uint32_t elem)
 {
+    if (rl_oid_is_rowtype(elem)) {
+        uint32_t array = rl_rowtype_array_oid(elem);
+        rowtype_array_note(elem, array);
+        return array;
+    }
     for (size_t i = 0; i < sizeof array_types / sizeof array_types[0]; i++)
         if (array_types[i][0] == elem)
             return array_types[i][1];
@@ -161,6 +196,8 @@ uint32_t rl_array_oid_of(uint32_t elem)
 
 uint32_t rl_array_elem_oid(uint32_t array)
 {
+    if (rl_oid_is_rowtype_array(array))
+        return rowtype_array_elem(array);
     for (size_t i = 0; i < sizeof array_types / sizeof array_types[0]; i++)
         if (array_types[i][1] == array)
             return array_types[i][0];
@@ -238,6 +275,12 @@ void rl_value_to_text(rl_buf *out, const rl_value *v)
         rl_datum_to_text(out, t, &v->d);
         return;
     }
+    if (rl_oid_is_composite(v->oid)) { /* a record, a table's row: the text form */
+        size_t len;
+        const char *text = rl_record_text(v, &len);
+        rl_buf_put(out, text, len);
+        return;
+    }
     switch (v->oid) {
     case RL_OID_OID:
     case RL_OID_REGCLASS: /* the name: rl_session_value_text */
@@ -255,12 +298,6 @@ void rl_value_to_text(rl_buf *out, const rl_value *v)
         rl_buf_printf(out, "(%llu,%llu)", (unsigned long long)(v->d.v.i >> 16),
                       (unsigned long long)(v->d.v.i & 0xffff));
         return;
-    case RL_OID_RECORD: {
-        size_t len;
-        const char *text = rl_record_text(v, &len);
-        rl_buf_put(out, text, len);
-        return;
-    }
     default:
         /* name, "char", unknown literals, arrays and int2vector keep their
          * PostgreSQL text form in v.s */
@@ -385,6 +422,55 @@ int rl_record_next(const rl_value *rec, rl_record_pos *pos, const char **name, s
     return 1;
 }
 
+static bool record_blank(char ch)
+{
+    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f';
+}
+
+const char *rl_record_parse(const char *p, size_t len, size_t n, rl_buf *fields, bool *isnull)
+{
+    size_t i = 0;
+    while (i < len && record_blank(p[i]))
+        i++;
+    if (i >= len || p[i] != '(')
+        return "Missing left parenthesis.";
+    i++;
+    for (size_t f = 0; f < n; f++) {
+        rl_buf_reset(&fields[f]);
+        isnull[f] = i < len && (p[i] == ',' || p[i] == ')');
+        bool quoted = false;
+        while (i < len && (quoted || (p[i] != ',' && p[i] != ')'))) {
+            if (p[i] == '\\') {
+                if (++i >= len)
+                    return "Unexpected end of input.";
+                rl_buf_put_u8(&fields[f], (uint8_t)p[i++]);
+            } else if (p[i] == '"') {
+                if (quoted && i + 1 < len && p[i + 1] == '"') { /* "" inside quotes */
+                    rl_buf_put_u8(&fields[f], '"');
+                    i += 2;
+                } else {
+                    quoted = !quoted;
+                    i++;
+                }
+            } else {
+                rl_buf_put_u8(&fields[f], (uint8_t)p[i++]);
+            }
+        }
+        if (i >= len)
+            return "Unexpected end of input.";
+        if (p[i] == ',' && f + 1 == n)
+            return "Too many columns.";
+        if (p[i] == ')' && f + 1 < n)
+            return "Too few columns.";
+        i++; /* the comma, or the closing parenthesis */
+    }
+    if (n == 0 && (i >= len || p[i++] != ')'))
+        return "Too many columns.";
+    while (i < len && record_blank(p[i]))
+        i++;
+    return i < len ? "Junk after right parenthesis." : NULL;
+}
+
 bool rl_record_field(const rl_value *rec, const char *name, uint32_t *oid, rl_buf *text,
                      bool *isnull)
 {
@@ -465,11 +551,61 @@ static bool array_encode(rl_buf *out, const rl_value *v, uint32_t elem_oid)
     return ok;
 }
 
+/* record_send: the number of fields, then each field's type oid and its
+ * length-prefixed binary form (-1 for NULL), every field read back from
+ * the record's text by its type's input. false when a field's type has
+ * no binary form here (or its text does not read). */
+static bool record_encode(rl_buf *out, const rl_value *rec)
+{
+    size_t n, nulls;
+    rl_record_nulls(rec, &n, &nulls);
+    rl_buf_put_be32(out, (uint32_t)n);
+    rl_record_pos pos = {0, 0};
+    rl_buf text, scratch;
+    rl_buf_init(&text, 0);
+    rl_buf_init(&scratch, 0);
+    const char *name;
+    size_t nlen;
+    uint32_t oid;
+    bool isnull, ok = true;
+    while (ok && rl_record_next(rec, &pos, &name, &nlen, &oid, &text, &isnull) == 1) {
+        rl_buf_put_be32(out, oid);
+        if (isnull) {
+            rl_buf_put_be32(out, UINT32_MAX); /* -1 */
+            continue;
+        }
+        size_t at = out->len;
+        rl_buf_put_be32(out, 0);
+        rl_value f = {.oid = oid, .typmod = -1};
+        rl_type t = rl_oid_type(oid);
+        rl_buf_reset(&scratch);
+        char err[8];
+        const char *p = text.len ? (const char *)text.data : "";
+        if (t != RL_T_INVALID) {
+            ok = rl_datum_from_text(t, p, text.len, &f.d, &scratch, err, sizeof err) == RL_CODEC_OK;
+        } else { /* the kinds kept as their text: names, arrays (a nested
+                  * record's text has lost its header: none) */
+            ok = rl_array_elem_oid(oid) || oid == RL_OID_NAME || oid == RL_OID_CHAR ||
+                 oid == RL_OID_JSON || oid == RL_OID_JSONB;
+            f.d.v.s.p = (const uint8_t *)p;
+            f.d.v.s.len = text.len;
+        }
+        ok = ok && rl_value_encode_binary(out, &f) && !out->failed;
+        if (ok)
+            rl_store_be32(out->data + at, (uint32_t)(out->len - at - 4));
+    }
+    rl_buf_free(&text);
+    rl_buf_free(&scratch);
+    return ok;
+}
+
 /* The SQL layer's own types (oid and reg*, name, "char", unknown literals,
- * tid, the arrays) here; every rl_type through pgtype's typsend. */
+ * tid, the arrays, records) here; every rl_type through pgtype's typsend. */
 bool rl_value_encode_binary(rl_buf *out, const rl_value *v)
 {
     const rl_datum *d = &v->d;
+    if (rl_oid_is_composite(v->oid))
+        return record_encode(out, v);
     switch (v->oid) {
     case RL_OID_OID:
     case RL_OID_REGCLASS:
@@ -478,12 +614,12 @@ bool rl_value_encode_binary(rl_buf *out, const rl_value *v)
     case RL_OID_REGNAMESPACE:
     case RL_OID_REGDICTIONARY:
     case RL_OID_REGPROC: rl_buf_put_be32(out, (uint32_t)(int32_t)d->v.i); return true;
-    case RL_OID_NAME:
-    case RL_OID_CHAR:
     case RL_OID_JSONB: /* jsonb_send: version 1, the text */
         rl_buf_put_u8(out, 1);
         rl_buf_put(out, d->v.s.p, d->v.s.len);
         return true;
+    case RL_OID_NAME: /* namesend, charsend: the bytes */
+    case RL_OID_CHAR:
     case RL_OID_JSON: /* json_send: the text */
     case RL_OID_UNKNOWN: rl_buf_put(out, d->v.s.p, d->v.s.len); return true;
     case RL_OID_XID8: rl_buf_put_be64(out, (uint64_t)d->v.i); return true;
@@ -541,7 +677,7 @@ rl_rowset *rl_rowset_typing(const rl_rowset *rs, rl_error *err)
     for (size_t i = 0; i < rs->ncols; i++)
         row[i] = (rl_value){.oid = rs->cols[i].oid,
                             /* a record's typmod says its fields' types (sql_expr.c) */
-                            .typmod = rs->cols[i].oid == RL_OID_RECORD ? rs->cols[i].typmod : -1,
+                            .typmod = rl_oid_is_composite(rs->cols[i].oid) ? rs->cols[i].typmod : -1,
                             .d.isnull = true};
     int rc = rl_rowset_add(t, row, NULL, err);
     free(row);

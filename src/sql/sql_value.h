@@ -27,6 +27,9 @@ typedef struct rl_colmeta {
     int16_t attnum;
     bool using_dup;     /* right-hand copy of a JOIN ... USING column: reachable
                            only qualified, skipped by `*` (sql_select.c) */
+    uint32_t rowtype;   /* on a relation's hidden ctid column: the type of its
+                           whole-row reference (a table's row type), 0 for
+                           `record`, RL_ROWTYPE_NONE for none (sql_scan.c) */
 } rl_colmeta;
 
 /* Rows of a stored relation remember where they came from, for ctid and DML. */
@@ -190,7 +193,10 @@ bool rl_value_encode_binary(rl_buf *out, const rl_value *v);
 bool rl_oid_is_reg(uint32_t oid);
 
 /* Arrays keep PostgreSQL's text form ({a,"b c",NULL}) in v.s. The array
- * type of an element type and back (0: none known). */
+ * type of an element type and back (0: none known). An array of a table's
+ * row type is known back once the process has asked for it the other way
+ * (rl_array_oid_of: a typed array value is made that way first; the
+ * latest of two row types sharing an array type wins). */
 uint32_t rl_array_oid_of(uint32_t elem);
 uint32_t rl_array_elem_oid(uint32_t array);
 /* The next element of an array's text form p[0..len) from *pos (start at
@@ -204,7 +210,49 @@ uint32_t rl_elem_oid_of(uint32_t oid);
  * separated, never NULL); arr is not NULL. */
 int rl_elem_next(const rl_value *arr, size_t *pos, rl_buf *el, bool *isnull);
 
-/* Records (RL_OID_RECORD, a row of named, typed fields): v.s holds a header
+/* The oid space of the lake's own relations (sql_pgcatalog.c hands them
+ * out): a relation's pseudo-oid lies in [RL_REL_OID_BASE, RL_REL_OID_BASE +
+ * RL_REL_OID_SPAN), and the composite row type of a table (pg_type's row
+ * with typrelid = the table) is its oid + RL_ROWTYPE_OID_OFFSET. */
+#define RL_REL_OID_BASE 2000000u
+#define RL_REL_OID_SPAN 1000000000u
+#define RL_ROWTYPE_OID_OFFSET 1000000000u
+static inline uint32_t rl_rowtype_oid(uint32_t rel_oid)
+{
+    return rel_oid + RL_ROWTYPE_OID_OFFSET;
+}
+/* rl_colmeta.rowtype of a relation without a composite type (a
+ * sequence: its whole-row reference is 42809). */
+#define RL_ROWTYPE_NONE UINT32_MAX
+/* Is oid a lake table's row type? */
+static inline bool rl_oid_is_rowtype(uint32_t oid)
+{
+    return oid >= RL_ROWTYPE_OID_OFFSET + RL_REL_OID_BASE &&
+           oid - (RL_ROWTYPE_OID_OFFSET + RL_REL_OID_BASE) < RL_REL_OID_SPAN;
+}
+/* A table's row type's array type (pg_type's _<table>): the last range
+ * of oids left, a function of the table's oid as well; two tables may
+ * share one (pg_type lists both). */
+#define RL_ARRAYTYPE_OID_BASE 4002000000u
+#define RL_ARRAYTYPE_OID_SPAN 290000000u
+static inline uint32_t rl_rowtype_array_oid(uint32_t rowtype)
+{
+    return RL_ARRAYTYPE_OID_BASE +
+           (rowtype - RL_ROWTYPE_OID_OFFSET - RL_REL_OID_BASE) % RL_ARRAYTYPE_OID_SPAN;
+}
+static inline bool rl_oid_is_rowtype_array(uint32_t oid)
+{
+    return oid >= RL_ARRAYTYPE_OID_BASE && oid - RL_ARRAYTYPE_OID_BASE < RL_ARRAYTYPE_OID_SPAN;
+}
+/* Is a value of type oid a record (the anonymous `record` or a table's
+ * row type: the same representation, below)? */
+static inline bool rl_oid_is_composite(uint32_t oid)
+{
+    return oid == RL_OID_RECORD || rl_oid_is_rowtype(oid);
+}
+
+/* Records (RL_OID_RECORD or a table's row type, rl_oid_is_composite: a row
+ * of named, typed fields): v.s holds a header
  * "name:oid," per field and a 0x01 byte, then PostgreSQL's text form of the
  * row, "(1,\"a b\",)" (record_out's quoting; an empty field is NULL). Text
  * output shows the text form only. */
@@ -225,6 +273,12 @@ typedef struct rl_record_pos {
 } rl_record_pos;
 int rl_record_next(const rl_value *rec, rl_record_pos *pos, const char **name, size_t *nlen,
                    uint32_t *oid, rl_buf *text, bool *isnull);
+/* record_in's reading of p[0..len) as a row of n fields: "(a,"b c",)",
+ * blanks allowed around the parentheses, a field with no text at all NULL,
+ * quotes and backslashes as record_out writes them. NULL when it reads,
+ * with field i's text in fields[i] (reset first) and isnull[i]; else the
+ * DETAIL of its 22P02 "malformed record literal". */
+const char *rl_record_parse(const char *p, size_t len, size_t n, rl_buf *fields, bool *isnull);
 /* How many fields a non-NULL record has, and how many of them are NULL
  * (PostgreSQL's row IS NULL: all of them; IS NOT NULL: none). */
 void rl_record_nulls(const rl_value *rec, size_t *nfields, size_t *nnulls);

@@ -2,9 +2,9 @@
 -- in a join, a whole-row reference held only the item's columns the query
 -- named elsewhere (projection pushdown dropped the rest: `SELECT tz FROM
 -- ta, tz` gave (2) for (2,b)), and (s).f of a FROM item was 42703 ("could
--- not identify column in record data type"). (Compared as text: a
--- whole-row reference is typed record here, the table's row type there;
--- docs/sql-support.md lists that.)
+-- not identify column in record data type"). (Compared as text, from
+-- when a whole-row reference was typed record here; it has the table's
+-- row type now: 156_table_row_types.sql.)
 \i 00_schema.sql
 INSERT INTO ducklake_snapshot VALUES (0, '2024-01-01 00:00:00+00', 0, 1, 0), (1, '2024-01-02 00:00:00+00', 1, 2, 0);
 INSERT INTO ducklake_metadata VALUES ('version', '0.3', NULL, NULL), ('data_path', 's3://b/', NULL, NULL);

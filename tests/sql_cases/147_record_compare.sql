@@ -5,8 +5,8 @@
 -- compared fields are equal. So ORDER BY, DISTINCT, GROUP BY, window
 -- ORDER BY, IN and the comparison operators take whole-row values (they
 -- were 42883 "operator does not exist: record = record"). A whole row of a
--- table is shown as text here: PostgreSQL types it with its table's row
--- type, whose oid RockLake numbers otherwise (it says record).
+-- table is shown as text here (from when RockLake typed it record; it has
+-- the table's row type now: 156_table_row_types.sql).
 \i 00_schema.sql
 CREATE TABLE w (a int, b text);
 INSERT INTO w VALUES (1, 'x'), (2, NULL), (1, NULL), (NULL, 'z'), (10, 'a'), (1, 'x');

@@ -298,6 +298,12 @@ struct rl_txn {
     struct fkey_deferred *fkd;
     size_t nfkd, capfkd;
     int fk_depth;
+    /* Rows of dynamic tables that a FOREIGN KEY action's UPDATE moved to a
+     * new key (rows.c, heap order): old key -> new key, so a statement
+     * that read the row's old key before the action (a DELETE of a
+     * self-referencing table's rows, ON DELETE SET NULL) still finds it. */
+    pending *fwd;
+    size_t nfwd, capfwd;
     /* DEFERRABLE keys: SET CONSTRAINTS ALL (fk_all_mode, FK_MODE_*), then
      * the named ones in the order set (the last for an id wins);
      * fk_checking: the deferred checks run, so none defers again */

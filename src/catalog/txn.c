@@ -356,6 +356,7 @@ void rl_txn_free(rl_txn *t)
     free(t->ov);
     free(t->ex);
     free(t->tc);
+    free(t->fwd);
     free(t->get_val);
     rl_buf_free(&t->get_key);
     rl_buf_free(&t->get_arena);
@@ -615,6 +616,11 @@ void cat_free_buffered_writes(rl_txn *t)
     }
     t->nex = 0;
     t->ntc = 0;
+    for (size_t i = 0; i < t->nfwd; i++) {
+        free(t->fwd[i].key);
+        free(t->fwd[i].val);
+    }
+    t->nfwd = 0;
     t->inserted_snapshot = false;
     t->max_snapshot_inserted = 0;
 }

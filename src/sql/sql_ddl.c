@@ -450,7 +450,8 @@ static rl_temp_table *temp_copy(const rl_temp_table *t)
     c->rows = rows;
     rl_error ignore;
     for (size_t r = 0; r < t->rows->nrows; r++)
-        if (rl_rowset_add(rows, &t->rows->vals[r * t->rows->ncols], NULL, &ignore) < 0) {
+        if (rl_rowset_add(rows, &t->rows->vals[r * t->rows->ncols],
+                          t->rows->src ? &t->rows->src[r] : NULL, &ignore) < 0) {
             temp_free(c);
             return NULL;
         }
@@ -461,6 +462,7 @@ static rl_temp_table *temp_copy(const rl_temp_table *t)
     rl_str_copy(c->name, sizeof c->name, t->name);
     c->on_commit_drop = t->on_commit_drop;
     c->created_in_txn = t->created_in_txn;
+    c->lines = t->lines;
     return c;
 }
 
@@ -1853,7 +1855,8 @@ static int rebuild_temp(rl_exec *x, rl_temp_table *t, const char *newname, const
             rc = ns->from[i] >= 0 ? (row[i] = rl_rowset_row(old, r)[ns->from[i]], 0)
                                   : new_column_value(x, ns, i, &arena, &row[i]);
         if (rc == 0)
-            rc = rl_rowset_add(nw, row, NULL, x->err); /* copies the strings */
+            rc = rl_rowset_add(nw, row, old->src ? &old->src[r] : NULL,
+                               x->err); /* copies the strings; the ctid stays */
         rl_arena_free(&arena);
         if (rc < 0) {
             rl_rowset_free(nw);

@@ -1069,8 +1069,10 @@ static int copy_rows(rl_exec *x, rl_rowset *from, rl_rowset *rs)
     int rc = 0;
     for (size_t r = 0; r < from->nrows && rc == 0; r++) {
         memcpy(vals, rl_rowset_row(from, r), n * sizeof *vals);
-        vals[n] = rl_tid_value(rl_ctid_of_index(r));
-        rl_rowsrc src = {.key = NULL, .klen = 0, .ctid = rl_ctid_of_index(r)};
+        /* a temporary table's rows carry their ctids (sql_dml.c) */
+        uint64_t ctid = from->src ? from->src[r].ctid : rl_ctid_of_index(r);
+        vals[n] = rl_tid_value(ctid);
+        rl_rowsrc src = {.key = NULL, .klen = 0, .ctid = ctid};
         rc = rl_rowset_add(rs, vals, &src, x->err);
     }
     free(vals);

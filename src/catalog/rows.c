@@ -888,22 +888,30 @@ int rl_txn_row_exists(rl_txn *t, const rl_table_desc *d, const uint8_t *key, siz
     return cat_view_get(t, key, klen, NULL, NULL, err);
 }
 
-/* Move the row `old` at key ok to a new sequence number with the values
- * nw (checked: unique_probe, the FOREIGN KEY checks), its index entries
- * along; the new key into nkey. */
+/* The row sequence number a moving row's new version takes. It is taken
+ * where PostgreSQL's heap takes the new version's line pointer: after the
+ * NOT NULL checks (and the SQL layer's CHECKs), before the UNIQUE and
+ * FOREIGN KEY checks, whose failures leave it unused, as a dead tuple. */
+static int new_version_seq(rl_txn *t, const rl_table_desc *d, uint64_t *seq, rl_error *err)
+{
+    char name[64];
+    rl_counter_rowseq_name(d, name, sizeof name);
+    if (cat_txn_alloc_seq(t, name, seq, err) < 0)
+        return -1;
+    return cat_touch_counter(t, name, *seq + 1, err);
+}
+
+/* Move the row `old` at key ok to the new sequence number seq with the
+ * values nw (checked: unique_probe, the FOREIGN KEY checks), its index
+ * entries along; the new key into nkey. */
 static int move_row(rl_txn *t, const rl_table_desc *d, const rl_datum *old, const uint8_t *ok,
-                    size_t okl, const rl_datum *nw, rl_buf *nkey, rl_error *err)
+                    size_t okl, const rl_datum *nw, uint64_t seq, rl_buf *nkey, rl_error *err)
 {
     assert(rl_desc_has_seq(d));
     rl_buf val;
     rl_buf_init(&val, RL_MAX_VALUE_BYTES);
-    char name[64];
-    rl_counter_rowseq_name(d, name, sizeof name);
-    uint64_t seq;
     int rc = -1;
-    if (cat_encode_value(t, d, nw, &val, err) < 0 || /* before the number: no gap */
-        cat_txn_alloc_seq(t, name, &seq, err) < 0 ||
-        cat_touch_counter(t, name, seq + 1, err) < 0)
+    if (cat_encode_value(t, d, nw, &val, err) < 0)
         goto out;
     rl_buf_reset(nkey);
     if (rl_key_encode_row(nkey, d, nw, seq, NULL) != RL_KEY_OK || nkey->failed) {
@@ -974,13 +982,16 @@ int rl_txn_update_to(rl_txn *t, const rl_table_desc *d, const uint8_t *oldkey, s
         oom(err);
         goto out;
     }
+    uint64_t seq = 0;
+    if (moves_on_update(d) && new_version_seq(t, d, &seq, err) < 0)
+        goto out;
     /* the new values' UNIQUE entries are free but for the row's own, before
      * any write: a refused UPDATE leaves the row and its entries alone */
     if (unique_probe(t, d, newrow, kcopy, oldklen, err) < 0 ||
         cat_fkey_check_row(t, d, newrow, old->vals, err) < 0)
         goto out;
     if (moves_on_update(d)) {
-        rc = move_row(t, d, old->vals, kcopy, oldklen, newrow, &nkey, err);
+        rc = move_row(t, d, old->vals, kcopy, oldklen, newrow, seq, &nkey, err);
         goto out;
     }
     bool same_key = rl_bytes_cmp(nkey.data, nkey.len, kcopy, oldklen) == 0;

@@ -421,8 +421,39 @@ static int create_temp(rl_exec *x, const PgQuery__CreateStmt *st, const col_spec
     return 0;
 }
 
+/* Tables put back by a rollback keep the line pointers their rolled-back
+ * row versions used (`lines` of the table of the same name in `now`), as
+ * a heap keeps its dead tuples: the next row gets the next ctid. */
+static void temps_keep_lines(rl_temp_table *restored, const rl_temp_table *now)
+{
+    for (rl_temp_table *t = restored; t; t = t->next)
+        for (const rl_temp_table *n = now; n; n = n->next)
+            if (strcmp(n->name, t->name) == 0 && n->lines > t->lines)
+                t->lines = n->lines;
+}
+
+int rl_ddl_temps_touch(rl_exec *x)
+{
+    rl_session *s = x->s;
+    if (!s->in_block || s->temps_saved)
+        return 0;
+    if (rl_ddl_temps_copy(s->temps, &s->temps_at_start) < 0)
+        return oom(x);
+    s->temps_saved = true;
+    return 0;
+}
+
 void rl_ddl_end_transaction(rl_session *s, bool committed)
 {
+    if (s->temps_saved && !committed) { /* as the block found them */
+        temps_keep_lines(s->temps_at_start, s->temps);
+        rl_ddl_temps_free(s->temps);
+        s->temps = s->temps_at_start;
+    } else {
+        rl_ddl_temps_free(s->temps_at_start);
+    }
+    s->temps_at_start = NULL;
+    s->temps_saved = false;
     rl_temp_table **pp = &s->temps;
     while (*pp) {
         rl_temp_table *t = *pp;
@@ -497,6 +528,7 @@ int rl_ddl_temps_restore(rl_session *s, const rl_temp_table *saved)
     rl_temp_table *now;
     if (rl_ddl_temps_copy(saved, &now) < 0)
         return -1;
+    temps_keep_lines(now, s->temps);
     rl_ddl_temps_free(s->temps);
     s->temps = now;
     return 0;
@@ -504,6 +536,9 @@ int rl_ddl_temps_restore(rl_session *s, const rl_temp_table *saved)
 
 void rl_ddl_free_temps(rl_session *s)
 {
+    rl_ddl_temps_free(s->temps_at_start);
+    s->temps_at_start = NULL;
+    s->temps_saved = false;
     while (s->temps) {
         rl_temp_table *t = s->temps;
         s->temps = t->next;
@@ -1017,6 +1052,8 @@ static int drop_table(rl_exec *x, const PgQuery__Node *obj, bool missing_ok, boo
     if (!schema || strncmp(schema, "pg_temp", 7) == 0) {
         rl_temp_table *t = temp_find(x->s, name);
         if (t) {
+            if (rl_ddl_temps_touch(x) < 0)
+                return -1;
             temp_unlink(x->s, t);
             return 0;
         }
@@ -1982,7 +2019,7 @@ static int alter_target(rl_exec *x, const PgQuery__RangeVar *rv, bool missing_ok
             return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, rv->location,
                                  "permission denied: \"%s\" is a system "
                                  "catalog", rel->name);
-        return 1;
+        return rel->kind == RL_REL_TEMP && rl_ddl_temps_touch(x) < 0 ? -1 : 1;
     }
     if (!missing_ok || strcmp(x->err->sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) != 0)
         return -1;

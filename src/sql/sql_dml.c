@@ -246,7 +246,7 @@ static int temp_add(rl_exec *x, rl_temp_table *t, const rl_value *row)
 int rl_dml_insert_row(rl_exec *x, const rl_relation *rel, const rl_value *row)
 {
     if (rel->kind == RL_REL_TEMP)
-        return temp_add(x, rel->temp, row);
+        return rl_ddl_temps_touch(x) < 0 ? -1 : temp_add(x, rel->temp, row);
     if (rel->kind != RL_REL_STORED)
         return rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1, "cannot change relation \"%s\"",
                              rel->name);
@@ -1759,6 +1759,8 @@ int rl_dml_update(rl_exec *x, const PgQuery__UpdateStmt *st)
         (!(u.gone = calloc(j.target->nrows + 1, sizeof *u.gone)) ||
          !(u.moved = rl_rowset_new(j.ntab))))
         rc = oom(x);
+    if (rc == 0 && j.rel.kind == RL_REL_TEMP)
+        rc = rl_ddl_temps_touch(x);
     if (rc == 0)
         rc = job_run(&j, update_row, &u);
     if (rc == 0 && u.gone) {
@@ -1933,6 +1935,8 @@ int rl_dml_delete(rl_exec *x, const PgQuery__DeleteStmt *st)
         if (rc == 0 && j.rel.kind == RL_REL_TEMP &&
             !(dc.gone = calloc(j.target->nrows + 1, sizeof *dc.gone)))
             rc = oom(x);
+        if (rc == 0 && j.rel.kind == RL_REL_TEMP)
+            rc = rl_ddl_temps_touch(x);
         if (rc == 0)
             rc = job_run(&j, delete_row, &dc);
         if (rc == 0 && dc.gone)

@@ -390,7 +390,7 @@ bool rl_row_visible_at(const rl_row *row, uint64_t snapshot);
  * written since. The transaction's snapshot is not part of it. The caller
  * owns the savepoint (rl_txn_savepoint_free; NULL is fine). */
 typedef struct rl_txn_savepoint rl_txn_savepoint;
-rl_txn_savepoint *rl_txn_save(const rl_txn *txn, rl_error *err);
+rl_txn_savepoint *rl_txn_save(rl_txn *txn, rl_error *err);
 int rl_txn_restore(rl_txn *txn, const rl_txn_savepoint *sp, rl_error *err);
 void rl_txn_savepoint_free(rl_txn_savepoint *sp);
 int rl_txn_commit(rl_txn *txn, rl_error *err);

@@ -247,6 +247,14 @@ struct rl_txn {
     bool wrote_names;  /* the overlay has a name index key: bypass the name cache */
     pending *ov;
     size_t nov, capov;
+    /* Writes of keys new to the overlay land in this small sorted delta
+     * first (no key in both), merged into ov (cat_ov_settle) when it
+     * grows past about the square root of ov's size or before anything
+     * walks ov by index: writes in many places of a large overlay (an
+     * UPDATE moving rows: tombstones, new keys, UNIQUE entries) cost
+     * O(sqrt n) each instead of O(n). */
+    pending *dv;
+    size_t ndv, capdv;
     expectation *ex;
     size_t nex, capex;
     touched_counter *tc;
@@ -475,7 +483,13 @@ int cat_add_audit_locked(rl_txn *t, kv_batch *b, rl_error *err);
 
 /* -------------------------------------------------------------------- txn.c */
 
-size_t cat_ov_lower_bound(const rl_txn *t, const uint8_t *k, size_t kl);
+/* Index in t->ov of the first entry with key >= k, the delta merged in
+ * first: t->ov then holds every buffered write (indices into it stay valid
+ * until the next write). */
+size_t cat_ov_lower_bound(rl_txn *t, const uint8_t *k, size_t kl);
+/* Merge the delta into t->ov (before walking t->ov whole). */
+void cat_ov_settle(rl_txn *t);
+/* The buffered write of key k, in t->ov or the delta; NULL if none. */
 pending *cat_ov_find(rl_txn *t, const uint8_t *k, size_t kl);
 int cat_ov_set(rl_txn *t, const uint8_t *k, size_t kl, const uint8_t *val, size_t vlen,
                rl_error *err);

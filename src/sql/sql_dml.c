@@ -5,7 +5,9 @@
  *
  * Owns: turning a DML parse tree into catalog writes (rl_txn_insert /
  * update / delete) or temp-table edits, and the command tags
- * "INSERT 0 n" / "UPDATE n" / "DELETE n".
+ * "INSERT 0 n" / "UPDATE n" / "DELETE n". A temporary table's rows carry
+ * their ctids as a heap numbers line pointers (temp_add): an UPDATE puts
+ * the new versions last, once the statement has met every row.
  *
  * Invariants:
  *  - The target is materialized (rl_relation_scan) BEFORE any write, so a

@@ -19,10 +19,11 @@
  *    consumer's output in a spool (rl_heap_spool) and sends it in that order.
  *    Prefix scans, DML/DDL readers and statements naming ctid stay in key
  *    order;
- *  - ctids of scanned rows: a full scan of a table not read yet numbers its
- *    rows in key order (rl_ctid_for_key), which for a dynamic table is
- *    insertion order: the tids PostgreSQL gives freshly inserted rows; rows
- *    without keys (temp tables, pg_catalog) are numbered by position.
+ *  - ctids of scanned rows: a dynamic table's are its rows' stored
+ *    sequence numbers (rl_ctid_for_key), which are its heap order; a full
+ *    scan of another table not read yet numbers its rows in key order;
+ *    temporary tables' rows carry their own (sql_dml.c); other rows
+ *    without keys (pg_catalog) are numbered by position.
  *
  * Invariants: every relation's row set ends with a hidden column "ctid"
  * (RL_OID_TID, attnum RL_CTID_ATTNUM = -1, as PostgreSQL numbers it), which

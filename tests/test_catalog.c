@@ -271,6 +271,23 @@ static void commit_stats_row(rl_catalog *c, int64_t tid, int64_t n)
     rl_txn_free(t);
 }
 
+/* Two transactions begun together change the row of d at key k: `a`
+ * UPDATEs it to va, `b` to vb (vb NULL: DELETEs it); the one committing
+ * second (b unless b_first) fails with 40001. */
+static void race_on_row(rl_catalog *c, const rl_table_desc *d, const uint8_t *k, size_t kl,
+                        const rl_datum *va, const rl_datum *vb, bool b_first)
+{
+    rl_error e;
+    rl_txn *a = rl_txn_begin(c, &e), *b = rl_txn_begin(c, &e);
+    CHECK(rl_txn_update(a, d, k, kl, va, &e) == 0);
+    CHECK((vb ? rl_txn_update(b, d, k, kl, vb, &e) : rl_txn_delete(b, d, k, kl, &e)) == 0);
+    CHECK(rl_txn_commit(b_first ? b : a, &e) == 0);
+    CHECK(rl_txn_commit(b_first ? a : b, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "40001");
+    rl_txn_free(a);
+    rl_txn_free(b);
+}
+
 static void test_concurrent_update_is_40001(void)
 {
     char url[600];
@@ -283,23 +300,17 @@ static void test_concurrent_update_is_40001(void)
     commit_stats_row(c, 3, 10);
     rl_txn *t;
 
-    rl_txn *a = rl_txn_begin(c, &e);
-    rl_txn *b = rl_txn_begin(c, &e);
     rl_datum key[1] = {I8(3)};
     const rl_row *r;
-    CHECK(rl_txn_get(a, ts, key, &r, &e) == 1);
+    t = rl_txn_begin(c, &e);
+    CHECK(rl_txn_get(t, ts, key, &r, &e) == 1);
     uint8_t ka[64];
     size_t kal = r->klen;
     memcpy(ka, r->key, kal);
+    rl_txn_free(t);
     rl_datum upd_a[4] = {I8(3), I8(20), I8(20), I8(200)};
     rl_datum upd_b[4] = {I8(3), I8(30), I8(30), I8(300)};
-    CHECK(rl_txn_update(a, ts, ka, kal, upd_a, &e) == 0);
-    CHECK(rl_txn_update(b, ts, ka, kal, upd_b, &e) == 0);
-    CHECK(rl_txn_commit(b, &e) == 0);
-    CHECK(rl_txn_commit(a, &e) < 0);
-    CHECK_EQ_STR(e.sqlstate, "40001");
-    rl_txn_free(a);
-    rl_txn_free(b);
+    race_on_row(c, ts, ka, kal, upd_a, upd_b, true);
     t = rl_txn_begin(c, &e);
     CHECK(rl_txn_get(t, ts, key, &r, &e) == 1 && r->vals[1].v.i == 30);
     rl_txn_free(t);
@@ -1359,12 +1370,11 @@ static void rows_text(rl_txn *t, const rl_table_desc *d, char *out, size_t n)
  * 40001 at COMMIT; `rocklake check` finds every entry naming its row. */
 static void test_update_moves_dynamic_row(void)
 {
-    char url[600];
+    char url[600], got[256];
+    rl_error e;
     rl_catalog *c = fresh_cat(url, sizeof url);
     if (!c)
         return;
-    rl_error e;
-    char got[256];
     rl_index_def ub = {.table = "m", .method = RL_INDEX_BTREE, .ncols = 1, .cols = {"b"},
                        .unique = true};
     rl_txn *t = rl_txn_begin(c, &e);
@@ -1418,22 +1428,17 @@ static void test_update_moves_dynamic_row(void)
     /* concurrent changes of a row one of them moves: the later committer
      * loses, to an UPDATE (2, y) and to a DELETE (3, z) */
     for (int del = 0; del < 2; del++) {
-        rl_txn *a = rl_txn_begin(c, &e), *b = rl_txn_begin(c, &e);
+        t = rl_txn_begin(c, &e);
         f.v.i = 1 + del; /* row sequences 1 and 2 */
-        CHECK(rl_txn_get(a, d, &f, &r, &e) == 1);
+        CHECK(rl_txn_get(t, d, &f, &r, &e) == 1);
         uint8_t k[64];
         size_t kl = r->klen;
         memcpy(k, r->key, kl);
         int av = (int)r->vals[0].v.i;
+        rl_txn_free(t);
         rl_datum va[2] = {{.v.i = av}, {.v.s = {(const uint8_t *)(del ? "C" : "A"), 1}}};
         rl_datum vb[2] = {{.v.i = av}, {.v.s = {(const uint8_t *)"B", 1}}};
-        CHECK(rl_txn_update(a, d, k, kl, va, &e) == 0);
-        CHECK((del ? rl_txn_delete(b, d, k, kl, &e) : rl_txn_update(b, d, k, kl, vb, &e)) == 0);
-        CHECK(rl_txn_commit(a, &e) == 0);
-        CHECK(rl_txn_commit(b, &e) < 0);
-        CHECK_EQ_STR(e.sqlstate, "40001");
-        rl_txn_free(a);
-        rl_txn_free(b);
+        race_on_row(c, d, k, kl, va, del ? NULL : vb, false);
     }
     t = rl_txn_begin(c, &e);
     rows_text(t, d, got, sizeof got);

@@ -571,6 +571,14 @@ int rl_txn_row_conflicts(rl_txn *t, const rl_table_desc *d, const rl_datum *row,
     return taken;
 }
 
+/* The key a write put its row at, for the caller: `key` copied into out. */
+static int key_out(rl_buf *out, const rl_buf *key, rl_error *err)
+{
+    rl_buf_reset(out);
+    rl_buf_put(out, key->data, key->len);
+    return out->failed ? oom(err) : 0;
+}
+
 /* Write a row after the checks: at its key, or for a duplicate in a table
  * that keeps them, at the key plus a discriminator (into keyout, unless
  * NULL). */
@@ -612,13 +620,7 @@ static int add_row_at(rl_txn *t, const rl_table_desc *d, const rl_datum *row, ui
             t->max_snapshot_inserted = id;
         t->inserted_snapshot = true;
     }
-    rc = 0;
-    if (keyout) {
-        rl_buf_reset(keyout);
-        rl_buf_put(keyout, key.data, key.len);
-        if (keyout->failed)
-            rc = oom(err);
-    }
+    rc = keyout ? key_out(keyout, &key, err) : 0;
 out:
     rl_buf_free(&key);
     rl_buf_free(&val);
@@ -1032,12 +1034,8 @@ int rl_txn_update_to(rl_txn *t, const rl_table_desc *d, const uint8_t *oldkey, s
     if (rc == 0)
         rc = cat_fkey_referenced_change(t, d, old->vals, newrow, kcopy, oldklen, err);
 out:
-    if (rc == 0 && newkey) {
-        rl_buf_reset(newkey);
-        rl_buf_put(newkey, nkey.data, nkey.len);
-        if (newkey->failed)
-            rc = oom(err);
-    }
+    if (rc == 0 && newkey)
+        rc = key_out(newkey, &nkey, err);
     if (kcopy && old)
         t->seq_depth--;
     /* recorded while `old` still holds the row read (it borrows from val) */

@@ -85,3 +85,22 @@ UPDATE u SET b = 'q' WHERE a = 11;
 UPDATE u SET b = 'p2' WHERE a = 11;
 INSERT INTO u VALUES (4, 'p');
 SELECT ctid::text, a, b FROM u /* heap order */;
+-- many rows moved in one transaction (a savepoint between), the UNIQUE
+-- entries following them: the same rows and values as PostgreSQL
+CREATE TABLE big(a int PRIMARY KEY, b int UNIQUE, c text);
+INSERT INTO big SELECT g, g, 'r' FROM generate_series(1, 3000) g;
+BEGIN;
+UPDATE big SET c = 'u' WHERE a % 3 = 0;
+SAVEPOINT s;
+UPDATE big SET b = b + 10000 WHERE a % 2 = 0;
+DELETE FROM big WHERE a % 5 = 0;
+SELECT count(*), sum(b), sum(CASE WHEN c = 'u' THEN 1 ELSE 0 END) FROM big;
+ROLLBACK TO s;
+SELECT count(*), sum(b), sum(CASE WHEN c = 'u' THEN 1 ELSE 0 END) FROM big;
+UPDATE big SET b = b + 10000 WHERE a % 7 = 0;
+COMMIT;
+INSERT INTO big VALUES (7, 1, 'dup');
+INSERT INTO big VALUES (9999, 10007, 'dup');
+INSERT INTO big VALUES (9999, 7, 'free');
+SELECT count(*), sum(b), sum(a) FROM big;
+SELECT a, b, c FROM big WHERE a % 700 = 0 OR a = 9999 ORDER BY a;

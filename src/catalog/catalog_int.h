@@ -629,6 +629,9 @@ int cat_table_has_checks(rl_txn *t, const rl_table_desc *d, rl_error *err);
 
 int cat_expect_unique(rl_txn *t, const uint8_t *k, size_t kl, const char *constraint,
                       const char *detail, rl_error *err);
+/* The key a row the transaction read at *key has now: itself, or where
+ * FOREIGN KEY actions moved it since (t->fwd; borrowed from t). */
+void cat_follow_moves(rl_txn *t, const uint8_t **key, size_t *klen);
 int cat_add_row(rl_txn *t, const rl_table_desc *d, const rl_datum *row, uint64_t seq,
                 rl_error *err);
 

@@ -761,7 +761,7 @@ static bool moves_on_update(const rl_table_desc *d)
 /* The key a row the transaction read at `key` has now: `key` itself, or,
  * when the transaction deleted it there because a FOREIGN KEY action moved
  * the row (t->fwd), where the moves took it. Borrowed from t. */
-static void follow_moves(rl_txn *t, const uint8_t **key, size_t *klen)
+void cat_follow_moves(rl_txn *t, const uint8_t **key, size_t *klen)
 {
     for (size_t hops = 0; hops <= t->nfwd; hops++) {
         pending *p = cat_ov_find(t, *key, *klen);
@@ -826,7 +826,7 @@ int rl_txn_delete(rl_txn *t, const rl_table_desc *d, const uint8_t *key, size_t 
     rl_buf arena;
     rl_buf_init(&arena, 0);
     rl_row *row = malloc(sizeof *row);
-    follow_moves(t, &key, &klen);
+    cat_follow_moves(t, &key, &klen);
     uint8_t *kcopy = dup_bytes(key, klen); /* key may point into the overlay */
     int rc = -1;
     if (!row || !kcopy) {
@@ -959,7 +959,7 @@ int rl_txn_update_to(rl_txn *t, const rl_table_desc *d, const uint8_t *oldkey, s
     rl_buf_init(&nkey, 0);
     rl_buf_init(&nval, RL_MAX_VALUE_BYTES);
     rl_row *old = malloc(sizeof *old);
-    follow_moves(t, &oldkey, &oldklen);
+    cat_follow_moves(t, &oldkey, &oldklen);
     uint8_t *kcopy = dup_bytes(oldkey, oldklen);
     int rc = -1, bad = -1;
     bool own = false, loaded = false;

@@ -80,3 +80,12 @@ UPDATE s SET id = 30 WHERE id = 3;
 SELECT id, parent, v FROM s /* heap order */;
 DELETE FROM s;
 SELECT count(*) FROM s;
+-- an action's nested action moves a row the first action still has to
+-- change: it changes the row where it went
+CREATE TABLE pp(id int PRIMARY KEY);
+CREATE TABLE cc(pid int REFERENCES pp(id) ON UPDATE CASCADE, k int, ppid int, pk int, v text,
+  UNIQUE (pid, k), FOREIGN KEY (ppid, pk) REFERENCES cc(pid, k) ON UPDATE CASCADE);
+INSERT INTO pp VALUES (1), (2);
+INSERT INTO cc VALUES (1, 1, NULL, NULL, 'r1'), (1, 2, 1, 1, 'r2'), (2, 3, 1, 2, 'r3');
+UPDATE pp SET id = 5 WHERE id = 1;
+SELECT pid, k, ppid, pk, v FROM cc /* heap order */;

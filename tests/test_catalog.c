@@ -271,6 +271,23 @@ static void commit_stats_row(rl_catalog *c, int64_t tid, int64_t n)
     rl_txn_free(t);
 }
 
+/* Two transactions begun together change the row of d at key k: `a`
+ * UPDATEs it to va, `b` to vb (vb NULL: DELETEs it); the one committing
+ * second (b unless b_first) fails with 40001. */
+static void race_on_row(rl_catalog *c, const rl_table_desc *d, const uint8_t *k, size_t kl,
+                        const rl_datum *va, const rl_datum *vb, bool b_first)
+{
+    rl_error e;
+    rl_txn *a = rl_txn_begin(c, &e), *b = rl_txn_begin(c, &e);
+    CHECK(rl_txn_update(a, d, k, kl, va, &e) == 0);
+    CHECK((vb ? rl_txn_update(b, d, k, kl, vb, &e) : rl_txn_delete(b, d, k, kl, &e)) == 0);
+    CHECK(rl_txn_commit(b_first ? b : a, &e) == 0);
+    CHECK(rl_txn_commit(b_first ? a : b, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "40001");
+    rl_txn_free(a);
+    rl_txn_free(b);
+}
+
 static void test_concurrent_update_is_40001(void)
 {
     char url[600];
@@ -283,23 +300,17 @@ static void test_concurrent_update_is_40001(void)
     commit_stats_row(c, 3, 10);
     rl_txn *t;
 
-    rl_txn *a = rl_txn_begin(c, &e);
-    rl_txn *b = rl_txn_begin(c, &e);
     rl_datum key[1] = {I8(3)};
     const rl_row *r;
-    CHECK(rl_txn_get(a, ts, key, &r, &e) == 1);
+    t = rl_txn_begin(c, &e);
+    CHECK(rl_txn_get(t, ts, key, &r, &e) == 1);
     uint8_t ka[64];
     size_t kal = r->klen;
     memcpy(ka, r->key, kal);
+    rl_txn_free(t);
     rl_datum upd_a[4] = {I8(3), I8(20), I8(20), I8(200)};
     rl_datum upd_b[4] = {I8(3), I8(30), I8(30), I8(300)};
-    CHECK(rl_txn_update(a, ts, ka, kal, upd_a, &e) == 0);
-    CHECK(rl_txn_update(b, ts, ka, kal, upd_b, &e) == 0);
-    CHECK(rl_txn_commit(b, &e) == 0);
-    CHECK(rl_txn_commit(a, &e) < 0);
-    CHECK_EQ_STR(e.sqlstate, "40001");
-    rl_txn_free(a);
-    rl_txn_free(b);
+    race_on_row(c, ts, ka, kal, upd_a, upd_b, true);
     t = rl_txn_begin(c, &e);
     CHECK(rl_txn_get(t, ts, key, &r, &e) == 1 && r->vals[1].v.i == 30);
     rl_txn_free(t);
@@ -1335,6 +1346,108 @@ static int insert_ab(rl_txn *t, const rl_table_desc *d, int a, const char *b, rl
         row[1].v.s.len = strlen(b);
     }
     return rl_txn_insert(t, d, row, e);
+}
+
+/* The rows of d in key order: a then b of each ("1x,2y"). */
+static void rows_text(rl_txn *t, const rl_table_desc *d, char *out, size_t n)
+{
+    rl_error e;
+    size_t at = 0;
+    out[0] = 0;
+    rl_scan *s = rl_txn_scan(t, d, NULL, 0, &e);
+    const rl_row *r;
+    while (s && rl_scan_next(s, &r, &e) == 1 && at + 32 < n)
+        at += (size_t)snprintf(out + at, n - at, "%s%d%.*s", at ? "," : "", (int)r->vals[0].v.i,
+                               r->vals[1].isnull ? 0 : (int)r->vals[1].v.s.len,
+                               r->vals[1].isnull ? "" : (const char *)r->vals[1].v.s.p);
+    rl_scan_free(s);
+}
+
+/* A dynamic table's UPDATE moves the row to a new row sequence, the last
+ * (PostgreSQL's heap order and ctids), also when no value changes; its
+ * UNIQUE entry names the new key (a duplicate is still refused, the old
+ * value is free again); a concurrent UPDATE or DELETE of the row is still
+ * 40001 at COMMIT; `rocklake check` finds every entry naming its row. */
+static void test_update_moves_dynamic_row(void)
+{
+    char url[600], got[256];
+    rl_error e;
+    rl_catalog *c = fresh_cat(url, sizeof url);
+    if (!c)
+        return;
+    rl_index_def ub = {.table = "m", .method = RL_INDEX_BTREE, .ncols = 1, .cols = {"b"},
+                       .unique = true};
+    rl_txn *t = rl_txn_begin(c, &e);
+    const rl_table_desc *d = rl_txn_create_dynamic(t, "public", "m", 2, ab_cols, false, &e);
+    CHECK(d != NULL);
+    if (!d) {
+        rl_txn_free(t);
+        rl_catalog_close(c, NULL);
+        return;
+    }
+    CHECK(rl_txn_create_index(t, "public", "m_b", &ub, &e) == 0);
+    CHECK(insert_ab(t, d, 1, "x", &e) == 0);
+    CHECK(insert_ab(t, d, 2, "y", &e) == 0);
+    CHECK(insert_ab(t, d, 3, "z", &e) == 0);
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+
+    t = rl_txn_begin(c, &e);
+    rl_datum f = {.v.i = 0}; /* row sequence 0: (1, x) */
+    const rl_row *r;
+    CHECK(rl_txn_get(t, d, &f, &r, &e) == 1);
+    uint8_t k1[64];
+    size_t k1l = r->klen;
+    memcpy(k1, r->key, k1l);
+    uint64_t seq = 99;
+    CHECK(rl_row_key_seq(d, k1, k1l, &seq) && seq == 0);
+    rl_datum same[2] = {{.v.i = 1}, {.v.s = {(const uint8_t *)"x", 1}}};
+    rl_buf nk;
+    rl_buf_init(&nk, 0);
+    CHECK(rl_txn_update_to(t, d, k1, k1l, same, &nk, &e) == 0); /* no change: still moves */
+    CHECK(rl_row_key_seq(d, nk.data, nk.len, &seq) && seq == 3);
+    CHECK_EQ_INT(rl_txn_row_exists(t, d, k1, k1l, &e), 0);
+    rows_text(t, d, got, sizeof got);
+    CHECK_EQ_STR(got, "2y,3z,1x");
+    CHECK(insert_ab(t, d, 4, "x", &e) < 0); /* the moved row still holds x */
+    CHECK_EQ_STR(e.sqlstate, "23505");
+    rl_datum nw[2] = {{.v.i = 1}, {.v.s = {(const uint8_t *)"w", 1}}};
+    uint8_t k2[64];
+    size_t k2l = nk.len;
+    memcpy(k2, nk.data, k2l);
+    CHECK(rl_txn_update_to(t, d, k2, k2l, nw, &nk, &e) == 0);
+    CHECK(rl_row_key_seq(d, nk.data, nk.len, &seq) && seq == 5); /* 4: the refused insert's */
+    CHECK(insert_ab(t, d, 5, "x", &e) == 0); /* x is free again */
+    CHECK(rl_txn_commit(t, &e) == 0);
+    rl_txn_free(t);
+    t = rl_txn_begin(c, &e);
+    rows_text(t, d, got, sizeof got);
+    CHECK_EQ_STR(got, "2y,3z,1w,5x");
+    rl_txn_free(t);
+
+    /* concurrent changes of a row one of them moves: the later committer
+     * loses, to an UPDATE (2, y) and to a DELETE (3, z) */
+    for (int del = 0; del < 2; del++) {
+        t = rl_txn_begin(c, &e);
+        f.v.i = 1 + del; /* row sequences 1 and 2 */
+        CHECK(rl_txn_get(t, d, &f, &r, &e) == 1);
+        uint8_t k[64];
+        size_t kl = r->klen;
+        memcpy(k, r->key, kl);
+        int av = (int)r->vals[0].v.i;
+        rl_txn_free(t);
+        rl_datum va[2] = {{.v.i = av}, {.v.s = {(const uint8_t *)(del ? "C" : "A"), 1}}};
+        rl_datum vb[2] = {{.v.i = av}, {.v.s = {(const uint8_t *)"B", 1}}};
+        race_on_row(c, d, k, kl, va, del ? NULL : vb, false);
+    }
+    t = rl_txn_begin(c, &e);
+    rows_text(t, d, got, sizeof got);
+    CHECK_EQ_STR(got, "1w,5x,2A,3C");
+    rl_txn_free(t);
+    rl_buf_free(&nk);
+    uint64_t keys = 0;
+    CHECK_EQ_INT(rl_check(c, stderr, &keys, &e), 0);
+    rl_catalog_close(c, NULL);
 }
 
 /* UNIQUE indexes are enforced across transactions: the second of two
@@ -3417,6 +3530,7 @@ static void run_suite(void)
     RUN(test_index_definitions);
     RUN(test_index_definition_versions);
     RUN(test_unique_indexes);
+    RUN(test_update_moves_dynamic_row);
     RUN(test_computed_unique_index);
     RUN(test_foreign_keys);
     RUN(test_deferred_foreign_keys);

@@ -322,9 +322,18 @@ int rl_txn_get_key(rl_txn *txn, const rl_table_desc *d, const uint8_t *key, size
 
 /* Replace the row whose primary key is `oldkey` with `row` (which may move
  * it to another key when key columns change). The old row must exist in this
- * transaction's view. */
+ * transaction's view. A dynamic table's row always moves to a new row
+ * sequence, the last (PostgreSQL's heap puts the new version of an UPDATEd
+ * row at the end, under a new ctid, even when no value changed). */
 int rl_txn_update(rl_txn *txn, const rl_table_desc *d, const uint8_t *oldkey, size_t oldklen,
                   const rl_datum *row, rl_error *err);
+/* rl_txn_update, and the key the row is stored at afterwards into newkey
+ * (NULL: not wanted). */
+int rl_txn_update_to(rl_txn *txn, const rl_table_desc *d, const uint8_t *oldkey, size_t oldklen,
+                     const rl_datum *row, rl_buf *newkey, rl_error *err);
+/* The row sequence in `key` (rl_row.key of a row of d, a table keyed by
+ * one; d's rows are in that order): true with *seq, false for other keys. */
+bool rl_row_key_seq(const rl_table_desc *d, const uint8_t *key, size_t klen, uint64_t *seq);
 
 /* Delete the row with primary key `key` (a duplicate: only that one). */
 int rl_txn_delete(rl_txn *txn, const rl_table_desc *d, const uint8_t *key, size_t klen,
@@ -381,7 +390,7 @@ bool rl_row_visible_at(const rl_row *row, uint64_t snapshot);
  * written since. The transaction's snapshot is not part of it. The caller
  * owns the savepoint (rl_txn_savepoint_free; NULL is fine). */
 typedef struct rl_txn_savepoint rl_txn_savepoint;
-rl_txn_savepoint *rl_txn_save(const rl_txn *txn, rl_error *err);
+rl_txn_savepoint *rl_txn_save(rl_txn *txn, rl_error *err);
 int rl_txn_restore(rl_txn *txn, const rl_txn_savepoint *sp, rl_error *err);
 void rl_txn_savepoint_free(rl_txn_savepoint *sp);
 int rl_txn_commit(rl_txn *txn, rl_error *err);

@@ -247,6 +247,14 @@ struct rl_txn {
     bool wrote_names;  /* the overlay has a name index key: bypass the name cache */
     pending *ov;
     size_t nov, capov;
+    /* Writes of keys new to the overlay land in this small sorted delta
+     * first (no key in both), merged into ov (cat_ov_settle) when it
+     * grows past about the square root of ov's size or before anything
+     * walks ov by index: writes in many places of a large overlay (an
+     * UPDATE moving rows: tombstones, new keys, UNIQUE entries) cost
+     * O(sqrt n) each instead of O(n). */
+    pending *dv;
+    size_t ndv, capdv;
     expectation *ex;
     size_t nex, capex;
     touched_counter *tc;
@@ -298,6 +306,12 @@ struct rl_txn {
     struct fkey_deferred *fkd;
     size_t nfkd, capfkd;
     int fk_depth;
+    /* Rows of dynamic tables that a FOREIGN KEY action's UPDATE moved to a
+     * new key (rows.c, heap order): old key -> new key, so a statement
+     * that read the row's old key before the action (a DELETE of a
+     * self-referencing table's rows, ON DELETE SET NULL) still finds it. */
+    pending *fwd;
+    size_t nfwd, capfwd;
     /* DEFERRABLE keys: SET CONSTRAINTS ALL (fk_all_mode, FK_MODE_*), then
      * the named ones in the order set (the last for an id wins);
      * fk_checking: the deferred checks run, so none defers again */
@@ -469,7 +483,13 @@ int cat_add_audit_locked(rl_txn *t, kv_batch *b, rl_error *err);
 
 /* -------------------------------------------------------------------- txn.c */
 
-size_t cat_ov_lower_bound(const rl_txn *t, const uint8_t *k, size_t kl);
+/* Index in t->ov of the first entry with key >= k, the delta merged in
+ * first: t->ov then holds every buffered write (indices into it stay valid
+ * until the next write). */
+size_t cat_ov_lower_bound(rl_txn *t, const uint8_t *k, size_t kl);
+/* Merge the delta into t->ov (before walking t->ov whole). */
+void cat_ov_settle(rl_txn *t);
+/* The buffered write of key k, in t->ov or the delta; NULL if none. */
 pending *cat_ov_find(rl_txn *t, const uint8_t *k, size_t kl);
 int cat_ov_set(rl_txn *t, const uint8_t *k, size_t kl, const uint8_t *val, size_t vlen,
                rl_error *err);
@@ -609,6 +629,9 @@ int cat_table_has_checks(rl_txn *t, const rl_table_desc *d, rl_error *err);
 
 int cat_expect_unique(rl_txn *t, const uint8_t *k, size_t kl, const char *constraint,
                       const char *detail, rl_error *err);
+/* The key a row the transaction read at *key has now: itself, or where
+ * FOREIGN KEY actions moved it since (t->fwd; borrowed from t). */
+void cat_follow_moves(rl_txn *t, const uint8_t **key, size_t *klen);
 int cat_add_row(rl_txn *t, const rl_table_desc *d, const rl_datum *row, uint64_t seq,
                 rl_error *err);
 

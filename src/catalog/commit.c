@@ -477,7 +477,7 @@ static int sequence_locked(rl_txn *t, rl_error *err)
 
 /* Does this transaction delete a snapshot row (ducklake_expire_snapshots)?
  * The overlay is sorted, so its snapshot keys are one run. */
-static bool deletes_snapshot(const rl_txn *t)
+static bool deletes_snapshot(rl_txn *t)
 {
     const uint8_t tag = RL_TAG_SNAPSHOT;
     for (size_t i = cat_ov_lower_bound(t, &tag, 1); i < t->nov && t->ov[i].key[0] == tag; i++)
@@ -488,7 +488,7 @@ static bool deletes_snapshot(const rl_txn *t)
 
 bool rl_txn_has_writes(const rl_txn *t)
 {
-    return t->nov > 0 || t->fmt_changed;
+    return t->nov + t->ndv > 0 || t->fmt_changed;
 }
 
 int rl_txn_commit(rl_txn *t, rl_error *err)
@@ -502,7 +502,7 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
         return -1;
     }
     t->done = true;
-    if (t->nov == 0 && t->nex == 0)
+    if (t->nov + t->ndv == 0 && t->nex == 0)
         return 0;
     if (t->cat->read_only)
         return rl_error_set(err, RL_SQLSTATE_READ_ONLY_TRANSACTION,
@@ -551,6 +551,7 @@ int rl_txn_commit(rl_txn *t, rl_error *err)
         oom(err);
         goto unlock;
     }
+    cat_ov_settle(t); /* the batch (and the commit log) walk t->ov whole */
     if (t->nov == 0) { /* only UPDATEs that changed nothing: validated, nothing to write */
         atomic_fetch_add(&cat->commit_lock_held_ns, rl_monotonic_ns() - l0);
         pthread_mutex_unlock(&cat->lock);

@@ -553,6 +553,7 @@ static int act_on_row(rl_txn *t, const cat_fkey *f, const rl_table_desc *cd, con
     rl_arena defaults;
     memset(&defaults, 0, sizeof defaults);
     rl_row *row = malloc(sizeof *row);
+    cat_follow_moves(t, &rk, &rkl); /* an action before this one may have moved it */
     int rc = row ? cat_view_get(t, rk, rkl, &val, &vl, err) : oom(err);
     if (rc == 1)
         rc = cat_decode_row(t, cd, rk, rkl, val, vl, row, &arena, err) < 0 ? -1 : 1;

@@ -8,8 +8,11 @@
  * their checks and actions fkeys.c's), the expectations they
  * leave for commit, duplicate rows of tables without a PRIMARY KEY (at
  * their key plus a discriminator), the live-row and PK index entries of a
- * row, and, with commit sequencing on, each row write kept as a logical
- * write (rl_seq_write) for a rebase.
+ * row, heap order on UPDATE (a dynamic table's row moves to a new row
+ * sequence, the last, as PostgreSQL's heap puts the new version at the end;
+ * a statement holding the old key of a row a FOREIGN KEY action moved finds
+ * it through t->fwd), and, with commit sequencing on, each row write kept
+ * as a logical write (rl_seq_write) for a rebase.
  *
  * Invariants: every write of a row also writes or deletes its index
  * entries (UNIQUE indexes' included) in the same overlay; a uniqueness
@@ -413,10 +416,12 @@ static int unique_entries(rl_txn *t, const rl_table_desc *d, const rl_datum *row
     return rc < 0 ? -1 : 0;
 }
 
-/* An UPDATE that keeps the row's key: each index whose key values changed
- * moves its entry (the old one first, so a row may take back its own). */
+/* An UPDATE: each index whose key values changed moves its entry (the old
+ * one first, so a row may take back its own); with `moved` (the row went
+ * to the new key rk), an entry whose values stayed names rk instead. */
 static int unique_update(rl_txn *t, const rl_table_desc *d, const rl_datum *old,
-                         const rl_datum *nw, const uint8_t *rk, size_t rkl, rl_error *err)
+                         const rl_datum *nw, const uint8_t *rk, size_t rkl, bool moved,
+                         rl_error *err)
 {
     const cat_unique *u;
     size_t n;
@@ -435,8 +440,13 @@ static int unique_update(rl_txn *t, const rl_table_desc *d, const rl_datum *old,
             rc = -1;
             break;
         }
-        if (ho == hn && (ho == 0 || rl_bytes_cmp(ko.data, ko.len, kn.data, kn.len) == 0))
+        if (ho == hn && (ho == 0 || rl_bytes_cmp(ko.data, ko.len, kn.data, kn.len) == 0)) {
+            /* the row's own entry (the probe found no other): its key's
+             * expectations stand from when the row was read */
+            if (ho == 1 && moved && cat_ov_set(t, kn.data, kn.len, rk, rkl, err) < 0)
+                rc = -1;
             continue;
+        }
         if (ho == 1 && cat_ov_set(t, ko.data, ko.len, NULL, 0, err) < 0)
             rc = -1;
         else if (hn == 1)
@@ -561,10 +571,19 @@ int rl_txn_row_conflicts(rl_txn *t, const rl_table_desc *d, const rl_datum *row,
     return taken;
 }
 
+/* The key a write put its row at, for the caller: `key` copied into out. */
+static int key_out(rl_buf *out, const rl_buf *key, rl_error *err)
+{
+    rl_buf_reset(out);
+    rl_buf_put(out, key->data, key->len);
+    return out->failed ? oom(err) : 0;
+}
+
 /* Write a row after the checks: at its key, or for a duplicate in a table
- * that keeps them, at the key plus a discriminator. */
-int cat_add_row(rl_txn *t, const rl_table_desc *d, const rl_datum *row, uint64_t seq,
-                   rl_error *err)
+ * that keeps them, at the key plus a discriminator (into keyout, unless
+ * NULL). */
+static int add_row_at(rl_txn *t, const rl_table_desc *d, const rl_datum *row, uint64_t seq,
+                      rl_buf *keyout, rl_error *err)
 {
     size_t ncols = txn_ncols(t, d);
     if (check_not_null(d, ncols, row, err) < 0)
@@ -601,11 +620,17 @@ int cat_add_row(rl_txn *t, const rl_table_desc *d, const rl_datum *row, uint64_t
             t->max_snapshot_inserted = id;
         t->inserted_snapshot = true;
     }
-    rc = 0;
+    rc = keyout ? key_out(keyout, &key, err) : 0;
 out:
     rl_buf_free(&key);
     rl_buf_free(&val);
     return rc;
+}
+
+int cat_add_row(rl_txn *t, const rl_table_desc *d, const rl_datum *row, uint64_t seq,
+                rl_error *err)
+{
+    return add_row_at(t, d, row, seq, NULL, err);
 }
 
 /* ------------------------------------------------- logical writes (seq) */
@@ -722,6 +747,53 @@ int rl_txn_insert(rl_txn *t, const rl_table_desc *d, const rl_datum *row, rl_err
     return rc;
 }
 
+/* ------------------------------------------ UPDATE: heap order (moves) */
+
+/* A dynamic table's rows are keyed by their insertion sequence, which is
+ * their heap order and their ctid. PostgreSQL's heap puts an UPDATEd row's
+ * new version at the end, under a new tid, whether the values changed or
+ * not (a HOT update too): such a row moves to a fresh sequence number. */
+static bool moves_on_update(const rl_table_desc *d)
+{
+    return rl_desc_is_dynamic(d);
+}
+
+/* The key a row the transaction read at `key` has now: `key` itself, or,
+ * when the transaction deleted it there because a FOREIGN KEY action moved
+ * the row (t->fwd), where the moves took it. Borrowed from t. */
+void cat_follow_moves(rl_txn *t, const uint8_t **key, size_t *klen)
+{
+    for (size_t hops = 0; hops <= t->nfwd; hops++) {
+        pending *p = cat_ov_find(t, *key, *klen);
+        if (!p || p->val)
+            return;
+        size_t i = t->nfwd;
+        while (i > 0 && rl_bytes_cmp(t->fwd[i - 1].key, t->fwd[i - 1].klen, *key, *klen) != 0)
+            i--;
+        if (i == 0)
+            return;
+        *key = t->fwd[i - 1].val;
+        *klen = t->fwd[i - 1].vlen;
+    }
+}
+
+static int note_move(rl_txn *t, const uint8_t *from, size_t fl, const uint8_t *to, size_t tl,
+                     rl_error *err)
+{
+    pending *grown = rl_array_reserve(t->fwd, t->nfwd, &t->capfwd, sizeof *grown, 8);
+    if (!grown)
+        return oom(err);
+    t->fwd = grown;
+    pending m = {dup_bytes(from, fl), fl, dup_bytes(to, tl), tl};
+    if (!m.key || !m.val) {
+        free(m.key);
+        free(m.val);
+        return oom(err);
+    }
+    t->fwd[t->nfwd++] = m;
+    return 0;
+}
+
 /* Old row for update/delete: read, decode, remember what we saw. */
 static int load_for_change(rl_txn *t, const rl_table_desc *d, const uint8_t *key, size_t klen,
                            uint8_t **val, size_t *vlen, rl_row *row, rl_buf *arena, rl_error *err)
@@ -754,6 +826,7 @@ int rl_txn_delete(rl_txn *t, const rl_table_desc *d, const uint8_t *key, size_t 
     rl_buf arena;
     rl_buf_init(&arena, 0);
     rl_row *row = malloc(sizeof *row);
+    cat_follow_moves(t, &key, &klen);
     uint8_t *kcopy = dup_bytes(key, klen); /* key may point into the overlay */
     int rc = -1;
     if (!row || !kcopy) {
@@ -797,6 +870,17 @@ static int keep_discriminator(const rl_table_desc *d, const uint8_t *oldkey, siz
     return nkey->failed ? -1 : 0;
 }
 
+bool rl_row_key_seq(const rl_table_desc *d, const uint8_t *key, size_t klen, uint64_t *seq)
+{
+    /* the sequence is a table's last key field (rl_desc_has_seq), 8 bytes,
+     * and such a table keeps no duplicates (no discriminator after it) */
+    if (!rl_desc_has_seq(d) || klen < 1 + RL_KEY_DUP_LEN || key[0] != d->tag)
+        return false;
+    assert(!rl_desc_keeps_duplicates(d));
+    *seq = rl_load_be64(key + klen - 8);
+    return true;
+}
+
 int rl_txn_row_exists(rl_txn *t, const rl_table_desc *d, const uint8_t *key, size_t klen,
                       rl_error *err)
 {
@@ -806,8 +890,65 @@ int rl_txn_row_exists(rl_txn *t, const rl_table_desc *d, const uint8_t *key, siz
     return cat_view_get(t, key, klen, NULL, NULL, err);
 }
 
+/* The row sequence number a moving row's new version takes. It is taken
+ * where PostgreSQL's heap takes the new version's line pointer: after the
+ * NOT NULL checks (and the SQL layer's CHECKs), before the UNIQUE and
+ * FOREIGN KEY checks, whose failures leave it unused, as a dead tuple. */
+static int new_version_seq(rl_txn *t, const rl_table_desc *d, uint64_t *seq, rl_error *err)
+{
+    char name[64];
+    rl_counter_rowseq_name(d, name, sizeof name);
+    if (cat_txn_alloc_seq(t, name, seq, err) < 0)
+        return -1;
+    return cat_touch_counter(t, name, *seq + 1, err);
+}
+
+/* Move the row `old` at key ok to the new sequence number seq with the
+ * values nw (checked: unique_probe, the FOREIGN KEY checks), its index
+ * entries along; the new key into nkey. */
+static int move_row(rl_txn *t, const rl_table_desc *d, const rl_datum *old, const uint8_t *ok,
+                    size_t okl, const rl_datum *nw, uint64_t seq, rl_buf *nkey, rl_error *err)
+{
+    assert(rl_desc_has_seq(d));
+    rl_buf val;
+    rl_buf_init(&val, RL_MAX_VALUE_BYTES);
+    int rc = -1;
+    if (cat_encode_value(t, d, nw, &val, err) < 0)
+        goto out;
+    rl_buf_reset(nkey);
+    if (rl_key_encode_row(nkey, d, nw, seq, NULL) != RL_KEY_OK || nkey->failed) {
+        rc = oom(err);
+        goto out;
+    }
+    /* the new number is fresh (the counter only grows): no other row, in
+     * this transaction or a concurrent one, can hold it; a concurrent
+     * change of the old row fails the commit on the old key's expectation */
+    if (delete_row_indexes(t, d, old, ok, okl, err) < 0 ||
+        cat_fkey_entries(t, d, old, ok, okl, false, err) < 0 ||
+        cat_ov_set(t, ok, okl, NULL, 0, err) < 0 ||
+        cat_ov_set(t, nkey->data, nkey->len, val.data ? val.data : (const uint8_t *)"", val.len,
+                   err) < 0 ||
+        put_row_indexes(t, d, nw, nkey->data, nkey->len, err) < 0 ||
+        unique_update(t, d, old, nw, nkey->data, nkey->len, true, err) < 0 ||
+        cat_fkey_entries(t, d, nw, nkey->data, nkey->len, true, err) < 0)
+        goto out;
+    /* an action's move: the statement that set it off may hold the old key */
+    if (t->fk_depth > 0 && note_move(t, ok, okl, nkey->data, nkey->len, err) < 0)
+        goto out;
+    rc = cat_fkey_referenced_change(t, d, old, nw, nkey->data, nkey->len, err);
+out:
+    rl_buf_free(&val);
+    return rc;
+}
+
 int rl_txn_update(rl_txn *t, const rl_table_desc *d, const uint8_t *oldkey, size_t oldklen,
                   const rl_datum *newrow, rl_error *err)
+{
+    return rl_txn_update_to(t, d, oldkey, oldklen, newrow, NULL, err);
+}
+
+int rl_txn_update_to(rl_txn *t, const rl_table_desc *d, const uint8_t *oldkey, size_t oldklen,
+                     const rl_datum *newrow, rl_buf *newkey, rl_error *err)
 {
     if (!cat_is_write_allowed(t, err))
         return -1;
@@ -818,6 +959,7 @@ int rl_txn_update(rl_txn *t, const rl_table_desc *d, const uint8_t *oldkey, size
     rl_buf_init(&nkey, 0);
     rl_buf_init(&nval, RL_MAX_VALUE_BYTES);
     rl_row *old = malloc(sizeof *old);
+    cat_follow_moves(t, &oldkey, &oldklen);
     uint8_t *kcopy = dup_bytes(oldkey, oldklen);
     int rc = -1, bad = -1;
     bool own = false, loaded = false;
@@ -842,11 +984,18 @@ int rl_txn_update(rl_txn *t, const rl_table_desc *d, const uint8_t *oldkey, size
         oom(err);
         goto out;
     }
+    uint64_t seq = 0;
+    if (moves_on_update(d) && new_version_seq(t, d, &seq, err) < 0)
+        goto out;
     /* the new values' UNIQUE entries are free but for the row's own, before
      * any write: a refused UPDATE leaves the row and its entries alone */
     if (unique_probe(t, d, newrow, kcopy, oldklen, err) < 0 ||
         cat_fkey_check_row(t, d, newrow, old->vals, err) < 0)
         goto out;
+    if (moves_on_update(d)) {
+        rc = move_row(t, d, old->vals, kcopy, oldklen, newrow, seq, &nkey, err);
+        goto out;
+    }
     bool same_key = rl_bytes_cmp(nkey.data, nkey.len, kcopy, oldklen) == 0;
     bool same_pk = d->pk_col < 0 || old->vals[d->pk_col].isnull == newrow[d->pk_col].isnull;
     if (same_pk && d->pk_col >= 0 && !newrow[d->pk_col].isnull)
@@ -864,7 +1013,7 @@ int rl_txn_update(rl_txn *t, const rl_table_desc *d, const uint8_t *oldkey, size
             rc = 0;
             goto out;
         }
-        if (unique_update(t, d, old->vals, newrow, kcopy, oldklen, err) < 0 ||
+        if (unique_update(t, d, old->vals, newrow, kcopy, oldklen, false, err) < 0 ||
             cat_ov_set(t, kcopy, oldklen, nval.data ? nval.data : (const uint8_t *)"", nval.len,
                    err) < 0 ||
             put_row_indexes(t, d, newrow, kcopy, oldklen, err) < 0 ||
@@ -881,10 +1030,12 @@ int rl_txn_update(rl_txn *t, const rl_table_desc *d, const uint8_t *oldkey, size
         cat_fkey_entries(t, d, old->vals, kcopy, oldklen, false, err) < 0 ||
         cat_ov_set(t, kcopy, oldklen, NULL, 0, err) < 0)
         goto out;
-    rc = cat_add_row(t, d, newrow, old->seq, err);
+    rc = add_row_at(t, d, newrow, old->seq, &nkey, err);
     if (rc == 0)
         rc = cat_fkey_referenced_change(t, d, old->vals, newrow, kcopy, oldklen, err);
 out:
+    if (rc == 0 && newkey)
+        rc = key_out(newkey, &nkey, err);
     if (kcopy && old)
         t->seq_depth--;
     /* recorded while `old` still holds the row read (it borrows from val) */

@@ -151,6 +151,7 @@ static rl_scan *scan_open(rl_txn *t, const rl_table_desc *d, const rl_datum *fie
         s->txn = t;
         s->d = d;
         s->it_done = true;
+        cat_ov_settle(t); /* past every buffered write */
         s->ovi = t->nov;
         rl_buf_init(&s->arena, 0);
         rl_buf_init(&s->fetched_key, 0);

@@ -10,7 +10,8 @@
  * expectations, put back by rl_txn_restore), reads of one key in the
  * transaction's view, the relations version.
  *
- * Invariants: the overlay is sorted by key with no duplicates; a writer's
+ * Invariants: the overlay (t->ov and its delta t->dv, each sorted by key)
+ * holds a key at most once; a writer's
  * snapshot holds nothing that is not durable when it is first read; it
  * holds the commits numbered up to snap_seq (exactly, unless a
  * READ COMMITTED refresh moved it on after the transaction wrote: then
@@ -25,13 +26,13 @@
 #include "keys/keys.h"
 #include "keys/tags.h"
 
-/* Index of the first overlay entry with key >= k. */
-size_t cat_ov_lower_bound(const rl_txn *t, const uint8_t *k, size_t kl)
+/* Index of the first of the n entries of a with key >= k. */
+static size_t lower_bound_in(const pending *a, size_t n, const uint8_t *k, size_t kl)
 {
-    size_t lo = 0, hi = t->nov;
+    size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (rl_bytes_cmp(t->ov[mid].key, t->ov[mid].klen, k, kl) < 0)
+        if (rl_bytes_cmp(a[mid].key, a[mid].klen, k, kl) < 0)
             lo = mid + 1;
         else
             hi = mid;
@@ -39,11 +40,44 @@ size_t cat_ov_lower_bound(const rl_txn *t, const uint8_t *k, size_t kl)
     return lo;
 }
 
+void cat_ov_settle(rl_txn *t)
+{
+    if (t->ndv == 0)
+        return;
+    pending *grown = rl_array_reserve(t->ov, t->nov + t->ndv - 1, &t->capov, sizeof *grown, 64);
+    if (!grown)
+        abort(); /* out of memory merging buffered writes: nothing safe to go on with */
+    t->ov = grown;
+    /* merge from the back: each entry moves at most once, the runs of ov
+     * between two delta keys (found by binary search) as blocks */
+    size_t i = t->nov, j = t->ndv, w = t->nov + t->ndv;
+    while (j > 0) {
+        const pending *d = &t->dv[--j];
+        size_t at = lower_bound_in(t->ov, i, d->key, d->klen); /* ov[at..i) > d */
+        w -= i - at;
+        memmove(&t->ov[w], &t->ov[at], (i - at) * sizeof *t->ov);
+        i = at;
+        t->ov[--w] = *d;
+    }
+    assert(w == i);
+    t->nov += t->ndv;
+    t->ndv = 0;
+}
+
+size_t cat_ov_lower_bound(rl_txn *t, const uint8_t *k, size_t kl)
+{
+    cat_ov_settle(t);
+    return lower_bound_in(t->ov, t->nov, k, kl);
+}
+
 pending *cat_ov_find(rl_txn *t, const uint8_t *k, size_t kl)
 {
-    size_t i = cat_ov_lower_bound(t, k, kl);
+    size_t i = lower_bound_in(t->ov, t->nov, k, kl);
     if (i < t->nov && rl_bytes_cmp(t->ov[i].key, t->ov[i].klen, k, kl) == 0)
         return &t->ov[i];
+    i = lower_bound_in(t->dv, t->ndv, k, kl);
+    if (i < t->ndv && rl_bytes_cmp(t->dv[i].key, t->dv[i].klen, k, kl) == 0)
+        return &t->dv[i];
     return NULL;
 }
 
@@ -100,27 +134,32 @@ int cat_ov_set(rl_txn *t, const uint8_t *k, size_t kl, const uint8_t *val, size_
     }
     if (t->seq && t->seq_depth == 0)
         t->seq_foreign = true; /* not a row write sequencing can replay */
-    size_t i = cat_ov_lower_bound(t, k, kl);
-    if (i < t->nov && rl_bytes_cmp(t->ov[i].key, t->ov[i].klen, k, kl) == 0) {
-        free(t->ov[i].val);
-        t->ov[i].val = v;
-        t->ov[i].vlen = vlen;
+    pending *have = cat_ov_find(t, k, kl);
+    if (have) {
+        free(have->val);
+        have->val = v;
+        have->vlen = vlen;
         return 0;
     }
-    pending *grown = rl_array_reserve(t->ov, t->nov, &t->capov, sizeof *grown, 64);
+    /* a new key: into the delta, which is merged once it outgrows about
+     * sqrt(nov) entries (at least 64) */
+    if (t->ndv >= 64 && t->ndv * t->ndv >= t->nov)
+        cat_ov_settle(t);
+    pending *grown = rl_array_reserve(t->dv, t->ndv, &t->capdv, sizeof *grown, 64);
     if (!grown) {
         free(v);
         return oom(err);
     }
-    t->ov = grown;
+    t->dv = grown;
     uint8_t *kd = dup_bytes(k, kl);
     if (!kd) {
         free(v);
         return oom(err);
     }
-    memmove(&t->ov[i + 1], &t->ov[i], (t->nov - i) * sizeof *t->ov);
-    t->ov[i] = (pending){kd, kl, v, vlen};
-    t->nov++;
+    size_t i = lower_bound_in(t->dv, t->ndv, k, kl);
+    memmove(&t->dv[i + 1], &t->dv[i], (t->ndv - i) * sizeof *t->dv);
+    t->dv[i] = (pending){kd, kl, v, vlen};
+    t->ndv++;
     return 0;
 }
 
@@ -331,7 +370,7 @@ int rl_txn_refresh(rl_txn *t, rl_error *err)
     if (t->cat->object_store && rl_catalog_failed(t->cat)) /* as rl_txn_begin */
         return cat_store_failed_error(t->cat, err), -1;
     /* nothing written or expected yet: as good as a transaction begun now */
-    bool fresh = t->nov == 0 && t->nex == 0;
+    bool fresh = t->nov + t->ndv == 0 && t->nex == 0;
     kv_snapshot *old = t->snap;
     t->snap = NULL;
     if (take_snapshot(t, fresh, err) < 0) {
@@ -354,8 +393,10 @@ void rl_txn_free(rl_txn *t)
         return;
     cat_free_buffered_writes(t);
     free(t->ov);
+    free(t->dv);
     free(t->ex);
     free(t->tc);
+    free(t->fwd);
     free(t->get_val);
     rl_buf_free(&t->get_key);
     rl_buf_free(&t->get_arena);
@@ -454,8 +495,9 @@ static bool copy_expectations(expectation *to, const expectation *from, size_t n
     return true;
 }
 
-rl_txn_savepoint *rl_txn_save(const rl_txn *t, rl_error *err)
+rl_txn_savepoint *rl_txn_save(rl_txn *t, rl_error *err)
 {
+    cat_ov_settle(t); /* the copy is of t->ov alone */
     rl_txn_savepoint *sp = calloc(1, sizeof *sp);
     if (!sp)
         return oom(err), NULL;
@@ -553,7 +595,7 @@ void rl_txn_set_audit(rl_txn *t, const char *user, const char *application,
 }
 
 void rl_txn_count_statement(rl_txn *t) { t->statements++; }
-size_t rl_txn_pending(const rl_txn *t) { return t->nov; }
+size_t rl_txn_pending(const rl_txn *t) { return t->nov + t->ndv; }
 
 /* Read a key in the transaction's view. 1 found (value malloc'd into *val
 
@@ -604,6 +646,7 @@ bool cat_is_write_allowed(rl_txn *t, rl_error *err)
  * arrays stay for reuse). */
 void cat_free_buffered_writes(rl_txn *t)
 {
+    cat_ov_settle(t);
     for (size_t i = 0; i < t->nov; i++) {
         free(t->ov[i].key);
         free(t->ov[i].val);
@@ -615,6 +658,11 @@ void cat_free_buffered_writes(rl_txn *t)
     }
     t->nex = 0;
     t->ntc = 0;
+    for (size_t i = 0; i < t->nfwd; i++) {
+        free(t->fwd[i].key);
+        free(t->fwd[i].val);
+    }
+    t->nfwd = 0;
     t->inserted_snapshot = false;
     t->max_snapshot_inserted = 0;
 }

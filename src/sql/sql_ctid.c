@@ -1,12 +1,19 @@
 /*
  * sql_ctid.c — ctids: the tid value (block, offset), the numbering of rows
  * by position (temp tables, pg_catalog, a stored table's first full scan),
- * the per-session map (table, primary key) <-> ctid, and tid text input.
+ * a dynamic table's ctids from its rows' sequence numbers, the per-session
+ * map (table, primary key) <-> ctid, and tid text input.
  *
- * Invariants: ctids are numbered per table in first-seen order ((0,1),
- * (0,2), ... RL_CTIDS_PER_BLOCK rows per block, offsets from 1, as a heap
- * page would hold them) and a row keeps its ctid until the transaction
- * ends (rl_ctid_reset). Calls nothing else of the SQL engine.
+ * Invariants: a dynamic table's row (a table made by CREATE TABLE) has the
+ * ctid of its row sequence n, the (n+1)-th line pointer of the table's heap
+ * ((0,1) for n = 0, RL_CTIDS_PER_BLOCK per block), which is stored: the
+ * same in every session, with the holes of deleted rows and a new one for
+ * an UPDATEd row (rows.c moves it to a new sequence number), as
+ * PostgreSQL's heap numbers tuples; such rows never enter the map. Other
+ * tables' rows are numbered per table in first-seen order ((0,1), (0,2),
+ * ... the same packing, offsets from 1, as a heap page would hold them) and
+ * a row keeps its ctid until the transaction ends (rl_ctid_reset). Calls
+ * nothing else of the SQL engine.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -149,9 +156,24 @@ static long ctid_entry_add(rl_ctid_map *m, size_t ti, const uint8_t *key, size_t
     return (long)i;
 }
 
+bool rl_ctid_seq(const rl_table_desc *d, uint64_t ctid, uint64_t *seq)
+{
+    uint64_t off = ctid & 0xFFFF, block = ctid >> 16;
+    if (!rl_desc_is_dynamic(d))
+        return false;
+    /* a tid no row sequence has names no row: an offset past the block's */
+    *seq = off >= 1 && off <= RL_CTIDS_PER_BLOCK ? block * RL_CTIDS_PER_BLOCK + (off - 1)
+                                                  : UINT64_MAX;
+    return true;
+}
+
 uint64_t rl_ctid_for_key(rl_session *s, const rl_table_desc *d, const uint8_t *key,
                          size_t klen)
 {
+    uint64_t seq;
+    if (rl_desc_is_dynamic(d) && rl_row_key_seq(d, key, klen, &seq) &&
+        seq / RL_CTIDS_PER_BLOCK <= UINT32_MAX)
+        return rl_ctid_of_index((size_t)seq);
     rl_ctid_map *m = s->ctids;
     if (!m && !(m = s->ctids = calloc(1, sizeof *m)))
         return 0;

@@ -15,10 +15,17 @@ uint64_t rl_ctid_of_index(size_t i);
 /* The ctid of the i-th row of a relation without stored keys (temp tables,
  * pg_catalog), as a tid value. */
 rl_value rl_row_index_ctid(size_t i);
-/* ctids: numbered per table ((0,1), (0,2), ... in first-seen order) and
- * stable for the life of the transaction that read the row. */
+/* ctids: a dynamic table's from its rows' sequence numbers (stored: the
+ * holes of deleted rows, a new one after an UPDATE, as PostgreSQL's heap);
+ * other tables' numbered per table ((0,1), (0,2), ... in first-seen order)
+ * and stable for the life of the transaction that read the row. 0 when out
+ * of memory. */
 uint64_t rl_ctid_for_key(rl_session *s, const rl_table_desc *d, const uint8_t *key,
                          size_t klen);
+/* Are d's ctids its row sequences (a dynamic table)? Then *seq is the one
+ * ctid names (UINT64_MAX: none can, an offset past a block's), to read the
+ * row by (rl_txn_get); false for other tables (rl_ctid_lookup). */
+bool rl_ctid_seq(const rl_table_desc *d, uint64_t ctid, uint64_t *seq);
 /* 1 and the key of table d's row with this ctid, or 0 if this transaction
  * never handed it out (sql_dml.c then numbers the table by scanning it). */
 int rl_ctid_lookup(rl_session *s, const rl_table_desc *d, uint64_t ctid, const uint8_t **key,

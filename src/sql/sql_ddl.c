@@ -420,8 +420,41 @@ static int create_temp(rl_exec *x, const PgQuery__CreateStmt *st, const col_spec
     return create_sequence_defaults(x, "pg_temp", name, cols, n);
 }
 
+/* Tables put back by a rollback keep the line pointers their rolled-back
+ * row versions used (`lines` of the table of the same name in `now`), as
+ * a heap keeps its dead tuples: the next row gets the next ctid. */
+static void temps_keep_lines(rl_temp_table *restored, const rl_temp_table *now)
+{
+    for (rl_temp_table *t = restored; t; t = t->next)
+        for (const rl_temp_table *n = now; n; n = n->next)
+            if (strcmp(n->name, t->name) == 0 && n->lines > t->lines)
+                t->lines = n->lines;
+}
+
+int rl_ddl_temps_touch(rl_exec *x)
+{
+    rl_session *s = x->s;
+    if (!s->in_block || s->temps_saved)
+        return 0;
+    /* the sequences the tables own come back with them (a rename, a
+     * dropped column's or table's sequences swept) */
+    if (rl_ddl_temps_copy(s->temps, &s->temps_at_start) < 0 || rl_seq_temps_save(s) < 0)
+        return oom(x);
+    s->temps_saved = true;
+    return 0;
+}
+
 void rl_ddl_end_transaction(rl_session *s, bool committed)
 {
+    if (s->temps_saved && !committed) { /* as the block found them */
+        temps_keep_lines(s->temps_at_start, s->temps);
+        rl_ddl_temps_free(s->temps);
+        s->temps = s->temps_at_start;
+    } else {
+        rl_ddl_temps_free(s->temps_at_start);
+    }
+    s->temps_at_start = NULL;
+    s->temps_saved = false;
     rl_temp_table **pp = &s->temps;
     while (*pp) {
         rl_temp_table *t = *pp;
@@ -449,7 +482,8 @@ static rl_temp_table *temp_copy(const rl_temp_table *t)
     c->rows = rows;
     rl_error ignore;
     for (size_t r = 0; r < t->rows->nrows; r++)
-        if (rl_rowset_add(rows, &t->rows->vals[r * t->rows->ncols], NULL, &ignore) < 0) {
+        if (rl_rowset_add(rows, &t->rows->vals[r * t->rows->ncols],
+                          t->rows->src ? &t->rows->src[r] : NULL, &ignore) < 0) {
             temp_free(c);
             return NULL;
         }
@@ -460,6 +494,7 @@ static rl_temp_table *temp_copy(const rl_temp_table *t)
     rl_str_copy(c->name, sizeof c->name, t->name);
     c->on_commit_drop = t->on_commit_drop;
     c->created_in_txn = t->created_in_txn;
+    c->lines = t->lines;
     return c;
 }
 
@@ -494,6 +529,7 @@ int rl_ddl_temps_restore(rl_session *s, const rl_temp_table *saved)
     rl_temp_table *now;
     if (rl_ddl_temps_copy(saved, &now) < 0)
         return -1;
+    temps_keep_lines(now, s->temps);
     rl_ddl_temps_free(s->temps);
     s->temps = now;
     return 0;
@@ -501,6 +537,9 @@ int rl_ddl_temps_restore(rl_session *s, const rl_temp_table *saved)
 
 void rl_ddl_free_temps(rl_session *s)
 {
+    rl_ddl_temps_free(s->temps_at_start);
+    s->temps_at_start = NULL;
+    s->temps_saved = false;
     while (s->temps) {
         rl_temp_table *t = s->temps;
         s->temps = t->next;
@@ -1032,6 +1071,8 @@ static int drop_table(rl_exec *x, const PgQuery__Node *obj, bool missing_ok, boo
     if (!schema || strncmp(schema, "pg_temp", 7) == 0) {
         rl_temp_table *t = temp_find(x->s, name);
         if (t) {
+            if (rl_ddl_temps_touch(x) < 0)
+                return -1;
             temp_unlink(x->s, t);
             rl_seq_temps_sweep(x->s); /* the sequences it owned */
             return 0;
@@ -1883,7 +1924,8 @@ static int rebuild_temp(rl_exec *x, rl_temp_table *t, const char *newname, const
             rc = ns->from[i] >= 0 ? (row[i] = rl_rowset_row(old, r)[ns->from[i]], 0)
                                   : new_column_value(x, ns, i, &arena, &row[i]);
         if (rc == 0)
-            rc = rl_rowset_add(nw, row, NULL, x->err); /* copies the strings */
+            rc = rl_rowset_add(nw, row, old->src ? &old->src[r] : NULL,
+                               x->err); /* copies the strings; the ctid stays */
         rl_arena_free(&arena);
         if (rc < 0) {
             rl_rowset_free(nw);
@@ -2019,7 +2061,7 @@ static int alter_target(rl_exec *x, const PgQuery__RangeVar *rv, bool missing_ok
             return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, rv->location,
                                  "permission denied: \"%s\" is a system "
                                  "catalog", rel->name);
-        return 1;
+        return rel->kind == RL_REL_TEMP && rl_ddl_temps_touch(x) < 0 ? -1 : 1;
     }
     if (!missing_ok || strcmp(x->err->sqlstate, RL_SQLSTATE_UNDEFINED_TABLE) != 0)
         return -1;

@@ -5,7 +5,9 @@
  *
  * Owns: turning a DML parse tree into catalog writes (rl_txn_insert /
  * update / delete) or temp-table edits, and the command tags
- * "INSERT 0 n" / "UPDATE n" / "DELETE n".
+ * "INSERT 0 n" / "UPDATE n" / "DELETE n". A temporary table's rows carry
+ * their ctids as a heap numbers line pointers (temp_add): an UPDATE puts
+ * the new versions last, once the statement has met every row.
  *
  * Invariants:
  *  - The target is materialized (rl_relation_scan) BEFORE any write, so a
@@ -223,11 +225,21 @@ static void row_datums(rl_txn *txn, const rl_relation *rel, const rl_value *row,
         d[i] = row[i].d;
 }
 
+/* A new row version at the end of temporary table t, with the next ctid
+ * (its heap's next line pointer: deleted and updated rows leave holes). */
+static int temp_add(rl_exec *x, rl_temp_table *t, const rl_value *row)
+{
+    rl_rowsrc src = {.ctid = rl_ctid_of_index(t->lines)};
+    if (rl_rowset_add(t->rows, row, &src, x->err) < 0)
+        return -1;
+    t->lines++;
+    return 0;
+}
+
 int rl_dml_insert_row(rl_exec *x, const rl_relation *rel, const rl_value *row)
 {
-    if (rel->kind == RL_REL_TEMP) {
-        return rl_rowset_add(rel->temp->rows, row, NULL, x->err);
-    }
+    if (rel->kind == RL_REL_TEMP)
+        return rl_ddl_temps_touch(x) < 0 ? -1 : temp_add(x, rel->temp, row);
     if (rel->kind != RL_REL_STORED)
         return rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1, "cannot change relation \"%s\"",
                              rel->name);
@@ -577,8 +589,15 @@ static int conflict_update(rl_exec *x, const rl_relation *rel, const rl_rowset *
         for (size_t c = 0; c < ntab; c++)
             d[c] = out[c].d;
         rc = rl_check_row(x, rel, out, ntab);
+        /* the row may move (a dynamic table's, to the end: heap order):
+         * a later proposal meets it at its new key, affected too */
+        rl_buf moved;
+        rl_buf_init(&moved, 0);
         if (rc == 0)
-            rc = rl_txn_update(txn, rel->desc, cf->key.data, cf->key.len, d, x->err);
+            rc = rl_txn_update_to(txn, rel->desc, cf->key.data, cf->key.len, d, &moved, x->err);
+        if (rc == 0 && affect_once(x, cf, moved.data, moved.len) < 0)
+            rc = -1;
+        rl_buf_free(&moved);
     }
     /* RETURNING reads out after the pair is gone: SET may have copied a
      * string of EXCLUDED's (in the pair's arena) into it */
@@ -1028,6 +1047,7 @@ typedef struct dml_job {
     PgQuery__Node *const *set;
     size_t nset;
     const int *set_cols;
+    rl_buf ctid_key;        /* ctid_key's answer for a dynamic table */
 } dml_job;
 
 static void job_free(dml_job *j)
@@ -1041,6 +1061,7 @@ static void job_free(dml_job *j)
     for (size_t i = 0; i < j->nfrom; i++)
         rl_rowset_free(j->from[i]);
     rl_arena_free(&j->arena);
+    rl_buf_free(&j->ctid_key);
 }
 
 /* Is `n` a reference to the target's ctid (ctid or <alias>.ctid)? */
@@ -1134,9 +1155,7 @@ static int eval_tid(rl_expr_ctx *ec, const PgQuery__Node *n, uint64_t *tid, bool
 
 static uint64_t target_ctid(const dml_job *j, size_t row)
 {
-    if (j->target->src)
-        return j->target->src[row].ctid;
-    return (uint64_t)(row + 1); /* temp table rows: block 0, offset = position */
+    return j->target->src ? j->target->src[row].ctid : rl_ctid_of_index(row);
 }
 
 /* 1 if the ctid conjunct holds for target row `row`, 0 if not, -1 error. */
@@ -1290,6 +1309,7 @@ static rl_rowset *temp_view(dml_job *j)
     v->nrows = t->nrows;
     v->caprows = t->nrows;
     v->vals = t->vals;
+    v->src = t->src; /* the rows' ctids */
     return v;
 }
 
@@ -1615,6 +1635,24 @@ static int job_run(dml_job *j, row_action act, void *ctx)
     return 0;
 }
 
+/* Drop the rows of a temporary table marked gone, keeping the others'
+ * order and ctids. */
+static void temp_compact(rl_rowset *rs, const bool *gone)
+{
+    size_t w = 0;
+    for (size_t r = 0; r < rs->nrows; r++) {
+        if (gone[r])
+            continue;
+        if (w != r) {
+            memcpy(rl_rowset_row(rs, w), rl_rowset_row(rs, r), rs->ncols * sizeof(rl_value));
+            if (rs->src)
+                rs->src[w] = rs->src[r];
+        }
+        w++;
+    }
+    rs->nrows = w;
+}
+
 /* --------------------------------------------------------------- UPDATE */
 
 /* A GENERATED ALWAYS identity column can only be updated to DEFAULT
@@ -1643,6 +1681,11 @@ typedef struct upd_ctx {
     rl_defaults defs; /* SET c = DEFAULT */
     uint64_t count;
     returning ret;
+    /* a temporary table's: the rows updated (gone from where they were)
+     * and their new versions, which go to the end once the statement has
+     * read every row (heap order: PostgreSQL's new tuple is the last) */
+    bool *gone;
+    rl_rowset *moved;
 } upd_ctx;
 
 static int update_targets(dml_job *j, upd_ctx *u)
@@ -1664,13 +1707,9 @@ static int update_row(dml_job *j, rl_expr_ctx *ec, size_t r, void *ctx)
                   nrow) < 0)
         return -1;
     if (j->rel.kind == RL_REL_TEMP) {
-        rl_value *dst = rl_rowset_row(j->rel.temp->rows, r);
-        for (size_t i = 0; i < u->st->n_target_list; i++) {
-            size_t c = (size_t)u->cols[i];
-            if (rl_value_own(&j->rel.temp->rows->arena, &nrow[c]) < 0)
-                return oom(j->x);
-            dst[c] = nrow[c];
-        }
+        u->gone[r] = true;
+        if (rl_rowset_add(u->moved, nrow, NULL, j->x->err) < 0)
+            return -1;
     } else {
         rl_txn *txn = dml_txn(j->x);
         if (!txn)
@@ -1709,8 +1748,21 @@ int rl_dml_update(rl_exec *x, const PgQuery__UpdateStmt *st)
     if (rc == 0 && j.rel.kind == RL_REL_STORED && !j.target->src && j.target->nrows)
         rc = rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "scan of \"%s\" lost its row keys",
                            j.rel.name);
+    if (rc == 0 && j.rel.kind == RL_REL_TEMP &&
+        (!(u.gone = calloc(j.target->nrows + 1, sizeof *u.gone)) ||
+         !(u.moved = rl_rowset_new(j.ntab))))
+        rc = oom(x);
+    if (rc == 0 && j.rel.kind == RL_REL_TEMP)
+        rc = rl_ddl_temps_touch(x);
     if (rc == 0)
         rc = job_run(&j, update_row, &u);
+    if (rc == 0 && u.gone) {
+        temp_compact(j.rel.temp->rows, u.gone);
+        for (size_t r = 0; rc == 0 && r < u.moved->nrows; r++)
+            rc = temp_add(x, j.rel.temp, rl_rowset_row(u.moved, r));
+    }
+    free(u.gone);
+    rl_rowset_free(u.moved);
     job_free(&j);
     return dml_done(x, returning_finish(x, &u.ret, rc, "UPDATE", u.count));
 }
@@ -1740,18 +1792,6 @@ static int delete_row(dml_job *j, rl_expr_ctx *ec, size_t r, void *ctx)
     return returning_add(j->x, &dc->ret, rl_rowset_row(j->target, r), j->ntab, ec->b, j->nfrom);
 }
 
-static void temp_compact(rl_rowset *rs, const bool *gone)
-{
-    size_t w = 0;
-    for (size_t r = 0; r < rs->nrows; r++) {
-        if (gone[r])
-            continue;
-        if (w != r)
-            memcpy(rl_rowset_row(rs, w), rl_rowset_row(rs, r), rs->ncols * sizeof(rl_value));
-        w++;
-    }
-    rs->nrows = w;
-}
 
 /* Number every row of the target that has no ctid yet: one full scan in
  * key order (rl_relation_scan hands out the ctids; the rows are dropped). */
@@ -1772,6 +1812,24 @@ static int number_target(dml_job *j)
  * again. ctids already handed out keep their rows. */
 static int ctid_key(dml_job *j, uint64_t tid, bool *numbered, const uint8_t **key, size_t *klen)
 {
+    uint64_t seq;
+    if (rl_ctid_seq(j->rel.desc, tid, &seq)) { /* a dynamic table: the stored number */
+        rl_txn *txn = dml_txn(j->x);
+        const rl_row *r;
+        rl_datum f = {.v.i = (int64_t)seq};
+        int got = !txn ? -1 : seq > INT64_MAX ? 0 : rl_txn_get(txn, j->rel.desc, &f, &r, j->x->err);
+        if (got == 1) {
+            if (!j->ctid_key.data) /* the job was zeroed: a buffer of no limit */
+                rl_buf_init(&j->ctid_key, 0);
+            rl_buf_reset(&j->ctid_key);
+            rl_buf_put(&j->ctid_key, r->key, r->klen);
+            if (j->ctid_key.failed)
+                return oom(j->x);
+            *key = j->ctid_key.data;
+            *klen = j->ctid_key.len;
+        }
+        return got;
+    }
     int found = rl_ctid_lookup(j->x->s, j->rel.desc, tid, key, klen);
     if (found || *numbered)
         return found;
@@ -1870,6 +1928,8 @@ int rl_dml_delete(rl_exec *x, const PgQuery__DeleteStmt *st)
         if (rc == 0 && j.rel.kind == RL_REL_TEMP &&
             !(dc.gone = calloc(j.target->nrows + 1, sizeof *dc.gone)))
             rc = oom(x);
+        if (rc == 0 && j.rel.kind == RL_REL_TEMP)
+            rc = rl_ddl_temps_touch(x);
         if (rc == 0)
             rc = job_run(&j, delete_row, &dc);
         if (rc == 0 && dc.gone)

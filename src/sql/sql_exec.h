@@ -89,6 +89,8 @@ struct rl_session {
     bool isolation_set;    /* chosen for this transaction (else the default) */
     bool snapshot_taken;   /* a query ran in it: its level is fixed (25001) */
     rl_temp_table *temps;
+    rl_temp_table *temps_at_start; /* as the transaction block found them ... */
+    bool temps_saved;              /* ... once one changed (rl_ddl_temps_touch) */
     rl_setting *settings;
     rl_setting *settings_at_start; /* as the transaction found them ... */
     bool settings_saved;           /* ... once it changed one */

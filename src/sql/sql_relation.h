@@ -33,7 +33,9 @@ typedef struct rl_temp_default {
 } rl_temp_default;
 typedef struct rl_temp_table {
     char name[64];
-    rl_rowset *rows;      /* columns = the table's columns */
+    rl_rowset *rows;      /* columns = the table's columns; each row's ctid in rows->src */
+    size_t lines;         /* line pointers used, as a heap's: the next row version's
+                           * ctid is rl_ctid_of_index(lines) (sql_dml.c) */
     rl_temp_default *defaults; /* its column DEFAULTs (sql_default.c owns them) */
     bool on_commit_drop;
     bool created_in_txn;  /* sql_ddl.c: dropped if the creating txn rolls back */

@@ -19,10 +19,11 @@
  *    consumer's output in a spool (rl_heap_spool) and sends it in that order.
  *    Prefix scans, DML/DDL readers and statements naming ctid stay in key
  *    order;
- *  - ctids of scanned rows: a full scan of a table not read yet numbers its
- *    rows in key order (rl_ctid_for_key), which for a dynamic table is
- *    insertion order: the tids PostgreSQL gives freshly inserted rows; rows
- *    without keys (temp tables, pg_catalog) are numbered by position.
+ *  - ctids of scanned rows: a dynamic table's are its rows' stored
+ *    sequence numbers (rl_ctid_for_key), which are its heap order; a full
+ *    scan of another table not read yet numbers its rows in key order;
+ *    temporary tables' rows carry their own (sql_dml.c); other rows
+ *    without keys (pg_catalog) are numbered by position.
  *
  * Invariants: every relation's row set ends with a hidden column "ctid"
  * (RL_OID_TID, attnum RL_CTID_ATTNUM = -1, as PostgreSQL numbers it), which
@@ -1062,8 +1063,10 @@ static int copy_rows(rl_exec *x, rl_rowset *from, rl_rowset *rs)
     int rc = 0;
     for (size_t r = 0; r < from->nrows && rc == 0; r++) {
         memcpy(vals, rl_rowset_row(from, r), n * sizeof *vals);
-        vals[n] = rl_tid_value(rl_ctid_of_index(r));
-        rl_rowsrc src = {.key = NULL, .klen = 0, .ctid = rl_ctid_of_index(r)};
+        /* a temporary table's rows carry their ctids (sql_dml.c) */
+        uint64_t ctid = from->src ? from->src[r].ctid : rl_ctid_of_index(r);
+        vals[n] = rl_tid_value(ctid);
+        rl_rowsrc src = {.key = NULL, .klen = 0, .ctid = ctid};
         rc = rl_rowset_add(rs, vals, &src, x->err);
     }
     free(vals);

@@ -181,16 +181,22 @@ int rl_seq_temps_restore(rl_session *s, const rl_temp_seq *saved)
 
 /* Before the transaction's first change of the definitions: a copy of
  * them as it found them, for its ROLLBACK. 0 or -1 (53200). */
-static int temps_touch(rl_exec *x)
+int rl_seq_temps_save(rl_session *s)
 {
-    rl_session *s = x->s;
-    if (!rl_exec_txn(x)) /* its end (commit or rollback) must come */
-        return -1;
     if (s->temp_seqs_saved)
         return 0;
     if (rl_seq_temps_copy(s->temp_seqs, &s->temp_seqs_at_start) < 0)
-        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+        return -1;
     s->temp_seqs_saved = true;
+    return 0;
+}
+
+static int temps_touch(rl_exec *x)
+{
+    if (!rl_exec_txn(x)) /* its end (commit or rollback) must come */
+        return -1;
+    if (rl_seq_temps_save(x->s) < 0)
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     return 0;
 }
 
@@ -280,19 +286,17 @@ void rl_seq_temps_session_free(rl_session *s)
 
 void rl_seq_temp_table_changed(rl_session *s, const char *table, const rl_table_change *ch)
 {
-    /* the copy a ROLLBACK puts back follows too: a ROLLBACK does not undo
-     * a temporary table's rename (sql_ddl.c), so it must not take its
-     * sequences from it (the sweep would drop them) */
-    rl_temp_seq *lists[2] = {s->temp_seqs, s->temp_seqs_at_start};
-    for (size_t l = 0; l < 2; l++)
-        for (rl_temp_seq *q = lists[l]; q; q = q->next) {
-            if (strcmp(q->def.owned_table, table) != 0)
-                continue;
-            if (ch->new_table)
-                rl_str_copy(q->def.owned_table, sizeof q->def.owned_table, ch->new_table);
-            if (ch->old_column && strcmp(q->def.owned_column, ch->old_column) == 0)
-                rl_str_copy(q->def.owned_column, sizeof q->def.owned_column, ch->new_column);
-        }
+    /* only the current definitions: a ROLLBACK puts the temporary tables
+     * back as the block found them (sql_ddl.c rl_ddl_end_transaction), names
+     * too, and the copy it puts back of these with them */
+    for (rl_temp_seq *q = s->temp_seqs; q; q = q->next) {
+        if (strcmp(q->def.owned_table, table) != 0)
+            continue;
+        if (ch->new_table)
+            rl_str_copy(q->def.owned_table, sizeof q->def.owned_table, ch->new_table);
+        if (ch->old_column && strcmp(q->def.owned_column, ch->old_column) == 0)
+            rl_str_copy(q->def.owned_column, sizeof q->def.owned_column, ch->new_column);
+    }
 }
 
 /* ------------------------------------------------------------- lookups */

@@ -98,6 +98,10 @@ void rl_seq_temps_end_transaction(rl_session *s, bool committed);
 /* The sequences OWNED BY a temporary table's column that is gone (DROP
  * TABLE, DROP COLUMN, DISCARD TEMP) dropped. */
 void rl_seq_temps_sweep(rl_session *s);
+/* Before a transaction's first change of the temporary sequences (or of
+ * the temporary tables, whose ROLLBACK puts both back as they were): a
+ * copy of them for that ROLLBACK. 0, -1 out of memory. */
+int rl_seq_temps_save(rl_session *s);
 /* A temporary table renamed (ch->new_table) or its column renamed
  * (old_column -> new_column): the sequences it owns follow. */
 void rl_seq_temp_table_changed(rl_session *s, const char *table, const rl_table_change *ch);

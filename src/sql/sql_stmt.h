@@ -170,8 +170,15 @@ int rl_ddl_comment(rl_exec *x, const PgQuery__CommentStmt *st);
 int rl_comment_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
                              const rl_table_change *ch);
 
-/* Drop ON COMMIT DROP temp tables (commit) / all of this txn's (rollback). */
+/* Drop ON COMMIT DROP temp tables (commit) / all of this txn's (rollback),
+ * and on a rollback put back the temporary tables the block changed, as
+ * rl_ddl_temps_touch kept them. */
 void rl_ddl_end_transaction(rl_session *s, bool committed);
+/* A temporary table's rows or shape are about to change: in a transaction
+ * block, a copy of the session's temporary tables as the block found them
+ * is kept once (its cost grows with their rows), for a ROLLBACK. 0, or -1
+ * (53200). */
+int rl_ddl_temps_touch(rl_exec *x);
 void rl_ddl_free_temps(rl_session *s);
 /* A savepoint's copy of the session's temporary tables (rows, defaults,
  * flags; *out NULL for none), freed by rl_ddl_temps_free; restore makes the

@@ -122,13 +122,37 @@ b
 INSERT INTO cp (v) SELECT 'c' || g FROM generate_series(1, 2) g;
 UPDATE cp SET id = DEFAULT WHERE v = 'a';
 SELECT * FROM cp ORDER BY id;
--- a temporary table renamed in a transaction that rolls back keeps its
--- serial's sequence (RockLake does not undo the rename, PostgreSQL does:
--- only the sequence is looked at)
+-- a temporary table's column renamed in a transaction that rolls back:
+-- the table and its serial's sequence come back as they were
 CREATE TEMP TABLE rn (id serial, v text);
 INSERT INTO rn (v) VALUES ('a');
 BEGIN;
 CREATE TEMP SEQUENCE rn_other;
 ALTER TABLE rn RENAME COLUMN id TO id2;
 ROLLBACK;
+SELECT nextval('rn_id_seq');
+SELECT * FROM rn;
+BEGIN;
+ALTER TABLE rn RENAME TO rn2;
+ROLLBACK;
+INSERT INTO rn (v) VALUES ('b');
+SELECT * FROM rn ORDER BY id;
+SELECT pg_get_serial_sequence('rn', 'id');
+BEGIN;
+ALTER TABLE rn DROP COLUMN id;
+ROLLBACK;
+INSERT INTO rn (v) VALUES ('c');
+SELECT * FROM rn ORDER BY id;
+BEGIN;
+DROP TABLE rn;
+ROLLBACK;
+INSERT INTO rn (v) VALUES ('d') RETURNING id;
+BEGIN;
+SAVEPOINT a;
+ALTER TABLE rn RENAME COLUMN id TO id3;
+ALTER TABLE rn RENAME TO rn3;
+ROLLBACK TO a;
+INSERT INTO rn (v) VALUES ('e');
+COMMIT;
+SELECT * FROM rn ORDER BY id;
 SELECT nextval('rn_id_seq');

@@ -409,6 +409,7 @@ void rl_session_free(rl_session *s)
     finish_txn_quietly(s, false);
     pending_clear(s);
     discard_session_state(s);
+    rl_settings_free_placeholders(s);
     rl_parse_cache_free(s->parse_cache);
     rl_expr_free_subtypes(s);
     rl_expr_cache_free(&s->checks);
@@ -434,7 +435,7 @@ int64_t rl_session_timeout_ms(rl_session *s, const char *name)
 
 const char *rl_session_setting(rl_session *s, const char *name, char *buf, size_t n)
 {
-    int idx = rl_setting_index(name);
+    int idx = rl_setting_index(s, name);
     return idx < 0 ? NULL : rl_setting_shown(s, idx, buf, n);
 }
 
@@ -762,7 +763,7 @@ static int exec_set_transaction(rl_exec *x, const PgQuery__VariableSetStmt *st)
             const char *target = strcmp(d->defname, "transaction_isolation") == 0
                                      ? "default_transaction_isolation"
                                      : "default_transaction_read_only";
-            if (v && rl_setting_assign(x, rl_setting_index(target), v, false) < 0)
+            if (v && rl_setting_assign(x, rl_setting_index(s, target), v, false) < 0)
                 return -1;
         }
         return rl_send_complete(x, "SET");
@@ -791,14 +792,12 @@ static int exec_set(rl_exec *x, const PgQuery__VariableSetStmt *st)
     default:
         break;
     }
-    int idx = rl_setting_index(st->name);
+    int idx = rl_setting_lookup_for_set(x, st->name);
     if (idx < 0)
-        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
-                             "unrecognized configuration parameter \"%s\"",
-                             st->name);
+        return -1;
     if (st->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET ||
         st->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_SET_DEFAULT) {
-        if (rl_setting_reset(x, idx) < 0)
+        if (rl_setting_reset_named(x, idx, st->name) < 0)
             return -1;
         return rl_send_complete(x, st->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET ? "RESET"
                                                                                       : "SET");
@@ -851,30 +850,33 @@ static int exec_show(rl_exec *x, const PgQuery__VariableShowStmt *st)
 {
     if (strcasecmp(st->name, "all") == 0) {
         const char *names[3] = {"name", "setting", "description"};
-        size_t n = rl_setting_count();
+        size_t n = rl_setting_count(), rows = 0;
         const char **vals = calloc(n * 3 + 1, sizeof *vals);
         char(*shown)[64] = calloc(n + 1, sizeof *shown);
         int rc = -1;
         if (!vals || !shown) {
             rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
         } else {
+            /* what pg_settings lists, as SHOW shows it, with its short_desc */
             for (size_t i = 0; i < n; i++) {
-                vals[i * 3] = rl_setting_name(i);
-                vals[i * 3 + 1] = rl_setting_shown(x->s, (int)i, shown[i], sizeof shown[i]);
-                vals[i * 3 + 2] = "";
+                rl_setting_info info;
+                if (!rl_setting_row(x->s, i, &info, shown[rows], sizeof shown[rows]))
+                    continue;
+                vals[rows * 3] = info.name;
+                vals[rows * 3 + 1] = info.shown;
+                vals[rows * 3 + 2] = info.short_desc;
+                rows++;
             }
-            rc = send_text_rows(x, names, 3, vals, n, "SHOW");
+            rc = send_text_rows(x, names, 3, vals, rows, "SHOW");
         }
         free(vals);
         free(shown);
         return rc;
     }
-    int idx = rl_setting_index(st->name);
+    int idx = rl_setting_lookup_for_show(x, st->name, false);
     if (idx < 0)
-        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
-                             "unrecognized configuration parameter \"%s\"",
-                             st->name);
-    const char *name = rl_setting_name((size_t)idx);
+        return -1;
+    const char *name = rl_setting_name(x->s, idx);
     char shown[64];
     const char *val = rl_setting_shown(x->s, idx, shown, sizeof shown);
     return send_text_rows(x, &name, 1, &val, 1, "SHOW");
@@ -1232,7 +1234,7 @@ static int txn_isolation(rl_session *s)
     if (s->isolation_set)
         return s->isolation;
     char buf[64];
-    const char *d = rl_setting_shown(s, rl_setting_index("default_transaction_isolation"), buf,
+    const char *d = rl_setting_shown(s, rl_setting_index(s, "default_transaction_isolation"), buf,
                                      sizeof buf);
     return strcmp(d, "serializable") == 0      ? RL_ISO_SERIALIZABLE
            : strcmp(d, "repeatable read") == 0 ? RL_ISO_REPEATABLE_READ

@@ -38,7 +38,7 @@ typedef struct rl_session_lake {
 
 /* A setting the session changed (sql_settings.c). */
 typedef struct rl_setting {
-    char name[64];
+    char name[128];
     char value[256];
     bool local;         /* SET LOCAL: at commit, back to `after` ... */
     bool after_default; /* ... or to the default */
@@ -90,6 +90,7 @@ struct rl_session {
     bool snapshot_taken;   /* a query ran in it: its level is fixed (25001) */
     rl_temp_table *temps;
     rl_setting *settings;
+    rl_setting *placeholders;      /* custom settings SET named (names only); kept */
     rl_setting *settings_at_start; /* as the transaction found them ... */
     bool settings_saved;           /* ... once it changed one */
     rl_ctid_map *ctids;    /* per transaction */

@@ -52,13 +52,13 @@ NULL = None
 
 # Catalogs captured whole, as a fresh database has them (rows in heap order,
 # every column from pg_attribute): psql's \\dx, \\dL, \\dC, \\dc, \\dF,
-# \\ddp, \\dy, \\dl, \\des, \\dew, \\drds read them. sql_pgcatalog.c serves
+# \\ddp, \\dy, \\dl, \\des, \\dew, \\drds, \\dconfig+ read them. sql_pgcatalog.c serves
 # each as a relation of its own (fixed_captured).
 CAPTURED = ["pg_extension", "pg_language", "pg_cast", "pg_conversion", "pg_default_acl",
             "pg_event_trigger", "pg_largeobject_metadata", "pg_foreign_server",
             "pg_foreign_data_wrapper", "pg_db_role_setting", "pg_ts_config",
             "pg_ts_dict", "pg_ts_parser", "pg_ts_template", "pg_transform", "pg_trigger",
-            "pg_ts_config_map"]
+            "pg_ts_config_map", "pg_parameter_acl"]
 # the oid columns of captured catalogs that name a function
 FUNCTION_OID_COLUMNS = {"pg_cast": ("castfunc",),
                         "pg_language": ("lanplcallfoid", "laninline", "lanvalidator")}
@@ -578,7 +578,12 @@ def pg_env_conf():
     return {m.lower() for m in re.findall(r"^([a-z_]+)\s*=", block, re.M)}
 
 
-def dump_settings(db, su):
+# where a fresh Debian PostgreSQL 15 keeps its data: the throw-away
+# server's directory is written as this (data_directory, config_file, ...)
+FRESH_DATA_DIR = "/var/lib/postgresql/15/main"
+
+
+def dump_settings(db, su, tmp):
     rows = su.rows("SELECT %s FROM pg_settings ORDER BY lower(name) COLLATE \"C\"" %
                    t(SETTING_COLS))
     seen = {r[0] for r in db.rows("SELECT name FROM pg_settings")}
@@ -598,6 +603,9 @@ def dump_settings(db, su):
             want = shown(r["vartype"], r["unit"], r["setting"])
             assert want == r["shown"] or r["name"].endswith("_mode") or \
                 r["name"] == "unix_socket_permissions", (r["name"], want, r["shown"])
+        for k in ("setting", "reset_val", "boot_val", "shown"):
+            if r[k] and r[k].startswith(os.path.join(tmp, "data")):
+                r[k] = FRESH_DATA_DIR + r[k][len(os.path.join(tmp, "data")):]
         r["visible"] = r["name"] in seen
         r["hidden_enum"] = []
         if r["vartype"] == "enum" and r["context"] == "user" and r["visible"]:
@@ -678,7 +686,7 @@ def main():
             data = dump(db)
             su = Db(tmp, args.port, user="postgres")
             try:
-                settings = dump_settings(db, su)
+                settings = dump_settings(db, su, tmp)
             finally:
                 su.close()
         finally:

@@ -1437,7 +1437,8 @@ static bool apply_options(client *c, const char *options)
 }
 
 /* The startup packet's settings, after `options` (so they win, as in
- * PostgreSQL). One RockLake does not know is passed over, as before
+ * PostgreSQL). One RockLake does not know, or one a session may not SET
+ * (lc_messages, a superuser's; the server's), is passed over, as before
  * (clients send PostgreSQL settings RockLake has no use for); a value the
  * SET refuses is its FATAL, as PostgreSQL's 22023 for a bad one. */
 static bool apply_startup_gucs(client *c)
@@ -1446,7 +1447,8 @@ static bool apply_startup_gucs(client *c)
     for (size_t off = 0; off < c->gucs_len;) {
         const char *name = c->gucs + off, *value = name + strlen(name) + 1;
         off += strlen(name) + strlen(value) + 2;
-        if (rl_session_setting(c->sess, name, buf, sizeof buf) && !apply_setting(c, name, value))
+        if (rl_session_setting(c->sess, name, buf, sizeof buf) &&
+            rl_session_setting_user_settable(c->sess, name) && !apply_setting(c, name, value))
             return false;
     }
     return true;

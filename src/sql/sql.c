@@ -439,6 +439,12 @@ const char *rl_session_setting(rl_session *s, const char *name, char *buf, size_
     return idx < 0 ? NULL : rl_setting_shown(s, idx, buf, n);
 }
 
+bool rl_session_setting_user_settable(rl_session *s, const char *name)
+{
+    int idx = rl_setting_index(s, name);
+    return idx >= 0 && rl_setting_user_settable(idx);
+}
+
 /* As in PostgreSQL, a cancel request only affects a statement that is
  * running; one that arrives while the session is idle is dropped. */
 void rl_session_cancel(rl_session *s)

@@ -225,6 +225,10 @@ int64_t rl_session_timeout_ms(rl_session *s, const char *name);
 /* A setting of this session as SHOW gives it (may point into buf); NULL
  * when RockLake does not know the name (a SET of it is 42704). */
 const char *rl_session_setting(rl_session *s, const char *name, char *buf, size_t n);
+/* Whether a SET of the setting may run in this session at all (its
+ * PostgreSQL context is "user", or it is a custom placeholder): the
+ * startup packet's others are passed over (RockLake has no use for them). */
+bool rl_session_setting_user_settable(rl_session *s, const char *name);
 
 /* Ask the running statement to stop with 57014 (thread-safe). */
 void rl_session_cancel(rl_session *s);

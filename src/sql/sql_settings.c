@@ -185,6 +185,12 @@ int rl_setting_lookup_for_show(rl_exec *x, const char *name, bool missing_ok)
     return idx;
 }
 
+bool rl_setting_user_settable(int idx)
+{
+    assert(idx >= 0);
+    return (size_t)idx >= N_SETTINGS || strcmp(pg15_settings[idx].context, "user") == 0;
+}
+
 static rl_setting *setting_find(const rl_session *s, const char *canonical)
 {
     for (rl_setting *st = s->settings; st; st = st->next)

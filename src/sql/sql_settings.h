@@ -28,6 +28,8 @@ int rl_setting_lookup_for_set(rl_exec *x, const char *name);
 /* The index SHOW / current_setting read: -1 with x->err (42704 unknown,
  * 42501 a superuser-only setting), -2 for an unknown name when missing_ok. */
 int rl_setting_lookup_for_show(rl_exec *x, const char *name, bool missing_ok);
+/* Whether a session may SET it (context "user", or a placeholder). */
+bool rl_setting_user_settable(int idx);
 
 /* A setting's pg_settings row (false: pg_settings does not list it for a
  * role that is not a superuser); `shown` is SHOW's text, which may point

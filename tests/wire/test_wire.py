@@ -77,6 +77,28 @@ def test_startup_timezone_and_settings_applied_like_set(server):
         assert got.timestamp() == 1719835200
 
 
+def test_startup_options_set_any_setting_as_postgresql(server):
+    """`options=-c name=value` sets any setting a session may SET (custom
+    placeholders too: row-level-security contexts), and refuses as
+    PostgreSQL one only the server sets (FATAL 55P02); SHOW ALL lists what
+    pg_settings lists, with its short descriptions."""
+    opts = "-c app.tenant=acme -c random_page_cost=1.5 -c work_mem=64MB"
+    with psycopg.connect(server.dsn(options=opts)) as c:
+        row = c.execute("SELECT current_setting('app.tenant'), current_setting('random_page_cost'),"
+                        " current_setting('work_mem')").fetchone()
+        assert row == ("acme", "1.5", "64MB")
+        rows = c.execute("SHOW ALL").fetchall()
+        n = c.execute("SELECT count(*) FROM pg_settings").fetchone()[0]
+        assert len(rows) == n == 333
+        shown = {r[0]: r for r in rows}
+        assert shown["work_mem"] == ("work_mem", "64MB",
+                                     "Sets the maximum memory to be used for query workspaces.")
+        assert "app.tenant" not in shown and "data_directory" not in shown
+    with pytest.raises(psycopg.OperationalError) as e:
+        psycopg.connect(server.dsn(options="-c shared_buffers=1GB"))
+    assert "cannot be changed without restarting the server" in str(e.value)
+
+
 def test_startup_bad_timezone_is_fatal_22023(server):
     """PostgreSQL ends the connection with FATAL 22023 for a setting value
     it refuses in the startup packet (PGTZ=Nowhere, -c TimeZone=Nowhere)."""

@@ -1561,7 +1561,9 @@ static bool open_session(client *c)
     rl_error_clear(&err);
     rl_session_info info = {.user = c->user, .application_name = c->appname,
                             .client_addr = c->addr, .promote = promote_server,
-                            .promote_ctx = c};
+                            .promote_ctx = c, .port = c->env->port,
+                            .max_connections = c->env->max_connections,
+                            .server_version = c->env->server_version};
     if (!session_roles(c, &info)) {
         send_fatal(c, RL_SQLSTATE_OUT_OF_MEMORY, "out of memory");
         return false;

@@ -118,6 +118,14 @@ rl_session *rl_session_new(rl_engine *eng, const rl_session_info *info)
     snprintf(s->client, sizeof s->client, "%s",
              info && info->client_addr ? info->client_addr : "");
     s->read_only_role = info && info->read_only_role;
+    if (info && info->port > 0)
+        snprintf(s->own_port, sizeof s->own_port, "%d", info->port);
+    if (info && info->max_connections > 0)
+        snprintf(s->own_max_connections, sizeof s->own_max_connections, "%d",
+                 info->max_connections);
+    if (info && info->server_version)
+        snprintf(s->own_server_version, sizeof s->own_server_version, "%s",
+                 info->server_version);
     s->promote = info ? info->promote : NULL;
     s->promote_ctx = info ? info->promote_ctx : NULL;
     if (info && info->nroles) {

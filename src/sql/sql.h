@@ -201,6 +201,11 @@ typedef struct rl_session_info {
      * pg_promote says recovery is not in progress. */
     int (*promote)(void *ctx, rl_error *err);
     void *promote_ctx;
+    /* The server's own values of settings a PostgreSQL server has too: its
+     * port, --max-connections, its server_version (0 / NULL: a fresh
+     * PostgreSQL 15's 5432 and 100, RockLake's RL version). */
+    int port, max_connections;
+    const char *server_version;
 } rl_session_info;
 
 rl_session *rl_session_new(rl_engine *eng, const rl_session_info *info);

@@ -44,13 +44,20 @@ typedef struct pg15_setting {
 
 #define N_SETTINGS ((size_t)PG15_SETTINGS_COUNT)
 
-/* Where RockLake's own value stands for the server's: SHOW, pg_settings'
- * setting, boot_val and reset_val. */
-static const struct {
-    const char *name, *value;
-} rocklake_values[] = {
-    {"server_version", "15.18 (RockLake 0.1)"},
-};
+/* Where the server's own value stands for a fresh PostgreSQL's (SHOW,
+ * pg_settings' setting and reset_val; server_version's boot_val too): the
+ * port it listens on, its --max-connections, its version. NULL: none. */
+static const char *own_value(const rl_session *s, size_t idx)
+{
+    const char *name = pg15_settings[idx].name;
+    const char *v = strcmp(name, "port") == 0              ? s->own_port
+                    : strcmp(name, "max_connections") == 0 ? s->own_max_connections
+                    : strcmp(name, "server_version") == 0  ? s->own_server_version
+                                                           : NULL;
+    if (v && *v)
+        return v;
+    return strcmp(name, "server_version") == 0 ? "15.18 (RockLake 0.1)" : NULL;
+}
 
 /* PostgreSQL's old names of two settings (map_old_guc_names). */
 static const struct {
@@ -58,14 +65,6 @@ static const struct {
 } old_names[] = {{"sort_mem", "work_mem"}, {"vacuum_mem", "maintenance_work_mem"}};
 
 size_t rl_setting_count(void) { return N_SETTINGS; }
-
-static const char *rocklake_value(size_t idx)
-{
-    for (size_t i = 0; i < sizeof rocklake_values / sizeof rocklake_values[0]; i++)
-        if (strcmp(rocklake_values[i].name, pg15_settings[idx].name) == 0)
-            return rocklake_values[i].value;
-    return NULL;
-}
 
 static int builtin_index(const char *name)
 {
@@ -327,7 +326,7 @@ static const char *setting_value(const rl_session *s, int idx)
     rl_setting *st = setting_find(s, name);
     if (st)
         return st->value;
-    const char *own = rocklake_value((size_t)idx);
+    const char *own = own_value(s, (size_t)idx);
     return own ? own : pg15_settings[idx].setting;
 }
 
@@ -358,7 +357,8 @@ bool rl_setting_row(const rl_session *s, size_t idx, rl_setting_info *out, char 
     const pg15_setting *d = &pg15_settings[idx];
     if (d->visible != 1)
         return false;
-    const char *own = rocklake_value(idx);
+    const char *own = own_value(s, idx);
+    bool version = strcmp(d->name, "server_version") == 0;
     *out = (rl_setting_info){
         .name = d->name,          .setting = setting_value(s, (int)idx),
         .unit = d->unit,          .category = d->category,
@@ -366,7 +366,7 @@ bool rl_setting_row(const rl_session *s, size_t idx, rl_setting_info *out, char 
         .context = d->context,    .vartype = d->vartype,
         .source = setting_find(s, d->name) ? "session" : d->source,
         .min_val = d->min_val,    .max_val = d->max_val,
-        .enumvals = d->enumvals,  .boot_val = own ? own : d->boot_val,
+        .enumvals = d->enumvals,  .boot_val = version ? own : d->boot_val,
         .reset_val = own ? own : d->reset_val,
     };
     out->shown = rl_setting_shown(s, (int)idx, buf, n);

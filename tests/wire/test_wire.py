@@ -99,6 +99,21 @@ def test_startup_options_set_any_setting_as_postgresql(server):
     assert "cannot be changed without restarting the server" in str(e.value)
 
 
+def test_port_and_max_connections_are_the_servers(start_server):
+    """SHOW port / max_connections and pg_settings give the server's own
+    values (a fresh PostgreSQL's 5432 / 100 only where it has none), and
+    server_version the version it reports at startup."""
+    srv = start_server("--max-connections", "37")
+    with psycopg.connect(srv.dsn()) as c:
+        assert c.execute("SHOW port").fetchone()[0] == str(srv.port)
+        assert c.execute("SHOW max_connections").fetchone()[0] == "37"
+        row = c.execute("SELECT setting, reset_val, boot_val FROM pg_settings"
+                        " WHERE name = 'max_connections'").fetchone()
+        assert row == ("37", "37", "100")
+        assert c.execute("SHOW server_version").fetchone()[0] == \
+            c.info.parameter_status("server_version")
+
+
 def test_startup_bad_timezone_is_fatal_22023(server):
     """PostgreSQL ends the connection with FATAL 22023 for a setting value
     it refuses in the startup packet (PGTZ=Nowhere, -c TimeZone=Nowhere)."""

@@ -607,6 +607,25 @@ def dump_settings(db, su, tmp):
             if r[k] and r[k].startswith(os.path.join(tmp, "data")):
                 r[k] = FRESH_DATA_DIR + r[k][len(os.path.join(tmp, "data")):]
         r["visible"] = r["name"] in seen
+        # whether SET takes a list (GUC_LIST_INPUT): PostgreSQL refuses two
+        # values for any other setting before it looks at anything else
+        try:
+            db.rows('SET LOCAL "%s" = rl_probe_a, rl_probe_b' % r["name"])
+            r["list"] = 1
+        except Exception as e:  # noqa: BLE001 - the refusal says which
+            r["list"] = 0 if "takes only one argument" in str(e) else 1
+        # and whether it quotes each name as an identifier (GUC_LIST_QUOTE:
+        # search_path = "My Schema"), where a session may SET it
+        if r["list"] and r["context"] == "user" and db.conn is not None:
+            try:
+                with db.conn.transaction():
+                    with db.conn.cursor() as cur:
+                        cur.execute('SET LOCAL "%s" = "Rl Probe"' % r["name"])
+                        cur.execute("SELECT current_setting('%s')" % r["name"])
+                        if cur.fetchone()[0].startswith('"'):
+                            r["list"] = 2
+            except Exception:  # noqa: BLE001 - not a name it takes (DateStyle)
+                pass
         r["hidden_enum"] = []
         if r["vartype"] == "enum" and r["context"] == "user" and r["visible"]:
             listed = set(r["enumvals"].strip("{}").replace('"', "").split(","))
@@ -625,7 +644,7 @@ def dump_settings(db, su, tmp):
                     "category": None, "short_desc": None, "extra_desc": None, "min_val": None,
                     "max_val": None, "enumvals": None, "boot_val": v, "reset_val": v,
                     "setting": v, "shown": v, "source": "default", "visible": None,
-                    "hidden_enum": []})
+                    "list": 0, "hidden_enum": []})
     return out
 
 
@@ -647,7 +666,7 @@ def emit_settings(rows, version, cmd):
             [c_str(r[k]) for k in ("name", "vartype", "context", "unit", "category",
                                    "short_desc", "extra_desc", "min_val", "max_val", "enumvals",
                                    "boot_val", "reset_val", "setting", "shown", "source")] +
-            [vis, h]))
+            [vis, str(r["list"]), h]))
     head = [
         "/*",
         " * pg15_settings.inc — GENERATED, do not edit. PostgreSQL %s's" % version,
@@ -655,7 +674,9 @@ def emit_settings(rows, version, cmd):
         " * (pg_settings as a superuser reads it: visible 0 for the rows `lake` may",
         " * not read, -1 for those SHOW knows and pg_settings does not list), with",
         " * each user-settable enum's accepted spellings enumvals does not list",
-        " * (hidden: spelling, value, ..., NULL). Sorted by name case-blind.",
+        " * (hidden: spelling, value, ..., NULL); list 1 for those SET takes a",
+        " * list of values for (GUC_LIST_INPUT), 2 for those of them that quote",
+        " * each as an identifier (GUC_LIST_QUOTE). Sorted by name case-blind.",
         " *",
         " * Regenerate with:  %s" % cmd,
         " *",

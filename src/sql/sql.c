@@ -806,6 +806,10 @@ static int exec_set(rl_exec *x, const PgQuery__VariableSetStmt *st)
     default:
         break;
     }
+    int list = rl_setting_takes_list(x->s, st->name);
+    if (st->n_args > 1 && !list)
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "SET %s takes only one argument", st->name);
     int idx = rl_setting_lookup_for_set(x, st->name);
     if (idx < 0)
         return -1;
@@ -821,6 +825,12 @@ static int exec_set(rl_exec *x, const PgQuery__VariableSetStmt *st)
         if (const_text(st->args[i], part, sizeof part) < 0)
             return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                                  "RockLake accepts only constant values in SET");
+        if (list == 2 && st->args[i]->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+            rl_const(st->args[i]->a_const)->val_case == PG_QUERY__A__CONST__VAL_SVAL) {
+            char quoted[sizeof part];
+            rl_quote_ident(part, quoted, sizeof quoted); /* search_path = "My Schema" */
+            snprintf(part, sizeof part, "%s", quoted);
+        }
         size_t used = strlen(value);
         snprintf(value + used, sizeof value - used, "%s%s", i ? ", " : "", part);
     }

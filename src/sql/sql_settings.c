@@ -32,11 +32,13 @@
  * tools/gen_pg15_catalog.py): pg_settings' columns as a fresh server shows
  * them, SHOW's text of its value, whether role `lake` may read it (1),
  * not (0: superuser-only) or it is SHOW's only (-1: pg_settings does not
- * list it), and the hidden spellings of an enum (spelling, value, ...). */
+ * list it), whether SET takes a list of values, and the hidden spellings
+ * of an enum (spelling, value, ...). */
 typedef struct pg15_setting {
     const char *name, *vartype, *context, *unit, *category, *short_desc, *extra_desc, *min_val,
         *max_val, *enumvals, *boot_val, *reset_val, *setting, *shown, *source;
     int visible;
+    int list; /* SET takes a list of values (GUC_LIST_INPUT), 2: quoting names */
     const char *const *hidden;
 } pg15_setting;
 
@@ -182,6 +184,13 @@ int rl_setting_lookup_for_show(rl_exec *x, const char *name, bool missing_ok)
                              "examine \"%s\"",
                              name);
     return idx;
+}
+
+int rl_setting_takes_list(const rl_session *s, const char *name)
+{
+    int idx = builtin_index(name);
+    (void)s; /* placeholders take one value */
+    return idx >= 0 ? pg15_settings[idx].list : 0;
 }
 
 bool rl_setting_user_settable(int idx)

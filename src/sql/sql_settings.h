@@ -28,6 +28,10 @@ int rl_setting_lookup_for_set(rl_exec *x, const char *name);
 /* The index SHOW / current_setting read: -1 with x->err (42704 unknown,
  * 42501 a superuser-only setting), -2 for an unknown name when missing_ok. */
 int rl_setting_lookup_for_show(rl_exec *x, const char *name, bool missing_ok);
+/* Whether SET takes a list of values for the name (search_path, DateStyle,
+ * ...: 1), and quotes each text of it as an identifier (search_path: 2);
+ * any other name, known or not, takes one value (0; two are 22023). */
+int rl_setting_takes_list(const rl_session *s, const char *name);
 /* Whether a session may SET it (context "user", or a placeholder). */
 bool rl_setting_user_settable(int idx);
 

@@ -885,8 +885,75 @@ static int check_generic_enum(rl_exec *x, const pg15_setting *d, const char *typ
     return rc;
 }
 
+/* The string settings PostgreSQL checks with a hook of its own, as that
+ * hook answers a role that is not a superuser (the only tablespaces are
+ * pg_default and pg_global, the locales C and POSIX, the abbreviation sets
+ * those PostgreSQL ships). 1: not one of them. */
+static int check_string_hook(rl_exec *x, const pg15_setting *d, const char *v, char *canon,
+                             size_t n)
+{
+    const char *name = d->name;
+    if (strcmp(name, "application_name") == 0) { /* printable ASCII only */
+        size_t k = 0;
+        for (; v[k] && k + 1 < n; k++)
+            canon[k] = (unsigned char)v[k] < 32 || (unsigned char)v[k] > 126 ? '?' : v[k];
+        canon[k] = '\0';
+        return 0;
+    }
+    if (strcmp(name, "default_tablespace") == 0) {
+        if (!*v || strcmp(v, "pg_default") == 0 || strcmp(v, "pg_global") == 0)
+            return 0;
+        int rc = invalid_value(x, name, v);
+        rl_error_detail(x->err, "Tablespace \"%s\" does not exist.", v);
+        return rc;
+    }
+    if (strcmp(name, "temp_tablespaces") == 0) {
+        char list[256];
+        snprintf(list, sizeof list, "%s", v);
+        char *save = NULL;
+        for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            while (isspace((unsigned char)*t))
+                t++;
+            size_t len = strlen(t);
+            while (len && isspace((unsigned char)t[len - 1]))
+                t[--len] = '\0';
+            if (*t == '"' && len >= 2 && t[len - 1] == '"') {
+                t[len - 1] = '\0';
+                t++;
+            } else {
+                for (char *c = t; *c; c++)
+                    *c = (char)tolower((unsigned char)*c);
+            }
+            if (!*t || strcmp(t, "pg_default") == 0)
+                continue;
+            if (strcmp(t, "pg_global") == 0)
+                return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, -1,
+                                     "permission denied for tablespace %s", t);
+            return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
+                                 "tablespace \"%s\" does not exist", t);
+        }
+        return 0;
+    }
+    if (strcmp(name, "lc_monetary") == 0 || strcmp(name, "lc_numeric") == 0 ||
+        strcmp(name, "lc_time") == 0) {
+        static const char *const locales[] = {"", "C", "POSIX", "C.UTF-8", "C.utf8", NULL};
+        for (size_t i = 0; locales[i]; i++)
+            if (strcmp(v, locales[i]) == 0)
+                return 0;
+        return invalid_value(x, name, v);
+    }
+    if (strcmp(name, "timezone_abbreviations") == 0) {
+        static const char *const sets[] = {"Default", "Australia", "India", NULL};
+        for (size_t i = 0; sets[i]; i++)
+            if (strcmp(v, sets[i]) == 0)
+                return 0;
+        return invalid_value(x, name, v);
+    }
+    return 1;
+}
+
 /* Any setting by its type: Boolean, integer, real, enum; a string as
- * given. */
+ * given, unless a hook of PostgreSQL's checks it. */
 static int check_generic(rl_exec *x, const pg15_setting *d, const char *typed, const char *v,
                          char *canon, size_t n)
 {
@@ -903,7 +970,8 @@ static int check_generic(rl_exec *x, const pg15_setting *d, const char *typed, c
         return check_number(x, d, typed, v, canon, n);
     if (strcmp(d->vartype, "enum") == 0)
         return check_generic_enum(x, d, typed, v, canon, n);
-    return 0;
+    int rc = check_string_hook(x, d, v, canon, n);
+    return rc > 0 ? 0 : rc;
 }
 
 /* 0 with *canon set to the value to keep (pg_settings' form), or -1 with

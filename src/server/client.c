@@ -1596,6 +1596,7 @@ static bool open_session(client *c)
         return false;
     if (!apply_startup_gucs(c))
         return false;
+    rl_session_settings_from_client(c->sess);
     send_parameter_status(c);
     pktbuf_write(&c->out, 'K', "ii", c->slot.pid, c->slot.secret);
     return true;

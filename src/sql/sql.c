@@ -447,6 +447,8 @@ const char *rl_session_setting(rl_session *s, const char *name, char *buf, size_
     return idx < 0 ? NULL : rl_setting_shown(s, idx, buf, n);
 }
 
+void rl_session_settings_from_client(rl_session *s) { rl_settings_mark_client(s); }
+
 bool rl_session_setting_user_settable(rl_session *s, const char *name)
 {
     int idx = rl_setting_index(s, name);

@@ -230,6 +230,11 @@ int64_t rl_session_timeout_ms(rl_session *s, const char *name);
 /* A setting of this session as SHOW gives it (may point into buf); NULL
  * when RockLake does not know the name (a SET of it is 42704). */
 const char *rl_session_setting(rl_session *s, const char *name, char *buf, size_t n);
+/* The settings applied so far came from the client's startup packet
+ * (its settings and `options`): RESET, RESET ALL and DISCARD ALL return to
+ * them, and pg_settings says so (source "client", reset_val), as in
+ * PostgreSQL. */
+void rl_session_settings_from_client(rl_session *s);
 /* Whether a SET of the setting may run in this session at all (its
  * PostgreSQL context is "user", or it is a custom placeholder): the
  * startup packet's others are passed over (RockLake has no use for them). */

@@ -91,6 +91,7 @@ struct rl_session {
     rl_temp_table *temps;
     rl_setting *settings;
     rl_setting *placeholders;      /* custom settings SET named (names only); kept */
+    rl_setting *settings_client;   /* the startup packet's: what RESET returns to */
     /* the server's port, max_connections, server_version ("": the defaults) */
     char own_port[12], own_max_connections[12], own_server_version[64];
     rl_setting *settings_at_start; /* as the transaction found them ... */

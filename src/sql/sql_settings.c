@@ -11,7 +11,8 @@
  *    unit ("5s").
  *
  * Invariants: s->settings holds one entry per changed setting, by canonical
- * name; s->settings_saved says s->settings_at_start is the list as the
+ * name (s->settings_client: those the startup packet set, which RESET,
+ * RESET ALL and DISCARD ALL return to); s->settings_saved says s->settings_at_start is the list as the
  * transaction found it (taken at its first change); entries flagged local
  * return to `after` (or to the default, after_default) when it commits.
  */
@@ -199,12 +200,17 @@ bool rl_setting_user_settable(int idx)
     return (size_t)idx >= N_SETTINGS || strcmp(pg15_settings[idx].context, "user") == 0;
 }
 
-static rl_setting *setting_find(const rl_session *s, const char *canonical)
+static rl_setting *list_find(rl_setting *l, const char *canonical)
 {
-    for (rl_setting *st = s->settings; st; st = st->next)
+    for (rl_setting *st = l; st; st = st->next)
         if (strcmp(st->name, canonical) == 0)
             return st;
     return NULL;
+}
+
+static rl_setting *setting_find(const rl_session *s, const char *canonical)
+{
+    return list_find(s->settings, canonical);
 }
 
 /* ------------------------------------------------------------- units */
@@ -368,15 +374,19 @@ bool rl_setting_row(const rl_session *s, size_t idx, rl_setting_info *out, char 
         return false;
     const char *own = own_value(s, idx);
     bool version = strcmp(d->name, "server_version") == 0;
+    const rl_setting *st = setting_find(s, d->name), *client = list_find(s->settings_client, d->name);
+    const char *source = !st                                           ? d->source
+                         : client && strcmp(st->value, client->value) == 0 ? "client"
+                                                                             : "session";
     *out = (rl_setting_info){
         .name = d->name,          .setting = setting_value(s, (int)idx),
         .unit = d->unit,          .category = d->category,
         .short_desc = d->short_desc, .extra_desc = d->extra_desc,
         .context = d->context,    .vartype = d->vartype,
-        .source = setting_find(s, d->name) ? "session" : d->source,
+        .source = source,
         .min_val = d->min_val,    .max_val = d->max_val,
         .enumvals = d->enumvals,  .boot_val = version ? own : d->boot_val,
-        .reset_val = own ? own : d->reset_val,
+        .reset_val = client ? client->value : own ? own : d->reset_val,
     };
     out->shown = rl_setting_shown(s, (int)idx, buf, n);
     return true;
@@ -484,11 +494,20 @@ void rl_settings_snapshot_free(rl_setting *snapshot) { list_free(snapshot); }
 
 void rl_settings_free(rl_session *s)
 {
+    bool ok;
     list_free(s->settings);
     list_free(s->settings_at_start);
-    s->settings = s->settings_at_start = NULL;
+    s->settings = list_copy(s->settings_client, &ok); /* out of memory: the defaults */
+    s->settings_at_start = NULL;
     s->settings_saved = false;
-    rl_tz_set_current(NULL);
+    rl_settings_zone_apply(s);
+}
+
+void rl_settings_mark_client(rl_session *s)
+{
+    bool ok;
+    list_free(s->settings_client);
+    s->settings_client = list_copy(s->settings, &ok); /* out of memory: RESET to defaults */
 }
 
 /* ------------------------------------------------------ checking values */
@@ -1078,7 +1097,21 @@ int rl_setting_reset_named(rl_exec *x, int idx, const char *typed)
         return -1;
     if (save_at_start(x->s) < 0)
         return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
-    remove_entry(x->s, name);
+    const rl_setting *client = list_find(x->s->settings_client, name);
+    rl_setting *st = setting_find(x->s, name);
+    if (client && st) { /* back to the client's value, for the session */
+        snprintf(st->value, sizeof st->value, "%s", client->value);
+        st->local = false;
+    } else if (client) {
+        rl_setting *c = malloc(sizeof *c);
+        if (!c)
+            return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+        *c = *client;
+        c->next = x->s->settings;
+        x->s->settings = c;
+    } else {
+        remove_entry(x->s, name);
+    }
     rl_settings_zone_apply(x->s);
     return 0;
 }
@@ -1089,8 +1122,12 @@ int rl_settings_reset_all(rl_exec *x)
 {
     if (save_at_start(x->s) < 0)
         return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    bool ok;
+    rl_setting *client = list_copy(x->s->settings_client, &ok);
+    if (!ok)
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     list_free(x->s->settings);
-    x->s->settings = NULL;
+    x->s->settings = client;
     rl_settings_zone_apply(x->s);
     return 0;
 }
@@ -1098,5 +1135,8 @@ int rl_settings_reset_all(rl_exec *x)
 void rl_settings_free_placeholders(rl_session *s)
 {
     list_free(s->placeholders);
-    s->placeholders = NULL;
+    list_free(s->settings_client);
+    list_free(s->settings);
+    s->placeholders = s->settings_client = s->settings = NULL;
+    rl_tz_set_current(NULL);
 }

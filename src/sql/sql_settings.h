@@ -84,8 +84,11 @@ void rl_settings_snapshot_free(rl_setting *snapshot);
 void rl_settings_zone_apply(const rl_session *s);
 /* Everything (DISCARD ALL, the session's end). */
 void rl_settings_free(rl_session *s);
-/* The placeholders (the session's end: DISCARD ALL keeps them, as
- * PostgreSQL keeps a placeholder once made). */
+/* What is left at the session's end: the settings, the client's and the
+ * placeholders (DISCARD ALL keeps a placeholder once made, as PostgreSQL,
+ * and returns the settings to the client's). */
 void rl_settings_free_placeholders(rl_session *s);
+/* The session's settings now are the client's (rl_session_settings_from_client). */
+void rl_settings_mark_client(rl_session *s);
 
 #endif

@@ -99,6 +99,33 @@ def test_startup_options_set_any_setting_as_postgresql(server):
     assert "cannot be changed without restarting the server" in str(e.value)
 
 
+def test_reset_returns_to_the_clients_settings(server):
+    """What the startup packet set (its settings, `-c` options) is what
+    RESET, RESET ALL and DISCARD ALL return to, and pg_settings says so
+    (source client, reset_val), as in PostgreSQL: a pooler's DISCARD ALL
+    keeps the client's TimeZone."""
+    opts = "-c work_mem=64MB -c app.x=1 -c TimeZone=Asia/Kolkata"
+    with psycopg.connect(server.dsn(options=opts), autocommit=True) as c:
+        c.execute("SET work_mem = '1MB'")
+        c.execute("RESET work_mem")
+        assert c.execute("SHOW work_mem").fetchone()[0] == "64MB"
+        row = c.execute("SELECT source, reset_val FROM pg_settings"
+                        " WHERE name = 'work_mem'").fetchone()
+        assert row == ("client", "65536")
+        c.execute("SET work_mem = '2MB'")
+        c.execute("SET TimeZone = 'UTC'")
+        c.execute("SET app.x = 2")
+        c.execute("DISCARD ALL")
+        assert c.execute("SELECT current_setting('work_mem'), current_setting('app.x'),"
+                         " current_setting('TimeZone')").fetchone() == ("64MB", "1", "Asia/Kolkata")
+        c.execute("SET random_page_cost = 3")
+        c.execute("RESET ALL")
+        assert c.execute("SELECT current_setting('random_page_cost'),"
+                         " current_setting('work_mem')").fetchone() == ("4", "64MB")
+        assert c.execute("SELECT source FROM pg_settings WHERE name = 'work_mem'").fetchone() == \
+            ("client",)
+
+
 def test_port_and_max_connections_are_the_servers(start_server):
     """SHOW port / max_connections and pg_settings give the server's own
     values (a fresh PostgreSQL's 5432 / 100 only where it has none), and

@@ -638,6 +638,9 @@ def dump_settings(db, su, tmp):
                     continue
                 r["hidden_enum"].append((p, v))
         out.append(r)
+    # the text search configurations default_text_search_config may name
+    ts_configs = [r[0] for r in db.rows(
+        "SELECT cfgname::text FROM pg_ts_config ORDER BY cfgname COLLATE \"C\"")]
     for name, vartype, context in NOSHOW:
         v = db.rows("SELECT current_setting('%s')" % name)[0][0]
         out.append({"name": name, "vartype": vartype, "context": context, "unit": None,
@@ -645,10 +648,10 @@ def dump_settings(db, su, tmp):
                     "max_val": None, "enumvals": None, "boot_val": v, "reset_val": v,
                     "setting": v, "shown": v, "source": "default", "visible": None,
                     "list": 0, "hidden_enum": []})
-    return out
+    return out, ts_configs
 
 
-def emit_settings(rows, version, cmd):
+def emit_settings(rows, ts_configs, version, cmd):
     S = Strings()
 
     def c_str(v):  # a pointer into the string table (as pg15_catalog.inc's)
@@ -687,8 +690,11 @@ def emit_settings(rows, version, cmd):
         "    " + S.c_literal() + ";",
         "",
     ]
+    ts = ["/* pg_ts_config's names (default_text_search_config's check) */",
+          "static const char *const pg15_ts_configs[] = {%s, NULL};" % ", ".join(
+              '"%s"' % n for n in ts_configs)]
     return "\n".join(head + hidden + [""] + ["static const pg15_setting pg15_settings[] = {"] +
-                     table + ["};", "#define PG15_SETTINGS_COUNT %d" % len(rows)])
+                     table + ["};", "#define PG15_SETTINGS_COUNT %d" % len(rows), ""] + ts)
 
 
 def main():
@@ -719,7 +725,7 @@ def main():
     with open(args.out, "w") as f:
         f.write(text + "\n")
     with open(args.settings_out, "w") as f:
-        f.write(emit_settings(settings, data["version"],
+        f.write(emit_settings(settings[0], settings[1], data["version"],
                               "python3 tools/gen_pg15_catalog.py --out src/sql/pg15_catalog.inc")
                 + "\n")
     print("wrote %s (%d bytes): %d relations, %d attributes, %d types, %d constraints, "

@@ -961,6 +961,43 @@ static int check_string_hook(rl_exec *x, const pg15_setting *d, const char *v, c
                 return 0;
         return invalid_value(x, name, v);
     }
+    if (strcmp(name, "default_text_search_config") == 0) { /* [pg_catalog.]name */
+        char parts[4][128];
+        size_t np = 0, k = 0;
+        bool quoted = false;
+        parts[0][0] = '\0';
+        for (const char *p = v; *p; p++) {
+            if (*p == '"' && quoted && p[1] == '"') {
+                p++;
+            } else if (*p == '"') {
+                quoted = !quoted;
+                continue;
+            } else if (*p == '.' && !quoted) {
+                if (++np == 4)
+                    break;
+                parts[np][k = 0] = '\0';
+                continue;
+            }
+            if (k + 1 < sizeof parts[0]) {
+                parts[np][k++] = quoted ? *p : (char)tolower((unsigned char)*p);
+                parts[np][k] = '\0';
+            }
+        }
+        if (np >= 3)
+            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+                                 "improper qualified name (too many dotted names): %s", v);
+        if (np == 2)
+            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                                 "cross-database references are not implemented: %s.%s.%s",
+                                 parts[0], parts[1], parts[2]);
+        bool found = false;
+        for (size_t i = 0; pg15_ts_configs[i] && !quoted; i++)
+            found |= strcmp(parts[np], pg15_ts_configs[i]) == 0;
+        if (!found || (np == 1 && strcmp(parts[0], "pg_catalog") != 0))
+            return invalid_value(x, name, v);
+        snprintf(canon, n, "pg_catalog.%s", parts[np]);
+        return 0;
+    }
     if (strcmp(name, "timezone_abbreviations") == 0) {
         static const char *const sets[] = {"Default", "Australia", "India", NULL};
         for (size_t i = 0; sets[i]; i++)

@@ -12,6 +12,14 @@ src/sql/pg15_catalog.inc: one string table plus static arrays of the structs
 declared in src/sql/sql_pgcatalog.c (field order must match them).
 
     python3 tools/gen_pg15_catalog.py [--port 55511] [--out src/sql/pg15_catalog.inc]
+        [--settings-out src/sql/pg15_settings.inc]
+
+It also writes src/sql/pg15_settings.inc: every configuration parameter of
+PostgreSQL 15 (pg_settings as a superuser sees it; which of them role `lake`
+may read; each user-settable enum's hidden spellings, probed with set_config)
+with the value a fresh PostgreSQL 15 shows (the settings tests/pg/pg_env.sh
+adds to postgresql.conf, and the port it passes, back at their boot values);
+sql_settings.c serves SHOW, SET and pg_settings from it.
 
 Deterministic: every query has an ORDER BY, strings are numbered in first-use
 order, and nothing time- or install-dependent (relpages, reltuples,
@@ -44,13 +52,13 @@ NULL = None
 
 # Catalogs captured whole, as a fresh database has them (rows in heap order,
 # every column from pg_attribute): psql's \\dx, \\dL, \\dC, \\dc, \\dF,
-# \\ddp, \\dy, \\dl, \\des, \\dew, \\drds read them. sql_pgcatalog.c serves
+# \\ddp, \\dy, \\dl, \\des, \\dew, \\drds, \\dconfig+ read them. sql_pgcatalog.c serves
 # each as a relation of its own (fixed_captured).
 CAPTURED = ["pg_extension", "pg_language", "pg_cast", "pg_conversion", "pg_default_acl",
             "pg_event_trigger", "pg_largeobject_metadata", "pg_foreign_server",
             "pg_foreign_data_wrapper", "pg_db_role_setting", "pg_ts_config",
             "pg_ts_dict", "pg_ts_parser", "pg_ts_template", "pg_transform", "pg_trigger",
-            "pg_ts_config_map"]
+            "pg_ts_config_map", "pg_parameter_acl"]
 # the oid columns of captured catalogs that name a function
 FUNCTION_OID_COLUMNS = {"pg_cast": ("castfunc",),
                         "pg_language": ("lanplcallfoid", "laninline", "lanvalidator")}
@@ -110,11 +118,11 @@ IS_SCHEMATA = ["catalog_name", "schema_name", "schema_owner", "default_character
 class Db:
     """Text-format rows (str or None) from psycopg 3 or psql."""
 
-    def __init__(self, host, port):
-        self.host, self.port = host, port
+    def __init__(self, host, port, user="lake"):
+        self.host, self.port, self.user = host, port, user
         try:
             import psycopg  # noqa: F401
-            self.conn = psycopg.connect(host=host, port=port, user="lake", dbname="lakecat",
+            self.conn = psycopg.connect(host=host, port=port, user=user, dbname="lakecat",
                                         autocommit=True)
         except ImportError:
             self.conn = None
@@ -126,7 +134,7 @@ class Db:
                 cur.execute(sql)
                 return [tuple(v for v in r) for r in cur.fetchall()]
         out = subprocess.run(
-            ["psql", "-X", "-q", "-At", "-h", self.host, "-p", str(self.port), "-U", "lake",
+            ["psql", "-X", "-q", "-At", "-h", self.host, "-p", str(self.port), "-U", self.user,
              "-d", "lakecat", "-v", "ON_ERROR_STOP=1", "-F", "\x1f", "-R", "\x1e",
              "-P", "null=\x1d", "-c", sql],
             check=True, capture_output=True, text=True).stdout
@@ -507,10 +515,194 @@ def emit(d, cmd):
     return "\n".join(head + out)
 
 
+# ------------------------------------------------------------ settings
+
+SETTING_COLS = ["name", "vartype", "context", "unit", "category", "short_desc", "extra_desc",
+                "min_val", "max_val", "enumvals::text", "boot_val", "reset_val", "setting",
+                "current_setting(name)", "source"]
+# spellings tried on each user-settable enum: PostgreSQL accepts some it does
+# not list in enumvals (synchronous_commit = true, client_min_messages =
+# debug), each shown as the value it stands for
+ENUM_PROBES = ["on", "off", "true", "false", "yes", "no", "1", "0", "debug", "info", "fatal",
+               "panic", "log", "regress", "default", "none", "all"]
+# settings SHOW knows that pg_settings does not list (GUC_NO_SHOW_ALL):
+# name, vartype, context
+NOSHOW = [("is_superuser", "bool", "internal")]
+# pg_env.sh sets these in the postgresql.conf it writes, except those it sets
+# as initdb does here (TimeZone Etc/UTC, DateStyle ISO, MDY): a fresh server
+# has their boot values
+PG_ENV_KEEP = {"timezone", "datestyle"}
+# what initdb writes to a fresh postgresql.conf (source "configuration file")
+INITDB_CONF = {"max_connections", "shared_buffers", "dynamic_shared_memory_type", "max_wal_size",
+               "min_wal_size", "log_timezone", "datestyle", "timezone", "lc_messages",
+               "lc_monetary", "lc_numeric", "lc_time", "default_text_search_config"}
+
+MEM_UNITS = [("TB", 1 << 40), ("GB", 1 << 30), ("MB", 1 << 20), ("kB", 1 << 10), ("B", 1)]
+TIME_UNITS = [("d", 86400000000), ("h", 3600000000), ("min", 60000000), ("s", 1000000),
+              ("ms", 1000), ("us", 1)]
+
+
+def unit_table(unit):
+    """[(unit, multiplier in base units)] largest first, as PostgreSQL converts."""
+    mem = {"B": 1, "kB": 1024, "8kB": 8192, "MB": 1 << 20}
+    if unit in mem:
+        return [(u, b / mem[unit]) for u, b in MEM_UNITS]
+    base = {"ms": 1000, "s": 1000000, "min": 60000000}[unit]
+    return [(u, us / base) for u, us in TIME_UNITS]
+
+
+def shown(vartype, unit, setting):
+    """SHOW's text of a setting (pg_settings.setting): a positive integer in
+    the largest unit it divides exactly, a real in the largest unit it comes
+    within 1e-8 of an integer in."""
+    if unit is None or vartype not in ("integer", "real"):
+        return setting
+    v = float(setting)
+    if v <= 0:
+        return setting
+    if vartype == "integer":
+        for u, m in unit_table(unit):
+            if m <= 1 or int(setting) % int(m) == 0:
+                return "%d%s" % (round(int(setting) / m), u)
+    for u, m in unit_table(unit):
+        x = v / m
+        if abs(round(x) / x - 1.0) <= 1e-8:
+            break
+    return "%s%s" % (("%g" % x), u)
+
+
+def pg_env_conf():
+    """The settings tests/pg/pg_env.sh writes into postgresql.conf (lower case)."""
+    text = Path(PG_ENV).read_text()
+    block = text.split("<<CONF", 1)[1].split("\nCONF", 1)[0]
+    return {m.lower() for m in re.findall(r"^([a-z_]+)\s*=", block, re.M)}
+
+
+# where a fresh Debian PostgreSQL 15 keeps its data: the throw-away
+# server's directory is written as this (data_directory, config_file, ...)
+FRESH_DATA_DIR = "/var/lib/postgresql/15/main"
+
+
+def dump_settings(db, su, tmp):
+    rows = su.rows("SELECT %s FROM pg_settings ORDER BY lower(name) COLLATE \"C\"" %
+                   t(SETTING_COLS))
+    seen = {r[0] for r in db.rows("SELECT name FROM pg_settings")}
+    reset = pg_env_conf() - PG_ENV_KEEP
+    out = []
+    for r in rows:
+        r = dict(zip([c.split("::")[0].split("(")[0] if "(" not in c else "shown" for c in
+                      SETTING_COLS], r))
+        if r["source"] in ("configuration file", "command line") and (
+                r["name"].lower() in reset or r["source"] == "command line"):
+            r["setting"] = r["reset_val"] = r["boot_val"]
+            r["shown"] = shown(r["vartype"], r["unit"], r["boot_val"])
+            r["source"] = "configuration file" if r["name"].lower() in INITDB_CONF else "default"
+        else:
+            # the show hooks (file modes in octal) aside, SHOW is the setting
+            # in its unit: sql_settings.c formats a SET value the same way
+            want = shown(r["vartype"], r["unit"], r["setting"])
+            assert want == r["shown"] or r["name"].endswith("_mode") or \
+                r["name"] == "unix_socket_permissions", (r["name"], want, r["shown"])
+        for k in ("setting", "reset_val", "boot_val", "shown"):
+            if r[k] and r[k].startswith(os.path.join(tmp, "data")):
+                r[k] = FRESH_DATA_DIR + r[k][len(os.path.join(tmp, "data")):]
+        r["visible"] = r["name"] in seen
+        # whether SET takes a list (GUC_LIST_INPUT): PostgreSQL refuses two
+        # values for any other setting before it looks at anything else
+        try:
+            db.rows('SET LOCAL "%s" = rl_probe_a, rl_probe_b' % r["name"])
+            r["list"] = 1
+        except Exception as e:  # noqa: BLE001 - the refusal says which
+            r["list"] = 0 if "takes only one argument" in str(e) else 1
+        # and whether it quotes each name as an identifier (GUC_LIST_QUOTE:
+        # search_path = "My Schema"), where a session may SET it
+        if r["list"] and r["context"] == "user" and db.conn is not None:
+            try:
+                with db.conn.transaction():
+                    with db.conn.cursor() as cur:
+                        cur.execute('SET LOCAL "%s" = "Rl Probe"' % r["name"])
+                        cur.execute("SELECT current_setting('%s')" % r["name"])
+                        if cur.fetchone()[0].startswith('"'):
+                            r["list"] = 2
+            except Exception:  # noqa: BLE001 - not a name it takes (DateStyle)
+                pass
+        r["hidden_enum"] = []
+        if r["vartype"] == "enum" and r["context"] == "user" and r["visible"]:
+            listed = set(r["enumvals"].strip("{}").replace('"', "").split(","))
+            for p in ENUM_PROBES:
+                if p in listed:
+                    continue
+                try:
+                    v = db.rows("SELECT set_config('%s', '%s', true)" % (r["name"], p))[0][0]
+                except Exception:  # noqa: BLE001 - refused: not a spelling of it
+                    continue
+                r["hidden_enum"].append((p, v))
+        out.append(r)
+    # the text search configurations default_text_search_config may name
+    ts_configs = [r[0] for r in db.rows(
+        "SELECT cfgname::text FROM pg_ts_config ORDER BY cfgname COLLATE \"C\"")]
+    for name, vartype, context in NOSHOW:
+        v = db.rows("SELECT current_setting('%s')" % name)[0][0]
+        out.append({"name": name, "vartype": vartype, "context": context, "unit": None,
+                    "category": None, "short_desc": None, "extra_desc": None, "min_val": None,
+                    "max_val": None, "enumvals": None, "boot_val": v, "reset_val": v,
+                    "setting": v, "shown": v, "source": "default", "visible": None,
+                    "list": 0, "hidden_enum": []})
+    return out, ts_configs
+
+
+def emit_settings(rows, ts_configs, version, cmd):
+    S = Strings()
+
+    def c_str(v):  # a pointer into the string table (as pg15_catalog.inc's)
+        return "NULL" if v is None else "pg15_settings_str + %s" % S(v)
+
+    hidden, table = [], []
+    for r in rows:
+        h = "NULL"
+        if r["hidden_enum"]:
+            h = "pg15_hidden_%s" % r["name"]
+            hidden.append("static const char *const %s[] = {%s, NULL};" % (
+                h, ", ".join("%s, %s" % (c_str(a), c_str(b)) for a, b in r["hidden_enum"])))
+        vis = {True: "1", False: "0", None: "-1"}[r["visible"]]
+        table.append("    {%s}," % ", ".join(
+            [c_str(r[k]) for k in ("name", "vartype", "context", "unit", "category",
+                                   "short_desc", "extra_desc", "min_val", "max_val", "enumvals",
+                                   "boot_val", "reset_val", "setting", "shown", "source")] +
+            [vis, str(r["list"]), h]))
+    head = [
+        "/*",
+        " * pg15_settings.inc — GENERATED, do not edit. PostgreSQL %s's" % version,
+        " * configuration parameters as a fresh server shows them to role `lake`",
+        " * (pg_settings as a superuser reads it: visible 0 for the rows `lake` may",
+        " * not read, -1 for those SHOW knows and pg_settings does not list), with",
+        " * each user-settable enum's accepted spellings enumvals does not list",
+        " * (hidden: spelling, value, ..., NULL); list 1 for those SET takes a",
+        " * list of values for (GUC_LIST_INPUT), 2 for those of them that quote",
+        " * each as an identifier (GUC_LIST_QUOTE). Sorted by name case-blind.",
+        " *",
+        " * Regenerate with:  %s" % cmd,
+        " *",
+        " * Strings point into pg15_settings_str (NULL: SQL NULL).",
+        " */",
+        "",
+        "static const char pg15_settings_str[] =",
+        "    " + S.c_literal() + ";",
+        "",
+    ]
+    ts = ["/* pg_ts_config's names (default_text_search_config's check) */",
+          "static const char *const pg15_ts_configs[] = {%s, NULL};" % ", ".join(
+              '"%s"' % n for n in ts_configs)]
+    return "\n".join(head + hidden + [""] + ["static const pg15_setting pg15_settings[] = {"] +
+                     table + ["};", "#define PG15_SETTINGS_COUNT %d" % len(rows), ""] + ts)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--port", type=int, default=55511)
     ap.add_argument("--out", default=os.path.join(ROOT, "src", "sql", "pg15_catalog.inc"))
+    ap.add_argument("--settings-out",
+                    default=os.path.join(ROOT, "src", "sql", "pg15_settings.inc"))
     args = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="rl_pg15_catalog_")
     os.chmod(tmp, 0o755)
@@ -519,6 +711,11 @@ def main():
         db = Db(tmp, args.port)
         try:
             data = dump(db)
+            su = Db(tmp, args.port, user="postgres")
+            try:
+                settings = dump_settings(db, su, tmp)
+            finally:
+                su.close()
         finally:
             db.close()
     finally:
@@ -527,6 +724,10 @@ def main():
     text = emit(data, "python3 tools/gen_pg15_catalog.py --out src/sql/pg15_catalog.inc")
     with open(args.out, "w") as f:
         f.write(text + "\n")
+    with open(args.settings_out, "w") as f:
+        f.write(emit_settings(settings[0], settings[1], data["version"],
+                              "python3 tools/gen_pg15_catalog.py --out src/sql/pg15_catalog.inc")
+                + "\n")
     print("wrote %s (%d bytes): %d relations, %d attributes, %d types, %d constraints, "
           "%d indexes" % (args.out, len(text) + 1, len(data["classes"]),
                           len(data["attributes"]), len(data["types"]),

@@ -172,6 +172,7 @@ typedef struct rl_error {
 /* Class 55 - object not in prerequisite state */
 #define RL_SQLSTATE_OBJECT_NOT_IN_PREREQUISITE_STATE "55000"
 #define RL_SQLSTATE_OBJECT_IN_USE "55006"
+#define RL_SQLSTATE_CANT_CHANGE_RUNTIME_PARAM "55P02"
 
 /* Class 57 - operator intervention */
 #define RL_SQLSTATE_QUERY_CANCELED "57014"

@@ -1437,7 +1437,8 @@ static bool apply_options(client *c, const char *options)
 }
 
 /* The startup packet's settings, after `options` (so they win, as in
- * PostgreSQL). One RockLake does not know is passed over, as before
+ * PostgreSQL). One RockLake does not know, or one a session may not SET
+ * (lc_messages, a superuser's; the server's), is passed over, as before
  * (clients send PostgreSQL settings RockLake has no use for); a value the
  * SET refuses is its FATAL, as PostgreSQL's 22023 for a bad one. */
 static bool apply_startup_gucs(client *c)
@@ -1446,7 +1447,8 @@ static bool apply_startup_gucs(client *c)
     for (size_t off = 0; off < c->gucs_len;) {
         const char *name = c->gucs + off, *value = name + strlen(name) + 1;
         off += strlen(name) + strlen(value) + 2;
-        if (rl_session_setting(c->sess, name, buf, sizeof buf) && !apply_setting(c, name, value))
+        if (rl_session_setting(c->sess, name, buf, sizeof buf) &&
+            rl_session_setting_user_settable(c->sess, name) && !apply_setting(c, name, value))
             return false;
     }
     return true;
@@ -1559,7 +1561,9 @@ static bool open_session(client *c)
     rl_error_clear(&err);
     rl_session_info info = {.user = c->user, .application_name = c->appname,
                             .client_addr = c->addr, .promote = promote_server,
-                            .promote_ctx = c};
+                            .promote_ctx = c, .port = c->env->port,
+                            .max_connections = c->env->max_connections,
+                            .server_version = c->env->server_version};
     if (!session_roles(c, &info)) {
         send_fatal(c, RL_SQLSTATE_OUT_OF_MEMORY, "out of memory");
         return false;
@@ -1592,6 +1596,7 @@ static bool open_session(client *c)
         return false;
     if (!apply_startup_gucs(c))
         return false;
+    rl_session_settings_from_client(c->sess);
     send_parameter_status(c);
     pktbuf_write(&c->out, 'K', "ii", c->slot.pid, c->slot.secret);
     return true;

@@ -60,6 +60,7 @@ typedef struct client_env {
     uint64_t idle_in_transaction_timeout_ms;   /* 0 = none */
     uint64_t authentication_timeout_ms;        /* startup + authentication; 0 = 60 s */
     int64_t busy_poll_us;          /* spin for the next message; 0 = never */
+    int port, max_connections;     /* SHOW port / max_connections */
 } client_env;
 
 /* Serve one accepted connection to its end (closes fd). */

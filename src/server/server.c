@@ -108,7 +108,9 @@ static void wire_clients(rl_server *srv)
         .statement_timeout_ms = c->statement_timeout_ms,
         .idle_in_transaction_timeout_ms = c->idle_in_transaction_timeout_ms,
         .authentication_timeout_ms = c->authentication_timeout_ms,
-        .busy_poll_us = c->busy_poll_us};
+        .busy_poll_us = c->busy_poll_us,
+        .port = srv->port,
+        .max_connections = max_connections(c)};
 }
 
 /* ------------------------------------------------------------- listening */

@@ -118,6 +118,14 @@ rl_session *rl_session_new(rl_engine *eng, const rl_session_info *info)
     snprintf(s->client, sizeof s->client, "%s",
              info && info->client_addr ? info->client_addr : "");
     s->read_only_role = info && info->read_only_role;
+    if (info && info->port > 0)
+        snprintf(s->own_port, sizeof s->own_port, "%d", info->port);
+    if (info && info->max_connections > 0)
+        snprintf(s->own_max_connections, sizeof s->own_max_connections, "%d",
+                 info->max_connections);
+    if (info && info->server_version)
+        snprintf(s->own_server_version, sizeof s->own_server_version, "%s",
+                 info->server_version);
     s->promote = info ? info->promote : NULL;
     s->promote_ctx = info ? info->promote_ctx : NULL;
     if (info && info->nroles) {
@@ -414,6 +422,7 @@ void rl_session_free(rl_session *s)
     finish_txn_quietly(s, false);
     pending_clear(s);
     discard_session_state(s);
+    rl_settings_free_placeholders(s);
     rl_parse_cache_free(s->parse_cache);
     rl_expr_free_subtypes(s);
     rl_expr_cache_free(&s->checks);
@@ -439,8 +448,16 @@ int64_t rl_session_timeout_ms(rl_session *s, const char *name)
 
 const char *rl_session_setting(rl_session *s, const char *name, char *buf, size_t n)
 {
-    int idx = rl_setting_index(name);
+    int idx = rl_setting_index(s, name);
     return idx < 0 ? NULL : rl_setting_shown(s, idx, buf, n);
+}
+
+void rl_session_settings_from_client(rl_session *s) { rl_settings_mark_client(s); }
+
+bool rl_session_setting_user_settable(rl_session *s, const char *name)
+{
+    int idx = rl_setting_index(s, name);
+    return idx >= 0 && rl_setting_user_settable(idx);
 }
 
 /* As in PostgreSQL, a cancel request only affects a statement that is
@@ -781,7 +798,7 @@ static int exec_set_transaction(rl_exec *x, const PgQuery__VariableSetStmt *st)
             const char *target = strcmp(d->defname, "transaction_isolation") == 0
                                      ? "default_transaction_isolation"
                                      : "default_transaction_read_only";
-            if (v && rl_setting_assign(x, rl_setting_index(target), v, false) < 0)
+            if (v && rl_setting_assign(x, rl_setting_index(s, target), v, false) < 0)
                 return -1;
         }
         return rl_send_complete(x, "SET");
@@ -810,14 +827,16 @@ static int exec_set(rl_exec *x, const PgQuery__VariableSetStmt *st)
     default:
         break;
     }
-    int idx = rl_setting_index(st->name);
+    int list = rl_setting_takes_list(x->s, st->name);
+    if (st->n_args > 1 && !list)
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "SET %s takes only one argument", st->name);
+    int idx = rl_setting_lookup_for_set(x, st->name);
     if (idx < 0)
-        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
-                             "unrecognized configuration parameter \"%s\"",
-                             st->name);
+        return -1;
     if (st->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET ||
         st->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_SET_DEFAULT) {
-        if (rl_setting_reset(x, idx) < 0)
+        if (rl_setting_reset_named(x, idx, st->name) < 0)
             return -1;
         return rl_send_complete(x, st->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET ? "RESET"
                                                                                       : "SET");
@@ -827,6 +846,12 @@ static int exec_set(rl_exec *x, const PgQuery__VariableSetStmt *st)
         if (const_text(st->args[i], part, sizeof part) < 0)
             return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                                  "RockLake accepts only constant values in SET");
+        if (list == 2 && st->args[i]->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+            rl_const(st->args[i]->a_const)->val_case == PG_QUERY__A__CONST__VAL_SVAL) {
+            char quoted[sizeof part];
+            rl_quote_ident(part, quoted, sizeof quoted); /* search_path = "My Schema" */
+            snprintf(part, sizeof part, "%s", quoted);
+        }
         size_t used = strlen(value);
         snprintf(value + used, sizeof value - used, "%s%s", i ? ", " : "", part);
     }
@@ -870,30 +895,33 @@ static int exec_show(rl_exec *x, const PgQuery__VariableShowStmt *st)
 {
     if (strcasecmp(st->name, "all") == 0) {
         const char *names[3] = {"name", "setting", "description"};
-        size_t n = rl_setting_count();
+        size_t n = rl_setting_count(), rows = 0;
         const char **vals = calloc(n * 3 + 1, sizeof *vals);
         char(*shown)[64] = calloc(n + 1, sizeof *shown);
         int rc = -1;
         if (!vals || !shown) {
             rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
         } else {
+            /* what pg_settings lists, as SHOW shows it, with its short_desc */
             for (size_t i = 0; i < n; i++) {
-                vals[i * 3] = rl_setting_name(i);
-                vals[i * 3 + 1] = rl_setting_shown(x->s, (int)i, shown[i], sizeof shown[i]);
-                vals[i * 3 + 2] = "";
+                rl_setting_info info;
+                if (!rl_setting_row(x->s, i, &info, shown[rows], sizeof shown[rows]))
+                    continue;
+                vals[rows * 3] = info.name;
+                vals[rows * 3 + 1] = info.shown;
+                vals[rows * 3 + 2] = info.short_desc;
+                rows++;
             }
-            rc = send_text_rows(x, names, 3, vals, n, "SHOW");
+            rc = send_text_rows(x, names, 3, vals, rows, "SHOW");
         }
         free(vals);
         free(shown);
         return rc;
     }
-    int idx = rl_setting_index(st->name);
+    int idx = rl_setting_lookup_for_show(x, st->name, false);
     if (idx < 0)
-        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
-                             "unrecognized configuration parameter \"%s\"",
-                             st->name);
-    const char *name = rl_setting_name((size_t)idx);
+        return -1;
+    const char *name = rl_setting_name(x->s, idx);
     char shown[64];
     const char *val = rl_setting_shown(x->s, idx, shown, sizeof shown);
     return send_text_rows(x, &name, 1, &val, 1, "SHOW");
@@ -1252,7 +1280,7 @@ static int txn_isolation(rl_session *s)
     if (s->isolation_set)
         return s->isolation;
     char buf[64];
-    const char *d = rl_setting_shown(s, rl_setting_index("default_transaction_isolation"), buf,
+    const char *d = rl_setting_shown(s, rl_setting_index(s, "default_transaction_isolation"), buf,
                                      sizeof buf);
     return strcmp(d, "serializable") == 0      ? RL_ISO_SERIALIZABLE
            : strcmp(d, "repeatable read") == 0 ? RL_ISO_REPEATABLE_READ

@@ -201,6 +201,11 @@ typedef struct rl_session_info {
      * pg_promote says recovery is not in progress. */
     int (*promote)(void *ctx, rl_error *err);
     void *promote_ctx;
+    /* The server's own values of settings a PostgreSQL server has too: its
+     * port, --max-connections, its server_version (0 / NULL: a fresh
+     * PostgreSQL 15's 5432 and 100, RockLake's RL version). */
+    int port, max_connections;
+    const char *server_version;
 } rl_session_info;
 
 rl_session *rl_session_new(rl_engine *eng, const rl_session_info *info);
@@ -225,6 +230,15 @@ int64_t rl_session_timeout_ms(rl_session *s, const char *name);
 /* A setting of this session as SHOW gives it (may point into buf); NULL
  * when RockLake does not know the name (a SET of it is 42704). */
 const char *rl_session_setting(rl_session *s, const char *name, char *buf, size_t n);
+/* The settings applied so far came from the client's startup packet
+ * (its settings and `options`): RESET, RESET ALL and DISCARD ALL return to
+ * them, and pg_settings says so (source "client", reset_val), as in
+ * PostgreSQL. */
+void rl_session_settings_from_client(rl_session *s);
+/* Whether a SET of the setting may run in this session at all (its
+ * PostgreSQL context is "user", or it is a custom placeholder): the
+ * startup packet's others are passed over (RockLake has no use for them). */
+bool rl_session_setting_user_settable(rl_session *s, const char *name);
 
 /* Ask the running statement to stop with 57014 (thread-safe). */
 void rl_session_cancel(rl_session *s);

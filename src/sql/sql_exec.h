@@ -38,7 +38,7 @@ typedef struct rl_session_lake {
 
 /* A setting the session changed (sql_settings.c). */
 typedef struct rl_setting {
-    char name[64];
+    char name[128];
     char value[256];
     bool local;         /* SET LOCAL: at commit, back to `after` ... */
     bool after_default; /* ... or to the default */
@@ -92,6 +92,10 @@ struct rl_session {
     rl_temp_table *temps_at_start; /* as the transaction block found them ... */
     bool temps_saved;              /* ... once one changed (rl_ddl_temps_touch) */
     rl_setting *settings;
+    rl_setting *placeholders;      /* custom settings SET named (names only); kept */
+    rl_setting *settings_client;   /* the startup packet's: what RESET returns to */
+    /* the server's port, max_connections, server_version ("": the defaults) */
+    char own_port[12], own_max_connections[12], own_server_version[64];
     rl_setting *settings_at_start; /* as the transaction found them ... */
     bool settings_saved;           /* ... once it changed one */
     rl_ctid_map *ctids;    /* per transaction */

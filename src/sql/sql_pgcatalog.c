@@ -45,6 +45,7 @@
 #include "sql/sql_lakes.h"
 #include "sql/sql_pgcatalog.h"
 #include "sql/sql_relation.h"
+#include "sql/sql_settings.h"
 #include "sql/sql_parse.h"
 #include "sql/sql_value.h"
 
@@ -440,8 +441,9 @@ static const vcol settings_cols[] = {
     COL("name", RL_OID_TEXT),       COL("setting", RL_OID_TEXT),    COL("unit", RL_OID_TEXT),
     COL("category", RL_OID_TEXT),   COL("short_desc", RL_OID_TEXT), COL("extra_desc", RL_OID_TEXT),
     COL("context", RL_OID_TEXT),    COL("vartype", RL_OID_TEXT),    COL("source", RL_OID_TEXT),
-    COL("min_val", RL_OID_TEXT),    COL("max_val", RL_OID_TEXT),    COL("boot_val", RL_OID_TEXT),
-    COL("reset_val", RL_OID_TEXT),  COL("pending_restart", RL_OID_BOOL)};
+    COL("min_val", RL_OID_TEXT),    COL("max_val", RL_OID_TEXT),    COL("enumvals", TEXT_ARRAY_OID),
+    COL("boot_val", RL_OID_TEXT),   COL("reset_val", RL_OID_TEXT),  COL("sourcefile", RL_OID_TEXT),
+    COL("sourceline", RL_OID_INT4), COL("pending_restart", RL_OID_BOOL)};
 
 static const vcol tables_view_cols[] = {
     COL("schemaname", RL_OID_NAME), COL("tablename", RL_OID_NAME),  COL("tableowner", RL_OID_NAME),
@@ -2814,55 +2816,23 @@ static int gen_indexes(gen_ctx *g) { return each_table(g, index_row); }
 
 /* ---------------------------------------------------------- pg_settings */
 
-typedef struct setting_row {
-    const char *name, *setting, *category, *context, *vartype;
-} setting_row;
-
-/* A few settings clients look at; none starts with "rds" (DuckDB counts
- * those to detect Aurora). Sorted by name, like pg_settings. */
-static const setting_row settings[] = {
-    {"block_size", "8192", "Preset Options", "internal", "integer"},
-    {"client_encoding", "UTF8", "Client Connection Defaults / Locale and Formatting", "user", "string"},
-    {"DateStyle", "ISO, MDY", "Client Connection Defaults / Locale and Formatting", "user", "string"},
-    {"default_table_access_method", "heap", "Client Connection Defaults / Statement Behavior", "user", "string"},
-    {"default_tablespace", "", "Client Connection Defaults / Statement Behavior", "user", "string"},
-    {"default_transaction_isolation", "read committed", "Client Connection Defaults / Statement Behavior", "user", "enum"},
-    {"integer_datetimes", "on", "Preset Options", "internal", "bool"},
-    {"IntervalStyle", "postgres", "Client Connection Defaults / Locale and Formatting", "user", "enum"},
-    {"max_function_args", "100", "Preset Options", "internal", "integer"},
-    {"max_identifier_length", "63", "Preset Options", "internal", "integer"},
-    {"max_index_keys", "32", "Preset Options", "internal", "integer"},
-    {"search_path", "\"$user\", public", "Client Connection Defaults / Statement Behavior", "user", "string"},
-    {"server_encoding", "UTF8", "Preset Options", "internal", "string"},
-    {"standard_conforming_strings", "on", "Version and Platform Compatibility / Previous PostgreSQL Versions", "user", "bool"},
-    {"TimeZone", "Etc/UTC", "Client Connection Defaults / Locale and Formatting", "user", "string"},
-};
-
-static const char *session_setting(rl_session *s, const char *name)
-{
-    for (const rl_setting *st = s->settings; st; st = st->next)
-        if (strcasecmp(st->name, name) == 0)
-            return st->value;
-    return NULL;
-}
-
+/* Every setting pg_settings lists for a role that is not a superuser
+ * (sql_settings.c's rows of PostgreSQL 15's parameters), as this session
+ * has them; sourcefile and sourceline NULL, as such a role reads them. */
 static int gen_settings(gen_ctx *g)
 {
-    for (size_t i = 0; i < N(settings); i++) {
-        const setting_row *r = &settings[i];
-        const char *cur = session_setting(g->x->s, r->name);
-        for (size_t c = 0; c < N(settings_cols); c++)
-            put_null(g, c);
-        put_str(g, 0, r->name);
-        put_str(g, 1, cur ? cur : r->setting);
-        put_str(g, 3, r->category);
-        put_str(g, 4, "");
-        put_str(g, 6, r->context);
-        put_str(g, 7, r->vartype);
-        put_str(g, 8, cur ? "session" : "default");
-        put_str(g, 11, r->setting);
-        put_str(g, 12, r->setting);
-        put_bool(g, 13, false);
+    for (size_t i = 0; i < rl_setting_count(); i++) {
+        rl_setting_info r;
+        char shown[64];
+        if (!rl_setting_row(g->x->s, i, &r, shown, sizeof shown))
+            continue;
+        const char *row[] = {r.name,     r.setting, r.unit,    r.category, r.short_desc,
+                             r.extra_desc, r.context, r.vartype, r.source,   r.min_val,
+                             r.max_val,  r.enumvals, r.boot_val, r.reset_val};
+        put_strs(g, 0, row, N(row));
+        put_null(g, 14);
+        put_null(g, 15);
+        put_bool(g, 16, false);
         if (emit(g) < 0)
             return -1;
     }

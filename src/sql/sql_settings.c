@@ -11,12 +11,14 @@
  *    unit ("5s").
  *
  * Invariants: s->settings holds one entry per changed setting, by canonical
- * name; s->settings_saved says s->settings_at_start is the list as the
+ * name (s->settings_client: those the startup packet set, which RESET,
+ * RESET ALL and DISCARD ALL return to); s->settings_saved says s->settings_at_start is the list as the
  * transaction found it (taken at its first change); entries flagged local
  * return to `after` (or to the default, after_default) when it commits.
  */
 #include <assert.h>
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,133 +29,304 @@
 #include "pgtype/tzif.h"
 #include "sql/sql_settings.h"
 
-/* PostgreSQL 15's defaults for the settings clients ask about. SHOW of
- * anything else is 42704, as in PostgreSQL. */
+/* One configuration parameter of PostgreSQL 15 (pg15_settings.inc, made by
+ * tools/gen_pg15_catalog.py): pg_settings' columns as a fresh server shows
+ * them, SHOW's text of its value, whether role `lake` may read it (1),
+ * not (0: superuser-only) or it is SHOW's only (-1: pg_settings does not
+ * list it), whether SET takes a list of values, and the hidden spellings
+ * of an enum (spelling, value, ...). */
+typedef struct pg15_setting {
+    const char *name, *vartype, *context, *unit, *category, *short_desc, *extra_desc, *min_val,
+        *max_val, *enumvals, *boot_val, *reset_val, *setting, *shown, *source;
+    int visible;
+    int list; /* SET takes a list of values (GUC_LIST_INPUT), 2: quoting names */
+    const char *const *hidden;
+} pg15_setting;
+
+#include "sql/pg15_settings.inc"
+
+#define N_SETTINGS ((size_t)PG15_SETTINGS_COUNT)
+
+/* Where the server's own value stands for a fresh PostgreSQL's (SHOW,
+ * pg_settings' setting and reset_val; server_version's boot_val too): the
+ * port it listens on, its --max-connections, its version. NULL: none. */
+static const char *own_value(const rl_session *s, size_t idx)
+{
+    const char *name = pg15_settings[idx].name;
+    const char *v = strcmp(name, "port") == 0              ? s->own_port
+                    : strcmp(name, "max_connections") == 0 ? s->own_max_connections
+                    : strcmp(name, "server_version") == 0  ? s->own_server_version
+                                                           : NULL;
+    if (v && *v)
+        return v;
+    return strcmp(name, "server_version") == 0 ? "15.18 (RockLake 0.1)" : NULL;
+}
+
+/* PostgreSQL's old names of two settings (map_old_guc_names). */
 static const struct {
-    const char *name;
-    const char *value;
-} setting_defaults[] = {
-    {"application_name", ""},
-    {"block_size", "8192"},
-    {"bytea_output", "hex"},
-    {"client_encoding", "UTF8"},
-    {"client_min_messages", "notice"},
-    {"DateStyle", "ISO, MDY"},
-    {"default_table_access_method", "heap"},
-    {"default_tablespace", ""},
-    {"default_transaction_isolation", "read committed"},
-    {"default_transaction_read_only", "off"},
-    {"extra_float_digits", "1"},
-    {"idle_in_transaction_session_timeout", "0"},
-    {"in_hot_standby", "off"},
-    {"integer_datetimes", "on"},
-    {"IntervalStyle", "postgres"},
-    {"is_superuser", "off"},
-    {"lc_collate", "C.UTF-8"},
-    {"lc_ctype", "C.UTF-8"},
-    {"lock_timeout", "0"},
-    {"max_connections", "100"},
-    {"max_function_args", "100"},
-    {"max_identifier_length", "63"},
-    {"max_index_keys", "32"},
-    {"search_path", "\"$user\", public"},
-    {"server_encoding", "UTF8"},
-    {"server_version", "15.18 (RockLake 0.1)"},
-    {"server_version_num", "150018"},
-    {"standard_conforming_strings", "on"},
-    {"statement_timeout", "0"},
-    {"TimeZone", "Etc/UTC"},
-    {"transaction_isolation", "read committed"},
-    {"transaction_read_only", "off"},
-    {"work_mem", "4MB"},
-};
-#define N_SETTINGS (sizeof setting_defaults / sizeof setting_defaults[0])
+    const char *old, *now;
+} old_names[] = {{"sort_mem", "work_mem"}, {"vacuum_mem", "maintenance_work_mem"}};
 
 size_t rl_setting_count(void) { return N_SETTINGS; }
 
-const char *rl_setting_name(size_t idx)
+static int builtin_index(const char *name)
 {
-    assert(idx < N_SETTINGS);
-    return setting_defaults[idx].name;
-}
-
-int rl_setting_index(const char *name)
-{
+    for (size_t i = 0; i < sizeof old_names / sizeof old_names[0]; i++)
+        if (strcasecmp(name, old_names[i].old) == 0)
+            name = old_names[i].now;
     for (size_t i = 0; i < N_SETTINGS; i++)
-        if (strcasecmp(setting_defaults[i].name, name) == 0)
+        if (strcasecmp(pg15_settings[i].name, name) == 0)
             return (int)i;
     return -1;
 }
 
-static rl_setting *setting_find(const rl_session *s, const char *canonical)
+/* The session's placeholder (custom) settings, in the order SET made them:
+ * index N_SETTINGS + k is the k-th. */
+static const rl_setting *placeholder_at(const rl_session *s, int idx)
 {
-    for (rl_setting *st = s->settings; st; st = st->next)
+    const rl_setting *p = s->placeholders;
+    for (int k = (int)N_SETTINGS; p && k < idx; k++)
+        p = p->next;
+    return p;
+}
+
+int rl_setting_index(const rl_session *s, const char *name)
+{
+    int idx = builtin_index(name);
+    if (idx >= 0)
+        return idx;
+    idx = (int)N_SETTINGS;
+    for (const rl_setting *p = s->placeholders; p; p = p->next, idx++)
+        if (strcasecmp(p->name, name) == 0)
+            return idx;
+    return -1;
+}
+
+const char *rl_setting_name(const rl_session *s, int idx)
+{
+    assert(idx >= 0);
+    if ((size_t)idx < N_SETTINGS)
+        return pg15_settings[idx].name;
+    const rl_setting *p = placeholder_at(s, idx);
+    assert(p);
+    return p->name;
+}
+
+/* PostgreSQL's rule for a custom setting's name: two or more identifiers
+ * (a letter, _ or a non-ASCII byte first; then also digits and $) joined
+ * by dots. */
+static bool valid_custom_name(const char *name)
+{
+    bool dot = false, start = true;
+    for (const char *p = name; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c == '.') {
+            if (start)
+                return false;
+            dot = start = true;
+        } else if (isalpha(c) || c == '_' || c >= 0x80) {
+            start = false;
+        } else if (!start && (isdigit(c) || c == '$')) {
+            /* not first */
+        } else {
+            return false;
+        }
+    }
+    return !start && dot;
+}
+
+static int unrecognized(rl_exec *x, const char *name)
+{
+    return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
+                         "unrecognized configuration parameter \"%s\"", name);
+}
+
+int rl_setting_lookup_for_set(rl_exec *x, const char *name)
+{
+    int idx = rl_setting_index(x->s, name);
+    if (idx >= 0)
+        return idx;
+    if (!strchr(name, '.'))
+        return unrecognized(x, name);
+    if (!valid_custom_name(name)) {
+        int rc = rl_exec_error(x, RL_SQLSTATE_INVALID_NAME, -1,
+                               "invalid configuration parameter name \"%s\"", name);
+        rl_error_detail(x->err,
+                        "Custom parameter names must be two or more simple identifiers "
+                        "separated by dots.");
+        return rc;
+    }
+    rl_setting *p = calloc(1, sizeof *p);
+    if (!p)
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    if (strlen(name) >= sizeof p->name) {
+        free(p);
+        return rl_exec_error(x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
+                             "configuration parameter name \"%s\" is too long for RockLake",
+                             name);
+    }
+    snprintf(p->name, sizeof p->name, "%s", name);
+    rl_setting **tail = &x->s->placeholders;
+    idx = (int)N_SETTINGS;
+    for (; *tail; tail = &(*tail)->next)
+        idx++;
+    *tail = p;
+    return idx;
+}
+
+int rl_setting_lookup_for_show(rl_exec *x, const char *name, bool missing_ok)
+{
+    int idx = rl_setting_index(x->s, name);
+    if (idx < 0)
+        return missing_ok ? -2 : unrecognized(x, name);
+    if ((size_t)idx < N_SETTINGS && pg15_settings[idx].visible == 0)
+        return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, -1,
+                             "must be superuser or have privileges of pg_read_all_settings to "
+                             "examine \"%s\"",
+                             name);
+    return idx;
+}
+
+int rl_setting_takes_list(const rl_session *s, const char *name)
+{
+    int idx = builtin_index(name);
+    (void)s; /* placeholders take one value */
+    return idx >= 0 ? pg15_settings[idx].list : 0;
+}
+
+bool rl_setting_user_settable(int idx)
+{
+    assert(idx >= 0);
+    return (size_t)idx >= N_SETTINGS || strcmp(pg15_settings[idx].context, "user") == 0;
+}
+
+static rl_setting *list_find(rl_setting *l, const char *canonical)
+{
+    for (rl_setting *st = l; st; st = st->next)
         if (strcmp(st->name, canonical) == 0)
             return st;
     return NULL;
 }
 
-/* PostgreSQL shows time settings (stored in ms) in the largest exact unit:
- * 5000 -> "5s", 120000 -> "2min", 250 -> "250ms". */
-static bool setting_is_ms(const char *name)
+static rl_setting *setting_find(const rl_session *s, const char *canonical)
 {
-    return strcmp(name, "statement_timeout") == 0 || strcmp(name, "lock_timeout") == 0 ||
-           strcmp(name, "idle_in_transaction_session_timeout") == 0;
+    return list_find(s->settings, canonical);
 }
 
-static void format_ms(const char *raw, char *out, size_t n)
+/* ------------------------------------------------------------- units */
+
+/* A unit of a setting's value and what one of it is in bytes or in
+ * microseconds, largest first, as PostgreSQL converts (memory then time). */
+typedef struct unit_def {
+    const char *name;
+    double size;
+} unit_def;
+
+static const unit_def memory_units[] = {{"TB", 1099511627776.0}, {"GB", 1073741824.0},
+                                        {"MB", 1048576.0},       {"kB", 1024.0},
+                                        {"B", 1.0},              {NULL, 0}};
+static const unit_def time_units[] = {{"d", 86400e6}, {"h", 3600e6}, {"min", 60e6}, {"s", 1e6},
+                                      {"ms", 1e3},    {"us", 1.0},   {NULL, 0}};
+
+/* The table for a setting's base unit (pg_settings.unit) and the size of
+ * that unit in the table's measure; NULL for a unitless setting. */
+static const unit_def *unit_table(const char *unit, double *base)
 {
-    char *end;
-    long long ms = strtoll(raw, &end, 10);
-    if (*end || ms == 0) {
-        snprintf(out, n, "%s", raw);
-        return;
+    static const unit_def bases[] = {{"B", 1.0},     {"kB", 1024.0}, {"8kB", 8192.0},
+                                     {"MB", 1048576.0}, {"ms", 1e3},   {"s", 1e6},
+                                     {"min", 60e6}};
+    if (!unit)
+        return NULL;
+    for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++)
+        if (strcmp(unit, bases[i].name) == 0) {
+            *base = bases[i].size;
+            return i < 4 ? memory_units : time_units;
+        }
+    return NULL;
+}
+
+/* A value with a unit after it (spaces around the unit allowed) in the
+ * base unit: a fraction rounds to a whole number of the next smaller unit,
+ * as PostgreSQL's convert_to_base_unit does. false for an unknown unit. */
+static bool to_base_unit(double v, const char *unit_text, const char *base_unit, double *out)
+{
+    double base;
+    const unit_def *t = unit_table(base_unit, &base);
+    if (!t)
+        return false;
+    char u[4];
+    size_t len = 0;
+    while (*unit_text && !isspace((unsigned char)*unit_text) && len < 3)
+        u[len++] = *unit_text++;
+    u[len] = '\0';
+    while (isspace((unsigned char)*unit_text))
+        unit_text++;
+    if (*unit_text)
+        return false;
+    for (size_t i = 0; t[i].name; i++) {
+        if (strcmp(u, t[i].name) != 0)
+            continue;
+        double c = v * (t[i].size / base);
+        if (t[i + 1].name) {
+            double next = t[i + 1].size / base;
+            c = rint(c / next) * next;
+        }
+        *out = c;
+        return true;
     }
-    if (ms % 3600000 == 0)
-        snprintf(out, n, "%lldh", ms / 3600000);
-    else if (ms % 60000 == 0)
-        snprintf(out, n, "%lldmin", ms / 60000);
-    else if (ms % 1000 == 0)
-        snprintf(out, n, "%llds", ms / 1000);
-    else
-        snprintf(out, n, "%lldms", ms);
+    return false;
 }
 
-/* "5s", "2min", "250ms", "1h", "5000" -> milliseconds as text. */
-static int parse_ms(const char *in, char *out, size_t n)
+/* SHOW's text of a numeric setting (its pg_settings.setting text): a
+ * positive integer in the largest unit it is a whole number of, a real in
+ * the largest it comes within 1e-8 of a whole number in. */
+static const char *format_units(const char *vartype, const char *unit, const char *setting,
+                                char *buf, size_t n)
 {
+    double base;
+    const unit_def *t = unit_table(unit, &base);
+    bool is_int = strcmp(vartype, "integer") == 0;
+    if (!t || (!is_int && strcmp(vartype, "real") != 0))
+        return setting;
     char *end;
-    double v = strtod(in, &end);
-    while (*end == ' ')
-        end++;
-    double mult = 1;
-    if (!*end || strcmp(end, "ms") == 0)
-        mult = 1;
-    else if (strcmp(end, "s") == 0)
-        mult = 1000;
-    else if (strcmp(end, "min") == 0)
-        mult = 60000;
-    else if (strcmp(end, "h") == 0)
-        mult = 3600000;
-    else if (strcmp(end, "d") == 0)
-        mult = 86400000;
-    else
-        return -1;
-    if (end == in || v < 0)
-        return -1;
-    snprintf(out, n, "%lld", (long long)(v * mult + 0.5));
-    return 0;
+    double v = strtod(setting, &end);
+    if (*end || !(v > 0))
+        return setting;
+    for (size_t i = 0; t[i].name; i++) {
+        double m = t[i].size / base;
+        if (is_int) {
+            long long iv = (long long)v;
+            if (m <= 1.0 || iv % (long long)m == 0) {
+                snprintf(buf, n, "%lld%s", (long long)rint((double)iv / m), t[i].name);
+                return buf;
+            }
+            continue;
+        }
+        double x = v / m;
+        if (fabs(rint(x) / x - 1.0) <= 1e-8 || !t[i + 1].name) {
+            snprintf(buf, n, "%g%s", x, t[i].name);
+            return buf;
+        }
+    }
+    return setting;
 }
 
+/* ------------------------------------------------------------ values */
+
+/* The setting's value in pg_settings' form (numbers in their base unit). */
 static const char *setting_value(const rl_session *s, int idx)
 {
-    const char *name = setting_defaults[idx].name;
+    if ((size_t)idx >= N_SETTINGS) {
+        const rl_setting *st = setting_find(s, rl_setting_name(s, idx));
+        return st ? st->value : "";
+    }
+    const char *name = pg15_settings[idx].name;
     if (strcmp(name, "transaction_isolation") == 0 && s->isolation_set)
         return s->isolation == RL_ISO_SERIALIZABLE      ? "serializable"
                : s->isolation == RL_ISO_REPEATABLE_READ ? "repeatable read"
                                                         : "read committed";
     if (strcmp(name, "transaction_isolation") == 0)
-        return setting_value(s, rl_setting_index("default_transaction_isolation"));
+        return setting_value(s, builtin_index("default_transaction_isolation"));
     if (strcmp(name, "transaction_read_only") == 0)
         /* a fenced writer takes no commit either: libpq's
          * target_session_attrs=read-write must pass it by */
@@ -166,26 +339,57 @@ static const char *setting_value(const rl_session *s, int idx)
     if (strcmp(name, "application_name") == 0 && !setting_find(s, name))
         return s->application;
     rl_setting *st = setting_find(s, name);
-    return st ? st->value : setting_defaults[idx].value;
+    if (st)
+        return st->value;
+    const char *own = own_value(s, (size_t)idx);
+    return own ? own : pg15_settings[idx].setting;
 }
 
 const char *rl_setting_shown(const rl_session *s, int idx, char *buf, size_t n)
 {
-    assert(idx >= 0 && (size_t)idx < N_SETTINGS);
+    assert(idx >= 0);
     const char *v = setting_value(s, idx);
-    if (!setting_is_ms(setting_defaults[idx].name))
+    if ((size_t)idx >= N_SETTINGS)
         return v;
-    format_ms(v, buf, n);
-    return buf;
+    const pg15_setting *d = &pg15_settings[idx];
+    if (v == d->setting) /* the default: as PostgreSQL shows it (show hooks too) */
+        return d->shown;
+    return format_units(d->vartype, d->unit, v, buf, n);
 }
 
 int64_t rl_setting_ms(const rl_session *s, const char *name)
 {
-    int idx = rl_setting_index(name);
-    if (idx < 0 || !setting_is_ms(setting_defaults[idx].name))
+    int idx = builtin_index(name);
+    if (idx < 0 || !pg15_settings[idx].unit || strcmp(pg15_settings[idx].unit, "ms") != 0)
         return -1;
-    const rl_setting *st = setting_find(s, setting_defaults[idx].name);
+    const rl_setting *st = setting_find(s, pg15_settings[idx].name);
     return st ? strtoll(st->value, NULL, 10) : -1;
+}
+
+bool rl_setting_row(const rl_session *s, size_t idx, rl_setting_info *out, char *buf, size_t n)
+{
+    assert(idx < N_SETTINGS);
+    const pg15_setting *d = &pg15_settings[idx];
+    if (d->visible != 1)
+        return false;
+    const char *own = own_value(s, idx);
+    bool version = strcmp(d->name, "server_version") == 0;
+    const rl_setting *st = setting_find(s, d->name), *client = list_find(s->settings_client, d->name);
+    const char *source = !st                                           ? d->source
+                         : client && strcmp(st->value, client->value) == 0 ? "client"
+                                                                             : "session";
+    *out = (rl_setting_info){
+        .name = d->name,          .setting = setting_value(s, (int)idx),
+        .unit = d->unit,          .category = d->category,
+        .short_desc = d->short_desc, .extra_desc = d->extra_desc,
+        .context = d->context,    .vartype = d->vartype,
+        .source = source,
+        .min_val = d->min_val,    .max_val = d->max_val,
+        .enumvals = d->enumvals,  .boot_val = version ? own : d->boot_val,
+        .reset_val = client ? client->value : own ? own : d->reset_val,
+    };
+    out->shown = rl_setting_shown(s, (int)idx, buf, n);
+    return true;
 }
 
 /* ------------------------------------------------ transaction semantics */
@@ -290,11 +494,20 @@ void rl_settings_snapshot_free(rl_setting *snapshot) { list_free(snapshot); }
 
 void rl_settings_free(rl_session *s)
 {
+    bool ok;
     list_free(s->settings);
     list_free(s->settings_at_start);
-    s->settings = s->settings_at_start = NULL;
+    s->settings = list_copy(s->settings_client, &ok); /* out of memory: the defaults */
+    s->settings_at_start = NULL;
     s->settings_saved = false;
-    rl_tz_set_current(NULL);
+    rl_settings_zone_apply(s);
+}
+
+void rl_settings_mark_client(rl_session *s)
+{
+    bool ok;
+    list_free(s->settings_client);
+    s->settings_client = list_copy(s->settings, &ok); /* out of memory: RESET to defaults */
 }
 
 /* ------------------------------------------------------ checking values */
@@ -541,12 +754,292 @@ static const char *const interval_styles[] = {"postgres", "postgres_verbose", "s
                                               "iso_8601", NULL};
 static const char *const bytea_outputs[] = {"escape", "hex", NULL};
 
-/* 0 with *canon set to the value to keep (SHOW's form), or -1 with x->err
- * set. typed: the name as the statement spelled it. */
-static int check_value(rl_exec *x, const char *name, const char *typed, const char *v,
-                       char *canon, size_t n)
+/* PostgreSQL's Boolean spellings: on/off, true/false, yes/no, 1/0, any
+ * prefix of them that is unambiguous ("t", "of"), case-blind. */
+static bool parse_bool_text(const char *v, bool *out)
+{
+    size_t len = strlen(v);
+    if (len == 0)
+        return false;
+    switch (tolower((unsigned char)v[0])) {
+    case 't':
+        return strncasecmp(v, "true", len) == 0 && len <= 4 && (*out = true);
+    case 'f':
+        return strncasecmp(v, "false", len) == 0 && len <= 5 && !(*out = false);
+    case 'y':
+        return strncasecmp(v, "yes", len) == 0 && len <= 3 && (*out = true);
+    case 'n':
+        return strncasecmp(v, "no", len) == 0 && len <= 2 && !(*out = false);
+    case 'o':
+        if (len < 2)
+            return false;
+        if (strncasecmp(v, "on", len) == 0 && len <= 2)
+            return (*out = true);
+        return strncasecmp(v, "off", len) == 0 && len <= 3 && !(*out = false);
+    case '1':
+    case '0':
+        *out = v[0] == '1';
+        return len == 1;
+    default:
+        return false;
+    }
+}
+
+static const char memory_hint[] =
+    "Valid units for this parameter are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\".";
+static const char time_hint[] =
+    "Valid units for this parameter are \"us\", \"ms\", \"s\", \"min\", \"h\", and \"d\".";
+
+/* A number as PostgreSQL's parse_int / parse_real read it (an integer in
+ * any C base, else a decimal; an optional unit after spaces) in the
+ * setting's base unit; false with *hint (or NULL) when it is no value. */
+static bool parse_number(const pg15_setting *d, const char *v, bool integer, double *out,
+                         const char **hint)
+{
+    *hint = NULL;
+    char *end;
+    errno = 0;
+    double val;
+    if (integer) {
+        val = (double)strtol(v, &end, 0);
+        if (*end == '.' || *end == 'e' || *end == 'E' || errno == ERANGE) {
+            errno = 0;
+            val = strtod(v, &end);
+        }
+    } else {
+        val = strtod(v, &end);
+    }
+    if (end == v || errno == ERANGE || isnan(val))
+        return false;
+    while (isspace((unsigned char)*end))
+        end++;
+    if (*end) {
+        double base;
+        const unit_def *t = unit_table(d->unit, &base);
+        if (!t)
+            return false;
+        if (!to_base_unit(val, end, d->unit, &val)) {
+            *hint = t == memory_units ? memory_hint : time_hint;
+            return false;
+        }
+    }
+    if (integer) {
+        val = rint(val);
+        if (val > 2147483647.0 || val < -2147483648.0) {
+            *hint = "Value exceeds integer range.";
+            return false;
+        }
+    }
+    *out = val;
+    return true;
+}
+
+static int invalid_with_hint(rl_exec *x, const char *typed, const char *v, const char *hint)
+{
+    int rc = invalid_value(x, typed, v);
+    if (hint)
+        rl_error_hint(x->err, "%s", hint);
+    return rc;
+}
+
+/* An integer or real setting: its value in its base unit within min_val ..
+ * max_val, kept as pg_settings shows it ("%d", "%g"). */
+static int check_number(rl_exec *x, const pg15_setting *d, const char *typed, const char *v,
+                        char *canon, size_t n)
+{
+    bool integer = strcmp(d->vartype, "integer") == 0;
+    const char *hint;
+    double val;
+    if (!parse_number(d, v, integer, &val, &hint))
+        return invalid_with_hint(x, typed, v, hint);
+    double lo = strtod(d->min_val, NULL), hi = strtod(d->max_val, NULL);
+    const char *unit = d->unit ? d->unit : "";
+    const char *sp = d->unit ? " " : "";
+    if (val < lo || val > hi) {
+        if (integer)
+            return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                                 "%d%s%s is outside the valid range for parameter \"%s\" (%d .. "
+                                 "%d)",
+                                 (int)val, sp, unit, typed, (int)lo, (int)hi);
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "%g%s%s is outside the valid range for parameter \"%s\" (%g .. %g)",
+                             val, sp, unit, typed, lo, hi);
+    }
+    if (integer)
+        snprintf(canon, n, "%d", (int)val);
+    else
+        snprintf(canon, n, "%g", val);
+    return 0;
+}
+
+/* An enum setting: one of enumvals, or a spelling PostgreSQL takes without
+ * listing it (hidden), case-blind; kept as the value it names. */
+static int check_generic_enum(rl_exec *x, const pg15_setting *d, const char *typed,
+                              const char *v, char *canon, size_t n)
+{
+    char vals[512], avail[512] = "";
+    snprintf(vals, sizeof vals, "%s", d->enumvals ? d->enumvals : "{}");
+    char *save = NULL;
+    size_t used = 0;
+    for (char *t = strtok_r(vals, "{},", &save); t; t = strtok_r(NULL, "{},", &save)) {
+        if (*t == '"') { /* a value with a space: "repeatable read" */
+            t++;
+            t[strcspn(t, "\"")] = '\0';
+        }
+        if (strcasecmp(t, v) == 0) {
+            snprintf(canon, n, "%s", t);
+            return 0;
+        }
+        used += (size_t)snprintf(avail + used, sizeof avail - used, "%s%s", used ? ", " : "", t);
+        if (used >= sizeof avail)
+            used = sizeof avail - 1;
+    }
+    for (size_t i = 0; d->hidden && d->hidden[i]; i += 2)
+        if (strcasecmp(d->hidden[i], v) == 0) {
+            snprintf(canon, n, "%s", d->hidden[i + 1]);
+            return 0;
+        }
+    int rc = invalid_value(x, typed, v);
+    rl_error_hint(x->err, "Available values: %s.", avail);
+    return rc;
+}
+
+/* The string settings PostgreSQL checks with a hook of its own, as that
+ * hook answers a role that is not a superuser (the only tablespaces are
+ * pg_default and pg_global, the locales C and POSIX, the abbreviation sets
+ * those PostgreSQL ships). 1: not one of them. */
+static int check_string_hook(rl_exec *x, const pg15_setting *d, const char *v, char *canon,
+                             size_t n)
+{
+    const char *name = d->name;
+    if (strcmp(name, "application_name") == 0) { /* printable ASCII only */
+        size_t k = 0;
+        for (; v[k] && k + 1 < n; k++)
+            canon[k] = (unsigned char)v[k] < 32 || (unsigned char)v[k] > 126 ? '?' : v[k];
+        canon[k] = '\0';
+        return 0;
+    }
+    if (strcmp(name, "default_tablespace") == 0) {
+        if (!*v || strcmp(v, "pg_default") == 0 || strcmp(v, "pg_global") == 0)
+            return 0;
+        int rc = invalid_value(x, name, v);
+        rl_error_detail(x->err, "Tablespace \"%s\" does not exist.", v);
+        return rc;
+    }
+    if (strcmp(name, "temp_tablespaces") == 0) {
+        char list[256];
+        snprintf(list, sizeof list, "%s", v);
+        char *save = NULL;
+        for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            while (isspace((unsigned char)*t))
+                t++;
+            size_t len = strlen(t);
+            while (len && isspace((unsigned char)t[len - 1]))
+                t[--len] = '\0';
+            if (*t == '"' && len >= 2 && t[len - 1] == '"') {
+                t[len - 1] = '\0';
+                t++;
+            } else {
+                for (char *c = t; *c; c++)
+                    *c = (char)tolower((unsigned char)*c);
+            }
+            if (!*t || strcmp(t, "pg_default") == 0)
+                continue;
+            if (strcmp(t, "pg_global") == 0)
+                return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, -1,
+                                     "permission denied for tablespace %s", t);
+            return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
+                                 "tablespace \"%s\" does not exist", t);
+        }
+        return 0;
+    }
+    if (strcmp(name, "lc_monetary") == 0 || strcmp(name, "lc_numeric") == 0 ||
+        strcmp(name, "lc_time") == 0) {
+        static const char *const locales[] = {"", "C", "POSIX", "C.UTF-8", "C.utf8", NULL};
+        for (size_t i = 0; locales[i]; i++)
+            if (strcmp(v, locales[i]) == 0)
+                return 0;
+        return invalid_value(x, name, v);
+    }
+    if (strcmp(name, "default_text_search_config") == 0) { /* [pg_catalog.]name */
+        char parts[4][128];
+        size_t np = 0, k = 0;
+        bool quoted = false;
+        parts[0][0] = '\0';
+        for (const char *p = v; *p; p++) {
+            if (*p == '"' && quoted && p[1] == '"') {
+                p++;
+            } else if (*p == '"') {
+                quoted = !quoted;
+                continue;
+            } else if (*p == '.' && !quoted) {
+                if (++np == 4)
+                    break;
+                parts[np][k = 0] = '\0';
+                continue;
+            }
+            if (k + 1 < sizeof parts[0]) {
+                parts[np][k++] = quoted ? *p : (char)tolower((unsigned char)*p);
+                parts[np][k] = '\0';
+            }
+        }
+        if (np >= 3)
+            return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+                                 "improper qualified name (too many dotted names): %s", v);
+        if (np == 2)
+            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                                 "cross-database references are not implemented: %s.%s.%s",
+                                 parts[0], parts[1], parts[2]);
+        bool found = false;
+        for (size_t i = 0; pg15_ts_configs[i] && !quoted; i++)
+            found |= strcmp(parts[np], pg15_ts_configs[i]) == 0;
+        if (!found || (np == 1 && strcmp(parts[0], "pg_catalog") != 0))
+            return invalid_value(x, name, v);
+        snprintf(canon, n, "pg_catalog.%s", parts[np]);
+        return 0;
+    }
+    if (strcmp(name, "timezone_abbreviations") == 0) {
+        static const char *const sets[] = {"Default", "Australia", "India", NULL};
+        for (size_t i = 0; sets[i]; i++)
+            if (strcmp(v, sets[i]) == 0)
+                return 0;
+        return invalid_value(x, name, v);
+    }
+    return 1;
+}
+
+/* Any setting by its type: Boolean, integer, real, enum; a string as
+ * given, unless a hook of PostgreSQL's checks it. */
+static int check_generic(rl_exec *x, const pg15_setting *d, const char *typed, const char *v,
+                         char *canon, size_t n)
 {
     snprintf(canon, n, "%s", v);
+    if (strcmp(d->vartype, "bool") == 0) {
+        bool b;
+        if (!parse_bool_text(v, &b))
+            return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                                 "parameter \"%s\" requires a Boolean value", typed);
+        snprintf(canon, n, "%s", b ? "on" : "off");
+        return 0;
+    }
+    if (strcmp(d->vartype, "integer") == 0 || strcmp(d->vartype, "real") == 0)
+        return check_number(x, d, typed, v, canon, n);
+    if (strcmp(d->vartype, "enum") == 0)
+        return check_generic_enum(x, d, typed, v, canon, n);
+    int rc = check_string_hook(x, d, v, canon, n);
+    return rc > 0 ? 0 : rc;
+}
+
+/* 0 with *canon set to the value to keep (pg_settings' form), or -1 with
+ * x->err set. typed: the name as the statement spelled it. */
+static int check_value(rl_exec *x, int idx, const char *typed, const char *v, char *canon,
+                       size_t n)
+{
+    snprintf(canon, n, "%s", v);
+    if ((size_t)idx >= N_SETTINGS) /* a placeholder: any text */
+        return 0;
+    const pg15_setting *d = &pg15_settings[idx];
+    const char *name = d->name;
     if (strcmp(name, "TimeZone") == 0)
         return check_timezone(x, v, canon, n);
     if (strcmp(name, "DateStyle") == 0)
@@ -566,6 +1059,30 @@ static int check_value(rl_exec *x, const char *name, const char *typed, const ch
                              "RockLake reads string literals as standard SQL only (a backslash "
                              "is an ordinary character): use E'...' for escapes.",
                              canon, n);
+    return check_generic(x, d, typed, v, canon, n);
+}
+
+/* Whether the session may change the setting now, as PostgreSQL answers a
+ * role that is not a superuser (is_superuser is off). */
+static int check_context(rl_exec *x, int idx, const char *typed)
+{
+    if ((size_t)idx >= N_SETTINGS)
+        return 0;
+    const char *ctx = pg15_settings[idx].context;
+    const char *what = strcmp(ctx, "internal") == 0     ? "cannot be changed"
+                       : strcmp(ctx, "postmaster") == 0 ? "cannot be changed without restarting "
+                                                          "the server"
+                       : strcmp(ctx, "sighup") == 0     ? "cannot be changed now"
+                       : strcmp(ctx, "backend") == 0 ||
+                               strcmp(ctx, "superuser-backend") == 0
+                           ? "cannot be set after connection start"
+                           : NULL;
+    if (what)
+        return rl_exec_error(x, RL_SQLSTATE_CANT_CHANGE_RUNTIME_PARAM, -1,
+                             "parameter \"%s\" %s", typed, what);
+    if (strcmp(ctx, "superuser") == 0)
+        return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, -1,
+                             "permission denied to set parameter \"%s\"", typed);
     return 0;
 }
 
@@ -580,18 +1097,13 @@ int rl_setting_assign_named(rl_exec *x, int idx, const char *typed, const char *
                             bool local)
 {
     rl_session *s = x->s;
-    assert(idx >= 0 && (size_t)idx < N_SETTINGS);
-    const char *name = setting_defaults[idx].name;
-    char ms[64], canon[256];
-    if (setting_is_ms(name)) {
-        if (parse_ms(value, ms, sizeof ms) < 0)
-            return invalid_value(x, name, value);
-        value = ms;
-    } else {
-        if (check_value(x, name, typed ? typed : name, value, canon, sizeof canon) < 0)
-            return -1;
-        value = canon;
-    }
+    assert(idx >= 0);
+    const char *name = rl_setting_name(s, idx);
+    char canon[256];
+    if (check_context(x, idx, typed ? typed : name) < 0 ||
+        check_value(x, idx, typed ? typed : name, value, canon, sizeof canon) < 0)
+        return -1;
+    value = canon;
     if (save_at_start(s) < 0)
         return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     rl_setting *st = setting_find(s, name);
@@ -615,21 +1127,53 @@ int rl_setting_assign_named(rl_exec *x, int idx, const char *typed, const char *
     return 0;
 }
 
-int rl_setting_reset(rl_exec *x, int idx)
+int rl_setting_reset_named(rl_exec *x, int idx, const char *typed)
 {
+    const char *name = rl_setting_name(x->s, idx);
+    if (check_context(x, idx, typed ? typed : name) < 0)
+        return -1;
     if (save_at_start(x->s) < 0)
         return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
-    remove_entry(x->s, setting_defaults[idx].name);
+    const rl_setting *client = list_find(x->s->settings_client, name);
+    rl_setting *st = setting_find(x->s, name);
+    if (client && st) { /* back to the client's value, for the session */
+        snprintf(st->value, sizeof st->value, "%s", client->value);
+        st->local = false;
+    } else if (client) {
+        rl_setting *c = malloc(sizeof *c);
+        if (!c)
+            return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+        *c = *client;
+        c->next = x->s->settings;
+        x->s->settings = c;
+    } else {
+        remove_entry(x->s, name);
+    }
     rl_settings_zone_apply(x->s);
     return 0;
 }
+
+int rl_setting_reset(rl_exec *x, int idx) { return rl_setting_reset_named(x, idx, NULL); }
 
 int rl_settings_reset_all(rl_exec *x)
 {
     if (save_at_start(x->s) < 0)
         return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    bool ok;
+    rl_setting *client = list_copy(x->s->settings_client, &ok);
+    if (!ok)
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     list_free(x->s->settings);
-    x->s->settings = NULL;
+    x->s->settings = client;
     rl_settings_zone_apply(x->s);
     return 0;
+}
+
+void rl_settings_free_placeholders(rl_session *s)
+{
+    list_free(s->placeholders);
+    list_free(s->settings_client);
+    list_free(s->settings);
+    s->placeholders = s->settings_client = s->settings = NULL;
+    rl_tz_set_current(NULL);
 }

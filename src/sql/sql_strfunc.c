@@ -834,20 +834,26 @@ static int text_arg(const rl_value *v, char *buf, size_t n)
 }
 
 /* current_setting(name [, missing_ok]): SHOW's value; an unknown name is
- * 42704 unless missing_ok, then NULL. */
+ * 42704 unless missing_ok, then NULL; a superuser-only setting 42501. */
 int rl_fn_current_setting(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
     char name[128];
-    int idx = text_arg(&a[0], name, sizeof name) == 0 ? rl_setting_index(name) : -1;
-    if (idx < 0) {
-        if (n > 1 && a[1].d.v.b) {
-            rl_val_null(out, RL_OID_TEXT);
-            return 0;
-        }
-        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
-                             "unrecognized configuration parameter \"%.*s\"",
-                             (int)a[0].d.v.s.len, (const char *)a[0].d.v.s.p);
+    bool missing_ok = n > 1 && a[1].d.v.b;
+    int idx;
+    if (text_arg(&a[0], name, sizeof name) == 0)
+        idx = rl_setting_lookup_for_show(c->x, name, missing_ok);
+    else if (missing_ok)
+        idx = -2;
+    else
+        idx = rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
+                            "unrecognized configuration parameter \"%.*s\"",
+                            (int)a[0].d.v.s.len, (const char *)a[0].d.v.s.p);
+    if (idx == -2) {
+        rl_val_null(out, RL_OID_TEXT);
+        return 0;
     }
+    if (idx < 0)
+        return -1;
     char shown[64];
     const char *v = rl_setting_shown(c->x->s, idx, shown, sizeof shown);
     return rl_val_str_copy(c, out, RL_OID_TEXT, v, strlen(v));
@@ -861,21 +867,23 @@ int rl_fn_set_config(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int l
         return rl_exec_error(c->x, RL_SQLSTATE_NULL_VALUE_NOT_ALLOWED, -1,
                              "SET requires parameter name");
     char name[128], value[256];
-    int idx = text_arg(&a[0], name, sizeof name) == 0 ? rl_setting_index(name) : -1;
-    if (idx < 0)
+    if (text_arg(&a[0], name, sizeof name) < 0)
         return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
                              "unrecognized configuration parameter \"%.*s\"",
                              (int)a[0].d.v.s.len, (const char *)a[0].d.v.s.p);
+    int idx = rl_setting_lookup_for_set(c->x, name);
+    if (idx < 0)
+        return -1;
     bool local = !a[2].d.isnull && a[2].d.v.b;
     int rc;
     if (a[1].d.isnull)
-        rc = rl_setting_reset(c->x, idx);
+        rc = rl_setting_reset_named(c->x, idx, name);
     else if (text_arg(&a[1], value, sizeof value) < 0)
         rc = rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
                            "invalid value for parameter \"%s\": value too long",
-                           rl_setting_name((size_t)idx));
+                           rl_setting_name(c->x->s, idx));
     else
-        rc = rl_setting_assign(c->x, idx, value, local);
+        rc = rl_setting_assign_named(c->x, idx, name, value, local);
     if (rc < 0)
         return -1;
     char shown[64];

@@ -77,6 +77,70 @@ def test_startup_timezone_and_settings_applied_like_set(server):
         assert got.timestamp() == 1719835200
 
 
+def test_startup_options_set_any_setting_as_postgresql(server):
+    """`options=-c name=value` sets any setting a session may SET (custom
+    placeholders too: row-level-security contexts), and refuses as
+    PostgreSQL one only the server sets (FATAL 55P02); SHOW ALL lists what
+    pg_settings lists, with its short descriptions."""
+    opts = "-c app.tenant=acme -c random_page_cost=1.5 -c work_mem=64MB"
+    with psycopg.connect(server.dsn(options=opts)) as c:
+        row = c.execute("SELECT current_setting('app.tenant'), current_setting('random_page_cost'),"
+                        " current_setting('work_mem')").fetchone()
+        assert row == ("acme", "1.5", "64MB")
+        rows = c.execute("SHOW ALL").fetchall()
+        n = c.execute("SELECT count(*) FROM pg_settings").fetchone()[0]
+        assert len(rows) == n == 333
+        shown = {r[0]: r for r in rows}
+        assert shown["work_mem"] == ("work_mem", "64MB",
+                                     "Sets the maximum memory to be used for query workspaces.")
+        assert "app.tenant" not in shown and "data_directory" not in shown
+    with pytest.raises(psycopg.OperationalError) as e:
+        psycopg.connect(server.dsn(options="-c shared_buffers=1GB"))
+    assert "cannot be changed without restarting the server" in str(e.value)
+
+
+def test_reset_returns_to_the_clients_settings(server):
+    """What the startup packet set (its settings, `-c` options) is what
+    RESET, RESET ALL and DISCARD ALL return to, and pg_settings says so
+    (source client, reset_val), as in PostgreSQL: a pooler's DISCARD ALL
+    keeps the client's TimeZone."""
+    opts = "-c work_mem=64MB -c app.x=1 -c TimeZone=Asia/Kolkata"
+    with psycopg.connect(server.dsn(options=opts), autocommit=True) as c:
+        c.execute("SET work_mem = '1MB'")
+        c.execute("RESET work_mem")
+        assert c.execute("SHOW work_mem").fetchone()[0] == "64MB"
+        row = c.execute("SELECT source, reset_val FROM pg_settings"
+                        " WHERE name = 'work_mem'").fetchone()
+        assert row == ("client", "65536")
+        c.execute("SET work_mem = '2MB'")
+        c.execute("SET TimeZone = 'UTC'")
+        c.execute("SET app.x = 2")
+        c.execute("DISCARD ALL")
+        assert c.execute("SELECT current_setting('work_mem'), current_setting('app.x'),"
+                         " current_setting('TimeZone')").fetchone() == ("64MB", "1", "Asia/Kolkata")
+        c.execute("SET random_page_cost = 3")
+        c.execute("RESET ALL")
+        assert c.execute("SELECT current_setting('random_page_cost'),"
+                         " current_setting('work_mem')").fetchone() == ("4", "64MB")
+        assert c.execute("SELECT source FROM pg_settings WHERE name = 'work_mem'").fetchone() == \
+            ("client",)
+
+
+def test_port_and_max_connections_are_the_servers(start_server):
+    """SHOW port / max_connections and pg_settings give the server's own
+    values (a fresh PostgreSQL's 5432 / 100 only where it has none), and
+    server_version the version it reports at startup."""
+    srv = start_server("--max-connections", "37")
+    with psycopg.connect(srv.dsn()) as c:
+        assert c.execute("SHOW port").fetchone()[0] == str(srv.port)
+        assert c.execute("SHOW max_connections").fetchone()[0] == "37"
+        row = c.execute("SELECT setting, reset_val, boot_val FROM pg_settings"
+                        " WHERE name = 'max_connections'").fetchone()
+        assert row == ("37", "37", "100")
+        assert c.execute("SHOW server_version").fetchone()[0] == \
+            c.info.parameter_status("server_version")
+
+
 def test_startup_bad_timezone_is_fatal_22023(server):
     """PostgreSQL ends the connection with FATAL 22023 for a setting value
     it refuses in the startup packet (PGTZ=Nowhere, -c TimeZone=Nowhere)."""

@@ -523,8 +523,6 @@ static int finish_txn(rl_session *s, bool commit, rl_error *err)
     return rc;
 }
 
-/* A statement failed: inside a block the block is failed; otherwise the
- * implicit transaction is rolled back. Writes never land either way. */
 /* The held CommandComplete of a simple query's last statement goes (its
  * commit held: send) or is dropped (the statement or its commit failed). */
 static int release_complete(rl_session *s, const rl_sink *sink, bool send, rl_error *err)
@@ -537,6 +535,8 @@ static int release_complete(rl_session *s, const rl_sink *sink, bool send, rl_er
     return rl_send_complete(&x, s->held_complete);
 }
 
+/* A statement failed: inside a block the block is failed; otherwise the
+ * implicit transaction is rolled back. Writes never land either way. */
 static void statement_failed(rl_session *s)
 {
     release_complete(s, NULL, false, NULL);

@@ -69,12 +69,42 @@ static const struct {
 
 size_t rl_setting_count(void) { return N_SETTINGS; }
 
+/* How many of the generated table's rows lead it in order (by name,
+ * case-blind, each once: pg_settings' rows; SHOW's extras such as
+ * is_superuser follow them unsorted). Counted on the first lookup. */
+static size_t sorted_prefix(void)
+{
+    static _Atomic size_t n; /* 0: not counted yet */
+    if (n)
+        return n;
+    size_t i = 1;
+    while (i < N_SETTINGS && strcasecmp(pg15_settings[i - 1].name, pg15_settings[i].name) < 0)
+        i++;
+    n = i;
+    return i;
+}
+
+/* A setting's index by name (case-blind, an old name as its new one), -1
+ * when PostgreSQL has none: a binary search over the sorted rows, then
+ * the few after them, as statement_timeout and the reported settings are
+ * looked up for every statement. */
 static int builtin_index(const char *name)
 {
     for (size_t i = 0; i < sizeof old_names / sizeof old_names[0]; i++)
         if (strcasecmp(name, old_names[i].old) == 0)
             name = old_names[i].now;
-    for (size_t i = 0; i < N_SETTINGS; i++)
+    size_t sorted = sorted_prefix(), lo = 0, hi = sorted;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcasecmp(pg15_settings[mid].name, name);
+        if (c == 0)
+            return (int)mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = sorted; i < N_SETTINGS; i++)
         if (strcasecmp(pg15_settings[i].name, name) == 0)
             return (int)i;
     return -1;

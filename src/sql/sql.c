@@ -364,7 +364,6 @@ static void finish_txn_quietly(rl_session *s, bool committed)
     savepoints_drop_after(s, NULL);
     free_txns(s);
     rl_ddl_end_transaction(s, committed);
-    rl_seq_temps_end_transaction(s, committed);
     rl_ctid_reset(s);
     rl_settings_txn_end(s, committed);
     s->in_block = false;
@@ -547,7 +546,6 @@ static void statement_failed(rl_session *s)
     if (s->in_block) {
         free_txns(s);
         rl_ddl_end_transaction(s, false);
-        rl_seq_temps_end_transaction(s, false);
         rl_ctid_reset(s);
         s->failed = true;
     } else {

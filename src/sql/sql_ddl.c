@@ -466,6 +466,9 @@ void rl_ddl_end_transaction(rl_session *s, bool committed)
         t->created_in_txn = false;
         pp = &t->next;
     }
+    /* the temporary sequences end with the tables they follow (a sweep of
+     * those whose owner is gone needs the tables as they end up) */
+    rl_seq_temps_end_transaction(s, committed);
 }
 
 /* One temporary table copied: its columns, rows (strings into the copy's

@@ -172,7 +172,8 @@ int rl_comment_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const 
 
 /* Drop ON COMMIT DROP temp tables (commit) / all of this txn's (rollback),
  * and on a rollback put back the temporary tables the block changed, as
- * rl_ddl_temps_touch kept them. */
+ * rl_ddl_temps_touch kept them; the temporary sequences end with them
+ * (rl_seq_temps_end_transaction). */
 void rl_ddl_end_transaction(rl_session *s, bool committed);
 /* A temporary table's rows or shape are about to change: in a transaction
  * block, a copy of the session's temporary tables as the block found them

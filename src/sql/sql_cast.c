@@ -196,16 +196,16 @@ const char *rl_oid_type_name(uint32_t oid)
     case RL_OID_JSONB: return "jsonb";
     case 3807: return "jsonb[]";
     case RL_OID_RECORD: return "record";
-    case 2276: return "\"any\"";
-    case 2277: return "anyarray";
-    case 2283: return "anyelement";
-    case 2776: return "anynonarray";
+    case RL_OID_ANY: return "\"any\"";
+    case RL_OID_ANYARRAY: return "anyarray";
+    case RL_OID_ANYELEMENT: return "anyelement";
+    case RL_OID_ANYNONARRAY: return "anynonarray";
     case 3500: return "anyenum";
     case 3831: return "anyrange";
     case 4537: return "anymultirange";
-    case 5077: return "anycompatible";
-    case 5078: return "anycompatiblearray";
-    case 5079: return "anycompatiblenonarray";
+    case RL_OID_ANYCOMPATIBLE: return "anycompatible";
+    case RL_OID_ANYCOMPATIBLEARRAY: return "anycompatiblearray";
+    case RL_OID_ANYCOMPATIBLENONARRAY: return "anycompatiblenonarray";
     case 5080: return "anycompatiblerange";
     case 4538: return "anycompatiblemultirange";
     default: return "unknown";
@@ -1619,14 +1619,13 @@ static int array_literals_input(rl_expr_ctx *c, const PgQuery__AArrayExpr *ae, u
 static int cast_to_pseudotype(rl_expr_ctx *c, const rl_value *v, uint32_t oid, int loc,
                               int arg_loc, rl_value *out)
 {
-    enum { ANYNONARRAY = 2776u, ANYCOMPATIBLENONARRAY = 5079u };
-    bool any_value = oid == RL_OID_ANY || oid == RL_OID_ANYELEMENT || oid == ANYNONARRAY ||
-                     oid == RL_OID_ANYCOMPATIBLE || oid == ANYCOMPATIBLENONARRAY;
+    bool any_value = oid == RL_OID_ANY || oid == RL_OID_ANYELEMENT || oid == RL_OID_ANYNONARRAY ||
+                     oid == RL_OID_ANYCOMPATIBLE || oid == RL_OID_ANYCOMPATIBLENONARRAY;
     bool any_array = oid == RL_OID_ANYARRAY || oid == RL_OID_ANYCOMPATIBLEARRAY;
     if (!any_value && !any_array)
         return 1;
     bool is_array = rl_elem_oid_of(v->oid) != 0;
-    bool nonarray = oid == ANYNONARRAY || oid == ANYCOMPATIBLENONARRAY;
+    bool nonarray = oid == RL_OID_ANYNONARRAY || oid == RL_OID_ANYCOMPATIBLENONARRAY;
     bool fits = v->oid == RL_OID_UNKNOWN ? (any_value || v->d.isnull)
                 : any_value             ? !(nonarray && is_array)
                                         : is_array;

@@ -18,6 +18,8 @@
 #define RL_OID_ANYELEMENT 2283u   /* a declared argument type: any value of a known type */
 #define RL_OID_ANYCOMPATIBLE 5077u      /* a declared type: any value, one common type */
 #define RL_OID_ANYCOMPATIBLEARRAY 5078u /* a declared type: an array of that common type */
+#define RL_OID_ANYNONARRAY 2776u            /* a declared type: any value but an array */
+#define RL_OID_ANYCOMPATIBLENONARRAY 5079u  /* anycompatible, but not an array */
 #define RL_OID_PG_NODE_TREE 194u  /* an expression tree (none in a lake) */
 /* A declared last argument type: VARIADIC "any", one or more further
  * arguments of any type (pg_proc shows it as "any", provariadic 2276). */

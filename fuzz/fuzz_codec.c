@@ -11,7 +11,8 @@
  *  - peek and decode never crash or read out of bounds (ASan);
  *  - a decoded row re-encodes, the re-encoding decodes to the same datums,
  *    and encoding is idempotent from there on (bytes equal);
- *  - text input that parses prints text that parses to the same text.
+ *  - text input that parses prints text that parses to the same text (but
+ *    for a time with time zone whose zone PostgreSQL's input cannot write).
  */
 #include "keys/codec.h"
 #include "pgtype/pgtype.h"
@@ -98,6 +99,15 @@ static void fuzz_rows(uint8_t tag, bool add_header, size_t n, const rl_type *typ
     free(copy);
 }
 
+/* A time with time zone in a zone of 16 hours or more from UTC (a POSIX
+ * zone such as "Foo/110" takes up to 167): it prints as PostgreSQL prints
+ * it ("05:00:00-110"), which time input, PostgreSQL's too, reads as another
+ * offset or refuses, so its text does not round-trip there either. */
+static bool beyond_timetz_input(rl_type t, const rl_datum *d)
+{
+    return t == RL_T_TIMETZ && (d->v.timetz.zone >= 16 * 3600 || d->v.timetz.zone <= -16 * 3600);
+}
+
 /* Text that parses must print as text that parses to the same print. */
 static void fuzz_text(rl_type t, const uint8_t *text, size_t len)
 {
@@ -109,7 +119,8 @@ static void fuzz_text(rl_type t, const uint8_t *text, size_t len)
     rl_datum d, d2;
     char err[512];
     if (rl_datum_from_text(t, (const char *)text, len, &d, &arena, err, sizeof err) ==
-        RL_CODEC_OK) {
+            RL_CODEC_OK &&
+        !beyond_timetz_input(t, &d)) {
         rl_datum_to_text(&out, t, &d);
         if (rl_datum_from_text(t, (const char *)out.data, out.len, &d2, &arena2, err,
                                sizeof err) != RL_CODEC_OK) {

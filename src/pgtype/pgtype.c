@@ -878,6 +878,7 @@ typedef struct dt_fields {
     int zone_east;    /* seconds east of UTC */
     const rl_tz *zone_tz; /* a zone named ("Europe/Berlin"): its offset there */
     char zone_name[64];   /* the name, for 22023 when no zone has it */
+    bool time_only;       /* time / timetz input (DecodeTimeOnly's rules) */
 } dt_fields;
 
 typedef enum { DT_OK, DT_SYNTAX, DT_FIELD_RANGE, DT_TZ_RANGE, DT_TZ_UNKNOWN } dt_result;
@@ -979,74 +980,123 @@ static dt_result scan_time(const char **pp, dt_fields *f)
     return (h > 24 || m > 59 || s > 60) ? DT_FIELD_RANGE : DT_OK;
 }
 
-/* "+HH", "+HHMM", "+HHMMSS", "+HH:MM", "+HH:MM:SS" (or "-"). */
+/* strtoint's reading of one part of a numeric zone: false on overflow. */
+static bool zone_part(const char *s, char **end, long *out)
+{
+    errno = 0;
+    long v = strtol(s, end, 10);
+    if (errno == ERANGE || v > INT_MAX || v < INT_MIN)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* A numeric zone as ParseDateTime cuts it (the sign, blanks, then digits,
+ * ':', '.' and '-') and DecodeTimezone reads it: "+H[H]", "+H:M[:S]", and
+ * run together "+HMM" / "+HHMM" (three or more digits: the last two are
+ * minutes; there is no run-together seconds form). Hours past 15, minutes
+ * or seconds past 59 are out of range before anything after the numbers is
+ * a syntax error. */
 static dt_result scan_numeric_zone(const char **pp, dt_fields *f)
 {
     const char *p = *pp;
-    int sign = *p++ == '-' ? -1 : 1;
-    int64_t parts[3] = {0, 0, 0};
-    int ndigits;
-    if (!scan_digits(&p, 6, &parts[0], &ndigits))
+    char field[64];
+    size_t n = 0;
+    field[n++] = *p++; /* the sign */
+    p = skip_spaces(p);
+    if (!is_digit(*p))
         return DT_SYNTAX;
-    if (ndigits == 4 || ndigits == 6) { /* packed HHMM[SS] */
-        int64_t packed = parts[0];
-        parts[0] = ndigits == 6 ? packed / 10000 : packed / 100;
-        parts[1] = ndigits == 6 ? packed / 100 % 100 : packed % 100;
-        parts[2] = ndigits == 6 ? packed % 100 : 0;
-    } else if (ndigits > 2) {
-        return DT_SYNTAX;
-    } else {
-        for (int i = 1; i < 3 && *p == ':'; i++) {
-            p++;
-            if (!scan_digits(&p, 2, &parts[i], NULL))
-                return DT_SYNTAX;
-        }
+    while (is_digit(*p) || *p == ':' || *p == '.' || *p == '-') {
+        if (n + 1 >= sizeof field)
+            return DT_SYNTAX;
+        field[n++] = *p++;
     }
-    if (parts[0] > 15)
+    field[n] = '\0';
+    char *cp;
+    long hr, min = 0, sec = 0;
+    if (!zone_part(field + 1, &cp, &hr))
         return DT_TZ_RANGE;
-    if (parts[1] > 59 || parts[2] > 59)
-        return DT_FIELD_RANGE;
-    f->zone_east = sign * (int)(parts[0] * 3600 + parts[1] * 60 + parts[2]);
+    if (*cp == ':') {
+        if (!zone_part(cp + 1, &cp, &min))
+            return DT_TZ_RANGE;
+        if (*cp == ':' && !zone_part(cp + 1, &cp, &sec))
+            return DT_TZ_RANGE;
+    } else if (*cp == '\0' && n > 3) {
+        min = hr % 100;
+        hr /= 100;
+    }
+    if (hr < 0 || hr > 15 || min < 0 || min > 59 || sec < 0 || sec > 59)
+        return DT_TZ_RANGE;
+    if (*cp != '\0')
+        return DT_SYNTAX;
+    f->zone_east = (field[0] == '-' ? -1 : 1) * (int)(hr * 3600 + min * 60 + sec);
     f->has_zone = true;
     *pp = p;
     return DT_OK;
 }
 
-/* A word (letters) at *pp: a zone name or an era. */
+/* The words of PostgreSQL's datetktbl (not its zone abbreviations): one
+ * of them before a digit or '+' ends the word there, any other letters run
+ * on into a zone name ("EST5EDT", "UTC+3"). */
+static bool datetime_keyword(const char *word)
+{
+    static const char *const words[] = {
+        "ad", "allballs", "am", "apr", "april", "at", "aug", "august", "bc", "d", "dec",
+        "december", "dow", "doy", "dst", "epoch", "feb", "february", "fri", "friday", "h",
+        "infinity", "isodow", "isoyear", "j", "jan", "january", "jd", "jul", "julian", "july",
+        "jun", "june", "m", "mar", "march", "may", "mm", "mon", "monday", "nov", "november",
+        "now", "oct", "october", "on", "pm", "s", "sat", "saturday", "sep", "sept", "september",
+        "sun", "sunday", "t", "thu", "thur", "thurs", "thursday", "today", "tomorrow", "tue",
+        "tues", "tuesday", "wed", "wednesday", "weds", "y", "yesterday", "z", "zulu"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strcmp(word, words[i]) == 0)
+            return true;
+    return false;
+}
+
+/* A word at *pp as ParseDateTime cuts it: letters, and when '-', '/' or
+ * '.' follows them (or a digit or '+' that does not follow a keyword) a zone
+ * name running on over letters, digits and "+-/_.:" ("America/New_York",
+ * "EST5EDT", "Etc/GMT+5"); else a zone abbreviation or an era. */
 static dt_result scan_word(const char **pp, dt_fields *f)
 {
     const char *p = *pp;
     size_t n = 0;
-    bool named = false; /* a zone name: letters then '/' ("America/Port-au-Prince") */
     while (is_alpha(p[n]))
         n++;
-    if (p[n] == '/' || p[n] == '_') {
-        named = true;
-        while (is_alpha(p[n]) || is_digit(p[n]) || p[n] == '/' || p[n] == '_' || p[n] == '-' ||
-               p[n] == '+')
-            n++;
-    }
     char word[64];
     if (n == 0 || n >= sizeof word)
         return DT_SYNTAX;
     for (size_t i = 0; i < n; i++)
         word[i] = to_lower(p[i]);
     word[n] = '\0';
+    bool named = p[n] == '-' || p[n] == '/' || p[n] == '.' ||
+                 ((p[n] == '+' || is_digit(p[n])) && !datetime_keyword(word));
+    if (named)
+        while (is_alpha(p[n]) || is_digit(p[n]) || (p[n] && strchr("+-/_.:", p[n])))
+            n++;
     int32_t east;
+    /* such a word is a zone only after a date (DecodeDateTime; else it is
+     * read as a date) or, for a time, after any field (DecodeTimeOnly) */
+    if (named && !(f->has_date || (f->time_only && f->has_time)))
+        return DT_SYNTAX;
     if (!f->has_zone && named) { /* a zone name, as PostgreSQL's pg_tzset takes it */
+        if (n >= sizeof f->zone_name)
+            return DT_SYNTAX;
         memcpy(f->zone_name, p, n);
         f->zone_name[n] = '\0';
         if (!(f->zone_tz = rl_tz_lookup(f->zone_name)))
             return DT_TZ_UNKNOWN;
         f->has_zone = true;
-    } else if (!f->has_zone && (strcmp(word, "z") == 0 || strcmp(word, "utc") == 0 ||
-                                strcmp(word, "gmt") == 0 || strcmp(word, "zulu") == 0)) {
+    } else if (!named && !f->has_zone &&
+               (strcmp(word, "z") == 0 || strcmp(word, "utc") == 0 ||
+                strcmp(word, "gmt") == 0 || strcmp(word, "zulu") == 0)) {
         f->has_zone = true;
         f->zone_east = 0;
-    } else if (!f->has_era && (strcmp(word, "bc") == 0 || strcmp(word, "ad") == 0)) {
+    } else if (!named && !f->has_era && (strcmp(word, "bc") == 0 || strcmp(word, "ad") == 0)) {
         f->has_era = true;
         f->bc = word[0] == 'b';
-    } else if (!f->has_zone && rl_tz_abbrev(word, &east)) { /* "CET", "EST": fixed */
+    } else if (!named && !f->has_zone && rl_tz_abbrev(word, &east)) { /* "CET", "EST": fixed */
         f->has_zone = true;
         f->zone_east = east;
     } else {
@@ -1064,12 +1114,22 @@ static bool starts_date(const char *p)
     return *p == '-';
 }
 
+/* Punctuation that starts no field, which ParseDateTime skips ('.' starts
+ * a fraction, '+' and '-' a zone). */
+static bool skipped_punct(char c)
+{
+    return ispunct((unsigned char)c) && c != '.' && c != '+' && c != '-';
+}
+
 /* ISO date/time literal: [date] [T|space time] [zone] [BC|AD], in the
  * orders PostgreSQL accepts for ISO input. */
-static dt_result parse_datetime_fields(const char *s, dt_fields *f)
+static dt_result parse_datetime_fields(const char *s, bool time_only, dt_fields *f)
 {
     memset(f, 0, sizeof *f);
+    f->time_only = time_only;
     const char *p = skip_spaces(s);
+    while (skipped_punct(*p))
+        p = skip_spaces(p + 1);
     if (is_digit(*p) && starts_date(p)) {
         if (!scan_date(&p, f))
             return DT_SYNTAX;
@@ -1090,6 +1150,8 @@ static dt_result parse_datetime_fields(const char *s, dt_fields *f)
             r = scan_numeric_zone(&p, f);
         } else if (is_alpha(*p)) {
             r = scan_word(&p, f);
+        } else if (skipped_punct(*p)) {
+            p++;
         } else {
             return DT_SYNTAX;
         }
@@ -1138,7 +1200,7 @@ static rl_codec_status datetime_error(const text_in *in, const dt_fields *f, dt_
     if (r == DT_FIELD_RANGE)
         return field_range_error(in);
     if (r == DT_TZ_RANGE) {
-        in_err(in, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE,
+        in_err(in, RL_SQLSTATE_INVALID_TIME_ZONE_DISPLACEMENT_VALUE,
                "time zone displacement out of range: \"%s\"", in->text);
         return RL_CODEC_ERR_INVALID;
     }
@@ -1174,7 +1236,7 @@ static bool datetime_special(const char *s, int64_t hi, int64_t lo, int64_t epoc
 static rl_codec_status parse_date_and_time(const text_in *in, dt_fields *f, int64_t *days,
                                            int64_t *tod)
 {
-    dt_result r = parse_datetime_fields(in->text, f);
+    dt_result r = parse_datetime_fields(in->text, false, f);
     *days = *tod = 0;
     if (r == DT_OK && !f->has_date)
         r = DT_SYNTAX;
@@ -1224,7 +1286,7 @@ static int32_t timetz_offset(const dt_fields *f, int64_t days, int64_t tod)
 static rl_codec_status parse_time(const text_in *in, rl_datum *d)
 {
     dt_fields f;
-    dt_result r = parse_datetime_fields(in->text, &f);
+    dt_result r = parse_datetime_fields(in->text, true, &f);
     int64_t days, tod = 0;
     if (r == DT_OK && (!f.has_time || f.has_era))
         r = DT_SYNTAX;
@@ -1234,6 +1296,10 @@ static rl_codec_status parse_time(const text_in *in, rl_datum *d)
         r = resolve_time(&f, &tod);
     if (r == DT_OK && tod > USECS_PER_DAY)
         r = DT_FIELD_RANGE;
+    int32_t fixed_east;
+    if (r == DT_OK && in->type == RL_T_TIMETZ && f.zone_tz && !f.has_date &&
+        !rl_tz_fixed_offset(f.zone_tz, &fixed_east))
+        r = DT_SYNTAX; /* DecodeTimeOnly: a zone that changes its offset needs a date */
     if (r != DT_OK)
         return datetime_error(in, &f, r);
     if (in->type == RL_T_TIMETZ) {

@@ -528,6 +528,21 @@ static const tz_type *type_at(const rl_tz *tz, int64_t t)
     return &tz->types[tz->idx[lo]];
 }
 
+bool rl_tz_fixed_offset(const rl_tz *tz, int32_t *east)
+{
+    const tz_type *first = tz->ntypes ? &tz->types[0] : tz->rule.present ? &tz->rule.std : NULL;
+    if (!first)
+        return false;
+    for (size_t i = 1; i < tz->ntypes; i++)
+        if (tz->types[i].east != first->east)
+            return false;
+    const tz_rule *r = &tz->rule;
+    if (r->present && (r->std.east != first->east || (r->has_dst && r->dst.east != first->east)))
+        return false;
+    *east = first->east;
+    return true;
+}
+
 int32_t rl_tz_offset_at(const rl_tz *tz, int64_t t, bool *isdst, const char **abbrev)
 {
     const tz_type *ty = type_at(tz, t);

@@ -69,6 +69,11 @@ bool rl_tz_abbrev(const char *name, int32_t *east);
  * it is daylight time and its abbreviation (either may be NULL). */
 int32_t rl_tz_offset_at(const rl_tz *tz, int64_t t, bool *isdst, const char **abbrev);
 
+/* Does the zone keep one offset at every instant (all its local time types
+ * and its rule's std and dst agree, as pg_get_timezone_offset asks)? Then
+ * *east is it. A time with time zone needs a date to name any other zone. */
+bool rl_tz_fixed_offset(const rl_tz *tz, int32_t *east);
+
 /* The offset east of UTC a local wall-clock time (unix seconds read as if
  * UTC) is taken to have, as PostgreSQL's DetermineTimeZoneOffset decides:
  * in a spring-forward gap the offset before the change, in a fall-back

@@ -1614,8 +1614,8 @@ static int array_literals_input(rl_expr_ctx *c, const PgQuery__AArrayExpr *ae, u
 /* A cast to a polymorphic pseudo-type (coerce_type's early returns): to
  * any / anyelement / anycompatible (and their nonarray forms) the value
  * keeps its own type; to anyarray / anycompatiblearray an array keeps its
- * own, an untyped NULL stays a NULL; anything else cannot be cast
- * (42846). 0 done (*out set), -1 error, 1 not a pseudo-type. */
+ * own, an untyped NULL stays a NULL; a value of the pseudo-type itself
+ * stays as it is; anything else cannot be cast (42846). 0 done (*out set), -1 error, 1 not a pseudo-type. */
 static int cast_to_pseudotype(rl_expr_ctx *c, const rl_value *v, uint32_t oid, int loc,
                               int arg_loc, rl_value *out)
 {
@@ -1626,7 +1626,8 @@ static int cast_to_pseudotype(rl_expr_ctx *c, const rl_value *v, uint32_t oid, i
         return 1;
     bool is_array = rl_elem_oid_of(v->oid) != 0;
     bool nonarray = oid == RL_OID_ANYNONARRAY || oid == RL_OID_ANYCOMPATIBLENONARRAY;
-    bool fits = v->oid == RL_OID_UNKNOWN ? (any_value || v->d.isnull)
+    bool fits = v->oid == oid             ? true /* coerce_type: the same type as is */
+                : v->oid == RL_OID_UNKNOWN ? (any_value || v->d.isnull)
                 : any_value             ? !(nonarray && is_array)
                                         : is_array;
     if (!fits && v->oid == RL_OID_UNKNOWN) /* the pseudo-type's input refuses any text */

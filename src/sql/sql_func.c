@@ -1518,6 +1518,26 @@ static bool reachable(uint32_t have, uint32_t want)
     return rl_oid_implicit_cast(have, want);
 }
 
+/* An argument whose type is itself a polymorphic pseudo-type (a NULL cast
+ * to anyarray) reaches, as check_generic_type_consistency lets it, "any"
+ * and the element pseudo-types, and anyarray only from anyarray (no
+ * pseudo-type is an array of anything, so never anycompatiblearray),
+ * whether or not it is NULL. */
+static bool pseudo_reaches(uint32_t have, uint32_t want)
+{
+    if (want == RL_OID_ANY || want == RL_OID_VARIADIC_ANY || want == RL_OID_ANYELEMENT ||
+        want == RL_OID_ANYCOMPATIBLE)
+        return true;
+    return want == RL_OID_ANYARRAY && have == RL_OID_ANYARRAY;
+}
+
+static bool is_pseudo(uint32_t t)
+{
+    return t == RL_OID_ANY || t == RL_OID_ANYARRAY || t == RL_OID_ANYELEMENT ||
+           t == RL_OID_ANYNONARRAY || t == RL_OID_ANYCOMPATIBLE ||
+           t == RL_OID_ANYCOMPATIBLEARRAY || t == RL_OID_ANYCOMPATIBLENONARRAY;
+}
+
 /* Keep the candidates whose score is the highest; true when it narrowed. */
 static size_t keep_best(const rl_func **cand, size_t n, const int *score)
 {
@@ -1596,7 +1616,8 @@ int rl_func_resolve(rl_expr_ctx *c, const char *name, size_t n, const rl_value *
         for (size_t a = 0; a < n && ok; a++)
             /* a NULL of a type RockLake does not model (aclitem[]) still
              * passes where any array or any value is taken */
-            ok = args[a].d.isnull && (args[a].oid == RL_OID_UNKNOWN || polymorphic(declared(f, a)))
+            ok = is_pseudo(args[a].oid) ? pseudo_reaches(args[a].oid, declared(f, a))
+                 : args[a].d.isnull && (args[a].oid == RL_OID_UNKNOWN || polymorphic(declared(f, a)))
                      ? true
                      : reachable(args[a].oid, declared(f, a));
         if (ok)

@@ -21,3 +21,14 @@ select cast(array[1] as anynonarray);
 select cast('x' as anyarray);
 select pg_typeof(cast(1 as anyelement)), pg_typeof(cast('a'::text as anycompatible));
 select cast(1 as anyenum);
+-- a value of a pseudo-type cast to that type is as it is; it reaches a
+-- function's anyarray only from anyarray, and never anycompatiblearray,
+-- NULL or not (sqlsmith seeds 26-28)
+SELECT cast(cast(null as anycompatiblearray) as anycompatiblearray), cast(cast(null as anyarray) as anyarray), cast(cast(null as anyelement) as anyelement);
+SELECT cast(cast(null as anyarray) as anycompatiblearray);
+SELECT array_position(cast(cast(null as anycompatiblearray) as anycompatiblearray), 1::int8);
+SELECT array_position(cast(null as anyarray), 1::bigint, 1);
+SELECT width_bucket(1::bigint, cast(null as anycompatiblearray));
+SELECT cardinality(cast(null as anycompatiblearray));
+SELECT cardinality(cast(null as anyarray)), array_length(cast(null as anyarray), 1), pg_typeof(cast(null as anycompatiblearray));
+SELECT coalesce(cast(null as anyelement), 1);

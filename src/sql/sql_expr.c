@@ -3663,7 +3663,7 @@ static int eval_srf(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *out)
         if (f->n_args == 1) {
             t = rl_elem_oid_of(a.oid);
             if (!t)
-                return rl_func_no_function(c, "unnest", 1, &a, f->location);
+                return rl_func_unnest_refusal(c, 1, &a, f->location);
         } else if (a.oid == RL_OID_INT8 && !subscripts) {
             t = RL_OID_INT8;
         }

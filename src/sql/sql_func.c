@@ -132,6 +132,15 @@ int rl_func_no_function(rl_expr_ctx *c, const char *name, size_t nargs, const rl
                       name, nargs, args, loc);
 }
 
+int rl_func_unnest_refusal(rl_expr_ctx *c, size_t nargs, const rl_value *args, int loc)
+{
+    for (size_t i = 0; i < nargs; i++)
+        if (args[i].oid == RL_OID_ANYARRAY)
+            return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, -1,
+                                 "cannot determine element type of \"anyarray\" argument");
+    return rl_func_no_function(c, "unnest", nargs, args, loc);
+}
+
 int rl_func_not_unique(rl_expr_ctx *c, const char *name, size_t nargs, const rl_value *args,
                        int loc)
 {

@@ -133,6 +133,11 @@ int rl_func_cast_call(rl_expr_ctx *c, const char *name, size_t nargs, const rl_v
 /* 42883 "function name(types) does not exist" with PostgreSQL's hint. */
 int rl_func_no_function(rl_expr_ctx *c, const char *name, size_t nargs, const rl_value *args,
                         int loc);
+
+/* unnest's refusal of an argument that is not an array: 42804 "cannot
+ * determine element type" for a value of type anyarray itself (as
+ * enforce_generic_type_consistency), else rl_func_no_function. */
+int rl_func_unnest_refusal(rl_expr_ctx *c, size_t nargs, const rl_value *args, int loc);
 /* The same for a call with named arguments, listed as written: "function
  * make_interval(days => numeric) does not exist" (names[i] NULL: positional). */
 int rl_func_no_named_function(rl_expr_ctx *c, const char *name, const rl_value *args,

@@ -1826,7 +1826,10 @@ static rl_rowset *from_elements(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall 
         return NULL;
     uint32_t elem = rl_elem_oid_of(arr.oid);
     if (!elem) {
-        rl_func_no_function(c, fname, 1, &arr, f->location);
+        if (records)
+            rl_func_no_function(c, fname, 1, &arr, f->location);
+        else
+            rl_func_unnest_refusal(c, 1, &arr, f->location);
         return NULL;
     }
     rl_rowset *rs = records ? function_rowset(S, NULL, "_pg_expandarray", RL_OID_RECORD)
@@ -1962,7 +1965,7 @@ static rl_rowset *from_unnest_many(sel *S, rl_expr_ctx *c, const PgQuery__FuncCa
             return NULL;
     for (size_t i = 0; i < n; i++)
         if (!rl_elem_oid_of(a[i].oid)) {
-            rl_func_no_function(c, "unnest", n, a, f->location);
+            rl_func_unnest_refusal(c, n, a, f->location);
             return NULL;
         }
     rl_rowset *rs = rl_rowset_new(n);

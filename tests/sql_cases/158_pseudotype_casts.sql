@@ -32,3 +32,9 @@ SELECT width_bucket(1::bigint, cast(null as anycompatiblearray));
 SELECT cardinality(cast(null as anycompatiblearray));
 SELECT cardinality(cast(null as anyarray)), array_length(cast(null as anyarray), 1), pg_typeof(cast(null as anycompatiblearray));
 SELECT coalesce(cast(null as anyelement), 1);
+-- unnest of a value of type anyarray itself: 42804, as enforce_generic_type_consistency
+select unnest(cast(null as anyarray));
+select * from unnest(cast(null as anyarray));
+select * from unnest(cast(null as anycompatiblearray));
+select * from unnest(array[1], cast(null as anyarray));
+select unnest(cast(null as anycompatiblearray));

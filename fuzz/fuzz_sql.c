@@ -24,6 +24,8 @@
 
 #include "sql/sql.h"
 
+#include "fuzz_watchdog.h"
+
 static rl_engine *engine;
 static rl_catalog *catalog;
 
@@ -83,6 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(sql, data, size);
     sql[size] = 0;
     rl_session *s = rl_session_new(engine, NULL);
+    watchdog_watch(s);
     rl_error e;
     rl_exec_status st = rl_session_simple_query(s, sql, &key_sink, &e);
     if (st == RL_EXEC_COPY_IN) {
@@ -119,6 +122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         rl_session_describe_statement(s, "", &d, &e);
     }
     rl_session_sync(s, &e);
+    watchdog_watch(NULL);
     rl_session_free(s);
     free(sql);
     return 0;

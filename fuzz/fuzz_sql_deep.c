@@ -28,6 +28,8 @@
 #include "base/buf.h"
 #include "sql/sql.h"
 
+#include "fuzz_watchdog.h"
+
 static rl_engine *engine;
 
 #define MAX_STEPS 16
@@ -150,6 +152,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!sql)
         return 0;
     rl_session *s = rl_session_new(engine, NULL);
+    watchdog_watch(s);
     rl_error e;
     rl_session_simple_query(s, sql, NULL, &e);
     /* the extended protocol's typing path (Describe) on the same text */
@@ -159,6 +162,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         rl_session_describe_statement(s, "", &d, &e);
     }
     rl_session_sync(s, &e);
+    watchdog_watch(NULL);
     rl_session_free(s);
     free(sql);
     return 0;

@@ -41,6 +41,9 @@ typedef struct rl_error {
 /* Class 00 - successful completion */
 #define RL_SQLSTATE_SUCCESSFUL_COMPLETION "00000"
 
+/* Class 01 - warning */
+#define RL_SQLSTATE_WARNING "01000"
+
 /* Class 08 - connection exception */
 #define RL_SQLSTATE_CONNECTION_FAILURE "08006"
 #define RL_SQLSTATE_PROTOCOL_VIOLATION "08P01"

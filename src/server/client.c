@@ -254,6 +254,8 @@ static void report_settings(client *c, bool all);
 static void send_ready(client *c)
 {
     char st = c->sess ? rl_session_status(c->sess) : 'I';
+    if (c->registered)
+        srv_activity_ready(c->env->backends, &c->slot, st);
     report_settings(c, false);
     pktbuf_write(&c->out, 'Z', "c", st);
     srv_count(c->env->metrics, M_READY_FOR_QUERY, 1); /* before the client can see it */
@@ -324,6 +326,15 @@ static uint64_t statement_timeout_ms(client *c)
     return session_timeout_ms(c, "statement_timeout", c->env->statement_timeout_ms);
 }
 
+/* pg_terminate_backend ended this session: PostgreSQL's FATAL, then the
+ * connection closes. */
+static void send_terminated(client *c)
+{
+    send_fatal(c, RL_SQLSTATE_ADMIN_SHUTDOWN, "terminating connection due to administrator command");
+    srv_log(c->env->log, "info", "terminated", "client", c->addr, "user", c->user, NULL);
+    c->broken = true;
+}
+
 /* Wait until the socket is readable. 1 readable, 0 give up (drain, timeout
  * or startup deadline; a FATAL has been sent where PostgreSQL sends one). */
 static int wait_readable(client *c, wait_kind kind, bool at_boundary)
@@ -346,6 +357,10 @@ static int wait_readable(client *c, wait_kind kind, bool at_boundary)
         if (r < 0 && errno != EINTR)
             return 0;
         uint64_t waited_ms = (rl_monotonic_ns() - start) / 1000000u;
+        if (c->registered && srv_terminating(&c->slot)) {
+            send_terminated(c);
+            return 0;
+        }
         if (atomic_load(c->env->stopping)) {
             if (kind != WAIT_STARTUP)
                 send_fatal(c, RL_SQLSTATE_ADMIN_SHUTDOWN,
@@ -746,6 +761,11 @@ static void report_error(client *c, rl_error *err, const char *sql)
     }
     if (srv_stmt_disarm(c->env->backends, &c->slot) && strcmp(err->sqlstate, RL_SQLSTATE_QUERY_CANCELED) == 0)
         snprintf(err->message, sizeof err->message, "canceling statement due to statement timeout");
+    if (c->registered && srv_terminating(&c->slot) &&
+        strcmp(err->sqlstate, RL_SQLSTATE_QUERY_CANCELED) == 0) {
+        send_terminated(c); /* the statement stopped because its session ends */
+        return;
+    }
     srv_count(c->env->metrics, M_ERRORS, 1);
     if (strcmp(err->sqlstate, RL_SQLSTATE_UNIQUE_VIOLATION) == 0 ||
         strcmp(err->sqlstate, RL_SQLSTATE_SERIALIZATION_FAILURE) == 0)
@@ -905,7 +925,7 @@ static void handle_query(client *c, const proto_msg *m)
     begin_message(c);
     uint64_t t0 = rl_monotonic_ns();
     c->executing = false;
-    srv_stmt_arm(c->env->backends, &c->slot, statement_timeout_ms(c));
+    srv_stmt_arm(c->env->backends, &c->slot, statement_timeout_ms(c), sql);
     int rc = rl_session_simple_query(c->sess, sql, &sink, &err);
     while (rc == RL_EXEC_COPY_IN)
         rc = copy_in(c, &sink, &err);
@@ -922,6 +942,10 @@ static void handle_query(client *c, const proto_msg *m)
     else
         srv_stmt_disarm(c->env->backends, &c->slot);
     free(sql);
+    if (!c->broken && srv_terminating(&c->slot)) { /* pg_terminate_backend of itself */
+        send_terminated(c);
+        return;
+    }
     rl_commit_info ci;
     double commit_secs = count_commit(c, t0, &ci);
     send_ready(c);
@@ -1056,7 +1080,8 @@ static void handle_execute(client *c, const proto_msg *m)
     c->executing = true;
     c->portal = portal;
     c->sink_failed = false;
-    srv_stmt_arm(c->env->backends, &c->slot, statement_timeout_ms(c));
+    srv_stmt_arm(c->env->backends, &c->slot, statement_timeout_ms(c),
+                 rl_session_portal_sql(c->sess, portal));
     uint64_t t0 = rl_monotonic_ns();
     int rc = rl_session_execute(c->sess, portal, (uint64_t)e.max_rows, &sink, &err);
     while (rc == RL_EXEC_COPY_IN)
@@ -1554,6 +1579,26 @@ static int promote_server(void *ctx, rl_error *err)
     return srv_lakes_promote(c->env->lakes, why, err);
 }
 
+/* Who the session is, as pg_stat_activity shows it (set before the slot
+ * is registered, so without the registry's lock). */
+static void activity_identity(client *c, bool superuser)
+{
+    rl_backend_activity *a = &c->slot.act;
+    snprintf(a->datname, sizeof a->datname, "%s", c->database);
+    snprintf(a->usename, sizeof a->usename, "%s", c->user);
+    snprintf(a->application_name, sizeof a->application_name, "%s", c->appname);
+    a->superuser = superuser;
+    a->client_addr[0] = '\0';
+    a->client_port = -1;
+    if (c->sa.ss_family == AF_INET) {
+        snprintf(a->client_addr, sizeof a->client_addr, "%s", c->addr);
+        a->client_port = ntohs(((struct sockaddr_in *)&c->sa)->sin_port);
+    } else if (c->sa.ss_family == AF_INET6) {
+        snprintf(a->client_addr, sizeof a->client_addr, "%s", c->addr);
+        a->client_port = ntohs(((struct sockaddr_in6 *)&c->sa)->sin6_port);
+    }
+}
+
 /* Open the session and say hello. False after a FATAL. */
 static bool open_session(client *c)
 {
@@ -1563,7 +1608,8 @@ static bool open_session(client *c)
                             .client_addr = c->addr, .promote = promote_server,
                             .promote_ctx = c, .port = c->env->port,
                             .max_connections = c->env->max_connections,
-                            .server_version = c->env->server_version};
+                            .server_version = c->env->server_version,
+                            .activity = &c->env->backends->source};
     if (!session_roles(c, &info)) {
         send_fatal(c, RL_SQLSTATE_OUT_OF_MEMORY, "out of memory");
         return false;
@@ -1586,6 +1632,7 @@ static bool open_session(client *c)
         return false;
     }
     c->eng = eng;
+    activity_identity(c, !info.read_only_role);
     if (srv_register(c->env->backends, &c->slot, c->sess) < 0) {
         send_fatal(c, RL_SQLSTATE_TOO_MANY_CONNECTIONS, "sorry, too many clients already");
         return false;

@@ -128,6 +128,7 @@ rl_session *rl_session_new(rl_engine *eng, const rl_session_info *info)
                  info->server_version);
     s->promote = info ? info->promote : NULL;
     s->promote_ctx = info ? info->promote_ctx : NULL;
+    s->activity = info ? info->activity : NULL;
     if (info && info->nroles) {
         s->roles = calloc(info->nroles, sizeof *s->roles);
         if (!s->roles) {

@@ -184,6 +184,33 @@ typedef struct rl_role {
     bool read_only; /* may read this database, not write it */
 } rl_role;
 
+/* One backend of the server as pg_stat_activity shows it: a copy taken
+ * under the server's registry lock (src/server/backends.c). */
+#define RL_ACTIVITY_QUERY_BYTES 1024 /* PostgreSQL's track_activity_query_size */
+typedef struct rl_backend_activity {
+    int32_t pid;
+    bool superuser; /* the role may write the lake (pg_roles' rolsuper) */
+    char datname[64], usename[64], application_name[64];
+    char client_addr[64]; /* "" for a Unix-domain socket (client_addr NULL, port -1) */
+    int32_t client_port;
+    /* unix microseconds; 0 is NULL (no transaction, no statement yet) */
+    int64_t backend_start, xact_start, query_start, state_change;
+    char state[32]; /* "active", "idle", "idle in transaction", ...; "" NULL */
+    char query[RL_ACTIVITY_QUERY_BYTES];
+} rl_backend_activity;
+
+/* The server's backends, for pg_stat_activity and the signalling
+ * functions (pg_cancel_backend, pg_terminate_backend). */
+typedef struct rl_activity_source {
+    void *ctx;
+    /* Copies up to max backends into out; returns how many there are. */
+    size_t (*list)(void *ctx, rl_backend_activity *out, size_t max);
+    /* Cancels the running statement of backend pid, or ends its session
+     * (terminate): true when such a backend exists. */
+    bool (*signal)(void *ctx, int32_t pid, bool terminate);
+    int64_t server_start; /* unix microseconds: pg_postmaster_start_time() */
+} rl_activity_source;
+
 typedef struct rl_session_info {
     const char *user;
     const char *application_name;
@@ -206,6 +233,9 @@ typedef struct rl_session_info {
      * PostgreSQL 15's 5432 and 100, RockLake's RL version). */
     int port, max_connections;
     const char *server_version;
+    /* The server's backends (lent for the session's life); NULL:
+     * pg_stat_activity is empty and pg_cancel_backend finds no process. */
+    const rl_activity_source *activity;
 } rl_session_info;
 
 rl_session *rl_session_new(rl_engine *eng, const rl_session_info *info);

@@ -74,6 +74,7 @@ struct rl_session {
     rl_session_role *roles; /* rl_session_info.roles, copied */
     size_t nroles;
     int32_t backend_pid;   /* BackendKeyData's process id (pg_backend_pid) */
+    const rl_activity_source *activity; /* rl_session_info.activity */
     rl_txn *txn;           /* open catalog transaction on eng, or NULL */
     /* Every lake of this transaction; lakes[cur] is (eng, txn) while a
      * statement runs, its .txn field stale until rl_lakes_save. */

@@ -44,7 +44,10 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/time.h>
+#include <time.h>
+#include <math.h>
 
+#include "base/buf.h"
 #include "sql/sql_array.h"
 #include "sql/sql_exec.h"
 #include "sql/sql_func.h"
@@ -58,7 +61,6 @@
 #include "sql/sql_strfunc.h"
 #include "sql/sql_value.h"
 
-#define PG_EPOCH_UNIX_US 946684800000000LL /* 2000-01-01 in Unix microseconds */
 #define NAME_MAX_BYTES 64
 
 /* ----------------------------------------------------------- helpers */
@@ -392,6 +394,137 @@ static int fn_promote(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int 
     if (s->promote(s->promote_ctx, c->x->err) < 0)
         return -1;
     rl_val_bool(out, true);
+    return 0;
+}
+
+/* Is backend pid still listed? */
+static bool backend_listed(const rl_activity_source *src, int32_t pid, rl_backend_activity *buf,
+                           size_t cap)
+{
+    size_t n = src->list(src->ctx, buf, cap);
+    for (size_t i = 0; i < n && i < cap; i++)
+        if (buf[i].pid == pid)
+            return true;
+    return n > cap; /* more than the buffer holds: cannot tell, keep waiting */
+}
+
+/* pg_terminate_backend(pid, timeout > 0): wait until the backend is gone,
+ * at most timeout ms; else PostgreSQL's WARNING and false. */
+static int wait_for_end(rl_expr_ctx *c, int32_t pid, int64_t timeout_ms, rl_value *out)
+{
+    const rl_activity_source *src = c->x->s->activity;
+    size_t cap = src->list(src->ctx, NULL, 0) + 8;
+    rl_backend_activity *buf = rl_arena_alloc(c->arena, cap * sizeof *buf);
+    if (!buf)
+        return rl_exec_error(c->x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    uint64_t end = rl_monotonic_ns() + (uint64_t)timeout_ms * 1000000u;
+    while (backend_listed(src, pid, buf, cap)) {
+        if (rl_exec_check_cancel(c->x) < 0)
+            return -1;
+        if (rl_monotonic_ns() >= end) {
+            rl_exec_notice(c->x, RL_SQLSTATE_WARNING,
+                           "backend with PID %d did not terminate within %" PRId64 " milliseconds",
+                           pid, timeout_ms);
+            rl_val_bool(out, false);
+            return 0;
+        }
+        struct timespec d = {.tv_sec = 0, .tv_nsec = 5000000L};
+        nanosleep(&d, NULL);
+    }
+    rl_val_bool(out, true);
+    return 0;
+}
+
+/* pg_cancel_backend / pg_terminate_backend: signal a backend of the server
+ * (rl_session_info.activity) as pg_signal_backend decides: a pid that is
+ * no backend is a WARNING and false; a role that may only read the lake
+ * signals its own user's backends alone (a role that may write is a
+ * superuser of it, pg_roles). Ending this session itself is allowed: the
+ * statement is cancelled and the server sends the FATAL. */
+static int signal_backend(rl_expr_ctx *c, const rl_value *a, bool terminate, rl_value *out)
+{
+    rl_session *s = c->x->s;
+    int32_t pid = (int32_t)a[0].d.v.i;
+    if (terminate && a[1].d.v.i < 0)
+        return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, -1,
+                             "\"timeout\" must not be negative");
+    rl_backend_activity *all = NULL;
+    size_t n = 0, cap = 0;
+    const rl_activity_source *src = s ? s->activity : NULL;
+    if (src) {
+        cap = src->list(src->ctx, NULL, 0) + 8; /* room for some that connect meanwhile */
+        all = rl_arena_alloc(c->arena, cap * sizeof *all);
+        if (!all)
+            return rl_exec_error(c->x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+        n = src->list(src->ctx, all, cap);
+        if (n > cap)
+            n = cap;
+    }
+    const rl_backend_activity *target = NULL;
+    for (size_t i = 0; i < n && !target; i++)
+        if (all[i].pid == pid)
+            target = &all[i];
+    if (!target) {
+        rl_exec_notice(c->x, RL_SQLSTATE_WARNING, "PID %d is not a PostgreSQL backend process", pid);
+        rl_val_bool(out, false);
+        return 0;
+    }
+    if (s->read_only_role && target->superuser)
+        return rl_exec_error(c->x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, -1,
+                             terminate ? "must be a superuser to terminate superuser process"
+                                       : "must be a superuser to cancel superuser query");
+    if (s->read_only_role && strcmp(target->usename, s->user) != 0)
+        return rl_exec_error(c->x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, -1,
+                             terminate ? "must be a member of the role whose process is being "
+                                         "terminated or member of pg_signal_backend"
+                                       : "must be a member of the role whose query is being "
+                                         "canceled or member of pg_signal_backend");
+    bool sent = src->signal(src->ctx, pid, terminate);
+    int64_t timeout_ms = terminate ? a[1].d.v.i : 0;
+    if (sent && timeout_ms > 0 && pid != s->backend_pid)
+        return wait_for_end(c, pid, timeout_ms, out);
+    rl_val_bool(out, sent);
+    return 0;
+}
+
+static int fn_cancel_backend(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return signal_backend(c, a, false, out);
+}
+
+static int fn_terminate_backend(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return signal_backend(c, a, true, out);
+}
+
+/* pg_sleep(seconds): in slices of at most 10 ms, so that a cancel, the
+ * statement timeout or pg_terminate_backend stops it at once (PostgreSQL
+ * waits on its latch the same way). Not run on a typing row. */
+static int fn_sleep(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    rl_val_str(out, RL_OID_VOID, "", 0);
+    double secs = a[0].d.v.f;
+    if (!(secs > 0)) /* also NaN */
+        return 0;
+    uint64_t end = rl_monotonic_ns() + (uint64_t)(fmin(secs, 1e9) * 1e9);
+    for (;;) {
+        if (rl_exec_check_cancel(c->x) < 0)
+            return -1;
+        uint64_t now = rl_monotonic_ns();
+        if (now >= end)
+            return 0;
+        uint64_t ns = end - now < 10000000u ? end - now : 10000000u;
+        struct timespec d = {.tv_sec = 0, .tv_nsec = (long)ns};
+        nanosleep(&d, NULL);
+    }
+}
+
+/* The server's start (the statement's start in a process that serves
+ * none). */
+static int fn_postmaster_start_time(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    const rl_activity_source *src = c->x->s ? c->x->s->activity : NULL;
+    rl_val_int(out, RL_OID_TIMESTAMPTZ, src ? src->server_start - PG_EPOCH_UNIX_US : now_us());
     return 0;
 }
 
@@ -1858,9 +1991,14 @@ int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_
      * (json_build_object would refuse a NULL key a real row never has) nor
      * run for its side effects (set_config would set). An immutable call
      * whose arguments are all known is run, as PostgreSQL folds it while
-     * planning: make_date(40, 72, 73) fails even where no row reaches it. */
+     * planning: make_date(40, 72, 73) fails even where no row reaches it.
+     * Nor is a volatile one run while a statement is only described (Parse /
+     * Describe types a SELECT without FROM by evaluating it): a driver's
+     * Describe of set_config, pg_sleep, pg_terminate_backend or pg_promote
+     * must not set, sleep, end a session or promote. */
     uint32_t ret = result_type(f, n, args, compat);
-    if ((f->strict && any_null) || (c->typing && (any_null || f->volatility != 'i'))) {
+    if ((f->strict && any_null) || (c->typing && (any_null || f->volatility != 'i')) ||
+        (c->x->describing && f->volatility == 'v')) {
         rl_val_null(out, ret);
         return 0;
     }

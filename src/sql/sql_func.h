@@ -13,6 +13,7 @@
 #include "sql/sql_cast.h"
 
 #define RL_FUNC_MAX_ARGS 7 /* make_timestamptz(y, m, d, h, mi, s, zone) */
+#define PG_EPOCH_UNIX_US 946684800000000LL /* 2000-01-01 (timestamptz's 0) in Unix microseconds */
 #define RL_OID_ANY 2276u          /* a declared argument type: any value */
 #define RL_OID_ANYARRAY 2277u     /* a declared argument type: any array */
 #define RL_OID_ANYELEMENT 2283u   /* a declared argument type: any value of a known type */
@@ -62,6 +63,7 @@ typedef struct rl_func_default {
 } rl_func_default;
 static const rl_func_default rl_func_defaults[] = {
     {"pg_promote", 2, 2, {"true", "60"}, {"wait", "wait_seconds"}},
+    {"pg_terminate_backend", 2, 1, {"0"}, {"pid", "timeout"}},
     {"jsonb_set", 4, 1, {"true"}, {"jsonb_in", "path", "replacement", "create_if_missing"}},
     {"jsonb_insert", 4, 1, {"false"}, {"jsonb_in", "path", "replacement", "insert_after"}},
     {"make_interval", 7, 7, {"0", "0", "0", "0", "0", "0", "0.0"},

@@ -70,6 +70,8 @@
 #define TEXT_ARRAY_OID 1009u
 #define OID_ARRAY_OID 1028u
 #define ACLITEM_ARRAY_OID 1034u
+#define XID_OID 28u   /* xid: always NULL here (RockLake has no such type) */
+#define INET_OID 869u /* inet: pg_stat_activity.client_addr, as its text */
 #define CHAR_ARRAY_OID 1002u
 
 /* ============================================================ definitions */
@@ -545,6 +547,19 @@ static const vcol roles_cols[] = {
     COL("rolbypassrls", RL_OID_BOOL),   COL("rolconfig", TEXT_ARRAY_OID),
     COL("oid", RL_OID_OID)};
 
+static const vcol stat_activity_cols[] = {
+    COL("datid", RL_OID_OID),                 COL("datname", RL_OID_NAME),
+    COL("pid", RL_OID_INT4),                  COL("leader_pid", RL_OID_INT4),
+    COL("usesysid", RL_OID_OID),              COL("usename", RL_OID_NAME),
+    COL("application_name", RL_OID_TEXT),     COL("client_addr", INET_OID),
+    COL("client_hostname", RL_OID_TEXT),      COL("client_port", RL_OID_INT4),
+    COL("backend_start", RL_OID_TIMESTAMPTZ), COL("xact_start", RL_OID_TIMESTAMPTZ),
+    COL("query_start", RL_OID_TIMESTAMPTZ),   COL("state_change", RL_OID_TIMESTAMPTZ),
+    COL("wait_event_type", RL_OID_TEXT),      COL("wait_event", RL_OID_TEXT),
+    COL("state", RL_OID_TEXT),                COL("backend_xid", XID_OID),
+    COL("backend_xmin", XID_OID),             COL("query_id", RL_OID_INT8),
+    COL("query", RL_OID_TEXT),                COL("backend_type", RL_OID_TEXT)};
+
 static const vcol auth_members_cols[] = {COL("roleid", RL_OID_OID), COL("member", RL_OID_OID),
                                          COL("grantor", RL_OID_OID),
                                          COL("admin_option", RL_OID_BOOL)};
@@ -678,6 +693,7 @@ static int gen_is_check_constraints(gen_ctx *g);
 static int gen_is_views(gen_ctx *g);
 static int gen_database(gen_ctx *g);
 static int gen_roles(gen_ctx *g);
+static int gen_stat_activity(gen_ctx *g);
 static int fixed_auth_members(gen_ctx *g);
 static int gen_auth_members(gen_ctx *g);
 static int fixed_am(gen_ctx *g);
@@ -751,6 +767,9 @@ static const vrel vrels[] = {
      {-1, -1}, -1, true},
     /* the owner, the login roles and the predefined roles (gen_roles) */
     {"pg_catalog", "pg_roles", roles_cols, N(roles_cols), NULL, gen_roles, {-1, -1}, -1, true},
+    /* the server's client backends, of every database (gen_stat_activity) */
+    {"pg_catalog", "pg_stat_activity", stat_activity_cols, N(stat_activity_cols), NULL,
+     gen_stat_activity, {-1, -1}, -1, true},
     {"pg_catalog", "pg_auth_members", auth_members_cols, N(auth_members_cols),
      fixed_auth_members, gen_auth_members, {-1, -1}, -1, true},
     {"pg_catalog", "pg_am", am_cols, N(am_cols), fixed_am, NULL, {-1, -1}, -1, false},
@@ -3538,6 +3557,82 @@ static int gen_roles(gen_ctx *g)
         if (emit_role(g, predefined_roles[i].oid, predefined_roles[i].name, false, false) < 0)
             return -1;
     return 0;
+}
+
+/* The oid pg_roles gives the role `name` (0: none it lists). */
+static uint32_t role_oid(rl_exec *x, const char *name)
+{
+    if (strcmp(name, owner_name(x)) == 0)
+        return OWNER_OID;
+    const char *n;
+    bool read_only;
+    for (size_t i = 0; login_role(x, i, &n, &read_only); i++)
+        if (strcmp(n, name) == 0)
+            return LOGIN_ROLE_OID0 + (uint32_t)i;
+    return 0;
+}
+
+static void put_time_us(gen_ctx *g, size_t i, int64_t unix_us)
+{
+    if (unix_us)
+        put_int(g, i, unix_us - PG_EPOCH_UNIX_US);
+}
+
+/* One client backend. A role that may only read sees of another user's
+ * sessions who and where, not what they do (pg_stat_get_activity's
+ * "<insufficient privilege>"); a role that may write is a superuser. */
+static int emit_activity(gen_ctx *g, const rl_backend_activity *a)
+{
+    const rl_session *s = g->x->s;
+    for (size_t c = 0; c < N(stat_activity_cols); c++)
+        put_null(g, c);
+    put_int(g, 0, database_oid(a->datname));
+    put_str(g, 1, a->datname);
+    put_int(g, 2, a->pid);
+    uint32_t role = role_oid(g->x, a->usename);
+    if (role)
+        put_int(g, 4, role);
+    put_str(g, 5, a->usename);
+    put_str(g, 6, a->application_name);
+    put_str(g, 21, "client backend");
+    if (s->read_only_role && strcmp(a->usename, s->user) != 0) {
+        put_str(g, 20, "<insufficient privilege>");
+        return emit(g);
+    }
+    if (a->client_addr[0])
+        put_str(g, 7, a->client_addr);
+    put_int(g, 9, a->client_port);
+    put_time_us(g, 10, a->backend_start);
+    put_time_us(g, 11, a->xact_start);
+    put_time_us(g, 12, a->query_start);
+    put_time_us(g, 13, a->state_change);
+    if (strcmp(a->state, "active") != 0 && a->state[0]) { /* waiting for its client */
+        put_str(g, 14, "Client");
+        put_str(g, 15, "ClientRead");
+    }
+    if (a->state[0])
+        put_str(g, 16, a->state);
+    put_str(g, 20, a->query);
+    return emit(g);
+}
+
+/* pg_stat_activity: the client backends of the server, this one's as it
+ * runs this statement; none when the session has no server (tests). */
+static int gen_stat_activity(gen_ctx *g)
+{
+    const rl_activity_source *src = g->x->s ? g->x->s->activity : NULL;
+    if (!src)
+        return 0;
+    size_t cap = src->list(src->ctx, NULL, 0) + 8;
+    rl_backend_activity *all = malloc(cap * sizeof *all);
+    if (!all)
+        return rl_exec_error(g->x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    size_t n = src->list(src->ctx, all, cap);
+    int rc = 0;
+    for (size_t i = 0; i < n && i < cap && rc == 0; i++)
+        rc = emit_activity(g, &all[i]);
+    free(all);
+    return rc < 0 ? -1 : 0;
 }
 
 /* Each read-only login role is a member of pg_read_all_data, granted by

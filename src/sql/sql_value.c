@@ -106,6 +106,8 @@ int16_t rl_oid_typlen(uint32_t oid)
     case RL_OID_REGDICTIONARY:
     case RL_OID_FLOAT4:
     case RL_OID_DATE:
+    case RL_OID_VOID:
+    case 28: /* xid (pg_stat_activity's backend_xid, always NULL) */
         return 4;
     case RL_OID_TID:
         return 6;

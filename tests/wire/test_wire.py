@@ -1743,3 +1743,139 @@ def test_failed_implicit_commit_sends_no_command_complete(server):
         assert [t for t, _ in mine[5]] == ["G", "E", "Z"]
     finally:
         pg.stop()
+
+
+# ------------------------------------------------------- backends, signals
+
+def test_pg_stat_activity_shows_the_sessions_of_the_server(server):
+    """pg_stat_activity lists the server's client backends as PostgreSQL's
+    does (it was 42P01): who, from where, since when, their state and the
+    statement they run or ran last; its columns and types are PostgreSQL
+    15's (compared with a real one)."""
+    import ipaddress
+    a = psycopg.connect(server.dsn(application_name="loader"))
+    b = psycopg.connect(server.dsn(), autocommit=True)
+    try:
+        a.execute("select 1")  # a transaction left open: idle in transaction
+        a_pid = a.execute("select pg_backend_pid()").fetchone()[0]
+        cur = b.execute("select datname, usename, application_name, client_addr, client_port, "
+                        "state, query, wait_event_type, wait_event, backend_type, "
+                        "backend_start <= xact_start, xact_start <= query_start, "
+                        "query_start <= state_change, "
+                        "(select rolname from pg_roles r where r.oid = usesysid) "
+                        "from pg_stat_activity where pid = %s", (a_pid,))
+        row = cur.fetchone()
+        assert row == ("lake", "tester", "loader", ipaddress.ip_address("127.0.0.1"), row[4],
+                       "idle in transaction", "select pg_backend_pid()", "Client", "ClientRead",
+                       "client backend", True, True, True, "tester")
+        assert row[4] > 0
+        own = b.execute("select state, query, wait_event from pg_stat_activity "
+                        "where pid = pg_backend_pid()").fetchone()
+        assert own == ("active", "select state, query, wait_event from pg_stat_activity "
+                       "where pid = pg_backend_pid()", None)
+        a.commit()
+        assert b.execute("select state, xact_start from pg_stat_activity where pid = %s",
+                         (a_pid,)).fetchone() == ("idle", None)
+        assert b.execute("select count(*) from pg_stat_activity").fetchone() == (2,)
+        mine = [(d.name, d.type_code) for d in
+                b.execute("select * from pg_stat_activity where false").description]
+    finally:
+        a.close()
+        b.close()
+    pg = Postgres(suite_tmp("activity"))
+    try:
+        with psycopg.connect(pg.dsn("postgres", "postgres"), autocommit=True) as c:
+            theirs = [(d.name, d.type_code) for d in
+                      c.execute("select * from pg_stat_activity where false").description]
+    finally:
+        pg.stop()
+    assert mine == theirs
+
+
+def test_pg_cancel_and_pg_terminate_backend(server):
+    """pg_cancel_backend stops another session's running statement (57014,
+    the session lives on); pg_terminate_backend ends a running or an idle
+    session (FATAL 57P01, as PostgreSQL), or the caller's own; with a
+    timeout it waits until the backend is gone. pg_sleep runs until then
+    (it was 42883) and obeys statement_timeout."""
+    a = psycopg.connect(server.dsn(), autocommit=True)
+    b = psycopg.connect(server.dsn(), autocommit=True)
+    outcome = {}
+
+    def sleep_in_a():
+        t0 = time.monotonic()
+        try:
+            a.execute("select pg_sleep(30)")
+            outcome["error"] = None
+        except psycopg.Error as e:
+            outcome["error"] = e.sqlstate
+        outcome["seconds"] = time.monotonic() - t0
+
+    try:
+        a_pid = a.execute("select pg_backend_pid()").fetchone()[0]
+        t = threading.Thread(target=sleep_in_a)
+        t.start()
+        deadline = time.monotonic() + 10
+        while b.execute("select state from pg_stat_activity where pid = %s",
+                        (a_pid,)).fetchone() != ("active",):
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        assert b.execute("select query from pg_stat_activity where pid = %s",
+                         (a_pid,)).fetchone() == ("select pg_sleep(30)",)
+        assert b.execute("select pg_cancel_backend(%s)", (a_pid,)).fetchone() == (True,)
+        t.join(10)
+        assert outcome["error"] == "57014" and outcome["seconds"] < 10
+        assert a.execute("select 1").fetchone() == (1,)  # the session lives on
+
+        t = threading.Thread(target=sleep_in_a)
+        t.start()
+        while b.execute("select state from pg_stat_activity where pid = %s",
+                        (a_pid,)).fetchone() != ("active",):
+            time.sleep(0.02)
+        assert b.execute("select pg_terminate_backend(%s, 5000)", (a_pid,)).fetchone() == (True,)
+        t.join(10)
+        assert outcome["error"] == "57P01"
+        assert b.execute("select count(*) from pg_stat_activity where pid = %s",
+                         (a_pid,)).fetchone() == (0,)
+
+        idle = psycopg.connect(server.dsn(), autocommit=True)
+        idle_pid = idle.execute("select pg_backend_pid()").fetchone()[0]
+        assert b.execute("select pg_terminate_backend(%s, 5000)",
+                         (idle_pid,)).fetchone() == (True,)
+        with pytest.raises(psycopg.Error) as ei:
+            idle.execute("select 1")
+        assert ei.value.sqlstate in ("57P01", None)  # the FATAL, or the closed socket
+        idle.close()
+
+        notices = []
+        b.add_notice_handler(lambda d: notices.append((d.severity, d.message_primary)))
+        assert b.execute("select pg_terminate_backend(0)").fetchone() == (False,)
+        assert notices == [("WARNING", "PID 0 is not a PostgreSQL backend process")]
+
+        b.execute("set statement_timeout = 200")
+        with pytest.raises(psycopg.errors.QueryCanceled):
+            b.execute("select pg_sleep(20)")
+        b.execute("reset statement_timeout")
+        with pytest.raises(psycopg.errors.AdminShutdown):
+            b.execute("select pg_terminate_backend(pg_backend_pid())")
+    finally:
+        a.close()
+        b.close()
+
+
+def test_describe_runs_no_volatile_function(server):
+    """Parse + Describe of a SELECT without FROM only types it, as in
+    PostgreSQL: a volatile function is not run then (set_config set the
+    setting at Describe, pg_sleep slept, and pg_terminate_backend or
+    pg_promote would have acted before any Execute)."""
+    with psycopg.connect(server.dsn(application_name="before"), autocommit=True) as c:
+        pg = c.pgconn
+        pg.prepare(b"s1", b"select set_config('application_name', 'after', false), pg_sleep(3)")
+        t0 = time.monotonic()
+        d = pg.describe_prepared(b"s1")
+        assert time.monotonic() - t0 < 2
+        assert [d.ftype(i) for i in range(d.nfields)] == [25, 2278]
+        assert c.execute("show application_name").fetchone() == ("before",)
+        pg.prepare(b"s2", b"select pg_terminate_backend(pg_backend_pid())")
+        pg.describe_prepared(b"s2")
+        assert c.execute("select 1").fetchone() == (1,)  # the session lives

@@ -8,7 +8,8 @@
  * operators, jsonb's @> <@ ? ?| ?& and order, json_agg, jsonb_agg,
  * json(b)_object_agg, the set-returning json(b)_each[_text],
  * json(b)_array_elements[_text] and json(b)_object_keys, json(b)_object
- * of text arrays, and the rows of json(b)_to_record(set).
+ * of text arrays, the rows of json(b)_to_record(set) and the records of
+ * json(b)_populate_record(set), one converter for both.
  *
  * The grammar (PostgreSQL's jsonapi.c), its errors' DETAIL and the walks
  * over members are pgtype/json.c's; the input check itself is a cast from
@@ -32,6 +33,7 @@
 #include "pgtype/json.h"
 #include "pgtype/pgtype.h"
 #include "sql/sql_json.h"
+#include "sql/sql_relation.h"
 #include "sql/sql_value.h"
 
 /* ------------------------------------------------------ values to json */
@@ -1812,6 +1814,8 @@ static int json_to_column(rl_expr_ctx *c, const uint8_t *v, size_t n, uint32_t o
         memcpy(t, b.data, b.len);
     t[b.len] = '\0';
     rc = rl_text_to_value(c, t, b.len, oid, typmod, false, out, loc);
+    if (rc == 0 && oid == RL_OID_NUMERIC) /* numeric_in's typmod */
+        rc = rl_apply_numeric_typmod(c, out, typmod);
     rl_buf_free(&b);
     return rc;
 }
@@ -1834,32 +1838,70 @@ static bool find_last_member(void *ctx, const rl_buf *key, size_t vs, size_t ve)
     return true;
 }
 
-/* One row from the object p[0..n): each column the member of its name. */
-static int record_row(rl_expr_ctx *c, const uint8_t *p, size_t n, rl_rowset *rs, int loc)
+/* The fields an object becomes: json_to_record's column definition list
+ * or json_populate_record's row type, n names and types, and the base
+ * record's values kept where the object has no member of a field's name
+ * (base NULL: such a field is NULL). */
+typedef struct rec_shape {
+    size_t n;
+    const char **names;
+    uint32_t *oids;
+    int32_t *typmods;
+    const rl_value *base;
+} rec_shape;
+
+/* The fields of the object p[0..n) (p NULL: none) into row[0..sh->n):
+ * each the member of its name, as populate_record converts it. */
+static int record_fields(rl_expr_ctx *c, const uint8_t *p, size_t n, const rec_shape *sh,
+                         rl_value *row, int loc)
 {
-    rl_value *row = rl_arena_alloc(c->arena, rs->ncols * sizeof *row);
-    if (!row)
-        return rl_expr_oom(c);
-    for (size_t i = 0; i < rs->ncols; i++) {
-        rec_member m = {.name = rs->cols[i].name};
+    for (size_t i = 0; i < sh->n; i++) {
+        rec_member m = {.name = sh->names[i]};
         if (p)
             rl_json_each_member(p, n, find_last_member, &m);
         if (!m.found) {
-            rl_val_null(&row[i], rs->cols[i].oid);
+            if (sh->base)
+                row[i] = sh->base[i];
+            else
+                rl_val_null(&row[i], sh->oids[i]);
             continue;
         }
-        if (json_to_column(c, p + m.vs, m.ve - m.vs, rs->cols[i].oid, rs->cols[i].typmod, &row[i],
-                           loc) < 0)
+        if (json_to_column(c, p + m.vs, m.ve - m.vs, sh->oids[i], sh->typmods[i], &row[i], loc) <
+            0)
             return -1;
     }
+    return 0;
+}
+
+/* One row of rs from the object p[0..n): each column the member of its name. */
+static int record_row(rl_expr_ctx *c, const uint8_t *p, size_t n, rl_rowset *rs, int loc)
+{
+    rl_value *row = rl_arena_alloc(c->arena, rs->ncols * sizeof *row);
+    const char **names = rl_arena_alloc(c->arena, rs->ncols * sizeof *names);
+    uint32_t *oids = rl_arena_alloc(c->arena, rs->ncols * sizeof *oids);
+    int32_t *typmods = rl_arena_alloc(c->arena, rs->ncols * sizeof *typmods);
+    if (!row || !names || !oids || !typmods)
+        return rl_expr_oom(c);
+    for (size_t i = 0; i < rs->ncols; i++) {
+        names[i] = rs->cols[i].name;
+        oids[i] = rs->cols[i].oid;
+        typmods[i] = rs->cols[i].typmod;
+    }
+    rec_shape sh = {rs->ncols, names, oids, typmods, NULL};
+    if (record_fields(c, p, n, &sh, row, loc) < 0)
+        return -1;
     return rl_rowset_add(rs, row, NULL, c->x->err);
 }
+
+/* What becomes of each object of a recordset's array. */
+typedef int (*object_fn)(rl_expr_ctx *c, const uint8_t *p, size_t n, void *ctx, int loc);
 
 typedef struct set_walk {
     rl_expr_ctx *c;
     const uint8_t *base;
-    rl_rowset *rs;
     const char *name;
+    object_fn fn;
+    void *ctx;
     int loc, rc;
 } set_walk;
 
@@ -1871,8 +1913,42 @@ static bool set_element(void *ctx, const rl_buf *key, size_t vs, size_t ve)
                               "argument of %s must be an array of objects", w->name);
         return false;
     }
-    w->rc = record_row(w->c, w->base + vs, ve - vs, w->rs, w->loc);
+    w->rc = w->fn(w->c, w->base + vs, ve - vs, w->ctx, w->loc);
     return w->rc == 0;
+}
+
+/* The records of j (not NULL; jsonb when jsonb) as function `name` makes
+ * them: one object (set false; 22023 for anything else) or each object of
+ * an array (22023 for another value or element), given to fn. */
+static int each_object(rl_expr_ctx *c, const char *name, const rl_value *j, bool jsonb, bool set,
+                       object_fn fn, void *ctx, int loc)
+{
+    const uint8_t *p = j->d.v.s.p;
+    size_t n = j->d.v.s.len;
+    uint8_t k = rl_json_kind(p, n);
+    if (!jsonb && rl_json_escapes_check(c, j, -1) < 0)
+        return -1;
+    if (!set) {
+        if (k != '{')
+            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                                 "cannot call populate_composite on %s",
+                                 k == '[' ? "an array" : "a scalar");
+        return fn(c, p, n, ctx, loc);
+    }
+    if (k != '[') /* jsonb's populate_recordset_worker says non-array for both */
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "cannot call %s on %s", name,
+                             jsonb       ? "a non-array"
+                             : k == '{' ? "an object"
+                                        : "a scalar");
+    set_walk w = {.c = c, .base = p, .name = name, .fn = fn, .ctx = ctx, .loc = loc};
+    rl_json_each_member(p, n, set_element, &w);
+    return w.rc;
+}
+
+static int rowset_object(rl_expr_ctx *c, const uint8_t *p, size_t n, void *ctx, int loc)
+{
+    return record_row(c, p, n, ctx, loc);
 }
 
 int rl_json_record_rows(rl_expr_ctx *c, const char *name, const rl_value *j, rl_rowset *rs,
@@ -1881,25 +1957,159 @@ int rl_json_record_rows(rl_expr_ctx *c, const char *name, const rl_value *j, rl_
     const struct json_record_fn *r = find_record_fn(name);
     if (j->d.isnull) /* strict: json_to_record's NULL record is a row of NULLs */
         return r->set ? 0 : record_row(c, NULL, 0, rs, loc);
-    const uint8_t *p = j->d.v.s.p;
-    size_t n = j->d.v.s.len;
-    uint8_t k = rl_json_kind(p, n);
-    if (r->arg == RL_OID_JSON && rl_json_escapes_check(c, j, -1) < 0)
+    return each_object(c, name, j, r->arg == RL_OID_JSONB, r->set, rowset_object, rs, loc);
+}
+
+/* ------------------------------- json(b)_populate_record(set) */
+
+/* The shape of json_populate_record's base: a table's row type (its
+ * columns) or a record's own fields (f1, f2, ... of ROW(...)), with the
+ * base's values when it is not NULL. 42804 when base is not a record, 0A000
+ * for a NULL of the anonymous record type (no fields to know). */
+static int populate_shape(rl_expr_ctx *c, const char *name, const rl_value *base, rec_shape *sh)
+{
+    if (!rl_oid_is_composite(base->oid))
+        return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, -1,
+                             "first argument of %s must be a row type", name);
+    if (base->oid == RL_OID_RECORD && base->d.isnull) {
+        rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                      "could not determine row type for result of %s", name);
+        rl_error_hint(c->x->err, "Provide a non-null record argument, or call the function in "
+                                 "the FROM clause using a column definition list.");
         return -1;
-    if (!r->set) {
-        if (k != '{')
-            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
-                                 "cannot call populate_composite on %s",
-                                 k == '[' ? "an array" : "a scalar");
-        return record_row(c, p, n, rs, loc);
     }
-    if (k != '[') /* jsonb's populate_recordset_worker says non-array for both */
-        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
-                             "cannot call %s on %s", name,
-                             r->arg == RL_OID_JSONB ? "a non-array"
-                             : k == '{'             ? "an object"
-                                                    : "a scalar");
-    set_walk w = {.c = c, .base = p, .rs = rs, .name = name, .loc = loc};
-    rl_json_each_member(p, n, set_element, &w);
-    return w.rc;
+    rl_relation rel;
+    size_t n = 0, nnulls;
+    if (base->oid == RL_OID_RECORD) {
+        rl_record_nulls(base, &n, &nnulls);
+    } else {
+        int r = rl_relation_of_rowtype(c->x, base->oid, &rel);
+        if (r <= 0)
+            return r < 0 ? -1 : rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
+                                              "type with OID %u does not exist", base->oid);
+        n = rl_relation_ncols(c->x, &rel);
+    }
+    sh->n = n;
+    sh->names = rl_arena_alloc(c->arena, (n + 1) * sizeof *sh->names);
+    sh->oids = rl_arena_alloc(c->arena, (n + 1) * sizeof *sh->oids);
+    sh->typmods = rl_arena_alloc(c->arena, (n + 1) * sizeof *sh->typmods);
+    rl_value *vals = base->d.isnull ? NULL : rl_arena_alloc(c->arena, (n + 1) * sizeof *vals);
+    if (!sh->names || !sh->oids || !sh->typmods || (!base->d.isnull && !vals))
+        return rl_expr_oom(c);
+    for (size_t i = 0; base->oid != RL_OID_RECORD && i < n; i++)
+        rl_relation_col(&rel, i, &sh->names[i], &sh->oids[i], &sh->typmods[i]);
+    sh->base = vals;
+    if (base->d.isnull)
+        return 0;
+    rl_buf text;
+    rl_buf_init(&text, 0);
+    rl_record_pos pos = {0, 0};
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const char *fname;
+        size_t flen;
+        uint32_t oid;
+        bool isnull;
+        if (rl_record_next(base, &pos, &fname, &flen, &oid, &text, &isnull) != 1) {
+            rc = rl_exec_error(c->x, RL_SQLSTATE_INTERNAL_ERROR, -1, "record has too few fields");
+            break;
+        }
+        if (base->oid == RL_OID_RECORD) { /* the record's own fields (ROW('x')'s unknown) */
+            char *nm = rl_arena_alloc(c->arena, flen + 1);
+            if (!nm) {
+                rc = rl_expr_oom(c);
+                break;
+            }
+            memcpy(nm, fname, flen);
+            nm[flen] = '\0';
+            sh->names[i] = nm;
+            sh->oids[i] = oid;
+            sh->typmods[i] = -1;
+        }
+        rl_val_null(&vals[i], sh->oids[i]);
+        if (!isnull)
+            rc = rl_text_to_value(c, text.len ? (const char *)text.data : "", text.len,
+                                  sh->oids[i], -1, false, &vals[i], -1);
+        if (rc == 0 && rl_value_own(c->arena, &vals[i]) < 0)
+            rc = rl_expr_oom(c);
+    }
+    rl_buf_free(&text);
+    return rc;
+}
+
+/* The records json(b)_populate_record(set) makes so far: each of type
+ * oid, in an arena array of cap (grown by doubling). */
+typedef struct populate_list {
+    const rec_shape *sh;
+    uint32_t oid;
+    rl_value *vals;
+    size_t n, cap;
+} populate_list;
+
+/* The record of the object p[0..n) (p NULL: none) appended to the list. */
+static int populate_object(rl_expr_ctx *c, const uint8_t *p, size_t n, void *ctx, int loc)
+{
+    populate_list *l = ctx;
+    const rec_shape *sh = l->sh;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 8;
+        rl_value *v = rl_arena_alloc(c->arena, cap * sizeof *v);
+        if (!v)
+            return rl_expr_oom(c);
+        if (l->n)
+            memcpy(v, l->vals, l->n * sizeof *v);
+        l->vals = v;
+        l->cap = cap;
+    }
+    rl_value *fields = rl_arena_alloc(c->arena, (sh->n + 1) * sizeof *fields);
+    if (!fields)
+        return rl_expr_oom(c);
+    if (record_fields(c, p, n, sh, fields, loc) < 0)
+        return -1;
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    rl_record_build(&b, sh->n, sh->names, fields);
+    return rl_val_buf_copy(c, &l->vals[l->n++], l->oid, &b);
+}
+
+int rl_fn_json_populate_record(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    bool jsonb = a[1].oid == RL_OID_JSONB;
+    const char *name = jsonb ? "jsonb_populate_record" : "json_populate_record";
+    rec_shape sh;
+    if (populate_shape(c, name, &a[0], &sh) < 0)
+        return -1;
+    if (a[1].d.isnull) { /* the base as it is */
+        *out = a[0];
+        return 0;
+    }
+    populate_list l = {.sh = &sh, .oid = a[0].oid};
+    if (each_object(c, name, &a[1], jsonb, false, populate_object, &l, loc) < 0)
+        return -1;
+    assert(l.n == 1);
+    *out = l.vals[0];
+    return 0;
+}
+
+int rl_json_populate_set(rl_expr_ctx *c, const char *name, const rl_value *base,
+                         const rl_value *j, bool type_only, rl_value **vals, size_t *count)
+{
+    *vals = NULL;
+    *count = 0;
+    if (type_only) /* the type is base's: only what a typing row can refuse */
+        return rl_oid_is_composite(base->oid)
+                   ? 0
+                   : rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, -1,
+                                   "first argument of %s must be a row type", name);
+    rec_shape sh;
+    if (populate_shape(c, name, base, &sh) < 0)
+        return -1;
+    if (j->d.isnull)
+        return 0;
+    populate_list l = {.sh = &sh, .oid = base->oid};
+    if (each_object(c, name, j, j->oid == RL_OID_JSONB, true, populate_object, &l, -1) < 0)
+        return -1;
+    *vals = l.vals;
+    *count = l.n;
+    return 0;
 }

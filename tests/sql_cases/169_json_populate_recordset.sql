@@ -1,0 +1,62 @@
+-- json_populate_recordset / jsonb_populate_recordset (issue #34): one
+-- record of the base's type per object of the array, the base's values
+-- where an object lacks a name; in FROM a column per field (renamed by an
+-- alias list, WITH ORDINALITY, joins, WHERE, aggregates), in a target list
+-- a set of records of the type. NULL json: no rows. Errors in PostgreSQL's
+-- words: 22023 for json that is not an array of objects (json and jsonb
+-- say it differently), 42804 / 0A000 for the base, 42883 for the wrong
+-- json type, a column's input error for a member's value.
+\i 00_schema.sql
+CREATE TABLE t (a int, b text);
+CREATE TABLE w (id bigint, price numeric(6,2), at date, ok boolean);
+INSERT INTO t VALUES (1, 'x'), (2, NULL);
+SELECT * FROM json_populate_recordset(null::t, '[{"a":1},{"b":"x"}]');
+SELECT * FROM jsonb_populate_recordset(null::t, '[{"a":1},{"b":"x","a":"3"},{}]');
+SELECT json_populate_recordset(null::t, '[{"a":1},{"b":"x"}]');
+SELECT jsonb_populate_recordset(null::t, '[{"a":1},{"b":[1,{"c":2}]}]');
+SELECT pg_typeof(json_populate_recordset(null::t, '[{"a":1}]'));
+SELECT * FROM json_populate_recordset(row(9,'d')::t, '[{"a":1},{"b":"x"}]');
+SELECT json_populate_recordset(row(1,'x')::t, '[{"a":1}]');
+SELECT json_populate_recordset(row(1,2), '[{"f1":7},{"f2":"8"}]');
+SELECT x.b FROM json_populate_recordset(row(1,'x')::t, '[{"a":1}]') x;
+SELECT * FROM json_populate_recordset(null::t, '[]');
+SELECT * FROM json_populate_recordset(null::t, null);
+SELECT * FROM jsonb_populate_recordset(null::t, null);
+SELECT json_populate_recordset(null::t, '[{"a":1},{"a":2}]'), 1;
+SELECT * FROM json_populate_recordset(null::t, '[{"a":1},{"a":2}]', true);
+SELECT json_populate_recordset(null::t, '[{"a":5}]', use_json_as_text => false);
+SELECT * FROM json_populate_recordset(null::t, '[{"a":1}]') AS z(p);
+SELECT * FROM json_populate_recordset(null::t, '[{"a":1},{"a":2}]') WITH ORDINALITY AS z(p, q, n);
+SELECT count(*), sum(a) FROM json_populate_recordset(null::t, '[{"a":1},{"a":2},{"b":"q"}]');
+SELECT r.a, t.b FROM json_populate_recordset(null::t, '[{"a":1},{"a":2},{"a":3}]') r JOIN t ON t.a = r.a ORDER BY r.a;
+SELECT * FROM json_populate_recordset(null::t, '[{"a":1,"b":"p"},{"a":2,"b":"q"}]') WHERE b = 'q';
+SELECT * FROM json_populate_recordset(null::w, '[{"id":1,"price":"12.345","at":"2024-02-29","ok":false},{"id":9000000000,"price":7}]');
+SELECT t.a, (json_populate_recordset(t, '[{"b":"n1"},{"b":"n2"}]')).b FROM t ORDER BY 1, 2;
+SELECT * FROM jsonb_populate_recordset(null::t, '[{"a":1,"a":2}]');
+SELECT * FROM json_populate_recordset(null::t, '[{"a":1,"a":2}]');
+-- errors
+SELECT * FROM json_populate_recordset(null::t, '{"a":1}');
+SELECT * FROM json_populate_recordset(null::t, '1');
+SELECT * FROM jsonb_populate_recordset(null::t, '{"a":1}');
+SELECT * FROM jsonb_populate_recordset(null::t, '1');
+SELECT * FROM json_populate_recordset(null::t, '[1]');
+SELECT * FROM jsonb_populate_recordset(null::t, '[{"a":1},[2]]');
+SELECT json_populate_recordset(null::t, '[{"a":1},2]');
+SELECT * FROM json_populate_recordset(null::t, '[{"a":1},{"a":"x"}]');
+SELECT * FROM json_populate_recordset(null::t, '[{"a":1},{"a":"x"}]') LIMIT 1;
+SELECT * FROM json_populate_recordset(null::w, '[{"price":12345}]');
+SELECT * FROM json_populate_recordset(null::t, '[{"b":"\u0000"}]');
+SELECT * FROM json_populate_recordset(null::t, '[{"a":1}');
+SELECT json_populate_recordset(null::record, '[{"a":1}]');
+SELECT json_populate_recordset(1, '[{"a":1}]');
+SELECT * FROM json_populate_recordset(1, '[{"a":1}]');
+SELECT json_populate_recordset(null, '[{"a":1}]');
+SELECT json_populate_recordset(null::t, '[{"a":1}]'::jsonb);
+SELECT jsonb_populate_recordset(null::t, '[{"a":1}]'::json);
+SELECT jsonb_populate_recordset(null::t, '[{"a":1}]', true);
+SELECT json_populate_recordset(null::t, 5);
+SELECT * FROM json_populate_recordset(row(1,2), '[{"a":1}]');
+SELECT * FROM json_populate_recordset(null::t, '[{"a":1}]') AS z(p int, q text);
+SELECT * FROM json_populate_recordset(null::t, '[{"a":1}]') AS z(p, q, r);
+SELECT a FROM t WHERE a IN (SELECT json_populate_recordset(null::t, '[{"a":1}]'));
+SELECT 1 WHERE json_populate_recordset(null::t, '[]') IS NULL;

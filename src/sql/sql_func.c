@@ -2572,16 +2572,14 @@ static int partition_ancestors(rl_expr_ctx *c, rl_value *a, bool type_only, int 
     return type_only ? 0 : rl_value_coerce(c, a, RL_OID_REGCLASS, -1, false, a, loc);
 }
 
-/* json(b)_populate_recordset's arguments resolved against its row of the
- * table (42883 for other types; an untyped literal read as json(b) at its
- * place, arglocs; 42804 for an untyped base, as the polymorphic row
- * cannot take it), then its records. */
-static int populate_set(rl_expr_ctx *c, const char *name, size_t n, rl_value *a, bool type_only,
-                        rl_value **vals, size_t *count, int loc, const int *arglocs)
+int rl_func_populate_args(rl_expr_ctx *c, const char *name, size_t n, rl_value *a, int loc,
+                          const int *arglocs)
 {
-    /* json_populate_recordset's row has 3 (use_json_as_text defaults) */
-    const rl_func *f = rl_func_find(name, strcmp(name, "json_populate_recordset") == 0 ? 3 : 2);
-    assert(f && n <= f->nargs);
+    /* json_populate_record(set)'s rows have 3 (use_json_as_text defaults) */
+    const rl_func *f = rl_func_find(name, strncmp(name, "jsonb", 5) == 0 ? 2 : 3);
+    assert(f && f->argtypes[0] == RL_OID_ANYELEMENT);
+    if (n > f->nargs || n < 2)
+        return rl_func_no_function(c, name, n, a, loc);
     for (size_t i = 1; i < n; i++)
         if (a[i].oid != RL_OID_UNKNOWN && a[i].oid != f->argtypes[i])
             return rl_func_no_function(c, name, n, a, loc);
@@ -2593,7 +2591,7 @@ static int populate_set(rl_expr_ctx *c, const char *name, size_t n, rl_value *a,
         if (rl_value_coerce(c, &a[i], f->argtypes[i], -1, false, &a[i],
                             arg_location(arglocs, i, loc)) < 0)
             return -1;
-    return rl_json_populate_set(c, name, &a[0], &a[1], type_only, vals, count);
+    return 0;
 }
 
 int rl_func_setfn_rows(rl_expr_ctx *c, const char *name, size_t n, rl_value *a, bool type_only,
@@ -2604,7 +2602,9 @@ int rl_func_setfn_rows(rl_expr_ctx *c, const char *name, size_t n, rl_value *a, 
     if (strcmp(name, "pg_partition_ancestors") == 0)
         return partition_ancestors(c, a, type_only, loc);
     if (is_populate_set(name, n))
-        return populate_set(c, name, n, a, type_only, vals, count, loc, arglocs);
+        return rl_func_populate_args(c, name, n, a, loc, arglocs) < 0
+                   ? -1
+                   : rl_json_populate_set(c, name, &a[0], &a[1], type_only, vals, count);
     bool strict = strcmp(name, "string_to_table") != 0, any_null = false;
     for (size_t i = 0; i < n; i++) { /* (text, text [, text]) */
         if (a[i].oid != RL_OID_UNKNOWN && !rl_oid_is_textual(a[i].oid))

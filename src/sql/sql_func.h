@@ -175,6 +175,13 @@ uint32_t rl_func_setfn_type(const char *name, const rl_value *a);
  * 22023 as PostgreSQL. type_only: the checks without the rows. */
 int rl_func_setfn_rows(rl_expr_ctx *c, const char *name, size_t n, rl_value *a, bool type_only,
                        rl_value **vals, size_t *count, int loc, const int *arglocs);
+/* The arguments a[0..n) of json(b)_populate_record(set) `name` resolved
+ * against its row of the table: 42883 for other types or counts, 42804
+ * for an untyped base (the polymorphic row cannot take it), an untyped
+ * literal read as json(b) / boolean at arglocs[i] (when >= 0; may be
+ * NULL). 0 or -1. */
+int rl_func_populate_args(rl_expr_ctx *c, const char *name, size_t n, rl_value *a, int loc,
+                          const int *arglocs);
 /* Free the session's compiled patterns (session end). */
 void rl_regex_cache_free(rl_session *s);
 /* A transaction numbered by txid_current() / pg_current_xact_id() ended

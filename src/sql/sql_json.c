@@ -1727,44 +1727,188 @@ static void put_array_elem(rl_buf *b, const uint8_t *s, size_t n)
     rl_buf_put_u8(b, '"');
 }
 
-typedef struct elem_walk {
-    const uint8_t *base;
+/* populate_array's walk of a JSON array into an array column: the number
+ * of dimensions once known (ndims 0: not yet: fixed by the first element
+ * that is not an array, or an empty array, at its depth), each
+ * dimension's length once known (dims, -1 before) and how many elements
+ * the current sub-array of each has so far (sizes); the array's text
+ * form in out, each leaf element checked by the element type's input as
+ * it comes (PostgreSQL's order of errors). */
+#define ARRAY_WALK_DEPTH 64 /* beyond PostgreSQL's 6: refused after the walk */
+typedef struct array_walk {
+    rl_expr_ctx *c;
+    const char *key; /* the member's name, for the HINTs */
+    uint32_t elem;
+    int32_t typmod;
+    int ndims;
+    int dims[ARRAY_WALK_DEPTH], sizes[ARRAY_WALK_DEPTH];
     rl_buf *out;
-    size_t count;
-    int rc; /* 1: a nested array or object */
-} elem_walk;
+    int loc;
+} array_walk;
 
-static bool array_elem(void *ctx, const rl_buf *key, size_t vs, size_t ve)
+/* 22P02 "expected JSON array" where a value of depth ndim is not one. */
+static int expected_array(array_walk *w, int ndim)
 {
-    elem_walk *w = ctx;
-    const uint8_t *v = w->base + vs;
-    size_t n = ve - vs;
-    uint8_t k = rl_json_kind(v, n);
-    if (w->count++)
-        rl_buf_put_u8(w->out, ',');
-    if (k == '[' || k == '{') {
-        w->rc = 1;
-        return false;
+    rl_exec_error(w->c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, -1, "expected JSON array");
+    if (ndim <= 0) {
+        rl_error_hint(w->c->x->err, "See the value of key \"%s\".", w->key);
+        return -1;
     }
+    char idx[ARRAY_WALK_DEPTH * 12] = "";
+    size_t off = 0;
+    for (int i = 0; i < ndim && off < sizeof idx; i++)
+        off += (size_t)snprintf(idx + off, sizeof idx - off, "[%d]", w->sizes[i]);
+    rl_error_hint(w->c->x->err, "See the array element %s of key \"%s\".", idx, w->key);
+    return -1;
+}
+
+static int assign_ndims(array_walk *w, int ndims)
+{
+    assert(w->ndims == 0);
+    if (ndims <= 0)
+        return expected_array(w, ndims);
+    if (ndims > ARRAY_WALK_DEPTH)
+        return rl_exec_error(w->c->x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
+                             "number of array dimensions (%d) exceeds the maximum allowed (%d)",
+                             ndims, 6);
+    w->ndims = ndims;
+    for (int i = 0; i < ndims; i++) {
+        w->dims[i] = -1;
+        w->sizes[i] = 0;
+    }
+    return 0;
+}
+
+/* A sub-array of depth ndim ended: its length must be its dimension's. */
+static int check_dimension(array_walk *w, int ndim)
+{
+    assert(ndim >= 0 && ndim < w->ndims);
+    if (w->dims[ndim] == -1)
+        w->dims[ndim] = w->sizes[ndim];
+    else if (w->dims[ndim] != w->sizes[ndim]) {
+        rl_exec_error(w->c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, -1,
+                      "malformed JSON array");
+        rl_error_detail(w->c->x->err, "Multidimensional arrays must have sub-arrays with "
+                                      "matching dimensions.");
+        return -1;
+    }
+    w->sizes[ndim] = 0;
+    if (ndim > 0)
+        w->sizes[ndim - 1]++;
+    return 0;
+}
+
+/* A leaf element v[0..n): null NULL, a string its contents, any other
+ * value its JSON text; checked by the element type's input. */
+static int array_leaf(array_walk *w, const uint8_t *v, size_t n)
+{
+    uint8_t k = rl_json_kind(v, n);
+    w->sizes[w->ndims - 1]++;
     if (k == 'n') {
         rl_buf_put_str(w->out, "NULL");
-    } else if (k == '"') {
-        rl_buf s;
-        rl_buf_init(&s, 0);
-        (void)rl_json_string_decode(v, n, &s);
-        put_array_elem(w->out, s.data ? s.data : (const uint8_t *)"", s.len);
-        rl_buf_free(&s);
-    } else {
-        put_array_elem(w->out, v, n);
+        return 0;
     }
-    return true;
+    rl_buf s;
+    rl_buf_init(&s, 0);
+    if (k == '"')
+        (void)rl_json_string_decode(v, n, &s);
+    else
+        rl_buf_put(&s, v, n);
+    rl_buf_put_u8(&s, 0);
+    int rc = s.failed ? rl_expr_oom(w->c) : 0;
+    rl_value ev;
+    if (rc == 0)
+        rc = rl_text_to_value(w->c, (const char *)s.data, s.len - 1, w->elem, w->typmod, false,
+                              &ev, w->loc);
+    if (rc == 0 && w->elem == RL_OID_NUMERIC)
+        rc = rl_apply_numeric_typmod(w->c, &ev, w->typmod);
+    if (rc == 0)
+        put_array_elem(w->out, s.data, s.len - 1);
+    rl_buf_free(&s);
+    return rc;
+}
+
+static int array_dim(array_walk *w, const uint8_t *p, size_t n, int ndim);
+
+typedef struct dim_frame {
+    array_walk *w;
+    const uint8_t *base;
+    int ndim;
+    size_t count;
+    int rc;
+} dim_frame;
+
+static bool first_elem(void *ctx, const rl_buf *key, size_t vs, size_t ve)
+{
+    dim_frame *f = ctx;
+    f->count = rl_json_kind(f->base + vs, ve - vs) == '[' ? 2 : 1;
+    return false;
+}
+
+static bool dim_elem(void *ctx, const rl_buf *key, size_t vs, size_t ve)
+{
+    dim_frame *f = ctx;
+    array_walk *w = f->w;
+    if (f->count++)
+        rl_buf_put_u8(w->out, ',');
+    if (w->ndims > 0 && f->ndim >= w->ndims)
+        f->rc = array_leaf(w, f->base + vs, ve - vs);
+    else if ((f->rc = array_dim(w, f->base + vs, ve - vs, f->ndim + 1)) == 0)
+        f->rc = check_dimension(w, f->ndim);
+    return f->rc == 0;
+}
+
+/* The array p[0..n) at depth ndim (from 1), as populate_array_dim_jsonb
+ * walks it. */
+static int array_dim(array_walk *w, const uint8_t *p, size_t n, int ndim)
+{
+    if (rl_json_kind(p, n) != '[')
+        return expected_array(w, ndim - 1);
+    if (rl_exec_check_stack(w->c->x) < 0)
+        return -1;
+    dim_frame f = {.w = w, .base = p, .ndim = ndim};
+    rl_json_each_member(p, n, first_elem, &f); /* count: 0 none, 1 a non-array, 2 an array */
+    if (w->ndims == 0 && f.count != 2 && assign_ndims(w, ndim) < 0)
+        return -1;
+    f.count = 0;
+    rl_buf_put_u8(w->out, '{');
+    rl_json_each_member(p, n, dim_elem, &f);
+    rl_buf_put_u8(w->out, '}');
+    return f.rc;
+}
+
+/* The array column value (its text form into b) of the JSON array v[0..n)
+ * of member `key`: each dimension a level of nested arrays of equal
+ * lengths, the leaves converted by the element type's input. */
+static int json_array_text(rl_expr_ctx *c, const uint8_t *v, size_t n, uint32_t oid,
+                           int32_t typmod, const char *key, rl_buf *b)
+{
+    array_walk *w = calloc(1, sizeof *w);
+    if (!w)
+        return rl_expr_oom(c);
+    *w = (array_walk){.c = c, .key = key, .elem = rl_array_elem_oid(oid), .typmod = typmod,
+                      .out = b, .loc = -1};
+    int rc = array_dim(w, v, n, 1);
+    if (rc == 0 && w->ndims > 6)
+        rc = rl_exec_error(c->x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
+                           "number of array dimensions (%d) exceeds the maximum allowed (%d)",
+                           w->ndims, 6);
+    if (rc == 0 && w->ndims > 0)
+        rc = check_dimension(w, 0);
+    for (int i = 0; rc == 0 && i < w->ndims; i++)
+        if (w->dims[i] == 0) { /* a dimension of length 0: the empty array */
+            rl_buf_reset(b);
+            rl_buf_put_str(b, "{}");
+        }
+    free(w);
+    return rc;
 }
 
 /* One JSON value as a column of type oid (populate_record's rules): null
  * is NULL; json and jsonb take the value's text; strings their contents;
  * arrays of scalars make an array; other values their JSON text. */
 static int json_to_column(rl_expr_ctx *c, const uint8_t *v, size_t n, uint32_t oid,
-                          int32_t typmod, rl_value *out, int loc)
+                          int32_t typmod, const char *key, rl_value *out, int loc)
 {
     uint8_t k = rl_json_kind(v, n);
     if (k == 'n' || k == 0) {
@@ -1783,19 +1927,9 @@ static int json_to_column(rl_expr_ctx *c, const uint8_t *v, size_t n, uint32_t o
     if (k == '"') {
         (void)rl_json_string_decode(v, n, &b);
     } else if (rl_array_elem_oid(oid) != 0) {
-        if (k != '[') {
+        if (json_array_text(c, v, n, oid, typmod, key, &b) < 0) {
             rl_buf_free(&b);
-            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
-                                 "expected JSON array");
-        }
-        elem_walk w = {.base = v, .out = &b};
-        rl_buf_put_u8(&b, '{');
-        rl_json_each_member(v, n, array_elem, &w);
-        rl_buf_put_u8(&b, '}');
-        if (w.rc) {
-            rl_buf_free(&b);
-            return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
-                                 "multidimensional arrays are not supported");
+            return -1;
         }
     } else {
         rl_buf_put(&b, v, n);
@@ -1866,31 +2000,49 @@ static int record_fields(rl_expr_ctx *c, const uint8_t *p, size_t n, const rec_s
                 rl_val_null(&row[i], sh->oids[i]);
             continue;
         }
-        if (json_to_column(c, p + m.vs, m.ve - m.vs, sh->oids[i], sh->typmods[i], &row[i], loc) <
-            0)
+        if (json_to_column(c, p + m.vs, m.ve - m.vs, sh->oids[i], sh->typmods[i], sh->names[i],
+                           &row[i], loc) < 0)
             return -1;
     }
     return 0;
 }
 
-/* One row of rs from the object p[0..n): each column the member of its name. */
-static int record_row(rl_expr_ctx *c, const uint8_t *p, size_t n, rl_rowset *rs, int loc)
+/* The shape of rs's columns (named and typed by a column definition
+ * list), without a base. */
+static int rowset_shape(rl_expr_ctx *c, const rl_rowset *rs, rec_shape *sh)
 {
-    rl_value *row = rl_arena_alloc(c->arena, rs->ncols * sizeof *row);
-    const char **names = rl_arena_alloc(c->arena, rs->ncols * sizeof *names);
-    uint32_t *oids = rl_arena_alloc(c->arena, rs->ncols * sizeof *oids);
-    int32_t *typmods = rl_arena_alloc(c->arena, rs->ncols * sizeof *typmods);
-    if (!row || !names || !oids || !typmods)
+    const char **names = rl_arena_alloc(c->arena, (rs->ncols + 1) * sizeof *names);
+    uint32_t *oids = rl_arena_alloc(c->arena, (rs->ncols + 1) * sizeof *oids);
+    int32_t *typmods = rl_arena_alloc(c->arena, (rs->ncols + 1) * sizeof *typmods);
+    if (!names || !oids || !typmods)
         return rl_expr_oom(c);
     for (size_t i = 0; i < rs->ncols; i++) {
         names[i] = rs->cols[i].name;
         oids[i] = rs->cols[i].oid;
         typmods[i] = rs->cols[i].typmod;
     }
-    rec_shape sh = {rs->ncols, names, oids, typmods, NULL};
-    if (record_fields(c, p, n, &sh, row, loc) < 0)
+    *sh = (rec_shape){rs->ncols, names, oids, typmods, NULL};
+    return 0;
+}
+
+/* Rows of rs made of objects of shape sh (sh->n == rs->ncols). */
+typedef struct rows_ctx {
+    const rec_shape *sh;
+    rl_rowset *rs;
+} rows_ctx;
+
+/* One row of the object p[0..n) (p NULL: none): each column the member of
+ * its name, else the base's value. */
+static int rowset_object(rl_expr_ctx *c, const uint8_t *p, size_t n, void *ctx, int loc)
+{
+    rows_ctx *r = ctx;
+    assert(r->sh->n == r->rs->ncols);
+    rl_value *row = rl_arena_alloc(c->arena, (r->sh->n + 1) * sizeof *row);
+    if (!row)
+        return rl_expr_oom(c);
+    if (record_fields(c, p, n, r->sh, row, loc) < 0)
         return -1;
-    return rl_rowset_add(rs, row, NULL, c->x->err);
+    return rl_rowset_add(r->rs, row, NULL, c->x->err);
 }
 
 /* What becomes of each object of a recordset's array. */
@@ -1946,18 +2098,17 @@ static int each_object(rl_expr_ctx *c, const char *name, const rl_value *j, bool
     return w.rc;
 }
 
-static int rowset_object(rl_expr_ctx *c, const uint8_t *p, size_t n, void *ctx, int loc)
-{
-    return record_row(c, p, n, ctx, loc);
-}
-
 int rl_json_record_rows(rl_expr_ctx *c, const char *name, const rl_value *j, rl_rowset *rs,
                         int loc)
 {
     const struct json_record_fn *r = find_record_fn(name);
+    rec_shape sh;
+    if (rowset_shape(c, rs, &sh) < 0)
+        return -1;
+    rows_ctx rc = {&sh, rs};
     if (j->d.isnull) /* strict: json_to_record's NULL record is a row of NULLs */
-        return r->set ? 0 : record_row(c, NULL, 0, rs, loc);
-    return each_object(c, name, j, r->arg == RL_OID_JSONB, r->set, rowset_object, rs, loc);
+        return r->set ? 0 : rowset_object(c, NULL, 0, &rc, loc);
+    return each_object(c, name, j, r->arg == RL_OID_JSONB, r->set, rowset_object, &rc, loc);
 }
 
 /* ------------------------------- json(b)_populate_record(set) */
@@ -2112,4 +2263,43 @@ int rl_json_populate_set(rl_expr_ctx *c, const char *name, const rl_value *base,
     *vals = l.vals;
     *count = l.n;
     return 0;
+}
+
+int rl_json_populate_rows(rl_expr_ctx *c, const char *name, const rl_value *base,
+                          const rl_value *j, rl_rowset *rs)
+{
+    bool set = strstr(name, "recordset") != NULL;
+    rec_shape sh;
+    if (base->d.isnull) { /* the list's columns, as json_to_record's */
+        if (rowset_shape(c, rs, &sh) < 0)
+            return -1;
+    } else { /* the record's own fields, which the list must match */
+        if (populate_shape(c, name, base, &sh) < 0)
+            return -1;
+        const char *detail = NULL;
+        char buf[256];
+        if (sh.n != rs->ncols) {
+            snprintf(buf, sizeof buf, "Returned row contains %zu attributes, but query expects %zu.",
+                     sh.n, rs->ncols);
+            detail = buf;
+        }
+        for (size_t i = 0; !detail && i < sh.n; i++)
+            if (sh.oids[i] != rs->cols[i].oid) {
+                snprintf(buf, sizeof buf,
+                         "Returned type %s at ordinal position %zu, but query expects %s.",
+                         rl_type_name_in(c->x, sh.oids[i]), i + 1,
+                         rl_type_name_in(c->x, rs->cols[i].oid));
+                detail = buf;
+            }
+        if (detail) {
+            rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, -1,
+                          "function return row and query-specified return row do not match");
+            rl_error_detail(c->x->err, "%s", detail);
+            return -1;
+        }
+    }
+    rows_ctx rc = {&sh, rs};
+    if (j->d.isnull) /* the base as it is (a NULL one a row of NULLs); no rows for a set */
+        return set ? 0 : rowset_object(c, NULL, 0, &rc, -1);
+    return each_object(c, name, j, j->oid == RL_OID_JSONB, set, rowset_object, &rc, -1);
 }

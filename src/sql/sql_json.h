@@ -77,6 +77,14 @@ int rl_fn_json_populate_record(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *
  * *vals (arena, *count). type_only: only base's check. */
 int rl_json_populate_set(rl_expr_ctx *c, const char *name, const rl_value *base,
                          const rl_value *j, bool type_only, rl_value **vals, size_t *count);
+/* json(b)_populate_record(set) in FROM with a column definition list
+ * (rs's columns named and typed), arguments checked, base an anonymous
+ * record: a NULL base takes the list's columns (as json_to_record), a row
+ * its own fields, which must match the list's count and types (42804
+ * "function return row and query-specified return row do not match" with
+ * its DETAIL). Rows as the functions make them, into rs. */
+int rl_json_populate_rows(rl_expr_ctx *c, const char *name, const rl_value *base,
+                          const rl_value *j, rl_rowset *rs);
 size_t rl_json_srf_shape(const char *name, const char **names, uint32_t *types);
 int rl_json_srf_arg(rl_expr_ctx *c, const char *name, rl_value *arg, int loc);
 int rl_json_srf_rows(rl_expr_ctx *c, const char *name, const rl_value *j, rl_rowset *rs);

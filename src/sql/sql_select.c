@@ -2259,6 +2259,30 @@ static rl_rowset *from_scalar_function(sel *S, const PgQuery__Node *call,
     return rs;
 }
 
+/* The empty row set of a FROM function's column definition list: its
+ * columns named and typed, of the alias (else the function fname). */
+static rl_rowset *coldef_rowset(sel *S, const PgQuery__RangeFunction *rf, const char *fname)
+{
+    rl_rowset *rs = rl_rowset_new(rf->n_coldeflist);
+    if (!rs)
+        return fail_oom(S->x);
+    const char *alias = rf->alias && rf->alias->aliasname ? rf->alias->aliasname : fname;
+    for (size_t i = 0; i < rf->n_coldeflist; i++) {
+        const PgQuery__Node *nd = rf->coldeflist[i];
+        const PgQuery__ColumnDef *cd =
+            nd->node_case == PG_QUERY__NODE__NODE_COLUMN_DEF ? nd->column_def : NULL;
+        if (!cd || !cd->type_name ||
+            rl_type_from_typename(S->x, cd->type_name, &rs->cols[i].oid, &rs->cols[i].typmod) < 0) {
+            rl_rowset_free(rs);
+            return NULL;
+        }
+        snprintf(rs->cols[i].name, sizeof rs->cols[i].name, "%s", cd->colname);
+        snprintf(rs->cols[i].rel, sizeof rs->cols[i].rel, "%s", alias);
+    }
+    rl_rowset_cols_changed(rs);
+    return rs;
+}
+
 /* FROM json_to_record(j) AS x(a int, b text) and the other record
  * functions: the columns the definition list names and types. */
 static rl_rowset *from_json_record(sel *S, const PgQuery__RangeFunction *rf,
@@ -2281,25 +2305,9 @@ static rl_rowset *from_json_record(sel *S, const PgQuery__RangeFunction *rf,
         rl_json_record_arg(&c, fname, &j,
                            j.oid == RL_OID_UNKNOWN ? rl_node_location(f->args[0]) : f->location) < 0)
         return NULL;
-    rl_rowset *rs = rl_rowset_new(rf->n_coldeflist);
-    if (!rs)
-        return fail_oom(S->x);
-    const char *alias = rf->alias && rf->alias->aliasname ? rf->alias->aliasname : fname;
-    for (size_t i = 0; i < rf->n_coldeflist; i++) {
-        const PgQuery__Node *nd = rf->coldeflist[i];
-        const PgQuery__ColumnDef *cd =
-            nd->node_case == PG_QUERY__NODE__NODE_COLUMN_DEF ? nd->column_def : NULL;
-        if (!cd || !cd->type_name ||
-            rl_type_from_typename(S->x, cd->type_name, &rs->cols[i].oid, &rs->cols[i].typmod) < 0) {
-            rl_rowset_free(rs);
-            return NULL;
-        }
-        snprintf(rs->cols[i].name, sizeof rs->cols[i].name, "%s", cd->colname);
-        snprintf(rs->cols[i].rel, sizeof rs->cols[i].rel, "%s", alias);
-    }
-    rl_rowset_cols_changed(rs);
+    rl_rowset *rs = coldef_rowset(S, rf, fname);
     /* the rows' errors are the executor's: no position */
-    if (!S->type_only && rl_json_record_rows(&c, fname, &j, rs, -1) < 0) {
+    if (rs && !S->type_only && rl_json_record_rows(&c, fname, &j, rs, -1) < 0) {
         rl_rowset_free(rs);
         return NULL;
     }
@@ -2318,29 +2326,55 @@ static bool is_populate_call(const PgQuery__FuncCall *f)
     return name && strncmp(name, "json", 4) == 0 && strstr(name, "_populate_record") != NULL;
 }
 
-/* FROM json_populate_record(base, j) AS x(a int, ...): a table's row type
- * already names and types the columns (42601 at the list, as PostgreSQL);
- * an anonymous record's list is not supported. */
+/* FROM json_populate_record(base, j) AS x(a int, ...) and the recordset
+ * twins: an anonymous record's base (NULL::record, ROW(...)) takes the
+ * list (sql_json.c); a table's row type already names and types the
+ * columns, and another type is no record (42601 at the list, as
+ * PostgreSQL's parse analysis). */
 static rl_rowset *populate_coldeflist(sel *S, const PgQuery__RangeFunction *rf,
                                       const PgQuery__FuncCall *f)
 {
+    const char *fname = rl_node_string(f->funcname[f->n_funcname - 1]);
     rl_expr_ctx c = make_ctx(S, S->outer, NULL);
-    c.typing = true; /* the base's type only */
-    rl_value base;
-    if (f->n_args < 1 || rl_expr_eval(&c, f->args[0], &base) < 0)
+    rl_value a[3];
+    int locs[3];
+    size_t n;
+    if (f->n_args > 3)
+        return rl_func_no_function(&c, fname, 0, a, f->location), NULL;
+    rl_expr_ctx tc = c;
+    tc.typing = true; /* the base's type first, as parse analysis has it */
+    if (rl_expr_setfn_args(&tc, f, a, locs, &n) < 0)
         return NULL;
     const PgQuery__Node *nd = rf->coldeflist[0];
     int loc = nd->node_case == PG_QUERY__NODE__NODE_COLUMN_DEF ? nd->column_def->location : -1;
-    if (rl_oid_is_rowtype(base.oid))
+    if (rl_func_populate_args(&tc, fname, n, a, f->location, locs) < 0)
+        return NULL;
+    if (rl_oid_is_rowtype(a[0].oid))
         return rl_exec_error(S->x, RL_SQLSTATE_SYNTAX_ERROR, loc,
                              "a column definition list is redundant for a function returning a "
                              "named composite type"),
                NULL;
-    return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
-                         "a column definition list for %s of an anonymous record is not "
-                         "supported",
-                         rl_node_string(f->funcname[f->n_funcname - 1])),
-           NULL;
+    if (a[0].oid != RL_OID_RECORD)
+        return rl_exec_error(S->x, RL_SQLSTATE_SYNTAX_ERROR, loc,
+                             "a column definition list is only allowed for functions returning "
+                             "\"record\""),
+               NULL;
+    if (rf->ordinality) {
+        rl_exec_error(S->x, RL_SQLSTATE_SYNTAX_ERROR, loc,
+                      "WITH ORDINALITY cannot be used with a column definition list");
+        rl_error_hint(S->x->err, "Put the column definition list inside ROWS FROM().");
+        return NULL;
+    }
+    rl_rowset *rs = coldef_rowset(S, rf, fname);
+    if (!rs || S->type_only)
+        return rs;
+    if (rl_expr_setfn_args(&c, f, a, locs, &n) < 0 ||
+        rl_func_populate_args(&c, fname, n, a, f->location, locs) < 0 ||
+        rl_json_populate_rows(&c, fname, &a[0], &a[1], rs) < 0) {
+        rl_rowset_free(rs);
+        return NULL;
+    }
+    return rs;
 }
 
 /* A function in FROM; its 42883 / 42725 name it as written (pg_catalog.f). */

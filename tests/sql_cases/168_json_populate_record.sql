@@ -72,7 +72,6 @@ SELECT jsonb_populate_record(null::t, '{"a":1}', true);
 SELECT json_populate_record(null::t, 5);
 SELECT json_populate_record(null::t, '{"a":1}'::text);
 SELECT * FROM json_populate_record(row(1,2), '{"a":1}');
-SELECT * FROM json_populate_record(null::t, '{"a":1}') AS z(p int, q text);
 -- pg_proc lists the four as PostgreSQL 15 declares them
 SELECT oid, proname, pronargs, pronargdefaults, prorettype::regtype, provolatile, proisstrict, proretset, prorows, prosrc, proargtypes FROM pg_proc WHERE proname LIKE 'json%populate_record%' ORDER BY oid;
 SELECT p.proname, pg_get_function_result(p.oid) FROM pg_proc p WHERE p.oid IN (3960, 3961, 3209, 3475) ORDER BY 1;
@@ -85,3 +84,34 @@ SELECT * FROM json_to_record('{"n":1.234,"m":"2.5"}') AS x(n numeric(5,2), m num
 SELECT * FROM json_to_record('{"n":12345}') AS x(n numeric(5,2));
 SELECT jsonb_set(1, '{a}', '1');
 SELECT make_interval(1, 'x'::text);
+-- a column definition list: redundant for a table's row type (42601),
+-- only for records (42601), not WITH ORDINALITY; a NULL::record base takes
+-- the list's columns (as json_to_record), a ROW(...) its own fields, which
+-- must match the list (42804 with the DETAIL)
+select * from json_populate_record(row(1,2), '{"f1":9}') as z(a int, b int);
+select * from json_populate_record(row(1,2), '{"a":9,"f2":5}') as z(a int, b text);
+select * from json_populate_record(row(1,2), '{"a":9,"f2":5}') as z(a int, b text, c int);
+select * from json_populate_record(null::record, '{"a":9,"f2":5}') as z(a int, b text);
+select * from json_populate_recordset(null::record, '[{"a":9,"b":5},{"b":"x"}]') as z(a int, b text);
+select * from jsonb_populate_recordset(null::record, '[{"a":9,"b":5},{"b":"x"}]') as z(a int, b text);
+select * from json_populate_record(row(1,'2'::text), '{"b":3}') as z(a int, b int);
+select * from json_populate_record(1, '{"f1":9}') as z(a int, b int);
+select * from json_populate_record(null::record, '{"a":9,"f2":5}') with ordinality as z(a int, b text);
+select * from json_populate_record(null::record, null) as z(a int, b text);
+select * from json_populate_recordset(null::record, null) as z(a int, b text);
+select * from json_populate_recordset(null::record, '[]') as z(a int, b text);
+select * from json_populate_recordset(row(1,2), '[]') as z(a int, b text);
+select * from json_populate_record(null::record, '[]') as z(a int, b text);
+select * from json_populate_record(null::record, '{"a":"x"}') as z(a int, b text);
+select * from json_populate_record(null, '{"a":"x"}') as z(a int, b text);
+select * from json_populate_record(row(1,2), null) as z(a int, b int);
+select * from json_populate_record(null::t, '{}') as z(a int, b int);
+select * from json_populate_recordset(row(1,2), '[{"f2":7},{"f1":3}]') as z(p int, q int);
+select * from json_populate_record(null::record, '{"a":[[1,2],[3,4]],"n":"1.234"}') as z(a int[], n numeric(5,2));
+select * from json_populate_record(null::record, '{"a":1}', true) as z(a int);
+select * from json_populate_record(null::record, '{"a":1}'::jsonb) as z(a int);
+select * from jsonb_populate_record(null::record, '{"a":1', true) as z(a int);
+select * from json_populate_record(null::record, '{"a":1') as z(a int);
+select * from json_populate_recordset(null::record, '{"a":1}') as z(a int);
+select * from jsonb_populate_recordset(null::record, '{"a":1}') as z(a int);
+select * from json_populate_record(base => null::record, from_json => '{"a":1}') as z(a int);

@@ -60,3 +60,53 @@ SELECT * FROM json_populate_recordset(null::t, '[{"a":1}]') AS z(p int, q text);
 SELECT * FROM json_populate_recordset(null::t, '[{"a":1}]') AS z(p, q, r);
 SELECT a FROM t WHERE a IN (SELECT json_populate_recordset(null::t, '[{"a":1}]'));
 SELECT 1 WHERE json_populate_recordset(null::t, '[]') IS NULL;
+-- arrays into array columns (a temporary table's: lake tables have none), as
+-- populate_array: a JSON array of any depth (dimensions of equal lengths,
+-- 22P02 'malformed JSON array' else), a leaf the element type's input (a
+-- nested value its JSON text), 'expected JSON array' (HINT names the key
+-- and element) where a value is not one, 54000 past 6 dimensions; the same
+-- converter for json_to_record (multidimensional arrays were 0A000)
+CREATE TEMP TABLE tt (x int[], j json, jb jsonb, tx text[], n numeric(5,2)[]);
+SELECT * from json_populate_record(null::tt, '{"x":[1,2],"j":{"q":1},"jb":[1, 2],"tx":["a b",null,"c"],"n":[1.234]}');
+SELECT * from jsonb_populate_record(null::tt, '{"x":[1,2],"j":{"q":1},"jb":[1, 2],"tx":["a b",null,"c"]}');
+SELECT * from json_populate_record(null::tt, '{"x":"{1,2}","j":"s","jb":"s"}');
+SELECT * from json_populate_record(null::tt, '{"x":5}');
+SELECT * from json_populate_record(null::tt, '{"x":[[1,2],[3,4]]}');
+SELECT * from json_populate_record(null::tt, '{"x":[[1,2],[3]]}');
+SELECT * from json_populate_record(null::tt, '{"x":[1,[2]]}');
+SELECT * from json_populate_record(null::tt, '{"x":[[1,2],3]}');
+SELECT * from json_populate_record(null::tt, '{"x":{"a":1}}');
+SELECT * from json_populate_record(null::tt, '{"x":[]}');
+SELECT * from json_populate_record(null::tt, '{"x":[[],[]]}');
+SELECT * from json_populate_record(null::tt, '{"x":[null, 1]}');
+SELECT * from json_populate_record(null::tt, '{"x":[1.5]}');
+SELECT * from json_populate_record(null::tt, '{"jb":"\u0000"}');
+SELECT * from json_populate_record(null::tt, '{"x":[true]}');
+SELECT * from json_populate_record(null::tt, '{"tx":[{"a":1}]}');
+SELECT * from json_populate_record(null::tt, '{"tx":[[{"a":1}]]}');
+SELECT * from json_populate_record(null::tt, '{"tx":["{x}", "\"q"]}');
+SELECT * from json_populate_record(null::tt, '{"x":[[[1]],[[2]]]}');
+SELECT * from json_populate_record(null::tt, '{"x":[[1],[[2]]]}');
+SELECT * from json_populate_record(row('{5}', null, null, null, null)::tt, '{"j":1}');
+SELECT json_populate_record(null::tt, '{"x":[1,2]}');
+SELECT * from json_populate_record(null::tt, '{"x":[[[[[[[1]]]]]]]}');
+SELECT n FROM json_populate_record(null::tt, '{"n":[1.234, 5]}');
+SELECT * from json_populate_record(null::tt, '{"x":[[1.5,2],[3]]}');
+SELECT tx, x FROM json_populate_record(null::tt, '{"tx":[1,"a",true,null,{"b":[1, 2]}]}');
+SELECT * from jsonb_populate_record(null::tt, '{"tx":[1,"a",true,null,{"b":[1, 2]}]}');
+SELECT * from json_populate_record(null::tt, '{"x":[[1,2],[3,4]], "n":[[1,2],[3]]}');
+SELECT * from json_populate_record(null::tt, '{"n":[[1,2],[3]], "x":[1.5]}');
+SELECT * from json_populate_record(null::tt, '{"x":[[[1]],[2]]}');
+SELECT * from jsonb_populate_record(null::tt, '{"x":[[[1]],[2]]}');
+SELECT * from json_populate_record(null::tt, '{"x":[[1],[2]], "tx":["","NULL","a,b"," ","\\"]}');
+SELECT * from json_populate_record(null::tt, '{"x":[[],[1]]}');
+SELECT * from jsonb_populate_record(null::tt, '{"x":[[1,2],[3]]}');
+SELECT * from json_populate_record(null::tt, '{"n":[123456]}');
+SELECT * from json_populate_record(null::tt, '{"x":[[[[[[1]]]]]]}');
+SELECT * from jsonb_populate_record(null::tt, '{"x":[[1],{"a":1}]}');
+SELECT * from json_populate_record(null::tt, '{"x":[[1],{"a":1}]}');
+SELECT * from json_populate_record(null::tt, '{"x":[[1],"2"]}');
+SELECT * from json_populate_record(null::tt, '{"x":[[1],null]}');
+SELECT * from json_populate_recordset(null::tt, '[{"x":[1]},{"x":[[1],[2]]},{}]');
+SELECT * from json_to_record('{"a":[[1,2],[3,4]]}') as r(a int[]);
+SELECT * from json_to_record('{"a":[[1,2],[3]]}') as r(a int[]);

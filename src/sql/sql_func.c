@@ -1765,6 +1765,19 @@ uint32_t rl_func_arg_type(rl_exec *x, const char *name, size_t n, const uint32_t
     rl_expr_ctx c = {.x = x};
     const rl_func *f = NULL;
     int rc = rl_func_resolve(&c, name, n, args, &f, -1);
+    /* a row whose last arguments default (json_populate_record(base, $1)):
+     * those as NULLs of their declared types */
+    for (size_t k = 0; rc < 0 && k < sizeof rl_func_defaults / sizeof rl_func_defaults[0]; k++) {
+        const rl_func_default *d = &rl_func_defaults[k];
+        const rl_func *row = rl_func_find(name, d->nargs);
+        if (strcmp(d->name, name) != 0 || !row || d->nargs <= n ||
+            n < (size_t)(d->nargs - d->ndefaults))
+            continue;
+        for (size_t i = n; i < d->nargs; i++)
+            rl_val_null(&args[i], row->argtypes[i]);
+        memset(&scratch, 0, sizeof scratch);
+        rc = rl_func_resolve(&c, name, d->nargs, args, &f, -1);
+    }
     uint32_t t = rc == 0 ? declared(f, which) : 0;
     if (t == RL_OID_ANYCOMPATIBLE || t == RL_OID_ANYCOMPATIBLEARRAY) {
         uint32_t elem = 0;

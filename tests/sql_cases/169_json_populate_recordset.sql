@@ -110,3 +110,10 @@ SELECT * from json_populate_record(null::tt, '{"x":[[1],null]}');
 SELECT * from json_populate_recordset(null::tt, '[{"x":[1]},{"x":[[1],[2]]},{}]');
 SELECT * from json_to_record('{"a":[[1,2],[3,4]]}') as r(a int[]);
 SELECT * from json_to_record('{"a":[[1,2],[3]]}') as r(a int[]);
+-- a parameter for the json takes its type, the result the base's
+\describe SELECT json_populate_record(NULL::t, $1);
+\describe SELECT * FROM json_populate_recordset(NULL::t, $1);
+\describe SELECT json_populate_recordset($1::t, $2::jsonb);
+\describe SELECT * FROM jsonb_populate_record(NULL::record, $1) AS z(a int, b text);
+\describe SELECT json_populate_record($1::t, '{"a":1}');
+\describe SELECT json_populate_record(NULL::public.t, $1, $2);

@@ -30,6 +30,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/stack.h"
 #include "pgtype/json.h"
 #include "pgtype/pgtype.h"
 #include "sql/sql_json.h"
@@ -1727,6 +1728,42 @@ static void put_array_elem(rl_buf *b, const uint8_t *s, size_t n)
     rl_buf_put_u8(b, '"');
 }
 
+/* rl_json_each_member over every member of the container p[0..n), which
+ * parsed at input: fn's ctx and its wish to stop kept. The walker gives up
+ * silently on a member nested past the C stack left; such a walk ends
+ * short of the closing bracket: 54001 then, not a row missing values. */
+typedef struct full_walk {
+    rl_json_member_fn fn;
+    void *ctx;
+    size_t end; /* just past the last member seen (the bracket: none) */
+    bool stopped;
+} full_walk;
+
+static bool full_member(void *ctx, const rl_buf *key, size_t vs, size_t ve)
+{
+    full_walk *w = ctx;
+    w->end = ve;
+    w->stopped = !w->fn(w->ctx, key, vs, ve);
+    return !w->stopped;
+}
+
+static int each_member_all(rl_expr_ctx *c, const uint8_t *p, size_t n, rl_json_member_fn fn,
+                           void *ctx)
+{
+    size_t i = 0;
+    while (i < n && isspace(p[i]))
+        i++;
+    full_walk w = {fn, ctx, i + 1, false};
+    rl_json_each_member(p, n, full_member, &w);
+    if (w.stopped)
+        return 0;
+    for (i = w.end; i < n && isspace(p[i]); i++)
+        ;
+    if (i < n && (p[i] == ']' || p[i] == '}'))
+        return 0;
+    return rl_stack_depth_error(c->x->err);
+}
+
 /* populate_array's walk of a JSON array into an array column: the number
  * of dimensions once known (ndims 0: not yet: fixed by the first element
  * that is not an array, or an empty array, at its depth), each
@@ -1867,12 +1904,15 @@ static int array_dim(array_walk *w, const uint8_t *p, size_t n, int ndim)
     if (rl_exec_check_stack(w->c->x) < 0)
         return -1;
     dim_frame f = {.w = w, .base = p, .ndim = ndim};
-    rl_json_each_member(p, n, first_elem, &f); /* count: 0 none, 1 a non-array, 2 an array */
+    /* count: 0 none, 1 a non-array, 2 an array */
+    if (each_member_all(w->c, p, n, first_elem, &f) < 0)
+        return -1;
     if (w->ndims == 0 && f.count != 2 && assign_ndims(w, ndim) < 0)
         return -1;
     f.count = 0;
     rl_buf_put_u8(w->out, '{');
-    rl_json_each_member(p, n, dim_elem, &f);
+    if (each_member_all(w->c, p, n, dim_elem, &f) < 0)
+        return -1;
     rl_buf_put_u8(w->out, '}');
     return f.rc;
 }
@@ -1991,8 +2031,8 @@ static int record_fields(rl_expr_ctx *c, const uint8_t *p, size_t n, const rec_s
 {
     for (size_t i = 0; i < sh->n; i++) {
         rec_member m = {.name = sh->names[i]};
-        if (p)
-            rl_json_each_member(p, n, find_last_member, &m);
+        if (p && each_member_all(c, p, n, find_last_member, &m) < 0)
+            return -1;
         if (!m.found) {
             if (sh->base)
                 row[i] = sh->base[i];
@@ -2094,7 +2134,8 @@ static int each_object(rl_expr_ctx *c, const char *name, const rl_value *j, bool
                              : k == '{' ? "an object"
                                         : "a scalar");
     set_walk w = {.c = c, .base = p, .name = name, .fn = fn, .ctx = ctx, .loc = loc};
-    rl_json_each_member(p, n, set_element, &w);
+    if (each_member_all(c, p, n, set_element, &w) < 0)
+        return -1;
     return w.rc;
 }
 

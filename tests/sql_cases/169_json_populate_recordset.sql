@@ -117,3 +117,16 @@ SELECT * from json_to_record('{"a":[[1,2],[3]]}') as r(a int[]);
 \describe SELECT * FROM jsonb_populate_record(NULL::record, $1) AS z(a int, b text);
 \describe SELECT json_populate_record($1::t, '{"a":1}');
 \describe SELECT json_populate_record(NULL::public.t, $1, $2);
+-- in DML and joins: INSERT ... SELECT * FROM json_populate_recordset, UPDATE
+-- with a row's record, CTEs, IN, LATERAL, JOIN USING
+CREATE table t9 (a int, b text);
+insert into t9 select * from json_populate_recordset(null::t9, '[{"a":1,"b":"x"},{"a":2}]');
+insert into t9 select (json_populate_record(null::t9, '{"a":3,"b":"z"}')).a, 'w';
+update t9 set b = (json_populate_record(t9, '{"b":"upd"}')).b where a = 2;
+select * from t9 order by a;
+select a, json_populate_record(t9, '{"a":10}') from t9 order by a;
+with x as (select * from json_populate_recordset(null::t9, '[{"a":5}]')) select * from x;
+select * from t9 where (a, b) in (select * from json_populate_recordset(null::t9, '[{"a":1,"b":"x"}]'));
+select * from t9, lateral json_populate_record(t9, '{"b":"L"}') j order by 1;
+select * from t9 join json_populate_recordset(null::t9, '[{"a":1,"b":"m"}]') j using (a);
+DROP table t9;

@@ -12,7 +12,8 @@
  *   "D 'v' NULL <masked> ..."         DataRow, text values
  *   "row x'..' 'text' ..."            one tuple of a binary COPY TO STDOUT
  *   "C tag" "E sqlstate" "N sqlstate" "I" "H/G format=f ncols=n" "c" "1"
- *   "t oids" "n" "Z status"
+ *   "t oids" "n" "Z status"            (a parameter of a database's own type:
+ *                                    "user", as a column's)
  * Rows of one result are sorted (compared as a multiset) for every COPY and
  * for text results with a volatile column or when the side asks for it.
  * Invariant: both sides of a comparison go through the same ev_* functions,
@@ -374,6 +375,16 @@ static inline bool volatile_text_col(const char *name, uint32_t oid)
  * the table's oid (sql_value.h): such a column's type compares as "user"
  * (the cases' pg_typeof tells t from t[]). */
 #define USER_TYPE_OID 16384u
+
+/* One parameter type of a ParameterDescription ("t" event), a database's
+ * own type as "user" like a column's. */
+static inline void ev_param_oid(rl_buf *b, uint32_t oid)
+{
+    if (oid >= USER_TYPE_OID)
+        rl_buf_put_str(b, " user");
+    else
+        rl_buf_printf(b, " %u", oid);
+}
 
 static inline void ev_rowdesc(side *s, size_t n, const char *const *names, const uint32_t *oids,
                        const int16_t *typlens, const int32_t *typmods)

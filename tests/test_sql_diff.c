@@ -401,7 +401,7 @@ static void pg_describe(side *s, PGconn *c, const stmt *st)
         rl_buf_init(&b, 0);
         rl_buf_printf(&b, "t %d:", PQnparams(r));
         for (int i = 0; i < PQnparams(r); i++)
-            rl_buf_printf(&b, " %u", PQparamtype(r, i));
+            ev_param_oid(&b, PQparamtype(r, i));
         sl_push(&s->ev, buf_cstr(&b));
         if (PQnfields(r) == 0)
             sl_pushf(&s->ev, "n");
@@ -430,7 +430,7 @@ static void rl_describe_stmt(side *s, rl_session *ses, const stmt *st)
             rl_buf_init(&b, 0);
             rl_buf_printf(&b, "t %zu:", d.nparams);
             for (size_t i = 0; i < d.nparams; i++)
-                rl_buf_printf(&b, " %u", d.param_oids[i]);
+                ev_param_oid(&b, d.param_oids[i]);
             sl_push(&s->ev, buf_cstr(&b));
             if (!d.has_rows)
                 sl_pushf(&s->ev, "n");

@@ -359,6 +359,25 @@ static void test_recursion_without_end_is_refused(void)
                  "n\n1\n2\n3");
 }
 
+/* A JSON array nested deeper than the C stack walks, into an array
+ * column: 54001, not an answer from the part the walker got through (it
+ * gave up silently: "number of array dimensions (5499)", or a member left
+ * out of a row). */
+static void test_deep_json_array_walk_is_refused(void)
+{
+    size_t depth = 20000; /* parses as json; too deep for the walk's recursion */
+    char *sql = malloc(2 * depth + 128);
+    CHECK(sql != NULL);
+    size_t off = (size_t)sprintf(sql, "SELECT b FROM json_to_record('{\"x\":");
+    memset(sql + off, '[', depth);
+    off += depth;
+    memset(sql + off, ']', depth);
+    off += depth;
+    sprintf(sql + off, ",\"b\":\"end\"}') AS r(x int[], b text)");
+    CHECK_EQ_STR(q(sql), "E 54001: stack depth limit exceeded");
+    free(sql);
+}
+
 /* Literal coercion and casts. */
 static void test_casts(void)
 {
@@ -627,6 +646,7 @@ int main(void)
     RUN(test_casts);
     RUN(test_encode_decode_round_trip);
     RUN(test_recursion_without_end_is_refused);
+    RUN(test_deep_json_array_walk_is_refused);
     RUN(test_latest_snapshot_is_cheap);
     RUN(test_heap_order_descriptors);
     RUN(test_full_scans_in_heap_order);

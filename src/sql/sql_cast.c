@@ -462,7 +462,7 @@ static size_t numeric_round_text(const char *p, size_t len, int scale, char *out
  * p - s digits may remain before the point (22003 with PG's detail). NaN
  * passes; infinities do not fit a constrained numeric. The executor's
  * numeric() check: its errors have no position. */
-static int apply_numeric_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod)
+int rl_apply_numeric_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod)
 {
     v->typmod = typmod;
     if (v->d.isnull || typmod < 4)
@@ -828,7 +828,7 @@ int rl_array_elements(rl_expr_ctx *c, const rl_value *arr, int32_t typmod, bool 
         copy[el.len] = '\0';
         rc = rl_text_to_value(c, copy, el.len, elem, typmod, explicit_cast, &v[k++], loc);
         if (rc == 0 && elem == RL_OID_NUMERIC) /* numeric_in's typmod */
-            rc = apply_numeric_typmod(c, &v[k - 1], typmod);
+            rc = rl_apply_numeric_typmod(c, &v[k - 1], typmod);
     }
     rl_buf_free(&el);
     size_t last = tn - 1; /* a separator before the closing brace: {1,} */
@@ -901,7 +901,7 @@ static int rowtype_input(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid
             rc = rl_text_to_value(c, texts[i].data ? (const char *)texts[i].data : "",
                                   texts[i].len, t, typmod, false, &fields[i], loc);
         if (rc == 0 && !nulls[i] && t == RL_OID_NUMERIC) /* numeric_in's typmod */
-            rc = apply_numeric_typmod(c, &fields[i], typmod);
+            rc = rl_apply_numeric_typmod(c, &fields[i], typmod);
         if (rc < 0 && loc >= 0 && c->x->err->position == 0) {
             /* record_in runs while parsing: every field's error is at the
              * literal (a typmod's check too) */
@@ -1281,7 +1281,7 @@ int rl_value_coerce(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_t ty
     }
     /* a numeric's typmod applies whatever the source type (assignment and
      * cast alike, as numeric()/numeric_in do) */
-    return oid == RL_OID_NUMERIC ? apply_numeric_typmod(c, out, typmod) : 0;
+    return oid == RL_OID_NUMERIC ? rl_apply_numeric_typmod(c, out, typmod) : 0;
 }
 
 /* timestamp -> time, timestamptz -> time / timetz: the time of day of the

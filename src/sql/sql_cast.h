@@ -239,6 +239,10 @@ int rl_number_convert(rl_expr_ctx *c, const rl_value *in, uint32_t oid, rl_value
 /* Input text of a type (a literal or a cast from text). */
 int rl_text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid, int32_t typmod,
                      bool explicit_cast, rl_value *out, int loc);
+/* numeric(p,s)'s typmod applied to a numeric v (rounded to s digits; 22003
+ * with PostgreSQL's DETAIL when it does not fit; no position): numeric_in's
+ * and numeric()'s check. */
+int rl_apply_numeric_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod);
 /* Relation name (possibly "schema.name", identifiers case-folded unless
  * quoted) -> regclass OID; missing_ok: NULL instead of 42P01. */
 int rl_regclass_from_text(rl_expr_ctx *c, const char *p, size_t len, bool missing_ok,

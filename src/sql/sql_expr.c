@@ -3569,6 +3569,37 @@ bool rl_expr_is_srf(const PgQuery__FuncCall *f)
            (strcmp(name, "ts_token_type") == 0 && f->n_args == 1);
 }
 
+int rl_expr_setfn_args(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *a, int *locs,
+                       size_t *n)
+{
+    const char *names[3];
+    bool named = false;
+    *n = f->n_args;
+    assert(*n <= 3);
+    for (size_t i = 0; i < *n; i++) {
+        const PgQuery__Node *arg = f->args[i];
+        names[i] = NULL;
+        locs[i] = rl_node_location(arg);
+        if (arg->node_case == PG_QUERY__NODE__NODE_NAMED_ARG_EXPR) {
+            names[i] = arg->named_arg_expr->name;
+            for (size_t k = 0; k < i; k++)
+                if (names[k] && strcmp(names[k], names[i]) == 0)
+                    return rl_exec_error(c->x, RL_SQLSTATE_SYNTAX_ERROR,
+                                         arg->named_arg_expr->location,
+                                         "argument name \"%s\" used more than once", names[i]);
+            arg = (const PgQuery__Node *)arg->named_arg_expr->arg;
+            named = true;
+        }
+        if (rl_expr_eval(c, arg, &a[i]) < 0)
+            return -1;
+    }
+    if (!named)
+        return 0;
+    for (size_t i = 0; i < 3; i++)
+        locs[i] = -1;
+    return rl_func_arrange(c, func_name(f), a, names, n, 3, f->location);
+}
+
 bool rl_expr_is_expandarray(const PgQuery__FuncCall *f)
 {
     const char *name = func_name(f);
@@ -3635,13 +3666,12 @@ static int eval_srf(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *out)
     }
     if (rl_func_is_setfn(func_name(f), f->n_args)) { /* its arguments' errors, then its type */
         rl_value a[3], *vals;
-        size_t count;
-        for (size_t i = 0; i < f->n_args; i++)
-            if (rl_expr_eval(c, f->args[i], &a[i]) < 0)
-                return -1;
-        if (rl_func_setfn_rows(c, func_name(f), f->n_args, a, true, &vals, &count, f->location) < 0)
+        int locs[3];
+        size_t count, n;
+        if (rl_expr_setfn_args(c, f, a, locs, &n) < 0 ||
+            rl_func_setfn_rows(c, func_name(f), n, a, true, &vals, &count, f->location, locs) < 0)
             return -1;
-        rl_val_null(out, rl_func_setfn_type(func_name(f)));
+        rl_val_null(out, rl_func_setfn_type(func_name(f), a));
         return 0;
     }
     uint32_t t = RL_OID_INT4;
@@ -3681,15 +3711,18 @@ static int call_resolved(rl_expr_ctx *c, const PgQuery__FuncCall *f, const char 
 {
     rl_value given[MAX_FUNC_ARGS];
     size_t ngiven = n;
-    if (named)
-        memcpy(given, args, n * sizeof *args);
+    memcpy(given, args, n * sizeof *args);
     if (rl_func_arrange(c, name, args, names, &n, MAX_FUNC_ARGS, f->location) < 0)
         return -1;
     const rl_func *fn;
-    if (rl_func_resolve(c, name, n, args, &fn, f->location) < 0)
-        return named && strcmp(c->x->err->sqlstate, RL_SQLSTATE_UNDEFINED_FUNCTION) == 0
-                   ? rl_func_no_named_function(c, name, given, names, ngiven, f->location)
-                   : -1;
+    if (rl_func_resolve(c, name, n, args, &fn, f->location) < 0) {
+        if (strcmp(c->x->err->sqlstate, RL_SQLSTATE_UNDEFINED_FUNCTION) != 0)
+            return -1;
+        /* the call as written, without the defaults filled in */
+        if (named)
+            return rl_func_no_named_function(c, name, given, names, ngiven, f->location);
+        return n != ngiven ? rl_func_no_function(c, name, ngiven, given, f->location) : -1;
+    }
     /* named arguments were placed in the row's order: their literals'
      * places are not followed */
     return rl_func_call(c, fn, n, args, out, f->location, named ? NULL : locs);

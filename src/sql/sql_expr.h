@@ -71,6 +71,13 @@ bool rl_expr_is_aggregate(const PgQuery__Node *node);
 /* A set-returning function call a target list expands (generate_series,
  * unnest), as opposed to a scalar function or an aggregate. */
 bool rl_expr_is_srf(const PgQuery__FuncCall *f);
+/* The arguments of a call of a set-returning text or json function
+ * (rl_func_is_setfn: at most 3) evaluated into a, with where each
+ * literal is (locs, -1 for none); `name => value` ones placed by
+ * rl_func_arrange (their places not followed), which may fill defaults
+ * (*n: the count after). 0, or -1 with the error. */
+int rl_expr_setfn_args(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *a, int *locs,
+                       size_t *n);
 /* No column, parameter, subquery or function call in it: what PostgreSQL's
  * planner folds to one value. */
 bool rl_expr_is_constant(const PgQuery__Node *node);

@@ -1368,7 +1368,11 @@ static int fn_function_result(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *o
         return r < 0 ? -1 : 0;
     }
     char buf[128];
-    rl_pgcatalog_format_type(c->x, f->rettype, -1, buf, sizeof buf);
+    bool set = rl_func_oid_retset(f->oid);
+    if (set)
+        memcpy(buf, "SETOF ", 7);
+    rl_pgcatalog_format_type(c->x, f->rettype, -1, buf + (set ? 6 : 0),
+                             sizeof buf - (set ? 6 : 0));
     return put_text(c, out, RL_OID_TEXT, buf);
 }
 
@@ -1381,6 +1385,10 @@ static int fn_function_arguments(rl_expr_ctx *c, size_t n, rl_value *a, rl_value
             rl_val_null(out, RL_OID_TEXT);
         return r < 0 ? -1 : 0;
     }
+    const rl_func_default *d = NULL; /* the row's argument names and defaults */
+    for (size_t k = 0; k < sizeof rl_func_defaults / sizeof rl_func_defaults[0]; k++)
+        if (strcmp(rl_func_defaults[k].name, f->name) == 0 && rl_func_defaults[k].nargs == f->nargs)
+            d = &rl_func_defaults[k];
     char buf[512] = "";
     size_t off = 0;
     for (size_t i = 0; i < f->nargs && off < sizeof buf; i++) {
@@ -1389,7 +1397,11 @@ static int fn_function_arguments(rl_expr_ctx *c, size_t n, rl_value *a, rl_value
             snprintf(t, sizeof t, "VARIADIC \"any\"");
         else
             rl_pgcatalog_format_type(c->x, f->argtypes[i], -1, t, sizeof t);
-        off += (size_t)snprintf(buf + off, sizeof buf - off, "%s%s", i ? ", " : "", t);
+        size_t first = d ? (size_t)(d->nargs - d->ndefaults) : f->nargs;
+        off += (size_t)snprintf(buf + off, sizeof buf - off, "%s%s%s%s%s%s", i ? ", " : "",
+                                d && d->argnames[0] ? d->argnames[i] : "",
+                                d && d->argnames[0] ? " " : "", t, i >= first ? " DEFAULT " : "",
+                                i >= first ? d->defaults[i - first] : "");
     }
     return put_text(c, out, RL_OID_TEXT, buf);
 }
@@ -1475,6 +1487,16 @@ static int fn_regexp_count(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out,
 static int fn_regexp_instr(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 static int fn_regexp_substr(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 static int fn_regex_substring(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+
+/* The row of a set-returning function the table lists for pg_proc (its
+ * calls are rl_func_is_setfn's, taken before the table): a call that
+ * reaches it anyway is refused as PostgreSQL refuses a set where a value
+ * is wanted. */
+static int fn_set_in_scalar(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
+                         "set-valued function called in context that cannot accept a set");
+}
 
 #define RL_FUNC(name, oid, nargs, ret, vol, strict, src, impl, ...)                           \
     {name, oid, nargs, {__VA_ARGS__}, ret, vol, strict, src, impl},
@@ -1875,6 +1897,10 @@ static uint32_t result_type(const rl_func *f, size_t n, const rl_value *args, ui
 {
     if (f->rettype == RL_OID_ANYCOMPATIBLEARRAY)
         return rl_array_oid_of(compat);
+    if (f->rettype == RL_OID_ANYELEMENT) /* json_populate_record: its base's type */
+        for (size_t i = 0; i < n && i < f->nargs; i++)
+            if (f->argtypes[i] == RL_OID_ANYELEMENT)
+                return args[i].oid;
     if (f->rettype != RL_OID_ANYARRAY)
         return f->rettype;
     for (size_t i = 0; i < n && i < f->nargs; i++) {
@@ -1902,6 +1928,19 @@ uint32_t rl_func_arg_type(rl_exec *x, const char *name, size_t n, const uint32_t
     rl_expr_ctx c = {.x = x};
     const rl_func *f = NULL;
     int rc = rl_func_resolve(&c, name, n, args, &f, -1);
+    /* a row whose last arguments default (json_populate_record(base, $1)):
+     * those as NULLs of their declared types */
+    for (size_t k = 0; rc < 0 && k < sizeof rl_func_defaults / sizeof rl_func_defaults[0]; k++) {
+        const rl_func_default *d = &rl_func_defaults[k];
+        const rl_func *row = rl_func_find(name, d->nargs);
+        if (strcmp(d->name, name) != 0 || !row || d->nargs <= n ||
+            n < (size_t)(d->nargs - d->ndefaults))
+            continue;
+        for (size_t i = n; i < d->nargs; i++)
+            rl_val_null(&args[i], row->argtypes[i]);
+        memset(&scratch, 0, sizeof scratch);
+        rc = rl_func_resolve(&c, name, d->nargs, args, &f, -1);
+    }
     uint32_t t = rc == 0 ? declared(f, which) : 0;
     if (t == RL_OID_ANYCOMPATIBLE || t == RL_OID_ANYCOMPATIBLEARRAY) {
         uint32_t elem = 0;
@@ -2675,17 +2714,29 @@ static int fn_regexp_substr(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out
 
 /* ------------------------------------------- set-returning text functions */
 
+/* json_populate_recordset(base, j [, use_json_as_text]) or
+ * jsonb_populate_recordset(base, j)? */
+static bool is_populate_set(const char *name, size_t n)
+{
+    return ((n == 2 || n == 3) && strcmp(name, "json_populate_recordset") == 0) ||
+           (n == 2 && strcmp(name, "jsonb_populate_recordset") == 0);
+}
+
 bool rl_func_is_setfn(const char *name, size_t n)
 {
     if (name && n == 1 && strcmp(name, "pg_partition_ancestors") == 0)
+        return true;
+    if (name && is_populate_set(name, n))
         return true;
     return name && (n == 2 || n == 3) &&
            (strcmp(name, "regexp_matches") == 0 || strcmp(name, "regexp_split_to_table") == 0 ||
             strcmp(name, "string_to_table") == 0);
 }
 
-uint32_t rl_func_setfn_type(const char *name)
+uint32_t rl_func_setfn_type(const char *name, const rl_value *a)
 {
+    if (is_populate_set(name, 2)) /* records of the base's type */
+        return a[0].oid;
     if (strcmp(name, "pg_partition_ancestors") == 0)
         return RL_OID_REGCLASS;
     return strcmp(name, "regexp_matches") == 0 ? RL_OID_TEXT_ARRAY : RL_OID_TEXT;
@@ -2702,13 +2753,39 @@ static int partition_ancestors(rl_expr_ctx *c, rl_value *a, bool type_only, int 
     return type_only ? 0 : rl_value_coerce(c, a, RL_OID_REGCLASS, -1, false, a, loc);
 }
 
+int rl_func_populate_args(rl_expr_ctx *c, const char *name, size_t n, rl_value *a, int loc,
+                          const int *arglocs)
+{
+    /* json_populate_record(set)'s rows have 3 (use_json_as_text defaults) */
+    const rl_func *f = rl_func_find(name, strncmp(name, "jsonb", 5) == 0 ? 2 : 3);
+    assert(f && f->argtypes[0] == RL_OID_ANYELEMENT);
+    if (n > f->nargs || n < 2)
+        return rl_func_no_function(c, name, n, a, loc);
+    for (size_t i = 1; i < n; i++)
+        if (a[i].oid != RL_OID_UNKNOWN && a[i].oid != f->argtypes[i])
+            return rl_func_no_function(c, name, n, a, loc);
+    if (a[0].oid == RL_OID_UNKNOWN)
+        return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, -1,
+                             "could not determine polymorphic type because input has type "
+                             "unknown");
+    for (size_t i = 1; i < n; i++)
+        if (rl_value_coerce(c, &a[i], f->argtypes[i], -1, false, &a[i],
+                            arg_location(arglocs, i, loc)) < 0)
+            return -1;
+    return 0;
+}
+
 int rl_func_setfn_rows(rl_expr_ctx *c, const char *name, size_t n, rl_value *a, bool type_only,
-                       rl_value **vals, size_t *count, int loc)
+                       rl_value **vals, size_t *count, int loc, const int *arglocs)
 {
     *vals = NULL;
     *count = 0;
     if (strcmp(name, "pg_partition_ancestors") == 0)
         return partition_ancestors(c, a, type_only, loc);
+    if (is_populate_set(name, n))
+        return rl_func_populate_args(c, name, n, a, loc, arglocs) < 0
+                   ? -1
+                   : rl_json_populate_set(c, name, &a[0], &a[1], type_only, vals, count);
     bool strict = strcmp(name, "string_to_table") != 0, any_null = false;
     for (size_t i = 0; i < n; i++) { /* (text, text [, text]) */
         if (a[i].oid != RL_OID_UNKNOWN && !rl_oid_is_textual(a[i].oid))

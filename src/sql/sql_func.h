@@ -66,6 +66,8 @@ static const rl_func_default rl_func_defaults[] = {
     {"pg_terminate_backend", 2, 1, {"0"}, {"pid", "timeout"}},
     {"jsonb_set", 4, 1, {"true"}, {"jsonb_in", "path", "replacement", "create_if_missing"}},
     {"jsonb_insert", 4, 1, {"false"}, {"jsonb_in", "path", "replacement", "insert_after"}},
+    {"json_populate_record", 3, 1, {"false"}, {"base", "from_json", "use_json_as_text"}},
+    {"json_populate_recordset", 3, 1, {"false"}, {"base", "from_json", "use_json_as_text"}},
     {"make_interval", 7, 7, {"0", "0", "0", "0", "0", "0", "0.0"},
      {"years", "months", "weeks", "days", "hours", "mins", "secs"}},
     {"make_date", 3, 0, {NULL}, {"year", "month", "day"}},
@@ -84,6 +86,13 @@ static inline int rl_func_ndefaults(const char *name, size_t nargs)
         if (strcmp(rl_func_defaults[i].name, name) == 0 && rl_func_defaults[i].nargs == nargs)
             return rl_func_defaults[i].ndefaults;
     return 0;
+}
+/* The table's rows of set-returning functions (pg_proc.proretset):
+ * json_populate_recordset and jsonb_populate_recordset, whose calls are
+ * rl_func_is_setfn's. */
+static inline bool rl_func_oid_retset(uint32_t oid)
+{
+    return oid == 3961 || oid == 3475;
 }
 /* A call's arguments arranged for the table's rows: the positional ones as
  * evaluated, the `name => value` ones (names[i] set; they follow the
@@ -162,13 +171,24 @@ int rl_regex_match(rl_expr_ctx *c, const rl_value *s, const rl_value *pattern, b
 /* The set-returning functions of text: regexp_matches(s, p [, flags])
  * (text[] per match), regexp_split_to_table(s, p [, flags]) and
  * string_to_table(s, delimiter [, null]) (text per piece), n 2 or 3. */
+/* Also json_populate_recordset(base, j [, bool]) and
+ * jsonb_populate_recordset(base, j): records of base's type (sql_json.c).
+ * The type of their values, given the evaluated arguments a. */
 bool rl_func_is_setfn(const char *name, size_t n);
-uint32_t rl_func_setfn_type(const char *name);
-/* Their rows for arguments a[0..n) (evaluated; coerced here): 0 with
- * *vals (arena, *count of them), or -1 with 42883 / 2201B / 22023 as
- * PostgreSQL. type_only: the checks without the rows. */
+uint32_t rl_func_setfn_type(const char *name, const rl_value *a);
+/* Their rows for arguments a[0..n) (evaluated; coerced here, an untyped
+ * literal's input error at arglocs[i] when that is >= 0, arglocs may be
+ * NULL): 0 with *vals (arena, *count of them), or -1 with 42883 / 2201B /
+ * 22023 as PostgreSQL. type_only: the checks without the rows. */
 int rl_func_setfn_rows(rl_expr_ctx *c, const char *name, size_t n, rl_value *a, bool type_only,
-                       rl_value **vals, size_t *count, int loc);
+                       rl_value **vals, size_t *count, int loc, const int *arglocs);
+/* The arguments a[0..n) of json(b)_populate_record(set) `name` resolved
+ * against its row of the table: 42883 for other types or counts, 42804
+ * for an untyped base (the polymorphic row cannot take it), an untyped
+ * literal read as json(b) / boolean at arglocs[i] (when >= 0; may be
+ * NULL). 0 or -1. */
+int rl_func_populate_args(rl_expr_ctx *c, const char *name, size_t n, rl_value *a, int loc,
+                          const int *arglocs);
 /* Free the session's compiled patterns (session end). */
 void rl_regex_cache_free(rl_session *s);
 /* A transaction numbered by txid_current() / pg_current_xact_id() ended

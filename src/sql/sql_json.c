@@ -8,7 +8,8 @@
  * operators, jsonb's @> <@ ? ?| ?& and order, json_agg, jsonb_agg,
  * json(b)_object_agg, the set-returning json(b)_each[_text],
  * json(b)_array_elements[_text] and json(b)_object_keys, json(b)_object
- * of text arrays, and the rows of json(b)_to_record(set).
+ * of text arrays, the rows of json(b)_to_record(set) and the records of
+ * json(b)_populate_record(set), one converter for both.
  *
  * The grammar (PostgreSQL's jsonapi.c), its errors' DETAIL and the walks
  * over members are pgtype/json.c's; the input check itself is a cast from
@@ -29,9 +30,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/stack.h"
 #include "pgtype/json.h"
 #include "pgtype/pgtype.h"
 #include "sql/sql_json.h"
+#include "sql/sql_relation.h"
 #include "sql/sql_value.h"
 
 /* ------------------------------------------------------ values to json */
@@ -1725,44 +1728,227 @@ static void put_array_elem(rl_buf *b, const uint8_t *s, size_t n)
     rl_buf_put_u8(b, '"');
 }
 
-typedef struct elem_walk {
-    const uint8_t *base;
-    rl_buf *out;
-    size_t count;
-    int rc; /* 1: a nested array or object */
-} elem_walk;
+/* rl_json_each_member over every member of the container p[0..n), which
+ * parsed at input: fn's ctx and its wish to stop kept. The walker gives up
+ * silently on a member nested past the C stack left; such a walk ends
+ * short of the closing bracket: 54001 then, not a row missing values. */
+typedef struct full_walk {
+    rl_json_member_fn fn;
+    void *ctx;
+    size_t end; /* just past the last member seen (the bracket: none) */
+    bool stopped;
+} full_walk;
 
-static bool array_elem(void *ctx, const rl_buf *key, size_t vs, size_t ve)
+static bool full_member(void *ctx, const rl_buf *key, size_t vs, size_t ve)
 {
-    elem_walk *w = ctx;
-    const uint8_t *v = w->base + vs;
-    size_t n = ve - vs;
-    uint8_t k = rl_json_kind(v, n);
-    if (w->count++)
-        rl_buf_put_u8(w->out, ',');
-    if (k == '[' || k == '{') {
-        w->rc = 1;
-        return false;
+    full_walk *w = ctx;
+    w->end = ve;
+    w->stopped = !w->fn(w->ctx, key, vs, ve);
+    return !w->stopped;
+}
+
+static int each_member_all(rl_expr_ctx *c, const uint8_t *p, size_t n, rl_json_member_fn fn,
+                           void *ctx)
+{
+    size_t i = 0;
+    while (i < n && isspace(p[i]))
+        i++;
+    full_walk w = {fn, ctx, i + 1, false};
+    rl_json_each_member(p, n, full_member, &w);
+    if (w.stopped)
+        return 0;
+    for (i = w.end; i < n && isspace(p[i]); i++)
+        ;
+    if (i < n && (p[i] == ']' || p[i] == '}'))
+        return 0;
+    return rl_stack_depth_error(c->x->err);
+}
+
+/* populate_array's walk of a JSON array into an array column: the number
+ * of dimensions once known (ndims 0: not yet: fixed by the first element
+ * that is not an array, or an empty array, at its depth), each
+ * dimension's length once known (dims, -1 before) and how many elements
+ * the current sub-array of each has so far (sizes); the array's text
+ * form in out, each leaf element checked by the element type's input as
+ * it comes (PostgreSQL's order of errors). */
+#define ARRAY_WALK_DEPTH 64 /* beyond PostgreSQL's 6: refused after the walk */
+typedef struct array_walk {
+    rl_expr_ctx *c;
+    const char *key; /* the member's name, for the HINTs */
+    uint32_t elem;
+    int32_t typmod;
+    int ndims;
+    int dims[ARRAY_WALK_DEPTH], sizes[ARRAY_WALK_DEPTH];
+    rl_buf *out;
+    int loc;
+} array_walk;
+
+/* 22P02 "expected JSON array" where a value of depth ndim is not one. */
+static int expected_array(array_walk *w, int ndim)
+{
+    rl_exec_error(w->c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, -1, "expected JSON array");
+    if (ndim <= 0) {
+        rl_error_hint(w->c->x->err, "See the value of key \"%s\".", w->key);
+        return -1;
     }
+    char idx[ARRAY_WALK_DEPTH * 12] = "";
+    size_t off = 0;
+    for (int i = 0; i < ndim && off < sizeof idx; i++)
+        off += (size_t)snprintf(idx + off, sizeof idx - off, "[%d]", w->sizes[i]);
+    rl_error_hint(w->c->x->err, "See the array element %s of key \"%s\".", idx, w->key);
+    return -1;
+}
+
+static int assign_ndims(array_walk *w, int ndims)
+{
+    assert(w->ndims == 0);
+    if (ndims <= 0)
+        return expected_array(w, ndims);
+    if (ndims > ARRAY_WALK_DEPTH)
+        return rl_exec_error(w->c->x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
+                             "number of array dimensions (%d) exceeds the maximum allowed (%d)",
+                             ndims, 6);
+    w->ndims = ndims;
+    for (int i = 0; i < ndims; i++) {
+        w->dims[i] = -1;
+        w->sizes[i] = 0;
+    }
+    return 0;
+}
+
+/* A sub-array of depth ndim ended: its length must be its dimension's. */
+static int check_dimension(array_walk *w, int ndim)
+{
+    assert(ndim >= 0 && ndim < w->ndims);
+    if (w->dims[ndim] == -1)
+        w->dims[ndim] = w->sizes[ndim];
+    else if (w->dims[ndim] != w->sizes[ndim]) {
+        rl_exec_error(w->c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, -1,
+                      "malformed JSON array");
+        rl_error_detail(w->c->x->err, "Multidimensional arrays must have sub-arrays with "
+                                      "matching dimensions.");
+        return -1;
+    }
+    w->sizes[ndim] = 0;
+    if (ndim > 0)
+        w->sizes[ndim - 1]++;
+    return 0;
+}
+
+/* A leaf element v[0..n): null NULL, a string its contents, any other
+ * value its JSON text; checked by the element type's input. */
+static int array_leaf(array_walk *w, const uint8_t *v, size_t n)
+{
+    uint8_t k = rl_json_kind(v, n);
+    w->sizes[w->ndims - 1]++;
     if (k == 'n') {
         rl_buf_put_str(w->out, "NULL");
-    } else if (k == '"') {
-        rl_buf s;
-        rl_buf_init(&s, 0);
-        (void)rl_json_string_decode(v, n, &s);
-        put_array_elem(w->out, s.data ? s.data : (const uint8_t *)"", s.len);
-        rl_buf_free(&s);
-    } else {
-        put_array_elem(w->out, v, n);
+        return 0;
     }
-    return true;
+    rl_buf s;
+    rl_buf_init(&s, 0);
+    if (k == '"')
+        (void)rl_json_string_decode(v, n, &s);
+    else
+        rl_buf_put(&s, v, n);
+    rl_buf_put_u8(&s, 0);
+    int rc = s.failed ? rl_expr_oom(w->c) : 0;
+    rl_value ev;
+    if (rc == 0)
+        rc = rl_text_to_value(w->c, (const char *)s.data, s.len - 1, w->elem, w->typmod, false,
+                              &ev, w->loc);
+    if (rc == 0 && w->elem == RL_OID_NUMERIC)
+        rc = rl_apply_numeric_typmod(w->c, &ev, w->typmod);
+    if (rc == 0)
+        put_array_elem(w->out, s.data, s.len - 1);
+    rl_buf_free(&s);
+    return rc;
+}
+
+static int array_dim(array_walk *w, const uint8_t *p, size_t n, int ndim);
+
+typedef struct dim_frame {
+    array_walk *w;
+    const uint8_t *base;
+    int ndim;
+    size_t count;
+    int rc;
+} dim_frame;
+
+static bool first_elem(void *ctx, const rl_buf *key, size_t vs, size_t ve)
+{
+    dim_frame *f = ctx;
+    f->count = rl_json_kind(f->base + vs, ve - vs) == '[' ? 2 : 1;
+    return false;
+}
+
+static bool dim_elem(void *ctx, const rl_buf *key, size_t vs, size_t ve)
+{
+    dim_frame *f = ctx;
+    array_walk *w = f->w;
+    if (f->count++)
+        rl_buf_put_u8(w->out, ',');
+    if (w->ndims > 0 && f->ndim >= w->ndims)
+        f->rc = array_leaf(w, f->base + vs, ve - vs);
+    else if ((f->rc = array_dim(w, f->base + vs, ve - vs, f->ndim + 1)) == 0)
+        f->rc = check_dimension(w, f->ndim);
+    return f->rc == 0;
+}
+
+/* The array p[0..n) at depth ndim (from 1), as populate_array_dim_jsonb
+ * walks it. */
+static int array_dim(array_walk *w, const uint8_t *p, size_t n, int ndim)
+{
+    if (rl_json_kind(p, n) != '[')
+        return expected_array(w, ndim - 1);
+    if (rl_exec_check_stack(w->c->x) < 0)
+        return -1;
+    dim_frame f = {.w = w, .base = p, .ndim = ndim};
+    /* count: 0 none, 1 a non-array, 2 an array */
+    if (each_member_all(w->c, p, n, first_elem, &f) < 0)
+        return -1;
+    if (w->ndims == 0 && f.count != 2 && assign_ndims(w, ndim) < 0)
+        return -1;
+    f.count = 0;
+    rl_buf_put_u8(w->out, '{');
+    if (each_member_all(w->c, p, n, dim_elem, &f) < 0)
+        return -1;
+    rl_buf_put_u8(w->out, '}');
+    return f.rc;
+}
+
+/* The array column value (its text form into b) of the JSON array v[0..n)
+ * of member `key`: each dimension a level of nested arrays of equal
+ * lengths, the leaves converted by the element type's input. */
+static int json_array_text(rl_expr_ctx *c, const uint8_t *v, size_t n, uint32_t oid,
+                           int32_t typmod, const char *key, rl_buf *b)
+{
+    array_walk *w = calloc(1, sizeof *w);
+    if (!w)
+        return rl_expr_oom(c);
+    *w = (array_walk){.c = c, .key = key, .elem = rl_array_elem_oid(oid), .typmod = typmod,
+                      .out = b, .loc = -1};
+    int rc = array_dim(w, v, n, 1);
+    if (rc == 0 && w->ndims > 6)
+        rc = rl_exec_error(c->x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
+                           "number of array dimensions (%d) exceeds the maximum allowed (%d)",
+                           w->ndims, 6);
+    if (rc == 0 && w->ndims > 0)
+        rc = check_dimension(w, 0);
+    for (int i = 0; rc == 0 && i < w->ndims; i++)
+        if (w->dims[i] == 0) { /* a dimension of length 0: the empty array */
+            rl_buf_reset(b);
+            rl_buf_put_str(b, "{}");
+        }
+    free(w);
+    return rc;
 }
 
 /* One JSON value as a column of type oid (populate_record's rules): null
  * is NULL; json and jsonb take the value's text; strings their contents;
  * arrays of scalars make an array; other values their JSON text. */
 static int json_to_column(rl_expr_ctx *c, const uint8_t *v, size_t n, uint32_t oid,
-                          int32_t typmod, rl_value *out, int loc)
+                          int32_t typmod, const char *key, rl_value *out, int loc)
 {
     uint8_t k = rl_json_kind(v, n);
     if (k == 'n' || k == 0) {
@@ -1781,19 +1967,9 @@ static int json_to_column(rl_expr_ctx *c, const uint8_t *v, size_t n, uint32_t o
     if (k == '"') {
         (void)rl_json_string_decode(v, n, &b);
     } else if (rl_array_elem_oid(oid) != 0) {
-        if (k != '[') {
+        if (json_array_text(c, v, n, oid, typmod, key, &b) < 0) {
             rl_buf_free(&b);
-            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_TEXT_REPRESENTATION, loc,
-                                 "expected JSON array");
-        }
-        elem_walk w = {.base = v, .out = &b};
-        rl_buf_put_u8(&b, '{');
-        rl_json_each_member(v, n, array_elem, &w);
-        rl_buf_put_u8(&b, '}');
-        if (w.rc) {
-            rl_buf_free(&b);
-            return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, loc,
-                                 "multidimensional arrays are not supported");
+            return -1;
         }
     } else {
         rl_buf_put(&b, v, n);
@@ -1812,6 +1988,8 @@ static int json_to_column(rl_expr_ctx *c, const uint8_t *v, size_t n, uint32_t o
         memcpy(t, b.data, b.len);
     t[b.len] = '\0';
     rc = rl_text_to_value(c, t, b.len, oid, typmod, false, out, loc);
+    if (rc == 0 && oid == RL_OID_NUMERIC) /* numeric_in's typmod */
+        rc = rl_apply_numeric_typmod(c, out, typmod);
     rl_buf_free(&b);
     return rc;
 }
@@ -1834,32 +2012,88 @@ static bool find_last_member(void *ctx, const rl_buf *key, size_t vs, size_t ve)
     return true;
 }
 
-/* One row from the object p[0..n): each column the member of its name. */
-static int record_row(rl_expr_ctx *c, const uint8_t *p, size_t n, rl_rowset *rs, int loc)
+/* The fields an object becomes: json_to_record's column definition list
+ * or json_populate_record's row type, n names and types, and the base
+ * record's values kept where the object has no member of a field's name
+ * (base NULL: such a field is NULL). */
+typedef struct rec_shape {
+    size_t n;
+    const char **names;
+    uint32_t *oids;
+    int32_t *typmods;
+    const rl_value *base;
+} rec_shape;
+
+/* The fields of the object p[0..n) (p NULL: none) into row[0..sh->n):
+ * each the member of its name, as populate_record converts it. */
+static int record_fields(rl_expr_ctx *c, const uint8_t *p, size_t n, const rec_shape *sh,
+                         rl_value *row, int loc)
 {
-    rl_value *row = rl_arena_alloc(c->arena, rs->ncols * sizeof *row);
-    if (!row)
-        return rl_expr_oom(c);
-    for (size_t i = 0; i < rs->ncols; i++) {
-        rec_member m = {.name = rs->cols[i].name};
-        if (p)
-            rl_json_each_member(p, n, find_last_member, &m);
+    for (size_t i = 0; i < sh->n; i++) {
+        rec_member m = {.name = sh->names[i]};
+        if (p && each_member_all(c, p, n, find_last_member, &m) < 0)
+            return -1;
         if (!m.found) {
-            rl_val_null(&row[i], rs->cols[i].oid);
+            if (sh->base)
+                row[i] = sh->base[i];
+            else
+                rl_val_null(&row[i], sh->oids[i]);
             continue;
         }
-        if (json_to_column(c, p + m.vs, m.ve - m.vs, rs->cols[i].oid, rs->cols[i].typmod, &row[i],
-                           loc) < 0)
+        if (json_to_column(c, p + m.vs, m.ve - m.vs, sh->oids[i], sh->typmods[i], sh->names[i],
+                           &row[i], loc) < 0)
             return -1;
     }
-    return rl_rowset_add(rs, row, NULL, c->x->err);
+    return 0;
 }
+
+/* The shape of rs's columns (named and typed by a column definition
+ * list), without a base. */
+static int rowset_shape(rl_expr_ctx *c, const rl_rowset *rs, rec_shape *sh)
+{
+    const char **names = rl_arena_alloc(c->arena, (rs->ncols + 1) * sizeof *names);
+    uint32_t *oids = rl_arena_alloc(c->arena, (rs->ncols + 1) * sizeof *oids);
+    int32_t *typmods = rl_arena_alloc(c->arena, (rs->ncols + 1) * sizeof *typmods);
+    if (!names || !oids || !typmods)
+        return rl_expr_oom(c);
+    for (size_t i = 0; i < rs->ncols; i++) {
+        names[i] = rs->cols[i].name;
+        oids[i] = rs->cols[i].oid;
+        typmods[i] = rs->cols[i].typmod;
+    }
+    *sh = (rec_shape){rs->ncols, names, oids, typmods, NULL};
+    return 0;
+}
+
+/* Rows of rs made of objects of shape sh (sh->n == rs->ncols). */
+typedef struct rows_ctx {
+    const rec_shape *sh;
+    rl_rowset *rs;
+} rows_ctx;
+
+/* One row of the object p[0..n) (p NULL: none): each column the member of
+ * its name, else the base's value. */
+static int rowset_object(rl_expr_ctx *c, const uint8_t *p, size_t n, void *ctx, int loc)
+{
+    rows_ctx *r = ctx;
+    assert(r->sh->n == r->rs->ncols);
+    rl_value *row = rl_arena_alloc(c->arena, (r->sh->n + 1) * sizeof *row);
+    if (!row)
+        return rl_expr_oom(c);
+    if (record_fields(c, p, n, r->sh, row, loc) < 0)
+        return -1;
+    return rl_rowset_add(r->rs, row, NULL, c->x->err);
+}
+
+/* What becomes of each object of a recordset's array. */
+typedef int (*object_fn)(rl_expr_ctx *c, const uint8_t *p, size_t n, void *ctx, int loc);
 
 typedef struct set_walk {
     rl_expr_ctx *c;
     const uint8_t *base;
-    rl_rowset *rs;
     const char *name;
+    object_fn fn;
+    void *ctx;
     int loc, rc;
 } set_walk;
 
@@ -1871,35 +2105,242 @@ static bool set_element(void *ctx, const rl_buf *key, size_t vs, size_t ve)
                               "argument of %s must be an array of objects", w->name);
         return false;
     }
-    w->rc = record_row(w->c, w->base + vs, ve - vs, w->rs, w->loc);
+    w->rc = w->fn(w->c, w->base + vs, ve - vs, w->ctx, w->loc);
     return w->rc == 0;
+}
+
+/* The records of j (not NULL; jsonb when jsonb) as function `name` makes
+ * them: one object (set false; 22023 for anything else) or each object of
+ * an array (22023 for another value or element), given to fn. */
+static int each_object(rl_expr_ctx *c, const char *name, const rl_value *j, bool jsonb, bool set,
+                       object_fn fn, void *ctx, int loc)
+{
+    const uint8_t *p = j->d.v.s.p;
+    size_t n = j->d.v.s.len;
+    uint8_t k = rl_json_kind(p, n);
+    if (!jsonb && rl_json_escapes_check(c, j, -1) < 0)
+        return -1;
+    if (!set) {
+        if (k != '{')
+            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                                 "cannot call populate_composite on %s",
+                                 k == '[' ? "an array" : "a scalar");
+        return fn(c, p, n, ctx, loc);
+    }
+    if (k != '[') /* jsonb's populate_recordset_worker says non-array for both */
+        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "cannot call %s on %s", name,
+                             jsonb       ? "a non-array"
+                             : k == '{' ? "an object"
+                                        : "a scalar");
+    set_walk w = {.c = c, .base = p, .name = name, .fn = fn, .ctx = ctx, .loc = loc};
+    if (each_member_all(c, p, n, set_element, &w) < 0)
+        return -1;
+    return w.rc;
 }
 
 int rl_json_record_rows(rl_expr_ctx *c, const char *name, const rl_value *j, rl_rowset *rs,
                         int loc)
 {
     const struct json_record_fn *r = find_record_fn(name);
-    if (j->d.isnull) /* strict: json_to_record's NULL record is a row of NULLs */
-        return r->set ? 0 : record_row(c, NULL, 0, rs, loc);
-    const uint8_t *p = j->d.v.s.p;
-    size_t n = j->d.v.s.len;
-    uint8_t k = rl_json_kind(p, n);
-    if (r->arg == RL_OID_JSON && rl_json_escapes_check(c, j, -1) < 0)
+    rec_shape sh;
+    if (rowset_shape(c, rs, &sh) < 0)
         return -1;
-    if (!r->set) {
-        if (k != '{')
-            return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
-                                 "cannot call populate_composite on %s",
-                                 k == '[' ? "an array" : "a scalar");
-        return record_row(c, p, n, rs, loc);
+    rows_ctx rc = {&sh, rs};
+    if (j->d.isnull) /* strict: json_to_record's NULL record is a row of NULLs */
+        return r->set ? 0 : rowset_object(c, NULL, 0, &rc, loc);
+    return each_object(c, name, j, r->arg == RL_OID_JSONB, r->set, rowset_object, &rc, loc);
+}
+
+/* ------------------------------- json(b)_populate_record(set) */
+
+/* The shape of json_populate_record's base: a table's row type (its
+ * columns) or a record's own fields (f1, f2, ... of ROW(...)), with the
+ * base's values when it is not NULL. 42804 when base is not a record, 0A000
+ * for a NULL of the anonymous record type (no fields to know). */
+static int populate_shape(rl_expr_ctx *c, const char *name, const rl_value *base, rec_shape *sh)
+{
+    if (!rl_oid_is_composite(base->oid))
+        return rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, -1,
+                             "first argument of %s must be a row type", name);
+    if (base->oid == RL_OID_RECORD && base->d.isnull) {
+        rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                      "could not determine row type for result of %s", name);
+        rl_error_hint(c->x->err, "Provide a non-null record argument, or call the function in "
+                                 "the FROM clause using a column definition list.");
+        return -1;
     }
-    if (k != '[') /* jsonb's populate_recordset_worker says non-array for both */
-        return rl_exec_error(c->x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
-                             "cannot call %s on %s", name,
-                             r->arg == RL_OID_JSONB ? "a non-array"
-                             : k == '{'             ? "an object"
-                                                    : "a scalar");
-    set_walk w = {.c = c, .base = p, .rs = rs, .name = name, .loc = loc};
-    rl_json_each_member(p, n, set_element, &w);
-    return w.rc;
+    rl_relation rel;
+    size_t n = 0, nnulls;
+    if (base->oid == RL_OID_RECORD) {
+        rl_record_nulls(base, &n, &nnulls);
+    } else {
+        int r = rl_relation_of_rowtype(c->x, base->oid, &rel);
+        if (r <= 0)
+            return r < 0 ? -1 : rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_OBJECT, -1,
+                                              "type with OID %u does not exist", base->oid);
+        n = rl_relation_ncols(c->x, &rel);
+    }
+    sh->n = n;
+    sh->names = rl_arena_alloc(c->arena, (n + 1) * sizeof *sh->names);
+    sh->oids = rl_arena_alloc(c->arena, (n + 1) * sizeof *sh->oids);
+    sh->typmods = rl_arena_alloc(c->arena, (n + 1) * sizeof *sh->typmods);
+    rl_value *vals = base->d.isnull ? NULL : rl_arena_alloc(c->arena, (n + 1) * sizeof *vals);
+    if (!sh->names || !sh->oids || !sh->typmods || (!base->d.isnull && !vals))
+        return rl_expr_oom(c);
+    for (size_t i = 0; base->oid != RL_OID_RECORD && i < n; i++)
+        rl_relation_col(&rel, i, &sh->names[i], &sh->oids[i], &sh->typmods[i]);
+    sh->base = vals;
+    if (base->d.isnull)
+        return 0;
+    rl_buf text;
+    rl_buf_init(&text, 0);
+    rl_record_pos pos = {0, 0};
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const char *fname;
+        size_t flen;
+        uint32_t oid;
+        bool isnull;
+        if (rl_record_next(base, &pos, &fname, &flen, &oid, &text, &isnull) != 1) {
+            rc = rl_exec_error(c->x, RL_SQLSTATE_INTERNAL_ERROR, -1, "record has too few fields");
+            break;
+        }
+        if (base->oid == RL_OID_RECORD) { /* the record's own fields (ROW('x')'s unknown) */
+            char *nm = rl_arena_alloc(c->arena, flen + 1);
+            if (!nm) {
+                rc = rl_expr_oom(c);
+                break;
+            }
+            memcpy(nm, fname, flen);
+            nm[flen] = '\0';
+            sh->names[i] = nm;
+            sh->oids[i] = oid;
+            sh->typmods[i] = -1;
+        }
+        rl_val_null(&vals[i], sh->oids[i]);
+        if (!isnull)
+            rc = rl_text_to_value(c, text.len ? (const char *)text.data : "", text.len,
+                                  sh->oids[i], -1, false, &vals[i], -1);
+        if (rc == 0 && rl_value_own(c->arena, &vals[i]) < 0)
+            rc = rl_expr_oom(c);
+    }
+    rl_buf_free(&text);
+    return rc;
+}
+
+/* The records json(b)_populate_record(set) makes so far: each of type
+ * oid, in an arena array of cap (grown by doubling). */
+typedef struct populate_list {
+    const rec_shape *sh;
+    uint32_t oid;
+    rl_value *vals;
+    size_t n, cap;
+} populate_list;
+
+/* The record of the object p[0..n) (p NULL: none) appended to the list. */
+static int populate_object(rl_expr_ctx *c, const uint8_t *p, size_t n, void *ctx, int loc)
+{
+    populate_list *l = ctx;
+    const rec_shape *sh = l->sh;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 8;
+        rl_value *v = rl_arena_alloc(c->arena, cap * sizeof *v);
+        if (!v)
+            return rl_expr_oom(c);
+        if (l->n)
+            memcpy(v, l->vals, l->n * sizeof *v);
+        l->vals = v;
+        l->cap = cap;
+    }
+    rl_value *fields = rl_arena_alloc(c->arena, (sh->n + 1) * sizeof *fields);
+    if (!fields)
+        return rl_expr_oom(c);
+    if (record_fields(c, p, n, sh, fields, loc) < 0)
+        return -1;
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    rl_record_build(&b, sh->n, sh->names, fields);
+    return rl_val_buf_copy(c, &l->vals[l->n++], l->oid, &b);
+}
+
+int rl_fn_json_populate_record(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    bool jsonb = a[1].oid == RL_OID_JSONB;
+    const char *name = jsonb ? "jsonb_populate_record" : "json_populate_record";
+    rec_shape sh;
+    if (populate_shape(c, name, &a[0], &sh) < 0)
+        return -1;
+    if (a[1].d.isnull) { /* the base as it is */
+        *out = a[0];
+        return 0;
+    }
+    populate_list l = {.sh = &sh, .oid = a[0].oid};
+    if (each_object(c, name, &a[1], jsonb, false, populate_object, &l, loc) < 0)
+        return -1;
+    assert(l.n == 1);
+    *out = l.vals[0];
+    return 0;
+}
+
+int rl_json_populate_set(rl_expr_ctx *c, const char *name, const rl_value *base,
+                         const rl_value *j, bool type_only, rl_value **vals, size_t *count)
+{
+    *vals = NULL;
+    *count = 0;
+    if (type_only) /* the type is base's: only what a typing row can refuse */
+        return rl_oid_is_composite(base->oid)
+                   ? 0
+                   : rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, -1,
+                                   "first argument of %s must be a row type", name);
+    rec_shape sh;
+    if (populate_shape(c, name, base, &sh) < 0)
+        return -1;
+    if (j->d.isnull)
+        return 0;
+    populate_list l = {.sh = &sh, .oid = base->oid};
+    if (each_object(c, name, j, j->oid == RL_OID_JSONB, true, populate_object, &l, -1) < 0)
+        return -1;
+    *vals = l.vals;
+    *count = l.n;
+    return 0;
+}
+
+int rl_json_populate_rows(rl_expr_ctx *c, const char *name, const rl_value *base,
+                          const rl_value *j, rl_rowset *rs)
+{
+    bool set = strstr(name, "recordset") != NULL;
+    rec_shape sh;
+    if (base->d.isnull) { /* the list's columns, as json_to_record's */
+        if (rowset_shape(c, rs, &sh) < 0)
+            return -1;
+    } else { /* the record's own fields, which the list must match */
+        if (populate_shape(c, name, base, &sh) < 0)
+            return -1;
+        const char *detail = NULL;
+        char buf[256];
+        if (sh.n != rs->ncols) {
+            snprintf(buf, sizeof buf, "Returned row contains %zu attributes, but query expects %zu.",
+                     sh.n, rs->ncols);
+            detail = buf;
+        }
+        for (size_t i = 0; !detail && i < sh.n; i++)
+            if (sh.oids[i] != rs->cols[i].oid) {
+                snprintf(buf, sizeof buf,
+                         "Returned type %s at ordinal position %zu, but query expects %s.",
+                         rl_type_name_in(c->x, sh.oids[i]), i + 1,
+                         rl_type_name_in(c->x, rs->cols[i].oid));
+                detail = buf;
+            }
+        if (detail) {
+            rl_exec_error(c->x, RL_SQLSTATE_DATATYPE_MISMATCH, -1,
+                          "function return row and query-specified return row do not match");
+            rl_error_detail(c->x->err, "%s", detail);
+            return -1;
+        }
+    }
+    rows_ctx rc = {&sh, rs};
+    if (j->d.isnull) /* the base as it is (a NULL one a row of NULLs); no rows for a set */
+        return set ? 0 : rowset_object(c, NULL, 0, &rc, -1);
+    return each_object(c, name, j, j->oid == RL_OID_JSONB, set, rowset_object, &rc, -1);
 }

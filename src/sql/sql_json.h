@@ -64,6 +64,27 @@ bool rl_json_is_record_fn(const char *name);
 int rl_json_record_arg(rl_expr_ctx *c, const char *name, rl_value *arg, int loc);
 int rl_json_record_rows(rl_expr_ctx *c, const char *name, const rl_value *j, rl_rowset *rs,
                         int loc);
+/* json_populate_record(base, j [, use_json_as_text]) and
+ * jsonb_populate_record(base, j) as rl_func_impl: a record of base's type
+ * (a table's row type, or a record's own fields), each field the object's
+ * member of its name converted as json_to_record converts it, else base's
+ * value (NULL for a NULL base); j NULL: base itself. 42804 for a base that
+ * is not a record, 0A000 for a NULL anonymous record, 22023 for j not an
+ * object. */
+int rl_fn_json_populate_record(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
+/* json(b)_populate_recordset's records (`name` it), arguments checked:
+ * one per object of the array j (json or jsonb; none for NULL), into
+ * *vals (arena, *count). type_only: only base's check. */
+int rl_json_populate_set(rl_expr_ctx *c, const char *name, const rl_value *base,
+                         const rl_value *j, bool type_only, rl_value **vals, size_t *count);
+/* json(b)_populate_record(set) in FROM with a column definition list
+ * (rs's columns named and typed), arguments checked, base an anonymous
+ * record: a NULL base takes the list's columns (as json_to_record), a row
+ * its own fields, which must match the list's count and types (42804
+ * "function return row and query-specified return row do not match" with
+ * its DETAIL). Rows as the functions make them, into rs. */
+int rl_json_populate_rows(rl_expr_ctx *c, const char *name, const rl_value *base,
+                          const rl_value *j, rl_rowset *rs);
 size_t rl_json_srf_shape(const char *name, const char **names, uint32_t *types);
 int rl_json_srf_arg(rl_expr_ctx *c, const char *name, rl_value *arg, int loc);
 int rl_json_srf_rows(rl_expr_ctx *c, const char *name, const rl_value *j, rl_rowset *rs);

@@ -228,6 +228,15 @@ static uint32_t cast_oid(const param_scan *ps, const PgQuery__TypeName *tn)
     ps->x->err = &scratch;
     if (rl_type_from_typename(ps->x, tn, &oid, &typmod) < 0)
         oid = 0;
+    /* a table's name: its row type (NULL::t, $1::t, $1::t[]) */
+    const char *name = tn && tn->n_names ? rl_node_string(tn->names[tn->n_names - 1]) : NULL;
+    const char *schema = tn && tn->n_names == 2 ? rl_node_string(tn->names[0]) : NULL;
+    rl_relation rel;
+    if (!oid && name && tn->n_names <= 2 && !tn->n_typmods && tn->n_array_bounds <= 1 &&
+        (tn->n_names == 1 || schema) && rl_relation_lookup(ps->x, schema, name, &rel) == 0 &&
+        (rel.kind == RL_REL_STORED || rel.kind == RL_REL_TEMP))
+        oid = tn->n_array_bounds ? rl_rowtype_array_oid(rl_rowtype_oid(rel.oid))
+                                 : rl_rowtype_oid(rel.oid);
     ps->x->err = keep;
     return oid;
 }

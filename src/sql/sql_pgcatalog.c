@@ -3851,14 +3851,14 @@ static int fixed_proc(gen_ctx *g)
         put_int(g, 3, OWNER_OID);
         put_int(g, 4, f->prosrc[0] ? 12 : 14);
         put_float(g, 5, f->prosrc[0] ? 1 : 100);
-        put_float(g, 6, 0);
+        put_float(g, 6, rl_func_oid_retset(f->oid) ? 100 : 0); /* prorows */
         put_int(g, 7, variadic ? RL_OID_ANY : 0);
         put_int(g, 8, 0);
         put_char(g, 9, 'f');
         put_bool(g, 10, false);
         put_bool(g, 11, false);
         put_bool(g, 12, f->strict);
-        put_bool(g, 13, false);
+        put_bool(g, 13, rl_func_oid_retset(f->oid));
         put_char(g, 14, f->volatility);
         put_char(g, 15, 's');
         put_int(g, 16, f->nargs);

@@ -1756,14 +1756,22 @@ static rl_rowset *from_subscripts(sel *S, rl_expr_ctx *c, const PgQuery__FuncCal
 
 /* A FROM function's rows of a table's row type `type` (one column of
  * records, rs) as PostgreSQL's FROM shows a composite result: a column per
- * field, named as the table's columns (or by the alias's column list), a
- * NULL record a row of NULLs. Frees rs; NULL on error. */
+ * field, named as the table's columns (or by the alias's column list: 42P10
+ * for more names than the fields and the ordinality column), a NULL record
+ * a row of NULLs. Frees rs; NULL on error. */
 static rl_rowset *expand_rowtype_items(sel *S, rl_expr_ctx *c, rl_rowset *rs, uint32_t type,
-                                       const PgQuery__Alias *al)
+                                       const PgQuery__Alias *al, bool ordinality)
 {
     rl_relation rel;
     int r = rl_relation_of_rowtype(S->x, type, &rel);
     size_t n = r == 1 ? rl_relation_ncols(S->x, &rel) : 0;
+    if (r == 1 && al && al->n_colnames > n + ordinality) {
+        rl_rowset_free(rs);
+        return rl_exec_error(S->x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE, -1,
+                             "table \"%s\" has %zu columns available but %zu columns specified",
+                             al->aliasname, n + ordinality, al->n_colnames),
+               NULL;
+    }
     rl_rowset *out = r == 1 ? rl_rowset_new(n) : NULL;
     if (!out) {
         rl_rowset_free(rs);
@@ -2083,16 +2091,16 @@ static rl_rowset *from_setfn(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
 {
     const char *fname = rl_node_string(f->funcname[f->n_funcname - 1]);
     rl_value a[3];
-    for (size_t i = 0; i < f->n_args; i++)
-        if (rl_expr_eval(c, f->args[i], &a[i]) < 0)
-            return NULL;
+    int locs[3];
+    size_t n;
     rl_value *vals = NULL;
     size_t count = 0;
-    if (rl_func_setfn_rows(c, fname, f->n_args, a, S->type_only, &vals, &count, f->location) < 0)
+    if (rl_expr_setfn_args(c, f, a, locs, &n) < 0 ||
+        rl_func_setfn_rows(c, fname, n, a, S->type_only, &vals, &count, f->location, locs) < 0)
         return NULL;
     /* pg_partition_ancestors' column is its OUT parameter, relid */
     bool out_named = strcmp(fname, "pg_partition_ancestors") == 0;
-    rl_rowset *rs = function_rowset(S, al, fname, rl_func_setfn_type(fname));
+    rl_rowset *rs = function_rowset(S, al, fname, rl_func_setfn_type(fname, a));
     if (rs && out_named && !(al && al->n_colnames))
         snprintf(rs->cols[0].name, sizeof rs->cols[0].name, "%s", "relid");
     for (size_t i = 0; rs && i < count; i++)
@@ -2228,7 +2236,12 @@ static rl_rowset *from_scalar_function(sel *S, const PgQuery__Node *call,
     const char *name = al && al->n_colnames ? rl_node_string(al->colnames[0])
                        : al                 ? al->aliasname
                                             : fname;
-    if (al && al->n_colnames > 1)
+    if (v.oid == RL_OID_RECORD) /* json_populate_record(ROW(...), j): its fields unknown */
+        return rl_exec_error(S->x, RL_SQLSTATE_SYNTAX_ERROR, f->location,
+                             "a column definition list is required for functions returning "
+                             "\"record\""),
+               NULL;
+    if (al && al->n_colnames > 1 && !rl_oid_is_rowtype(v.oid)) /* a row: a column per field */
         return rl_exec_error(S->x, RL_SQLSTATE_INVALID_COLUMN_REFERENCE, -1,
                              "table \"%s\" has 1 columns available but %zu columns specified",
                              al->aliasname, al->n_colnames),
@@ -2246,6 +2259,30 @@ static rl_rowset *from_scalar_function(sel *S, const PgQuery__Node *call,
         rl_rowset_free(rs);
         return NULL;
     }
+    return rs;
+}
+
+/* The empty row set of a FROM function's column definition list: its
+ * columns named and typed, of the alias (else the function fname). */
+static rl_rowset *coldef_rowset(sel *S, const PgQuery__RangeFunction *rf, const char *fname)
+{
+    rl_rowset *rs = rl_rowset_new(rf->n_coldeflist);
+    if (!rs)
+        return fail_oom(S->x);
+    const char *alias = rf->alias && rf->alias->aliasname ? rf->alias->aliasname : fname;
+    for (size_t i = 0; i < rf->n_coldeflist; i++) {
+        const PgQuery__Node *nd = rf->coldeflist[i];
+        const PgQuery__ColumnDef *cd =
+            nd->node_case == PG_QUERY__NODE__NODE_COLUMN_DEF ? nd->column_def : NULL;
+        if (!cd || !cd->type_name ||
+            rl_type_from_typename(S->x, cd->type_name, &rs->cols[i].oid, &rs->cols[i].typmod) < 0) {
+            rl_rowset_free(rs);
+            return NULL;
+        }
+        snprintf(rs->cols[i].name, sizeof rs->cols[i].name, "%s", cd->colname);
+        snprintf(rs->cols[i].rel, sizeof rs->cols[i].rel, "%s", alias);
+    }
+    rl_rowset_cols_changed(rs);
     return rs;
 }
 
@@ -2271,25 +2308,9 @@ static rl_rowset *from_json_record(sel *S, const PgQuery__RangeFunction *rf,
         rl_json_record_arg(&c, fname, &j,
                            j.oid == RL_OID_UNKNOWN ? rl_node_location(f->args[0]) : f->location) < 0)
         return NULL;
-    rl_rowset *rs = rl_rowset_new(rf->n_coldeflist);
-    if (!rs)
-        return fail_oom(S->x);
-    const char *alias = rf->alias && rf->alias->aliasname ? rf->alias->aliasname : fname;
-    for (size_t i = 0; i < rf->n_coldeflist; i++) {
-        const PgQuery__Node *nd = rf->coldeflist[i];
-        const PgQuery__ColumnDef *cd =
-            nd->node_case == PG_QUERY__NODE__NODE_COLUMN_DEF ? nd->column_def : NULL;
-        if (!cd || !cd->type_name ||
-            rl_type_from_typename(S->x, cd->type_name, &rs->cols[i].oid, &rs->cols[i].typmod) < 0) {
-            rl_rowset_free(rs);
-            return NULL;
-        }
-        snprintf(rs->cols[i].name, sizeof rs->cols[i].name, "%s", cd->colname);
-        snprintf(rs->cols[i].rel, sizeof rs->cols[i].rel, "%s", alias);
-    }
-    rl_rowset_cols_changed(rs);
+    rl_rowset *rs = coldef_rowset(S, rf, fname);
     /* the rows' errors are the executor's: no position */
-    if (!S->type_only && rl_json_record_rows(&c, fname, &j, rs, -1) < 0) {
+    if (rs && !S->type_only && rl_json_record_rows(&c, fname, &j, rs, -1) < 0) {
         rl_rowset_free(rs);
         return NULL;
     }
@@ -2300,6 +2321,64 @@ static rl_rowset *from_json_record(sel *S, const PgQuery__RangeFunction *rf,
  * may name the outer query's columns (psql's \d sends one inside a
  * correlated subquery). */
 static rl_rowset *from_function_item(sel *S, const PgQuery__RangeFunction *rf);
+
+/* json(b)_populate_record(set)? */
+static bool is_populate_call(const PgQuery__FuncCall *f)
+{
+    const char *name = rl_node_string(f->funcname[f->n_funcname - 1]);
+    return name && strncmp(name, "json", 4) == 0 && strstr(name, "_populate_record") != NULL;
+}
+
+/* FROM json_populate_record(base, j) AS x(a int, ...) and the recordset
+ * twins: an anonymous record's base (NULL::record, ROW(...)) takes the
+ * list (sql_json.c); a table's row type already names and types the
+ * columns, and another type is no record (42601 at the list, as
+ * PostgreSQL's parse analysis). */
+static rl_rowset *populate_coldeflist(sel *S, const PgQuery__RangeFunction *rf,
+                                      const PgQuery__FuncCall *f)
+{
+    const char *fname = rl_node_string(f->funcname[f->n_funcname - 1]);
+    rl_expr_ctx c = make_ctx(S, S->outer, NULL);
+    rl_value a[3];
+    int locs[3];
+    size_t n;
+    if (f->n_args > 3)
+        return rl_func_no_function(&c, fname, 0, a, f->location), NULL;
+    rl_expr_ctx tc = c;
+    tc.typing = true; /* the base's type first, as parse analysis has it */
+    if (rl_expr_setfn_args(&tc, f, a, locs, &n) < 0)
+        return NULL;
+    const PgQuery__Node *nd = rf->coldeflist[0];
+    int loc = nd->node_case == PG_QUERY__NODE__NODE_COLUMN_DEF ? nd->column_def->location : -1;
+    if (rl_func_populate_args(&tc, fname, n, a, f->location, locs) < 0)
+        return NULL;
+    if (rl_oid_is_rowtype(a[0].oid))
+        return rl_exec_error(S->x, RL_SQLSTATE_SYNTAX_ERROR, loc,
+                             "a column definition list is redundant for a function returning a "
+                             "named composite type"),
+               NULL;
+    if (a[0].oid != RL_OID_RECORD)
+        return rl_exec_error(S->x, RL_SQLSTATE_SYNTAX_ERROR, loc,
+                             "a column definition list is only allowed for functions returning "
+                             "\"record\""),
+               NULL;
+    if (rf->ordinality) {
+        rl_exec_error(S->x, RL_SQLSTATE_SYNTAX_ERROR, loc,
+                      "WITH ORDINALITY cannot be used with a column definition list");
+        rl_error_hint(S->x->err, "Put the column definition list inside ROWS FROM().");
+        return NULL;
+    }
+    rl_rowset *rs = coldef_rowset(S, rf, fname);
+    if (!rs || S->type_only)
+        return rs;
+    if (rl_expr_setfn_args(&c, f, a, locs, &n) < 0 ||
+        rl_func_populate_args(&c, fname, n, a, f->location, locs) < 0 ||
+        rl_json_populate_rows(&c, fname, &a[0], &a[1], rs) < 0) {
+        rl_rowset_free(rs);
+        return NULL;
+    }
+    return rs;
+}
 
 /* A function in FROM; its 42883 / 42725 name it as written (pg_catalog.f). */
 static rl_rowset *from_function(sel *S, const PgQuery__RangeFunction *rf)
@@ -2334,8 +2413,14 @@ static rl_rowset *from_function_item(sel *S, const PgQuery__RangeFunction *rf)
     if (f && !rl_expr_is_srf(f) && !unnest_many && schema && strcmp(schema, "pg_catalog") == 0 &&
         !rf->is_rowsfrom && !rf->n_coldeflist) {
         rl_rowset *rs = from_scalar_function(S, rf->functions[0]->list->items[0], rf);
+        rl_expr_ctx c = make_ctx(S, S->outer, NULL);
+        if (rs && rs->ncols == 1 && rl_oid_is_rowtype(rs->cols[0].oid)) /* json_populate_record */
+            rs = expand_rowtype_items(S, &c, rs, rs->cols[0].oid, rf->alias, rf->ordinality);
         return rs && rf->ordinality ? with_ordinality(S, rs, rf->alias) : rs;
     }
+    if (f && rf->n_coldeflist && !rf->is_rowsfrom && schema && strcmp(schema, "pg_catalog") == 0 &&
+        is_populate_call(f))
+        return populate_coldeflist(S, rf, f);
     if (!f || !(rl_expr_is_srf(f) || unnest_many) || !schema || strcmp(schema, "pg_catalog") != 0 ||
         rf->is_rowsfrom || rf->n_coldeflist)
         return rl_exec_error(S->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f ? f->location : -1,
@@ -2348,8 +2433,15 @@ static rl_rowset *from_function_item(sel *S, const PgQuery__RangeFunction *rf)
     rl_expr_ctx c = make_ctx(S, S->outer, NULL);
     c.typing = S->type_only; /* a LATERAL item typed on a row of made-up NULLs */
     rl_rowset *rs = unnest_many ? from_unnest_many(S, &c, f, rf->alias) : srf_rows(S, &c, f, rf->alias);
+    if (rs && rs->ncols == 1 && rs->cols[0].oid == RL_OID_RECORD && is_populate_call(f)) {
+        rl_rowset_free(rs); /* json_populate_recordset(ROW(...), j): fields unknown */
+        return rl_exec_error(S->x, RL_SQLSTATE_SYNTAX_ERROR, f->location,
+                             "a column definition list is required for functions returning "
+                             "\"record\""),
+               NULL;
+    }
     if (rs && rs->ncols == 1 && rl_oid_is_rowtype(rs->cols[0].oid)) /* unnest(array_agg(t)) */
-        rs = expand_rowtype_items(S, &c, rs, rs->cols[0].oid, rf->alias);
+        rs = expand_rowtype_items(S, &c, rs, rs->cols[0].oid, rf->alias, rf->ordinality);
     return rs && rf->ordinality ? with_ordinality(S, rs, rf->alias) : rs;
 }
 

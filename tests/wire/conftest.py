@@ -14,7 +14,7 @@ import urllib.request
 
 import pytest
 
-from rlserver import BIN, ROOT, Server, free_port  # noqa: F401  (tests import them from here)
+from rlserver import BIN, ROOT, Postgres, Server, free_port, suite_tmp  # noqa: F401  (tests import them from here)
 
 
 @pytest.fixture
@@ -197,3 +197,16 @@ def error_fields(payload: bytes):
         if part:
             fields[chr(part[0])] = part[1:].decode()
     return fields
+
+
+@pytest.fixture
+def pg(request):
+    """A throw-away PostgreSQL 15 (tests/pg/pg_env.sh) with a database named
+    after the test module: its dsn for role lake. Stopped at teardown."""
+    name = request.module.__name__.rsplit(".", 1)[-1].replace("test_", "")
+    p = Postgres(suite_tmp(name))
+    try:
+        yield p.create_database(name)
+    finally:
+        p.stop()
+

@@ -65,6 +65,21 @@ class Postgres:
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+def answers(dsn, setup, queries, binary=False):
+    """Run setup, then each query (binary: binary results) over psycopg:
+    the rows of each."""
+    import psycopg
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        for sql in setup:
+            conn.execute(sql)
+        out = []
+        for q in queries:
+            cur = conn.cursor(binary=binary)
+            cur.execute(q)
+            out.append(cur.fetchall())
+        return out
+
+
 class Server:
     def __init__(self, tmp: Path, store: Path, args, env=None):
         self.tmp = tmp

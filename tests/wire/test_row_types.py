@@ -7,9 +7,7 @@ type and hands its text over, '(1,x)'. The same statements run on
 PostgreSQL 15 and on RockLake must give the same Python values.
 """
 import psycopg
-import pytest
-
-from rlserver import Postgres, suite_tmp
+from rlserver import answers
 
 SETUP = [
     "CREATE TABLE t (a int, b text)",
@@ -27,26 +25,8 @@ QUERIES = [
 ]
 
 
-@pytest.fixture
-def pg():
-    tmp = suite_tmp("rowtype")
-    p = Postgres(tmp)
-    try:
-        yield p.create_database("rowtype")
-    finally:
-        p.stop()
-
-
-def answers(dsn):
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        for sql in SETUP:
-            conn.execute(sql)
-        return [conn.execute(q).fetchall() for q in QUERIES]
-
-
 def test_whole_row_values_are_postgresqls(server, pg):
-    rl_dsn = server.dsn()
-    assert answers(rl_dsn) == answers(pg)
+    assert answers(server.dsn(), SETUP, QUERIES) == answers(pg, SETUP, QUERIES)
 
 
 def test_whole_row_type_is_the_tables_row_type(server):
@@ -75,19 +55,8 @@ BINARY_QUERIES = [
 ]
 
 
-def binary_answers(dsn):
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        for sql in SETUP:
-            conn.execute(sql)
-        out = []
-        for q in BINARY_QUERIES:
-            cur = conn.cursor(binary=True)
-            cur.execute(q)
-            out.append(cur.fetchall())
-        return out
-
-
 def test_binary_records_and_names_are_postgresqls(server, pg):
     """record_send (was 42883 "no binary output function"), of a table's
     row type too, and name / "char" in binary results byte for byte."""
-    assert binary_answers(server.dsn()) == binary_answers(pg)
+    assert (answers(server.dsn(), SETUP, BINARY_QUERIES, binary=True) ==
+            answers(pg, SETUP, BINARY_QUERIES, binary=True))

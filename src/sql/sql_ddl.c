@@ -14,7 +14,9 @@
  *  - every other table (ducklake_inlined_data_*, _inlined_delete_*, ...)
  *    becomes a dynamic table (rl_txn_create_dynamic);
  *  - CREATE [LOCAL] TEMP TABLE lives in the session (x->s->temps), with ON
- *    COMMIT DROP honoured by rl_ddl_end_transaction.
+ *    COMMIT DROP honoured by rl_ddl_end_transaction; its NOT NULLs and keys
+ *    (sql_index.c) live with it. A statement outside a block is its own
+ *    transaction: the temporary tables it changes come back if it fails.
  * ALTER TABLE changes dynamic and temp tables by rebuilding them (the
  * catalog has no in-place ALTER of a definition). Fixed tables have the
  * descriptor's shape for the catalog's format, which is chosen when the
@@ -80,6 +82,11 @@ static rl_temp_table *temp_find(rl_session *s, const char *name)
 
 static void temp_free(rl_temp_table *t)
 {
+    while (t->keys) {
+        rl_temp_key *k = t->keys;
+        t->keys = k->next;
+        free(k);
+    }
     rl_rowset_free(t->rows);
     rl_default_free_temp(t);
     free(t);
@@ -345,6 +352,8 @@ static int column_list(rl_exec *x, const PgQuery__CreateStmt *st, col_spec *cols
 
 static int create_sequence_defaults(rl_exec *x, const char *schema, const char *name,
                                     const col_spec *cols, size_t n);
+static int create_key_constraints(rl_exec *x, rl_txn *txn, const char *schema, const char *name,
+                                  const PgQuery__CreateStmt *st, rl_temp_table *temp);
 
 static bool has_foreign_key(const PgQuery__CreateStmt *st, const col_spec *cols, size_t n)
 {
@@ -369,7 +378,7 @@ static int create_temp(rl_exec *x, const PgQuery__CreateStmt *st, const col_spec
         strncmp(st->relation->schemaname, "pg_temp", 7) != 0)
         return rl_exec_error(x, RL_SQLSTATE_INVALID_TABLE_DEFINITION, st->relation->location,
                              "cannot create temporary relation in non-temporary schema");
-    if (temp_find(x->s, name) || rl_temp_seq_find(x->s, name)) {
+    if (rl_index_name_taken(x, NULL, "pg_temp", name)) { /* a key's index too */
         if (st->if_not_exists)
             return notice(x, RL_SQLSTATE_DUPLICATE_TABLE,
                           "relation \"%s\" already exists, skipping%s", name, "");
@@ -403,18 +412,23 @@ static int create_temp(rl_exec *x, const PgQuery__CreateStmt *st, const col_spec
         c->oid = cols[i].oid;
         c->typmod = cols[i].typmod;
         c->attnum = (int16_t)(i + 1);
+        t->not_null[i] = cols[i].not_null || cols[i].pk; /* a primary key's are NOT NULL */
+    }
+    t->next = x->s->temps; /* its keys' names are chosen among the relations, it too */
+    x->s->temps = t;
+    if (create_key_constraints(x, NULL, "pg_temp", name, st, t) < 0) {
+        temp_unlink(x->s, t);
+        return -1;
     }
     for (size_t i = 0; i < n; i++) { /* DEFAULT NULL keeps none, as a stored table's */
         if (cols[i].def && !cols[i].serial &&
             rl_default_set_temp(x, t, cols[i].name, cols[i].oid, cols[i].def, 0) < 0) {
-            temp_free(t);
+            temp_unlink(x->s, t);
             return -1;
         }
     }
     t->on_commit_drop = st->oncommit == PG_QUERY__ON_COMMIT_ACTION__ONCOMMIT_DROP;
     t->created_in_txn = true;
-    t->next = x->s->temps;
-    x->s->temps = t;
     /* its serial and identity columns' temporary sequences (a failure
      * rolls the statement back: the table and the sequences go) */
     return create_sequence_defaults(x, "pg_temp", name, cols, n);
@@ -434,7 +448,7 @@ static void temps_keep_lines(rl_temp_table *restored, const rl_temp_table *now)
 int rl_ddl_temps_touch(rl_exec *x)
 {
     rl_session *s = x->s;
-    if (!s->in_block || s->temps_saved)
+    if (s->temps_saved) /* a statement outside a block is its transaction */
         return 0;
     /* the sequences the tables own come back with them (a rename, a
      * dropped column's or table's sequences swept) */
@@ -493,6 +507,19 @@ static rl_temp_table *temp_copy(const rl_temp_table *t)
     if (rl_default_copy_temp(c, t) < 0) {
         temp_free(c);
         return NULL;
+    }
+    memcpy(c->not_null, t->not_null, sizeof c->not_null);
+    rl_temp_key **tail = &c->keys;
+    for (const rl_temp_key *k = t->keys; k; k = k->next) {
+        rl_temp_key *kc = malloc(sizeof *kc);
+        if (!kc) {
+            temp_free(c);
+            return NULL;
+        }
+        *kc = *k;
+        kc->next = NULL;
+        *tail = kc;
+        tail = &kc->next;
     }
     rl_str_copy(c->name, sizeof c->name, t->name);
     c->on_commit_drop = t->on_commit_drop;
@@ -729,8 +756,10 @@ static int collect_key_constraint(void *ctx, const PgQuery__Constraint *c, const
     return 0;
 }
 
+/* The key constraints of CREATE TABLE st: on stored table schema.name, or
+ * (temp not NULL) on that temporary table. 0 or -1. */
 static int create_key_constraints(rl_exec *x, rl_txn *txn, const char *schema, const char *name,
-                                  const PgQuery__CreateStmt *st)
+                                  const PgQuery__CreateStmt *st, rl_temp_table *temp)
 {
     rl_key_constraint *ks = calloc(RL_MAX_COLUMNS * 2 + 1, sizeof *ks);
     if (!ks)
@@ -756,7 +785,8 @@ static int create_key_constraints(rl_exec *x, rl_txn *txn, const char *schema, c
     }
     for (size_t i = 0; rc == 0 && i < nk; i++)
         if (ks[i].ncols)
-            rc = rl_index_add_key_constraint(x, txn, schema, name, &ks[i]);
+            rc = temp ? rl_index_add_temp_key(x, temp, &ks[i])
+                      : rl_index_add_key_constraint(x, txn, schema, name, &ks[i]);
     free(ks);
     return rc;
 }
@@ -765,8 +795,8 @@ static int create_key_constraints(rl_exec *x, rl_txn *txn, const char *schema, c
  * -1. */
 static int relation_name_taken(rl_exec *x, rl_txn *t, const char *schema, const char *name)
 {
-    if (strcmp(schema, "pg_temp") == 0)
-        return temp_find(x->s, name) || rl_temp_seq_find(x->s, name);
+    if (strcmp(schema, "pg_temp") == 0) /* a temporary key's index too */
+        return rl_index_name_taken(x, t, schema, name);
     rl_error probe;
     memset(&probe, 0, sizeof probe);
     if (rl_txn_find_table(t, schema, name, &probe))
@@ -963,7 +993,7 @@ static int create_stored(rl_exec *x, const PgQuery__CreateStmt *st, const col_sp
     const rl_table_desc *d = rl_desc_by_name(name, RL_FMT_LATEST);
     if (!d || d->internal)
         return create_dynamic(x, txn, schema, name, cols, n) < 0 ||
-                       create_key_constraints(x, txn, schema, name, st) < 0 ||
+                       create_key_constraints(x, txn, schema, name, st, NULL) < 0 ||
                        rl_default_create_table(x, schema, name, st) < 0 ||
                        create_sequence_defaults(x, schema, name, cols, n) < 0
                    ? -1
@@ -1248,6 +1278,7 @@ typedef struct new_shape {
      * is applied (their primary key's columns NOT NULL first) */
     const char *schema;
     bool fixed;
+    rl_temp_table *temp; /* a temporary table's: the table (its keys) */
     rl_key_constraint adds[MAX_ADDED_KEYS];
     size_t nadds;
     const PgQuery__Constraint *fkeys[MAX_ADDED_KEYS]; /* ADD FOREIGN KEY, made last */
@@ -1513,6 +1544,7 @@ static void shape_from_rowset(const rl_rowset *rs, size_t ntab, new_shape *ns)
     memset(&ns->arena, 0, sizeof ns->arena);
     ns->schema = NULL;
     ns->fixed = false;
+    ns->temp = NULL;
     ns->nadds = 0;
     ns->nfkeys = 0;
     ns->nchecks = 0;
@@ -1536,6 +1568,20 @@ static void shape_from_rowset(const rl_rowset *rs, size_t ntab, new_shape *ns)
  * descriptor's, and a PRIMARY KEY constraint's (a dynamic table's). */
 static void shape_constraints(rl_exec *x, const rl_relation *rel, new_shape *ns)
 {
+    if (rel->kind == RL_REL_TEMP) { /* a temporary table's, kept with it */
+        const rl_temp_key *pk = rel->temp->keys && rel->temp->keys->def.primary
+                                    ? rel->temp->keys
+                                    : NULL;
+        ns->temp = rel->temp;
+        for (size_t i = 0; i < ns->n; i++)
+            ns->cols[i].not_null = rel->temp->not_null[i];
+        for (size_t c = 0; pk && c < pk->def.ncols; c++) {
+            int i = shape_find(ns, pk->def.cols[c]);
+            if (i >= 0)
+                ns->cols[i].pk = true;
+        }
+        return;
+    }
     if (rel->kind != RL_REL_STORED)
         return;
     const rl_table_desc *d = rel->desc;
@@ -1640,7 +1686,7 @@ static int add_table_constraint(rl_exec *x, const char *table, const PgQuery__Co
         return rl_exec_error(x, RL_SQLSTATE_INVALID_TABLE_DEFINITION, -1,
                              "multiple primary keys for table \"%s\" are not allowed", table);
     bool keyed = k && (pk || k->contype == PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE);
-    if (!keyed || !ns->schema || (pk && ns->fixed)) {
+    if (!keyed || (pk && ns->fixed)) { /* a temporary table's: rl_index_add_temp_key */
         rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                       "RockLake does not add this constraint, nor a primary key to a DuckLake "
                       "table");
@@ -1683,9 +1729,28 @@ static int add_constraint(rl_exec *x, const char *table, const PgQuery__AlterTab
 
 /* DROP CONSTRAINT: a table's primary key stays (0A000); any other name is
  * no constraint of it (42704, or IF EXISTS's notice: 0). */
+/* DROP CONSTRAINT of a temporary table's key `name`: 1 dropped (a primary
+ * key's columns stay NOT NULL), 0 none of that name. */
+static int drop_temp_key(rl_temp_table *t, const char *name, new_shape *ns)
+{
+    for (rl_temp_key **pp = &t->keys; *pp; pp = &(*pp)->next) {
+        rl_temp_key *k = *pp;
+        if (strcmp(k->name, name) != 0)
+            continue;
+        for (size_t i = 0; k->def.primary && i < ns->n; i++)
+            ns->cols[i].pk = false;
+        *pp = k->next;
+        free(k);
+        return 1;
+    }
+    return 0;
+}
+
 static int drop_constraint(rl_exec *x, const char *table, const PgQuery__AlterTableCmd *cmd,
                            new_shape *ns)
 {
+    if (ns->temp && drop_temp_key(ns->temp, cmd->name, ns))
+        return 0;
     rl_txn *txn = ns->schema ? rl_exec_txn(x) : NULL;
     rl_fkey_def *fk = txn ? malloc(sizeof *fk) : NULL;
     int is_fk = fk ? rl_fkey_find(x, txn, ns->schema, table, cmd->name, fk) : 0;
@@ -1905,10 +1970,53 @@ static int new_column_value(rl_exec *x, const new_shape *ns, size_t i, rl_arena 
     return add_column_fill(x, &ns->cols[i], arena, out, &per_row);
 }
 
+/* A NOT NULL column of ns that would hold a NULL (rows: the table's rows
+ * in its old shape): 0, or PostgreSQL's 23502 of ALTER TABLE. */
+static int shape_nulls(rl_exec *x, const new_shape *ns, rl_rowset *rows, const char *table)
+{
+    for (size_t i = 0; i < ns->n; i++) {
+        bool nulls = ns->from[i] < 0 ? ns->fill[i].d.isnull && rows->nrows : false;
+        for (size_t r = 0; ns->from[i] >= 0 && ns->cols[i].not_null && !nulls && r < rows->nrows;
+             r++)
+            nulls = rl_rowset_row(rows, r)[ns->from[i]].d.isnull;
+        if (ns->cols[i].not_null && nulls)
+            return rl_exec_error(x, RL_SQLSTATE_NOT_NULL_VIOLATION, -1,
+                                 "column \"%s\" of relation \"%s\" contains null values",
+                                 ns->cols[i].name, table);
+    }
+    return 0;
+}
+
+/* A temporary table's keys follow a column renamed (to now) or dropped
+ * (now NULL: a key over it goes, as its index does in PostgreSQL). */
+static void temp_keys_follow(rl_temp_table *t, const char *old, const char *now)
+{
+    for (rl_temp_key **pp = &t->keys; *pp;) {
+        rl_temp_key *k = *pp;
+        bool gone = false;
+        for (size_t i = 0; i < k->def.ncols + k->def.ninclude; i++) {
+            if (strcmp(k->def.cols[i], old) != 0)
+                continue;
+            if (now)
+                rl_str_copy(k->def.cols[i], sizeof k->def.cols[i], now);
+            gone |= !now;
+        }
+        if (gone) {
+            *pp = k->next;
+            free(k);
+        } else {
+            pp = &k->next;
+        }
+    }
+}
+
 /* Rebuild a temp table into the new shape (rows re-laid column by column). */
 static int rebuild_temp(rl_exec *x, rl_temp_table *t, const char *newname, const new_shape *ns)
 {
-    rl_rowset *old = t->rows, *nw = rl_rowset_new(ns->n);
+    rl_rowset *old = t->rows;
+    if (shape_nulls(x, ns, old, t->name) < 0)
+        return -1;
+    rl_rowset *nw = rl_rowset_new(ns->n);
     if (!nw)
         return oom(x);
     for (size_t i = 0; i < ns->n; i++) {
@@ -1939,8 +2047,10 @@ static int rebuild_temp(rl_exec *x, rl_temp_table *t, const char *newname, const
         int now = -1;
         for (size_t i = 0; i < ns->n && now < 0; i++)
             now = ns->from[i] == (int)j ? (int)i : -1;
-        if (now < 0 || strcmp(ns->cols[now].name, old->cols[j].name) != 0)
+        if (now < 0 || strcmp(ns->cols[now].name, old->cols[j].name) != 0) {
             rl_default_follow_temp(t, old->cols[j].name, now < 0 ? NULL : ns->cols[now].name);
+            temp_keys_follow(t, old->cols[j].name, now < 0 ? NULL : ns->cols[now].name);
+        }
         if (now >= 0 && strcmp(ns->cols[now].name, old->cols[j].name) != 0) {
             const rl_table_change moved = {.old_column = old->cols[j].name,
                                            .new_column = ns->cols[now].name};
@@ -1952,6 +2062,10 @@ static int rebuild_temp(rl_exec *x, rl_temp_table *t, const char *newname, const
         rl_seq_temp_table_changed(x->s, t->name, &renamed);
     }
     t->rows = nw;
+    for (size_t i = 0; i < ns->n; i++)
+        t->not_null[i] = ns->cols[i].not_null || ns->cols[i].pk;
+    for (rl_temp_key *k = t->keys; k; k = k->next)
+        rl_str_copy(k->def.table, sizeof k->def.table, newname);
     snprintf(t->name, sizeof t->name, "%s", newname);
     rl_rowset_free(old);
     rl_seq_temps_sweep(x->s); /* a dropped column's sequences */
@@ -1969,17 +2083,7 @@ static int rebuild_dynamic(rl_exec *x, const rl_relation *rel, const char *newna
     rl_rowset *rows = rl_relation_scan(x, rel, rel->name, NULL, RL_SCAN_KEY);
     if (!rows)
         return -1;
-    int rc = 0;
-    for (size_t i = 0; rc == 0 && i < ns->n; i++) {
-        bool nulls = ns->from[i] < 0 ? ns->fill[i].d.isnull && rows->nrows : false;
-        for (size_t r = 0; ns->from[i] >= 0 && ns->cols[i].not_null && !nulls && r < rows->nrows;
-             r++)
-            nulls = rl_rowset_row(rows, r)[ns->from[i]].d.isnull;
-        if (ns->cols[i].not_null && nulls)
-            rc = rl_exec_error(x, RL_SQLSTATE_NOT_NULL_VIOLATION, -1,
-                               "column \"%s\" of relation \"%s\" contains null values",
-                               ns->cols[i].name, rel->name);
-    }
+    int rc = shape_nulls(x, ns, rows, rel->name);
     if (rc == 0)
         rc = rl_txn_drop_table(txn, rel->schema, rel->name, x->err);
     if (rc == 0)
@@ -2145,6 +2249,9 @@ int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
         rc = alter_cmd(x, rel.name, st->cmds[i]->alter_table_cmd, &ns);
         changed |= rc > 0;
     }
+    for (size_t i = 0; rc >= 0 && changed && rel.kind == RL_REL_TEMP && i < ns.nadds; i++)
+        if ((rc = rl_index_temp_key_holds(x, rel.temp, &ns.adds[i])) < 0)
+            x->err->position = 0;
     if (rc >= 0 && changed)
         rc = apply_shape(x, &rel, rel.name, &ns);
     for (size_t i = 0; rc >= 0 && i < ns.ndefaults; i++) {
@@ -2161,8 +2268,10 @@ int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
             x->err->position = 0;
     }
     for (size_t i = 0; rc >= 0 && i < ns.nadds; i++) {
-        rl_txn *txn = rl_exec_txn(x);
-        rc = txn ? rl_index_add_key_constraint(x, txn, rel.schema, rel.name, &ns.adds[i]) : -1;
+        rl_txn *txn = rel.kind == RL_REL_TEMP ? NULL : rl_exec_txn(x);
+        rc = rel.kind == RL_REL_TEMP ? rl_index_add_temp_key(x, rel.temp, &ns.adds[i])
+             : txn ? rl_index_add_key_constraint(x, txn, rel.schema, rel.name, &ns.adds[i])
+                   : -1;
         if (rc < 0) /* ALTER's index constraint errors have no position either */
             x->err->position = 0;
     }
@@ -2323,7 +2432,7 @@ int rl_ddl_rename(rl_exec *x, const PgQuery__RenameStmt *st)
         rl_error keep = *x->err;
         rl_txn *txn = rel.kind == RL_REL_STORED ? rl_exec_txn(x) : NULL;
         int taken = rel.kind == RL_REL_TEMP
-                        ? temp_find(x->s, newname) || rl_temp_seq_find(x->s, newname)
+                        ? rl_index_name_taken(x, NULL, "pg_temp", newname)
                     : rl_relation_lookup(x, rel.schema, newname, &other) == 0
                         ? 1
                         : (*x->err = keep, txn ? rl_index_name_taken(x, txn, rel.schema, newname)

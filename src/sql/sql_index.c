@@ -32,6 +32,11 @@
  * would find implied otherwise is 42P10 here).
  * btree, hash, brin and spgist are kept; gist and gin have no operator
  * class for a lake column's type, 42704 as on PostgreSQL.
+ * A temporary table's UNIQUE / PRIMARY KEY constraints are the same
+ * definitions kept with the table in the session (rl_temp_key, named
+ * among the temporary relations); the rows a statement writes there are
+ * checked here against the table's rows (rl_index_temp_check_row), and
+ * ON CONFLICT's arbiters found among them.
  *
  * Invariants: an index names 1..RL_INDEX_MAX_KEYS key and INCLUDE columns
  * of its table, by name (an expression's by its index column's name), in
@@ -44,6 +49,7 @@
 #include <string.h>
 
 #include "base/utf8.h"
+#include "pgtype/pgtype.h"
 #include "sql/sql_cast.h"
 #include "sql/sql_check.h"
 #include "sql/sql_exec.h"
@@ -57,8 +63,26 @@
 #define NAMEDATALEN RL_INDEX_NAME_MAX
 
 /* 1 if a table, an index or a sequence holds schema.name, 0 if none, -1 error. */
+/* Does a temporary relation of the session hold `name` (a table, a
+ * sequence, a temporary table's key constraint index)? */
+static bool temp_name_taken(const rl_session *s, const char *name)
+{
+    if (rl_temp_seq_find(s, name))
+        return true;
+    for (const rl_temp_table *t = s->temps; t; t = t->next) {
+        if (strcmp(t->name, name) == 0)
+            return true;
+        for (const rl_temp_key *k = t->keys; k; k = k->next)
+            if (strcmp(k->name, name) == 0)
+                return true;
+    }
+    return false;
+}
+
 int rl_index_name_taken(rl_exec *x, rl_txn *txn, const char *schema, const char *name)
 {
+    if (strcmp(schema, "pg_temp") == 0)
+        return temp_name_taken(x->s, name);
     rl_error probe;
     memset(&probe, 0, sizeof probe);
     if (rl_txn_find_table(txn, schema, name, &probe))
@@ -866,6 +890,30 @@ static int constraint_columns(rl_exec *x, const rl_relation *rel, const rl_key_c
     return rc;
 }
 
+/* k's index on rel into *d, named into `name` (k's name, or chosen as
+ * PostgreSQL chooses it): 0, or -1 (42703, 42704, 42P07 a name taken). */
+static int key_constraint_def(rl_exec *x, rl_txn *txn, const char *schema,
+                              const rl_relation *rel, const rl_key_constraint *k, rl_index_def *d,
+                              char *name)
+{
+    snprintf(d->table, sizeof d->table, "%s", rel->name);
+    d->method = RL_INDEX_BTREE;
+    d->unique = d->constraint = true;
+    d->primary = k->primary;
+    d->nulls_not_distinct = k->nulls_not_distinct;
+    int rc = constraint_columns(x, rel, k, d);
+    if (rc == 0 && k->name) {
+        snprintf(name, NAMEDATALEN, "%.*s", (int)rl_utf8_clip(k->name, NAMEDATALEN - 1), k->name);
+        int taken = rl_index_name_taken(x, txn, schema, name);
+        rc = taken == 1 ? rl_exec_error(x, RL_SQLSTATE_DUPLICATE_TABLE, -1,
+                                        "relation \"%s\" already exists", name)
+                        : taken;
+    } else if (rc == 0) {
+        rc = choose_name(x, txn, schema, d, k->primary ? "pkey" : "key", name);
+    }
+    return rc;
+}
+
 int rl_index_add_key_constraint(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
                                 const rl_key_constraint *k)
 {
@@ -885,26 +933,220 @@ int rl_index_add_key_constraint(rl_exec *x, rl_txn *txn, const char *schema, con
     rl_index_def *d = calloc(1, sizeof *d);
     if (!d)
         return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
-    snprintf(d->table, sizeof d->table, "%s", table);
-    d->method = RL_INDEX_BTREE;
-    d->unique = d->constraint = true;
-    d->primary = k->primary;
-    d->nulls_not_distinct = k->nulls_not_distinct;
     char name[NAMEDATALEN];
-    int rc = constraint_columns(x, &rel, k, d);
-    if (rc == 0 && k->name) {
-        snprintf(name, sizeof name, "%.*s", (int)rl_utf8_clip(k->name, NAMEDATALEN - 1), k->name);
-        int taken = rl_index_name_taken(x, txn, schema, name);
-        rc = taken == 1 ? rl_exec_error(x, RL_SQLSTATE_DUPLICATE_TABLE, -1,
-                                        "relation \"%s\" already exists", name)
-                        : taken;
-    } else if (rc == 0) {
-        rc = choose_name(x, txn, schema, d, k->primary ? "pkey" : "key", name);
-    }
+    int rc = key_constraint_def(x, txn, schema, &rel, k, d, name);
     if (rc == 0)
         rc = rl_txn_create_index(txn, schema, name, d, x->err);
     free(d);
     return rc < 0 ? -1 : 0;
+}
+
+/* ------------------------------------------ a temporary table's keys */
+
+/* The place of key column i of d among t's columns (-1: none). */
+static int temp_key_col(const rl_temp_table *t, const rl_index_def *d, size_t i)
+{
+    for (size_t c = 0; c < t->rows->ncols; c++)
+        if (strcmp(t->rows->cols[c].name, d->cols[i]) == 0)
+            return (int)c;
+    return -1;
+}
+
+/* Two non-NULL values of one column equal as the catalog's unique entries
+ * find them (rl_datum_compare); a type the catalog does not store compares
+ * by its text. */
+static bool temp_values_equal(const rl_value *a, const rl_value *b)
+{
+    rl_type ty = rl_oid_type(a->oid);
+    if (ty != RL_T_INVALID && a->oid == b->oid)
+        return rl_datum_compare(ty, &a->d, &b->d) == 0;
+    rl_buf ta, tb;
+    rl_buf_init(&ta, 0);
+    rl_buf_init(&tb, 0);
+    rl_value_to_text(&ta, a);
+    rl_value_to_text(&tb, b);
+    bool eq = ta.len == tb.len && (!ta.len || memcmp(ta.data, tb.data, ta.len) == 0);
+    rl_buf_free(&ta);
+    rl_buf_free(&tb);
+    return eq;
+}
+
+/* Do rows a and b (t's columns) hold the same entry of key d? A NULL key
+ * column holds no entry, unless NULLS NOT DISTINCT. */
+static bool temp_same_entry(const rl_temp_table *t, const rl_index_def *d, const int *cols,
+                            const rl_value *a, const rl_value *b)
+{
+    (void)t;
+    for (size_t i = 0; i < d->ncols; i++) {
+        const rl_value *va = &a[cols[i]], *vb = &b[cols[i]];
+        if (va->d.isnull || vb->d.isnull) {
+            if (!d->nulls_not_distinct || !va->d.isnull || !vb->d.isnull)
+                return false;
+            continue;
+        }
+        if (!temp_values_equal(va, vb))
+            return false;
+    }
+    return true;
+}
+
+/* PostgreSQL's "Key (b, c)=(1, x) <what>." of row's entry in d. */
+static void temp_key_detail(rl_exec *x, const rl_index_def *d, const int *cols,
+                            const rl_value *row, const char *what)
+{
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    rl_buf_put_str(&b, "Key (");
+    for (size_t i = 0; i < d->ncols; i++)
+        rl_buf_printf(&b, "%s%s", i ? ", " : "", d->cols[i]);
+    rl_buf_put_str(&b, ")=(");
+    for (size_t i = 0; i < d->ncols; i++) {
+        if (i)
+            rl_buf_put_str(&b, ", ");
+        if (row[cols[i]].d.isnull)
+            rl_buf_put_str(&b, "null");
+        else
+            rl_value_to_text(&b, &row[cols[i]]);
+    }
+    rl_buf_printf(&b, ") %s.", what);
+    rl_buf_put_u8(&b, 0);
+    if (!b.failed)
+        rl_error_detail(x->err, "%s", (const char *)b.data);
+    rl_buf_free(&b);
+}
+
+/* The places of d's key columns in t (false: one is gone). */
+static bool temp_key_cols(const rl_temp_table *t, const rl_index_def *d, int *cols)
+{
+    for (size_t i = 0; i < d->ncols; i++)
+        if ((cols[i] = temp_key_col(t, d, i)) < 0)
+            return false;
+    return true;
+}
+
+/* The first row of t (but those skip marks), then of `more` (numbered
+ * after t's), holding row's entry in key k: its number, or -1. */
+static long temp_key_holder(const rl_temp_table *t, const rl_temp_key *k, const int *cols,
+                            const rl_value *row, const bool *skip, rl_rowset *more)
+{
+    for (size_t r = 0; r < t->rows->nrows; r++)
+        if (!(skip && skip[r]) && temp_same_entry(t, &k->def, cols, row, rl_rowset_row(t->rows, r)))
+            return (long)r;
+    for (size_t r = 0; more && r < more->nrows; r++)
+        if (temp_same_entry(t, &k->def, cols, row, rl_rowset_row(more, r)))
+            return (long)(t->rows->nrows + r);
+    return -1;
+}
+
+long rl_index_temp_conflict(const rl_temp_table *t, const rl_value *row, const rl_arbiters *arb)
+{
+    for (const rl_temp_key *k = t->keys; k; k = k->next) {
+        bool arbiter = arb->all;
+        for (size_t i = 0; !arbiter && i < arb->nids; i++)
+            arbiter = arb->ids[i] == k->def.id;
+        int cols[RL_INDEX_MAX_KEYS];
+        long r = arbiter && temp_key_cols(t, &k->def, cols)
+                     ? temp_key_holder(t, k, cols, row, NULL, NULL)
+                     : -1;
+        if (r >= 0)
+            return r;
+    }
+    return -1;
+}
+
+int rl_index_temp_check_row(rl_exec *x, const rl_temp_table *t, const rl_value *row,
+                            const bool *skip, rl_rowset *more)
+{
+    for (const rl_temp_key *k = t->keys; k; k = k->next) {
+        int cols[RL_INDEX_MAX_KEYS];
+        if (!temp_key_cols(t, &k->def, cols) || temp_key_holder(t, k, cols, row, skip, more) < 0)
+            continue;
+        rl_exec_error(x, RL_SQLSTATE_UNIQUE_VIOLATION, -1,
+                      "duplicate key value violates unique constraint \"%s\"", k->name);
+        temp_key_detail(x, &k->def, cols, row, "already exists");
+        return -1;
+    }
+    return 0;
+}
+
+/* The rows t holds already against a new key d (ALTER TABLE ADD, CREATE
+ * UNIQUE INDEX): 0, or 23505 "could not create unique index" naming the
+ * first duplicate. */
+static int temp_key_holds(rl_exec *x, const rl_temp_table *t, const rl_index_def *d,
+                          const char *name)
+{
+    int cols[RL_INDEX_MAX_KEYS];
+    if (!temp_key_cols(t, d, cols))
+        return 0;
+    for (size_t r = 0; r < t->rows->nrows; r++)
+        for (size_t q = 0; q < r; q++) {
+            const rl_value *row = rl_rowset_row(t->rows, r);
+            if (!temp_same_entry(t, d, cols, rl_rowset_row(t->rows, q), row))
+                continue;
+            rl_exec_error(x, RL_SQLSTATE_UNIQUE_VIOLATION, -1,
+                          "could not create unique index \"%s\"", name);
+            temp_key_detail(x, d, cols, row, "is duplicated");
+            return -1;
+        }
+    return 0;
+}
+
+/* k as a key of t (defined, named, t's rows checked), or NULL with the
+ * error. */
+static rl_temp_key *temp_key_new(rl_exec *x, rl_temp_table *t, const rl_key_constraint *k)
+{
+    rl_relation rel = {.kind = RL_REL_TEMP, .temp = t};
+    rl_str_copy(rel.schema, sizeof rel.schema, "pg_temp");
+    rl_str_copy(rel.name, sizeof rel.name, t->name);
+    rl_temp_key *key = calloc(1, sizeof *key);
+    if (!key) {
+        rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+        return NULL;
+    }
+    if (key_constraint_def(x, NULL, "pg_temp", &rel, k, &key->def, key->name) < 0 ||
+        temp_key_holds(x, t, &key->def, key->name) < 0) {
+        free(key);
+        return NULL;
+    }
+    return key;
+}
+
+int rl_index_temp_key_holds(rl_exec *x, rl_temp_table *t, const rl_key_constraint *k)
+{
+    for (size_t i = 0; i < k->ncols + k->ninclude; i++) {
+        size_t c = 0;
+        while (c < t->rows->ncols && strcmp(t->rows->cols[c].name, k->cols[i]) != 0)
+            c++;
+        if (c == t->rows->ncols)
+            return 0; /* a column the statement adds: no rows to hold */
+    }
+    rl_temp_key *key = temp_key_new(x, t, k);
+    free(key);
+    return key ? 0 : -1;
+}
+
+int rl_index_add_temp_key(rl_exec *x, rl_temp_table *t, const rl_key_constraint *k)
+{
+    rl_temp_key **tail = &t->keys;
+    uint64_t id = 1; /* ON CONFLICT's arbiters name it by its id, as a stored one's */
+    for (; *tail; tail = &(*tail)->next)
+        id = (*tail)->def.id >= id ? (*tail)->def.id + 1 : id;
+    for (const rl_temp_key *o = t->keys; o; o = o->next)
+        if (k->primary && o->def.primary)
+            return rl_exec_error(x, RL_SQLSTATE_INVALID_TABLE_DEFINITION, -1,
+                                 "multiple primary keys for table \"%s\" are not allowed",
+                                 t->name);
+    rl_temp_key *key = temp_key_new(x, t, k);
+    if (!key)
+        return -1;
+    key->def.id = id;
+    if (k->primary) { /* the primary key first, as PostgreSQL lists it */
+        key->next = t->keys;
+        t->keys = key;
+    } else {
+        *tail = key;
+    }
+    return 0;
 }
 
 int rl_index_drop_constraint(rl_exec *x, rl_txn *txn, const char *schema, const char *name)
@@ -1135,6 +1377,12 @@ int rl_index_arbiters(rl_exec *x, rl_txn *txn, const rl_relation *rel,
     }
     const rl_table_desc *d = rel->kind == RL_REL_STORED ? rel->desc : NULL;
     bool has_pk = d && d->pk_check != RL_PK_NONE && d->pk_col >= 0;
+    const rl_temp_key *temps = rel->kind == RL_REL_TEMP ? rel->temp->keys : NULL;
+    for (const rl_temp_key *k = temps; k && infer->conname && infer->conname[0]; k = k->next)
+        if (strcmp(k->name, infer->conname) == 0) {
+            out->ids[out->nids++] = k->def.id;
+            return 0;
+        }
     if (infer->conname && infer->conname[0]) {
         char pkey[NAMEDATALEN + 8];
         snprintf(pkey, sizeof pkey, "%s_pkey", rel->name);
@@ -1166,6 +1414,8 @@ int rl_index_arbiters(rl_exec *x, rl_txn *txn, const rl_relation *rel,
     arbiter_find f = {x, rel, spec, out};
     if (rc == 0 && txn && rl_txn_list_indexes(txn, add_arbiter, &f, x->err) < 0)
         rc = -1;
+    for (const rl_temp_key *k = temps; rc == 0 && k; k = k->next)
+        rc = add_arbiter(&f, rel->schema, k->name, &k->def);
     infer_spec_free(spec);
     rl_rowset_free(spec->shape);
     free(spec);

@@ -31,12 +31,22 @@ typedef struct rl_temp_default {
     char identity;
     struct rl_temp_default *next;
 } rl_temp_default;
+/* A UNIQUE or PRIMARY KEY constraint of a temporary table: its index's
+ * definition as a stored table's (sql_index.c makes it, names it and
+ * checks rows against it: rl_index_temp_*), kept with the table. */
+typedef struct rl_temp_key {
+    char name[64];
+    rl_index_def def;
+    struct rl_temp_key *next;
+} rl_temp_key;
 typedef struct rl_temp_table {
     char name[64];
     rl_rowset *rows;      /* columns = the table's columns; each row's ctid in rows->src */
     size_t lines;         /* line pointers used, as a heap's: the next row version's
                            * ctid is rl_ctid_of_index(lines) (sql_dml.c) */
     rl_temp_default *defaults; /* its column DEFAULTs (sql_default.c owns them) */
+    bool not_null[RL_MAX_COLUMNS]; /* per column of rows->cols (a primary key's too) */
+    rl_temp_key *keys;    /* its UNIQUE / PRIMARY KEY constraints, the primary key first */
     bool on_commit_drop;
     bool created_in_txn;  /* sql_ddl.c: dropped if the creating txn rolls back */
     struct rl_temp_table *next;

@@ -100,6 +100,19 @@ int rl_key_constraint_from(rl_exec *x, const PgQuery__Constraint *c, const char 
  * a btree operator class, 42P07 a name taken, 23505 over duplicate rows. */
 int rl_index_add_key_constraint(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
                                 const rl_key_constraint *k);
+/* The same on temporary table t (kept in t->keys, named among the
+ * session's temporary relations), its rows checked first (23505 "could
+ * not create unique index"). 0 or -1. */
+int rl_index_add_temp_key(rl_exec *x, rl_temp_table *t, const rl_key_constraint *k);
+/* ALTER TABLE's check of k against t's rows before its shape changes (as
+ * PostgreSQL builds the index before it checks a new NOT NULL): 0 (also
+ * when k names a column the statement adds), or -1. */
+int rl_index_temp_key_holds(rl_exec *x, rl_temp_table *t, const rl_key_constraint *k);
+/* A row about to be written to temporary table t against its keys: the
+ * rows of t (but those skip marks) and of `more` (t's columns; NULL for
+ * none) that hold its entry: 0, or -1 with PostgreSQL's 23505. */
+int rl_index_temp_check_row(rl_exec *x, const rl_temp_table *t, const rl_value *row,
+                            const bool *skip, rl_rowset *more);
 /* The constraint index `name` of schema.table into *def: 1, 0 none, -1. */
 int rl_index_find_constraint(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
                              const char *name, rl_index_def *def);
@@ -120,6 +133,9 @@ typedef struct rl_arbiters {
  * (42P10 when none is). */
 int rl_index_arbiters(rl_exec *x, rl_txn *txn, const rl_relation *rel,
                       const PgQuery__InferClause *infer, rl_arbiters *out);
+/* The row of temporary table t that holds row's entry in one of the
+ * arbiters' keys (its number in t->rows), or -1. */
+long rl_index_temp_conflict(const rl_temp_table *t, const rl_value *row, const rl_arbiters *arb);
 /* DROP CONSTRAINT of a constraint index (its entries go with it). */
 int rl_index_drop_constraint(rl_exec *x, rl_txn *txn, const char *schema, const char *name);
 

@@ -87,6 +87,7 @@ static void temp_free(rl_temp_table *t)
         t->keys = k->next;
         free(k);
     }
+    rl_check_free_temp(&t->checks);
     rl_rowset_free(t->rows);
     rl_default_free_temp(t);
     free(t);
@@ -388,13 +389,6 @@ static int create_temp(rl_exec *x, const PgQuery__CreateStmt *st, const col_spec
     if (st->oncommit == PG_QUERY__ON_COMMIT_ACTION__ONCOMMIT_DELETE_ROWS)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                              "ON COMMIT DELETE ROWS is not supported by RockLake");
-    for (size_t i = 0; i < st->n_table_elts; i++)
-        if ((st->table_elts[i]->node_case == PG_QUERY__NODE__NODE_CONSTRAINT &&
-             st->table_elts[i]->constraint->contype == PG_QUERY__CONSTR_TYPE__CONSTR_CHECK) ||
-            (i < n && cols[i].check))
-            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                                 "CHECK constraints on temporary tables are not supported by "
-                                 "RockLake");
     /* a transaction must exist so its end (commit or rollback) reaches
      * rl_ddl_end_transaction with the right outcome */
     if (!rl_exec_txn(x))
@@ -416,7 +410,8 @@ static int create_temp(rl_exec *x, const PgQuery__CreateStmt *st, const col_spec
     }
     t->next = x->s->temps; /* its keys' names are chosen among the relations, it too */
     x->s->temps = t;
-    if (create_key_constraints(x, NULL, "pg_temp", name, st, t) < 0) {
+    if (create_key_constraints(x, NULL, "pg_temp", name, st, t) < 0 ||
+        rl_check_create_table(x, "pg_temp", name, st) < 0) {
         temp_unlink(x->s, t);
         return -1;
     }
@@ -509,6 +504,10 @@ static rl_temp_table *temp_copy(const rl_temp_table *t)
         return NULL;
     }
     memcpy(c->not_null, t->not_null, sizeof c->not_null);
+    if (rl_check_copy_temp(&c->checks, t->checks) < 0) {
+        temp_free(c);
+        return NULL;
+    }
     rl_temp_key **tail = &c->keys;
     for (const rl_temp_key *k = t->keys; k; k = k->next) {
         rl_temp_key *kc = malloc(sizeof *kc);
@@ -1671,10 +1670,6 @@ static int add_table_constraint(rl_exec *x, const char *table, const PgQuery__Co
         return 0;
     }
     if (k && k->contype == PG_QUERY__CONSTR_TYPE__CONSTR_CHECK) {
-        if (!ns->schema)
-            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                                 "CHECK constraints on temporary tables are not supported by "
-                                 "RockLake");
         if (ns->nchecks == MAX_ADDED_KEYS)
             return rl_exec_error(x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
                                  "RockLake adds at most %d CHECK constraints in one ALTER TABLE",
@@ -1758,10 +1753,10 @@ static int drop_constraint(rl_exec *x, const char *table, const PgQuery__AlterTa
     if (is_fk != 0)
         return is_fk < 0 || rl_txn_drop_fkey(txn, ns->schema, table, cmd->name, x->err) < 0 ? -1
                                                                                           : 0;
-    rl_relation rel = {.kind = RL_REL_STORED};
-    rl_str_copy(rel.schema, sizeof rel.schema, ns->schema ? ns->schema : "");
+    rl_relation rel = {.kind = ns->temp ? RL_REL_TEMP : RL_REL_STORED, .temp = ns->temp};
+    rl_str_copy(rel.schema, sizeof rel.schema, ns->schema ? ns->schema : "pg_temp");
     rl_str_copy(rel.name, sizeof rel.name, table);
-    int check = txn ? rl_check_drop(x, &rel, cmd->name) : 0;
+    int check = txn || ns->temp ? rl_check_drop(x, &rel, cmd->name) : 0;
     if (check != 0)
         return check < 0 ? -1 : 0;
     rl_index_def *def = txn ? malloc(sizeof *def) : NULL;
@@ -1801,6 +1796,14 @@ static int validate_constraint(rl_exec *x, const char *table, const PgQuery__Alt
     rl_txn *txn = ns->schema ? rl_exec_txn(x) : NULL;
     rl_relation rel;
     int found = 0;
+    if (ns->temp) { /* a CHECK of its own, or a key (valid already) */
+        rl_relation trel = {.kind = RL_REL_TEMP, .temp = ns->temp};
+        rl_str_copy(trel.schema, sizeof trel.schema, "pg_temp");
+        rl_str_copy(trel.name, sizeof trel.name, table);
+        found = rl_check_validate(x, &trel, cmd->name);
+        for (const rl_temp_key *k = ns->temp->keys; found == 0 && k; k = k->next)
+            found = strcmp(k->name, cmd->name) == 0;
+    }
     if (txn) {
         if (rl_relation_lookup(x, ns->schema, table, &rel) < 0)
             return -1;
@@ -2064,12 +2067,21 @@ static int rebuild_temp(rl_exec *x, rl_temp_table *t, const char *newname, const
     t->rows = nw;
     for (size_t i = 0; i < ns->n; i++)
         t->not_null[i] = ns->cols[i].not_null || ns->cols[i].pk;
+    int rc = 0; /* its CHECKs' texts follow renamed columns, go with dropped ones */
+    for (size_t j = 0; rc == 0 && t->checks && j < old->ncols; j++) {
+        int now = -1;
+        for (size_t i = 0; i < ns->n && now < 0; i++)
+            now = ns->from[i] == (int)j ? (int)i : -1;
+        if (now < 0 || strcmp(ns->cols[now].name, old->cols[j].name) != 0)
+            rc = rl_check_temp_follow(x, t, old->cols[j].name,
+                                      now < 0 ? NULL : ns->cols[now].name);
+    }
     for (rl_temp_key *k = t->keys; k; k = k->next)
         rl_str_copy(k->def.table, sizeof k->def.table, newname);
     snprintf(t->name, sizeof t->name, "%s", newname);
     rl_rowset_free(old);
     rl_seq_temps_sweep(x->s); /* a dropped column's sequences */
-    return 0;
+    return rc;
 }
 
 /* Rebuild a dynamic table: read its rows, drop it, create the new shape
@@ -2281,8 +2293,9 @@ int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
                  : -1;
     }
     for (size_t i = 0; rc >= 0 && i < ns.nchecks; i++) {
-        rl_txn *ctxn = rl_exec_txn(x);
-        if (!ctxn || rl_fkey_check_conflict(x, ctxn, rel.schema, rel.name) < 0) {
+        rl_txn *ctxn = rel.kind == RL_REL_TEMP ? NULL : rl_exec_txn(x);
+        if (rel.kind != RL_REL_TEMP &&
+            (!ctxn || rl_fkey_check_conflict(x, ctxn, rel.schema, rel.name) < 0)) {
             rc = -1;
             break;
         }
@@ -2356,9 +2369,27 @@ static int rename_constraint(rl_exec *x, const PgQuery__RenameStmt *st)
     if (txn && strlen(st->newname) >= RL_INDEX_NAME_MAX)
         return rl_exec_error(x, RL_SQLSTATE_NAME_TOO_LONG, -1, "identifier \"%s\" is too long",
                              st->newname);
-    int check = txn ? rl_check_rename(x, &rel, st->subname, st->newname) : 0;
+    if (rel.kind == RL_REL_TEMP && strlen(st->newname) >= RL_INDEX_NAME_MAX)
+        return rl_exec_error(x, RL_SQLSTATE_NAME_TOO_LONG, -1, "identifier \"%s\" is too long",
+                             st->newname);
+    int check = txn || rel.kind == RL_REL_TEMP ? rl_check_rename(x, &rel, st->subname, st->newname)
+                                               : 0;
     if (check != 0)
         return check < 0 ? -1 : rl_send_complete(x, "ALTER TABLE");
+    for (rl_temp_key *k = rel.kind == RL_REL_TEMP ? rel.temp->keys : NULL; k; k = k->next) {
+        if (strcmp(k->name, st->subname) != 0) /* a key: its index is renamed with it */
+            continue;
+        if (rl_index_name_taken(x, NULL, "pg_temp", st->newname))
+            return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_TABLE, -1,
+                                 "relation \"%s\" already exists", st->newname);
+        for (const rl_temp_check *c = rel.temp->checks; c; c = c->next)
+            if (strcmp(c->name, st->newname) == 0)
+                return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_OBJECT, -1,
+                                     "constraint \"%s\" for relation \"%s\" already exists",
+                                     st->newname, rel.name);
+        rl_str_copy(k->name, sizeof k->name, st->newname);
+        return rl_send_complete(x, "ALTER TABLE");
+    }
     rl_index_def *def = txn ? malloc(sizeof *def) : NULL;
     int has = def ? rl_index_find_constraint(x, txn, rel.schema, rel.name, st->subname, def) : 0;
     free(def);

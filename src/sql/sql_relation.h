@@ -39,6 +39,16 @@ typedef struct rl_temp_key {
     rl_index_def def;
     struct rl_temp_key *next;
 } rl_temp_key;
+/* A CHECK constraint of a temporary table (sql_check.c owns them): its
+ * name and pg_get_constraintdef's plain text, parsed at its first use. */
+typedef struct rl_temp_check {
+    char name[64];
+    char *text;
+    rl_parsed *parsed;
+    const PgQuery__Node *expr;
+    bool not_valid;
+    struct rl_temp_check *next;
+} rl_temp_check;
 typedef struct rl_temp_table {
     char name[64];
     rl_rowset *rows;      /* columns = the table's columns; each row's ctid in rows->src */
@@ -47,6 +57,7 @@ typedef struct rl_temp_table {
     rl_temp_default *defaults; /* its column DEFAULTs (sql_default.c owns them) */
     bool not_null[RL_MAX_COLUMNS]; /* per column of rows->cols (a primary key's too) */
     rl_temp_key *keys;    /* its UNIQUE / PRIMARY KEY constraints, the primary key first */
+    rl_temp_check *checks; /* its CHECKs, in name order (sql_check.c) */
     bool on_commit_drop;
     bool created_in_txn;  /* sql_ddl.c: dropped if the creating txn rolls back */
     struct rl_temp_table *next;

@@ -5,7 +5,8 @@
 -- the NOT NULL's 23502, as PostgreSQL builds it first), SET / DROP NOT
 -- NULL, DROP CONSTRAINT (a primary key's columns stay NOT NULL), keys
 -- following RENAME COLUMN and dropped with their column, a key's index
--- name taken among the temporary relations (42P07, <table>_pkey1).
+-- name taken among the temporary relations (42P07, <table>_pkey1); then
+-- CHECK constraints on temporary tables (below).
 CREATE TEMP TABLE t (a int NOT NULL, b int PRIMARY KEY, c text UNIQUE);
 INSERT INTO t VALUES (1,1,'x');
 INSERT INTO t VALUES (1,1,'x') ON CONFLICT DO NOTHING;
@@ -70,3 +71,81 @@ INSERT INTO d9 VALUES (1), (1);
 CREATE TEMP TABLE d9_pkey (a int);
 DROP TABLE d9_pkey;
 DROP TABLE t, d3, d6, d8_pkey, d9;
+-- CHECK constraints on temporary tables (RockLake refused them with 0A000
+-- before): CREATE TABLE's column and table CHECKs with PostgreSQL's names,
+-- 23514 on INSERT / UPDATE / COPY, ADD [NOT VALID], VALIDATE, DROP, texts
+-- following RENAME COLUMN, gone with a dropped column, put back by
+-- ROLLBACK and ROLLBACK TO SAVEPOINT.
+CREATE TEMP TABLE c (a int CHECK (a > 0), b int, c text CONSTRAINT c_named CHECK (length(c) < 3), CHECK (a < b), CHECK (b > 0));
+INSERT INTO c VALUES (1, 2, 'x');
+INSERT INTO c VALUES (0, 2, 'x');
+INSERT INTO c VALUES (3, 2, 'x');
+INSERT INTO c VALUES (3, -2, 'x');
+INSERT INTO c VALUES (1, 2, 'xyz');
+INSERT INTO c VALUES (null, null, null);
+UPDATE c SET a = 5 WHERE a = 1;
+UPDATE c SET b = b + 10 RETURNING *;
+COPY c FROM STDIN;
+2	3	ab
+0	3	ab
+\.
+SELECT * FROM c ORDER BY b NULLS FIRST;
+ALTER TABLE c ADD CONSTRAINT c_big CHECK (b > 11);
+ALTER TABLE c ADD CONSTRAINT c_big CHECK (b > 11) NOT VALID;
+INSERT INTO c VALUES (1, 5, 'x');
+ALTER TABLE c VALIDATE CONSTRAINT c_big;
+DELETE FROM c WHERE b IS NULL;
+ALTER TABLE c VALIDATE CONSTRAINT c_big;
+ALTER TABLE c ADD CHECK (a <> 7);
+ALTER TABLE c ADD CONSTRAINT c_named CHECK (true);
+ALTER TABLE c DROP CONSTRAINT c_big;
+INSERT INTO c VALUES (1, 5, 'x');
+ALTER TABLE c RENAME COLUMN a TO aa;
+INSERT INTO c VALUES (7, 8, 'x');
+INSERT INTO c VALUES (0, 8, 'x');
+ALTER TABLE c DROP COLUMN c;
+INSERT INTO c VALUES (2, 9);
+INSERT INTO c VALUES (2, 1);
+ALTER TABLE c DROP COLUMN aa;
+INSERT INTO c VALUES (-1);
+ALTER TABLE c RENAME TO c2;
+INSERT INTO c2 VALUES (-1);
+BEGIN;
+ALTER TABLE c2 ADD CONSTRAINT c_pos CHECK (b > 100);
+ROLLBACK;
+ALTER TABLE c2 ADD CONSTRAINT c_pos CHECK (b > 0);
+INSERT INTO c2 VALUES (-5);
+BEGIN;
+SAVEPOINT x;
+ALTER TABLE c2 DROP CONSTRAINT c_pos;
+INSERT INTO c2 VALUES (-5);
+ROLLBACK TO x;
+INSERT INTO c2 VALUES (-6);
+ROLLBACK;
+INSERT INTO c2 VALUES (-7);
+SELECT * FROM c2 ORDER BY b;
+CREATE TEMP TABLE c3 (a int CHECK (a > 0) CHECK (a < 10), CONSTRAINT x CHECK (a <> 5), CONSTRAINT x CHECK (a <> 6));
+CREATE TEMP TABLE c3 (a int CHECK (a > 0) CHECK (a < 10), CONSTRAINT c3_a_check1 CHECK (a <> 5));
+INSERT INTO c3 VALUES (10);
+CREATE TEMP TABLE c4 (a int, CONSTRAINT c4_a_key CHECK (a > 0), UNIQUE (a));
+CREATE TEMP TABLE c5 (a int UNIQUE, CONSTRAINT c5_a_key CHECK (a > 0));
+CREATE TEMP TABLE c6 (a int CHECK (nope > 0));
+CREATE TEMP TABLE c6 (a int CHECK (a));
+DROP TABLE c2, c3;
+-- RENAME CONSTRAINT of a temporary table's CHECK and key (its index renamed
+-- with it: 42P07 for a relation's name, 42710 for a constraint's).
+CREATE TEMP TABLE r (a int PRIMARY KEY, b int UNIQUE, CONSTRAINT r_z CHECK (a > 0), CONSTRAINT r_y CHECK (b > 0));
+ALTER TABLE r RENAME CONSTRAINT r_z TO r_a;
+ALTER TABLE r RENAME CONSTRAINT r_a TO r_y;
+ALTER TABLE r RENAME CONSTRAINT r_a TO r_pkey;
+ALTER TABLE r RENAME CONSTRAINT r_pkey TO r_y;
+ALTER TABLE r RENAME CONSTRAINT r_pkey TO r_b_key;
+ALTER TABLE r RENAME CONSTRAINT r_pkey TO r;
+ALTER TABLE r RENAME CONSTRAINT r_pkey TO r_k;
+ALTER TABLE r RENAME CONSTRAINT nope TO r_q;
+INSERT INTO r VALUES (1, 1), (1, 2);
+INSERT INTO r VALUES (0, 1);
+INSERT INTO r VALUES (2, 0);
+CREATE TEMP TABLE r_k (a int);
+INSERT INTO r VALUES (2, 1) ON CONFLICT ON CONSTRAINT r_k DO NOTHING;
+DROP TABLE r;

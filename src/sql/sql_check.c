@@ -383,7 +383,7 @@ static int temp_put(rl_exec *x, rl_temp_table *t, const char *name, const char *
 static bool temp_key_named(const rl_temp_table *t, const char *name)
 {
     for (const rl_temp_key *k = t->keys; k; k = k->next)
-        if (!strcmp(k->name, name))
+        if (k->def.constraint && !strcmp(k->name, name))
             return true;
     return false;
 }

@@ -85,7 +85,7 @@ static void temp_free(rl_temp_table *t)
     while (t->keys) {
         rl_temp_key *k = t->keys;
         t->keys = k->next;
-        free(k);
+        rl_index_temp_key_free(k);
     }
     rl_check_free_temp(&t->checks);
     rl_rowset_free(t->rows);
@@ -356,29 +356,39 @@ static int create_sequence_defaults(rl_exec *x, const char *schema, const char *
 static int create_key_constraints(rl_exec *x, rl_txn *txn, const char *schema, const char *name,
                                   const PgQuery__CreateStmt *st, rl_temp_table *temp);
 
-static bool has_foreign_key(const PgQuery__CreateStmt *st, const col_spec *cols, size_t n)
+/* The first FOREIGN KEY of CREATE TABLE st (a column's REFERENCES, then a
+ * table constraint), or NULL. */
+static const PgQuery__Constraint *first_foreign_key(const PgQuery__CreateStmt *st)
 {
-    for (size_t i = 0; i < n; i++)
-        if (cols[i].references)
-            return true;
+    for (size_t i = 0; i < st->n_table_elts; i++) {
+        const PgQuery__Node *e = st->table_elts[i];
+        for (size_t j = 0; e->node_case == PG_QUERY__NODE__NODE_COLUMN_DEF &&
+                           j < e->column_def->n_constraints;
+             j++) {
+            const PgQuery__Node *c = e->column_def->constraints[j];
+            if (c->node_case == PG_QUERY__NODE__NODE_CONSTRAINT &&
+                c->constraint->contype == PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN)
+                return c->constraint;
+        }
+    }
     for (size_t i = 0; i < st->n_table_elts; i++)
         if (st->table_elts[i]->node_case == PG_QUERY__NODE__NODE_CONSTRAINT &&
             st->table_elts[i]->constraint->contype == PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN)
-            return true;
-    return false;
+            return st->table_elts[i]->constraint;
+    return NULL;
 }
 
 static int create_temp(rl_exec *x, const PgQuery__CreateStmt *st, const col_spec *cols,
                        size_t n)
 {
-    if (has_foreign_key(st, cols, n))
-        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                             "RockLake does not keep foreign keys on temporary tables");
     const char *name = st->relation->relname;
     if (st->relation->schemaname && st->relation->schemaname[0] &&
         strncmp(st->relation->schemaname, "pg_temp", 7) != 0)
         return rl_exec_error(x, RL_SQLSTATE_INVALID_TABLE_DEFINITION, st->relation->location,
                              "cannot create temporary relation in non-temporary schema");
+    const PgQuery__Constraint *fk = first_foreign_key(st); /* after the name's 42P07 */
+    if (fk && !rl_index_name_taken(x, NULL, "pg_temp", name))
+        return rl_fkey_on_temp(x, fk);
     if (rl_index_name_taken(x, NULL, "pg_temp", name)) { /* a key's index too */
         if (st->if_not_exists)
             return notice(x, RL_SQLSTATE_DUPLICATE_TABLE,
@@ -449,7 +459,24 @@ int rl_ddl_temps_touch(rl_exec *x)
      * dropped column's or table's sequences swept) */
     if (rl_ddl_temps_copy(s->temps, &s->temps_at_start) < 0 || rl_seq_temps_save(s) < 0)
         return oom(x);
+    /* rows the transaction appended before (rl_ddl_temps_touch_append)
+     * are not the tables as it found them */
+    for (rl_temp_table *t = s->temps, *c = s->temps_at_start; t && c; t = t->next, c = c->next)
+        if (t->append_marked && c->rows->nrows > t->append_mark)
+            c->rows->nrows = t->append_mark;
     s->temps_saved = true;
+    return 0;
+}
+
+int rl_ddl_temps_touch_append(rl_exec *x, rl_temp_table *t)
+{
+    rl_session *s = x->s;
+    if (s->in_block || s->temps_saved)
+        return rl_ddl_temps_touch(x);
+    if (!t->append_marked) {
+        t->append_mark = t->rows->nrows;
+        t->append_marked = true;
+    }
     return 0;
 }
 
@@ -467,6 +494,11 @@ void rl_ddl_end_transaction(rl_session *s, bool committed)
     rl_temp_table **pp = &s->temps;
     while (*pp) {
         rl_temp_table *t = *pp;
+        if (!committed && t->append_marked && t->rows->nrows > t->append_mark) {
+            t->rows->nrows = t->append_mark; /* the rows the transaction appended */
+            t->edits++;
+        }
+        t->append_marked = false;
         if ((committed && t->on_commit_drop) || (!committed && t->created_in_txn)) {
             *pp = t->next;
             temp_free(t);
@@ -516,6 +548,7 @@ static rl_temp_table *temp_copy(const rl_temp_table *t)
             return NULL;
         }
         *kc = *k;
+        kc->hash = NULL;
         kc->next = NULL;
         *tail = kc;
         tail = &kc->next;
@@ -1241,8 +1274,8 @@ static int drop_schema(rl_exec *x, const PgQuery__Node *obj, bool missing_ok)
 
 int rl_ddl_drop(rl_exec *x, const PgQuery__DropStmt *st)
 {
-    if (st->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX)
-        return rl_ddl_drop_index(x, st);
+    if (st->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX) /* a temporary table's too */
+        return x->s->temps && rl_ddl_temps_touch(x) < 0 ? -1 : rl_ddl_drop_index(x, st);
     if (rl_absent_drop_kind(st->remove_type))
         return rl_absent_drop(x, st);
     bool table = st->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE;
@@ -1660,6 +1693,8 @@ static int add_table_constraint(rl_exec *x, const char *table, const PgQuery__Co
                                 const char *column, new_shape *ns)
 {
     bool pk = k && k->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY;
+    if (k && k->contype == PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN && ns->temp)
+        return rl_fkey_on_temp(x, k);
     if (k && k->contype == PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN && ns->schema) {
         if (ns->nfkeys == MAX_ADDED_KEYS)
             return rl_exec_error(x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
@@ -1730,12 +1765,12 @@ static int drop_temp_key(rl_temp_table *t, const char *name, new_shape *ns)
 {
     for (rl_temp_key **pp = &t->keys; *pp; pp = &(*pp)->next) {
         rl_temp_key *k = *pp;
-        if (strcmp(k->name, name) != 0)
+        if (!k->def.constraint || strcmp(k->name, name) != 0)
             continue;
         for (size_t i = 0; k->def.primary && i < ns->n; i++)
             ns->cols[i].pk = false;
         *pp = k->next;
-        free(k);
+        rl_index_temp_key_free(k);
         return 1;
     }
     return 0;
@@ -1802,7 +1837,7 @@ static int validate_constraint(rl_exec *x, const char *table, const PgQuery__Alt
         rl_str_copy(trel.name, sizeof trel.name, table);
         found = rl_check_validate(x, &trel, cmd->name);
         for (const rl_temp_key *k = ns->temp->keys; found == 0 && k; k = k->next)
-            found = strcmp(k->name, cmd->name) == 0;
+            found = k->def.constraint && strcmp(k->name, cmd->name) == 0;
     }
     if (txn) {
         if (rl_relation_lookup(x, ns->schema, table, &rel) < 0)
@@ -2006,7 +2041,7 @@ static void temp_keys_follow(rl_temp_table *t, const char *old, const char *now)
         }
         if (gone) {
             *pp = k->next;
-            free(k);
+            rl_index_temp_key_free(k);
         } else {
             pp = &k->next;
         }
@@ -2377,7 +2412,7 @@ static int rename_constraint(rl_exec *x, const PgQuery__RenameStmt *st)
     if (check != 0)
         return check < 0 ? -1 : rl_send_complete(x, "ALTER TABLE");
     for (rl_temp_key *k = rel.kind == RL_REL_TEMP ? rel.temp->keys : NULL; k; k = k->next) {
-        if (strcmp(k->name, st->subname) != 0) /* a key: its index is renamed with it */
+        if (!k->def.constraint || strcmp(k->name, st->subname) != 0) /* its index renamed too */
             continue;
         if (rl_index_name_taken(x, NULL, "pg_temp", st->newname))
             return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_TABLE, -1,

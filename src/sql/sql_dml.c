@@ -253,7 +253,8 @@ static int temp_keys_take(rl_exec *x, rl_temp_table *t, const rl_value *row, con
 int rl_dml_insert_row(rl_exec *x, const rl_relation *rel, const rl_value *row)
 {
     if (rel->kind == RL_REL_TEMP) /* its NOT NULLs, then its keys, as a stored table's */
-        return rl_ddl_temps_touch(x) < 0 || rl_check_row(x, rel, row, rel->temp->rows->ncols) < 0 ||
+        return rl_ddl_temps_touch_append(x, rel->temp) < 0 ||
+                       rl_check_row(x, rel, row, rel->temp->rows->ncols) < 0 ||
                        temp_keys_take(x, rel->temp, row, NULL, NULL, 0) < 0
                    ? -1
                    : temp_add(x, rel->temp, row);
@@ -640,7 +641,7 @@ static int conflict_set(rl_exec *x, const rl_rowset *shape, size_t ntab, conflic
     return rc;
 }
 
-static void temp_compact(rl_rowset *rs, const bool *gone);
+static void temp_compact(rl_temp_table *t, const bool *gone);
 
 /* Note that the statement affected temporary table t's row r (by its
  * ctid): 1 first time, 0 affected before, -1. */
@@ -691,7 +692,7 @@ static int temp_insert_resolving(rl_exec *x, const rl_relation *rel, const rl_ro
              ? -1
              : 0;
     if (rc == 0) {
-        temp_compact(t->rows, gone);
+        temp_compact(t, gone);
         rc = temp_add(x, t, upd);
     }
     free(gone);
@@ -1729,8 +1730,10 @@ static int job_run(dml_job *j, row_action act, void *ctx)
 
 /* Drop the rows of a temporary table marked gone, keeping the others'
  * order and ctids. */
-static void temp_compact(rl_rowset *rs, const bool *gone)
+static void temp_compact(rl_temp_table *t, const bool *gone)
 {
+    rl_rowset *rs = t->rows;
+    t->edits++; /* the rows move: its keys' hashes are rebuilt */
     size_t w = 0;
     for (size_t r = 0; r < rs->nrows; r++) {
         if (gone[r])
@@ -1853,7 +1856,7 @@ int rl_dml_update(rl_exec *x, const PgQuery__UpdateStmt *st)
     if (rc == 0)
         rc = job_run(&j, update_row, &u);
     if (rc == 0 && u.gone) {
-        temp_compact(j.rel.temp->rows, u.gone);
+        temp_compact(j.rel.temp, u.gone);
         for (size_t r = 0; rc == 0 && r < u.moved->nrows; r++)
             rc = temp_add(x, j.rel.temp, rl_rowset_row(u.moved, r));
     }
@@ -2029,7 +2032,7 @@ int rl_dml_delete(rl_exec *x, const PgQuery__DeleteStmt *st)
         if (rc == 0)
             rc = job_run(&j, delete_row, &dc);
         if (rc == 0 && dc.gone)
-            temp_compact(j.rel.temp->rows, dc.gone);
+            temp_compact(j.rel.temp, dc.gone);
         free(dc.gone);
         job_free(&j);
     }

@@ -238,15 +238,14 @@ static int temp_add(rl_exec *x, rl_temp_table *t, const rl_value *row)
 
 /* Temporary table t's keys against a row it is about to take (skip, more:
  * rl_index_temp_check_row's). PostgreSQL puts the row in its heap before
- * its index finds the duplicate: the failure takes a line pointer, and
- * `placed` more for the new versions the statement has put there so far
- * (the rollback keeps them, temps_keep_lines). 0 or -1. */
+ * its index finds the duplicate: the failure takes a line pointer (the
+ * rollback keeps it, temps_keep_lines). 0 or -1. */
 static int temp_keys_take(rl_exec *x, rl_temp_table *t, const rl_value *row, const bool *skip,
-                          rl_rowset *more, size_t placed)
+                          rl_rowset *more)
 {
     if (rl_index_temp_check_row(x, t, row, skip, more) == 0)
         return 0;
-    t->lines += placed + 1;
+    t->lines++;
     return -1;
 }
 
@@ -255,7 +254,7 @@ int rl_dml_insert_row(rl_exec *x, const rl_relation *rel, const rl_value *row)
     if (rel->kind == RL_REL_TEMP) /* its NOT NULLs, then its keys, as a stored table's */
         return rl_ddl_temps_touch_append(x, rel->temp) < 0 ||
                        rl_check_row(x, rel, row, rel->temp->rows->ncols) < 0 ||
-                       temp_keys_take(x, rel->temp, row, NULL, NULL, 0) < 0
+                       temp_keys_take(x, rel->temp, row, NULL, NULL) < 0
                    ? -1
                    : temp_add(x, rel->temp, row);
     if (rel->kind != RL_REL_STORED)
@@ -688,7 +687,7 @@ static int temp_insert_resolving(rl_exec *x, const rl_relation *rel, const rl_ro
         return oom(x);
     gone[hit] = true;
     rc = rl_ddl_temps_touch(x) < 0 || rl_check_row(x, rel, upd, ntab) < 0 ||
-                 temp_keys_take(x, t, upd, gone, NULL, 0) < 0
+                 temp_keys_take(x, t, upd, gone, NULL) < 0
              ? -1
              : 0;
     if (rc == 0) {
@@ -1806,7 +1805,7 @@ static int update_row(dml_job *j, rl_expr_ctx *ec, size_t r, void *ctx)
          * against the rows not updated (yet) and the new versions so far */
         u->gone[r] = true;
         if (rl_check_row(j->x, &j->rel, nrow, j->ntab) < 0 ||
-            temp_keys_take(j->x, j->rel.temp, nrow, u->gone, u->moved, u->moved->nrows) < 0 ||
+            temp_keys_take(j->x, j->rel.temp, nrow, u->gone, u->moved) < 0 ||
             rl_rowset_add(u->moved, nrow, NULL, j->x->err) < 0)
             return -1;
     } else {
@@ -1855,6 +1854,8 @@ int rl_dml_update(rl_exec *x, const PgQuery__UpdateStmt *st)
         rc = rl_ddl_temps_touch(x);
     if (rc == 0)
         rc = job_run(&j, update_row, &u);
+    if (rc < 0 && u.moved) /* PostgreSQL's heap had the versions made before the failure */
+        j.rel.temp->lines += u.moved->nrows;
     if (rc == 0 && u.gone) {
         temp_compact(j.rel.temp, u.gone);
         for (size_t r = 0; rc == 0 && r < u.moved->nrows; r++)

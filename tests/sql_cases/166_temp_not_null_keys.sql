@@ -100,3 +100,15 @@ INSERT INTO t2 (a, bb, c) VALUES (51, 40, 'c51');
 INSERT INTO t2 (a, bb, c) VALUES (51, 51, 'c40');
 SELECT count(*) FROM t2;
 DROP TABLE t2, s, u, w;
+-- a failed UPDATE of a temporary table leaves the line pointers of the
+-- versions it made before the failure used (the next row's ctid)
+CREATE TEMP TABLE u1 (k int, v int NOT NULL CHECK (v < 100));
+INSERT INTO u1 VALUES (1, 1), (2, 2), (3, 3);
+UPDATE u1 SET v = CASE WHEN k = 3 THEN NULL ELSE v END;
+INSERT INTO u1 VALUES (4, 4);
+UPDATE u1 SET v = CASE WHEN k = 3 THEN 100 ELSE v END;
+INSERT INTO u1 VALUES (5, 5);
+UPDATE u1 SET v = 10 / (3 - k);
+INSERT INTO u1 VALUES (6, 6);
+SELECT ctid, * FROM u1;
+DROP TABLE u1;

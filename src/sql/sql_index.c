@@ -1063,12 +1063,12 @@ static bool temp_values_equal(const rl_value *a, const rl_value *b)
     return eq;
 }
 
-/* Do rows a and b (t's columns) hold the same entry of key d? A NULL key
- * column holds no entry, unless NULLS NOT DISTINCT. */
-static bool temp_same_entry(const rl_temp_table *t, const rl_index_def *d, const int *cols,
-                            const rl_value *a, const rl_value *b)
+/* Do rows a and b (a temporary table's columns, its key columns at cols)
+ * hold the same entry of key d? A NULL key column holds no entry, unless
+ * NULLS NOT DISTINCT. */
+static bool temp_same_entry(const rl_index_def *d, const int *cols, const rl_value *a,
+                            const rl_value *b)
 {
-    (void)t;
     for (size_t i = 0; i < d->ncols; i++) {
         const rl_value *va = &a[cols[i]], *vb = &b[cols[i]];
         if (va->d.isnull || vb->d.isnull) {
@@ -1239,7 +1239,7 @@ static long temp_hash_find(const rl_temp_key_hash *kh, const rl_index_def *d, co
          j = (j + 1) & (kh->cap - 1)) {
         size_t r = kh->slots[j] - 1;
         if (kh->hashes[j] == h && !(skip && skip[r]) &&
-            temp_same_entry(NULL, d, cols, row, rl_rowset_row((rl_rowset *)kh->rows, r)) &&
+            temp_same_entry(d, cols, row, rl_rowset_row((rl_rowset *)kh->rows, r)) &&
             (found < 0 || (long)r < found))
             found = (long)r;
     }
@@ -1268,13 +1268,13 @@ static long temp_key_holder(rl_temp_table *t, rl_temp_key *k, const int *cols,
     if (found >= 0)
         return found;
     for (size_t r = 0; !kh && r < t->rows->nrows; r++)
-        if (!(skip && skip[r]) && temp_same_entry(t, &k->def, cols, row, rl_rowset_row(t->rows, r)))
+        if (!(skip && skip[r]) && temp_same_entry(&k->def, cols, row, rl_rowset_row(t->rows, r)))
             return (long)r;
     found = mh ? temp_hash_find(mh, &k->def, cols, row, h, NULL) : -1;
     if (found >= 0)
         return (long)t->rows->nrows + found;
     for (size_t r = 0; !mh && more && r < more->nrows; r++)
-        if (temp_same_entry(t, &k->def, cols, row, rl_rowset_row(more, r)))
+        if (temp_same_entry(&k->def, cols, row, rl_rowset_row(more, r)))
             return (long)(t->rows->nrows + r);
     return -1;
 }
@@ -1320,17 +1320,32 @@ static int temp_key_holds(rl_exec *x, const rl_temp_table *t, const rl_index_def
     int cols[RL_INDEX_MAX_KEYS];
     if (!temp_key_cols(t, d, cols))
         return 0;
-    for (size_t r = 0; r < t->rows->nrows; r++)
-        for (size_t q = 0; q < r; q++) {
-            const rl_value *row = rl_rowset_row(t->rows, r);
-            if (!temp_same_entry(t, d, cols, rl_rowset_row(t->rows, q), row))
-                continue;
-            rl_exec_error(x, RL_SQLSTATE_UNIQUE_VIOLATION, -1,
-                          "could not create unique index \"%s\"", name);
-            temp_key_detail(x, d, cols, row, "is duplicated");
-            return -1;
+    /* each row against the ones before it, through a hash of theirs */
+    rl_temp_key_hash *kh = calloc(1, sizeof *kh);
+    rl_buf scratch;
+    rl_buf_init(&scratch, 0);
+    int rc = kh ? 0 : rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    if (kh)
+        kh->rows = t->rows;
+    for (size_t r = 0; rc == 0 && r < t->rows->nrows; r++) {
+        const rl_value *row = rl_rowset_row(t->rows, r);
+        uint64_t h;
+        if (!temp_entry_hash(d, cols, row, &scratch, &h)) {
+            if (scratch.failed)
+                rc = rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+            continue; /* a NULL: no entry */
         }
-    return 0;
+        if (temp_hash_find(kh, d, cols, row, h, NULL) >= 0) {
+            rc = rl_exec_error(x, RL_SQLSTATE_UNIQUE_VIOLATION, -1,
+                               "could not create unique index \"%s\"", name);
+            temp_key_detail(x, d, cols, row, "is duplicated");
+        } else if (!temp_hash_put(kh, h, r)) {
+            rc = rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+        }
+    }
+    rl_buf_free(&scratch);
+    temp_hash_free(kh);
+    return rc;
 }
 
 /* k as a key of t (defined, named, t's rows checked), or NULL with the

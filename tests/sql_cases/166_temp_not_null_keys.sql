@@ -112,3 +112,15 @@ UPDATE u1 SET v = 10 / (3 - k);
 INSERT INTO u1 VALUES (6, 6);
 SELECT ctid, * FROM u1;
 DROP TABLE u1;
+-- a key added over many rows is checked through a hash (ALTER ADD PRIMARY
+-- KEY, CREATE UNIQUE INDEX over 20,000 rows), then every row written
+CREATE TEMP TABLE big (a int, b int);
+INSERT INTO big SELECT g, g % 1000 FROM generate_series(1, 20000) g;
+ALTER TABLE big ADD PRIMARY KEY (a);
+CREATE UNIQUE INDEX ON big (b);
+CREATE UNIQUE INDEX ON big (a, b);
+DELETE FROM big WHERE a % 2 = 0;
+INSERT INTO big VALUES (1, 1);
+INSERT INTO big VALUES (2, 1);
+SELECT count(*) FROM big;
+DROP TABLE big;
